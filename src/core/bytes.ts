@@ -1,0 +1,102 @@
+/** Small byte helpers shared by every layer (no platform APIs beyond TextEncoder/TextDecoder). */
+
+const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+
+/** UTF-8 encode a string. */
+export function utf8(text: string): Uint8Array {
+  return encoder.encode(text);
+}
+
+/** Decode UTF-8, throwing `TypeError` on invalid sequences (never silently replaces bytes). */
+export function fromUtf8(bytes: Uint8Array): string {
+  return strictDecoder.decode(bytes);
+}
+
+/** Accept `string | Uint8Array` values: strings are stored as their UTF-8 bytes. */
+export function toBytes(value: string | Uint8Array): Uint8Array {
+  return typeof value === 'string' ? utf8(value) : value;
+}
+
+/** Concatenate byte arrays. */
+export function concatBytes(parts: readonly Uint8Array[]): Uint8Array {
+  let total = 0;
+  for (const p of parts) total += p.length;
+  const out = new Uint8Array(total);
+  let off = 0;
+  for (const p of parts) {
+    out.set(p, off);
+    off += p.length;
+  }
+  return out;
+}
+
+/** Byte-wise equality. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX = new Int16Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
+
+/** Standard base64 (with padding), platform-neutral. */
+export function toBase64(bytes: Uint8Array): string {
+  let out = '';
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out += B64.charAt(n >> 18) + B64.charAt((n >> 12) & 63) + B64.charAt((n >> 6) & 63) + B64.charAt(n & 63);
+  }
+  const rest = bytes.length - i;
+  if (rest === 1) {
+    const n = (bytes[i] as number) << 16;
+    out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}==`;
+  } else if (rest === 2) {
+    const n = ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8);
+    out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}${B64.charAt((n >> 6) & 63)}=`;
+  }
+  return out;
+}
+
+/**
+ * Decode base64, ignoring whitespace (GitHub's blob `content` has a newline every 60 characters).
+ * Throws `TypeError` on any other non-alphabet character.
+ */
+export function fromBase64(text: string): Uint8Array {
+  const clean = text.replace(/[\s]/g, '');
+  const stripped = clean.replace(/=+$/, '');
+  if (clean.length - stripped.length > 2) throw new TypeError('invalid base64 padding');
+  const out = new Uint8Array(Math.floor((stripped.length * 3) / 4));
+  let buf = 0;
+  let bits = 0;
+  let o = 0;
+  for (let i = 0; i < stripped.length; i++) {
+    const c = stripped.charCodeAt(i);
+    const v = c < 128 ? (B64_INDEX[c] as number) : -1;
+    if (v < 0) throw new TypeError(`invalid base64 character at ${i}`);
+    buf = (buf << 6) | v;
+    bits += 6;
+    if (bits >= 8) {
+      bits -= 8;
+      out[o++] = (buf >> bits) & 0xff;
+    }
+  }
+  return out.subarray(0, o);
+}
+
+/** Lowercase hex of bytes. */
+export function toHex(bytes: Uint8Array): string {
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return s;
+}
+
+/** Bytes of a hex string (even length, validated by the caller). */
+export function fromHex(hex: string): Uint8Array {
+  const out = new Uint8Array(hex.length / 2);
+  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return out;
+}

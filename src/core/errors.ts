@@ -1,0 +1,166 @@
+/**
+ * The one error hierarchy. Every error docdb throws on purpose is a `DocDbError` with a literal,
+ * stable `code`, structured `data`, an optional `cause`, and `toJSON()`. Messages say what to fix.
+ * No error ever carries a token: data is built from explicit fields, never from request headers.
+ *
+ * Import as a namespace: `import { errors } from 'docdb'; if (e instanceof errors.ConcurrentUpdate) …`
+ */
+
+export type ErrorData = Record<string, unknown>;
+
+/** Base class of every docdb error. */
+export class DocDbError extends Error {
+  readonly code: string = 'DocDbError';
+  readonly data: ErrorData;
+
+  constructor(message: string, data: ErrorData = {}, options: { cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.data = data;
+    this.name = new.target.name;
+  }
+
+  /** Plain JSON form: `{ name, code, message, data }` (the cause is summarised, never dumped). */
+  toJSON(): { name: string; code: string; message: string; data: ErrorData; cause?: string } {
+    const out: { name: string; code: string; message: string; data: ErrorData; cause?: string } = {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      data: this.data,
+    };
+    if (this.cause !== undefined) out.cause = this.cause instanceof Error ? this.cause.message : String(this.cause);
+    return out;
+  }
+}
+
+/** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
+export class InvalidKey extends DocDbError {
+  override readonly code = 'InvalidKey' as const;
+  constructor(key: unknown, rule: string, message: string) {
+    super(message, { key: typeof key === 'string' ? key : String(key), rule });
+  }
+}
+
+/** A document identity or envelope field is invalid (`data.field` names it). */
+export class InvalidIdentity extends DocDbError {
+  override readonly code = 'InvalidIdentity' as const;
+  constructor(field: string, message: string, data: ErrorData = {}) {
+    super(message, { field, ...data });
+  }
+}
+
+/** A document envelope or its data cannot be stored (`data.field` names the field). */
+export class InvalidDocument extends DocDbError {
+  override readonly code = 'InvalidDocument' as const;
+  constructor(field: string, message: string, data: ErrorData = {}) {
+    super(message, { field, ...data });
+  }
+}
+
+/** A VersionId is not a 40-hex commit SHA, or names no commit of the section. */
+export class InvalidVersion extends DocDbError {
+  override readonly code = 'InvalidVersion' as const;
+  constructor(version: unknown, message?: string) {
+    super(message ?? `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}`, {
+      version: typeof version === 'string' ? version : String(version),
+    });
+  }
+}
+
+/** A configuration field or option is invalid (`data.field` names it, `data.allowed` says what is allowed). */
+export class InvalidConfig extends DocDbError {
+  override readonly code = 'InvalidConfig' as const;
+  constructor(field: string, message: string, data: ErrorData = {}) {
+    super(message, { field, ...data });
+  }
+}
+
+/** Something that must exist does not (a repository, an object, a document where one is required). */
+export class NotFound extends DocDbError {
+  override readonly code = 'NotFound' as const;
+}
+
+/** A fast-forward ref update kept losing; `otherSha` is the competing commit now at the tip. */
+export class ConcurrentUpdate extends DocDbError {
+  override readonly code = 'ConcurrentUpdate' as const;
+  readonly otherSha: string;
+  constructor(ref: string, otherSha: string, attempts: number) {
+    super(
+      `${ref} was advanced by another writer to ${otherSha}; gave up after ${attempts} attempt(s). ` +
+        'Re-run, or raise retryConcurrentWrites.',
+      { ref, otherSha, attempts },
+    );
+    this.otherSha = otherSha;
+  }
+}
+
+/** The operation needs a token and none was configured. */
+export class AuthMissing extends DocDbError {
+  override readonly code = 'AuthMissing' as const;
+}
+
+/** The upstream rejected the token (401). */
+export class AuthInvalid extends DocDbError {
+  override readonly code = 'AuthInvalid' as const;
+}
+
+/** The token lacks permission (403 that is not a rate limit). */
+export class Forbidden extends DocDbError {
+  override readonly code = 'Forbidden' as const;
+}
+
+/** Primary or secondary rate limit hit. `reset` is epoch seconds; `retryAfter` seconds when given. */
+export class RateLimited extends DocDbError {
+  override readonly code = 'RateLimited' as const;
+  readonly reset: number | undefined;
+  readonly retryAfter: number | undefined;
+  constructor(message: string, data: { reset?: number; retryAfter?: number; status?: number; operation?: string }) {
+    super(message, data);
+    this.reset = data.reset;
+    this.retryAfter = data.retryAfter;
+  }
+}
+
+/** The repository has no commits yet (409 "Git Repository is empty."). */
+export class EmptyRepository extends DocDbError {
+  override readonly code = 'EmptyRepository' as const;
+}
+
+/** The upstream kept answering 5xx. */
+export class UpstreamUnavailable extends DocDbError {
+  override readonly code = 'UpstreamUnavailable' as const;
+}
+
+/** The transport failed (connection refused/reset, timeout, abort) with no HTTP response. */
+export class TransportError extends DocDbError {
+  override readonly code = 'TransportError' as const;
+}
+
+/** The upstream answered something that is not what the API documents (bad JSON, missing fields). */
+export class InvalidResponse extends DocDbError {
+  override readonly code = 'InvalidResponse' as const;
+}
+
+/** A projection spec is invalid (`data.file`, `data.line`, `data.field`). */
+export class InvalidSpec extends DocDbError {
+  override readonly code = 'InvalidSpec' as const;
+}
+
+/** Every error class, for iteration in tests and docs. */
+export const ALL_ERRORS = [
+  InvalidKey,
+  InvalidIdentity,
+  InvalidDocument,
+  InvalidVersion,
+  InvalidConfig,
+  NotFound,
+  ConcurrentUpdate,
+  AuthMissing,
+  AuthInvalid,
+  Forbidden,
+  RateLimited,
+  EmptyRepository,
+  UpstreamUnavailable,
+  TransportError,
+  InvalidResponse,
+  InvalidSpec,
+] as const;

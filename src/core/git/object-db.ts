@@ -1,0 +1,258 @@
+/**
+ * A content-addressed, in-memory git object database plus refs with compare-and-swap.
+ * Shared by MemoryRefStore and the GitHub API emulator so both produce the same real git objects.
+ */
+import {
+  type CommitFields,
+  decodeCommit,
+  decodeTree,
+  encodeCommit,
+  encodeTree,
+  hashObject,
+  type ObjectType,
+  type TreeEntry,
+  type TreeMode,
+} from './objects.js';
+
+/** SHA of the empty tree (`git hash-object -t tree /dev/null`). */
+export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
+
+/** One change to a tree, addressed by a slash-separated path (like `POST /git/trees` entries). */
+export interface TreeChange {
+  path: string;
+  mode: TreeMode;
+  /** Object id to place at `path`; `null` deletes the path. */
+  sha: string | null;
+}
+
+/** A flattened tree entry with its full path. */
+export interface FlatEntry {
+  path: string;
+  mode: TreeMode;
+  type: ObjectType;
+  sha: string;
+}
+
+/** Raised for object-level problems (missing objects, bad paths); callers map it to their own errors. */
+export class ObjectDbError extends Error {
+  constructor(
+    readonly reason: 'missing-object' | 'wrong-type' | 'missing-path' | 'path-conflict' | 'bad-path',
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ObjectDbError';
+  }
+}
+
+interface StoredObject {
+  type: ObjectType;
+  body: Uint8Array;
+}
+
+export function typeOfMode(mode: TreeMode): ObjectType {
+  if (mode === '040000') return 'tree';
+  if (mode === '160000') return 'commit';
+  return 'blob';
+}
+
+/**
+ * In-memory object database.
+ *
+ * @example
+ * const db = new ObjectDb();
+ * const blob = db.putBlob(utf8('hi\n'));
+ * const tree = db.applyTreeChanges(null, [{ path: 'a/b.txt', mode: '100644', sha: blob }]);
+ */
+export class ObjectDb {
+  private readonly objects = new Map<string, StoredObject>();
+  private readonly refs = new Map<string, string>();
+
+  /** Store an object body; returns its id. Idempotent. */
+  put(type: ObjectType, body: Uint8Array): string {
+    const sha = hashObject(type, body);
+    if (!this.objects.has(sha)) this.objects.set(sha, { type, body: body.slice() });
+    return sha;
+  }
+
+  has(sha: string): boolean {
+    return this.objects.has(sha);
+  }
+
+  /** The stored object, or undefined. */
+  get(sha: string): { type: ObjectType; body: Uint8Array } | undefined {
+    return this.objects.get(sha);
+  }
+
+  /** Number of objects stored (for tests and export). */
+  get size(): number {
+    return this.objects.size;
+  }
+
+  /** Every object id (for export to a real repository). */
+  objectIds(): IterableIterator<string> {
+    return this.objects.keys();
+  }
+
+  private require(sha: string, type: ObjectType): Uint8Array {
+    const o = this.objects.get(sha);
+    if (!o) throw new ObjectDbError('missing-object', `object ${sha} does not exist`);
+    if (o.type !== type) throw new ObjectDbError('wrong-type', `object ${sha} is a ${o.type}, not a ${type}`);
+    return o.body;
+  }
+
+  putBlob(bytes: Uint8Array): string {
+    return this.put('blob', bytes);
+  }
+
+  getBlob(sha: string): Uint8Array {
+    return this.require(sha, 'blob');
+  }
+
+  putTree(entries: readonly TreeEntry[]): string {
+    return this.put('tree', encodeTree(entries));
+  }
+
+  getTree(sha: string): TreeEntry[] {
+    return decodeTree(this.require(sha, 'tree'));
+  }
+
+  putCommit(fields: CommitFields): string {
+    return this.put('commit', encodeCommit(fields));
+  }
+
+  getCommit(sha: string): CommitFields {
+    return decodeCommit(this.require(sha, 'commit'));
+  }
+
+  /** Type of a stored object, or undefined. */
+  typeOf(sha: string): ObjectType | undefined {
+    return this.objects.get(sha)?.type;
+  }
+
+  /**
+   * Apply path-addressed changes to a base tree and return the new root tree id, creating and pruning
+   * subtrees as needed (a directory left empty by deletes disappears, as in git).
+   * Deleting a path that does not exist throws `missing-path`; writing below an existing blob throws
+   * `path-conflict`.
+   */
+  applyTreeChanges(baseTree: string | null, changes: readonly TreeChange[]): string {
+    const split = changes.map((c) => {
+      const segments = c.path.split('/');
+      if (c.path === '' || segments.some((s) => s === '' || s === '.' || s === '..')) {
+        throw new ObjectDbError('bad-path', `invalid tree path: ${JSON.stringify(c.path)}`);
+      }
+      return { segments, mode: c.mode, sha: c.sha };
+    });
+    return this.applyAt(baseTree, split, '') ?? this.putTree([]);
+  }
+
+  private applyAt(
+    treeSha: string | null,
+    changes: { segments: string[]; mode: TreeMode; sha: string | null }[],
+    prefix: string,
+  ): string | null {
+    const entries = new Map<string, TreeEntry>();
+    if (treeSha) for (const e of this.getTree(treeSha)) entries.set(e.name, e);
+    const nested = new Map<string, { segments: string[]; mode: TreeMode; sha: string | null }[]>();
+    for (const c of changes) {
+      const [name, ...rest] = c.segments as [string, ...string[]];
+      if (rest.length === 0) {
+        if (c.sha === null) {
+          if (!entries.has(name)) throw new ObjectDbError('missing-path', `path ${prefix}${name} does not exist`);
+          entries.delete(name);
+        } else {
+          entries.set(name, { mode: c.mode, name, sha: c.sha });
+        }
+      } else {
+        const list = nested.get(name) ?? [];
+        nested.set(name, list);
+        list.push({ segments: rest, mode: c.mode, sha: c.sha });
+      }
+    }
+    for (const [name, list] of nested) {
+      const existing = entries.get(name);
+      if (existing && existing.mode !== '040000') {
+        throw new ObjectDbError('path-conflict', `${prefix}${name} is a file, not a directory`);
+      }
+      if (!existing && list.every((c) => c.sha === null)) {
+        throw new ObjectDbError('missing-path', `path ${prefix}${name}/${list[0]?.segments.join('/')} does not exist`);
+      }
+      const sub = this.applyAt(existing?.sha ?? null, list, `${prefix}${name}/`);
+      if (sub === null) entries.delete(name);
+      else entries.set(name, { mode: '040000', name, sha: sub });
+    }
+    if (entries.size === 0) return null;
+    return this.putTree([...entries.values()]);
+  }
+
+  /**
+   * Every entry below a tree, depth first in git order, with full paths. Subtrees are included as
+   * `type: 'tree'` entries when `includeTrees` (as `GET /git/trees?recursive=1` does).
+   */
+  flattenTree(treeSha: string, options: { includeTrees?: boolean } = {}): FlatEntry[] {
+    const out: FlatEntry[] = [];
+    const walk = (sha: string, prefix: string) => {
+      for (const e of this.getTree(sha)) {
+        const path = prefix + e.name;
+        const type = typeOfMode(e.mode);
+        if (type === 'tree') {
+          if (options.includeTrees) out.push({ path, mode: e.mode, type, sha: e.sha });
+          walk(e.sha, `${path}/`);
+        } else {
+          out.push({ path, mode: e.mode, type, sha: e.sha });
+        }
+      }
+    };
+    walk(treeSha, '');
+    return out;
+  }
+
+  /** The entry at `path` below a tree, or undefined. */
+  lookupPath(treeSha: string, path: string): TreeEntry | undefined {
+    let current: TreeEntry | undefined = { mode: '040000', name: '', sha: treeSha };
+    for (const seg of path.split('/')) {
+      if (current?.mode !== '040000') return undefined;
+      current = this.getTree(current.sha).find((e) => e.name === seg);
+    }
+    return current;
+  }
+
+  /** True when `ancestor` is `descendant` or reachable from it through parents. */
+  isAncestor(ancestor: string, descendant: string): boolean {
+    const seen = new Set<string>();
+    const stack = [descendant];
+    while (stack.length > 0) {
+      const sha = stack.pop() as string;
+      if (sha === ancestor) return true;
+      if (seen.has(sha) || !this.has(sha)) continue;
+      seen.add(sha);
+      stack.push(...this.getCommit(sha).parents);
+    }
+    return false;
+  }
+
+  /** Current value of a ref (full name such as `refs/docdb/documents`), or undefined. */
+  readRef(name: string): string | undefined {
+    return this.refs.get(name);
+  }
+
+  /**
+   * Atomically set `name` to `next` (or delete it when `next` is null) if it currently equals
+   * `expected` (`null` meaning "absent"). Returns false, changing nothing, on mismatch.
+   */
+  compareAndSwapRef(name: string, expected: string | null, next: string | null): boolean {
+    const current = this.refs.get(name) ?? null;
+    if (current !== expected) return false;
+    if (next === null) this.refs.delete(name);
+    else this.refs.set(name, next);
+    return true;
+  }
+
+  /** Refs whose full name starts with `prefix`, sorted by name. */
+  listRefs(prefix = ''): { ref: string; sha: string }[] {
+    return [...this.refs.entries()]
+      .filter(([ref]) => ref.startsWith(prefix))
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([ref, sha]) => ({ ref, sha }));
+  }
+}

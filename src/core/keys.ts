@@ -1,0 +1,61 @@
+/**
+ * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
+ * rules are git's path rules plus a length bound. See docs/keys.md.
+ */
+import { InvalidKey } from './errors.js';
+
+/** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
+ * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
+export const MAX_KEY_BYTES = 1024;
+
+const encoder = new TextEncoder();
+
+/**
+ * Throw `InvalidKey` (with `data.rule`) unless `key` is a valid key. Runs before any I/O.
+ *
+ * @example
+ * assertValidKey('github/repo/octo/hello.json'); // ok
+ * assertValidKey('a//b'); // throws InvalidKey { rule: 'empty-segment' }
+ */
+export function assertValidKey(key: unknown): asserts key is string {
+  if (typeof key !== 'string') throw new InvalidKey(key, 'type', `key must be a string, got ${typeof key}`);
+  if (key.length === 0) throw new InvalidKey(key, 'empty', 'key must not be empty');
+  if (!key.isWellFormed()) {
+    throw new InvalidKey(key, 'utf8', `key ${JSON.stringify(key)} is not valid UTF-8 (lone surrogate)`);
+  }
+  if (/[\u0000-\u001f\u007f]/.test(key)) {
+    throw new InvalidKey(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
+  }
+  if (key.startsWith('/') || key.endsWith('/')) {
+    throw new InvalidKey(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
+  }
+  const bytes = encoder.encode(key).length;
+  if (bytes > MAX_KEY_BYTES) {
+    throw new InvalidKey(key, 'too-long', `key is ${bytes} bytes; the limit is ${MAX_KEY_BYTES} UTF-8 bytes`);
+  }
+  for (const seg of key.split('/')) {
+    if (seg === '') throw new InvalidKey(key, 'empty-segment', `key ${JSON.stringify(key)} must not contain "//"`);
+    if (seg === '.' || seg === '..') {
+      throw new InvalidKey(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
+    }
+    if (seg === '.git')
+      throw new InvalidKey(key, 'dot-git', `key ${JSON.stringify(key)} must not contain a ".git" segment`);
+  }
+}
+
+/** Non-throwing form of {@link assertValidKey}. */
+export function isValidKey(key: unknown): key is string {
+  try {
+    assertValidKey(key);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Validate a list prefix: empty, or a key-shaped path optionally ending in "/". */
+export function assertValidPrefix(prefix: unknown): asserts prefix is string {
+  if (typeof prefix !== 'string') throw new InvalidKey(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
+  if (prefix === '') return;
+  assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+}

@@ -1,0 +1,121 @@
+/**
+ * The RefStore interface: a versioned key-value store on one git ref. Every backend (memory,
+ * remote GitHub API, local git, IndexedDB) implements it and passes the one contract suite in
+ * `__tests__/contract/`.
+ */
+import type { VersionId } from './version.js';
+
+/** Rate-limit state from the upstream's last response (`x-ratelimit-*` headers). */
+export interface RateLimit {
+  limit: number;
+  remaining: number;
+  /** Epoch seconds when the window resets. */
+  reset: number;
+  used: number;
+  resource: string;
+}
+
+/** Fields every operation result carries. */
+export interface OperationMeta {
+  /** Rate limit from the last upstream response, when the backend talks to one. */
+  rateLimit?: RateLimit;
+  /** Upstream requests this operation made (0 for local backends). */
+  requests?: number;
+}
+
+export interface GetOptions {
+  /** Read at this commit of the section ref instead of the tip. */
+  version?: VersionId;
+}
+
+export interface GetResult extends OperationMeta {
+  key: string;
+  value: Uint8Array;
+  /** Commit the value was read at. */
+  version: VersionId;
+  /** Git blob SHA of `value`. */
+  blobSha: string;
+}
+
+export interface ListOptions {
+  /** Only keys starting with this string (a directory prefix should end in "/"). */
+  prefix?: string;
+  version?: VersionId;
+}
+
+export interface ListEntry {
+  key: string;
+  blobSha: string;
+}
+
+export interface ListResult extends OperationMeta {
+  /** Keys in ascending code-unit order. */
+  entries: ListEntry[];
+  /** Commit listed, or null when the section does not exist yet. */
+  version: VersionId | null;
+}
+
+/** One change in an atomic multi-key write. */
+export type Change = { op: 'put'; key: string; value: Uint8Array | string } | { op: 'delete'; key: string };
+
+export interface WriteOptions {
+  /** Commit message (a default naming the keys is used otherwise). */
+  message?: string;
+}
+
+export interface WriteResult extends OperationMeta {
+  /** Section tip after the write (unchanged when nothing changed; null if the section still does not exist). */
+  version: VersionId | null;
+  /** Tip before the write. */
+  previousVersion: VersionId | null;
+  /** True when a commit was made. */
+  changed: boolean;
+  /** Keys whose content was added or changed by the commit. */
+  written: string[];
+  /** Keys removed by the commit. */
+  deleted: string[];
+  /** Changes that were no-ops (identical content, or delete of an absent key). */
+  unchanged: number;
+}
+
+export interface HistoryOptions {
+  /** At most this many entries (default: all). */
+  limit?: number;
+}
+
+export interface Person {
+  name: string;
+  email: string;
+  /** ISO-8601. */
+  date: string;
+}
+
+export interface HistoryEntry {
+  version: VersionId;
+  message: string;
+  author: Person;
+  committer: Person;
+  parents: VersionId[];
+}
+
+export interface HistoryResult extends OperationMeta {
+  /** Commits on the section ref that changed the key, newest first. */
+  entries: HistoryEntry[];
+}
+
+/** A versioned key-value store on one git ref. */
+export interface RefStore {
+  /** Full ref name, e.g. `refs/docdb/documents`. */
+  readonly ref: string;
+  /** Value at the tip (or at `version`); `null` when absent. */
+  get(key: string, options?: GetOptions): Promise<GetResult | null>;
+  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult>;
+  /** Deleting an absent key is a no-op (no commit). */
+  delete(key: string, options?: WriteOptions): Promise<WriteResult>;
+  /** Atomic multi-key write: one commit for all changes, or none when nothing changes. */
+  commit(changes: readonly Change[], options?: WriteOptions): Promise<WriteResult>;
+  list(options?: ListOptions): Promise<ListResult>;
+  history(key: string, options?: HistoryOptions): Promise<HistoryResult>;
+  /** Current tip commit, or null when the section ref does not exist. */
+  head(): Promise<VersionId | null>;
+}

@@ -1,0 +1,191 @@
+/**
+ * MemoryRefStore: a real versioned store on the in-memory git object database. Every write is a
+ * commit with a real SHA on the section ref; several instances may share one ObjectDb (sections of
+ * one "repository", or concurrent writers on one section).
+ */
+
+import { InvalidKey, InvalidVersion } from '../../core/errors.js';
+import { ObjectDb, ObjectDbError } from '../../core/git/object-db.js';
+import { type Signature, signatureDate } from '../../core/git/objects.js';
+import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
+import { defaultCommitMessage, normalizeChanges, planWrite } from '../../core/plan.js';
+import { assertValidRefName } from '../../core/refname.js';
+import type {
+  Change,
+  GetOptions,
+  GetResult,
+  HistoryEntry,
+  HistoryOptions,
+  HistoryResult,
+  ListOptions,
+  ListResult,
+  Person,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../../core/refstore.js';
+import { assertValidVersion, type VersionId } from '../../core/version.js';
+
+export interface MemoryRefStoreOptions {
+  /** Object database to use (share one between instances to model one repository). */
+  db?: ObjectDb;
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Author/committer identity for commits. */
+  author?: { name: string; email: string };
+  /** Clock in milliseconds (inject for deterministic SHAs in tests). */
+  now?: () => number;
+}
+
+export const DEFAULT_AUTHOR = { name: 'docdb', email: 'docdb@users.noreply.github.com' };
+
+function person(s: Signature): Person {
+  return { name: s.name, email: s.email, date: signatureDate(s) };
+}
+
+/**
+ * A volatile in-memory RefStore.
+ *
+ * @example
+ * const store = new MemoryRefStore();
+ * const { version } = await store.put('notes/hello.txt', 'hi');
+ * (await store.get('notes/hello.txt'))?.value; // Uint8Array of "hi"
+ */
+export class MemoryRefStore implements RefStore {
+  readonly ref: string;
+  readonly db: ObjectDb;
+  private readonly author: { name: string; email: string };
+  private readonly now: () => number;
+
+  constructor(options: MemoryRefStoreOptions = {}) {
+    this.ref = options.ref ?? 'refs/docdb/documents';
+    assertValidRefName(this.ref);
+    this.db = options.db ?? new ObjectDb();
+    this.author = options.author ?? DEFAULT_AUTHOR;
+    this.now = options.now ?? Date.now;
+  }
+
+  async head(): Promise<VersionId | null> {
+    return this.db.readRef(this.ref) ?? null;
+  }
+
+  private treeOf(version: VersionId): string {
+    if (this.db.typeOf(version) !== 'commit') {
+      throw new InvalidVersion(version, `version ${version} is not a commit in this store`);
+    }
+    return this.db.getCommit(version).tree;
+  }
+
+  private resolve(version: VersionId | undefined): VersionId | null {
+    if (version !== undefined) {
+      assertValidVersion(version);
+      this.treeOf(version);
+      return version;
+    }
+    return this.db.readRef(this.ref) ?? null;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
+    assertValidKey(key);
+    const version = this.resolve(options.version);
+    if (!version) return null;
+    const entry = this.db.lookupPath(this.treeOf(version), key);
+    if (!entry || entry.mode === '040000') return null;
+    return { key, value: this.db.getBlob(entry.sha).slice(), version, blobSha: entry.sha, requests: 0 };
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const prefix = options.prefix ?? '';
+    assertValidPrefix(prefix);
+    const version = this.resolve(options.version);
+    if (!version) return { entries: [], version: null, requests: 0 };
+    const entries = this.db
+      .flattenTree(this.treeOf(version))
+      .filter((e) => e.type === 'blob' && e.path.startsWith(prefix))
+      .map((e) => ({ key: e.path, blobSha: e.sha }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { entries, version, requests: 0 };
+  }
+
+  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], options);
+  }
+
+  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], options);
+  }
+
+  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+    const normalized = normalizeChanges(changes);
+    // Synchronous from here on: no other writer in this process can interleave, and the
+    // compare-and-swap still guards the ref for correctness.
+    const tip = this.db.readRef(this.ref) ?? null;
+    const baseTree = tip ? this.treeOf(tip) : null;
+    const plan = planWrite(normalized, (key) => {
+      if (!baseTree) return undefined;
+      const e = this.db.lookupPath(baseTree, key);
+      return e && e.mode !== '040000' ? e.sha : undefined;
+    });
+    const base = {
+      previousVersion: tip,
+      written: plan.written,
+      deleted: plan.deleted,
+      unchanged: plan.unchanged,
+      requests: 0,
+    };
+    if (plan.treeChanges.length === 0) return { ...base, version: tip, changed: false };
+    for (const c of plan.treeChanges) if (c.content) this.db.putBlob(c.content);
+    let tree: string;
+    try {
+      tree = this.db.applyTreeChanges(baseTree, plan.treeChanges);
+    } catch (e) {
+      if (e instanceof ObjectDbError && e.reason === 'path-conflict') {
+        throw new InvalidKey(
+          e.message,
+          'conflict',
+          `cannot write: ${e.message} (a key cannot also be a directory of other keys)`,
+        );
+      }
+      throw e;
+    }
+    const sig: Signature = { ...this.author, timestamp: Math.floor(this.now() / 1000), timezone: '+0000' };
+    const commit = this.db.putCommit({
+      tree,
+      parents: tip ? [tip] : [],
+      author: sig,
+      committer: sig,
+      message: options.message ?? defaultCommitMessage(plan),
+    });
+    if (!this.db.compareAndSwapRef(this.ref, tip, commit))
+      throw new Error('unreachable: ref moved during a synchronous write');
+    return { ...base, version: commit, changed: true };
+  }
+
+  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+    assertValidKey(key);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const entries: HistoryEntry[] = [];
+    let sha = this.db.readRef(this.ref);
+    const blobAt = (tree: string) => {
+      const e = this.db.lookupPath(tree, key);
+      return e && e.mode !== '040000' ? e.sha : undefined;
+    };
+    // First-parent walk, like `git log --first-parent -- <key>` on a linear section history.
+    while (sha && entries.length < limit) {
+      const c = this.db.getCommit(sha);
+      const parent = c.parents[0];
+      const before = parent ? blobAt(this.db.getCommit(parent).tree) : undefined;
+      if (blobAt(c.tree) !== before) {
+        entries.push({
+          version: sha,
+          message: c.message,
+          author: person(c.author),
+          committer: person(c.committer),
+          parents: c.parents,
+        });
+      }
+      sha = parent;
+    }
+    return { entries, requests: 0 };
+  }
+}
