@@ -38,8 +38,13 @@ export function assertValidKey(key: unknown): asserts key is string {
     if (seg === '.' || seg === '..') {
       throw new InvalidKey(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
     }
-    if (seg === '.git')
-      throw new InvalidKey(key, 'dot-git', `key ${JSON.stringify(key)} must not contain a ".git" segment`);
+    // Case-insensitive, as `git fsck` (hasDotgit) and checkouts on case-insensitive file systems treat it.
+    if (seg.toLowerCase() === '.git')
+      throw new InvalidKey(
+        key,
+        'dot-git',
+        `key ${JSON.stringify(key)} must not contain a ".git" segment (in any case)`,
+      );
   }
 }
 

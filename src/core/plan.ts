@@ -91,3 +91,43 @@ export function defaultCommitMessage(plan: WritePlan): string {
   if (n === 1) return plan.written.length === 1 ? `docdb: put ${plan.written[0]}` : `docdb: delete ${plan.deleted[0]}`;
   return `docdb: write ${plan.written.length}, delete ${plan.deleted.length} keys`;
 }
+
+/**
+ * Throw `InvalidKey` (rule `conflict`) when a batch would make a key both a file and a directory:
+ * putting `a/b` while `a` is (or stays) a file, or putting `a` while `a/…` keys exist. Without this
+ * check a tree write would silently replace the directory `a` (and every key below it) with a file.
+ * `isFile`/`isDir` describe the tree the batch is applied to. Runs before any write.
+ *
+ * @example
+ * assertNoPathConflicts(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), { isFile: () => false, isDir: (p) => p === 'a' });
+ * // throws InvalidKey { rule: 'conflict' }
+ */
+export function assertNoPathConflicts(
+  changes: ReturnType<typeof normalizeChanges>,
+  base: { isFile(path: string): boolean; isDir(path: string): boolean },
+): void {
+  const puts = new Set<string>();
+  const deletes = new Set<string>();
+  for (const c of changes) (c.op === 'put' ? puts : deletes).add(c.key);
+  for (const key of puts) {
+    if (base.isDir(key)) {
+      throw new InvalidKey(
+        key,
+        'conflict',
+        `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`,
+      );
+    }
+    let slash = key.indexOf('/');
+    while (slash > 0) {
+      const ancestor = key.slice(0, slash);
+      if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
+        throw new InvalidKey(
+          key,
+          'conflict',
+          `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`,
+        );
+      }
+      slash = key.indexOf('/', slash + 1);
+    }
+  }
+}

@@ -85,10 +85,11 @@ export function compareTreeEntries(a: TreeEntry, b: TreeEntry): number {
 export function encodeTree(entries: readonly TreeEntry[]): Uint8Array {
   const sorted = [...entries].sort(compareTreeEntries);
   const parts: Uint8Array[] = [];
-  let prev: string | undefined;
+  // A Set, not a neighbour check: a blob `a` and a subtree `a` are not adjacent in tree order (`a`, `a.b`, `a/`).
+  const names = new Set<string>();
   for (const e of sorted) {
-    if (e.name === prev) throw new Error(`duplicate tree entry name: ${e.name}`);
-    prev = e.name;
+    if (names.has(e.name)) throw new Error(`duplicate tree entry name: ${e.name}`);
+    names.add(e.name);
     // git writes the tree mode without its leading zero.
     const mode = isTreeMode(e.mode) ? '40000' : e.mode;
     parts.push(utf8(`${mode} ${e.name}\0`), fromHex(e.sha));
@@ -118,7 +119,8 @@ function formatSignature(s: Signature): string {
   return `${s.name} <${s.email}> ${Math.floor(s.timestamp)} ${s.timezone}`;
 }
 
-const SIG_RE = /^(.*) <(.*)> (-?\d+) ([+-]\d{4})$/;
+// `s`: names may contain U+2028/U+2029 or CR, which `.` would not match otherwise.
+const SIG_RE = /^(.*) <(.*)> (-?\d+) ([+-]\d{4})$/s;
 
 function parseSignature(line: string): Signature {
   const m = SIG_RE.exec(line);

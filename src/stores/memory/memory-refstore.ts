@@ -4,11 +4,11 @@
  * one "repository", or concurrent writers on one section).
  */
 
-import { InvalidKey, InvalidVersion } from '../../core/errors.js';
-import { ObjectDb, ObjectDbError } from '../../core/git/object-db.js';
+import { InvalidVersion } from '../../core/errors.js';
+import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { defaultCommitMessage, normalizeChanges, planWrite } from '../../core/plan.js';
+import { assertNoPathConflicts, defaultCommitMessage, normalizeChanges, planWrite } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
@@ -121,11 +121,18 @@ export class MemoryRefStore implements RefStore {
     // compare-and-swap still guards the ref for correctness.
     const tip = this.db.readRef(this.ref) ?? null;
     const baseTree = tip ? this.treeOf(tip) : null;
-    const plan = planWrite(normalized, (key) => {
-      if (!baseTree) return undefined;
-      const e = this.db.lookupPath(baseTree, key);
-      return e && e.mode !== '040000' ? e.sha : undefined;
-    });
+    // One flatten per write instead of one tree walk per key: a batch of N keys into a directory of
+    // M keys would otherwise decode that directory N times (O(N·M)).
+    const files = new Map<string, string>();
+    const dirs = new Set<string>();
+    if (baseTree) {
+      for (const e of this.db.flattenTree(baseTree, { includeTrees: true })) {
+        if (e.type === 'tree') dirs.add(e.path);
+        else files.set(e.path, e.sha);
+      }
+    }
+    assertNoPathConflicts(normalized, { isFile: (p) => files.has(p), isDir: (p) => dirs.has(p) });
+    const plan = planWrite(normalized, (key) => files.get(key));
     const base = {
       previousVersion: tip,
       written: plan.written,
@@ -135,19 +142,7 @@ export class MemoryRefStore implements RefStore {
     };
     if (plan.treeChanges.length === 0) return { ...base, version: tip, changed: false };
     for (const c of plan.treeChanges) if (c.content) this.db.putBlob(c.content);
-    let tree: string;
-    try {
-      tree = this.db.applyTreeChanges(baseTree, plan.treeChanges);
-    } catch (e) {
-      if (e instanceof ObjectDbError && e.reason === 'path-conflict') {
-        throw new InvalidKey(
-          e.message,
-          'conflict',
-          `cannot write: ${e.message} (a key cannot also be a directory of other keys)`,
-        );
-      }
-      throw e;
-    }
+    const tree = this.db.applyTreeChanges(baseTree, plan.treeChanges);
     const sig: Signature = { ...this.author, timestamp: Math.floor(this.now() / 1000), timezone: '+0000' };
     const commit = this.db.putCommit({
       tree,

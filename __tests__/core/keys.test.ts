@@ -1,0 +1,113 @@
+/** Key rules (docs/keys.md): every rule, with the `data.rule` the error carries. */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { InvalidKey } from '../../src/core/errors.js';
+import { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from '../../src/core/keys.js';
+
+function ruleOf(fn: () => unknown): string {
+  try {
+    fn();
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidKey);
+    const err = e as InvalidKey;
+    expect(err.code).toBe('InvalidKey');
+    expect(err.message.length).toBeGreaterThan(10);
+    return err.data.rule as string;
+  }
+  return 'valid';
+}
+
+describe('assertValidKey', () => {
+  const cases: [string, unknown, string][] = [
+    ['not a string', 42, 'type'],
+    ['undefined', undefined, 'type'],
+    ['empty', '', 'empty'],
+    ['lone high surrogate', 'a\uD800b', 'utf8'],
+    ['lone low surrogate', '\uDC00', 'utf8'],
+    ['NUL', 'a\u0000b', 'control-char'],
+    ['newline', 'a\nb', 'control-char'],
+    ['tab', 'a\tb', 'control-char'],
+    ['DEL', 'a\u007fb', 'control-char'],
+    ['leading slash', '/a', 'slash-edge'],
+    ['trailing slash', 'a/', 'slash-edge'],
+    ['only a slash', '/', 'slash-edge'],
+    ['double slash', 'a//b', 'empty-segment'],
+    ['dot segment', 'a/./b', 'dot-segment'],
+    ['dot-dot segment', 'a/../b', 'dot-segment'],
+    ['whole key is ..', '..', 'dot-segment'],
+    ['.git segment', 'a/.git/config', 'dot-git'],
+    ['.GIT segment (git fsck: hasDotgit)', '.GIT', 'dot-git'],
+    ['.Git segment', 'x/.Git', 'dot-git'],
+    ['too long', 'x'.repeat(MAX_KEY_BYTES + 1), 'too-long'],
+    ['too long in UTF-8 bytes only', 'é'.repeat(MAX_KEY_BYTES / 2 + 1), 'too-long'],
+  ];
+  for (const [name, key, rule] of cases) {
+    it(`rejects ${name} with rule ${rule}`, () => {
+      expect(ruleOf(() => assertValidKey(key))).toBe(rule);
+      expect(isValidKey(key)).toBe(false);
+    });
+  }
+
+  const valid = [
+    'a',
+    'github/repo/octo/hello-world.json',
+    '.hidden',
+    'a/.b/..c/...',
+    'a.git',
+    '.gitignore',
+    'with space/and-dash_underscore',
+    'ünïcødé/日本語/😀.json',
+    'x'.repeat(MAX_KEY_BYTES),
+    `${'é'.repeat(MAX_KEY_BYTES / 2)}`,
+    'a\u0080b', // C1 controls are not rejected: git and GitHub accept them in paths
+  ];
+  for (const key of valid) {
+    it(`accepts ${JSON.stringify(key.length > 40 ? `${key.slice(0, 20)}…(${key.length})` : key)}`, () => {
+      expect(ruleOf(() => assertValidKey(key))).toBe('valid');
+      expect(isValidKey(key)).toBe(true);
+    });
+  }
+
+  it('property: any string either passes or fails with InvalidKey carrying the key', () => {
+    fc.assert(
+      fc.property(
+        fc.string({
+          unit: fc.constantFrom('a', 'é', '😀', '/', '.', 'git', '\u0000', '\n', '\u007f', '\uD800', ' '),
+          maxLength: 30,
+        }),
+        (s) => {
+          try {
+            assertValidKey(s);
+          } catch (e) {
+            expect(e).toBeInstanceOf(InvalidKey);
+            expect((e as InvalidKey).data.key).toBe(s);
+          }
+        },
+      ),
+    );
+  });
+
+  it('property: keys built from safe segments are valid', () => {
+    const segment = fc
+      .string({ unit: 'grapheme', minLength: 1, maxLength: 10 })
+      .filter((s) => !/[/\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
+    fc.assert(
+      fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), (segs) => {
+        expect(isValidKey(segs.join('/'))).toBe(true);
+      }),
+    );
+  });
+});
+
+describe('assertValidPrefix', () => {
+  it('accepts empty, key-shaped and directory prefixes', () => {
+    for (const p of ['', 'a', 'a/', 'github/repo/', 'github/re'])
+      expect(ruleOf(() => assertValidPrefix(p))).toBe('valid');
+  });
+  it('rejects malformed prefixes with the key rule', () => {
+    expect(ruleOf(() => assertValidPrefix('/a'))).toBe('slash-edge');
+    expect(ruleOf(() => assertValidPrefix('a//'))).toBe('slash-edge');
+    expect(ruleOf(() => assertValidPrefix('a/../'))).toBe('dot-segment');
+    expect(ruleOf(() => assertValidPrefix(3))).toBe('type');
+  });
+});

@@ -1,0 +1,235 @@
+/**
+ * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
+ * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
+ */
+import { fromBase64, fromUtf8, toBase64, utf8 } from '../core/bytes.js';
+import { InvalidConfig, InvalidDocument } from '../core/errors.js';
+import type {
+  Change,
+  HistoryOptions,
+  HistoryResult,
+  OperationMeta,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../core/refstore.js';
+import { assertValidVersion, type VersionId } from '../core/version.js';
+import {
+  assertValidDocumentInput,
+  type DocumentInput,
+  decodeEnvelope,
+  type Envelope,
+  encodeEnvelope,
+  envelopeMatches,
+  identityOf,
+} from './envelope.js';
+import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
+
+/** One operation of an atomic {@link DocumentStore.commit}. */
+export type DocumentOp<T = unknown> = { op: 'put'; document: DocumentInput<T> } | { op: 'delete'; identity: Identity };
+
+export interface DocumentGetOptions {
+  /** Read at this commit of the section instead of the tip. */
+  version?: VersionId;
+}
+
+export interface DocumentListOptions {
+  /** Only documents in this namespace. */
+  namespace?: string;
+  /** Only documents of this doc_type (in every namespace unless `namespace` is given too). */
+  type?: string;
+  /** List at this commit instead of the tip. */
+  version?: VersionId;
+  /** At most this many documents per page (positive integer; default: all). */
+  limit?: number;
+  /** `nextCursor` from the previous page. Pages continue at the version of the first page. */
+  cursor?: string;
+}
+
+/** A listed document: its identity, canonical key and blob SHA (the data is not read). */
+export type DocumentListEntry = Identity & { key: string; blobSha: string };
+
+export interface DocumentListResult extends OperationMeta {
+  /** Documents in ascending key order; keys that are not documents are skipped. */
+  documents: DocumentListEntry[];
+  /** Commit listed, or null when the section does not exist yet. */
+  version: VersionId | null;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */
+export type PutDocumentResult<T = unknown> = WriteResult & { document: Envelope<T> | null };
+
+/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
+function encodeCursor(version: VersionId, lastKey: string): string {
+  return toBase64(utf8(`${version}\n${lastKey}`))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+function decodeCursor(cursor: unknown): { version: VersionId; after: string } {
+  const bad = (): never => {
+    throw new InvalidConfig('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
+      allowed: 'the nextCursor string of a previous list() result',
+    });
+  };
+  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) return bad();
+  let text: string;
+  try {
+    text = fromUtf8(fromBase64(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+  } catch {
+    return bad();
+  }
+  const version = text.slice(0, 40);
+  if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version)) return bad();
+  return { version, after: text.slice(41) };
+}
+
+function assertLimit(limit: unknown): asserts limit is number | undefined {
+  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+    throw new InvalidConfig('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
+      allowed: 'an integer ≥ 1',
+    });
+  }
+}
+
+/**
+ * Documents over a RefStore.
+ *
+ * @example
+ * const docs = new DocumentStore(new MemoryRefStore());
+ * const { version } = await docs.put({ namespace: 'github', type: 'repo', id: 'octo/hello-world', data: { stars: 1 } });
+ * const env = await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' });
+ * // env = { namespace: 'github', type: 'repo', id: 'octo/hello-world', version, data: { stars: 1 } }
+ */
+export class DocumentStore {
+  constructor(readonly store: RefStore) {}
+
+  /** Full name of the section ref. */
+  get ref(): string {
+    return this.store.ref;
+  }
+
+  /** Current tip of the section, or null before the first write. */
+  async head(): Promise<VersionId | null> {
+    return this.store.head();
+  }
+
+  /**
+   * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
+   * envelope as stored, at the resulting version.
+   */
+  async put<T>(doc: DocumentInput<T>, options?: WriteOptions): Promise<PutDocumentResult<T>> {
+    const bytes = encodeEnvelope(doc);
+    const result = await this.store.put(deriveKey(identityOf(doc)), bytes, options);
+    const document: Envelope<T> | null =
+      result.version === null
+        ? null
+        : { namespace: doc.namespace, type: doc.type, id: doc.id, version: result.version, data: doc.data };
+    return { ...result, document };
+  }
+
+  /** Write many documents in ONE commit (none when nothing changed). */
+  async putMany(docs: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult> {
+    if (!Array.isArray(docs)) throw new InvalidDocument('documents', 'putMany takes an array of documents');
+    return this.commit(
+      docs.map((document) => ({ op: 'put', document })),
+      options,
+    );
+  }
+
+  /**
+   * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
+   * I/O. `written`/`deleted` in the result are canonical keys.
+   */
+  async commit(ops: readonly DocumentOp[], options?: WriteOptions): Promise<WriteResult> {
+    if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
+    const changes: Change[] = ops.map((o, i) => {
+      if (o?.op === 'put') {
+        assertValidDocumentInput(o.document);
+        return { op: 'put', key: deriveKey(identityOf(o.document)), value: encodeEnvelope(o.document) };
+      }
+      if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
+      throw new InvalidDocument(
+        `ops[${i}].op`,
+        `operation ${i} must have op "put" (with document) or "delete" (with identity)`,
+      );
+    });
+    return this.store.commit(changes, options);
+  }
+
+  /** The document at the tip (or at `version`), or null when absent. */
+  async get<T = unknown>(identity: Identity, options: DocumentGetOptions = {}): Promise<Envelope<T> | null> {
+    const key = deriveKey(identity);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    const got = await this.store.get(key, options);
+    if (!got) return null;
+    const envelope = decodeEnvelope<T>(got.value, got.version);
+    if (!envelopeMatches(envelope, identity)) {
+      throw new InvalidDocument(
+        'blob',
+        `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`,
+        {
+          key,
+        },
+      );
+    }
+    return envelope;
+  }
+
+  /** Delete one document (no commit when it does not exist). */
+  async delete(identity: Identity, options?: WriteOptions): Promise<WriteResult> {
+    return this.store.delete(deriveKey(identity), options);
+  }
+
+  /** Commits that changed the document, newest first (including its deletion). */
+  async history(identity: Identity, options: HistoryOptions = {}): Promise<HistoryResult> {
+    assertLimit(options.limit);
+    return this.store.history(deriveKey(identity), options);
+  }
+
+  /**
+   * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
+   * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
+   */
+  async list(options: DocumentListOptions = {}): Promise<DocumentListResult> {
+    const { namespace, type, limit } = options;
+    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
+    if (namespace !== undefined || type !== undefined) {
+      assertValidIdentity({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
+    }
+    assertLimit(limit);
+    let version = options.version;
+    if (version !== undefined) assertValidVersion(version);
+    let after: string | undefined;
+    if (options.cursor !== undefined) {
+      const c = decodeCursor(options.cursor);
+      if (version !== undefined && version !== c.version) {
+        throw new InvalidConfig('cursor', `cursor belongs to version ${c.version}, not ${version}`);
+      }
+      version = c.version;
+      after = c.after;
+    }
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    const listed = await this.store.list(version === undefined ? { prefix } : { prefix, version });
+    const documents: DocumentListEntry[] = [];
+    let nextCursor: string | null = null;
+    for (const entry of listed.entries) {
+      if (after !== undefined && entry.key <= after) continue;
+      const identity = parseKey(entry.key);
+      if (!identity || (type !== undefined && identity.doc_type !== type)) continue;
+      if (limit !== undefined && documents.length === limit) {
+        const last = documents[documents.length - 1] as DocumentListEntry;
+        nextCursor = encodeCursor(listed.version as VersionId, last.key);
+        break;
+      }
+      documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
+    }
+    const meta: OperationMeta = {};
+    if (listed.rateLimit) meta.rateLimit = listed.rateLimit;
+    if (listed.requests !== undefined) meta.requests = listed.requests;
+    return { ...meta, documents, version: listed.version, nextCursor };
+  }
+}

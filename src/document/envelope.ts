@@ -1,0 +1,100 @@
+/**
+ * Document envelopes: `{ namespace, type, id, version, data }`. The stored blob is the canonical JSON of
+ * `{ namespace, type, id, data }`; `version` is never stored — it is the commit SHA the blob was read
+ * at, so the same bytes are valid at every version and unchanged data never makes a commit.
+ */
+import { fromUtf8, utf8 } from '../core/bytes.js';
+import { InvalidDocument } from '../core/errors.js';
+import { assertValidVersion, type VersionId } from '../core/version.js';
+import { canonicalJson } from './canonical-json.js';
+import { assertValidIdentity, type Identity } from './identity.js';
+
+/** A document as read: identity (`type` is the identity's doc_type), the commit it was read at, and data. */
+export type Envelope<T = unknown> = { namespace: string; type: string; id: string; version: VersionId; data: T };
+
+/** A document to write. `version` is output only: giving one is an error. */
+export type DocumentInput<T = unknown> = { namespace: string; type: string; id: string; data: T };
+
+const INPUT_FIELDS = new Set(['namespace', 'type', 'id', 'data']);
+
+/** The identity of an envelope or input (`type` → `doc_type`). */
+export function identityOf(doc: { namespace: string; type: string; id: string }): Identity {
+  return { namespace: doc.namespace, doc_type: doc.type, id: doc.id };
+}
+
+/**
+ * Throw `InvalidDocument` / `InvalidIdentity` unless `doc` is a writable document: an object with
+ * exactly `namespace`, `type`, `id`, `data`, a valid identity, and JSON `data`.
+ */
+export function assertValidDocumentInput(doc: unknown): asserts doc is DocumentInput {
+  if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+    throw new InvalidDocument('document', 'a document must be an object { namespace, type, id, data }');
+  }
+  const record = doc as Record<string, unknown>;
+  if ('version' in record) {
+    throw new InvalidDocument(
+      'version',
+      'version is output only: it is the commit SHA a document is read at and cannot be written. Remove it.',
+    );
+  }
+  for (const field of Object.keys(record)) {
+    if (!INPUT_FIELDS.has(field)) {
+      const hint = field === 'doc_type' ? ' (an envelope calls it "type")' : '';
+      throw new InvalidDocument(
+        field,
+        `unknown document field ${JSON.stringify(field)}${hint}; allowed: namespace, type, id, data`,
+      );
+    }
+  }
+  if (!('data' in record) || record.data === undefined) {
+    throw new InvalidDocument('data', 'data is required (any JSON value; use null for "no data")');
+  }
+  assertValidIdentity({ namespace: record.namespace, doc_type: record.type, id: record.id });
+}
+
+/**
+ * The blob bytes stored for a document: canonical JSON of `{ data, id, namespace, type }`.
+ *
+ * @example
+ * encodeEnvelope({ namespace: 'github', type: 'repo', id: 'octo/hello', data: { stars: 1 } })
+ * // UTF-8 of '{\n  "data": {\n    "stars": 1\n  },\n  "id": "octo/hello",\n  "namespace": "github",\n  "type": "repo"\n}\n'
+ */
+export function encodeEnvelope(doc: DocumentInput): Uint8Array {
+  assertValidDocumentInput(doc);
+  const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
+  // Paths in errors start at the document, e.g. `data.branches[0].sha`.
+  const json = canonicalJson(stored, 'document');
+  return utf8(json);
+}
+
+/**
+ * Parse stored bytes into an envelope read at `version`. Throws `InvalidDocument` (field `blob`) when
+ * the bytes are not a stored envelope, and `InvalidVersion` for a malformed version.
+ */
+export function decodeEnvelope<T = unknown>(bytes: Uint8Array, version: VersionId): Envelope<T> {
+  assertValidVersion(version);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fromUtf8(bytes));
+  } catch (e) {
+    throw new InvalidDocument('blob', `stored document is not UTF-8 JSON: ${(e as Error).message}`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new InvalidDocument('blob', 'stored document is not a JSON object');
+  }
+  const p = parsed as Record<string, unknown>;
+  if (typeof p.namespace !== 'string' || typeof p.type !== 'string' || typeof p.id !== 'string' || !('data' in p)) {
+    throw new InvalidDocument('blob', 'stored document lacks namespace, type, id or data');
+  }
+  return { namespace: p.namespace, type: p.type, id: p.id, version, data: p.data as T };
+}
+
+/** True when an envelope belongs to `identity`. */
+export function envelopeMatches(
+  envelope: { namespace: string; type: string; id: string },
+  identity: Identity,
+): boolean {
+  return (
+    envelope.namespace === identity.namespace && envelope.type === identity.doc_type && envelope.id === identity.id
+  );
+}

@@ -1,0 +1,31 @@
+/** The document layer: identities, canonical keys, envelopes, canonical JSON and the DocumentStore. */
+export { canonicalJson } from './canonical-json.js';
+export {
+  type DocumentGetOptions,
+  type DocumentListEntry,
+  type DocumentListOptions,
+  type DocumentListResult,
+  type DocumentOp,
+  DocumentStore,
+  type PutDocumentResult,
+} from './document-store.js';
+export {
+  assertValidDocumentInput,
+  type DocumentInput,
+  decodeEnvelope,
+  type Envelope,
+  encodeEnvelope,
+  envelopeMatches,
+  identityOf,
+} from './envelope.js';
+export {
+  assertValidIdentity,
+  DOCUMENT_SUFFIX,
+  deriveKey,
+  type Identity,
+  type IdentityField,
+  isValidIdentity,
+  MAX_SEGMENT_BYTES,
+  parseKey,
+  RESERVED_PREFIX,
+} from './identity.js';
