@@ -1,0 +1,73 @@
+/** Response values, GitHub-style errors and header constants shared by the emulator's routes. */
+
+/** What a route handler returns; the server adds CORS, rate-limit, ETag and content-type headers. */
+export interface ApiResponse {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/** GitHub's documentation root; error bodies point here when there is no better page. */
+export const DOCS = 'https://docs.github.com/rest';
+
+/**
+ * A GitHub-style error answer: `{message, documentation_url, status}` (+ `errors` for validation
+ * failures). GitHub has sent `status` as a string in error bodies since 2023.
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly documentationUrl: string = DOCS,
+    readonly errors?: unknown[],
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+
+  toBody(): Record<string, unknown> {
+    return {
+      message: this.message,
+      ...(this.errors ? { errors: this.errors } : {}),
+      documentation_url: this.documentationUrl,
+      status: String(this.status),
+    };
+  }
+}
+
+export const notFound = (doc = DOCS): ApiError => new ApiError(404, 'Not Found', doc);
+
+/** 422 for a request body that fails the operation's JSON schema, in GitHub's "Invalid request." form. */
+export const invalidRequest = (detail: string, doc = DOCS): ApiError =>
+  new ApiError(422, `Invalid request.\n\n${detail}`, doc);
+
+/** Headers api.github.com exposes to browsers (copied from a recorded response). */
+export const EXPOSED_HEADERS =
+  'ETag, Link, Location, Retry-After, X-GitHub-OTP, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Used, X-RateLimit-Resource, X-RateLimit-Reset, X-OAuth-Scopes, X-Accepted-OAuth-Scopes, X-Poll-Interval, X-GitHub-Media-Type, X-GitHub-SSO, X-GitHub-Request-Id, Deprecation, Sunset';
+
+/** Request headers api.github.com allows in a CORS preflight. */
+export const ALLOWED_HEADERS =
+  'Authorization, Content-Type, If-Match, If-Modified-Since, If-None-Match, If-Unmodified-Since, Accept-Encoding, X-GitHub-OTP, X-Requested-With, User-Agent, GraphQL-Features, X-Github-Next-Global-ID, X-GitHub-Api-Version';
+
+export const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE';
+
+export const JSON_TYPE = 'application/json; charset=utf-8';
+
+/** Headers api.github.com sends on every response (CORS included). */
+export function baseHeaders(): Record<string, string> {
+  return {
+    'Access-Control-Allow-Origin': '*',
+    'Access-Control-Expose-Headers': EXPOSED_HEADERS,
+    'Content-Security-Policy': "default-src 'none'",
+    'Referrer-Policy': 'origin-when-cross-origin, strict-origin-when-cross-origin',
+    'X-Content-Type-Options': 'nosniff',
+    'X-Frame-Options': 'deny',
+    'X-XSS-Protection': '0',
+    'X-GitHub-Media-Type': 'github.v3; format=json',
+    'X-GitHub-Api-Version-Selected': '2022-11-28',
+    'X-GitHub-Request-Id': `0000:${Math.floor(Math.random() * 0xffffff)
+      .toString(16)
+      .toUpperCase()}`,
+  };
+}

@@ -1,0 +1,269 @@
+/**
+ * Seed format (JSON or YAML) describing accounts, repositories with commits, branches, refs, issues,
+ * pulls and releases, and tokens; plus the built-in demo seed. Validated with zod so a bad seed names
+ * the field at fault.
+ */
+import { readFile } from 'node:fs/promises';
+import { parse as parseYaml } from 'yaml';
+import { z } from 'zod';
+import type { EmulatorState } from './state.js';
+
+const files = z.record(z.string(), z.string().nullable());
+const date = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date');
+
+const commitSchema = z.object({
+  branch: z.string().optional(),
+  orphan: z.boolean().optional(),
+  message: z.string().optional(),
+  date: date.optional(),
+  author: z.object({ name: z.string(), email: z.string() }).optional(),
+  files,
+});
+
+const issueSchema = z.object({
+  title: z.string().min(1),
+  body: z.string().nullable().optional(),
+  state: z.enum(['open', 'closed']).optional(),
+  user: z.string().optional(),
+  labels: z.array(z.string()).optional(),
+  comments: z.number().int().nonnegative().optional(),
+  createdAt: date.optional(),
+  updatedAt: date.optional(),
+  closedAt: date.nullable().optional(),
+});
+
+const repoSchema = z.object({
+  /** Full name `owner/name`. */
+  name: z.string().regex(/^[^/\s]+\/[^/\s]+$/, 'must be "owner/name"'),
+  private: z.boolean().optional(),
+  description: z.string().nullable().optional(),
+  defaultBranch: z.string().optional(),
+  topics: z.array(z.string()).optional(),
+  empty: z.boolean().optional(),
+  createdAt: date.optional(),
+  /** Files of a first commit on the default branch (after the initial README commit). */
+  files: files.optional(),
+  /** Further commits, in order. */
+  commits: z.array(commitSchema).optional(),
+  /** Branches created from the default branch (or `from`), optionally with their own files commit. */
+  branches: z
+    .array(
+      z.object({
+        name: z.string(),
+        from: z.string().optional(),
+        files: files.optional(),
+        message: z.string().optional(),
+      }),
+    )
+    .optional(),
+  /** Extra refs: full ref name → branch name or commit SHA. */
+  refs: z.record(z.string(), z.string()).optional(),
+  issues: z.array(issueSchema).optional(),
+  pulls: z
+    .array(
+      issueSchema.extend({
+        head: z.string(),
+        base: z.string().optional(),
+        draft: z.boolean().optional(),
+        merged: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  releases: z
+    .array(
+      z.object({
+        tagName: z.string().min(1),
+        targetCommitish: z.string().optional(),
+        name: z.string().nullable().optional(),
+        body: z.string().nullable().optional(),
+        draft: z.boolean().optional(),
+        prerelease: z.boolean().optional(),
+        author: z.string().optional(),
+        createdAt: date.optional(),
+      }),
+    )
+    .optional(),
+});
+
+export const seedSchema = z.object({
+  accounts: z
+    .array(
+      z.object({
+        login: z.string().min(1),
+        type: z.enum(['User', 'Organization']).optional(),
+        name: z.string().optional(),
+      }),
+    )
+    .optional(),
+  repos: z.array(repoSchema).optional(),
+  tokens: z
+    .array(
+      z.object({
+        token: z.string().min(1),
+        login: z.string().min(1),
+        repos: z.union([z.literal('*'), z.record(z.string(), z.enum(['read', 'write']))]).optional(),
+        rateLimit: z.number().int().positive().optional(),
+      }),
+    )
+    .optional(),
+});
+
+/** A seed: see docs/emulator.md for the format. */
+export type EmulatorSeed = z.input<typeof seedSchema>;
+
+/** Validate a seed object, throwing an Error that names each bad field. */
+export function parseSeed(value: unknown, source = 'seed'): z.output<typeof seedSchema> {
+  const r = seedSchema.safeParse(value);
+  if (!r.success) {
+    const lines = r.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
+    throw new Error(`invalid emulator seed (${source}):\n${lines.join('\n')}`);
+  }
+  return r.data;
+}
+
+/** Read a `.json`, `.yaml` or `.yml` seed file. */
+export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    throw new Error(`cannot read seed file ${path}: ${(e as Error).message}`);
+  }
+  let value: unknown;
+  try {
+    value = /\.ya?ml$/i.test(path) ? parseYaml(text) : JSON.parse(text);
+  } catch (e) {
+    throw new Error(`cannot parse seed file ${path}: ${(e as Error).message}`);
+  }
+  parseSeed(value, path);
+  return value as EmulatorSeed;
+}
+
+/** Apply a seed to the state (accounts, then repositories with their history, then tokens). */
+export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'seed'): void {
+  const s = parseSeed(seed, source);
+  for (const a of s.accounts ?? []) {
+    const acc = state.account(a.login, a.type);
+    if (a.type) acc.type = a.type;
+    if (a.name) acc.name = a.name;
+  }
+  for (const r of s.repos ?? []) {
+    const repo = state.createRepo(r.name, {
+      private: r.private,
+      description: r.description,
+      defaultBranch: r.defaultBranch,
+      topics: r.topics,
+      empty: r.empty,
+      createdAt: r.createdAt,
+    });
+    const name = repo.fullName;
+    if (r.files) state.commitFiles(name, { files: r.files, message: 'Add project files' });
+    for (const b of r.branches ?? []) {
+      const from = b.from ? repo.db.readRef(b.from.startsWith('refs/') ? b.from : `refs/heads/${b.from}`) : undefined;
+      if (b.from && !from)
+        throw new Error(`invalid emulator seed (${source}): branch ${b.name} of ${name}: unknown "from" ${b.from}`);
+      state.addBranch(name, b.name, from);
+      if (b.files) state.commitFiles(name, { branch: b.name, files: b.files, message: b.message });
+    }
+    for (const c of r.commits ?? []) state.commitFiles(name, c);
+    for (const [ref, target] of Object.entries(r.refs ?? {})) {
+      const sha = /^[0-9a-f]{40}$/.test(target)
+        ? target
+        : repo.db.readRef(target.startsWith('refs/') ? target : `refs/heads/${target}`);
+      if (!sha) throw new Error(`invalid emulator seed (${source}): ref ${ref} of ${name}: unknown target ${target}`);
+      state.setRef(name, ref, sha);
+    }
+    for (const i of r.issues ?? []) state.addIssue(name, i);
+    for (const p of r.pulls ?? []) state.addPull(name, p);
+    for (const rel of r.releases ?? []) state.addRelease(name, rel);
+  }
+  for (const t of s.tokens ?? []) state.addToken(t.token, { login: t.login, repos: t.repos, rateLimit: t.rateLimit });
+}
+
+/**
+ * The built-in demo world: organization `octo-org` with three repositories (one private), user
+ * `octocat` with one, branches, issues, pull requests and releases. Tokens:
+ * `ghp_demo_write` (write everywhere), `ghp_demo_read` (read-only on octo-org/widgets and octo-org/secret-plans).
+ */
+export const DEMO_SEED: EmulatorSeed = {
+  accounts: [
+    { login: 'octo-org', type: 'Organization', name: 'Octo Org' },
+    { login: 'octocat', type: 'User', name: 'The Octocat' },
+    { login: 'hubot', type: 'User' },
+  ],
+  repos: [
+    {
+      name: 'octo-org/widgets',
+      description: 'Widgets for every occasion',
+      topics: ['widgets', 'demo'],
+      files: { 'src/widget.ts': 'export const widget = 1;\n', 'package.json': '{ "name": "widgets" }\n' },
+      branches: [
+        { name: 'develop', files: { 'src/next.ts': 'export const next = 2;\n' }, message: 'Start next version' },
+        {
+          name: 'feature/login',
+          files: { 'src/login.ts': 'export const login = () => true;\n' },
+          message: 'Add login',
+        },
+      ],
+      issues: [
+        {
+          title: 'Widgets wobble',
+          body: 'They wobble on Tuesdays.',
+          labels: ['bug'],
+          user: 'hubot',
+          createdAt: '2024-01-02T09:00:00Z',
+        },
+        { title: 'Add a blue widget', labels: ['enhancement'], createdAt: '2024-01-03T09:00:00Z' },
+        {
+          title: 'Old crash',
+          state: 'closed',
+          labels: ['bug'],
+          createdAt: '2024-01-04T09:00:00Z',
+          updatedAt: '2024-01-05T09:00:00Z',
+        },
+      ],
+      pulls: [
+        {
+          title: 'Login support',
+          head: 'feature/login',
+          base: 'main',
+          body: 'Adds login.',
+          createdAt: '2024-01-06T09:00:00Z',
+        },
+        { title: 'Next version', head: 'develop', base: 'main', draft: true, createdAt: '2024-01-07T09:00:00Z' },
+      ],
+      releases: [
+        { tagName: 'v1.0.0', name: 'First release', body: 'Hello widgets.', createdAt: '2024-01-10T09:00:00Z' },
+        { tagName: 'v1.1.0-rc.1', prerelease: true, createdAt: '2024-01-20T09:00:00Z' },
+        { tagName: 'v2.0.0', draft: true, createdAt: '2024-01-25T09:00:00Z' },
+      ],
+    },
+    {
+      name: 'octo-org/gadgets',
+      description: 'Gadgets and gizmos',
+      defaultBranch: 'trunk',
+      files: { 'README.md': '# gadgets\n\nGizmos.\n' },
+      branches: [{ name: 'release/1.x' }],
+      issues: [{ title: 'Gizmo jams', createdAt: '2024-02-01T09:00:00Z' }],
+      releases: [{ tagName: 'v0.1.0', createdAt: '2024-02-02T09:00:00Z' }],
+    },
+    {
+      name: 'octo-org/secret-plans',
+      private: true,
+      description: 'Private: world domination, phase 1',
+      files: { 'plan.md': '1. Widgets\n2. ???\n3. Profit\n' },
+    },
+    {
+      name: 'octocat/hello-world',
+      description: 'My first repository on the emulated GitHub!',
+      defaultBranch: 'master',
+      branches: [{ name: 'octocat-patch-1', files: { 'README.md': '# Hello World!\n' } }],
+      issues: [{ title: 'Say hello back', user: 'hubot', createdAt: '2024-03-01T09:00:00Z' }],
+    },
+    { name: 'octocat/empty', description: 'An empty repository', empty: true },
+  ],
+  tokens: [
+    { token: 'ghp_demo_write', login: 'octocat', repos: '*' },
+    { token: 'ghp_demo_read', login: 'hubot', repos: { 'octo-org/widgets': 'read', 'octo-org/secret-plans': 'read' } },
+  ],
+};

@@ -1,0 +1,84 @@
+/** Public types of the GitHub API emulator (the contract in EMULATOR_API.md). */
+import type { ObjectDb } from '../core/git/object-db.js';
+import type { EmulatorSeed } from './seed.js';
+
+export type { EmulatorSeed } from './seed.js';
+
+export interface EmulatorOptions {
+  /** TCP port; default 0 (a random free port). */
+  port?: number;
+  /** Interface to bind; default `127.0.0.1` (loopback only). */
+  host?: string;
+  /** A seed object, or a path to a `.json` / `.yaml` / `.yml` seed file. Default: no repositories. */
+  seed?: EmulatorSeed | string;
+  /** `GET /git/trees/{sha}?recursive=1` truncation limit in entries; default 100,000 like GitHub. */
+  treeTruncateLimit?: number;
+  /** Largest request body accepted, in bytes; default 50 MB. Larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** Added latency per request: a fixed number of milliseconds or a uniform random range. */
+  latencyMs?: number | { min: number; max: number };
+  /** Budget per hour shared by every unauthenticated client of this emulator; default 60. */
+  unauthenticatedRateLimit?: number;
+  /** Budget per hour of a token that does not set its own; default 5,000. */
+  defaultRateLimit?: number;
+}
+
+export interface RequestLogEntry {
+  method: string;
+  /** Path without the query string, e.g. `/repos/o/r/git/ref/heads/main`. */
+  path: string;
+  /** Query string without the leading `?` ('' when none). */
+  query: string;
+  status: number;
+  /** False for 304s of authorized requests, `GET /rate_limit`, preflights, rejected credentials, faults. */
+  costsBudget: boolean;
+  /** Whether a valid token was sent (the token itself is never recorded). */
+  authenticated: boolean;
+  /** OpenAPI operationId when the route is known, e.g. `git/get-ref`. */
+  operation?: string;
+  /** Name of the injected fault that answered the request, if any. */
+  fault?: Fault['kind'];
+}
+
+export type Fault = {
+  method?: string;
+  /** String prefix of, or RegExp tested against, the path without the query. */
+  path?: string | RegExp;
+  /** How many matching requests to affect (default 1). */
+  times?: number;
+  /** Let this many matching requests through first (default 0). */
+  skip?: number;
+} & (
+  | { kind: 'status'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'secondary-rate-limit'; status?: 403 | 429; retryAfter: number }
+  | { kind: 'reset' }
+  | { kind: 'hang' }
+  | { kind: 'malformed-json' }
+  | { kind: 'drop-reply' }
+);
+
+export type RepoAccess = 'read' | 'write';
+
+export interface TokenOptions {
+  login: string;
+  /** Repositories (full names) the token may use, or '*' for all. Default: repos owned by `login`, write. */
+  repos?: Record<string, RepoAccess> | '*';
+  /** Requests per hour; default the emulator's `defaultRateLimit`. */
+  rateLimit?: number;
+}
+
+export interface EmulatorHandle {
+  /** API base URL like `http://127.0.0.1:PORT` (plays the role of https://api.github.com). */
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+  /** Request log, oldest first. */
+  readonly requests: ReadonlyArray<RequestLogEntry>;
+  clearLog(): void;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  state: import('./state.js').EmulatorState;
+  exportBareRepo(fullName: string, dir: string): Promise<void>;
+}
+
+export type { ObjectDb };

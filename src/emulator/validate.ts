@@ -1,0 +1,72 @@
+/**
+ * Request-body checks for the operations the emulator serves, mirroring the request schemas in
+ * GitHub's OpenAPI description and GitHub's wording for schema failures
+ * (`Invalid request.\n\n"sha" wasn't supplied.`, `For 'properties/force', "x" is not a boolean.`).
+ */
+import { invalidRequest } from './http.js';
+
+type Json = Record<string, unknown>;
+
+function show(v: unknown): string {
+  return JSON.stringify(v) ?? String(v);
+}
+
+/** The body as an object, or 422 naming what is wrong. */
+export function objectBody(body: unknown, doc: string): Json {
+  if (body === undefined) throw invalidRequest('Body must be a JSON object, got an empty body.', doc);
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw invalidRequest(`${show(body)} is not an object.`, doc);
+  }
+  return body as Json;
+}
+
+export function requireKeys(body: Json, keys: string[], doc: string): void {
+  const missing = keys.filter((k) => body[k] === undefined);
+  if (missing.length === 1) throw invalidRequest(`"${missing[0]}" wasn't supplied.`, doc);
+  if (missing.length > 1) throw invalidRequest(`${missing.map((k) => `"${k}"`).join(', ')} weren't supplied.`, doc);
+}
+
+/** Check a property's JSON type (`null` allowed only when `nullable`). `where` is like `properties/sha`. */
+export function checkType(
+  value: unknown,
+  type: 'string' | 'boolean' | 'array' | 'object' | 'integer',
+  where: string,
+  doc: string,
+  nullable = false,
+): void {
+  if (value === undefined) return;
+  if (value === null && nullable) return;
+  const ok =
+    type === 'array'
+      ? Array.isArray(value)
+      : type === 'object'
+        ? value !== null && typeof value === 'object' && !Array.isArray(value)
+        : type === 'integer'
+          ? Number.isInteger(value)
+          : typeof value === type;
+  if (!ok)
+    throw invalidRequest(
+      `For '${where}', ${show(value)} is not ${type === 'array' || type === 'object' || type === 'integer' ? 'an' : 'a'} ${type}${nullable ? ' or null' : ''}.`,
+      doc,
+    );
+}
+
+export function checkEnum(value: unknown, allowed: readonly string[], where: string, doc: string): void {
+  if (value === undefined) return;
+  if (typeof value !== 'string' || !allowed.includes(value)) {
+    throw invalidRequest(`For '${where}', ${show(value)} is not one of ${show(allowed)}.`, doc);
+  }
+}
+
+/** Unknown properties are ignored, as GitHub does. */
+export function checkProps(
+  body: Json,
+  spec: Record<string, 'string' | 'boolean' | 'array' | 'object' | 'string?'>,
+  doc: string,
+  prefix = 'properties',
+): void {
+  for (const [k, t] of Object.entries(spec)) {
+    if (t === 'string?') checkType(body[k], 'string', `${prefix}/${k}`, doc, true);
+    else checkType(body[k], t, `${prefix}/${k}`, doc);
+  }
+}
