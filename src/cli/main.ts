@@ -7,6 +7,7 @@ import type { CliCommand } from './command.js';
 
 const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   // Each command registers itself here: name → lazy import of ./commands/<name>.js
+  emulator: () => import('./commands/emulator.js'),
 };
 
 function usage(): string {
