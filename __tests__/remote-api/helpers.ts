@@ -1,0 +1,89 @@
+/** Shared fixtures for remote-api tests: an emulator, a repository, a token, and stores over each transport. */
+import { startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { createOctokit } from '../../src/transport/create-octokit.js';
+import { fetchTransport, hostTransport, octokitTransport } from '../../src/transport/index.js';
+import type { HttpTransport } from '../../src/transport/types.js';
+
+export const TOKEN = 'ghp_TestTokenValue0123456789abcdefABCDEF';
+export const OWNER = 'octo';
+
+export type TransportKind = 'fetch' | 'octokit' | 'host';
+
+export function makeTransport(
+  kind: TransportKind,
+  em: EmulatorHandle,
+  token: string | undefined = TOKEN,
+): HttpTransport {
+  if (kind === 'fetch') return fetchTransport({ timeoutMs: 10_000 });
+  if (kind === 'octokit') {
+    // Octokit's own auth hook sets Authorization on every request, so it must carry the store's token.
+    return octokitTransport(
+      createOctokit({
+        ...(token !== undefined ? { auth: token } : {}),
+        baseUrl: em.url,
+        writeSpacingMs: 0,
+        retryAfterBaseMs: 1,
+        warn: () => {},
+      }),
+    );
+  }
+  // The browser host function, played by a fetch-based delegate.
+  return hostTransport(async (req) => {
+    const init: RequestInit = { method: req.method, headers: req.headers, cache: 'no-store' };
+    if (req.body) init.body = req.body as unknown as BodyInit;
+    const res = await fetch(req.url, init);
+    return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
+  });
+}
+
+let repoCounter = 0;
+
+/** A fresh repository (with an initial commit) and a write token for it. */
+export function freshRepo(em: EmulatorHandle, opts: { empty?: boolean; private?: boolean } = {}): string {
+  const name = `data-${++repoCounter}-${Math.random().toString(36).slice(2, 8)}`;
+  em.state.createRepo(`${OWNER}/${name}`, opts);
+  return name;
+}
+
+export function addToken(em: EmulatorHandle): void {
+  if (!em.state.findToken(TOKEN)) em.state.addToken(TOKEN, { login: OWNER, repos: '*', rateLimit: 1_000_000 });
+}
+
+export async function emulator(options: Parameters<typeof startEmulator>[0] = {}): Promise<EmulatorHandle> {
+  const em = await startEmulator(options);
+  addToken(em);
+  return em;
+}
+
+export const noSleep = async (_ms: number) => {};
+
+export function store(
+  em: EmulatorHandle,
+  repo: string,
+  extra: Partial<RemoteApiRefStoreOptions> = {},
+  kind: TransportKind = 'fetch',
+): RemoteApiRefStore {
+  const token = 'token' in extra ? extra.token : TOKEN;
+  return new RemoteApiRefStore({
+    transport: makeTransport(kind, em, token),
+    apiUrl: em.url,
+    owner: OWNER,
+    repo,
+    token: TOKEN,
+    sleep: noSleep,
+    ...extra,
+  });
+}
+
+/** Requests logged by the emulator since `from` (an index into em.requests). */
+export function since(em: EmulatorHandle, from: number) {
+  return em.requests.slice(from);
+}
+
+/** `METHOD operation` summaries, for readable assertions. */
+export function ops(em: EmulatorHandle, from: number): string[] {
+  return since(em, from).map((r) => `${r.method} ${r.operation ?? r.path} ${r.status}`);
+}

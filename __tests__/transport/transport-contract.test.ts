@@ -1,0 +1,317 @@
+/**
+ * One transport contract, run by every transport against the emulator: statuses are responses
+ * (never thrown), bodies are bytes, header names are lowercase, and only a missing response rejects.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TransportError } from '../../src/core/errors.js';
+import { blobSha } from '../../src/core/git/objects.js';
+import { startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import { createOctokit } from '../../src/transport/create-octokit.js';
+import {
+  fetchTransport,
+  type HttpTransport,
+  hostTransport,
+  octokitTransport,
+  recordingTransport,
+} from '../../src/transport/index.js';
+
+const TOKEN = 'ghp_TransportContract000000000000000000';
+let em: EmulatorHandle;
+const REPO = 'octo/transport';
+
+beforeAll(async () => {
+  em = await startEmulator();
+  em.state.createRepo(REPO);
+  em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
+});
+afterAll(async () => {
+  await em?.stop();
+});
+
+const TRANSPORTS: Record<string, () => HttpTransport> = {
+  fetch: () => fetchTransport({ timeoutMs: 5000 }),
+  // retries: 0 so the contract sees raw answers; the retry policy is tested separately below.
+  octokit: () =>
+    octokitTransport(
+      createOctokit({
+        baseUrl: em.url,
+        retries: 0,
+        writeSpacingMs: 0,
+        retryAfterBaseMs: 1,
+        maxRateLimitRetries: 0,
+        warn: () => {},
+      }),
+    ),
+  host: () =>
+    hostTransport(async (req) => {
+      const init: RequestInit = { method: req.method, headers: req.headers };
+      if (req.body) init.body = req.body as unknown as BodyInit;
+      const res = await fetch(req.url, init);
+      return {
+        status: res.status,
+        headers: res.headers as unknown as Iterable<[string, string]>,
+        body: await res.arrayBuffer(),
+      };
+    }),
+  'recording (pass-through)': () => recordingTransport({ inner: fetchTransport() }),
+};
+
+const H = (extra: Record<string, string> = {}) => ({
+  accept: 'application/vnd.github+json',
+  'x-github-api-version': '2022-11-28',
+  'user-agent': 'docdb-test',
+  authorization: `Bearer ${TOKEN}`,
+  ...extra,
+});
+const json = (b: Uint8Array) => JSON.parse(new TextDecoder().decode(b));
+
+for (const [name, make] of Object.entries(TRANSPORTS)) {
+  describe(`transport contract: ${name}`, () => {
+    const url = (p: string) => `${em.url}/repos/${REPO}${p}`;
+
+    it('2xx: status, lowercase headers, body bytes', async () => {
+      const res = await make().request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() });
+      expect(res.status).toBe(200);
+      expect(res.body).toBeInstanceOf(Uint8Array);
+      expect(json(res.body).ref).toBe('refs/heads/main');
+      expect(res.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+      expect(res.headers.etag).toBeTruthy();
+      expect(Object.keys(res.headers).every((k) => k === k.toLowerCase())).toBe(true);
+    });
+
+    it('304 to If-None-Match is a response', async () => {
+      const t = make();
+      const first = await t.request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() });
+      const res = await t.request({
+        method: 'GET',
+        url: url('/git/ref/heads/main'),
+        headers: H({ 'if-none-match': first.headers.etag as string }),
+      });
+      expect(res.status).toBe(304);
+    });
+
+    it('4xx and 5xx are responses with their JSON bodies', async () => {
+      const t = make();
+      const nf = await t.request({ method: 'GET', url: url('/git/ref/docdb/none'), headers: H() });
+      expect(nf.status).toBe(404);
+      expect(json(nf.body).message).toBe('Not Found');
+      em.inject({
+        kind: 'status',
+        status: 500,
+        method: 'GET',
+        path: `/repos/${REPO}/git/ref/`,
+        body: { message: 'boom' },
+      });
+      const ise = await t.request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() });
+      expect(ise.status).toBe(500);
+      expect(json(ise.body).message).toBe('boom');
+      const unauth = await t.request({
+        method: 'GET',
+        url: url('/git/ref/heads/main'),
+        headers: H({ authorization: 'Bearer nope' }),
+      });
+      expect(unauth.status).toBe(401);
+    });
+
+    it('POST bodies arrive byte for byte (201 with the blob SHA)', async () => {
+      const bytes = Uint8Array.from({ length: 300 }, (_, i) => (i * 7) & 0xff);
+      const body = new TextEncoder().encode(
+        JSON.stringify({ content: Buffer.from(bytes).toString('base64'), encoding: 'base64' }),
+      );
+      const res = await make().request({
+        method: 'POST',
+        url: url('/git/blobs'),
+        headers: H({ 'content-type': 'application/json; charset=utf-8' }),
+        body,
+      });
+      expect(res.status).toBe(201);
+      expect(json(res.body).sha).toBe(blobSha(bytes));
+    });
+
+    it('an unparsable 200 body comes back as raw bytes', async () => {
+      em.inject({ kind: 'malformed-json', method: 'GET', path: `/repos/${REPO}/git/ref/` });
+      const res = await make().request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() });
+      expect(res.status).toBe(200);
+      expect(() => json(res.body)).toThrow();
+    });
+
+    it('a connection reset rejects (no response)', async () => {
+      em.inject({ kind: 'reset', method: 'GET', path: `/repos/${REPO}/git/ref/` });
+      const err = await make()
+        .request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() })
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      if (name !== 'recording (pass-through)') expect(err).toBeInstanceOf(TransportError);
+      expect(String(err.message)).not.toContain(TOKEN);
+    });
+  });
+}
+
+describe('fetchTransport specifics', () => {
+  it('times out a hung request with TransportError reason "timeout"', async () => {
+    em.inject({ kind: 'hang', method: 'GET', path: `/repos/${REPO}/git/ref/` });
+    const err = await fetchTransport({ timeoutMs: 100 })
+      .request({ method: 'GET', url: `${em.url}/repos/${REPO}/git/ref/heads/main`, headers: H() })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.data.reason).toBe('timeout');
+  });
+
+  it('an aborted signal rejects with reason "aborted"; requests use cache: no-store', async () => {
+    const seen: RequestInit[] = [];
+    const t = fetchTransport({
+      fetch: async (_u, init) => {
+        seen.push(init as RequestInit);
+        throw new DOMException('aborted', 'AbortError');
+      },
+    });
+    const ac = new AbortController();
+    ac.abort();
+    const err = await t
+      .request({ method: 'GET', url: 'http://127.0.0.1:1/x', headers: {}, signal: ac.signal })
+      .catch((e) => e);
+    expect(err.data.reason).toBe('aborted');
+    expect(seen[0]!.cache).toBe('no-store');
+  });
+
+  it('validates timeoutMs', () => {
+    expect(() => fetchTransport({ timeoutMs: -1 })).toThrow(/timeoutMs/);
+  });
+});
+
+describe('octokitTransport specifics (fake Octokit)', () => {
+  const req = { method: 'GET', url: 'https://api.github.com/x', headers: { Accept: 'a' } };
+  it('a RequestError WITH a response (real 500, 304, 404) is a response', async () => {
+    for (const status of [500, 304, 404]) {
+      const t = octokitTransport({
+        request: async () => {
+          throw Object.assign(new Error('x'), {
+            status,
+            response: { status, headers: { 'X-A': '1' }, data: { message: 'm' } },
+          });
+        },
+      });
+      const res = await t.request(req);
+      expect(res.status).toBe(status);
+      expect(res.headers['x-a']).toBe('1');
+      expect(json(res.body)).toEqual({ message: 'm' });
+    }
+  });
+  it('a RequestError with status 500 and NO response is a connection failure (rejects)', async () => {
+    const t = octokitTransport({
+      request: async () => {
+        throw Object.assign(new Error('connect ECONNREFUSED'), { name: 'HttpError', status: 500 });
+      },
+    });
+    const err = await t.request(req).catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.data.reason).toBe('network');
+  });
+  it('passes raw success bodies through and marks unsafe methods non-retryable', async () => {
+    const calls: Record<string, unknown>[] = [];
+    const t = octokitTransport({
+      request: async (p: Record<string, unknown>) => {
+        calls.push(p);
+        return { status: 200, headers: {}, data: new Response('{"raw": 1}').body };
+      },
+    });
+    const res = await t.request({ ...req, method: 'PATCH', body: new TextEncoder().encode('{}') });
+    expect(new TextDecoder().decode(res.body)).toBe('{"raw": 1}');
+    expect(calls[0]!.request).toMatchObject({ parseSuccessResponseBody: false, retries: 0 });
+    expect(calls[0]!.headers).toEqual({ accept: 'a' });
+  });
+  it('rejects a non-Octokit argument', () => {
+    expect(() => octokitTransport({} as never)).toThrow(/Octokit/);
+  });
+});
+
+describe('createOctokit policy (against the emulator)', () => {
+  const base = () =>
+    createOctokit({ auth: TOKEN, baseUrl: em.url, writeSpacingMs: 0, retryAfterBaseMs: 1, warn: () => {} });
+  it('retries a safe request after a 5xx, but never a POST', async () => {
+    const t = octokitTransport(base());
+    em.inject({ kind: 'status', status: 502, method: 'GET', path: `/repos/${REPO}/git/ref/` });
+    let from = em.requests.length;
+    const ok = await t.request({ method: 'GET', url: `${em.url}/repos/${REPO}/git/ref/heads/main`, headers: {} });
+    expect(ok.status).toBe(200);
+    expect(em.requests.length - from).toBe(2);
+    em.inject({ kind: 'status', status: 502, method: 'POST' });
+    from = em.requests.length;
+    const res = await t.request({
+      method: 'POST',
+      url: `${em.url}/repos/${REPO}/git/blobs`,
+      headers: { 'content-type': 'application/json' },
+      body: new TextEncoder().encode('{"content":"x","encoding":"utf-8"}'),
+    });
+    expect(res.status).toBe(502);
+    expect(em.requests.length - from).toBe(1);
+    // Through octokit.request directly too (the Action's projection sources).
+    em.inject({ kind: 'status', status: 502, method: 'POST' });
+    from = em.requests.length;
+    await expect(
+      base().request('POST /repos/{owner}/{repo}/git/blobs', { owner: 'octo', repo: 'transport', content: 'y' }),
+    ).rejects.toMatchObject({ status: 502 });
+    expect(em.requests.length - from).toBe(1);
+  });
+
+  it('does not retry 409 or 404', async () => {
+    em.inject({ kind: 'status', status: 409, method: 'GET', path: `/repos/${REPO}/git/ref/` });
+    const from = em.requests.length;
+    const res = await octokitTransport(base()).request({
+      method: 'GET',
+      url: `${em.url}/repos/${REPO}/git/ref/heads/main`,
+      headers: {},
+    });
+    expect(res.status).toBe(409);
+    expect(em.requests.length - from).toBe(1);
+  });
+
+  it('honours a secondary rate limit Retry-After and retries; gives up beyond maxRetryAfterSeconds', async () => {
+    const events: unknown[] = [];
+    const o = createOctokit({
+      auth: TOKEN,
+      baseUrl: em.url,
+      writeSpacingMs: 0,
+      retryAfterBaseMs: 1,
+      maxRetryAfterSeconds: 30,
+      warn: () => {},
+      onRateLimit: (e) => void events.push(e),
+    });
+    em.inject({
+      kind: 'secondary-rate-limit',
+      status: 403,
+      retryAfter: 5,
+      method: 'GET',
+      path: `/repos/${REPO}/git/ref/`,
+    });
+    const from = em.requests.length;
+    const res = await octokitTransport(o).request({
+      method: 'GET',
+      url: `${em.url}/repos/${REPO}/git/ref/heads/main`,
+      headers: {},
+    });
+    expect(res.status).toBe(200);
+    expect(em.requests.length - from).toBe(2);
+    expect(events).toMatchObject([{ kind: 'secondary', retryAfter: 5, method: 'GET' }]);
+    em.inject({
+      kind: 'secondary-rate-limit',
+      status: 429,
+      retryAfter: 600,
+      method: 'GET',
+      path: `/repos/${REPO}/git/ref/`,
+    });
+    const res2 = await octokitTransport(o).request({
+      method: 'GET',
+      url: `${em.url}/repos/${REPO}/git/ref/heads/main`,
+      headers: {},
+    });
+    expect(res2.status).toBe(429);
+    expect(res2.headers['retry-after']).toBe('600');
+  });
+
+  it('validates its options', () => {
+    expect(() => createOctokit({ retries: -1 })).toThrow(/retries/);
+    expect(() => createOctokit({ writeSpacingMs: 1.5 })).toThrow(/writeSpacingMs/);
+  });
+});

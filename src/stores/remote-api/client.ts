@@ -1,0 +1,176 @@
+/**
+ * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
+ * rate limits, retries idempotent requests on 5xx/connection failures with jittered backoff, waits
+ * out short secondary rate limits, parses JSON — and sends every other status to `mapStatusError`.
+ */
+import { DocDbError, InvalidResponse, TransportError } from '../../core/errors.js';
+import type { RateLimit } from '../../core/refstore.js';
+import type { HttpResponse } from '../../transport/types.js';
+import type { ResolvedConfig } from './config.js';
+import { mapStatusError, parseRateLimit, type StatusContext, secondaryRateLimitWait } from './status.js';
+
+/** Per-operation state: what every result reports. */
+export interface OpContext {
+  operation: string;
+  token: string | undefined;
+  tokenId: string;
+  requests: number;
+  rateLimit?: RateLimit;
+}
+
+export interface SendOptions {
+  /** Human-readable step for messages ("read ref", "create tree"). */
+  step: string;
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path below `/repos/{owner}/{repo}` (already percent-encoded), or '' for the repository itself. */
+  path?: string;
+  /** Absolute URL instead of `path` (Link pagination; must be on the API origin — checked by the caller). */
+  url?: string;
+  query?: Record<string, string>;
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Retry on 5xx / connection failure: true for reads and content-addressed object creation. */
+  retry: boolean;
+  /** Statuses handed back to the caller instead of being mapped to errors. */
+  accept?: readonly number[];
+}
+
+export interface SendResult {
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  /** Body parsed as JSON; InvalidResponse naming the step when it is not JSON. */
+  json(): unknown;
+}
+
+const decoder = new TextDecoder();
+
+export class GitHubClient {
+  readonly repoBase: string;
+
+  constructor(private readonly cfg: ResolvedConfig) {
+    this.repoBase = `${cfg.apiBase}/repos/${encodeURIComponent(cfg.owner)}/${encodeURIComponent(cfg.repo)}`;
+  }
+
+  private log(level: 'debug' | 'info' | 'warn', message: string, data?: Record<string, unknown>) {
+    this.cfg.logger?.(data ? { level, message, data } : { level, message });
+  }
+
+  private backoffMs(attempt: number): number {
+    const cap = Math.min(5000, 250 * 2 ** attempt);
+    return Math.round(cap * (0.5 + this.cfg.random() / 2));
+  }
+
+  async send(ctx: OpContext, opts: SendOptions): Promise<SendResult> {
+    let url = opts.url ?? `${this.repoBase}${opts.path ?? ''}`;
+    if (opts.query) {
+      const q = new URLSearchParams(opts.query).toString();
+      if (q) url += `${url.includes('?') ? '&' : '?'}${q}`;
+    }
+    const u = new URL(url);
+    const headers: Record<string, string> = {
+      accept: 'application/vnd.github+json',
+      'x-github-api-version': '2022-11-28',
+      'user-agent': this.cfg.userAgent,
+      ...opts.headers,
+    };
+    // Never send the token to any origin but the configured API origin.
+    if (ctx.token !== undefined && u.origin === this.cfg.apiOrigin) headers.authorization = `Bearer ${ctx.token}`;
+    let body: Uint8Array | undefined;
+    if (opts.body !== undefined) {
+      body = new TextEncoder().encode(JSON.stringify(opts.body));
+      headers['content-type'] = 'application/json; charset=utf-8';
+    }
+    const sctx: StatusContext = {
+      operation: ctx.operation,
+      step: opts.step,
+      method: opts.method,
+      path: u.pathname,
+      repo: `${this.cfg.owner}/${this.cfg.repo}`,
+      authenticated: headers.authorization !== undefined,
+    };
+    let failures = 0;
+    let rateWaits = 0;
+    for (;;) {
+      let res: HttpResponse;
+      ctx.requests++;
+      try {
+        res = await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+      } catch (e) {
+        const err =
+          e instanceof DocDbError
+            ? e
+            : new TransportError(
+                `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${
+                  e instanceof Error ? e.message : String(e)
+                }`,
+                { operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname, reason: 'network' },
+                { cause: e },
+              );
+        if (opts.retry && failures < this.cfg.readRetries) {
+          const wait = this.backoffMs(failures++);
+          this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
+            path: u.pathname,
+            attempt: failures,
+          });
+          await this.cfg.sleep(wait);
+          continue;
+        }
+        if (err instanceof TransportError && err.data.operation === undefined) {
+          // Re-wrap a transport's own error so the message names the operation and step.
+          throw new TransportError(
+            `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${err.message}`,
+            { ...err.data, operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname },
+            { cause: err },
+          );
+        }
+        throw err;
+      }
+      const rl = parseRateLimit(res.headers);
+      if (rl) ctx.rateLimit = rl;
+      const status = res.status;
+      if (opts.accept?.includes(status) || (status >= 200 && status < 300)) {
+        return {
+          status,
+          headers: res.headers,
+          body: res.body,
+          json: () => {
+            try {
+              return JSON.parse(decoder.decode(res.body));
+            } catch (e) {
+              throw new InvalidResponse(
+                `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) answered HTTP ${status} with a body that is not JSON`,
+                { ...sctx, status },
+                { cause: e },
+              );
+            }
+          },
+        };
+      }
+      const wait = secondaryRateLimitWait(res);
+      if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && rateWaits < 2) {
+        rateWaits++;
+        this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: u.pathname, status });
+        await this.cfg.sleep(wait * 1000);
+        continue;
+      }
+      if (status >= 500 && opts.retry && failures < this.cfg.readRetries) {
+        const ms = this.backoffMs(failures++);
+        this.log('warn', `${opts.step}: HTTP ${status}, retrying in ${ms} ms`, { path: u.pathname, attempt: failures });
+        await this.cfg.sleep(ms);
+        continue;
+      }
+      throw mapStatusError(sctx, res);
+    }
+  }
+}
+
+/** `rel="next"` URL of a Link header. */
+export function nextLink(link: string | undefined): string | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(',')) {
+    const m = /<([^>]*)>\s*;(.*)/.exec(part.trim());
+    if (m && /\brel="?([^";]*\s)?next(\s[^";]*)?"?/.test(m[2] as string)) return m[1];
+  }
+  return undefined;
+}

@@ -1,0 +1,260 @@
+/** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
+import { type CacheBackend, DEFAULT_CACHE_MAX_BYTES, MemoryCacheBackend } from '../../cache/backend.js';
+import { InvalidConfig } from '../../core/errors.js';
+import { assertValidRefName } from '../../core/refname.js';
+import type { HttpTransport } from '../../transport/types.js';
+
+/** Default number of retries a writer that lost a fast-forward race makes before `ConcurrentUpdate`. */
+export const DEFAULT_RETRY_CONCURRENT_WRITES = 5;
+/** Default retries of an idempotent request on 5xx or a connection failure. */
+export const DEFAULT_READ_RETRIES = 3;
+/** Default longest secondary-rate-limit `Retry-After` (seconds) the store waits out before retrying. */
+export const DEFAULT_MAX_RETRY_AFTER_SECONDS = 60;
+/** Inline `content` budget per `POST /git/trees` request (GitHub answers 502/422 above ~2 MB). */
+export const DEFAULT_MAX_INLINE_BYTES = 1024 * 1024;
+export const DEFAULT_API_URL = 'https://api.github.com';
+export const DEFAULT_REF = 'refs/docdb/documents';
+export const DEFAULT_USER_AGENT = 'docdb/0.1';
+
+/** Log event (never contains a token, request headers or bodies). */
+export interface RemoteApiLogEvent {
+  level: 'debug' | 'info' | 'warn';
+  message: string;
+  data?: Record<string, unknown>;
+}
+
+export interface RemoteApiCacheOptions {
+  /** `"memory"` (default) or a custom backend (e.g. IndexedDB). Share one backend between stores to share objects. */
+  backend?: 'memory' | CacheBackend;
+  /** Bound of the memory backend in bytes (default 64 MiB). Ignored for a custom backend. */
+  maxBytes?: number;
+  /** Conditional ref reads with `If-None-Match` (default true). */
+  etag?: boolean;
+}
+
+export interface RemoteApiRefStoreOptions {
+  /** HTTP transport: fetchTransport(), octokitTransport(octokit), hostTransport(fn), or a fake. */
+  transport: HttpTransport;
+  /** API base URL (default `https://api.github.com`; GHES `https://HOST/api/v3`). */
+  apiUrl?: string;
+  /** Repository owner (user or organization login). */
+  owner: string;
+  /** Repository name. */
+  repo: string;
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Token sent as `Authorization: Bearer`. Omit for unauthenticated reads of public repositories. */
+  token?: string;
+  /** Async token provider (browser `hostCapabilities.credentials`), asked once per operation. Exclusive with `token`. */
+  credentials?: () => Promise<string | undefined | null> | string | undefined | null;
+  /** Retries after losing a fast-forward race (default 5). 0 = fail on the first conflict. */
+  retryConcurrentWrites?: number;
+  /** Retries of idempotent requests on 5xx / connection failures (default 3). */
+  readRetries?: number;
+  /** Longest secondary-rate-limit wait (seconds) sat out before retrying (default 60); longer → `RateLimited`. */
+  maxRetryAfterSeconds?: number;
+  cache?: RemoteApiCacheOptions;
+  /** User-Agent header (default `docdb/0.1`). GitHub rejects requests without one. */
+  userAgent?: string;
+  /** Allow `http://` to a non-loopback host (default false: the token would travel in clear text). */
+  allowInsecureHttp?: boolean;
+  /** Commit author/committer. Default: omitted, so GitHub uses the token's user. */
+  author?: { name: string; email: string };
+  /** Inline content budget per create-tree request in bytes (default 1 MiB). */
+  maxInlineBytes?: number;
+  /** Sleep used by backoff and Retry-After waits (inject in tests). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Random source in [0,1) for backoff jitter (inject in tests). */
+  random?: () => number;
+  /** Diagnostics sink (retries, waits, lost replies). Never receives a token. */
+  logger?: (event: RemoteApiLogEvent) => void;
+}
+
+export interface ResolvedConfig {
+  transport: HttpTransport;
+  apiBase: string;
+  apiOrigin: string;
+  owner: string;
+  repo: string;
+  ref: string;
+  token: string | undefined;
+  credentials: RemoteApiRefStoreOptions['credentials'];
+  retryConcurrentWrites: number;
+  readRetries: number;
+  maxRetryAfterSeconds: number;
+  backend: CacheBackend;
+  etag: boolean;
+  userAgent: string;
+  author: { name: string; email: string } | undefined;
+  maxInlineBytes: number;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+  logger: ((event: RemoteApiLogEvent) => void) | undefined;
+}
+
+const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
+const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
+
+function fail(field: string, message: string, allowed: string): never {
+  throw new InvalidConfig(field, message, { allowed });
+}
+
+function count(field: string, v: unknown, def: number, max: number): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
+    fail(field, `${field} must be an integer from 0 to ${max}, got ${JSON.stringify(v)}`, `integer 0..${max}`);
+  }
+  return v;
+}
+
+/** True for hosts that never leave the machine. */
+export function isLoopbackHost(hostname: string): boolean {
+  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127(?:\.\d{1,3}){3}$/.test(h);
+}
+
+/** Reject a token that cannot be a header value (never echoing the token). */
+export function assertTokenShape(token: unknown, field: string): asserts token is string {
+  if (typeof token !== 'string' || token.length === 0) {
+    fail(field, `${field} must be a non-empty string`, 'a GitHub token (PAT, GITHUB_TOKEN, installation token)');
+  }
+  if (/[\s\u0000-\u001f\u007f]/.test(token) || !/^[\x21-\x7e]+$/.test(token)) {
+    fail(
+      field,
+      `${field} contains whitespace or characters that cannot be sent in a header (value not shown)`,
+      'printable ASCII without spaces',
+    );
+  }
+}
+
+/** Validate options up front; throws InvalidConfig naming the field. */
+export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig {
+  if (!options || typeof options !== 'object') fail('options', 'RemoteApiRefStore needs an options object', 'object');
+  const t = options.transport;
+  if (!t || typeof t.request !== 'function') {
+    fail('transport', 'transport must be an HttpTransport (an object with request())', 'fetchTransport() etc.');
+  }
+  const apiUrlRaw = options.apiUrl ?? DEFAULT_API_URL;
+  let url: URL;
+  try {
+    if (typeof apiUrlRaw !== 'string') throw new Error('not a string');
+    url = new URL(apiUrlRaw);
+  } catch {
+    fail(
+      'apiUrl',
+      `apiUrl ${JSON.stringify(apiUrlRaw)} is not an absolute URL`,
+      'https://api.github.com or https://HOST/api/v3',
+    );
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    fail('apiUrl', `apiUrl must use https: (or http: for loopback), got ${url.protocol}`, 'http(s) URL');
+  }
+  if (url.username || url.password) fail('apiUrl', 'apiUrl must not contain credentials', 'URL without user:password@');
+  if (url.search || url.hash) fail('apiUrl', 'apiUrl must not have a query or fragment', 'URL without ? or #');
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+    fail(
+      'apiUrl',
+      `apiUrl ${url.origin} uses plain http to a non-loopback host; use https, or set allowInsecureHttp: true`,
+      'https URL, or http to localhost/127.0.0.1/::1',
+    );
+  }
+  const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  if (typeof options.owner !== 'string' || !OWNER_RE.test(options.owner)) {
+    fail(
+      'owner',
+      `owner ${JSON.stringify(options.owner)} is not a valid GitHub login`,
+      'letters, digits, "-" and "_", not starting or ending with "-" or "_", at most 100 characters',
+    );
+  }
+  if (
+    typeof options.repo !== 'string' ||
+    !REPO_RE.test(options.repo) ||
+    options.repo === '.' ||
+    options.repo === '..' ||
+    options.repo.toLowerCase().endsWith('.git')
+  ) {
+    fail(
+      'repo',
+      `repo ${JSON.stringify(options.repo)} is not a valid repository name`,
+      'letters, digits, ".", "-" and "_" (1-100 characters), not "." or "..", without a ".git" suffix',
+    );
+  }
+  const ref = options.ref ?? DEFAULT_REF;
+  assertValidRefName(ref, 'ref');
+  if (options.token !== undefined && options.credentials !== undefined) {
+    fail('token', 'give either token or credentials, not both', 'token XOR credentials');
+  }
+  if (options.token !== undefined) assertTokenShape(options.token, 'token');
+  if (options.credentials !== undefined && typeof options.credentials !== 'function') {
+    fail('credentials', 'credentials must be a function returning a token (or a promise of one)', 'function');
+  }
+  const cache = options.cache ?? {};
+  if (typeof cache !== 'object' || cache === null)
+    fail('cache', 'cache must be an object', '{ backend, maxBytes, etag }');
+  const maxBytes = count('cache.maxBytes', cache.maxBytes, DEFAULT_CACHE_MAX_BYTES, Number.MAX_SAFE_INTEGER);
+  let backend: CacheBackend;
+  if (cache.backend === undefined || cache.backend === 'memory') backend = new MemoryCacheBackend({ maxBytes });
+  else if (
+    typeof cache.backend === 'object' &&
+    cache.backend !== null &&
+    typeof cache.backend.get === 'function' &&
+    typeof cache.backend.set === 'function' &&
+    typeof cache.backend.delete === 'function' &&
+    typeof cache.backend.entries === 'function'
+  ) {
+    backend = cache.backend;
+  } else fail('cache.backend', 'cache.backend must be "memory" or a CacheBackend', '"memory" | CacheBackend');
+  if (cache.etag !== undefined && typeof cache.etag !== 'boolean') {
+    fail('cache.etag', 'cache.etag must be a boolean', 'true | false');
+  }
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\r\n]/.test(userAgent)) {
+    fail('userAgent', 'userAgent must be a non-empty single-line string', 'e.g. "my-app/1.0"');
+  }
+  const author = options.author;
+  if (author !== undefined) {
+    if (!author || typeof author.name !== 'string' || !author.name.trim() || /[<>\n]/.test(author.name)) {
+      fail('author.name', 'author.name must be a non-empty string without <, > or newlines', 'a name');
+    }
+    if (typeof author.email !== 'string' || !/^[^\s<>@]+@[^\s<>@]+$/.test(author.email)) {
+      fail('author.email', 'author.email must look like an e-mail address', 'name@example.com');
+    }
+  }
+  if (options.sleep !== undefined && typeof options.sleep !== 'function')
+    fail('sleep', 'sleep must be a function', 'function');
+  if (options.random !== undefined && typeof options.random !== 'function')
+    fail('random', 'random must be a function', 'function');
+  if (options.logger !== undefined && typeof options.logger !== 'function')
+    fail('logger', 'logger must be a function', 'function');
+  return {
+    transport: t,
+    apiBase,
+    apiOrigin: url.origin,
+    owner: options.owner,
+    repo: options.repo,
+    ref,
+    token: options.token,
+    credentials: options.credentials,
+    retryConcurrentWrites: count(
+      'retryConcurrentWrites',
+      options.retryConcurrentWrites,
+      DEFAULT_RETRY_CONCURRENT_WRITES,
+      1000,
+    ),
+    readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
+    maxRetryAfterSeconds: count(
+      'maxRetryAfterSeconds',
+      options.maxRetryAfterSeconds,
+      DEFAULT_MAX_RETRY_AFTER_SECONDS,
+      86_400,
+    ),
+    backend,
+    etag: cache.etag ?? true,
+    userAgent,
+    author: author ? { name: author.name, email: author.email } : undefined,
+    maxInlineBytes: count('maxInlineBytes', options.maxInlineBytes, DEFAULT_MAX_INLINE_BYTES, 50 * 1024 * 1024) || 1,
+    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    random: options.random ?? Math.random,
+    logger: options.logger,
+  };
+}

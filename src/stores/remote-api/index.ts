@@ -1,0 +1,16 @@
+/** RemoteApiRefStore over GitHub's Git Database REST API. See docs/remote-api.md. */
+export {
+  DEFAULT_API_URL,
+  DEFAULT_MAX_INLINE_BYTES,
+  DEFAULT_MAX_RETRY_AFTER_SECONDS,
+  DEFAULT_READ_RETRIES,
+  DEFAULT_REF,
+  DEFAULT_RETRY_CONCURRENT_WRITES,
+  DEFAULT_USER_AGENT,
+  isLoopbackHost,
+  type RemoteApiCacheOptions,
+  type RemoteApiLogEvent,
+  type RemoteApiRefStoreOptions,
+} from './config.js';
+export { RemoteApiRefStore } from './remote-api-refstore.js';
+export { mapStatusError, parseRateLimit, type StatusContext } from './status.js';

@@ -1,0 +1,891 @@
+/**
+ * RemoteApiRefStore: the primary RefStore, on one ref of a GitHub repository, reached only through
+ * the Git Database REST API over a pluggable HTTP transport. See docs/remote-api.md.
+ *
+ * Reads:  ref (conditional, ETag) → commit → tree level(s) → blob, each object cached by SHA.
+ * Writes: [blobs for binary/large values] → POST /git/trees (inline content, sha:null deletes, on
+ *         base_tree) → POST /git/commits → PATCH /git/refs (force:false) or POST /git/refs.
+ */
+
+import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
+import { fromBase64, toBase64 } from '../../core/bytes.js';
+import {
+  AuthMissing,
+  ConcurrentUpdate,
+  DocDbError,
+  InvalidConfig,
+  InvalidKey,
+  InvalidResponse,
+  InvalidVersion,
+  NotFound,
+  TransportError,
+  UpstreamUnavailable,
+} from '../../core/errors.js';
+import { blobSha, isSha } from '../../core/git/objects.js';
+import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
+import { defaultCommitMessage, normalizeChanges, type PlannedTreeChange, planWrite } from '../../core/plan.js';
+import type {
+  Change,
+  GetOptions,
+  GetResult,
+  HistoryEntry,
+  HistoryOptions,
+  HistoryResult,
+  ListEntry,
+  ListOptions,
+  ListResult,
+  OperationMeta,
+  Person,
+  RateLimit,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../../core/refstore.js';
+import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { GitHubClient, nextLink, type OpContext } from './client.js';
+import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+
+type Lookup =
+  | { kind: 'blob'; sha: string }
+  | { kind: 'tree'; sha: string }
+  | { kind: 'absent' }
+  | { kind: 'conflict'; at: string };
+
+type WalkMode = 'single' | 'bulk';
+
+type Normalized = ReturnType<typeof normalizeChanges>;
+
+// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
+function base64(bytes: Uint8Array): string {
+  if (typeof btoa !== 'function') return toBase64(bytes);
+  const parts: string[] = [];
+  for (let i = 0; i < bytes.length; i += 3 * 8192) {
+    parts.push(btoa(String.fromCharCode(...bytes.subarray(i, i + 3 * 8192))));
+  }
+  return parts.join('');
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/**
+ * A RefStore on `refs/<root>/<section>` of a GitHub repository.
+ *
+ * @example
+ * const store = new RemoteApiRefStore({
+ *   transport: fetchTransport(),
+ *   owner: 'octo', repo: 'data', ref: 'refs/docdb/documents',
+ *   token: process.env.GITHUB_TOKEN,
+ * });
+ * const { version } = await store.put('github/repo/octo/hello.json', '{"a":1}');
+ * const got = await store.get('github/repo/octo/hello.json'); // { value, version, blobSha, requests, rateLimit }
+ */
+export class RemoteApiRefStore implements RefStore {
+  readonly ref: string;
+  /** Validated configuration (read-only; contains no secrets beyond the configured token). */
+  private readonly cfg: ResolvedConfig;
+  private readonly client: GitHubClient;
+  /** Object and ref-tip caches (exposed for diagnostics and tests). */
+  readonly cache: GitCache;
+  /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
+  private readonly refPath: string;
+  private repoChecked = false;
+  /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
+  private lastRootTree: string | undefined;
+  /** Small index of tree levels by name (avoids linear scans of big directories). */
+  private readonly levelIndex = new Map<string, Map<string, CachedTreeEntry>>();
+  private writeChain: Promise<unknown> = Promise.resolve();
+
+  constructor(options: RemoteApiRefStoreOptions) {
+    this.cfg = resolveConfig(options);
+    this.ref = this.cfg.ref;
+    this.client = new GitHubClient(this.cfg);
+    this.cache = new GitCache(this.cfg.backend, `${this.cfg.apiBase}/${this.cfg.owner}/${this.cfg.repo}`);
+    this.refPath = this.ref.slice('refs/'.length).split('/').map(encodeURIComponent).join('/');
+  }
+
+  /** `owner/repo` this store writes to. */
+  get repository(): string {
+    return `${this.cfg.owner}/${this.cfg.repo}`;
+  }
+
+  // ---------------------------------------------------------------- operation plumbing
+
+  private async begin(operation: string): Promise<OpContext> {
+    let token = this.cfg.token;
+    if (token === undefined && this.cfg.credentials) {
+      let t: string | undefined | null;
+      try {
+        t = await this.cfg.credentials();
+      } catch (e) {
+        throw new AuthMissing(`${operation}: the credentials provider failed`, { operation }, { cause: e });
+      }
+      if (t !== undefined && t !== null && t !== '') {
+        assertTokenShape(t, 'credentials');
+        token = t;
+      }
+    }
+    return { operation, token, tokenId: tokenIdentity(token), requests: 0 };
+  }
+
+  /** Rate limit from the last response any operation of this store saw. */
+  private lastRateLimit: RateLimit | undefined;
+
+  private meta(ctx: OpContext): OperationMeta {
+    // An operation served entirely from cache reports the last rate limit this store saw.
+    const rateLimit = ctx.rateLimit ?? this.lastRateLimit;
+    if (ctx.rateLimit) this.lastRateLimit = ctx.rateLimit;
+    return rateLimit ? { requests: ctx.requests, rateLimit } : { requests: ctx.requests };
+  }
+
+  /** Run an operation; as a last line of defence, scrub the token from any error message. */
+  private async run<T>(operation: string, fn: (ctx: OpContext) => Promise<T>): Promise<T> {
+    let ctx: OpContext | undefined;
+    try {
+      ctx = await this.begin(operation);
+      return await fn(ctx);
+    } catch (e) {
+      const token = ctx?.token;
+      if (token && e instanceof Error) {
+        let x: unknown = e;
+        for (let depth = 0; x instanceof Error && depth < 8; depth++, x = x.cause) {
+          if (x.message.includes(token)) x.message = x.message.split(token).join('[REDACTED]');
+          if (x.stack?.includes(token)) x.stack = x.stack.split(token).join('[REDACTED]');
+        }
+      }
+      if (ctx?.rateLimit) this.lastRateLimit = ctx.rateLimit;
+      if (e instanceof DocDbError && ctx) {
+        (e.data as Record<string, unknown>).requests ??= ctx.requests;
+      }
+      throw e;
+    }
+  }
+
+  private bad(ctx: OpContext, step: string, what: string): InvalidResponse {
+    return new InvalidResponse(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, {
+      operation: ctx.operation,
+      step,
+    });
+  }
+
+  // ---------------------------------------------------------------- upstream reads
+
+  /** GET the repository once per store to tell "ref missing" from "repository missing" (both 404). */
+  private async ensureRepo(ctx: OpContext): Promise<void> {
+    if (this.repoChecked) return;
+    await this.client.send(ctx, { step: 'read repository', method: 'GET', path: '', retry: true });
+    this.repoChecked = true;
+  }
+
+  /**
+   * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
+   */
+  private async readRef(ctx: OpContext): Promise<string | null> {
+    const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
+    const headers: Record<string, string> = {};
+    if (this.cfg.etag && cached?.etag) headers['if-none-match'] = cached.etag;
+    const res = await this.client.send(ctx, {
+      step: 'read ref',
+      method: 'GET',
+      path: `/git/ref/${this.refPath}`,
+      headers,
+      retry: true,
+      accept: [304, 404],
+    });
+    if (res.status === 304) {
+      if (!cached) throw this.bad(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+      return cached.sha;
+    }
+    if (res.status === 404) {
+      await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+      await this.ensureRepo(ctx);
+      return null;
+    }
+    const j = res.json();
+    if (!isObject(j)) throw this.bad(ctx, 'read ref', Array.isArray(j) ? 'a list instead of one ref' : 'not an object');
+    const obj = j.object;
+    if (j.ref !== this.ref || !isObject(obj) || !isSha(obj.sha)) {
+      throw this.bad(ctx, 'read ref', `expected { ref: "${this.ref}", object: { sha } }`);
+    }
+    if (obj.type !== undefined && obj.type !== 'commit') {
+      throw this.bad(ctx, 'read ref', `${this.ref} points at a ${String(obj.type)}, not a commit`);
+    }
+    const etag = res.headers.etag;
+    await this.cache.setRefTip(this.ref, ctx.tokenId, etag ? { sha: obj.sha, etag } : { sha: obj.sha });
+    return obj.sha;
+  }
+
+  private parsePerson(ctx: OpContext, step: string, v: unknown): Person {
+    if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+      throw this.bad(ctx, step, 'author/committer needs name, email and date');
+    }
+    return { name: v.name, email: v.email, date: v.date };
+  }
+
+  /** Parse a git commit body (`GET`/`POST /git/commits`). */
+  private parseCommit(ctx: OpContext, step: string, j: unknown): CachedCommit {
+    if (!isObject(j) || !isSha(j.sha) || !isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
+      throw this.bad(ctx, step, 'expected a commit with sha, tree.sha and parents');
+    }
+    const parents = j.parents.map((p) => {
+      if (!isObject(p) || !isSha(p.sha)) throw this.bad(ctx, step, 'parents[].sha missing');
+      return p.sha;
+    });
+    return {
+      sha: j.sha,
+      tree: j.tree.sha,
+      parents,
+      message: typeof j.message === 'string' ? j.message : '',
+      author: this.parsePerson(ctx, step, j.author),
+      committer: this.parsePerson(ctx, step, j.committer),
+    };
+  }
+
+  private async getCommit(ctx: OpContext, sha: string, pinned = false): Promise<CachedCommit> {
+    const hit = await this.cache.getCommit(sha);
+    if (hit) return hit;
+    const res = await this.client.send(ctx, {
+      step: 'read commit',
+      method: 'GET',
+      path: `/git/commits/${sha}`,
+      retry: true,
+      accept: pinned ? [404, 422] : [],
+    });
+    if (res.status === 404 || res.status === 422) {
+      throw new InvalidVersion(sha, `version ${sha} is not a commit of ${this.repository}`);
+    }
+    const c = this.parseCommit(ctx, 'read commit', res.json());
+    if (c.sha !== sha) throw this.bad(ctx, 'read commit', `asked for ${sha}, got ${c.sha}`);
+    await this.cache.putCommit(c);
+    return c;
+  }
+
+  /** Fetch a tree; with `recursive`, cache every level of a complete listing. */
+  private async fetchTree(
+    ctx: OpContext,
+    sha: string,
+    recursive: boolean,
+  ): Promise<{ level: CachedTreeEntry[] | undefined; truncated: boolean }> {
+    const res = await this.client.send(ctx, {
+      step: recursive ? 'read tree (recursive)' : 'read tree',
+      method: 'GET',
+      path: `/git/trees/${sha}`,
+      ...(recursive ? { query: { recursive: '1' } } : {}),
+      retry: true,
+    });
+    const j = res.json();
+    if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, 'read tree', 'expected { sha, tree: [...] }');
+    if (j.sha !== undefined && j.sha !== sha)
+      throw this.bad(ctx, 'read tree', `asked for ${sha}, got ${String(j.sha)}`);
+    const truncated = j.truncated === true;
+    if (truncated) return { level: undefined, truncated };
+    const dirs = new Map<string, CachedTreeEntry[]>([['', []]]);
+    const dirSha = new Map<string, string>([['', sha]]);
+    for (const e of j.tree) {
+      if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
+        throw this.bad(ctx, 'read tree', 'tree entries need path, mode and sha');
+      }
+      const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
+      const slash = e.path.lastIndexOf('/');
+      if (!recursive && slash >= 0) throw this.bad(ctx, 'read tree', 'nested path in a non-recursive listing');
+      const parent = slash < 0 ? '' : e.path.slice(0, slash);
+      const name = e.path.slice(slash + 1);
+      let list = dirs.get(parent);
+      if (!list) {
+        list = [];
+        dirs.set(parent, list);
+      }
+      list.push({ name, mode: e.mode, type, sha: e.sha });
+      if (type === 'tree' && recursive) {
+        // Only a recursive listing holds the children of a subtree; a level listing must not
+        // cache its subdirectories (as empty).
+        dirSha.set(e.path, e.sha);
+        if (!dirs.has(e.path)) dirs.set(e.path, []);
+      }
+    }
+    for (const [path, entries] of dirs) {
+      const s = dirSha.get(path);
+      if (s === undefined) throw this.bad(ctx, 'read tree', `entry below ${path}/ without a tree entry for it`);
+      await this.cache.putTree(s, entries);
+    }
+    return { level: dirs.get(''), truncated: false };
+  }
+
+  private async isWarm(): Promise<boolean> {
+    return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
+  }
+
+  /**
+   * One level of a tree. Cold (nothing of this section cached) or bulk: one recursive request fills
+   * every level. Warm single-path walks fetch just the changed level, so unchanged subtrees are never
+   * downloaded again. A truncated recursive listing is discarded and the level fetched on its own.
+   */
+  private async treeLevel(ctx: OpContext, sha: string, mode: WalkMode): Promise<CachedTreeEntry[]> {
+    const hit = await this.cache.getTree(sha);
+    if (hit) return hit;
+    if (mode === 'bulk' || !(await this.isWarm())) {
+      const r = await this.fetchTree(ctx, sha, true);
+      if (r.level) return r.level;
+      this.cfg.logger?.({
+        level: 'info',
+        message: 'recursive tree listing truncated; walking subtrees',
+        data: { tree: sha },
+      });
+    }
+    const r = await this.fetchTree(ctx, sha, false);
+    if (!r.level) {
+      throw new InvalidResponse(
+        `${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`,
+        { operation: ctx.operation, tree: sha },
+      );
+    }
+    return r.level;
+  }
+
+  private async levelMap(ctx: OpContext, sha: string, mode: WalkMode): Promise<Map<string, CachedTreeEntry>> {
+    const idx = this.levelIndex.get(sha);
+    if (idx) return idx;
+    const level = await this.treeLevel(ctx, sha, mode);
+    const m = new Map(level.map((e) => [e.name, e]));
+    if (this.levelIndex.size >= 64) this.levelIndex.delete(this.levelIndex.keys().next().value as string);
+    this.levelIndex.set(sha, m);
+    return m;
+  }
+
+  /** What is at `path` in the tree `root`. */
+  private async lookup(ctx: OpContext, root: string, path: string, mode: WalkMode): Promise<Lookup> {
+    const segs = path.split('/');
+    let tree = root;
+    for (let i = 0; i < segs.length; i++) {
+      const e = (await this.levelMap(ctx, tree, mode)).get(segs[i] as string);
+      if (!e) return { kind: 'absent' };
+      const last = i === segs.length - 1;
+      if (last) {
+        if (e.type === 'tree') return { kind: 'tree', sha: e.sha };
+        if (e.type === 'commit') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+        return { kind: 'blob', sha: e.sha };
+      }
+      if (e.type !== 'tree') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+      tree = e.sha;
+    }
+    return { kind: 'absent' };
+  }
+
+  private async getBlob(ctx: OpContext, sha: string): Promise<Uint8Array> {
+    const hit = await this.cache.getBlob(sha);
+    if (hit) return hit;
+    const res = await this.client.send(ctx, {
+      step: 'read blob',
+      method: 'GET',
+      path: `/git/blobs/${sha}`,
+      retry: true,
+    });
+    const j = res.json();
+    if (!isObject(j) || typeof j.content !== 'string')
+      throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
+    let bytes: Uint8Array;
+    try {
+      bytes =
+        j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : fromBase64(j.content);
+    } catch (e) {
+      throw new InvalidResponse(
+        `${ctx.operation}: read blob returned invalid base64`,
+        { operation: ctx.operation },
+        {
+          cause: e,
+        },
+      );
+    }
+    // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
+    if (blobSha(bytes) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
+    await this.cache.putBlob(sha, bytes);
+    return bytes;
+  }
+
+  // ---------------------------------------------------------------- RefStore reads
+
+  async head(): Promise<VersionId | null> {
+    return this.run('head', (ctx) => this.readRef(ctx));
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
+    assertValidKey(key);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    return this.run('get', async (ctx) => {
+      const version = options.version ?? (await this.readRef(ctx));
+      if (version === null) return null;
+      const commit = await this.getCommit(ctx, version, options.version !== undefined);
+      const found = await this.lookup(ctx, commit.tree, key, 'single');
+      this.lastRootTree = commit.tree;
+      if (found.kind !== 'blob') return null;
+      const value = await this.getBlob(ctx, found.sha);
+      return { key, value: value.slice(), version, blobSha: found.sha, ...this.meta(ctx) };
+    });
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const prefix = options.prefix ?? '';
+    assertValidPrefix(prefix);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    return this.run('list', async (ctx) => {
+      const version = options.version ?? (await this.readRef(ctx));
+      if (version === null) return { entries: [], version: null, ...this.meta(ctx) };
+      const commit = await this.getCommit(ctx, version, options.version !== undefined);
+      const entries: ListEntry[] = [];
+      // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
+      const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+      let start: string | undefined = commit.tree;
+      if (dir !== '') {
+        const at = await this.lookup(ctx, commit.tree, dir, 'bulk');
+        start = at.kind === 'tree' ? at.sha : undefined;
+      }
+      if (start !== undefined) await this.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
+      this.lastRootTree = commit.tree;
+      const out = entries
+        .filter((e) => e.key.startsWith(prefix))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+      return { entries: out, version, ...this.meta(ctx) };
+    });
+  }
+
+  private async flatten(ctx: OpContext, tree: string, base: string, out: ListEntry[]): Promise<void> {
+    for (const e of await this.treeLevel(ctx, tree, 'bulk')) {
+      if (e.type === 'tree') await this.flatten(ctx, e.sha, `${base}${e.name}/`, out);
+      else if (e.type === 'blob') out.push({ key: `${base}${e.name}`, blobSha: e.sha });
+    }
+  }
+
+  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+    assertValidKey(key);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
+      throw new InvalidConfig('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+        allowed: 'integer >= 0',
+      });
+    }
+    return this.run('history', async (ctx) => {
+      const entries: HistoryEntry[] = [];
+      if (limit === 0) return { entries, ...this.meta(ctx) };
+      const perPage = String(Math.min(100, limit));
+      let url: string | undefined;
+      let first = true;
+      // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
+      // fall back once to the tip commit SHA, which every host accepts.
+      let start: string = this.ref;
+      while (entries.length < limit) {
+        const res = await this.client.send(ctx, {
+          step: 'list commits',
+          method: 'GET',
+          ...(first
+            ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } }
+            : { url: url as string }),
+          retry: true,
+          accept: first ? [404, 422] : [],
+        });
+        if (res.status === 404 || res.status === 422) {
+          // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
+          const tip = await this.readRef(ctx);
+          if (tip === null) return { entries, ...this.meta(ctx) };
+          if (start === this.ref) {
+            start = tip;
+            continue;
+          }
+          throw new NotFound(`history: listing commits of ${this.ref} answered HTTP ${res.status}`, {
+            operation: 'history',
+            status: res.status,
+          });
+        }
+        first = false;
+        const list = res.json();
+        if (!Array.isArray(list)) throw this.bad(ctx, 'list commits', 'expected an array of commits');
+        for (const item of list) {
+          if (entries.length >= limit) break;
+          if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
+            throw this.bad(ctx, 'list commits', 'items need sha, commit and parents');
+          }
+          entries.push({
+            version: item.sha,
+            message: typeof item.commit.message === 'string' ? item.commit.message : '',
+            author: this.parsePerson(ctx, 'list commits', item.commit.author),
+            committer: this.parsePerson(ctx, 'list commits', item.commit.committer),
+            parents: item.parents.map((p) => {
+              if (!isObject(p) || !isSha(p.sha)) throw this.bad(ctx, 'list commits', 'parents[].sha missing');
+              return p.sha;
+            }),
+          });
+        }
+        const next = nextLink(res.headers.link);
+        if (!next || entries.length >= limit) break;
+        let nextUrl: URL;
+        try {
+          nextUrl = new URL(next);
+        } catch {
+          throw this.bad(ctx, 'list commits', 'Link next is not an absolute URL');
+        }
+        if (nextUrl.origin !== this.cfg.apiOrigin) {
+          // Following would send the token to another origin; a partial history is not an answer either.
+          throw new InvalidResponse(
+            `history: the next page link points to ${nextUrl.origin}, not the configured API origin ${this.cfg.apiOrigin}; refusing to follow it`,
+            { operation: 'history', origin: nextUrl.origin },
+          );
+        }
+        url = nextUrl.toString();
+      }
+      return { entries, ...this.meta(ctx) };
+    });
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
+    return this.write('put', [{ op: 'put', key, value }], options);
+  }
+
+  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
+    return this.write('delete', [{ op: 'delete', key }], options);
+  }
+
+  commit(changes: readonly Change[], options?: WriteOptions): Promise<WriteResult> {
+    return this.write('commit', changes, options);
+  }
+
+  private async write(operation: string, changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+    const normalized = normalizeChanges(changes);
+    if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
+      throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+    }
+    // A put key must not be a directory of another put key in the same commit.
+    const puts = normalized.filter((c) => c.op === 'put').map((c) => c.key);
+    const putSet = new Set(puts);
+    for (const k of puts) {
+      const segs = k.split('/');
+      for (let i = 1; i < segs.length; i++) {
+        const dir = segs.slice(0, i).join('/');
+        if (putSet.has(dir)) {
+          throw new InvalidKey(
+            k,
+            'conflict',
+            `cannot write ${JSON.stringify(k)} and ${JSON.stringify(dir)} in one commit (a key cannot also be a directory)`,
+          );
+        }
+      }
+    }
+    // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
+    const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options)));
+    this.writeChain = run.catch(() => {});
+    return run;
+  }
+
+  private async currentShas(
+    ctx: OpContext,
+    rootTree: string | null,
+    changes: Normalized,
+  ): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (rootTree === null) return out;
+    const mode: WalkMode = changes.length > 1 ? 'bulk' : 'single';
+    for (const c of changes) {
+      const at = await this.lookup(ctx, rootTree, c.key, mode);
+      // A delete of a directory or of a path below a value deletes nothing: an absent key.
+      if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
+        throw new InvalidKey(
+          c.key,
+          'conflict',
+          at.kind === 'tree'
+            ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
+            : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`,
+        );
+      }
+      if (at.kind === 'blob') out.set(c.key, at.sha);
+    }
+    this.lastRootTree = rootTree;
+    return out;
+  }
+
+  private async writeLoop(ctx: OpContext, changes: Normalized, options: WriteOptions): Promise<WriteResult> {
+    // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
+    const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
+    let tip: string | null = cached ? cached.sha : await this.readRef(ctx);
+    let confirmed = !cached;
+    let retries = 0;
+    for (;;) {
+      const base = tip === null ? null : await this.getCommit(ctx, tip);
+      const current = await this.currentShas(ctx, base ? base.tree : null, changes);
+      const plan = planWrite(changes, (k) => current.get(k));
+      if (plan.treeChanges.length === 0) {
+        if (!confirmed) {
+          // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
+          const now = await this.readRef(ctx);
+          confirmed = true;
+          if (now !== tip) {
+            tip = now;
+            continue;
+          }
+        }
+        return {
+          version: tip,
+          previousVersion: tip,
+          changed: false,
+          written: [],
+          deleted: [],
+          unchanged: plan.unchanged,
+          ...this.meta(ctx),
+        };
+      }
+      if (ctx.token === undefined) {
+        // GitHub never accepts anonymous writes: fail before sending any (a no-op above still succeeds).
+        throw new AuthMissing(
+          `${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`,
+          { operation: ctx.operation },
+        );
+      }
+      const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges);
+      const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
+      const outcome = await this.updateRef(ctx, tip, commit);
+      if (outcome.ok) {
+        return {
+          version: commit,
+          previousVersion: tip,
+          changed: true,
+          written: plan.written,
+          deleted: plan.deleted,
+          unchanged: plan.unchanged,
+          ...this.meta(ctx),
+        };
+      }
+      // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
+      const other = outcome.tip;
+      if (confirmed) retries++;
+      confirmed = true;
+      if (retries > this.cfg.retryConcurrentWrites) {
+        throw new ConcurrentUpdate(this.ref, other ?? '', retries);
+      }
+      this.cfg.logger?.({
+        level: 'info',
+        message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip`,
+        data: { attempt: retries, other },
+      });
+      if (retries > 0) {
+        const cap = Math.min(2000, 100 * 2 ** retries);
+        await this.cfg.sleep(Math.round(this.cfg.random() * cap));
+      }
+      tip = other;
+    }
+  }
+
+  private async createTrees(ctx: OpContext, baseTree: string | null, changes: PlannedTreeChange[]): Promise<string> {
+    type Entry = { path: string; mode: string; type: 'blob'; sha?: string | null; content?: string };
+    const chunks: Entry[][] = [[]];
+    let inline = 0;
+    for (const c of changes) {
+      let entry: Entry;
+      if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
+      else {
+        const bytes = c.content as Uint8Array;
+        let text: string | undefined;
+        // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
+        if (bytes.length <= this.cfg.maxInlineBytes && !bytes.includes(0)) {
+          try {
+            text = utf8Strict.decode(bytes);
+          } catch {
+            text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
+          }
+        }
+        if (text === undefined) {
+          const sha = await this.createBlob(ctx, bytes, c.sha);
+          entry = { path: c.path, mode: c.mode, type: 'blob', sha };
+        } else {
+          if (inline + bytes.length > this.cfg.maxInlineBytes && (chunks.at(-1) as Entry[]).length > 0) {
+            chunks.push([]);
+            inline = 0;
+          }
+          inline += bytes.length;
+          entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
+        }
+      }
+      (chunks.at(-1) as Entry[]).push(entry);
+    }
+    let tree = baseTree;
+    for (const chunk of chunks) {
+      if (chunk.length === 0) continue;
+      const res = await this.client.send(ctx, {
+        step: 'create tree',
+        method: 'POST',
+        path: '/git/trees',
+        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
+        retry: true, // content-addressed: repeating it yields the same tree
+      });
+      const j = res.json();
+      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
+      tree = j.sha;
+      // The response lists the new root level: cache it so a read after our write skips that request.
+      if (Array.isArray(j.tree) && j.truncated !== true) {
+        const level: CachedTreeEntry[] = [];
+        let ok = true;
+        for (const e of j.tree) {
+          if (
+            !isObject(e) ||
+            typeof e.path !== 'string' ||
+            e.path.includes('/') ||
+            !isSha(e.sha) ||
+            typeof e.mode !== 'string'
+          ) {
+            ok = false;
+            break;
+          }
+          level.push({
+            name: e.path,
+            mode: e.mode,
+            type: e.type === 'tree' || e.type === 'commit' ? e.type : 'blob',
+            sha: e.sha,
+          });
+        }
+        if (ok) await this.cache.putTree(j.sha, level);
+      }
+    }
+    return tree as string;
+  }
+
+  private async createBlob(ctx: OpContext, bytes: Uint8Array, expected: string): Promise<string> {
+    const b64 = base64(bytes);
+    const res = await this.client.send(ctx, {
+      step: 'create blob',
+      method: 'POST',
+      path: '/git/blobs',
+      body: { content: b64, encoding: 'base64' },
+      retry: true,
+    });
+    const j = res.json();
+    if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create blob', 'expected { sha }');
+    if (j.sha !== expected) throw this.bad(ctx, 'create blob', `blob SHA ${j.sha} differs from the local ${expected}`);
+    return j.sha;
+  }
+
+  private async createCommit(ctx: OpContext, tree: string, parent: string | null, message: string): Promise<string> {
+    const body: Record<string, unknown> = { message, tree, parents: parent ? [parent] : [] };
+    if (this.cfg.author) {
+      const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+      body.author = { ...this.cfg.author, date };
+      body.committer = { ...this.cfg.author, date };
+    }
+    const res = await this.client.send(ctx, {
+      step: 'create commit',
+      method: 'POST',
+      path: '/git/commits',
+      body,
+      retry: true, // an extra unreferenced commit object is harmless
+    });
+    const c = this.parseCommit(ctx, 'create commit', res.json());
+    if (c.tree !== tree) throw this.bad(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
+    await this.cache.putCommit(c);
+    return c.sha;
+  }
+
+  /**
+   * Advance the ref to `commit` (fast-forward only). `{ ok: false, tip }` when another writer won.
+   * A lost reply (no response or 5xx) is resolved by re-reading the ref: if it is (or descends from)
+   * our commit the write happened; if it is unchanged we send the update again.
+   */
+  private async updateRef(
+    ctx: OpContext,
+    parent: string | null,
+    commit: string,
+  ): Promise<{ ok: true } | { ok: false; tip: string | null }> {
+    let attempts = 0;
+    for (;;) {
+      let status: number;
+      try {
+        const res =
+          parent === null
+            ? await this.client.send(ctx, {
+                step: 'create ref',
+                method: 'POST',
+                path: '/git/refs',
+                body: { ref: this.ref, sha: commit },
+                retry: false,
+                accept: [422],
+              })
+            : await this.client.send(ctx, {
+                step: 'update ref',
+                method: 'PATCH',
+                path: `/git/refs/${this.refPath}`,
+                body: { sha: commit, force: false },
+                retry: false,
+                accept: [422],
+              });
+        status = res.status;
+      } catch (e) {
+        if (!(e instanceof TransportError || e instanceof UpstreamUnavailable)) throw e;
+        // Lost reply: the update may or may not have been applied.
+        this.cfg.logger?.({
+          level: 'warn',
+          message: `${ctx.operation}: no reply to the ref update; re-reading ${this.ref}`,
+          data: { commit },
+        });
+        let now: string | null;
+        try {
+          now = await this.readRefFresh(ctx);
+        } catch (e2) {
+          throw new TransportError(
+            `${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`,
+            { operation: ctx.operation, commit, outcome: 'unknown' },
+            { cause: e2 },
+          );
+        }
+        if (now === commit) {
+          await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+          return { ok: true };
+        }
+        if (now !== parent && now !== null && (await this.descendsFrom(ctx, now, commit))) {
+          return { ok: true }; // applied, then another writer built on it
+        }
+        if (now === parent && attempts++ < this.cfg.readRetries) {
+          await this.cfg.sleep(Math.round(this.cfg.random() * 200 * 2 ** attempts));
+          continue; // not applied: send it again
+        }
+        if (now === parent) throw e;
+        return { ok: false, tip: now };
+      }
+      if (status >= 200 && status < 300) {
+        await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+        return { ok: true };
+      }
+      // 422: not a fast forward / reference already exists / reference does not exist.
+      const now = await this.readRefFresh(ctx);
+      if (now === parent) {
+        throw new InvalidResponse(
+          `${ctx.operation}: ${parent === null ? 'create' : 'update'} ref ${this.ref} was rejected (HTTP 422) although the ref did not move`,
+          { operation: ctx.operation, status: 422 },
+        );
+      }
+      if (now === commit) return { ok: true };
+      return { ok: false, tip: now };
+    }
+  }
+
+  /** Unconditional ref read (after a failed update the cached ETag proves nothing about our write). */
+  private async readRefFresh(ctx: OpContext): Promise<string | null> {
+    await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+    return this.readRef(ctx);
+  }
+
+  /** True when `ancestor` is on the first-parent chain of `tip` within a few commits. */
+  private async descendsFrom(ctx: OpContext, tip: string, ancestor: string): Promise<boolean> {
+    let sha: string | undefined = tip;
+    for (let i = 0; i < 20 && sha; i++) {
+      if (sha === ancestor) return true;
+      const c = await this.getCommit(ctx, sha);
+      sha = c.parents[0];
+    }
+    return false;
+  }
+
+  /** Every cache entry (diagnostics; used by the token-hygiene test). */
+  async dumpCache(): Promise<[string, unknown][]> {
+    return [...(await this.cfg.backend.entries())];
+  }
+}

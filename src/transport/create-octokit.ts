@@ -1,0 +1,157 @@
+/**
+ * `createOctokit`: the Octokit instance docdb uses by default in the GitHub Action — `@octokit/rest`
+ * with `@octokit/plugin-retry` and `@octokit/plugin-throttling`, configured so that
+ * - only safe requests (GET/HEAD/OPTIONS) are retried on 5xx/network errors (a POST or PATCH whose
+ *   reply was lost may have been applied; the store re-reads the ref instead of replaying);
+ * - primary and secondary rate limits are honoured: throttling waits for `Retry-After` (secondary)
+ *   or `x-ratelimit-reset` (primary) when the wait is at most `maxRetryAfterSeconds`, else gives up
+ *   and the 403/429 reaches the store, which reports `RateLimited`;
+ * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`.
+ * The Action's projection sources reuse the same instance, so all requests share one limiter.
+ */
+import { retry } from '@octokit/plugin-retry';
+import { throttling } from '@octokit/plugin-throttling';
+import { Octokit } from '@octokit/rest';
+import { isSafeMethod } from './types.js';
+
+/** A GitHub REST client with retry and throttling (the type `createOctokit` returns). */
+export type DocDbOctokit = InstanceType<typeof Octokit>;
+
+/** A rate-limit event reported to `onRateLimit`. */
+export interface RateLimitEvent {
+  kind: 'primary' | 'secondary';
+  /** Seconds until a retry may succeed. */
+  retryAfter: number;
+  method: string;
+  /** URL path (no query, no origin). */
+  path: string;
+  /** How many times this request was already retried. */
+  retryCount: number;
+}
+
+export interface CreateOctokitOptions {
+  /** Token (PAT, GITHUB_TOKEN, installation token). Omit for unauthenticated reads of public repos. */
+  auth?: string;
+  /** API base URL (default `https://api.github.com`; GHES: `https://HOST/api/v3`; the emulator's `url`). */
+  baseUrl?: string;
+  /** User-Agent (default `docdb`). */
+  userAgent?: string;
+  /** Retries of safe requests on 5xx/network errors (default 3; writes are never retried here). */
+  retries?: number;
+  /** Longest rate-limit wait (seconds) to sit out before retrying (default 60). Longer waits fail fast. */
+  maxRetryAfterSeconds?: number;
+  /** Retries after a rate-limit wait (default 2). */
+  maxRateLimitRetries?: number;
+  /**
+   * Called on every rate-limit hit. Return `true` to retry after `retryAfter`, `false` to give up,
+   * or nothing to use the default policy (retry when within `maxRetryAfterSeconds` and `maxRateLimitRetries`).
+   */
+  onRateLimit?: (event: RateLimitEvent) => boolean | undefined;
+  /** Minimum spacing of writes in ms (default: plugin-throttling's 1000). 0 disables spacing (tests). */
+  writeSpacingMs?: number;
+  /** Milliseconds per "second" of Retry-After / retry backoff (default 1000). Tests set 1 to avoid real waits. */
+  retryAfterBaseMs?: number;
+  /** The fetch implementation (default global fetch). */
+  fetch?: typeof globalThis.fetch;
+  /** Warnings (deprecations, throttling handler errors). Default: console.warn. Never given request headers. */
+  warn?: (message: string) => void;
+}
+
+/** Statuses plugin-retry must not retry: client errors, 409 (empty repository), 429 (the throttler owns it). */
+const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 413, 422, 429, 451];
+
+const noop = () => {};
+
+/** A duck-typed stand-in for a Bottleneck.Group: serial jobs spaced `minTime` ms apart (0 = pass-through). */
+function spacingGroup(minTime: number) {
+  const lanes = new Map<string, { schedule: (...a: unknown[]) => Promise<unknown> }>();
+  return {
+    key(id = '') {
+      let lane = lanes.get(id);
+      if (!lane) {
+        let tail: Promise<unknown> = Promise.resolve();
+        let last = 0;
+        lane = {
+          schedule(...args: unknown[]) {
+            // Bottleneck's schedule([options], fn, ...args)
+            const fnIndex = typeof args[0] === 'function' ? 0 : 1;
+            const fn = args[fnIndex] as (...x: unknown[]) => unknown;
+            const rest = args.slice(fnIndex + 1);
+            const run = tail.then(async () => {
+              const wait = last + minTime - Date.now();
+              if (minTime > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
+              last = Date.now();
+              return fn(...rest);
+            });
+            tail = run.catch(noop);
+            return run;
+          },
+        };
+        lanes.set(id, lane);
+      }
+      return lane;
+    },
+  };
+}
+
+function checkCount(name: string, v: number | undefined, def: number): number {
+  if (v === undefined) return def;
+  if (!Number.isInteger(v) || v < 0) throw new TypeError(`${name} must be a non-negative integer, got ${String(v)}`);
+  return v;
+}
+
+/**
+ * Build the docdb default Octokit. Share the instance between the store (via
+ * {@link octokitTransport}) and other API calls so retries and rate-limit waits are coordinated.
+ *
+ * @example
+ * const octokit = createOctokit({ auth: token, baseUrl: process.env.GITHUB_API_URL ?? 'https://api.github.com' });
+ * const { data } = await octokit.rest.repos.get({ owner: 'octo', repo: 'hello' });
+ */
+export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit {
+  const retries = checkCount('retries', options.retries, 3);
+  const maxWait = checkCount('maxRetryAfterSeconds', options.maxRetryAfterSeconds, 60);
+  const maxRlRetries = checkCount('maxRateLimitRetries', options.maxRateLimitRetries, 2);
+  const base = options.retryAfterBaseMs ?? 1000;
+  if (!(base >= 0)) throw new TypeError('retryAfterBaseMs must be a non-negative number');
+  const warn = options.warn ?? ((m: string) => console.warn(m));
+  const decide =
+    (kind: 'primary' | 'secondary') =>
+    (retryAfter: number, opts: { method?: string; url?: string }, _o: unknown, retryCount: number): boolean => {
+      let path = '';
+      try {
+        path = new URL(opts.url ?? '', 'http://x.invalid').pathname;
+      } catch {}
+      const event: RateLimitEvent = { kind, retryAfter, method: String(opts.method ?? ''), path, retryCount };
+      const custom = options.onRateLimit?.(event);
+      if (custom !== undefined) return custom;
+      return retryCount < maxRlRetries && retryAfter <= maxWait;
+    };
+  const Klass = Octokit.plugin(retry, throttling, (octokit) => {
+    // Registered last = outermost hook: runs before plugin-retry's error handler reads `retries`.
+    octokit.hook.before('request', (o) => {
+      if (!isSafeMethod(String(o.method))) o.request = { ...o.request, retries: 0 } as typeof o.request;
+    });
+  });
+  const throttle: Record<string, unknown> = {
+    onRateLimit: decide('primary'),
+    onSecondaryRateLimit: decide('secondary'),
+    retryAfterBaseValue: base,
+  };
+  if (options.writeSpacingMs !== undefined) {
+    checkCount('writeSpacingMs', options.writeSpacingMs, 0);
+    throttle.write = spacingGroup(options.writeSpacingMs);
+  }
+  const ctorOptions: Record<string, unknown> = {
+    baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    userAgent: options.userAgent ?? 'docdb',
+    retry: { retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: base },
+    throttle,
+    // plugin-request-log logs every non-2xx (304, 404 are normal for docdb) and debug-logs full
+    // request options (headers include the token): keep both silent.
+    log: { debug: noop, info: noop, warn, error: noop },
+  };
+  if (options.auth !== undefined) ctorOptions.auth = options.auth;
+  if (options.fetch) ctorOptions.request = { fetch: options.fetch };
+  return new Klass(ctorOptions) as DocDbOctokit;
+}

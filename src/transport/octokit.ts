@@ -1,0 +1,90 @@
+/**
+ * `octokitTransport`: the transport over an Octokit instance (`octokit.request`). It adds nothing
+ * but the adapter: Octokit's plugins (retry, throttling) still run, and every HTTP answer — 304 and
+ * 4xx/5xx included, which Octokit throws as `RequestError`s — comes back as a response. Only a
+ * failure WITHOUT a response (Octokit reports those as `RequestError` with status 500 and no
+ * `response`) rejects, with a `TransportError`.
+ *
+ * Duck-typed on `request` so this file pulls in no Octokit code (browser bundles stay small).
+ */
+import { DocDbError } from '../core/errors.js';
+import {
+  type HttpRequest,
+  type HttpResponse,
+  type HttpTransport,
+  isSafeMethod,
+  lowercaseHeaders,
+  transportError,
+} from './types.js';
+
+/** The part of an Octokit instance the adapter uses. */
+export interface OctokitLike {
+  // biome-ignore lint/suspicious/noExplicitAny: Octokit's request has a large overloaded signature.
+  request: (route: any, parameters?: any) => Promise<any>;
+}
+
+interface OctokitResponseLike {
+  status: number;
+  headers?: Record<string, string | number | undefined>;
+  data?: unknown;
+}
+
+async function bodyBytes(data: unknown): Promise<Uint8Array> {
+  if (data === undefined || data === null || data === '') return new Uint8Array(0);
+  if (data instanceof Uint8Array) return data;
+  if (data instanceof ArrayBuffer) return new Uint8Array(data);
+  if (typeof data === 'string') return new TextEncoder().encode(data);
+  if (typeof ReadableStream !== 'undefined' && data instanceof ReadableStream) {
+    return new Uint8Array(await new Response(data).arrayBuffer());
+  }
+  // Octokit parsed an error body as JSON (json-with-bigint may yield BigInt): re-encode it.
+  return new TextEncoder().encode(
+    JSON.stringify(data, (_k, v) => (typeof v === 'bigint' ? v.toString() : (v as unknown))),
+  );
+}
+
+/**
+ * Adapt an Octokit instance (ideally from {@link createOctokit}) to the transport seam.
+ * Successful bodies are passed through byte for byte (`parseSuccessResponseBody: false`); error
+ * bodies, which Octokit always parses, are re-encoded as JSON. Unsafe methods (POST, PATCH, …) are
+ * sent with `request.retries = 0` so plugin-retry never replays a write whose reply was lost —
+ * the store decides (it re-reads the ref).
+ *
+ * @example
+ * const octokit = createOctokit({ auth: process.env.GITHUB_TOKEN, baseUrl: 'https://api.github.com' });
+ * const store = new RemoteApiRefStore({ transport: octokitTransport(octokit), owner: 'o', repo: 'r', token });
+ */
+export function octokitTransport(octokit: OctokitLike): HttpTransport {
+  if (!octokit || typeof octokit.request !== 'function') {
+    throw new TypeError('octokitTransport needs an Octokit instance (an object with a request() method)');
+  }
+  return {
+    async request(req: HttpRequest): Promise<HttpResponse> {
+      const request: Record<string, unknown> = { parseSuccessResponseBody: false };
+      if (req.signal) request.signal = req.signal;
+      if (!isSafeMethod(req.method)) request.retries = 0;
+      const params: Record<string, unknown> = {
+        method: req.method.toUpperCase(),
+        url: req.url,
+        headers: lowercaseHeaders(req.headers),
+        request,
+      };
+      if (req.body !== undefined) params.data = req.body;
+      let res: OctokitResponseLike;
+      try {
+        res = (await octokit.request(params)) as OctokitResponseLike;
+      } catch (e) {
+        const err = e as { response?: OctokitResponseLike; name?: string };
+        if (err && typeof err === 'object' && err.response && typeof err.response.status === 'number') {
+          res = err.response;
+        } else {
+          if (e instanceof DocDbError) throw e;
+          const aborted = err?.name === 'AbortError' || req.signal?.aborted === true;
+          throw transportError(req, aborted ? 'aborted' : 'network', e);
+        }
+      }
+      const headers = lowercaseHeaders((res.headers ?? {}) as Record<string, string>);
+      return { status: res.status, headers, body: await bodyBytes(res.data) };
+    },
+  };
+}
