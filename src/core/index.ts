@@ -1,0 +1,24 @@
+/** Platform-neutral core: RefStore interface, versions, keys, ref names, errors and the git object model. */
+export * from './bytes.js';
+export * as errors from './errors.js';
+export { DocDbError } from './errors.js';
+export { EMPTY_TREE_SHA, type FlatEntry, ObjectDb, type TreeChange } from './git/object-db.js';
+export {
+  blobSha,
+  type CommitFields,
+  decodeCommit,
+  decodeTree,
+  encodeCommit,
+  encodeTree,
+  hashObject,
+  isSha,
+  type ObjectType,
+  type Signature,
+  type TreeEntry,
+  type TreeMode,
+} from './git/objects.js';
+export { sha1Hex } from './git/sha1.js';
+export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './keys.js';
+export { assertValidRefName, sectionRef } from './refname.js';
+export type * from './refstore.js';
+export { assertValidVersion, type VersionId } from './version.js';
