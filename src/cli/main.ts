@@ -8,6 +8,8 @@ import type { CliCommand } from './command.js';
 const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
   // Each command registers itself here: name → lazy import of ./commands/<name>.js
   emulator: () => import('./commands/emulator.js'),
+  demo: () => import('./commands/demo.js'),
+  doc: () => import('./commands/doc.js'),
 };
 
 function usage(): string {

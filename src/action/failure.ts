@@ -1,0 +1,73 @@
+/**
+ * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
+ * wrong and what to change. Never includes a token (messages are built from error fields, not
+ * request headers).
+ */
+import { DocDbError } from '../core/errors.js';
+import type { ActionInputs } from './inputs.js';
+
+function resetText(reset: unknown): string {
+  const n = Number(reset);
+  return Number.isFinite(n) && n > 0 ? new Date(n * 1000).toISOString() : 'unknown';
+}
+
+/**
+ * Describe a failure for the workflow log.
+ *
+ * @example
+ * core.setFailed(describeFailure(error, inputs));
+ */
+export function describeFailure(
+  e: unknown,
+  inputs: Pick<ActionInputs, 'repository' | 'root' | 'section' | 'mode'>,
+): string {
+  const ref = `refs/${inputs.root}/${inputs.section}`;
+  const err = e as { status?: number; message?: string; response?: { headers?: Record<string, string> } };
+  const code = e instanceof DocDbError ? e.code : undefined;
+  const data = e instanceof DocDbError ? e.data : {};
+  const message = err?.message ?? String(e);
+  switch (code) {
+    case 'InvalidSpec':
+    case 'InvalidConfig':
+    case 'InvalidIdentity':
+    case 'InvalidKey':
+    case 'InvalidVersion':
+      return message;
+    case 'Forbidden':
+      return (
+        `${message}\nThe token cannot ${inputs.mode === 'read' ? 'read' : 'write to'} ${inputs.repository}. ` +
+        `Grant it ${inputs.mode === 'read' ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${inputs.mode === 'read' ? 'read' : 'write'}\n` +
+        'to the job (or use a token with write access to that repository).'
+      );
+    case 'AuthMissing':
+      return `${message}\nSet the "token" input (default \${{ github.token }}) — writing ${ref} needs a token with contents: write.`;
+    case 'AuthInvalid':
+      return `${message}\nThe token was rejected (401 Bad credentials): check the secret passed as "token" and that it has not expired.`;
+    case 'RateLimited': {
+      const reset = resetText((e as { reset?: number }).reset ?? data.reset);
+      const retryAfter = (e as { retryAfter?: number }).retryAfter;
+      return `${message}\nGitHub API rate limit hit; it resets at ${reset}${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Re-run after that, run less often, or limit "projections".`;
+    }
+    case 'EmptyRepository':
+      return `${message}\nRepository ${inputs.repository} is empty: GitHub's Git Database API cannot create objects until the repository has a first commit. Push any commit (e.g. a README) and re-run.`;
+    case 'ConcurrentUpdate':
+      return `${message}\nAnother run kept advancing ${ref} (competing commit ${String((e as { otherSha?: string }).otherSha ?? data.otherSha)}). Nothing was committed by this run. Re-run it, raise "retry-concurrent-writes", or serialise runs with a workflow "concurrency:" group.`;
+    case 'NotFound':
+      return /source repository/.test(message)
+        ? message
+        : `${message}\nCheck "repository" (${inputs.repository}) and that the token can see it.`;
+    default:
+      break;
+  }
+  // Octokit RequestErrors from the sources.
+  const status = err?.status;
+  if (status === 401) return `${message}\nThe token was rejected (401): check the "token" input.`;
+  if (status === 403 || status === 429) {
+    const h = err.response?.headers ?? {};
+    if (h['x-ratelimit-remaining'] === '0' || status === 429 || h['retry-after'] !== undefined) {
+      return `${message}\nGitHub API rate limit hit; it resets at ${resetText(h['x-ratelimit-reset'])}. Re-run after that.`;
+    }
+    return `${message}\nThe token lacks permission for a source request: it needs read access to the source repositories (contents, issues, pull-requests: read).`;
+  }
+  return message;
+}

@@ -1,0 +1,97 @@
+/**
+ * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
+ * validated before any request is made.
+ */
+import { InvalidConfig } from '../core/errors.js';
+import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
+
+export const MODES = ['project', 'backfill', 'read', 'dry-run'] as const;
+export type ActionMode = (typeof MODES)[number];
+
+export interface ActionInputs {
+  spec: string;
+  token: string;
+  /** Target repository `owner/name` holding the section ref. */
+  repository: string;
+  root: string;
+  section: string;
+  apiUrl: string;
+  mode: ActionMode;
+  projections: string[];
+  namespace: string;
+  type: string;
+  id: string;
+  version: string;
+  retryConcurrentWrites: number;
+  commitMessage: string;
+}
+
+/** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
+export type InputReader = (name: string) => string;
+
+const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+
+/**
+ * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
+ * `GITHUB_API_URL`) for inputs left empty.
+ *
+ * @example
+ * const inputs = readInputs((n) => core.getInput(n), process.env);
+ */
+export function readInputs(get: InputReader, env: Record<string, string | undefined> = {}): ActionInputs {
+  const bad = (field: string, message: string, allowed?: string): never => {
+    throw new InvalidConfig(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
+  };
+  const mode = (get('mode') || 'project') as ActionMode;
+  if (!MODES.includes(mode))
+    bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
+  const repository = get('repository') || env.GITHUB_REPOSITORY || '';
+  if (!repository)
+    bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
+  if (!REPO_RE.test(repository)) bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
+  const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+  try {
+    const u = new URL(apiUrl);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('not http(s)');
+  } catch {
+    bad(
+      'api-url',
+      `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`,
+    );
+  }
+  const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
+  if (!/^\d+$/.test(rcw) || Number(rcw) > 20) {
+    bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 20`, '0-20');
+  }
+  const version = get('version');
+  if (version && !/^[0-9a-f]{40}$/.test(version)) {
+    bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
+  }
+  const inputs: ActionInputs = {
+    spec: get('spec') || '.github/docdb.yml',
+    token: get('token'),
+    repository,
+    root: get('root') || 'docdb',
+    section: get('section') || 'documents',
+    apiUrl,
+    mode,
+    projections: get('projections')
+      .split(/[,\n]/)
+      .map((s) => s.trim())
+      .filter(Boolean),
+    namespace: get('namespace'),
+    type: get('type'),
+    id: get('id'),
+    version,
+    retryConcurrentWrites: Number(rcw),
+    commitMessage: get('commit-message'),
+  };
+  if (mode === 'read') {
+    for (const f of ['namespace', 'type', 'id'] as const) {
+      if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
+    }
+  } else if (version) {
+    bad('version', `only applies to mode: read (mode is ${mode})`);
+  }
+  return inputs;
+}

@@ -1,0 +1,166 @@
+/**
+ * `docdb demo` (`npm run demo`): the whole product on the embedded default, offline. Starts the GitHub
+ * API emulator with DEMO_SEED, runs the GitHub Action end to end with examples/docdb.yml — the built
+ * dist/index.js as a child process, exactly as a runner would (INPUT_* variables, GITHUB_OUTPUT and
+ * GITHUB_STEP_SUMMARY files) — prints the job summary and the step outputs, runs it again to show
+ * that an unchanged source makes no commit, then reads a document back. No token, no network.
+ */
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { readInputs } from '../../action/inputs.js';
+import { runAction } from '../../action/run-action.js';
+import { DEMO_SEED, startEmulator } from '../../emulator/index.js';
+import type { CliCommand } from '../command.js';
+import { readDocument } from './doc.js';
+
+const ROOT = resolve(import.meta.dirname, '../../..');
+const TARGET = 'octo-org/widgets';
+const TOKEN = 'ghp_demo_write'; // a token of the emulator's demo seed, not a real credential
+
+interface StepResult {
+  ok: boolean;
+  log: string;
+  outputs: Record<string, string>;
+  summary: string;
+}
+
+function parseOutputFile(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
+    if (!m) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
+    out[m[1]!] = value.join('\n');
+  }
+  return out;
+}
+
+/** Run dist/index.js like a runner. Asynchronous: the emulator answers from this very process. */
+function runDist(dist: string, inputs: Record<string, string>): Promise<StepResult> {
+  const dir = mkdtempSync(join(tmpdir(), 'docdb-demo-'));
+  const outputFile = join(dir, 'output');
+  const summaryFile = join(dir, 'summary');
+  writeFileSync(outputFile, '');
+  writeFileSync(summaryFile, '');
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    GITHUB_OUTPUT: outputFile,
+    GITHUB_STEP_SUMMARY: summaryFile,
+    GITHUB_REPOSITORY: TARGET,
+    GITHUB_WORKSPACE: ROOT,
+  };
+  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
+  return new Promise((done) => {
+    execFile(process.execPath, [dist], { cwd: ROOT, env, encoding: 'utf8' }, (err, stdout, stderr) => {
+      const result = {
+        ok: !err,
+        log: `${stdout}${stderr}`,
+        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+        summary: readFileSync(summaryFile, 'utf8'),
+      };
+      rmSync(dir, { recursive: true, force: true });
+      done(result);
+    });
+  });
+}
+
+/** The same step in-process (when dist/ has not been built). */
+async function runInProcess(inputs: Record<string, string>): Promise<StepResult> {
+  const lines: string[] = [];
+  try {
+    const parsed = readInputs((n) => inputs[n] ?? '', { GITHUB_REPOSITORY: TARGET });
+    const { outputs, summary } = await runAction(parsed, { workspace: ROOT, log: (l) => lines.push(l) });
+    return { ok: true, log: lines.join('\n'), outputs, summary };
+  } catch (e) {
+    return { ok: false, log: `${lines.join('\n')}\nerror: ${(e as Error).message}`, outputs: {}, summary: '' };
+  }
+}
+
+const indent = (text: string, by = '    ') =>
+  text
+    .trimEnd()
+    .split('\n')
+    .map((l) => `${by}${l}`)
+    .join('\n');
+
+export const command: CliCommand = {
+  usage: `usage: docdb demo [--spec examples/docdb.yml] [--in-process]
+
+Starts the GitHub API emulator with the demo seed (no network, no token), runs the docdb GitHub Action
+end to end with the spec (the built dist/index.js as a runner would, or in-process with --in-process or
+when dist/ is missing), prints the job summary and outputs, re-runs it, and reads a document back.`,
+  options: {
+    spec: { type: 'string' },
+    'in-process': { type: 'boolean' },
+  },
+  async run(values) {
+    const spec = typeof values.spec === 'string' ? values.spec : 'examples/docdb.yml';
+    const dist = join(ROOT, 'dist/index.js');
+    const useDist = existsSync(dist) && values['in-process'] !== true;
+    const em = await startEmulator({ seed: DEMO_SEED });
+    try {
+      console.log(
+        `▶ GitHub API emulator on ${em.url} (demo seed: octo-org/widgets, octo-org/gadgets, octocat/hello-world, …)`,
+      );
+      console.log(
+        useDist
+          ? `▶ running the Action: node dist/index.js with INPUT_* variables (spec ${spec}, target ${TARGET}, ref refs/docdb/documents)`
+          : `▶ running the Action in-process (${values['in-process'] ? '--in-process' : 'dist/index.js is missing: run "npm run build:action" to test the bundle'})`,
+      );
+      const inputs = { spec, token: TOKEN, 'api-url': em.url, repository: TARGET, mode: 'project' };
+      const step = (i: Record<string, string>) => (useDist ? runDist(dist, i) : runInProcess(i));
+
+      const first = await step(inputs);
+      console.log(`\n── step log ──\n${indent(first.log.replace(/^::add-mask::.*\n/m, ''))}`);
+      if (!first.ok) {
+        console.error('\n✗ the Action failed (see the log above)');
+        return 1;
+      }
+      console.log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
+      console.log('\n── step outputs (GITHUB_OUTPUT) ──');
+      for (const [k, v] of Object.entries(first.outputs)) if (k !== 'document') console.log(`    ${k} = ${v}`);
+
+      em.clearLog();
+      const second = await step(inputs);
+      const writes = em.requests.filter((r) => r.method !== 'GET').length;
+      console.log(
+        `\n▶ second run with unchanged sources: changed=${second.outputs.changed}, version=${second.outputs.version?.slice(0, 7)}, ` +
+          `${em.requests.length} requests of which ${writes} writes — no commit`,
+      );
+
+      const read = await readDocument({
+        apiUrl: em.url,
+        repository: TARGET,
+        ref: 'refs/docdb/documents',
+        token: TOKEN,
+        namespace: 'github',
+        type: 'repo',
+        id: TARGET,
+      });
+      console.log(
+        `\n▶ docdb doc get --namespace github --type repo --id ${TARGET}   (${read.requests} requests: ref, commit, tree, blob)`,
+      );
+      console.log(indent(JSON.stringify(read.envelope, null, 2)));
+      const pinned = await step({
+        ...inputs,
+        mode: 'read',
+        namespace: 'github',
+        type: 'release',
+        id: `${TARGET}@v1.0.0`,
+        version: first.outputs.version ?? '',
+      });
+      const rel = pinned.outputs.document ? JSON.parse(pinned.outputs.document) : null;
+      console.log(
+        `\n▶ mode: read in a later step → outputs.document = ${rel ? `${rel.namespace}/${rel.type}/${rel.id} "${rel.data.name}" at ${String(rel.version).slice(0, 7)}` : '(none)'}`,
+      );
+      console.log('\n✓ demo complete: no token and no network were used.');
+      return read.envelope && second.outputs.changed === 'false' && writes === 0 ? 0 : 1;
+    } finally {
+      await em.stop();
+    }
+  },
+};

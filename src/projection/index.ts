@@ -1,0 +1,52 @@
+/**
+ * Projections: a YAML spec (zod-validated) → GitHub sources fetched page by page through Octokit →
+ * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
+ */
+export { type DocumentCodec, defaultCodec } from './codec.js';
+export {
+  BUILTINS,
+  issueReducer,
+  type LoadedReducer,
+  loadReducer,
+  pullReducer,
+  type Reducer,
+  type ReducerContext,
+  type ReducerResult,
+  rawReducer,
+  releaseReducer,
+  repositoryReducer,
+} from './reducers.js';
+export {
+  type ProjectionReport,
+  type RunMode,
+  type RunOptions,
+  type RunReport,
+  runProjections,
+  stateKey,
+} from './run.js';
+export {
+  type FetchOptions,
+  fetchSource,
+  paginate,
+  parseLinkHeader,
+  type SourceClient,
+  type SourceItem,
+  type SourcePage,
+  supportsIncremental,
+} from './sources.js';
+export {
+  BUILTIN_REDUCERS,
+  loadSpec,
+  type ParseSpecOptions,
+  type ProjectionSpec,
+  parseSpec,
+  type ReducerSpec,
+  SOURCE_DEFAULTS,
+  SOURCE_TYPES,
+  SOURCE_VARIABLES,
+  type SourceSpec,
+  type SourceType,
+  type Spec,
+  type SpecIssue,
+} from './spec.js';
+export { parseTemplate, renderTemplate, TemplateError, type TemplatePart, templateVariables } from './template.js';

@@ -1,0 +1,93 @@
+/**
+ * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
+ * text with `{variable}` placeholders; the variables a template may use depend on the source
+ * (see {@link SOURCE_VARIABLES}). `{{` and `}}` stand for literal braces.
+ */
+
+export type TemplatePart = { literal: string } | { variable: string };
+
+/** A template that failed to parse; `offset` is the character position of the problem. */
+export class TemplateError extends Error {
+  constructor(
+    message: string,
+    readonly offset: number,
+  ) {
+    super(message);
+    this.name = 'TemplateError';
+  }
+}
+
+const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+/**
+ * Split a template into literal and variable parts.
+ *
+ * @example
+ * parseTemplate('{repo}#{number}'); // [{variable:'repo'},{literal:'#'},{variable:'number'}]
+ */
+export function parseTemplate(template: string): TemplatePart[] {
+  const parts: TemplatePart[] = [];
+  let literal = '';
+  let i = 0;
+  while (i < template.length) {
+    const ch = template[i]!;
+    if (ch === '{' && template[i + 1] === '{') {
+      literal += '{';
+      i += 2;
+    } else if (ch === '}' && template[i + 1] === '}') {
+      literal += '}';
+      i += 2;
+    } else if (ch === '{') {
+      const end = template.indexOf('}', i + 1);
+      if (end < 0) throw new TemplateError(`unclosed "{" at character ${i + 1}`, i);
+      const name = template.slice(i + 1, end).trim();
+      if (!VAR_RE.test(name)) {
+        throw new TemplateError(`"{${template.slice(i + 1, end)}}" is not a variable name (letters, digits, _)`, i);
+      }
+      if (literal) parts.push({ literal });
+      literal = '';
+      parts.push({ variable: name });
+      i = end + 1;
+    } else if (ch === '}') {
+      throw new TemplateError(`unmatched "}" at character ${i + 1} (write "}}" for a literal brace)`, i);
+    } else {
+      literal += ch;
+      i++;
+    }
+  }
+  if (literal) parts.push({ literal });
+  return parts;
+}
+
+/** Variable names a template uses, in order of first use. */
+export function templateVariables(template: string): string[] {
+  const out: string[] = [];
+  for (const p of parseTemplate(template)) if ('variable' in p && !out.includes(p.variable)) out.push(p.variable);
+  return out;
+}
+
+/**
+ * Fill a template. Throws when a variable has no value (the spec validator prevents this for
+ * built-in sources).
+ *
+ * @example
+ * renderTemplate('{owner}/{name}', { owner: 'octo', name: 'hello' }); // 'octo/hello'
+ */
+export function renderTemplate(
+  template: string | TemplatePart[],
+  vars: Readonly<Record<string, string | number | undefined | null>>,
+): string {
+  const parts = typeof template === 'string' ? parseTemplate(template) : template;
+  let out = '';
+  for (const p of parts) {
+    if ('literal' in p) out += p.literal;
+    else {
+      const v = vars[p.variable];
+      if (v === undefined || v === null || v === '') {
+        throw new TemplateError(`template variable {${p.variable}} has no value for this item`, 0);
+      }
+      out += String(v);
+    }
+  }
+  return out;
+}
