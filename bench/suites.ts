@@ -1,0 +1,47 @@
+/** The benchmark suites run by bench/run.ts. Each returns one BenchResult. */
+import { performance } from 'node:perf_hooks';
+import { sha1Hex } from '../src/core/git/sha1.js';
+import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
+import type { BenchResult } from './run.js';
+
+type Bench = (quick: boolean) => Promise<BenchResult>;
+
+async function time(name: string, iterations: number, fn: (i: number) => Promise<void> | void): Promise<BenchResult> {
+  const start = performance.now();
+  for (let i = 0; i < iterations; i++) await fn(i);
+  const totalMs = performance.now() - start;
+  return { name, iterations, totalMs, perOpMs: totalMs / iterations };
+}
+
+const sha1Throughput: Bench = async (quick) => {
+  const data = new Uint8Array(5 * 1024 * 1024).map((_, i) => i & 0xff);
+  const r = await time('sha1 5 MiB', quick ? 2 : 10, () => {
+    sha1Hex(data);
+  });
+  return { ...r, extra: { mibPerSec: Number(((5 * 1000) / r.perOpMs).toFixed(1)) } };
+};
+
+const memoryBatchCommit: Bench = async (quick) => {
+  const n = quick ? 2_000 : 10_000;
+  const store = new MemoryRefStore();
+  const changes = Array.from({ length: n }, (_, i) => ({
+    op: 'put' as const,
+    key: `k/${i % 100}/${i}.json`,
+    value: `{"i":${i}}\n`,
+  }));
+  return time(`memory commit of ${n} keys (one commit)`, 1, async () => {
+    await store.commit(changes);
+  });
+};
+
+const memoryWarmGet: Bench = async (quick) => {
+  const store = new MemoryRefStore();
+  await store.commit(
+    Array.from({ length: 1000 }, (_, i) => ({ op: 'put' as const, key: `d/${i}.json`, value: `${i}` })),
+  );
+  return time('memory get (1,000-key section)', quick ? 1_000 : 10_000, async (i) => {
+    await store.get(`d/${i % 1000}.json`);
+  });
+};
+
+export const benches: Bench[] = [sha1Throughput, memoryBatchCommit, memoryWarmGet];
