@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { sha1Hex } from '../src/core/git/sha1.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
+import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
 
 type Bench = (quick: boolean) => Promise<BenchResult>;
@@ -44,4 +45,11 @@ const memoryWarmGet: Bench = async (quick) => {
   });
 };
 
-export const benches: Bench[] = [sha1Throughput, memoryBatchCommit, memoryWarmGet];
+export const benches: Bench[] = [
+  sha1Throughput,
+  memoryBatchCommit,
+  memoryWarmGet,
+  remoteColdGet,
+  remoteWarmGet,
+  remoteBatchWrite,
+];
