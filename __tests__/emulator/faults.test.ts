@@ -1,5 +1,6 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { apiClient } from './openapi-validator.js';
 
 const R = '/repos/acme/data';
@@ -108,8 +109,30 @@ describe('fault injection', () => {
     }
   });
 
+  it('jitters latency uniformly between min and max', async () => {
+    const slow = await startEmulator({ latencyMs: { min: 20, max: 60 } });
+    const random = vi.spyOn(Math, 'random').mockReturnValue(0.25);
+    const timer = vi.spyOn(globalThis, 'setTimeout');
+    try {
+      slow.state.createRepo('a/b');
+      expect((await apiClient(slow.url)('GET', '/repos/a/b')).status).toBe(200);
+      // min + 0.25 * (max - min): the server slept 30 ms, not min or max.
+      expect(timer.mock.calls.map((c) => c[1])).toContain(30);
+    } finally {
+      random.mockRestore();
+      timer.mockRestore();
+      await slow.stop();
+    }
+  });
+
   it('validates fault options', () => {
     expect(() => em.inject({ kind: 'reset', times: 0 })).toThrow(/times/);
     expect(() => em.inject({ kind: 'reset', skip: -1 })).toThrow(/skip/);
+  });
+
+  it('rejects latency it cannot apply, naming the option', async () => {
+    for (const latencyMs of [-1, Number.NaN, { min: 50, max: 10 }, { min: -5, max: 5 }, { min: 1 } as never]) {
+      await expect(startEmulator({ latencyMs })).rejects.toThrow(/latencyMs must be/);
+    }
   });
 });

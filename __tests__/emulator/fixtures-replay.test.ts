@@ -7,7 +7,8 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { validateResponse } from './openapi-validator.js';
 
 interface Exchange {

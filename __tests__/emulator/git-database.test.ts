@@ -3,7 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { apiClient, validateResponse } from './openapi-validator.js';
 import { rawRequest } from './raw-http.js';
 

@@ -1,6 +1,7 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { apiClient, validateResponse } from './openapi-validator.js';
 import { rawRequest } from './raw-http.js';
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { DEMO_SEED, type EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { apiClient } from './openapi-validator.js';
 
 let em: EmulatorHandle;

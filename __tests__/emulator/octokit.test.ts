@@ -1,7 +1,8 @@
 /** The emulator from the point of view of the Octokit client the Action uses (baseUrl = emulator URL). */
 import { Octokit } from '@octokit/rest';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { DEMO_SEED, type EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { validateResponse } from './openapi-validator.js';
 
 let em: EmulatorHandle;

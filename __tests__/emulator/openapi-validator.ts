@@ -1,12 +1,16 @@
 /**
  * Test helper: validates emulator exchanges against the operations extracted from GitHub's OpenAPI
  * description (__tests__/fixtures/openapi/github-subset.json, produced by scripts/extract-openapi.mjs).
- * `apiClient` wraps fetch so EVERY JSON response a test receives is validated, and every request body
- * the emulator accepts is checked against the operation's request schema.
+ *
+ * - `checkResponseRecord` validates one answer as the emulator's `onResponse` hook sees it; the
+ *   `startEmulator` of ./checked-emulator.ts uses it so EVERY answer is validated, whoever the client is.
+ * - `apiClient` wraps fetch and also checks that the emulator only accepts request bodies that
+ *   satisfy the operation's request schema.
  */
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
+import type { ResponseRecord } from '../../src/emulator/index.js';
 
 interface Operation {
   method: string;
@@ -192,4 +196,22 @@ export function apiClient(baseUrl: string, token?: string) {
     // biome-ignore lint/suspicious/noExplicitAny: response bodies are untyped JSON in tests
     return { status: res.status, headers: res.headers, body: parsed as any, text };
   };
+}
+
+/**
+ * Validate one answer the emulator wrote (as its `onResponse` hook sees it). Bodies written by a test
+ * (`status` faults with a `body`, `malformed-json`) are skipped; HEAD answers have no body to check.
+ * Returns whether the answer was validated.
+ */
+export function checkResponseRecord(r: ResponseRecord): boolean {
+  if (r.injectedBody || r.method === 'HEAD') return false;
+  let body: unknown;
+  if (r.body !== undefined && r.body !== '') {
+    if (r.headers['Content-Type'] !== 'application/json; charset=utf-8') {
+      throw new Error(`${r.method} ${r.path} ${r.status}: body without application/json; charset=utf-8 content type`);
+    }
+    body = JSON.parse(r.body);
+  }
+  validateResponse(r.method, r.path, r.status, body);
+  return true;
 }

@@ -4,7 +4,8 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
 import { apiClient, requestBodyValid } from './openapi-validator.js';
 
 const R = '/repos/acme/data';

@@ -2,9 +2,11 @@ import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { apiClient, validateResponse } from './openapi-validator.js';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { DEMO_SEED, type EmulatorHandle } from '../../src/emulator/index.js';
+import { responseChecks, startEmulator } from './checked-emulator.js';
+import { apiClient, checkResponseRecord, validateResponse } from './openapi-validator.js';
+import { rawRequest } from './raw-http.js';
 
 let dir: string;
 let em: EmulatorHandle | undefined;
@@ -204,6 +206,51 @@ describe('the OpenAPI validator used by these tests', () => {
       }),
     ).toThrow();
     expect(() => validateResponse('GET', '/nowhere', 200, {})).toThrow(/no OpenAPI operation/);
+  });
+
+  it('checkResponseRecord rejects what the emulator could get wrong on the wire', () => {
+    const base = { method: 'GET', path: '/repos/a/b/git/ref/heads/main', status: 200, injectedBody: false };
+    const json = { 'Content-Type': 'application/json; charset=utf-8' };
+    expect(() => checkResponseRecord({ ...base, headers: json, body: '{"ref":"refs/heads/main"}' })).toThrow(
+      /does not match git\/get-ref/,
+    );
+    expect(() => checkResponseRecord({ ...base, headers: { 'Content-Type': 'application/json' }, body: '{}' })).toThrow(
+      /charset=utf-8/,
+    );
+    expect(() => checkResponseRecord({ ...base, status: 304, headers: json, body: '{}' })).toThrow(/no body/);
+    // Bodies a test wrote itself are not the emulator's to answer for.
+    expect(() => checkResponseRecord({ ...base, injectedBody: true, headers: json, body: '{"sha": ' })).not.toThrow();
+  });
+
+  it('validates every answer of an emulator started here, whatever client sent the request', async () => {
+    const seen: string[] = [];
+    const stderr = vi.spyOn(console, 'error').mockImplementation(() => {});
+    em = await startEmulator({
+      seed: DEMO_SEED,
+      onResponse: (r) => {
+        seen.push(`${r.method} ${r.status}${r.fault ? ` ${r.fault}` : ''}`);
+        throw new Error('an observer that throws must not change the answer');
+      },
+    });
+    const before = responseChecks.validated;
+    const raw = await rawRequest(em.url, 'GET', '/repos/octo-org/widgets/git/ref/heads/main');
+    expect(raw.status).toBe(200);
+    expect(raw.json.object.sha).toMatch(/^[0-9a-f]{40}$/);
+    em.inject({ kind: 'secondary-rate-limit', retryAfter: 7, path: '/repos/octo-org/widgets/git/blobs' });
+    const limited = await fetch(`${em.url}/repos/octo-org/widgets/git/blobs`, { method: 'POST', body: '{}' });
+    expect(limited.status).toBe(403);
+    expect(limited.headers.get('retry-after')).toBe('7');
+    const preflight = await fetch(`${em.url}/repos/octo-org/widgets`, { method: 'OPTIONS' });
+    expect(preflight.status).toBe(204);
+    em.inject({ kind: 'malformed-json', path: '/rate_limit' });
+    expect((await fetch(`${em.url}/rate_limit`)).status).toBe(200);
+    expect(seen).toEqual(['GET 200', 'POST 403 secondary-rate-limit', 'OPTIONS 204', 'GET 200 malformed-json']);
+    // The malformed body was written by the test, so three answers were validated, not four.
+    expect(responseChecks.validated - before).toBe(3);
+    expect(responseChecks.violations).toEqual([]);
+    expect(stderr).toHaveBeenCalledTimes(4);
+    expect(String(stderr.mock.calls[0]?.[0])).toMatch(/onResponse threw/);
+    stderr.mockRestore();
   });
 });
 

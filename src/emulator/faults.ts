@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { rateLimitHeaders } from './auth.js';
 import { baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import type { Budget } from './state.js';
-import type { Fault, RequestLogEntry } from './types.js';
+import type { Fault, RequestLogEntry, ResponseRecord } from './types.js';
 
 interface Entry {
   fault: Fault;
@@ -56,20 +56,37 @@ export class FaultBook {
 export function applyFault(
   fault: Fault,
   res: ServerResponse,
-  ctx: { budget: Budget; entry: RequestLogEntry; log: RequestLogEntry[]; hanging: Set<ServerResponse> },
+  ctx: {
+    budget: Budget;
+    entry: RequestLogEntry;
+    log: RequestLogEntry[];
+    hanging: Set<ServerResponse>;
+    observe: (r: ResponseRecord) => void;
+  },
 ): void {
   const { budget, entry } = ctx;
-  const send = (status: number, headers: Record<string, string>, payload: Buffer) => {
+  const send = (status: number, extra: Record<string, string>, payload: Buffer, injectedBody: boolean) => {
     entry.status = status;
     ctx.log.push(entry);
-    res.writeHead(status, {
+    const headers = {
       ...baseHeaders(),
       ...rateLimitHeaders(budget),
       'Content-Type': JSON_TYPE,
       'Content-Length': String(payload.length),
-      ...headers,
+      ...extra,
+    };
+    ctx.observe({
+      method: entry.method,
+      path: entry.path,
+      status,
+      ...(entry.operation ? { operation: entry.operation } : {}),
+      fault: fault.kind,
+      injectedBody,
+      headers,
+      ...(entry.method === 'HEAD' ? {} : { body: payload.toString('utf8') }),
     });
-    res.end(payload);
+    res.writeHead(status, headers);
+    res.end(entry.method === 'HEAD' ? undefined : payload);
   };
   switch (fault.kind) {
     case 'status': {
@@ -78,7 +95,12 @@ export function applyFault(
         documentation_url: DOCS,
         status: String(fault.status),
       };
-      send(fault.status, fault.headers ?? {}, Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)));
+      send(
+        fault.status,
+        fault.headers ?? {},
+        Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+        fault.body !== undefined,
+      );
       return;
     }
     case 'secondary-rate-limit': {
@@ -90,11 +112,11 @@ export function applyFault(
           'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
         status: String(status),
       };
-      send(status, { 'Retry-After': String(fault.retryAfter) }, Buffer.from(JSON.stringify(body)));
+      send(status, { 'Retry-After': String(fault.retryAfter) }, Buffer.from(JSON.stringify(body)), false);
       return;
     }
     case 'malformed-json':
-      send(200, {}, Buffer.from('{"sha": "0000000000000000000000000000000000000000", "url": '));
+      send(200, {}, Buffer.from('{"sha": "0000000000000000000000000000000000000000", "url": '), true);
       return;
     case 'reset':
       ctx.log.push(entry);

@@ -20,7 +20,15 @@ export { DELETE_MISSING_PATH_MESSAGE } from './routes/git.js';
 export { DEMO_SEED, type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
 export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './state.js';
 export { EmulatorState } from './state.js';
-export type { EmulatorHandle, EmulatorOptions, Fault, RepoAccess, RequestLogEntry, TokenOptions } from './types.js';
+export type {
+  EmulatorHandle,
+  EmulatorOptions,
+  Fault,
+  RepoAccess,
+  RequestLogEntry,
+  ResponseRecord,
+  TokenOptions,
+} from './types.js';
 
 const DEFAULTS = {
   host: '127.0.0.1',
@@ -38,6 +46,17 @@ function positive(name: string, v: number | undefined, fallback: number, allowZe
   return v;
 }
 
+function latency(v: EmulatorOptions['latencyMs']): EmulatorOptions['latencyMs'] {
+  if (v === undefined) return undefined;
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (typeof v === 'number' ? ok(v) : v !== null && typeof v === 'object' && ok(v.min) && ok(v.max) && v.min <= v.max) {
+    return v;
+  }
+  throw new Error(
+    `startEmulator: latencyMs must be a non-negative number of milliseconds or {min, max} with 0 <= min <= max, got ${JSON.stringify(v)}`,
+  );
+}
+
 /** Start an emulator on loopback; resolves once it is listening. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const opts = {
@@ -45,7 +64,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port: positive('port', options.port, 0, true),
     treeTruncateLimit: positive('treeTruncateLimit', options.treeTruncateLimit, DEFAULTS.treeTruncateLimit),
     maxBodyBytes: positive('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes),
-    latencyMs: options.latencyMs,
+    latencyMs: latency(options.latencyMs),
+    onResponse: options.onResponse,
   };
   const state = new EmulatorState({
     unauthenticated: positive(

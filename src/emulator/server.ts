@@ -22,7 +22,7 @@ import { gitRoutes } from './routes/git.js';
 import { issueRoutes } from './routes/issues.js';
 import { repoRoutes } from './routes/repos.js';
 import type { EmulatorState } from './state.js';
-import type { RequestLogEntry } from './types.js';
+import type { RequestLogEntry, ResponseRecord } from './types.js';
 
 const ROUTES: Route[] = ([] as RouteDef[]).concat(gitRoutes, repoRoutes, issueRoutes).map(compileRoute);
 
@@ -30,7 +30,11 @@ const SUPPORTED_API_VERSIONS = new Set(['2022-11-28', '2026-03-10']);
 
 export interface ServerDeps {
   state: EmulatorState;
-  options: ResolvedOptions & { latencyMs?: number | { min: number; max: number }; host: string };
+  options: ResolvedOptions & {
+    latencyMs?: number | { min: number; max: number };
+    host: string;
+    onResponse?: (response: ResponseRecord) => void;
+  };
   faults: FaultBook;
   log: RequestLogEntry[];
   /** Responses left hanging by a `hang` fault, ended on stop(). */
@@ -87,6 +91,16 @@ function safeHost(req: IncomingMessage, deps: ServerDeps): string {
   return `${deps.options.host}:${deps.port()}`;
 }
 
+/** Hand an answer to the `onResponse` observer; its failures never change the answer. */
+export function observe(deps: Pick<ServerDeps, 'options'>, record: ResponseRecord): void {
+  if (!deps.options.onResponse) return;
+  try {
+    deps.options.onResponse(record);
+  } catch (err) {
+    console.error('[emulator] onResponse threw:', err);
+  }
+}
+
 /** Build the request handler for node:http. */
 export function createHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
   return (req, res) => {
@@ -130,7 +144,7 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
 
   if (method === 'OPTIONS') {
     // CORS preflight, answered like api.github.com: no auth, no budget.
-    res.writeHead(204, {
+    const preflight: Record<string, string> = {
       ...baseHeaders(),
       'Access-Control-Allow-Headers': ALLOWED_HEADERS,
       'Access-Control-Allow-Methods': ALLOWED_METHODS,
@@ -138,7 +152,9 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       Vary: 'Accept-Encoding, Accept, X-Requested-With',
       // Preflights carry no credentials: show the unauthenticated budget, unchanged.
       ...rateLimitHeaders(state.refreshBudget(state.anonymousBudget)),
-    });
+    };
+    observe(deps, { method, path, status: 204, injectedBody: false, headers: preflight });
+    res.writeHead(204, preflight);
     res.end();
     entry.status = 204;
     deps.log.push(entry);
@@ -158,7 +174,13 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (fault && fault.kind !== 'drop-reply') {
     entry.fault = fault.kind;
     const budget = budgetOf(caller.kind === 'bad' ? { kind: 'anonymous' } : caller, state);
-    applyFault(fault, res, { budget, entry, log: deps.log, hanging: deps.hanging });
+    applyFault(fault, res, {
+      budget,
+      entry,
+      log: deps.log,
+      hanging: deps.hanging,
+      observe: (r) => observe(deps, r),
+    });
     return;
   }
 
@@ -211,6 +233,16 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   entry.status = status;
   entry.costsBudget = costs;
   deps.log.push(entry);
+  observe(deps, {
+    method,
+    path,
+    status,
+    ...(entry.operation ? { operation: entry.operation } : {}),
+    ...(fault ? { fault: fault.kind } : {}),
+    injectedBody: false,
+    headers,
+    ...(payload && method !== 'HEAD' ? { body: payload.toString('utf8') } : {}),
+  });
 
   if (fault?.kind === 'drop-reply') {
     // The write above has been applied; the client only loses the answer.

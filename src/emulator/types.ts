@@ -21,6 +21,29 @@ export interface EmulatorOptions {
   unauthenticatedRateLimit?: number;
   /** Budget per hour of a token that does not set its own; default 5,000. */
   defaultRateLimit?: number;
+  /**
+   * Called with every answer the emulator writes (faults included), e.g. to validate each JSON body
+   * against GitHub's OpenAPI description in tests. It runs before the answer is sent; an exception it
+   * throws is reported on stderr and never changes the answer.
+   */
+  onResponse?: (response: ResponseRecord) => void;
+}
+
+/** One answer as `onResponse` sees it. */
+export interface ResponseRecord {
+  method: string;
+  /** Path without the query string. */
+  path: string;
+  status: number;
+  /** OpenAPI operationId when the route is known. */
+  operation?: string;
+  /** Name of the injected fault that produced (or, for `drop-reply`, dropped) the answer. */
+  fault?: Fault['kind'];
+  /** True when the body was written by a test, not by the emulator (`status` faults with `body`, `malformed-json`). */
+  injectedBody: boolean;
+  headers: Record<string, string>;
+  /** The body as sent (undefined for 204, 304, HEAD and bodiless faults). */
+  body?: string;
 }
 
 export interface RequestLogEntry {

@@ -51,7 +51,8 @@ Example:
     if (seedArg === undefined || seedArg === 'demo') {
       console.log('tokens: ghp_demo_write (write everywhere), ghp_demo_read (read-only)');
     }
-    console.log(`try: curl ${em.url}/repos/octo-org/widgets/git/matching-refs/heads`);
+    const example = em.state.listRepos().find((r) => !r.private && !em.state.isEmpty(r));
+    if (example) console.log(`try: curl ${em.url}/repos/${example.fullName}/git/matching-refs/heads`);
     console.log('press Ctrl-C to stop');
     await new Promise<void>((resolve) => {
       const stop = () => {
