@@ -97,7 +97,17 @@ describe('get', () => {
     const from = em.requests.length;
     const got = await s.get(KEY);
     expect(new TextDecoder().decode(got!.value)).toBe('v2');
-    expect(ops(em, from).filter((l) => l.includes('get-blob'))).toHaveLength(1);
+    // ref + commit + the 4 changed levels on the key's path (root, github, github/repo, github/repo/octo) + blob
+    expect(ops(em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET git/get-commit 200',
+      'GET git/get-tree 200',
+      'GET git/get-tree 200',
+      'GET git/get-tree 200',
+      'GET git/get-tree 200',
+      'GET git/get-blob 200',
+    ]);
+    expect(got!.requests).toBe(7);
   });
 
   it('a pinned version skips the ref read (3 cold, 0 warm)', async () => {
@@ -152,6 +162,21 @@ describe('writes', () => {
       'PATCH git/update-ref 200',
     ]);
     expect(r.requests).toBe(3);
+  });
+
+  it('warm delete costs the same 3 write requests (a sha:null entry on base_tree)', async () => {
+    seed({ [KEY]: 'v1', 'keep.json': 'k' });
+    const s = store(em, repo);
+    await s.get(KEY);
+    const from = em.requests.length;
+    const r = await s.delete(KEY);
+    expect(r).toMatchObject({ changed: true, deleted: [KEY], requests: 3 });
+    expect(ops(em, from)).toEqual([
+      'POST git/create-tree 201',
+      'POST git/create-commit 201',
+      'PATCH git/update-ref 200',
+    ]);
+    expect(await store(em, repo).get(KEY)).toBeNull();
   });
 
   it('cold put reads the tip and its tree once (to compare blob SHAs), then writes 3', async () => {

@@ -16,6 +16,7 @@ const KINDS: { kind: TransportKind; manyKeys: number; largeValueBytes: number }[
   { kind: 'fetch', manyKeys: 10_000, largeValueBytes: 5 * 1024 * 1024 },
   { kind: 'octokit', manyKeys: 2_000, largeValueBytes: 2 * 1024 * 1024 },
   { kind: 'host', manyKeys: 2_000, largeValueBytes: 2 * 1024 * 1024 },
+  { kind: 'recording', manyKeys: 1_000, largeValueBytes: 1024 * 1024 },
 ];
 
 for (const { kind, manyKeys, largeValueBytes } of KINDS) {

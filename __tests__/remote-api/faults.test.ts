@@ -55,6 +55,25 @@ describe('5xx and connection failures', () => {
     expect(z.waits).toHaveLength(2);
   });
 
+  for (const kind of ['fetch', 'octokit', 'host', 'recording'] as const) {
+    it(`one retry layer: \`requests\` equals the upstream count after a 503 (${kind} transport)`, async () => {
+      await store(em, repo).put('a.json', '1');
+      em.inject({ kind: 'status', status: 503, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/` });
+      const from = em.requests.length;
+      const got = await store(em, repo, {}, kind).get('a.json');
+      expect(got!.requests).toBe(5);
+      expect(since(em, from)).toHaveLength(5);
+      em.inject({ kind: 'status', status: 503, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/`, times: 10 });
+      const from2 = em.requests.length;
+      const err = await store(em, repo, { readRetries: 1 }, kind)
+        .head()
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(UpstreamUnavailable);
+      expect(err.data.requests).toBe(2);
+      expect(since(em, from2)).toHaveLength(2);
+    });
+  }
+
   it('gives up after readRetries with UpstreamUnavailable (5xx) or TransportError (reset), naming operation and status', async () => {
     const s = store(em, repo, { readRetries: 2 });
     em.inject({ kind: 'status', status: 503, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/`, times: 3 });

@@ -4,13 +4,13 @@ import type { EmulatorHandle } from '../../src/emulator/types.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
-import { fetchTransport, hostTransport, octokitTransport } from '../../src/transport/index.js';
+import { fetchTransport, hostTransport, octokitTransport, recordingTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 
 export const TOKEN = 'ghp_TestTokenValue0123456789abcdefABCDEF';
 export const OWNER = 'octo';
 
-export type TransportKind = 'fetch' | 'octokit' | 'host';
+export type TransportKind = 'fetch' | 'octokit' | 'host' | 'recording';
 
 export function makeTransport(
   kind: TransportKind,
@@ -18,6 +18,8 @@ export function makeTransport(
   token: string | undefined = TOKEN,
 ): HttpTransport {
   if (kind === 'fetch') return fetchTransport({ timeoutMs: 10_000 });
+  // The unit-test fake, recording while it passes every request through to a real transport.
+  if (kind === 'recording') return recordingTransport({ inner: fetchTransport({ timeoutMs: 10_000 }) });
   if (kind === 'octokit') {
     // Octokit's own auth hook sets Authorization on every request, so it must carry the store's token.
     return octokitTransport(

@@ -4,11 +4,24 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { utf8 } from '../../src/core/bytes.js';
-import { InvalidConfig, InvalidResponse } from '../../src/core/errors.js';
+import {
+  AuthMissing,
+  ConcurrentUpdate,
+  InvalidConfig,
+  InvalidKey,
+  InvalidResponse,
+  NotFound,
+  TransportError,
+} from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
 import { nextLink } from '../../src/stores/remote-api/client.js';
 import { mapStatusError, parseRateLimit, RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
-import { type RecordingTransport, recordingTransport } from '../../src/transport/index.js';
+import {
+  type RecordedRequest,
+  type RecordingTransport,
+  recordingTransport,
+  type ScriptedResponse,
+} from '../../src/transport/index.js';
 
 const TOKEN = 'ghp_UnitTokenUnitTokenUnitToken000000000';
 const API = 'https://api.github.com';
@@ -342,5 +355,224 @@ describe('history start point', () => {
     expect(q(0).get('per_page')).toBe('100');
     expect(q(2).get('sha')).toBe(SHA(9));
     expect(h.requests).toBe(3);
+  });
+
+  it('a 404 after the fallback goes through the one status mapping (NotFound naming the step and status)', async () => {
+    const t = recordingTransport().enqueue(
+      { status: 422, body: { message: 'No commit found for SHA: refs/docdb/documents' } },
+      { status: 200, body: { ref: 'refs/docdb/documents', object: { sha: SHA(9) } } },
+      { status: 404, body: { message: 'Not Found' } },
+    );
+    const err = await make(t)
+      .history('k.json')
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(NotFound);
+    expect(err.message).toMatch(/^history: list commits \(GET \/repos\/octo\/data\/commits\).*HTTP 404/);
+    expect(err.data).toMatchObject({ status: 404, step: 'list commits', requests: 3 });
+  });
+});
+
+/**
+ * A scripted GitHub for the write sequence: ref tips are served in order from `tips` (the last one
+ * repeats), commits and trees from maps, and `onPatch` decides each ref update's fate.
+ */
+function scriptedHub(opts: {
+  tips: string[];
+  commits: Record<string, { tree: string; parents?: string[] }>;
+  trees: Record<string, { path: string; sha: string }[]>;
+  onPatch: (n: number) => ScriptedResponse | Error;
+}) {
+  let refReads = 0;
+  let patches = 0;
+  let created = 0;
+  const t = recordingTransport();
+  const handler = (req: RecordedRequest): ScriptedResponse | Error => {
+    const path = new URL(req.url).pathname.replace('/repos/octo/data', '');
+    if (req.method === 'GET' && path.startsWith('/git/ref/')) {
+      const sha = opts.tips[Math.min(refReads++, opts.tips.length - 1)] as string;
+      return { status: 200, body: { ref: 'refs/docdb/documents', object: { sha, type: 'commit' } } };
+    }
+    if (req.method === 'GET' && path.startsWith('/git/commits/')) {
+      const sha = path.slice('/git/commits/'.length);
+      const c = opts.commits[sha];
+      return c ? { status: 200, body: commitBody(sha, c.tree, c.parents) } : { status: 404, body: {} };
+    }
+    if (req.method === 'GET' && path.startsWith('/git/trees/')) {
+      const sha = path.slice('/git/trees/'.length);
+      const tree = (opts.trees[sha] ?? []).map((e) => ({ ...e, mode: '100644', type: 'blob' }));
+      return { status: 200, body: { sha, truncated: false, tree } };
+    }
+    if (req.method === 'POST' && path === '/git/trees') return { status: 201, body: { sha: SHA(0x100 + ++created) } };
+    if (req.method === 'POST' && path === '/git/commits') {
+      const b = req.json() as { tree: string; parents: string[] };
+      return { status: 201, body: commitBody(SHA(0x200 + ++created), b.tree, b.parents) };
+    }
+    if (req.method === 'PATCH') return opts.onPatch(++patches);
+    return new Error(`unexpected ${req.method} ${path}`);
+  };
+  for (const m of ['GET', 'POST', 'PATCH']) t.route(m, /./, handler);
+  return t;
+}
+
+const wire = (t: RecordingTransport) =>
+  t.requests.map((r) => `${r.method} ${new URL(r.url).pathname.replace('/repos/octo/data', '')}`);
+const notFastForward: ScriptedResponse = { status: 422, body: { message: 'Update is not a fast forward' } };
+
+describe('write sequence: lost races and lost replies', () => {
+  const [A, B, C, D] = [SHA(0xa1), SHA(0xb1), SHA(0xc1), SHA(0xd1)];
+  const [TA, TB, TC, TD] = [SHA(0xa2), SHA(0xb2), SHA(0xc2), SHA(0xd2)];
+  const keep = { path: 'keep', sha: blobSha(utf8('keep')) };
+  const x = { path: 'x', sha: blobSha(utf8('x')) };
+
+  it('each lost race re-plans the SAME change on the new tip’s tree, with jittered backoff, then ConcurrentUpdate', async () => {
+    const t = scriptedHub({
+      tips: [A, B, C, D],
+      commits: { [A]: { tree: TA }, [B]: { tree: TB }, [C]: { tree: TC }, [D]: { tree: TD } },
+      // x appears only from B on: the delete is a no-op on A's tree and a real delete on B's and C's.
+      trees: { [TA]: [keep], [TB]: [keep, x], [TC]: [keep, x], [TD]: [keep, x] },
+      onPatch: () => notFastForward,
+    });
+    const waits: number[] = [];
+    const s = make(t, {
+      retryConcurrentWrites: 2,
+      random: () => 0.5,
+      sleep: async (ms: number) => void waits.push(ms),
+    });
+    const err = await s
+      .commit([
+        { op: 'put', key: 'k', value: 'v' },
+        { op: 'delete', key: 'x' },
+      ])
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(ConcurrentUpdate);
+    expect(err.otherSha).toBe(D);
+    expect(err.data).toMatchObject({ attempts: 3, requests: 19 });
+    const attempt = (tip: string, tree: string) => [
+      'GET /git/ref/docdb/documents',
+      `GET /git/commits/${tip}`,
+      `GET /git/trees/${tree}`,
+      'POST /git/trees',
+      'POST /git/commits',
+      'PATCH /git/refs/docdb/documents',
+    ];
+    expect(wire(t)).toEqual([...attempt(A, TA), ...attempt(B, TB), ...attempt(C, TC), 'GET /git/ref/docdb/documents']);
+    const trees = t.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/git/trees')).map((r) => r.json());
+    const put = { path: 'k', mode: '100644', type: 'blob', content: 'v' };
+    const del = { path: 'x', mode: '100644', type: 'blob', sha: null };
+    expect(trees).toEqual([
+      { base_tree: TA, tree: [put] },
+      { base_tree: TB, tree: [put, del] },
+      { base_tree: TC, tree: [put, del] },
+    ]);
+    const parents = t.requests.filter((r) => r.url.endsWith('/git/commits')).map((r) => r.json());
+    expect(parents.map((p) => (p as { parents: string[] }).parents)).toEqual([[A], [B], [C]]);
+    // Full jitter: random() × min(2 s, 100 ms × 2^attempt), before each retry only.
+    expect(waits).toEqual([100, 200]);
+  });
+
+  it('lost reply, resend refused (422) because the first update landed and was built on: success, not a rebase', async () => {
+    const E = SHA(0xe1);
+    let ours = '';
+    const t = scriptedHub({
+      // initial read; re-read after the lost reply (not applied yet); re-read after the 422
+      tips: [A, A, E],
+      commits: { [A]: { tree: TA } },
+      trees: { [TA]: [keep] },
+      onPatch: (n) => (n === 1 ? new Error('socket hang up') : notFastForward),
+    });
+    t.route('POST', '/git/commits', (req) => {
+      const b = req.json() as { tree: string; parents: string[] };
+      ours = SHA(0x2ff);
+      return { status: 201, body: commitBody(ours, b.tree, b.parents) };
+    });
+    // E was built on our commit by another writer.
+    t.route('GET', `/git/commits/${E}`, () => ({ status: 200, body: commitBody(E, TD, [ours]) }));
+    const waits: number[] = [];
+    const r = await make(t, { random: () => 0.5, sleep: async (ms: number) => void waits.push(ms) }).put('k', 'v');
+    expect(r).toMatchObject({ changed: true, version: ours, previousVersion: A, written: ['k'] });
+    expect(wire(t).slice(5)).toEqual([
+      'PATCH /git/refs/docdb/documents',
+      'GET /git/ref/docdb/documents',
+      'PATCH /git/refs/docdb/documents',
+      'GET /git/ref/docdb/documents',
+      `GET /git/commits/${E}`,
+    ]);
+    expect(waits).toEqual([188]); // the client's backoff before resending: 250 ms × (0.5 + 0.5/2)
+  });
+
+  it('lost replies while the ref never moves: resent readRetries times, then the failure is reported', async () => {
+    const t = scriptedHub({
+      tips: [A],
+      commits: { [A]: { tree: TA } },
+      trees: { [TA]: [keep] },
+      onPatch: () => new Error('socket hang up'),
+    });
+    const waits: number[] = [];
+    const err = await make(t, { readRetries: 2, random: () => 0.5, sleep: async (ms: number) => void waits.push(ms) })
+      .put('k', 'v')
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(err.data).toMatchObject({ operation: 'put', step: 'update ref', method: 'PATCH' });
+    expect(wire(t).filter((l) => l.startsWith('PATCH'))).toHaveLength(3);
+    expect(wire(t).at(-1)).toBe('GET /git/ref/docdb/documents'); // the last word is the ref itself
+    expect(waits).toEqual([188, 375]);
+  });
+
+  it('a lost race that is not a lost reply never walks history (the new tip is rebased on directly)', async () => {
+    const t = scriptedHub({
+      tips: [A, B],
+      commits: { [A]: { tree: TA }, [B]: { tree: TB, parents: [A] } },
+      trees: { [TA]: [keep], [TB]: [keep] },
+      onPatch: (n) => (n === 1 ? notFastForward : { status: 200, body: { ref: 'refs/docdb/documents', object: {} } }),
+    });
+    const r = await make(t, { random: () => 0 }).put('k', 'v');
+    expect(r.changed).toBe(true);
+    expect(r.previousVersion).toBe(B);
+    expect(wire(t).filter((l) => l.startsWith('GET /git/commits/'))).toEqual([
+      `GET /git/commits/${A}`,
+      `GET /git/commits/${B}`,
+    ]);
+  });
+});
+
+describe('batch validation (before any request)', () => {
+  it('a batch that makes a key both a value and a directory is InvalidKey "conflict", with no request sent', async () => {
+    const t = recordingTransport();
+    for (const batch of [
+      [
+        { op: 'put' as const, key: 'a', value: '1' },
+        { op: 'put' as const, key: 'a/b', value: '2' },
+      ],
+      [
+        { op: 'put' as const, key: 'x/y/z', value: '1' },
+        { op: 'put' as const, key: 'x/y', value: '2' },
+      ],
+    ]) {
+      const err = await make(t)
+        .commit(batch)
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(InvalidKey);
+      expect(err.data.rule).toBe('conflict');
+    }
+    expect(t.requests).toHaveLength(0);
+  });
+});
+
+describe('client retry policy', () => {
+  it('a DocDbError thrown by a transport is not a lost connection: not retried, passed through', async () => {
+    let calls = 0;
+    const s = new RemoteApiRefStore({
+      transport: {
+        request: async () => {
+          calls++;
+          throw new AuthMissing('host has no credentials', {});
+        },
+      },
+      owner: 'octo',
+      repo: 'data',
+      sleep: async () => {},
+    });
+    await expect(s.head()).rejects.toBeInstanceOf(AuthMissing);
+    expect(calls).toBe(1);
   });
 });

@@ -208,7 +208,7 @@ describe('octokitTransport specifics (fake Octokit)', () => {
     expect(err).toBeInstanceOf(TransportError);
     expect(err.data.reason).toBe('network');
   });
-  it('passes raw success bodies through and marks unsafe methods non-retryable', async () => {
+  it('passes raw success bodies through and marks every request non-retryable for plugin-retry', async () => {
     const calls: Record<string, unknown>[] = [];
     const t = octokitTransport({
       request: async (p: Record<string, unknown>) => {
@@ -219,6 +219,8 @@ describe('octokitTransport specifics (fake Octokit)', () => {
     const res = await t.request({ ...req, method: 'PATCH', body: new TextEncoder().encode('{}') });
     expect(new TextDecoder().decode(res.body)).toBe('{"raw": 1}');
     expect(calls[0]!.request).toMatchObject({ parseSuccessResponseBody: false, retries: 0 });
+    await t.request(req);
+    expect(calls[1]!.request).toMatchObject({ retries: 0 }); // safe methods too: the store retries them
     expect(calls[0]!.headers).toEqual({ accept: 'a' });
   });
   it('rejects a non-Octokit argument', () => {
@@ -229,24 +231,16 @@ describe('octokitTransport specifics (fake Octokit)', () => {
 describe('createOctokit policy (against the emulator)', () => {
   const base = () =>
     createOctokit({ auth: TOKEN, baseUrl: em.url, writeSpacingMs: 0, retryAfterBaseMs: 1, warn: () => {} });
-  it('retries a safe request after a 5xx, but never a POST', async () => {
-    const t = octokitTransport(base());
+  it('retries a safe request after a 5xx, but never a POST (octokit.request, as the projection sources use it)', async () => {
     em.inject({ kind: 'status', status: 502, method: 'GET', path: `/repos/${REPO}/git/ref/` });
     let from = em.requests.length;
-    const ok = await t.request({ method: 'GET', url: `${em.url}/repos/${REPO}/git/ref/heads/main`, headers: {} });
+    const ok = await base().request('GET /repos/{owner}/{repo}/git/ref/{ref}', {
+      owner: 'octo',
+      repo: 'transport',
+      ref: 'heads/main',
+    });
     expect(ok.status).toBe(200);
     expect(em.requests.length - from).toBe(2);
-    em.inject({ kind: 'status', status: 502, method: 'POST' });
-    from = em.requests.length;
-    const res = await t.request({
-      method: 'POST',
-      url: `${em.url}/repos/${REPO}/git/blobs`,
-      headers: { 'content-type': 'application/json' },
-      body: new TextEncoder().encode('{"content":"x","encoding":"utf-8"}'),
-    });
-    expect(res.status).toBe(502);
-    expect(em.requests.length - from).toBe(1);
-    // Through octokit.request directly too (the Action's projection sources).
     em.inject({ kind: 'status', status: 502, method: 'POST' });
     from = em.requests.length;
     await expect(
@@ -255,16 +249,36 @@ describe('createOctokit policy (against the emulator)', () => {
     expect(em.requests.length - from).toBe(1);
   });
 
-  it('does not retry 409 or 404', async () => {
-    em.inject({ kind: 'status', status: 409, method: 'GET', path: `/repos/${REPO}/git/ref/` });
-    const from = em.requests.length;
-    const res = await octokitTransport(base()).request({
-      method: 'GET',
-      url: `${em.url}/repos/${REPO}/git/ref/heads/main`,
-      headers: {},
-    });
-    expect(res.status).toBe(409);
-    expect(em.requests.length - from).toBe(1);
+  it('through octokitTransport nothing is retried by plugin-retry: the store owns (and counts) retries', async () => {
+    const t = octokitTransport(base());
+    for (const method of ['GET', 'POST'] as const) {
+      em.inject({ kind: 'status', status: 502, method });
+      const from = em.requests.length;
+      const res = await t.request({
+        method,
+        url: `${em.url}/repos/${REPO}/${method === 'GET' ? 'git/ref/heads/main' : 'git/blobs'}`,
+        headers: { 'content-type': 'application/json' },
+        ...(method === 'POST' ? { body: new TextEncoder().encode('{"content":"x","encoding":"utf-8"}') } : {}),
+      });
+      expect(res.status).toBe(502);
+      expect(em.requests.length - from).toBe(1);
+    }
+    em.clearFaults();
+  });
+
+  it('does not retry 409 (empty repository) or 404 (octokit.request)', async () => {
+    for (const status of [409, 404]) {
+      em.inject({ kind: 'status', status, method: 'GET', path: `/repos/${REPO}/git/ref/` });
+      const from = em.requests.length;
+      await expect(
+        base().request('GET /repos/{owner}/{repo}/git/ref/{ref}', {
+          owner: 'octo',
+          repo: 'transport',
+          ref: 'heads/main',
+        }),
+      ).rejects.toMatchObject({ status });
+      expect(em.requests.length - from).toBe(1);
+    }
   });
 
   it('honours a secondary rate limit Retry-After and retries; gives up beyond maxRetryAfterSeconds', async () => {
@@ -308,6 +322,34 @@ describe('createOctokit policy (against the emulator)', () => {
     });
     expect(res2.status).toBe(429);
     expect(res2.headers['retry-after']).toBe('600');
+  });
+
+  it('a primary rate limit is timed from x-ratelimit-reset; a wait beyond maxRetryAfterSeconds gives up', async () => {
+    const limited = 'ghp_TransportPrimary00000000000000000000';
+    em.state.addToken(limited, { login: 'octo', repos: '*', rateLimit: 1 });
+    const events: { kind: string; retryAfter: number }[] = [];
+    const o = createOctokit({
+      auth: limited,
+      baseUrl: em.url,
+      writeSpacingMs: 0,
+      retryAfterBaseMs: 1,
+      maxRetryAfterSeconds: 30,
+      warn: () => {},
+      onRateLimit: (e) => void events.push(e),
+    });
+    const t = octokitTransport(o);
+    const get = () => t.request({ method: 'GET', url: `${em.url}/repos/${REPO}/git/ref/heads/main`, headers: {} });
+    expect((await get()).status).toBe(200);
+    const from = em.requests.length;
+    const res = await get();
+    expect(res.status).toBe(403);
+    expect(res.headers['x-ratelimit-remaining']).toBe('0');
+    expect(events).toHaveLength(1);
+    expect(events[0]!.kind).toBe('primary');
+    // Seconds until x-ratelimit-reset (the emulator's window is an hour): beyond the 30 s allowed.
+    expect(events[0]!.retryAfter).toBeGreaterThan(30);
+    expect(events[0]!.retryAfter).toBeLessThanOrEqual(3601); // plugin-throttling adds one second
+    expect(em.requests.length - from).toBe(1); // gave up: more than 30 s away
   });
 
   it('validates its options', () => {

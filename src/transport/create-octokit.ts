@@ -36,7 +36,10 @@ export interface CreateOctokitOptions {
   baseUrl?: string;
   /** User-Agent (default `docdb`). */
   userAgent?: string;
-  /** Retries of safe requests on 5xx/network errors (default 3; writes are never retried here). */
+  /**
+   * Retries of safe requests on 5xx/network errors (default 3; writes are never retried here). Applies to
+   * direct `octokit.request` calls; `octokitTransport` turns it off because the store retries its own requests.
+   */
   retries?: number;
   /** Longest rate-limit wait (seconds) to sit out before retrying (default 60). Longer waits fail fast. */
   maxRetryAfterSeconds?: number;

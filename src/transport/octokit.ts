@@ -1,6 +1,7 @@
 /**
  * `octokitTransport`: the transport over an Octokit instance (`octokit.request`). It adds nothing
- * but the adapter: Octokit's plugins (retry, throttling) still run, and every HTTP answer — 304 and
+ * but the adapter: Octokit's hooks (auth, throttling) still run — only plugin-retry is switched off
+ * per request, because the store owns retries — and every HTTP answer — 304 and
  * 4xx/5xx included, which Octokit throws as `RequestError`s — comes back as a response. Only a
  * failure WITHOUT a response (Octokit reports those as `RequestError` with status 500 and no
  * `response`) rejects, with a `TransportError`.
@@ -8,14 +9,7 @@
  * Duck-typed on `request` so this file pulls in no Octokit code (browser bundles stay small).
  */
 import { DocDbError } from '../core/errors.js';
-import {
-  type HttpRequest,
-  type HttpResponse,
-  type HttpTransport,
-  isSafeMethod,
-  lowercaseHeaders,
-  transportError,
-} from './types.js';
+import { type HttpRequest, type HttpResponse, type HttpTransport, lowercaseHeaders, transportError } from './types.js';
 
 /** The part of an Octokit instance the adapter uses. */
 export interface OctokitLike {
@@ -46,9 +40,11 @@ async function bodyBytes(data: unknown): Promise<Uint8Array> {
 /**
  * Adapt an Octokit instance (ideally from {@link createOctokit}) to the transport seam.
  * Successful bodies are passed through byte for byte (`parseSuccessResponseBody: false`); error
- * bodies, which Octokit always parses, are re-encoded as JSON. Unsafe methods (POST, PATCH, …) are
- * sent with `request.retries = 0` so plugin-retry never replays a write whose reply was lost —
- * the store decides (it re-reads the ref).
+ * bodies, which Octokit always parses, are re-encoded as JSON. Every request is sent with
+ * `request.retries = 0`: the store above owns retries of its requests — it retries idempotent ones
+ * itself (bounded, with backoff, counted in each result's `requests`) and never replays a write whose
+ * reply was lost (it re-reads the ref). plugin-retry still serves direct `octokit.request` calls, and
+ * plugin-throttling still sits out rate limits for both.
  *
  * @example
  * const octokit = createOctokit({ auth: process.env.GITHUB_TOKEN, baseUrl: 'https://api.github.com' });
@@ -62,7 +58,7 @@ export function octokitTransport(octokit: OctokitLike): HttpTransport {
     async request(req: HttpRequest): Promise<HttpResponse> {
       const request: Record<string, unknown> = { parseSuccessResponseBody: false };
       if (req.signal) request.signal = req.signal;
-      if (!isSafeMethod(req.method)) request.retries = 0;
+      request.retries = 0;
       const params: Record<string, unknown> = {
         method: req.method.toUpperCase(),
         url: req.url,

@@ -56,7 +56,8 @@ export class GitHubClient {
     this.cfg.logger?.(data ? { level, message, data } : { level, message });
   }
 
-  private backoffMs(attempt: number): number {
+  /** Wait before retry number `attempt` (0-based): exponential from 250 ms, capped at 5 s, with jitter. */
+  backoffMs(attempt: number): number {
     const cap = Math.min(5000, 250 * 2 ** attempt);
     return Math.round(cap * (0.5 + this.cfg.random() / 2));
   }
@@ -97,16 +98,8 @@ export class GitHubClient {
       try {
         res = await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
       } catch (e) {
-        const err =
-          e instanceof DocDbError
-            ? e
-            : new TransportError(
-                `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${
-                  e instanceof Error ? e.message : String(e)
-                }`,
-                { operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname, reason: 'network' },
-                { cause: e },
-              );
+        // A transport rejects only when there is no response; anything else it throws is not ours to retry.
+        if (e instanceof DocDbError && !(e instanceof TransportError)) throw e;
         if (opts.retry && failures < this.cfg.readRetries) {
           const wait = this.backoffMs(failures++);
           this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
@@ -116,15 +109,21 @@ export class GitHubClient {
           await this.cfg.sleep(wait);
           continue;
         }
-        if (err instanceof TransportError && err.data.operation === undefined) {
-          // Re-wrap a transport's own error so the message names the operation and step.
-          throw new TransportError(
-            `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${err.message}`,
-            { ...err.data, operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname },
-            { cause: err },
-          );
-        }
-        throw err;
+        // Name the operation and step (the transport's own message names only method and URL).
+        throw new TransportError(
+          `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${
+            e instanceof Error ? e.message : String(e)
+          }`,
+          {
+            reason: 'network',
+            ...(e instanceof TransportError ? e.data : {}),
+            operation: ctx.operation,
+            step: opts.step,
+            method: opts.method,
+            path: u.pathname,
+          },
+          { cause: e },
+        );
       }
       const rl = parseRateLimit(res.headers);
       if (rl) ctx.rateLimit = rl;

@@ -17,13 +17,18 @@ import {
   InvalidKey,
   InvalidResponse,
   InvalidVersion,
-  NotFound,
   TransportError,
   UpstreamUnavailable,
 } from '../../core/errors.js';
 import { blobSha, isSha } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { defaultCommitMessage, normalizeChanges, type PlannedTreeChange, planWrite } from '../../core/plan.js';
+import {
+  assertNoPathConflicts,
+  defaultCommitMessage,
+  normalizeChanges,
+  type PlannedTreeChange,
+  planWrite,
+} from '../../core/plan.js';
 import type {
   Change,
   GetOptions,
@@ -96,8 +101,11 @@ export class RemoteApiRefStore implements RefStore {
   private repoChecked = false;
   /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
   private lastRootTree: string | undefined;
-  /** Small index of tree levels by name (avoids linear scans of big directories). */
-  private readonly levelIndex = new Map<string, Map<string, CachedTreeEntry>>();
+  /**
+   * Name index of each cached tree level (avoids linear scans of big directories). Keyed by the
+   * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
+   */
+  private readonly levelIndex = new WeakMap<CachedTreeEntry[], Map<string, CachedTreeEntry>>();
   private writeChain: Promise<unknown> = Promise.resolve();
 
   constructor(options: RemoteApiRefStoreOptions) {
@@ -165,11 +173,12 @@ export class RemoteApiRefStore implements RefStore {
     }
   }
 
-  private bad(ctx: OpContext, step: string, what: string): InvalidResponse {
-    return new InvalidResponse(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, {
-      operation: ctx.operation,
-      step,
-    });
+  private bad(ctx: OpContext, step: string, what: string, cause?: unknown): InvalidResponse {
+    return new InvalidResponse(
+      `${ctx.operation}: ${step} returned an unexpected body: ${what}`,
+      { operation: ctx.operation, step },
+      { cause },
+    );
   }
 
   // ---------------------------------------------------------------- upstream reads
@@ -264,42 +273,47 @@ export class RemoteApiRefStore implements RefStore {
     return c;
   }
 
-  /** Fetch a tree; with `recursive`, cache every level of a complete listing. */
-  private async fetchTree(
-    ctx: OpContext,
-    sha: string,
-    recursive: boolean,
-  ): Promise<{ level: CachedTreeEntry[] | undefined; truncated: boolean }> {
+  /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
+  private async fetchTree(ctx: OpContext, sha: string, recursive: boolean): Promise<CachedTreeEntry[] | undefined> {
+    const step = recursive ? 'read tree (recursive)' : 'read tree';
     const res = await this.client.send(ctx, {
-      step: recursive ? 'read tree (recursive)' : 'read tree',
+      step,
       method: 'GET',
       path: `/git/trees/${sha}`,
       ...(recursive ? { query: { recursive: '1' } } : {}),
       retry: true,
     });
     const j = res.json();
-    if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, 'read tree', 'expected { sha, tree: [...] }');
-    if (j.sha !== undefined && j.sha !== sha)
-      throw this.bad(ctx, 'read tree', `asked for ${sha}, got ${String(j.sha)}`);
-    const truncated = j.truncated === true;
-    if (truncated) return { level: undefined, truncated };
+    if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
+    if (j.sha !== undefined && j.sha !== sha) throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
+    // A truncated listing is never used (nor cached): the caller walks the levels instead.
+    if (j.truncated === true) return undefined;
+    const level = await this.cacheListing(sha, j.tree, recursive);
+    if (typeof level === 'string') throw this.bad(ctx, step, level);
+    return level;
+  }
+
+  /**
+   * Split a complete tree listing (`GET /git/trees/{sha}`, or a create-tree reply) into one entry per
+   * level and cache them. Returns the root level, or what is malformed (then nothing is cached).
+   */
+  private async cacheListing(sha: string, list: unknown[], recursive: boolean): Promise<CachedTreeEntry[] | string> {
     const dirs = new Map<string, CachedTreeEntry[]>([['', []]]);
     const dirSha = new Map<string, string>([['', sha]]);
-    for (const e of j.tree) {
+    for (const e of list) {
       if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
-        throw this.bad(ctx, 'read tree', 'tree entries need path, mode and sha');
+        return 'tree entries need path, mode and sha';
       }
       const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
       const slash = e.path.lastIndexOf('/');
-      if (!recursive && slash >= 0) throw this.bad(ctx, 'read tree', 'nested path in a non-recursive listing');
+      if (!recursive && slash >= 0) return 'nested path in a non-recursive listing';
       const parent = slash < 0 ? '' : e.path.slice(0, slash);
-      const name = e.path.slice(slash + 1);
-      let list = dirs.get(parent);
-      if (!list) {
-        list = [];
-        dirs.set(parent, list);
+      let entries = dirs.get(parent);
+      if (!entries) {
+        entries = [];
+        dirs.set(parent, entries);
       }
-      list.push({ name, mode: e.mode, type, sha: e.sha });
+      entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
       if (type === 'tree' && recursive) {
         // Only a recursive listing holds the children of a subtree; a level listing must not
         // cache its subdirectories (as empty).
@@ -307,12 +321,9 @@ export class RemoteApiRefStore implements RefStore {
         if (!dirs.has(e.path)) dirs.set(e.path, []);
       }
     }
-    for (const [path, entries] of dirs) {
-      const s = dirSha.get(path);
-      if (s === undefined) throw this.bad(ctx, 'read tree', `entry below ${path}/ without a tree entry for it`);
-      await this.cache.putTree(s, entries);
-    }
-    return { level: dirs.get(''), truncated: false };
+    for (const path of dirs.keys()) if (!dirSha.has(path)) return `entry below ${path}/ without a tree entry for it`;
+    for (const [path, entries] of dirs) await this.cache.putTree(dirSha.get(path) as string, entries);
+    return dirs.get('') as CachedTreeEntry[];
   }
 
   private async isWarm(): Promise<boolean> {
@@ -328,32 +339,32 @@ export class RemoteApiRefStore implements RefStore {
     const hit = await this.cache.getTree(sha);
     if (hit) return hit;
     if (mode === 'bulk' || !(await this.isWarm())) {
-      const r = await this.fetchTree(ctx, sha, true);
-      if (r.level) return r.level;
+      const all = await this.fetchTree(ctx, sha, true);
+      if (all) return all;
       this.cfg.logger?.({
         level: 'info',
         message: 'recursive tree listing truncated; walking subtrees',
         data: { tree: sha },
       });
     }
-    const r = await this.fetchTree(ctx, sha, false);
-    if (!r.level) {
+    const level = await this.fetchTree(ctx, sha, false);
+    if (!level) {
       throw new InvalidResponse(
         `${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`,
         { operation: ctx.operation, tree: sha },
       );
     }
-    return r.level;
+    return level;
   }
 
   private async levelMap(ctx: OpContext, sha: string, mode: WalkMode): Promise<Map<string, CachedTreeEntry>> {
-    const idx = this.levelIndex.get(sha);
-    if (idx) return idx;
     const level = await this.treeLevel(ctx, sha, mode);
-    const m = new Map(level.map((e) => [e.name, e]));
-    if (this.levelIndex.size >= 64) this.levelIndex.delete(this.levelIndex.keys().next().value as string);
-    this.levelIndex.set(sha, m);
-    return m;
+    let index = this.levelIndex.get(level);
+    if (!index) {
+      index = new Map(level.map((e) => [e.name, e]));
+      this.levelIndex.set(level, index);
+    }
+    return index;
   }
 
   /** What is at `path` in the tree `root`. */
@@ -392,13 +403,7 @@ export class RemoteApiRefStore implements RefStore {
       bytes =
         j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : fromBase64(j.content);
     } catch (e) {
-      throw new InvalidResponse(
-        `${ctx.operation}: read blob returned invalid base64`,
-        { operation: ctx.operation },
-        {
-          cause: e,
-        },
-      );
+      throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
     }
     // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
     if (blobSha(bytes) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
@@ -472,7 +477,6 @@ export class RemoteApiRefStore implements RefStore {
       if (limit === 0) return { entries, ...this.meta(ctx) };
       const perPage = String(Math.min(100, limit));
       let url: string | undefined;
-      let first = true;
       // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
       // fall back once to the tip commit SHA, which every host accepts.
       let start: string = this.ref;
@@ -480,26 +484,17 @@ export class RemoteApiRefStore implements RefStore {
         const res = await this.client.send(ctx, {
           step: 'list commits',
           method: 'GET',
-          ...(first
-            ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } }
-            : { url: url as string }),
+          ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
           retry: true,
-          accept: first ? [404, 422] : [],
+          accept: url === undefined && start === this.ref ? [404, 422] : [],
         });
         if (res.status === 404 || res.status === 422) {
           // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
           const tip = await this.readRef(ctx);
           if (tip === null) return { entries, ...this.meta(ctx) };
-          if (start === this.ref) {
-            start = tip;
-            continue;
-          }
-          throw new NotFound(`history: listing commits of ${this.ref} answered HTTP ${res.status}`, {
-            operation: 'history',
-            status: res.status,
-          });
+          start = tip;
+          continue;
         }
-        first = false;
         const list = res.json();
         if (!Array.isArray(list)) throw this.bad(ctx, 'list commits', 'expected an array of commits');
         for (const item of list) {
@@ -558,22 +553,9 @@ export class RemoteApiRefStore implements RefStore {
     if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
       throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
     }
-    // A put key must not be a directory of another put key in the same commit.
-    const puts = normalized.filter((c) => c.op === 'put').map((c) => c.key);
-    const putSet = new Set(puts);
-    for (const k of puts) {
-      const segs = k.split('/');
-      for (let i = 1; i < segs.length; i++) {
-        const dir = segs.slice(0, i).join('/');
-        if (putSet.has(dir)) {
-          throw new InvalidKey(
-            k,
-            'conflict',
-            `cannot write ${JSON.stringify(k)} and ${JSON.stringify(dir)} in one commit (a key cannot also be a directory)`,
-          );
-        }
-      }
-    }
+    // Within the batch: a put key must not be a directory of another put key. Conflicts with the
+    // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
+    assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
     // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
     const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options)));
     this.writeChain = run.catch(() => {});
@@ -722,30 +704,8 @@ export class RemoteApiRefStore implements RefStore {
       const j = res.json();
       if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
       tree = j.sha;
-      // The response lists the new root level: cache it so a read after our write skips that request.
-      if (Array.isArray(j.tree) && j.truncated !== true) {
-        const level: CachedTreeEntry[] = [];
-        let ok = true;
-        for (const e of j.tree) {
-          if (
-            !isObject(e) ||
-            typeof e.path !== 'string' ||
-            e.path.includes('/') ||
-            !isSha(e.sha) ||
-            typeof e.mode !== 'string'
-          ) {
-            ok = false;
-            break;
-          }
-          level.push({
-            name: e.path,
-            mode: e.mode,
-            type: e.type === 'tree' || e.type === 'commit' ? e.type : 'blob',
-            sha: e.sha,
-          });
-        }
-        if (ok) await this.cache.putTree(j.sha, level);
-      }
+      // The reply lists the new root level: cache it so a read after our write skips that request.
+      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
     }
     return tree as string;
   }
@@ -786,100 +746,86 @@ export class RemoteApiRefStore implements RefStore {
   }
 
   /**
-   * Advance the ref to `commit` (fast-forward only). `{ ok: false, tip }` when another writer won.
-   * A lost reply (no response or 5xx) is resolved by re-reading the ref: if it is (or descends from)
-   * our commit the write happened; if it is unchanged we send the update again.
+   * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
+   * null). `{ ok: false, tip }` when another writer won. After a 422 or a lost reply (no response or
+   * 5xx) the ref is re-read, and only what it shows decides: our commit → applied; the ref unmoved →
+   * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
+   * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
    */
   private async updateRef(
     ctx: OpContext,
     parent: string | null,
     commit: string,
   ): Promise<{ ok: true } | { ok: false; tip: string | null }> {
-    let attempts = 0;
+    const request =
+      parent === null
+        ? { step: 'create ref', method: 'POST' as const, path: '/git/refs', body: { ref: this.ref, sha: commit } }
+        : {
+            step: 'update ref',
+            method: 'PATCH' as const,
+            path: `/git/refs/${this.refPath}`,
+            body: { sha: commit, force: false },
+          };
+    let lost = 0; // replies lost so far: from then on our update may have been applied at any time
     for (;;) {
-      let status: number;
+      let noReply: DocDbError | undefined;
       try {
-        const res =
-          parent === null
-            ? await this.client.send(ctx, {
-                step: 'create ref',
-                method: 'POST',
-                path: '/git/refs',
-                body: { ref: this.ref, sha: commit },
-                retry: false,
-                accept: [422],
-              })
-            : await this.client.send(ctx, {
-                step: 'update ref',
-                method: 'PATCH',
-                path: `/git/refs/${this.refPath}`,
-                body: { sha: commit, force: false },
-                retry: false,
-                accept: [422],
-              });
-        status = res.status;
+        const res = await this.client.send(ctx, { ...request, retry: false, accept: [422] });
+        if (res.status !== 422) {
+          await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+          return { ok: true };
+        }
+        // 422: not a fast forward / reference already exists / reference does not exist.
       } catch (e) {
         if (!(e instanceof TransportError || e instanceof UpstreamUnavailable)) throw e;
-        // Lost reply: the update may or may not have been applied.
+        noReply = e;
+        lost++;
         this.cfg.logger?.({
           level: 'warn',
           message: `${ctx.operation}: no reply to the ref update; re-reading ${this.ref}`,
           data: { commit },
         });
-        let now: string | null;
-        try {
-          now = await this.readRefFresh(ctx);
-        } catch (e2) {
-          throw new TransportError(
-            `${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`,
-            { operation: ctx.operation, commit, outcome: 'unknown' },
-            { cause: e2 },
-          );
-        }
-        if (now === commit) {
-          await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
-          return { ok: true };
-        }
-        if (now !== parent && now !== null && (await this.descendsFrom(ctx, now, commit))) {
-          return { ok: true }; // applied, then another writer built on it
-        }
-        if (now === parent && attempts++ < this.cfg.readRetries) {
-          await this.cfg.sleep(Math.round(this.cfg.random() * 200 * 2 ** attempts));
-          continue; // not applied: send it again
-        }
-        if (now === parent) throw e;
-        return { ok: false, tip: now };
       }
-      if (status >= 200 && status < 300) {
-        await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
-        return { ok: true };
-      }
-      // 422: not a fast forward / reference already exists / reference does not exist.
-      const now = await this.readRefFresh(ctx);
-      if (now === parent) {
-        throw new InvalidResponse(
-          `${ctx.operation}: ${parent === null ? 'create' : 'update'} ref ${this.ref} was rejected (HTTP 422) although the ref did not move`,
-          { operation: ctx.operation, status: 422 },
+      let now: string | null;
+      try {
+        // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+        await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+        now = await this.readRef(ctx);
+      } catch (e) {
+        if (lost === 0) throw e;
+        throw new TransportError(
+          `${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`,
+          { operation: ctx.operation, commit, outcome: 'unknown' },
+          { cause: e },
         );
       }
       if (now === commit) return { ok: true };
-      return { ok: false, tip: now };
+      if (now !== parent) {
+        if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent))) return { ok: true };
+        return { ok: false, tip: now };
+      }
+      // The ref did not move, so our update was not applied.
+      if (!noReply) {
+        throw new InvalidResponse(
+          `${ctx.operation}: ${request.step} ${this.ref} was rejected (HTTP 422) although the ref did not move`,
+          { operation: ctx.operation, step: request.step, status: 422 },
+        );
+      }
+      if (lost > this.cfg.readRetries) throw noReply;
+      await this.cfg.sleep(this.client.backoffMs(lost - 1));
     }
   }
 
-  /** Unconditional ref read (after a failed update the cached ETag proves nothing about our write). */
-  private async readRefFresh(ctx: OpContext): Promise<string | null> {
-    await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-    return this.readRef(ctx);
-  }
-
-  /** True when `ancestor` is on the first-parent chain of `tip` within a few commits. */
-  private async descendsFrom(ctx: OpContext, tip: string, ancestor: string): Promise<boolean> {
+  /**
+   * True when `ancestor` is on the first-parent chain of `tip` (docdb's history is linear). The walk
+   * stops at `stop` (the commit `ancestor` was built on: reaching it first means `ancestor` is not
+   * there) or after 20 commits.
+   */
+  private async descendsFrom(ctx: OpContext, tip: string, ancestor: string, stop: string | null): Promise<boolean> {
     let sha: string | undefined = tip;
-    for (let i = 0; i < 20 && sha; i++) {
+    for (let i = 0; i < 20 && sha !== undefined && sha !== stop; i++) {
       if (sha === ancestor) return true;
-      const c = await this.getCommit(ctx, sha);
-      sha = c.parents[0];
+      sha = (await this.getCommit(ctx, sha)).parents[0];
     }
     return false;
   }
