@@ -30071,7 +30071,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9063);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8575);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core, call runAction, publish outputs and the job summary, or fail with what to fix.
@@ -30086,7 +30086,10 @@ async function main() {
         inputs = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_2__/* .readInputs */ .K)((name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name), process.env);
         if (inputs.token)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(inputs.token);
-        const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_3__/* .runAction */ .C)(inputs, { log: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line) });
+        // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
+        // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is.
+        const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+        const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_3__/* .runAction */ .C)(inputs, { log: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line), workspace });
         for (const [name, value] of Object.entries(outputs))
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setOutput */ .uH(name, value);
         if (summary) {
@@ -30108,7 +30111,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 9063:
+/***/ 8575:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30317,21 +30320,6 @@ function bytes_fromHex(hex) {
     return out;
 }
 
-;// CONCATENATED MODULE: ./src/core/version.ts
-/** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
-
-const VERSION_RE = /^[0-9a-f]{40}$/;
-/**
- * Throw `InvalidVersion` unless `v` is a 40-hex commit SHA. Called before any I/O.
- *
- * @example
- * assertValidVersion('0123456789abcdef0123456789abcdef01234567');
- */
-function assertValidVersion(v) {
-    if (typeof v !== 'string' || !VERSION_RE.test(v))
-        throw new errors/* InvalidVersion */.KG(v);
-}
-
 ;// CONCATENATED MODULE: ./src/core/keys.ts
 /**
  * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
@@ -30395,6 +30383,21 @@ function assertValidPrefix(prefix) {
     if (prefix === '')
         return;
     assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+}
+
+;// CONCATENATED MODULE: ./src/core/version.ts
+/** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
+
+const VERSION_RE = /^[0-9a-f]{40}$/;
+/**
+ * Throw `InvalidVersion` unless `v` is a 40-hex commit SHA. Called before any I/O.
+ *
+ * @example
+ * assertValidVersion('0123456789abcdef0123456789abcdef01234567');
+ */
+function assertValidVersion(v) {
+    if (typeof v !== 'string' || !VERSION_RE.test(v))
+        throw new errors/* InvalidVersion */.KG(v);
 }
 
 ;// CONCATENATED MODULE: ./src/document/identity.ts
@@ -30629,6 +30632,7 @@ function envelopeMatches(envelope, identity) {
 
 
 
+
 /** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
 function encodeCursor(version, lastKey) {
     return toBase64(bytes_utf8(`${version}\n${lastKey}`))
@@ -30705,7 +30709,14 @@ class DocumentStore {
     }
     /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
-     * I/O. `written`/`deleted` in the result are canonical keys.
+     * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
+     *
+     * @example
+     * await docs.commit([
+     *   { op: 'put', document: { namespace: 'github', type: 'issue', id: 'o/r#1', data: { title: 'Hi' } } },
+     *   { op: 'delete', identity: { namespace: 'github', doc_type: 'issue', id: 'o/r#2' } },
+     *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
+     * ]);
      */
     async commit(ops, options) {
         if (!Array.isArray(ops))
@@ -30717,7 +30728,19 @@ class DocumentStore {
             }
             if (o?.op === 'delete')
                 return { op: 'delete', key: deriveKey(o.identity) };
-            throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document) or "delete" (with identity)`);
+            if (o?.op === 'meta') {
+                // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
+                if (!isValidKey(o.key) || !o.key.startsWith(RESERVED_PREFIX) || o.key.length === RESERVED_PREFIX.length) {
+                    throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${RESERVED_PREFIX}" (e.g. ${RESERVED_PREFIX}state/x.json)`);
+                }
+                if (o.value === null)
+                    return { op: 'delete', key: o.key };
+                if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+                    throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+                }
+                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? bytes_utf8(o.value) : o.value };
+            }
+            throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
         });
         return this.store.commit(changes, options);
     }
@@ -31036,21 +31059,6 @@ function parseSignatureDate(iso) {
     return { timestamp: Math.floor(ms / 1000), timezone };
 }
 
-;// CONCATENATED MODULE: ./src/projection/codec.ts
-/**
- * How the runner turns an identity into a key and a document into the bytes stored at that key.
- * The default is the document layer's own `deriveKey` and `encodeEnvelope`, so documents written by
- * a projection are byte-identical to documents written with `DocumentStore.put` — which is what makes
- * local blob-SHA change detection exact. Injectable for tests.
- */
-
-
-/** The document layer's encoding. */
-const defaultCodec = {
-    key: (identity) => deriveKey(identity),
-    encode: (document) => encodeEnvelope(document),
-};
-
 ;// CONCATENATED MODULE: ./src/projection/reducers.ts
 /**
  * Reducers turn one source item into a document's `data` (a JSON object), or `null` to skip the item.
@@ -31319,7 +31327,10 @@ async function* fetchSource(client, source, repository, options = {}) {
             const branches = [];
             try {
                 for await (const page of paginate(client, 'GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { owner, repo: name, ref: 'heads', per_page: perPage }, options.apiUrl)) {
-                    branches.push(...page);
+                    // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
+                    for (const b of page)
+                        if (String(b?.ref ?? '').startsWith('refs/heads/'))
+                            branches.push(b);
                 }
             }
             catch (e) {
@@ -31583,6 +31594,7 @@ function renderTemplate(template, vars) {
 
 
 
+
 /** Key of a projection's incremental state. `_docdb/` is reserved for docdb metadata. */
 function stateKey(projection) {
     return `_docdb/state/${projection}.json`;
@@ -31616,7 +31628,9 @@ async function runProjections(options) {
     const { spec, client, store } = options;
     const mode = options.mode ?? 'project';
     const log = options.log ?? (() => { });
-    const codec = options.codec ?? defaultCodec;
+    // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
+    // files ride along as `_docdb/` metadata ops of the same commit.
+    const documents = new DocumentStore(store);
     const selected = selectProjections(spec, options.only);
     // One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files.
     const tip = await store.head();
@@ -31684,9 +31698,7 @@ async function runProjections(options) {
                     const identity = { namespace: p.identity.namespace, doc_type: p.identity.type, id };
                     let key;
                     try {
-                        key = codec.key(identity);
-                        if (!isValidKey(key) || !key.startsWith(scope))
-                            throw new Error('not a key inside the projection scope');
+                        key = deriveKey(identity);
                     }
                     catch (e) {
                         throw new errors/* InvalidSpec */.Nh(`${spec.file}:${p.lines.id}: projections.${p.name}.identity.id: template ${JSON.stringify(p.identity.id)} produced id ${JSON.stringify(id)} (item from ${repository}), which is not a valid document id: ${e.message}`, { file: spec.file, line: p.lines.id, field: `projections.${p.name}.identity.id` }, { cause: e });
@@ -31728,14 +31740,10 @@ async function runProjections(options) {
                     claimed.set(key, p.name);
                     produced.add(key);
                     unmatched.delete(key);
+                    const document = { namespace: p.identity.namespace, type: p.identity.type, id, data };
                     let bytes;
                     try {
-                        bytes = toBytesValue(codec.encode({
-                            namespace: p.identity.namespace,
-                            type: p.identity.type,
-                            id,
-                            data: data,
-                        }));
+                        bytes = encodeEnvelope(document);
                     }
                     catch (e) {
                         throw new errors/* InvalidSpec */.Nh(`${spec.file}:${p.lines.reducer}: projections.${p.name}.reducer returned data for ${key} that cannot be stored as JSON: ${e.message}`, { file: spec.file, line: p.lines.reducer, field: `projections.${p.name}.reducer`, key }, { cause: e });
@@ -31746,7 +31754,7 @@ async function runProjections(options) {
                         continue;
                     }
                     // Only changed documents are kept in memory until the commit; unchanged ones are dropped here.
-                    changes.push({ op: 'put', key, value: bytes });
+                    changes.push({ op: 'put', document });
                     (before === undefined ? report.added : report.changed).push(key);
                 }
                 log(`[${p.name}]   ${repository} page ${page.page}: ${page.items.length} item(s), ${seen} so far`);
@@ -31763,7 +31771,10 @@ async function runProjections(options) {
             for (const key of candidates) {
                 if (!existing.has(key) || produced.has(key))
                     continue;
-                changes.push({ op: 'delete', key });
+                const gone = parseKey(key);
+                if (!gone)
+                    continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
+                changes.push({ op: 'delete', identity: gone });
                 report.removed.push(key);
             }
         }
@@ -31776,7 +31787,7 @@ async function runProjections(options) {
             const bytes = bytes_utf8(`${JSON.stringify(state, null, 2)}\n`);
             const docChanges = report.added.length + report.changed.length + report.removed.length;
             if (existing.get(sKey) !== blobSha(bytes) && (docChanges > 0 || oldState?.fingerprint !== fingerprint)) {
-                pendingState.push({ op: 'put', key: sKey, value: bytes });
+                pendingState.push({ op: 'meta', key: sKey, value: bytes });
             }
         }
         log(`[${p.name}] ${report.items} item(s): ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed, ${report.unchanged} unchanged${report.skipped ? `, ${report.skipped} skipped` : ''}`);
@@ -31786,8 +31797,9 @@ async function runProjections(options) {
     changes.push(...pendingState);
     const keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
     const base = { mode, ref: store.ref, projections: reports, unchanged: unchangedTotal, keys };
-    const writtenKeys = changes.filter((c) => c.op === 'put').map((c) => c.key);
-    const deletedKeys = changes.filter((c) => c.op === 'delete').map((c) => c.key);
+    const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
+    const writtenKeys = changes.filter((c) => !isDelete(c)).map(opKey);
+    const deletedKeys = changes.filter(isDelete).map(opKey);
     if (mode === 'dry-run') {
         log(`dry-run: would write ${writtenKeys.length} and delete ${deletedKeys.length} key(s); nothing written`);
         return { ...base, changed: false, version: tip, previousVersion: tip, written: writtenKeys, deleted: deletedKeys };
@@ -31797,7 +31809,26 @@ async function runProjections(options) {
         return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
     }
     const message = options.commitMessage || defaultMessage(reports, mode);
-    const write = await store.commit(changes, { message });
+    const write = await documents.commit(changes, { message });
+    // If another run advanced the section first, the store rebased these changes onto its tip, where some
+    // may already have been made. Report what the commit really did, so outputs and summary match it.
+    const didWrite = new Set(write.written);
+    const didDelete = new Set(write.deleted);
+    let reconciled = 0;
+    for (const r of reports) {
+        const before = r.added.length + r.changed.length + r.removed.length;
+        r.added = r.added.filter((k) => didWrite.has(k));
+        r.changed = r.changed.filter((k) => didWrite.has(k));
+        r.removed = r.removed.filter((k) => didDelete.has(k));
+        const dropped = before - (r.added.length + r.changed.length + r.removed.length);
+        r.unchanged += dropped;
+        reconciled += dropped;
+    }
+    if (reconciled > 0) {
+        log(`${reconciled} document change(s) were already in the section after another run's commit`);
+        base.unchanged += reconciled;
+        base.keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
+    }
     if (!write.changed)
         log('no document changed: no commit');
     else {
@@ -31834,8 +31865,8 @@ function defaultMessage(reports, mode) {
 function sortObj(o) {
     return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
-function toBytesValue(v) {
-    return typeof v === 'string' ? bytes_utf8(v) : v;
+function opKey(op) {
+    return op.op === 'meta' ? op.key : op.op === 'put' ? deriveKey(identityOf(op.document)) : deriveKey(op.identity);
 }
 
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
@@ -41905,13 +41936,13 @@ function assertNoPathConflicts(changes, base) {
         (c.op === 'put' ? puts : deletes).add(c.key);
     for (const key of puts) {
         if (base.isDir(key)) {
-            throw new InvalidKey(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
+            throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
         }
         let slash = key.indexOf('/');
         while (slash > 0) {
             const ancestor = key.slice(0, slash);
             if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
-                throw new InvalidKey(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
+                throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
             }
             slash = key.indexOf('/', slash + 1);
         }
@@ -42062,6 +42093,7 @@ class GitHubClient {
     log(level, message, data) {
         this.cfg.logger?.(data ? { level, message, data } : { level, message });
     }
+    /** Wait before retry number `attempt` (0-based): exponential from 250 ms, capped at 5 s, with jitter. */
     backoffMs(attempt) {
         const cap = Math.min(5000, 250 * 2 ** attempt);
         return Math.round(cap * (0.5 + this.cfg.random() / 2));
@@ -42105,9 +42137,9 @@ class GitHubClient {
                 res = await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
             }
             catch (e) {
-                const err = e instanceof errors/* DocDbError */.rq
-                    ? e
-                    : new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, { operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname, reason: 'network' }, { cause: e });
+                // A transport rejects only when there is no response; anything else it throws is not ours to retry.
+                if (e instanceof errors/* DocDbError */.rq && !(e instanceof errors/* TransportError */.wX))
+                    throw e;
                 if (opts.retry && failures < this.cfg.readRetries) {
                     const wait = this.backoffMs(failures++);
                     this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
@@ -42117,11 +42149,15 @@ class GitHubClient {
                     await this.cfg.sleep(wait);
                     continue;
                 }
-                if (err instanceof errors/* TransportError */.wX && err.data.operation === undefined) {
-                    // Re-wrap a transport's own error so the message names the operation and step.
-                    throw new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${err.message}`, { ...err.data, operation: ctx.operation, step: opts.step, method: opts.method, path: u.pathname }, { cause: err });
-                }
-                throw err;
+                // Name the operation and step (the transport's own message names only method and URL).
+                throw new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
+                    reason: 'network',
+                    ...(e instanceof errors/* TransportError */.wX ? e.data : {}),
+                    operation: ctx.operation,
+                    step: opts.step,
+                    method: opts.method,
+                    path: u.pathname,
+                }, { cause: e });
             }
             const rl = parseRateLimit(res.headers);
             if (rl)
@@ -42228,8 +42264,11 @@ class RemoteApiRefStore {
     repoChecked = false;
     /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
     lastRootTree;
-    /** Small index of tree levels by name (avoids linear scans of big directories). */
-    levelIndex = new Map();
+    /**
+     * Name index of each cached tree level (avoids linear scans of big directories). Keyed by the
+     * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
+     */
+    levelIndex = new WeakMap();
     writeChain = Promise.resolve();
     constructor(options) {
         this.cfg = (0,remote_api_config/* resolveConfig */.pE)(options);
@@ -42295,11 +42334,8 @@ class RemoteApiRefStore {
             throw e;
         }
     }
-    bad(ctx, step, what) {
-        return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, {
-            operation: ctx.operation,
-            step,
-        });
+    bad(ctx, step, what, cause) {
+        return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
     }
     // ---------------------------------------------------------------- upstream reads
     /** GET the repository once per store to tell "ref missing" from "repository missing" (both 404). */
@@ -42394,10 +42430,11 @@ class RemoteApiRefStore {
         await this.cache.putCommit(c);
         return c;
     }
-    /** Fetch a tree; with `recursive`, cache every level of a complete listing. */
+    /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
     async fetchTree(ctx, sha, recursive) {
+        const step = recursive ? 'read tree (recursive)' : 'read tree';
         const res = await this.client.send(ctx, {
-            step: recursive ? 'read tree (recursive)' : 'read tree',
+            step,
             method: 'GET',
             path: `/git/trees/${sha}`,
             ...(recursive ? { query: { recursive: '1' } } : {}),
@@ -42405,30 +42442,39 @@ class RemoteApiRefStore {
         });
         const j = res.json();
         if (!isObject(j) || !Array.isArray(j.tree))
-            throw this.bad(ctx, 'read tree', 'expected { sha, tree: [...] }');
+            throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
         if (j.sha !== undefined && j.sha !== sha)
-            throw this.bad(ctx, 'read tree', `asked for ${sha}, got ${String(j.sha)}`);
-        const truncated = j.truncated === true;
-        if (truncated)
-            return { level: undefined, truncated };
+            throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
+        // A truncated listing is never used (nor cached): the caller walks the levels instead.
+        if (j.truncated === true)
+            return undefined;
+        const level = await this.cacheListing(sha, j.tree, recursive);
+        if (typeof level === 'string')
+            throw this.bad(ctx, step, level);
+        return level;
+    }
+    /**
+     * Split a complete tree listing (`GET /git/trees/{sha}`, or a create-tree reply) into one entry per
+     * level and cache them. Returns the root level, or what is malformed (then nothing is cached).
+     */
+    async cacheListing(sha, list, recursive) {
         const dirs = new Map([['', []]]);
         const dirSha = new Map([['', sha]]);
-        for (const e of j.tree) {
+        for (const e of list) {
             if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
-                throw this.bad(ctx, 'read tree', 'tree entries need path, mode and sha');
+                return 'tree entries need path, mode and sha';
             }
             const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
             const slash = e.path.lastIndexOf('/');
             if (!recursive && slash >= 0)
-                throw this.bad(ctx, 'read tree', 'nested path in a non-recursive listing');
+                return 'nested path in a non-recursive listing';
             const parent = slash < 0 ? '' : e.path.slice(0, slash);
-            const name = e.path.slice(slash + 1);
-            let list = dirs.get(parent);
-            if (!list) {
-                list = [];
-                dirs.set(parent, list);
+            let entries = dirs.get(parent);
+            if (!entries) {
+                entries = [];
+                dirs.set(parent, entries);
             }
-            list.push({ name, mode: e.mode, type, sha: e.sha });
+            entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
             if (type === 'tree' && recursive) {
                 // Only a recursive listing holds the children of a subtree; a level listing must not
                 // cache its subdirectories (as empty).
@@ -42437,13 +42483,12 @@ class RemoteApiRefStore {
                     dirs.set(e.path, []);
             }
         }
-        for (const [path, entries] of dirs) {
-            const s = dirSha.get(path);
-            if (s === undefined)
-                throw this.bad(ctx, 'read tree', `entry below ${path}/ without a tree entry for it`);
-            await this.cache.putTree(s, entries);
-        }
-        return { level: dirs.get(''), truncated: false };
+        for (const path of dirs.keys())
+            if (!dirSha.has(path))
+                return `entry below ${path}/ without a tree entry for it`;
+        for (const [path, entries] of dirs)
+            await this.cache.putTree(dirSha.get(path), entries);
+        return dirs.get('');
     }
     async isWarm() {
         return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
@@ -42458,31 +42503,29 @@ class RemoteApiRefStore {
         if (hit)
             return hit;
         if (mode === 'bulk' || !(await this.isWarm())) {
-            const r = await this.fetchTree(ctx, sha, true);
-            if (r.level)
-                return r.level;
+            const all = await this.fetchTree(ctx, sha, true);
+            if (all)
+                return all;
             this.cfg.logger?.({
                 level: 'info',
                 message: 'recursive tree listing truncated; walking subtrees',
                 data: { tree: sha },
             });
         }
-        const r = await this.fetchTree(ctx, sha, false);
-        if (!r.level) {
+        const level = await this.fetchTree(ctx, sha, false);
+        if (!level) {
             throw new errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
         }
-        return r.level;
+        return level;
     }
     async levelMap(ctx, sha, mode) {
-        const idx = this.levelIndex.get(sha);
-        if (idx)
-            return idx;
         const level = await this.treeLevel(ctx, sha, mode);
-        const m = new Map(level.map((e) => [e.name, e]));
-        if (this.levelIndex.size >= 64)
-            this.levelIndex.delete(this.levelIndex.keys().next().value);
-        this.levelIndex.set(sha, m);
-        return m;
+        let index = this.levelIndex.get(level);
+        if (!index) {
+            index = new Map(level.map((e) => [e.name, e]));
+            this.levelIndex.set(level, index);
+        }
+        return index;
     }
     /** What is at `path` in the tree `root`. */
     async lookup(ctx, root, path, mode) {
@@ -42525,9 +42568,7 @@ class RemoteApiRefStore {
                 j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : fromBase64(j.content);
         }
         catch (e) {
-            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: read blob returned invalid base64`, { operation: ctx.operation }, {
-                cause: e,
-            });
+            throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
         }
         // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
         if (blobSha(bytes) !== sha)
@@ -42605,7 +42646,6 @@ class RemoteApiRefStore {
                 return { entries, ...this.meta(ctx) };
             const perPage = String(Math.min(100, limit));
             let url;
-            let first = true;
             // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
             // fall back once to the tip commit SHA, which every host accepts.
             let start = this.ref;
@@ -42613,27 +42653,18 @@ class RemoteApiRefStore {
                 const res = await this.client.send(ctx, {
                     step: 'list commits',
                     method: 'GET',
-                    ...(first
-                        ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } }
-                        : { url: url }),
+                    ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
                     retry: true,
-                    accept: first ? [404, 422] : [],
+                    accept: url === undefined && start === this.ref ? [404, 422] : [],
                 });
                 if (res.status === 404 || res.status === 422) {
                     // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
                     const tip = await this.readRef(ctx);
                     if (tip === null)
                         return { entries, ...this.meta(ctx) };
-                    if (start === this.ref) {
-                        start = tip;
-                        continue;
-                    }
-                    throw new errors/* NotFound */.Mk(`history: listing commits of ${this.ref} answered HTTP ${res.status}`, {
-                        operation: 'history',
-                        status: res.status,
-                    });
+                    start = tip;
+                    continue;
                 }
-                first = false;
                 const list = res.json();
                 if (!Array.isArray(list))
                     throw this.bad(ctx, 'list commits', 'expected an array of commits');
@@ -42689,18 +42720,9 @@ class RemoteApiRefStore {
         if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
             throw new errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
         }
-        // A put key must not be a directory of another put key in the same commit.
-        const puts = normalized.filter((c) => c.op === 'put').map((c) => c.key);
-        const putSet = new Set(puts);
-        for (const k of puts) {
-            const segs = k.split('/');
-            for (let i = 1; i < segs.length; i++) {
-                const dir = segs.slice(0, i).join('/');
-                if (putSet.has(dir)) {
-                    throw new errors/* InvalidKey */.rk(k, 'conflict', `cannot write ${JSON.stringify(k)} and ${JSON.stringify(dir)} in one commit (a key cannot also be a directory)`);
-                }
-            }
-        }
+        // Within the batch: a put key must not be a directory of another put key. Conflicts with the
+        // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
+        assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
         // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
         const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options)));
         this.writeChain = run.catch(() => { });
@@ -42842,29 +42864,9 @@ class RemoteApiRefStore {
             if (!isObject(j) || !isSha(j.sha))
                 throw this.bad(ctx, 'create tree', 'expected { sha }');
             tree = j.sha;
-            // The response lists the new root level: cache it so a read after our write skips that request.
-            if (Array.isArray(j.tree) && j.truncated !== true) {
-                const level = [];
-                let ok = true;
-                for (const e of j.tree) {
-                    if (!isObject(e) ||
-                        typeof e.path !== 'string' ||
-                        e.path.includes('/') ||
-                        !isSha(e.sha) ||
-                        typeof e.mode !== 'string') {
-                        ok = false;
-                        break;
-                    }
-                    level.push({
-                        name: e.path,
-                        mode: e.mode,
-                        type: e.type === 'tree' || e.type === 'commit' ? e.type : 'blob',
-                        sha: e.sha,
-                    });
-                }
-                if (ok)
-                    await this.cache.putTree(j.sha, level);
-            }
+            // The reply lists the new root level: cache it so a read after our write skips that request.
+            if (Array.isArray(j.tree) && j.truncated !== true)
+                await this.cacheListing(j.sha, j.tree, false);
         }
         return tree;
     }
@@ -42905,92 +42907,81 @@ class RemoteApiRefStore {
         return c.sha;
     }
     /**
-     * Advance the ref to `commit` (fast-forward only). `{ ok: false, tip }` when another writer won.
-     * A lost reply (no response or 5xx) is resolved by re-reading the ref: if it is (or descends from)
-     * our commit the write happened; if it is unchanged we send the update again.
+     * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
+     * null). `{ ok: false, tip }` when another writer won. After a 422 or a lost reply (no response or
+     * 5xx) the ref is re-read, and only what it shows decides: our commit → applied; the ref unmoved →
+     * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
+     * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
      */
     async updateRef(ctx, parent, commit) {
-        let attempts = 0;
+        const request = parent === null
+            ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
+            : {
+                step: 'update ref',
+                method: 'PATCH',
+                path: `/git/refs/${this.refPath}`,
+                body: { sha: commit, force: false },
+            };
+        let lost = 0; // replies lost so far: from then on our update may have been applied at any time
         for (;;) {
-            let status;
+            let noReply;
             try {
-                const res = parent === null
-                    ? await this.client.send(ctx, {
-                        step: 'create ref',
-                        method: 'POST',
-                        path: '/git/refs',
-                        body: { ref: this.ref, sha: commit },
-                        retry: false,
-                        accept: [422],
-                    })
-                    : await this.client.send(ctx, {
-                        step: 'update ref',
-                        method: 'PATCH',
-                        path: `/git/refs/${this.refPath}`,
-                        body: { sha: commit, force: false },
-                        retry: false,
-                        accept: [422],
-                    });
-                status = res.status;
+                const res = await this.client.send(ctx, { ...request, retry: false, accept: [422] });
+                if (res.status !== 422) {
+                    await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+                    return { ok: true };
+                }
+                // 422: not a fast forward / reference already exists / reference does not exist.
             }
             catch (e) {
                 if (!(e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk))
                     throw e;
-                // Lost reply: the update may or may not have been applied.
+                noReply = e;
+                lost++;
                 this.cfg.logger?.({
                     level: 'warn',
                     message: `${ctx.operation}: no reply to the ref update; re-reading ${this.ref}`,
                     data: { commit },
                 });
-                let now;
-                try {
-                    now = await this.readRefFresh(ctx);
-                }
-                catch (e2) {
-                    throw new errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e2 });
-                }
-                if (now === commit) {
-                    await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
-                    return { ok: true };
-                }
-                if (now !== parent && now !== null && (await this.descendsFrom(ctx, now, commit))) {
-                    return { ok: true }; // applied, then another writer built on it
-                }
-                if (now === parent && attempts++ < this.cfg.readRetries) {
-                    await this.cfg.sleep(Math.round(this.cfg.random() * 200 * 2 ** attempts));
-                    continue; // not applied: send it again
-                }
-                if (now === parent)
+            }
+            let now;
+            try {
+                // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+                await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+                now = await this.readRef(ctx);
+            }
+            catch (e) {
+                if (lost === 0)
                     throw e;
-                return { ok: false, tip: now };
-            }
-            if (status >= 200 && status < 300) {
-                await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
-                return { ok: true };
-            }
-            // 422: not a fast forward / reference already exists / reference does not exist.
-            const now = await this.readRefFresh(ctx);
-            if (now === parent) {
-                throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${parent === null ? 'create' : 'update'} ref ${this.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, status: 422 });
+                throw new errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
             }
             if (now === commit)
                 return { ok: true };
-            return { ok: false, tip: now };
+            if (now !== parent) {
+                if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent)))
+                    return { ok: true };
+                return { ok: false, tip: now };
+            }
+            // The ref did not move, so our update was not applied.
+            if (!noReply) {
+                throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${request.step} ${this.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step: request.step, status: 422 });
+            }
+            if (lost > this.cfg.readRetries)
+                throw noReply;
+            await this.cfg.sleep(this.client.backoffMs(lost - 1));
         }
     }
-    /** Unconditional ref read (after a failed update the cached ETag proves nothing about our write). */
-    async readRefFresh(ctx) {
-        await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-        return this.readRef(ctx);
-    }
-    /** True when `ancestor` is on the first-parent chain of `tip` within a few commits. */
-    async descendsFrom(ctx, tip, ancestor) {
+    /**
+     * True when `ancestor` is on the first-parent chain of `tip` (docdb's history is linear). The walk
+     * stops at `stop` (the commit `ancestor` was built on: reaching it first means `ancestor` is not
+     * there) or after 20 commits.
+     */
+    async descendsFrom(ctx, tip, ancestor, stop) {
         let sha = tip;
-        for (let i = 0; i < 20 && sha; i++) {
+        for (let i = 0; i < 20 && sha !== undefined && sha !== stop; i++) {
             if (sha === ancestor)
                 return true;
-            const c = await this.getCommit(ctx, sha);
-            sha = c.parents[0];
+            sha = (await this.getCommit(ctx, sha)).parents[0];
         }
         return false;
     }
@@ -48387,7 +48378,8 @@ function createOctokit(options = {}) {
 ;// CONCATENATED MODULE: ./src/transport/octokit.ts
 /**
  * `octokitTransport`: the transport over an Octokit instance (`octokit.request`). It adds nothing
- * but the adapter: Octokit's plugins (retry, throttling) still run, and every HTTP answer — 304 and
+ * but the adapter: Octokit's hooks (auth, throttling) still run — only plugin-retry is switched off
+ * per request, because the store owns retries — and every HTTP answer — 304 and
  * 4xx/5xx included, which Octokit throws as `RequestError`s — comes back as a response. Only a
  * failure WITHOUT a response (Octokit reports those as `RequestError` with status 500 and no
  * `response`) rejects, with a `TransportError`.
@@ -48414,9 +48406,11 @@ async function bodyBytes(data) {
 /**
  * Adapt an Octokit instance (ideally from {@link createOctokit}) to the transport seam.
  * Successful bodies are passed through byte for byte (`parseSuccessResponseBody: false`); error
- * bodies, which Octokit always parses, are re-encoded as JSON. Unsafe methods (POST, PATCH, …) are
- * sent with `request.retries = 0` so plugin-retry never replays a write whose reply was lost —
- * the store decides (it re-reads the ref).
+ * bodies, which Octokit always parses, are re-encoded as JSON. Every request is sent with
+ * `request.retries = 0`: the store above owns retries of its requests — it retries idempotent ones
+ * itself (bounded, with backoff, counted in each result's `requests`) and never replays a write whose
+ * reply was lost (it re-reads the ref). plugin-retry still serves direct `octokit.request` calls, and
+ * plugin-throttling still sits out rate limits for both.
  *
  * @example
  * const octokit = createOctokit({ auth: process.env.GITHUB_TOKEN, baseUrl: 'https://api.github.com' });
@@ -48431,8 +48425,7 @@ function octokitTransport(octokit) {
             const request = { parseSuccessResponseBody: false };
             if (req.signal)
                 request.signal = req.signal;
-            if (!isSafeMethod(req.method))
-                request.retries = 0;
+            request.retries = 0;
             const params = {
                 method: req.method.toUpperCase(),
                 url: req.url,

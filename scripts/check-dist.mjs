@@ -6,6 +6,7 @@
  *
  *   npm run check:dist                        # compare dist/ with a fresh build
  *   node scripts/check-dist.mjs --dist DIR    # compare DIR instead
+ *   node scripts/check-dist.mjs --fresh DIR   # compare with the build already in DIR (no rebuild; tests)
  */
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -60,7 +61,8 @@ export function staleMessage(problems) {
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--dist');
   const distDir = i > 0 ? resolve(process.argv[i + 1] ?? '') : join(root, 'dist');
-  const problems = await checkDist(distDir);
+  const f = process.argv.indexOf('--fresh');
+  const problems = f > 0 ? await compareDist(resolve(process.argv[f + 1] ?? ''), distDir) : await checkDist(distDir);
   if (problems.length > 0) {
     console.error(staleMessage(problems));
     process.exitCode = 1;

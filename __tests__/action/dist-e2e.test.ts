@@ -32,9 +32,9 @@ const FULL_SPEC = `projections:
     source: { type: releases, repositories: [octo-org/widgets, octo-org/gadgets] }
 `;
 
-function tree(section: string, repo = TARGET): Map<string, string> {
+function tree(section: string, repo = TARGET, root = 'docdb'): Map<string, string> {
   const db = em.state.repo(repo).db;
-  const tip = db.readRef(`refs/docdb/${section}`);
+  const tip = db.readRef(`refs/${root}/${section}`);
   const out = new Map<string, string>();
   if (!tip) return out;
   for (const e of db.flattenTree(db.getCommit(tip).tree)) {
@@ -113,6 +113,37 @@ describe('dist/index.js end to end', () => {
     expect(second.stdout).toContain('no commit, no write request');
     expect(second.summary).toContain('No changes: no commit, no write request.');
     expect(second.summary).toMatch(/issues \(incremental\)/);
+    // The read budget of a no-change run: section tip (ref, commit, recursive tree), 2 per repository
+    // source, the one state file, 1 per list page — 3 + 3×2 + 1 + 2 + 2.
+    expect(em.requests.map((r) => r.operation)).toEqual([
+      'git/get-ref',
+      'git/get-commit',
+      'git/get-tree',
+      ...Array(3).fill(['repos/get', 'git/list-matching-refs']).flat(),
+      'git/get-blob', // _docdb/state/issues.json, read when the issues projection starts
+      'issues/list-for-repo',
+      'issues/list-for-repo',
+      'repos/list-releases',
+      'repos/list-releases',
+    ]);
+    expect(second.outputs.requests).toBe('14');
+    const issueQueries = em.requests.filter((r) => r.operation === 'issues/list-for-repo').map((r) => r.query);
+    expect(issueQueries.every((q) => /(^|&)since=/.test(q))).toBe(true);
+
+    // mode: backfill ignores the watermark (no `since`), re-reads every page, still commits nothing new.
+    em.clearLog();
+    const backfill = await runDist(inputs('e2e-full', { mode: 'backfill' }), { cwd });
+    expect(backfill.code, backfill.stdout).toBe(0);
+    expect(backfill.outputs.changed).toBe('false');
+    expect(Number(backfill.outputs.unchanged)).toBe(keys.length);
+    expect(writes()).toEqual([]);
+    const backfillIssues = em.requests.filter((r) => r.operation === 'issues/list-for-repo').map((r) => r.query);
+    expect(backfillIssues).toHaveLength(2);
+    expect(backfillIssues.some((q) => /(^|&)since=/.test(q))).toBe(false);
+    expect(backfill.stdout).toMatch(/\[issues\] issues of octo-org\/widgets \(backfill\)/);
+    expect(backfill.stdout).toMatch(/\[issues\] {3}octo-org\/widgets page 1: \d+ item\(s\)/);
+    expect(backfill.summary).toMatch(/### docdb backfill:/);
+    expect(backfill.summary).not.toMatch(/\(incremental\)/);
   });
 
   it('N documents cost the same write requests as 1; prune deletes in the same kind of single commit', async () => {
@@ -134,6 +165,11 @@ describe('dist/index.js end to end', () => {
     expect(r.stdout).toMatch(/\[bulk\] {3}octo-org\/gadgets page 1: 100 item\(s\), 100 so far/);
     expect(r.stdout).toMatch(/\[bulk\] {3}octo-org\/gadgets page 2: 11 item\(s\), 111 so far/);
     expect(em.requests.filter((q) => q.path === '/repos/octo-org/gadgets/issues')).toHaveLength(2);
+    // The summary lists at most 100 keys (GitHub caps a step summary at 1 MiB); the output has them all.
+    expect(r.summary).toContain('<details><summary>111 changed document key(s)</summary>');
+    expect(r.summary.match(/^- `github\/issue\//gm)).toHaveLength(100);
+    expect(r.summary).toContain('- … and 11 more');
+    expect(JSON.parse(r.outputs.keys!)).toHaveLength(111);
 
     // prune: repos projection over two repositories, then one
     const cwd2 = workspace({ '.github/docdb.yml': REPOS_SPEC(['octo-org/widgets', 'octo-org/gadgets']) });
@@ -248,10 +284,11 @@ describe('dist/index.js end to end', () => {
   it('dry-run reports the diff and writes nothing', async () => {
     const cwd = workspace({ '.github/docdb.yml': REPOS_SPEC(['octo-org/widgets', 'octo-org/gadgets']) });
     em.clearLog();
-    // Target repository and API URL from the runner's environment instead of inputs.
+    // Target repository and API URL from the runner's environment instead of inputs; the spec is found
+    // in GITHUB_WORKSPACE even when the process starts elsewhere.
     const r = await runDist(
       { token: WRITE, section: 'e2e-dry', mode: 'dry-run' },
-      { cwd, env: { GITHUB_REPOSITORY: TARGET, GITHUB_API_URL: em.url } },
+      { cwd: workspace({}), env: { GITHUB_REPOSITORY: TARGET, GITHUB_API_URL: em.url, GITHUB_WORKSPACE: cwd } },
     );
     expect(r.code, r.stdout).toBe(0);
     expect(r.outputs.changed).toBe('false');
@@ -263,13 +300,16 @@ describe('dist/index.js end to end', () => {
 
   it('a custom reducer module from the workspace runs inside the bundle', async () => {
     const cwd = workspace({
-      '.github/docdb.yml':
+      'cfg/docdb.yml':
         'projections:\n  titles:\n    source: { type: issues, repositories: [octocat/hello-world] }\n    identity: { type: title }\n    reducer: { module: ./docdb/title.mjs }\n',
-      '.github/docdb/title.mjs': 'export default (issue, ctx) => ({ title: issue.title, repo: ctx.repository });\n',
+      'cfg/docdb/title.mjs': 'export default (issue, ctx) => ({ title: issue.title, repo: ctx.repository });\n',
     });
-    const r = await runDist(inputs('e2e-custom'), { cwd });
+    // Also: the spec at a non-default path, and a non-default ref root.
+    const r = await runDist(inputs('e2e-custom', { spec: 'cfg/docdb.yml', root: 'data' }), { cwd });
     expect(r.code, r.stdout).toBe(0);
-    const files = tree('e2e-custom');
+    expect(tree('e2e-custom').size).toBe(0);
+    expect(r.summary).toContain('`refs/data/e2e-custom`');
+    const files = tree('e2e-custom', TARGET, 'data');
     expect(JSON.parse(files.get('github/title/octocat/hello-world#1.json')!).data).toEqual({
       title: 'Say hello back',
       repo: 'octocat/hello-world',

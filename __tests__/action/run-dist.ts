@@ -3,8 +3,31 @@ import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse } from 'yaml';
 
 export const DIST = resolve(import.meta.dirname, '../../dist/index.js');
+
+const ACTION = parse(readFileSync(resolve(import.meta.dirname, '../../action.yml'), 'utf8')) as {
+  inputs: Record<string, { default?: string }>;
+};
+
+/**
+ * What a runner passes for inputs the step leaves out: every action.yml default, with the `github.*`
+ * expressions evaluated from the job's context (here: the environment the step runs with).
+ */
+export function runnerDefaults(env: Record<string, string | undefined>): Record<string, string> {
+  const context: Record<string, string | undefined> = {
+    token: env.GITHUB_TOKEN,
+    api_url: env.GITHUB_API_URL,
+    repository: env.GITHUB_REPOSITORY,
+  };
+  const out: Record<string, string> = {};
+  for (const [name, def] of Object.entries(ACTION.inputs)) {
+    if (def.default === undefined) continue;
+    out[name] = String(def.default).replace(/\$\{\{\s*github\.(\w+)\s*\}\}/g, (_, k: string) => context[k] ?? '');
+  }
+  return out;
+}
 
 export interface DistRun {
   code: number;
@@ -44,7 +67,8 @@ export function workspace(files: Record<string, string>): string {
 }
 
 /**
- * Run dist/index.js with `inputs` (names as in action.yml; the runner upper-cases them and keeps dashes).
+ * Run dist/index.js with `inputs` (names as in action.yml; the runner upper-cases them and keeps dashes),
+ * plus the defaults of every other input, as a runner does.
  * Asynchronous on purpose: the emulator serves from this same process.
  */
 export function runDist(
@@ -64,7 +88,9 @@ export function runDist(
     GITHUB_SERVER_URL: 'https://github.example',
     ...opts.env,
   };
-  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.replace(/ /g, '_').toUpperCase()}`] = v;
+  // Like a runner: every input is set, the step's `with:` over action.yml's defaults; names upper-cased, spaces → _.
+  for (const [k, v] of Object.entries({ ...runnerDefaults(env), ...inputs }))
+    env[`INPUT_${k.replace(/ /g, '_').toUpperCase()}`] = v;
   return new Promise((done) => {
     execFile(process.execPath, [DIST], { cwd: opts.cwd, env, encoding: 'utf8' }, (err, stdout, stderr) => {
       done({

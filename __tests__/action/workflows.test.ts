@@ -25,15 +25,27 @@ function validate(kind: 'workflow' | 'action', files: string[]): Promise<Record<
   );
 }
 
+/** Workflow snippets users copy from the README and docs/action.md (```yaml blocks with `on:` and `jobs:`). */
+const docSnippets: { name: string; file: string }[] = [];
+
 let results: Record<string, string[]> = {};
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), 'docdb-wf-'));
+  for (const doc of ['README.md', 'docs/action.md']) {
+    const blocks = [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1]!);
+    blocks.forEach((text, i) => {
+      if (!/^on:/m.test(text) || !/^jobs:/m.test(text)) return;
+      const file = join(dir, `${doc.replace(/\W/g, '_')}-${i}.yml`);
+      writeFileSync(file, text);
+      docSnippets.push({ name: `${doc} yaml block ${i + 1}`, file });
+    });
+  }
   const bad = join(dir, 'bad.yml');
   writeFileSync(bad, 'on: push\njobs:\n  a:\n    runs-on: x\n    stepz: []\n');
   const badAction = join(dir, 'action.yml');
   writeFileSync(badAction, 'name: x\ndescription: y\nruns:\n  using: node24\n  mian: dist/index.js\n');
   results = {
-    ...(await validate('workflow', [...workflowFiles, bad])),
+    ...(await validate('workflow', [...workflowFiles, ...docSnippets.map((d) => d.file), bad])),
     ...(await validate('action', ['action.yml', badAction])),
   };
   results.__bad = results[bad]!;
@@ -58,6 +70,13 @@ describe('workflows parse with @actions/workflow-parser', () => {
       expect(results[file]).toEqual([]);
     });
   }
+
+  it('the workflow YAML shown in README.md and docs/action.md is valid too', () => {
+    expect(docSnippets.map((d) => d.name)).toEqual(
+      expect.arrayContaining([expect.stringMatching(/^README\.md/), expect.stringMatching(/^docs\/action\.md/)]),
+    );
+    for (const d of docSnippets) expect(results[d.file], d.name).toEqual([]);
+  });
 
   it('the parser does catch mistakes (so the checks above mean something)', () => {
     expect(results.__bad!.join('\n')).toMatch(/Unexpected value 'stepz'/);
@@ -126,6 +145,8 @@ describe('action.yml', () => {
     expect(action.inputs.token.default).toBe('${{ github.token }}');
     // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a JS template
     expect(action.inputs['api-url'].default).toBe('${{ github.api_url }}');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, not a JS template
+    expect(action.inputs.repository.default).toBe('${{ github.repository }}');
     expect(action.inputs.spec.default).toBe('.github/docdb.yml');
     expect(action.inputs.root.default).toBe('docdb');
     expect(action.inputs.section.default).toBe('documents');

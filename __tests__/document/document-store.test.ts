@@ -120,6 +120,34 @@ describe('DocumentStore', () => {
     await expect(docs.putMany([repoDoc('dup'), repoDoc('dup', 2)])).rejects.toBeInstanceOf(InvalidKey);
   });
 
+  it('commit carries _docdb/ metadata keys in the same commit, and refuses metadata outside that prefix', async () => {
+    const { docs, refs } = fresh();
+    const c = await docs.commit([
+      { op: 'put', document: repoDoc('a/1') },
+      { op: 'meta', key: '_docdb/state/p.json', value: '{"n":1}\n' },
+      { op: 'meta', key: '_docdb/state/q.json', value: new Uint8Array([1, 2]) },
+    ]);
+    expect(c.written.sort()).toEqual(['_docdb/state/p.json', '_docdb/state/q.json', 'github/repo/a/1.json']);
+    expect((await refs.history('_docdb/state/p.json')).entries.map((e) => e.version)).toEqual([c.version]);
+    expect(new TextDecoder().decode((await refs.get('_docdb/state/p.json'))!.value)).toBe('{"n":1}\n');
+    // Metadata is never a document: list skips it.
+    expect((await docs.list()).documents.map((d) => d.key)).toEqual(['github/repo/a/1.json']);
+    // value null deletes, in one commit with a document change.
+    const d = await docs.commit([
+      { op: 'meta', key: '_docdb/state/q.json', value: null },
+      { op: 'put', document: repoDoc('a/2') },
+    ]);
+    expect(d).toMatchObject({ changed: true, deleted: ['_docdb/state/q.json'], written: ['github/repo/a/2.json'] });
+    for (const key of ['github/repo/a/1.json', '_docdb/', '_docdbx/s.json', '../_docdb/x', 'state.json']) {
+      const e = await docs.commit([{ op: 'meta', key, value: 'x' }]).catch((err: unknown) => err);
+      expect(e, key).toBeInstanceOf(InvalidDocument);
+      expect((e as InvalidDocument).data.field).toBe('ops[0].key');
+    }
+    const v = await docs.commit([{ op: 'meta', key: '_docdb/x', value: 1 as never }]).catch((err: unknown) => err);
+    expect((v as InvalidDocument).data.field).toBe('ops[0].value');
+    expect(await refs.head()).toBe(d.version); // nothing written by the refused commits
+  });
+
   it('get at a version, delete and history', async () => {
     const { docs } = fresh();
     const v1 = (await docs.put(repoDoc('o/r', { n: 1 }))).version!;

@@ -6,6 +6,7 @@ import {
   releaseReducer,
   repositoryReducer,
 } from '../../src/projection/reducers.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
 
 describe('built-in reducers', () => {
   it('repository: the seed shape, branches as full ref names sorted by name', () => {
@@ -105,5 +106,26 @@ describe('built-in reducers', () => {
   it('raw passes the item through', () => {
     const item = { a: 1 };
     expect(BUILTINS.raw!(item, {} as never)).toBe(item);
+  });
+});
+
+describe('repository source', () => {
+  it('keeps only refs/heads/* from matching-refs/heads (a prefix match that can return refs/heads-old/…)', async () => {
+    const sha = 'a'.repeat(40);
+    const client: SourceClient = {
+      async request(route) {
+        if (String(route).startsWith('GET /repos/{owner}/{repo}/git/matching-refs'))
+          return {
+            status: 200,
+            headers: {},
+            data: ['refs/heads/main', 'refs/heads-old/x', 'refs/headsup'].map((ref) => ({ ref, object: { sha } })),
+          };
+        return { status: 200, headers: {}, data: { full_name: 'o/r', default_branch: 'main' } };
+      },
+    };
+    const pages = [];
+    for await (const p of fetchSource(client, { type: 'repository', repositories: ['o/r'] }, 'o/r')) pages.push(p);
+    const data = repositoryReducer(pages[0]!.items[0]!.item);
+    expect(data.branches).toEqual([{ name: 'refs/heads/main', sha }]);
   });
 });

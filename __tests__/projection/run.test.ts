@@ -334,3 +334,28 @@ export default () => 'not an object';
     }
   });
 });
+
+describe('runProjections after a rebase', () => {
+  it('reports what the commit really did when another run already wrote some of the same documents', async () => {
+    const gh = world();
+    const inner = new MemoryRefStore();
+    const spec = parseSpec(SPEC, 'docdb.yml');
+    // A competing run commits one identical document between this run's read of the tip and its commit.
+    const racing: RefStore = Object.create(inner);
+    racing.commit = async (changes: readonly Change[], options): Promise<WriteResult> => {
+      const same = changes.find((c) => c.key === 'github/repo/octo/world.json');
+      if (same) await inner.commit([same], { message: 'other run' });
+      return inner.commit(changes, options);
+    };
+    const report = await runProjections({ spec, client: gh.client, store: racing, apiUrl: API });
+    expect(report.changed).toBe(true);
+    expect(report.write!.written).not.toContain('github/repo/octo/world.json');
+    expect(report.keys).not.toContain('github/repo/octo/world.json');
+    expect(report.keys).toContain('github/repo/octo/hello.json');
+    const repos = report.projections.find((p) => p.name === 'repos')!;
+    expect(repos.added).toEqual(['github/repo/octo/hello.json']);
+    expect(repos.unchanged).toBe(1);
+    expect(report.unchanged).toBe(1);
+    expect(report.previousVersion).not.toBeNull(); // the competing commit
+  });
+});

@@ -12,7 +12,10 @@ async function main(): Promise<void> {
   try {
     inputs = readInputs((name) => core.getInput(name), process.env);
     if (inputs.token) core.setSecret(inputs.token);
-    const { outputs, summary } = await runAction(inputs, { log: (line) => core.info(line) });
+    // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
+    // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is.
+    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
+    const { outputs, summary } = await runAction(inputs, { log: (line) => core.info(line), workspace });
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
     if (summary) {
       // On a runner the summary goes to the job page; elsewhere (local runs) print it to the log.

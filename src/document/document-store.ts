@@ -4,6 +4,7 @@
  */
 import { fromBase64, fromUtf8, toBase64, utf8 } from '../core/bytes.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
+import { isValidKey } from '../core/keys.js';
 import type {
   Change,
   HistoryOptions,
@@ -23,10 +24,17 @@ import {
   envelopeMatches,
   identityOf,
 } from './envelope.js';
-import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
+import { assertValidIdentity, deriveKey, type Identity, parseKey, RESERVED_PREFIX } from './identity.js';
 
-/** One operation of an atomic {@link DocumentStore.commit}. */
-export type DocumentOp<T = unknown> = { op: 'put'; document: DocumentInput<T> } | { op: 'delete'; identity: Identity };
+/**
+ * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
+ * or delete (`value: null`) a docdb metadata key under `_docdb/` — e.g. a projection's incremental
+ * state, which must land in the same commit as the documents it describes.
+ */
+export type DocumentOp<T = unknown> =
+  | { op: 'put'; document: DocumentInput<T> }
+  | { op: 'delete'; identity: Identity }
+  | { op: 'meta'; key: string; value: Uint8Array | string | null };
 
 export interface DocumentGetOptions {
   /** Read at this commit of the section instead of the tip. */
@@ -142,7 +150,14 @@ export class DocumentStore {
 
   /**
    * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
-   * I/O. `written`/`deleted` in the result are canonical keys.
+   * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
+   *
+   * @example
+   * await docs.commit([
+   *   { op: 'put', document: { namespace: 'github', type: 'issue', id: 'o/r#1', data: { title: 'Hi' } } },
+   *   { op: 'delete', identity: { namespace: 'github', doc_type: 'issue', id: 'o/r#2' } },
+   *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
+   * ]);
    */
   async commit(ops: readonly DocumentOp[], options?: WriteOptions): Promise<WriteResult> {
     if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
@@ -152,9 +167,23 @@ export class DocumentStore {
         return { op: 'put', key: deriveKey(identityOf(o.document)), value: encodeEnvelope(o.document) };
       }
       if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
+      if (o?.op === 'meta') {
+        // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
+        if (!isValidKey(o.key) || !o.key.startsWith(RESERVED_PREFIX) || o.key.length === RESERVED_PREFIX.length) {
+          throw new InvalidDocument(
+            `ops[${i}].key`,
+            `metadata key ${JSON.stringify(o.key)} must be a valid key under "${RESERVED_PREFIX}" (e.g. ${RESERVED_PREFIX}state/x.json)`,
+          );
+        }
+        if (o.value === null) return { op: 'delete', key: o.key };
+        if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+          throw new InvalidDocument(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+        }
+        return { op: 'put', key: o.key, value: typeof o.value === 'string' ? utf8(o.value) : o.value };
+      }
       throw new InvalidDocument(
         `ops[${i}].op`,
-        `operation ${i} must have op "put" (with document) or "delete" (with identity)`,
+        `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`,
       );
     });
     return this.store.commit(changes, options);

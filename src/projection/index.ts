@@ -2,7 +2,6 @@
  * Projections: a YAML spec (zod-validated) → GitHub sources fetched page by page through Octokit →
  * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
  */
-export { type DocumentCodec, defaultCodec } from './codec.js';
 export {
   BUILTINS,
   issueReducer,

@@ -10,9 +10,10 @@
 import { fromUtf8, utf8 } from '../core/bytes.js';
 import { InvalidSpec } from '../core/errors.js';
 import { blobSha } from '../core/git/objects.js';
-import { isValidKey } from '../core/keys.js';
-import type { Change, RefStore, WriteResult } from '../core/refstore.js';
-import { type DocumentCodec, defaultCodec } from './codec.js';
+import type { RefStore, WriteResult } from '../core/refstore.js';
+import { type DocumentOp, DocumentStore } from '../document/document-store.js';
+import { encodeEnvelope, identityOf } from '../document/envelope.js';
+import { deriveKey, parseKey } from '../document/identity.js';
 import { type LoadedReducer, loadReducer, type ReducerContext } from './reducers.js';
 import { fetchSource, type SourceClient, supportsIncremental } from './sources.js';
 import type { ProjectionSpec, Spec } from './spec.js';
@@ -40,8 +41,6 @@ export interface RunOptions {
   perPage?: number;
   /** Progress lines. */
   log?: (line: string) => void;
-  /** Envelope encoding (default: the document layer's). */
-  codec?: DocumentCodec;
 }
 
 export interface ProjectionReport {
@@ -123,7 +122,9 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   const { spec, client, store } = options;
   const mode = options.mode ?? 'project';
   const log = options.log ?? (() => {});
-  const codec = options.codec ?? defaultCodec;
+  // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
+  // files ride along as `_docdb/` metadata ops of the same commit.
+  const documents = new DocumentStore(store);
   const selected = selectProjections(spec, options.only);
 
   // One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files.
@@ -134,8 +135,8 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
     for (const e of listing.entries) existing.set(e.key, e.blobSha);
   }
 
-  const changes: Change[] = [];
-  const pendingState: Change[] = [];
+  const changes: DocumentOp[] = [];
+  const pendingState: DocumentOp[] = [];
   const reports: ProjectionReport[] = [];
   const claimed = new Map<string, string>(); // key → projection, to catch two items/projections on one id
   let unchangedTotal = 0;
@@ -199,8 +200,7 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
           const identity = { namespace: p.identity.namespace, doc_type: p.identity.type, id };
           let key: string;
           try {
-            key = codec.key(identity);
-            if (!isValidKey(key) || !key.startsWith(scope)) throw new Error('not a key inside the projection scope');
+            key = deriveKey(identity);
           } catch (e) {
             throw new InvalidSpec(
               `${spec.file}:${p.lines.id}: projections.${p.name}.identity.id: template ${JSON.stringify(p.identity.id)} produced id ${JSON.stringify(id)} (item from ${repository}), which is not a valid document id: ${(e as Error).message}`,
@@ -254,16 +254,10 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
           claimed.set(key, p.name);
           produced.add(key);
           unmatched.delete(key);
+          const document = { namespace: p.identity.namespace, type: p.identity.type, id, data };
           let bytes: Uint8Array;
           try {
-            bytes = toBytesValue(
-              codec.encode({
-                namespace: p.identity.namespace,
-                type: p.identity.type,
-                id,
-                data: data as Record<string, unknown>,
-              }),
-            );
+            bytes = encodeEnvelope(document);
           } catch (e) {
             throw new InvalidSpec(
               `${spec.file}:${p.lines.reducer}: projections.${p.name}.reducer returned data for ${key} that cannot be stored as JSON: ${(e as Error).message}`,
@@ -277,7 +271,7 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
             continue;
           }
           // Only changed documents are kept in memory until the commit; unchanged ones are dropped here.
-          changes.push({ op: 'put', key, value: bytes });
+          changes.push({ op: 'put', document });
           (before === undefined ? report.added : report.changed).push(key);
         }
         log(`[${p.name}]   ${repository} page ${page.page}: ${page.items.length} item(s), ${seen} so far`);
@@ -293,7 +287,9 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
         : [...existing.keys()].filter((k) => k.startsWith(scope) && !produced.has(k));
       for (const key of candidates) {
         if (!existing.has(key) || produced.has(key)) continue;
-        changes.push({ op: 'delete', key });
+        const gone = parseKey(key);
+        if (!gone) continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
+        changes.push({ op: 'delete', identity: gone });
         report.removed.push(key);
       }
     }
@@ -307,7 +303,7 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
       const bytes = utf8(`${JSON.stringify(state, null, 2)}\n`);
       const docChanges = report.added.length + report.changed.length + report.removed.length;
       if (existing.get(sKey) !== blobSha(bytes) && (docChanges > 0 || oldState?.fingerprint !== fingerprint)) {
-        pendingState.push({ op: 'put', key: sKey, value: bytes });
+        pendingState.push({ op: 'meta', key: sKey, value: bytes });
       }
     }
     log(
@@ -320,8 +316,9 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   changes.push(...pendingState);
   const keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
   const base = { mode, ref: store.ref, projections: reports, unchanged: unchangedTotal, keys };
-  const writtenKeys = changes.filter((c) => c.op === 'put').map((c) => c.key);
-  const deletedKeys = changes.filter((c) => c.op === 'delete').map((c) => c.key);
+  const isDelete = (c: DocumentOp) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
+  const writtenKeys = changes.filter((c) => !isDelete(c)).map(opKey);
+  const deletedKeys = changes.filter(isDelete).map(opKey);
   if (mode === 'dry-run') {
     log(`dry-run: would write ${writtenKeys.length} and delete ${deletedKeys.length} key(s); nothing written`);
     return { ...base, changed: false, version: tip, previousVersion: tip, written: writtenKeys, deleted: deletedKeys };
@@ -331,7 +328,26 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
     return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
   }
   const message = options.commitMessage || defaultMessage(reports, mode);
-  const write = await store.commit(changes, { message });
+  const write = await documents.commit(changes, { message });
+  // If another run advanced the section first, the store rebased these changes onto its tip, where some
+  // may already have been made. Report what the commit really did, so outputs and summary match it.
+  const didWrite = new Set(write.written);
+  const didDelete = new Set(write.deleted);
+  let reconciled = 0;
+  for (const r of reports) {
+    const before = r.added.length + r.changed.length + r.removed.length;
+    r.added = r.added.filter((k) => didWrite.has(k));
+    r.changed = r.changed.filter((k) => didWrite.has(k));
+    r.removed = r.removed.filter((k) => didDelete.has(k));
+    const dropped = before - (r.added.length + r.changed.length + r.removed.length);
+    r.unchanged += dropped;
+    reconciled += dropped;
+  }
+  if (reconciled > 0) {
+    log(`${reconciled} document change(s) were already in the section after another run's commit`);
+    base.unchanged += reconciled;
+    base.keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
+  }
   if (!write.changed) log('no document changed: no commit');
   else {
     const meta = write.written.filter((k) => k.startsWith('_docdb/')).length;
@@ -375,6 +391,6 @@ function sortObj(o: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
-function toBytesValue(v: Uint8Array | string): Uint8Array {
-  return typeof v === 'string' ? utf8(v) : v;
+function opKey(op: DocumentOp): string {
+  return op.op === 'meta' ? op.key : op.op === 'put' ? deriveKey(identityOf(op.document)) : deriveKey(op.identity);
 }

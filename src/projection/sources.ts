@@ -150,7 +150,9 @@ export async function* fetchSource(
           { owner, repo: name, ref: 'heads', per_page: perPage },
           options.apiUrl,
         )) {
-          branches.push(...page);
+          // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
+          for (const b of page)
+            if (String((b as { ref?: unknown })?.ref ?? '').startsWith('refs/heads/')) branches.push(b);
         }
       } catch (e) {
         // An empty source repository has no branches: GitHub answers 409 "Git Repository is empty.".
