@@ -29907,11 +29907,13 @@ module.exports = {
 /* harmony export */   I: () => (/* binding */ describeFailure)
 /* harmony export */ });
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9843);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
  * request headers).
  */
+
 
 function resetText(reset) {
     const n = Number(reset);
@@ -29937,6 +29939,9 @@ function describeFailure(e, inputs) {
         case 'InvalidVersion':
             return message;
         case 'Forbidden':
+            if (data.operation === _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW) {
+                return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
+            }
             return (`${message}\nThe token cannot ${inputs.mode === 'read' ? 'read' : 'write to'} ${inputs.repository}. ` +
                 `Grant it ${inputs.mode === 'read' ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${inputs.mode === 'read' ? 'read' : 'write'}\n` +
                 'to the job (or use a token with write access to that repository).');
@@ -29954,22 +29959,11 @@ function describeFailure(e, inputs) {
         case 'ConcurrentUpdate':
             return `${message}\nAnother run kept advancing ${ref} (competing commit ${String(e.otherSha ?? data.otherSha)}). Nothing was committed by this run. Re-run it, raise "retry-concurrent-writes", or serialise runs with a workflow "concurrency:" group.`;
         case 'NotFound':
-            return /source repository/.test(message)
+            return data.operation === _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW
                 ? message
                 : `${message}\nCheck "repository" (${inputs.repository}) and that the token can see it.`;
         default:
             break;
-    }
-    // Octokit RequestErrors from the sources.
-    const status = err?.status;
-    if (status === 401)
-        return `${message}\nThe token was rejected (401): check the "token" input.`;
-    if (status === 403 || status === 429) {
-        const h = err.response?.headers ?? {};
-        if (h['x-ratelimit-remaining'] === '0' || status === 429 || h['retry-after'] !== undefined) {
-            return `${message}\nGitHub API rate limit hit; it resets at ${resetText(h['x-ratelimit-reset'])}. Re-run after that.`;
-        }
-        return `${message}\nThe token lacks permission for a source request: it needs read access to the source repositories (contents, issues, pull-requests: read).`;
     }
     return message;
 }
@@ -30071,7 +30065,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8575);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(8115);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core, call runAction, publish outputs and the job summary, or fail with what to fix.
@@ -30111,7 +30105,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8575:
+/***/ 8115:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30217,109 +30211,8 @@ function canonicalJson(value, rootPath = '$') {
     return `${write(value, rootPath, '')}\n`;
 }
 
-;// CONCATENATED MODULE: ./src/core/bytes.ts
-/** Small byte helpers shared by every layer (no platform APIs beyond TextEncoder/TextDecoder). */
-const encoder = new TextEncoder();
-const strictDecoder = new TextDecoder('utf-8', { fatal: true });
-/** UTF-8 encode a string. */
-function bytes_utf8(text) {
-    return encoder.encode(text);
-}
-/** Decode UTF-8, throwing `TypeError` on invalid sequences (never silently replaces bytes). */
-function bytes_fromUtf8(bytes) {
-    return strictDecoder.decode(bytes);
-}
-/** Accept `string | Uint8Array` values: strings are stored as their UTF-8 bytes. */
-function toBytes(value) {
-    return typeof value === 'string' ? bytes_utf8(value) : value;
-}
-/** Concatenate byte arrays. */
-function bytes_concatBytes(parts) {
-    let total = 0;
-    for (const p of parts)
-        total += p.length;
-    const out = new Uint8Array(total);
-    let off = 0;
-    for (const p of parts) {
-        out.set(p, off);
-        off += p.length;
-    }
-    return out;
-}
-/** Byte-wise equality. */
-function bytesEqual(a, b) {
-    if (a.length !== b.length)
-        return false;
-    for (let i = 0; i < a.length; i++)
-        if (a[i] !== b[i])
-            return false;
-    return true;
-}
-const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-const B64_INDEX = new Int16Array(128).fill(-1);
-for (let i = 0; i < B64.length; i++)
-    B64_INDEX[B64.charCodeAt(i)] = i;
-/** Standard base64 (with padding), platform-neutral. */
-function toBase64(bytes) {
-    let out = '';
-    let i = 0;
-    for (; i + 2 < bytes.length; i += 3) {
-        const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
-        out += B64.charAt(n >> 18) + B64.charAt((n >> 12) & 63) + B64.charAt((n >> 6) & 63) + B64.charAt(n & 63);
-    }
-    const rest = bytes.length - i;
-    if (rest === 1) {
-        const n = bytes[i] << 16;
-        out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}==`;
-    }
-    else if (rest === 2) {
-        const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
-        out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}${B64.charAt((n >> 6) & 63)}=`;
-    }
-    return out;
-}
-/**
- * Decode base64, ignoring whitespace (GitHub's blob `content` has a newline every 60 characters).
- * Throws `TypeError` on any other non-alphabet character.
- */
-function fromBase64(text) {
-    const clean = text.replace(/[\s]/g, '');
-    const stripped = clean.replace(/=+$/, '');
-    if (clean.length - stripped.length > 2)
-        throw new TypeError('invalid base64 padding');
-    const out = new Uint8Array(Math.floor((stripped.length * 3) / 4));
-    let buf = 0;
-    let bits = 0;
-    let o = 0;
-    for (let i = 0; i < stripped.length; i++) {
-        const c = stripped.charCodeAt(i);
-        const v = c < 128 ? B64_INDEX[c] : -1;
-        if (v < 0)
-            throw new TypeError(`invalid base64 character at ${i}`);
-        buf = (buf << 6) | v;
-        bits += 6;
-        if (bits >= 8) {
-            bits -= 8;
-            out[o++] = (buf >> bits) & 0xff;
-        }
-    }
-    return out.subarray(0, o);
-}
-/** Lowercase hex of bytes. */
-function bytes_toHex(bytes) {
-    let s = '';
-    for (const b of bytes)
-        s += b.toString(16).padStart(2, '0');
-    return s;
-}
-/** Bytes of a hex string (even length, validated by the caller). */
-function bytes_fromHex(hex) {
-    const out = new Uint8Array(hex.length / 2);
-    for (let i = 0; i < out.length; i++)
-        out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
-    return out;
-}
-
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
 ;// CONCATENATED MODULE: ./src/core/keys.ts
 /**
  * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
@@ -30329,7 +30222,7 @@ function bytes_fromHex(hex) {
 /** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
  * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
 const MAX_KEY_BYTES = 1024;
-const keys_encoder = new TextEncoder();
+const encoder = new TextEncoder();
 /**
  * Throw `InvalidKey` (with `data.rule`) unless `key` is a valid key. Runs before any I/O.
  *
@@ -30351,7 +30244,7 @@ function assertValidKey(key) {
     if (key.startsWith('/') || key.endsWith('/')) {
         throw new errors/* InvalidKey */.rk(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
     }
-    const bytes = keys_encoder.encode(key).length;
+    const bytes = encoder.encode(key).length;
     if (bytes > MAX_KEY_BYTES) {
         throw new errors/* InvalidKey */.rk(key, 'too-long', `key is ${bytes} bytes; the limit is ${MAX_KEY_BYTES} UTF-8 bytes`);
     }
@@ -30593,7 +30486,7 @@ function encodeEnvelope(doc) {
     const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
     // Paths in errors start at the document, e.g. `data.branches[0].sha`.
     const json = canonicalJson(stored, 'document');
-    return bytes_utf8(json);
+    return (0,core_bytes/* utf8 */.As)(json);
 }
 /**
  * Parse stored bytes into an envelope read at `version`. Throws `InvalidDocument` (field `blob`) when
@@ -30603,7 +30496,7 @@ function decodeEnvelope(bytes, version) {
     assertValidVersion(version);
     let parsed;
     try {
-        parsed = JSON.parse(bytes_fromUtf8(bytes));
+        parsed = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
     }
     catch (e) {
         throw new errors/* InvalidDocument */.D1('blob', `stored document is not UTF-8 JSON: ${e.message}`);
@@ -30635,7 +30528,7 @@ function envelopeMatches(envelope, identity) {
 
 /** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
 function encodeCursor(version, lastKey) {
-    return toBase64(bytes_utf8(`${version}\n${lastKey}`))
+    return (0,core_bytes/* toBase64 */.nk)((0,core_bytes/* utf8 */.As)(`${version}\n${lastKey}`))
         .replace(/\+/g, '-')
         .replace(/\//g, '_')
         .replace(/=+$/, '');
@@ -30650,7 +30543,7 @@ function decodeCursor(cursor) {
         return bad();
     let text;
     try {
-        text = bytes_fromUtf8(fromBase64(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+        text = (0,core_bytes/* fromUtf8 */.ar)((0,core_bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
     }
     catch {
         return bad();
@@ -30738,7 +30631,7 @@ class DocumentStore {
                 if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
                     throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
                 }
-                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? bytes_utf8(o.value) : o.value };
+                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,core_bytes/* utf8 */.As)(o.value) : o.value };
             }
             throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
         });
@@ -30917,7 +30810,7 @@ function isSha(s) {
 }
 /** `<type> <size>\0<body>`: the bytes whose SHA-1 is the object id. */
 function encodeObject(type, body) {
-    return bytes_concatBytes([bytes_utf8(`${type} ${body.length}\0`), body]);
+    return (0,core_bytes/* concatBytes */.Id)([(0,core_bytes/* utf8 */.As)(`${type} ${body.length}\0`), body]);
 }
 /**
  * Object id of a body of the given type, as `git hash-object -t <type>` computes it.
@@ -31241,247 +31134,8 @@ async function loadReducer(projection, baseDir, specFile = 'spec') {
     return { reduce: fn, fingerprint };
 }
 
-;// CONCATENATED MODULE: ./src/projection/sources.ts
-/**
- * Built-in GitHub sources, fetched through Octokit page by page (bounded memory): each source yields
- * pages of items, and the runner reduces a page before asking for the next one.
- *
- * Pagination follows the `Link: <…>; rel="next"` header, but only to URLs on the configured API
- * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
- */
-
-/** Whether a source can fetch incrementally from a `since` watermark. */
-function supportsIncremental(type) {
-    return type === 'issues' || type === 'pulls';
-}
-function splitRepo(full) {
-    const i = full.indexOf('/');
-    return { owner: full.slice(0, i), name: full.slice(i + 1) };
-}
-function sources_status(e) {
-    const s = e?.status;
-    return typeof s === 'number' ? s : undefined;
-}
-/** Parse a `Link` header into rel → URL. */
-function parseLinkHeader(link) {
-    const out = {};
-    if (typeof link !== 'string')
-        return out;
-    for (const part of link.split(',')) {
-        const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part);
-        if (m)
-            out[m[2]] = m[1];
-    }
-    return out;
-}
-/** Map a 404/409 on a source request to a message that says which repository and what to fix. */
-function sourceError(e, repository, what) {
-    const s = sources_status(e);
-    if (s === 404) {
-        return new errors/* NotFound */.Mk(`source repository ${repository} not found (GET ${what} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { repository, status: 404 });
-    }
-    return e;
-}
-/**
- * GET every page of a list endpoint. Yields each page's array; follows `Link` rel="next" only while it
- * stays on the API origin.
- */
-async function* paginate(client, route, params, apiUrl) {
-    let res = await client.request(route, params);
-    let origin = apiUrl ? new URL(apiUrl).origin : undefined;
-    for (;;) {
-        if (!Array.isArray(res.data)) {
-            throw new errors/* InvalidResponse */.h5(`${route} did not return an array`, { route, status: res.status });
-        }
-        yield res.data;
-        const next = parseLinkHeader(res.headers.link).next;
-        if (!next)
-            return;
-        const nextOrigin = new URL(next).origin;
-        origin ??= nextOrigin;
-        if (nextOrigin !== origin) {
-            throw new errors/* InvalidResponse */.h5(`pagination link of ${route} points at ${nextOrigin}, not the API origin ${origin}; refusing to follow it (the token must not leave the API origin)`, { route });
-        }
-        res = await client.request({ method: 'GET', url: next });
-    }
-}
-/**
- * Fetch one repository's items for a source, page by page.
- *
- * @example
- * for await (const page of fetchSource(octokit, spec.source, 'octo/hello')) console.log(page.items.length);
- */
-async function* fetchSource(client, source, repository, options = {}) {
-    const { owner, name } = splitRepo(repository);
-    const base = { owner, name, repo: repository };
-    const perPage = options.perPage ?? 100;
-    switch (source.type) {
-        case 'repository': {
-            let repo;
-            try {
-                repo = (await client.request('GET /repos/{owner}/{repo}', { owner, repo: name })).data;
-            }
-            catch (e) {
-                throw sourceError(e, repository, `/repos/${repository}`);
-            }
-            const branches = [];
-            try {
-                for await (const page of paginate(client, 'GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { owner, repo: name, ref: 'heads', per_page: perPage }, options.apiUrl)) {
-                    // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
-                    for (const b of page)
-                        if (String(b?.ref ?? '').startsWith('refs/heads/'))
-                            branches.push(b);
-                }
-            }
-            catch (e) {
-                // An empty source repository has no branches: GitHub answers 409 "Git Repository is empty.".
-                if (sources_status(e) !== 409)
-                    throw sourceError(e, repository, `/repos/${repository}/git/matching-refs/heads`);
-            }
-            const fullName = typeof repo.full_name === 'string' ? repo.full_name : repository;
-            const [o, n] = [fullName.split('/')[0], fullName.split('/').slice(1).join('/')];
-            yield {
-                repository,
-                page: 1,
-                items: [
-                    {
-                        repository,
-                        vars: { owner: o, name: n, repo: fullName, defaultBranch: String(repo.default_branch ?? '') },
-                        item: { repository: repo, branches },
-                        matches: true,
-                    },
-                ],
-            };
-            return;
-        }
-        case 'issues': {
-            // Incremental runs ask for every state so issues that left the filter (e.g. got closed) are seen and pruned.
-            const params = {
-                owner,
-                repo: name,
-                state: options.since ? 'all' : source.state,
-                sort: 'updated',
-                direction: 'asc',
-                per_page: perPage,
-            };
-            if (source.labels?.length && !options.since)
-                params.labels = source.labels.join(',');
-            const since = maxIso(options.since, source.since);
-            if (since)
-                params.since = since;
-            let page = 0;
-            try {
-                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/issues', params, options.apiUrl)) {
-                    page++;
-                    const items = [];
-                    for (const raw of data) {
-                        // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
-                        if (raw.pull_request !== undefined && raw.pull_request !== null)
-                            continue;
-                        const labels = sources_labelNames(raw.labels);
-                        const matches = (source.state === 'all' || raw.state === source.state) &&
-                            (!source.labels?.length || source.labels.every((l) => labels.includes(l)));
-                        items.push({
-                            repository,
-                            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-                            item: raw,
-                            updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
-                            matches,
-                        });
-                    }
-                    yield { repository, page, items };
-                }
-            }
-            catch (e) {
-                throw sourceError(e, repository, `/repos/${repository}/issues`);
-            }
-            return;
-        }
-        case 'pulls': {
-            const params = {
-                owner,
-                repo: name,
-                state: options.since ? 'all' : source.state,
-                sort: 'updated',
-                direction: 'desc',
-                per_page: perPage,
-            };
-            if (source.base)
-                params.base = source.base;
-            let page = 0;
-            try {
-                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/pulls', params, options.apiUrl)) {
-                    page++;
-                    const items = [];
-                    let older = 0;
-                    for (const raw of data) {
-                        const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
-                        // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
-                        if (options.since && updatedAt && updatedAt < options.since) {
-                            older++;
-                            continue;
-                        }
-                        items.push({
-                            repository,
-                            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-                            item: raw,
-                            updatedAt,
-                            matches: source.state === 'all' || raw.state === source.state,
-                        });
-                    }
-                    yield { repository, page, items };
-                    if (older > 0)
-                        return;
-                }
-            }
-            catch (e) {
-                throw sourceError(e, repository, `/repos/${repository}/pulls`);
-            }
-            return;
-        }
-        case 'releases': {
-            let page = 0;
-            try {
-                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/releases', { owner, repo: name, per_page: perPage }, options.apiUrl)) {
-                    page++;
-                    const items = [];
-                    for (const raw of data) {
-                        if (!source.drafts && raw.draft === true)
-                            continue;
-                        if (!source.prereleases && raw.prerelease === true)
-                            continue;
-                        // Drafts have no tag until published; fall back to the release id so the identity stays unique.
-                        const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
-                        items.push({
-                            repository,
-                            vars: { ...base, tag, id: Number(raw.id) },
-                            item: raw,
-                            matches: true,
-                        });
-                    }
-                    yield { repository, page, items };
-                }
-            }
-            catch (e) {
-                throw sourceError(e, repository, `/repos/${repository}/releases`);
-            }
-            return;
-        }
-    }
-}
-function sources_labelNames(labels) {
-    if (!Array.isArray(labels))
-        return [];
-    return labels.map((l) => (typeof l === 'string' ? l : String(l?.name ?? '')));
-}
-function maxIso(a, b) {
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    return Date.parse(a) >= Date.parse(b) ? a : b;
-}
-
+// EXTERNAL MODULE: ./src/projection/sources.ts
+var sources = __nccwpck_require__(9843);
 ;// CONCATENATED MODULE: ./src/projection/template.ts
 /**
  * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
@@ -31600,13 +31254,13 @@ function stateKey(projection) {
     return `_docdb/state/${projection}.json`;
 }
 function fingerprintOf(p, reducer) {
-    return blobSha(bytes_utf8(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
+    return blobSha((0,core_bytes/* utf8 */.As)(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
 }
 function parseState(bytes) {
     if (!bytes)
         return undefined;
     try {
-        const s = JSON.parse(bytes_fromUtf8(bytes));
+        const s = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
         return s && s.version === 1 && typeof s.fingerprint === 'string' && s.watermarks ? s : undefined;
     }
     catch {
@@ -31651,7 +31305,7 @@ async function runProjections(options) {
         const sKey = stateKey(p.name);
         const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
         const oldState = parseState(stateGet?.value);
-        const canIncrement = mode !== 'backfill' && supportsIncremental(p.source.type);
+        const canIncrement = mode !== 'backfill' && (0,sources/* supportsIncremental */.bQ)(p.source.type);
         const incremental = canIncrement && oldState?.fingerprint === fingerprint;
         if (canIncrement && oldState && !incremental) {
             log(`[${p.name}] the projection's source, identity or reducer changed since the last run: re-projecting everything`);
@@ -31678,7 +31332,7 @@ async function runProjections(options) {
             let mark = since;
             let seen = 0;
             log(`[${p.name}] ${p.source.type} of ${repository}${since ? ` updated since ${since}` : mode === 'backfill' ? ' (backfill)' : ''}`);
-            for await (const page of fetchSource(client, p.source, repository, {
+            for await (const page of (0,sources/* fetchSource */.sq)(client, p.source, repository, {
                 ...(since ? { since } : {}),
                 ...(options.perPage ? { perPage: options.perPage } : {}),
                 ...(options.apiUrl ? { apiUrl: options.apiUrl } : {}),
@@ -31779,12 +31433,12 @@ async function runProjections(options) {
             }
         }
         unchangedTotal += report.unchanged;
-        if (supportsIncremental(p.source.type)) {
+        if ((0,sources/* supportsIncremental */.bQ)(p.source.type)) {
             // The state is committed with document changes, or when it is new or its fingerprint changed. A watermark
             // that only moved (items updated in ways the reducer ignores) is not worth a commit on its own: the next
             // run simply re-reads those few items.
             const state = { version: 1, fingerprint, watermarks: sortObj(watermarks) };
-            const bytes = bytes_utf8(`${JSON.stringify(state, null, 2)}\n`);
+            const bytes = (0,core_bytes/* utf8 */.As)(`${JSON.stringify(state, null, 2)}\n`);
             const docChanges = report.added.length + report.changed.length + report.removed.length;
             if (existing.get(sKey) !== blobSha(bytes) && (docChanges > 0 || oldState?.fingerprint !== fingerprint)) {
                 pendingState.push({ op: 'meta', key: sKey, value: bytes });
@@ -41798,7 +41452,7 @@ var remote_api_config = __nccwpck_require__(5468);
 function tokenIdentity(token) {
     if (token === undefined || token === '')
         return 'anonymous';
-    return sha1Hex(bytes_utf8(`docdb token identity v1\u0000${token}`));
+    return sha1Hex((0,core_bytes/* utf8 */.As)(`docdb token identity v1\u0000${token}`));
 }
 const personSize = (p) => 2 * (p.name.length + p.email.length + p.date.length);
 /** Cache of one repository's git objects and ref tips (`scope` = api origin + owner/repo). */
@@ -41873,7 +41527,7 @@ function normalizeChanges(changes) {
             if (typeof c.value !== 'string' && !(c.value instanceof Uint8Array)) {
                 throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
             }
-            const value = toBytes(c.value);
+            const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
             return { op: 'put', key: c.key, value, sha: blobSha(value) };
         }
         if (c.op === 'delete')
@@ -41949,131 +41603,8 @@ function assertNoPathConflicts(changes, base) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/status.ts
-/**
- * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
- * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
- */
-
-/** `x-ratelimit-*` headers of a response, when present. */
-function parseRateLimit(headers) {
-    const remaining = headers['x-ratelimit-remaining'];
-    if (remaining === undefined)
-        return undefined;
-    const num = (v) => (v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
-    return {
-        limit: num(headers['x-ratelimit-limit']),
-        remaining: num(remaining),
-        reset: num(headers['x-ratelimit-reset']),
-        used: num(headers['x-ratelimit-used']),
-        resource: headers['x-ratelimit-resource'] ?? 'core',
-    };
-}
-/** GitHub's `message` from an error body, if any (bounded length). */
-function upstreamMessage(res) {
-    if (res.body.length === 0)
-        return undefined;
-    try {
-        const j = JSON.parse(new TextDecoder().decode(res.body));
-        return typeof j?.message === 'string' ? j.message.slice(0, 300) : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-/** Seconds from a `Retry-After` header (delta-seconds or HTTP date), or undefined. */
-function retryAfterSeconds(res, now = Date.now()) {
-    const v = res.headers['retry-after'];
-    if (v === undefined)
-        return undefined;
-    if (/^\d+$/.test(v.trim()))
-        return Number(v.trim());
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
-}
-/**
- * A secondary rate limit: 429, or 403 with `Retry-After` or GitHub's "secondary rate limit" message.
- * Returns the seconds to wait (GitHub asks for at least 60 when no `Retry-After` is given).
- */
-function secondaryRateLimitWait(res) {
-    if (res.status !== 403 && res.status !== 429)
-        return undefined;
-    if (res.headers['x-ratelimit-remaining'] === '0')
-        return undefined; // primary
-    const after = retryAfterSeconds(res);
-    if (after !== undefined)
-        return after;
-    if (res.status === 429 || /secondary rate limit|abuse/i.test(upstreamMessage(res) ?? ''))
-        return 60;
-    return undefined;
-}
-/**
- * Map a non-success response to the error docdb throws. Callers handle the statuses that are not
- * errors in their step (304 and 404 on the ref read, 422 on the ref update) before calling this.
- *
- * | status | error |
- * |---|---|
- * | 401 | AuthInvalid (AuthMissing when no token was sent) |
- * | 403 + `x-ratelimit-remaining: 0` | RateLimited (primary; `reset`) |
- * | 403/429 + Retry-After or "secondary rate limit" | RateLimited (secondary; `retryAfter`) |
- * | other 403 | Forbidden |
- * | 404 | NotFound (repository missing or not visible to the token) |
- * | 409 | EmptyRepository |
- * | 5xx | UpstreamUnavailable |
- * | anything else (400, 410, 413, 422, unexpected 2xx/3xx) | InvalidResponse |
- */
-function mapStatusError(ctx, res) {
-    const msg = upstreamMessage(res);
-    const where = `${ctx.operation}: ${ctx.step} (${ctx.method} ${ctx.path})`;
-    const said = `HTTP ${res.status}${msg ? `: ${msg}` : ''}`;
-    const data = {
-        operation: ctx.operation,
-        step: ctx.step,
-        method: ctx.method,
-        path: ctx.path,
-        status: res.status,
-    };
-    if (msg !== undefined)
-        data.upstreamMessage = msg;
-    const requestId = res.headers['x-github-request-id'];
-    if (requestId)
-        data.requestId = requestId;
-    const s = res.status;
-    if (s === 401) {
-        if (!ctx.authenticated) {
-            return new errors/* AuthMissing */.$d(`${where} needs a token: ${said}. Configure token (or credentials).`, data);
-        }
-        return new errors/* AuthInvalid */.SX(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
-    }
-    if (s === 403 || s === 429) {
-        if (res.headers['x-ratelimit-remaining'] === '0') {
-            const reset = Number(res.headers['x-ratelimit-reset'] ?? 0) || undefined;
-            const when = reset ? ` until ${new Date(reset * 1000).toISOString()}` : '';
-            return new errors/* RateLimited */.JH(`${where}: primary rate limit exhausted${when} (${said}).`, {
-                ...data,
-                ...(reset !== undefined ? { reset } : {}),
-            });
-        }
-        const wait = secondaryRateLimitWait(res);
-        if (wait !== undefined) {
-            return new errors/* RateLimited */.JH(`${where}: secondary rate limit, retry after ${wait}s (${said}).`, {
-                ...data,
-                retryAfter: wait,
-            });
-        }
-        return new errors/* Forbidden */.cw(`${where} is forbidden: ${said}. The token lacks permission (contents: write for writes) on ${ctx.repo}.`, data);
-    }
-    if (s === 404) {
-        return new errors/* NotFound */.Mk(`${where}: ${said}. Repository ${ctx.repo} does not exist or the token cannot see it.`, data);
-    }
-    if (s === 409) {
-        return new errors/* EmptyRepository */.Cf(`${where}: ${said}. Repository ${ctx.repo} has no commits; the Git Database API needs at least one (push an initial commit).`, data);
-    }
-    if (s >= 500)
-        return new errors/* UpstreamUnavailable */.Yk(`${where}: upstream unavailable (${said}).`, data);
-    return new errors/* InvalidResponse */.h5(`${where}: unexpected answer ${said}.`, data);
-}
-
+// EXTERNAL MODULE: ./src/stores/remote-api/status.ts
+var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
@@ -42159,7 +41690,7 @@ class GitHubClient {
                     path: u.pathname,
                 }, { cause: e });
             }
-            const rl = parseRateLimit(res.headers);
+            const rl = (0,remote_api_status/* parseRateLimit */.H5)(res.headers);
             if (rl)
                 ctx.rateLimit = rl;
             const status = res.status;
@@ -42178,7 +41709,7 @@ class GitHubClient {
                     },
                 };
             }
-            const wait = secondaryRateLimitWait(res);
+            const wait = (0,remote_api_status/* secondaryRateLimitWait */.RL)(res);
             if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && rateWaits < 2) {
                 rateWaits++;
                 this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: u.pathname, status });
@@ -42191,7 +41722,7 @@ class GitHubClient {
                 await this.cfg.sleep(ms);
                 continue;
             }
-            throw mapStatusError(sctx, res);
+            throw (0,remote_api_status/* mapStatusError */.pt)(sctx, res);
         }
     }
 }
@@ -42230,7 +41761,7 @@ const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
 function remote_api_refstore_base64(bytes) {
     if (typeof btoa !== 'function')
-        return toBase64(bytes);
+        return (0,core_bytes/* toBase64 */.nk)(bytes);
     const parts = [];
     for (let i = 0; i < bytes.length; i += 3 * 8192) {
         parts.push(btoa(String.fromCharCode(...bytes.subarray(i, i + 3 * 8192))));
@@ -42565,7 +42096,7 @@ class RemoteApiRefStore {
         let bytes;
         try {
             bytes =
-                j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : fromBase64(j.content);
+                j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : (0,core_bytes/* fromBase64 */.Ey)(j.content);
         }
         catch (e) {
             throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
@@ -45413,7 +44944,7 @@ function iterator(octokit, route, parameters) {
 }
 
 // pkg/dist-src/paginate.js
-function dist_bundle_paginate(octokit, route, parameters, mapFn) {
+function paginate(octokit, route, parameters, mapFn) {
   if (typeof parameters === "function") {
     mapFn = parameters;
     parameters = void 0;
@@ -45445,7 +44976,7 @@ function gather(octokit, results, iterator2, mapFn) {
 }
 
 // pkg/dist-src/compose-paginate.js
-var composePaginateRest = Object.assign(dist_bundle_paginate, {
+var composePaginateRest = Object.assign(paginate, {
   iterator
 });
 
@@ -45736,7 +45267,7 @@ function isPaginatingEndpoint(arg) {
 // pkg/dist-src/index.js
 function paginateRest(octokit) {
   return {
-    paginate: Object.assign(dist_bundle_paginate.bind(null, octokit), {
+    paginate: Object.assign(paginate.bind(null, octokit), {
       iterator: iterator.bind(null, octokit)
     })
   };
@@ -48533,7 +48064,7 @@ function meteredFetch(inner = globalThis.fetch) {
     };
     return { fetch: fetchFn, meter };
 }
-function run_action_splitRepo(full) {
+function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
 }
@@ -48550,7 +48081,7 @@ function isLoopback(apiUrl) {
 async function runAction(inputs, context = {}) {
     const log = context.log ?? (() => { });
     const ref = (0,refname/* sectionRef */.X)(inputs.root, inputs.section);
-    const { owner, repo } = run_action_splitRepo(inputs.repository);
+    const { owner, repo } = splitRepo(inputs.repository);
     const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch);
     const octokit = createOctokit({
         ...(inputs.token ? { auth: inputs.token } : {}),
@@ -48637,6 +48168,123 @@ async function runAction(inputs, context = {}) {
         rateLimit: meter.rateLimit,
     });
     return { outputs, summary, report };
+}
+
+
+/***/ }),
+
+/***/ 9596:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   As: () => (/* binding */ utf8),
+/* harmony export */   Ey: () => (/* binding */ fromBase64),
+/* harmony export */   Id: () => (/* binding */ concatBytes),
+/* harmony export */   ZJ: () => (/* binding */ toBytes),
+/* harmony export */   ar: () => (/* binding */ fromUtf8),
+/* harmony export */   nk: () => (/* binding */ toBase64)
+/* harmony export */ });
+/* unused harmony exports bytesEqual, toHex, fromHex */
+/** Small byte helpers shared by every layer (no platform APIs beyond TextEncoder/TextDecoder). */
+const encoder = new TextEncoder();
+const strictDecoder = new TextDecoder('utf-8', { fatal: true });
+/** UTF-8 encode a string. */
+function utf8(text) {
+    return encoder.encode(text);
+}
+/** Decode UTF-8, throwing `TypeError` on invalid sequences (never silently replaces bytes). */
+function fromUtf8(bytes) {
+    return strictDecoder.decode(bytes);
+}
+/** Accept `string | Uint8Array` values: strings are stored as their UTF-8 bytes. */
+function toBytes(value) {
+    return typeof value === 'string' ? utf8(value) : value;
+}
+/** Concatenate byte arrays. */
+function concatBytes(parts) {
+    let total = 0;
+    for (const p of parts)
+        total += p.length;
+    const out = new Uint8Array(total);
+    let off = 0;
+    for (const p of parts) {
+        out.set(p, off);
+        off += p.length;
+    }
+    return out;
+}
+/** Byte-wise equality. */
+function bytesEqual(a, b) {
+    if (a.length !== b.length)
+        return false;
+    for (let i = 0; i < a.length; i++)
+        if (a[i] !== b[i])
+            return false;
+    return true;
+}
+const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const B64_INDEX = new Int16Array(128).fill(-1);
+for (let i = 0; i < B64.length; i++)
+    B64_INDEX[B64.charCodeAt(i)] = i;
+/** Standard base64 (with padding), platform-neutral. */
+function toBase64(bytes) {
+    let out = '';
+    let i = 0;
+    for (; i + 2 < bytes.length; i += 3) {
+        const n = (bytes[i] << 16) | (bytes[i + 1] << 8) | bytes[i + 2];
+        out += B64.charAt(n >> 18) + B64.charAt((n >> 12) & 63) + B64.charAt((n >> 6) & 63) + B64.charAt(n & 63);
+    }
+    const rest = bytes.length - i;
+    if (rest === 1) {
+        const n = bytes[i] << 16;
+        out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}==`;
+    }
+    else if (rest === 2) {
+        const n = (bytes[i] << 16) | (bytes[i + 1] << 8);
+        out += `${B64.charAt(n >> 18)}${B64.charAt((n >> 12) & 63)}${B64.charAt((n >> 6) & 63)}=`;
+    }
+    return out;
+}
+/**
+ * Decode base64, ignoring whitespace (GitHub's blob `content` has a newline every 60 characters).
+ * Throws `TypeError` on any other non-alphabet character.
+ */
+function fromBase64(text) {
+    const clean = text.replace(/[\s]/g, '');
+    const stripped = clean.replace(/=+$/, '');
+    if (clean.length - stripped.length > 2)
+        throw new TypeError('invalid base64 padding');
+    const out = new Uint8Array(Math.floor((stripped.length * 3) / 4));
+    let buf = 0;
+    let bits = 0;
+    let o = 0;
+    for (let i = 0; i < stripped.length; i++) {
+        const c = stripped.charCodeAt(i);
+        const v = c < 128 ? B64_INDEX[c] : -1;
+        if (v < 0)
+            throw new TypeError(`invalid base64 character at ${i}`);
+        buf = (buf << 6) | v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            out[o++] = (buf >> bits) & 0xff;
+        }
+    }
+    return out.subarray(0, o);
+}
+/** Lowercase hex of bytes. */
+function toHex(bytes) {
+    let s = '';
+    for (const b of bytes)
+        s += b.toString(16).padStart(2, '0');
+    return s;
+}
+/** Bytes of a hex string (even length, validated by the caller). */
+function fromHex(hex) {
+    const out = new Uint8Array(hex.length / 2);
+    for (let i = 0; i < out.length; i++)
+        out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    return out;
 }
 
 
@@ -48863,6 +48511,296 @@ function sectionRef(root, section) {
     const ref = `refs/${root}/${section}`;
     assertValidRefName(ref, 'root/section');
     return ref;
+}
+
+
+/***/ }),
+
+/***/ 9843:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   bQ: () => (/* binding */ supportsIncremental),
+/* harmony export */   cW: () => (/* binding */ SOURCE_OPERATION),
+/* harmony export */   sq: () => (/* binding */ fetchSource)
+/* harmony export */ });
+/* unused harmony exports parseLinkHeader, paginate */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _stores_remote_api_status_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5924);
+/**
+ * Built-in GitHub sources, fetched through Octokit page by page (bounded memory): each source yields
+ * pages of items, and the runner reduces a page before asking for the next one.
+ *
+ * Pagination follows the `Link: <…>; rel="next"` header, but only to URLs on the configured API
+ * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
+ */
+
+
+
+/** Whether a source can fetch incrementally from a `since` watermark. */
+function supportsIncremental(type) {
+    return type === 'issues' || type === 'pulls';
+}
+function splitRepo(full) {
+    const i = full.indexOf('/');
+    return { owner: full.slice(0, i), name: full.slice(i + 1) };
+}
+function status(e) {
+    const s = e?.status;
+    return typeof s === 'number' ? s : undefined;
+}
+/** Parse a `Link` header into rel → URL. */
+function parseLinkHeader(link) {
+    const out = {};
+    if (typeof link !== 'string')
+        return out;
+    for (const part of link.split(',')) {
+        const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part);
+        if (m)
+            out[m[2]] = m[1];
+    }
+    return out;
+}
+/** Operation name source errors carry in `data.operation` (the Action's failure hints key on it). */
+const SOURCE_OPERATION = 'projection source';
+/**
+ * Turn an Octokit failure on a source request into docdb's typed error through the ONE status mapping
+ * (`mapStatusError`), so sources and the store report 401/403/404/409/429/5xx alike. Octokit reports a
+ * connection failure as status 500 without a `response`: that is a TransportError, not an upstream 500.
+ */
+function sourceError(e, repository, path) {
+    if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .DocDbError */ .rq)
+        return e;
+    const f = e;
+    if (!f?.response) {
+        if (typeof f?.status !== 'number')
+            return e;
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .TransportError */ .wX(`${SOURCE_OPERATION}: GET ${path} failed without a response: ${f.message ?? 'connection error'}`, {
+            operation: SOURCE_OPERATION,
+            repository,
+            path,
+        }, { cause: e });
+    }
+    const headers = {};
+    for (const [k, v] of Object.entries(f.response.headers ?? {}))
+        if (v !== undefined)
+            headers[k.toLowerCase()] = String(v);
+    const body = f.response.data === undefined
+        ? new Uint8Array()
+        : (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(typeof f.response.data === 'string' ? f.response.data : JSON.stringify(f.response.data));
+    const mapped = (0,_stores_remote_api_status_js__WEBPACK_IMPORTED_MODULE_2__/* .mapStatusError */ .pt)({
+        operation: SOURCE_OPERATION,
+        step: `read ${repository}`,
+        method: 'GET',
+        path,
+        repo: repository,
+        // Octokit keeps the (redacted) authorization header on the error's request.
+        authenticated: Boolean(f.request?.headers?.authorization),
+    }, { status: f.response.status, headers, body });
+    if (mapped instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .NotFound */ .Mk) {
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .NotFound */ .Mk(`source repository ${repository} not found (GET ${path} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { ...mapped.data, repository });
+    }
+    return mapped;
+}
+/**
+ * GET every page of a list endpoint. Yields each page's array; follows `Link` rel="next" only while it
+ * stays on the API origin.
+ */
+async function* paginate(client, route, params, apiUrl) {
+    let res = await client.request(route, params);
+    let origin = apiUrl ? new URL(apiUrl).origin : undefined;
+    for (;;) {
+        if (!Array.isArray(res.data)) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${route} did not return an array`, { route, status: res.status });
+        }
+        yield res.data;
+        const next = parseLinkHeader(res.headers.link).next;
+        if (!next)
+            return;
+        const nextOrigin = new URL(next).origin;
+        origin ??= nextOrigin;
+        if (nextOrigin !== origin) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`pagination link of ${route} points at ${nextOrigin}, not the API origin ${origin}; refusing to follow it (the token must not leave the API origin)`, { route });
+        }
+        res = await client.request({ method: 'GET', url: next });
+    }
+}
+/**
+ * Fetch one repository's items for a source, page by page.
+ *
+ * @example
+ * for await (const page of fetchSource(octokit, spec.source, 'octo/hello')) console.log(page.items.length);
+ */
+async function* fetchSource(client, source, repository, options = {}) {
+    const { owner, name } = splitRepo(repository);
+    const base = { owner, name, repo: repository };
+    const perPage = options.perPage ?? 100;
+    switch (source.type) {
+        case 'repository': {
+            let repo;
+            try {
+                repo = (await client.request('GET /repos/{owner}/{repo}', { owner, repo: name })).data;
+            }
+            catch (e) {
+                throw sourceError(e, repository, `/repos/${repository}`);
+            }
+            const branches = [];
+            try {
+                for await (const page of paginate(client, 'GET /repos/{owner}/{repo}/git/matching-refs/{ref}', { owner, repo: name, ref: 'heads', per_page: perPage }, options.apiUrl)) {
+                    // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
+                    for (const b of page)
+                        if (String(b?.ref ?? '').startsWith('refs/heads/'))
+                            branches.push(b);
+                }
+            }
+            catch (e) {
+                // An empty source repository has no branches: GitHub answers 409 "Git Repository is empty.".
+                if (status(e) !== 409)
+                    throw sourceError(e, repository, `/repos/${repository}/git/matching-refs/heads`);
+            }
+            const fullName = typeof repo.full_name === 'string' ? repo.full_name : repository;
+            const [o, n] = [fullName.split('/')[0], fullName.split('/').slice(1).join('/')];
+            yield {
+                repository,
+                page: 1,
+                items: [
+                    {
+                        repository,
+                        vars: { owner: o, name: n, repo: fullName, defaultBranch: String(repo.default_branch ?? '') },
+                        item: { repository: repo, branches },
+                        matches: true,
+                    },
+                ],
+            };
+            return;
+        }
+        case 'issues': {
+            // Incremental runs ask for every state so issues that left the filter (e.g. got closed) are seen and pruned.
+            const params = {
+                owner,
+                repo: name,
+                state: options.since ? 'all' : source.state,
+                sort: 'updated',
+                direction: 'asc',
+                per_page: perPage,
+            };
+            if (source.labels?.length && !options.since)
+                params.labels = source.labels.join(',');
+            const since = maxIso(options.since, source.since);
+            if (since)
+                params.since = since;
+            let page = 0;
+            try {
+                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/issues', params, options.apiUrl)) {
+                    page++;
+                    const items = [];
+                    for (const raw of data) {
+                        // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
+                        if (raw.pull_request !== undefined && raw.pull_request !== null)
+                            continue;
+                        const labels = labelNames(raw.labels);
+                        const matches = (source.state === 'all' || raw.state === source.state) &&
+                            (!source.labels?.length || source.labels.every((l) => labels.includes(l)));
+                        items.push({
+                            repository,
+                            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+                            item: raw,
+                            updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
+                            matches,
+                        });
+                    }
+                    yield { repository, page, items };
+                }
+            }
+            catch (e) {
+                throw sourceError(e, repository, `/repos/${repository}/issues`);
+            }
+            return;
+        }
+        case 'pulls': {
+            const params = {
+                owner,
+                repo: name,
+                state: options.since ? 'all' : source.state,
+                sort: 'updated',
+                direction: 'desc',
+                per_page: perPage,
+            };
+            if (source.base)
+                params.base = source.base;
+            let page = 0;
+            try {
+                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/pulls', params, options.apiUrl)) {
+                    page++;
+                    const items = [];
+                    let older = 0;
+                    for (const raw of data) {
+                        const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
+                        // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
+                        if (options.since && updatedAt && updatedAt < options.since) {
+                            older++;
+                            continue;
+                        }
+                        items.push({
+                            repository,
+                            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+                            item: raw,
+                            updatedAt,
+                            matches: source.state === 'all' || raw.state === source.state,
+                        });
+                    }
+                    yield { repository, page, items };
+                    if (older > 0)
+                        return;
+                }
+            }
+            catch (e) {
+                throw sourceError(e, repository, `/repos/${repository}/pulls`);
+            }
+            return;
+        }
+        case 'releases': {
+            let page = 0;
+            try {
+                for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/releases', { owner, repo: name, per_page: perPage }, options.apiUrl)) {
+                    page++;
+                    const items = [];
+                    for (const raw of data) {
+                        if (!source.drafts && raw.draft === true)
+                            continue;
+                        if (!source.prereleases && raw.prerelease === true)
+                            continue;
+                        // Drafts have no tag until published; fall back to the release id so the identity stays unique.
+                        const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
+                        items.push({
+                            repository,
+                            vars: { ...base, tag, id: Number(raw.id) },
+                            item: raw,
+                            matches: true,
+                        });
+                    }
+                    yield { repository, page, items };
+                }
+            }
+            catch (e) {
+                throw sourceError(e, repository, `/repos/${repository}/releases`);
+            }
+            return;
+        }
+    }
+}
+function labelNames(labels) {
+    if (!Array.isArray(labels))
+        return [];
+    return labels.map((l) => (typeof l === 'string' ? l : String(l?.name ?? '')));
+}
+function maxIso(a, b) {
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return Date.parse(a) >= Date.parse(b) ? a : b;
 }
 
 
@@ -49147,6 +49085,143 @@ function resolveConfig(options) {
         random: options.random ?? Math.random,
         logger: options.logger,
     };
+}
+
+
+/***/ }),
+
+/***/ 5924:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H5: () => (/* binding */ parseRateLimit),
+/* harmony export */   RL: () => (/* binding */ secondaryRateLimitWait),
+/* harmony export */   pt: () => (/* binding */ mapStatusError)
+/* harmony export */ });
+/* unused harmony exports upstreamMessage, retryAfterSeconds */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
+ * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
+ */
+
+/** `x-ratelimit-*` headers of a response, when present. */
+function parseRateLimit(headers) {
+    const remaining = headers['x-ratelimit-remaining'];
+    if (remaining === undefined)
+        return undefined;
+    const num = (v) => (v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
+    return {
+        limit: num(headers['x-ratelimit-limit']),
+        remaining: num(remaining),
+        reset: num(headers['x-ratelimit-reset']),
+        used: num(headers['x-ratelimit-used']),
+        resource: headers['x-ratelimit-resource'] ?? 'core',
+    };
+}
+/** GitHub's `message` from an error body, if any (bounded length). */
+function upstreamMessage(res) {
+    if (res.body.length === 0)
+        return undefined;
+    try {
+        const j = JSON.parse(new TextDecoder().decode(res.body));
+        return typeof j?.message === 'string' ? j.message.slice(0, 300) : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/** Seconds from a `Retry-After` header (delta-seconds or HTTP date), or undefined. */
+function retryAfterSeconds(res, now = Date.now()) {
+    const v = res.headers['retry-after'];
+    if (v === undefined)
+        return undefined;
+    if (/^\d+$/.test(v.trim()))
+        return Number(v.trim());
+    const t = Date.parse(v);
+    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
+}
+/**
+ * A secondary rate limit: 429, or 403 with `Retry-After` or GitHub's "secondary rate limit" message.
+ * Returns the seconds to wait (GitHub asks for at least 60 when no `Retry-After` is given).
+ */
+function secondaryRateLimitWait(res) {
+    if (res.status !== 403 && res.status !== 429)
+        return undefined;
+    if (res.headers['x-ratelimit-remaining'] === '0')
+        return undefined; // primary
+    const after = retryAfterSeconds(res);
+    if (after !== undefined)
+        return after;
+    if (res.status === 429 || /secondary rate limit|abuse/i.test(upstreamMessage(res) ?? ''))
+        return 60;
+    return undefined;
+}
+/**
+ * Map a non-success response to the error docdb throws. Callers handle the statuses that are not
+ * errors in their step (304 and 404 on the ref read, 422 on the ref update) before calling this.
+ *
+ * | status | error |
+ * |---|---|
+ * | 401 | AuthInvalid (AuthMissing when no token was sent) |
+ * | 403 + `x-ratelimit-remaining: 0` | RateLimited (primary; `reset`) |
+ * | 403/429 + Retry-After or "secondary rate limit" | RateLimited (secondary; `retryAfter`) |
+ * | other 403 | Forbidden |
+ * | 404 | NotFound (repository missing or not visible to the token) |
+ * | 409 | EmptyRepository |
+ * | 5xx | UpstreamUnavailable |
+ * | anything else (400, 410, 413, 422, unexpected 2xx/3xx) | InvalidResponse |
+ */
+function mapStatusError(ctx, res) {
+    const msg = upstreamMessage(res);
+    const where = `${ctx.operation}: ${ctx.step} (${ctx.method} ${ctx.path})`;
+    const said = `HTTP ${res.status}${msg ? `: ${msg}` : ''}`;
+    const data = {
+        operation: ctx.operation,
+        step: ctx.step,
+        method: ctx.method,
+        path: ctx.path,
+        status: res.status,
+    };
+    if (msg !== undefined)
+        data.upstreamMessage = msg;
+    const requestId = res.headers['x-github-request-id'];
+    if (requestId)
+        data.requestId = requestId;
+    const s = res.status;
+    if (s === 401) {
+        if (!ctx.authenticated) {
+            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthMissing */ .$d(`${where} needs a token: ${said}. Configure token (or credentials).`, data);
+        }
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthInvalid */ .SX(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
+    }
+    if (s === 403 || s === 429) {
+        if (res.headers['x-ratelimit-remaining'] === '0') {
+            const reset = Number(res.headers['x-ratelimit-reset'] ?? 0) || undefined;
+            const when = reset ? ` until ${new Date(reset * 1000).toISOString()}` : '';
+            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RateLimited */ .JH(`${where}: primary rate limit exhausted${when} (${said}).`, {
+                ...data,
+                ...(reset !== undefined ? { reset } : {}),
+            });
+        }
+        const wait = secondaryRateLimitWait(res);
+        if (wait !== undefined) {
+            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RateLimited */ .JH(`${where}: secondary rate limit, retry after ${wait}s (${said}).`, {
+                ...data,
+                retryAfter: wait,
+            });
+        }
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .Forbidden */ .cw(`${where} is forbidden: ${said}. The token lacks permission ${ctx.method === 'GET' ? 'to read' : '(contents: write) to write to'} ${ctx.repo}.`, data);
+    }
+    if (s === 404) {
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`${where}: ${said}. Repository ${ctx.repo} does not exist or the token cannot see it.`, data);
+    }
+    if (s === 409) {
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .EmptyRepository */ .Cf(`${where}: ${said}. Repository ${ctx.repo} has no commits; the Git Database API needs at least one (push an initial commit).`, data);
+    }
+    if (s >= 500)
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .UpstreamUnavailable */ .Yk(`${where}: upstream unavailable (${said}).`, data);
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`${where}: unexpected answer ${said}.`, data);
 }
 
 

@@ -8,8 +8,13 @@ import {
   Forbidden,
   InvalidConfig,
   InvalidSpec,
+  NotFound,
   RateLimited,
+  TransportError,
+  UpstreamUnavailable,
 } from '../../src/core/errors.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
+import type { SourceSpec } from '../../src/projection/spec.js';
 
 const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';
 
@@ -67,10 +72,49 @@ describe('describeFailure', () => {
     expect(describeFailure(new InvalidSpec('x.yml:3:5: projections.a.source: bad', {}), inputs)).toBe(
       'x.yml:3:5: projections.a.source: bad',
     );
-    const octo403 = Object.assign(new Error('API rate limit exceeded'), {
-      status: 403,
-      response: { headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000000' } },
+  });
+
+  // Octokit throws RequestErrors for source requests; they go through the store's one status mapping.
+  const octokitError = (status: number, headers: Record<string, string> = {}, withResponse = true) =>
+    Object.assign(new Error(`HTTP ${status}`), {
+      status,
+      request: { headers: { authorization: 'token [REDACTED]' } },
+      ...(withResponse ? { response: { status, headers, data: { message: `answer ${status}` } } } : {}),
     });
-    expect(describeFailure(octo403, inputs)).toMatch(/rate limit hit; it resets at 2023-11-14T22:13:20.000Z/);
+  const sourceFailure = async (error: Error) => {
+    const client: SourceClient = {
+      request: async () => {
+        throw error;
+      },
+    };
+    const source = { type: 'releases', drafts: false, prereleases: true } as unknown as SourceSpec;
+    return fetchSource(client, source, 'src/repo')
+      .next()
+      .then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+  };
+
+  it('maps source failures through the one status mapping and says what to fix', async () => {
+    const limited = await sourceFailure(
+      octokitError(403, { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1700000000' }),
+    );
+    expect(limited).toBeInstanceOf(RateLimited);
+    expect(describeFailure(limited, inputs)).toMatch(/rate limit hit; it resets at 2023-11-14T22:13:20.000Z/);
+
+    const forbidden = await sourceFailure(octokitError(403));
+    expect(forbidden).toBeInstanceOf(Forbidden);
+    expect(describeFailure(forbidden, inputs)).toMatch(/cannot read a source repository/);
+    expect(describeFailure(forbidden, inputs)).not.toMatch(/permissions:/);
+
+    const missing = await sourceFailure(octokitError(404));
+    expect(missing).toBeInstanceOf(NotFound);
+    expect(describeFailure(missing, inputs)).toMatch(/source repository src\/repo not found/);
+
+    expect(await sourceFailure(octokitError(401))).toBeInstanceOf(AuthInvalid);
+    expect(await sourceFailure(octokitError(502))).toBeInstanceOf(UpstreamUnavailable);
+    // Octokit's connection failure: status 500 and no response — not an upstream 500.
+    expect(await sourceFailure(octokitError(500, {}, false))).toBeInstanceOf(TransportError);
   });
 });

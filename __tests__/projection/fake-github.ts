@@ -31,7 +31,12 @@ export function fakeGitHub(repos: FakeRepo[]) {
     }
     return { status: 200, headers, data: items };
   };
-  const notFound = () => Object.assign(new Error('Not Found'), { status: 404 });
+  // Shaped like Octokit's RequestError: a status and the response it came with.
+  const notFound = () =>
+    Object.assign(new Error('Not Found'), {
+      status: 404,
+      response: { status: 404, headers: {}, data: { message: 'Not Found' } },
+    });
   const client: SourceClient = {
     async request(route, params = {}) {
       let method: string;

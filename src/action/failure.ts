@@ -4,6 +4,7 @@
  * request headers).
  */
 import { DocDbError } from '../core/errors.js';
+import { SOURCE_OPERATION } from '../projection/sources.js';
 import type { ActionInputs } from './inputs.js';
 
 function resetText(reset: unknown): string {
@@ -22,7 +23,7 @@ export function describeFailure(
   inputs: Pick<ActionInputs, 'repository' | 'root' | 'section' | 'mode'>,
 ): string {
   const ref = `refs/${inputs.root}/${inputs.section}`;
-  const err = e as { status?: number; message?: string; response?: { headers?: Record<string, string> } };
+  const err = e as { message?: string };
   const code = e instanceof DocDbError ? e.code : undefined;
   const data = e instanceof DocDbError ? e.data : {};
   const message = err?.message ?? String(e);
@@ -34,6 +35,9 @@ export function describeFailure(
     case 'InvalidVersion':
       return message;
     case 'Forbidden':
+      if (data.operation === SOURCE_OPERATION) {
+        return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
+      }
       return (
         `${message}\nThe token cannot ${inputs.mode === 'read' ? 'read' : 'write to'} ${inputs.repository}. ` +
         `Grant it ${inputs.mode === 'read' ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${inputs.mode === 'read' ? 'read' : 'write'}\n` +
@@ -53,21 +57,11 @@ export function describeFailure(
     case 'ConcurrentUpdate':
       return `${message}\nAnother run kept advancing ${ref} (competing commit ${String((e as { otherSha?: string }).otherSha ?? data.otherSha)}). Nothing was committed by this run. Re-run it, raise "retry-concurrent-writes", or serialise runs with a workflow "concurrency:" group.`;
     case 'NotFound':
-      return /source repository/.test(message)
+      return data.operation === SOURCE_OPERATION
         ? message
         : `${message}\nCheck "repository" (${inputs.repository}) and that the token can see it.`;
     default:
       break;
-  }
-  // Octokit RequestErrors from the sources.
-  const status = err?.status;
-  if (status === 401) return `${message}\nThe token was rejected (401): check the "token" input.`;
-  if (status === 403 || status === 429) {
-    const h = err.response?.headers ?? {};
-    if (h['x-ratelimit-remaining'] === '0' || status === 429 || h['retry-after'] !== undefined) {
-      return `${message}\nGitHub API rate limit hit; it resets at ${resetText(h['x-ratelimit-reset'])}. Re-run after that.`;
-    }
-    return `${message}\nThe token lacks permission for a source request: it needs read access to the source repositories (contents, issues, pull-requests: read).`;
   }
   return message;
 }

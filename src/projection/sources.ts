@@ -5,7 +5,9 @@
  * Pagination follows the `Link: <…>; rel="next"` header, but only to URLs on the configured API
  * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
  */
-import { InvalidResponse, NotFound } from '../core/errors.js';
+import { utf8 } from '../core/bytes.js';
+import { DocDbError, InvalidResponse, NotFound, TransportError } from '../core/errors.js';
+import { mapStatusError } from '../stores/remote-api/status.js';
 import type { SourceSpec, SourceType } from './spec.js';
 
 /** The part of an Octokit instance the sources use (`@octokit/rest`'s `Octokit` satisfies it). */
@@ -73,16 +75,62 @@ export function parseLinkHeader(link: unknown): Record<string, string> {
   return out;
 }
 
-/** Map a 404/409 on a source request to a message that says which repository and what to fix. */
-function sourceError(e: unknown, repository: string, what: string): unknown {
-  const s = status(e);
-  if (s === 404) {
-    return new NotFound(
-      `source repository ${repository} not found (GET ${what} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`,
-      { repository, status: 404 },
+/** Operation name source errors carry in `data.operation` (the Action's failure hints key on it). */
+export const SOURCE_OPERATION = 'projection source';
+
+interface OctokitFailure {
+  status?: unknown;
+  message?: string;
+  response?: { status: number; headers?: Record<string, unknown>; data?: unknown };
+  request?: { headers?: Record<string, unknown> };
+}
+
+/**
+ * Turn an Octokit failure on a source request into docdb's typed error through the ONE status mapping
+ * (`mapStatusError`), so sources and the store report 401/403/404/409/429/5xx alike. Octokit reports a
+ * connection failure as status 500 without a `response`: that is a TransportError, not an upstream 500.
+ */
+function sourceError(e: unknown, repository: string, path: string): unknown {
+  if (e instanceof DocDbError) return e;
+  const f = e as OctokitFailure;
+  if (!f?.response) {
+    if (typeof f?.status !== 'number') return e;
+    return new TransportError(
+      `${SOURCE_OPERATION}: GET ${path} failed without a response: ${f.message ?? 'connection error'}`,
+      {
+        operation: SOURCE_OPERATION,
+        repository,
+        path,
+      },
+      { cause: e },
     );
   }
-  return e;
+  const headers: Record<string, string> = {};
+  for (const [k, v] of Object.entries(f.response.headers ?? {}))
+    if (v !== undefined) headers[k.toLowerCase()] = String(v);
+  const body =
+    f.response.data === undefined
+      ? new Uint8Array()
+      : utf8(typeof f.response.data === 'string' ? f.response.data : JSON.stringify(f.response.data));
+  const mapped = mapStatusError(
+    {
+      operation: SOURCE_OPERATION,
+      step: `read ${repository}`,
+      method: 'GET',
+      path,
+      repo: repository,
+      // Octokit keeps the (redacted) authorization header on the error's request.
+      authenticated: Boolean(f.request?.headers?.authorization),
+    },
+    { status: f.response.status, headers, body },
+  );
+  if (mapped instanceof NotFound) {
+    return new NotFound(
+      `source repository ${repository} not found (GET ${path} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`,
+      { ...mapped.data, repository },
+    );
+  }
+  return mapped;
 }
 
 /**

@@ -131,7 +131,7 @@ export function mapStatusError(ctx: StatusContext, res: HttpResponse): DocDbErro
       });
     }
     return new Forbidden(
-      `${where} is forbidden: ${said}. The token lacks permission (contents: write for writes) on ${ctx.repo}.`,
+      `${where} is forbidden: ${said}. The token lacks permission ${ctx.method === 'GET' ? 'to read' : '(contents: write) to write to'} ${ctx.repo}.`,
       data,
     );
   }
