@@ -1,9 +1,9 @@
 /** Run the built action (dist/index.js) the way a GitHub runner does: INPUT_* env, GITHUB_OUTPUT/GITHUB_STEP_SUMMARY files. */
-import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse } from 'yaml';
+import { type LocalRun, parseOutputFile, runLikeRunner } from '../../src/action/local-runner.js';
 
 export const DIST = resolve(import.meta.dirname, '../../dist/index.js');
 
@@ -29,31 +29,8 @@ export function runnerDefaults(env: Record<string, string | undefined>): Record<
   return out;
 }
 
-export interface DistRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-  outputs: Record<string, string>;
-  summary: string;
-}
-
-/** Parse a GITHUB_OUTPUT file (`name<<delimiter` heredocs, as @actions/core writes them). */
-export function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
-    if (m) {
-      const value: string[] = [];
-      for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
-      out[m[1]!] = value.join('\n');
-    } else if (lines[i]!.includes('=')) {
-      const [k, ...v] = lines[i]!.split('=');
-      out[k!] = v.join('=');
-    }
-  }
-  return out;
-}
+export type DistRun = LocalRun;
+export { parseOutputFile };
 
 /** A workspace directory with files (e.g. `.github/docdb.yml`). */
 export function workspace(files: Record<string, string>): string {
@@ -75,31 +52,11 @@ export function runDist(
   inputs: Record<string, string>,
   opts: { cwd: string; env?: Record<string, string> },
 ): Promise<DistRun> {
-  const dir = mkdtempSync(join(tmpdir(), 'docdb-runner-'));
-  const outputFile = join(dir, 'output');
-  const summaryFile = join(dir, 'summary');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
   const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
     GITHUB_WORKSPACE: opts.cwd,
     GITHUB_SERVER_URL: 'https://github.example',
     ...opts.env,
   };
-  // Like a runner: every input is set, the step's `with:` over action.yml's defaults; names upper-cased, spaces → _.
-  for (const [k, v] of Object.entries({ ...runnerDefaults(env), ...inputs }))
-    env[`INPUT_${k.replace(/ /g, '_').toUpperCase()}`] = v;
-  return new Promise((done) => {
-    execFile(process.execPath, [DIST], { cwd: opts.cwd, env, encoding: 'utf8' }, (err, stdout, stderr) => {
-      done({
-        code: err ? Number((err as { code?: number }).code ?? 1) : 0,
-        stdout,
-        stderr,
-        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
-        summary: readFileSync(summaryFile, 'utf8'),
-      });
-    });
-  });
+  // Like a runner: every input is set, the step's `with:` over action.yml's defaults.
+  return runLikeRunner({ entry: DIST, inputs: { ...runnerDefaults(env), ...inputs }, cwd: opts.cwd, env });
 }

@@ -5,11 +5,10 @@
  * GITHUB_STEP_SUMMARY files) — prints the job summary and the step outputs, runs it again to show
  * that an unchanged source makes no commit, then reads a document back. No token, no network.
  */
-import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
+import { runLikeRunner } from '../../action/local-runner.js';
 import { runAction } from '../../action/run-action.js';
 import { DEMO_SEED, startEmulator } from '../../emulator/index.js';
 import type { CliCommand } from '../command.js';
@@ -26,46 +25,15 @@ interface StepResult {
   summary: string;
 }
 
-function parseOutputFile(text: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const lines = text.split('\n');
-  for (let i = 0; i < lines.length; i++) {
-    const m = /^([^<=]+)<<(.+)$/.exec(lines[i]!);
-    if (!m) continue;
-    const value: string[] = [];
-    for (i++; i < lines.length && lines[i] !== m[2]; i++) value.push(lines[i]!);
-    out[m[1]!] = value.join('\n');
-  }
-  return out;
-}
-
 /** Run dist/index.js like a runner. Asynchronous: the emulator answers from this very process. */
-function runDist(dist: string, inputs: Record<string, string>): Promise<StepResult> {
-  const dir = mkdtempSync(join(tmpdir(), 'docdb-demo-'));
-  const outputFile = join(dir, 'output');
-  const summaryFile = join(dir, 'summary');
-  writeFileSync(outputFile, '');
-  writeFileSync(summaryFile, '');
-  const env: Record<string, string> = {
-    PATH: process.env.PATH ?? '',
-    GITHUB_OUTPUT: outputFile,
-    GITHUB_STEP_SUMMARY: summaryFile,
-    GITHUB_REPOSITORY: TARGET,
-    GITHUB_WORKSPACE: ROOT,
-  };
-  for (const [k, v] of Object.entries(inputs)) env[`INPUT_${k.toUpperCase()}`] = v;
-  return new Promise((done) => {
-    execFile(process.execPath, [dist], { cwd: ROOT, env, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const result = {
-        ok: !err,
-        log: `${stdout}${stderr}`,
-        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
-        summary: readFileSync(summaryFile, 'utf8'),
-      };
-      rmSync(dir, { recursive: true, force: true });
-      done(result);
-    });
+async function runDist(dist: string, inputs: Record<string, string>): Promise<StepResult> {
+  const run = await runLikeRunner({
+    entry: dist,
+    inputs,
+    cwd: ROOT,
+    env: { GITHUB_REPOSITORY: TARGET, GITHUB_WORKSPACE: ROOT },
   });
+  return { ok: run.code === 0, log: `${run.stdout}${run.stderr}`, outputs: run.outputs, summary: run.summary };
 }
 
 /** The same step in-process (when dist/ has not been built). */
