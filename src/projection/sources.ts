@@ -235,31 +235,24 @@ export async function* fetchSource(
       if (source.labels?.length && !options.since) params.labels = source.labels.join(',');
       const since = maxIso(options.since, source.since);
       if (since) params.since = since;
-      let page = 0;
-      try {
-        for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/issues', params, options.apiUrl)) {
-          page++;
-          const items: SourceItem[] = [];
-          for (const raw of data as Record<string, unknown>[]) {
-            // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
-            if (raw.pull_request !== undefined && raw.pull_request !== null) continue;
-            const labels = labelNames(raw.labels);
-            const matches =
+      yield* listPages(client, 'issues', params, repository, options, (data) => {
+        const items: SourceItem[] = [];
+        for (const raw of data) {
+          // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
+          if (raw.pull_request !== undefined && raw.pull_request !== null) continue;
+          const labels = labelNames(raw.labels);
+          items.push({
+            repository,
+            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+            item: raw,
+            updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
+            matches:
               (source.state === 'all' || raw.state === source.state) &&
-              (!source.labels?.length || source.labels.every((l) => labels.includes(l)));
-            items.push({
-              repository,
-              vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-              item: raw,
-              updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
-              matches,
-            } as SourceItem);
-          }
-          yield { repository, page, items };
+              (!source.labels?.length || source.labels.every((l) => labels.includes(l))),
+          } as SourceItem);
         }
-      } catch (e) {
-        throw sourceError(e, repository, `/repos/${repository}/issues`);
-      }
+        return { items };
+      });
       return;
     }
     case 'pulls': {
@@ -272,65 +265,68 @@ export async function* fetchSource(
         per_page: perPage,
       };
       if (source.base) params.base = source.base;
-      let page = 0;
-      try {
-        for await (const data of paginate(client, 'GET /repos/{owner}/{repo}/pulls', params, options.apiUrl)) {
-          page++;
-          const items: SourceItem[] = [];
-          let older = 0;
-          for (const raw of data as Record<string, unknown>[]) {
-            const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
-            // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
-            if (options.since && updatedAt && updatedAt < options.since) {
-              older++;
-              continue;
-            }
-            items.push({
-              repository,
-              vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-              item: raw,
-              updatedAt,
-              matches: source.state === 'all' || raw.state === source.state,
-            } as SourceItem);
+      yield* listPages(client, 'pulls', params, repository, options, (data) => {
+        const items: SourceItem[] = [];
+        let older = 0;
+        for (const raw of data) {
+          const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
+          // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
+          if (options.since && updatedAt && updatedAt < options.since) {
+            older++;
+            continue;
           }
-          yield { repository, page, items };
-          if (older > 0) return;
+          items.push({
+            repository,
+            vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+            item: raw,
+            updatedAt,
+            matches: source.state === 'all' || raw.state === source.state,
+          } as SourceItem);
         }
-      } catch (e) {
-        throw sourceError(e, repository, `/repos/${repository}/pulls`);
-      }
+        return { items, last: older > 0 };
+      });
       return;
     }
     case 'releases': {
-      let page = 0;
-      try {
-        for await (const data of paginate(
-          client,
-          'GET /repos/{owner}/{repo}/releases',
-          { owner, repo: name, per_page: perPage },
-          options.apiUrl,
-        )) {
-          page++;
-          const items: SourceItem[] = [];
-          for (const raw of data as Record<string, unknown>[]) {
-            if (!source.drafts && raw.draft === true) continue;
-            if (!source.prereleases && raw.prerelease === true) continue;
-            // Drafts have no tag until published; fall back to the release id so the identity stays unique.
-            const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
-            items.push({
-              repository,
-              vars: { ...base, tag, id: Number(raw.id) },
-              item: raw,
-              matches: true,
-            });
-          }
-          yield { repository, page, items };
+      const params = { owner, repo: name, per_page: perPage };
+      yield* listPages(client, 'releases', params, repository, options, (data) => {
+        const items: SourceItem[] = [];
+        for (const raw of data) {
+          if (!source.drafts && raw.draft === true) continue;
+          if (!source.prereleases && raw.prerelease === true) continue;
+          // Drafts have no tag until published; fall back to the release id so the identity stays unique.
+          const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
+          items.push({ repository, vars: { ...base, tag, id: Number(raw.id) }, item: raw, matches: true });
         }
-      } catch (e) {
-        throw sourceError(e, repository, `/repos/${repository}/releases`);
-      }
+        return { items };
+      });
       return;
     }
+  }
+}
+
+/**
+ * One list endpoint of a repository (`/repos/{owner}/{repo}/<list>`), page by page: each page is turned into
+ * items by `toItems` and yielded before the next page is requested (bounded memory); `last: true` stops early.
+ * Failures go through `sourceError`, i.e. the one status mapping.
+ */
+async function* listPages(
+  client: SourceClient,
+  list: 'issues' | 'pulls' | 'releases',
+  params: Record<string, unknown>,
+  repository: string,
+  options: FetchOptions,
+  toItems: (data: Record<string, unknown>[]) => { items: SourceItem[]; last?: boolean },
+): AsyncGenerator<SourcePage> {
+  let page = 0;
+  try {
+    for await (const data of paginate(client, `GET /repos/{owner}/{repo}/${list}`, params, options.apiUrl)) {
+      const { items, last } = toItems(data as Record<string, unknown>[]);
+      yield { repository, page: ++page, items };
+      if (last) return;
+    }
+  } catch (e) {
+    throw sourceError(e, repository, `/repos/${repository}/${list}`);
   }
 }
 
