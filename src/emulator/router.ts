@@ -36,9 +36,15 @@ export interface RouteDef {
   write?: boolean;
   /** Answer 409 "Git Repository is empty." when the repository has no refs. */
   emptyConflict?: boolean;
-  /** False for endpoints that cost no rate-limit budget (`GET /rate_limit`). */
+  /** False for endpoints that cost no rate-limit budget (`GET /rate_limit`), or that charge it themselves. */
   costs?: boolean;
-  handler(ctx: RouteContext): ApiResponse;
+  /**
+   * Answer the request. May be async: a route that needs a heavy module loads it with `await import()`
+   * inside the handler, so an emulator that never serves the route (the in-page one) never loads it.
+   */
+  /** The rate-limit resource the route reports in `x-ratelimit-*` (default `core`). */
+  resource?: 'core' | 'graphql';
+  handler(ctx: RouteContext): ApiResponse | Promise<ApiResponse>;
 }
 
 export interface Route extends RouteDef {

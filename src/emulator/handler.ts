@@ -1,12 +1,14 @@
 /**
- * The HTTP front of the emulator: reads a request, applies latency and faults (./faults.ts), authenticates, charges
- * the rate limit, dispatches to a route and writes the answer with GitHub's headers (CORS, ETag,
- * `x-ratelimit-*`, `application/json; charset=utf-8`).
+ * The emulator's web-standard core: `(Request) → Promise<Response>`, with no Node API (Hono's layout).
+ * It reads the request, applies latency and faults (./faults.ts), authenticates, charges the rate
+ * limit, dispatches to a route (./routes/index.ts) and answers with GitHub's headers (CORS, ETag,
+ * `x-ratelimit-*`, `application/json; charset=utf-8`). The node:http server (./node-server.ts) and the
+ * in-page emulator (./app.ts `fetch`) are thin adapters around it.
  */
-import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { concatBytes, toHex, utf8 } from '../core/bytes.js';
+import { sha1Hex } from '../core/git/sha1.js';
 import { authenticate, budgetOf, type Caller, checkRepoAccess, rateLimitExceeded, rateLimitHeaders } from './auth.js';
-import { applyFault, type FaultBook } from './faults.js';
+import { answerFault, ConnectionDropped, type FaultBook } from './faults.js';
 import {
   ALLOWED_HEADERS,
   ALLOWED_METHODS,
@@ -17,66 +19,73 @@ import {
   JSON_TYPE,
   notFound,
 } from './http.js';
-import { compileRoute, matchRoute, type ResolvedOptions, type Route, type RouteDef } from './router.js';
-import { gitRoutes } from './routes/git.js';
-import { issueRoutes } from './routes/issues.js';
-import { repoRoutes } from './routes/repos.js';
+import { matchRoute, type ResolvedOptions } from './router.js';
+import { ROUTES } from './routes/index.js';
 import type { EmulatorState } from './state.js';
 import type { RequestLogEntry, ResponseRecord } from './types.js';
 
-const ROUTES: Route[] = ([] as RouteDef[]).concat(gitRoutes, repoRoutes, issueRoutes).map(compileRoute);
-
 const SUPPORTED_API_VERSIONS = new Set(['2022-11-28', '2026-03-10']);
 
-export interface ServerDeps {
+export interface HandlerDeps {
   state: EmulatorState;
   options: ResolvedOptions & {
     latencyMs?: number | { min: number; max: number };
-    host: string;
     onResponse?: (response: ResponseRecord) => void;
+    /** WebCrypto for ETags (default: `globalThis.crypto.subtle`, read per request). */
+    subtle?: SubtleCrypto;
   };
   faults: FaultBook;
   log: RequestLogEntry[];
-  /** Responses left hanging by a `hang` fault, ended on stop(). */
-  hanging: Set<ServerResponse>;
-  port: () => number;
+  /** Settles when the emulator stops: requests left hanging by a `hang` fault are then dropped. */
+  closed: Promise<void>;
+}
+
+/** What an adapter knows beyond the Request (like Hono's `env`). */
+export interface RequestEnv {
+  /**
+   * The request-target as the client sent it (path and query), unnormalised. A `Request` URL has
+   * `..` segments resolved; the node adapter passes the raw target so a traversal never reaches
+   * another route.
+   */
+  rawTarget?: string;
 }
 
 interface Body {
-  bytes: Buffer;
+  bytes: Uint8Array;
   tooLarge: boolean;
   size: number;
 }
 
 /** Read the whole body, keeping at most `limit` bytes (the rest is drained so the reply can be read). */
-function readBody(req: IncomingMessage, limit: number): Promise<Body> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let tooLarge = false;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) {
-        tooLarge = true;
-        chunks.length = 0;
-      } else if (!tooLarge) chunks.push(c);
-    });
-    req.on('end', () => resolve({ bytes: Buffer.concat(chunks), tooLarge, size }));
-    req.on('error', reject);
-  });
+async function readBody(request: Request, limit: number): Promise<Body> {
+  if (!request.body) return { bytes: new Uint8Array(0), tooLarge: false, size: 0 };
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let tooLarge = false;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.length;
+    if (size > limit) {
+      tooLarge = true;
+      chunks.length = 0;
+    } else if (!tooLarge) chunks.push(value);
+  }
+  return { bytes: concatBytes(chunks), tooLarge, size };
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-function latencyOf(l: ServerDeps['options']['latencyMs']): number {
+function latencyOf(l: HandlerDeps['options']['latencyMs']): number {
   if (l === undefined) return 0;
   if (typeof l === 'number') return l;
   return l.min + Math.random() * (l.max - l.min);
 }
 
-function etagMatches(header: string | undefined, etag: string): boolean {
+function etagMatches(header: string | null, etag: string): boolean {
   if (!header) return false;
   const opaque = etag.replace(/^W\//, '');
   return header
@@ -85,14 +94,16 @@ function etagMatches(header: string | undefined, etag: string): boolean {
     .some((t) => t === '*' || t.replace(/^W\//, '') === opaque);
 }
 
-function safeHost(req: IncomingMessage, deps: ServerDeps): string {
-  const h = req.headers.host;
-  if (h && /^[A-Za-z0-9.\-:[\]]+$/.test(h)) return h;
-  return `${deps.options.host}:${deps.port()}`;
+/** SHA-256 hex with WebCrypto; where there is none (an insecure browser context), a SHA-1-derived 64-hex value. */
+async function digestHex(deps: HandlerDeps, data: Uint8Array): Promise<string> {
+  const subtle = deps.options.subtle ?? (globalThis as { crypto?: Crypto }).crypto?.subtle;
+  if (subtle) return toHex(new Uint8Array(await subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>)));
+  const a = sha1Hex(data);
+  return (a + sha1Hex(utf8(a))).slice(0, 64);
 }
 
 /** Hand an answer to the `onResponse` observer; its failures never change the answer. */
-export function observe(deps: Pick<ServerDeps, 'options'>, record: ResponseRecord): void {
+export function observe(deps: Pick<HandlerDeps, 'options'>, record: ResponseRecord): void {
   if (!deps.options.onResponse) return;
   try {
     deps.options.onResponse(record);
@@ -101,25 +112,27 @@ export function observe(deps: Pick<ServerDeps, 'options'>, record: ResponseRecor
   }
 }
 
-/** Build the request handler for node:http. */
-export function createHandler(deps: ServerDeps): (req: IncomingMessage, res: ServerResponse) => void {
-  return (req, res) => {
-    handle(deps, req, res).catch((err) => {
-      // Only reachable on a bug; answer like GitHub's generic 500 rather than crash the emulator.
-      console.error('[emulator] internal error:', err);
-      if (!res.headersSent && !res.destroyed) {
-        const body = Buffer.from(JSON.stringify({ message: 'Server Error', documentation_url: DOCS, status: '500' }));
-        res.writeHead(500, { ...baseHeaders(), 'Content-Type': JSON_TYPE, 'Content-Length': String(body.length) });
-        res.end(body);
-      }
-    });
-  };
+/**
+ * Answer one request. Rejects only with `ConnectionDropped` (a `reset`, `hang` or `drop-reply`
+ * fault: the adapter destroys the connection; in a page it reads as a network error).
+ */
+export async function handleRequest(deps: HandlerDeps, request: Request, env: RequestEnv = {}): Promise<Response> {
+  try {
+    return await handle(deps, request, env);
+  } catch (err) {
+    if (err instanceof ConnectionDropped) throw err;
+    // Only reachable on a bug; answer like GitHub's generic 500 rather than crash the emulator.
+    console.error('[emulator] internal error:', err);
+    const body = JSON.stringify({ message: 'Server Error', documentation_url: DOCS, status: '500' });
+    return new Response(body, { status: 500, headers: { ...baseHeaders(), 'Content-Type': JSON_TYPE } });
+  }
 }
 
-async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+async function handle(deps: HandlerDeps, request: Request, env: RequestEnv): Promise<Response> {
   const { state, options } = deps;
-  const method = (req.method ?? 'GET').toUpperCase();
-  const raw = req.url ?? '/';
+  const method = request.method.toUpperCase();
+  const url = new URL(request.url);
+  const raw = env.rawTarget ?? `${url.pathname}${url.search}`;
   const qi = raw.indexOf('?');
   // The raw path is matched without normalisation, so `..` segments can never reach another route.
   const path = qi < 0 ? raw : raw.slice(0, qi);
@@ -133,14 +146,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     costsBudget: false,
     authenticated: false,
   };
-  const urls = { api: `http://${safeHost(req, deps)}`, html: 'https://github.com' };
-
-  let body: Body;
-  try {
-    body = await readBody(req, options.maxBodyBytes);
-  } catch {
-    return; // the client went away while sending; nothing to answer
-  }
+  const urls = { api: url.origin, html: 'https://github.com' };
+  const body = await readBody(request, options.maxBodyBytes);
 
   if (method === 'OPTIONS') {
     // CORS preflight, answered like api.github.com: no auth, no budget.
@@ -154,17 +161,15 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
       ...rateLimitHeaders(state.refreshBudget(state.anonymousBudget)),
     };
     observe(deps, { method, path, status: 204, injectedBody: false, headers: preflight });
-    res.writeHead(204, preflight);
-    res.end();
     entry.status = 204;
     deps.log.push(entry);
-    return;
+    return new Response(null, { status: 204, headers: preflight });
   }
 
   const delay = latencyOf(options.latencyMs);
   if (delay > 0) await sleep(delay);
 
-  const caller = authenticate(req.headers.authorization, state);
+  const caller = authenticate(request.headers.get('authorization') ?? undefined, state);
   entry.authenticated = caller.kind === 'token';
   // HEAD is answered like GET without a body, as on GitHub.
   const matched = matchRoute(ROUTES, method === 'HEAD' ? 'GET' : method, path);
@@ -174,21 +179,21 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   if (fault && fault.kind !== 'drop-reply') {
     entry.fault = fault.kind;
     const budget = budgetOf(caller.kind === 'bad' ? { kind: 'anonymous' } : caller, state);
-    applyFault(fault, res, {
+    return answerFault(fault, {
       budget,
       entry,
       log: deps.log,
-      hanging: deps.hanging,
       observe: (r) => observe(deps, r),
+      signal: request.signal,
+      closed: deps.closed,
     });
-    return;
   }
 
   let response: ApiResponse;
   let costs = true;
-  const budget = budgetOf(caller.kind === 'bad' ? { kind: 'anonymous' } : caller, state);
+  const budget = budgetOf(caller.kind === 'bad' ? { kind: 'anonymous' } : caller, state, matched?.route.resource);
   try {
-    response = dispatch(deps, req, method, path, query, body, caller, matched, urls);
+    response = await dispatch(deps, request, method, path, query, body, caller, matched, urls);
     costs = matched?.route.costs !== false;
   } catch (err) {
     if (!(err instanceof ApiError)) throw err;
@@ -200,21 +205,22 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
   }
 
   const headers: Record<string, string> = { ...baseHeaders(), ...(response.headers ?? {}) };
-  let payload: Buffer | undefined;
+  let payload: Uint8Array | undefined;
   let status = response.status;
   if (response.body !== undefined) {
-    payload = Buffer.from(JSON.stringify(response.body));
+    payload = utf8(JSON.stringify(response.body));
     headers['Content-Type'] = JSON_TYPE;
   }
   if (status >= 200 && status < 300 && payload) {
     // ETags depend on who asks (GitHub varies them by Authorization); the token itself is never hashed in.
     const who = caller.kind === 'token' ? caller.token.key : 'anonymous';
-    const etag = `W/"${createHash('sha256').update(who).update('\0').update(payload).digest('hex')}"`;
+    const etag = `W/"${await digestHex(deps, concatBytes([utf8(who), new Uint8Array([0]), payload]))}"`;
     headers.ETag = etag;
     headers['Cache-Control'] =
       caller.kind === 'token' ? 'private, max-age=60, s-maxage=60' : 'public, max-age=60, s-maxage=60';
     headers.Vary = 'Accept, Authorization, Cookie, X-GitHub-OTP, Accept-Encoding, X-Requested-With';
-    if ((method === 'GET' || method === 'HEAD') && status === 200 && etagMatches(req.headers['if-none-match'], etag)) {
+    const conditional = request.headers.get('if-none-match');
+    if ((method === 'GET' || method === 'HEAD') && status === 200 && etagMatches(conditional, etag)) {
       status = 304;
       payload = undefined;
       delete headers['Content-Type'];
@@ -223,9 +229,8 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     }
   }
   if (caller.kind === 'token') headers['X-OAuth-Scopes'] = 'repo';
-  const version = req.headers['x-github-api-version'];
-  if (typeof version === 'string' && SUPPORTED_API_VERSIONS.has(version))
-    headers['X-GitHub-Api-Version-Selected'] = version;
+  const version = request.headers.get('x-github-api-version');
+  if (version !== null && SUPPORTED_API_VERSIONS.has(version)) headers['X-GitHub-Api-Version-Selected'] = version;
   if (costs) budget.used++;
   Object.assign(headers, rateLimitHeaders(budget));
   if (payload) headers['Content-Length'] = String(payload.length);
@@ -241,22 +246,23 @@ async function handle(deps: ServerDeps, req: IncomingMessage, res: ServerRespons
     ...(fault ? { fault: fault.kind } : {}),
     injectedBody: false,
     headers,
-    ...(payload && method !== 'HEAD' ? { body: payload.toString('utf8') } : {}),
+    ...(payload && method !== 'HEAD' ? { body: new TextDecoder().decode(payload) } : {}),
   });
 
   if (fault?.kind === 'drop-reply') {
     // The write above has been applied; the client only loses the answer.
     entry.fault = 'drop-reply';
-    req.socket.destroy();
-    return;
+    throw new ConnectionDropped('drop-reply');
   }
-  res.writeHead(status, headers);
-  res.end(method === 'HEAD' ? undefined : payload);
+  return new Response(method === 'HEAD' || !payload ? null : (payload as Uint8Array<ArrayBuffer>), {
+    status,
+    headers,
+  });
 }
 
-function dispatch(
-  deps: ServerDeps,
-  req: IncomingMessage,
+async function dispatch(
+  deps: HandlerDeps,
+  request: Request,
   method: string,
   path: string,
   query: URLSearchParams,
@@ -264,12 +270,12 @@ function dispatch(
   caller: Caller,
   matched: ReturnType<typeof matchRoute>,
   urls: { api: string; html: string },
-): ApiResponse {
+): Promise<ApiResponse> {
   const { state } = deps;
   const doc = matched?.route.doc ?? DOCS;
   if (caller.kind === 'bad') throw new ApiError(401, 'Bad credentials', DOCS);
-  const version = req.headers['x-github-api-version'];
-  if (typeof version === 'string' && !SUPPORTED_API_VERSIONS.has(version)) {
+  const version = request.headers.get('x-github-api-version');
+  if (version !== null && !SUPPORTED_API_VERSIONS.has(version)) {
     throw new ApiError(
       400,
       `API version ${version} is not supported.`,
@@ -296,7 +302,7 @@ function dispatch(
   let parsed: unknown;
   if (method !== 'GET' && method !== 'HEAD' && body.bytes.length > 0) {
     try {
-      parsed = JSON.parse(body.bytes.toString('utf8'));
+      parsed = JSON.parse(new TextDecoder().decode(body.bytes));
     } catch {
       throw new ApiError(400, 'Problems parsing JSON', doc);
     }

@@ -1,0 +1,94 @@
+/**
+ * The `docdb/browser` bundle: one self-contained ESM file, under its size budget, with no Node
+ * built-in anywhere in its graph — and the guard that enforces it really rejects a Node import.
+ */
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  BUNDLE_GZIP_BUDGET,
+  type BundleInfo,
+  buildBrowserBundle,
+  buildBundle,
+  buildPlayground,
+} from '../../scripts/build-browser.mjs';
+
+let dir: string;
+let bundle: BundleInfo;
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'docdb-bundle-'));
+  bundle = await buildBrowserBundle(dir);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Node-only globals in the source of browser code (esbuild's platform check sees imports, not globals). */
+async function nodeGlobalsIn(inputs: string[]): Promise<string[]> {
+  const found: string[] = [];
+  for (const file of inputs.filter((p) => !p.includes('node_modules'))) {
+    const code = (await readFile(file, 'utf8')).replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, '');
+    for (const m of code.matchAll(/\b(Buffer|process|__dirname|__filename|setImmediate)\s*[.(]/g))
+      found.push(`${file}: ${m[1]}`);
+  }
+  return found;
+}
+
+describe('docdb/browser bundle', () => {
+  it(`is at most ${BUNDLE_GZIP_BUDGET} bytes min+gzip`, () => {
+    console.log(`docdb.bundle.js: ${bundle.bytes} bytes minified, ${bundle.gzipBytes} bytes min+gzip`);
+    expect(bundle.gzipBytes).toBeLessThanOrEqual(BUNDLE_GZIP_BUDGET);
+  });
+
+  it('is self-contained ESM with no Node built-in, no Octokit, no zod/yaml in its graph', async () => {
+    const code = await readFile(bundle.file, 'utf8');
+    // Self-contained: no import statements left (everything is inlined), only exports.
+    expect(code).not.toMatch(/\bimport\s*[{*\w][^;]*from\s*["']/);
+    // No CommonJS shim (esbuild's __require) and no dynamic import: nothing is loaded at run time.
+    expect(code).not.toMatch(/__require|\bimport\(/);
+    expect(code).toMatch(/export\s*\{/);
+    expect(bundle.inputs.filter((p) => p.startsWith('node:') || p.includes('node_modules'))).toEqual([]);
+    expect(await nodeGlobalsIn(bundle.inputs)).toEqual([]);
+    expect(bundle.inputs).toContain('src/browser/client.ts');
+    expect(bundle.inputs).toContain('src/stores/indexeddb/indexeddb-refstore.ts');
+  });
+
+  it('exports loadDocDbClient and the stores when imported as a module', async () => {
+    const mod = await import(bundle.file);
+    expect(typeof mod.loadDocDbClient).toBe('function');
+    expect(typeof mod.IndexedDbRefStore).toBe('function');
+    expect(typeof mod.IndexedDbCacheBackend).toBe('function');
+    expect(typeof mod.RemoteApiRefStore).toBe('function');
+    expect(typeof mod.errors.ConcurrentUpdate).toBe('function');
+  });
+
+  it('the Node-globals scan finds Buffer and process in browser sources (the guard itself)', async () => {
+    const file = join(dir, 'globals.ts');
+    await writeFile(
+      file,
+      "// Buffer.from in a comment is fine\nexport const a = Buffer.from('x');\nexport const b = process.env.X;\n",
+    );
+    expect(await nodeGlobalsIn([file])).toEqual([`${file}: Buffer`, `${file}: process`]);
+  });
+
+  it('fails the build when browser code imports a Node module (the guard itself)', async () => {
+    const entry = join(dir, 'bad.ts');
+    await writeFile(entry, "import { createHash } from 'node:crypto';\nexport const h = createHash('sha1');\n");
+    await expect(buildBundle(entry, join(dir, 'bad.js'))).rejects.toThrow(/Node built-in "node:crypto"/);
+    await writeFile(entry, "import { readFileSync } from 'fs';\nexport const f = readFileSync;\n");
+    await expect(buildBundle(entry, join(dir, 'bad.js'))).rejects.toThrow(/Node built-in "fs"/);
+  });
+
+  it('builds the playground with the in-page emulator in its own lazily loaded chunk, free of Node and zod', async () => {
+    const pg = await buildPlayground(dir);
+    expect(pg.files).toEqual(expect.arrayContaining(['index.html', 'styles.css', 'playground.js']));
+    expect(pg.files.some((f) => /^chunks\/offline-world-.*\.js$/.test(f))).toBe(true);
+    expect(pg.inputs).toContain('src/emulator/handler.ts');
+    expect(pg.inputs.filter((p) => p.startsWith('node:') || p.includes('node_modules'))).toEqual([]);
+    expect(await nodeGlobalsIn(pg.inputs)).toEqual([]);
+    const main = await readFile(join(pg.dir, 'playground.js'), 'utf8');
+    // The emulator core is not in the page's main script: it loads only in offline mode.
+    expect(main).not.toContain('Git Repository is empty.');
+  });
+});

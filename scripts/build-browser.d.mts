@@ -1,0 +1,11 @@
+/** Types of scripts/build-browser.mjs (used by the browser tests and scripts/playground.ts). */
+export declare const BUNDLE_GZIP_BUDGET: number;
+export interface BundleInfo {
+  file: string;
+  bytes: number;
+  gzipBytes: number;
+  inputs: string[];
+}
+export declare function buildBundle(entry: string, outfile: string): Promise<BundleInfo>;
+export declare function buildBrowserBundle(outDir?: string): Promise<BundleInfo>;
+export declare function buildPlayground(outDir?: string): Promise<{ dir: string; files: string[]; inputs: string[] }>;

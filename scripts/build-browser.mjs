@@ -1,0 +1,121 @@
+#!/usr/bin/env node
+/**
+ * Browser builds with esbuild (platform "browser": a Node built-in anywhere in the graph fails the build):
+ * - lib/browser/docdb.bundle.js — `docdb/browser` as ONE self-contained, minified ESM file;
+ * - lib/playground/ — the playground page (index.html, styles.css, playground.js and the lazily
+ *   loaded in-page emulator chunk).
+ *
+ *   node scripts/build-browser.mjs            # writes lib/browser/docdb.bundle.js and lib/playground/
+ *   node scripts/build-browser.mjs --out DIR  # writes DIR/browser/… and DIR/playground/… instead
+ */
+import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+
+/** Size budget of the bundle, min+gzip (issue 10). */
+export const BUNDLE_GZIP_BUDGET = 60 * 1024;
+
+const common = {
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  minify: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'silent',
+  // Code is platform-neutral by construction; fail loudly if a Node module sneaks in.
+  plugins: [
+    {
+      name: 'no-node-builtins',
+      setup(build) {
+        build.onResolve(
+          {
+            filter:
+              /^node:|^(fs|path|os|crypto|http|https|net|stream|zlib|url|child_process|worker_threads|buffer|util|events)(\/.*)?$/,
+          },
+          (args) => ({
+            errors: [
+              {
+                text: `Node built-in "${args.path}" imported by ${args.importer}: browser code must not use Node modules`,
+              },
+            ],
+          }),
+        );
+      },
+    },
+    {
+      // The emulator's GraphQL executor loads GitHub's schema with node:fs; in a page it is replaced by a
+      // stub that refuses GraphQL (src/emulator/graphql/unavailable.ts).
+      name: 'emulator-graphql-unavailable',
+      setup(build) {
+        build.onResolve({ filter: /[\\/]graphql[\\/]execute\.js$/ }, (args) =>
+          args.importer.includes(`${join('src', 'emulator')}`)
+            ? { path: join(root, 'src/emulator/graphql/unavailable.ts') }
+            : undefined,
+        );
+      },
+    },
+  ],
+};
+
+/** Build one entry to one self-contained ESM file; returns its size (raw and min+gzip) and inputs. */
+export async function buildBundle(entry, outfile) {
+  const esbuild = await import('esbuild');
+  const result = await esbuild.build({ ...common, entryPoints: [entry], outfile });
+  const code = await readFile(outfile);
+  return {
+    file: outfile,
+    bytes: code.length,
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    inputs: Object.keys(result.metafile.inputs),
+  };
+}
+
+/** `docdb/browser` as one bundle in `outDir/browser/docdb.bundle.js`. */
+export function buildBrowserBundle(outDir = join(root, 'lib')) {
+  return buildBundle(join(root, 'src/browser/index.ts'), join(outDir, 'browser', 'docdb.bundle.js'));
+}
+
+/** The playground in `outDir/playground/`; returns the files written. */
+export async function buildPlayground(outDir = join(root, 'lib')) {
+  const esbuild = await import('esbuild');
+  const dir = join(outDir, 'playground');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const result = await esbuild.build({
+    ...common,
+    entryPoints: { playground: join(root, 'src/playground/main.ts') },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'chunks/[name]-[hash]',
+  });
+  for (const f of ['index.html', 'styles.css']) await copyFile(join(root, 'src/playground', f), join(dir, f));
+  return {
+    dir,
+    files: [
+      'index.html',
+      'styles.css',
+      ...Object.keys(result.metafile.outputs).map((p) => p.slice(p.indexOf('playground/') + 11)),
+    ],
+    inputs: Object.keys(result.metafile.inputs),
+  };
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const i = process.argv.indexOf('--out');
+  const out = i > 0 ? resolve(process.argv[i + 1] ?? '') : join(root, 'lib');
+  const bundle = await buildBrowserBundle(out);
+  const playground = await buildPlayground(out);
+  console.log(
+    `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip (budget ${BUNDLE_GZIP_BUDGET})`,
+  );
+  console.log(`built ${playground.dir}: ${playground.files.join(', ')}`);
+  if (bundle.gzipBytes > BUNDLE_GZIP_BUDGET) {
+    console.error('bundle is over its size budget');
+    process.exitCode = 1;
+  }
+}

@@ -1,0 +1,242 @@
+/**
+ * `loadDocDbClient`: the browser client of the spec (§1.3 "Browser layering"). The same core as in Node;
+ * only what the host provides differs (`hostCapabilities`): the HTTP function, the token provider and
+ * the IndexedDB store. Works in a page, a Web Worker and an extension service worker (no DOM needed).
+ */
+import { InvalidConfig } from '../core/errors.js';
+import type {
+  HistoryOptions,
+  HistoryResult,
+  RateLimit,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../core/refstore.js';
+import type { VersionId } from '../core/version.js';
+import {
+  type DocumentGetOptions,
+  type DocumentListOptions,
+  type DocumentListResult,
+  type DocumentOp,
+  DocumentStore,
+  type PutDocumentResult,
+  type ReadDocumentResult,
+} from '../document/document-store.js';
+import type { DocumentInput } from '../document/envelope.js';
+import type { Identity } from '../document/identity.js';
+import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
+import { openDocDbDatabase } from '../stores/indexeddb/database.js';
+import { IndexedDbRefStore } from '../stores/indexeddb/indexeddb-refstore.js';
+import { MemoryRefStore } from '../stores/memory/memory-refstore.js';
+import type { RemoteApiRefStoreOptions } from '../stores/remote-api/config.js';
+import { RemoteApiRefStore } from '../stores/remote-api/remote-api-refstore.js';
+import { parseRateLimit } from '../stores/remote-api/status.js';
+import { fetchTransport } from '../transport/fetch.js';
+import { type HostHttpFunction, hostTransport } from '../transport/host.js';
+import type { HttpTransport } from '../transport/types.js';
+
+/** The IndexedDB database the host offers: the host store and the remote cache live in it. */
+export interface HostStoreOptions {
+  /** Database name (default `docdb`); one name = one local repository. */
+  name?: string;
+  /** IDBFactory (default `globalThis.indexedDB`, read when the client loads). */
+  indexedDB?: IDBFactory;
+  /** Remote backend: persist the object and ref-tip cache here (default true). */
+  cache?: boolean;
+  /** Bound of the persistent cache in bytes (default 64 MiB). */
+  cacheMaxBytes?: number;
+}
+
+/** What the host gives the client. Everything is optional and read lazily. */
+export interface HostCapabilities {
+  transport?: {
+    /**
+     * The host's HTTP function (`hostTransport`): performs the request and returns status, headers and
+     * body bytes. It must revalidate (fetch with `cache: 'no-store'`): api.github.com sends
+     * `Cache-Control: private, max-age=60`, so a cached ref read could be a minute stale.
+     */
+    http?: HostHttpFunction;
+    /** A fetch implementation instead (default: the global `fetch`, always called with `cache: 'no-store'`). */
+    fetch?: typeof globalThis.fetch;
+  };
+  /**
+   * Token provider, asked once per operation (from page or extension storage). docdb never stores the
+   * token. Return null/undefined for unauthenticated reads of public repositories.
+   */
+  credentials?: () => Promise<string | null | undefined> | string | null | undefined;
+  /** IndexedDB: `true` for the defaults, or options. Omit for an in-memory cache only. */
+  store?: true | HostStoreOptions;
+}
+
+export type DocDbBackend = 'remote' | 'indexeddb' | 'memory';
+
+export interface LoadDocDbClientOptions {
+  hostCapabilities?: HostCapabilities;
+  /** `remote` (GitHub, default), `indexeddb` (the host store, local only) or `memory` (volatile). */
+  backend?: DocDbBackend;
+  /** Repository owner (remote backend). */
+  owner?: string;
+  /** Repository name (remote backend). */
+  repo?: string;
+  /** API base URL (default https://api.github.com; an emulator on loopback in tests). */
+  apiUrl?: string;
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Further RemoteApiRefStore options (retries, author, userAgent, logger…). */
+  remote?: Omit<RemoteApiRefStoreOptions, 'transport' | 'owner' | 'repo' | 'apiUrl' | 'ref' | 'token' | 'credentials'>;
+}
+
+/** Totals since the client loaded. */
+export interface DocDbClientStats {
+  /** Upstream requests made (remote backend; 0 otherwise). */
+  requests: number;
+  /** Rate limit from the latest upstream response. */
+  rateLimit?: RateLimit;
+}
+
+/** The DocumentStore API with the cost of every call (`version`, `requests`, `rateLimit`). */
+export interface DocDbClient {
+  readonly backend: DocDbBackend;
+  readonly ref: string;
+  /** The RefStore underneath (RemoteApiRefStore, IndexedDbRefStore or MemoryRefStore). */
+  readonly refStore: RefStore;
+  readonly documents: DocumentStore;
+  get<T = unknown>(identity: Identity, options?: DocumentGetOptions): Promise<ReadDocumentResult<T>>;
+  put<T>(document: DocumentInput<T>, options?: WriteOptions): Promise<PutDocumentResult<T>>;
+  putMany(documents: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult>;
+  commit(ops: readonly DocumentOp[], options?: WriteOptions): Promise<WriteResult>;
+  delete(identity: Identity, options?: WriteOptions): Promise<WriteResult>;
+  list(options?: DocumentListOptions): Promise<DocumentListResult>;
+  history(identity: Identity, options?: HistoryOptions): Promise<HistoryResult>;
+  head(): Promise<VersionId | null>;
+  stats(): DocDbClientStats;
+  /** Close the IndexedDB connection (the client is unusable afterwards). */
+  close(): void;
+}
+
+/** Counts requests and remembers the latest rate limit, whatever the transport. */
+function countingTransport(inner: HttpTransport, stats: DocDbClientStats): HttpTransport {
+  return {
+    async request(req) {
+      stats.requests++;
+      const res = await inner.request(req);
+      stats.rateLimit = parseRateLimit(res.headers) ?? stats.rateLimit;
+      return res;
+    },
+  };
+}
+
+function hostHttpTransport(caps: HostCapabilities): HttpTransport {
+  const t = caps.transport ?? {};
+  if (t.http !== undefined && t.fetch !== undefined) {
+    throw new InvalidConfig('hostCapabilities.transport', 'give transport.http or transport.fetch, not both', {
+      allowed: '{ http } | { fetch }',
+    });
+  }
+  if (t.http !== undefined) {
+    if (typeof t.http !== 'function') {
+      throw new InvalidConfig('hostCapabilities.transport.http', 'transport.http must be a function', {
+        allowed: '(request) => Promise<{ status, headers, body }>',
+      });
+    }
+    return hostTransport(t.http);
+  }
+  if (t.fetch !== undefined && typeof t.fetch !== 'function') {
+    throw new InvalidConfig('hostCapabilities.transport.fetch', 'transport.fetch must be a fetch function', {
+      allowed: 'fetch',
+    });
+  }
+  return fetchTransport(t.fetch ? { fetch: t.fetch } : {});
+}
+
+/**
+ * Load a docdb client in a browser (page, worker, extension service worker).
+ *
+ * @example
+ * const client = await loadDocDbClient({
+ *   owner: 'octo', repo: 'data',
+ *   hostCapabilities: {
+ *     credentials: async () => (await chrome.storage.local.get('token')).token,
+ *     store: { name: 'my-app' }, // persistent cache in IndexedDB
+ *   },
+ * });
+ * const { document, version, requests, rateLimit } = await client.get({ namespace: 'github', doc_type: 'repo', id: 'octo/data' });
+ */
+export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Promise<DocDbClient> {
+  if (!options || typeof options !== 'object') {
+    throw new InvalidConfig('options', 'loadDocDbClient needs an options object', { allowed: 'object' });
+  }
+  const caps = options.hostCapabilities ?? {};
+  const backend = options.backend ?? 'remote';
+  if (backend !== 'remote' && backend !== 'indexeddb' && backend !== 'memory') {
+    throw new InvalidConfig(
+      'backend',
+      `backend must be "remote", "indexeddb" or "memory", got ${JSON.stringify(backend)}`,
+      {
+        allowed: '"remote" | "indexeddb" | "memory"',
+      },
+    );
+  }
+  if (caps.credentials !== undefined && typeof caps.credentials !== 'function') {
+    throw new InvalidConfig('hostCapabilities.credentials', 'credentials must be a function returning a token', {
+      allowed: 'async () => token | null',
+    });
+  }
+  const storeOpts: HostStoreOptions | undefined = caps.store === true ? {} : caps.store;
+  if (storeOpts !== undefined && (typeof storeOpts !== 'object' || storeOpts === null)) {
+    throw new InvalidConfig('hostCapabilities.store', 'store must be true or an options object', {
+      allowed: 'true | { name, indexedDB, cache, cacheMaxBytes }',
+    });
+  }
+  if (backend === 'indexeddb' && !storeOpts) {
+    throw new InvalidConfig('hostCapabilities.store', 'backend "indexeddb" needs hostCapabilities.store', {
+      allowed: 'true | { name, indexedDB }',
+    });
+  }
+  const stats: DocDbClientStats = { requests: 0 };
+  // Opened now, so a missing IndexedDB fails at load time, not at the first read.
+  const db = storeOpts ? await openDocDbDatabase({ name: storeOpts.name, indexedDB: storeOpts.indexedDB }) : undefined;
+  let refStore: RefStore;
+  if (backend === 'memory') {
+    refStore = new MemoryRefStore(options.ref ? { ref: options.ref } : {});
+  } else if (backend === 'indexeddb') {
+    refStore = new IndexedDbRefStore({ database: db as IDBDatabase, ...(options.ref ? { ref: options.ref } : {}) });
+  } else {
+    const cache =
+      db && storeOpts?.cache !== false
+        ? {
+            backend: new IndexedDbCacheBackend({
+              database: db,
+              ...(storeOpts?.cacheMaxBytes !== undefined ? { maxBytes: storeOpts.cacheMaxBytes } : {}),
+            }),
+          }
+        : {};
+    refStore = new RemoteApiRefStore({
+      ...options.remote,
+      transport: countingTransport(hostHttpTransport(caps), stats),
+      owner: options.owner as string,
+      repo: options.repo as string,
+      ...(options.apiUrl !== undefined ? { apiUrl: options.apiUrl } : {}),
+      ...(options.ref !== undefined ? { ref: options.ref } : {}),
+      ...(caps.credentials ? { credentials: caps.credentials } : {}),
+      cache: { ...options.remote?.cache, ...cache },
+    });
+  }
+  const documents = new DocumentStore(refStore);
+  return {
+    backend,
+    ref: refStore.ref,
+    refStore,
+    documents,
+    get: (identity, o) => documents.read(identity, o),
+    put: (doc, o) => documents.put(doc, o),
+    putMany: (docs, o) => documents.putMany(docs, o),
+    commit: (ops, o) => documents.commit(ops, o),
+    delete: (identity, o) => documents.delete(identity, o),
+    list: (o) => documents.list(o),
+    history: (identity, o) => documents.history(identity, o),
+    head: () => documents.head(),
+    stats: () => ({ ...stats }),
+    close: () => db?.close(),
+  };
+}

@@ -1,0 +1,36 @@
+/**
+ * `docdb/browser`: the browser entry point (page, Web Worker, extension service worker). No Node
+ * built-ins; also shipped as one self-contained ESM bundle (`lib/browser/docdb.bundle.js`). See docs/browser.md.
+ *
+ * @example
+ * import { loadDocDbClient } from 'docdb/browser';
+ * const client = await loadDocDbClient({ owner: 'octo', repo: 'data', hostCapabilities: { store: true } });
+ */
+export * as errors from '../core/errors.js';
+export { DocDbError } from '../core/errors.js';
+export type * from '../core/refstore.js';
+export { DocumentStore } from '../document/document-store.js';
+export { deriveKey, parseKey } from '../document/identity.js';
+export type * from '../document/index.js';
+export {
+  IndexedDbCacheBackend,
+  type IndexedDbCacheOptions,
+  type IndexedDbCacheStats,
+} from '../stores/indexeddb/cache-backend.js';
+export { openDocDbDatabase } from '../stores/indexeddb/database.js';
+export { IndexedDbRefStore, type IndexedDbRefStoreOptions } from '../stores/indexeddb/indexeddb-refstore.js';
+export { MemoryRefStore } from '../stores/memory/memory-refstore.js';
+export { RemoteApiRefStore } from '../stores/remote-api/remote-api-refstore.js';
+export { fetchTransport } from '../transport/fetch.js';
+export { type HostHttpFunction, type HostHttpResponse, hostTransport } from '../transport/host.js';
+export {
+  type DocDbBackend,
+  type DocDbClient,
+  type DocDbClientStats,
+  type HostCapabilities,
+  type HostStoreOptions,
+  type LoadDocDbClientOptions,
+  loadDocDbClient,
+} from './client.js';
+export { explainError } from './explain-error.js';
+export { projectRepository, type RepoProjectionData, type RepoProjectionResult } from './repo-projection.js';

@@ -1,0 +1,122 @@
+/**
+ * The emulator as a platform-neutral app: state, faults, request log and a web-standard
+ * `fetch(Request) → Promise<Response>` (Hono's shape). `startEmulator` (./index.ts) serves it over
+ * node:http on loopback; a page or worker can call it directly, fully offline:
+ *
+ * @example
+ * const app = createEmulatorApp();
+ * app.state.createRepo('octo/hello', { description: 'Hi' });
+ * const res = await app.fetch(new Request('http://emulator.local/repos/octo/hello'));
+ * // or hand `app.fetchFunction` to anything that takes a fetch (fetchTransport({ fetch }))
+ */
+import { FaultBook } from './faults.js';
+import { handleRequest, type RequestEnv } from './handler.js';
+import { EmulatorState } from './state.js';
+import type { Fault, RequestLogEntry, ResponseRecord } from './types.js';
+
+/** Options of the platform-neutral emulator core (startEmulator adds host, port and seed). */
+export interface EmulatorAppOptions {
+  /** `GET /git/trees/{sha}?recursive=1` truncation limit in entries; default 100,000 like GitHub. */
+  treeTruncateLimit?: number;
+  /** Largest request body accepted, in bytes; default 50 MB. Larger bodies get 413. */
+  maxBodyBytes?: number;
+  /** Added latency per request: a fixed number of milliseconds or a uniform random range. */
+  latencyMs?: number | { min: number; max: number };
+  /** Budget per hour shared by every unauthenticated client of this emulator; default 60. */
+  unauthenticatedRateLimit?: number;
+  /** Budget per hour of a token that does not set its own; default 5,000. */
+  defaultRateLimit?: number;
+  /**
+   * Called with every answer the emulator writes (faults included), e.g. to validate each JSON body
+   * against GitHub's OpenAPI description in tests. It runs before the answer is sent; an exception it
+   * throws is reported on stderr and never changes the answer.
+   */
+  onResponse?: (response: ResponseRecord) => void;
+  /** WebCrypto used for ETags (default `globalThis.crypto.subtle`, read per request). */
+  subtle?: SubtleCrypto;
+}
+
+export interface EmulatorApp {
+  state: EmulatorState;
+  /** Answer one request (rejects with a TypeError when a fault drops the connection, as fetch does). */
+  fetch(request: Request, env?: RequestEnv): Promise<Response>;
+  /** The app as a `fetch` function: `(input, init) => app.fetch(new Request(input, init))`. */
+  readonly fetchFunction: typeof globalThis.fetch;
+  /** Request log, oldest first. */
+  readonly requests: ReadonlyArray<RequestLogEntry>;
+  clearLog(): void;
+  inject(fault: Fault): void;
+  clearFaults(): void;
+  /** Stop: requests left hanging by a `hang` fault are dropped. */
+  close(): void;
+}
+
+const DEFAULTS = {
+  treeTruncateLimit: 100_000,
+  maxBodyBytes: 50 * 1024 * 1024,
+  unauthenticatedRateLimit: 60,
+  defaultRateLimit: 5000,
+};
+
+/** A positive (or, with allowZero, non-negative) integer option, or its default. */
+export function positiveOption(name: string, v: number | undefined, fallback: number, allowZero = false): number {
+  if (v === undefined) return fallback;
+  if (!Number.isInteger(v) || v < (allowZero ? 0 : 1)) {
+    throw new Error(`startEmulator: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${v}`);
+  }
+  return v;
+}
+
+function latency(v: EmulatorAppOptions['latencyMs']): EmulatorAppOptions['latencyMs'] {
+  if (v === undefined) return undefined;
+  const ok = (n: unknown) => typeof n === 'number' && Number.isFinite(n) && n >= 0;
+  if (typeof v === 'number' ? ok(v) : v !== null && typeof v === 'object' && ok(v.min) && ok(v.max) && v.min <= v.max) {
+    return v;
+  }
+  throw new Error(
+    `startEmulator: latencyMs must be a non-negative number of milliseconds or {min, max} with 0 <= min <= max, got ${JSON.stringify(v)}`,
+  );
+}
+
+/** Create an emulator app (no network: answer requests with `app.fetch`). */
+export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp {
+  const resolved = {
+    treeTruncateLimit: positiveOption('treeTruncateLimit', options.treeTruncateLimit, DEFAULTS.treeTruncateLimit),
+    maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes),
+    latencyMs: latency(options.latencyMs),
+    onResponse: options.onResponse,
+    subtle: options.subtle,
+  };
+  const state = new EmulatorState({
+    unauthenticated: positiveOption(
+      'unauthenticatedRateLimit',
+      options.unauthenticatedRateLimit,
+      DEFAULTS.unauthenticatedRateLimit,
+      true,
+    ),
+    defaultToken: positiveOption('defaultRateLimit', options.defaultRateLimit, DEFAULTS.defaultRateLimit, true),
+  });
+  const log: RequestLogEntry[] = [];
+  const faults = new FaultBook();
+  let close!: () => void;
+  const closed = new Promise<void>((resolve) => {
+    close = resolve;
+  });
+  const deps = { state, options: resolved, faults, log, closed };
+  const fetch = (request: Request, env?: RequestEnv) => handleRequest(deps, request, env);
+  return {
+    state,
+    fetch,
+    fetchFunction: ((input: RequestInfo | URL, init?: RequestInit) =>
+      fetch(new Request(input, init))) as typeof globalThis.fetch,
+    get requests() {
+      return log;
+    },
+    clearLog: () => {
+      log.length = 0;
+    },
+    inject: (fault) => faults.inject(fault),
+    clearFaults: () => faults.clear(),
+    close,
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * THE route list of the emulator: every route of every file under routes/, in match order. To add
+ * endpoints, write `routes/<area>.ts` exporting a `RouteDef[]` and append it here. A route whose
+ * handler needs a heavy module (GraphQL) imports it lazily inside the handler.
+ */
+import { compileRoute, type Route, type RouteDef } from '../router.js';
+import { actionsRoutes } from './actions.js';
+import { gitRoutes } from './git.js';
+import { graphqlRoutes } from './graphql.js';
+import { issueRoutes } from './issues.js';
+import { repoRoutes } from './repos.js';
+
+export const ROUTE_DEFS: readonly RouteDef[] = [
+  ...gitRoutes,
+  ...repoRoutes,
+  ...issueRoutes,
+  ...actionsRoutes,
+  ...graphqlRoutes,
+];
+
+export const ROUTES: readonly Route[] = ROUTE_DEFS.map(compileRoute);

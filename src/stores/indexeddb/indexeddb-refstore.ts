@@ -1,0 +1,367 @@
+/**
+ * IndexedDbRefStore: a RefStore persisted in IndexedDB with the real git object model. Commits, trees
+ * and blobs are stored as their git bodies, keyed by SHA, in one object store per kind; the section
+ * ref lives in `refs`. Reads are lazy (ref → commit → the tree levels on the key's path → blob, one
+ * small read each), so one document is read without loading the database into memory.
+ *
+ * Writes follow the same plan as every store (core/plan.ts): read the tip and the tree levels on the
+ * changed paths, build the new trees and commit with core/git (ObjectDb as a scratch overlay), then
+ * write the new objects and move the ref in ONE readwrite transaction that first checks the ref still
+ * equals the tip read (compare-and-swap). IndexedDB serialises overlapping readwrite transactions, so
+ * two tabs writing at once cannot both win; the loser re-plans on the new tip, like a remote writer
+ * losing a fast-forward race.
+ */
+import { ConcurrentUpdate, InvalidVersion } from '../../core/errors.js';
+import { buildCommit } from '../../core/git/build-commit.js';
+import { ObjectDb } from '../../core/git/object-db.js';
+import {
+  decodeCommit,
+  decodeTree,
+  type ObjectType,
+  type Signature,
+  signatureDate,
+  type TreeEntry,
+} from '../../core/git/objects.js';
+import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
+import { normalizeChanges } from '../../core/plan.js';
+import { assertValidRefName } from '../../core/refname.js';
+import type {
+  Change,
+  GetOptions,
+  GetResult,
+  HistoryEntry,
+  HistoryOptions,
+  HistoryResult,
+  ListEntry,
+  ListOptions,
+  ListResult,
+  Person,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../../core/refstore.js';
+import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
+import {
+  type DatabaseSource,
+  lazyDatabase,
+  type ObjectKind,
+  ownBytes,
+  readMany,
+  STORES,
+  transactionDone,
+} from './database.js';
+
+export interface IndexedDbRefStoreOptions extends DatabaseSource {
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Author/committer identity for commits. */
+  author?: { name: string; email: string };
+  /** Clock in milliseconds (inject for deterministic SHAs in tests). */
+  now?: () => number;
+  /** Re-plans after losing the ref compare-and-swap to another tab before `ConcurrentUpdate` (default 100). */
+  retryConcurrentWrites?: number;
+}
+
+const KIND_STORE: Record<ObjectType, ObjectKind> = { commit: 'commits', tree: 'trees', blob: 'blobs' };
+
+function person(s: Signature): Person {
+  return { name: s.name, email: s.email, date: signatureDate(s) };
+}
+
+function byCodeUnit(a: ListEntry, b: ListEntry): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+/** Tree levels read during one operation, decoded once. */
+type TreeMemo = Map<string, TreeEntry[]>;
+
+/**
+ * A persistent RefStore in the browser (page, worker, extension service worker).
+ *
+ * @example
+ * const store = new IndexedDbRefStore({ name: 'my-app', ref: 'refs/docdb/documents' });
+ * await store.put('notes/hello.txt', 'hi');
+ * (await store.get('notes/hello.txt'))?.value; // Uint8Array of "hi", also after a reload
+ */
+export class IndexedDbRefStore implements RefStore {
+  readonly ref: string;
+  private readonly author: { name: string; email: string };
+  private readonly now: () => number;
+  private readonly retries: number;
+  /** The database, opened on first use (so constructing a store touches no platform global). */
+  readonly database: () => Promise<IDBDatabase>;
+  private readonly ownsDatabase: boolean;
+
+  constructor(options: IndexedDbRefStoreOptions = {}) {
+    this.ref = options.ref ?? 'refs/docdb/documents';
+    assertValidRefName(this.ref);
+    this.author = options.author ?? DEFAULT_AUTHOR;
+    this.now = options.now ?? Date.now;
+    const retries = options.retryConcurrentWrites ?? 100;
+    if (!Number.isInteger(retries) || retries < 0) {
+      throw new TypeError(`retryConcurrentWrites must be a non-negative integer, got ${String(retries)}`);
+    }
+    this.retries = retries;
+    this.database = lazyDatabase(options);
+    this.ownsDatabase = options.database === undefined;
+  }
+
+  /** Close the connection this store opened (a shared `database` is left to its owner). */
+  async close(): Promise<void> {
+    if (this.ownsDatabase) (await this.database()).close();
+  }
+
+  // ---------------------------------------------------------------- object reads
+
+  private async readRef(db: IDBDatabase): Promise<VersionId | null> {
+    const m = await readMany<string>(db, STORES.refs, [this.ref]);
+    return m.get(this.ref) ?? null;
+  }
+
+  private async commitFields(db: IDBDatabase, sha: string) {
+    const body = (await readMany<Uint8Array>(db, STORES.commits, [sha])).get(sha);
+    if (!body) throw new InvalidVersion(sha, `version ${sha} is not a commit in this store`);
+    return decodeCommit(body);
+  }
+
+  /** Decoded tree levels for `shas` (from the memo, else one read transaction for all misses). */
+  private async trees(db: IDBDatabase, shas: readonly string[], memo: TreeMemo): Promise<void> {
+    const missing = shas.filter((s) => !memo.has(s));
+    const read = await readMany<Uint8Array>(db, STORES.trees, missing);
+    for (const sha of missing) {
+      const body = read.get(sha);
+      if (!body) throw new Error(`IndexedDB store is missing tree ${sha} (database damaged or cleared)`);
+      memo.set(sha, decodeTree(body));
+    }
+  }
+
+  /** The entry at `path` below `root`, reading only the levels on the path. */
+  private async entryAt(db: IDBDatabase, root: string, path: string, memo: TreeMemo): Promise<TreeEntry | undefined> {
+    let current: TreeEntry = { mode: '040000', name: '', sha: root };
+    for (const seg of path.split('/')) {
+      if (current.mode !== '040000') return undefined;
+      await this.trees(db, [current.sha], memo);
+      const next = memo.get(current.sha)?.find((e) => e.name === seg);
+      if (!next) return undefined;
+      current = next;
+    }
+    return current;
+  }
+
+  private async resolve(db: IDBDatabase, version: VersionId | undefined): Promise<VersionId | null> {
+    if (version === undefined) return this.readRef(db);
+    assertValidVersion(version);
+    await this.commitFields(db, version);
+    return version;
+  }
+
+  // ---------------------------------------------------------------- RefStore reads
+
+  async head(): Promise<VersionId | null> {
+    return this.readRef(await this.database());
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
+    assertValidKey(key);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    const db = await this.database();
+    const version = await this.resolve(db, options.version);
+    if (!version) return null;
+    const { tree } = await this.commitFields(db, version);
+    const entry = await this.entryAt(db, tree, key, new Map());
+    if (!entry || entry.mode === '040000' || entry.mode === '160000') return null;
+    const value = (await readMany<Uint8Array>(db, STORES.blobs, [entry.sha])).get(entry.sha);
+    if (!value) throw new Error(`IndexedDB store is missing blob ${entry.sha} (database damaged or cleared)`);
+    return { key, value, version, blobSha: entry.sha, requests: 0 };
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const prefix = options.prefix ?? '';
+    assertValidPrefix(prefix);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    const db = await this.database();
+    const version = await this.resolve(db, options.version);
+    if (!version) return { entries: [], version: null, requests: 0 };
+    const entries: ListEntry[] = [];
+    const memo: TreeMemo = new Map();
+    // Breadth first, one read transaction per level; directories outside the prefix are never read.
+    let level: { dir: string; sha: string }[] = [{ dir: '', sha: (await this.commitFields(db, version)).tree }];
+    while (level.length > 0) {
+      await this.trees(
+        db,
+        level.map((l) => l.sha),
+        memo,
+      );
+      const next: typeof level = [];
+      for (const { dir, sha } of level) {
+        for (const e of memo.get(sha) ?? []) {
+          const path = dir + e.name;
+          if (e.mode === '040000') {
+            const d = `${path}/`;
+            if (d.startsWith(prefix) || prefix.startsWith(d)) next.push({ dir: d, sha: e.sha });
+          } else if (e.mode !== '160000' && path.startsWith(prefix)) {
+            entries.push({ key: path, blobSha: e.sha });
+          }
+        }
+      }
+      level = next;
+    }
+    return { entries: entries.sort(byCodeUnit), version, requests: 0 };
+  }
+
+  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+    assertValidKey(key);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const db = await this.database();
+    const memo: TreeMemo = new Map();
+    const blobAt = async (tree: string) => {
+      const e = await this.entryAt(db, tree, key, memo);
+      return e && e.mode !== '040000' ? e.sha : undefined;
+    };
+    const entries: HistoryEntry[] = [];
+    let sha = await this.readRef(db);
+    let commit = sha ? await this.commitFields(db, sha) : undefined;
+    let here = commit ? await blobAt(commit.tree) : undefined;
+    // First-parent walk, like `git log --first-parent -- <key>` on a linear section history.
+    while (sha && commit && entries.length < limit) {
+      const parentSha: string | undefined = commit.parents[0];
+      const parent = parentSha ? await this.commitFields(db, parentSha) : undefined;
+      const before = parent ? await blobAt(parent.tree) : undefined;
+      if (here !== before) {
+        entries.push({
+          version: sha,
+          message: commit.message,
+          author: person(commit.author),
+          committer: person(commit.committer),
+          parents: commit.parents,
+        });
+      }
+      sha = parentSha ?? null;
+      commit = parent;
+      here = before;
+    }
+    return { entries, requests: 0 };
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], options);
+  }
+
+  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], options);
+  }
+
+  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+    const normalized = normalizeChanges(changes);
+    const db = await this.database();
+    let tip = await this.readRef(db);
+    for (let attempt = 0; ; attempt++) {
+      const baseTree = tip ? (await this.commitFields(db, tip)).tree : null;
+      const overlay = await this.loadPaths(
+        db,
+        baseTree,
+        normalized.map((c) => c.key),
+      );
+      const loaded = new Set(overlay.objectIds());
+      const at = (p: string) => (baseTree ? overlay.lookupPath(baseTree, p) : undefined);
+      const built = buildCommit(overlay, {
+        changes: normalized,
+        tip,
+        baseTree,
+        base: {
+          isFile: (p) => {
+            const e = at(p);
+            return e !== undefined && e.mode !== '040000';
+          },
+          isDir: (p) => at(p)?.mode === '040000',
+          blobSha: (key) => {
+            const e = at(key);
+            return e && e.mode !== '040000' ? e.sha : undefined;
+          },
+        },
+        author: this.author,
+        now: this.now(),
+        message: options.message,
+      });
+      const commit = built.commit;
+      if (commit === null) return built.result;
+      const fresh = [...overlay.objectIds()].filter((sha) => !loaded.has(sha));
+      const outcome = await this.compareAndSwap(db, tip, commit, overlay, fresh);
+      if (outcome.ok) return built.result;
+      if (attempt >= this.retries) throw new ConcurrentUpdate(this.ref, outcome.current ?? '(deleted)', attempt + 1);
+      tip = outcome.current;
+    }
+  }
+
+  /**
+   * A scratch ObjectDb holding the tree levels on the paths of `keys` below `baseTree` (every
+   * directory a key passes through, one read transaction per depth): enough for lookups, conflict
+   * checks and `applyTreeChanges`, which only opens trees on changed paths.
+   */
+  private async loadPaths(db: IDBDatabase, baseTree: string | null, keys: readonly string[]): Promise<ObjectDb> {
+    const overlay = new ObjectDb();
+    if (!baseTree) return overlay;
+    const dirsOf = keys.map((k) => k.split('/').slice(0, -1));
+    // Frontier: directory path → tree SHA, starting at the root.
+    let frontier = new Map<string, string>([['', baseTree]]);
+    for (let depth = 0; frontier.size > 0; depth++) {
+      const read = await readMany<Uint8Array>(db, STORES.trees, [...frontier.values()]);
+      const next = new Map<string, string>();
+      for (const [dir, sha] of frontier) {
+        const body = read.get(sha);
+        if (!body) throw new Error(`IndexedDB store is missing tree ${sha} (database damaged or cleared)`);
+        overlay.put('tree', body);
+        const entries = new Map(decodeTree(body).map((e) => [e.name, e]));
+        for (const segs of dirsOf) {
+          if (segs.length <= depth || segs.slice(0, depth).join('/') !== dir) continue;
+          const child = entries.get(segs[depth] as string);
+          const childDir = segs.slice(0, depth + 1).join('/');
+          if (child?.mode === '040000' && !next.has(childDir)) next.set(childDir, child.sha);
+        }
+      }
+      frontier = next;
+    }
+    return overlay;
+  }
+
+  /**
+   * In one readwrite transaction: if the ref still equals `expected`, store the new objects and move
+   * the ref to `commit`; otherwise abort, writing nothing. No await happens inside the transaction.
+   */
+  private compareAndSwap(
+    db: IDBDatabase,
+    expected: string | null,
+    commit: string,
+    overlay: ObjectDb,
+    fresh: readonly string[],
+  ): Promise<{ ok: true } | { ok: false; current: string | null }> {
+    const tx = db.transaction([STORES.refs, STORES.commits, STORES.trees, STORES.blobs], 'readwrite');
+    const refs = tx.objectStore(STORES.refs);
+    let lost: { current: string | null } | undefined;
+    const r = refs.get(this.ref);
+    r.onsuccess = () => {
+      const current = (r.result as string | undefined) ?? null;
+      if (current !== expected) {
+        lost = { current };
+        tx.abort();
+        return;
+      }
+      for (const sha of fresh) {
+        const o = overlay.get(sha);
+        // `sha` is the object's own hash: ObjectDb.put computed it from these bytes.
+        if (o) tx.objectStore(KIND_STORE[o.type]).put(ownBytes(o.body), sha);
+      }
+      refs.put(commit, this.ref);
+    };
+    return transactionDone(tx).then(
+      () => ({ ok: true as const }),
+      (e) => {
+        if (lost) return { ok: false as const, current: lost.current };
+        throw e;
+      },
+    );
+  }
+}
