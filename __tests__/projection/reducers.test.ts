@@ -114,7 +114,7 @@ describe('repository source', () => {
     const sha = 'a'.repeat(40);
     const client: SourceClient = {
       async request(route) {
-        if (String(route).startsWith('GET /repos/{owner}/{repo}/git/matching-refs'))
+        if ((typeof route === 'string' ? route : route.url).includes('/repos/o/r/git/matching-refs/heads'))
           return {
             status: 200,
             headers: {},
@@ -124,7 +124,8 @@ describe('repository source', () => {
       },
     };
     const pages = [];
-    for await (const p of fetchSource(client, { type: 'repository', repositories: ['o/r'] }, 'o/r')) pages.push(p);
+    for await (const p of fetchSource(client, { type: 'repository', api: 'rest', repositories: ['o/r'] }, 'o/r'))
+      pages.push(p);
     const data = repositoryReducer(pages[0]!.items[0]!.item);
     expect(data.branches).toEqual([{ name: 'refs/heads/main', sha }]);
   });

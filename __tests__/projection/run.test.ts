@@ -23,7 +23,7 @@ function counting(store: MemoryRefStore) {
 
 const SPEC = `projections:
   repos:
-    source: { type: repository, repositories: [octo/hello, octo/world] }
+    source: { type: repository, api: rest, repositories: [octo/hello, octo/world] }
   issues:
     source: { type: issues, repositories: [octo/hello], state: open }
     prune: true
@@ -176,7 +176,7 @@ describe('runProjections', () => {
     const gh = world();
     const { store, commits } = counting(new MemoryRefStore());
     const spec = parseSpec(
-      'projections:\n  a:\n    source: { type: repository, repositories: [octo/hello] }\n  b:\n    source: { type: releases, repositories: [octo/missing] }\n',
+      'projections:\n  a:\n    source: { type: repository, api: rest, repositories: [octo/hello] }\n  b:\n    source: { type: releases, repositories: [octo/missing] }\n',
       'docdb.yml',
     );
     await expect(runProjections({ spec, client: gh.client, store, apiUrl: API })).rejects.toThrow(

@@ -31,7 +31,7 @@ describe('parseSpec: valid specs', () => {
     const [repos, issues] = spec.projections;
     expect(repos!.identity).toEqual({ namespace: 'github', type: 'repo', id: '{owner}/{name}' });
     expect(repos!.reducer).toEqual({ builtin: 'repository' });
-    expect(repos!.source.repositories).toEqual(['octo/hello', 'octo/world']);
+    expect(repos!.source).toMatchObject({ repositories: ['octo/hello', 'octo/world'], api: 'graphql' });
     expect(repos!.prune).toBe(false);
     expect(repos!.line).toBe(2);
     expect(issues!.source).toEqual({ type: 'issues', repositories: ['octo/hello'], state: 'open', labels: ['bug'] });
@@ -64,7 +64,7 @@ projections:
     expect(spec.projections[0]!.reducer).toEqual({ module: './reducers/rel.js', export: 'summarize' });
     expect(spec.projections[1]!.reducer).toEqual({ builtin: 'raw' });
     const spec2 = parseSpec('projections:\n  me:\n    source: repository\n', 'x.yml', { defaultRepository: 'me/mine' });
-    expect(spec2.projections[0]!.source.repositories).toEqual(['me/mine']);
+    expect(spec2.projections[0]!.source).toMatchObject({ repositories: ['me/mine'] });
   });
 });
 

@@ -2,6 +2,12 @@
  * Projections: a YAML spec (zod-validated) → GitHub sources fetched page by page through Octokit →
  * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
  */
+
+export { RateBudget, type RateResource } from './budget.js';
+export type { ConditionalEntry, StoredConditional } from './conditional.js';
+export { parseCsv } from './formats.js';
+export type { ReadContext } from './read-context.js';
+export { readSource } from './read-source.js';
 export {
   BUILTINS,
   issueReducer,
@@ -23,6 +29,7 @@ export {
   runProjections,
   stateKey,
 } from './run.js';
+export { inShard, parseShard, type Shard, shardOf } from './shard.js';
 export {
   type FetchOptions,
   fetchSource,
@@ -40,6 +47,7 @@ export {
   type ProjectionSpec,
   parseSpec,
   type ReducerSpec,
+  type SelectionFilters,
   SOURCE_DEFAULTS,
   SOURCE_TYPES,
   SOURCE_VARIABLES,

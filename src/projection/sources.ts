@@ -5,17 +5,26 @@
  * Pagination follows the `Link: <…>; rel="next"` header, but only to URLs on the configured API
  * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
  */
-import { utf8 } from '../core/bytes.js';
-import { DocDbError, InvalidResponse, NotFound, TransportError } from '../core/errors.js';
-import { mapStatusError } from '../stores/remote-api/status.js';
+import { InvalidResponse } from '../core/errors.js';
+import { RateBudget } from './budget.js';
+import { ConditionalBook } from './conditional.js';
+import { readListPages } from './list-pages.js';
+import type { ReadContext } from './read-context.js';
+import { restRepository } from './repository-rest.js';
+import { apiBaseOf } from './select.js';
+import { parseLinkHeader } from './source-http.js';
 import type { SourceSpec, SourceType } from './spec.js';
 
 /** The part of an Octokit instance the sources use (`@octokit/rest`'s `Octokit` satisfies it). */
+export { parseLinkHeader, SOURCE_OPERATION, sourceError } from './source-http.js';
+
 export interface SourceClient {
   request(
     route: string | { method: string; url: string },
     params?: Record<string, unknown>,
   ): Promise<{ status: number; headers: Record<string, unknown>; data: unknown }>;
+  /** GraphQL (Octokit's `graphql`): resolves to `data`, throws a GraphqlResponseError when `errors` came back. */
+  graphql?(query: string, variables?: Record<string, unknown>): Promise<unknown>;
 }
 
 /** One source item, ready for a reducer. */
@@ -34,10 +43,17 @@ export interface SourceItem {
 }
 
 export interface SourcePage {
+  /** What the page was read from, for progress lines: a repository, `owner/*`, a URL or a file. */
   repository: string;
   /** 1-based page number within this repository. */
   page: number;
   items: SourceItem[];
+  /**
+   * Set when the page was read conditionally (see conditional.ts): `key` is its endpoint key, whose ETags and
+   * produced document keys are stored; `notModified` means a 304 — `items` is empty and the documents the
+   * previous run produced from this page are unchanged.
+   */
+  conditional?: { key: string; notModified?: boolean };
 }
 
 export interface FetchOptions {
@@ -54,83 +70,24 @@ export function supportsIncremental(type: SourceType): boolean {
   return type === 'issues' || type === 'pulls';
 }
 
+/** A read context without conditional reads, budget floor, shard or workspace (for `fetchSource`). */
+function plainContext(client: SourceClient, options: FetchOptions): ReadContext {
+  return {
+    client,
+    budget: new RateBudget(0),
+    book: new ConditionalBook(undefined, undefined, () => false),
+    perPage: options.perPage ?? 100,
+    apiUrl: apiBaseOf(client, options.apiUrl),
+    fetch: globalThis.fetch,
+    env: {},
+    workspace: '.',
+    log: () => {},
+  };
+}
+
 function splitRepo(full: string): { owner: string; name: string } {
   const i = full.indexOf('/');
   return { owner: full.slice(0, i), name: full.slice(i + 1) };
-}
-
-function status(e: unknown): number | undefined {
-  const s = (e as { status?: unknown })?.status;
-  return typeof s === 'number' ? s : undefined;
-}
-
-/** Parse a `Link` header into rel → URL. */
-export function parseLinkHeader(link: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof link !== 'string') return out;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part);
-    if (m) out[m[2]!] = m[1]!;
-  }
-  return out;
-}
-
-/** Operation name source errors carry in `data.operation` (the Action's failure hints key on it). */
-export const SOURCE_OPERATION = 'projection source';
-
-interface OctokitFailure {
-  status?: unknown;
-  message?: string;
-  response?: { status: number; headers?: Record<string, unknown>; data?: unknown };
-  request?: { headers?: Record<string, unknown> };
-}
-
-/**
- * Turn an Octokit failure on a source request into docdb's typed error through the ONE status mapping
- * (`mapStatusError`), so sources and the store report 401/403/404/409/429/5xx alike. Octokit reports a
- * connection failure as status 500 without a `response`: that is a TransportError, not an upstream 500.
- */
-function sourceError(e: unknown, repository: string, path: string): unknown {
-  if (e instanceof DocDbError) return e;
-  const f = e as OctokitFailure;
-  if (!f?.response) {
-    if (typeof f?.status !== 'number') return e;
-    return new TransportError(
-      `${SOURCE_OPERATION}: GET ${path} failed without a response: ${f.message ?? 'connection error'}`,
-      {
-        operation: SOURCE_OPERATION,
-        repository,
-        path,
-      },
-      { cause: e },
-    );
-  }
-  const headers: Record<string, string> = {};
-  for (const [k, v] of Object.entries(f.response.headers ?? {}))
-    if (v !== undefined) headers[k.toLowerCase()] = String(v);
-  const body =
-    f.response.data === undefined
-      ? new Uint8Array()
-      : utf8(typeof f.response.data === 'string' ? f.response.data : JSON.stringify(f.response.data));
-  const mapped = mapStatusError(
-    {
-      operation: SOURCE_OPERATION,
-      step: `read ${repository}`,
-      method: 'GET',
-      path,
-      repo: repository,
-      // Octokit keeps the (redacted) authorization header on the error's request.
-      authenticated: Boolean(f.request?.headers?.authorization),
-    },
-    { status: f.response.status, headers, body },
-  );
-  if (mapped instanceof NotFound) {
-    return new NotFound(
-      `source repository ${repository} not found (GET ${path} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`,
-      { ...mapped.data, repository },
-    );
-  }
-  return mapped;
 }
 
 /**
@@ -176,50 +133,26 @@ export async function* fetchSource(
   repository: string,
   options: FetchOptions = {},
 ): AsyncGenerator<SourcePage> {
+  yield* readRepositoryItems(plainContext(client, options), source, repository, options.since);
+}
+
+/**
+ * One repository's items for a per-repository source (repository over REST, issues, pulls, releases), with the
+ * run's conditional reads and budget (read-source.ts calls this; `fetchSource` is the plain public form).
+ */
+export async function* readRepositoryItems(
+  ctx: ReadContext,
+  source: SourceSpec,
+  repository: string,
+  since?: string,
+): AsyncGenerator<SourcePage> {
   const { owner, name } = splitRepo(repository);
   const base = { owner, name, repo: repository };
-  const perPage = options.perPage ?? 100;
+  const perPage = ctx.perPage;
+  const options = { since };
   switch (source.type) {
     case 'repository': {
-      let repo: Record<string, unknown>;
-      try {
-        repo = (await client.request('GET /repos/{owner}/{repo}', { owner, repo: name })).data as Record<
-          string,
-          unknown
-        >;
-      } catch (e) {
-        throw sourceError(e, repository, `/repos/${repository}`);
-      }
-      const branches: unknown[] = [];
-      try {
-        for await (const page of paginate(
-          client,
-          'GET /repos/{owner}/{repo}/git/matching-refs/{ref}',
-          { owner, repo: name, ref: 'heads', per_page: perPage },
-          options.apiUrl,
-        )) {
-          // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
-          for (const b of page)
-            if (String((b as { ref?: unknown })?.ref ?? '').startsWith('refs/heads/')) branches.push(b);
-        }
-      } catch (e) {
-        // An empty source repository has no branches: GitHub answers 409 "Git Repository is empty.".
-        if (status(e) !== 409) throw sourceError(e, repository, `/repos/${repository}/git/matching-refs/heads`);
-      }
-      const fullName = typeof repo.full_name === 'string' ? repo.full_name : repository;
-      const [o, n] = [fullName.split('/')[0]!, fullName.split('/').slice(1).join('/')];
-      yield {
-        repository,
-        page: 1,
-        items: [
-          {
-            repository,
-            vars: { owner: o, name: n, repo: fullName, defaultBranch: String(repo.default_branch ?? '') },
-            item: { repository: repo, branches },
-            matches: true,
-          },
-        ],
-      };
+      yield* restRepository(ctx, repository);
       return;
     }
     case 'issues': {
@@ -235,7 +168,7 @@ export async function* fetchSource(
       if (source.labels?.length && !options.since) params.labels = source.labels.join(',');
       const since = maxIso(options.since, source.since);
       if (since) params.since = since;
-      yield* listPages(client, 'issues', params, repository, options, (data) => {
+      yield* listPages(ctx, 'issues', params, repository, (data) => {
         const items: SourceItem[] = [];
         for (const raw of data) {
           // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
@@ -265,7 +198,7 @@ export async function* fetchSource(
         per_page: perPage,
       };
       if (source.base) params.base = source.base;
-      yield* listPages(client, 'pulls', params, repository, options, (data) => {
+      yield* listPages(ctx, 'pulls', params, repository, (data) => {
         const items: SourceItem[] = [];
         let older = 0;
         for (const raw of data) {
@@ -289,7 +222,7 @@ export async function* fetchSource(
     }
     case 'releases': {
       const params = { owner, repo: name, per_page: perPage };
-      yield* listPages(client, 'releases', params, repository, options, (data) => {
+      yield* listPages(ctx, 'releases', params, repository, (data) => {
         const items: SourceItem[] = [];
         for (const raw of data) {
           if (!source.drafts && raw.draft === true) continue;
@@ -310,24 +243,21 @@ export async function* fetchSource(
  * items by `toItems` and yielded before the next page is requested (bounded memory); `last: true` stops early.
  * Failures go through `sourceError`, i.e. the one status mapping.
  */
-async function* listPages(
-  client: SourceClient,
+function listPages(
+  ctx: ReadContext,
   list: 'issues' | 'pulls' | 'releases',
   params: Record<string, unknown>,
   repository: string,
-  options: FetchOptions,
   toItems: (data: Record<string, unknown>[]) => { items: SourceItem[]; last?: boolean },
 ): AsyncGenerator<SourcePage> {
-  let page = 0;
-  try {
-    for await (const data of paginate(client, `GET /repos/{owner}/{repo}/${list}`, params, options.apiUrl)) {
-      const { items, last } = toItems(data as Record<string, unknown>[]);
-      yield { repository, page: ++page, items };
-      if (last) return;
-    }
-  } catch (e) {
-    throw sourceError(e, repository, `/repos/${repository}/${list}`);
-  }
+  const { owner, name } = splitRepo(repository);
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (k !== 'owner' && k !== 'repo') query.set(k, String(v));
+  const path = `/repos/${owner}/${name}/${list}`;
+  return readListPages(ctx, `${path}?${query}`, repository, (data) => {
+    if (!Array.isArray(data)) throw new InvalidResponse(`GET ${path} did not return an array`, { path });
+    return toItems(data as Record<string, unknown>[]);
+  });
 }
 
 function labelNames(labels: unknown): string[] {

@@ -7,21 +7,20 @@
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
 import { z } from 'zod';
 import { InvalidSpec } from '../core/errors.js';
-import { parseTemplate, TemplateError, templateVariables } from './template.js';
 
-/** Built-in sources. */
-export const SOURCE_TYPES = ['repository', 'issues', 'pulls', 'releases'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
+import { repositoriesSchema, SOURCE_TYPES, type SourceSpec, type SourceType, sourceSchema } from './source-spec.js';
+import { type RawProjection, resolveProjection } from './spec-projection.js';
 
-/** Template variables each source provides for `identity.id`. */
-export const SOURCE_VARIABLES: Record<SourceType, readonly string[]> = {
-  repository: ['owner', 'name', 'repo', 'defaultBranch'],
-  issues: ['owner', 'name', 'repo', 'number', 'id'],
-  pulls: ['owner', 'name', 'repo', 'number', 'id'],
-  releases: ['owner', 'name', 'repo', 'tag', 'id'],
-};
+export {
+  type SelectionFilters,
+  SOURCE_DEFAULTS,
+  SOURCE_TYPES,
+  SOURCE_VARIABLES,
+  type SourceSpec,
+  type SourceType,
+} from './source-spec.js';
 
-/** Built-in reducers and the sources each accepts. `raw` stores the source item as GitHub returned it. */
+/** Built-in reducers and the sources each accepts. `raw` stores the source item as it was read. */
 export const BUILTIN_REDUCERS: Record<string, readonly SourceType[]> = {
   repository: ['repository'],
   issue: ['issues'],
@@ -30,68 +29,8 @@ export const BUILTIN_REDUCERS: Record<string, readonly SourceType[]> = {
   raw: SOURCE_TYPES,
 };
 
-/** Defaults per source when `identity` or `reducer` leave a field out. */
-export const SOURCE_DEFAULTS: Record<SourceType, { type: string; id: string; reducer: string }> = {
-  repository: { type: 'repo', id: '{owner}/{name}', reducer: 'repository' },
-  issues: { type: 'issue', id: '{repo}#{number}', reducer: 'issue' },
-  pulls: { type: 'pull', id: '{repo}#{number}', reducer: 'pull' },
-  releases: { type: 'release', id: '{repo}@{tag}', reducer: 'release' },
-};
-
-const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-
-const repoName = z
-  .string({ error: 'must be a repository name "owner/name"' })
-  .regex(REPO_RE, { error: (i) => `must be a repository name "owner/name", got ${JSON.stringify(i.input)}` });
-
-const repositories = z
-  .union([repoName, z.array(repoName).min(1, { error: 'must list at least one repository' })], {
-    error: 'must be "owner/name" or a list of them',
-  })
-  .optional()
-  .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-
-const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
-  error: 'must be an ISO-8601 date or timestamp, e.g. 2024-01-31 or 2024-01-31T12:00:00Z',
-});
-
-const stateOpt = z.enum(['open', 'closed', 'all'], { error: 'must be one of open, closed, all' }).default('open');
-
-const repositorySource = z.strictObject({ type: z.literal('repository'), repositories });
-const issuesSource = z.strictObject({
-  type: z.literal('issues'),
-  repositories,
-  state: stateOpt,
-  labels: z.array(z.string().min(1)).optional(),
-  since: isoDate.optional(),
-});
-const pullsSource = z.strictObject({
-  type: z.literal('pulls'),
-  repositories,
-  state: stateOpt,
-  base: z.string().min(1).optional(),
-});
-const releasesSource = z.strictObject({
-  type: z.literal('releases'),
-  repositories,
-  prereleases: z.boolean({ error: 'must be true or false' }).default(true),
-  drafts: z.boolean({ error: 'must be true or false' }).default(true),
-});
-
-const sourceSchema = z.preprocess(
-  // `source: issues` is shorthand for `source: { type: issues }`.
-  (v) => (typeof v === 'string' ? { type: v } : v),
-  z.discriminatedUnion('type', [repositorySource, issuesSource, pullsSource, releasesSource], {
-    error: (i) =>
-      i.input === undefined
-        ? `is required: one of ${SOURCE_TYPES.join(', ')}, or a mapping with "type"`
-        : i.code === 'invalid_union' && i.input && typeof i.input === 'object'
-          ? `source.type must be one of ${SOURCE_TYPES.join(', ')}`
-          : `must be a source type (${SOURCE_TYPES.join(', ')}) or a mapping with "type"`,
-  }),
-);
 
 const segment = (what: string) =>
   z.string({ error: `must be a string (the ${what} key segment)` }).regex(SEGMENT_RE, {
@@ -100,7 +39,7 @@ const segment = (what: string) =>
   });
 
 const identitySchema = z.strictObject({
-  namespace: segment('namespace').default('github'),
+  namespace: segment('namespace').optional(),
   type: segment('type').optional(),
   id: z.string({ error: 'must be a template string such as "{owner}/{name}"' }).min(1).optional(),
 });
@@ -127,7 +66,7 @@ const projectionSchema = z.strictObject({
 
 const specSchema = z.strictObject({
   version: z.literal(1, { error: 'must be 1 (the only spec version)' }).default(1),
-  defaults: z.strictObject({ repositories }).optional(),
+  defaults: z.strictObject({ repositories: repositoriesSchema }).optional(),
   projections: z.record(
     z.string().regex(NAME_RE, {
       error: (i) =>
@@ -142,19 +81,6 @@ const specSchema = z.strictObject({
     },
   ),
 });
-
-/** Source after validation and defaults (`repositories` resolved). */
-export type SourceSpec =
-  | { type: 'repository'; repositories: string[] }
-  | {
-      type: 'issues';
-      repositories: string[];
-      state: 'open' | 'closed' | 'all';
-      labels?: string[];
-      since?: string;
-    }
-  | { type: 'pulls'; repositories: string[]; state: 'open' | 'closed' | 'all'; base?: string }
-  | { type: 'releases'; repositories: string[]; prereleases: boolean; drafts: boolean };
 
 export type ReducerSpec = { builtin: string } | { module: string; export: string };
 
@@ -320,99 +246,14 @@ export function parseSpec(text: string, file = '.github/docdb.yml', options: Par
   const names = Object.keys(data.projections);
   if (names.length === 0) at(['projections'], 'must define at least one projection');
   for (const name of names) {
-    const p = data.projections[name]!;
-    const base = ['projections', name];
-    const srcType = p.source.type;
-    const defaults = SOURCE_DEFAULTS[srcType];
-    const repos =
-      p.source.repositories ??
-      data.defaults?.repositories ??
-      (options.defaultRepository ? [options.defaultRepository] : undefined);
-    if (!repos) {
-      at(
-        [...base, 'source'],
-        'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")',
-      );
-      continue;
-    }
-    if (
-      options.defaultRepository &&
-      !p.source.repositories &&
-      !data.defaults?.repositories &&
-      !REPO_RE.test(options.defaultRepository)
-    ) {
-      at([...base, 'source'], `default repository ${JSON.stringify(options.defaultRepository)} is not "owner/name"`);
-      continue;
-    }
-    const idTemplate = p.identity?.id ?? defaults.id;
-    try {
-      parseTemplate(idTemplate);
-      const allowed = SOURCE_VARIABLES[srcType];
-      for (const v of templateVariables(idTemplate)) {
-        if (!allowed.includes(v)) {
-          at(
-            [...base, 'identity', 'id'],
-            `unknown template variable {${v}}; the ${srcType} source provides ${allowed.map((a) => `{${a}}`).join(', ')}`,
-          );
-        }
-      }
-      if (templateVariables(idTemplate).length === 0 && (srcType !== 'repository' || repos.length > 1)) {
-        at([...base, 'identity', 'id'], 'must use at least one template variable, or every item gets the same id');
-      }
-    } catch (e) {
-      if (!(e instanceof TemplateError)) throw e;
-      at([...base, 'identity', 'id'], `bad template ${JSON.stringify(idTemplate)}: ${e.message}`);
-    }
-    let reducer: ReducerSpec;
-    const r = p.reducer;
-    if (r === undefined) reducer = { builtin: defaults.reducer };
-    else if (typeof r === 'string' || 'builtin' in r) {
-      const rname = typeof r === 'string' ? r : r.builtin;
-      const accepts = BUILTIN_REDUCERS[rname];
-      const path = typeof r === 'string' ? [...base, 'reducer'] : [...base, 'reducer', 'builtin'];
-      if (!accepts) {
-        at(
-          path,
-          `unknown built-in reducer ${JSON.stringify(rname)}; built-ins are ${Object.keys(BUILTIN_REDUCERS).join(', ')}, or use { module: ./path.js }`,
-        );
-      } else if (!accepts.includes(srcType)) {
-        at(
-          path,
-          `reducer ${JSON.stringify(rname)} cannot reduce a ${srcType} source (it accepts ${accepts.join(', ')})`,
-        );
-      }
-      reducer = { builtin: rname };
-    } else {
-      if (!/\.(m?js|cjs|m?ts)$/.test(r.module)) {
-        at(
-          [...base, 'reducer', 'module'],
-          `must be a .js, .mjs, .cjs, .ts or .mts file, got ${JSON.stringify(r.module)}`,
-        );
-      }
-      reducer = { module: r.module, export: r.export ?? 'default' };
-    }
-    const source = { ...p.source, repositories: [...new Set(repos)] } as SourceSpec;
-    projections.push({
-      name,
-      ...(p.description !== undefined ? { description: p.description } : {}),
-      source,
-      identity: {
-        namespace: p.identity?.namespace ?? 'github',
-        type: p.identity?.type ?? defaults.type,
-        id: idTemplate,
-      },
-      reducer,
-      prune: p.prune,
-      line: locate(base).line,
-      lines: {
-        reducer: locate(
-          p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
-            ? [...base, 'reducer', 'module']
-            : [...base, 'reducer'],
-        ).line,
-        id: locate([...base, 'identity', 'id']).line,
-      },
+    const resolved = resolveProjection(name, data.projections[name] as RawProjection, {
+      builtinReducers: BUILTIN_REDUCERS,
+      defaultsRepositories: data.defaults?.repositories,
+      defaultRepository: options.defaultRepository,
+      at,
+      line: (path) => locate(path).line,
     });
+    if (resolved) projections.push(resolved);
   }
   // Prune deletes every document under <namespace>/<type>/ that the projection did not produce, so two
   // projections sharing that scope would delete each other's documents.

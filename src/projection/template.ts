@@ -17,7 +17,46 @@ export class TemplateError extends Error {
   }
 }
 
-const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_$-]+)*$/;
+
+/** `{item.<path>}`: a field of the source item, e.g. `{item.id}` or `{item.head_commit.id}`. */
+export function isItemVariable(name: string): boolean {
+  return name.startsWith('item.') && name.length > 5;
+}
+
+/**
+ * The value at a dotted path (`a.b.0.c`) inside a JSON value, or undefined.
+ *
+ * @example
+ * valueAt({ run: { id: 7 } }, 'run.id'); // 7
+ */
+export function valueAt(value: unknown, path: string): unknown {
+  let v = value;
+  for (const part of path.split('.')) {
+    if (v === null || typeof v !== 'object') return undefined;
+    v = (v as Record<string, unknown>)[part];
+  }
+  return v;
+}
+
+/**
+ * Template variables for one item: the source's own `vars` plus every `{item.<path>}` the template uses,
+ * read from the item (strings, numbers and booleans only; anything else has no value).
+ */
+export function itemVariables(
+  parts: readonly TemplatePart[],
+  vars: Readonly<Record<string, string | number>>,
+  item: unknown,
+): Record<string, string | number | undefined> {
+  const out: Record<string, string | number | undefined> = { ...vars };
+  for (const p of parts) {
+    if (!('variable' in p) || !isItemVariable(p.variable)) continue;
+    const v = valueAt(item, p.variable.slice(5));
+    out[p.variable] =
+      typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'boolean' ? String(v) : undefined;
+  }
+  return out;
+}
 
 /**
  * Split a template into literal and variable parts.
@@ -42,7 +81,10 @@ export function parseTemplate(template: string): TemplatePart[] {
       if (end < 0) throw new TemplateError(`unclosed "{" at character ${i + 1}`, i);
       const name = template.slice(i + 1, end).trim();
       if (!VAR_RE.test(name)) {
-        throw new TemplateError(`"{${template.slice(i + 1, end)}}" is not a variable name (letters, digits, _)`, i);
+        throw new TemplateError(
+          `"{${template.slice(i + 1, end)}}" is not a variable name (letters, digits, _; or item.<field>)`,
+          i,
+        );
       }
       if (literal) parts.push({ literal });
       literal = '';

@@ -1,0 +1,207 @@
+/**
+ * The part of GitHub's GraphQL graph the emulator serves — what docdb's sources query: `repository`,
+ * `repositoryOwner { repositories }`, a repository's fields, `refs`, `repositoryTopics`,
+ * `defaultBranchRef` and `rateLimit`. Objects are plain values (graphql-js's default resolver reads
+ * properties and calls functions with the field's arguments); interfaces carry `__typename`.
+ * Anything else in the schema resolves to null (and a non-null field then errors, as it should: the
+ * emulator does not pretend to serve it).
+ */
+
+import { nodeId, type Urls } from '../shapes.js';
+import { type EmulatorState, fullRefName, type RepoRecord, type TokenRecord } from '../state.js';
+
+/** A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …). */
+export class TypedGraphqlError extends Error {
+  constructor(
+    readonly type: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+interface PageArgs {
+  first?: number | null;
+  last?: number | null;
+  after?: string | null;
+  before?: string | null;
+}
+
+const cursorOf = (i: number) => Buffer.from(`cursor:v2:${i}`).toString('base64');
+function indexOf(cursor: string | null | undefined): number | undefined {
+  if (cursor === undefined || cursor === null) return undefined;
+  const m = /^cursor:v2:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString('utf8'));
+  if (!m)
+    throw new TypedGraphqlError('INVALID_CURSOR_ARGUMENTS', `\`${cursor}\` does not appear to be a valid cursor.`);
+  return Number(m[1]);
+}
+
+/** A connection over `all` with GitHub's cursor paging. */
+export function connection<T>(all: readonly T[], args: PageArgs) {
+  let start = 0;
+  let end = all.length;
+  const after = indexOf(args.after);
+  const before = indexOf(args.before);
+  if (after !== undefined) start = after + 1;
+  if (before !== undefined) end = Math.min(end, before);
+  if (typeof args.first === 'number') end = Math.min(end, start + args.first);
+  if (typeof args.last === 'number') start = Math.max(start, end - args.last);
+  const slice = all.slice(start, end);
+  return {
+    totalCount: all.length,
+    nodes: slice,
+    edges: slice.map((node, i) => ({ node, cursor: cursorOf(start + i) })),
+    pageInfo: {
+      hasNextPage: end < all.length,
+      hasPreviousPage: start > 0,
+      startCursor: slice.length ? cursorOf(start) : null,
+      endCursor: slice.length ? cursorOf(end - 1) : null,
+    },
+  };
+}
+
+function ownerObject(state: EmulatorState, login: string, urls: Urls, token: TokenRecord | undefined) {
+  const account = state.findAccount(login);
+  if (!account) return null;
+  return {
+    __typename: account.type,
+    id: nodeId(account.type, account.id),
+    login: account.login,
+    url: `${urls.html}/${account.login}`,
+    repositories: (
+      args: PageArgs & {
+        privacy?: 'PUBLIC' | 'PRIVATE';
+        isFork?: boolean;
+        isArchived?: boolean;
+        ownerAffiliations?: string[];
+        orderBy?: { field: string; direction: 'ASC' | 'DESC' };
+      },
+    ) => {
+      const key: Record<string, (r: RepoRecord) => string> = {
+        NAME: (r) => r.name.toLowerCase(),
+        CREATED_AT: (r) => r.createdAt,
+        UPDATED_AT: (r) => r.updatedAt,
+        PUSHED_AT: (r) => r.pushedAt,
+      };
+      const by = key[args.orderBy?.field ?? 'CREATED_AT'] ?? key.CREATED_AT!;
+      const dir = args.orderBy?.direction === 'DESC' ? -1 : 1;
+      const repos = state
+        .listRepos()
+        .filter(
+          (r) =>
+            r.owner === account &&
+            state.accessOf(token, r) !== 'none' &&
+            (args.privacy === undefined || (args.privacy === 'PRIVATE') === r.private) &&
+            (args.isFork === undefined || args.isFork === null || args.isFork === r.fork) &&
+            (args.isArchived === undefined || args.isArchived === null || args.isArchived === r.archived),
+        )
+        .sort((a, b) => {
+          const [x, y] = [by(a), by(b)];
+          return dir * (x < y ? -1 : x > y ? 1 : a.id - b.id);
+        });
+      return connection(
+        repos.map((r) => repositoryObject(state, r, urls, token)),
+        args,
+      );
+    },
+  };
+}
+
+function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
+  const commit = (oid: string) => ({ __typename: 'Commit', id: nodeId('Commit', oid), oid });
+  const defaultTip = r.db.readRef(fullRefName(r.defaultBranch));
+  return {
+    __typename: 'Repository',
+    id: nodeId('Repository', r.id),
+    databaseId: r.id,
+    name: r.name,
+    nameWithOwner: r.fullName,
+    owner: () => ownerObject(state, r.owner.login, urls, token),
+    description: r.description,
+    isPrivate: r.private,
+    visibility: r.private ? 'PRIVATE' : 'PUBLIC',
+    isArchived: r.archived,
+    isFork: r.fork,
+    url: `${urls.html}/${r.fullName}`,
+    createdAt: r.createdAt,
+    updatedAt: r.updatedAt,
+    pushedAt: r.pushedAt,
+    defaultBranchRef: defaultTip
+      ? {
+          __typename: 'Ref',
+          id: nodeId('Ref', `${r.id}:${r.defaultBranch}`),
+          name: r.defaultBranch,
+          prefix: 'refs/heads/',
+          target: commit(defaultTip),
+        }
+      : null,
+    repositoryTopics: (args: PageArgs) =>
+      connection(
+        r.topics.map((name) => ({ __typename: 'RepositoryTopic', topic: { __typename: 'Topic', name } })),
+        args,
+      ),
+    refs: (args: PageArgs & { refPrefix: string; orderBy?: { field: string; direction: 'ASC' | 'DESC' } }) => {
+      const refs = r.db
+        .listRefs(args.refPrefix)
+        .map((x) => ({ name: x.ref.slice(args.refPrefix.length), sha: x.sha }))
+        .filter((x) => x.name !== '')
+        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      if (args.orderBy?.direction === 'DESC') refs.reverse();
+      return connection(
+        refs.map((x) => ({
+          __typename: 'Ref',
+          id: nodeId('Ref', `${r.id}:${args.refPrefix}${x.name}`),
+          name: x.name,
+          prefix: args.refPrefix,
+          target: commit(x.sha),
+        })),
+        args,
+      );
+    },
+  };
+}
+
+export interface RootContext {
+  state: EmulatorState;
+  token: TokenRecord | undefined;
+  urls: Urls;
+  /** What `rateLimit` reports (after this query was charged). */
+  rateLimit: { cost: number; limit: number; remaining: number; used: number; resetAt: string; nodeCount: number };
+}
+
+/** The Query root: `repository`, `repositoryOwner`, `organization`, `user`, `rateLimit`. */
+export function rootValue(ctx: RootContext) {
+  const { state, token, urls } = ctx;
+  return {
+    rateLimit: () => ctx.rateLimit,
+    repository: (args: { owner: string; name: string }) => {
+      const r = state.findRepo(`${args.owner}/${args.name}`);
+      if (!r || state.accessOf(token, r) === 'none') {
+        throw new TypedGraphqlError(
+          'NOT_FOUND',
+          `Could not resolve to a Repository with the name '${args.owner}/${args.name}'.`,
+        );
+      }
+      return repositoryObject(state, r, urls, token);
+    },
+    // GitHub answers null (no error) for an unknown owner here.
+    repositoryOwner: (args: { login: string }) => ownerObject(state, args.login, urls, token),
+    organization: (args: { login: string }) => {
+      const o = ownerObject(state, args.login, urls, token);
+      if (o?.__typename !== 'Organization') {
+        throw new TypedGraphqlError(
+          'NOT_FOUND',
+          `Could not resolve to an Organization with the login of '${args.login}'.`,
+        );
+      }
+      return o;
+    },
+    user: (args: { login: string }) => {
+      const o = ownerObject(state, args.login, urls, token);
+      if (o?.__typename !== 'User') {
+        throw new TypedGraphqlError('NOT_FOUND', `Could not resolve to a User with the login of '${args.login}'.`);
+      }
+      return o;
+    },
+  };
+}

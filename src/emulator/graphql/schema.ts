@@ -1,0 +1,31 @@
+/**
+ * GitHub's GraphQL schema (npm `@octokit/graphql-schema`, GitHub's published introspection), loaded on the
+ * first `/graphql` request only: the emulator's REST routes never pay for its ~5 MB of JSON.
+ */
+import type { GraphQLSchema } from 'graphql';
+
+let loading: Promise<GraphQLSchema> | undefined;
+
+/**
+ * The schema, built once per process.
+ *
+ * @example
+ * const schema = await githubSchema();
+ * schema.getQueryType()?.getFields().repository; // the `repository(owner:, name:)` field
+ */
+export function githubSchema(): Promise<GraphQLSchema> {
+  loading ??= (async () => {
+    const [{ buildClientSchema }, { schema }] = await Promise.all([
+      import('graphql'),
+      import('@octokit/graphql-schema'),
+    ]);
+    // biome-ignore lint/suspicious/noExplicitAny: the package types the introspection JSON loosely
+    return buildClientSchema(schema.json as any);
+  })();
+  return loading;
+}
+
+/** Whether the schema was asked for yet (false for an emulator that has only served REST). */
+export function githubSchemaRequested(): boolean {
+  return loading !== undefined;
+}

@@ -1,0 +1,58 @@
+/**
+ * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
+ * run's ETag is known (a 304 yields a `notModified` page and the walk continues at the stored next page),
+ * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
+ * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
+ */
+import { conditionalGet } from './conditional.js';
+import type { ReadContext } from './read-context.js';
+import { absolute, nextOnOrigin } from './select.js';
+import { sourceError } from './source-http.js';
+import type { SourceItem, SourcePage } from './sources.js';
+
+export interface ListPage {
+  items: SourceItem[];
+  /** Stop after this page (e.g. the pulls list reached the watermark). */
+  last?: boolean;
+}
+
+/**
+ * Every page of the list at `url` (a path with query, relative to the API base).
+ *
+ * @example
+ * yield* readListPages(ctx, '/repos/o/r/releases?per_page=100', 'o/r', (data) => ({ items: toItems(data) }));
+ */
+export async function* readListPages(
+  ctx: ReadContext,
+  url: string,
+  label: string,
+  toPage: (data: unknown) => ListPage,
+): AsyncGenerator<SourcePage> {
+  const errorPath = url.split('?')[0]!;
+  let next: string | undefined = url;
+  let page = 0;
+  while (next) {
+    const current: string = next;
+    const key = `GET ${current}`;
+    const res = await conditionalGet(
+      ctx.client,
+      { method: 'GET', url: absolute(ctx, current) },
+      {},
+      ctx.book.etags(key)?.[0],
+    ).catch((e) => {
+      throw sourceError(e, label, errorPath);
+    });
+    page++;
+    if (res.status === 304) {
+      const prev = ctx.book.previous(key)!;
+      ctx.book.save(key, prev);
+      yield { repository: label, page, items: [], conditional: { key, notModified: true } };
+      next = prev.next;
+      continue;
+    }
+    const { items, last } = toPage(res.data);
+    next = last ? undefined : nextOnOrigin(ctx, res.headers.link, errorPath);
+    if (res.etag) ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
+    yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
+  }
+}

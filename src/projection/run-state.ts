@@ -1,0 +1,58 @@
+/**
+ * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
+ * with the documents (runs need no cache or artifact): a fingerprint of the projection's config, the
+ * incremental watermarks of issues/pulls, and the ETags of conditional reads. A damaged or foreign
+ * state only costs a full re-read.
+ */
+import { fromUtf8, utf8 } from '../core/bytes.js';
+import { blobSha } from '../core/git/objects.js';
+import type { StoredConditional } from './conditional.js';
+import type { LoadedReducer } from './reducers.js';
+import type { Shard } from './shard.js';
+import type { ProjectionSpec } from './spec.js';
+
+/**
+ * Key of a projection's state. `_docdb/` is reserved for docdb metadata; each shard keeps its own.
+ *
+ * @example
+ * stateKey('repos'); // '_docdb/state/repos.json'
+ * stateKey('repos', { index: 2, count: 4 }); // '_docdb/state/repos.shard-2-of-4.json'
+ */
+export function stateKey(projection: string, shard?: Shard): string {
+  const suffix = shard && shard.count > 1 ? `.shard-${shard.index}-of-${shard.count}` : '';
+  return `_docdb/state/${projection}${suffix}.json`;
+}
+
+export interface ProjectionState {
+  version: 1;
+  /** Hash of the projection's source/identity/reducer config: when it changes, the next run re-projects everything. */
+  fingerprint: string;
+  /** Per source repository: the `updated_at` of the newest item seen. */
+  watermarks: Record<string, string>;
+  /** ETags of conditional reads and the documents each page produced. */
+  conditional?: StoredConditional;
+}
+
+export function fingerprintOf(p: ProjectionSpec, reducer: LoadedReducer): string {
+  return blobSha(utf8(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
+}
+
+export function parseState(bytes: Uint8Array | undefined): ProjectionState | undefined {
+  if (!bytes) return undefined;
+  try {
+    const s = JSON.parse(fromUtf8(bytes)) as ProjectionState;
+    return s && s.version === 1 && typeof s.fingerprint === 'string' && s.watermarks ? s : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function encodeState(state: ProjectionState): Uint8Array {
+  const out: ProjectionState = {
+    version: 1,
+    fingerprint: state.fingerprint,
+    watermarks: Object.fromEntries(Object.entries(state.watermarks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+    ...(state.conditional ? { conditional: state.conditional } : {}),
+  };
+  return utf8(`${JSON.stringify(out, null, 2)}\n`);
+}

@@ -1,0 +1,187 @@
+/**
+ * Cross-field rules of one projection that zod cannot express per field: which repositories a source
+ * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
+ * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. spec.ts calls this once per
+ * projection and reports every problem with its `file:line`.
+ */
+import {
+  endpointPerRepository,
+  FILTER_FIELDS,
+  isLoopbackHost,
+  OWNER_WILDCARD_RE,
+  REPO_RE,
+  REPOSITORY_SOURCES,
+  SOURCE_DEFAULTS,
+  SOURCE_VARIABLES,
+  type SourceSpec,
+  type SourceType,
+} from './source-spec.js';
+import type { ProjectionSpec, ReducerSpec } from './spec.js';
+import { isItemVariable, parseTemplate, TemplateError, templateVariables } from './template.js';
+
+const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+
+/** The projection as zod validated it (before defaults that depend on other fields). */
+export interface RawProjection {
+  description?: string | undefined;
+  source: Record<string, unknown> & { type: SourceType; repositories?: string[] | undefined };
+  identity?: { namespace?: string | undefined; type?: string | undefined; id?: string | undefined } | undefined;
+  reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
+  prune: boolean;
+}
+
+export interface ResolveContext {
+  builtinReducers: Record<string, readonly SourceType[]>;
+  defaultsRepositories: string[] | undefined;
+  defaultRepository: string | undefined;
+  /** Report a problem at a field path. */
+  at(path: PropertyKey[], message: string): void;
+  /** 1-based line of a field path. */
+  line(path: PropertyKey[]): number;
+}
+
+/** Resolve one projection, or undefined when a problem makes the rest meaningless (already reported). */
+export function resolveProjection(name: string, p: RawProjection, ctx: ResolveContext): ProjectionSpec | undefined {
+  const { at } = ctx;
+  const base = ['projections', name];
+  const srcType = p.source.type;
+  const defaults = SOURCE_DEFAULTS[srcType];
+  let repos: string[] = [];
+  const needsRepos =
+    REPOSITORY_SOURCES.includes(srcType) && (srcType !== 'rest' || endpointPerRepository(String(p.source.endpoint)));
+  if (needsRepos) {
+    const listed = p.source.repositories ?? ctx.defaultsRepositories;
+    const fallback = ctx.defaultRepository;
+    if (!listed && !fallback) {
+      at(
+        [...base, 'source'],
+        'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")',
+      );
+      return undefined;
+    }
+    if (!listed && fallback && !REPO_RE.test(fallback)) {
+      at([...base, 'source'], `default repository ${JSON.stringify(fallback)} is not "owner/name"`);
+      return undefined;
+    }
+    repos = [...new Set(listed ?? [fallback as string])];
+    const filters = FILTER_FIELDS.filter((f) => p.source[f] !== undefined);
+    if (filters.length > 0 && !repos.some((r) => OWNER_WILDCARD_RE.test(r))) {
+      at(
+        [...base, 'source', filters[0]!],
+        `filters (${filters.join(', ')}) apply to "owner/*" selections, and this source names no "owner/*" in its repositories`,
+      );
+    }
+  } else if (srcType === 'rest' && p.source.repositories) {
+    at(
+      [...base, 'source', 'repositories'],
+      'the endpoint has no {owner}, {name} or {repo}, so it is read once: remove "repositories" or use {repo} in the endpoint',
+    );
+  }
+  if (srcType === 'http') {
+    for (const [i, u] of (Array.isArray(p.source.url) ? p.source.url : [p.source.url]).entries()) {
+      const url = new URL(String(u));
+      if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+        at(
+          Array.isArray(p.source.url) ? [...base, 'source', 'url', i] : [...base, 'source', 'url'],
+          `plain http is only allowed to localhost; use https:// for ${url.host}`,
+        );
+      }
+    }
+    if (p.source.items !== undefined && p.source.format !== undefined && p.source.format !== 'json') {
+      at([...base, 'source', 'items'], `"items" picks the array out of a JSON document; format is ${p.source.format}`);
+    }
+  }
+
+  const idPath = [...base, 'identity', 'id'];
+  const idTemplate = p.identity?.id ?? defaults.id;
+  if (idTemplate === undefined) {
+    at(
+      p.identity ? idPath : [...base, 'source'],
+      `identity.id is required for a ${srcType} source (it has no natural key), e.g. ${srcType === 'rest' ? '"{repo}/{item.id}"' : '"{item.id}"'}`,
+    );
+  } else {
+    try {
+      parseTemplate(idTemplate);
+      const allowed = SOURCE_VARIABLES[srcType];
+      const vars = templateVariables(idTemplate);
+      for (const v of vars) {
+        if (!allowed.includes(v) && !isItemVariable(v)) {
+          at(
+            idPath,
+            `unknown template variable {${v}}; the ${srcType} source provides ${allowed.map((a) => `{${a}}`).join(', ')} and {item.<field>}`,
+          );
+        } else if (srcType === 'rest' && !needsRepos && ['owner', 'name', 'repo'].includes(v)) {
+          at(idPath, `{${v}} has no value: the endpoint is not read per repository`);
+        }
+      }
+      const single = srcType === 'repository' && repos.length === 1 && !OWNER_WILDCARD_RE.test(repos[0]!);
+      if (vars.length === 0 && !single) {
+        at(idPath, 'must use at least one template variable, or every item gets the same id');
+      }
+    } catch (e) {
+      if (!(e instanceof TemplateError)) throw e;
+      at(idPath, `bad template ${JSON.stringify(idTemplate)}: ${e.message}`);
+    }
+  }
+
+  const type = p.identity?.type ?? defaults.type ?? (SEGMENT_RE.test(name) ? name : undefined);
+  if (type === undefined) {
+    at(
+      [...base, 'identity'],
+      `needs identity.type: the projection name ${JSON.stringify(name)} is not a key segment (letters, digits, ".", "_", "-", starting with a letter or digit)`,
+    );
+  }
+
+  const reducer = resolveReducer(p, srcType, base, ctx);
+  if (idTemplate === undefined || type === undefined) return undefined;
+  const source = { ...p.source } as Record<string, unknown>;
+  if (REPOSITORY_SOURCES.includes(srcType)) source.repositories = repos;
+  if (srcType === 'http' && !Array.isArray(source.url)) source.url = [source.url];
+  if (srcType === 'files' && !Array.isArray(source.glob)) source.glob = [source.glob];
+  return {
+    name,
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    source: source as SourceSpec,
+    identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
+    reducer,
+    prune: p.prune,
+    line: ctx.line(base),
+    lines: {
+      reducer: ctx.line(
+        p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
+          ? [...base, 'reducer', 'module']
+          : [...base, 'reducer'],
+      ),
+      id: ctx.line(idPath),
+    },
+  };
+}
+
+function resolveReducer(p: RawProjection, srcType: SourceType, base: string[], ctx: ResolveContext): ReducerSpec {
+  const r = p.reducer;
+  if (r === undefined) return { builtin: SOURCE_DEFAULTS[srcType].reducer };
+  if (typeof r === 'string' || 'builtin' in r) {
+    const rname = typeof r === 'string' ? r : r.builtin;
+    const accepts = ctx.builtinReducers[rname];
+    const path = typeof r === 'string' ? [...base, 'reducer'] : [...base, 'reducer', 'builtin'];
+    if (!accepts) {
+      ctx.at(
+        path,
+        `unknown built-in reducer ${JSON.stringify(rname)}; built-ins are ${Object.keys(ctx.builtinReducers).join(', ')}, or use { module: ./path.js }`,
+      );
+    } else if (!accepts.includes(srcType)) {
+      ctx.at(
+        path,
+        `reducer ${JSON.stringify(rname)} cannot reduce a ${srcType} source (it accepts ${accepts.join(', ')})`,
+      );
+    }
+    return { builtin: rname };
+  }
+  if (!/\.(m?js|cjs|m?ts)$/.test(r.module)) {
+    ctx.at(
+      [...base, 'reducer', 'module'],
+      `must be a .js, .mjs, .cjs, .ts or .mts file, got ${JSON.stringify(r.module)}`,
+    );
+  }
+  return { module: r.module, export: r.export ?? 'default' };
+}
