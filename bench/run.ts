@@ -19,10 +19,11 @@ export interface BenchResult {
 const quick = process.argv.includes('--quick');
 const results: BenchResult[] = [];
 for (const bench of benches) {
-  const r = await bench(quick);
-  results.push(r);
-  const extra = r.extra ? ` ${JSON.stringify(r.extra)}` : '';
-  console.log(`${r.name.padEnd(48)} ${r.perOpMs.toFixed(3).padStart(10)} ms/op  (${r.iterations} ops)${extra}`);
+  for (const r of [await bench(quick)].flat()) {
+    results.push(r);
+    const extra = r.extra ? ` ${JSON.stringify(r.extra)}` : '';
+    console.log(`${r.name.padEnd(64)} ${r.perOpMs.toFixed(3).padStart(10)} ms/op  (${r.iterations} ops)${extra}`);
+  }
 }
 const out = join(dirname(fileURLToPath(import.meta.url)), 'results', 'latest.json');
 mkdirSync(dirname(out), { recursive: true });

@@ -4,8 +4,11 @@ import { sha1Hex } from '../src/core/git/sha1.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
+import { sourceBenches } from './sources.js';
+import { storeComparison } from './stores.js';
 
-type Bench = (quick: boolean) => Promise<BenchResult>;
+/** A benchmark: one result, or several from one shared setup. */
+type Bench = (quick: boolean) => Promise<BenchResult | BenchResult[]>;
 
 async function time(name: string, iterations: number, fn: (i: number) => Promise<void> | void): Promise<BenchResult> {
   const start = performance.now();
@@ -52,4 +55,6 @@ export const benches: Bench[] = [
   remoteColdGet,
   remoteWarmGet,
   remoteBatchWrite,
+  sourceBenches,
+  storeComparison,
 ];

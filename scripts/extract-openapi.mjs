@@ -38,6 +38,7 @@ const OPERATIONS = [
   'pulls/list',
   'repos/list-releases',
   'rate-limit/get',
+  'actions/list-workflow-runs-for-repo',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

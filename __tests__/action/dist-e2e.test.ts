@@ -43,7 +43,11 @@ function tree(section: string, repo = TARGET, root = 'docdb'): Map<string, strin
   return out;
 }
 
-const writes = () => em.requests.filter((r) => r.method !== 'GET' && r.method !== 'HEAD' && r.method !== 'OPTIONS');
+/** Write requests (a GraphQL query is a POST, but a read). */
+const writes = () =>
+  em.requests.filter(
+    (r) => r.method !== 'GET' && r.method !== 'HEAD' && r.method !== 'OPTIONS' && r.path !== '/graphql',
+  );
 
 function inputs(section: string, extra: Record<string, string> = {}): Record<string, string> {
   return { token: WRITE, 'api-url': em.url, repository: TARGET, section, ...extra };
@@ -86,7 +90,11 @@ describe('dist/index.js end to end', () => {
     // The committed tree holds exactly the documents plus the incremental state.
     const files = tree('e2e-full');
     expect([...files.keys()].filter((k) => !k.startsWith('_docdb/')).sort()).toEqual([...keys].sort());
-    expect([...files.keys()].filter((k) => k.startsWith('_docdb/'))).toEqual(['_docdb/state/issues.json']);
+    // The incremental state of issues, and the ETags of the releases pages (conditional reads).
+    expect([...files.keys()].filter((k) => k.startsWith('_docdb/'))).toEqual([
+      '_docdb/state/issues.json',
+      '_docdb/state/releases.json',
+    ]);
     const widgets = JSON.parse(files.get('github/repo/octo-org/widgets.json')!);
     expect(widgets.data.fullName).toBe('octo-org/widgets');
     expect(widgets.data.defaultBranch).toBe('main');
@@ -113,20 +121,27 @@ describe('dist/index.js end to end', () => {
     expect(second.stdout).toContain('no commit, no write request');
     expect(second.summary).toContain('No changes: no commit, no write request.');
     expect(second.summary).toMatch(/issues \(incremental\)/);
-    // The read budget of a no-change run: section tip (ref, commit, recursive tree), 2 per repository
-    // source, the one state file, 1 per list page — 3 + 3×2 + 1 + 2 + 2.
+    // The read budget of a no-change run: section tip (ref, commit, recursive tree), ONE GraphQL query for
+    // the three repositories, the one state file, 1 per list page — 3 + 1 + 1 + 2 + 2.
     expect(em.requests.map((r) => r.operation)).toEqual([
       'git/get-ref',
       'git/get-commit',
       'git/get-tree',
-      ...Array(3).fill(['repos/get', 'git/list-matching-refs']).flat(),
+      'graphql',
       'git/get-blob', // _docdb/state/issues.json, read when the issues projection starts
       'issues/list-for-repo',
       'issues/list-for-repo',
+      'git/get-blob', // _docdb/state/releases.json (the releases pages' ETags)
       'repos/list-releases',
       'repos/list-releases',
     ]);
-    expect(second.outputs.requests).toBe('14');
+    // Same token as the first run: the releases pages answer 304 Not Modified and cost no budget.
+    const releases = em.requests.filter((r) => r.operation === 'repos/list-releases');
+    expect(releases.map((r) => [r.status, r.costsBudget])).toEqual([
+      [304, false],
+      [304, false],
+    ]);
+    expect(second.outputs.requests).toBe('10');
     const issueQueries = em.requests.filter((r) => r.operation === 'issues/list-for-repo').map((r) => r.query);
     expect(issueQueries.every((q) => /(^|&)since=/.test(q))).toBe(true);
 
@@ -140,7 +155,7 @@ describe('dist/index.js end to end', () => {
     const backfillIssues = em.requests.filter((r) => r.operation === 'issues/list-for-repo').map((r) => r.query);
     expect(backfillIssues).toHaveLength(2);
     expect(backfillIssues.some((q) => /(^|&)since=/.test(q))).toBe(false);
-    expect(backfill.stdout).toMatch(/\[issues\] issues of octo-org\/widgets \(backfill\)/);
+    expect(backfill.stdout).toMatch(/\[issues\] issues of octo-org\/widgets, octo-org\/gadgets \(backfill\)/);
     expect(backfill.stdout).toMatch(/\[issues\] {3}octo-org\/widgets page 1: \d+ item\(s\)/);
     expect(backfill.summary).toMatch(/### docdb backfill:/);
     expect(backfill.summary).not.toMatch(/\(incremental\)/);

@@ -61,6 +61,7 @@ describe('workflows parse with @actions/workflow-parser', () => {
         'examples/workflows/docdb-on-push.yml',
         'examples/workflows/docdb-backfill.yml',
         'examples/workflows/docdb-read.yml',
+        'examples/workflows/docdb-org-inventory-matrix.yml',
       ]),
     );
   });
@@ -124,6 +125,8 @@ describe('action.yml', () => {
         'version',
         'retry-concurrent-writes',
         'commit-message',
+        'shard',
+        'min-rate-limit',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(

@@ -45,6 +45,7 @@ describe('errors', () => {
       'TransportError',
       'InvalidResponse',
       'InvalidSpec',
+      'GitError',
     ]);
   });
 

@@ -140,10 +140,21 @@ describe('projection sources', () => {
       description: 'Gadgets and gizmos',
     });
     expect(repo.body.organization.login).toBe('octo-org');
-    const anonList = await apiClient(em.url)('GET', '/orgs/octo-org/repos');
+    const anonList = await apiClient(em.url)('GET', '/orgs/octo-org/repos?sort=full_name');
     expect(anonList.body.map((r: { name: string }) => r.name)).toEqual(['gadgets', 'widgets']);
-    const mine = await api('GET', '/orgs/octo-org/repos');
+    const mine = await api('GET', '/orgs/octo-org/repos?sort=full_name');
     expect(mine.body.map((r: { name: string }) => r.name)).toEqual(['gadgets', 'secret-plans', 'widgets']);
+    // GitHub's defaults: organisations sort by creation, newest first; `type` filters.
+    em.state.createRepo('octo-org/zz-fork', { fork: true, archived: true, createdAt: '2025-01-01T00:00:00Z' });
+    expect((await api('GET', '/orgs/octo-org/repos')).body[0].name).toBe('zz-fork');
+    const forks = await api('GET', '/orgs/octo-org/repos?type=forks');
+    expect(
+      forks.body.map((r: { name: string; fork: boolean; archived: boolean }) => [r.name, r.fork, r.archived]),
+    ).toEqual([['zz-fork', true, true]]);
+    expect((await api('GET', '/orgs/octo-org/repos?type=sources&sort=full_name')).body).toHaveLength(3);
+    expect((await api('GET', '/orgs/octo-org/repos?type=nope')).status).toBe(422);
+    // A user is not an organisation.
+    expect((await api('GET', '/orgs/octocat/repos')).status).toBe(404);
     expect((await api('GET', '/users/octocat/repos')).body.map((r: { name: string }) => r.name)).toEqual([
       'empty',
       'hello-world',

@@ -130,6 +130,11 @@ export function validateResponse(method: string, path: string, status: number, b
         { type: 'array', items: { $ref: '#/components/schemas/git-ref' } },
       ],
     };
+  } else if (method === 'POST' && path === '/graphql') {
+    // GraphQL is not in the OpenAPI description: check the GraphQL response format GitHub uses instead
+    // (https://spec.graphql.org/October2021/#sec-Response-Format plus GitHub's top-level error `type`).
+    key = 'graphql-response';
+    schema = GRAPHQL_RESPONSE;
   } else {
     throw new Error(`${method} ${path} ${status}: no OpenAPI operation to validate against`);
   }
@@ -140,6 +145,39 @@ export function validateResponse(method: string, path: string, status: number, b
     );
   }
 }
+
+const GRAPHQL_RESPONSE = {
+  type: 'object',
+  additionalProperties: false,
+  anyOf: [{ required: ['data'] }, { required: ['errors'] }],
+  properties: {
+    data: { type: ['object', 'null'] },
+    errors: {
+      type: 'array',
+      minItems: 1,
+      items: {
+        type: 'object',
+        required: ['message'],
+        properties: {
+          message: { type: 'string' },
+          type: { type: 'string' },
+          code: { type: 'string' },
+          path: { type: 'array', items: { type: ['string', 'integer'] } },
+          locations: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['line', 'column'],
+              properties: { line: { type: 'integer' }, column: { type: 'integer' } },
+            },
+          },
+          extensions: { type: 'object' },
+        },
+        additionalProperties: false,
+      },
+    },
+  },
+};
 
 /** True when `body` satisfies the operation's request schema (or the operation has none). */
 export function requestBodyValid(method: string, path: string, body: unknown): boolean {

@@ -48,6 +48,9 @@ export function describeFailure(
     case 'AuthInvalid':
       return `${message}\nThe token was rejected (401 Bad credentials): check the secret passed as "token" and that it has not expired.`;
     case 'RateLimited': {
+      if (data.minRateLimit !== undefined) {
+        return `${message}\nLower "min-rate-limit", run less often, split the work with "shard", or use conditional reads (a token that stays the same across runs, see docs/projection-spec.md).`;
+      }
       const reset = resetText((e as { reset?: number }).reset ?? data.reset);
       const retryAfter = (e as { retryAfter?: number }).retryAfter;
       return `${message}\nGitHub API rate limit hit; it resets at ${reset}${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Re-run after that, run less often, or limit "projections".`;

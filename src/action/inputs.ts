@@ -3,6 +3,7 @@
  * validated before any request is made.
  */
 import { InvalidConfig } from '../core/errors.js';
+import { parseShard, type Shard } from '../projection/shard.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
 export const MODES = ['project', 'backfill', 'read', 'dry-run'] as const;
@@ -24,6 +25,10 @@ export interface ActionInputs {
   version: string;
   retryConcurrentWrites: number;
   commitMessage: string;
+  /** `shard: i/n` (undefined: one job projects everything). */
+  shard: Shard | undefined;
+  /** Stop before a source request when this many requests (points for GraphQL) or fewer are left; 0 = never. */
+  minRateLimit: number;
 }
 
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
@@ -63,6 +68,16 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
   if (!/^\d+$/.test(rcw) || Number(rcw) > 20) {
     bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 20`, '0-20');
   }
+  const minRateLimit = get('min-rate-limit') || '0';
+  if (!/^\d+$/.test(minRateLimit)) {
+    bad(
+      'min-rate-limit',
+      `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`,
+      '0 or more',
+    );
+  }
+  const shardText = get('shard');
+  const shard = shardText ? parseShard(shardText, 'input "shard"') : undefined;
   const version = get('version');
   if (version && !/^[0-9a-f]{40}$/.test(version)) {
     bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
@@ -85,6 +100,8 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     version,
     retryConcurrentWrites: Number(rcw),
     commitMessage: get('commit-message'),
+    shard,
+    minRateLimit: Number(minRateLimit),
   };
   if (mode === 'read') {
     for (const f of ['namespace', 'type', 'id'] as const) {

@@ -8,6 +8,7 @@ import { NotFound } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RateLimit, RefStore } from '../core/refstore.js';
 import { DocumentStore } from '../document/index.js';
+import { tokenIdentity } from '../projection/conditional.js';
 import { type RunReport, runProjections } from '../projection/run.js';
 import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
@@ -27,6 +28,13 @@ export interface ActionContext {
   fetch?: typeof globalThis.fetch;
   /** Spacing of write requests in ms (default plugin-throttling's 1000 ms on github.com; 0 for loopback). */
   writeSpacingMs?: number;
+  /** Environment `http` sources read secret headers from (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The section's store. Default: RemoteApiRefStore on `inputs.repository` over the run's Octokit (the
+   * Action). `docdb project --refstore git|subprocess` passes a local git store here.
+   */
+  store?: RefStore;
 }
 
 export interface ActionResult {
@@ -91,15 +99,17 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
         ? { writeSpacingMs: 0 }
         : {}),
   });
-  const store: RefStore = new RemoteApiRefStore({
-    transport: octokitTransport(octokit),
-    apiUrl: inputs.apiUrl,
-    owner,
-    repo,
-    ref,
-    ...(inputs.token ? { token: inputs.token } : {}),
-    retryConcurrentWrites: inputs.retryConcurrentWrites,
-  });
+  const store: RefStore =
+    context.store ??
+    new RemoteApiRefStore({
+      transport: octokitTransport(octokit),
+      apiUrl: inputs.apiUrl,
+      owner,
+      repo,
+      ref,
+      ...(inputs.token ? { token: inputs.token } : {}),
+      retryConcurrentWrites: inputs.retryConcurrentWrites,
+    });
   const rate = () => ({
     'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
     'rate-limit-reset': meter.rateLimit ? new Date(meter.rateLimit.reset * 1000).toISOString() : '',
@@ -146,6 +156,12 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     apiUrl: inputs.apiUrl,
     baseDir: resolve(specPath, '..'),
     log,
+    workspace,
+    tokenIdentity: tokenIdentity(inputs.token),
+    minRateLimit: inputs.minRateLimit,
+    ...(inputs.shard ? { shard: inputs.shard } : {}),
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...(context.env ? { env: context.env } : {}),
   });
   const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
   const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);

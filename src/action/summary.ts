@@ -22,12 +22,13 @@ export function renderSummary(input: SummaryInput): string {
   const { report } = input;
   const lines: string[] = [];
   const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
-  lines.push(`### ${title}: \`${report.ref}\` in ${input.repository}`, '');
+  const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
+  lines.push(`### ${title}: \`${report.ref}\` in ${input.repository}${shard}`, '');
   lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
   lines.push('|---|---|--:|--:|--:|--:|--:|');
   for (const p of report.projections) {
     lines.push(
-      `| ${esc(p.name)} | ${p.source}${p.incremental ? ' (incremental)' : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`,
+      `| ${esc(p.name)} | ${p.source}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`,
     );
   }
   lines.push('');

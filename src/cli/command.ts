@@ -1,14 +1,35 @@
 /** Shape of one CLI command module (`src/cli/commands/<name>.ts` exports `command`). */
-import type { ParseArgsConfig } from 'node:util';
+import type { FlagSpecs, FlagValues } from './args.js';
+import type { CliIo } from './io.js';
+
+export interface CommandContext {
+  values: FlagValues;
+  positionals: string[];
+  /** `--json`: one JSON value on stdout. */
+  json: boolean;
+  io: CliIo;
+  /** Strings to hide from anything printed (the resolved token); commands add to it. */
+  secrets: string[];
+}
 
 export interface CliCommand {
-  /** Options in node:util parseArgs form (`--help` is added for every command). */
-  options: NonNullable<ParseArgsConfig['options']>;
-  /** Help text printed for --help and on bad options. */
+  /** Full name, e.g. `doc get`. */
+  name: string;
+  /** One line for `docdb --help`. */
+  summary: string;
+  /** Help text: synopsis and description (the flag table is appended). */
   usage: string;
-  /** Runs the command; returns the process exit code. */
-  run(
-    values: Record<string, string | boolean | (string | boolean)[] | undefined>,
-    positionals: string[],
-  ): Promise<number>;
+  /** Flags (`--json` and `--help` are added to every command). */
+  flags: FlagSpecs;
+  /** Positionals allowed (default 0). */
+  maxPositionals?: number;
+  /** Runs the command; returns the exit code (errors are thrown and reported by main). */
+  run(ctx: CommandContext): Promise<number>;
+}
+
+/** A command with subcommands (`docdb doc get|put|…`). */
+export interface CliGroup {
+  name: string;
+  summary: string;
+  subcommands: Record<string, () => Promise<CliCommand>>;
 }

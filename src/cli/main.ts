@@ -1,60 +1,116 @@
 /**
- * `docdb` command line: parses argv and dispatches to one command module. Entry point only:
- * commands live in ./commands/<name>.ts and call the library.
+ * `docdb` command line: finds the command, parses its flags, runs it, prints errors the one way
+ * and returns the exit code (docs/cli.md). Entry point only: commands live in ./commands/.
  */
-import { parseArgs } from 'node:util';
-import type { CliCommand } from './command.js';
+import { describeFlags, parseCommandArgs } from './args.js';
+import type { CliCommand, CliGroup } from './command.js';
+import { type CliIo, EXIT, processIo, reportError, UsageError } from './io.js';
+import { packageVersion } from './version.js';
 
-const COMMANDS: Record<string, () => Promise<{ command: CliCommand }>> = {
-  // Each command registers itself here: name → lazy import of ./commands/<name>.js
-  emulator: () => import('./commands/emulator.js'),
-  demo: () => import('./commands/demo.js'),
-  doc: () => import('./commands/doc.js'),
+type Entry = () => Promise<CliCommand | CliGroup>;
+
+/** Every command: name → lazy import (a command loads only what it needs). */
+const COMMANDS: Record<string, Entry> = {
+  doc: async () => (await import('./commands/doc.js')).group,
+  project: async () => (await import('./commands/project.js')).command,
+  emulator: async () => (await import('./commands/emulator.js')).command,
+  demo: async () => (await import('./commands/demo.js')).command,
 };
 
-function usage(): string {
-  const names = Object.keys(COMMANDS).sort();
-  return `usage: docdb <command> [options]\n\ncommands:\n${names.map((n) => `  ${n}`).join('\n')}\n\nRun "docdb <command> --help" for a command's options.`;
+const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;
+
+async function overview(): Promise<string> {
+  const lines: string[] = [];
+  for (const [name, load] of Object.entries(COMMANDS)) {
+    const c = await load();
+    if (isGroup(c)) {
+      for (const [sub, loadSub] of Object.entries(c.subcommands)) {
+        lines.push(`  ${`${name} ${sub}`.padEnd(14)} ${(await loadSub()).summary}`);
+      }
+    } else lines.push(`  ${name.padEnd(14)} ${c.summary}`);
+  }
+  return `usage: docdb <command> [flags]
+
+A versioned document database on one git ref (refs/<root>/<section>), through GitHub's API or git.
+
+commands:
+${lines.join('\n')}
+
+  --version      print the docdb version
+  --help         this help; "docdb <command> --help" for a command's flags
+
+Store flags (doc and project): --refstore api|git|subprocess, --repo, --api-url, --ref | --root/--section,
+--git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else $GH_TOKEN, else
+"gh auth token". Exit codes: 0 ok, 1 error, 2 usage, 3 not found. --json on every command.
+Reference: docs/cli.md`;
 }
 
-export async function main(argv: string[]): Promise<number> {
+function helpOf(c: CliCommand): string {
+  return `${c.usage}\n\nflags:\n${describeFlags(c.flags)}\n`;
+}
+
+/** Resolve argv to a command and its own arguments, or throw a UsageError. */
+async function findCommand(argv: string[]): Promise<{ command: CliCommand; args: string[] }> {
   const [name, ...rest] = argv;
-  if (!name || name === '--help' || name === '-h') {
-    console.log(usage());
-    return name ? 0 : 2;
-  }
-  const load = COMMANDS[name];
+  const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
-    console.error(`docdb: unknown command ${JSON.stringify(name)}\n\n${usage()}`);
-    return 2;
+    throw new UsageError(
+      `unknown command ${JSON.stringify(name ?? '')} (commands: ${Object.keys(COMMANDS).join(', ')}; docdb --help)`,
+    );
   }
-  const { command } = await load();
-  let parsed: ReturnType<typeof parseArgs>;
+  const entry = await load();
+  if (!isGroup(entry)) return { command: entry, args: rest };
+  const [sub, ...args] = rest;
+  const loadSub = sub === undefined ? undefined : entry.subcommands[sub];
+  if (!loadSub) {
+    const names = Object.keys(entry.subcommands).join(', ');
+    throw new UsageError(
+      sub === undefined || sub.startsWith('-')
+        ? `docdb ${entry.name} needs a subcommand: ${names}`
+        : `unknown subcommand ${JSON.stringify(sub)} of docdb ${entry.name} (allowed: ${names})`,
+    );
+  }
+  return { command: await loadSub(), args };
+}
+
+/**
+ * Run the CLI with `argv` (without `node` and the script) and return the exit code.
+ *
+ * @example
+ * process.exitCode = await main(['doc', 'get', '--namespace', 'github', '--type', 'repo', '--id', 'o/r']);
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const json = argv.includes('--json');
+  const [first] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    const text = await overview();
+    if (json) io.stdout(`${JSON.stringify({ usage: text })}\n`);
+    else (first === undefined ? io.stderr : io.stdout)(`${text}\n`);
+    return first === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (first === '--version' || first === '-V') {
+    const version = packageVersion();
+    io.stdout(json ? `${JSON.stringify({ version })}\n` : `${version}\n`);
+    return EXIT.ok;
+  }
+  let label = first;
+  const secrets: string[] = [];
   try {
-    parsed = parseArgs({
-      args: rest,
-      options: { ...command.options, help: { type: 'boolean', short: 'h' } },
-      allowPositionals: true,
-      strict: true,
-    });
+    const { command, args } = await findCommand(argv);
+    label = command.name;
+    if (args.includes('--help') || args.includes('-h')) {
+      const text = helpOf(command);
+      io.stdout(json ? `${JSON.stringify({ command: command.name, usage: text })}\n` : text);
+      return EXIT.ok;
+    }
+    const { values, positionals } = parseCommandArgs(args, command.flags, command.maxPositionals ?? 0);
+    return await command.run({ values, positionals, json, io, secrets });
   } catch (e) {
-    console.error(`docdb ${name}: ${(e as Error).message}\n\n${command.usage}`);
-    return 2;
-  }
-  if (parsed.values.help) {
-    console.log(command.usage);
-    return 0;
-  }
-  try {
-    return await command.run(parsed.values, parsed.positionals);
-  } catch (e) {
-    const err = e as { code?: string; message?: string };
-    console.error(`docdb ${name}: ${err.code ? `${err.code}: ` : ''}${err.message ?? String(e)}`);
-    return 1;
+    return reportError(io, label, e, { json, secrets });
   }
 }
 
-// Run when executed directly (tsx src/cli/main.ts …, or bin/docdb.js).
+// Run when executed directly (tsx src/cli/main.ts …); the installed entry is bin/docdb.js.
 const invoked = process.argv[1] ?? '';
 if (/[\\/]cli[\\/]main\.[jt]s$/.test(invoked)) {
   main(process.argv.slice(2)).then(
@@ -63,7 +119,7 @@ if (/[\\/]cli[\\/]main\.[jt]s$/.test(invoked)) {
     },
     (e) => {
       console.error(e);
-      process.exitCode = 1;
+      process.exitCode = EXIT.error;
     },
   );
 }

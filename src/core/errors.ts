@@ -145,6 +145,17 @@ export class InvalidSpec extends DocDbError {
   override readonly code = 'InvalidSpec' as const;
 }
 
+/**
+ * A git command of the local git stores failed, or git could not be run at all. `data.reason` is
+ * `missing-binary` (git is not installed / not on PATH), `not-a-repository`, `exit` (non-zero exit;
+ * `data.exitCode`, `data.stderr`) or `crashed` (killed by a signal). `data.command` is the git
+ * subcommand and its arguments; credentials never appear in it (they reach git only through its
+ * credential helpers or `GIT_ASKPASS`).
+ */
+export class GitError extends DocDbError {
+  override readonly code = 'GitError' as const;
+}
+
 /** Every error class, for iteration in tests and docs. */
 export const ALL_ERRORS = [
   InvalidKey,
@@ -163,4 +174,5 @@ export const ALL_ERRORS = [
   TransportError,
   InvalidResponse,
   InvalidSpec,
+  GitError,
 ] as const;

@@ -66,6 +66,13 @@ export interface DocumentListResult extends OperationMeta {
   nextCursor: string | null;
 }
 
+/** Result of {@link DocumentStore.read}: the document (or null) and what reading it cost. */
+export interface ReadDocumentResult<T = unknown> extends OperationMeta {
+  document: Envelope<T> | null;
+  /** Commit the document was read at; null when it is absent. */
+  version: VersionId | null;
+}
+
 /** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */
 export type PutDocumentResult<T = unknown> = WriteResult & { document: Envelope<T> | null };
 
@@ -191,10 +198,21 @@ export class DocumentStore {
 
   /** The document at the tip (or at `version`), or null when absent. */
   async get<T = unknown>(identity: Identity, options: DocumentGetOptions = {}): Promise<Envelope<T> | null> {
+    return (await this.read<T>(identity, options)).document;
+  }
+
+  /**
+   * Like {@link get}, with what the read cost: the version read, upstream `requests` and `rateLimit`
+   * (for a missing document `version` is null and the cost is what the backend reported, if anything).
+   *
+   * @example
+   * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
+   */
+  async read<T = unknown>(identity: Identity, options: DocumentGetOptions = {}): Promise<ReadDocumentResult<T>> {
     const key = deriveKey(identity);
     if (options.version !== undefined) assertValidVersion(options.version);
     const got = await this.store.get(key, options);
-    if (!got) return null;
+    if (!got) return { document: null, version: null };
     const envelope = decodeEnvelope<T>(got.value, got.version);
     if (!envelopeMatches(envelope, identity)) {
       throw new InvalidDocument(
@@ -205,7 +223,10 @@ export class DocumentStore {
         },
       );
     }
-    return envelope;
+    const meta: OperationMeta = {};
+    if (got.requests !== undefined) meta.requests = got.requests;
+    if (got.rateLimit) meta.rateLimit = got.rateLimit;
+    return { ...meta, document: envelope, version: got.version };
   }
 
   /** Delete one document (no commit when it does not exist). */

@@ -8,6 +8,7 @@ export {
   type DocumentOp,
   DocumentStore,
   type PutDocumentResult,
+  type ReadDocumentResult,
 } from './document-store.js';
 export {
   assertValidDocumentInput,

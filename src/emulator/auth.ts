@@ -15,8 +15,12 @@ export function authenticate(header: string | undefined, state: EmulatorState): 
   return token ? { kind: 'token', token } : { kind: 'bad' };
 }
 
-export function budgetOf(caller: Caller, state: EmulatorState): Budget {
-  return state.refreshBudget(caller.kind === 'token' ? caller.token.budget : state.anonymousBudget);
+/** The budget a request charges: the caller's REST (`core`) budget, or its GraphQL points for `/graphql`. */
+export function budgetOf(caller: Caller, state: EmulatorState, resource: 'core' | 'graphql' = 'core'): Budget {
+  if (caller.kind === 'token') {
+    return state.refreshBudget(resource === 'graphql' ? caller.token.graphqlBudget : caller.token.budget);
+  }
+  return state.refreshBudget(state.anonymousBudget);
 }
 
 export function rateLimitHeaders(b: Budget): Record<string, string> {
@@ -25,7 +29,7 @@ export function rateLimitHeaders(b: Budget): Record<string, string> {
     'X-RateLimit-Remaining': String(Math.max(0, b.limit - b.used)),
     'X-RateLimit-Used': String(b.used),
     'X-RateLimit-Reset': String(b.reset),
-    'X-RateLimit-Resource': 'core',
+    'X-RateLimit-Resource': b.resource ?? 'core',
   };
 }
 

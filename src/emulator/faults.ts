@@ -1,5 +1,4 @@
 /** Scripted faults: matched by method and path, consumed in injection order, and their answers. */
-import type { ServerResponse } from 'node:http';
 import { rateLimitHeaders } from './auth.js';
 import { baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import type { Budget } from './state.js';
@@ -50,22 +49,36 @@ export class FaultBook {
 }
 
 /**
- * Answer a request with a fault instead of the real handler (every kind but `drop-reply`, which the
- * server applies after running the handler). Fault answers cost no rate-limit budget.
+ * The connection ends without an answer: a `reset` or `hang` fault, or a `drop-reply` after the
+ * handler ran. A `TypeError`, like the one `fetch` rejects with on a network failure, so an in-page
+ * client sees exactly what a browser shows; the node adapter destroys the socket instead.
  */
-export function applyFault(
+export class ConnectionDropped extends TypeError {
+  constructor(readonly kind: 'reset' | 'hang' | 'drop-reply') {
+    super(`Failed to fetch (emulated ${kind})`);
+    this.name = 'ConnectionDropped';
+  }
+}
+
+/**
+ * Answer a request with a fault instead of the real handler (every kind but `drop-reply`, which the
+ * handler applies after running the route). Fault answers cost no rate-limit budget. `reset` rejects
+ * at once; `hang` rejects when the client gives up (`signal`) or the emulator stops (`closed`).
+ */
+export async function answerFault(
   fault: Fault,
-  res: ServerResponse,
   ctx: {
     budget: Budget;
     entry: RequestLogEntry;
     log: RequestLogEntry[];
-    hanging: Set<ServerResponse>;
     observe: (r: ResponseRecord) => void;
+    signal: AbortSignal;
+    closed: Promise<void>;
   },
-): void {
+): Promise<Response> {
   const { budget, entry } = ctx;
-  const send = (status: number, extra: Record<string, string>, payload: Buffer, injectedBody: boolean) => {
+  const send = (status: number, extra: Record<string, string>, text: string, injectedBody: boolean) => {
+    const payload = new TextEncoder().encode(text);
     entry.status = status;
     ctx.log.push(entry);
     const headers = {
@@ -83,10 +96,9 @@ export function applyFault(
       fault: fault.kind,
       injectedBody,
       headers,
-      ...(entry.method === 'HEAD' ? {} : { body: payload.toString('utf8') }),
+      ...(entry.method === 'HEAD' ? {} : { body: text }),
     });
-    res.writeHead(status, headers);
-    res.end(entry.method === 'HEAD' ? undefined : payload);
+    return new Response(entry.method === 'HEAD' ? null : payload, { status, headers });
   };
   switch (fault.kind) {
     case 'status': {
@@ -95,13 +107,12 @@ export function applyFault(
         documentation_url: DOCS,
         status: String(fault.status),
       };
-      send(
+      return send(
         fault.status,
         fault.headers ?? {},
-        Buffer.from(typeof body === 'string' ? body : JSON.stringify(body)),
+        typeof body === 'string' ? body : JSON.stringify(body),
         fault.body !== undefined,
       );
-      return;
     }
     case 'secondary-rate-limit': {
       const status = fault.status ?? 403;
@@ -112,22 +123,22 @@ export function applyFault(
           'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
         status: String(status),
       };
-      send(status, { 'Retry-After': String(fault.retryAfter) }, Buffer.from(JSON.stringify(body)), false);
-      return;
+      return send(status, { 'Retry-After': String(fault.retryAfter) }, JSON.stringify(body), false);
     }
     case 'malformed-json':
-      send(200, {}, Buffer.from('{"sha": "0000000000000000000000000000000000000000", "url": '), true);
-      return;
+      return send(200, {}, '{"sha": "0000000000000000000000000000000000000000", "url": ', true);
     case 'reset':
       ctx.log.push(entry);
-      res.socket?.destroy();
-      return;
+      throw new ConnectionDropped('reset');
     case 'hang':
       ctx.log.push(entry);
-      ctx.hanging.add(res);
-      res.on('close', () => ctx.hanging.delete(res));
-      return;
+      await new Promise<void>((resolve) => {
+        if (ctx.signal.aborted) resolve();
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+        ctx.closed.then(resolve);
+      });
+      throw new ConnectionDropped('hang');
     default:
-      return;
+      throw new Error(`fault ${fault.kind} is applied by the handler, after the route ran`);
   }
 }

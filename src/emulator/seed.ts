@@ -39,6 +39,8 @@ const repoSchema = z.object({
   description: z.string().nullable().optional(),
   defaultBranch: z.string().optional(),
   topics: z.array(z.string()).optional(),
+  archived: z.boolean().optional(),
+  fork: z.boolean().optional(),
   empty: z.boolean().optional(),
   createdAt: date.optional(),
   /** Files of a first commit on the default branch (after the initial README commit). */
@@ -66,6 +68,20 @@ const repoSchema = z.object({
         base: z.string().optional(),
         draft: z.boolean().optional(),
         merged: z.boolean().optional(),
+      }),
+    )
+    .optional(),
+  workflowRuns: z
+    .array(
+      z.object({
+        name: z.string().optional(),
+        path: z.string().optional(),
+        event: z.string().optional(),
+        status: z.enum(['queued', 'in_progress', 'completed']).optional(),
+        conclusion: z.enum(['success', 'failure', 'cancelled', 'skipped']).nullable().optional(),
+        headBranch: z.string().optional(),
+        createdAt: date.optional(),
+        updatedAt: date.optional(),
       }),
     )
     .optional(),
@@ -103,6 +119,7 @@ export const seedSchema = z.object({
         login: z.string().min(1),
         repos: z.union([z.literal('*'), z.record(z.string(), z.enum(['read', 'write']))]).optional(),
         rateLimit: z.number().int().positive().optional(),
+        graphqlRateLimit: z.number().int().positive().optional(),
       }),
     )
     .optional(),
@@ -153,6 +170,8 @@ export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'se
       description: r.description,
       defaultBranch: r.defaultBranch,
       topics: r.topics,
+      archived: r.archived,
+      fork: r.fork,
       empty: r.empty,
       createdAt: r.createdAt,
     });
@@ -176,8 +195,16 @@ export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'se
     for (const i of r.issues ?? []) state.addIssue(name, i);
     for (const p of r.pulls ?? []) state.addPull(name, p);
     for (const rel of r.releases ?? []) state.addRelease(name, rel);
+    for (const run of r.workflowRuns ?? []) state.addWorkflowRun(name, run);
   }
-  for (const t of s.tokens ?? []) state.addToken(t.token, { login: t.login, repos: t.repos, rateLimit: t.rateLimit });
+  for (const t of s.tokens ?? []) {
+    state.addToken(t.token, {
+      login: t.login,
+      repos: t.repos,
+      rateLimit: t.rateLimit,
+      graphqlRateLimit: t.graphqlRateLimit,
+    });
+  }
 }
 
 /**

@@ -2,6 +2,7 @@
  * JSON shapes of GitHub resources, field for field as in GitHub's OpenAPI description
  * (@octokit/openapi, api.github.com): simple-user, full-repository, git-ref, git-commit, git-tree, commit, ...
  */
+import { toBase64, utf8 } from '../core/bytes.js';
 import type { ObjectDb } from '../core/git/object-db.js';
 import { type Signature, signatureDate } from '../core/git/objects.js';
 import type { Account, IssueRecord, LabelRecord, PullRecord, ReleaseRecord, RepoRecord } from './state.js';
@@ -13,7 +14,7 @@ export interface Urls {
 }
 
 export function nodeId(kind: string, id: number | string): string {
-  return Buffer.from(`0${kind.length}:${kind}${id}`).toString('base64');
+  return toBase64(utf8(`0${kind.length}:${kind}${id}`));
 }
 
 export function userShape(u: Account, urls: Urls): Record<string, unknown> {
@@ -58,7 +59,7 @@ export function repoShape(
     owner: userShape(r.owner, urls),
     html_url: `${urls.html}/${r.fullName}`,
     description: r.description,
-    fork: false,
+    fork: r.fork,
     url,
     forks_url: `${url}/forks`,
     keys_url: `${url}/keys{/key_id}`,
@@ -116,7 +117,7 @@ export function repoShape(
     has_discussions: false,
     forks_count: 0,
     mirror_url: null,
-    archived: false,
+    archived: r.archived,
     disabled: false,
     open_issues_count: openIssues,
     license: null,

@@ -72,6 +72,8 @@ export interface RepoRecord {
   description: string | null;
   defaultBranch: string;
   topics: string[];
+  archived: boolean;
+  fork: boolean;
   createdAt: string;
   updatedAt: string;
   pushedAt: string;
@@ -80,7 +82,25 @@ export interface RepoRecord {
   pulls: PullRecord[];
   releases: ReleaseRecord[];
   labels: LabelRecord[];
+  /** GitHub Actions workflow runs (`GET /repos/{owner}/{repo}/actions/runs`), newest last. */
+  workflowRuns: WorkflowRunRecord[];
   nextNumber: number;
+}
+
+export interface WorkflowRunRecord {
+  id: number;
+  name: string;
+  /** Workflow file path, e.g. `.github/workflows/ci.yml`. */
+  path: string;
+  workflowId: number;
+  runNumber: number;
+  event: string;
+  status: 'queued' | 'in_progress' | 'completed';
+  conclusion: 'success' | 'failure' | 'cancelled' | 'skipped' | null;
+  headBranch: string;
+  headSha: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 export interface TokenRecord {
@@ -89,6 +109,8 @@ export interface TokenRecord {
   user: Account;
   repos: Record<string, RepoAccess> | '*' | undefined;
   budget: Budget;
+  /** GraphQL points (a separate resource from REST's `core`, https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api). */
+  graphqlBudget: Budget;
 }
 
 export interface Budget {
@@ -96,6 +118,8 @@ export interface Budget {
   used: number;
   /** Epoch seconds of the next window start. */
   reset: number;
+  /** `x-ratelimit-resource` (default `core`). */
+  resource?: 'core' | 'graphql';
 }
 
 export interface CreateRepoOptions {
@@ -106,6 +130,8 @@ export interface CreateRepoOptions {
   empty?: boolean;
   ownerType?: AccountType;
   topics?: string[];
+  archived?: boolean;
+  fork?: boolean;
   /** ISO date of creation and of the initial commit (default 2024-01-01T00:00:00Z, for stable SHAs). */
   createdAt?: string;
 }
@@ -212,6 +238,8 @@ export class EmulatorState {
       description: opts.description ?? null,
       defaultBranch: opts.defaultBranch ?? 'main',
       topics: opts.topics ?? [],
+      archived: opts.archived ?? false,
+      fork: opts.fork ?? false,
       createdAt,
       updatedAt: createdAt,
       pushedAt: createdAt,
@@ -220,6 +248,7 @@ export class EmulatorState {
       pulls: [],
       releases: [],
       labels: [],
+      workflowRuns: [],
       nextNumber: 1,
     };
     this.repos.set(lower(fullName), repo);
@@ -267,6 +296,7 @@ export class EmulatorState {
       user: this.account(opts.login),
       repos: opts.repos,
       budget: this.newBudget(opts.rateLimit ?? this.limits.defaultToken),
+      graphqlBudget: { ...this.newBudget(opts.graphqlRateLimit ?? this.limits.defaultToken), resource: 'graphql' },
     });
   }
 
@@ -457,6 +487,46 @@ export class EmulatorState {
       if (sha && repo.db.typeOf(sha) === 'commit') repo.db.compareAndSwapRef(tagRef, null, sha);
     }
     repo.releases.push(rec);
+    return rec;
+  }
+
+  /** Record a GitHub Actions workflow run (status `completed`/`success` unless given). */
+  addWorkflowRun(
+    fullName: string,
+    run: {
+      name?: string;
+      path?: string;
+      event?: string;
+      status?: WorkflowRunRecord['status'];
+      conclusion?: WorkflowRunRecord['conclusion'];
+      headBranch?: string;
+      createdAt?: string;
+      updatedAt?: string;
+    } = {},
+  ): WorkflowRunRecord {
+    const repo = this.repo(fullName);
+    const headBranch = run.headBranch ?? repo.defaultBranch;
+    const headSha = repo.db.readRef(fullRefName(headBranch));
+    if (!headSha) throw new Error(`addWorkflowRun: branch ${headBranch} of ${fullName} does not exist`);
+    const path = run.path ?? '.github/workflows/ci.yml';
+    const sameWorkflow = repo.workflowRuns.filter((r) => r.path === path);
+    const createdAt = run.createdAt ?? DEFAULT_DATE;
+    const status = run.status ?? 'completed';
+    const rec: WorkflowRunRecord = {
+      id: this.newId(),
+      name: run.name ?? 'CI',
+      path,
+      workflowId: sameWorkflow[0]?.workflowId ?? this.newId(),
+      runNumber: sameWorkflow.length + 1,
+      event: run.event ?? 'push',
+      status,
+      conclusion: run.conclusion !== undefined ? run.conclusion : status === 'completed' ? 'success' : null,
+      headBranch,
+      headSha,
+      createdAt,
+      updatedAt: run.updatedAt ?? createdAt,
+    };
+    repo.workflowRuns.push(rec);
     return rec;
   }
 

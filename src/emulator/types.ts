@@ -1,32 +1,18 @@
 /** Public types of the GitHub API emulator (the contract in EMULATOR_API.md). */
 import type { ObjectDb } from '../core/git/object-db.js';
+import type { EmulatorAppOptions } from './app.js';
 import type { EmulatorSeed } from './seed.js';
 
 export type { EmulatorSeed } from './seed.js';
 
-export interface EmulatorOptions {
+/** Options of `startEmulator`: the app's options (see EmulatorAppOptions) plus where to listen and a seed. */
+export interface EmulatorOptions extends EmulatorAppOptions {
   /** TCP port; default 0 (a random free port). */
   port?: number;
   /** Interface to bind; default `127.0.0.1` (loopback only). */
   host?: string;
   /** A seed object, or a path to a `.json` / `.yaml` / `.yml` seed file. Default: no repositories. */
   seed?: EmulatorSeed | string;
-  /** `GET /git/trees/{sha}?recursive=1` truncation limit in entries; default 100,000 like GitHub. */
-  treeTruncateLimit?: number;
-  /** Largest request body accepted, in bytes; default 50 MB. Larger bodies get 413. */
-  maxBodyBytes?: number;
-  /** Added latency per request: a fixed number of milliseconds or a uniform random range. */
-  latencyMs?: number | { min: number; max: number };
-  /** Budget per hour shared by every unauthenticated client of this emulator; default 60. */
-  unauthenticatedRateLimit?: number;
-  /** Budget per hour of a token that does not set its own; default 5,000. */
-  defaultRateLimit?: number;
-  /**
-   * Called with every answer the emulator writes (faults included), e.g. to validate each JSON body
-   * against GitHub's OpenAPI description in tests. It runs before the answer is sent; an exception it
-   * throws is reported on stderr and never changes the answer.
-   */
-  onResponse?: (response: ResponseRecord) => void;
 }
 
 /** One answer as `onResponse` sees it. */
@@ -88,6 +74,8 @@ export interface TokenOptions {
   repos?: Record<string, RepoAccess> | '*';
   /** Requests per hour; default the emulator's `defaultRateLimit`. */
   rateLimit?: number;
+  /** GraphQL points per hour; default the emulator's `defaultRateLimit`. */
+  graphqlRateLimit?: number;
 }
 
 export interface EmulatorHandle {

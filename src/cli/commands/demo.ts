@@ -10,9 +10,12 @@ import { join, resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
 import { runLikeRunner } from '../../action/local-runner.js';
 import { runAction } from '../../action/run-action.js';
+import { DocumentStore, type Envelope } from '../../document/index.js';
 import { DEMO_SEED, startEmulator } from '../../emulator/index.js';
+import { RemoteApiRefStore } from '../../stores/remote-api/index.js';
+import { fetchTransport } from '../../transport/fetch.js';
 import type { CliCommand } from '../command.js';
-import { readDocument } from './doc.js';
+import { EXIT } from '../io.js';
 
 const ROOT = resolve(import.meta.dirname, '../../..');
 const TARGET = 'octo-org/widgets';
@@ -48,6 +51,26 @@ async function runInProcess(inputs: Record<string, string>): Promise<StepResult>
   }
 }
 
+/** Read one document through the API, counting the requests it takes (ref, commit, tree, blob). */
+async function readDocument(apiUrl: string): Promise<{ envelope: Envelope | null; requests: number }> {
+  let requests = 0;
+  const base = fetchTransport();
+  const store = new RemoteApiRefStore({
+    transport: {
+      request: (req) => {
+        requests++;
+        return base.request(req);
+      },
+    },
+    apiUrl,
+    owner: 'octo-org',
+    repo: 'widgets',
+    token: TOKEN,
+  });
+  const envelope = await new DocumentStore(store).get({ namespace: 'github', doc_type: 'repo', id: TARGET });
+  return { envelope, requests };
+}
+
 const indent = (text: string, by = '    ') =>
   text
     .trimEnd()
@@ -56,25 +79,27 @@ const indent = (text: string, by = '    ') =>
     .join('\n');
 
 export const command: CliCommand = {
-  usage: `usage: docdb demo [--spec examples/docdb.yml] [--in-process]
+  name: 'demo',
+  summary: 'run the Action end to end against the built-in emulator (offline)',
+  usage: `usage: docdb demo [--spec examples/docdb.yml] [--in-process] [--json]
 
 Starts the GitHub API emulator with the demo seed (no network, no token), runs the docdb GitHub Action
 end to end with the spec (the built dist/index.js as a runner would, or in-process with --in-process or
-when dist/ is missing), prints the job summary and outputs, re-runs it, and reads a document back.`,
-  options: {
-    spec: { type: 'string' },
-    'in-process': { type: 'boolean' },
+when dist/ is missing), prints the job summary and outputs, re-runs it, and reads a document back.
+With --json the progress goes to stderr and stdout gets one JSON summary.`,
+  flags: {
+    spec: { type: 'string', description: 'projection spec (default examples/docdb.yml)' },
+    'in-process': { type: 'boolean', description: 'run the Action in this process instead of dist/index.js' },
   },
-  async run(values) {
+  async run({ values, io, json }) {
+    const log = (line = '') => (json ? io.stderr : io.stdout)(`${line}\n`);
     const spec = typeof values.spec === 'string' ? values.spec : 'examples/docdb.yml';
     const dist = join(ROOT, 'dist/index.js');
     const useDist = existsSync(dist) && values['in-process'] !== true;
     const em = await startEmulator({ seed: DEMO_SEED });
     try {
-      console.log(
-        `▶ GitHub API emulator on ${em.url} (demo seed: octo-org/widgets, octo-org/gadgets, octocat/hello-world, …)`,
-      );
-      console.log(
+      log(`▶ GitHub API emulator on ${em.url} (demo seed: octo-org/widgets, octo-org/gadgets, octocat/hello-world, …)`);
+      log(
         useDist
           ? `▶ running the Action: node dist/index.js with INPUT_* variables (spec ${spec}, target ${TARGET}, ref refs/docdb/documents)`
           : `▶ running the Action in-process (${values['in-process'] ? '--in-process' : 'dist/index.js is missing: run "npm run build:action" to test the bundle'})`,
@@ -83,36 +108,29 @@ when dist/ is missing), prints the job summary and outputs, re-runs it, and read
       const step = (i: Record<string, string>) => (useDist ? runDist(dist, i) : runInProcess(i));
 
       const first = await step(inputs);
-      console.log(`\n── step log ──\n${indent(first.log.replace(/^::add-mask::.*\n/m, ''))}`);
+      log(`\n── step log ──\n${indent(first.log.replace(/^::add-mask::.*\n/m, ''))}`);
       if (!first.ok) {
-        console.error('\n✗ the Action failed (see the log above)');
-        return 1;
+        log('\n✗ the Action failed (see the log above)');
+        if (json) io.stdout(`${JSON.stringify({ ok: false, log: first.log })}\n`);
+        return EXIT.error;
       }
-      console.log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
-      console.log('\n── step outputs (GITHUB_OUTPUT) ──');
-      for (const [k, v] of Object.entries(first.outputs)) if (k !== 'document') console.log(`    ${k} = ${v}`);
+      log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
+      log('\n── step outputs (GITHUB_OUTPUT) ──');
+      for (const [k, v] of Object.entries(first.outputs)) if (k !== 'document') log(`    ${k} = ${v}`);
 
       em.clearLog();
       const second = await step(inputs);
-      const writes = em.requests.filter((r) => r.method !== 'GET').length;
-      console.log(
+      const writes = em.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length; // GraphQL queries are reads
+      log(
         `\n▶ second run with unchanged sources: changed=${second.outputs.changed}, version=${second.outputs.version?.slice(0, 7)}, ` +
           `${em.requests.length} requests of which ${writes} writes — no commit`,
       );
 
-      const read = await readDocument({
-        apiUrl: em.url,
-        repository: TARGET,
-        ref: 'refs/docdb/documents',
-        token: TOKEN,
-        namespace: 'github',
-        type: 'repo',
-        id: TARGET,
-      });
-      console.log(
+      const read = await readDocument(em.url);
+      log(
         `\n▶ docdb doc get --namespace github --type repo --id ${TARGET}   (${read.requests} requests: ref, commit, tree, blob)`,
       );
-      console.log(indent(JSON.stringify(read.envelope, null, 2)));
+      log(indent(JSON.stringify(read.envelope, null, 2)));
       const pinned = await step({
         ...inputs,
         mode: 'read',
@@ -122,11 +140,17 @@ when dist/ is missing), prints the job summary and outputs, re-runs it, and read
         version: first.outputs.version ?? '',
       });
       const rel = pinned.outputs.document ? JSON.parse(pinned.outputs.document) : null;
-      console.log(
+      log(
         `\n▶ mode: read in a later step → outputs.document = ${rel ? `${rel.namespace}/${rel.type}/${rel.id} "${rel.data.name}" at ${String(rel.version).slice(0, 7)}` : '(none)'}`,
       );
-      console.log('\n✓ demo complete: no token and no network were used.');
-      return read.envelope && second.outputs.changed === 'false' && writes === 0 ? 0 : 1;
+      log('\n✓ demo complete: no token and no network were used.');
+      const ok = read.envelope !== null && second.outputs.changed === 'false' && writes === 0;
+      if (json) {
+        io.stdout(
+          `${JSON.stringify({ ok, outputs: first.outputs, rerun: { changed: second.outputs.changed === 'true', requests: em.requests.length, writes }, document: read.envelope })}\n`,
+        );
+      }
+      return ok ? EXIT.ok : EXIT.error;
     } finally {
       await em.stop();
     }

@@ -1,59 +1,67 @@
 /** `docdb emulator [--port N] [--seed FILE|demo] [--host H]`: serve the GitHub API emulator until Ctrl-C. */
 import type { CliCommand } from '../command.js';
+import { EXIT, UsageError } from '../io.js';
+
+function int(name: string, v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^\d{1,9}$/.test(v)) {
+    throw new UsageError(`--${name} must be a non-negative whole number, got ${JSON.stringify(v)}`, `--${name}`);
+  }
+  return Number(v);
+}
 
 export const command: CliCommand = {
-  options: {
-    port: { type: 'string', short: 'p' },
-    host: { type: 'string' },
-    seed: { type: 'string', short: 's' },
-    'tree-truncate-limit': { type: 'string' },
-    latency: { type: 'string' },
+  name: 'emulator',
+  summary: 'serve a local GitHub API emulator (for tests, the demo and offline runs)',
+  flags: {
+    port: { type: 'string', short: 'p', description: 'port (default 0: a free port; the URL is printed)' },
+    host: { type: 'string', description: 'interface to bind (default 127.0.0.1, loopback only)' },
+    seed: { type: 'string', short: 's', description: 'JSON/YAML seed file, or "demo" (default: demo)' },
+    'tree-truncate-limit': { type: 'string', description: 'recursive tree truncation limit (default 100000)' },
+    latency: { type: 'string', description: 'added latency per request: "MS" or "MIN-MAX"' },
   },
-  usage: `usage: docdb emulator [--port N] [--seed FILE|demo] [--host 127.0.0.1]
+  usage: `usage: docdb emulator [--port N] [--seed FILE|demo] [--host 127.0.0.1] [--json]
 
 Start a local emulator of the GitHub REST API (Git Database, repos, commits, issues, pulls,
-releases, rate_limit) and serve until interrupted (Ctrl-C).
-
-  --port N                 port to listen on (default 0: a free port; the URL is printed)
-  --host H                 interface to bind (default 127.0.0.1, loopback only)
-  --seed FILE|demo         JSON or YAML seed file, or "demo" for the built-in demo world (default: demo)
-  --tree-truncate-limit N  recursive tree truncation limit (default 100000)
-  --latency MS             added latency per request, "MS" or "MIN-MAX"
+releases, rate_limit) and serve until interrupted (Ctrl-C). With --json, prints one JSON line
+{ url, port, repositories, tokens } once it listens.
 
 Example:
-  docdb emulator --port 3000
-  curl -H "Authorization: Bearer ghp_demo_write" http://127.0.0.1:3000/repos/octo-org/widgets/git/ref/heads/main`,
-  async run(values) {
+  docdb emulator --port 8787
+  curl -H "Authorization: Bearer ghp_demo_write" http://127.0.0.1:8787/repos/octo-org/widgets/git/ref/heads/main`,
+  async run({ values, io, json }) {
     const { startEmulator, DEMO_SEED } = await import('../../emulator/index.js');
-    const int = (name: string, v: unknown): number | undefined => {
-      if (v === undefined) return undefined;
-      if (typeof v !== 'string' || !/^\d+$/.test(v))
-        throw new Error(`--${name} must be a non-negative integer, got ${JSON.stringify(v)}`);
-      return Number(v);
-    };
+    const port = int('port', values.port);
+    if (port !== undefined && port > 65535) throw new UsageError(`--port must be at most 65535, got ${port}`, '--port');
     let latencyMs: number | { min: number; max: number } | undefined;
     if (typeof values.latency === 'string') {
       const m = /^(\d+)(?:-(\d+))?$/.exec(values.latency);
-      if (!m) throw new Error(`--latency must be "MS" or "MIN-MAX", got ${JSON.stringify(values.latency)}`);
+      if (!m || (m[2] !== undefined && Number(m[2]) < Number(m[1]))) {
+        throw new UsageError(`--latency must be "MS" or "MIN-MAX", got ${JSON.stringify(values.latency)}`, '--latency');
+      }
       latencyMs = m[2] ? { min: Number(m[1]), max: Number(m[2]) } : Number(m[1]);
     }
     const seedArg = values.seed;
+    const demo = seedArg === undefined || seedArg === 'demo';
     const em = await startEmulator({
-      port: int('port', values.port),
+      port,
       host: typeof values.host === 'string' ? values.host : undefined,
-      seed: seedArg === undefined || seedArg === 'demo' ? DEMO_SEED : String(seedArg),
+      seed: demo ? DEMO_SEED : String(seedArg),
       treeTruncateLimit: int('tree-truncate-limit', values['tree-truncate-limit']),
       latencyMs,
     });
     const repos = em.state.listRepos().map((r) => `${r.fullName}${r.private ? ' (private)' : ''}`);
-    console.log(`GitHub API emulator listening on ${em.url}`);
-    console.log(`repositories: ${repos.length > 0 ? repos.join(', ') : '(none)'}`);
-    if (seedArg === undefined || seedArg === 'demo') {
-      console.log('tokens: ghp_demo_write (write everywhere), ghp_demo_read (read-only)');
+    const tokens = demo ? { ghp_demo_write: 'write everywhere', ghp_demo_read: 'read-only' } : {};
+    if (json) {
+      io.stdout(`${JSON.stringify({ url: em.url, port: em.port, repositories: repos, tokens })}\n`);
+    } else {
+      io.stdout(`GitHub API emulator listening on ${em.url}\n`);
+      io.stdout(`repositories: ${repos.length > 0 ? repos.join(', ') : '(none)'}\n`);
+      if (demo) io.stdout('tokens: ghp_demo_write (write everywhere), ghp_demo_read (read-only)\n');
+      const example = em.state.listRepos().find((r) => !r.private && !em.state.isEmpty(r));
+      if (example) io.stdout(`try: curl ${em.url}/repos/${example.fullName}/git/matching-refs/heads\n`);
+      io.stdout('press Ctrl-C to stop\n');
     }
-    const example = em.state.listRepos().find((r) => !r.private && !em.state.isEmpty(r));
-    if (example) console.log(`try: curl ${em.url}/repos/${example.fullName}/git/matching-refs/heads`);
-    console.log('press Ctrl-C to stop');
     await new Promise<void>((resolve) => {
       const stop = () => {
         process.off('SIGINT', stop);
@@ -64,7 +72,7 @@ Example:
       process.on('SIGTERM', stop);
     });
     await em.stop();
-    console.log('emulator stopped');
-    return 0;
+    if (!json) io.stderr('emulator stopped\n');
+    return EXIT.ok;
   },
 };

@@ -2,7 +2,7 @@
  * Git Database routes: blobs, trees, commits and refs (https://docs.github.com/rest/git).
  * Objects live in the repository's shared ObjectDb, so every SHA is the one real git computes.
  */
-import { fromBase64, utf8 } from '../../core/bytes.js';
+import { fromBase64, toBase64, utf8 } from '../../core/bytes.js';
 import { ObjectDbError, type TreeChange, typeOfMode } from '../../core/git/object-db.js';
 import { isSha, parseSignatureDate, type Signature, TREE_MODES, type TreeMode } from '../../core/git/objects.js';
 import { assertValidRefName } from '../../core/refname.js';
@@ -105,10 +105,10 @@ function getBlob(ctx: RouteContext) {
     status: 200,
     body: {
       sha,
-      node_id: Buffer.from(`04:Blob${ctx.repo.id}:${sha}`).toString('base64'),
+      node_id: toBase64(utf8(`04:Blob${ctx.repo.id}:${sha}`)),
       size: o.body.length,
       url: `${repoUrl(ctx)}/git/blobs/${sha}`,
-      content: wrapBase64(Buffer.from(o.body).toString('base64')),
+      content: wrapBase64(toBase64(o.body)),
       encoding: 'base64',
     },
   };

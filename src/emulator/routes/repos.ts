@@ -3,7 +3,7 @@
  * owner's repository lists and `GET /rate_limit`.
  */
 import { isSha } from '../../core/git/objects.js';
-import { ApiError, notFound } from '../http.js';
+import { ApiError, invalidRequest, notFound } from '../http.js';
 import { paginate } from '../paginate.js';
 import type { RouteContext, RouteDef } from '../router.js';
 import { commitShape, fullRepoShape, repoShape } from '../shapes.js';
@@ -121,13 +121,54 @@ function listBranches(ctx: RouteContext) {
   };
 }
 
-function ownerRepos(ctx: RouteContext, login: string, doc: string) {
+const REPO_SORT: Record<string, (r: RepoRecord) => string> = {
+  full_name: (r) => r.fullName.toLowerCase(),
+  created: (r) => r.createdAt,
+  updated: (r) => r.updatedAt,
+  pushed: (r) => r.pushedAt,
+};
+
+/**
+ * `GET /orgs/{org}/repos` (organisations only: a user login answers 404) and `GET /users/{username}/repos`,
+ * with `type` (org: all, public, private, forks, sources, member; user: all, owner, member), `sort` and
+ * `direction` as GitHub documents them; only repositories the caller can see.
+ */
+function ownerRepos(ctx: RouteContext, login: string, doc: string, org: boolean) {
   const owner = ctx.state.findAccount(login);
-  if (!owner) throw notFound(doc);
+  if (!owner || (org && owner.type !== 'Organization')) throw notFound(doc);
+  const type = ctx.query.get('type') ?? (org ? 'all' : 'owner');
+  const types = org ? ['all', 'public', 'private', 'forks', 'sources', 'member'] : ['all', 'owner', 'member'];
+  if (!types.includes(type))
+    throw invalidRequest(`For 'type', ${JSON.stringify(type)} is not one of ${types.join(', ')}.`, doc);
+  const sort = ctx.query.get('sort') ?? (org ? 'created' : 'full_name');
+  const key = REPO_SORT[sort];
+  if (!key)
+    throw invalidRequest(
+      `For 'sort', ${JSON.stringify(sort)} is not one of ${Object.keys(REPO_SORT).join(', ')}.`,
+      doc,
+    );
+  const direction = ctx.query.get('direction') ?? (sort === 'full_name' ? 'asc' : 'desc');
+  if (direction !== 'asc' && direction !== 'desc') {
+    throw invalidRequest(`For 'direction', ${JSON.stringify(direction)} is not one of asc, desc.`, doc);
+  }
+  const keep = (r: RepoRecord) =>
+    type === 'public'
+      ? !r.private
+      : type === 'private'
+        ? r.private
+        : type === 'forks'
+          ? r.fork
+          : type === 'sources'
+            ? !r.fork
+            : type !== 'member';
   const visible = ctx.state
     .listRepos()
-    .filter((r) => r.owner === owner && ctx.state.accessOf(ctx.token, r) !== 'none')
-    .sort((a, b) => a.fullName.localeCompare(b.fullName));
+    .filter((r) => r.owner === owner && ctx.state.accessOf(ctx.token, r) !== 'none' && keep(r))
+    .sort((a, b) => {
+      const [x, y] = [key(a), key(b)];
+      const c = x < y ? -1 : x > y ? 1 : a.fullName.localeCompare(b.fullName);
+      return direction === 'asc' ? c : -c;
+    });
   const page = paginate(ctx, visible, doc);
   return {
     status: 200,
@@ -138,7 +179,13 @@ function ownerRepos(ctx: RouteContext, login: string, doc: string) {
 
 function rateLimit(ctx: RouteContext) {
   const b = ctx.state.refreshBudget(ctx.token?.budget ?? ctx.state.anonymousBudget);
-  const core = { limit: b.limit, used: b.used, remaining: Math.max(0, b.limit - b.used), reset: b.reset };
+  const usage = (x: typeof b) => ({
+    limit: x.limit,
+    used: x.used,
+    remaining: Math.max(0, x.limit - x.used),
+    reset: x.reset,
+  });
+  const core = usage(b);
   const fixed = (limit: number) => ({ limit, used: 0, remaining: limit, reset: b.reset });
   return {
     status: 200,
@@ -146,7 +193,7 @@ function rateLimit(ctx: RouteContext) {
       resources: {
         core,
         search: fixed(ctx.token ? 30 : 10),
-        graphql: fixed(ctx.token ? 5000 : 0),
+        graphql: ctx.token ? usage(ctx.state.refreshBudget(ctx.token.graphqlBudget)) : fixed(0),
         integration_manifest: fixed(5000),
         code_search: fixed(10),
       },
@@ -177,14 +224,14 @@ export const repoRoutes: RouteDef[] = [
     path: '/orgs/{org}/repos',
     operation: 'repos/list-for-org',
     doc: DOC.orgRepos,
-    handler: (ctx) => ownerRepos(ctx, ctx.params.org as string, DOC.orgRepos),
+    handler: (ctx) => ownerRepos(ctx, ctx.params.org as string, DOC.orgRepos, true),
   },
   {
     method: 'GET',
     path: '/users/{username}/repos',
     operation: 'repos/list-for-user',
     doc: DOC.userRepos,
-    handler: (ctx) => ownerRepos(ctx, ctx.params.username as string, DOC.userRepos),
+    handler: (ctx) => ownerRepos(ctx, ctx.params.username as string, DOC.userRepos, false),
   },
   {
     method: 'GET',

@@ -5,10 +5,11 @@
  */
 
 import { InvalidVersion } from '../../core/errors.js';
+import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { assertNoPathConflicts, defaultCommitMessage, normalizeChanges, planWrite } from '../../core/plan.js';
+import { normalizeChanges } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
@@ -131,29 +132,18 @@ export class MemoryRefStore implements RefStore {
         else files.set(e.path, e.sha);
       }
     }
-    assertNoPathConflicts(normalized, { isFile: (p) => files.has(p), isDir: (p) => dirs.has(p) });
-    const plan = planWrite(normalized, (key) => files.get(key));
-    const base = {
-      previousVersion: tip,
-      written: plan.written,
-      deleted: plan.deleted,
-      unchanged: plan.unchanged,
-      requests: 0,
-    };
-    if (plan.treeChanges.length === 0) return { ...base, version: tip, changed: false };
-    for (const c of plan.treeChanges) if (c.content) this.db.putBlob(c.content);
-    const tree = this.db.applyTreeChanges(baseTree, plan.treeChanges);
-    const sig: Signature = { ...this.author, timestamp: Math.floor(this.now() / 1000), timezone: '+0000' };
-    const commit = this.db.putCommit({
-      tree,
-      parents: tip ? [tip] : [],
-      author: sig,
-      committer: sig,
-      message: options.message ?? defaultCommitMessage(plan),
+    const built = buildCommit(this.db, {
+      changes: normalized,
+      tip,
+      baseTree,
+      base: { isFile: (p) => files.has(p), isDir: (p) => dirs.has(p), blobSha: (k) => files.get(k) },
+      author: this.author,
+      now: this.now(),
+      message: options.message,
     });
-    if (!this.db.compareAndSwapRef(this.ref, tip, commit))
+    if (built.commit && !this.db.compareAndSwapRef(this.ref, tip, built.commit))
       throw new Error('unreachable: ref moved during a synchronous write');
-    return { ...base, version: commit, changed: true };
+    return built.result;
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {

@@ -1,0 +1,191 @@
+/**
+ * Where the CLI's token comes from (--token-env NAME, else GITHUB_TOKEN, else GH_TOKEN, else
+ * `gh auth token`), and that it is never printed — not in human output, not in --json errors, not in
+ * the argv of `gh` or git.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { resolveToken } from '../../src/cli/token.js';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { bareRepo, GIT_TEST_ENV, tempDir } from '../git/helpers.js';
+import { startGitHttpServer } from '../git/http-git-server.js';
+import { runCli } from './run-cli.js';
+
+const TOKEN = 'ghp_CliTokenTest0123456789abcdefABCDEFG';
+const WRONG = 'ghp_WrongCliToken9876543210zyxwvutsrqpo';
+let em: EmulatorHandle;
+let tmp: ReturnType<typeof tempDir>;
+beforeAll(async () => {
+  em = await startEmulator();
+  em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
+  em.state.createRepo('octo/tokens');
+  tmp = tempDir('docdb-cli-token-');
+});
+afterAll(async () => {
+  await em?.stop();
+  tmp?.cleanup();
+});
+
+/** A fake `gh` on PATH: logs its argv, prints `token` for `auth token` (exit 1 when token is empty). */
+function fakeGh(name: string, token: string): { path: string; log: string } {
+  const dir = join(tmp.dir, name);
+  const log = join(tmp.dir, `${name}.log`);
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'gh'),
+    `#!/bin/sh\necho "$@" >> '${log}'\n[ "$1 $2" = "auth token" ] || exit 2\n${token ? `echo '${token}'` : 'echo "no oauth token" >&2; exit 1'}\n`,
+    { mode: 0o755 },
+  );
+  return { path: `${dir}:${process.env.PATH}`, log };
+}
+
+describe('token resolution', () => {
+  it('--token-env wins, then GITHUB_TOKEN, then GH_TOKEN, then gh, else none', async () => {
+    const gh = async () => 'from-gh';
+    const env = { MINE: 'from-mine', GITHUB_TOKEN: 'from-github-token', GH_TOKEN: 'from-gh-token' };
+    expect(await resolveToken({ tokenEnv: 'MINE', env, ghHost: 'github.com', gh })).toEqual({
+      token: 'from-mine',
+      source: '$MINE',
+    });
+    expect((await resolveToken({ tokenEnv: undefined, env, ghHost: 'github.com', gh })).token).toBe(
+      'from-github-token',
+    );
+    expect((await resolveToken({ tokenEnv: undefined, env: { GH_TOKEN: 'x' }, ghHost: 'github.com', gh })).token).toBe(
+      'x',
+    );
+    expect(await resolveToken({ tokenEnv: undefined, env: {}, ghHost: 'github.com', gh })).toEqual({
+      token: 'from-gh',
+      source: 'gh auth token',
+    });
+    expect(
+      await resolveToken({ tokenEnv: undefined, env: {}, ghHost: 'github.com', gh: async () => undefined }),
+    ).toEqual({
+      token: undefined,
+      source: 'none',
+    });
+    // A named variable that is unset or empty is an error, never a silent fallback.
+    await expect(resolveToken({ tokenEnv: 'NOPE', env, ghHost: undefined, gh })).rejects.toThrow(/NOPE is not set/);
+    await expect(resolveToken({ tokenEnv: 'EMPTY', env: { EMPTY: '' }, ghHost: undefined, gh })).rejects.toThrow(
+      /EMPTY is not set/,
+    );
+  });
+
+  it('gh auth token is asked for the API host (its argv carries no token) and its token is used', async () => {
+    const { path, log } = fakeGh('gh-ok', TOKEN);
+    const r = await runCli(
+      [
+        'doc',
+        'put',
+        '--namespace',
+        'n',
+        '--type',
+        't',
+        '--id',
+        'via-gh',
+        '--data',
+        '1',
+        '--repo',
+        'octo/tokens',
+        '--api-url',
+        em.url,
+      ],
+      { env: { PATH: path } },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    const calls = readFileSync(log, 'utf8');
+    expect(calls.trim()).toBe(`auth token --hostname ${new URL(em.url).host}`);
+    expect(calls).not.toContain(TOKEN);
+    expect(r.stdout + r.stderr).not.toContain(TOKEN);
+  });
+
+  it('with gh not logged in, or not installed, reads are anonymous and a write is AuthMissing', async () => {
+    const { path } = fakeGh('gh-logged-out', '');
+    for (const PATH of [path, join(tmp.dir, 'empty-path')]) {
+      const r = await runCli(
+        [
+          'doc',
+          'put',
+          '--namespace',
+          'n',
+          '--type',
+          't',
+          '--id',
+          'anon',
+          '--data',
+          '1',
+          '--repo',
+          'octo/tokens',
+          '--api-url',
+          em.url,
+        ],
+        { env: { PATH } },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/AuthMissing/);
+    }
+  });
+
+  it('a rejected token is AuthInvalid and appears nowhere in the output (human or --json)', async () => {
+    for (const json of [false, true]) {
+      const r = await runCli(
+        [
+          'doc',
+          'get',
+          '--namespace',
+          'n',
+          '--type',
+          't',
+          '--id',
+          'x',
+          '--repo',
+          'octo/tokens',
+          '--api-url',
+          em.url,
+          ...(json ? ['--json'] : []),
+        ],
+        { env: { GITHUB_TOKEN: WRONG } },
+      );
+      expect(r.code).toBe(1);
+      expect(r.stderr).toMatch(/AuthInvalid/);
+      expect(r.stdout + r.stderr).not.toContain(WRONG);
+    }
+  });
+
+  it('--refstore subprocess hands an https token to git through GIT_ASKPASS, never printing it', async () => {
+    bareRepo(tmp.dir, 'served.git');
+    const server = await startGitHttpServer(tmp.dir, TOKEN);
+    try {
+      const base = [
+        '--namespace',
+        'n',
+        '--type',
+        't',
+        '--id',
+        'x',
+        '--refstore',
+        'subprocess',
+        '--remote',
+        `${server.url}/served.git`,
+      ];
+      const cache = ['--git-dir', join(tmp.dir, 'http-cache.git')];
+      const ok = await runCli(
+        ['doc', 'put', ...base, ...cache, '--data', '{"ok":true}', '--token-env', 'MY_GIT_TOKEN'],
+        {
+          env: { ...GIT_TEST_ENV, MY_GIT_TOKEN: TOKEN },
+        },
+      );
+      expect(ok.code, ok.stderr).toBe(0);
+      expect(server.requests.some((r) => r.auth === 'ok')).toBe(true);
+      const bad = await runCli(['doc', 'get', ...base, '--git-dir', join(tmp.dir, 'http-cache-2.git'), '--json'], {
+        env: { ...GIT_TEST_ENV, GITHUB_TOKEN: WRONG },
+      });
+      expect(bad.code).toBe(1);
+      expect((bad.json() as { error: { code: string } }).error.code).toBe('AuthInvalid');
+      expect(ok.stdout + ok.stderr + bad.stdout + bad.stderr).not.toMatch(new RegExp(`${TOKEN}|${WRONG}`));
+      expect(existsSync(join(tmp.dir, 'http-cache.git'))).toBe(true);
+    } finally {
+      await server.stop();
+    }
+  });
+});

@@ -1,0 +1,180 @@
+/**
+ * The CLI's command line: --version, --help on every command, --json everywhere, and usage errors
+ * (exit code 2) that name the flag and what is allowed — before any I/O.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { runCli } from './run-cli.js';
+
+const version = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version as string;
+const COMMANDS = [
+  ['doc', 'get'],
+  ['doc', 'put'],
+  ['doc', 'list'],
+  ['doc', 'delete'],
+  ['doc', 'history'],
+  ['project'],
+  ['emulator'],
+  ['demo'],
+];
+const ID = ['--namespace', 'notes', '--type', 'note', '--id', 'a'];
+// A repository and API URL that would fail if anything were sent: usage errors must come first.
+const NOWHERE = { GITHUB_REPOSITORY: 'o/r', GITHUB_API_URL: 'http://127.0.0.1:9' };
+
+describe('docdb --version and --help', () => {
+  it('--version prints the package version (and { version } with --json)', async () => {
+    expect(await runCli(['--version'])).toMatchObject({ code: 0, stdout: `${version}\n` });
+    expect((await runCli(['--version', '--json'])).json()).toEqual({ version });
+  });
+
+  it('--help lists every command; no command at all is a usage error', async () => {
+    const help = await runCli(['--help']);
+    expect(help.code).toBe(0);
+    for (const c of COMMANDS) expect(help.stdout).toContain(`  ${c.join(' ')}`);
+    expect(help.stdout).toMatch(/0 ok, 1 error, 2 usage, 3 not found/);
+    const none = await runCli([]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('usage: docdb <command>');
+    expect((await runCli(['--help', '--json'])).json()).toMatchObject({ usage: expect.stringContaining('doc get') });
+  });
+
+  it.each(COMMANDS)('docdb %s %s --help shows its usage and flags', async (...cmd) => {
+    const r = await runCli([...cmd.filter(Boolean), '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(`usage: docdb ${cmd.filter(Boolean).join(' ')}`);
+    expect(r.stdout).toContain('--json');
+    const j = await runCli([...cmd.filter(Boolean), '--help', '--json']);
+    expect(j.json()).toMatchObject({ command: cmd.filter(Boolean).join(' ') });
+  });
+});
+
+describe('usage errors (exit code 2) name the flag and what is allowed', () => {
+  const cases: [string, string[], RegExp, NodeJS.ProcessEnv?, string?][] = [
+    ['unknown command', ['frobnicate'], /unknown command "frobnicate" \(commands: doc, project, emulator, demo/],
+    ['missing subcommand', ['doc'], /docdb doc needs a subcommand: get, list, history, put, delete/],
+    ['unknown subcommand', ['doc', 'remove'], /unknown subcommand "remove" of docdb doc \(allowed: get, list/],
+    [
+      'unknown flag',
+      ['doc', 'get', ...ID, '--bogus'],
+      /unknown flag --bogus \(allowed: --namespace, --type, --id, --version/,
+    ],
+    ['a token as a flag value', ['doc', 'get', ...ID, '--token', 'x'], /unknown flag --token/],
+    ['extra positional', ['doc', 'get', ...ID, 'extra'], /unexpected argument "extra": this command takes flags only/],
+    ['missing value', ['doc', 'get', '--namespace'], /--namespace needs a value/],
+    ['flag as a value', ['doc', 'get', '--namespace', '--type', 'x'], /--namespace needs a value/],
+    ['empty value', ['doc', 'get', '--namespace', '', '--type', 't', '--id', 'i'], /--namespace must not be empty/],
+    ['repeated flag', ['doc', 'get', ...ID, '--id', 'b'], /--id is given more than once/],
+    ['switch with a value', ['doc', 'list', '--json=yes'], /--json is a switch and takes no value/],
+    ['missing required flag', ['doc', 'get', '--namespace', 'n', '--type', 't'], /--id is required/],
+    ['empty --version', ['doc', 'get', ...ID, '--version', ''], /--version must not be empty/],
+    [
+      'malformed --version',
+      ['doc', 'get', ...ID, '--version', 'HEAD'],
+      /--version must be a 40-character lowercase hex/,
+    ],
+    [
+      'unset --token-env',
+      ['doc', 'get', ...ID, '--token-env', 'DOCDB_UNSET_VAR'],
+      /--token-env DOCDB_UNSET_VAR: the environment variable DOCDB_UNSET_VAR is not set/,
+      NOWHERE,
+    ],
+    [
+      '--token-env given a token',
+      ['doc', 'get', ...ID, '--token-env', 'ghp_abc-def'],
+      /--token-env takes the NAME of an environment variable/,
+      NOWHERE,
+    ],
+    [
+      'bad --refstore',
+      ['doc', 'get', ...ID, '--refstore', 'svn'],
+      /--refstore "svn" is not a store \(allowed: api, git, subprocess\)/,
+    ],
+    [
+      'flag for another store',
+      ['doc', 'get', ...ID, '--remote', 'file:///x'],
+      /--remote applies to --refstore subprocess, not api/,
+    ],
+    [
+      'git store without --git-dir',
+      ['doc', 'get', ...ID, '--refstore', 'git'],
+      /--git-dir is required with --refstore git/,
+    ],
+    [
+      'subprocess without --remote',
+      ['doc', 'get', ...ID, '--refstore', 'subprocess'],
+      /--remote is required with --refstore subprocess/,
+    ],
+    [
+      'token for an ssh remote',
+      ['doc', 'get', ...ID, '--refstore', 'subprocess', '--remote', 'git@h:o/r.git', '--token-env', 'T'],
+      /--token-env applies to http\(s\) remotes only/,
+    ],
+    [
+      'remote with a password',
+      ['doc', 'get', ...ID, '--refstore', 'subprocess', '--remote', 'https://u:pw@h/r.git'],
+      /--remote: remote must not contain a password/,
+    ],
+    [
+      '--ref and --section',
+      ['doc', 'get', ...ID, '--ref', 'refs/a/b', '--section', 'c'],
+      /give either --ref or --root\/--section/,
+    ],
+    [
+      'invalid --ref',
+      ['doc', 'get', ...ID, '--ref', 'refs/a..b/c'],
+      /--ref: ref "refs\/a..b\/c" is not a valid ref name/,
+    ],
+    ['no repository', ['doc', 'get', ...ID], /--repo owner\/name is required \(GITHUB_REPOSITORY is not set\)/],
+    ['bad --repo', ['doc', 'get', ...ID, '--repo', 'nope'], /--repo "nope" must be "owner\/name"/],
+    [
+      'bad --api-url',
+      ['doc', 'get', ...ID, '--repo', 'o/r', '--api-url', 'ftp://x'],
+      /--api-url "ftp:\/\/x" is not an http\(s\) URL/,
+    ],
+    ['bad --limit', ['doc', 'list', '--limit', '0'], /--limit must be a positive whole number, got "0"/],
+    ['bad identity', ['doc', 'get', '--namespace', 'a/b', '--type', 't', '--id', 'i'], /--namespace: /, NOWHERE],
+    [
+      'put without data',
+      ['doc', 'put', ...ID],
+      /no document data: give --data JSON, --file FILE, or pipe the JSON to stdin/,
+    ],
+    [
+      'put with empty stdin',
+      ['doc', 'put', ...ID, '--file', '-'],
+      /no document data: .*\(stdin was empty\)/,
+      undefined,
+      '',
+    ],
+    [
+      'put with --data and --file',
+      ['doc', 'put', ...ID, '--data', '1', '--file', 'x'],
+      /give either --data or --file, not both/,
+    ],
+    ['put with invalid JSON', ['doc', 'put', ...ID, '--data', '{nope'], /--data is not valid JSON/],
+    [
+      'put with a missing file',
+      ['doc', 'put', ...ID, '--file', 'no-such-file.json'],
+      /--file no-such-file.json: cannot read it \(ENOENT\)/,
+    ],
+    [
+      'project --mode read',
+      ['project', '--mode', 'read'],
+      /--mode "read" is not a mode \(allowed: project, backfill, dry-run\)/,
+    ],
+    ['emulator --port', ['emulator', '--port', 'abc'], /--port must be a non-negative whole number, got "abc"/],
+    ['emulator --latency', ['emulator', '--latency', '9-1'], /--latency must be "MS" or "MIN-MAX"/],
+  ];
+
+  it.each(cases)('%s', async (_name, argv, message, env, stdin) => {
+    const io = { ...(env ? { env } : {}), ...(stdin !== undefined ? { stdin } : {}) };
+    const r = await runCli(argv, io);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(r.stdout).toBe('');
+    const j = await runCli([...argv, '--json'], io);
+    expect(j.code).toBe(2);
+    const { error } = j.json() as { error: { code: string; message: string; exitCode: number } };
+    expect(error.exitCode).toBe(2);
+    expect(error.message).toMatch(message);
+  });
+});

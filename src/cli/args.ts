@@ -1,0 +1,121 @@
+/**
+ * Command-line parsing for every command (node:util parseArgs, strict): unknown flags, repeated
+ * flags, missing or empty values and extra positionals are usage errors that name the flag and say
+ * what is allowed.
+ */
+import { parseArgs } from 'node:util';
+import { UsageError } from './io.js';
+
+export type FlagSpec = { type: 'string' | 'boolean'; short?: string /** Shown in help. */; description?: string };
+export type FlagSpecs = Record<string, FlagSpec>;
+export type FlagValues = Record<string, string | boolean | undefined>;
+
+/** Flags every command takes. */
+export const COMMON_FLAGS: FlagSpecs = {
+  json: { type: 'boolean', description: 'machine output: one JSON value on stdout' },
+  help: { type: 'boolean', short: 'h', description: 'show this help' },
+};
+
+export interface Parsed {
+  values: FlagValues;
+  positionals: string[];
+}
+
+function flagList(specs: FlagSpecs): string {
+  return Object.keys(specs)
+    .map((k) => `--${k}`)
+    .join(', ');
+}
+
+/**
+ * Parse `args` against `specs` (plus --json/--help) and at most `maxPositionals` positionals.
+ *
+ * @example
+ * const { values } = parseCommandArgs(['--id', 'x'], { id: { type: 'string' } }, 0);
+ */
+export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositionals = 0): Parsed {
+  const all: FlagSpecs = { ...specs, ...COMMON_FLAGS };
+  const options = Object.fromEntries(
+    Object.entries(all).map(([k, v]) => [k, v.short ? { type: v.type, short: v.short } : { type: v.type }]),
+  );
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof options; tokens: true; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
+  } catch (e) {
+    const message = (e as Error).message;
+    const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
+    if (unknown) {
+      throw new UsageError(`unknown flag ${unknown} (allowed: ${flagList(all)})`, unknown);
+    }
+    const flag = /Option '(?:-\w, )?(--[\w-]+)/.exec(message)?.[1];
+    if (flag && /argument missing|ambiguous/.test(message)) {
+      throw new UsageError(`${flag} needs a value (${flag} VALUE or ${flag}=VALUE)`, flag);
+    }
+    if (flag && /does not take an argument/.test(message)) {
+      throw new UsageError(`${flag} is a switch and takes no value`, flag);
+    }
+    throw new UsageError(message);
+  }
+  const seen = new Set<string>();
+  for (const t of parsed.tokens ?? []) {
+    if (t.kind !== 'option') continue;
+    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given more than once`, `--${t.name}`);
+    seen.add(t.name);
+    if (all[t.name]?.type === 'string' && t.value === '') {
+      throw new UsageError(`--${t.name} must not be empty`, `--${t.name}`);
+    }
+  }
+  if (parsed.positionals.length > maxPositionals) {
+    const extra = parsed.positionals[maxPositionals];
+    throw new UsageError(
+      maxPositionals === 0
+        ? `unexpected argument ${JSON.stringify(extra)}: this command takes flags only`
+        : `unexpected argument ${JSON.stringify(extra)}`,
+    );
+  }
+  return { values: parsed.values as FlagValues, positionals: parsed.positionals };
+}
+
+/** A string flag's value, or undefined. */
+export function str(values: FlagValues, name: string): string | undefined {
+  const v = values[name];
+  return typeof v === 'string' ? v : undefined;
+}
+
+/** A required string flag. */
+export function required(values: FlagValues, name: string, what: string): string {
+  const v = str(values, name);
+  if (v === undefined) throw new UsageError(`--${name} is required (${what})`, `--${name}`);
+  return v;
+}
+
+/** A positive integer flag, or undefined. */
+export function positiveInt(values: FlagValues, name: string): number | undefined {
+  const v = str(values, name);
+  if (v === undefined) return undefined;
+  if (!/^[1-9]\d{0,8}$/.test(v)) {
+    throw new UsageError(`--${name} must be a positive whole number, got ${JSON.stringify(v)}`, `--${name}`);
+  }
+  return Number(v);
+}
+
+/** `--version`: a 40-hex commit SHA, checked before any I/O. */
+export function versionFlag(values: FlagValues): string | undefined {
+  const v = str(values, 'version');
+  if (v !== undefined && !/^[0-9a-f]{40}$/.test(v)) {
+    throw new UsageError(
+      `--version must be a 40-character lowercase hex commit SHA (as printed by docdb doc put or history), got ${JSON.stringify(v)}`,
+      '--version',
+    );
+  }
+  return v;
+}
+
+/** Help text for a list of flags. */
+export function describeFlags(specs: FlagSpecs): string {
+  const rows = Object.entries({ ...specs, ...COMMON_FLAGS }).map(([k, v]) => {
+    const name = `${v.short ? `-${v.short}, ` : ''}--${k}${v.type === 'string' ? ' VALUE' : ''}`;
+    return `  ${name.padEnd(28)} ${v.description ?? ''}`;
+  });
+  return rows.join('\n');
+}

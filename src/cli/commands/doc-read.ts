@@ -1,0 +1,99 @@
+/** `docdb doc get`, `doc list`, `doc history`: reads through DocumentStore on the chosen store. */
+import { positiveInt, str, versionFlag } from '../args.js';
+import type { CliCommand } from '../command.js';
+import { EXIT, NotFoundResult, printResult } from '../io.js';
+import { IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, withDocuments } from './doc-common.js';
+
+export const get: CliCommand = {
+  name: 'doc get',
+  summary: 'print one document envelope',
+  usage: `usage: docdb doc get --namespace NS --type TYPE --id ID [--version SHA] [store flags] [--json]
+
+Prints the document envelope { namespace, type, id, version, data } as JSON (indented; one line with --json).
+Without --version the read uses the section's current tip; with it, that commit of the section ref.
+Exit code 3 when the document (or the version) does not exist.`,
+  flags: {
+    ...IDENTITY_FLAGS,
+    version: { type: 'string', description: 'read at this commit of the section (40-hex SHA)' },
+    ...STORE_FLAGS,
+  },
+  async run(ctx) {
+    const identity = identityFrom(ctx.values);
+    const version = versionFlag(ctx.values);
+    const envelope = await withDocuments(ctx, async (docs, where) => {
+      const env = await docs.get(identity, version ? { version } : {});
+      if (!env)
+        throw new NotFoundResult(`document ${label(identity)} not found in ${where}${version ? ` at ${version}` : ''}`);
+      return env;
+    });
+    printResult(ctx.io, ctx.json, envelope, () => JSON.stringify(envelope, null, 2));
+    return EXIT.ok;
+  },
+};
+
+export const list: CliCommand = {
+  name: 'doc list',
+  summary: 'list documents (optionally of one namespace and type)',
+  usage: `usage: docdb doc list [--namespace NS] [--type TYPE] [--version SHA] [--limit N] [--cursor C] [store flags] [--json]
+
+Lists documents in key order: one "namespace/type/id" per line, then the version listed.
+With --json: { documents: [{ namespace, doc_type, id, key, blobSha }], version, nextCursor }.
+--limit pages the list; pass the printed cursor to --cursor for the next page.`,
+  flags: {
+    namespace: IDENTITY_FLAGS.namespace!,
+    type: IDENTITY_FLAGS.type!,
+    version: { type: 'string', description: 'list at this commit of the section' },
+    limit: { type: 'string', description: 'at most N documents per page' },
+    cursor: { type: 'string', description: 'next page: the cursor printed by the previous page' },
+    ...STORE_FLAGS,
+  },
+  async run(ctx) {
+    const namespace = str(ctx.values, 'namespace');
+    const type = str(ctx.values, 'type');
+    const version = versionFlag(ctx.values);
+    const limit = positiveInt(ctx.values, 'limit');
+    const cursor = str(ctx.values, 'cursor');
+    const result = await withDocuments(ctx, (docs) =>
+      docs.list({
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(type !== undefined ? { type } : {}),
+        ...(version ? { version } : {}),
+        ...(limit !== undefined ? { limit } : {}),
+        ...(cursor !== undefined ? { cursor } : {}),
+      }),
+    );
+    const { documents, nextCursor } = result;
+    printResult(ctx.io, ctx.json, { documents, version: result.version, nextCursor }, () =>
+      [
+        ...documents.map((d) => `${d.namespace}/${d.doc_type}/${d.id}`),
+        `# ${documents.length} document(s) at ${result.version ?? '(section does not exist yet)'}`,
+        ...(nextCursor ? [`# more: --cursor ${nextCursor}`] : []),
+      ].join('\n'),
+    );
+    return EXIT.ok;
+  },
+};
+
+export const history: CliCommand = {
+  name: 'doc history',
+  summary: 'list the commits that changed a document, newest first',
+  usage: `usage: docdb doc history --namespace NS --type TYPE --id ID [--limit N] [store flags] [--json]
+
+Lists the commits of the section that changed the document (including its deletion), newest first:
+"<version> <date> <author>  <message>" per line. With --json: { entries: [{ version, message, author,
+committer, parents }] }. Exit code 3 when the document never existed.`,
+  flags: { ...IDENTITY_FLAGS, limit: { type: 'string', description: 'at most N entries' }, ...STORE_FLAGS },
+  async run(ctx) {
+    const identity = identityFrom(ctx.values);
+    const limit = positiveInt(ctx.values, 'limit');
+    const { entries } = await withDocuments(ctx, async (docs, where) => {
+      const h = await docs.history(identity, limit !== undefined ? { limit } : {});
+      if (h.entries.length === 0) throw new NotFoundResult(`document ${label(identity)} has no history in ${where}`);
+      return h;
+    });
+    printResult(ctx.io, ctx.json, { entries }, () =>
+      entries.map((e) => `${e.version} ${e.author.date} ${e.author.name}  ${e.message.split('\n')[0]}`).join('\n'),
+    );
+    return EXIT.ok;
+  },
+};

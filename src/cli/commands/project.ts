@@ -1,0 +1,96 @@
+/**
+ * `docdb project`: run a projection spec locally with the very engine the Action uses (readInputs →
+ * runAction → runProjections): progress on stderr, the job-summary table on stdout. The section may
+ * live in any store (`--refstore`); the sources are always read through the GitHub API (`--repo`,
+ * `--api-url`, the token).
+ */
+import { readInputs } from '../../action/inputs.js';
+import { runAction } from '../../action/run-action.js';
+import { InvalidConfig } from '../../core/errors.js';
+import { str } from '../args.js';
+import type { CliCommand } from '../command.js';
+import { EXIT, UsageError } from '../io.js';
+import { apiTarget, type OpenedStore, openStore, refFromFlags, refstoreKind, STORE_FLAGS } from '../store-factory.js';
+import { ghHostFor, resolveToken } from '../token.js';
+
+const MODES = ['project', 'backfill', 'dry-run'] as const;
+
+export const command: CliCommand = {
+  name: 'project',
+  summary: "run a projection spec locally with the Action's engine",
+  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run] [--projections a,b]
+                     [--shard i/n] [--min-rate-limit N] [store flags] [--json]
+
+Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
+are read through the GitHub API (--repo is the default source repository and, with --refstore api, the
+repository holding the section), documents are committed to the section in one commit. Progress goes
+to stderr, the summary table to stdout. With --json: { outputs, report } (the Action's step outputs).
+--mode dry-run computes everything and writes nothing. --shard i/n projects only the documents whose
+key hashes to shard i of n (one job of a fan-out; see docs/projection-spec.md), --min-rate-limit stops
+before the rate limit left would fall below N, committing nothing.`,
+  flags: {
+    spec: { type: 'string', description: 'projection spec file (default .github/docdb.yml)' },
+    mode: { type: 'string', description: 'project (default) | backfill | dry-run' },
+    projections: { type: 'string', description: 'comma-separated projection names to run (default all)' },
+    'commit-message': { type: 'string', description: 'commit message (default summarises the run)' },
+    shard: { type: 'string', description: 'i/n: project only shard i of n (1 ≤ i ≤ n), as the Action input shard' },
+    'min-rate-limit': { type: 'string', description: 'stop before the rate limit left falls below N (default 0)' },
+    ...STORE_FLAGS,
+  },
+  async run({ values, io, json, secrets }) {
+    const mode = str(values, 'mode') ?? 'project';
+    if (!(MODES as readonly string[]).includes(mode)) {
+      throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
+    }
+    const kind = refstoreKind(values);
+    const ref = refFromFlags(values);
+    const { repository, apiUrl } = apiTarget(values, io.env);
+    const { token } = await resolveToken({
+      tokenEnv: str(values, 'token-env'),
+      env: io.env,
+      ghHost: ghHostFor(apiUrl),
+    });
+    if (token) secrets.push(token);
+    // refs/<root>/<section>: the Action's inputs name the section by root and section.
+    const [, root, ...section] = ref.split('/');
+    const given: Record<string, string | undefined> = {
+      spec: str(values, 'spec'),
+      token,
+      repository,
+      'api-url': apiUrl,
+      root,
+      section: section.join('/'),
+      mode,
+      projections: str(values, 'projections'),
+      'commit-message': str(values, 'commit-message'),
+      shard: str(values, 'shard'),
+      'min-rate-limit': str(values, 'min-rate-limit'),
+    };
+    const inputs = (() => {
+      try {
+        return readInputs((name) => given[name] ?? '', {});
+      } catch (e) {
+        if (e instanceof InvalidConfig) throw new UsageError(String(e.message).replace(/^input "([^"]+)"/, '--$1'));
+        throw e;
+      }
+    })();
+    let opened: OpenedStore | undefined;
+    if (kind !== 'api') {
+      // The section's store; --repo/--api-url/--token-env above are for the sources.
+      opened = await openStore({ ...values, repo: undefined, 'api-url': undefined, 'token-env': undefined }, io);
+      secrets.push(...opened.secrets);
+    }
+    try {
+      const { outputs, summary, report } = await runAction(inputs, {
+        log: (line) => io.stderr(`${line}\n`),
+        workspace: io.cwd,
+        ...(opened ? { store: opened.store } : {}),
+      });
+      if (json) io.stdout(`${JSON.stringify({ outputs, report })}\n`);
+      else io.stdout(summary);
+      return EXIT.ok;
+    } finally {
+      await opened?.close();
+    }
+  },
+};

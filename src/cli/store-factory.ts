@@ -1,0 +1,191 @@
+/**
+ * The one place the CLI builds a RefStore from flags, shared by every command:
+ * `--refstore api` (default; GitHub's Git Database API: `--repo`, `--api-url`),
+ * `--refstore git` (a local repository: `--git-dir`), `--refstore subprocess` (any git remote:
+ * `--remote`, cache in `--git-dir`); the section is `--ref`, or `--root`/`--section`.
+ */
+import { InvalidConfig } from '../core/errors.js';
+import { assertValidRefName, sectionRef } from '../core/refname.js';
+import type { RefStore } from '../core/refstore.js';
+import { GitRefStore, SubprocessGitRefStore } from '../stores/git/index.js';
+import { RemoteApiRefStore } from '../stores/remote-api/index.js';
+import { fetchTransport } from '../transport/fetch.js';
+import { type FlagSpecs, type FlagValues, str } from './args.js';
+import { type CliIo, UsageError } from './io.js';
+import { type GhRunner, ghHostFor, resolveToken } from './token.js';
+
+export const REFSTORES = ['api', 'git', 'subprocess'] as const;
+export type RefStoreKind = (typeof REFSTORES)[number];
+
+/** Flags that pick the section's store. */
+export const STORE_FLAGS: FlagSpecs = {
+  refstore: { type: 'string', description: 'api (default) | git | subprocess' },
+  repo: { type: 'string', description: 'owner/name (api; default $GITHUB_REPOSITORY)' },
+  'api-url': { type: 'string', description: 'GitHub API URL (api; default $GITHUB_API_URL or https://api.github.com)' },
+  ref: { type: 'string', description: 'full section ref (default refs/docdb/documents)' },
+  root: { type: 'string', description: 'ref root: refs/<root>/<section> (default docdb)' },
+  section: { type: 'string', description: 'section name (default documents)' },
+  'git-dir': { type: 'string', description: 'git: the repository; subprocess: the cache repository' },
+  remote: { type: 'string', description: 'subprocess: the git remote (URL or path)' },
+  'token-env': { type: 'string', description: 'variable holding the token (default GITHUB_TOKEN, GH_TOKEN, gh)' },
+};
+
+/** Which flags make sense for which store. */
+const ONLY_FOR: Record<string, RefStoreKind[]> = {
+  repo: ['api'],
+  'api-url': ['api'],
+  remote: ['subprocess'],
+  'git-dir': ['git', 'subprocess'],
+};
+
+export interface OpenedStore {
+  store: RefStore;
+  kind: RefStoreKind;
+  /** Human description: `octo/widgets refs/docdb/documents`. */
+  where: string;
+  /** Tokens in use, to keep out of anything printed. */
+  secrets: string[];
+  close(): Promise<void>;
+}
+
+/** `--refstore`, checked. */
+export function refstoreKind(values: FlagValues): RefStoreKind {
+  const kind = str(values, 'refstore') ?? 'api';
+  if (!(REFSTORES as readonly string[]).includes(kind)) {
+    throw new UsageError(
+      `--refstore ${JSON.stringify(kind)} is not a store (allowed: ${REFSTORES.join(', ')})`,
+      '--refstore',
+    );
+  }
+  return kind as RefStoreKind;
+}
+
+/** The section ref from `--ref` or `--root`/`--section`. */
+export function refFromFlags(values: FlagValues): string {
+  const ref = str(values, 'ref');
+  if (ref !== undefined && (str(values, 'root') !== undefined || str(values, 'section') !== undefined)) {
+    throw new UsageError('give either --ref or --root/--section, not both', '--ref');
+  }
+  try {
+    if (ref !== undefined) {
+      assertValidRefName(ref, 'ref');
+      return ref;
+    }
+    return sectionRef(str(values, 'root') ?? 'docdb', str(values, 'section') ?? 'documents');
+  } catch (e) {
+    const flag = ref !== undefined ? '--ref' : '--root/--section';
+    throw new UsageError(`${flag}: ${(e as Error).message}`, flag);
+  }
+}
+
+/** `--repo`/`--api-url` with their environment defaults (the GitHub API target). */
+export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { repository: string; apiUrl: string } {
+  const repository = str(values, 'repo') ?? env.GITHUB_REPOSITORY;
+  if (!repository) {
+    throw new UsageError('--repo owner/name is required (GITHUB_REPOSITORY is not set)', '--repo');
+  }
+  if (!/^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98})\/[A-Za-z0-9._-]{1,100}$/.test(repository)) {
+    throw new UsageError(`--repo ${JSON.stringify(repository)} must be "owner/name"`, '--repo');
+  }
+  const apiUrl = (str(values, 'api-url') ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
+  let url: URL | undefined;
+  try {
+    url = new URL(apiUrl);
+  } catch {}
+  if (!url || (url.protocol !== 'https:' && url.protocol !== 'http:')) {
+    throw new UsageError(
+      `--api-url ${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com)`,
+      '--api-url',
+    );
+  }
+  return { repository, apiUrl };
+}
+
+/**
+ * Build the store the flags describe.
+ *
+ * @example
+ * const { store, close } = await openStore({ refstore: 'git', 'git-dir': './data.git' }, io);
+ */
+export async function openStore(values: FlagValues, io: CliIo, options: { gh?: GhRunner } = {}): Promise<OpenedStore> {
+  const kind = refstoreKind(values);
+  for (const [flag, kinds] of Object.entries(ONLY_FOR)) {
+    if (str(values, flag) !== undefined && !kinds.includes(kind)) {
+      throw new UsageError(`--${flag} applies to --refstore ${kinds.join(' or ')}, not ${kind}`, `--${flag}`);
+    }
+  }
+  const ref = refFromFlags(values);
+  const tokenEnv = str(values, 'token-env');
+  try {
+    if (kind === 'git') {
+      const dir = str(values, 'git-dir');
+      if (!dir)
+        throw new UsageError('--git-dir is required with --refstore git (a bare repository or a clone)', '--git-dir');
+      if (tokenEnv !== undefined) throw new UsageError('--token-env does not apply to --refstore git', '--token-env');
+      const store = new GitRefStore({ dir, ref, env: io.env });
+      return { store, kind, where: `${dir} ${ref}`, secrets: [], close: () => store.close() };
+    }
+    if (kind === 'subprocess') {
+      const remote = str(values, 'remote');
+      if (!remote)
+        throw new UsageError('--remote is required with --refstore subprocess (a git URL or path)', '--remote');
+      const http = /^https?:\/\//i.test(remote);
+      if (tokenEnv !== undefined && !http) {
+        throw new UsageError(
+          '--token-env applies to http(s) remotes only (ssh and file remotes use their own keys)',
+          '--token-env',
+        );
+      }
+      const { token } = http
+        ? await resolveToken({
+            tokenEnv,
+            env: io.env,
+            ghHost: new URL(remote).host,
+            ...(options.gh ? { gh: options.gh } : {}),
+          })
+        : { token: undefined };
+      const dir = str(values, 'git-dir');
+      const store = new SubprocessGitRefStore({
+        remote,
+        ref,
+        env: io.env,
+        ...(dir ? { dir } : {}),
+        ...(token ? { token } : {}),
+      });
+      return { store, kind, where: `${remote} ${ref}`, secrets: token ? [token] : [], close: () => store.close() };
+    }
+    const { repository, apiUrl } = apiTarget(values, io.env);
+    const { token } = await resolveToken({
+      tokenEnv,
+      env: io.env,
+      ghHost: ghHostFor(apiUrl),
+      ...(options.gh ? { gh: options.gh } : {}),
+    });
+    const [owner, repo] = repository.split('/') as [string, string];
+    const store = new RemoteApiRefStore({
+      transport: fetchTransport(),
+      apiUrl,
+      owner,
+      repo,
+      ref,
+      userAgent: 'docdb-cli',
+      ...(token ? { token } : {}),
+    });
+    return { store, kind, where: `${repository} ${ref}`, secrets: token ? [token] : [], close: async () => {} };
+  } catch (e) {
+    // Store options that come from flags are usage errors naming the flag.
+    if (e instanceof InvalidConfig) {
+      const field = String(e.data.field ?? '');
+      const flag = {
+        dir: '--git-dir',
+        remote: '--remote',
+        apiUrl: '--api-url',
+        owner: '--repo',
+        repo: '--repo',
+        ref: '--ref',
+      }[field];
+      if (flag) throw new UsageError(`${flag}: ${e.message}`, flag);
+    }
+    throw e;
+  }
+}

@@ -1,0 +1,71 @@
+/** Options both git stores share, validated up front (`InvalidConfig` naming the field). */
+import { InvalidConfig } from '../../core/errors.js';
+import { assertValidRefName } from '../../core/refname.js';
+import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
+import type { CommitIdentity } from './write.js';
+
+/** Default number of retries after losing a compare-and-swap (as RemoteApiRefStore). */
+export const DEFAULT_GIT_RETRIES = 5;
+export const DEFAULT_GIT_REF = 'refs/docdb/documents';
+
+export interface GitStoreCommonOptions {
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Commit author and committer (default `docdb <docdb@users.noreply.github.com>`). */
+  author?: { name: string; email: string };
+  /** Clock in milliseconds for commit dates (inject for reproducible SHAs). */
+  now?: () => number;
+  /** Retries after losing a compare-and-swap before `ConcurrentUpdate` (default 5). */
+  retryConcurrentWrites?: number;
+  /** git executable (default `git` on PATH). */
+  git?: string;
+  /** Environment for git (default `process.env`; repository-locating `GIT_*` variables are removed). */
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ResolvedCommon {
+  ref: string;
+  identity: CommitIdentity;
+  retries: number;
+  git: string;
+  env: NodeJS.ProcessEnv | undefined;
+}
+
+function fail(field: string, message: string, allowed: string): never {
+  throw new InvalidConfig(field, message, { allowed });
+}
+
+/** Validate the shared options. */
+export function resolveCommon(o: GitStoreCommonOptions): ResolvedCommon {
+  const ref = o.ref ?? DEFAULT_GIT_REF;
+  assertValidRefName(ref, 'ref');
+  const author = o.author ?? DEFAULT_AUTHOR;
+  // git's ident rules: no angle brackets or newlines (they would corrupt the commit header).
+  if (typeof author?.name !== 'string' || !author.name.trim() || /[<>\n\0]/.test(author.name)) {
+    fail('author.name', 'author.name must be a non-empty string without <, >, NUL or newlines', 'a name');
+  }
+  if (typeof author.email !== 'string' || /[<>\n\0]/.test(author.email)) {
+    fail('author.email', 'author.email must be a string without <, >, NUL or newlines', 'name@example.com');
+  }
+  const retries = o.retryConcurrentWrites ?? DEFAULT_GIT_RETRIES;
+  if (!Number.isInteger(retries) || retries < 0 || retries > 1000) {
+    fail('retryConcurrentWrites', `retryConcurrentWrites must be an integer from 0 to 1000, got ${retries}`, '0..1000');
+  }
+  if (o.now !== undefined && typeof o.now !== 'function') fail('now', 'now must be a function', 'function');
+  const git = o.git ?? 'git';
+  if (typeof git !== 'string' || git === '') fail('git', 'git must be the name or path of the git executable', 'git');
+  return {
+    ref,
+    identity: { author: { name: author.name, email: author.email }, now: o.now ?? Date.now },
+    retries,
+    git,
+    env: o.env,
+  };
+}
+
+/** A write's `message` option, checked before any I/O. */
+export function assertMessage(options: { message?: unknown } | undefined): void {
+  if (options?.message !== undefined && typeof options.message !== 'string') {
+    throw new InvalidConfig('message', 'message must be a string', { allowed: 'a commit message' });
+  }
+}

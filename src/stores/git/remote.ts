@@ -1,0 +1,226 @@
+/**
+ * Talking to a git remote for SubprocessGitRefStore: `ls-remote` (the cheap tip check), `fetch` of the
+ * one section ref, `push --force-with-lease` (compare-and-swap on the remote). Credentials reach git
+ * only through its credential helpers or `GIT_ASKPASS` (a script that reads the token from git's
+ * environment) — never through an argument, a URL, a log line or an error.
+ */
+import { chmodSync, existsSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  AuthInvalid,
+  AuthMissing,
+  DocDbError,
+  Forbidden,
+  GitError,
+  InvalidConfig,
+  NotFound,
+  TransportError,
+} from '../../core/errors.js';
+import { isLoopbackHost } from '../remote-api/index.js';
+import { redact } from './git-command.js';
+import type { GitRepository } from './repository.js';
+
+/** Username the askpass script answers when none is configured (GitHub accepts any with a token). */
+export const DEFAULT_GIT_USERNAME = 'x-access-token';
+
+/**
+ * Check a remote before it reaches a command line: no option injection (`-…`), no credentials in
+ * the URL, no `ext::` transport, no plain http with a token to another host.
+ */
+export function assertValidRemote(remote: unknown, options: { token?: string; allowInsecureHttp?: boolean }): string {
+  const bad = (message: string, allowed: string): never => {
+    throw new InvalidConfig('remote', message, { allowed });
+  };
+  const allowed = 'a URL (https://, ssh://, git://, file://), user@host:path, or a path';
+  if (typeof remote !== 'string' || remote.trim() === '') return bad('remote must be a non-empty string', allowed);
+  if (/[\0\n\r]/.test(remote)) bad('remote must not contain NUL or newlines', allowed);
+  if (remote.startsWith('-')) bad(`remote ${JSON.stringify(remote)} must not start with "-"`, allowed);
+  if (/^[a-z][a-z0-9+.-]*::/i.test(remote)) bad('remote helpers ("<transport>::<address>") are not allowed', allowed);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(remote)?.[1]?.toLowerCase();
+  if (scheme) {
+    if (!['https', 'http', 'ssh', 'git', 'file', 'git+ssh', 'ssh+git'].includes(scheme)) {
+      bad(`remote scheme ${scheme}: is not supported`, allowed);
+    }
+    let url: URL;
+    try {
+      url = new URL(remote);
+    } catch {
+      return bad(`remote ${JSON.stringify(redact(remote, []))} is not a valid URL`, allowed);
+    }
+    if (url.password) {
+      bad(
+        'remote must not contain a password or token (it would be on a command line); use a git credential helper, ' +
+          'GIT_ASKPASS, or the token option',
+        'a URL without user:password@',
+      );
+    }
+    if (scheme === 'http' && options.token && !isLoopbackHost(url.hostname) && !options.allowInsecureHttp) {
+      bad(
+        `remote ${url.origin} uses plain http: the token would travel in clear text; use https or set allowInsecureHttp`,
+        'https:// (or http:// to loopback)',
+      );
+    }
+  }
+  return remote;
+}
+
+/**
+ * Where the askpass script of a cache repository lives: in its git directory (a bare cache is its own
+ * git directory; a clone's is `.git`), so it needs no temporary file and goes away with the cache.
+ */
+export function askpassPath(cacheDir: string): string {
+  return join(cacheDir, existsSync(join(cacheDir, '.git')) ? '.git' : '', 'docdb-askpass.sh');
+}
+
+/** Write the askpass script. It holds no secret: it prints what git's environment gives it. */
+export function writeAskpass(path: string): void {
+  writeFileSync(
+    path,
+    "#!/bin/sh\n# Written by docdb: answers git's credential prompts from its environment.\n" +
+      'case "$1" in\n  Username*) printf \'%s\\n\' "$DOCDB_GIT_USERNAME" ;;\n  *) printf \'%s\\n\' "$DOCDB_GIT_PASSWORD" ;;\nesac\n',
+    { mode: 0o700 },
+  );
+  chmodSync(path, 0o700);
+}
+
+/** Environment and config that hand `token` to git through `GIT_ASKPASS` (at `script`) and nothing else. */
+export function askpassSetup(
+  token: string | undefined,
+  username: string,
+  script: string,
+): { env: Record<string, string>; config: Record<string, string> } {
+  if (!token) return { env: {}, config: {} };
+  return {
+    env: { GIT_ASKPASS: script, DOCDB_GIT_USERNAME: username, DOCDB_GIT_PASSWORD: token },
+    // An empty helper list: git asks GIT_ASKPASS, and no helper stores the token ("credential approve").
+    config: { 'credential.helper': '' },
+  };
+}
+
+/** Map a failed remote command to the error every store uses for the same situation. */
+export function mapRemoteError(e: unknown, context: { remote: string; ref: string; secrets: readonly string[] }) {
+  if (!(e instanceof GitError)) return e;
+  const stderr = String(e.data.stderr ?? '');
+  const remote = redact(context.remote, context.secrets);
+  const data = { remote, ref: context.ref, stderr };
+  const say = (what: string) => `${what} (git: ${stderr.split('\n').filter(Boolean).slice(-1)[0] ?? e.message})`;
+  if (/terminal prompts disabled|could not read (Username|Password)/i.test(stderr)) {
+    return new AuthMissing(
+      say(`${remote} needs credentials: configure a git credential helper or give a token`),
+      data,
+      {
+        cause: e,
+      },
+    );
+  }
+  if (
+    /Authentication failed|Invalid username or password|HTTP Basic: Access denied|returned error: 401/i.test(stderr)
+  ) {
+    return new AuthInvalid(say(`${remote} rejected the credentials`), data, { cause: e });
+  }
+  if (/Permission denied|returned error: 403|not allowed|denied to/i.test(stderr)) {
+    return new Forbidden(say(`no permission for ${context.ref} on ${remote}`), data, { cause: e });
+  }
+  if (/not found|does not appear to be a git repository|No such file or directory|returned error: 404/i.test(stderr)) {
+    return new NotFound(say(`remote ${remote} was not found`), data, { cause: e });
+  }
+  if (
+    /Could not resolve host|Connection refused|timed out|Connection reset|Could not read from remote|unable to access/i.test(
+      stderr,
+    )
+  ) {
+    return new TransportError(say(`could not reach ${remote}`), data, { cause: e });
+  }
+  return e;
+}
+
+/** The remote operations, bound to one remote, ref and cache repository. */
+export class RemoteSection {
+  constructor(
+    private readonly repo: GitRepository,
+    readonly remote: string,
+    readonly ref: string,
+    private readonly secrets: readonly string[],
+  ) {}
+
+  private async run(args: string[], okCodes: number[] = []) {
+    try {
+      return await this.repo.run(args, { okCodes });
+    } catch (e) {
+      throw mapRemoteError(e, { remote: this.remote, ref: this.ref, secrets: this.secrets });
+    }
+  }
+
+  /** The remote tip of the section (`git ls-remote`), or null when the ref does not exist there. */
+  async tip(): Promise<string | null> {
+    const { stdout } = await this.run(['ls-remote', '--', this.remote, this.ref]);
+    // ls-remote matches patterns by suffix: keep only the exact ref.
+    for (const line of stdout.toString('utf8').split('\n')) {
+      const [sha, name] = line.split('\t');
+      if (name === this.ref && sha && /^[0-9a-f]{40}$/.test(sha)) return sha;
+    }
+    return null;
+  }
+
+  /** Fetch only the section ref into the same ref of the cache repository. */
+  async fetch(): Promise<void> {
+    await this.run([
+      '-c',
+      'gc.auto=0',
+      '-c',
+      'maintenance.auto=false',
+      'fetch',
+      '--no-tags',
+      '--no-write-fetch-head',
+      '--no-recurse-submodules',
+      '--quiet',
+      '--',
+      this.remote,
+      `+${this.ref}:${this.ref}`,
+    ]);
+  }
+
+  /**
+   * Push `commit` to the section ref if the remote is still at `expected` (null: must not exist).
+   * True when it landed, false when another writer moved the ref first; other failures throw.
+   */
+  async push(commit: string, expected: string | null): Promise<boolean> {
+    const args = [
+      '-c',
+      'push.gpgSign=false',
+      'push',
+      '--porcelain',
+      '--no-verify',
+      '--no-follow-tags',
+      '--no-recurse-submodules',
+      `--force-with-lease=${this.ref}:${expected ?? ''}`,
+      '--',
+      this.remote,
+      `${commit}:${this.ref}`,
+    ];
+    let result: Awaited<ReturnType<RemoteSection['run']>>;
+    try {
+      result = await this.run(args, [1]);
+    } catch (e) {
+      // The push may have landed before the connection broke: the remote tip tells.
+      if (e instanceof DocDbError && (await this.tip().catch(() => null)) === commit) return true;
+      throw e;
+    }
+    if (result.code === 0) return true;
+    const line = result.stdout
+      .toString('utf8')
+      .split('\n')
+      .find((l) => l.startsWith('!') && l.includes(`:${this.ref}\t`));
+    const now = await this.tip();
+    if (now === commit) return true;
+    if (line && (now !== expected || /failed to (update|lock) ref|cannot lock|stale info|fetch first/.test(line))) {
+      return false;
+    }
+    const reason = line?.split('\t')[2] ?? result.stderr.trim();
+    throw new Forbidden(`${redact(this.remote, this.secrets)} refused ${this.ref}: ${redact(reason, this.secrets)}`, {
+      remote: redact(this.remote, this.secrets),
+      ref: this.ref,
+      reason: redact(reason, this.secrets),
+    });
+  }
+}

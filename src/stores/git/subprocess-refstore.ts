@@ -1,0 +1,235 @@
+/**
+ * SubprocessGitRefStore: the section on any git remote (file://, ssh, https; a GitHub Enterprise
+ * Server with the API off; other hosts), for environments without API access. It keeps a cache
+ * repository: reads fetch only the section ref when `git ls-remote` shows a new tip, then read
+ * through GitRefStore; writes commit on the fetched tip and push with
+ * `--force-with-lease=<ref>:<expected>`, rebasing the same change onto the new tip after a lost race.
+ * See docs/git-stores.md.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { InvalidConfig } from '../../core/errors.js';
+import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
+import { normalizeChanges } from '../../core/plan.js';
+import type {
+  Change,
+  GetOptions,
+  GetResult,
+  HistoryOptions,
+  HistoryResult,
+  ListOptions,
+  ListResult,
+  RefStore,
+  WriteOptions,
+  WriteResult,
+} from '../../core/refstore.js';
+import { assertValidVersion, type VersionId } from '../../core/version.js';
+import type { RemoteApiLogEvent } from '../remote-api/index.js';
+import { gitEnvironment, redact, runGit } from './git-command.js';
+import { GitRefStore } from './git-refstore.js';
+import { assertMessage, type GitStoreCommonOptions, resolveCommon } from './options.js';
+import {
+  askpassPath,
+  askpassSetup,
+  assertValidRemote,
+  DEFAULT_GIT_USERNAME,
+  RemoteSection,
+  writeAskpass,
+} from './remote.js';
+import type { GitRepository } from './repository.js';
+import { buildCommit, commitWithRetry } from './write.js';
+
+export interface SubprocessGitRefStoreOptions extends GitStoreCommonOptions {
+  /** The remote: `https://host/owner/repo.git`, `ssh://…`, `git@host:owner/repo.git`, `file://…` or a path. */
+  remote: string;
+  /**
+   * Cache repository (created as a bare repository when missing). Default:
+   * `$XDG_CACHE_HOME/docdb/git/<hash of remote>.git` (`~/.cache/…`).
+   */
+  dir?: string;
+  /**
+   * Token for https remotes, handed to git only through `GIT_ASKPASS` in its environment (never on a
+   * command line); with a token, git's credential helpers are not asked and store nothing.
+   * Without one, git's own credential helpers / `GIT_ASKPASS` / ssh keys are used.
+   */
+  token?: string;
+  /** Username answered with the token (default `x-access-token`). */
+  username?: string;
+  /** Allow a token over plain http to a non-loopback host (default false). */
+  allowInsecureHttp?: boolean;
+  /** Diagnostics (fetches, pushes, retries). Never receives a token. */
+  logger?: (event: RemoteApiLogEvent) => void;
+}
+
+/** Default cache repository for a remote. */
+export function defaultCacheDir(remote: string, env: NodeJS.ProcessEnv = process.env): string {
+  const base = env.XDG_CACHE_HOME || join(homedir(), '.cache');
+  return join(base, 'docdb', 'git', `${createHash('sha1').update(remote).digest('hex').slice(0, 16)}.git`);
+}
+
+/**
+ * A RefStore on a git remote, through the git command line and a local cache repository.
+ *
+ * @example
+ * import { SubprocessGitRefStore } from 'docdb/node';
+ * const store = new SubprocessGitRefStore({ remote: 'https://ghe.example.com/org/data.git', token: process.env.GHE_TOKEN });
+ * await store.put('notes/hello.txt', 'hi'); // fetch if needed, commit, push --force-with-lease
+ * await store.close();
+ */
+export class SubprocessGitRefStore implements RefStore {
+  readonly ref: string;
+  readonly remote: string;
+  /** The cache repository. */
+  readonly dir: string;
+  private readonly inner: GitRefStore;
+  private readonly common: ReturnType<typeof resolveCommon>;
+  private readonly secrets: string[];
+  private readonly logger: ((event: RemoteApiLogEvent) => void) | undefined;
+  private ready: Promise<{ repo: GitRepository; remote: RemoteSection }> | undefined;
+  /** The GIT_ASKPASS script, when a token is given. */
+  private readonly askpass: string | undefined;
+
+  constructor(options: SubprocessGitRefStoreOptions) {
+    if (!options || typeof options !== 'object') {
+      throw new InvalidConfig('options', 'SubprocessGitRefStore needs an options object', { allowed: '{ remote }' });
+    }
+    if (options.token !== undefined && (typeof options.token !== 'string' || !/^[\x21-\x7e]+$/.test(options.token))) {
+      throw new InvalidConfig('token', 'token must be a non-empty string of printable ASCII (value not shown)', {
+        allowed: 'a token',
+      });
+    }
+    this.remote = assertValidRemote(options.remote, options);
+    this.common = resolveCommon(options);
+    this.ref = this.common.ref;
+    if (options.dir !== undefined && (typeof options.dir !== 'string' || options.dir === '')) {
+      throw new InvalidConfig('dir', 'dir must be a directory path for the cache repository', { allowed: 'a path' });
+    }
+    this.dir = resolve(options.dir ?? defaultCacheDir(this.remote, options.env ?? process.env));
+    this.secrets = options.token ? [options.token] : [];
+    this.logger = options.logger;
+    this.askpass = options.token ? askpassPath(this.dir) : undefined;
+    const creds = askpassSetup(options.token, options.username ?? DEFAULT_GIT_USERNAME, this.askpass ?? '');
+    this.inner = new GitRefStore({
+      ...options,
+      dir: this.dir,
+      repository: { config: creds.config, extraEnv: creds.env, secrets: this.secrets },
+    });
+  }
+
+  private log(level: RemoteApiLogEvent['level'], message: string, data: Record<string, unknown> = {}): void {
+    this.logger?.({ level, message: redact(message, this.secrets), data: { remote: this.safeRemote, ...data } });
+  }
+
+  private get safeRemote(): string {
+    return redact(this.remote, this.secrets);
+  }
+
+  /** Create the cache repository when missing, then open it. */
+  private open(): Promise<{ repo: GitRepository; remote: RemoteSection }> {
+    this.ready ??= (async () => {
+      if (!existsSync(this.dir) || readdirSync(this.dir).length === 0) {
+        mkdirSync(this.dir, { recursive: true });
+        const command = { git: this.common.git, globalArgs: [], env: gitEnvironment(this.common.env), secrets: [] };
+        await runGit(command, ['init', '-q', '--bare', this.dir]);
+      }
+      const repo = await this.inner.repository();
+      if (this.askpass) writeAskpass(this.askpass);
+      return { repo, remote: new RemoteSection(repo, this.remote, this.ref, this.secrets) };
+    })().catch((e) => {
+      this.ready = undefined;
+      throw e;
+    });
+    return this.ready;
+  }
+
+  /**
+   * Bring the cache's section ref to the remote tip: `ls-remote`, then `fetch` only when the tip is a
+   * commit the cache does not have. Returns the tip.
+   */
+  private async sync(): Promise<VersionId | null> {
+    const { repo, remote } = await this.open();
+    const tip = await remote.tip();
+    const local = await repo.resolveRef(this.ref);
+    if (tip === local) return tip;
+    if (tip === null) {
+      if (local) await repo.run(['update-ref', '-d', this.ref, local], { okCodes: [1, 128] });
+      return null;
+    }
+    if (await repo.hasCommit(tip)) {
+      await repo.updateRef(this.ref, tip, local);
+      return tip;
+    }
+    this.log('debug', `fetching ${this.ref}`, { ref: this.ref, tip });
+    await remote.fetch();
+    return repo.resolveRef(this.ref);
+  }
+
+  /** The remote tip (`git ls-remote`; no fetch). */
+  async head(): Promise<VersionId | null> {
+    return (await this.open()).remote.tip();
+  }
+
+  /** A version to read at: the given one (fetched when the cache lacks it) or the synced tip. */
+  private async readAt(version: VersionId | undefined): Promise<VersionId | null> {
+    if (version === undefined) return this.sync();
+    assertValidVersion(version);
+    const { repo } = await this.open();
+    if (!(await repo.hasCommit(version))) await this.sync();
+    return version;
+  }
+
+  async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
+    assertValidKey(key);
+    const version = await this.readAt(options.version);
+    return version ? this.inner.get(key, { version }) : null;
+  }
+
+  async list(options: ListOptions = {}): Promise<ListResult> {
+    const prefix = options.prefix ?? '';
+    assertValidPrefix(prefix);
+    const version = await this.readAt(options.version);
+    return version ? this.inner.list({ prefix, version }) : { entries: [], version: null, requests: 0 };
+  }
+
+  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], options);
+  }
+
+  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], options);
+  }
+
+  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+    const normalized = normalizeChanges(changes);
+    assertMessage(options);
+    const { repo, remote } = await this.open();
+    let attempt = 0;
+    return commitWithRetry({
+      ref: this.ref,
+      retries: this.common.retries,
+      readTip: () => this.sync(),
+      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message),
+      publish: async (tip, commit) => {
+        attempt++;
+        const landed = await remote.push(commit, tip);
+        if (landed)
+          await repo.updateRef(this.ref, commit, tip); // the cache follows; a miss only costs a later fetch
+        else this.log('info', `${this.ref} moved on the remote; rebasing and retrying`, { attempt });
+        return landed;
+      },
+    });
+  }
+
+  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+    assertValidKey(key);
+    await this.sync();
+    return this.inner.history(key, options);
+  }
+
+  /** Stop the cache's `cat-file` process. */
+  close(): Promise<void> {
+    return this.inner.close();
+  }
+}
