@@ -22,5 +22,7 @@ if (passed === 0 && failed === 0) {
   console.error('ci-summary: no test ran');
   process.exit(1);
 }
-console.log(`${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+// Skipped tests are reported on their own line: the last line stays exactly `N passed, N failed`.
+if (skipped) console.log(`${skipped} skipped (each prints its reason in the log above)`);
+console.log(`${passed} passed, ${failed} failed`);
 process.exit(failed > 0 ? 1 : status);
