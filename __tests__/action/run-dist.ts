@@ -50,7 +50,7 @@ export function workspace(files: Record<string, string>): string {
  */
 export function runDist(
   inputs: Record<string, string>,
-  opts: { cwd: string; env?: Record<string, string> },
+  opts: { cwd: string; env?: Record<string, string>; node?: string },
 ): Promise<DistRun> {
   const env: Record<string, string> = {
     GITHUB_WORKSPACE: opts.cwd,
@@ -58,5 +58,11 @@ export function runDist(
     ...opts.env,
   };
   // Like a runner: every input is set, the step's `with:` over action.yml's defaults.
-  return runLikeRunner({ entry: DIST, inputs: { ...runnerDefaults(env), ...inputs }, cwd: opts.cwd, env });
+  return runLikeRunner({
+    entry: DIST,
+    inputs: { ...runnerDefaults(env), ...inputs },
+    cwd: opts.cwd,
+    env,
+    node: opts.node,
+  });
 }

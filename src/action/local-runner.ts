@@ -18,6 +18,8 @@ export interface LocalRunOptions {
   cwd: string;
   /** Extra environment (`GITHUB_REPOSITORY`, `GITHUB_WORKSPACE`, …). Only PATH is inherited. */
   env?: Record<string, string>;
+  /** The Node binary to run `entry` with (default: this process's own; e.g. a Node 24 build, as action.yml's `node24`). */
+  node?: string;
 }
 
 export interface LocalRun {
@@ -76,16 +78,21 @@ export function runLikeRunner(options: LocalRunOptions): Promise<LocalRun> {
   };
   for (const [name, value] of Object.entries(options.inputs)) env[inputEnvName(name)] = value;
   return new Promise((done) => {
-    execFile(process.execPath, [options.entry], { cwd: options.cwd, env, encoding: 'utf8' }, (err, stdout, stderr) => {
-      const run: LocalRun = {
-        code: err ? Number((err as { code?: number }).code ?? 1) : 0,
-        stdout,
-        stderr,
-        outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
-        summary: readFileSync(summaryFile, 'utf8'),
-      };
-      rmSync(dir, { recursive: true, force: true });
-      done(run);
-    });
+    execFile(
+      options.node ?? process.execPath,
+      [options.entry],
+      { cwd: options.cwd, env, encoding: 'utf8' },
+      (err, stdout, stderr) => {
+        const run: LocalRun = {
+          code: err ? Number((err as { code?: number }).code ?? 1) : 0,
+          stdout,
+          stderr,
+          outputs: parseOutputFile(readFileSync(outputFile, 'utf8')),
+          summary: readFileSync(summaryFile, 'utf8'),
+        };
+        rmSync(dir, { recursive: true, force: true });
+        done(run);
+      },
+    );
   });
 }
