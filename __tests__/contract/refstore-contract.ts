@@ -23,6 +23,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesEqual, utf8 } from '../../src/core/bytes.js';
 import { ConcurrentUpdate, InvalidKey, InvalidVersion } from '../../src/core/errors.js';
 import { blobSha, isSha } from '../../src/core/git/objects.js';
+import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 
@@ -493,6 +494,12 @@ export function describeRefStoreContract(
         ['line\nbreak', 'control-char'],
         ['lone\uD800surrogate', 'utf8'],
         ['x/.git/y', 'dot-git'],
+        ['x/.git /y', 'dot-git-ntfs'],
+        ['x/.git./y', 'dot-git-ntfs'],
+        ['x/GIT~1/y', 'dot-git-ntfs'],
+        ['x/.g\u200cit/y', 'dot-git-hfs'],
+        ['x/.gitmodules', 'dot-gitmodules'],
+        ['cafe\u0301.json', 'not-nfc'],
         ['k'.repeat(MAX_KEY_BYTES + 1), 'too-long'],
         [42, 'type'],
       ];
@@ -567,7 +574,14 @@ export function describeRefStoreContract(
       // Segments that are valid keys on their own; the run number keeps runs apart in one section.
       const segment = fc
         .string({ unit: 'grapheme', minLength: 1, maxLength: 6 })
-        .filter((s) => !/[/\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
+        .filter(
+          (s) =>
+            !/[/\u0000-\u001f\u007f]/.test(s) &&
+            s !== '.' &&
+            s !== '..' &&
+            s.normalize('NFC') === s &&
+            gitPathRule(s) === null,
+        );
 
       it('random keys and values round-trip through put, get and list', async () => {
         let run = 0;

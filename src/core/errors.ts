@@ -35,8 +35,8 @@ export class DocDbError extends Error {
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 export class InvalidKey extends DocDbError {
   override readonly code = 'InvalidKey' as const;
-  constructor(key: unknown, rule: string, message: string) {
-    super(message, { key: typeof key === 'string' ? key : String(key), rule });
+  constructor(key: unknown, rule: string, message: string, data: ErrorData = {}) {
+    super(message, { ...data, key: typeof key === 'string' ? key : String(key), rule });
   }
 }
 
