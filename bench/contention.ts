@@ -52,7 +52,7 @@ async function libraryWriters() {
         retries = 0;
         try {
           const r = await s.put(`k/w${w}-${i}.json`, JSON.stringify({ w, i }));
-          perWrite.push({ retries, requests: r.requests, ok: r.changed });
+          perWrite.push({ retries, requests: r.requests ?? 0, ok: r.changed });
         } catch (e) {
           perWrite.push({
             retries,

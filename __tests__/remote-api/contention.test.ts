@@ -38,7 +38,7 @@ it('8 instances × 10 puts on one section: 80/80 land, history complete, each re
         // Binary values (a NUL byte) go up as blobs: a retry must name the blob by SHA, not upload it again.
         const value = i % 2 === 0 ? `${w}-${i}` : new Uint8Array([w, i, 0]);
         const r = await s.put(`k/w${w}-${i}.json`, value);
-        out.push({ requests: r.requests, retries, changed: r.changed });
+        out.push({ requests: r.requests ?? 0, retries, changed: r.changed });
       }
       return out;
     }),
