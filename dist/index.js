@@ -30022,8 +30022,8 @@ function readInputs(get, env = {}) {
         bad('api-url', `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`);
     }
     const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
-    if (!/^\d+$/.test(rcw) || Number(rcw) > 20) {
-        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 20`, '0-20');
+    if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
+        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
     }
     const minRateLimit = get('min-rate-limit') || '0';
     if (!/^\d+$/.test(minRateLimit)) {
@@ -30078,7 +30078,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4888);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1198);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core, call runAction, publish outputs and the job summary, or fail with what to fix.
@@ -30118,7 +30118,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4888:
+/***/ 1198:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30143,6 +30143,12 @@ var refname = __nccwpck_require__(6365);
  * trailing newline (POSIX text file; no "\ No newline at end of file" in diffs).
  */
 
+/**
+ * Deepest nesting of arrays and objects accepted (the root value is depth 0; the document envelope
+ * itself uses one level). Deeper data would overflow the call stack here and in most JSON readers;
+ * 512 matches common parser limits (e.g. serde_json's 128 ×4, Python's default recursion ~1000).
+ */
+const MAX_JSON_DEPTH = 512;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 function childPath(path, key) {
     if (typeof key === 'number')
@@ -30161,14 +30167,15 @@ function isPlainObject(v) {
  * `data.branches[2].sha`) for anything that is not plain JSON: `undefined` (also as a property value
  * or array element — silently dropping it would lose data), functions, symbols, BigInt, NaN and
  * ±Infinity, cycles, and objects other than plain objects and arrays (values with a `toJSON` method,
- * such as `Date`, are converted first, as `JSON.stringify` does).
+ * such as `Date`, are converted first, as `JSON.stringify` does), and nesting deeper than
+ * {@link MAX_JSON_DEPTH} (instead of a `RangeError` from the call stack).
  *
  * @example
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 function canonicalJson(value, rootPath = '$') {
     const stack = new Set();
-    const write = (v, path, indent) => {
+    const write = (v, path, indent, depth = 0) => {
         if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
             v = v.toJSON('');
         }
@@ -30195,6 +30202,10 @@ function canonicalJson(value, rootPath = '$') {
         const obj = v;
         if (stack.has(obj))
             reject(path, 'it refers back to itself (cycle)');
+        if (depth >= MAX_JSON_DEPTH) {
+            // The path would be as deep as the data; name where it starts instead.
+            throw new core_errors/* InvalidDocument */.D1(rootPath, `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
+        }
         const inner = `${indent}  `;
         if (Array.isArray(obj)) {
             if (obj.length === 0)
@@ -30204,7 +30215,7 @@ function canonicalJson(value, rootPath = '$') {
             for (let i = 0; i < obj.length; i++) {
                 if (!(i in obj))
                     reject(childPath(path, i), 'sparse array holes are not allowed');
-                parts.push(inner + write(obj[i], childPath(path, i), inner));
+                parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
             }
             stack.delete(obj);
             return `[\n${parts.join(',\n')}\n${indent}]`;
@@ -30217,7 +30228,7 @@ function canonicalJson(value, rootPath = '$') {
         if (keys.length === 0)
             return '{}';
         stack.add(obj);
-        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner)}`);
+        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner, depth + 1)}`);
         stack.delete(obj);
         return `{\n${parts.join(',\n')}\n${indent}}`;
     };
@@ -30226,11 +30237,83 @@ function canonicalJson(value, rootPath = '$') {
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
+;// CONCATENATED MODULE: ./src/core/git-path.ts
+/**
+ * git's own checks for path components that must never reach a working tree, so that every key docdb
+ * accepts can be checked out by git with `core.protectNTFS` and `core.protectHFS` (git's defaults on
+ * Windows and macOS; `git fsck` applies both everywhere and reports `hasDotgit`).
+ *
+ * Mirrors git 2.39: `is_ntfs_dotgit` / `is_ntfs_dot_generic` (path.c), `is_hfs_dotgit` /
+ * `is_hfs_dot_generic` (utf8.c) and `verify_path` (read-cache.c), which also splits components at a
+ * backslash when NTFS protection is on. Written from the behaviour, checked against real git in
+ * `__tests__/core/git-path.test.ts` (every rejected name makes `git fsck --strict` fail).
+ */
+/**
+ * Code points HFS+ ignores when comparing names, so `.g\u200Cit` *is* `.git` on a Mac (git's
+ * `next_hfs_char`, utf8.c).
+ */
+const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
+/** ASCII-only lower-casing, as git's `tolower` on its ASCII needles (non-ASCII never matches). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+/**
+ * NTFS ignores trailing dots and spaces, and `name:stream` names an alternate data stream of `name`;
+ * so `.git`, `.git.`, `.git ..` and `.git::$INDEX_ALLOCATION` all open the `.git` directory. `GIT~1`
+ * is the 8.3 short name NTFS gives `.git` (git matches `git` case-insensitively and `~1` exactly).
+ */
+const NTFS_DOTGIT = /^(?:\.[gG][iI][tT]|[gG][iI][tT]~1)[. ]*(?::|$)/;
+/** `.gitmodules` on NTFS: the long name, `gitmod~1`..`gitmod~4`, or the hashed fallback short name. */
+function isNtfsDotGitmodules(part) {
+    const tail = (rest) => /^[. ]*(?::|$)/.test(rest);
+    if (part.length >= 11 && asciiLower(part.slice(0, 11)) === '.gitmodules')
+        return tail(part.slice(11));
+    if (/^gitmod~[1-4]/.test(asciiLower(part.slice(0, 8))))
+        return tail(part.slice(8));
+    // Fallback 8.3 name: a prefix (0-6 chars) of "gi7eba", then "~" and digits, 8 characters in all.
+    const head = part.slice(0, 8);
+    const m = /^([\x00-\x7f]{0,6})~([1-9][0-9]*)$/.exec(head);
+    if (head.length === 8 && m && 'gi7eba'.startsWith(asciiLower(m[1])))
+        return tail(part.slice(8));
+    return false;
+}
+/**
+ * The git rule that `component` (one `/`-separated part of a path) breaks, or null when git accepts
+ * it. A backslash also separates components here, as it does for git with `core.protectNTFS`.
+ *
+ * @example
+ * gitPathRule('.git.')      // 'dot-git-ntfs'
+ * gitPathRule('.g\u200Cit') // 'dot-git-hfs'
+ * gitPathRule('.gitignore') // null
+ */
+function gitPathRule(component) {
+    if (asciiLower(component) === '.git')
+        return 'dot-git';
+    const hfs = asciiLower(component.replace(HFS_IGNORABLE, ''));
+    if (hfs === '.git')
+        return 'dot-git-hfs';
+    for (const part of component.split('\\')) {
+        if (NTFS_DOTGIT.test(part))
+            return 'dot-git-ntfs';
+    }
+    // `.gitmodules` is read by git as submodule configuration: `git fsck` parses any blob of that name
+    // (gitmodulesParse, gitmodulesUrl, …), and a value there could point a clone at another repository.
+    if (hfs === '.gitmodules' || component.split('\\').some(isNtfsDotGitmodules))
+        return 'dot-gitmodules';
+    return null;
+}
+/** What each rule means, for error messages and docs. */
+const GIT_PATH_RULE_TEXT = {
+    'dot-git': 'is ".git" (in some letter case); git refuses to check it out and `git fsck` reports hasDotgit',
+    'dot-git-ntfs': 'names ".git" on Windows (NTFS ignores trailing dots and spaces, "GIT~1" is its short name, and ":" opens a stream); git refuses it',
+    'dot-git-hfs': 'names ".git" on macOS (HFS+ ignores the invisible characters U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF); git refuses it',
+    'dot-gitmodules': 'names ".gitmodules" (possibly as a Windows or macOS variant); git reads it as submodule configuration and `git fsck` checks it',
+};
+
 ;// CONCATENATED MODULE: ./src/core/keys.ts
 /**
  * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
  * rules are git's path rules plus a length bound. See docs/keys.md.
  */
+
 
 /** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
  * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
@@ -30254,6 +30337,11 @@ function assertValidKey(key) {
     if (/[\u0000-\u001f\u007f]/.test(key)) {
         throw new core_errors/* InvalidKey */.rk(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
     }
+    // One spelling per key: macOS (and many editors) write NFD, Linux keeps bytes as given, so two
+    // spellings of "é" would be two keys in git but one file on a Mac checkout. See docs/keys.md.
+    if (key.normalize('NFC') !== key) {
+        throw new core_errors/* InvalidKey */.rk(key, 'not-nfc', `key ${JSON.stringify(key)} is not in Unicode normalisation form NFC; use ${JSON.stringify(key.normalize('NFC'))} (key.normalize('NFC'))`);
+    }
     if (key.startsWith('/') || key.endsWith('/')) {
         throw new core_errors/* InvalidKey */.rk(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
     }
@@ -30267,9 +30355,12 @@ function assertValidKey(key) {
         if (seg === '.' || seg === '..') {
             throw new core_errors/* InvalidKey */.rk(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
         }
-        // Case-insensitive, as `git fsck` (hasDotgit) and checkouts on case-insensitive file systems treat it.
-        if (seg.toLowerCase() === '.git')
-            throw new core_errors/* InvalidKey */.rk(key, 'dot-git', `key ${JSON.stringify(key)} must not contain a ".git" segment (in any case)`);
+        // git's verify_path rules with NTFS and HFS protection (see git-path.ts): `.git`, `.git.`,
+        // `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g\u200Cit`, `.gitmodules` variants.
+        const rule = gitPathRule(seg);
+        if (rule) {
+            throw new core_errors/* InvalidKey */.rk(key, rule, `key ${JSON.stringify(key)} has the part ${JSON.stringify(seg)}, which ${GIT_PATH_RULE_TEXT[rule]}`, { component: seg });
+        }
     }
 }
 /** Non-throwing form of {@link assertValidKey}. */
@@ -30288,7 +30379,17 @@ function assertValidPrefix(prefix) {
         throw new core_errors/* InvalidKey */.rk(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
     if (prefix === '')
         return;
-    assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+    if (prefix.endsWith('/'))
+        return assertValidKey(prefix.slice(0, -1));
+    try {
+        assertValidKey(prefix);
+    }
+    catch (e) {
+        // The last part of a prefix may be the start of a longer name: `x/.git` lists `x/.gitignore`.
+        if (e instanceof core_errors/* InvalidKey */.rk && isValidKey(`${prefix}x`))
+            return;
+        throw e;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/version.ts
@@ -30311,6 +30412,7 @@ function assertValidVersion(v) {
  * Document identity `(namespace, doc_type, id)` and its canonical key `<namespace>/<doc_type>/<id>.json`.
  * See docs/documents.md.
  */
+
 
 
 /** Suffix of every document key. */
@@ -30341,9 +30443,9 @@ function checkSegment(field, value, segment, maxBytes) {
     }
     if (segment === '.' || segment === '..')
         fail(field, 'dot-segment', value, 'no part of it may be "." or ".."');
-    if (segment.toLowerCase() === '.git') {
-        fail(field, 'dot-git', value, 'no part of it may be ".git" in any case (git refuses such paths)');
-    }
+    const gitRule = gitPathRule(segment);
+    if (gitRule)
+        fail(field, gitRule, value, `its part ${JSON.stringify(segment)} ${GIT_PATH_RULE_TEXT[gitRule]}`);
     if (byteLength(segment) > maxBytes) {
         fail(field, 'too-long', value, `each part may be at most ${maxBytes} UTF-8 bytes`);
     }
@@ -30357,6 +30459,9 @@ function checkField(field, value) {
         fail(field, 'utf8', value, 'it is not valid UTF-8 (lone surrogate)');
     if (/[\u0000-\u001f\u007f]/.test(value))
         fail(field, 'control-char', value, 'it must not contain NUL or control characters');
+    if (value.normalize('NFC') !== value) {
+        fail(field, 'not-nfc', value, `it is not in Unicode form NFC; use ${JSON.stringify(value.normalize('NFC'))}`);
+    }
     if (field !== 'id' && value.includes('/')) {
         fail(field, 'slash', value, `${field} is a single key segment and must not contain "/" (only id may)`);
     }
@@ -32932,6 +33037,8 @@ class GitCache {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -32942,7 +33049,14 @@ class GitCache {
 
 
 /**
- * Validate every change (before any I/O) and reject a key named twice.
+ * Largest value any store accepts, in bytes of the encoded value: GitHub refuses blobs over 100 MiB
+ * (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github),
+ * so every backend applies the same limit and a value that works locally works remotely.
+ */
+const MAX_VALUE_BYTES = 100 * 1024 * 1024;
+/**
+ * Validate every change (before any I/O) and reject a key named twice, or a value over
+ * {@link MAX_VALUE_BYTES} (`DocumentTooLarge`, before its blob is hashed or uploaded).
  * Returns the changes with values as bytes.
  */
 function normalizeChanges(changes) {
@@ -32960,6 +33074,8 @@ function normalizeChanges(changes) {
                 throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
             }
             const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
+            if (value.length > MAX_VALUE_BYTES)
+                throw new core_errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
             return { op: 'put', key: c.key, value, sha: blobSha(value) };
         }
         if (c.op === 'delete')
@@ -33188,6 +33304,9 @@ function nextLink(link) {
 
 
 
+
+/** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
+const MAX_REREADS_AFTER_LOST_REPLY = 8;
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
@@ -33715,7 +33834,10 @@ class RemoteApiRefStore {
         const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
         let tip = cached ? cached.sha : await this.readRef(ctx);
         let confirmed = !cached;
-        let retries = 0;
+        // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
+        // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
+        const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
+        const uploaded = new Set();
         for (;;) {
             const base = tip === null ? null : await this.getCommit(ctx, tip);
             const current = await this.currentShas(ctx, base ? base.tree : null, changes);
@@ -33744,9 +33866,9 @@ class RemoteApiRefStore {
                 // GitHub never accepts anonymous writes: fail before sending any (a no-op above still succeeds).
                 throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
             }
-            const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges);
+            const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
             const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-            const outcome = await this.updateRef(ctx, tip, commit);
+            const outcome = await this.updateRef(ctx, tip, commit, retry);
             if (outcome.ok) {
                 return {
                     version: commit,
@@ -33760,25 +33882,23 @@ class RemoteApiRefStore {
             }
             // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
             const other = outcome.tip;
-            if (confirmed)
-                retries++;
+            // A loss on an unconfirmed cached tip is not a race (the tip was just stale): retry at once, free.
+            if (confirmed) {
+                const wait = retry.next();
+                if (wait === null)
+                    throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retry.retries + 1);
+                this.cfg.logger?.({
+                    level: 'info',
+                    message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+                    data: { attempt: retry.retries, other, wait },
+                });
+                await this.cfg.sleep(wait);
+            }
             confirmed = true;
-            if (retries > this.cfg.retryConcurrentWrites) {
-                throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retries);
-            }
-            this.cfg.logger?.({
-                level: 'info',
-                message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip`,
-                data: { attempt: retries, other },
-            });
-            if (retries > 0) {
-                const cap = Math.min(2000, 100 * 2 ** retries);
-                await this.cfg.sleep(Math.round(this.cfg.random() * cap));
-            }
             tip = other;
         }
     }
-    async createTrees(ctx, baseTree, changes) {
+    async createTrees(ctx, baseTree, changes, uploaded) {
         const chunks = [[]];
         let inline = 0;
         for (const c of changes) {
@@ -33798,7 +33918,8 @@ class RemoteApiRefStore {
                     }
                 }
                 if (text === undefined) {
-                    const sha = await this.createBlob(ctx, bytes, c.sha);
+                    const sha = uploaded?.has(c.sha) ? c.sha : await this.createBlob(ctx, bytes, c.sha);
+                    uploaded?.add(sha);
                     entry = { path: c.path, mode: c.mode, type: 'blob', sha };
                 }
                 else {
@@ -33876,7 +33997,7 @@ class RemoteApiRefStore {
      * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
      * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
      */
-    async updateRef(ctx, parent, commit) {
+    async updateRef(ctx, parent, commit, retry) {
         const request = parent === null
             ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
             : {
@@ -33907,16 +34028,26 @@ class RemoteApiRefStore {
                     data: { commit },
                 });
             }
-            let now;
-            try {
-                // Unconditional: after an update attempt a cached ETag proves nothing about our write.
-                await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-                now = await this.readRef(ctx);
-            }
-            catch (e) {
-                if (lost === 0)
-                    throw e;
-                throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+            let now = null;
+            // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+            await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+            for (let reread = 0;; reread++) {
+                try {
+                    now = await this.readRef(ctx);
+                    break;
+                }
+                catch (e) {
+                    if (lost === 0)
+                        throw e;
+                    // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
+                    // write's retry budget lasts, rather than report "unknown" after one failed read.
+                    const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
+                    if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
+                        await this.cfg.sleep(this.client.backoffMs(Math.min(reread, 4)));
+                        continue;
+                    }
+                    throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+                }
             }
             if (now === commit)
                 return { ok: true };
@@ -39614,6 +39745,115 @@ async function runAction(inputs, context = {}) {
 
 /***/ }),
 
+/***/ 3915:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Yi: () => (/* binding */ WriteRetry),
+/* harmony export */   eG: () => (/* binding */ resolveWriteRetry),
+/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES)
+/* harmony export */ });
+/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS, fullJitterDelay */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * The one policy for retrying a write that lost a fast-forward race (every store that retries uses
+ * it): full-jitter exponential backoff, bounded by a budget in TIME rather than a small count.
+ *
+ * Why time: with N writers on one section, a writer may lose up to N-1 races in a row through no
+ * fault of its own; a count of 5 fails the 7th of 8 concurrent CI jobs, while 60 s lets every one of
+ * them land. Why full jitter (delay = random × min(cap, base × 2^attempt)): it spreads losers out the
+ * most, so the next round has the fewest collisions (AWS Architecture Blog, "Exponential Backoff And
+ * Jitter"). GitHub asks integrators to serialise writes and back off
+ * (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api).
+ * See docs/decisions.md ("Write retries under contention") for the trade-off.
+ */
+
+/** Default upper bound on retries after lost races; the time budget normally ends retrying first. */
+const DEFAULT_RETRY_CONCURRENT_WRITES = 100;
+/** Default time a write keeps retrying after lost races, in milliseconds (from its first attempt). */
+const DEFAULT_WRITE_RETRY_BUDGET_MS = 60_000;
+/** Default base of the exponential backoff between retries, in milliseconds (first retry waits < 200 ms). */
+const DEFAULT_WRITE_BACKOFF_BASE_MS = 100;
+/** Longest single wait between retries, in milliseconds. */
+const WRITE_BACKOFF_CAP_MS = 2_000;
+function check(field, v, def, max) {
+    if (v === undefined)
+        return def;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} must be an integer from 0 to ${max}, got ${JSON.stringify(v)}`, {
+            allowed: `integer 0..${max}`,
+        });
+    }
+    return v;
+}
+/**
+ * Validate the retry options (`InvalidConfig` naming the field) and fill in defaults.
+ *
+ * @example
+ * resolveWriteRetry({ writeRetryBudgetMs: 10_000 }) // { maxRetries: 100, budgetMs: 10000, baseMs: 100, capMs: 2000 }
+ */
+function resolveWriteRetry(o) {
+    return {
+        maxRetries: check('retryConcurrentWrites', o.retryConcurrentWrites, DEFAULT_RETRY_CONCURRENT_WRITES, 1000),
+        budgetMs: check('writeRetryBudgetMs', o.writeRetryBudgetMs, DEFAULT_WRITE_RETRY_BUDGET_MS, 3_600_000),
+        baseMs: check('writeBackoffBaseMs', o.writeBackoffBaseMs, DEFAULT_WRITE_BACKOFF_BASE_MS, 60_000),
+        capMs: WRITE_BACKOFF_CAP_MS,
+    };
+}
+/**
+ * Full-jitter exponential delay for retry number `attempt` (1-based): uniform in
+ * [0, min(cap, base × 2^attempt)).
+ *
+ * @example
+ * fullJitterDelay(3, { baseMs: 100, capMs: 2000 }, () => 0.5) // 400
+ */
+function fullJitterDelay(attempt, p, random) {
+    const ceiling = Math.min(p.capMs, p.baseMs * 2 ** Math.min(attempt, 30));
+    return Math.floor(random() * ceiling);
+}
+/**
+ * One write's retry state: `next()` returns the wait before the next retry, or `null` when the retry
+ * count or the time budget is spent (then the caller throws `ConcurrentUpdate`).
+ *
+ * @example
+ * const retry = new WriteRetry(resolveWriteRetry({}));
+ * const wait = retry.next(); // a number of ms, or null: give up
+ */
+class WriteRetry {
+    policy;
+    random;
+    now;
+    started;
+    /** Retries granted so far. */
+    retries = 0;
+    constructor(policy, random = Math.random, now = Date.now) {
+        this.policy = policy;
+        this.random = random;
+        this.now = now;
+        this.started = now();
+    }
+    /** Milliseconds since the write started. */
+    elapsed() {
+        return this.now() - this.started;
+    }
+    /** True while the time budget has not run out (used to keep re-reading a ref after a lost reply). */
+    withinBudget() {
+        return this.elapsed() < this.policy.budgetMs;
+    }
+    next() {
+        if (this.retries >= this.policy.maxRetries)
+            return null;
+        const delay = fullJitterDelay(this.retries + 1, this.policy, this.random);
+        if (this.elapsed() + delay > this.policy.budgetMs)
+            return null;
+        this.retries++;
+        return delay;
+    }
+}
+
+
+/***/ }),
+
 /***/ 9596:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -39746,6 +39986,7 @@ function fromHex(hex) {
 /* harmony export */   OZ: () => (/* binding */ InvalidConfig),
 /* harmony export */   SX: () => (/* binding */ AuthInvalid),
 /* harmony export */   Yk: () => (/* binding */ UpstreamUnavailable),
+/* harmony export */   ZW: () => (/* binding */ DocumentTooLarge),
 /* harmony export */   cw: () => (/* binding */ Forbidden),
 /* harmony export */   h5: () => (/* binding */ InvalidResponse),
 /* harmony export */   qH: () => (/* binding */ InvalidIdentity),
@@ -39786,8 +40027,8 @@ class DocDbError extends Error {
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 class InvalidKey extends DocDbError {
     code = 'InvalidKey';
-    constructor(key, rule, message) {
-        super(message, { key: typeof key === 'string' ? key : String(key), rule });
+    constructor(key, rule, message, data = {}) {
+        super(message, { ...data, key: typeof key === 'string' ? key : String(key), rule });
     }
 }
 /** A document identity or envelope field is invalid (`data.field` names it). */
@@ -39887,6 +40128,16 @@ class InvalidSpec extends DocDbError {
 class GitError extends DocDbError {
     code = 'GitError';
 }
+/**
+ * A value is larger than the one size limit every store applies (`data.key`, `data.size` in bytes,
+ * `data.limit`), checked before any upload. See docs/keys.md ("Sizes").
+ */
+class DocumentTooLarge extends DocDbError {
+    code = 'DocumentTooLarge';
+    constructor(key, size, limit) {
+        super(`the value of ${JSON.stringify(key)} is ${size} bytes; the limit is ${limit} bytes (GitHub's 100 MiB blob limit)`, { key, size, limit });
+    }
+}
 /** Every error class, for iteration in tests and docs. */
 const ALL_ERRORS = [
     InvalidKey,
@@ -39906,6 +40157,7 @@ const ALL_ERRORS = [
     InvalidResponse,
     InvalidSpec,
     GitError,
+    DocumentTooLarge,
 ];
 
 
@@ -41148,7 +41400,7 @@ function maxIso(a, b) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES),
+  kS: () => (/* reexport */ backoff/* DEFAULT_RETRY_CONCURRENT_WRITES */.kS),
   pK: () => (/* binding */ assertTokenShape),
   pE: () => (/* binding */ resolveConfig)
 });
@@ -41265,6 +41517,8 @@ class MemoryCacheBackend {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
@@ -41274,8 +41528,9 @@ var refname = __nccwpck_require__(6365);
 
 
 
-/** Default number of retries a writer that lost a fast-forward race makes before `ConcurrentUpdate`. */
-const DEFAULT_RETRY_CONCURRENT_WRITES = 5;
+
+// Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
+
 /** Default retries of an idempotent request on 5xx or a connection failure. */
 const DEFAULT_READ_RETRIES = 3;
 /** Default longest secondary-rate-limit `Retry-After` (seconds) the store waits out before retrying. */
@@ -41400,6 +41655,9 @@ function resolveConfig(options) {
         fail('random', 'random must be a function', 'function');
     if (options.logger !== undefined && typeof options.logger !== 'function')
         fail('logger', 'logger must be a function', 'function');
+    if (options.now !== undefined && typeof options.now !== 'function')
+        fail('now', 'now must be a function', 'function');
+    const writeRetry = (0,backoff/* resolveWriteRetry */.eG)(options);
     return {
         transport: t,
         apiBase,
@@ -41409,7 +41667,9 @@ function resolveConfig(options) {
         ref,
         token: options.token,
         credentials: options.credentials,
-        retryConcurrentWrites: count('retryConcurrentWrites', options.retryConcurrentWrites, DEFAULT_RETRY_CONCURRENT_WRITES, 1000),
+        retryConcurrentWrites: writeRetry.maxRetries,
+        writeRetry,
+        now: options.now ?? Date.now,
         readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
         maxRetryAfterSeconds: count('maxRetryAfterSeconds', options.maxRetryAfterSeconds, DEFAULT_MAX_RETRY_AFTER_SECONDS, 86_400),
         backend,

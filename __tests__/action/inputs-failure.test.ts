@@ -29,7 +29,7 @@ describe('readInputs', () => {
       apiUrl: 'https://ghe.example/api/v3',
       mode: 'project',
       projections: [],
-      retryConcurrentWrites: 5, // DEFAULT_RETRY_CONCURRENT_WRITES, same as action.yml
+      retryConcurrentWrites: 100, // DEFAULT_RETRY_CONCURRENT_WRITES, same as action.yml
     });
     expect(readInputs(reader({ projections: 'a, b,,c' }), { GITHUB_REPOSITORY: 'o/r' }).projections).toEqual([
       'a',
@@ -44,7 +44,7 @@ describe('readInputs', () => {
       [{ mode: 'sync' }, /input "mode": "sync" is not a mode; use one of project, backfill, read, dry-run/],
       [{ repository: 'nope' }, /input "repository": "nope" is not "owner\/name"/],
       [{ 'api-url': 'ftp://x' }, /input "api-url"/],
-      [{ 'retry-concurrent-writes': '-1' }, /input "retry-concurrent-writes".*0 to 20/],
+      [{ 'retry-concurrent-writes': '-1' }, /input "retry-concurrent-writes".*0 to 1000/],
       [{ mode: 'read', namespace: 'github', type: 'repo' }, /input "id": is required with mode: read/],
       [{ version: 'abc' }, /input "version".*40-character/],
       [{ version: 'a'.repeat(40) }, /input "version": only applies to mode: read/],

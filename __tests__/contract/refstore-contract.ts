@@ -21,9 +21,11 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesEqual, utf8 } from '../../src/core/bytes.js';
-import { ConcurrentUpdate, InvalidKey, InvalidVersion } from '../../src/core/errors.js';
+import { ConcurrentUpdate, DocumentTooLarge, InvalidKey, InvalidVersion } from '../../src/core/errors.js';
 import { blobSha, isSha } from '../../src/core/git/objects.js';
+import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
+import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 
 export interface ContractFixture {
@@ -493,6 +495,12 @@ export function describeRefStoreContract(
         ['line\nbreak', 'control-char'],
         ['lone\uD800surrogate', 'utf8'],
         ['x/.git/y', 'dot-git'],
+        ['x/.git /y', 'dot-git-ntfs'],
+        ['x/.git./y', 'dot-git-ntfs'],
+        ['x/GIT~1/y', 'dot-git-ntfs'],
+        ['x/.g\u200cit/y', 'dot-git-hfs'],
+        ['x/.gitmodules', 'dot-gitmodules'],
+        ['cafe\u0301.json', 'not-nfc'],
         ['k'.repeat(MAX_KEY_BYTES + 1), 'too-long'],
         [42, 'type'],
       ];
@@ -516,6 +524,36 @@ export function describeRefStoreContract(
         }
         if (before !== undefined) expect(fx.requestCount!()).toBe(before);
         expect(await store.head()).toBe(head);
+      });
+    });
+
+    describe('size limit (one limit on every backend, before any upload)', () => {
+      it('rejects a value of MAX_VALUE_BYTES + 1 with DocumentTooLarge naming the key, writing nothing', async () => {
+        await store.put('small.json', 'x');
+        const head = await store.head();
+        const before = fx.requestCount?.();
+        // Zero-filled and never touched before the check, so this costs no real memory or hashing.
+        const big = new Uint8Array(MAX_VALUE_BYTES + 1);
+        for (const op of [
+          () => store.put('big/value.bin', big),
+          () =>
+            store.commit([
+              { op: 'put', key: 'ok.json', value: 'fine' },
+              { op: 'put', key: 'big/value.bin', value: big },
+            ]),
+        ]) {
+          const err = await op().catch((e: unknown) => e);
+          expect(err).toBeInstanceOf(DocumentTooLarge);
+          expect((err as DocumentTooLarge).data).toEqual({
+            key: 'big/value.bin',
+            size: MAX_VALUE_BYTES + 1,
+            limit: MAX_VALUE_BYTES,
+          });
+          expect((err as Error).message).toContain('"big/value.bin"');
+        }
+        if (before !== undefined) expect(fx.requestCount!()).toBe(before);
+        expect(await store.head()).toBe(head);
+        expect(await store.get('ok.json')).toBeNull();
       });
     });
 
@@ -567,7 +605,14 @@ export function describeRefStoreContract(
       // Segments that are valid keys on their own; the run number keeps runs apart in one section.
       const segment = fc
         .string({ unit: 'grapheme', minLength: 1, maxLength: 6 })
-        .filter((s) => !/[/\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
+        .filter(
+          (s) =>
+            !/[/\u0000-\u001f\u007f]/.test(s) &&
+            s !== '.' &&
+            s !== '..' &&
+            s.normalize('NFC') === s &&
+            gitPathRule(s) === null,
+        );
 
       it('random keys and values round-trip through put, get and list', async () => {
         let run = 0;

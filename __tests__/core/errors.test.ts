@@ -19,6 +19,8 @@ function make(cls: (typeof ALL_ERRORS)[number]): DocDbError {
       return new errors.InvalidConfig('ref', 'bad ref');
     case errors.ConcurrentUpdate:
       return new errors.ConcurrentUpdate('refs/docdb/documents', 'a'.repeat(40), 3);
+    case errors.DocumentTooLarge:
+      return new errors.DocumentTooLarge('big.bin', 104857601, 104857600);
     case errors.RateLimited:
       return new errors.RateLimited('slow down', { reset: 1700000000, retryAfter: 60 });
     default:
@@ -46,6 +48,7 @@ describe('errors', () => {
       'InvalidResponse',
       'InvalidSpec',
       'GitError',
+      'DocumentTooLarge',
     ]);
   });
 

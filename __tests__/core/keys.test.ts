@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidKey } from '../../src/core/errors.js';
+import { gitPathRule } from '../../src/core/git-path.js';
 import { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from '../../src/core/keys.js';
 
 function ruleOf(fn: () => unknown): string {
@@ -90,7 +91,14 @@ describe('assertValidKey', () => {
   it('property: keys built from safe segments are valid', () => {
     const segment = fc
       .string({ unit: 'grapheme', minLength: 1, maxLength: 10 })
-      .filter((s) => !/[/\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
+      .filter(
+        (s) =>
+          !/[/\u0000-\u001f\u007f]/.test(s) &&
+          s !== '.' &&
+          s !== '..' &&
+          s.normalize('NFC') === s &&
+          gitPathRule(s) === null,
+      );
     fc.assert(
       fc.property(fc.array(segment, { minLength: 1, maxLength: 6 }), (segs) => {
         expect(isValidKey(segs.join('/'))).toBe(true);
@@ -109,5 +117,12 @@ describe('assertValidPrefix', () => {
     expect(ruleOf(() => assertValidPrefix('a//'))).toBe('slash-edge');
     expect(ruleOf(() => assertValidPrefix('a/../'))).toBe('dot-segment');
     expect(ruleOf(() => assertValidPrefix(3))).toBe('type');
+    expect(ruleOf(() => assertValidPrefix('x/.git/'))).toBe('dot-git');
+    expect(ruleOf(() => assertValidPrefix('x/GIT~1/'))).toBe('dot-git-ntfs');
+    expect(ruleOf(() => assertValidPrefix('cafe\u0301'))).toBe('not-nfc');
+  });
+  it('accepts a last part that only starts like a forbidden name (x/.git lists x/.gitignore)', () => {
+    for (const p of ['x/.git', 'x/.git.', 'git~1', '.gitmodules'])
+      expect(ruleOf(() => assertValidPrefix(p))).toBe('valid');
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesEqual } from '../../src/core/bytes.js';
 import { InvalidDocument, InvalidIdentity, InvalidVersion } from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
+import { MAX_JSON_DEPTH } from '../../src/document/canonical-json.js';
 import { canonicalJson, decodeEnvelope, encodeEnvelope } from '../../src/document/index.js';
 
 /** Reference: deep-sort keys, then JSON.stringify with 2-space indent, plus newline. */
@@ -119,6 +120,40 @@ describe('canonicalJson', () => {
       expect(f.message).toMatch(why);
       expect(f.message).toContain(field);
     }
+  });
+
+  it('rejects nesting deeper than MAX_JSON_DEPTH with InvalidDocument, not a RangeError (10,000 deep)', () => {
+    const nest = (n: number, wrap: (v: unknown) => unknown) => {
+      let v: unknown = 1;
+      for (let i = 0; i < n; i++) v = wrap(v);
+      return v;
+    };
+    for (const wrap of [(v: unknown) => [v], (v: unknown) => ({ a: v })]) {
+      for (const n of [10_000, MAX_JSON_DEPTH + 1]) {
+        let err: unknown;
+        try {
+          canonicalJson(nest(n, wrap), 'data');
+        } catch (e) {
+          err = e;
+        }
+        expect(err).toBeInstanceOf(InvalidDocument);
+        expect((err as InvalidDocument).message).toMatch(/deeper than 512 levels/);
+        expect((err as InvalidDocument).data).toMatchObject({ field: 'data', limit: MAX_JSON_DEPTH });
+      }
+      // Exactly at the limit is fine, and round-trips.
+      const ok = nest(MAX_JSON_DEPTH, wrap);
+      expect(JSON.parse(canonicalJson(ok))).toEqual(ok);
+    }
+    // Through the document envelope (which adds one level) the error names the document.
+    const deep = nest(10_000, (v) => [v]);
+    let envErr: unknown;
+    try {
+      encodeEnvelope({ namespace: 'github', type: 'repo', id: 'deep', data: deep });
+    } catch (e) {
+      envErr = e;
+    }
+    expect(envErr).toBeInstanceOf(InvalidDocument);
+    expect((envErr as InvalidDocument).message).toMatch(/^document nests arrays\/objects deeper than 512 levels/);
   });
 
   it('allows the same object twice when it is not a cycle', () => {

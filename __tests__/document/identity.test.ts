@@ -2,6 +2,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidIdentity } from '../../src/core/errors.js';
+import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import {
   assertValidIdentity,
@@ -64,7 +65,14 @@ describe('deriveKey / parseKey', () => {
   it('property: for valid identities parseKey(deriveKey(i)) === i', () => {
     const seg = fc
       .string({ unit: 'grapheme', minLength: 1, maxLength: 10 })
-      .filter((s) => !/[/\u0000-\u001f\u007f]/.test(s) && s !== '.' && s !== '..' && s.toLowerCase() !== '.git');
+      .filter(
+        (s) =>
+          !/[/\u0000-\u001f\u007f]/.test(s) &&
+          s !== '.' &&
+          s !== '..' &&
+          s.normalize('NFC') === s &&
+          gitPathRule(s) === null,
+      );
     const identity = fc.record({
       namespace: seg.filter((s) => !s.startsWith('_')),
       doc_type: seg,
@@ -95,6 +103,11 @@ describe('assertValidIdentity', () => {
     ['id with .git part', { id: 'a/.git' }, 'id', 'dot-git'],
     ['namespace .git', { namespace: '.git' }, 'namespace', 'dot-git'],
     ['id part .GIT', { id: 'x/.GIT' }, 'id', 'dot-git'],
+    ['id part .git. (NTFS)', { id: 'x/.git./y' }, 'id', 'dot-git-ntfs'],
+    ['id part GIT~1 (NTFS short name)', { id: 'GIT~1/y' }, 'id', 'dot-git-ntfs'],
+    ['doc_type .git with HFS-ignorable', { doc_type: '.gi\u200dt' }, 'doc_type', 'dot-git-hfs'],
+    ['id part .gitmodules', { id: 'a/.GITMODULES' }, 'id', 'dot-gitmodules'],
+    ['id not NFC', { id: 'cafe\u0301' }, 'id', 'not-nfc'],
     ['id leading slash', { id: '/octo' }, 'id', 'empty-segment'],
     ['id trailing slash', { id: 'octo/' }, 'id', 'empty-segment'],
     ['id double slash', { id: 'octo//x' }, 'id', 'empty-segment'],

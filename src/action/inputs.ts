@@ -65,8 +65,8 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     );
   }
   const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
-  if (!/^\d+$/.test(rcw) || Number(rcw) > 20) {
-    bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 20`, '0-20');
+  if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
+    bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
   }
   const minRateLimit = get('min-rate-limit') || '0';
   if (!/^\d+$/.test(minRateLimit)) {

@@ -83,7 +83,7 @@ const FIELD_FLAGS: Record<string, string> = {
   'api-url': '--api-url',
 };
 
-const INPUT_ERRORS = new Set(['InvalidKey', 'InvalidIdentity', 'InvalidDocument', 'InvalidConfig']);
+const INPUT_ERRORS = new Set(['InvalidKey', 'InvalidIdentity', 'InvalidDocument', 'InvalidConfig', 'DocumentTooLarge']);
 
 /** The exit code for an error thrown by a command. */
 export function exitCodeFor(e: unknown): number {

@@ -35,8 +35,8 @@ export class DocDbError extends Error {
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 export class InvalidKey extends DocDbError {
   override readonly code = 'InvalidKey' as const;
-  constructor(key: unknown, rule: string, message: string) {
-    super(message, { key: typeof key === 'string' ? key : String(key), rule });
+  constructor(key: unknown, rule: string, message: string, data: ErrorData = {}) {
+    super(message, { ...data, key: typeof key === 'string' ? key : String(key), rule });
   }
 }
 
@@ -156,6 +156,20 @@ export class GitError extends DocDbError {
   override readonly code = 'GitError' as const;
 }
 
+/**
+ * A value is larger than the one size limit every store applies (`data.key`, `data.size` in bytes,
+ * `data.limit`), checked before any upload. See docs/keys.md ("Sizes").
+ */
+export class DocumentTooLarge extends DocDbError {
+  override readonly code = 'DocumentTooLarge' as const;
+  constructor(key: string, size: number, limit: number) {
+    super(
+      `the value of ${JSON.stringify(key)} is ${size} bytes; the limit is ${limit} bytes (GitHub's 100 MiB blob limit)`,
+      { key, size, limit },
+    );
+  }
+}
+
 /** Every error class, for iteration in tests and docs. */
 export const ALL_ERRORS = [
   InvalidKey,
@@ -175,4 +189,5 @@ export const ALL_ERRORS = [
   InvalidResponse,
   InvalidSpec,
   GitError,
+  DocumentTooLarge,
 ] as const;

@@ -3,6 +3,7 @@
  * rules are git's path rules plus a length bound. See docs/keys.md.
  */
 import { InvalidKey } from './errors.js';
+import { GIT_PATH_RULE_TEXT, gitPathRule } from './git-path.js';
 
 /** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
  * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
@@ -26,6 +27,15 @@ export function assertValidKey(key: unknown): asserts key is string {
   if (/[\u0000-\u001f\u007f]/.test(key)) {
     throw new InvalidKey(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
   }
+  // One spelling per key: macOS (and many editors) write NFD, Linux keeps bytes as given, so two
+  // spellings of "é" would be two keys in git but one file on a Mac checkout. See docs/keys.md.
+  if (key.normalize('NFC') !== key) {
+    throw new InvalidKey(
+      key,
+      'not-nfc',
+      `key ${JSON.stringify(key)} is not in Unicode normalisation form NFC; use ${JSON.stringify(key.normalize('NFC'))} (key.normalize('NFC'))`,
+    );
+  }
   if (key.startsWith('/') || key.endsWith('/')) {
     throw new InvalidKey(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
   }
@@ -38,13 +48,17 @@ export function assertValidKey(key: unknown): asserts key is string {
     if (seg === '.' || seg === '..') {
       throw new InvalidKey(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
     }
-    // Case-insensitive, as `git fsck` (hasDotgit) and checkouts on case-insensitive file systems treat it.
-    if (seg.toLowerCase() === '.git')
+    // git's verify_path rules with NTFS and HFS protection (see git-path.ts): `.git`, `.git.`,
+    // `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g\u200Cit`, `.gitmodules` variants.
+    const rule = gitPathRule(seg);
+    if (rule) {
       throw new InvalidKey(
         key,
-        'dot-git',
-        `key ${JSON.stringify(key)} must not contain a ".git" segment (in any case)`,
+        rule,
+        `key ${JSON.stringify(key)} has the part ${JSON.stringify(seg)}, which ${GIT_PATH_RULE_TEXT[rule]}`,
+        { component: seg },
       );
+    }
   }
 }
 
@@ -62,5 +76,12 @@ export function isValidKey(key: unknown): key is string {
 export function assertValidPrefix(prefix: unknown): asserts prefix is string {
   if (typeof prefix !== 'string') throw new InvalidKey(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
   if (prefix === '') return;
-  assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
+  if (prefix.endsWith('/')) return assertValidKey(prefix.slice(0, -1));
+  try {
+    assertValidKey(prefix);
+  } catch (e) {
+    // The last part of a prefix may be the start of a longer name: `x/.git` lists `x/.gitignore`.
+    if (e instanceof InvalidKey && isValidKey(`${prefix}x`)) return;
+    throw e;
+  }
 }

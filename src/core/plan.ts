@@ -3,7 +3,7 @@
  * each key. Shared by every store so "no-op writes make no commit" means the same everywhere.
  */
 import { toBytes } from './bytes.js';
-import { InvalidKey } from './errors.js';
+import { DocumentTooLarge, InvalidKey } from './errors.js';
 import { blobSha } from './git/objects.js';
 import { assertValidKey } from './keys.js';
 import type { Change } from './refstore.js';
@@ -25,7 +25,15 @@ export interface WritePlan {
 }
 
 /**
- * Validate every change (before any I/O) and reject a key named twice.
+ * Largest value any store accepts, in bytes of the encoded value: GitHub refuses blobs over 100 MiB
+ * (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github),
+ * so every backend applies the same limit and a value that works locally works remotely.
+ */
+export const MAX_VALUE_BYTES = 100 * 1024 * 1024;
+
+/**
+ * Validate every change (before any I/O) and reject a key named twice, or a value over
+ * {@link MAX_VALUE_BYTES} (`DocumentTooLarge`, before its blob is hashed or uploaded).
  * Returns the changes with values as bytes.
  */
 export function normalizeChanges(
@@ -44,6 +52,7 @@ export function normalizeChanges(
         throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
       }
       const value = toBytes(c.value);
+      if (value.length > MAX_VALUE_BYTES) throw new DocumentTooLarge(c.key, value.length, MAX_VALUE_BYTES);
       return { op: 'put', key: c.key, value, sha: blobSha(value) };
     }
     if (c.op === 'delete') return { op: 'delete', key: c.key };

@@ -6,6 +6,13 @@
  */
 import { InvalidDocument } from '../core/errors.js';
 
+/**
+ * Deepest nesting of arrays and objects accepted (the root value is depth 0; the document envelope
+ * itself uses one level). Deeper data would overflow the call stack here and in most JSON readers;
+ * 512 matches common parser limits (e.g. serde_json's 128 ×4, Python's default recursion ~1000).
+ */
+export const MAX_JSON_DEPTH = 512;
+
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
 function childPath(path: string, key: string | number): string {
@@ -27,14 +34,15 @@ function isPlainObject(v: object): boolean {
  * `data.branches[2].sha`) for anything that is not plain JSON: `undefined` (also as a property value
  * or array element — silently dropping it would lose data), functions, symbols, BigInt, NaN and
  * ±Infinity, cycles, and objects other than plain objects and arrays (values with a `toJSON` method,
- * such as `Date`, are converted first, as `JSON.stringify` does).
+ * such as `Date`, are converted first, as `JSON.stringify` does), and nesting deeper than
+ * {@link MAX_JSON_DEPTH} (instead of a `RangeError` from the call stack).
  *
  * @example
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 export function canonicalJson(value: unknown, rootPath = '$'): string {
   const stack = new Set<object>();
-  const write = (v: unknown, path: string, indent: string): string => {
+  const write = (v: unknown, path: string, indent: string, depth = 0): string => {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
       v = (v as { toJSON: (key: string) => unknown }).toJSON('');
     }
@@ -58,6 +66,14 @@ export function canonicalJson(value: unknown, rootPath = '$'): string {
     if (v === null) return 'null';
     const obj = v as object;
     if (stack.has(obj)) reject(path, 'it refers back to itself (cycle)');
+    if (depth >= MAX_JSON_DEPTH) {
+      // The path would be as deep as the data; name where it starts instead.
+      throw new InvalidDocument(
+        rootPath,
+        `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`,
+        { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH },
+      );
+    }
     const inner = `${indent}  `;
     if (Array.isArray(obj)) {
       if (obj.length === 0) return '[]';
@@ -65,7 +81,7 @@ export function canonicalJson(value: unknown, rootPath = '$'): string {
       const parts: string[] = [];
       for (let i = 0; i < obj.length; i++) {
         if (!(i in obj)) reject(childPath(path, i), 'sparse array holes are not allowed');
-        parts.push(inner + write(obj[i], childPath(path, i), inner));
+        parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
       }
       stack.delete(obj);
       return `[\n${parts.join(',\n')}\n${indent}]`;
@@ -78,7 +94,8 @@ export function canonicalJson(value: unknown, rootPath = '$'): string {
     if (keys.length === 0) return '{}';
     stack.add(obj);
     const parts = keys.map(
-      (k) => `${inner}${JSON.stringify(k)}: ${write((obj as Record<string, unknown>)[k], childPath(path, k), inner)}`,
+      (k) =>
+        `${inner}${JSON.stringify(k)}: ${write((obj as Record<string, unknown>)[k], childPath(path, k), inner, depth + 1)}`,
     );
     stack.delete(obj);
     return `{\n${parts.join(',\n')}\n${indent}}`;

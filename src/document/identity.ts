@@ -3,6 +3,7 @@
  * See docs/documents.md.
  */
 import { InvalidIdentity, InvalidKey } from '../core/errors.js';
+import { GIT_PATH_RULE_TEXT, gitPathRule } from '../core/git-path.js';
 import { assertValidKey, MAX_KEY_BYTES } from '../core/keys.js';
 
 /** Identifies one document. `id` may contain `/` (for example `octo/hello-world`). */
@@ -49,9 +50,8 @@ function checkSegment(field: IdentityField, value: string, segment: string, maxB
     );
   }
   if (segment === '.' || segment === '..') fail(field, 'dot-segment', value, 'no part of it may be "." or ".."');
-  if (segment.toLowerCase() === '.git') {
-    fail(field, 'dot-git', value, 'no part of it may be ".git" in any case (git refuses such paths)');
-  }
+  const gitRule = gitPathRule(segment);
+  if (gitRule) fail(field, gitRule, value, `its part ${JSON.stringify(segment)} ${GIT_PATH_RULE_TEXT[gitRule]}`);
   if (byteLength(segment) > maxBytes) {
     fail(field, 'too-long', value, `each part may be at most ${maxBytes} UTF-8 bytes`);
   }
@@ -63,6 +63,9 @@ function checkField(field: IdentityField, value: unknown): asserts value is stri
   if (!value.isWellFormed()) fail(field, 'utf8', value, 'it is not valid UTF-8 (lone surrogate)');
   if (/[\u0000-\u001f\u007f]/.test(value))
     fail(field, 'control-char', value, 'it must not contain NUL or control characters');
+  if (value.normalize('NFC') !== value) {
+    fail(field, 'not-nfc', value, `it is not in Unicode form NFC; use ${JSON.stringify(value.normalize('NFC'))}`);
+  }
   if (field !== 'id' && value.includes('/')) {
     fail(field, 'slash', value, `${field} is a single key segment and must not contain "/" (only id may)`);
   }

@@ -133,7 +133,7 @@ export class GitRefStore implements RefStore {
     const repo = await this.repository();
     return commitWithRetry({
       ref: this.ref,
-      retries: this.common.retries,
+      retry: this.common.retry,
       readTip: () => repo.resolveRef(this.ref),
       build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message),
       publish: (tip, commit) => repo.updateRef(this.ref, commit, tip),

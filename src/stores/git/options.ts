@@ -1,21 +1,30 @@
 /** Options both git stores share, validated up front (`InvalidConfig` naming the field). */
+import {
+  DEFAULT_RETRY_CONCURRENT_WRITES,
+  resolveWriteRetry,
+  type WriteRetryOptions,
+  type WriteRetryPolicy,
+} from '../../core/backoff.js';
 import { InvalidConfig } from '../../core/errors.js';
 import { assertValidRefName } from '../../core/refname.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import type { CommitIdentity } from './write.js';
 
-/** Default number of retries after losing a compare-and-swap (as RemoteApiRefStore). */
-export const DEFAULT_GIT_RETRIES = 5;
+/** Default most retries after losing a compare-and-swap (as RemoteApiRefStore; src/core/backoff.ts). */
+export const DEFAULT_GIT_RETRIES = DEFAULT_RETRY_CONCURRENT_WRITES;
 export const DEFAULT_GIT_REF = 'refs/docdb/documents';
 
-export interface GitStoreCommonOptions {
+export interface GitStoreCommonOptions extends WriteRetryOptions {
   /** Section ref (default `refs/docdb/documents`). */
   ref?: string;
   /** Commit author and committer (default `docdb <docdb@users.noreply.github.com>`). */
   author?: { name: string; email: string };
   /** Clock in milliseconds for commit dates (inject for reproducible SHAs). */
   now?: () => number;
-  /** Retries after losing a compare-and-swap before `ConcurrentUpdate` (default 5). */
+  /**
+   * Most retries after losing a compare-and-swap before `ConcurrentUpdate` (default 100); retrying
+   * also stops after `writeRetryBudgetMs` (default 60 s). Full-jitter backoff, as RemoteApiRefStore.
+   */
   retryConcurrentWrites?: number;
   /** git executable (default `git` on PATH). */
   git?: string;
@@ -27,6 +36,8 @@ export interface ResolvedCommon {
   ref: string;
   identity: CommitIdentity;
   retries: number;
+  /** Backoff and budget for retries after lost compare-and-swaps. */
+  retry: WriteRetryPolicy;
   git: string;
   env: NodeJS.ProcessEnv | undefined;
 }
@@ -47,10 +58,8 @@ export function resolveCommon(o: GitStoreCommonOptions): ResolvedCommon {
   if (typeof author.email !== 'string' || /[<>\n\0]/.test(author.email)) {
     fail('author.email', 'author.email must be a string without <, >, NUL or newlines', 'name@example.com');
   }
-  const retries = o.retryConcurrentWrites ?? DEFAULT_GIT_RETRIES;
-  if (!Number.isInteger(retries) || retries < 0 || retries > 1000) {
-    fail('retryConcurrentWrites', `retryConcurrentWrites must be an integer from 0 to 1000, got ${retries}`, '0..1000');
-  }
+  const retry = resolveWriteRetry(o);
+  const retries = retry.maxRetries;
   if (o.now !== undefined && typeof o.now !== 'function') fail('now', 'now must be a function', 'function');
   const git = o.git ?? 'git';
   if (typeof git !== 'string' || git === '') fail('git', 'git must be the name or path of the git executable', 'git');
@@ -58,6 +67,7 @@ export function resolveCommon(o: GitStoreCommonOptions): ResolvedCommon {
     ref,
     identity: { author: { name: author.name, email: author.email }, now: o.now ?? Date.now },
     retries,
+    retry,
     git,
     env: o.env,
   };

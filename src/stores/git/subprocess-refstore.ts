@@ -208,7 +208,7 @@ export class SubprocessGitRefStore implements RefStore {
     let attempt = 0;
     return commitWithRetry({
       ref: this.ref,
-      retries: this.common.retries,
+      retry: this.common.retry,
       readTip: () => this.sync(),
       build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message),
       publish: async (tip, commit) => {

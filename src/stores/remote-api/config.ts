@@ -1,11 +1,12 @@
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
 import { type CacheBackend, DEFAULT_CACHE_MAX_BYTES, MemoryCacheBackend } from '../../cache/backend.js';
+import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from '../../core/backoff.js';
 import { InvalidConfig } from '../../core/errors.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 
-/** Default number of retries a writer that lost a fast-forward race makes before `ConcurrentUpdate`. */
-export const DEFAULT_RETRY_CONCURRENT_WRITES = 5;
+// Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
+export { DEFAULT_RETRY_CONCURRENT_WRITES } from '../../core/backoff.js';
 /** Default retries of an idempotent request on 5xx or a connection failure. */
 export const DEFAULT_READ_RETRIES = 3;
 /** Default longest secondary-rate-limit `Retry-After` (seconds) the store waits out before retrying. */
@@ -47,8 +48,17 @@ export interface RemoteApiRefStoreOptions {
   token?: string;
   /** Async token provider (browser `hostCapabilities.credentials`), asked once per operation. Exclusive with `token`. */
   credentials?: () => Promise<string | undefined | null> | string | undefined | null;
-  /** Retries after losing a fast-forward race (default 5). 0 = fail on the first conflict. */
+  /**
+   * Most retries after losing a fast-forward race (default 100). 0 = fail on the first conflict.
+   * Retrying also stops when `writeRetryBudgetMs` has passed (src/core/backoff.ts).
+   */
   retryConcurrentWrites?: number;
+  /** Time budget for retries after lost races, in ms from the write's first attempt (default 60,000). */
+  writeRetryBudgetMs?: WriteRetryOptions['writeRetryBudgetMs'];
+  /** Base of the full-jitter exponential backoff between those retries, in ms (default 100, cap 2,000). */
+  writeBackoffBaseMs?: WriteRetryOptions['writeBackoffBaseMs'];
+  /** Clock in ms for the retry budget (inject in tests; default `Date.now`). */
+  now?: () => number;
   /** Retries of idempotent requests on 5xx / connection failures (default 3). */
   readRetries?: number;
   /** Longest secondary-rate-limit wait (seconds) sat out before retrying (default 60); longer → `RateLimited`. */
@@ -80,6 +90,9 @@ export interface ResolvedConfig {
   token: string | undefined;
   credentials: RemoteApiRefStoreOptions['credentials'];
   retryConcurrentWrites: number;
+  /** Backoff and budget for retries after lost races. */
+  writeRetry: WriteRetryPolicy;
+  now: () => number;
   readRetries: number;
   maxRetryAfterSeconds: number;
   backend: CacheBackend;
@@ -226,6 +239,8 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     fail('random', 'random must be a function', 'function');
   if (options.logger !== undefined && typeof options.logger !== 'function')
     fail('logger', 'logger must be a function', 'function');
+  if (options.now !== undefined && typeof options.now !== 'function') fail('now', 'now must be a function', 'function');
+  const writeRetry = resolveWriteRetry(options);
   return {
     transport: t,
     apiBase,
@@ -235,12 +250,9 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     ref,
     token: options.token,
     credentials: options.credentials,
-    retryConcurrentWrites: count(
-      'retryConcurrentWrites',
-      options.retryConcurrentWrites,
-      DEFAULT_RETRY_CONCURRENT_WRITES,
-      1000,
-    ),
+    retryConcurrentWrites: writeRetry.maxRetries,
+    writeRetry,
+    now: options.now ?? Date.now,
     readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
     maxRetryAfterSeconds: count(
       'maxRetryAfterSeconds',

@@ -8,6 +8,7 @@
  */
 
 import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
+import { WriteRetry } from '../../core/backoff.js';
 import { fromBase64, toBase64 } from '../../core/bytes.js';
 import {
   AuthMissing,
@@ -57,6 +58,9 @@ type Lookup =
   | { kind: 'conflict'; at: string };
 
 type WalkMode = 'single' | 'bulk';
+
+/** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
+const MAX_REREADS_AFTER_LOST_REPLY = 8;
 
 type Normalized = ReturnType<typeof normalizeChanges>;
 
@@ -593,7 +597,10 @@ export class RemoteApiRefStore implements RefStore {
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
     let tip: string | null = cached ? cached.sha : await this.readRef(ctx);
     let confirmed = !cached;
-    let retries = 0;
+    // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
+    // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
+    const retry = new WriteRetry(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
+    const uploaded = new Set<string>();
     for (;;) {
       const base = tip === null ? null : await this.getCommit(ctx, tip);
       const current = await this.currentShas(ctx, base ? base.tree : null, changes);
@@ -625,9 +632,9 @@ export class RemoteApiRefStore implements RefStore {
           { operation: ctx.operation },
         );
       }
-      const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges);
+      const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
       const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-      const outcome = await this.updateRef(ctx, tip, commit);
+      const outcome = await this.updateRef(ctx, tip, commit, retry);
       if (outcome.ok) {
         return {
           version: commit,
@@ -641,25 +648,28 @@ export class RemoteApiRefStore implements RefStore {
       }
       // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
       const other = outcome.tip;
-      if (confirmed) retries++;
+      // A loss on an unconfirmed cached tip is not a race (the tip was just stale): retry at once, free.
+      if (confirmed) {
+        const wait = retry.next();
+        if (wait === null) throw new ConcurrentUpdate(this.ref, other ?? '', retry.retries + 1);
+        this.cfg.logger?.({
+          level: 'info',
+          message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+          data: { attempt: retry.retries, other, wait },
+        });
+        await this.cfg.sleep(wait);
+      }
       confirmed = true;
-      if (retries > this.cfg.retryConcurrentWrites) {
-        throw new ConcurrentUpdate(this.ref, other ?? '', retries);
-      }
-      this.cfg.logger?.({
-        level: 'info',
-        message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip`,
-        data: { attempt: retries, other },
-      });
-      if (retries > 0) {
-        const cap = Math.min(2000, 100 * 2 ** retries);
-        await this.cfg.sleep(Math.round(this.cfg.random() * cap));
-      }
       tip = other;
     }
   }
 
-  private async createTrees(ctx: OpContext, baseTree: string | null, changes: PlannedTreeChange[]): Promise<string> {
+  private async createTrees(
+    ctx: OpContext,
+    baseTree: string | null,
+    changes: PlannedTreeChange[],
+    uploaded?: Set<string>,
+  ): Promise<string> {
     type Entry = { path: string; mode: string; type: 'blob'; sha?: string | null; content?: string };
     const chunks: Entry[][] = [[]];
     let inline = 0;
@@ -678,7 +688,8 @@ export class RemoteApiRefStore implements RefStore {
           }
         }
         if (text === undefined) {
-          const sha = await this.createBlob(ctx, bytes, c.sha);
+          const sha = uploaded?.has(c.sha) ? c.sha : await this.createBlob(ctx, bytes, c.sha);
+          uploaded?.add(sha);
           entry = { path: c.path, mode: c.mode, type: 'blob', sha };
         } else {
           if (inline + bytes.length > this.cfg.maxInlineBytes && (chunks.at(-1) as Entry[]).length > 0) {
@@ -756,6 +767,7 @@ export class RemoteApiRefStore implements RefStore {
     ctx: OpContext,
     parent: string | null,
     commit: string,
+    retry?: WriteRetry,
   ): Promise<{ ok: true } | { ok: false; tip: string | null }> {
     const request =
       parent === null
@@ -786,18 +798,28 @@ export class RemoteApiRefStore implements RefStore {
           data: { commit },
         });
       }
-      let now: string | null;
-      try {
-        // Unconditional: after an update attempt a cached ETag proves nothing about our write.
-        await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-        now = await this.readRef(ctx);
-      } catch (e) {
-        if (lost === 0) throw e;
-        throw new TransportError(
-          `${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`,
-          { operation: ctx.operation, commit, outcome: 'unknown' },
-          { cause: e },
-        );
+      let now: string | null = null;
+      // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+      await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+      for (let reread = 0; ; reread++) {
+        try {
+          now = await this.readRef(ctx);
+          break;
+        } catch (e) {
+          if (lost === 0) throw e;
+          // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
+          // write's retry budget lasts, rather than report "unknown" after one failed read.
+          const transient = e instanceof TransportError || e instanceof UpstreamUnavailable;
+          if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
+            await this.cfg.sleep(this.client.backoffMs(Math.min(reread, 4)));
+            continue;
+          }
+          throw new TransportError(
+            `${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`,
+            { operation: ctx.operation, commit, outcome: 'unknown' },
+            { cause: e },
+          );
+        }
       }
       if (now === commit) return { ok: true };
       if (now !== parent) {
