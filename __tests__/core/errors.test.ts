@@ -19,6 +19,8 @@ function make(cls: (typeof ALL_ERRORS)[number]): DocDbError {
       return new errors.InvalidConfig('ref', 'bad ref');
     case errors.ConcurrentUpdate:
       return new errors.ConcurrentUpdate('refs/docdb/documents', 'a'.repeat(40), 3);
+    case errors.PreconditionFailed:
+      return new errors.PreconditionFailed('a.json', null, 'b'.repeat(40), 'c'.repeat(40));
     case errors.RateLimited:
       return new errors.RateLimited('slow down', { reset: 1700000000, retryAfter: 60 });
     default:
@@ -36,6 +38,7 @@ describe('errors', () => {
       'InvalidConfig',
       'NotFound',
       'ConcurrentUpdate',
+      'PreconditionFailed',
       'AuthMissing',
       'AuthInvalid',
       'Forbidden',

@@ -6,6 +6,7 @@
 import { ObjectDb } from '../../../src/core/git/object-db.js';
 import type {
   Change,
+  ChangesOptions,
   GetOptions,
   HistoryOptions,
   ListOptions,
@@ -44,6 +45,9 @@ class Delegate implements RefStore {
   }
   head() {
     return this.inner.head();
+  }
+  changes(o: ChangesOptions) {
+    return this.inner.changes(o);
   }
 }
 
