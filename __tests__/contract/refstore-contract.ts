@@ -25,6 +25,7 @@ import { ConcurrentUpdate, InvalidKey, InvalidVersion } from '../../src/core/err
 import { blobSha, isSha } from '../../src/core/git/objects.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
+import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
   store: RefStore;
@@ -36,6 +37,8 @@ export interface ContractFixture {
    * asserts that rejected input (bad keys, malformed versions) costs zero requests.
    */
   requestCount?: () => number;
+  /** A store on ANOTHER section (ref) of the same repository: its versions must be InvalidVersion here. */
+  otherSection?: () => RefStore;
 }
 
 export interface ContractOptions {
@@ -100,6 +103,8 @@ export function describeRefStoreContract(
     afterEach(async () => {
       await fx.cleanup?.();
     });
+
+    describeVersionsContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {
