@@ -48,6 +48,7 @@ function inputs(em: EmulatorHandle, token: string, section: string, shard?: stri
     version: '',
     retryConcurrentWrites: 10,
     commitMessage: '',
+    since: '',
     shard: shard ? parseShard(shard) : undefined,
     minRateLimit: 0,
   };

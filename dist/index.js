@@ -29942,8 +29942,8 @@ function describeFailure(e, inputs) {
             if (data.operation === _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW) {
                 return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
             }
-            return (`${message}\nThe token cannot ${inputs.mode === 'read' ? 'read' : 'write to'} ${inputs.repository}. ` +
-                `Grant it ${inputs.mode === 'read' ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${inputs.mode === 'read' ? 'read' : 'write'}\n` +
+            return (`${message}\nThe token cannot ${readOnly(inputs) ? 'read' : 'write to'} ${inputs.repository}. ` +
+                `Grant it ${readOnly(inputs) ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${readOnly(inputs) ? 'read' : 'write'}\n` +
                 'to the job (or use a token with write access to that repository).');
         case 'AuthMissing':
             return `${message}\nSet the "token" input (default \${{ github.token }}) — writing ${ref} needs a token with contents: write.`;
@@ -29970,6 +29970,10 @@ function describeFailure(e, inputs) {
     }
     return message;
 }
+/** Modes that only read the section. */
+function readOnly(inputs) {
+    return inputs.mode === 'read' || inputs.mode === 'changes';
+}
 
 
 /***/ }),
@@ -29991,7 +29995,7 @@ function describeFailure(e, inputs) {
 
 
 
-const MODES = ['project', 'backfill', 'read', 'dry-run'];
+const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes'];
 const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 /**
  * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
@@ -30022,8 +30026,8 @@ function readInputs(get, env = {}) {
         bad('api-url', `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`);
     }
     const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
-    if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
-        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
+    if (!/^\d+$/.test(rcw) || Number(rcw) > 20) {
+        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 20`, '0-20');
     }
     const minRateLimit = get('min-rate-limit') || '0';
     if (!/^\d+$/.test(minRateLimit)) {
@@ -30034,6 +30038,10 @@ function readInputs(get, env = {}) {
     const version = get('version');
     if (version && !/^[0-9a-f]{40}$/.test(version)) {
         bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
+    }
+    const since = get('since');
+    if (since && !/^[0-9a-f]{40}$/.test(since)) {
+        bad('since', `${JSON.stringify(since)} is not a 40-character lowercase hex commit SHA (a version output of an earlier step)`);
     }
     const inputs = {
         spec: get('spec') || '.github/docdb.yml',
@@ -30051,6 +30059,7 @@ function readInputs(get, env = {}) {
         type: get('type'),
         id: get('id'),
         version,
+        since,
         retryConcurrentWrites: Number(rcw),
         commitMessage: get('commit-message'),
         shard,
@@ -30062,9 +30071,17 @@ function readInputs(get, env = {}) {
                 bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
         }
     }
-    else if (version) {
-        bad('version', `only applies to mode: read (mode is ${mode})`);
+    else if (mode === 'changes') {
+        if (!since)
+            bad('since', 'is required with mode: changes (the version to report changes since)');
+        if (inputs.type && !inputs.namespace)
+            bad('type', 'needs namespace too with mode: changes');
     }
+    else if (version) {
+        bad('version', `only applies to mode: read and mode: changes (mode is ${mode})`);
+    }
+    if (since && mode !== 'changes')
+        bad('since', `only applies to mode: changes (mode is ${mode})`);
     return inputs;
 }
 
@@ -30078,7 +30095,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3218);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1198);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2492);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core, call runAction, publish outputs and the job summary, or fail with what to fix.
@@ -30118,7 +30135,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1198:
+/***/ 2492:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -30143,12 +30160,6 @@ var refname = __nccwpck_require__(6365);
  * trailing newline (POSIX text file; no "\ No newline at end of file" in diffs).
  */
 
-/**
- * Deepest nesting of arrays and objects accepted (the root value is depth 0; the document envelope
- * itself uses one level). Deeper data would overflow the call stack here and in most JSON readers;
- * 512 matches common parser limits (e.g. serde_json's 128 ×4, Python's default recursion ~1000).
- */
-const MAX_JSON_DEPTH = 512;
 const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 function childPath(path, key) {
     if (typeof key === 'number')
@@ -30167,15 +30178,14 @@ function isPlainObject(v) {
  * `data.branches[2].sha`) for anything that is not plain JSON: `undefined` (also as a property value
  * or array element — silently dropping it would lose data), functions, symbols, BigInt, NaN and
  * ±Infinity, cycles, and objects other than plain objects and arrays (values with a `toJSON` method,
- * such as `Date`, are converted first, as `JSON.stringify` does), and nesting deeper than
- * {@link MAX_JSON_DEPTH} (instead of a `RangeError` from the call stack).
+ * such as `Date`, are converted first, as `JSON.stringify` does).
  *
  * @example
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 function canonicalJson(value, rootPath = '$') {
     const stack = new Set();
-    const write = (v, path, indent, depth = 0) => {
+    const write = (v, path, indent) => {
         if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
             v = v.toJSON('');
         }
@@ -30202,10 +30212,6 @@ function canonicalJson(value, rootPath = '$') {
         const obj = v;
         if (stack.has(obj))
             reject(path, 'it refers back to itself (cycle)');
-        if (depth >= MAX_JSON_DEPTH) {
-            // The path would be as deep as the data; name where it starts instead.
-            throw new core_errors/* InvalidDocument */.D1(rootPath, `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
-        }
         const inner = `${indent}  `;
         if (Array.isArray(obj)) {
             if (obj.length === 0)
@@ -30215,7 +30221,7 @@ function canonicalJson(value, rootPath = '$') {
             for (let i = 0; i < obj.length; i++) {
                 if (!(i in obj))
                     reject(childPath(path, i), 'sparse array holes are not allowed');
-                parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
+                parts.push(inner + write(obj[i], childPath(path, i), inner));
             }
             stack.delete(obj);
             return `[\n${parts.join(',\n')}\n${indent}]`;
@@ -30228,7 +30234,7 @@ function canonicalJson(value, rootPath = '$') {
         if (keys.length === 0)
             return '{}';
         stack.add(obj);
-        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner, depth + 1)}`);
+        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner)}`);
         stack.delete(obj);
         return `{\n${parts.join(',\n')}\n${indent}}`;
     };
@@ -30237,83 +30243,11 @@ function canonicalJson(value, rootPath = '$') {
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
-;// CONCATENATED MODULE: ./src/core/git-path.ts
-/**
- * git's own checks for path components that must never reach a working tree, so that every key docdb
- * accepts can be checked out by git with `core.protectNTFS` and `core.protectHFS` (git's defaults on
- * Windows and macOS; `git fsck` applies both everywhere and reports `hasDotgit`).
- *
- * Mirrors git 2.39: `is_ntfs_dotgit` / `is_ntfs_dot_generic` (path.c), `is_hfs_dotgit` /
- * `is_hfs_dot_generic` (utf8.c) and `verify_path` (read-cache.c), which also splits components at a
- * backslash when NTFS protection is on. Written from the behaviour, checked against real git in
- * `__tests__/core/git-path.test.ts` (every rejected name makes `git fsck --strict` fail).
- */
-/**
- * Code points HFS+ ignores when comparing names, so `.g\u200Cit` *is* `.git` on a Mac (git's
- * `next_hfs_char`, utf8.c).
- */
-const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
-/** ASCII-only lower-casing, as git's `tolower` on its ASCII needles (non-ASCII never matches). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-/**
- * NTFS ignores trailing dots and spaces, and `name:stream` names an alternate data stream of `name`;
- * so `.git`, `.git.`, `.git ..` and `.git::$INDEX_ALLOCATION` all open the `.git` directory. `GIT~1`
- * is the 8.3 short name NTFS gives `.git` (git matches `git` case-insensitively and `~1` exactly).
- */
-const NTFS_DOTGIT = /^(?:\.[gG][iI][tT]|[gG][iI][tT]~1)[. ]*(?::|$)/;
-/** `.gitmodules` on NTFS: the long name, `gitmod~1`..`gitmod~4`, or the hashed fallback short name. */
-function isNtfsDotGitmodules(part) {
-    const tail = (rest) => /^[. ]*(?::|$)/.test(rest);
-    if (part.length >= 11 && asciiLower(part.slice(0, 11)) === '.gitmodules')
-        return tail(part.slice(11));
-    if (/^gitmod~[1-4]/.test(asciiLower(part.slice(0, 8))))
-        return tail(part.slice(8));
-    // Fallback 8.3 name: a prefix (0-6 chars) of "gi7eba", then "~" and digits, 8 characters in all.
-    const head = part.slice(0, 8);
-    const m = /^([\x00-\x7f]{0,6})~([1-9][0-9]*)$/.exec(head);
-    if (head.length === 8 && m && 'gi7eba'.startsWith(asciiLower(m[1])))
-        return tail(part.slice(8));
-    return false;
-}
-/**
- * The git rule that `component` (one `/`-separated part of a path) breaks, or null when git accepts
- * it. A backslash also separates components here, as it does for git with `core.protectNTFS`.
- *
- * @example
- * gitPathRule('.git.')      // 'dot-git-ntfs'
- * gitPathRule('.g\u200Cit') // 'dot-git-hfs'
- * gitPathRule('.gitignore') // null
- */
-function gitPathRule(component) {
-    if (asciiLower(component) === '.git')
-        return 'dot-git';
-    const hfs = asciiLower(component.replace(HFS_IGNORABLE, ''));
-    if (hfs === '.git')
-        return 'dot-git-hfs';
-    for (const part of component.split('\\')) {
-        if (NTFS_DOTGIT.test(part))
-            return 'dot-git-ntfs';
-    }
-    // `.gitmodules` is read by git as submodule configuration: `git fsck` parses any blob of that name
-    // (gitmodulesParse, gitmodulesUrl, …), and a value there could point a clone at another repository.
-    if (hfs === '.gitmodules' || component.split('\\').some(isNtfsDotGitmodules))
-        return 'dot-gitmodules';
-    return null;
-}
-/** What each rule means, for error messages and docs. */
-const GIT_PATH_RULE_TEXT = {
-    'dot-git': 'is ".git" (in some letter case); git refuses to check it out and `git fsck` reports hasDotgit',
-    'dot-git-ntfs': 'names ".git" on Windows (NTFS ignores trailing dots and spaces, "GIT~1" is its short name, and ":" opens a stream); git refuses it',
-    'dot-git-hfs': 'names ".git" on macOS (HFS+ ignores the invisible characters U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF); git refuses it',
-    'dot-gitmodules': 'names ".gitmodules" (possibly as a Windows or macOS variant); git reads it as submodule configuration and `git fsck` checks it',
-};
-
 ;// CONCATENATED MODULE: ./src/core/keys.ts
 /**
  * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
  * rules are git's path rules plus a length bound. See docs/keys.md.
  */
-
 
 /** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
  * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
@@ -30337,11 +30271,6 @@ function assertValidKey(key) {
     if (/[\u0000-\u001f\u007f]/.test(key)) {
         throw new core_errors/* InvalidKey */.rk(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
     }
-    // One spelling per key: macOS (and many editors) write NFD, Linux keeps bytes as given, so two
-    // spellings of "é" would be two keys in git but one file on a Mac checkout. See docs/keys.md.
-    if (key.normalize('NFC') !== key) {
-        throw new core_errors/* InvalidKey */.rk(key, 'not-nfc', `key ${JSON.stringify(key)} is not in Unicode normalisation form NFC; use ${JSON.stringify(key.normalize('NFC'))} (key.normalize('NFC'))`);
-    }
     if (key.startsWith('/') || key.endsWith('/')) {
         throw new core_errors/* InvalidKey */.rk(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
     }
@@ -30355,12 +30284,9 @@ function assertValidKey(key) {
         if (seg === '.' || seg === '..') {
             throw new core_errors/* InvalidKey */.rk(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
         }
-        // git's verify_path rules with NTFS and HFS protection (see git-path.ts): `.git`, `.git.`,
-        // `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g\u200Cit`, `.gitmodules` variants.
-        const rule = gitPathRule(seg);
-        if (rule) {
-            throw new core_errors/* InvalidKey */.rk(key, rule, `key ${JSON.stringify(key)} has the part ${JSON.stringify(seg)}, which ${GIT_PATH_RULE_TEXT[rule]}`, { component: seg });
-        }
+        // Case-insensitive, as `git fsck` (hasDotgit) and checkouts on case-insensitive file systems treat it.
+        if (seg.toLowerCase() === '.git')
+            throw new core_errors/* InvalidKey */.rk(key, 'dot-git', `key ${JSON.stringify(key)} must not contain a ".git" segment (in any case)`);
     }
 }
 /** Non-throwing form of {@link assertValidKey}. */
@@ -30379,17 +30305,7 @@ function assertValidPrefix(prefix) {
         throw new core_errors/* InvalidKey */.rk(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
     if (prefix === '')
         return;
-    if (prefix.endsWith('/'))
-        return assertValidKey(prefix.slice(0, -1));
-    try {
-        assertValidKey(prefix);
-    }
-    catch (e) {
-        // The last part of a prefix may be the start of a longer name: `x/.git` lists `x/.gitignore`.
-        if (e instanceof core_errors/* InvalidKey */.rk && isValidKey(`${prefix}x`))
-            return;
-        throw e;
-    }
+    assertValidKey(prefix.endsWith('/') ? prefix.slice(0, -1) : prefix);
 }
 
 ;// CONCATENATED MODULE: ./src/core/version.ts
@@ -30407,12 +30323,148 @@ function assertValidVersion(v) {
         throw new core_errors/* InvalidVersion */.KG(v);
 }
 
+;// CONCATENATED MODULE: ./src/core/watch.ts
+/**
+ * `watch`: follow a section and report what changed, for the price of conditional ref reads.
+ *
+ * Each poll is one `store.head()`. On the GitHub API that is `GET /git/ref/…` with `If-None-Match`:
+ * while nothing moved GitHub answers 304, which costs no primary rate limit when authorized
+ * (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate).
+ * When the tip moves, one `store.changes({ from: last, to: tip, prefix })` names the keys, and the
+ * callback runs once per move that touched `prefix`. Errors back off exponentially; a `RateLimited`
+ * error waits its `Retry-After` (or until its reset). In a page, polling pauses while the tab is
+ * hidden (Page Visibility API) and resumes when it is shown again.
+ */
+
+
+
+function defaultSleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const t = setTimeout(done, ms);
+        function done() {
+            clearTimeout(t);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+function defaultVisibility() {
+    const d = globalThis.document;
+    return d && typeof d.hidden === 'boolean' && typeof d.addEventListener === 'function'
+        ? d
+        : null;
+}
+/** Resolve once the page is visible (at once when it is, or when there is no page) or on abort. */
+function whenVisible(v, signal) {
+    if (!v?.hidden || signal?.aborted)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        const check = () => {
+            if (v.hidden && !signal?.aborted)
+                return;
+            v.removeEventListener('visibilitychange', check);
+            signal?.removeEventListener('abort', check);
+            resolve();
+        };
+        v.addEventListener('visibilitychange', check);
+        signal?.addEventListener('abort', check, { once: true });
+    });
+}
+/** Errors that another poll cannot fix: the watch ends with them. */
+function isPermanent(e) {
+    return (e instanceof core_errors/* InvalidVersion */.KG ||
+        e instanceof core_errors/* InvalidKey */.rk ||
+        e instanceof core_errors/* InvalidConfig */.OZ ||
+        e instanceof core_errors/* AuthInvalid */.SX ||
+        e instanceof core_errors/* Forbidden */.cw ||
+        !(e instanceof core_errors/* DocDbError */.rq));
+}
+/**
+ * Poll the section's tip every `interval` ms and call `onChange` once per move that touched `prefix`.
+ * Resolves when `signal` aborts; rejects on a permanent error (bad version, bad token, a bug).
+ *
+ * @example
+ * const stop = new AbortController();
+ * const done = watch(store, { prefix: 'github/issue/', interval: 30_000, signal: stop.signal }, (c) => {
+ *   for (const k of [...c.added, ...c.changed]) console.log('now at', c.to, k.key);
+ * });
+ * // later: stop.abort(); await done;
+ */
+async function watch(store, options, onChange) {
+    const prefix = options.prefix ?? '';
+    assertValidPrefix(prefix);
+    const interval = options.interval ?? 60_000;
+    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
+        throw new core_errors/* InvalidConfig */.OZ('interval', `interval must be a positive number of milliseconds, got ${String(interval)}`, {
+            allowed: 'milliseconds > 0',
+        });
+    }
+    if (typeof onChange !== 'function')
+        throw new core_errors/* InvalidConfig */.OZ('onChange', 'watch needs an onChange callback');
+    if (options.since !== undefined)
+        assertValidVersion(options.since);
+    const maxBackoff = options.maxBackoff ?? 15 * 60_000;
+    const sleep = options.sleep ?? defaultSleep;
+    const now = options.now ?? Date.now;
+    const visibility = options.visibility === undefined ? defaultVisibility() : options.visibility;
+    const signal = options.signal;
+    let last = options.since;
+    let failures = 0;
+    while (!signal?.aborted) {
+        await whenVisible(visibility, signal);
+        if (signal?.aborted)
+            break;
+        let wait = interval;
+        try {
+            const tip = await store.head();
+            if (last === undefined || tip === null)
+                last = tip;
+            else if (tip !== last) {
+                const c = last === null
+                    ? // The section was created since the last poll: everything in it is new.
+                        { from: null, to: tip, added: await addedAt(store, tip, prefix), changed: [], removed: [] }
+                    : await store.changes({ from: last, to: tip, prefix });
+                last = tip;
+                if (c.added.length + c.changed.length + c.removed.length > 0) {
+                    await onChange({ from: c.from, to: c.to, added: c.added, changed: c.changed, removed: c.removed });
+                }
+            }
+            failures = 0;
+        }
+        catch (e) {
+            if (signal?.aborted)
+                break;
+            if (isPermanent(e))
+                throw e;
+            failures++;
+            wait = Math.min(maxBackoff, interval * 2 ** failures);
+            if (e instanceof core_errors/* RateLimited */.JH) {
+                if (e.retryAfter !== undefined)
+                    wait = Math.max(wait, e.retryAfter * 1000);
+                else if (e.reset !== undefined)
+                    wait = Math.max(wait, e.reset * 1000 - now());
+            }
+            options.onError?.(e, wait);
+        }
+        if (signal?.aborted)
+            break;
+        await sleep(wait, signal);
+    }
+}
+/** Keys of a section that did not exist at the previous poll (all added). */
+async function addedAt(store, version, prefix) {
+    const listed = await store.list({ prefix, version });
+    return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
+}
+
 ;// CONCATENATED MODULE: ./src/document/identity.ts
 /**
  * Document identity `(namespace, doc_type, id)` and its canonical key `<namespace>/<doc_type>/<id>.json`.
  * See docs/documents.md.
  */
-
 
 
 /** Suffix of every document key. */
@@ -30443,9 +30495,9 @@ function checkSegment(field, value, segment, maxBytes) {
     }
     if (segment === '.' || segment === '..')
         fail(field, 'dot-segment', value, 'no part of it may be "." or ".."');
-    const gitRule = gitPathRule(segment);
-    if (gitRule)
-        fail(field, gitRule, value, `its part ${JSON.stringify(segment)} ${GIT_PATH_RULE_TEXT[gitRule]}`);
+    if (segment.toLowerCase() === '.git') {
+        fail(field, 'dot-git', value, 'no part of it may be ".git" in any case (git refuses such paths)');
+    }
     if (byteLength(segment) > maxBytes) {
         fail(field, 'too-long', value, `each part may be at most ${maxBytes} UTF-8 bytes`);
     }
@@ -30459,9 +30511,6 @@ function checkField(field, value) {
         fail(field, 'utf8', value, 'it is not valid UTF-8 (lone surrogate)');
     if (/[\u0000-\u001f\u007f]/.test(value))
         fail(field, 'control-char', value, 'it must not contain NUL or control characters');
-    if (value.normalize('NFC') !== value) {
-        fail(field, 'not-nfc', value, `it is not in Unicode form NFC; use ${JSON.stringify(value.normalize('NFC'))}`);
-    }
     if (field !== 'id' && value.includes('/')) {
         fail(field, 'slash', value, `${field} is a single key segment and must not contain "/" (only id may)`);
     }
@@ -30644,6 +30693,17 @@ function envelopeMatches(envelope, identity) {
 
 
 
+
+/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
+function documentsOf(keys, type) {
+    const out = [];
+    for (const k of keys) {
+        const identity = parseKey(k.key);
+        if (identity && (type === undefined || identity.doc_type === type))
+            out.push({ ...identity, ...k });
+    }
+    return out;
+}
 /** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
 function encodeCursor(version, lastKey) {
     return (0,core_bytes/* toBase64 */.nk)((0,core_bytes/* utf8 */.As)(`${version}\n${lastKey}`))
@@ -30772,7 +30832,7 @@ class DocumentStore {
             assertValidVersion(options.version);
         const got = await this.store.get(key, options);
         if (!got)
-            return { document: null, version: null };
+            return { document: null, version: null, etag: null };
         const envelope = decodeEnvelope(got.value, got.version);
         if (!envelopeMatches(envelope, identity)) {
             throw new core_errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`, {
@@ -30784,11 +30844,72 @@ class DocumentStore {
             meta.requests = got.requests;
         if (got.rateLimit)
             meta.rateLimit = got.rateLimit;
-        return { ...meta, document: envelope, version: got.version };
+        return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
     }
     /** Delete one document (no commit when it does not exist). */
     async delete(identity, options) {
         return this.store.delete(deriveKey(identity), options);
+    }
+    /**
+     * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
+     * in one namespace / doc_type. Only subtrees that differ are read.
+     *
+     * @example
+     * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+     * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
+     */
+    async changes(options) {
+        const { namespace, type } = options ?? {};
+        if (type !== undefined && namespace === undefined) {
+            throw new core_errors/* InvalidConfig */.OZ('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
+        }
+        if (namespace !== undefined)
+            assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
+        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+        const r = await this.store.changes({
+            from: options.from,
+            ...(options.to !== undefined ? { to: options.to } : {}),
+            prefix,
+        });
+        const meta = {};
+        if (r.rateLimit)
+            meta.rateLimit = r.rateLimit;
+        if (r.requests !== undefined)
+            meta.requests = r.requests;
+        return {
+            ...meta,
+            from: r.from,
+            to: r.to,
+            added: documentsOf(r.added, type),
+            changed: documentsOf(r.changed, type),
+            removed: documentsOf(r.removed, type),
+        };
+    }
+    /**
+     * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
+     * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
+     *
+     * @example
+     * const stop = new AbortController();
+     * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
+     */
+    watch(options, onChange) {
+        const { namespace, type, ...rest } = options ?? {};
+        if (type !== undefined && namespace === undefined) {
+            throw new core_errors/* InvalidConfig */.OZ('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
+        }
+        if (namespace !== undefined)
+            assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
+        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+        return watch(this.store, { ...rest, prefix }, (c) => {
+            const added = documentsOf(c.added, type);
+            const changed = documentsOf(c.changed, type);
+            const removed = documentsOf(c.removed, type);
+            // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
+            if (added.length + changed.length + removed.length === 0)
+                return;
+            return onChange({ from: c.from, to: c.to, added, changed, removed });
+        });
     }
     /** Commits that changed the document, newest first (including its deletion). */
     async history(identity, options = {}) {
@@ -33037,8 +33158,6 @@ class GitCache {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -33049,14 +33168,7 @@ var backoff = __nccwpck_require__(3915);
 
 
 /**
- * Largest value any store accepts, in bytes of the encoded value: GitHub refuses blobs over 100 MiB
- * (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github),
- * so every backend applies the same limit and a value that works locally works remotely.
- */
-const MAX_VALUE_BYTES = 100 * 1024 * 1024;
-/**
- * Validate every change (before any I/O) and reject a key named twice, or a value over
- * {@link MAX_VALUE_BYTES} (`DocumentTooLarge`, before its blob is hashed or uploaded).
+ * Validate every change (before any I/O) and reject a key named twice.
  * Returns the changes with values as bytes.
  */
 function normalizeChanges(changes) {
@@ -33074,8 +33186,6 @@ function normalizeChanges(changes) {
                 throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
             }
             const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
-            if (value.length > MAX_VALUE_BYTES)
-                throw new core_errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
             return { op: 'put', key: c.key, value, sha: blobSha(value) };
         }
         if (c.op === 'delete')
@@ -33091,7 +33201,11 @@ function normalizeChanges(changes) {
  * const plan = planWrite(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), () => undefined);
  * plan.written // ['a']
  */
-function planWrite(changes, currentSha) {
+function planWrite(changes, currentSha, preconditions) {
+    // Checked on the state this attempt plans against — every store calls planWrite again after a
+    // rebase onto a moved tip, so an expectation is always judged against the tip the commit lands on.
+    if (preconditions)
+        assertPreconditions(preconditions, currentSha);
     const plan = { treeChanges: [], written: [], deleted: [], unchanged: 0 };
     for (const c of changes) {
         const current = currentSha(c.key);
@@ -33148,6 +33262,64 @@ function assertNoPathConflicts(changes, base) {
             }
             slash = key.indexOf('/', slash + 1);
         }
+    }
+}
+const plan_SHA_RE = /^[0-9a-f]{40}$/;
+/**
+ * The `commit` options of a `put`/`delete` with `ifMatch`: `{ ...options, ifMatch: { [key]: value } }`.
+ *
+ * @example
+ * keyWriteToCommit('a.json', { ifMatch: null }); // { ifMatch: { 'a.json': null } }
+ */
+function keyWriteToCommit(key, options) {
+    if (!options || !('ifMatch' in options) || options.ifMatch === undefined) {
+        if (!options)
+            return undefined;
+        const { ifMatch: _omit, ...rest } = options;
+        return rest;
+    }
+    const { ifMatch, ...rest } = options;
+    return { ...rest, ifMatch: { [key]: ifMatch } };
+}
+/**
+ * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
+ * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
+ *
+ * @example
+ * normalizeIfMatch(normalizeChanges([{ op: 'delete', key: 'a' }]), { a: null }); // Map { 'a' => null }
+ */
+function normalizeIfMatch(changes, ifMatch) {
+    if (ifMatch === undefined)
+        return undefined;
+    if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
+        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
+            allowed: '{ [key]: blobSha | null }',
+        });
+    }
+    const keys = new Set(changes.map((c) => c.key));
+    const out = new Map();
+    for (const [key, value] of Object.entries(ifMatch)) {
+        if (!keys.has(key)) {
+            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
+        }
+        if (value !== null && (typeof value !== 'string' || !plan_SHA_RE.test(value))) {
+            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
+        }
+        out.set(key, value);
+    }
+    return out.size === 0 ? undefined : out;
+}
+/**
+ * Throw `PreconditionFailed` for the first key whose current blob SHA differs from its expectation.
+ *
+ * @example
+ * assertPreconditions({ ifMatch: new Map([['a', null]]), version: null }, () => undefined); // passes: "a" is absent
+ */
+function assertPreconditions(p, currentSha) {
+    for (const [key, expected] of p.ifMatch) {
+        const actual = currentSha(key) ?? null;
+        if (actual !== expected)
+            throw new core_errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
     }
 }
 
@@ -33286,6 +33458,283 @@ function nextLink(link) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
+const isTree = (e) => e.mode === '040000' || e.mode === '40000';
+const isBlob = (e) => !isTree(e) && e.mode !== '160000';
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/**
+ * Diff the trees `from` and `to` (null = the empty tree), keeping keys that start with `prefix`.
+ * `readTree(sha)` returns one level; it is called only for trees that differ (and, for a directory
+ * added or removed as a whole, for the levels below it, whose keys must be listed).
+ *
+ * @example
+ * const d = await diffTrees(oldRoot, newRoot, (sha) => db.getTree(sha));
+ * d.changed; // [{ key: 'a/b.json', blobSha: '…', previousBlobSha: '…' }]
+ */
+async function diffTrees(from, to, readTree, prefix = '') {
+    const out = { added: [], changed: [], removed: [] };
+    const wanted = (dir) => dir.startsWith(prefix) || prefix.startsWith(dir);
+    /** Every key below a tree that exists on one side only. */
+    const all = async (sha, base, side) => {
+        for (const e of await readTree(sha)) {
+            const path = base + e.name;
+            if (isTree(e)) {
+                if (wanted(`${path}/`))
+                    await all(e.sha, `${path}/`, side);
+            }
+            else if (isBlob(e) && path.startsWith(prefix)) {
+                out[side].push(side === 'added' ? { key: path, blobSha: e.sha } : { key: path, previousBlobSha: e.sha });
+            }
+        }
+    };
+    const walk = async (a, b, base) => {
+        if (a === b)
+            return;
+        if (a === null)
+            return all(b, base, 'added');
+        if (b === null)
+            return all(a, base, 'removed');
+        const left = new Map((await readTree(a)).map((e) => [e.name, e]));
+        const right = new Map((await readTree(b)).map((e) => [e.name, e]));
+        const names = new Set([...left.keys(), ...right.keys()]);
+        for (const name of names) {
+            const ea = left.get(name);
+            const eb = right.get(name);
+            const path = base + name;
+            const dir = `${path}/`;
+            if (ea && eb && ea.sha === eb.sha && ea.mode === eb.mode)
+                continue;
+            const aTree = ea !== undefined && isTree(ea);
+            const bTree = eb !== undefined && isTree(eb);
+            const aBlob = ea !== undefined && isBlob(ea) && path.startsWith(prefix);
+            const bBlob = eb !== undefined && isBlob(eb) && path.startsWith(prefix);
+            if (aBlob && bBlob) {
+                if (ea.sha !== eb.sha)
+                    out.changed.push({ key: path, blobSha: eb.sha, previousBlobSha: ea.sha });
+            }
+            else if (aBlob)
+                out.removed.push({ key: path, previousBlobSha: ea.sha });
+            else if (bBlob)
+                out.added.push({ key: path, blobSha: eb.sha });
+            if ((aTree || bTree) && wanted(dir)) {
+                await walk(aTree ? ea.sha : null, bTree ? eb.sha : null, dir);
+            }
+        }
+    };
+    await walk(from, to, '');
+    out.added.sort(byKey);
+    out.changed.sort(byKey);
+    out.removed.sort(byKey);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/section.ts
+/**
+ * "Is this version a commit of the section?" — true when the commit is reachable from the section's
+ * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
+ * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
+ * never read data that was never in the section.
+ */
+
+/**
+ * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
+ * proven to be in the section (commits are immutable, so a positive answer stays true while the
+ * section only moves forward); every commit visited on the way is added to it.
+ *
+ * @example
+ * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
+ */
+async function isInSection(version, tip, parentsOf, known) {
+    if (known?.has(version))
+        return true;
+    if (tip === null)
+        return false;
+    const seen = new Set([tip]);
+    let frontier = [tip];
+    while (frontier.length > 0) {
+        const next = [];
+        for (const sha of frontier) {
+            if (sha === version) {
+                if (known)
+                    for (const s of seen)
+                        known.add(s);
+                return true;
+            }
+            for (const p of await parentsOf(sha)) {
+                if (!seen.has(p)) {
+                    seen.add(p);
+                    next.push(p);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if (known)
+        for (const s of seen)
+            known.add(s);
+    return false;
+}
+/**
+ * The error for a version that is a commit, but not of this section.
+ *
+ * @example
+ * throw notInSection('0123…', 'refs/docdb/documents');
+ */
+function notInSection(version, ref) {
+    return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/versions.ts
+
+
+
+
+
+function isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+function person(v) {
+    if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+        return undefined;
+    }
+    return { name: v.name, email: v.email, date: v.date };
+}
+/** A `GET /commits` item as a cached commit, or undefined when it lacks a field. */
+function listedCommit(item) {
+    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents))
+        return undefined;
+    const c = item.commit;
+    const author = person(c.author);
+    const committer = person(c.committer);
+    if (!isObject(c.tree) || !isSha(c.tree.sha) || !author || !committer)
+        return undefined;
+    const parents = [];
+    for (const p of item.parents) {
+        if (!isObject(p) || !isSha(p.sha))
+            return undefined;
+        parents.push(p.sha);
+    }
+    return {
+        sha: item.sha,
+        tree: c.tree.sha,
+        parents,
+        message: typeof c.message === 'string' ? c.message : '',
+        author,
+        committer,
+    };
+}
+/** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
+async function onCachedChain(h, version, tip) {
+    let sha = tip;
+    for (let i = 0; i < 10_000 && sha !== undefined; i++) {
+        if (sha === version)
+            return true;
+        sha = (await h.cachedCommit(sha))?.parents[0];
+    }
+    return false;
+}
+/**
+ * Throw `InvalidVersion` unless `version` is a commit of the section. `tip` is the tip when the
+ * caller already read it (else the ref name is given to the commit list, which costs no ref read).
+ *
+ * @example
+ * await assertInSection(host, ctx, version); // 0 requests when cached, else 1 per 100 commits back
+ */
+async function assertInSection(h, ctx, version, tip) {
+    if (h.known.has(version))
+        return;
+    const hint = tip === undefined ? await h.cachedTip(ctx) : tip;
+    if (hint && (await onCachedChain(h, version, hint))) {
+        h.known.add(version);
+        return;
+    }
+    if (tip === null)
+        throw notInSection(version, h.ref);
+    let start = tip ?? h.ref;
+    let url;
+    const listed = [];
+    for (;;) {
+        const res = await h.send(ctx, {
+            step: 'list section commits',
+            method: 'GET',
+            ...(url === undefined ? { path: '/commits', query: { sha: start, per_page: '100' } } : { url }),
+            retry: true,
+            accept: url === undefined && start === h.ref ? [404, 422] : [],
+        });
+        if (res.status === 404 || res.status === 422) {
+            // The host did not resolve the ref name (or the section does not exist): use the tip's SHA.
+            const now = await h.readRef(ctx);
+            if (now === null)
+                throw notInSection(version, h.ref);
+            start = now;
+            continue;
+        }
+        const list = res.json();
+        if (!Array.isArray(list)) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
+                operation: ctx.operation,
+                step: 'list section commits',
+            });
+        }
+        for (const item of list) {
+            const c = listedCommit(item);
+            if (!c)
+                continue;
+            listed.push(c.sha);
+            if (!(await h.cachedCommit(c.sha)))
+                await h.putCommit(c);
+            if (c.sha === version) {
+                for (const s of listed)
+                    h.known.add(s);
+                return;
+            }
+        }
+        const next = nextLink(res.headers.link);
+        if (!next)
+            break;
+        let nextUrl;
+        try {
+            nextUrl = new URL(next);
+        }
+        catch {
+            break;
+        }
+        // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
+        if (nextUrl.origin !== h.apiOrigin) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
+        }
+        url = nextUrl.toString();
+    }
+    for (const s of listed)
+        h.known.add(s);
+    throw notInSection(version, h.ref);
+}
+/**
+ * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
+ * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
+ * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
+ * tip's own parent list, so the section check is free).
+ */
+async function changesBetween(h, ctx, options) {
+    const tip = await h.readRef(ctx);
+    if (tip === null)
+        throw notInSection(options.from, h.ref);
+    const to = options.to ?? tip;
+    if (to !== tip)
+        await assertInSection(h, ctx, to, tip);
+    const toCommit = await h.getCommit(ctx, to, true);
+    await assertInSection(h, ctx, options.from, to === tip ? tip : to);
+    const fromCommit = await h.getCommit(ctx, options.from, true);
+    if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
+        // Both are in the section; "from" must also be older than "to" (the section is linear).
+        if (await onCachedChain(h, to, options.from)) {
+            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+        }
+    }
+    const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
+    return { from: options.from, to, ...d };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/remote-api-refstore.ts
 /**
  * RemoteApiRefStore: the primary RefStore, on one ref of a GitHub repository, reached only through
@@ -33305,8 +33754,6 @@ function nextLink(link) {
 
 
 
-/** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
-const MAX_REREADS_AFTER_LOST_REPLY = 8;
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 /** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
@@ -33319,7 +33766,7 @@ function base64(bytes) {
     }
     return parts.join('');
 }
-function isObject(v) {
+function remote_api_refstore_isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 /**
@@ -33454,10 +33901,10 @@ class RemoteApiRefStore {
             return null;
         }
         const j = res.json();
-        if (!isObject(j))
+        if (!remote_api_refstore_isObject(j))
             throw this.bad(ctx, 'read ref', Array.isArray(j) ? 'a list instead of one ref' : 'not an object');
         const obj = j.object;
-        if (j.ref !== this.ref || !isObject(obj) || !isSha(obj.sha)) {
+        if (j.ref !== this.ref || !remote_api_refstore_isObject(obj) || !isSha(obj.sha)) {
             throw this.bad(ctx, 'read ref', `expected { ref: "${this.ref}", object: { sha } }`);
         }
         if (obj.type !== undefined && obj.type !== 'commit') {
@@ -33468,18 +33915,18 @@ class RemoteApiRefStore {
         return obj.sha;
     }
     parsePerson(ctx, step, v) {
-        if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+        if (!remote_api_refstore_isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
             throw this.bad(ctx, step, 'author/committer needs name, email and date');
         }
         return { name: v.name, email: v.email, date: v.date };
     }
     /** Parse a git commit body (`GET`/`POST /git/commits`). */
     parseCommit(ctx, step, j) {
-        if (!isObject(j) || !isSha(j.sha) || !isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
+        if (!remote_api_refstore_isObject(j) || !isSha(j.sha) || !remote_api_refstore_isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
             throw this.bad(ctx, step, 'expected a commit with sha, tree.sha and parents');
         }
         const parents = j.parents.map((p) => {
-            if (!isObject(p) || !isSha(p.sha))
+            if (!remote_api_refstore_isObject(p) || !isSha(p.sha))
                 throw this.bad(ctx, step, 'parents[].sha missing');
             return p.sha;
         });
@@ -33523,7 +33970,7 @@ class RemoteApiRefStore {
             retry: true,
         });
         const j = res.json();
-        if (!isObject(j) || !Array.isArray(j.tree))
+        if (!remote_api_refstore_isObject(j) || !Array.isArray(j.tree))
             throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
         if (j.sha !== undefined && j.sha !== sha)
             throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
@@ -33543,7 +33990,7 @@ class RemoteApiRefStore {
         const dirs = new Map([['', []]]);
         const dirSha = new Map([['', sha]]);
         for (const e of list) {
-            if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
+            if (!remote_api_refstore_isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
                 return 'tree entries need path, mode and sha';
             }
             const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
@@ -33642,7 +34089,7 @@ class RemoteApiRefStore {
             retry: true,
         });
         const j = res.json();
-        if (!isObject(j) || typeof j.content !== 'string')
+        if (!remote_api_refstore_isObject(j) || typeof j.content !== 'string')
             throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
         let bytes;
         try {
@@ -33670,6 +34117,8 @@ class RemoteApiRefStore {
             const version = options.version ?? (await this.readRef(ctx));
             if (version === null)
                 return null;
+            if (options.version !== undefined)
+                await assertInSection(this.versions, ctx, version);
             const commit = await this.getCommit(ctx, version, options.version !== undefined);
             const found = await this.lookup(ctx, commit.tree, key, 'single');
             this.lastRootTree = commit.tree;
@@ -33688,6 +34137,8 @@ class RemoteApiRefStore {
             const version = options.version ?? (await this.readRef(ctx));
             if (version === null)
                 return { entries: [], version: null, ...this.meta(ctx) };
+            if (options.version !== undefined)
+                await assertInSection(this.versions, ctx, version);
             const commit = await this.getCommit(ctx, version, options.version !== undefined);
             const entries = [];
             // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
@@ -33753,7 +34204,7 @@ class RemoteApiRefStore {
                 for (const item of list) {
                     if (entries.length >= limit)
                         break;
-                    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
+                    if (!remote_api_refstore_isObject(item) || !isSha(item.sha) || !remote_api_refstore_isObject(item.commit) || !Array.isArray(item.parents)) {
                         throw this.bad(ctx, 'list commits', 'items need sha, commit and parents');
                     }
                     entries.push({
@@ -33762,7 +34213,7 @@ class RemoteApiRefStore {
                         author: this.parsePerson(ctx, 'list commits', item.commit.author),
                         committer: this.parsePerson(ctx, 'list commits', item.commit.committer),
                         parents: item.parents.map((p) => {
-                            if (!isObject(p) || !isSha(p.sha))
+                            if (!remote_api_refstore_isObject(p) || !isSha(p.sha))
                                 throw this.bad(ctx, 'list commits', 'parents[].sha missing');
                             return p.sha;
                         }),
@@ -33787,18 +34238,56 @@ class RemoteApiRefStore {
             return { entries, ...this.meta(ctx) };
         });
     }
+    // ---------------------------------------------------------------- versions (see versions.ts)
+    /** Commits proven to be in the section (commits are immutable: a positive answer is kept). */
+    sectionCommits = new Set();
+    /** This store's readers, lent to versions.ts. */
+    get versions() {
+        return {
+            ref: this.ref,
+            apiOrigin: this.cfg.apiOrigin,
+            send: (ctx, opts) => this.client.send(ctx, opts),
+            readRef: (ctx) => this.readRef(ctx),
+            cachedTip: async (ctx) => (await this.cache.getRefTip(this.ref, ctx.tokenId))?.sha,
+            cachedCommit: (sha) => this.cache.getCommit(sha),
+            putCommit: (c) => this.cache.putCommit(c),
+            getCommit: (ctx, sha, pinned) => this.getCommit(ctx, sha, pinned),
+            treeLevel: (ctx, sha) => this.treeLevel(ctx, sha, 'bulk'),
+            known: this.sectionCommits,
+        };
+    }
+    /**
+     * Keys added, changed and removed between two versions of the section. Cold, between adjacent
+     * versions: 5 requests (ref, 2 commits, 2 recursive tree listings); warm: the ref read (a 304) plus
+     * the tree levels that differ and are not cached yet.
+     *
+     * @example
+     * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+     */
+    async changes(options) {
+        const prefix = options?.prefix ?? '';
+        assertValidPrefix(prefix);
+        assertValidVersion(options?.from);
+        if (options.to !== undefined)
+            assertValidVersion(options.to);
+        return this.run('changes', async (ctx) => {
+            const r = await changesBetween(this.versions, ctx, { ...options, prefix });
+            return { ...r, ...this.meta(ctx) };
+        });
+    }
     // ---------------------------------------------------------------- writes
     put(key, value, options) {
-        return this.write('put', [{ op: 'put', key, value }], options);
+        return this.write('put', [{ op: 'put', key, value }], keyWriteToCommit(key, options));
     }
     delete(key, options) {
-        return this.write('delete', [{ op: 'delete', key }], options);
+        return this.write('delete', [{ op: 'delete', key }], keyWriteToCommit(key, options));
     }
     commit(changes, options) {
         return this.write('commit', changes, options);
     }
     async write(operation, changes, options = {}) {
         const normalized = normalizeChanges(changes);
+        const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
         if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
             throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
         }
@@ -33806,7 +34295,7 @@ class RemoteApiRefStore {
         // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
         assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
         // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
-        const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options)));
+        const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options, ifMatch)));
         this.writeChain = run.catch(() => { });
         return run;
     }
@@ -33829,19 +34318,31 @@ class RemoteApiRefStore {
         this.lastRootTree = rootTree;
         return out;
     }
-    async writeLoop(ctx, changes, options) {
+    async writeLoop(ctx, changes, options, ifMatch) {
         // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
         const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
         let tip = cached ? cached.sha : await this.readRef(ctx);
         let confirmed = !cached;
-        // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
-        // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
-        const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
-        const uploaded = new Set();
+        let retries = 0;
         for (;;) {
             const base = tip === null ? null : await this.getCommit(ctx, tip);
             const current = await this.currentShas(ctx, base ? base.tree : null, changes);
-            const plan = planWrite(changes, (k) => current.get(k));
+            let plan;
+            try {
+                plan = planWrite(changes, (k) => current.get(k), ifMatch ? { ifMatch, version: tip } : undefined);
+            }
+            catch (e) {
+                // A precondition that failed on a cached tip is judged again on the real tip before it is final
+                // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
+                if (!(e instanceof core_errors/* PreconditionFailed */.OJ) || confirmed)
+                    throw e;
+                const now = await this.readRef(ctx);
+                confirmed = true;
+                if (now === tip)
+                    throw e;
+                tip = now;
+                continue;
+            }
             if (plan.treeChanges.length === 0) {
                 if (!confirmed) {
                     // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
@@ -33866,9 +34367,9 @@ class RemoteApiRefStore {
                 // GitHub never accepts anonymous writes: fail before sending any (a no-op above still succeeds).
                 throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
             }
-            const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
+            const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges);
             const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-            const outcome = await this.updateRef(ctx, tip, commit, retry);
+            const outcome = await this.updateRef(ctx, tip, commit);
             if (outcome.ok) {
                 return {
                     version: commit,
@@ -33882,23 +34383,25 @@ class RemoteApiRefStore {
             }
             // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
             const other = outcome.tip;
-            // A loss on an unconfirmed cached tip is not a race (the tip was just stale): retry at once, free.
-            if (confirmed) {
-                const wait = retry.next();
-                if (wait === null)
-                    throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retry.retries + 1);
-                this.cfg.logger?.({
-                    level: 'info',
-                    message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
-                    data: { attempt: retry.retries, other, wait },
-                });
-                await this.cfg.sleep(wait);
-            }
+            if (confirmed)
+                retries++;
             confirmed = true;
+            if (retries > this.cfg.retryConcurrentWrites) {
+                throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retries);
+            }
+            this.cfg.logger?.({
+                level: 'info',
+                message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip`,
+                data: { attempt: retries, other },
+            });
+            if (retries > 0) {
+                const cap = Math.min(2000, 100 * 2 ** retries);
+                await this.cfg.sleep(Math.round(this.cfg.random() * cap));
+            }
             tip = other;
         }
     }
-    async createTrees(ctx, baseTree, changes, uploaded) {
+    async createTrees(ctx, baseTree, changes) {
         const chunks = [[]];
         let inline = 0;
         for (const c of changes) {
@@ -33918,8 +34421,7 @@ class RemoteApiRefStore {
                     }
                 }
                 if (text === undefined) {
-                    const sha = uploaded?.has(c.sha) ? c.sha : await this.createBlob(ctx, bytes, c.sha);
-                    uploaded?.add(sha);
+                    const sha = await this.createBlob(ctx, bytes, c.sha);
                     entry = { path: c.path, mode: c.mode, type: 'blob', sha };
                 }
                 else {
@@ -33945,7 +34447,7 @@ class RemoteApiRefStore {
                 retry: true, // content-addressed: repeating it yields the same tree
             });
             const j = res.json();
-            if (!isObject(j) || !isSha(j.sha))
+            if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
                 throw this.bad(ctx, 'create tree', 'expected { sha }');
             tree = j.sha;
             // The reply lists the new root level: cache it so a read after our write skips that request.
@@ -33964,7 +34466,7 @@ class RemoteApiRefStore {
             retry: true,
         });
         const j = res.json();
-        if (!isObject(j) || !isSha(j.sha))
+        if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
             throw this.bad(ctx, 'create blob', 'expected { sha }');
         if (j.sha !== expected)
             throw this.bad(ctx, 'create blob', `blob SHA ${j.sha} differs from the local ${expected}`);
@@ -33997,7 +34499,7 @@ class RemoteApiRefStore {
      * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
      * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
      */
-    async updateRef(ctx, parent, commit, retry) {
+    async updateRef(ctx, parent, commit) {
         const request = parent === null
             ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
             : {
@@ -34028,26 +34530,16 @@ class RemoteApiRefStore {
                     data: { commit },
                 });
             }
-            let now = null;
-            // Unconditional: after an update attempt a cached ETag proves nothing about our write.
-            await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-            for (let reread = 0;; reread++) {
-                try {
-                    now = await this.readRef(ctx);
-                    break;
-                }
-                catch (e) {
-                    if (lost === 0)
-                        throw e;
-                    // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
-                    // write's retry budget lasts, rather than report "unknown" after one failed read.
-                    const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
-                    if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
-                        await this.cfg.sleep(this.client.backoffMs(Math.min(reread, 4)));
-                        continue;
-                    }
-                    throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
-                }
+            let now;
+            try {
+                // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+                await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+                now = await this.readRef(ctx);
+            }
+            catch (e) {
+                if (lost === 0)
+                    throw e;
+                throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
             }
             if (now === commit)
                 return { ok: true };
@@ -39550,6 +40042,62 @@ function octokitTransport(octokit) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/action/changes-mode.ts
+
+/** One changed document as the outputs list it. */
+function entry(d) {
+    return {
+        namespace: d.namespace,
+        doc_type: d.doc_type,
+        id: d.id,
+        key: d.key,
+        ...(d.blobSha ? { blobSha: d.blobSha } : {}),
+        ...(d.previousBlobSha ? { previousBlobSha: d.previousBlobSha } : {}),
+    };
+}
+/**
+ * Outputs and summary for `mode: changes`.
+ *
+ * @example
+ * const { outputs } = await changesMode(inputs, store, 'refs/docdb/documents');
+ * JSON.parse(outputs.added); // [{ namespace, doc_type, id, key, blobSha }]
+ */
+async function changesMode(inputs, store, ref) {
+    const docs = new DocumentStore(store);
+    const r = await docs.changes({
+        from: inputs.since,
+        ...(inputs.version ? { to: inputs.version } : {}),
+        ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+        ...(inputs.type ? { type: inputs.type } : {}),
+    });
+    const added = r.added.map(entry);
+    const modified = r.changed.map(entry);
+    const removed = r.removed.map(entry);
+    const any = added.length + modified.length + removed.length > 0;
+    const outputs = {
+        version: r.to,
+        'previous-version': r.from,
+        changed: String(any),
+        added: JSON.stringify(added),
+        modified: JSON.stringify(modified),
+        removed: JSON.stringify(removed),
+        keys: JSON.stringify([...added, ...modified, ...removed].map((d) => d.key)),
+        written: String(added.length + modified.length),
+        deleted: String(removed.length),
+        unchanged: '0',
+        document: '',
+    };
+    const line = (d) => `\`${`${d.namespace}/${d.doc_type}/${d.id}`.replace(/`/g, "'")}\``;
+    const summary = `### docdb changes in \`${ref}\` of ${inputs.repository}\n\n` +
+        `From \`${r.from}\` to \`${r.to}\`: ${added.length} added, ${modified.length} changed, ${removed.length} removed.\n` +
+        [...added.map((d) => `- added ${line(d)}`), ...modified.map((d) => `- changed ${line(d)}`)]
+            .concat(removed.map((d) => `- removed ${line(d)}`))
+            .slice(0, 100)
+            .join('\n') +
+        (added.length + modified.length + removed.length > 100 ? '\n- …\n' : '\n');
+    return { outputs, summary };
+}
+
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 const esc = (s) => s.replace(/\|/g, '\\|');
 /**
@@ -39597,6 +40145,7 @@ function renderSummary(input) {
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+
 
 
 
@@ -39674,6 +40223,11 @@ async function runAction(inputs, context = {}) {
         'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
         'rate-limit-reset': meter.rateLimit ? new Date(meter.rateLimit.reset * 1000).toISOString() : '',
     });
+    if (inputs.mode === 'changes') {
+        const { outputs, summary } = await changesMode(inputs, store, ref);
+        log(`changes since ${inputs.since}: ${outputs.keys}`);
+        return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
+    }
     if (inputs.mode === 'read') {
         const documents = new DocumentStore(store);
         const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
@@ -39740,115 +40294,6 @@ async function runAction(inputs, context = {}) {
         rateLimit: meter.rateLimit,
     });
     return { outputs, summary, report };
-}
-
-
-/***/ }),
-
-/***/ 3915:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Yi: () => (/* binding */ WriteRetry),
-/* harmony export */   eG: () => (/* binding */ resolveWriteRetry),
-/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES)
-/* harmony export */ });
-/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS, fullJitterDelay */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/**
- * The one policy for retrying a write that lost a fast-forward race (every store that retries uses
- * it): full-jitter exponential backoff, bounded by a budget in TIME rather than a small count.
- *
- * Why time: with N writers on one section, a writer may lose up to N-1 races in a row through no
- * fault of its own; a count of 5 fails the 7th of 8 concurrent CI jobs, while 60 s lets every one of
- * them land. Why full jitter (delay = random × min(cap, base × 2^attempt)): it spreads losers out the
- * most, so the next round has the fewest collisions (AWS Architecture Blog, "Exponential Backoff And
- * Jitter"). GitHub asks integrators to serialise writes and back off
- * (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api).
- * See docs/decisions.md ("Write retries under contention") for the trade-off.
- */
-
-/** Default upper bound on retries after lost races; the time budget normally ends retrying first. */
-const DEFAULT_RETRY_CONCURRENT_WRITES = 100;
-/** Default time a write keeps retrying after lost races, in milliseconds (from its first attempt). */
-const DEFAULT_WRITE_RETRY_BUDGET_MS = 60_000;
-/** Default base of the exponential backoff between retries, in milliseconds (first retry waits < 200 ms). */
-const DEFAULT_WRITE_BACKOFF_BASE_MS = 100;
-/** Longest single wait between retries, in milliseconds. */
-const WRITE_BACKOFF_CAP_MS = 2_000;
-function check(field, v, def, max) {
-    if (v === undefined)
-        return def;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > max) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} must be an integer from 0 to ${max}, got ${JSON.stringify(v)}`, {
-            allowed: `integer 0..${max}`,
-        });
-    }
-    return v;
-}
-/**
- * Validate the retry options (`InvalidConfig` naming the field) and fill in defaults.
- *
- * @example
- * resolveWriteRetry({ writeRetryBudgetMs: 10_000 }) // { maxRetries: 100, budgetMs: 10000, baseMs: 100, capMs: 2000 }
- */
-function resolveWriteRetry(o) {
-    return {
-        maxRetries: check('retryConcurrentWrites', o.retryConcurrentWrites, DEFAULT_RETRY_CONCURRENT_WRITES, 1000),
-        budgetMs: check('writeRetryBudgetMs', o.writeRetryBudgetMs, DEFAULT_WRITE_RETRY_BUDGET_MS, 3_600_000),
-        baseMs: check('writeBackoffBaseMs', o.writeBackoffBaseMs, DEFAULT_WRITE_BACKOFF_BASE_MS, 60_000),
-        capMs: WRITE_BACKOFF_CAP_MS,
-    };
-}
-/**
- * Full-jitter exponential delay for retry number `attempt` (1-based): uniform in
- * [0, min(cap, base × 2^attempt)).
- *
- * @example
- * fullJitterDelay(3, { baseMs: 100, capMs: 2000 }, () => 0.5) // 400
- */
-function fullJitterDelay(attempt, p, random) {
-    const ceiling = Math.min(p.capMs, p.baseMs * 2 ** Math.min(attempt, 30));
-    return Math.floor(random() * ceiling);
-}
-/**
- * One write's retry state: `next()` returns the wait before the next retry, or `null` when the retry
- * count or the time budget is spent (then the caller throws `ConcurrentUpdate`).
- *
- * @example
- * const retry = new WriteRetry(resolveWriteRetry({}));
- * const wait = retry.next(); // a number of ms, or null: give up
- */
-class WriteRetry {
-    policy;
-    random;
-    now;
-    started;
-    /** Retries granted so far. */
-    retries = 0;
-    constructor(policy, random = Math.random, now = Date.now) {
-        this.policy = policy;
-        this.random = random;
-        this.now = now;
-        this.started = now();
-    }
-    /** Milliseconds since the write started. */
-    elapsed() {
-        return this.now() - this.started;
-    }
-    /** True while the time budget has not run out (used to keep re-reading a ref after a lost reply). */
-    withinBudget() {
-        return this.elapsed() < this.policy.budgetMs;
-    }
-    next() {
-        if (this.retries >= this.policy.maxRetries)
-            return null;
-        const delay = fullJitterDelay(this.retries + 1, this.policy, this.random);
-        if (this.elapsed() + delay > this.policy.budgetMs)
-            return null;
-        this.retries++;
-        return delay;
-    }
 }
 
 
@@ -39983,10 +40428,10 @@ function fromHex(hex) {
 /* harmony export */   KG: () => (/* binding */ InvalidVersion),
 /* harmony export */   Mk: () => (/* binding */ NotFound),
 /* harmony export */   Nh: () => (/* binding */ InvalidSpec),
+/* harmony export */   OJ: () => (/* binding */ PreconditionFailed),
 /* harmony export */   OZ: () => (/* binding */ InvalidConfig),
 /* harmony export */   SX: () => (/* binding */ AuthInvalid),
 /* harmony export */   Yk: () => (/* binding */ UpstreamUnavailable),
-/* harmony export */   ZW: () => (/* binding */ DocumentTooLarge),
 /* harmony export */   cw: () => (/* binding */ Forbidden),
 /* harmony export */   h5: () => (/* binding */ InvalidResponse),
 /* harmony export */   qH: () => (/* binding */ InvalidIdentity),
@@ -40027,8 +40472,8 @@ class DocDbError extends Error {
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 class InvalidKey extends DocDbError {
     code = 'InvalidKey';
-    constructor(key, rule, message, data = {}) {
-        super(message, { ...data, key: typeof key === 'string' ? key : String(key), rule });
+    constructor(key, rule, message) {
+        super(message, { key: typeof key === 'string' ? key : String(key), rule });
     }
 }
 /** A document identity or envelope field is invalid (`data.field` names it). */
@@ -40073,6 +40518,26 @@ class ConcurrentUpdate extends DocDbError {
         super(`${ref} was advanced by another writer to ${otherSha}; gave up after ${attempts} attempt(s). ` +
             'Re-run, or raise retryConcurrentWrites.', { ref, otherSha, attempts });
         this.otherSha = otherSha;
+    }
+}
+/**
+ * A compare-and-set write (`ifMatch`) found the key in another state than expected: `data.key`, the
+ * `data.expected` blob SHA (null = "absent"), the `data.actual` blob SHA now at the tip (null when the
+ * key is absent) and `data.version`, the tip the check ran against. Nothing was written. Re-read the
+ * key (its `blobSha` is the new expectation), merge, and write again.
+ */
+class PreconditionFailed extends DocDbError {
+    code = 'PreconditionFailed';
+    key;
+    actual;
+    version;
+    constructor(key, expected, actual, version) {
+        const want = expected === null ? 'to be absent' : `to have blob ${expected}`;
+        const have = actual === null ? 'it is absent' : `it has blob ${actual}`;
+        super(`precondition failed for ${JSON.stringify(key)}: expected it ${want}, but at version ${version ?? '(none)'} ${have}; re-read it and retry`, { key, expected, actual, version });
+        this.key = key;
+        this.actual = actual;
+        this.version = version;
     }
 }
 /** The operation needs a token and none was configured. */
@@ -40128,16 +40593,6 @@ class InvalidSpec extends DocDbError {
 class GitError extends DocDbError {
     code = 'GitError';
 }
-/**
- * A value is larger than the one size limit every store applies (`data.key`, `data.size` in bytes,
- * `data.limit`), checked before any upload. See docs/keys.md ("Sizes").
- */
-class DocumentTooLarge extends DocDbError {
-    code = 'DocumentTooLarge';
-    constructor(key, size, limit) {
-        super(`the value of ${JSON.stringify(key)} is ${size} bytes; the limit is ${limit} bytes (GitHub's 100 MiB blob limit)`, { key, size, limit });
-    }
-}
 /** Every error class, for iteration in tests and docs. */
 const ALL_ERRORS = [
     InvalidKey,
@@ -40147,6 +40602,7 @@ const ALL_ERRORS = [
     InvalidConfig,
     NotFound,
     ConcurrentUpdate,
+    PreconditionFailed,
     AuthMissing,
     AuthInvalid,
     Forbidden,
@@ -40157,7 +40613,6 @@ const ALL_ERRORS = [
     InvalidResponse,
     InvalidSpec,
     GitError,
-    DocumentTooLarge,
 ];
 
 
@@ -41400,7 +41855,7 @@ function maxIso(a, b) {
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  kS: () => (/* reexport */ backoff/* DEFAULT_RETRY_CONCURRENT_WRITES */.kS),
+  kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES),
   pK: () => (/* binding */ assertTokenShape),
   pE: () => (/* binding */ resolveConfig)
 });
@@ -41517,8 +41972,6 @@ class MemoryCacheBackend {
     }
 }
 
-// EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
@@ -41528,9 +41981,8 @@ var refname = __nccwpck_require__(6365);
 
 
 
-
-// Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
-
+/** Default number of retries a writer that lost a fast-forward race makes before `ConcurrentUpdate`. */
+const DEFAULT_RETRY_CONCURRENT_WRITES = 5;
 /** Default retries of an idempotent request on 5xx or a connection failure. */
 const DEFAULT_READ_RETRIES = 3;
 /** Default longest secondary-rate-limit `Retry-After` (seconds) the store waits out before retrying. */
@@ -41655,9 +42107,6 @@ function resolveConfig(options) {
         fail('random', 'random must be a function', 'function');
     if (options.logger !== undefined && typeof options.logger !== 'function')
         fail('logger', 'logger must be a function', 'function');
-    if (options.now !== undefined && typeof options.now !== 'function')
-        fail('now', 'now must be a function', 'function');
-    const writeRetry = (0,backoff/* resolveWriteRetry */.eG)(options);
     return {
         transport: t,
         apiBase,
@@ -41667,9 +42116,7 @@ function resolveConfig(options) {
         ref,
         token: options.token,
         credentials: options.credentials,
-        retryConcurrentWrites: writeRetry.maxRetries,
-        writeRetry,
-        now: options.now ?? Date.now,
+        retryConcurrentWrites: count('retryConcurrentWrites', options.retryConcurrentWrites, DEFAULT_RETRY_CONCURRENT_WRITES, 1000),
         readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
         maxRetryAfterSeconds: count('maxRetryAfterSeconds', options.maxRetryAfterSeconds, DEFAULT_MAX_RETRY_AFTER_SECONDS, 86_400),
         backend,

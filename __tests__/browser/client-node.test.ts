@@ -52,7 +52,7 @@ describe('loadDocDbClient: options', () => {
     local.close();
     const reopened = await loadDocDbClient({ backend: 'indexeddb', hostCapabilities: { store: { indexedDB } } });
     expect(await reopened.get(ID)).toMatchObject({ document: { data: DOC.data }, version: lw.version });
-    expect(await reopened.get({ ...ID, id: 'missing' })).toEqual({ document: null, version: null });
+    expect(await reopened.get({ ...ID, id: 'missing' })).toEqual({ document: null, version: null, etag: null });
     reopened.close();
   });
 });

@@ -27,6 +27,7 @@ import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
+import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
   store: RefStore;
@@ -38,6 +39,8 @@ export interface ContractFixture {
    * asserts that rejected input (bad keys, malformed versions) costs zero requests.
    */
   requestCount?: () => number;
+  /** A store on ANOTHER section (ref) of the same repository: its versions must be InvalidVersion here. */
+  otherSection?: () => RefStore;
 }
 
 export interface ContractOptions {
@@ -102,6 +105,8 @@ export function describeRefStoreContract(
     afterEach(async () => {
       await fx.cleanup?.();
     });
+
+    describeVersionsContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

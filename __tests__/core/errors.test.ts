@@ -21,6 +21,8 @@ function make(cls: (typeof ALL_ERRORS)[number]): DocDbError {
       return new errors.ConcurrentUpdate('refs/docdb/documents', 'a'.repeat(40), 3);
     case errors.DocumentTooLarge:
       return new errors.DocumentTooLarge('big.bin', 104857601, 104857600);
+    case errors.PreconditionFailed:
+      return new errors.PreconditionFailed('a.json', null, 'b'.repeat(40), 'c'.repeat(40));
     case errors.RateLimited:
       return new errors.RateLimited('slow down', { reset: 1700000000, retryAfter: 60 });
     default:
@@ -38,6 +40,7 @@ describe('errors', () => {
       'InvalidConfig',
       'NotFound',
       'ConcurrentUpdate',
+      'PreconditionFailed',
       'AuthMissing',
       'AuthInvalid',
       'Forbidden',

@@ -20,6 +20,11 @@ describeRefStoreContract('GitRefStore (bare repository)', async () => {
   return {
     store: make(),
     peer: make,
+    otherSection: () => {
+      const s = new GitRefStore({ dir, env: GIT_TEST_ENV, now, ref: 'refs/docdb/other' });
+      stores.push(s);
+      return s;
+    },
     requestCount: () => 0,
     cleanup: async () => {
       await Promise.all(stores.map((s) => s.close()));

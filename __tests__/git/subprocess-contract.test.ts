@@ -27,6 +27,19 @@ describeRefStoreContract(
     return {
       store: make(),
       peer: make,
+      // Shares the main store's cache repository, so the foreign commit is present locally and only
+      // the reachability check can reject it.
+      otherSection: () => {
+        const s = new SubprocessGitRefStore({
+          remote,
+          dir: stores[0]!.dir,
+          env: GIT_TEST_ENV,
+          now,
+          ref: 'refs/docdb/other',
+        });
+        stores.push(s);
+        return s;
+      },
       requestCount: () => 0,
       cleanup: async () => {
         await Promise.all(stores.map((s) => s.close()));

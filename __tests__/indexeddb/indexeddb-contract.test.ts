@@ -23,6 +23,11 @@ describeRefStoreContract(
     return {
       store: make(),
       peer: make,
+      otherSection: () => {
+        const s = new IndexedDbRefStore({ indexedDB, name: 'contract', now, ref: 'refs/docdb/other' });
+        opened.push(s);
+        return s;
+      },
       requestCount: () => 0,
       cleanup: async () => {
         for (const s of opened) await s.close();

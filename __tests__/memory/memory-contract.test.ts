@@ -11,6 +11,7 @@ describeRefStoreContract('MemoryRefStore', async () => {
   return {
     store: new MemoryRefStore({ db, now }),
     peer: () => new MemoryRefStore({ db, now }),
+    otherSection: () => new MemoryRefStore({ db, now, ref: 'refs/docdb/other' }),
     requestCount: () => 0,
   };
 });

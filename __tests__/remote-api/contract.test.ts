@@ -29,6 +29,7 @@ for (const { kind, manyKeys, largeValueBytes } of KINDS) {
       return {
         store: store(em, repo, { ref, retryConcurrentWrites: 10 }, kind),
         peer: () => store(em, repo, { ref, retryConcurrentWrites: 10 }, kind),
+        otherSection: () => store(em, repo, { ref: 'refs/docdb/other' }, kind),
         requestCount: () => em.requests.length - start,
       };
     },

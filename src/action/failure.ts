@@ -39,8 +39,8 @@ export function describeFailure(
         return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
       }
       return (
-        `${message}\nThe token cannot ${inputs.mode === 'read' ? 'read' : 'write to'} ${inputs.repository}. ` +
-        `Grant it ${inputs.mode === 'read' ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${inputs.mode === 'read' ? 'read' : 'write'}\n` +
+        `${message}\nThe token cannot ${readOnly(inputs) ? 'read' : 'write to'} ${inputs.repository}. ` +
+        `Grant it ${readOnly(inputs) ? '"contents: read"' : '"contents: write"'}: add\n  permissions:\n    contents: ${readOnly(inputs) ? 'read' : 'write'}\n` +
         'to the job (or use a token with write access to that repository).'
       );
     case 'AuthMissing':
@@ -67,4 +67,9 @@ export function describeFailure(
       break;
   }
   return message;
+}
+
+/** Modes that only read the section. */
+function readOnly(inputs: { mode: string }): boolean {
+  return inputs.mode === 'read' || inputs.mode === 'changes';
 }

@@ -6,7 +6,7 @@ import { InvalidConfig } from '../core/errors.js';
 import { parseShard, type Shard } from '../projection/shard.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
-export const MODES = ['project', 'backfill', 'read', 'dry-run'] as const;
+export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes'] as const;
 export type ActionMode = (typeof MODES)[number];
 
 export interface ActionInputs {
@@ -23,6 +23,8 @@ export interface ActionInputs {
   type: string;
   id: string;
   version: string;
+  /** mode changes: the version to report changes since. */
+  since: string;
   retryConcurrentWrites: number;
   commitMessage: string;
   /** `shard: i/n` (undefined: one job projects everything). */
@@ -82,6 +84,13 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
   if (version && !/^[0-9a-f]{40}$/.test(version)) {
     bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
   }
+  const since = get('since');
+  if (since && !/^[0-9a-f]{40}$/.test(since)) {
+    bad(
+      'since',
+      `${JSON.stringify(since)} is not a 40-character lowercase hex commit SHA (a version output of an earlier step)`,
+    );
+  }
   const inputs: ActionInputs = {
     spec: get('spec') || '.github/docdb.yml',
     token: get('token'),
@@ -98,6 +107,7 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     type: get('type'),
     id: get('id'),
     version,
+    since,
     retryConcurrentWrites: Number(rcw),
     commitMessage: get('commit-message'),
     shard,
@@ -107,8 +117,12 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
     }
+  } else if (mode === 'changes') {
+    if (!since) bad('since', 'is required with mode: changes (the version to report changes since)');
+    if (inputs.type && !inputs.namespace) bad('type', 'needs namespace too with mode: changes');
   } else if (version) {
-    bad('version', `only applies to mode: read (mode is ${mode})`);
+    bad('version', `only applies to mode: read and mode: changes (mode is ${mode})`);
   }
+  if (since && mode !== 'changes') bad('since', `only applies to mode: changes (mode is ${mode})`);
   return inputs;
 }

@@ -14,6 +14,7 @@ import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
+import { changesMode } from './changes-mode.js';
 import type { ActionInputs } from './inputs.js';
 import { renderSummary } from './summary.js';
 
@@ -114,6 +115,12 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
     'rate-limit-reset': meter.rateLimit ? new Date(meter.rateLimit.reset * 1000).toISOString() : '',
   });
+
+  if (inputs.mode === 'changes') {
+    const { outputs, summary } = await changesMode(inputs, store, ref);
+    log(`changes since ${inputs.since}: ${outputs.keys}`);
+    return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
+  }
 
   if (inputs.mode === 'read') {
     const documents = new DocumentStore(store);

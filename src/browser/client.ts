@@ -14,6 +14,8 @@ import type {
 } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import {
+  type DocumentChangesOptions,
+  type DocumentChangesResult,
   type DocumentGetOptions,
   type DocumentListOptions,
   type DocumentListResult,
@@ -109,6 +111,13 @@ export interface DocDbClient {
   list(options?: DocumentListOptions): Promise<DocumentListResult>;
   history(identity: Identity, options?: HistoryOptions): Promise<HistoryResult>;
   head(): Promise<VersionId | null>;
+  /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
+  changes(options: DocumentChangesOptions): Promise<DocumentChangesResult>;
+  /**
+   * Follow the section (If-None-Match polls: 304s cost no rate limit; paused while the tab is hidden).
+   * Resolves when `options.signal` aborts. See docs/documents.md "Live pages".
+   */
+  watch: DocumentStore['watch'];
   stats(): DocDbClientStats;
   /** Close the IndexedDB connection (the client is unusable afterwards). */
   close(): void;
@@ -236,6 +245,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     list: (o) => documents.list(o),
     history: (identity, o) => documents.history(identity, o),
     head: () => documents.head(),
+    changes: (o) => documents.changes(o),
+    watch: (o, onChange) => documents.watch(o, onChange),
     stats: () => ({ ...stats }),
     close: () => db?.close(),
   };

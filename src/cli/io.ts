@@ -14,6 +14,8 @@ export const EXIT = {
   usage: 2,
   /** What was asked for does not exist: the document, the version, the repository or remote. */
   notFound: 3,
+  /** A compare-and-set write (--if-match) found the document changed: nothing was written. */
+  precondition: 4,
 } as const;
 
 /** Streams and environment of one CLI run. */
@@ -92,6 +94,7 @@ export function exitCodeFor(e: unknown): number {
   if (e instanceof DocDbError) {
     // Malformed versions are usage errors caught before any I/O; an InvalidVersion from a store names no commit.
     if (e.code === 'NotFound' || e.code === 'InvalidVersion') return EXIT.notFound;
+    if (e.code === 'PreconditionFailed') return EXIT.precondition;
     if (e.code === 'GitError' && e.data.reason === 'not-a-repository') return EXIT.notFound;
     if (INPUT_ERRORS.has(e.code)) return EXIT.usage;
   }

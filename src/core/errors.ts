@@ -93,6 +93,30 @@ export class ConcurrentUpdate extends DocDbError {
   }
 }
 
+/**
+ * A compare-and-set write (`ifMatch`) found the key in another state than expected: `data.key`, the
+ * `data.expected` blob SHA (null = "absent"), the `data.actual` blob SHA now at the tip (null when the
+ * key is absent) and `data.version`, the tip the check ran against. Nothing was written. Re-read the
+ * key (its `blobSha` is the new expectation), merge, and write again.
+ */
+export class PreconditionFailed extends DocDbError {
+  override readonly code = 'PreconditionFailed' as const;
+  readonly key: string;
+  readonly actual: string | null;
+  readonly version: string | null;
+  constructor(key: string, expected: string | null, actual: string | null, version: string | null) {
+    const want = expected === null ? 'to be absent' : `to have blob ${expected}`;
+    const have = actual === null ? 'it is absent' : `it has blob ${actual}`;
+    super(
+      `precondition failed for ${JSON.stringify(key)}: expected it ${want}, but at version ${version ?? '(none)'} ${have}; re-read it and retry`,
+      { key, expected, actual, version },
+    );
+    this.key = key;
+    this.actual = actual;
+    this.version = version;
+  }
+}
+
 /** The operation needs a token and none was configured. */
 export class AuthMissing extends DocDbError {
   override readonly code = 'AuthMissing' as const;
@@ -179,6 +203,7 @@ export const ALL_ERRORS = [
   InvalidConfig,
   NotFound,
   ConcurrentUpdate,
+  PreconditionFailed,
   AuthMissing,
   AuthInvalid,
   Forbidden,

@@ -18,7 +18,10 @@ export {
   type TreeMode,
 } from './git/objects.js';
 export { sha1Hex } from './git/sha1.js';
+export { type DiffTreeEntry, diffTrees, type TreeDiff } from './git/tree-diff.js';
 export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './keys.js';
 export { assertValidRefName, sectionRef } from './refname.js';
 export type * from './refstore.js';
+export { isInSection } from './section.js';
 export { assertValidVersion, type VersionId } from './version.js';
+export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from './watch.js';

@@ -3,10 +3,10 @@
  * each key. Shared by every store so "no-op writes make no commit" means the same everywhere.
  */
 import { toBytes } from './bytes.js';
-import { DocumentTooLarge, InvalidKey } from './errors.js';
+import { DocumentTooLarge, InvalidConfig, InvalidKey, PreconditionFailed } from './errors.js';
 import { blobSha } from './git/objects.js';
 import { assertValidKey } from './keys.js';
-import type { Change } from './refstore.js';
+import type { Change, CommitOptions, KeyWriteOptions } from './refstore.js';
 
 export interface PlannedTreeChange {
   path: string;
@@ -71,7 +71,11 @@ export function normalizeChanges(
 export function planWrite(
   changes: ReturnType<typeof normalizeChanges>,
   currentSha: (key: string) => string | undefined,
+  preconditions?: Preconditions,
 ): WritePlan {
+  // Checked on the state this attempt plans against — every store calls planWrite again after a
+  // rebase onto a moved tip, so an expectation is always judged against the tip the commit lands on.
+  if (preconditions) assertPreconditions(preconditions, currentSha);
   const plan: WritePlan = { treeChanges: [], written: [], deleted: [], unchanged: 0 };
   for (const c of changes) {
     const current = currentSha(c.key);
@@ -138,5 +142,83 @@ export function assertNoPathConflicts(
       }
       slash = key.indexOf('/', slash + 1);
     }
+  }
+}
+
+/** Normalised compare-and-set expectations of one write and the tip they are checked against. */
+export interface Preconditions {
+  /** Key → expected blob SHA, or null for "must be absent". */
+  ifMatch: ReadonlyMap<string, string | null>;
+  /** The tip the plan is made on (reported in `PreconditionFailed`). */
+  version: string | null;
+}
+
+const SHA_RE = /^[0-9a-f]{40}$/;
+
+/**
+ * The `commit` options of a `put`/`delete` with `ifMatch`: `{ ...options, ifMatch: { [key]: value } }`.
+ *
+ * @example
+ * keyWriteToCommit('a.json', { ifMatch: null }); // { ifMatch: { 'a.json': null } }
+ */
+export function keyWriteToCommit(key: string, options: KeyWriteOptions | undefined): CommitOptions | undefined {
+  if (!options || !('ifMatch' in options) || options.ifMatch === undefined) {
+    if (!options) return undefined;
+    const { ifMatch: _omit, ...rest } = options;
+    return rest;
+  }
+  const { ifMatch, ...rest } = options;
+  return { ...rest, ifMatch: { [key]: ifMatch } };
+}
+
+/**
+ * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
+ * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
+ *
+ * @example
+ * normalizeIfMatch(normalizeChanges([{ op: 'delete', key: 'a' }]), { a: null }); // Map { 'a' => null }
+ */
+export function normalizeIfMatch(
+  changes: ReturnType<typeof normalizeChanges>,
+  ifMatch: unknown,
+): Map<string, string | null> | undefined {
+  if (ifMatch === undefined) return undefined;
+  if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
+    throw new InvalidConfig('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
+      allowed: '{ [key]: blobSha | null }',
+    });
+  }
+  const keys = new Set(changes.map((c) => c.key));
+  const out = new Map<string, string | null>();
+  for (const [key, value] of Object.entries(ifMatch)) {
+    if (!keys.has(key)) {
+      throw new InvalidConfig(
+        'ifMatch',
+        `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`,
+        { key, allowed: 'keys of the changes' },
+      );
+    }
+    if (value !== null && (typeof value !== 'string' || !SHA_RE.test(value))) {
+      throw new InvalidConfig(
+        'ifMatch',
+        `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`,
+        { key, allowed: 'blob SHA or null' },
+      );
+    }
+    out.set(key, value);
+  }
+  return out.size === 0 ? undefined : out;
+}
+
+/**
+ * Throw `PreconditionFailed` for the first key whose current blob SHA differs from its expectation.
+ *
+ * @example
+ * assertPreconditions({ ifMatch: new Map([['a', null]]), version: null }, () => undefined); // passes: "a" is absent
+ */
+export function assertPreconditions(p: Preconditions, currentSha: (key: string) => string | undefined): void {
+  for (const [key, expected] of p.ifMatch) {
+    const actual = currentSha(key) ?? null;
+    if (actual !== expected) throw new PreconditionFailed(key, expected, actual, p.version);
   }
 }

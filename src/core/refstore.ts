@@ -33,7 +33,10 @@ export interface GetResult extends OperationMeta {
   value: Uint8Array;
   /** Commit the value was read at. */
   version: VersionId;
-  /** Git blob SHA of `value`. */
+  /**
+   * Git blob SHA of `value`: the key's "etag". Pass it as `ifMatch` to a later write to make that
+   * write fail with `PreconditionFailed` if someone else changed the key in between.
+   */
   blobSha: string;
 }
 
@@ -61,6 +64,60 @@ export type Change = { op: 'put'; key: string; value: Uint8Array | string } | { 
 export interface WriteOptions {
   /** Commit message (a default naming the keys is used otherwise). */
   message?: string;
+}
+
+/**
+ * Compare-and-set expectation for one key: the blob SHA the key must have at the tip the write lands
+ * on (its `blobSha` from `get`/`list`), or `null` for "the key must be absent" (create only).
+ */
+export type IfMatch = string | null;
+
+/** Options of `put` and `delete`. */
+export interface KeyWriteOptions extends WriteOptions {
+  /**
+   * Write only if the key is still in this state (checked again on every rebase onto a moved tip);
+   * otherwise throw `PreconditionFailed` and write nothing. Omit for an unconditional write.
+   */
+  ifMatch?: IfMatch;
+}
+
+/** Options of `commit`. */
+export interface CommitOptions extends WriteOptions {
+  /**
+   * Per-key expectations (keys must be keys of this commit's changes). If any key does not match at
+   * the tip the commit lands on, the whole commit fails with `PreconditionFailed` and nothing is written.
+   */
+  ifMatch?: Readonly<Record<string, IfMatch>>;
+}
+
+export interface ChangesOptions {
+  /** The older version (a commit of the section). */
+  from: VersionId;
+  /** The newer version (a commit of the section; default: the tip). */
+  to?: VersionId;
+  /** Only keys starting with this string. */
+  prefix?: string;
+}
+
+/** One key that differs between two versions. */
+export interface ChangedKey {
+  key: string;
+  /** Blob SHA at `to` (absent for removed keys). */
+  blobSha?: string;
+  /** Blob SHA at `from` (absent for added keys). */
+  previousBlobSha?: string;
+}
+
+export interface ChangesResult extends OperationMeta {
+  from: VersionId;
+  /** The version compared against (the tip when `to` was not given). */
+  to: VersionId;
+  /** Keys present at `to` but not at `from`, ascending code-unit order. */
+  added: ChangedKey[];
+  /** Keys present at both with different blobs. */
+  changed: ChangedKey[];
+  /** Keys present at `from` but not at `to`. */
+  removed: ChangedKey[];
 }
 
 export interface WriteResult extends OperationMeta {
@@ -109,11 +166,16 @@ export interface RefStore {
   readonly ref: string;
   /** Value at the tip (or at `version`); `null` when absent. */
   get(key: string, options?: GetOptions): Promise<GetResult | null>;
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult>;
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult>;
   /** Deleting an absent key is a no-op (no commit). */
-  delete(key: string, options?: WriteOptions): Promise<WriteResult>;
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult>;
   /** Atomic multi-key write: one commit for all changes, or none when nothing changes. */
-  commit(changes: readonly Change[], options?: WriteOptions): Promise<WriteResult>;
+  commit(changes: readonly Change[], options?: CommitOptions): Promise<WriteResult>;
+  /**
+   * Keys added, changed and removed between two versions of the section, walking only the subtrees
+   * whose SHAs differ. Both versions must be commits of the section (`InvalidVersion` otherwise).
+   */
+  changes(options: ChangesOptions): Promise<ChangesResult>;
   list(options?: ListOptions): Promise<ListResult>;
   history(key: string, options?: HistoryOptions): Promise<HistoryResult>;
   /** Current tip commit, or null when the section ref does not exist. */

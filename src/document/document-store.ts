@@ -7,14 +7,20 @@ import { InvalidConfig, InvalidDocument } from '../core/errors.js';
 import { isValidKey } from '../core/keys.js';
 import type {
   Change,
+  ChangedKey,
+  ChangesResult,
+  CommitOptions,
   HistoryOptions,
   HistoryResult,
+  IfMatch,
+  KeyWriteOptions,
   OperationMeta,
   RefStore,
   WriteOptions,
   WriteResult,
 } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
+import { type WatchOptions, watch } from '../core/watch.js';
 import {
   assertValidDocumentInput,
   type DocumentInput,
@@ -71,6 +77,48 @@ export interface ReadDocumentResult<T = unknown> extends OperationMeta {
   document: Envelope<T> | null;
   /** Commit the document was read at; null when it is absent. */
   version: VersionId | null;
+  /**
+   * The document's blob SHA (null when absent): pass it as `ifMatch` to `put`/`delete` so the write
+   * fails with `PreconditionFailed` if someone changed the document since this read.
+   */
+  etag: string | null;
+}
+
+/** Options of a single-document write: `ifMatch` is the `etag` from `read` (or null: create only). */
+export interface DocumentWriteOptions extends WriteOptions {
+  ifMatch?: IfMatch;
+}
+
+/** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
+export type DocumentCommitOptions = CommitOptions;
+
+/** A document that differs between two versions (see {@link DocumentStore.changes}). */
+export type ChangedDocument = Identity & ChangedKey;
+
+export interface DocumentChangesResult extends OperationMeta {
+  from: VersionId;
+  to: VersionId;
+  added: ChangedDocument[];
+  changed: ChangedDocument[];
+  removed: ChangedDocument[];
+}
+
+export interface DocumentChangesOptions {
+  from: VersionId;
+  to?: VersionId;
+  namespace?: string;
+  /** Only this doc_type (requires `namespace`). */
+  type?: string;
+}
+
+/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
+function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
+  const out: ChangedDocument[] = [];
+  for (const k of keys) {
+    const identity = parseKey(k.key);
+    if (identity && (type === undefined || identity.doc_type === type)) out.push({ ...identity, ...k });
+  }
+  return out;
 }
 
 /** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */
@@ -136,7 +184,7 @@ export class DocumentStore {
    * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
    * envelope as stored, at the resulting version.
    */
-  async put<T>(doc: DocumentInput<T>, options?: WriteOptions): Promise<PutDocumentResult<T>> {
+  async put<T>(doc: DocumentInput<T>, options?: DocumentWriteOptions): Promise<PutDocumentResult<T>> {
     const bytes = encodeEnvelope(doc);
     const result = await this.store.put(deriveKey(identityOf(doc)), bytes, options);
     const document: Envelope<T> | null =
@@ -166,7 +214,7 @@ export class DocumentStore {
    *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
    * ]);
    */
-  async commit(ops: readonly DocumentOp[], options?: WriteOptions): Promise<WriteResult> {
+  async commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult> {
     if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
     const changes: Change[] = ops.map((o, i) => {
       if (o?.op === 'put') {
@@ -212,7 +260,7 @@ export class DocumentStore {
     const key = deriveKey(identity);
     if (options.version !== undefined) assertValidVersion(options.version);
     const got = await this.store.get(key, options);
-    if (!got) return { document: null, version: null };
+    if (!got) return { document: null, version: null, etag: null };
     const envelope = decodeEnvelope<T>(got.value, got.version);
     if (!envelopeMatches(envelope, identity)) {
       throw new InvalidDocument(
@@ -226,12 +274,73 @@ export class DocumentStore {
     const meta: OperationMeta = {};
     if (got.requests !== undefined) meta.requests = got.requests;
     if (got.rateLimit) meta.rateLimit = got.rateLimit;
-    return { ...meta, document: envelope, version: got.version };
+    return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
   }
 
   /** Delete one document (no commit when it does not exist). */
-  async delete(identity: Identity, options?: WriteOptions): Promise<WriteResult> {
-    return this.store.delete(deriveKey(identity), options);
+  async delete(identity: Identity, options?: DocumentWriteOptions): Promise<WriteResult> {
+    return this.store.delete(deriveKey(identity), options as KeyWriteOptions);
+  }
+
+  /**
+   * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
+   * in one namespace / doc_type. Only subtrees that differ are read.
+   *
+   * @example
+   * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+   * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
+   */
+  async changes(options: DocumentChangesOptions): Promise<DocumentChangesResult> {
+    const { namespace, type } = options ?? ({} as DocumentChangesOptions);
+    if (type !== undefined && namespace === undefined) {
+      throw new InvalidConfig('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
+    }
+    if (namespace !== undefined) assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    const r: ChangesResult = await this.store.changes({
+      from: options.from,
+      ...(options.to !== undefined ? { to: options.to } : {}),
+      prefix,
+    });
+    const meta: OperationMeta = {};
+    if (r.rateLimit) meta.rateLimit = r.rateLimit;
+    if (r.requests !== undefined) meta.requests = r.requests;
+    return {
+      ...meta,
+      from: r.from,
+      to: r.to,
+      added: documentsOf(r.added, type),
+      changed: documentsOf(r.changed, type),
+      removed: documentsOf(r.removed, type),
+    };
+  }
+
+  /**
+   * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
+   * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
+   *
+   * @example
+   * const stop = new AbortController();
+   * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
+   */
+  watch(
+    options: Omit<WatchOptions, 'prefix'> & { namespace?: string; type?: string },
+    onChange: (change: Omit<DocumentChangesResult, 'from'> & { from: VersionId | null }) => void | Promise<void>,
+  ): Promise<void> {
+    const { namespace, type, ...rest } = options ?? {};
+    if (type !== undefined && namespace === undefined) {
+      throw new InvalidConfig('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
+    }
+    if (namespace !== undefined) assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    return watch(this.store, { ...rest, prefix }, (c) => {
+      const added = documentsOf(c.added, type);
+      const changed = documentsOf(c.changed, type);
+      const removed = documentsOf(c.removed, type);
+      // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
+      if (added.length + changed.length + removed.length === 0) return;
+      return onChange({ from: c.from, to: c.to, added, changed, removed });
+    });
   }
 
   /** Commits that changed the document, newest first (including its deletion). */

@@ -6,6 +6,7 @@
 import { ObjectDb } from '../../../src/core/git/object-db.js';
 import type {
   Change,
+  ChangesOptions,
   GetOptions,
   HistoryOptions,
   ListOptions,
@@ -44,6 +45,9 @@ class Delegate implements RefStore {
   }
   head() {
     return this.inner.head();
+  }
+  changes(o: ChangesOptions) {
+    return this.inner.changes(o);
   }
 }
 
@@ -106,7 +110,11 @@ for (const [name, Mutant] of Object.entries(MUTANTS)) {
       let t = 1_700_000_000_000;
       const now = () => (t += 1000);
       const make = () => new Mutant(new MemoryRefStore({ db, now }), db);
-      return { store: make(), peer: make };
+      return {
+        store: make(),
+        peer: make,
+        otherSection: () => new MemoryRefStore({ db, now, ref: 'refs/docdb/other' }),
+      };
     },
     { manyKeys: 300, largeValueBytes: 10_000, propertyRuns: 5 },
   );

@@ -1,7 +1,7 @@
 /** `docdb doc get`, `doc list`, `doc history`: reads through DocumentStore on the chosen store. */
-import { positiveInt, str, versionFlag } from '../args.js';
+import { type FlagValues, positiveInt, str, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
-import { EXIT, NotFoundResult, printResult } from '../io.js';
+import { EXIT, NotFoundResult, printResult, UsageError } from '../io.js';
 import { IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, withDocuments } from './doc-common.js';
 
 export const get: CliCommand = {
@@ -9,9 +9,10 @@ export const get: CliCommand = {
   summary: 'print one document envelope',
   usage: `usage: docdb doc get --namespace NS --type TYPE --id ID [--version SHA] [store flags] [--json]
 
-Prints the document envelope { namespace, type, id, version, data } as JSON (indented; one line with --json).
-Without --version the read uses the section's current tip; with it, that commit of the section ref.
-Exit code 3 when the document (or the version) does not exist.`,
+Prints the document envelope { namespace, type, id, version, data } as JSON (indented; one line with --json,
+which adds "etag"). The etag (the document's blob SHA, also printed on stderr) is what doc put/delete
+--if-match expect. Without --version the read uses the section's current tip; with it, that commit of
+the section ref. Exit code 3 when the document does not exist, or the version is not a commit of the section.`,
   flags: {
     ...IDENTITY_FLAGS,
     version: { type: 'string', description: 'read at this commit of the section (40-hex SHA)' },
@@ -20,13 +21,14 @@ Exit code 3 when the document (or the version) does not exist.`,
   async run(ctx) {
     const identity = identityFrom(ctx.values);
     const version = versionFlag(ctx.values);
-    const envelope = await withDocuments(ctx, async (docs, where) => {
-      const env = await docs.get(identity, version ? { version } : {});
-      if (!env)
+    const { envelope, etag } = await withDocuments(ctx, async (docs, where) => {
+      const read = await docs.read(identity, version ? { version } : {});
+      if (!read.document)
         throw new NotFoundResult(`document ${label(identity)} not found in ${where}${version ? ` at ${version}` : ''}`);
-      return env;
+      return { envelope: read.document, etag: read.etag };
     });
-    printResult(ctx.io, ctx.json, envelope, () => JSON.stringify(envelope, null, 2));
+    if (!ctx.json) ctx.io.stderr(`etag ${etag} (for --if-match)\n`);
+    printResult(ctx.io, ctx.json, { ...envelope, etag }, () => JSON.stringify(envelope, null, 2));
     return EXIT.ok;
   },
 };
@@ -97,3 +99,61 @@ committer, parents }] }. Exit code 3 when the document never existed.`,
     return EXIT.ok;
   },
 };
+
+export const changes: CliCommand = {
+  name: 'doc changes',
+  summary: 'list the documents added, changed and removed between two versions',
+  usage: `usage: docdb doc changes --from SHA [--to SHA] [--namespace NS [--type TYPE]] [store flags] [--json]
+
+Lists the documents that differ between two versions of the section (--to defaults to the current tip):
+"A|M|D namespace/type/id" per line (added, modified, deleted), then "# from..to". Only the parts of the
+tree that differ are read. With --json: { from, to, added, changed, removed }, each a list of
+{ namespace, doc_type, id, key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit
+of the section.`,
+  flags: {
+    from: { type: 'string', description: 'the older version (40-hex commit SHA of the section)' },
+    to: { type: 'string', description: 'the newer version (default: the tip)' },
+    namespace: IDENTITY_FLAGS.namespace!,
+    type: IDENTITY_FLAGS.type!,
+    ...STORE_FLAGS,
+  },
+  async run(ctx) {
+    const from = versionArg(ctx.values, 'from');
+    if (from === undefined) throw new UsageError('--from is required: the version to compare from', '--from');
+    const to = versionArg(ctx.values, 'to');
+    const namespace = str(ctx.values, 'namespace');
+    const type = str(ctx.values, 'type');
+    if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
+    const r = await withDocuments(ctx, (docs) =>
+      docs.changes({
+        from,
+        ...(to ? { to } : {}),
+        ...(namespace !== undefined ? { namespace } : {}),
+        ...(type !== undefined ? { type } : {}),
+      }),
+    );
+    const out = { from: r.from, to: r.to, added: r.added, changed: r.changed, removed: r.removed };
+    const name = (d: { namespace: string; doc_type: string; id: string }) => `${d.namespace}/${d.doc_type}/${d.id}`;
+    printResult(ctx.io, ctx.json, out, () =>
+      [
+        ...r.added.map((d) => `A ${name(d)}`),
+        ...r.changed.map((d) => `M ${name(d)}`),
+        ...r.removed.map((d) => `D ${name(d)}`),
+        `# ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed: ${r.from}..${r.to}`,
+      ].join('\n'),
+    );
+    return EXIT.ok;
+  },
+};
+
+/** A 40-hex version flag other than --version. */
+function versionArg(values: FlagValues, flag: string): string | undefined {
+  const v = str(values, flag);
+  if (v !== undefined && !/^[0-9a-f]{40}$/.test(v)) {
+    throw new UsageError(
+      `--${flag} must be a 40-character lowercase hex commit SHA (as printed by docdb doc put or history), got ${JSON.stringify(v)}`,
+      `--${flag}`,
+    );
+  }
+  return v;
+}

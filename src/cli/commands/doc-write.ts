@@ -8,6 +8,24 @@ import { EXIT, UsageError } from '../io.js';
 import { IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, short, withDocuments } from './doc-common.js';
 
 const MESSAGE_FLAG = { type: 'string' as const, description: 'commit message (default names the key)' };
+const IF_MATCH_FLAG = {
+  type: 'string' as const,
+  description: 'write only if the document still has this etag (blob SHA from doc get), or "absent"',
+};
+
+/** `--if-match <sha|absent>` → the ifMatch option (undefined when not given). */
+function ifMatchFrom(values: FlagValues): { ifMatch?: string | null } {
+  const v = str(values, 'if-match');
+  if (v === undefined) return {};
+  if (v === 'absent') return { ifMatch: null };
+  if (!/^[0-9a-f]{40}$/.test(v)) {
+    throw new UsageError(
+      `--if-match must be the document's etag (a 40-character lowercase hex blob SHA, printed by docdb doc get) or "absent", got ${JSON.stringify(v)}`,
+      '--if-match',
+    );
+  }
+  return { ifMatch: v };
+}
 
 /** The document data from --data, --file (or --file -) or stdin, parsed as JSON. */
 async function readData(values: FlagValues, ctx: CommandContext): Promise<unknown> {
@@ -69,26 +87,31 @@ function report(ctx: CommandContext, what: string, r: WriteResult, extra: Record
 export const put: CliCommand = {
   name: 'doc put',
   summary: 'write one document (data from --data, --file or stdin)',
-  usage: `usage: docdb doc put --namespace NS --type TYPE --id ID (--data JSON | --file FILE | < FILE) [--message M] [store flags] [--json]
+  usage: `usage: docdb doc put --namespace NS --type TYPE --id ID (--data JSON | --file FILE | < FILE) [--message M] [--if-match SHA|absent] [store flags] [--json]
 
 Writes the document's data (any JSON value) as one commit on the section and prints the new version
 (the commit SHA) on stdout. Writing identical data makes no commit and prints the current version.
-With --json: { version, previousVersion, changed, written, deleted, unchanged, key }.`,
+With --if-match (the etag printed by doc get, or "absent" to create only) the write happens only if
+the document is still in that state; otherwise nothing is written and the exit code is 4
+(PreconditionFailed, with the current etag). With --json: { version, previousVersion, changed,
+written, deleted, unchanged, key }.`,
   flags: {
     ...IDENTITY_FLAGS,
     data: { type: 'string', description: 'the data as JSON' },
     file: { type: 'string', description: 'read the data (JSON) from FILE ("-": stdin)' },
     message: MESSAGE_FLAG,
+    'if-match': IF_MATCH_FLAG,
     ...STORE_FLAGS,
   },
   async run(ctx) {
     const identity = identityFrom(ctx.values);
+    const ifMatch = ifMatchFrom(ctx.values);
     const data = await readData(ctx.values, ctx);
     const message = str(ctx.values, 'message');
     const r = await withDocuments(ctx, (docs) =>
       docs.put(
         { namespace: identity.namespace, type: identity.doc_type, id: identity.id, data },
-        message ? { message } : {},
+        { ...(message ? { message } : {}), ...ifMatch },
       ),
     );
     return report(ctx, `put ${label(identity)}`, r);
@@ -98,15 +121,19 @@ With --json: { version, previousVersion, changed, written, deleted, unchanged, k
 export const del: CliCommand = {
   name: 'doc delete',
   summary: 'delete one document',
-  usage: `usage: docdb doc delete --namespace NS --type TYPE --id ID [--message M] [store flags] [--json]
+  usage: `usage: docdb doc delete --namespace NS --type TYPE --id ID [--message M] [--if-match SHA] [store flags] [--json]
 
 Deletes the document in one commit and prints the new version. Deleting a document that does not exist
-makes no commit and is not an error (exit code 0; "unchanged" on stderr).`,
-  flags: { ...IDENTITY_FLAGS, message: MESSAGE_FLAG, ...STORE_FLAGS },
+makes no commit and is not an error (exit code 0; "unchanged" on stderr). With --if-match the delete
+happens only if the document still has that etag (exit code 4, PreconditionFailed, otherwise).`,
+  flags: { ...IDENTITY_FLAGS, message: MESSAGE_FLAG, 'if-match': IF_MATCH_FLAG, ...STORE_FLAGS },
   async run(ctx) {
     const identity = identityFrom(ctx.values);
+    const ifMatch = ifMatchFrom(ctx.values);
     const message = str(ctx.values, 'message');
-    const r = await withDocuments(ctx, (docs) => docs.delete(identity, message ? { message } : {}));
+    const r = await withDocuments(ctx, (docs) =>
+      docs.delete(identity, { ...(message ? { message } : {}), ...ifMatch }),
+    );
     return report(ctx, `delete ${label(identity)}`, r);
   },
 };

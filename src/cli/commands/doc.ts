@@ -3,11 +3,12 @@ import type { CliGroup } from '../command.js';
 
 export const group: CliGroup = {
   name: 'doc',
-  summary: 'read and write documents: get, put, list, delete, history',
+  summary: 'read and write documents: get, put, list, delete, history, changes',
   subcommands: {
     get: async () => (await import('./doc-read.js')).get,
     list: async () => (await import('./doc-read.js')).list,
     history: async () => (await import('./doc-read.js')).history,
+    changes: async () => (await import('./doc-read.js')).changes,
     put: async () => (await import('./doc-write.js')).put,
     delete: async () => (await import('./doc-write.js')).del,
   },

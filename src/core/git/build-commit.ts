@@ -31,6 +31,8 @@ export interface BuildCommitInput {
   /** Milliseconds since the epoch. */
   now: number;
   message?: string;
+  /** Compare-and-set expectations (from `normalizeIfMatch`), checked against `base`. */
+  ifMatch?: ReadonlyMap<string, string | null>;
 }
 
 /** The plan, the new commit (null when nothing changes) and the result fields every write reports. */
@@ -50,7 +52,11 @@ export interface BuiltCommit {
 export function buildCommit(db: ObjectDb, input: BuildCommitInput): BuiltCommit {
   const { changes, tip, baseTree, base } = input;
   assertNoPathConflicts(changes, base);
-  const plan = planWrite(changes, (key) => base.blobSha(key));
+  const plan = planWrite(
+    changes,
+    (key) => base.blobSha(key),
+    input.ifMatch ? { ifMatch: input.ifMatch, version: tip } : undefined,
+  );
   const fields = {
     previousVersion: tip,
     written: plan.written,

@@ -5,21 +5,26 @@
  * compare-and-swap). The working tree, the checkout's index and HEAD are never touched.
  * See docs/git-stores.md.
  */
-import { InvalidConfig } from '../../core/errors.js';
+import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
+import { diffTrees } from '../../core/git/tree-diff.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { normalizeChanges } from '../../core/plan.js';
+import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
 import type {
   Change,
+  ChangesOptions,
+  ChangesResult,
+  CommitOptions,
   GetOptions,
   GetResult,
   HistoryOptions,
   HistoryResult,
+  KeyWriteOptions,
   ListOptions,
   ListResult,
   RefStore,
-  WriteOptions,
   WriteResult,
 } from '../../core/refstore.js';
+import { notInSection } from '../../core/section.js';
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { assertMessage, type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
@@ -97,7 +102,61 @@ export class GitRefStore implements RefStore {
     const repo = await this.repository();
     if (version === undefined) return { repo, version: await repo.resolveRef(this.ref) };
     await repo.readCommit(version);
+    await this.assertInSection(repo, version, await repo.resolveRef(this.ref));
     return { repo, version };
+  }
+
+  /** Commits proven to be in the section (a positive answer never changes while the section moves forward). */
+  private readonly inSection = new Set<string>();
+
+  /** `InvalidVersion` unless `version` is reachable from `tip` (`git merge-base --is-ancestor`, one process; cached). */
+  private async assertInSection(repo: GitRepository, version: VersionId, tip: VersionId | null): Promise<void> {
+    if (this.inSection.has(version) || version === tip) return;
+    if (tip !== null) {
+      const r = await repo.run(['merge-base', '--is-ancestor', version, tip], { okCodes: [1] });
+      if (r.code === 0) {
+        this.inSection.add(version);
+        return;
+      }
+    }
+    throw notInSection(version, this.ref);
+  }
+
+  /**
+   * Keys added, changed and removed between two versions of the section (see RefStore.changes).
+   *
+   * @example
+   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   */
+  async changes(options: ChangesOptions): Promise<ChangesResult> {
+    const prefix = options?.prefix ?? '';
+    assertValidPrefix(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined) assertValidVersion(options.to);
+    const repo = await this.repository();
+    const tip = await repo.resolveRef(this.ref);
+    const to = options.to ?? tip;
+    if (to === null) throw notInSection(options.from, this.ref);
+    await repo.readCommit(options.from);
+    await repo.readCommit(to);
+    await this.assertInSection(repo, to, tip);
+    await this.assertInSection(repo, options.from, tip);
+    if (options.from !== to) {
+      const r = await repo.run(['merge-base', '--is-ancestor', options.from, to], { okCodes: [1] });
+      if (r.code !== 0) {
+        throw new InvalidVersion(
+          options.from,
+          `from ${options.from} is not an ancestor of to ${to}; pass the older version as from`,
+        );
+      }
+    }
+    const d = await diffTrees(
+      (await repo.readCommit(options.from)).tree,
+      (await repo.readCommit(to)).tree,
+      async (sha) => (await repo.readTree(sha)).entries,
+      prefix,
+    );
+    return { from: options.from, to, ...d, requests: 0 };
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
@@ -119,23 +178,24 @@ export class GitRefStore implements RefStore {
     return { entries: await listKeys(repo, version, prefix), version, requests: 0 };
   }
 
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], options);
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
   }
 
-  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], options);
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
   }
 
-  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+  async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
     assertMessage(options);
     const repo = await this.repository();
     return commitWithRetry({
       ref: this.ref,
       retry: this.common.retry,
       readTip: () => repo.resolveRef(this.ref),
-      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message),
+      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message, ifMatch),
       publish: (tip, commit) => repo.updateRef(this.ref, commit, tip),
     });
   }

@@ -10,19 +10,22 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { InvalidConfig } from '../../core/errors.js';
+import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { normalizeChanges } from '../../core/plan.js';
+import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
 import type {
   Change,
+  ChangesOptions,
+  ChangesResult,
+  CommitOptions,
   GetOptions,
   GetResult,
   HistoryOptions,
   HistoryResult,
+  KeyWriteOptions,
   ListOptions,
   ListResult,
   RefStore,
-  WriteOptions,
   WriteResult,
 } from '../../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../../core/version.js';
@@ -180,29 +183,58 @@ export class SubprocessGitRefStore implements RefStore {
     return version;
   }
 
+  /**
+   * Read at a pinned version through the cache repository. The inner store checks the version is in
+   * the section against the cache's copy of the ref; when that copy is behind the remote, sync once
+   * and check again before answering `InvalidVersion`.
+   */
+  private async pinned<T>(version: VersionId, read: () => Promise<T>): Promise<T> {
+    try {
+      return await read();
+    } catch (e) {
+      if (!(e instanceof InvalidVersion)) throw e;
+      await this.sync();
+      return read();
+    }
+  }
+
   async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
     assertValidKey(key);
     const version = await this.readAt(options.version);
-    return version ? this.inner.get(key, { version }) : null;
+    if (!version) return null;
+    return this.pinned(version, () => this.inner.get(key, { version }));
   }
 
   async list(options: ListOptions = {}): Promise<ListResult> {
     const prefix = options.prefix ?? '';
     assertValidPrefix(prefix);
     const version = await this.readAt(options.version);
-    return version ? this.inner.list({ prefix, version }) : { entries: [], version: null, requests: 0 };
+    if (!version) return { entries: [], version: null, requests: 0 };
+    return this.pinned(version, () => this.inner.list({ prefix, version }));
   }
 
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], options);
+  /**
+   * Keys added, changed and removed between two versions (see RefStore.changes); syncs the section
+   * first, so versions up to the remote tip are known.
+   */
+  async changes(options: ChangesOptions): Promise<ChangesResult> {
+    assertValidVersion(options?.from);
+    if (options.to !== undefined) assertValidVersion(options.to);
+    await this.sync();
+    return this.inner.changes(options);
   }
 
-  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], options);
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
   }
 
-  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
+  }
+
+  async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
     assertMessage(options);
     const { repo, remote } = await this.open();
     let attempt = 0;
@@ -210,7 +242,7 @@ export class SubprocessGitRefStore implements RefStore {
       ref: this.ref,
       retry: this.common.retry,
       readTip: () => this.sync(),
-      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message),
+      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message, ifMatch),
       publish: async (tip, commit) => {
         attempt++;
         const landed = await remote.push(commit, tip);

@@ -88,6 +88,7 @@ export async function buildCommit(
   changes: Normalized,
   identity: CommitIdentity,
   message: string | undefined,
+  ifMatch?: ReadonlyMap<string, string | null>,
 ): Promise<BuiltCommit> {
   const db = new ObjectDb();
   const baseTree = tip ? (await repo.readCommit(tip)).tree : null;
@@ -104,10 +105,14 @@ export async function buildCommit(
     isFile: (p) => known.get(p) !== undefined && !isTree(known.get(p)),
     isDir: (p) => isTree(known.get(p)),
   });
-  const plan = planWrite(changes, (key) => {
-    const e = known.get(key);
-    return e && !isTree(e) ? e.sha : undefined;
-  });
+  const plan = planWrite(
+    changes,
+    (key) => {
+      const e = known.get(key);
+      return e && !isTree(e) ? e.sha : undefined;
+    },
+    ifMatch ? { ifMatch, version: tip } : undefined,
+  );
   if (plan.treeChanges.length === 0) return { plan, commit: null };
 
   const loaded = new Set(db.objectIds());

@@ -22,24 +22,29 @@ import {
   signatureDate,
   type TreeEntry,
 } from '../../core/git/objects.js';
+import { diffTrees } from '../../core/git/tree-diff.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { normalizeChanges } from '../../core/plan.js';
+import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
+  ChangesOptions,
+  ChangesResult,
+  CommitOptions,
   GetOptions,
   GetResult,
   HistoryEntry,
   HistoryOptions,
   HistoryResult,
+  KeyWriteOptions,
   ListEntry,
   ListOptions,
   ListResult,
   Person,
   RefStore,
-  WriteOptions,
   WriteResult,
 } from '../../core/refstore.js';
+import { isInSection, notInSection } from '../../core/section.js';
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -153,7 +158,49 @@ export class IndexedDbRefStore implements RefStore {
     if (version === undefined) return this.readRef(db);
     assertValidVersion(version);
     await this.commitFields(db, version);
+    await this.assertInSection(db, version, await this.readRef(db));
     return version;
+  }
+
+  /** Commits proven to be in the section (positive answers are cached: commits are immutable). */
+  private readonly inSection = new Set<string>();
+
+  /** `InvalidVersion` unless `version` is reachable from `tip` (a walk over parents, one read per commit). */
+  private async assertInSection(db: IDBDatabase, version: VersionId, tip: VersionId | null): Promise<void> {
+    const parents = async (sha: string) => (await this.commitFields(db, sha)).parents;
+    if (!(await isInSection(version, tip, parents, this.inSection))) throw notInSection(version, this.ref);
+  }
+
+  /**
+   * Keys added, changed and removed between two versions of the section (see RefStore.changes).
+   *
+   * @example
+   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   */
+  async changes(options: ChangesOptions): Promise<ChangesResult> {
+    const prefix = options?.prefix ?? '';
+    assertValidPrefix(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined) assertValidVersion(options.to);
+    const db = await this.database();
+    const to = await this.resolve(db, options.to);
+    if (to === null) throw notInSection(options.from, this.ref);
+    const from = (await this.resolve(db, options.from)) as VersionId;
+    if (!(await isInSection(from, to, async (sha) => (await this.commitFields(db, sha)).parents))) {
+      throw new InvalidVersion(from, `from ${from} is not an ancestor of to ${to}; pass the older version as from`);
+    }
+    const memo: TreeMemo = new Map();
+    const level = async (sha: string) => {
+      await this.trees(db, [sha], memo);
+      return memo.get(sha) ?? [];
+    };
+    const d = await diffTrees(
+      (await this.commitFields(db, from)).tree,
+      (await this.commitFields(db, to)).tree,
+      level,
+      prefix,
+    );
+    return { from, to, ...d, requests: 0 };
   }
 
   // ---------------------------------------------------------------- RefStore reads
@@ -246,16 +293,17 @@ export class IndexedDbRefStore implements RefStore {
 
   // ---------------------------------------------------------------- writes
 
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], options);
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
   }
 
-  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], options);
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
   }
 
-  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+  async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
     const db = await this.database();
     let tip = await this.readRef(db);
     for (let attempt = 0; ; attempt++) {
@@ -285,6 +333,7 @@ export class IndexedDbRefStore implements RefStore {
         author: this.author,
         now: this.now(),
         message: options.message,
+        ...(ifMatch ? { ifMatch } : {}),
       });
       const commit = built.commit;
       if (commit === null) return built.result;

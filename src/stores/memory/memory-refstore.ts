@@ -8,23 +8,28 @@ import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
+import { diffTrees } from '../../core/git/tree-diff.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { normalizeChanges } from '../../core/plan.js';
+import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
+  ChangesOptions,
+  ChangesResult,
+  CommitOptions,
   GetOptions,
   GetResult,
   HistoryEntry,
   HistoryOptions,
   HistoryResult,
+  KeyWriteOptions,
   ListOptions,
   ListResult,
   Person,
   RefStore,
-  WriteOptions,
   WriteResult,
 } from '../../core/refstore.js';
+import { isInSection, notInSection } from '../../core/section.js';
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -77,13 +82,37 @@ export class MemoryRefStore implements RefStore {
     return this.db.getCommit(version).tree;
   }
 
+  /** Commits proven to be in the section (immutable, so a positive answer is cached). */
+  private readonly inSection = new Set<string>();
+
   private resolve(version: VersionId | undefined): VersionId | null {
     if (version !== undefined) {
       assertValidVersion(version);
       this.treeOf(version);
+      const tip = this.db.readRef(this.ref) ?? null;
+      if (!this.inSection.has(version)) {
+        if (!tip || !this.db.isAncestor(version, tip)) throw notInSection(version, this.ref);
+        this.inSection.add(version);
+      }
       return version;
     }
     return this.db.readRef(this.ref) ?? null;
+  }
+
+  async changes(options: ChangesOptions): Promise<ChangesResult> {
+    const prefix = options?.prefix ?? '';
+    assertValidPrefix(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined) assertValidVersion(options.to);
+    const to = this.resolve(options.to);
+    if (to === null) throw notInSection(options.from, this.ref);
+    const from = this.resolve(options.from) as VersionId;
+    // "from" must come before "to": a newer `from` would report the change backwards.
+    if (!(await isInSection(from, to, (sha) => this.db.getCommit(sha).parents))) {
+      throw new InvalidVersion(from, `from ${from} is not an ancestor of to ${to}; pass the older version as from`);
+    }
+    const d = await diffTrees(this.treeOf(from), this.treeOf(to), (sha) => this.db.getTree(sha), prefix);
+    return { from, to, ...d, requests: 0 };
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {
@@ -108,16 +137,17 @@ export class MemoryRefStore implements RefStore {
     return { entries, version, requests: 0 };
   }
 
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], options);
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
   }
 
-  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], options);
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
   }
 
-  async commit(changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+  async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
     // Synchronous from here on: no other writer in this process can interleave, and the
     // compare-and-swap still guards the ref for correctness.
     const tip = this.db.readRef(this.ref) ?? null;
@@ -140,6 +170,7 @@ export class MemoryRefStore implements RefStore {
       author: this.author,
       now: this.now(),
       message: options.message,
+      ...(ifMatch ? { ifMatch } : {}),
     });
     if (built.commit && !this.db.compareAndSwapRef(this.ref, tip, built.commit))
       throw new Error('unreachable: ref moved during a synchronous write');

@@ -18,6 +18,7 @@ import {
   InvalidKey,
   InvalidResponse,
   InvalidVersion,
+  PreconditionFailed,
   TransportError,
   UpstreamUnavailable,
 } from '../../core/errors.js';
@@ -26,17 +27,23 @@ import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import {
   assertNoPathConflicts,
   defaultCommitMessage,
+  keyWriteToCommit,
   normalizeChanges,
+  normalizeIfMatch,
   type PlannedTreeChange,
   planWrite,
 } from '../../core/plan.js';
 import type {
   Change,
+  ChangesOptions,
+  ChangesResult,
+  CommitOptions,
   GetOptions,
   GetResult,
   HistoryEntry,
   HistoryOptions,
   HistoryResult,
+  KeyWriteOptions,
   ListEntry,
   ListOptions,
   ListResult,
@@ -50,6 +57,7 @@ import type {
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
 
 type Lookup =
   | { kind: 'blob'; sha: string }
@@ -427,6 +435,7 @@ export class RemoteApiRefStore implements RefStore {
     return this.run('get', async (ctx) => {
       const version = options.version ?? (await this.readRef(ctx));
       if (version === null) return null;
+      if (options.version !== undefined) await assertInSection(this.versions, ctx, version);
       const commit = await this.getCommit(ctx, version, options.version !== undefined);
       const found = await this.lookup(ctx, commit.tree, key, 'single');
       this.lastRootTree = commit.tree;
@@ -443,6 +452,7 @@ export class RemoteApiRefStore implements RefStore {
     return this.run('list', async (ctx) => {
       const version = options.version ?? (await this.readRef(ctx));
       if (version === null) return { entries: [], version: null, ...this.meta(ctx) };
+      if (options.version !== undefined) await assertInSection(this.versions, ctx, version);
       const commit = await this.getCommit(ctx, version, options.version !== undefined);
       const entries: ListEntry[] = [];
       // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
@@ -538,22 +548,67 @@ export class RemoteApiRefStore implements RefStore {
     });
   }
 
+  // ---------------------------------------------------------------- versions (see versions.ts)
+
+  /** Commits proven to be in the section (commits are immutable: a positive answer is kept). */
+  private readonly sectionCommits = new Set<string>();
+
+  /** This store's readers, lent to versions.ts. */
+  private get versions(): VersionsHost {
+    return {
+      ref: this.ref,
+      apiOrigin: this.cfg.apiOrigin,
+      send: (ctx, opts) => this.client.send(ctx, opts),
+      readRef: (ctx) => this.readRef(ctx),
+      cachedTip: async (ctx) => (await this.cache.getRefTip(this.ref, ctx.tokenId))?.sha,
+      cachedCommit: (sha) => this.cache.getCommit(sha),
+      putCommit: (c) => this.cache.putCommit(c),
+      getCommit: (ctx, sha, pinned) => this.getCommit(ctx, sha, pinned),
+      treeLevel: (ctx, sha) => this.treeLevel(ctx, sha, 'bulk'),
+      known: this.sectionCommits,
+    };
+  }
+
+  /**
+   * Keys added, changed and removed between two versions of the section. Cold, between adjacent
+   * versions: 5 requests (ref, 2 commits, 2 recursive tree listings); warm: the ref read (a 304) plus
+   * the tree levels that differ and are not cached yet.
+   *
+   * @example
+   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   */
+  async changes(options: ChangesOptions): Promise<ChangesResult> {
+    const prefix = options?.prefix ?? '';
+    assertValidPrefix(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined) assertValidVersion(options.to);
+    return this.run('changes', async (ctx) => {
+      const r = await changesBetween(this.versions, ctx, { ...options, prefix });
+      return { ...r, ...this.meta(ctx) };
+    });
+  }
+
   // ---------------------------------------------------------------- writes
 
-  put(key: string, value: Uint8Array | string, options?: WriteOptions): Promise<WriteResult> {
-    return this.write('put', [{ op: 'put', key, value }], options);
+  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.write('put', [{ op: 'put', key, value }], keyWriteToCommit(key, options));
   }
 
-  delete(key: string, options?: WriteOptions): Promise<WriteResult> {
-    return this.write('delete', [{ op: 'delete', key }], options);
+  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
+    return this.write('delete', [{ op: 'delete', key }], keyWriteToCommit(key, options));
   }
 
-  commit(changes: readonly Change[], options?: WriteOptions): Promise<WriteResult> {
+  commit(changes: readonly Change[], options?: CommitOptions): Promise<WriteResult> {
     return this.write('commit', changes, options);
   }
 
-  private async write(operation: string, changes: readonly Change[], options: WriteOptions = {}): Promise<WriteResult> {
+  private async write(
+    operation: string,
+    changes: readonly Change[],
+    options: CommitOptions = {},
+  ): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
     if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
       throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
     }
@@ -561,7 +616,9 @@ export class RemoteApiRefStore implements RefStore {
     // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
     assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
     // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
-    const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options)));
+    const run = this.writeChain.then(() =>
+      this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options, ifMatch)),
+    );
     this.writeChain = run.catch(() => {});
     return run;
   }
@@ -592,7 +649,12 @@ export class RemoteApiRefStore implements RefStore {
     return out;
   }
 
-  private async writeLoop(ctx: OpContext, changes: Normalized, options: WriteOptions): Promise<WriteResult> {
+  private async writeLoop(
+    ctx: OpContext,
+    changes: Normalized,
+    options: WriteOptions,
+    ifMatch?: ReadonlyMap<string, string | null>,
+  ): Promise<WriteResult> {
     // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
     let tip: string | null = cached ? cached.sha : await this.readRef(ctx);
@@ -604,7 +666,19 @@ export class RemoteApiRefStore implements RefStore {
     for (;;) {
       const base = tip === null ? null : await this.getCommit(ctx, tip);
       const current = await this.currentShas(ctx, base ? base.tree : null, changes);
-      const plan = planWrite(changes, (k) => current.get(k));
+      let plan: ReturnType<typeof planWrite>;
+      try {
+        plan = planWrite(changes, (k) => current.get(k), ifMatch ? { ifMatch, version: tip } : undefined);
+      } catch (e) {
+        // A precondition that failed on a cached tip is judged again on the real tip before it is final
+        // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
+        if (!(e instanceof PreconditionFailed) || confirmed) throw e;
+        const now = await this.readRef(ctx);
+        confirmed = true;
+        if (now === tip) throw e;
+        tip = now;
+        continue;
+      }
       if (plan.treeChanges.length === 0) {
         if (!confirmed) {
           // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).

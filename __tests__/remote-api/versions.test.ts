@@ -1,0 +1,165 @@
+/**
+ * Versions on the GitHub API, counted in the emulator's request log: the cost of checking that a
+ * version is a commit of the section, of `changes()` on a 10,000-document section, of compare-and-set
+ * under a race, and of `watch()` (idle polls are 304s that cost no rate limit).
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { InvalidVersion, PreconditionFailed } from '../../src/core/errors.js';
+import { blobSha } from '../../src/core/git/objects.js';
+import { type WatchChange, watch } from '../../src/core/watch.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import { emulator, freshRepo, OWNER, ops, since, store } from './helpers.js';
+
+let em: EmulatorHandle;
+let repo: string;
+const REF = 'refs/docdb/documents';
+const N = 10_000;
+
+beforeAll(async () => {
+  em = await emulator();
+});
+afterAll(async () => {
+  await em?.stop();
+});
+beforeEach(() => {
+  repo = freshRepo(em);
+});
+
+function seed(files: Record<string, string | null>, message = 'seed'): string {
+  const fresh = em.state.repo(`${OWNER}/${repo}`).db.readRef(REF) === undefined;
+  const all = fresh ? { 'README.md': null, ...files } : files;
+  return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files: all, message });
+}
+
+const sha = (s: string) => blobSha(new TextEncoder().encode(s));
+
+describe('versions must be commits of the section', () => {
+  it("get at the default branch's tip (a commit of the repository, not of the section) is InvalidVersion", async () => {
+    const s = store(em, repo);
+    await s.put('a.json', '1');
+    await s.put('a.json', '2');
+    const main = em.state.repo(`${OWNER}/${repo}`).db.readRef('refs/heads/main')!;
+    const other = (await store(em, repo, { ref: 'refs/docdb/other' }).put('a.json', 'other')).version!;
+    const fresh = store(em, repo);
+    const from = em.requests.length;
+    const e = await fresh.get('README.md', { version: main }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InvalidVersion);
+    // One page of the section's commits (2 < 100) decides it; nothing of main is read.
+    expect(ops(em, from)).toEqual(['GET repos/list-commits 200']);
+    await expect(fresh.list({ version: main })).rejects.toBeInstanceOf(InvalidVersion);
+    await expect(fresh.get('a.json', { version: other })).rejects.toBeInstanceOf(InvalidVersion);
+  });
+
+  it('a version 150 commits back costs 2 list pages once, then 0 (positive answers are cached)', async () => {
+    const v0 = seed({ 'k.json': 'v0' });
+    for (let i = 1; i <= 150; i++) seed({ 'k.json': `v${i}` });
+    const s = store(em, repo);
+    let from = em.requests.length;
+    expect(new TextDecoder().decode((await s.get('k.json', { version: v0 }))!.value)).toBe('v0');
+    expect(ops(em, from).filter((o) => o.includes('list-commits'))).toEqual([
+      'GET repos/list-commits 200',
+      'GET repos/list-commits 200',
+    ]);
+    from = em.requests.length;
+    await s.get('k.json', { version: v0 });
+    expect(ops(em, from)).toEqual([]);
+  });
+});
+
+describe('changes() on a 10,000-document section', () => {
+  const key = (i: number) => `d/g${String(i % 100).padStart(2, '0')}/k${i}.json`;
+  function seedBig(): { v1: string; v2: string } {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < N; i++) files[key(i)] = `{"i":${i}}`;
+    const v1 = seed(files);
+    const v2 = seed({ [key(4242)]: '{"i":"changed"}' });
+    return { v1, v2 };
+  }
+
+  it('between adjacent versions touching one document: ≤ 2 + depth requests cold (depth 3: root, d/, d/gNN/)', async () => {
+    const { v1, v2 } = seedBig();
+    const s = store(em, repo);
+    const from = em.requests.length;
+    const r = await s.changes({ from: v1 });
+    expect(r.to).toBe(v2);
+    expect(r.changed).toEqual([
+      { key: key(4242), blobSha: sha('{"i":"changed"}'), previousBlobSha: sha('{"i":4242}') },
+    ]);
+    expect(r.added).toEqual([]);
+    expect(r.removed).toEqual([]);
+    expect(ops(em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET git/get-commit 200',
+      'GET git/get-commit 200',
+      'GET git/get-tree 200',
+      'GET git/get-tree 200',
+    ]);
+    expect(r.requests).toBeLessThanOrEqual(2 + 3);
+  });
+
+  it('warm: the next change costs the ref read, the new commit and the changed tree levels only', async () => {
+    const { v2 } = seedBig();
+    const s = store(em, repo);
+    await s.list(); // warms the cache at v2
+    const v3 = seed({ [key(7)]: 'seven' });
+    const from = em.requests.length;
+    const r = await s.changes({ from: v2 });
+    expect(r.to).toBe(v3);
+    expect(r.changed.map((c) => c.key)).toEqual([key(7)]);
+    expect(ops(em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
+  });
+});
+
+describe('compare-and-set under a race (remote)', () => {
+  it('the loser (planning on a stale cached tip) loses the fast-forward, re-checks ifMatch on the new tip and fails', async () => {
+    seed({ 'doc.json': 'base' });
+    const a = store(em, repo);
+    const b = store(em, repo);
+    const etag = (await a.get('doc.json'))!.blobSha;
+    await b.get('doc.json');
+    await a.put('doc.json', 'A', { ifMatch: etag });
+    const tip = await a.head();
+    const from = em.requests.length;
+    // b's cached tip is stale: its precondition passes there, the ref update is refused (not a fast
+    // forward), and on the re-read tip the precondition fails: nothing of b's lands.
+    const e = (await b.put('doc.json', 'B', { ifMatch: etag }).catch((x: unknown) => x)) as PreconditionFailed;
+    expect(e).toBeInstanceOf(PreconditionFailed);
+    expect(e.data).toMatchObject({ actual: sha('A'), version: tip });
+    expect(ops(em, from).filter((o) => o.startsWith('PATCH'))).toEqual(['PATCH git/update-ref 422']);
+    expect(await a.head()).toBe(tip);
+    expect(new TextDecoder().decode((await a.get('doc.json'))!.value)).toBe('A');
+  });
+});
+
+describe('watch()', () => {
+  it('N idle polls cost N requests (304s, 0 rate-limit budget); one change gives exactly one callback with its keys', async () => {
+    seed({ 'w/a.json': '1', 'elsewhere/x.json': '1' });
+    const watcher = store(em, repo);
+    const writer = store(em, repo);
+    const stop = new AbortController();
+    const seen: WatchChange[] = [];
+    const marks: number[] = [];
+    let polls = 0;
+    // The injected sleep drives the test: no timers, no wall-clock races.
+    const sleep = async () => {
+      polls++;
+      marks.push(em.requests.length);
+      if (polls === 6) await writer.put('w/b.json', 'new');
+      if (polls === 7) await writer.put('elsewhere/x.json', '2'); // outside the prefix: no callback
+      if (polls === 12) stop.abort();
+    };
+    await watch(watcher, { prefix: 'w/', interval: 1000, signal: stop.signal, sleep, visibility: null }, (c) => {
+      seen.push(c);
+    });
+    // Polls 2..6 are idle: exactly one request each, a 304 that costs no budget.
+    const idle = em.requests.slice(marks[0], marks[5]);
+    expect(idle).toHaveLength(5);
+    expect(idle.every((r) => r.status === 304 && r.costsBudget === false)).toBe(true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]!.added).toEqual([{ key: 'w/b.json', blobSha: sha('new') }]);
+    expect(seen[0]!.changed).toEqual([]);
+    // After the moves, idle polls are 304s again.
+    const tail = em.requests.slice(marks[9], marks[11]);
+    expect(tail.map((r) => r.status)).toEqual([304, 304]);
+  });
+});

@@ -1,0 +1,58 @@
+/**
+ * "Is this version a commit of the section?" — true when the commit is reachable from the section's
+ * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
+ * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
+ * never read data that was never in the section.
+ */
+import { InvalidVersion } from './errors.js';
+
+/**
+ * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
+ * proven to be in the section (commits are immutable, so a positive answer stays true while the
+ * section only moves forward); every commit visited on the way is added to it.
+ *
+ * @example
+ * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
+ */
+export async function isInSection(
+  version: string,
+  tip: string | null,
+  parentsOf: (sha: string) => Promise<readonly string[]> | readonly string[],
+  known?: Set<string>,
+): Promise<boolean> {
+  if (known?.has(version)) return true;
+  if (tip === null) return false;
+  const seen = new Set<string>([tip]);
+  let frontier = [tip];
+  while (frontier.length > 0) {
+    const next: string[] = [];
+    for (const sha of frontier) {
+      if (sha === version) {
+        if (known) for (const s of seen) known.add(s);
+        return true;
+      }
+      for (const p of await parentsOf(sha)) {
+        if (!seen.has(p)) {
+          seen.add(p);
+          next.push(p);
+        }
+      }
+    }
+    frontier = next;
+  }
+  if (known) for (const s of seen) known.add(s);
+  return false;
+}
+
+/**
+ * The error for a version that is a commit, but not of this section.
+ *
+ * @example
+ * throw notInSection('0123…', 'refs/docdb/documents');
+ */
+export function notInSection(version: string, ref: string): InvalidVersion {
+  return new InvalidVersion(
+    version,
+    `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`,
+  );
+}

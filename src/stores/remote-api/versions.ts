@@ -1,0 +1,185 @@
+/**
+ * Versions of a section on the GitHub API: "is this commit in the section?" and `changes()` between
+ * two versions. Kept out of remote-api-refstore.ts: the store hands over its readers (`VersionsHost`).
+ *
+ * Section check, cheapest first (see docs/documents.md "Reading what changed" for the costs):
+ * 1. commits already proven to be in the section (cached: commits are immutable) → 0 requests;
+ * 2. the version is the tip, or on the first-parent chain of the tip through commits already in the
+ *    cache (e.g. the parent of a tip just read) → 0 requests;
+ * 3. `GET /repos/{o}/{r}/commits?sha=<tip or ref>&per_page=100`, page by page, until the version shows
+ *    up (1 request per 100 commits between the tip and the version; every listed commit is cached,
+ *    so the commit itself costs nothing afterwards). A version never listed is `InvalidVersion`.
+ * GitHub's compare API (`GET /compare/{base}...{head}`) would answer in one request at any distance,
+ * but it returns up to 300 files with patches (a heavy reply) and is not served by the emulator yet;
+ * the commit list is already used (history) and validated against GitHub's OpenAPI description.
+ */
+import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
+import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
+import { isSha } from '../../core/git/objects.js';
+import { diffTrees } from '../../core/git/tree-diff.js';
+import type { ChangesOptions, ChangesResult, Person } from '../../core/refstore.js';
+import { notInSection } from '../../core/section.js';
+import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
+
+/** What the store lends to this module (all bound to one store instance). */
+export interface VersionsHost {
+  ref: string;
+  apiOrigin: string;
+  send(ctx: OpContext, opts: SendOptions): Promise<SendResult>;
+  readRef(ctx: OpContext): Promise<string | null>;
+  /** The cached tip (no request), if any. */
+  cachedTip(ctx: OpContext): Promise<string | undefined>;
+  cachedCommit(sha: string): Promise<CachedCommit | undefined>;
+  putCommit(c: CachedCommit): Promise<void>;
+  getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
+  /** One tree level (recursive fetch fills the levels below it too). */
+  treeLevel(ctx: OpContext, sha: string): Promise<CachedTreeEntry[]>;
+  /** Commits proven to be in the section. */
+  known: Set<string>;
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function person(v: unknown): Person | undefined {
+  if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+    return undefined;
+  }
+  return { name: v.name, email: v.email, date: v.date };
+}
+
+/** A `GET /commits` item as a cached commit, or undefined when it lacks a field. */
+function listedCommit(item: unknown): CachedCommit | undefined {
+  if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) return undefined;
+  const c = item.commit;
+  const author = person(c.author);
+  const committer = person(c.committer);
+  if (!isObject(c.tree) || !isSha(c.tree.sha) || !author || !committer) return undefined;
+  const parents: string[] = [];
+  for (const p of item.parents) {
+    if (!isObject(p) || !isSha(p.sha)) return undefined;
+    parents.push(p.sha);
+  }
+  return {
+    sha: item.sha,
+    tree: c.tree.sha,
+    parents,
+    message: typeof c.message === 'string' ? c.message : '',
+    author,
+    committer,
+  };
+}
+
+/** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
+async function onCachedChain(h: VersionsHost, version: string, tip: string): Promise<boolean> {
+  let sha: string | undefined = tip;
+  for (let i = 0; i < 10_000 && sha !== undefined; i++) {
+    if (sha === version) return true;
+    sha = (await h.cachedCommit(sha))?.parents[0];
+  }
+  return false;
+}
+
+/**
+ * Throw `InvalidVersion` unless `version` is a commit of the section. `tip` is the tip when the
+ * caller already read it (else the ref name is given to the commit list, which costs no ref read).
+ *
+ * @example
+ * await assertInSection(host, ctx, version); // 0 requests when cached, else 1 per 100 commits back
+ */
+export async function assertInSection(
+  h: VersionsHost,
+  ctx: OpContext,
+  version: string,
+  tip?: string | null,
+): Promise<void> {
+  if (h.known.has(version)) return;
+  const hint = tip === undefined ? await h.cachedTip(ctx) : tip;
+  if (hint && (await onCachedChain(h, version, hint))) {
+    h.known.add(version);
+    return;
+  }
+  if (tip === null) throw notInSection(version, h.ref);
+  let start: string = tip ?? h.ref;
+  let url: string | undefined;
+  const listed: string[] = [];
+  for (;;) {
+    const res = await h.send(ctx, {
+      step: 'list section commits',
+      method: 'GET',
+      ...(url === undefined ? { path: '/commits', query: { sha: start, per_page: '100' } } : { url }),
+      retry: true,
+      accept: url === undefined && start === h.ref ? [404, 422] : [],
+    });
+    if (res.status === 404 || res.status === 422) {
+      // The host did not resolve the ref name (or the section does not exist): use the tip's SHA.
+      const now = await h.readRef(ctx);
+      if (now === null) throw notInSection(version, h.ref);
+      start = now;
+      continue;
+    }
+    const list = res.json();
+    if (!Array.isArray(list)) {
+      throw new InvalidResponse(`${ctx.operation}: list section commits returned an unexpected body`, {
+        operation: ctx.operation,
+        step: 'list section commits',
+      });
+    }
+    for (const item of list) {
+      const c = listedCommit(item);
+      if (!c) continue;
+      listed.push(c.sha);
+      if (!(await h.cachedCommit(c.sha))) await h.putCommit(c);
+      if (c.sha === version) {
+        for (const s of listed) h.known.add(s);
+        return;
+      }
+    }
+    const next = nextLink(res.headers.link);
+    if (!next) break;
+    let nextUrl: URL;
+    try {
+      nextUrl = new URL(next);
+    } catch {
+      break;
+    }
+    // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
+    if (nextUrl.origin !== h.apiOrigin) {
+      throw new InvalidResponse(
+        `${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`,
+        { operation: ctx.operation, origin: nextUrl.origin },
+      );
+    }
+    url = nextUrl.toString();
+  }
+  for (const s of listed) h.known.add(s);
+  throw notInSection(version, h.ref);
+}
+
+/**
+ * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
+ * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
+ * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
+ * tip's own parent list, so the section check is free).
+ */
+export async function changesBetween(h: VersionsHost, ctx: OpContext, options: ChangesOptions): Promise<ChangesResult> {
+  const tip = await h.readRef(ctx);
+  if (tip === null) throw notInSection(options.from, h.ref);
+  const to = options.to ?? tip;
+  if (to !== tip) await assertInSection(h, ctx, to, tip);
+  const toCommit = await h.getCommit(ctx, to, true);
+  await assertInSection(h, ctx, options.from, to === tip ? tip : to);
+  const fromCommit = await h.getCommit(ctx, options.from, true);
+  if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
+    // Both are in the section; "from" must also be older than "to" (the section is linear).
+    if (await onCachedChain(h, to, options.from)) {
+      throw new InvalidVersion(
+        options.from,
+        `from ${options.from} is newer than to ${to}; pass the older version as from`,
+      );
+    }
+  }
+  const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
+  return { from: options.from, to, ...d };
+}
