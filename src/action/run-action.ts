@@ -3,19 +3,21 @@
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { NotFound } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RateLimit, RefStore } from '../core/refstore.js';
 import { DocumentStore } from '../document/index.js';
 import { tokenIdentity } from '../projection/conditional.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
 import { type RunReport, runProjections } from '../projection/run.js';
 import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
 import type { ActionInputs } from './inputs.js';
-import { renderSummary } from './summary.js';
+import { code, mdText, renderSummary } from './summary.js';
 
 export interface ActionContext {
   /** Progress lines (the runner log). */
@@ -35,6 +37,15 @@ export interface ActionContext {
    * Action). `docdb project --refstore git|subprocess` passes a local git store here.
    */
   store?: RefStore;
+  /** One line per HTTP request (method, URL without query secrets, status): `core.debug` in the Action. */
+  debug?: (line: string) => void;
+  /** Log grouping per projection (`core.startGroup`/`core.endGroup` in the Action). */
+  group?: { start(name: string): void; end(): void };
+  /**
+   * The workflow run (`github.context.runId`/`runAttempt`), recorded as a `Docdb-Run` trailer in the commit
+   * message. With a random `Docdb-Nonce` trailer it keeps two runs' commits from ever being identical.
+   */
+  run?: { id?: number | undefined; attempt?: number | undefined };
 }
 
 export interface ActionResult {
@@ -44,12 +55,43 @@ export interface ActionResult {
   report?: RunReport;
 }
 
-/** Tracks every HTTP request the run makes (sources and store share one Octokit) and the last rate limit seen. */
-export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch) {
-  const meter = { requests: 0, rateLimit: undefined as RateLimit | undefined };
+/** The `verification` object GitHub returns with a commit (create-commit reply). */
+export interface CommitVerification {
+  verified: boolean;
+  reason: string;
+}
+
+/**
+ * Tracks every HTTP request the run makes (sources and store share one Octokit), the last rate limit seen,
+ * and the `verification` of each commit the run creates (read from the create-commit reply, so knowing
+ * whether GitHub signed the commit costs no request).
+ */
+export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, debug?: (line: string) => void) {
+  const meter = {
+    requests: 0,
+    rateLimit: undefined as RateLimit | undefined,
+    verification: new Map<string, CommitVerification>(),
+  };
   const fetchFn: typeof globalThis.fetch = async (input, init) => {
     meter.requests++;
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const res = await inner(input, init);
+    // URLs carry no credentials (the token travels in a header), so they are safe in the debug log.
+    debug?.(`${method} ${url} → ${res.status}`);
+    if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
+      try {
+        const body = (await res.clone().json()) as { sha?: unknown; verification?: Partial<CommitVerification> };
+        if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
+          meter.verification.set(body.sha, {
+            verified: body.verification.verified,
+            reason: String(body.verification.reason ?? ''),
+          });
+        }
+      } catch {
+        // Not JSON: the store reports the invalid reply itself.
+      }
+    }
     const h = res.headers;
     const remaining = h.get('x-ratelimit-remaining');
     if (remaining !== null) {
@@ -64,6 +106,52 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch) 
     return res;
   };
   return { fetch: fetchFn, meter };
+}
+
+/**
+ * Read mode found no document: say which of the three reasons it is. GitHub answers 404 to the ref read
+ * both when the section does not exist and when the repository is invisible to the token, so on this
+ * failure path one more request (GET /repos/{owner}/{repo}) tells them apart.
+ */
+async function whyNotFound(
+  inputs: ActionInputs,
+  store: RefStore,
+  octokit: { request(route: string, params: Record<string, unknown>): Promise<unknown> },
+  ref: string,
+): Promise<NotFound> {
+  const at = inputs.version ? ` at ${inputs.version}` : '';
+  const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
+  const data = {
+    repository: inputs.repository,
+    ref,
+    identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id },
+  };
+  const tip = inputs.version ? inputs.version : await store.head();
+  if (tip) {
+    return new NotFound(
+      `document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`,
+      { ...data, reason: 'document-missing' },
+    );
+  }
+  const { owner, repo } = splitRepo(inputs.repository);
+  let visible = true;
+  try {
+    await octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
+  } catch (e) {
+    const status = (e as { status?: number }).status;
+    if (status === 404) visible = false;
+    else if (status !== 403 && status !== 401) throw e;
+  }
+  if (!visible) {
+    return new NotFound(
+      `repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`,
+      { ...data, reason: 'repository-not-visible' },
+    );
+  }
+  return new NotFound(
+    `section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`,
+    { ...data, reason: 'section-missing' },
+  );
 }
 
 function splitRepo(full: string) {
@@ -86,7 +174,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   const log = context.log ?? (() => {});
   const ref = sectionRef(inputs.root, inputs.section);
   const { owner, repo } = splitRepo(inputs.repository);
-  const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch);
+  const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch, context.debug);
   const octokit = createOctokit({
     ...(inputs.token ? { auth: inputs.token } : {}),
     baseUrl: inputs.apiUrl,
@@ -120,10 +208,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
     const envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
     if (!envelope) {
-      throw new NotFound(
-        `document ${inputs.namespace}/${inputs.type}/${inputs.id} not found in ${inputs.repository} ${ref}${inputs.version ? ` at ${inputs.version}` : ''}; check namespace/type/id, or run the projection first`,
-        { repository: inputs.repository, ref, identity },
-      );
+      throw await whyNotFound(inputs, store, octokit, ref);
     }
     log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
     const outputs = {
@@ -131,6 +216,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       version: String(envelope.version ?? ''),
       'previous-version': '',
       changed: 'false',
+      verified: '',
       written: '0',
       deleted: '0',
       unchanged: '0',
@@ -138,14 +224,23 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       requests: String(meter.requests),
       ...rate(),
     };
-    const summary = `### docdb read: \`${inputs.namespace}/${inputs.type}/${inputs.id}\` from \`${ref}\` in ${inputs.repository}\n\nVersion \`${envelope.version}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion ${code(String(envelope.version))}${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
   }
 
   const workspace = context.workspace ?? process.cwd();
   const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
-  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory.
-  const spec = await loadSpec(specPath, { defaultRepository: inputs.repository, displayPath: inputs.spec });
+  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+  // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+  const spec = await loadSpec(specPath, {
+    defaultRepository: inputs.repository,
+    displayPath: inputs.spec,
+    workspace,
+  });
+  const trailers = [
+    `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
+    `Docdb-Nonce: ${randomBytes(8).toString('hex')}`,
+  ];
   const report = await runProjections({
     spec,
     client: octokit,
@@ -159,10 +254,16 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     workspace,
     tokenIdentity: tokenIdentity(inputs.token),
     minRateLimit: inputs.minRateLimit,
+    reducerTimeoutMs: (inputs.reducerTimeout ?? DEFAULT_REDUCER_TIMEOUT_SECONDS) * 1000,
+    trailers,
+    ...(context.group
+      ? { onProjection: { start: (name: string) => context.group?.start(name), end: () => context.group?.end() } }
+      : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.env ? { env: context.env } : {}),
   });
+  const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
   const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
   const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
   const outputs: Record<string, string> = {
@@ -174,6 +275,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     unchanged: String(report.unchanged),
     keys: JSON.stringify(report.keys),
     document: '',
+    verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
     requests: String(meter.requests),
     ...rate(),
   };
@@ -183,6 +285,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
     requests: meter.requests,
     rateLimit: meter.rateLimit,
+    ...(verification ? { verification } : {}),
   });
   return { outputs, summary, report };
 }

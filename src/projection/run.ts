@@ -183,18 +183,18 @@ async function runLoaded(
     try {
       const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
       run = await runProjection({
-      p,
-      specFile: spec.file,
-      mode,
-      reducer,
-      fingerprint: fingerprintOf(p, reducer),
-      stateKey: sKey,
-      oldState: parseState(stateGet?.value),
-      existing,
-      claimed,
-      shard: options.shard,
-      tokenIdentity: options.tokenIdentity,
-      read,
+        p,
+        specFile: spec.file,
+        mode,
+        reducer,
+        fingerprint: fingerprintOf(p, reducer),
+        stateKey: sKey,
+        oldState: parseState(stateGet?.value),
+        existing,
+        claimed,
+        shard: options.shard,
+        tokenIdentity: options.tokenIdentity,
+        read,
       });
     } finally {
       options.onProjection?.end(p.name);
