@@ -107,7 +107,7 @@ describe('reducers run under a time limit', () => {
     const { ws } = layout();
     writeFileSync(
       join(ws, 'cfg', 'count.mjs'),
-      'let n = 0;\nexport default (i) => { n++; if (i.number === 2) throw new Error(`boom after ${n}`); return { n }; };\n',
+      'let n = 0;\nexport default (i) => { n++; if (i.number === 2) throw new Error("boom after " + n); return { n }; };\n',
     );
     const r = await run(ws, '{ module: ./count.mjs }');
     expect(r.ok).toBe(false);
@@ -131,7 +131,10 @@ describe('reducers are loaded and checked before the first request', () => {
       const store = new MemoryRefStore();
       let requests = 0;
       const counted = Object.create(store) as MemoryRefStore;
-      counted.head = () => (requests++, store.head());
+      counted.head = () => {
+        requests++;
+        return store.head();
+      };
       const text = `projections:\n  first:\n    source: { type: issues, repositories: [octo/hello] }\n  second:\n    source: { type: issues, repositories: [octo/hello] }\n    identity: { type: other }\n    reducer: ${reducer}\n`;
       const spec = parseSpec(text, join(ws, 'cfg', 'spec.yml'));
       const err = await runProjections({ spec, client: gh.client, store: counted, apiUrl: API, workspace: ws }).then(

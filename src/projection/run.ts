@@ -304,7 +304,7 @@ function withTrailers(message: string, trailers: readonly string[]): string {
  */
 function withProjection(e: unknown, reports: readonly ProjectionReport[], spec: Spec): unknown {
   const err = e as { name?: string; message?: string; data?: Record<string, unknown> };
-  if (!err || err.name !== 'DocumentTooLarge' || typeof err.message !== 'string') return e;
+  if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string') return e;
   const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
   const owner = key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined;
   if (!owner) return e;

@@ -283,7 +283,8 @@ function createCommit(ctx: RouteContext) {
   // GitHub signs API commits of installation tokens when it chooses the identity itself (no author,
   // committer or signature sent): https://docs.github.com/authentication/managing-commit-signature-verification/about-commit-signature-verification
   if (ctx.token?.bot && body.author === undefined && body.committer === undefined && body.signature === undefined) {
-    (ctx.repo.signedCommits ??= new Set()).add(sha);
+    ctx.repo.signedCommits ??= new Set();
+    ctx.repo.signedCommits.add(sha);
   }
   return {
     status: 201,
