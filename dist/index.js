@@ -30850,7 +30850,7 @@ function describe(e, inputs) {
     switch (code) {
         case 'InvalidSpec':
             if (data.reason === 'timeout') {
-                return `${message}\nEach call of a custom reducer must return within the "reducer-timeout" input (seconds); raise it if the reducer is just slow.`;
+                return `${message.replace(/; make it faster or raise the reducer time limit$/, '')}.\nEach call of a custom reducer must return within the "reducer-timeout" input (seconds); raise it if the reducer is just slow.`;
             }
             return message;
         case 'InvalidConfig':
@@ -31017,8 +31017,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5700);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(3427);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3427);
+/* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
@@ -31052,8 +31052,8 @@ async function main() {
         if (inputs.token)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(inputs.token);
         // Outputs are written after the commit: a step that could commit but not report it must fail first.
-        await (0,_runner_files_js__WEBPACK_IMPORTED_MODULE_5__/* .checkRunnerFiles */ .u)(process.env);
-        const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_6__/* .runAction */ .C)(inputs, {
+        await (0,_runner_files_js__WEBPACK_IMPORTED_MODULE_6__/* .checkRunnerFiles */ .u)(process.env);
+        const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
             log: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line),
             debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(line),
             group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(`projection ${name}`), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
@@ -31726,6 +31726,8 @@ class DocumentStore {
 
 // EXTERNAL MODULE: ./src/projection/conditional.ts
 var projection_conditional = __nccwpck_require__(7897);
+// EXTERNAL MODULE: ./src/projection/reducer-worker.ts
+var reducer_worker = __nccwpck_require__(9808);
 // EXTERNAL MODULE: ./src/projection/budget.ts
 var projection_budget = __nccwpck_require__(9664);
 ;// CONCATENATED MODULE: ./src/projection/reducers.ts
@@ -33043,8 +33045,6 @@ async function* readSource(ctx, source) {
     }
 }
 
-// EXTERNAL MODULE: ./src/projection/reducer-worker.ts
-var reducer_worker = __nccwpck_require__(9808);
 ;// CONCATENATED MODULE: ./src/projection/run-state.ts
 /**
  * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
@@ -33518,7 +33518,7 @@ function withTrailers(message, trailers) {
  */
 function withProjection(e, reports, spec) {
     const err = e;
-    if (!err || err.name !== 'DocumentTooLarge' || typeof err.message !== 'string')
+    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string')
         return e;
     const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
     const owner = key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined;
@@ -35829,33 +35829,24 @@ function meteredFetch(inner = globalThis.fetch, debug) {
     };
     return { fetch: fetchFn, meter };
 }
+function notVisible(inputs, ref) {
+    return new core_errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { repository: inputs.repository, ref, reason: 'repository-not-visible' });
+}
 /**
- * Read mode found no document: say which of the three reasons it is. GitHub answers 404 to the ref read
- * both when the section does not exist and when the repository is invisible to the token, so on this
- * failure path one more request (GET /repos/{owner}/{repo}) tells them apart.
+ * Read mode found no document: say whether the section is missing or only the document. (An invisible
+ * repository fails earlier, see notVisible: the store reads the repository when the ref read is a 404.)
  */
-async function whyNotFound(inputs, store, octokit, ref) {
+async function whyNotFound(inputs, store, ref) {
     const at = inputs.version ? ` at ${inputs.version}` : '';
     const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
-    const data = { repository: inputs.repository, ref, identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id } };
+    const data = {
+        repository: inputs.repository,
+        ref,
+        identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id },
+    };
     const tip = inputs.version ? inputs.version : await store.head();
     if (tip) {
         return new core_errors/* NotFound */.Mk(`document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`, { ...data, reason: 'document-missing' });
-    }
-    const { owner, repo } = splitRepo(inputs.repository);
-    let visible = true;
-    try {
-        await octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
-    }
-    catch (e) {
-        const status = e.status;
-        if (status === 404)
-            visible = false;
-        else if (status !== 403 && status !== 401)
-            throw e;
-    }
-    if (!visible) {
-        return new core_errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { ...data, reason: 'repository-not-visible' });
     }
     return new core_errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
 }
@@ -35907,9 +35898,19 @@ async function runAction(inputs, context = {}) {
     if (inputs.mode === 'read') {
         const documents = new DocumentStore(store);
         const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
-        const envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+        let envelope;
+        try {
+            envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+        }
+        catch (e) {
+            // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
+            // store then reads the repository itself, and a 404 there means the token cannot see it.
+            if (e instanceof core_errors/* NotFound */.Mk && e.data.step === 'read repository')
+                throw notVisible(inputs, ref);
+            throw e;
+        }
         if (!envelope) {
-            throw await whyNotFound(inputs, store, octokit, ref);
+            throw await whyNotFound(inputs, store, ref);
         }
         log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
         const outputs = {

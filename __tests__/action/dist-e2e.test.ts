@@ -345,7 +345,7 @@ describe('dist/index.js failures say what to fix', () => {
     expect(r.code).toBe(1);
     // An annotation on the spec line: the workflow run marks .github/docdb.yml line 7.
     expect(r.stdout).toMatch(
-      /::error title=docdb: invalid projection spec,file=\.github\/docdb\.yml,line=7,col=\d+::.*\.github\/docdb\.yml:7:\d+: projections\.repos\.identity\.id: unknown template variable \{nmae\}/,
+      /::error title=docdb%3A invalid projection spec,file=\.github\/docdb\.yml,line=7,col=\d+::.*\.github\/docdb\.yml:7:\d+: projections\.repos\.identity\.id: unknown template variable \{nmae\}/,
     );
     expect(em.requests).toEqual([]); // validated before any request
   });
@@ -417,6 +417,9 @@ describe('dist/index.js failures say what to fix', () => {
       expect(competing.at(-1)).toBe(tip);
       expect(r.stdout).toMatch(new RegExp(`competing commit ${tip}`));
       expect(r.stdout).toMatch(/Nothing was committed by this run/);
+      // The hint names the Action's input, not the library option behind it.
+      expect(r.stdout).toMatch(/raise the "retry-concurrent-writes" input/);
+      expect(r.stdout).not.toMatch(/retryConcurrentWrites/);
       // The tip is the competitor's; this run's documents did not land.
       const paths = slow.state
         .repo(TARGET)

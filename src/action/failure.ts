@@ -42,7 +42,7 @@ function describe(e: unknown, inputs: Pick<ActionInputs, 'repository' | 'root' |
   switch (code) {
     case 'InvalidSpec':
       if (data.reason === 'timeout') {
-        return `${message}\nEach call of a custom reducer must return within the "reducer-timeout" input (seconds); raise it if the reducer is just slow.`;
+        return `${message.replace(/; make it faster or raise the reducer time limit$/, '')}.\nEach call of a custom reducer must return within the "reducer-timeout" input (seconds); raise it if the reducer is just slow.`;
       }
       return message;
     case 'InvalidConfig':

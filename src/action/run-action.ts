@@ -108,17 +108,18 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, 
   return { fetch: fetchFn, meter };
 }
 
+function notVisible(inputs: ActionInputs, ref: string): NotFound {
+  return new NotFound(
+    `repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`,
+    { repository: inputs.repository, ref, reason: 'repository-not-visible' },
+  );
+}
+
 /**
- * Read mode found no document: say which of the three reasons it is. GitHub answers 404 to the ref read
- * both when the section does not exist and when the repository is invisible to the token, so on this
- * failure path one more request (GET /repos/{owner}/{repo}) tells them apart.
+ * Read mode found no document: say whether the section is missing or only the document. (An invisible
+ * repository fails earlier, see notVisible: the store reads the repository when the ref read is a 404.)
  */
-async function whyNotFound(
-  inputs: ActionInputs,
-  store: RefStore,
-  octokit: { request(route: string, params: Record<string, unknown>): Promise<unknown> },
-  ref: string,
-): Promise<NotFound> {
+async function whyNotFound(inputs: ActionInputs, store: RefStore, ref: string): Promise<NotFound> {
   const at = inputs.version ? ` at ${inputs.version}` : '';
   const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
   const data = {
@@ -131,21 +132,6 @@ async function whyNotFound(
     return new NotFound(
       `document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`,
       { ...data, reason: 'document-missing' },
-    );
-  }
-  const { owner, repo } = splitRepo(inputs.repository);
-  let visible = true;
-  try {
-    await octokit.request('GET /repos/{owner}/{repo}', { owner, repo });
-  } catch (e) {
-    const status = (e as { status?: number }).status;
-    if (status === 404) visible = false;
-    else if (status !== 403 && status !== 401) throw e;
-  }
-  if (!visible) {
-    return new NotFound(
-      `repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`,
-      { ...data, reason: 'repository-not-visible' },
     );
   }
   return new NotFound(
@@ -206,9 +192,17 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   if (inputs.mode === 'read') {
     const documents = new DocumentStore(store);
     const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
-    const envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+    let envelope: Awaited<ReturnType<DocumentStore['get']>>;
+    try {
+      envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+    } catch (e) {
+      // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
+      // store then reads the repository itself, and a 404 there means the token cannot see it.
+      if (e instanceof NotFound && e.data.step === 'read repository') throw notVisible(inputs, ref);
+      throw e;
+    }
     if (!envelope) {
-      throw await whyNotFound(inputs, store, octokit, ref);
+      throw await whyNotFound(inputs, store, ref);
     }
     log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
     const outputs = {
