@@ -127,6 +127,7 @@ describe('action.yml', () => {
         'commit-message',
         'shard',
         'min-rate-limit',
+        'reducer-timeout',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -134,6 +135,7 @@ describe('action.yml', () => {
         'version',
         'previous-version',
         'changed',
+        'verified',
         'written',
         'deleted',
         'unchanged',
