@@ -35713,7 +35713,7 @@ function octokitTransport(octokit) {
  * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
  */
 function mdText(s) {
-    return s.replace(/[&<>"'`*_[\]()|\\~!#{}+=:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 function code(s) {
@@ -35742,8 +35742,8 @@ function renderSummary(input) {
         lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);
     }
     else if (report.changed && report.version) {
-        lines.push(`Commit: [${code(report.version.slice(0, 7))}](${server}/${input.repository}/commit/${report.version})` +
-            (report.previousVersion ? ` (previous ${code(report.previousVersion.slice(0, 7))})` : ' (section created)') +
+        lines.push(`Commit: [\`${report.version.slice(0, 7)}\`](${server}/${input.repository}/commit/${report.version})` +
+            (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)') +
             (input.verification
                 ? input.verification.verified
                     ? ' · verified (signed by GitHub)'
@@ -35751,7 +35751,7 @@ function renderSummary(input) {
                 : ''));
     }
     else {
-        lines.push(`No changes: no commit, no write request. Section tip ${report.version ? code(report.version.slice(0, 7)) : '(section does not exist yet)'}.`);
+        lines.push(`No changes: no commit, no write request. Section tip ${report.version ? `\`${report.version.slice(0, 7)}\`` : '(section does not exist yet)'}.`);
     }
     const rl = input.rateLimit;
     lines.push('', `Requests: ${input.requests}` +
@@ -35926,7 +35926,7 @@ async function runAction(inputs, context = {}) {
             requests: String(meter.requests),
             ...rate(),
         };
-        const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion ${code(String(envelope.version))}${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+        const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
         return { outputs, summary };
     }
     const workspace = context.workspace ?? process.cwd();

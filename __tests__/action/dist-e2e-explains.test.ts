@@ -218,7 +218,7 @@ describe('outputs and summary', () => {
     // Exactly the one <details> block the summary opens, closed once.
     expect(r.summary.match(/<\/details>/g)).toHaveLength(1);
     expect(r.summary).toContain(
-      '<code>github/release/octo-org/widgets@v1&#96;&#60;/details&#62;&#60;img src&#61;x onerror&#61;alert&#40;1&#41;&#62;.json</code>',
+      '<code>github/release/octo-org/widgets@v1&#96;&#60;/details&#62;&#60;img src=x onerror=alert&#40;1&#41;&#62;.json</code>',
     );
   });
 

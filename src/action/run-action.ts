@@ -218,7 +218,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       requests: String(meter.requests),
       ...rate(),
     };
-    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion ${code(String(envelope.version))}${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
   }
 

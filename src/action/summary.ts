@@ -22,7 +22,7 @@ export interface SummaryInput {
  * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
  */
 export function mdText(s: string): string {
-  return s.replace(/[&<>"'`*_[\]()|\\~!#{}+=:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
@@ -55,8 +55,8 @@ export function renderSummary(input: SummaryInput): string {
     lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);
   } else if (report.changed && report.version) {
     lines.push(
-      `Commit: [${code(report.version.slice(0, 7))}](${server}/${input.repository}/commit/${report.version})` +
-        (report.previousVersion ? ` (previous ${code(report.previousVersion.slice(0, 7))})` : ' (section created)') +
+      `Commit: [\`${report.version.slice(0, 7)}\`](${server}/${input.repository}/commit/${report.version})` +
+        (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)') +
         (input.verification
           ? input.verification.verified
             ? ' · verified (signed by GitHub)'
@@ -65,7 +65,7 @@ export function renderSummary(input: SummaryInput): string {
     );
   } else {
     lines.push(
-      `No changes: no commit, no write request. Section tip ${report.version ? code(report.version.slice(0, 7)) : '(section does not exist yet)'}.`,
+      `No changes: no commit, no write request. Section tip ${report.version ? `\`${report.version.slice(0, 7)}\`` : '(section does not exist yet)'}.`,
     );
   }
   const rl = input.rateLimit;
