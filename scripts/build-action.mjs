@@ -6,8 +6,9 @@
  *   node scripts/build-action.mjs            # writes dist/
  *   node scripts/build-action.mjs --out DIR  # writes DIR/ instead (used by scripts/check-dist.mjs)
  *
- * No source maps and no license file: the bundle is committed and diffed, so it stays deterministic
- * and reviewable.
+ * No source maps: the bundle is committed and diffed, so it stays deterministic and reviewable.
+ * dist/licenses.txt lists the licence of every package bundled into dist/index.js (ncc's `license`
+ * option), as their licences ask when the code is redistributed.
  */
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
@@ -23,7 +24,7 @@ export async function buildAction(outDir = join(root, 'dist')) {
     cache: false,
     minify: false,
     sourceMap: false,
-    license: '',
+    license: 'licenses.txt',
     quiet: true,
     target: 'es2022',
     transpileOnly: true,

@@ -182,7 +182,7 @@ describe('dist/index.js end to end', () => {
     expect(em.requests.filter((q) => q.path === '/repos/octo-org/gadgets/issues')).toHaveLength(2);
     // The summary lists at most 100 keys (GitHub caps a step summary at 1 MiB); the output has them all.
     expect(r.summary).toContain('<details><summary>111 changed document key(s)</summary>');
-    expect(r.summary.match(/^- `github\/issue\//gm)).toHaveLength(100);
+    expect(r.summary.match(/^- <code>github\/issue\//gm)).toHaveLength(100);
     expect(r.summary).toContain('- … and 11 more');
     expect(JSON.parse(r.outputs.keys!)).toHaveLength(111);
 
@@ -242,7 +242,7 @@ describe('dist/index.js end to end', () => {
       // Linear history: seed ← one run ← the other run.
       const messages: string[] = [];
       for (let sha: string | undefined = tip; sha; sha = db.getCommit(sha).parents[0])
-        messages.push(db.getCommit(sha).message.trim());
+        messages.push(db.getCommit(sha).message.split('\n')[0] as string);
       expect(messages).toHaveLength(3);
       expect(messages.slice(0, 2).sort()).toEqual(['run A', 'run B']);
       expect([a.outputs.version, b.outputs.version]).toContain(tip);
@@ -276,7 +276,9 @@ describe('dist/index.js end to end', () => {
     });
     expect(doc.data.branches.map((b: { name: string }) => b.name)).toContain('refs/heads/e2e-read-branch');
     expect(read.outputs.version).toBe(again.outputs.version);
-    expect(read.summary).toContain('docdb read: `github/repo/octo-org/widgets` from `refs/docdb/e2e-read`');
+    expect(read.summary).toContain(
+      'docdb read: <code>github/repo/octo-org/widgets</code> from <code>refs/docdb/e2e-read</code>',
+    );
     // cold read: ref, commit, tree, blob
     expect(read.outputs.requests).toBe('4');
     const pinned = await runDist(
@@ -323,7 +325,7 @@ describe('dist/index.js end to end', () => {
     const r = await runDist(inputs('e2e-custom', { spec: 'cfg/docdb.yml', root: 'data' }), { cwd });
     expect(r.code, r.stdout).toBe(0);
     expect(tree('e2e-custom').size).toBe(0);
-    expect(r.summary).toContain('`refs/data/e2e-custom`');
+    expect(r.summary).toContain('<code>refs/data/e2e-custom</code>');
     const files = tree('e2e-custom', TARGET, 'data');
     expect(JSON.parse(files.get('github/title/octocat/hello-world#1.json')!).data).toEqual({
       title: 'Say hello back',
@@ -341,8 +343,9 @@ describe('dist/index.js failures say what to fix', () => {
     em.clearLog();
     const r = await runDist(inputs('e2e-bad'), { cwd });
     expect(r.code).toBe(1);
+    // An annotation on the spec line: the workflow run marks .github/docdb.yml line 7.
     expect(r.stdout).toMatch(
-      /::error::.*\.github\/docdb\.yml:7:\d+: projections\.repos\.identity\.id: unknown template variable \{nmae\}/,
+      /::error title=docdb%3A invalid projection spec,file=\.github\/docdb\.yml,line=7,col=\d+::.*\.github\/docdb\.yml:7:\d+: projections\.repos\.identity\.id: unknown template variable \{nmae\}/,
     );
     expect(em.requests).toEqual([]); // validated before any request
   });
@@ -414,6 +417,9 @@ describe('dist/index.js failures say what to fix', () => {
       expect(competing.at(-1)).toBe(tip);
       expect(r.stdout).toMatch(new RegExp(`competing commit ${tip}`));
       expect(r.stdout).toMatch(/Nothing was committed by this run/);
+      // The hint names the Action's input, not the library option behind it.
+      expect(r.stdout).toMatch(/raise the "retry-concurrent-writes" input/);
+      expect(r.stdout).not.toMatch(/retryConcurrentWrites/);
       // The tip is the competitor's; this run's documents did not land.
       const paths = slow.state
         .repo(TARGET)

@@ -128,6 +128,7 @@ describe('action.yml', () => {
         'commit-message',
         'shard',
         'min-rate-limit',
+        'reducer-timeout',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -135,6 +136,7 @@ describe('action.yml', () => {
         'version',
         'previous-version',
         'changed',
+        'verified',
         'written',
         'deleted',
         'unchanged',

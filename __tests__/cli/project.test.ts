@@ -30,7 +30,7 @@ describe('docdb project', () => {
   it('projects through the API: summary table on stdout, progress on stderr; a re-run makes no commit', async () => {
     const first = await project(['--section', 'cli-project']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^### docdb project: `refs\/docdb\/cli-project` in octo-org\/widgets/);
+    expect(first.stdout).toMatch(/^### docdb project: <code>refs\/docdb\/cli-project<\/code> in octo-org\/widgets/);
     expect(first.stdout).toMatch(/\| repos \| repository \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
     expect(first.stdout).toMatch(/Commit: \[`[0-9a-f]{7}`\]/);
     expect(first.stderr.length).toBeGreaterThan(0);

@@ -22,6 +22,18 @@ export function describeFailure(
   e: unknown,
   inputs: Pick<ActionInputs, 'repository' | 'root' | 'section' | 'mode'>,
 ): string {
+  return tidy(describe(e, inputs));
+}
+
+/**
+ * Joined sentences must not end in "..": a message that already ends with a period followed by a hint
+ * that adds one. Ellipses ("...") are left alone.
+ */
+export function tidy(text: string): string {
+  return text.replace(/(?<!\.)\.\.(?=\s|$)/g, '.');
+}
+
+function describe(e: unknown, inputs: Pick<ActionInputs, 'repository' | 'root' | 'section' | 'mode'>): string {
   const ref = `refs/${inputs.root}/${inputs.section}`;
   const err = e as { message?: string };
   const code = e instanceof DocDbError ? e.code : undefined;
@@ -29,6 +41,10 @@ export function describeFailure(
   const message = err?.message ?? String(e);
   switch (code) {
     case 'InvalidSpec':
+      if (data.reason === 'timeout') {
+        return `${message.replace(/; make it faster or raise the reducer time limit$/, '')}.\nEach call of a custom reducer must return within the "reducer-timeout" input (seconds); raise it if the reducer is just slow.`;
+      }
+      return message;
     case 'InvalidConfig':
     case 'InvalidIdentity':
     case 'InvalidKey':
@@ -56,11 +72,16 @@ export function describeFailure(
       return `${message}\nGitHub API rate limit hit; it resets at ${reset}${retryAfter ? ` (retry after ${retryAfter} s)` : ''}. Re-run after that, run less often, or limit "projections".`;
     }
     case 'EmptyRepository':
-      return `${message}\nRepository ${inputs.repository} is empty: GitHub's Git Database API cannot create objects until the repository has a first commit. Push any commit (e.g. a README) and re-run.`;
-    case 'ConcurrentUpdate':
-      return `${message}\nAnother run kept advancing ${ref} (competing commit ${String((e as { otherSha?: string }).otherSha ?? data.otherSha)}). Nothing was committed by this run. Re-run it, raise "retry-concurrent-writes", or serialise runs with a workflow "concurrency:" group.`;
+      // Said once: the store's message says the same in library terms.
+      return `Repository ${inputs.repository} is empty: GitHub's Git Database API cannot create objects until the repository has a first commit. Push any commit (e.g. a README) and re-run.`;
+    case 'ConcurrentUpdate': {
+      // Built from the error's data, not its message: that one names the library option (retryConcurrentWrites).
+      const other = String((e as { otherSha?: string }).otherSha ?? data.otherSha);
+      const attempts = typeof data.attempts === 'number' ? ` (${data.attempts} attempt(s))` : '';
+      return `Another run kept advancing ${ref} (competing commit ${other}); this run gave up${attempts}. Nothing was committed by this run. Re-run it, raise the "retry-concurrent-writes" input, or serialise runs with a workflow "concurrency:" group.`;
+    }
     case 'NotFound':
-      return data.operation === SOURCE_OPERATION
+      return data.operation === SOURCE_OPERATION || typeof data.reason === 'string'
         ? message
         : `${message}\nCheck "repository" (${inputs.repository}) and that the token can see it.`;
     default:

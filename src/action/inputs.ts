@@ -3,6 +3,7 @@
  * validated before any request is made.
  */
 import { InvalidConfig } from '../core/errors.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
 import { parseShard, type Shard } from '../projection/shard.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
@@ -31,6 +32,8 @@ export interface ActionInputs {
   shard: Shard | undefined;
   /** Stop before a source request when this many requests (points for GraphQL) or fewer are left; 0 = never. */
   minRateLimit: number;
+  /** Seconds one call of a custom reducer may take before the run fails (`reducer-timeout`). */
+  reducerTimeout?: number;
 }
 
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
@@ -64,6 +67,23 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     bad(
       'api-url',
       `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`,
+    );
+  }
+  // The store would refuse plain http to a remote host too, but naming its library option; say it here
+  // in terms of this input (before any request).
+  if (/^http:/i.test(apiUrl) && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(apiUrl).hostname)) {
+    bad(
+      'api-url',
+      `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`,
+      'https URL, or http to a loopback host',
+    );
+  }
+  const reducerTimeout = get('reducer-timeout') || String(DEFAULT_REDUCER_TIMEOUT_SECONDS);
+  if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
+    bad(
+      'reducer-timeout',
+      `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`,
+      '1-3600',
     );
   }
   const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
@@ -112,6 +132,7 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     commitMessage: get('commit-message'),
     shard,
     minRateLimit: Number(minRateLimit),
+    reducerTimeout: Number(reducerTimeout),
   };
   if (mode === 'read') {
     for (const f of ['namespace', 'type', 'id'] as const) {

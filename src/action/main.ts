@@ -1,21 +1,47 @@
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
- * @actions/core, call runAction, publish outputs and the job summary, or fail with what to fix.
+ * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
+ * job summary, or fail with what to fix (spec problems as annotations on the spec's lines).
  */
 import * as core from '@actions/core';
+import { context } from '@actions/github';
+import { annotations } from './annotations.js';
 import { describeFailure } from './failure.js';
 import { type ActionInputs, readInputs } from './inputs.js';
 import { runAction } from './run-action.js';
+import { checkRunnerFiles } from './runner-files.js';
 
 async function main(): Promise<void> {
   let inputs: ActionInputs | undefined;
+  // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
+  // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is. (The
+  // workspace is not part of @actions/github's context.)
+  const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
   try {
-    inputs = readInputs((name) => core.getInput(name), process.env);
+    let repository: string | undefined;
+    try {
+      repository = `${context.repo.owner}/${context.repo.repo}`;
+    } catch {
+      repository = undefined; // no GITHUB_REPOSITORY and no event payload: the "repository" input must say it
+    }
+    inputs = readInputs((name) => core.getInput(name), {
+      GITHUB_REPOSITORY: repository,
+      GITHUB_API_URL: context.apiUrl,
+    });
     if (inputs.token) core.setSecret(inputs.token);
-    // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
-    // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is.
-    const workspace = process.env.GITHUB_WORKSPACE || process.cwd();
-    const { outputs, summary } = await runAction(inputs, { log: (line) => core.info(line), workspace });
+    // Outputs are written after the commit: a step that could commit but not report it must fail first.
+    await checkRunnerFiles(process.env);
+    const { outputs, summary } = await runAction(inputs, {
+      log: (line) => core.info(line),
+      debug: (line) => core.debug(line),
+      group: { start: (name) => core.startGroup(`projection ${name}`), end: () => core.endGroup() },
+      workspace,
+      serverUrl: context.serverUrl,
+      run: {
+        id: Number.isFinite(context.runId) ? context.runId : undefined,
+        attempt: Number.isFinite(context.runAttempt) ? context.runAttempt : undefined,
+      },
+    });
     for (const [name, value] of Object.entries(outputs)) core.setOutput(name, value);
     if (summary) {
       // On a runner the summary goes to the job page; elsewhere (local runs) print it to the log.
@@ -23,7 +49,14 @@ async function main(): Promise<void> {
       else core.info(`\n${summary}`);
     }
   } catch (e) {
-    core.setFailed(inputs ? describeFailure(e, inputs) : ((e as Error)?.message ?? String(e)));
+    const message = inputs ? describeFailure(e, inputs) : ((e as Error)?.message ?? String(e));
+    const marks = annotations(e, message, workspace);
+    if (marks.length === 0) core.setFailed(message);
+    else {
+      // One annotation per problem, on the spec line it is about (setFailed would add an unplaced duplicate).
+      for (const a of marks) core.error(a.message, a.properties);
+      process.exitCode = core.ExitCode.Failure;
+    }
   }
 }
 

@@ -3,12 +3,14 @@
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
 import { NotFound } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RateLimit, RefStore } from '../core/refstore.js';
 import { DocumentStore } from '../document/index.js';
 import { tokenIdentity } from '../projection/conditional.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
 import { type RunReport, runProjections } from '../projection/run.js';
 import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
@@ -16,7 +18,7 @@ import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
 import { changesMode } from './changes-mode.js';
 import type { ActionInputs } from './inputs.js';
-import { renderSummary } from './summary.js';
+import { code, mdText, renderSummary } from './summary.js';
 
 export interface ActionContext {
   /** Progress lines (the runner log). */
@@ -36,6 +38,15 @@ export interface ActionContext {
    * Action). `docdb project --refstore git|subprocess` passes a local git store here.
    */
   store?: RefStore;
+  /** One line per HTTP request (method, URL without query secrets, status): `core.debug` in the Action. */
+  debug?: (line: string) => void;
+  /** Log grouping per projection (`core.startGroup`/`core.endGroup` in the Action). */
+  group?: { start(name: string): void; end(): void };
+  /**
+   * The workflow run (`github.context.runId`/`runAttempt`), recorded as a `Docdb-Run` trailer in the commit
+   * message. With a random `Docdb-Nonce` trailer it keeps two runs' commits from ever being identical.
+   */
+  run?: { id?: number | undefined; attempt?: number | undefined };
 }
 
 export interface ActionResult {
@@ -45,12 +56,43 @@ export interface ActionResult {
   report?: RunReport;
 }
 
-/** Tracks every HTTP request the run makes (sources and store share one Octokit) and the last rate limit seen. */
-export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch) {
-  const meter = { requests: 0, rateLimit: undefined as RateLimit | undefined };
+/** The `verification` object GitHub returns with a commit (create-commit reply). */
+export interface CommitVerification {
+  verified: boolean;
+  reason: string;
+}
+
+/**
+ * Tracks every HTTP request the run makes (sources and store share one Octokit), the last rate limit seen,
+ * and the `verification` of each commit the run creates (read from the create-commit reply, so knowing
+ * whether GitHub signed the commit costs no request).
+ */
+export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, debug?: (line: string) => void) {
+  const meter = {
+    requests: 0,
+    rateLimit: undefined as RateLimit | undefined,
+    verification: new Map<string, CommitVerification>(),
+  };
   const fetchFn: typeof globalThis.fetch = async (input, init) => {
     meter.requests++;
+    const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const res = await inner(input, init);
+    // URLs carry no credentials (the token travels in a header), so they are safe in the debug log.
+    debug?.(`${method} ${url} → ${res.status}`);
+    if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
+      try {
+        const body = (await res.clone().json()) as { sha?: unknown; verification?: Partial<CommitVerification> };
+        if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
+          meter.verification.set(body.sha, {
+            verified: body.verification.verified,
+            reason: String(body.verification.reason ?? ''),
+          });
+        }
+      } catch {
+        // Not JSON: the store reports the invalid reply itself.
+      }
+    }
     const h = res.headers;
     const remaining = h.get('x-ratelimit-remaining');
     if (remaining !== null) {
@@ -65,6 +107,38 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch) 
     return res;
   };
   return { fetch: fetchFn, meter };
+}
+
+function notVisible(inputs: ActionInputs, ref: string): NotFound {
+  return new NotFound(
+    `repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`,
+    { repository: inputs.repository, ref, reason: 'repository-not-visible' },
+  );
+}
+
+/**
+ * Read mode found no document: say whether the section is missing or only the document. (An invisible
+ * repository fails earlier, see notVisible: the store reads the repository when the ref read is a 404.)
+ */
+async function whyNotFound(inputs: ActionInputs, store: RefStore, ref: string): Promise<NotFound> {
+  const at = inputs.version ? ` at ${inputs.version}` : '';
+  const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
+  const data = {
+    repository: inputs.repository,
+    ref,
+    identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id },
+  };
+  const tip = inputs.version ? inputs.version : await store.head();
+  if (tip) {
+    return new NotFound(
+      `document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`,
+      { ...data, reason: 'document-missing' },
+    );
+  }
+  return new NotFound(
+    `section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`,
+    { ...data, reason: 'section-missing' },
+  );
 }
 
 function splitRepo(full: string) {
@@ -87,7 +161,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   const log = context.log ?? (() => {});
   const ref = sectionRef(inputs.root, inputs.section);
   const { owner, repo } = splitRepo(inputs.repository);
-  const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch);
+  const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch, context.debug);
   const octokit = createOctokit({
     ...(inputs.token ? { auth: inputs.token } : {}),
     baseUrl: inputs.apiUrl,
@@ -125,12 +199,17 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   if (inputs.mode === 'read') {
     const documents = new DocumentStore(store);
     const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
-    const envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+    let envelope: Awaited<ReturnType<DocumentStore['get']>>;
+    try {
+      envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+    } catch (e) {
+      // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
+      // store then reads the repository itself, and a 404 there means the token cannot see it.
+      if (e instanceof NotFound && e.data.step === 'read repository') throw notVisible(inputs, ref);
+      throw e;
+    }
     if (!envelope) {
-      throw new NotFound(
-        `document ${inputs.namespace}/${inputs.type}/${inputs.id} not found in ${inputs.repository} ${ref}${inputs.version ? ` at ${inputs.version}` : ''}; check namespace/type/id, or run the projection first`,
-        { repository: inputs.repository, ref, identity },
-      );
+      throw await whyNotFound(inputs, store, ref);
     }
     log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
     const outputs = {
@@ -138,6 +217,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       version: String(envelope.version ?? ''),
       'previous-version': '',
       changed: 'false',
+      verified: '',
       written: '0',
       deleted: '0',
       unchanged: '0',
@@ -145,14 +225,23 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       requests: String(meter.requests),
       ...rate(),
     };
-    const summary = `### docdb read: \`${inputs.namespace}/${inputs.type}/${inputs.id}\` from \`${ref}\` in ${inputs.repository}\n\nVersion \`${envelope.version}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
   }
 
   const workspace = context.workspace ?? process.cwd();
   const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
-  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory.
-  const spec = await loadSpec(specPath, { defaultRepository: inputs.repository, displayPath: inputs.spec });
+  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+  // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+  const spec = await loadSpec(specPath, {
+    defaultRepository: inputs.repository,
+    displayPath: inputs.spec,
+    workspace,
+  });
+  const trailers = [
+    `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
+    `Docdb-Nonce: ${randomBytes(8).toString('hex')}`,
+  ];
   const report = await runProjections({
     spec,
     client: octokit,
@@ -166,10 +255,16 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     workspace,
     tokenIdentity: tokenIdentity(inputs.token),
     minRateLimit: inputs.minRateLimit,
+    reducerTimeoutMs: (inputs.reducerTimeout ?? DEFAULT_REDUCER_TIMEOUT_SECONDS) * 1000,
+    trailers,
+    ...(context.group
+      ? { onProjection: { start: (name: string) => context.group?.start(name), end: () => context.group?.end() } }
+      : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.env ? { env: context.env } : {}),
   });
+  const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
   const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
   const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
   const outputs: Record<string, string> = {
@@ -181,6 +276,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     unchanged: String(report.unchanged),
     keys: JSON.stringify(report.keys),
     document: '',
+    verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
     requests: String(meter.requests),
     ...rate(),
   };
@@ -190,6 +286,7 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
     serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
     requests: meter.requests,
     rateLimit: meter.rateLimit,
+    ...(verification ? { verification } : {}),
   });
   return { outputs, summary, report };
 }

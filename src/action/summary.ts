@@ -8,9 +8,27 @@ export interface SummaryInput {
   serverUrl: string;
   requests: number;
   rateLimit?: RateLimit | undefined;
+  /** `verification` of the commit this run made, from GitHub's create-commit reply. */
+  verification?: { verified: boolean; reason: string };
 }
 
-const esc = (s: string) => s.replace(/\|/g, '\\|');
+/**
+ * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
+ * read as syntax becomes a numeric character reference, which GitHub renders as the character itself. A
+ * release tag like ``v1`</details><img src=x onerror=…>`` then shows as text and cannot close a code span,
+ * a table cell or the <details> block around it.
+ *
+ * @example
+ * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
+ */
+export function mdText(s: string): string {
+  return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
+export function code(s: string): string {
+  return `<code>${mdText(s)}</code>`;
+}
 
 /**
  * Render the job summary (GitHub-flavoured Markdown).
@@ -23,12 +41,12 @@ export function renderSummary(input: SummaryInput): string {
   const lines: string[] = [];
   const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
   const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-  lines.push(`### ${title}: \`${report.ref}\` in ${input.repository}${shard}`, '');
+  lines.push(`### ${title}: ${code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
   lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
   lines.push('|---|---|--:|--:|--:|--:|--:|');
   for (const p of report.projections) {
     lines.push(
-      `| ${esc(p.name)} | ${p.source}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`,
+      `| ${mdText(p.name)} | ${mdText(p.source)}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`,
     );
   }
   lines.push('');
@@ -38,7 +56,12 @@ export function renderSummary(input: SummaryInput): string {
   } else if (report.changed && report.version) {
     lines.push(
       `Commit: [\`${report.version.slice(0, 7)}\`](${server}/${input.repository}/commit/${report.version})` +
-        (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)'),
+        (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)') +
+        (input.verification
+          ? input.verification.verified
+            ? ' · verified (signed by GitHub)'
+            : ` · not verified (${mdText(input.verification.reason || 'unsigned')})`
+          : ''),
     );
   } else {
     lines.push(
@@ -57,7 +80,7 @@ export function renderSummary(input: SummaryInput): string {
       '',
       `<details><summary>${report.keys.length} changed document key(s)</summary>`,
       '',
-      ...shown.map((k) => `- \`${k}\``),
+      ...shown.map((k) => `- ${code(k)}`),
       ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []),
       '',
       '</details>',

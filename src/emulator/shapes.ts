@@ -210,7 +210,21 @@ export function gitCommitShape(r: RepoRecord, sha: string, urls: Urls): Record<s
       url: `${repoUrl}/git/commits/${p}`,
       html_url: `${urls.html}/${r.fullName}/commit/${p}`,
     })),
-    verification: UNSIGNED,
+    verification: verificationOf(r, sha, c),
+  };
+}
+
+/** `verification` of a commit: unsigned, or (for commits GitHub signed on creation) verified. */
+function verificationOf(r: RepoRecord, sha: string, c: { committer: Signature }): Record<string, unknown> {
+  if (!r.signedCommits?.has(sha)) return UNSIGNED;
+  return {
+    verified: true,
+    reason: 'valid',
+    // Not a real signature: the emulator does not sign (see RepoRecord.signedCommits).
+    signature:
+      '-----BEGIN PGP SIGNATURE-----\n\nemulator: signed by GitHub (not a real signature)\n-----END PGP SIGNATURE-----\n',
+    payload: new TextDecoder().decode(r.db.get(sha)?.body ?? new Uint8Array()),
+    verified_at: signatureDate(c.committer),
   };
 }
 
@@ -228,7 +242,7 @@ export function commitShape(r: RepoRecord, sha: string, urls: Urls): Record<stri
       tree: { sha: c.tree, url: `${repoUrl}/git/trees/${c.tree}` },
       url: `${repoUrl}/git/commits/${sha}`,
       comment_count: 0,
-      verification: UNSIGNED,
+      verification: verificationOf(r, sha, c),
     },
     url: `${repoUrl}/commits/${sha}`,
     html_url: `${urls.html}/${r.fullName}/commit/${sha}`,

@@ -85,6 +85,12 @@ export interface RepoRecord {
   /** GitHub Actions workflow runs (`GET /repos/{owner}/{repo}/actions/runs`), newest last. */
   workflowRuns: WorkflowRunRecord[];
   nextNumber: number;
+  /**
+   * Commits GitHub signed when they were created through the API (bot token, no author/committer/signature):
+   * their `verification` says `verified: true`. The emulator records this beside the commit instead of
+   * embedding a real `gpgsig` header, so its commit SHAs stay those of the unsigned commit text.
+   */
+  signedCommits?: Set<string>;
 }
 
 export interface WorkflowRunRecord {
@@ -111,6 +117,8 @@ export interface TokenRecord {
   budget: Budget;
   /** GraphQL points (a separate resource from REST's `core`, https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api). */
   graphqlBudget: Budget;
+  /** An installation token (`GITHUB_TOKEN`, GitHub App): GitHub signs the commits it creates through the API. */
+  bot?: boolean;
 }
 
 export interface Budget {
@@ -297,6 +305,8 @@ export class EmulatorState {
       repos: opts.repos,
       budget: this.newBudget(opts.rateLimit ?? this.limits.defaultToken),
       graphqlBudget: { ...this.newBudget(opts.graphqlRateLimit ?? this.limits.defaultToken), resource: 'graphql' },
+      // GitHub's installation tokens (GITHUB_TOKEN in Actions, GitHub Apps) start with "ghs_".
+      bot: opts.bot ?? token.startsWith('ghs_'),
     });
   }
 

@@ -76,6 +76,12 @@ export interface TokenOptions {
   rateLimit?: number;
   /** GraphQL points per hour; default the emulator's `defaultRateLimit`. */
   graphqlRateLimit?: number;
+  /**
+   * An installation token (`GITHUB_TOKEN`, GitHub App; default: the token starts with `ghs_`). Commits it
+   * creates through the API without author, committer or signature come back `verification.verified: true`,
+   * as GitHub signs them.
+   */
+  bot?: boolean;
 }
 
 export interface EmulatorHandle {

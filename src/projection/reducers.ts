@@ -157,19 +157,35 @@ export interface LoadedReducer {
   reduce: Reducer;
   /** A fingerprint of the reducer's code (built-in name, or a hash of the module file) for incremental state. */
   fingerprint: string;
+  /** Stops the reducer's worker thread (custom modules); a no-op for built-ins. */
+  close(): Promise<void>;
+}
+
+export interface LoadReducerOptions {
+  /**
+   * Directory reducer modules must stay inside after symbolic links are resolved (the Action: the
+   * workspace). Default: `baseDir`.
+   */
+  confineTo?: string;
+  /** Milliseconds one reducer call may take before the run fails (default 30 s). */
+  timeoutMs?: number;
 }
 
 /**
- * Resolve a projection's reducer. Custom modules are resolved relative to `baseDir` (the directory of the
- * spec file) and imported once.
+ * Resolve a projection's reducer and check it before any request is made. Custom modules are resolved
+ * relative to `baseDir` (the directory of the spec file), must stay inside `confineTo` after symbolic
+ * links are resolved, and are imported once into a worker thread of their own, where every call runs
+ * under a time limit (see reducer-worker.ts). Call `close()` when the run ends.
  *
  * @example
- * const { reduce } = await loadReducer(projection, dirname(spec.file));
+ * const reducer = await loadReducer(projection, dirname(spec.file), spec.file, { confineTo: workspace });
+ * try { await reducer.reduce(item, context); } finally { await reducer.close(); }
  */
 export async function loadReducer(
   projection: Pick<ProjectionSpec, 'name' | 'reducer' | 'line' | 'lines'>,
   baseDir: string,
   specFile = 'spec',
+  options: LoadReducerOptions = {},
 ): Promise<LoadedReducer> {
   const r: ReducerSpec = projection.reducer;
   if ('builtin' in r) {
@@ -181,49 +197,56 @@ export async function loadReducer(
         field: `projections.${projection.name}.reducer`,
       });
     }
-    return { reduce, fingerprint: `builtin:${r.builtin}:1` };
+    return { reduce, fingerprint: `builtin:${r.builtin}:1`, close: async () => {} };
   }
-  const { resolve, isAbsolute } = await import('node:path');
+  const { resolve, isAbsolute, sep } = await import('node:path');
   const { pathToFileURL } = await import('node:url');
-  const { readFile } = await import('node:fs/promises');
+  const { readFile, realpath } = await import('node:fs/promises');
   const { createHash } = await import('node:crypto');
   const field = `projections.${projection.name}.reducer.module`;
+  const where = `${specFile}:${projection.lines.reducer}: ${field}`;
+  const data = { file: specFile, line: projection.lines.reducer, field, projection: projection.name };
   const file = isAbsolute(r.module) ? r.module : resolve(baseDir, r.module);
+  let real: string;
   let code: Buffer;
   try {
-    code = await readFile(file);
+    real = await realpath(file);
+    code = await readFile(real);
   } catch {
     throw new InvalidSpec(
-      `${specFile}:${projection.lines.reducer}: ${field}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`,
-      { file: specFile, line: projection.lines.reducer, field },
+      `${where}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`,
+      data,
     );
   }
-  let mod: Record<string, unknown>;
-  try {
-    // webpackIgnore keeps the bundler (ncc) from trying to resolve the user's module at build time.
-    mod = (await import(/* webpackIgnore: true */ pathToFileURL(file).href)) as Record<string, unknown>;
-  } catch (e) {
-    const ts = /\.m?ts$/.test(file);
+  // A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
+  // file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
+  const rootDir = options.confineTo ?? baseDir;
+  const root = await realpath(rootDir).catch(() => resolve(rootDir));
+  if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
     throw new InvalidSpec(
-      `${specFile}:${projection.lines.reducer}: ${field}: cannot load reducer module ${r.module}: ${(e as Error).message}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`,
-      { file: specFile, line: projection.lines.reducer, field },
-      { cause: e },
+      `${where}: reducer module ${r.module} resolves to ${real}, outside the workspace ${root}; reducer modules must be files inside the workspace (symbolic links are resolved first)`,
+      { ...data, reason: 'outside-workspace' },
     );
   }
-  let fn = mod[r.export];
-  // A CommonJS module's `module.exports = fn` arrives as the default export.
-  if (typeof fn !== 'function' && r.export !== 'default' && mod.default && typeof mod.default === 'object') {
-    fn = (mod.default as Record<string, unknown>)[r.export];
-  }
-  if (typeof fn !== 'function') {
-    const exported = Object.keys(mod)
-      .filter((k) => typeof mod[k] === 'function')
-      .sort();
+  const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await import('./reducer-worker.js');
+  const timeoutMs = options.timeoutMs ?? DEFAULT_REDUCER_TIMEOUT_SECONDS * 1000;
+  const handle = await startReducerWorker(pathToFileURL(real).href, r.export, timeoutMs);
+  const loaded = handle.loaded;
+  if ('loadError' in loaded) {
+    await handle.close();
+    const ts = /\.m?ts$/.test(real);
     throw new InvalidSpec(
-      `${specFile}:${projection.lines.reducer}: projections.${projection.name}.reducer.export: module ${r.module} has no function export "${r.export}"${exported.length ? `; it exports ${exported.join(', ')}` : ''}`,
-      { file: specFile, line: projection.lines.reducer, field: `projections.${projection.name}.reducer.export` },
+      `${where}: cannot load reducer module ${r.module}: ${loaded.loadError}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`,
+      data,
+    );
+  }
+  if (!loaded.ok) {
+    await handle.close();
+    throw new InvalidSpec(
+      `${specFile}:${projection.lines.reducer}: projections.${projection.name}.reducer.export: module ${r.module} has no function export "${r.export}"${loaded.exported.length ? `; it exports ${loaded.exported.join(', ')}` : ''}`,
+      { ...data, field: `projections.${projection.name}.reducer.export` },
     );
   }
   const fingerprint = `module:${createHash('sha256').update(code).digest('hex').slice(0, 16)}:${r.export}`;
-  return { reduce: fn as Reducer, fingerprint };
+  return { reduce: (item, context) => handle.reduce(item, context), fingerprint, close: () => handle.close() };
 }

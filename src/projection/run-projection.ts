@@ -12,6 +12,7 @@ import { deriveKey, parseKey } from '../document/identity.js';
 import { ConditionalBook } from './conditional.js';
 import type { ReadContext } from './read-context.js';
 import { readSource } from './read-source.js';
+import { ReducerCallError } from './reducer-worker.js';
 import type { LoadedReducer, ReducerContext } from './reducers.js';
 import { encodeState, type ProjectionState } from './run-state.js';
 import { inShard, type Shard } from './shard.js';
@@ -193,7 +194,31 @@ export async function runProjection(input: ProjectionInput): Promise<ProjectionR
     try {
       data = await reducer.reduce(it.item, context);
     } catch (e) {
-      throw fail(p.lines.reducer, 'reducer', ` failed on ${key}: ${(e as Error)?.message ?? String(e)}`, { key }, e);
+      if (e instanceof ReducerCallError && e.kind === 'timeout') {
+        throw fail(
+          p.lines.reducer,
+          'reducer',
+          ` (projection "${p.name}") ${e.message} on ${key} and was stopped; make it faster or raise the reducer time limit`,
+          { key, reason: 'timeout', projection: p.name },
+          e,
+        );
+      }
+      if (e instanceof ReducerCallError && e.kind === 'unclonable') {
+        throw fail(
+          p.lines.reducer,
+          'reducer',
+          ` returned data for ${key} that cannot be stored as JSON: ${e.message}`,
+          { key, projection: p.name },
+          e,
+        );
+      }
+      throw fail(
+        p.lines.reducer,
+        'reducer',
+        ` failed on ${key}: ${(e as Error)?.message ?? String(e)}`,
+        { key, projection: p.name },
+        e,
+      );
     }
     if (data === null || data === undefined) {
       unmatched.add(key);

@@ -13,7 +13,7 @@ import { type DocumentOp, DocumentStore } from '../document/document-store.js';
 import { identityOf } from '../document/envelope.js';
 import { deriveKey } from '../document/identity.js';
 import { budgetedClient, RateBudget } from './budget.js';
-import { loadReducer } from './reducers.js';
+import { type LoadedReducer, loadReducer } from './reducers.js';
 import { type ProjectionReport, runProjection } from './run-projection.js';
 import { fingerprintOf, parseState, stateKey } from './run-state.js';
 import { apiBaseOf } from './select.js';
@@ -61,6 +61,20 @@ export interface RunOptions {
   fetch?: typeof globalThis.fetch;
   /** Environment `http` sources read secret headers from (default `process.env` where it exists). */
   env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Directory custom reducer modules must stay inside after symbolic links are resolved (default:
+   * `workspace` when given, else `baseDir`).
+   */
+  confineReducersTo?: string;
+  /** Milliseconds one custom reducer call may take (default 30 s); past it the run fails naming the projection. */
+  reducerTimeoutMs?: number;
+  /** Called around each projection's work (the Action opens a log group per projection). */
+  onProjection?: { start(name: string): void; end(name: string): void };
+  /**
+   * Lines appended to the commit message as git trailers (e.g. `Docdb-Run: 123.1`). Two runs that produce
+   * the same change then never create byte-identical commits, so exactly one of them reports `changed`.
+   */
+  trailers?: readonly string[];
 }
 
 export interface RunReport {
@@ -98,13 +112,41 @@ function dirnameOf(file: string): string {
  * console.log(report.changed ? `committed ${report.version}` : 'no changes');
  */
 export async function runProjections(options: RunOptions): Promise<RunReport> {
-  const { spec, client, store } = options;
-  const mode = options.mode ?? 'project';
-  const log = options.log ?? (() => {});
+  const { spec, store } = options;
   // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
   // files ride along as `_docdb/` metadata ops of the same commit.
   const documents = new DocumentStore(store);
   const selected = selectProjections(spec, options.only);
+
+  // Every reducer is resolved, confined, imported and checked before the first request (docs promise
+  // that inputs and spec are checked first); custom modules start their worker threads here.
+  const reducers = new Map<string, LoadedReducer>();
+  try {
+    const baseDir = options.baseDir ?? dirnameOf(spec.file);
+    for (const p of selected) {
+      reducers.set(
+        p.name,
+        await loadReducer(p, baseDir, spec.file, {
+          confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+          ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+        }),
+      );
+    }
+    return await runLoaded(options, selected, reducers, documents);
+  } finally {
+    await Promise.all([...reducers.values()].map((r) => r.close()));
+  }
+}
+
+async function runLoaded(
+  options: RunOptions,
+  selected: ProjectionSpec[],
+  reducers: ReadonlyMap<string, LoadedReducer>,
+  documents: DocumentStore,
+): Promise<RunReport> {
+  const { spec, client, store } = options;
+  const mode = options.mode ?? 'project';
+  const log = options.log ?? (() => {});
 
   // One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files.
   const tip = await store.head();
@@ -134,23 +176,29 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   };
 
   for (const p of selected) {
-    const reducer = await loadReducer(p, options.baseDir ?? dirnameOf(spec.file), spec.file);
+    const reducer = reducers.get(p.name) as LoadedReducer;
     const sKey = stateKey(p.name, options.shard);
-    const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
-    const run = await runProjection({
-      p,
-      specFile: spec.file,
-      mode,
-      reducer,
-      fingerprint: fingerprintOf(p, reducer),
-      stateKey: sKey,
-      oldState: parseState(stateGet?.value),
-      existing,
-      claimed,
-      shard: options.shard,
-      tokenIdentity: options.tokenIdentity,
-      read,
-    });
+    options.onProjection?.start(p.name);
+    let run: Awaited<ReturnType<typeof runProjection>>;
+    try {
+      const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
+      run = await runProjection({
+        p,
+        specFile: spec.file,
+        mode,
+        reducer,
+        fingerprint: fingerprintOf(p, reducer),
+        stateKey: sKey,
+        oldState: parseState(stateGet?.value),
+        existing,
+        claimed,
+        shard: options.shard,
+        tokenIdentity: options.tokenIdentity,
+        read,
+      });
+    } finally {
+      options.onProjection?.end(p.name);
+    }
     changes.push(...run.changes);
     if (run.state) pendingState.push(run.state);
     unchangedTotal += run.report.unchanged;
@@ -179,8 +227,13 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
     log('no document changed: no commit, no write request');
     return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
   }
-  const message = options.commitMessage || defaultMessage(reports, mode);
-  const write = await documents.commit(changes, { message });
+  const message = withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
+  let write: WriteResult;
+  try {
+    write = await documents.commit(changes, { message });
+  } catch (e) {
+    throw withProjection(e, reports, spec);
+  }
   // If another run advanced the section first, the store rebased these changes onto its tip, where some
   // may already have been made. Report what the commit really did, so outputs and summary match it.
   const didWrite = new Set(write.written);
@@ -237,6 +290,35 @@ function defaultMessage(reports: ProjectionReport[], mode: RunMode): string {
     .filter((r) => r.added.length + r.changed.length + r.removed.length > 0)
     .map((r) => `${r.name} (+${r.added.length} ~${r.changed.length} -${r.removed.length})`);
   return `docdb: ${mode === 'backfill' ? 'backfill' : 'project'} ${parts.length ? parts.join(', ') : 'state'}`;
+}
+
+/** Append git trailers (`Key: value` lines after a blank line), as `git interpret-trailers` lays them out. */
+function withTrailers(message: string, trailers: readonly string[]): string {
+  if (trailers.length === 0) return message;
+  return `${message.replace(/\s+$/, '')}\n\n${trailers.join('\n')}\n`;
+}
+
+/**
+ * A document over the size limit is found by the store, which names the key; the run adds which projection
+ * produced it and where that projection is in the spec. Matched by name: the class lives in the core.
+ */
+function withProjection(e: unknown, reports: readonly ProjectionReport[], spec: Spec): unknown {
+  const err = e as { name?: string; message?: string; data?: Record<string, unknown> };
+  if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string') return e;
+  const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
+  const owner = key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined;
+  if (!owner) return e;
+  const p = spec.projections.find((q) => q.name === owner.name);
+  const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
+  err.message = `${err.message.replace(/\.$/, '')} (projection "${owner.name}"${where})`;
+  if (err.data && typeof err.data === 'object') {
+    err.data.projection = owner.name;
+    if (p) {
+      err.data.file ??= spec.file;
+      err.data.line ??= p.lines.reducer;
+    }
+  }
+  return e;
 }
 
 function opKey(op: DocumentOp): string {

@@ -4,7 +4,7 @@
  * the field (`projections.repos.identity.id`) and says what is allowed. See docs/projection-spec.md.
  */
 
-import { isMap, isScalar, LineCounter, type Node, parseDocument } from 'yaml';
+import { isMap, isScalar, LineCounter, type Node, parseDocument, visit } from 'yaml';
 import { z } from 'zod';
 import { InvalidSpec } from '../core/errors.js';
 
@@ -31,6 +31,8 @@ export const BUILTIN_REDUCERS: Record<string, readonly SourceType[]> = {
 
 const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Projection names that are properties of every JavaScript object. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
 
 const segment = (what: string) =>
   z.string({ error: `must be a string (the ${what} key segment)` }).regex(SEGMENT_RE, {
@@ -165,7 +167,46 @@ export function parseSpec(text: string, file = '.github/docdb.yml', options: Par
       })),
     );
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    // yaml's default maxAliasCount (100) refuses alias expansion bombs ("billion laughs").
+    raw = doc.toJS();
+  } catch (e) {
+    // Point at the first alias: that is where the expansion starts.
+    let at = { line: 1, column: 1 };
+    visit(doc, {
+      Alias(_, node) {
+        if (node.range) at = pos(node.range[0]);
+        return visit.BREAK;
+      },
+    });
+    fail([
+      {
+        file,
+        ...at,
+        field: '(yaml)',
+        message: `${(e as Error).message}; the spec's aliases (*name) expand to too much data, write the values out instead`,
+      },
+    ]);
+  }
+  // Names that are also Object.prototype properties would be dropped or misread by a plain-object record.
+  const projectionsNode = isMap(doc.contents) ? doc.contents.get('projections', true) : undefined;
+  if (isMap(projectionsNode)) {
+    const reserved: SpecIssue[] = [];
+    for (const pair of projectionsNode.items) {
+      const key = pair.key as Node | null;
+      const name = isScalar(key) ? key.value : undefined;
+      if (typeof name === 'string' && RESERVED_NAMES.has(name)) {
+        reserved.push({
+          file,
+          ...(key?.range ? pos(key.range[0]) : { line: 1, column: 1 }),
+          field: `projections.${name}`,
+          message: `projection name ${JSON.stringify(name)} is reserved (it is a JavaScript object property); choose another name`,
+        });
+      }
+    }
+    if (reserved.length > 0) fail(reserved);
+  }
   if (raw === null || raw === undefined) {
     fail([
       { file, line: 1, column: 1, field: 'projections', message: 'the spec is empty; add a "projections" mapping' },
@@ -300,14 +341,29 @@ export async function loadSpec(
   options: ParseSpecOptions & {
     /** How messages name the file (default `path`), e.g. the workspace-relative path the user wrote. */
     displayPath?: string;
+    /** When given, the spec's real path (symbolic links resolved) must be inside this directory. */
+    workspace?: string;
   } = {},
 ): Promise<Spec> {
   const shown = options.displayPath ?? path;
-  const { readFile } = await import('node:fs/promises');
+  const { readFile, realpath } = await import('node:fs/promises');
+  const { sep, resolve } = await import('node:path');
   let text: string;
   try {
-    text = await readFile(path, 'utf8');
+    const real = await realpath(path);
+    if (options.workspace !== undefined) {
+      // The spec decides what code runs and where data goes: it must come from the checked-out repository.
+      const root = await realpath(options.workspace).catch(() => resolve(options.workspace as string));
+      if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+        throw new InvalidSpec(
+          `projection spec ${shown} resolves to ${real}, outside the workspace ${root}; the "spec" input must name a file inside the workspace (symbolic links are resolved first)`,
+          { file: shown, line: 0, field: 'spec', reason: 'outside-workspace' },
+        );
+      }
+    }
+    text = await readFile(real, 'utf8');
   } catch (e) {
+    if (e instanceof InvalidSpec) throw e;
     const code = (e as { code?: string }).code;
     throw new InvalidSpec(
       code === 'ENOENT'

@@ -280,6 +280,12 @@ function createCommit(ctx: RouteContext) {
   const author = signature(body.author, 'author', doc, fallback, now);
   const committer = body.committer === undefined ? author : signature(body.committer, 'committer', doc, fallback, now);
   const sha = db.putCommit({ tree, parents, author, committer, message: body.message as string });
+  // GitHub signs API commits of installation tokens when it chooses the identity itself (no author,
+  // committer or signature sent): https://docs.github.com/authentication/managing-commit-signature-verification/about-commit-signature-verification
+  if (ctx.token?.bot && body.author === undefined && body.committer === undefined && body.signature === undefined) {
+    ctx.repo.signedCommits ??= new Set();
+    ctx.repo.signedCommits.add(sha);
+  }
   return {
     status: 201,
     body: gitCommitShape(ctx.repo, sha, ctx.urls),
