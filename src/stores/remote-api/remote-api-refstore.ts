@@ -20,7 +20,7 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../core/errors.js';
-import { blobSha, isSha } from '../../core/git/objects.js';
+import { blobShaAsync, isSha } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import {
   assertNoPathConflicts,
@@ -62,16 +62,6 @@ type Normalized = ReturnType<typeof normalizeChanges>;
 
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
-function base64(bytes: Uint8Array): string {
-  if (typeof btoa !== 'function') return toBase64(bytes);
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += 3 * 8192) {
-    parts.push(btoa(String.fromCharCode(...bytes.subarray(i, i + 3 * 8192))));
-  }
-  return parts.join('');
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -406,7 +396,7 @@ export class RemoteApiRefStore implements RefStore {
       throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
     }
     // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
-    if (blobSha(bytes) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
+    if ((await blobShaAsync(bytes)) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
     await this.cache.putBlob(sha, bytes);
     return bytes;
   }
@@ -711,7 +701,7 @@ export class RemoteApiRefStore implements RefStore {
   }
 
   private async createBlob(ctx: OpContext, bytes: Uint8Array, expected: string): Promise<string> {
-    const b64 = base64(bytes);
+    const b64 = toBase64(bytes);
     const res = await this.client.send(ctx, {
       step: 'create blob',
       method: 'POST',
