@@ -49,6 +49,7 @@ import type {
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+import { buildTreesLocally, verifiedLevels } from './local-trees.js';
 
 type Lookup =
   | { kind: 'blob'; sha: string }
@@ -183,7 +184,7 @@ export class RemoteApiRefStore implements RefStore {
   /**
    * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
    */
-  private async readRef(ctx: OpContext): Promise<string | null> {
+  private async readRef(ctx: OpContext, checkRepo = true): Promise<string | null> {
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
     const headers: Record<string, string> = {};
     if (this.cfg.etag && cached?.etag) headers['if-none-match'] = cached.etag;
@@ -201,7 +202,8 @@ export class RemoteApiRefStore implements RefStore {
     }
     if (res.status === 404) {
       await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-      await this.ensureRepo(ctx);
+      // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
+      if (checkRepo) await this.ensureRepo(ctx);
       return null;
     }
     const j = res.json();
@@ -276,8 +278,12 @@ export class RemoteApiRefStore implements RefStore {
     const j = res.json();
     if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
     if (j.sha !== undefined && j.sha !== sha) throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
-    // A truncated listing is never used (nor cached): the caller walks the levels instead.
-    if (j.truncated === true) return undefined;
+    // A truncated listing is never used as a whole: only the levels whose entries hash to their SHA are
+    // cached, and subtrees it showed mostly are marked too big to list recursively again.
+    if (j.truncated === true) {
+      if (recursive) await this.keepVerifiedLevels(sha, j.tree);
+      return undefined;
+    }
     const level = await this.cacheListing(sha, j.tree, recursive);
     if (typeof level === 'string') throw this.bad(ctx, step, level);
     return level;
@@ -316,6 +322,16 @@ export class RemoteApiRefStore implements RefStore {
     return dirs.get('') as CachedTreeEntry[];
   }
 
+  /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
+  private readonly tooBig = new Set<string>();
+
+  private async keepVerifiedLevels(sha: string, list: unknown[]): Promise<void> {
+    const { levels, tooBig } = verifiedLevels(sha, list, list.length);
+    for (const [levelSha, entries] of levels) await this.cache.putTree(levelSha, entries);
+    for (const t of tooBig) this.tooBig.add(t);
+    this.tooBig.add(sha);
+  }
+
   private async isWarm(): Promise<boolean> {
     return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
   }
@@ -328,9 +344,11 @@ export class RemoteApiRefStore implements RefStore {
   private async treeLevel(ctx: OpContext, sha: string, mode: WalkMode): Promise<CachedTreeEntry[]> {
     const hit = await this.cache.getTree(sha);
     if (hit) return hit;
-    if (mode === 'bulk' || !(await this.isWarm())) {
+    if ((mode === 'bulk' || !(await this.isWarm())) && !this.tooBig.has(sha)) {
       const all = await this.fetchTree(ctx, sha, true);
       if (all) return all;
+      const proven = await this.cache.getTree(sha);
+      if (proven) return proven;
       this.cfg.logger?.({
         level: 'info',
         message: 'recursive tree listing truncated; walking subtrees',
@@ -581,7 +599,7 @@ export class RemoteApiRefStore implements RefStore {
   private async writeLoop(ctx: OpContext, changes: Normalized, options: WriteOptions): Promise<WriteResult> {
     // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-    let tip: string | null = cached ? cached.sha : await this.readRef(ctx);
+    let tip: string | null = cached ? cached.sha : await this.readRef(ctx, false);
     let confirmed = !cached;
     let retries = 0;
     for (;;) {
@@ -616,6 +634,7 @@ export class RemoteApiRefStore implements RefStore {
         );
       }
       const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges);
+      await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
       const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
       const outcome = await this.updateRef(ctx, tip, commit);
       if (outcome.ok) {
@@ -698,6 +717,27 @@ export class RemoteApiRefStore implements RefStore {
       if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
     }
     return tree as string;
+  }
+
+  /**
+   * Compute the trees of our own write locally; when the root matches GitHub's reply, cache every new
+   * level and every blob written, so the next read or no-op write needs only the ref read.
+   */
+  private async rememberOwnTrees(baseTree: string | null, changes: PlannedTreeChange[], replied: string) {
+    const built = await buildTreesLocally((sha) => this.cache.getTree(sha), baseTree, changes);
+    if (built?.root !== replied) {
+      if (built) {
+        this.cfg.logger?.({
+          level: 'warn',
+          message: `${this.ref}: the tree computed locally (${built.root}) differs from GitHub's (${replied}); not caching it`,
+          data: { local: built.root, upstream: replied },
+        });
+      }
+      return;
+    }
+    for (const [sha, level] of built.levels) await this.cache.putTree(sha, level);
+    for (const c of changes) if (c.sha !== null && c.content) await this.cache.putBlob(c.sha, c.content.slice());
+    this.lastRootTree = replied;
   }
 
   private async createBlob(ctx: OpContext, bytes: Uint8Array, expected: string): Promise<string> {
