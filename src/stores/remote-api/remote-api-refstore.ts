@@ -50,6 +50,7 @@ import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { buildTreesLocally, verifiedLevels } from './local-trees.js';
+import { untouchedSince } from './stale-tip.js';
 
 type Lookup =
   | { kind: 'blob'; sha: string }
@@ -198,6 +199,7 @@ export class RemoteApiRefStore implements RefStore {
     });
     if (res.status === 304) {
       if (!cached) throw this.bad(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+      this.sawTip(ctx.tokenId, cached.sha);
       return cached.sha;
     }
     if (res.status === 404) {
@@ -217,6 +219,7 @@ export class RemoteApiRefStore implements RefStore {
     }
     const etag = res.headers.etag;
     await this.cache.setRefTip(this.ref, ctx.tokenId, etag ? { sha: obj.sha, etag } : { sha: obj.sha });
+    this.sawTip(ctx.tokenId, obj.sha);
     return obj.sha;
   }
 
@@ -330,6 +333,18 @@ export class RemoteApiRefStore implements RefStore {
     for (const [levelSha, entries] of levels) await this.cache.putTree(levelSha, entries);
     for (const t of tooBig) this.tooBig.add(t);
     this.tooBig.add(sha);
+  }
+
+  /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
+  private readonly tipSeen = new Map<string, { sha: string; at: number }>();
+
+  private sawTip(tokenId: string, sha: string): void {
+    this.tipSeen.set(tokenId, { sha, at: this.cfg.now() });
+  }
+
+  private recentlySeen(tokenId: string, sha: string): boolean {
+    const seen = this.tipSeen.get(tokenId);
+    return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
   }
 
   private async isWarm(): Promise<boolean> {
@@ -602,9 +617,32 @@ export class RemoteApiRefStore implements RefStore {
     let tip: string | null = cached ? cached.sha : await this.readRef(ctx, false);
     let confirmed = !cached;
     let retries = 0;
+    // A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
+    // stale tip would cost an orphan commit, a rejected update and a rebase.
+    let rebased: { viewTree: string; base: { tree: string } } | undefined;
+    if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
+      const now = await this.readRef(ctx, false);
+      confirmed = true;
+      if (now !== null && tip !== null && now !== tip) {
+        const old = await this.cache.getCommit(tip);
+        const newer = old
+          ? await untouchedSince(
+              this.client,
+              ctx,
+              tip,
+              now,
+              changes.map((c) => c.key),
+            )
+          : undefined;
+        if (old && newer) rebased = { viewTree: old.tree, base: newer };
+      }
+      tip = now;
+    }
     for (;;) {
-      const base = tip === null ? null : await this.getCommit(ctx, tip);
-      const current = await this.currentShas(ctx, base ? base.tree : null, changes);
+      // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
+      const base = rebased ? rebased.base : tip === null ? null : await this.getCommit(ctx, tip);
+      const current = await this.currentShas(ctx, rebased ? rebased.viewTree : base ? base.tree : null, changes);
+      rebased = undefined;
       const plan = planWrite(changes, (k) => current.get(k));
       if (plan.treeChanges.length === 0) {
         if (!confirmed) {
@@ -803,6 +841,7 @@ export class RemoteApiRefStore implements RefStore {
         const res = await this.client.send(ctx, { ...request, retry: false, accept: [422] });
         if (res.status !== 422) {
           await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+          this.sawTip(ctx.tokenId, commit);
           return { ok: true };
         }
         // 422: not a fast forward / reference already exists / reference does not exist.
