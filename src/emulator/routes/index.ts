@@ -6,6 +6,7 @@
 import { compileRoute, type Route, type RouteDef } from '../router.js';
 import { actionsRoutes } from './actions.js';
 import { compareRoutes } from './compare.js';
+import { contentsRoutes } from './contents.js';
 import { gitRoutes } from './git.js';
 import { graphqlRoutes } from './graphql.js';
 import { issueRoutes } from './issues.js';
@@ -15,6 +16,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   ...gitRoutes,
   ...repoRoutes,
   ...compareRoutes,
+  ...contentsRoutes,
   ...issueRoutes,
   ...actionsRoutes,
   ...graphqlRoutes,

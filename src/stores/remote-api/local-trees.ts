@@ -10,7 +10,7 @@
  *   it proves is downloaded twice. https://docs.github.com/en/rest/git/trees#get-a-tree
  */
 import type { CachedTreeEntry } from '../../cache/git-cache.js';
-import { encodeTree, hashObject, type TreeEntry, type TreeMode } from '../../core/git/objects.js';
+import { encodeTree, hashObject, type TreeMode } from '../../core/git/objects.js';
 
 /** Object id of a tree level given as cached entries. */
 export function levelSha(entries: readonly CachedTreeEntry[]): string {
