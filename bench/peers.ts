@@ -134,13 +134,14 @@ export async function runPeers(opts: {
   runs: number;
   sizes: number[];
   slowMax: number;
+  strategies?: readonly Strategy[];
 }): Promise<PeerRow[]> {
   const em = await startEmulator({ latencyMs: opts.latencyMs });
   em.state.addToken(TOKEN, { login: 'bench', repos: '*', rateLimit: 100_000_000 });
   const rows: PeerRow[] = [];
   try {
     for (const n of opts.sizes) {
-      for (const strategy of STRATEGIES) {
+      for (const strategy of opts.strategies ?? STRATEGIES) {
         const slow = strategy === 'per-document' || strategy === 'contents';
         if (slow && n > opts.slowMax) continue;
         // Slow strategies at the largest size run once (their request counts are exact; only wall time varies).
@@ -264,7 +265,9 @@ if (process.argv[1]?.endsWith('peers.ts')) {
     runs: Number(arg('runs', '3')),
     sizes: arg('sizes', '1,100,1000').split(',').map(Number),
     slowMax: Number(arg('slow-max', '1000')),
+    strategies: arg('strategies', STRATEGIES.join(',')).split(',') as Strategy[],
   });
-  writePeers(rows, latencyMs);
+  if (process.argv.includes('--no-write')) console.log(JSON.stringify(rows));
+  else writePeers(rows, latencyMs);
   console.log(peersTable(rows, latencyMs));
 }

@@ -7,6 +7,7 @@
  *         base_tree) → POST /git/commits → PATCH /git/refs (force:false) or POST /git/refs.
  */
 
+import { DEFAULT_CACHE_MAX_BYTES } from '../../cache/backend.js';
 import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
 import { fromBase64, toBase64 } from '../../core/bytes.js';
 import {
@@ -708,8 +709,28 @@ export class RemoteApiRefStore implements RefStore {
 
   private async createTrees(ctx: OpContext, baseTree: string | null, changes: PlannedTreeChange[]): Promise<string> {
     type Entry = { path: string; mode: string; type: 'blob'; sha?: string | null; content?: string };
-    const chunks: Entry[][] = [[]];
+    let tree = baseTree;
+    let chunk: Entry[] = [];
     let inline = 0;
+    // Each chunk is sent as soon as it is full (chained on the previous tree), so the decoded text of
+    // only one chunk is alive at a time: memory stays flat however large the batch.
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      const res = await this.client.send(ctx, {
+        step: 'create tree',
+        method: 'POST',
+        path: '/git/trees',
+        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
+        retry: true, // content-addressed: repeating it yields the same tree
+      });
+      chunk = [];
+      inline = 0;
+      const j = res.json();
+      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
+      tree = j.sha;
+      // The reply lists the new root level: cache it so a read after our write skips that request.
+      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
+    };
     for (const c of changes) {
       let entry: Entry;
       if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
@@ -728,32 +749,14 @@ export class RemoteApiRefStore implements RefStore {
           const sha = await this.createBlob(ctx, bytes, c.sha);
           entry = { path: c.path, mode: c.mode, type: 'blob', sha };
         } else {
-          if (inline + bytes.length > this.cfg.maxInlineBytes && (chunks.at(-1) as Entry[]).length > 0) {
-            chunks.push([]);
-            inline = 0;
-          }
+          if (inline + bytes.length > this.cfg.maxInlineBytes && chunk.length > 0) await flush();
           inline += bytes.length;
           entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
         }
       }
-      (chunks.at(-1) as Entry[]).push(entry);
+      chunk.push(entry);
     }
-    let tree = baseTree;
-    for (const chunk of chunks) {
-      if (chunk.length === 0) continue;
-      const res = await this.client.send(ctx, {
-        step: 'create tree',
-        method: 'POST',
-        path: '/git/trees',
-        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
-        retry: true, // content-addressed: repeating it yields the same tree
-      });
-      const j = res.json();
-      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
-      tree = j.sha;
-      // The reply lists the new root level: cache it so a read after our write skips that request.
-      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
-    }
+    await flush();
     return tree as string;
   }
 
@@ -774,7 +777,14 @@ export class RemoteApiRefStore implements RefStore {
       return;
     }
     for (const [sha, level] of built.levels) await this.cache.putTree(sha, level);
-    for (const c of changes) if (c.sha !== null && c.content) await this.cache.putBlob(c.sha, c.content.slice());
+    // Blobs written are cached up to a quarter of the memory cache's bound: enough for every interactive
+    // write, while a 100,000-document batch does not copy its whole payload into a cache it would thrash.
+    let budget = DEFAULT_CACHE_MAX_BYTES / 4;
+    for (const c of changes) {
+      if (c.sha === null || !c.content || c.content.length > budget) continue;
+      budget -= c.content.length;
+      await this.cache.putBlob(c.sha, c.content.slice());
+    }
     this.lastRootTree = replied;
   }
 
