@@ -53,6 +53,7 @@ const H = (method: string) => ({
   ...(method !== 'GET' ? { 'content-type': 'application/json' } : {}),
 });
 
+// biome-ignore lint/suspicious/noExplicitAny: GitHub's JSON replies, read field by field in a benchmark
 async function call(api: string, method: string, path: string, body?: unknown): Promise<{ status: number; json: any }> {
   const res = await countingFetch(`${api}${path}`, {
     method,
