@@ -235,8 +235,17 @@ export async function peersBench(quick: boolean): Promise<BenchResult[]> {
     slowMax: 100,
   });
   writePeers(rows, latencyMs);
-  return rows.map((r) => ({
-    name: `peers ${r.strategy} n=${r.n} ${r.scenario}`,
+  // docdb alone up to 100,000 documents (no latency): requests, bytes and the memory per document.
+  const scaling = await runPeers({
+    latencyMs: 0,
+    runs: 1,
+    sizes: quick ? [1, 10_000] : [1, 10_000, 100_000],
+    slowMax: 0,
+    strategies: ['docdb'],
+  });
+  writeFileSync(join(here, 'results', 'scaling.md'), scalingTable(scaling));
+  return [...rows, ...scaling].map((r) => ({
+    name: `peers ${r.strategy} n=${r.n} ${r.scenario}${r.n >= 10_000 && r.strategy === 'docdb' ? ' (latency 0)' : ''}`,
     iterations: r.runs,
     totalMs: r.ms * r.runs,
     perOpMs: r.ms,
@@ -249,6 +258,26 @@ export async function peersBench(quick: boolean): Promise<BenchResult[]> {
       rssMiB: Math.round(r.peakRssMiB),
     },
   }));
+}
+
+/**
+ * docdb's scaling series, with the memory per document: (peak RSS of the first write − peak RSS of the
+ * 1-document first write) / N, which includes the document itself (input object and encoded bytes).
+ */
+export function scalingTable(rows: PeerRow[]): string {
+  const base = rows.find((r) => r.n === 1 && r.scenario === 'first')?.peakRssMiB ?? 0;
+  const head =
+    '| N | scenario | requests | write requests | commits | bytes up / down | wall time | peak RSS | RSS per document |\n' +
+    '|---:|---|---:|---:|---:|---:|---:|---:|---:|\n';
+  const body = rows
+    .map((r) => {
+      const per = r.n > 1 ? `${(((r.peakRssMiB - base) * 1024) / r.n).toFixed(1)} KB` : '';
+      return `| ${r.n.toLocaleString('en-US')} | ${r.scenario} | ${r.requests} | ${r.writes} | ${r.commits} | ${kb(r.bytesSent)} / ${kb(
+        r.bytesReceived,
+      )} | ${r.ms.toFixed(0)} ms | ${r.peakRssMiB.toFixed(0)} MiB | ${per} |`;
+    })
+    .join('\n');
+  return `docdb alone, no injected latency, 1 run each.\n\n${head}${body}\n`;
 }
 
 function writePeers(rows: PeerRow[], latencyMs: number) {
