@@ -39,6 +39,9 @@ const OPERATIONS = [
   'repos/list-releases',
   'rate-limit/get',
   'actions/list-workflow-runs-for-repo',
+  'repos/compare-commits-with-basehead',
+  'repos/get-content',
+  'repos/create-or-update-file-contents',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

@@ -75,7 +75,9 @@ function compile(key: string, schema: unknown): ValidateFunction {
 const matchers = Object.entries(subset.operations).map(([id, op]) => ({
   id,
   op,
-  regex: new RegExp(`^${op.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === 'ref' ? '(.*)' : '([^/]+)'))}$`),
+  regex: new RegExp(
+    `^${op.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === 'ref' || n === 'path' ? '(.*)' : '([^/]+)'))}$`,
+  ),
 }));
 
 /** The OpenAPI operation for a method and path (query stripped), if the subset has it. */

@@ -137,18 +137,17 @@ describe('get', () => {
 });
 
 describe('writes', () => {
-  it('first write: create tree, create commit, create the ref (POST /git/refs)', async () => {
+  it('first write: ref read, create tree, create commit, create the ref (POST /git/refs); no repository check', async () => {
     const s = store(em, repo);
     const from = em.requests.length;
     const r = await s.put(KEY, '{"a":1}');
     expect(ops(em, from)).toEqual([
       'GET git/get-ref 404',
-      'GET repos/get 200',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'POST git/create-ref 201',
     ]);
-    expect(r.requests).toBe(5);
+    expect(r.requests).toBe(4);
     expect(em.state.repo(`${OWNER}/${repo}`).db.readRef(REF)).toBe(r.version);
   });
 

@@ -84,7 +84,6 @@ describe('wire format', () => {
   it('first write: inline content on POST /git/trees, POST /git/commits, POST /git/refs with the full ref name', async () => {
     const t = recordingTransport().enqueue(
       { status: 404, body: { message: 'Not Found' } },
-      { status: 200, body: { full_name: 'octo/data' } },
       { status: 201, body: { sha: SHA(0xa), tree: [] } },
       { status: 201, body: commitBody(SHA(0xc), SHA(0xa)) },
       // Recorded real create-ref response shape (@octokit/fixtures git-refs), with our ref and sha.
@@ -101,17 +100,16 @@ describe('wire format', () => {
     expect(r.rateLimit).toEqual({ limit: 5000, remaining: 4999, reset: 1507651200000, used: 1, resource: 'core' });
     expect(t.requests.map((q) => `${q.method} ${q.url.replace(API, '')}`)).toEqual([
       'GET /repos/octo/data/git/ref/docdb/documents',
-      'GET /repos/octo/data',
       'POST /repos/octo/data/git/trees',
       'POST /repos/octo/data/git/commits',
       'POST /repos/octo/data/git/refs',
     ]);
-    expect(t.requests[2]!.json()).toEqual({
+    expect(t.requests[1]!.json()).toEqual({
       tree: [{ path: 'a/b.json', mode: '100644', type: 'blob', content: '{"x":1}' }],
     });
-    expect(t.requests[3]!.json()).toEqual({ message: 'hello', tree: SHA(0xa), parents: [] });
-    expect(t.requests[4]!.json()).toEqual({ ref: 'refs/docdb/documents', sha: SHA(0xc) });
-    expect(t.requests[2]!.headers['content-type']).toMatch(/application\/json/);
+    expect(t.requests[2]!.json()).toEqual({ message: 'hello', tree: SHA(0xa), parents: [] });
+    expect(t.requests[3]!.json()).toEqual({ ref: 'refs/docdb/documents', sha: SHA(0xc) });
+    expect(t.requests[1]!.headers['content-type']).toMatch(/application\/json/);
   });
 
   it('update: base_tree + sha:null deletes, then PATCH /git/refs/<path without refs/> {sha, force:false}', async () => {

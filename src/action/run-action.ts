@@ -15,6 +15,7 @@ import { type RunReport, runProjections } from '../projection/run.js';
 import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { createOctokit } from '../transport/create-octokit.js';
+import { parseRateLimit } from '../transport/headers.js';
 import { octokitTransport } from '../transport/octokit.js';
 import { changesMode } from './changes-mode.js';
 import type { ActionInputs } from './inputs.js';
@@ -93,17 +94,7 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, 
         // Not JSON: the store reports the invalid reply itself.
       }
     }
-    const h = res.headers;
-    const remaining = h.get('x-ratelimit-remaining');
-    if (remaining !== null) {
-      meter.rateLimit = {
-        limit: Number(h.get('x-ratelimit-limit') ?? 0),
-        remaining: Number(remaining),
-        reset: Number(h.get('x-ratelimit-reset') ?? 0),
-        used: Number(h.get('x-ratelimit-used') ?? 0),
-        resource: h.get('x-ratelimit-resource') ?? 'core',
-      };
-    }
+    meter.rateLimit = parseRateLimit(res.headers) ?? meter.rateLimit;
     return res;
   };
   return { fetch: fetchFn, meter };

@@ -1,4 +1,7 @@
-/** Small byte helpers shared by every layer (no platform APIs beyond TextEncoder/TextDecoder). */
+/**
+ * Small byte helpers shared by every layer. Platform APIs (`Buffer`, `btoa`/`atob`) are read lazily and
+ * used when present; portable fallbacks keep every host working.
+ */
 
 const encoder = new TextEncoder();
 const strictDecoder = new TextDecoder('utf-8', { fatal: true });
@@ -42,8 +45,40 @@ const B64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const B64_INDEX = new Int16Array(128).fill(-1);
 for (let i = 0; i < B64.length; i++) B64_INDEX[B64.charCodeAt(i)] = i;
 
-/** Standard base64 (with padding), platform-neutral. */
+/** Node's `Buffer` when present (read lazily, so a browser bundle never needs a polyfill). */
+type BufferLike = {
+  from(data: Uint8Array | string, encoding?: 'base64'): Uint8Array & { toString(encoding: 'base64'): string };
+};
+function platformBuffer(): BufferLike | undefined {
+  const b = (globalThis as { Buffer?: BufferLike }).Buffer;
+  return typeof b?.from === 'function' ? b : undefined;
+}
+
+const B64_STRICT = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/**
+ * Standard base64 (with padding): the platform's encoder (`Buffer` in Node, `btoa` in browsers), the
+ * portable one only where neither exists.
+ *
+ * @example
+ * toBase64(utf8('hi')) // 'aGk='
+ */
 export function toBase64(bytes: Uint8Array): string {
+  const B = platformBuffer();
+  if (B) return B.from(bytes).toString('base64');
+  if (typeof btoa === 'function') {
+    // btoa takes a binary string; build it in chunks (spreading a huge array overflows the stack).
+    const parts: string[] = [];
+    for (let i = 0; i < bytes.length; i += 3 * 8192) {
+      parts.push(btoa(String.fromCharCode(...bytes.subarray(i, i + 3 * 8192))));
+    }
+    return parts.join('');
+  }
+  return toBase64Js(bytes);
+}
+
+/** Portable base64 encoder (exported for tests that compare it with the platform's). */
+export function toBase64Js(bytes: Uint8Array): string {
   let out = '';
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
@@ -63,9 +98,37 @@ export function toBase64(bytes: Uint8Array): string {
 
 /**
  * Decode base64, ignoring whitespace (GitHub's blob `content` has a newline every 60 characters).
- * Throws `TypeError` on any other non-alphabet character.
+ * Throws `TypeError` on any other non-alphabet character or bad padding. Validation is a regular
+ * expression; the decoding itself is the platform's (`Buffer`/`atob`), which would silently skip junk.
+ *
+ * @example
+ * fromBase64('aG\nk=') // bytes of 'hi'
  */
 export function fromBase64(text: string): Uint8Array {
+  const clean = /\s/.test(text) ? text.replace(/\s+/g, '') : text;
+  if (!B64_STRICT.test(clean)) {
+    const stripped = clean.replace(/=+$/, '');
+    if (clean.length - stripped.length > 2) throw new TypeError('invalid base64 padding');
+    const bad = stripped.search(/[^A-Za-z0-9+/]/);
+    throw new TypeError(`invalid base64 character at ${bad}`);
+  }
+  const B = platformBuffer();
+  if (B) {
+    const buf = B.from(clean, 'base64');
+    return new Uint8Array(buf.buffer, buf.byteOffset, buf.length);
+  }
+  if (typeof atob === 'function' && clean.length % 4 !== 1) {
+    const bare = clean.replace(/=+$/, '');
+    const bin = atob(bare + '='.repeat((4 - (bare.length % 4)) % 4));
+    const out = new Uint8Array(bin.length);
+    for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+    return out;
+  }
+  return fromBase64Js(clean);
+}
+
+/** Portable base64 decoder (exported for tests). */
+export function fromBase64Js(text: string): Uint8Array {
   const clean = text.replace(/[\s]/g, '');
   const stripped = clean.replace(/=+$/, '');
   if (clean.length - stripped.length > 2) throw new TypeError('invalid base64 padding');

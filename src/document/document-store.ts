@@ -21,15 +21,7 @@ import type {
 } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
-import {
-  assertValidDocumentInput,
-  type DocumentInput,
-  decodeEnvelope,
-  type Envelope,
-  encodeEnvelope,
-  envelopeMatches,
-  identityOf,
-} from './envelope.js';
+import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey, RESERVED_PREFIX } from './identity.js';
 
 /**
@@ -185,8 +177,8 @@ export class DocumentStore {
    * envelope as stored, at the resulting version.
    */
   async put<T>(doc: DocumentInput<T>, options?: DocumentWriteOptions): Promise<PutDocumentResult<T>> {
-    const bytes = encodeEnvelope(doc);
-    const result = await this.store.put(deriveKey(identityOf(doc)), bytes, options);
+    const { key, value } = documentChange(doc);
+    const result = await this.store.put(key, value, options);
     const document: Envelope<T> | null =
       result.version === null
         ? null
@@ -218,8 +210,8 @@ export class DocumentStore {
     if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
     const changes: Change[] = ops.map((o, i) => {
       if (o?.op === 'put') {
-        assertValidDocumentInput(o.document);
-        return { op: 'put', key: deriveKey(identityOf(o.document)), value: encodeEnvelope(o.document) };
+        // Validated once here (not again by encodeEnvelope and deriveKey).
+        return { op: 'put', ...documentChange(o.document) };
       }
       if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
       if (o?.op === 'meta') {

@@ -7,7 +7,7 @@ import { fromUtf8, utf8 } from '../core/bytes.js';
 import { InvalidDocument } from '../core/errors.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { canonicalJson } from './canonical-json.js';
-import { assertValidIdentity, type Identity } from './identity.js';
+import { assertValidIdentity, DOCUMENT_SUFFIX, type Identity } from './identity.js';
 
 /** A document as read: identity (`type` is the identity's doc_type), the commit it was read at, and data. */
 export type Envelope<T = unknown> = { namespace: string; type: string; id: string; version: VersionId; data: T };
@@ -61,6 +61,25 @@ export function assertValidDocumentInput(doc: unknown): asserts doc is DocumentI
  */
 export function encodeEnvelope(doc: DocumentInput): Uint8Array {
   assertValidDocumentInput(doc);
+  return encodeCheckedEnvelope(doc);
+}
+
+/**
+ * Validate a document input ONCE and return its canonical key and stored bytes (what a write needs).
+ * `encodeEnvelope` + `deriveKey` would validate the identity twice more; on a 100,000-document batch
+ * that is most of the CPU spent before the first request.
+ *
+ * @example
+ * documentChange({ namespace: 'github', type: 'repo', id: 'octo/hello', data: {} })
+ * // { key: 'github/repo/octo/hello.json', value: <canonical JSON bytes> }
+ */
+export function documentChange(doc: unknown): { key: string; value: Uint8Array } {
+  assertValidDocumentInput(doc);
+  return { key: `${doc.namespace}/${doc.type}/${doc.id}${DOCUMENT_SUFFIX}`, value: encodeCheckedEnvelope(doc) };
+}
+
+/** Canonical bytes of an already validated input. */
+function encodeCheckedEnvelope(doc: DocumentInput): Uint8Array {
   const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
   // Paths in errors start at the document, e.g. `data.branches[0].sha`.
   const json = canonicalJson(stored, 'document');

@@ -5,7 +5,9 @@
  * each GraphQL query — per resource (`core`, `graphql`), and checked before every source request.
  * Stopping throws, so nothing of the run is committed (runs are all-or-nothing).
  */
+
 import { RateLimited } from '../core/errors.js';
+import { parseRateLimit } from '../transport/headers.js';
 import type { SourceClient } from './sources.js';
 
 export type RateResource = 'core' | 'graphql';
@@ -44,19 +46,12 @@ export class RateBudget {
 
   /** Read `x-ratelimit-*` headers (any casing) of a response or failed response. */
   observeHeaders(headers: Record<string, unknown> | undefined): void {
-    if (!headers) return;
-    const lower = new Map(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
-    const get = (n: string) => {
-      const v = lower.get(n);
-      return v === undefined || v === null ? undefined : String(v);
-    };
-    const remaining = get('x-ratelimit-remaining');
-    if (remaining === undefined) return;
-    const resource = get('x-ratelimit-resource') === 'graphql' ? 'graphql' : 'core';
-    this.observe(resource, {
-      remaining: Number(remaining),
-      limit: Number(get('x-ratelimit-limit') ?? 0),
-      reset: Number(get('x-ratelimit-reset') ?? 0),
+    const rl = parseRateLimit(headers);
+    if (!rl) return;
+    this.observe(rl.resource === 'graphql' ? 'graphql' : 'core', {
+      remaining: rl.remaining,
+      limit: rl.limit,
+      reset: rl.reset,
     });
   }
 

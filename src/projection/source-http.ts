@@ -8,16 +8,8 @@ import { utf8 } from '../core/bytes.js';
 import { DocDbError, NotFound, TransportError } from '../core/errors.js';
 import { mapStatusError } from '../stores/remote-api/status.js';
 
-/** Parse a `Link` header into rel → URL. */
-export function parseLinkHeader(link: unknown): Record<string, string> {
-  const out: Record<string, string> = {};
-  if (typeof link !== 'string') return out;
-  for (const part of link.split(',')) {
-    const m = /<([^>]+)>\s*;\s*rel="?([^";]+)"?/.exec(part);
-    if (m) out[m[2]!] = m[1]!;
-  }
-  return out;
-}
+/** Parse a `Link` header into rel → URL (the one parser lives in transport/headers.ts). */
+export { parseLinkHeader } from '../transport/headers.js';
 
 /** Operation name source errors carry in `data.operation` (the Action's failure hints key on it). */
 export const SOURCE_OPERATION = 'projection source';

@@ -66,6 +66,15 @@ export function typeOfMode(mode: TreeMode): ObjectType {
 export class ObjectDb {
   private readonly objects = new Map<string, StoredObject>();
   private readonly refs = new Map<string, string>();
+  /**
+   * Decoded trees by SHA (name → entry), so a path lookup is a few map reads instead of decoding and
+   * scanning every level's bytes. Trees are immutable, so entries never go stale; the cache is bounded
+   * by total entries and simply dropped when full (it is rebuilt on demand).
+   */
+  private readonly decoded = new Map<string, Map<string, TreeEntry>>();
+  private decodedEntries = 0;
+  /** Upper bound on cached decoded tree entries (≈100 bytes each). */
+  static readonly DECODED_TREE_LIMIT = 500_000;
 
   /** Store an object body; returns its id. Idempotent. */
   put(type: ObjectType, body: Uint8Array): string {
@@ -109,7 +118,44 @@ export class ObjectDb {
   }
 
   putTree(entries: readonly TreeEntry[]): string {
-    return this.put('tree', encodeTree(entries));
+    const sha = this.put('tree', encodeTree(entries));
+    if (!this.decoded.has(sha)) {
+      // encodeTree validated the entries; normalise the subtree mode as decodeTree would.
+      this.remember(
+        sha,
+        new Map(
+          entries.map((e) => [
+            e.name,
+            { mode: e.mode === ('40000' as TreeMode) ? '040000' : e.mode, name: e.name, sha: e.sha },
+          ]),
+        ),
+      );
+    }
+    return sha;
+  }
+
+  private remember(sha: string, index: Map<string, TreeEntry>): void {
+    if (this.decodedEntries + index.size > ObjectDb.DECODED_TREE_LIMIT) {
+      this.decoded.clear();
+      this.decodedEntries = 0;
+    }
+    this.decoded.set(sha, index);
+    this.decodedEntries += index.size;
+  }
+
+  /**
+   * A tree's entries by name (decoded once, then served from memory). The map is shared: do not mutate it.
+   *
+   * @example
+   * db.treeIndex(rootSha).get('README.md')?.sha
+   */
+  treeIndex(sha: string): ReadonlyMap<string, TreeEntry> {
+    let index = this.decoded.get(sha);
+    if (!index) {
+      index = new Map(decodeTree(this.require(sha, 'tree')).map((e) => [e.name, e]));
+      this.remember(sha, index);
+    }
+    return index;
   }
 
   getTree(sha: string): TreeEntry[] {
@@ -151,8 +197,7 @@ export class ObjectDb {
     changes: { segments: string[]; mode: TreeMode; sha: string | null }[],
     prefix: string,
   ): string | null {
-    const entries = new Map<string, TreeEntry>();
-    if (treeSha) for (const e of this.getTree(treeSha)) entries.set(e.name, e);
+    const entries = new Map<string, TreeEntry>(treeSha ? this.treeIndex(treeSha) : undefined);
     const nested = new Map<string, { segments: string[]; mode: TreeMode; sha: string | null }[]>();
     for (const c of changes) {
       const [name, ...rest] = c.segments as [string, ...string[]];
@@ -212,7 +257,7 @@ export class ObjectDb {
     let current: TreeEntry | undefined = { mode: '040000', name: '', sha: treeSha };
     for (const seg of path.split('/')) {
       if (current?.mode !== '040000') return undefined;
-      current = this.getTree(current.sha).find((e) => e.name === seg);
+      current = this.treeIndex(current.sha).get(seg);
     }
     return current;
   }

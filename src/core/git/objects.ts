@@ -3,7 +3,7 @@
  * Pure functions, no I/O. Reference: https://git-scm.com/book/en/v2/Git-Internals-Git-Objects
  */
 import { concatBytes, fromHex, fromUtf8, toHex, utf8 } from '../bytes.js';
-import { sha1Hex } from './sha1.js';
+import { sha1HexAsync, sha1HexParts, sha1Implementation } from './sha1.js';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
 
@@ -54,12 +54,25 @@ export function encodeObject(type: ObjectType, body: Uint8Array): Uint8Array {
  * hashObject('blob', utf8('hello\n')) // 'ce013625030ba8dba906f756967f9e9ca394464a'
  */
 export function hashObject(type: ObjectType, body: Uint8Array): string {
-  return sha1Hex(encodeObject(type, body));
+  // Hash header and body as two parts: no copy of a (possibly large) body.
+  return sha1HexParts([utf8(`${type} ${body.length}\0`), body]);
 }
 
 /** Object id of a blob with these bytes. */
 export function blobSha(bytes: Uint8Array): string {
   return hashObject('blob', bytes);
+}
+
+/**
+ * Object id of a blob, asynchronously: WebCrypto in browsers (where the synchronous path would be the
+ * portable JavaScript SHA-1), `node:crypto` in Node. For paths that are async anyway (reading a blob).
+ *
+ * @example
+ * await blobShaAsync(utf8('hello\n')) // 'ce013625030ba8dba906f756967f9e9ca394464a'
+ */
+export async function blobShaAsync(bytes: Uint8Array): Promise<string> {
+  if (sha1Implementation() === 'node') return blobSha(bytes);
+  return sha1HexAsync(encodeObject('blob', bytes));
 }
 
 function isTreeMode(mode: string): boolean {

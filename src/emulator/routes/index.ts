@@ -5,6 +5,8 @@
  */
 import { compileRoute, type Route, type RouteDef } from '../router.js';
 import { actionsRoutes } from './actions.js';
+import { compareRoutes } from './compare.js';
+import { contentsRoutes } from './contents.js';
 import { gitRoutes } from './git.js';
 import { graphqlRoutes } from './graphql.js';
 import { issueRoutes } from './issues.js';
@@ -13,6 +15,8 @@ import { repoRoutes } from './repos.js';
 export const ROUTE_DEFS: readonly RouteDef[] = [
   ...gitRoutes,
   ...repoRoutes,
+  ...compareRoutes,
+  ...contentsRoutes,
   ...issueRoutes,
   ...actionsRoutes,
   ...graphqlRoutes,

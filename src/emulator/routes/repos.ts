@@ -29,7 +29,7 @@ function getRepo(ctx: RouteContext) {
 }
 
 /** A commit SHA from `sha` (a SHA, branch, tag or full ref name), like git rev-parse does for GitHub. */
-function resolveCommitish(repo: RepoRecord, value: string): string | undefined {
+export function resolveCommitish(repo: RepoRecord, value: string): string | undefined {
   const lower = value.toLowerCase();
   if (isSha(lower)) return repo.db.typeOf(lower) === 'commit' ? lower : undefined;
   const candidates = value.startsWith('refs/')

@@ -5,9 +5,10 @@
  */
 import { DocDbError, InvalidResponse, TransportError } from '../../core/errors.js';
 import type { RateLimit } from '../../core/refstore.js';
+import { parseRateLimit } from '../../transport/headers.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { ResolvedConfig } from './config.js';
-import { mapStatusError, parseRateLimit, type StatusContext, secondaryRateLimitWait } from './status.js';
+import { mapStatusError, type StatusContext, secondaryRateLimitWait } from './status.js';
 
 /** Per-operation state: what every result reports. */
 export interface OpContext {
@@ -164,12 +165,5 @@ export class GitHubClient {
   }
 }
 
-/** `rel="next"` URL of a Link header. */
-export function nextLink(link: string | undefined): string | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(',')) {
-    const m = /<([^>]*)>\s*;(.*)/.exec(part.trim());
-    if (m && /\brel="?([^";]*\s)?next(\s[^";]*)?"?/.test(m[2] as string)) return m[1];
-  }
-  return undefined;
-}
+/** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
+export { nextLink } from '../../transport/headers.js';

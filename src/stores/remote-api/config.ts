@@ -16,6 +16,12 @@ export const DEFAULT_MAX_INLINE_BYTES = 1024 * 1024;
 export const DEFAULT_API_URL = 'https://api.github.com';
 export const DEFAULT_REF = 'refs/docdb/documents';
 export const DEFAULT_USER_AGENT = 'docdb/0.1';
+/**
+ * How long a ref tip this store learned itself (its own write, or a ref read) is trusted for a write
+ * without reading the ref first. Older tips are confirmed first (a 304 when unchanged), so a stale cache
+ * costs a conditional read instead of an orphan commit and a rebase.
+ */
+export const DEFAULT_TRUST_CACHED_TIP_MS = 5_000;
 
 /** Log event (never contains a token, request headers or bodies). */
 export interface RemoteApiLogEvent {
@@ -57,7 +63,7 @@ export interface RemoteApiRefStoreOptions {
   writeRetryBudgetMs?: WriteRetryOptions['writeRetryBudgetMs'];
   /** Base of the full-jitter exponential backoff between those retries, in ms (default 100, cap 2,000). */
   writeBackoffBaseMs?: WriteRetryOptions['writeBackoffBaseMs'];
-  /** Clock in ms for the retry budget (inject in tests; default `Date.now`). */
+  /** Clock in ms for the retry budget and the cached-tip age (inject in tests; default `Date.now`). */
   now?: () => number;
   /** Retries of idempotent requests on 5xx / connection failures (default 3). */
   readRetries?: number;
@@ -78,6 +84,8 @@ export interface RemoteApiRefStoreOptions {
   random?: () => number;
   /** Diagnostics sink (retries, waits, lost replies). Never receives a token. */
   logger?: (event: RemoteApiLogEvent) => void;
+  /** Trust a cached ref tip for writes this long (ms, default 5,000); older tips are confirmed first. */
+  trustCachedTipMs?: number;
 }
 
 export interface ResolvedConfig {
@@ -103,6 +111,7 @@ export interface ResolvedConfig {
   sleep: (ms: number) => Promise<void>;
   random: () => number;
   logger: ((event: RemoteApiLogEvent) => void) | undefined;
+  trustCachedTipMs: number;
 }
 
 const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
@@ -268,5 +277,11 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
     random: options.random ?? Math.random,
     logger: options.logger,
+    trustCachedTipMs: count(
+      'trustCachedTipMs',
+      options.trustCachedTipMs,
+      DEFAULT_TRUST_CACHED_TIP_MS,
+      Number.MAX_SAFE_INTEGER,
+    ),
   };
 }

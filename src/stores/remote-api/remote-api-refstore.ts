@@ -7,6 +7,7 @@
  *         base_tree) → POST /git/commits → PATCH /git/refs (force:false) or POST /git/refs.
  */
 
+import { DEFAULT_CACHE_MAX_BYTES } from '../../cache/backend.js';
 import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { fromBase64, toBase64 } from '../../core/bytes.js';
@@ -22,7 +23,7 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../core/errors.js';
-import { blobSha, isSha } from '../../core/git/objects.js';
+import { blobShaAsync, isSha } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import {
   assertNoPathConflicts,
@@ -57,6 +58,8 @@ import type {
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+import { buildTreesLocally, verifiedLevels } from './local-trees.js';
+import { untouchedSince } from './stale-tip.js';
 import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
 
 type Lookup =
@@ -74,16 +77,6 @@ type Normalized = ReturnType<typeof normalizeChanges>;
 
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-
-/** Base64 of large values: the platform's `btoa` on binary-string chunks (≈5× faster than the portable encoder). */
-function base64(bytes: Uint8Array): string {
-  if (typeof btoa !== 'function') return toBase64(bytes);
-  const parts: string[] = [];
-  for (let i = 0; i < bytes.length; i += 3 * 8192) {
-    parts.push(btoa(String.fromCharCode(...bytes.subarray(i, i + 3 * 8192))));
-  }
-  return parts.join('');
-}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -205,7 +198,7 @@ export class RemoteApiRefStore implements RefStore {
   /**
    * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
    */
-  private async readRef(ctx: OpContext): Promise<string | null> {
+  private async readRef(ctx: OpContext, checkRepo = true): Promise<string | null> {
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
     const headers: Record<string, string> = {};
     if (this.cfg.etag && cached?.etag) headers['if-none-match'] = cached.etag;
@@ -219,11 +212,13 @@ export class RemoteApiRefStore implements RefStore {
     });
     if (res.status === 304) {
       if (!cached) throw this.bad(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+      this.sawTip(ctx.tokenId, cached.sha);
       return cached.sha;
     }
     if (res.status === 404) {
       await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-      await this.ensureRepo(ctx);
+      // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
+      if (checkRepo) await this.ensureRepo(ctx);
       return null;
     }
     const j = res.json();
@@ -237,6 +232,7 @@ export class RemoteApiRefStore implements RefStore {
     }
     const etag = res.headers.etag;
     await this.cache.setRefTip(this.ref, ctx.tokenId, etag ? { sha: obj.sha, etag } : { sha: obj.sha });
+    this.sawTip(ctx.tokenId, obj.sha);
     return obj.sha;
   }
 
@@ -298,8 +294,12 @@ export class RemoteApiRefStore implements RefStore {
     const j = res.json();
     if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
     if (j.sha !== undefined && j.sha !== sha) throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
-    // A truncated listing is never used (nor cached): the caller walks the levels instead.
-    if (j.truncated === true) return undefined;
+    // A truncated listing is never used as a whole: only the levels whose entries hash to their SHA are
+    // cached, and subtrees it showed mostly are marked too big to list recursively again.
+    if (j.truncated === true) {
+      if (recursive) await this.keepVerifiedLevels(sha, j.tree);
+      return undefined;
+    }
     const level = await this.cacheListing(sha, j.tree, recursive);
     if (typeof level === 'string') throw this.bad(ctx, step, level);
     return level;
@@ -338,6 +338,28 @@ export class RemoteApiRefStore implements RefStore {
     return dirs.get('') as CachedTreeEntry[];
   }
 
+  /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
+  private readonly tooBig = new Set<string>();
+
+  private async keepVerifiedLevels(sha: string, list: unknown[]): Promise<void> {
+    const { levels, tooBig } = verifiedLevels(sha, list, list.length);
+    for (const [levelSha, entries] of levels) await this.cache.putTree(levelSha, entries);
+    for (const t of tooBig) this.tooBig.add(t);
+    this.tooBig.add(sha);
+  }
+
+  /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
+  private readonly tipSeen = new Map<string, { sha: string; at: number }>();
+
+  private sawTip(tokenId: string, sha: string): void {
+    this.tipSeen.set(tokenId, { sha, at: this.cfg.now() });
+  }
+
+  private recentlySeen(tokenId: string, sha: string): boolean {
+    const seen = this.tipSeen.get(tokenId);
+    return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
+  }
+
   private async isWarm(): Promise<boolean> {
     return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
   }
@@ -350,9 +372,11 @@ export class RemoteApiRefStore implements RefStore {
   private async treeLevel(ctx: OpContext, sha: string, mode: WalkMode): Promise<CachedTreeEntry[]> {
     const hit = await this.cache.getTree(sha);
     if (hit) return hit;
-    if (mode === 'bulk' || !(await this.isWarm())) {
+    if ((mode === 'bulk' || !(await this.isWarm())) && !this.tooBig.has(sha)) {
       const all = await this.fetchTree(ctx, sha, true);
       if (all) return all;
+      const proven = await this.cache.getTree(sha);
+      if (proven) return proven;
       this.cfg.logger?.({
         level: 'info',
         message: 'recursive tree listing truncated; walking subtrees',
@@ -418,7 +442,7 @@ export class RemoteApiRefStore implements RefStore {
       throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
     }
     // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
-    if (blobSha(bytes) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
+    if ((await blobShaAsync(bytes)) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
     await this.cache.putBlob(sha, bytes);
     return bytes;
   }
@@ -657,15 +681,38 @@ export class RemoteApiRefStore implements RefStore {
   ): Promise<WriteResult> {
     // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-    let tip: string | null = cached ? cached.sha : await this.readRef(ctx);
+    let tip: string | null = cached ? cached.sha : await this.readRef(ctx, false);
     let confirmed = !cached;
     // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
     // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
     const retry = new WriteRetry(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
     const uploaded = new Set<string>();
+    // A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
+    // stale tip would cost an orphan commit, a rejected update and a rebase.
+    let rebased: { viewTree: string; base: { tree: string } } | undefined;
+    if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
+      const now = await this.readRef(ctx, false);
+      confirmed = true;
+      if (now !== null && tip !== null && now !== tip) {
+        const old = await this.cache.getCommit(tip);
+        const newer = old
+          ? await untouchedSince(
+              this.client,
+              ctx,
+              tip,
+              now,
+              changes.map((c) => c.key),
+            )
+          : undefined;
+        if (old && newer) rebased = { viewTree: old.tree, base: newer };
+      }
+      tip = now;
+    }
     for (;;) {
-      const base = tip === null ? null : await this.getCommit(ctx, tip);
-      const current = await this.currentShas(ctx, base ? base.tree : null, changes);
+      // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
+      const base = rebased ? rebased.base : tip === null ? null : await this.getCommit(ctx, tip);
+      const current = await this.currentShas(ctx, rebased ? rebased.viewTree : base ? base.tree : null, changes);
+      rebased = undefined;
       let plan: ReturnType<typeof planWrite>;
       try {
         plan = planWrite(changes, (k) => current.get(k), ifMatch ? { ifMatch, version: tip } : undefined);
@@ -707,6 +754,7 @@ export class RemoteApiRefStore implements RefStore {
         );
       }
       const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
+      await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
       const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
       const outcome = await this.updateRef(ctx, tip, commit, retry);
       if (outcome.ok) {
@@ -745,8 +793,28 @@ export class RemoteApiRefStore implements RefStore {
     uploaded?: Set<string>,
   ): Promise<string> {
     type Entry = { path: string; mode: string; type: 'blob'; sha?: string | null; content?: string };
-    const chunks: Entry[][] = [[]];
+    let tree = baseTree;
+    let chunk: Entry[] = [];
     let inline = 0;
+    // Each chunk is sent as soon as it is full (chained on the previous tree), so the decoded text of
+    // only one chunk is alive at a time: memory stays flat however large the batch.
+    const flush = async () => {
+      if (chunk.length === 0) return;
+      const res = await this.client.send(ctx, {
+        step: 'create tree',
+        method: 'POST',
+        path: '/git/trees',
+        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
+        retry: true, // content-addressed: repeating it yields the same tree
+      });
+      chunk = [];
+      inline = 0;
+      const j = res.json();
+      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
+      tree = j.sha;
+      // The reply lists the new root level: cache it so a read after our write skips that request.
+      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
+    };
     for (const c of changes) {
       let entry: Entry;
       if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
@@ -766,37 +834,47 @@ export class RemoteApiRefStore implements RefStore {
           uploaded?.add(sha);
           entry = { path: c.path, mode: c.mode, type: 'blob', sha };
         } else {
-          if (inline + bytes.length > this.cfg.maxInlineBytes && (chunks.at(-1) as Entry[]).length > 0) {
-            chunks.push([]);
-            inline = 0;
-          }
+          if (inline + bytes.length > this.cfg.maxInlineBytes && chunk.length > 0) await flush();
           inline += bytes.length;
           entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
         }
       }
-      (chunks.at(-1) as Entry[]).push(entry);
+      chunk.push(entry);
     }
-    let tree = baseTree;
-    for (const chunk of chunks) {
-      if (chunk.length === 0) continue;
-      const res = await this.client.send(ctx, {
-        step: 'create tree',
-        method: 'POST',
-        path: '/git/trees',
-        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
-        retry: true, // content-addressed: repeating it yields the same tree
-      });
-      const j = res.json();
-      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
-      tree = j.sha;
-      // The reply lists the new root level: cache it so a read after our write skips that request.
-      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
-    }
+    await flush();
     return tree as string;
   }
 
+  /**
+   * Compute the trees of our own write locally; when the root matches GitHub's reply, cache every new
+   * level and every blob written, so the next read or no-op write needs only the ref read.
+   */
+  private async rememberOwnTrees(baseTree: string | null, changes: PlannedTreeChange[], replied: string) {
+    const built = await buildTreesLocally((sha) => this.cache.getTree(sha), baseTree, changes);
+    if (built?.root !== replied) {
+      if (built) {
+        this.cfg.logger?.({
+          level: 'warn',
+          message: `${this.ref}: the tree computed locally (${built.root}) differs from GitHub's (${replied}); not caching it`,
+          data: { local: built.root, upstream: replied },
+        });
+      }
+      return;
+    }
+    for (const [sha, level] of built.levels) await this.cache.putTree(sha, level);
+    // Blobs written are cached up to a quarter of the memory cache's bound: enough for every interactive
+    // write, while a 100,000-document batch does not copy its whole payload into a cache it would thrash.
+    let budget = DEFAULT_CACHE_MAX_BYTES / 4;
+    for (const c of changes) {
+      if (c.sha === null || !c.content || c.content.length > budget) continue;
+      budget -= c.content.length;
+      await this.cache.putBlob(c.sha, c.content.slice());
+    }
+    this.lastRootTree = replied;
+  }
+
   private async createBlob(ctx: OpContext, bytes: Uint8Array, expected: string): Promise<string> {
-    const b64 = base64(bytes);
+    const b64 = toBase64(bytes);
     const res = await this.client.send(ctx, {
       step: 'create blob',
       method: 'POST',
@@ -859,6 +937,7 @@ export class RemoteApiRefStore implements RefStore {
         const res = await this.client.send(ctx, { ...request, retry: false, accept: [422] });
         if (res.status !== 422) {
           await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
+          this.sawTip(ctx.tokenId, commit);
           return { ok: true };
         }
         // 422: not a fast forward / reference already exists / reference does not exist.

@@ -13,7 +13,6 @@ import {
   RateLimited,
   UpstreamUnavailable,
 } from '../../core/errors.js';
-import type { RateLimit } from '../../core/refstore.js';
 import type { HttpResponse } from '../../transport/types.js';
 
 /** What was being done when a response arrived. */
@@ -31,19 +30,8 @@ export interface StatusContext {
   authenticated: boolean;
 }
 
-/** `x-ratelimit-*` headers of a response, when present. */
-export function parseRateLimit(headers: Record<string, string>): RateLimit | undefined {
-  const remaining = headers['x-ratelimit-remaining'];
-  if (remaining === undefined) return undefined;
-  const num = (v: string | undefined) => (v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
-  return {
-    limit: num(headers['x-ratelimit-limit']),
-    remaining: num(remaining),
-    reset: num(headers['x-ratelimit-reset']),
-    used: num(headers['x-ratelimit-used']),
-    resource: headers['x-ratelimit-resource'] ?? 'core',
-  };
-}
+/** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
+export { parseRateLimit } from '../../transport/headers.js';
 
 /** GitHub's `message` from an error body, if any (bounded length). */
 export function upstreamMessage(res: HttpResponse): string | undefined {

@@ -1,0 +1,124 @@
+/**
+ * `GET /repos/{owner}/{repo}/compare/{base}...{head}`: the commits on head not on base and the files that
+ * differ between their merge base and head. docdb's store uses it to re-plan a write whose cached tip went
+ * stale without walking the new tree. https://docs.github.com/rest/commits/commits#compare-two-commits
+ * Limits as GitHub documents them: up to 250 commits and 300 files in one answer.
+ */
+import type { FlatEntry } from '../../core/git/object-db.js';
+import { notFound } from '../http.js';
+import type { RouteContext, RouteDef } from '../router.js';
+import { commitShape } from '../shapes.js';
+import type { RepoRecord } from '../state.js';
+import { resolveCommitish } from './repos.js';
+
+const DOC = 'https://docs.github.com/rest/commits/commits#compare-two-commits';
+const MAX_COMMITS = 250;
+const MAX_FILES = 300;
+
+/** Commits reachable from `sha` (itself included), via every parent. */
+function ancestors(repo: RepoRecord, sha: string): Set<string> {
+  const seen = new Set<string>();
+  const stack = [sha];
+  while (stack.length > 0) {
+    const s = stack.pop() as string;
+    if (seen.has(s) || repo.db.typeOf(s) !== 'commit') continue;
+    seen.add(s);
+    stack.push(...repo.db.getCommit(s).parents);
+  }
+  return seen;
+}
+
+/** First commit reachable from `head` (breadth first) that `base` also reaches: git's merge base for linear histories. */
+function mergeBase(repo: RepoRecord, base: string, head: string): string | undefined {
+  const fromBase = ancestors(repo, base);
+  const queue = [head];
+  const seen = new Set<string>();
+  while (queue.length > 0) {
+    const s = queue.shift() as string;
+    if (seen.has(s)) continue;
+    seen.add(s);
+    if (fromBase.has(s)) return s;
+    if (repo.db.typeOf(s) === 'commit') queue.push(...repo.db.getCommit(s).parents);
+  }
+  return undefined;
+}
+
+function blobs(repo: RepoRecord, commit: string): Map<string, FlatEntry> {
+  const out = new Map<string, FlatEntry>();
+  for (const e of repo.db.flattenTree(repo.db.getCommit(commit).tree)) if (e.type === 'blob') out.set(e.path, e);
+  return out;
+}
+
+function compare(ctx: RouteContext) {
+  const basehead = ctx.params.basehead as string;
+  const dots = basehead.indexOf('...');
+  if (dots <= 0) throw notFound(DOC);
+  const base = resolveCommitish(ctx.repo, basehead.slice(0, dots));
+  const head = resolveCommitish(ctx.repo, basehead.slice(dots + 3));
+  if (!base || !head) throw notFound(DOC);
+  const repo = ctx.repo;
+  const mb = mergeBase(repo, base, head) ?? base;
+  const fromBase = ancestors(repo, base);
+  const fromHead = ancestors(repo, head);
+  const ahead = [...fromHead].filter((s) => !fromBase.has(s));
+  const behindBy = [...fromBase].filter((s) => !fromHead.has(s)).length;
+  // Oldest first, as GitHub lists them (commit dates are increasing along docdb's linear history).
+  const commits = ahead
+    .map((s) => ({ s, t: repo.db.getCommit(s).committer.timestamp }))
+    .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
+    .map((x) => x.s);
+  const status = base === head ? 'identical' : behindBy === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged';
+  const before = blobs(repo, mb);
+  const after = blobs(repo, head);
+  const files: Record<string, unknown>[] = [];
+  const repoUrl = `${ctx.urls.api}/repos/${repo.fullName}`;
+  const entry = (filename: string, sha: string, fileStatus: string) => ({
+    sha,
+    filename,
+    status: fileStatus,
+    additions: 0,
+    deletions: 0,
+    changes: 0,
+    blob_url: `${ctx.urls.html}/${repo.fullName}/blob/${head}/${encodeURI(filename)}`,
+    raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
+    contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
+  });
+  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
+  for (const p of paths) {
+    const a = before.get(p);
+    const b = after.get(p);
+    if (a && !b) files.push(entry(p, a.sha, 'removed'));
+    else if (!a && b) files.push(entry(p, b.sha, 'added'));
+    else if (a && b && (a.sha !== b.sha || a.mode !== b.mode)) files.push(entry(p, b.sha, 'modified'));
+  }
+  const html = `${ctx.urls.html}/${repo.fullName}/compare/${basehead}`;
+  return {
+    status: 200,
+    body: {
+      url: `${repoUrl}/compare/${basehead}`,
+      html_url: html,
+      permalink_url: `${ctx.urls.html}/${repo.fullName}/compare/${base}...${head}`,
+      diff_url: `${html}.diff`,
+      patch_url: `${html}.patch`,
+      base_commit: commitShape(repo, base, ctx.urls),
+      merge_base_commit: commitShape(repo, mb, ctx.urls),
+      status,
+      ahead_by: ahead.length,
+      behind_by: behindBy,
+      total_commits: ahead.length,
+      commits: commits.slice(0, MAX_COMMITS).map((s) => commitShape(repo, s, ctx.urls)),
+      files: files.slice(0, MAX_FILES),
+    },
+  };
+}
+
+export const compareRoutes: RouteDef[] = [
+  {
+    method: 'GET',
+    path: '/repos/{owner}/{repo}/compare/{basehead}',
+    operation: 'repos/compare-commits-with-basehead',
+    doc: DOC,
+    emptyConflict: true,
+    handler: compare,
+  },
+];
