@@ -71,14 +71,14 @@ describe('issue 11 request budget', () => {
     expect(ops(em, from)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
   });
 
-  it('a cold get at a pinned version costs 3: commit, tree, blob', async () => {
+  it('a cold get at a pinned version costs 3: the section commit page (proves the version is in the section and carries its tree), tree, blob', async () => {
     const seeder = store(em, repo);
     const v1 = (await seeder.put('x/y.json', 'v1')).version as string;
     await seeder.put('x/y.json', 'v2');
     const from = em.requests.length;
     const got = await store(em, repo).get('x/y.json', { version: v1 });
     expect(text(got?.value)).toBe('v1');
-    expect(ops(em, from)).toEqual(['GET git/get-commit 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
+    expect(ops(em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
   });
 
   it('the first write to a new section costs 4 and no repository check', async () => {
