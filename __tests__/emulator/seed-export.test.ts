@@ -277,8 +277,10 @@ describe('docdb emulator (CLI)', () => {
     try {
       const url = await new Promise<string>((resolve, reject) => {
         const t = setInterval(() => {
+          // The last line is printed in the same tick as the SIGINT handler is installed: wait for it, so
+          // the whole banner is in and Ctrl-C is handled.
           const m = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(out);
-          if (m) {
+          if (m && out.includes('press Ctrl-C to stop')) {
             clearInterval(t);
             resolve(m[1] as string);
           }
