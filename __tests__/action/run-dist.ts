@@ -1,7 +1,8 @@
 /** Run the built action (dist/index.js) the way a GitHub runner does: INPUT_* env, GITHUB_OUTPUT/GITHUB_STEP_SUMMARY files. */
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll } from 'vitest';
 import { parse } from 'yaml';
 import { type LocalRun, parseOutputFile, runLikeRunner } from '../../src/action/local-runner.js';
 
@@ -32,9 +33,16 @@ export function runnerDefaults(env: Record<string, string | undefined>): Record<
 export type DistRun = LocalRun;
 export { parseOutputFile };
 
-/** A workspace directory with files (e.g. `.github/docdb.yml`). */
+/** Workspaces made by this test file; removed when the file's tests are done (no leftovers in /tmp). */
+const workspaces: string[] = [];
+afterAll(() => {
+  for (const dir of workspaces.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A workspace directory with files (e.g. `.github/docdb.yml`); removed after the test file. */
 export function workspace(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'docdb-ws-'));
+  workspaces.push(dir);
   for (const [name, text] of Object.entries(files)) {
     const path = join(dir, name);
     mkdirSync(resolve(path, '..'), { recursive: true });
