@@ -32,7 +32,8 @@ function store(url: string): RemoteApiRefStore {
   });
 }
 
-function docs(n: number, salt: string) {
+/** The `n` bench documents (≈250 bytes of data each, 50 directories), shared by the store benchmarks. */
+export function benchDocs(n: number, salt: string) {
   return Array.from({ length: n }, (_, i) => ({
     namespace: 'bench',
     type: 'item',
@@ -64,16 +65,16 @@ export async function remoteBatchWrite(quick: boolean): Promise<BenchResult> {
   const n = quick ? 500 : 5_000;
   return withEmulator(async (url, requests) => {
     const ds = new DocumentStore(store(url));
-    await ds.putMany(docs(10, 'warm-up'));
+    await ds.putMany(benchDocs(10, 'warm-up'));
     return measure(`remote putMany ${n} docs (one commit)`, 1, requests, async () => {
-      await ds.putMany(docs(n, 'run'));
+      await ds.putMany(benchDocs(n, 'run'));
     });
   });
 }
 
 export async function remoteColdGet(quick: boolean): Promise<BenchResult> {
   return withEmulator(async (url, requests) => {
-    await new DocumentStore(store(url)).putMany(docs(1_000, 'seed'));
+    await new DocumentStore(store(url)).putMany(benchDocs(1_000, 'seed'));
     return measure('remote cold get (1,000-doc section)', quick ? 20 : 100, requests, async (i) => {
       await new DocumentStore(store(url)).get({
         namespace: 'bench',
@@ -87,7 +88,7 @@ export async function remoteColdGet(quick: boolean): Promise<BenchResult> {
 export async function remoteWarmGet(quick: boolean): Promise<BenchResult> {
   return withEmulator(async (url, requests) => {
     const ds = new DocumentStore(store(url));
-    await ds.putMany(docs(1_000, 'seed'));
+    await ds.putMany(benchDocs(1_000, 'seed'));
     await ds.get({ namespace: 'bench', doc_type: 'item', id: 'group-0/item-0' });
     return measure('remote warm get, unchanged tip', quick ? 100 : 1_000, requests, async () => {
       await ds.get({ namespace: 'bench', doc_type: 'item', id: 'group-0/item-0' });

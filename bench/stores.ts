@@ -17,6 +17,7 @@ import { startEmulator } from '../src/emulator/index.js';
 import { GitRefStore, SubprocessGitRefStore } from '../src/stores/git/index.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
+import { benchDocs } from './remote.js';
 import type { BenchResult } from './run.js';
 
 const TOKEN = 'ghp_bench_stores_token';
@@ -27,15 +28,6 @@ interface Subject {
   /** Upstream requests so far (RemoteApiRefStore), for requests per op. */
   requests?: () => number;
   close: () => Promise<void>;
-}
-
-function docs(n: number, salt: string) {
-  return Array.from({ length: n }, (_, i) => ({
-    namespace: 'bench',
-    type: 'item',
-    id: `group-${i % 50}/item-${i}`,
-    data: { i, salt, tags: ['a', 'b'], text: 'x'.repeat(200) },
-  }));
 }
 
 async function measure(
@@ -58,9 +50,9 @@ async function workload(subject: Subject, n: number, quick: boolean): Promise<Be
   const ds = new DocumentStore(subject.store);
   const results: BenchResult[] = [];
   try {
-    results.push(await measure(subject, `putMany ${n} docs (one commit)`, 1, () => ds.putMany(docs(n, 'batch'))));
+    results.push(await measure(subject, `putMany ${n} docs (one commit)`, 1, () => ds.putMany(benchDocs(n, 'batch'))));
     results.push(await measure(subject, `list ${n} keys`, quick ? 2 : 5, () => subject.store.list()));
-    const ids = docs(n, 'batch').map((d) => ({ namespace: d.namespace, doc_type: d.type, id: d.id }));
+    const ids = benchDocs(n, 'batch').map((d) => ({ namespace: d.namespace, doc_type: d.type, id: d.id }));
     await ds.get(ids[0]!); // warm: the reader runs, the tip is known
     results.push(
       await measure(subject, `warm get (${n}-doc section)`, quick ? 50 : 300, (i) => ds.get(ids[(i * 7919) % n]!)),
