@@ -2,7 +2,7 @@
  * Contention figures for issue 12 §1 (timings live in bench/, never in tests):
  *  1. 16 RemoteApiRefStore instances × 50 puts on one section against the emulator, DEFAULT settings
  *     (real timers, default backoff and 60 s budget): writes landed, ConcurrentUpdate count, retries,
- *     requests per retry, wall time.
+ *     requests per retry (counted per writer, from a rejected ref update to its next one), wall time.
  *  2. 8 concurrent runs of the built Action (dist/index.js, run as a runner would by runLikeRunner) on one
  *     section, each writing its own projection: how many succeed.
  * Run: npx tsx bench/contention.ts [--quick]   → writes bench/results/contention.json
@@ -29,9 +29,21 @@ async function libraryWriters() {
   const em = await startEmulator({ latencyMs: { min: 0, max: 3 } });
   em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 10_000_000 });
   em.state.createRepo('octo/data', {});
-  const mk = (logger?: (e: { message: string }) => void) =>
+  const base = fetchTransport({ timeoutMs: 30_000 });
+  // Each writer's own request sequence: a retry's cost is what it sends from a rejected ref update
+  // (HTTP 422) up to and including its next ref update.
+  const sequences: { method: string; status: number }[][] = [];
+  const mk = (logger?: (e: { message: string }) => void, seq?: { method: string; status: number }[]) =>
     new RemoteApiRefStore({
-      transport: fetchTransport({ timeoutMs: 30_000 }),
+      transport: seq
+        ? {
+            request: async (req) => {
+              const res = await base.request(req);
+              seq.push({ method: req.method, status: res.status });
+              return res;
+            },
+          }
+        : base,
       apiUrl: em.url,
       owner: 'octo',
       repo: 'data',
@@ -45,9 +57,12 @@ async function libraryWriters() {
   await Promise.all(
     Array.from({ length: WRITERS }, async (_, w) => {
       let retries = 0;
+      const seq: { method: string; status: number }[] = [];
+      sequences.push(seq);
+      // Every lost fast-forward: a race on a confirmed tip, or a cached tip gone stale.
       const s = mk((e) => {
-        if (e.message.includes('retrying on the new tip')) retries++;
-      });
+        if (e.message.includes('retrying on the new tip') || e.message.includes('was stale')) retries++;
+      }, seq);
       for (let i = 0; i < PUTS; i++) {
         retries = 0;
         try {
@@ -69,9 +84,15 @@ async function libraryWriters() {
   const byOp: Record<string, number> = {};
   for (const r of reqs) byOp[`${r.method} ${r.operation}`] = (byOp[`${r.method} ${r.operation}`] ?? 0) + 1;
   const retried = perWrite.filter((p) => p.retries > 0 && p.ok);
-  // A retry's cost: what a write with retries spent beyond a no-retry write's first attempt.
-  const firstAttempt = Math.max(...perWrite.filter((p) => p.retries === 0 && p.ok).map((p) => p.requests));
-  const perRetry = retried.map((p) => (p.requests - firstAttempt) / p.retries);
+  const perRetry: number[] = [];
+  for (const seq of sequences) {
+    let from = -1;
+    seq.forEach((q, i) => {
+      if (q.method !== 'PATCH') return;
+      if (from >= 0) perRetry.push(i - from);
+      from = q.status === 422 ? i : -1;
+    });
+  }
   const landed = (await mk().list({ prefix: 'k/' })).entries.length;
   await em.stop();
   return {
@@ -87,7 +108,9 @@ async function libraryWriters() {
     maxRetriesOneWrite: Math.max(...perWrite.map((p) => p.retries)),
     requestsTotal: reqs.length,
     requestsByOperation: byOp,
+    retriesMeasured: perRetry.length,
     maxRequestsPerRetry: perRetry.length ? Math.max(...perRetry) : 0,
+    retriesAtMost4Requests: perRetry.filter((n) => n <= 4).length,
     meanRequestsPerRetry: perRetry.length
       ? Number((perRetry.reduce((a, b) => a + b, 0) / perRetry.length).toFixed(2))
       : 0,

@@ -34852,63 +34852,127 @@ function person(v) {
 function touches(f, key) {
     return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
+/** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
+function touchesAny(files, keys) {
+    for (const f of files) {
+        const names = f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
+        for (const k of keys)
+            for (const n of names)
+                if (touches(n, k))
+                    return true;
+    }
+    return false;
+}
 /**
- * The new tip's commit when no file changed between `oldTip` and `newTip` touches any of `keys`, else
- * undefined (the caller re-reads the new tree as before). Never throws for an unusable answer.
+ * The changed files as tree changes (`sha: null` removes), for replaying them on the old tree. Modes are
+ * not in a compare answer: docdb writes regular files (`100644`), and a file of another mode makes the
+ * computed root differ from the real one, so the caller's root check rejects the replay. Undefined when
+ * a file's status or blob is unusable.
  *
  * @example
- * const c = await untouchedSince(client, ctx, cachedTip, tipNow, ['github/repo/octo/a.json']);
- * if (c) planOn(oldTree).buildOn(c.tree);
+ * const changes = changedFilesAsTreeChanges(c.files);
+ * const built = changes && (await buildTreesLocally(getLevel, oldTree, changes));
+ * if (built?.root === c.commit.tree) cacheLevels(built.levels);
  */
-async function untouchedSince(client, ctx, oldTip, newTip, keys) {
+function changedFilesAsTreeChanges(files) {
+    const out = [];
+    for (const f of files) {
+        if (f.status === 'removed')
+            out.push({ path: f.filename, mode: '100644', sha: null });
+        else if (f.status === 'added' || f.status === 'modified' || f.status === 'changed' || f.status === 'renamed') {
+            if (!isSha(f.sha))
+                return undefined;
+            if (f.status === 'renamed' && f.previousFilename !== undefined) {
+                out.push({ path: f.previousFilename, mode: '100644', sha: null });
+            }
+            out.push({ path: f.filename, mode: '100644', sha: f.sha });
+        }
+        else
+            return undefined;
+    }
+    return out;
+}
+/**
+ * Compare `oldTip` with `head` (a commit SHA, or the section's full ref name to read the tip in the same
+ * request). `{ unusable: status }` unless the answer is complete and `head` is strictly ahead of `oldTip`
+ * (404/422: the host does not resolve `head`); never throws for an unusable answer (only for errors the
+ * client raises, e.g. a lost connection).
+ *
+ * @example
+ * const c = await compareTips(client, ctx, ourTip, 'refs/docdb/documents');
+ * if ('commit' in c && !touchesAny(c.files, keys)) planOn(oldTree).buildOn(c.commit.tree);
+ */
+async function compareTips(client, ctx, oldTip, head) {
+    const unusable = { unusable: 200 };
     const res = await client.send(ctx, {
         step: 'compare commits',
         method: 'GET',
-        path: `/compare/${oldTip}...${newTip}`,
+        path: `/compare/${oldTip}...${head}`,
         retry: true,
         accept: [404, 422, 500],
     });
     if (res.status !== 200)
-        return undefined;
+        return { unusable: res.status };
     let j;
     try {
         j = res.json();
     }
     catch {
-        return undefined;
+        return unusable;
     }
     if (!isObject(j) || j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits))
-        return undefined;
+        return unusable;
     if (j.files.length >= MAX_FILES || j.commits.length >= MAX_COMMITS || j.total_commits !== j.commits.length) {
-        return undefined; // possibly cut: only a complete list of changed files proves anything
+        return unusable; // possibly cut: only a complete list of changed files proves anything
     }
+    const files = [];
     for (const f of j.files) {
-        if (!isObject(f) || typeof f.filename !== 'string')
-            return undefined;
-        const names = typeof f.previous_filename === 'string' ? [f.filename, f.previous_filename] : [f.filename];
-        for (const k of keys)
-            for (const n of names)
-                if (touches(n, k))
-                    return undefined;
+        if (!isObject(f) || typeof f.filename !== 'string' || typeof f.status !== 'string')
+            return unusable;
+        files.push({
+            filename: f.filename,
+            status: f.status,
+            ...(typeof f.sha === 'string' ? { sha: f.sha } : {}),
+            ...(typeof f.previous_filename === 'string' ? { previousFilename: f.previous_filename } : {}),
+        });
     }
-    const last = j.commits.at(-1);
-    if (!isObject(last) || last.sha !== newTip || !isObject(last.commit) || !Array.isArray(last.parents))
-        return undefined;
+    // docdb's history is linear: the commits must form one first-parent chain from `oldTip`. Following the
+    // chain (rather than trusting the list order, which is by date and ties within a second) finds the tip.
+    const byParent = new Map();
+    for (const item of j.commits) {
+        if (!isObject(item) || !isSha(item.sha) || !Array.isArray(item.parents))
+            return unusable;
+        const first = item.parents[0];
+        if (item.parents.length !== 1 || !isObject(first) || !isSha(first.sha) || byParent.has(first.sha))
+            return unusable;
+        byParent.set(first.sha, item);
+    }
+    let last;
+    let chain = 0;
+    for (let at = byParent.get(oldTip); at !== undefined && chain <= j.commits.length; chain++) {
+        last = at;
+        at = byParent.get(at.sha);
+    }
+    if (last === undefined || chain !== j.commits.length || !isObject(last.commit))
+        return unusable;
+    if (isSha(head) && last.sha !== head)
+        return unusable;
     const c = last.commit;
     const tree = isObject(c.tree) ? c.tree.sha : undefined;
     const author = person(c.author);
     const committer = person(c.committer);
     const parents = last.parents.map((p) => (isObject(p) && isSha(p.sha) ? p.sha : undefined));
     if (!isSha(tree) || !author || !committer || parents.some((p) => p === undefined))
-        return undefined;
-    return {
-        sha: newTip,
+        return unusable;
+    const commit = {
+        sha: last.sha,
         tree,
         parents: parents,
         message: typeof c.message === 'string' ? c.message : '',
         author,
         committer,
     };
+    return { commit, files };
 }
 
 ;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
@@ -35809,23 +35873,21 @@ class RemoteApiRefStore {
         // A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
         // stale tip would cost an orphan commit, a rejected update and a rebase.
         let rebased;
+        const keys = changes.map((c) => c.key);
         if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
             const now = await this.readRef(ctx, false);
             confirmed = true;
             if (now !== null && tip !== null && now !== tip) {
-                const old = await this.cache.getCommit(tip);
-                const newer = old
-                    ? await untouchedSince(this.client, ctx, tip, now, changes.map((c) => c.key))
-                    : undefined;
-                if (old && newer)
-                    rebased = { viewTree: old.tree, base: newer };
+                const caught = await this.catchUp(ctx, tip, now, keys);
+                rebased = caught && this.rebaseView(caught, (await this.cache.getCommit(tip))?.tree);
             }
             tip = now;
         }
         for (;;) {
             // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
             const base = rebased ? rebased.base : tip === null ? null : await this.getCommit(ctx, tip);
-            const current = await this.currentShas(ctx, rebased ? rebased.viewTree : base ? base.tree : null, changes);
+            const view = rebased ? rebased.viewTree : base ? base.tree : null;
+            const current = await this.currentShas(ctx, view, changes);
             rebased = undefined;
             let plan;
             try {
@@ -35870,7 +35932,7 @@ class RemoteApiRefStore {
             const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
             await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
             const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-            const outcome = await this.updateRef(ctx, tip, commit, retry);
+            const outcome = await this.updateRef(ctx, tip, commit, retry, keys);
             if (outcome.ok) {
                 return {
                     version: commit,
@@ -35896,10 +35958,56 @@ class RemoteApiRefStore {
                 });
                 await this.cfg.sleep(wait);
             }
+            else {
+                this.cfg.logger?.({
+                    level: 'debug',
+                    message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+                    data: { other },
+                });
+            }
+            rebased = outcome.caught && this.rebaseView(outcome.caught, view ?? undefined);
             confirmed = true;
             tip = other;
         }
     }
+    /**
+     * One compare from `oldTip` to `head` (a SHA, or the ref name to read the tip in the same request): the
+     * new tip's commit, and whether any of `keys` changed. The changed files are replayed on the cached old
+     * tree; when that yields the new commit's tree exactly, every new level is cached (`known`), so
+     * re-planning on the new tip costs no request. Undefined when the answer is unusable.
+     */
+    async catchUp(ctx, oldTip, head, keys) {
+        const c = await compareTips(this.client, ctx, oldTip, head);
+        if (!('commit' in c)) {
+            if (c.unusable === 404 || c.unusable === 422)
+                this.compareByRef = false;
+            return undefined;
+        }
+        await this.cache.putCommit(c.commit);
+        const old = await this.cache.getCommit(oldTip);
+        const replay = changedFilesAsTreeChanges(c.files);
+        let known = false;
+        if (old && replay) {
+            const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
+            if (built?.root === c.commit.tree) {
+                for (const [sha, level] of built.levels)
+                    await this.cache.putTree(sha, level);
+                known = true;
+            }
+        }
+        return { commit: c.commit, touched: touchesAny(c.files, keys), known };
+    }
+    /**
+     * After a catch-up whose new tree is not cached but which touched none of the write's keys: plan on the
+     * old tree (`viewTree`, cached) and build on the new one — the plan is the same on both.
+     */
+    rebaseView(caught, viewTree) {
+        if (caught.known || caught.touched || viewTree === undefined)
+            return undefined;
+        return { viewTree, base: caught.commit };
+    }
+    /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
+    compareByRef = true;
     async createTrees(ctx, baseTree, changes, uploaded) {
         let tree = baseTree;
         let chunk = [];
@@ -36031,7 +36139,7 @@ class RemoteApiRefStore {
      * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
      * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
      */
-    async updateRef(ctx, parent, commit, retry) {
+    async updateRef(ctx, parent, commit, retry, keys = []) {
         const request = parent === null
             ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
             : {
@@ -36066,6 +36174,16 @@ class RemoteApiRefStore {
             let now = null;
             // Unconditional: after an update attempt a cached ETag proves nothing about our write.
             await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+            if (!noReply && lost === 0 && parent !== null && this.compareByRef) {
+                // A plain lost race: one compare against the ref name tells the new tip and what it changed
+                // (instead of a ref read, then the new tip's commit and tree levels).
+                const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, keys);
+                if (caught) {
+                    await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: caught.commit.sha });
+                    this.sawTip(ctx.tokenId, caught.commit.sha);
+                    return { ok: false, tip: caught.commit.sha, caught };
+                }
+            }
             for (let reread = 0;; reread++) {
                 try {
                     now = await this.readRef(ctx);

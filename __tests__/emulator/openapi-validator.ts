@@ -76,7 +76,7 @@ const matchers = Object.entries(subset.operations).map(([id, op]) => ({
   id,
   op,
   regex: new RegExp(
-    `^${op.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === 'ref' || n === 'path' ? '(.*)' : '([^/]+)'))}$`,
+    `^${op.path.replace(/\{(\w+)\}/g, (_m, n: string) => (n === 'ref' || n === 'path' || n === 'basehead' ? '(.*)' : '([^/]+)'))}$`,
   ),
 }));
 

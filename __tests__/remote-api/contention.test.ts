@@ -16,7 +16,7 @@ afterAll(async () => {
   await em?.stop();
 });
 
-it('8 instances × 10 puts on one section: 80/80 land, history complete, each retry ≤ 7 requests, no blob re-upload', async () => {
+it('8 instances × 10 puts on one section: 80/80 land, history complete, each retry ≤ 4 requests, no blob re-upload', async () => {
   const repo = freshRepo(em);
   await store(em, repo).put('seed.json', '0');
   const W = 8;
@@ -29,7 +29,8 @@ it('8 instances × 10 puts on one section: 80/80 land, history complete, each re
         sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
         writeBackoffBaseMs: 5,
         logger: (e) => {
-          if (e.message.includes('retrying on the new tip')) retries++;
+          // Every lost fast-forward, whether a race on a confirmed tip or a cached tip gone stale.
+          if (e.message.includes('retrying on the new tip') || e.message.includes('was stale')) retries++;
         },
       });
       const out: { requests: number; retries: number; changed: boolean }[] = [];
@@ -52,13 +53,14 @@ it('8 instances × 10 puts on one section: 80/80 land, history complete, each re
   let commits = 0;
   for (let sha = db.readRef('refs/docdb/documents'); sha; sha = db.getCommit(sha).parents[0]) commits++;
   expect(commits).toBe(1 + W * N);
-  // There was contention, and every retry stayed within its request budget: ref read, commit of the new
-  // tip, the 2 changed tree levels on the key's path (root, k/), create tree, create commit, update ref.
+  // There was contention, and every retry stayed within its request budget: one compare against the ref
+  // name (the new tip, its tree and what changed), create tree, create commit, update ref. The first
+  // attempt costs at most 6 (a cold instance: ref, commit, tree, create tree, commit, ref update).
   const retried = all.filter((r) => r.retries > 0);
   expect(retried.length).toBeGreaterThan(0);
   for (const r of all) {
     const blob = r.requests > 0 ? 1 : 0; // at most one blob upload per write (odd i), never per retry
-    expect(r.requests).toBeLessThanOrEqual(6 + blob + r.retries * 7);
+    expect(r.requests).toBeLessThanOrEqual(6 + blob + r.retries * 4);
   }
   const log = em.requests.slice(from);
   const blobs = log.filter((q) => q.operation === 'git/create-blob').length;

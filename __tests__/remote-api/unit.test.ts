@@ -390,6 +390,28 @@ function scriptedHub(opts: {
       const sha = opts.tips[Math.min(refReads++, opts.tips.length - 1)] as string;
       return { status: 200, body: { ref: 'refs/docdb/documents', object: { sha, type: 'commit' } } };
     }
+    if (req.method === 'GET' && path.startsWith('/compare/')) {
+      // Against the ref name, a compare also reads the tip (it takes the next scripted tip, as a ref read does).
+      const [base, head] = path.slice('/compare/'.length).split('...') as [string, string];
+      const tip = head.startsWith('refs/') ? (opts.tips[Math.min(refReads++, opts.tips.length - 1)] as string) : head;
+      const c = opts.commits[tip];
+      if (!c || tip === base)
+        return { status: 200, body: { status: 'identical', total_commits: 0, commits: [], files: [] } };
+      const before = new Map((opts.trees[opts.commits[base]?.tree ?? ''] ?? []).map((e) => [e.path, e.sha]));
+      const after = new Map((opts.trees[c.tree] ?? []).map((e) => [e.path, e.sha]));
+      const files = [...new Set([...before.keys(), ...after.keys()])]
+        .filter((f) => before.get(f) !== after.get(f))
+        .map((f) => ({
+          filename: f,
+          sha: after.get(f) ?? before.get(f),
+          status: !after.has(f) ? 'removed' : before.has(f) ? 'modified' : 'added',
+        }));
+      const commit = commitBody(tip, c.tree, [base]);
+      return {
+        status: 200,
+        body: { status: 'ahead', total_commits: 1, files, commits: [{ sha: tip, parents: commit.parents, commit }] },
+      };
+    }
     if (req.method === 'GET' && path.startsWith('/git/commits/')) {
       const sha = path.slice('/git/commits/'.length);
       const c = opts.commits[sha];
@@ -444,16 +466,27 @@ describe('write sequence: lost races and lost replies', () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(ConcurrentUpdate);
     expect(err.otherSha).toBe(D);
-    expect(err.data).toMatchObject({ attempts: 3, requests: 19 });
-    const attempt = (tip: string, tree: string) => [
-      'GET /git/ref/docdb/documents',
-      `GET /git/commits/${tip}`,
+    expect(err.data).toMatchObject({ attempts: 3, requests: 16 });
+    const build = ['POST /git/trees', 'POST /git/commits', 'PATCH /git/refs/docdb/documents'];
+    // After a lost race one compare against the ref name tells the new tip (and its tree) and what changed:
+    // no ref read, no commit read. The changed "x" is one of ours, so its tree level is read (the scripted
+    // tree SHAs are not real hashes, so the level cannot be computed locally).
+    const retryReading = (from: string, tree: string) => [
+      `GET /compare/${from}...refs/docdb/documents`,
       `GET /git/trees/${tree}`,
-      'POST /git/trees',
-      'POST /git/commits',
-      'PATCH /git/refs/docdb/documents',
+      ...build,
     ];
-    expect(wire(t)).toEqual([...attempt(A, TA), ...attempt(B, TB), ...attempt(C, TC), 'GET /git/ref/docdb/documents']);
+    expect(wire(t)).toEqual([
+      'GET /git/ref/docdb/documents',
+      `GET /git/commits/${A}`,
+      `GET /git/trees/${TA}`,
+      ...build,
+      ...retryReading(A, TB),
+      // Nothing changed between B and C: the plan on B's tree holds and is built on C's tree unread.
+      `GET /compare/${B}...refs/docdb/documents`,
+      ...build,
+      `GET /compare/${C}...refs/docdb/documents`,
+    ]);
     const trees = t.requests.filter((r) => r.method === 'POST' && r.url.endsWith('/git/trees')).map((r) => r.json());
     const put = { path: 'k', mode: '100644', type: 'blob', content: 'v' };
     const del = { path: 'x', mode: '100644', type: 'blob', sha: null };
@@ -526,9 +559,53 @@ describe('write sequence: lost races and lost replies', () => {
     const r = await make(t, { random: () => 0 }).put('k', 'v');
     expect(r.changed).toBe(true);
     expect(r.previousVersion).toBe(B);
-    expect(wire(t).filter((l) => l.startsWith('GET /git/commits/'))).toEqual([
-      `GET /git/commits/${A}`,
+    expect(wire(t).filter((l) => l.startsWith('GET /git/commits/'))).toEqual([`GET /git/commits/${A}`]);
+    // "k" was not touched between A and B: the plan made on A's tree holds, and the new commit is built
+    // on B's tree without reading it (compare + tree + commit + ref update = 4 requests for the retry).
+    expect(wire(t).slice(6)).toEqual([
+      `GET /compare/${A}...refs/docdb/documents`,
+      'POST /git/trees',
+      'POST /git/commits',
+      'PATCH /git/refs/docdb/documents',
+    ]);
+    expect(t.requests.filter((q) => q.method === 'POST' && q.url.endsWith('/git/trees')).map((q) => q.json())).toEqual([
+      { base_tree: TA, tree: [{ path: 'k', mode: '100644', type: 'blob', content: 'v' }] },
+      { base_tree: TB, tree: [{ path: 'k', mode: '100644', type: 'blob', content: 'v' }] },
+    ]);
+  });
+});
+
+describe('a host that does not resolve a ref name in a compare', () => {
+  const [A, B, C] = [SHA(0xa1), SHA(0xb1), SHA(0xc1)];
+  const [TA, TB, TC] = [SHA(0xa2), SHA(0xb2), SHA(0xc2)];
+  const keep = { path: 'keep', sha: blobSha(utf8('keep')) };
+
+  it('falls back to reading the ref (then compares by SHA), and stops asking for ref-name compares', async () => {
+    const t = scriptedHub({
+      tips: [A, B, C],
+      commits: { [A]: { tree: TA }, [B]: { tree: TB, parents: [A] }, [C]: { tree: TC, parents: [B] } },
+      trees: { [TA]: [keep], [TB]: [keep], [TC]: [keep] },
+      onPatch: (n) => (n === 3 ? { status: 200, body: { ref: 'refs/docdb/documents', object: {} } } : notFastForward),
+    });
+    // GitHub answers a basehead it cannot resolve with 404.
+    t.route('GET', /\/compare\/[0-9a-f]{40}\.\.\.refs\//, () => ({ status: 404, body: { message: 'Not Found' } }));
+    const r = await make(t, { random: () => 0, sleep: async () => {} }).put('k', 'v');
+    expect(r).toMatchObject({ changed: true, previousVersion: C });
+    const after = wire(t).slice(6);
+    expect(after).toEqual([
+      `GET /compare/${A}...refs/docdb/documents`, // refused
+      'GET /git/ref/docdb/documents',
       `GET /git/commits/${B}`,
+      `GET /git/trees/${TB}`,
+      'POST /git/trees',
+      'POST /git/commits',
+      'PATCH /git/refs/docdb/documents',
+      'GET /git/ref/docdb/documents', // no second ref-name compare
+      `GET /git/commits/${C}`,
+      `GET /git/trees/${TC}`,
+      'POST /git/trees',
+      'POST /git/commits',
+      'PATCH /git/refs/docdb/documents',
     ]);
   });
 });

@@ -62,11 +62,19 @@ function compare(ctx: RouteContext) {
   const fromHead = ancestors(repo, head);
   const ahead = [...fromHead].filter((s) => !fromBase.has(s));
   const behindBy = [...fromBase].filter((s) => !fromHead.has(s)).length;
-  // Oldest first, as GitHub lists them (commit dates are increasing along docdb's linear history).
-  const commits = ahead
-    .map((s) => ({ s, t: repo.db.getCommit(s).committer.timestamp }))
-    .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
-    .map((x) => x.s);
+  // Oldest first, as GitHub lists them: along a linear history that is the first-parent chain reversed
+  // (commits made within one second share a date, so dates alone cannot order them); otherwise by date.
+  const chain: string[] = [];
+  for (let s: string | undefined = head; s !== undefined && !fromBase.has(s); s = repo.db.getCommit(s).parents[0]) {
+    chain.push(s);
+  }
+  const commits =
+    chain.length === ahead.length
+      ? chain.reverse()
+      : ahead
+          .map((s) => ({ s, t: repo.db.getCommit(s).committer.timestamp }))
+          .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
+          .map((x) => x.s);
   const status = base === head ? 'identical' : behindBy === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged';
   const before = blobs(repo, mb);
   const after = blobs(repo, head);
@@ -115,7 +123,7 @@ function compare(ctx: RouteContext) {
 export const compareRoutes: RouteDef[] = [
   {
     method: 'GET',
-    path: '/repos/{owner}/{repo}/compare/{basehead}',
+    path: '/repos/{owner}/{repo}/compare/{basehead+}',
     operation: 'repos/compare-commits-with-basehead',
     doc: DOC,
     emptyConflict: true,

@@ -59,7 +59,7 @@ import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { buildTreesLocally, verifiedLevels } from './local-trees.js';
-import { untouchedSince } from './stale-tip.js';
+import { changedFilesAsTreeChanges, compareTips, touchesAny } from './stale-tip.js';
 import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
 
 type Lookup =
@@ -689,29 +689,22 @@ export class RemoteApiRefStore implements RefStore {
     const uploaded = new Set<string>();
     // A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
     // stale tip would cost an orphan commit, a rejected update and a rebase.
-    let rebased: { viewTree: string; base: { tree: string } } | undefined;
+    let rebased: { viewTree: string; base: CachedCommit } | undefined;
+    const keys = changes.map((c) => c.key);
     if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
       const now = await this.readRef(ctx, false);
       confirmed = true;
       if (now !== null && tip !== null && now !== tip) {
-        const old = await this.cache.getCommit(tip);
-        const newer = old
-          ? await untouchedSince(
-              this.client,
-              ctx,
-              tip,
-              now,
-              changes.map((c) => c.key),
-            )
-          : undefined;
-        if (old && newer) rebased = { viewTree: old.tree, base: newer };
+        const caught = await this.catchUp(ctx, tip, now, keys);
+        rebased = caught && this.rebaseView(caught, (await this.cache.getCommit(tip))?.tree);
       }
       tip = now;
     }
     for (;;) {
       // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
       const base = rebased ? rebased.base : tip === null ? null : await this.getCommit(ctx, tip);
-      const current = await this.currentShas(ctx, rebased ? rebased.viewTree : base ? base.tree : null, changes);
+      const view = rebased ? rebased.viewTree : base ? base.tree : null;
+      const current = await this.currentShas(ctx, view, changes);
       rebased = undefined;
       let plan: ReturnType<typeof planWrite>;
       try {
@@ -756,7 +749,7 @@ export class RemoteApiRefStore implements RefStore {
       const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
       await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
       const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-      const outcome = await this.updateRef(ctx, tip, commit, retry);
+      const outcome = await this.updateRef(ctx, tip, commit, retry, keys);
       if (outcome.ok) {
         return {
           version: commit,
@@ -780,11 +773,64 @@ export class RemoteApiRefStore implements RefStore {
           data: { attempt: retry.retries, other, wait },
         });
         await this.cfg.sleep(wait);
+      } else {
+        this.cfg.logger?.({
+          level: 'debug',
+          message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+          data: { other },
+        });
       }
+      rebased = outcome.caught && this.rebaseView(outcome.caught, view ?? undefined);
       confirmed = true;
       tip = other;
     }
   }
+
+  /**
+   * One compare from `oldTip` to `head` (a SHA, or the ref name to read the tip in the same request): the
+   * new tip's commit, and whether any of `keys` changed. The changed files are replayed on the cached old
+   * tree; when that yields the new commit's tree exactly, every new level is cached (`known`), so
+   * re-planning on the new tip costs no request. Undefined when the answer is unusable.
+   */
+  private async catchUp(
+    ctx: OpContext,
+    oldTip: string,
+    head: string,
+    keys: readonly string[],
+  ): Promise<{ commit: CachedCommit; touched: boolean; known: boolean } | undefined> {
+    const c = await compareTips(this.client, ctx, oldTip, head);
+    if (!('commit' in c)) {
+      if (c.unusable === 404 || c.unusable === 422) this.compareByRef = false;
+      return undefined;
+    }
+    await this.cache.putCommit(c.commit);
+    const old = await this.cache.getCommit(oldTip);
+    const replay = changedFilesAsTreeChanges(c.files);
+    let known = false;
+    if (old && replay) {
+      const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
+      if (built?.root === c.commit.tree) {
+        for (const [sha, level] of built.levels) await this.cache.putTree(sha, level);
+        known = true;
+      }
+    }
+    return { commit: c.commit, touched: touchesAny(c.files, keys), known };
+  }
+
+  /**
+   * After a catch-up whose new tree is not cached but which touched none of the write's keys: plan on the
+   * old tree (`viewTree`, cached) and build on the new one — the plan is the same on both.
+   */
+  private rebaseView(
+    caught: { commit: CachedCommit; touched: boolean; known: boolean },
+    viewTree: string | undefined,
+  ): { viewTree: string; base: CachedCommit } | undefined {
+    if (caught.known || caught.touched || viewTree === undefined) return undefined;
+    return { viewTree, base: caught.commit };
+  }
+
+  /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
+  private compareByRef = true;
 
   private async createTrees(
     ctx: OpContext,
@@ -920,7 +966,11 @@ export class RemoteApiRefStore implements RefStore {
     parent: string | null,
     commit: string,
     retry?: WriteRetry,
-  ): Promise<{ ok: true } | { ok: false; tip: string | null }> {
+    keys: readonly string[] = [],
+  ): Promise<
+    | { ok: true }
+    | { ok: false; tip: string | null; caught?: { commit: CachedCommit; touched: boolean; known: boolean } }
+  > {
     const request =
       parent === null
         ? { step: 'create ref', method: 'POST' as const, path: '/git/refs', body: { ref: this.ref, sha: commit } }
@@ -954,6 +1004,16 @@ export class RemoteApiRefStore implements RefStore {
       let now: string | null = null;
       // Unconditional: after an update attempt a cached ETag proves nothing about our write.
       await this.cache.deleteRefTip(this.ref, ctx.tokenId);
+      if (!noReply && lost === 0 && parent !== null && this.compareByRef) {
+        // A plain lost race: one compare against the ref name tells the new tip and what it changed
+        // (instead of a ref read, then the new tip's commit and tree levels).
+        const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, keys);
+        if (caught) {
+          await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: caught.commit.sha });
+          this.sawTip(ctx.tokenId, caught.commit.sha);
+          return { ok: false, tip: caught.commit.sha, caught };
+        }
+      }
       for (let reread = 0; ; reread++) {
         try {
           now = await this.readRef(ctx);

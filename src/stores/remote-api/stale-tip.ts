@@ -1,16 +1,23 @@
 /**
- * Re-planning a write whose cached tip went stale, without walking the new tree: one
- * `GET /compare/{old}...{new}` lists every file that changed in between (and the new tip's tree). When
- * none of them touches a key of the write (the key itself, a directory above it, or a path below it), the
- * plan made on the old tree is exactly the plan on the new one, and the new commit can be built on the new
- * tip's tree right away: ref read + compare + tree + commit + ref update = 5 requests, no orphan commit.
+ * Catching up with a section that moved, without walking the new tree: one
+ * `GET /compare/{old}...{new}` lists every file that changed in between and ends with the new tip's
+ * commit (and so its tree). `new` may be the section's full ref name, so after a lost fast-forward race
+ * the same request that tells the new tip also tells what it changed — it replaces the ref read.
+ *
+ * With the changed files in hand the store can:
+ * - apply them to the old tree's cached levels ({@link changedFilesAsTreeChanges} + `buildTreesLocally`)
+ *   and, when the computed root equals the new commit's tree, know the new tree without reading it;
+ * - see that none of a write's keys was touched ({@link touchesAny}), so the plan made on the old tree
+ *   is the plan on the new one.
+ * Either way a retry costs compare + tree + commit + ref update = 4 requests.
  * https://docs.github.com/rest/commits/commits#compare-two-commits (≤ 250 commits and ≤ 300 files per
- * answer: anything larger, diverged or malformed falls back to the full re-read).
+ * answer: anything larger, diverged or malformed is not used, and the caller re-reads as before).
  */
 import type { CachedCommit } from '../../cache/git-cache.js';
 import { isSha } from '../../core/git/objects.js';
 import type { Person } from '../../core/refstore.js';
 import type { GitHubClient, OpContext } from './client.js';
+import type { LocalTreeChange } from './local-trees.js';
 
 const MAX_FILES = 300;
 const MAX_COMMITS = 250;
@@ -26,64 +33,136 @@ function person(v: unknown): Person | undefined {
   return { name: v.name, email: v.email, date: v.date };
 }
 
+/** One file a compare lists (`sha`: its blob at the new tip; absent for removed files). */
+export interface ChangedFile {
+  filename: string;
+  status: string;
+  sha?: string;
+  previousFilename?: string;
+}
+
+/** A usable compare answer: the new tip moved strictly ahead of the old one, every changed file listed. */
+export interface Catchup {
+  /** The new tip's commit (its tree is the one to build on). */
+  commit: CachedCommit;
+  files: ChangedFile[];
+}
+
 /** True when a changed file `f` can change what `key` is: the key itself, a directory above it, or a path below it. */
 export function touches(f: string, key: string): boolean {
   return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
 
+/** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
+export function touchesAny(files: readonly ChangedFile[], keys: readonly string[]): boolean {
+  for (const f of files) {
+    const names = f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
+    for (const k of keys) for (const n of names) if (touches(n, k)) return true;
+  }
+  return false;
+}
+
 /**
- * The new tip's commit when no file changed between `oldTip` and `newTip` touches any of `keys`, else
- * undefined (the caller re-reads the new tree as before). Never throws for an unusable answer.
+ * The changed files as tree changes (`sha: null` removes), for replaying them on the old tree. Modes are
+ * not in a compare answer: docdb writes regular files (`100644`), and a file of another mode makes the
+ * computed root differ from the real one, so the caller's root check rejects the replay. Undefined when
+ * a file's status or blob is unusable.
  *
  * @example
- * const c = await untouchedSince(client, ctx, cachedTip, tipNow, ['github/repo/octo/a.json']);
- * if (c) planOn(oldTree).buildOn(c.tree);
+ * const changes = changedFilesAsTreeChanges(c.files);
+ * const built = changes && (await buildTreesLocally(getLevel, oldTree, changes));
+ * if (built?.root === c.commit.tree) cacheLevels(built.levels);
  */
-export async function untouchedSince(
+export function changedFilesAsTreeChanges(files: readonly ChangedFile[]): LocalTreeChange[] | undefined {
+  const out: LocalTreeChange[] = [];
+  for (const f of files) {
+    if (f.status === 'removed') out.push({ path: f.filename, mode: '100644', sha: null });
+    else if (f.status === 'added' || f.status === 'modified' || f.status === 'changed' || f.status === 'renamed') {
+      if (!isSha(f.sha)) return undefined;
+      if (f.status === 'renamed' && f.previousFilename !== undefined) {
+        out.push({ path: f.previousFilename, mode: '100644', sha: null });
+      }
+      out.push({ path: f.filename, mode: '100644', sha: f.sha });
+    } else return undefined;
+  }
+  return out;
+}
+
+/**
+ * Compare `oldTip` with `head` (a commit SHA, or the section's full ref name to read the tip in the same
+ * request). `{ unusable: status }` unless the answer is complete and `head` is strictly ahead of `oldTip`
+ * (404/422: the host does not resolve `head`); never throws for an unusable answer (only for errors the
+ * client raises, e.g. a lost connection).
+ *
+ * @example
+ * const c = await compareTips(client, ctx, ourTip, 'refs/docdb/documents');
+ * if ('commit' in c && !touchesAny(c.files, keys)) planOn(oldTree).buildOn(c.commit.tree);
+ */
+export async function compareTips(
   client: GitHubClient,
   ctx: OpContext,
   oldTip: string,
-  newTip: string,
-  keys: readonly string[],
-): Promise<CachedCommit | undefined> {
+  head: string,
+): Promise<Catchup | { unusable: number }> {
+  const unusable = { unusable: 200 };
   const res = await client.send(ctx, {
     step: 'compare commits',
     method: 'GET',
-    path: `/compare/${oldTip}...${newTip}`,
+    path: `/compare/${oldTip}...${head}`,
     retry: true,
     accept: [404, 422, 500],
   });
-  if (res.status !== 200) return undefined;
+  if (res.status !== 200) return { unusable: res.status };
   let j: unknown;
   try {
     j = res.json();
   } catch {
-    return undefined;
+    return unusable;
   }
-  if (!isObject(j) || j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits)) return undefined;
+  if (!isObject(j) || j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits)) return unusable;
   if (j.files.length >= MAX_FILES || j.commits.length >= MAX_COMMITS || j.total_commits !== j.commits.length) {
-    return undefined; // possibly cut: only a complete list of changed files proves anything
+    return unusable; // possibly cut: only a complete list of changed files proves anything
   }
+  const files: ChangedFile[] = [];
   for (const f of j.files) {
-    if (!isObject(f) || typeof f.filename !== 'string') return undefined;
-    const names = typeof f.previous_filename === 'string' ? [f.filename, f.previous_filename] : [f.filename];
-    for (const k of keys) for (const n of names) if (touches(n, k)) return undefined;
+    if (!isObject(f) || typeof f.filename !== 'string' || typeof f.status !== 'string') return unusable;
+    files.push({
+      filename: f.filename,
+      status: f.status,
+      ...(typeof f.sha === 'string' ? { sha: f.sha } : {}),
+      ...(typeof f.previous_filename === 'string' ? { previousFilename: f.previous_filename } : {}),
+    });
   }
-  const last = j.commits.at(-1);
-  if (!isObject(last) || last.sha !== newTip || !isObject(last.commit) || !Array.isArray(last.parents))
-    return undefined;
+  // docdb's history is linear: the commits must form one first-parent chain from `oldTip`. Following the
+  // chain (rather than trusting the list order, which is by date and ties within a second) finds the tip.
+  const byParent = new Map<string, Record<string, unknown>>();
+  for (const item of j.commits) {
+    if (!isObject(item) || !isSha(item.sha) || !Array.isArray(item.parents)) return unusable;
+    const first = item.parents[0];
+    if (item.parents.length !== 1 || !isObject(first) || !isSha(first.sha) || byParent.has(first.sha)) return unusable;
+    byParent.set(first.sha, item);
+  }
+  let last: Record<string, unknown> | undefined;
+  let chain = 0;
+  for (let at = byParent.get(oldTip); at !== undefined && chain <= j.commits.length; chain++) {
+    last = at;
+    at = byParent.get(at.sha as string);
+  }
+  if (last === undefined || chain !== j.commits.length || !isObject(last.commit)) return unusable;
+  if (isSha(head) && last.sha !== head) return unusable;
   const c = last.commit;
   const tree = isObject(c.tree) ? c.tree.sha : undefined;
   const author = person(c.author);
   const committer = person(c.committer);
-  const parents = last.parents.map((p) => (isObject(p) && isSha(p.sha) ? p.sha : undefined));
-  if (!isSha(tree) || !author || !committer || parents.some((p) => p === undefined)) return undefined;
-  return {
-    sha: newTip,
+  const parents = (last.parents as unknown[]).map((p) => (isObject(p) && isSha(p.sha) ? p.sha : undefined));
+  if (!isSha(tree) || !author || !committer || parents.some((p) => p === undefined)) return unusable;
+  const commit: CachedCommit = {
+    sha: last.sha as string,
     tree,
     parents: parents as string[],
     message: typeof c.message === 'string' ? c.message : '',
     author,
     committer,
   };
+  return { commit, files };
 }
