@@ -1,5 +1,6 @@
 /** Platform-neutral core: RefStore interface, versions, keys, ref names, errors and the git object model. */
 export * from './bytes.js';
+export { assertPartsOptions, commitInParts } from './commit-parts.js';
 export * as errors from './errors.js';
 export { DocDbError } from './errors.js';
 export { EMPTY_TREE_SHA, type FlatEntry, ObjectDb, type TreeChange } from './git/object-db.js';

@@ -90,6 +90,15 @@ export interface CommitOptions extends WriteOptions {
   ifMatch?: Readonly<Record<string, IfMatch>>;
 }
 
+/**
+ * The changes of ONE commit given in parts over time (pages of a source, slices of a large batch):
+ * arrays of changes, sync or async. A key may appear in only one part.
+ */
+export type ChangeParts = AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>;
+
+/** Options of `commitParts` (no `ifMatch`: compare-and-set writes use `commit`). */
+export type CommitPartsOptions = WriteOptions;
+
 export interface ChangesOptions {
   /** The older version (a commit of the section). */
   from: VersionId;
@@ -171,6 +180,12 @@ export interface RefStore {
   delete(key: string, options?: KeyWriteOptions): Promise<WriteResult>;
   /** Atomic multi-key write: one commit for all changes, or none when nothing changes. */
   commit(changes: readonly Change[], options?: CommitOptions): Promise<WriteResult>;
+  /**
+   * Optional: the same one commit as `commit` of every part's changes, holding only one part (and the
+   * keys with their blob SHAs) in memory — a store that implements it uploads each part as it arrives.
+   * Call it through `commitInParts(store, parts)`, which falls back to `commit` for stores without it.
+   */
+  commitParts?(parts: ChangeParts, options?: CommitPartsOptions): Promise<WriteResult>;
   /**
    * Keys added, changed and removed between two versions of the section, walking only the subtrees
    * whose SHAs differ. Both versions must be commits of the section (`InvalidVersion` otherwise).

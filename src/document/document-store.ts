@@ -3,6 +3,7 @@
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
 import { fromBase64, fromUtf8, toBase64, utf8 } from '../core/bytes.js';
+import { commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
 import { isValidKey } from '../core/keys.js';
 import type {
@@ -159,6 +160,9 @@ function assertLimit(limit: unknown): asserts limit is number | undefined {
  * const env = await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' });
  * // env = { namespace: 'github', type: 'repo', id: 'octo/hello-world', version, data: { stars: 1 } }
  */
+/** Documents per part when `putMany` hands a large write to the store in parts. */
+export const PUT_MANY_PART = 1000;
+
 export class DocumentStore {
   constructor(readonly store: RefStore) {}
 
@@ -186,13 +190,49 @@ export class DocumentStore {
     return { ...result, document };
   }
 
-  /** Write many documents in ONE commit (none when nothing changed). */
+  /**
+   * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
+   * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
+   * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
+   * document then fails the write when its part is reached — still with no commit.
+   */
   async putMany(docs: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult> {
     if (!Array.isArray(docs)) throw new InvalidDocument('documents', 'putMany takes an array of documents');
-    return this.commit(
-      docs.map((document) => ({ op: 'put', document })),
-      options,
-    );
+    if (docs.length <= PUT_MANY_PART) {
+      return this.commit(
+        docs.map((document) => ({ op: 'put', document })),
+        options,
+      );
+    }
+    function* parts(): Generator<DocumentOp[]> {
+      for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
+        yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
+      }
+    }
+    return this.commitParts(parts(), options);
+  }
+
+  /**
+   * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
+   * as it arrives and handed to the store (`commitInParts`), so memory holds one part, not the whole
+   * write. A key in two parts is `InvalidKey` "duplicate"; an error thrown by the parts ends the write
+   * with no commit.
+   *
+   * @example
+   * async function* pages() {
+   *   for (let p = 1; p <= 3; p++) yield [{ op: 'put', document: { namespace: 'github', type: 'page', id: `p${p}`, data: { p } } }];
+   * }
+   * await docs.commitParts(pages(), { message: 'backfill' });
+   */
+  async commitParts(
+    parts: AsyncIterable<readonly DocumentOp[]> | Iterable<readonly DocumentOp[]>,
+    options?: WriteOptions,
+  ): Promise<WriteResult> {
+    const toChanges = (ops: readonly DocumentOp[]) => this.toChanges(ops);
+    async function* changes(): AsyncGenerator<Change[]> {
+      for await (const part of parts) yield toChanges(part);
+    }
+    return commitInParts(this.store, changes(), options);
   }
 
   /**
@@ -207,8 +247,13 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult> {
+    return this.store.commit(this.toChanges(ops), options);
+  }
+
+  /** Validate and encode operations into store changes (each document validated once, here). */
+  private toChanges(ops: readonly DocumentOp[]): Change[] {
     if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
-    const changes: Change[] = ops.map((o, i) => {
+    return ops.map((o, i) => {
       if (o?.op === 'put') {
         // Validated once here (not again by encodeEnvelope and deriveKey).
         return { op: 'put', ...documentChange(o.document) };
@@ -233,7 +278,6 @@ export class DocumentStore {
         `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`,
       );
     });
-    return this.store.commit(changes, options);
   }
 
   /** The document at the tip (or at `version`), or null when absent. */

@@ -7,6 +7,7 @@ export {
   type DocumentListResult,
   type DocumentOp,
   DocumentStore,
+  PUT_MANY_PART,
   type PutDocumentResult,
   type ReadDocumentResult,
 } from './document-store.js';

@@ -11,6 +11,7 @@ import { DEFAULT_CACHE_MAX_BYTES } from '../../cache/backend.js';
 import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { fromBase64, toBase64 } from '../../core/bytes.js';
+import { assertPartsOptions } from '../../core/commit-parts.js';
 import {
   AuthMissing,
   ConcurrentUpdate,
@@ -36,9 +37,11 @@ import {
 } from '../../core/plan.js';
 import type {
   Change,
+  ChangeParts,
   ChangesOptions,
   ChangesResult,
   CommitOptions,
+  CommitPartsOptions,
   GetOptions,
   GetResult,
   HistoryEntry,
@@ -59,7 +62,8 @@ import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { buildTreesLocally, verifiedLevels } from './local-trees.js';
-import { changedFilesAsTreeChanges, compareTips, touchesAny } from './stale-tip.js';
+import { type ChangedFile, changedFilesAsTreeChanges, compareTips, touchesAny, touchesKeySet } from './stale-tip.js';
+import { TreeUpload, type TreeUploadHost } from './tree-upload.js';
 import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
 
 type Lookup =
@@ -70,13 +74,25 @@ type Lookup =
 
 type WalkMode = 'single' | 'bulk';
 
+/** What one compare told about a moved tip (see `catchUp`). */
+interface Caught {
+  commit: CachedCommit;
+  /** A key of the write (or a directory above/below one) changed. */
+  touched: boolean;
+  /** Every level of the new tip's tree that differs from the old one is cached. */
+  known: boolean;
+}
+
 /** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
 const MAX_REREADS_AFTER_LOST_REPLY = 8;
 
 type Normalized = ReturnType<typeof normalizeChanges>;
 
-// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
-const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function assertMessage(message: unknown): void {
+  if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+    throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+  }
+}
 
 function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -633,9 +649,7 @@ export class RemoteApiRefStore implements RefStore {
   ): Promise<WriteResult> {
     const normalized = normalizeChanges(changes);
     const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-    if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
-      throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
-    }
+    assertMessage(options.message);
     // Within the batch: a put key must not be a directory of another put key. Conflicts with the
     // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
     assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
@@ -691,11 +705,12 @@ export class RemoteApiRefStore implements RefStore {
     // stale tip would cost an orphan commit, a rejected update and a rebase.
     let rebased: { viewTree: string; base: CachedCommit } | undefined;
     const keys = changes.map((c) => c.key);
+    const touchedBy = (files: readonly ChangedFile[]) => touchesAny(files, keys);
     if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
       const now = await this.readRef(ctx, false);
       confirmed = true;
       if (now !== null && tip !== null && now !== tip) {
-        const caught = await this.catchUp(ctx, tip, now, keys);
+        const caught = await this.catchUp(ctx, tip, now, touchedBy);
         rebased = caught && this.rebaseView(caught, (await this.cache.getCommit(tip))?.tree);
       }
       tip = now;
@@ -739,17 +754,11 @@ export class RemoteApiRefStore implements RefStore {
           ...this.meta(ctx),
         };
       }
-      if (ctx.token === undefined) {
-        // GitHub never accepts anonymous writes: fail before sending any (a no-op above still succeeds).
-        throw new AuthMissing(
-          `${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`,
-          { operation: ctx.operation },
-        );
-      }
+      this.assertCanWrite(ctx);
       const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
       await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
       const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-      const outcome = await this.updateRef(ctx, tip, commit, retry, keys);
+      const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
       if (outcome.ok) {
         return {
           version: commit,
@@ -763,27 +772,186 @@ export class RemoteApiRefStore implements RefStore {
       }
       // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
       const other = outcome.tip;
-      // A loss on an unconfirmed cached tip is not a race (the tip was just stale): retry at once, free.
-      if (confirmed) {
-        const wait = retry.next();
-        if (wait === null) throw new ConcurrentUpdate(this.ref, other ?? '', retry.retries + 1);
-        this.cfg.logger?.({
-          level: 'info',
-          message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
-          data: { attempt: retry.retries, other, wait },
-        });
-        await this.cfg.sleep(wait);
-      } else {
-        this.cfg.logger?.({
-          level: 'debug',
-          message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
-          data: { other },
-        });
-      }
+      await this.afterLostRace(ctx, retry, confirmed, other);
       rebased = outcome.caught && this.rebaseView(outcome.caught, view ?? undefined);
       confirmed = true;
       tip = other;
     }
+  }
+
+  /**
+   * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
+   * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
+   * just stale): retried at once, free of the budget.
+   */
+  private async afterLostRace(ctx: OpContext, retry: WriteRetry, confirmed: boolean, other: string | null) {
+    if (!confirmed) {
+      this.cfg.logger?.({
+        level: 'debug',
+        message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+        data: { other },
+      });
+      return;
+    }
+    const wait = retry.next();
+    if (wait === null) throw new ConcurrentUpdate(this.ref, other ?? '', retry.retries + 1);
+    this.cfg.logger?.({
+      level: 'info',
+      message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+      data: { attempt: retry.retries, other, wait },
+    });
+    await this.cfg.sleep(wait);
+  }
+
+  // ---------------------------------------------------------------- commits in parts
+
+  /**
+   * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): each part is
+   * planned against the tip's tree and its tree entries join the chain of create-tree requests as soon as
+   * one is full, so only one part, one request's worth of content, and each key with its blob SHA are held
+   * in memory. Costs what `commit` of all the parts costs. A lost race re-plans from the kept blob SHAs
+   * (every blob is on GitHub by then): no value is sent twice. Prefer `commitInParts(store, parts)`.
+   *
+   * @example
+   * async function* pages() { yield [{ op: 'put', key: 'a.json', value: '1' }]; yield [{ op: 'delete', key: 'b.json' }]; }
+   * await store.commitParts(pages(), { message: 'backfill' });
+   */
+  commitParts(parts: ChangeParts, options: CommitPartsOptions = {}): Promise<WriteResult> {
+    assertPartsOptions(options);
+    assertMessage(options.message);
+    const run = this.writeChain.then(() => this.run('commit', (ctx) => this.partsLoop(ctx, parts, options)));
+    this.writeChain = run.catch(() => {});
+    return run;
+  }
+
+  private async partsLoop(ctx: OpContext, parts: ChangeParts, options: WriteOptions): Promise<WriteResult> {
+    const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
+    let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
+    let tip: string | null = confirmed ? await this.readRef(ctx, false) : (cached?.sha as string);
+    const base = tip === null ? null : await this.getCommit(ctx, tip);
+    // Every key of the write with its blob SHA (null: delete), and the directories of the put keys.
+    const desired = new Map<string, string | null>();
+    const dirs = new Set<string>();
+    const uploaded = new Set<string>();
+    let plan: { written: string[]; deleted: string[] } = { written: [], deleted: [] };
+    let upload: TreeUpload | undefined;
+    for await (const part of parts) {
+      if (!Array.isArray(part)) throw new TypeError('each part must be an array of changes');
+      const changes = normalizeChanges(part);
+      for (const c of changes) {
+        if (desired.has(c.key)) {
+          throw new InvalidKey(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+        }
+      }
+      assertNoPathConflicts(changes, { isFile: (p) => typeof desired.get(p) === 'string', isDir: (p) => dirs.has(p) });
+      for (const c of changes) {
+        desired.set(c.key, c.op === 'put' ? c.sha : null);
+        if (c.op === 'put')
+          for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) dirs.add(c.key.slice(0, i));
+      }
+      const current = await this.currentShas(ctx, base ? base.tree : null, changes);
+      const p = planWrite(changes, (k) => current.get(k));
+      for (const k of p.written) plan.written.push(k);
+      for (const k of p.deleted) plan.deleted.push(k);
+      if (p.treeChanges.length === 0) continue;
+      this.assertCanWrite(ctx);
+      upload ??= this.treeUpload(ctx, base ? base.tree : null, uploaded);
+      await upload.add(p.treeChanges);
+    }
+    const touchedBy = (files: readonly ChangedFile[]) =>
+      touchesKeySet(
+        files,
+        (k) => desired.has(k),
+        (d) => dirs.has(d),
+      );
+    const retry = new WriteRetry(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
+    let baseTree = base ? base.tree : null;
+    let tree = upload ? await upload.finish() : null;
+    const result = (version: string | null, previous: string | null, changed: boolean) => ({
+      version,
+      previousVersion: previous,
+      changed,
+      written: changed ? plan.written : [],
+      deleted: changed ? plan.deleted : [],
+      unchanged: desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+      ...this.meta(ctx),
+    });
+    for (;;) {
+      if (tree === null) {
+        if (!confirmed) {
+          // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
+          const now = await this.readRef(ctx);
+          confirmed = true;
+          if (now !== tip) {
+            tip = now;
+            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+            continue;
+          }
+        }
+        return result(tip, tip, false);
+      }
+      // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
+      await this.rememberOwnTrees(baseTree, this.entriesBySha(plan, desired), tree);
+      const message = options.message ?? defaultCommitMessage({ ...plan, treeChanges: [], unchanged: 0 });
+      const commit = await this.createCommit(ctx, tree, tip, message);
+      const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
+      if (outcome.ok) return result(commit, tip, true);
+      await this.afterLostRace(ctx, retry, confirmed, outcome.tip);
+      confirmed = true;
+      const caught = outcome.caught;
+      if (caught && !caught.known && !caught.touched) {
+        // None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree.
+        tip = outcome.tip;
+        baseTree = caught.commit.tree;
+        const up = this.treeUpload(ctx, baseTree, uploaded);
+        await up.add(this.entriesBySha(plan, desired));
+        tree = await up.finish();
+        continue;
+      }
+      tip = outcome.tip;
+      ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+    }
+  }
+
+  private entriesBySha(
+    plan: { written: string[]; deleted: string[] },
+    desired: ReadonlyMap<string, string | null>,
+  ): PlannedTreeChange[] {
+    return [
+      ...plan.written.map((k) => ({ path: k, mode: '100644' as const, sha: desired.get(k) as string })),
+      ...plan.deleted.map((k) => ({ path: k, mode: '100644' as const, sha: null })),
+    ];
+  }
+
+  /**
+   * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
+   * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
+   */
+  private async replanBySha(
+    ctx: OpContext,
+    tip: string | null,
+    desired: ReadonlyMap<string, string | null>,
+    uploaded: Set<string>,
+  ): Promise<{ plan: { written: string[]; deleted: string[] }; tree: string | null; baseTree: string | null }> {
+    const base = tip === null ? null : await this.getCommit(ctx, tip);
+    const baseTree = base ? base.tree : null;
+    const keys = [...desired].map(([key, sha]) =>
+      sha === null ? { op: 'delete' as const, key } : { op: 'put' as const, key },
+    );
+    const current = await this.currentShas(ctx, baseTree, keys as Normalized);
+    const plan = { written: [] as string[], deleted: [] as string[] };
+    const up = this.treeUpload(ctx, baseTree, uploaded);
+    const entries: { path: string; mode: '100644'; sha: string | null }[] = [];
+    for (const [key, sha] of desired) {
+      const now = current.get(key);
+      if (sha === null ? now === undefined : now === sha) continue;
+      entries.push({ path: key, mode: '100644', sha });
+      (sha === null ? plan.deleted : plan.written).push(key);
+    }
+    if (entries.length === 0) return { plan, tree: null, baseTree };
+    this.assertCanWrite(ctx);
+    await up.add(entries);
+    return { plan, tree: await up.finish(), baseTree };
   }
 
   /**
@@ -796,8 +964,8 @@ export class RemoteApiRefStore implements RefStore {
     ctx: OpContext,
     oldTip: string,
     head: string,
-    keys: readonly string[],
-  ): Promise<{ commit: CachedCommit; touched: boolean; known: boolean } | undefined> {
+    touchedBy: (files: readonly ChangedFile[]) => boolean,
+  ): Promise<Caught | undefined> {
     const c = await compareTips(this.client, ctx, oldTip, head);
     if (!('commit' in c)) {
       if (c.unusable === 404 || c.unusable === 422) this.compareByRef = false;
@@ -814,7 +982,7 @@ export class RemoteApiRefStore implements RefStore {
         known = true;
       }
     }
-    return { commit: c.commit, touched: touchesAny(c.files, keys), known };
+    return { commit: c.commit, touched: touchedBy(c.files), known };
   }
 
   /**
@@ -822,7 +990,7 @@ export class RemoteApiRefStore implements RefStore {
    * old tree (`viewTree`, cached) and build on the new one — the plan is the same on both.
    */
   private rebaseView(
-    caught: { commit: CachedCommit; touched: boolean; known: boolean },
+    caught: Caught,
     viewTree: string | undefined,
   ): { viewTree: string; base: CachedCommit } | undefined {
     if (caught.known || caught.touched || viewTree === undefined) return undefined;
@@ -832,63 +1000,47 @@ export class RemoteApiRefStore implements RefStore {
   /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
   private compareByRef = true;
 
+  /** GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds). */
+  private assertCanWrite(ctx: OpContext): void {
+    if (ctx.token !== undefined) return;
+    throw new AuthMissing(
+      `${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`,
+      { operation: ctx.operation },
+    );
+  }
+
+  /** A chained create-tree upload on `baseTree` (see tree-upload.ts). */
+  private treeUpload(ctx: OpContext, baseTree: string | null, uploaded?: Set<string>): TreeUpload {
+    const host: TreeUploadHost = {
+      maxInlineBytes: this.cfg.maxInlineBytes,
+      createBlob: (bytes, sha) => this.createBlob(ctx, bytes, sha),
+      createTree: async (body) => {
+        const res = await this.client.send(ctx, {
+          step: 'create tree',
+          method: 'POST',
+          path: '/git/trees',
+          body,
+          retry: true, // content-addressed: repeating it yields the same tree
+        });
+        const j = res.json();
+        if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
+        // The reply lists the new root level: cache it so a read after our write skips that request.
+        if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
+        return j.sha;
+      },
+    };
+    return new TreeUpload(host, baseTree, uploaded);
+  }
+
   private async createTrees(
     ctx: OpContext,
     baseTree: string | null,
     changes: PlannedTreeChange[],
     uploaded?: Set<string>,
   ): Promise<string> {
-    type Entry = { path: string; mode: string; type: 'blob'; sha?: string | null; content?: string };
-    let tree = baseTree;
-    let chunk: Entry[] = [];
-    let inline = 0;
-    // Each chunk is sent as soon as it is full (chained on the previous tree), so the decoded text of
-    // only one chunk is alive at a time: memory stays flat however large the batch.
-    const flush = async () => {
-      if (chunk.length === 0) return;
-      const res = await this.client.send(ctx, {
-        step: 'create tree',
-        method: 'POST',
-        path: '/git/trees',
-        body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
-        retry: true, // content-addressed: repeating it yields the same tree
-      });
-      chunk = [];
-      inline = 0;
-      const j = res.json();
-      if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
-      tree = j.sha;
-      // The reply lists the new root level: cache it so a read after our write skips that request.
-      if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
-    };
-    for (const c of changes) {
-      let entry: Entry;
-      if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-      else {
-        const bytes = c.content as Uint8Array;
-        let text: string | undefined;
-        // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
-        if (bytes.length <= this.cfg.maxInlineBytes && !bytes.includes(0)) {
-          try {
-            text = utf8Strict.decode(bytes);
-          } catch {
-            text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
-          }
-        }
-        if (text === undefined) {
-          const sha = uploaded?.has(c.sha) ? c.sha : await this.createBlob(ctx, bytes, c.sha);
-          uploaded?.add(sha);
-          entry = { path: c.path, mode: c.mode, type: 'blob', sha };
-        } else {
-          if (inline + bytes.length > this.cfg.maxInlineBytes && chunk.length > 0) await flush();
-          inline += bytes.length;
-          entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
-        }
-      }
-      chunk.push(entry);
-    }
-    await flush();
-    return tree as string;
+    const up = this.treeUpload(ctx, baseTree, uploaded);
+    await up.add(changes);
+    return (await up.finish()) as string;
   }
 
   /**
@@ -966,11 +1118,8 @@ export class RemoteApiRefStore implements RefStore {
     parent: string | null,
     commit: string,
     retry?: WriteRetry,
-    keys: readonly string[] = [],
-  ): Promise<
-    | { ok: true }
-    | { ok: false; tip: string | null; caught?: { commit: CachedCommit; touched: boolean; known: boolean } }
-  > {
+    touchedBy: (files: readonly ChangedFile[]) => boolean = () => true,
+  ): Promise<{ ok: true } | { ok: false; tip: string | null; caught?: Caught }> {
     const request =
       parent === null
         ? { step: 'create ref', method: 'POST' as const, path: '/git/refs', body: { ref: this.ref, sha: commit } }
@@ -1007,7 +1156,7 @@ export class RemoteApiRefStore implements RefStore {
       if (!noReply && lost === 0 && parent !== null && this.compareByRef) {
         // A plain lost race: one compare against the ref name tells the new tip and what it changed
         // (instead of a ref read, then the new tip's commit and tree levels).
-        const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, keys);
+        const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, touchedBy);
         if (caught) {
           await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: caught.commit.sha });
           this.sawTip(ctx.tokenId, caught.commit.sha);

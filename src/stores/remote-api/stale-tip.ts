@@ -53,11 +53,33 @@ export function touches(f: string, key: string): boolean {
   return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
 
+const namesOf = (f: ChangedFile) =>
+  f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
+
 /** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
 export function touchesAny(files: readonly ChangedFile[], keys: readonly string[]): boolean {
+  for (const f of files) for (const k of keys) for (const n of namesOf(f)) if (touches(n, k)) return true;
+  return false;
+}
+
+/**
+ * {@link touchesAny} for a large write, its keys given as lookups (no scan of every key per file):
+ * `has(key)` — a key of the write; `isDir(path)` — a directory of one.
+ *
+ * @example
+ * touchesKeySet(files, (k) => desired.has(k), (p) => dirs.has(p));
+ */
+export function touchesKeySet(
+  files: readonly ChangedFile[],
+  has: (key: string) => boolean,
+  isDir: (path: string) => boolean,
+): boolean {
   for (const f of files) {
-    const names = f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
-    for (const k of keys) for (const n of names) if (touches(n, k)) return true;
+    for (const n of namesOf(f)) {
+      // The key itself or a directory of one; else a key that is a directory above the file.
+      if (has(n) || isDir(n)) return true;
+      for (let i = n.indexOf('/'); i > 0; i = n.indexOf('/', i + 1)) if (has(n.slice(0, i))) return true;
+    }
   }
   return false;
 }
