@@ -27,7 +27,12 @@ export async function commitInParts(
     if (!Array.isArray(part)) throw new TypeError('each part must be an array of changes');
     for (const c of part) all.push(c);
   }
-  return store.commit(all, options);
+  return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) as string });
+}
+
+/** The message of a commit in parts, once every part has arrived (undefined: the store's default). */
+export function partsMessage(options: CommitPartsOptions): string | undefined {
+  return typeof options.message === 'function' ? options.message() : options.message;
 }
 
 /** `commitParts` takes a message only: compare-and-set (`ifMatch`) needs every key up front, in `commit`. */

@@ -97,7 +97,13 @@ export interface CommitOptions extends WriteOptions {
 export type ChangeParts = AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>;
 
 /** Options of `commitParts` (no `ifMatch`: compare-and-set writes use `commit`). */
-export type CommitPartsOptions = WriteOptions;
+export interface CommitPartsOptions {
+  /**
+   * Commit message, or a function called once after the last part (when the message summarises what the
+   * parts held). Default: a message naming the keys, as `commit`'s.
+   */
+  message?: string | (() => string);
+}
 
 export interface ChangesOptions {
   /** The older version (a commit of the section). */

@@ -11,6 +11,7 @@ import type {
   ChangedKey,
   ChangesResult,
   CommitOptions,
+  CommitPartsOptions,
   HistoryOptions,
   HistoryResult,
   IfMatch,
@@ -226,7 +227,7 @@ export class DocumentStore {
    */
   async commitParts(
     parts: AsyncIterable<readonly DocumentOp[]> | Iterable<readonly DocumentOp[]>,
-    options?: WriteOptions,
+    options?: CommitPartsOptions,
   ): Promise<WriteResult> {
     const toChanges = (ops: readonly DocumentOp[]) => this.toChanges(ops);
     async function* changes(): AsyncGenerator<Change[]> {

@@ -40,7 +40,7 @@ export interface ProjectionReport {
 
 export interface ProjectionRun {
   report: ProjectionReport;
-  /** Document puts and deletes, in source order. */
+  /** Document puts and deletes, in source order (empty when they were given to `emit`). */
   changes: DocumentOp[];
   /** The state file write, when it must be committed. */
   state?: DocumentOp;
@@ -63,6 +63,11 @@ export interface ProjectionInput {
   tokenIdentity: string | undefined;
   /** The run's read context without the per-projection parts (book, since, wants). */
   read: Omit<ReadContext, 'book' | 'since' | 'wants'>;
+  /**
+   * Where document puts and deletes go as they are found (run.ts streams them into the commit); without
+   * it they are collected in `changes`.
+   */
+  emit?: (op: DocumentOp) => Promise<void>;
 }
 
 const REPO_VARS = new Set(['owner', 'name', 'repo']);
@@ -118,6 +123,11 @@ export async function runProjection(input: ProjectionInput): Promise<ProjectionR
       : {}),
   };
   const changes: DocumentOp[] = [];
+  const emit =
+    input.emit ??
+    (async (op: DocumentOp) => {
+      changes.push(op);
+    });
   const produced = new Set<string>();
   const unmatched = new Set<string>();
   const watermarks: Record<string, string> = {};
@@ -250,8 +260,8 @@ export async function runProjection(input: ProjectionInput): Promise<ProjectionR
     const before = existing.get(key);
     if (before === blobSha(bytes)) report.unchanged++;
     else {
-      // Only changed documents are kept in memory until the commit; unchanged ones are dropped here.
-      changes.push({ op: 'put', document });
+      // Only changed documents go on (streamed into the commit by run.ts); unchanged ones are dropped here.
+      await emit({ op: 'put', document });
       (before === undefined ? report.added : report.changed).push(key);
     }
     return key;
@@ -296,7 +306,7 @@ export async function runProjection(input: ProjectionInput): Promise<ProjectionR
       if (!existing.has(key) || produced.has(key)) continue;
       const gone = parseKey(key);
       if (!gone) continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
-      changes.push({ op: 'delete', identity: gone });
+      await emit({ op: 'delete', identity: gone });
       report.removed.push(key);
     }
   }

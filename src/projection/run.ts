@@ -20,6 +20,7 @@ import { apiBaseOf } from './select.js';
 import type { Shard } from './shard.js';
 import type { SourceClient } from './sources.js';
 import type { ProjectionSpec, Spec } from './spec.js';
+import { StreamedCommit } from './streamed-commit.js';
 
 export type { ProjectionReport } from './run-projection.js';
 export { stateKey } from './run-state.js';
@@ -156,8 +157,16 @@ async function runLoaded(
     for (const e of listing.entries) existing.set(e.key, e.blobSha);
   }
 
+  // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
   const changes: DocumentOp[] = [];
   const pendingState: DocumentOp[] = [];
+  const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
+  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
+  const emit = out
+    ? (op: DocumentOp) => out.add(op)
+    : async (op: DocumentOp) => {
+        changes.push(op);
+      };
   const reports: ProjectionReport[] = [];
   const claimed = new Map<string, string>(); // key → projection, to catch two items/projections on one id
   let unchangedTotal = 0;
@@ -175,34 +184,44 @@ async function runLoaded(
     log,
   };
 
-  for (const p of selected) {
-    const reducer = reducers.get(p.name) as LoadedReducer;
-    const sKey = stateKey(p.name, options.shard);
-    options.onProjection?.start(p.name);
-    let run: Awaited<ReturnType<typeof runProjection>>;
-    try {
-      const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
-      run = await runProjection({
-        p,
-        specFile: spec.file,
-        mode,
-        reducer,
-        fingerprint: fingerprintOf(p, reducer),
-        stateKey: sKey,
-        oldState: parseState(stateGet?.value),
-        existing,
-        claimed,
-        shard: options.shard,
-        tokenIdentity: options.tokenIdentity,
-        read,
-      });
-    } finally {
-      options.onProjection?.end(p.name);
+  try {
+    await projectAll();
+  } catch (e) {
+    await out?.abort(e);
+    throw e;
+  }
+  async function projectAll() {
+    for (const p of selected) {
+      const reducer = reducers.get(p.name) as LoadedReducer;
+      const sKey = stateKey(p.name, options.shard);
+      options.onProjection?.start(p.name);
+      let run: Awaited<ReturnType<typeof runProjection>>;
+      try {
+        const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
+        run = await runProjection({
+          p,
+          specFile: spec.file,
+          mode,
+          reducer,
+          fingerprint: fingerprintOf(p, reducer),
+          stateKey: sKey,
+          oldState: parseState(stateGet?.value),
+          existing,
+          claimed,
+          shard: options.shard,
+          tokenIdentity: options.tokenIdentity,
+          read,
+          emit,
+        });
+      } catch (e) {
+        throw withProjection(e, reports, spec, p.name);
+      } finally {
+        options.onProjection?.end(p.name);
+      }
+      if (run.state) pendingState.push(run.state);
+      unchangedTotal += run.report.unchanged;
+      reports.push(run.report);
     }
-    changes.push(...run.changes);
-    if (run.state) pendingState.push(run.state);
-    unchangedTotal += run.report.unchanged;
-    reports.push(run.report);
   }
 
   // State files go last so the document changes stay in spec order in the commit.
@@ -223,16 +242,15 @@ async function runLoaded(
     log(`dry-run: would write ${writtenKeys.length} and delete ${deletedKeys.length} key(s); nothing written`);
     return { ...base, changed: false, version: tip, previousVersion: tip, written: writtenKeys, deleted: deletedKeys };
   }
-  if (changes.length === 0) {
-    log('no document changed: no commit, no write request');
-    return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
-  }
-  const message = withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-  let write: WriteResult;
+  let write: WriteResult | undefined;
   try {
-    write = await documents.commit(changes, { message });
+    write = await out?.finish(pendingState);
   } catch (e) {
     throw withProjection(e, reports, spec);
+  }
+  if (!write) {
+    log('no document changed: no commit, no write request');
+    return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
   }
   // If another run advanced the section first, the store rebased these changes onto its tip, where some
   // may already have been made. Report what the commit really did, so outputs and summary match it.
@@ -302,17 +320,24 @@ function withTrailers(message: string, trailers: readonly string[]): string {
  * A document over the size limit is found by the store, which names the key; the run adds which projection
  * produced it and where that projection is in the spec. Matched by name: the class lives in the core.
  */
-function withProjection(e: unknown, reports: readonly ProjectionReport[], spec: Spec): unknown {
+/**
+ * Name the projection in a DocumentTooLarge: the one whose report lists the key, else `current` (the
+ * projection running when a streamed part was refused).
+ */
+function withProjection(e: unknown, reports: readonly ProjectionReport[], spec: Spec, current?: string): unknown {
   const err = e as { name?: string; message?: string; data?: Record<string, unknown> };
-  if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string') return e;
+  if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
+    return e;
+  }
   const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
-  const owner = key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined;
-  if (!owner) return e;
-  const p = spec.projections.find((q) => q.name === owner.name);
+  const name =
+    (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
+  if (!name) return e;
+  const p = spec.projections.find((q) => q.name === name);
   const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
-  err.message = `${err.message.replace(/\.$/, '')} (projection "${owner.name}"${where})`;
+  err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
   if (err.data && typeof err.data === 'object') {
-    err.data.projection = owner.name;
+    err.data.projection = name;
     if (p) {
       err.data.file ??= spec.file;
       err.data.line ??= p.lines.reducer;

@@ -11,7 +11,7 @@ import { DEFAULT_CACHE_MAX_BYTES } from '../../cache/backend.js';
 import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { fromBase64, toBase64 } from '../../core/bytes.js';
-import { assertPartsOptions } from '../../core/commit-parts.js';
+import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
 import {
   AuthMissing,
   ConcurrentUpdate,
@@ -818,13 +818,13 @@ export class RemoteApiRefStore implements RefStore {
    */
   commitParts(parts: ChangeParts, options: CommitPartsOptions = {}): Promise<WriteResult> {
     assertPartsOptions(options);
-    assertMessage(options.message);
+    if (typeof options.message !== 'function') assertMessage(options.message);
     const run = this.writeChain.then(() => this.run('commit', (ctx) => this.partsLoop(ctx, parts, options)));
     this.writeChain = run.catch(() => {});
     return run;
   }
 
-  private async partsLoop(ctx: OpContext, parts: ChangeParts, options: WriteOptions): Promise<WriteResult> {
+  private async partsLoop(ctx: OpContext, parts: ChangeParts, options: CommitPartsOptions): Promise<WriteResult> {
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
     let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
     let tip: string | null = confirmed ? await this.readRef(ctx, false) : (cached?.sha as string);
@@ -864,6 +864,8 @@ export class RemoteApiRefStore implements RefStore {
         (k) => desired.has(k),
         (d) => dirs.has(d),
       );
+    const custom = partsMessage(options);
+    assertMessage(custom);
     const retry = new WriteRetry(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
     let baseTree = base ? base.tree : null;
     let tree = upload ? await upload.finish() : null;
@@ -892,7 +894,7 @@ export class RemoteApiRefStore implements RefStore {
       }
       // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
       await this.rememberOwnTrees(baseTree, this.entriesBySha(plan, desired), tree);
-      const message = options.message ?? defaultCommitMessage({ ...plan, treeChanges: [], unchanged: 0 });
+      const message = custom ?? defaultCommitMessage({ ...plan, treeChanges: [], unchanged: 0 });
       const commit = await this.createCommit(ctx, tree, tip, message);
       const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
       if (outcome.ok) return result(commit, tip, true);
