@@ -31034,7 +31034,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4902);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2743);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -31111,7 +31111,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 4902:
+/***/ 2743:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31232,6 +31232,48 @@ function canonicalJson(value, rootPath = '$') {
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
+;// CONCATENATED MODULE: ./src/core/commit-parts.ts
+/**
+ * One commit whose changes arrive in parts, on any RefStore: stores that can upload as they go
+ * (`commitParts`, e.g. the GitHub API store chaining create-tree requests) hold one part at a time;
+ * the others receive every part gathered into one `commit` — the same result, more memory.
+ */
+
+/**
+ * Commit every part's changes in ONE commit (none when nothing changes). A key named in two parts is
+ * `InvalidKey` (rule `duplicate`), as in one `commit`; an error from the parts themselves (a failing
+ * source) ends the write with no commit.
+ *
+ * @example
+ * async function* pages() { for (let p = 0; p < 3; p++) yield [{ op: 'put', key: `k/${p}.json`, value: '{}' }] as const; }
+ * const r = await commitInParts(store, pages(), { message: 'backfill' });
+ */
+async function commitInParts(store, parts, options = {}) {
+    assertPartsOptions(options);
+    if (store.commitParts)
+        return store.commitParts(parts, options);
+    const all = [];
+    for await (const part of parts) {
+        if (!Array.isArray(part))
+            throw new TypeError('each part must be an array of changes');
+        for (const c of part)
+            all.push(c);
+    }
+    return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) });
+}
+/** The message of a commit in parts, once every part has arrived (undefined: the store's default). */
+function partsMessage(options) {
+    return typeof options.message === 'function' ? options.message() : options.message;
+}
+/** `commitParts` takes a message only: compare-and-set (`ifMatch`) needs every key up front, in `commit`. */
+function assertPartsOptions(options) {
+    if (options.ifMatch !== undefined) {
+        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'a commit in parts does not take ifMatch; use commit for compare-and-set writes', {
+            allowed: 'no ifMatch',
+        });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/git-path.ts
 /**
  * git's own checks for path components that must never reach a working tree, so that every key docdb
@@ -31794,6 +31836,7 @@ function envelopeMatches(envelope, identity) {
 
 
 
+
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys, type) {
     const out = [];
@@ -31847,6 +31890,8 @@ function assertLimit(limit) {
  * const env = await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' });
  * // env = { namespace: 'github', type: 'repo', id: 'octo/hello-world', version, data: { stars: 1 } }
  */
+/** Documents per part when `putMany` hands a large write to the store in parts. */
+const PUT_MANY_PART = 1000;
 class DocumentStore {
     store;
     constructor(store) {
@@ -31872,11 +31917,44 @@ class DocumentStore {
             : { namespace: doc.namespace, type: doc.type, id: doc.id, version: result.version, data: doc.data };
         return { ...result, document };
     }
-    /** Write many documents in ONE commit (none when nothing changed). */
+    /**
+     * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
+     * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
+     * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
+     * document then fails the write when its part is reached — still with no commit.
+     */
     async putMany(docs, options) {
         if (!Array.isArray(docs))
             throw new core_errors/* InvalidDocument */.D1('documents', 'putMany takes an array of documents');
-        return this.commit(docs.map((document) => ({ op: 'put', document })), options);
+        if (docs.length <= PUT_MANY_PART) {
+            return this.commit(docs.map((document) => ({ op: 'put', document })), options);
+        }
+        function* parts() {
+            for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
+                yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
+            }
+        }
+        return this.commitParts(parts(), options);
+    }
+    /**
+     * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
+     * as it arrives and handed to the store (`commitInParts`), so memory holds one part, not the whole
+     * write. A key in two parts is `InvalidKey` "duplicate"; an error thrown by the parts ends the write
+     * with no commit.
+     *
+     * @example
+     * async function* pages() {
+     *   for (let p = 1; p <= 3; p++) yield [{ op: 'put', document: { namespace: 'github', type: 'page', id: `p${p}`, data: { p } } }];
+     * }
+     * await docs.commitParts(pages(), { message: 'backfill' });
+     */
+    async commitParts(parts, options) {
+        const toChanges = (ops) => this.toChanges(ops);
+        async function* changes() {
+            for await (const part of parts)
+                yield toChanges(part);
+        }
+        return commitInParts(this.store, changes(), options);
     }
     /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
@@ -31890,9 +31968,13 @@ class DocumentStore {
      * ]);
      */
     async commit(ops, options) {
+        return this.store.commit(this.toChanges(ops), options);
+    }
+    /** Validate and encode operations into store changes (each document validated once, here). */
+    toChanges(ops) {
         if (!Array.isArray(ops))
             throw new core_errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
-        const changes = ops.map((o, i) => {
+        return ops.map((o, i) => {
             if (o?.op === 'put') {
                 // Validated once here (not again by encodeEnvelope and deriveKey).
                 return { op: 'put', ...documentChange(o.document) };
@@ -31913,7 +31995,6 @@ class DocumentStore {
             }
             throw new core_errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
         });
-        return this.store.commit(changes, options);
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -33513,6 +33594,10 @@ async function runProjection(input) {
             : {}),
     };
     const changes = [];
+    const emit = input.emit ??
+        (async (op) => {
+            changes.push(op);
+        });
     const produced = new Set();
     const unmatched = new Set();
     const watermarks = {};
@@ -33605,8 +33690,8 @@ async function runProjection(input) {
         if (before === blobSha(bytes))
             report.unchanged++;
         else {
-            // Only changed documents are kept in memory until the commit; unchanged ones are dropped here.
-            changes.push({ op: 'put', document });
+            // Only changed documents go on (streamed into the commit by run.ts); unchanged ones are dropped here.
+            await emit({ op: 'put', document });
             (before === undefined ? report.added : report.changed).push(key);
         }
         return key;
@@ -33650,7 +33735,7 @@ async function runProjection(input) {
             const gone = parseKey(key);
             if (!gone)
                 continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
-            changes.push({ op: 'delete', identity: gone });
+            await emit({ op: 'delete', identity: gone });
             report.removed.push(key);
         }
     }
@@ -33671,6 +33756,113 @@ async function runProjection(input) {
     return { report, changes, ...(state ? { state } : {}) };
 }
 
+;// CONCATENATED MODULE: ./src/projection/streamed-commit.ts
+/** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
+const STREAM_PART = 1000;
+/**
+ * @example
+ * const out = new StreamedCommit(documents, () => 'docdb: backfill');
+ * for (const op of ops) await out.add(op);
+ * const write = await out.finish(); // undefined: nothing to commit
+ */
+class StreamedCommit {
+    documents;
+    message;
+    partSize;
+    buffer = [];
+    /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
+    slot;
+    wake;
+    closed = false;
+    failure;
+    /** The commit in parts failed: no further part is accepted. */
+    writeFailed;
+    pending;
+    /** Changes added so far. */
+    count = 0;
+    constructor(documents, message, partSize = STREAM_PART) {
+        this.documents = documents;
+        this.message = message;
+        this.partSize = partSize;
+    }
+    /** True once a commit in parts has started (some changes are already on their way). */
+    get streaming() {
+        return this.pending !== undefined;
+    }
+    /** Add one change; hands a full part over (waiting until the store took it). */
+    async add(op) {
+        this.buffer.push(op);
+        this.count++;
+        if (this.buffer.length >= this.partSize)
+            await this.handOver();
+    }
+    /**
+     * Add the last changes and commit: `commit` when nothing was streamed (undefined when there is
+     * nothing at all), else the last part and the end of the commit in parts.
+     */
+    async finish(last = []) {
+        for (const op of last)
+            this.buffer.push(op);
+        if (!this.pending) {
+            if (this.buffer.length === 0)
+                return undefined;
+            const ops = this.buffer;
+            this.buffer = [];
+            return this.documents.commit(ops, { message: this.message() });
+        }
+        if (this.buffer.length > 0)
+            await this.handOver();
+        this.closed = true;
+        this.wake?.();
+        return this.pending;
+    }
+    /** Stop (the run failed): the commit in parts ends with `error` and no commit. */
+    async abort(error) {
+        if (!this.pending)
+            return;
+        this.failure = { error };
+        this.wake?.();
+        await this.pending.catch(() => { });
+    }
+    async handOver() {
+        if (this.writeFailed)
+            throw this.writeFailed.error;
+        const part = this.buffer;
+        this.buffer = [];
+        if (!this.pending) {
+            this.pending = this.documents.commitParts(this.parts(), { message: this.message });
+            // A failed write refuses the part waiting to be taken, and every later one (the producer then stops).
+            this.pending.catch((error) => {
+                this.writeFailed = { error };
+                this.slot?.refused(error);
+            });
+        }
+        await new Promise((taken, refused) => {
+            this.slot = { part, taken, refused };
+            this.wake?.();
+        });
+    }
+    async *parts() {
+        for (;;) {
+            if (this.failure)
+                throw this.failure.error;
+            const slot = this.slot;
+            if (slot) {
+                this.slot = undefined;
+                slot.taken();
+                yield slot.part;
+                continue;
+            }
+            if (this.closed)
+                return;
+            await new Promise((r) => {
+                this.wake = r;
+            });
+            this.wake = undefined;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/projection/run.ts
 /**
  * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
@@ -33681,6 +33873,7 @@ async function runProjection(input) {
  *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
  * - Everything is collected before the single commit: a failure anywhere means no commit at all.
  */
+
 
 
 
@@ -33737,8 +33930,16 @@ async function runLoaded(options, selected, reducers, documents) {
         for (const e of listing.entries)
             existing.set(e.key, e.blobSha);
     }
+    // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
     const changes = [];
     const pendingState = [];
+    const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
+    const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
+    const emit = out
+        ? (op) => out.add(op)
+        : async (op) => {
+            changes.push(op);
+        };
     const reports = [];
     const claimed = new Map(); // key → projection, to catch two items/projections on one id
     let unchangedTotal = 0;
@@ -33754,36 +33955,48 @@ async function runLoaded(options, selected, reducers, documents) {
         workspace: options.workspace ?? '.',
         log,
     };
-    for (const p of selected) {
-        const reducer = reducers.get(p.name);
-        const sKey = stateKey(p.name, options.shard);
-        options.onProjection?.start(p.name);
-        let run;
-        try {
-            const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
-            run = await runProjection({
-                p,
-                specFile: spec.file,
-                mode,
-                reducer,
-                fingerprint: fingerprintOf(p, reducer),
-                stateKey: sKey,
-                oldState: parseState(stateGet?.value),
-                existing,
-                claimed,
-                shard: options.shard,
-                tokenIdentity: options.tokenIdentity,
-                read,
-            });
+    try {
+        await projectAll();
+    }
+    catch (e) {
+        await out?.abort(e);
+        throw e;
+    }
+    async function projectAll() {
+        for (const p of selected) {
+            const reducer = reducers.get(p.name);
+            const sKey = stateKey(p.name, options.shard);
+            options.onProjection?.start(p.name);
+            let run;
+            try {
+                const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
+                run = await runProjection({
+                    p,
+                    specFile: spec.file,
+                    mode,
+                    reducer,
+                    fingerprint: fingerprintOf(p, reducer),
+                    stateKey: sKey,
+                    oldState: parseState(stateGet?.value),
+                    existing,
+                    claimed,
+                    shard: options.shard,
+                    tokenIdentity: options.tokenIdentity,
+                    read,
+                    emit,
+                });
+            }
+            catch (e) {
+                throw withProjection(e, reports, spec, p.name);
+            }
+            finally {
+                options.onProjection?.end(p.name);
+            }
+            if (run.state)
+                pendingState.push(run.state);
+            unchangedTotal += run.report.unchanged;
+            reports.push(run.report);
         }
-        finally {
-            options.onProjection?.end(p.name);
-        }
-        changes.push(...run.changes);
-        if (run.state)
-            pendingState.push(run.state);
-        unchangedTotal += run.report.unchanged;
-        reports.push(run.report);
     }
     // State files go last so the document changes stay in spec order in the commit.
     changes.push(...pendingState);
@@ -33803,17 +34016,16 @@ async function runLoaded(options, selected, reducers, documents) {
         log(`dry-run: would write ${writtenKeys.length} and delete ${deletedKeys.length} key(s); nothing written`);
         return { ...base, changed: false, version: tip, previousVersion: tip, written: writtenKeys, deleted: deletedKeys };
     }
-    if (changes.length === 0) {
-        log('no document changed: no commit, no write request');
-        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
-    }
-    const message = withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
     let write;
     try {
-        write = await documents.commit(changes, { message });
+        write = await out?.finish(pendingState);
     }
     catch (e) {
         throw withProjection(e, reports, spec);
+    }
+    if (!write) {
+        log('no document changed: no commit, no write request');
+        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
     }
     // If another run advanced the section first, the store rebased these changes onto its tip, where some
     // may already have been made. Report what the commit really did, so outputs and summary match it.
@@ -33877,19 +34089,24 @@ function withTrailers(message, trailers) {
  * A document over the size limit is found by the store, which names the key; the run adds which projection
  * produced it and where that projection is in the spec. Matched by name: the class lives in the core.
  */
-function withProjection(e, reports, spec) {
+/**
+ * Name the projection in a DocumentTooLarge: the one whose report lists the key, else `current` (the
+ * projection running when a streamed part was refused).
+ */
+function withProjection(e, reports, spec, current) {
     const err = e;
-    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string')
+    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
         return e;
+    }
     const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
-    const owner = key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined;
-    if (!owner)
+    const name = (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
+    if (!name)
         return e;
-    const p = spec.projections.find((q) => q.name === owner.name);
+    const p = spec.projections.find((q) => q.name === name);
     const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
-    err.message = `${err.message.replace(/\.$/, '')} (projection "${owner.name}"${where})`;
+    err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
     if (err.data && typeof err.data === 'object') {
-        err.data.projection = owner.name;
+        err.data.projection = name;
         if (p) {
             err.data.file ??= spec.file;
             err.data.line ??= p.lines.reducer;
@@ -34852,14 +35069,33 @@ function person(v) {
 function touches(f, key) {
     return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
+const namesOf = (f) => f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
 /** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
 function touchesAny(files, keys) {
-    for (const f of files) {
-        const names = f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
+    for (const f of files)
         for (const k of keys)
-            for (const n of names)
+            for (const n of namesOf(f))
                 if (touches(n, k))
                     return true;
+    return false;
+}
+/**
+ * {@link touchesAny} for a large write, its keys given as lookups (no scan of every key per file):
+ * `has(key)` — a key of the write; `isDir(path)` — a directory of one.
+ *
+ * @example
+ * touchesKeySet(files, (k) => desired.has(k), (p) => dirs.has(p));
+ */
+function touchesKeySet(files, has, isDir) {
+    for (const f of files) {
+        for (const n of namesOf(f)) {
+            // The key itself or a directory of one; else a key that is a directory above the file.
+            if (has(n) || isDir(n))
+                return true;
+            for (let i = n.indexOf('/'); i > 0; i = n.indexOf('/', i + 1))
+                if (has(n.slice(0, i)))
+                    return true;
+        }
     }
     return false;
 }
@@ -34973,6 +35209,97 @@ async function compareTips(client, ctx, oldTip, head) {
         committer,
     };
     return { commit, files };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/tree-upload.ts
+// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
+const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/** Bytes an entry naming a blob by SHA adds to a request body (path + SHA + JSON punctuation). */
+const SHA_ENTRY_BYTES = 96;
+/**
+ * @example
+ * const up = new TreeUpload(host, baseTree, uploadedBlobs);
+ * await up.add(plan.treeChanges); // may send requests
+ * const root = await up.finish(); // sends the rest, returns the new root tree
+ */
+class TreeUpload {
+    host;
+    uploaded;
+    tree;
+    chunk = [];
+    /** SHAs of the blobs the queued chunk creates from inline content. */
+    inlineShas = [];
+    bytes = 0;
+    sent = false;
+    constructor(host, base, 
+    /** Blobs already uploaded by an earlier attempt: named by SHA instead of sent again. */
+    uploaded = new Set()) {
+        this.host = host;
+        this.uploaded = uploaded;
+        this.tree = base;
+    }
+    /** Queue changes, sending every request that fills up. */
+    async add(changes) {
+        for (const c of changes) {
+            let entry;
+            let size = SHA_ENTRY_BYTES + c.path.length;
+            if (c.sha === null)
+                entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
+            else if (c.content === undefined || this.uploaded.has(c.sha)) {
+                entry = { path: c.path, mode: c.mode, type: 'blob', sha: c.sha };
+            }
+            else {
+                const bytes = c.content;
+                let text;
+                // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
+                if (bytes.length <= this.host.maxInlineBytes && !bytes.includes(0)) {
+                    try {
+                        text = utf8Strict.decode(bytes);
+                    }
+                    catch {
+                        text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
+                    }
+                }
+                if (text === undefined) {
+                    const sha = await this.host.createBlob(bytes, c.sha);
+                    this.uploaded.add(sha);
+                    entry = { path: c.path, mode: c.mode, type: 'blob', sha };
+                }
+                else {
+                    entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
+                    size = bytes.length;
+                    this.inlineShas.push(c.sha);
+                }
+            }
+            if (this.bytes + size > this.host.maxInlineBytes && this.chunk.length > 0)
+                await this.flush();
+            this.bytes += size;
+            this.chunk.push(entry);
+        }
+    }
+    /** Send what is queued; the new root tree (the base when nothing was ever added). */
+    async finish() {
+        await this.flush();
+        return this.tree;
+    }
+    /** True once any request was sent. */
+    get started() {
+        return this.sent || this.chunk.length > 0;
+    }
+    async flush() {
+        if (this.chunk.length === 0)
+            return;
+        const tree = this.chunk;
+        const created = this.inlineShas;
+        this.chunk = [];
+        this.inlineShas = [];
+        this.bytes = 0;
+        this.sent = true;
+        this.tree = await this.host.createTree(this.tree === null ? { tree } : { base_tree: this.tree, tree });
+        // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
+        for (const sha of created)
+            this.uploaded.add(sha);
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
@@ -35275,10 +35602,15 @@ async function changesBetween(h, ctx, options) {
 
 
 
+
+
 /** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
 const MAX_REREADS_AFTER_LOST_REPLY = 8;
-// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
-const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+function assertMessage(message) {
+    if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+    }
+}
 function remote_api_refstore_isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
@@ -35831,9 +36163,7 @@ class RemoteApiRefStore {
     async write(operation, changes, options = {}) {
         const normalized = normalizeChanges(changes);
         const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-        if (options.message !== undefined && (typeof options.message !== 'string' || options.message.trim() === '')) {
-            throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
-        }
+        assertMessage(options.message);
         // Within the batch: a put key must not be a directory of another put key. Conflicts with the
         // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
         assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
@@ -35874,11 +36204,12 @@ class RemoteApiRefStore {
         // stale tip would cost an orphan commit, a rejected update and a rebase.
         let rebased;
         const keys = changes.map((c) => c.key);
+        const touchedBy = (files) => touchesAny(files, keys);
         if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
             const now = await this.readRef(ctx, false);
             confirmed = true;
             if (now !== null && tip !== null && now !== tip) {
-                const caught = await this.catchUp(ctx, tip, now, keys);
+                const caught = await this.catchUp(ctx, tip, now, touchedBy);
                 rebased = caught && this.rebaseView(caught, (await this.cache.getCommit(tip))?.tree);
             }
             tip = now;
@@ -35925,14 +36256,11 @@ class RemoteApiRefStore {
                     ...this.meta(ctx),
                 };
             }
-            if (ctx.token === undefined) {
-                // GitHub never accepts anonymous writes: fail before sending any (a no-op above still succeeds).
-                throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
-            }
+            this.assertCanWrite(ctx);
             const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
             await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
             const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-            const outcome = await this.updateRef(ctx, tip, commit, retry, keys);
+            const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
             if (outcome.ok) {
                 return {
                     version: commit,
@@ -35946,29 +36274,177 @@ class RemoteApiRefStore {
             }
             // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
             const other = outcome.tip;
-            // A loss on an unconfirmed cached tip is not a race (the tip was just stale): retry at once, free.
-            if (confirmed) {
-                const wait = retry.next();
-                if (wait === null)
-                    throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retry.retries + 1);
-                this.cfg.logger?.({
-                    level: 'info',
-                    message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
-                    data: { attempt: retry.retries, other, wait },
-                });
-                await this.cfg.sleep(wait);
-            }
-            else {
-                this.cfg.logger?.({
-                    level: 'debug',
-                    message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
-                    data: { other },
-                });
-            }
+            await this.afterLostRace(ctx, retry, confirmed, other);
             rebased = outcome.caught && this.rebaseView(outcome.caught, view ?? undefined);
             confirmed = true;
             tip = other;
         }
+    }
+    /**
+     * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
+     * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
+     * just stale): retried at once, free of the budget.
+     */
+    async afterLostRace(ctx, retry, confirmed, other) {
+        if (!confirmed) {
+            this.cfg.logger?.({
+                level: 'debug',
+                message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+                data: { other },
+            });
+            return;
+        }
+        const wait = retry.next();
+        if (wait === null)
+            throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retry.retries + 1);
+        this.cfg.logger?.({
+            level: 'info',
+            message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+            data: { attempt: retry.retries, other, wait },
+        });
+        await this.cfg.sleep(wait);
+    }
+    // ---------------------------------------------------------------- commits in parts
+    /**
+     * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): each part is
+     * planned against the tip's tree and its tree entries join the chain of create-tree requests as soon as
+     * one is full, so only one part, one request's worth of content, and each key with its blob SHA are held
+     * in memory. Costs what `commit` of all the parts costs. A lost race re-plans from the kept blob SHAs
+     * (every blob is on GitHub by then): no value is sent twice. Prefer `commitInParts(store, parts)`.
+     *
+     * @example
+     * async function* pages() { yield [{ op: 'put', key: 'a.json', value: '1' }]; yield [{ op: 'delete', key: 'b.json' }]; }
+     * await store.commitParts(pages(), { message: 'backfill' });
+     */
+    commitParts(parts, options = {}) {
+        assertPartsOptions(options);
+        if (typeof options.message !== 'function')
+            assertMessage(options.message);
+        const run = this.writeChain.then(() => this.run('commit', (ctx) => this.partsLoop(ctx, parts, options)));
+        this.writeChain = run.catch(() => { });
+        return run;
+    }
+    async partsLoop(ctx, parts, options) {
+        const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
+        let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
+        let tip = confirmed ? await this.readRef(ctx, false) : cached?.sha;
+        const base = tip === null ? null : await this.getCommit(ctx, tip);
+        // Every key of the write with its blob SHA (null: delete), and the directories of the put keys.
+        const desired = new Map();
+        const dirs = new Set();
+        const uploaded = new Set();
+        let plan = { written: [], deleted: [] };
+        let upload;
+        for await (const part of parts) {
+            if (!Array.isArray(part))
+                throw new TypeError('each part must be an array of changes');
+            const changes = normalizeChanges(part);
+            for (const c of changes) {
+                if (desired.has(c.key)) {
+                    throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+                }
+            }
+            assertNoPathConflicts(changes, { isFile: (p) => typeof desired.get(p) === 'string', isDir: (p) => dirs.has(p) });
+            for (const c of changes) {
+                desired.set(c.key, c.op === 'put' ? c.sha : null);
+                if (c.op === 'put')
+                    for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1))
+                        dirs.add(c.key.slice(0, i));
+            }
+            const current = await this.currentShas(ctx, base ? base.tree : null, changes);
+            const p = planWrite(changes, (k) => current.get(k));
+            for (const k of p.written)
+                plan.written.push(k);
+            for (const k of p.deleted)
+                plan.deleted.push(k);
+            if (p.treeChanges.length === 0)
+                continue;
+            this.assertCanWrite(ctx);
+            upload ??= this.treeUpload(ctx, base ? base.tree : null, uploaded);
+            await upload.add(p.treeChanges);
+        }
+        const touchedBy = (files) => touchesKeySet(files, (k) => desired.has(k), (d) => dirs.has(d));
+        const custom = partsMessage(options);
+        assertMessage(custom);
+        const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
+        let baseTree = base ? base.tree : null;
+        let tree = upload ? await upload.finish() : null;
+        const result = (version, previous, changed) => ({
+            version,
+            previousVersion: previous,
+            changed,
+            written: changed ? plan.written : [],
+            deleted: changed ? plan.deleted : [],
+            unchanged: desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+            ...this.meta(ctx),
+        });
+        for (;;) {
+            if (tree === null) {
+                if (!confirmed) {
+                    // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
+                    const now = await this.readRef(ctx);
+                    confirmed = true;
+                    if (now !== tip) {
+                        tip = now;
+                        ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+                        continue;
+                    }
+                }
+                return result(tip, tip, false);
+            }
+            // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
+            await this.rememberOwnTrees(baseTree, this.entriesBySha(plan, desired), tree);
+            const message = custom ?? defaultCommitMessage({ ...plan, treeChanges: [], unchanged: 0 });
+            const commit = await this.createCommit(ctx, tree, tip, message);
+            const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
+            if (outcome.ok)
+                return result(commit, tip, true);
+            await this.afterLostRace(ctx, retry, confirmed, outcome.tip);
+            confirmed = true;
+            const caught = outcome.caught;
+            if (caught && !caught.known && !caught.touched) {
+                // None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree.
+                tip = outcome.tip;
+                baseTree = caught.commit.tree;
+                const up = this.treeUpload(ctx, baseTree, uploaded);
+                await up.add(this.entriesBySha(plan, desired));
+                tree = await up.finish();
+                continue;
+            }
+            tip = outcome.tip;
+            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+        }
+    }
+    entriesBySha(plan, desired) {
+        return [
+            ...plan.written.map((k) => ({ path: k, mode: '100644', sha: desired.get(k) })),
+            ...plan.deleted.map((k) => ({ path: k, mode: '100644', sha: null })),
+        ];
+    }
+    /**
+     * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
+     * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
+     */
+    async replanBySha(ctx, tip, desired, uploaded) {
+        const base = tip === null ? null : await this.getCommit(ctx, tip);
+        const baseTree = base ? base.tree : null;
+        const keys = [...desired].map(([key, sha]) => sha === null ? { op: 'delete', key } : { op: 'put', key });
+        const current = await this.currentShas(ctx, baseTree, keys);
+        const plan = { written: [], deleted: [] };
+        const up = this.treeUpload(ctx, baseTree, uploaded);
+        const entries = [];
+        for (const [key, sha] of desired) {
+            const now = current.get(key);
+            if (sha === null ? now === undefined : now === sha)
+                continue;
+            entries.push({ path: key, mode: '100644', sha });
+            (sha === null ? plan.deleted : plan.written).push(key);
+        }
+        if (entries.length === 0)
+            return { plan, tree: null, baseTree };
+        this.assertCanWrite(ctx);
+        await up.add(entries);
+        return { plan, tree: await up.finish(), baseTree };
     }
     /**
      * One compare from `oldTip` to `head` (a SHA, or the ref name to read the tip in the same request): the
@@ -35976,7 +36452,7 @@ class RemoteApiRefStore {
      * tree; when that yields the new commit's tree exactly, every new level is cached (`known`), so
      * re-planning on the new tip costs no request. Undefined when the answer is unusable.
      */
-    async catchUp(ctx, oldTip, head, keys) {
+    async catchUp(ctx, oldTip, head, touchedBy) {
         const c = await compareTips(this.client, ctx, oldTip, head);
         if (!('commit' in c)) {
             if (c.unusable === 404 || c.unusable === 422)
@@ -35995,7 +36471,7 @@ class RemoteApiRefStore {
                 known = true;
             }
         }
-        return { commit: c.commit, touched: touchesAny(c.files, keys), known };
+        return { commit: c.commit, touched: touchedBy(c.files), known };
     }
     /**
      * After a catch-up whose new tree is not cached but which touched none of the write's keys: plan on the
@@ -36008,64 +36484,40 @@ class RemoteApiRefStore {
     }
     /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
     compareByRef = true;
-    async createTrees(ctx, baseTree, changes, uploaded) {
-        let tree = baseTree;
-        let chunk = [];
-        let inline = 0;
-        // Each chunk is sent as soon as it is full (chained on the previous tree), so the decoded text of
-        // only one chunk is alive at a time: memory stays flat however large the batch.
-        const flush = async () => {
-            if (chunk.length === 0)
-                return;
-            const res = await this.client.send(ctx, {
-                step: 'create tree',
-                method: 'POST',
-                path: '/git/trees',
-                body: tree === null ? { tree: chunk } : { base_tree: tree, tree: chunk },
-                retry: true, // content-addressed: repeating it yields the same tree
-            });
-            chunk = [];
-            inline = 0;
-            const j = res.json();
-            if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
-                throw this.bad(ctx, 'create tree', 'expected { sha }');
-            tree = j.sha;
-            // The reply lists the new root level: cache it so a read after our write skips that request.
-            if (Array.isArray(j.tree) && j.truncated !== true)
-                await this.cacheListing(j.sha, j.tree, false);
+    /** GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds). */
+    assertCanWrite(ctx) {
+        if (ctx.token !== undefined)
+            return;
+        throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
+    }
+    /** A chained create-tree upload on `baseTree` (see tree-upload.ts). */
+    treeUpload(ctx, baseTree, uploaded) {
+        const host = {
+            maxInlineBytes: this.cfg.maxInlineBytes,
+            createBlob: (bytes, sha) => this.createBlob(ctx, bytes, sha),
+            createTree: async (body) => {
+                const res = await this.client.send(ctx, {
+                    step: 'create tree',
+                    method: 'POST',
+                    path: '/git/trees',
+                    body,
+                    retry: true, // content-addressed: repeating it yields the same tree
+                });
+                const j = res.json();
+                if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
+                    throw this.bad(ctx, 'create tree', 'expected { sha }');
+                // The reply lists the new root level: cache it so a read after our write skips that request.
+                if (Array.isArray(j.tree) && j.truncated !== true)
+                    await this.cacheListing(j.sha, j.tree, false);
+                return j.sha;
+            },
         };
-        for (const c of changes) {
-            let entry;
-            if (c.sha === null)
-                entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-            else {
-                const bytes = c.content;
-                let text;
-                // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
-                if (bytes.length <= this.cfg.maxInlineBytes && !bytes.includes(0)) {
-                    try {
-                        text = utf8Strict.decode(bytes);
-                    }
-                    catch {
-                        text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
-                    }
-                }
-                if (text === undefined) {
-                    const sha = uploaded?.has(c.sha) ? c.sha : await this.createBlob(ctx, bytes, c.sha);
-                    uploaded?.add(sha);
-                    entry = { path: c.path, mode: c.mode, type: 'blob', sha };
-                }
-                else {
-                    if (inline + bytes.length > this.cfg.maxInlineBytes && chunk.length > 0)
-                        await flush();
-                    inline += bytes.length;
-                    entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
-                }
-            }
-            chunk.push(entry);
-        }
-        await flush();
-        return tree;
+        return new TreeUpload(host, baseTree, uploaded);
+    }
+    async createTrees(ctx, baseTree, changes, uploaded) {
+        const up = this.treeUpload(ctx, baseTree, uploaded);
+        await up.add(changes);
+        return (await up.finish());
     }
     /**
      * Compute the trees of our own write locally; when the root matches GitHub's reply, cache every new
@@ -36139,7 +36591,7 @@ class RemoteApiRefStore {
      * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
      * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
      */
-    async updateRef(ctx, parent, commit, retry, keys = []) {
+    async updateRef(ctx, parent, commit, retry, touchedBy = () => true) {
         const request = parent === null
             ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
             : {
@@ -36177,7 +36629,7 @@ class RemoteApiRefStore {
             if (!noReply && lost === 0 && parent !== null && this.compareByRef) {
                 // A plain lost race: one compare against the ref name tells the new tip and what it changed
                 // (instead of a ref read, then the new tip's commit and tree levels).
-                const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, keys);
+                const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, touchedBy);
                 if (caught) {
                     await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: caught.commit.sha });
                     this.sawTip(ctx.tokenId, caught.commit.sha);
