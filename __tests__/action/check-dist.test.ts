@@ -1,8 +1,8 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 
@@ -31,6 +31,7 @@ describe('scripts/check-dist.mjs', () => {
       staleMessage: (p: string[]) => string;
     };
     const stale = mkdtempSync(join(tmpdir(), 'docdb-stale-'));
+    onTestFinished(() => rmSync(stale, { recursive: true, force: true }));
     cpSync(join(ROOT, 'dist'), stale, { recursive: true });
     writeFileSync(join(stale, 'index.js'), '// old build\n');
     writeFileSync(join(stale, 'leftover.js'), '');
@@ -45,6 +46,7 @@ describe('scripts/check-dist.mjs', () => {
 
   it('exits 1 when pointed at a stale copy', async () => {
     const stale = mkdtempSync(join(tmpdir(), 'docdb-stale-'));
+    onTestFinished(() => rmSync(stale, { recursive: true, force: true }));
     writeFileSync(join(stale, 'package.json'), '{"type":"module"}\n');
     // The committed dist/ stands in for the fresh build (the first test proved they are identical), so this
     // exercises the CLI's exit code and message without a second ~10 s ncc build.

@@ -1,9 +1,9 @@
 /** action.yml and every workflow YAML (CI and the copyable examples) must parse with GitHub's own parser. */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -29,8 +29,12 @@ function validate(kind: 'workflow' | 'action', files: string[]): Promise<Record<
 const docSnippets: { name: string; file: string }[] = [];
 
 let results: Record<string, string[]> = {};
+let dir = '';
+afterAll(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+});
 beforeAll(async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'docdb-wf-'));
+  dir = mkdtempSync(join(tmpdir(), 'docdb-wf-'));
   for (const doc of ['README.md', 'docs/action.md']) {
     const blocks = [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/```ya?ml\n([\s\S]*?)```/g)].map((m) => m[1]!);
     blocks.forEach((text, i) => {

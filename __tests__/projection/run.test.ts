@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { InvalidSpec } from '../../src/core/errors.js';
 import type { Change, RefStore, WriteResult } from '../../src/core/refstore.js';
@@ -208,6 +208,7 @@ describe('runProjections', () => {
 
   it('custom reducer modules: skip with null, context, bad return values', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docdb-reducer-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(
       join(dir, 'titles.mjs'),
       `export function titles(issue, ctx) {
@@ -258,6 +259,7 @@ export default () => 'not an object';
 
   it('a changed custom reducer re-projects everything even in incremental mode', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docdb-reducer-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const mod = join(dir, 'r.mjs');
     writeFileSync(mod, 'export default (i) => ({ v: 1, n: i.number });\n');
     const gh = world();
@@ -303,6 +305,7 @@ export default () => 'not an object';
 
   it('reducer data that is not JSON fails the run naming projection and key, before any commit', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docdb-reducer-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'nan.mjs'), 'export default () => ({ bad: Number.NaN });\n');
     const gh = world();
     const { store, commits } = counting(new MemoryRefStore());
@@ -317,6 +320,7 @@ export default () => 'not an object';
   });
   it('CommonJS reducer modules work, as module.exports = fn or a named property', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'docdb-reducer-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     writeFileSync(join(dir, 'fn.cjs'), 'module.exports = (r) => ({ tag: r.tag_name, kind: "fn" });\n');
     writeFileSync(join(dir, 'named.cjs'), 'exports.shape = async (r) => ({ tag: r.tag_name, kind: "named" });\n');
     const gh = world();

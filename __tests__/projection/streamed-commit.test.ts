@@ -52,7 +52,7 @@ describe('StreamedCommit', () => {
     const docs = new DocumentStore(store(em, repo, { maxInlineBytes: 64 * 1024 }));
     await docs.put({ namespace: 'seed', type: 'x', id: 'a', data: {} });
     const before = await docs.head();
-    const out = new StreamedCommit(docs, () => `streamed ${out.count}`);
+    const out: StreamedCommit = new StreamedCommit(docs, () => `streamed ${out.count}`);
     const from = em.requests.length;
     for (let i = 0; i < 3 * STREAM_PART; i++) await out.add(op(i));
     // Parts were handed over and the store has been uploading them (the first parts, at least).
