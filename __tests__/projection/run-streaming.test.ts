@@ -48,21 +48,23 @@ function fakeFetch(pageIndex: (url: string) => number, per: number) {
   return { fetch, fetched: () => fetched };
 }
 
+/** A backfill of one projection whose http source lists `pages`, each item's `id` its document id. */
+function backfill(pages: string[], store: RefStore, fetch: typeof globalThis.fetch) {
+  const yaml = `projections:\n  items:\n    source: { type: http, url: [${pages.map((u) => `"${u}"`).join(', ')}] }\n    identity: { id: "{item.id}" }\n`;
+  return runProjections({
+    spec: parseSpec(yaml, 'docdb.yml'),
+    client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
+    store,
+    fetch,
+    mode: 'backfill',
+  });
+}
+
 describe('a run streams its changes into the one commit', () => {
   it(`${PAGES * PER_PAGE} new documents: parts of ${STREAM_PART} reach the store before the last page is read; one commit`, async () => {
     const src = fakeFetch((u) => urls.indexOf(u), PER_PAGE);
     const obs = observed(src.fetched);
-    const itemSpec = parseSpec(
-      `projections:\n  items:\n    source: { type: http, url: [${urls.map((u) => `"${u}"`).join(', ')}] }\n    identity: { id: "{item.id}" }\n`,
-      'docdb.yml',
-    );
-    const report = await runProjections({
-      spec: itemSpec,
-      client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
-      store: obs.store,
-      fetch: src.fetch,
-      mode: 'backfill',
-    });
+    const report = await backfill(urls, obs.store, src.fetch);
     expect(report.changed).toBe(true);
     expect(obs.commits()).toBe(1);
     expect(report.written.filter((k) => !k.startsWith('_docdb/'))).toHaveLength(PAGES * PER_PAGE);
@@ -77,16 +79,7 @@ describe('a run streams its changes into the one commit', () => {
   it('few changes: one commit() at the end, no commit in parts', async () => {
     const src = fakeFetch(() => 0, 10);
     const obs = observed(src.fetched);
-    const report = await runProjections({
-      spec: parseSpec(
-        'projections:\n  items:\n    source: { type: http, url: "https://data.example.com/one.json" }\n    identity: { id: "{item.id}" }\n',
-        'docdb.yml',
-      ),
-      client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
-      store: obs.store,
-      fetch: src.fetch,
-      mode: 'backfill',
-    });
+    const report = await backfill(['https://data.example.com/one.json'], obs.store, src.fetch);
     expect(report.changed).toBe(true);
     expect(obs.commits()).toBe(1);
     expect(obs.parts).toHaveLength(0);

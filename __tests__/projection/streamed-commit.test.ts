@@ -3,45 +3,33 @@
  * store uploads while the sources are still being read; few changes are committed at the end exactly as
  * before. Counted in the emulator's request log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthMissing } from '../../src/core/errors.js';
 import { type DocumentOp, DocumentStore } from '../../src/document/document-store.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { STREAM_PART, StreamedCommit } from '../../src/projection/streamed-commit.js';
-import { emulator, freshRepo, store } from '../remote-api/helpers.js';
+import { emulatorPerFile, freshRepo, store } from '../remote-api/helpers.js';
 
-let em: EmulatorHandle;
-let repo: string;
-
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  repo = freshRepo(em);
-});
+const fx = emulatorPerFile();
 
 const op = (i: number): DocumentOp => ({
   op: 'put',
   document: { namespace: 'bench', type: 'item', id: `g${i % 7}/item-${i}`, data: { i, pad: 'p'.repeat(300) } },
 });
-const creates = (from: number) => em.requests.slice(from).filter((q) => q.operation === 'git/create-tree').length;
+const creates = (from: number) => fx.em.requests.slice(from).filter((q) => q.operation === 'git/create-tree').length;
 
 describe('StreamedCommit', () => {
   it('few changes: nothing is sent until finish, then one commit costing what commit() costs', async () => {
-    const docs = new DocumentStore(store(em, repo));
+    const docs = new DocumentStore(store(fx.em, fx.repo));
     const out = new StreamedCommit(docs, () => 'few');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     for (let i = 0; i < STREAM_PART - 1; i++) await out.add(op(i));
-    expect(em.requests.length).toBe(from);
+    expect(fx.em.requests.length).toBe(from);
     expect(out.streaming).toBe(false);
     const r = await out.finish();
     expect(r?.changed).toBe(true);
     expect(r?.written).toHaveLength(STREAM_PART - 1);
-    const other = freshRepo(em);
-    const again = await new DocumentStore(store(em, other)).commit(
+    const other = freshRepo(fx.em);
+    const again = await new DocumentStore(store(fx.em, other)).commit(
       Array.from({ length: STREAM_PART - 1 }, (_, i) => op(i)),
       { message: 'few' },
     );
@@ -49,11 +37,11 @@ describe('StreamedCommit', () => {
   });
 
   it('many changes: trees are uploaded while changes are still being added; ONE commit with every change', async () => {
-    const docs = new DocumentStore(store(em, repo, { maxInlineBytes: 64 * 1024 }));
+    const docs = new DocumentStore(store(fx.em, fx.repo, { maxInlineBytes: 64 * 1024 }));
     await docs.put({ namespace: 'seed', type: 'x', id: 'a', data: {} });
     const before = await docs.head();
     const out: StreamedCommit = new StreamedCommit(docs, () => `streamed ${out.count}`);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     for (let i = 0; i < 3 * STREAM_PART; i++) await out.add(op(i));
     // Parts were handed over and the store has been uploading them (the first parts, at least).
     expect(out.streaming).toBe(true);
@@ -69,15 +57,15 @@ describe('StreamedCommit', () => {
   });
 
   it('no change at all: finish returns undefined and sends nothing', async () => {
-    const docs = new DocumentStore(store(em, repo));
+    const docs = new DocumentStore(store(fx.em, fx.repo));
     const out = new StreamedCommit(docs, () => 'none');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     expect(await out.finish()).toBeUndefined();
-    expect(em.requests.length).toBe(from);
+    expect(fx.em.requests.length).toBe(from);
   });
 
   it('a write that fails while streaming refuses the next part with its error (reading stops), no commit', async () => {
-    const anonymous = new DocumentStore(store(em, repo, { token: undefined }));
+    const anonymous = new DocumentStore(store(fx.em, fx.repo, { token: undefined }));
     const out = new StreamedCommit(anonymous, () => 'x');
     let err: unknown;
     let added = 0;
@@ -93,7 +81,7 @@ describe('StreamedCommit', () => {
   });
 
   it('abort (the run failed) ends a started commit in parts with no commit', async () => {
-    const docs = new DocumentStore(store(em, repo));
+    const docs = new DocumentStore(store(fx.em, fx.repo));
     await docs.put({ namespace: 'seed', type: 'x', id: 'a', data: {} });
     const tip = await docs.head();
     const out = new StreamedCommit(docs, () => 'x');

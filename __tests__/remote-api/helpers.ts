@@ -1,4 +1,5 @@
 /** Shared fixtures for remote-api tests: an emulator, a repository, a token, and stores over each transport. */
+import { afterAll, beforeAll, beforeEach } from 'vitest';
 import { startEmulator } from '../../src/emulator/index.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
@@ -88,4 +89,28 @@ export function since(em: EmulatorHandle, from: number) {
 /** `METHOD operation` summaries, for readable assertions. */
 export function ops(em: EmulatorHandle, from: number): string[] {
   return since(em, from).map((r) => `${r.method} ${r.operation ?? r.path} ${r.status}`);
+}
+
+/**
+ * One emulator for the test file and a fresh repository for each test (registers the vitest hooks).
+ *
+ * @example
+ * const fx = emulatorPerFile();
+ * it('…', async () => { await store(fx.em, fx.repo).put('a', '1'); });
+ */
+export function emulatorPerFile(options: Parameters<typeof startEmulator>[0] = {}): {
+  readonly em: EmulatorHandle;
+  readonly repo: string;
+} {
+  const fx = {} as { em: EmulatorHandle; repo: string };
+  beforeAll(async () => {
+    fx.em = await emulator(options);
+  });
+  afterAll(async () => {
+    await fx.em?.stop();
+  });
+  beforeEach(() => {
+    fx.repo = freshRepo(fx.em);
+  });
+  return fx;
 }

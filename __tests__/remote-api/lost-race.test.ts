@@ -3,22 +3,10 @@
  * its tree and every file changed), create tree, create commit, update ref — whether or not the other
  * writer touched the same key, counted exactly in the emulator's log.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, ops, store } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorPerFile, freshRepo, ops, store } from './helpers.js';
 
-let em: EmulatorHandle;
-let repo: string;
-
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  repo = freshRepo(em);
-});
+const fx = emulatorPerFile();
 
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
 const WRITE = ['POST git/create-tree 201', 'POST git/create-commit 201'];
@@ -26,8 +14,8 @@ const LOST = ['PATCH git/update-ref 422', 'GET repos/compare-commits-with-basehe
 
 /** Two stores that both know the current tip (so each writes on it without reading the ref). */
 async function twoWarmWriters() {
-  const a = store(em, repo, { sleep: async () => {} });
-  const b = store(em, repo, { sleep: async () => {} });
+  const a = store(fx.em, fx.repo, { sleep: async () => {} });
+  const b = store(fx.em, fx.repo, { sleep: async () => {} });
   await a.commit([
     { op: 'put', key: 'docs/x/one.json', value: '1' },
     { op: 'put', key: 'docs/y/two.json', value: '2' },
@@ -41,12 +29,12 @@ describe('a lost race costs 4 requests', () => {
   it('the other writer changed another key (in the same directory): compare, tree, commit, ref', async () => {
     const { a, b } = await twoWarmWriters();
     await a.put('docs/x/three.json', '3');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await b.put('docs/x/four.json', '4');
     expect(r.changed).toBe(true);
-    expect(ops(em, from)).toEqual([...WRITE, ...LOST, ...WRITE, 'PATCH git/update-ref 200']);
+    expect(ops(fx.em, from)).toEqual([...WRITE, ...LOST, ...WRITE, 'PATCH git/update-ref 200']);
     expect(r.requests).toBe(3 + 4);
-    const reader = store(em, repo);
+    const reader = store(fx.em, fx.repo);
     expect((await reader.list({ prefix: 'docs/x/' })).entries.map((e) => e.key)).toEqual([
       'docs/x/four.json',
       'docs/x/one.json',
@@ -57,14 +45,14 @@ describe('a lost race costs 4 requests', () => {
   it('the other writer changed the SAME key: the change is judged again on the new tree, still 4 requests', async () => {
     const { a, b } = await twoWarmWriters();
     await a.put('docs/x/one.json', 'from a');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await b.put('docs/x/one.json', 'from b');
     expect(r.changed).toBe(true);
     // The new tree was computed from the compare's file list (no tree read), and b's value is written on it.
-    expect(ops(em, from)).toEqual([...WRITE, ...LOST, ...WRITE, 'PATCH git/update-ref 200']);
-    expect(text((await store(em, repo).get('docs/x/one.json'))?.value)).toBe('from b');
+    expect(ops(fx.em, from)).toEqual([...WRITE, ...LOST, ...WRITE, 'PATCH git/update-ref 200']);
+    expect(text((await store(fx.em, fx.repo).get('docs/x/one.json'))?.value)).toBe('from b');
     // a's write survives in history.
-    const h = await store(em, repo).history('docs/x/one.json');
+    const h = await store(fx.em, fx.repo).history('docs/x/one.json');
     expect(h.entries).toHaveLength(3);
   });
 
@@ -72,31 +60,31 @@ describe('a lost race costs 4 requests', () => {
     const { a, b } = await twoWarmWriters();
     // (Another message: identical commits made in the same second would be one and the same commit.)
     await a.put('docs/x/one.json', 'same', { message: 'a wrote it' });
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await b.put('docs/x/one.json', 'same');
     expect(r.changed).toBe(false);
-    expect(ops(em, from)).toEqual([...WRITE, ...LOST]);
+    expect(ops(fx.em, from)).toEqual([...WRITE, ...LOST]);
   });
 
   it('an ifMatch judged on the old tip is checked again on the new tree: PreconditionFailed, no tree read', async () => {
     const { a, b } = await twoWarmWriters();
     const seen = await b.get('docs/x/one.json');
     await a.put('docs/x/one.json', 'moved on');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const err = await b.put('docs/x/one.json', 'stale edit', { ifMatch: seen?.blobSha ?? '' }).catch((e) => e);
     expect(err?.name).toBe('PreconditionFailed');
-    expect(ops(em, from)).toEqual([...WRITE, ...LOST]);
+    expect(ops(fx.em, from)).toEqual([...WRITE, ...LOST]);
   });
 });
 
 describe('the emulator’s compare', () => {
   it('resolves a full ref name as head and lists same-second commits in first-parent order', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.put('a.json', '0');
     const base = (await s.head()) as string;
     const made: string[] = [];
     for (let i = 1; i <= 5; i++) made.push((await s.put('a.json', String(i))).version as string);
-    const res = await fetch(`${em.url}/repos/octo/${repo}/compare/${base}...refs/docdb/documents`, {
+    const res = await fetch(`${fx.em.url}/repos/octo/${fx.repo}/compare/${base}...refs/docdb/documents`, {
       headers: { authorization: 'Bearer ghp_TestTokenValue0123456789abcdefABCDEF' },
     });
     const body = (await res.json()) as { status: string; commits: { sha: string }[] };
