@@ -36329,9 +36329,11 @@ class RemoteApiRefStore {
         let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
         let tip = confirmed ? await this.readRef(ctx, false) : cached?.sha;
         const base = tip === null ? null : await this.getCommit(ctx, tip);
-        // Every key of the write with its blob SHA (null: delete), and the directories of the put keys.
+        // Every key of the write with its blob SHA (null: delete); the directories of the put keys (a key may
+        // not be one) and of every key (a file another writer puts there touches the write).
         const desired = new Map();
         const dirs = new Set();
+        const keyDirs = new Set();
         const uploaded = new Set();
         let plan = { written: [], deleted: [] };
         let upload;
@@ -36347,9 +36349,11 @@ class RemoteApiRefStore {
             assertNoPathConflicts(changes, { isFile: (p) => typeof desired.get(p) === 'string', isDir: (p) => dirs.has(p) });
             for (const c of changes) {
                 desired.set(c.key, c.op === 'put' ? c.sha : null);
-                if (c.op === 'put')
-                    for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1))
+                for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
+                    keyDirs.add(c.key.slice(0, i));
+                    if (c.op === 'put')
                         dirs.add(c.key.slice(0, i));
+                }
             }
             const current = await this.currentShas(ctx, base ? base.tree : null, changes);
             const p = planWrite(changes, (k) => current.get(k));
@@ -36363,7 +36367,7 @@ class RemoteApiRefStore {
             upload ??= this.treeUpload(ctx, base ? base.tree : null, uploaded);
             await upload.add(p.treeChanges);
         }
-        const touchedBy = (files) => touchesKeySet(files, (k) => desired.has(k), (d) => dirs.has(d));
+        const touchedBy = (files) => touchesKeySet(files, (k) => desired.has(k), (d) => keyDirs.has(d));
         const custom = partsMessage(options);
         assertMessage(custom);
         const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);

@@ -829,9 +829,11 @@ export class RemoteApiRefStore implements RefStore {
     let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
     let tip: string | null = confirmed ? await this.readRef(ctx, false) : (cached?.sha as string);
     const base = tip === null ? null : await this.getCommit(ctx, tip);
-    // Every key of the write with its blob SHA (null: delete), and the directories of the put keys.
+    // Every key of the write with its blob SHA (null: delete); the directories of the put keys (a key may
+    // not be one) and of every key (a file another writer puts there touches the write).
     const desired = new Map<string, string | null>();
     const dirs = new Set<string>();
+    const keyDirs = new Set<string>();
     const uploaded = new Set<string>();
     let plan: { written: string[]; deleted: string[] } = { written: [], deleted: [] };
     let upload: TreeUpload | undefined;
@@ -846,8 +848,10 @@ export class RemoteApiRefStore implements RefStore {
       assertNoPathConflicts(changes, { isFile: (p) => typeof desired.get(p) === 'string', isDir: (p) => dirs.has(p) });
       for (const c of changes) {
         desired.set(c.key, c.op === 'put' ? c.sha : null);
-        if (c.op === 'put')
-          for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) dirs.add(c.key.slice(0, i));
+        for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
+          keyDirs.add(c.key.slice(0, i));
+          if (c.op === 'put') dirs.add(c.key.slice(0, i));
+        }
       }
       const current = await this.currentShas(ctx, base ? base.tree : null, changes);
       const p = planWrite(changes, (k) => current.get(k));
@@ -862,7 +866,7 @@ export class RemoteApiRefStore implements RefStore {
       touchesKeySet(
         files,
         (k) => desired.has(k),
-        (d) => dirs.has(d),
+        (d) => keyDirs.has(d),
       );
     const custom = partsMessage(options);
     assertMessage(custom);
