@@ -34949,6 +34949,10 @@ function levelSha(entries) {
 async function buildTreesLocally(getLevel, baseRoot, changes) {
     const levels = new Map();
     const unknown = Symbol('unknown');
+    // Where each change's next path segment starts. A change descends one path, so one offset per change
+    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
+    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
+    const offset = new Int32Array(changes.length);
     const apply = async (treeSha, list) => {
         const entries = new Map();
         if (treeSha !== null) {
@@ -34959,25 +34963,31 @@ async function buildTreesLocally(getLevel, baseRoot, changes) {
                 entries.set(e.name, e);
         }
         const nested = new Map();
-        for (const c of list) {
-            const [name, ...rest] = c.segments;
-            if (rest.length === 0) {
+        for (const i of list) {
+            const c = changes[i];
+            const from = offset[i];
+            const slash = c.path.indexOf('/', from);
+            if (slash < 0) {
+                const name = c.path.slice(from);
                 if (c.sha === null) {
                     if (!entries.has(name))
                         return unknown;
                     entries.delete(name);
                 }
                 else {
-                    const existing = entries.get(name);
-                    if (existing?.type === 'tree')
+                    if (entries.get(name)?.type === 'tree')
                         return unknown;
                     entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
                 }
             }
             else {
-                const sub = nested.get(name) ?? [];
-                nested.set(name, sub);
-                sub.push({ segments: rest, mode: c.mode, sha: c.sha });
+                const name = c.path.slice(from, slash);
+                offset[i] = slash + 1;
+                const sub = nested.get(name);
+                if (sub)
+                    sub.push(i);
+                else
+                    nested.set(name, [i]);
             }
         }
         for (const [name, sub] of nested) {
@@ -34999,7 +35009,7 @@ async function buildTreesLocally(getLevel, baseRoot, changes) {
         levels.set(sha, level);
         return sha;
     };
-    const root = await apply(baseRoot, changes.map((c) => ({ segments: c.path.split('/'), mode: c.mode, sha: c.sha })));
+    const root = await apply(baseRoot, changes.map((_, i) => i));
     if (root === unknown)
         return undefined;
     if (root === null) {

@@ -17,12 +17,6 @@ export function levelSha(entries: readonly CachedTreeEntry[]): string {
   return hashObject('tree', encodeTree(entries.map((e) => ({ mode: e.mode as TreeMode, name: e.name, sha: e.sha }))));
 }
 
-interface Pending {
-  segments: string[];
-  mode: string;
-  sha: string | null;
-}
-
 /** One change as `POST /git/trees` takes it (`sha: null` deletes). */
 export interface LocalTreeChange {
   path: string;
@@ -49,29 +43,37 @@ export async function buildTreesLocally(
 ): Promise<{ root: string; levels: Map<string, CachedTreeEntry[]> } | undefined> {
   const levels = new Map<string, CachedTreeEntry[]>();
   const unknown = Symbol('unknown');
-  const apply = async (treeSha: string | null, list: Pending[]): Promise<string | null | typeof unknown> => {
+  // Where each change's next path segment starts. A change descends one path, so one offset per change
+  // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
+  // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
+  const offset = new Int32Array(changes.length);
+  const apply = async (treeSha: string | null, list: readonly number[]): Promise<string | null | typeof unknown> => {
     const entries = new Map<string, CachedTreeEntry>();
     if (treeSha !== null) {
       const level = await getLevel(treeSha);
       if (!level) return unknown;
       for (const e of level) entries.set(e.name, e);
     }
-    const nested = new Map<string, Pending[]>();
-    for (const c of list) {
-      const [name, ...rest] = c.segments as [string, ...string[]];
-      if (rest.length === 0) {
+    const nested = new Map<string, number[]>();
+    for (const i of list) {
+      const c = changes[i] as LocalTreeChange;
+      const from = offset[i] as number;
+      const slash = c.path.indexOf('/', from);
+      if (slash < 0) {
+        const name = c.path.slice(from);
         if (c.sha === null) {
           if (!entries.has(name)) return unknown;
           entries.delete(name);
         } else {
-          const existing = entries.get(name);
-          if (existing?.type === 'tree') return unknown;
+          if (entries.get(name)?.type === 'tree') return unknown;
           entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
         }
       } else {
-        const sub = nested.get(name) ?? [];
-        nested.set(name, sub);
-        sub.push({ segments: rest, mode: c.mode, sha: c.sha });
+        const name = c.path.slice(from, slash);
+        offset[i] = slash + 1;
+        const sub = nested.get(name);
+        if (sub) sub.push(i);
+        else nested.set(name, [i]);
       }
     }
     for (const [name, sub] of nested) {
@@ -90,7 +92,7 @@ export async function buildTreesLocally(
   };
   const root = await apply(
     baseRoot,
-    changes.map((c) => ({ segments: c.path.split('/'), mode: c.mode, sha: c.sha })),
+    changes.map((_, i) => i),
   );
   if (root === unknown) return undefined;
   if (root === null) {
