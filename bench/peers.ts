@@ -9,11 +9,18 @@
  * Scenarios per run: first write of N documents, 1 % changed, no change. Each strategy runs in its own
  * process (peak RSS is its own). Medians of `runs` runs; the spread (max−min)/median is reported as noise.
  *
- *   npx tsx bench/peers.ts [--latency 20] [--runs 3] [--sizes 1,100,1000]
- * Writes bench/results/peers.json and bench/results/peers.md.
+ *   npx tsx bench/peers.ts [--latency 20] [--runs 3] [--sizes 1,100,1000] [--strategies docdb,git]
+ *                          [--scenarios first,changed,nochange] [--note "text"] [--replace] [--no-write]
+ *   npx tsx bench/peers.ts --regen [--note "text"]   rewrite peers.md from peers.json (and add a note)
+ *   npx tsx bench/peers.ts --summary                 print the README's compact table from peers.json
+ * Merges into bench/results/peers.json: rows are keyed by (strategy, N, scenario); this run's rows replace
+ * the same-key rows, the others are kept (refused if the file was measured at another latency; --replace
+ * starts over). Each row is merged as soon as it is measured. bench/results/peers.md is regenerated from
+ * all rows. A scenario runs on the state the previous one left, so `--scenarios nochange` still runs the
+ * first write and the 1 % change before it, untimed and unrecorded.
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,12 +34,15 @@ const TOKEN = 'ghp_bench_peers_token_0123456789abcdef';
 
 export const STRATEGIES = ['docdb', 'blob-per-file', 'per-document', 'contents', 'git'] as const;
 type Strategy = (typeof STRATEGIES)[number];
-const SCENARIOS = ['first', '1% changed', 'no change'] as const;
+export const SCENARIOS = ['first', '1% changed', 'no change'] as const;
+type Scenario = (typeof SCENARIOS)[number];
+/** CLI spellings of the scenarios (`--scenarios first,changed,nochange`). */
+const SCENARIO_FLAGS: Record<string, Scenario> = { first: 'first', changed: '1% changed', nochange: 'no change' };
 
 export interface PeerRow {
   strategy: Strategy;
   n: number;
-  scenario: (typeof SCENARIOS)[number];
+  scenario: Scenario;
   runs: number;
   requests: number;
   writes: number;
@@ -135,7 +145,14 @@ export async function runPeers(opts: {
   sizes: number[];
   slowMax: number;
   strategies?: readonly Strategy[];
+  /** Scenarios to record (default all); the ones before the last selected still run, as setup. */
+  scenarios?: readonly Scenario[];
+  /** Called with each row as soon as its last run is measured. */
+  onRow?: (row: PeerRow) => void;
 }): Promise<PeerRow[]> {
+  const selected = new Set(opts.scenarios ?? SCENARIOS);
+  const upTo = Math.max(...SCENARIOS.map((s, i) => (selected.has(s) ? i : -1)));
+  if (upTo < 0) throw new Error('no scenario selected');
   const em = await startEmulator({ latencyMs: opts.latencyMs });
   em.state.addToken(TOKEN, { login: 'bench', repos: '*', rateLimit: 100_000_000 });
   const rows: PeerRow[] = [];
@@ -149,26 +166,8 @@ export async function runPeers(opts: {
         // Slow strategies at the largest size run once (their request counts are exact; only wall time varies).
         const runs = perFile && n >= 1000 ? 1 : opts.runs;
         const samples: Sample[][] = SCENARIOS.map(() => []);
-        for (let run = 0; run < runs; run++) {
-          const { target, cleanup } = newTarget(em, strategy);
-          try {
-            const changed = Math.max(1, Math.ceil(n / 100));
-            const plan: [string, number][] = [
-              ['base', 0],
-              [`c${run}`, changed],
-              [`c${run}`, changed],
-            ];
-            for (let i = 0; i < SCENARIOS.length; i++) {
-              const [salt, ch] = plan[i] as [string, number];
-              const before = commitCount(em, strategy, target);
-              const s = await runWorker(strategy, em.url, target, n, salt, ch);
-              samples[i]?.push({ ...s, commits: commitCount(em, strategy, target) - before });
-            }
-          } finally {
-            cleanup();
-          }
-        }
-        SCENARIOS.forEach((scenario, i) => {
+        const finish = (i: number) => {
+          const scenario = SCENARIOS[i] as Scenario;
           const xs = samples[i] as Sample[];
           const ms = median(xs.map((x) => x.ms));
           const row: PeerRow = {
@@ -188,10 +187,32 @@ export async function runPeers(opts: {
           };
           rows.push(row);
           console.error(
-            `${strategy.padEnd(14)} n=${String(n).padEnd(6)} ${scenario.padEnd(11)} req=${row.requests} writes=${row.writes} commits=${row.commits} ` +
+            `${new Date().toISOString()} ${strategy.padEnd(14)} n=${String(n).padEnd(6)} ${scenario.padEnd(11)} req=${row.requests} writes=${row.writes} commits=${row.commits} ` +
               `up=${row.bytesSent} down=${row.bytesReceived} ${row.ms.toFixed(0)} ms ±${row.noisePct.toFixed(0)}% rss=${row.peakRssMiB.toFixed(0)} MiB`,
           );
-        });
+          opts.onRow?.(row);
+        };
+        for (let run = 0; run < runs; run++) {
+          const { target, cleanup } = newTarget(em, strategy);
+          try {
+            const changed = Math.max(1, Math.ceil(n / 100));
+            const plan: [string, number][] = [
+              ['base', 0],
+              [`c${run}`, changed],
+              [`c${run}`, changed],
+            ];
+            for (let i = 0; i <= upTo; i++) {
+              const [salt, ch] = plan[i] as [string, number];
+              const before = commitCount(em, strategy, target);
+              const s = await runWorker(strategy, em.url, target, n, salt, ch);
+              samples[i]?.push({ ...s, commits: commitCount(em, strategy, target) - before });
+              // The last run of this scenario: its row is final (earlier runs did every scenario).
+              if (run === runs - 1 && selected.has(SCENARIOS[i] as Scenario)) finish(i);
+            }
+          } finally {
+            cleanup();
+          }
+        }
       }
     }
   } finally {
@@ -203,8 +224,82 @@ export async function runPeers(opts: {
 const kb = (b: number) =>
   b < 1024 ? `${b} B` : b < 1024 * 1024 ? `${(b / 1024).toFixed(1)} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`;
 
+/** Rows in table order: by N, then strategy order, then scenario order. */
+export function sortPeerRows(rows: PeerRow[]): PeerRow[] {
+  const si = (r: PeerRow) => STRATEGIES.indexOf(r.strategy);
+  const ci = (r: PeerRow) => SCENARIOS.indexOf(r.scenario);
+  return [...rows].sort((a, b) => a.n - b.n || si(a) - si(b) || ci(a) - ci(b));
+}
+
+const rowKey = (r: PeerRow) => `${r.strategy}\u0000${r.n}\u0000${r.scenario}`;
+
+/** The results file: the rows of every run merged, all measured at one injected latency. */
+export interface PeersFile {
+  date: string;
+  node: string;
+  latencyMs: number;
+  rows: PeerRow[];
+  /** Free-text lines printed under the table (`--note`). */
+  notes?: string[];
+}
+
+/**
+ * Merge `rows` into `prev` (the same key replaces the old row, other rows are kept). Refuses rows measured
+ * at another injected latency: a table mixing latencies would compare wall times that cannot be compared.
+ */
+export function mergePeers(prev: PeersFile | undefined, rows: PeerRow[], latencyMs: number, notes: string[] = []) {
+  if (prev && prev.latencyMs !== latencyMs) {
+    throw new Error(
+      `bench/results/peers.json was measured at ${prev.latencyMs} ms of injected latency, this run at ${latencyMs} ms: ` +
+        `refusing to merge (run with --latency ${prev.latencyMs}, or --replace to start a new table)`,
+    );
+  }
+  const byKey = new Map((prev?.rows ?? []).map((r) => [rowKey(r), r]));
+  for (const r of rows) byKey.set(rowKey(r), r);
+  const allNotes = [...(prev?.notes ?? [])];
+  for (const note of notes) if (!allNotes.includes(note)) allNotes.push(note);
+  return {
+    date: new Date().toISOString(),
+    node: process.version,
+    latencyMs,
+    rows: sortPeerRows([...byKey.values()]),
+    ...(allNotes.length ? { notes: allNotes } : {}),
+  } satisfies PeersFile;
+}
+
+/** Lines under the table for (strategy, N) pairs that lack some scenarios. */
+function missingScenarioNotes(rows: PeerRow[]): string[] {
+  const notes: string[] = [];
+  const sizes = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
+  for (const n of sizes) {
+    for (const strategy of STRATEGIES) {
+      const have = new Set(rows.filter((r) => r.n === n && r.strategy === strategy).map((r) => r.scenario));
+      if (have.size === 0 || have.size === SCENARIOS.length) continue;
+      const missing = SCENARIOS.filter((c) => !have.has(c));
+      // Does this strategy's request count ignore the scenario at every N where all scenarios were measured?
+      const full = sizes.filter(
+        (m) => rows.filter((r) => r.n === m && r.strategy === strategy).length === SCENARIOS.length,
+      );
+      const same =
+        full.length > 0 &&
+        full.every(
+          (m) => new Set(rows.filter((r) => r.n === m && r.strategy === strategy).map((r) => r.requests)).size === 1,
+        );
+      notes.push(
+        `${strategy} at N = ${n.toLocaleString('en-US')}: ${missing.join(', ')} not timed.` +
+          (same
+            ? ` Its requests do not depend on the scenario (same requests, writes and commits for every scenario at N = ${full
+                .map((m) => m.toLocaleString('en-US'))
+                .join(', ')}), so they cost the same requests as ${[...have].join(', ')}.`
+            : ''),
+      );
+    }
+  }
+  return notes;
+}
+
 /** The README table. */
-export function peersTable(rows: PeerRow[], latencyMs: number): string {
+export function peersTable(rows: PeerRow[], latencyMs: number, notes: string[] = [], missingNotes = true): string {
   const head =
     `| strategy | N | scenario | requests | write requests | commits | bytes up / down | wall time (median) | noise | peak RSS |\n` +
     '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n';
@@ -213,10 +308,11 @@ export function peersTable(rows: PeerRow[], latencyMs: number): string {
       const http = r.strategy !== 'git';
       return `| ${r.strategy} | ${r.n} | ${r.scenario} | ${http ? r.requests : 'n/a'} | ${http ? r.writes : 'n/a'} | ${r.commits} | ${
         http ? `${kb(r.bytesSent)} / ${kb(r.bytesReceived)}` : 'n/a'
-      } | ${r.ms.toFixed(0)} ms | ±${r.noisePct.toFixed(0)}% (${r.runs} run${r.runs > 1 ? 's' : ''}) | ${r.peakRssMiB.toFixed(0)} MiB |`;
+      } | ${r.ms.toFixed(0)} ms | ${r.runs > 1 ? `±${r.noisePct.toFixed(0)}% (${r.runs} runs)` : 'n/a (1 run)'} | ${r.peakRssMiB.toFixed(0)} MiB |`;
     })
     .join('\n');
-  return `Injected latency: ${latencyMs} ms per request (emulator on loopback; git runs locally without latency).\n\n${head}${body}\n`;
+  const below = [...(missingNotes ? missingScenarioNotes(rows) : []), ...notes].map((l) => `\n${l}\n`).join('');
+  return `Injected latency: ${latencyMs} ms per request (emulator on loopback; git runs locally without latency).\n\n${head}${body}\n${below}`;
 }
 
 function arg(name: string, def: string): string {
@@ -280,26 +376,86 @@ export function scalingTable(rows: PeerRow[]): string {
   return `docdb alone, no injected latency, 1 run each.\n\n${head}${body}\n`;
 }
 
-function writePeers(rows: PeerRow[], latencyMs: number) {
+/** Merge `rows` into bench/results/peers.json (or start it over) and regenerate peers.md from all rows. */
+function writePeers(rows: PeerRow[], latencyMs: number, opts: { replace?: boolean; notes?: string[] } = {}) {
   const dir = join(here, 'results');
   mkdirSync(dir, { recursive: true });
-  writeFileSync(
-    join(dir, 'peers.json'),
-    `${JSON.stringify({ date: new Date().toISOString(), node: process.version, latencyMs, rows }, null, 2)}\n`,
-  );
-  writeFileSync(join(dir, 'peers.md'), peersTable(rows, latencyMs));
+  const jsonPath = join(dir, 'peers.json');
+  const prev =
+    !opts.replace && existsSync(jsonPath) ? (JSON.parse(readFileSync(jsonPath, 'utf8')) as PeersFile) : undefined;
+  const merged = mergePeers(prev, rows, latencyMs, opts.notes);
+  // Write-then-rename: a concurrent run merging into the same file never reads half a file.
+  const atomic = (path: string, text: string) => {
+    writeFileSync(`${path}.${process.pid}.tmp`, text);
+    renameSync(`${path}.${process.pid}.tmp`, path);
+  };
+  atomic(jsonPath, `${JSON.stringify(merged, null, 2)}\n`);
+  atomic(join(dir, 'peers.md'), peersTable(merged.rows, latencyMs, merged.notes));
+  return merged;
 }
 
-if (process.argv[1]?.endsWith('peers.ts')) {
+/**
+ * The README's compact view of the results: the first write of every strategy at every N, and all three
+ * scenarios at the largest N (the full table is bench/results/peers.md).
+ */
+export function peersSummaryTable(rows: PeerRow[], latencyMs: number): string {
+  const top = Math.max(...rows.map((r) => r.n));
+  const keep = sortPeerRows(rows).filter((r) => r.scenario === 'first' || r.n === top);
+  return peersTable(keep, latencyMs, [], false);
+}
+
+/** Parse a comma-separated flag value against the allowed names (exits with the list on an unknown one). */
+function list<T>(raw: string, known: Record<string, T>, what: string): T[] {
+  return raw.split(',').map((name) => {
+    const v = known[name.trim()];
+    if (v === undefined) {
+      console.error(`unknown ${what} "${name}"; known: ${Object.keys(known).join(', ')}`);
+      process.exit(2);
+    }
+    return v;
+  });
+}
+
+if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--summary')) {
+  // Print the README's compact table from bench/results/peers.json; measures nothing.
+  const file = JSON.parse(readFileSync(join(here, 'results', 'peers.json'), 'utf8')) as PeersFile;
+  console.log(peersSummaryTable(file.rows, file.latencyMs));
+} else if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--regen')) {
+  // Rewrite peers.md from peers.json (adding any --note); measures nothing.
+  const file = JSON.parse(readFileSync(join(here, 'results', 'peers.json'), 'utf8')) as PeersFile;
+  const notes = process.argv.flatMap((a, i) => (a === '--note' ? [process.argv[i + 1] as string] : []));
+  writePeers([], file.latencyMs, { notes });
+} else if (process.argv[1]?.endsWith('peers.ts')) {
   const latencyMs = Number(arg('latency', '20'));
+  const noWrite = process.argv.includes('--no-write');
+  const replace = process.argv.includes('--replace');
+  const notes = process.argv.flatMap((a, i) => (a === '--note' ? [process.argv[i + 1] as string] : []));
+  const jsonPath = join(here, 'results', 'peers.json');
+  // Refuse a latency mismatch before measuring anything, not after an hour of runs.
+  if (!noWrite && !replace && existsSync(jsonPath)) {
+    mergePeers(JSON.parse(readFileSync(jsonPath, 'utf8')) as PeersFile, [], latencyMs);
+  }
+  let first = replace;
   const rows = await runPeers({
     latencyMs,
     runs: Number(arg('runs', '3')),
     sizes: arg('sizes', '1,100,1000').split(',').map(Number),
-    slowMax: Number(arg('slow-max', '1000')),
-    strategies: arg('strategies', STRATEGIES.join(',')).split(',') as Strategy[],
+    slowMax: Number(arg('slow-max', 'Infinity')),
+    strategies: list(
+      arg('strategies', STRATEGIES.join(',')),
+      Object.fromEntries(STRATEGIES.map((s) => [s, s])),
+      'strategy',
+    ),
+    scenarios: list(arg('scenarios', Object.keys(SCENARIO_FLAGS).join(',')), SCENARIO_FLAGS, 'scenario'),
+    // Each row lands in the results as soon as it is measured (a long run stopped midway keeps what it did).
+    onRow: noWrite
+      ? undefined
+      : (row) => {
+          writePeers([row], latencyMs, { replace: first, notes });
+          first = false;
+        },
   });
-  if (process.argv.includes('--no-write')) console.log(JSON.stringify(rows));
-  else writePeers(rows, latencyMs);
-  console.log(peersTable(rows, latencyMs));
+  if (noWrite) console.log(JSON.stringify(rows));
+  else if (rows.length === 0) writePeers([], latencyMs, { replace, notes });
+  console.log(peersTable(sortPeerRows(rows), latencyMs));
 }
