@@ -331,15 +331,7 @@ export async function peersBench(quick: boolean): Promise<BenchResult[]> {
     slowMax: 100,
   });
   writePeers(rows, latencyMs);
-  // docdb alone up to 100,000 documents (no latency): requests, bytes and the memory per document.
-  const scaling = await runPeers({
-    latencyMs: 0,
-    runs: 1,
-    sizes: quick ? [1, 10_000] : [1, 10_000, 100_000],
-    slowMax: 0,
-    strategies: ['docdb'],
-  });
-  writeFileSync(join(here, 'results', 'scaling.md'), scalingTable(scaling));
+  const scaling = await runScaling(quick ? [1, 10_000] : [1, 10_000, 100_000]);
   return [...rows, ...scaling].map((r) => ({
     name: `peers ${r.strategy} n=${r.n} ${r.scenario}${r.n >= 10_000 && r.strategy === 'docdb' ? ' (latency 0)' : ''}`,
     iterations: r.runs,
@@ -354,6 +346,13 @@ export async function peersBench(quick: boolean): Promise<BenchResult[]> {
       rssMiB: Math.round(r.peakRssMiB),
     },
   }));
+}
+
+/** docdb alone up to 100,000 documents (no latency): requests, bytes and the memory per document → scaling.md. */
+async function runScaling(sizes: number[]): Promise<PeerRow[]> {
+  const scaling = await runPeers({ latencyMs: 0, runs: 1, sizes, slowMax: 0, strategies: ['docdb'] });
+  writeFileSync(join(here, 'results', 'scaling.md'), scalingTable(scaling));
+  return scaling;
 }
 
 /**
@@ -373,7 +372,7 @@ export function scalingTable(rows: PeerRow[]): string {
       )} | ${r.ms.toFixed(0)} ms | ${r.peakRssMiB.toFixed(0)} MiB | ${per} |`;
     })
     .join('\n');
-  return `docdb alone, no injected latency, 1 run each.\n\n${head}${body}\n`;
+  return `docdb alone, no injected latency, 1 run each (\`npx tsx bench/peers.ts --scaling\`, ${new Date().toISOString().slice(0, 10)}; \`npm run bench\` also regenerates this file). RSS per document = (peak RSS − peak RSS of the 1-document write) / N; it includes the input documents (≈ 0.75 KB each as JS objects here) and V8's lazy collection.\n\n${head}${body}\n`;
 }
 
 /** Merge `rows` into bench/results/peers.json (or start it over) and regenerate peers.md from all rows. */
@@ -416,7 +415,11 @@ function list<T>(raw: string, known: Record<string, T>, what: string): T[] {
   });
 }
 
-if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--summary')) {
+if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--scaling')) {
+  // docdb's scaling series alone (writes bench/results/scaling.md; peers.json is not touched).
+  const rows = await runScaling(arg('sizes', '1,10000,100000').split(',').map(Number));
+  console.log(scalingTable(rows));
+} else if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--summary')) {
   // Print the README's compact table from bench/results/peers.json; measures nothing.
   const file = JSON.parse(readFileSync(join(here, 'results', 'peers.json'), 'utf8')) as PeersFile;
   console.log(peersSummaryTable(file.rows, file.latencyMs));
