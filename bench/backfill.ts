@@ -15,10 +15,11 @@
  *   npx tsx bench/backfill.ts [--sizes 100,10000,50000,100000] [--per 100] [--variants streamed,gathered,collect]
  *                             [--runs 3 (sizes ≤ 10,000)] [--runs-large 1]
  *                             [--fit-limit 128,192 (0: skip)] [--no-write]
- * Writes bench/results/backfill.json and bench/results/backfill.md. BACKFILL_LOG=1 prints the workers' progress.
+ * Writes bench/results/backfill.json and bench/results/backfill.md (--render: only the .md, from the .json).
+ * BACKFILL_LOG=1 prints the workers' progress.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -321,10 +322,11 @@ export function backfillTable(rows: BackfillRow[], fits: FitRow[], per: number):
   return (
     `Backfill (first run, every document new) of one \`http\` projection reading pages of ${per} items (~1 KB each) from a ` +
     'loopback server, written through the GitHub API store to the emulator (no injected latency). Each run is its own ' +
-    "process: peak RSS is the kernel's maxRSS of that process. streamed: the Action as it is (parts of 1,000); gathered: the " +
+    "process: peak RSS is that process's VmHWM (not ru_maxrss, which on Linux includes the forking parent's peak). streamed: the Action as it is (parts of 1,000); gathered: the " +
     'same run on a store without commitParts (every encoded change gathered into one commit); collect: the behaviour ' +
     'before streaming (every document collected, one commit). The machine (2 cores) was shared with other work: ' +
-    'wall times are noisy, memory figures much less so.\n\n' +
+    'wall times are noisy, memory figures less so; a peak RSS not marked as a median is one run (two single runs of ' +
+    'the streamed backfill at 100,000 gave 320 and 351 MiB).\n\n' +
     `${head}${body}\n\n` +
     `¹ (peak RSS − peak RSS of the ${per}-document run) / N. ² ArrayBuffers and other memory outside the JS heap, sampled every 50 ms. ` +
     '³ JS heap + off-heap memory in use after a full GC once every item is read and reduced (before the last part ' +
@@ -382,7 +384,11 @@ function arg(name: string, def: string): string {
   return i >= 0 ? (process.argv[i + 1] as string) : def;
 }
 
-if (process.argv[1]?.endsWith('backfill.ts')) {
+if (process.argv[1]?.endsWith('backfill.ts') && process.argv.includes('--render')) {
+  // Rewrite backfill.md from backfill.json (no run).
+  const saved = JSON.parse(readFileSync(join(here, 'results', 'backfill.json'), 'utf8'));
+  writeFileSync(join(here, 'results', 'backfill.md'), backfillTable(saved.rows, saved.fits, saved.per));
+} else if (process.argv[1]?.endsWith('backfill.ts')) {
   const per = Number(arg('per', '100'));
   const runs = Number(arg('runs', '1'));
   const sizes = arg('sizes', `${per},10000,50000,100000`).split(',').map(Number);
