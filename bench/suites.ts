@@ -2,6 +2,7 @@
 import { performance } from 'node:perf_hooks';
 import { sha1Hex } from '../src/core/git/sha1.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
+import { backfillBench } from './backfill.js';
 import { peersBench } from './peers.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
@@ -59,4 +60,5 @@ export const benches: Bench[] = [
   sourceBenches,
   storeComparison,
   peersBench,
+  backfillBench,
 ];
