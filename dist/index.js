@@ -35756,6 +35756,7 @@ class RemoteApiRefStore {
             // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
             if (checkRepo)
                 await this.ensureRepo(ctx);
+            this.sawTip(ctx.tokenId, null);
             return null;
         }
         const j = res.json();
@@ -35894,6 +35895,7 @@ class RemoteApiRefStore {
     }
     /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
     tipSeen = new Map();
+    /** `sha` null: the ref was seen absent (a write right after then creates it without reading it again). */
     sawTip(tokenId, sha) {
         this.tipSeen.set(tokenId, { sha, at: this.cfg.now() });
     }
@@ -36204,8 +36206,11 @@ class RemoteApiRefStore {
     async writeLoop(ctx, changes, options, ifMatch) {
         // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
         const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-        let tip = cached ? cached.sha : await this.readRef(ctx, false);
-        let confirmed = !cached;
+        // A section this store just saw absent is created without reading the ref again (POST /git/refs
+        // fails if another writer created it meanwhile, and the write is then planned on that tip).
+        const absent = !cached && this.recentlySeen(ctx.tokenId, null);
+        let tip = cached ? cached.sha : absent ? null : await this.readRef(ctx, false);
+        let confirmed = !cached && !absent;
         // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
         // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
         const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
@@ -36336,8 +36341,9 @@ class RemoteApiRefStore {
     }
     async partsLoop(ctx, parts, options) {
         const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-        let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
-        let tip = confirmed ? await this.readRef(ctx, false) : cached?.sha;
+        // As in writeLoop: a recently seen tip (or a section just seen absent) is written on without a ref read.
+        let confirmed = !(cached ? this.recentlySeen(ctx.tokenId, cached.sha) : this.recentlySeen(ctx.tokenId, null));
+        let tip = confirmed ? await this.readRef(ctx, false) : (cached?.sha ?? null);
         const base = tip === null ? null : await this.getCommit(ctx, tip);
         // Every key of the write with its blob SHA (null: delete); the directories of the put keys (a key may
         // not be one) and of every key (a file another writer puts there touches the write).

@@ -94,6 +94,31 @@ describe('issue 11 request budget', () => {
     expect(r.requests).toBe(4);
   });
 
+  it('a first write right after seeing the section absent (an Action run: head, then commit) reads the ref once', async () => {
+    const s = store(em, repo);
+    const from = em.requests.length;
+    expect(await s.head()).toBeNull();
+    const r = await s.put('k.json', '1');
+    expect(ops(em, from)).toEqual([
+      'GET git/get-ref 404',
+      'GET repos/get 200', // head() tells a missing section from a missing repository
+      'POST git/create-tree 201',
+      'POST git/create-commit 201',
+      'POST git/create-ref 201',
+    ]);
+    expect(r.requests).toBe(3);
+  });
+
+  it('…and when another writer created the section in between, the create is refused and the write lands on it', async () => {
+    const s = store(em, repo);
+    expect(await s.head()).toBeNull();
+    const other = await store(em, repo).put('theirs.json', 'x');
+    const r = await s.put('mine.json', 'y');
+    expect(r.changed).toBe(true);
+    expect(r.previousVersion).toBe(other.version);
+    expect((await store(em, repo).list()).entries.map((e) => e.key)).toEqual(['mine.json', 'theirs.json']);
+  });
+
   it('a write to a missing repository still fails as NotFound (the check moved to the create-tree 404)', async () => {
     const s = store(em, 'no-such-repo');
     await expect(s.put('k.json', '1')).rejects.toBeInstanceOf(NotFound);

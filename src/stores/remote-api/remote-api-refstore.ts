@@ -235,6 +235,7 @@ export class RemoteApiRefStore implements RefStore {
       await this.cache.deleteRefTip(this.ref, ctx.tokenId);
       // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
       if (checkRepo) await this.ensureRepo(ctx);
+      this.sawTip(ctx.tokenId, null);
       return null;
     }
     const j = res.json();
@@ -365,13 +366,14 @@ export class RemoteApiRefStore implements RefStore {
   }
 
   /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
-  private readonly tipSeen = new Map<string, { sha: string; at: number }>();
+  private readonly tipSeen = new Map<string, { sha: string | null; at: number }>();
 
-  private sawTip(tokenId: string, sha: string): void {
+  /** `sha` null: the ref was seen absent (a write right after then creates it without reading it again). */
+  private sawTip(tokenId: string, sha: string | null): void {
     this.tipSeen.set(tokenId, { sha, at: this.cfg.now() });
   }
 
-  private recentlySeen(tokenId: string, sha: string): boolean {
+  private recentlySeen(tokenId: string, sha: string | null): boolean {
     const seen = this.tipSeen.get(tokenId);
     return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
   }
@@ -695,8 +697,11 @@ export class RemoteApiRefStore implements RefStore {
   ): Promise<WriteResult> {
     // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-    let tip: string | null = cached ? cached.sha : await this.readRef(ctx, false);
-    let confirmed = !cached;
+    // A section this store just saw absent is created without reading the ref again (POST /git/refs
+    // fails if another writer created it meanwhile, and the write is then planned on that tip).
+    const absent = !cached && this.recentlySeen(ctx.tokenId, null);
+    let tip: string | null = cached ? cached.sha : absent ? null : await this.readRef(ctx, false);
+    let confirmed = !cached && !absent;
     // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
     // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
     const retry = new WriteRetry(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
@@ -826,8 +831,9 @@ export class RemoteApiRefStore implements RefStore {
 
   private async partsLoop(ctx: OpContext, parts: ChangeParts, options: CommitPartsOptions): Promise<WriteResult> {
     const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-    let confirmed = !(cached && this.recentlySeen(ctx.tokenId, cached.sha));
-    let tip: string | null = confirmed ? await this.readRef(ctx, false) : (cached?.sha as string);
+    // As in writeLoop: a recently seen tip (or a section just seen absent) is written on without a ref read.
+    let confirmed = !(cached ? this.recentlySeen(ctx.tokenId, cached.sha) : this.recentlySeen(ctx.tokenId, null));
+    let tip: string | null = confirmed ? await this.readRef(ctx, false) : (cached?.sha ?? null);
     const base = tip === null ? null : await this.getCommit(ctx, tip);
     // Every key of the write with its blob SHA (null: delete); the directories of the put keys (a key may
     // not be one) and of every key (a file another writer puts there touches the write).
