@@ -35242,8 +35242,11 @@ class TreeUpload {
     bytes = 0;
     sent = false;
     constructor(host, base, 
-    /** Blobs already uploaded by an earlier attempt: named by SHA instead of sent again. */
-    uploaded = new Set()) {
+    /**
+     * Blobs already uploaded by an earlier attempt: named by SHA instead of sent again; the blobs this
+     * upload sends are added. Omitted: nothing is tracked (a caller that re-plans by SHA needs no record).
+     */
+    uploaded) {
         this.host = host;
         this.uploaded = uploaded;
         this.tree = base;
@@ -35255,7 +35258,7 @@ class TreeUpload {
             let size = SHA_ENTRY_BYTES + c.path.length;
             if (c.sha === null)
                 entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-            else if (c.content === undefined || this.uploaded.has(c.sha)) {
+            else if (c.content === undefined || this.uploaded?.has(c.sha)) {
                 entry = { path: c.path, mode: c.mode, type: 'blob', sha: c.sha };
             }
             else {
@@ -35272,13 +35275,14 @@ class TreeUpload {
                 }
                 if (text === undefined) {
                     const sha = await this.host.createBlob(bytes, c.sha);
-                    this.uploaded.add(sha);
+                    this.uploaded?.add(sha);
                     entry = { path: c.path, mode: c.mode, type: 'blob', sha };
                 }
                 else {
                     entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
                     size = bytes.length;
-                    this.inlineShas.push(c.sha);
+                    if (this.uploaded)
+                        this.inlineShas.push(c.sha);
                 }
             }
             if (this.bytes + size > this.host.maxInlineBytes && this.chunk.length > 0)
@@ -35308,7 +35312,7 @@ class TreeUpload {
         this.tree = await this.host.createTree(this.tree === null ? { tree } : { base_tree: this.tree, tree });
         // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
         for (const sha of created)
-            this.uploaded.add(sha);
+            this.uploaded?.add(sha);
     }
 }
 
@@ -36350,7 +36354,6 @@ class RemoteApiRefStore {
         const desired = new Map();
         const dirs = new Set();
         const keyDirs = new Set();
-        const uploaded = new Set();
         let plan = { written: [], deleted: [] };
         let upload;
         for await (const part of parts) {
@@ -36380,7 +36383,7 @@ class RemoteApiRefStore {
             if (p.treeChanges.length === 0)
                 continue;
             this.assertCanWrite(ctx);
-            upload ??= this.treeUpload(ctx, base ? base.tree : null, uploaded);
+            upload ??= this.treeUpload(ctx, base ? base.tree : null);
             await upload.add(p.treeChanges);
         }
         const touchedBy = (files) => touchesKeySet(files, (k) => desired.has(k), (d) => keyDirs.has(d));
@@ -36406,7 +36409,7 @@ class RemoteApiRefStore {
                     confirmed = true;
                     if (now !== tip) {
                         tip = now;
-                        ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+                        ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
                         continue;
                     }
                 }
@@ -36426,13 +36429,13 @@ class RemoteApiRefStore {
                 // None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree.
                 tip = outcome.tip;
                 baseTree = caught.commit.tree;
-                const up = this.treeUpload(ctx, baseTree, uploaded);
+                const up = this.treeUpload(ctx, baseTree);
                 await up.add(this.entriesBySha(plan, desired));
                 tree = await up.finish();
                 continue;
             }
             tip = outcome.tip;
-            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
         }
     }
     entriesBySha(plan, desired) {
@@ -36445,13 +36448,13 @@ class RemoteApiRefStore {
      * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
      * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
      */
-    async replanBySha(ctx, tip, desired, uploaded) {
+    async replanBySha(ctx, tip, desired) {
         const base = tip === null ? null : await this.getCommit(ctx, tip);
         const baseTree = base ? base.tree : null;
         const keys = [...desired].map(([key, sha]) => sha === null ? { op: 'delete', key } : { op: 'put', key });
         const current = await this.currentShas(ctx, baseTree, keys);
         const plan = { written: [], deleted: [] };
-        const up = this.treeUpload(ctx, baseTree, uploaded);
+        const up = this.treeUpload(ctx, baseTree);
         const entries = [];
         for (const [key, sha] of desired) {
             const now = current.get(key);

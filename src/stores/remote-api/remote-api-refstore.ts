@@ -840,7 +840,6 @@ export class RemoteApiRefStore implements RefStore {
     const desired = new Map<string, string | null>();
     const dirs = new Set<string>();
     const keyDirs = new Set<string>();
-    const uploaded = new Set<string>();
     let plan: { written: string[]; deleted: string[] } = { written: [], deleted: [] };
     let upload: TreeUpload | undefined;
     for await (const part of parts) {
@@ -865,7 +864,7 @@ export class RemoteApiRefStore implements RefStore {
       for (const k of p.deleted) plan.deleted.push(k);
       if (p.treeChanges.length === 0) continue;
       this.assertCanWrite(ctx);
-      upload ??= this.treeUpload(ctx, base ? base.tree : null, uploaded);
+      upload ??= this.treeUpload(ctx, base ? base.tree : null);
       await upload.add(p.treeChanges);
     }
     const touchedBy = (files: readonly ChangedFile[]) =>
@@ -896,7 +895,7 @@ export class RemoteApiRefStore implements RefStore {
           confirmed = true;
           if (now !== tip) {
             tip = now;
-            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
             continue;
           }
         }
@@ -915,13 +914,13 @@ export class RemoteApiRefStore implements RefStore {
         // None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree.
         tip = outcome.tip;
         baseTree = caught.commit.tree;
-        const up = this.treeUpload(ctx, baseTree, uploaded);
+        const up = this.treeUpload(ctx, baseTree);
         await up.add(this.entriesBySha(plan, desired));
         tree = await up.finish();
         continue;
       }
       tip = outcome.tip;
-      ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired, uploaded));
+      ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
     }
   }
 
@@ -943,7 +942,6 @@ export class RemoteApiRefStore implements RefStore {
     ctx: OpContext,
     tip: string | null,
     desired: ReadonlyMap<string, string | null>,
-    uploaded: Set<string>,
   ): Promise<{ plan: { written: string[]; deleted: string[] }; tree: string | null; baseTree: string | null }> {
     const base = tip === null ? null : await this.getCommit(ctx, tip);
     const baseTree = base ? base.tree : null;
@@ -952,7 +950,7 @@ export class RemoteApiRefStore implements RefStore {
     );
     const current = await this.currentShas(ctx, baseTree, keys as Normalized);
     const plan = { written: [] as string[], deleted: [] as string[] };
-    const up = this.treeUpload(ctx, baseTree, uploaded);
+    const up = this.treeUpload(ctx, baseTree);
     const entries: { path: string; mode: '100644'; sha: string | null }[] = [];
     for (const [key, sha] of desired) {
       const now = current.get(key);

@@ -51,8 +51,11 @@ export class TreeUpload {
   constructor(
     private readonly host: TreeUploadHost,
     base: string | null,
-    /** Blobs already uploaded by an earlier attempt: named by SHA instead of sent again. */
-    private readonly uploaded: Set<string> = new Set(),
+    /**
+     * Blobs already uploaded by an earlier attempt: named by SHA instead of sent again; the blobs this
+     * upload sends are added. Omitted: nothing is tracked (a caller that re-plans by SHA needs no record).
+     */
+    private readonly uploaded?: Set<string>,
   ) {
     this.tree = base;
   }
@@ -63,7 +66,7 @@ export class TreeUpload {
       let entry: TreeEntryBody;
       let size = SHA_ENTRY_BYTES + c.path.length;
       if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-      else if (c.content === undefined || this.uploaded.has(c.sha)) {
+      else if (c.content === undefined || this.uploaded?.has(c.sha)) {
         entry = { path: c.path, mode: c.mode, type: 'blob', sha: c.sha };
       } else {
         const bytes = c.content;
@@ -78,12 +81,12 @@ export class TreeUpload {
         }
         if (text === undefined) {
           const sha = await this.host.createBlob(bytes, c.sha);
-          this.uploaded.add(sha);
+          this.uploaded?.add(sha);
           entry = { path: c.path, mode: c.mode, type: 'blob', sha };
         } else {
           entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
           size = bytes.length;
-          this.inlineShas.push(c.sha);
+          if (this.uploaded) this.inlineShas.push(c.sha);
         }
       }
       if (this.bytes + size > this.host.maxInlineBytes && this.chunk.length > 0) await this.flush();
@@ -113,6 +116,6 @@ export class TreeUpload {
     this.sent = true;
     this.tree = await this.host.createTree(this.tree === null ? { tree } : { base_tree: this.tree, tree });
     // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
-    for (const sha of created) this.uploaded.add(sha);
+    for (const sha of created) this.uploaded?.add(sha);
   }
 }
