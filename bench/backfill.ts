@@ -325,8 +325,8 @@ export function backfillTable(rows: BackfillRow[], fits: FitRow[], per: number):
     "process: peak RSS is that process's VmHWM (not ru_maxrss, which on Linux includes the forking parent's peak). streamed: the Action as it is (parts of 1,000); gathered: the " +
     'same run on a store without commitParts (every encoded change gathered into one commit); collect: the behaviour ' +
     'before streaming (every document collected, one commit). The machine (2 cores) was shared with other work: ' +
-    'wall times are noisy, memory figures less so; a peak RSS not marked as a median is one run (two single runs of ' +
-    'the streamed backfill at 100,000 gave 320 and 351 MiB).\n\n' +
+    'wall times are noisy, memory figures less so; a peak RSS not marked as a median is one run (single runs of the ' +
+    'streamed backfill at 100,000 vary by about ±15 %: 221, 258 MiB on this build).\n\n' +
     `${head}${body}\n\n` +
     `¹ (peak RSS − peak RSS of the ${per}-document run) / N. ² ArrayBuffers and other memory outside the JS heap, sampled every 50 ms. ` +
     '³ JS heap + off-heap memory in use after a full GC once every item is read and reduced (before the last part ' +
