@@ -13,7 +13,7 @@
  * of its new trees switched off (diagnosis `no-remember`, see the worker).
  *
  *   npx tsx bench/backfill.ts [--sizes 100,10000,50000,100000] [--per 100] [--variants streamed,gathered,collect]
- *                             [--runs 3 (sizes ≤ 10,000)] [--runs-large 1]
+ *                             [--runs 1 (runs per size ≤ 10,000)] [--runs-large 1 (above)]
  *                             [--fit-limit 128,192 (0: skip)] [--no-write]
  * Writes bench/results/backfill.json and bench/results/backfill.md (--render: only the .md, from the .json).
  * BACKFILL_LOG=1 prints the workers' progress.
