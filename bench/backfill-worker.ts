@@ -23,6 +23,7 @@ import type { SourceClient } from '../src/projection/sources.js';
 import { parseSpec, type Spec } from '../src/projection/spec.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
+import { meteredFetch } from './metered-fetch.js';
 
 export const BACKFILL_TOKEN = 'ghp_bench_backfill_token_0123456789abcdef';
 export const VARIANTS = ['streamed', 'gathered', 'collect'] as const;
@@ -36,19 +37,7 @@ export function backfillSpec(dataUrl: string, pages: number): string {
 
 const meter = { requests: 0, writes: 0, sent: 0, received: 0, sourceRequests: 0, sourceBytes: 0 };
 
-const countingFetch: typeof fetch = async (input, init) => {
-  meter.requests++;
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (method !== 'GET' && method !== 'HEAD') meter.writes++;
-  const body = init?.body;
-  if (typeof body === 'string') meter.sent += Buffer.byteLength(body);
-  else if (body instanceof Uint8Array) meter.sent += body.byteLength;
-  const res = await fetch(input, init);
-  const buf = new Uint8Array(await res.arrayBuffer());
-  meter.received += buf.byteLength;
-  const nullBody = res.status === 204 || res.status === 304;
-  return new Response(nullBody ? null : buf, { status: res.status, statusText: res.statusText, headers: res.headers });
-};
+const countingFetch = meteredFetch(meter);
 
 const sourceFetch: typeof fetch = async (input, init) => {
   meter.sourceRequests++;

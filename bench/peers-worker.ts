@@ -15,6 +15,7 @@ import { encodeEnvelope } from '../src/document/envelope.js';
 import { DocumentStore } from '../src/document/index.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
+import { meteredFetch } from './metered-fetch.js';
 
 export const PEERS_TOKEN = 'ghp_bench_peers_token_0123456789abcdef';
 const OWNER = 'bench';
@@ -31,19 +32,7 @@ export function peerDocs(n: number, salt: string, changed: number) {
 
 const meter = { requests: 0, writes: 0, sent: 0, received: 0 };
 
-const countingFetch: typeof fetch = async (input, init) => {
-  meter.requests++;
-  const method = (init?.method ?? 'GET').toUpperCase();
-  if (method !== 'GET' && method !== 'HEAD') meter.writes++;
-  const body = init?.body;
-  if (typeof body === 'string') meter.sent += Buffer.byteLength(body);
-  else if (body instanceof Uint8Array) meter.sent += body.byteLength;
-  const res = await fetch(input, init);
-  const buf = new Uint8Array(await res.arrayBuffer());
-  meter.received += buf.byteLength;
-  const nullBody = res.status === 204 || res.status === 304;
-  return new Response(nullBody ? null : buf, { status: res.status, statusText: res.statusText, headers: res.headers });
-};
+const countingFetch = meteredFetch(meter);
 
 const H = (method: string) => ({
   accept: 'application/vnd.github+json',
