@@ -35220,6 +35220,39 @@ async function compareTips(client, ctx, oldTip, head) {
     };
     return { commit, files };
 }
+/**
+ * Whether `ancestor` is in the history of `tip`, in one compare at any distance: true when `tip` is
+ * ahead of (or equal to) it, false when they diverged or `tip` is behind; undefined when the answer is
+ * unusable (the caller walks parents instead).
+ *
+ * @example
+ * if (await reachesBack(client, ctx, ourCommit, tipNow)) reportApplied();
+ */
+async function reachesBack(client, ctx, ancestor, tip) {
+    const res = await client.send(ctx, {
+        step: 'compare commits',
+        method: 'GET',
+        path: `/compare/${ancestor}...${tip}`,
+        retry: true,
+        accept: [404, 422, 500],
+    });
+    if (res.status !== 200)
+        return undefined;
+    let j;
+    try {
+        j = res.json();
+    }
+    catch {
+        return undefined;
+    }
+    if (!isObject(j))
+        return undefined;
+    if (j.status === 'ahead' || j.status === 'identical')
+        return true;
+    if (j.status === 'diverged' || j.status === 'behind')
+        return false;
+    return undefined;
+}
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-upload.ts
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
@@ -36694,11 +36727,14 @@ class RemoteApiRefStore {
         }
     }
     /**
-     * True when `ancestor` is on the first-parent chain of `tip` (docdb's history is linear). The walk
-     * stops at `stop` (the commit `ancestor` was built on: reaching it first means `ancestor` is not
-     * there) or after 20 commits.
+     * True when `ancestor` is in the history of `tip` (docdb's history is linear): one compare at any
+     * distance; if its answer is unusable, a walk of first parents that stops at `stop` (the commit
+     * `ancestor` was built on: reaching it first means `ancestor` is not there) or after 20 commits.
      */
     async descendsFrom(ctx, tip, ancestor, stop) {
+        const answer = await reachesBack(this.client, ctx, ancestor, tip);
+        if (answer !== undefined)
+            return answer;
         let sha = tip;
         for (let i = 0; i < 20 && sha !== undefined && sha !== stop; i++) {
             if (sha === ancestor)

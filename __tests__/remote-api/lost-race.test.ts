@@ -4,6 +4,9 @@
  * writer touched the same key, counted exactly in the emulator's log.
  */
 import { describe, expect, it } from 'vitest';
+import { TransportError } from '../../src/core/errors.js';
+import { fetchTransport, recordingTransport } from '../../src/transport/index.js';
+import type { HttpTransport } from '../../src/transport/types.js';
 import { emulatorPerFile, freshRepo, ops, store } from './helpers.js';
 
 const fx = emulatorPerFile();
@@ -91,5 +94,42 @@ describe('the emulator’s compare', () => {
     expect(res.status).toBe(200);
     expect(body.status).toBe('ahead');
     expect(body.commits.map((c) => c.sha)).toEqual(made);
+  });
+});
+
+describe('a lost reply to the ref update', () => {
+  it('is known to have landed even when 25 other commits were built on it before the re-read (1 compare)', async () => {
+    const inner = fetchTransport({ timeoutMs: 10_000 });
+    const peer = store(fx.em, fx.repo);
+    let dropped = false;
+    // The ref update reaches GitHub, another writer builds 25 commits on it, and only then is the reply
+    // lost: the writer must find its commit deep in the history, not report a failure or write again.
+    const lossy: HttpTransport = {
+      request: async (req) => {
+        const res = await inner.request(req);
+        if (req.method === 'PATCH' && !dropped && res.status === 200) {
+          dropped = true;
+          for (let i = 0; i < 25; i++) await peer.put(`peer/${i}.json`, String(i));
+          throw new TransportError('socket hang up (test)', { reason: 'network' });
+        }
+        return res;
+      },
+    };
+    const t = recordingTransport({ inner: lossy });
+    const s = store(fx.em, fx.repo, { transport: t });
+    await s.put('seed.json', '0'); // creates the section (POST /git/refs)
+    t.clear();
+    const r = await s.put('mine.json', '1');
+    expect(r.changed).toBe(true);
+    const mine = t.requests.map((q) => `${q.method} ${new URL(q.url).pathname.split('/').slice(4, 6).join('/')}`);
+    expect(mine).toEqual([
+      'POST git/trees',
+      'POST git/commits',
+      'PATCH git/refs', // applied, reply lost
+      'GET git/ref', // the tip is 25 commits further
+      `GET compare/${r.version}...${await store(fx.em, fx.repo).head()}`, // one compare: ours is in its history
+    ]);
+    const h = await store(fx.em, fx.repo).history('mine.json');
+    expect(h.entries.map((e) => e.version)).toEqual([r.version]);
   });
 });

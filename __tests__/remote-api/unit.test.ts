@@ -518,8 +518,14 @@ describe('write sequence: lost races and lost replies', () => {
       ours = SHA(0x2ff);
       return { status: 201, body: commitBody(ours, b.tree, b.parents) };
     });
-    // E was built on our commit by another writer.
-    t.route('GET', `/git/commits/${E}`, () => ({ status: 200, body: commitBody(E, TD, [ours]) }));
+    // E was built on our commit by another writer: one compare says so, at any distance.
+    t.route('GET', new RegExp(`/compare/[0-9a-f]{40}\\.\\.\\.${E}$`), (req) => {
+      const base = new URL(req.url).pathname.split('/compare/')[1]?.split('...')[0];
+      return {
+        status: 200,
+        body: { status: base === ours ? 'ahead' : 'diverged', total_commits: 1, commits: [], files: [] },
+      };
+    });
     const waits: number[] = [];
     const r = await make(t, { random: () => 0.5, sleep: async (ms: number) => void waits.push(ms) }).put('k', 'v');
     expect(r).toMatchObject({ changed: true, version: ours, previousVersion: A, written: ['k'] });
@@ -528,9 +534,30 @@ describe('write sequence: lost races and lost replies', () => {
       'GET /git/ref/docdb/documents',
       'PATCH /git/refs/docdb/documents',
       'GET /git/ref/docdb/documents',
-      `GET /git/commits/${E}`,
+      `GET /compare/${ours}...${E}`,
     ]);
     expect(waits).toEqual([188]); // the client's backoff before resending: 250 ms × (0.5 + 0.5/2)
+  });
+
+  it('…and where the compare cannot answer, the first parents are walked back to our commit', async () => {
+    const E = SHA(0xe1);
+    let ours = '';
+    const t = scriptedHub({
+      tips: [A, A, E],
+      commits: { [A]: { tree: TA } },
+      trees: { [TA]: [keep] },
+      onPatch: (n) => (n === 1 ? new Error('socket hang up') : notFastForward),
+    });
+    t.route('POST', '/git/commits', (req) => {
+      const b = req.json() as { tree: string; parents: string[] };
+      ours = SHA(0x2ff);
+      return { status: 201, body: commitBody(ours, b.tree, b.parents) };
+    });
+    t.route('GET', `/git/commits/${E}`, () => ({ status: 200, body: commitBody(E, TD, [ours]) }));
+    t.route('GET', /\/compare\//, () => ({ status: 404, body: { message: 'Not Found' } }));
+    const r = await make(t, { random: () => 0.5, sleep: async () => {} }).put('k', 'v');
+    expect(r).toMatchObject({ changed: true, version: ours });
+    expect(wire(t).slice(-2)).toEqual([`GET /compare/${ours}...${E}`, `GET /git/commits/${E}`]);
   });
 
   it('lost replies while the ref never moves: resent readRetries times, then the failure is reported', async () => {

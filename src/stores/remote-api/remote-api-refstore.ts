@@ -62,7 +62,14 @@ import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { buildTreesLocally, verifiedLevels } from './local-trees.js';
-import { type ChangedFile, changedFilesAsTreeChanges, compareTips, touchesAny, touchesKeySet } from './stale-tip.js';
+import {
+  type ChangedFile,
+  changedFilesAsTreeChanges,
+  compareTips,
+  reachesBack,
+  touchesAny,
+  touchesKeySet,
+} from './stale-tip.js';
 import { TreeUpload, type TreeUploadHost } from './tree-upload.js';
 import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
 
@@ -1211,11 +1218,13 @@ export class RemoteApiRefStore implements RefStore {
   }
 
   /**
-   * True when `ancestor` is on the first-parent chain of `tip` (docdb's history is linear). The walk
-   * stops at `stop` (the commit `ancestor` was built on: reaching it first means `ancestor` is not
-   * there) or after 20 commits.
+   * True when `ancestor` is in the history of `tip` (docdb's history is linear): one compare at any
+   * distance; if its answer is unusable, a walk of first parents that stops at `stop` (the commit
+   * `ancestor` was built on: reaching it first means `ancestor` is not there) or after 20 commits.
    */
   private async descendsFrom(ctx: OpContext, tip: string, ancestor: string, stop: string | null): Promise<boolean> {
+    const answer = await reachesBack(this.client, ctx, ancestor, tip);
+    if (answer !== undefined) return answer;
     let sha: string | undefined = tip;
     for (let i = 0; i < 20 && sha !== undefined && sha !== stop; i++) {
       if (sha === ancestor) return true;

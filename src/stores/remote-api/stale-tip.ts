@@ -188,3 +188,37 @@ export async function compareTips(
   };
   return { commit, files };
 }
+
+/**
+ * Whether `ancestor` is in the history of `tip`, in one compare at any distance: true when `tip` is
+ * ahead of (or equal to) it, false when they diverged or `tip` is behind; undefined when the answer is
+ * unusable (the caller walks parents instead).
+ *
+ * @example
+ * if (await reachesBack(client, ctx, ourCommit, tipNow)) reportApplied();
+ */
+export async function reachesBack(
+  client: GitHubClient,
+  ctx: OpContext,
+  ancestor: string,
+  tip: string,
+): Promise<boolean | undefined> {
+  const res = await client.send(ctx, {
+    step: 'compare commits',
+    method: 'GET',
+    path: `/compare/${ancestor}...${tip}`,
+    retry: true,
+    accept: [404, 422, 500],
+  });
+  if (res.status !== 200) return undefined;
+  let j: unknown;
+  try {
+    j = res.json();
+  } catch {
+    return undefined;
+  }
+  if (!isObject(j)) return undefined;
+  if (j.status === 'ahead' || j.status === 'identical') return true;
+  if (j.status === 'diverged' || j.status === 'behind') return false;
+  return undefined;
+}
