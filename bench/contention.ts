@@ -8,7 +8,7 @@
  * Run: npx tsx bench/contention.ts [--quick]   → writes bench/results/contention.json
  * (dist/index.js must be built: npm run build:action)
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -152,6 +152,7 @@ async function actionRuns() {
     (r) => r.method === 'PATCH' || (r.method === 'POST' && r.path.endsWith('/git/refs')),
   );
   await em.stop();
+  rmSync(dir, { recursive: true, force: true });
   return {
     runs: RUNS,
     succeeded: runs.filter((r) => r.code === 0 && r.outputs.changed === 'true').length,

@@ -4,11 +4,11 @@
  * terms of its inputs and as annotations on spec lines, groups its log, reports `verified`, keeps the job
  * summary inert, never commits when it could not report, and two identical runs never both claim a change.
  */
-import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { chmodSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { tempDir } from '../temp-dir.js';
 import { type DistRun, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'octo-org/widgets';
@@ -50,7 +50,7 @@ afterAll(async () => {
 
 describe('the Action confines what it runs to the workspace', () => {
   it('refuses a spec outside the workspace (/etc/passwd, "..", a symbolic link) before any request', async () => {
-    const top = mkdtempSync(join(tmpdir(), 'docdb-confine-'));
+    const top = tempDir('docdb-confine-');
     const cwd = join(top, 'ws');
     mkdirSync(join(cwd, '.github'), { recursive: true });
     writeFileSync(join(top, 'outside.yml'), REPOS);
@@ -68,7 +68,7 @@ describe('the Action confines what it runs to the workspace', () => {
   });
 
   it('refuses reducer modules outside the workspace, as an annotation on the reducer line, with 0 requests', async () => {
-    const top = mkdtempSync(join(tmpdir(), 'docdb-confine-'));
+    const top = tempDir('docdb-confine-');
     const cwd = join(top, 'ws');
     writeFileSync(join(top, 'outside.mjs'), 'export default () => ({ pwned: true });\n');
     for (const mod of [join(top, 'outside.mjs'), '../../outside.mjs']) {
@@ -239,7 +239,7 @@ describe('outputs and summary', () => {
 
   it('a GITHUB_OUTPUT that cannot be written fails before the commit', async () => {
     const cwd = workspace({ '.github/docdb.yml': REPOS });
-    const dir = mkdtempSync(join(tmpdir(), 'docdb-ro-'));
+    const dir = tempDir('docdb-ro-');
     chmodSync(dir, 0o500);
     for (const output of [join(dir, 'missing', 'output'), dir]) {
       em.clearLog();

@@ -1,10 +1,3 @@
-/**
- * In-process units of "an Action that explains itself": failure wording for every error class, the
- * summary's escaping, annotations, input checks, the runner-file check, the request meter (debug lines and
- * commit verification), and the projection name on a size-limit error.
- */
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { annotations } from '../../src/action/annotations.js';
@@ -27,6 +20,7 @@ import { runProjections } from '../../src/projection/run.js';
 import { parseSpec } from '../../src/projection/spec.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo } from '../projection/fake-github.js';
+import { tempDir } from '../temp-dir.js';
 
 const INPUTS = { repository: 'o/r', root: 'docdb', section: 'documents', mode: 'project' as const };
 
@@ -135,7 +129,7 @@ describe('inputs', () => {
 
 describe('runner files', () => {
   it('fails when GITHUB_OUTPUT or GITHUB_STEP_SUMMARY cannot be appended to', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'docdb-files-'));
+    const dir = tempDir('docdb-files-');
     await expect(checkRunnerFiles({ GITHUB_OUTPUT: join(dir, 'out') })).resolves.toBeUndefined();
     await expect(checkRunnerFiles({ GITHUB_OUTPUT: join(dir, 'no', 'out') })).rejects.toThrow(
       /GITHUB_OUTPUT \(.*\) cannot be written \(ENOENT\)/,

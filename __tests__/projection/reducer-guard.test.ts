@@ -3,19 +3,19 @@
  * a time limit per reducer call (busy loops and never-settling promises), loading before any request,
  * YAML alias bombs and reserved projection names.
  */
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidSpec } from '../../src/core/errors.js';
 import { runProjections } from '../../src/projection/run.js';
 import { loadSpec, parseSpec } from '../../src/projection/spec.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
+import { tempDir } from '../temp-dir.js';
 import { API, fakeGitHub, fakeRepo, issue } from './fake-github.js';
 
 /** outside/ holds a module and a spec; ws/ is the workspace with spec.yml. */
 function layout() {
-  const top = realpathSync(mkdtempSync(join(tmpdir(), 'docdb-guard-')));
+  const top = realpathSync(tempDir('docdb-guard-'));
   const ws = join(top, 'ws');
   mkdirSync(join(ws, 'cfg'), { recursive: true });
   mkdirSync(join(top, 'outside'));

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/core/errors.js';
 import { fetchTransport, recordingTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { emulatorPerFile, freshRepo, ops, store } from './helpers.js';
+import { emulatorPerFile, ops, store } from './helpers.js';
 
 const fx = emulatorPerFile();
 
