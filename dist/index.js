@@ -31034,7 +31034,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2743);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3983);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -31111,7 +31111,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 2743:
+/***/ 3983:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -35349,6 +35349,211 @@ class TreeUpload {
     }
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/tree-walker.ts
+
+
+
+
+function tree_walker_isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/**
+ * @example
+ * const trees = new TreeWalker(client, cache, cfg.logger, bad);
+ * const at = await trees.lookup(ctx, commit.tree, 'github/repo/o/r.json', 'single');
+ * if (at.kind === 'blob') bytes = await trees.blob(ctx, at.sha);
+ */
+class TreeWalker {
+    client;
+    cache;
+    logger;
+    bad;
+    /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
+    lastRootTree;
+    /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
+    tooBig = new Set();
+    /**
+     * Name index of each cached tree level (avoids linear scans of big directories). Keyed by the
+     * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
+     */
+    levelIndex = new WeakMap();
+    constructor(client, cache, logger, bad) {
+        this.client = client;
+        this.cache = cache;
+        this.logger = logger;
+        this.bad = bad;
+    }
+    /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
+    async fetchTree(ctx, sha, recursive) {
+        const step = recursive ? 'read tree (recursive)' : 'read tree';
+        const res = await this.client.send(ctx, {
+            step,
+            method: 'GET',
+            path: `/git/trees/${sha}`,
+            ...(recursive ? { query: { recursive: '1' } } : {}),
+            retry: true,
+        });
+        const j = res.json();
+        if (!tree_walker_isObject(j) || !Array.isArray(j.tree))
+            throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
+        if (j.sha !== undefined && j.sha !== sha)
+            throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
+        // A truncated listing is never used as a whole: only the levels whose entries hash to their SHA are
+        // cached, and subtrees it showed mostly are marked too big to list recursively again.
+        if (j.truncated === true) {
+            if (recursive)
+                await this.keepVerifiedLevels(sha, j.tree);
+            return undefined;
+        }
+        const level = await this.cacheListing(sha, j.tree, recursive);
+        if (typeof level === 'string')
+            throw this.bad(ctx, step, level);
+        return level;
+    }
+    /**
+     * Split a complete tree listing (`GET /git/trees/{sha}`, or a create-tree reply) into one entry per
+     * level and cache them. Returns the root level, or what is malformed (then nothing is cached).
+     */
+    async cacheListing(sha, list, recursive) {
+        const dirs = new Map([['', []]]);
+        const dirSha = new Map([['', sha]]);
+        for (const e of list) {
+            if (!tree_walker_isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
+                return 'tree entries need path, mode and sha';
+            }
+            const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
+            const slash = e.path.lastIndexOf('/');
+            if (!recursive && slash >= 0)
+                return 'nested path in a non-recursive listing';
+            const parent = slash < 0 ? '' : e.path.slice(0, slash);
+            let entries = dirs.get(parent);
+            if (!entries) {
+                entries = [];
+                dirs.set(parent, entries);
+            }
+            entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
+            if (type === 'tree' && recursive) {
+                // Only a recursive listing holds the children of a subtree; a level listing must not
+                // cache its subdirectories (as empty).
+                dirSha.set(e.path, e.sha);
+                if (!dirs.has(e.path))
+                    dirs.set(e.path, []);
+            }
+        }
+        for (const path of dirs.keys())
+            if (!dirSha.has(path))
+                return `entry below ${path}/ without a tree entry for it`;
+        for (const [path, entries] of dirs)
+            await this.cache.putTree(dirSha.get(path), entries);
+        return dirs.get('');
+    }
+    async keepVerifiedLevels(sha, list) {
+        const { levels, tooBig } = verifiedLevels(sha, list, list.length);
+        for (const [levelSha, entries] of levels)
+            await this.cache.putTree(levelSha, entries);
+        for (const t of tooBig)
+            this.tooBig.add(t);
+        this.tooBig.add(sha);
+    }
+    async isWarm() {
+        return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
+    }
+    /**
+     * One level of a tree. Cold (nothing of this section cached) or bulk: one recursive request fills
+     * every level. Warm single-path walks fetch just the changed level, so unchanged subtrees are never
+     * downloaded again. A truncated recursive listing is discarded and the level fetched on its own.
+     */
+    async level(ctx, sha, mode) {
+        const hit = await this.cache.getTree(sha);
+        if (hit)
+            return hit;
+        if ((mode === 'bulk' || !(await this.isWarm())) && !this.tooBig.has(sha)) {
+            const all = await this.fetchTree(ctx, sha, true);
+            if (all)
+                return all;
+            const proven = await this.cache.getTree(sha);
+            if (proven)
+                return proven;
+            this.logger?.({
+                level: 'info',
+                message: 'recursive tree listing truncated; walking subtrees',
+                data: { tree: sha },
+            });
+        }
+        const level = await this.fetchTree(ctx, sha, false);
+        if (!level) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
+        }
+        return level;
+    }
+    async levelMap(ctx, sha, mode) {
+        const level = await this.level(ctx, sha, mode);
+        let index = this.levelIndex.get(level);
+        if (!index) {
+            index = new Map(level.map((e) => [e.name, e]));
+            this.levelIndex.set(level, index);
+        }
+        return index;
+    }
+    /** What is at `path` in the tree `root`. */
+    async lookup(ctx, root, path, mode) {
+        const segs = path.split('/');
+        let tree = root;
+        for (let i = 0; i < segs.length; i++) {
+            const e = (await this.levelMap(ctx, tree, mode)).get(segs[i]);
+            if (!e)
+                return { kind: 'absent' };
+            const last = i === segs.length - 1;
+            if (last) {
+                if (e.type === 'tree')
+                    return { kind: 'tree', sha: e.sha };
+                if (e.type === 'commit')
+                    return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+                return { kind: 'blob', sha: e.sha };
+            }
+            if (e.type !== 'tree')
+                return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+            tree = e.sha;
+        }
+        return { kind: 'absent' };
+    }
+    async blob(ctx, sha) {
+        const hit = await this.cache.getBlob(sha);
+        if (hit)
+            return hit;
+        const res = await this.client.send(ctx, {
+            step: 'read blob',
+            method: 'GET',
+            path: `/git/blobs/${sha}`,
+            retry: true,
+        });
+        const j = res.json();
+        if (!tree_walker_isObject(j) || typeof j.content !== 'string')
+            throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
+        let bytes;
+        try {
+            bytes =
+                j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : (0,core_bytes/* fromBase64 */.Ey)(j.content);
+        }
+        catch (e) {
+            throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
+        }
+        // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
+        if ((await blobShaAsync(bytes)) !== sha)
+            throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
+        await this.cache.putBlob(sha, bytes);
+        return bytes;
+    }
+    async flatten(ctx, tree, base, out) {
+        for (const e of await this.level(ctx, tree, 'bulk')) {
+            if (e.type === 'tree')
+                await this.flatten(ctx, e.sha, `${base}${e.name}/`, out);
+            else if (e.type === 'blob')
+                out.push({ key: `${base}${e.name}`, blobSha: e.sha });
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
 const isTree = (e) => e.mode === '040000' || e.mode === '40000';
 const isBlob = (e) => !isTree(e) && e.mode !== '160000';
@@ -35651,6 +35856,7 @@ async function changesBetween(h, ctx, options) {
 
 
 
+
 /** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
 const MAX_REREADS_AFTER_LOST_REPLY = 8;
 function assertMessage(message) {
@@ -35683,19 +35889,15 @@ class RemoteApiRefStore {
     /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
     refPath;
     repoChecked = false;
-    /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
-    lastRootTree;
-    /**
-     * Name index of each cached tree level (avoids linear scans of big directories). Keyed by the
-     * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
-     */
-    levelIndex = new WeakMap();
     writeChain = Promise.resolve();
+    /** Trees and blobs read through the cache (see tree-walker.ts). */
+    trees;
     constructor(options) {
         this.cfg = (0,config/* resolveConfig */.pE)(options);
         this.ref = this.cfg.ref;
         this.client = new GitHubClient(this.cfg);
         this.cache = new GitCache(this.cfg.backend, `${this.cfg.apiBase}/${this.cfg.owner}/${this.cfg.repo}`);
+        this.trees = new TreeWalker(this.client, this.cache, this.cfg.logger, (ctx, step, what, cause) => this.bad(ctx, step, what, cause));
         this.refPath = this.ref.slice('refs/'.length).split('/').map(encodeURIComponent).join('/');
     }
     /** `owner/repo` this store writes to. */
@@ -35856,80 +36058,6 @@ class RemoteApiRefStore {
         await this.cache.putCommit(c);
         return c;
     }
-    /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
-    async fetchTree(ctx, sha, recursive) {
-        const step = recursive ? 'read tree (recursive)' : 'read tree';
-        const res = await this.client.send(ctx, {
-            step,
-            method: 'GET',
-            path: `/git/trees/${sha}`,
-            ...(recursive ? { query: { recursive: '1' } } : {}),
-            retry: true,
-        });
-        const j = res.json();
-        if (!remote_api_refstore_isObject(j) || !Array.isArray(j.tree))
-            throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
-        if (j.sha !== undefined && j.sha !== sha)
-            throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
-        // A truncated listing is never used as a whole: only the levels whose entries hash to their SHA are
-        // cached, and subtrees it showed mostly are marked too big to list recursively again.
-        if (j.truncated === true) {
-            if (recursive)
-                await this.keepVerifiedLevels(sha, j.tree);
-            return undefined;
-        }
-        const level = await this.cacheListing(sha, j.tree, recursive);
-        if (typeof level === 'string')
-            throw this.bad(ctx, step, level);
-        return level;
-    }
-    /**
-     * Split a complete tree listing (`GET /git/trees/{sha}`, or a create-tree reply) into one entry per
-     * level and cache them. Returns the root level, or what is malformed (then nothing is cached).
-     */
-    async cacheListing(sha, list, recursive) {
-        const dirs = new Map([['', []]]);
-        const dirSha = new Map([['', sha]]);
-        for (const e of list) {
-            if (!remote_api_refstore_isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
-                return 'tree entries need path, mode and sha';
-            }
-            const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
-            const slash = e.path.lastIndexOf('/');
-            if (!recursive && slash >= 0)
-                return 'nested path in a non-recursive listing';
-            const parent = slash < 0 ? '' : e.path.slice(0, slash);
-            let entries = dirs.get(parent);
-            if (!entries) {
-                entries = [];
-                dirs.set(parent, entries);
-            }
-            entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
-            if (type === 'tree' && recursive) {
-                // Only a recursive listing holds the children of a subtree; a level listing must not
-                // cache its subdirectories (as empty).
-                dirSha.set(e.path, e.sha);
-                if (!dirs.has(e.path))
-                    dirs.set(e.path, []);
-            }
-        }
-        for (const path of dirs.keys())
-            if (!dirSha.has(path))
-                return `entry below ${path}/ without a tree entry for it`;
-        for (const [path, entries] of dirs)
-            await this.cache.putTree(dirSha.get(path), entries);
-        return dirs.get('');
-    }
-    /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
-    tooBig = new Set();
-    async keepVerifiedLevels(sha, list) {
-        const { levels, tooBig } = verifiedLevels(sha, list, list.length);
-        for (const [levelSha, entries] of levels)
-            await this.cache.putTree(levelSha, entries);
-        for (const t of tooBig)
-            this.tooBig.add(t);
-        this.tooBig.add(sha);
-    }
     /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
     tipSeen = new Map();
     /** `sha` null: the ref was seen absent (a write right after then creates it without reading it again). */
@@ -35939,95 +36067,6 @@ class RemoteApiRefStore {
     recentlySeen(tokenId, sha) {
         const seen = this.tipSeen.get(tokenId);
         return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
-    }
-    async isWarm() {
-        return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
-    }
-    /**
-     * One level of a tree. Cold (nothing of this section cached) or bulk: one recursive request fills
-     * every level. Warm single-path walks fetch just the changed level, so unchanged subtrees are never
-     * downloaded again. A truncated recursive listing is discarded and the level fetched on its own.
-     */
-    async treeLevel(ctx, sha, mode) {
-        const hit = await this.cache.getTree(sha);
-        if (hit)
-            return hit;
-        if ((mode === 'bulk' || !(await this.isWarm())) && !this.tooBig.has(sha)) {
-            const all = await this.fetchTree(ctx, sha, true);
-            if (all)
-                return all;
-            const proven = await this.cache.getTree(sha);
-            if (proven)
-                return proven;
-            this.cfg.logger?.({
-                level: 'info',
-                message: 'recursive tree listing truncated; walking subtrees',
-                data: { tree: sha },
-            });
-        }
-        const level = await this.fetchTree(ctx, sha, false);
-        if (!level) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
-        }
-        return level;
-    }
-    async levelMap(ctx, sha, mode) {
-        const level = await this.treeLevel(ctx, sha, mode);
-        let index = this.levelIndex.get(level);
-        if (!index) {
-            index = new Map(level.map((e) => [e.name, e]));
-            this.levelIndex.set(level, index);
-        }
-        return index;
-    }
-    /** What is at `path` in the tree `root`. */
-    async lookup(ctx, root, path, mode) {
-        const segs = path.split('/');
-        let tree = root;
-        for (let i = 0; i < segs.length; i++) {
-            const e = (await this.levelMap(ctx, tree, mode)).get(segs[i]);
-            if (!e)
-                return { kind: 'absent' };
-            const last = i === segs.length - 1;
-            if (last) {
-                if (e.type === 'tree')
-                    return { kind: 'tree', sha: e.sha };
-                if (e.type === 'commit')
-                    return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
-                return { kind: 'blob', sha: e.sha };
-            }
-            if (e.type !== 'tree')
-                return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
-            tree = e.sha;
-        }
-        return { kind: 'absent' };
-    }
-    async getBlob(ctx, sha) {
-        const hit = await this.cache.getBlob(sha);
-        if (hit)
-            return hit;
-        const res = await this.client.send(ctx, {
-            step: 'read blob',
-            method: 'GET',
-            path: `/git/blobs/${sha}`,
-            retry: true,
-        });
-        const j = res.json();
-        if (!remote_api_refstore_isObject(j) || typeof j.content !== 'string')
-            throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
-        let bytes;
-        try {
-            bytes =
-                j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : (0,core_bytes/* fromBase64 */.Ey)(j.content);
-        }
-        catch (e) {
-            throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
-        }
-        // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
-        if ((await blobShaAsync(bytes)) !== sha)
-            throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
-        await this.cache.putBlob(sha, bytes);
-        return bytes;
     }
     // ---------------------------------------------------------------- RefStore reads
     async head() {
@@ -36044,11 +36083,11 @@ class RemoteApiRefStore {
             if (options.version !== undefined)
                 await assertInSection(this.versions, ctx, version);
             const commit = await this.getCommit(ctx, version, options.version !== undefined);
-            const found = await this.lookup(ctx, commit.tree, key, 'single');
-            this.lastRootTree = commit.tree;
+            const found = await this.trees.lookup(ctx, commit.tree, key, 'single');
+            this.trees.lastRootTree = commit.tree;
             if (found.kind !== 'blob')
                 return null;
-            const value = await this.getBlob(ctx, found.sha);
+            const value = await this.trees.blob(ctx, found.sha);
             return { key, value: value.slice(), version, blobSha: found.sha, ...this.meta(ctx) };
         });
     }
@@ -36069,25 +36108,17 @@ class RemoteApiRefStore {
             const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
             let start = commit.tree;
             if (dir !== '') {
-                const at = await this.lookup(ctx, commit.tree, dir, 'bulk');
+                const at = await this.trees.lookup(ctx, commit.tree, dir, 'bulk');
                 start = at.kind === 'tree' ? at.sha : undefined;
             }
             if (start !== undefined)
-                await this.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
-            this.lastRootTree = commit.tree;
+                await this.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
+            this.trees.lastRootTree = commit.tree;
             const out = entries
                 .filter((e) => e.key.startsWith(prefix))
                 .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
             return { entries: out, version, ...this.meta(ctx) };
         });
-    }
-    async flatten(ctx, tree, base, out) {
-        for (const e of await this.treeLevel(ctx, tree, 'bulk')) {
-            if (e.type === 'tree')
-                await this.flatten(ctx, e.sha, `${base}${e.name}/`, out);
-            else if (e.type === 'blob')
-                out.push({ key: `${base}${e.name}`, blobSha: e.sha });
-        }
     }
     async history(key, options = {}) {
         assertValidKey(key);
@@ -36176,7 +36207,7 @@ class RemoteApiRefStore {
             cachedCommit: (sha) => this.cache.getCommit(sha),
             putCommit: (c) => this.cache.putCommit(c),
             getCommit: (ctx, sha, pinned) => this.getCommit(ctx, sha, pinned),
-            treeLevel: (ctx, sha) => this.treeLevel(ctx, sha, 'bulk'),
+            treeLevel: (ctx, sha) => this.trees.level(ctx, sha, 'bulk'),
             known: this.sectionCommits,
         };
     }
@@ -36227,7 +36258,7 @@ class RemoteApiRefStore {
             return out;
         const mode = changes.length > 1 ? 'bulk' : 'single';
         for (const c of changes) {
-            const at = await this.lookup(ctx, rootTree, c.key, mode);
+            const at = await this.trees.lookup(ctx, rootTree, c.key, mode);
             // A delete of a directory or of a path below a value deletes nothing: an absent key.
             if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
                 throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
@@ -36237,7 +36268,7 @@ class RemoteApiRefStore {
             if (at.kind === 'blob')
                 out.set(c.key, at.sha);
         }
-        this.lastRootTree = rootTree;
+        this.trees.lastRootTree = rootTree;
         return out;
     }
     async writeLoop(ctx, changes, options, ifMatch) {
@@ -36564,7 +36595,7 @@ class RemoteApiRefStore {
                     throw this.bad(ctx, 'create tree', 'expected { sha }');
                 // The reply lists the new root level: cache it so a read after our write skips that request.
                 if (Array.isArray(j.tree) && j.truncated !== true)
-                    await this.cacheListing(j.sha, j.tree, false);
+                    await this.trees.cacheListing(j.sha, j.tree, false);
                 return j.sha;
             },
         };
@@ -36602,7 +36633,7 @@ class RemoteApiRefStore {
             budget -= c.content.length;
             await this.cache.putBlob(c.sha, c.content.slice());
         }
-        this.lastRootTree = replied;
+        this.trees.lastRootTree = replied;
     }
     async createBlob(ctx, bytes, expected) {
         const b64 = (0,core_bytes/* toBase64 */.nk)(bytes);

@@ -8,9 +8,9 @@
  */
 
 import { DEFAULT_CACHE_MAX_BYTES } from '../../cache/backend.js';
-import { type CachedCommit, type CachedTreeEntry, GitCache, tokenIdentity } from '../../cache/git-cache.js';
+import { type CachedCommit, GitCache, tokenIdentity } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
-import { fromBase64, toBase64 } from '../../core/bytes.js';
+import { toBase64 } from '../../core/bytes.js';
 import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
 import {
   AuthMissing,
@@ -24,7 +24,7 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../core/errors.js';
-import { blobShaAsync, isSha } from '../../core/git/objects.js';
+import { isSha } from '../../core/git/objects.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import {
   assertNoPathConflicts,
@@ -61,7 +61,7 @@ import type {
 import { assertValidVersion, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
-import { buildTreesLocally, verifiedLevels } from './local-trees.js';
+import { buildTreesLocally } from './local-trees.js';
 import {
   type ChangedFile,
   changedFilesAsTreeChanges,
@@ -71,15 +71,8 @@ import {
   touchesKeySet,
 } from './stale-tip.js';
 import { TreeUpload, type TreeUploadHost } from './tree-upload.js';
+import { TreeWalker, type WalkMode } from './tree-walker.js';
 import { assertInSection, changesBetween, type VersionsHost } from './versions.js';
-
-type Lookup =
-  | { kind: 'blob'; sha: string }
-  | { kind: 'tree'; sha: string }
-  | { kind: 'absent' }
-  | { kind: 'conflict'; at: string };
-
-type WalkMode = 'single' | 'bulk';
 
 /** What one compare told about a moved tip (see `catchUp`). */
 interface Caught {
@@ -127,20 +120,18 @@ export class RemoteApiRefStore implements RefStore {
   /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
   private readonly refPath: string;
   private repoChecked = false;
-  /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
-  private lastRootTree: string | undefined;
-  /**
-   * Name index of each cached tree level (avoids linear scans of big directories). Keyed by the
-   * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
-   */
-  private readonly levelIndex = new WeakMap<CachedTreeEntry[], Map<string, CachedTreeEntry>>();
   private writeChain: Promise<unknown> = Promise.resolve();
+  /** Trees and blobs read through the cache (see tree-walker.ts). */
+  private readonly trees: TreeWalker;
 
   constructor(options: RemoteApiRefStoreOptions) {
     this.cfg = resolveConfig(options);
     this.ref = this.cfg.ref;
     this.client = new GitHubClient(this.cfg);
     this.cache = new GitCache(this.cfg.backend, `${this.cfg.apiBase}/${this.cfg.owner}/${this.cfg.repo}`);
+    this.trees = new TreeWalker(this.client, this.cache, this.cfg.logger, (ctx, step, what, cause) =>
+      this.bad(ctx, step, what, cause),
+    );
     this.refPath = this.ref.slice('refs/'.length).split('/').map(encodeURIComponent).join('/');
   }
 
@@ -305,73 +296,6 @@ export class RemoteApiRefStore implements RefStore {
     return c;
   }
 
-  /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
-  private async fetchTree(ctx: OpContext, sha: string, recursive: boolean): Promise<CachedTreeEntry[] | undefined> {
-    const step = recursive ? 'read tree (recursive)' : 'read tree';
-    const res = await this.client.send(ctx, {
-      step,
-      method: 'GET',
-      path: `/git/trees/${sha}`,
-      ...(recursive ? { query: { recursive: '1' } } : {}),
-      retry: true,
-    });
-    const j = res.json();
-    if (!isObject(j) || !Array.isArray(j.tree)) throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
-    if (j.sha !== undefined && j.sha !== sha) throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
-    // A truncated listing is never used as a whole: only the levels whose entries hash to their SHA are
-    // cached, and subtrees it showed mostly are marked too big to list recursively again.
-    if (j.truncated === true) {
-      if (recursive) await this.keepVerifiedLevels(sha, j.tree);
-      return undefined;
-    }
-    const level = await this.cacheListing(sha, j.tree, recursive);
-    if (typeof level === 'string') throw this.bad(ctx, step, level);
-    return level;
-  }
-
-  /**
-   * Split a complete tree listing (`GET /git/trees/{sha}`, or a create-tree reply) into one entry per
-   * level and cache them. Returns the root level, or what is malformed (then nothing is cached).
-   */
-  private async cacheListing(sha: string, list: unknown[], recursive: boolean): Promise<CachedTreeEntry[] | string> {
-    const dirs = new Map<string, CachedTreeEntry[]>([['', []]]);
-    const dirSha = new Map<string, string>([['', sha]]);
-    for (const e of list) {
-      if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
-        return 'tree entries need path, mode and sha';
-      }
-      const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
-      const slash = e.path.lastIndexOf('/');
-      if (!recursive && slash >= 0) return 'nested path in a non-recursive listing';
-      const parent = slash < 0 ? '' : e.path.slice(0, slash);
-      let entries = dirs.get(parent);
-      if (!entries) {
-        entries = [];
-        dirs.set(parent, entries);
-      }
-      entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
-      if (type === 'tree' && recursive) {
-        // Only a recursive listing holds the children of a subtree; a level listing must not
-        // cache its subdirectories (as empty).
-        dirSha.set(e.path, e.sha);
-        if (!dirs.has(e.path)) dirs.set(e.path, []);
-      }
-    }
-    for (const path of dirs.keys()) if (!dirSha.has(path)) return `entry below ${path}/ without a tree entry for it`;
-    for (const [path, entries] of dirs) await this.cache.putTree(dirSha.get(path) as string, entries);
-    return dirs.get('') as CachedTreeEntry[];
-  }
-
-  /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
-  private readonly tooBig = new Set<string>();
-
-  private async keepVerifiedLevels(sha: string, list: unknown[]): Promise<void> {
-    const { levels, tooBig } = verifiedLevels(sha, list, list.length);
-    for (const [levelSha, entries] of levels) await this.cache.putTree(levelSha, entries);
-    for (const t of tooBig) this.tooBig.add(t);
-    this.tooBig.add(sha);
-  }
-
   /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
   private readonly tipSeen = new Map<string, { sha: string | null; at: number }>();
 
@@ -383,93 +307,6 @@ export class RemoteApiRefStore implements RefStore {
   private recentlySeen(tokenId: string, sha: string | null): boolean {
     const seen = this.tipSeen.get(tokenId);
     return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
-  }
-
-  private async isWarm(): Promise<boolean> {
-    return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
-  }
-
-  /**
-   * One level of a tree. Cold (nothing of this section cached) or bulk: one recursive request fills
-   * every level. Warm single-path walks fetch just the changed level, so unchanged subtrees are never
-   * downloaded again. A truncated recursive listing is discarded and the level fetched on its own.
-   */
-  private async treeLevel(ctx: OpContext, sha: string, mode: WalkMode): Promise<CachedTreeEntry[]> {
-    const hit = await this.cache.getTree(sha);
-    if (hit) return hit;
-    if ((mode === 'bulk' || !(await this.isWarm())) && !this.tooBig.has(sha)) {
-      const all = await this.fetchTree(ctx, sha, true);
-      if (all) return all;
-      const proven = await this.cache.getTree(sha);
-      if (proven) return proven;
-      this.cfg.logger?.({
-        level: 'info',
-        message: 'recursive tree listing truncated; walking subtrees',
-        data: { tree: sha },
-      });
-    }
-    const level = await this.fetchTree(ctx, sha, false);
-    if (!level) {
-      throw new InvalidResponse(
-        `${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`,
-        { operation: ctx.operation, tree: sha },
-      );
-    }
-    return level;
-  }
-
-  private async levelMap(ctx: OpContext, sha: string, mode: WalkMode): Promise<Map<string, CachedTreeEntry>> {
-    const level = await this.treeLevel(ctx, sha, mode);
-    let index = this.levelIndex.get(level);
-    if (!index) {
-      index = new Map(level.map((e) => [e.name, e]));
-      this.levelIndex.set(level, index);
-    }
-    return index;
-  }
-
-  /** What is at `path` in the tree `root`. */
-  private async lookup(ctx: OpContext, root: string, path: string, mode: WalkMode): Promise<Lookup> {
-    const segs = path.split('/');
-    let tree = root;
-    for (let i = 0; i < segs.length; i++) {
-      const e = (await this.levelMap(ctx, tree, mode)).get(segs[i] as string);
-      if (!e) return { kind: 'absent' };
-      const last = i === segs.length - 1;
-      if (last) {
-        if (e.type === 'tree') return { kind: 'tree', sha: e.sha };
-        if (e.type === 'commit') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
-        return { kind: 'blob', sha: e.sha };
-      }
-      if (e.type !== 'tree') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
-      tree = e.sha;
-    }
-    return { kind: 'absent' };
-  }
-
-  private async getBlob(ctx: OpContext, sha: string): Promise<Uint8Array> {
-    const hit = await this.cache.getBlob(sha);
-    if (hit) return hit;
-    const res = await this.client.send(ctx, {
-      step: 'read blob',
-      method: 'GET',
-      path: `/git/blobs/${sha}`,
-      retry: true,
-    });
-    const j = res.json();
-    if (!isObject(j) || typeof j.content !== 'string')
-      throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
-    let bytes: Uint8Array;
-    try {
-      bytes =
-        j.encoding === 'utf-8' || j.encoding === 'utf8' ? new TextEncoder().encode(j.content) : fromBase64(j.content);
-    } catch (e) {
-      throw this.bad(ctx, 'read blob', 'content is not valid base64', e);
-    }
-    // Integrity: the bytes must hash to the SHA we asked for (catches truncation and bad proxies).
-    if ((await blobShaAsync(bytes)) !== sha) throw this.bad(ctx, 'read blob', `content does not hash to ${sha}`);
-    await this.cache.putBlob(sha, bytes);
-    return bytes;
   }
 
   // ---------------------------------------------------------------- RefStore reads
@@ -486,10 +323,10 @@ export class RemoteApiRefStore implements RefStore {
       if (version === null) return null;
       if (options.version !== undefined) await assertInSection(this.versions, ctx, version);
       const commit = await this.getCommit(ctx, version, options.version !== undefined);
-      const found = await this.lookup(ctx, commit.tree, key, 'single');
-      this.lastRootTree = commit.tree;
+      const found = await this.trees.lookup(ctx, commit.tree, key, 'single');
+      this.trees.lastRootTree = commit.tree;
       if (found.kind !== 'blob') return null;
-      const value = await this.getBlob(ctx, found.sha);
+      const value = await this.trees.blob(ctx, found.sha);
       return { key, value: value.slice(), version, blobSha: found.sha, ...this.meta(ctx) };
     });
   }
@@ -508,23 +345,16 @@ export class RemoteApiRefStore implements RefStore {
       const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
       let start: string | undefined = commit.tree;
       if (dir !== '') {
-        const at = await this.lookup(ctx, commit.tree, dir, 'bulk');
+        const at = await this.trees.lookup(ctx, commit.tree, dir, 'bulk');
         start = at.kind === 'tree' ? at.sha : undefined;
       }
-      if (start !== undefined) await this.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
-      this.lastRootTree = commit.tree;
+      if (start !== undefined) await this.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
+      this.trees.lastRootTree = commit.tree;
       const out = entries
         .filter((e) => e.key.startsWith(prefix))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
       return { entries: out, version, ...this.meta(ctx) };
     });
-  }
-
-  private async flatten(ctx: OpContext, tree: string, base: string, out: ListEntry[]): Promise<void> {
-    for (const e of await this.treeLevel(ctx, tree, 'bulk')) {
-      if (e.type === 'tree') await this.flatten(ctx, e.sha, `${base}${e.name}/`, out);
-      else if (e.type === 'blob') out.push({ key: `${base}${e.name}`, blobSha: e.sha });
-    }
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
@@ -613,7 +443,7 @@ export class RemoteApiRefStore implements RefStore {
       cachedCommit: (sha) => this.cache.getCommit(sha),
       putCommit: (c) => this.cache.putCommit(c),
       getCommit: (ctx, sha, pinned) => this.getCommit(ctx, sha, pinned),
-      treeLevel: (ctx, sha) => this.treeLevel(ctx, sha, 'bulk'),
+      treeLevel: (ctx, sha) => this.trees.level(ctx, sha, 'bulk'),
       known: this.sectionCommits,
     };
   }
@@ -679,7 +509,7 @@ export class RemoteApiRefStore implements RefStore {
     if (rootTree === null) return out;
     const mode: WalkMode = changes.length > 1 ? 'bulk' : 'single';
     for (const c of changes) {
-      const at = await this.lookup(ctx, rootTree, c.key, mode);
+      const at = await this.trees.lookup(ctx, rootTree, c.key, mode);
       // A delete of a directory or of a path below a value deletes nothing: an absent key.
       if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
         throw new InvalidKey(
@@ -692,7 +522,7 @@ export class RemoteApiRefStore implements RefStore {
       }
       if (at.kind === 'blob') out.set(c.key, at.sha);
     }
-    this.lastRootTree = rootTree;
+    this.trees.lastRootTree = rootTree;
     return out;
   }
 
@@ -1042,7 +872,7 @@ export class RemoteApiRefStore implements RefStore {
         const j = res.json();
         if (!isObject(j) || !isSha(j.sha)) throw this.bad(ctx, 'create tree', 'expected { sha }');
         // The reply lists the new root level: cache it so a read after our write skips that request.
-        if (Array.isArray(j.tree) && j.truncated !== true) await this.cacheListing(j.sha, j.tree, false);
+        if (Array.isArray(j.tree) && j.truncated !== true) await this.trees.cacheListing(j.sha, j.tree, false);
         return j.sha;
       },
     };
@@ -1085,7 +915,7 @@ export class RemoteApiRefStore implements RefStore {
       budget -= c.content.length;
       await this.cache.putBlob(c.sha, c.content.slice());
     }
-    this.lastRootTree = replied;
+    this.trees.lastRootTree = replied;
   }
 
   private async createBlob(ctx: OpContext, bytes: Uint8Array, expected: string): Promise<string> {
