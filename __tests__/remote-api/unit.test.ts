@@ -503,11 +503,14 @@ describe('write sequence: lost races and lost replies', () => {
     expect(waits).toEqual([100, 200]);
   });
 
-  it('lost reply, resend refused (422) because the first update landed and was built on: success, not a rebase', async () => {
+  /**
+   * The first ref update lands but its reply is lost; the resend is refused (422) because another writer
+   * has built E on our commit. Tips: initial read; re-read after the lost reply (not applied yet); after the 422.
+   */
+  function landedThenBuiltOn() {
     const E = SHA(0xe1);
-    let ours = '';
+    const ours = SHA(0x2ff);
     const t = scriptedHub({
-      // initial read; re-read after the lost reply (not applied yet); re-read after the 422
       tips: [A, A, E],
       commits: { [A]: { tree: TA } },
       trees: { [TA]: [keep] },
@@ -515,9 +518,13 @@ describe('write sequence: lost races and lost replies', () => {
     });
     t.route('POST', '/git/commits', (req) => {
       const b = req.json() as { tree: string; parents: string[] };
-      ours = SHA(0x2ff);
       return { status: 201, body: commitBody(ours, b.tree, b.parents) };
     });
+    return { t, E, ours };
+  }
+
+  it('lost reply, resend refused (422) because the first update landed and was built on: success, not a rebase', async () => {
+    const { t, E, ours } = landedThenBuiltOn();
     // E was built on our commit by another writer: one compare says so, at any distance.
     t.route('GET', new RegExp(`/compare/[0-9a-f]{40}\\.\\.\\.${E}$`), (req) => {
       const base = new URL(req.url).pathname.split('/compare/')[1]?.split('...')[0];
@@ -540,19 +547,7 @@ describe('write sequence: lost races and lost replies', () => {
   });
 
   it('…and where the compare cannot answer, the first parents are walked back to our commit', async () => {
-    const E = SHA(0xe1);
-    let ours = '';
-    const t = scriptedHub({
-      tips: [A, A, E],
-      commits: { [A]: { tree: TA } },
-      trees: { [TA]: [keep] },
-      onPatch: (n) => (n === 1 ? new Error('socket hang up') : notFastForward),
-    });
-    t.route('POST', '/git/commits', (req) => {
-      const b = req.json() as { tree: string; parents: string[] };
-      ours = SHA(0x2ff);
-      return { status: 201, body: commitBody(ours, b.tree, b.parents) };
-    });
+    const { t, E, ours } = landedThenBuiltOn();
     t.route('GET', `/git/commits/${E}`, () => ({ status: 200, body: commitBody(E, TD, [ours]) }));
     t.route('GET', /\/compare\//, () => ({ status: 404, body: { message: 'Not Found' } }));
     const r = await make(t, { random: () => 0.5, sleep: async () => {} }).put('k', 'v');
