@@ -31034,7 +31034,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3983);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6414);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -31111,7 +31111,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 3983:
+/***/ 6414:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31432,6 +31432,7 @@ function assertValidPrefix(prefix) {
 ;// CONCATENATED MODULE: ./src/core/version.ts
 /** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
 
+
 const VERSION_RE = /^[0-9a-f]{40}$/;
 /**
  * Throw `InvalidVersion` unless `v` is a 40-hex commit SHA. Called before any I/O.
@@ -31442,6 +31443,21 @@ const VERSION_RE = /^[0-9a-f]{40}$/;
 function assertValidVersion(v) {
     if (typeof v !== 'string' || !VERSION_RE.test(v))
         throw new core_errors/* InvalidVersion */.KG(v);
+}
+/**
+ * Check the options of `RefStore.changes` before any I/O (every store calls it): `from` (and `to`, when
+ * given) must be well-formed versions, `prefix` a valid key prefix. Returns the prefix ('' by default).
+ *
+ * @example
+ * const prefix = checkChangesOptions({ from: v1, prefix: 'github/' });
+ */
+function checkChangesOptions(options) {
+    const prefix = options?.prefix ?? '';
+    assertValidPrefix(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined)
+        assertValidVersion(options.to);
+    return prefix;
 }
 
 ;// CONCATENATED MODULE: ./src/core/watch.ts
@@ -35062,35 +35078,71 @@ function verifiedLevels(rootSha, list, limit) {
     return { levels, tooBig };
 }
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
+;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
 
-const MAX_FILES = 300;
-const MAX_COMMITS = 250;
+/** A plain JSON object (not null, not an array). */
 function isObject(v) {
     return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
+/** A commit's author or committer `{ name, email, date }`, or undefined when a field is missing. */
 function person(v) {
     if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
         return undefined;
     }
     return { name: v.name, email: v.email, date: v.date };
 }
+/**
+ * A commit as `GET /commits` and `GET /compare/…` list it (`{ sha, parents, commit: { tree, author, … } }`),
+ * or undefined when it lacks a field.
+ *
+ * @example
+ * const c = listedCommit(page[0]); // { sha, tree, parents, message, author, committer }
+ */
+function listedCommit(item) {
+    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents))
+        return undefined;
+    const c = item.commit;
+    const author = person(c.author);
+    const committer = person(c.committer);
+    if (!isObject(c.tree) || !isSha(c.tree.sha) || !author || !committer)
+        return undefined;
+    const parents = [];
+    for (const p of item.parents) {
+        if (!isObject(p) || !isSha(p.sha))
+            return undefined;
+        parents.push(p.sha);
+    }
+    return {
+        sha: item.sha,
+        tree: c.tree.sha,
+        parents,
+        message: typeof c.message === 'string' ? c.message : '',
+        author,
+        committer,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
+
+
+const MAX_FILES = 300;
+const MAX_COMMITS = 250;
 /** True when a changed file `f` can change what `key` is: the key itself, a directory above it, or a path below it. */
 function touches(f, key) {
     return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
-const namesOf = (f) => f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
+const _namesOf = (f) => f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
 /** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
 function touchesAny(files, keys) {
-    for (const f of files)
-        for (const k of keys)
-            for (const n of namesOf(f))
-                if (touches(n, k))
-                    return true;
-    return false;
+    const set = new Set(keys);
+    const dirs = new Set();
+    for (const k of keys)
+        for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1))
+            dirs.add(k.slice(0, i));
+    return touchesKeySet(files, (k) => set.has(k), (d) => dirs.has(d));
 }
 /**
- * {@link touchesAny} for a large write, its keys given as lookups (no scan of every key per file):
+ * Whether the changed files touch a write whose keys are given as lookups (no scan of every key per file):
  * `has(key)` — a key of the write; `isDir(path)` — a directory of one.
  *
  * @example
@@ -35098,7 +35150,7 @@ function touchesAny(files, keys) {
  */
 function touchesKeySet(files, has, isDir) {
     for (const f of files) {
-        for (const n of namesOf(f)) {
+        for (const n of f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename]) {
             // The key itself or a directory of one; else a key that is a directory above the file.
             if (has(n) || isDir(n))
                 return true;
@@ -35150,23 +35202,10 @@ function changedFilesAsTreeChanges(files) {
  */
 async function compareTips(client, ctx, oldTip, head) {
     const unusable = { unusable: 200 };
-    const res = await client.send(ctx, {
-        step: 'compare commits',
-        method: 'GET',
-        path: `/compare/${oldTip}...${head}`,
-        retry: true,
-        accept: [404, 422, 500],
-    });
-    if (res.status !== 200)
-        return { unusable: res.status };
-    let j;
-    try {
-        j = res.json();
-    }
-    catch {
-        return unusable;
-    }
-    if (!isObject(j) || j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits))
+    const j = await compareAnswer(client, ctx, oldTip, head);
+    if (typeof j === 'number')
+        return { unusable: j };
+    if (j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits))
         return unusable;
     if (j.files.length >= MAX_FILES || j.commits.length >= MAX_COMMITS || j.total_commits !== j.commits.length) {
         return unusable; // possibly cut: only a complete list of changed files proves anything
@@ -35186,39 +35225,40 @@ async function compareTips(client, ctx, oldTip, head) {
     // chain (rather than trusting the list order, which is by date and ties within a second) finds the tip.
     const byParent = new Map();
     for (const item of j.commits) {
-        if (!isObject(item) || !isSha(item.sha) || !Array.isArray(item.parents))
+        const c = listedCommit(item);
+        if (c?.parents.length !== 1 || byParent.has(c.parents[0]))
             return unusable;
-        const first = item.parents[0];
-        if (item.parents.length !== 1 || !isObject(first) || !isSha(first.sha) || byParent.has(first.sha))
-            return unusable;
-        byParent.set(first.sha, item);
+        byParent.set(c.parents[0], c);
     }
-    let last;
-    let chain = 0;
-    for (let at = byParent.get(oldTip); at !== undefined && chain <= j.commits.length; chain++) {
-        last = at;
-        at = byParent.get(at.sha);
+    const commits = [];
+    for (let at = byParent.get(oldTip); at !== undefined && commits.length < byParent.size; at = byParent.get(at.sha)) {
+        commits.push(at);
     }
-    if (last === undefined || chain !== j.commits.length || !isObject(last.commit))
+    const commit = commits.at(-1);
+    if (commit === undefined || commits.length !== j.commits.length)
         return unusable;
-    if (isSha(head) && last.sha !== head)
+    if (isSha(head) && commit.sha !== head)
         return unusable;
-    const c = last.commit;
-    const tree = isObject(c.tree) ? c.tree.sha : undefined;
-    const author = person(c.author);
-    const committer = person(c.committer);
-    const parents = last.parents.map((p) => (isObject(p) && isSha(p.sha) ? p.sha : undefined));
-    if (!isSha(tree) || !author || !committer || parents.some((p) => p === undefined))
-        return unusable;
-    const commit = {
-        sha: last.sha,
-        tree,
-        parents: parents,
-        message: typeof c.message === 'string' ? c.message : '',
-        author,
-        committer,
-    };
-    return { commit, files };
+    return { commit, commits, files };
+}
+/** The JSON object of `GET /compare/{base}...{head}`, or the HTTP status when there is none to use. */
+async function compareAnswer(client, ctx, base, head) {
+    const res = await client.send(ctx, {
+        step: 'compare commits',
+        method: 'GET',
+        path: `/compare/${base}...${head}`,
+        retry: true,
+        accept: [404, 422, 500],
+    });
+    if (res.status !== 200)
+        return res.status;
+    try {
+        const j = res.json();
+        return isObject(j) ? j : 200;
+    }
+    catch {
+        return 200;
+    }
 }
 /**
  * Whether `ancestor` is in the history of `tip`, in one compare at any distance: true when `tip` is
@@ -35229,23 +35269,8 @@ async function compareTips(client, ctx, oldTip, head) {
  * if (await reachesBack(client, ctx, ourCommit, tipNow)) reportApplied();
  */
 async function reachesBack(client, ctx, ancestor, tip) {
-    const res = await client.send(ctx, {
-        step: 'compare commits',
-        method: 'GET',
-        path: `/compare/${ancestor}...${tip}`,
-        retry: true,
-        accept: [404, 422, 500],
-    });
-    if (res.status !== 200)
-        return undefined;
-    let j;
-    try {
-        j = res.json();
-    }
-    catch {
-        return undefined;
-    }
-    if (!isObject(j))
+    const j = await compareAnswer(client, ctx, ancestor, tip);
+    if (typeof j === 'number')
         return undefined;
     if (j.status === 'ahead' || j.status === 'identical')
         return true;
@@ -35354,9 +35379,7 @@ class TreeUpload {
 
 
 
-function tree_walker_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
+
 /**
  * @example
  * const trees = new TreeWalker(client, cache, cfg.logger, bad);
@@ -35394,7 +35417,7 @@ class TreeWalker {
             retry: true,
         });
         const j = res.json();
-        if (!tree_walker_isObject(j) || !Array.isArray(j.tree))
+        if (!isObject(j) || !Array.isArray(j.tree))
             throw this.bad(ctx, step, 'expected { sha, tree: [...] }');
         if (j.sha !== undefined && j.sha !== sha)
             throw this.bad(ctx, step, `asked for ${sha}, got ${String(j.sha)}`);
@@ -35418,7 +35441,7 @@ class TreeWalker {
         const dirs = new Map([['', []]]);
         const dirSha = new Map([['', sha]]);
         for (const e of list) {
-            if (!tree_walker_isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
+            if (!isObject(e) || typeof e.path !== 'string' || typeof e.mode !== 'string' || !isSha(e.sha)) {
                 return 'tree entries need path, mode and sha';
             }
             const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
@@ -35528,7 +35551,7 @@ class TreeWalker {
             retry: true,
         });
         const j = res.json();
-        if (!tree_walker_isObject(j) || typeof j.content !== 'string')
+        if (!isObject(j) || typeof j.content !== 'string')
             throw this.bad(ctx, 'read blob', 'expected { content, encoding }');
         let bytes;
         try {
@@ -35686,39 +35709,6 @@ function notInSection(version, ref) {
 
 
 
-function versions_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-function versions_person(v) {
-    if (!versions_isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
-        return undefined;
-    }
-    return { name: v.name, email: v.email, date: v.date };
-}
-/** A `GET /commits` item as a cached commit, or undefined when it lacks a field. */
-function listedCommit(item) {
-    if (!versions_isObject(item) || !isSha(item.sha) || !versions_isObject(item.commit) || !Array.isArray(item.parents))
-        return undefined;
-    const c = item.commit;
-    const author = versions_person(c.author);
-    const committer = versions_person(c.committer);
-    if (!versions_isObject(c.tree) || !isSha(c.tree.sha) || !author || !committer)
-        return undefined;
-    const parents = [];
-    for (const p of item.parents) {
-        if (!versions_isObject(p) || !isSha(p.sha))
-            return undefined;
-        parents.push(p.sha);
-    }
-    return {
-        sha: item.sha,
-        tree: c.tree.sha,
-        parents,
-        message: typeof c.message === 'string' ? c.message : '',
-        author,
-        committer,
-    };
-}
 /** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
 async function onCachedChain(h, version, tip) {
     let sha = tip;
@@ -35857,15 +35847,13 @@ async function changesBetween(h, ctx, options) {
 
 
 
+
 /** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
 const MAX_REREADS_AFTER_LOST_REPLY = 8;
 function assertMessage(message) {
     if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
         throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
     }
-}
-function remote_api_refstore_isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
@@ -35999,10 +35987,10 @@ class RemoteApiRefStore {
             return null;
         }
         const j = res.json();
-        if (!remote_api_refstore_isObject(j))
+        if (!isObject(j))
             throw this.bad(ctx, 'read ref', Array.isArray(j) ? 'a list instead of one ref' : 'not an object');
         const obj = j.object;
-        if (j.ref !== this.ref || !remote_api_refstore_isObject(obj) || !isSha(obj.sha)) {
+        if (j.ref !== this.ref || !isObject(obj) || !isSha(obj.sha)) {
             throw this.bad(ctx, 'read ref', `expected { ref: "${this.ref}", object: { sha } }`);
         }
         if (obj.type !== undefined && obj.type !== 'commit') {
@@ -36014,18 +36002,18 @@ class RemoteApiRefStore {
         return obj.sha;
     }
     parsePerson(ctx, step, v) {
-        if (!remote_api_refstore_isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+        if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
             throw this.bad(ctx, step, 'author/committer needs name, email and date');
         }
         return { name: v.name, email: v.email, date: v.date };
     }
     /** Parse a git commit body (`GET`/`POST /git/commits`). */
     parseCommit(ctx, step, j) {
-        if (!remote_api_refstore_isObject(j) || !isSha(j.sha) || !remote_api_refstore_isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
+        if (!isObject(j) || !isSha(j.sha) || !isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
             throw this.bad(ctx, step, 'expected a commit with sha, tree.sha and parents');
         }
         const parents = j.parents.map((p) => {
-            if (!remote_api_refstore_isObject(p) || !isSha(p.sha))
+            if (!isObject(p) || !isSha(p.sha))
                 throw this.bad(ctx, step, 'parents[].sha missing');
             return p.sha;
         });
@@ -36159,7 +36147,7 @@ class RemoteApiRefStore {
                 for (const item of list) {
                     if (entries.length >= limit)
                         break;
-                    if (!remote_api_refstore_isObject(item) || !isSha(item.sha) || !remote_api_refstore_isObject(item.commit) || !Array.isArray(item.parents)) {
+                    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
                         throw this.bad(ctx, 'list commits', 'items need sha, commit and parents');
                     }
                     entries.push({
@@ -36168,7 +36156,7 @@ class RemoteApiRefStore {
                         author: this.parsePerson(ctx, 'list commits', item.commit.author),
                         committer: this.parsePerson(ctx, 'list commits', item.commit.committer),
                         parents: item.parents.map((p) => {
-                            if (!remote_api_refstore_isObject(p) || !isSha(p.sha))
+                            if (!isObject(p) || !isSha(p.sha))
                                 throw this.bad(ctx, 'list commits', 'parents[].sha missing');
                             return p.sha;
                         }),
@@ -36220,11 +36208,7 @@ class RemoteApiRefStore {
      * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
      */
     async changes(options) {
-        const prefix = options?.prefix ?? '';
-        assertValidPrefix(prefix);
-        assertValidVersion(options?.from);
-        if (options.to !== undefined)
-            assertValidVersion(options.to);
+        const prefix = checkChangesOptions(options);
         return this.run('changes', async (ctx) => {
             const r = await changesBetween(this.versions, ctx, { ...options, prefix });
             return { ...r, ...this.meta(ctx) };
@@ -36546,7 +36530,10 @@ class RemoteApiRefStore {
                 this.compareByRef = false;
             return undefined;
         }
-        await this.cache.putCommit(c.commit);
+        // Every commit in between is cached: reads at those versions, and the proof that they are commits of
+        // the section (versions.ts walks cached first parents), cost no request later.
+        for (const commit of c.commits)
+            await this.cache.putCommit(commit);
         const old = await this.cache.getCommit(oldTip);
         const replay = changedFilesAsTreeChanges(c.files);
         let known = false;
@@ -36591,7 +36578,7 @@ class RemoteApiRefStore {
                     retry: true, // content-addressed: repeating it yields the same tree
                 });
                 const j = res.json();
-                if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
+                if (!isObject(j) || !isSha(j.sha))
                     throw this.bad(ctx, 'create tree', 'expected { sha }');
                 // The reply lists the new root level: cache it so a read after our write skips that request.
                 if (Array.isArray(j.tree) && j.truncated !== true)
@@ -36645,7 +36632,7 @@ class RemoteApiRefStore {
             retry: true,
         });
         const j = res.json();
-        if (!remote_api_refstore_isObject(j) || !isSha(j.sha))
+        if (!isObject(j) || !isSha(j.sha))
             throw this.bad(ctx, 'create blob', 'expected { sha }');
         if (j.sha !== expected)
             throw this.bad(ctx, 'create blob', `blob SHA ${j.sha} differs from the local ${expected}`);
@@ -38429,6 +38416,7 @@ const ALL_ERRORS = [
 /* harmony export */   lC: () => (/* binding */ sha1HexParts)
 /* harmony export */ });
 /* unused harmony export sha1HexJs */
+/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /**
  * SHA-1 for git object ids: the platform's implementation wherever one is reachable.
  *
@@ -38440,6 +38428,7 @@ const ALL_ERRORS = [
  *   are needed on synchronous paths (building trees locally, comparing blob SHAs before deciding what to
  *   write). Git uses SHA-1 for object names; nothing here is security-sensitive.
  */
+
 let nodeCrypto;
 /** `node:crypto` when the host offers it synchronously, else null (looked up once). */
 function platformCrypto() {
@@ -38486,16 +38475,7 @@ function sha1HexParts(parts) {
             h.update(p);
         return h.digest('hex');
     }
-    let total = 0;
-    for (const p of parts)
-        total += p.length;
-    const all = new Uint8Array(total);
-    let off = 0;
-    for (const p of parts) {
-        all.set(p, off);
-        off += p.length;
-    }
-    return sha1HexJs(all);
+    return sha1HexJs((0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .concatBytes */ .Id)(parts));
 }
 /**
  * Hex SHA-1 digest, asynchronously: `node:crypto` in Node, WebCrypto (`crypto.subtle`) in browsers,

@@ -1,5 +1,7 @@
 /** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
 import { InvalidVersion } from './errors.js';
+import { assertValidPrefix } from './keys.js';
+import type { ChangesOptions } from './refstore.js';
 
 /** A commit SHA on the section ref. */
 export type VersionId = string;
@@ -14,4 +16,19 @@ const VERSION_RE = /^[0-9a-f]{40}$/;
  */
 export function assertValidVersion(v: unknown): asserts v is VersionId {
   if (typeof v !== 'string' || !VERSION_RE.test(v)) throw new InvalidVersion(v);
+}
+
+/**
+ * Check the options of `RefStore.changes` before any I/O (every store calls it): `from` (and `to`, when
+ * given) must be well-formed versions, `prefix` a valid key prefix. Returns the prefix ('' by default).
+ *
+ * @example
+ * const prefix = checkChangesOptions({ from: v1, prefix: 'github/' });
+ */
+export function checkChangesOptions(options: ChangesOptions): string {
+  const prefix = options?.prefix ?? '';
+  assertValidPrefix(prefix);
+  assertValidVersion(options?.from);
+  if (options.to !== undefined) assertValidVersion(options.to);
+  return prefix;
 }

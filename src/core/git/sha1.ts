@@ -9,6 +9,7 @@
  *   are needed on synchronous paths (building trees locally, comparing blob SHAs before deciding what to
  *   write). Git uses SHA-1 for object names; nothing here is security-sensitive.
  */
+import { concatBytes } from '../bytes.js';
 
 type NodeHash = { update(data: Uint8Array): NodeHash; digest(encoding: 'hex'): string };
 type NodeCrypto = { createHash(algorithm: 'sha1'): NodeHash };
@@ -59,15 +60,7 @@ export function sha1HexParts(parts: readonly Uint8Array[]): string {
     for (const p of parts) h.update(p);
     return h.digest('hex');
   }
-  let total = 0;
-  for (const p of parts) total += p.length;
-  const all = new Uint8Array(total);
-  let off = 0;
-  for (const p of parts) {
-    all.set(p, off);
-    off += p.length;
-  }
-  return sha1HexJs(all);
+  return sha1HexJs(concatBytes(parts));
 }
 
 /**

@@ -25,7 +25,7 @@ import type {
   WriteResult,
 } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
-import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { assertMessage, type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
 import { GitRepository, type GitRepositoryOptions } from './repository.js';
@@ -129,10 +129,7 @@ export class GitRefStore implements RefStore {
    * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
-    const prefix = options?.prefix ?? '';
-    assertValidPrefix(prefix);
-    assertValidVersion(options?.from);
-    if (options.to !== undefined) assertValidVersion(options.to);
+    const prefix = checkChangesOptions(options);
     const repo = await this.repository();
     const tip = await repo.resolveRef(this.ref);
     const to = options.to ?? tip;

@@ -28,7 +28,7 @@ import type {
   RefStore,
   WriteResult,
 } from '../../core/refstore.js';
-import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import type { RemoteApiLogEvent } from '../remote-api/index.js';
 import { gitEnvironment, redact, runGit } from './git-command.js';
 import { GitRefStore } from './git-refstore.js';
@@ -188,7 +188,7 @@ export class SubprocessGitRefStore implements RefStore {
    * the section against the cache's copy of the ref; when that copy is behind the remote, sync once
    * and check again before answering `InvalidVersion`.
    */
-  private async pinned<T>(version: VersionId, read: () => Promise<T>): Promise<T> {
+  private async pinned<T>(_version: VersionId, read: () => Promise<T>): Promise<T> {
     try {
       return await read();
     } catch (e) {
@@ -218,8 +218,7 @@ export class SubprocessGitRefStore implements RefStore {
    * first, so versions up to the remote tip are known.
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
-    assertValidVersion(options?.from);
-    if (options.to !== undefined) assertValidVersion(options.to);
+    checkChangesOptions(options); // before the fetch
     await this.sync();
     return this.inner.changes(options);
   }

@@ -45,7 +45,7 @@ import type {
   WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection } from '../../core/section.js';
-import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
   type DatabaseSource,
@@ -178,10 +178,7 @@ export class IndexedDbRefStore implements RefStore {
    * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
-    const prefix = options?.prefix ?? '';
-    assertValidPrefix(prefix);
-    assertValidVersion(options?.from);
-    if (options.to !== undefined) assertValidVersion(options.to);
+    const prefix = checkChangesOptions(options);
     const db = await this.database();
     const to = await this.resolve(db, options.to);
     if (to === null) throw notInSection(options.from, this.ref);

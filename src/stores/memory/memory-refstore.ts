@@ -30,7 +30,7 @@ import type {
   WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection } from '../../core/section.js';
-import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
   /** Object database to use (share one between instances to model one repository). */
@@ -100,10 +100,7 @@ export class MemoryRefStore implements RefStore {
   }
 
   async changes(options: ChangesOptions): Promise<ChangesResult> {
-    const prefix = options?.prefix ?? '';
-    assertValidPrefix(prefix);
-    assertValidVersion(options?.from);
-    if (options.to !== undefined) assertValidVersion(options.to);
+    const prefix = checkChangesOptions(options);
     const to = this.resolve(options.to);
     if (to === null) throw notInSection(options.from, this.ref);
     const from = this.resolve(options.from) as VersionId;

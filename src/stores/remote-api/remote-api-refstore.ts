@@ -58,10 +58,11 @@ import type {
   WriteOptions,
   WriteResult,
 } from '../../core/refstore.js';
-import { assertValidVersion, type VersionId } from '../../core/version.js';
+import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { GitHubClient, nextLink, type OpContext } from './client.js';
 import { assertTokenShape, type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { buildTreesLocally } from './local-trees.js';
+import { isObject } from './shapes.js';
 import {
   type ChangedFile,
   changedFilesAsTreeChanges,
@@ -92,10 +93,6 @@ function assertMessage(message: unknown): void {
   if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
     throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
   }
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
 /**
@@ -457,10 +454,7 @@ export class RemoteApiRefStore implements RefStore {
    * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
-    const prefix = options?.prefix ?? '';
-    assertValidPrefix(prefix);
-    assertValidVersion(options?.from);
-    if (options.to !== undefined) assertValidVersion(options.to);
+    const prefix = checkChangesOptions(options);
     return this.run('changes', async (ctx) => {
       const r = await changesBetween(this.versions, ctx, { ...options, prefix });
       return { ...r, ...this.meta(ctx) };
@@ -818,7 +812,9 @@ export class RemoteApiRefStore implements RefStore {
       if (c.unusable === 404 || c.unusable === 422) this.compareByRef = false;
       return undefined;
     }
-    await this.cache.putCommit(c.commit);
+    // Every commit in between is cached: reads at those versions, and the proof that they are commits of
+    // the section (versions.ts walks cached first parents), cost no request later.
+    for (const commit of c.commits) await this.cache.putCommit(commit);
     const old = await this.cache.getCommit(oldTip);
     const replay = changedFilesAsTreeChanges(c.files);
     let known = false;

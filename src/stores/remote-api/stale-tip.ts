@@ -15,23 +15,12 @@
  */
 import type { CachedCommit } from '../../cache/git-cache.js';
 import { isSha } from '../../core/git/objects.js';
-import type { Person } from '../../core/refstore.js';
 import type { GitHubClient, OpContext } from './client.js';
 import type { LocalTreeChange } from './local-trees.js';
+import { isObject, listedCommit } from './shapes.js';
 
 const MAX_FILES = 300;
 const MAX_COMMITS = 250;
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function person(v: unknown): Person | undefined {
-  if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
-    return undefined;
-  }
-  return { name: v.name, email: v.email, date: v.date };
-}
 
 /** One file a compare lists (`sha`: its blob at the new tip; absent for removed files). */
 export interface ChangedFile {
@@ -45,6 +34,8 @@ export interface ChangedFile {
 export interface Catchup {
   /** The new tip's commit (its tree is the one to build on). */
   commit: CachedCommit;
+  /** Every commit from the old tip (excluded) to the new one, oldest first. */
+  commits: CachedCommit[];
   files: ChangedFile[];
 }
 
@@ -53,17 +44,23 @@ export function touches(f: string, key: string): boolean {
   return f === key || f.startsWith(`${key}/`) || key.startsWith(`${f}/`);
 }
 
-const namesOf = (f: ChangedFile) =>
+const _namesOf = (f: ChangedFile) =>
   f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename];
 
 /** True when any changed file (or the old name of a renamed one) touches any of `keys`. */
 export function touchesAny(files: readonly ChangedFile[], keys: readonly string[]): boolean {
-  for (const f of files) for (const k of keys) for (const n of namesOf(f)) if (touches(n, k)) return true;
-  return false;
+  const set = new Set(keys);
+  const dirs = new Set<string>();
+  for (const k of keys) for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) dirs.add(k.slice(0, i));
+  return touchesKeySet(
+    files,
+    (k) => set.has(k),
+    (d) => dirs.has(d),
+  );
 }
 
 /**
- * {@link touchesAny} for a large write, its keys given as lookups (no scan of every key per file):
+ * Whether the changed files touch a write whose keys are given as lookups (no scan of every key per file):
  * `has(key)` — a key of the write; `isDir(path)` — a directory of one.
  *
  * @example
@@ -75,7 +72,7 @@ export function touchesKeySet(
   isDir: (path: string) => boolean,
 ): boolean {
   for (const f of files) {
-    for (const n of namesOf(f)) {
+    for (const n of f.previousFilename === undefined ? [f.filename] : [f.filename, f.previousFilename]) {
       // The key itself or a directory of one; else a key that is a directory above the file.
       if (has(n) || isDir(n)) return true;
       for (let i = n.indexOf('/'); i > 0; i = n.indexOf('/', i + 1)) if (has(n.slice(0, i))) return true;
@@ -127,21 +124,9 @@ export async function compareTips(
   head: string,
 ): Promise<Catchup | { unusable: number }> {
   const unusable = { unusable: 200 };
-  const res = await client.send(ctx, {
-    step: 'compare commits',
-    method: 'GET',
-    path: `/compare/${oldTip}...${head}`,
-    retry: true,
-    accept: [404, 422, 500],
-  });
-  if (res.status !== 200) return { unusable: res.status };
-  let j: unknown;
-  try {
-    j = res.json();
-  } catch {
-    return unusable;
-  }
-  if (!isObject(j) || j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits)) return unusable;
+  const j = await compareAnswer(client, ctx, oldTip, head);
+  if (typeof j === 'number') return { unusable: j };
+  if (j.status !== 'ahead' || !Array.isArray(j.files) || !Array.isArray(j.commits)) return unusable;
   if (j.files.length >= MAX_FILES || j.commits.length >= MAX_COMMITS || j.total_commits !== j.commits.length) {
     return unusable; // possibly cut: only a complete list of changed files proves anything
   }
@@ -157,36 +142,43 @@ export async function compareTips(
   }
   // docdb's history is linear: the commits must form one first-parent chain from `oldTip`. Following the
   // chain (rather than trusting the list order, which is by date and ties within a second) finds the tip.
-  const byParent = new Map<string, Record<string, unknown>>();
+  const byParent = new Map<string, CachedCommit>();
   for (const item of j.commits) {
-    if (!isObject(item) || !isSha(item.sha) || !Array.isArray(item.parents)) return unusable;
-    const first = item.parents[0];
-    if (item.parents.length !== 1 || !isObject(first) || !isSha(first.sha) || byParent.has(first.sha)) return unusable;
-    byParent.set(first.sha, item);
+    const c = listedCommit(item);
+    if (c?.parents.length !== 1 || byParent.has(c.parents[0] as string)) return unusable;
+    byParent.set(c.parents[0] as string, c);
   }
-  let last: Record<string, unknown> | undefined;
-  let chain = 0;
-  for (let at = byParent.get(oldTip); at !== undefined && chain <= j.commits.length; chain++) {
-    last = at;
-    at = byParent.get(at.sha as string);
+  const commits: CachedCommit[] = [];
+  for (let at = byParent.get(oldTip); at !== undefined && commits.length < byParent.size; at = byParent.get(at.sha)) {
+    commits.push(at);
   }
-  if (last === undefined || chain !== j.commits.length || !isObject(last.commit)) return unusable;
-  if (isSha(head) && last.sha !== head) return unusable;
-  const c = last.commit;
-  const tree = isObject(c.tree) ? c.tree.sha : undefined;
-  const author = person(c.author);
-  const committer = person(c.committer);
-  const parents = (last.parents as unknown[]).map((p) => (isObject(p) && isSha(p.sha) ? p.sha : undefined));
-  if (!isSha(tree) || !author || !committer || parents.some((p) => p === undefined)) return unusable;
-  const commit: CachedCommit = {
-    sha: last.sha as string,
-    tree,
-    parents: parents as string[],
-    message: typeof c.message === 'string' ? c.message : '',
-    author,
-    committer,
-  };
-  return { commit, files };
+  const commit = commits.at(-1);
+  if (commit === undefined || commits.length !== j.commits.length) return unusable;
+  if (isSha(head) && commit.sha !== head) return unusable;
+  return { commit, commits, files };
+}
+
+/** The JSON object of `GET /compare/{base}...{head}`, or the HTTP status when there is none to use. */
+async function compareAnswer(
+  client: GitHubClient,
+  ctx: OpContext,
+  base: string,
+  head: string,
+): Promise<Record<string, unknown> | number> {
+  const res = await client.send(ctx, {
+    step: 'compare commits',
+    method: 'GET',
+    path: `/compare/${base}...${head}`,
+    retry: true,
+    accept: [404, 422, 500],
+  });
+  if (res.status !== 200) return res.status;
+  try {
+    const j = res.json();
+    return isObject(j) ? j : 200;
+  } catch {
+    return 200;
+  }
 }
 
 /**
@@ -203,21 +195,8 @@ export async function reachesBack(
   ancestor: string,
   tip: string,
 ): Promise<boolean | undefined> {
-  const res = await client.send(ctx, {
-    step: 'compare commits',
-    method: 'GET',
-    path: `/compare/${ancestor}...${tip}`,
-    retry: true,
-    accept: [404, 422, 500],
-  });
-  if (res.status !== 200) return undefined;
-  let j: unknown;
-  try {
-    j = res.json();
-  } catch {
-    return undefined;
-  }
-  if (!isObject(j)) return undefined;
+  const j = await compareAnswer(client, ctx, ancestor, tip);
+  if (typeof j === 'number') return undefined;
   if (j.status === 'ahead' || j.status === 'identical') return true;
   if (j.status === 'diverged' || j.status === 'behind') return false;
   return undefined;

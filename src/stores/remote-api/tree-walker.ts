@@ -12,6 +12,7 @@ import type { ListEntry } from '../../core/refstore.js';
 import type { GitHubClient, OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
 import { verifiedLevels } from './local-trees.js';
+import { isObject } from './shapes.js';
 
 /** What is at a path: a blob, a tree, nothing, or a value where the path needs a directory. */
 export type Lookup =
@@ -22,10 +23,6 @@ export type Lookup =
 
 /** `single`: one path (fetch only missing levels when warm); `bulk`: many paths (one recursive listing). */
 export type WalkMode = 'single' | 'bulk';
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /**
  * @example

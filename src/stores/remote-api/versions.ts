@@ -15,11 +15,11 @@
  */
 import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
 import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
-import { isSha } from '../../core/git/objects.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
-import type { ChangesOptions, ChangesResult, Person } from '../../core/refstore.js';
+import type { ChangesOptions, ChangesResult } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
 import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
+import { listedCommit } from './shapes.js';
 
 /** What the store lends to this module (all bound to one store instance). */
 export interface VersionsHost {
@@ -36,39 +36,6 @@ export interface VersionsHost {
   treeLevel(ctx: OpContext, sha: string): Promise<CachedTreeEntry[]>;
   /** Commits proven to be in the section. */
   known: Set<string>;
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-
-function person(v: unknown): Person | undefined {
-  if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
-    return undefined;
-  }
-  return { name: v.name, email: v.email, date: v.date };
-}
-
-/** A `GET /commits` item as a cached commit, or undefined when it lacks a field. */
-function listedCommit(item: unknown): CachedCommit | undefined {
-  if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) return undefined;
-  const c = item.commit;
-  const author = person(c.author);
-  const committer = person(c.committer);
-  if (!isObject(c.tree) || !isSha(c.tree.sha) || !author || !committer) return undefined;
-  const parents: string[] = [];
-  for (const p of item.parents) {
-    if (!isObject(p) || !isSha(p.sha)) return undefined;
-    parents.push(p.sha);
-  }
-  return {
-    sha: item.sha,
-    tree: c.tree.sha,
-    parents,
-    message: typeof c.message === 'string' ? c.message : '',
-    author,
-    committer,
-  };
 }
 
 /** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
