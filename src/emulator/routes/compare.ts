@@ -4,7 +4,7 @@
  * stale without walking the new tree. https://docs.github.com/rest/commits/commits#compare-two-commits
  * Limits as GitHub documents them: up to 250 commits and 300 files in one answer.
  */
-import type { FlatEntry } from '../../core/git/object-db.js';
+import { diffTrees } from '../../core/git/tree-diff.js';
 import { notFound } from '../http.js';
 import type { RouteContext, RouteDef } from '../router.js';
 import { commitShape } from '../shapes.js';
@@ -43,13 +43,7 @@ function mergeBase(repo: RepoRecord, base: string, head: string): string | undef
   return undefined;
 }
 
-function blobs(repo: RepoRecord, commit: string): Map<string, FlatEntry> {
-  const out = new Map<string, FlatEntry>();
-  for (const e of repo.db.flattenTree(repo.db.getCommit(commit).tree)) if (e.type === 'blob') out.set(e.path, e);
-  return out;
-}
-
-function compare(ctx: RouteContext) {
+async function compare(ctx: RouteContext) {
   const basehead = ctx.params.basehead as string;
   const dots = basehead.indexOf('...');
   if (dots <= 0) throw notFound(DOC);
@@ -76,9 +70,6 @@ function compare(ctx: RouteContext) {
           .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
           .map((x) => x.s);
   const status = base === head ? 'identical' : behindBy === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged';
-  const before = blobs(repo, mb);
-  const after = blobs(repo, head);
-  const files: Record<string, unknown>[] = [];
   const repoUrl = `${ctx.urls.api}/repos/${repo.fullName}`;
   const entry = (filename: string, sha: string, fileStatus: string) => ({
     sha,
@@ -91,14 +82,14 @@ function compare(ctx: RouteContext) {
     raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
     contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
   });
-  const paths = [...new Set([...before.keys(), ...after.keys()])].sort();
-  for (const p of paths) {
-    const a = before.get(p);
-    const b = after.get(p);
-    if (a && !b) files.push(entry(p, a.sha, 'removed'));
-    else if (!a && b) files.push(entry(p, b.sha, 'added'));
-    else if (a && b && (a.sha !== b.sha || a.mode !== b.mode)) files.push(entry(p, b.sha, 'modified'));
-  }
+  // Only the subtrees that differ are walked (content addressing), not both whole trees.
+  const tree = (c: string) => repo.db.getCommit(c).tree;
+  const diff = await diffTrees(tree(mb), tree(head), (sha) => repo.db.getTree(sha));
+  const files = [
+    ...diff.added.map((k) => entry(k.key, k.blobSha as string, 'added')),
+    ...diff.removed.map((k) => entry(k.key, k.previousBlobSha as string, 'removed')),
+    ...diff.changed.map((k) => entry(k.key, k.blobSha as string, 'modified')),
+  ].sort((x, y) => (x.filename < y.filename ? -1 : x.filename > y.filename ? 1 : 0));
   const html = `${ctx.urls.html}/${repo.fullName}/compare/${basehead}`;
   return {
     status: 200,
