@@ -2,25 +2,13 @@
  * Issue 11's request budget, counted in the emulator's request log (exact counts, fresh stores per test):
  * the store computes the trees of its own writes locally, so what it just wrote costs nothing to read.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { NotFound } from '../../src/core/errors.js';
 import { DocumentStore } from '../../src/document/index.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, OWNER, ops, store } from './helpers.js';
+import { emulator, emulatorPerFile, freshRepo, OWNER, ops, store } from './helpers.js';
 
-let em: EmulatorHandle;
-let repo: string;
+const fx = emulatorPerFile();
 const REF = 'refs/docdb/documents';
-
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  repo = freshRepo(em);
-});
 
 const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
 
@@ -33,8 +21,8 @@ function docs(n: number, salt = 's') {
   }));
 }
 
-function commitsOnRef(name = repo): number {
-  const db = em.state.repo(`${OWNER}/${name}`).db;
+function commitsOnRef(name = fx.repo): number {
+  const db = fx.em.state.repo(`${OWNER}/${name}`).db;
   let n = 0;
   for (let sha = db.readRef(REF); sha; sha = db.getCommit(sha).parents[0]) n++;
   return n;
@@ -42,50 +30,50 @@ function commitsOnRef(name = repo): number {
 
 describe('issue 11 request budget', () => {
   it('a no-op write right after the store’s own 1,000-document write costs 1 request (the ref read)', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     const d = new DocumentStore(s);
     const first = await d.putMany(docs(1000));
     expect(first.changed).toBe(true);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const again = await d.putMany(docs(1000));
     expect(again.changed).toBe(false);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200']);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200']);
     expect(again.requests).toBe(1);
   });
 
   it('a get right after the store’s own write: 1 request for a key it wrote, 2 for one it did not', async () => {
-    const seeder = store(em, repo);
+    const seeder = store(fx.em, fx.repo);
     await seeder.commit([
       { op: 'put', key: 'a/old.json', value: 'old' },
       { op: 'put', key: 'b/c/other.json', value: 'other' },
     ]);
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.put('a/new.json', 'new'); // cold: reads the tip and its tree, then writes
-    let from = em.requests.length;
+    let from = fx.em.requests.length;
     const mine = await s.get('a/new.json');
     expect(text(mine?.value)).toBe('new');
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200']);
-    from = em.requests.length;
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200']);
+    from = fx.em.requests.length;
     const theirs = await s.get('b/c/other.json');
     expect(text(theirs?.value)).toBe('other');
-    expect(ops(em, from)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
   });
 
   it('a cold get at a pinned version costs 3: the section commit page (proves the version is in the section and carries its tree), tree, blob', async () => {
-    const seeder = store(em, repo);
+    const seeder = store(fx.em, fx.repo);
     const v1 = (await seeder.put('x/y.json', 'v1')).version as string;
     await seeder.put('x/y.json', 'v2');
-    const from = em.requests.length;
-    const got = await store(em, repo).get('x/y.json', { version: v1 });
+    const from = fx.em.requests.length;
+    const got = await store(fx.em, fx.repo).get('x/y.json', { version: v1 });
     expect(text(got?.value)).toBe('v1');
-    expect(ops(em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
   });
 
   it('the first write to a new section costs 4 and no repository check', async () => {
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const r = await s.put('k.json', '1');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 404',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
@@ -95,11 +83,11 @@ describe('issue 11 request budget', () => {
   });
 
   it('a first write right after seeing the section absent (an Action run: head, then commit) reads the ref once', async () => {
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     expect(await s.head()).toBeNull();
     const r = await s.put('k.json', '1');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 404',
       'GET repos/get 200', // head() tells a missing section from a missing repository
       'POST git/create-tree 201',
@@ -110,30 +98,30 @@ describe('issue 11 request budget', () => {
   });
 
   it('…and when another writer created the section in between, the create is refused and the write lands on it', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     expect(await s.head()).toBeNull();
-    const other = await store(em, repo).put('theirs.json', 'x');
+    const other = await store(fx.em, fx.repo).put('theirs.json', 'x');
     const r = await s.put('mine.json', 'y');
     expect(r.changed).toBe(true);
     expect(r.previousVersion).toBe(other.version);
-    expect((await store(em, repo).list()).entries.map((e) => e.key)).toEqual(['mine.json', 'theirs.json']);
+    expect((await store(fx.em, fx.repo).list()).entries.map((e) => e.key)).toEqual(['mine.json', 'theirs.json']);
   });
 
   it('a write to a missing repository still fails as NotFound (the check moved to the create-tree 404)', async () => {
-    const s = store(em, 'no-such-repo');
+    const s = store(fx.em, 'no-such-repo');
     await expect(s.put('k.json', '1')).rejects.toBeInstanceOf(NotFound);
   });
 
   it('after its own write the store caches every level it built: a read elsewhere costs no tree request', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.commit(
       Array.from({ length: 50 }, (_, i) => ({ op: 'put' as const, key: `d${i % 5}/k${i}.json`, value: `${i}` })),
     );
     await s.put('d1/k1.json', 'changed');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const l = await s.list();
     expect(l.entries).toHaveLength(50);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200']);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200']);
     expect(text((await s.get('d1/k1.json'))?.value)).toBe('changed');
   });
 });
@@ -180,8 +168,8 @@ describe('issue 11: a section whose recursive listing is truncated', () => {
 describe('issue 11: a put from an instance whose cached tip is stale', () => {
   it('costs ≤ 5 requests and leaves no orphan commit', async () => {
     let clock = 1_000_000;
-    const a = store(em, repo, { now: () => clock });
-    const b = store(em, repo);
+    const a = store(fx.em, fx.repo, { now: () => clock });
+    const b = store(fx.em, fx.repo);
     await a.commit([
       { op: 'put', key: 'docs/a.json', value: 'a' },
       { op: 'put', key: 'docs/b.json', value: 'b' },
@@ -189,56 +177,59 @@ describe('issue 11: a put from an instance whose cached tip is stale', () => {
     await b.put('other/x.json', 'x'); // a's cached tip is now stale
     clock += 60_000; // …and old enough to be confirmed before writing
     const commitsBefore = commitsOnRef();
-    const objectsBefore = em.state.repo(`${OWNER}/${repo}`).db.size;
-    const from = em.requests.length;
+    const objectsBefore = fx.em.state.repo(`${OWNER}/${fx.repo}`).db.size;
+    const from = fx.em.requests.length;
     const r = await a.put('docs/a.json', 'a2');
     expect(r.changed).toBe(true);
-    expect(em.requests.length - from).toBeLessThanOrEqual(5);
-    expect(ops(em, from).filter((o) => o.includes('422'))).toEqual([]);
+    expect(fx.em.requests.length - from).toBeLessThanOrEqual(5);
+    expect(ops(fx.em, from).filter((o) => o.includes('422'))).toEqual([]);
     expect(commitsOnRef()).toBe(commitsBefore + 1);
     // Exactly one new commit object: nothing orphaned (plus its tree levels: root and docs/).
-    expect(em.state.repo(`${OWNER}/${repo}`).db.size - objectsBefore).toBe(1 + 2 + 1);
-    expect(text((await store(em, repo).get('other/x.json'))?.value)).toBe('x');
-    expect(text((await store(em, repo).get('docs/a.json'))?.value)).toBe('a2');
+    expect(fx.em.state.repo(`${OWNER}/${fx.repo}`).db.size - objectsBefore).toBe(1 + 2 + 1);
+    expect(text((await store(fx.em, fx.repo).get('other/x.json'))?.value)).toBe('x');
+    expect(text((await store(fx.em, fx.repo).get('docs/a.json'))?.value)).toBe('a2');
   });
 });
 
 describe('issue 11: the stale-tip shortcut never trusts a key another writer touched', () => {
   it('falls back to re-reading the new tree when the compare lists one of the keys', async () => {
     let clock = 1_000_000;
-    const a = store(em, repo, { now: () => clock });
+    const a = store(fx.em, fx.repo, { now: () => clock });
     await a.commit([
       { op: 'put', key: 'docs/a.json', value: 'a' },
       { op: 'put', key: 'docs/b.json', value: 'b' },
     ]);
-    await store(em, repo).put('docs/a.json', 'theirs'); // touches a key a will write
+    await store(fx.em, fx.repo).put('docs/a.json', 'theirs'); // touches a key a will write
     clock += 60_000;
     // In a's stale view docs/a.json is already "a": without the guard this would be a silent no-op.
     const r = await a.put('docs/a.json', 'a');
     expect(r.changed).toBe(true);
     expect(r.written).toEqual(['docs/a.json']);
-    expect(text((await store(em, repo).get('docs/a.json'))?.value)).toBe('a');
+    expect(text((await store(fx.em, fx.repo).get('docs/a.json'))?.value)).toBe('a');
   });
 
   it('a directory created below a key being written is a conflict, not an overwrite', async () => {
     let clock = 1_000_000;
-    const a = store(em, repo, { now: () => clock });
+    const a = store(fx.em, fx.repo, { now: () => clock });
     await a.put('docs/x.json', 'x');
     // Another writer replaces the key by a directory (seeded directly: docdb itself refuses such a batch).
-    em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files: { 'docs/x.json': null, 'docs/x.json/inner': 'i' } });
+    fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, {
+      branch: REF,
+      files: { 'docs/x.json': null, 'docs/x.json/inner': 'i' },
+    });
     clock += 60_000;
     await expect(a.put('docs/x.json', 'y')).rejects.toThrow(/directory of other keys/);
-    expect(text((await store(em, repo).get('docs/x.json/inner'))?.value)).toBe('i');
+    expect(text((await store(fx.em, fx.repo).get('docs/x.json/inner'))?.value)).toBe('i');
   });
 
   it('a tip seen within trustCachedTipMs is written on without a ref read (3 write requests)', async () => {
     let clock = 1_000_000;
-    const a = store(em, repo, { now: () => clock });
+    const a = store(fx.em, fx.repo, { now: () => clock });
     await a.put('docs/x.json', 'x');
     clock += 1_000;
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     await a.put('docs/x.json', 'y');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',

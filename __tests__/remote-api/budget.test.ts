@@ -2,47 +2,35 @@
  * The request budget (ARCHITECTURE.md § Request budget), counted in the emulator's request log.
  * Every test uses fresh store instances so the cache state is exactly what the test sets up.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, OWNER, ops, since, store } from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { emulatorPerFile, OWNER, ops, since, store } from './helpers.js';
 
-let em: EmulatorHandle;
-let repo: string;
+const fx = emulatorPerFile();
 const REF = 'refs/docdb/documents';
 const KEY = 'github/repo/octo/hello.json';
 
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  repo = freshRepo(em);
-});
-
 /** Seed the section directly in the emulator (costs no HTTP). */
 function seed(files: Record<string, string | null>, message = 'seed'): string {
-  const fresh = em.state.repo(`${OWNER}/${repo}`).db.readRef(REF) === undefined;
+  const fresh = fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef(REF) === undefined;
   // A new ref starts from the default branch's tree: drop its README so the section holds only `files`.
   const all = fresh ? { 'README.md': null, ...files } : files;
-  return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files: all, message });
+  return fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, { branch: REF, files: all, message });
 }
 
 describe('get', () => {
   it('cold get costs 4 requests: ref, commit, recursive tree, blob', async () => {
     seed({ [KEY]: '{"a":1}', 'github/repo/octo/other.json': '{}', 'other/x.json': '1' });
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const got = await s.get(KEY);
     expect(new TextDecoder().decode(got!.value)).toBe('{"a":1}');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
       'GET git/get-tree 200',
       'GET git/get-blob 200',
     ]);
-    expect(since(em, from)[2]!.query).toMatch(/recursive=1/);
+    expect(since(fx.em, from)[2]!.query).toMatch(/recursive=1/);
     expect(got!.requests).toBe(4);
     expect(got!.rateLimit).toMatchObject({ resource: 'core', limit: 1_000_000 });
     expect(got!.rateLimit!.remaining).toBeLessThan(1_000_000);
@@ -50,55 +38,55 @@ describe('get', () => {
 
   it('warm get with an unchanged tip costs 1 request: a 304 that costs no rate-limit budget', async () => {
     seed({ [KEY]: 'v1' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const got = await s.get(KEY);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 304']);
-    expect(since(em, from)[0]!.costsBudget).toBe(false);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 304']);
+    expect(since(fx.em, from)[0]!.costsBudget).toBe(false);
     expect(got!.requests).toBe(1);
     expect(new TextDecoder().decode(got!.value)).toBe('v1');
   });
 
   it('after a write elsewhere: ref + commit + the changed root level only; no blob, no unchanged subtree', async () => {
     seed({ [KEY]: 'v1', 'github/repo/octo/b.json': 'b' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
     seed({ 'other/x.json': 'new' }); // touches the root only; github/ is unchanged
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const got = await s.get(KEY);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
-    expect(since(em, from)[2]!.query).not.toMatch(/recursive/);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
+    expect(since(fx.em, from)[2]!.query).not.toMatch(/recursive/);
     expect(got!.requests).toBe(3);
   });
 
   it("after a write in the key's own directory: only the changed levels on the path, no blob refetch", async () => {
     seed({ [KEY]: 'v1', 'github/repo/zzz/c.json': 'c', 'top.json': 't' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
     seed({ 'github/repo/octo/sibling.json': 's' }); // root, github, github/repo, github/repo/octo change
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const got = await s.get(KEY);
-    const log = ops(em, from);
+    const log = ops(fx.em, from);
     expect(log.filter((l) => l.includes('get-tree'))).toHaveLength(4);
     expect(log.some((l) => l.includes('get-blob'))).toBe(false);
     expect(got!.requests).toBe(6);
     // The unchanged sibling directory github/repo/zzz is not refetched when read next.
-    const from2 = em.requests.length;
+    const from2 = fx.em.requests.length;
     await s.get('github/repo/zzz/c.json');
-    expect(ops(em, from2)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
   });
 
   it('a changed value costs its blob once', async () => {
     seed({ [KEY]: 'v1' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
     seed({ [KEY]: 'v2' });
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const got = await s.get(KEY);
     expect(new TextDecoder().decode(got!.value)).toBe('v2');
     // ref + commit + the 4 changed levels on the key's path (root, github, github/repo, github/repo/octo) + blob
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
       'GET git/get-tree 200',
@@ -113,51 +101,51 @@ describe('get', () => {
   it('a pinned version skips the ref read (3 cold, 0 warm)', async () => {
     const v1 = seed({ [KEY]: 'v1' });
     seed({ [KEY]: 'v2' });
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const got = await s.get(KEY, { version: v1 });
     expect(new TextDecoder().decode(got!.value)).toBe('v1');
     // The section check lists the section's commits from the ref (1 request per 100 commits back);
     // the listed commits are cached, so the pinned commit itself costs nothing more.
-    expect(ops(em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
     const again = await s.get(KEY, { version: v1 });
     expect(again!.requests).toBe(0);
     expect(again!.rateLimit).toEqual(got!.rateLimit); // the last rate limit this store saw
   });
 
   it('an absent section costs the ref read plus one repository check (once per store)', async () => {
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     expect(await s.get(KEY)).toBeNull();
-    expect(ops(em, from)).toEqual(['GET git/get-ref 404', 'GET repos/get 200']);
-    const from2 = em.requests.length;
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 404', 'GET repos/get 200']);
+    const from2 = fx.em.requests.length;
     expect(await s.get(KEY)).toBeNull();
-    expect(ops(em, from2)).toEqual(['GET git/get-ref 404']);
+    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 404']);
   });
 });
 
 describe('writes', () => {
   it('first write: ref read, create tree, create commit, create the ref (POST /git/refs); no repository check', async () => {
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const r = await s.put(KEY, '{"a":1}');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 404',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'POST git/create-ref 201',
     ]);
     expect(r.requests).toBe(4);
-    expect(em.state.repo(`${OWNER}/${repo}`).db.readRef(REF)).toBe(r.version);
+    expect(fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef(REF)).toBe(r.version);
   });
 
   it('warm put costs 3 write requests (tree, commit, ref update) and skips the ref read', async () => {
     seed({ [KEY]: 'v1' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await s.put(KEY, 'v2');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
@@ -167,25 +155,25 @@ describe('writes', () => {
 
   it('warm delete costs the same 3 write requests (a sha:null entry on base_tree)', async () => {
     seed({ [KEY]: 'v1', 'keep.json': 'k' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.get(KEY);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await s.delete(KEY);
     expect(r).toMatchObject({ changed: true, deleted: [KEY], requests: 3 });
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
     ]);
-    expect(await store(em, repo).get(KEY)).toBeNull();
+    expect(await store(fx.em, fx.repo).get(KEY)).toBeNull();
   });
 
   it('cold put reads the tip and its tree once (to compare blob SHAs), then writes 3', async () => {
     seed({ [KEY]: 'v1' });
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     await s.put(KEY, 'v2');
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
       'GET git/get-tree 200',
@@ -197,18 +185,18 @@ describe('writes', () => {
 
   it('a batch of 300 documents costs the same 3 write requests as one, in one commit', async () => {
     seed({ 'a.json': '1' });
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.list();
     const changes = Array.from({ length: 300 }, (_, i) => ({
       op: 'put' as const,
       key: `github/repo/owner${i % 7}/doc-${i}.json`,
       value: JSON.stringify({ i, pad: 'x'.repeat(100) }),
     }));
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await s.commit([...changes, { op: 'delete', key: 'a.json' }]);
     expect(r.written).toHaveLength(300);
     expect(r.deleted).toEqual(['a.json']);
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
@@ -218,17 +206,17 @@ describe('writes', () => {
   });
 
   it('inline content above maxInlineBytes is chunked into chained create-tree requests', async () => {
-    const s = store(em, repo, { maxInlineBytes: 1000 });
+    const s = store(fx.em, fx.repo, { maxInlineBytes: 1000 });
     const changes = Array.from({ length: 10 }, (_, i) => ({
       op: 'put' as const,
       key: `k/${i}.txt`,
       value: `${i}`.repeat(400),
     }));
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     await s.commit(changes);
-    const trees = since(em, from).filter((r) => r.operation === 'git/create-tree');
+    const trees = since(fx.em, from).filter((r) => r.operation === 'git/create-tree');
     expect(trees.length).toBe(5); // 2 values of 400 bytes per 1000-byte chunk
-    const fresh = store(em, repo);
+    const fresh = store(fx.em, fx.repo);
     for (let i = 0; i < 10; i++) {
       expect(new TextDecoder().decode((await fresh.get(`k/${i}.txt`))!.value)).toBe(`${i}`.repeat(400));
     }
@@ -236,75 +224,75 @@ describe('writes', () => {
   });
 
   it('text with a BOM or NUL keeps every byte (BOM inline, NUL via a blob)', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     const bom = new Uint8Array([0xef, 0xbb, 0xbf, 0x41]);
     const nul = new TextEncoder().encode('a\u0000b');
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     await s.commit([
       { op: 'put', key: 'bom.txt', value: bom },
       { op: 'put', key: 'nul.txt', value: nul },
     ]);
-    expect(ops(em, from).filter((l) => l.includes('create-blob'))).toHaveLength(1);
-    const fresh = store(em, repo);
+    expect(ops(fx.em, from).filter((l) => l.includes('create-blob'))).toHaveLength(1);
+    const fresh = store(fx.em, fx.repo);
     expect([...(await fresh.get('bom.txt'))!.value]).toEqual([...bom]);
     expect([...(await fresh.get('nul.txt'))!.value]).toEqual([...nul]);
   });
 
   it('binary values are uploaded with POST /git/blobs (inline content is text only)', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     const bin = new Uint8Array([0, 255, 254, 1]);
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     await s.put('bin/x', bin);
-    expect(ops(em, from)).toContain('POST git/create-blob 201');
+    expect(ops(fx.em, from)).toContain('POST git/create-blob 201');
   });
 
   it('a re-run with identical content makes 0 write requests and no commit (warm: one 304)', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     const docs = Array.from({ length: 20 }, (_, i) => ({
       op: 'put' as const,
       key: `d/${i}.json`,
       value: `{"i":${i}}`,
     }));
     const first = await s.commit(docs);
-    const again = store(em, repo);
+    const again = store(fx.em, fx.repo);
     await again.list();
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await again.commit(docs);
     expect(r).toMatchObject({ changed: false, version: first.version, unchanged: 20 });
-    expect(ops(em, from)).toEqual(['GET git/get-ref 304']);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 304']);
     // Cold: reads only.
-    const cold = store(em, repo);
-    const from2 = em.requests.length;
+    const cold = store(fx.em, fx.repo);
+    const from2 = fx.em.requests.length;
     await cold.commit(docs);
-    expect(since(em, from2).every((x) => x.method === 'GET')).toBe(true);
-    expect(em.state.repo(`${OWNER}/${repo}`).db.readRef(REF)).toBe(first.version);
+    expect(since(fx.em, from2).every((x) => x.method === 'GET')).toBe(true);
+    expect(fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef(REF)).toBe(first.version);
   });
 });
 
 describe('list and history', () => {
   it('list costs one recursive tree request cold and nothing but the 304 warm', async () => {
     seed({ 'a/1': '1', 'a/b/2': '2', 'c/3': '3' });
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const l = await s.list();
     expect(l.entries.map((e) => e.key)).toEqual(['a/1', 'a/b/2', 'c/3']);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
-    const from2 = em.requests.length;
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
+    const from2 = fx.em.requests.length;
     await s.list({ prefix: 'a/' });
-    expect(ops(em, from2)).toEqual(['GET git/get-ref 304']);
+    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304']);
   });
 
   it('history costs 1 request per 100 commits (Link pagination on the API origin)', async () => {
     for (let i = 0; i < 150; i++) seed({ [KEY]: `v${i}`, [`noise/${i}`]: 'n' });
     seed({ 'unrelated.json': 'x' });
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const h = await s.history(KEY);
     expect(h.entries).toHaveLength(150);
-    expect(ops(em, from)).toEqual(['GET repos/list-commits 200', 'GET repos/list-commits 200']);
-    expect(since(em, from)[0]!.query).toMatch(/per_page=100/);
-    expect(since(em, from)[0]!.query).toMatch(/sha=refs%2Fdocdb%2Fdocuments/);
-    expect(since(em, from).every((r) => r.authenticated)).toBe(true);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET repos/list-commits 200']);
+    expect(since(fx.em, from)[0]!.query).toMatch(/per_page=100/);
+    expect(since(fx.em, from)[0]!.query).toMatch(/sha=refs%2Fdocdb%2Fdocuments/);
+    expect(since(fx.em, from).every((r) => r.authenticated)).toBe(true);
     expect(h.requests).toBe(2);
     const limited = await s.history(KEY, { limit: 5 });
     expect(limited.entries).toHaveLength(5);

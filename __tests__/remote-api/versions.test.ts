@@ -3,49 +3,37 @@
  * version is a commit of the section, of `changes()` on a 10,000-document section, of compare-and-set
  * under a race, and of `watch()` (idle polls are 304s that cost no rate limit).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InvalidVersion, PreconditionFailed } from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
 import { type WatchChange, watch } from '../../src/core/watch.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, OWNER, ops, since, store } from './helpers.js';
+import { emulatorPerFile, OWNER, ops, store } from './helpers.js';
 
-let em: EmulatorHandle;
-let repo: string;
+const fx = emulatorPerFile();
 const REF = 'refs/docdb/documents';
 const N = 10_000;
 
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  repo = freshRepo(em);
-});
-
 function seed(files: Record<string, string | null>, message = 'seed'): string {
-  const fresh = em.state.repo(`${OWNER}/${repo}`).db.readRef(REF) === undefined;
+  const fresh = fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef(REF) === undefined;
   const all = fresh ? { 'README.md': null, ...files } : files;
-  return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files: all, message });
+  return fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, { branch: REF, files: all, message });
 }
 
 const sha = (s: string) => blobSha(new TextEncoder().encode(s));
 
 describe('versions must be commits of the section', () => {
   it("get at the default branch's tip (a commit of the repository, not of the section) is InvalidVersion", async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.put('a.json', '1');
     await s.put('a.json', '2');
-    const main = em.state.repo(`${OWNER}/${repo}`).db.readRef('refs/heads/main')!;
-    const other = (await store(em, repo, { ref: 'refs/docdb/other' }).put('a.json', 'other')).version!;
-    const fresh = store(em, repo);
-    const from = em.requests.length;
+    const main = fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef('refs/heads/main')!;
+    const other = (await store(fx.em, fx.repo, { ref: 'refs/docdb/other' }).put('a.json', 'other')).version!;
+    const fresh = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const e = await fresh.get('README.md', { version: main }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InvalidVersion);
     // One page of the section's commits (2 < 100) decides it; nothing of main is read.
-    expect(ops(em, from)).toEqual(['GET repos/list-commits 200']);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200']);
     await expect(fresh.list({ version: main })).rejects.toBeInstanceOf(InvalidVersion);
     await expect(fresh.get('a.json', { version: other })).rejects.toBeInstanceOf(InvalidVersion);
   });
@@ -53,16 +41,16 @@ describe('versions must be commits of the section', () => {
   it('a version 150 commits back costs 2 list pages once, then 0 (positive answers are cached)', async () => {
     const v0 = seed({ 'k.json': 'v0' });
     for (let i = 1; i <= 150; i++) seed({ 'k.json': `v${i}` });
-    const s = store(em, repo);
-    let from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    let from = fx.em.requests.length;
     expect(new TextDecoder().decode((await s.get('k.json', { version: v0 }))!.value)).toBe('v0');
-    expect(ops(em, from).filter((o) => o.includes('list-commits'))).toEqual([
+    expect(ops(fx.em, from).filter((o) => o.includes('list-commits'))).toEqual([
       'GET repos/list-commits 200',
       'GET repos/list-commits 200',
     ]);
-    from = em.requests.length;
+    from = fx.em.requests.length;
     await s.get('k.json', { version: v0 });
-    expect(ops(em, from)).toEqual([]);
+    expect(ops(fx.em, from)).toEqual([]);
   });
 });
 
@@ -78,8 +66,8 @@ describe('changes() on a 10,000-document section', () => {
 
   it('between adjacent versions touching one document: ≤ 2 + depth requests cold (depth 3: root, d/, d/gNN/)', async () => {
     const { v1, v2 } = seedBig();
-    const s = store(em, repo);
-    const from = em.requests.length;
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
     const r = await s.changes({ from: v1 });
     expect(r.to).toBe(v2);
     expect(r.changed).toEqual([
@@ -87,7 +75,7 @@ describe('changes() on a 10,000-document section', () => {
     ]);
     expect(r.added).toEqual([]);
     expect(r.removed).toEqual([]);
-    expect(ops(em, from)).toEqual([
+    expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
       'GET git/get-commit 200',
@@ -99,33 +87,33 @@ describe('changes() on a 10,000-document section', () => {
 
   it('warm: the next change costs the ref read, the new commit and the changed tree levels only', async () => {
     const { v2 } = seedBig();
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.list(); // warms the cache at v2
     const v3 = seed({ [key(7)]: 'seven' });
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const r = await s.changes({ from: v2 });
     expect(r.to).toBe(v3);
     expect(r.changed.map((c) => c.key)).toEqual([key(7)]);
-    expect(ops(em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
   });
 });
 
 describe('compare-and-set under a race (remote)', () => {
   it('the loser (planning on a stale cached tip) loses the fast-forward, re-checks ifMatch on the new tip and fails', async () => {
     seed({ 'doc.json': 'base' });
-    const a = store(em, repo);
-    const b = store(em, repo);
+    const a = store(fx.em, fx.repo);
+    const b = store(fx.em, fx.repo);
     const etag = (await a.get('doc.json'))!.blobSha;
     await b.get('doc.json');
     await a.put('doc.json', 'A', { ifMatch: etag });
     const tip = await a.head();
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     // b's cached tip is stale: its precondition passes there, the ref update is refused (not a fast
     // forward), and on the re-read tip the precondition fails: nothing of b's lands.
     const e = (await b.put('doc.json', 'B', { ifMatch: etag }).catch((x: unknown) => x)) as PreconditionFailed;
     expect(e).toBeInstanceOf(PreconditionFailed);
     expect(e.data).toMatchObject({ actual: sha('A'), version: tip });
-    expect(ops(em, from).filter((o) => o.startsWith('PATCH'))).toEqual(['PATCH git/update-ref 422']);
+    expect(ops(fx.em, from).filter((o) => o.startsWith('PATCH'))).toEqual(['PATCH git/update-ref 422']);
     expect(await a.head()).toBe(tip);
     expect(new TextDecoder().decode((await a.get('doc.json'))!.value)).toBe('A');
   });
@@ -134,8 +122,8 @@ describe('compare-and-set under a race (remote)', () => {
 describe('watch()', () => {
   it('N idle polls cost N requests (304s, 0 rate-limit budget); one change gives exactly one callback with its keys', async () => {
     seed({ 'w/a.json': '1', 'elsewhere/x.json': '1' });
-    const watcher = store(em, repo);
-    const writer = store(em, repo);
+    const watcher = store(fx.em, fx.repo);
+    const writer = store(fx.em, fx.repo);
     const stop = new AbortController();
     const seen: WatchChange[] = [];
     const marks: number[] = [];
@@ -143,7 +131,7 @@ describe('watch()', () => {
     // The injected sleep drives the test: no timers, no wall-clock races.
     const sleep = async () => {
       polls++;
-      marks.push(em.requests.length);
+      marks.push(fx.em.requests.length);
       if (polls === 6) await writer.put('w/b.json', 'new');
       if (polls === 7) await writer.put('elsewhere/x.json', '2'); // outside the prefix: no callback
       if (polls === 12) stop.abort();
@@ -152,14 +140,14 @@ describe('watch()', () => {
       seen.push(c);
     });
     // Polls 2..6 are idle: exactly one request each, a 304 that costs no budget.
-    const idle = em.requests.slice(marks[0], marks[5]);
+    const idle = fx.em.requests.slice(marks[0], marks[5]);
     expect(idle).toHaveLength(5);
     expect(idle.every((r) => r.status === 304 && r.costsBudget === false)).toBe(true);
     expect(seen).toHaveLength(1);
     expect(seen[0]!.added).toEqual([{ key: 'w/b.json', blobSha: sha('new') }]);
     expect(seen[0]!.changed).toEqual([]);
     // After the moves, idle polls are 304s again.
-    const tail = em.requests.slice(marks[9], marks[11]);
+    const tail = fx.em.requests.slice(marks[9], marks[11]);
     expect(tail.map((r) => r.status)).toEqual([304, 304]);
   });
 });
