@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../temp-dir.js';
-import { type DistRun, runDist, workspace } from './run-dist.js';
+import { type DistRun, inputsFor, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'octo-org/widgets';
 const WRITE = 'ghp_demo_write';
@@ -25,13 +25,7 @@ async function dist(inputs: Record<string, string>, opts: Parameters<typeof runD
   return r;
 }
 
-const inputs = (section: string, extra: Record<string, string> = {}) => ({
-  token: WRITE,
-  'api-url': em.url,
-  repository: TARGET,
-  section,
-  ...extra,
-});
+const inputs = inputsFor(() => ({ token: WRITE, api: em.url, repository: TARGET }));
 
 const REPOS = `projections:
   repos:

@@ -8,7 +8,7 @@ import { existsSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { DIST, runDist, workspace } from './run-dist.js';
+import { DIST, inputsFor, runDist, workspace } from './run-dist.js';
 
 const NODE24 = process.env.DOCDB_NODE24;
 if (!NODE24) {
@@ -21,13 +21,7 @@ const TARGET = 'octo-org/widgets';
 const WRITE = 'ghp_demo_write';
 let em: EmulatorHandle;
 
-const inputs = (section: string, extra: Record<string, string> = {}) => ({
-  token: WRITE,
-  'api-url': em.url,
-  repository: TARGET,
-  section,
-  ...extra,
-});
+const inputs = inputsFor(() => ({ token: WRITE, api: em.url, repository: TARGET }));
 
 describe.skipIf(!NODE24)('dist/index.js on Node 24 (action.yml: using node24)', () => {
   const node = NODE24 as string;

@@ -74,3 +74,17 @@ export function runDist(
     node: opts.node,
   });
 }
+
+/**
+ * The Action inputs of one run: a token, the emulator's URL, the target repository and a section.
+ *
+ * @example
+ * const inputs = inputsFor(() => ({ token: 'ghp_demo_write', api: em.url, repository: 'octo-org/widgets' }));
+ * await runDist(inputs('sec', { mode: 'dry-run' }), { cwd });
+ */
+export function inputsFor(target: () => { token: string; api: string; repository: string }) {
+  return (section: string, extra: Record<string, string> = {}): Record<string, string> => {
+    const t = target();
+    return { token: t.token, 'api-url': t.api, repository: t.repository, section, ...extra };
+  };
+}

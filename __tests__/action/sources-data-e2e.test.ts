@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { runDist, workspace } from './run-dist.js';
+import { inputsFor, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'octo-org/widgets';
 const TOKEN = 'ghp_demo_write';
@@ -33,13 +33,7 @@ function tree(section: string): Map<string, unknown> {
   return out;
 }
 
-const inputs = (section: string, extra: Record<string, string> = {}) => ({
-  token: TOKEN,
-  'api-url': em.url,
-  repository: TARGET,
-  section,
-  ...extra,
-});
+const inputs = inputsFor(() => ({ token: TOKEN, api: em.url, repository: TARGET }));
 
 beforeAll(async () => {
   em = await startEmulator({ seed: DEMO_SEED });

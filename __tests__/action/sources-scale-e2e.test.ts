@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { DIST, runDist, workspace } from './run-dist.js';
+import { DIST, inputsFor, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'inventory/data';
 const TOKEN = 'ghp_scale_pat';
@@ -42,13 +42,7 @@ function tree(section: string): Map<string, string> {
 }
 
 const docs = (section: string) => [...tree(section).entries()].filter(([k]) => !k.startsWith('_docdb/'));
-const inputs = (section: string, extra: Record<string, string> = {}) => ({
-  token: TOKEN,
-  'api-url': em.url,
-  repository: TARGET,
-  section,
-  ...extra,
-});
+const inputs = inputsFor(() => ({ token: TOKEN, api: em.url, repository: TARGET }));
 const spec = (source: string, extra = '') => ({
   '.github/docdb.yml': `projections:\n  repos:\n    source: ${source}\n    prune: true\n${extra}`,
 });
