@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
 import { BACKFILL_TOKEN, VARIANTS, type Variant } from './backfill-worker.js';
 import type { BenchResult } from './run.js';
+import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'backfill-worker.ts');
@@ -92,13 +93,6 @@ export interface BackfillRow extends Omit<BackfillSample, 'maxRssKiB' | 'version
   /** (max − min) / median of the peak RSS over the runs, in percent. */
   rssNoisePct: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2
-    ? (s[(s.length - 1) / 2] as number)
-    : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
 
 /** Options of one worker run: a V8 old-space limit (MiB), a diagnosis mode (BACKFILL_DIAG in the worker). */
 interface WorkerOptions {

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
 import type { EmulatorHandle } from '../src/emulator/types.js';
 import type { BenchResult } from './run.js';
+import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'peers-worker.ts');
@@ -64,13 +65,6 @@ interface Sample {
   maxRssKiB: number;
   commits: number;
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2
-    ? (s[(s.length - 1) / 2] as number)
-    : ((s[s.length / 2 - 1] as number) + (s[s.length / 2] as number)) / 2;
-};
 
 let repoSeq = 0;
 
