@@ -31034,7 +31034,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6414);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5671);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -31071,7 +31071,8 @@ async function main() {
         // Outputs are written after the commit: a step that could commit but not report it must fail first.
         await (0,_runner_files_js__WEBPACK_IMPORTED_MODULE_6__/* .checkRunnerFiles */ .u)(process.env);
         const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
-            log: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line),
+            // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
+            log: (line) => (line.startsWith('warning: ') ? _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(line.slice('warning: '.length)) : _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line)),
             debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(line),
             group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(`projection ${name}`), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
             workspace,
@@ -31111,7 +31112,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6414:
+/***/ 5671:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -32173,6 +32174,8 @@ class DocumentStore {
 var projection_conditional = __nccwpck_require__(7897);
 // EXTERNAL MODULE: ./src/projection/reducer-worker.ts
 var reducer_worker = __nccwpck_require__(9808);
+// EXTERNAL MODULE: ./src/projection/api-url.ts
+var api_url = __nccwpck_require__(3641);
 // EXTERNAL MODULE: ./src/projection/budget.ts
 var projection_budget = __nccwpck_require__(9664);
 ;// CONCATENATED MODULE: ./src/projection/reducers.ts
@@ -32990,10 +32993,109 @@ async function* readFiles(ctx, source) {
     }
 }
 
-// EXTERNAL MODULE: ./src/projection/select.ts
-var projection_select = __nccwpck_require__(9265);
 // EXTERNAL MODULE: ./src/projection/source-http.ts
 var source_http = __nccwpck_require__(5889);
+// EXTERNAL MODULE: ./src/projection/source-spec.ts
+var source_spec = __nccwpck_require__(4738);
+;// CONCATENATED MODULE: ./src/projection/select.ts
+/**
+ * Which repositories a source reads: names listed in `repositories`, and `owner/*` expanded to every
+ * repository of an organisation or user (paginated, filtered by `archived`, `forks`, `visibility`,
+ * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
+ * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
+ */
+
+
+
+
+
+const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
+/** Whether a repository passes the `owner/*` filters. */
+function matchesFilters(repo, f) {
+    if (!include(f.archived, repo.archived === true))
+        return false;
+    if (!include(f.forks, repo.fork === true))
+        return false;
+    const isPrivate = repo.private === true || (typeof repo.visibility === 'string' && repo.visibility !== 'public');
+    if (f.visibility === 'public' && isPrivate)
+        return false;
+    if (f.visibility === 'private' && !isPrivate)
+        return false;
+    if (f.topics?.length) {
+        const topics = Array.isArray(repo.topics) ? repo.topics.map(String) : [];
+        if (!f.topics.every((t) => topics.includes(t)))
+            return false;
+    }
+    return true;
+}
+const isWildcard = (selector) => source_spec/* OWNER_WILDCARD_RE */.rP.test(selector);
+/**
+ * Expand `repositories` to full names, in order, without duplicates (case-insensitive, like GitHub).
+ *
+ * @example
+ * for await (const name of expandRepositories(ctx, ['octo-org/*', 'octocat/hello-world'], {})) console.log(name);
+ */
+async function* expandRepositories(ctx, selectors, filters) {
+    const seen = new Set();
+    for (const selector of selectors) {
+        const names = isWildcard(selector) ? listOwnerRepositories(ctx, selector.slice(0, -2), filters) : one(selector);
+        for await (const name of names) {
+            if (seen.has(name.toLowerCase()))
+                continue;
+            seen.add(name.toLowerCase());
+            yield name;
+        }
+    }
+}
+async function* one(name) {
+    yield name;
+}
+/** Every repository of `owner` through REST, filtered, in name order. */
+async function* listOwnerRepositories(ctx, owner, filters) {
+    const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
+    const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
+    for (const [i, first] of attempts.entries()) {
+        let url = first;
+        let pages = 0;
+        try {
+            while (url) {
+                const key = `GET ${url}`;
+                const etag = ctx.book.etags(key)?.[0];
+                const res = await (0,projection_conditional/* conditionalGet */.fl)(ctx.client, { method: 'GET', url: (0,api_url/* apiRequestUrl */.$j)(ctx, url) }, {}, etag);
+                pages++;
+                if (res.status === 304) {
+                    const prev = ctx.book.previous(key);
+                    ctx.book.save(key, prev);
+                    yield* prev.names ?? [];
+                    url = prev.next;
+                    continue;
+                }
+                if (!Array.isArray(res.data)) {
+                    throw new core_errors/* InvalidResponse */.h5(`GET ${url} did not return an array`, { path: url });
+                }
+                const names = res.data
+                    .filter((r) => matchesFilters(r, filters))
+                    .map((r) => String(r.full_name));
+                const next = (0,api_url/* nextOnOrigin */.TQ)(ctx, res.headers.link, url);
+                ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
+                yield* names;
+                url = next;
+            }
+            return;
+        }
+        catch (e) {
+            const status = e?.status;
+            // An organisation answers /orgs/…; a user only /users/… (GitHub answers 404 for a user under /orgs/).
+            if (status === 404 && pages === 0 && i === 0)
+                continue;
+            if (status === 404 && pages === 0) {
+                throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GET /orgs/${owner}/repos and /users/${owner}/repos answered 404); check the owner in the projection spec`, { owner, operation: 'projection source' });
+            }
+            throw (0,source_http/* sourceError */.I8)(e, `${owner}/*`, url ?? first);
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/projection/graphql-repos.ts
 /**
  * The `repository` source over GraphQL (`api: graphql`, the default): one query reads up to 100
@@ -33247,15 +33349,13 @@ async function* graphqlOwnerRepositories(ctx, owner, filters) {
             throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GraphQL repositoryOwner is null); check the owner in the projection spec`, { owner, operation: source_http/* SOURCE_OPERATION */.cW });
         }
         const conn = ownerNode.repositories;
-        const nodes = conn.nodes.filter((n) => (0,projection_select/* matchesFilters */.lu)(restShape(n), filters));
+        const nodes = conn.nodes.filter((n) => matchesFilters(restShape(n), filters));
         await completeBranches(ctx, nodes);
         yield { repository: `${owner}/*`, page: ++page, items: nodes.map(toItem) };
         after = conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
     } while (after);
 }
 
-// EXTERNAL MODULE: ./src/projection/source-spec.ts
-var source_spec = __nccwpck_require__(4738);
 ;// CONCATENATED MODULE: ./src/projection/http-source.ts
 /**
  * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
@@ -33396,7 +33496,7 @@ async function* readRest(ctx, source) {
         yield* readEndpoint(ctx, source, undefined);
         return;
     }
-    for await (const repository of (0,projection_select/* expandRepositories */.JU)(ctx, source.repositories, source)) {
+    for await (const repository of expandRepositories(ctx, source.repositories, source)) {
         yield* readEndpoint(ctx, source, repository);
     }
 }
@@ -33456,7 +33556,7 @@ async function* readSource(ctx, source) {
     switch (source.type) {
         case 'repository': {
             if (source.api === 'rest') {
-                for await (const repository of (0,projection_select/* expandRepositories */.JU)(ctx, source.repositories, source)) {
+                for await (const repository of expandRepositories(ctx, source.repositories, source)) {
                     if (wants(repository))
                         yield* (0,repository_rest/* restRepository */.l)(ctx, repository);
                 }
@@ -33464,13 +33564,13 @@ async function* readSource(ctx, source) {
             }
             // Listed repositories first (by alias, 100 per query), then each `owner/*` (100 per page).
             const seen = new Set();
-            const listed = source.repositories.filter((r) => !(0,projection_select/* isWildcard */.z2)(r));
+            const listed = source.repositories.filter((r) => !isWildcard(r));
             for (const r of listed)
                 seen.add(r.toLowerCase());
             const named = listed.filter(wants);
             if (named.length > 0)
                 yield* graphqlRepositories(ctx, named);
-            for (const selector of source.repositories.filter(projection_select/* isWildcard */.z2)) {
+            for (const selector of source.repositories.filter(isWildcard)) {
                 for await (const page of graphqlOwnerRepositories(ctx, selector.slice(0, -2), source)) {
                     const items = page.items.filter((it) => {
                         const k = it.repository.toLowerCase();
@@ -33487,7 +33587,7 @@ async function* readSource(ctx, source) {
         case 'issues':
         case 'pulls':
         case 'releases':
-            for await (const repository of (0,projection_select/* expandRepositories */.JU)(ctx, source.repositories, source)) {
+            for await (const repository of expandRepositories(ctx, source.repositories, source)) {
                 yield* (0,sources/* readRepositoryItems */.V1)(ctx, source, repository, ctx.since?.(repository));
             }
             return;
@@ -33503,6 +33603,8 @@ async function* readSource(ctx, source) {
     }
 }
 
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/projection/run-state.ts
 /**
  * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
@@ -33510,6 +33612,7 @@ async function* readSource(ctx, source) {
  * incremental watermarks of issues/pulls, and the ETags of conditional reads. A damaged or foreign
  * state only costs a full re-read.
  */
+
 
 
 /**
@@ -33526,12 +33629,29 @@ function stateKey(projection, shard) {
 function fingerprintOf(p, reducer) {
     return blobSha((0,core_bytes/* utf8 */.As)(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
 }
+/**
+ * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
+ * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
+ */
+const conditionalEntrySchema = schemas/* object */.Ikc({
+    etags: schemas/* array */.YOg(schemas/* string */.YjP()),
+    keys: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    next: schemas/* string */.YjP().optional(),
+    names: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+});
+const stateSchema = schemas/* object */.Ikc({
+    version: schemas/* literal */.euz(1),
+    fingerprint: schemas/* string */.YjP(),
+    watermarks: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP().refine((t) => !Number.isNaN(Date.parse(t)))),
+    conditional: schemas/* object */.Ikc({ token: schemas/* string */.YjP(), entries: schemas/* record */.g1P(schemas/* string */.YjP(), conditionalEntrySchema) }).optional(),
+});
+/** The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows). */
 function parseState(bytes) {
     if (!bytes)
         return undefined;
     try {
-        const s = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
-        return s && s.version === 1 && typeof s.fingerprint === 'string' && s.watermarks ? s : undefined;
+        const parsed = stateSchema.safeParse(JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes)));
+        return parsed.success ? parsed.data : undefined;
     }
     catch {
         return undefined;
@@ -33593,7 +33713,9 @@ async function runProjection(input) {
     const idParts = parseTemplate(p.identity.id);
     const scope = `${p.identity.namespace}/${p.identity.type}/`;
     const keyOf = (vars) => deriveKey({ namespace: p.identity.namespace, doc_type: p.identity.type, id: renderTemplate(idParts, vars) });
-    const book = new projection_conditional/* ConditionalBook */.oI(oldState?.fingerprint === fingerprint ? oldState.conditional : undefined, input.tokenIdentity, (k) => existing.has(k), mode !== 'backfill');
+    const book = new projection_conditional/* ConditionalBook */.oI(oldState?.fingerprint === fingerprint
+        ? (0,projection_conditional/* trustedConditional */._y)(oldState.conditional, input.read.apiUrl, input.read.log)
+        : undefined, input.tokenIdentity, (k) => existing.has(k), mode !== 'backfill');
     // With a shard and an identity that depends on the repository alone, other shards' repositories are not even read.
     const byRepository = shard && p.source.type === 'repository' && templateVariables(p.identity.id).every((v) => REPO_VARS.has(v));
     const ctx = {
@@ -33965,7 +34087,7 @@ async function runLoaded(options, selected, reducers, documents) {
         client: (0,projection_budget/* budgetedClient */.M)(client, budget),
         budget,
         perPage: options.perPage ?? 100,
-        apiUrl: (0,projection_select/* apiBaseOf */.rq)(client, options.apiUrl),
+        apiUrl: (0,api_url/* apiBaseOf */.rq)(client, options.apiUrl),
         fetch: options.fetch ?? globalThis.fetch,
         env,
         workspace: options.workspace ?? '.',
@@ -34134,8 +34256,6 @@ function opKey(op) {
     return op.op === 'meta' ? op.key : op.op === 'put' ? deriveKey(identityOf(op.document)) : deriveKey(op.identity);
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/projection/spec-projection.ts
 /**
  * Cross-field rules of one projection that zod cannot express per field: which repositories a source
@@ -38624,6 +38744,132 @@ function sectionRef(root, section) {
 
 /***/ }),
 
+/***/ 3641:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   $j: () => (/* binding */ apiRequestUrl),
+/* harmony export */   AQ: () => (/* binding */ confineToApi),
+/* harmony export */   TQ: () => (/* binding */ nextOnOrigin),
+/* harmony export */   rq: () => (/* binding */ apiBaseOf),
+/* harmony export */   tt: () => (/* binding */ hasDotSegment),
+/* harmony export */   vu: () => (/* binding */ isRefusal)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4403);
+/**
+ * Every URL a source sends the token to is confined to the API: the configured API origin, under its path
+ * prefix (`/api/v3` on GitHub Enterprise Server), with no dot segments left after decoding. URLs come from
+ * the spec (`rest` endpoints), from upstream answers (`Link` headers) and from the section's own state file
+ * (a stored next-page URL) — all of them untrusted — so the check runs on every use, not once at parse time.
+ */
+
+
+/**
+ * The API base URL of a run: the one given, else the client's own (Octokit keeps its `baseUrl` in
+ * `request.endpoint.DEFAULTS`), so a client configured for GitHub Enterprise Server is never sent to
+ * api.github.com by default.
+ */
+function apiBaseOf(client, given) {
+    if (given)
+        return given;
+    const base = client?.request?.endpoint
+        ?.DEFAULTS?.baseUrl;
+    return typeof base === 'string' && base ? base : 'https://api.github.com';
+}
+/**
+ * Resolve `pathOrUrl` (a path under the API base such as `/repos/o/r/issues?page=2`, or an absolute URL)
+ * and confine it to the API. Returns the absolute URL to request and the path relative to the API base
+ * (what is stored for the next run), or a refusal saying why.
+ *
+ * @example
+ * confineToApi('https://ghe.example/api/v3', '/%2e%2e/%2e%2e/x'); // { reason: 'leaves the API path /api/v3' }
+ * confineToApi('https://api.github.com', '/repos/o/r/issues?page=2'); // { url: 'https://api.github.com/repos/o/r/issues?page=2', path: '/repos/o/r/issues?page=2' }
+ */
+function confineToApi(apiBase, pathOrUrl) {
+    const base = new URL(apiBase ?? 'https://api.github.com');
+    const prefix = base.pathname.replace(/\/+$/, '');
+    // Dot segments are judged on the text as given: the URL parser would silently resolve them first.
+    const rawPath = /^https?:\/\/[^/?#]*([^?#]*)/i.exec(pathOrUrl)?.[1] ?? pathOrUrl.replace(/[?#].*$/s, '');
+    if (hasDotSegment(rawPath))
+        return { reason: 'has a "." or ".." path segment once decoded' };
+    let u;
+    try {
+        if (/^https?:\/\//i.test(pathOrUrl))
+            u = new URL(pathOrUrl);
+        else if (pathOrUrl.startsWith('/'))
+            u = new URL(`${base.origin}${prefix}${pathOrUrl}`);
+        else
+            return { reason: 'is neither a path starting with "/" nor an http(s) URL' };
+    }
+    catch {
+        return { reason: 'is not a valid URL' };
+    }
+    if (u.origin !== base.origin)
+        return { reason: `points at ${u.origin}, not the API origin ${base.origin}` };
+    if (u.username || u.password)
+        return { reason: 'carries credentials' };
+    if (u.pathname !== prefix && !u.pathname.startsWith(`${prefix}/`)) {
+        return { reason: `leaves the API path ${prefix || '/'}` };
+    }
+    const rest = u.pathname.slice(prefix.length);
+    return { url: u.href, path: `${rest}${u.search}` };
+}
+/** Whether `confineToApi` refused. */
+function isRefusal(r) {
+    return 'reason' in r;
+}
+/**
+ * A segment that is, or that a server could read as, `.`/`..` after decoding (`..`, `%2e%2e`, `..%2f`,
+ * `%2e%5c`).
+ */
+function hasDotSegment(path) {
+    for (const segment of path.split('/')) {
+        let decoded;
+        try {
+            decoded = decodeURIComponent(segment);
+        }
+        catch {
+            return true; // malformed escapes: refuse rather than guess how a server decodes them
+        }
+        if (decoded.split(/[\\/]/).some((part) => part === '.' || part === '..'))
+            return true;
+    }
+    return false;
+}
+/**
+ * The absolute URL of a source request, confined to the API (see `confineToApi`); throws InvalidResponse
+ * naming the reason when it is not.
+ *
+ * @example
+ * apiRequestUrl({ apiUrl: 'https://api.github.com' }, '/orgs/o/repos?per_page=100');
+ */
+function apiRequestUrl(ctx, pathOrUrl) {
+    const r = confineToApi(ctx.apiUrl, pathOrUrl);
+    if (isRefusal(r))
+        throw refused(pathOrUrl, r, 'a source request');
+    return r.url;
+}
+/**
+ * The `rel="next"` link of a response as a path relative to the API base, or undefined. A link that leaves
+ * the API (another origin, outside the path prefix, dot segments) is refused: the token must never leave it.
+ */
+function nextOnOrigin(ctx, link, what) {
+    const next = (0,_transport_headers_js__WEBPACK_IMPORTED_MODULE_1__/* .parseLinkHeader */ .No)(link).next;
+    if (!next)
+        return undefined;
+    const r = confineToApi(ctx.apiUrl, next);
+    if (isRefusal(r))
+        throw refused(what, r, 'the pagination link of');
+    return r.path;
+}
+function refused(what, r, context) {
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`${context} ${what} ${r.reason}; refusing to follow it (the token must not leave the API)`, { path: what.split('?')[0], reason: r.reason });
+}
+
+
+/***/ }),
+
 /***/ 9664:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -38721,12 +38967,15 @@ function budgetedClient(client, budget) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _y: () => (/* binding */ trustedConditional),
 /* harmony export */   fl: () => (/* binding */ conditionalGet),
 /* harmony export */   oI: () => (/* binding */ ConditionalBook),
 /* harmony export */   sX: () => (/* binding */ tokenIdentity)
 /* harmony export */ });
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_git_sha1_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1263);
+/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3641);
+/* harmony import */ var _source_spec_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4738);
 /**
  * Conditional source reads: a list page read on the previous run is asked for again with
  * `If-None-Match: <etag>`; a 304 costs no primary rate-limit budget when authorized, and the page is known
@@ -38736,6 +38985,8 @@ function budgetedClient(client, budget) {
  * keyed by endpoint and by token identity (GitHub's ETags depend on the token: a fresh `GITHUB_TOKEN` per run
  * never matches, a PAT or App installation reused across runs does).
  */
+
+
 
 
 /**
@@ -38750,6 +39001,39 @@ function tokenIdentity(token) {
     if (!token)
         return 'anonymous';
     return (0,_core_git_sha1_js__WEBPACK_IMPORTED_MODULE_1__/* .sha1Hex */ .Ru)((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(`docdb etag key\0${token}`)).slice(0, 16);
+}
+/**
+ * The entries of a stored state that may be used: an entry whose next-page URL leaves the API (another
+ * origin, outside the API path, dot segments) or whose repository names are not `owner/name` was not
+ * written by docdb — the state lives in the section, which anyone with write access can edit. Such an entry
+ * is dropped (its page is read again without `If-None-Match`) and a warning names it, never the URL.
+ *
+ * @example
+ * const trusted = trustedConditional(state.conditional, 'https://api.github.com', (line) => console.log(line));
+ */
+function trustedConditional(stored, apiUrl, log) {
+    if (!stored)
+        return undefined;
+    const entries = {};
+    for (const [key, entry] of Object.entries(stored.entries)) {
+        const problem = entryProblem(entry, apiUrl);
+        if (problem === undefined)
+            entries[key] = entry;
+        else
+            log(`warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`);
+    }
+    return { token: stored.token, entries };
+}
+function entryProblem(entry, apiUrl) {
+    if (entry.next !== undefined) {
+        const r = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_2__/* .confineToApi */ .AQ)(apiUrl, entry.next);
+        if ((0,_api_url_js__WEBPACK_IMPORTED_MODULE_2__/* .isRefusal */ .vu)(r))
+            return `its next-page URL ${r.reason}`;
+    }
+    if (entry.names?.some((name) => !_source_spec_js__WEBPACK_IMPORTED_MODULE_3__/* .REPO_RE */ .vk.test(name) || /\/\.\.?$/.test(name))) {
+        return 'it lists a repository name that is not owner/name';
+    }
+    return undefined;
 }
 /**
  * The ETags of the previous run (to send) and of this run (to store).
@@ -38858,8 +39142,8 @@ function headerString(headers, name) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   f: () => (/* binding */ readListPages)
 /* harmony export */ });
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7897);
-/* harmony import */ var _select_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9265);
+/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
+/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7897);
 /* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5889);
 /**
  * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
@@ -38883,7 +39167,7 @@ async function* readListPages(ctx, url, label, toPage) {
     while (next) {
         const current = next;
         const key = `GET ${current}`;
-        const res = await (0,_conditional_js__WEBPACK_IMPORTED_MODULE_0__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_select_js__WEBPACK_IMPORTED_MODULE_1__/* .absolute */ .ys)(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
+        const res = await (0,_conditional_js__WEBPACK_IMPORTED_MODULE_1__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .apiRequestUrl */ .$j)(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
             throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, label, errorPath);
         });
         page++;
@@ -38895,7 +39179,7 @@ async function* readListPages(ctx, url, label, toPage) {
             continue;
         }
         const { items, last } = toPage(res.data);
-        next = last ? undefined : (0,_select_js__WEBPACK_IMPORTED_MODULE_1__/* .nextOnOrigin */ .TQ)(ctx, res.headers.link, errorPath);
+        next = last ? undefined : (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, res.headers.link, errorPath);
         if (res.etag)
             ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
         yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
@@ -39049,8 +39333,8 @@ async function startReducerWorker(url, exportName, timeoutMs) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   l: () => (/* binding */ restRepository)
 /* harmony export */ });
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(7897);
-/* harmony import */ var _select_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9265);
+/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
+/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7897);
 /* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5889);
 /**
  * The `repository` source over REST (`api: rest`, and GitHub Enterprise Server versions without the
@@ -39079,7 +39363,7 @@ async function* restRepository(ctx, repository) {
     const refsPath = `${repoPath}/git/matching-refs/heads?per_page=${ctx.perPage}`;
     const key = `GET ${repoPath}`;
     const etags = ctx.book.etags(key);
-    const get = (path, etag) => (0,_conditional_js__WEBPACK_IMPORTED_MODULE_0__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_select_js__WEBPACK_IMPORTED_MODULE_1__/* .absolute */ .ys)(ctx, path) }, {}, etag);
+    const get = (path, etag) => (0,_conditional_js__WEBPACK_IMPORTED_MODULE_1__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .apiRequestUrl */ .$j)(ctx, path) }, {}, etag);
     let repo = await get(repoPath, etags?.[0]).catch((e) => {
         throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, repository, repoPath);
     });
@@ -39104,7 +39388,7 @@ async function* restRepository(ctx, repository) {
         throw new Error('unreachable: unconditional GET answered 304');
     const branches = [];
     let pageData = refs.data;
-    let next = (0,_select_js__WEBPACK_IMPORTED_MODULE_1__/* .nextOnOrigin */ .TQ)(ctx, refs.headers.link, refsPath);
+    let next = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, refs.headers.link, refsPath);
     const singlePage = next === undefined;
     for (;;) {
         // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
@@ -39120,7 +39404,7 @@ async function* restRepository(ctx, repository) {
         if (more.status !== 200)
             break;
         pageData = more.data;
-        next = (0,_select_js__WEBPACK_IMPORTED_MODULE_1__/* .nextOnOrigin */ .TQ)(ctx, more.headers.link, refsPath);
+        next = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, more.headers.link, refsPath);
     }
     // Conditional only while the branch list fits one page (its ETag then covers every branch).
     if (singlePage && repo.etag && refs.etag)
@@ -39146,157 +39430,6 @@ async function* restRepository(ctx, repository) {
         ],
         ...(singlePage && repo.etag && refs.etag ? { conditional: { key } } : {}),
     };
-}
-
-
-/***/ }),
-
-/***/ 9265:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   JU: () => (/* binding */ expandRepositories),
-/* harmony export */   TQ: () => (/* binding */ nextOnOrigin),
-/* harmony export */   lu: () => (/* binding */ matchesFilters),
-/* harmony export */   rq: () => (/* binding */ apiBaseOf),
-/* harmony export */   ys: () => (/* binding */ absolute),
-/* harmony export */   z2: () => (/* binding */ isWildcard)
-/* harmony export */ });
-/* unused harmony export listOwnerRepositories */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7897);
-/* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5889);
-/* harmony import */ var _source_spec_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4738);
-/**
- * Which repositories a source reads: names listed in `repositories`, and `owner/*` expanded to every
- * repository of an organisation or user (paginated, filtered by `archived`, `forks`, `visibility`,
- * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
- * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
- */
-
-
-
-
-const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
-/** Whether a repository passes the `owner/*` filters. */
-function matchesFilters(repo, f) {
-    if (!include(f.archived, repo.archived === true))
-        return false;
-    if (!include(f.forks, repo.fork === true))
-        return false;
-    const isPrivate = repo.private === true || (typeof repo.visibility === 'string' && repo.visibility !== 'public');
-    if (f.visibility === 'public' && isPrivate)
-        return false;
-    if (f.visibility === 'private' && !isPrivate)
-        return false;
-    if (f.topics?.length) {
-        const topics = Array.isArray(repo.topics) ? repo.topics.map(String) : [];
-        if (!f.topics.every((t) => topics.includes(t)))
-            return false;
-    }
-    return true;
-}
-const isWildcard = (selector) => _source_spec_js__WEBPACK_IMPORTED_MODULE_3__/* .OWNER_WILDCARD_RE */ .rP.test(selector);
-/**
- * Expand `repositories` to full names, in order, without duplicates (case-insensitive, like GitHub).
- *
- * @example
- * for await (const name of expandRepositories(ctx, ['octo-org/*', 'octocat/hello-world'], {})) console.log(name);
- */
-async function* expandRepositories(ctx, selectors, filters) {
-    const seen = new Set();
-    for (const selector of selectors) {
-        const names = isWildcard(selector) ? listOwnerRepositories(ctx, selector.slice(0, -2), filters) : one(selector);
-        for await (const name of names) {
-            if (seen.has(name.toLowerCase()))
-                continue;
-            seen.add(name.toLowerCase());
-            yield name;
-        }
-    }
-}
-async function* one(name) {
-    yield name;
-}
-/** Every repository of `owner` through REST, filtered, in name order. */
-async function* listOwnerRepositories(ctx, owner, filters) {
-    const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
-    const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
-    for (const [i, first] of attempts.entries()) {
-        let url = first;
-        let pages = 0;
-        try {
-            while (url) {
-                const key = `GET ${url}`;
-                const etag = ctx.book.etags(key)?.[0];
-                const res = await (0,_conditional_js__WEBPACK_IMPORTED_MODULE_1__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: absolute(ctx, url) }, {}, etag);
-                pages++;
-                if (res.status === 304) {
-                    const prev = ctx.book.previous(key);
-                    ctx.book.save(key, prev);
-                    yield* prev.names ?? [];
-                    url = prev.next;
-                    continue;
-                }
-                if (!Array.isArray(res.data)) {
-                    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`GET ${url} did not return an array`, { path: url });
-                }
-                const names = res.data
-                    .filter((r) => matchesFilters(r, filters))
-                    .map((r) => String(r.full_name));
-                const next = nextOnOrigin(ctx, res.headers.link, url);
-                ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
-                yield* names;
-                url = next;
-            }
-            return;
-        }
-        catch (e) {
-            const status = e?.status;
-            // An organisation answers /orgs/…; a user only /users/… (GitHub answers 404 for a user under /orgs/).
-            if (status === 404 && pages === 0 && i === 0)
-                continue;
-            if (status === 404 && pages === 0) {
-                throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`"${owner}/*": no organisation or user "${owner}" (GET /orgs/${owner}/repos and /users/${owner}/repos answered 404); check the owner in the projection spec`, { owner, operation: 'projection source' });
-            }
-            throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, `${owner}/*`, url ?? first);
-        }
-    }
-}
-/** Resolve a path (or URL) against the API base. */
-function absolute(ctx, pathOrUrl) {
-    if (/^https?:\/\//.test(pathOrUrl))
-        return pathOrUrl;
-    return `${(ctx.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '')}${pathOrUrl}`;
-}
-/**
- * The API base URL of a run: the one given, else the client's own (Octokit keeps its `baseUrl` in
- * `request.endpoint.DEFAULTS`), so a client configured for GitHub Enterprise Server is never sent to
- * api.github.com by default.
- */
-function apiBaseOf(client, given) {
-    if (given)
-        return given;
-    const base = client?.request?.endpoint
-        ?.DEFAULTS?.baseUrl;
-    return typeof base === 'string' && base ? base : 'https://api.github.com';
-}
-/**
- * The `rel="next"` link of a response as a path relative to the API base, or undefined. A link to another
- * origin is refused: the token must never leave the API origin.
- */
-function nextOnOrigin(ctx, link, what) {
-    const next = (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .parseLinkHeader */ .No)(link).next;
-    if (!next)
-        return undefined;
-    const base = new URL(absolute(ctx, '/'));
-    const u = new URL(next, base);
-    if (u.origin !== base.origin) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`pagination link of ${what} points at ${u.origin}, not the API origin ${base.origin}; refusing to follow it (the token must not leave the API origin)`, { path: what });
-    }
-    const prefix = base.pathname.replace(/\/+$/, '');
-    const path = u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : u.pathname;
-    return `${path}${u.search}`;
 }
 
 
@@ -39357,13 +39490,11 @@ function inShard(key, shard) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   I8: () => (/* binding */ sourceError),
-/* harmony export */   No: () => (/* reexport safe */ _transport_headers_js__WEBPACK_IMPORTED_MODULE_3__.No),
 /* harmony export */   cW: () => (/* binding */ SOURCE_OPERATION)
 /* harmony export */ });
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _stores_remote_api_status_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5924);
-/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4403);
 /**
  * What every source reader shares for talking to GitHub: the `Link` header parser and the mapping of an
  * Octokit failure to docdb's typed errors (through the one status mapping). Kept apart from sources.ts so
@@ -39437,12 +39568,14 @@ function sourceError(e, repository, path) {
 /* harmony export */   xv: () => (/* binding */ endpointPerRepository)
 /* harmony export */ });
 /* unused harmony exports ENDPOINT_RE, readsRepositories */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(8816);
+/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
+/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
 /**
  * The `source:` part of a projection spec: one zod schema per source type, the validated `SourceSpec`
  * union, and per-source defaults (identity, reducer) and template variables. spec.ts assembles these into
  * the whole spec and turns zod issues into `file:line` messages. See docs/projection-spec.md.
  */
+
 
 /** Built-in sources. */
 const SOURCE_TYPES = ['repository', 'issues', 'pulls', 'releases', 'rest', 'http', 'files'];
@@ -39477,75 +39610,75 @@ const SOURCE_DEFAULTS = {
 const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 /** `owner/*`: every repository of an organisation or user. */
 const OWNER_WILDCARD_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/\*$/;
-const repoSelector = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be a repository name "owner/name" or "owner/*"' })
+const repoSelector = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a repository name "owner/name" or "owner/*"' })
     .refine((s) => REPO_RE.test(s) || OWNER_WILDCARD_RE.test(s), {
     error: (i) => `must be a repository name "owner/name", or "owner/*" for every repository of an owner; got ${JSON.stringify(i.input)}`,
 });
-const repositoriesSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([repoSelector, zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(repoSelector).min(1, { error: 'must list at least one repository' })], {
+const repositoriesSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([repoSelector, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(repoSelector).min(1, { error: 'must list at least one repository' })], {
     error: 'must be "owner/name", "owner/*", or a list of them',
 })
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-const includeOpt = (what) => zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY(), zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('only')], {
+const includeOpt = (what) => zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(), zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('only')], {
     error: `must be true (include ${what}), false (leave them out) or "only"`,
 });
 /** Filters for `owner/*` selections (explicitly named repositories are always read). */
 const selectionFilters = {
     archived: includeOpt('archived repositories').optional(),
     forks: includeOpt('forks').optional(),
-    visibility: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['all', 'public', 'private'], { error: 'must be one of all, public, private' }).optional(),
-    topics: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1), { error: 'must be a list of topics; a repository must carry all of them' })
+    visibility: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['all', 'public', 'private'], { error: 'must be one of all, public, private' }).optional(),
+    topics: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), { error: 'must be a list of topics; a repository must carry all of them' })
         .min(1)
         .optional(),
 };
 const FILTER_FIELDS = Object.keys(selectionFilters);
-const isoDate = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
+const isoDate = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
     error: 'must be an ISO-8601 date or timestamp, e.g. 2024-01-31 or 2024-01-31T12:00:00Z',
 });
-const stateOpt = zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['open', 'closed', 'all'], { error: 'must be one of open, closed, all' }).default('open');
+const stateOpt = zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['open', 'closed', 'all'], { error: 'must be one of open, closed, all' }).default('open');
 /** A dotted path into a JSON value (`workflow_runs`, `data.items`). */
-const itemsPath = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be a dotted path to the array in the response, e.g. workflow_runs or data.items' })
+const itemsPath = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a dotted path to the array in the response, e.g. workflow_runs or data.items' })
     .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, {
     error: (i) => `must be a dotted path like workflow_runs or data.items, got ${JSON.stringify(i.input)}`,
 });
-const repositorySource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('repository'),
+const repositorySource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('repository'),
     repositories: repositoriesSchema,
-    api: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
+    api: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
     ...selectionFilters,
 });
-const issuesSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('issues'),
+const issuesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('issues'),
     repositories: repositoriesSchema,
     state: stateOpt,
-    labels: zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1)).optional(),
+    labels: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1)).optional(),
     since: isoDate.optional(),
     ...selectionFilters,
 });
-const pullsSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('pulls'),
+const pullsSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('pulls'),
     repositories: repositoriesSchema,
     state: stateOpt,
-    base: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().min(1).optional(),
+    base: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).optional(),
     ...selectionFilters,
 });
-const releasesSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('releases'),
+const releasesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('releases'),
     repositories: repositoriesSchema,
-    prereleases: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
-    drafts: zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
+    prereleases: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
+    drafts: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
     ...selectionFilters,
 });
 /** `GET /path` on the API origin; `{owner}`, `{name}` and `{repo}` are filled per repository. */
 const ENDPOINT_RE = /^GET (\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\})(?:\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\}))*)$/;
-const restSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('rest'),
-    endpoint: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be "GET /path", e.g. "GET /repos/{repo}/actions/runs"' })
-        .refine((s) => ENDPOINT_RE.test(s) && !/(^|\/)\.\.?(\/|$)/.test(s.slice(4)), {
-        error: (i) => `must be "GET /path" on the GitHub API (only GET; path segments of letters, digits, ".", "_", "-", or {owner}, {name}, {repo}); got ${JSON.stringify(i.input)}`,
+const restSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('rest'),
+    endpoint: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be "GET /path", e.g. "GET /repos/{repo}/actions/runs"' })
+        .refine((s) => ENDPOINT_RE.test(s) && !(0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .hasDotSegment */ .tt)(s.slice(4)), {
+        error: (i) => `must be "GET /path" on the GitHub API (only GET; path segments of letters, digits, ".", "_", "-", or {owner}, {name}, {repo}; no "." or ".." segment, encoded or not); got ${JSON.stringify(i.input)}`,
     }),
     items: itemsPath.optional(),
-    params: zod__WEBPACK_IMPORTED_MODULE_0__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_0__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_0__/* .boolean */ .zMY()]), {
+    params: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY()]), {
         error: 'must be a mapping of query parameter → string, number or boolean',
     })
         .optional(),
@@ -39553,7 +39686,7 @@ const restSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
     ...selectionFilters,
 });
 const FORMATS = ['json', 'ndjson', 'csv'];
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be an http(s) URL' }).refine((s) => {
+const httpUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be an http(s) URL' }).refine((s) => {
     try {
         const u = new URL(s);
         return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
@@ -39562,38 +39695,38 @@ const httpUrl = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'mus
         return false;
     }
 }, { error: (i) => `must be an https:// URL without credentials, got ${JSON.stringify(i.input)}` });
-const headerName = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be an HTTP header name' })
+const headerName = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be an HTTP header name' })
     .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: (i) => `is not an HTTP header name: ${JSON.stringify(i.input)}` });
-const httpSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('http'),
-    url: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([httpUrl, zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
-    format: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+const httpSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('http'),
+    url: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([httpUrl, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
+    format: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
     items: itemsPath.optional(),
-    'allow-hosts': zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name such as cdn.example.com' }))
+    'allow-hosts': zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name such as cdn.example.com' }))
         .optional(),
-    header: zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
+    header: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
         name: headerName,
-        env: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must name an environment variable holding the secret' })
+        env: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must name an environment variable holding the secret' })
             .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name such as DATA_API_KEY' }),
-        prefix: zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP().optional(),
+        prefix: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
     })
         .optional(),
 });
 const FILE_FORMATS = ['json', 'yaml', 'csv', 'ndjson'];
-const globPattern = zod__WEBPACK_IMPORTED_MODULE_0__/* .string */ .YjP({ error: 'must be a glob relative to the workspace, e.g. data/**/*.json' })
+const globPattern = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a glob relative to the workspace, e.g. data/**/*.json' })
     .min(1)
     .refine((s) => !s.startsWith('/') && !/^[A-Za-z]:/.test(s) && !s.split('/').includes('..') && !s.includes('\\'), {
     error: (i) => `must be a relative glob inside the workspace (no leading "/", no ".." segments, "/" as separator); got ${JSON.stringify(i.input)}`,
 });
-const filesSource = zod__WEBPACK_IMPORTED_MODULE_0__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_0__/* .literal */ .euz('files'),
-    glob: zod__WEBPACK_IMPORTED_MODULE_0__/* .union */ .KCZ([globPattern, zod__WEBPACK_IMPORTED_MODULE_0__/* .array */ .YOg(globPattern).min(1)], { error: 'must be a glob or a list of globs' }),
-    format: zod__WEBPACK_IMPORTED_MODULE_0__/* ["enum"] */ .k5n(FILE_FORMATS, { error: `must be one of ${FILE_FORMATS.join(', ')}` }).optional(),
+const filesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('files'),
+    glob: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([globPattern, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(globPattern).min(1)], { error: 'must be a glob or a list of globs' }),
+    format: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(FILE_FORMATS, { error: `must be one of ${FILE_FORMATS.join(', ')}` }).optional(),
     items: itemsPath.optional(),
 });
-const sourceSchema = zod__WEBPACK_IMPORTED_MODULE_0__/* .preprocess */ .vkY(
+const sourceSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .preprocess */ .vkY(
 // `source: issues` is shorthand for `source: { type: issues }`.
-(v) => (typeof v === 'string' ? { type: v } : v), zod__WEBPACK_IMPORTED_MODULE_0__/* .discriminatedUnion */ .gMt('type', [repositorySource, issuesSource, pullsSource, releasesSource, restSource, httpSource, filesSource], {
+(v) => (typeof v === 'string' ? { type: v } : v), zod__WEBPACK_IMPORTED_MODULE_1__/* .discriminatedUnion */ .gMt('type', [repositorySource, issuesSource, pullsSource, releasesSource, restSource, httpSource, filesSource], {
     error: (i) => i.input === undefined
         ? `is required: one of ${SOURCE_TYPES.join(', ')}, or a mapping with "type"`
         : i.code === 'invalid_union' && i.input && typeof i.input === 'object'
@@ -39625,11 +39758,11 @@ function isLoopbackHost(hostname) {
 /* harmony export */ });
 /* unused harmony exports paginate, fetchSource */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9664);
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7897);
-/* harmony import */ var _list_pages_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2740);
-/* harmony import */ var _repository_rest_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6556);
-/* harmony import */ var _select_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9265);
+/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3641);
+/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9664);
+/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7897);
+/* harmony import */ var _list_pages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2740);
+/* harmony import */ var _repository_rest_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6556);
 /* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5889);
 /**
  * Built-in GitHub sources, fetched through Octokit page by page (bounded memory): each source yields
@@ -39712,7 +39845,7 @@ async function* readRepositoryItems(ctx, source, repository, since) {
     const options = { since };
     switch (source.type) {
         case 'repository': {
-            yield* (0,_repository_rest_js__WEBPACK_IMPORTED_MODULE_4__/* .restRepository */ .l)(ctx, repository);
+            yield* (0,_repository_rest_js__WEBPACK_IMPORTED_MODULE_5__/* .restRepository */ .l)(ctx, repository);
             return;
         }
         case 'issues': {
@@ -39814,7 +39947,7 @@ function listPages(ctx, list, params, repository, toItems) {
         if (k !== 'owner' && k !== 'repo')
             query.set(k, String(v));
     const path = `/repos/${owner}/${name}/${list}`;
-    return (0,_list_pages_js__WEBPACK_IMPORTED_MODULE_3__/* .readListPages */ .f)(ctx, `${path}?${query}`, repository, (data) => {
+    return (0,_list_pages_js__WEBPACK_IMPORTED_MODULE_4__/* .readListPages */ .f)(ctx, `${path}?${query}`, repository, (data) => {
         if (!Array.isArray(data))
             throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`GET ${path} did not return an array`, { path });
         return toItems(data);
@@ -49051,10 +49184,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   uH: () => (/* binding */ setOutput),
   Pq: () => (/* binding */ core_setSecret),
   Oh: () => (/* binding */ startGroup),
-  z: () => (/* reexport */ summary)
+  z: () => (/* reexport */ summary),
+  $e: () => (/* binding */ warning)
 });
 
-// UNUSED EXPORTS: addPath, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, notice, platform, saveState, setCommandEcho, toPlatformPath, toPosixPath, toWin32Path, warning
+// UNUSED EXPORTS: addPath, exportVariable, getBooleanInput, getIDToken, getMultilineInput, getState, group, isDebug, markdownSummary, notice, platform, saveState, setCommandEcho, toPlatformPath, toPosixPath, toWin32Path
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
@@ -51899,7 +52033,7 @@ function error(message, properties = {}) {
  * @param properties optional properties to add to the annotation.
  */
 function warning(message, properties = {}) {
-    issueCommand('warning', toCommandProperties(properties), message instanceof Error ? message.toString() : message);
+    command_issueCommand('warning', utils_toCommandProperties(properties), message instanceof Error ? message.toString() : message);
 }
 /**
  * Adds a notice issue
@@ -57084,6 +57218,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   k5n: () => (/* binding */ schemas_enum),
   euz: () => (/* binding */ literal),
   aig: () => (/* binding */ schemas_number),
+  Ikc: () => (/* binding */ object),
   vkY: () => (/* binding */ preprocess),
   g1P: () => (/* binding */ record),
   rej: () => (/* binding */ strictObject),
@@ -57091,7 +57226,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   KCZ: () => (/* binding */ union)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, object, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
@@ -65995,7 +66130,7 @@ function object(shape, params) {
     const def = {
         type: "object",
         shape: shape ?? {},
-        ...util.normalizeParams(params),
+        ...normalizeParams(params),
     };
     return new ZodObject(def);
 }

@@ -2,13 +2,14 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse, InvalidSpec, RateLimited } from '../../src/core/errors.js';
+import { nextOnOrigin } from '../../src/projection/api-url.js';
 import { RateBudget } from '../../src/projection/budget.js';
 import { ConditionalBook, tokenIdentity } from '../../src/projection/conditional.js';
 import { parseCsv, parseItems } from '../../src/projection/formats.js';
 import { globBase, globToRegExp } from '../../src/projection/glob.js';
 import { endpointPath } from '../../src/projection/rest-source.js';
 import { runProjections } from '../../src/projection/run.js';
-import { matchesFilters, nextOnOrigin } from '../../src/projection/select.js';
+import { matchesFilters } from '../../src/projection/select.js';
 import { inShard, parseShard, shardOf } from '../../src/projection/shard.js';
 import { parseSpec } from '../../src/projection/spec.js';
 import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/template.js';

@@ -32,7 +32,8 @@ async function main(): Promise<void> {
     // Outputs are written after the commit: a step that could commit but not report it must fail first.
     await checkRunnerFiles(process.env);
     const { outputs, summary } = await runAction(inputs, {
-      log: (line) => core.info(line),
+      // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
+      log: (line) => (line.startsWith('warning: ') ? core.warning(line.slice('warning: '.length)) : core.info(line)),
       debug: (line) => core.debug(line),
       group: { start: (name) => core.startGroup(`projection ${name}`), end: () => core.endGroup() },
       workspace,

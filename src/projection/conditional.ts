@@ -9,6 +9,8 @@
  */
 import { utf8 } from '../core/bytes.js';
 import { sha1Hex } from '../core/git/sha1.js';
+import { confineToApi, isRefusal } from './api-url.js';
+import { REPO_RE } from './source-spec.js';
 import type { SourceClient } from './sources.js';
 
 /**
@@ -41,6 +43,41 @@ export interface StoredConditional {
   /** Token identity the ETags were seen with (a hash, never the token). */
   token: string;
   entries: Record<string, ConditionalEntry>;
+}
+
+/**
+ * The entries of a stored state that may be used: an entry whose next-page URL leaves the API (another
+ * origin, outside the API path, dot segments) or whose repository names are not `owner/name` was not
+ * written by docdb — the state lives in the section, which anyone with write access can edit. Such an entry
+ * is dropped (its page is read again without `If-None-Match`) and a warning names it, never the URL.
+ *
+ * @example
+ * const trusted = trustedConditional(state.conditional, 'https://api.github.com', (line) => console.log(line));
+ */
+export function trustedConditional(
+  stored: StoredConditional | undefined,
+  apiUrl: string | undefined,
+  log: (line: string) => void,
+): StoredConditional | undefined {
+  if (!stored) return undefined;
+  const entries: Record<string, ConditionalEntry> = {};
+  for (const [key, entry] of Object.entries(stored.entries)) {
+    const problem = entryProblem(entry, apiUrl);
+    if (problem === undefined) entries[key] = entry;
+    else log(`warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`);
+  }
+  return { token: stored.token, entries };
+}
+
+function entryProblem(entry: ConditionalEntry, apiUrl: string | undefined): string | undefined {
+  if (entry.next !== undefined) {
+    const r = confineToApi(apiUrl, entry.next);
+    if (isRefusal(r)) return `its next-page URL ${r.reason}`;
+  }
+  if (entry.names?.some((name) => !REPO_RE.test(name) || /\/\.\.?$/.test(name))) {
+    return 'it lists a repository name that is not owner/name';
+  }
+  return undefined;
 }
 
 /**

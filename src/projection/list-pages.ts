@@ -4,9 +4,10 @@
  * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
  * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
  */
+
+import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { conditionalGet } from './conditional.js';
 import type { ReadContext } from './read-context.js';
-import { absolute, nextOnOrigin } from './select.js';
 import { sourceError } from './source-http.js';
 import type { SourceItem, SourcePage } from './sources.js';
 
@@ -36,7 +37,7 @@ export async function* readListPages(
     const key = `GET ${current}`;
     const res = await conditionalGet(
       ctx.client,
-      { method: 'GET', url: absolute(ctx, current) },
+      { method: 'GET', url: apiRequestUrl(ctx, current) },
       {},
       ctx.book.etags(key)?.[0],
     ).catch((e) => {

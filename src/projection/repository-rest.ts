@@ -4,9 +4,10 @@
  * matching-refs/heads` — two requests per repository, both conditional (`If-None-Match`) when the previous
  * run's ETags are known: two 304s mean the repository's document is unchanged and cost no budget.
  */
+
+import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { conditionalGet } from './conditional.js';
 import type { ReadContext } from './read-context.js';
-import { absolute, nextOnOrigin } from './select.js';
 import { sourceError } from './source-http.js';
 import type { SourcePage } from './sources.js';
 
@@ -30,7 +31,7 @@ export async function* restRepository(ctx: ReadContext, repository: string): Asy
   const key = `GET ${repoPath}`;
   const etags = ctx.book.etags(key);
   const get = (path: string, etag: string | undefined) =>
-    conditionalGet(ctx.client, { method: 'GET', url: absolute(ctx, path) }, {}, etag);
+    conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, path) }, {}, etag);
 
   let repo = await get(repoPath, etags?.[0]).catch((e) => {
     throw sourceError(e, repository, repoPath);

@@ -9,7 +9,7 @@ import { blobSha } from '../core/git/objects.js';
 import type { DocumentOp } from '../document/document-store.js';
 import { encodeEnvelope } from '../document/envelope.js';
 import { deriveKey, parseKey } from '../document/identity.js';
-import { ConditionalBook } from './conditional.js';
+import { ConditionalBook, trustedConditional } from './conditional.js';
 import type { ReadContext } from './read-context.js';
 import { readSource } from './read-source.js';
 import { ReducerCallError } from './reducer-worker.js';
@@ -101,7 +101,9 @@ export async function runProjection(input: ProjectionInput): Promise<ProjectionR
   const keyOf = (vars: Record<string, string | number | undefined>) =>
     deriveKey({ namespace: p.identity.namespace, doc_type: p.identity.type, id: renderTemplate(idParts, vars) });
   const book = new ConditionalBook(
-    oldState?.fingerprint === fingerprint ? oldState.conditional : undefined,
+    oldState?.fingerprint === fingerprint
+      ? trustedConditional(oldState.conditional, input.read.apiUrl, input.read.log)
+      : undefined,
     input.tokenIdentity,
     (k) => existing.has(k),
     mode !== 'backfill',

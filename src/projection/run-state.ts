@@ -4,6 +4,7 @@
  * incremental watermarks of issues/pulls, and the ETags of conditional reads. A damaged or foreign
  * state only costs a full re-read.
  */
+import { z } from 'zod';
 import { fromUtf8, utf8 } from '../core/bytes.js';
 import { blobSha } from '../core/git/objects.js';
 import type { StoredConditional } from './conditional.js';
@@ -37,11 +38,32 @@ export function fingerprintOf(p: ProjectionSpec, reducer: LoadedReducer): string
   return blobSha(utf8(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
 }
 
+/**
+ * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
+ * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
+ */
+const conditionalEntrySchema = z.object({
+  etags: z.array(z.string()),
+  keys: z.array(z.string()).optional(),
+  next: z.string().optional(),
+  names: z.array(z.string()).optional(),
+});
+const stateSchema = z.object({
+  version: z.literal(1),
+  fingerprint: z.string(),
+  watermarks: z.record(
+    z.string(),
+    z.string().refine((t) => !Number.isNaN(Date.parse(t))),
+  ),
+  conditional: z.object({ token: z.string(), entries: z.record(z.string(), conditionalEntrySchema) }).optional(),
+});
+
+/** The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows). */
 export function parseState(bytes: Uint8Array | undefined): ProjectionState | undefined {
   if (!bytes) return undefined;
   try {
-    const s = JSON.parse(fromUtf8(bytes)) as ProjectionState;
-    return s && s.version === 1 && typeof s.fingerprint === 'string' && s.watermarks ? s : undefined;
+    const parsed = stateSchema.safeParse(JSON.parse(fromUtf8(bytes)));
+    return parsed.success ? (parsed.data as ProjectionState) : undefined;
   } catch {
     return undefined;
   }

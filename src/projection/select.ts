@@ -5,9 +5,10 @@
  * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
  */
 import { InvalidResponse, NotFound } from '../core/errors.js';
+import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { type ConditionalEntry, conditionalGet } from './conditional.js';
 import type { ReadContext } from './read-context.js';
-import { parseLinkHeader, sourceError } from './source-http.js';
+import { sourceError } from './source-http.js';
 import { OWNER_WILDCARD_RE, type SelectionFilters } from './source-spec.js';
 
 /** The fields filters look at, in REST's names (GraphQL nodes are mapped to these). */
@@ -79,7 +80,7 @@ export async function* listOwnerRepositories(
       while (url) {
         const key: string = `GET ${url}`;
         const etag = ctx.book.etags(key)?.[0];
-        const res = await conditionalGet(ctx.client, { method: 'GET', url: absolute(ctx, url) }, {}, etag);
+        const res = await conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, url) }, {}, etag);
         pages++;
         if (res.status === 304) {
           const prev: ConditionalEntry = ctx.book.previous(key)!;
@@ -113,42 +114,4 @@ export async function* listOwnerRepositories(
       throw sourceError(e, `${owner}/*`, url ?? first);
     }
   }
-}
-
-/** Resolve a path (or URL) against the API base. */
-export function absolute(ctx: Pick<ReadContext, 'apiUrl'>, pathOrUrl: string): string {
-  if (/^https?:\/\//.test(pathOrUrl)) return pathOrUrl;
-  return `${(ctx.apiUrl ?? 'https://api.github.com').replace(/\/+$/, '')}${pathOrUrl}`;
-}
-
-/**
- * The API base URL of a run: the one given, else the client's own (Octokit keeps its `baseUrl` in
- * `request.endpoint.DEFAULTS`), so a client configured for GitHub Enterprise Server is never sent to
- * api.github.com by default.
- */
-export function apiBaseOf(client: unknown, given: string | undefined): string {
-  if (given) return given;
-  const base = (client as { request?: { endpoint?: { DEFAULTS?: { baseUrl?: unknown } } } })?.request?.endpoint
-    ?.DEFAULTS?.baseUrl;
-  return typeof base === 'string' && base ? base : 'https://api.github.com';
-}
-
-/**
- * The `rel="next"` link of a response as a path relative to the API base, or undefined. A link to another
- * origin is refused: the token must never leave the API origin.
- */
-export function nextOnOrigin(ctx: Pick<ReadContext, 'apiUrl'>, link: unknown, what: string): string | undefined {
-  const next = parseLinkHeader(link).next;
-  if (!next) return undefined;
-  const base = new URL(absolute(ctx, '/'));
-  const u = new URL(next, base);
-  if (u.origin !== base.origin) {
-    throw new InvalidResponse(
-      `pagination link of ${what} points at ${u.origin}, not the API origin ${base.origin}; refusing to follow it (the token must not leave the API origin)`,
-      { path: what },
-    );
-  }
-  const prefix = base.pathname.replace(/\/+$/, '');
-  const path = u.pathname.startsWith(prefix) ? u.pathname.slice(prefix.length) : u.pathname;
-  return `${path}${u.search}`;
 }

@@ -4,6 +4,7 @@
  * the whole spec and turns zod issues into `file:line` messages. See docs/projection-spec.md.
  */
 import { z } from 'zod';
+import { hasDotSegment } from './api-url.js';
 
 /** Built-in sources. */
 export const SOURCE_TYPES = ['repository', 'issues', 'pulls', 'releases', 'rest', 'http', 'files'] as const;
@@ -127,9 +128,9 @@ const restSource = z.strictObject({
   type: z.literal('rest'),
   endpoint: z
     .string({ error: 'must be "GET /path", e.g. "GET /repos/{repo}/actions/runs"' })
-    .refine((s) => ENDPOINT_RE.test(s) && !/(^|\/)\.\.?(\/|$)/.test(s.slice(4)), {
+    .refine((s) => ENDPOINT_RE.test(s) && !hasDotSegment(s.slice(4)), {
       error: (i) =>
-        `must be "GET /path" on the GitHub API (only GET; path segments of letters, digits, ".", "_", "-", or {owner}, {name}, {repo}); got ${JSON.stringify(i.input)}`,
+        `must be "GET /path" on the GitHub API (only GET; path segments of letters, digits, ".", "_", "-", or {owner}, {name}, {repo}; no "." or ".." segment, encoded or not); got ${JSON.stringify(i.input)}`,
     }),
   items: itemsPath.optional(),
   params: z

@@ -6,12 +6,12 @@
  * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
  */
 import { InvalidResponse } from '../core/errors.js';
+import { apiBaseOf } from './api-url.js';
 import { RateBudget } from './budget.js';
 import { ConditionalBook } from './conditional.js';
 import { readListPages } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
 import { restRepository } from './repository-rest.js';
-import { apiBaseOf } from './select.js';
 import { parseLinkHeader } from './source-http.js';
 import type { SourceSpec, SourceType } from './spec.js';
 

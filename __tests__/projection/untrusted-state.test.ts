@@ -1,0 +1,161 @@
+/**
+ * The section's state file is untrusted input (issue 18 §1, §5): anyone who can write the section can edit
+ * `_docdb/state/<projection>.json`. A stored next-page URL that leaves the API must never receive the token:
+ * the entry is dropped with a warning and the page is read again. Every source URL is confined to the API
+ * origin and path prefix after decoding.
+ */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromUtf8, utf8 } from '../../src/core/bytes.js';
+import { InvalidResponse, InvalidSpec } from '../../src/core/errors.js';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/api-url.js';
+import { trustedConditional } from '../../src/projection/conditional.js';
+import { runProjections, stateKey } from '../../src/projection/run.js';
+import { parseSpec } from '../../src/projection/spec.js';
+import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
+import { createOctokit } from '../../src/transport/create-octokit.js';
+
+const TOKEN = 'ghp_untrusted_state_token_0123456789';
+let em: EmulatorHandle;
+let evil: { url: string; seen: IncomingHttpHeaders[]; close: () => Promise<void> };
+
+beforeAll(async () => {
+  em = await startEmulator();
+  em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
+  em.state.createRepo('octo/app');
+  for (const tag of ['v1', 'v2', 'v3']) em.state.addRelease('octo/app', { tagName: tag });
+  const seen: IncomingHttpHeaders[] = [];
+  const server = createServer((req, res) => {
+    seen.push(req.headers);
+    res.writeHead(200, { 'content-type': 'application/json' }).end('[]');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  evil = {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+});
+afterAll(async () => {
+  await em?.stop();
+  await evil?.close();
+});
+
+const SPEC = 'projections:\n  rel:\n    source: { type: releases, repositories: [octo/app] }\n';
+
+function run(store: MemoryRefStore, log: string[]) {
+  return runProjections({
+    spec: parseSpec(SPEC, 'docdb.yml'),
+    client: createOctokit({ auth: TOKEN, baseUrl: em.url, writeSpacingMs: 0 }),
+    store,
+    apiUrl: em.url,
+    perPage: 1,
+    tokenIdentity: 'same-token',
+    log: (line) => log.push(line),
+  });
+}
+
+/** Edit the committed state file the way someone with write access to the section could. */
+async function editState(store: MemoryRefStore, edit: (entries: Record<string, { next?: string }>) => void) {
+  const key = stateKey('rel');
+  const state = JSON.parse(fromUtf8((await store.get(key))!.value));
+  edit(state.conditional.entries);
+  await store.put(key, utf8(JSON.stringify(state)));
+}
+
+describe('a stored next-page URL is untrusted', () => {
+  it.each([
+    ['another origin', () => `${evil.url}/steal?page=2`],
+    ['dot segments out of the API', () => '/%2e%2e/%2e%2e/steal?page=2'],
+    ['credentials in the URL', () => `${em.url.replace('://', '://user:pw@')}/repos/octo/app/releases?page=2`],
+  ])('%s: never followed, the entry is dropped with a warning, the run still completes', async (_, target) => {
+    const store = new MemoryRefStore();
+    await run(store, []);
+    await editState(store, (entries) => {
+      const first = Object.keys(entries).find((k) => !k.includes('&page='))!;
+      expect(entries[first]!.next).toBeDefined(); // the first page points at the second
+      entries[first]!.next = target();
+    });
+    const before = evil.seen.length;
+    const log: string[] = [];
+    em.clearLog();
+    const report = await run(store, log);
+    expect(evil.seen.length).toBe(before); // nothing, and so no token, reached the other host
+    expect(log.filter((l) => l.startsWith('warning: ignored the stored state of'))).toHaveLength(1);
+    expect(log.join('\n')).not.toContain('steal');
+    expect(log.join('\n')).not.toContain(TOKEN);
+    // The first page is asked again without If-None-Match and the walk follows GitHub's own Link header.
+    expect(em.requests.map((r) => `${r.status}`)).toEqual(['200', '304', '304']);
+    expect(report.projections[0]!.changed).toEqual([]);
+    expect(report.projections[0]!.removed).toEqual([]);
+  });
+
+  it('a stored repository name that is not owner/name is dropped too', () => {
+    const log: string[] = [];
+    const trusted = trustedConditional(
+      {
+        token: 't',
+        entries: {
+          'GET /orgs/o/repos?page=1': { etags: ['"a"'], names: ['o/ok', 'o/../../user'] },
+          'GET /orgs/o/repos?page=2': { etags: ['"b"'], names: ['o/fine.js'], next: '/orgs/o/repos?page=3' },
+        },
+      },
+      'https://api.github.com',
+      (l) => log.push(l),
+    );
+    expect(Object.keys(trusted!.entries)).toEqual(['GET /orgs/o/repos?page=2']);
+    expect(log).toEqual([
+      'warning: ignored the stored state of "GET /orgs/o/repos?page=1": it lists a repository name that is not owner/name; reading it again',
+    ]);
+  });
+});
+
+describe('every source URL stays inside the API', () => {
+  const ghes = 'https://ghe.example/api/v3';
+  it.each([
+    ['/%2e%2e/%2e%2e/x', 'has a "." or ".." path segment once decoded'],
+    ['/repos/../../x', 'has a "." or ".." path segment once decoded'],
+    ['/repos/o/..%2F..%2Fx', 'has a "." or ".." path segment once decoded'],
+    ['https://ghe.example/x', 'leaves the API path /api/v3'],
+    ['https://ghe.example/api/v3x/y', 'leaves the API path /api/v3'],
+    ['https://evil.example/api/v3/x', 'points at https://evil.example, not the API origin https://ghe.example'],
+    ['http://ghe.example/api/v3/x', 'points at http://ghe.example, not the API origin https://ghe.example'],
+    ['https://u:p@ghe.example/api/v3/x', 'carries credentials'],
+    ['evil.example/x', 'is neither a path starting with "/" nor an http(s) URL'],
+  ])('refuses %s', (url, reason) => {
+    expect(confineToApi(ghes, url)).toEqual({ reason });
+    expect(() => apiRequestUrl({ apiUrl: ghes }, url)).toThrow(InvalidResponse);
+  });
+
+  it('keeps paths inside, encoded slashes in a segment included (branch names)', () => {
+    expect(confineToApi(ghes, '/repos/o/r/branches/feature%2Fx?per_page=1')).toEqual({
+      url: 'https://ghe.example/api/v3/repos/o/r/branches/feature%2Fx?per_page=1',
+      path: '/repos/o/r/branches/feature%2Fx?per_page=1',
+    });
+    // A protocol-relative string is a path here: it is appended to the API base, never parsed as a host.
+    expect(confineToApi(ghes, '//evil.example/x')).toMatchObject({ url: 'https://ghe.example/api/v3//evil.example/x' });
+    expect(nextOnOrigin({ apiUrl: ghes }, '<https://ghe.example/api/v3/orgs/o/repos?page=2>; rel="next"', 'x')).toBe(
+      '/orgs/o/repos?page=2',
+    );
+    expect(() =>
+      nextOnOrigin({ apiUrl: ghes }, '<https://ghe.example/admin?page=2>; rel="next"', 'GET /orgs/o/repos'),
+    ).toThrow(/the pagination link of GET \/orgs\/o\/repos leaves the API path \/api\/v3; refusing to follow it/);
+  });
+
+  it('a rest endpoint with encoded dot segments is refused when the spec is read, naming the field', () => {
+    const yaml = "projections:\n  x:\n    source: { type: rest, endpoint: 'GET /%2e%2e/%2e%2e/x' }\n";
+    const err = (() => {
+      try {
+        parseSpec(yaml, 'docdb.yml', { defaultRepository: 'o/r' });
+      } catch (e) {
+        return e as InvalidSpec;
+      }
+    })();
+    expect(err).toBeInstanceOf(InvalidSpec);
+    expect(err!.message).toMatch(
+      /docdb\.yml:3:\d+: projections\.x\.source\.endpoint: must be "GET \/path".*no "\." or "\.\." segment/,
+    );
+  });
+});
