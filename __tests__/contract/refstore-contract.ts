@@ -21,7 +21,13 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { bytesEqual, utf8 } from '../../src/core/bytes.js';
-import { ConcurrentUpdate, DocumentTooLarge, InvalidKey, InvalidVersion } from '../../src/core/errors.js';
+import {
+  ConcurrentUpdate,
+  DocumentTooLarge,
+  InvalidConfig,
+  InvalidKey,
+  InvalidVersion,
+} from '../../src/core/errors.js';
 import { blobSha, isSha } from '../../src/core/git/objects.js';
 import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
@@ -349,6 +355,20 @@ export function describeRefStoreContract(
         expect(two.entries.map((e) => e.version)).toEqual([versions[4], versions[3]]);
         const all = await store.history('lim.json', { limit: 100 });
         expect(all.entries.map((e) => e.version)).toEqual([...versions].reverse());
+      });
+
+      it('refuses a message that is not a non-empty string, naming the field, before any I/O', async () => {
+        const before = fx.requestCount?.();
+        for (const message of ['', '   ', 42, null]) {
+          const err = await store.put('msg/bad.json', 'x', { message: message as string }).catch((e) => e);
+          expect(err).toBeInstanceOf(InvalidConfig);
+          expect(err.data.field).toBe('message');
+          await expect(
+            store.commit([{ op: 'delete', key: 'msg/bad.json' }], { message: message as string }),
+          ).rejects.toBeInstanceOf(InvalidConfig);
+        }
+        if (before !== undefined) expect(fx.requestCount!()).toBe(before);
+        expect(await store.get('msg/bad.json')).toBeNull();
       });
 
       it('uses a default commit message naming the key when none is given', async () => {

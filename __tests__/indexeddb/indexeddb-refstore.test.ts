@@ -130,6 +130,29 @@ describe('IndexedDbRefStore', () => {
     await b.close();
   });
 
+  it('retries with the shared backoff policy; its options are validated as in every store', async () => {
+    for (const [field, value] of [
+      ['retryConcurrentWrites', -1],
+      ['writeRetryBudgetMs', 1.5],
+      ['writeBackoffBaseMs', 'fast'],
+    ] as const) {
+      expect(() => new IndexedDbRefStore({ indexedDB: new IDBFactory(), [field]: value })).toThrow(
+        expect.objectContaining({ code: 'InvalidConfig', data: expect.objectContaining({ field }) }),
+      );
+    }
+    // Eight tabs racing on one section all land (full-jitter backoff spreads the losers out).
+    const indexedDB = new IDBFactory();
+    const tabs = Array.from(
+      { length: 8 },
+      () => new IndexedDbRefStore({ indexedDB, name: 'race', writeBackoffBaseMs: 1 }),
+    );
+    const results = await Promise.all(tabs.map((t, i) => t.put(`tab/${i}`, String(i))));
+    expect(results.every((r) => r.changed)).toBe(true);
+    expect((await tabs[0]!.history('tab/0')).entries).toHaveLength(1);
+    expect((await tabs[0]!.list()).entries).toHaveLength(8);
+    for (const t of tabs) await t.close();
+  });
+
   it('opens the database lazily and names the option when there is no IndexedDB', async () => {
     const s = new IndexedDbRefStore({ name: 'nowhere' });
     const had = (globalThis as { indexedDB?: unknown }).indexedDB;

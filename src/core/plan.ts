@@ -172,6 +172,35 @@ export function keyWriteToCommit(key: string, options: KeyWriteOptions | undefin
 }
 
 /**
+ * A write's `message` option, checked before any I/O: when given, a non-empty string.
+ *
+ * @example
+ * assertCommitMessage('nightly projection'); // passes; assertCommitMessage('') throws InvalidConfig
+ */
+export function assertCommitMessage(message: unknown): void {
+  if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+    throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+  }
+}
+
+/**
+ * What every store's `commit` checks before any I/O, in one place: the changes (validated, encoded and
+ * hashed), the `ifMatch` expectations and the `message`.
+ *
+ * @example
+ * const { changes, ifMatch } = prepareCommit([{ op: 'put', key: 'a.json', value: '{}' }], { ifMatch: { 'a.json': null } });
+ */
+export function prepareCommit(
+  changes: readonly Change[],
+  options: CommitOptions = {},
+): { changes: ReturnType<typeof normalizeChanges>; ifMatch: Map<string, string | null> | undefined } {
+  const normalized = normalizeChanges(changes);
+  const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
+  assertCommitMessage(options.message);
+  return { changes: normalized, ifMatch };
+}
+
+/**
  * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
  * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
  *

@@ -3,7 +3,9 @@
  * remote GitHub API, local git, IndexedDB) implements it and passes the one contract suite in
  * `__tests__/contract/`.
  */
-import type { VersionId } from './version.js';
+
+/** A commit SHA on the section ref (validated by `assertValidVersion` in version.ts). */
+export type VersionId = string;
 
 /** Rate-limit state from the upstream's last response (`x-ratelimit-*` headers). */
 export interface RateLimit {

@@ -1,10 +1,9 @@
 /** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
 import { InvalidVersion } from './errors.js';
 import { assertValidPrefix } from './keys.js';
-import type { ChangesOptions } from './refstore.js';
+import type { ChangesOptions, VersionId } from './refstore.js';
 
-/** A commit SHA on the section ref. */
-export type VersionId = string;
+export type { VersionId } from './refstore.js';
 
 const VERSION_RE = /^[0-9a-f]{40}$/;
 

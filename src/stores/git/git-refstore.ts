@@ -5,10 +5,13 @@
  * compare-and-swap). The working tree, the checkout's index and HEAD are never touched.
  * See docs/git-stores.md.
  */
+
+import { commitWithRetry } from '../../core/commit-retry.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
+import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
+import { prepareCommit } from '../../core/plan.js';
 import type {
   Change,
   ChangesOptions,
@@ -18,7 +21,6 @@ import type {
   GetResult,
   HistoryOptions,
   HistoryResult,
-  KeyWriteOptions,
   ListOptions,
   ListResult,
   RefStore,
@@ -26,10 +28,10 @@ import type {
 } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
-import { assertMessage, type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
+import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
 import { GitRepository, type GitRepositoryOptions } from './repository.js';
-import { buildCommit, commitWithRetry } from './write.js';
+import { buildCommit } from './write.js';
 
 export interface GitRefStoreOptions extends GitStoreCommonOptions {
   /** Path of the repository: a bare repository or a working clone. It must exist. */
@@ -46,7 +48,7 @@ export interface GitRefStoreOptions extends GitStoreCommonOptions {
  * (await store.get('notes/hello.txt'))?.version === version; // true
  * await store.close();
  */
-export class GitRefStore implements RefStore {
+export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   readonly dir: string;
   private readonly common: ResolvedCommon;
@@ -55,6 +57,7 @@ export class GitRefStore implements RefStore {
   private closed = false;
 
   constructor(options: GitRefStoreOptions & { repository?: Omit<GitRepositoryOptions, 'dir' | 'git' | 'env'> }) {
+    super();
     if (!options || typeof options !== 'object') {
       throw new InvalidConfig('options', 'GitRefStore needs an options object', { allowed: '{ dir, ref }' });
     }
@@ -175,18 +178,8 @@ export class GitRefStore implements RefStore {
     return { entries: await listKeys(repo, version, prefix), version, requests: 0 };
   }
 
-  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
-  }
-
-  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
-  }
-
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
-    const normalized = normalizeChanges(changes);
-    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-    assertMessage(options);
+    const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     const repo = await this.repository();
     return commitWithRetry({
       ref: this.ref,

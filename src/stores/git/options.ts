@@ -72,10 +72,3 @@ export function resolveCommon(o: GitStoreCommonOptions): ResolvedCommon {
     env: o.env,
   };
 }
-
-/** A write's `message` option, checked before any I/O. */
-export function assertMessage(options: { message?: unknown } | undefined): void {
-  if (options?.message !== undefined && typeof options.message !== 'string') {
-    throw new InvalidConfig('message', 'message must be a string', { allowed: 'a commit message' });
-  }
-}

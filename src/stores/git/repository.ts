@@ -4,8 +4,10 @@
  * command names the repository with `--git-dir`, so the working tree, the checkout's index and
  * `HEAD` are never read or written.
  */
+
 import { realpathSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { ZERO_SHA } from '../../core/commit-retry.js';
 import { GitError, InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { type CommitFields, decodeCommit, decodeTree, type TreeEntry } from '../../core/git/objects.js';
 import { assertValidVersion } from '../../core/version.js';
@@ -14,7 +16,7 @@ import { type GitCommandOptions, gitEnvironment, runGit } from './git-command.js
 import { type RawObject, writeObjects } from './pack.js';
 
 /** The all-zero object id: `update-ref`'s "must not exist yet". */
-export const ZERO_SHA = '0'.repeat(40);
+export { ZERO_SHA };
 
 export interface GitRepositoryOptions {
   /** A bare repository or a working clone (its `.git` is used). */

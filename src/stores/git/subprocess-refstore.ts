@@ -10,9 +10,11 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { commitWithRetry } from '../../core/commit-retry.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
+import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
+import { prepareCommit } from '../../core/plan.js';
 import type {
   Change,
   ChangesOptions,
@@ -22,7 +24,6 @@ import type {
   GetResult,
   HistoryOptions,
   HistoryResult,
-  KeyWriteOptions,
   ListOptions,
   ListResult,
   RefStore,
@@ -32,7 +33,7 @@ import { assertValidVersion, checkChangesOptions, type VersionId } from '../../c
 import type { RemoteApiLogEvent } from '../remote-api/index.js';
 import { gitEnvironment, redact, runGit } from './git-command.js';
 import { GitRefStore } from './git-refstore.js';
-import { assertMessage, type GitStoreCommonOptions, resolveCommon } from './options.js';
+import { type GitStoreCommonOptions, resolveCommon } from './options.js';
 import {
   askpassPath,
   askpassSetup,
@@ -42,7 +43,7 @@ import {
   writeAskpass,
 } from './remote.js';
 import type { GitRepository } from './repository.js';
-import { buildCommit, commitWithRetry } from './write.js';
+import { buildCommit } from './write.js';
 
 export interface SubprocessGitRefStoreOptions extends GitStoreCommonOptions {
   /** The remote: `https://host/owner/repo.git`, `ssh://…`, `git@host:owner/repo.git`, `file://…` or a path. */
@@ -81,7 +82,7 @@ export function defaultCacheDir(remote: string, env: NodeJS.ProcessEnv = process
  * await store.put('notes/hello.txt', 'hi'); // fetch if needed, commit, push --force-with-lease
  * await store.close();
  */
-export class SubprocessGitRefStore implements RefStore {
+export class SubprocessGitRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   readonly remote: string;
   /** The cache repository. */
@@ -95,6 +96,7 @@ export class SubprocessGitRefStore implements RefStore {
   private readonly askpass: string | undefined;
 
   constructor(options: SubprocessGitRefStoreOptions) {
+    super();
     if (!options || typeof options !== 'object') {
       throw new InvalidConfig('options', 'SubprocessGitRefStore needs an options object', { allowed: '{ remote }' });
     }
@@ -223,18 +225,8 @@ export class SubprocessGitRefStore implements RefStore {
     return this.inner.changes(options);
   }
 
-  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
-  }
-
-  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
-  }
-
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
-    const normalized = normalizeChanges(changes);
-    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-    assertMessage(options);
+    const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     const { repo, remote } = await this.open();
     let attempt = 0;
     return commitWithRetry({

@@ -4,8 +4,6 @@
  * commit with `encodeCommit` (so the objects are byte-identical to what `src/core/git` computes),
  * store them, then publish with a compare-and-swap and rebase-and-retry on a lost race.
  */
-import { WriteRetry, type WriteRetryPolicy } from '../../core/backoff.js';
-import { ConcurrentUpdate } from '../../core/errors.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { encodeCommit, hashObject, type Signature, type TreeEntry } from '../../core/git/objects.js';
 import {
@@ -15,9 +13,8 @@ import {
   planWrite,
   type WritePlan,
 } from '../../core/plan.js';
-import type { WriteResult } from '../../core/refstore.js';
 import type { RawObject } from './pack.js';
-import { type GitRepository, ZERO_SHA } from './repository.js';
+import type { GitRepository } from './repository.js';
 
 type Normalized = ReturnType<typeof normalizeChanges>;
 
@@ -139,38 +136,4 @@ export async function buildCommit(
   objects.push({ type: 'commit', body });
   await repo.writeObjects(objects);
   return { plan, commit: hashObject('commit', body) };
-}
-
-export interface RetryingWrite {
-  ref: string;
-  /** Backoff and budget for retries after a lost compare-and-swap (src/core/backoff.ts). */
-  retry: WriteRetryPolicy;
-  /** Current tip (for the remote store: fetched, so its objects are local). */
-  readTip: () => Promise<string | null>;
-  build: (tip: string | null) => Promise<BuiltCommit>;
-  /** Compare-and-swap the ref from `tip` to `commit`; false when another writer moved it first. */
-  publish: (tip: string | null, commit: string) => Promise<boolean>;
-  sleep?: (ms: number) => Promise<void>;
-  random?: () => number;
-}
-
-/**
- * Read the tip, build the change on it, publish with compare-and-swap; after a lost race rebase the
- * same change onto the new tip and try again (full-jitter backoff within the retry count and time
- * budget of `retry`), then `ConcurrentUpdate`.
- */
-export async function commitWithRetry(w: RetryingWrite): Promise<WriteResult> {
-  const sleep = w.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  const retry = new WriteRetry(w.retry, w.random);
-  for (let attempt = 1; ; attempt++) {
-    const tip = await w.readTip();
-    const { plan, commit } = await w.build(tip);
-    const base = { previousVersion: tip, written: plan.written, deleted: plan.deleted, unchanged: plan.unchanged };
-    if (!commit) return { ...base, version: tip, changed: false, requests: 0 };
-    if (await w.publish(tip, commit)) return { ...base, version: commit, changed: true, requests: 0 };
-    // Full-jitter backoff keeps many losing writers from colliding again in lockstep.
-    const wait = retry.next();
-    if (wait === null) throw new ConcurrentUpdate(w.ref, (await w.readTip()) ?? ZERO_SHA, attempt);
-    await sleep(wait);
-  }
 }

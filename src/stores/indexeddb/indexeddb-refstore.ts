@@ -11,7 +11,9 @@
  * two tabs writing at once cannot both win; the loser re-plans on the new tip, like a remote writer
  * losing a fast-forward race.
  */
-import { ConcurrentUpdate, InvalidVersion } from '../../core/errors.js';
+import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from '../../core/backoff.js';
+import { commitWithRetry } from '../../core/commit-retry.js';
+import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import {
@@ -23,8 +25,9 @@ import {
   type TreeEntry,
 } from '../../core/git/objects.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
+import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
+import { prepareCommit } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
@@ -36,7 +39,6 @@ import type {
   HistoryEntry,
   HistoryOptions,
   HistoryResult,
-  KeyWriteOptions,
   ListEntry,
   ListOptions,
   ListResult,
@@ -57,15 +59,14 @@ import {
   transactionDone,
 } from './database.js';
 
-export interface IndexedDbRefStoreOptions extends DatabaseSource {
+/** Retries after losing the ref compare-and-swap to another tab follow the shared policy (src/core/backoff.ts). */
+export interface IndexedDbRefStoreOptions extends DatabaseSource, WriteRetryOptions {
   /** Section ref (default `refs/docdb/documents`). */
   ref?: string;
   /** Author/committer identity for commits. */
   author?: { name: string; email: string };
   /** Clock in milliseconds (inject for deterministic SHAs in tests). */
   now?: () => number;
-  /** Re-plans after losing the ref compare-and-swap to another tab before `ConcurrentUpdate` (default 100). */
-  retryConcurrentWrites?: number;
 }
 
 const KIND_STORE: Record<ObjectType, ObjectKind> = { commit: 'commits', tree: 'trees', blob: 'blobs' };
@@ -89,25 +90,22 @@ type TreeMemo = Map<string, TreeEntry[]>;
  * await store.put('notes/hello.txt', 'hi');
  * (await store.get('notes/hello.txt'))?.value; // Uint8Array of "hi", also after a reload
  */
-export class IndexedDbRefStore implements RefStore {
+export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   private readonly author: { name: string; email: string };
   private readonly now: () => number;
-  private readonly retries: number;
+  private readonly retry: WriteRetryPolicy;
   /** The database, opened on first use (so constructing a store touches no platform global). */
   readonly database: () => Promise<IDBDatabase>;
   private readonly ownsDatabase: boolean;
 
   constructor(options: IndexedDbRefStoreOptions = {}) {
+    super();
     this.ref = options.ref ?? 'refs/docdb/documents';
     assertValidRefName(this.ref);
     this.author = options.author ?? DEFAULT_AUTHOR;
     this.now = options.now ?? Date.now;
-    const retries = options.retryConcurrentWrites ?? 100;
-    if (!Number.isInteger(retries) || retries < 0) {
-      throw new TypeError(`retryConcurrentWrites must be a non-negative integer, got ${String(retries)}`);
-    }
-    this.retries = retries;
+    this.retry = resolveWriteRetry(options);
     this.database = lazyDatabase(options);
     this.ownsDatabase = options.database === undefined;
   }
@@ -290,56 +288,62 @@ export class IndexedDbRefStore implements RefStore {
 
   // ---------------------------------------------------------------- writes
 
-  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
-  }
-
-  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
-  }
-
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
-    const normalized = normalizeChanges(changes);
-    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
+    const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     const db = await this.database();
-    let tip = await this.readRef(db);
-    for (let attempt = 0; ; attempt++) {
-      const baseTree = tip ? (await this.commitFields(db, tip)).tree : null;
-      const overlay = await this.loadPaths(
-        db,
-        baseTree,
-        normalized.map((c) => c.key),
-      );
-      const loaded = new Set(overlay.objectIds());
-      const at = (p: string) => (baseTree ? overlay.lookupPath(baseTree, p) : undefined);
-      const built = buildCommit(overlay, {
-        changes: normalized,
-        tip,
-        baseTree,
-        base: {
-          isFile: (p) => {
-            const e = at(p);
-            return e !== undefined && e.mode !== '040000';
-          },
-          isDir: (p) => at(p)?.mode === '040000',
-          blobSha: (key) => {
-            const e = at(key);
-            return e && e.mode !== '040000' ? e.sha : undefined;
-          },
+    // The objects of the attempt being published (the retry loop builds, then publishes, in turn).
+    let attempt: { overlay: ObjectDb; fresh: string[] } | undefined;
+    return commitWithRetry({
+      ref: this.ref,
+      retry: this.retry,
+      readTip: () => this.readRef(db),
+      build: async (tip) => {
+        const built = await this.buildOn(db, tip, normalized, options.message, ifMatch);
+        attempt = built;
+        return built;
+      },
+      publish: (tip, commit) => this.compareAndSwap(db, tip, commit, attempt!.overlay, attempt!.fresh),
+    });
+  }
+
+  /** Plan and build the change on `tip` in a scratch ObjectDb holding only the tree levels on its paths. */
+  private async buildOn(
+    db: IDBDatabase,
+    tip: string | null,
+    changes: ReturnType<typeof prepareCommit>['changes'],
+    message: string | undefined,
+    ifMatch: ReadonlyMap<string, string | null> | undefined,
+  ) {
+    const baseTree = tip ? (await this.commitFields(db, tip)).tree : null;
+    const overlay = await this.loadPaths(
+      db,
+      baseTree,
+      changes.map((c) => c.key),
+    );
+    const loaded = new Set(overlay.objectIds());
+    const at = (p: string) => (baseTree ? overlay.lookupPath(baseTree, p) : undefined);
+    const built = buildCommit(overlay, {
+      changes,
+      tip,
+      baseTree,
+      base: {
+        isFile: (p) => {
+          const e = at(p);
+          return e !== undefined && e.mode !== '040000';
         },
-        author: this.author,
-        now: this.now(),
-        message: options.message,
-        ...(ifMatch ? { ifMatch } : {}),
-      });
-      const commit = built.commit;
-      if (commit === null) return built.result;
-      const fresh = [...overlay.objectIds()].filter((sha) => !loaded.has(sha));
-      const outcome = await this.compareAndSwap(db, tip, commit, overlay, fresh);
-      if (outcome.ok) return built.result;
-      if (attempt >= this.retries) throw new ConcurrentUpdate(this.ref, outcome.current ?? '(deleted)', attempt + 1);
-      tip = outcome.current;
-    }
+        isDir: (p) => at(p)?.mode === '040000',
+        blobSha: (key) => {
+          const e = at(key);
+          return e && e.mode !== '040000' ? e.sha : undefined;
+        },
+      },
+      author: this.author,
+      now: this.now(),
+      message,
+      ...(ifMatch ? { ifMatch } : {}),
+    });
+    const fresh = [...overlay.objectIds()].filter((sha) => !loaded.has(sha));
+    return { plan: built.plan, commit: built.commit, overlay, fresh };
   }
 
   /**
@@ -383,15 +387,15 @@ export class IndexedDbRefStore implements RefStore {
     commit: string,
     overlay: ObjectDb,
     fresh: readonly string[],
-  ): Promise<{ ok: true } | { ok: false; current: string | null }> {
+  ): Promise<boolean> {
     const tx = db.transaction([STORES.refs, STORES.commits, STORES.trees, STORES.blobs], 'readwrite');
     const refs = tx.objectStore(STORES.refs);
-    let lost: { current: string | null } | undefined;
+    let lost = false;
     const r = refs.get(this.ref);
     r.onsuccess = () => {
       const current = (r.result as string | undefined) ?? null;
       if (current !== expected) {
-        lost = { current };
+        lost = true;
         tx.abort();
         return;
       }
@@ -403,9 +407,9 @@ export class IndexedDbRefStore implements RefStore {
       refs.put(commit, this.ref);
     };
     return transactionDone(tx).then(
-      () => ({ ok: true as const }),
+      () => true,
       (e) => {
-        if (lost) return { ok: false as const, current: lost.current };
+        if (lost) return false;
         throw e;
       },
     );

@@ -9,8 +9,9 @@ import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
+import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
-import { keyWriteToCommit, normalizeChanges, normalizeIfMatch } from '../../core/plan.js';
+import { prepareCommit } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type {
   Change,
@@ -22,7 +23,6 @@ import type {
   HistoryEntry,
   HistoryOptions,
   HistoryResult,
-  KeyWriteOptions,
   ListOptions,
   ListResult,
   Person,
@@ -57,13 +57,14 @@ function person(s: Signature): Person {
  * const { version } = await store.put('notes/hello.txt', 'hi');
  * (await store.get('notes/hello.txt'))?.value; // Uint8Array of "hi"
  */
-export class MemoryRefStore implements RefStore {
+export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   readonly db: ObjectDb;
   private readonly author: { name: string; email: string };
   private readonly now: () => number;
 
   constructor(options: MemoryRefStoreOptions = {}) {
+    super();
     this.ref = options.ref ?? 'refs/docdb/documents';
     assertValidRefName(this.ref);
     this.db = options.db ?? new ObjectDb();
@@ -134,17 +135,8 @@ export class MemoryRefStore implements RefStore {
     return { entries, version, requests: 0 };
   }
 
-  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'put', key, value }], keyWriteToCommit(key, options));
-  }
-
-  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.commit([{ op: 'delete', key }], keyWriteToCommit(key, options));
-  }
-
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
-    const normalized = normalizeChanges(changes);
-    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
+    const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     // Synchronous from here on: no other writer in this process can interleave, and the
     // compare-and-swap still guards the ref for correctness.
     const tip = this.db.readRef(this.ref) ?? null;
