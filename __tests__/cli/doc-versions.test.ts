@@ -73,15 +73,21 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     expect(ok.code, ok.stderr).toBe(0);
   });
 
-  it('doc changes --from [--to] lists added, changed and removed documents; a foreign version exits 3', async () => {
+  it('doc changes --since [--to] lists added, changed and removed documents; a foreign version exits 3', async () => {
     const { flags, env } = fresh(kind);
     const cli = (args: string[]) => runCli([...args, ...flags], { env, cwd: tmp.dir });
     const v1 = (await cli(['doc', 'put', ...ID, '--data', '1'])).stdout.trim();
     await cli(['doc', 'put', '--namespace', 'notes', '--type', 'note', '--id', 'b', '--data', '1']);
     const v3 = (await cli(['doc', 'put', ...ID, '--data', '2'])).stdout.trim();
-    const human = await cli(['doc', 'changes', '--from', v1]);
+    const human = await cli(['doc', 'changes', '--since', v1]);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toBe(`A notes/note/b\nM notes/note/a\n# 1 added, 1 changed, 0 removed: ${v1}..${v3}\n`);
+    // Documents on stdout, the summary on stderr (pipelines see only documents).
+    expect(human.stdout).toBe('A notes/note/b\nM notes/note/a\n');
+    expect(human.stderr).toBe(`# 1 added, 1 changed, 0 removed: ${v1}..${v3}\n`);
+    expect((await cli(['doc', 'changes', '--from', v1])).stdout).toBe(human.stdout); // --from: the same flag
+    const both = await cli(['doc', 'changes', '--from', v1, '--since', v1]);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('give --since or --from, not both');
     const json = await cli(['doc', 'changes', '--from', v1, '--to', v3, '--json']);
     expect(json.json()).toMatchObject({
       from: v1,
@@ -92,7 +98,9 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     });
     const missing = await cli(['doc', 'changes', '--from', 'f'.repeat(40)]);
     expect(missing.code).toBe(3);
-    expect((await cli(['doc', 'changes'])).code).toBe(2);
+    const none = await cli(['doc', 'changes']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--since is required');
     expect((await cli(['doc', 'changes', '--from', 'xyz'])).code).toBe(2);
   });
 });

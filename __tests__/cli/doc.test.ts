@@ -107,7 +107,8 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc with --refstore 
     expect(got.stdout).toContain('\n  "namespace"'); // human output is indented
 
     const list = await cli(['doc', 'list', '--namespace', 'notes']);
-    expect(list.stdout).toBe(`notes/note/other\nnotes/note/team/hello\n# 2 document(s) at ${v3}\n`);
+    expect(list.stdout).toBe('notes/note/other\nnotes/note/team/hello\n');
+    expect(list.stderr).toBe(`# 2 document(s) at ${v3}\n`);
     const page = await cli(['doc', 'list', '--limit', '1', '--json']);
     const first = page.json() as { documents: { id: string }[]; nextCursor: string; version: string };
     expect(first.documents.map((d) => d.id)).toEqual(['other']);

@@ -49,6 +49,8 @@ export class UsageError extends Error {
   constructor(
     message: string,
     readonly flag?: string,
+    /** The command whose help to point at (default: the command that failed); '' is `docdb --help`. */
+    readonly helpFor?: string,
   ) {
     super(message);
     this.name = 'UsageError';
@@ -124,7 +126,10 @@ export function reportError(
     message = `${FIELD_FLAGS[field]}: ${message}`;
   }
   io.stderr(`docdb ${command}: ${name === 'Usage' ? '' : `${name}: `}${message}\n`);
-  if (code === EXIT.usage && !(e instanceof DocDbError)) io.stderr(`Run "docdb ${command} --help" for usage.\n`);
+  if (code === EXIT.usage && !(e instanceof DocDbError)) {
+    const helpFor = e instanceof UsageError && e.helpFor !== undefined ? e.helpFor : command;
+    io.stderr(`Run "${['docdb', helpFor, '--help'].filter(Boolean).join(' ')}" for usage.\n`);
+  }
   if (options.json) {
     const error: Record<string, unknown> = { code: name, message, exitCode: code };
     if (e instanceof UsageError && e.flag) error.flag = e.flag;

@@ -10,14 +10,14 @@ import { packageVersion } from './version.js';
 type Entry = () => Promise<CliCommand | CliGroup>;
 
 /** Every command: name → lazy import (a command loads only what it needs). */
-const COMMANDS: Record<string, Entry> = {
+export const COMMANDS: Record<string, Entry> = {
   doc: async () => (await import('./commands/doc.js')).group,
   project: async () => (await import('./commands/project.js')).command,
   emulator: async () => (await import('./commands/emulator.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
 };
 
-const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;
+export const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;
 
 async function overview(): Promise<string> {
   const lines: string[] = [];
@@ -41,7 +41,8 @@ ${lines.join('\n')}
 
 Store flags (doc and project): --refstore api|git|subprocess, --repo, --api-url, --ref | --root/--section,
 --git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else $GH_TOKEN, else
-"gh auth token". Exit codes: 0 ok, 1 error, 2 usage, 3 not found. --json on every command.
+"gh auth token". Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match).
+--json on every command.
 Reference: docs/cli.md`;
 }
 
@@ -49,18 +50,38 @@ function helpOf(c: CliCommand): string {
   return `${c.usage}\n\nflags:\n${describeFlags(c.flags)}\n`;
 }
 
+/** Help of a command group: its subcommands, as `git <group> -h` and `gh <group> --help` show them. */
+async function groupHelp(g: CliGroup): Promise<string> {
+  const lines: string[] = [];
+  for (const [sub, load] of Object.entries(g.subcommands)) lines.push(`  ${sub.padEnd(10)} ${(await load()).summary}`);
+  return `usage: docdb ${g.name} <subcommand> [flags]
+
+${g.summary}
+
+subcommands:
+${lines.join('\n')}
+
+"docdb ${g.name} <subcommand> --help" shows a subcommand's flags.
+`;
+}
+
+const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
+
 /** Resolve argv to a command and its own arguments, or throw a UsageError. */
-async function findCommand(argv: string[]): Promise<{ command: CliCommand; args: string[] }> {
+async function findCommand(argv: string[]): Promise<{ command: CliCommand; args: string[] } | { group: CliGroup }> {
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
     throw new UsageError(
-      `unknown command ${JSON.stringify(name ?? '')} (commands: ${Object.keys(COMMANDS).join(', ')}; docdb --help)`,
+      `unknown command ${JSON.stringify(name ?? '')} (commands: ${Object.keys(COMMANDS).join(', ')})`,
+      undefined,
+      '',
     );
   }
   const entry = await load();
   if (!isGroup(entry)) return { command: entry, args: rest };
   const [sub, ...args] = rest;
+  if ((sub === undefined || sub.startsWith('-')) && wantsHelp(rest)) return { group: entry };
   const loadSub = sub === undefined ? undefined : entry.subcommands[sub];
   if (!loadSub) {
     const names = Object.keys(entry.subcommands).join(', ');
@@ -96,9 +117,15 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   let label = first;
   const secrets: string[] = [];
   try {
-    const { command, args } = await findCommand(argv);
+    const found = await findCommand(argv);
+    if ('group' in found) {
+      const text = await groupHelp(found.group);
+      io.stdout(json ? `${JSON.stringify({ command: found.group.name, usage: text })}\n` : text);
+      return EXIT.ok;
+    }
+    const { command, args } = found;
     label = command.name;
-    if (args.includes('--help') || args.includes('-h')) {
+    if (wantsHelp(args)) {
       const text = helpOf(command);
       io.stdout(json ? `${JSON.stringify({ command: command.name, usage: text })}\n` : text);
       return EXIT.ok;

@@ -38,7 +38,8 @@ export const list: CliCommand = {
   summary: 'list documents (optionally of one namespace and type)',
   usage: `usage: docdb doc list [--namespace NS] [--type TYPE] [--version SHA] [--limit N] [--cursor C] [store flags] [--json]
 
-Lists documents in key order: one "namespace/type/id" per line, then the version listed.
+Lists documents in key order: one "namespace/type/id" per line on stdout; the count, the version listed
+and the next page's cursor go to stderr as "# …" lines.
 With --json: { documents: [{ namespace, doc_type, id, key, blobSha }], version, nextCursor }.
 --limit pages the list; pass the printed cursor to --cursor for the next page.`,
   flags: {
@@ -66,12 +67,13 @@ With --json: { documents: [{ namespace, doc_type, id, key, blobSha }], version, 
     );
     const { documents, nextCursor } = result;
     printResult(ctx.io, ctx.json, { documents, version: result.version, nextCursor }, () =>
-      [
-        ...documents.map((d) => `${d.namespace}/${d.doc_type}/${d.id}`),
-        `# ${documents.length} document(s) at ${result.version ?? '(section does not exist yet)'}`,
-        ...(nextCursor ? [`# more: --cursor ${nextCursor}`] : []),
-      ].join('\n'),
+      documents.map((d) => `${d.namespace}/${d.doc_type}/${d.id}`).join('\n'),
     );
+    // Status lines go to stderr, so `docdb doc list | …` pipes only the documents.
+    if (!ctx.json) {
+      ctx.io.stderr(`# ${documents.length} document(s) at ${result.version ?? '(section does not exist yet)'}\n`);
+      if (nextCursor) ctx.io.stderr(`# more: --cursor ${nextCursor}\n`);
+    }
     return EXIT.ok;
   },
 };
@@ -103,23 +105,24 @@ committer, parents }] }. Exit code 3 when the document never existed.`,
 export const changes: CliCommand = {
   name: 'doc changes',
   summary: 'list the documents added, changed and removed between two versions',
-  usage: `usage: docdb doc changes --from SHA [--to SHA] [--namespace NS [--type TYPE]] [store flags] [--json]
+  usage: `usage: docdb doc changes --since SHA [--to SHA] [--namespace NS [--type TYPE]] [store flags] [--json]
 
 Lists the documents that differ between two versions of the section (--to defaults to the current tip):
-"A|M|D namespace/type/id" per line (added, modified, deleted), then "# from..to". Only the parts of the
+"A|M|D namespace/type/id" per line (added, modified, deleted) on stdout, and "# counts: from..to" on
+stderr. --since is the Action's "since" input (--from is the same flag, as in the library). Only the parts of the
 tree that differ are read. With --json: { from, to, added, changed, removed }, each a list of
 { namespace, doc_type, id, key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit
 of the section.`,
   flags: {
-    from: { type: 'string', description: 'the older version (40-hex commit SHA of the section)' },
+    since: { type: 'string', description: 'the older version (40-hex commit SHA of the section)' },
+    from: { type: 'string', description: 'same as --since (the library calls it from)' },
     to: { type: 'string', description: 'the newer version (default: the tip)' },
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
     ...STORE_FLAGS,
   },
   async run(ctx) {
-    const from = versionArg(ctx.values, 'from');
-    if (from === undefined) throw new UsageError('--from is required: the version to compare from', '--from');
+    const from = sinceArg(ctx.values);
     const to = versionArg(ctx.values, 'to');
     const namespace = str(ctx.values, 'namespace');
     const type = str(ctx.values, 'type');
@@ -139,12 +142,28 @@ of the section.`,
         ...r.added.map((d) => `A ${name(d)}`),
         ...r.changed.map((d) => `M ${name(d)}`),
         ...r.removed.map((d) => `D ${name(d)}`),
-        `# ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed: ${r.from}..${r.to}`,
       ].join('\n'),
     );
+    if (!ctx.json) {
+      ctx.io.stderr(
+        `# ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed: ${r.from}..${r.to}\n`,
+      );
+    }
     return EXIT.ok;
   },
 };
+
+/** `--since` (or its alias `--from`): required, once. */
+function sinceArg(values: FlagValues): string {
+  const since = versionArg(values, 'since');
+  const from = versionArg(values, 'from');
+  if (since !== undefined && from !== undefined) {
+    throw new UsageError('give --since or --from, not both (they are the same flag)', '--since');
+  }
+  const v = since ?? from;
+  if (v === undefined) throw new UsageError('--since is required: the version to compare from', '--since');
+  return v;
+}
 
 /** A 40-hex version flag other than --version. */
 function versionArg(values: FlagValues, flag: string): string | undefined {

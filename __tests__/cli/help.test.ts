@@ -1,0 +1,95 @@
+/**
+ * The CLI, its help and docs/cli.md agree (issue 22): every command's and group's --help exits 0, every
+ * command has a section and a table row in cli.md naming each of its flags, and the exit-code table in
+ * cli.md is exactly the codes the CLI uses, as the overview help lists them.
+ */
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliCommand } from '../../src/cli/command.js';
+import { EXIT } from '../../src/cli/io.js';
+import { COMMANDS, isGroup } from '../../src/cli/main.js';
+import { STORE_FLAGS } from '../../src/cli/store-factory.js';
+import { runCli } from './run-cli.js';
+
+const CLI_MD = readFileSync(resolve(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+
+async function allCommands(): Promise<CliCommand[]> {
+  const out: CliCommand[] = [];
+  for (const load of Object.values(COMMANDS)) {
+    const c = await load();
+    if (isGroup(c)) for (const sub of Object.values(c.subcommands)) out.push(await sub());
+    else out.push(c);
+  }
+  return out;
+}
+
+/** The text of `### \`docdb <name>\`` up to the next heading. */
+function section(name: string): string {
+  const start = CLI_MD.indexOf(`### \`docdb ${name}\``);
+  if (start < 0) return '';
+  const end = CLI_MD.indexOf('\n#', start + 1);
+  return CLI_MD.slice(start, end < 0 ? undefined : end);
+}
+
+describe('every command against docs/cli.md', async () => {
+  const commands = await allCommands();
+  it('covers every command', () => {
+    expect(commands.map((c) => c.name).sort()).toEqual(
+      [
+        'demo',
+        'doc changes',
+        'doc delete',
+        'doc get',
+        'doc history',
+        'doc list',
+        'doc put',
+        'emulator',
+        'project',
+      ].sort(),
+    );
+  });
+  for (const command of commands) {
+    it(`docdb ${command.name}: --help exits 0; cli.md has its row, section and every flag`, async () => {
+      const help = await runCli([...command.name.split(' '), '--help']);
+      expect(help.code).toBe(0);
+      expect(help.stdout).toMatch(new RegExp(`^usage: docdb ${command.name}`));
+      expect(CLI_MD).toContain(`| \`${command.name}\` |`);
+      const text = section(command.name);
+      expect(text, `docs/cli.md has no section for docdb ${command.name}`).not.toBe('');
+      for (const flag of Object.keys(command.flags)) {
+        const documented = flag in STORE_FLAGS ? CLI_MD.includes(`\`--${flag}`) : text.includes(`--${flag}`);
+        expect(documented, `docs/cli.md does not document --${flag} of docdb ${command.name}`).toBe(true);
+        expect(help.stdout, `--help of docdb ${command.name} omits --${flag}`).toContain(`--${flag}`);
+      }
+    });
+  }
+});
+
+describe('groups and mistakes point at the right help', () => {
+  it('docdb doc --help lists the subcommands and exits 0; docdb doc alone is a usage error', async () => {
+    const help = await runCli(['doc', '--help']);
+    expect(help.code).toBe(0);
+    for (const sub of ['get', 'put', 'list', 'delete', 'history', 'changes'])
+      expect(help.stdout).toContain(`  ${sub} `);
+    const bare = await runCli(['doc']);
+    expect(bare.code).toBe(2);
+    expect(bare.stderr).toContain('Run "docdb doc --help" for usage.');
+  });
+  it('an unknown command points at docdb --help, not at itself', async () => {
+    const r = await runCli(['frob']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown command "frob"');
+    expect(r.stderr).toContain('Run "docdb --help" for usage.');
+    expect(r.stderr).not.toContain('docdb frob --help');
+  });
+});
+
+describe('exit codes', () => {
+  it('the table in docs/cli.md is exactly the codes the CLI uses, and --help lists them all', async () => {
+    const table = [...CLI_MD.matchAll(/^\| `(\d)` \|/gm)].map((m) => Number(m[1]));
+    expect(table).toEqual(Object.values(EXIT).sort());
+    const overview = (await runCli(['--help'])).stdout;
+    for (const code of Object.values(EXIT)) expect(overview).toMatch(new RegExp(`\\b${code} [a-z]`));
+  });
+});
