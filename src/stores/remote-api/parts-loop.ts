@@ -6,19 +6,12 @@
  */
 import { WriteRetry } from '../../core/backoff.js';
 import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
-import { defaultCommitMessage, type PlannedTreeChange } from '../../core/plan.js';
+import { assertCommitMessage, defaultCommitMessage, type PlannedTreeChange } from '../../core/plan.js';
 import type { ChangeParts, CommitPartsOptions, WriteResult } from '../../core/refstore.js';
 import type { OpContext } from './client.js';
 import { PartsGatherer, type PartsPlan } from './parts-gather.js';
 import type { RefUpdateOutcome } from './ref-update.js';
-import {
-  afterLostRace,
-  assertCanWrite,
-  assertMessage,
-  currentShas,
-  type Normalized,
-  type WriteHost,
-} from './write-host.js';
+import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
 
 /** Every key of the write with its blob SHA (null: delete). */
 type Desired = ReadonlyMap<string, string | null>;
@@ -32,7 +25,7 @@ type Desired = ReadonlyMap<string, string | null>;
  */
 export function assertPartsWrite(options: CommitPartsOptions): void {
   assertPartsOptions(options);
-  if (typeof options.message !== 'function') assertMessage(options.message);
+  if (typeof options.message !== 'function') assertCommitMessage(options.message);
 }
 
 /**
@@ -57,7 +50,7 @@ export async function writeInParts(
   const gathered = new PartsGatherer(h, ctx, baseTree);
   for await (const part of parts) await gathered.add(part);
   const custom = partsMessage(options);
-  assertMessage(custom);
+  assertCommitMessage(custom);
   const retry = new WriteRetry(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
   const tree = await gathered.finish();
   return new PartsCommit(h, ctx, gathered, custom, retry, { tip, confirmed, baseTree, tree }).run();

@@ -16,6 +16,7 @@
  */
 
 import type { GitCache } from '../../cache/git-cache.js';
+import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { keyWriteToCommit } from '../../core/plan.js';
 import type {
@@ -57,7 +58,7 @@ import { checkedWrite, writeOneCommit } from './write-loop.js';
  * const { version } = await store.put('github/repo/octo/hello.json', '{"a":1}');
  * const got = await store.get('github/repo/octo/hello.json'); // { value, version, blobSha, requests, rateLimit }
  */
-export class RemoteApiRefStore implements RefStore {
+export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   /** Validated configuration (read-only; contains no secrets beyond the configured token). */
   private readonly cfg: ResolvedConfig;
@@ -68,6 +69,7 @@ export class RemoteApiRefStore implements RefStore {
   private writeChain: Promise<unknown> = Promise.resolve();
 
   constructor(options: RemoteApiRefStoreOptions) {
+    super();
     this.wired = wireStore(options);
     this.cfg = this.wired.cfg;
     this.ref = this.cfg.ref;
@@ -131,14 +133,6 @@ export class RemoteApiRefStore implements RefStore {
 
   // ---------------------------------------------------------------- writes
 
-  put(key: string, value: Uint8Array | string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.write('put', [{ op: 'put', key, value }], keyWriteToCommit(key, options));
-  }
-
-  delete(key: string, options?: KeyWriteOptions): Promise<WriteResult> {
-    return this.write('delete', [{ op: 'delete', key }], keyWriteToCommit(key, options));
-  }
-
   commit(changes: readonly Change[], options?: CommitOptions): Promise<WriteResult> {
     return this.write('commit', changes, options);
   }
@@ -162,6 +156,15 @@ export class RemoteApiRefStore implements RefStore {
   /** Every cache entry (diagnostics; used by the token-hygiene test). */
   async dumpCache(): Promise<[string, unknown][]> {
     return [...(await this.cfg.backend.entries())];
+  }
+
+  /** `put` and `delete` (core/key-writes.ts), named as their own operation in errors and logs. */
+  protected override writeKey(
+    operation: 'put' | 'delete',
+    change: Change,
+    options: KeyWriteOptions | undefined,
+  ): Promise<WriteResult> {
+    return this.write(operation, [change], keyWriteToCommit(change.key, options));
   }
 
   private async write(

@@ -5,7 +5,7 @@
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
 import type { WriteRetry } from '../../core/backoff.js';
-import { AuthMissing, ConcurrentUpdate, InvalidConfig, InvalidKey } from '../../core/errors.js';
+import { AuthMissing, ConcurrentUpdate, InvalidKey } from '../../core/errors.js';
 import type { normalizeChanges } from '../../core/plan.js';
 import type { OperationMeta } from '../../core/refstore.js';
 import type { CatchUp } from './catch-up.js';
@@ -36,18 +36,6 @@ export interface WriteHost {
   readRef(ctx: OpContext, checkRepo?: boolean): Promise<string | null>;
   getCommit(ctx: OpContext, sha: string): Promise<CachedCommit>;
   meta(ctx: OpContext): OperationMeta;
-}
-
-/**
- * `InvalidConfig` unless a commit message is absent or a non-empty string.
- *
- * @example
- * assertMessage(options.message);
- */
-export function assertMessage(message: unknown): void {
-  if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
-    throw new InvalidConfig('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
-  }
 }
 
 /**

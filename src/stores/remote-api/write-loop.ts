@@ -12,26 +12,13 @@
 import type { CachedCommit } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { PreconditionFailed } from '../../core/errors.js';
-import {
-  assertNoPathConflicts,
-  defaultCommitMessage,
-  normalizeChanges,
-  normalizeIfMatch,
-  planWrite,
-} from '../../core/plan.js';
+import { assertNoPathConflicts, defaultCommitMessage, planWrite, prepareCommit } from '../../core/plan.js';
 import type { Change, CommitOptions, WriteOptions, WriteResult } from '../../core/refstore.js';
 import { rebaseView, type TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { touchesAny } from './stale-tip.js';
-import {
-  afterLostRace,
-  assertCanWrite,
-  assertMessage,
-  currentShas,
-  type Normalized,
-  type WriteHost,
-} from './write-host.js';
+import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
 
 type Plan = ReturnType<typeof planWrite>;
 type IfMatch = ReadonlyMap<string, string | null>;
@@ -40,8 +27,8 @@ type IfMatch = ReadonlyMap<string, string | null>;
 type Rebased = { viewTree: string; base: CachedCommit };
 
 /**
- * The changes of one write, validated before it queues: normalized (blob SHAs computed), `ifMatch`
- * checked against them, the message checked, and no put key a directory of another.
+ * The changes of one write, validated before it queues: `prepareCommit` (normalized with blob SHAs,
+ * `ifMatch` and message checked), and no put key a directory of another.
  *
  * @example
  * const { changes, ifMatch } = checkedWrite([{ op: 'put', key: 'a.json', value: '1' }], {});
@@ -50,13 +37,11 @@ export function checkedWrite(
   changes: readonly Change[],
   options: CommitOptions,
 ): { changes: Normalized; ifMatch: IfMatch | undefined } {
-  const normalized = normalizeChanges(changes);
-  const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-  assertMessage(options.message);
+  const prepared = prepareCommit(changes, options);
   // Within the batch: a put key must not be a directory of another put key. Conflicts with the
   // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
-  assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
-  return { changes: normalized, ifMatch };
+  assertNoPathConflicts(prepared.changes, { isFile: () => false, isDir: () => false });
+  return prepared;
 }
 
 /**
