@@ -84,7 +84,7 @@ export class GitHubClient {
         return answer(ctx, opts, req, res);
       }
       if (await this.waitedOut(opts, req, res, tries)) continue;
-      throw mapStatusError(req.status, res);
+      throw mapStatusError(req.statusContext, res);
     }
   }
 
@@ -109,7 +109,7 @@ export class GitHubClient {
       body = new TextEncoder().encode(JSON.stringify(opts.body));
       headers['content-type'] = 'application/json; charset=utf-8';
     }
-    const status: StatusContext = {
+    const statusContext: StatusContext = {
       operation: ctx.operation,
       step: opts.step,
       method: opts.method,
@@ -117,7 +117,7 @@ export class GitHubClient {
       repo: `${this.cfg.owner}/${this.cfg.repo}`,
       authenticated: headers.authorization !== undefined,
     };
-    return { url, pathname: u.pathname, headers, body, status };
+    return { url, pathname: u.pathname, headers, body, statusContext };
   }
 
   /**
@@ -181,7 +181,8 @@ interface Prepared {
   pathname: string;
   headers: Record<string, string>;
   body: Uint8Array | undefined;
-  status: StatusContext;
+  /** What a status error names (operation, step, method, path, repository). */
+  statusContext: StatusContext;
 }
 
 /** Retries spent on one request: no response or 5xx (`failures`), secondary rate-limit waits. */
@@ -203,7 +204,7 @@ function answer(ctx: OpContext, opts: SendOptions, req: Prepared, res: HttpRespo
       } catch (e) {
         throw new InvalidResponse(
           `${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`,
-          { ...req.status, status },
+          { ...req.statusContext, status },
           { cause: e },
         );
       }

@@ -7,12 +7,14 @@
  *         base_tree) → POST /git/commits → PATCH /git/refs (force:false) or POST /git/refs.
  *
  * This class is the coordinator: it validates arguments, runs each operation (operation.ts), serialises
- * its own writes, and (through wiring.ts) lends narrow sets of bound readers and writers to the modules that do the work:
+ * its own writes, and (through wiring.ts) lends narrow sets of bound readers and writers to the modules
+ * that do the work:
  * - reads: ref-reader.ts (tip, ETag), commit-reader.ts, key-reads.ts (get, list), history.ts,
  *   versions.ts (section check, changes), tree-walker.ts (trees and blobs);
  * - writes: write-loop.ts (one commit), parts-loop.ts + parts-gather.ts (a commit in parts), sharing
  *   write-host.ts; object-writer.ts (trees, blobs, commits), ref-update.ts (the fast-forward and lost
- *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently).
+ *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
+ * - put and delete are one-change commits (core/key-writes.ts).
  */
 
 import type { GitCache } from '../../cache/git-cache.js';
