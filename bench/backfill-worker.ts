@@ -22,6 +22,7 @@ import { fingerprintOf, stateKey } from '../src/projection/run-state.js';
 import type { SourceClient } from '../src/projection/sources.js';
 import { parseSpec, type Spec } from '../src/projection/spec.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
+import { ObjectWriter } from '../src/stores/remote-api/object-writer.js';
 import { fetchTransport } from '../src/transport/index.js';
 import { meteredFetch } from './metered-fetch.js';
 
@@ -152,12 +153,13 @@ async function collect(spec: Spec, store: RefStore): Promise<{ written: number; 
 
 /**
  * Diagnosis (BACKFILL_DIAG, not part of the reported runs): `no-remember` skips the store's caching of the
- * trees it built at the end of a write (rememberOwnTrees), `trace-remember` prints the heap held before and
- * after it (after a full GC), to tell the end-of-write peak from the streaming itself.
+ * trees it built at the end of a write (`ObjectWriter.rememberOwnTrees`, src/stores/remote-api/object-writer.ts),
+ * `trace-remember` prints the heap held before and after it (after a full GC), to tell the end-of-write peak
+ * from the streaming itself.
  */
 function diagnose(mode: string | undefined) {
   if (!mode) return;
-  const proto = RemoteApiRefStore.prototype as unknown as Record<string, (...a: unknown[]) => Promise<void>>;
+  const proto = ObjectWriter.prototype as unknown as Record<string, (...a: unknown[]) => Promise<void>>;
   const original = proto.rememberOwnTrees as (...a: unknown[]) => Promise<void>;
   if (mode === 'no-remember') proto.rememberOwnTrees = async () => {};
   else if (mode === 'trace-remember') {

@@ -63,7 +63,33 @@ export class GitHubClient {
     return Math.round(cap * (0.5 + this.cfg.random() / 2));
   }
 
+  /**
+   * Send one API request: the status is the caller's to handle when 2xx or listed in `accept`, else
+   * it is waited out (secondary rate limit), retried (`retry`: 5xx, no response) or mapped to an error.
+   *
+   * @example
+   * const res = await client.send(ctx, { step: 'read commit', method: 'GET', path: `/git/commits/${sha}`, retry: true });
+   * const commit = res.json();
+   */
   async send(ctx: OpContext, opts: SendOptions): Promise<SendResult> {
+    const req = this.prepare(ctx, opts);
+    const tries: Tries = { failures: 0, rateWaits: 0 };
+    for (;;) {
+      ctx.requests++;
+      const res = await this.attempt(ctx, opts, req, tries);
+      if (res === undefined) continue;
+      const rl = parseRateLimit(res.headers);
+      if (rl) ctx.rateLimit = rl;
+      if (opts.accept?.includes(res.status) || (res.status >= 200 && res.status < 300)) {
+        return answer(ctx, opts, req, res);
+      }
+      if (await this.waitedOut(opts, req, res, tries)) continue;
+      throw mapStatusError(req.statusContext, res);
+    }
+  }
+
+  /** URL, headers (the token only for the API origin) and body of a request, and how its errors are named. */
+  private prepare(ctx: OpContext, opts: SendOptions): Prepared {
     let url = opts.url ?? `${this.repoBase}${opts.path ?? ''}`;
     if (opts.query) {
       const q = new URLSearchParams(opts.query).toString();
@@ -83,7 +109,7 @@ export class GitHubClient {
       body = new TextEncoder().encode(JSON.stringify(opts.body));
       headers['content-type'] = 'application/json; charset=utf-8';
     }
-    const sctx: StatusContext = {
+    const statusContext: StatusContext = {
       operation: ctx.operation,
       step: opts.step,
       method: opts.method,
@@ -91,78 +117,117 @@ export class GitHubClient {
       repo: `${this.cfg.owner}/${this.cfg.repo}`,
       authenticated: headers.authorization !== undefined,
     };
-    let failures = 0;
-    let rateWaits = 0;
-    for (;;) {
-      let res: HttpResponse;
-      ctx.requests++;
+    return { url, pathname: u.pathname, headers, body, statusContext };
+  }
+
+  /**
+   * One round trip. Undefined when no response came and the request is retried (after a backoff);
+   * a `TransportError` naming the operation and step when it is not.
+   */
+  private async attempt(
+    ctx: OpContext,
+    opts: SendOptions,
+    req: Prepared,
+    tries: Tries,
+  ): Promise<HttpResponse | undefined> {
+    const { url, headers, body, pathname } = req;
+    try {
+      return await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+    } catch (e) {
+      // A transport rejects only when there is no response; anything else it throws is not ours to retry.
+      if (e instanceof DocDbError && !(e instanceof TransportError)) throw e;
+      if (opts.retry && tries.failures < this.cfg.readRetries) {
+        const wait = this.backoffMs(tries.failures++);
+        this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
+          path: pathname,
+          attempt: tries.failures,
+        });
+        await this.cfg.sleep(wait);
+        return undefined;
+      }
+      throw noResponse(ctx, opts, pathname, e);
+    }
+  }
+
+  /**
+   * Wait before sending again: a short secondary rate limit (`retry-after`, at most twice), or a 5xx of
+   * a retried request (backoff). False when the status is final.
+   */
+  private async waitedOut(opts: SendOptions, req: Prepared, res: HttpResponse, tries: Tries): Promise<boolean> {
+    const status = res.status;
+    const wait = secondaryRateLimitWait(res);
+    if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
+      tries.rateWaits++;
+      this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: req.pathname, status });
+      await this.cfg.sleep(wait * 1000);
+      return true;
+    }
+    if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {
+      const ms = this.backoffMs(tries.failures++);
+      this.log('warn', `${opts.step}: HTTP ${status}, retrying in ${ms} ms`, {
+        path: req.pathname,
+        attempt: tries.failures,
+      });
+      await this.cfg.sleep(ms);
+      return true;
+    }
+    return false;
+  }
+}
+
+/** A request ready to send, and how its errors name it. */
+interface Prepared {
+  url: string;
+  pathname: string;
+  headers: Record<string, string>;
+  body: Uint8Array | undefined;
+  /** What a status error names (operation, step, method, path, repository). */
+  statusContext: StatusContext;
+}
+
+/** Retries spent on one request: no response or 5xx (`failures`), secondary rate-limit waits. */
+interface Tries {
+  failures: number;
+  rateWaits: number;
+}
+
+/** A response handed to the caller, its body parsed as JSON on demand. */
+function answer(ctx: OpContext, opts: SendOptions, req: Prepared, res: HttpResponse): SendResult {
+  const status = res.status;
+  return {
+    status,
+    headers: res.headers,
+    body: res.body,
+    json: () => {
       try {
-        res = await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+        return JSON.parse(decoder.decode(res.body));
       } catch (e) {
-        // A transport rejects only when there is no response; anything else it throws is not ours to retry.
-        if (e instanceof DocDbError && !(e instanceof TransportError)) throw e;
-        if (opts.retry && failures < this.cfg.readRetries) {
-          const wait = this.backoffMs(failures++);
-          this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
-            path: u.pathname,
-            attempt: failures,
-          });
-          await this.cfg.sleep(wait);
-          continue;
-        }
-        // Name the operation and step (the transport's own message names only method and URL).
-        throw new TransportError(
-          `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${
-            e instanceof Error ? e.message : String(e)
-          }`,
-          {
-            reason: 'network',
-            ...(e instanceof TransportError ? e.data : {}),
-            operation: ctx.operation,
-            step: opts.step,
-            method: opts.method,
-            path: u.pathname,
-          },
+        throw new InvalidResponse(
+          `${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`,
+          { ...req.statusContext, status },
           { cause: e },
         );
       }
-      const rl = parseRateLimit(res.headers);
-      if (rl) ctx.rateLimit = rl;
-      const status = res.status;
-      if (opts.accept?.includes(status) || (status >= 200 && status < 300)) {
-        return {
-          status,
-          headers: res.headers,
-          body: res.body,
-          json: () => {
-            try {
-              return JSON.parse(decoder.decode(res.body));
-            } catch (e) {
-              throw new InvalidResponse(
-                `${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) answered HTTP ${status} with a body that is not JSON`,
-                { ...sctx, status },
-                { cause: e },
-              );
-            }
-          },
-        };
-      }
-      const wait = secondaryRateLimitWait(res);
-      if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && rateWaits < 2) {
-        rateWaits++;
-        this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: u.pathname, status });
-        await this.cfg.sleep(wait * 1000);
-        continue;
-      }
-      if (status >= 500 && opts.retry && failures < this.cfg.readRetries) {
-        const ms = this.backoffMs(failures++);
-        this.log('warn', `${opts.step}: HTTP ${status}, retrying in ${ms} ms`, { path: u.pathname, attempt: failures });
-        await this.cfg.sleep(ms);
-        continue;
-      }
-      throw mapStatusError(sctx, res);
-    }
-  }
+    },
+  };
+}
+
+/** The error for a request that got no response (the transport's own message names only method and URL). */
+function noResponse(ctx: OpContext, opts: SendOptions, pathname: string, e: unknown): TransportError {
+  return new TransportError(
+    `${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${
+      e instanceof Error ? e.message : String(e)
+    }`,
+    {
+      reason: 'network',
+      ...(e instanceof TransportError ? e.data : {}),
+      operation: ctx.operation,
+      step: opts.step,
+      method: opts.method,
+      path: pathname,
+    },
+    { cause: e },
+  );
 }
 
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */

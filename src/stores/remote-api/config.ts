@@ -149,14 +149,55 @@ export function assertTokenShape(token: unknown, field: string): asserts token i
   }
 }
 
-/** Validate options up front; throws InvalidConfig naming the field. */
+/**
+ * Validate options up front; throws InvalidConfig naming the field.
+ *
+ * @example
+ * const cfg = resolveConfig({ transport: fetchTransport(), owner: 'octo', repo: 'data' });
+ * cfg.apiBase; // 'https://api.github.com'
+ */
 export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig {
   if (!options || typeof options !== 'object') fail('options', 'RemoteApiRefStore needs an options object', 'object');
-  const t = options.transport;
+  const transport = checkTransport(options.transport);
+  const url = checkApiUrl(options.apiUrl ?? DEFAULT_API_URL, options.allowInsecureHttp);
+  const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+  checkRepository(options.owner, options.repo);
+  const ref = options.ref ?? DEFAULT_REF;
+  assertValidRefName(ref, 'ref');
+  checkAuth(options);
+  const cache = resolveCache(options.cache ?? {});
+  const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
+  checkAuthor(options.author);
+  checkHooks(options);
+  const writeRetry = resolveWriteRetry(options);
+  return {
+    transport,
+    apiBase,
+    apiOrigin: url.origin,
+    owner: options.owner,
+    repo: options.repo,
+    ref,
+    token: options.token,
+    credentials: options.credentials,
+    retryConcurrentWrites: writeRetry.maxRetries,
+    writeRetry,
+    ...resolveLimits(options),
+    ...cache,
+    userAgent,
+    author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
+    ...resolveHooks(options),
+  };
+}
+
+function checkTransport(t: HttpTransport): HttpTransport {
   if (!t || typeof t.request !== 'function') {
     fail('transport', 'transport must be an HttpTransport (an object with request())', 'fetchTransport() etc.');
   }
-  const apiUrlRaw = options.apiUrl ?? DEFAULT_API_URL;
+  return t;
+}
+
+/** An absolute http(s) URL without credentials, query or fragment; plain http only to a loopback host. */
+function checkApiUrl(apiUrlRaw: unknown, allowInsecureHttp: boolean | undefined): URL {
   let url: URL;
   try {
     if (typeof apiUrlRaw !== 'string') throw new Error('not a string');
@@ -173,36 +214,42 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   }
   if (url.username || url.password) fail('apiUrl', 'apiUrl must not contain credentials', 'URL without user:password@');
   if (url.search || url.hash) fail('apiUrl', 'apiUrl must not have a query or fragment', 'URL without ? or #');
-  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+  if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowInsecureHttp !== true) {
     fail(
       'apiUrl',
       `apiUrl ${url.origin} uses plain http to a non-loopback host; use https, or set allowInsecureHttp: true`,
       'https URL, or http to localhost/127.0.0.1/::1',
     );
   }
-  const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-  if (typeof options.owner !== 'string' || !OWNER_RE.test(options.owner)) {
+  return url;
+}
+
+/** Owner and repository names as GitHub allows them (they go into every URL). */
+function checkRepository(owner: unknown, repo: unknown): void {
+  if (typeof owner !== 'string' || !OWNER_RE.test(owner)) {
     fail(
       'owner',
-      `owner ${JSON.stringify(options.owner)} is not a valid GitHub login`,
+      `owner ${JSON.stringify(owner)} is not a valid GitHub login`,
       'letters, digits, "-" and "_", not starting or ending with "-" or "_", at most 100 characters',
     );
   }
   if (
-    typeof options.repo !== 'string' ||
-    !REPO_RE.test(options.repo) ||
-    options.repo === '.' ||
-    options.repo === '..' ||
-    options.repo.toLowerCase().endsWith('.git')
+    typeof repo !== 'string' ||
+    !REPO_RE.test(repo) ||
+    repo === '.' ||
+    repo === '..' ||
+    repo.toLowerCase().endsWith('.git')
   ) {
     fail(
       'repo',
-      `repo ${JSON.stringify(options.repo)} is not a valid repository name`,
+      `repo ${JSON.stringify(repo)} is not a valid repository name`,
       'letters, digits, ".", "-" and "_" (1-100 characters), not "." or "..", without a ".git" suffix',
     );
   }
-  const ref = options.ref ?? DEFAULT_REF;
-  assertValidRefName(ref, 'ref');
+}
+
+/** A token or a credentials provider (not both), each of a usable shape. */
+function checkAuth(options: RemoteApiRefStoreOptions): void {
   if (options.token !== undefined && options.credentials !== undefined) {
     fail('token', 'give either token or credentials, not both', 'token XOR credentials');
   }
@@ -210,58 +257,68 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   if (options.credentials !== undefined && typeof options.credentials !== 'function') {
     fail('credentials', 'credentials must be a function returning a token (or a promise of one)', 'function');
   }
-  const cache = options.cache ?? {};
+}
+
+/** The cache backend (a bounded memory backend unless one is given) and whether ref reads are conditional. */
+function resolveCache(cache: RemoteApiCacheOptions): Pick<ResolvedConfig, 'backend' | 'etag'> {
   if (typeof cache !== 'object' || cache === null)
     fail('cache', 'cache must be an object', '{ backend, maxBytes, etag }');
   const maxBytes = count('cache.maxBytes', cache.maxBytes, DEFAULT_CACHE_MAX_BYTES, Number.MAX_SAFE_INTEGER);
   let backend: CacheBackend;
   if (cache.backend === undefined || cache.backend === 'memory') backend = new MemoryCacheBackend({ maxBytes });
-  else if (
-    typeof cache.backend === 'object' &&
-    cache.backend !== null &&
-    typeof cache.backend.get === 'function' &&
-    typeof cache.backend.set === 'function' &&
-    typeof cache.backend.delete === 'function' &&
-    typeof cache.backend.entries === 'function'
-  ) {
-    backend = cache.backend;
-  } else fail('cache.backend', 'cache.backend must be "memory" or a CacheBackend', '"memory" | CacheBackend');
+  else if (isCacheBackend(cache.backend)) backend = cache.backend;
+  else fail('cache.backend', 'cache.backend must be "memory" or a CacheBackend', '"memory" | CacheBackend');
   if (cache.etag !== undefined && typeof cache.etag !== 'boolean') {
     fail('cache.etag', 'cache.etag must be a boolean', 'true | false');
   }
-  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  return { backend, etag: cache.etag ?? true };
+}
+
+function isCacheBackend(b: unknown): b is CacheBackend {
+  const c = b as Partial<CacheBackend> | null;
+  return (
+    typeof b === 'object' &&
+    c !== null &&
+    typeof c.get === 'function' &&
+    typeof c.set === 'function' &&
+    typeof c.delete === 'function' &&
+    typeof c.entries === 'function'
+  );
+}
+
+/** GitHub rejects requests without a User-Agent; a newline would split the header. */
+function checkUserAgent(userAgent: unknown): string {
   if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\r\n]/.test(userAgent)) {
     fail('userAgent', 'userAgent must be a non-empty single-line string', 'e.g. "my-app/1.0"');
   }
-  const author = options.author;
-  if (author !== undefined) {
-    if (!author || typeof author.name !== 'string' || !author.name.trim() || /[<>\n]/.test(author.name)) {
-      fail('author.name', 'author.name must be a non-empty string without <, > or newlines', 'a name');
-    }
-    if (typeof author.email !== 'string' || !/^[^\s<>@]+@[^\s<>@]+$/.test(author.email)) {
-      fail('author.email', 'author.email must look like an e-mail address', 'name@example.com');
+  return userAgent;
+}
+
+/** A commit identity git can encode (`Name <email>`). */
+function checkAuthor(author: RemoteApiRefStoreOptions['author']): void {
+  if (author === undefined) return;
+  if (!author || typeof author.name !== 'string' || !author.name.trim() || /[<>\n]/.test(author.name)) {
+    fail('author.name', 'author.name must be a non-empty string without <, > or newlines', 'a name');
+  }
+  if (typeof author.email !== 'string' || !/^[^\s<>@]+@[^\s<>@]+$/.test(author.email)) {
+    fail('author.email', 'author.email must look like an e-mail address', 'name@example.com');
+  }
+}
+
+/** The injected functions (clock, sleep, randomness, logger), when given, must be functions. */
+function checkHooks(options: RemoteApiRefStoreOptions): void {
+  for (const field of ['sleep', 'random', 'logger', 'now'] as const) {
+    if (options[field] !== undefined && typeof options[field] !== 'function') {
+      fail(field, `${field} must be a function`, 'function');
     }
   }
-  if (options.sleep !== undefined && typeof options.sleep !== 'function')
-    fail('sleep', 'sleep must be a function', 'function');
-  if (options.random !== undefined && typeof options.random !== 'function')
-    fail('random', 'random must be a function', 'function');
-  if (options.logger !== undefined && typeof options.logger !== 'function')
-    fail('logger', 'logger must be a function', 'function');
-  if (options.now !== undefined && typeof options.now !== 'function') fail('now', 'now must be a function', 'function');
-  const writeRetry = resolveWriteRetry(options);
+}
+
+/** Retry counts and size budgets, each a bounded integer. */
+function resolveLimits(
+  options: RemoteApiRefStoreOptions,
+): Pick<ResolvedConfig, 'readRetries' | 'maxRetryAfterSeconds' | 'maxInlineBytes' | 'trustCachedTipMs'> {
   return {
-    transport: t,
-    apiBase,
-    apiOrigin: url.origin,
-    owner: options.owner,
-    repo: options.repo,
-    ref,
-    token: options.token,
-    credentials: options.credentials,
-    retryConcurrentWrites: writeRetry.maxRetries,
-    writeRetry,
-    now: options.now ?? Date.now,
     readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
     maxRetryAfterSeconds: count(
       'maxRetryAfterSeconds',
@@ -269,19 +326,22 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
       DEFAULT_MAX_RETRY_AFTER_SECONDS,
       86_400,
     ),
-    backend,
-    etag: cache.etag ?? true,
-    userAgent,
-    author: author ? { name: author.name, email: author.email } : undefined,
     maxInlineBytes: count('maxInlineBytes', options.maxInlineBytes, DEFAULT_MAX_INLINE_BYTES, 50 * 1024 * 1024) || 1,
-    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
-    random: options.random ?? Math.random,
-    logger: options.logger,
     trustCachedTipMs: count(
       'trustCachedTipMs',
       options.trustCachedTipMs,
       DEFAULT_TRUST_CACHED_TIP_MS,
       Number.MAX_SAFE_INTEGER,
     ),
+  };
+}
+
+/** The injected functions, or the real clock, timers and randomness. */
+function resolveHooks(options: RemoteApiRefStoreOptions): Pick<ResolvedConfig, 'now' | 'sleep' | 'random' | 'logger'> {
+  return {
+    now: options.now ?? Date.now,
+    sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
+    random: options.random ?? Math.random,
+    logger: options.logger,
   };
 }

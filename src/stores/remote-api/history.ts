@@ -1,0 +1,116 @@
+/**
+ * `history(key)` on the API: `GET /commits?path=<key>&sha=<ref>` page by page (`per_page` ≤ 100, the
+ * `Link` header's next page), so a key's history costs 1 request per 100 commits. The next-page URL is
+ * followed only on the configured API origin: anywhere else would receive the token.
+ * https://docs.github.com/rest/commits/commits#list-commits
+ */
+import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
+import { isSha } from '../../core/git/objects.js';
+import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
+import { nextLink, type OpContext } from './client.js';
+import { badResponse, isObject, parsePerson } from './shapes.js';
+import type { VersionsHost } from './versions.js';
+
+/** What the store lends to the history walk (the same readers versions.ts borrows). */
+export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef'>;
+
+/** Largest page GitHub serves. */
+const MAX_PER_PAGE = 100;
+
+/**
+ * The most entries a history may return (`Infinity` when not limited); `InvalidConfig` for a limit that
+ * is not a non-negative integer.
+ *
+ * @example
+ * const limit = historyLimit({ limit: 10 }); // 10
+ */
+export function historyLimit(options: HistoryOptions): number {
+  const limit = options.limit ?? Number.POSITIVE_INFINITY;
+  if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
+    throw new InvalidConfig('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+      allowed: 'integer >= 0',
+    });
+  }
+  return limit;
+}
+
+/**
+ * The commits that changed `key`, newest first, at most `limit`; empty when the section does not exist.
+ *
+ * @example
+ * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
+ */
+export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, limit: number): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = [];
+  if (limit === 0) return entries;
+  const perPage = String(Math.min(MAX_PER_PAGE, limit));
+  let url: string | undefined;
+  // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
+  // fall back once to the tip commit SHA, which every host accepts.
+  let start: string = h.ref;
+  while (entries.length < limit) {
+    const res = await h.send(ctx, {
+      step: 'list commits',
+      method: 'GET',
+      ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+      retry: true,
+      accept: url === undefined && start === h.ref ? [404, 422] : [],
+    });
+    if (res.status === 404 || res.status === 422) {
+      // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
+      const tip = await h.readRef(ctx);
+      if (tip === null) return entries;
+      start = tip;
+      continue;
+    }
+    appendPage(ctx, res.json(), entries, limit);
+    const next = nextLink(res.headers.link);
+    if (!next || entries.length >= limit) break;
+    url = nextPageUrl(ctx, h.apiOrigin, next);
+  }
+  return entries;
+}
+
+/** Add the commits of one page to `entries`, up to `limit`. */
+function appendPage(ctx: OpContext, list: unknown, entries: HistoryEntry[], limit: number): void {
+  if (!Array.isArray(list)) throw badResponse(ctx, 'list commits', 'expected an array of commits');
+  for (const item of list) {
+    if (entries.length >= limit) break;
+    entries.push(historyEntry(ctx, item));
+  }
+}
+
+/** One item of `GET /commits` as a history entry. */
+function historyEntry(ctx: OpContext, item: unknown): HistoryEntry {
+  if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
+    throw badResponse(ctx, 'list commits', 'items need sha, commit and parents');
+  }
+  return {
+    version: item.sha,
+    message: typeof item.commit.message === 'string' ? item.commit.message : '',
+    author: parsePerson(ctx, 'list commits', item.commit.author),
+    committer: parsePerson(ctx, 'list commits', item.commit.committer),
+    parents: item.parents.map((p) => {
+      if (!isObject(p) || !isSha(p.sha)) throw badResponse(ctx, 'list commits', 'parents[].sha missing');
+      return p.sha;
+    }),
+  };
+}
+
+/** The next page's URL, refused unless it is on the configured API origin. */
+function nextPageUrl(ctx: OpContext, apiOrigin: string, next: string): string {
+  let nextUrl: URL;
+  try {
+    nextUrl = new URL(next);
+  } catch {
+    throw badResponse(ctx, 'list commits', 'Link next is not an absolute URL');
+  }
+  if (nextUrl.origin !== apiOrigin) {
+    // Following would send the token to another origin; a partial history is not an answer either.
+    throw new InvalidResponse(
+      `history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`,
+      { operation: 'history', origin: nextUrl.origin },
+    );
+  }
+  return nextUrl.toString();
+}

@@ -1,0 +1,95 @@
+/**
+ * The first phase of a commit in parts (parts-loop.ts): each part is checked, planned against the tip's
+ * tree and its tree entries join the chain of create-tree requests as soon as one is full, so only one
+ * part, one request's worth of content, and each key with its blob SHA are held in memory.
+ */
+import { InvalidKey } from '../../core/errors.js';
+import { assertNoPathConflicts, normalizeChanges, planWrite } from '../../core/plan.js';
+import type { Change } from '../../core/refstore.js';
+import type { TouchedBy } from './catch-up.js';
+import type { OpContext } from './client.js';
+import { touchesKeySet } from './stale-tip.js';
+import type { TreeUpload } from './tree-upload.js';
+import { assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
+
+/** The keys a commit in parts writes and deletes (in the order their parts came). */
+export interface PartsPlan {
+  written: string[];
+  deleted: string[];
+}
+
+/**
+ * @example
+ * const gathered = new PartsGatherer(host, ctx, base.tree);
+ * for await (const part of parts) await gathered.add(part);
+ * const tree = await gathered.finish(); // null: nothing to write
+ */
+export class PartsGatherer {
+  /** Every key of the write with its blob SHA (null: delete). */
+  readonly desired = new Map<string, string | null>();
+  readonly plan: PartsPlan = { written: [], deleted: [] };
+  /** The directories of the put keys (a key may not be one). */
+  private readonly dirs = new Set<string>();
+  /** The directories of every key (a file another writer puts there touches the write). */
+  private readonly keyDirs = new Set<string>();
+  private upload: TreeUpload | undefined;
+
+  constructor(
+    private readonly h: WriteHost,
+    private readonly ctx: OpContext,
+    /** The tip's tree every part is planned against. */
+    private readonly baseTree: string | null,
+  ) {}
+
+  /** Whether changed files of another writer touch this write (a key, a directory above or below one). */
+  readonly touchedBy: TouchedBy = (files) =>
+    touchesKeySet(
+      files,
+      (k) => this.desired.has(k),
+      (d) => this.keyDirs.has(d),
+    );
+
+  /** Check, plan and upload one part. */
+  async add(part: readonly Change[]): Promise<void> {
+    if (!Array.isArray(part)) throw new TypeError('each part must be an array of changes');
+    const changes = normalizeChanges(part);
+    this.assertNew(changes);
+    this.remember(changes);
+    const current = await currentShas(this.h.trees, this.ctx, this.baseTree, changes);
+    const p = planWrite(changes, (k) => current.get(k));
+    for (const k of p.written) this.plan.written.push(k);
+    for (const k of p.deleted) this.plan.deleted.push(k);
+    if (p.treeChanges.length === 0) return;
+    assertCanWrite(this.ctx, this.h.repository);
+    this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
+    await this.upload.add(p.treeChanges);
+  }
+
+  /** Send what is queued; the new root tree, or null when no part changed anything. */
+  async finish(): Promise<string | null> {
+    return this.upload ? await this.upload.finish() : null;
+  }
+
+  /** A key may appear once in the whole commit, and no put key may be a directory of another. */
+  private assertNew(changes: Normalized): void {
+    for (const c of changes) {
+      if (this.desired.has(c.key)) {
+        throw new InvalidKey(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+      }
+    }
+    assertNoPathConflicts(changes, {
+      isFile: (p) => typeof this.desired.get(p) === 'string',
+      isDir: (p) => this.dirs.has(p),
+    });
+  }
+
+  private remember(changes: Normalized): void {
+    for (const c of changes) {
+      this.desired.set(c.key, c.op === 'put' ? c.sha : null);
+      for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
+        this.keyDirs.add(c.key.slice(0, i));
+        if (c.op === 'put') this.dirs.add(c.key.slice(0, i));
+      }
+    }
+  }
+}

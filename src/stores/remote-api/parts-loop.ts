@@ -1,0 +1,193 @@
+/**
+ * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): the parts are
+ * gathered and uploaded as they come (parts-gather.ts), then the commit is created and the ref moved as
+ * in a single-commit write. Costs what `commit` of all the parts costs. A lost race re-plans from the
+ * kept blob SHAs (every blob is on GitHub by then): no value is sent twice.
+ */
+import { WriteRetry } from '../../core/backoff.js';
+import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
+import { assertCommitMessage, defaultCommitMessage, type PlannedTreeChange } from '../../core/plan.js';
+import type { ChangeParts, CommitPartsOptions, WriteResult } from '../../core/refstore.js';
+import type { OpContext } from './client.js';
+import { PartsGatherer, type PartsPlan } from './parts-gather.js';
+import type { RefUpdateOutcome } from './ref-update.js';
+import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
+
+/** Every key of the write with its blob SHA (null: delete). */
+type Desired = ReadonlyMap<string, string | null>;
+
+/**
+ * The options of a commit in parts, checked before it queues (a message function is called, and so
+ * checked, once every part is in).
+ *
+ * @example
+ * assertPartsWrite({ message: 'backfill' });
+ */
+export function assertPartsWrite(options: CommitPartsOptions): void {
+  assertPartsOptions(options);
+  if (typeof options.message !== 'function') assertCommitMessage(options.message);
+}
+
+/**
+ * Gather `parts` into one commit on the section's tip, retrying lost races.
+ *
+ * @example
+ * async function* pages() { yield [{ op: 'put', key: 'a.json', value: '1' }]; yield [{ op: 'delete', key: 'b.json' }]; }
+ * const result = await writeInParts(host, ctx, pages(), { message: 'backfill' });
+ */
+export async function writeInParts(
+  h: WriteHost,
+  ctx: OpContext,
+  parts: ChangeParts,
+  options: CommitPartsOptions,
+): Promise<WriteResult> {
+  const cached = await h.cachedTip(ctx);
+  // As in write-loop.ts: a recently seen tip (or a section just seen absent) is written on without a ref read.
+  const confirmed = !(cached ? h.tips.recentlySeen(ctx.tokenId, cached.sha) : h.tips.recentlySeen(ctx.tokenId, null));
+  const tip = confirmed ? await h.readRef(ctx, false) : (cached?.sha ?? null);
+  const base = tip === null ? null : await h.getCommit(ctx, tip);
+  const baseTree = base ? base.tree : null;
+  const gathered = new PartsGatherer(h, ctx, baseTree);
+  for await (const part of parts) await gathered.add(part);
+  const custom = partsMessage(options);
+  assertCommitMessage(custom);
+  const retry = new WriteRetry(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+  const tree = await gathered.finish();
+  return new PartsCommit(h, ctx, gathered, custom, retry, { tip, confirmed, baseTree, tree }).run();
+}
+
+/** Where the commit stands: the tip it goes on, that tip's tree and the new tree (null: nothing to write). */
+interface PartsState {
+  tip: string | null;
+  /** The tip was read (or proven) during this write, not only taken from the cache. */
+  confirmed: boolean;
+  baseTree: string | null;
+  tree: string | null;
+}
+
+/** The second phase: commit the gathered tree and move the ref, re-planning by SHA after a lost race. */
+class PartsCommit {
+  private plan: PartsPlan;
+  private readonly desired: Desired;
+
+  constructor(
+    private readonly h: WriteHost,
+    private readonly ctx: OpContext,
+    private readonly gathered: Pick<PartsGatherer, 'desired' | 'plan' | 'touchedBy'>,
+    private readonly custom: string | undefined,
+    private readonly retry: WriteRetry,
+    private readonly s: PartsState,
+  ) {
+    this.plan = gathered.plan;
+    this.desired = gathered.desired;
+  }
+
+  async run(): Promise<WriteResult> {
+    for (;;) {
+      const tree = this.s.tree;
+      if (tree === null) {
+        if (await this.confirmNothingToDo()) return this.result(this.s.tip, this.s.tip, false);
+        continue;
+      }
+      const parent = this.s.tip;
+      const commit = await this.commitOn(tree);
+      const outcome = await this.h.refs.update(this.ctx, parent, commit, this.retry, this.gathered.touchedBy);
+      if (outcome.ok) return this.result(commit, parent, true);
+      await this.afterLoss(outcome);
+    }
+  }
+
+  /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: re-planned. */
+  private async confirmNothingToDo(): Promise<boolean> {
+    if (this.s.confirmed) return true;
+    const now = await this.h.readRef(this.ctx);
+    this.s.confirmed = true;
+    if (now === this.s.tip) return true;
+    this.s.tip = now;
+    await this.replan();
+    return false;
+  }
+
+  private async commitOn(tree: string): Promise<string> {
+    // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
+    await this.h.objects.rememberOwnTrees(this.s.baseTree, entriesBySha(this.plan, this.desired), tree);
+    const message = this.custom ?? defaultCommitMessage({ ...this.plan, treeChanges: [], unchanged: 0 });
+    return this.h.objects.createCommit(this.ctx, tree, this.s.tip, message);
+  }
+
+  private async afterLoss(outcome: RefUpdateOutcome & { ok: false }): Promise<void> {
+    await afterLostRace(this.h, this.ctx, this.retry, this.s.confirmed, outcome.tip);
+    this.s.confirmed = true;
+    this.s.tip = outcome.tip;
+    const caught = outcome.caught;
+    if (caught && !caught.known && !caught.touched) await this.rebuildOn(caught.commit.tree);
+    else await this.replan();
+  }
+
+  /** None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree. */
+  private async rebuildOn(baseTree: string): Promise<void> {
+    this.s.baseTree = baseTree;
+    const up = this.h.objects.treeUpload(this.ctx, baseTree);
+    await up.add(entriesBySha(this.plan, this.desired));
+    this.s.tree = await up.finish();
+  }
+
+  private async replan(): Promise<void> {
+    const again = await replanBySha(this.h, this.ctx, this.s.tip, this.desired);
+    this.plan = again.plan;
+    this.s.tree = again.tree;
+    this.s.baseTree = again.baseTree;
+  }
+
+  private result(version: string | null, previous: string | null, changed: boolean): WriteResult {
+    const plan = this.plan;
+    return {
+      version,
+      previousVersion: previous,
+      changed,
+      written: changed ? plan.written : [],
+      deleted: changed ? plan.deleted : [],
+      unchanged: this.desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+      ...this.h.meta(this.ctx),
+    };
+  }
+}
+
+/** The plan's tree entries, naming each blob by its kept SHA. */
+function entriesBySha(plan: PartsPlan, desired: Desired): PlannedTreeChange[] {
+  return [
+    ...plan.written.map((k) => ({ path: k, mode: '100644' as const, sha: desired.get(k) as string })),
+    ...plan.deleted.map((k) => ({ path: k, mode: '100644' as const, sha: null })),
+  ];
+}
+
+/**
+ * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
+ * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
+ */
+async function replanBySha(
+  h: WriteHost,
+  ctx: OpContext,
+  tip: string | null,
+  desired: Desired,
+): Promise<{ plan: PartsPlan; tree: string | null; baseTree: string | null }> {
+  const base = tip === null ? null : await h.getCommit(ctx, tip);
+  const baseTree = base ? base.tree : null;
+  const keys = [...desired].map(([key, sha]) =>
+    sha === null ? { op: 'delete' as const, key } : { op: 'put' as const, key },
+  );
+  const current = await currentShas(h.trees, ctx, baseTree, keys as Normalized);
+  const plan: PartsPlan = { written: [], deleted: [] };
+  const entries: { path: string; mode: '100644'; sha: string | null }[] = [];
+  for (const [key, sha] of desired) {
+    const now = current.get(key);
+    if (sha === null ? now === undefined : now === sha) continue;
+    entries.push({ path: key, mode: '100644', sha });
+    (sha === null ? plan.deleted : plan.written).push(key);
+  }
+  if (entries.length === 0) return { plan, tree: null, baseTree };
+  assertCanWrite(ctx, h.repository);
+  const up = h.objects.treeUpload(ctx, baseTree);
+  await up.add(entries);
+  return { plan, tree: await up.finish(), baseTree };
+}
