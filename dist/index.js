@@ -31031,16 +31031,18 @@ function readInputs(get, env = {}) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(722);
+/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2258);
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5671);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(940);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
  * job summary, or fail with what to fix (spec problems as annotations on the spec's lines).
  */
+
 
 
 
@@ -31072,7 +31074,13 @@ async function main() {
         await (0,_runner_files_js__WEBPACK_IMPORTED_MODULE_6__/* .checkRunnerFiles */ .u)(process.env);
         const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
             // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
-            log: (line) => (line.startsWith('warning: ') ? _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(line.slice('warning: '.length)) : _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line)),
+            log: (raw) => {
+                const line = (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(raw, [inputs?.token]);
+                if (line.startsWith('warning: '))
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(line.slice('warning: '.length));
+                else
+                    _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line);
+            },
             debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(line),
             group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(`projection ${name}`), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
             workspace,
@@ -31093,14 +31101,18 @@ async function main() {
         }
     }
     catch (e) {
-        const message = inputs ? (0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .I)(e, inputs) : (e?.message ?? String(e));
+        // Nothing printed relies on the runner's ::add-mask:: alone: every string of the error is redacted first.
+        const secrets = [inputs?.token];
+        (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactError */ .ki)(e, secrets);
+        const described = inputs ? (0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .I)(e, inputs) : (e?.message ?? String(e));
+        const message = (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(described, secrets);
         const marks = (0,_annotations_js__WEBPACK_IMPORTED_MODULE_2__/* .annotations */ .h)(e, message, workspace);
         if (marks.length === 0)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(message);
         else {
             // One annotation per problem, on the spec line it is about (setFailed would add an unplaced duplicate).
             for (const a of marks)
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .error */ .z3(a.message, a.properties);
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .error */ .z3((0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(a.message, secrets), a.properties);
             process.exitCode = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .ExitCode */ .yU.Failure;
         }
     }
@@ -31112,7 +31124,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 5671:
+/***/ 940:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -34689,78 +34701,6 @@ async function loadSpec(path, options = {}) {
 
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts
 var config = __nccwpck_require__(5632);
-// EXTERNAL MODULE: ./src/cache/backend.ts
-var backend = __nccwpck_require__(6270);
-;// CONCATENATED MODULE: ./src/cache/git-cache.ts
-/**
- * Typed cache layers over a {@link CacheBackend}:
- * - ref tip:  (api origin, owner/repo, ref, token identity) → { sha, etag }   mutable, ETag-validated
- * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
- * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
- * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
- * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
- * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
- */
-
-
-/**
- * Identity of a token for cache keys: SHA-1 of a domain-separated string, so equal tokens share
- * ETags and different tokens never do, and the token cannot be read back from the cache.
- * `undefined` (no token) is the anonymous identity.
- */
-function tokenIdentity(token) {
-    if (token === undefined || token === '')
-        return 'anonymous';
-    return (0,sha1/* sha1Hex */.Ru)((0,core_bytes/* utf8 */.As)(`docdb token identity v1\u0000${token}`));
-}
-const personSize = (p) => 2 * (p.name.length + p.email.length + p.date.length);
-/** Cache of one repository's git objects and ref tips (`scope` = api origin + owner/repo). */
-class GitCache {
-    backend;
-    scope;
-    constructor(backend, scope) {
-        this.backend = backend;
-        this.scope = scope;
-    }
-    key(kind, id) {
-        return `${this.scope}|${kind}|${id}`;
-    }
-    async getRefTip(ref, tokenId) {
-        return (await this.backend.get(this.key('ref', `${ref}|${tokenId}`)));
-    }
-    async setRefTip(ref, tokenId, tip) {
-        const value = tip.etag === undefined ? { sha: tip.sha } : { sha: tip.sha, etag: tip.etag };
-        await this.backend.set(this.key('ref', `${ref}|${tokenId}`), value, 200 + ref.length * 2);
-    }
-    async deleteRefTip(ref, tokenId) {
-        await this.backend.delete(this.key('ref', `${ref}|${tokenId}`));
-    }
-    async getCommit(sha) {
-        return (await this.backend.get(this.key('commit', sha)));
-    }
-    async putCommit(c) {
-        const size = 200 + 2 * c.message.length + 48 * c.parents.length + personSize(c.author) + personSize(c.committer);
-        await this.backend.set(this.key('commit', c.sha), c, size);
-    }
-    async getTree(sha) {
-        return (await this.backend.get(this.key('tree', sha)));
-    }
-    async putTree(sha, entries) {
-        let size = 64;
-        for (const e of entries)
-            size += 120 + 2 * e.name.length;
-        await this.backend.set(this.key('tree', sha), entries, size);
-    }
-    async getBlob(sha) {
-        return (await this.backend.get(this.key('blob', sha)));
-    }
-    async putBlob(sha, bytes) {
-        await this.backend.set(this.key('blob', sha), bytes, 64 + bytes.length);
-    }
-}
-
-// EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -34894,6 +34834,30 @@ function keyWriteToCommit(key, options) {
     return { ...rest, ifMatch: { [key]: ifMatch } };
 }
 /**
+ * A write's `message` option, checked before any I/O: when given, a non-empty string.
+ *
+ * @example
+ * assertCommitMessage('nightly projection'); // passes; assertCommitMessage('') throws InvalidConfig
+ */
+function assertCommitMessage(message) {
+    if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+    }
+}
+/**
+ * What every store's `commit` checks before any I/O, in one place: the changes (validated, encoded and
+ * hashed), the `ifMatch` expectations and the `message`.
+ *
+ * @example
+ * const { changes, ifMatch } = prepareCommit([{ op: 'put', key: 'a.json', value: '{}' }], { ifMatch: { 'a.json': null } });
+ */
+function prepareCommit(changes, options = {}) {
+    const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
+    assertCommitMessage(options.message);
+    return { changes: normalized, ifMatch };
+}
+/**
  * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
  * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
  *
@@ -34935,8 +34899,36 @@ function assertPreconditions(p, currentSha) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/core/key-writes.ts
+/**
+ * `put` and `delete` are one-change commits in every store, so `ifMatch`, retries, no-op detection and
+ * messages follow the one `commit` path. Stores extend this class instead of writing the delegation out.
+ */
+
+/**
+ * The single-key writes of a RefStore, in terms of its `commit`.
+ *
+ * @example
+ * class MyStore extends KeyWritesThroughCommit implements RefStore {
+ *   async commit(changes: readonly Change[], options?: CommitOptions): Promise<WriteResult> { … }
+ * }
+ * await new MyStore().put('a.json', '{}', { ifMatch: null }); // commit([{ op: 'put', … }], { ifMatch: { 'a.json': null } })
+ */
+class KeyWritesThroughCommit {
+    put(key, value, options) {
+        return this.writeKey('put', { op: 'put', key, value }, options);
+    }
+    delete(key, options) {
+        return this.writeKey('delete', { op: 'delete', key }, options);
+    }
+    /** One key's change as a commit; a store that names the operation in its errors overrides this. */
+    writeKey(_operation, change, options) {
+        return this.commit([change], keyWriteToCommit(change.key, options));
+    }
+}
+
 // EXTERNAL MODULE: ./src/transport/headers.ts
-var transport_headers = __nccwpck_require__(4403);
+var headers = __nccwpck_require__(4403);
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
 var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
@@ -34964,7 +34956,35 @@ class GitHubClient {
         const cap = Math.min(5000, 250 * 2 ** attempt);
         return Math.round(cap * (0.5 + this.cfg.random() / 2));
     }
+    /**
+     * Send one API request: the status is the caller's to handle when 2xx or listed in `accept`, else
+     * it is waited out (secondary rate limit), retried (`retry`: 5xx, no response) or mapped to an error.
+     *
+     * @example
+     * const res = await client.send(ctx, { step: 'read commit', method: 'GET', path: `/git/commits/${sha}`, retry: true });
+     * const commit = res.json();
+     */
     async send(ctx, opts) {
+        const req = this.prepare(ctx, opts);
+        const tries = { failures: 0, rateWaits: 0 };
+        for (;;) {
+            ctx.requests++;
+            const res = await this.attempt(ctx, opts, req, tries);
+            if (res === undefined)
+                continue;
+            const rl = (0,headers/* parseRateLimit */.H5)(res.headers);
+            if (rl)
+                ctx.rateLimit = rl;
+            if (opts.accept?.includes(res.status) || (res.status >= 200 && res.status < 300)) {
+                return answer(ctx, opts, req, res);
+            }
+            if (await this.waitedOut(opts, req, res, tries))
+                continue;
+            throw (0,remote_api_status/* mapStatusError */.pt)(req.statusContext, res);
+        }
+    }
+    /** URL, headers (the token only for the API origin) and body of a request, and how its errors are named. */
+    prepare(ctx, opts) {
         let url = opts.url ?? `${this.repoBase}${opts.path ?? ''}`;
         if (opts.query) {
             const q = new URLSearchParams(opts.query).toString();
@@ -34986,7 +35006,7 @@ class GitHubClient {
             body = new TextEncoder().encode(JSON.stringify(opts.body));
             headers['content-type'] = 'application/json; charset=utf-8';
         }
-        const sctx = {
+        const statusContext = {
             operation: ctx.operation,
             step: opts.step,
             method: opts.method,
@@ -34994,211 +35014,91 @@ class GitHubClient {
             repo: `${this.cfg.owner}/${this.cfg.repo}`,
             authenticated: headers.authorization !== undefined,
         };
-        let failures = 0;
-        let rateWaits = 0;
-        for (;;) {
-            let res;
-            ctx.requests++;
-            try {
-                res = await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+        return { url, pathname: u.pathname, headers, body, statusContext };
+    }
+    /**
+     * One round trip. Undefined when no response came and the request is retried (after a backoff);
+     * a `TransportError` naming the operation and step when it is not.
+     */
+    async attempt(ctx, opts, req, tries) {
+        const { url, headers, body, pathname } = req;
+        try {
+            return await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+        }
+        catch (e) {
+            // A transport rejects only when there is no response; anything else it throws is not ours to retry.
+            if (e instanceof core_errors/* DocDbError */.rq && !(e instanceof core_errors/* TransportError */.wX))
+                throw e;
+            if (opts.retry && tries.failures < this.cfg.readRetries) {
+                const wait = this.backoffMs(tries.failures++);
+                this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
+                    path: pathname,
+                    attempt: tries.failures,
+                });
+                await this.cfg.sleep(wait);
+                return undefined;
             }
-            catch (e) {
-                // A transport rejects only when there is no response; anything else it throws is not ours to retry.
-                if (e instanceof core_errors/* DocDbError */.rq && !(e instanceof core_errors/* TransportError */.wX))
-                    throw e;
-                if (opts.retry && failures < this.cfg.readRetries) {
-                    const wait = this.backoffMs(failures++);
-                    this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
-                        path: u.pathname,
-                        attempt: failures,
-                    });
-                    await this.cfg.sleep(wait);
-                    continue;
-                }
-                // Name the operation and step (the transport's own message names only method and URL).
-                throw new core_errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
-                    reason: 'network',
-                    ...(e instanceof core_errors/* TransportError */.wX ? e.data : {}),
-                    operation: ctx.operation,
-                    step: opts.step,
-                    method: opts.method,
-                    path: u.pathname,
-                }, { cause: e });
-            }
-            const rl = (0,transport_headers/* parseRateLimit */.H5)(res.headers);
-            if (rl)
-                ctx.rateLimit = rl;
-            const status = res.status;
-            if (opts.accept?.includes(status) || (status >= 200 && status < 300)) {
-                return {
-                    status,
-                    headers: res.headers,
-                    body: res.body,
-                    json: () => {
-                        try {
-                            return JSON.parse(decoder.decode(res.body));
-                        }
-                        catch (e) {
-                            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${u.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...sctx, status }, { cause: e });
-                        }
-                    },
-                };
-            }
-            const wait = (0,remote_api_status/* secondaryRateLimitWait */.RL)(res);
-            if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && rateWaits < 2) {
-                rateWaits++;
-                this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: u.pathname, status });
-                await this.cfg.sleep(wait * 1000);
-                continue;
-            }
-            if (status >= 500 && opts.retry && failures < this.cfg.readRetries) {
-                const ms = this.backoffMs(failures++);
-                this.log('warn', `${opts.step}: HTTP ${status}, retrying in ${ms} ms`, { path: u.pathname, attempt: failures });
-                await this.cfg.sleep(ms);
-                continue;
-            }
-            throw (0,remote_api_status/* mapStatusError */.pt)(sctx, res);
+            throw noResponse(ctx, opts, pathname, e);
         }
     }
+    /**
+     * Wait before sending again: a short secondary rate limit (`retry-after`, at most twice), or a 5xx of
+     * a retried request (backoff). False when the status is final.
+     */
+    async waitedOut(opts, req, res, tries) {
+        const status = res.status;
+        const wait = (0,remote_api_status/* secondaryRateLimitWait */.RL)(res);
+        if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
+            tries.rateWaits++;
+            this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: req.pathname, status });
+            await this.cfg.sleep(wait * 1000);
+            return true;
+        }
+        if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {
+            const ms = this.backoffMs(tries.failures++);
+            this.log('warn', `${opts.step}: HTTP ${status}, retrying in ${ms} ms`, {
+                path: req.pathname,
+                attempt: tries.failures,
+            });
+            await this.cfg.sleep(ms);
+            return true;
+        }
+        return false;
+    }
+}
+/** A response handed to the caller, its body parsed as JSON on demand. */
+function answer(ctx, opts, req, res) {
+    const status = res.status;
+    return {
+        status,
+        headers: res.headers,
+        body: res.body,
+        json: () => {
+            try {
+                return JSON.parse(decoder.decode(res.body));
+            }
+            catch (e) {
+                throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...req.statusContext, status }, { cause: e });
+            }
+        },
+    };
+}
+/** The error for a request that got no response (the transport's own message names only method and URL). */
+function noResponse(ctx, opts, pathname, e) {
+    return new core_errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
+        reason: 'network',
+        ...(e instanceof core_errors/* TransportError */.wX ? e.data : {}),
+        operation: ctx.operation,
+        step: opts.step,
+        method: opts.method,
+        path: pathname,
+    }, { cause: e });
 }
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/local-trees.ts
-
-/** Object id of a tree level given as cached entries. */
-function levelSha(entries) {
-    return hashObject('tree', encodeTree(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
-}
-/**
- * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
- * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
- * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
- * trusts GitHub's reply and caches less.
- *
- * @example
- * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
- *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
- * ]);
- * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
- */
-async function buildTreesLocally(getLevel, baseRoot, changes) {
-    const levels = new Map();
-    const unknown = Symbol('unknown');
-    // Where each change's next path segment starts. A change descends one path, so one offset per change
-    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
-    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
-    const offset = new Int32Array(changes.length);
-    const apply = async (treeSha, list) => {
-        const entries = new Map();
-        if (treeSha !== null) {
-            const level = await getLevel(treeSha);
-            if (!level)
-                return unknown;
-            for (const e of level)
-                entries.set(e.name, e);
-        }
-        const nested = new Map();
-        for (const i of list) {
-            const c = changes[i];
-            const from = offset[i];
-            const slash = c.path.indexOf('/', from);
-            if (slash < 0) {
-                const name = c.path.slice(from);
-                if (c.sha === null) {
-                    if (!entries.has(name))
-                        return unknown;
-                    entries.delete(name);
-                }
-                else {
-                    if (entries.get(name)?.type === 'tree')
-                        return unknown;
-                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
-                }
-            }
-            else {
-                const name = c.path.slice(from, slash);
-                offset[i] = slash + 1;
-                const sub = nested.get(name);
-                if (sub)
-                    sub.push(i);
-                else
-                    nested.set(name, [i]);
-            }
-        }
-        for (const [name, sub] of nested) {
-            const existing = entries.get(name);
-            if (existing && existing.type !== 'tree')
-                return unknown;
-            const child = await apply(existing?.sha ?? null, sub);
-            if (child === unknown)
-                return unknown;
-            if (child === null)
-                entries.delete(name);
-            else
-                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
-        }
-        if (entries.size === 0)
-            return null;
-        const level = [...entries.values()];
-        const sha = levelSha(level);
-        levels.set(sha, level);
-        return sha;
-    };
-    const root = await apply(baseRoot, changes.map((_, i) => i));
-    if (root === unknown)
-        return undefined;
-    if (root === null) {
-        // Every path deleted: GitHub answers with the empty tree.
-        const sha = levelSha([]);
-        levels.set(sha, []);
-        return { root: sha, levels };
-    }
-    return { root, levels };
-}
-/**
- * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
- * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
- *
- * @example
- * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
- */
-function verifiedLevels(rootSha, list, limit) {
-    const dirs = new Map([
-        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
-    ]);
-    list.forEach((raw, index) => {
-        const e = raw;
-        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
-            return;
-        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
-        const slash = e.path.lastIndexOf('/');
-        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
-        if (!parent)
-            return; // its directory's entry was not shown: nothing about it can be verified
-        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
-        if (type === 'tree')
-            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
-    });
-    const levels = new Map();
-    const tooBig = new Set();
-    for (const d of dirs.values()) {
-        let ok = false;
-        try {
-            ok = levelSha(d.entries) === d.sha;
-        }
-        catch {
-            ok = false; // duplicate names or malformed entries: not a level we can vouch for
-        }
-        if (ok)
-            levels.set(d.sha, d.entries);
-        else if (list.length - d.firstIndex >= limit / 2)
-            tooBig.add(d.sha);
-    }
-    return { levels, tooBig };
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
+
 
 /** A plain JSON object (not null, not an array). */
 function isObject(v) {
@@ -35241,7 +35141,220 @@ function listedCommit(item) {
         committer,
     };
 }
+/**
+ * The error for an answer whose body is not what GitHub documents, naming the operation and the step.
+ *
+ * @example
+ * if (!isObject(j) || !isSha(j.sha)) throw badResponse(ctx, 'create blob', 'expected { sha }');
+ */
+function badResponse(ctx, step, what, cause) {
+    return new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
+}
+/**
+ * A commit's author or committer; `InvalidResponse` when a field is missing.
+ *
+ * @example
+ * const author = parsePerson(ctx, 'list commits', item.commit.author);
+ */
+function parsePerson(ctx, step, v) {
+    const p = person(v);
+    if (!p)
+        throw badResponse(ctx, step, 'author/committer needs name, email and date');
+    return p;
+}
+/**
+ * A git commit body as `GET`/`POST /git/commits` return it; `InvalidResponse` when it lacks a field.
+ *
+ * @example
+ * const c = parseCommit(ctx, 'read commit', res.json()); // { sha, tree, parents, message, author, committer }
+ */
+function parseCommit(ctx, step, j) {
+    if (!isObject(j) || !isSha(j.sha) || !isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
+        throw badResponse(ctx, step, 'expected a commit with sha, tree.sha and parents');
+    }
+    const parents = j.parents.map((p) => {
+        if (!isObject(p) || !isSha(p.sha))
+            throw badResponse(ctx, step, 'parents[].sha missing');
+        return p.sha;
+    });
+    return {
+        sha: j.sha,
+        tree: j.tree.sha,
+        parents,
+        message: typeof j.message === 'string' ? j.message : '',
+        author: parsePerson(ctx, step, j.author),
+        committer: parsePerson(ctx, step, j.committer),
+    };
+}
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/history.ts
+/**
+ * `history(key)` on the API: `GET /commits?path=<key>&sha=<ref>` page by page (`per_page` ≤ 100, the
+ * `Link` header's next page), so a key's history costs 1 request per 100 commits. The next-page URL is
+ * followed only on the configured API origin: anywhere else would receive the token.
+ * https://docs.github.com/rest/commits/commits#list-commits
+ */
+
+
+
+
+/** Largest page GitHub serves. */
+const MAX_PER_PAGE = 100;
+/**
+ * The most entries a history may return (`Infinity` when not limited); `InvalidConfig` for a limit that
+ * is not a non-negative integer.
+ *
+ * @example
+ * const limit = historyLimit({ limit: 10 }); // 10
+ */
+function historyLimit(options) {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
+        throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+            allowed: 'integer >= 0',
+        });
+    }
+    return limit;
+}
+/**
+ * The commits that changed `key`, newest first, at most `limit`; empty when the section does not exist.
+ *
+ * @example
+ * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
+ */
+async function keyHistory(h, ctx, key, limit) {
+    const entries = [];
+    if (limit === 0)
+        return entries;
+    const perPage = String(Math.min(MAX_PER_PAGE, limit));
+    let url;
+    // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
+    // fall back once to the tip commit SHA, which every host accepts.
+    let start = h.ref;
+    while (entries.length < limit) {
+        const res = await h.send(ctx, {
+            step: 'list commits',
+            method: 'GET',
+            ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+            retry: true,
+            accept: url === undefined && start === h.ref ? [404, 422] : [],
+        });
+        if (res.status === 404 || res.status === 422) {
+            // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
+            const tip = await h.readRef(ctx);
+            if (tip === null)
+                return entries;
+            start = tip;
+            continue;
+        }
+        appendPage(ctx, res.json(), entries, limit);
+        const next = (0,headers/* nextLink */.IX)(res.headers.link);
+        if (!next || entries.length >= limit)
+            break;
+        url = nextPageUrl(ctx, h.apiOrigin, next);
+    }
+    return entries;
+}
+/** Add the commits of one page to `entries`, up to `limit`. */
+function appendPage(ctx, list, entries, limit) {
+    if (!Array.isArray(list))
+        throw badResponse(ctx, 'list commits', 'expected an array of commits');
+    for (const item of list) {
+        if (entries.length >= limit)
+            break;
+        entries.push(historyEntry(ctx, item));
+    }
+}
+/** One item of `GET /commits` as a history entry. */
+function historyEntry(ctx, item) {
+    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
+        throw badResponse(ctx, 'list commits', 'items need sha, commit and parents');
+    }
+    return {
+        version: item.sha,
+        message: typeof item.commit.message === 'string' ? item.commit.message : '',
+        author: parsePerson(ctx, 'list commits', item.commit.author),
+        committer: parsePerson(ctx, 'list commits', item.commit.committer),
+        parents: item.parents.map((p) => {
+            if (!isObject(p) || !isSha(p.sha))
+                throw badResponse(ctx, 'list commits', 'parents[].sha missing');
+            return p.sha;
+        }),
+    };
+}
+/** The next page's URL, refused unless it is on the configured API origin. */
+function nextPageUrl(ctx, apiOrigin, next) {
+    let nextUrl;
+    try {
+        nextUrl = new URL(next);
+    }
+    catch {
+        throw badResponse(ctx, 'list commits', 'Link next is not an absolute URL');
+    }
+    if (nextUrl.origin !== apiOrigin) {
+        // Following would send the token to another origin; a partial history is not an answer either.
+        throw new core_errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
+    }
+    return nextUrl.toString();
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/key-reads.ts
+/**
+ * The value of `key` at `pinned` (or at the tip); null when the key or the section is absent.
+ *
+ * @example
+ * const got = await readKey(host, ctx, 'github/repo/octo/hello.json', undefined); // { value, version, blobSha }
+ */
+async function readKey(h, ctx, key, pinned) {
+    const at = await versionCommit(h, ctx, pinned);
+    if (at === null)
+        return null;
+    const found = await h.trees.lookup(ctx, at.commit.tree, key, 'single');
+    h.trees.lastRootTree = at.commit.tree;
+    if (found.kind !== 'blob')
+        return null;
+    const value = await h.trees.blob(ctx, found.sha);
+    return { value: value.slice(), version: at.version, blobSha: found.sha };
+}
+/**
+ * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
+ * does not exist.
+ *
+ * @example
+ * const { entries } = await listKeys(host, ctx, 'github/repo/', undefined);
+ */
+async function listKeys(h, ctx, prefix, pinned) {
+    const at = await versionCommit(h, ctx, pinned);
+    if (at === null)
+        return { entries: [], version: null };
+    const entries = [];
+    // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
+    const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    let start = at.commit.tree;
+    if (dir !== '') {
+        const found = await h.trees.lookup(ctx, at.commit.tree, dir, 'bulk');
+        start = found.kind === 'tree' ? found.sha : undefined;
+    }
+    if (start !== undefined)
+        await h.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
+    h.trees.lastRootTree = at.commit.tree;
+    const out = entries
+        .filter((e) => e.key.startsWith(prefix))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { entries: out, version: at.version };
+}
+/** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */
+async function versionCommit(h, ctx, pinned) {
+    const version = pinned ?? (await h.readRef(ctx));
+    if (version === null)
+        return null;
+    if (pinned !== undefined)
+        await h.assertInSection(ctx, version);
+    return { version, commit: await h.getCommit(ctx, version, pinned !== undefined) };
+}
+
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
 
 
@@ -35399,6 +35512,887 @@ async function reachesBack(client, ctx, ancestor, tip) {
     return undefined;
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/write-host.ts
+
+/**
+ * GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds).
+ *
+ * @example
+ * if (plan.treeChanges.length > 0) assertCanWrite(ctx, 'octo/data');
+ */
+function assertCanWrite(ctx, repository) {
+    if (ctx.token !== undefined)
+        return;
+    throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
+}
+/**
+ * The blob SHA of each changed key at `rootTree` (absent keys are left out). A put where a directory is,
+ * or below another key, is an `InvalidKey` conflict: the tip may move between attempts, so the conflict
+ * is judged on each attempt's tree.
+ *
+ * @example
+ * const current = await currentShas(host.trees, ctx, base.tree, changes);
+ * const plan = planWrite(changes, (k) => current.get(k));
+ */
+async function currentShas(trees, ctx, rootTree, changes) {
+    const out = new Map();
+    if (rootTree === null)
+        return out;
+    const mode = changes.length > 1 ? 'bulk' : 'single';
+    for (const c of changes) {
+        const at = await trees.lookup(ctx, rootTree, c.key, mode);
+        // A delete of a directory or of a path below a value deletes nothing: an absent key.
+        if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
+            throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
+                ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
+                : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
+        }
+        if (at.kind === 'blob')
+            out.set(c.key, at.sha);
+    }
+    trees.lastRootTree = rootTree;
+    return out;
+}
+/**
+ * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
+ * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
+ * just stale): retried at once, free of the budget.
+ *
+ * @example
+ * await afterLostRace(host, ctx, retry, confirmed, outcome.tip);
+ */
+async function afterLostRace(h, ctx, retry, confirmed, other) {
+    if (!confirmed) {
+        h.cfg.logger?.({
+            level: 'debug',
+            message: `${ctx.operation}: the cached tip of ${h.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+            data: { other },
+        });
+        return;
+    }
+    const wait = retry.next();
+    if (wait === null)
+        throw new core_errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
+    h.cfg.logger?.({
+        level: 'info',
+        message: `${ctx.operation}: ${h.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+        data: { attempt: retry.retries, other, wait },
+    });
+    await h.cfg.sleep(wait);
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/parts-gather.ts
+/**
+ * The first phase of a commit in parts (parts-loop.ts): each part is checked, planned against the tip's
+ * tree and its tree entries join the chain of create-tree requests as soon as one is full, so only one
+ * part, one request's worth of content, and each key with its blob SHA are held in memory.
+ */
+
+
+
+
+/**
+ * @example
+ * const gathered = new PartsGatherer(host, ctx, base.tree);
+ * for await (const part of parts) await gathered.add(part);
+ * const tree = await gathered.finish(); // null: nothing to write
+ */
+class PartsGatherer {
+    h;
+    ctx;
+    baseTree;
+    /** Every key of the write with its blob SHA (null: delete). */
+    desired = new Map();
+    plan = { written: [], deleted: [] };
+    /** The directories of the put keys (a key may not be one). */
+    dirs = new Set();
+    /** The directories of every key (a file another writer puts there touches the write). */
+    keyDirs = new Set();
+    upload;
+    constructor(h, ctx, 
+    /** The tip's tree every part is planned against. */
+    baseTree) {
+        this.h = h;
+        this.ctx = ctx;
+        this.baseTree = baseTree;
+    }
+    /** Whether changed files of another writer touch this write (a key, a directory above or below one). */
+    touchedBy = (files) => touchesKeySet(files, (k) => this.desired.has(k), (d) => this.keyDirs.has(d));
+    /** Check, plan and upload one part. */
+    async add(part) {
+        if (!Array.isArray(part))
+            throw new TypeError('each part must be an array of changes');
+        const changes = normalizeChanges(part);
+        this.assertNew(changes);
+        this.remember(changes);
+        const current = await currentShas(this.h.trees, this.ctx, this.baseTree, changes);
+        const p = planWrite(changes, (k) => current.get(k));
+        for (const k of p.written)
+            this.plan.written.push(k);
+        for (const k of p.deleted)
+            this.plan.deleted.push(k);
+        if (p.treeChanges.length === 0)
+            return;
+        assertCanWrite(this.ctx, this.h.repository);
+        this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
+        await this.upload.add(p.treeChanges);
+    }
+    /** Send what is queued; the new root tree, or null when no part changed anything. */
+    async finish() {
+        return this.upload ? await this.upload.finish() : null;
+    }
+    /** A key may appear once in the whole commit, and no put key may be a directory of another. */
+    assertNew(changes) {
+        for (const c of changes) {
+            if (this.desired.has(c.key)) {
+                throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+            }
+        }
+        assertNoPathConflicts(changes, {
+            isFile: (p) => typeof this.desired.get(p) === 'string',
+            isDir: (p) => this.dirs.has(p),
+        });
+    }
+    remember(changes) {
+        for (const c of changes) {
+            this.desired.set(c.key, c.op === 'put' ? c.sha : null);
+            for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
+                this.keyDirs.add(c.key.slice(0, i));
+                if (c.op === 'put')
+                    this.dirs.add(c.key.slice(0, i));
+            }
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/parts-loop.ts
+/**
+ * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): the parts are
+ * gathered and uploaded as they come (parts-gather.ts), then the commit is created and the ref moved as
+ * in a single-commit write. Costs what `commit` of all the parts costs. A lost race re-plans from the
+ * kept blob SHAs (every blob is on GitHub by then): no value is sent twice.
+ */
+
+
+
+
+
+/**
+ * The options of a commit in parts, checked before it queues (a message function is called, and so
+ * checked, once every part is in).
+ *
+ * @example
+ * assertPartsWrite({ message: 'backfill' });
+ */
+function assertPartsWrite(options) {
+    assertPartsOptions(options);
+    if (typeof options.message !== 'function')
+        assertCommitMessage(options.message);
+}
+/**
+ * Gather `parts` into one commit on the section's tip, retrying lost races.
+ *
+ * @example
+ * async function* pages() { yield [{ op: 'put', key: 'a.json', value: '1' }]; yield [{ op: 'delete', key: 'b.json' }]; }
+ * const result = await writeInParts(host, ctx, pages(), { message: 'backfill' });
+ */
+async function writeInParts(h, ctx, parts, options) {
+    const cached = await h.cachedTip(ctx);
+    // As in write-loop.ts: a recently seen tip (or a section just seen absent) is written on without a ref read.
+    const confirmed = !(cached ? h.tips.recentlySeen(ctx.tokenId, cached.sha) : h.tips.recentlySeen(ctx.tokenId, null));
+    const tip = confirmed ? await h.readRef(ctx, false) : (cached?.sha ?? null);
+    const base = tip === null ? null : await h.getCommit(ctx, tip);
+    const baseTree = base ? base.tree : null;
+    const gathered = new PartsGatherer(h, ctx, baseTree);
+    for await (const part of parts)
+        await gathered.add(part);
+    const custom = partsMessage(options);
+    assertCommitMessage(custom);
+    const retry = new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+    const tree = await gathered.finish();
+    return new PartsCommit(h, ctx, gathered, custom, retry, { tip, confirmed, baseTree, tree }).run();
+}
+/** The second phase: commit the gathered tree and move the ref, re-planning by SHA after a lost race. */
+class PartsCommit {
+    h;
+    ctx;
+    gathered;
+    custom;
+    retry;
+    s;
+    plan;
+    desired;
+    constructor(h, ctx, gathered, custom, retry, s) {
+        this.h = h;
+        this.ctx = ctx;
+        this.gathered = gathered;
+        this.custom = custom;
+        this.retry = retry;
+        this.s = s;
+        this.plan = gathered.plan;
+        this.desired = gathered.desired;
+    }
+    async run() {
+        for (;;) {
+            const tree = this.s.tree;
+            if (tree === null) {
+                if (await this.confirmNothingToDo())
+                    return this.result(this.s.tip, this.s.tip, false);
+                continue;
+            }
+            const parent = this.s.tip;
+            const commit = await this.commitOn(tree);
+            const outcome = await this.h.refs.update(this.ctx, parent, commit, this.retry, this.gathered.touchedBy);
+            if (outcome.ok)
+                return this.result(commit, parent, true);
+            await this.afterLoss(outcome);
+        }
+    }
+    /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: re-planned. */
+    async confirmNothingToDo() {
+        if (this.s.confirmed)
+            return true;
+        const now = await this.h.readRef(this.ctx);
+        this.s.confirmed = true;
+        if (now === this.s.tip)
+            return true;
+        this.s.tip = now;
+        await this.replan();
+        return false;
+    }
+    async commitOn(tree) {
+        // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
+        await this.h.objects.rememberOwnTrees(this.s.baseTree, entriesBySha(this.plan, this.desired), tree);
+        const message = this.custom ?? defaultCommitMessage({ ...this.plan, treeChanges: [], unchanged: 0 });
+        return this.h.objects.createCommit(this.ctx, tree, this.s.tip, message);
+    }
+    async afterLoss(outcome) {
+        await afterLostRace(this.h, this.ctx, this.retry, this.s.confirmed, outcome.tip);
+        this.s.confirmed = true;
+        this.s.tip = outcome.tip;
+        const caught = outcome.caught;
+        if (caught && !caught.known && !caught.touched)
+            await this.rebuildOn(caught.commit.tree);
+        else
+            await this.replan();
+    }
+    /** None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree. */
+    async rebuildOn(baseTree) {
+        this.s.baseTree = baseTree;
+        const up = this.h.objects.treeUpload(this.ctx, baseTree);
+        await up.add(entriesBySha(this.plan, this.desired));
+        this.s.tree = await up.finish();
+    }
+    async replan() {
+        const again = await replanBySha(this.h, this.ctx, this.s.tip, this.desired);
+        this.plan = again.plan;
+        this.s.tree = again.tree;
+        this.s.baseTree = again.baseTree;
+    }
+    result(version, previous, changed) {
+        const plan = this.plan;
+        return {
+            version,
+            previousVersion: previous,
+            changed,
+            written: changed ? plan.written : [],
+            deleted: changed ? plan.deleted : [],
+            unchanged: this.desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+            ...this.h.meta(this.ctx),
+        };
+    }
+}
+/** The plan's tree entries, naming each blob by its kept SHA. */
+function entriesBySha(plan, desired) {
+    return [
+        ...plan.written.map((k) => ({ path: k, mode: '100644', sha: desired.get(k) })),
+        ...plan.deleted.map((k) => ({ path: k, mode: '100644', sha: null })),
+    ];
+}
+/**
+ * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
+ * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
+ */
+async function replanBySha(h, ctx, tip, desired) {
+    const base = tip === null ? null : await h.getCommit(ctx, tip);
+    const baseTree = base ? base.tree : null;
+    const keys = [...desired].map(([key, sha]) => sha === null ? { op: 'delete', key } : { op: 'put', key });
+    const current = await currentShas(h.trees, ctx, baseTree, keys);
+    const plan = { written: [], deleted: [] };
+    const entries = [];
+    for (const [key, sha] of desired) {
+        const now = current.get(key);
+        if (sha === null ? now === undefined : now === sha)
+            continue;
+        entries.push({ path: key, mode: '100644', sha });
+        (sha === null ? plan.deleted : plan.written).push(key);
+    }
+    if (entries.length === 0)
+        return { plan, tree: null, baseTree };
+    assertCanWrite(ctx, h.repository);
+    const up = h.objects.treeUpload(ctx, baseTree);
+    await up.add(entries);
+    return { plan, tree: await up.finish(), baseTree };
+}
+
+;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
+const isTree = (e) => e.mode === '040000' || e.mode === '40000';
+const isBlob = (e) => !isTree(e) && e.mode !== '160000';
+const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/**
+ * Diff the trees `from` and `to` (null = the empty tree), keeping keys that start with `prefix`.
+ * `readTree(sha)` returns one level; it is called only for trees that differ (and, for a directory
+ * added or removed as a whole, for the levels below it, whose keys must be listed).
+ *
+ * @example
+ * const d = await diffTrees(oldRoot, newRoot, (sha) => db.getTree(sha));
+ * d.changed; // [{ key: 'a/b.json', blobSha: '…', previousBlobSha: '…' }]
+ */
+async function diffTrees(from, to, readTree, prefix = '') {
+    const out = { added: [], changed: [], removed: [] };
+    const wanted = (dir) => dir.startsWith(prefix) || prefix.startsWith(dir);
+    /** Every key below a tree that exists on one side only. */
+    const all = async (sha, base, side) => {
+        for (const e of await readTree(sha)) {
+            const path = base + e.name;
+            if (isTree(e)) {
+                if (wanted(`${path}/`))
+                    await all(e.sha, `${path}/`, side);
+            }
+            else if (isBlob(e) && path.startsWith(prefix)) {
+                out[side].push(side === 'added' ? { key: path, blobSha: e.sha } : { key: path, previousBlobSha: e.sha });
+            }
+        }
+    };
+    const walk = async (a, b, base) => {
+        if (a === b)
+            return;
+        if (a === null)
+            return all(b, base, 'added');
+        if (b === null)
+            return all(a, base, 'removed');
+        const left = new Map((await readTree(a)).map((e) => [e.name, e]));
+        const right = new Map((await readTree(b)).map((e) => [e.name, e]));
+        const names = new Set([...left.keys(), ...right.keys()]);
+        for (const name of names) {
+            const ea = left.get(name);
+            const eb = right.get(name);
+            const path = base + name;
+            const dir = `${path}/`;
+            if (ea && eb && ea.sha === eb.sha && ea.mode === eb.mode)
+                continue;
+            const aTree = ea !== undefined && isTree(ea);
+            const bTree = eb !== undefined && isTree(eb);
+            const aBlob = ea !== undefined && isBlob(ea) && path.startsWith(prefix);
+            const bBlob = eb !== undefined && isBlob(eb) && path.startsWith(prefix);
+            if (aBlob && bBlob) {
+                if (ea.sha !== eb.sha)
+                    out.changed.push({ key: path, blobSha: eb.sha, previousBlobSha: ea.sha });
+            }
+            else if (aBlob)
+                out.removed.push({ key: path, previousBlobSha: ea.sha });
+            else if (bBlob)
+                out.added.push({ key: path, blobSha: eb.sha });
+            if ((aTree || bTree) && wanted(dir)) {
+                await walk(aTree ? ea.sha : null, bTree ? eb.sha : null, dir);
+            }
+        }
+    };
+    await walk(from, to, '');
+    out.added.sort(byKey);
+    out.changed.sort(byKey);
+    out.removed.sort(byKey);
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/core/section.ts
+/**
+ * "Is this version a commit of the section?" — true when the commit is reachable from the section's
+ * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
+ * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
+ * never read data that was never in the section.
+ */
+
+/**
+ * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
+ * proven to be in the section (commits are immutable, so a positive answer stays true while the
+ * section only moves forward); every commit visited on the way is added to it.
+ *
+ * @example
+ * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
+ */
+async function isInSection(version, tip, parentsOf, known) {
+    if (known?.has(version))
+        return true;
+    if (tip === null)
+        return false;
+    const seen = new Set([tip]);
+    let frontier = [tip];
+    while (frontier.length > 0) {
+        const next = [];
+        for (const sha of frontier) {
+            if (sha === version) {
+                if (known)
+                    for (const s of seen)
+                        known.add(s);
+                return true;
+            }
+            for (const p of await parentsOf(sha)) {
+                if (!seen.has(p)) {
+                    seen.add(p);
+                    next.push(p);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if (known)
+        for (const s of seen)
+            known.add(s);
+    return false;
+}
+/**
+ * The error for a version that is a commit, but not of this section.
+ *
+ * @example
+ * throw notInSection('0123…', 'refs/docdb/documents');
+ */
+function notInSection(version, ref) {
+    return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/versions.ts
+
+
+
+
+
+/** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
+async function onCachedChain(h, version, tip) {
+    let sha = tip;
+    for (let i = 0; i < 10_000 && sha !== undefined; i++) {
+        if (sha === version)
+            return true;
+        sha = (await h.cachedCommit(sha))?.parents[0];
+    }
+    return false;
+}
+/**
+ * Throw `InvalidVersion` unless `version` is a commit of the section. `tip` is the tip when the
+ * caller already read it (else the ref name is given to the commit list, which costs no ref read).
+ *
+ * @example
+ * await assertInSection(host, ctx, version); // 0 requests when cached, else 1 per 100 commits back
+ */
+async function assertInSection(h, ctx, version, tip) {
+    if (h.known.has(version))
+        return;
+    const hint = tip === undefined ? await h.cachedTip(ctx) : tip;
+    if (hint && (await onCachedChain(h, version, hint))) {
+        h.known.add(version);
+        return;
+    }
+    if (tip === null)
+        throw notInSection(version, h.ref);
+    let start = tip ?? h.ref;
+    let url;
+    const listed = [];
+    for (;;) {
+        const res = await h.send(ctx, {
+            step: 'list section commits',
+            method: 'GET',
+            ...(url === undefined ? { path: '/commits', query: { sha: start, per_page: '100' } } : { url }),
+            retry: true,
+            accept: url === undefined && start === h.ref ? [404, 422] : [],
+        });
+        if (res.status === 404 || res.status === 422) {
+            // The host did not resolve the ref name (or the section does not exist): use the tip's SHA.
+            const now = await h.readRef(ctx);
+            if (now === null)
+                throw notInSection(version, h.ref);
+            start = now;
+            continue;
+        }
+        const list = res.json();
+        if (!Array.isArray(list)) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
+                operation: ctx.operation,
+                step: 'list section commits',
+            });
+        }
+        for (const item of list) {
+            const c = listedCommit(item);
+            if (!c)
+                continue;
+            listed.push(c.sha);
+            if (!(await h.cachedCommit(c.sha)))
+                await h.putCommit(c);
+            if (c.sha === version) {
+                for (const s of listed)
+                    h.known.add(s);
+                return;
+            }
+        }
+        const next = (0,headers/* nextLink */.IX)(res.headers.link);
+        if (!next)
+            break;
+        let nextUrl;
+        try {
+            nextUrl = new URL(next);
+        }
+        catch {
+            break;
+        }
+        // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
+        if (nextUrl.origin !== h.apiOrigin) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
+        }
+        url = nextUrl.toString();
+    }
+    for (const s of listed)
+        h.known.add(s);
+    throw notInSection(version, h.ref);
+}
+/**
+ * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
+ * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
+ * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
+ * tip's own parent list, so the section check is free).
+ */
+async function changesBetween(h, ctx, options) {
+    const tip = await h.readRef(ctx);
+    if (tip === null)
+        throw notInSection(options.from, h.ref);
+    const to = options.to ?? tip;
+    if (to !== tip)
+        await assertInSection(h, ctx, to, tip);
+    const toCommit = await h.getCommit(ctx, to, true);
+    await assertInSection(h, ctx, options.from, to === tip ? tip : to);
+    const fromCommit = await h.getCommit(ctx, options.from, true);
+    if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
+        // Both are in the section; "from" must also be older than "to" (the section is linear).
+        if (await onCachedChain(h, to, options.from)) {
+            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+        }
+    }
+    const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
+    return { from: options.from, to, ...d };
+}
+
+;// CONCATENATED MODULE: ./src/cache/git-cache.ts
+/**
+ * Typed cache layers over a {@link CacheBackend}:
+ * - ref tip:  (api origin, owner/repo, ref, token identity) → { sha, etag }   mutable, ETag-validated
+ * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
+ * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
+ * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
+ * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
+ * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
+ */
+
+
+/**
+ * Identity of a token for cache keys: SHA-1 of a domain-separated string, so equal tokens share
+ * ETags and different tokens never do, and the token cannot be read back from the cache.
+ * `undefined` (no token) is the anonymous identity.
+ */
+function tokenIdentity(token) {
+    if (token === undefined || token === '')
+        return 'anonymous';
+    return (0,sha1/* sha1Hex */.Ru)((0,core_bytes/* utf8 */.As)(`docdb token identity v1\u0000${token}`));
+}
+const personSize = (p) => 2 * (p.name.length + p.email.length + p.date.length);
+/** Cache of one repository's git objects and ref tips (`scope` = api origin + owner/repo). */
+class GitCache {
+    backend;
+    scope;
+    constructor(backend, scope) {
+        this.backend = backend;
+        this.scope = scope;
+    }
+    key(kind, id) {
+        return `${this.scope}|${kind}|${id}`;
+    }
+    async getRefTip(ref, tokenId) {
+        return (await this.backend.get(this.key('ref', `${ref}|${tokenId}`)));
+    }
+    async setRefTip(ref, tokenId, tip) {
+        const value = tip.etag === undefined ? { sha: tip.sha } : { sha: tip.sha, etag: tip.etag };
+        await this.backend.set(this.key('ref', `${ref}|${tokenId}`), value, 200 + ref.length * 2);
+    }
+    async deleteRefTip(ref, tokenId) {
+        await this.backend.delete(this.key('ref', `${ref}|${tokenId}`));
+    }
+    async getCommit(sha) {
+        return (await this.backend.get(this.key('commit', sha)));
+    }
+    async putCommit(c) {
+        const size = 200 + 2 * c.message.length + 48 * c.parents.length + personSize(c.author) + personSize(c.committer);
+        await this.backend.set(this.key('commit', c.sha), c, size);
+    }
+    async getTree(sha) {
+        return (await this.backend.get(this.key('tree', sha)));
+    }
+    async putTree(sha, entries) {
+        let size = 64;
+        for (const e of entries)
+            size += 120 + 2 * e.name.length;
+        await this.backend.set(this.key('tree', sha), entries, size);
+    }
+    async getBlob(sha) {
+        return (await this.backend.get(this.key('blob', sha)));
+    }
+    async putBlob(sha, bytes) {
+        await this.backend.set(this.key('blob', sha), bytes, 64 + bytes.length);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/local-trees.ts
+
+/** Object id of a tree level given as cached entries. */
+function levelSha(entries) {
+    return hashObject('tree', encodeTree(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
+}
+/**
+ * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
+ * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
+ * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
+ * trusts GitHub's reply and caches less.
+ *
+ * @example
+ * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
+ *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
+ * ]);
+ * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
+ */
+async function buildTreesLocally(getLevel, baseRoot, changes) {
+    const levels = new Map();
+    const unknown = Symbol('unknown');
+    // Where each change's next path segment starts. A change descends one path, so one offset per change
+    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
+    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
+    const offset = new Int32Array(changes.length);
+    const apply = async (treeSha, list) => {
+        const entries = new Map();
+        if (treeSha !== null) {
+            const level = await getLevel(treeSha);
+            if (!level)
+                return unknown;
+            for (const e of level)
+                entries.set(e.name, e);
+        }
+        const nested = new Map();
+        for (const i of list) {
+            const c = changes[i];
+            const from = offset[i];
+            const slash = c.path.indexOf('/', from);
+            if (slash < 0) {
+                const name = c.path.slice(from);
+                if (c.sha === null) {
+                    if (!entries.has(name))
+                        return unknown;
+                    entries.delete(name);
+                }
+                else {
+                    if (entries.get(name)?.type === 'tree')
+                        return unknown;
+                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
+                }
+            }
+            else {
+                const name = c.path.slice(from, slash);
+                offset[i] = slash + 1;
+                const sub = nested.get(name);
+                if (sub)
+                    sub.push(i);
+                else
+                    nested.set(name, [i]);
+            }
+        }
+        for (const [name, sub] of nested) {
+            const existing = entries.get(name);
+            if (existing && existing.type !== 'tree')
+                return unknown;
+            const child = await apply(existing?.sha ?? null, sub);
+            if (child === unknown)
+                return unknown;
+            if (child === null)
+                entries.delete(name);
+            else
+                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
+        }
+        if (entries.size === 0)
+            return null;
+        const level = [...entries.values()];
+        const sha = levelSha(level);
+        levels.set(sha, level);
+        return sha;
+    };
+    const root = await apply(baseRoot, changes.map((_, i) => i));
+    if (root === unknown)
+        return undefined;
+    if (root === null) {
+        // Every path deleted: GitHub answers with the empty tree.
+        const sha = levelSha([]);
+        levels.set(sha, []);
+        return { root: sha, levels };
+    }
+    return { root, levels };
+}
+/**
+ * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
+ * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
+ *
+ * @example
+ * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
+ */
+function verifiedLevels(rootSha, list, limit) {
+    const dirs = new Map([
+        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
+    ]);
+    list.forEach((raw, index) => {
+        const e = raw;
+        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
+            return;
+        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
+        const slash = e.path.lastIndexOf('/');
+        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
+        if (!parent)
+            return; // its directory's entry was not shown: nothing about it can be verified
+        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
+        if (type === 'tree')
+            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
+    });
+    const levels = new Map();
+    const tooBig = new Set();
+    for (const d of dirs.values()) {
+        let ok = false;
+        try {
+            ok = levelSha(d.entries) === d.sha;
+        }
+        catch {
+            ok = false; // duplicate names or malformed entries: not a level we can vouch for
+        }
+        if (ok)
+            levels.set(d.sha, d.entries);
+        else if (list.length - d.firstIndex >= limit / 2)
+            tooBig.add(d.sha);
+    }
+    return { levels, tooBig };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/catch-up.ts
+
+
+/**
+ * @example
+ * const catchUp = new CatchUp(client, cache);
+ * const caught = await catchUp.from(ctx, oldTip, newTip, (files) => touchesAny(files, keys));
+ * if (caught && !caught.touched) buildOn(caught.commit.tree);
+ */
+class CatchUp {
+    client;
+    cache;
+    /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
+    compareByRef = true;
+    constructor(client, cache) {
+        this.client = client;
+        this.cache = cache;
+    }
+    /**
+     * One compare from `oldTip` to `head` (a SHA, or the ref name to read the tip in the same request): the
+     * new tip's commit, and whether the write's keys changed (`touchedBy`). The changed files are replayed on
+     * the cached old tree; when that yields the new commit's tree exactly, every new level is cached
+     * (`known`). Undefined when the answer is unusable.
+     */
+    async from(ctx, oldTip, head, touchedBy) {
+        const c = await compareTips(this.client, ctx, oldTip, head);
+        if (!('commit' in c)) {
+            if (c.unusable === 404 || c.unusable === 422)
+                this.compareByRef = false;
+            return undefined;
+        }
+        // Every commit in between is cached: reads at those versions, and the proof that they are commits of
+        // the section (versions.ts walks cached first parents), cost no request later.
+        for (const commit of c.commits)
+            await this.cache.putCommit(commit);
+        const known = await this.replayOnOldTree(oldTip, c.commit.tree, c.files);
+        return { commit: c.commit, touched: touchedBy(c.files), known };
+    }
+    /** Replay the changed files on the cached tree of `oldTip`; true (levels cached) when it gives `newTree`. */
+    async replayOnOldTree(oldTip, newTree, files) {
+        const old = await this.cache.getCommit(oldTip);
+        const replay = changedFilesAsTreeChanges(files);
+        if (!old || !replay)
+            return false;
+        const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
+        if (built?.root !== newTree)
+            return false;
+        for (const [sha, level] of built.levels)
+            await this.cache.putTree(sha, level);
+        return true;
+    }
+}
+/**
+ * After a catch-up whose new tree is not cached but which touched none of the write's keys: plan on the
+ * old tree (`viewTree`, cached) and build on the new one — the plan is the same on both.
+ *
+ * @example
+ * const rebased = caught && rebaseView(caught, oldCommit.tree); // { viewTree, base } or undefined
+ */
+function rebaseView(caught, viewTree) {
+    if (caught.known || caught.touched || viewTree === undefined)
+        return undefined;
+    return { viewTree, base: caught.commit };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/commit-reader.ts
+
+
+/**
+ * @example
+ * const commits = new CommitReader(client, cache, 'octo/data');
+ * const { tree, parents } = await commits.get(ctx, tip);
+ */
+class CommitReader {
+    client;
+    cache;
+    repository;
+    constructor(client, cache, 
+    /** `owner/repo`, for messages. */
+    repository) {
+        this.client = client;
+        this.cache = cache;
+        this.repository = repository;
+    }
+    /**
+     * The commit `sha`. `pinned`: the SHA came from the caller (a version to read at), so a 404 or 422
+     * means "no such version" (`InvalidVersion`) rather than an error of the API.
+     */
+    async get(ctx, sha, pinned = false) {
+        const hit = await this.cache.getCommit(sha);
+        if (hit)
+            return hit;
+        const res = await this.client.send(ctx, {
+            step: 'read commit',
+            method: 'GET',
+            path: `/git/commits/${sha}`,
+            retry: true,
+            accept: pinned ? [404, 422] : [],
+        });
+        if (res.status === 404 || res.status === 422) {
+            throw new core_errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
+        }
+        const c = parseCommit(ctx, 'read commit', res.json());
+        if (c.sha !== sha)
+            throw badResponse(ctx, 'read commit', `asked for ${sha}, got ${c.sha}`);
+        await this.cache.putCommit(c);
+        return c;
+    }
+}
+
+// EXTERNAL MODULE: ./src/cache/backend.ts
+var backend = __nccwpck_require__(6270);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-upload.ts
 // ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
 const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
@@ -35491,6 +36485,479 @@ class TreeUpload {
         // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
         for (const sha of created)
             this.uploaded?.add(sha);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/object-writer.ts
+/**
+ * Creating the objects of a write: trees (a chain of `POST /git/trees`, see tree-upload.ts), blobs for
+ * values that cannot go inline (`POST /git/blobs`) and the commit (`POST /git/commits`). Every creation
+ * is content-addressed, so each is retried like a read. After GitHub answers with the new root tree, the
+ * same trees are computed locally (local-trees.ts) and, when the roots agree, every new level and every
+ * blob written is cached: a read or a no-op write right after this store's own write costs only the ref read.
+ * https://docs.github.com/rest/git/trees#create-a-tree · https://docs.github.com/rest/git/commits#create-a-commit
+ */
+
+
+
+
+
+
+/**
+ * @example
+ * const objects = new ObjectWriter({ ref, cfg, client, cache, trees });
+ * const tree = await objects.createTrees(ctx, base.tree, plan.treeChanges);
+ * await objects.rememberOwnTrees(base.tree, plan.treeChanges, tree);
+ * const commit = await objects.createCommit(ctx, tree, tip, 'docdb: update');
+ */
+class ObjectWriter {
+    deps;
+    constructor(deps) {
+        this.deps = deps;
+    }
+    /** A chained create-tree upload on `baseTree` (see tree-upload.ts). */
+    treeUpload(ctx, baseTree, uploaded) {
+        const host = {
+            maxInlineBytes: this.deps.cfg.maxInlineBytes,
+            createBlob: (bytes, sha) => this.createBlob(ctx, bytes, sha),
+            createTree: (body) => this.createTree(ctx, body),
+        };
+        return new TreeUpload(host, baseTree, uploaded);
+    }
+    /** Upload `changes` on `baseTree` in as many create-tree requests as their content needs; the new root. */
+    async createTrees(ctx, baseTree, changes, uploaded) {
+        const up = this.treeUpload(ctx, baseTree, uploaded);
+        await up.add(changes);
+        return (await up.finish());
+    }
+    /**
+     * Compute the trees of our own write locally; when the root matches GitHub's reply, cache every new
+     * level and every blob written, so the next read or no-op write needs only the ref read.
+     */
+    async rememberOwnTrees(baseTree, changes, replied) {
+        const { cache, cfg, trees } = this.deps;
+        const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, changes);
+        if (built?.root !== replied) {
+            if (built) {
+                cfg.logger?.({
+                    level: 'warn',
+                    message: `${this.deps.ref}: the tree computed locally (${built.root}) differs from GitHub's (${replied}); not caching it`,
+                    data: { local: built.root, upstream: replied },
+                });
+            }
+            return;
+        }
+        for (const [sha, level] of built.levels)
+            await cache.putTree(sha, level);
+        await this.rememberBlobs(changes);
+        trees.lastRootTree = replied;
+    }
+    /** Create the commit of `tree` on `parent` (none: the section's first commit); its SHA. */
+    async createCommit(ctx, tree, parent, message) {
+        const body = { message, tree, parents: parent ? [parent] : [] };
+        const author = this.deps.cfg.author;
+        if (author) {
+            const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
+            body.author = { ...author, date };
+            body.committer = { ...author, date };
+        }
+        const res = await this.deps.client.send(ctx, {
+            step: 'create commit',
+            method: 'POST',
+            path: '/git/commits',
+            body,
+            retry: true, // an extra unreferenced commit object is harmless
+        });
+        const c = parseCommit(ctx, 'create commit', res.json());
+        if (c.tree !== tree)
+            throw badResponse(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
+        await this.deps.cache.putCommit(c);
+        return c.sha;
+    }
+    /** One create-tree request; its new tree's SHA. */
+    async createTree(ctx, body) {
+        const res = await this.deps.client.send(ctx, {
+            step: 'create tree',
+            method: 'POST',
+            path: '/git/trees',
+            body,
+            retry: true, // content-addressed: repeating it yields the same tree
+        });
+        const j = res.json();
+        if (!isObject(j) || !isSha(j.sha))
+            throw badResponse(ctx, 'create tree', 'expected { sha }');
+        // The reply lists the new root level: cache it so a read after our write skips that request.
+        if (Array.isArray(j.tree) && j.truncated !== true)
+            await this.deps.trees.cacheListing(j.sha, j.tree, false);
+        return j.sha;
+    }
+    async createBlob(ctx, bytes, expected) {
+        const b64 = (0,core_bytes/* toBase64 */.nk)(bytes);
+        const res = await this.deps.client.send(ctx, {
+            step: 'create blob',
+            method: 'POST',
+            path: '/git/blobs',
+            body: { content: b64, encoding: 'base64' },
+            retry: true,
+        });
+        const j = res.json();
+        if (!isObject(j) || !isSha(j.sha))
+            throw badResponse(ctx, 'create blob', 'expected { sha }');
+        if (j.sha !== expected)
+            throw badResponse(ctx, 'create blob', `blob SHA ${j.sha} differs from the local ${expected}`);
+        return j.sha;
+    }
+    async rememberBlobs(changes) {
+        // Blobs written are cached up to a quarter of the memory cache's bound: enough for every interactive
+        // write, while a 100,000-document batch does not copy its whole payload into a cache it would thrash.
+        let budget = backend/* DEFAULT_CACHE_MAX_BYTES */.K / 4;
+        for (const c of changes) {
+            if (c.sha === null || !c.content || c.content.length > budget)
+                continue;
+            budget -= c.content.length;
+            await this.deps.cache.putBlob(c.sha, c.content.slice());
+        }
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/redact.ts
+var redact = __nccwpck_require__(2258);
+;// CONCATENATED MODULE: ./src/stores/remote-api/operation.ts
+/**
+ * One operation of the remote-api store from start to result: the token it runs with (asked of the
+ * credentials provider once per operation, so a browser host can refresh it between operations), the
+ * request count and rate limit every result reports, and the token scrubbed from every string of any
+ * error that escapes (core/redact.ts).
+ */
+
+
+
+
+/**
+ * @example
+ * const ops = new OperationRunner(cfg);
+ * const got = await ops.run('get', async (ctx) => ({ value: await read(ctx), ...ops.meta(ctx) }));
+ */
+class OperationRunner {
+    cfg;
+    /** Rate limit from the last response any operation of this store saw. */
+    lastRateLimit;
+    constructor(cfg) {
+        this.cfg = cfg;
+    }
+    /** Run an operation; any error that escapes carries no token (message, data, causes). */
+    async run(operation, fn) {
+        let ctx;
+        try {
+            ctx = await this.begin(operation);
+            return await fn(ctx);
+        }
+        catch (e) {
+            // Every string the error carries (message, data such as GitHub's echoed message, causes).
+            (0,redact/* redactError */.ki)(e, [ctx?.token]);
+            if (ctx?.rateLimit)
+                this.lastRateLimit = ctx.rateLimit;
+            if (e instanceof core_errors/* DocDbError */.rq && ctx) {
+                e.data.requests ??= ctx.requests;
+            }
+            throw e;
+        }
+    }
+    /** What a result reports: the operation's request count and the freshest rate limit known. */
+    meta(ctx) {
+        // An operation served entirely from cache reports the last rate limit this store saw.
+        const rateLimit = ctx.rateLimit ?? this.lastRateLimit;
+        if (ctx.rateLimit)
+            this.lastRateLimit = ctx.rateLimit;
+        return rateLimit ? { requests: ctx.requests, rateLimit } : { requests: ctx.requests };
+    }
+    async begin(operation) {
+        const token = this.cfg.token ?? (this.cfg.credentials ? await this.askCredentials(operation) : undefined);
+        return { operation, token, tokenId: tokenIdentity(token), requests: 0 };
+    }
+    /** The provider's token; undefined when it has none (an anonymous operation). */
+    async askCredentials(operation) {
+        let t;
+        try {
+            t = await this.cfg.credentials?.();
+        }
+        catch (e) {
+            throw new core_errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
+        }
+        if (t === undefined || t === null || t === '')
+            return undefined;
+        (0,config/* assertTokenShape */.pK)(t, 'credentials');
+        return t;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/ref-reader.ts
+
+
+/**
+ * The ref as URLs name it: no `refs/` prefix, each segment percent-encoded.
+ *
+ * @example
+ * refUrlPath('refs/docdb/documents'); // 'docdb/documents'
+ */
+function refUrlPath(ref) {
+    return ref.slice('refs/'.length).split('/').map(encodeURIComponent).join('/');
+}
+/**
+ * @example
+ * const refs = new RefReader({ ref, cfg, client, cache, tips });
+ * const tip = await refs.read(ctx); // null when the section does not exist yet
+ */
+class RefReader {
+    deps;
+    /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
+    path;
+    repoChecked = false;
+    constructor(deps) {
+        this.deps = deps;
+        this.path = refUrlPath(deps.ref);
+    }
+    /**
+     * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
+     * `checkRepo` false: a missing ref is not told apart from a missing repository (a write's next request
+     * fails the same way on a missing repository).
+     */
+    async read(ctx, checkRepo = true) {
+        const cached = await this.deps.cache.getRefTip(this.deps.ref, ctx.tokenId);
+        const res = await this.request(ctx, cached);
+        if (res.status === 304)
+            return this.unchanged(ctx, cached);
+        if (res.status === 404)
+            return this.missing(ctx, checkRepo);
+        return this.moved(ctx, res);
+    }
+    request(ctx, cached) {
+        const headers = {};
+        if (this.deps.cfg.etag && cached?.etag)
+            headers['if-none-match'] = cached.etag;
+        return this.deps.client.send(ctx, {
+            step: 'read ref',
+            method: 'GET',
+            path: `/git/ref/${this.path}`,
+            headers,
+            retry: true,
+            accept: [304, 404],
+        });
+    }
+    unchanged(ctx, cached) {
+        if (!cached)
+            throw badResponse(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+        this.deps.tips.saw(ctx.tokenId, cached.sha);
+        return cached.sha;
+    }
+    async missing(ctx, checkRepo) {
+        await this.deps.cache.deleteRefTip(this.deps.ref, ctx.tokenId);
+        // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
+        if (checkRepo)
+            await this.ensureRepo(ctx);
+        this.deps.tips.saw(ctx.tokenId, null);
+        return null;
+    }
+    async moved(ctx, res) {
+        const sha = this.tipOf(ctx, res.json());
+        const etag = res.headers.etag;
+        await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, etag ? { sha, etag } : { sha });
+        this.deps.tips.saw(ctx.tokenId, sha);
+        return sha;
+    }
+    /** The commit SHA of a ref body `{ ref, object: { sha, type } }`. */
+    tipOf(ctx, j) {
+        const ref = this.deps.ref;
+        if (!isObject(j))
+            throw badResponse(ctx, 'read ref', Array.isArray(j) ? 'a list instead of one ref' : 'not an object');
+        const obj = j.object;
+        if (j.ref !== ref || !isObject(obj) || !isSha(obj.sha)) {
+            throw badResponse(ctx, 'read ref', `expected { ref: "${ref}", object: { sha } }`);
+        }
+        if (obj.type !== undefined && obj.type !== 'commit') {
+            throw badResponse(ctx, 'read ref', `${ref} points at a ${String(obj.type)}, not a commit`);
+        }
+        return obj.sha;
+    }
+    /** GET the repository once per store to tell "ref missing" from "repository missing" (both 404). */
+    async ensureRepo(ctx) {
+        if (this.repoChecked)
+            return;
+        await this.deps.client.send(ctx, { step: 'read repository', method: 'GET', path: '', retry: true });
+        this.repoChecked = true;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/ref-update.ts
+
+
+/** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
+const MAX_REREADS_AFTER_LOST_REPLY = 8;
+/** Commits walked back (first parents) to find our commit below a new tip when no compare answers. */
+const MAX_PARENTS_WALKED = 20;
+/**
+ * @example
+ * const refs = new RefUpdater({ ref, path, cfg, client, cache, tips, catchUp, readRef, getCommit });
+ * const outcome = await refs.update(ctx, tip, commit, retry);
+ * if (!outcome.ok) rebaseOnto(outcome.tip);
+ */
+class RefUpdater {
+    deps;
+    constructor(deps) {
+        this.deps = deps;
+    }
+    /**
+     * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
+     * null). `{ ok: false, tip }` when another writer won; `touchedBy` tells the catch-up which changed
+     * files touch the write.
+     */
+    async update(ctx, parent, commit, retry, touchedBy = () => true) {
+        const request = this.request(parent, commit);
+        let lost = 0; // replies lost so far: from then on our update may have been applied at any time
+        for (;;) {
+            const noReply = await this.send(ctx, request, commit);
+            if (noReply === 'applied')
+                return { ok: true };
+            if (noReply)
+                lost++;
+            // Unconditional: after an update attempt a cached ETag proves nothing about our write.
+            await this.deps.cache.deleteRefTip(this.deps.ref, ctx.tokenId);
+            if (!noReply && lost === 0 && parent !== null && this.deps.catchUp.compareByRef) {
+                const caught = await this.lostRace(ctx, parent, touchedBy);
+                if (caught)
+                    return { ok: false, tip: caught.commit.sha, caught };
+            }
+            const now = await this.reread(ctx, commit, lost, retry);
+            if (now === commit)
+                return { ok: true };
+            if (now !== parent) {
+                if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent)))
+                    return { ok: true };
+                return { ok: false, tip: now };
+            }
+            // The ref did not move, so our update was not applied.
+            await this.sendAgain(ctx, request.step, noReply, lost);
+        }
+    }
+    request(parent, commit) {
+        if (parent === null) {
+            return { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.deps.ref, sha: commit } };
+        }
+        return {
+            step: 'update ref',
+            method: 'PATCH',
+            path: `/git/refs/${this.deps.path}`,
+            body: { sha: commit, force: false },
+        };
+    }
+    /**
+     * One attempt: `'applied'`, undefined for a 422 (not a fast forward / reference already exists /
+     * reference does not exist), or the error when no reply came.
+     */
+    async send(ctx, request, commit) {
+        try {
+            const res = await this.deps.client.send(ctx, { ...request, retry: false, accept: [422] });
+            if (res.status === 422)
+                return undefined;
+            await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, { sha: commit });
+            this.deps.tips.saw(ctx.tokenId, commit);
+            return 'applied';
+        }
+        catch (e) {
+            if (!(e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk))
+                throw e;
+            this.deps.cfg.logger?.({
+                level: 'warn',
+                message: `${ctx.operation}: no reply to the ref update; re-reading ${this.deps.ref}`,
+                data: { commit },
+            });
+            return e;
+        }
+    }
+    /**
+     * A plain lost race: one compare against the ref name tells the new tip and what it changed (instead of
+     * a ref read, then the new tip's commit and tree levels). Undefined when the compare is unusable.
+     */
+    async lostRace(ctx, parent, touchedBy) {
+        const caught = await this.deps.catchUp.from(ctx, parent, `refs/${this.deps.path}`, touchedBy);
+        if (!caught)
+            return undefined;
+        await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, { sha: caught.commit.sha });
+        this.deps.tips.saw(ctx.tokenId, caught.commit.sha);
+        return caught;
+    }
+    /** Read the ref after an attempt; after a lost reply, keep trying while the write's retry budget lasts. */
+    async reread(ctx, commit, lost, retry) {
+        for (let reread = 0;; reread++) {
+            try {
+                return await this.deps.readRef(ctx);
+            }
+            catch (e) {
+                if (lost === 0)
+                    throw e;
+                // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
+                // write's retry budget lasts, rather than report "unknown" after one failed read.
+                const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
+                if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
+                    await this.deps.cfg.sleep(this.deps.client.backoffMs(Math.min(reread, 4)));
+                    continue;
+                }
+                throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.deps.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+            }
+        }
+    }
+    /**
+     * The ref did not move: a 422 then is a reply GitHub does not give; a lost reply is sent again after a
+     * backoff, until `readRetries` replies were lost.
+     */
+    async sendAgain(ctx, step, noReply, lost) {
+        if (!noReply) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} ${this.deps.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step, status: 422 });
+        }
+        if (lost > this.deps.cfg.readRetries)
+            throw noReply;
+        await this.deps.cfg.sleep(this.deps.client.backoffMs(lost - 1));
+    }
+    /**
+     * True when `ancestor` is in the history of `tip` (docdb's history is linear): one compare at any
+     * distance; if its answer is unusable, a walk of first parents that stops at `stop` (the commit
+     * `ancestor` was built on: reaching it first means `ancestor` is not there) or after 20 commits.
+     */
+    async descendsFrom(ctx, tip, ancestor, stop) {
+        const answer = await reachesBack(this.deps.client, ctx, ancestor, tip);
+        if (answer !== undefined)
+            return answer;
+        let sha = tip;
+        for (let i = 0; i < MAX_PARENTS_WALKED && sha !== undefined && sha !== stop; i++) {
+            if (sha === ancestor)
+                return true;
+            sha = (await this.deps.getCommit(ctx, sha)).parents[0];
+        }
+        return false;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/tip-memory.ts
+/**
+ * @example
+ * const tips = new TipMemory(cfg);
+ * tips.saw(ctx.tokenId, sha);
+ * if (tips.recentlySeen(ctx.tokenId, cached.sha)) buildOn(cached.sha); // no ref read
+ */
+class TipMemory {
+    cfg;
+    seen = new Map();
+    constructor(cfg) {
+        this.cfg = cfg;
+    }
+    /** `sha` null: the ref was seen absent (a write right after then creates it without reading it again). */
+    saw(tokenId, sha) {
+        this.seen.set(tokenId, { sha, at: this.cfg.now() });
+    }
+    /** True when this store saw the ref at `sha` (null: absent) within `trustCachedTipMs`. */
+    recentlySeen(tokenId, sha) {
+        const seen = this.seen.get(tokenId);
+        return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
     }
 }
 
@@ -35697,248 +37164,290 @@ class TreeWalker {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
-const isTree = (e) => e.mode === '040000' || e.mode === '40000';
-const isBlob = (e) => !isTree(e) && e.mode !== '160000';
-const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+;// CONCATENATED MODULE: ./src/stores/remote-api/wiring.ts
 /**
- * Diff the trees `from` and `to` (null = the empty tree), keeping keys that start with `prefix`.
- * `readTree(sha)` returns one level; it is called only for trees that differ (and, for a directory
- * added or removed as a whole, for the levels below it, whose keys must be listed).
+ * How the modules of RemoteApiRefStore fit together: one validated configuration, one client, one cache
+ * and one tree walker, shared by the read and write modules, each given only the bound readers and
+ * writers it uses (its `…Host`/`…Deps` interface). Kept out of remote-api-refstore.ts so the store reads
+ * as its operations, and each module can be followed from here to what it borrows.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+
+/**
+ * Validate `options` (`InvalidConfig` naming the field) and build the store's modules.
  *
  * @example
- * const d = await diffTrees(oldRoot, newRoot, (sha) => db.getTree(sha));
- * d.changed; // [{ key: 'a/b.json', blobSha: '…', previousBlobSha: '…' }]
+ * const wired = wireStore({ transport, owner: 'octo', repo: 'data', token });
+ * const tip = await wired.ops.run('head', (ctx) => wired.refs.read(ctx));
  */
-async function diffTrees(from, to, readTree, prefix = '') {
-    const out = { added: [], changed: [], removed: [] };
-    const wanted = (dir) => dir.startsWith(prefix) || prefix.startsWith(dir);
-    /** Every key below a tree that exists on one side only. */
-    const all = async (sha, base, side) => {
-        for (const e of await readTree(sha)) {
-            const path = base + e.name;
-            if (isTree(e)) {
-                if (wanted(`${path}/`))
-                    await all(e.sha, `${path}/`, side);
-            }
-            else if (isBlob(e) && path.startsWith(prefix)) {
-                out[side].push(side === 'added' ? { key: path, blobSha: e.sha } : { key: path, previousBlobSha: e.sha });
-            }
-        }
+function wireStore(options) {
+    const cfg = (0,config/* resolveConfig */.pE)(options);
+    const client = new GitHubClient(cfg);
+    const cache = new GitCache(cfg.backend, `${cfg.apiBase}/${cfg.owner}/${cfg.repo}`);
+    const trees = new TreeWalker(client, cache, cfg.logger, badResponse);
+    const tips = new TipMemory(cfg);
+    const refs = new RefReader({ ref: cfg.ref, cfg, client, cache, tips });
+    const repository = `${cfg.owner}/${cfg.repo}`;
+    const commits = new CommitReader(client, cache, repository);
+    const ops = new OperationRunner(cfg);
+    const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository };
+    const versions = versionsHost(shared);
+    return {
+        cfg,
+        cache,
+        ops,
+        refs,
+        keyReads: keyReadHost(shared, versions),
+        versions,
+        writes: writeHost(shared),
     };
-    const walk = async (a, b, base) => {
-        if (a === b)
-            return;
-        if (a === null)
-            return all(b, base, 'added');
-        if (b === null)
-            return all(a, base, 'removed');
-        const left = new Map((await readTree(a)).map((e) => [e.name, e]));
-        const right = new Map((await readTree(b)).map((e) => [e.name, e]));
-        const names = new Set([...left.keys(), ...right.keys()]);
-        for (const name of names) {
-            const ea = left.get(name);
-            const eb = right.get(name);
-            const path = base + name;
-            const dir = `${path}/`;
-            if (ea && eb && ea.sha === eb.sha && ea.mode === eb.mode)
-                continue;
-            const aTree = ea !== undefined && isTree(ea);
-            const bTree = eb !== undefined && isTree(eb);
-            const aBlob = ea !== undefined && isBlob(ea) && path.startsWith(prefix);
-            const bBlob = eb !== undefined && isBlob(eb) && path.startsWith(prefix);
-            if (aBlob && bBlob) {
-                if (ea.sha !== eb.sha)
-                    out.changed.push({ key: path, blobSha: eb.sha, previousBlobSha: ea.sha });
-            }
-            else if (aBlob)
-                out.removed.push({ key: path, previousBlobSha: ea.sha });
-            else if (bBlob)
-                out.added.push({ key: path, blobSha: eb.sha });
-            if ((aTree || bTree) && wanted(dir)) {
-                await walk(aTree ? ea.sha : null, bTree ? eb.sha : null, dir);
-            }
-        }
+}
+function versionsHost({ cfg, client, cache, trees, refs, commits }) {
+    return {
+        ref: cfg.ref,
+        apiOrigin: cfg.apiOrigin,
+        send: (ctx, opts) => client.send(ctx, opts),
+        readRef: (ctx) => refs.read(ctx),
+        cachedTip: async (ctx) => (await cache.getRefTip(cfg.ref, ctx.tokenId))?.sha,
+        cachedCommit: (sha) => cache.getCommit(sha),
+        putCommit: (c) => cache.putCommit(c),
+        getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+        treeLevel: (ctx, sha) => trees.level(ctx, sha, 'bulk'),
+        // Commits proven to be in the section (commits are immutable: a positive answer is kept).
+        known: new Set(),
     };
-    await walk(from, to, '');
-    out.added.sort(byKey);
-    out.changed.sort(byKey);
-    out.removed.sort(byKey);
-    return out;
+}
+function keyReadHost({ trees, refs, commits }, versions) {
+    return {
+        readRef: (ctx) => refs.read(ctx),
+        getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+        assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
+        trees,
+    };
+}
+function writeHost(s) {
+    const { cfg, client, cache, trees, tips, refs, commits, ops } = s;
+    const getCommit = (ctx, sha) => commits.get(ctx, sha);
+    const catchUp = new CatchUp(client, cache);
+    const updater = new RefUpdater({
+        ref: cfg.ref,
+        path: refs.path,
+        cfg,
+        client,
+        cache,
+        tips,
+        catchUp,
+        readRef: (ctx) => refs.read(ctx),
+        getCommit,
+    });
+    return {
+        ref: cfg.ref,
+        repository: s.repository,
+        cfg,
+        tips,
+        trees,
+        objects: new ObjectWriter({ ref: cfg.ref, cfg, client, cache, trees }),
+        refs: updater,
+        catchUp,
+        cachedTip: (ctx) => cache.getRefTip(cfg.ref, ctx.tokenId),
+        cachedCommit: (sha) => cache.getCommit(sha),
+        readRef: (ctx, checkRepo) => refs.read(ctx, checkRepo),
+        getCommit,
+        meta: (ctx) => ops.meta(ctx),
+    };
 }
 
-;// CONCATENATED MODULE: ./src/core/section.ts
-/**
- * "Is this version a commit of the section?" — true when the commit is reachable from the section's
- * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
- * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
- * never read data that was never in the section.
- */
+;// CONCATENATED MODULE: ./src/stores/remote-api/write-loop.ts
+
+
+
+
+
 
 /**
- * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
- * proven to be in the section (commits are immutable, so a positive answer stays true while the
- * section only moves forward); every commit visited on the way is added to it.
+ * The changes of one write, validated before it queues: `prepareCommit` (normalized with blob SHAs,
+ * `ifMatch` and message checked), and no put key a directory of another.
  *
  * @example
- * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
+ * const { changes, ifMatch } = checkedWrite([{ op: 'put', key: 'a.json', value: '1' }], {});
  */
-async function isInSection(version, tip, parentsOf, known) {
-    if (known?.has(version))
-        return true;
-    if (tip === null)
-        return false;
-    const seen = new Set([tip]);
-    let frontier = [tip];
-    while (frontier.length > 0) {
-        const next = [];
-        for (const sha of frontier) {
-            if (sha === version) {
-                if (known)
-                    for (const s of seen)
-                        known.add(s);
-                return true;
-            }
-            for (const p of await parentsOf(sha)) {
-                if (!seen.has(p)) {
-                    seen.add(p);
-                    next.push(p);
-                }
-            }
-        }
-        frontier = next;
-    }
-    if (known)
-        for (const s of seen)
-            known.add(s);
-    return false;
+function checkedWrite(changes, options) {
+    const prepared = prepareCommit(changes, options);
+    // Within the batch: a put key must not be a directory of another put key. Conflicts with the
+    // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
+    assertNoPathConflicts(prepared.changes, { isFile: () => false, isDir: () => false });
+    return prepared;
 }
 /**
- * The error for a version that is a commit, but not of this section.
+ * Write `changes` as one commit on the section's tip, retrying lost races.
  *
  * @example
- * throw notInSection('0123…', 'refs/docdb/documents');
+ * const { changes, ifMatch } = checkedWrite(input, options);
+ * const result = await writeOneCommit(host, ctx, changes, options, ifMatch);
  */
-function notInSection(version, ref) {
-    return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+async function writeOneCommit(h, ctx, changes, options, ifMatch) {
+    const cached = await h.cachedTip(ctx);
+    // A section this store just saw absent is created without reading the ref again (POST /git/refs
+    // fails if another writer created it meanwhile, and the write is then planned on that tip).
+    const absent = !cached && h.tips.recentlySeen(ctx.tokenId, null);
+    const tip = cached ? cached.sha : absent ? null : await h.readRef(ctx, false);
+    const write = new SingleCommitWrite(h, ctx, changes, options, ifMatch, tip, !cached && !absent);
+    if (cached && !h.tips.recentlySeen(ctx.tokenId, cached.sha))
+        await write.confirmCachedTip();
+    return write.run();
 }
-
-;// CONCATENATED MODULE: ./src/stores/remote-api/versions.ts
-
-
-
-
-
-/** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
-async function onCachedChain(h, version, tip) {
-    let sha = tip;
-    for (let i = 0; i < 10_000 && sha !== undefined; i++) {
-        if (sha === version)
-            return true;
-        sha = (await h.cachedCommit(sha))?.parents[0];
+/** One write's state across its attempts. */
+class SingleCommitWrite {
+    h;
+    ctx;
+    changes;
+    options;
+    ifMatch;
+    tip;
+    confirmed;
+    // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
+    // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
+    retry;
+    uploaded = new Set();
+    touchedBy;
+    rebased;
+    constructor(h, ctx, changes, options, ifMatch, 
+    /** The tip the next attempt builds on. */
+    tip, 
+    /** The tip was read (or proven) during this write, not only taken from the cache. */
+    confirmed) {
+        this.h = h;
+        this.ctx = ctx;
+        this.changes = changes;
+        this.options = options;
+        this.ifMatch = ifMatch;
+        this.tip = tip;
+        this.confirmed = confirmed;
+        this.retry = new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+        const keys = changes.map((c) => c.key);
+        this.touchedBy = (files) => touchesAny(files, keys);
     }
-    return false;
-}
-/**
- * Throw `InvalidVersion` unless `version` is a commit of the section. `tip` is the tip when the
- * caller already read it (else the ref name is given to the commit list, which costs no ref read).
- *
- * @example
- * await assertInSection(host, ctx, version); // 0 requests when cached, else 1 per 100 commits back
- */
-async function assertInSection(h, ctx, version, tip) {
-    if (h.known.has(version))
-        return;
-    const hint = tip === undefined ? await h.cachedTip(ctx) : tip;
-    if (hint && (await onCachedChain(h, version, hint))) {
-        h.known.add(version);
-        return;
+    /**
+     * A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
+     * stale tip would cost an orphan commit, a rejected update and a rebase.
+     */
+    async confirmCachedTip() {
+        const now = await this.h.readRef(this.ctx, false);
+        this.confirmed = true;
+        const tip = this.tip;
+        if (now !== null && tip !== null && now !== tip) {
+            const caught = await this.h.catchUp.from(this.ctx, tip, now, this.touchedBy);
+            this.rebased = caught && rebaseView(caught, (await this.h.cachedCommit(tip))?.tree);
+        }
+        this.tip = now;
     }
-    if (tip === null)
-        throw notInSection(version, h.ref);
-    let start = tip ?? h.ref;
-    let url;
-    const listed = [];
-    for (;;) {
-        const res = await h.send(ctx, {
-            step: 'list section commits',
-            method: 'GET',
-            ...(url === undefined ? { path: '/commits', query: { sha: start, per_page: '100' } } : { url }),
-            retry: true,
-            accept: url === undefined && start === h.ref ? [404, 422] : [],
-        });
-        if (res.status === 404 || res.status === 422) {
-            // The host did not resolve the ref name (or the section does not exist): use the tip's SHA.
-            const now = await h.readRef(ctx);
-            if (now === null)
-                throw notInSection(version, h.ref);
-            start = now;
-            continue;
+    async run() {
+        for (;;) {
+            const result = await this.attempt();
+            if (result)
+                return result;
         }
-        const list = res.json();
-        if (!Array.isArray(list)) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
-                operation: ctx.operation,
-                step: 'list section commits',
-            });
-        }
-        for (const item of list) {
-            const c = listedCommit(item);
-            if (!c)
-                continue;
-            listed.push(c.sha);
-            if (!(await h.cachedCommit(c.sha)))
-                await h.putCommit(c);
-            if (c.sha === version) {
-                for (const s of listed)
-                    h.known.add(s);
-                return;
-            }
-        }
-        const next = (0,transport_headers/* nextLink */.IX)(res.headers.link);
-        if (!next)
-            break;
-        let nextUrl;
+    }
+    /** One attempt on `this.tip`; undefined when the tip moved and the write must be planned again. */
+    async attempt() {
+        // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
+        const rebased = this.rebased;
+        const base = rebased ? rebased.base : this.tip === null ? null : await this.h.getCommit(this.ctx, this.tip);
+        const view = rebased ? rebased.viewTree : base ? base.tree : null;
+        const current = await currentShas(this.h.trees, this.ctx, view, this.changes);
+        this.rebased = undefined;
+        const plan = await this.plan(current);
+        if (plan === undefined)
+            return undefined;
+        if (plan.treeChanges.length === 0)
+            return (await this.confirmNothingToDo()) ? this.unchanged(plan) : undefined;
+        const commit = await this.commitOn(base, plan);
+        const outcome = await this.h.refs.update(this.ctx, this.tip, commit, this.retry, this.touchedBy);
+        if (outcome.ok)
+            return this.changed(commit, plan);
+        await this.afterLoss(outcome, view);
+        return undefined;
+    }
+    /** The plan on the current tree; undefined when a failed precondition must be judged again on a moved tip. */
+    async plan(current) {
+        const ifMatch = this.ifMatch;
         try {
-            nextUrl = new URL(next);
+            return planWrite(this.changes, (k) => current.get(k), ifMatch ? { ifMatch, version: this.tip } : undefined);
         }
-        catch {
-            break;
-        }
-        // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
-        if (nextUrl.origin !== h.apiOrigin) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
-        }
-        url = nextUrl.toString();
-    }
-    for (const s of listed)
-        h.known.add(s);
-    throw notInSection(version, h.ref);
-}
-/**
- * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
- * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
- * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
- * tip's own parent list, so the section check is free).
- */
-async function changesBetween(h, ctx, options) {
-    const tip = await h.readRef(ctx);
-    if (tip === null)
-        throw notInSection(options.from, h.ref);
-    const to = options.to ?? tip;
-    if (to !== tip)
-        await assertInSection(h, ctx, to, tip);
-    const toCommit = await h.getCommit(ctx, to, true);
-    await assertInSection(h, ctx, options.from, to === tip ? tip : to);
-    const fromCommit = await h.getCommit(ctx, options.from, true);
-    if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
-        // Both are in the section; "from" must also be older than "to" (the section is linear).
-        if (await onCachedChain(h, to, options.from)) {
-            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+        catch (e) {
+            // A precondition that failed on a cached tip is judged again on the real tip before it is final
+            // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
+            if (!(e instanceof core_errors/* PreconditionFailed */.OJ) || this.confirmed)
+                throw e;
+            const now = await this.h.readRef(this.ctx);
+            this.confirmed = true;
+            if (now === this.tip)
+                throw e;
+            this.tip = now;
+            return undefined;
         }
     }
-    const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
-    return { from: options.from, to, ...d };
+    /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: it moved. */
+    async confirmNothingToDo() {
+        if (this.confirmed)
+            return true;
+        const now = await this.h.readRef(this.ctx);
+        this.confirmed = true;
+        if (now === this.tip)
+            return true;
+        this.tip = now;
+        return false;
+    }
+    /** Create the trees and the commit of `plan` on `base`; the commit's SHA. */
+    async commitOn(base, plan) {
+        assertCanWrite(this.ctx, this.h.repository);
+        const baseTree = base ? base.tree : null;
+        const tree = await this.h.objects.createTrees(this.ctx, baseTree, plan.treeChanges, this.uploaded);
+        await this.h.objects.rememberOwnTrees(baseTree, plan.treeChanges, tree);
+        const message = this.options.message ?? defaultCommitMessage(plan);
+        return this.h.objects.createCommit(this.ctx, tree, this.tip, message);
+    }
+    /** Lost the fast-forward race: rebase the SAME change onto the new tip's tree. */
+    async afterLoss(outcome, view) {
+        const other = outcome.tip;
+        await afterLostRace(this.h, this.ctx, this.retry, this.confirmed, other);
+        this.rebased = outcome.caught && rebaseView(outcome.caught, view ?? undefined);
+        this.confirmed = true;
+        this.tip = other;
+    }
+    unchanged(plan) {
+        return {
+            version: this.tip,
+            previousVersion: this.tip,
+            changed: false,
+            written: [],
+            deleted: [],
+            unchanged: plan.unchanged,
+            ...this.h.meta(this.ctx),
+        };
+    }
+    changed(commit, plan) {
+        return {
+            version: commit,
+            previousVersion: this.tip,
+            changed: true,
+            written: plan.written,
+            deleted: plan.deleted,
+            unchanged: plan.unchanged,
+            ...this.h.meta(this.ctx),
+        };
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/remote-api-refstore.ts
@@ -35949,6 +37458,16 @@ async function changesBetween(h, ctx, options) {
  * Reads:  ref (conditional, ETag) → commit → tree level(s) → blob, each object cached by SHA.
  * Writes: [blobs for binary/large values] → POST /git/trees (inline content, sha:null deletes, on
  *         base_tree) → POST /git/commits → PATCH /git/refs (force:false) or POST /git/refs.
+ *
+ * This class is the coordinator: it validates arguments, runs each operation (operation.ts), serialises
+ * its own writes, and (through wiring.ts) lends narrow sets of bound readers and writers to the modules
+ * that do the work:
+ * - reads: ref-reader.ts (tip, ETag), commit-reader.ts, key-reads.ts (get, list), history.ts,
+ *   versions.ts (section check, changes), tree-walker.ts (trees and blobs);
+ * - writes: write-loop.ts (one commit), parts-loop.ts + parts-gather.ts (a commit in parts), sharing
+ *   write-host.ts; object-writer.ts (trees, blobs, commits), ref-update.ts (the fast-forward and lost
+ *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
+ * - put and delete are one-change commits (core/key-writes.ts).
  */
 
 
@@ -35960,21 +37479,6 @@ async function changesBetween(h, ctx, options) {
 
 
 
-
-
-
-
-
-
-
-
-/** Ref re-reads (each with the client's own retries) after a lost update reply before "unknown". */
-const MAX_REREADS_AFTER_LOST_REPLY = 8;
-function assertMessage(message) {
-    if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
-        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
-    }
-}
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
  *
@@ -35987,216 +37491,37 @@ function assertMessage(message) {
  * const { version } = await store.put('github/repo/octo/hello.json', '{"a":1}');
  * const got = await store.get('github/repo/octo/hello.json'); // { value, version, blobSha, requests, rateLimit }
  */
-class RemoteApiRefStore {
+class RemoteApiRefStore extends KeyWritesThroughCommit {
     ref;
     /** Validated configuration (read-only; contains no secrets beyond the configured token). */
     cfg;
-    client;
     /** Object and ref-tip caches (exposed for diagnostics and tests). */
     cache;
-    /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
-    refPath;
-    repoChecked = false;
+    /** The modules this store coordinates, and the hosts it lends them (see wiring.ts). */
+    wired;
     writeChain = Promise.resolve();
-    /** Trees and blobs read through the cache (see tree-walker.ts). */
-    trees;
     constructor(options) {
-        this.cfg = (0,config/* resolveConfig */.pE)(options);
+        super();
+        this.wired = wireStore(options);
+        this.cfg = this.wired.cfg;
         this.ref = this.cfg.ref;
-        this.client = new GitHubClient(this.cfg);
-        this.cache = new GitCache(this.cfg.backend, `${this.cfg.apiBase}/${this.cfg.owner}/${this.cfg.repo}`);
-        this.trees = new TreeWalker(this.client, this.cache, this.cfg.logger, (ctx, step, what, cause) => this.bad(ctx, step, what, cause));
-        this.refPath = this.ref.slice('refs/'.length).split('/').map(encodeURIComponent).join('/');
+        this.cache = this.wired.cache;
     }
     /** `owner/repo` this store writes to. */
     get repository() {
         return `${this.cfg.owner}/${this.cfg.repo}`;
     }
-    // ---------------------------------------------------------------- operation plumbing
-    async begin(operation) {
-        let token = this.cfg.token;
-        if (token === undefined && this.cfg.credentials) {
-            let t;
-            try {
-                t = await this.cfg.credentials();
-            }
-            catch (e) {
-                throw new core_errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
-            }
-            if (t !== undefined && t !== null && t !== '') {
-                (0,config/* assertTokenShape */.pK)(t, 'credentials');
-                token = t;
-            }
-        }
-        return { operation, token, tokenId: tokenIdentity(token), requests: 0 };
-    }
-    /** Rate limit from the last response any operation of this store saw. */
-    lastRateLimit;
-    meta(ctx) {
-        // An operation served entirely from cache reports the last rate limit this store saw.
-        const rateLimit = ctx.rateLimit ?? this.lastRateLimit;
-        if (ctx.rateLimit)
-            this.lastRateLimit = ctx.rateLimit;
-        return rateLimit ? { requests: ctx.requests, rateLimit } : { requests: ctx.requests };
-    }
-    /** Run an operation; as a last line of defence, scrub the token from any error message. */
-    async run(operation, fn) {
-        let ctx;
-        try {
-            ctx = await this.begin(operation);
-            return await fn(ctx);
-        }
-        catch (e) {
-            const token = ctx?.token;
-            if (token && e instanceof Error) {
-                let x = e;
-                for (let depth = 0; x instanceof Error && depth < 8; depth++, x = x.cause) {
-                    if (x.message.includes(token))
-                        x.message = x.message.split(token).join('[REDACTED]');
-                    if (x.stack?.includes(token))
-                        x.stack = x.stack.split(token).join('[REDACTED]');
-                }
-            }
-            if (ctx?.rateLimit)
-                this.lastRateLimit = ctx.rateLimit;
-            if (e instanceof core_errors/* DocDbError */.rq && ctx) {
-                e.data.requests ??= ctx.requests;
-            }
-            throw e;
-        }
-    }
-    bad(ctx, step, what, cause) {
-        return new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
-    }
-    // ---------------------------------------------------------------- upstream reads
-    /** GET the repository once per store to tell "ref missing" from "repository missing" (both 404). */
-    async ensureRepo(ctx) {
-        if (this.repoChecked)
-            return;
-        await this.client.send(ctx, { step: 'read repository', method: 'GET', path: '', retry: true });
-        this.repoChecked = true;
-    }
-    /**
-     * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
-     */
-    async readRef(ctx, checkRepo = true) {
-        const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-        const headers = {};
-        if (this.cfg.etag && cached?.etag)
-            headers['if-none-match'] = cached.etag;
-        const res = await this.client.send(ctx, {
-            step: 'read ref',
-            method: 'GET',
-            path: `/git/ref/${this.refPath}`,
-            headers,
-            retry: true,
-            accept: [304, 404],
-        });
-        if (res.status === 304) {
-            if (!cached)
-                throw this.bad(ctx, 'read ref', 'HTTP 304 to an unconditional request');
-            this.sawTip(ctx.tokenId, cached.sha);
-            return cached.sha;
-        }
-        if (res.status === 404) {
-            await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-            // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
-            if (checkRepo)
-                await this.ensureRepo(ctx);
-            this.sawTip(ctx.tokenId, null);
-            return null;
-        }
-        const j = res.json();
-        if (!isObject(j))
-            throw this.bad(ctx, 'read ref', Array.isArray(j) ? 'a list instead of one ref' : 'not an object');
-        const obj = j.object;
-        if (j.ref !== this.ref || !isObject(obj) || !isSha(obj.sha)) {
-            throw this.bad(ctx, 'read ref', `expected { ref: "${this.ref}", object: { sha } }`);
-        }
-        if (obj.type !== undefined && obj.type !== 'commit') {
-            throw this.bad(ctx, 'read ref', `${this.ref} points at a ${String(obj.type)}, not a commit`);
-        }
-        const etag = res.headers.etag;
-        await this.cache.setRefTip(this.ref, ctx.tokenId, etag ? { sha: obj.sha, etag } : { sha: obj.sha });
-        this.sawTip(ctx.tokenId, obj.sha);
-        return obj.sha;
-    }
-    parsePerson(ctx, step, v) {
-        if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
-            throw this.bad(ctx, step, 'author/committer needs name, email and date');
-        }
-        return { name: v.name, email: v.email, date: v.date };
-    }
-    /** Parse a git commit body (`GET`/`POST /git/commits`). */
-    parseCommit(ctx, step, j) {
-        if (!isObject(j) || !isSha(j.sha) || !isObject(j.tree) || !isSha(j.tree.sha) || !Array.isArray(j.parents)) {
-            throw this.bad(ctx, step, 'expected a commit with sha, tree.sha and parents');
-        }
-        const parents = j.parents.map((p) => {
-            if (!isObject(p) || !isSha(p.sha))
-                throw this.bad(ctx, step, 'parents[].sha missing');
-            return p.sha;
-        });
-        return {
-            sha: j.sha,
-            tree: j.tree.sha,
-            parents,
-            message: typeof j.message === 'string' ? j.message : '',
-            author: this.parsePerson(ctx, step, j.author),
-            committer: this.parsePerson(ctx, step, j.committer),
-        };
-    }
-    async getCommit(ctx, sha, pinned = false) {
-        const hit = await this.cache.getCommit(sha);
-        if (hit)
-            return hit;
-        const res = await this.client.send(ctx, {
-            step: 'read commit',
-            method: 'GET',
-            path: `/git/commits/${sha}`,
-            retry: true,
-            accept: pinned ? [404, 422] : [],
-        });
-        if (res.status === 404 || res.status === 422) {
-            throw new core_errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
-        }
-        const c = this.parseCommit(ctx, 'read commit', res.json());
-        if (c.sha !== sha)
-            throw this.bad(ctx, 'read commit', `asked for ${sha}, got ${c.sha}`);
-        await this.cache.putCommit(c);
-        return c;
-    }
-    /** Ref tips this store learned itself (reads and its own writes), with when: see `trustCachedTipMs`. */
-    tipSeen = new Map();
-    /** `sha` null: the ref was seen absent (a write right after then creates it without reading it again). */
-    sawTip(tokenId, sha) {
-        this.tipSeen.set(tokenId, { sha, at: this.cfg.now() });
-    }
-    recentlySeen(tokenId, sha) {
-        const seen = this.tipSeen.get(tokenId);
-        return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
-    }
-    // ---------------------------------------------------------------- RefStore reads
+    // ---------------------------------------------------------------- reads
     async head() {
-        return this.run('head', (ctx) => this.readRef(ctx));
+        return this.wired.ops.run('head', (ctx) => this.wired.refs.read(ctx));
     }
     async get(key, options = {}) {
         assertValidKey(key);
         if (options.version !== undefined)
             assertValidVersion(options.version);
-        return this.run('get', async (ctx) => {
-            const version = options.version ?? (await this.readRef(ctx));
-            if (version === null)
-                return null;
-            if (options.version !== undefined)
-                await assertInSection(this.versions, ctx, version);
-            const commit = await this.getCommit(ctx, version, options.version !== undefined);
-            const found = await this.trees.lookup(ctx, commit.tree, key, 'single');
-            this.trees.lastRootTree = commit.tree;
-            if (found.kind !== 'blob')
-                return null;
-            const value = await this.trees.blob(ctx, found.sha);
-            return { key, value: value.slice(), version, blobSha: found.sha, ...this.meta(ctx) };
+        return this.wired.ops.run('get', async (ctx) => {
+            const found = await readKey(this.wired.keyReads, ctx, key, options.version);
+            return found && { key, ...found, ...this.meta(ctx) };
         });
     }
     async list(options = {}) {
@@ -36204,120 +37529,18 @@ class RemoteApiRefStore {
         assertValidPrefix(prefix);
         if (options.version !== undefined)
             assertValidVersion(options.version);
-        return this.run('list', async (ctx) => {
-            const version = options.version ?? (await this.readRef(ctx));
-            if (version === null)
-                return { entries: [], version: null, ...this.meta(ctx) };
-            if (options.version !== undefined)
-                await assertInSection(this.versions, ctx, version);
-            const commit = await this.getCommit(ctx, version, options.version !== undefined);
-            const entries = [];
-            // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
-            const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
-            let start = commit.tree;
-            if (dir !== '') {
-                const at = await this.trees.lookup(ctx, commit.tree, dir, 'bulk');
-                start = at.kind === 'tree' ? at.sha : undefined;
-            }
-            if (start !== undefined)
-                await this.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
-            this.trees.lastRootTree = commit.tree;
-            const out = entries
-                .filter((e) => e.key.startsWith(prefix))
-                .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-            return { entries: out, version, ...this.meta(ctx) };
+        return this.wired.ops.run('list', async (ctx) => {
+            const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version);
+            return { ...listed, ...this.meta(ctx) };
         });
     }
     async history(key, options = {}) {
         assertValidKey(key);
-        const limit = options.limit ?? Number.POSITIVE_INFINITY;
-        if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
-            throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
-                allowed: 'integer >= 0',
-            });
-        }
-        return this.run('history', async (ctx) => {
-            const entries = [];
-            if (limit === 0)
-                return { entries, ...this.meta(ctx) };
-            const perPage = String(Math.min(100, limit));
-            let url;
-            // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
-            // fall back once to the tip commit SHA, which every host accepts.
-            let start = this.ref;
-            while (entries.length < limit) {
-                const res = await this.client.send(ctx, {
-                    step: 'list commits',
-                    method: 'GET',
-                    ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
-                    retry: true,
-                    accept: url === undefined && start === this.ref ? [404, 422] : [],
-                });
-                if (res.status === 404 || res.status === 422) {
-                    // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
-                    const tip = await this.readRef(ctx);
-                    if (tip === null)
-                        return { entries, ...this.meta(ctx) };
-                    start = tip;
-                    continue;
-                }
-                const list = res.json();
-                if (!Array.isArray(list))
-                    throw this.bad(ctx, 'list commits', 'expected an array of commits');
-                for (const item of list) {
-                    if (entries.length >= limit)
-                        break;
-                    if (!isObject(item) || !isSha(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
-                        throw this.bad(ctx, 'list commits', 'items need sha, commit and parents');
-                    }
-                    entries.push({
-                        version: item.sha,
-                        message: typeof item.commit.message === 'string' ? item.commit.message : '',
-                        author: this.parsePerson(ctx, 'list commits', item.commit.author),
-                        committer: this.parsePerson(ctx, 'list commits', item.commit.committer),
-                        parents: item.parents.map((p) => {
-                            if (!isObject(p) || !isSha(p.sha))
-                                throw this.bad(ctx, 'list commits', 'parents[].sha missing');
-                            return p.sha;
-                        }),
-                    });
-                }
-                const next = (0,transport_headers/* nextLink */.IX)(res.headers.link);
-                if (!next || entries.length >= limit)
-                    break;
-                let nextUrl;
-                try {
-                    nextUrl = new URL(next);
-                }
-                catch {
-                    throw this.bad(ctx, 'list commits', 'Link next is not an absolute URL');
-                }
-                if (nextUrl.origin !== this.cfg.apiOrigin) {
-                    // Following would send the token to another origin; a partial history is not an answer either.
-                    throw new core_errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${this.cfg.apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
-                }
-                url = nextUrl.toString();
-            }
+        const limit = historyLimit(options);
+        return this.wired.ops.run('history', async (ctx) => {
+            const entries = await keyHistory(this.wired.versions, ctx, key, limit);
             return { entries, ...this.meta(ctx) };
         });
-    }
-    // ---------------------------------------------------------------- versions (see versions.ts)
-    /** Commits proven to be in the section (commits are immutable: a positive answer is kept). */
-    sectionCommits = new Set();
-    /** This store's readers, lent to versions.ts. */
-    get versions() {
-        return {
-            ref: this.ref,
-            apiOrigin: this.cfg.apiOrigin,
-            send: (ctx, opts) => this.client.send(ctx, opts),
-            readRef: (ctx) => this.readRef(ctx),
-            cachedTip: async (ctx) => (await this.cache.getRefTip(this.ref, ctx.tokenId))?.sha,
-            cachedCommit: (sha) => this.cache.getCommit(sha),
-            putCommit: (c) => this.cache.putCommit(c),
-            getCommit: (ctx, sha, pinned) => this.getCommit(ctx, sha, pinned),
-            treeLevel: (ctx, sha) => this.trees.level(ctx, sha, 'bulk'),
-            known: this.sectionCommits,
-        };
     }
     /**
      * Keys added, changed and removed between two versions of the section. Cold, between adjacent
@@ -36329,169 +37552,15 @@ class RemoteApiRefStore {
      */
     async changes(options) {
         const prefix = checkChangesOptions(options);
-        return this.run('changes', async (ctx) => {
-            const r = await changesBetween(this.versions, ctx, { ...options, prefix });
+        return this.wired.ops.run('changes', async (ctx) => {
+            const r = await changesBetween(this.wired.versions, ctx, { ...options, prefix });
             return { ...r, ...this.meta(ctx) };
         });
     }
     // ---------------------------------------------------------------- writes
-    put(key, value, options) {
-        return this.write('put', [{ op: 'put', key, value }], keyWriteToCommit(key, options));
-    }
-    delete(key, options) {
-        return this.write('delete', [{ op: 'delete', key }], keyWriteToCommit(key, options));
-    }
     commit(changes, options) {
         return this.write('commit', changes, options);
     }
-    async write(operation, changes, options = {}) {
-        const normalized = normalizeChanges(changes);
-        const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-        assertMessage(options.message);
-        // Within the batch: a put key must not be a directory of another put key. Conflicts with the
-        // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
-        assertNoPathConflicts(normalized, { isFile: () => false, isDir: () => false });
-        // Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries.
-        const run = this.writeChain.then(() => this.run(operation, (ctx) => this.writeLoop(ctx, normalized, options, ifMatch)));
-        this.writeChain = run.catch(() => { });
-        return run;
-    }
-    async currentShas(ctx, rootTree, changes) {
-        const out = new Map();
-        if (rootTree === null)
-            return out;
-        const mode = changes.length > 1 ? 'bulk' : 'single';
-        for (const c of changes) {
-            const at = await this.trees.lookup(ctx, rootTree, c.key, mode);
-            // A delete of a directory or of a path below a value deletes nothing: an absent key.
-            if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
-                throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
-                    ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
-                    : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
-            }
-            if (at.kind === 'blob')
-                out.set(c.key, at.sha);
-        }
-        this.trees.lastRootTree = rootTree;
-        return out;
-    }
-    async writeLoop(ctx, changes, options, ifMatch) {
-        // The cached tip lets a warm write skip the ref read; PATCH force:false still guards correctness.
-        const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-        // A section this store just saw absent is created without reading the ref again (POST /git/refs
-        // fails if another writer created it meanwhile, and the write is then planned on that tip).
-        const absent = !cached && this.recentlySeen(ctx.tokenId, null);
-        let tip = cached ? cached.sha : absent ? null : await this.readRef(ctx, false);
-        let confirmed = !cached && !absent;
-        // Full-jitter backoff within a time budget (src/core/backoff.ts); blobs uploaded by an earlier
-        // attempt are content-addressed, so a retry names them by SHA instead of sending them again.
-        const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
-        const uploaded = new Set();
-        // A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
-        // stale tip would cost an orphan commit, a rejected update and a rebase.
-        let rebased;
-        const keys = changes.map((c) => c.key);
-        const touchedBy = (files) => touchesAny(files, keys);
-        if (cached && !this.recentlySeen(ctx.tokenId, cached.sha)) {
-            const now = await this.readRef(ctx, false);
-            confirmed = true;
-            if (now !== null && tip !== null && now !== tip) {
-                const caught = await this.catchUp(ctx, tip, now, touchedBy);
-                rebased = caught && this.rebaseView(caught, (await this.cache.getCommit(tip))?.tree);
-            }
-            tip = now;
-        }
-        for (;;) {
-            // After a compare proved none of our keys changed, plan on the cached old tree and build on the new one.
-            const base = rebased ? rebased.base : tip === null ? null : await this.getCommit(ctx, tip);
-            const view = rebased ? rebased.viewTree : base ? base.tree : null;
-            const current = await this.currentShas(ctx, view, changes);
-            rebased = undefined;
-            let plan;
-            try {
-                plan = planWrite(changes, (k) => current.get(k), ifMatch ? { ifMatch, version: tip } : undefined);
-            }
-            catch (e) {
-                // A precondition that failed on a cached tip is judged again on the real tip before it is final
-                // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
-                if (!(e instanceof core_errors/* PreconditionFailed */.OJ) || confirmed)
-                    throw e;
-                const now = await this.readRef(ctx);
-                confirmed = true;
-                if (now === tip)
-                    throw e;
-                tip = now;
-                continue;
-            }
-            if (plan.treeChanges.length === 0) {
-                if (!confirmed) {
-                    // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
-                    const now = await this.readRef(ctx);
-                    confirmed = true;
-                    if (now !== tip) {
-                        tip = now;
-                        continue;
-                    }
-                }
-                return {
-                    version: tip,
-                    previousVersion: tip,
-                    changed: false,
-                    written: [],
-                    deleted: [],
-                    unchanged: plan.unchanged,
-                    ...this.meta(ctx),
-                };
-            }
-            this.assertCanWrite(ctx);
-            const tree = await this.createTrees(ctx, base ? base.tree : null, plan.treeChanges, uploaded);
-            await this.rememberOwnTrees(base ? base.tree : null, plan.treeChanges, tree);
-            const commit = await this.createCommit(ctx, tree, tip, options.message ?? defaultCommitMessage(plan));
-            const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
-            if (outcome.ok) {
-                return {
-                    version: commit,
-                    previousVersion: tip,
-                    changed: true,
-                    written: plan.written,
-                    deleted: plan.deleted,
-                    unchanged: plan.unchanged,
-                    ...this.meta(ctx),
-                };
-            }
-            // Lost the fast-forward race: rebase the SAME change onto the new tip's tree.
-            const other = outcome.tip;
-            await this.afterLostRace(ctx, retry, confirmed, other);
-            rebased = outcome.caught && this.rebaseView(outcome.caught, view ?? undefined);
-            confirmed = true;
-            tip = other;
-        }
-    }
-    /**
-     * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
-     * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
-     * just stale): retried at once, free of the budget.
-     */
-    async afterLostRace(ctx, retry, confirmed, other) {
-        if (!confirmed) {
-            this.cfg.logger?.({
-                level: 'debug',
-                message: `${ctx.operation}: the cached tip of ${this.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
-                data: { other },
-            });
-            return;
-        }
-        const wait = retry.next();
-        if (wait === null)
-            throw new core_errors/* ConcurrentUpdate */.$$(this.ref, other ?? '', retry.retries + 1);
-        this.cfg.logger?.({
-            level: 'info',
-            message: `${ctx.operation}: ${this.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
-            data: { attempt: retry.retries, other, wait },
-        });
-        await this.cfg.sleep(wait);
-    }
-    // ---------------------------------------------------------------- commits in parts
     /**
      * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): each part is
      * planned against the tip's tree and its tree entries join the chain of create-tree requests as soon as
@@ -36504,386 +37573,29 @@ class RemoteApiRefStore {
      * await store.commitParts(pages(), { message: 'backfill' });
      */
     commitParts(parts, options = {}) {
-        assertPartsOptions(options);
-        if (typeof options.message !== 'function')
-            assertMessage(options.message);
-        const run = this.writeChain.then(() => this.run('commit', (ctx) => this.partsLoop(ctx, parts, options)));
-        this.writeChain = run.catch(() => { });
-        return run;
-    }
-    async partsLoop(ctx, parts, options) {
-        const cached = await this.cache.getRefTip(this.ref, ctx.tokenId);
-        // As in writeLoop: a recently seen tip (or a section just seen absent) is written on without a ref read.
-        let confirmed = !(cached ? this.recentlySeen(ctx.tokenId, cached.sha) : this.recentlySeen(ctx.tokenId, null));
-        let tip = confirmed ? await this.readRef(ctx, false) : (cached?.sha ?? null);
-        const base = tip === null ? null : await this.getCommit(ctx, tip);
-        // Every key of the write with its blob SHA (null: delete); the directories of the put keys (a key may
-        // not be one) and of every key (a file another writer puts there touches the write).
-        const desired = new Map();
-        const dirs = new Set();
-        const keyDirs = new Set();
-        let plan = { written: [], deleted: [] };
-        let upload;
-        for await (const part of parts) {
-            if (!Array.isArray(part))
-                throw new TypeError('each part must be an array of changes');
-            const changes = normalizeChanges(part);
-            for (const c of changes) {
-                if (desired.has(c.key)) {
-                    throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
-                }
-            }
-            assertNoPathConflicts(changes, { isFile: (p) => typeof desired.get(p) === 'string', isDir: (p) => dirs.has(p) });
-            for (const c of changes) {
-                desired.set(c.key, c.op === 'put' ? c.sha : null);
-                for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
-                    keyDirs.add(c.key.slice(0, i));
-                    if (c.op === 'put')
-                        dirs.add(c.key.slice(0, i));
-                }
-            }
-            const current = await this.currentShas(ctx, base ? base.tree : null, changes);
-            const p = planWrite(changes, (k) => current.get(k));
-            for (const k of p.written)
-                plan.written.push(k);
-            for (const k of p.deleted)
-                plan.deleted.push(k);
-            if (p.treeChanges.length === 0)
-                continue;
-            this.assertCanWrite(ctx);
-            upload ??= this.treeUpload(ctx, base ? base.tree : null);
-            await upload.add(p.treeChanges);
-        }
-        const touchedBy = (files) => touchesKeySet(files, (k) => desired.has(k), (d) => keyDirs.has(d));
-        const custom = partsMessage(options);
-        assertMessage(custom);
-        const retry = new backoff/* WriteRetry */.Yi(this.cfg.writeRetry, this.cfg.random, this.cfg.now);
-        let baseTree = base ? base.tree : null;
-        let tree = upload ? await upload.finish() : null;
-        const result = (version, previous, changed) => ({
-            version,
-            previousVersion: previous,
-            changed,
-            written: changed ? plan.written : [],
-            deleted: changed ? plan.deleted : [],
-            unchanged: desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
-            ...this.meta(ctx),
-        });
-        for (;;) {
-            if (tree === null) {
-                if (!confirmed) {
-                    // "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved).
-                    const now = await this.readRef(ctx);
-                    confirmed = true;
-                    if (now !== tip) {
-                        tip = now;
-                        ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
-                        continue;
-                    }
-                }
-                return result(tip, tip, false);
-            }
-            // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
-            await this.rememberOwnTrees(baseTree, this.entriesBySha(plan, desired), tree);
-            const message = custom ?? defaultCommitMessage({ ...plan, treeChanges: [], unchanged: 0 });
-            const commit = await this.createCommit(ctx, tree, tip, message);
-            const outcome = await this.updateRef(ctx, tip, commit, retry, touchedBy);
-            if (outcome.ok)
-                return result(commit, tip, true);
-            await this.afterLostRace(ctx, retry, confirmed, outcome.tip);
-            confirmed = true;
-            const caught = outcome.caught;
-            if (caught && !caught.known && !caught.touched) {
-                // None of our keys changed: the same entries (by blob SHA) go onto the new tip's tree.
-                tip = outcome.tip;
-                baseTree = caught.commit.tree;
-                const up = this.treeUpload(ctx, baseTree);
-                await up.add(this.entriesBySha(plan, desired));
-                tree = await up.finish();
-                continue;
-            }
-            tip = outcome.tip;
-            ({ plan, tree, baseTree } = await this.replanBySha(ctx, tip, desired));
-        }
-    }
-    entriesBySha(plan, desired) {
-        return [
-            ...plan.written.map((k) => ({ path: k, mode: '100644', sha: desired.get(k) })),
-            ...plan.deleted.map((k) => ({ path: k, mode: '100644', sha: null })),
-        ];
-    }
-    /**
-     * Plan a commit-in-parts again on the tip `tip` from the kept blob SHAs, and send its trees (entries
-     * by SHA: every blob was uploaded by the first attempt or is in the old tree). `tree` null: nothing to do.
-     */
-    async replanBySha(ctx, tip, desired) {
-        const base = tip === null ? null : await this.getCommit(ctx, tip);
-        const baseTree = base ? base.tree : null;
-        const keys = [...desired].map(([key, sha]) => sha === null ? { op: 'delete', key } : { op: 'put', key });
-        const current = await this.currentShas(ctx, baseTree, keys);
-        const plan = { written: [], deleted: [] };
-        const up = this.treeUpload(ctx, baseTree);
-        const entries = [];
-        for (const [key, sha] of desired) {
-            const now = current.get(key);
-            if (sha === null ? now === undefined : now === sha)
-                continue;
-            entries.push({ path: key, mode: '100644', sha });
-            (sha === null ? plan.deleted : plan.written).push(key);
-        }
-        if (entries.length === 0)
-            return { plan, tree: null, baseTree };
-        this.assertCanWrite(ctx);
-        await up.add(entries);
-        return { plan, tree: await up.finish(), baseTree };
-    }
-    /**
-     * One compare from `oldTip` to `head` (a SHA, or the ref name to read the tip in the same request): the
-     * new tip's commit, and whether any of `keys` changed. The changed files are replayed on the cached old
-     * tree; when that yields the new commit's tree exactly, every new level is cached (`known`), so
-     * re-planning on the new tip costs no request. Undefined when the answer is unusable.
-     */
-    async catchUp(ctx, oldTip, head, touchedBy) {
-        const c = await compareTips(this.client, ctx, oldTip, head);
-        if (!('commit' in c)) {
-            if (c.unusable === 404 || c.unusable === 422)
-                this.compareByRef = false;
-            return undefined;
-        }
-        // Every commit in between is cached: reads at those versions, and the proof that they are commits of
-        // the section (versions.ts walks cached first parents), cost no request later.
-        for (const commit of c.commits)
-            await this.cache.putCommit(commit);
-        const old = await this.cache.getCommit(oldTip);
-        const replay = changedFilesAsTreeChanges(c.files);
-        let known = false;
-        if (old && replay) {
-            const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
-            if (built?.root === c.commit.tree) {
-                for (const [sha, level] of built.levels)
-                    await this.cache.putTree(sha, level);
-                known = true;
-            }
-        }
-        return { commit: c.commit, touched: touchedBy(c.files), known };
-    }
-    /**
-     * After a catch-up whose new tree is not cached but which touched none of the write's keys: plan on the
-     * old tree (`viewTree`, cached) and build on the new one — the plan is the same on both.
-     */
-    rebaseView(caught, viewTree) {
-        if (caught.known || caught.touched || viewTree === undefined)
-            return undefined;
-        return { viewTree, base: caught.commit };
-    }
-    /** False once the host refused a compare against the section's ref name (then the ref is read instead). */
-    compareByRef = true;
-    /** GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds). */
-    assertCanWrite(ctx) {
-        if (ctx.token !== undefined)
-            return;
-        throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${this.repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
-    }
-    /** A chained create-tree upload on `baseTree` (see tree-upload.ts). */
-    treeUpload(ctx, baseTree, uploaded) {
-        const host = {
-            maxInlineBytes: this.cfg.maxInlineBytes,
-            createBlob: (bytes, sha) => this.createBlob(ctx, bytes, sha),
-            createTree: async (body) => {
-                const res = await this.client.send(ctx, {
-                    step: 'create tree',
-                    method: 'POST',
-                    path: '/git/trees',
-                    body,
-                    retry: true, // content-addressed: repeating it yields the same tree
-                });
-                const j = res.json();
-                if (!isObject(j) || !isSha(j.sha))
-                    throw this.bad(ctx, 'create tree', 'expected { sha }');
-                // The reply lists the new root level: cache it so a read after our write skips that request.
-                if (Array.isArray(j.tree) && j.truncated !== true)
-                    await this.trees.cacheListing(j.sha, j.tree, false);
-                return j.sha;
-            },
-        };
-        return new TreeUpload(host, baseTree, uploaded);
-    }
-    async createTrees(ctx, baseTree, changes, uploaded) {
-        const up = this.treeUpload(ctx, baseTree, uploaded);
-        await up.add(changes);
-        return (await up.finish());
-    }
-    /**
-     * Compute the trees of our own write locally; when the root matches GitHub's reply, cache every new
-     * level and every blob written, so the next read or no-op write needs only the ref read.
-     */
-    async rememberOwnTrees(baseTree, changes, replied) {
-        const built = await buildTreesLocally((sha) => this.cache.getTree(sha), baseTree, changes);
-        if (built?.root !== replied) {
-            if (built) {
-                this.cfg.logger?.({
-                    level: 'warn',
-                    message: `${this.ref}: the tree computed locally (${built.root}) differs from GitHub's (${replied}); not caching it`,
-                    data: { local: built.root, upstream: replied },
-                });
-            }
-            return;
-        }
-        for (const [sha, level] of built.levels)
-            await this.cache.putTree(sha, level);
-        // Blobs written are cached up to a quarter of the memory cache's bound: enough for every interactive
-        // write, while a 100,000-document batch does not copy its whole payload into a cache it would thrash.
-        let budget = backend/* DEFAULT_CACHE_MAX_BYTES */.K / 4;
-        for (const c of changes) {
-            if (c.sha === null || !c.content || c.content.length > budget)
-                continue;
-            budget -= c.content.length;
-            await this.cache.putBlob(c.sha, c.content.slice());
-        }
-        this.trees.lastRootTree = replied;
-    }
-    async createBlob(ctx, bytes, expected) {
-        const b64 = (0,core_bytes/* toBase64 */.nk)(bytes);
-        const res = await this.client.send(ctx, {
-            step: 'create blob',
-            method: 'POST',
-            path: '/git/blobs',
-            body: { content: b64, encoding: 'base64' },
-            retry: true,
-        });
-        const j = res.json();
-        if (!isObject(j) || !isSha(j.sha))
-            throw this.bad(ctx, 'create blob', 'expected { sha }');
-        if (j.sha !== expected)
-            throw this.bad(ctx, 'create blob', `blob SHA ${j.sha} differs from the local ${expected}`);
-        return j.sha;
-    }
-    async createCommit(ctx, tree, parent, message) {
-        const body = { message, tree, parents: parent ? [parent] : [] };
-        if (this.cfg.author) {
-            const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-            body.author = { ...this.cfg.author, date };
-            body.committer = { ...this.cfg.author, date };
-        }
-        const res = await this.client.send(ctx, {
-            step: 'create commit',
-            method: 'POST',
-            path: '/git/commits',
-            body,
-            retry: true, // an extra unreferenced commit object is harmless
-        });
-        const c = this.parseCommit(ctx, 'create commit', res.json());
-        if (c.tree !== tree)
-            throw this.bad(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
-        await this.cache.putCommit(c);
-        return c.sha;
-    }
-    /**
-     * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
-     * null). `{ ok: false, tip }` when another writer won. After a 422 or a lost reply (no response or
-     * 5xx) the ref is re-read, and only what it shows decides: our commit → applied; the ref unmoved →
-     * not applied (a lost reply is sent again, up to `readRetries` times); anything else → a lost race,
-     * unless a reply was lost earlier and the new tip descends from our commit (applied, then built on).
-     */
-    async updateRef(ctx, parent, commit, retry, touchedBy = () => true) {
-        const request = parent === null
-            ? { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.ref, sha: commit } }
-            : {
-                step: 'update ref',
-                method: 'PATCH',
-                path: `/git/refs/${this.refPath}`,
-                body: { sha: commit, force: false },
-            };
-        let lost = 0; // replies lost so far: from then on our update may have been applied at any time
-        for (;;) {
-            let noReply;
-            try {
-                const res = await this.client.send(ctx, { ...request, retry: false, accept: [422] });
-                if (res.status !== 422) {
-                    await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: commit });
-                    this.sawTip(ctx.tokenId, commit);
-                    return { ok: true };
-                }
-                // 422: not a fast forward / reference already exists / reference does not exist.
-            }
-            catch (e) {
-                if (!(e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk))
-                    throw e;
-                noReply = e;
-                lost++;
-                this.cfg.logger?.({
-                    level: 'warn',
-                    message: `${ctx.operation}: no reply to the ref update; re-reading ${this.ref}`,
-                    data: { commit },
-                });
-            }
-            let now = null;
-            // Unconditional: after an update attempt a cached ETag proves nothing about our write.
-            await this.cache.deleteRefTip(this.ref, ctx.tokenId);
-            if (!noReply && lost === 0 && parent !== null && this.compareByRef) {
-                // A plain lost race: one compare against the ref name tells the new tip and what it changed
-                // (instead of a ref read, then the new tip's commit and tree levels).
-                const caught = await this.catchUp(ctx, parent, `refs/${this.refPath}`, touchedBy);
-                if (caught) {
-                    await this.cache.setRefTip(this.ref, ctx.tokenId, { sha: caught.commit.sha });
-                    this.sawTip(ctx.tokenId, caught.commit.sha);
-                    return { ok: false, tip: caught.commit.sha, caught };
-                }
-            }
-            for (let reread = 0;; reread++) {
-                try {
-                    now = await this.readRef(ctx);
-                    break;
-                }
-                catch (e) {
-                    if (lost === 0)
-                        throw e;
-                    // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
-                    // write's retry budget lasts, rather than report "unknown" after one failed read.
-                    const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
-                    if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
-                        await this.cfg.sleep(this.client.backoffMs(Math.min(reread, 4)));
-                        continue;
-                    }
-                    throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
-                }
-            }
-            if (now === commit)
-                return { ok: true };
-            if (now !== parent) {
-                if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent)))
-                    return { ok: true };
-                return { ok: false, tip: now };
-            }
-            // The ref did not move, so our update was not applied.
-            if (!noReply) {
-                throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${request.step} ${this.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step: request.step, status: 422 });
-            }
-            if (lost > this.cfg.readRetries)
-                throw noReply;
-            await this.cfg.sleep(this.client.backoffMs(lost - 1));
-        }
-    }
-    /**
-     * True when `ancestor` is in the history of `tip` (docdb's history is linear): one compare at any
-     * distance; if its answer is unusable, a walk of first parents that stops at `stop` (the commit
-     * `ancestor` was built on: reaching it first means `ancestor` is not there) or after 20 commits.
-     */
-    async descendsFrom(ctx, tip, ancestor, stop) {
-        const answer = await reachesBack(this.client, ctx, ancestor, tip);
-        if (answer !== undefined)
-            return answer;
-        let sha = tip;
-        for (let i = 0; i < 20 && sha !== undefined && sha !== stop; i++) {
-            if (sha === ancestor)
-                return true;
-            sha = (await this.getCommit(ctx, sha)).parents[0];
-        }
-        return false;
+        assertPartsWrite(options);
+        return this.serialised('commit', (ctx) => writeInParts(this.wired.writes, ctx, parts, options));
     }
     /** Every cache entry (diagnostics; used by the token-hygiene test). */
     async dumpCache() {
         return [...(await this.cfg.backend.entries())];
+    }
+    /** `put` and `delete` (core/key-writes.ts), named as their own operation in errors and logs. */
+    writeKey(operation, change, options) {
+        return this.write(operation, [change], keyWriteToCommit(change.key, options));
+    }
+    async write(operation, changes, options = {}) {
+        const checked = checkedWrite(changes, options);
+        return this.serialised(operation, (ctx) => writeOneCommit(this.wired.writes, ctx, checked.changes, options, checked.ifMatch));
+    }
+    /** Serialise writes of this instance: GitHub asks for serial writes, and racing ourselves only burns retries. */
+    serialised(operation, fn) {
+        const run = this.writeChain.then(() => this.wired.ops.run(operation, fn));
+        this.writeChain = run.catch(() => { });
+        return run;
+    }
+    meta(ctx) {
+        return this.wired.ops.meta(ctx);
     }
 }
 
@@ -37694,7 +38406,7 @@ function meteredFetch(inner = globalThis.fetch, debug) {
                 // Not JSON: the store reports the invalid reply itself.
             }
         }
-        meter.rateLimit = (0,transport_headers/* parseRateLimit */.H5)(res.headers) ?? meter.rateLimit;
+        meter.rateLimit = (0,headers/* parseRateLimit */.H5)(res.headers) ?? meter.rateLimit;
         return res;
     };
     return { fetch: fetchFn, meter };
@@ -38682,6 +39394,86 @@ function sha1HexJs(data) {
         h4 = (h4 + e) | 0;
     }
     return [h0, h1, h2, h3, h4].map((h) => (h >>> 0).toString(16).padStart(8, '0')).join('');
+}
+
+
+/***/ }),
+
+/***/ 2258:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Rd: () => (/* binding */ redactText),
+/* harmony export */   ki: () => (/* binding */ redactError)
+/* harmony export */ });
+/* unused harmony export REDACTED */
+/**
+ * Secrets out of errors. An upstream may echo the token it was sent (in an error message, a body, a
+ * header), and an error carries what the upstream said in its message, its `data`, its `cause` chain and —
+ * for Octokit's errors — the response and request. Every place that lets an error escape to a caller or a
+ * log passes it through `redactError` with the secrets it knows (the store's token, the Action's input),
+ * which rewrites every string the error reaches; `redactText` does the same for a line about to be printed.
+ * Token-shaped strings (GitHub's `ghp_…`, `github_pat_…` and friends) are redacted even when no secret
+ * is known — defence in depth, e.g. for a token read from the environment by a dependency.
+ */
+/** GitHub token formats (https://github.blog/engineering/platform-security/behind-githubs-new-authentication-token-formats/). */
+const GITHUB_TOKEN_SHAPES = /\b(?:gh[pousr]_[A-Za-z0-9]{20,255}|github_pat_[A-Za-z0-9_]{20,255})\b/g;
+/** What a secret is replaced with. */
+const REDACTED = '[REDACTED]';
+/** Nesting followed into data and causes before giving up (errors are trees, rarely deep). */
+const MAX_DEPTH = 12;
+/**
+ * `text` with every secret and every GitHub-token-shaped string replaced by `[REDACTED]`.
+ *
+ * @example
+ * redactText('HTTP 401: bad token ghp_0123456789abcdefghij0123', []); // 'HTTP 401: bad token [REDACTED]'
+ */
+function redactText(text, secrets) {
+    let out = text;
+    for (const s of secrets)
+        if (s && s.length >= 4 && out.includes(s))
+            out = out.split(s).join(REDACTED);
+    return out.replace(GITHUB_TOKEN_SHAPES, REDACTED);
+}
+/**
+ * Rewrite, in place, every string `e` carries — message, stack, `data` (deeply), the `cause` chain, and the
+ * `response`/`request`/`headers` objects HTTP clients attach — with `redactText`. Returns `e`.
+ *
+ * @example
+ * throw redactError(err, [token]); // err.message, err.data.upstreamMessage, err.cause… hold no token
+ */
+function redactError(e, secrets) {
+    redactValue(e, secrets, new Set(), 0);
+    return e;
+}
+function redactValue(v, secrets, seen, depth) {
+    if (typeof v === 'string')
+        return redactText(v, secrets);
+    if (v === null || typeof v !== 'object' || seen.has(v) || depth > MAX_DEPTH)
+        return v;
+    seen.add(v);
+    if (v instanceof Uint8Array || ArrayBuffer.isView(v))
+        return v; // bytes are never printed as text
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++)
+            v[i] = redactValue(v[i], secrets, seen, depth + 1);
+        return v;
+    }
+    const keys = new Set(Object.getOwnPropertyNames(v));
+    if (v instanceof Error)
+        for (const k of ['message', 'stack', 'cause'])
+            keys.add(k);
+    for (const k of keys) {
+        const d = Object.getOwnPropertyDescriptor(v, k);
+        if (!d || !('value' in d))
+            continue; // accessors are not evaluated
+        const next = redactValue(d.value, secrets, seen, depth + 1);
+        if (next !== d.value && d.writable !== false)
+            v[k] = next;
+        else if (next !== d.value && d.configurable)
+            Object.defineProperty(v, k, { ...d, value: next });
+    }
+    return v;
 }
 
 
@@ -40031,15 +40823,54 @@ function assertTokenShape(token, field) {
         fail(field, `${field} contains whitespace or characters that cannot be sent in a header (value not shown)`, 'printable ASCII without spaces');
     }
 }
-/** Validate options up front; throws InvalidConfig naming the field. */
+/**
+ * Validate options up front; throws InvalidConfig naming the field.
+ *
+ * @example
+ * const cfg = resolveConfig({ transport: fetchTransport(), owner: 'octo', repo: 'data' });
+ * cfg.apiBase; // 'https://api.github.com'
+ */
 function resolveConfig(options) {
     if (!options || typeof options !== 'object')
         fail('options', 'RemoteApiRefStore needs an options object', 'object');
-    const t = options.transport;
+    const transport = checkTransport(options.transport);
+    const url = checkApiUrl(options.apiUrl ?? DEFAULT_API_URL, options.allowInsecureHttp);
+    const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
+    checkRepository(options.owner, options.repo);
+    const ref = options.ref ?? DEFAULT_REF;
+    (0,_core_refname_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidRefName */ .P)(ref, 'ref');
+    checkAuth(options);
+    const cache = resolveCache(options.cache ?? {});
+    const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
+    checkAuthor(options.author);
+    checkHooks(options);
+    const writeRetry = (0,_core_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .resolveWriteRetry */ .eG)(options);
+    return {
+        transport,
+        apiBase,
+        apiOrigin: url.origin,
+        owner: options.owner,
+        repo: options.repo,
+        ref,
+        token: options.token,
+        credentials: options.credentials,
+        retryConcurrentWrites: writeRetry.maxRetries,
+        writeRetry,
+        ...resolveLimits(options),
+        ...cache,
+        userAgent,
+        author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
+        ...resolveHooks(options),
+    };
+}
+function checkTransport(t) {
     if (!t || typeof t.request !== 'function') {
         fail('transport', 'transport must be an HttpTransport (an object with request())', 'fetchTransport() etc.');
     }
-    const apiUrlRaw = options.apiUrl ?? DEFAULT_API_URL;
+    return t;
+}
+/** An absolute http(s) URL without credentials, query or fragment; plain http only to a loopback host. */
+function checkApiUrl(apiUrlRaw, allowInsecureHttp) {
     let url;
     try {
         if (typeof apiUrlRaw !== 'string')
@@ -40056,22 +40887,26 @@ function resolveConfig(options) {
         fail('apiUrl', 'apiUrl must not contain credentials', 'URL without user:password@');
     if (url.search || url.hash)
         fail('apiUrl', 'apiUrl must not have a query or fragment', 'URL without ? or #');
-    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && options.allowInsecureHttp !== true) {
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname) && allowInsecureHttp !== true) {
         fail('apiUrl', `apiUrl ${url.origin} uses plain http to a non-loopback host; use https, or set allowInsecureHttp: true`, 'https URL, or http to localhost/127.0.0.1/::1');
     }
-    const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
-    if (typeof options.owner !== 'string' || !OWNER_RE.test(options.owner)) {
-        fail('owner', `owner ${JSON.stringify(options.owner)} is not a valid GitHub login`, 'letters, digits, "-" and "_", not starting or ending with "-" or "_", at most 100 characters');
+    return url;
+}
+/** Owner and repository names as GitHub allows them (they go into every URL). */
+function checkRepository(owner, repo) {
+    if (typeof owner !== 'string' || !OWNER_RE.test(owner)) {
+        fail('owner', `owner ${JSON.stringify(owner)} is not a valid GitHub login`, 'letters, digits, "-" and "_", not starting or ending with "-" or "_", at most 100 characters');
     }
-    if (typeof options.repo !== 'string' ||
-        !REPO_RE.test(options.repo) ||
-        options.repo === '.' ||
-        options.repo === '..' ||
-        options.repo.toLowerCase().endsWith('.git')) {
-        fail('repo', `repo ${JSON.stringify(options.repo)} is not a valid repository name`, 'letters, digits, ".", "-" and "_" (1-100 characters), not "." or "..", without a ".git" suffix');
+    if (typeof repo !== 'string' ||
+        !REPO_RE.test(repo) ||
+        repo === '.' ||
+        repo === '..' ||
+        repo.toLowerCase().endsWith('.git')) {
+        fail('repo', `repo ${JSON.stringify(repo)} is not a valid repository name`, 'letters, digits, ".", "-" and "_" (1-100 characters), not "." or "..", without a ".git" suffix');
     }
-    const ref = options.ref ?? DEFAULT_REF;
-    (0,_core_refname_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidRefName */ .P)(ref, 'ref');
+}
+/** A token or a credentials provider (not both), each of a usable shape. */
+function checkAuth(options) {
     if (options.token !== undefined && options.credentials !== undefined) {
         fail('token', 'give either token or credentials, not both', 'token XOR credentials');
     }
@@ -40080,71 +40915,75 @@ function resolveConfig(options) {
     if (options.credentials !== undefined && typeof options.credentials !== 'function') {
         fail('credentials', 'credentials must be a function returning a token (or a promise of one)', 'function');
     }
-    const cache = options.cache ?? {};
+}
+/** The cache backend (a bounded memory backend unless one is given) and whether ref reads are conditional. */
+function resolveCache(cache) {
     if (typeof cache !== 'object' || cache === null)
         fail('cache', 'cache must be an object', '{ backend, maxBytes, etag }');
     const maxBytes = count('cache.maxBytes', cache.maxBytes, _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_CACHE_MAX_BYTES */ .K, Number.MAX_SAFE_INTEGER);
     let backend;
     if (cache.backend === undefined || cache.backend === 'memory')
         backend = new _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__/* .MemoryCacheBackend */ .u({ maxBytes });
-    else if (typeof cache.backend === 'object' &&
-        cache.backend !== null &&
-        typeof cache.backend.get === 'function' &&
-        typeof cache.backend.set === 'function' &&
-        typeof cache.backend.delete === 'function' &&
-        typeof cache.backend.entries === 'function') {
+    else if (isCacheBackend(cache.backend))
         backend = cache.backend;
-    }
     else
         fail('cache.backend', 'cache.backend must be "memory" or a CacheBackend', '"memory" | CacheBackend');
     if (cache.etag !== undefined && typeof cache.etag !== 'boolean') {
         fail('cache.etag', 'cache.etag must be a boolean', 'true | false');
     }
-    const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+    return { backend, etag: cache.etag ?? true };
+}
+function isCacheBackend(b) {
+    const c = b;
+    return (typeof b === 'object' &&
+        c !== null &&
+        typeof c.get === 'function' &&
+        typeof c.set === 'function' &&
+        typeof c.delete === 'function' &&
+        typeof c.entries === 'function');
+}
+/** GitHub rejects requests without a User-Agent; a newline would split the header. */
+function checkUserAgent(userAgent) {
     if (typeof userAgent !== 'string' || userAgent.trim() === '' || /[\r\n]/.test(userAgent)) {
         fail('userAgent', 'userAgent must be a non-empty single-line string', 'e.g. "my-app/1.0"');
     }
-    const author = options.author;
-    if (author !== undefined) {
-        if (!author || typeof author.name !== 'string' || !author.name.trim() || /[<>\n]/.test(author.name)) {
-            fail('author.name', 'author.name must be a non-empty string without <, > or newlines', 'a name');
-        }
-        if (typeof author.email !== 'string' || !/^[^\s<>@]+@[^\s<>@]+$/.test(author.email)) {
-            fail('author.email', 'author.email must look like an e-mail address', 'name@example.com');
+    return userAgent;
+}
+/** A commit identity git can encode (`Name <email>`). */
+function checkAuthor(author) {
+    if (author === undefined)
+        return;
+    if (!author || typeof author.name !== 'string' || !author.name.trim() || /[<>\n]/.test(author.name)) {
+        fail('author.name', 'author.name must be a non-empty string without <, > or newlines', 'a name');
+    }
+    if (typeof author.email !== 'string' || !/^[^\s<>@]+@[^\s<>@]+$/.test(author.email)) {
+        fail('author.email', 'author.email must look like an e-mail address', 'name@example.com');
+    }
+}
+/** The injected functions (clock, sleep, randomness, logger), when given, must be functions. */
+function checkHooks(options) {
+    for (const field of ['sleep', 'random', 'logger', 'now']) {
+        if (options[field] !== undefined && typeof options[field] !== 'function') {
+            fail(field, `${field} must be a function`, 'function');
         }
     }
-    if (options.sleep !== undefined && typeof options.sleep !== 'function')
-        fail('sleep', 'sleep must be a function', 'function');
-    if (options.random !== undefined && typeof options.random !== 'function')
-        fail('random', 'random must be a function', 'function');
-    if (options.logger !== undefined && typeof options.logger !== 'function')
-        fail('logger', 'logger must be a function', 'function');
-    if (options.now !== undefined && typeof options.now !== 'function')
-        fail('now', 'now must be a function', 'function');
-    const writeRetry = (0,_core_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .resolveWriteRetry */ .eG)(options);
+}
+/** Retry counts and size budgets, each a bounded integer. */
+function resolveLimits(options) {
     return {
-        transport: t,
-        apiBase,
-        apiOrigin: url.origin,
-        owner: options.owner,
-        repo: options.repo,
-        ref,
-        token: options.token,
-        credentials: options.credentials,
-        retryConcurrentWrites: writeRetry.maxRetries,
-        writeRetry,
-        now: options.now ?? Date.now,
         readRetries: count('readRetries', options.readRetries, DEFAULT_READ_RETRIES, 100),
         maxRetryAfterSeconds: count('maxRetryAfterSeconds', options.maxRetryAfterSeconds, DEFAULT_MAX_RETRY_AFTER_SECONDS, 86_400),
-        backend,
-        etag: cache.etag ?? true,
-        userAgent,
-        author: author ? { name: author.name, email: author.email } : undefined,
         maxInlineBytes: count('maxInlineBytes', options.maxInlineBytes, DEFAULT_MAX_INLINE_BYTES, 50 * 1024 * 1024) || 1,
+        trustCachedTipMs: count('trustCachedTipMs', options.trustCachedTipMs, DEFAULT_TRUST_CACHED_TIP_MS, Number.MAX_SAFE_INTEGER),
+    };
+}
+/** The injected functions, or the real clock, timers and randomness. */
+function resolveHooks(options) {
+    return {
+        now: options.now ?? Date.now,
         sleep: options.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms))),
         random: options.random ?? Math.random,
         logger: options.logger,
-        trustCachedTipMs: count('trustCachedTipMs', options.trustCachedTipMs, DEFAULT_TRUST_CACHED_TIP_MS, Number.MAX_SAFE_INTEGER),
     };
 }
 
@@ -40160,10 +40999,12 @@ function resolveConfig(options) {
 /* harmony export */ });
 /* unused harmony exports upstreamMessage, retryAfterSeconds */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2258);
 /**
  * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
  * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
  */
+
 
 /** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
 
@@ -40173,7 +41014,8 @@ function upstreamMessage(res) {
         return undefined;
     try {
         const j = JSON.parse(new TextDecoder().decode(res.body));
-        return typeof j?.message === 'string' ? j.message.slice(0, 300) : undefined;
+        // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
+        return typeof j?.message === 'string' ? (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_1__/* .redactText */ .Rd)(j.message.slice(0, 300), []) : undefined;
     }
     catch {
         return undefined;

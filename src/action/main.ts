@@ -5,6 +5,7 @@
  */
 import * as core from '@actions/core';
 import { context } from '@actions/github';
+import { redactError, redactText } from '../core/redact.js';
 import { annotations } from './annotations.js';
 import { describeFailure } from './failure.js';
 import { type ActionInputs, readInputs } from './inputs.js';
@@ -33,7 +34,11 @@ async function main(): Promise<void> {
     await checkRunnerFiles(process.env);
     const { outputs, summary } = await runAction(inputs, {
       // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
-      log: (line) => (line.startsWith('warning: ') ? core.warning(line.slice('warning: '.length)) : core.info(line)),
+      log: (raw) => {
+        const line = redactText(raw, [inputs?.token]);
+        if (line.startsWith('warning: ')) core.warning(line.slice('warning: '.length));
+        else core.info(line);
+      },
       debug: (line) => core.debug(line),
       group: { start: (name) => core.startGroup(`projection ${name}`), end: () => core.endGroup() },
       workspace,
@@ -50,12 +55,16 @@ async function main(): Promise<void> {
       else core.info(`\n${summary}`);
     }
   } catch (e) {
-    const message = inputs ? describeFailure(e, inputs) : ((e as Error)?.message ?? String(e));
+    // Nothing printed relies on the runner's ::add-mask:: alone: every string of the error is redacted first.
+    const secrets = [inputs?.token];
+    redactError(e, secrets);
+    const described = inputs ? describeFailure(e, inputs) : ((e as Error)?.message ?? String(e));
+    const message = redactText(described, secrets);
     const marks = annotations(e, message, workspace);
     if (marks.length === 0) core.setFailed(message);
     else {
       // One annotation per problem, on the spec line it is about (setFailed would add an unplaced duplicate).
-      for (const a of marks) core.error(a.message, a.properties);
+      for (const a of marks) core.error(redactText(a.message, secrets), a.properties);
       process.exitCode = core.ExitCode.Failure;
     }
   }

@@ -3,6 +3,7 @@
  * every command prints a result or an error — so errors from every store look the same.
  */
 import { DocDbError } from '../core/errors.js';
+import { redactText } from '../core/redact.js';
 
 /** Exit codes (documented in docs/cli.md). */
 export const EXIT = {
@@ -104,9 +105,7 @@ export function exitCodeFor(e: unknown): number {
 }
 
 function hideSecrets(text: string, secrets: readonly string[]): string {
-  let out = text;
-  for (const s of secrets) if (s) out = out.split(s).join('***');
-  return out;
+  return redactText(text, secrets);
 }
 
 /** Print an error: human on stderr; with `--json` also `{"error": {...}}` on stdout. Returns the exit code. */

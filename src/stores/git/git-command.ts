@@ -2,8 +2,10 @@
  * Running git: one place that builds git's environment, spawns it, and turns failures into
  * `GitError` with secrets redacted. Node-only (node:child_process).
  */
+
 import { spawn } from 'node:child_process';
 import { GitError } from '../../core/errors.js';
+import { redactText } from '../../core/redact.js';
 
 /** How to run git for one repository. */
 export interface GitCommandOptions {
@@ -77,11 +79,9 @@ export function gitEnvironment(
   };
 }
 
-/** Replace every secret, and any `user:password@` in a URL, with `***`. */
+/** Replace every secret (core/redact.ts), and any `user:password@` in a URL, with a marker. */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1***@');
-  for (const s of secrets) if (s) out = out.split(s).join('***');
-  return out;
+  return redactText(text.replace(/(\b[a-z][a-z0-9+.-]*:\/\/)[^/\s@]*@/gi, '$1***@'), secrets);
 }
 
 /** The error for a git that cannot be started (ENOENT, EACCES). */

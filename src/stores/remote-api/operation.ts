@@ -1,17 +1,15 @@
 /**
  * One operation of the remote-api store from start to result: the token it runs with (asked of the
  * credentials provider once per operation, so a browser host can refresh it between operations), the
- * request count and rate limit every result reports, and — as a last line of defence — the token scrubbed
- * from any error that escapes.
+ * request count and rate limit every result reports, and the token scrubbed from every string of any
+ * error that escapes (core/redact.ts).
  */
 import { tokenIdentity } from '../../cache/git-cache.js';
 import { AuthMissing, DocDbError } from '../../core/errors.js';
+import { redactError } from '../../core/redact.js';
 import type { OperationMeta, RateLimit } from '../../core/refstore.js';
 import type { OpContext } from './client.js';
 import { assertTokenShape, type ResolvedConfig } from './config.js';
-
-/** Errors nest their causes; a token is looked for this deep. */
-const MAX_CAUSE_DEPTH = 8;
 
 /**
  * @example
@@ -24,15 +22,15 @@ export class OperationRunner {
 
   constructor(private readonly cfg: Pick<ResolvedConfig, 'token' | 'credentials'>) {}
 
-  /** Run an operation; as a last line of defence, scrub the token from any error message. */
+  /** Run an operation; any error that escapes carries no token (message, data, causes). */
   async run<T>(operation: string, fn: (ctx: OpContext) => Promise<T>): Promise<T> {
     let ctx: OpContext | undefined;
     try {
       ctx = await this.begin(operation);
       return await fn(ctx);
     } catch (e) {
-      const token = ctx?.token;
-      if (token && e instanceof Error) redactToken(e, token);
+      // Every string the error carries (message, data such as GitHub's echoed message, causes).
+      redactError(e, [ctx?.token]);
       if (ctx?.rateLimit) this.lastRateLimit = ctx.rateLimit;
       if (e instanceof DocDbError && ctx) {
         (e.data as Record<string, unknown>).requests ??= ctx.requests;
@@ -65,14 +63,5 @@ export class OperationRunner {
     if (t === undefined || t === null || t === '') return undefined;
     assertTokenShape(t, 'credentials');
     return t;
-  }
-}
-
-/** Replace the token in the message and stack of `e` and of its causes. */
-function redactToken(e: Error, token: string): void {
-  let x: unknown = e;
-  for (let depth = 0; x instanceof Error && depth < MAX_CAUSE_DEPTH; depth++, x = x.cause) {
-    if (x.message.includes(token)) x.message = x.message.split(token).join('[REDACTED]');
-    if (x.stack?.includes(token)) x.stack = x.stack.split(token).join('[REDACTED]');
   }
 }

@@ -13,6 +13,7 @@ import {
   RateLimited,
   UpstreamUnavailable,
 } from '../../core/errors.js';
+import { redactText } from '../../core/redact.js';
 import type { HttpResponse } from '../../transport/types.js';
 
 /** What was being done when a response arrived. */
@@ -38,7 +39,8 @@ export function upstreamMessage(res: HttpResponse): string | undefined {
   if (res.body.length === 0) return undefined;
   try {
     const j = JSON.parse(new TextDecoder().decode(res.body)) as { message?: unknown };
-    return typeof j?.message === 'string' ? j.message.slice(0, 300) : undefined;
+    // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
+    return typeof j?.message === 'string' ? redactText(j.message.slice(0, 300), []) : undefined;
   } catch {
     return undefined;
   }
