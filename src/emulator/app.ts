@@ -12,7 +12,7 @@
 import { FaultBook } from './faults.js';
 import { handleRequest, type RequestEnv } from './handler.js';
 import { EmulatorState } from './state.js';
-import type { Fault, RequestLogEntry, ResponseRecord } from './types.js';
+import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
 /** Options of the platform-neutral emulator core (startEmulator adds host, port and seed). */
 export interface EmulatorAppOptions {

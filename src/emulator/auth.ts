@@ -3,12 +3,13 @@
  * write a repository, and the `x-ratelimit-*` bookkeeping (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api).
  */
 import { ApiError } from './http.js';
-import type { Budget, EmulatorState, RepoRecord, TokenRecord } from './state.js';
+import type { Budget, RepoRecord, TokenRecord } from './model.js';
+import type { ServedState } from './route-context.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'token'; token: TokenRecord } | { kind: 'bad' };
 
 /** Parse `Authorization: Bearer <t>` / `token <t>`; any other scheme or an unknown token is `bad`. */
-export function authenticate(header: string | undefined, state: EmulatorState): Caller {
+export function authenticate(header: string | undefined, state: ServedState): Caller {
   if (header === undefined || header.trim() === '') return { kind: 'anonymous' };
   const m = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header.trim());
   const token = m ? state.findToken(m[1] as string) : undefined;
@@ -16,7 +17,7 @@ export function authenticate(header: string | undefined, state: EmulatorState): 
 }
 
 /** The budget a request charges: the caller's REST (`core`) budget, or its GraphQL points for `/graphql`. */
-export function budgetOf(caller: Caller, state: EmulatorState, resource: 'core' | 'graphql' = 'core'): Budget {
+export function budgetOf(caller: Caller, state: ServedState, resource: 'core' | 'graphql' = 'core'): Budget {
   if (caller.kind === 'token') {
     return state.refreshBudget(resource === 'graphql' ? caller.token.graphqlBudget : caller.token.budget);
   }
@@ -51,7 +52,7 @@ export function rateLimitExceeded(caller: Caller): ApiError {
  * a token is 401 "Requires authentication"; a write with read-only access is 403.
  */
 export function checkRepoAccess(
-  state: EmulatorState,
+  state: ServedState,
   caller: Caller,
   repo: RepoRecord | undefined,
   write: boolean,

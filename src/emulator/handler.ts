@@ -19,15 +19,15 @@ import {
   JSON_TYPE,
   notFound,
 } from './http.js';
-import { matchRoute, type ResolvedOptions } from './router.js';
+import type { ResolvedOptions, ServedState } from './route-context.js';
+import { matchRoute } from './router.js';
 import { ROUTES } from './routes/index.js';
-import type { EmulatorState } from './state.js';
-import type { RequestLogEntry, ResponseRecord } from './types.js';
+import type { RequestLogEntry, ResponseRecord } from './traffic.js';
 
 const SUPPORTED_API_VERSIONS = new Set(['2022-11-28', '2026-03-10']);
 
 export interface HandlerDeps {
-  state: EmulatorState;
+  state: ServedState;
   options: ResolvedOptions & {
     latencyMs?: number | { min: number; max: number };
     onResponse?: (response: ResponseRecord) => void;
@@ -294,7 +294,7 @@ async function dispatch(
   if (!matched) throw notFound();
   const { route, params } = matched;
   const token = caller.kind === 'token' ? caller.token : undefined;
-  let repo = undefined as ReturnType<EmulatorState['findRepo']>;
+  let repo = undefined as ReturnType<ServedState['findRepo']>;
   if (route.repoScoped) {
     repo = checkRepoAccess(state, caller, state.findRepo(`${params.owner}/${params.repo}`), route.write === true, doc);
     if (route.emptyConflict && state.isEmpty(repo)) throw new ApiError(409, 'Git Repository is empty.', doc);

@@ -1,6 +1,6 @@
 /** `per_page` / `page` handling and the RFC 8288 `Link` header GitHub sends on list endpoints. */
 import { invalidRequest } from './http.js';
-import type { RouteContext } from './router.js';
+import type { RouteContext } from './route-context.js';
 
 export interface Page<T> {
   items: T[];

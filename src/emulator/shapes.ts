@@ -5,13 +5,9 @@
 import { toBase64, utf8 } from '../core/bytes.js';
 import type { ObjectDb } from '../core/git/object-db.js';
 import { type Signature, signatureDate } from '../core/git/objects.js';
-import type { Account, IssueRecord, LabelRecord, PullRecord, ReleaseRecord, RepoRecord } from './state.js';
+import type { Account, IssueRecord, LabelRecord, PullRecord, ReleaseRecord, RepoRecord, Urls } from './model.js';
 
-/** URL bases for one request: `api` is the emulator's own origin (from the Host header). */
-export interface Urls {
-  api: string;
-  html: string;
-}
+export type { Urls } from './model.js';
 
 export function nodeId(kind: string, id: number | string): string {
   return toBase64(utf8(`0${kind.length}:${kind}${id}`));

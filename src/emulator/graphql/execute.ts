@@ -13,8 +13,8 @@ import {
   parse,
   validate,
 } from 'graphql';
-import type { Urls } from '../shapes.js';
-import type { Budget, EmulatorState, TokenRecord } from '../state.js';
+import type { Budget, TokenRecord, Urls } from '../model.js';
+import type { RouteState } from '../route-context.js';
 import { queryCost } from './cost.js';
 import { rootValue, TypedGraphqlError } from './resolvers.js';
 import { githubSchema } from './schema.js';
@@ -57,7 +57,7 @@ function shape(e: GraphQLError): OutError {
  */
 export async function executeGraphql(
   body: GraphqlRequest | undefined,
-  ctx: { state: EmulatorState; token: TokenRecord | undefined; urls: Urls; budget: Budget },
+  ctx: { state: RouteState; token: TokenRecord | undefined; urls: Urls; budget: Budget },
 ): Promise<Record<string, unknown>> {
   const schema = await githubSchema();
   if (!body || typeof body.query !== 'string' || body.query.trim() === '') {

@@ -7,8 +7,10 @@
  * emulator does not pretend to serve it).
  */
 
-import { nodeId, type Urls } from '../shapes.js';
-import { type EmulatorState, fullRefName, type RepoRecord, type TokenRecord } from '../state.js';
+import type { RepoRecord, TokenRecord, Urls } from '../model.js';
+import { fullRefName } from '../revisions.js';
+import type { RouteState } from '../route-context.js';
+import { nodeId } from '../shapes.js';
 
 /** A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …). */
 export class TypedGraphqlError extends Error {
@@ -60,7 +62,7 @@ export function connection<T>(all: readonly T[], args: PageArgs) {
   };
 }
 
-function ownerObject(state: EmulatorState, login: string, urls: Urls, token: TokenRecord | undefined) {
+function ownerObject(state: RouteState, login: string, urls: Urls, token: TokenRecord | undefined) {
   const account = state.findAccount(login);
   if (!account) return null;
   return {
@@ -107,7 +109,7 @@ function ownerObject(state: EmulatorState, login: string, urls: Urls, token: Tok
   };
 }
 
-function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
+function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
   const commit = (oid: string) => ({ __typename: 'Commit', id: nodeId('Commit', oid), oid });
   const defaultTip = r.db.readRef(fullRefName(r.defaultBranch));
   return {
@@ -162,7 +164,7 @@ function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token
 }
 
 export interface RootContext {
-  state: EmulatorState;
+  state: RouteState;
   token: TokenRecord | undefined;
   urls: Urls;
   /** What `rateLimit` reports (after this query was charged). */

@@ -4,10 +4,10 @@
  * `{ total_count, workflow_runs }`). Runs are seeded (`workflowRuns`) or added with `state.addWorkflowRun`.
  */
 import { invalidRequest } from '../http.js';
+import type { RepoRecord, WorkflowRunRecord } from '../model.js';
 import { paginate } from '../paginate.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { nodeId, repoShape, type Urls } from '../shapes.js';
-import type { RepoRecord, WorkflowRunRecord } from '../state.js';
 
 const DOC = 'https://docs.github.com/rest/actions/workflow-runs#list-workflow-runs-for-a-repository';
 

@@ -6,9 +6,9 @@
  */
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { notFound } from '../http.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RepoRecord } from '../model.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { commitShape } from '../shapes.js';
-import type { RepoRecord } from '../state.js';
 import { resolveCommitish } from './repos.js';
 
 const DOC = 'https://docs.github.com/rest/commits/commits#compare-two-commits';

@@ -7,7 +7,7 @@
 import { fromBase64, toBase64 } from '../../core/bytes.js';
 import { isSha } from '../../core/git/objects.js';
 import { ApiError, invalidRequest, notFound } from '../http.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { nodeId } from '../shapes.js';
 import { wrapBase64 } from './git.js';
 

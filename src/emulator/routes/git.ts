@@ -7,9 +7,9 @@ import { ObjectDbError, type TreeChange, typeOfMode } from '../../core/git/objec
 import { isSha, parseSignatureDate, type Signature, TREE_MODES, type TreeMode } from '../../core/git/objects.js';
 import { assertValidRefName } from '../../core/refname.js';
 import { ApiError, invalidRequest, notFound } from '../http.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RepoRecord } from '../model.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { gitCommitShape, refShape, treeEntryShape } from '../shapes.js';
-import type { RepoRecord } from '../state.js';
 import { checkEnum, checkProps, checkType, objectBody, requireKeys } from '../validate.js';
 
 const D = 'https://docs.github.com/rest/git';

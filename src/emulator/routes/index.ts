@@ -3,7 +3,8 @@
  * endpoints, write `routes/<area>.ts` exporting a `RouteDef[]` and append it here. A route whose
  * handler needs a heavy module (GraphQL) imports it lazily inside the handler.
  */
-import { compileRoute, type Route, type RouteDef } from '../router.js';
+import type { RouteDef } from '../route-context.js';
+import { compileRoute, type Route } from '../router.js';
 import { actionsRoutes } from './actions.js';
 import { compareRoutes } from './compare.js';
 import { contentsRoutes } from './contents.js';

@@ -4,7 +4,7 @@
  */
 import { ApiError, invalidRequest } from '../http.js';
 import { paginate } from '../paginate.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { createdLabelShape, issueShape, pullShape, releaseShape } from '../shapes.js';
 import { checkProps, objectBody, requireKeys } from '../validate.js';
 

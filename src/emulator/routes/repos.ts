@@ -4,10 +4,10 @@
  */
 import { isSha } from '../../core/git/objects.js';
 import { ApiError, invalidRequest, notFound } from '../http.js';
+import type { RepoRecord } from '../model.js';
 import { paginate } from '../paginate.js';
-import type { RouteContext, RouteDef } from '../router.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
 import { commitShape, fullRepoShape, repoShape } from '../shapes.js';
-import type { RepoRecord } from '../state.js';
 
 const DOC = {
   get: 'https://docs.github.com/rest/repos/repos#get-a-repository',
