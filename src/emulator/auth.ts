@@ -4,7 +4,8 @@
  */
 import { ApiError } from './http.js';
 import type { Budget, RepoRecord, TokenRecord } from './model.js';
-import type { ServedState } from './route-context.js';
+import type { RouteState, ServedState } from './route-context.js';
+import type { RepoPermissions } from './shapes/repositories.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'token'; token: TokenRecord } | { kind: 'bad' };
 
@@ -67,4 +68,21 @@ export function checkRepoAccess(
     }
   }
   return repo;
+}
+
+/**
+ * The `permissions` a repository shows its caller: none for anonymous callers (the field is left out),
+ * else admin and push with write access, pull with any access.
+ *
+ * @example
+ * repoShape(repo, urls, permissionsFor(ctx.state, ctx.token, repo));
+ */
+export function permissionsFor(
+  state: Pick<RouteState, 'accessOf'>,
+  token: TokenRecord | undefined,
+  repo: RepoRecord,
+): RepoPermissions | undefined {
+  if (!token) return undefined;
+  const access = state.accessOf(token, repo);
+  return { admin: access === 'write', push: access === 'write', pull: access !== 'none' };
 }

@@ -16,7 +16,7 @@ import type { EmulatorHandle, EmulatorOptions } from './types.js';
 export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js';
 export type { RequestEnv } from './handler.js';
 export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
-export { DELETE_MISSING_PATH_MESSAGE } from './routes/git.js';
+export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';
 export { DEMO_SEED, type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
 export { EmulatorState } from './state.js';
 export type {

@@ -3,7 +3,7 @@
  * GitHub's OpenAPI description and GitHub's wording for schema failures
  * (`Invalid request.\n\n"sha" wasn't supplied.`, `For 'properties/force', "x" is not a boolean.`).
  */
-import { invalidRequest } from './http.js';
+import { ApiError, invalidRequest } from './http.js';
 
 type Json = Record<string, unknown>;
 
@@ -69,4 +69,17 @@ export function checkProps(
     if (t === 'string?') checkType(body[k], 'string', `${prefix}/${k}`, doc, true);
     else checkType(body[k], t, `${prefix}/${k}`, doc);
   }
+}
+
+/**
+ * A SHA path parameter (`GET /git/blobs/{sha}` etc.): a malformed one is 422 like GitHub; lower-cased.
+ *
+ * @example
+ * shaParam(ctx.params.file_sha as string, DOC.getBlob);
+ */
+export function shaParam(value: string, doc: string): string {
+  if (!/^[0-9a-fA-F]{40}$/.test(value)) {
+    throw new ApiError(422, 'The sha parameter must be exactly 40 characters and contain only [0-9a-f].', doc);
+  }
+  return value.toLowerCase();
 }

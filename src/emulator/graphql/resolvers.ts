@@ -10,7 +10,7 @@
 import type { RepoRecord, TokenRecord, Urls } from '../model.js';
 import { fullRefName } from '../revisions.js';
 import type { RouteState } from '../route-context.js';
-import { nodeId } from '../shapes.js';
+import { nodeId } from '../shapes/common.js';
 
 /** A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …). */
 export class TypedGraphqlError extends Error {
