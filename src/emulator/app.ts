@@ -10,7 +10,8 @@
  * // or hand `app.fetchFunction` to anything that takes a fetch (fetchTransport({ fetch }))
  */
 import { FaultBook } from './faults.js';
-import { handleRequest, type RequestEnv } from './handler.js';
+import { handleRequest } from './handler.js';
+import type { RequestEnv } from './incoming.js';
 import { EmulatorState } from './state.js';
 import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 

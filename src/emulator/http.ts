@@ -7,6 +7,9 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
+/** `X-GitHub-Api-Version` values GitHub accepts (any other is 400); the one sent is echoed back as selected. */
+export const SUPPORTED_API_VERSIONS: ReadonlySet<string> = new Set(['2022-11-28', '2026-03-10']);
+
 /** GitHub's documentation root; error bodies point here when there is no better page. */
 export const DOCS = 'https://docs.github.com/rest';
 

@@ -14,10 +14,11 @@ import { applySeed, loadSeedFile } from './seed.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
 export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js';
-export type { RequestEnv } from './handler.js';
+export { DEMO_SEED } from './demo-seed.js';
+export type { RequestEnv } from './incoming.js';
 export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
 export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';
-export { DEMO_SEED, type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
+export { type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
 export { EmulatorState } from './state.js';
 export type {
   EmulatorHandle,
