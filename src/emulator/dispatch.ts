@@ -9,9 +9,9 @@ import { ApiError, type ApiResponse, DOCS, notFound, SUPPORTED_API_VERSIONS } fr
 import type { Incoming } from './incoming.js';
 import type { RepoRecord } from './model.js';
 import type { ResolvedOptions, ServedState } from './route-context.js';
-import type { matchRoute } from './router.js';
+import type { RouteMatch } from './router.js';
 
-export type Matched = ReturnType<typeof matchRoute>;
+type Matched = RouteMatch | undefined;
 
 /** A route's answer, and whether it is charged to the caller's budget. */
 export interface RouteOutcome {

@@ -16,6 +16,15 @@ function matches(f: Fault, method: string, path: string): boolean {
   return typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path);
 }
 
+/**
+ * The faults a test injected, in injection order; each applies to the matching requests after `skip`,
+ * `times` times.
+ *
+ * @example
+ * const book = new FaultBook();
+ * book.inject({ kind: 'status', status: 502, path: '/repos/o/r/git' });
+ * book.take('GET', '/repos/o/r/git/ref/heads/main'); // the fault, then undefined
+ */
 export class FaultBook {
   private entries: Entry[] = [];
 
@@ -52,6 +61,9 @@ export class FaultBook {
  * The connection ends without an answer: a `reset` or `hang` fault, or a `drop-reply` after the
  * handler ran. A `TypeError`, like the one `fetch` rejects with on a network failure, so an in-page
  * client sees exactly what a browser shows; the node adapter destroys the socket instead.
+ *
+ * @example
+ * if (err instanceof ConnectionDropped) req.socket.destroy();
  */
 export class ConnectionDropped extends TypeError {
   constructor(readonly kind: 'reset' | 'hang' | 'drop-reply') {

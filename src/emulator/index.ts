@@ -30,7 +30,14 @@ export type {
   TokenOptions,
 } from './types.js';
 
-/** Start an emulator on loopback; resolves once it is listening. */
+/**
+ * Start an emulator on loopback; resolves once it is listening.
+ *
+ * @example
+ * const em = await startEmulator({ seed: DEMO_SEED, port: 0 });
+ * console.log(em.url); // http://127.0.0.1:<port>
+ * await em.stop();
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const host = options.host ?? '127.0.0.1';
   const requestedPort = positiveOption('port', options.port, 0, true);

@@ -146,6 +146,13 @@ export interface Budget {
   resource?: 'core' | 'graphql';
 }
 
+/** What a caller may do with a repository, as its `permissions` field reports (authenticated callers only). */
+export interface RepoPermissions {
+  admin: boolean;
+  push: boolean;
+  pull: boolean;
+}
+
 /** URL bases for one request: `api` is the emulator's own origin (from the Host header). */
 export interface Urls {
   api: string;

@@ -1,7 +1,8 @@
 /**
- * Route table: method + path template → handler, with the OpenAPI operationId and documentation URL
- * of each operation. Templates use `{name}` for one path segment and `{name+}` / `{name*}` for the
- * rest of the path (refs such as `heads/feature/x` contain slashes).
+ * Matching requests to routes (RouteDef, ./route-context.ts: method + path template → handler, with the
+ * OpenAPI operationId and documentation URL of each operation). Templates use `{name}` for one path
+ * segment and `{name+}` / `{name*}` for the rest of the path (refs such as `heads/feature/x` contain
+ * slashes).
  */
 import type { RouteDef } from './route-context.js';
 
@@ -12,6 +13,12 @@ export interface Route extends RouteDef {
   repoScoped: boolean;
 }
 
+/**
+ * A route definition with its path template compiled to a regular expression.
+ *
+ * @example
+ * compileRoute({ method: 'GET', path: '/repos/{owner}/{repo}', operation: 'repos/get', doc, handler }).repoScoped; // true
+ */
 export function compileRoute(def: RouteDef): Route {
   const keys: string[] = [];
   const src = def.path.replace(/\{(\w+)([+*]?)\}/g, (_m, name: string, mod: string) => {
@@ -21,12 +28,19 @@ export function compileRoute(def: RouteDef): Route {
   return { ...def, regex: new RegExp(`^${src}$`), keys, repoScoped: def.path.startsWith('/repos/{owner}/{repo}') };
 }
 
-/** Find the route for a method and raw path; params are percent-decoded. */
-export function matchRoute(
-  routes: readonly Route[],
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | undefined {
+/** A matched route and its path parameters. */
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/**
+ * Find the route for a method and raw path; params are percent-decoded.
+ *
+ * @example
+ * matchRoute(ROUTES, 'GET', '/repos/o/r/git/ref/heads/main')?.params; // { owner: 'o', repo: 'r', ref: 'heads/main' }
+ */
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
   for (const route of routes) {
     if (route.method !== method) continue;
     const m = route.regex.exec(path);

@@ -12,7 +12,12 @@ import { fullRefName } from '../revisions.js';
 import type { RouteState } from '../route-context.js';
 import { nodeId } from '../shapes/common.js';
 
-/** A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …). */
+/**
+ * A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …).
+ *
+ * @example
+ * throw new TypedGraphqlError('NOT_FOUND', "Could not resolve to a Repository with the name 'o/r'.");
+ */
 export class TypedGraphqlError extends Error {
   constructor(
     readonly type: string,
@@ -38,7 +43,12 @@ function indexOf(cursor: string | null | undefined): number | undefined {
   return Number(m[1]);
 }
 
-/** A connection over `all` with GitHub's cursor paging. */
+/**
+ * A connection over `all` with GitHub's cursor paging.
+ *
+ * @example
+ * connection(['a', 'b', 'c'], { first: 2 }).pageInfo; // { hasNextPage: true, endCursor: …, … }
+ */
 export function connection<T>(all: readonly T[], args: PageArgs) {
   let start = 0;
   let end = all.length;
@@ -186,7 +196,12 @@ export interface RootContext {
   rateLimit: { cost: number; limit: number; remaining: number; used: number; resetAt: string; nodeCount: number };
 }
 
-/** The Query root: `repository`, `repositoryOwner`, `organization`, `user`, `rateLimit`. */
+/**
+ * The Query root: `repository`, `repositoryOwner`, `organization`, `user`, `rateLimit`.
+ *
+ * @example
+ * await execute({ schema, document, rootValue: rootValue({ state, token, urls, rateLimit }) });
+ */
 export function rootValue(ctx: RootContext) {
   const { state, token, urls } = ctx;
   return {

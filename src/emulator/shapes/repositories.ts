@@ -1,14 +1,7 @@
 /** The repository resource: the fields every listing shares (repository) and `GET /repos/{o}/{r}` (full-repository). */
-import type { RepoRecord, Urls } from '../model.js';
+import type { RepoPermissions, RepoRecord, Urls } from '../model.js';
 import { nodeId, repoApiUrl } from './common.js';
 import { userShape } from './users.js';
-
-/** What the caller may do, as `permissions` reports it (present only for authenticated callers). */
-export interface RepoPermissions {
-  admin: boolean;
-  push: boolean;
-  pull: boolean;
-}
 
 /** `<name>_url` fields of a repository: suffixes of its API URL, in GitHub's order. */
 const URL_TEMPLATES: ReadonlyArray<readonly [string, string]> = [
