@@ -10,9 +10,10 @@
  * // or hand `app.fetchFunction` to anything that takes a fetch (fetchTransport({ fetch }))
  */
 import { FaultBook } from './faults.js';
-import { handleRequest, type RequestEnv } from './handler.js';
+import { handleRequest } from './handler.js';
+import type { RequestEnv } from './incoming.js';
 import { EmulatorState } from './state.js';
-import type { Fault, RequestLogEntry, ResponseRecord } from './types.js';
+import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
 /** Options of the platform-neutral emulator core (startEmulator adds host, port and seed). */
 export interface EmulatorAppOptions {
@@ -58,7 +59,13 @@ const DEFAULTS = {
   defaultRateLimit: 5000,
 };
 
-/** A positive (or, with allowZero, non-negative) integer option, or its default. */
+/**
+ * A positive (or, with allowZero, non-negative) integer option, or its default; throws naming the option.
+ *
+ * @example
+ * positiveOption('port', undefined, 0, true); // 0
+ * positiveOption('treeTruncateLimit', 0, 100_000); // throws: treeTruncateLimit must be a positive integer
+ */
 export function positiveOption(name: string, v: number | undefined, fallback: number, allowZero = false): number {
   if (v === undefined) return fallback;
   if (!Number.isInteger(v) || v < (allowZero ? 0 : 1)) {
@@ -78,7 +85,14 @@ function latency(v: EmulatorAppOptions['latencyMs']): EmulatorAppOptions['latenc
   );
 }
 
-/** Create an emulator app (no network: answer requests with `app.fetch`). */
+/**
+ * Create an emulator app (no network: answer requests with `app.fetch`).
+ *
+ * @example
+ * const app = createEmulatorApp({ treeTruncateLimit: 1000 });
+ * app.state.createRepo('octo/hello');
+ * const res = await app.fetch(new Request('http://emulator.local/repos/octo/hello'));
+ */
 export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp {
   const resolved = {
     treeTruncateLimit: positiveOption('treeTruncateLimit', options.treeTruncateLimit, DEFAULTS.treeTruncateLimit),

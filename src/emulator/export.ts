@@ -6,7 +6,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { encodeObject } from '../core/git/objects.js';
-import type { RepoRecord } from './state.js';
+import type { RepoRecord } from './model.js';
 
 /**
  * @example

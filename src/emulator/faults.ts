@@ -1,8 +1,8 @@
 /** Scripted faults: matched by method and path, consumed in injection order, and their answers. */
 import { rateLimitHeaders } from './auth.js';
 import { baseHeaders, DOCS, JSON_TYPE } from './http.js';
-import type { Budget } from './state.js';
-import type { Fault, RequestLogEntry, ResponseRecord } from './types.js';
+import type { Budget } from './model.js';
+import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
 interface Entry {
   fault: Fault;
@@ -16,6 +16,15 @@ function matches(f: Fault, method: string, path: string): boolean {
   return typeof f.path === 'string' ? path.startsWith(f.path) : f.path.test(path);
 }
 
+/**
+ * The faults a test injected, in injection order; each applies to the matching requests after `skip`,
+ * `times` times.
+ *
+ * @example
+ * const book = new FaultBook();
+ * book.inject({ kind: 'status', status: 502, path: '/repos/o/r/git' });
+ * book.take('GET', '/repos/o/r/git/ref/heads/main'); // the fault, then undefined
+ */
 export class FaultBook {
   private entries: Entry[] = [];
 
@@ -52,6 +61,9 @@ export class FaultBook {
  * The connection ends without an answer: a `reset` or `hang` fault, or a `drop-reply` after the
  * handler ran. A `TypeError`, like the one `fetch` rejects with on a network failure, so an in-page
  * client sees exactly what a browser shows; the node adapter destroys the socket instead.
+ *
+ * @example
+ * if (err instanceof ConnectionDropped) req.socket.destroy();
  */
 export class ConnectionDropped extends TypeError {
   constructor(readonly kind: 'reset' | 'hang' | 'drop-reply') {
@@ -60,46 +72,54 @@ export class ConnectionDropped extends TypeError {
   }
 }
 
+/** What a fault answers with, when it answers at all. */
+interface FaultReply {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** True when a test wrote the body (`status` faults with `body`, `malformed-json`). */
+  injectedBody: boolean;
+}
+
+/** The request this fault answers, and where its answer is recorded. */
+export interface FaultContext {
+  budget: Budget;
+  entry: RequestLogEntry;
+  log: RequestLogEntry[];
+  observe: (r: ResponseRecord) => void;
+  signal: AbortSignal;
+  closed: Promise<void>;
+}
+
 /**
  * Answer a request with a fault instead of the real handler (every kind but `drop-reply`, which the
  * handler applies after running the route). Fault answers cost no rate-limit budget. `reset` rejects
  * at once; `hang` rejects when the client gives up (`signal`) or the emulator stops (`closed`).
+ *
+ * @example
+ * await answerFault({ kind: 'status', status: 502 }, ctx); // a 502 with GitHub's error body
  */
-export async function answerFault(
-  fault: Fault,
-  ctx: {
-    budget: Budget;
-    entry: RequestLogEntry;
-    log: RequestLogEntry[];
-    observe: (r: ResponseRecord) => void;
-    signal: AbortSignal;
-    closed: Promise<void>;
-  },
-): Promise<Response> {
-  const { budget, entry } = ctx;
-  const send = (status: number, extra: Record<string, string>, text: string, injectedBody: boolean) => {
-    const payload = new TextEncoder().encode(text);
-    entry.status = status;
-    ctx.log.push(entry);
-    const headers = {
-      ...baseHeaders(),
-      ...rateLimitHeaders(budget),
-      'Content-Type': JSON_TYPE,
-      'Content-Length': String(payload.length),
-      ...extra,
-    };
-    ctx.observe({
-      method: entry.method,
-      path: entry.path,
-      status,
-      ...(entry.operation ? { operation: entry.operation } : {}),
-      fault: fault.kind,
-      injectedBody,
-      headers,
-      ...(entry.method === 'HEAD' ? {} : { body: text }),
-    });
-    return new Response(entry.method === 'HEAD' ? null : payload, { status, headers });
-  };
+export async function answerFault(fault: Fault, ctx: FaultContext): Promise<Response> {
+  switch (fault.kind) {
+    case 'reset':
+      ctx.log.push(ctx.entry);
+      throw new ConnectionDropped('reset');
+    case 'hang':
+      ctx.log.push(ctx.entry);
+      await new Promise<void>((resolve) => {
+        if (ctx.signal.aborted) resolve();
+        ctx.signal.addEventListener('abort', () => resolve(), { once: true });
+        ctx.closed.then(resolve);
+      });
+      throw new ConnectionDropped('hang');
+    case 'drop-reply':
+      throw new Error(`fault ${fault.kind} is applied by the handler, after the route ran`);
+    default:
+      return send(fault, ctx, replyOf(fault));
+  }
+}
+
+function replyOf(fault: Extract<Fault, { kind: 'status' | 'secondary-rate-limit' | 'malformed-json' }>): FaultReply {
   switch (fault.kind) {
     case 'status': {
       const body = fault.body ?? {
@@ -107,12 +127,8 @@ export async function answerFault(
         documentation_url: DOCS,
         status: String(fault.status),
       };
-      return send(
-        fault.status,
-        fault.headers ?? {},
-        typeof body === 'string' ? body : JSON.stringify(body),
-        fault.body !== undefined,
-      );
+      const text = typeof body === 'string' ? body : JSON.stringify(body);
+      return { status: fault.status, headers: fault.headers ?? {}, text, injectedBody: fault.body !== undefined };
     }
     case 'secondary-rate-limit': {
       const status = fault.status ?? 403;
@@ -123,22 +139,45 @@ export async function answerFault(
           'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
         status: String(status),
       };
-      return send(status, { 'Retry-After': String(fault.retryAfter) }, JSON.stringify(body), false);
+      return {
+        status,
+        headers: { 'Retry-After': String(fault.retryAfter) },
+        text: JSON.stringify(body),
+        injectedBody: false,
+      };
     }
     case 'malformed-json':
-      return send(200, {}, '{"sha": "0000000000000000000000000000000000000000", "url": ', true);
-    case 'reset':
-      ctx.log.push(entry);
-      throw new ConnectionDropped('reset');
-    case 'hang':
-      ctx.log.push(entry);
-      await new Promise<void>((resolve) => {
-        if (ctx.signal.aborted) resolve();
-        ctx.signal.addEventListener('abort', () => resolve(), { once: true });
-        ctx.closed.then(resolve);
-      });
-      throw new ConnectionDropped('hang');
-    default:
-      throw new Error(`fault ${fault.kind} is applied by the handler, after the route ran`);
+      return {
+        status: 200,
+        headers: {},
+        text: '{"sha": "0000000000000000000000000000000000000000", "url": ',
+        injectedBody: true,
+      };
   }
+}
+
+/** Log, observe and build the fault's answer (with the caller's budget, uncharged). */
+function send(fault: Fault, ctx: FaultContext, reply: FaultReply): Response {
+  const { entry } = ctx;
+  const payload = new TextEncoder().encode(reply.text);
+  entry.status = reply.status;
+  ctx.log.push(entry);
+  const headers = {
+    ...baseHeaders(),
+    ...rateLimitHeaders(ctx.budget),
+    'Content-Type': JSON_TYPE,
+    'Content-Length': String(payload.length),
+    ...reply.headers,
+  };
+  ctx.observe({
+    method: entry.method,
+    path: entry.path,
+    status: reply.status,
+    ...(entry.operation ? { operation: entry.operation } : {}),
+    fault: fault.kind,
+    injectedBody: reply.injectedBody,
+    headers,
+    ...(entry.method === 'HEAD' ? {} : { body: reply.text }),
+  });
+  return new Response(entry.method === 'HEAD' ? null : payload, { status: reply.status, headers });
 }

@@ -7,12 +7,18 @@ export interface ApiResponse {
   headers?: Record<string, string>;
 }
 
+/** `X-GitHub-Api-Version` values GitHub accepts (any other is 400); the one sent is echoed back as selected. */
+export const SUPPORTED_API_VERSIONS: ReadonlySet<string> = new Set(['2022-11-28', '2026-03-10']);
+
 /** GitHub's documentation root; error bodies point here when there is no better page. */
 export const DOCS = 'https://docs.github.com/rest';
 
 /**
  * A GitHub-style error answer: `{message, documentation_url, status}` (+ `errors` for validation
  * failures). GitHub has sent `status` as a string in error bodies since 2023.
+ *
+ * @example
+ * throw new ApiError(422, 'Reference already exists', doc);
  */
 export class ApiError extends Error {
   constructor(
@@ -36,9 +42,20 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * 404 "Not Found", GitHub's answer for anything missing or invisible to the caller.
+ *
+ * @example
+ * if (!sha) throw notFound(DOC.getRef);
+ */
 export const notFound = (doc = DOCS): ApiError => new ApiError(404, 'Not Found', doc);
 
-/** 422 for a request body that fails the operation's JSON schema, in GitHub's "Invalid request." form. */
+/**
+ * 422 for a request body that fails the operation's JSON schema, in GitHub's "Invalid request." form.
+ *
+ * @example
+ * throw invalidRequest('"sha" wasn\'t supplied.', doc);
+ */
 export const invalidRequest = (detail: string, doc = DOCS): ApiError =>
   new ApiError(422, `Invalid request.\n\n${detail}`, doc);
 
@@ -54,7 +71,12 @@ export const ALLOWED_METHODS = 'GET, POST, PATCH, PUT, DELETE';
 
 export const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** Headers api.github.com sends on every response (CORS included). */
+/**
+ * Headers api.github.com sends on every response (CORS included), with a fresh request id.
+ *
+ * @example
+ * new Response(body, { headers: { ...baseHeaders(), 'Content-Type': JSON_TYPE } });
+ */
 export function baseHeaders(): Record<string, string> {
   return {
     'Access-Control-Allow-Origin': '*',

@@ -14,10 +14,11 @@ import { applySeed, loadSeedFile } from './seed.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
 export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js';
-export type { RequestEnv } from './handler.js';
-export { DELETE_MISSING_PATH_MESSAGE } from './routes/git.js';
-export { DEMO_SEED, type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
-export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './state.js';
+export { DEMO_SEED } from './demo-seed.js';
+export type { RequestEnv } from './incoming.js';
+export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
+export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';
+export { type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
 export { EmulatorState } from './state.js';
 export type {
   EmulatorHandle,
@@ -29,7 +30,14 @@ export type {
   TokenOptions,
 } from './types.js';
 
-/** Start an emulator on loopback; resolves once it is listening. */
+/**
+ * Start an emulator on loopback; resolves once it is listening.
+ *
+ * @example
+ * const em = await startEmulator({ seed: DEMO_SEED, port: 0 });
+ * console.log(em.url); // http://127.0.0.1:<port>
+ * await em.stop();
+ */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<EmulatorHandle> {
   const host = options.host ?? '127.0.0.1';
   const requestedPort = positiveOption('port', options.port, 0, true);

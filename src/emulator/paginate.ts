@@ -1,6 +1,6 @@
 /** `per_page` / `page` handling and the RFC 8288 `Link` header GitHub sends on list endpoints. */
 import { invalidRequest } from './http.js';
-import type { RouteContext } from './router.js';
+import type { RouteContext } from './route-context.js';
 
 export interface Page<T> {
   items: T[];
@@ -17,6 +17,10 @@ function positiveInt(ctx: RouteContext, name: string, fallback: number, doc: str
 /**
  * Slice `all` by `per_page` (default 30, at most 100 like GitHub) and `page` (default 1), and build the
  * `Link` header (first/prev/next/last) from the request URL so clients can follow it.
+ *
+ * @example
+ * const page = paginate(ctx, ctx.repo.issues, doc);
+ * return { status: 200, body: page.items.map(shape), headers: page.headers };
  */
 export function paginate<T>(ctx: RouteContext, all: readonly T[], doc: string): Page<T> {
   const perPage = Math.min(100, Math.max(1, positiveInt(ctx, 'per_page', 30, doc)));

@@ -1,51 +1,10 @@
 /**
- * Route table: method + path template → handler, with the OpenAPI operationId and documentation URL
- * of each operation. Templates use `{name}` for one path segment and `{name+}` / `{name*}` for the
- * rest of the path (refs such as `heads/feature/x` contain slashes).
+ * Matching requests to routes (RouteDef, ./route-context.ts: method + path template → handler, with the
+ * OpenAPI operationId and documentation URL of each operation). Templates use `{name}` for one path
+ * segment and `{name+}` / `{name*}` for the rest of the path (refs such as `heads/feature/x` contain
+ * slashes).
  */
-import type { ApiResponse } from './http.js';
-import type { Urls } from './shapes.js';
-import type { EmulatorState, RepoRecord, TokenRecord } from './state.js';
-
-export interface ResolvedOptions {
-  treeTruncateLimit: number;
-  maxBodyBytes: number;
-}
-
-export interface RouteContext {
-  state: EmulatorState;
-  options: ResolvedOptions;
-  urls: Urls;
-  params: Record<string, string>;
-  query: URLSearchParams;
-  /** Parsed JSON body (undefined when the request had none). */
-  body: unknown;
-  /** Resolved and access-checked repository (repo routes only). */
-  repo: RepoRecord;
-  token: TokenRecord | undefined;
-  /** Request path without query, for building Link headers. */
-  path: string;
-}
-
-export interface RouteDef {
-  method: string;
-  path: string;
-  operation: string;
-  doc: string;
-  /** Needs write access to the repository (POST/PATCH/DELETE on repo routes). */
-  write?: boolean;
-  /** Answer 409 "Git Repository is empty." when the repository has no refs. */
-  emptyConflict?: boolean;
-  /** False for endpoints that cost no rate-limit budget (`GET /rate_limit`), or that charge it themselves. */
-  costs?: boolean;
-  /**
-   * Answer the request. May be async: a route that needs a heavy module loads it with `await import()`
-   * inside the handler, so an emulator that never serves the route (the in-page one) never loads it.
-   */
-  /** The rate-limit resource the route reports in `x-ratelimit-*` (default `core`). */
-  resource?: 'core' | 'graphql';
-  handler(ctx: RouteContext): ApiResponse | Promise<ApiResponse>;
-}
+import type { RouteDef } from './route-context.js';
 
 export interface Route extends RouteDef {
   regex: RegExp;
@@ -54,6 +13,12 @@ export interface Route extends RouteDef {
   repoScoped: boolean;
 }
 
+/**
+ * A route definition with its path template compiled to a regular expression.
+ *
+ * @example
+ * compileRoute({ method: 'GET', path: '/repos/{owner}/{repo}', operation: 'repos/get', doc, handler }).repoScoped; // true
+ */
 export function compileRoute(def: RouteDef): Route {
   const keys: string[] = [];
   const src = def.path.replace(/\{(\w+)([+*]?)\}/g, (_m, name: string, mod: string) => {
@@ -63,12 +28,19 @@ export function compileRoute(def: RouteDef): Route {
   return { ...def, regex: new RegExp(`^${src}$`), keys, repoScoped: def.path.startsWith('/repos/{owner}/{repo}') };
 }
 
-/** Find the route for a method and raw path; params are percent-decoded. */
-export function matchRoute(
-  routes: readonly Route[],
-  method: string,
-  path: string,
-): { route: Route; params: Record<string, string> } | undefined {
+/** A matched route and its path parameters. */
+export interface RouteMatch {
+  route: Route;
+  params: Record<string, string>;
+}
+
+/**
+ * Find the route for a method and raw path; params are percent-decoded.
+ *
+ * @example
+ * matchRoute(ROUTES, 'GET', '/repos/o/r/git/ref/heads/main')?.params; // { owner: 'o', repo: 'r', ref: 'heads/main' }
+ */
+export function matchRoute(routes: readonly Route[], method: string, path: string): RouteMatch | undefined {
   for (const route of routes) {
     if (route.method !== method) continue;
     const m = route.regex.exec(path);

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { parse as parseYaml } from 'yaml';
 import { z } from 'zod';
+import { fullRefName } from './revisions.js';
 import type { EmulatorState } from './state.js';
 
 const files = z.record(z.string(), z.string().nullable());
@@ -128,8 +129,16 @@ export const seedSchema = z.object({
 /** A seed: see docs/emulator.md for the format. */
 export type EmulatorSeed = z.input<typeof seedSchema>;
 
-/** Validate a seed object, throwing an Error that names each bad field. */
-export function parseSeed(value: unknown, source = 'seed'): z.output<typeof seedSchema> {
+/** A seed after validation (defaults applied). */
+type ParsedSeed = z.output<typeof seedSchema>;
+
+/**
+ * Validate a seed object, throwing an Error that names each bad field.
+ *
+ * @example
+ * parseSeed({ repos: [{ name: 'octo' }] }); // throws: repos.0.name: must be "owner/name"
+ */
+export function parseSeed(value: unknown, source = 'seed'): ParsedSeed {
   const r = seedSchema.safeParse(value);
   if (!r.success) {
     const lines = r.error.issues.map((i) => `  ${i.path.join('.') || '(root)'}: ${i.message}`);
@@ -138,7 +147,12 @@ export function parseSeed(value: unknown, source = 'seed'): z.output<typeof seed
   return r.data;
 }
 
-/** Read a `.json`, `.yaml` or `.yml` seed file. */
+/**
+ * Read a `.json`, `.yaml` or `.yml` seed file (validated, returned as written).
+ *
+ * @example
+ * const seed = await loadSeedFile('seed.yaml');
+ */
 export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
   let text: string;
   try {
@@ -156,7 +170,12 @@ export async function loadSeedFile(path: string): Promise<EmulatorSeed> {
   return value as EmulatorSeed;
 }
 
-/** Apply a seed to the state (accounts, then repositories with their history, then tokens). */
+/**
+ * Apply a seed to the state (accounts, then repositories with their history, then tokens).
+ *
+ * @example
+ * applySeed(app.state, DEMO_SEED);
+ */
 export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'seed'): void {
   const s = parseSeed(seed, source);
   for (const a of s.accounts ?? []) {
@@ -164,39 +183,7 @@ export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'se
     if (a.type) acc.type = a.type;
     if (a.name) acc.name = a.name;
   }
-  for (const r of s.repos ?? []) {
-    const repo = state.createRepo(r.name, {
-      private: r.private,
-      description: r.description,
-      defaultBranch: r.defaultBranch,
-      topics: r.topics,
-      archived: r.archived,
-      fork: r.fork,
-      empty: r.empty,
-      createdAt: r.createdAt,
-    });
-    const name = repo.fullName;
-    if (r.files) state.commitFiles(name, { files: r.files, message: 'Add project files' });
-    for (const b of r.branches ?? []) {
-      const from = b.from ? repo.db.readRef(b.from.startsWith('refs/') ? b.from : `refs/heads/${b.from}`) : undefined;
-      if (b.from && !from)
-        throw new Error(`invalid emulator seed (${source}): branch ${b.name} of ${name}: unknown "from" ${b.from}`);
-      state.addBranch(name, b.name, from);
-      if (b.files) state.commitFiles(name, { branch: b.name, files: b.files, message: b.message });
-    }
-    for (const c of r.commits ?? []) state.commitFiles(name, c);
-    for (const [ref, target] of Object.entries(r.refs ?? {})) {
-      const sha = /^[0-9a-f]{40}$/.test(target)
-        ? target
-        : repo.db.readRef(target.startsWith('refs/') ? target : `refs/heads/${target}`);
-      if (!sha) throw new Error(`invalid emulator seed (${source}): ref ${ref} of ${name}: unknown target ${target}`);
-      state.setRef(name, ref, sha);
-    }
-    for (const i of r.issues ?? []) state.addIssue(name, i);
-    for (const p of r.pulls ?? []) state.addPull(name, p);
-    for (const rel of r.releases ?? []) state.addRelease(name, rel);
-    for (const run of r.workflowRuns ?? []) state.addWorkflowRun(name, run);
-  }
+  for (const r of s.repos ?? []) applyRepo(state, r, source);
   for (const t of s.tokens ?? []) {
     state.addToken(t.token, {
       login: t.login,
@@ -207,90 +194,35 @@ export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'se
   }
 }
 
-/**
- * The built-in demo world: organization `octo-org` with three repositories (one private), user
- * `octocat` with one, branches, issues, pull requests and releases. Tokens:
- * `ghp_demo_write` (write everywhere), `ghp_demo_read` (read-only on octo-org/widgets and octo-org/secret-plans).
- */
-export const DEMO_SEED: EmulatorSeed = {
-  accounts: [
-    { login: 'octo-org', type: 'Organization', name: 'Octo Org' },
-    { login: 'octocat', type: 'User', name: 'The Octocat' },
-    { login: 'hubot', type: 'User' },
-  ],
-  repos: [
-    {
-      name: 'octo-org/widgets',
-      description: 'Widgets for every occasion',
-      topics: ['widgets', 'demo'],
-      files: { 'src/widget.ts': 'export const widget = 1;\n', 'package.json': '{ "name": "widgets" }\n' },
-      branches: [
-        { name: 'develop', files: { 'src/next.ts': 'export const next = 2;\n' }, message: 'Start next version' },
-        {
-          name: 'feature/login',
-          files: { 'src/login.ts': 'export const login = () => true;\n' },
-          message: 'Add login',
-        },
-      ],
-      issues: [
-        {
-          title: 'Widgets wobble',
-          body: 'They wobble on Tuesdays.',
-          labels: ['bug'],
-          user: 'hubot',
-          createdAt: '2024-01-02T09:00:00Z',
-        },
-        { title: 'Add a blue widget', labels: ['enhancement'], createdAt: '2024-01-03T09:00:00Z' },
-        {
-          title: 'Old crash',
-          state: 'closed',
-          labels: ['bug'],
-          createdAt: '2024-01-04T09:00:00Z',
-          updatedAt: '2024-01-05T09:00:00Z',
-        },
-      ],
-      pulls: [
-        {
-          title: 'Login support',
-          head: 'feature/login',
-          base: 'main',
-          body: 'Adds login.',
-          createdAt: '2024-01-06T09:00:00Z',
-        },
-        { title: 'Next version', head: 'develop', base: 'main', draft: true, createdAt: '2024-01-07T09:00:00Z' },
-      ],
-      releases: [
-        { tagName: 'v1.0.0', name: 'First release', body: 'Hello widgets.', createdAt: '2024-01-10T09:00:00Z' },
-        { tagName: 'v1.1.0-rc.1', prerelease: true, createdAt: '2024-01-20T09:00:00Z' },
-        { tagName: 'v2.0.0', draft: true, createdAt: '2024-01-25T09:00:00Z' },
-      ],
-    },
-    {
-      name: 'octo-org/gadgets',
-      description: 'Gadgets and gizmos',
-      defaultBranch: 'trunk',
-      files: { 'README.md': '# gadgets\n\nGizmos.\n' },
-      branches: [{ name: 'release/1.x' }],
-      issues: [{ title: 'Gizmo jams', createdAt: '2024-02-01T09:00:00Z' }],
-      releases: [{ tagName: 'v0.1.0', createdAt: '2024-02-02T09:00:00Z' }],
-    },
-    {
-      name: 'octo-org/secret-plans',
-      private: true,
-      description: 'Private: world domination, phase 1',
-      files: { 'plan.md': '1. Widgets\n2. ???\n3. Profit\n' },
-    },
-    {
-      name: 'octocat/hello-world',
-      description: 'My first repository on the emulated GitHub!',
-      defaultBranch: 'master',
-      branches: [{ name: 'octocat-patch-1', files: { 'README.md': '# Hello World!\n' } }],
-      issues: [{ title: 'Say hello back', user: 'hubot', createdAt: '2024-03-01T09:00:00Z' }],
-    },
-    { name: 'octocat/empty', description: 'An empty repository', empty: true },
-  ],
-  tokens: [
-    { token: 'ghp_demo_write', login: 'octocat', repos: '*' },
-    { token: 'ghp_demo_read', login: 'hubot', repos: { 'octo-org/widgets': 'read', 'octo-org/secret-plans': 'read' } },
-  ],
-};
+/** One repository: created, then its files, branches, commits, refs, issues, pulls, releases and runs, in that order. */
+function applyRepo(state: EmulatorState, r: NonNullable<ParsedSeed['repos']>[number], source: string): void {
+  const repo = state.createRepo(r.name, {
+    private: r.private,
+    description: r.description,
+    defaultBranch: r.defaultBranch,
+    topics: r.topics,
+    archived: r.archived,
+    fork: r.fork,
+    empty: r.empty,
+    createdAt: r.createdAt,
+  });
+  const name = repo.fullName;
+  if (r.files) state.commitFiles(name, { files: r.files, message: 'Add project files' });
+  for (const b of r.branches ?? []) {
+    const from = b.from ? repo.db.readRef(fullRefName(b.from)) : undefined;
+    if (b.from && !from)
+      throw new Error(`invalid emulator seed (${source}): branch ${b.name} of ${name}: unknown "from" ${b.from}`);
+    state.addBranch(name, b.name, from);
+    if (b.files) state.commitFiles(name, { branch: b.name, files: b.files, message: b.message });
+  }
+  for (const c of r.commits ?? []) state.commitFiles(name, c);
+  for (const [ref, target] of Object.entries(r.refs ?? {})) {
+    const sha = /^[0-9a-f]{40}$/.test(target) ? target : repo.db.readRef(fullRefName(target));
+    if (!sha) throw new Error(`invalid emulator seed (${source}): ref ${ref} of ${name}: unknown target ${target}`);
+    state.setRef(name, ref, sha);
+  }
+  for (const i of r.issues ?? []) state.addIssue(name, i);
+  for (const p of r.pulls ?? []) state.addPull(name, p);
+  for (const rel of r.releases ?? []) state.addRelease(name, rel);
+  for (const run of r.workflowRuns ?? []) state.addWorkflowRun(name, run);
+}

@@ -5,16 +5,19 @@
  * — HTTP 200 with `errors: [{ type?, path?, locations?, message }]` next to partial `data`.
  */
 import {
+  type DocumentNode,
   execute,
   type FragmentDefinitionNode,
   type GraphQLError,
+  type GraphQLSchema,
   Kind,
   type OperationDefinitionNode,
   parse,
   validate,
 } from 'graphql';
-import type { Urls } from '../shapes.js';
-import type { Budget, EmulatorState, TokenRecord } from '../state.js';
+import { isoSeconds } from '../dates.js';
+import type { Budget, TokenRecord, Urls } from '../model.js';
+import type { RouteState } from '../route-context.js';
 import { queryCost } from './cost.js';
 import { rootValue, TypedGraphqlError } from './resolvers.js';
 import { githubSchema } from './schema.js';
@@ -49,6 +52,15 @@ function shape(e: GraphQLError): OutError {
   };
 }
 
+/** A query ready to run: its document, the operation chosen, its fragments and variables. */
+interface Prepared {
+  document: DocumentNode;
+  operation: OperationDefinitionNode;
+  name: string | undefined;
+  fragments: Record<string, FragmentDefinitionNode>;
+  variables: Record<string, unknown>;
+}
+
 /**
  * The JSON body to answer with (always HTTP 200 once authenticated, as GitHub does).
  *
@@ -57,48 +69,14 @@ function shape(e: GraphQLError): OutError {
  */
 export async function executeGraphql(
   body: GraphqlRequest | undefined,
-  ctx: { state: EmulatorState; token: TokenRecord | undefined; urls: Urls; budget: Budget },
+  ctx: { state: RouteState; token: TokenRecord | undefined; urls: Urls; budget: Budget },
 ): Promise<Record<string, unknown>> {
   const schema = await githubSchema();
-  if (!body || typeof body.query !== 'string' || body.query.trim() === '') {
-    return err('A query attribute must be specified and must be a string.');
-  }
-  const variables =
-    body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables)
-      ? (body.variables as Record<string, unknown>)
-      : {};
-  let document: ReturnType<typeof parse>;
-  try {
-    document = parse(body.query);
-  } catch (e) {
-    const g = e as GraphQLError;
-    return { errors: [shape(g)] };
-  }
-  const invalid = validate(schema, document);
-  if (invalid.length > 0) return { errors: invalid.map(shape) };
-
-  const operations = document.definitions.filter(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  const name = typeof body.operationName === 'string' ? body.operationName : undefined;
-  const operation = name
-    ? operations.find((o) => o.name?.value === name)
-    : operations.length === 1
-      ? operations[0]
-      : undefined;
-  if (!operation) {
-    return err(
-      name ? `No operation named "${name}"` : 'An operation name is required when the document has several operations',
-    );
-  }
-  if (operation.operation !== 'query') {
-    return err(`The emulator serves queries only; "${operation.operation}" is not supported.`);
-  }
-  const fragments: Record<string, FragmentDefinitionNode> = {};
-  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  const prepared = prepare(schema, body);
+  if ('errors' in prepared) return prepared;
+  const { document, operation, name, fragments, variables } = prepared;
   const limits = queryCost(schema, operation, fragments, variables);
   if (limits.errors.length > 0) return { errors: limits.errors.map((e) => ({ type: e.type, message: e.message })) };
-
   const { budget } = ctx;
   if (budget.used + limits.cost > budget.limit) {
     return err(`API rate limit already exceeded for user ID ${ctx.token?.user.id ?? 0}.`, {
@@ -107,27 +85,69 @@ export async function executeGraphql(
     });
   }
   budget.used += limits.cost;
+  const rateLimit = {
+    cost: limits.cost,
+    limit: budget.limit,
+    remaining: Math.max(0, budget.limit - budget.used),
+    used: budget.used,
+    resetAt: isoSeconds(budget.reset * 1000),
+    nodeCount: limits.nodeCount,
+  };
   const result = await execute({
     schema,
     document,
     ...(name ? { operationName: name } : {}),
     variableValues: variables,
-    rootValue: rootValue({
-      state: ctx.state,
-      token: ctx.token,
-      urls: ctx.urls,
-      rateLimit: {
-        cost: limits.cost,
-        limit: budget.limit,
-        remaining: Math.max(0, budget.limit - budget.used),
-        used: budget.used,
-        resetAt: new Date(budget.reset * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z'),
-        nodeCount: limits.nodeCount,
-      },
-    }),
+    rootValue: rootValue({ state: ctx.state, token: ctx.token, urls: ctx.urls, rateLimit }),
   });
   return {
     ...(result.data !== undefined ? { data: result.data } : {}),
     ...(result.errors?.length ? { errors: result.errors.map(shape) } : {}),
   };
+}
+
+/** Parse and validate the body's query against the schema and choose its operation; or the errors to answer. */
+function prepare(schema: GraphQLSchema, body: GraphqlRequest | undefined): Prepared | { errors: OutError[] } {
+  if (!body || typeof body.query !== 'string' || body.query.trim() === '') {
+    return err('A query attribute must be specified and must be a string.');
+  }
+  const variables =
+    body.variables && typeof body.variables === 'object' && !Array.isArray(body.variables)
+      ? (body.variables as Record<string, unknown>)
+      : {};
+  let document: DocumentNode;
+  try {
+    document = parse(body.query);
+  } catch (e) {
+    return { errors: [shape(e as GraphQLError)] };
+  }
+  const invalid = validate(schema, document);
+  if (invalid.length > 0) return { errors: invalid.map(shape) };
+  const name = typeof body.operationName === 'string' ? body.operationName : undefined;
+  const operation = chooseOperation(document, name);
+  if (typeof operation === 'string') return err(operation);
+  const fragments: Record<string, FragmentDefinitionNode> = {};
+  for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
+  return { document, operation, name, fragments, variables };
+}
+
+/** The operation named `name` (or the only one), when it is a query; else why not. */
+function chooseOperation(document: DocumentNode, name: string | undefined): OperationDefinitionNode | string {
+  const operations = document.definitions.filter(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  const operation = name
+    ? operations.find((o) => o.name?.value === name)
+    : operations.length === 1
+      ? operations[0]
+      : undefined;
+  if (!operation) {
+    return name
+      ? `No operation named "${name}"`
+      : 'An operation name is required when the document has several operations';
+  }
+  if (operation.operation !== 'query') {
+    return `The emulator serves queries only; "${operation.operation}" is not supported.`;
+  }
+  return operation;
 }

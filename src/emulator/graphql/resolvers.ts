@@ -7,10 +7,17 @@
  * emulator does not pretend to serve it).
  */
 
-import { nodeId, type Urls } from '../shapes.js';
-import { type EmulatorState, fullRefName, type RepoRecord, type TokenRecord } from '../state.js';
+import type { Account, RepoRecord, TokenRecord, Urls } from '../model.js';
+import { fullRefName } from '../revisions.js';
+import type { RouteState } from '../route-context.js';
+import { nodeId } from '../shapes/common.js';
 
-/** A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …). */
+/**
+ * A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …).
+ *
+ * @example
+ * throw new TypedGraphqlError('NOT_FOUND', "Could not resolve to a Repository with the name 'o/r'.");
+ */
 export class TypedGraphqlError extends Error {
   constructor(
     readonly type: string,
@@ -36,7 +43,12 @@ function indexOf(cursor: string | null | undefined): number | undefined {
   return Number(m[1]);
 }
 
-/** A connection over `all` with GitHub's cursor paging. */
+/**
+ * A connection over `all` with GitHub's cursor paging.
+ *
+ * @example
+ * connection(['a', 'b', 'c'], { first: 2 }).pageInfo; // { hasNextPage: true, endCursor: …, … }
+ */
 export function connection<T>(all: readonly T[], args: PageArgs) {
   let start = 0;
   let end = all.length;
@@ -60,7 +72,24 @@ export function connection<T>(all: readonly T[], args: PageArgs) {
   };
 }
 
-function ownerObject(state: EmulatorState, login: string, urls: Urls, token: TokenRecord | undefined) {
+type OwnerRepositoriesArgs = PageArgs & {
+  privacy?: 'PUBLIC' | 'PRIVATE';
+  isFork?: boolean;
+  isArchived?: boolean;
+  ownerAffiliations?: string[];
+  orderBy?: { field: string; direction: 'ASC' | 'DESC' };
+};
+
+type RefsArgs = PageArgs & { refPrefix: string; orderBy?: { field: string; direction: 'ASC' | 'DESC' } };
+
+const REPOSITORY_ORDER: Record<string, (r: RepoRecord) => string> = {
+  NAME: (r) => r.name.toLowerCase(),
+  CREATED_AT: (r) => r.createdAt,
+  UPDATED_AT: (r) => r.updatedAt,
+  PUSHED_AT: (r) => r.pushedAt,
+};
+
+function ownerObject(state: RouteState, login: string, urls: Urls, token: TokenRecord | undefined) {
   const account = state.findAccount(login);
   if (!account) return null;
   return {
@@ -68,47 +97,42 @@ function ownerObject(state: EmulatorState, login: string, urls: Urls, token: Tok
     id: nodeId(account.type, account.id),
     login: account.login,
     url: `${urls.html}/${account.login}`,
-    repositories: (
-      args: PageArgs & {
-        privacy?: 'PUBLIC' | 'PRIVATE';
-        isFork?: boolean;
-        isArchived?: boolean;
-        ownerAffiliations?: string[];
-        orderBy?: { field: string; direction: 'ASC' | 'DESC' };
-      },
-    ) => {
-      const key: Record<string, (r: RepoRecord) => string> = {
-        NAME: (r) => r.name.toLowerCase(),
-        CREATED_AT: (r) => r.createdAt,
-        UPDATED_AT: (r) => r.updatedAt,
-        PUSHED_AT: (r) => r.pushedAt,
-      };
-      const by = key[args.orderBy?.field ?? 'CREATED_AT'] ?? key.CREATED_AT!;
-      const dir = args.orderBy?.direction === 'DESC' ? -1 : 1;
-      const repos = state
-        .listRepos()
-        .filter(
-          (r) =>
-            r.owner === account &&
-            state.accessOf(token, r) !== 'none' &&
-            (args.privacy === undefined || (args.privacy === 'PRIVATE') === r.private) &&
-            (args.isFork === undefined || args.isFork === null || args.isFork === r.fork) &&
-            (args.isArchived === undefined || args.isArchived === null || args.isArchived === r.archived),
-        )
-        .sort((a, b) => {
-          const [x, y] = [by(a), by(b)];
-          return dir * (x < y ? -1 : x > y ? 1 : a.id - b.id);
-        });
-      return connection(
-        repos.map((r) => repositoryObject(state, r, urls, token)),
+    repositories: (args: OwnerRepositoriesArgs) =>
+      connection(
+        ownerRepositories(state, account, token, args).map((r) => repositoryObject(state, r, urls, token)),
         args,
-      );
-    },
+      ),
   };
 }
 
-function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
-  const commit = (oid: string) => ({ __typename: 'Commit', id: nodeId('Commit', oid), oid });
+/** The owner's repositories the token can see, filtered and ordered as the arguments ask (ties by id). */
+function ownerRepositories(
+  state: RouteState,
+  account: Account,
+  token: TokenRecord | undefined,
+  args: OwnerRepositoriesArgs,
+): RepoRecord[] {
+  const by = REPOSITORY_ORDER[args.orderBy?.field ?? 'CREATED_AT'] ?? REPOSITORY_ORDER.CREATED_AT!;
+  const dir = args.orderBy?.direction === 'DESC' ? -1 : 1;
+  return state
+    .listRepos()
+    .filter(
+      (r) =>
+        r.owner === account &&
+        state.accessOf(token, r) !== 'none' &&
+        (args.privacy === undefined || (args.privacy === 'PRIVATE') === r.private) &&
+        (args.isFork === undefined || args.isFork === null || args.isFork === r.fork) &&
+        (args.isArchived === undefined || args.isArchived === null || args.isArchived === r.archived),
+    )
+    .sort((a, b) => {
+      const [x, y] = [by(a), by(b)];
+      return dir * (x < y ? -1 : x > y ? 1 : a.id - b.id);
+    });
+}
+
+const commitObject = (oid: string) => ({ __typename: 'Commit', id: nodeId('Commit', oid), oid });
+
+function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
   const defaultTip = r.db.readRef(fullRefName(r.defaultBranch));
   return {
     __typename: 'Repository',
@@ -132,7 +156,7 @@ function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token
           id: nodeId('Ref', `${r.id}:${r.defaultBranch}`),
           name: r.defaultBranch,
           prefix: 'refs/heads/',
-          target: commit(defaultTip),
+          target: commitObject(defaultTip),
         }
       : null,
     repositoryTopics: (args: PageArgs) =>
@@ -140,36 +164,44 @@ function repositoryObject(state: EmulatorState, r: RepoRecord, urls: Urls, token
         r.topics.map((name) => ({ __typename: 'RepositoryTopic', topic: { __typename: 'Topic', name } })),
         args,
       ),
-    refs: (args: PageArgs & { refPrefix: string; orderBy?: { field: string; direction: 'ASC' | 'DESC' } }) => {
-      const refs = r.db
-        .listRefs(args.refPrefix)
-        .map((x) => ({ name: x.ref.slice(args.refPrefix.length), sha: x.sha }))
-        .filter((x) => x.name !== '')
-        .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-      if (args.orderBy?.direction === 'DESC') refs.reverse();
-      return connection(
-        refs.map((x) => ({
-          __typename: 'Ref',
-          id: nodeId('Ref', `${r.id}:${args.refPrefix}${x.name}`),
-          name: x.name,
-          prefix: args.refPrefix,
-          target: commit(x.sha),
-        })),
-        args,
-      );
-    },
+    refs: (args: RefsArgs) => refsConnection(r, args),
   };
 }
 
+/** `refs(refPrefix:)`: names without the prefix, alphabetical (reversed for DESC). */
+function refsConnection(r: RepoRecord, args: RefsArgs) {
+  const refs = r.db
+    .listRefs(args.refPrefix)
+    .map((x) => ({ name: x.ref.slice(args.refPrefix.length), sha: x.sha }))
+    .filter((x) => x.name !== '')
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  if (args.orderBy?.direction === 'DESC') refs.reverse();
+  return connection(
+    refs.map((x) => ({
+      __typename: 'Ref',
+      id: nodeId('Ref', `${r.id}:${args.refPrefix}${x.name}`),
+      name: x.name,
+      prefix: args.refPrefix,
+      target: commitObject(x.sha),
+    })),
+    args,
+  );
+}
+
 export interface RootContext {
-  state: EmulatorState;
+  state: RouteState;
   token: TokenRecord | undefined;
   urls: Urls;
   /** What `rateLimit` reports (after this query was charged). */
   rateLimit: { cost: number; limit: number; remaining: number; used: number; resetAt: string; nodeCount: number };
 }
 
-/** The Query root: `repository`, `repositoryOwner`, `organization`, `user`, `rateLimit`. */
+/**
+ * The Query root: `repository`, `repositoryOwner`, `organization`, `user`, `rateLimit`.
+ *
+ * @example
+ * await execute({ schema, document, rootValue: rootValue({ state, token, urls, rateLimit }) });
+ */
 export function rootValue(ctx: RootContext) {
   const { state, token, urls } = ctx;
   return {

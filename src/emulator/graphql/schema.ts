@@ -25,7 +25,12 @@ export function githubSchema(): Promise<GraphQLSchema> {
   return loading;
 }
 
-/** Whether the schema was asked for yet (false for an emulator that has only served REST). */
+/**
+ * Whether the schema was asked for yet (false for an emulator that has only served REST).
+ *
+ * @example
+ * githubSchemaRequested(); // false until the first POST /graphql
+ */
 export function githubSchemaRequested(): boolean {
   return loading !== undefined;
 }

@@ -6,7 +6,12 @@
  */
 import { ApiError } from '../http.js';
 
-/** Same signature as `executeGraphql` in ./execute.ts; always refuses. */
+/**
+ * Same signature as `executeGraphql` in ./execute.ts; always refuses (503).
+ *
+ * @example
+ * await executeGraphql(body, ctx); // rejects with ApiError 503
+ */
 export async function executeGraphql(..._args: unknown[]): Promise<never> {
   throw new ApiError(
     503,

@@ -5,43 +5,17 @@
  * Limits as GitHub documents them: up to 250 commits and 300 files in one answer.
  */
 import { diffTrees } from '../../core/git/tree-diff.js';
+import { ancestors, mergeBase } from '../commit-graph.js';
 import { notFound } from '../http.js';
-import type { RouteContext, RouteDef } from '../router.js';
-import { commitShape } from '../shapes.js';
-import type { RepoRecord } from '../state.js';
-import { resolveCommitish } from './repos.js';
+import type { RepoRecord } from '../model.js';
+import { resolveCommitish } from '../revisions.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
+import { commitShape } from '../shapes/commits.js';
+import { repoApiUrl } from '../shapes/common.js';
 
 const DOC = 'https://docs.github.com/rest/commits/commits#compare-two-commits';
 const MAX_COMMITS = 250;
 const MAX_FILES = 300;
-
-/** Commits reachable from `sha` (itself included), via every parent. */
-function ancestors(repo: RepoRecord, sha: string): Set<string> {
-  const seen = new Set<string>();
-  const stack = [sha];
-  while (stack.length > 0) {
-    const s = stack.pop() as string;
-    if (seen.has(s) || repo.db.typeOf(s) !== 'commit') continue;
-    seen.add(s);
-    stack.push(...repo.db.getCommit(s).parents);
-  }
-  return seen;
-}
-
-/** First commit reachable from `head` (breadth first) that `base` also reaches: git's merge base for linear histories. */
-function mergeBase(repo: RepoRecord, base: string, head: string): string | undefined {
-  const fromBase = ancestors(repo, base);
-  const queue = [head];
-  const seen = new Set<string>();
-  while (queue.length > 0) {
-    const s = queue.shift() as string;
-    if (seen.has(s)) continue;
-    seen.add(s);
-    if (fromBase.has(s)) return s;
-    if (repo.db.typeOf(s) === 'commit') queue.push(...repo.db.getCommit(s).parents);
-  }
-  return undefined;
-}
 
 async function compare(ctx: RouteContext) {
   const basehead = ctx.params.basehead as string;
@@ -56,40 +30,9 @@ async function compare(ctx: RouteContext) {
   const fromHead = ancestors(repo, head);
   const ahead = [...fromHead].filter((s) => !fromBase.has(s));
   const behindBy = [...fromBase].filter((s) => !fromHead.has(s)).length;
-  // Oldest first, as GitHub lists them: along a linear history that is the first-parent chain reversed
-  // (commits made within one second share a date, so dates alone cannot order them); otherwise by date.
-  const chain: string[] = [];
-  for (let s: string | undefined = head; s !== undefined && !fromBase.has(s); s = repo.db.getCommit(s).parents[0]) {
-    chain.push(s);
-  }
-  const commits =
-    chain.length === ahead.length
-      ? chain.reverse()
-      : ahead
-          .map((s) => ({ s, t: repo.db.getCommit(s).committer.timestamp }))
-          .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
-          .map((x) => x.s);
   const status = base === head ? 'identical' : behindBy === 0 ? 'ahead' : ahead.length === 0 ? 'behind' : 'diverged';
-  const repoUrl = `${ctx.urls.api}/repos/${repo.fullName}`;
-  const entry = (filename: string, sha: string, fileStatus: string) => ({
-    sha,
-    filename,
-    status: fileStatus,
-    additions: 0,
-    deletions: 0,
-    changes: 0,
-    blob_url: `${ctx.urls.html}/${repo.fullName}/blob/${head}/${encodeURI(filename)}`,
-    raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
-    contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
-  });
-  // Only the subtrees that differ are walked (content addressing), not both whole trees.
-  const tree = (c: string) => repo.db.getCommit(c).tree;
-  const diff = await diffTrees(tree(mb), tree(head), (sha) => repo.db.getTree(sha));
-  const files = [
-    ...diff.added.map((k) => entry(k.key, k.blobSha as string, 'added')),
-    ...diff.removed.map((k) => entry(k.key, k.previousBlobSha as string, 'removed')),
-    ...diff.changed.map((k) => entry(k.key, k.blobSha as string, 'modified')),
-  ].sort((x, y) => (x.filename < y.filename ? -1 : x.filename > y.filename ? 1 : 0));
+  const files = await changedFiles(ctx, mb, head);
+  const repoUrl = repoApiUrl(repo, ctx.urls);
   const html = `${ctx.urls.html}/${repo.fullName}/compare/${basehead}`;
   return {
     status: 200,
@@ -105,10 +48,53 @@ async function compare(ctx: RouteContext) {
       ahead_by: ahead.length,
       behind_by: behindBy,
       total_commits: ahead.length,
-      commits: commits.slice(0, MAX_COMMITS).map((s) => commitShape(repo, s, ctx.urls)),
+      commits: oldestFirst(repo, head, fromBase, ahead)
+        .slice(0, MAX_COMMITS)
+        .map((s) => commitShape(repo, s, ctx.urls)),
       files: files.slice(0, MAX_FILES),
     },
   };
+}
+
+/**
+ * Oldest first, as GitHub lists them: along a linear history that is the first-parent chain reversed
+ * (commits made within one second share a date, so dates alone cannot order them); otherwise by date.
+ */
+function oldestFirst(repo: RepoRecord, head: string, fromBase: Set<string>, ahead: string[]): string[] {
+  const chain: string[] = [];
+  for (let s: string | undefined = head; s !== undefined && !fromBase.has(s); s = repo.db.getCommit(s).parents[0]) {
+    chain.push(s);
+  }
+  if (chain.length === ahead.length) return chain.reverse();
+  return ahead
+    .map((s) => ({ s, t: repo.db.getCommit(s).committer.timestamp }))
+    .sort((a, b) => a.t - b.t || (a.s < b.s ? -1 : 1))
+    .map((x) => x.s);
+}
+
+/** The files that differ between the merge base and head, by name (diff stats are not computed: 0). */
+async function changedFiles(ctx: RouteContext, mb: string, head: string) {
+  const repo = ctx.repo;
+  const repoUrl = repoApiUrl(repo, ctx.urls);
+  const entry = (filename: string, sha: string, fileStatus: string) => ({
+    sha,
+    filename,
+    status: fileStatus,
+    additions: 0,
+    deletions: 0,
+    changes: 0,
+    blob_url: `${ctx.urls.html}/${repo.fullName}/blob/${head}/${encodeURI(filename)}`,
+    raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
+    contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
+  });
+  // Only the subtrees that differ are walked (content addressing), not both whole trees.
+  const tree = (c: string) => repo.db.getCommit(c).tree;
+  const diff = await diffTrees(tree(mb), tree(head), (sha) => repo.db.getTree(sha));
+  return [
+    ...diff.added.map((k) => entry(k.key, k.blobSha as string, 'added')),
+    ...diff.removed.map((k) => entry(k.key, k.previousBlobSha as string, 'removed')),
+    ...diff.changed.map((k) => entry(k.key, k.blobSha as string, 'modified')),
+  ].sort((x, y) => (x.filename < y.filename ? -1 : x.filename > y.filename ? 1 : 0));
 }
 
 export const compareRoutes: RouteDef[] = [

@@ -4,36 +4,22 @@
  * not the current one, 422 when missing). It exists so the peers benchmark can measure the "one
  * `PUT /contents` per file" strategy honestly. https://docs.github.com/rest/repos/contents
  */
-import { fromBase64, toBase64 } from '../../core/bytes.js';
-import { isSha } from '../../core/git/objects.js';
+import { fromBase64 } from '../../core/bytes.js';
+import { isSha, type Signature } from '../../core/git/objects.js';
+import { apiCommitIdentity } from '../commit-identity.js';
 import { ApiError, invalidRequest, notFound } from '../http.js';
-import type { RouteContext, RouteDef } from '../router.js';
-import { nodeId } from '../shapes.js';
-import { wrapBase64 } from './git.js';
+import { fullRefName } from '../revisions.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
+import { contentFileShape, fileCommitShape } from '../shapes/contents.js';
 
 const DOC = {
   get: 'https://docs.github.com/rest/repos/contents#get-repository-content',
   put: 'https://docs.github.com/rest/repos/contents#create-or-update-file-contents',
 };
 
+/** The ref a `ref` query or `branch` body member names (a branch name or full ref), default the default branch. */
 function refOf(ctx: RouteContext, branch: unknown): string {
-  const b = typeof branch === 'string' && branch !== '' ? branch : ctx.repo.defaultBranch;
-  return b.startsWith('refs/') ? b : `refs/heads/${b}`;
-}
-
-function fileUrls(ctx: RouteContext, path: string, sha: string, ref: string) {
-  const repoUrl = `${ctx.urls.api}/repos/${ctx.repo.fullName}`;
-  const short = ref.replace(/^refs\/heads\//, '');
-  const self = `${repoUrl}/contents/${encodeURI(path)}?ref=${encodeURIComponent(short)}`;
-  const html = `${ctx.urls.html}/${ctx.repo.fullName}/blob/${short}/${encodeURI(path)}`;
-  const git = `${repoUrl}/git/blobs/${sha}`;
-  return {
-    url: self,
-    html_url: html,
-    git_url: git,
-    download_url: `${ctx.urls.html}/${ctx.repo.fullName}/raw/${short}/${encodeURI(path)}`,
-    _links: { self, git, html },
-  };
+  return fullRefName(typeof branch === 'string' && branch !== '' ? branch : ctx.repo.defaultBranch);
 }
 
 function getContent(ctx: RouteContext) {
@@ -44,34 +30,26 @@ function getContent(ctx: RouteContext) {
   const e = ctx.repo.db.lookupPath(ctx.repo.db.getCommit(tip).tree, path);
   // Directories, symlinks and submodules are not served: docdb's benchmark reads files only.
   if (!e || e.mode === '040000' || e.mode === '160000' || e.mode === '120000') throw notFound(DOC.get);
-  const body = ctx.repo.db.getBlob(e.sha);
-  return {
-    status: 200,
-    body: {
-      type: 'file',
-      encoding: 'base64',
-      size: body.length,
-      name: path.slice(path.lastIndexOf('/') + 1),
-      path,
-      content: wrapBase64(toBase64(body)),
-      sha: e.sha,
-      ...fileUrls(ctx, path, e.sha, ref),
-    },
-  };
+  const bytes = ctx.repo.db.getBlob(e.sha);
+  return { status: 200, body: contentFileShape(ctx.repo, ctx.urls, { path, ref, sha: e.sha }, bytes) };
+}
+
+/** The body's `message` and base64 `content`, checked in GitHub's order. */
+function putBody(body: unknown): { message: string; bytes: Uint8Array; sha: unknown; branch: unknown } {
+  const b = body as Record<string, unknown> | undefined;
+  if (typeof b !== 'object' || b === null) throw invalidRequest('Invalid request.', DOC.put);
+  if (typeof b.message !== 'string') throw invalidRequest('"message" wasn\'t supplied.', DOC.put);
+  if (typeof b.content !== 'string') throw invalidRequest('"content" wasn\'t supplied.', DOC.put);
+  try {
+    return { message: b.message, bytes: fromBase64(b.content), sha: b.sha, branch: b.branch };
+  } catch {
+    throw invalidRequest('content is not valid Base64', DOC.put);
+  }
 }
 
 function putContent(ctx: RouteContext) {
   const path = ctx.params.path as string;
-  const body = ctx.body as Record<string, unknown> | undefined;
-  if (typeof body !== 'object' || body === null) throw invalidRequest('Invalid request.', DOC.put);
-  if (typeof body.message !== 'string') throw invalidRequest('"message" wasn\'t supplied.', DOC.put);
-  if (typeof body.content !== 'string') throw invalidRequest('"content" wasn\'t supplied.', DOC.put);
-  let bytes: Uint8Array;
-  try {
-    bytes = fromBase64(body.content);
-  } catch {
-    throw invalidRequest('content is not valid Base64', DOC.put);
-  }
+  const body = putBody(ctx.body);
   const db = ctx.repo.db;
   const ref = refOf(ctx, body.branch);
   const tip = db.readRef(ref);
@@ -85,52 +63,21 @@ function putContent(ctx: RouteContext) {
       throw new ApiError(409, `${path} does not match ${String(body.sha)}`, DOC.put);
     }
   }
-  const blob = db.putBlob(bytes);
+  const blob = db.putBlob(body.bytes);
   const newTree = db.applyTreeChanges(tree, [{ path, mode: '100644', sha: blob }]);
-  const user = ctx.token?.user;
-  const now = Math.floor(ctx.state.now() / 1000);
-  const sig = {
-    name: user?.name ?? user?.login ?? 'ghost',
-    email: `${user?.id ?? 0}+${user?.login ?? 'ghost'}@users.noreply.github.com`,
-    timestamp: now,
+  const signature: Signature = {
+    ...apiCommitIdentity(ctx.token?.user),
+    timestamp: Math.floor(ctx.state.now() / 1000),
     timezone: '+0000',
   };
   const message = body.message.endsWith('\n') ? body.message : `${body.message}\n`;
-  const commit = db.putCommit({ tree: newTree, parents: [tip], author: sig, committer: sig, message });
+  const commit = db.putCommit({ tree: newTree, parents: [tip], author: signature, committer: signature, message });
   // Handlers run to completion on one thread: nothing moved the ref since it was read above.
   db.compareAndSwapRef(ref, tip, commit);
-  const repoUrl = `${ctx.urls.api}/repos/${ctx.repo.fullName}`;
-  const date = new Date(now * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const written = { sha: commit, tree: newTree, parent: tip, signature, message: body.message };
   return {
     status: existing ? 200 : 201,
-    body: {
-      content: {
-        name: path.slice(path.lastIndexOf('/') + 1),
-        path,
-        sha: blob,
-        size: bytes.length,
-        type: 'file',
-        ...fileUrls(ctx, path, blob, ref),
-      },
-      commit: {
-        sha: commit,
-        node_id: nodeId('Commit', `${ctx.repo.id}:${commit}`),
-        url: `${repoUrl}/git/commits/${commit}`,
-        html_url: `${ctx.urls.html}/${ctx.repo.fullName}/commit/${commit}`,
-        author: { date, name: sig.name, email: sig.email },
-        committer: { date, name: sig.name, email: sig.email },
-        message: body.message,
-        tree: { url: `${repoUrl}/git/trees/${newTree}`, sha: newTree },
-        parents: [
-          {
-            url: `${repoUrl}/git/commits/${tip}`,
-            html_url: `${ctx.urls.html}/${ctx.repo.fullName}/commit/${tip}`,
-            sha: tip,
-          },
-        ],
-        verification: { verified: false, reason: 'unsigned', signature: null, payload: null, verified_at: null },
-      },
-    },
+    body: fileCommitShape(ctx.repo, ctx.urls, { path, ref, sha: blob }, body.bytes.length, written),
   };
 }
 

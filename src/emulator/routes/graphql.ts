@@ -5,7 +5,7 @@
  * separate GraphQL budget (`x-ratelimit-resource: graphql`), charged by the executor, not per request.
  */
 import { ApiError } from '../http.js';
-import type { RouteDef } from '../router.js';
+import type { RouteDef } from '../route-context.js';
 
 const DOC = 'https://docs.github.com/graphql/guides/forming-calls-with-graphql#authenticating-with-graphql';
 

@@ -1,20 +1,33 @@
 /**
  * THE route list of the emulator: every route of every file under routes/, in match order. To add
- * endpoints, write `routes/<area>.ts` exporting a `RouteDef[]` and append it here. A route whose
- * handler needs a heavy module (GraphQL) imports it lazily inside the handler.
+ * endpoints, write `routes/<area>.ts` exporting a `RouteDef[]` and append it here. A route file imports
+ * only the layers below it (route-context, model, shapes, revisions, commit-graph, validate, paginate),
+ * never another route file. A route whose handler needs a heavy module (GraphQL) imports it lazily inside
+ * the handler.
  */
-import { compileRoute, type Route, type RouteDef } from '../router.js';
+import type { RouteDef } from '../route-context.js';
+import { compileRoute, type Route } from '../router.js';
 import { actionsRoutes } from './actions.js';
 import { compareRoutes } from './compare.js';
 import { contentsRoutes } from './contents.js';
-import { gitRoutes } from './git.js';
+import { gitBlobRoutes } from './git-blobs.js';
+import { gitCommitRoutes } from './git-commits.js';
+import { gitRefRoutes } from './git-refs.js';
+import { gitTreeRoutes } from './git-trees.js';
 import { graphqlRoutes } from './graphql.js';
 import { issueRoutes } from './issues.js';
+import { ownerRepoRoutes } from './owner-repos.js';
+import { rateLimitRoutes } from './rate-limit.js';
 import { repoRoutes } from './repos.js';
 
 export const ROUTE_DEFS: readonly RouteDef[] = [
-  ...gitRoutes,
+  ...gitBlobRoutes,
+  ...gitTreeRoutes,
+  ...gitCommitRoutes,
+  ...gitRefRoutes,
   ...repoRoutes,
+  ...ownerRepoRoutes,
+  ...rateLimitRoutes,
   ...compareRoutes,
   ...contentsRoutes,
   ...issueRoutes,

@@ -4,8 +4,10 @@
  */
 import { ApiError, invalidRequest } from '../http.js';
 import { paginate } from '../paginate.js';
-import type { RouteContext, RouteDef } from '../router.js';
-import { createdLabelShape, issueShape, pullShape, releaseShape } from '../shapes.js';
+import type { RouteContext, RouteDef } from '../route-context.js';
+import { issueShape, labelShape } from '../shapes/issues.js';
+import { pullShape } from '../shapes/pulls.js';
+import { releaseShape } from '../shapes/releases.js';
 import { checkProps, objectBody, requireKeys } from '../validate.js';
 
 const DOC = {
@@ -146,7 +148,7 @@ function createLabel(ctx: RouteContext) {
     color.toLowerCase(),
     (body.description as string | undefined) ?? null,
   );
-  const shape = createdLabelShape(ctx.repo, label, ctx.urls);
+  const shape = labelShape(ctx.repo, label, ctx.urls);
   return { status: 201, body: shape, headers: { Location: shape.url as string } };
 }
 

@@ -1,0 +1,45 @@
+/** simple-user: accounts as they appear inside other resources (owner, user, author, actor). */
+import type { Account, Urls } from '../model.js';
+import { nodeId } from './common.js';
+
+/**
+ * simple-user.
+ *
+ * @example
+ * userShape(repo.owner, urls).login; // 'octo-org'
+ */
+export function userShape(u: Account, urls: Urls): Record<string, unknown> {
+  const url = `${urls.api}/users/${u.login}`;
+  return {
+    login: u.login,
+    id: u.id,
+    node_id: nodeId(u.type, u.id),
+    avatar_url: `https://avatars.githubusercontent.com/u/${u.id}?v=4`,
+    gravatar_id: '',
+    url,
+    html_url: `${urls.html}/${u.login}`,
+    followers_url: `${url}/followers`,
+    following_url: `${url}/following{/other_user}`,
+    gists_url: `${url}/gists{/gist_id}`,
+    starred_url: `${url}/starred{/owner}{/repo}`,
+    subscriptions_url: `${url}/subscriptions`,
+    organizations_url: `${url}/orgs`,
+    repos_url: `${url}/repos`,
+    events_url: `${url}/events{/privacy}`,
+    received_events_url: `${url}/received_events`,
+    type: u.type,
+    user_view_type: 'public',
+    site_admin: false,
+  };
+}
+
+/**
+ * The `actor` of a workflow run: simple-user without `user_view_type`, as the runs API sends it.
+ *
+ * @example
+ * actorShape(repo.owner, urls).site_admin; // false
+ */
+export function actorShape(u: Account, urls: Urls): Record<string, unknown> {
+  const { user_view_type: _viewType, ...actor } = userShape(u, urls);
+  return actor;
+}
