@@ -139,28 +139,31 @@ describe('writes', () => {
     expect(fx.em.state.repo(`${OWNER}/${fx.repo}`).db.readRef(REF)).toBe(r.version);
   });
 
-  it('warm put costs 3 write requests (tree, commit, ref update) and skips the ref read', async () => {
+  it('warm put costs the conditional ref read (a 304) and 3 write requests (tree, commit, ref update)', async () => {
     seed({ [KEY]: 'v1' });
     const s = store(fx.em, fx.repo);
     await s.get(KEY);
     const from = fx.em.requests.length;
     const r = await s.put(KEY, 'v2');
     expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 304',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
     ]);
-    expect(r.requests).toBe(3);
+    expect(since(fx.em, from)[0]!.costsBudget).toBe(false);
+    expect(r.requests).toBe(4);
   });
 
-  it('warm delete costs the same 3 write requests (a sha:null entry on base_tree)', async () => {
+  it('warm delete costs the same: a 304, then 3 write requests (a sha:null entry on base_tree)', async () => {
     seed({ [KEY]: 'v1', 'keep.json': 'k' });
     const s = store(fx.em, fx.repo);
     await s.get(KEY);
     const from = fx.em.requests.length;
     const r = await s.delete(KEY);
-    expect(r).toMatchObject({ changed: true, deleted: [KEY], requests: 3 });
+    expect(r).toMatchObject({ changed: true, deleted: [KEY], requests: 4 });
     expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 304',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
@@ -183,7 +186,7 @@ describe('writes', () => {
     ]);
   });
 
-  it('a batch of 300 documents costs the same 3 write requests as one, in one commit', async () => {
+  it('a batch of 300 documents costs the same 304 and 3 write requests as one, in one commit', async () => {
     seed({ 'a.json': '1' });
     const s = store(fx.em, fx.repo);
     await s.list();
@@ -197,6 +200,7 @@ describe('writes', () => {
     expect(r.written).toHaveLength(300);
     expect(r.deleted).toEqual(['a.json']);
     expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 304',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',

@@ -63,6 +63,7 @@ describe('RemoteApiRefStore.commitParts', () => {
     expect(r.changed).toBe(true);
     const mine = t.requests.map((q) => `${q.method} ${new URL(q.url).pathname.split('/')[4]}`);
     expect(mine).toEqual([
+      'GET git', // the ref read: every write confirms its cached tip first (issue 21)
       'POST git', // create tree: both parts' 50 documents fit one request, sent at the end
       'POST git', // create commit
       'PATCH git', // update ref: 422, lost
@@ -71,8 +72,8 @@ describe('RemoteApiRefStore.commitParts', () => {
       'POST git',
       'PATCH git',
     ]);
-    expect(t.requests[3]?.url).toMatch(/\/compare\/[0-9a-f]{40}\.\.\.refs\/docdb\/documents$/);
-    expect(r.requests).toBe(7);
+    expect(t.requests[4]?.url).toMatch(/\/compare\/[0-9a-f]{40}\.\.\.refs\/docdb\/documents$/);
+    expect(r.requests).toBe(8);
     // The retry's create-tree body names every blob by SHA: no inline content is sent again.
     const trees = t.requests.filter((q) => q.method === 'POST' && q.url.endsWith('/git/trees'));
     const last = trees.at(-1)?.json() as { tree: { sha?: string; content?: string }[] };

@@ -15,10 +15,14 @@ const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
 const WRITE = ['POST git/create-tree 201', 'POST git/create-commit 201'];
 const LOST = ['PATCH git/update-ref 422', 'GET repos/compare-commits-with-basehead 200'];
 
-/** Two stores that both know the current tip (so each writes on it without reading the ref). */
+/**
+ * Two stores that both know the current tip. b trusts its cached tip (`trustCachedTipMs`, off by default)
+ * and so writes on it without reading the ref: the same race as another writer landing between b's ref
+ * read and its ref update, made deterministic.
+ */
 async function twoWarmWriters() {
   const a = store(fx.em, fx.repo, { sleep: async () => {} });
-  const b = store(fx.em, fx.repo, { sleep: async () => {} });
+  const b = store(fx.em, fx.repo, { sleep: async () => {}, trustCachedTipMs: Number.MAX_SAFE_INTEGER });
   await a.commit([
     { op: 'put', key: 'docs/x/one.json', value: '1' },
     { op: 'put', key: 'docs/y/two.json', value: '2' },
@@ -123,6 +127,7 @@ describe('a lost reply to the ref update', () => {
     expect(r.changed).toBe(true);
     const mine = t.requests.map((q) => `${q.method} ${new URL(q.url).pathname.split('/').slice(4, 6).join('/')}`);
     expect(mine).toEqual([
+      'GET git/ref', // every write confirms its cached tip first (issue 21)
       'POST git/trees',
       'POST git/commits',
       'PATCH git/refs', // applied, reply lost

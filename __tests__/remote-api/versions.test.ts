@@ -102,7 +102,9 @@ describe('compare-and-set under a race (remote)', () => {
   it('the loser (planning on a stale cached tip) loses the fast-forward, re-checks ifMatch on the new tip and fails', async () => {
     seed({ 'doc.json': 'base' });
     const a = store(fx.em, fx.repo);
-    const b = store(fx.em, fx.repo);
+    // b trusts its cached tip (the opt-in `trustCachedTipMs`): the race of a write landing between b's
+    // ref read and its ref update. By default b would read the ref first and fail without writing.
+    const b = store(fx.em, fx.repo, { trustCachedTipMs: Number.MAX_SAFE_INTEGER });
     const etag = (await a.get('doc.json'))!.blobSha;
     await b.get('doc.json');
     await a.put('doc.json', 'A', { ifMatch: etag });

@@ -145,6 +145,23 @@ for (const [name, make] of Object.entries(TRANSPORTS)) {
       if (name !== 'recording (pass-through)') expect(err).toBeInstanceOf(TransportError);
       expect(String(err.message)).not.toContain(TOKEN);
     });
+
+    it('a POST whose reply was lost after the server applied it rejects and is never sent again (issue 21)', async () => {
+      // Warm a keep-alive connection first, so the POST may go out on a reused one.
+      await make().request({ method: 'GET', url: url('/git/ref/heads/main'), headers: H() });
+      em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${REPO}/git/blobs` });
+      const from = em.requests.length;
+      const err = await make()
+        .request({
+          method: 'POST',
+          url: url('/git/blobs'),
+          headers: H({ 'content-type': 'application/json; charset=utf-8' }),
+          body: new TextEncoder().encode(JSON.stringify({ content: `lost ${name}`, encoding: 'utf-8' })),
+        })
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(Error);
+      expect(em.requests.slice(from).map((r) => `${r.method} ${r.fault ?? r.status}`)).toEqual(['POST drop-reply']);
+    });
   });
 }
 
@@ -246,6 +263,17 @@ describe('createOctokit policy (against the emulator)', () => {
     await expect(
       base().request('POST /repos/{owner}/{repo}/git/blobs', { owner: 'octo', repo: 'transport', content: 'y' }),
     ).rejects.toMatchObject({ status: 502 });
+    expect(em.requests.length - from).toBe(1);
+  });
+
+  it('a POST whose connection dies after the server applied it (Octokit: status 500, no response) is not retried', async () => {
+    em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${REPO}/git/blobs` });
+    const from = em.requests.length;
+    const err = await base()
+      .request('POST /repos/{owner}/{repo}/git/blobs', { owner: 'octo', repo: 'transport', content: 'dropped' })
+      .catch((e) => e);
+    expect(err).toMatchObject({ status: 500 });
+    expect(err.response).toBeUndefined();
     expect(em.requests.length - from).toBe(1);
   });
 

@@ -18,10 +18,12 @@ export const DEFAULT_REF = 'refs/docdb/documents';
 export const DEFAULT_USER_AGENT = 'docdb/0.1';
 /**
  * How long a ref tip this store learned itself (its own write, or a ref read) is trusted for a write
- * without reading the ref first. Older tips are confirmed first (a 304 when unchanged), so a stale cache
- * costs a conditional read instead of an orphan commit and a rebase.
+ * without reading the ref first: 0, never. Every write then starts with the conditional ref read (a 304
+ * when nothing moved, which costs no rate-limit budget), so what a write costs depends on what other
+ * writers did, never on how long ago this store last looked: a tip another writer moved costs one compare
+ * instead of an orphan commit, a rejected update and a rebase (issue 21).
  */
-export const DEFAULT_TRUST_CACHED_TIP_MS = 5_000;
+export const DEFAULT_TRUST_CACHED_TIP_MS = 0;
 
 /** Log event (never contains a token, request headers or bodies). */
 export interface RemoteApiLogEvent {
@@ -84,7 +86,12 @@ export interface RemoteApiRefStoreOptions {
   random?: () => number;
   /** Diagnostics sink (retries, waits, lost replies). Never receives a token. */
   logger?: (event: RemoteApiLogEvent) => void;
-  /** Trust a cached ref tip for writes this long (ms, default 5,000); older tips are confirmed first. */
+  /**
+   * Trust a ref tip this store saw within this many ms for a write, skipping its ref read (default 0:
+   * never). Saves the 304 of a write when no one else writes; costs an orphan commit, a rejected update
+   * and 4 more requests when another writer moved the tip in that window, and makes request counts depend
+   * on elapsed time. Opt in only for a single writer that writes in quick bursts.
+   */
   trustCachedTipMs?: number;
 }
 

@@ -12,17 +12,18 @@ import { toBase64 } from '../../core/bytes.js';
 import { isSha } from '../../core/git/objects.js';
 import type { PlannedTreeChange } from '../../core/plan.js';
 import type { GitHubClient, OpContext } from './client.js';
+import { commitRequest, createCommitOnce } from './commit-create.js';
 import type { ResolvedConfig } from './config.js';
 import { buildTreesLocally } from './local-trees.js';
-import { badResponse, isObject, parseCommit } from './shapes.js';
+import { badResponse, isObject } from './shapes.js';
 import { TreeUpload, type TreeUploadHost } from './tree-upload.js';
 import type { TreeWalker } from './tree-walker.js';
 
 /** What the writer needs of the store. */
 export interface ObjectWriterDeps {
   ref: string;
-  cfg: Pick<ResolvedConfig, 'maxInlineBytes' | 'author' | 'logger'>;
-  client: Pick<GitHubClient, 'send'>;
+  cfg: Pick<ResolvedConfig, 'maxInlineBytes' | 'author' | 'logger' | 'readRetries' | 'sleep'>;
+  client: Pick<GitHubClient, 'send' | 'backoffMs'>;
   cache: Pick<GitCache, 'getTree' | 'putTree' | 'putBlob' | 'putCommit'>;
   trees: Pick<TreeWalker, 'cacheListing' | 'lastRootTree'>;
 }
@@ -81,23 +82,13 @@ export class ObjectWriter {
     trees.lastRootTree = replied;
   }
 
-  /** Create the commit of `tree` on `parent` (none: the section's first commit); its SHA. */
+  /**
+   * Create the commit of `tree` on `parent` (none: the section's first commit), exactly once: a request
+   * whose reply was lost is never sent again blindly (commit-create.ts). Its SHA.
+   */
   async createCommit(ctx: OpContext, tree: string, parent: string | null, message: string): Promise<string> {
-    const body: Record<string, unknown> = { message, tree, parents: parent ? [parent] : [] };
-    const author = this.deps.cfg.author;
-    if (author) {
-      const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-      body.author = { ...author, date };
-      body.committer = { ...author, date };
-    }
-    const res = await this.deps.client.send(ctx, {
-      step: 'create commit',
-      method: 'POST',
-      path: '/git/commits',
-      body,
-      retry: true, // an extra unreferenced commit object is harmless
-    });
-    const c = parseCommit(ctx, 'create commit', res.json());
+    const req = commitRequest(tree, parent, message, this.deps.cfg.author, new Date());
+    const c = await createCommitOnce(this.deps, ctx, req);
     if (c.tree !== tree) throw badResponse(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
     await this.deps.cache.putCommit(c);
     return c.sha;

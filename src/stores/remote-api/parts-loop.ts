@@ -42,9 +42,15 @@ export async function writeInParts(
   options: CommitPartsOptions,
 ): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
-  // As in write-loop.ts: a recently seen tip (or a section just seen absent) is written on without a ref read.
+  // As in write-loop.ts: only with `trustCachedTipMs` set is a recently seen tip (or a section just seen
+  // absent) written on without the ref read.
   const confirmed = !(cached ? h.tips.recentlySeen(ctx.tokenId, cached.sha) : h.tips.recentlySeen(ctx.tokenId, null));
   const tip = confirmed ? await h.readRef(ctx, false) : (cached?.sha ?? null);
+  if (confirmed && cached && tip !== null && tip !== cached.sha) {
+    // Another writer moved the tip: one compare caches its commit and, when the changed files replayed on
+    // the cached old tree give its tree, every new level — instead of the commit and tree reads of a cold write.
+    await h.catchUp.from(ctx, cached.sha, tip, () => true);
+  }
   const base = tip === null ? null : await h.getCommit(ctx, tip);
   const baseTree = base ? base.tree : null;
   const gathered = new PartsGatherer(h, ctx, baseTree);

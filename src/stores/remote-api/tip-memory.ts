@@ -1,8 +1,9 @@
 /**
  * Ref tips this store learned itself (its ref reads and its own writes), with when, per token identity.
- * A write trusts such a tip for `trustCachedTipMs` and skips the ref read; an older cached tip is
- * confirmed first (a 304 when unchanged), because building on a stale tip costs an orphan commit, a
- * rejected update and a rebase.
+ * By default (`trustCachedTipMs: 0`) no tip is ever trusted: every write confirms its tip with the
+ * conditional ref read (a 304 when unchanged), so request counts never depend on the clock. With the
+ * option set, a tip seen within that many ms is written on without the ref read — at the price of an
+ * orphan commit, a rejected update and a rebase when another writer moved it meanwhile.
  */
 import type { ResolvedConfig } from './config.js';
 
@@ -22,8 +23,9 @@ export class TipMemory {
     this.seen.set(tokenId, { sha, at: this.cfg.now() });
   }
 
-  /** True when this store saw the ref at `sha` (null: absent) within `trustCachedTipMs`. */
+  /** True when trusting is on and this store saw the ref at `sha` (null: absent) within `trustCachedTipMs`. */
   recentlySeen(tokenId: string, sha: string | null): boolean {
+    if (this.cfg.trustCachedTipMs <= 0) return false; // the default: never trust, never read the clock
     const seen = this.seen.get(tokenId);
     return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
   }

@@ -4,10 +4,10 @@
  * ref fast-forward only. A lost race rebases the SAME change onto the new tip and tries again, within the
  * write's retry count and time budget (src/core/backoff.ts).
  *
- * The cached tip lets a warm write skip the ref read; `force: false` still guards correctness. A tip this
- * store did not see recently is confirmed first (a 304 when unchanged), and a decision made on an
- * unconfirmed tip that ends the write without writing ("nothing to do", a failed precondition) is judged
- * again on the real tip before it is final.
+ * The cached tip is confirmed first with the conditional ref read (a 304 when unchanged); when it moved,
+ * one compare tells what changed. Only with `trustCachedTipMs` set may a warm write skip that read
+ * (`force: false` still guards correctness), and then a decision made on an unconfirmed tip that ends the
+ * write without writing ("nothing to do", a failed precondition) is judged again on the real tip.
  */
 import type { CachedCommit } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
@@ -59,8 +59,9 @@ export async function writeOneCommit(
   ifMatch?: IfMatch,
 ): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
-  // A section this store just saw absent is created without reading the ref again (POST /git/refs
-  // fails if another writer created it meanwhile, and the write is then planned on that tip).
+  // By default every write reads the ref first (a 304 when the cached tip is current): a write on a tip
+  // another writer moved then costs one compare, never an orphan commit. Only with `trustCachedTipMs`
+  // set is a recently seen tip written on as is, or a section just seen absent created without a read.
   const absent = !cached && h.tips.recentlySeen(ctx.tokenId, null);
   const tip = cached ? cached.sha : absent ? null : await h.readRef(ctx, false);
   const write = new SingleCommitWrite(h, ctx, changes, options, ifMatch, tip, !cached && !absent);
@@ -94,8 +95,8 @@ class SingleCommitWrite {
   }
 
   /**
-   * A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
-   * stale tip would cost an orphan commit, a rejected update and a rebase.
+   * The cached tip is confirmed first (a 304 when unchanged): building on a stale tip would cost an
+   * orphan commit, a rejected update and a rebase.
    */
   async confirmCachedTip(): Promise<void> {
     const now = await this.h.readRef(this.ctx, false);
