@@ -150,16 +150,37 @@ export function fromBase64Js(text: string): Uint8Array {
   return out.subarray(0, o);
 }
 
+const HEX_DIGITS = Array.from({ length: 256 }, (_, b) => (b + 0x100).toString(16).slice(1));
+const HEX_VALUE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
+
 /** Lowercase hex of bytes. */
 export function toHex(bytes: Uint8Array): string {
   let s = '';
-  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  for (const b of bytes) s += HEX_DIGITS[b] as string;
   return s;
+}
+
+/**
+ * Write the bytes of a hex string (even length, validated by the caller) into `out` at `offset`: a git
+ * object id goes straight into the tree body being built, with no array or substring per byte.
+ *
+ * @example
+ * hexInto('ff00', out, 4); // out[4] = 255, out[5] = 0
+ */
+export function hexInto(hex: string, out: Uint8Array, offset: number): void {
+  for (let i = 0, j = 0; j < hex.length; i++, j += 2) {
+    out[offset + i] =
+      ((HEX_VALUE[hex.charCodeAt(j) & 127] as number) << 4) | (HEX_VALUE[hex.charCodeAt(j + 1) & 127] as number);
+  }
 }
 
 /** Bytes of a hex string (even length, validated by the caller). */
 export function fromHex(hex: string): Uint8Array {
-  const out = new Uint8Array(hex.length / 2);
-  for (let i = 0; i < out.length; i++) out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  const out = new Uint8Array(hex.length >> 1);
+  hexInto(hex, out, 0);
   return out;
 }

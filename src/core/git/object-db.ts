@@ -2,6 +2,7 @@
  * A content-addressed, in-memory git object database plus refs with compare-and-swap.
  * Shared by MemoryRefStore and the GitHub API emulator so both produce the same real git objects.
  */
+import { utf8 } from '../bytes.js';
 import {
   type CommitFields,
   decodeCommit,
@@ -13,6 +14,19 @@ import {
   type TreeEntry,
   type TreeMode,
 } from './objects.js';
+import {
+  compareSpliced,
+  EMPTY_LEVEL,
+  encodeEntry,
+  entryNamed,
+  findEntry,
+  isTreePath,
+  levelOf,
+  levelSize,
+  type SplicedEntry,
+  spliceLevel,
+  type TreeLevel,
+} from './tree-splice.js';
 
 /** SHA of the empty tree (`git hash-object -t tree /dev/null`). */
 export const EMPTY_TREE_SHA = '4b825dc642cb6eb9a060e54bf8d69288fbee4904';
@@ -73,13 +87,16 @@ export class ObjectDb {
    */
   private readonly decoded = new Map<string, Map<string, TreeEntry>>();
   private decodedEntries = 0;
+  /** Trees indexed for splicing (tree-splice.ts), bounded like `decoded`. */
+  private readonly levels = new Map<string, TreeLevel>();
+  private levelEntries = 0;
   /** Upper bound on cached decoded tree entries (≈100 bytes each). */
   static readonly DECODED_TREE_LIMIT = 500_000;
 
-  /** Store an object body; returns its id. Idempotent. */
-  put(type: ObjectType, body: Uint8Array): string {
+  /** Store an object body; returns its id. Idempotent. `owned`: the caller hands the buffer over (no copy). */
+  put(type: ObjectType, body: Uint8Array, owned = false): string {
     const sha = hashObject(type, body);
-    if (!this.objects.has(sha)) this.objects.set(sha, { type, body: body.slice() });
+    if (!this.objects.has(sha)) this.objects.set(sha, { type, body: owned ? body : body.slice() });
     return sha;
   }
 
@@ -109,8 +126,8 @@ export class ObjectDb {
     return o.body;
   }
 
-  putBlob(bytes: Uint8Array): string {
-    return this.put('blob', bytes);
+  putBlob(bytes: Uint8Array, owned = false): string {
+    return this.put('blob', bytes, owned);
   }
 
   getBlob(sha: string): Uint8Array {
@@ -177,57 +194,126 @@ export class ObjectDb {
 
   /**
    * Apply path-addressed changes to a base tree and return the new root tree id, creating and pruning
-   * subtrees as needed (a directory left empty by deletes disappears, as in git).
-   * Deleting a path that does not exist throws `missing-path`; writing below an existing blob throws
-   * `path-conflict`.
+   * subtrees as needed (a directory left empty by deletes disappears, as in git). Each changed tree is
+   * the old body with the changed entries spliced in and out (tree-splice.ts): the cost follows the
+   * entries changed, not the size of the directories they are in. Deleting a path that does not exist
+   * throws `missing-path`; writing below an existing blob throws `path-conflict`.
+   *
+   * @example
+   * const root = db.applyTreeChanges(base, [{ path: 'a/b.json', mode: '100644', sha: blob }, { path: 'c', mode: '100644', sha: null }]);
    */
   applyTreeChanges(baseTree: string | null, changes: readonly TreeChange[]): string {
-    const split = changes.map((c) => {
-      const segments = c.path.split('/');
-      if (c.path === '' || segments.some((s) => s === '' || s === '.' || s === '..')) {
-        throw new ObjectDbError('bad-path', `invalid tree path: ${JSON.stringify(c.path)}`);
-      }
-      return { segments, mode: c.mode, sha: c.sha };
-    });
-    return this.applyAt(baseTree, split, '') ?? this.putTree([]);
+    for (const c of changes) {
+      if (!isTreePath(c.path)) throw new ObjectDbError('bad-path', `invalid tree path: ${JSON.stringify(c.path)}`);
+    }
+    // Where each change's next path segment starts: a level passes its changes down as indices, so no
+    // per-change segment arrays are built (a create-tree request carries thousands of entries).
+    const offset = new Int32Array(changes.length);
+    const all = Array.from({ length: changes.length }, (_, i) => i);
+    return this.applyAt(baseTree, changes, all, offset, '') ?? this.putTree([]);
   }
 
   private applyAt(
     treeSha: string | null,
-    changes: { segments: string[]; mode: TreeMode; sha: string | null }[],
+    changes: readonly TreeChange[],
+    list: readonly number[],
+    offset: Int32Array,
     prefix: string,
   ): string | null {
-    const entries = new Map<string, TreeEntry>(treeSha ? this.treeIndex(treeSha) : undefined);
-    const nested = new Map<string, { segments: string[]; mode: TreeMode; sha: string | null }[]>();
-    for (const c of changes) {
-      const [name, ...rest] = c.segments as [string, ...string[]];
-      if (rest.length === 0) {
-        if (c.sha === null) {
-          if (!entries.has(name)) throw new ObjectDbError('missing-path', `path ${prefix}${name} does not exist`);
-          entries.delete(name);
-        } else {
-          entries.set(name, { mode: c.mode, name, sha: c.sha });
-        }
-      } else {
-        const list = nested.get(name) ?? [];
-        nested.set(name, list);
-        list.push({ segments: rest, mode: c.mode, sha: c.sha });
-      }
-    }
-    for (const [name, list] of nested) {
-      const existing = entries.get(name);
-      if (existing && existing.mode !== '040000') {
+    const level = treeSha === null ? EMPTY_LEVEL : this.level(treeSha);
+    const { direct, nested } = this.splitLevel(level, changes, list, offset, prefix);
+    for (const [name, sub] of nested) {
+      const existing = direct.has(name) ? asEntry(direct.get(name)) : entryNamed(level, name);
+      if (existing && !existing.tree) {
         throw new ObjectDbError('path-conflict', `${prefix}${name} is a file, not a directory`);
       }
-      if (!existing && list.every((c) => c.sha === null)) {
-        throw new ObjectDbError('missing-path', `path ${prefix}${name}/${list[0]?.segments.join('/')} does not exist`);
+      if (!existing && sub.every((i) => changes[i]?.sha === null)) {
+        const first = changes[sub[0] as number] as TreeChange;
+        throw new ObjectDbError(
+          'missing-path',
+          `path ${prefix}${name}/${first.path.slice(offset[sub[0] as number])} does not exist`,
+        );
       }
-      const sub = this.applyAt(existing?.sha ?? null, list, `${prefix}${name}/`);
-      if (sub === null) entries.delete(name);
-      else entries.set(name, { mode: '040000', name, sha: sub });
+      const child = this.applyAt(existing?.sha ?? null, changes, sub, offset, `${prefix}${name}/`);
+      direct.set(name, child === null ? null : { path: name, mode: '040000', sha: child });
     }
-    if (entries.size === 0) return null;
-    return this.putTree([...entries.values()]);
+    return this.spliceAndStore(level, direct);
+  }
+
+  /**
+   * The changes of one level: those naming an entry of it (in order, the last for a name wins; a delete
+   * must find the name, in the level or among earlier changes), and those below, grouped by subtree.
+   */
+  private splitLevel(
+    level: TreeLevel,
+    changes: readonly TreeChange[],
+    list: readonly number[],
+    offset: Int32Array,
+    prefix: string,
+  ): { direct: Map<string, TreeChange | null>; nested: Map<string, number[]> } {
+    const direct = new Map<string, TreeChange | null>();
+    const nested = new Map<string, number[]>();
+    for (const i of list) {
+      const c = changes[i] as TreeChange;
+      const from = offset[i] as number;
+      const slash = c.path.indexOf('/', from);
+      if (slash >= 0) {
+        const name = c.path.slice(from, slash);
+        offset[i] = slash + 1;
+        const sub = nested.get(name);
+        if (sub) sub.push(i);
+        else nested.set(name, [i]);
+        continue;
+      }
+      const name = c.path.slice(from);
+      if (c.sha !== null) direct.set(name, c);
+      else if (direct.has(name) ? direct.get(name) !== null : entryNamed(level, name) !== undefined) {
+        direct.set(name, null);
+      } else throw new ObjectDbError('missing-path', `path ${prefix}${name} does not exist`);
+    }
+    return { direct, nested };
+  }
+
+  /** Splice the level's changes into it and store the new tree; null when it is left empty. */
+  private spliceAndStore(level: TreeLevel, direct: ReadonlyMap<string, TreeChange | null>): string | null {
+    const removed: number[] = [];
+    const added: SplicedEntry[] = [];
+    for (const [name, change] of direct) {
+      const bytes = utf8(name);
+      const asBlob = findEntry(level, bytes, false);
+      const asTree = findEntry(level, bytes, true);
+      if (asBlob >= 0) removed.push(asBlob);
+      if (asTree >= 0) removed.push(asTree);
+      if (change) added.push(encodeEntry(change.mode, bytes, change.sha as string));
+    }
+    if (levelSize(level) - removed.length + added.length === 0) return null;
+    removed.sort((a, b) => a - b);
+    added.sort(compareSpliced);
+    const next = spliceLevel(level, removed, added);
+    const sha = hashObject('tree', next.body);
+    if (!this.objects.has(sha)) this.objects.set(sha, { type: 'tree', body: next.body });
+    this.rememberLevel(sha, next);
+    return sha;
+  }
+
+  /** A stored tree as a level ready for splicing (indexed once, then kept while the cache has room). */
+  private level(sha: string): TreeLevel {
+    let level = this.levels.get(sha);
+    if (!level) {
+      level = levelOf(this.require(sha, 'tree'));
+      this.rememberLevel(sha, level);
+    }
+    return level;
+  }
+
+  private rememberLevel(sha: string, level: TreeLevel): void {
+    const n = levelSize(level);
+    if (this.levelEntries + n > ObjectDb.DECODED_TREE_LIMIT) {
+      this.levels.clear();
+      this.levelEntries = 0;
+    }
+    this.levels.set(sha, level);
+    this.levelEntries += n;
   }
 
   /**
@@ -300,4 +386,9 @@ export class ObjectDb {
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
       .map(([ref, sha]) => ({ ref, sha }));
   }
+}
+
+/** A change of a level as the entry it leaves (none for a delete). */
+function asEntry(change: TreeChange | null | undefined): { tree: boolean; sha: string } | undefined {
+  return change ? { tree: change.mode === '040000', sha: change.sha as string } : undefined;
 }

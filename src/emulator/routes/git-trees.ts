@@ -7,6 +7,7 @@
 import { utf8 } from '../../core/bytes.js';
 import { type ObjectDb, ObjectDbError, type TreeChange, typeOfMode } from '../../core/git/object-db.js';
 import { isSha, TREE_MODES, type TreeMode } from '../../core/git/objects.js';
+import { isTreePath } from '../../core/git/tree-splice.js';
 import { ApiError, notFound } from '../http.js';
 import { resolveTreeish } from '../revisions.js';
 import type { RouteContext, RouteDef } from '../route-context.js';
@@ -84,11 +85,24 @@ function treeChange(db: ObjectDb, raw: unknown, where: string, doc: string): Tre
   if (e.type !== undefined && e.type !== expected) {
     throw new ApiError(422, `tree.type ${e.type} does not match mode ${e.mode} (entry ${JSON.stringify(e.path)})`, doc);
   }
-  const segments = e.path.split('/');
-  if (segments.some((s) => s === '' || s === '.' || s === '..' || s.toLowerCase() === '.git' || s.includes('\0'))) {
+  if (!wellFormedPath(e.path)) {
     throw new ApiError(422, `tree.path ${JSON.stringify(e.path)} contains a malformed path component`, doc);
   }
   return entryTarget(db, e, expected, doc);
+}
+
+/**
+ * No empty, `.`, `..` or `.git` (any case) component and no NUL — checked without splitting the path:
+ * a create-tree request can carry thousands of entries.
+ */
+function wellFormedPath(path: string): boolean {
+  if (!isTreePath(path) || path.includes('\0')) return false;
+  const lower = path.toLowerCase();
+  for (let at = lower.indexOf('.git'); at >= 0; at = lower.indexOf('.git', at + 1)) {
+    const end = at + 4;
+    if ((at === 0 || lower[at - 1] === '/') && (end === lower.length || lower[end] === '/')) return false;
+  }
+  return true;
 }
 
 /** The item's JSON types and enums, then the required `path` and `mode`. */
@@ -119,7 +133,7 @@ function entryTarget(db: ObjectDb, e: Entry, expected: string, doc: string): Tre
   if (e.content !== undefined) {
     if (expected !== 'blob')
       throw new ApiError(422, `tree.content is only allowed for blob modes (entry ${JSON.stringify(path)})`, doc);
-    return { path, mode, sha: db.putBlob(utf8(e.content as string)) };
+    return { path, mode, sha: db.putBlob(utf8(e.content as string), true) };
   }
   if (!hasSha)
     throw new ApiError(422, `Must supply either tree.sha or tree.content (entry ${JSON.stringify(path)})`, doc);
