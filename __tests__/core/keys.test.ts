@@ -3,7 +3,14 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidKey } from '../../src/core/errors.js';
 import { gitPathRule } from '../../src/core/git-path.js';
-import { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from '../../src/core/keys.js';
+import {
+  assertValidKey,
+  assertValidKeySlow,
+  assertValidPrefix,
+  isPlainKey,
+  isValidKey,
+  MAX_KEY_BYTES,
+} from '../../src/core/keys.js';
 
 function ruleOf(fn: () => unknown): string {
   try {
@@ -104,6 +111,68 @@ describe('assertValidKey', () => {
         expect(isValidKey(segs.join('/'))).toBe(true);
       }),
     );
+  });
+});
+
+describe('the plain-ASCII fast path (issue 21)', () => {
+  it('property: a key it accepts passes every full check; it defers every key the full checks refuse', () => {
+    // Segments built from the characters that matter to git's rules: dots, tildes, backslashes, colons,
+    // spaces, "git", digits, non-ASCII and control characters.
+    const piece = fc.constantFrom(
+      'a',
+      'git',
+      'GIT',
+      '.',
+      '..',
+      '~1',
+      '~',
+      '\\',
+      ':',
+      ' ',
+      'gitmod',
+      'gi7eba',
+      '1',
+      'é',
+      '\u200c',
+      '\u0001',
+      'x',
+    );
+    const segment = fc.array(piece, { minLength: 0, maxLength: 5 }).map((p) => p.join(''));
+    const key = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
+    fc.assert(
+      fc.property(key, (k) => {
+        if (isPlainKey(k)) expect(() => assertValidKeySlow(k)).not.toThrow();
+        let slowOk = true;
+        try {
+          assertValidKeySlow(k);
+        } catch {
+          slowOk = false;
+        }
+        expect(isValidKey(k)).toBe(slowOk);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('accepts the keys documents have, defers the rest to the full checks', () => {
+    expect(isPlainKey('github/repo/octo/hello-world.json')).toBe(true);
+    expect(isPlainKey('a/o r#1/x.json')).toBe(true);
+    for (const k of [
+      '',
+      '/a',
+      'a/',
+      'a//b',
+      '.git',
+      'a/.well-known',
+      'git~1',
+      'a\\b',
+      'é',
+      'a\u0000b',
+      'x'.repeat(1025),
+    ]) {
+      expect(isPlainKey(k)).toBe(false);
+    }
+    expect(isPlainKey(`${'x'.repeat(256)}/y`, 255)).toBe(false);
   });
 });
 

@@ -8,7 +8,7 @@ import { fromBase64, fromBase64Js, toBase64, toBase64Js, utf8 } from '../../src/
 import { ObjectDb } from '../../src/core/git/object-db.js';
 import { hashObject } from '../../src/core/git/objects.js';
 import { sha1Hex, sha1HexAsync, sha1HexJs, sha1HexParts, sha1Implementation } from '../../src/core/git/sha1.js';
-import { documentChange } from '../../src/document/envelope.js';
+import { documentChange, encodeEnvelope } from '../../src/document/envelope.js';
 import { deriveKey } from '../../src/document/identity.js';
 import { nextLink, parseLinkHeader, parseRateLimit } from '../../src/transport/headers.js';
 
@@ -132,6 +132,7 @@ describe('documentChange', () => {
     const c = documentChange(doc);
     expect(c.key).toBe(deriveKey({ namespace: 'github', doc_type: 'repo', id: 'octo/hello' }));
     expect(new TextDecoder().decode(c.value)).toContain('"stars": 1');
+    expect(c.value).toEqual(encodeEnvelope(doc));
     expect(() => documentChange({ ...doc, id: '../x' })).toThrow(/id/);
     expect(() => documentChange({ ...doc, version: 'abc' })).toThrow(/version is output only/);
   });

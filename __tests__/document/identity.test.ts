@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidIdentity } from '../../src/core/errors.js';
 import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
+import { assertIdentityFields, plainIdentityKey } from '../../src/document/identity.js';
 import {
   assertValidIdentity,
   deriveKey,
@@ -155,5 +156,21 @@ describe('assertValidIdentity', () => {
   it('rejects non-objects with field "identity"', () => {
     expect(failure(null)?.field).toBe('identity');
     expect(failure('github/repo/x')?.field).toBe('identity');
+  });
+});
+
+describe('the plain-ASCII fast path of identities (issue 21)', () => {
+  it('property: an identity it accepts passes every field check, with the same key', () => {
+    const piece = fc.constantFrom('a', '_', '.', '..', 'git', '~1', '/', '\\', ' ', 'é', 'x'.repeat(130));
+    const field = fc.array(piece, { minLength: 0, maxLength: 4 }).map((p) => p.join(''));
+    fc.assert(
+      fc.property(field, field, field, (namespace, doc_type, id) => {
+        const key = plainIdentityKey(namespace, doc_type, id);
+        if (key === undefined) return;
+        expect(() => assertIdentityFields(namespace, doc_type, id)).not.toThrow();
+        expect(key).toBe(`${namespace}/${doc_type}/${id}.json`);
+      }),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -11,6 +11,35 @@ export function utf8(text: string): Uint8Array {
   return encoder.encode(text);
 }
 
+/**
+ * True when `bytes` are valid UTF-8: the platform's check where there is one (`isUtf8` of `node:buffer`,
+ * no string made), else a strict decode.
+ *
+ * @example
+ * isUtf8(utf8('é')); // true
+ * isUtf8(new Uint8Array([0xff])); // false
+ */
+export function isUtf8(bytes: Uint8Array): boolean {
+  const check = platformIsUtf8();
+  if (check) return check(bytes);
+  try {
+    strictDecoder.decode(bytes);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let nodeIsUtf8: ((b: Uint8Array) => boolean) | null | undefined;
+function platformIsUtf8(): ((b: Uint8Array) => boolean) | null {
+  if (nodeIsUtf8 === undefined) {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    const mod = proc?.getBuiltinModule?.('node:buffer') as { isUtf8?: (b: Uint8Array) => boolean } | undefined;
+    nodeIsUtf8 = typeof mod?.isUtf8 === 'function' ? mod.isUtf8 : null;
+  }
+  return nodeIsUtf8;
+}
+
 /** Decode UTF-8, throwing `TypeError` on invalid sequences (never silently replaces bytes). */
 export function fromUtf8(bytes: Uint8Array): string {
   return strictDecoder.decode(bytes);

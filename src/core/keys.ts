@@ -20,6 +20,43 @@ const encoder = new TextEncoder();
  */
 export function assertValidKey(key: unknown): asserts key is string {
   if (typeof key !== 'string') throw new InvalidKey(key, 'type', `key must be a string, got ${typeof key}`);
+  if (isPlainKey(key)) return; // one scan decides for the keys nearly every caller writes
+  assertValidKeySlow(key);
+}
+
+/**
+ * The fast path of {@link assertValidKey}: true when `key` is certainly valid because every segment is
+ * plain printable ASCII — no control character, backslash or `~`, not starting with `.` — and non-empty,
+ * and the key and each segment are short enough. Such a key is NFC and well-formed, and none of git's
+ * path rules can match it (they all need a leading `.`, a `~` or a backslash: see git-path.ts). False
+ * means "not proven here", never "invalid": the full checks then decide.
+ *
+ * @example
+ * isPlainKey('github/repo/octo/hello.json'); // true
+ * isPlainKey('docs/.well-known/x');          // false: the full checks decide
+ */
+export function isPlainKey(key: string, maxSegment = MAX_KEY_BYTES): boolean {
+  const n = key.length;
+  if (n === 0 || n > MAX_KEY_BYTES) return false;
+  let start = 0;
+  for (let i = 0; i < n; i++) {
+    const c = key.charCodeAt(i);
+    if (c === 0x2f) {
+      if (i === start || i - start > maxSegment) return false; // empty segment, or too long
+      start = i + 1;
+    } else if (c < 0x20 || c > 0x7e || c === 0x5c || c === 0x7e || (c === 0x2e && i === start)) return false;
+  }
+  return start < n && n - start <= maxSegment;
+}
+
+/**
+ * Every rule, one by one, with the message that names the one broken (exported for the test that
+ * checks the fast path never accepts a key these reject).
+ *
+ * @example
+ * assertValidKeySlow('a/.git/b'); // throws InvalidKey { rule: 'dot-git' }
+ */
+export function assertValidKeySlow(key: string): void {
   if (key.length === 0) throw new InvalidKey(key, 'empty', 'key must not be empty');
   if (!key.isWellFormed()) {
     throw new InvalidKey(key, 'utf8', `key ${JSON.stringify(key)} is not valid UTF-8 (lone surrogate)`);

@@ -41,8 +41,27 @@ function isPlainObject(v: object): boolean {
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 export function canonicalJson(value: unknown, rootPath = '$'): string {
-  const stack = new Set<object>();
-  const write = (v: unknown, path: string, indent: string, depth = 0): string => {
+  return `${new CanonicalWriter(rootPath).value(value, 0)}\n`;
+}
+
+/** `depth` levels of two-space indentation (built once per depth). */
+const INDENT: string[] = [''];
+function indent(depth: number): string {
+  for (let d = INDENT.length; d <= depth; d++) INDENT.push(`${INDENT[d - 1]}  `);
+  return INDENT[depth] as string;
+}
+
+/**
+ * One serialisation. The path of the value being written is kept as a stack of keys and turned into a
+ * string only when a value is rejected: a document's hundreds of values cost no path strings.
+ */
+class CanonicalWriter {
+  private readonly keys: (string | number)[] = [];
+  private readonly open: object[] = [];
+
+  constructor(private readonly rootPath: string) {}
+
+  value(v: unknown, depth: number): string {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
       v = (v as { toJSON: (key: string) => unknown }).toJSON('');
     }
@@ -52,53 +71,76 @@ export function canonicalJson(value: unknown, rootPath = '$'): string {
       case 'boolean':
         return v ? 'true' : 'false';
       case 'number':
-        if (!Number.isFinite(v)) reject(path, `${v} is not a JSON number`);
-        return JSON.stringify(v);
+        if (!Number.isFinite(v)) this.reject(`${v} is not a JSON number`);
+        return String(v); // what JSON.stringify writes for a finite number
       case 'undefined':
-        return reject(path, 'undefined is not allowed (use null, or leave the property out)');
+        return this.reject('undefined is not allowed (use null, or leave the property out)');
       case 'bigint':
-        return reject(path, 'BigInt is not allowed (convert it to a string or number)');
+        return this.reject('BigInt is not allowed (convert it to a string or number)');
       case 'function':
-        return reject(path, 'functions are not allowed');
+        return this.reject('functions are not allowed');
       case 'symbol':
-        return reject(path, 'symbols are not allowed');
+        return this.reject('symbols are not allowed');
     }
     if (v === null) return 'null';
-    const obj = v as object;
-    if (stack.has(obj)) reject(path, 'it refers back to itself (cycle)');
+    return this.container(v as object, depth);
+  }
+
+  private container(obj: object, depth: number): string {
+    if (this.open.includes(obj)) this.reject('it refers back to itself (cycle)');
     if (depth >= MAX_JSON_DEPTH) {
       // The path would be as deep as the data; name where it starts instead.
+      const path = this.path();
       throw new InvalidDocument(
-        rootPath,
-        `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`,
+        this.rootPath,
+        `${this.rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`,
         { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH },
       );
     }
-    const inner = `${indent}  `;
-    if (Array.isArray(obj)) {
-      if (obj.length === 0) return '[]';
-      stack.add(obj);
-      const parts: string[] = [];
-      for (let i = 0; i < obj.length; i++) {
-        if (!(i in obj)) reject(childPath(path, i), 'sparse array holes are not allowed');
-        parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
-      }
-      stack.delete(obj);
-      return `[\n${parts.join(',\n')}\n${indent}]`;
-    }
+    if (Array.isArray(obj)) return obj.length === 0 ? '[]' : this.array(obj, depth);
     if (!isPlainObject(obj)) {
       const name = (obj as { constructor?: { name?: string } }).constructor?.name ?? 'unknown';
-      reject(path, `${name} objects are not allowed (only plain objects and arrays)`);
+      this.reject(`${name} objects are not allowed (only plain objects and arrays)`);
     }
-    const keys = Object.keys(obj).sort();
-    if (keys.length === 0) return '{}';
-    stack.add(obj);
-    const parts = keys.map(
-      (k) =>
-        `${inner}${JSON.stringify(k)}: ${write((obj as Record<string, unknown>)[k], childPath(path, k), inner, depth + 1)}`,
-    );
-    stack.delete(obj);
-    return `{\n${parts.join(',\n')}\n${indent}}`;
-  };
-  return `${write(value, rootPath, '')}\n`;
+    const keys = Object.keys(obj);
+    return keys.length === 0 ? '{}' : this.object(obj as Record<string, unknown>, keys.sort(), depth);
+  }
+
+  private array(arr: unknown[], depth: number): string {
+    const inner = indent(depth + 1);
+    this.open.push(arr);
+    let out = '[\n';
+    for (let i = 0; i < arr.length; i++) {
+      this.keys.push(i);
+      if (!(i in arr)) this.reject('sparse array holes are not allowed');
+      out += `${i === 0 ? '' : ',\n'}${inner}${this.value(arr[i], depth + 1)}`;
+      this.keys.pop();
+    }
+    this.open.pop();
+    return `${out}\n${indent(depth)}]`;
+  }
+
+  private object(obj: Record<string, unknown>, keys: string[], depth: number): string {
+    const inner = indent(depth + 1);
+    this.open.push(obj);
+    let out = '{\n';
+    for (let i = 0; i < keys.length; i++) {
+      const k = keys[i] as string;
+      this.keys.push(k);
+      out += `${i === 0 ? '' : ',\n'}${inner}${JSON.stringify(k)}: ${this.value(obj[k], depth + 1)}`;
+      this.keys.pop();
+    }
+    this.open.pop();
+    return `${out}\n${indent(depth)}}`;
+  }
+
+  private path(): string {
+    let p = this.rootPath;
+    for (const k of this.keys) p = childPath(p, k);
+    return p;
+  }
+
+  private reject(why: string): never {
+    return reject(this.path(), why);
+  }
 }

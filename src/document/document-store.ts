@@ -5,7 +5,6 @@
 import { fromBase64, fromUtf8, toBase64, utf8 } from '../core/bytes.js';
 import { commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
-import { isValidKey } from '../core/keys.js';
 import type {
   Change,
   ChangedKey,
@@ -23,18 +22,11 @@ import type {
 } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
+import { type DocumentOp, opsToChanges, putManyParts } from './batch.js';
 import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
-import { assertValidIdentity, deriveKey, type Identity, parseKey, RESERVED_PREFIX } from './identity.js';
+import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
 
-/**
- * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
- * or delete (`value: null`) a docdb metadata key under `_docdb/` — e.g. a projection's incremental
- * state, which must land in the same commit as the documents it describes.
- */
-export type DocumentOp<T = unknown> =
-  | { op: 'put'; document: DocumentInput<T> }
-  | { op: 'delete'; identity: Identity }
-  | { op: 'meta'; key: string; value: Uint8Array | string | null };
+export type { DocumentOp } from './batch.js';
 
 export interface DocumentGetOptions {
   /** Read at this commit of the section instead of the tip. */
@@ -193,9 +185,9 @@ export class DocumentStore {
 
   /**
    * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
-   * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
-   * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
-   * document then fails the write when its part is reached — still with no commit.
+   * documents every document is validated first, then they are encoded and handed to the store a part
+   * at a time in key order (`commitInParts`): a store that uploads as it goes (the GitHub API store)
+   * never holds every encoded document at once, and each part touches as few directories as possible.
    */
   async putMany(docs: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult> {
     if (!Array.isArray(docs)) throw new InvalidDocument('documents', 'putMany takes an array of documents');
@@ -205,12 +197,7 @@ export class DocumentStore {
         options,
       );
     }
-    function* parts(): Generator<DocumentOp[]> {
-      for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
-        yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
-      }
-    }
-    return this.commitParts(parts(), options);
+    return commitInParts(this.store, putManyParts(docs, PUT_MANY_PART), options);
   }
 
   /**
@@ -229,9 +216,8 @@ export class DocumentStore {
     parts: AsyncIterable<readonly DocumentOp[]> | Iterable<readonly DocumentOp[]>,
     options?: CommitPartsOptions,
   ): Promise<WriteResult> {
-    const toChanges = (ops: readonly DocumentOp[]) => this.toChanges(ops);
     async function* changes(): AsyncGenerator<Change[]> {
-      for await (const part of parts) yield toChanges(part);
+      for await (const part of parts) yield opsToChanges(part);
     }
     return commitInParts(this.store, changes(), options);
   }
@@ -248,37 +234,7 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult> {
-    return this.store.commit(this.toChanges(ops), options);
-  }
-
-  /** Validate and encode operations into store changes (each document validated once, here). */
-  private toChanges(ops: readonly DocumentOp[]): Change[] {
-    if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
-    return ops.map((o, i) => {
-      if (o?.op === 'put') {
-        // Validated once here (not again by encodeEnvelope and deriveKey).
-        return { op: 'put', ...documentChange(o.document) };
-      }
-      if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
-      if (o?.op === 'meta') {
-        // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
-        if (!isValidKey(o.key) || !o.key.startsWith(RESERVED_PREFIX) || o.key.length === RESERVED_PREFIX.length) {
-          throw new InvalidDocument(
-            `ops[${i}].key`,
-            `metadata key ${JSON.stringify(o.key)} must be a valid key under "${RESERVED_PREFIX}" (e.g. ${RESERVED_PREFIX}state/x.json)`,
-          );
-        }
-        if (o.value === null) return { op: 'delete', key: o.key };
-        if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
-          throw new InvalidDocument(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
-        }
-        return { op: 'put', key: o.key, value: typeof o.value === 'string' ? utf8(o.value) : o.value };
-      }
-      throw new InvalidDocument(
-        `ops[${i}].op`,
-        `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`,
-      );
-    });
+    return this.store.commit(opsToChanges(ops), options);
   }
 
   /** The document at the tip (or at `version`), or null when absent. */

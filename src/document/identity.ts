@@ -4,7 +4,7 @@
  */
 import { InvalidIdentity, InvalidKey } from '../core/errors.js';
 import { GIT_PATH_RULE_TEXT, gitPathRule } from '../core/git-path.js';
-import { assertValidKey, MAX_KEY_BYTES } from '../core/keys.js';
+import { assertValidKey, isPlainKey, MAX_KEY_BYTES } from '../core/keys.js';
 
 /** Identifies one document. `id` may contain `/` (for example `octo/hello-world`). */
 export type Identity = { namespace: string; doc_type: string; id: string };
@@ -105,6 +105,18 @@ export function assertValidIdentity(identity: unknown): asserts identity is Iden
     );
   }
   const { namespace, doc_type, id } = identity as Record<string, unknown>;
+  if (plainIdentityKey(namespace, doc_type, id) !== undefined) return;
+  assertIdentityFields(namespace, doc_type, id);
+}
+
+/**
+ * Every identity rule, field by field, with the error that names the field and the rule (exported for
+ * the test that checks the fast path never accepts what these refuse).
+ *
+ * @example
+ * assertIdentityFields('github', 'repo', '../x'); // InvalidIdentity { field: 'id', rule: 'dot-segment' }
+ */
+export function assertIdentityFields(namespace: unknown, doc_type: unknown, id: unknown): void {
   checkField('namespace', namespace);
   checkField('doc_type', doc_type);
   checkField('id', id);
@@ -124,6 +136,22 @@ export function assertValidIdentity(identity: unknown): asserts identity is Iden
     if (e instanceof InvalidKey) fail('id', String(e.data.rule), id, e.message);
     throw e;
   }
+}
+
+/**
+ * The key of an identity proven valid by one scan (every part plain printable ASCII: see `isPlainKey`),
+ * or undefined when the full, field-by-field checks must decide. Each part is at most 255 bytes; the last
+ * key segment carries `.json`, which bounds the last id segment at 250 as the full checks do.
+ *
+ * @example
+ * plainIdentityKey('github', 'repo', 'octo/hello'); // 'github/repo/octo/hello.json'
+ * plainIdentityKey('_docdb', 'x', 'y');             // undefined (reserved: the full checks say why)
+ */
+export function plainIdentityKey(namespace: unknown, docType: unknown, id: unknown): string | undefined {
+  if (typeof namespace !== 'string' || typeof docType !== 'string' || typeof id !== 'string') return undefined;
+  if (namespace.charCodeAt(0) === 0x5f || namespace.includes('/') || docType.includes('/')) return undefined;
+  const key = `${namespace}/${docType}/${id}${DOCUMENT_SUFFIX}`;
+  return isPlainKey(key, MAX_SEGMENT_BYTES) ? key : undefined;
 }
 
 /** Non-throwing form of {@link assertValidIdentity}. */

@@ -28,7 +28,9 @@ export interface SendOptions {
   /** Absolute URL instead of `path` (Link pagination; must be on the API origin — checked by the caller). */
   url?: string;
   query?: Record<string, string>;
+  /** A JSON body, serialised here; or `json`: one already serialised to UTF-8 bytes (sent as is). */
   body?: unknown;
+  json?: Uint8Array;
   headers?: Record<string, string>;
   /** Retry on 5xx / connection failure: true for reads and content-addressed object creation. */
   retry: boolean;
@@ -104,11 +106,9 @@ export class GitHubClient {
     };
     // Never send the token to any origin but the configured API origin.
     if (ctx.token !== undefined && u.origin === this.cfg.apiOrigin) headers.authorization = `Bearer ${ctx.token}`;
-    let body: Uint8Array | undefined;
-    if (opts.body !== undefined) {
-      body = new TextEncoder().encode(JSON.stringify(opts.body));
-      headers['content-type'] = 'application/json; charset=utf-8';
-    }
+    let body: Uint8Array | undefined = opts.json;
+    if (body === undefined && opts.body !== undefined) body = new TextEncoder().encode(JSON.stringify(opts.body));
+    if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
     const statusContext: StatusContext = {
       operation: ctx.operation,
       step: opts.step,

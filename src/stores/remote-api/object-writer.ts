@@ -94,13 +94,13 @@ export class ObjectWriter {
     return c.sha;
   }
 
-  /** One create-tree request; its new tree's SHA. */
-  private async createTree(ctx: OpContext, body: unknown): Promise<string> {
+  /** One create-tree request (its JSON body as built by tree-body.ts); its new tree's SHA. */
+  private async createTree(ctx: OpContext, json: Uint8Array): Promise<string> {
     const res = await this.deps.client.send(ctx, {
       step: 'create tree',
       method: 'POST',
       path: '/git/trees',
-      body,
+      json,
       retry: true, // content-addressed: repeating it yields the same tree
     });
     const j = res.json();

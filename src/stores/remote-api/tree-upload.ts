@@ -6,30 +6,20 @@
  * content is held at a time however large the write.
  * https://docs.github.com/rest/git/trees#create-a-tree
  */
+import { isUtf8 } from '../../core/bytes.js';
 import type { PlannedTreeChange } from '../../core/plan.js';
-
-/** One entry as `POST /git/trees` takes it. */
-export interface TreeEntryBody {
-  path: string;
-  mode: string;
-  type: 'blob';
-  sha?: string | null;
-  content?: string;
-}
+import { TreeBodyWriter } from './tree-body.js';
 
 /** A tree change: with `content` it may go inline; without, `sha` names a blob that already exists. */
-export type UploadChange = Pick<PlannedTreeChange, 'path' | 'mode' | 'sha'> & { content?: Uint8Array };
+export type UploadChange = Pick<PlannedTreeChange, 'path' | 'mode' | 'sha' | 'content'>;
 
 export interface TreeUploadHost {
   maxInlineBytes: number;
-  /** Send one create-tree request; returns the new tree's SHA. */
-  createTree(body: { base_tree?: string; tree: TreeEntryBody[] }): Promise<string>;
+  /** Send one create-tree request (its JSON body, tree-body.ts); returns the new tree's SHA. */
+  createTree(body: Uint8Array): Promise<string>;
   /** Upload one blob (values that cannot go inline); returns its SHA. */
   createBlob(bytes: Uint8Array, sha: string): Promise<string>;
 }
-
-// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
-const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** Bytes an entry naming a blob by SHA adds to a request body (path + SHA + JSON punctuation). */
 const SHA_ENTRY_BYTES = 96;
@@ -42,7 +32,8 @@ const SHA_ENTRY_BYTES = 96;
  */
 export class TreeUpload {
   private tree: string | null;
-  private chunk: TreeEntryBody[] = [];
+  /** The request being filled (started with its first entry, once the previous request's tree is known). */
+  private chunk: TreeBodyWriter | undefined;
   /** SHAs of the blobs the queued chunk creates from inline content. */
   private inlineShas: string[] = [];
   private bytes = 0;
@@ -63,36 +54,35 @@ export class TreeUpload {
   /** Queue changes, sending every request that fills up. */
   async add(changes: readonly UploadChange[]): Promise<void> {
     for (const c of changes) {
-      let entry: TreeEntryBody;
-      let size = SHA_ENTRY_BYTES + c.path.length;
-      if (c.sha === null) entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-      else if (c.content === undefined || this.uploaded?.has(c.sha)) {
-        entry = { path: c.path, mode: c.mode, type: 'blob', sha: c.sha };
-      } else {
-        const bytes = c.content;
-        let text: string | undefined;
-        // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
-        if (bytes.length <= this.host.maxInlineBytes && !bytes.includes(0)) {
-          try {
-            text = utf8Strict.decode(bytes);
-          } catch {
-            text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
-          }
-        }
-        if (text === undefined) {
-          const sha = await this.host.createBlob(bytes, c.sha);
-          this.uploaded?.add(sha);
-          entry = { path: c.path, mode: c.mode, type: 'blob', sha };
-        } else {
-          entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
-          size = bytes.length;
-          if (this.uploaded) this.inlineShas.push(c.sha);
-        }
-      }
-      if (this.bytes + size > this.host.maxInlineBytes && this.chunk.length > 0) await this.flush();
+      const { sha, path, mode, content } = c;
+      const known = sha === null || content === undefined || this.uploaded?.has(sha) === true;
+      const inline = !known && this.inline(content as Uint8Array);
+      const size = inline ? (content as Uint8Array).length : SHA_ENTRY_BYTES + path.length;
+      if (this.bytes + size > this.host.maxInlineBytes && this.chunk) await this.flush();
+      // A value that cannot go inline is uploaded as a blob first (between requests, never inside one).
+      const named = known || inline ? sha : await this.blob(content as Uint8Array, sha as string);
+      this.chunk ??= new TreeBodyWriter(this.tree, this.host.maxInlineBytes);
       this.bytes += size;
-      this.chunk.push(entry);
+      if (inline) {
+        this.chunk.addContent(path, mode, content as Uint8Array);
+        if (this.uploaded) this.inlineShas.push(sha as string);
+      } else this.chunk.addSha(path, mode, named);
     }
+  }
+
+  private async blob(content: Uint8Array, sha: string): Promise<string> {
+    const created = await this.host.createBlob(content, sha);
+    this.uploaded?.add(created);
+    return created;
+  }
+
+  /**
+   * Whether a value goes inline as `content`: not above `maxInlineBytes`, valid UTF-8 (inline content is
+   * a string) and without NUL (valid UTF-8, but risky inside a JSON string for GitHub). Else it is
+   * uploaded as a blob.
+   */
+  private inline(content: Uint8Array): boolean {
+    return content.length <= this.host.maxInlineBytes && !content.includes(0) && isUtf8(content);
   }
 
   /** Send what is queued; the new root tree (the base when nothing was ever added). */
@@ -103,18 +93,18 @@ export class TreeUpload {
 
   /** True once any request was sent. */
   get started(): boolean {
-    return this.sent || this.chunk.length > 0;
+    return this.sent || this.chunk !== undefined;
   }
 
   private async flush(): Promise<void> {
-    if (this.chunk.length === 0) return;
-    const tree = this.chunk;
+    if (!this.chunk) return;
+    const body = this.chunk.finish();
     const created = this.inlineShas;
-    this.chunk = [];
+    this.chunk = undefined;
     this.inlineShas = [];
     this.bytes = 0;
     this.sent = true;
-    this.tree = await this.host.createTree(this.tree === null ? { tree } : { base_tree: this.tree, tree });
+    this.tree = await this.host.createTree(body);
     // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
     for (const sha of created) this.uploaded?.add(sha);
   }

@@ -1,0 +1,98 @@
+/**
+ * The write side of DocumentStore: operations turned into store changes (each document validated and
+ * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
+ * create-tree request made from it — touches as few directories as possible: in input order, a run of
+ * documents spread over 50 directories touches all 50 every time.
+ */
+import { utf8 } from '../core/bytes.js';
+import { InvalidDocument, InvalidKey } from '../core/errors.js';
+import { isValidKey } from '../core/keys.js';
+import type { Change } from '../core/refstore.js';
+import { checkedDocumentKey, type DocumentInput, documentChange, envelopeText } from './envelope.js';
+import { deriveKey, type Identity, RESERVED_PREFIX } from './identity.js';
+
+/**
+ * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
+ * or delete (`value: null`) a docdb metadata key under `_docdb/` — e.g. a projection's incremental
+ * state, which must land in the same commit as the documents it describes.
+ */
+export type DocumentOp<T = unknown> =
+  | { op: 'put'; document: DocumentInput<T> }
+  | { op: 'delete'; identity: Identity }
+  | { op: 'meta'; key: string; value: Uint8Array | string | null };
+
+/**
+ * Validate and encode operations into store changes (each document validated once, here).
+ *
+ * @example
+ * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
+ * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
+ */
+export function opsToChanges(ops: readonly DocumentOp[]): Change[] {
+  if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
+  return ops.map((o, i) => {
+    if (o?.op === 'put') return { op: 'put', ...documentChange(o.document) };
+    if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
+    if (o?.op === 'meta') return metaChange(o, i);
+    throw new InvalidDocument(
+      `ops[${i}].op`,
+      `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`,
+    );
+  });
+}
+
+/** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
+function metaChange(o: { key: string; value: Uint8Array | string | null }, i: number): Change {
+  if (!isValidKey(o.key) || !o.key.startsWith(RESERVED_PREFIX) || o.key.length === RESERVED_PREFIX.length) {
+    throw new InvalidDocument(
+      `ops[${i}].key`,
+      `metadata key ${JSON.stringify(o.key)} must be a valid key under "${RESERVED_PREFIX}" (e.g. ${RESERVED_PREFIX}state/x.json)`,
+    );
+  }
+  if (o.value === null) return { op: 'delete', key: o.key };
+  if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+    throw new InvalidDocument(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+  }
+  return { op: 'put', key: o.key, value: typeof o.value === 'string' ? utf8(o.value) : o.value };
+}
+
+/**
+ * The changes of a `putMany`, in parts of `size` cut in key order. Every document is validated before the
+ * first part (an invalid one fails the write before any request), and encoded only when its part is
+ * taken, so one part's encoded documents are held at a time.
+ *
+ * @example
+ * await commitInParts(store, putManyParts(docs, 1000), options);
+ */
+export function putManyParts(docs: readonly DocumentInput[], size: number): Generator<Change[]> {
+  const keys = docs.map((d) => checkedDocumentKey(d));
+  // Indices sorted by key: a typed array, not an object per document.
+  const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
+  order.sort((a, b) => {
+    const x = keys[a] as string;
+    const y = keys[b] as string;
+    return x < y ? -1 : x > y ? 1 : 0;
+  });
+  for (let i = 1; i < order.length; i++) {
+    const key = keys[order[i] as number] as string;
+    if (key === keys[order[i - 1] as number]) {
+      throw new InvalidKey(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
+    }
+  }
+  return encodedParts(docs, keys, order, size);
+}
+
+function* encodedParts(
+  docs: readonly DocumentInput[],
+  keys: readonly string[],
+  order: Uint32Array,
+  size: number,
+): Generator<Change[]> {
+  for (let from = 0; from < order.length; from += size) {
+    const part: Change[] = [];
+    for (const i of order.subarray(from, from + size)) {
+      part.push({ op: 'put', key: keys[i] as string, value: utf8(envelopeText(docs[i] as DocumentInput)) });
+    }
+    yield part;
+  }
+}
