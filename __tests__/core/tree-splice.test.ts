@@ -7,7 +7,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { utf8 } from '../../src/core/bytes.js';
 import { ObjectDb } from '../../src/core/git/object-db.js';
-import { encodeTree, type TreeEntry } from '../../src/core/git/objects.js';
+import { compareTreeEntries, encodeTree, type TreeEntry } from '../../src/core/git/objects.js';
 import { isTreePath, levelOf, levelSize } from '../../src/core/git/tree-splice.js';
 
 const NAMES = ['a', 'a.b', 'a-b', 'a0', 'a/', 'b', 'é', '日', 'Z', 'z.json', 'item-1.json', 'item-10.json'];
@@ -58,6 +58,28 @@ describe('spliced trees equal fully re-encoded ones', () => {
         },
       ),
       { numRuns: 60 },
+    );
+  });
+
+  it('property: compareTreeEntries is the order of the UTF-8 bytes of name (+ "/" for a subtree)', () => {
+    const unit = fc.constantFrom('a', 'b', '.', '-', '/', '0', 'é', '\ud7ff', '\ue000', '\uffff', '😀', '𝄞', '日');
+    const name = fc.array(unit, { minLength: 1, maxLength: 4 }).map((u) => u.join('').replace(/\//g, '_'));
+    const entry = fc.record({ name, tree: fc.boolean() });
+    const bytes = (e: { name: string; tree: boolean }) => utf8(e.tree ? `${e.name}/` : e.name);
+    const byBytes = (a: Uint8Array, b: Uint8Array) => {
+      for (let i = 0; i < Math.min(a.length, b.length); i++)
+        if (a[i] !== b[i]) return (a[i] as number) - (b[i] as number);
+      return a.length - b.length;
+    };
+    fc.assert(
+      fc.property(entry, entry, (a, b) => {
+        const ours = compareTreeEntries(
+          { mode: a.tree ? '040000' : '100644', name: a.name, sha: '' },
+          { mode: b.tree ? '040000' : '100644', name: b.name, sha: '' },
+        );
+        expect(Math.sign(ours)).toBe(Math.sign(byBytes(bytes(a), bytes(b))));
+      }),
+      { numRuns: 3000 },
     );
   });
 

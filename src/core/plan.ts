@@ -122,6 +122,9 @@ export function assertNoPathConflicts(
   const puts = new Set<string>();
   const deletes = new Set<string>();
   for (const c of changes) (c.op === 'put' ? puts : deletes).add(c.key);
+  // Keys of one directory have the same ancestors: checked once per run of them (a batch cut in key
+  // order is such runs), without a substring per key.
+  let checkedDir = '';
   for (const key of puts) {
     if (base.isDir(key)) {
       throw new InvalidKey(
@@ -130,6 +133,9 @@ export function assertNoPathConflicts(
         `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`,
       );
     }
+    const dirEnd = key.lastIndexOf('/');
+    if (dirEnd > 0 && dirEnd === checkedDir.length && key.startsWith(checkedDir)) continue;
+    if (dirEnd > 0) checkedDir = key.slice(0, dirEnd);
     let slash = key.indexOf('/');
     while (slash > 0) {
       const ancestor = key.slice(0, slash);

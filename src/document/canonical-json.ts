@@ -41,7 +41,46 @@ function isPlainObject(v: object): boolean {
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 export function canonicalJson(value: unknown, rootPath = '$'): string {
+  // Data that is already canonical (plain, keys in sorted order, nothing to convert) is written by the
+  // platform's serialiser, whose output for it is exactly ours; anything else — and every error — takes
+  // the writer below.
+  if (isCanonicalReady(value, 0)) return `${JSON.stringify(value, null, 2)}\n`;
   return `${new CanonicalWriter(rootPath).value(value, 0)}\n`;
+}
+
+/**
+ * True when `JSON.stringify(v, null, 2)` writes exactly the canonical form: only finite numbers, strings,
+ * booleans, null, dense arrays and plain objects without `toJSON`, whose own keys come in sorted order
+ * and none looks like an array index (JavaScript lists those first, in numeric order), within the depth
+ * limit (a cycle exceeds it). One walk, no allocation.
+ */
+function isCanonicalReady(v: unknown, depth: number): boolean {
+  switch (typeof v) {
+    case 'string':
+    case 'boolean':
+      return true;
+    case 'number':
+      return Number.isFinite(v);
+    case 'object':
+      break;
+    default:
+      return false;
+  }
+  if (v === null) return true;
+  if (depth >= MAX_JSON_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return false;
+  if (Array.isArray(v)) {
+    for (let i = 0; i < v.length; i++) if (!(i in v) || !isCanonicalReady(v[i], depth + 1)) return false;
+    return true;
+  }
+  if (!isPlainObject(v)) return false;
+  let previous: string | undefined;
+  for (const k in v) {
+    const c = k.charCodeAt(0);
+    if ((c >= 0x30 && c <= 0x39) || !Object.hasOwn(v, k) || (previous !== undefined && !(previous < k))) return false;
+    if (!isCanonicalReady((v as Record<string, unknown>)[k], depth + 1)) return false;
+    previous = k;
+  }
+  return true;
 }
 
 /** `depth` levels of two-space indentation (built once per depth). */

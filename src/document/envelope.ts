@@ -103,7 +103,8 @@ export function documentChange(doc: unknown): { key: string; value: Uint8Array }
  * await store.put(key, utf8(envelopeText(doc)));
  */
 export function envelopeText(doc: DocumentInput): string {
-  const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
+  // Built in canonical key order: canonicalJson then serialises it natively when the data is canonical too.
+  const stored = { data: doc.data, id: doc.id, namespace: doc.namespace, type: doc.type };
   // Paths in errors start at the document, e.g. `data.branches[0].sha`.
   return canonicalJson(stored, 'document');
 }

@@ -2,7 +2,7 @@
  * The git object model: byte-exact encoding of blobs, trees and commits and their object ids.
  * Pure functions, no I/O. Reference: https://git-scm.com/book/en/v2/Git-Internals-Git-Objects
  */
-import { concatBytes, fromHex, fromUtf8, toHex, utf8 } from '../bytes.js';
+import { concatBytes, fromUtf8, hexInto, toHex, utf8 } from '../bytes.js';
 import { sha1HexAsync, sha1HexParts, sha1Implementation } from './sha1.js';
 
 export type ObjectType = 'blob' | 'tree' | 'commit';
@@ -79,18 +79,25 @@ function isTreeMode(mode: string): boolean {
   return mode === '040000' || mode === '40000';
 }
 
-/** The bytes a tree entry sorts by: its name, with `/` appended for a subtree. */
-function sortKey(e: TreeEntry): Uint8Array {
-  return utf8(isTreeMode(e.mode) ? `${e.name}/` : e.name);
+/**
+ * A UTF-16 code unit moved so that comparing units orders strings by code point — which is UTF-8 byte
+ * order, git's order — rather than by unit: surrogates (pairs above U+FFFF) sort after U+E000–U+FFFF.
+ */
+function codePointOrderUnit(c: number): number {
+  return c < 0xd800 ? c : c >= 0xe000 ? c - 0x800 : c + 0x2000;
 }
 
-function compareBytes(an: Uint8Array, bn: Uint8Array): number {
-  const len = Math.min(an.length, bn.length);
-  for (let i = 0; i < len; i++) {
-    const d = (an[i] as number) - (bn[i] as number);
-    if (d !== 0) return d;
+/** Git's order of two entry names, a subtree's compared as if it ended in `/` (no bytes made). */
+function compareNames(a: string, aTree: boolean, b: string, bTree: boolean): number {
+  const n = Math.min(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return codePointOrderUnit(x) - codePointOrderUnit(y);
   }
-  return an.length - bn.length;
+  const x = a.length > n ? codePointOrderUnit(a.charCodeAt(n)) : aTree ? 0x2f : -1;
+  const y = b.length > n ? codePointOrderUnit(b.charCodeAt(n)) : bTree ? 0x2f : -1;
+  return x - y;
 }
 
 /**
@@ -98,27 +105,36 @@ function compareBytes(an: Uint8Array, bn: Uint8Array): number {
  * (Compares UTF-8 bytes, not UTF-16 code units.)
  */
 export function compareTreeEntries(a: TreeEntry, b: TreeEntry): number {
-  return compareBytes(sortKey(a), sortKey(b));
+  return compareNames(a.name, isTreeMode(a.mode), b.name, isTreeMode(b.mode));
 }
+
+const treeEncoder = new TextEncoder();
 
 /** Encode a tree body (entries are sorted here; duplicate names are an error). */
 export function encodeTree(entries: readonly TreeEntry[]): Uint8Array {
-  // Each name is encoded once, not once per comparison (a 10,000-key write sorts thousands of names).
-  const sorted = entries
-    .map((e) => ({ e, key: sortKey(e) }))
-    .sort((a, b) => compareBytes(a.key, b.key))
-    .map((x) => x.e);
-  const parts: Uint8Array[] = [];
+  const sorted = [...entries].sort(compareTreeEntries);
   // A Set, not a neighbour check: a blob `a` and a subtree `a` are not adjacent in tree order (`a`, `a.b`, `a/`).
   const names = new Set<string>();
+  let size = 0;
   for (const e of sorted) {
     if (names.has(e.name)) throw new Error(`duplicate tree entry name: ${e.name}`);
     names.add(e.name);
+    size += 7 + e.name.length * 3 + 1 + 20; // at most: mode, space, name in UTF-8, NUL, id
+  }
+  // One buffer for the whole body: no array per entry (a 100,000-key write encodes thousands of levels).
+  const out = new Uint8Array(size);
+  let at = 0;
+  for (const e of sorted) {
     // git writes the tree mode without its leading zero.
     const mode = isTreeMode(e.mode) ? '40000' : e.mode;
-    parts.push(utf8(`${mode} ${e.name}\0`), fromHex(e.sha));
+    for (let i = 0; i < mode.length; i++) out[at++] = mode.charCodeAt(i);
+    out[at++] = 0x20;
+    at += treeEncoder.encodeInto(e.name, out.subarray(at)).written;
+    out[at++] = 0;
+    hexInto(e.sha, out, at);
+    at += 20;
   }
-  return concatBytes(parts);
+  return out.slice(0, at);
 }
 
 /** Decode a tree body into entries (mode normalised to the API's `040000` spelling for subtrees). */

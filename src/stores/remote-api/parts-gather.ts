@@ -33,6 +33,9 @@ export class PartsGatherer {
   /** The directories of every key (a file another writer puts there touches the write). */
   private readonly keyDirs = new Set<string>();
   private upload: TreeUpload | undefined;
+  /** The directory whose ancestors were last added, for puts (to `dirs` and `keyDirs`) and for deletes. */
+  private putRun = '';
+  private keyRun = '';
 
   constructor(
     private readonly h: WriteHost,
@@ -86,10 +89,17 @@ export class PartsGatherer {
   private remember(changes: Normalized): void {
     for (const c of changes) {
       this.desired.set(c.key, c.op === 'put' ? c.sha : null);
+      // The directories of a run of keys in one directory are added once (no substring per key).
+      const last = c.key.lastIndexOf('/');
+      const run = c.op === 'put' ? this.putRun : this.keyRun;
+      if (last <= 0 || (last === run.length && c.key.startsWith(run))) continue;
       for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
-        this.keyDirs.add(c.key.slice(0, i));
-        if (c.op === 'put') this.dirs.add(c.key.slice(0, i));
+        const dir = c.key.slice(0, i);
+        this.keyDirs.add(dir);
+        if (c.op === 'put') this.dirs.add(dir);
       }
+      if (c.op === 'put') this.putRun = c.key.slice(0, last);
+      else this.keyRun = c.key.slice(0, last);
     }
   }
 }
