@@ -8,6 +8,7 @@ import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
 import { sourceBenches } from './sources.js';
 import { storeComparison } from './stores.js';
+import { writesBench } from './writes.js';
 
 /** A benchmark: one result, or several from one shared setup. */
 type Bench = (quick: boolean) => Promise<BenchResult | BenchResult[]>;
@@ -57,6 +58,7 @@ export const benches: Bench[] = [
   remoteColdGet,
   remoteWarmGet,
   remoteBatchWrite,
+  writesBench,
   sourceBenches,
   storeComparison,
   peersBench,
