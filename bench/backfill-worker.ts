@@ -20,7 +20,7 @@ import { runProjections } from '../src/projection/run.js';
 import { runProjection } from '../src/projection/run-projection.js';
 import { fingerprintOf, stateKey } from '../src/projection/run-state.js';
 import type { SourceClient } from '../src/projection/sources.js';
-import { parseSpec, type Spec } from '../src/projection/spec.js';
+import { parseSpec, type Spec } from '../src/projection/spec/index.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { ObjectWriter } from '../src/stores/remote-api/object-writer.js';
 import { fetchTransport } from '../src/transport/index.js';

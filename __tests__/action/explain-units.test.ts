@@ -17,7 +17,7 @@ import {
 import type { Change, RefStore } from '../../src/core/refstore.js';
 import type { RunReport } from '../../src/projection/run.js';
 import { runProjections } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo } from '../projection/fake-github.js';
 import { tempDir } from '../temp-dir.js';

@@ -14,7 +14,7 @@ import {
   UpstreamUnavailable,
 } from '../../src/core/errors.js';
 import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
-import type { SourceSpec } from '../../src/projection/spec.js';
+import type { SourceSpec } from '../../src/projection/spec/index.js';
 
 const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';
 

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidSpec } from '../../src/core/errors.js';
 import { runProjections } from '../../src/projection/run.js';
-import { loadSpec, parseSpec } from '../../src/projection/spec.js';
+import { loadSpec, parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { tempDir } from '../temp-dir.js';
 import { API, fakeGitHub, fakeRepo, issue } from './fake-github.js';

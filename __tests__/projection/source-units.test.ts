@@ -11,8 +11,8 @@ import { endpointPath } from '../../src/projection/rest-source.js';
 import { runProjections } from '../../src/projection/run.js';
 import { matchesFilters } from '../../src/projection/select.js';
 import { inShard, parseShard, shardOf } from '../../src/projection/shard.js';
-import { parseSpec } from '../../src/projection/spec.js';
-import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/template.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
+import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/spec/template.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 
 function specError(text: string): InvalidSpec {

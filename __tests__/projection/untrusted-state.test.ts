@@ -13,7 +13,7 @@ import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js'
 import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/api-url.js';
 import { trustedConditional } from '../../src/projection/conditional.js';
 import { runProjections, stateKey } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 

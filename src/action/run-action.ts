@@ -12,7 +12,7 @@ import { DocumentStore } from '../document/index.js';
 import { tokenIdentity } from '../projection/conditional.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
 import { type RunReport, runProjections } from '../projection/run.js';
-import { loadSpec } from '../projection/spec.js';
+import { loadSpec } from '../projection/spec/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { parseRateLimit } from '../transport/headers.js';

@@ -6,6 +6,7 @@
  */
 import { InvalidResponse } from '../core/errors.js';
 import { parseLinkHeader } from '../transport/headers.js';
+import { hasDotSegment } from './spec/index.js';
 
 /** Where a URL that is refused would have gone, and why. */
 export interface Refusal {
@@ -59,23 +60,6 @@ export function confineToApi(apiBase: string | undefined, pathOrUrl: string): { 
 /** Whether `confineToApi` refused. */
 export function isRefusal(r: { url: string; path: string } | Refusal): r is Refusal {
   return 'reason' in r;
-}
-
-/**
- * A segment that is, or that a server could read as, `.`/`..` after decoding (`..`, `%2e%2e`, `..%2f`,
- * `%2e%5c`).
- */
-export function hasDotSegment(path: string): boolean {
-  for (const segment of path.split('/')) {
-    let decoded: string;
-    try {
-      decoded = decodeURIComponent(segment);
-    } catch {
-      return true; // malformed escapes: refuse rather than guess how a server decodes them
-    }
-    if (decoded.split(/[\\/]/).some((part) => part === '.' || part === '..')) return true;
-  }
-  return false;
 }
 
 /**

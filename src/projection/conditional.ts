@@ -10,8 +10,8 @@
 import { utf8 } from '../core/bytes.js';
 import { sha1Hex } from '../core/git/sha1.js';
 import { confineToApi, isRefusal } from './api-url.js';
-import { REPO_RE } from './source-spec.js';
 import type { SourceClient } from './sources.js';
+import { REPO_RE } from './spec/index.js';
 
 /**
  * Identity of a token for keying ETags in the committed state (`RunOptions.tokenIdentity`): a salted hash

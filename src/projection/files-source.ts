@@ -8,8 +8,8 @@ import { InvalidConfig } from '../core/errors.js';
 import { type DataFormat, formatOfName, parseItems } from './formats.js';
 import { globBase, globToRegExp } from './glob.js';
 import type { ReadContext } from './read-context.js';
-import type { SourceSpec } from './source-spec.js';
 import type { SourcePage } from './sources.js';
+import type { SourceSpec } from './spec/index.js';
 
 type FilesSpec = Extract<SourceSpec, { type: 'files' }>;
 

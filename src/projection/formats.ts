@@ -5,7 +5,7 @@
  */
 import { parse as parseYaml } from 'yaml';
 import { InvalidResponse } from '../core/errors.js';
-import { valueAt } from './template.js';
+import { valueAt } from './spec/index.js';
 
 export type DataFormat = 'json' | 'ndjson' | 'csv' | 'yaml';
 

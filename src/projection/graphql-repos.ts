@@ -12,8 +12,8 @@ import { AuthMissing, InvalidResponse, NotFound, RateLimited } from '../core/err
 import type { ReadContext } from './read-context.js';
 import { type FilterFields, matchesFilters } from './select.js';
 import { SOURCE_OPERATION, sourceError } from './source-http.js';
-import type { SelectionFilters } from './source-spec.js';
 import type { SourceItem, SourcePage } from './sources.js';
+import type { SelectionFilters } from './spec/index.js';
 
 /** Repositories per query (GitHub's `first` maximum). */
 export const GRAPHQL_BATCH = 100;

@@ -8,8 +8,8 @@ import { InvalidConfig, InvalidResponse, NotFound, TransportError } from '../cor
 import { type DataFormat, formatOfContentType, formatOfName, parseItems } from './formats.js';
 import type { ReadContext } from './read-context.js';
 import { SOURCE_OPERATION } from './source-http.js';
-import { isLoopbackHost, type SourceSpec } from './source-spec.js';
 import type { SourcePage } from './sources.js';
+import { isLoopbackHost, type SourceSpec } from './spec/index.js';
 
 type HttpSpec = Extract<SourceSpec, { type: 'http' }>;
 

@@ -46,7 +46,9 @@ export {
   type ParseSpecOptions,
   type ProjectionSpec,
   parseSpec,
+  parseTemplate,
   type ReducerSpec,
+  renderTemplate,
   type SelectionFilters,
   SOURCE_DEFAULTS,
   SOURCE_TYPES,
@@ -55,5 +57,7 @@ export {
   type SourceType,
   type Spec,
   type SpecIssue,
-} from './spec.js';
-export { parseTemplate, renderTemplate, TemplateError, type TemplatePart, templateVariables } from './template.js';
+  TemplateError,
+  type TemplatePart,
+  templateVariables,
+} from './spec/index.js';

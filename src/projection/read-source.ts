@@ -10,8 +10,8 @@ import type { ReadContext } from './read-context.js';
 import { restRepository } from './repository-rest.js';
 import { readRest } from './rest-source.js';
 import { expandRepositories, isWildcard } from './select.js';
-import type { SourceSpec } from './source-spec.js';
 import { readRepositoryItems, type SourcePage } from './sources.js';
+import type { SourceSpec } from './spec/index.js';
 
 /**
  * Every page of a source.

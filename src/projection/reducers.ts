@@ -14,7 +14,7 @@
  * ```
  */
 import { InvalidSpec } from '../core/errors.js';
-import type { ProjectionSpec, ReducerSpec, SourceType } from './spec.js';
+import type { ProjectionSpec, ReducerSpec, SourceType } from './spec/index.js';
 
 /** What a reducer gets besides the item. */
 export interface ReducerContext {

@@ -8,9 +8,8 @@ import { InvalidResponse } from '../core/errors.js';
 import { readListPages } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
 import { expandRepositories } from './select.js';
-import { endpointPerRepository, type SourceSpec } from './source-spec.js';
 import type { SourcePage } from './sources.js';
-import { valueAt } from './template.js';
+import { endpointPerRepository, type SourceSpec, valueAt } from './spec/index.js';
 
 type RestSpec = Extract<SourceSpec, { type: 'rest' }>;
 

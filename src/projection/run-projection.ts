@@ -17,8 +17,8 @@ import type { LoadedReducer, ReducerContext } from './reducers.js';
 import { encodeState, type ProjectionState } from './run-state.js';
 import { inShard, type Shard } from './shard.js';
 import { type SourceItem, supportsIncremental } from './sources.js';
-import type { ProjectionSpec } from './spec.js';
-import { itemVariables, parseTemplate, renderTemplate, templateVariables } from './template.js';
+import type { ProjectionSpec } from './spec/index.js';
+import { itemVariables, parseTemplate, renderTemplate, templateVariables } from './spec/index.js';
 
 export interface ProjectionReport {
   name: string;

@@ -10,7 +10,7 @@ import { blobSha } from '../core/git/objects.js';
 import type { StoredConditional } from './conditional.js';
 import type { LoadedReducer } from './reducers.js';
 import type { Shard } from './shard.js';
-import type { ProjectionSpec } from './spec.js';
+import type { ProjectionSpec } from './spec/index.js';
 
 /**
  * Key of a projection's state. `_docdb/` is reserved for docdb metadata; each shard keeps its own.

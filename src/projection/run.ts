@@ -19,7 +19,7 @@ import { type ProjectionReport, runProjection } from './run-projection.js';
 import { fingerprintOf, parseState, stateKey } from './run-state.js';
 import type { Shard } from './shard.js';
 import type { SourceClient } from './sources.js';
-import type { ProjectionSpec, Spec } from './spec.js';
+import type { ProjectionSpec, Spec } from './spec/index.js';
 import { StreamedCommit } from './streamed-commit.js';
 
 export type { ProjectionReport } from './run-projection.js';

@@ -9,7 +9,7 @@ import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { type ConditionalEntry, conditionalGet } from './conditional.js';
 import type { ReadContext } from './read-context.js';
 import { sourceError } from './source-http.js';
-import { OWNER_WILDCARD_RE, type SelectionFilters } from './source-spec.js';
+import { OWNER_WILDCARD_RE, type SelectionFilters } from './spec/index.js';
 
 /** The fields filters look at, in REST's names (GraphQL nodes are mapped to these). */
 export interface FilterFields {

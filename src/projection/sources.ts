@@ -13,7 +13,7 @@ import { readListPages } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
 import { restRepository } from './repository-rest.js';
 import { parseLinkHeader } from './source-http.js';
-import type { SourceSpec, SourceType } from './spec.js';
+import type { SourceSpec, SourceType } from './spec/index.js';
 
 /** The part of an Octokit instance the sources use (`@octokit/rest`'s `Octokit` satisfies it). */
 export { parseLinkHeader, SOURCE_OPERATION, sourceError } from './source-http.js';

@@ -1,52 +1,12 @@
 /**
- * The `source:` part of a projection spec: one zod schema per source type, the validated `SourceSpec`
- * union, and per-source defaults (identity, reducer) and template variables. spec.ts assembles these into
- * the whole spec and turns zod issues into `file:line` messages. See docs/projection-spec.md.
+ * The `source:` part of a projection spec: one zod schema per source type, joined into `sourceSchema`
+ * (a discriminated union on `type`; `source: issues` is shorthand for `{ type: issues }`). The shape it
+ * produces is `SourceSpec` (source-types.ts); parse.ts turns zod's issues into `file:line` messages.
+ * See docs/projection-spec.md.
  */
 import { z } from 'zod';
-import { hasDotSegment } from './api-url.js';
-
-/** Built-in sources. */
-export const SOURCE_TYPES = ['repository', 'issues', 'pulls', 'releases', 'rest', 'http', 'files'] as const;
-export type SourceType = (typeof SOURCE_TYPES)[number];
-
-/** Sources that read GitHub repositories listed in `repositories` (`owner/name` or `owner/*`). */
-export const REPOSITORY_SOURCES: readonly SourceType[] = ['repository', 'issues', 'pulls', 'releases', 'rest'];
-
-/**
- * Template variables each source provides for `identity.id`. Every source also provides `{item.<path>}`,
- * a field of the source item (e.g. `{item.id}`, `{item.head_commit.id}`).
- */
-export const SOURCE_VARIABLES: Record<SourceType, readonly string[]> = {
-  repository: ['owner', 'name', 'repo', 'defaultBranch'],
-  issues: ['owner', 'name', 'repo', 'number', 'id'],
-  pulls: ['owner', 'name', 'repo', 'number', 'id'],
-  releases: ['owner', 'name', 'repo', 'tag', 'id'],
-  rest: ['owner', 'name', 'repo', 'index'],
-  http: ['url', 'index'],
-  files: ['path', 'file', 'dir', 'name', 'index'],
-};
-
-/**
- * Defaults per source when `identity` or `reducer` leave a field out. `type: undefined` means "the
- * projection's name"; `id: undefined` means the spec must give `identity.id` (there is no natural key).
- */
-export const SOURCE_DEFAULTS: Record<
-  SourceType,
-  { namespace: string; type: string | undefined; id: string | undefined; reducer: string }
-> = {
-  repository: { namespace: 'github', type: 'repo', id: '{owner}/{name}', reducer: 'repository' },
-  issues: { namespace: 'github', type: 'issue', id: '{repo}#{number}', reducer: 'issue' },
-  pulls: { namespace: 'github', type: 'pull', id: '{repo}#{number}', reducer: 'pull' },
-  releases: { namespace: 'github', type: 'release', id: '{repo}@{tag}', reducer: 'release' },
-  rest: { namespace: 'github', type: undefined, id: undefined, reducer: 'raw' },
-  http: { namespace: 'data', type: undefined, id: undefined, reducer: 'raw' },
-  files: { namespace: 'data', type: undefined, id: '{file}', reducer: 'raw' },
-};
-
-export const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
-/** `owner/*`: every repository of an organisation or user. */
-export const OWNER_WILDCARD_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/\*$/;
+import { ENDPOINT_RE, hasDotSegment, OWNER_WILDCARD_RE, REPO_RE } from './patterns.js';
+import { SOURCE_TYPES } from './source-types.js';
 
 const repoSelector = z
   .string({ error: 'must be a repository name "owner/name" or "owner/*"' })
@@ -121,9 +81,6 @@ const releasesSource = z.strictObject({
   ...selectionFilters,
 });
 
-/** `GET /path` on the API origin; `{owner}`, `{name}` and `{repo}` are filled per repository. */
-export const ENDPOINT_RE =
-  /^GET (\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\})(?:\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\}))*)$/;
 const restSource = z.strictObject({
   type: z.literal('rest'),
   endpoint: z
@@ -207,58 +164,3 @@ export const sourceSchema = z.preprocess(
     },
   ),
 );
-
-/** Filters on `owner/*` selections. */
-export interface SelectionFilters {
-  archived?: boolean | 'only';
-  forks?: boolean | 'only';
-  visibility?: 'all' | 'public' | 'private';
-  topics?: string[];
-}
-
-/** Source after validation and defaults (`repositories` resolved for repository sources). */
-export type SourceSpec =
-  | ({ type: 'repository'; repositories: string[]; api: 'graphql' | 'rest' } & SelectionFilters)
-  | ({
-      type: 'issues';
-      repositories: string[];
-      state: 'open' | 'closed' | 'all';
-      labels?: string[];
-      since?: string;
-    } & SelectionFilters)
-  | ({ type: 'pulls'; repositories: string[]; state: 'open' | 'closed' | 'all'; base?: string } & SelectionFilters)
-  | ({ type: 'releases'; repositories: string[]; prereleases: boolean; drafts: boolean } & SelectionFilters)
-  | ({
-      type: 'rest';
-      endpoint: string;
-      items?: string;
-      params?: Record<string, string | number | boolean>;
-      /** Empty when the endpoint has no `{owner}`, `{name}` or `{repo}` (it is read once). */
-      repositories: string[];
-    } & SelectionFilters)
-  | {
-      type: 'http';
-      url: string[];
-      format?: 'json' | 'ndjson' | 'csv';
-      items?: string;
-      'allow-hosts'?: string[];
-      header?: { name: string; env: string; prefix?: string };
-    }
-  | { type: 'files'; glob: string[]; format?: 'json' | 'yaml' | 'csv' | 'ndjson'; items?: string };
-
-/** A source that reads repositories (has `repositories`). */
-export type RepositorySourceSpec = Extract<SourceSpec, { repositories: string[] }>;
-
-export function readsRepositories(source: SourceSpec): source is RepositorySourceSpec {
-  return 'repositories' in source;
-}
-
-/** Whether a `rest` endpoint is read once per repository. */
-export function endpointPerRepository(endpoint: string): boolean {
-  return /\{(owner|name|repo)\}/.test(endpoint);
-}
-
-/** Loopback hosts, the only ones a plain-http URL may name. */
-export function isLoopbackHost(hostname: string): boolean {
-  return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
-}
