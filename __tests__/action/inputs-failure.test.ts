@@ -13,7 +13,7 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../src/core/errors.js';
-import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
 import type { SourceSpec } from '../../src/projection/spec/index.js';
 
 const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';

@@ -6,7 +6,7 @@ import {
   releaseReducer,
   repositoryReducer,
 } from '../../src/projection/reducers.js';
-import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
 
 describe('built-in reducers', () => {
   it('repository: the seed shape, branches as full ref names sorted by name', () => {

@@ -3,11 +3,6 @@
  * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
  */
 
-export { RateBudget, type RateResource } from './budget.js';
-export type { ConditionalEntry, StoredConditional } from './conditional.js';
-export { parseCsv } from './formats.js';
-export type { ReadContext } from './read-context.js';
-export { readSource } from './read-source.js';
 export {
   BUILTINS,
   issueReducer,
@@ -30,16 +25,21 @@ export {
   stateKey,
 } from './run.js';
 export { inShard, parseShard, type Shard, shardOf } from './shard.js';
+export type { ConditionalEntry, ReadContext, StoredConditional } from './sources/index.js';
 export {
   type FetchOptions,
   fetchSource,
   paginate,
+  parseCsv,
   parseLinkHeader,
+  RateBudget,
+  type RateResource,
+  readSource,
   type SourceClient,
   type SourceItem,
   type SourcePage,
   supportsIncremental,
-} from './sources.js';
+} from './sources/index.js';
 export {
   BUILTIN_REDUCERS,
   loadSpec,

@@ -9,14 +9,18 @@ import { blobSha } from '../core/git/objects.js';
 import type { DocumentOp } from '../document/document-store.js';
 import { encodeEnvelope } from '../document/envelope.js';
 import { deriveKey, parseKey } from '../document/identity.js';
-import { ConditionalBook, trustedConditional } from './conditional.js';
-import type { ReadContext } from './read-context.js';
-import { readSource } from './read-source.js';
 import { ReducerCallError } from './reducer-worker.js';
 import type { LoadedReducer, ReducerContext } from './reducers.js';
 import { encodeState, type ProjectionState } from './run-state.js';
 import { inShard, type Shard } from './shard.js';
-import { type SourceItem, supportsIncremental } from './sources.js';
+import type { ReadContext } from './sources/index.js';
+import {
+  ConditionalBook,
+  readSource,
+  type SourceItem,
+  supportsIncremental,
+  trustedConditional,
+} from './sources/index.js';
 import type { ProjectionSpec } from './spec/index.js';
 import { itemVariables, parseTemplate, renderTemplate, templateVariables } from './spec/index.js';
 

@@ -12,13 +12,12 @@ import type { RefStore, WriteResult } from '../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../document/document-store.js';
 import { identityOf } from '../document/envelope.js';
 import { deriveKey } from '../document/identity.js';
-import { apiBaseOf } from './api-url.js';
-import { budgetedClient, RateBudget } from './budget.js';
 import { type LoadedReducer, loadReducer } from './reducers.js';
 import { type ProjectionReport, runProjection } from './run-projection.js';
 import { fingerprintOf, parseState, stateKey } from './run-state.js';
 import type { Shard } from './shard.js';
-import type { SourceClient } from './sources.js';
+import type { SourceClient } from './sources/index.js';
+import { apiBaseOf, budgetedClient, RateBudget } from './sources/index.js';
 import type { ProjectionSpec, Spec } from './spec/index.js';
 import { StreamedCommit } from './streamed-commit.js';
 

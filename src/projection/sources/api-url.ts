@@ -4,9 +4,9 @@
  * the spec (`rest` endpoints), from upstream answers (`Link` headers) and from the section's own state file
  * (a stored next-page URL) — all of them untrusted — so the check runs on every use, not once at parse time.
  */
-import { InvalidResponse } from '../core/errors.js';
-import { parseLinkHeader } from '../transport/headers.js';
-import { hasDotSegment } from './spec/index.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { parseLinkHeader } from '../../transport/headers.js';
+import { hasDotSegment } from '../spec/index.js';
 
 /** Where a URL that is refused would have gone, and why. */
 export interface Refusal {

@@ -4,12 +4,13 @@
  * follow `Link: rel="next"` (only on the API origin) and are read conditionally; `items` says where the
  * array is in the answer (`workflow_runs`), and `{item.<field>}` names the documents.
  */
-import { InvalidResponse } from '../core/errors.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { endpointPerRepository, type SourceSpec, valueAt } from '../spec/index.js';
 import { readListPages } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
+import { splitRepository } from './repository-name.js';
 import { expandRepositories } from './select.js';
-import type { SourcePage } from './sources.js';
-import { endpointPerRepository, type SourceSpec, valueAt } from './spec/index.js';
+import type { SourcePage } from './types.js';
 
 type RestSpec = Extract<SourceSpec, { type: 'rest' }>;
 
@@ -17,9 +18,9 @@ type RestSpec = Extract<SourceSpec, { type: 'rest' }>;
 export function endpointPath(endpoint: string, repository?: string): string {
   const path = endpoint.replace(/^GET\s+/, '');
   if (!repository) return path;
-  const i = repository.indexOf('/');
-  const owner = encodeURIComponent(repository.slice(0, i));
-  const name = encodeURIComponent(repository.slice(i + 1));
+  const split = splitRepository(repository);
+  const owner = encodeURIComponent(split.owner);
+  const name = encodeURIComponent(split.name);
   return path
     .replace(/\{owner\}/g, owner)
     .replace(/\{name\}/g, name)
@@ -51,13 +52,7 @@ async function* readEndpoint(
   for (const [k, v] of Object.entries(source.params ?? {})) q.set(k, String(v));
   if (!q.has('per_page')) q.set('per_page', String(ctx.perPage));
   const label = repository ?? endpointPath(source.endpoint);
-  const base: Record<string, string> = repository
-    ? {
-        owner: repository.slice(0, repository.indexOf('/')),
-        name: repository.slice(repository.indexOf('/') + 1),
-        repo: repository,
-      }
-    : {};
+  const base: Record<string, string> = repository ? { ...splitRepository(repository), repo: repository } : {};
   let index = 0;
   yield* readListPages(ctx, `${endpointPath(source.endpoint, repository)}?${q}`, label, (data) => {
     const list = source.items ? valueAt(data, source.items) : data;

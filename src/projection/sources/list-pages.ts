@@ -4,12 +4,13 @@
  * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
  * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
  */
-
+import { InvalidResponse } from '../../core/errors.js';
 import { apiRequestUrl, nextOnOrigin } from './api-url.js';
-import { conditionalGet } from './conditional.js';
+import { conditionalGet } from './conditional-get.js';
 import type { ReadContext } from './read-context.js';
-import { sourceError } from './source-http.js';
-import type { SourceItem, SourcePage } from './sources.js';
+import { splitRepository } from './repository-name.js';
+import { sourceError } from './source-error.js';
+import type { SourceItem, SourcePage } from './types.js';
 
 export interface ListPage {
   items: SourceItem[];
@@ -56,4 +57,29 @@ export async function* readListPages(
     if (res.etag) ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
     yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
   }
+}
+
+/**
+ * One list endpoint of a repository (`/repos/{owner}/{repo}/<list>`), page by page: each page is turned into
+ * items by `toItems` and yielded before the next page is requested (bounded memory); `last: true` stops early.
+ * `params` become the query string in their order (it is part of the endpoint key the ETags are stored under).
+ *
+ * @example
+ * yield* readRepositoryList(ctx, 'releases', { per_page: 100 }, 'o/r', (data) => ({ items: toItems(data) }));
+ */
+export function readRepositoryList(
+  ctx: ReadContext,
+  list: 'issues' | 'pulls' | 'releases',
+  params: Record<string, unknown>,
+  repository: string,
+  toItems: (data: Record<string, unknown>[]) => ListPage,
+): AsyncGenerator<SourcePage> {
+  const { owner, name } = splitRepository(repository);
+  const query = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) query.set(k, String(v));
+  const path = `/repos/${owner}/${name}/${list}`;
+  return readListPages(ctx, `${path}?${query}`, repository, (data) => {
+    if (!Array.isArray(data)) throw new InvalidResponse(`GET ${path} did not return an array`, { path });
+    return toItems(data as Record<string, unknown>[]);
+  });
 }

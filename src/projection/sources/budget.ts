@@ -6,9 +6,9 @@
  * Stopping throws, so nothing of the run is committed (runs are all-or-nothing).
  */
 
-import { RateLimited } from '../core/errors.js';
-import { parseRateLimit } from '../transport/headers.js';
-import type { SourceClient } from './sources.js';
+import { RateLimited } from '../../core/errors.js';
+import { parseRateLimit } from '../../transport/headers.js';
+import type { SourceClient } from './types.js';
 
 export type RateResource = 'core' | 'graphql';
 

@@ -1,15 +1,15 @@
 /**
  * What every source reader shares for talking to GitHub: the `Link` header parser and the mapping of an
- * Octokit failure to docdb's typed errors (through the one status mapping). Kept apart from sources.ts so
- * the readers (select, list-pages, repository-rest, graphql-repos) depend on it without an import cycle;
- * sources.ts re-exports both.
+ * Octokit failure to docdb's typed errors (through the one status mapping). It depends on no reader, so
+ * every reader (select, list-pages, repository-rest, graphql-request, http) can use it without an import
+ * cycle.
  */
-import { utf8 } from '../core/bytes.js';
-import { DocDbError, NotFound, TransportError } from '../core/errors.js';
-import { mapStatusError } from '../stores/remote-api/status.js';
+import { utf8 } from '../../core/bytes.js';
+import { DocDbError, NotFound, TransportError } from '../../core/errors.js';
+import { mapStatusError } from '../../stores/remote-api/status.js';
 
 /** Parse a `Link` header into rel → URL (the one parser lives in transport/headers.ts). */
-export { parseLinkHeader } from '../transport/headers.js';
+export { parseLinkHeader } from '../../transport/headers.js';
 
 /** Operation name source errors carry in `data.operation` (the Action's failure hints key on it). */
 export const SOURCE_OPERATION = 'projection source';

@@ -4,12 +4,12 @@
  * confined to the workspace: globs are relative without `..` (checked in the spec), directories reached
  * through symbolic links are not entered, and a file whose real path is outside the workspace is an error.
  */
-import { InvalidConfig } from '../core/errors.js';
+import { InvalidConfig } from '../../core/errors.js';
+import type { SourceSpec } from '../spec/index.js';
 import { type DataFormat, formatOfName, parseItems } from './formats.js';
 import { globBase, globToRegExp } from './glob.js';
 import type { ReadContext } from './read-context.js';
-import type { SourcePage } from './sources.js';
-import type { SourceSpec } from './spec/index.js';
+import type { SourcePage } from './types.js';
 
 type FilesSpec = Extract<SourceSpec, { type: 'files' }>;
 

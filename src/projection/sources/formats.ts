@@ -4,8 +4,8 @@
  * YAML. Errors name the source and the line.
  */
 import { parse as parseYaml } from 'yaml';
-import { InvalidResponse } from '../core/errors.js';
-import { valueAt } from './spec/index.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { valueAt } from '../spec/index.js';
 
 export type DataFormat = 'json' | 'ndjson' | 'csv' | 'yaml';
 

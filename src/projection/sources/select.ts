@@ -4,12 +4,13 @@
  * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
  * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
  */
-import { InvalidResponse, NotFound } from '../core/errors.js';
+import { InvalidResponse, NotFound } from '../../core/errors.js';
+import { OWNER_WILDCARD_RE, type SelectionFilters } from '../spec/index.js';
 import { apiRequestUrl, nextOnOrigin } from './api-url.js';
-import { type ConditionalEntry, conditionalGet } from './conditional.js';
+import type { ConditionalEntry } from './conditional.js';
+import { conditionalGet } from './conditional-get.js';
 import type { ReadContext } from './read-context.js';
-import { sourceError } from './source-http.js';
-import { OWNER_WILDCARD_RE, type SelectionFilters } from './spec/index.js';
+import { sourceError } from './source-error.js';
 
 /** The fields filters look at, in REST's names (GraphQL nodes are mapped to these). */
 export interface FilterFields {

@@ -3,15 +3,16 @@
  * expanded), GraphQL or REST for `repository`, the per-repository lists, `rest`, `http` and `files`.
  */
 
-import { readFiles } from './files-source.js';
-import { graphqlOwnerRepositories, graphqlRepositories } from './graphql-repos.js';
-import { readHttp } from './http-source.js';
+import type { SourceSpec } from '../spec/index.js';
+import { readFiles } from './files.js';
+import { readHttp } from './http.js';
+import { readRepositoryItems } from './per-repository.js';
 import type { ReadContext } from './read-context.js';
+import { graphqlOwnerRepositories, graphqlRepositories } from './repository-graphql.js';
 import { restRepository } from './repository-rest.js';
-import { readRest } from './rest-source.js';
+import { readRest } from './rest.js';
 import { expandRepositories, isWildcard } from './select.js';
-import { readRepositoryItems, type SourcePage } from './sources.js';
-import type { SourceSpec } from './spec/index.js';
+import type { SourcePage } from './types.js';
 
 /**
  * Every page of a source.

@@ -5,13 +5,12 @@
  *
  * The ETags, and the document keys each page produced, are kept in the projection's `_docdb/state/…` file,
  * keyed by endpoint and by token identity (GitHub's ETags depend on the token: a fresh `GITHUB_TOKEN` per run
- * never matches, a PAT or App installation reused across runs does).
+ * never matches, a PAT or App installation reused across runs does). The request itself is conditional-get.ts.
  */
-import { utf8 } from '../core/bytes.js';
-import { sha1Hex } from '../core/git/sha1.js';
+import { utf8 } from '../../core/bytes.js';
+import { sha1Hex } from '../../core/git/sha1.js';
+import { REPO_RE } from '../spec/index.js';
 import { confineToApi, isRefusal } from './api-url.js';
-import type { SourceClient } from './sources.js';
-import { REPO_RE } from './spec/index.js';
 
 /**
  * Identity of a token for keying ETags in the committed state (`RunOptions.tokenIdentity`): a salted hash
@@ -145,38 +144,4 @@ export class ConditionalBook {
     }
     return { token: this.token, entries };
   }
-}
-
-export type ConditionalResult =
-  | { status: 200; data: unknown; headers: Record<string, unknown>; etag: string | undefined }
-  | { status: 304; headers: Record<string, unknown> };
-
-/**
- * GET through Octokit with `If-None-Match` when an ETag is known. Octokit reports a 304 as an error
- * (`status: 304`); here it is an answer. Other failures are rethrown for the caller's error mapping.
- */
-export async function conditionalGet(
-  client: SourceClient,
-  route: string | { method: string; url: string },
-  params: Record<string, unknown>,
-  etag: string | undefined,
-): Promise<ConditionalResult> {
-  try {
-    const headers = etag ? { headers: { 'if-none-match': etag } } : {};
-    // Octokit ignores the parameters argument when the route is an object: merge them into it.
-    const res =
-      typeof route === 'string'
-        ? await client.request(route, { ...params, ...headers })
-        : await client.request({ ...route, ...params, ...headers });
-    return { status: 200, data: res.data, headers: res.headers, etag: headerString(res.headers, 'etag') };
-  } catch (e) {
-    const f = e as { status?: unknown; response?: { headers?: Record<string, unknown> } };
-    if (etag && f?.status === 304) return { status: 304, headers: f.response?.headers ?? {} };
-    throw e;
-  }
-}
-
-function headerString(headers: Record<string, unknown>, name: string): string | undefined {
-  const v = headers[name] ?? headers[name.toLowerCase()];
-  return typeof v === 'string' && v ? v : undefined;
 }

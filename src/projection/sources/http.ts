@@ -4,12 +4,12 @@
  * named environment variable (a workflow secret) and is sent only to the listed hosts. Redirects are
  * followed by hand, and only to a host the spec allows (a listed URL's host or `allow-hosts`).
  */
-import { InvalidConfig, InvalidResponse, NotFound, TransportError } from '../core/errors.js';
+import { InvalidConfig, InvalidResponse, NotFound, TransportError } from '../../core/errors.js';
+import { isLoopbackHost, type SourceSpec } from '../spec/index.js';
 import { type DataFormat, formatOfContentType, formatOfName, parseItems } from './formats.js';
 import type { ReadContext } from './read-context.js';
-import { SOURCE_OPERATION } from './source-http.js';
-import type { SourcePage } from './sources.js';
-import { isLoopbackHost, type SourceSpec } from './spec/index.js';
+import { SOURCE_OPERATION } from './source-error.js';
+import type { SourcePage } from './types.js';
 
 type HttpSpec = Extract<SourceSpec, { type: 'http' }>;
 

@@ -1,7 +1,7 @@
 /** What every source reader gets: the (budgeted) client, ETag book, paging and the environment of the run. */
 import type { RateBudget } from './budget.js';
 import type { ConditionalBook } from './conditional.js';
-import type { SourceClient } from './sources.js';
+import type { SourceClient } from './types.js';
 
 export interface ReadContext {
   /** Octokit (REST `request` and `graphql`), wrapped so every request is checked against `budget`. */
