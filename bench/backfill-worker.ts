@@ -14,7 +14,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { RefStore } from '../src/core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../src/document/document-store.js';
-import { loadReducer } from '../src/projection/reducers.js';
+import { loadReducer } from '../src/projection/reducers/index.js';
 import { runProjections } from '../src/projection/run.js';
 import { runProjection } from '../src/projection/run-projection.js';
 import { fingerprintOf, stateKey } from '../src/projection/run-state.js';

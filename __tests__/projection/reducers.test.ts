@@ -5,7 +5,7 @@ import {
   pullReducer,
   releaseReducer,
   repositoryReducer,
-} from '../../src/projection/reducers.js';
+} from '../../src/projection/reducers/index.js';
 import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
 
 describe('built-in reducers', () => {

@@ -3,7 +3,7 @@
  * validated before any request is made.
  */
 import { InvalidConfig } from '../core/errors.js';
-import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import { parseShard, type Shard } from '../projection/shard.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 

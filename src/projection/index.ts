@@ -15,7 +15,7 @@ export {
   rawReducer,
   releaseReducer,
   repositoryReducer,
-} from './reducers.js';
+} from './reducers/index.js';
 export {
   type ProjectionReport,
   type RunMode,

@@ -7,7 +7,7 @@
 import { z } from 'zod';
 import { fromUtf8, utf8 } from '../core/bytes.js';
 import { blobSha } from '../core/git/objects.js';
-import type { LoadedReducer } from './reducers.js';
+import type { LoadedReducer } from './reducers/index.js';
 import type { Shard } from './shard.js';
 import type { StoredConditional } from './sources/index.js';
 import type { ProjectionSpec } from './spec/index.js';

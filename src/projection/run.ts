@@ -12,7 +12,7 @@ import type { RefStore, WriteResult } from '../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../document/document-store.js';
 import { identityOf } from '../document/envelope.js';
 import { deriveKey } from '../document/identity.js';
-import { type LoadedReducer, loadReducer } from './reducers.js';
+import { type LoadedReducer, loadReducer } from './reducers/index.js';
 import { type ProjectionReport, runProjection } from './run-projection.js';
 import { fingerprintOf, parseState, stateKey } from './run-state.js';
 import type { Shard } from './shard.js';

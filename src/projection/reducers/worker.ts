@@ -10,7 +10,8 @@
  * for JSON-shaped source items and document data.
  * See https://nodejs.org/api/worker_threads.html#workerterminate
  */
-import type { ReducerContext, ReducerResult } from './reducers.js';
+import type { Worker } from 'node:worker_threads';
+import type { ReducerContext, ReducerResult } from './types.js';
 
 /** Default time one reducer call may take, in seconds (Action input `reducer-timeout`). */
 export const DEFAULT_REDUCER_TIMEOUT_SECONDS = 30;
@@ -93,62 +94,89 @@ export async function startReducerWorker(
   const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, exportName } });
   // The worker must not keep the process alive on its own; pending calls keep their (ref'd) timers.
   worker.unref();
-  const pending = new Map<number, { resolve: (v: ReducerResult) => void; reject: (e: Error) => void }>();
-  let onLoaded: ((m: WorkerReducerHandle['loaded']) => void) | undefined;
-  let dead: ReducerCallError | undefined;
-  const failAll = (e: ReducerCallError) => {
-    dead ??= e;
-    for (const p of pending.values()) p.reject(e);
-    pending.clear();
-    onLoaded?.({ loadError: e.message });
-  };
-  worker.on('message', (m: WorkerMessage) => {
-    if (m.type === 'load-error') onLoaded?.({ loadError: m.message });
-    else if (m.type === 'loaded') onLoaded?.({ ok: m.ok, exported: m.exported });
+  const calls = new WorkerCalls(worker, timeoutMs);
+  const loaded = await calls.loaded();
+  return { loaded, reduce: (item, context) => calls.reduce(item, context), close: () => calls.close() };
+}
+
+type Loaded = WorkerReducerHandle['loaded'];
+
+/**
+ * The calls in flight to one worker, each with its timer. Once the worker is dead (timed out, crashed or
+ * closed) every pending and later call fails with the reason.
+ */
+class WorkerCalls {
+  private readonly pending = new Map<number, { resolve: (v: ReducerResult) => void; reject: (e: Error) => void }>();
+  private onLoaded: ((m: Loaded) => void) | undefined;
+  private dead: ReducerCallError | undefined;
+  private next = 0;
+
+  constructor(
+    private readonly worker: Worker,
+    private readonly timeoutMs: number,
+  ) {
+    worker.on('message', (m: WorkerMessage) => this.receive(m));
+    worker.on('error', (e) => this.failAll(new ReducerCallError('crashed', e.message)));
+    worker.on('exit', (code) =>
+      this.failAll(new ReducerCallError('crashed', `the reducer's worker exited (code ${code})`)),
+    );
+  }
+
+  /** Wait for the module to load (or fail to); call once, right after construction. */
+  async loaded(): Promise<Loaded> {
+    const loaded = await new Promise<Loaded>((resolve) => {
+      this.onLoaded = resolve;
+    });
+    this.onLoaded = undefined;
+    return loaded;
+  }
+
+  reduce(item: unknown, context: ReducerContext): Promise<ReducerResult> {
+    if (this.dead) return Promise.reject(this.dead);
+    const id = this.next++;
+    return new Promise<ReducerResult>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        const e = new ReducerCallError('timeout', `did not return within ${this.timeoutMs / 1000} s`);
+        this.dead = e;
+        reject(e);
+        void this.worker.terminate();
+      }, this.timeoutMs);
+      this.pending.set(id, {
+        resolve: (v) => {
+          clearTimeout(timer);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(timer);
+          reject(e);
+        },
+      });
+      this.worker.postMessage({ id, item, context });
+    });
+  }
+
+  async close(): Promise<void> {
+    this.dead ??= new ReducerCallError('crashed', 'the reducer worker was closed');
+    await this.worker.terminate();
+  }
+
+  private receive(m: WorkerMessage): void {
+    if (m.type === 'load-error') this.onLoaded?.({ loadError: m.message });
+    else if (m.type === 'loaded') this.onLoaded?.({ ok: m.ok, exported: m.exported });
     else {
-      const p = pending.get(m.id);
+      const p = this.pending.get(m.id);
       if (!p) return;
-      pending.delete(m.id);
+      this.pending.delete(m.id);
       if (m.type === 'result') p.resolve(m.value);
       else p.reject(new ReducerCallError(m.type === 'error' ? 'threw' : 'unclonable', m.message));
     }
-  });
-  worker.on('error', (e) => failAll(new ReducerCallError('crashed', e.message)));
-  worker.on('exit', (code) => failAll(new ReducerCallError('crashed', `the reducer's worker exited (code ${code})`)));
-  const loaded = await new Promise<WorkerReducerHandle['loaded']>((resolve) => {
-    onLoaded = resolve;
-  });
-  onLoaded = undefined;
-  let next = 0;
-  return {
-    loaded,
-    reduce(item, context) {
-      if (dead) return Promise.reject(dead);
-      const id = next++;
-      return new Promise<ReducerResult>((resolve, reject) => {
-        const timer = setTimeout(() => {
-          pending.delete(id);
-          const e = new ReducerCallError('timeout', `did not return within ${timeoutMs / 1000} s`);
-          dead = e;
-          reject(e);
-          void worker.terminate();
-        }, timeoutMs);
-        pending.set(id, {
-          resolve: (v) => {
-            clearTimeout(timer);
-            resolve(v);
-          },
-          reject: (e) => {
-            clearTimeout(timer);
-            reject(e);
-          },
-        });
-        worker.postMessage({ id, item, context });
-      });
-    },
-    async close() {
-      dead ??= new ReducerCallError('crashed', 'the reducer worker was closed');
-      await worker.terminate();
-    },
-  };
+  }
+
+  private failAll(e: ReducerCallError): void {
+    this.dead ??= e;
+    for (const p of this.pending.values()) p.reject(e);
+    this.pending.clear();
+    this.onLoaded?.({ loadError: e.message });
+  }
 }
