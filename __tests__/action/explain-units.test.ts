@@ -15,8 +15,8 @@ import {
   InvalidSpec,
 } from '../../src/core/errors.js';
 import type { Change, RefStore } from '../../src/core/refstore.js';
-import type { RunReport } from '../../src/projection/run.js';
-import { runProjections } from '../../src/projection/run.js';
+import type { RunReport } from '../../src/projection/run/index.js';
+import { runProjections } from '../../src/projection/run/index.js';
 import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo } from '../projection/fake-github.js';

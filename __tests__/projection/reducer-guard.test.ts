@@ -7,7 +7,7 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InvalidSpec } from '../../src/core/errors.js';
-import { runProjections } from '../../src/projection/run.js';
+import { runProjections } from '../../src/projection/run/index.js';
 import { loadSpec, parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { tempDir } from '../temp-dir.js';

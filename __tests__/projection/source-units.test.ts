@@ -2,8 +2,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse, InvalidSpec, RateLimited } from '../../src/core/errors.js';
-import { runProjections } from '../../src/projection/run.js';
-import { inShard, parseShard, shardOf } from '../../src/projection/shard.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { inShard, parseShard, shardOf } from '../../src/projection/run/shard.js';
 import { nextOnOrigin } from '../../src/projection/sources/api-url.js';
 import { RateBudget } from '../../src/projection/sources/budget.js';
 import { ConditionalBook, tokenIdentity } from '../../src/projection/sources/conditional.js';

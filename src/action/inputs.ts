@@ -4,7 +4,7 @@
  */
 import { InvalidConfig } from '../core/errors.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
-import { parseShard, type Shard } from '../projection/shard.js';
+import { parseShard, type Shard } from '../projection/run/shard.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
 export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes'] as const;

@@ -10,7 +10,7 @@ import { sectionRef } from '../core/refname.js';
 import type { RateLimit, RefStore } from '../core/refstore.js';
 import { DocumentStore } from '../document/index.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
-import { type RunReport, runProjections } from '../projection/run.js';
+import { type RunReport, runProjections } from '../projection/run/index.js';
 import { tokenIdentity } from '../projection/sources/conditional.js';
 import { loadSpec } from '../projection/spec/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';

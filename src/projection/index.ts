@@ -1,6 +1,9 @@
 /**
  * Projections: a YAML spec (zod-validated) → GitHub sources fetched page by page through Octokit →
  * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
+ *
+ * Four folders, each depending only on the ones before it: spec/ (the spec file), sources/ (reading
+ * GitHub and other data), reducers/ (item → document data) and run/ (the runner and its commit).
  */
 
 export {
@@ -17,16 +20,19 @@ export {
   repositoryReducer,
 } from './reducers/index.js';
 export {
+  inShard,
   type ProjectionReport,
+  parseShard,
   type RunMode,
   type RunOptions,
   type RunReport,
   runProjections,
+  type Shard,
+  shardOf,
   stateKey,
-} from './run.js';
-export { inShard, parseShard, type Shard, shardOf } from './shard.js';
-export type { ConditionalEntry, ReadContext, StoredConditional } from './sources/index.js';
+} from './run/index.js';
 export {
+  type ConditionalEntry,
   type FetchOptions,
   fetchSource,
   paginate,
@@ -34,10 +40,12 @@ export {
   parseLinkHeader,
   RateBudget,
   type RateResource,
+  type ReadContext,
   readSource,
   type SourceClient,
   type SourceItem,
   type SourcePage,
+  type StoredConditional,
   supportsIncremental,
 } from './sources/index.js';
 export {

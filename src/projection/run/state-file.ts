@@ -5,12 +5,12 @@
  * state only costs a full re-read.
  */
 import { z } from 'zod';
-import { fromUtf8, utf8 } from '../core/bytes.js';
-import { blobSha } from '../core/git/objects.js';
-import type { LoadedReducer } from './reducers/index.js';
+import { fromUtf8, utf8 } from '../../core/bytes.js';
+import { blobSha } from '../../core/git/objects.js';
+import type { LoadedReducer } from '../reducers/index.js';
+import type { StoredConditional } from '../sources/index.js';
+import type { ProjectionSpec } from '../spec/index.js';
 import type { Shard } from './shard.js';
-import type { StoredConditional } from './sources/index.js';
-import type { ProjectionSpec } from './spec/index.js';
 
 /**
  * Key of a projection's state. `_docdb/` is reserved for docdb metadata; each shard keeps its own.

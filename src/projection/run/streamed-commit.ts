@@ -7,8 +7,8 @@
  * The consumer pulls one part at a time (back-pressure); if the write fails, the next hand-over rejects
  * with its error, so reading stops.
  */
-import type { WriteResult } from '../core/refstore.js';
-import type { DocumentOp, DocumentStore } from '../document/document-store.js';
+import type { WriteResult } from '../../core/refstore.js';
+import type { DocumentOp, DocumentStore } from '../../document/document-store.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
 export const STREAM_PART = 1000;

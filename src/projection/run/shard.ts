@@ -4,9 +4,9 @@
  * shard), so shards never write, prune or race over the same document; they only share the section ref,
  * whose fast-forward retry lets all of them land.
  */
-import { utf8 } from '../core/bytes.js';
-import { InvalidConfig } from '../core/errors.js';
-import { sha1Hex } from '../core/git/sha1.js';
+import { utf8 } from '../../core/bytes.js';
+import { InvalidConfig } from '../../core/errors.js';
+import { sha1Hex } from '../../core/git/sha1.js';
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
