@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { annotations } from '../../src/action/annotations.js';
 import { describeFailure, tidy } from '../../src/action/failure.js';
 import { readInputs } from '../../src/action/inputs.js';
-import { meteredFetch } from '../../src/action/run-action.js';
+import { meteredFetch } from '../../src/action/metered-fetch.js';
 import { checkRunnerFiles } from '../../src/action/runner-files.js';
 import { code, mdText, renderSummary } from '../../src/action/summary.js';
 import {
