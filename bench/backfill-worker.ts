@@ -8,7 +8,7 @@
  *   gathered   runProjections on the same store with `commitParts` hidden: commitInParts then gathers every
  *              encoded change and makes one `commit` (what a store without commitParts gets).
  *   collect    the behaviour before streaming: runProjection collects every DocumentOp of the source,
- *              then ONE DocumentStore.commit of all of them (as run.ts did before StreamedCommit).
+ *              then ONE DocumentStore.commit of all of them (as the runner did before StreamedCommit).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
@@ -113,10 +113,10 @@ function gc() {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** The old run.ts: every change of the projection collected, then one commit. */
+/** The old runner: every change of the projection collected, then one commit. */
 async function collect(spec: Spec, store: RefStore): Promise<{ written: number; version: string | null }> {
   const documents = new DocumentStore(store);
-  // As run.ts did: the tip first (its listing when there is one; a backfill into a new section has none).
+  // As the old runner did: the tip first (its listing when there is one; a backfill into a new section has none).
   const tip = await store.head();
   const existing = new Map<string, string>();
   if (tip) for (const e of (await store.list({ version: tip })).entries) existing.set(e.key, e.blobSha);

@@ -10,9 +10,9 @@ import { deriveKey, parseKey } from '../../document/identity.js';
 import {
   ConditionalBook,
   type ReadContext,
+  repositoryVars,
   type SourceItem,
   type SourcePage,
-  splitRepository,
   supportsIncremental,
   trustedConditional,
 } from '../sources/index.js';
@@ -152,7 +152,7 @@ export class ProjectionPass {
       deriveKey({
         namespace,
         doc_type: type,
-        id: renderTemplate(this.scope.idParts, { ...splitRepository(r), repo: r }),
+        id: renderTemplate(this.scope.idParts, repositoryVars(r)),
       });
     return {
       ...this.input.read,

@@ -19,6 +19,6 @@ export { parseCsv } from './formats.js';
 export { paginate } from './paginate.js';
 export type { ReadContext } from './read-context.js';
 export { readSource } from './read-source.js';
-export { splitRepository } from './repository-name.js';
+export { repositoryVars } from './repository-name.js';
 export { parseLinkHeader, SOURCE_OPERATION, sourceError } from './source-error.js';
 export type { SourceClient, SourceItem, SourcePage } from './types.js';

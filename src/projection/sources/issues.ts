@@ -4,9 +4,9 @@
  * closed while `state: open`) are seen, marked `matches: false`, and pruned.
  */
 import type { SourceSpec } from '../spec/index.js';
-import { readRepositoryList } from './list-pages.js';
+import { byUpdateParams, readRepositoryList } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
-import { splitRepository } from './repository-name.js';
+import { repositoryVars } from './repository-name.js';
 import type { SourceItem, SourcePage } from './types.js';
 
 type IssuesSpec = Extract<SourceSpec, { type: 'issues' }>;
@@ -23,17 +23,12 @@ export function readIssues(
   repository: string,
   watermark?: string,
 ): AsyncGenerator<SourcePage> {
-  // Incremental runs ask for every state so issues that left the filter (e.g. got closed) are seen and pruned.
-  const params: Record<string, unknown> = {
-    state: watermark ? 'all' : source.state,
-    sort: 'updated',
-    direction: 'asc',
-    per_page: ctx.perPage,
-  };
+  const params = byUpdateParams(ctx, source.state, watermark, 'asc');
+  // A full read lets GitHub filter by label; an incremental one must also see issues that lost a label (pruned).
   if (source.labels?.length && !watermark) params.labels = source.labels.join(',');
   const since = maxIso(watermark, source.since);
   if (since) params.since = since;
-  const base = { ...splitRepository(repository), repo: repository };
+  const base = repositoryVars(repository);
   return readRepositoryList(ctx, 'issues', params, repository, (data) => {
     const items: SourceItem[] = [];
     for (const raw of data) {

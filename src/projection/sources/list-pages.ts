@@ -83,3 +83,19 @@ export function readRepositoryList(
     return toItems(data as Record<string, unknown>[]);
   });
 }
+
+/**
+ * The query of a list read by update time (issues, pulls). An incremental run (with a watermark) asks for
+ * every state, so items that left the filter (e.g. got closed while `state: open`) are seen and pruned.
+ *
+ * @example
+ * byUpdateParams(ctx, 'open', undefined, 'asc'); // { state: 'open', sort: 'updated', direction: 'asc', per_page: 100 }
+ */
+export function byUpdateParams(
+  ctx: ReadContext,
+  state: string,
+  watermark: string | undefined,
+  direction: 'asc' | 'desc',
+): Record<string, unknown> {
+  return { state: watermark ? 'all' : state, sort: 'updated', direction, per_page: ctx.perPage };
+}

@@ -4,9 +4,9 @@
  * watermark.
  */
 import type { SourceSpec } from '../spec/index.js';
-import { readRepositoryList } from './list-pages.js';
+import { byUpdateParams, readRepositoryList } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
-import { splitRepository } from './repository-name.js';
+import { repositoryVars } from './repository-name.js';
 import type { SourceItem, SourcePage } from './types.js';
 
 type PullsSpec = Extract<SourceSpec, { type: 'pulls' }>;
@@ -23,14 +23,9 @@ export function readPulls(
   repository: string,
   watermark?: string,
 ): AsyncGenerator<SourcePage> {
-  const params: Record<string, unknown> = {
-    state: watermark ? 'all' : source.state,
-    sort: 'updated',
-    direction: 'desc',
-    per_page: ctx.perPage,
-  };
+  const params = byUpdateParams(ctx, source.state, watermark, 'desc');
   if (source.base) params.base = source.base;
-  const base = { ...splitRepository(repository), repo: repository };
+  const base = repositoryVars(repository);
   return readRepositoryList(ctx, 'pulls', params, repository, (data) => {
     const items: SourceItem[] = [];
     let older = 0;

@@ -2,7 +2,7 @@
 import type { SourceSpec } from '../spec/index.js';
 import { readRepositoryList } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
-import { splitRepository } from './repository-name.js';
+import { repositoryVars } from './repository-name.js';
 import type { SourceItem, SourcePage } from './types.js';
 
 type ReleasesSpec = Extract<SourceSpec, { type: 'releases' }>;
@@ -14,7 +14,7 @@ type ReleasesSpec = Extract<SourceSpec, { type: 'releases' }>;
  * for await (const page of readReleases(ctx, { type: 'releases', repositories: ['o/r'], prereleases: true, drafts: false }, 'o/r')) …
  */
 export function readReleases(ctx: ReadContext, source: ReleasesSpec, repository: string): AsyncGenerator<SourcePage> {
-  const base = { ...splitRepository(repository), repo: repository };
+  const base = repositoryVars(repository);
   return readRepositoryList(ctx, 'releases', { per_page: ctx.perPage }, repository, (data) => {
     const items: SourceItem[] = [];
     for (const raw of data) {

@@ -8,7 +8,7 @@ import { InvalidResponse } from '../../core/errors.js';
 import { endpointPerRepository, type SourceSpec, valueAt } from '../spec/index.js';
 import { readListPages } from './list-pages.js';
 import type { ReadContext } from './read-context.js';
-import { splitRepository } from './repository-name.js';
+import { repositoryVars, splitRepository } from './repository-name.js';
 import { expandRepositories } from './select.js';
 import type { SourcePage } from './types.js';
 
@@ -52,7 +52,7 @@ async function* readEndpoint(
   for (const [k, v] of Object.entries(source.params ?? {})) q.set(k, String(v));
   if (!q.has('per_page')) q.set('per_page', String(ctx.perPage));
   const label = repository ?? endpointPath(source.endpoint);
-  const base: Record<string, string> = repository ? { ...splitRepository(repository), repo: repository } : {};
+  const base: Record<string, string> = repository ? repositoryVars(repository) : {};
   let index = 0;
   yield* readListPages(ctx, `${endpointPath(source.endpoint, repository)}?${q}`, label, (data) => {
     const list = source.items ? valueAt(data, source.items) : data;
