@@ -43,7 +43,12 @@ export function repositoryReducer(item: unknown): Obj {
   };
 }
 
-/** Issue: number, title, state, labels, assignees, milestone, author, comment count and timestamps. */
+/**
+ * Issue: number, title, state, labels, assignees, milestone, author, comment count and timestamps.
+ *
+ * @example
+ * issueReducer({ number: 7, title: 'Bug', state: 'open', labels: [{ name: 'bug' }] }).labels; // ['bug']
+ */
 export function issueReducer(item: unknown): Obj {
   const i = item as Obj;
   return {
@@ -64,7 +69,12 @@ export function issueReducer(item: unknown): Obj {
   };
 }
 
-/** Pull request: number, title, state, draft, merged, base/head, labels, reviewers and timestamps. */
+/**
+ * Pull request: number, title, state, draft, merged, base/head, labels, reviewers and timestamps.
+ *
+ * @example
+ * pullReducer({ number: 3, merged_at: '2024-01-31T12:00:00Z', base: { ref: 'main' } }).merged; // true
+ */
 export function pullReducer(item: unknown): Obj {
   const p = item as Obj;
   const base = p.base as Obj | undefined;
@@ -90,7 +100,12 @@ export function pullReducer(item: unknown): Obj {
   };
 }
 
-/** Release: tag, name, draft/prerelease flags, target, author, dates and assets (without download counts). */
+/**
+ * Release: tag, name, draft/prerelease flags, target, author, dates and assets (without download counts).
+ *
+ * @example
+ * releaseReducer({ tag_name: 'v1.0.0', assets: [{ name: 'a.tgz', size: 10, download_count: 99 }] }).assets; // [{ name: 'a.tgz', size: 10, contentType: null }]
+ */
 export function releaseReducer(item: unknown): Obj {
   const r = item as Obj;
   return {
@@ -110,7 +125,12 @@ export function releaseReducer(item: unknown): Obj {
   };
 }
 
-/** `raw`: the item as GitHub returned it (large, and changes whenever any field does). */
+/**
+ * `raw`: the item as GitHub returned it (large, and changes whenever any field does).
+ *
+ * @example
+ * rawReducer(42); // { value: 42 }
+ */
 export function rawReducer(item: unknown): Obj {
   return (item && typeof item === 'object' ? item : { value: item }) as Obj;
 }

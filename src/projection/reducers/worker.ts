@@ -52,7 +52,12 @@ parentPort.on('message', async (m) => {
 });
 `;
 
-/** Why a worker call failed; `kind` lets the caller word the message. */
+/**
+ * Why a worker call failed; `kind` lets the caller word the message.
+ *
+ * @example
+ * if (e instanceof ReducerCallError && e.kind === 'timeout') console.log(`stopped: ${e.message}`);
+ */
 export class ReducerCallError extends Error {
   constructor(
     readonly kind: 'threw' | 'timeout' | 'unclonable' | 'crashed',

@@ -14,7 +14,12 @@ import type { ProjectionReport } from './projection-types.js';
 /** The report before the commit: what every outcome (dry run, no change, commit) has in common. */
 export type BaseReport = Pick<RunReport, 'mode' | 'ref' | 'projections' | 'unchanged' | 'keys' | 'shard'>;
 
-/** The default commit message: each projection that changed something, with its counts. */
+/**
+ * The default commit message: each projection that changed something, with its counts.
+ *
+ * @example
+ * defaultMessage([{ name: 'repos', added: ['k'], changed: [], removed: [] } as ProjectionReport], 'project'); // 'docdb: project repos (+1 ~0 -0)'
+ */
 export function defaultMessage(reports: ProjectionReport[], mode: RunMode): string {
   const parts = reports
     .filter((r) => r.added.length + r.changed.length + r.removed.length > 0)
@@ -33,7 +38,12 @@ export function withTrailers(message: string, trailers: readonly string[]): stri
   return `${message.replace(/\s+$/, '')}\n\n${trailers.join('\n')}\n`;
 }
 
-/** Every document key added, changed or removed, sorted. */
+/**
+ * Every document key added, changed or removed, sorted.
+ *
+ * @example
+ * changedKeys(report.projections); // ['github/issue/o/r#2.json', 'github/repo/o/r.json']
+ */
 export function changedKeys(reports: readonly ProjectionReport[]): string[] {
   return reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
 }
@@ -41,6 +51,9 @@ export function changedKeys(reports: readonly ProjectionReport[]): string[] {
 /**
  * If another run advanced the section first, the store rebased these changes onto its tip, where some
  * may already have been made. Report what the commit really did, so outputs and summary match it.
+ *
+ * @example
+ * reconcile(base, write, console.log); // base.projections now list only what `write` really wrote or deleted
  */
 export function reconcile(base: BaseReport, write: WriteResult, log: (line: string) => void): void {
   const didWrite = new Set(write.written);
@@ -62,7 +75,12 @@ export function reconcile(base: BaseReport, write: WriteResult, log: (line: stri
   }
 }
 
-/** The progress line after the write. */
+/**
+ * The progress line after the write.
+ *
+ * @example
+ * logWrite(write, console.log); // committed 1a2b…: 3 document(s) written, 0 deleted (+1 incremental-state key)
+ */
 export function logWrite(write: WriteResult, log: (line: string) => void): void {
   if (!write.changed) {
     log('no document changed: no commit');
@@ -79,6 +97,9 @@ export function logWrite(write: WriteResult, log: (line: string) => void): void 
  * A document over the size limit is found by the store, which names the key; the run adds which projection
  * produced it — the one whose report lists the key, else `current` (the projection running when a streamed
  * part was refused) — and where that projection is in the spec. Matched by name: the class lives in the core.
+ *
+ * @example
+ * throw withProjection(e, reports, spec, 'repos'); // DocumentTooLarge: … (projection "repos", docdb.yml:4)
  */
 export function withProjection(
   e: unknown,
@@ -107,7 +128,12 @@ export function withProjection(
   return e;
 }
 
-/** The key an op writes or deletes. */
+/**
+ * The key an op writes or deletes.
+ *
+ * @example
+ * opKey({ op: 'meta', key: '_docdb/state/repos.json', value: null }); // '_docdb/state/repos.json'
+ */
 export function opKey(op: DocumentOp): string {
   return op.op === 'meta' ? op.key : op.op === 'put' ? deriveKey(identityOf(op.document)) : deriveKey(op.identity);
 }

@@ -34,14 +34,24 @@ export function parseShard(text: string, field = 'shard'): Shard {
   return { index, count };
 }
 
-/** The shard (1-based) a document key belongs to among `count`. */
+/**
+ * The shard (1-based) a document key belongs to among `count`.
+ *
+ * @example
+ * shardOf('github/repo/octo/hello.json', 4); // a number from 1 to 4, the same for every casing of the key
+ */
 export function shardOf(key: string, count: number): number {
   if (count <= 1) return 1;
   const h = Number.parseInt(sha1Hex(utf8(key.toLowerCase())).slice(0, 8), 16);
   return (h % count) + 1;
 }
 
-/** Whether `key` belongs to `shard` (always true without sharding). */
+/**
+ * Whether `key` belongs to `shard` (always true without sharding).
+ *
+ * @example
+ * inShard('github/repo/octo/hello.json', undefined); // true: without sharding every key belongs
+ */
 export function inShard(key: string, shard: Shard | undefined): boolean {
   return !shard || shard.count <= 1 || shardOf(key, shard.count) === shard.index;
 }

@@ -34,6 +34,10 @@ export interface ProjectionState {
   conditional?: StoredConditional;
 }
 
+/**
+ * @example
+ * const fingerprint = fingerprintOf(projection, await loadReducer(projection, '.'));
+ */
 export function fingerprintOf(p: ProjectionSpec, reducer: LoadedReducer): string {
   return blobSha(utf8(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
 }
@@ -58,7 +62,12 @@ const stateSchema = z.object({
   conditional: z.object({ token: z.string(), entries: z.record(z.string(), conditionalEntrySchema) }).optional(),
 });
 
-/** The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows). */
+/**
+ * The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows).
+ *
+ * @example
+ * parseState(new TextEncoder().encode('not json')); // undefined: the next run re-reads everything
+ */
 export function parseState(bytes: Uint8Array | undefined): ProjectionState | undefined {
   if (!bytes) return undefined;
   try {
@@ -69,6 +78,10 @@ export function parseState(bytes: Uint8Array | undefined): ProjectionState | und
   }
 }
 
+/**
+ * @example
+ * encodeState({ version: 1, fingerprint, watermarks: { 'o/r': '2024-01-31T12:00:00Z' } }); // JSON bytes, keys sorted, newline at the end
+ */
 export function encodeState(state: ProjectionState): Uint8Array {
   const out: ProjectionState = {
     version: 1,

@@ -17,6 +17,9 @@ export interface Refusal {
  * The API base URL of a run: the one given, else the client's own (Octokit keeps its `baseUrl` in
  * `request.endpoint.DEFAULTS`), so a client configured for GitHub Enterprise Server is never sent to
  * api.github.com by default.
+ *
+ * @example
+ * apiBaseOf(octokit, undefined); // octokit's baseUrl, e.g. 'https://ghe.example/api/v3', else 'https://api.github.com'
  */
 export function apiBaseOf(client: unknown, given: string | undefined): string {
   if (given) return given;
@@ -57,7 +60,13 @@ export function confineToApi(apiBase: string | undefined, pathOrUrl: string): { 
   return { url: u.href, path: `${rest}${u.search}` };
 }
 
-/** Whether `confineToApi` refused. */
+/**
+ * Whether `confineToApi` refused.
+ *
+ * @example
+ * const r = confineToApi(apiUrl, next);
+ * if (isRefusal(r)) log(`dropped: the next-page URL ${r.reason}`);
+ */
 export function isRefusal(r: { url: string; path: string } | Refusal): r is Refusal {
   return 'reason' in r;
 }
@@ -78,6 +87,9 @@ export function apiRequestUrl(ctx: { apiUrl?: string }, pathOrUrl: string): stri
 /**
  * The `rel="next"` link of a response as a path relative to the API base, or undefined. A link that leaves
  * the API (another origin, outside the path prefix, dot segments) is refused: the token must never leave it.
+ *
+ * @example
+ * nextOnOrigin({ apiUrl: 'https://api.github.com' }, '<https://api.github.com/repos/o/r/issues?page=2>; rel="next"', '/repos/o/r/issues'); // '/repos/o/r/issues?page=2'
  */
 export function nextOnOrigin(ctx: { apiUrl?: string }, link: unknown, what: string): string | undefined {
   const next = parseLinkHeader(link).next;

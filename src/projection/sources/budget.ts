@@ -77,6 +77,9 @@ export class RateBudget {
 /**
  * A SourceClient whose REST requests are checked against, and feed, the budget. GraphQL requests are
  * checked by the GraphQL reader, which also reads the `rateLimit` field of each answer.
+ *
+ * @example
+ * const client = budgetedClient(octokit, new RateBudget(200)); // throws RateLimited before a request below the floor
  */
 export function budgetedClient(client: SourceClient, budget: RateBudget): SourceClient {
   return {

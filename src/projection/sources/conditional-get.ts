@@ -12,6 +12,10 @@ export type ConditionalResult =
 /**
  * GET through Octokit with `If-None-Match` when an ETag is known. Octokit reports a 304 as an error
  * (`status: 304`); here it is an answer. Other failures are rethrown for the caller's error mapping.
+ *
+ * @example
+ * const res = await conditionalGet(octokit, { method: 'GET', url }, {}, etag);
+ * if (res.status === 304) console.log('unchanged');
  */
 export async function conditionalGet(
   client: SourceClient,

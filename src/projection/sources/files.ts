@@ -64,7 +64,12 @@ export async function matchFiles(workspace: string, globs: readonly string[]): P
   return [...found].sort();
 }
 
-/** One page per file. */
+/**
+ * One page per file.
+ *
+ * @example
+ * for await (const page of readFiles(ctx, { type: 'files', glob: ['data/**\/*.json'] })) console.log(page.repository);
+ */
 export async function* readFiles(ctx: ReadContext, source: FilesSpec): AsyncGenerator<SourcePage> {
   const { readFile, realpath, stat } = await import('node:fs/promises');
   const { join, sep } = await import('node:path');

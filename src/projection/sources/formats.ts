@@ -9,7 +9,12 @@ import { valueAt } from '../spec/index.js';
 
 export type DataFormat = 'json' | 'ndjson' | 'csv' | 'yaml';
 
-/** Format from a file name or URL path extension, or undefined. */
+/**
+ * Format from a file name or URL path extension, or undefined.
+ *
+ * @example
+ * formatOfName('data/runs.jsonl'); // 'ndjson'
+ */
 export function formatOfName(name: string): DataFormat | undefined {
   const m = /\.([A-Za-z]+)$/.exec(name.split(/[?#]/)[0] ?? '');
   const ext = m?.[1]?.toLowerCase();
@@ -20,7 +25,12 @@ export function formatOfName(name: string): DataFormat | undefined {
   return undefined;
 }
 
-/** Format from a Content-Type header, or undefined. */
+/**
+ * Format from a Content-Type header, or undefined.
+ *
+ * @example
+ * formatOfContentType('text/csv; charset=utf-8'); // 'csv'
+ */
 export function formatOfContentType(type: string | null): DataFormat | undefined {
   const t = (type ?? '').split(';')[0]!.trim().toLowerCase();
   if (t === 'application/x-ndjson' || t === 'application/ndjson' || t === 'application/jsonl') return 'ndjson';
@@ -89,6 +99,9 @@ export function parseCsv(text: string, where = 'CSV'): Record<string, string>[] 
 /**
  * Items of a body: each array element, each NDJSON line, each CSV row, or the document itself when it is
  * not an array. `items` picks the array out of a JSON/YAML document.
+ *
+ * @example
+ * parseItems('{"data":{"items":[1,2]}}', 'json', 'http source', 'data.items'); // [1, 2]
  */
 export function parseItems(text: string, format: DataFormat, where: string, items?: string): unknown[] {
   if (format === 'csv') return parseCsv(text, where);

@@ -4,7 +4,12 @@
  * prefix, never follows symbolic links to directories, and skips `.git`.
  */
 
-/** A regular expression for a glob over `/`-separated relative paths. */
+/**
+ * A regular expression for a glob over `/`-separated relative paths.
+ *
+ * @example
+ * globToRegExp('data/**\/*.json').test('data/a/b.json'); // true
+ */
 export function globToRegExp(glob: string): RegExp {
   let re = '';
   for (let i = 0; i < glob.length; i++) {
@@ -44,7 +49,12 @@ export function globToRegExp(glob: string): RegExp {
   return new RegExp(`^${re}$`);
 }
 
-/** The directory below which a glob can match (its segments before the first wildcard). */
+/**
+ * The directory below which a glob can match (its segments before the first wildcard).
+ *
+ * @example
+ * globBase('data/*\/x.json'); // 'data'
+ */
 export function globBase(glob: string): string {
   const parts = glob.split('/');
   const literal: string[] = [];

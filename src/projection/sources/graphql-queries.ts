@@ -62,7 +62,12 @@ export const OWNER_REPOSITORIES_QUERY = `query DocdbOwnerRepositories($login: St
 }
 ${REPOSITORY_FRAGMENT}`;
 
-/** The query continuing the branch lists of several repositories past their first 100. */
+/**
+ * The query continuing the branch lists of several repositories past their first 100.
+ *
+ * @example
+ * branchesQuery(1); // query DocdbBranches($o0: String!, $n0: String!, $c0: String!) { … }
+ */
 export function branchesQuery(count: number): string {
   const vars: string[] = [];
   const fields: string[] = [];
@@ -103,6 +108,9 @@ export interface RepositoryNode {
 /**
  * Points a query costs: one request per connection per parent node, divided by 100, rounded, at least 1
  * (https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call).
+ *
+ * @example
+ * pointsFor(2 * 100); // 2 (a hundred repositories, each with two connections)
  */
 export function pointsFor(connectionRequests: number): number {
   return Math.max(1, Math.round(connectionRequests / 100));

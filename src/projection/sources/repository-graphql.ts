@@ -137,7 +137,12 @@ export async function* graphqlRepositories(ctx: ReadContext, names: readonly str
   }
 }
 
-/** Every repository of an owner (`owner/*`), 100 per query, filtered. */
+/**
+ * Every repository of an owner (`owner/*`), 100 per query, filtered.
+ *
+ * @example
+ * for await (const page of graphqlOwnerRepositories(ctx, 'octo-org', { archived: false })) console.log(page.items.length);
+ */
 export async function* graphqlOwnerRepositories(
   ctx: ReadContext,
   owner: string,

@@ -14,7 +14,12 @@ import type { SourcePage } from './types.js';
 
 type RestSpec = Extract<SourceSpec, { type: 'rest' }>;
 
-/** The endpoint's path with `{owner}`, `{name}` and `{repo}` filled (each segment URL-encoded). */
+/**
+ * The endpoint's path with `{owner}`, `{name}` and `{repo}` filled (each segment URL-encoded).
+ *
+ * @example
+ * endpointPath('GET /repos/{repo}/actions/runs', 'octo/hello'); // '/repos/octo/hello/actions/runs'
+ */
 export function endpointPath(endpoint: string, repository?: string): string {
   const path = endpoint.replace(/^GET\s+/, '');
   if (!repository) return path;

@@ -24,7 +24,12 @@ export interface FilterFields {
 const include = (want: boolean | 'only' | undefined, value: boolean) =>
   want === undefined || want === true ? true : want === 'only' ? value : !value;
 
-/** Whether a repository passes the `owner/*` filters. */
+/**
+ * Whether a repository passes the `owner/*` filters.
+ *
+ * @example
+ * matchesFilters({ archived: true }, { archived: false }); // false
+ */
 export function matchesFilters(repo: FilterFields, f: SelectionFilters): boolean {
   if (!include(f.archived, repo.archived === true)) return false;
   if (!include(f.forks, repo.fork === true)) return false;
@@ -66,7 +71,12 @@ async function* one(name: string): AsyncGenerator<string> {
   yield name;
 }
 
-/** Every repository of `owner` through REST, filtered, in name order. */
+/**
+ * Every repository of `owner` through REST, filtered, in name order.
+ *
+ * @example
+ * for await (const name of listOwnerRepositories(ctx, 'octo-org', { forks: false })) console.log(name);
+ */
 export async function* listOwnerRepositories(
   ctx: ReadContext,
   owner: string,

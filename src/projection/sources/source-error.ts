@@ -25,6 +25,11 @@ interface OctokitFailure {
  * Turn an Octokit failure on a source request into docdb's typed error through the ONE status mapping
  * (`mapStatusError`), so sources and the store report 401/403/404/409/429/5xx alike. Octokit reports a
  * connection failure as status 500 without a `response`: that is a TransportError, not an upstream 500.
+ *
+ * @example
+ * await octokit.request(route).catch((e) => {
+ *   throw sourceError(e, 'octo/hello', '/repos/octo/hello/issues');
+ * });
  */
 export function sourceError(e: unknown, repository: string, path: string): unknown {
   if (e instanceof DocDbError) return e;

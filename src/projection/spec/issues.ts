@@ -10,7 +10,12 @@ import { SOURCE_TYPES } from './source-types.js';
 import type { SpecIssue } from './types.js';
 import type { SpecYaml } from './yaml-document.js';
 
-/** Dotted name of a field path, e.g. `projections.repos.source.repositories[1]`. */
+/**
+ * Dotted name of a field path, e.g. `projections.repos.source.repositories[1]`.
+ *
+ * @example
+ * fieldName(['projections', 'repos', 'source', 'repositories', 1]); // 'projections.repos.source.repositories[1]'
+ */
 export function fieldName(path: readonly PropertyKey[]): string {
   return (
     path
@@ -41,6 +46,9 @@ export function specError(file: string, issues: SpecIssue[]): InvalidSpec {
 /**
  * zod's issues as spec issues, each located in the YAML: unknown fields first (a typo'd key is usually why
  * a required one is "missing"), then by position.
+ *
+ * @example
+ * if (!parsed.success) throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
  */
 export function schemaIssues(issues: z.ZodError['issues'], yaml: SpecYaml, file: string): SpecIssue[] {
   const out: SpecIssue[] = [];

@@ -16,7 +16,12 @@ export const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
 export const ENDPOINT_RE =
   /^GET (\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\})(?:\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\}))*)$/;
 
-/** Loopback hosts, the only ones a plain-http URL may name. */
+/**
+ * Loopback hosts, the only ones a plain-http URL may name.
+ *
+ * @example
+ * isLoopbackHost(new URL('http://127.0.0.1:8080').hostname); // true
+ */
 export function isLoopbackHost(hostname: string): boolean {
   return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
 }

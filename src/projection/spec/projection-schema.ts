@@ -62,7 +62,12 @@ export const specSchema = z.strictObject({
   ),
 });
 
-/** Fields allowed where an unknown one was found, for the "unknown field" message. */
+/**
+ * Fields allowed where an unknown one was found, for the "unknown field" message.
+ *
+ * @example
+ * allowedFields(['projections', 'repos', 'identity']); // ['namespace', 'type', 'id']
+ */
 export function allowedFields(path: readonly PropertyKey[]): string[] | undefined {
   const last = path[path.length - 1];
   if (path.length === 0) return ['version', 'defaults', 'projections'];

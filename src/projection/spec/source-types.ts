@@ -52,11 +52,20 @@ export type SourceSpec =
 /** A source that reads repositories (has `repositories`). */
 export type RepositorySourceSpec = Extract<SourceSpec, { repositories: string[] }>;
 
+/**
+ * @example
+ * if (readsRepositories(source)) console.log(source.repositories);
+ */
 export function readsRepositories(source: SourceSpec): source is RepositorySourceSpec {
   return 'repositories' in source;
 }
 
-/** Whether a `rest` endpoint is read once per repository. */
+/**
+ * Whether a `rest` endpoint is read once per repository.
+ *
+ * @example
+ * endpointPerRepository('GET /repos/{repo}/actions/runs'); // true
+ */
 export function endpointPerRepository(endpoint: string): boolean {
   return /\{(owner|name|repo)\}/.test(endpoint);
 }

@@ -6,7 +6,12 @@
 
 export type TemplatePart = { literal: string } | { variable: string };
 
-/** A template that failed to parse; `offset` is the character position of the problem. */
+/**
+ * A template that failed to parse; `offset` is the character position of the problem.
+ *
+ * @example
+ * try { parseTemplate('{repo'); } catch (e) { if (e instanceof TemplateError) console.log(e.offset); } // 0
+ */
 export class TemplateError extends Error {
   constructor(
     message: string,
@@ -19,7 +24,12 @@ export class TemplateError extends Error {
 
 const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_$-]+)*$/;
 
-/** `{item.<path>}`: a field of the source item, e.g. `{item.id}` or `{item.head_commit.id}`. */
+/**
+ * `{item.<path>}`: a field of the source item, e.g. `{item.id}` or `{item.head_commit.id}`.
+ *
+ * @example
+ * isItemVariable('item.head_commit.id'); // true
+ */
 export function isItemVariable(name: string): boolean {
   return name.startsWith('item.') && name.length > 5;
 }
@@ -42,6 +52,9 @@ export function valueAt(value: unknown, path: string): unknown {
 /**
  * Template variables for one item: the source's own `vars` plus every `{item.<path>}` the template uses,
  * read from the item (strings, numbers and booleans only; anything else has no value).
+ *
+ * @example
+ * itemVariables(parseTemplate('{item.run.id}'), { repo: 'o/r' }, { run: { id: 7 } }); // { repo: 'o/r', 'item.run.id': 7 }
  */
 export function itemVariables(
   parts: readonly TemplatePart[],
@@ -101,7 +114,12 @@ export function parseTemplate(template: string): TemplatePart[] {
   return parts;
 }
 
-/** Variable names a template uses, in order of first use. */
+/**
+ * Variable names a template uses, in order of first use.
+ *
+ * @example
+ * templateVariables('{repo}#{number}'); // ['repo', 'number']
+ */
 export function templateVariables(template: string): string[] {
   const out: string[] = [];
   for (const p of parseTemplate(template)) if ('variable' in p && !out.includes(p.variable)) out.push(p.variable);
