@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { annotations } from '../../src/action/annotations.js';
 import { describeFailure, tidy } from '../../src/action/failure.js';
 import { readInputs } from '../../src/action/inputs.js';
-import { meteredFetch } from '../../src/action/run-action.js';
+import { meteredFetch } from '../../src/action/metered-fetch.js';
 import { checkRunnerFiles } from '../../src/action/runner-files.js';
 import { code, mdText, renderSummary } from '../../src/action/summary.js';
 import {
@@ -15,9 +15,9 @@ import {
   InvalidSpec,
 } from '../../src/core/errors.js';
 import type { Change, RefStore } from '../../src/core/refstore.js';
-import type { RunReport } from '../../src/projection/run.js';
-import { runProjections } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import type { RunReport } from '../../src/projection/run/index.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo } from '../projection/fake-github.js';
 import { tempDir } from '../temp-dir.js';

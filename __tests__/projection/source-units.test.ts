@@ -2,17 +2,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse, InvalidSpec, RateLimited } from '../../src/core/errors.js';
-import { nextOnOrigin } from '../../src/projection/api-url.js';
-import { RateBudget } from '../../src/projection/budget.js';
-import { ConditionalBook, tokenIdentity } from '../../src/projection/conditional.js';
-import { parseCsv, parseItems } from '../../src/projection/formats.js';
-import { globBase, globToRegExp } from '../../src/projection/glob.js';
-import { endpointPath } from '../../src/projection/rest-source.js';
-import { runProjections } from '../../src/projection/run.js';
-import { matchesFilters } from '../../src/projection/select.js';
-import { inShard, parseShard, shardOf } from '../../src/projection/shard.js';
-import { parseSpec } from '../../src/projection/spec.js';
-import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/template.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { inShard, parseShard, shardOf } from '../../src/projection/run/shard.js';
+import { nextOnOrigin } from '../../src/projection/sources/api-url.js';
+import { RateBudget } from '../../src/projection/sources/budget.js';
+import { ConditionalBook, tokenIdentity } from '../../src/projection/sources/conditional.js';
+import { parseCsv, parseItems } from '../../src/projection/sources/formats.js';
+import { globBase, globToRegExp } from '../../src/projection/sources/glob.js';
+import { endpointPath } from '../../src/projection/sources/rest.js';
+import { matchesFilters } from '../../src/projection/sources/select.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
+import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/spec/template.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 
 function specError(text: string): InvalidSpec {

@@ -1,6 +1,6 @@
 /** The Markdown job summary: one row per projection, the commit link, requests and rate limit. */
 import type { RateLimit } from '../core/refstore.js';
-import type { RunReport } from '../projection/run.js';
+import type { RunReport } from '../projection/run/index.js';
 
 export interface SummaryInput {
   report: RunReport;
