@@ -34859,10 +34859,19 @@ var sources = __nccwpck_require__(5207);
  *
  * @example
  * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
+ * mdText('abc\u202Efdp.exe'); // 'abc&#92;u202Efdp.exe' (shown as abc\u202Efdp.exe)
  */
 function mdText(s) {
-    return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return s
+        .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
+        .replace(BIDI_CONTROLS, (c) => `&#92;u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+/**
+ * Unicode bidirectional controls (LRE…RLO, LRI…PDI, LRM, RLM, ALM): a character reference would still
+ * render as the control and reorder the text around it ("Trojan Source", CVE-2021-42574), so they are
+ * shown as visible `\uXXXX` text instead.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 function code(s) {
     return `<code>${mdText(s)}</code>`;
@@ -36610,6 +36619,15 @@ function childPath(path, key) {
 function reject(path, why) {
     throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(path, `${path} is not JSON: ${why}`, { path });
 }
+/** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
+function convertedByToJson(v, path) {
+    try {
+        return v.toJSON('');
+    }
+    catch (e) {
+        return reject(path, `its toJSON() threw: ${e?.message ?? String(e)}`);
+    }
+}
 function isPlainObject(v) {
     const proto = Object.getPrototypeOf(v);
     return proto === Object.prototype || proto === null;
@@ -36629,7 +36647,7 @@ function canonicalJson(value, rootPath = '$') {
     const stack = new Set();
     const write = (v, path, indent, depth = 0) => {
         if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
-            v = v.toJSON('');
+            v = convertedByToJson(v, path);
         }
         switch (typeof v) {
             case 'string':
@@ -38029,17 +38047,19 @@ var sha1 = __nccwpck_require__(1263);
 
 
 /**
- * Parse `i/n` (1 ≤ i ≤ n ≤ 256). `field` names the input or flag in the error.
+ * Parse `i/n` (1 ≤ i ≤ n ≤ 256): ASCII digits without leading zeros, a slash, nothing else — one
+ * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `field` names the
+ * input or flag in the error.
  *
  * @example
  * parseShard('2/4'); // { index: 2, count: 4 }
  */
 function parseShard(text, field = 'shard') {
-    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+    const m = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(text);
     const index = Number(m?.[1]);
     const count = Number(m?.[2]);
     if (!m || count < 1 || count > 256 || index < 1 || index > count) {
-        throw new errors/* InvalidConfig */.OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`, { allowed: 'i/n' });
+        throw new errors/* InvalidConfig */.OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`, { allowed: 'i/n' });
     }
     return { index, count };
 }

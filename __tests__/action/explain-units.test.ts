@@ -178,6 +178,19 @@ describe('job summary', () => {
     expect(code('a_b')).toBe('<code>a&#95;b</code>');
   });
 
+  it('bidirectional controls in source text are shown as \\uXXXX, never rendered (issue 18 §8)', () => {
+    const evil = 'github/release/o/r@v1\u202Eexe.txt\u2066\u200F.json';
+    const md = renderSummary({
+      report: report([evil], 'p\u202Eq'),
+      repository: 'o/r',
+      serverUrl: 'https://g',
+      requests: 3,
+    });
+    expect(md).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    expect(md).toContain('v1&#92;u202Eexe.txt&#92;u2066&#92;u200F.json');
+    expect(md).toContain('| p&#92;u202Eq |');
+  });
+
   it('says whether the commit is verified', () => {
     const base = { report: report(['k']), repository: 'o/r', serverUrl: 'https://g', requests: 3 };
     expect(renderSummary({ ...base, verification: { verified: true, reason: 'valid' } })).toContain(

@@ -71,6 +71,10 @@ describe('shards', () => {
   it('parses i/n and rejects the rest with a clear message', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1-4', '']) expect(() => parseShard(bad)).toThrow(InvalidConfig);
+    // One rule: digits only (issue 18 §8) — these were accepted while 1.5/4 was refused.
+    for (const bad of [' 1/4', '01/04', '1 / 4', '1/4\n', '1.5/4', '+1/4', '１/4']) {
+      expect(() => parseShard(bad), JSON.stringify(bad)).toThrow(/digits only, no spaces or leading zeros/);
+    }
   });
   it('puts every key in exactly one shard, case-insensitively, and spreads keys over all shards', () => {
     fc.assert(

@@ -15,19 +15,21 @@ export interface Shard {
 }
 
 /**
- * Parse `i/n` (1 ≤ i ≤ n ≤ 256). `field` names the input or flag in the error.
+ * Parse `i/n` (1 ≤ i ≤ n ≤ 256): ASCII digits without leading zeros, a slash, nothing else — one
+ * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `field` names the
+ * input or flag in the error.
  *
  * @example
  * parseShard('2/4'); // { index: 2, count: 4 }
  */
 export function parseShard(text: string, field = 'shard'): Shard {
-  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
+  const m = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(text);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || count < 1 || count > 256 || index < 1 || index > count) {
     throw new InvalidConfig(
       field,
-      `${field}: ${JSON.stringify(text)} must be "i/n" with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`,
+      `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`,
       { allowed: 'i/n' },
     );
   }
