@@ -30813,7 +30813,7 @@ function annotations(e, message, workspace) {
 /* harmony export */ });
 /* unused harmony export tidy */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5207);
+/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6797);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
@@ -34848,8 +34848,8 @@ var external_node_path_ = __nccwpck_require__(6760);
 var reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
 var run = __nccwpck_require__(4592);
-// EXTERNAL MODULE: ./src/projection/sources/index.ts + 24 modules
-var sources = __nccwpck_require__(5207);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 26 modules
+var sources = __nccwpck_require__(6797);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
@@ -35332,9 +35332,10 @@ class MemoryCacheBackend {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Yi: () => (/* binding */ WriteRetry),
 /* harmony export */   eG: () => (/* binding */ resolveWriteRetry),
-/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES)
+/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES),
+/* harmony export */   x4: () => (/* binding */ fullJitterDelay)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS, fullJitterDelay */
+/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /**
  * The one policy for retrying a write that lost a fast-forward race (every store that retries uses
@@ -37908,8 +37909,8 @@ var errors = __nccwpck_require__(4296);
 var document_store = __nccwpck_require__(87);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/sources/index.ts + 24 modules
-var sources = __nccwpck_require__(5207);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 26 modules
+var sources = __nccwpck_require__(6797);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9520);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -38295,9 +38296,11 @@ class ProjectionPass {
             doc_type: type,
             id: (0,spec/* renderTemplate */.Xm)(this.scope.idParts, (0,sources/* repositoryVars */.jY)(r)),
         });
+        const maxPages = 'max-pages' in p.source ? p.source['max-pages'] : undefined;
         return {
             ...this.input.read,
             book: this.book,
+            ...(maxPages !== undefined ? { maxPages } : {}),
             ...(this.incremental ? { since: (r) => oldState?.watermarks[r] } : {}),
             ...(byRepository ? { wants: (r) => inShard(keyOfRepository(r), shard) } : {}),
         };
@@ -38739,6 +38742,7 @@ function readContextOf(options, log) {
         perPage: options.perPage ?? 100,
         apiUrl: (0,sources/* apiBaseOf */.rq)(options.client, options.apiUrl),
         fetch: options.fetch ?? globalThis.fetch,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
         env,
         workspace: options.workspace ?? '.',
         log,
@@ -38840,7 +38844,7 @@ function selectProjections(spec, only) {
 
 /***/ }),
 
-/***/ 5207:
+/***/ 6797:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38946,7 +38950,7 @@ function isRefusal(r) {
  * @example
  * apiRequestUrl({ apiUrl: 'https://api.github.com' }, '/orgs/o/repos?per_page=100');
  */
-function apiRequestUrl(ctx, pathOrUrl) {
+function api_url_apiRequestUrl(ctx, pathOrUrl) {
     const r = confineToApi(ctx.apiUrl, pathOrUrl);
     if (isRefusal(r))
         throw refused(pathOrUrl, r, 'a source request');
@@ -38959,7 +38963,7 @@ function apiRequestUrl(ctx, pathOrUrl) {
  * @example
  * nextOnOrigin({ apiUrl: 'https://api.github.com' }, '<https://api.github.com/repos/o/r/issues?page=2>; rel="next"', '/repos/o/r/issues'); // '/repos/o/r/issues?page=2'
  */
-function nextOnOrigin(ctx, link, what) {
+function api_url_nextOnOrigin(ctx, link, what) {
     const next = (0,transport_headers/* parseLinkHeader */.No)(link).next;
     if (!next)
         return undefined;
@@ -39225,26 +39229,6 @@ function headerString(headers, name) {
     return typeof v === 'string' && v ? v : undefined;
 }
 
-;// CONCATENATED MODULE: ./src/projection/sources/repository-name.ts
-/** `owner/name` split at its first slash (every reader names repositories this way), and its template variables. */
-/**
- * @example
- * splitRepository('octo/hello.js'); // { owner: 'octo', name: 'hello.js' }
- */
-function splitRepository(full) {
-    const i = full.indexOf('/');
-    return { owner: full.slice(0, i), name: full.slice(i + 1) };
-}
-/**
- * The template variables every per-repository source gives its items: `{owner}`, `{name}`, `{repo}`.
- *
- * @example
- * repositoryVars('octo/hello'); // { owner: 'octo', name: 'hello', repo: 'octo/hello' }
- */
-function repositoryVars(full) {
-    return { ...splitRepository(full), repo: full };
-}
-
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
 var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/projection/sources/source-error.ts
@@ -39306,6 +39290,67 @@ function sourceError(e, repository, path) {
     return mapped;
 }
 
+;// CONCATENATED MODULE: ./src/projection/sources/page-walk.ts
+/**
+ * Every paged read is bounded: a listing may not visit the same page (URL or GraphQL cursor) twice — a
+ * `Link: rel="next"` back at a page already read would otherwise loop forever — and may not read more than
+ * `max-pages` pages (a spec field of the GitHub sources; default {@link DEFAULT_MAX_PAGES}). Both stop the
+ * run with nothing committed, naming the listing.
+ */
+
+
+/** Default most pages one listing may read: 100,000 items at 100 per page. */
+const page_walk_DEFAULT_MAX_PAGES = 1000;
+/**
+ * The pages one listing has read.
+ *
+ * @example
+ * const walk = new PageWalk(1000, 'GET /repos/o/r/issues');
+ * walk.visit('/repos/o/r/issues?page=1'); // ok
+ * walk.visit('/repos/o/r/issues?page=1'); // throws: the listing points back at a page it read
+ */
+class page_walk_PageWalk {
+    maxPages;
+    what;
+    seen = new Set();
+    constructor(maxPages, 
+    /** The listing, for messages. */
+    what) {
+        this.maxPages = maxPages;
+        this.what = what;
+    }
+    /** Call before reading the page at `position` (a URL or a cursor; '' for the first page of a cursor walk). */
+    visit(position) {
+        if (this.seen.has(position)) {
+            throw new core_errors/* InvalidResponse */.h5(`${this.what}: the pagination points back at a page already read (${position || 'the first page'}); refusing to loop`, { operation: SOURCE_OPERATION, reason: 'pagination-loop', page: position });
+        }
+        if (this.seen.size >= this.maxPages) {
+            throw new core_errors/* InvalidResponse */.h5(`${this.what}: more than ${this.maxPages} pages; stopped (nothing is committed). If the listing really is that long, raise "max-pages" on the source in the projection spec`, { operation: SOURCE_OPERATION, reason: 'too-many-pages', field: 'max-pages', limit: this.maxPages });
+        }
+        this.seen.add(position);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/repository-name.ts
+/** `owner/name` split at its first slash (every reader names repositories this way), and its template variables. */
+/**
+ * @example
+ * splitRepository('octo/hello.js'); // { owner: 'octo', name: 'hello.js' }
+ */
+function splitRepository(full) {
+    const i = full.indexOf('/');
+    return { owner: full.slice(0, i), name: full.slice(i + 1) };
+}
+/**
+ * The template variables every per-repository source gives its items: `{owner}`, `{name}`, `{repo}`.
+ *
+ * @example
+ * repositoryVars('octo/hello'); // { owner: 'octo', name: 'hello', repo: 'octo/hello' }
+ */
+function repositoryVars(full) {
+    return { ...splitRepository(full), repo: full };
+}
+
 ;// CONCATENATED MODULE: ./src/projection/sources/list-pages.ts
 /**
  * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
@@ -39313,6 +39358,7 @@ function sourceError(e, repository, path) {
  * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
  * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
  */
+
 
 
 
@@ -39326,12 +39372,14 @@ function sourceError(e, repository, path) {
  */
 async function* readListPages(ctx, url, label, toPage) {
     const errorPath = url.split('?')[0];
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GET ${errorPath} (${label})`);
     let next = url;
     let page = 0;
     while (next) {
         const current = next;
+        walk.visit(current);
         const key = `GET ${current}`;
-        const res = await conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
+        const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
             throw sourceError(e, label, errorPath);
         });
         page++;
@@ -39343,7 +39391,7 @@ async function* readListPages(ctx, url, label, toPage) {
             continue;
         }
         const { items, last } = toPage(res.data);
-        next = last ? undefined : nextOnOrigin(ctx, res.headers.link, errorPath);
+        next = last ? undefined : api_url_nextOnOrigin(ctx, res.headers.link, errorPath);
         if (res.etag)
             ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
         yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
@@ -39503,6 +39551,7 @@ function readReleases(ctx, source, repository) {
 
 
 
+
 function repository_rest_status(e) {
     const s = e?.status;
     return typeof s === 'number' ? s : undefined;
@@ -39539,7 +39588,7 @@ function repositoryReads(ctx, repository) {
     const { owner, name } = splitRepository(repository);
     const repoPath = `/repos/${owner}/${name}`;
     const refsPath = `${repoPath}/git/matching-refs/heads?per_page=${ctx.perPage}`;
-    const get = (path, etag) => conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, path) }, {}, etag);
+    const get = (path, etag) => conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, path) }, {}, etag);
     const readRefs = (etag) => get(refsPath, etag).catch((e) => {
         if (repository_rest_status(e) === 409)
             return { status: 200, data: [], headers: {}, etag: undefined };
@@ -39571,8 +39620,10 @@ async function readBoth(ctx, reads, key) {
 async function allBranches(ctx, reads, refs) {
     const branches = [];
     let pageData = refs.data;
-    let next = nextOnOrigin(ctx, refs.headers.link, reads.refsPath);
+    let next = api_url_nextOnOrigin(ctx, refs.headers.link, reads.refsPath);
     const singlePage = next === undefined;
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `branches of ${reads.repository}`);
+    walk.visit(reads.refsPath);
     for (;;) {
         // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
         for (const b of Array.isArray(pageData) ? pageData : []) {
@@ -39581,13 +39632,14 @@ async function allBranches(ctx, reads, refs) {
         }
         if (!next)
             break;
+        walk.visit(next);
         const more = await reads.get(next, undefined).catch((e) => {
             throw sourceError(e, reads.repository, `${reads.repoPath}/git/matching-refs/heads`);
         });
         if (more.status !== 200)
             break;
         pageData = more.data;
-        next = nextOnOrigin(ctx, more.headers.link, reads.refsPath);
+        next = api_url_nextOnOrigin(ctx, more.headers.link, reads.refsPath);
     }
     return { branches, singlePage };
 }
@@ -39837,34 +39889,33 @@ function parseItems(text, format, where, items) {
 /**
  * `paginate`: the plain public form of reading every page of a list endpoint (the run's own readers use
  * list-pages.ts, which adds conditional reads and the budget). `Link: rel="next"` is followed only while it
- * stays on the API origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
+ * stays inside the API (origin and path prefix, api-url.ts), so the token is never sent anywhere else, and
+ * never back to a page already read or past `maxPages` (page-walk.ts).
  */
 
 
+
 /**
- * GET every page of a list endpoint. Yields each page's array; follows `Link` rel="next" only while it
- * stays on the API origin.
+ * GET every page of a list endpoint. Yields each page's array.
  *
  * @example
  * for await (const page of paginate(octokit, 'GET /repos/{owner}/{repo}/releases', { owner: 'o', repo: 'r' })) console.log(page.length);
  */
-async function* paginate(client, route, params, apiUrl) {
+async function* paginate(client, route, params, apiUrl, maxPages = DEFAULT_MAX_PAGES) {
+    const ctx = { apiUrl: apiBaseOf(client, apiUrl) };
+    const walk = new PageWalk(maxPages, route);
+    walk.visit('');
     let res = await client.request(route, params);
-    let origin = apiUrl ? new URL(apiUrl).origin : undefined;
     for (;;) {
         if (!Array.isArray(res.data)) {
             throw new InvalidResponse(`${route} did not return an array`, { route, status: res.status });
         }
         yield res.data;
-        const next = parseLinkHeader(res.headers.link).next;
+        const next = nextOnOrigin(ctx, res.headers.link, route);
         if (!next)
             return;
-        const nextOrigin = new URL(next).origin;
-        origin ??= nextOrigin;
-        if (nextOrigin !== origin) {
-            throw new InvalidResponse(`pagination link of ${route} points at ${nextOrigin}, not the API origin ${origin}; refusing to follow it (the token must not leave the API origin)`, { route });
-        }
-        res = await client.request({ method: 'GET', url: next });
+        walk.visit(next);
+        res = await client.request({ method: 'GET', url: apiRequestUrl(ctx, next) });
     }
 }
 
@@ -40052,20 +40103,178 @@ async function* readFiles(ctx, source) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/projection/sources/http.ts
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
+;// CONCATENATED MODULE: ./src/projection/sources/http-fetch.ts
 /**
- * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
- * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
- * named environment variable (a workflow secret) and is sent only to the listed hosts. Redirects are
- * followed by hand, and only to a host the spec allows (a listed URL's host or `allow-hosts`).
+ * One GET of an `http` source, bounded every way a server could keep a job busy: a timeout for the answer
+ * to start and between two chunks of its body (`timeout`, seconds), a body size cap enforced while reading
+ * (a body that never ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec
+ * allows, and retries of 5xx/429 and lost connections with the shared full-jitter backoff, honouring
+ * `Retry-After`. The GitHub token is never involved (plain `fetch`).
  */
+
 
 
 
 
 /** Largest body accepted (bytes). */
 const MAX_HTTP_BYTES = 50 * 1024 * 1024;
+/** Default seconds an answer may take to start, and a body may pause between chunks. */
+const DEFAULT_HTTP_TIMEOUT_SECONDS = 30;
+/** Retries of a 5xx, a 429 or a lost connection (then the run fails, committing nothing). */
+const HTTP_RETRIES = 3;
+/** Longest `Retry-After` sat out; a server asking for more fails the run naming the wait. */
+const MAX_RETRY_AFTER_SECONDS = 60;
 const MAX_REDIRECTS = 5;
+const BACKOFF = { baseMs: 500, capMs: 10_000 };
+/**
+ * GET with retries; resolves with the final answer (any status the caller judges) and its body.
+ *
+ * @example
+ * const answer = await httpGet(ctx, { url, headers, allowed: new Set(['example.com']), timeoutMs: 30_000 });
+ */
+async function httpGet(ctx, get) {
+    const sleep = ctx.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    for (let attempt = 1;; attempt++) {
+        const outcome = await attemptGet(ctx, get).catch((e) => e);
+        const wait = retryWait(outcome, attempt, get.url);
+        if (wait === undefined) {
+            if (outcome instanceof Error)
+                throw outcome;
+            return outcome;
+        }
+        await sleep(wait);
+    }
+}
+/** How long to wait before another attempt, or undefined when the outcome is final. */
+function retryWait(outcome, attempt, url) {
+    const transient = outcome instanceof core_errors/* TransportError */.wX ||
+        (!(outcome instanceof Error) && (outcome.status === 429 || outcome.status >= 500));
+    if (!transient || attempt > HTTP_RETRIES)
+        return undefined;
+    if (outcome instanceof Error)
+        return (0,backoff/* fullJitterDelay */.x4)(attempt, BACKOFF, Math.random);
+    const after = (0,transport_headers/* parseRetryAfter */.mu)(outcome.headers.get('retry-after'));
+    if (after === undefined)
+        return (0,backoff/* fullJitterDelay */.x4)(attempt, BACKOFF, Math.random);
+    if (after > MAX_RETRY_AFTER_SECONDS) {
+        throw new core_errors/* RateLimited */.JH(`http source: GET ${url} answered ${outcome.status} asking to retry after ${after} s (more than ${MAX_RETRY_AFTER_SECONDS} s); try the run later`, { retryAfter: after, status: outcome.status, operation: SOURCE_OPERATION });
+    }
+    return after * 1000;
+}
+/** One attempt: redirects followed by hand to allowed hosts, the body read under the timeout and cap. */
+async function attemptGet(ctx, get) {
+    const watchdog = new Watchdog(get.timeoutMs);
+    try {
+        let current = get.url;
+        for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            const res = await watchdog.run(current, () => ctx.fetch(current, { method: 'GET', headers: get.headers, redirect: 'manual', signal: watchdog.signal }));
+            const location = res.status >= 300 && res.status <= 399 && res.status !== 304 && res.headers.get('location');
+            if (!location)
+                return { status: res.status, headers: res.headers, body: await readBody(res, current, watchdog) };
+            await res.body?.cancel().catch(() => { });
+            current = allowedRedirect(current, location, get.allowed);
+        }
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, { url: get.url });
+    }
+    finally {
+        watchdog.stop();
+    }
+}
+function allowedRedirect(current, location, allowed) {
+    const next = new URL(location, current);
+    if (!allowed.has(next.host.toLowerCase())) {
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin });
+    }
+    if (next.protocol !== 'https:' && !(next.protocol === 'http:' && (0,spec/* isLoopbackHost */.cW)(next.hostname))) {
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
+            url: current,
+        });
+    }
+    return next.toString();
+}
+/** The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. */
+async function readBody(res, url, watchdog) {
+    const tooLarge = (size) => new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
+        url,
+        limit: MAX_HTTP_BYTES,
+    });
+    const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+    if (declared > MAX_HTTP_BYTES)
+        throw tooLarge(`${declared} bytes (Content-Length)`);
+    if (!res.body)
+        return new Uint8Array(0);
+    const reader = res.body.getReader();
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { done, value } = await watchdog.run(url, () => reader.read());
+        if (done)
+            break;
+        total += value.length;
+        if (total > MAX_HTTP_BYTES) {
+            await reader.cancel().catch(() => { });
+            throw tooLarge('a longer body');
+        }
+        chunks.push(value);
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+        out.set(c, at);
+        at += c.length;
+    }
+    return out;
+}
+/**
+ * Aborts the request when nothing arrives for `timeoutMs`: each step (the answer's headers, each body
+ * chunk) restarts the clock, so a slow but steady download is fine and a stalled one is not.
+ */
+class Watchdog {
+    timeoutMs;
+    controller = new AbortController();
+    timer;
+    constructor(timeoutMs) {
+        this.timeoutMs = timeoutMs;
+    }
+    get signal() {
+        return this.controller.signal;
+    }
+    async run(url, step) {
+        this.timer = setTimeout(() => this.controller.abort(), this.timeoutMs);
+        try {
+            return await step();
+        }
+        catch (e) {
+            if (e instanceof core_errors/* InvalidResponse */.h5)
+                throw e;
+            const why = this.controller.signal.aborted
+                ? `no answer for ${this.timeoutMs / 1000} s (the source's "timeout")`
+                : e?.message;
+            throw new core_errors/* TransportError */.wX(`http source: GET ${url} failed: ${why}`, { url }, { cause: e });
+        }
+        finally {
+            clearTimeout(this.timer);
+        }
+    }
+    stop() {
+        clearTimeout(this.timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/http.ts
+/**
+ * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
+ * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
+ * named environment variable (a workflow secret) and is sent only to the listed hosts. Every GET is bounded
+ * (http-fetch.ts: timeout, size cap while reading, redirects only to hosts the spec allows, retries).
+ */
+
+
+
+
+
 /**
  * Every URL of an `http` source, one page per URL.
  *
@@ -40085,32 +40294,24 @@ async function* readHttp(ctx, source) {
         headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;
     }
     let page = 0;
+    const timeoutMs = (source.timeout ?? DEFAULT_HTTP_TIMEOUT_SECONDS) * 1000;
     for (const url of source.url) {
         const key = `GET ${url}`;
         const etag = ctx.book.etags(key)?.[0];
-        const res = await fetchAllowed(ctx, url, { ...headers, ...(etag ? { 'if-none-match': etag } : {}) }, allowed);
+        const res = await httpGet(ctx, {
+            url,
+            headers: { ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
+            allowed,
+            timeoutMs,
+        });
         page++;
         if (res.status === 304 && etag) {
             ctx.book.save(key, ctx.book.previous(key));
             yield { repository: url, page, items: [], conditional: { key, notModified: true } };
             continue;
         }
-        if (res.status === 404)
-            throw new core_errors/* NotFound */.Mk(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
-        if (res.status < 200 || res.status > 299) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}`, { url, status: res.status });
-        }
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        if (bytes.length > MAX_HTTP_BYTES) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${bytes.length} bytes, more than ${MAX_HTTP_BYTES}`, {
-                url,
-            });
-        }
-        const format = source.format ??
-            formatOfContentType(res.headers.get('content-type')) ??
-            formatOfName(new URL(url).pathname) ??
-            'json';
-        const list = parseItems(new TextDecoder().decode(bytes), format, `http source ${url}`, source.items);
+        assertOk(res, url);
+        const list = parseItems(new TextDecoder().decode(res.body), formatOf(source, res, url), `http source ${url}`, source.items);
         const newEtag = res.headers.get('etag');
         if (newEtag)
             ctx.book.save(key, { etags: [newEtag] });
@@ -40122,34 +40323,19 @@ async function* readHttp(ctx, source) {
         };
     }
 }
-/** GET with redirects followed only to allowed hosts (and plain http only to loopback). */
-async function fetchAllowed(ctx, url, headers, allowed) {
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-        let res;
-        try {
-            res = await ctx.fetch(current, { method: 'GET', headers, redirect: 'manual' });
-        }
-        catch (e) {
-            throw new core_errors/* TransportError */.wX(`http source: GET ${current} failed: ${e.message}`, { url: current }, { cause: e });
-        }
-        if (res.status < 300 || res.status > 399 || res.status === 304)
-            return res;
-        const location = res.headers.get('location');
-        if (!location)
-            return res;
-        const next = new URL(location, current);
-        if (!allowed.has(next.host.toLowerCase())) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin });
-        }
-        if (next.protocol !== 'https:' && !(next.protocol === 'http:' && (0,spec/* isLoopbackHost */.cW)(next.hostname))) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
-                url: current,
-            });
-        }
-        current = next.toString();
+function assertOk(res, url) {
+    if (res.status === 404)
+        throw new core_errors/* NotFound */.Mk(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
+    if (res.status < 200 || res.status > 299) {
+        const retried = res.status === 429 || res.status >= 500 ? ` (after ${HTTP_RETRIES} retries)` : '';
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}${retried}`, { url, status: res.status });
     }
-    throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url}: more than ${MAX_REDIRECTS} redirects`, { url });
+}
+function formatOf(source, res, url) {
+    return (source.format ??
+        formatOfContentType(res.headers.get('content-type')) ??
+        formatOfName(new URL(url).pathname) ??
+        'json');
 }
 
 ;// CONCATENATED MODULE: ./src/projection/sources/graphql-queries.ts
@@ -40329,6 +40515,7 @@ function answerError(errors, headers, variables, what, aliasNames) {
 
 
 
+
 const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
 /**
  * Whether a repository passes the `owner/*` filters.
@@ -40387,11 +40574,13 @@ async function* listOwnerRepositories(ctx, owner, filters) {
     for (const [i, first] of attempts.entries()) {
         let url = first;
         let pages = 0;
+        const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `repositories of ${owner}/*`);
         try {
             while (url) {
+                walk.visit(url);
                 const key = `GET ${url}`;
                 const etag = ctx.book.etags(key)?.[0];
-                const res = await conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, url) }, {}, etag);
+                const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, url) }, {}, etag);
                 pages++;
                 if (res.status === 304) {
                     const prev = ctx.book.previous(key);
@@ -40406,7 +40595,7 @@ async function* listOwnerRepositories(ctx, owner, filters) {
                 const names = res.data
                     .filter((r) => matchesFilters(r, filters))
                     .map((r) => String(r.full_name));
-                const next = nextOnOrigin(ctx, res.headers.link, url);
+                const next = api_url_nextOnOrigin(ctx, res.headers.link, url);
                 ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
                 yield* names;
                 url = next;
@@ -40443,6 +40632,7 @@ async function* listOwnerRepositories(ctx, owner, filters) {
 
 
 
+
 /** REST's shape of a repository node, as the `repository` and `raw` reducers see it. */
 function restShape(node) {
     return {
@@ -40470,9 +40660,17 @@ function branchShapes(page) {
 }
 /** Continue every branch list with more than 100 entries, several repositories per query. */
 async function completeBranches(ctx, nodes) {
+    const walks = new Map();
+    const walkOf = (n) => walks.get(n) ??
+        walks.set(n, new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GraphQL branches of ${n.nameWithOwner}`)).get(n);
     let open = nodes.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
+    for (const n of open)
+        walkOf(n).visit('');
     while (open.length > 0) {
         const batch = open.slice(0, 50);
+        // An endCursor seen before would read the same page again, forever.
+        for (const n of batch)
+            walkOf(n).visit(n.refs.pageInfo.endCursor);
         const variables = {};
         batch.forEach((n, i) => {
             const { owner, name } = splitRepository(n.nameWithOwner);
@@ -40554,7 +40752,9 @@ async function* graphqlOwnerRepositories(ctx, owner, filters) {
     }
     let after = null;
     let page = 0;
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GraphQL repositories of ${owner}/*`);
     do {
+        walk.visit(after ?? '');
         const data = await graphqlQuery(ctx, OWNER_REPOSITORIES_QUERY, { ...variables, after }, `GraphQL repositories of ${owner}/*${page ? ` page ${page + 1}` : ''}`, pointsFor(1 + 2 * Number(variables.first)));
         const ownerNode = data.repositoryOwner;
         if (!ownerNode) {
@@ -40902,6 +41102,14 @@ const selectionFilters = {
         .optional(),
 };
 const FILTER_FIELDS = Object.keys(selectionFilters);
+/** Paging limit of the GitHub list sources (page-walk.ts); default 1,000 pages per listing. */
+const paging = {
+    'max-pages': schemas/* number */.aig({ error: 'must be a whole number of pages from 1 to 100000' })
+        .int({ error: 'must be a whole number of pages from 1 to 100000' })
+        .min(1, { error: 'must be a whole number of pages from 1 to 100000' })
+        .max(100_000, { error: 'must be a whole number of pages from 1 to 100000' })
+        .optional(),
+};
 const isoDate = schemas/* string */.YjP().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
     error: 'must be an ISO-8601 date or timestamp, e.g. 2024-01-31 or 2024-01-31T12:00:00Z',
 });
@@ -40916,6 +41124,7 @@ const repositorySource = schemas/* strictObject */.rej({
     repositories: repositoriesSchema,
     api: schemas/* enum */.k5n(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
     ...selectionFilters,
+    ...paging,
 });
 const issuesSource = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('issues'),
@@ -40924,6 +41133,7 @@ const issuesSource = schemas/* strictObject */.rej({
     labels: schemas/* array */.YOg(schemas/* string */.YjP().min(1)).optional(),
     since: isoDate.optional(),
     ...selectionFilters,
+    ...paging,
 });
 const pullsSource = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('pulls'),
@@ -40931,6 +41141,7 @@ const pullsSource = schemas/* strictObject */.rej({
     state: stateOpt,
     base: schemas/* string */.YjP().min(1).optional(),
     ...selectionFilters,
+    ...paging,
 });
 const releasesSource = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('releases'),
@@ -40938,6 +41149,7 @@ const releasesSource = schemas/* strictObject */.rej({
     prereleases: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(true),
     drafts: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(true),
     ...selectionFilters,
+    ...paging,
 });
 const restSource = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('rest'),
@@ -40952,6 +41164,7 @@ const restSource = schemas/* strictObject */.rej({
         .optional(),
     repositories: repositoriesSchema,
     ...selectionFilters,
+    ...paging,
 });
 const FORMATS = ['json', 'ndjson', 'csv'];
 const httpUrl = schemas/* string */.YjP({ error: 'must be an http(s) URL' }).refine((s) => {
@@ -40967,6 +41180,10 @@ const headerName = schemas/* string */.YjP({ error: 'must be an HTTP header name
     .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: (i) => `is not an HTTP header name: ${JSON.stringify(i.input)}` });
 const httpSource = schemas/* strictObject */.rej({
     type: schemas/* literal */.euz('http'),
+    timeout: schemas/* number */.aig({ error: 'must be a number of seconds from 1 to 600' })
+        .min(1, { error: 'must be a number of seconds from 1 to 600' })
+        .max(600, { error: 'must be a number of seconds from 1 to 600' })
+        .optional(),
     url: schemas/* union */.KCZ([httpUrl, schemas/* array */.YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
     format: schemas/* enum */.k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
     items: itemsPath.optional(),
@@ -41948,10 +42165,12 @@ function resolveHooks(options) {
 /* unused harmony exports upstreamMessage, retryAfterSeconds */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2258);
+/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4403);
 /**
  * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
  * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
  */
+
 
 
 /** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
@@ -41971,13 +42190,7 @@ function upstreamMessage(res) {
 }
 /** Seconds from a `Retry-After` header (delta-seconds or HTTP date), or undefined. */
 function retryAfterSeconds(res, now = Date.now()) {
-    const v = res.headers['retry-after'];
-    if (v === undefined)
-        return undefined;
-    if (/^\d+$/.test(v.trim()))
-        return Number(v.trim());
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
+    return (0,_transport_headers_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(res.headers['retry-after'], now);
 }
 /**
  * A secondary rate limit: 429, or 403 with `Retry-After` or GitHub's "secondary rate limit" message.
@@ -42071,7 +42284,8 @@ function mapStatusError(ctx, res) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   H5: () => (/* binding */ parseRateLimit),
 /* harmony export */   IX: () => (/* binding */ nextLink),
-/* harmony export */   No: () => (/* binding */ parseLinkHeader)
+/* harmony export */   No: () => (/* binding */ parseLinkHeader),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
 function getter(headers) {
     if (!headers)
@@ -42148,6 +42362,20 @@ function parseRateLimit(headers) {
         used: num(get('x-ratelimit-used')),
         resource: get('x-ratelimit-resource') ?? 'core',
     };
+}
+/**
+ * Seconds to wait from a `Retry-After` header value (delta-seconds or an HTTP date), or undefined.
+ *
+ * @example
+ * parseRetryAfter('120'); // 120
+ */
+function parseRetryAfter(value, now = Date.now()) {
+    if (value === undefined || value === null)
+        return undefined;
+    if (/^\d+$/.test(value.trim()))
+        return Number(value.trim());
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
 }
 
 

@@ -244,16 +244,18 @@ describe('http source guards (fake fetch)', () => {
       client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
       store: new MemoryRefStore(),
       fetch,
+      sleep: async () => {},
       env: { TOK: SECRET, GITHUB_TOKEN: 'ghs_never_sent' },
       tokenIdentity: 'id',
       log: (l) => lines.push(l),
     }).catch((e) => e);
     expect(err).toBeInstanceOf(InvalidResponse);
-    expect(err.message).toBe('http source: GET https://data.example.com/a.json answered 500');
+    // A 500 is retried (issue 18 §2) before the run fails.
+    expect(err.message).toBe('http source: GET https://data.example.com/a.json answered 500 (after 3 retries)');
     expect(JSON.stringify(err.toJSON())).not.toContain(SECRET);
     expect(lines.join('\n')).not.toContain(SECRET);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.headers.authorization).toBe(`Token ${SECRET}`);
+    expect(calls).toHaveLength(4);
+    for (const c of calls) expect(c.headers.authorization).toBe(`Token ${SECRET}`);
     expect(JSON.stringify(calls)).not.toContain('ghs_never_sent');
   });
 });

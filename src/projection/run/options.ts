@@ -43,6 +43,8 @@ export interface RunOptions {
   workspace?: string;
   /** fetch for `http` sources (default global fetch). The GitHub token is never given to it. */
   fetch?: typeof globalThis.fetch;
+  /** Wait between retries of `http` sources (default setTimeout; tests inject one). */
+  sleep?: (ms: number) => Promise<void>;
   /** Environment `http` sources read secret headers from (default `process.env` where it exists). */
   env?: Readonly<Record<string, string | undefined>>;
   /**

@@ -154,9 +154,11 @@ export class ProjectionPass {
         doc_type: type,
         id: renderTemplate(this.scope.idParts, repositoryVars(r)),
       });
+    const maxPages = 'max-pages' in p.source ? p.source['max-pages'] : undefined;
     return {
       ...this.input.read,
       book: this.book,
+      ...(maxPages !== undefined ? { maxPages } : {}),
       ...(this.incremental ? { since: (r: string) => oldState?.watermarks[r] } : {}),
       ...(byRepository ? { wants: (r: string) => inShard(keyOfRepository(r), shard) } : {}),
     };

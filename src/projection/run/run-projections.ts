@@ -148,6 +148,7 @@ function readContextOf(options: RunOptions, log: (line: string) => void): Projec
     perPage: options.perPage ?? 100,
     apiUrl: apiBaseOf(options.client, options.apiUrl),
     fetch: options.fetch ?? globalThis.fetch,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
     env,
     workspace: options.workspace ?? '.',
     log,

@@ -1,21 +1,20 @@
 /**
  * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
  * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
- * named environment variable (a workflow secret) and is sent only to the listed hosts. Redirects are
- * followed by hand, and only to a host the spec allows (a listed URL's host or `allow-hosts`).
+ * named environment variable (a workflow secret) and is sent only to the listed hosts. Every GET is bounded
+ * (http-fetch.ts: timeout, size cap while reading, redirects only to hosts the spec allows, retries).
  */
-import { InvalidConfig, InvalidResponse, NotFound, TransportError } from '../../core/errors.js';
-import { isLoopbackHost, type SourceSpec } from '../spec/index.js';
+import { InvalidConfig, InvalidResponse, NotFound } from '../../core/errors.js';
+import type { SourceSpec } from '../spec/index.js';
 import { type DataFormat, formatOfContentType, formatOfName, parseItems } from './formats.js';
+import { DEFAULT_HTTP_TIMEOUT_SECONDS, HTTP_RETRIES, type HttpAnswer, httpGet } from './http-fetch.js';
 import type { ReadContext } from './read-context.js';
 import { SOURCE_OPERATION } from './source-error.js';
 import type { SourcePage } from './types.js';
 
 type HttpSpec = Extract<SourceSpec, { type: 'http' }>;
 
-/** Largest body accepted (bytes). */
-export const MAX_HTTP_BYTES = 50 * 1024 * 1024;
-const MAX_REDIRECTS = 5;
+export { MAX_HTTP_BYTES } from './http-fetch.js';
 
 /**
  * Every URL of an `http` source, one page per URL.
@@ -39,33 +38,29 @@ export async function* readHttp(ctx: ReadContext, source: HttpSpec): AsyncGenera
     headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;
   }
   let page = 0;
+  const timeoutMs = (source.timeout ?? DEFAULT_HTTP_TIMEOUT_SECONDS) * 1000;
   for (const url of source.url) {
     const key = `GET ${url}`;
     const etag = ctx.book.etags(key)?.[0];
-    const res = await fetchAllowed(ctx, url, { ...headers, ...(etag ? { 'if-none-match': etag } : {}) }, allowed);
+    const res = await httpGet(ctx, {
+      url,
+      headers: { ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
+      allowed,
+      timeoutMs,
+    });
     page++;
     if (res.status === 304 && etag) {
       ctx.book.save(key, ctx.book.previous(key)!);
       yield { repository: url, page, items: [], conditional: { key, notModified: true } };
       continue;
     }
-    if (res.status === 404)
-      throw new NotFound(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
-    if (res.status < 200 || res.status > 299) {
-      throw new InvalidResponse(`http source: GET ${url} answered ${res.status}`, { url, status: res.status });
-    }
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if (bytes.length > MAX_HTTP_BYTES) {
-      throw new InvalidResponse(`http source: GET ${url} returned ${bytes.length} bytes, more than ${MAX_HTTP_BYTES}`, {
-        url,
-      });
-    }
-    const format: DataFormat =
-      source.format ??
-      formatOfContentType(res.headers.get('content-type')) ??
-      formatOfName(new URL(url).pathname) ??
-      'json';
-    const list = parseItems(new TextDecoder().decode(bytes), format, `http source ${url}`, source.items);
+    assertOk(res, url);
+    const list = parseItems(
+      new TextDecoder().decode(res.body),
+      formatOf(source, res, url),
+      `http source ${url}`,
+      source.items,
+    );
     const newEtag = res.headers.get('etag');
     if (newEtag) ctx.book.save(key, { etags: [newEtag] });
     yield {
@@ -77,41 +72,20 @@ export async function* readHttp(ctx: ReadContext, source: HttpSpec): AsyncGenera
   }
 }
 
-/** GET with redirects followed only to allowed hosts (and plain http only to loopback). */
-async function fetchAllowed(
-  ctx: ReadContext,
-  url: string,
-  headers: Record<string, string>,
-  allowed: Set<string>,
-): Promise<Response> {
-  let current = url;
-  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    let res: Response;
-    try {
-      res = await ctx.fetch(current, { method: 'GET', headers, redirect: 'manual' });
-    } catch (e) {
-      throw new TransportError(
-        `http source: GET ${current} failed: ${(e as Error).message}`,
-        { url: current },
-        { cause: e },
-      );
-    }
-    if (res.status < 300 || res.status > 399 || res.status === 304) return res;
-    const location = res.headers.get('location');
-    if (!location) return res;
-    const next = new URL(location, current);
-    if (!allowed.has(next.host.toLowerCase())) {
-      throw new InvalidResponse(
-        `http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`,
-        { url: current, location: next.origin },
-      );
-    }
-    if (next.protocol !== 'https:' && !(next.protocol === 'http:' && isLoopbackHost(next.hostname))) {
-      throw new InvalidResponse(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
-        url: current,
-      });
-    }
-    current = next.toString();
+function assertOk(res: HttpAnswer, url: string): void {
+  if (res.status === 404)
+    throw new NotFound(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
+  if (res.status < 200 || res.status > 299) {
+    const retried = res.status === 429 || res.status >= 500 ? ` (after ${HTTP_RETRIES} retries)` : '';
+    throw new InvalidResponse(`http source: GET ${url} answered ${res.status}${retried}`, { url, status: res.status });
   }
-  throw new InvalidResponse(`http source: GET ${url}: more than ${MAX_REDIRECTS} redirects`, { url });
+}
+
+function formatOf(source: HttpSpec, res: HttpAnswer, url: string): DataFormat {
+  return (
+    source.format ??
+    formatOfContentType(res.headers.get('content-type')) ??
+    formatOfName(new URL(url).pathname) ??
+    'json'
+  );
 }

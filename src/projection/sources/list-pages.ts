@@ -7,6 +7,7 @@
 import { InvalidResponse } from '../../core/errors.js';
 import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { conditionalGet } from './conditional-get.js';
+import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
 import type { ReadContext } from './read-context.js';
 import { splitRepository } from './repository-name.js';
 import { sourceError } from './source-error.js';
@@ -31,10 +32,12 @@ export async function* readListPages(
   toPage: (data: unknown) => ListPage,
 ): AsyncGenerator<SourcePage> {
   const errorPath = url.split('?')[0]!;
+  const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `GET ${errorPath} (${label})`);
   let next: string | undefined = url;
   let page = 0;
   while (next) {
     const current: string = next;
+    walk.visit(current);
     const key = `GET ${current}`;
     const res = await conditionalGet(
       ctx.client,

@@ -10,6 +10,8 @@ export interface ReadContext {
   book: ConditionalBook;
   /** Items per page, 1–100 (default 100). */
   perPage: number;
+  /** Most pages one listing may read (the source's `max-pages`; default DEFAULT_MAX_PAGES, page-walk.ts). */
+  maxPages?: number;
   /** API base URL (pagination stays on its origin). */
   apiUrl?: string;
   /** Incremental watermark of a repository (issues, pulls). */
@@ -21,6 +23,8 @@ export interface ReadContext {
   wants?: (repository: string) => boolean;
   /** fetch for `http` sources (never used with the GitHub token). */
   fetch: typeof globalThis.fetch;
+  /** Wait between retries of `http` sources (tests inject one; default setTimeout). */
+  sleep?: (ms: number) => Promise<void>;
   /** Environment for `http` secret headers. */
   env: Readonly<Record<string, string | undefined>>;
   /** Workspace directory `files` sources are confined to. */

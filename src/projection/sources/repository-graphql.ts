@@ -8,6 +8,7 @@
  * Items are mapped to REST's field names (`full_name`, `default_branch`, `refs/heads/…` with
  * `object.sha`), so the `repository` reducer makes byte-identical documents over either API.
  */
+
 import { NotFound } from '../../core/errors.js';
 import type { SelectionFilters } from '../spec/index.js';
 import {
@@ -20,6 +21,7 @@ import {
   repositoriesQuery,
 } from './graphql-queries.js';
 import { graphqlQuery } from './graphql-request.js';
+import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
 import type { ReadContext } from './read-context.js';
 import { splitRepository } from './repository-name.js';
 import { type FilterFields, matchesFilters } from './select.js';
@@ -55,9 +57,16 @@ function branchShapes(page: BranchPage | null): { ref: string; object: { sha: st
 
 /** Continue every branch list with more than 100 entries, several repositories per query. */
 async function completeBranches(ctx: ReadContext, nodes: RepositoryNode[]): Promise<void> {
+  const walks = new Map<RepositoryNode, PageWalk>();
+  const walkOf = (n: RepositoryNode) =>
+    walks.get(n) ??
+    walks.set(n, new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `GraphQL branches of ${n.nameWithOwner}`)).get(n)!;
   let open = nodes.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
+  for (const n of open) walkOf(n).visit('');
   while (open.length > 0) {
     const batch = open.slice(0, 50);
+    // An endCursor seen before would read the same page again, forever.
+    for (const n of batch) walkOf(n).visit(n.refs!.pageInfo.endCursor!);
     const variables: Record<string, unknown> = {};
     batch.forEach((n, i) => {
       const { owner, name } = splitRepository(n.nameWithOwner);
@@ -157,7 +166,9 @@ export async function* graphqlOwnerRepositories(
   }
   let after: string | null = null;
   let page = 0;
+  const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `GraphQL repositories of ${owner}/*`);
   do {
+    walk.visit(after ?? '');
     const data = await graphqlQuery(
       ctx,
       OWNER_REPOSITORIES_QUERY,

@@ -7,6 +7,7 @@
 
 import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import { type ConditionalResult, conditionalGet } from './conditional-get.js';
+import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
 import type { ReadContext } from './read-context.js';
 import { splitRepository } from './repository-name.js';
 import { sourceError } from './source-error.js';
@@ -103,12 +104,15 @@ async function allBranches(
   let pageData: unknown = refs.data;
   let next = nextOnOrigin(ctx, refs.headers.link, reads.refsPath);
   const singlePage = next === undefined;
+  const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `branches of ${reads.repository}`);
+  walk.visit(reads.refsPath);
   for (;;) {
     // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
     for (const b of Array.isArray(pageData) ? pageData : []) {
       if (String((b as { ref?: unknown })?.ref ?? '').startsWith('refs/heads/')) branches.push(b);
     }
     if (!next) break;
+    walk.visit(next);
     const more = await reads.get(next, undefined).catch((e) => {
       throw sourceError(e, reads.repository, `${reads.repoPath}/git/matching-refs/heads`);
     });

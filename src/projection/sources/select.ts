@@ -4,11 +4,13 @@
  * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
  * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
  */
+
 import { InvalidResponse, NotFound } from '../../core/errors.js';
 import { OWNER_WILDCARD_RE, type SelectionFilters } from '../spec/index.js';
 import { apiRequestUrl, nextOnOrigin } from './api-url.js';
 import type { ConditionalEntry } from './conditional.js';
 import { conditionalGet } from './conditional-get.js';
+import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
 import type { ReadContext } from './read-context.js';
 import { sourceError } from './source-error.js';
 
@@ -87,8 +89,10 @@ export async function* listOwnerRepositories(
   for (const [i, first] of attempts.entries()) {
     let url: string | undefined = first;
     let pages = 0;
+    const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `repositories of ${owner}/*`);
     try {
       while (url) {
+        walk.visit(url);
         const key: string = `GET ${url}`;
         const etag = ctx.book.etags(key)?.[0];
         const res = await conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, url) }, {}, etag);

@@ -39,6 +39,16 @@ const selectionFilters = {
 };
 export const FILTER_FIELDS = Object.keys(selectionFilters) as (keyof typeof selectionFilters)[];
 
+/** Paging limit of the GitHub list sources (page-walk.ts); default 1,000 pages per listing. */
+const paging = {
+  'max-pages': z
+    .number({ error: 'must be a whole number of pages from 1 to 100000' })
+    .int({ error: 'must be a whole number of pages from 1 to 100000' })
+    .min(1, { error: 'must be a whole number of pages from 1 to 100000' })
+    .max(100_000, { error: 'must be a whole number of pages from 1 to 100000' })
+    .optional(),
+};
+
 const isoDate = z.string().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
   error: 'must be an ISO-8601 date or timestamp, e.g. 2024-01-31 or 2024-01-31T12:00:00Z',
 });
@@ -57,6 +67,7 @@ const repositorySource = z.strictObject({
   repositories: repositoriesSchema,
   api: z.enum(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
   ...selectionFilters,
+  ...paging,
 });
 const issuesSource = z.strictObject({
   type: z.literal('issues'),
@@ -65,6 +76,7 @@ const issuesSource = z.strictObject({
   labels: z.array(z.string().min(1)).optional(),
   since: isoDate.optional(),
   ...selectionFilters,
+  ...paging,
 });
 const pullsSource = z.strictObject({
   type: z.literal('pulls'),
@@ -72,6 +84,7 @@ const pullsSource = z.strictObject({
   state: stateOpt,
   base: z.string().min(1).optional(),
   ...selectionFilters,
+  ...paging,
 });
 const releasesSource = z.strictObject({
   type: z.literal('releases'),
@@ -79,6 +92,7 @@ const releasesSource = z.strictObject({
   prereleases: z.boolean({ error: 'must be true or false' }).default(true),
   drafts: z.boolean({ error: 'must be true or false' }).default(true),
   ...selectionFilters,
+  ...paging,
 });
 
 const restSource = z.strictObject({
@@ -97,6 +111,7 @@ const restSource = z.strictObject({
     .optional(),
   repositories: repositoriesSchema,
   ...selectionFilters,
+  ...paging,
 });
 
 const FORMATS = ['json', 'ndjson', 'csv'] as const;
@@ -116,6 +131,11 @@ const headerName = z
   .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: (i) => `is not an HTTP header name: ${JSON.stringify(i.input)}` });
 const httpSource = z.strictObject({
   type: z.literal('http'),
+  timeout: z
+    .number({ error: 'must be a number of seconds from 1 to 600' })
+    .min(1, { error: 'must be a number of seconds from 1 to 600' })
+    .max(600, { error: 'must be a number of seconds from 1 to 600' })
+    .optional(),
   url: z.union([httpUrl, z.array(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
   items: itemsPath.optional(),

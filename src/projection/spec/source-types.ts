@@ -11,12 +11,14 @@ export type SourceType = (typeof SOURCE_TYPES)[number];
 /** Sources that read GitHub repositories listed in `repositories` (`owner/name` or `owner/*`). */
 export const REPOSITORY_SOURCES: readonly SourceType[] = ['repository', 'issues', 'pulls', 'releases', 'rest'];
 
-/** Filters on `owner/*` selections. */
+/** Filters on `owner/*` selections, and the paging limit every GitHub list source takes. */
 export interface SelectionFilters {
   archived?: boolean | 'only';
   forks?: boolean | 'only';
   visibility?: 'all' | 'public' | 'private';
   topics?: string[];
+  /** Most pages one listing may read (default 1,000). */
+  'max-pages'?: number;
 }
 
 /** Source after validation and defaults (`repositories` resolved for repository sources). */
@@ -42,6 +44,8 @@ export type SourceSpec =
   | {
       type: 'http';
       url: string[];
+      /** Seconds an answer may take to start, and its body may pause (default 30). */
+      timeout?: number;
       format?: 'json' | 'ndjson' | 'csv';
       items?: string;
       'allow-hosts'?: string[];
