@@ -38797,7 +38797,11 @@ function dryRun(base, changes, tip, log) {
     const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
     const written = changes.filter((c) => !isDelete(c)).map(opKey);
     const deleted = changes.filter(isDelete).map(opKey);
-    log(`dry-run: would write ${written.length} and delete ${deleted.length} key(s); nothing written`);
+    // Worded as the job summary words it: documents, with docdb's own state files counted apart.
+    const isDoc = (k) => !k.startsWith('_docdb/');
+    const docs = [...written, ...deleted].filter(isDoc).length;
+    const state = written.length + deleted.length - docs;
+    log(`dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`);
     return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
 }
 /** Finish the one commit (or make none when nothing changed) and report what it really did. */
@@ -42242,7 +42246,7 @@ function mapStatusError(ctx, res) {
     const s = res.status;
     if (s === 401) {
         if (!ctx.authenticated) {
-            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthMissing */ .$d(`${where} needs a token: ${said}. Configure token (or credentials).`, data);
+            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthMissing */ .$d(`${where} needs a token: ${said}. Pass a token (the store's \`token\` or \`credentials\` option).`, data);
         }
         return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthInvalid */ .SX(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
     }

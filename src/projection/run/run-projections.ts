@@ -207,7 +207,13 @@ function dryRun(base: BaseReport, changes: DocumentOp[], tip: string | null, log
   const isDelete = (c: DocumentOp) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
   const written = changes.filter((c) => !isDelete(c)).map(opKey);
   const deleted = changes.filter(isDelete).map(opKey);
-  log(`dry-run: would write ${written.length} and delete ${deleted.length} key(s); nothing written`);
+  // Worded as the job summary words it: documents, with docdb's own state files counted apart.
+  const isDoc = (k: string) => !k.startsWith('_docdb/');
+  const docs = [...written, ...deleted].filter(isDoc).length;
+  const state = written.length + deleted.length - docs;
+  log(
+    `dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`,
+  );
   return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
 }
 
