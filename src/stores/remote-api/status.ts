@@ -97,7 +97,10 @@ export function mapStatusError(ctx: StatusContext, res: HttpResponse): DocDbErro
   const s = res.status;
   if (s === 401) {
     if (!ctx.authenticated) {
-      return new AuthMissing(`${where} needs a token: ${said}. Pass a token (the store's \`token\` or \`credentials\` option).`, data);
+      return new AuthMissing(
+        `${where} needs a token: ${said}. Pass a token (the store's \`token\` or \`credentials\` option).`,
+        data,
+      );
     }
     return new AuthInvalid(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
   }
