@@ -64,6 +64,11 @@ describe('globs', () => {
     expect(globToRegExp('a.b').test('axb')).toBe(false);
     expect(globBase('data/**/*.json')).toBe('data');
     expect(globBase('*.json')).toBe('');
+    expect(globBase('out/table.csv')).toBe('out');
+    // Nested alternatives (the hand-written matcher could not), negated classes, dotfiles.
+    expect(globToRegExp('{a,{b,c}}.json').test('c.json')).toBe(true);
+    expect(globToRegExp('r[!0-9].csv').test('r7.csv')).toBe(false);
+    expect(globToRegExp('data/*.json').test('data/.hidden.json')).toBe(true);
   });
 });
 

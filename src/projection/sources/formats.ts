@@ -3,6 +3,7 @@
  * NDJSON (one JSON value per line), CSV (RFC 4180: header row, quoted fields, `""` escapes, CRLF) and
  * YAML. Errors name the source and the line.
  */
+import { CsvError, parse } from 'csv-parse/sync';
 import { parse as parseYaml } from 'yaml';
 import { InvalidResponse } from '../../core/errors.js';
 import { valueAt } from '../spec/index.js';
@@ -41,59 +42,36 @@ export function formatOfContentType(type: string | null): DataFormat | undefined
 }
 
 /**
- * Parse CSV into one object per row, keyed by the header row (values stay strings).
+ * Parse CSV (RFC 4180: quoted fields, doubled quotes, CRLF, a BOM, quoted newlines) into one object per
+ * row, keyed by the header row (values stay strings), with `csv-parse`. Problems name the row as a
+ * spreadsheet would (the header is row 1).
  *
  * @example
  * parseCsv('id,name\n1,"a, b"\n'); // [{ id: '1', name: 'a, b' }]
  */
 export function parseCsv(text: string, where = 'CSV'): Record<string, string>[] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let field = '';
-  let quoted = false;
-  let line = 1;
-  let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const endField = () => {
-    row.push(field);
-    field = '';
-  };
-  const endRow = () => {
-    endField();
-    if (!(row.length === 1 && row[0] === '')) rows.push(row);
-    row = [];
-  };
-  for (; i < text.length; i++) {
-    const c = text[i]!;
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i++;
-      } else if (c === '"') quoted = false;
-      else {
-        if (c === '\n') line++;
-        field += c;
-      }
-    } else if (c === '"' && field === '') quoted = true;
-    else if (c === ',') endField();
-    else if (c === '\n' || c === '\r') {
-      if (c === '\r' && text[i + 1] === '\n') i++;
-      endRow();
-      line++;
-    } else field += c;
+  try {
+    return parse(text, { columns: true, bom: true, skip_empty_lines: true }) as Record<string, string>[];
+  } catch (e) {
+    throw csvProblem(e, where);
   }
-  if (quoted) throw new InvalidResponse(`${where}: unclosed quoted field (line ${line})`, { where, line });
-  if (field !== '' || row.length > 0) endRow();
-  const [header, ...body] = rows;
-  if (!header) return [];
-  return body.map((r, n) => {
-    if (r.length !== header.length) {
-      throw new InvalidResponse(`${where}: row ${n + 2} has ${r.length} fields, the header has ${header.length}`, {
-        where,
-        row: n + 2,
-      });
-    }
-    return Object.fromEntries(header.map((h, k) => [h, r[k]!]));
-  });
+}
+
+function csvProblem(e: unknown, where: string): unknown {
+  if (!(e instanceof CsvError)) return e;
+  const at = e as CsvError & { records?: number; lines?: number; record?: unknown[]; columns?: unknown[] };
+  if (e.code === 'CSV_RECORD_INCONSISTENT_COLUMNS') {
+    const row = (at.records ?? 0) + 2;
+    const header = Array.isArray(at.columns) ? at.columns.length : undefined;
+    return new InvalidResponse(
+      `${where}: row ${row} has ${at.record?.length ?? '?'} fields${header === undefined ? '' : `, the header has ${header}`}`,
+      { where, row },
+    );
+  }
+  if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+    return new InvalidResponse(`${where}: unclosed quoted field (line ${at.lines ?? '?'})`, { where, line: at.lines });
+  }
+  return new InvalidResponse(`${where}: ${e.message}`, { where, line: at.lines });
 }
 
 /**
