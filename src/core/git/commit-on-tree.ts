@@ -28,8 +28,8 @@ export interface CommitOnTree {
   plan: WritePlan;
   /** The new commit, or null when every change is a no-op. */
   commit: string | null;
-  /** Objects the base does not have: new blobs, new trees, then the commit. */
-  objects: RawObject[];
+  /** Objects the base does not have, with their ids: new blobs, new trees, then the commit. */
+  objects: (RawObject & { sha: string })[];
 }
 
 /**
@@ -96,7 +96,7 @@ export async function commitOnTree(input: CommitOnTreeInput): Promise<CommitOnTr
     ...(input.ifMatch ? { ifMatch: input.ifMatch } : {}),
   });
   if (!built.commit) return { plan: built.plan, commit: null, objects: [] };
-  const objects: RawObject[] = [];
-  for (const sha of db.objectIds()) if (!loaded.has(sha)) objects.push(db.get(sha) as RawObject);
+  const objects: CommitOnTree['objects'] = [];
+  for (const sha of db.objectIds()) if (!loaded.has(sha)) objects.push({ sha, ...(db.get(sha) as RawObject) });
   return { plan: built.plan, commit: built.commit, objects };
 }
