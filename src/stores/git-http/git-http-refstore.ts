@@ -35,10 +35,7 @@ import { GitHttpClient } from './http-client.js';
 import { MissingObject, ObjectStore } from './object-store.js';
 import { type GitHttpRefStoreOptions, type ResolvedGitHttp, resolveGitHttp } from './options.js';
 import { Publisher } from './publish.js';
-import { SectionFetcher } from './section-fetcher.js';
-
-/** Deepen "everything" (git's INFINITE_DEPTH). */
-const ALL_HISTORY = 0x7fffffff;
+import { ALL_HISTORY, SectionFetcher } from './section-fetcher.js';
 
 /**
  * A RefStore over git's smart HTTP protocol.

@@ -42,6 +42,13 @@ function statOf(kind: 'file' | 'dir', size: number) {
  */
 export class MemoryFs {
   private readonly files = new Map<string, Uint8Array>();
+
+  /**
+   * @param fallback asked for a file this fs does not hold (e.g. a loose object a thin pack's delta
+   * names as its base); undefined means "no such file".
+   */
+  constructor(private readonly fallback?: (path: string) => Promise<Uint8Array | undefined>) {}
+
   private readonly dirs = new Set<string>(['/']);
   /** isomorphic-git looks for an enumerable `promises` property to pick the promise API. */
   readonly promises = this.api();
@@ -56,7 +63,7 @@ export class MemoryFs {
   private api() {
     return {
       readFile: async (path: string, options?: string | { encoding?: string }) => {
-        const data = this.files.get(path);
+        const data = this.files.get(path) ?? (await this.fallback?.(path));
         if (!data) throw fsError(this.isDir(path) ? 'EISDIR' : 'ENOENT', path);
         const encoding = typeof options === 'string' ? options : options?.encoding;
         return encoding ? decoder.decode(data) : data;

@@ -2,11 +2,13 @@
  * Reading a pack from the server: isomorphic-git's `indexPack` parses it — zlib streams, `ofs-delta`
  * and `ref-delta` objects, delta chains — and computes every object id from the object's own bytes
  * (so a server cannot label content with another id); `readObject` then gives each object whole.
- * Both run on an in-memory file system that lives for one pack. Pack format:
+ * Both run on an in-memory file system that lives for one pack; a thin pack's deltas against objects
+ * this store already holds find their bases through `readBase`, served as loose objects. Pack format:
  * https://git-scm.com/docs/pack-format. See docs/decisions.md for why isomorphic-git.
  */
 import { indexPack, readObject } from 'isomorphic-git';
-import type { ObjectType } from '../../core/git/objects.js';
+import pako from 'pako';
+import { encodeObject, type ObjectType } from '../../core/git/objects.js';
 import { MemoryFs } from './mem-fs.js';
 import { malformed } from './pkt-line.js';
 
@@ -23,7 +25,28 @@ export interface PackLimits {
   maxObjectBytes: number;
 }
 
+/** Reads an object this store holds (a thin pack's delta base), or undefined. */
+export type ReadBase = (sha: string) => Promise<{ type: ObjectType; body: Uint8Array } | undefined>;
+
+/** A thin pack named a delta base this store does not hold (evicted): fetch again without `have`s. */
+export class UnresolvedDeltas extends Error {
+  constructor(missing: number) {
+    super(`${missing} objects of a thin pack have delta bases that are not here`);
+    this.name = 'UnresolvedDeltas';
+  }
+}
+
 const GITDIR = '/git';
+const LOOSE = /^\/git\/objects\/([0-9a-f]{2})\/([0-9a-f]{38})$/;
+
+/** A loose object file (zlib of `<type> <size>\0<body>`) for a base `readBase` holds. */
+function looseObjects(readBase: ReadBase | undefined) {
+  return async (path: string): Promise<Uint8Array | undefined> => {
+    const m = LOOSE.exec(path);
+    const o = m && readBase ? await readBase(`${m[1]}${m[2]}`) : undefined;
+    return o && pako.deflate(encodeObject(o.type, o.body), { level: 1 });
+  };
+}
 const PACK_PATH = 'objects/pack/pack-received.pack';
 
 /** Object count from the pack header (`PACK`, version 2 or 3, count), checked before any parsing. */
@@ -45,11 +68,11 @@ function packCount(pack: Uint8Array, limits: PackLimits): number {
  * @example
  * for (const o of await unpack(reply.pack, { maxObjects: 1e6, maxObjectBytes: 128 << 20 })) store.put(o);
  */
-export async function unpack(pack: Uint8Array, limits: PackLimits): Promise<PackObject[]> {
+export async function unpack(pack: Uint8Array, limits: PackLimits, readBase?: ReadBase): Promise<PackObject[]> {
   if (pack.length === 0) return [];
   const count = packCount(pack, limits);
   if (count === 0) return [];
-  const fs = new MemoryFs();
+  const fs = new MemoryFs(looseObjects(readBase));
   await fs.promises.writeFile(`${GITDIR}/${PACK_PATH}`, pack);
   const cache = {};
   let oids: string[];
@@ -58,7 +81,10 @@ export async function unpack(pack: Uint8Array, limits: PackLimits): Promise<Pack
   } catch (e) {
     throw malformed('pack', `it could not be parsed (${(e as Error).message})`);
   }
-  if (oids.length !== count) throw malformed('pack', `${oids.length} of ${count} objects could be resolved`);
+  if (oids.length !== count) {
+    if (readBase) throw new UnresolvedDeltas(count - oids.length);
+    throw malformed('pack', `${count - oids.length} of its ${count} objects could not be resolved`);
+  }
   const out: PackObject[] = [];
   for (const oid of oids) {
     const o = await readObject({ fs, gitdir: GITDIR, oid, format: 'content', cache });

@@ -2,16 +2,18 @@
  * What a GitHttpRefStore asks the server for, and nothing more:
  * - the section's tip: one `ls-refs` round trip naming the section ref (and the names git would
  *   confuse with it, so an ambiguous section is refused before anything is written);
- * - a new tip's objects: one `fetch` of that commit alone (`deepen 1`), with the tips this store
- *   already holds as `have`s — declared `shallow`, since their history may not be here — so the
- *   server sends only what changed;
+ * - a new tip's objects: one `fetch` of that commit with the tips this store already holds as
+ *   `have`s — declared `shallow`, since their history may not be here — as a thin pack, so the server
+ *   sends only the commits since and what they changed, changed trees as deltas against the ones held
+ *   here (`deepen` would make git send the whole tree again); with nothing held, the tip alone
+ *   (`deepen 1`);
  * - older history on demand: `deepen-relative` from the commits whose parents are not here yet.
  * Objects go into the ObjectStore keyed by their SHA (computed from their bytes by pack-reader.ts).
  */
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import type { GitHttpClient } from './http-client.js';
 import type { ObjectStore } from './object-store.js';
-import { type PackLimits, unpack } from './pack-reader.js';
+import { type PackLimits, UnresolvedDeltas, unpack } from './pack-reader.js';
 import {
   discover,
   type FetchRequest,
@@ -28,6 +30,9 @@ export interface FetcherOptions {
   agent: string;
   limits: UploadPackLimits & PackLimits;
 }
+
+/** Deepen "everything" (git's INFINITE_DEPTH). */
+export const ALL_HISTORY = 0x7fffffff;
 
 /** Commits this store holds with their whole trees, newest first, offered as `have`s (a few suffice). */
 const MAX_HAVES = 8;
@@ -92,7 +97,8 @@ export class SectionFetcher {
   async ensure(commit: string): Promise<void> {
     if (await this.o.objects.commitIfPresent(commit)) return;
     const haves = [...this.haves];
-    await this.fetch({ wants: [commit], deepen: 1, haves, shallows: haves });
+    if (haves.length === 0) await this.fetch({ wants: [commit], deepen: 1 });
+    else await this.fetch({ wants: [commit], haves, shallows: haves, thin: true });
     if (!(await this.o.objects.commitIfPresent(commit))) {
       throw new InvalidResponse(`${this.o.client.url} did not send commit ${commit} of ${this.o.ref}`, {
         commit,
@@ -103,7 +109,7 @@ export class SectionFetcher {
 
   /** Fetch `by` more commits of history below `boundary` (commits here without their parents). */
   deepen(tip: string, boundary: readonly string[], by: number): Promise<void> {
-    return this.fetch({ wants: [tip], haves: [tip], shallows: boundary, deepen: by, deepenRelative: true });
+    return this.fetch({ wants: [tip], haves: [tip], shallows: boundary, deepen: by, deepenRelative: true, thin: true });
   }
 
   /** Fetch the top `depth` commits from `tip` whole, claiming nothing (after the cache lost objects). */
@@ -111,8 +117,20 @@ export class SectionFetcher {
     return this.fetch({ wants: [tip], deepen: depth });
   }
 
+  /**
+   * One fetch; objects go into the store. When a thin pack's delta base is no longer here (evicted),
+   * the same wants are fetched again whole, claiming nothing.
+   */
   private async fetch(request: FetchRequest): Promise<void> {
     const reply = await fetchPack(this.o.client, await this.caps(), this.o.agent, request, this.o.limits);
-    for (const o of await unpack(reply.pack, this.o.limits)) await this.o.objects.put(o.sha, o.type, o.body);
+    let objects: Awaited<ReturnType<typeof unpack>>;
+    try {
+      objects = await unpack(reply.pack, this.o.limits, request.thin ? (sha) => this.o.objects.get(sha) : undefined);
+    } catch (e) {
+      if (!(e instanceof UnresolvedDeltas)) throw e;
+      this.haves.length = 0;
+      return this.fetch({ wants: request.wants, deepen: request.deepenRelative ? ALL_HISTORY : 1 });
+    }
+    for (const o of objects) await this.o.objects.put(o.sha, o.type, o.body);
   }
 }

@@ -42,6 +42,8 @@ export interface FetchRequest {
   /** Commits to fetch below each want (or below the client's boundary with `deepenRelative`). */
   deepen?: number;
   deepenRelative?: boolean;
+  /** Let the server send deltas against objects the `have`s reach (a thin pack). */
+  thin?: boolean;
 }
 
 /** A fetch reply: the pack and the server's new view of the client's shallow boundary. */
@@ -141,6 +143,7 @@ export async function lsRefs(
 
 function fetchArgs(r: FetchRequest): string[] {
   const lines = ['no-progress', 'ofs-delta'];
+  if (r.thin) lines.push('thin-pack');
   for (const w of r.wants) lines.push(`want ${w}`);
   for (const s of r.shallows ?? []) lines.push(`shallow ${s}`);
   if (r.deepen !== undefined) lines.push(`deepen ${r.deepen}`);
