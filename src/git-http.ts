@@ -13,5 +13,5 @@
 export { type CacheBackend, MemoryCacheBackend } from './cache/backend.js';
 export * as errors from './core/errors.js';
 export type * from './core/refstore.js';
-export { IndexedDbCacheBackend, type IndexedDbCacheOptions } from './stores/indexeddb/cache-backend.js';
 export { defaultUsername, GitHttpRefStore, type GitHttpRefStoreOptions } from './stores/git-http/index.js';
+export { IndexedDbCacheBackend, type IndexedDbCacheOptions } from './stores/indexeddb/cache-backend.js';
