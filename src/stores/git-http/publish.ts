@@ -33,7 +33,20 @@ export interface PublisherOptions {
 const LOST_RACE =
   /failed to (update|lock) ref|cannot lock|stale info|fetch first|non-fast-forward|incorrect old value/i;
 
-const deflate = (body: Uint8Array) => pako.deflate(body, { level: 1 });
+type NodeZlib = { deflateSync(body: Uint8Array, options: { level: number }): Uint8Array };
+let zlib: NodeZlib | null | undefined;
+
+/**
+ * zlib for pushed objects: Node's native zlib when the host offers it (≈6× faster on thousands of small
+ * objects; reached through `process.getBuiltinModule`, so bundles never import it), else pako.
+ */
+function deflate(body: Uint8Array): Uint8Array {
+  if (zlib === undefined) {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
+    zlib = (proc?.getBuiltinModule?.('node:zlib') as NodeZlib | undefined) ?? null;
+  }
+  return zlib ? zlib.deflateSync(body, { level: 1 }) : pako.deflate(body, { level: 1 });
+}
 
 /**
  * Pushes of one store.
