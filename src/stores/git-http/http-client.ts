@@ -90,7 +90,9 @@ export class GitHttpClient {
   }
 
   private async once(r: GitRequest, url: string): Promise<HttpResponse> {
-    const headers: Record<string, string> = { 'User-Agent': this.o.userAgent, ...r.headers };
+    // Git hosts expect a `git/…` User-Agent; browsers send their own (and a preflight would name ours).
+    const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
+    const headers: Record<string, string> = { ...(node ? { 'User-Agent': this.o.userAgent } : {}), ...r.headers };
     // The token goes to the remote's origin only; `url` is on it (redirectTarget refuses the rest).
     if (this.o.token !== undefined && new URL(url).origin === this.o.remote.origin) {
       headers.Authorization = basicAuth(this.o.username, this.o.token);

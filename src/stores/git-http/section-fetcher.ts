@@ -95,7 +95,10 @@ export class SectionFetcher {
 
   /** Make `commit` and its tree present: nothing when it is, else one fetch of what is missing. */
   async ensure(commit: string): Promise<void> {
-    if (await this.o.objects.commitIfPresent(commit)) return;
+    if (await this.o.objects.commitIfPresent(commit)) {
+      this.remember(commit); // e.g. found in a persistent cache after a reload: a good `have` next time
+      return;
+    }
     const haves = [...this.haves];
     if (haves.length === 0) await this.fetch({ wants: [commit], deepen: 1 });
     else await this.fetch({ wants: [commit], haves, shallows: haves, thin: true });

@@ -102,6 +102,11 @@ function commandHead(command: string, caps: UploadPackCapabilities, agent: strin
   return pktLines(lines);
 }
 
+/** One protocol-v2 command: `POST /git-upload-pack`, its reply at most `maxBytes`. */
+function command(client: GitHttpClient, body: Uint8Array, maxBytes: number): Promise<Uint8Array> {
+  return client.send({ method: 'POST', path: '/git-upload-pack', body, headers: REQUEST, expect: RESULT, maxBytes });
+}
+
 /**
  * Refs whose names are exactly one of `names` → their object ids (`ls-refs` with one `ref-prefix` per
  * name; the server matches prefixes, so longer names are dropped here).
@@ -122,14 +127,7 @@ export async function lsRefs(
     ...pktLines(names.map((n) => `ref-prefix ${n}`)),
     FLUSH,
   ]);
-  const reply = await client.send({
-    method: 'POST',
-    path: '/git-upload-pack',
-    body,
-    headers: REQUEST,
-    expect: RESULT,
-    maxBytes: limits.maxAdvertisementBytes,
-  });
+  const reply = await command(client, body, limits.maxAdvertisementBytes);
   const out = new Map<string, string>();
   for (const p of readPackets(reply, 'ls-refs reply')) {
     const line = packetText(p);
@@ -168,14 +166,7 @@ export async function fetchPack(
   limits: UploadPackLimits,
 ): Promise<FetchReply> {
   const body = concatBytes([...commandHead('fetch', caps, agent), DELIM, ...pktLines(fetchArgs(request)), FLUSH]);
-  const reply = await client.send({
-    method: 'POST',
-    path: '/git-upload-pack',
-    body,
-    headers: REQUEST,
-    expect: RESULT,
-    maxBytes: limits.maxFetchBytes,
-  });
+  const reply = await command(client, body, limits.maxFetchBytes);
   return parseFetchReply(readPackets(reply, 'fetch reply'));
 }
 
