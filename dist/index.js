@@ -37002,7 +37002,13 @@ function describeUrl(url) {
 /** Build the TransportError every built-in transport rejects with. */
 function transportError(req, reason, cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const what = reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
+    const what = reason === 'timeout'
+        ? 'timed out'
+        : reason === 'aborted'
+            ? 'was aborted'
+            : reason === 'too-large'
+                ? `answered more than the ${req.maxResponseBytes}-byte limit`
+                : `failed without a response (${why})`;
     return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
 }
 /** Lowercase every header name (joining duplicates with ", "). */

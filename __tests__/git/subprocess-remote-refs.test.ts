@@ -11,7 +11,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GitError, NotFound } from '../../src/core/errors.js';
+import { InvalidConfig, NotFound } from '../../src/core/errors.js';
 import { SubprocessGitRefStore } from '../../src/stores/git/index.js';
 import { bareRepo, fsckStrict, GIT_TEST_ENV, git, tempDir } from './helpers.js';
 
@@ -60,8 +60,8 @@ describe('a ref that shadows the section for git push', () => {
       const err = await open()
         .put('a.json', '1')
         .catch((e) => e);
-      expect(err).toBeInstanceOf(GitError);
-      expect(err.data).toMatchObject({ reason: 'ambiguous-ref', shadows: [shadow] });
+      expect(err).toBeInstanceOf(InvalidConfig); // as GitHttpRefStore says it: the section ref is unusable there
+      expect(err.data).toMatchObject({ field: 'ref', reason: 'ambiguous-ref', shadows: [shadow] });
       expect(err.message).toContain(`has ${shadow}, whose name ends in the section ref refs/docdb/documents`);
       expect(refs(remoteDir)).toBe(before);
     },
@@ -76,7 +76,7 @@ describe('a ref that shadows the section for git push', () => {
     const reader = open();
     expect(new TextDecoder().decode((await reader.get('a.json'))!.value)).toBe('section');
     await expect(reader.put('b.json', '2')).rejects.toMatchObject({
-      code: 'GitError',
+      code: 'InvalidConfig',
       data: { reason: 'ambiguous-ref' },
     });
     expect(git(['--git-dir', remoteDir, 'rev-parse', 'refs/docdb/documents']).trim()).toBe(sectionTip);

@@ -79,7 +79,7 @@ export class SectionFetcher {
         `${this.o.client.url} has ${clash.join(' and ')} beside the section ${this.o.ref}: git resolves ` +
           `${this.o.ref} ambiguously, so a plain git push or fetch of the section could hit the wrong ref. ` +
           `Delete or rename ${clash[0]} (git push <remote> :${clash[0]}), or use another section ref`,
-        { allowed: 'a section ref no other ref shadows', conflicting: clash },
+        { allowed: 'a section ref no other ref shadows', reason: 'ambiguous-ref', shadows: clash },
       );
     }
     return refs.get(this.o.ref) ?? null;

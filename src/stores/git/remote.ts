@@ -50,11 +50,13 @@ export interface SectionState {
  * @example
  * throw ambiguousRef('https://host/o/r.git', 'refs/docdb/documents', ['refs/heads/refs/docdb/documents']);
  */
-export function ambiguousRef(remote: string, ref: string, shadows: readonly string[]): GitError {
+export function ambiguousRef(remote: string, ref: string, shadows: readonly string[]): InvalidConfig {
   const one = shadows.length === 1;
-  return new GitError(
+  // The same error as GitHttpRefStore's for the same situation: the section ref is unusable on this remote.
+  return new InvalidConfig(
+    'ref',
     `${remote} has ${shadows.join(', ')}, whose name ends in the section ref ${ref}: git matches a push destination by its tail, so it cannot write ${ref} exactly while ${one ? 'that ref exists' : 'those refs exist'}. Rename or delete ${one ? 'it' : 'them'} on the remote, or use another section (--root/--section).`,
-    { reason: 'ambiguous-ref', remote, ref, shadows: [...shadows] },
+    { allowed: 'a section ref no other ref shadows', reason: 'ambiguous-ref', remote, shadows: [...shadows] },
   );
 }
 
@@ -285,9 +287,15 @@ export class RemoteSection {
     const done = porcelain.split('\n').filter((l) => /^[ *+=-]\t/.test(l));
     const wrong = done.map((l) => l.split('\t')[1]?.split(':')[1]).filter((dst) => dst && dst !== this.ref);
     if (wrong.length > 0) {
-      throw new GitError(
+      throw new InvalidConfig(
+        'ref',
         `${redact(this.remote, this.secrets)}: git pushed ${commit} to ${wrong.join(', ')} instead of ${this.ref} (a ref whose name ends in the section ref appeared on the remote); rename or delete it there`,
-        { reason: 'ambiguous-ref', remote: redact(this.remote, this.secrets), ref: this.ref, shadows: wrong },
+        {
+          allowed: 'a section ref no other ref shadows',
+          reason: 'ambiguous-ref',
+          remote: redact(this.remote, this.secrets),
+          shadows: wrong,
+        },
       );
     }
     return true;
