@@ -1,8 +1,10 @@
 /** The benchmark suites run by bench/run.ts. Each returns one BenchResult. */
 import { performance } from 'node:perf_hooks';
-import { sha1Hex } from '../src/core/git/sha1.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
 import { backfillBench } from './backfill.js';
+import { browserBundleSize } from './bundle.js';
+import { cpuBenches } from './cpu.js';
+import { gitObjectBenches } from './git-objects.js';
 import { peersBench } from './peers.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
@@ -18,14 +20,6 @@ async function time(name: string, iterations: number, fn: (i: number) => Promise
   const totalMs = performance.now() - start;
   return { name, iterations, totalMs, perOpMs: totalMs / iterations };
 }
-
-const sha1Throughput: Bench = async (quick) => {
-  const data = new Uint8Array(5 * 1024 * 1024).map((_, i) => i & 0xff);
-  const r = await time('sha1 5 MiB', quick ? 2 : 10, () => {
-    sha1Hex(data);
-  });
-  return { ...r, extra: { mibPerSec: Number(((5 * 1000) / r.perOpMs).toFixed(1)) } };
-};
 
 const memoryBatchCommit: Bench = async (quick) => {
   const n = quick ? 2_000 : 10_000;
@@ -51,7 +45,8 @@ const memoryWarmGet: Bench = async (quick) => {
 };
 
 export const benches: Bench[] = [
-  sha1Throughput,
+  cpuBenches,
+  browserBundleSize,
   memoryBatchCommit,
   memoryWarmGet,
   remoteColdGet,
@@ -59,6 +54,7 @@ export const benches: Bench[] = [
   remoteBatchWrite,
   sourceBenches,
   storeComparison,
+  gitObjectBenches,
   peersBench,
   backfillBench,
 ];
