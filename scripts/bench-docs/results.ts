@@ -1,0 +1,89 @@
+/**
+ * The committed benchmark results (bench/results/*.json), loaded once and looked up by name. A missing file,
+ * result or field is an error that names the bench to run: a figure in the docs never falls back to a guess.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BackfillFile } from '../../bench/backfill-table.js';
+import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
+import type { BenchResult } from '../../bench/run.js';
+
+/** bench/results/latest.json (`npm run bench`). */
+export interface LatestFile {
+  date: string;
+  node: string;
+  quick: boolean;
+  results: BenchResult[];
+}
+
+/** bench/results/contention.json (`npx tsx bench/contention.ts`). */
+export interface ContentionFile {
+  date: string;
+  quick: boolean;
+  library: {
+    writers: number;
+    putsEach: number;
+    landed: number;
+    of: number;
+    totalRetries: number;
+    maxRequestsPerRetry: number;
+    meanRequestsPerRetry: number;
+    retriesMeasured: number;
+    retriesAtMost4Requests: number;
+  };
+  action: { runs: number; succeeded: number };
+}
+
+/** Every results file the docs quote. */
+export interface Results {
+  latest: LatestFile;
+  peers: PeersFile;
+  scaling: ScalingFile;
+  backfill: BackfillFile;
+  contention: ContentionFile;
+}
+
+/** Read bench/results/{latest,peers,scaling,backfill,contention}.json from `dir`. */
+export function loadResults(dir: string): Results {
+  const read = <T>(name: string, bench: string): T => {
+    try {
+      return JSON.parse(readFileSync(join(dir, name), 'utf8')) as T;
+    } catch (e) {
+      throw new Error(`bench/results/${name} is missing or unreadable (${bench} writes it): ${(e as Error).message}`);
+    }
+  };
+  return {
+    latest: read('latest.json', 'npm run bench'),
+    peers: read('peers.json', 'npx tsx bench/peers.ts'),
+    scaling: read('scaling.json', 'npx tsx bench/peers.ts --scaling'),
+    backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
+    contention: read('contention.json', 'npx tsx bench/contention.ts'),
+  };
+}
+
+/** The latest.json result called `name`. */
+export function bench(r: Results, name: string): BenchResult {
+  const found = r.latest.results.find((x) => x.name === name);
+  if (!found) throw new Error(`bench/results/latest.json has no result "${name}" (npm run bench writes it)`);
+  return found;
+}
+
+/** A numeric extra of the latest.json result called `name` (requests, bytes, MiB/s…). */
+export function extra(r: Results, name: string, key: string): number {
+  const v = bench(r, name).extra?.[key];
+  if (typeof v !== 'number') throw new Error(`bench/results/latest.json "${name}" has no numeric "${key}"`);
+  return v;
+}
+
+/** The row of `rows` for (strategy, N, scenario); `file` names the results file in the error. */
+export function peerRow(
+  rows: readonly PeerRow[],
+  file: string,
+  strategy: string,
+  n: number,
+  scenario: string,
+): PeerRow {
+  const row = rows.find((x) => x.strategy === strategy && x.n === n && x.scenario === scenario);
+  if (!row) throw new Error(`bench/results/${file} has no row ${strategy} N=${n} "${scenario}"`);
+  return row;
+}
