@@ -1,4 +1,4 @@
-/** The benchmark suites run by bench/run.ts. Each returns one BenchResult. */
+/** The benchmark suites run by bench/run.ts. Each returns one BenchResult or several. */
 import { performance } from 'node:perf_hooks';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
 import { backfillBench } from './backfill.js';
@@ -44,17 +44,18 @@ const memoryWarmGet: Bench = async (quick) => {
   });
 };
 
-export const benches: Bench[] = [
-  cpuBenches,
-  browserBundleSize,
-  memoryBatchCommit,
-  memoryWarmGet,
-  remoteColdGet,
-  remoteWarmGet,
-  remoteBatchWrite,
-  sourceBenches,
-  storeComparison,
-  gitObjectBenches,
-  peersBench,
-  backfillBench,
-];
+/** The suites by name, in run order (`npm run bench -- --only cpu,bundle` runs some of them). */
+export const benches: Record<string, Bench> = {
+  cpu: cpuBenches,
+  bundle: browserBundleSize,
+  'memory-commit': memoryBatchCommit,
+  'memory-get': memoryWarmGet,
+  'remote-cold-get': remoteColdGet,
+  'remote-warm-get': remoteWarmGet,
+  'remote-batch': remoteBatchWrite,
+  sources: sourceBenches,
+  stores: storeComparison,
+  'git-objects': gitObjectBenches,
+  peers: peersBench,
+  backfill: backfillBench,
+};

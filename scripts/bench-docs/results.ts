@@ -6,15 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
-import type { BenchResult } from '../../bench/run.js';
-
-/** bench/results/latest.json (`npm run bench`). */
-export interface LatestFile {
-  date: string;
-  node: string;
-  quick: boolean;
-  results: BenchResult[];
-}
+import type { BenchResult, LatestFile } from '../../bench/run.js';
 
 /** bench/results/contention.json (`npx tsx bench/contention.ts`). */
 export interface ContentionFile {
