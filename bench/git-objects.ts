@@ -47,7 +47,7 @@ export async function gitObjectBenches(quick: boolean): Promise<BenchResult[]> {
       timed(`git objects: ${n} blobs as one pack (index-pack --stdin --strict)`, 1, () =>
         git(
           ['--git-dir', packed, 'index-pack', '--stdin', '--strict'],
-          buildPack(bodies.map((b) => ({ type: 'blob', body: utf8(b) }))),
+          Buffer.from(buildPack(bodies.map((b) => ({ type: 'blob', body: utf8(b) })))),
         ),
       ),
     ];
