@@ -3,7 +3,7 @@
  * each read from one results file.
  */
 import { bytes, day, duration, int, ms } from './format.js';
-import { bench, extra, peerRow, type Results } from './results.js';
+import { bench, extra, gitHttpRow, peerRow, type Results } from './results.js';
 
 type Figure = (r: Results) => string;
 
@@ -36,6 +36,7 @@ export const inlineFigures: Record<string, Figure> = {
   'remote-cold-get': (r) => String(extra(r, 'remote cold get (1,000-doc section)', 'requestsPerOp')),
   'remote-warm-get': (r) => String(extra(r, 'remote warm get, unchanged tip', 'requestsPerOp')),
   'bundle-gzip': (r) => bytes(extra(r, 'browser bundle (docdb.bundle.js)', 'gzipBytes')),
+  'git-http-bundle-gzip': (r) => bytes(extra(r, 'browser bundle (git-http.bundle.js)', 'gzipBytes')),
   'bundle-budget': (r) => `${extra(r, 'browser bundle (docdb.bundle.js)', 'budgetGzipBytes') / 1024} KB`,
   'git-process-start': (r) => ms(bench(r, 'git process start (git --version)').perOpMs),
   'gitrefstore-warm-get': (r) => ms(gitStore(r, 'warm get (10000-doc section)')),
@@ -79,6 +80,25 @@ export const inlineFigures: Record<string, Figure> = {
     return `a cold no-change re-run of 10,000 documents downloads ${bytes(row.bytesReceived)}, ≈ ${Math.round(row.bytesReceived / 10_000)} bytes per document`;
   },
   'peers-date': (r) => day(r.peers.date),
+  /** "≈ 340 bytes up, ≈ 70 down": GitHttpRefStore's warm get at 10,000 documents. */
+  'git-http-warm-bytes': (r) => {
+    const x = gitHttpRow(r, 'GitHttpRefStore', 10_000, 'warm get (tip unchanged)');
+    return `≈ ${x.up} bytes up, ≈ ${x.down} down`;
+  },
+  'git-http-change-bytes': (r) =>
+    `≈ ${gitHttpRow(r, 'GitHttpRefStore', 10_000, 'get after 1 doc changed elsewhere').down} bytes`,
+  /** Cold-get wall time per document of GitHttpRefStore (pack parsing dominates), over the sizes measured. */
+  'git-http-parse-per-doc': (r) => {
+    const per = r.gitHttp.rows
+      .filter((x) => x.store === 'GitHttpRefStore' && x.op === 'cold get (new store)')
+      .map((x) => x.ms / x.n);
+    if (per.length === 0) throw new Error('bench/results/git-http.json has no GitHttpRefStore cold get');
+    const [lo, hi] = [Math.min(...per), Math.max(...per)];
+    return lo.toFixed(2) === hi.toFixed(2) ? `${lo.toFixed(2)} ms` : `${lo.toFixed(2)}–${hi.toFixed(2)} ms`;
+  },
+  'git-http-cold-10000': (r) => duration(gitHttpRow(r, 'GitHttpRefStore', 10_000, 'cold get (new store)').ms),
+  'git-http-history-10000': (r) =>
+    duration(gitHttpRow(r, 'GitHttpRefStore', 10_000, 'history of a doc (10 commits, new store)').ms),
   /** Bytes per document of docdb's first write at N = 10,000 (its inline content). */
   'peers-doc-size': (r) => {
     const row = peerRow(r.peers.rows, 'peers.json', 'docdb', 10_000, 'first');

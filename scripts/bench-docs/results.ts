@@ -26,16 +26,35 @@ export interface ContentionFile {
   action: { runs: number; succeeded: number };
 }
 
+/** One operation of bench/git-http.ts: a store, a section size, round trips, bytes and wall time. */
+export interface GitHttpRow {
+  store: string;
+  n: number;
+  op: string;
+  requests: number;
+  up: number;
+  down: number;
+  ms: number;
+}
+
+/** bench/results/git-http.json (`npx tsx bench/git-http.ts`). */
+export interface GitHttpFile {
+  date: string;
+  node: string;
+  rows: GitHttpRow[];
+}
+
 /** Every results file the docs quote. */
 export interface Results {
   latest: LatestFile;
+  gitHttp: GitHttpFile;
   peers: PeersFile;
   scaling: ScalingFile;
   backfill: BackfillFile;
   contention: ContentionFile;
 }
 
-/** Read bench/results/{latest,peers,scaling,backfill,contention}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -46,6 +65,7 @@ export function loadResults(dir: string): Results {
   };
   return {
     latest: read('latest.json', 'npm run bench'),
+    gitHttp: read('git-http.json', 'npx tsx bench/git-http.ts'),
     peers: read('peers.json', 'npx tsx bench/peers.ts'),
     scaling: read('scaling.json', 'npx tsx bench/peers.ts --scaling'),
     backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
@@ -77,5 +97,12 @@ export function peerRow(
 ): PeerRow {
   const row = rows.find((x) => x.strategy === strategy && x.n === n && x.scenario === scenario);
   if (!row) throw new Error(`bench/results/${file} has no row ${strategy} N=${n} "${scenario}"`);
+  return row;
+}
+
+/** The git-http.json row for (store, N, operation). */
+export function gitHttpRow(r: Results, store: string, n: number, op: string): GitHttpRow {
+  const row = r.gitHttp.rows.find((x) => x.store === store && x.n === n && x.op === op);
+  if (!row) throw new Error(`bench/results/git-http.json has no row ${store} N=${n} "${op}"`);
   return row;
 }

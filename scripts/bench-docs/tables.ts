@@ -3,8 +3,8 @@
  * (by the same code as bench/results/*.md), the store comparison, the sources runs and the backfill memory.
  */
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
-import { duration, int, mib, ms } from './format.js';
-import { bench, extra, type Results } from './results.js';
+import { bytes, duration, int, mib, ms } from './format.js';
+import { bench, extra, gitHttpRow, type Results } from './results.js';
 
 type Table = (r: Results) => string;
 
@@ -80,10 +80,37 @@ function backfillSummary(r: Results): string {
 }
 
 /** Tables by marker name (block markers). */
+/** Bytes as bench/results/git-http.md writes them (MB with two decimals). */
+const packBytes = (b: number) => (b < 1024 * 1024 ? bytes(b) : `${(b / 1024 / 1024).toFixed(2)} MB`);
+
+/** bench/git-http.ts at N = 10,000: each operation on the three remote stores (requests, bytes, time). */
+function gitHttpTable(r: Results): string {
+  const n = 10_000;
+  const stores = ['GitHttpRefStore', 'SubprocessGitRefStore', 'RemoteApiRefStore'];
+  const ops = [
+    'cold get (new store)',
+    'warm get (tip unchanged)',
+    'get after 1 doc changed elsewhere',
+    'put 1 doc (warm store)',
+    'history of a doc (10 commits, new store)',
+    `write ${n} docs (one commit)`,
+  ];
+  const cell = (store: string, op: string) => {
+    const x = gitHttpRow(r, store, n, op);
+    return `${x.requests} req, ${x.up ? packBytes(x.up) : '–'} / ${packBytes(x.down)}, ${Math.round(x.ms)} ms`;
+  };
+  return [
+    `| N = ${int(n)} documents | GitHttpRefStore | SubprocessGitRefStore (\`https://\`) | RemoteApiRefStore (emulator) |`,
+    '|---|---|---|---|',
+    ...ops.map((op) => `| ${op.replace(String(n), int(n))} | ${stores.map((s) => cell(s, op)).join(' | ')} |`),
+  ].join('\n');
+}
+
 export const tables: Record<string, Table> = {
   'peers-summary': (r) => peersSummaryTable(r.peers.rows, r.peers.latencyMs).trim(),
   scaling: (r) => scalingRowsTable(r.scaling.rows).trim(),
   stores: storesTable,
   sources: sourcesTable,
   'backfill-summary': backfillSummary,
+  'git-http': gitHttpTable,
 };
