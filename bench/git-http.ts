@@ -29,7 +29,8 @@ const TOKEN = 'bench-git-http-token';
 const arg = (name: string) => process.argv[process.argv.indexOf(name) + 1];
 const SIZES = (process.argv.includes('--sizes') ? (arg('--sizes') ?? '') : '1000,10000').split(',').map(Number);
 
-interface Row {
+/** One measured operation: a store, a section size, round trips, bytes up and down, wall time. */
+export interface Row {
   store: string;
   n: number;
   op: string;

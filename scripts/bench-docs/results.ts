@@ -5,6 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
+import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 
@@ -24,17 +25,6 @@ export interface ContentionFile {
     retriesAtMost4Requests: number;
   };
   action: { runs: number; succeeded: number };
-}
-
-/** One operation of bench/git-http.ts: a store, a section size, round trips, bytes and wall time. */
-export interface GitHttpRow {
-  store: string;
-  n: number;
-  op: string;
-  requests: number;
-  up: number;
-  down: number;
-  ms: number;
 }
 
 /** bench/results/git-http.json (`npx tsx bench/git-http.ts`). */
