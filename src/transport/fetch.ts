@@ -1,6 +1,6 @@
 /**
  * `fetchTransport`: the standard transport (StdHttpTransport in the spec) over the platform's
- * `fetch` — Node ≥ 20's global fetch or the browser's.
+ * `fetch` — Node's global fetch or the browser's.
  */
 import { concatBytes } from '../core/bytes.js';
 import { TransportError } from '../core/errors.js';
