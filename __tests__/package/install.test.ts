@@ -152,6 +152,18 @@ describe('the packed package', () => {
 import { GitRefStore, SubprocessGitRefStore } from 'docdb/node';
 import { DEMO_SEED, startEmulator } from 'docdb/emulator';
 import { createOctokit } from 'docdb/octokit';
+import { loadDocDbClient } from 'docdb/browser';
+
+/** The browser client's writes take ifMatch, as its runtime does (issue 22). */
+export async function browserIfMatch(): Promise<void> {
+  const client = await loadDocDbClient({ backend: 'memory' });
+  const got = await client.get({ namespace: 'a', doc_type: 'b', id: 'c' });
+  await client.put({ namespace: 'a', type: 'b', id: 'c', data: 1 }, { ifMatch: got.etag });
+  await client.delete({ namespace: 'a', doc_type: 'b', id: 'c' }, { ifMatch: null, message: 'delete' });
+  await client.commit([{ op: 'delete', identity: { namespace: 'a', doc_type: 'b', id: 'c' } }], { ifMatch: { 'a/b/c.json': null } });
+  // @ts-expect-error ifMatch is an etag string or null
+  await client.put({ namespace: 'a', type: 'b', id: 'c', data: 1 }, { ifMatch: 42 });
+}
 
 export async function check(): Promise<string | null> {
   const em = await startEmulator({ seed: DEMO_SEED });
