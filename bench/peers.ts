@@ -13,6 +13,7 @@
  *                          [--scenarios first,changed,nochange] [--note "text"] [--replace] [--no-write]
  *   npx tsx bench/peers.ts --regen [--note "text"]   rewrite peers.md from peers.json (and add a note)
  *   npx tsx bench/peers.ts --summary                 print the README's compact table from peers.json
+ *   npx tsx bench/peers.ts --scaling [--sizes 1,10000,100000]   docdb alone at latency 0 → scaling.json/.md
  * Merges into bench/results/peers.json: rows are keyed by (strategy, N, scenario); this run's rows replace
  * the same-key rows, the others are kept (refused if the file was measured at another latency; --replace
  * starts over). Each row is merged as soon as it is measured. bench/results/peers.md is regenerated from
@@ -26,6 +27,19 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
 import type { EmulatorHandle } from '../src/emulator/types.js';
+import {
+  type PeerRow,
+  type PeersFile,
+  peersSummaryTable,
+  peersTable,
+  SCENARIOS,
+  type ScalingFile,
+  type Scenario,
+  STRATEGIES,
+  type Strategy,
+  scalingTable,
+  sortPeerRows,
+} from './peers-table.js';
 import type { BenchResult } from './run.js';
 import { median } from './stats.js';
 
@@ -33,28 +47,8 @@ const here = dirname(fileURLToPath(import.meta.url));
 const WORKER = join(here, 'peers-worker.ts');
 const TOKEN = 'ghp_bench_peers_token_0123456789abcdef';
 
-export const STRATEGIES = ['docdb', 'blob-per-file', 'per-document', 'contents', 'git'] as const;
-type Strategy = (typeof STRATEGIES)[number];
-export const SCENARIOS = ['first', '1% changed', 'no change'] as const;
-type Scenario = (typeof SCENARIOS)[number];
 /** CLI spellings of the scenarios (`--scenarios first,changed,nochange`). */
 const SCENARIO_FLAGS: Record<string, Scenario> = { first: 'first', changed: '1% changed', nochange: 'no change' };
-
-export interface PeerRow {
-  strategy: Strategy;
-  n: number;
-  scenario: Scenario;
-  runs: number;
-  requests: number;
-  writes: number;
-  commits: number;
-  bytesSent: number;
-  bytesReceived: number;
-  ms: number;
-  /** (max − min) / median of the wall times, in percent. */
-  noisePct: number;
-  peakRssMiB: number;
-}
 
 interface Sample {
   requests: number;
@@ -215,27 +209,7 @@ export async function runPeers(opts: {
   return rows;
 }
 
-const kb = (b: number) =>
-  b < 1024 ? `${b} B` : b < 1024 * 1024 ? `${(b / 1024).toFixed(1)} KB` : `${(b / 1024 / 1024).toFixed(1)} MB`;
-
-/** Rows in table order: by N, then strategy order, then scenario order. */
-export function sortPeerRows(rows: PeerRow[]): PeerRow[] {
-  const si = (r: PeerRow) => STRATEGIES.indexOf(r.strategy);
-  const ci = (r: PeerRow) => SCENARIOS.indexOf(r.scenario);
-  return [...rows].sort((a, b) => a.n - b.n || si(a) - si(b) || ci(a) - ci(b));
-}
-
 const rowKey = (r: PeerRow) => `${r.strategy}\u0000${r.n}\u0000${r.scenario}`;
-
-/** The results file: the rows of every run merged, all measured at one injected latency. */
-export interface PeersFile {
-  date: string;
-  node: string;
-  latencyMs: number;
-  rows: PeerRow[];
-  /** Free-text lines printed under the table (`--note`). */
-  notes?: string[];
-}
 
 /**
  * Merge `rows` into `prev` (the same key replaces the old row, other rows are kept). Refuses rows measured
@@ -259,54 +233,6 @@ export function mergePeers(prev: PeersFile | undefined, rows: PeerRow[], latency
     rows: sortPeerRows([...byKey.values()]),
     ...(allNotes.length ? { notes: allNotes } : {}),
   } satisfies PeersFile;
-}
-
-/** Lines under the table for (strategy, N) pairs that lack some scenarios. */
-function missingScenarioNotes(rows: PeerRow[]): string[] {
-  const notes: string[] = [];
-  const sizes = [...new Set(rows.map((r) => r.n))].sort((a, b) => a - b);
-  for (const n of sizes) {
-    for (const strategy of STRATEGIES) {
-      const have = new Set(rows.filter((r) => r.n === n && r.strategy === strategy).map((r) => r.scenario));
-      if (have.size === 0 || have.size === SCENARIOS.length) continue;
-      const missing = SCENARIOS.filter((c) => !have.has(c));
-      // Does this strategy's request count ignore the scenario at every N where all scenarios were measured?
-      const full = sizes.filter(
-        (m) => rows.filter((r) => r.n === m && r.strategy === strategy).length === SCENARIOS.length,
-      );
-      const same =
-        full.length > 0 &&
-        full.every(
-          (m) => new Set(rows.filter((r) => r.n === m && r.strategy === strategy).map((r) => r.requests)).size === 1,
-        );
-      notes.push(
-        `${strategy} at N = ${n.toLocaleString('en-US')}: ${missing.join(', ')} not timed.` +
-          (same
-            ? ` Its requests do not depend on the scenario (same requests, writes and commits for every scenario at N = ${full
-                .map((m) => m.toLocaleString('en-US'))
-                .join(', ')}), so they cost the same requests as ${[...have].join(', ')}.`
-            : ''),
-      );
-    }
-  }
-  return notes;
-}
-
-/** The README table. */
-export function peersTable(rows: PeerRow[], latencyMs: number, notes: string[] = [], missingNotes = true): string {
-  const head =
-    `| strategy | N | scenario | requests | write requests | commits | bytes up / down | wall time (median) | noise | peak RSS |\n` +
-    '|---|---:|---|---:|---:|---:|---:|---:|---:|---:|\n';
-  const body = rows
-    .map((r) => {
-      const http = r.strategy !== 'git';
-      return `| ${r.strategy} | ${r.n} | ${r.scenario} | ${http ? r.requests : 'n/a'} | ${http ? r.writes : 'n/a'} | ${r.commits} | ${
-        http ? `${kb(r.bytesSent)} / ${kb(r.bytesReceived)}` : 'n/a'
-      } | ${r.ms.toFixed(0)} ms | ${r.runs > 1 ? `±${r.noisePct.toFixed(0)}% (${r.runs} runs)` : 'n/a (1 run)'} | ${r.peakRssMiB.toFixed(0)} MiB |`;
-    })
-    .join('\n');
-  const below = [...(missingNotes ? missingScenarioNotes(rows) : []), ...notes].map((l) => `\n${l}\n`).join('');
-  return `Injected latency: ${latencyMs} ms per request (emulator on loopback; git runs locally without latency).\n\n${head}${body}\n${below}`;
 }
 
 function arg(name: string, def: string): string {
@@ -342,31 +268,16 @@ export async function peersBench(quick: boolean): Promise<BenchResult[]> {
   }));
 }
 
-/** docdb alone up to 100,000 documents (no latency): requests, bytes and the memory per document → scaling.md. */
+/**
+ * docdb alone up to 100,000 documents (no latency): requests, bytes and the memory per document →
+ * scaling.json and scaling.md.
+ */
 async function runScaling(sizes: number[]): Promise<PeerRow[]> {
   const scaling = await runPeers({ latencyMs: 0, runs: 1, sizes, slowMax: 0, strategies: ['docdb'] });
-  writeFileSync(join(here, 'results', 'scaling.md'), scalingTable(scaling));
+  const file: ScalingFile = { date: new Date().toISOString(), node: process.version, rows: scaling };
+  writeFileSync(join(here, 'results', 'scaling.json'), `${JSON.stringify(file, null, 2)}\n`);
+  writeFileSync(join(here, 'results', 'scaling.md'), scalingTable(scaling, file.date));
   return scaling;
-}
-
-/**
- * docdb's scaling series, with the memory per document: (peak RSS of the first write − peak RSS of the
- * 1-document first write) / N, which includes the document itself (input object and encoded bytes).
- */
-export function scalingTable(rows: PeerRow[]): string {
-  const base = rows.find((r) => r.n === 1 && r.scenario === 'first')?.peakRssMiB ?? 0;
-  const head =
-    '| N | scenario | requests | write requests | commits | bytes up / down | wall time | peak RSS | RSS per document |\n' +
-    '|---:|---|---:|---:|---:|---:|---:|---:|---:|\n';
-  const body = rows
-    .map((r) => {
-      const per = r.n > 1 ? `${(((r.peakRssMiB - base) * 1024) / r.n).toFixed(1)} KB` : '';
-      return `| ${r.n.toLocaleString('en-US')} | ${r.scenario} | ${r.requests} | ${r.writes} | ${r.commits} | ${kb(r.bytesSent)} / ${kb(
-        r.bytesReceived,
-      )} | ${r.ms.toFixed(0)} ms | ${r.peakRssMiB.toFixed(0)} MiB | ${per} |`;
-    })
-    .join('\n');
-  return `docdb alone, no injected latency, 1 run each (\`npx tsx bench/peers.ts --scaling\`, ${new Date().toISOString().slice(0, 10)}; \`npm run bench\` also regenerates this file). RSS per document = (peak RSS − peak RSS of the 1-document write) / N; it includes the input documents (≈ 0.75 KB each as JS objects here) and V8's lazy collection.\n\n${head}${body}\n`;
 }
 
 /** Merge `rows` into bench/results/peers.json (or start it over) and regenerate peers.md from all rows. */
@@ -387,16 +298,6 @@ function writePeers(rows: PeerRow[], latencyMs: number, opts: { replace?: boolea
   return merged;
 }
 
-/**
- * The README's compact view of the results: the first write of every strategy at every N, and all three
- * scenarios at the largest N (the full table is bench/results/peers.md).
- */
-export function peersSummaryTable(rows: PeerRow[], latencyMs: number): string {
-  const top = Math.max(...rows.map((r) => r.n));
-  const keep = sortPeerRows(rows).filter((r) => r.scenario === 'first' || r.n === top);
-  return peersTable(keep, latencyMs, [], false);
-}
-
 /** Parse a comma-separated flag value against the allowed names (exits with the list on an unknown one). */
 function list<T>(raw: string, known: Record<string, T>, what: string): T[] {
   return raw.split(',').map((name) => {
@@ -412,7 +313,7 @@ function list<T>(raw: string, known: Record<string, T>, what: string): T[] {
 if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--scaling')) {
   // docdb's scaling series alone (writes bench/results/scaling.md; peers.json is not touched).
   const rows = await runScaling(arg('sizes', '1,10000,100000').split(',').map(Number));
-  console.log(scalingTable(rows));
+  console.log(scalingTable(rows, new Date().toISOString()));
 } else if (process.argv[1]?.endsWith('peers.ts') && process.argv.includes('--summary')) {
   // Print the README's compact table from bench/results/peers.json; measures nothing.
   const file = JSON.parse(readFileSync(join(here, 'results', 'peers.json'), 'utf8')) as PeersFile;

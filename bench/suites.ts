@@ -1,8 +1,10 @@
-/** The benchmark suites run by bench/run.ts. Each returns one BenchResult. */
+/** The benchmark suites run by bench/run.ts. Each returns one BenchResult or several. */
 import { performance } from 'node:perf_hooks';
-import { sha1Hex } from '../src/core/git/sha1.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
 import { backfillBench } from './backfill.js';
+import { browserBundleSize } from './bundle.js';
+import { cpuBenches } from './cpu.js';
+import { gitObjectBenches } from './git-objects.js';
 import { peersBench } from './peers.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
@@ -19,14 +21,6 @@ async function time(name: string, iterations: number, fn: (i: number) => Promise
   const totalMs = performance.now() - start;
   return { name, iterations, totalMs, perOpMs: totalMs / iterations };
 }
-
-const sha1Throughput: Bench = async (quick) => {
-  const data = new Uint8Array(5 * 1024 * 1024).map((_, i) => i & 0xff);
-  const r = await time('sha1 5 MiB', quick ? 2 : 10, () => {
-    sha1Hex(data);
-  });
-  return { ...r, extra: { mibPerSec: Number(((5 * 1000) / r.perOpMs).toFixed(1)) } };
-};
 
 const memoryBatchCommit: Bench = async (quick) => {
   const n = quick ? 2_000 : 10_000;
@@ -51,16 +45,19 @@ const memoryWarmGet: Bench = async (quick) => {
   });
 };
 
-export const benches: Bench[] = [
-  sha1Throughput,
-  memoryBatchCommit,
-  memoryWarmGet,
-  remoteColdGet,
-  remoteWarmGet,
-  remoteBatchWrite,
-  writesBench,
-  sourceBenches,
-  storeComparison,
-  peersBench,
-  backfillBench,
-];
+/** The suites by name, in run order (`npm run bench -- --only cpu,bundle` runs some of them). */
+export const benches: Record<string, Bench> = {
+  cpu: cpuBenches,
+  bundle: browserBundleSize,
+  'memory-commit': memoryBatchCommit,
+  'memory-get': memoryWarmGet,
+  'remote-cold-get': remoteColdGet,
+  'remote-warm-get': remoteWarmGet,
+  'remote-batch': remoteBatchWrite,
+  writes: writesBench,
+  sources: sourceBenches,
+  stores: storeComparison,
+  'git-objects': gitObjectBenches,
+  peers: peersBench,
+  backfill: backfillBench,
+};

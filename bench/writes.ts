@@ -8,8 +8,8 @@
  *
  *   npx tsx bench/writes.ts [--sizes 1,10000,20000,40000,100000] [--orders spread,sorted] [--runs 1]
  *                           [--label "after"] [--out bench/results/writes.json] [--no-write]
- *   npx tsx bench/writes.ts --render     rewrite bench/results/writes.md and the README's summary (between
- *                                        <!-- bench:writes --> and <!-- /bench:writes -->) from the .json files
+ *   npx tsx bench/writes.ts --render     rewrite bench/results/writes.md from the .json files
+ * The README's table is rendered from the same files by `npm run bench:docs` (figure `writes`).
  * Results: bench/results/writes.json (this build) and, when present, bench/results/writes-before.json (the
  * build before issue 21, measured with the same script) side by side in bench/results/writes.md.
  */
@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
 import type { BenchResult } from './run.js';
 import { median } from './stats.js';
-import { renderWrites, type WriteRow, type WritesFile, writesSummary } from './writes-table.js';
+import { renderWrites, type WriteRow, type WritesFile } from './writes-table.js';
 import { WRITES_TOKEN } from './writes-worker.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -146,25 +146,12 @@ function readFile(path: string): WritesFile | undefined {
   return existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as WritesFile) : undefined;
 }
 
-/** Where the README's copy of the summary goes (the markers a `bench:docs` generator also uses). */
-const README = join(here, '..', 'README.md');
-const START = '<!-- bench:writes -->';
-const END = '<!-- /bench:writes -->';
-
-/** Rewrite bench/results/writes.md, and the README's summary between its markers, from the JSON files. */
+/** Rewrite bench/results/writes.md from the JSON files (`npm run bench:docs` renders the README's table). */
 function render(): void {
   const now = readFile(WRITES_JSON);
   if (!now) throw new Error(`${WRITES_JSON} is missing: run npx tsx bench/writes.ts first`);
-  const before = readFile(WRITES_BEFORE_JSON);
-  writeFileSync(WRITES_MD, renderWrites(now, before));
-  console.error(`wrote ${WRITES_MD}`);
-  const readme = readFileSync(README, 'utf8');
-  const a = readme.indexOf(START);
-  const b = readme.indexOf(END);
-  if (a < 0 || b < a) return;
-  const table = `${START}\n${writesSummary(now, before)}${END}`;
-  writeFileSync(README, `${readme.slice(0, a)}${table}${readme.slice(b + END.length)}`);
-  console.error(`updated ${README} between ${START} and ${END}`);
+  writeFileSync(WRITES_MD, renderWrites(now, readFile(WRITES_BEFORE_JSON)));
+  console.error(`wrote ${WRITES_MD} (run npm run bench:docs for the README)`);
 }
 
 async function main() {

@@ -6,6 +6,11 @@ export interface BundleInfo {
   gzipBytes: number;
   inputs: string[];
 }
-export declare function buildBundle(entry: string, outfile: string): Promise<BundleInfo>;
+export declare function buildBundle(
+  entry: string,
+  outfile: string,
+  extra?: Record<string, unknown>,
+): Promise<BundleInfo>;
 export declare function buildBrowserBundle(outDir?: string): Promise<BundleInfo>;
+export declare function buildGitHttpBundle(outDir?: string): Promise<BundleInfo>;
 export declare function buildPlayground(outDir?: string): Promise<{ dir: string; files: string[]; inputs: string[] }>;

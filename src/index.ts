@@ -1,6 +1,6 @@
 /**
  * docdb — a versioned document database on one git ref, over GitHub's Git Database REST API.
- * This entry point is platform-neutral (Node ≥ 20 and browsers). Node-only pieces live behind
+ * This entry point is platform-neutral (Node 22.12+ and browsers). Node-only pieces live behind
  * subpaths: `docdb/emulator` (the GitHub API emulator) and `docdb/octokit` (createOctokit).
  *
  * @example

@@ -1,7 +1,8 @@
 /**
- * `docdb/node`: the Node-only stores, which run the git command line — GitRefStore (a local
- * repository) and SubprocessGitRefStore (any git remote through a cache repository). Kept out of the
- * platform-neutral `docdb` entry point so browser bundles never see node:child_process.
+ * `docdb/node`: the git stores — GitRefStore (a local repository) and SubprocessGitRefStore (any git
+ * remote through a cache repository), which run the git command line, and GitHttpRefStore (any git
+ * server over smart HTTP, no git binary; also `docdb/git-http`). Kept out of the platform-neutral
+ * `docdb` entry point so browser bundles never see node:child_process.
  *
  * @example
  * import { DocumentStore } from 'docdb';
@@ -18,3 +19,4 @@ export {
   SubprocessGitRefStore,
   type SubprocessGitRefStoreOptions,
 } from './stores/git/index.js';
+export { GitHttpRefStore, type GitHttpRefStoreOptions } from './stores/git-http/index.js';

@@ -63,6 +63,14 @@ describe('docdb/browser bundle', () => {
     expect(typeof mod.errors.ConcurrentUpdate).toBe('function');
   });
 
+  it('errors keep their class names through minification (err.name is PreconditionFailed, not a mangled name)', async () => {
+    const mod = await import(bundle.file);
+    const err = new mod.errors.PreconditionFailed('k', null, 'a'.repeat(40), null);
+    expect(err.name).toBe('PreconditionFailed');
+    expect(err.toJSON().name).toBe('PreconditionFailed');
+    expect(new mod.errors.InvalidKey('x', 'empty', 'bad').name).toBe('InvalidKey');
+  });
+
   it('the Node-globals scan finds Buffer and process in browser sources (the guard itself)', async () => {
     const file = join(dir, 'globals.ts');
     await writeFile(

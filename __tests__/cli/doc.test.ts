@@ -1,6 +1,6 @@
 /**
  * `docdb doc get|put|list|delete|history` through every store (`--refstore api` against the emulator,
- * `git` on a bare repository, `subprocess` on a file:// remote): the same session gives the same
+ * `git` on a bare repository, `subprocess` on a file:// remote, `git-http` on `git http-backend`): the same session gives the same
  * results, and errors look the same whichever store is behind them.
  */
 import { writeFileSync } from 'node:fs';
@@ -9,24 +9,29 @@ import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { bareRepo, fsckStrict, GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
+import { type GitHttpServer, startGitHttpServer } from '../git/http-git-server.js';
 import { runCli } from './run-cli.js';
 
 const TOKEN = 'ghp_CliDocTestToken0123456789abcdefABC';
 let em: EmulatorHandle;
 let tmp: ReturnType<typeof tempDir>;
+let gitServer: GitHttpServer;
 beforeAll(async () => {
   em = await startEmulator();
   em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
   tmp = tempDir('docdb-cli-');
+  gitServer = await startGitHttpServer(tmp.dir, TOKEN);
 });
 afterAll(async () => {
   await em?.stop();
+  await gitServer?.stop();
   tmp?.cleanup();
 });
 
 let n = 0;
 /** A fresh, empty section in each kind of store: the flags and environment that select it. */
-function freshStore(kind: 'api' | 'git' | 'subprocess'): {
+type Kind = 'api' | 'git' | 'subprocess' | 'git-http';
+function freshStore(kind: Kind): {
   flags: string[];
   env: NodeJS.ProcessEnv;
   gitDirs: string[];
@@ -42,6 +47,13 @@ function freshStore(kind: 'api' | 'git' | 'subprocess'): {
   }
   const dir = bareRepo(tmp.dir, `repo-${n}.git`);
   if (kind === 'git') return { flags: ['--refstore', 'git', '--git-dir', dir], env: GIT_TEST_ENV, gitDirs: [dir] };
+  if (kind === 'git-http') {
+    return {
+      flags: ['--refstore', 'git-http', '--remote', `${gitServer.url}/repo-${n}.git`],
+      env: { ...GIT_TEST_ENV, DOCDB_TEST_TOKEN: TOKEN },
+      gitDirs: [dir],
+    };
+  }
   const cache = join(tmp.dir, `cache-${n}.git`);
   return {
     flags: ['--refstore', 'subprocess', '--remote', pathToFileURL(dir).href, '--git-dir', cache],
@@ -52,10 +64,14 @@ function freshStore(kind: 'api' | 'git' | 'subprocess'): {
 
 const ID = ['--namespace', 'notes', '--type', 'note', '--id', 'team/hello'];
 
-describe.each(['api', 'git', 'subprocess'] as const)('docdb doc with --refstore %s', (kind) => {
+/** The token flag for the stores that take one from the environment. */
+const tokenFlagsFor = (kind: Kind) =>
+  kind === 'api' || kind === 'git-http' ? ['--token-env', 'DOCDB_TEST_TOKEN'] : [];
+
+describe.each(['api', 'git', 'subprocess', 'git-http'] as const)('docdb doc with --refstore %s', (kind) => {
   it('put → get → list → history → get --version → delete, with the same output for every store', async () => {
     const { flags, env: baseEnv, gitDirs } = freshStore(kind);
-    const tokenFlags = kind === 'api' ? ['--token-env', 'DOCDB_TEST_TOKEN'] : [];
+    const tokenFlags = tokenFlagsFor(kind);
     const cli = (args: string[], stdin?: string) =>
       runCli([...args, ...flags, ...tokenFlags], {
         env: baseEnv,
@@ -143,7 +159,7 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc with --refstore 
 
   it('not found and bad versions: the same exit codes and error codes for every store', async () => {
     const { flags, env } = freshStore(kind);
-    const tokenFlags = kind === 'api' ? ['--token-env', 'DOCDB_TEST_TOKEN'] : [];
+    const tokenFlags = tokenFlagsFor(kind);
     const cli = (args: string[]) => runCli([...args, ...flags, ...tokenFlags], { env, cwd: tmp.dir });
     const empty = await cli(['doc', 'get', ...ID, '--json']);
     expect(empty.code).toBe(3);
@@ -185,6 +201,10 @@ describe('errors of the stores themselves', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^docdb doc put: AuthMissing: /);
+    // It says how to give one, in the CLI's terms (issue 22).
+    expect(r.stderr).toContain(
+      'Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`',
+    );
     const dir = bareRepo(tmp.dir, 'untouched.git');
     await runCli(['doc', 'list', '--refstore', 'git', '--git-dir', dir], { env: GIT_TEST_ENV });
     expect(git(['--git-dir', dir, 'for-each-ref']).trim()).toBe('');

@@ -88,12 +88,12 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     [
       'bad --refstore',
       ['doc', 'get', ...ID, '--refstore', 'svn'],
-      /--refstore "svn" is not a store \(allowed: api, git, subprocess\)/,
+      /--refstore "svn" is not a store \(allowed: api, git, subprocess, git-http\)/,
     ],
     [
       'flag for another store',
       ['doc', 'get', ...ID, '--remote', 'file:///x'],
-      /--remote applies to --refstore subprocess, not api/,
+      /--remote applies to --refstore subprocess or git-http, not api/,
     ],
     [
       'git store without --git-dir',

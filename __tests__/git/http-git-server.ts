@@ -1,7 +1,9 @@
 /**
- * A git smart-HTTP server on loopback for tests: `git http-backend` (CGI) behind a node:http server
- * that demands HTTP Basic auth with one token, so the SubprocessGitRefStore's credential path
- * (GIT_ASKPASS) is exercised against real git over https-like transport without any network.
+ * A git smart-HTTP server on loopback for tests: `git http-backend` (CGI, shipped with git) behind a
+ * node:http server. With a token it demands HTTP Basic auth (any user, that token as the password);
+ * pushes are enabled (`REMOTE_USER` is set for every accepted request). With `cors`, it answers
+ * preflights and adds CORS headers, as Gitea can be configured to, so pages on another origin can use
+ * it. Every request is logged (method, URL, auth outcome, the v2 command of a POST, bytes sent back).
  * See https://git-scm.com/docs/git-http-backend
  */
 import { spawn } from 'node:child_process';
@@ -9,11 +11,27 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import { GIT_TEST_ENV } from './helpers.js';
 
+export interface LoggedRequest {
+  method: string;
+  url: string;
+  auth: 'none' | 'ok' | 'wrong';
+  user?: string;
+  /** `ls-refs` or `fetch` for a protocol-v2 POST to git-upload-pack. */
+  command?: string;
+  /** Bytes of the response body. */
+  bytes?: number;
+}
+
 export interface GitHttpServer {
   url: string;
   /** Every request: method, URL (path and query) and whether its credentials were accepted. */
-  requests: { method: string; url: string; auth: 'none' | 'ok' | 'wrong'; user?: string }[];
+  requests: LoggedRequest[];
   stop(): Promise<void>;
+}
+
+export interface GitHttpServerOptions {
+  /** Answer CORS preflights and add CORS headers for any origin. */
+  cors?: boolean;
 }
 
 function check(req: IncomingMessage, token: string): { auth: 'none' | 'ok' | 'wrong'; user?: string } {
@@ -23,7 +41,7 @@ function check(req: IncomingMessage, token: string): { auth: 'none' | 'ok' | 'wr
   return { auth: rest.join(':') === token ? 'ok' : 'wrong', ...(user ? { user } : {}) };
 }
 
-function cgi(req: IncomingMessage, res: ServerResponse, projectRoot: string, user: string): void {
+function cgi(req: IncomingMessage, res: ServerResponse, projectRoot: string, user: string, log: LoggedRequest): void {
   const url = new URL(req.url ?? '/', 'http://x');
   const child = spawn('git', ['http-backend'], {
     env: {
@@ -41,11 +59,19 @@ function cgi(req: IncomingMessage, res: ServerResponse, projectRoot: string, use
     },
     stdio: ['pipe', 'pipe', 'inherit'],
   });
+  let first = true;
+  req.on('data', (chunk: Buffer) => {
+    // The first packet of a v2 request is `command=<name>`.
+    if (first) log.command = /^[0-9a-f]{4}command=([a-z-]+)/.exec(chunk.toString('latin1'))?.[1];
+    first = false;
+  });
   req.pipe(child.stdin);
   let head = Buffer.alloc(0);
   let headersDone = false;
+  log.bytes = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     if (headersDone) {
+      log.bytes = (log.bytes ?? 0) + chunk.length;
       res.write(chunk);
       return;
     }
@@ -62,26 +88,45 @@ function cgi(req: IncomingMessage, res: ServerResponse, projectRoot: string, use
       else res.setHeader(name, value);
     }
     res.writeHead(status);
+    log.bytes = head.length - end - 4;
     res.write(head.subarray(end + 4));
   });
   child.on('close', () => res.end());
 }
 
+function corsHeaders(req: IncomingMessage, res: ServerResponse): void {
+  res.setHeader('Access-Control-Allow-Origin', req.headers.origin ?? '*');
+  res.setHeader('Access-Control-Allow-Methods', 'GET, POST, OPTIONS');
+  res.setHeader('Access-Control-Allow-Headers', 'authorization, content-type, accept, git-protocol');
+  res.setHeader('Access-Control-Max-Age', '600');
+  res.setHeader('Vary', 'Origin');
+}
+
 /**
- * Serve the repositories below `projectRoot` (e.g. `<root>/data.git` at `<url>/data.git`), requiring
- * `Authorization: Basic <any user>:<token>` on every request.
+ * Serve the repositories below `projectRoot` (e.g. `<root>/data.git` at `<url>/data.git`). With a
+ * `token`, every request needs `Authorization: Basic <any user>:<token>`; without one, none does.
  */
-export async function startGitHttpServer(projectRoot: string, token: string): Promise<GitHttpServer> {
+export async function startGitHttpServer(
+  projectRoot: string,
+  token: string | undefined,
+  options: GitHttpServerOptions = {},
+): Promise<GitHttpServer> {
   const requests: GitHttpServer['requests'] = [];
   const server = createServer((req, res) => {
-    const a = check(req, token);
-    requests.push({ method: req.method ?? '', url: req.url ?? '', ...a });
-    if (a.auth !== 'ok') {
+    if (options.cors) corsHeaders(req, res);
+    if (options.cors && req.method === 'OPTIONS') {
+      res.writeHead(204).end();
+      return;
+    }
+    const a = token === undefined ? { auth: 'none' as const } : check(req, token);
+    const log: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', ...a };
+    requests.push(log);
+    if (token !== undefined && a.auth !== 'ok') {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="docdb test"' });
       res.end('authentication required\n');
       return;
     }
-    cgi(req, res, projectRoot, a.user ?? 'user');
+    cgi(req, res, projectRoot, a.user ?? 'anonymous', log);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

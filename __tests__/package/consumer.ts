@@ -90,12 +90,3 @@ export function installConsumer(work: string, tarball: string): string {
   sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
   return dir;
 }
-
-/** The fenced code block that follows `<!-- tested: NAME ... -->` in a Markdown file. */
-export function taggedBlock(markdown: string, name: string): string {
-  const at = markdown.indexOf(`<!-- tested: ${name}`);
-  if (at < 0) throw new Error(`README has no block tagged "tested: ${name}"`);
-  const m = /```\w*\n([\s\S]*?)```/.exec(markdown.slice(at));
-  if (!m) throw new Error(`no code block after "tested: ${name}"`);
-  return m[1]!;
-}

@@ -4,23 +4,34 @@
  * - load EVERY subpath of package.json `exports` (new entry points are covered automatically),
  * - type-check a consumer .ts file against the published types,
  * - run `npx docdb --version`,
- * - run the README's library examples and CLI sessions verbatim against `docdb emulator` and a bare
- *   repository, with the installed `docdb` on PATH.
+ * - run every example README.md and docs/*.md mark `<!-- tested: NAME -->` verbatim from the installed
+ *   package: the programs in one Node process (each printing what its `// comments` promise), the shell
+ *   sessions with bash, against `docdb emulator --port 8787` and bare repositories, with the installed
+ *   `docdb` on PATH. (docs-examples.test.ts fails when a ts/js/html block is neither tested nor a fragment.)
  * Also: bin/docdb.js of this checkout works after `npm ci` (the `prepare` script built lib/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
-import { installConsumer, PKG, packCopy, REPO, sh, taggedBlock } from './consumer.js';
+import { installConsumer, PKG, packCopy, REPO, sh } from './consumer.js';
+import { allDocBlocks, type DocBlock, promisedOutput, testedBlock } from './doc-blocks.js';
 
-const EMULATOR_PORT = 8787; // the port the README's examples use
+const EMULATOR_PORT = 8787; // the port the documented examples use
+/** Languages of the examples run as programs (sh blocks are shell sessions, run with bash). */
+const PROGRAM_LANGS = ['ts', 'typescript', 'tsx', 'js', 'javascript', 'mjs'];
 let tmp: ReturnType<typeof tempDir>;
 let tarball: string;
 let consumer: string;
-let readme: string;
+/** The README and docs that ship, and the program examples written into the consumer project from them. */
+let shipped: DocBlock[];
+let examples: { name: string; file: string; dir: string }[];
+
+const tested = allDocBlocks(REPO).filter((b) => b.mark?.kind === 'tested'); // the same files are packed
+const nameOf = (b: DocBlock) => (b.mark?.kind === 'tested' ? b.mark.name : '');
+const tsx = () => ['--import', join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')];
 
 /** Environment of a user's shell: no tokens or GitHub variables from the machine running the tests. */
 function userEnv(): NodeJS.ProcessEnv {
@@ -36,11 +47,28 @@ beforeAll(() => {
   tmp = tempDir('docdb-package-');
   tarball = packCopy(tmp.dir);
   consumer = installConsumer(tmp.dir, tarball);
-  readme = readFileSync(join(consumer, 'node_modules', PKG.name, 'README.md'), 'utf8'); // the README that ships
-  writeFileSync(join(consumer, 'readme-library.ts'), taggedBlock(readme, 'library-example'));
-  writeFileSync(join(consumer, 'readme-git.ts'), taggedBlock(readme, 'git-store-example'));
+  shipped = allDocBlocks(join(consumer, 'node_modules', PKG.name));
+  examples = writeExamples(shipped.filter((b) => b.mark?.kind === 'tested' && PROGRAM_LANGS.includes(b.lang)));
 }, 300_000);
 afterAll(() => tmp?.cleanup());
+
+/**
+ * Each program example in its own directory of the consumer project (so `docdb` resolves to the installed
+ * package: examples/NAME/example.ts or .mjs), next to an empty bare repository `data.git` when its marker
+ * says so. The .ts ones are type-checked with the consumer below.
+ */
+function writeExamples(blocks: DocBlock[]) {
+  return blocks.map((b) => {
+    const name = nameOf(b);
+    const dir = join(consumer, 'examples', name);
+    mkdirSync(dir, { recursive: true });
+    if (b.mark?.kind === 'tested' && b.mark.note.includes('data.git'))
+      git(['init', '-q', '--bare', join(dir, 'data.git')]);
+    const file = join(dir, `example.${['ts', 'typescript', 'tsx'].includes(b.lang) ? 'ts' : 'mjs'}`);
+    writeFileSync(file, b.code);
+    return { name, file, dir };
+  });
+}
 
 describe('the packed package', () => {
   it('contains lib/, the bin, the Action bundle and docs, and every exports target', () => {
@@ -108,7 +136,7 @@ describe('the packed package', () => {
     expect(nodeImports).toEqual([]);
   });
 
-  it('a consumer .ts file type-checks against the published types (README examples included)', () => {
+  it('a consumer .ts file and the .ts examples of README and docs type-check against the published types', () => {
     const installed = JSON.parse(
       readFileSync(join(consumer, 'node_modules', PKG.name, 'package.json'), 'utf8'),
     ) as typeof PKG;
@@ -124,6 +152,18 @@ describe('the packed package', () => {
 import { GitRefStore, SubprocessGitRefStore } from 'docdb/node';
 import { DEMO_SEED, startEmulator } from 'docdb/emulator';
 import { createOctokit } from 'docdb/octokit';
+import { loadDocDbClient } from 'docdb/browser';
+
+/** The browser client's writes take ifMatch, as its runtime does (issue 22). */
+export async function browserIfMatch(): Promise<void> {
+  const client = await loadDocDbClient({ backend: 'memory' });
+  const got = await client.get({ namespace: 'a', doc_type: 'b', id: 'c' });
+  await client.put({ namespace: 'a', type: 'b', id: 'c', data: 1 }, { ifMatch: got.etag });
+  await client.delete({ namespace: 'a', doc_type: 'b', id: 'c' }, { ifMatch: null, message: 'delete' });
+  await client.commit([{ op: 'delete', identity: { namespace: 'a', doc_type: 'b', id: 'c' } }], { ifMatch: { 'a/b/c.json': null } });
+  // @ts-expect-error ifMatch is an etag string or null
+  await client.put({ namespace: 'a', type: 'b', id: 'c', data: 1 }, { ifMatch: 42 });
+}
 
 export async function check(): Promise<string | null> {
   const em = await startEmulator({ seed: DEMO_SEED });
@@ -157,14 +197,14 @@ export async function check(): Promise<string | null> {
           target: 'ES2022',
           module: 'NodeNext',
           moduleResolution: 'NodeNext',
-          lib: ['ES2023', 'DOM'],
+          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
           strict: true,
           noEmit: true,
           skipLibCheck: true,
           types: ['node'],
           typeRoots: [join(REPO, 'node_modules', '@types')],
         },
-        include: ['*.ts'],
+        include: ['*.ts', 'examples/*/*.ts'],
       }),
     );
     sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
@@ -183,13 +223,19 @@ export async function check(): Promise<string | null> {
   });
 });
 
-describe('the README runs as written', () => {
+describe('the documented examples run from the installed package', () => {
+  const programs = tested.filter((b) => PROGRAM_LANGS.includes(b.lang));
+  const sessions = tested.filter((b) => b.lang === 'sh');
   let emulator: ChildProcess | undefined;
+  let outcomes: Record<string, { ok: boolean; output: string; error?: string }>;
+
   beforeAll(async () => {
     // The examples name port 8787: it must be free.
     await new Promise<void>((resolve, reject) => {
       const probe = createServer();
-      probe.once('error', () => reject(new Error(`port ${EMULATOR_PORT} is in use: the README examples need it free`)));
+      probe.once('error', () =>
+        reject(new Error(`port ${EMULATOR_PORT} is in use: the documented examples need it free`)),
+      );
       probe.listen(EMULATOR_PORT, '127.0.0.1', () => probe.close(() => resolve()));
     });
     emulator = spawn('docdb', ['emulator', '--port', String(EMULATOR_PORT)], {
@@ -204,7 +250,8 @@ describe('the README runs as written', () => {
       });
       emulator!.on('exit', (code) => reject(new Error(`docdb emulator exited (${code}): ${out}`)));
     });
-  }, 60_000);
+    outcomes = runExamples();
+  }, 120_000);
   afterAll(async () => {
     if (emulator && emulator.exitCode === null) {
       const exited = new Promise((r) => emulator!.once('exit', r));
@@ -213,23 +260,40 @@ describe('the README runs as written', () => {
     }
   });
 
-  const tsx = () => ['--import', join(REPO, 'node_modules', 'tsx', 'dist', 'loader.mjs')];
+  /**
+   * Every program example in ONE Node process (run-examples.ts), with fake-indexeddb for the browser store
+   * examples, and GITHUB_API_URL and GITHUB_TOKEN naming the emulator, as a workflow step would have them.
+   */
+  function runExamples() {
+    const fakeIdb = join(REPO, 'node_modules', 'fake-indexeddb', 'auto', 'index.mjs');
+    const env = { ...userEnv(), GITHUB_API_URL: `http://127.0.0.1:${EMULATOR_PORT}`, GITHUB_TOKEN: 'ghp_demo_write' };
+    const out = sh(
+      process.execPath,
+      [...tsx(), '--import', fakeIdb, join(import.meta.dirname, 'run-examples.ts'), JSON.stringify(examples)],
+      consumer,
+      env,
+    );
+    return JSON.parse(out.trim().split('\n').at(-1)!);
+  }
 
-  it('the library example', () => {
-    const out = sh(process.execPath, [...tsx(), 'readme-library.ts'], consumer, userEnv());
-    expect(out.trim()).toBe('true { stars: 3 }');
+  it('the docs that ship mark the same examples as this checkout', () => {
+    expect(shipped.filter((b) => b.mark?.kind === 'tested').map(nameOf)).toEqual(tested.map(nameOf));
+    expect(programs.length).toBeGreaterThan(10);
   });
 
-  it('the GitRefStore example', () => {
-    git(['init', '-q', '--bare', join(consumer, 'data.git')]);
-    const out = sh(process.execPath, [...tsx(), 'readme-git.ts'], consumer, userEnv());
-    expect(out.trim()).toBe("[ 'hello' ]");
+  it.each(programs.map((b) => [`${nameOf(b)} (${b.file}:${b.line})`, b] as const))('%s', (_, block) => {
+    const outcome = outcomes[nameOf(block)];
+    expect(outcome, 'the example ran').toBeDefined();
+    expect(outcome!.error ?? '', 'the example threw').toBe('');
+    expect(outcome!.ok).toBe(true);
+    // Each `console.log(…) // comment` promises that comment as its output line.
+    expect(outcome!.output.trimEnd().split('\n').filter(Boolean)).toEqual(promisedOutput(block.code));
   });
 
   const session = (name: string) => {
     const dir = join(tmp.dir, name);
     sh('mkdir', ['-p', dir], tmp.dir);
-    return sh('bash', ['-e', '-o', 'pipefail', '-c', taggedBlock(readme, name)], dir, userEnv());
+    return sh('bash', ['-e', '-o', 'pipefail', '-c', testedBlock(shipped, name).code], dir, userEnv());
   };
 
   const expectSession = (out: string) => {
@@ -244,6 +308,10 @@ describe('the README runs as written', () => {
     expect(lines.at(-1)).toMatch(/exit code 3|docdb: put notes\/note\/hello\.json/);
     expect(out).toContain('exit code 3');
   };
+
+  it('runs every shell session the docs mark as tested (each has its checks below)', () => {
+    expect(sessions.map(nameOf).sort()).toEqual(['cli-session-api', 'cli-session-git']);
+  });
 
   it('the CLI session against the emulator', () => {
     expectSession(session('cli-session-api'));

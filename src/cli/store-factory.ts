@@ -2,31 +2,33 @@
  * The one place the CLI builds a RefStore from flags, shared by every command:
  * `--refstore api` (default; GitHub's Git Database API: `--repo`, `--api-url`),
  * `--refstore git` (a local repository: `--git-dir`), `--refstore subprocess` (any git remote:
- * `--remote`, cache in `--git-dir`); the section is `--ref`, or `--root`/`--section`.
+ * `--remote`, cache in `--git-dir`), `--refstore git-http` (any git server over smart HTTP, no git
+ * binary: `--remote`); the section is `--ref`, or `--root`/`--section`.
  */
 import { InvalidConfig } from '../core/errors.js';
 import { assertValidRefName, sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
 import { GitRefStore, SubprocessGitRefStore } from '../stores/git/index.js';
+import { GitHttpRefStore } from '../stores/git-http/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { fetchTransport } from '../transport/fetch.js';
 import { type FlagSpecs, type FlagValues, str } from './args.js';
 import { type CliIo, UsageError } from './io.js';
 import { type GhRunner, ghHostFor, resolveToken } from './token.js';
 
-export const REFSTORES = ['api', 'git', 'subprocess'] as const;
+export const REFSTORES = ['api', 'git', 'subprocess', 'git-http'] as const;
 export type RefStoreKind = (typeof REFSTORES)[number];
 
 /** Flags that pick the section's store. */
 export const STORE_FLAGS: FlagSpecs = {
-  refstore: { type: 'string', description: 'api (default) | git | subprocess' },
+  refstore: { type: 'string', description: 'api (default) | git | subprocess | git-http' },
   repo: { type: 'string', description: 'owner/name (api; default $GITHUB_REPOSITORY)' },
   'api-url': { type: 'string', description: 'GitHub API URL (api; default $GITHUB_API_URL or https://api.github.com)' },
   ref: { type: 'string', description: 'full section ref (default refs/docdb/documents)' },
   root: { type: 'string', description: 'ref root: refs/<root>/<section> (default docdb)' },
   section: { type: 'string', description: 'section name (default documents)' },
   'git-dir': { type: 'string', description: 'git: the repository; subprocess: the cache repository' },
-  remote: { type: 'string', description: 'subprocess: the git remote (URL or path)' },
+  remote: { type: 'string', description: 'subprocess: the git remote (URL or path); git-http: its https URL' },
   'token-env': { type: 'string', description: 'variable holding the token (default GITHUB_TOKEN, GH_TOKEN, gh)' },
 };
 
@@ -34,7 +36,7 @@ export const STORE_FLAGS: FlagSpecs = {
 const ONLY_FOR: Record<string, RefStoreKind[]> = {
   repo: ['api'],
   'api-url': ['api'],
-  remote: ['subprocess'],
+  remote: ['subprocess', 'git-http'],
   'git-dir': ['git', 'subprocess'],
 };
 
@@ -101,6 +103,36 @@ export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { reposit
   return { repository, apiUrl };
 }
 
+/** `--refstore git-http --remote URL`: the token as for the API (`--token-env`, GITHUB_TOKEN, GH_TOKEN, gh). */
+async function openGitHttp(
+  values: FlagValues,
+  io: CliIo,
+  ref: string,
+  tokenEnv: string | undefined,
+  gh: GhRunner | undefined,
+): Promise<OpenedStore> {
+  const remote = str(values, 'remote');
+  if (!remote) throw new UsageError('--remote is required with --refstore git-http (an https URL)', '--remote');
+  let host: string | undefined;
+  try {
+    host = new URL(remote).host;
+  } catch {}
+  const { token } = await resolveToken({
+    tokenEnv,
+    env: io.env,
+    ghHost: host,
+    ...(gh ? { gh } : {}),
+  });
+  const store = new GitHttpRefStore({ remote, ref, userAgent: 'git/docdb-cli', ...(token ? { token } : {}) });
+  return {
+    store,
+    kind: 'git-http',
+    where: `${store.remote} ${ref}`,
+    secrets: token ? [token] : [],
+    close: async () => {},
+  };
+}
+
 /**
  * Build the store the flags describe.
  *
@@ -154,6 +186,7 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
       });
       return { store, kind, where: `${remote} ${ref}`, secrets: token ? [token] : [], close: () => store.close() };
     }
+    if (kind === 'git-http') return await openGitHttp(values, io, ref, tokenEnv, options.gh);
     const { repository, apiUrl } = apiTarget(values, io.env);
     const { token } = await resolveToken({
       tokenEnv,

@@ -102,7 +102,7 @@ class CanonicalWriter {
 
   value(v: unknown, depth: number): string {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-      v = (v as { toJSON: (key: string) => unknown }).toJSON('');
+      v = this.converted(v as { toJSON: (key: string) => unknown });
     }
     switch (typeof v) {
       case 'string':
@@ -171,6 +171,15 @@ class CanonicalWriter {
     }
     this.open.pop();
     return `${out}\n${indent(depth)}}`;
+  }
+
+  /** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
+  private converted(v: { toJSON: (key: string) => unknown }): unknown {
+    try {
+      return v.toJSON('');
+    } catch (e) {
+      return this.reject(`its toJSON() threw: ${(e as Error)?.message ?? String(e)}`);
+    }
   }
 
   private path(): string {

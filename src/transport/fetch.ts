@@ -1,7 +1,8 @@
 /**
  * `fetchTransport`: the standard transport (StdHttpTransport in the spec) over the platform's
- * `fetch` — Node ≥ 20's global fetch or the browser's.
+ * `fetch` — Node's global fetch or the browser's.
  */
+import { concatBytes } from '../core/bytes.js';
 import { TransportError } from '../core/errors.js';
 import { type HttpRequest, type HttpResponse, type HttpTransport, lowercaseHeaders, transportError } from './types.js';
 
@@ -14,6 +15,32 @@ export interface FetchTransportOptions {
 
 /** Default per-request timeout of {@link fetchTransport}. */
 export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * The response body, or null as soon as it grows past `max` bytes (the rest is never read: the
+ * stream is cancelled). Without a limit, the whole body.
+ */
+async function readBody(res: Response, max: number | undefined): Promise<Uint8Array | null> {
+  if (max === undefined || !res.body) return new Uint8Array(await res.arrayBuffer());
+  if (Number(res.headers.get('content-length') ?? 0) > max) {
+    await res.body.cancel().catch(() => {});
+    return null;
+  }
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  return concatBytes(chunks);
+}
 
 /**
  * A transport over `fetch`. Every request is sent with `cache: "no-store"`: api.github.com answers
@@ -56,11 +83,12 @@ export function fetchTransport(options: FetchTransportOptions = {}): HttpTranspo
           headers: req.headers,
           signal: controller.signal,
           cache: 'no-store',
-          redirect: 'follow',
+          redirect: req.redirect ?? 'follow',
         };
         if (req.body !== undefined) init.body = req.body as unknown as BodyInit;
         const res = await fetchFn(req.url, init);
-        const body = new Uint8Array(await res.arrayBuffer());
+        const body = await readBody(res, req.maxResponseBytes);
+        if (body === null) throw transportError(req, 'too-large', new Error('response too large'));
         return {
           status: res.status,
           headers: lowercaseHeaders(res.headers as unknown as Iterable<[string, string]>),

@@ -14,6 +14,13 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: Uint8Array;
   signal?: AbortSignal;
+  /**
+   * `'manual'`: hand a redirect (3xx) back as the response instead of following it, so the caller
+   * decides where its credentials may go (a browser gives an opaque redirect: status 0). Default `'follow'`.
+   */
+  redirect?: 'follow' | 'manual';
+  /** Reject with `TransportError` (reason `too-large`) once the response body exceeds this many bytes. */
+  maxResponseBytes?: number;
 }
 
 /** One HTTP response. Header names are lowercase; repeated headers are joined with ", ". */
@@ -29,7 +36,7 @@ export interface HttpTransport {
 }
 
 /** Why a transport failed without a response (`TransportError.data.reason`). */
-export type TransportFailure = 'network' | 'timeout' | 'aborted';
+export type TransportFailure = 'network' | 'timeout' | 'aborted' | 'too-large';
 
 /** Methods whose retry cannot change server state (RFC 9110 §9.2.2, minus DELETE/PUT which we never retry blindly). */
 export function isSafeMethod(method: string): boolean {
@@ -51,7 +58,13 @@ export function describeUrl(url: string): string {
 export function transportError(req: HttpRequest, reason: TransportFailure, cause: unknown): TransportError {
   const why = cause instanceof Error ? cause.message : String(cause);
   const what =
-    reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
+    reason === 'timeout'
+      ? 'timed out'
+      : reason === 'aborted'
+        ? 'was aborted'
+        : reason === 'too-large'
+          ? `answered more than the ${req.maxResponseBytes}-byte limit`
+          : `failed without a response (${why})`;
   return new TransportError(
     `${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`,
     { method: req.method.toUpperCase(), url: describeUrl(req.url), reason },

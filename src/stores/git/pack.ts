@@ -9,34 +9,14 @@
  * loose objects costs seconds in file creation alone (see docs/git-stores.md).
  * Pack format: https://git-scm.com/docs/pack-format
  */
-import { createHash } from 'node:crypto';
 import { deflateSync } from 'node:zlib';
-import type { ObjectType } from '../../core/git/objects.js';
+import { encodePack, type RawObject } from '../../core/git/pack.js';
 import { type GitCommandOptions, runGit } from './git-command.js';
+
+export type { RawObject } from '../../core/git/pack.js';
 
 /** Objects below this count are stored loose; at or above it as a pack (git's `transfer.unpackLimit`). */
 export const UNPACK_LIMIT = 100;
-
-const TYPE_CODE: Record<ObjectType, number> = { commit: 1, tree: 2, blob: 3 };
-
-export interface RawObject {
-  type: ObjectType;
-  body: Uint8Array;
-}
-
-/** Object header of the pack format: type and size as a little-endian base-128 varint. */
-function objectHeader(type: ObjectType, size: number): Buffer {
-  const bytes: number[] = [];
-  let c = (TYPE_CODE[type] << 4) | (size & 0x0f);
-  let rest = Math.floor(size / 16);
-  while (rest > 0) {
-    bytes.push(c | 0x80);
-    c = rest & 0x7f;
-    rest = Math.floor(rest / 128);
-  }
-  bytes.push(c);
-  return Buffer.from(bytes);
-}
 
 /**
  * zlib settings sized to the object: a window no larger than the object compresses it as well as the
@@ -50,22 +30,13 @@ function deflateOptions(size: number): { level: number; windowBits: number; memL
 }
 
 /**
- * Encode objects as a version-2 pack with no deltas.
+ * Encode objects as a version-2 pack with no deltas (the core's encoder with Node's zlib).
  *
  * @example
  * const pack = buildPack([{ type: 'blob', body: utf8('hello\n') }]);
  */
-export function buildPack(objects: readonly RawObject[]): Buffer {
-  const head = Buffer.alloc(12);
-  head.write('PACK', 0, 'latin1');
-  head.writeUInt32BE(2, 4);
-  head.writeUInt32BE(objects.length, 8);
-  const parts: Buffer[] = [head];
-  for (const o of objects) {
-    parts.push(objectHeader(o.type, o.body.length), deflateSync(o.body, deflateOptions(o.body.length)));
-  }
-  const body = Buffer.concat(parts);
-  return Buffer.concat([body, createHash('sha1').update(body).digest()]);
+export function buildPack(objects: readonly RawObject[]): Uint8Array {
+  return encodePack(objects, (body) => deflateSync(body, deflateOptions(body.length)));
 }
 
 /** Store objects in the repository (one git process). Objects it already has are fine. */

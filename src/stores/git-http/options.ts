@@ -1,0 +1,110 @@
+/** Options of GitHttpRefStore, validated up front (`InvalidConfig` naming the field, never echoing a token). */
+import { type CacheBackend, MemoryCacheBackend } from '../../cache/backend.js';
+import type { WriteRetryOptions } from '../../core/backoff.js';
+import { InvalidConfig } from '../../core/errors.js';
+import { fetchTransport } from '../../transport/fetch.js';
+import type { HttpTransport } from '../../transport/types.js';
+import { type ResolvedCommon, resolveCommon } from '../git/options.js';
+import type { RemoteApiLogEvent } from '../remote-api/index.js';
+import { assertCredentialShape, defaultUsername, parseRemote, type Remote } from './remote.js';
+
+export interface GitHttpRefStoreOptions extends WriteRetryOptions {
+  /** The repository's smart-HTTP URL: `https://host/owner/repo.git` (no credentials in it). */
+  remote: string;
+  /** Section ref (default `refs/docdb/documents`). */
+  ref?: string;
+  /** Token, sent as the HTTP Basic password to the remote's origin only; never cached or logged. */
+  token?: string;
+  /** Username sent with the token (default by host: `x-access-token`, `oauth2` on GitLab, … see docs). */
+  username?: string;
+  /** Allow plain http to a non-loopback host (default false). */
+  allowInsecureHttp?: boolean;
+  /** The HTTP transport (default `fetchTransport({ timeoutMs })`: global fetch in Node and browsers). */
+  transport?: HttpTransport;
+  /** Per-request timeout of the default transport in ms (default 30,000). */
+  timeoutMs?: number;
+  /** Where fetched and written objects are kept, by SHA (default a 64 MiB memory LRU; IndexedDB in browsers). */
+  cache?: CacheBackend;
+  /** Commit author and committer (default `docdb <docdb@users.noreply.github.com>`). */
+  author?: { name: string; email: string };
+  /** Clock in milliseconds for commit dates. */
+  now?: () => number;
+  /** Largest fetch reply (a pack) accepted, in bytes (default 512 MiB). */
+  maxFetchBytes?: number;
+  /** Most history-deepening round trips one operation may make (default 24). */
+  maxRoundTrips?: number;
+  /** User-Agent in Node (browsers send their own); git hosts expect one starting with `git/`. */
+  userAgent?: string;
+  /** Diagnostics (requests, retries). Never receives the token. */
+  logger?: (event: RemoteApiLogEvent) => void;
+}
+
+export interface ResolvedGitHttp {
+  remote: Remote;
+  common: ResolvedCommon;
+  token: string | undefined;
+  username: string;
+  transport: HttpTransport;
+  cache: CacheBackend;
+  userAgent: string;
+  limits: {
+    maxAdvertisementBytes: number;
+    maxFetchBytes: number;
+    maxObjects: number;
+    maxObjectBytes: number;
+    maxRounds: number;
+  };
+  logger: ((event: RemoteApiLogEvent) => void) | undefined;
+}
+
+const MiB = 1024 * 1024;
+
+function positiveInt(field: string, v: unknown, def: number, max: number): number {
+  if (v === undefined) return def;
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < 1 || v > max) {
+    throw new InvalidConfig(field, `${field} must be an integer from 1 to ${max}`, { allowed: `1..${max}` });
+  }
+  return v;
+}
+
+/**
+ * Validate the options and fill in defaults.
+ *
+ * @example
+ * resolveGitHttp({ remote: 'https://gitea.example.com/o/data.git', token }).username; // 'docdb'
+ */
+export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
+  if (!o || typeof o !== 'object') {
+    throw new InvalidConfig('options', 'GitHttpRefStore needs an options object', { allowed: '{ remote }' });
+  }
+  const remote = parseRemote(o.remote, o);
+  if (o.token !== undefined) assertCredentialShape(o.token, 'token');
+  if (o.username !== undefined) assertCredentialShape(o.username, 'username');
+  if (o.cache !== undefined && typeof o.cache?.get !== 'function') {
+    throw new InvalidConfig('cache', 'cache must be a cache backend (get, set, delete, entries)', {
+      allowed: 'CacheBackend',
+    });
+  }
+  if (o.transport !== undefined && typeof o.transport?.request !== 'function') {
+    throw new InvalidConfig('transport', 'transport must have a request() method', { allowed: 'HttpTransport' });
+  }
+  const timeoutMs = positiveInt('timeoutMs', o.timeoutMs, 30_000, 3_600_000);
+  return {
+    remote,
+    common: resolveCommon(o),
+    token: o.token,
+    username: o.username ?? defaultUsername(new URL(remote.origin).hostname),
+    transport: o.transport ?? fetchTransport({ timeoutMs }),
+    cache: o.cache ?? new MemoryCacheBackend(),
+    userAgent: o.userAgent ?? 'git/docdb',
+    limits: {
+      maxAdvertisementBytes: 16 * MiB,
+      maxFetchBytes: positiveInt('maxFetchBytes', o.maxFetchBytes, 512 * MiB, 4096 * MiB),
+      maxObjects: 5_000_000,
+      // The largest value any store accepts, plus room for a tree or commit of that order.
+      maxObjectBytes: 128 * MiB,
+      maxRounds: positiveInt('maxRoundTrips', o.maxRoundTrips, 24, 1000),
+    },
+    logger: o.logger,
+  };
+}
