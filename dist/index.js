@@ -1,7 +1,7 @@
 import { createRequire as __WEBPACK_EXTERNAL_createRequire } from "module";
 /******/ var __webpack_modules__ = ({
 
-/***/ 9659:
+/***/ 129:
 /***/ (function(__unused_webpack_module, exports, __nccwpck_require__) {
 
 
@@ -54,9 +54,9 @@ exports.getProxyUrl = getProxyUrl;
 exports.isHttps = isHttps;
 const http = __importStar(__nccwpck_require__(8611));
 const https = __importStar(__nccwpck_require__(5692));
-const pm = __importStar(__nccwpck_require__(3335));
-const tunnel = __importStar(__nccwpck_require__(770));
-const undici_1 = __nccwpck_require__(6752);
+const pm = __importStar(__nccwpck_require__(425));
+const tunnel = __importStar(__nccwpck_require__(408));
+const undici_1 = __nccwpck_require__(4718);
 var HttpCodes;
 (function (HttpCodes) {
     HttpCodes[HttpCodes["OK"] = 200] = "OK";
@@ -744,7 +744,7 @@ const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCa
 
 /***/ }),
 
-/***/ 3335:
+/***/ 425:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -844,7 +844,7 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 3251:
+/***/ 2725:
 /***/ (function(module) {
 
 /**
@@ -2374,13 +2374,13 @@ class DecodedURL extends URL {
 
 /***/ }),
 
-/***/ 4006:
+/***/ 636:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const pico = __nccwpck_require__(8016);
-const utils = __nccwpck_require__(4059);
+const pico = __nccwpck_require__(1366);
+const utils = __nccwpck_require__(5313);
 
 function picomatch(glob, options, returnState = false) {
   // default to os.platform()
@@ -2398,7 +2398,7 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 5595:
+/***/ 4701:
 /***/ ((module) => {
 
 
@@ -2589,13 +2589,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8265:
+/***/ 9915:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const constants = __nccwpck_require__(5595);
-const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(4701);
+const utils = __nccwpck_require__(5313);
 
 /**
  * Constants
@@ -4021,15 +4021,15 @@ module.exports = parse;
 
 /***/ }),
 
-/***/ 8016:
+/***/ 1366:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const scan = __nccwpck_require__(1781);
-const parse = __nccwpck_require__(8265);
-const utils = __nccwpck_require__(4059);
-const constants = __nccwpck_require__(5595);
+const scan = __nccwpck_require__(5607);
+const parse = __nccwpck_require__(9915);
+const utils = __nccwpck_require__(5313);
+const constants = __nccwpck_require__(4701);
 const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
 
 /**
@@ -4389,12 +4389,12 @@ module.exports = picomatch;
 
 /***/ }),
 
-/***/ 1781:
+/***/ 5607:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const utils = __nccwpck_require__(4059);
+const utils = __nccwpck_require__(5313);
 const {
   CHAR_ASTERISK,             /* * */
   CHAR_AT,                   /* @ */
@@ -4411,7 +4411,7 @@ const {
   CHAR_RIGHT_CURLY_BRACE,    /* } */
   CHAR_RIGHT_PARENTHESES,    /* ) */
   CHAR_RIGHT_SQUARE_BRACKET  /* ] */
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(4701);
 
 const isPathSeparator = code => {
   return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
@@ -4799,7 +4799,7 @@ module.exports = scan;
 
 /***/ }),
 
-/***/ 4059:
+/***/ 5313:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 /*global navigator*/
@@ -4810,7 +4810,7 @@ const {
   REGEX_REMOVE_BACKSLASH,
   REGEX_SPECIAL_CHARS,
   REGEX_SPECIAL_CHARS_GLOBAL
-} = __nccwpck_require__(5595);
+} = __nccwpck_require__(4701);
 
 exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
 exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
@@ -4878,15 +4878,15 @@ exports.basename = (path, { windows } = {}) => {
 
 /***/ }),
 
-/***/ 770:
+/***/ 408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-module.exports = __nccwpck_require__(218);
+module.exports = __nccwpck_require__(376);
 
 
 /***/ }),
 
-/***/ 218:
+/***/ 376:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -5157,33 +5157,33 @@ exports.debug = debug; // for test
 
 /***/ }),
 
-/***/ 6752:
+/***/ 4718:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Client = __nccwpck_require__(3701)
-const Dispatcher = __nccwpck_require__(883)
-const Pool = __nccwpck_require__(628)
-const BalancedPool = __nccwpck_require__(837)
-const Agent = __nccwpck_require__(7405)
-const ProxyAgent = __nccwpck_require__(6672)
-const EnvHttpProxyAgent = __nccwpck_require__(3137)
-const RetryAgent = __nccwpck_require__(50)
-const errors = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+const Client = __nccwpck_require__(271)
+const Dispatcher = __nccwpck_require__(2377)
+const Pool = __nccwpck_require__(8014)
+const BalancedPool = __nccwpck_require__(3207)
+const Agent = __nccwpck_require__(5539)
+const ProxyAgent = __nccwpck_require__(9710)
+const EnvHttpProxyAgent = __nccwpck_require__(6699)
+const RetryAgent = __nccwpck_require__(9176)
+const errors = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
 const { InvalidArgumentError } = errors
-const api = __nccwpck_require__(6615)
-const buildConnector = __nccwpck_require__(9136)
-const MockClient = __nccwpck_require__(7365)
-const MockAgent = __nccwpck_require__(7501)
-const MockPool = __nccwpck_require__(4004)
-const mockErrors = __nccwpck_require__(2429)
-const RetryHandler = __nccwpck_require__(7816)
-const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(2581)
-const DecoratorHandler = __nccwpck_require__(8155)
-const RedirectHandler = __nccwpck_require__(8754)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const api = __nccwpck_require__(5889)
+const buildConnector = __nccwpck_require__(5106)
+const MockClient = __nccwpck_require__(2839)
+const MockAgent = __nccwpck_require__(587)
+const MockPool = __nccwpck_require__(3926)
+const mockErrors = __nccwpck_require__(5347)
+const RetryHandler = __nccwpck_require__(3174)
+const { getGlobalDispatcher, setGlobalDispatcher } = __nccwpck_require__(4743)
+const DecoratorHandler = __nccwpck_require__(6949)
+const RedirectHandler = __nccwpck_require__(3216)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 Object.assign(Dispatcher.prototype, api)
 
@@ -5201,10 +5201,10 @@ module.exports.DecoratorHandler = DecoratorHandler
 module.exports.RedirectHandler = RedirectHandler
 module.exports.createRedirectInterceptor = createRedirectInterceptor
 module.exports.interceptors = {
-  redirect: __nccwpck_require__(1514),
-  retry: __nccwpck_require__(2026),
-  dump: __nccwpck_require__(8060),
-  dns: __nccwpck_require__(379)
+  redirect: __nccwpck_require__(1068),
+  retry: __nccwpck_require__(9636),
+  dump: __nccwpck_require__(5786),
+  dns: __nccwpck_require__(6149)
 }
 
 module.exports.buildConnector = buildConnector
@@ -5266,7 +5266,7 @@ function makeDispatcher (fn) {
 module.exports.setGlobalDispatcher = setGlobalDispatcher
 module.exports.getGlobalDispatcher = getGlobalDispatcher
 
-const fetchImpl = (__nccwpck_require__(4398).fetch)
+const fetchImpl = (__nccwpck_require__(6860).fetch)
 module.exports.fetch = async function fetch (init, options = undefined) {
   try {
     return await fetchImpl(init, options)
@@ -5278,39 +5278,39 @@ module.exports.fetch = async function fetch (init, options = undefined) {
     throw err
   }
 }
-module.exports.Headers = __nccwpck_require__(660).Headers
-module.exports.Response = __nccwpck_require__(9051).Response
-module.exports.Request = __nccwpck_require__(9967).Request
-module.exports.FormData = __nccwpck_require__(5910).FormData
+module.exports.Headers = __nccwpck_require__(5662).Headers
+module.exports.Response = __nccwpck_require__(9317).Response
+module.exports.Request = __nccwpck_require__(3713).Request
+module.exports.FormData = __nccwpck_require__(8440).FormData
 module.exports.File = globalThis.File ?? (__nccwpck_require__(4573).File)
-module.exports.FileReader = __nccwpck_require__(8355).FileReader
+module.exports.FileReader = __nccwpck_require__(4881).FileReader
 
-const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(1059)
+const { setGlobalOrigin, getGlobalOrigin } = __nccwpck_require__(8709)
 
 module.exports.setGlobalOrigin = setGlobalOrigin
 module.exports.getGlobalOrigin = getGlobalOrigin
 
-const { CacheStorage } = __nccwpck_require__(3245)
-const { kConstruct } = __nccwpck_require__(109)
+const { CacheStorage } = __nccwpck_require__(7403)
+const { kConstruct } = __nccwpck_require__(8271)
 
 // Cache & CacheStorage are tightly coupled with fetch. Even if it may run
 // in an older version of Node, it doesn't have any use without fetch.
 module.exports.caches = new CacheStorage(kConstruct)
 
-const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(9061)
+const { deleteCookie, getCookies, getSetCookies, setCookie } = __nccwpck_require__(8495)
 
 module.exports.deleteCookie = deleteCookie
 module.exports.getCookies = getCookies
 module.exports.getSetCookies = getSetCookies
 module.exports.setCookie = setCookie
 
-const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(1900)
+const { parseMIMEType, serializeAMimeType } = __nccwpck_require__(782)
 
 module.exports.parseMIMEType = parseMIMEType
 module.exports.serializeAMimeType = serializeAMimeType
 
-const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(5188)
-module.exports.WebSocket = __nccwpck_require__(3726).WebSocket
+const { CloseEvent, ErrorEvent, MessageEvent } = __nccwpck_require__(6814)
+module.exports.WebSocket = __nccwpck_require__(3435).WebSocket
 module.exports.CloseEvent = CloseEvent
 module.exports.ErrorEvent = ErrorEvent
 module.exports.MessageEvent = MessageEvent
@@ -5326,18 +5326,18 @@ module.exports.MockPool = MockPool
 module.exports.MockAgent = MockAgent
 module.exports.mockErrors = mockErrors
 
-const { EventSource } = __nccwpck_require__(1238)
+const { EventSource } = __nccwpck_require__(6376)
 
 module.exports.EventSource = EventSource
 
 
 /***/ }),
 
-/***/ 158:
+/***/ 6128:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { addAbortListener } = __nccwpck_require__(3440)
-const { RequestAbortedError } = __nccwpck_require__(8707)
+const { addAbortListener } = __nccwpck_require__(5386)
+const { RequestAbortedError } = __nccwpck_require__(6593)
 
 const kListener = Symbol('kListener')
 const kSignal = Symbol('kSignal')
@@ -5397,16 +5397,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2279:
+/***/ 2574:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class ConnectHandler extends AsyncResource {
   constructor (opts, callback) {
@@ -5512,7 +5512,7 @@ module.exports = connect
 
 /***/ }),
 
-/***/ 6862:
+/***/ 884:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -5526,10 +5526,10 @@ const {
   InvalidArgumentError,
   InvalidReturnValueError,
   RequestAbortedError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 const assert = __nccwpck_require__(4589)
 
 const kResume = Symbol('resume')
@@ -5770,16 +5770,16 @@ module.exports = pipeline
 
 /***/ }),
 
-/***/ 4043:
+/***/ 865:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { Readable } = __nccwpck_require__(9927)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { Readable } = __nccwpck_require__(3897)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(6425)
 const { AsyncResource } = __nccwpck_require__(6698)
 
 class RequestHandler extends AsyncResource {
@@ -5991,18 +5991,18 @@ module.exports.RequestHandler = RequestHandler
 
 /***/ }),
 
-/***/ 3560:
+/***/ 4754:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
 const { finished, PassThrough } = __nccwpck_require__(7075)
-const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { getResolveErrorBodyCallback } = __nccwpck_require__(7655)
+const { InvalidArgumentError, InvalidReturnValueError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { getResolveErrorBodyCallback } = __nccwpck_require__(6425)
 const { AsyncResource } = __nccwpck_require__(6698)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 
 class StreamHandler extends AsyncResource {
   constructor (opts, factory, callback) {
@@ -6218,15 +6218,15 @@ module.exports = stream
 
 /***/ }),
 
-/***/ 1882:
+/***/ 3408:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError, SocketError } = __nccwpck_require__(8707)
+const { InvalidArgumentError, SocketError } = __nccwpck_require__(6593)
 const { AsyncResource } = __nccwpck_require__(6698)
-const util = __nccwpck_require__(3440)
-const { addSignal, removeSignal } = __nccwpck_require__(158)
+const util = __nccwpck_require__(5386)
+const { addSignal, removeSignal } = __nccwpck_require__(6128)
 const assert = __nccwpck_require__(4589)
 
 class UpgradeHandler extends AsyncResource {
@@ -6333,21 +6333,21 @@ module.exports = upgrade
 
 /***/ }),
 
-/***/ 6615:
+/***/ 5889:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-module.exports.request = __nccwpck_require__(4043)
-module.exports.stream = __nccwpck_require__(3560)
-module.exports.pipeline = __nccwpck_require__(6862)
-module.exports.upgrade = __nccwpck_require__(1882)
-module.exports.connect = __nccwpck_require__(2279)
+module.exports.request = __nccwpck_require__(865)
+module.exports.stream = __nccwpck_require__(4754)
+module.exports.pipeline = __nccwpck_require__(884)
+module.exports.upgrade = __nccwpck_require__(3408)
+module.exports.connect = __nccwpck_require__(2574)
 
 
 /***/ }),
 
-/***/ 9927:
+/***/ 3897:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // Ported from https://github.com/nodejs/undici/pull/907
@@ -6356,9 +6356,9 @@ module.exports.connect = __nccwpck_require__(2279)
 
 const assert = __nccwpck_require__(4589)
 const { Readable } = __nccwpck_require__(7075)
-const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { ReadableStreamFrom } = __nccwpck_require__(3440)
+const { RequestAbortedError, NotSupportedError, InvalidArgumentError, AbortError } = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { ReadableStreamFrom } = __nccwpck_require__(5386)
 
 const kConsume = Symbol('kConsume')
 const kReading = Symbol('kReading')
@@ -6739,15 +6739,15 @@ module.exports = { Readable: BodyReadable, chunksDecode }
 
 /***/ }),
 
-/***/ 7655:
+/***/ 6425:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 const assert = __nccwpck_require__(4589)
 const {
   ResponseStatusCodeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 
-const { chunksDecode } = __nccwpck_require__(9927)
+const { chunksDecode } = __nccwpck_require__(3897)
 const CHUNK_LIMIT = 128 * 1024
 
 async function getResolveErrorBodyCallback ({ callback, body, contentType, statusCode, statusMessage, headers }) {
@@ -6839,16 +6839,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9136:
+/***/ 5106:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const net = __nccwpck_require__(7030)
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(8707)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(5386)
+const { InvalidArgumentError, ConnectTimeoutError } = __nccwpck_require__(6593)
+const timers = __nccwpck_require__(5929)
 
 function noop () {}
 
@@ -7086,7 +7086,7 @@ module.exports = buildConnector
 
 /***/ }),
 
-/***/ 735:
+/***/ 4037:
 /***/ ((module) => {
 
 
@@ -7211,7 +7211,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2414:
+/***/ 6644:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7420,7 +7420,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8707:
+/***/ 6593:
 /***/ ((module) => {
 
 
@@ -7852,7 +7852,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4655:
+/***/ 8957:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -7860,7 +7860,7 @@ module.exports = {
 const {
   InvalidArgumentError,
   NotSupportedError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const assert = __nccwpck_require__(4589)
 const {
   isValidHTTPToken,
@@ -7875,9 +7875,9 @@ const {
   validateHandler,
   getServerName,
   normalizedMethodRecords
-} = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
+} = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
 
 // Verifies that a given path is valid does not contain control chars \x00 to \x20
 const invalidPathRegex = /[^\u0021-\u00ff]/
@@ -8341,7 +8341,7 @@ module.exports = Request
 
 /***/ }),
 
-/***/ 6443:
+/***/ 3377:
 /***/ ((module) => {
 
 module.exports = {
@@ -8415,7 +8415,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7752:
+/***/ 3838:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -8423,7 +8423,7 @@ module.exports = {
 const {
   wellknownHeaderNames,
   headerNameLowerCasedRecord
-} = __nccwpck_require__(735)
+} = __nccwpck_require__(4037)
 
 class TstNode {
   /** @type {any} */
@@ -8574,13 +8574,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3440:
+/***/ 5386:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(6443)
+const { kDestroyed, kBodyUsed, kListeners, kBody } = __nccwpck_require__(3377)
 const { IncomingMessage } = __nccwpck_require__(7067)
 const stream = __nccwpck_require__(7075)
 const net = __nccwpck_require__(7030)
@@ -8588,9 +8588,9 @@ const { Blob } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 const { stringify } = __nccwpck_require__(1792)
 const { EventEmitter: EE } = __nccwpck_require__(8474)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { headerNameLowerCasedRecord } = __nccwpck_require__(735)
-const { tree } = __nccwpck_require__(7752)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { headerNameLowerCasedRecord } = __nccwpck_require__(4037)
+const { tree } = __nccwpck_require__(3838)
 
 const [nodeMajor, nodeMinor] = process.versions.node.split('.').map(v => Number(v))
 
@@ -9300,18 +9300,18 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7405:
+/***/ 5539:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
-const DispatcherBase = __nccwpck_require__(1841)
-const Pool = __nccwpck_require__(628)
-const Client = __nccwpck_require__(3701)
-const util = __nccwpck_require__(3440)
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { kClients, kRunning, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(3377)
+const DispatcherBase = __nccwpck_require__(803)
+const Pool = __nccwpck_require__(8014)
+const Client = __nccwpck_require__(271)
+const util = __nccwpck_require__(5386)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 const kOnConnect = Symbol('onConnect')
 const kOnDisconnect = Symbol('onDisconnect')
@@ -9440,7 +9440,7 @@ module.exports = Agent
 
 /***/ }),
 
-/***/ 837:
+/***/ 3207:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9448,7 +9448,7 @@ module.exports = Agent
 const {
   BalancedPoolMissingUpstreamError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   PoolBase,
   kClients,
@@ -9456,10 +9456,10 @@ const {
   kAddClient,
   kRemoveClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Pool = __nccwpck_require__(628)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const { parseOrigin } = __nccwpck_require__(3440)
+} = __nccwpck_require__(1278)
+const Pool = __nccwpck_require__(8014)
+const { kUrl, kInterceptors } = __nccwpck_require__(3377)
+const { parseOrigin } = __nccwpck_require__(5386)
 const kFactory = Symbol('factory')
 
 const kOptions = Symbol('options')
@@ -9656,7 +9656,7 @@ module.exports = BalancedPool
 
 /***/ }),
 
-/***/ 637:
+/***/ 8939:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -9664,9 +9664,9 @@ module.exports = BalancedPool
 /* global WebAssembly */
 
 const assert = __nccwpck_require__(4589)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const timers = __nccwpck_require__(6603)
+const util = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const timers = __nccwpck_require__(5929)
 const {
   RequestContentLengthMismatchError,
   ResponseContentLengthMismatchError,
@@ -9679,7 +9679,7 @@ const {
   BodyTimeoutError,
   HTTPParserError,
   ResponseExceededMaxSizeError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -9712,9 +9712,9 @@ const {
   kOnError,
   kResume,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
-const constants = __nccwpck_require__(2824)
+const constants = __nccwpck_require__(6402)
 const EMPTY_BUF = Buffer.alloc(0)
 const FastBuffer = Buffer[Symbol.species]
 const addListener = util.addListener
@@ -9726,11 +9726,11 @@ const kSocketUsed = Symbol('kSocketUsed')
 let extractBody
 
 async function lazyllhttp () {
-  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(3870) : undefined
+  const llhttpWasmData = process.env.JEST_WORKER_ID ? __nccwpck_require__(9240) : undefined
 
   let mod
   try {
-    mod = await WebAssembly.compile(__nccwpck_require__(3434))
+    mod = await WebAssembly.compile(__nccwpck_require__(9968))
   } catch (e) {
     /* istanbul ignore next */
 
@@ -9738,7 +9738,7 @@ async function lazyllhttp () {
     // being enabled, but the occurring of this other error
     // * https://github.com/emscripten-core/emscripten/issues/11495
     // got me to remove that check to avoid breaking Node 12.
-    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(3870))
+    mod = await WebAssembly.compile(llhttpWasmData || __nccwpck_require__(9240))
   }
 
   return await WebAssembly.instantiate(mod, {
@@ -10653,7 +10653,7 @@ function writeH1 (client, request) {
 
   if (util.isFormDataLike(body)) {
     if (!extractBody) {
-      extractBody = (__nccwpck_require__(4492).extractBody)
+      extractBody = (__nccwpck_require__(6962).extractBody)
     }
 
     const [bodyStream, contentType] = extractBody(body)
@@ -11176,7 +11176,7 @@ module.exports = connectH1
 
 /***/ }),
 
-/***/ 8788:
+/***/ 7726:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -11184,13 +11184,13 @@ module.exports = connectH1
 const assert = __nccwpck_require__(4589)
 const { errorMonitor } = __nccwpck_require__(8474)
 const { pipeline } = __nccwpck_require__(7075)
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   RequestContentLengthMismatchError,
   RequestAbortedError,
   SocketError,
   InformationalError
-} = __nccwpck_require__(8707)
+} = __nccwpck_require__(6593)
 const {
   kUrl,
   kReset,
@@ -11209,7 +11209,7 @@ const {
   kResume,
   kSize,
   kHTTPContext
-} = __nccwpck_require__(6443)
+} = __nccwpck_require__(3377)
 
 const kOpenStreams = Symbol('open streams')
 
@@ -11615,7 +11615,7 @@ function writeH2 (client, request) {
   let contentLength = util.bodyLength(body)
 
   if (util.isFormDataLike(body)) {
-    extractBody ??= (__nccwpck_require__(4492).extractBody)
+    extractBody ??= (__nccwpck_require__(6962).extractBody)
 
     const [bodyStream, contentType] = extractBody(body)
     headers['content-type'] = contentType
@@ -11975,7 +11975,7 @@ module.exports = connectH2
 
 /***/ }),
 
-/***/ 3701:
+/***/ 271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // @ts-check
@@ -11985,16 +11985,16 @@ module.exports = connectH2
 const assert = __nccwpck_require__(4589)
 const net = __nccwpck_require__(7030)
 const http = __nccwpck_require__(7067)
-const util = __nccwpck_require__(3440)
-const { channels } = __nccwpck_require__(2414)
-const Request = __nccwpck_require__(4655)
-const DispatcherBase = __nccwpck_require__(1841)
+const util = __nccwpck_require__(5386)
+const { channels } = __nccwpck_require__(6644)
+const Request = __nccwpck_require__(8957)
+const DispatcherBase = __nccwpck_require__(803)
 const {
   InvalidArgumentError,
   InformationalError,
   ClientDestroyedError
-} = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
 const {
   kUrl,
   kServerName,
@@ -12036,9 +12036,9 @@ const {
   kHTTPContext,
   kMaxConcurrentStreams,
   kResume
-} = __nccwpck_require__(6443)
-const connectH1 = __nccwpck_require__(637)
-const connectH2 = __nccwpck_require__(8788)
+} = __nccwpck_require__(3377)
+const connectH1 = __nccwpck_require__(8939)
+const connectH2 = __nccwpck_require__(7726)
 let deprecatedInterceptorWarned = false
 
 const kClosedResolve = Symbol('kClosedResolve')
@@ -12346,7 +12346,7 @@ class Client extends DispatcherBase {
   }
 }
 
-const createRedirectInterceptor = __nccwpck_require__(5092)
+const createRedirectInterceptor = __nccwpck_require__(5306)
 
 function onError (client, err) {
   if (
@@ -12606,19 +12606,19 @@ module.exports = Client
 
 /***/ }),
 
-/***/ 1841:
+/***/ 803:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const buffer = __nccwpck_require__(4573)
-const Dispatcher = __nccwpck_require__(883)
+const Dispatcher = __nccwpck_require__(2377)
 const {
   ClientDestroyedError,
   ClientClosedError,
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+} = __nccwpck_require__(6593)
+const { kDestroy, kClose, kClosed, kDestroyed, kDispatch, kInterceptors } = __nccwpck_require__(3377)
 
 const kOnDestroyed = Symbol('onDestroyed')
 const kOnClosed = Symbol('onClosed')
@@ -12821,7 +12821,7 @@ module.exports = DispatcherBase
 
 /***/ }),
 
-/***/ 883:
+/***/ 2377:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -12893,15 +12893,15 @@ module.exports = Dispatcher
 
 /***/ }),
 
-/***/ 3137:
+/***/ 6699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(6443)
-const ProxyAgent = __nccwpck_require__(6672)
-const Agent = __nccwpck_require__(7405)
+const DispatcherBase = __nccwpck_require__(803)
+const { kClose, kDestroy, kClosed, kDestroyed, kDispatch, kNoProxyAgent, kHttpProxyAgent, kHttpsProxyAgent } = __nccwpck_require__(3377)
+const ProxyAgent = __nccwpck_require__(9710)
+const Agent = __nccwpck_require__(5539)
 
 const DEFAULT_PORTS = {
   'http:': 80,
@@ -13060,7 +13060,7 @@ module.exports = EnvHttpProxyAgent
 
 /***/ }),
 
-/***/ 4660:
+/***/ 2190:
 /***/ ((module) => {
 
 /* eslint-disable */
@@ -13184,15 +13184,15 @@ module.exports = class FixedQueue {
 
 /***/ }),
 
-/***/ 2128:
+/***/ 1278:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const DispatcherBase = __nccwpck_require__(1841)
-const FixedQueue = __nccwpck_require__(4660)
-const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(6443)
-const PoolStats = __nccwpck_require__(3246)
+const DispatcherBase = __nccwpck_require__(803)
+const FixedQueue = __nccwpck_require__(2190)
+const { kConnected, kSize, kRunning, kPending, kQueued, kBusy, kFree, kUrl, kClose, kDestroy, kDispatch } = __nccwpck_require__(3377)
+const PoolStats = __nccwpck_require__(1680)
 
 const kClients = Symbol('clients')
 const kNeedDrain = Symbol('needDrain')
@@ -13385,10 +13385,10 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3246:
+/***/ 1680:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
-const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(6443)
+const { kFree, kConnected, kPending, kQueued, kRunning, kSize } = __nccwpck_require__(3377)
 const kPool = Symbol('pool')
 
 class PoolStats {
@@ -13426,7 +13426,7 @@ module.exports = PoolStats
 
 /***/ }),
 
-/***/ 628:
+/***/ 8014:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -13437,14 +13437,14 @@ const {
   kNeedDrain,
   kAddClient,
   kGetDispatcher
-} = __nccwpck_require__(2128)
-const Client = __nccwpck_require__(3701)
+} = __nccwpck_require__(1278)
+const Client = __nccwpck_require__(271)
 const {
   InvalidArgumentError
-} = __nccwpck_require__(8707)
-const util = __nccwpck_require__(3440)
-const { kUrl, kInterceptors } = __nccwpck_require__(6443)
-const buildConnector = __nccwpck_require__(9136)
+} = __nccwpck_require__(6593)
+const util = __nccwpck_require__(5386)
+const { kUrl, kInterceptors } = __nccwpck_require__(3377)
+const buildConnector = __nccwpck_require__(5106)
 
 const kOptions = Symbol('options')
 const kConnections = Symbol('connections')
@@ -13540,19 +13540,19 @@ module.exports = Pool
 
 /***/ }),
 
-/***/ 6672:
+/***/ 9710:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(6443)
+const { kProxy, kClose, kDestroy, kDispatch, kInterceptors } = __nccwpck_require__(3377)
 const { URL } = __nccwpck_require__(3136)
-const Agent = __nccwpck_require__(7405)
-const Pool = __nccwpck_require__(628)
-const DispatcherBase = __nccwpck_require__(1841)
-const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(8707)
-const buildConnector = __nccwpck_require__(9136)
-const Client = __nccwpck_require__(3701)
+const Agent = __nccwpck_require__(5539)
+const Pool = __nccwpck_require__(8014)
+const DispatcherBase = __nccwpck_require__(803)
+const { InvalidArgumentError, RequestAbortedError, SecureProxyConnectionError } = __nccwpck_require__(6593)
+const buildConnector = __nccwpck_require__(5106)
+const Client = __nccwpck_require__(271)
 
 const kAgent = Symbol('proxy agent')
 const kClient = Symbol('proxy client')
@@ -13821,13 +13821,13 @@ module.exports = ProxyAgent
 
 /***/ }),
 
-/***/ 50:
+/***/ 9176:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const Dispatcher = __nccwpck_require__(883)
-const RetryHandler = __nccwpck_require__(7816)
+const Dispatcher = __nccwpck_require__(2377)
+const RetryHandler = __nccwpck_require__(3174)
 
 class RetryAgent extends Dispatcher {
   #agent = null
@@ -13863,7 +13863,7 @@ module.exports = RetryAgent
 
 /***/ }),
 
-/***/ 2581:
+/***/ 4743:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -13871,8 +13871,8 @@ module.exports = RetryAgent
 // We include a version number for the Dispatcher API. In case of breaking changes,
 // this version number must be increased to avoid conflicts.
 const globalDispatcher = Symbol.for('undici.globalDispatcher.1')
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const Agent = __nccwpck_require__(7405)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const Agent = __nccwpck_require__(5539)
 
 if (getGlobalDispatcher() === undefined) {
   setGlobalDispatcher(new Agent())
@@ -13902,7 +13902,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8155:
+/***/ 6949:
 /***/ ((module) => {
 
 
@@ -13953,15 +13953,15 @@ module.exports = class DecoratorHandler {
 
 /***/ }),
 
-/***/ 8754:
+/***/ 3216:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { kBodyUsed } = __nccwpck_require__(6443)
+const util = __nccwpck_require__(5386)
+const { kBodyUsed } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 const EE = __nccwpck_require__(8474)
 
 const redirectableStatusCodes = [300, 301, 302, 303, 307, 308]
@@ -14192,20 +14192,20 @@ module.exports = RedirectHandler
 
 /***/ }),
 
-/***/ 7816:
+/***/ 3174:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const assert = __nccwpck_require__(4589)
 
-const { kRetryHandlerDefaultRetry } = __nccwpck_require__(6443)
-const { RequestRetryError } = __nccwpck_require__(8707)
+const { kRetryHandlerDefaultRetry } = __nccwpck_require__(3377)
+const { RequestRetryError } = __nccwpck_require__(6593)
 const {
   isDisturbed,
   parseHeaders,
   parseRangeHeader,
   wrapRequestBody
-} = __nccwpck_require__(3440)
+} = __nccwpck_require__(5386)
 
 function calculateRetryAfterHeader (retryAfter) {
   const current = Date.now()
@@ -14636,14 +14636,14 @@ module.exports = RetryHandler
 
 /***/ }),
 
-/***/ 379:
+/***/ 6149:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const { isIP } = __nccwpck_require__(7030)
 const { lookup } = __nccwpck_require__(610)
-const DecoratorHandler = __nccwpck_require__(8155)
-const { InvalidArgumentError, InformationalError } = __nccwpck_require__(8707)
+const DecoratorHandler = __nccwpck_require__(6949)
+const { InvalidArgumentError, InformationalError } = __nccwpck_require__(6593)
 const maxInt = Math.pow(2, 31) - 1
 
 class DNSInstance {
@@ -15018,14 +15018,14 @@ module.exports = interceptorOpts => {
 
 /***/ }),
 
-/***/ 8060:
+/***/ 5786:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
-const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(8707)
-const DecoratorHandler = __nccwpck_require__(8155)
+const util = __nccwpck_require__(5386)
+const { InvalidArgumentError, RequestAbortedError } = __nccwpck_require__(6593)
+const DecoratorHandler = __nccwpck_require__(6949)
 
 class DumpHandler extends DecoratorHandler {
   #maxSize = 1024 * 1024
@@ -15148,12 +15148,12 @@ module.exports = createDumpInterceptor
 
 /***/ }),
 
-/***/ 5092:
+/***/ 5306:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(3216)
 
 function createRedirectInterceptor ({ maxRedirections: defaultMaxRedirections }) {
   return (dispatch) => {
@@ -15176,11 +15176,11 @@ module.exports = createRedirectInterceptor
 
 /***/ }),
 
-/***/ 1514:
+/***/ 1068:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RedirectHandler = __nccwpck_require__(8754)
+const RedirectHandler = __nccwpck_require__(3216)
 
 module.exports = opts => {
   const globalMaxRedirections = opts?.maxRedirections
@@ -15207,11 +15207,11 @@ module.exports = opts => {
 
 /***/ }),
 
-/***/ 2026:
+/***/ 9636:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
-const RetryHandler = __nccwpck_require__(7816)
+const RetryHandler = __nccwpck_require__(3174)
 
 module.exports = globalOpts => {
   return dispatch => {
@@ -15233,13 +15233,13 @@ module.exports = globalOpts => {
 
 /***/ }),
 
-/***/ 2824:
+/***/ 6402:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 Object.defineProperty(exports, "__esModule", ({ value: true }));
 exports.SPECIAL_HEADERS = exports.HEADER_STATE = exports.MINOR = exports.MAJOR = exports.CONNECTION_TOKEN_CHARS = exports.HEADER_CHARS = exports.TOKEN = exports.STRICT_TOKEN = exports.HEX = exports.URL_CHAR = exports.STRICT_URL_CHAR = exports.USERINFO_CHARS = exports.MARK = exports.ALPHANUM = exports.NUM = exports.HEX_MAP = exports.NUM_MAP = exports.ALPHA = exports.FINISH = exports.H_METHOD_MAP = exports.METHOD_MAP = exports.METHODS_RTSP = exports.METHODS_ICE = exports.METHODS_HTTP = exports.METHODS = exports.LENIENT_FLAGS = exports.FLAGS = exports.TYPE = exports.ERROR = void 0;
-const utils_1 = __nccwpck_require__(172);
+const utils_1 = __nccwpck_require__(6650);
 // C headers
 var ERROR;
 (function (ERROR) {
@@ -15517,7 +15517,7 @@ exports.SPECIAL_HEADERS = {
 
 /***/ }),
 
-/***/ 3870:
+/***/ 9240:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -15529,7 +15529,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 3434:
+/***/ 9968:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -15541,7 +15541,7 @@ module.exports = Buffer.from('AGFzbQEAAAABJwdgAX8Bf2ADf39/AX9gAX8AYAJ/fwBgBH9/f3
 
 /***/ }),
 
-/***/ 172:
+/***/ 6650:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -15562,13 +15562,13 @@ exports.enumToMap = enumToMap;
 
 /***/ }),
 
-/***/ 7501:
+/***/ 587:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kClients } = __nccwpck_require__(6443)
-const Agent = __nccwpck_require__(7405)
+const { kClients } = __nccwpck_require__(3377)
+const Agent = __nccwpck_require__(5539)
 const {
   kAgent,
   kMockAgentSet,
@@ -15579,14 +15579,14 @@ const {
   kGetNetConnect,
   kOptions,
   kFactory
-} = __nccwpck_require__(1117)
-const MockClient = __nccwpck_require__(7365)
-const MockPool = __nccwpck_require__(4004)
-const { matchValue, buildMockOptions } = __nccwpck_require__(3397)
-const { InvalidArgumentError, UndiciError } = __nccwpck_require__(8707)
-const Dispatcher = __nccwpck_require__(883)
-const Pluralizer = __nccwpck_require__(1529)
-const PendingInterceptorsFormatter = __nccwpck_require__(6142)
+} = __nccwpck_require__(2539)
+const MockClient = __nccwpck_require__(2839)
+const MockPool = __nccwpck_require__(3926)
+const { matchValue, buildMockOptions } = __nccwpck_require__(463)
+const { InvalidArgumentError, UndiciError } = __nccwpck_require__(6593)
+const Dispatcher = __nccwpck_require__(2377)
+const Pluralizer = __nccwpck_require__(39)
+const PendingInterceptorsFormatter = __nccwpck_require__(2708)
 
 class MockAgent extends Dispatcher {
   constructor (opts) {
@@ -15729,14 +15729,14 @@ module.exports = MockAgent
 
 /***/ }),
 
-/***/ 7365:
+/***/ 2839:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Client = __nccwpck_require__(3701)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Client = __nccwpck_require__(271)
+const { buildMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -15745,10 +15745,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(2539)
+const { MockInterceptor } = __nccwpck_require__(7073)
+const Symbols = __nccwpck_require__(3377)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 /**
  * MockClient provides an API that extends the Client to influence the mockDispatches.
@@ -15795,12 +15795,12 @@ module.exports = MockClient
 
 /***/ }),
 
-/***/ 2429:
+/***/ 5347:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { UndiciError } = __nccwpck_require__(8707)
+const { UndiciError } = __nccwpck_require__(6593)
 
 const kMockNotMatchedError = Symbol.for('undici.error.UND_MOCK_ERR_MOCK_NOT_MATCHED')
 
@@ -15830,12 +15830,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1511:
+/***/ 7073:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(3397)
+const { getResponseData, buildKey, addMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kDispatchKey,
@@ -15843,9 +15843,9 @@ const {
   kDefaultTrailers,
   kContentLength,
   kMockDispatch
-} = __nccwpck_require__(1117)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(2539)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
+const { buildURL } = __nccwpck_require__(5386)
 
 /**
  * Defines the scope API for an interceptor reply
@@ -16044,14 +16044,14 @@ module.exports.MockScope = MockScope
 
 /***/ }),
 
-/***/ 4004:
+/***/ 3926:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { promisify } = __nccwpck_require__(7975)
-const Pool = __nccwpck_require__(628)
-const { buildMockDispatch } = __nccwpck_require__(3397)
+const Pool = __nccwpck_require__(8014)
+const { buildMockDispatch } = __nccwpck_require__(463)
 const {
   kDispatches,
   kMockAgent,
@@ -16060,10 +16060,10 @@ const {
   kOrigin,
   kOriginalDispatch,
   kConnected
-} = __nccwpck_require__(1117)
-const { MockInterceptor } = __nccwpck_require__(1511)
-const Symbols = __nccwpck_require__(6443)
-const { InvalidArgumentError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(2539)
+const { MockInterceptor } = __nccwpck_require__(7073)
+const Symbols = __nccwpck_require__(3377)
+const { InvalidArgumentError } = __nccwpck_require__(6593)
 
 /**
  * MockPool provides an API that extends the Pool to influence the mockDispatches.
@@ -16110,7 +16110,7 @@ module.exports = MockPool
 
 /***/ }),
 
-/***/ 1117:
+/***/ 2539:
 /***/ ((module) => {
 
 
@@ -16140,20 +16140,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3397:
+/***/ 463:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { MockNotMatchedError } = __nccwpck_require__(2429)
+const { MockNotMatchedError } = __nccwpck_require__(5347)
 const {
   kDispatches,
   kMockAgent,
   kOriginalDispatch,
   kOrigin,
   kGetNetConnect
-} = __nccwpck_require__(1117)
-const { buildURL } = __nccwpck_require__(3440)
+} = __nccwpck_require__(2539)
+const { buildURL } = __nccwpck_require__(5386)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const {
   types: {
@@ -16514,7 +16514,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6142:
+/***/ 2708:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -16564,7 +16564,7 @@ module.exports = class PendingInterceptorsFormatter {
 
 /***/ }),
 
-/***/ 1529:
+/***/ 39:
 /***/ ((module) => {
 
 
@@ -16600,7 +16600,7 @@ module.exports = class Pluralizer {
 
 /***/ }),
 
-/***/ 6603:
+/***/ 5929:
 /***/ ((module) => {
 
 
@@ -17030,20 +17030,20 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9634:
+/***/ 3892:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { urlEquals, getFieldValues } = __nccwpck_require__(6798)
-const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(3440)
-const { webidl } = __nccwpck_require__(5893)
-const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9051)
-const { Request, fromInnerRequest } = __nccwpck_require__(9967)
-const { kState } = __nccwpck_require__(3627)
-const { fetching } = __nccwpck_require__(4398)
-const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(3168)
+const { kConstruct } = __nccwpck_require__(8271)
+const { urlEquals, getFieldValues } = __nccwpck_require__(2012)
+const { kEnumerableProperty, isDisturbed } = __nccwpck_require__(5386)
+const { webidl } = __nccwpck_require__(6083)
+const { Response, cloneResponse, fromInnerResponse } = __nccwpck_require__(9317)
+const { Request, fromInnerRequest } = __nccwpck_require__(3713)
+const { kState } = __nccwpck_require__(6970)
+const { fetching } = __nccwpck_require__(6860)
+const { urlIsHttpHttpsScheme, createDeferredPromise, readAllBytes } = __nccwpck_require__(1118)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -17896,15 +17896,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3245:
+/***/ 7403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConstruct } = __nccwpck_require__(109)
-const { Cache } = __nccwpck_require__(9634)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(8271)
+const { Cache } = __nccwpck_require__(3892)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 
 class CacheStorage {
   /**
@@ -18055,26 +18055,26 @@ module.exports = {
 
 /***/ }),
 
-/***/ 109:
+/***/ 8271:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 module.exports = {
-  kConstruct: (__nccwpck_require__(6443).kConstruct)
+  kConstruct: (__nccwpck_require__(3377).kConstruct)
 }
 
 
 /***/ }),
 
-/***/ 6798:
+/***/ 2012:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const assert = __nccwpck_require__(4589)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { isValidHeaderName } = __nccwpck_require__(3168)
+const { URLSerializer } = __nccwpck_require__(782)
+const { isValidHeaderName } = __nccwpck_require__(1118)
 
 /**
  * @see https://url.spec.whatwg.org/#concept-url-equals
@@ -18119,7 +18119,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1276:
+/***/ 9922:
 /***/ ((module) => {
 
 
@@ -18138,15 +18138,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9061:
+/***/ 8495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { parseSetCookie } = __nccwpck_require__(1978)
-const { stringify } = __nccwpck_require__(7797)
-const { webidl } = __nccwpck_require__(5893)
-const { Headers } = __nccwpck_require__(660)
+const { parseSetCookie } = __nccwpck_require__(5816)
+const { stringify } = __nccwpck_require__(2095)
+const { webidl } = __nccwpck_require__(6083)
+const { Headers } = __nccwpck_require__(5662)
 
 /**
  * @typedef {Object} Cookie
@@ -18329,14 +18329,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1978:
+/***/ 5816:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(1276)
-const { isCTLExcludingHtab } = __nccwpck_require__(7797)
-const { collectASequenceOfCodePointsFast } = __nccwpck_require__(1900)
+const { maxNameValuePairSize, maxAttributeValueSize } = __nccwpck_require__(9922)
+const { isCTLExcludingHtab } = __nccwpck_require__(2095)
+const { collectASequenceOfCodePointsFast } = __nccwpck_require__(782)
 const assert = __nccwpck_require__(4589)
 
 /**
@@ -18646,7 +18646,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7797:
+/***/ 2095:
 /***/ ((module) => {
 
 
@@ -19005,13 +19005,13 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4031:
+/***/ 6301:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 const buffer = __nccwpck_require__(4573)
 const { Transform } = __nccwpck_require__(7075)
-const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(4811)
+const { isASCIINumber, isValidLastEventId } = __nccwpck_require__(625)
 
 /**
  * @type {number[]} BOM
@@ -19586,23 +19586,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1238:
+/***/ 6376:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { pipeline } = __nccwpck_require__(7075)
-const { fetching } = __nccwpck_require__(4398)
-const { makeRequest } = __nccwpck_require__(9967)
-const { webidl } = __nccwpck_require__(5893)
-const { EventSourceStream } = __nccwpck_require__(4031)
-const { parseMIMEType } = __nccwpck_require__(1900)
-const { createFastMessageEvent } = __nccwpck_require__(5188)
-const { isNetworkError } = __nccwpck_require__(9051)
-const { delay } = __nccwpck_require__(4811)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+const { fetching } = __nccwpck_require__(6860)
+const { makeRequest } = __nccwpck_require__(3713)
+const { webidl } = __nccwpck_require__(6083)
+const { EventSourceStream } = __nccwpck_require__(6301)
+const { parseMIMEType } = __nccwpck_require__(782)
+const { createFastMessageEvent } = __nccwpck_require__(6814)
+const { isNetworkError } = __nccwpck_require__(9317)
+const { delay } = __nccwpck_require__(625)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { environmentSettingsObject } = __nccwpck_require__(1118)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
 
 let experimentalWarned = false
 
@@ -20076,7 +20076,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4811:
+/***/ 625:
 /***/ ((module) => {
 
 
@@ -20120,12 +20120,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4492:
+/***/ 6962:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const util = __nccwpck_require__(3440)
+const util = __nccwpck_require__(5386)
 const {
   ReadableStreamFrom,
   isBlobLike,
@@ -20135,16 +20135,16 @@ const {
   fullyReadBody,
   extractMimeType,
   utf8DecodeBytes
-} = __nccwpck_require__(3168)
-const { FormData } = __nccwpck_require__(5910)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(1118)
+const { FormData } = __nccwpck_require__(8440)
+const { kState } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(6083)
 const { Blob } = __nccwpck_require__(4573)
 const assert = __nccwpck_require__(4589)
 const { isErrored, isDisturbed } = __nccwpck_require__(7075)
 const { isArrayBuffer } = __nccwpck_require__(3429)
-const { serializeAMimeType } = __nccwpck_require__(1900)
-const { multipartFormDataParser } = __nccwpck_require__(116)
+const { serializeAMimeType } = __nccwpck_require__(782)
+const { multipartFormDataParser } = __nccwpck_require__(4646)
 let random
 
 try {
@@ -20656,7 +20656,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4495:
+/***/ 6833:
 /***/ ((module) => {
 
 
@@ -20787,7 +20787,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 1900:
+/***/ 782:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -21538,12 +21538,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6653:
+/***/ 9255:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kConnected, kSize } = __nccwpck_require__(6443)
+const { kConnected, kSize } = __nccwpck_require__(3377)
 
 class CompatWeakRef {
   constructor (value) {
@@ -21591,14 +21591,14 @@ module.exports = function () {
 
 /***/ }),
 
-/***/ 7114:
+/***/ 1508:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Blob, File } = __nccwpck_require__(4573)
-const { kState } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
+const { kState } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(6083)
 
 // TODO(@KhafraDev): remove
 class FileLike {
@@ -21724,16 +21724,16 @@ module.exports = { FileLike, isFileLike }
 
 /***/ }),
 
-/***/ 116:
+/***/ 4646:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { utf8DecodeBytes } = __nccwpck_require__(3168)
-const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(1900)
-const { isFileLike } = __nccwpck_require__(7114)
-const { makeEntry } = __nccwpck_require__(5910)
+const { isUSVString, bufferToLowerCasedHeaderName } = __nccwpck_require__(5386)
+const { utf8DecodeBytes } = __nccwpck_require__(1118)
+const { HTTP_TOKEN_CODEPOINTS, isomorphicDecode } = __nccwpck_require__(782)
+const { isFileLike } = __nccwpck_require__(1508)
+const { makeEntry } = __nccwpck_require__(8440)
 const assert = __nccwpck_require__(4589)
 const { File: NodeFile } = __nccwpck_require__(4573)
 
@@ -22205,16 +22205,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5910:
+/***/ 8440:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { isBlobLike, iteratorMixin } = __nccwpck_require__(3168)
-const { kState } = __nccwpck_require__(3627)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { FileLike, isFileLike } = __nccwpck_require__(7114)
-const { webidl } = __nccwpck_require__(5893)
+const { isBlobLike, iteratorMixin } = __nccwpck_require__(1118)
+const { kState } = __nccwpck_require__(6970)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { FileLike, isFileLike } = __nccwpck_require__(1508)
+const { webidl } = __nccwpck_require__(6083)
 const { File: NativeFile } = __nccwpck_require__(4573)
 const nodeUtil = __nccwpck_require__(7975)
 
@@ -22464,7 +22464,7 @@ module.exports = { FormData, makeEntry }
 
 /***/ }),
 
-/***/ 1059:
+/***/ 8709:
 /***/ ((module) => {
 
 
@@ -22511,21 +22511,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 660:
+/***/ 5662:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
 
 
 
-const { kConstruct } = __nccwpck_require__(6443)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+const { kConstruct } = __nccwpck_require__(3377)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 const {
   iteratorMixin,
   isValidHeaderName,
   isValidHeaderValue
-} = __nccwpck_require__(3168)
-const { webidl } = __nccwpck_require__(5893)
+} = __nccwpck_require__(1118)
+const { webidl } = __nccwpck_require__(6083)
 const assert = __nccwpck_require__(4589)
 const util = __nccwpck_require__(7975)
 
@@ -23205,7 +23205,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 4398:
+/***/ 6860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 // https://github.com/Ethan-Arrowood/undici-fetch
@@ -23218,9 +23218,9 @@ const {
   filterResponse,
   makeResponse,
   fromInnerResponse
-} = __nccwpck_require__(9051)
-const { HeadersList } = __nccwpck_require__(660)
-const { Request, cloneRequest } = __nccwpck_require__(9967)
+} = __nccwpck_require__(9317)
+const { HeadersList } = __nccwpck_require__(5662)
+const { Request, cloneRequest } = __nccwpck_require__(3713)
 const zlib = __nccwpck_require__(8522)
 const {
   bytesMatch,
@@ -23256,23 +23256,23 @@ const {
   buildContentRange,
   createInflate,
   extractMimeType
-} = __nccwpck_require__(3168)
-const { kState, kDispatcher } = __nccwpck_require__(3627)
+} = __nccwpck_require__(1118)
+const { kState, kDispatcher } = __nccwpck_require__(6970)
 const assert = __nccwpck_require__(4589)
-const { safelyExtractBody, extractBody } = __nccwpck_require__(4492)
+const { safelyExtractBody, extractBody } = __nccwpck_require__(6962)
 const {
   redirectStatusSet,
   nullBodyStatus,
   safeMethodsSet,
   requestBodyHeader,
   subresourceSet
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(6833)
 const EE = __nccwpck_require__(8474)
 const { Readable, pipeline, finished } = __nccwpck_require__(7075)
-const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(3440)
-const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(1900)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
-const { webidl } = __nccwpck_require__(5893)
+const { addAbortListener, isErrored, isReadable, bufferToLowerCasedHeaderName } = __nccwpck_require__(5386)
+const { dataURLProcessor, serializeAMimeType, minimizeSupportedMimeType } = __nccwpck_require__(782)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
+const { webidl } = __nccwpck_require__(6083)
 const { STATUS_CODES } = __nccwpck_require__(7067)
 const GET_OR_HEAD = ['GET', 'HEAD']
 
@@ -25482,23 +25482,23 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9967:
+/***/ 3713:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 /* globals AbortController */
 
 
 
-const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(4492)
-const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(660)
-const { FinalizationRegistry } = __nccwpck_require__(6653)()
-const util = __nccwpck_require__(3440)
+const { extractBody, mixinBody, cloneBody, bodyUnusable } = __nccwpck_require__(6962)
+const { Headers, fill: fillHeaders, HeadersList, setHeadersGuard, getHeadersGuard, setHeadersList, getHeadersList } = __nccwpck_require__(5662)
+const { FinalizationRegistry } = __nccwpck_require__(9255)()
+const util = __nccwpck_require__(5386)
 const nodeUtil = __nccwpck_require__(7975)
 const {
   isValidHTTPToken,
   sameOrigin,
   environmentSettingsObject
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(1118)
 const {
   forbiddenMethodsSet,
   corsSafeListedMethodsSet,
@@ -25508,12 +25508,12 @@ const {
   requestCredentials,
   requestCache,
   requestDuplex
-} = __nccwpck_require__(4495)
+} = __nccwpck_require__(6833)
 const { kEnumerableProperty, normalizedMethodRecordsBase, normalizedMethodRecords } = util
-const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+const { kHeaders, kSignal, kState, kDispatcher } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(6083)
+const { URLSerializer } = __nccwpck_require__(782)
+const { kConstruct } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
 const { getMaxListeners, setMaxListeners, getEventListeners, defaultMaxListeners } = __nccwpck_require__(8474)
 
@@ -26526,14 +26526,14 @@ module.exports = { Request, makeRequest, fromInnerRequest, cloneRequest }
 
 /***/ }),
 
-/***/ 9051:
+/***/ 9317:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(660)
-const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(4492)
-const util = __nccwpck_require__(3440)
+const { Headers, HeadersList, fill, getHeadersGuard, setHeadersGuard, setHeadersList } = __nccwpck_require__(5662)
+const { extractBody, cloneBody, mixinBody, hasFinalizationRegistry, streamRegistry, bodyUnusable } = __nccwpck_require__(6962)
+const util = __nccwpck_require__(5386)
 const nodeUtil = __nccwpck_require__(7975)
 const { kEnumerableProperty } = util
 const {
@@ -26545,16 +26545,16 @@ const {
   isErrorLike,
   isomorphicEncode,
   environmentSettingsObject: relevantRealm
-} = __nccwpck_require__(3168)
+} = __nccwpck_require__(1118)
 const {
   redirectStatusSet,
   nullBodyStatus
-} = __nccwpck_require__(4495)
-const { kState, kHeaders } = __nccwpck_require__(3627)
-const { webidl } = __nccwpck_require__(5893)
-const { FormData } = __nccwpck_require__(5910)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { kConstruct } = __nccwpck_require__(6443)
+} = __nccwpck_require__(6833)
+const { kState, kHeaders } = __nccwpck_require__(6970)
+const { webidl } = __nccwpck_require__(6083)
+const { FormData } = __nccwpck_require__(8440)
+const { URLSerializer } = __nccwpck_require__(782)
+const { kConstruct } = __nccwpck_require__(3377)
 const assert = __nccwpck_require__(4589)
 const { types } = __nccwpck_require__(7975)
 
@@ -27143,7 +27143,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3627:
+/***/ 6970:
 /***/ ((module) => {
 
 
@@ -27159,21 +27159,21 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3168:
+/***/ 1118:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Transform } = __nccwpck_require__(7075)
 const zlib = __nccwpck_require__(8522)
-const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(4495)
-const { getGlobalOrigin } = __nccwpck_require__(1059)
-const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(1900)
+const { redirectStatusSet, referrerPolicySet: referrerPolicyTokens, badPortsSet } = __nccwpck_require__(6833)
+const { getGlobalOrigin } = __nccwpck_require__(8709)
+const { collectASequenceOfCodePoints, collectAnHTTPQuotedString, removeChars, parseMIMEType } = __nccwpck_require__(782)
 const { performance } = __nccwpck_require__(643)
-const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(3440)
+const { isBlobLike, ReadableStreamFrom, isValidHTTPToken, normalizedMethodRecordsBase } = __nccwpck_require__(5386)
 const assert = __nccwpck_require__(4589)
 const { isUint8Array } = __nccwpck_require__(3429)
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(6083)
 
 let supportedHashes = []
 
@@ -28798,14 +28798,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5893:
+/***/ 6083:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { types, inspect } = __nccwpck_require__(7975)
 const { markAsUncloneable } = __nccwpck_require__(5919)
-const { toUSVString } = __nccwpck_require__(3440)
+const { toUSVString } = __nccwpck_require__(5386)
 
 /** @type {import('../../../types/webidl').Webidl} */
 const webidl = {}
@@ -29500,7 +29500,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 2607:
+/***/ 2685:
 /***/ ((module) => {
 
 
@@ -29797,7 +29797,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8355:
+/***/ 4881:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -29806,16 +29806,16 @@ const {
   staticPropertyDescriptors,
   readOperation,
   fireAProgressEvent
-} = __nccwpck_require__(3610)
+} = __nccwpck_require__(5860)
 const {
   kState,
   kError,
   kResult,
   kEvents,
   kAborted
-} = __nccwpck_require__(961)
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
+} = __nccwpck_require__(8391)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
 
 class FileReader extends EventTarget {
   constructor () {
@@ -30148,12 +30148,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8573:
+/***/ 699:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
+const { webidl } = __nccwpck_require__(6083)
 
 const kState = Symbol('ProgressEvent state')
 
@@ -30233,7 +30233,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 961:
+/***/ 8391:
 /***/ ((module) => {
 
 
@@ -30250,7 +30250,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3610:
+/***/ 5860:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
@@ -30261,10 +30261,10 @@ const {
   kResult,
   kAborted,
   kLastProgressEventFired
-} = __nccwpck_require__(961)
-const { ProgressEvent } = __nccwpck_require__(8573)
-const { getEncoding } = __nccwpck_require__(2607)
-const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(1900)
+} = __nccwpck_require__(8391)
+const { ProgressEvent } = __nccwpck_require__(699)
+const { getEncoding } = __nccwpck_require__(2685)
+const { serializeAMimeType, parseMIMEType } = __nccwpck_require__(782)
 const { types } = __nccwpck_require__(7975)
 const { StringDecoder } = __nccwpck_require__(3193)
 const { btoa } = __nccwpck_require__(4573)
@@ -30648,27 +30648,27 @@ module.exports = {
 
 /***/ }),
 
-/***/ 6897:
+/***/ 3403:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(736)
+const { uid, states, sentCloseFrameState, emptyBuffer, opcodes } = __nccwpck_require__(9322)
 const {
   kReadyState,
   kSentClose,
   kByteParser,
   kReceivedClose,
   kResponse
-} = __nccwpck_require__(1216)
-const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(8625)
-const { channels } = __nccwpck_require__(2414)
-const { CloseEvent } = __nccwpck_require__(5188)
-const { makeRequest } = __nccwpck_require__(9967)
-const { fetching } = __nccwpck_require__(4398)
-const { Headers, getHeadersList } = __nccwpck_require__(660)
-const { getDecodeSplit } = __nccwpck_require__(3168)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
+} = __nccwpck_require__(7610)
+const { fireEvent, failWebsocketConnection, isClosing, isClosed, isEstablished, parseExtensions } = __nccwpck_require__(3479)
+const { channels } = __nccwpck_require__(6644)
+const { CloseEvent } = __nccwpck_require__(6814)
+const { makeRequest } = __nccwpck_require__(3713)
+const { fetching } = __nccwpck_require__(6860)
+const { Headers, getHeadersList } = __nccwpck_require__(5662)
+const { getDecodeSplit } = __nccwpck_require__(1118)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
 
 /** @type {import('crypto')} */
 let crypto
@@ -31026,7 +31026,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 736:
+/***/ 9322:
 /***/ ((module) => {
 
 
@@ -31099,14 +31099,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 5188:
+/***/ 6814:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { kEnumerableProperty } = __nccwpck_require__(3440)
-const { kConstruct } = __nccwpck_require__(6443)
+const { webidl } = __nccwpck_require__(6083)
+const { kEnumerableProperty } = __nccwpck_require__(5386)
+const { kConstruct } = __nccwpck_require__(3377)
 const { MessagePort } = __nccwpck_require__(5919)
 
 /**
@@ -31435,12 +31435,12 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3264:
+/***/ 4226:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { maxUnsigned16Bit } = __nccwpck_require__(736)
+const { maxUnsigned16Bit } = __nccwpck_require__(9322)
 
 const BUFFER_SIZE = 16386
 
@@ -31538,14 +31538,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 9469:
+/***/ 6495:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { createInflateRaw, Z_DEFAULT_WINDOWBITS } = __nccwpck_require__(8522)
-const { isValidClientWindowBits } = __nccwpck_require__(8625)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+const { isValidClientWindowBits } = __nccwpck_require__(3479)
+const { MessageSizeExceededError } = __nccwpck_require__(6593)
 
 const tail = Buffer.from([0x00, 0x00, 0xff, 0xff])
 const kBuffer = Symbol('kBuffer')
@@ -31650,16 +31650,16 @@ module.exports = { PerMessageDeflate }
 
 /***/ }),
 
-/***/ 1652:
+/***/ 1298:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
 const { Writable } = __nccwpck_require__(7075)
 const assert = __nccwpck_require__(4589)
-const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(736)
-const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(1216)
-const { channels } = __nccwpck_require__(2414)
+const { parserStates, opcodes, states, emptyBuffer, sentCloseFrameState } = __nccwpck_require__(9322)
+const { kReadyState, kSentClose, kResponse, kReceivedClose } = __nccwpck_require__(7610)
+const { channels } = __nccwpck_require__(6644)
 const {
   isValidStatusCode,
   isValidOpcode,
@@ -31669,11 +31669,11 @@ const {
   isControlFrame,
   isTextBinaryFrame,
   isContinuationFrame
-} = __nccwpck_require__(8625)
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { closeWebSocketConnection } = __nccwpck_require__(6897)
-const { PerMessageDeflate } = __nccwpck_require__(9469)
-const { MessageSizeExceededError } = __nccwpck_require__(8707)
+} = __nccwpck_require__(3479)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
+const { closeWebSocketConnection } = __nccwpck_require__(3403)
+const { PerMessageDeflate } = __nccwpck_require__(6495)
+const { MessageSizeExceededError } = __nccwpck_require__(6593)
 
 function failWebsocketConnectionWithCode (ws, code, reason) {
   closeWebSocketConnection(ws, code, reason, Buffer.byteLength(reason))
@@ -32184,14 +32184,14 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3900:
+/***/ 8470:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { WebsocketFrameSend } = __nccwpck_require__(3264)
-const { opcodes, sendHints } = __nccwpck_require__(736)
-const FixedQueue = __nccwpck_require__(4660)
+const { WebsocketFrameSend } = __nccwpck_require__(4226)
+const { opcodes, sendHints } = __nccwpck_require__(9322)
+const FixedQueue = __nccwpck_require__(2190)
 
 /** @type {typeof Uint8Array} */
 const FastBuffer = Buffer[Symbol.species]
@@ -32295,7 +32295,7 @@ module.exports = { SendQueue }
 
 /***/ }),
 
-/***/ 1216:
+/***/ 7610:
 /***/ ((module) => {
 
 
@@ -32314,16 +32314,16 @@ module.exports = {
 
 /***/ }),
 
-/***/ 8625:
+/***/ 3479:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(1216)
-const { states, opcodes } = __nccwpck_require__(736)
-const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(5188)
+const { kReadyState, kController, kResponse, kBinaryType, kWebSocketURL } = __nccwpck_require__(7610)
+const { states, opcodes } = __nccwpck_require__(9322)
+const { ErrorEvent, createFastMessageEvent } = __nccwpck_require__(6814)
 const { isUtf8 } = __nccwpck_require__(4573)
-const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(1900)
+const { collectASequenceOfCodePointsFast, removeHTTPWhitespace } = __nccwpck_require__(782)
 
 /* globals Blob */
 
@@ -32643,15 +32643,15 @@ module.exports = {
 
 /***/ }),
 
-/***/ 3726:
+/***/ 3435:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
 
 
-const { webidl } = __nccwpck_require__(5893)
-const { URLSerializer } = __nccwpck_require__(1900)
-const { environmentSettingsObject } = __nccwpck_require__(3168)
-const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(736)
+const { webidl } = __nccwpck_require__(6083)
+const { URLSerializer } = __nccwpck_require__(782)
+const { environmentSettingsObject } = __nccwpck_require__(1118)
+const { staticPropertyDescriptors, states, sentCloseFrameState, sendHints } = __nccwpck_require__(9322)
 const {
   kWebSocketURL,
   kReadyState,
@@ -32660,21 +32660,21 @@ const {
   kResponse,
   kSentClose,
   kByteParser
-} = __nccwpck_require__(1216)
+} = __nccwpck_require__(7610)
 const {
   isConnecting,
   isEstablished,
   isClosing,
   isValidSubprotocol,
   fireEvent
-} = __nccwpck_require__(8625)
-const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(6897)
-const { ByteParser } = __nccwpck_require__(1652)
-const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(3440)
-const { getGlobalDispatcher } = __nccwpck_require__(2581)
+} = __nccwpck_require__(3479)
+const { establishWebSocketConnection, closeWebSocketConnection } = __nccwpck_require__(3403)
+const { ByteParser } = __nccwpck_require__(1298)
+const { kEnumerableProperty, isBlobLike } = __nccwpck_require__(5386)
+const { getGlobalDispatcher } = __nccwpck_require__(4743)
 const { types } = __nccwpck_require__(7975)
-const { ErrorEvent, CloseEvent } = __nccwpck_require__(5188)
-const { SendQueue } = __nccwpck_require__(3900)
+const { ErrorEvent, CloseEvent } = __nccwpck_require__(6814)
+const { SendQueue } = __nccwpck_require__(8470)
 
 // https://websockets.spec.whatwg.org/#interface-definition
 class WebSocket extends EventTarget {
@@ -33245,7 +33245,7 @@ module.exports = {
 
 /***/ }),
 
-/***/ 7376:
+/***/ 9157:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -33253,7 +33253,7 @@ module.exports = {
 /* harmony export */ });
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2091);
 /**
  * Failures that point at a line of the projection spec become workflow annotations on that line
  * (`::error file=…,line=…,col=…,title=…::message`), one per problem, so the run page marks the spec.
@@ -33309,15 +33309,15 @@ function annotations(e, message, workspace) {
 
 /***/ }),
 
-/***/ 9280:
+/***/ 5589:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   I: () => (/* binding */ describeFailure)
 /* harmony export */ });
 /* unused harmony export tidy */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4038);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(553);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
@@ -33407,18 +33407,18 @@ function readOnly(inputs) {
 
 /***/ }),
 
-/***/ 1729:
+/***/ 2954:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   K: () => (/* binding */ readInputs)
 /* harmony export */ });
 /* unused harmony export MODES */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1489);
-/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4592);
-/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1495);
-/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5632);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7281);
+/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1925);
+/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3244);
+/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8305);
 /**
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
@@ -33562,18 +33562,18 @@ function checkModeInputs(inputs) {
 
 /***/ }),
 
-/***/ 6769:
+/***/ 4126:
 /***/ ((module, __unused_webpack___webpack_exports__, __nccwpck_require__) => {
 
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
-/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
-/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(722);
-/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2258);
-/* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
-/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1554);
-/* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
+/* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5747);
+/* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9036);
+/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(8477);
+/* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9157);
+/* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5589);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2954);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6162);
+/* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6175);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
@@ -33661,7 +33661,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1554:
+/***/ 6162:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33671,19 +33671,19 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/core/refname.ts
-var refname = __nccwpck_require__(6365);
+var refname = __nccwpck_require__(1356);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
-var projection_spec = __nccwpck_require__(1495);
+var projection_spec = __nccwpck_require__(3244);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts
-var config = __nccwpck_require__(5632);
+var config = __nccwpck_require__(8305);
 // EXTERNAL MODULE: ./src/core/bytes.ts
-var core_bytes = __nccwpck_require__(9596);
+var core_bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
+var errors = __nccwpck_require__(2091);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
+var objects = __nccwpck_require__(9117);
 // EXTERNAL MODULE: ./src/core/keys.ts
-var keys = __nccwpck_require__(1483);
+var keys = __nccwpck_require__(1144);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -33785,10 +33785,18 @@ function assertNoPathConflicts(changes, base) {
     const deletes = new Set();
     for (const c of changes)
         (c.op === 'put' ? puts : deletes).add(c.key);
+    // Keys of one directory have the same ancestors: checked once per run of them (a batch cut in key
+    // order is such runs), without a substring per key.
+    let checkedDir = '';
     for (const key of puts) {
         if (base.isDir(key)) {
             throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
         }
+        const dirEnd = key.lastIndexOf('/');
+        if (dirEnd > 0 && dirEnd === checkedDir.length && key.startsWith(checkedDir))
+            continue;
+        if (dirEnd > 0)
+            checkedDir = key.slice(0, dirEnd);
         let slash = key.indexOf('/');
         while (slash > 0) {
             const ancestor = key.slice(0, slash);
@@ -33911,11 +33919,11 @@ class KeyWritesThroughCommit {
 }
 
 // EXTERNAL MODULE: ./src/core/version.ts
-var version = __nccwpck_require__(3323);
+var version = __nccwpck_require__(9010);
 // EXTERNAL MODULE: ./src/transport/headers.ts
-var headers = __nccwpck_require__(4403);
+var headers = __nccwpck_require__(4372);
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
-var remote_api_status = __nccwpck_require__(5924);
+var remote_api_status = __nccwpck_require__(6521);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
@@ -33986,11 +33994,11 @@ class GitHubClient {
         // Never send the token to any origin but the configured API origin.
         if (ctx.token !== undefined && u.origin === this.cfg.apiOrigin)
             headers.authorization = `Bearer ${ctx.token}`;
-        let body;
-        if (opts.body !== undefined) {
+        let body = opts.json;
+        if (body === undefined && opts.body !== undefined)
             body = new TextEncoder().encode(JSON.stringify(opts.body));
+        if (body !== undefined)
             headers['content-type'] = 'application/json; charset=utf-8';
-        }
         const statusContext = {
             operation: ctx.operation,
             step: opts.step,
@@ -34339,9 +34347,9 @@ async function versionCommit(h, ctx, pinned) {
 }
 
 // EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
+var backoff = __nccwpck_require__(1570);
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
-var commit_parts = __nccwpck_require__(1297);
+var commit_parts = __nccwpck_require__(3338);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
 
 
@@ -34596,6 +34604,9 @@ class PartsGatherer {
     /** The directories of every key (a file another writer puts there touches the write). */
     keyDirs = new Set();
     upload;
+    /** The directory whose ancestors were last added, for puts (to `dirs` and `keyDirs`) and for deletes. */
+    putRun = '';
+    keyRun = '';
     constructor(h, ctx, 
     /** The tip's tree every part is planned against. */
     baseTree) {
@@ -34643,11 +34654,21 @@ class PartsGatherer {
     remember(changes) {
         for (const c of changes) {
             this.desired.set(c.key, c.op === 'put' ? c.sha : null);
+            // The directories of a run of keys in one directory are added once (no substring per key).
+            const last = c.key.lastIndexOf('/');
+            const run = c.op === 'put' ? this.putRun : this.keyRun;
+            if (last <= 0 || (last === run.length && c.key.startsWith(run)))
+                continue;
             for (let i = c.key.indexOf('/'); i > 0; i = c.key.indexOf('/', i + 1)) {
-                this.keyDirs.add(c.key.slice(0, i));
+                const dir = c.key.slice(0, i);
+                this.keyDirs.add(dir);
                 if (c.op === 'put')
-                    this.dirs.add(c.key.slice(0, i));
+                    this.dirs.add(dir);
             }
+            if (c.op === 'put')
+                this.putRun = c.key.slice(0, last);
+            else
+                this.keyRun = c.key.slice(0, last);
         }
     }
 }
@@ -34685,9 +34706,15 @@ function assertPartsWrite(options) {
  */
 async function writeInParts(h, ctx, parts, options) {
     const cached = await h.cachedTip(ctx);
-    // As in write-loop.ts: a recently seen tip (or a section just seen absent) is written on without a ref read.
+    // As in write-loop.ts: only with `trustCachedTipMs` set is a recently seen tip (or a section just seen
+    // absent) written on without the ref read.
     const confirmed = !(cached ? h.tips.recentlySeen(ctx.tokenId, cached.sha) : h.tips.recentlySeen(ctx.tokenId, null));
     const tip = confirmed ? await h.readRef(ctx, false) : (cached?.sha ?? null);
+    if (confirmed && cached && tip !== null && tip !== cached.sha) {
+        // Another writer moved the tip: one compare caches its commit and, when the changed files replayed on
+        // the cached old tree give its tree, every new level — instead of the commit and tree reads of a cold write.
+        await h.catchUp.from(ctx, cached.sha, tip, () => true);
+    }
     const base = tip === null ? null : await h.getCommit(ctx, tip);
     const baseTree = base ? base.tree : null;
     const gathered = new PartsGatherer(h, ctx, baseTree);
@@ -35067,7 +35094,7 @@ async function changesBetween(h, ctx, options) {
 }
 
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
-var sha1 = __nccwpck_require__(1263);
+var sha1 = __nccwpck_require__(6348);
 ;// CONCATENATED MODULE: ./src/cache/git-cache.ts
 /**
  * Typed cache layers over a {@link CacheBackend}:
@@ -35381,10 +35408,223 @@ class CommitReader {
 }
 
 // EXTERNAL MODULE: ./src/cache/backend.ts
-var backend = __nccwpck_require__(6270);
+var backend = __nccwpck_require__(829);
+;// CONCATENATED MODULE: ./src/stores/remote-api/commit-create.ts
+
+
+
+/**
+ * The request for the commit of `tree` on `parent` (none: the section's first commit). With an author,
+ * author and committer carry `date` (whole seconds, UTC), which makes the commit's SHA known in advance.
+ *
+ * @example
+ * const req = commitRequest('4b82…', null, 'docdb: put a.json', { name: 'Ada', email: 'ada@example.com' }, new Date());
+ * req.sha; // the SHA GitHub will answer with
+ */
+function commitRequest(tree, parent, message, author, now) {
+    const parents = parent ? [parent] : [];
+    const body = { message, tree, parents };
+    if (!author)
+        return { body };
+    const seconds = Math.floor(now.getTime() / 1000);
+    const date = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    body.author = { ...author, date };
+    body.committer = { ...author, date };
+    const sig = { name: author.name, email: author.email, timestamp: seconds, timezone: '+0000' };
+    const sha = (0,objects/* hashObject */.wM)('commit', (0,objects/* encodeCommit */.Cv)({ tree, parents, author: sig, committer: sig, message }));
+    return { body, sha };
+}
+/**
+ * Send `req` once; after a lost reply, resolve it as the module header says. The created commit.
+ *
+ * @example
+ * const commit = await createCommitOnce(deps, ctx, commitRequest(tree, tip, message, cfg.author, new Date()));
+ */
+async function createCommitOnce(deps, ctx, req) {
+    for (let lost = 0;; lost++) {
+        const sent = await send(deps, ctx, req);
+        if (!(sent instanceof Error))
+            return sent;
+        if (req.sha === undefined) {
+            throw notApplied(ctx, sent, 'it is not sent again: without a configured `author` GitHub dates the commit itself, so a second request would make a second commit and nothing tells whether the first one made one (configure `author` to let the store check)');
+        }
+        const found = await lookUp(deps, ctx, req.sha);
+        if (found)
+            return found;
+        // 404: the lost request did not create the commit; the same body is sent again.
+        if (lost >= deps.cfg.readRetries) {
+            throw notApplied(ctx, sent, `${lost + 1} attempts got no reply, and the commit does not exist`);
+        }
+        deps.cfg.logger?.({
+            level: 'warn',
+            message: `${ctx.operation}: create commit got no reply and the commit does not exist; sending it again`,
+            data: { commit: req.sha, attempt: lost + 1 },
+        });
+        await deps.cfg.sleep(deps.client.backoffMs(lost));
+    }
+}
+/** One attempt: the commit, or the error when the reply was lost (no response or 5xx). */
+async function send(deps, ctx, req) {
+    try {
+        const res = await deps.client.send(ctx, {
+            step: 'create commit',
+            method: 'POST',
+            path: '/git/commits',
+            body: req.body,
+            retry: false, // never re-sent blindly: see the module header
+        });
+        return parseCommit(ctx, 'create commit', res.json());
+    }
+    catch (e) {
+        if (e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk)
+            return e;
+        throw e;
+    }
+}
+/** `GET /git/commits/{sha}`: the commit when it exists, undefined on 404. */
+async function lookUp(deps, ctx, sha) {
+    const res = await deps.client.send(ctx, {
+        step: 'read commit',
+        method: 'GET',
+        path: `/git/commits/${sha}`,
+        retry: true,
+        accept: [404],
+    });
+    if (res.status === 404)
+        return undefined;
+    const c = parseCommit(ctx, 'read commit', res.json());
+    if (c.sha !== sha)
+        throw badResponse(ctx, 'read commit', `commit ${c.sha} is not ${sha}`);
+    return c;
+}
+/** The write stops before its ref update: nothing changed in the section, retrying is safe. */
+function notApplied(ctx, e, why) {
+    const message = `${ctx.operation}: create commit (POST /git/commits) got no reply (${e.message}); ${why}. ` +
+        'The section was not changed: the write can be retried.';
+    const data = { ...e.data, operation: ctx.operation, step: 'create commit', outcome: 'not-applied' };
+    return e instanceof errors/* UpstreamUnavailable */.Yk
+        ? new errors/* UpstreamUnavailable */.Yk(message, data, { cause: e })
+        : new errors/* TransportError */.wX(message, data, { cause: e });
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/tree-body.ts
+/**
+ * The JSON body of one `POST /git/trees` request, written as bytes while its entries are added:
+ * `{"base_tree":"…","tree":[{"path":…,"mode":…,"type":"blob","content":…}, …]}`. Each value's bytes
+ * are copied in with JSON's escapes as its entry is added: a document encoded once (by the document
+ * layer) is never decoded to a string and encoded again, and no megabyte-sized body string is built and
+ * then encoded (such strings go straight to V8's large-object space and stay there until a full
+ * collection: a 100,000-document write made 130 MB of them).
+ * https://docs.github.com/rest/git/trees#create-a-tree
+ */
+const encoder = new TextEncoder();
+/**
+ * @example
+ * const body = new TreeBodyWriter(baseTree, 1 << 20);
+ * body.addContent('a.json', '100644', utf8('{}\n'));
+ * body.addSha('b.json', '100644', null); // delete
+ * await send(body.finish());
+ */
+class TreeBodyWriter {
+    buf;
+    at = 0;
+    count = 0;
+    /** `expectedBytes`: about how much content will be added (the buffer grows if needed). */
+    constructor(baseTree, expectedBytes) {
+        this.buf = new Uint8Array(Math.ceil(expectedBytes * 1.1) + 4096);
+        this.ascii(baseTree === null ? '{"tree":[' : `{"base_tree":"${baseTree}","tree":[`);
+    }
+    /** Entries written so far. */
+    get entries() {
+        return this.count;
+    }
+    /**
+     * An entry with inline content (valid UTF-8, no NUL): its bytes are copied into the body with JSON's
+     * escapes, never decoded to a string and encoded again.
+     */
+    addContent(path, mode, bytes) {
+        this.open(path, mode);
+        this.ascii(',"content":"');
+        this.room(bytes.length * 6 + 2); // worst case: every byte a \u00XX escape
+        const buf = this.buf;
+        let at = this.at;
+        for (let i = 0; i < bytes.length; i++) {
+            const b = bytes[i];
+            if (b >= 0x20 && b !== 0x22 && b !== 0x5c)
+                buf[at++] = b; // as is (UTF-8 sequences included)
+            else
+                at = escapeByte(buf, at, b);
+        }
+        this.at = at;
+        this.ascii('"}');
+    }
+    /** An entry naming an existing blob by SHA, or deleting the path (`null`). */
+    addSha(path, mode, sha) {
+        this.open(path, mode);
+        this.ascii(sha === null ? ',"sha":null}' : `,"sha":"${sha}"}`);
+    }
+    /** Close the body; its bytes (a view of exactly the written part). */
+    finish() {
+        this.ascii(']}');
+        return this.buf.subarray(0, this.at);
+    }
+    open(path, mode) {
+        this.ascii(this.count++ === 0 ? '{"path":' : ',{"path":');
+        this.text(JSON.stringify(path));
+        this.ascii(`,"mode":"${mode}","type":"blob"`);
+    }
+    /** Append JSON text (already escaped: a path) as UTF-8. */
+    text(s) {
+        this.room(s.length * 3); // the most UTF-8 bytes one UTF-16 unit can take
+        this.at += encoder.encodeInto(s, this.buf.subarray(this.at)).written;
+    }
+    /** Append ASCII without going through the encoder. */
+    ascii(s) {
+        this.room(s.length);
+        for (let i = 0; i < s.length; i++)
+            this.buf[this.at++] = s.charCodeAt(i);
+    }
+    room(n) {
+        if (this.at + n <= this.buf.length)
+            return;
+        const next = new Uint8Array(Math.max(this.buf.length * 2, this.at + n));
+        next.set(this.buf.subarray(0, this.at));
+        this.buf = next;
+    }
+}
+const HEX = '0123456789abcdef';
+/** Write the JSON escape of `"`, `\\` or a control byte at `at`; the position after it. */
+function escapeByte(buf, at, b) {
+    buf[at++] = 0x5c; // backslash
+    if (b === 0x22 || b === 0x5c)
+        buf[at++] = b;
+    else if (b === 0x0a)
+        buf[at++] = 0x6e; // \n
+    else if (b === 0x09)
+        buf[at++] = 0x74; // \t
+    else if (b === 0x0d)
+        buf[at++] = 0x72; // \r
+    else {
+        buf[at++] = 0x75; // \u00XX
+        buf[at++] = 0x30;
+        buf[at++] = 0x30;
+        buf[at++] = HEX.charCodeAt(b >> 4);
+        buf[at++] = HEX.charCodeAt(b & 15);
+    }
+    return at;
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-upload.ts
-// ignoreBOM: keep a leading U+FEFF as content (the default decoder would silently strip it and change the blob).
-const utf8Strict = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+/**
+ * The new tree of a write, sent as a chain of `POST /git/trees` requests: each request carries up to
+ * `maxInlineBytes` of inline content (or entries naming existing blobs by SHA) and names the previous
+ * request's tree as its `base_tree`, so the last reply is the whole new root. Changes can be added in
+ * parts — a streamed write sends each request as soon as it is full, so only one request's worth of
+ * content is held at a time however large the write.
+ * https://docs.github.com/rest/git/trees#create-a-tree
+ */
+
+
 /** Bytes an entry naming a blob by SHA adds to a request body (path + SHA + JSON punctuation). */
 const SHA_ENTRY_BYTES = 96;
 /**
@@ -35397,7 +35637,8 @@ class TreeUpload {
     host;
     uploaded;
     tree;
-    chunk = [];
+    /** The request being filled (started with its first entry, once the previous request's tree is known). */
+    chunk;
     /** SHAs of the blobs the queued chunk creates from inline content. */
     inlineShas = [];
     bytes = 0;
@@ -35415,42 +35656,37 @@ class TreeUpload {
     /** Queue changes, sending every request that fills up. */
     async add(changes) {
         for (const c of changes) {
-            let entry;
-            let size = SHA_ENTRY_BYTES + c.path.length;
-            if (c.sha === null)
-                entry = { path: c.path, mode: c.mode, type: 'blob', sha: null };
-            else if (c.content === undefined || this.uploaded?.has(c.sha)) {
-                entry = { path: c.path, mode: c.mode, type: 'blob', sha: c.sha };
-            }
-            else {
-                const bytes = c.content;
-                let text;
-                // NUL bytes are valid UTF-8 but risky inside a JSON string for GitHub; send such values as blobs.
-                if (bytes.length <= this.host.maxInlineBytes && !bytes.includes(0)) {
-                    try {
-                        text = utf8Strict.decode(bytes);
-                    }
-                    catch {
-                        text = undefined; // not UTF-8: inline content is a string, so upload the blob as base64
-                    }
-                }
-                if (text === undefined) {
-                    const sha = await this.host.createBlob(bytes, c.sha);
-                    this.uploaded?.add(sha);
-                    entry = { path: c.path, mode: c.mode, type: 'blob', sha };
-                }
-                else {
-                    entry = { path: c.path, mode: c.mode, type: 'blob', content: text };
-                    size = bytes.length;
-                    if (this.uploaded)
-                        this.inlineShas.push(c.sha);
-                }
-            }
-            if (this.bytes + size > this.host.maxInlineBytes && this.chunk.length > 0)
+            const { sha, path, mode, content } = c;
+            const known = sha === null || content === undefined || this.uploaded?.has(sha) === true;
+            const inline = !known && this.inline(content);
+            const size = inline ? content.length : SHA_ENTRY_BYTES + path.length;
+            if (this.bytes + size > this.host.maxInlineBytes && this.chunk)
                 await this.flush();
+            // A value that cannot go inline is uploaded as a blob first (between requests, never inside one).
+            const named = known || inline ? sha : await this.blob(content, sha);
+            this.chunk ??= new TreeBodyWriter(this.tree, this.host.maxInlineBytes);
             this.bytes += size;
-            this.chunk.push(entry);
+            if (inline) {
+                this.chunk.addContent(path, mode, content);
+                if (this.uploaded)
+                    this.inlineShas.push(sha);
+            }
+            else
+                this.chunk.addSha(path, mode, named);
         }
+    }
+    async blob(content, sha) {
+        const created = await this.host.createBlob(content, sha);
+        this.uploaded?.add(created);
+        return created;
+    }
+    /**
+     * Whether a value goes inline as `content`: not above `maxInlineBytes`, valid UTF-8 (inline content is
+     * a string) and without NUL (valid UTF-8, but risky inside a JSON string for GitHub). Else it is
+     * uploaded as a blob.
+     */
+    inline(content) {
+        return content.length <= this.host.maxInlineBytes && !content.includes(0) && (0,core_bytes/* isUtf8 */.co)(content);
     }
     /** Send what is queued; the new root tree (the base when nothing was ever added). */
     async finish() {
@@ -35459,18 +35695,18 @@ class TreeUpload {
     }
     /** True once any request was sent. */
     get started() {
-        return this.sent || this.chunk.length > 0;
+        return this.sent || this.chunk !== undefined;
     }
     async flush() {
-        if (this.chunk.length === 0)
+        if (!this.chunk)
             return;
-        const tree = this.chunk;
+        const body = this.chunk.finish();
         const created = this.inlineShas;
-        this.chunk = [];
+        this.chunk = undefined;
         this.inlineShas = [];
         this.bytes = 0;
         this.sent = true;
-        this.tree = await this.host.createTree(this.tree === null ? { tree } : { base_tree: this.tree, tree });
+        this.tree = await this.host.createTree(body);
         // GitHub stored those blobs with the tree: a retry names them by SHA instead of sending them again.
         for (const sha of created)
             this.uploaded?.add(sha);
@@ -35480,12 +35716,14 @@ class TreeUpload {
 ;// CONCATENATED MODULE: ./src/stores/remote-api/object-writer.ts
 /**
  * Creating the objects of a write: trees (a chain of `POST /git/trees`, see tree-upload.ts), blobs for
- * values that cannot go inline (`POST /git/blobs`) and the commit (`POST /git/commits`). Every creation
- * is content-addressed, so each is retried like a read. After GitHub answers with the new root tree, the
+ * values that cannot go inline (`POST /git/blobs`) and the commit (`POST /git/commits`). Trees and blobs
+ * are content-addressed, so they are retried like reads; a commit is created exactly once (commit-create.ts:
+ * without an author GitHub dates it itself, so a resend would make a second one). After GitHub answers with the new root tree, the
  * same trees are computed locally (local-trees.ts) and, when the roots agree, every new level and every
  * blob written is cached: a read or a no-op write right after this store's own write costs only the ref read.
  * https://docs.github.com/rest/git/trees#create-a-tree · https://docs.github.com/rest/git/commits#create-a-commit
  */
+
 
 
 
@@ -35541,35 +35779,25 @@ class ObjectWriter {
         await this.rememberBlobs(changes);
         trees.lastRootTree = replied;
     }
-    /** Create the commit of `tree` on `parent` (none: the section's first commit); its SHA. */
+    /**
+     * Create the commit of `tree` on `parent` (none: the section's first commit), exactly once: a request
+     * whose reply was lost is never sent again blindly (commit-create.ts). Its SHA.
+     */
     async createCommit(ctx, tree, parent, message) {
-        const body = { message, tree, parents: parent ? [parent] : [] };
-        const author = this.deps.cfg.author;
-        if (author) {
-            const date = new Date().toISOString().replace(/\.\d{3}Z$/, 'Z');
-            body.author = { ...author, date };
-            body.committer = { ...author, date };
-        }
-        const res = await this.deps.client.send(ctx, {
-            step: 'create commit',
-            method: 'POST',
-            path: '/git/commits',
-            body,
-            retry: true, // an extra unreferenced commit object is harmless
-        });
-        const c = parseCommit(ctx, 'create commit', res.json());
+        const req = commitRequest(tree, parent, message, this.deps.cfg.author, new Date());
+        const c = await createCommitOnce(this.deps, ctx, req);
         if (c.tree !== tree)
             throw badResponse(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
         await this.deps.cache.putCommit(c);
         return c.sha;
     }
-    /** One create-tree request; its new tree's SHA. */
-    async createTree(ctx, body) {
+    /** One create-tree request (its JSON body as built by tree-body.ts); its new tree's SHA. */
+    async createTree(ctx, json) {
         const res = await this.deps.client.send(ctx, {
             step: 'create tree',
             method: 'POST',
             path: '/git/trees',
-            body,
+            json,
             retry: true, // content-addressed: repeating it yields the same tree
         });
         const j = res.json();
@@ -35610,7 +35838,7 @@ class ObjectWriter {
 }
 
 // EXTERNAL MODULE: ./src/core/redact.ts
-var redact = __nccwpck_require__(2258);
+var redact = __nccwpck_require__(8477);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/operation.ts
 /**
  * One operation of the remote-api store from start to result: the token it runs with (asked of the
@@ -35943,8 +36171,10 @@ class TipMemory {
     saw(tokenId, sha) {
         this.seen.set(tokenId, { sha, at: this.cfg.now() });
     }
-    /** True when this store saw the ref at `sha` (null: absent) within `trustCachedTipMs`. */
+    /** True when trusting is on and this store saw the ref at `sha` (null: absent) within `trustCachedTipMs`. */
     recentlySeen(tokenId, sha) {
+        if (this.cfg.trustCachedTipMs <= 0)
+            return false; // the default: never trust, never read the clock
         const seen = this.seen.get(tokenId);
         return seen !== undefined && seen.sha === sha && this.cfg.now() - seen.at <= this.cfg.trustCachedTipMs;
     }
@@ -36287,8 +36517,9 @@ function checkedWrite(changes, options) {
  */
 async function writeOneCommit(h, ctx, changes, options, ifMatch) {
     const cached = await h.cachedTip(ctx);
-    // A section this store just saw absent is created without reading the ref again (POST /git/refs
-    // fails if another writer created it meanwhile, and the write is then planned on that tip).
+    // By default every write reads the ref first (a 304 when the cached tip is current): a write on a tip
+    // another writer moved then costs one compare, never an orphan commit. Only with `trustCachedTipMs`
+    // set is a recently seen tip written on as is, or a section just seen absent created without a read.
     const absent = !cached && h.tips.recentlySeen(ctx.tokenId, null);
     const tip = cached ? cached.sha : absent ? null : await h.readRef(ctx, false);
     const write = new SingleCommitWrite(h, ctx, changes, options, ifMatch, tip, !cached && !absent);
@@ -36328,8 +36559,8 @@ class SingleCommitWrite {
         this.touchedBy = (files) => touchesAny(files, keys);
     }
     /**
-     * A tip this store did not see recently is confirmed first (a 304 when unchanged): building on a
-     * stale tip would cost an orphan commit, a rejected update and a rebase.
+     * The cached tip is confirmed first (a 304 when unchanged): building on a stale tip would cost an
+     * orphan commit, a rejected update and a rebase.
      */
     async confirmCachedTip() {
         const now = await this.h.readRef(this.ctx, false);
@@ -36594,11 +36825,11 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
 
 
 
-// EXTERNAL MODULE: ./node_modules/bottleneck/light.js
-var light = __nccwpck_require__(3251);
-// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __nccwpck_require__(1015);
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-retry/dist-bundle/index.js
+// EXTERNAL MODULE: ../../main/node_modules/bottleneck/light.js
+var light = __nccwpck_require__(2725);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(4565);
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-retry/dist-bundle/index.js
 // pkg/dist-src/version.js
 var VERSION = "0.0.0-development";
 
@@ -36681,7 +36912,7 @@ function retry(octokit, octokitOptions) {
 retry.VERSION = VERSION;
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-throttling/dist-bundle/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-throttling/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -36923,13 +37154,13 @@ throttling.VERSION = dist_bundle_VERSION;
 throttling.triggersNotification = triggersNotification;
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 12 modules
-var core_dist_src = __nccwpck_require__(4730);
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-request-log/dist-src/version.js
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/core/dist-src/index.js + 12 modules
+var core_dist_src = __nccwpck_require__(3824);
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-request-log/dist-src/version.js
 const version_VERSION = "6.0.0";
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-request-log/dist-src/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-request-log/dist-src/index.js
 
 function requestLog(octokit) {
   octokit.hook.wrap("request", (request, options) => {
@@ -36955,15 +37186,15 @@ function requestLog(octokit) {
 requestLog.VERSION = version_VERSION;
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
-var dist_bundle = __nccwpck_require__(3779);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
-var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(9210);
-;// CONCATENATED MODULE: ./node_modules/@octokit/rest/dist-src/version.js
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+var dist_bundle = __nccwpck_require__(2413);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
+var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(3456);
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/rest/dist-src/version.js
 const dist_src_version_VERSION = "22.0.1";
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/rest/dist-src/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/rest/dist-src/index.js
 
 
 
@@ -37231,8 +37462,8 @@ function octokitTransport(octokit) {
     };
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 1 modules
-var document_store = __nccwpck_require__(87);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 2 modules
+var document_store = __nccwpck_require__(7241);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -37355,11 +37586,11 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
-var reducers = __nccwpck_require__(1489);
+var reducers = __nccwpck_require__(7281);
 // EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
-var run = __nccwpck_require__(4592);
+var run = __nccwpck_require__(1925);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
-var sources = __nccwpck_require__(4038);
+var sources = __nccwpck_require__(553);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
@@ -37522,11 +37753,11 @@ function reportOf(report, inputs, context, meter) {
 }
 
 // EXTERNAL MODULE: ./src/document/canonical-json.ts
-var canonical_json = __nccwpck_require__(9890);
+var canonical_json = __nccwpck_require__(3761);
 // EXTERNAL MODULE: ./src/document/envelope.ts
-var envelope = __nccwpck_require__(9949);
+var envelope = __nccwpck_require__(9850);
 // EXTERNAL MODULE: ./src/document/identity.ts
-var identity = __nccwpck_require__(9323);
+var identity = __nccwpck_require__(4072);
 ;// CONCATENATED MODULE: ./src/document/index.ts
 /** The document layer: identities, canonical keys, envelopes, canonical JSON and the DocumentStore. */
 
@@ -37678,13 +37909,13 @@ function actionTools(inputs, context) {
 
 /***/ }),
 
-/***/ 5700:
+/***/ 6175:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   u: () => (/* binding */ checkRunnerFiles)
 /* harmony export */ });
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /**
  * The runner's command files (GITHUB_OUTPUT, GITHUB_STEP_SUMMARY) are written when the run is done — after
  * the commit. Check they can be written before anything else, so a step never commits and then fails to
@@ -37717,7 +37948,7 @@ async function checkRunnerFiles(env) {
 
 /***/ }),
 
-/***/ 6270:
+/***/ 829:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -37836,7 +38067,7 @@ class MemoryCacheBackend {
 
 /***/ }),
 
-/***/ 3915:
+/***/ 1570:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -37846,7 +38077,7 @@ class MemoryCacheBackend {
 /* harmony export */   x4: () => (/* binding */ fullJitterDelay)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /**
  * The one policy for retrying a write that lost a fast-forward race (every store that retries uses
  * it): full-jitter exponential backoff, bounded by a budget in TIME rather than a small count.
@@ -37946,19 +38177,20 @@ class WriteRetry {
 
 /***/ }),
 
-/***/ 9596:
+/***/ 4665:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   As: () => (/* binding */ utf8),
 /* harmony export */   Ey: () => (/* binding */ fromBase64),
 /* harmony export */   Id: () => (/* binding */ concatBytes),
+/* harmony export */   UD: () => (/* binding */ hexInto),
 /* harmony export */   ZJ: () => (/* binding */ toBytes),
-/* harmony export */   aD: () => (/* binding */ fromHex),
 /* harmony export */   ar: () => (/* binding */ fromUtf8),
+/* harmony export */   co: () => (/* binding */ isUtf8),
 /* harmony export */   nk: () => (/* binding */ toBase64)
 /* harmony export */ });
-/* unused harmony exports bytesEqual, toBase64Js, fromBase64Js, toHex */
+/* unused harmony exports bytesEqual, toBase64Js, fromBase64Js, toHex, fromHex */
 /**
  * Small byte helpers shared by every layer. Platform APIs (`Buffer`, `btoa`/`atob`) are read lazily and
  * used when present; portable fallbacks keep every host working.
@@ -37968,6 +38200,35 @@ const strictDecoder = new TextDecoder('utf-8', { fatal: true });
 /** UTF-8 encode a string. */
 function utf8(text) {
     return encoder.encode(text);
+}
+/**
+ * True when `bytes` are valid UTF-8: the platform's check where there is one (`isUtf8` of `node:buffer`,
+ * no string made), else a strict decode.
+ *
+ * @example
+ * isUtf8(utf8('é')); // true
+ * isUtf8(new Uint8Array([0xff])); // false
+ */
+function isUtf8(bytes) {
+    const check = platformIsUtf8();
+    if (check)
+        return check(bytes);
+    try {
+        strictDecoder.decode(bytes);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+let nodeIsUtf8;
+function platformIsUtf8() {
+    if (nodeIsUtf8 === undefined) {
+        const proc = globalThis.process;
+        const mod = proc?.getBuiltinModule?.('node:buffer');
+        nodeIsUtf8 = typeof mod?.isUtf8 === 'function' ? mod.isUtf8 : null;
+    }
+    return nodeIsUtf8;
 }
 /** Decode UTF-8, throwing `TypeError` on invalid sequences (never silently replaces bytes). */
 function fromUtf8(bytes) {
@@ -38104,25 +38365,43 @@ function fromBase64Js(text) {
     }
     return out.subarray(0, o);
 }
+const HEX_DIGITS = Array.from({ length: 256 }, (_, b) => (b + 0x100).toString(16).slice(1));
+const HEX_VALUE = new Uint8Array(128);
+for (let i = 0; i < 16; i++) {
+    HEX_VALUE['0123456789abcdef'.charCodeAt(i)] = i;
+    HEX_VALUE['0123456789ABCDEF'.charCodeAt(i)] = i;
+}
 /** Lowercase hex of bytes. */
 function toHex(bytes) {
     let s = '';
     for (const b of bytes)
-        s += b.toString(16).padStart(2, '0');
+        s += HEX_DIGITS[b];
     return s;
+}
+/**
+ * Write the bytes of a hex string (even length, validated by the caller) into `out` at `offset`: a git
+ * object id goes straight into the tree body being built, with no array or substring per byte.
+ *
+ * @example
+ * hexInto('ff00', out, 4); // out[4] = 255, out[5] = 0
+ */
+function hexInto(hex, out, offset) {
+    for (let i = 0, j = 0; j < hex.length; i++, j += 2) {
+        out[offset + i] =
+            (HEX_VALUE[hex.charCodeAt(j) & 127] << 4) | HEX_VALUE[hex.charCodeAt(j + 1) & 127];
+    }
 }
 /** Bytes of a hex string (even length, validated by the caller). */
 function fromHex(hex) {
-    const out = new Uint8Array(hex.length / 2);
-    for (let i = 0; i < out.length; i++)
-        out[i] = Number.parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+    const out = new Uint8Array(hex.length >> 1);
+    hexInto(hex, out, 0);
     return out;
 }
 
 
 /***/ }),
 
-/***/ 1297:
+/***/ 3338:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -38130,7 +38409,7 @@ function fromHex(hex) {
 /* harmony export */   Z9: () => (/* binding */ assertPartsOptions),
 /* harmony export */   gH: () => (/* binding */ partsMessage)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /**
  * One commit whose changes arrive in parts, on any RefStore: stores that can upload as they go
  * (`commitParts`, e.g. the GitHub API store chaining create-tree requests) hold one part at a time;
@@ -38175,7 +38454,7 @@ function assertPartsOptions(options) {
 
 /***/ }),
 
-/***/ 4296:
+/***/ 2091:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -38389,7 +38668,7 @@ const ALL_ERRORS = [
 
 /***/ }),
 
-/***/ 7299:
+/***/ 644:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -38469,19 +38748,20 @@ const GIT_PATH_RULE_TEXT = {
 
 /***/ }),
 
-/***/ 9520:
+/***/ 9117:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cv: () => (/* binding */ encodeCommit),
 /* harmony export */   HH: () => (/* binding */ isSha),
 /* harmony export */   hN: () => (/* binding */ encodeTree),
 /* harmony export */   oz: () => (/* binding */ blobShaAsync),
 /* harmony export */   wJ: () => (/* binding */ blobSha),
 /* harmony export */   wM: () => (/* binding */ hashObject)
 /* harmony export */ });
-/* unused harmony exports TREE_MODES, encodeObject, compareTreeEntries, decodeTree, encodeCommit, decodeCommit, formatTimezone, signatureDate, parseSignatureDate */
-/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _sha1_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1263);
+/* unused harmony exports TREE_MODES, encodeObject, compareTreeEntries, decodeTree, decodeCommit, formatTimezone, signatureDate, parseSignatureDate */
+/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4665);
+/* harmony import */ var _sha1_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6348);
 /**
  * The git object model: byte-exact encoding of blobs, trees and commits and their object ids.
  * Pure functions, no I/O. Reference: https://git-scm.com/book/en/v2/Git-Internals-Git-Objects
@@ -38527,45 +38807,61 @@ async function blobShaAsync(bytes) {
 function isTreeMode(mode) {
     return mode === '040000' || mode === '40000';
 }
-/** The bytes a tree entry sorts by: its name, with `/` appended for a subtree. */
-function sortKey(e) {
-    return (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(isTreeMode(e.mode) ? `${e.name}/` : e.name);
+/**
+ * A UTF-16 code unit moved so that comparing units orders strings by code point — which is UTF-8 byte
+ * order, git's order — rather than by unit: surrogates (pairs above U+FFFF) sort after U+E000–U+FFFF.
+ */
+function codePointOrderUnit(c) {
+    return c < 0xd800 ? c : c >= 0xe000 ? c - 0x800 : c + 0x2000;
 }
-function compareBytes(an, bn) {
-    const len = Math.min(an.length, bn.length);
-    for (let i = 0; i < len; i++) {
-        const d = an[i] - bn[i];
-        if (d !== 0)
-            return d;
+/** Git's order of two entry names, a subtree's compared as if it ended in `/` (no bytes made). */
+function compareNames(a, aTree, b, bTree) {
+    const n = Math.min(a.length, b.length);
+    for (let i = 0; i < n; i++) {
+        const x = a.charCodeAt(i);
+        const y = b.charCodeAt(i);
+        if (x !== y)
+            return codePointOrderUnit(x) - codePointOrderUnit(y);
     }
-    return an.length - bn.length;
+    const x = a.length > n ? codePointOrderUnit(a.charCodeAt(n)) : aTree ? 0x2f : -1;
+    const y = b.length > n ? codePointOrderUnit(b.charCodeAt(n)) : bTree ? 0x2f : -1;
+    return x - y;
 }
 /**
  * Git's tree order: entries sorted by name bytes, where a subtree sorts as if its name ended in `/`.
  * (Compares UTF-8 bytes, not UTF-16 code units.)
  */
 function compareTreeEntries(a, b) {
-    return compareBytes(sortKey(a), sortKey(b));
+    return compareNames(a.name, isTreeMode(a.mode), b.name, isTreeMode(b.mode));
 }
+const treeEncoder = new TextEncoder();
 /** Encode a tree body (entries are sorted here; duplicate names are an error). */
 function encodeTree(entries) {
-    // Each name is encoded once, not once per comparison (a 10,000-key write sorts thousands of names).
-    const sorted = entries
-        .map((e) => ({ e, key: sortKey(e) }))
-        .sort((a, b) => compareBytes(a.key, b.key))
-        .map((x) => x.e);
-    const parts = [];
+    const sorted = [...entries].sort(compareTreeEntries);
     // A Set, not a neighbour check: a blob `a` and a subtree `a` are not adjacent in tree order (`a`, `a.b`, `a/`).
     const names = new Set();
+    let size = 0;
     for (const e of sorted) {
         if (names.has(e.name))
             throw new Error(`duplicate tree entry name: ${e.name}`);
         names.add(e.name);
+        size += 7 + e.name.length * 3 + 1 + 20; // at most: mode, space, name in UTF-8, NUL, id
+    }
+    // One buffer for the whole body: no array per entry (a 100,000-key write encodes thousands of levels).
+    const out = new Uint8Array(size);
+    let at = 0;
+    for (const e of sorted) {
         // git writes the tree mode without its leading zero.
         const mode = isTreeMode(e.mode) ? '40000' : e.mode;
-        parts.push((0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(`${mode} ${e.name}\0`), (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromHex */ .aD)(e.sha));
+        for (let i = 0; i < mode.length; i++)
+            out[at++] = mode.charCodeAt(i);
+        out[at++] = 0x20;
+        at += treeEncoder.encodeInto(e.name, out.subarray(at)).written;
+        out[at++] = 0;
+        (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .hexInto */ .UD)(e.sha, out, at);
+        at += 20;
     }
-    return (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .concatBytes */ .Id)(parts);
+    return out.slice(0, at);
 }
 /** Decode a tree body into entries (mode normalised to the API's `040000` spelling for subtrees). */
 function decodeTree(body) {
@@ -38603,7 +38899,7 @@ function encodeCommit(c) {
         head += `parent ${p}\n`;
     head += `author ${formatSignature(c.author)}\n`;
     head += `committer ${formatSignature(c.committer)}\n`;
-    return utf8(`${head}\n${c.message}`);
+    return (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(`${head}\n${c.message}`);
 }
 /** Decode a commit body (unknown headers such as `gpgsig` are skipped). */
 function decodeCommit(body) {
@@ -38663,7 +38959,7 @@ function parseSignatureDate(iso) {
 
 /***/ }),
 
-/***/ 1263:
+/***/ 6348:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -38673,7 +38969,7 @@ function parseSignatureDate(iso) {
 /* harmony export */   lC: () => (/* binding */ sha1HexParts)
 /* harmony export */ });
 /* unused harmony export sha1HexJs */
-/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4665);
 /**
  * SHA-1 for git object ids: the platform's implementation wherever one is reachable.
  *
@@ -38824,17 +39120,19 @@ function sha1HexJs(data) {
 
 /***/ }),
 
-/***/ 1483:
+/***/ 1144:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Iz: () => (/* binding */ isValidKey),
 /* harmony export */   Mw: () => (/* binding */ assertValidKey),
 /* harmony export */   Xd: () => (/* binding */ MAX_KEY_BYTES),
+/* harmony export */   _5: () => (/* binding */ isPlainKey),
 /* harmony export */   x3: () => (/* binding */ assertValidPrefix)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7299);
+/* unused harmony export assertValidKeySlow */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(644);
 /**
  * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
  * rules are git's path rules plus a length bound. See docs/keys.md.
@@ -38855,6 +39153,46 @@ const encoder = new TextEncoder();
 function assertValidKey(key) {
     if (typeof key !== 'string')
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'type', `key must be a string, got ${typeof key}`);
+    if (isPlainKey(key))
+        return; // one scan decides for the keys nearly every caller writes
+    assertValidKeySlow(key);
+}
+/**
+ * The fast path of {@link assertValidKey}: true when `key` is certainly valid because every segment is
+ * plain printable ASCII — no control character, backslash or `~`, not starting with `.` — and non-empty,
+ * and the key and each segment are short enough. Such a key is NFC and well-formed, and none of git's
+ * path rules can match it (they all need a leading `.`, a `~` or a backslash: see git-path.ts). False
+ * means "not proven here", never "invalid": the full checks then decide.
+ *
+ * @example
+ * isPlainKey('github/repo/octo/hello.json'); // true
+ * isPlainKey('docs/.well-known/x');          // false: the full checks decide
+ */
+function isPlainKey(key, maxSegment = MAX_KEY_BYTES) {
+    const n = key.length;
+    if (n === 0 || n > MAX_KEY_BYTES)
+        return false;
+    let start = 0;
+    for (let i = 0; i < n; i++) {
+        const c = key.charCodeAt(i);
+        if (c === 0x2f) {
+            if (i === start || i - start > maxSegment)
+                return false; // empty segment, or too long
+            start = i + 1;
+        }
+        else if (c < 0x20 || c > 0x7e || c === 0x5c || c === 0x7e || (c === 0x2e && i === start))
+            return false;
+    }
+    return start < n && n - start <= maxSegment;
+}
+/**
+ * Every rule, one by one, with the message that names the one broken (exported for the test that
+ * checks the fast path never accepts a key these reject).
+ *
+ * @example
+ * assertValidKeySlow('a/.git/b'); // throws InvalidKey { rule: 'dot-git' }
+ */
+function assertValidKeySlow(key) {
     if (key.length === 0)
         throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'empty', 'key must not be empty');
     if (!key.isWellFormed()) {
@@ -38921,7 +39259,7 @@ function assertValidPrefix(prefix) {
 
 /***/ }),
 
-/***/ 2258:
+/***/ 8477:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -39001,14 +39339,14 @@ function redactValue(v, secrets, seen, depth) {
 
 /***/ }),
 
-/***/ 6365:
+/***/ 1356:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   P: () => (/* binding */ assertValidRefName),
 /* harmony export */   X: () => (/* binding */ sectionRef)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /** Validation of full ref names (`refs/<root>/<section>`), following `git check-ref-format`. */
 
 /**
@@ -39058,15 +39396,15 @@ function sectionRef(root, section) {
 
 /***/ }),
 
-/***/ 3323:
+/***/ 9010:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   J: () => (/* binding */ assertValidVersion),
 /* harmony export */   i: () => (/* binding */ checkChangesOptions)
 /* harmony export */ });
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1483);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1144);
 /** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
 
 
@@ -39100,14 +39438,14 @@ function checkChangesOptions(options) {
 
 /***/ }),
 
-/***/ 9890:
+/***/ 3761:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   d: () => (/* binding */ canonicalJson)
 /* harmony export */ });
 /* unused harmony export MAX_JSON_DEPTH */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /**
  * Canonical JSON: one byte sequence per JSON value, so unchanged data gives an unchanged blob SHA and
  * therefore no commit. Object keys sorted by UTF-16 code unit (as RFC 8785 does), 2-space indent
@@ -39130,15 +39468,6 @@ function childPath(path, key) {
 function reject(path, why) {
     throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(path, `${path} is not JSON: ${why}`, { path });
 }
-/** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
-function convertedByToJson(v, path) {
-    try {
-        return v.toJSON('');
-    }
-    catch (e) {
-        return reject(path, `its toJSON() threw: ${e?.message ?? String(e)}`);
-    }
-}
 function isPlainObject(v) {
     const proto = Object.getPrototypeOf(v);
     return proto === Object.prototype || proto === null;
@@ -39155,10 +39484,75 @@ function isPlainObject(v) {
  * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
  */
 function canonicalJson(value, rootPath = '$') {
-    const stack = new Set();
-    const write = (v, path, indent, depth = 0) => {
+    // Data that is already canonical (plain, keys in sorted order, nothing to convert) is written by the
+    // platform's serialiser, whose output for it is exactly ours; anything else — and every error — takes
+    // the writer below.
+    if (isCanonicalReady(value, 0))
+        return `${JSON.stringify(value, null, 2)}\n`;
+    return `${new CanonicalWriter(rootPath).value(value, 0)}\n`;
+}
+/**
+ * True when `JSON.stringify(v, null, 2)` writes exactly the canonical form: only finite numbers, strings,
+ * booleans, null, dense arrays and plain objects without `toJSON`, whose own keys come in sorted order
+ * and none looks like an array index (JavaScript lists those first, in numeric order), within the depth
+ * limit (a cycle exceeds it). One walk, no allocation.
+ */
+function isCanonicalReady(v, depth) {
+    switch (typeof v) {
+        case 'string':
+        case 'boolean':
+            return true;
+        case 'number':
+            return Number.isFinite(v);
+        case 'object':
+            break;
+        default:
+            return false;
+    }
+    if (v === null)
+        return true;
+    if (depth >= MAX_JSON_DEPTH || typeof v.toJSON === 'function')
+        return false;
+    if (Array.isArray(v)) {
+        for (let i = 0; i < v.length; i++)
+            if (!(i in v) || !isCanonicalReady(v[i], depth + 1))
+                return false;
+        return true;
+    }
+    if (!isPlainObject(v))
+        return false;
+    let previous;
+    for (const k in v) {
+        const c = k.charCodeAt(0);
+        if ((c >= 0x30 && c <= 0x39) || !Object.hasOwn(v, k) || (previous !== undefined && !(previous < k)))
+            return false;
+        if (!isCanonicalReady(v[k], depth + 1))
+            return false;
+        previous = k;
+    }
+    return true;
+}
+/** `depth` levels of two-space indentation (built once per depth). */
+const INDENT = [''];
+function indent(depth) {
+    for (let d = INDENT.length; d <= depth; d++)
+        INDENT.push(`${INDENT[d - 1]}  `);
+    return INDENT[depth];
+}
+/**
+ * One serialisation. The path of the value being written is kept as a stack of keys and turned into a
+ * string only when a value is rejected: a document's hundreds of values cost no path strings.
+ */
+class CanonicalWriter {
+    rootPath;
+    keys = [];
+    open = [];
+    constructor(rootPath) {
+        this.rootPath = rootPath;
+    }
+    value(v, depth) {
         if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
-            v = convertedByToJson(v, path);
+            v = this.converted(v);
         }
         switch (typeof v) {
             case 'string':
@@ -39167,59 +39561,89 @@ function canonicalJson(value, rootPath = '$') {
                 return v ? 'true' : 'false';
             case 'number':
                 if (!Number.isFinite(v))
-                    reject(path, `${v} is not a JSON number`);
-                return JSON.stringify(v);
+                    this.reject(`${v} is not a JSON number`);
+                return String(v); // what JSON.stringify writes for a finite number
             case 'undefined':
-                return reject(path, 'undefined is not allowed (use null, or leave the property out)');
+                return this.reject('undefined is not allowed (use null, or leave the property out)');
             case 'bigint':
-                return reject(path, 'BigInt is not allowed (convert it to a string or number)');
+                return this.reject('BigInt is not allowed (convert it to a string or number)');
             case 'function':
-                return reject(path, 'functions are not allowed');
+                return this.reject('functions are not allowed');
             case 'symbol':
-                return reject(path, 'symbols are not allowed');
+                return this.reject('symbols are not allowed');
         }
         if (v === null)
             return 'null';
-        const obj = v;
-        if (stack.has(obj))
-            reject(path, 'it refers back to itself (cycle)');
+        return this.container(v, depth);
+    }
+    container(obj, depth) {
+        if (this.open.includes(obj))
+            this.reject('it refers back to itself (cycle)');
         if (depth >= MAX_JSON_DEPTH) {
             // The path would be as deep as the data; name where it starts instead.
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(rootPath, `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
+            const path = this.path();
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(this.rootPath, `${this.rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
         }
-        const inner = `${indent}  `;
-        if (Array.isArray(obj)) {
-            if (obj.length === 0)
-                return '[]';
-            stack.add(obj);
-            const parts = [];
-            for (let i = 0; i < obj.length; i++) {
-                if (!(i in obj))
-                    reject(childPath(path, i), 'sparse array holes are not allowed');
-                parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
-            }
-            stack.delete(obj);
-            return `[\n${parts.join(',\n')}\n${indent}]`;
-        }
+        if (Array.isArray(obj))
+            return obj.length === 0 ? '[]' : this.array(obj, depth);
         if (!isPlainObject(obj)) {
             const name = obj.constructor?.name ?? 'unknown';
-            reject(path, `${name} objects are not allowed (only plain objects and arrays)`);
+            this.reject(`${name} objects are not allowed (only plain objects and arrays)`);
         }
-        const keys = Object.keys(obj).sort();
-        if (keys.length === 0)
-            return '{}';
-        stack.add(obj);
-        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner, depth + 1)}`);
-        stack.delete(obj);
-        return `{\n${parts.join(',\n')}\n${indent}}`;
-    };
-    return `${write(value, rootPath, '')}\n`;
+        const keys = Object.keys(obj);
+        return keys.length === 0 ? '{}' : this.object(obj, keys.sort(), depth);
+    }
+    array(arr, depth) {
+        const inner = indent(depth + 1);
+        this.open.push(arr);
+        let out = '[\n';
+        for (let i = 0; i < arr.length; i++) {
+            this.keys.push(i);
+            if (!(i in arr))
+                this.reject('sparse array holes are not allowed');
+            out += `${i === 0 ? '' : ',\n'}${inner}${this.value(arr[i], depth + 1)}`;
+            this.keys.pop();
+        }
+        this.open.pop();
+        return `${out}\n${indent(depth)}]`;
+    }
+    object(obj, keys, depth) {
+        const inner = indent(depth + 1);
+        this.open.push(obj);
+        let out = '{\n';
+        for (let i = 0; i < keys.length; i++) {
+            const k = keys[i];
+            this.keys.push(k);
+            out += `${i === 0 ? '' : ',\n'}${inner}${JSON.stringify(k)}: ${this.value(obj[k], depth + 1)}`;
+            this.keys.pop();
+        }
+        this.open.pop();
+        return `${out}\n${indent(depth)}}`;
+    }
+    /** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
+    converted(v) {
+        try {
+            return v.toJSON('');
+        }
+        catch (e) {
+            return this.reject(`its toJSON() threw: ${e?.message ?? String(e)}`);
+        }
+    }
+    path() {
+        let p = this.rootPath;
+        for (const k of this.keys)
+            p = childPath(p, k);
+        return p;
+    }
+    reject(why) {
+        return reject(this.path(), why);
+    }
 }
 
 
 /***/ }),
 
-/***/ 87:
+/***/ 7241:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39231,15 +39655,15 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: PUT_MANY_PART
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
-var bytes = __nccwpck_require__(9596);
+var bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
-var commit_parts = __nccwpck_require__(1297);
+var commit_parts = __nccwpck_require__(3338);
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/keys.ts
-var keys = __nccwpck_require__(1483);
+var errors = __nccwpck_require__(2091);
 // EXTERNAL MODULE: ./src/core/version.ts
-var core_version = __nccwpck_require__(3323);
+var core_version = __nccwpck_require__(9010);
+// EXTERNAL MODULE: ./src/core/keys.ts
+var keys = __nccwpck_require__(1144);
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -39378,9 +39802,88 @@ async function addedAt(store, version, prefix) {
 }
 
 // EXTERNAL MODULE: ./src/document/envelope.ts
-var document_envelope = __nccwpck_require__(9949);
+var document_envelope = __nccwpck_require__(9850);
 // EXTERNAL MODULE: ./src/document/identity.ts
-var document_identity = __nccwpck_require__(9323);
+var document_identity = __nccwpck_require__(4072);
+;// CONCATENATED MODULE: ./src/document/batch.ts
+/**
+ * The write side of DocumentStore: operations turned into store changes (each document validated and
+ * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
+ * create-tree request made from it — touches as few directories as possible: in input order, a run of
+ * documents spread over 50 directories touches all 50 every time.
+ */
+
+
+
+
+
+/**
+ * Validate and encode operations into store changes (each document validated once, here).
+ *
+ * @example
+ * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
+ * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
+ */
+function opsToChanges(ops) {
+    if (!Array.isArray(ops))
+        throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
+    return ops.map((o, i) => {
+        if (o?.op === 'put')
+            return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
+        if (o?.op === 'delete')
+            return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
+        if (o?.op === 'meta')
+            return metaChange(o, i);
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
+    });
+}
+/** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
+function metaChange(o, i) {
+    if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
+    }
+    if (o.value === null)
+        return { op: 'delete', key: o.key };
+    if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+    }
+    return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
+}
+/**
+ * The changes of a `putMany`, in parts of `size` cut in key order. Every document is validated before the
+ * first part (an invalid one fails the write before any request), and encoded only when its part is
+ * taken, so one part's encoded documents are held at a time.
+ *
+ * @example
+ * await commitInParts(store, putManyParts(docs, 1000), options);
+ */
+function putManyParts(docs, size) {
+    const keys = docs.map((d) => (0,document_envelope/* checkedDocumentKey */.wG)(d));
+    // Indices sorted by key: a typed array, not an object per document.
+    const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
+    order.sort((a, b) => {
+        const x = keys[a];
+        const y = keys[b];
+        return x < y ? -1 : x > y ? 1 : 0;
+    });
+    for (let i = 1; i < order.length; i++) {
+        const key = keys[order[i]];
+        if (key === keys[order[i - 1]]) {
+            throw new errors/* InvalidKey */.rk(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
+        }
+    }
+    return encodedParts(docs, keys, order, size);
+}
+function* encodedParts(docs, keys, order, size) {
+    for (let from = 0; from < order.length; from += size) {
+        const part = [];
+        for (const i of order.subarray(from, from + size)) {
+            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,document_envelope/* envelopeText */.q$)(docs[i])) });
+        }
+        yield part;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
@@ -39476,9 +39979,9 @@ class DocumentStore {
     }
     /**
      * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
-     * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
-     * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
-     * document then fails the write when its part is reached — still with no commit.
+     * documents every document is validated first, then they are encoded and handed to the store a part
+     * at a time in key order (`commitInParts`): a store that uploads as it goes (the GitHub API store)
+     * never holds every encoded document at once, and each part touches as few directories as possible.
      */
     async putMany(docs, options) {
         if (!Array.isArray(docs))
@@ -39486,12 +39989,7 @@ class DocumentStore {
         if (docs.length <= PUT_MANY_PART) {
             return this.commit(docs.map((document) => ({ op: 'put', document })), options);
         }
-        function* parts() {
-            for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
-                yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
-            }
-        }
-        return this.commitParts(parts(), options);
+        return (0,commit_parts/* commitInParts */.Bh)(this.store, putManyParts(docs, PUT_MANY_PART), options);
     }
     /**
      * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
@@ -39506,10 +40004,9 @@ class DocumentStore {
      * await docs.commitParts(pages(), { message: 'backfill' });
      */
     async commitParts(parts, options) {
-        const toChanges = (ops) => this.toChanges(ops);
         async function* changes() {
             for await (const part of parts)
-                yield toChanges(part);
+                yield opsToChanges(part);
         }
         return (0,commit_parts/* commitInParts */.Bh)(this.store, changes(), options);
     }
@@ -39525,33 +40022,7 @@ class DocumentStore {
      * ]);
      */
     async commit(ops, options) {
-        return this.store.commit(this.toChanges(ops), options);
-    }
-    /** Validate and encode operations into store changes (each document validated once, here). */
-    toChanges(ops) {
-        if (!Array.isArray(ops))
-            throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
-        return ops.map((o, i) => {
-            if (o?.op === 'put') {
-                // Validated once here (not again by encodeEnvelope and deriveKey).
-                return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
-            }
-            if (o?.op === 'delete')
-                return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
-            if (o?.op === 'meta') {
-                // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
-                if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
-                    throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
-                }
-                if (o.value === null)
-                    return { op: 'delete', key: o.key };
-                if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
-                    throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
-                }
-                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
-            }
-            throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
-        });
+        return this.store.commit(opsToChanges(ops), options);
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -39706,22 +40177,24 @@ class DocumentStore {
 
 /***/ }),
 
-/***/ 9949:
+/***/ 9850:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   IN: () => (/* binding */ documentChange),
 /* harmony export */   K5: () => (/* binding */ envelopeMatches),
 /* harmony export */   cu: () => (/* binding */ identityOf),
+/* harmony export */   q$: () => (/* binding */ envelopeText),
 /* harmony export */   vw: () => (/* binding */ decodeEnvelope),
+/* harmony export */   wG: () => (/* binding */ checkedDocumentKey),
 /* harmony export */   zK: () => (/* binding */ encodeEnvelope)
 /* harmony export */ });
 /* unused harmony export assertValidDocumentInput */
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
-/* harmony import */ var _canonical_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9890);
-/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4665);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2091);
+/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9010);
+/* harmony import */ var _canonical_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(3761);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4072);
 /**
  * Document envelopes: `{ namespace, type, id, version, data }`. The stored blob is the canonical JSON of
  * `{ namespace, type, id, data }`; `version` is never stored — it is the commit SHA the blob was read
@@ -39742,6 +40215,15 @@ function identityOf(doc) {
  * exactly `namespace`, `type`, `id`, `data`, a valid identity, and JSON `data`.
  */
 function assertValidDocumentInput(doc) {
+    checkedDocumentKey(doc);
+}
+/**
+ * Validate a document input (all but its data, which encoding checks) once; its canonical key.
+ *
+ * @example
+ * checkedDocumentKey({ namespace: 'github', type: 'repo', id: 'octo/hello', data: {} }); // 'github/repo/octo/hello.json'
+ */
+function checkedDocumentKey(doc) {
     if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('document', 'a document must be an object { namespace, type, id, data }');
     }
@@ -39749,8 +40231,9 @@ function assertValidDocumentInput(doc) {
     if ('version' in record) {
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('version', 'version is output only: it is the commit SHA a document is read at and cannot be written. Remove it.');
     }
-    for (const field of Object.keys(record)) {
-        if (!INPUT_FIELDS.has(field)) {
+    // for…in, not Object.keys: no array per document (a batch validates 100,000 of them).
+    for (const field in record) {
+        if (!INPUT_FIELDS.has(field) && Object.hasOwn(record, field)) {
             const hint = field === 'doc_type' ? ' (an envelope calls it "type")' : '';
             throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1(field, `unknown document field ${JSON.stringify(field)}${hint}; allowed: namespace, type, id, data`);
         }
@@ -39758,7 +40241,12 @@ function assertValidDocumentInput(doc) {
     if (!('data' in record) || record.data === undefined) {
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('data', 'data is required (any JSON value; use null for "no data")');
     }
-    (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .assertValidIdentity */ .xU)({ namespace: record.namespace, doc_type: record.type, id: record.id });
+    const { namespace, type, id } = record;
+    const plain = (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .plainIdentityKey */ .aW)(namespace, type, id);
+    if (plain !== undefined)
+        return plain;
+    (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .assertValidIdentity */ .xU)({ namespace, doc_type: type, id });
+    return `${namespace}/${type}/${id}${_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .DOCUMENT_SUFFIX */ .q}`;
 }
 /**
  * The blob bytes stored for a document: canonical JSON of `{ data, id, namespace, type }`.
@@ -39769,7 +40257,7 @@ function assertValidDocumentInput(doc) {
  */
 function encodeEnvelope(doc) {
     assertValidDocumentInput(doc);
-    return encodeCheckedEnvelope(doc);
+    return (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(envelopeText(doc));
 }
 /**
  * Validate a document input ONCE and return its canonical key and stored bytes (what a write needs).
@@ -39781,15 +40269,23 @@ function encodeEnvelope(doc) {
  * // { key: 'github/repo/octo/hello.json', value: <canonical JSON bytes> }
  */
 function documentChange(doc) {
-    assertValidDocumentInput(doc);
-    return { key: `${doc.namespace}/${doc.type}/${doc.id}${_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .DOCUMENT_SUFFIX */ .q}`, value: encodeCheckedEnvelope(doc) };
+    const key = checkedDocumentKey(doc);
+    return { key, value: (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(envelopeText(doc)) };
 }
-/** Canonical bytes of an already validated input. */
-function encodeCheckedEnvelope(doc) {
-    const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
+/**
+ * The canonical JSON of an input already validated by {@link checkedDocumentKey}: the text whose UTF-8
+ * is the stored blob. A write encodes it once; the store hashes those bytes and copies them into its
+ * request (never decoded and encoded again).
+ *
+ * @example
+ * const key = checkedDocumentKey(doc);
+ * await store.put(key, utf8(envelopeText(doc)));
+ */
+function envelopeText(doc) {
+    // Built in canonical key order: canonicalJson then serialises it natively when the data is canonical too.
+    const stored = { data: doc.data, id: doc.id, namespace: doc.namespace, type: doc.type };
     // Paths in errors start at the document, e.g. `data.branches[0].sha`.
-    const json = (0,_canonical_json_js__WEBPACK_IMPORTED_MODULE_3__/* .canonicalJson */ .d)(stored, 'document');
-    return (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(json);
+    return (0,_canonical_json_js__WEBPACK_IMPORTED_MODULE_3__/* .canonicalJson */ .d)(stored, 'document');
 }
 /**
  * Parse stored bytes into an envelope read at `version`. Throws `InvalidDocument` (field `blob`) when
@@ -39821,20 +40317,21 @@ function envelopeMatches(envelope, identity) {
 
 /***/ }),
 
-/***/ 9323:
+/***/ 4072:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Do: () => (/* binding */ parseKey),
 /* harmony export */   Hz: () => (/* binding */ deriveKey),
 /* harmony export */   Uy: () => (/* binding */ RESERVED_PREFIX),
+/* harmony export */   aW: () => (/* binding */ plainIdentityKey),
 /* harmony export */   q: () => (/* binding */ DOCUMENT_SUFFIX),
 /* harmony export */   xU: () => (/* binding */ assertValidIdentity)
 /* harmony export */ });
-/* unused harmony exports MAX_SEGMENT_BYTES, isValidIdentity */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7299);
-/* harmony import */ var _core_keys_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1483);
+/* unused harmony exports MAX_SEGMENT_BYTES, assertIdentityFields, isValidIdentity */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _core_git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(644);
+/* harmony import */ var _core_keys_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1144);
 /**
  * Document identity `(namespace, doc_type, id)` and its canonical key `<namespace>/<doc_type>/<id>.json`.
  * See docs/documents.md.
@@ -39918,6 +40415,18 @@ function assertValidIdentity(identity) {
         });
     }
     const { namespace, doc_type, id } = identity;
+    if (plainIdentityKey(namespace, doc_type, id) !== undefined)
+        return;
+    assertIdentityFields(namespace, doc_type, id);
+}
+/**
+ * Every identity rule, field by field, with the error that names the field and the rule (exported for
+ * the test that checks the fast path never accepts what these refuse).
+ *
+ * @example
+ * assertIdentityFields('github', 'repo', '../x'); // InvalidIdentity { field: 'id', rule: 'dot-segment' }
+ */
+function assertIdentityFields(namespace, doc_type, id) {
     checkField('namespace', namespace);
     checkField('doc_type', doc_type);
     checkField('id', id);
@@ -39934,6 +40443,23 @@ function assertValidIdentity(identity) {
             fail('id', String(e.data.rule), id, e.message);
         throw e;
     }
+}
+/**
+ * The key of an identity proven valid by one scan (every part plain printable ASCII: see `isPlainKey`),
+ * or undefined when the full, field-by-field checks must decide. Each part is at most 255 bytes; the last
+ * key segment carries `.json`, which bounds the last id segment at 250 as the full checks do.
+ *
+ * @example
+ * plainIdentityKey('github', 'repo', 'octo/hello'); // 'github/repo/octo/hello.json'
+ * plainIdentityKey('_docdb', 'x', 'y');             // undefined (reserved: the full checks say why)
+ */
+function plainIdentityKey(namespace, docType, id) {
+    if (typeof namespace !== 'string' || typeof docType !== 'string' || typeof id !== 'string')
+        return undefined;
+    if (namespace.charCodeAt(0) === 0x5f || namespace.includes('/') || docType.includes('/'))
+        return undefined;
+    const key = `${namespace}/${docType}/${id}${DOCUMENT_SUFFIX}`;
+    return (0,_core_keys_js__WEBPACK_IMPORTED_MODULE_2__/* .isPlainKey */ ._5)(key, MAX_SEGMENT_BYTES) ? key : undefined;
 }
 /** Non-throwing form of {@link assertValidIdentity}. */
 function isValidIdentity(identity) {
@@ -39983,7 +40509,7 @@ function parseKey(key) {
 
 /***/ }),
 
-/***/ 1489:
+/***/ 7281:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40127,7 +40653,7 @@ const BUILTINS = {
 };
 
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
+var errors = __nccwpck_require__(2091);
 ;// CONCATENATED MODULE: ./src/projection/reducers/load.ts
 /**
  * Loading a projection's reducer before any request is made. Custom reducers are JavaScript (or, on
@@ -40209,7 +40735,7 @@ async function confine(real, r, rootDir, at) {
 async function startModule(real, code, r, options, at) {
     const { pathToFileURL } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3136, 23));
     const { createHash } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7598, 23));
-    const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 329));
+    const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 9232));
     const timeoutMs = options.timeoutMs ?? DEFAULT_REDUCER_TIMEOUT_SECONDS * 1000;
     const handle = await startReducerWorker(pathToFileURL(real).href, r.export, timeoutMs);
     const loaded = handle.loaded;
@@ -40228,7 +40754,7 @@ async function startModule(real, code, r, options, at) {
 }
 
 // EXTERNAL MODULE: ./src/projection/reducers/worker.ts
-var worker = __nccwpck_require__(329);
+var worker = __nccwpck_require__(9232);
 ;// CONCATENATED MODULE: ./src/projection/reducers/index.ts
 /**
  * reducers/: source item → document data. The built-ins, loading a custom module from the workspace, and
@@ -40241,7 +40767,7 @@ var worker = __nccwpck_require__(329);
 
 /***/ }),
 
-/***/ 329:
+/***/ 9232:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -40401,7 +40927,7 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 4592:
+/***/ 1925:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -40414,21 +40940,21 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: inShard, shardOf, stateKey
 
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 1 modules
-var document_store = __nccwpck_require__(87);
+var errors = __nccwpck_require__(2091);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 2 modules
+var document_store = __nccwpck_require__(7241);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
-var projection_reducers = __nccwpck_require__(1489);
+var projection_reducers = __nccwpck_require__(7281);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
-var sources = __nccwpck_require__(4038);
+var sources = __nccwpck_require__(553);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
+var objects = __nccwpck_require__(9117);
 // EXTERNAL MODULE: ./src/document/identity.ts
-var identity = __nccwpck_require__(9323);
+var identity = __nccwpck_require__(4072);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
-var spec = __nccwpck_require__(1495);
+var spec = __nccwpck_require__(3244);
 // EXTERNAL MODULE: ./src/document/envelope.ts
-var envelope = __nccwpck_require__(9949);
+var envelope = __nccwpck_require__(9850);
 ;// CONCATENATED MODULE: ./src/projection/run/projection-failure.ts
 /**
  * A failure while projecting that the user fixes in the spec (a template that produced no id, two items on
@@ -40544,9 +41070,9 @@ function encodeDocument({ p, specFile }, key, id, data) {
 }
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
-var core_bytes = __nccwpck_require__(9596);
+var core_bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
-var sha1 = __nccwpck_require__(1263);
+var sha1 = __nccwpck_require__(6348);
 ;// CONCATENATED MODULE: ./src/projection/run/shard.ts
 /**
  * `shard: i/n` — fan a projection out over n jobs of an Actions matrix. Each document belongs to exactly
@@ -40596,8 +41122,8 @@ function inShard(key, shard) {
     return !shard || shard.count <= 1 || shardOf(key, shard.count) === shard.index;
 }
 
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
+// EXTERNAL MODULE: ../../main/node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(7838);
 ;// CONCATENATED MODULE: ./src/projection/run/state-file.ts
 /**
  * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
@@ -41358,7 +41884,7 @@ function selectProjections(spec, only) {
 
 /***/ }),
 
-/***/ 4038:
+/***/ 553:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -41379,11 +41905,11 @@ __nccwpck_require__.d(__webpack_exports__, {
 // UNUSED EXPORTS: fetchSource, paginate, parseCsv, parseLinkHeader, sourceError
 
 // EXTERNAL MODULE: ./src/core/errors.ts
-var core_errors = __nccwpck_require__(4296);
+var core_errors = __nccwpck_require__(2091);
 // EXTERNAL MODULE: ./src/transport/headers.ts
-var transport_headers = __nccwpck_require__(4403);
+var transport_headers = __nccwpck_require__(4372);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
-var spec = __nccwpck_require__(1495);
+var spec = __nccwpck_require__(3244);
 ;// CONCATENATED MODULE: ./src/projection/sources/api-url.ts
 /**
  * Every URL a source sends the token to is confined to the API: the configured API origin, under its path
@@ -41576,9 +42102,9 @@ function budgetedClient(client, budget) {
 }
 
 // EXTERNAL MODULE: ./src/core/bytes.ts
-var bytes = __nccwpck_require__(9596);
+var bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
-var sha1 = __nccwpck_require__(1263);
+var sha1 = __nccwpck_require__(6348);
 ;// CONCATENATED MODULE: ./src/projection/sources/conditional.ts
 /**
  * Conditional source reads: a list page read on the previous run is asked for again with
@@ -41744,7 +42270,7 @@ function headerString(headers, name) {
 }
 
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
-var remote_api_status = __nccwpck_require__(5924);
+var remote_api_status = __nccwpck_require__(6521);
 ;// CONCATENATED MODULE: ./src/projection/sources/source-error.ts
 /**
  * What every source reader shares for talking to GitHub: the `Link` header parser and the mapping of an
@@ -42238,7 +42764,7 @@ async function* fetchSource(client, source, repository, options = {}) {
     yield* readRepositoryItems(plainContext(client, options), source, repository, options.since);
 }
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/CsvError.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/api/CsvError.js
 class CsvError extends Error {
   constructor(code, message, options, ...contexts) {
     if (Array.isArray(message)) message = message.join(" ").trim();
@@ -42262,14 +42788,14 @@ class CsvError extends Error {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/is_object.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/utils/is_object.js
 const is_object = function (obj) {
   return typeof obj === "object" && obj !== null && !Array.isArray(obj);
 };
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_columns_array.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/api/normalize_columns_array.js
 
 
 
@@ -42303,7 +42829,7 @@ const normalize_columns_array = function (columns) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/utils/ResizeableBuffer.js
 class ResizeableBuffer {
   constructor(size = 100) {
     this.size = size;
@@ -42368,7 +42894,7 @@ class ResizeableBuffer {
 
 /* harmony default export */ const utils_ResizeableBuffer = (ResizeableBuffer);
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/init_state.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/api/init_state.js
 
 
 // white space characters
@@ -42438,7 +42964,7 @@ const init_state = function (options) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/underscore.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/utils/underscore.js
 const underscore = function (str) {
   return str.replace(/([A-Z])/g, function (_, match) {
     return "_" + match.toLowerCase();
@@ -42447,7 +42973,7 @@ const underscore = function (str) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_options.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/api/normalize_options.js
 
 
 
@@ -43140,7 +43666,7 @@ const normalize_options = function (opts) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/api/index.js
 
 
 
@@ -44064,7 +44590,7 @@ const transform = function (original_options = {}) {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/sync.js
+;// CONCATENATED MODULE: ../../main/node_modules/csv-parse/lib/sync.js
 
 
 const parse = function (data, opts = {}) {
@@ -44094,8 +44620,8 @@ const parse = function (data, opts = {}) {
 
 
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(3645);
 ;// CONCATENATED MODULE: ./src/projection/sources/formats.ts
 /**
  * Parsing data files and HTTP bodies into items: JSON (an array, an object, or the array at `items`),
@@ -44252,8 +44778,8 @@ async function* paginate(client, route, params, apiUrl, maxPages = DEFAULT_MAX_P
     }
 }
 
-// EXTERNAL MODULE: ./node_modules/picomatch/index.js
-var picomatch = __nccwpck_require__(4006);
+// EXTERNAL MODULE: ../../main/node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(636);
 var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
 ;// CONCATENATED MODULE: ./src/projection/sources/glob.ts
 /**
@@ -44399,7 +44925,7 @@ async function* readFiles(ctx, source) {
 }
 
 // EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
+var backoff = __nccwpck_require__(1570);
 ;// CONCATENATED MODULE: ./src/projection/sources/http-fetch.ts
 /**
  * One GET of an `http` source, bounded every way a server could keep a job busy: a timeout for the answer
@@ -45224,7 +45750,7 @@ async function* readSource(ctx, source) {
 
 /***/ }),
 
-/***/ 1495:
+/***/ 3244:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45315,9 +45841,9 @@ const BUILTIN_REDUCERS = {
 };
 
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
+var errors = __nccwpck_require__(2091);
+// EXTERNAL MODULE: ../../main/node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(7838);
 ;// CONCATENATED MODULE: ./src/projection/spec/patterns.ts
 /**
  * The shapes of names and addresses a spec may contain — repository names, `owner/*` selectors, key
@@ -45962,8 +46488,8 @@ function resolveReducer(p, srcType, base, ctx) {
     return { module: r.module, export: r.export ?? 'default' };
 }
 
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ../../main/node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(3645);
 ;// CONCATENATED MODULE: ./src/projection/spec/yaml-document.ts
 /**
  * The spec's YAML document with its line counter, so every problem can point at a line and column: the
@@ -46221,7 +46747,7 @@ async function readConfined(path, shown, workspace) {
 
 /***/ }),
 
-/***/ 5632:
+/***/ 8305:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -46230,10 +46756,10 @@ async function readConfined(path, shown, workspace) {
 /* harmony export */   pK: () => (/* binding */ assertTokenShape)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_READ_RETRIES, DEFAULT_MAX_RETRY_AFTER_SECONDS, DEFAULT_MAX_INLINE_BYTES, DEFAULT_API_URL, DEFAULT_REF, DEFAULT_USER_AGENT, DEFAULT_TRUST_CACHED_TIP_MS, isLoopbackHost */
-/* harmony import */ var _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6270);
-/* harmony import */ var _core_backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3915);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_refname_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6365);
+/* harmony import */ var _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(829);
+/* harmony import */ var _core_backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1570);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2091);
+/* harmony import */ var _core_refname_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1356);
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
 
 
@@ -46252,10 +46778,12 @@ const DEFAULT_REF = 'refs/docdb/documents';
 const DEFAULT_USER_AGENT = 'docdb/0.1';
 /**
  * How long a ref tip this store learned itself (its own write, or a ref read) is trusted for a write
- * without reading the ref first. Older tips are confirmed first (a 304 when unchanged), so a stale cache
- * costs a conditional read instead of an orphan commit and a rebase.
+ * without reading the ref first: 0, never. Every write then starts with the conditional ref read (a 304
+ * when nothing moved, which costs no rate-limit budget), so what a write costs depends on what other
+ * writers did, never on how long ago this store last looked: a tip another writer moved costs one compare
+ * instead of an orphan commit, a rejected update and a rebase (issue 21).
  */
-const DEFAULT_TRUST_CACHED_TIP_MS = 5_000;
+const DEFAULT_TRUST_CACHED_TIP_MS = 0;
 const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
 const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 function fail(field, message, allowed) {
@@ -46450,7 +46978,7 @@ function resolveHooks(options) {
 
 /***/ }),
 
-/***/ 5924:
+/***/ 6521:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -46458,9 +46986,9 @@ function resolveHooks(options) {
 /* harmony export */   pt: () => (/* binding */ mapStatusError)
 /* harmony export */ });
 /* unused harmony exports upstreamMessage, retryAfterSeconds */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2258);
-/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4403);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
+/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8477);
+/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4372);
 /**
  * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
  * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
@@ -46573,7 +47101,7 @@ function mapStatusError(ctx, res) {
 
 /***/ }),
 
-/***/ 4403:
+/***/ 4372:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -46914,18 +47442,18 @@ module.exports = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("util");
 
 /***/ }),
 
-/***/ 7349:
+/***/ 2387:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveBlockMap = __nccwpck_require__(7103);
-var resolveBlockSeq = __nccwpck_require__(334);
-var resolveFlowCollection = __nccwpck_require__(3142);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveBlockMap = __nccwpck_require__(1653);
+var resolveBlockSeq = __nccwpck_require__(2624);
+var resolveFlowCollection = __nccwpck_require__(692);
 
 function resolveCollection(CN, ctx, token, onError, tagName, tag) {
     const coll = token.type === 'block-map'
@@ -47011,15 +47539,15 @@ exports.composeCollection = composeCollection;
 
 /***/ }),
 
-/***/ 3683:
+/***/ 2873:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Document = __nccwpck_require__(3021);
-var composeNode = __nccwpck_require__(5937);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
+var Document = __nccwpck_require__(5755);
+var composeNode = __nccwpck_require__(3755);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
 
 function composeDoc(options, directives, { offset, start, value, end }, onError) {
     const opts = Object.assign({ _directives: directives }, options);
@@ -47063,17 +47591,17 @@ exports.composeDoc = composeDoc;
 
 /***/ }),
 
-/***/ 5937:
+/***/ 3755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var composeCollection = __nccwpck_require__(7349);
-var composeScalar = __nccwpck_require__(5413);
-var resolveEnd = __nccwpck_require__(7788);
-var utilEmptyScalarPosition = __nccwpck_require__(2599);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var composeCollection = __nccwpck_require__(2387);
+var composeScalar = __nccwpck_require__(4995);
+var resolveEnd = __nccwpck_require__(1462);
+var utilEmptyScalarPosition = __nccwpck_require__(9933);
 
 const CN = { composeNode, composeEmptyNode };
 function composeNode(ctx, token, props, onError) {
@@ -47182,15 +47710,15 @@ exports.composeNode = composeNode;
 
 /***/ }),
 
-/***/ 5413:
+/***/ 4995:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
 
 function composeScalar(ctx, token, tagToken, onError) {
     const { value, type, comment, range } = token.type === 'block-scalar'
@@ -47277,18 +47805,18 @@ exports.composeScalar = composeScalar;
 
 /***/ }),
 
-/***/ 9984:
+/***/ 2750:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var directives = __nccwpck_require__(1342);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var identity = __nccwpck_require__(1127);
-var composeDoc = __nccwpck_require__(3683);
-var resolveEnd = __nccwpck_require__(7788);
+var directives = __nccwpck_require__(8144);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var identity = __nccwpck_require__(2617);
+var composeDoc = __nccwpck_require__(2873);
+var resolveEnd = __nccwpck_require__(1462);
 
 function getErrorPos(src) {
     if (typeof src === 'number')
@@ -47508,17 +48036,17 @@ exports.Composer = Composer;
 
 /***/ }),
 
-/***/ 7103:
+/***/ 1653:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
-var utilMapIncludes = __nccwpck_require__(1187);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const startColMsg = 'All mapping items must start at the same column';
 function resolveBlockMap({ composeNode, composeEmptyNode }, ctx, bm, onError, tag) {
@@ -47632,12 +48160,12 @@ exports.resolveBlockMap = resolveBlockMap;
 
 /***/ }),
 
-/***/ 8913:
+/***/ 599:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function resolveBlockScalar(ctx, scalar, onError) {
     const start = scalar.offset;
@@ -47839,14 +48367,14 @@ exports.resolveBlockScalar = resolveBlockScalar;
 
 /***/ }),
 
-/***/ 334:
+/***/ 2624:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveProps = __nccwpck_require__(4631);
-var utilFlowIndentCheck = __nccwpck_require__(4051);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveProps = __nccwpck_require__(8017);
+var utilFlowIndentCheck = __nccwpck_require__(4437);
 
 function resolveBlockSeq({ composeNode, composeEmptyNode }, ctx, bs, onError, tag) {
     const NodeClass = tag?.nodeClass ?? YAMLSeq.YAMLSeq;
@@ -47897,7 +48425,7 @@ exports.resolveBlockSeq = resolveBlockSeq;
 
 /***/ }),
 
-/***/ 7788:
+/***/ 1462:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -47943,19 +48471,19 @@ exports.resolveEnd = resolveEnd;
 
 /***/ }),
 
-/***/ 3142:
+/***/ 692:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var resolveEnd = __nccwpck_require__(7788);
-var resolveProps = __nccwpck_require__(4631);
-var utilContainsNewline = __nccwpck_require__(9499);
-var utilMapIncludes = __nccwpck_require__(1187);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var resolveEnd = __nccwpck_require__(1462);
+var resolveProps = __nccwpck_require__(8017);
+var utilContainsNewline = __nccwpck_require__(6761);
+var utilMapIncludes = __nccwpck_require__(3485);
 
 const blockMsg = 'Block collections are not allowed within flow collections';
 const isBlock = (token) => token && (token.type === 'block-map' || token.type === 'block-seq');
@@ -48159,13 +48687,13 @@ exports.resolveFlowCollection = resolveFlowCollection;
 
 /***/ }),
 
-/***/ 6842:
+/***/ 7120:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var resolveEnd = __nccwpck_require__(7788);
+var Scalar = __nccwpck_require__(9271);
+var resolveEnd = __nccwpck_require__(1462);
 
 function resolveFlowScalar(scalar, strict, onError) {
     const { offset, type, source, end } = scalar;
@@ -48394,7 +48922,7 @@ exports.resolveFlowScalar = resolveFlowScalar;
 
 /***/ }),
 
-/***/ 4631:
+/***/ 8017:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -48549,7 +49077,7 @@ exports.resolveProps = resolveProps;
 
 /***/ }),
 
-/***/ 9499:
+/***/ 6761:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -48592,7 +49120,7 @@ exports.containsNewline = containsNewline;
 
 /***/ }),
 
-/***/ 2599:
+/***/ 9933:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -48627,12 +49155,12 @@ exports.emptyScalarPosition = emptyScalarPosition;
 
 /***/ }),
 
-/***/ 4051:
+/***/ 4437:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var utilContainsNewline = __nccwpck_require__(9499);
+var utilContainsNewline = __nccwpck_require__(6761);
 
 function flowIndentCheck(indent, fc, onError) {
     if (fc?.type === 'flow-collection') {
@@ -48651,12 +49179,12 @@ exports.flowIndentCheck = flowIndentCheck;
 
 /***/ }),
 
-/***/ 1187:
+/***/ 3485:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 function mapIncludes(ctx, items, search) {
     const { uniqueKeys } = ctx.options;
@@ -48673,22 +49201,22 @@ exports.mapIncludes = mapIncludes;
 
 /***/ }),
 
-/***/ 3021:
+/***/ 5755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var toJS = __nccwpck_require__(6424);
-var Schema = __nccwpck_require__(5840);
-var stringifyDocument = __nccwpck_require__(6829);
-var anchors = __nccwpck_require__(1596);
-var applyReviver = __nccwpck_require__(3661);
-var createNode = __nccwpck_require__(2404);
-var directives = __nccwpck_require__(1342);
+var Alias = __nccwpck_require__(9671);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var toJS = __nccwpck_require__(3709);
+var Schema = __nccwpck_require__(4902);
+var stringifyDocument = __nccwpck_require__(5719);
+var anchors = __nccwpck_require__(5702);
+var applyReviver = __nccwpck_require__(2703);
+var createNode = __nccwpck_require__(9462);
+var directives = __nccwpck_require__(8144);
 
 class Document {
     constructor(value, replacer, options) {
@@ -49017,13 +49545,13 @@ exports.Document = Document;
 
 /***/ }),
 
-/***/ 1596:
+/***/ 5702:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 /**
  * Verify that the input string is a valid anchor.
@@ -49100,7 +49628,7 @@ exports.findNewAnchor = findNewAnchor;
 
 /***/ }),
 
-/***/ 3661:
+/***/ 2703:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -49164,14 +49692,14 @@ exports.applyReviver = applyReviver;
 
 /***/ }),
 
-/***/ 2404:
+/***/ 9462:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 const defaultTagPrefix = 'tag:yaml.org,2002:';
 function findTagObject(value, tagName, tags) {
@@ -49261,13 +49789,13 @@ exports.createNode = createNode;
 
 /***/ }),
 
-/***/ 1342:
+/***/ 8144:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var visit = __nccwpck_require__(204);
+var identity = __nccwpck_require__(2617);
+var visit = __nccwpck_require__(7182);
 
 const escapeChars = {
     '!': '%21',
@@ -49446,7 +49974,7 @@ exports.Directives = Directives;
 
 /***/ }),
 
-/***/ 1464:
+/***/ 2130:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -49515,28 +50043,28 @@ exports.prettifyError = prettifyError;
 
 /***/ }),
 
-/***/ 8815:
+/***/ 3645:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 var __webpack_unused_export__;
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
-var Schema = __nccwpck_require__(5840);
-var errors = __nccwpck_require__(1464);
-var Alias = __nccwpck_require__(4065);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
-var publicApi = __nccwpck_require__(4047);
-var visit = __nccwpck_require__(204);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var Schema = __nccwpck_require__(4902);
+var errors = __nccwpck_require__(2130);
+var Alias = __nccwpck_require__(9671);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
+var publicApi = __nccwpck_require__(6205);
+var visit = __nccwpck_require__(7182);
 
 
 
@@ -49573,7 +50101,7 @@ __webpack_unused_export__ = visit.visitAsync;
 
 /***/ }),
 
-/***/ 7249:
+/***/ 9923:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
@@ -49599,16 +50127,16 @@ exports.warn = warn;
 
 /***/ }),
 
-/***/ 4065:
+/***/ 9671:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var visit = __nccwpck_require__(204);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var anchors = __nccwpck_require__(5702);
+var visit = __nccwpck_require__(7182);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 class Alias extends Node.NodeBase {
     constructor(source) {
@@ -49726,14 +50254,14 @@ exports.Alias = Alias;
 
 /***/ }),
 
-/***/ 101:
+/***/ 6039:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
+var createNode = __nccwpck_require__(9462);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
 
 function collectionFromPath(schema, path, value) {
     let v = value;
@@ -49884,14 +50412,14 @@ exports.isEmptyPath = isEmptyPath;
 
 /***/ }),
 
-/***/ 6673:
+/***/ 4615:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var applyReviver = __nccwpck_require__(3661);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var applyReviver = __nccwpck_require__(2703);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 class NodeBase {
     constructor(type) {
@@ -49931,15 +50459,15 @@ exports.NodeBase = NodeBase;
 
 /***/ }),
 
-/***/ 7165:
+/***/ 2815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyPair = __nccwpck_require__(9748);
-var addPairToJSMap = __nccwpck_require__(7104);
-var identity = __nccwpck_require__(1127);
+var createNode = __nccwpck_require__(9462);
+var stringifyPair = __nccwpck_require__(1174);
+var addPairToJSMap = __nccwpck_require__(614);
+var identity = __nccwpck_require__(2617);
 
 function createPair(key, value, ctx) {
     const k = createNode.createNode(key, undefined, ctx);
@@ -49977,14 +50505,14 @@ exports.createPair = createPair;
 
 /***/ }),
 
-/***/ 3301:
+/***/ 9271:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Node = __nccwpck_require__(6673);
-var toJS = __nccwpck_require__(6424);
+var identity = __nccwpck_require__(2617);
+var Node = __nccwpck_require__(4615);
+var toJS = __nccwpck_require__(3709);
 
 const isScalarValue = (value) => !value || (typeof value !== 'function' && typeof value !== 'object');
 class Scalar extends Node.NodeBase {
@@ -50011,17 +50539,17 @@ exports.isScalarValue = isScalarValue;
 
 /***/ }),
 
-/***/ 4454:
+/***/ 2448:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyCollection = __nccwpck_require__(1212);
-var addPairToJSMap = __nccwpck_require__(7104);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
+var stringifyCollection = __nccwpck_require__(8454);
+var addPairToJSMap = __nccwpck_require__(614);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
 
 function findPair(items, key) {
     const k = identity.isScalar(key) ? key.value : key;
@@ -50165,17 +50693,17 @@ exports.findPair = findPair;
 
 /***/ }),
 
-/***/ 2223:
+/***/ 5125:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var createNode = __nccwpck_require__(2404);
-var stringifyCollection = __nccwpck_require__(1212);
-var Collection = __nccwpck_require__(101);
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var toJS = __nccwpck_require__(6424);
+var createNode = __nccwpck_require__(9462);
+var stringifyCollection = __nccwpck_require__(8454);
+var Collection = __nccwpck_require__(6039);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var toJS = __nccwpck_require__(3709);
 
 class YAMLSeq extends Collection.Collection {
     static get tagName() {
@@ -50287,16 +50815,16 @@ exports.YAMLSeq = YAMLSeq;
 
 /***/ }),
 
-/***/ 7104:
+/***/ 614:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var log = __nccwpck_require__(7249);
-var merge = __nccwpck_require__(452);
-var stringify = __nccwpck_require__(2148);
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
+var log = __nccwpck_require__(9923);
+var merge = __nccwpck_require__(2610);
+var stringify = __nccwpck_require__(9666);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
 
 function addPairToJSMap(ctx, map, { key, value }) {
     if (identity.isNode(key) && key.addToJSMap)
@@ -50359,7 +50887,7 @@ exports.addPairToJSMap = addPairToJSMap;
 
 /***/ }),
 
-/***/ 1127:
+/***/ 2617:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -50419,12 +50947,12 @@ exports.isSeq = isSeq;
 
 /***/ }),
 
-/***/ 6424:
+/***/ 3709:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 /**
  * Recursively convert any node or its contents to native JavaScript
@@ -50465,15 +50993,15 @@ exports.toJS = toJS;
 
 /***/ }),
 
-/***/ 110:
+/***/ 8564:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var resolveBlockScalar = __nccwpck_require__(8913);
-var resolveFlowScalar = __nccwpck_require__(6842);
-var errors = __nccwpck_require__(1464);
-var stringifyString = __nccwpck_require__(3069);
+var resolveBlockScalar = __nccwpck_require__(599);
+var resolveFlowScalar = __nccwpck_require__(7120);
+var errors = __nccwpck_require__(2130);
+var stringifyString = __nccwpck_require__(6179);
 
 function resolveAsScalar(token, strict = true, onError) {
     if (token) {
@@ -50690,7 +51218,7 @@ exports.setScalarValue = setScalarValue;
 
 /***/ }),
 
-/***/ 1733:
+/***/ 7455:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -50760,7 +51288,7 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 7715:
+/***/ 4257:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -50866,14 +51394,14 @@ exports.visit = visit;
 
 /***/ }),
 
-/***/ 3461:
+/***/ 3427:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cstScalar = __nccwpck_require__(110);
-var cstStringify = __nccwpck_require__(1733);
-var cstVisit = __nccwpck_require__(7715);
+var cstScalar = __nccwpck_require__(8564);
+var cstStringify = __nccwpck_require__(7455);
+var cstVisit = __nccwpck_require__(4257);
 
 /** The byte order mark */
 const BOM = '\u{FEFF}';
@@ -50985,12 +51513,12 @@ exports.tokenType = tokenType;
 
 /***/ }),
 
-/***/ 361:
+/***/ 795:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var cst = __nccwpck_require__(3461);
+var cst = __nccwpck_require__(3427);
 
 /*
 START -> stream
@@ -51715,7 +52243,7 @@ exports.Lexer = Lexer;
 
 /***/ }),
 
-/***/ 6628:
+/***/ 9706:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -51763,14 +52291,14 @@ exports.LineCounter = LineCounter;
 
 /***/ }),
 
-/***/ 3456:
+/***/ 7374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_process = __nccwpck_require__(932);
-var cst = __nccwpck_require__(3461);
-var lexer = __nccwpck_require__(361);
+var cst = __nccwpck_require__(3427);
+var lexer = __nccwpck_require__(795);
 
 function includesToken(list, type) {
     for (let i = 0; i < list.length; ++i)
@@ -52750,18 +53278,18 @@ exports.Parser = Parser;
 
 /***/ }),
 
-/***/ 4047:
+/***/ 6205:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var composer = __nccwpck_require__(9984);
-var Document = __nccwpck_require__(3021);
-var errors = __nccwpck_require__(1464);
-var log = __nccwpck_require__(7249);
-var identity = __nccwpck_require__(1127);
-var lineCounter = __nccwpck_require__(6628);
-var parser = __nccwpck_require__(3456);
+var composer = __nccwpck_require__(2750);
+var Document = __nccwpck_require__(5755);
+var errors = __nccwpck_require__(2130);
+var log = __nccwpck_require__(9923);
+var identity = __nccwpck_require__(2617);
+var lineCounter = __nccwpck_require__(9706);
+var parser = __nccwpck_require__(7374);
 
 function parseOptions(options) {
     const prettyErrors = options.prettyErrors !== false;
@@ -52864,16 +53392,16 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 5840:
+/***/ 4902:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var tags = __nccwpck_require__(18);
+var identity = __nccwpck_require__(2617);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var tags = __nccwpck_require__(1656);
 
 const sortMapEntriesByKey = (a, b) => a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 class Schema {
@@ -52910,13 +53438,13 @@ exports.Schema = Schema;
 
 /***/ }),
 
-/***/ 7451:
+/***/ 8229:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var YAMLMap = __nccwpck_require__(2448);
 
 const map = {
     collection: 'map',
@@ -52936,12 +53464,12 @@ exports.map = map;
 
 /***/ }),
 
-/***/ 3632:
+/***/ 7890:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const nullTag = {
     identify: value => value == null,
@@ -52960,13 +53488,13 @@ exports.nullTag = nullTag;
 
 /***/ }),
 
-/***/ 1706:
+/***/ 2400:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var YAMLSeq = __nccwpck_require__(5125);
 
 const seq = {
     collection: 'seq',
@@ -52986,12 +53514,12 @@ exports.seq = seq;
 
 /***/ }),
 
-/***/ 6464:
+/***/ 2374:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyString = __nccwpck_require__(3069);
+var stringifyString = __nccwpck_require__(6179);
 
 const string = {
     identify: value => typeof value === 'string',
@@ -53009,12 +53537,12 @@ exports.string = string;
 
 /***/ }),
 
-/***/ 3959:
+/***/ 1477:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 const boolTag = {
     identify: value => typeof value === 'boolean',
@@ -53037,13 +53565,13 @@ exports.boolTag = boolTag;
 
 /***/ }),
 
-/***/ 8405:
+/***/ 8251:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -53091,12 +53619,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 9874:
+/***/ 7052:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 const intResolve = (str, offset, radix, { intAsBigInt }) => (intAsBigInt ? BigInt(str) : parseInt(str.substring(offset), radix));
@@ -53140,18 +53668,18 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 896:
+/***/ 4810:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
 
 const schema = [
     map.map,
@@ -53172,14 +53700,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 3559:
+/***/ 7925:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var map = __nccwpck_require__(7451);
-var seq = __nccwpck_require__(1706);
+var Scalar = __nccwpck_require__(9271);
+var map = __nccwpck_require__(8229);
+var seq = __nccwpck_require__(2400);
 
 function intIdentify(value) {
     return typeof value === 'bigint' || Number.isInteger(value);
@@ -53243,27 +53771,27 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 18:
+/***/ 1656:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var bool = __nccwpck_require__(3959);
-var float = __nccwpck_require__(8405);
-var int = __nccwpck_require__(9874);
-var schema = __nccwpck_require__(896);
-var schema$1 = __nccwpck_require__(3559);
-var binary = __nccwpck_require__(6083);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var schema$2 = __nccwpck_require__(5913);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var bool = __nccwpck_require__(1477);
+var float = __nccwpck_require__(8251);
+var int = __nccwpck_require__(7052);
+var schema = __nccwpck_require__(4810);
+var schema$1 = __nccwpck_require__(7925);
+var binary = __nccwpck_require__(6817);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var schema$2 = __nccwpck_require__(7755);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schemas = new Map([
     ['core', schema.schema],
@@ -53349,14 +53877,14 @@ exports.getTags = getTags;
 
 /***/ }),
 
-/***/ 6083:
+/***/ 6817:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
 var node_buffer = __nccwpck_require__(181);
-var Scalar = __nccwpck_require__(3301);
-var stringifyString = __nccwpck_require__(3069);
+var Scalar = __nccwpck_require__(9271);
+var stringifyString = __nccwpck_require__(6179);
 
 const binary = {
     identify: value => value instanceof Uint8Array, // Buffer inherits from Uint8Array
@@ -53426,12 +53954,12 @@ exports.binary = binary;
 
 /***/ }),
 
-/***/ 8398:
+/***/ 3260:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
+var Scalar = __nccwpck_require__(9271);
 
 function boolStringify({ value, source }, ctx) {
     const boolObj = value ? trueTag : falseTag;
@@ -53462,13 +53990,13 @@ exports.trueTag = trueTag;
 
 /***/ }),
 
-/***/ 5782:
+/***/ 396:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var stringifyNumber = __nccwpck_require__(8689);
+var Scalar = __nccwpck_require__(9271);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const floatNaN = {
     identify: value => typeof value === 'number',
@@ -53519,12 +54047,12 @@ exports.floatNaN = floatNaN;
 
 /***/ }),
 
-/***/ 873:
+/***/ 5883:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 const intIdentify = (value) => typeof value === 'bigint' || Number.isInteger(value);
 function intResolve(str, offset, radix, { intAsBigInt }) {
@@ -53602,13 +54130,13 @@ exports.intOct = intOct;
 
 /***/ }),
 
-/***/ 452:
+/***/ 2610:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
 
 // If the value associated with a merge key is a single mapping node, each of
 // its key/value pairs is inserted into the current mapping, unless the key
@@ -53680,16 +54208,16 @@ exports.merge = merge;
 
 /***/ }),
 
-/***/ 303:
+/***/ 61:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var toJS = __nccwpck_require__(6424);
-var YAMLMap = __nccwpck_require__(4454);
-var YAMLSeq = __nccwpck_require__(2223);
-var pairs = __nccwpck_require__(8385);
+var identity = __nccwpck_require__(2617);
+var toJS = __nccwpck_require__(3709);
+var YAMLMap = __nccwpck_require__(2448);
+var YAMLSeq = __nccwpck_require__(5125);
+var pairs = __nccwpck_require__(7815);
 
 class YAMLOMap extends YAMLSeq.YAMLSeq {
     constructor() {
@@ -53764,15 +54292,15 @@ exports.omap = omap;
 
 /***/ }),
 
-/***/ 8385:
+/***/ 7815:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var Scalar = __nccwpck_require__(3301);
-var YAMLSeq = __nccwpck_require__(2223);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var Scalar = __nccwpck_require__(9271);
+var YAMLSeq = __nccwpck_require__(5125);
 
 function resolvePairs(seq, onError) {
     if (identity.isSeq(seq)) {
@@ -53853,24 +54381,24 @@ exports.resolvePairs = resolvePairs;
 
 /***/ }),
 
-/***/ 5913:
+/***/ 7755:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var map = __nccwpck_require__(7451);
-var _null = __nccwpck_require__(3632);
-var seq = __nccwpck_require__(1706);
-var string = __nccwpck_require__(6464);
-var binary = __nccwpck_require__(6083);
-var bool = __nccwpck_require__(8398);
-var float = __nccwpck_require__(5782);
-var int = __nccwpck_require__(873);
-var merge = __nccwpck_require__(452);
-var omap = __nccwpck_require__(303);
-var pairs = __nccwpck_require__(8385);
-var set = __nccwpck_require__(1528);
-var timestamp = __nccwpck_require__(4371);
+var map = __nccwpck_require__(8229);
+var _null = __nccwpck_require__(7890);
+var seq = __nccwpck_require__(2400);
+var string = __nccwpck_require__(2374);
+var binary = __nccwpck_require__(6817);
+var bool = __nccwpck_require__(3260);
+var float = __nccwpck_require__(396);
+var int = __nccwpck_require__(5883);
+var merge = __nccwpck_require__(2610);
+var omap = __nccwpck_require__(61);
+var pairs = __nccwpck_require__(7815);
+var set = __nccwpck_require__(9138);
+var timestamp = __nccwpck_require__(6282);
 
 const schema = [
     map.map,
@@ -53901,14 +54429,14 @@ exports.schema = schema;
 
 /***/ }),
 
-/***/ 1528:
+/***/ 9138:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Pair = __nccwpck_require__(7165);
-var YAMLMap = __nccwpck_require__(4454);
+var identity = __nccwpck_require__(2617);
+var Pair = __nccwpck_require__(2815);
+var YAMLMap = __nccwpck_require__(2448);
 
 class YAMLSet extends YAMLMap.YAMLMap {
     constructor(schema) {
@@ -54004,12 +54532,12 @@ exports.set = set;
 
 /***/ }),
 
-/***/ 4371:
+/***/ 6282:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var stringifyNumber = __nccwpck_require__(8689);
+var stringifyNumber = __nccwpck_require__(2491);
 
 /** Internal types handle bigint as number, because TS can't figure it out. */
 function parseSexagesimal(str, asBigInt) {
@@ -54116,7 +54644,7 @@ exports.timestamp = timestamp;
 
 /***/ }),
 
-/***/ 4475:
+/***/ 7089:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -54274,15 +54802,15 @@ exports.foldFlowLines = foldFlowLines;
 
 /***/ }),
 
-/***/ 2148:
+/***/ 9666:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var anchors = __nccwpck_require__(1596);
-var identity = __nccwpck_require__(1127);
-var stringifyComment = __nccwpck_require__(9799);
-var stringifyString = __nccwpck_require__(3069);
+var anchors = __nccwpck_require__(5702);
+var identity = __nccwpck_require__(2617);
+var stringifyComment = __nccwpck_require__(9330);
+var stringifyString = __nccwpck_require__(6179);
 
 function createStringifyContext(doc, options) {
     const opt = Object.assign({
@@ -54413,14 +54941,14 @@ exports.stringify = stringify;
 
 /***/ }),
 
-/***/ 1212:
+/***/ 8454:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(9330);
 
 function stringifyCollection(collection, ctx, options) {
     const flow = ctx.inFlow ?? collection.flow;
@@ -54575,7 +55103,7 @@ exports.stringifyCollection = stringifyCollection;
 
 /***/ }),
 
-/***/ 9799:
+/***/ 9330:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -54606,14 +55134,14 @@ exports.stringifyComment = stringifyComment;
 
 /***/ }),
 
-/***/ 6829:
+/***/ 5719:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(9330);
 
 function stringifyDocument(doc, options) {
     const lines = [];
@@ -54700,7 +55228,7 @@ exports.stringifyDocument = stringifyDocument;
 
 /***/ }),
 
-/***/ 8689:
+/***/ 2491:
 /***/ ((__unused_webpack_module, exports) => {
 
 
@@ -54734,15 +55262,15 @@ exports.stringifyNumber = stringifyNumber;
 
 /***/ }),
 
-/***/ 9748:
+/***/ 1174:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
-var Scalar = __nccwpck_require__(3301);
-var stringify = __nccwpck_require__(2148);
-var stringifyComment = __nccwpck_require__(9799);
+var identity = __nccwpck_require__(2617);
+var Scalar = __nccwpck_require__(9271);
+var stringify = __nccwpck_require__(9666);
+var stringifyComment = __nccwpck_require__(9330);
 
 function stringifyPair({ key, value }, ctx, onComment, onChompKeep) {
     const { allNullValues, doc, indent, indentStep, options: { commentString, indentSeq, simpleKeys } } = ctx;
@@ -54893,13 +55421,13 @@ exports.stringifyPair = stringifyPair;
 
 /***/ }),
 
-/***/ 3069:
+/***/ 6179:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var Scalar = __nccwpck_require__(3301);
-var foldFlowLines = __nccwpck_require__(4475);
+var Scalar = __nccwpck_require__(9271);
+var foldFlowLines = __nccwpck_require__(7089);
 
 const getFoldOptions = (ctx, isBlock) => ({
     indentAtStart: isBlock ? ctx.indent.length : ctx.indentAtStart,
@@ -55238,12 +55766,12 @@ exports.stringifyString = stringifyString;
 
 /***/ }),
 
-/***/ 204:
+/***/ 7182:
 /***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
 
 
 
-var identity = __nccwpck_require__(1127);
+var identity = __nccwpck_require__(2617);
 
 const BREAK = Symbol('break visit');
 const SKIP = Symbol('skip children');
@@ -55481,7 +56009,7 @@ exports.visitAsync = visitAsync;
 
 /***/ }),
 
-/***/ 6257:
+/***/ 5747:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -55505,7 +56033,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/utils.js
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
 /**
@@ -55541,7 +56069,7 @@ function utils_toCommandProperties(annotationProperties) {
     };
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/command.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/command.js
 
 
 /**
@@ -55637,7 +56165,7 @@ function escapeProperty(s) {
 const external_crypto_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("crypto");
 // EXTERNAL MODULE: external "fs"
 var external_fs_ = __nccwpck_require__(9896);
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/file-command.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/file-command.js
 // For internal use, subject to change.
 // We use any as a valid input type
 /* eslint-disable @typescript-eslint/no-explicit-any */
@@ -55678,7 +56206,7 @@ const external_path_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.me
 var external_http_ = __nccwpck_require__(8611);
 // EXTERNAL MODULE: external "https"
 var external_https_ = __nccwpck_require__(5692);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/proxy.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/proxy.js
 function getProxyUrl(reqUrl) {
     const usingSsl = reqUrl.protocol === 'https:';
     if (checkBypass(reqUrl)) {
@@ -55769,11 +56297,11 @@ class DecodedURL extends URL {
     }
 }
 //# sourceMappingURL=proxy.js.map
-// EXTERNAL MODULE: ./node_modules/tunnel/index.js
-var node_modules_tunnel = __nccwpck_require__(770);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/index.js
+// EXTERNAL MODULE: ../../main/node_modules/tunnel/index.js
+var node_modules_tunnel = __nccwpck_require__(408);
+// EXTERNAL MODULE: ../../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(4718);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/index.js
 /* eslint-disable @typescript-eslint/no-explicit-any */
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
@@ -56470,7 +56998,7 @@ class lib_HttpClient {
 }
 const lowercaseKeys = (obj) => Object.keys(obj).reduce((c, k) => ((c[k.toLowerCase()] = obj[k]), c), {});
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/http-client/lib/auth.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/http-client/lib/auth.js
 var auth_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -56546,7 +57074,7 @@ class PersonalAccessTokenCredentialHandler {
     }
 }
 //# sourceMappingURL=auth.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/oidc-utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/oidc-utils.js
 var oidc_utils_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -56620,7 +57148,7 @@ class oidc_utils_OidcClient {
     }
 }
 //# sourceMappingURL=oidc-utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/summary.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/summary.js
 var summary_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -56901,7 +57429,7 @@ const _summary = new Summary();
 const markdownSummary = (/* unused pure expression or super */ null && (_summary));
 const summary = _summary;
 //# sourceMappingURL=summary.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/path-utils.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/path-utils.js
 
 /**
  * toPosixPath converts the given path to the posix form. On Windows, \\ will be
@@ -56943,7 +57471,7 @@ var external_events_ = __nccwpck_require__(4434);
 const external_child_process_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("child_process");
 // EXTERNAL MODULE: external "assert"
 var external_assert_ = __nccwpck_require__(2613);
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io-util.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io-util.js
 var io_util_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -57123,7 +57651,7 @@ function getCmdPath() {
     return (_a = process.env['COMSPEC']) !== null && _a !== void 0 ? _a : `cmd.exe`;
 }
 //# sourceMappingURL=io-util.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/io/lib/io.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/io/lib/io.js
 var io_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -57397,7 +57925,7 @@ function io_copyFile(srcFile, destFile, force) {
 //# sourceMappingURL=io.js.map
 ;// CONCATENATED MODULE: external "timers"
 const external_timers_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("timers");
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/toolrunner.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/toolrunner.js
 var toolrunner_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -57985,7 +58513,7 @@ class ExecState extends external_events_.EventEmitter {
     }
 }
 //# sourceMappingURL=toolrunner.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/exec/lib/exec.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/exec/lib/exec.js
 var exec_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58065,7 +58593,7 @@ function getExecOutput(commandLine, args, options) {
     });
 }
 //# sourceMappingURL=exec.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/platform.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/platform.js
 var platform_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58130,7 +58658,7 @@ function getDetails() {
     });
 }
 //# sourceMappingURL=platform.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/core/lib/core.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/core/lib/core.js
 var core_awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58451,7 +58979,7 @@ function getIDToken(aud) {
 
 /***/ }),
 
-/***/ 722:
+/***/ 9036:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58466,7 +58994,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 var external_fs_ = __nccwpck_require__(9896);
 // EXTERNAL MODULE: external "os"
 var external_os_ = __nccwpck_require__(857);
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/context.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/github/lib/context.js
 
 
 class Context {
@@ -58519,11 +59047,11 @@ class Context {
     }
 }
 //# sourceMappingURL=context.js.map
-// EXTERNAL MODULE: ./node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
-var lib = __nccwpck_require__(9659);
-// EXTERNAL MODULE: ./node_modules/undici/index.js
-var undici = __nccwpck_require__(6752);
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/internal/utils.js
+// EXTERNAL MODULE: ../../main/node_modules/@actions/github/node_modules/@actions/http-client/lib/index.js
+var lib = __nccwpck_require__(129);
+// EXTERNAL MODULE: ../../main/node_modules/undici/index.js
+var undici = __nccwpck_require__(4718);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/github/lib/internal/utils.js
 var __awaiter = (undefined && undefined.__awaiter) || function (thisArg, _arguments, P, generator) {
     function adopt(value) { return value instanceof P ? value : new P(function (resolve) { resolve(value); }); }
     return new (P || (P = Promise))(function (resolve, reject) {
@@ -58576,13 +59104,13 @@ function getUserAgentWithOrchestrationId(baseUserAgent) {
     return baseUserAgent;
 }
 //# sourceMappingURL=utils.js.map
-// EXTERNAL MODULE: ./node_modules/@octokit/core/dist-src/index.js + 12 modules
-var dist_src = __nccwpck_require__(4730);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
-var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(9210);
-// EXTERNAL MODULE: ./node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
-var dist_bundle = __nccwpck_require__(3779);
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/utils.js
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/core/dist-src/index.js + 12 modules
+var dist_src = __nccwpck_require__(3824);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js + 3 modules
+var plugin_rest_endpoint_methods_dist_src = __nccwpck_require__(3456);
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/plugin-paginate-rest/dist-bundle/index.js
+var dist_bundle = __nccwpck_require__(2413);
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/github/lib/utils.js
 
 
 // octokit + plugins
@@ -58621,7 +59149,7 @@ function utils_getOctokitOptions(token, options) {
     return opts;
 }
 //# sourceMappingURL=utils.js.map
-;// CONCATENATED MODULE: ./node_modules/@actions/github/lib/github.js
+;// CONCATENATED MODULE: ../../main/node_modules/@actions/github/lib/github.js
 
 
 const github_context = new Context();
@@ -58639,7 +59167,7 @@ function getOctokit(token, options, ...additionalPlugins) {
 
 /***/ }),
 
-/***/ 4730:
+/***/ 3824:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -58648,7 +59176,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   E: () => (/* binding */ Octokit)
 });
 
-;// CONCATENATED MODULE: ./node_modules/universal-user-agent/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/universal-user-agent/index.js
 function getUserAgent() {
   if (typeof navigator === "object" && "userAgent" in navigator) {
     return navigator.userAgent;
@@ -58663,7 +59191,7 @@ function getUserAgent() {
   return "<environment undetectable>";
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/register.js
+;// CONCATENATED MODULE: ../../main/node_modules/before-after-hook/lib/register.js
 // @ts-check
 
 function register(state, name, method, options) {
@@ -58692,7 +59220,7 @@ function register(state, name, method, options) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/add.js
+;// CONCATENATED MODULE: ../../main/node_modules/before-after-hook/lib/add.js
 // @ts-check
 
 function addHook(state, kind, name, hook) {
@@ -58740,7 +59268,7 @@ function addHook(state, kind, name, hook) {
   });
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/lib/remove.js
+;// CONCATENATED MODULE: ../../main/node_modules/before-after-hook/lib/remove.js
 // @ts-check
 
 function removeHook(state, name, method) {
@@ -58761,7 +59289,7 @@ function removeHook(state, name, method) {
   state.registry[name].splice(index, 1);
 }
 
-;// CONCATENATED MODULE: ./node_modules/before-after-hook/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/before-after-hook/index.js
 // @ts-check
 
 
@@ -58808,7 +59336,7 @@ function Collection() {
 
 /* harmony default export */ const before_after_hook = ({ Singular, Collection });
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/endpoint/dist-bundle/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/endpoint/dist-bundle/index.js
 // pkg/dist-src/defaults.js
 
 
@@ -59154,7 +59682,7 @@ function withDefaults(oldDefaults, newDefaults) {
 var endpoint = withDefaults(null, DEFAULTS);
 
 
-;// CONCATENATED MODULE: ./node_modules/content-type/dist/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/content-type/dist/index.js
 /*!
  * content-type
  * Copyright(c) 2015 Douglas Christopher Wilson
@@ -59446,7 +59974,7 @@ function unescapeQuotedPairs(str, start, end) {
     return result + str.slice(start, end);
 }
 //# sourceMappingURL=index.js.map
-;// CONCATENATED MODULE: ./node_modules/json-with-bigint/json-with-bigint.js
+;// CONCATENATED MODULE: ../../main/node_modules/json-with-bigint/json-with-bigint.js
 const intRegex = /^-?\d+$/;
 const noiseValue = /^-?\d+n+$/; // Noise - strings that match the custom format before being converted to it
 const originalStringify = JSON.stringify;
@@ -60047,9 +60575,9 @@ const JSONParse = (text, reviver) => {
 
 
 
-// EXTERNAL MODULE: ./node_modules/@octokit/request-error/dist-src/index.js
-var dist_src = __nccwpck_require__(1015);
-;// CONCATENATED MODULE: ./node_modules/@octokit/request/dist-bundle/index.js
+// EXTERNAL MODULE: ../../main/node_modules/@octokit/request-error/dist-src/index.js
+var dist_src = __nccwpck_require__(4565);
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/request/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -60256,7 +60784,7 @@ var request = dist_bundle_withDefaults(endpoint, defaults_default);
 /* v8 ignore next -- @preserve */
 /* v8 ignore else -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/graphql/dist-bundle/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/graphql/dist-bundle/index.js
 // pkg/dist-src/index.js
 
 
@@ -60387,7 +60915,7 @@ function withCustomRequest(customRequest) {
 
 /* v8 ignore if -- @preserve */
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/auth-token/dist-bundle/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/auth-token/dist-bundle/index.js
 // pkg/dist-src/is-jwt.js
 var b64url = "(?:[a-zA-Z0-9_-]+)";
 var sep = "\\.";
@@ -60442,11 +60970,11 @@ var createTokenAuth = function createTokenAuth2(token) {
 };
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/version.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/core/dist-src/version.js
 const version_VERSION = "7.0.8";
 
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/core/dist-src/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/core/dist-src/index.js
 
 
 
@@ -60590,7 +61118,7 @@ class Octokit {
 
 /***/ }),
 
-/***/ 3779:
+/***/ 2413:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -61011,7 +61539,7 @@ paginateRest.VERSION = VERSION;
 
 /***/ }),
 
-/***/ 9210:
+/***/ 3456:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -61021,12 +61549,12 @@ __nccwpck_require__.d(__webpack_exports__, {
   _: () => (/* binding */ restEndpointMethods)
 });
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/version.js
 const VERSION = "17.0.0";
 
 //# sourceMappingURL=version.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/generated/endpoints.js
 const Endpoints = {
   actions: {
     addCustomLabelsToSelfHostedRunnerForOrg: [
@@ -63320,7 +63848,7 @@ var endpoints_default = Endpoints;
 
 //# sourceMappingURL=endpoints.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/endpoints-to-methods.js
 
 const endpointMethodsMap = /* @__PURE__ */ new Map();
 for (const [scope, endpoints] of Object.entries(endpoints_default)) {
@@ -63446,7 +63974,7 @@ function decorate(octokit, scope, methodName, defaults, decorations) {
 
 //# sourceMappingURL=endpoints-to-methods.js.map
 
-;// CONCATENATED MODULE: ./node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
+;// CONCATENATED MODULE: ../../main/node_modules/@octokit/plugin-rest-endpoint-methods/dist-src/index.js
 
 
 function restEndpointMethods(octokit) {
@@ -63470,7 +63998,7 @@ legacyRestEndpointMethods.VERSION = VERSION;
 
 /***/ }),
 
-/***/ 1015:
+/***/ 4565:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
@@ -63519,7 +64047,7 @@ class RequestError extends Error {
 
 /***/ }),
 
-/***/ 8816:
+/***/ 7838:
 /***/ ((__unused_webpack___webpack_module__, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63541,7 +64069,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/util.js
 
 // functions
 function assertEqual(val) {
@@ -64416,7 +64944,7 @@ function constantCatch(value) {
     return fn;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/core.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/core.js
 var _a;
 
 /** A special constant with type `never` */
@@ -64559,7 +65087,7 @@ function config(newConfig) {
     return globalConfig;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/memoizer.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/memoizer.js
 
 class $ZodCyclicError extends Error {
     constructor() {
@@ -64872,7 +65400,7 @@ function isBackEdge(ctx, value) {
     return backEdges !== undefined && isRef(value) && backEdges.has(value);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/regexes.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/regexes.js
 
 /**
  * @deprecated CUID v1 is deprecated by its authors due to information leakage
@@ -65030,7 +65558,7 @@ const sha512_hex = /^[0-9a-fA-F]{128}$/;
 const sha512_base64 = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64(86, "==")));
 const sha512_base64url = /*@__PURE__*/ (/* unused pure expression or super */ null && (fixedBase64url(86)));
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/checks.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/checks.js
 // import { $ZodType } from "./schemas.js";
 
 
@@ -65548,7 +66076,7 @@ const $ZodCheckOverwrite = /*@__PURE__*/ $constructor("$ZodCheckOverwrite", (ins
     };
 });
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/doc.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/doc.js
 class Doc {
     constructor(args = [], closed = {}) {
         this.content = [];
@@ -65588,14 +66116,14 @@ class Doc {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/versions.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/versions.js
 const version = {
     major: 4,
     minor: 6,
     patch: 7,
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/schemas.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/schemas.js
 
 
 
@@ -68233,7 +68761,7 @@ function handleRefineResult(result, payload, input, inst) {
     }
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/registries.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/registries.js
 var registries_a;
 const $output = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodOutput")));
 const $input = /*@__PURE__*/ (/* unused pure expression or super */ null && (Symbol("ZodInput")));
@@ -68286,7 +68814,7 @@ function registry() {
 (registries_a = globalThis).__zod_globalRegistry ?? (registries_a.__zod_globalRegistry = registry());
 const globalRegistry = globalThis.__zod_globalRegistry;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/api.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/api.js
 
 
 
@@ -69391,7 +69919,7 @@ function _stringFormat(Class, format, fnOrRegex, _params = {}) {
     return inst;
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/to-json-schema.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/to-json-schema.js
 
 
 function assignProps(target, ...sources) {
@@ -70044,7 +70572,7 @@ const createStandardJSONSchemaMethod = (schema, io, processors = {}) => (params)
     return to_json_schema_finalize(ctx, schema);
 };
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/json-schema-processors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/json-schema-processors.js
 
 
 
@@ -70889,7 +71417,7 @@ function toJSONSchema(input, params) {
     return finalize(ctx, input);
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/locales/en.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/locales/en.js
 
 const error = () => {
     const Sizable = {
@@ -71016,7 +71544,7 @@ const error = () => {
     };
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/errors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/errors.js
 
 
 /* Computing the message eagerly is expensive (pretty-printed JSON of all
@@ -71285,7 +71813,7 @@ function prettifyError(error) {
     return lines.join("\n");
 }
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/core/parse.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/core/parse.js
 
 
 
@@ -71462,7 +71990,7 @@ const _safeDecodeAsync = (_Err) => async (schema, value, _ctx) => {
 };
 const safeDecodeAsync = /* @__PURE__*/ _safeDecodeAsync($ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/errors.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/errors.js
 
 
 
@@ -71521,7 +72049,7 @@ const ZodRealError = /*@__PURE__*/ $constructor("ZodError", errors_initializer, 
 // /** @deprecated Use `z.core.$ZodErrorMapCtx` instead. */
 // export type ErrorMapCtx = core.$ZodErrorMapCtx;
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/parse.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/parse.js
 
 
 const classic_parse_parse = /* @__PURE__ */ _parse(ZodRealError);
@@ -71539,7 +72067,7 @@ const parse_safeDecode = /* @__PURE__ */ _safeDecode(ZodRealError);
 const parse_safeEncodeAsync = /* @__PURE__ */ _safeEncodeAsync(ZodRealError);
 const parse_safeDecodeAsync = /* @__PURE__ */ _safeDecodeAsync(ZodRealError);
 
-;// CONCATENATED MODULE: ./node_modules/zod/v4/classic/schemas.js
+;// CONCATENATED MODULE: ../../main/node_modules/zod/v4/classic/schemas.js
 
 
 
@@ -73259,6 +73787,6 @@ function preprocess(fn, schema) {
 /******/ // startup
 /******/ // Load entry module and return exports
 /******/ // This entry module used 'module' so it can't be inlined
-/******/ var __webpack_exports__ = __nccwpck_require__(6769);
+/******/ var __webpack_exports__ = __nccwpck_require__(4126);
 /******/ __webpack_exports__ = await __webpack_exports__;
 /******/ 

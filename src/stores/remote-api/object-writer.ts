@@ -1,7 +1,8 @@
 /**
  * Creating the objects of a write: trees (a chain of `POST /git/trees`, see tree-upload.ts), blobs for
- * values that cannot go inline (`POST /git/blobs`) and the commit (`POST /git/commits`). Every creation
- * is content-addressed, so each is retried like a read. After GitHub answers with the new root tree, the
+ * values that cannot go inline (`POST /git/blobs`) and the commit (`POST /git/commits`). Trees and blobs
+ * are content-addressed, so they are retried like reads; a commit is created exactly once (commit-create.ts:
+ * without an author GitHub dates it itself, so a resend would make a second one). After GitHub answers with the new root tree, the
  * same trees are computed locally (local-trees.ts) and, when the roots agree, every new level and every
  * blob written is cached: a read or a no-op write right after this store's own write costs only the ref read.
  * https://docs.github.com/rest/git/trees#create-a-tree · https://docs.github.com/rest/git/commits#create-a-commit
