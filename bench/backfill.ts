@@ -18,7 +18,7 @@
  * Writes bench/results/backfill.json and bench/results/backfill.md (--render: only the .md, from the .json).
  * BACKFILL_LOG=1 prints the workers' progress.
  */
-import { spawn } from 'node:child_process';
+
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +36,7 @@ import {
   mib,
 } from './backfill-table.js';
 import { BACKFILL_TOKEN, VARIANTS, type Variant } from './backfill-worker.js';
+import { runChild } from './child.js';
 import type { BenchResult } from './run.js';
 import { median } from './stats.js';
 
@@ -77,21 +78,7 @@ async function runWorker(args: string[], o: WorkerOptions = {}): Promise<Backfil
   const argv = ['--expose-gc', ...limit, '--import', 'tsx', WORKER, ...args];
   const env = o.diag ? { ...process.env, BACKFILL_DIAG: o.diag } : process.env;
   const start = Date.now();
-  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, argv, { stdio: ['ignore', 'pipe', 'pipe'], env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-      if (process.env.BACKFILL_LOG) process.stderr.write(d);
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-      if (process.env.BACKFILL_LOG) process.stderr.write(d);
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const r = await runChild(process.execPath, argv, { env, echo: Boolean(process.env.BACKFILL_LOG) });
   if (r.status !== 0 && o.heapLimitMiB && /heap out of memory/.test(r.stderr))
     return { oom: true, ms: Date.now() - start };
   if (r.status !== 0) throw new Error(`backfill worker ${args.join(' ')} failed\n${r.stderr}`);

@@ -20,13 +20,14 @@
  * all rows. A scenario runs on the state the previous one left, so `--scenarios nochange` still runs the
  * first write and the 1 % change before it, untimed and unrecorded.
  */
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
 import type { EmulatorHandle } from '../src/emulator/types.js';
+import { runChild } from './child.js';
 import {
   type PeerRow,
   type PeersFile,
@@ -106,19 +107,7 @@ async function runWorker(strategy: Strategy, api: string, target: string, n: num
   const [cmd, argv] = useTime
     ? ['/usr/bin/time', ['-f', 'PEAKRSS %M', process.execPath, ...args]]
     : [process.execPath, args];
-  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(cmd as string, argv as string[], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const r = await runChild(cmd as string, argv as string[]);
   if (r.status !== 0) throw new Error(`${strategy} n=${n}: worker failed\n${r.stderr}`);
   const line = r.stdout.trim().split('\n').at(-1) as string;
   const s = JSON.parse(line) as Omit<Sample, 'commits'>;

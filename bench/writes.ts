@@ -13,11 +13,11 @@
  * Results: bench/results/writes.json (this build) and, when present, bench/results/writes-before.json (the
  * build before issue 21, measured with the same script) side by side in bench/results/writes.md.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startEmulator } from '../src/emulator/index.js';
+import { runChild } from './child.js';
 import type { BenchResult } from './run.js';
 import { median } from './stats.js';
 import { renderWrites, type WriteRow, type WritesFile } from './writes-table.js';
@@ -41,19 +41,7 @@ interface WorkerOut {
 /** Run one worker to completion (asynchronously: the emulator answering it lives in this process). */
 async function runWorker(api: string, repo: string, n: number, order: string): Promise<WorkerOut> {
   const args = ['--import', 'tsx', WORKER, api, repo, String(n), order];
-  const r = await new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
+  const r = await runChild(process.execPath, args);
   if (r.status !== 0) throw new Error(`writes worker n=${n} failed\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as WorkerOut;
 }

@@ -5,46 +5,34 @@
  * retried like a read), which is how one write left 2 commits for 1 tree under load. Counted in the
  * emulator's log and object database; a front end closes idle connections like a real one.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TransportError, UpstreamUnavailable } from '../../src/core/errors.js';
 import { DocumentStore } from '../../src/document/index.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 import { fetchTransport, octokitTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 import { busyBefore, type FrontEnd, startFrontEnd } from './front-end.js';
-import { emulator, freshRepo, OWNER, store, TOKEN } from './helpers.js';
+import { emulatorPerFile, OWNER, store, TOKEN } from './helpers.js';
 
 const REF = 'refs/docdb/documents';
 const AUTHOR = { name: 'Ada', email: 'ada@example.com' };
-let em: EmulatorHandle;
-let repo: string;
+const fx = emulatorPerFile();
+beforeEach(() => fx.em.clearFaults());
 
-beforeAll(async () => {
-  em = await emulator();
-});
-afterAll(async () => {
-  await em?.stop();
-});
-beforeEach(() => {
-  em.clearFaults();
-  repo = freshRepo(em);
-});
-
-const db = () => em.state.repo(`${OWNER}/${repo}`).db;
+const db = () => fx.em.state.repo(`${OWNER}/${fx.repo}`).db;
 const commitObjects = () => [...db().objectIds()].filter((id) => db().typeOf(id) === 'commit').length;
 const commitPosts = (from: number) =>
-  em.requests.slice(from).filter((r) => r.method === 'POST' && r.path.endsWith('/git/commits'));
+  fx.em.requests.slice(from).filter((r) => r.method === 'POST' && r.path.endsWith('/git/commits'));
 
 describe('a lost reply to POST /git/commits', () => {
   it('is not sent again without an author: the write stops, nothing lands, one commit object at most', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.put('a.json', '1');
     const tip = db().readRef(REF);
     const objects = commitObjects();
-    em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${OWNER}/${repo}/git/commits` });
-    const from = em.requests.length;
+    fx.em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${OWNER}/${fx.repo}/git/commits` });
+    const from = fx.em.requests.length;
     const err = await s.put('b.json', '2').catch((e) => e);
     expect(err).toBeInstanceOf(TransportError);
     expect(err.data).toMatchObject({ outcome: 'not-applied', step: 'create commit' });
@@ -53,16 +41,16 @@ describe('a lost reply to POST /git/commits', () => {
     expect(commitObjects()).toBe(objects + 1); // the one the lost request made, unreferenced
     expect(db().readRef(REF)).toBe(tip);
     // Retrying the write is safe and lands with one more request.
-    const again = em.requests.length;
+    const again = fx.em.requests.length;
     expect((await s.put('b.json', '2')).changed).toBe(true);
     expect(commitPosts(again)).toHaveLength(1);
   });
 
   it('a 5xx is a lost reply too (the commit may exist): not sent again, UpstreamUnavailable not-applied', async () => {
-    const s = store(em, repo);
+    const s = store(fx.em, fx.repo);
     await s.put('a.json', '1');
-    em.inject({ kind: 'status', status: 502, method: 'POST', path: `/repos/${OWNER}/${repo}/git/commits` });
-    const from = em.requests.length;
+    fx.em.inject({ kind: 'status', status: 502, method: 'POST', path: `/repos/${OWNER}/${fx.repo}/git/commits` });
+    const from = fx.em.requests.length;
     const err = await s.put('b.json', '2').catch((e) => e);
     expect(err).toBeInstanceOf(UpstreamUnavailable);
     expect(err.data).toMatchObject({ outcome: 'not-applied', status: 502 });
@@ -70,14 +58,14 @@ describe('a lost reply to POST /git/commits', () => {
   });
 
   it('with an author the commit is known in advance: one GET finds it, the write lands, one POST', async () => {
-    const s = store(em, repo, { author: AUTHOR });
+    const s = store(fx.em, fx.repo, { author: AUTHOR });
     await s.put('a.json', '1');
     const objects = commitObjects();
-    em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${OWNER}/${repo}/git/commits` });
-    const from = em.requests.length;
+    fx.em.inject({ kind: 'drop-reply', method: 'POST', path: `/repos/${OWNER}/${fx.repo}/git/commits` });
+    const from = fx.em.requests.length;
     const r = await s.put('b.json', '2');
     expect(r.changed).toBe(true);
-    const log = em.requests.slice(from).map((q) => `${q.method} ${q.operation} ${q.status}`);
+    const log = fx.em.requests.slice(from).map((q) => `${q.method} ${q.operation} ${q.status}`);
     expect(log).toEqual([
       'GET git/get-ref 200',
       'POST git/create-tree 201',
@@ -92,14 +80,14 @@ describe('a lost reply to POST /git/commits', () => {
   });
 
   it('with an author, a request reset before it was read (404 on the check) is sent again: 1 commit', async () => {
-    const s = store(em, repo, { author: AUTHOR });
+    const s = store(fx.em, fx.repo, { author: AUTHOR });
     await s.put('a.json', '1');
     const objects = commitObjects();
-    em.inject({ kind: 'reset', method: 'POST', path: `/repos/${OWNER}/${repo}/git/commits` });
-    const from = em.requests.length;
+    fx.em.inject({ kind: 'reset', method: 'POST', path: `/repos/${OWNER}/${fx.repo}/git/commits` });
+    const from = fx.em.requests.length;
     const r = await s.put('b.json', '2');
     expect(r.changed).toBe(true);
-    expect(em.requests.slice(from).map((q) => `${q.method} ${q.operation} ${q.status}`)).toEqual([
+    expect(fx.em.requests.slice(from).map((q) => `${q.method} ${q.operation} ${q.status}`)).toEqual([
       'GET git/get-ref 200',
       'POST git/create-tree 201',
       'POST git/create-commit 0', // reset: never reached the handler
@@ -126,12 +114,12 @@ describe('a front end that closes idle connections (after long CPU pauses)', () 
 
   for (const [kind, make] of Object.entries(transports)) {
     it(`every write lands with exactly one POST /git/commits (${kind} transport, keep-alive closed after 1 ms)`, async () => {
-      fe = await startFrontEnd(em.url, { keepAliveTimeoutMs: 1 });
+      fe = await startFrontEnd(fx.em.url, { keepAliveTimeoutMs: 1 });
       // The client is busy for 30 ms before each request: longer than the front end keeps an idle connection.
       const transport = busyBefore(make(fe.url), 30);
-      const s = new RemoteApiRefStore({ transport, apiUrl: fe.url, owner: OWNER, repo, token: TOKEN });
+      const s = new RemoteApiRefStore({ transport, apiUrl: fe.url, owner: OWNER, repo: fx.repo, token: TOKEN });
       const docs = new DocumentStore(s);
-      const from = em.requests.length;
+      const from = fx.em.requests.length;
       const objects = commitObjects();
       for (let i = 0; i < 3; i++) {
         const r = await docs.putMany(
@@ -145,16 +133,16 @@ describe('a front end that closes idle connections (after long CPU pauses)', () 
   }
 
   it('a front end that resets every reused connection: never two commits for one write', async () => {
-    fe = await startFrontEnd(em.url, { keepAliveTimeoutMs: 60_000, resetReused: true });
+    fe = await startFrontEnd(fx.em.url, { keepAliveTimeoutMs: 60_000, resetReused: true });
     const s = new RemoteApiRefStore({
       transport: fetchTransport({ timeoutMs: 10_000 }),
       apiUrl: fe.url,
       owner: OWNER,
-      repo,
+      repo: fx.repo,
       token: TOKEN,
       sleep: async () => {},
     });
-    const from = em.requests.length;
+    const from = fx.em.requests.length;
     const objects = commitObjects();
     let landed = 0;
     for (let i = 0; i < 5; i++) {
