@@ -92,12 +92,14 @@ describe('GET /tarball/{ref} and the codeload origin', () => {
     expect(tar.status).toBe(200);
     expect(tar.headers.get('access-control-allow-origin')).toBeNull();
     const names: string[] = [];
-    const entries = (tar.body as ReadableStream<Uint8Array>)
-      .pipeThrough(new DecompressionStream('gzip'))
-      .pipeThrough(createTarDecoder({ strict: true }));
-    for await (const e of entries) {
-      names.push(e.header.name);
-      await e.body.cancel();
+    const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
+    const reader = (tar.body as ReadableStream<Uint8Array>)
+      .pipeThrough(gunzip)
+      .pipeThrough(createTarDecoder({ strict: true }))
+      .getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      names.push(r.value.header.name);
+      await r.value.body.cancel();
     }
     expect(names).toEqual([
       `octo-reads-${v1.slice(0, 7)}/`,
