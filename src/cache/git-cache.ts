@@ -4,6 +4,7 @@
  * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
  * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
  * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
+ * - path:     (api origin, owner/repo, commit sha, path) → blob SHA or absent immutable (single-path reads)
  * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
  * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
  */
@@ -35,6 +36,12 @@ export interface CachedTreeEntry {
   type: 'blob' | 'tree' | 'commit';
   sha: string;
 }
+
+/**
+ * What one path of one commit holds, as a single-path read learned it: a value's blob SHA, or nothing
+ * (absent, a directory, or below a value). Immutable, as the commit is.
+ */
+export type CachedPath = { sha: string } | { absent: true };
 
 /**
  * Identity of a token for cache keys: SHA-1 of a domain-separated string, so equal tokens share
@@ -89,6 +96,14 @@ export class GitCache {
     let size = 64;
     for (const e of entries) size += 120 + 2 * e.name.length;
     await this.backend.set(this.key('tree', sha), entries, size);
+  }
+
+  async getPath(commit: string, path: string): Promise<CachedPath | undefined> {
+    return (await this.backend.get(this.key('path', `${commit}:${path}`))) as CachedPath | undefined;
+  }
+
+  async putPath(commit: string, path: string, value: CachedPath): Promise<void> {
+    await this.backend.set(this.key('path', `${commit}:${path}`), value, 120 + 2 * path.length);
   }
 
   async getBlob(sha: string): Promise<Uint8Array | undefined> {

@@ -9,6 +9,7 @@ import { CatchUp } from './catch-up.js';
 import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
 import { type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+import { graphqlUrl, pathLevels } from './graphql.js';
 import type { KeyReadHost } from './key-reads.js';
 import { ObjectWriter } from './object-writer.js';
 import { OperationRunner } from './operation.js';
@@ -59,7 +60,10 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const cfg = resolveConfig(options);
   const client = new GitHubClient(cfg);
   const cache = new GitCache(cfg.backend, `${cfg.apiBase}/${cfg.owner}/${cfg.repo}`);
-  const trees = new TreeWalker(client, cache, cfg.logger, badResponse);
+  const gql = { client, url: graphqlUrl(cfg.apiBase), owner: cfg.owner, repo: cfg.repo };
+  const trees = new TreeWalker(client, cache, cfg.logger, badResponse, (ctx, root, path) =>
+    pathLevels(gql, ctx, root, path),
+  );
   const tips = new TipMemory(cfg);
   const refs = new RefReader({ ref: cfg.ref, cfg, client, cache, tips });
   const repository = `${cfg.owner}/${cfg.repo}`;
@@ -94,12 +98,14 @@ function versionsHost({ cfg, client, cache, trees, refs, commits }: Shared): Ver
   };
 }
 
-function keyReadHost({ trees, refs, commits }: Shared, versions: VersionsHost): KeyReadHost {
+function keyReadHost({ trees, refs, commits, client, cache }: Shared, versions: VersionsHost): KeyReadHost {
   return {
     readRef: (ctx) => refs.read(ctx),
     getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+    cachedCommit: (sha) => cache.getCommit(sha),
     assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
     trees,
+    paths: { client, cache, trees },
   };
 }
 
