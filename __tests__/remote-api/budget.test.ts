@@ -45,7 +45,7 @@ describe('get', () => {
     expect(new TextDecoder().decode(got!.value)).toBe('v1');
   });
 
-  it('after a write elsewhere, or in the key\'s own directory: ref + one contents read', async () => {
+  it("after a write elsewhere, or in the key's own directory: ref + one contents read", async () => {
     seed({ [KEY]: 'v1', 'github/repo/octo/b.json': 'b' });
     const s = store(fx.em, fx.repo);
     await s.get(KEY);
@@ -105,7 +105,9 @@ describe('get', () => {
     seed({ 'target.json': 'T' });
     const link = repo.db.putBlob(new TextEncoder().encode('target.json'));
     const tip = repo.db.readRef(REF) as string;
-    const tree = repo.db.applyTreeChanges(repo.db.getCommit(tip).tree, [{ path: 'link.json', mode: '120000', sha: link }]);
+    const tree = repo.db.applyTreeChanges(repo.db.getCommit(tip).tree, [
+      { path: 'link.json', mode: '120000', sha: link },
+    ]);
     const c = repo.db.getCommit(tip);
     fx.em.state.setRef(`${OWNER}/${fx.repo}`, REF, repo.db.putCommit({ ...c, tree, parents: [tip] }));
     const got = await store(fx.em, fx.repo).get('link.json');
@@ -167,7 +169,7 @@ describe('writes', () => {
     expect(await store(fx.em, fx.repo).get(KEY)).toBeNull();
   });
 
-  it('cold put: ref, commit, one GraphQL probe of the key\'s path (not the listing), then writes 3', async () => {
+  it("cold put: ref, commit, one GraphQL probe of the key's path (not the listing), then writes 3", async () => {
     seed({ [KEY]: 'v1', 'github/repo/octo/other.json': 'o' });
     const meter = newMeter();
     const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });

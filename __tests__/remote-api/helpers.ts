@@ -139,9 +139,18 @@ export function meteredTransport(meter: Meter): HttpTransport {
     const buf = new Uint8Array(await res.arrayBuffer());
     meter.requests++;
     meter.received += buf.byteLength;
-    meter.log.push({ origin: url.origin, path: url.pathname, status: res.status, authorization: headers.has('authorization') });
+    meter.log.push({
+      origin: url.origin,
+      path: url.pathname,
+      status: res.status,
+      authorization: headers.has('authorization'),
+    });
     const nullBody = res.status === 204 || res.status === 304;
-    return new Response(nullBody ? null : buf, { status: res.status, statusText: res.statusText, headers: res.headers });
+    return new Response(nullBody ? null : buf, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
   };
   return fetchTransport({ fetch: fetchFn, timeoutMs: 30_000 });
 }

@@ -57,7 +57,7 @@ async function answer(deps: { state: ServedState; options: ResolvedOptions }, in
   if (!m || (incoming.method !== 'GET' && incoming.method !== 'HEAD')) return notFound();
   const [, owner, name, commit] = m as unknown as [string, string, string, string];
   const repo = deps.state.findRepo(`${owner}/${name}`);
-  if (!repo || repo.db.typeOf(commit) !== 'commit') return notFound();
+  if (repo?.db.typeOf(commit) !== 'commit') return notFound();
   if (repo.private && !ticketValid(deps, incoming.query.get('token'), repo.fullName, commit)) return notFound();
   const bytes = await commitTarball(repo.db, repo.owner.login, repo.name, commit);
   const headers: Record<string, string> = {
