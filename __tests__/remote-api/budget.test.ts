@@ -304,4 +304,20 @@ describe('list and history', () => {
     expect(limited.entries).toHaveLength(5);
     expect(limited.requests).toBe(1);
   });
+
+  it('history asked again while nothing changed it: one conditional request, a 304 that costs no rate limit', async () => {
+    seed({ [KEY]: 'v1' });
+    seed({ [KEY]: 'v2' });
+    const s = store(fx.em, fx.repo);
+    const first = await s.history(KEY);
+    seed({ 'elsewhere.json': 'x' }); // the tip moves, the key's history does not
+    const from = fx.em.requests.length;
+    const again = await s.history(KEY);
+    expect(again.entries).toEqual(first.entries);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 304']);
+    expect(since(fx.em, from).every((r) => !r.costsBudget)).toBe(true);
+    seed({ [KEY]: 'v3' });
+    const changed = await s.history(KEY);
+    expect(changed.entries).toHaveLength(3);
+  });
 });

@@ -112,7 +112,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     assertValidKey(key);
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory(this.wired.versions, ctx, key, limit);
+      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
       return { entries, ...this.meta(ctx) };
     });
   }
