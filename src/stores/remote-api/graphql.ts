@@ -139,3 +139,34 @@ export async function blobsByOid(
   }
   return out;
 }
+
+/**
+ * The blob SHA of each path at `commit` (null for a path that is not there), in queries of
+ * {@link GRAPHQL_BLOB_BATCH} paths; undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const before = await oidsAt(deps, ctx, fromSha, ['github/repo/o/r.json']); // Map { path → sha | null }
+ */
+export async function oidsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string | null> | undefined> {
+  const out = new Map<string, string | null>();
+  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((p, j) => {
+      vars[`e${j}`] = `${commit}:${p}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid }`;
+    });
+    const repo = await query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, p] of batch.entries()) {
+      const o = repo[`e${j}`];
+      out.set(p, isObject(o) && o.__typename === 'Blob' && isSha(o.oid) ? o.oid : null);
+    }
+  }
+  return out;
+}

@@ -9,7 +9,7 @@ import { CatchUp } from './catch-up.js';
 import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
 import { type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
-import { graphqlUrl, pathLevels } from './graphql.js';
+import { type GraphqlDeps, graphqlUrl, pathLevels } from './graphql.js';
 import type { KeyReadHost } from './key-reads.js';
 import { ObjectWriter } from './object-writer.js';
 import { OperationRunner } from './operation.js';
@@ -47,6 +47,7 @@ interface Shared {
   commits: CommitReader;
   ops: OperationRunner;
   repository: string;
+  gql: GraphqlDeps;
 }
 
 /**
@@ -69,7 +70,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const repository = `${cfg.owner}/${cfg.repo}`;
   const commits = new CommitReader(client, cache, repository);
   const ops = new OperationRunner(cfg);
-  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository };
+  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
   const versions = versionsHost(shared);
   return {
     cfg,
@@ -82,7 +83,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   };
 }
 
-function versionsHost({ cfg, client, cache, trees, refs, commits }: Shared): VersionsHost {
+function versionsHost({ cfg, client, cache, trees, refs, commits, gql }: Shared): VersionsHost {
   return {
     ref: cfg.ref,
     apiOrigin: cfg.apiOrigin,
@@ -95,6 +96,7 @@ function versionsHost({ cfg, client, cache, trees, refs, commits }: Shared): Ver
     treeLevel: (ctx, sha) => trees.level(ctx, sha, 'bulk'),
     // Commits proven to be in the section (commits are immutable: a positive answer is kept).
     known: new Set<string>(),
+    graphql: gql,
   };
 }
 
