@@ -18,3 +18,7 @@ export {
   SubprocessGitRefStore,
   type SubprocessGitRefStoreOptions,
 } from './stores/git/index.js';
+export {
+  type NodeArchiveReaderOptions,
+  nodeArchiveReader,
+} from './stores/remote-api/node-archive.js';

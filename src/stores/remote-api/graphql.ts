@@ -170,3 +170,42 @@ export async function oidsAt(
   }
   return out;
 }
+
+/**
+ * Each path's blob at `commit` in queries of {@link GRAPHQL_BLOB_BATCH}: its SHA, and its bytes when GraphQL
+ * can give them exactly (see {@link blobsByOid}); null for a path that holds no blob. Undefined when GraphQL
+ * cannot answer.
+ *
+ * @example
+ * const got = await blobsAt(deps, ctx, tip, ['github/repo/o/r.json']); // Map { path → { sha, bytes? } | null }
+ */
+export async function blobsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, { sha: string; bytes?: Uint8Array } | null> | undefined> {
+  const out = new Map<string, { sha: string; bytes?: Uint8Array } | null>();
+  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((p, j) => {
+      vars[`e${j}`] = `${commit}:${p}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
+    });
+    const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, p] of batch.entries()) {
+      const o = repo[`e${j}`];
+      if (!isObject(o) || o.__typename !== 'Blob' || !isSha(o.oid)) {
+        out.set(p, null);
+        continue;
+      }
+      const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+      const bytes = exact ? utf8(o.text as string) : undefined;
+      const ok = bytes !== undefined && (await blobShaAsync(bytes)) === o.oid;
+      out.set(p, ok ? { sha: o.oid, bytes } : { sha: o.oid });
+    }
+  }
+  return out;
+}

@@ -5,6 +5,7 @@
  * as its operations, and each module can be followed from here to what it borrows.
  */
 import { GitCache } from '../../cache/git-cache.js';
+import type { BulkReadHost } from './bulk-reads.js';
 import { CatchUp } from './catch-up.js';
 import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
@@ -34,6 +35,8 @@ export interface StoreWiring {
   versions: VersionsHost;
   /** Lent to write-loop.ts and parts-loop.ts. */
   writes: WriteHost;
+  /** Lent to bulk-reads.ts (readMany). */
+  bulk: BulkReadHost;
 }
 
 /** The readers every part of the store shares. */
@@ -72,14 +75,16 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const ops = new OperationRunner(cfg);
   const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
   const versions = versionsHost(shared);
+  const keyReads = keyReadHost(shared, versions);
   return {
     cfg,
     cache,
     ops,
     refs,
-    keyReads: keyReadHost(shared, versions),
+    keyReads,
     versions,
     writes: writeHost(shared),
+    bulk: { ...keyReads, cfg, client, cache, graphql: gql },
   };
 }
 
