@@ -14,10 +14,12 @@ import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js
 import { type RunReport, runProjections } from '../projection/run.js';
 import { loadSpec } from '../projection/spec.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
+import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { parseRateLimit } from '../transport/headers.js';
 import { octokitTransport } from '../transport/octokit.js';
 import { changesMode } from './changes-mode.js';
+import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
 import { code, mdText, renderSummary } from './summary.js';
 
@@ -79,8 +81,9 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, 
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const res = await inner(input, init);
-    // URLs carry no credentials (the token travels in a header), so they are safe in the debug log.
-    debug?.(`${method} ${url} → ${res.status}`);
+    // API URLs carry no credentials (the token travels in a header); an archive download's redirect URL
+    // does (`?token=`, codeload's own short-lived credential): it is masked before the debug log.
+    debug?.(`${method} ${url.replace(/([?&]token=)[^&#]*/g, '$1***')} → ${res.status}`);
     if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
       try {
         const body = (await res.clone().json()) as { sha?: unknown; verification?: Partial<CommitVerification> };
@@ -175,6 +178,8 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
       ref,
       ...(inputs.token ? { token: inputs.token } : {}),
       retryConcurrentWrites: inputs.retryConcurrentWrites,
+      // Bulk reads (mode: export) through the archive; its redirect never gets the token.
+      archive: nodeArchiveReader({ fetch }),
     });
   const rate = () => ({
     'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
@@ -184,6 +189,12 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   if (inputs.mode === 'changes') {
     const { outputs, summary } = await changesMode(inputs, store, ref);
     log(`changes since ${inputs.since}: ${outputs.keys}`);
+    return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
+  }
+
+  if (inputs.mode === 'export') {
+    const { outputs, summary } = await exportMode(inputs, store, ref, context.workspace ?? process.cwd());
+    log(`exported ${outputs.count} document(s) to ${outputs.path}`);
     return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
   }
 

@@ -36,7 +36,8 @@ export async function writeJsonLines(
     for await (const e of entries) {
       if (!e.document) continue;
       if (!out.write(jsonLine(e.document))) await new Promise<void>((r) => out.once('drain', () => r()));
-      onProgress?.(++n);
+      n++;
+      onProgress?.(n);
     }
     await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
     await rename(temp, target);
@@ -91,7 +92,8 @@ export async function writeDirectory(
       }
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, `${JSON.stringify(e.document, null, 2)}\n`, { flag: 'wx' });
-      onProgress?.(++n);
+      n++;
+      onProgress?.(n);
     }
     await rm(target, { recursive: true, force: true });
     await rename(temp, target);
