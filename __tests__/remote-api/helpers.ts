@@ -120,7 +120,7 @@ export interface Meter {
   requests: number;
   received: number;
   /** Requests per origin, with whether each carried an Authorization header. */
-  log: { origin: string; path: string; status: number; authorization: boolean }[];
+  log: { origin: string; path: string; status: number; authorization: boolean; bytes: number }[];
 }
 
 /**
@@ -140,6 +140,7 @@ export function meteredTransport(meter: Meter): HttpTransport {
     meter.requests++;
     meter.received += buf.byteLength;
     meter.log.push({
+      bytes: buf.byteLength,
       origin: url.origin,
       path: url.pathname,
       status: res.status,
