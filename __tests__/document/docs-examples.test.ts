@@ -1,5 +1,6 @@
 /**
- * The examples in docs/documents.md "Editing safely", "Reading what changed" and "Live pages" run here
+ * The examples in docs/documents.md "Editing safely", "Reading what changed", "Live pages" and "Reading many
+ * documents" run here
  * as written (each against a fresh DocumentStore on a MemoryRefStore); a failing example fails the test.
  */
 import { readFileSync } from 'node:fs';
@@ -27,7 +28,7 @@ const AsyncFunction = Object.getPrototypeOf(async () => {}).constructor as new (
 ) => (...a: unknown[]) => Promise<void>;
 
 describe('docs/documents.md examples run', () => {
-  for (const heading of ['Editing safely', 'Reading what changed', 'Live pages']) {
+  for (const heading of ['Editing safely', 'Reading what changed', 'Live pages', 'Reading many documents']) {
     it(heading, async () => {
       const store = new MemoryRefStore();
       const docs = new DocumentStore(store);
