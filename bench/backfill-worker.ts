@@ -8,19 +8,19 @@
  *   gathered   runProjections on the same store with `commitParts` hidden: commitInParts then gathers every
  *              encoded change and makes one `commit` (what a store without commitParts gets).
  *   collect    the behaviour before streaming: runProjection collects every DocumentOp of the source,
- *              then ONE DocumentStore.commit of all of them (as run.ts did before StreamedCommit).
+ *              then ONE DocumentStore.commit of all of them (as the runner did before StreamedCommit).
  */
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { RefStore } from '../src/core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../src/document/document-store.js';
-import { budgetedClient, RateBudget } from '../src/projection/budget.js';
-import { loadReducer } from '../src/projection/reducers.js';
-import { runProjections } from '../src/projection/run.js';
-import { runProjection } from '../src/projection/run-projection.js';
-import { fingerprintOf, stateKey } from '../src/projection/run-state.js';
-import type { SourceClient } from '../src/projection/sources.js';
-import { parseSpec, type Spec } from '../src/projection/spec.js';
+import { loadReducer } from '../src/projection/reducers/index.js';
+import { runProjections } from '../src/projection/run/index.js';
+import { runProjection } from '../src/projection/run/run-projection.js';
+import { fingerprintOf, stateKey } from '../src/projection/run/state-file.js';
+import { budgetedClient, RateBudget } from '../src/projection/sources/budget.js';
+import type { SourceClient } from '../src/projection/sources/index.js';
+import { parseSpec, type Spec } from '../src/projection/spec/index.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { ObjectWriter } from '../src/stores/remote-api/object-writer.js';
 import { fetchTransport } from '../src/transport/index.js';
@@ -113,10 +113,10 @@ function gc() {
   (globalThis as { gc?: () => void }).gc?.();
 }
 
-/** The old run.ts: every change of the projection collected, then one commit. */
+/** The old runner: every change of the projection collected, then one commit. */
 async function collect(spec: Spec, store: RefStore): Promise<{ written: number; version: string | null }> {
   const documents = new DocumentStore(store);
-  // As run.ts did: the tip first (its listing when there is one; a backfill into a new section has none).
+  // As the old runner did: the tip first (its listing when there is one; a backfill into a new section has none).
   const tip = await store.head();
   const existing = new Map<string, string>();
   if (tip) for (const e of (await store.list({ version: tip })).entries) existing.set(e.key, e.blobSha);

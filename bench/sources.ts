@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import type { ActionInputs } from '../src/action/inputs.js';
 import { runAction } from '../src/action/run-action.js';
 import { type EmulatorHandle, startEmulator } from '../src/emulator/index.js';
-import { parseShard } from '../src/projection/shard.js';
+import { parseShard } from '../src/projection/run/shard.js';
 import type { BenchResult } from './run.js';
 
 /** Added latency per request (ms): loopback is ~0 ms, api.github.com ~50–150 ms. */

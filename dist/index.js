@@ -2374,6 +2374,2510 @@ class DecodedURL extends URL {
 
 /***/ }),
 
+/***/ 4006:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const pico = __nccwpck_require__(8016);
+const utils = __nccwpck_require__(4059);
+
+function picomatch(glob, options, returnState = false) {
+  // default to os.platform()
+  if (options && (options.windows === null || options.windows === undefined)) {
+    // don't mutate the original options object
+    options = { ...options, windows: utils.isWindows() };
+  }
+
+  return pico(glob, options, returnState);
+}
+
+Object.assign(picomatch, pico);
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 5595:
+/***/ ((module) => {
+
+
+
+const WIN_SLASH = '\\\\/';
+const WIN_NO_SLASH = `[^${WIN_SLASH}]`;
+
+const DEFAULT_MAX_EXTGLOB_RECURSION = 0;
+
+/**
+ * Posix glob regex
+ */
+
+const DOT_LITERAL = '\\.';
+const PLUS_LITERAL = '\\+';
+const QMARK_LITERAL = '\\?';
+const SLASH_LITERAL = '\\/';
+const ONE_CHAR = '(?=.)';
+const QMARK = '[^/]';
+const END_ANCHOR = `(?:${SLASH_LITERAL}|$)`;
+const START_ANCHOR = `(?:^|${SLASH_LITERAL})`;
+const DOTS_SLASH = `${DOT_LITERAL}{1,2}${END_ANCHOR}`;
+const NO_DOT = `(?!${DOT_LITERAL})`;
+const NO_DOTS = `(?!${START_ANCHOR}${DOTS_SLASH})`;
+const NO_DOT_SLASH = `(?!${DOT_LITERAL}{0,1}${END_ANCHOR})`;
+const NO_DOTS_SLASH = `(?!${DOTS_SLASH})`;
+const QMARK_NO_DOT = `[^.${SLASH_LITERAL}]`;
+const STAR = `${QMARK}*?`;
+const SEP = '/';
+
+const POSIX_CHARS = {
+  DOT_LITERAL,
+  PLUS_LITERAL,
+  QMARK_LITERAL,
+  SLASH_LITERAL,
+  ONE_CHAR,
+  QMARK,
+  END_ANCHOR,
+  DOTS_SLASH,
+  NO_DOT,
+  NO_DOTS,
+  NO_DOT_SLASH,
+  NO_DOTS_SLASH,
+  QMARK_NO_DOT,
+  STAR,
+  START_ANCHOR,
+  SEP
+};
+
+/**
+ * Windows glob regex
+ */
+
+const WINDOWS_CHARS = {
+  ...POSIX_CHARS,
+
+  SLASH_LITERAL: `[${WIN_SLASH}]`,
+  QMARK: WIN_NO_SLASH,
+  STAR: `${WIN_NO_SLASH}*?`,
+  DOTS_SLASH: `${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$)`,
+  NO_DOT: `(?!${DOT_LITERAL})`,
+  NO_DOTS: `(?!(?:^|[${WIN_SLASH}])${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  NO_DOT_SLASH: `(?!${DOT_LITERAL}{0,1}(?:[${WIN_SLASH}]|$))`,
+  NO_DOTS_SLASH: `(?!${DOT_LITERAL}{1,2}(?:[${WIN_SLASH}]|$))`,
+  QMARK_NO_DOT: `[^.${WIN_SLASH}]`,
+  START_ANCHOR: `(?:^|[${WIN_SLASH}])`,
+  END_ANCHOR: `(?:[${WIN_SLASH}]|$)`,
+  SEP: '\\'
+};
+
+/**
+ * POSIX Bracket Regex
+ */
+
+const POSIX_REGEX_SOURCE = {
+  __proto__: null,
+  alnum: 'a-zA-Z0-9',
+  alpha: 'a-zA-Z',
+  ascii: '\\x00-\\x7F',
+  blank: ' \\t',
+  cntrl: '\\x00-\\x1F\\x7F',
+  digit: '0-9',
+  graph: '\\x21-\\x7E',
+  lower: 'a-z',
+  print: '\\x20-\\x7E ',
+  punct: '\\-!"#$%&\'()\\*+,./:;<=>?@[\\]^_`{|}~',
+  space: ' \\t\\r\\n\\v\\f',
+  upper: 'A-Z',
+  word: 'A-Za-z0-9_',
+  xdigit: 'A-Fa-f0-9'
+};
+
+module.exports = {
+  DEFAULT_MAX_EXTGLOB_RECURSION,
+  MAX_LENGTH: 1024 * 64,
+  POSIX_REGEX_SOURCE,
+
+  // regular expressions
+  REGEX_BACKSLASH: /\\(?![*+?^${}(|)[\]])/g,
+  REGEX_NON_SPECIAL_CHARS: /^[^@![\].,$*+?^{}()|\\/]+/,
+  REGEX_SPECIAL_CHARS: /[-*+?.^${}(|)[\]]/,
+  REGEX_SPECIAL_CHARS_BACKREF: /(\\?)((\W)(\3*))/g,
+  REGEX_SPECIAL_CHARS_GLOBAL: /([-*+?.^${}(|)[\]])/g,
+  REGEX_REMOVE_BACKSLASH: /(?:\[.*?[^\\]\]|\\(?=.))/g,
+
+  // Replace globs with equivalent patterns to reduce parsing time.
+  REPLACEMENTS: {
+    __proto__: null,
+    '***': '*',
+    '**/**': '**',
+    '**/**/**': '**'
+  },
+
+  // Digits
+  CHAR_0: 48, /* 0 */
+  CHAR_9: 57, /* 9 */
+
+  // Alphabet chars.
+  CHAR_UPPERCASE_A: 65, /* A */
+  CHAR_LOWERCASE_A: 97, /* a */
+  CHAR_UPPERCASE_Z: 90, /* Z */
+  CHAR_LOWERCASE_Z: 122, /* z */
+
+  CHAR_LEFT_PARENTHESES: 40, /* ( */
+  CHAR_RIGHT_PARENTHESES: 41, /* ) */
+
+  CHAR_ASTERISK: 42, /* * */
+
+  // Non-alphabetic chars.
+  CHAR_AMPERSAND: 38, /* & */
+  CHAR_AT: 64, /* @ */
+  CHAR_BACKWARD_SLASH: 92, /* \ */
+  CHAR_CARRIAGE_RETURN: 13, /* \r */
+  CHAR_CIRCUMFLEX_ACCENT: 94, /* ^ */
+  CHAR_COLON: 58, /* : */
+  CHAR_COMMA: 44, /* , */
+  CHAR_DOT: 46, /* . */
+  CHAR_DOUBLE_QUOTE: 34, /* " */
+  CHAR_EQUAL: 61, /* = */
+  CHAR_EXCLAMATION_MARK: 33, /* ! */
+  CHAR_FORM_FEED: 12, /* \f */
+  CHAR_FORWARD_SLASH: 47, /* / */
+  CHAR_GRAVE_ACCENT: 96, /* ` */
+  CHAR_HASH: 35, /* # */
+  CHAR_HYPHEN_MINUS: 45, /* - */
+  CHAR_LEFT_ANGLE_BRACKET: 60, /* < */
+  CHAR_LEFT_CURLY_BRACE: 123, /* { */
+  CHAR_LEFT_SQUARE_BRACKET: 91, /* [ */
+  CHAR_LINE_FEED: 10, /* \n */
+  CHAR_NO_BREAK_SPACE: 160, /* \u00A0 */
+  CHAR_PERCENT: 37, /* % */
+  CHAR_PLUS: 43, /* + */
+  CHAR_QUESTION_MARK: 63, /* ? */
+  CHAR_RIGHT_ANGLE_BRACKET: 62, /* > */
+  CHAR_RIGHT_CURLY_BRACE: 125, /* } */
+  CHAR_RIGHT_SQUARE_BRACKET: 93, /* ] */
+  CHAR_SEMICOLON: 59, /* ; */
+  CHAR_SINGLE_QUOTE: 39, /* ' */
+  CHAR_SPACE: 32, /*   */
+  CHAR_TAB: 9, /* \t */
+  CHAR_UNDERSCORE: 95, /* _ */
+  CHAR_VERTICAL_LINE: 124, /* | */
+  CHAR_ZERO_WIDTH_NOBREAK_SPACE: 65279, /* \uFEFF */
+
+  /**
+   * Create EXTGLOB_CHARS
+   */
+
+  extglobChars(chars) {
+    return {
+      '!': { type: 'negate', open: '(?:(?!(?:', close: `))${chars.STAR})` },
+      '?': { type: 'qmark', open: '(?:', close: ')?' },
+      '+': { type: 'plus', open: '(?:', close: ')+' },
+      '*': { type: 'star', open: '(?:', close: ')*' },
+      '@': { type: 'at', open: '(?:', close: ')' }
+    };
+  },
+
+  /**
+   * Create GLOB_CHARS
+   */
+
+  globChars(win32) {
+    return win32 === true ? WINDOWS_CHARS : POSIX_CHARS;
+  }
+};
+
+
+/***/ }),
+
+/***/ 8265:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const constants = __nccwpck_require__(5595);
+const utils = __nccwpck_require__(4059);
+
+/**
+ * Constants
+ */
+
+const {
+  MAX_LENGTH,
+  POSIX_REGEX_SOURCE,
+  REGEX_NON_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_BACKREF,
+  REPLACEMENTS
+} = constants;
+
+/**
+ * Helpers
+ */
+
+const expandRange = (args, options) => {
+  if (typeof options.expandRange === 'function') {
+    return options.expandRange(...args, options);
+  }
+
+  args.sort();
+  const value = `[${args.join('-')}]`;
+
+  try {
+    /* eslint-disable-next-line no-new */
+    new RegExp(value);
+  } catch (ex) {
+    return args.map(v => utils.escapeRegex(v)).join('..');
+  }
+
+  return value;
+};
+
+/**
+ * Create the message for a syntax error
+ */
+
+const syntaxError = (type, char) => {
+  return `Missing ${type}: "${char}" - use "\\\\${char}" to match literal characters`;
+};
+
+const splitTopLevel = input => {
+  const parts = [];
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let value = '';
+  let escaped = false;
+
+  for (const ch of input) {
+    if (escaped === true) {
+      value += ch;
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      value += ch;
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      value += ch;
+      continue;
+    }
+
+    if (quote === 0) {
+      if (ch === '[') {
+        bracket++;
+      } else if (ch === ']' && bracket > 0) {
+        bracket--;
+      } else if (bracket === 0) {
+        if (ch === '(') {
+          paren++;
+        } else if (ch === ')' && paren > 0) {
+          paren--;
+        } else if (ch === '|' && paren === 0) {
+          parts.push(value);
+          value = '';
+          continue;
+        }
+      }
+    }
+
+    value += ch;
+  }
+
+  parts.push(value);
+  return parts;
+};
+
+const isPlainBranch = branch => {
+  let escaped = false;
+
+  for (const ch of branch) {
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (/[?*+@!()[\]{}]/.test(ch)) {
+      return false;
+    }
+  }
+
+  return true;
+};
+
+const normalizeSimpleBranch = branch => {
+  let value = branch.trim();
+  let changed = true;
+
+  while (changed === true) {
+    changed = false;
+
+    if (/^@\([^\\()[\]{}|]+\)$/.test(value)) {
+      value = value.slice(2, -1);
+      changed = true;
+    }
+  }
+
+  if (!isPlainBranch(value)) {
+    return;
+  }
+
+  return value.replace(/\\(.)/g, '$1');
+};
+
+const hasRepeatedCharPrefixOverlap = branches => {
+  const values = branches.map(normalizeSimpleBranch).filter(Boolean);
+
+  for (let i = 0; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const a = values[i];
+      const b = values[j];
+      const char = a[0];
+
+      if (!char || a !== char.repeat(a.length) || b !== char.repeat(b.length)) {
+        continue;
+      }
+
+      if (a === b || a.startsWith(b) || b.startsWith(a)) {
+        return true;
+      }
+    }
+  }
+
+  return false;
+};
+
+const parseRepeatedExtglob = (pattern, requireEnd = true) => {
+  if ((pattern[0] !== '+' && pattern[0] !== '*') || pattern[1] !== '(') {
+    return;
+  }
+
+  let bracket = 0;
+  let paren = 0;
+  let quote = 0;
+  let escaped = false;
+
+  for (let i = 1; i < pattern.length; i++) {
+    const ch = pattern[i];
+
+    if (escaped === true) {
+      escaped = false;
+      continue;
+    }
+
+    if (ch === '\\') {
+      escaped = true;
+      continue;
+    }
+
+    if (ch === '"') {
+      quote = quote === 1 ? 0 : 1;
+      continue;
+    }
+
+    if (quote === 1) {
+      continue;
+    }
+
+    if (ch === '[') {
+      bracket++;
+      continue;
+    }
+
+    if (ch === ']' && bracket > 0) {
+      bracket--;
+      continue;
+    }
+
+    if (bracket > 0) {
+      continue;
+    }
+
+    if (ch === '(') {
+      paren++;
+      continue;
+    }
+
+    if (ch === ')') {
+      paren--;
+
+      if (paren === 0) {
+        if (requireEnd === true && i !== pattern.length - 1) {
+          return;
+        }
+
+        return {
+          type: pattern[0],
+          body: pattern.slice(2, i),
+          end: i
+        };
+      }
+    }
+  }
+};
+
+const buildCharClassStar = chars => {
+  const source = chars.length === 1
+    ? utils.escapeRegex(chars[0])
+    : `[${chars.map(ch => utils.escapeRegex(ch)).join('')}]`;
+
+  return `${source}*`;
+};
+
+const getStarExtglobSequenceChars = pattern => {
+  let index = 0;
+  const chars = [];
+
+  while (index < pattern.length) {
+    const match = parseRepeatedExtglob(pattern.slice(index), false);
+
+    if (!match || match.type !== '*') {
+      return;
+    }
+
+    const branches = splitTopLevel(match.body).map(branch => branch.trim());
+    if (branches.length !== 1) {
+      return;
+    }
+
+    const branch = normalizeSimpleBranch(branches[0]);
+    if (!branch || branch.length !== 1) {
+      return;
+    }
+
+    chars.push(branch);
+    index += match.end + 1;
+  }
+
+  if (chars.length < 1) {
+    return;
+  }
+
+  return chars;
+};
+
+const repeatedExtglobRecursion = pattern => {
+  let depth = 0;
+  let value = pattern.trim();
+  let match = parseRepeatedExtglob(value);
+
+  while (match) {
+    depth++;
+    value = match.body.trim();
+    match = parseRepeatedExtglob(value);
+  }
+
+  return depth;
+};
+
+const analyzeRepeatedExtglob = (body, options) => {
+  if (options.maxExtglobRecursion === false) {
+    return { risky: false };
+  }
+
+  const max =
+    typeof options.maxExtglobRecursion === 'number'
+      ? options.maxExtglobRecursion
+      : constants.DEFAULT_MAX_EXTGLOB_RECURSION;
+
+  const branches = splitTopLevel(body).map(branch => branch.trim());
+
+  if (branches.length > 1) {
+    if (
+      branches.some(branch => branch === '') ||
+      branches.some(branch => /^[*?]+$/.test(branch)) ||
+      hasRepeatedCharPrefixOverlap(branches)
+    ) {
+      return { risky: true };
+    }
+  }
+
+  // A repeated extglob is "risky" (prone to catastrophic backtracking) when a
+  // branch is itself a `*(...)` sequence, since that nests an unbounded quantifier
+  // inside the outer `+(...)`/`*(...)`. When *every* branch reduces to single
+  // characters we can emit one flat, ReDoS-safe character class that preserves the
+  // meaning of ALL branches (e.g. `+(*(a)|*(b))` -> `[ab]*`), rather than dropping
+  // every branch but the first.
+  const safeChars = [];
+  let sawStarSequence = false;
+  let combinable = true;
+
+  for (const branch of branches) {
+    const chars = getStarExtglobSequenceChars(branch);
+    if (chars) {
+      sawStarSequence = true;
+      safeChars.push(...chars);
+      continue;
+    }
+
+    const literal = normalizeSimpleBranch(branch);
+    if (literal && literal.length === 1) {
+      safeChars.push(literal);
+      continue;
+    }
+
+    combinable = false;
+
+    if (repeatedExtglobRecursion(branch) > max) {
+      return { risky: true };
+    }
+  }
+
+  if (sawStarSequence) {
+    return combinable
+      ? { risky: true, safeOutput: buildCharClassStar([...new Set(safeChars)]) }
+      : { risky: true };
+  }
+
+  return { risky: false };
+};
+
+/**
+ * Parse the given input string.
+ * @param {String} input
+ * @param {Object} options
+ * @return {Object}
+ */
+
+const parse = (input, options) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected a string');
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+
+  let len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  const bos = { type: 'bos', value: '', output: opts.prepend || '' };
+  const tokens = [bos];
+
+  const capture = opts.capture ? '' : '?:';
+
+  // create constants based on platform, for windows or posix
+  const PLATFORM_CHARS = constants.globChars(opts.windows);
+  const EXTGLOB_CHARS = constants.extglobChars(PLATFORM_CHARS);
+
+  const {
+    DOT_LITERAL,
+    PLUS_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOT_SLASH,
+    NO_DOTS_SLASH,
+    QMARK,
+    QMARK_NO_DOT,
+    STAR,
+    START_ANCHOR
+  } = PLATFORM_CHARS;
+
+  const globstar = opts => {
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const nodot = opts.dot ? '' : NO_DOT;
+  const qmarkNoDot = opts.dot ? QMARK : QMARK_NO_DOT;
+  let star = opts.bash === true ? globstar(opts) : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  // minimatch options support
+  if (typeof opts.noext === 'boolean') {
+    opts.noextglob = opts.noext;
+  }
+
+  const state = {
+    input,
+    index: -1,
+    start: 0,
+    dot: opts.dot === true,
+    consumed: '',
+    output: '',
+    prefix: '',
+    backtrack: false,
+    negated: false,
+    brackets: 0,
+    braces: 0,
+    parens: 0,
+    quotes: 0,
+    globstar: false,
+    tokens
+  };
+
+  input = utils.removePrefix(input, state);
+  len = input.length;
+
+  const extglobs = [];
+  const braces = [];
+  const stack = [];
+  let prev = bos;
+  let value;
+
+  /**
+   * Tokenizing helpers
+   */
+
+  const eos = () => state.index === len - 1;
+  const peek = state.peek = (n = 1) => input[state.index + n];
+  const advance = state.advance = () => input[++state.index] || '';
+  const remaining = () => input.slice(state.index + 1);
+  const consume = (value = '', num = 0) => {
+    state.consumed += value;
+    state.index += num;
+  };
+
+  const append = token => {
+    state.output += token.output != null ? token.output : token.value;
+    consume(token.value);
+  };
+
+  const negate = () => {
+    let count = 1;
+
+    while (peek() === '!' && (peek(2) !== '(' || peek(3) === '?')) {
+      advance();
+      state.start++;
+      count++;
+    }
+
+    if (count % 2 === 0) {
+      return false;
+    }
+
+    state.negated = true;
+    state.start++;
+    return true;
+  };
+
+  const increment = type => {
+    state[type]++;
+    stack.push(type);
+  };
+
+  const decrement = type => {
+    state[type]--;
+    stack.pop();
+  };
+
+  /**
+   * Push tokens onto the tokens array. This helper speeds up
+   * tokenizing by 1) helping us avoid backtracking as much as possible,
+   * and 2) helping us avoid creating extra tokens when consecutive
+   * characters are plain text. This improves performance and simplifies
+   * lookbehinds.
+   */
+
+  const push = tok => {
+    if (prev.type === 'globstar') {
+      const isBrace = state.braces > 0 && (tok.type === 'comma' || tok.type === 'brace');
+      const isExtglob = tok.extglob === true || (extglobs.length && (tok.type === 'pipe' || tok.type === 'paren'));
+
+      if (tok.type !== 'slash' && tok.type !== 'paren' && !isBrace && !isExtglob) {
+        state.output = state.output.slice(0, -prev.output.length);
+        prev.type = 'star';
+        prev.value = '*';
+        prev.output = star;
+        state.output += prev.output;
+      }
+    }
+
+    if (extglobs.length && tok.type !== 'paren') {
+      extglobs[extglobs.length - 1].inner += tok.value;
+    }
+
+    if (tok.value || tok.output) append(tok);
+    if (prev && prev.type === 'text' && tok.type === 'text') {
+      prev.output = (prev.output || prev.value) + tok.value;
+      prev.value += tok.value;
+      return;
+    }
+
+    tok.prev = prev;
+    tokens.push(tok);
+    prev = tok;
+  };
+
+  const extglobOpen = (type, value) => {
+    const token = { ...EXTGLOB_CHARS[value], conditions: 1, inner: '' };
+
+    token.prev = prev;
+    token.parens = state.parens;
+    token.output = state.output;
+    token.startIndex = state.index;
+    token.tokensIndex = tokens.length;
+    const output = (opts.capture ? '(' : '') + token.open;
+
+    increment('parens');
+    push({ type, value, output: state.output ? '' : ONE_CHAR });
+    push({ type: 'paren', extglob: true, value: advance(), output });
+    extglobs.push(token);
+  };
+
+  const extglobClose = token => {
+    const literal = input.slice(token.startIndex, state.index + 1);
+    const body = input.slice(token.startIndex + 2, state.index);
+    const analysis = analyzeRepeatedExtglob(body, opts);
+
+    if ((token.type === 'plus' || token.type === 'star') && analysis.risky) {
+      const safeOutput = analysis.safeOutput
+        ? (token.output ? '' : ONE_CHAR) + (opts.capture ? `(${analysis.safeOutput})` : analysis.safeOutput)
+        : undefined;
+      const open = tokens[token.tokensIndex];
+
+      open.type = 'text';
+      open.value = literal;
+      open.output = safeOutput || utils.escapeRegex(literal);
+
+      for (let i = token.tokensIndex + 1; i < tokens.length; i++) {
+        tokens[i].value = '';
+        tokens[i].output = '';
+        delete tokens[i].suffix;
+      }
+
+      state.output = token.output + open.output;
+      state.backtrack = true;
+
+      push({ type: 'paren', extglob: true, value, output: '' });
+      decrement('parens');
+      return;
+    }
+
+    let output = token.close + (opts.capture ? ')' : '');
+    let rest;
+
+    if (token.type === 'negate') {
+      let extglobStar = star;
+
+      if (token.inner && token.inner.length > 1 && token.inner.includes('/')) {
+        extglobStar = globstar(opts);
+      }
+
+      if (extglobStar !== star || eos() || /^\)+$/.test(remaining())) {
+        output = token.close = `)$))${extglobStar}`;
+      }
+
+      if (token.inner.includes('*') && (rest = remaining()) && /^\.[^\\/.]+$/.test(rest)) {
+        // Any non-magical string (`.ts`) or even nested expression (`.{ts,tsx}`) can follow after the closing parenthesis.
+        // In this case, we need to parse the string and use it in the output of the original pattern.
+        // Suitable patterns: `/!(*.d).ts`, `/!(*.d).{ts,tsx}`, `**/!(*-dbg).@(js)`.
+        //
+        // Disabling the `fastpaths` option due to a problem with parsing strings as `.ts` in the pattern like `**/!(*.d).ts`.
+        const expression = parse(rest, { ...options, fastpaths: false }).output;
+
+        output = token.close = `)${expression})${extglobStar})`;
+      }
+
+      if (token.prev.type === 'bos') {
+        state.negatedExtglob = true;
+      }
+    }
+
+    push({ type: 'paren', extglob: true, value, output });
+    decrement('parens');
+  };
+
+  /**
+   * Fast paths
+   */
+
+  if (opts.fastpaths !== false && !/(^[*!]|[/()[\]{}"])/.test(input)) {
+    let backslashes = false;
+
+    let output = input.replace(REGEX_SPECIAL_CHARS_BACKREF, (m, esc, chars, first, rest, index) => {
+      if (first === '\\') {
+        backslashes = true;
+        return m;
+      }
+
+      if (first === '?') {
+        if (esc) {
+          return esc + first + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        if (index === 0) {
+          return qmarkNoDot + (rest ? QMARK.repeat(rest.length) : '');
+        }
+        return QMARK.repeat(chars.length);
+      }
+
+      if (first === '.') {
+        return DOT_LITERAL.repeat(chars.length);
+      }
+
+      if (first === '*') {
+        if (esc) {
+          return esc + first + (rest ? star : '');
+        }
+        return star;
+      }
+      return esc ? m : `\\${m}`;
+    });
+
+    if (backslashes === true) {
+      if (opts.unescape === true) {
+        output = output.replace(/\\/g, '');
+      } else {
+        output = output.replace(/\\+/g, m => {
+          return m.length % 2 === 0 ? '\\\\' : (m ? '\\' : '');
+        });
+      }
+    }
+
+    if (output === input && opts.contains === true) {
+      state.output = input;
+      return state;
+    }
+
+    state.output = utils.wrapOutput(output, state, options);
+    return state;
+  }
+
+  /**
+   * Tokenize input until we reach end-of-string
+   */
+
+  while (!eos()) {
+    value = advance();
+
+    if (value === '\u0000') {
+      continue;
+    }
+
+    /**
+     * Escaped characters
+     */
+
+    if (value === '\\') {
+      const next = peek();
+
+      if (next === '/' && opts.bash !== true) {
+        continue;
+      }
+
+      if (next === '.' || next === ';') {
+        continue;
+      }
+
+      if (!next) {
+        value += '\\';
+        push({ type: 'text', value });
+        continue;
+      }
+
+      // collapse slashes to reduce potential for exploits
+      const match = /^\\+/.exec(remaining());
+      let slashes = 0;
+
+      if (match && match[0].length > 2) {
+        slashes = match[0].length;
+        state.index += slashes;
+        if (slashes % 2 !== 0) {
+          value += '\\';
+        }
+      }
+
+      if (opts.unescape === true) {
+        value = advance();
+      } else {
+        value += advance();
+      }
+
+      if (state.brackets === 0) {
+        push({ type: 'text', value });
+        continue;
+      }
+    }
+
+    /**
+     * If we're inside a regex character class, continue
+     * until we reach the closing bracket.
+     */
+
+    if (state.brackets > 0 && (value !== ']' || prev.value === '[' || prev.value === '[^')) {
+      if (opts.posix !== false && value === ':') {
+        const inner = prev.value.slice(1);
+        if (inner.includes('[')) {
+          prev.posix = true;
+
+          if (inner.includes(':')) {
+            const idx = prev.value.lastIndexOf('[');
+            const pre = prev.value.slice(0, idx);
+            const rest = prev.value.slice(idx + 2);
+            const posix = POSIX_REGEX_SOURCE[rest];
+            if (posix) {
+              prev.value = pre + posix;
+              state.backtrack = true;
+              advance();
+
+              if (!bos.output && tokens.indexOf(prev) === 1) {
+                bos.output = ONE_CHAR;
+              }
+              continue;
+            }
+          }
+        }
+      }
+
+      if ((value === '[' && peek() !== ':') || (value === '-' && peek() === ']')) {
+        value = `\\${value}`;
+      }
+
+      if (value === ']' && (prev.value === '[' || prev.value === '[^')) {
+        value = `\\${value}`;
+      }
+
+      if (opts.posix === true && value === '!' && prev.value === '[') {
+        value = '^';
+      }
+
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * If we're inside a quoted string, continue
+     * until we reach the closing double quote.
+     */
+
+    if (state.quotes === 1 && value !== '"') {
+      value = utils.escapeRegex(value);
+      prev.value += value;
+      append({ value });
+      continue;
+    }
+
+    /**
+     * Double quotes
+     */
+
+    if (value === '"') {
+      state.quotes = state.quotes === 1 ? 0 : 1;
+      if (opts.keepQuotes === true) {
+        push({ type: 'text', value });
+      }
+      continue;
+    }
+
+    /**
+     * Parentheses
+     */
+
+    if (value === '(') {
+      increment('parens');
+      push({ type: 'paren', value });
+      continue;
+    }
+
+    if (value === ')') {
+      if (state.parens === 0 && opts.strictBrackets === true) {
+        throw new SyntaxError(syntaxError('opening', '('));
+      }
+
+      const extglob = extglobs[extglobs.length - 1];
+      if (extglob && state.parens === extglob.parens + 1) {
+        extglobClose(extglobs.pop());
+        continue;
+      }
+
+      push({ type: 'paren', value, output: state.parens ? ')' : '\\)' });
+      decrement('parens');
+      continue;
+    }
+
+    /**
+     * Square brackets
+     */
+
+    if (value === '[') {
+      if (opts.nobracket === true || !remaining().includes(']')) {
+        if (opts.nobracket !== true && opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('closing', ']'));
+        }
+
+        value = `\\${value}`;
+      } else {
+        increment('brackets');
+      }
+
+      push({ type: 'bracket', value });
+      continue;
+    }
+
+    if (value === ']') {
+      if (opts.nobracket === true || (prev && prev.type === 'bracket' && prev.value.length === 1)) {
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      if (state.brackets === 0) {
+        if (opts.strictBrackets === true) {
+          throw new SyntaxError(syntaxError('opening', '['));
+        }
+
+        push({ type: 'text', value, output: `\\${value}` });
+        continue;
+      }
+
+      decrement('brackets');
+
+      const prevValue = prev.value.slice(1);
+      if (prev.posix !== true && prevValue[0] === '^' && !prevValue.includes('/')) {
+        value = `/${value}`;
+      }
+
+      prev.value += value;
+      append({ value });
+
+      // when literal brackets are explicitly disabled
+      // assume we should match with a regex character class
+      if (opts.literalBrackets === false || utils.hasRegexChars(prevValue)) {
+        continue;
+      }
+
+      const escaped = utils.escapeRegex(prev.value);
+      state.output = state.output.slice(0, -prev.value.length);
+
+      // when literal brackets are explicitly enabled
+      // assume we should escape the brackets to match literal characters
+      if (opts.literalBrackets === true) {
+        state.output += escaped;
+        prev.value = escaped;
+        continue;
+      }
+
+      // when the user specifies nothing, try to match both
+      prev.value = `(${capture}${escaped}|${prev.value})`;
+      state.output += prev.value;
+      continue;
+    }
+
+    /**
+     * Braces
+     */
+
+    if (value === '{' && opts.nobrace !== true) {
+      increment('braces');
+
+      const open = {
+        type: 'brace',
+        value,
+        output: '(',
+        outputIndex: state.output.length,
+        tokensIndex: state.tokens.length
+      };
+
+      braces.push(open);
+      push(open);
+      continue;
+    }
+
+    if (value === '}') {
+      const brace = braces[braces.length - 1];
+
+      if (opts.nobrace === true || !brace) {
+        push({ type: 'text', value, output: value });
+        continue;
+      }
+
+      let output = ')';
+
+      if (brace.dots === true) {
+        const arr = tokens.slice();
+        const range = [];
+
+        for (let i = arr.length - 1; i >= 0; i--) {
+          tokens.pop();
+          if (arr[i].type === 'brace') {
+            break;
+          }
+          if (arr[i].type !== 'dots') {
+            range.unshift(arr[i].value);
+          }
+        }
+
+        output = expandRange(range, opts);
+        state.backtrack = true;
+      }
+
+      if (brace.comma !== true && brace.dots !== true) {
+        const out = state.output.slice(0, brace.outputIndex);
+        const toks = state.tokens.slice(brace.tokensIndex);
+        brace.value = brace.output = '\\{';
+        value = output = '\\}';
+        state.output = out;
+        for (const t of toks) {
+          state.output += (t.output || t.value);
+        }
+      }
+
+      push({ type: 'brace', value, output });
+      decrement('braces');
+      braces.pop();
+      continue;
+    }
+
+    /**
+     * Pipes
+     */
+
+    if (value === '|') {
+      if (extglobs.length > 0) {
+        extglobs[extglobs.length - 1].conditions++;
+      }
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Commas
+     */
+
+    if (value === ',') {
+      let output = value;
+
+      const brace = braces[braces.length - 1];
+      if (brace && stack[stack.length - 1] === 'braces') {
+        brace.comma = true;
+        output = '|';
+      }
+
+      push({ type: 'comma', value, output });
+      continue;
+    }
+
+    /**
+     * Slashes
+     */
+
+    if (value === '/') {
+      // if the beginning of the glob is "./", advance the start
+      // to the current index, and don't add the "./" characters
+      // to the state. This greatly simplifies lookbehinds when
+      // checking for BOS characters like "!" and "." (not "./")
+      if (prev.type === 'dot' && state.index === state.start + 1) {
+        state.start = state.index + 1;
+        state.consumed = '';
+        state.output = '';
+        tokens.pop();
+        prev = bos; // reset "prev" to the first token
+        continue;
+      }
+
+      push({ type: 'slash', value, output: SLASH_LITERAL });
+      continue;
+    }
+
+    /**
+     * Dots
+     */
+
+    if (value === '.') {
+      if (state.braces > 0 && prev.type === 'dot') {
+        if (prev.value === '.') prev.output = DOT_LITERAL;
+        const brace = braces[braces.length - 1];
+        prev.type = 'dots';
+        prev.output += value;
+        prev.value += value;
+        brace.dots = true;
+        continue;
+      }
+
+      if ((state.braces + state.parens) === 0 && prev.type !== 'bos' && prev.type !== 'slash') {
+        push({ type: 'text', value, output: DOT_LITERAL });
+        continue;
+      }
+
+      push({ type: 'dot', value, output: DOT_LITERAL });
+      continue;
+    }
+
+    /**
+     * Question marks
+     */
+
+    if (value === '?') {
+      const isGroup = prev && prev.value === '(';
+      if (!isGroup && opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('qmark', value);
+        continue;
+      }
+
+      if (prev && prev.type === 'paren') {
+        const next = peek();
+        let output = value;
+
+        if ((prev.value === '(' && !/[!=<:]/.test(next)) || (next === '<' && !/<([!=]|\w+>)/.test(remaining()))) {
+          output = `\\${value}`;
+        }
+
+        push({ type: 'text', value, output });
+        continue;
+      }
+
+      if (opts.dot !== true && (prev.type === 'slash' || prev.type === 'bos')) {
+        push({ type: 'qmark', value, output: QMARK_NO_DOT });
+        continue;
+      }
+
+      push({ type: 'qmark', value, output: QMARK });
+      continue;
+    }
+
+    /**
+     * Exclamation
+     */
+
+    if (value === '!') {
+      if (opts.noextglob !== true && peek() === '(') {
+        if (peek(2) !== '?' || !/[!=<:]/.test(peek(3))) {
+          extglobOpen('negate', value);
+          continue;
+        }
+      }
+
+      if (opts.nonegate !== true && state.index === 0) {
+        negate();
+        continue;
+      }
+    }
+
+    /**
+     * Plus
+     */
+
+    if (value === '+') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        extglobOpen('plus', value);
+        continue;
+      }
+
+      if ((prev && prev.value === '(') || opts.regex === false) {
+        push({ type: 'plus', value, output: PLUS_LITERAL });
+        continue;
+      }
+
+      if ((prev && (prev.type === 'bracket' || prev.type === 'paren' || prev.type === 'brace')) || state.parens > 0) {
+        push({ type: 'plus', value });
+        continue;
+      }
+
+      push({ type: 'plus', value: PLUS_LITERAL });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value === '@') {
+      if (opts.noextglob !== true && peek() === '(' && peek(2) !== '?') {
+        push({ type: 'at', extglob: true, value, output: '' });
+        continue;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Plain text
+     */
+
+    if (value !== '*') {
+      if (value === '$' || value === '^') {
+        value = `\\${value}`;
+      }
+
+      const match = REGEX_NON_SPECIAL_CHARS.exec(remaining());
+      if (match) {
+        value += match[0];
+        state.index += match[0].length;
+      }
+
+      push({ type: 'text', value });
+      continue;
+    }
+
+    /**
+     * Stars
+     */
+
+    if (prev && (prev.type === 'globstar' || prev.star === true)) {
+      prev.type = 'star';
+      prev.star = true;
+      prev.value += value;
+      prev.output = star;
+      state.backtrack = true;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    let rest = remaining();
+    if (opts.noextglob !== true && /^\([^?]/.test(rest)) {
+      extglobOpen('star', value);
+      continue;
+    }
+
+    if (prev.type === 'star') {
+      if (opts.noglobstar === true) {
+        consume(value);
+        continue;
+      }
+
+      const prior = prev.prev;
+      const before = prior.prev;
+      const isStart = prior.type === 'slash' || prior.type === 'bos';
+      const afterStar = before && (before.type === 'star' || before.type === 'globstar');
+
+      if (opts.bash === true && (!isStart || (rest[0] && rest[0] !== '/'))) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      const isBrace = state.braces > 0 && (prior.type === 'comma' || prior.type === 'brace');
+      const isExtglob = extglobs.length && (prior.type === 'pipe' || prior.type === 'paren');
+      if (!isStart && prior.type !== 'paren' && !isBrace && !isExtglob) {
+        push({ type: 'star', value, output: '' });
+        continue;
+      }
+
+      // strip consecutive `/**/`
+      while (rest.slice(0, 3) === '/**') {
+        const after = input[state.index + 4];
+        if (after && after !== '/') {
+          break;
+        }
+        rest = rest.slice(3);
+        consume('/**', 3);
+      }
+
+      // A globstar followed only by balanced closing parens is at the logical end of patterns like
+      // `test(/utils/**)` and `test?(/utils/**)`. Treat it as EOS so the trailing `/**` can match its
+      // parent path, except in negated extglobs where that would change the exclusion semantics.
+      const isEnd = eos() || (
+        state.parens > 0
+        && rest === ')'.repeat(state.parens)
+        && !extglobs.some(extglob => extglob.type === 'negate')
+      );
+
+      if (prior.type === 'bos' && eos()) {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = globstar(opts);
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && !afterStar && isEnd) {
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = globstar(opts) + (opts.strictSlashes ? ')' : '|$)');
+        prev.value += value;
+        state.globstar = true;
+        state.output += prior.output + prev.output;
+        consume(value);
+        continue;
+      }
+
+      if (prior.type === 'slash' && prior.prev.type !== 'bos' && rest[0] === '/') {
+        const end = rest[1] !== void 0 ? '|$' : '';
+
+        state.output = state.output.slice(0, -(prior.output + prev.output).length);
+        prior.output = `(?:${prior.output}`;
+
+        prev.type = 'globstar';
+        prev.output = `${globstar(opts)}${SLASH_LITERAL}|${SLASH_LITERAL}${end})`;
+        prev.value += value;
+
+        state.output += prior.output + prev.output;
+        state.globstar = true;
+
+        consume(value + advance());
+
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      if (prior.type === 'bos' && rest[0] === '/') {
+        prev.type = 'globstar';
+        prev.value += value;
+        prev.output = `(?:^|${SLASH_LITERAL}|${globstar(opts)}${SLASH_LITERAL})`;
+        state.output = prev.output;
+        state.globstar = true;
+        consume(value + advance());
+        push({ type: 'slash', value: '/', output: '' });
+        continue;
+      }
+
+      // remove single star from output
+      state.output = state.output.slice(0, -prev.output.length);
+
+      // reset previous token to globstar
+      prev.type = 'globstar';
+      prev.output = globstar(opts);
+      prev.value += value;
+
+      // reset output with globstar
+      state.output += prev.output;
+      state.globstar = true;
+      consume(value);
+      continue;
+    }
+
+    const token = { type: 'star', value, output: star };
+
+    if (opts.bash === true) {
+      token.output = '.*?';
+      if (prev.type === 'bos' || prev.type === 'slash') {
+        token.output = nodot + token.output;
+      }
+      push(token);
+      continue;
+    }
+
+    if (prev && (prev.type === 'bracket' || prev.type === 'paren') && opts.regex === true) {
+      token.output = value;
+      push(token);
+      continue;
+    }
+
+    if (state.index === state.start || prev.type === 'slash' || prev.type === 'dot') {
+      if (prev.type === 'dot') {
+        state.output += NO_DOT_SLASH;
+        prev.output += NO_DOT_SLASH;
+
+      } else if (opts.dot === true) {
+        state.output += NO_DOTS_SLASH;
+        prev.output += NO_DOTS_SLASH;
+
+      } else {
+        state.output += nodot;
+        prev.output += nodot;
+      }
+
+      if (peek() !== '*') {
+        state.output += ONE_CHAR;
+        prev.output += ONE_CHAR;
+      }
+    }
+
+    push(token);
+  }
+
+  while (state.brackets > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ']'));
+    state.output = utils.escapeLast(state.output, '[');
+    decrement('brackets');
+  }
+
+  while (state.parens > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', ')'));
+    state.output = utils.escapeLast(state.output, '(');
+    decrement('parens');
+  }
+
+  while (state.braces > 0) {
+    if (opts.strictBrackets === true) throw new SyntaxError(syntaxError('closing', '}'));
+    state.output = utils.escapeLast(state.output, '{');
+    decrement('braces');
+  }
+
+  if (opts.strictSlashes !== true && (prev.type === 'star' || prev.type === 'bracket')) {
+    push({ type: 'maybe_slash', value: '', output: `${SLASH_LITERAL}?` });
+  }
+
+  // rebuild the output if we had to backtrack at any point
+  if (state.backtrack === true) {
+    state.output = '';
+
+    for (const token of state.tokens) {
+      state.output += token.output != null ? token.output : token.value;
+
+      if (token.suffix) {
+        state.output += token.suffix;
+      }
+    }
+  }
+
+  return state;
+};
+
+/**
+ * Fast paths for creating regular expressions for common glob patterns.
+ * This can significantly speed up processing and has very little downside
+ * impact when none of the fast paths match.
+ */
+
+parse.fastpaths = (input, options) => {
+  const opts = { ...options };
+  const max = typeof opts.maxLength === 'number' ? Math.min(MAX_LENGTH, opts.maxLength) : MAX_LENGTH;
+  const len = input.length;
+  if (len > max) {
+    throw new SyntaxError(`Input length: ${len}, exceeds maximum allowed length: ${max}`);
+  }
+
+  input = REPLACEMENTS[input] || input;
+
+  // create constants based on platform, for windows or posix
+  const {
+    DOT_LITERAL,
+    SLASH_LITERAL,
+    ONE_CHAR,
+    DOTS_SLASH,
+    NO_DOT,
+    NO_DOTS,
+    NO_DOTS_SLASH,
+    STAR,
+    START_ANCHOR
+  } = constants.globChars(opts.windows);
+
+  const nodot = opts.dot ? NO_DOTS : NO_DOT;
+  const slashDot = opts.dot ? NO_DOTS_SLASH : NO_DOT;
+  const capture = opts.capture ? '' : '?:';
+  const state = { negated: false, prefix: '' };
+  let star = opts.bash === true ? '.*?' : STAR;
+
+  if (opts.capture) {
+    star = `(${star})`;
+  }
+
+  const globstar = opts => {
+    if (opts.noglobstar === true) return star;
+    return `(${capture}(?:(?!${START_ANCHOR}${opts.dot ? DOTS_SLASH : DOT_LITERAL}).)*?)`;
+  };
+
+  const create = str => {
+    switch (str) {
+      case '*':
+        return `${nodot}${ONE_CHAR}${star}`;
+
+      case '.*':
+        return `${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*.*':
+        return `${nodot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '*/*':
+        return `${nodot}${star}${SLASH_LITERAL}${ONE_CHAR}${slashDot}${star}`;
+
+      case '**':
+        return nodot + globstar(opts);
+
+      case '**/*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${ONE_CHAR}${star}`;
+
+      case '**/*.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${slashDot}${star}${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      case '**/.*':
+        return `(?:${nodot}${globstar(opts)}${SLASH_LITERAL})?${DOT_LITERAL}${ONE_CHAR}${star}`;
+
+      default: {
+        const match = /^(.*?)\.(\w+)$/.exec(str);
+        if (!match) return;
+
+        const source = create(match[1]);
+        if (!source) return;
+
+        return source + DOT_LITERAL + match[2];
+      }
+    }
+  };
+
+  const output = utils.removePrefix(input, state);
+  let source = create(output);
+
+  if (source && opts.strictSlashes !== true) {
+    source += `${SLASH_LITERAL}?`;
+  }
+
+  return source;
+};
+
+module.exports = parse;
+
+
+/***/ }),
+
+/***/ 8016:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const scan = __nccwpck_require__(1781);
+const parse = __nccwpck_require__(8265);
+const utils = __nccwpck_require__(4059);
+const constants = __nccwpck_require__(5595);
+const isObject = val => val && typeof val === 'object' && !Array.isArray(val);
+
+/**
+ * Creates a matcher function from one or more glob patterns. The
+ * returned function takes a string to match as its first argument,
+ * and returns true if the string is a match. The returned matcher
+ * function also takes a boolean as the second argument that, when true,
+ * returns an object with additional information.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch(glob[, options]);
+ *
+ * const isMatch = picomatch('*.!(*a)');
+ * console.log(isMatch('a.a')); //=> false
+ * console.log(isMatch('a.b')); //=> true
+ *
+ * // For environments without `node.js`, `picomatch/posix` provides you a dependency-free matcher, without automatic OS detection.
+ * const picomatch = require('picomatch/posix');
+ * // the same API, defaulting to posix paths
+ * const isMatch = picomatch('a/*');
+ * console.log(isMatch('a\\b')); //=> false
+ * console.log(isMatch('a/b')); //=> true
+ *
+ * // you can still configure the matcher function to accept windows paths
+ * const isMatch = picomatch('a/*', { options: windows });
+ * console.log(isMatch('a\\b')); //=> true
+ * console.log(isMatch('a/b')); //=> true
+ * ```
+ * @name picomatch
+ * @param {String|Array} `globs` One or more glob patterns.
+ * @param {Object=} `options`
+ * @return {Function=} Returns a matcher function.
+ * @api public
+ */
+
+const picomatch = (glob, options, returnState = false) => {
+  if (Array.isArray(glob)) {
+    const fns = glob.map(input => picomatch(input, options, returnState));
+    const arrayMatcher = str => {
+      for (const isMatch of fns) {
+        const state = isMatch(str);
+        if (state) return state;
+      }
+      return false;
+    };
+    return arrayMatcher;
+  }
+
+  const isState = isObject(glob) && glob.tokens && glob.input;
+
+  if (glob === '' || (typeof glob !== 'string' && !isState)) {
+    throw new TypeError('Expected pattern to be a non-empty string');
+  }
+
+  const opts = options || {};
+  const posix = opts.windows;
+  const regex = isState
+    ? picomatch.compileRe(glob, options)
+    : picomatch.makeRe(glob, options, false, true);
+
+  const state = regex.state;
+  delete regex.state;
+
+  let isIgnored = () => false;
+  if (opts.ignore) {
+    const ignoreOpts = { ...options, ignore: null, onMatch: null, onResult: null };
+    isIgnored = picomatch(opts.ignore, ignoreOpts, returnState);
+  }
+
+  const matcher = (input, returnObject = false) => {
+    const { isMatch, match, output } = picomatch.test(input, regex, options, { glob, posix });
+    const result = { glob, state, regex, posix, input, output, match, isMatch };
+
+    if (typeof opts.onResult === 'function') {
+      opts.onResult(result);
+    }
+
+    if (isMatch === false) {
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (isIgnored(input)) {
+      if (typeof opts.onIgnore === 'function') {
+        opts.onIgnore(result);
+      }
+      result.isMatch = false;
+      return returnObject ? result : false;
+    }
+
+    if (typeof opts.onMatch === 'function') {
+      opts.onMatch(result);
+    }
+    return returnObject ? result : true;
+  };
+
+  if (returnState) {
+    matcher.state = state;
+  }
+
+  return matcher;
+};
+
+/**
+ * Test `input` with the given `regex`. This is used by the main
+ * `picomatch()` function to test the input string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.test(input, regex[, options]);
+ *
+ * console.log(picomatch.test('foo/bar', /^(?:([^/]*?)\/([^/]*?))$/));
+ * // { isMatch: true, match: [ 'foo/', 'foo', 'bar' ], output: 'foo/bar' }
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp} `regex`
+ * @return {Object} Returns an object with matching info.
+ * @api public
+ */
+
+picomatch.test = (input, regex, options, { glob, posix } = {}) => {
+  if (typeof input !== 'string') {
+    throw new TypeError('Expected input to be a string');
+  }
+
+  if (input === '') {
+    return { isMatch: false, output: '' };
+  }
+
+  const opts = options || {};
+  const format = opts.format || (posix ? utils.toPosixSlashes : null);
+  let match = input === glob;
+  let output = (match && format) ? format(input) : input;
+
+  if (match === false) {
+    output = format ? format(input) : input;
+    match = output === glob;
+  }
+
+  if (match === false || opts.capture === true) {
+    if (opts.matchBase === true || opts.basename === true) {
+      match = picomatch.matchBase(input, regex, options, posix);
+    } else {
+      match = regex.exec(output);
+    }
+  }
+
+  return { isMatch: Boolean(match), match, output };
+};
+
+/**
+ * Match the basename of a filepath.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.matchBase(input, glob[, options]);
+ * console.log(picomatch.matchBase('foo/bar.js', '*.js'); // true
+ * ```
+ * @param {String} `input` String to test.
+ * @param {RegExp|String} `glob` Glob pattern or regex created by [.makeRe](#makeRe).
+ * @return {Boolean}
+ * @api public
+ */
+
+picomatch.matchBase = (input, glob, options, posix = options && options.windows) => {
+  const regex = glob instanceof RegExp ? glob : picomatch.makeRe(glob, options);
+  return regex.test(utils.basename(input, { windows: posix }));
+};
+
+/**
+ * Returns true if **any** of the given glob `patterns` match the specified `string`.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.isMatch(string, patterns[, options]);
+ *
+ * console.log(picomatch.isMatch('a.a', ['b.*', '*.a'])); //=> true
+ * console.log(picomatch.isMatch('a.a', 'b.*')); //=> false
+ * ```
+ * @param {String|Array} str The string to test.
+ * @param {String|Array} patterns One or more glob patterns to use for matching.
+ * @param {Object} [options] See available [options](#options).
+ * @return {Boolean} Returns true if any patterns match `str`
+ * @api public
+ */
+
+picomatch.isMatch = (str, patterns, options) => picomatch(patterns, options)(str);
+
+/**
+ * Parse a glob pattern to create the source string for a regular
+ * expression.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const result = picomatch.parse(pattern[, options]);
+ * ```
+ * @param {String} `pattern`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with useful properties and output to be used as a regex source string.
+ * @api public
+ */
+
+picomatch.parse = (pattern, options) => {
+  if (Array.isArray(pattern)) return pattern.map(p => picomatch.parse(p, options));
+  return parse(pattern, { ...options, fastpaths: false });
+};
+
+/**
+ * Scan a glob pattern to separate the pattern into segments.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.scan(input[, options]);
+ *
+ * const result = picomatch.scan('!./foo/*.js');
+ * console.log(result);
+ * { prefix: '!./',
+ *   input: '!./foo/*.js',
+ *   start: 3,
+ *   base: 'foo',
+ *   glob: '*.js',
+ *   isBrace: false,
+ *   isBracket: false,
+ *   isGlob: true,
+ *   isExtglob: false,
+ *   isGlobstar: false,
+ *   negated: true }
+ * ```
+ * @param {String} `input` Glob pattern to scan.
+ * @param {Object} `options`
+ * @return {Object} Returns an object with
+ * @api public
+ */
+
+picomatch.scan = (input, options) => scan(input, options);
+
+/**
+ * Compile a regular expression from the `state` object returned by the
+ * [parse()](#parse) method.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * const state = picomatch.parse('*.js');
+ * // picomatch.compileRe(state[, options]);
+ *
+ * console.log(picomatch.compileRe(state));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {Object} `state`
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Intended for implementors, this argument allows you to return the raw output from the parser.
+ * @param {Boolean} `returnState` Adds the state to a `state` property on the returned regex. Useful for implementors and debugging.
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.compileRe = (state, options, returnOutput = false, returnState = false) => {
+  if (returnOutput === true) {
+    return state.output;
+  }
+
+  const opts = options || {};
+  const prepend = opts.contains ? '' : '^';
+  const append = opts.contains ? '' : '$';
+
+  let source = `${prepend}(?:${state.output})${append}`;
+  if (state && state.negated === true) {
+    source = `^(?!${source}).*$`;
+  }
+
+  const regex = picomatch.toRegex(source, options);
+  if (returnState === true) {
+    regex.state = state;
+  }
+
+  return regex;
+};
+
+/**
+ * Create a regular expression from a parsed glob pattern.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.makeRe(state[, options]);
+ *
+ * const result = picomatch.makeRe('*.js');
+ * console.log(result);
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `state` The object returned from the `.parse` method.
+ * @param {Object} `options`
+ * @param {Boolean} `returnOutput` Implementors may use this argument to return the compiled output, instead of a regular expression. This is not exposed on the options to prevent end-users from mutating the result.
+ * @param {Boolean} `returnState` Implementors may use this argument to return the state from the parsed glob with the returned regular expression.
+ * @return {RegExp} Returns a regex created from the given pattern.
+ * @api public
+ */
+
+picomatch.makeRe = (input, options = {}, returnOutput = false, returnState = false) => {
+  if (!input || typeof input !== 'string') {
+    throw new TypeError('Expected a non-empty string');
+  }
+
+  let parsed = { negated: false, fastpaths: true };
+
+  if (options.fastpaths !== false && (input[0] === '.' || input[0] === '*')) {
+    parsed.output = parse.fastpaths(input, options);
+  }
+
+  if (!parsed.output) {
+    parsed = parse(input, options);
+  }
+
+  return picomatch.compileRe(parsed, options, returnOutput, returnState);
+};
+
+/**
+ * Create a regular expression from the given regex source string.
+ *
+ * ```js
+ * const picomatch = require('picomatch');
+ * // picomatch.toRegex(source[, options]);
+ *
+ * const { output } = picomatch.parse('*.js');
+ * console.log(picomatch.toRegex(output));
+ * //=> /^(?:(?!\.)(?=.)[^/]*?\.js)$/
+ * ```
+ * @param {String} `source` Regular expression source string.
+ * @param {Object} `options`
+ * @return {RegExp}
+ * @api public
+ */
+
+picomatch.toRegex = (source, options) => {
+  try {
+    const opts = options || {};
+    return new RegExp(source, opts.flags || (opts.nocase ? 'i' : ''));
+  } catch (err) {
+    if (options && options.debug === true) throw err;
+    return /$^/;
+  }
+};
+
+/**
+ * Picomatch constants.
+ * @return {Object}
+ */
+
+picomatch.constants = constants;
+
+/**
+ * Expose "picomatch"
+ */
+
+module.exports = picomatch;
+
+
+/***/ }),
+
+/***/ 1781:
+/***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
+
+
+
+const utils = __nccwpck_require__(4059);
+const {
+  CHAR_ASTERISK,             /* * */
+  CHAR_AT,                   /* @ */
+  CHAR_BACKWARD_SLASH,       /* \ */
+  CHAR_COMMA,                /* , */
+  CHAR_DOT,                  /* . */
+  CHAR_EXCLAMATION_MARK,     /* ! */
+  CHAR_FORWARD_SLASH,        /* / */
+  CHAR_LEFT_CURLY_BRACE,     /* { */
+  CHAR_LEFT_PARENTHESES,     /* ( */
+  CHAR_LEFT_SQUARE_BRACKET,  /* [ */
+  CHAR_PLUS,                 /* + */
+  CHAR_QUESTION_MARK,        /* ? */
+  CHAR_RIGHT_CURLY_BRACE,    /* } */
+  CHAR_RIGHT_PARENTHESES,    /* ) */
+  CHAR_RIGHT_SQUARE_BRACKET  /* ] */
+} = __nccwpck_require__(5595);
+
+const isPathSeparator = code => {
+  return code === CHAR_FORWARD_SLASH || code === CHAR_BACKWARD_SLASH;
+};
+
+const depth = token => {
+  if (token.isPrefix !== true) {
+    token.depth = token.isGlobstar ? Infinity : 1;
+  }
+};
+
+/**
+ * Quickly scans a glob pattern and returns an object with a handful of
+ * useful properties, like `isGlob`, `path` (the leading non-glob, if it exists),
+ * `glob` (the actual pattern), `negated` (true if the path starts with `!` but not
+ * with `!(`) and `negatedExtglob` (true if the path starts with `!(`).
+ *
+ * ```js
+ * const pm = require('picomatch');
+ * console.log(pm.scan('foo/bar/*.js'));
+ * { isGlob: true, input: 'foo/bar/*.js', base: 'foo/bar', glob: '*.js' }
+ * ```
+ * @param {String} `str`
+ * @param {Object} `options`
+ * @return {Object} Returns an object with tokens and regex source string.
+ * @api public
+ */
+
+const scan = (input, options) => {
+  const opts = options || {};
+
+  const length = input.length - 1;
+  const scanToEnd = opts.parts === true || opts.tokens === true || opts.scanToEnd === true;
+  const slashes = [];
+  const tokens = [];
+  const parts = [];
+
+  let str = input;
+  let index = -1;
+  let start = 0;
+  let lastIndex = 0;
+  let isBrace = false;
+  let isBracket = false;
+  let isGlob = false;
+  let isExtglob = false;
+  let isGlobstar = false;
+  let braceEscaped = false;
+  let backslashes = false;
+  let negated = false;
+  let negatedExtglob = false;
+  let finished = false;
+  let braces = 0;
+  let prev;
+  let code;
+  let token = { value: '', depth: 0, isGlob: false };
+
+  const eos = () => index >= length;
+  const peek = () => str.charCodeAt(index + 1);
+  const advance = () => {
+    prev = code;
+    return str.charCodeAt(++index);
+  };
+
+  while (index < length) {
+    code = advance();
+    let next;
+
+    if (code === CHAR_BACKWARD_SLASH) {
+      backslashes = token.backslashes = true;
+      code = advance();
+
+      if (code === CHAR_LEFT_CURLY_BRACE) {
+        braceEscaped = true;
+      }
+      continue;
+    }
+
+    if (braceEscaped === true || code === CHAR_LEFT_CURLY_BRACE) {
+      braces++;
+
+      while (eos() !== true && (code = advance())) {
+        if (code === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (code === CHAR_LEFT_CURLY_BRACE) {
+          braces++;
+          continue;
+        }
+
+        if (braceEscaped !== true && code === CHAR_DOT && (code = advance()) === CHAR_DOT) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (braceEscaped !== true && code === CHAR_COMMA) {
+          isBrace = token.isBrace = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+
+          if (scanToEnd === true) {
+            continue;
+          }
+
+          break;
+        }
+
+        if (code === CHAR_RIGHT_CURLY_BRACE) {
+          braces--;
+
+          if (braces === 0) {
+            braceEscaped = false;
+            isBrace = token.isBrace = true;
+            finished = true;
+            break;
+          }
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (code === CHAR_FORWARD_SLASH) {
+      slashes.push(index);
+      tokens.push(token);
+      token = { value: '', depth: 0, isGlob: false };
+
+      if (finished === true) continue;
+      if (prev === CHAR_DOT && index === (start + 1)) {
+        start += 2;
+        continue;
+      }
+
+      lastIndex = index + 1;
+      continue;
+    }
+
+    if (opts.noext !== true) {
+      const isExtglobChar = code === CHAR_PLUS
+        || code === CHAR_AT
+        || code === CHAR_ASTERISK
+        || code === CHAR_QUESTION_MARK
+        || code === CHAR_EXCLAMATION_MARK;
+
+      if (isExtglobChar === true && peek() === CHAR_LEFT_PARENTHESES) {
+        isGlob = token.isGlob = true;
+        isExtglob = token.isExtglob = true;
+        finished = true;
+        if (code === CHAR_EXCLAMATION_MARK && index === start) {
+          negatedExtglob = true;
+        }
+
+        if (scanToEnd === true) {
+          let parens = 0;
+
+          while (eos() !== true && (code = advance())) {
+            if (code === CHAR_BACKWARD_SLASH) {
+              backslashes = token.backslashes = true;
+              advance();
+              continue;
+            }
+
+            if (code === CHAR_LEFT_PARENTHESES) {
+              parens++;
+              continue;
+            }
+
+            if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+              finished = true;
+              break;
+            }
+          }
+          continue;
+        }
+        break;
+      }
+    }
+
+    if (code === CHAR_ASTERISK) {
+      if (prev === CHAR_ASTERISK) isGlobstar = token.isGlobstar = true;
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_QUESTION_MARK) {
+      isGlob = token.isGlob = true;
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+      break;
+    }
+
+    if (code === CHAR_LEFT_SQUARE_BRACKET) {
+      while (eos() !== true && (next = advance())) {
+        if (next === CHAR_BACKWARD_SLASH) {
+          backslashes = token.backslashes = true;
+          advance();
+          continue;
+        }
+
+        if (next === CHAR_RIGHT_SQUARE_BRACKET) {
+          isBracket = token.isBracket = true;
+          isGlob = token.isGlob = true;
+          finished = true;
+          break;
+        }
+      }
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+
+    if (opts.nonegate !== true && code === CHAR_EXCLAMATION_MARK && index === start) {
+      negated = token.negated = true;
+      start++;
+      continue;
+    }
+
+    if (opts.noparen !== true && code === CHAR_LEFT_PARENTHESES) {
+      isGlob = token.isGlob = true;
+
+      if (scanToEnd === true) {
+        let parens = 1;
+
+        while (eos() !== true && (code = advance())) {
+          if (code === CHAR_BACKWARD_SLASH) {
+            backslashes = token.backslashes = true;
+            advance();
+            continue;
+          }
+
+          if (code === CHAR_LEFT_PARENTHESES) {
+            parens++;
+            continue;
+          }
+
+          if (code === CHAR_RIGHT_PARENTHESES && --parens === 0) {
+            finished = true;
+            break;
+          }
+        }
+        continue;
+      }
+      break;
+    }
+
+    if (isGlob === true) {
+      finished = true;
+
+      if (scanToEnd === true) {
+        continue;
+      }
+
+      break;
+    }
+  }
+
+  if (opts.noext === true) {
+    isExtglob = false;
+    isGlob = false;
+  }
+
+  let base = str;
+  let prefix = '';
+  let glob = '';
+
+  if (start > 0) {
+    prefix = str.slice(0, start);
+    str = str.slice(start);
+    lastIndex -= start;
+  }
+
+  if (base && isGlob === true && lastIndex > 0) {
+    base = str.slice(0, lastIndex);
+    glob = str.slice(lastIndex);
+  } else if (isGlob === true) {
+    base = '';
+    glob = str;
+  } else {
+    base = str;
+  }
+
+  if (base && base !== '' && base !== '/' && base !== str) {
+    if (isPathSeparator(base.charCodeAt(base.length - 1))) {
+      base = base.slice(0, -1);
+    }
+  }
+
+  if (opts.unescape === true) {
+    if (glob) glob = utils.removeBackslashes(glob);
+
+    if (base && backslashes === true) {
+      base = utils.removeBackslashes(base);
+    }
+  }
+
+  const state = {
+    prefix,
+    input,
+    start,
+    base,
+    glob,
+    isBrace,
+    isBracket,
+    isGlob,
+    isExtglob,
+    isGlobstar,
+    negated,
+    negatedExtglob
+  };
+
+  if (opts.tokens === true) {
+    state.maxDepth = 0;
+    if (!isPathSeparator(code)) {
+      tokens.push(token);
+    }
+    state.tokens = tokens;
+  }
+
+  if (opts.parts === true || opts.tokens === true) {
+    let prevIndex;
+
+    for (let idx = 0; idx < slashes.length; idx++) {
+      const n = prevIndex !== undefined ? prevIndex + 1 : start;
+      const i = slashes[idx];
+      const value = input.slice(n, i);
+      if (opts.tokens) {
+        if (idx === 0 && start !== 0) {
+          tokens[idx].isPrefix = true;
+          tokens[idx].value = prefix;
+        } else {
+          tokens[idx].value = value;
+        }
+        depth(tokens[idx]);
+        state.maxDepth += tokens[idx].depth;
+      }
+      if (i >= start) {
+        parts.push(value);
+        prevIndex = i;
+      }
+    }
+
+    const n = prevIndex !== undefined ? prevIndex + 1 : start;
+    const value = input.slice(n);
+    parts.push(value);
+
+    if (opts.tokens && prevIndex && prevIndex + 1 < input.length) {
+      tokens[tokens.length - 1].value = value;
+      depth(tokens[tokens.length - 1]);
+      state.maxDepth += tokens[tokens.length - 1].depth;
+    }
+
+    state.slashes = slashes;
+    state.parts = parts;
+  }
+
+  return state;
+};
+
+module.exports = scan;
+
+
+/***/ }),
+
+/***/ 4059:
+/***/ ((__unused_webpack_module, exports, __nccwpck_require__) => {
+
+/*global navigator*/
+
+
+const {
+  REGEX_BACKSLASH,
+  REGEX_REMOVE_BACKSLASH,
+  REGEX_SPECIAL_CHARS,
+  REGEX_SPECIAL_CHARS_GLOBAL
+} = __nccwpck_require__(5595);
+
+exports.isObject = val => val !== null && typeof val === 'object' && !Array.isArray(val);
+exports.hasRegexChars = str => REGEX_SPECIAL_CHARS.test(str);
+exports.isRegexChar = str => str.length === 1 && exports.hasRegexChars(str);
+exports.escapeRegex = str => str.replace(REGEX_SPECIAL_CHARS_GLOBAL, '\\$1');
+exports.toPosixSlashes = str => str.replace(REGEX_BACKSLASH, '/');
+
+exports.isWindows = () => {
+  if (typeof navigator !== 'undefined' && navigator.platform) {
+    const platform = navigator.platform.toLowerCase();
+    return platform === 'win32' || platform === 'windows';
+  }
+
+  if (typeof process !== 'undefined' && process.platform) {
+    return process.platform === 'win32';
+  }
+
+  return false;
+};
+
+exports.removeBackslashes = str => {
+  return str.replace(REGEX_REMOVE_BACKSLASH, match => {
+    return match === '\\' ? '' : match;
+  });
+};
+
+exports.escapeLast = (input, char, lastIdx) => {
+  const idx = input.lastIndexOf(char, lastIdx);
+  if (idx === -1) return input;
+  if (input[idx - 1] === '\\') return exports.escapeLast(input, char, idx - 1);
+  return `${input.slice(0, idx)}\\${input.slice(idx)}`;
+};
+
+exports.removePrefix = (input, state = {}) => {
+  let output = input;
+  if (output.startsWith('./')) {
+    output = output.slice(2);
+    state.prefix = './';
+  }
+  return output;
+};
+
+exports.wrapOutput = (input, state = {}, options = {}) => {
+  const prepend = options.contains ? '' : '^';
+  const append = options.contains ? '' : '$';
+
+  let output = `${prepend}(?:${input})${append}`;
+  if (state.negated === true) {
+    output = `(?:^(?!${output}).*$)`;
+  }
+  return output;
+};
+
+exports.basename = (path, { windows } = {}) => {
+  const segs = path.split(windows ? /[\\/]/ : '/');
+  const last = segs[segs.length - 1];
+
+  if (last === '') {
+    return segs[segs.length - 2];
+  }
+
+  return last;
+};
+
+
+/***/ }),
+
 /***/ 770:
 /***/ ((module, __unused_webpack_exports, __nccwpck_require__) => {
 
@@ -30813,7 +33317,7 @@ function annotations(e, message, workspace) {
 /* harmony export */ });
 /* unused harmony export tidy */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9843);
+/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4038);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
@@ -30859,7 +33363,7 @@ function describe(e, inputs) {
         case 'InvalidVersion':
             return message;
         case 'Forbidden':
-            if (data.operation === _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW) {
+            if (data.operation === _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW) {
                 return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
             }
             return (`${message}\nThe token cannot ${readOnly(inputs) ? 'read' : 'write to'} ${inputs.repository}. ` +
@@ -30887,7 +33391,7 @@ function describe(e, inputs) {
             return `Another run kept advancing ${ref} (competing commit ${other}); this run gave up${attempts}. Nothing was committed by this run. Re-run it, raise the "retry-concurrent-writes" input, or serialise runs with a workflow "concurrency:" group.`;
         }
         case 'NotFound':
-            return data.operation === _projection_sources_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW || typeof data.reason === 'string'
+            return data.operation === _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW || typeof data.reason === 'string'
                 ? message
                 : `${message}\nCheck "repository" (${inputs.repository}) and that the token can see it.`;
         default:
@@ -30911,9 +33415,10 @@ function readOnly(inputs) {
 /* harmony export */ });
 /* unused harmony exports MODES, EXPORT_FORMATS */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_reducer_worker_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9808);
-/* harmony import */ var _projection_shard_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9905);
-/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5632);
+/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1489);
+/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4592);
+/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1495);
+/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5632);
 /**
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
@@ -30922,9 +33427,14 @@ function readOnly(inputs) {
 
 
 
+
 const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'];
 const EXPORT_FORMATS = ['jsonl', 'files'];
-const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+const SHA_RE = /^[0-9a-f]{40}$/;
+/** Every input failure: names the input, says what is wrong and, where it helps, what is allowed. */
+function bad(field, message, allowed) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
+}
 /**
  * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
  * `GITHUB_API_URL`) for inputs left empty.
@@ -30933,53 +33443,16 @@ const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
  * const inputs = readInputs((n) => core.getInput(n), process.env);
  */
 function readInputs(get, env = {}) {
-    const bad = (field, message, allowed) => {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
-    };
-    const mode = (get('mode') || 'project');
-    if (!MODES.includes(mode))
-        bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
-    const repository = get('repository') || env.GITHUB_REPOSITORY || '';
-    if (!repository)
-        bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
-    if (!REPO_RE.test(repository))
-        bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
-    const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-    try {
-        const u = new URL(apiUrl);
-        if (u.protocol !== 'https:' && u.protocol !== 'http:')
-            throw new Error('not http(s)');
-    }
-    catch {
-        bad('api-url', `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`);
-    }
-    // The store would refuse plain http to a remote host too, but naming its library option; say it here
-    // in terms of this input (before any request).
-    if (/^http:/i.test(apiUrl) && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(apiUrl).hostname)) {
-        bad('api-url', `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`, 'https URL, or http to a loopback host');
-    }
-    const reducerTimeout = get('reducer-timeout') || String(_projection_reducer_worker_js__WEBPACK_IMPORTED_MODULE_1__.DEFAULT_REDUCER_TIMEOUT_SECONDS);
-    if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
-        bad('reducer-timeout', `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`, '1-3600');
-    }
-    const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
-    if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
-        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
-    }
-    const minRateLimit = get('min-rate-limit') || '0';
-    if (!/^\d+$/.test(minRateLimit)) {
-        bad('min-rate-limit', `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`, '0 or more');
-    }
+    const mode = modeInput(get);
+    const repository = repositoryInput(get, env);
+    const apiUrl = apiUrlInput(get, env);
+    const reducerTimeout = reducerTimeoutInput(get);
+    const rcw = retryConcurrentWritesInput(get);
+    const minRateLimit = minRateLimitInput(get);
     const shardText = get('shard');
-    const shard = shardText ? (0,_projection_shard_js__WEBPACK_IMPORTED_MODULE_2__/* .parseShard */ .uK)(shardText, 'input "shard"') : undefined;
-    const version = get('version');
-    if (version && !/^[0-9a-f]{40}$/.test(version)) {
-        bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
-    }
-    const since = get('since');
-    if (since && !/^[0-9a-f]{40}$/.test(since)) {
-        bad('since', `${JSON.stringify(since)} is not a 40-character lowercase hex commit SHA (a version output of an earlier step)`);
-    }
+    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__/* .parseShard */ .uK)(shardText, 'input "shard"') : undefined;
+    const version = shaInput(get, 'version', '');
+    const since = shaInput(get, 'since', ' (a version output of an earlier step)');
     const inputs = {
         spec: get('spec') || '.github/docdb.yml',
         token: get('token'),
@@ -31005,6 +33478,71 @@ function readInputs(get, env = {}) {
         minRateLimit: Number(minRateLimit),
         reducerTimeout: Number(reducerTimeout),
     };
+    checkModeInputs(inputs);
+    return inputs;
+}
+function modeInput(get) {
+    const mode = (get('mode') || 'project');
+    if (!MODES.includes(mode))
+        bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
+    return mode;
+}
+function repositoryInput(get, env) {
+    const repository = get('repository') || env.GITHUB_REPOSITORY || '';
+    if (!repository)
+        bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
+    if (!_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__/* .REPO_RE */ .vk.test(repository))
+        bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
+    return repository;
+}
+function apiUrlInput(get, env) {
+    const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+    try {
+        const u = new URL(apiUrl);
+        if (u.protocol !== 'https:' && u.protocol !== 'http:')
+            throw new Error('not http(s)');
+    }
+    catch {
+        bad('api-url', `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`);
+    }
+    // The store would refuse plain http to a remote host too, but naming its library option; say it here
+    // in terms of this input (before any request).
+    if (/^http:/i.test(apiUrl) && !(0,_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopbackHost */ .cW)(new URL(apiUrl).hostname)) {
+        bad('api-url', `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`, 'https URL, or http to a loopback host');
+    }
+    return apiUrl;
+}
+function reducerTimeoutInput(get) {
+    const reducerTimeout = get('reducer-timeout') || String(_projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_REDUCER_TIMEOUT_SECONDS */ .n0);
+    if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
+        bad('reducer-timeout', `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`, '1-3600');
+    }
+    return reducerTimeout;
+}
+function retryConcurrentWritesInput(get) {
+    const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
+    if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
+        bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
+    }
+    return rcw;
+}
+function minRateLimitInput(get) {
+    const minRateLimit = get('min-rate-limit') || '0';
+    if (!/^\d+$/.test(minRateLimit)) {
+        bad('min-rate-limit', `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`, '0 or more');
+    }
+    return minRateLimit;
+}
+/** A commit SHA input (`version`, `since`): empty, or 40 lowercase hex digits. */
+function shaInput(get, field, hint) {
+    const sha = get(field);
+    if (sha && !SHA_RE.test(sha))
+        bad(field, `${JSON.stringify(sha)} is not a 40-character lowercase hex commit SHA${hint}`);
+    return sha;
+}
+/** Inputs that only apply to, or are required by, some modes. */
+function checkModeInputs(inputs) {
+    const { mode, version, since } = inputs;
     if (mode === 'read') {
         for (const f of ['namespace', 'type', 'id']) {
             if (!inputs[f])
@@ -31025,7 +33563,6 @@ function readInputs(get, env = {}) {
     }
     if (since && mode !== 'changes')
         bad('since', `only applies to mode: changes (mode is ${mode})`);
-    return inputs;
 }
 
 
@@ -31041,7 +33578,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7047);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2796);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -31130,7 +33667,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7047:
+/***/ 2796:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -31139,3555 +33676,22 @@ __nccwpck_require__.d(__webpack_exports__, {
   C: () => (/* binding */ runAction)
 });
 
-// UNUSED EXPORTS: meteredFetch
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var core_errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
 var refname = __nccwpck_require__(6365);
-;// CONCATENATED MODULE: ./src/document/canonical-json.ts
-/**
- * Canonical JSON: one byte sequence per JSON value, so unchanged data gives an unchanged blob SHA and
- * therefore no commit. Object keys sorted by UTF-16 code unit (as RFC 8785 does), 2-space indent
- * (readable diffs on GitHub), numbers and strings exactly as `JSON.stringify` writes them, and a
- * trailing newline (POSIX text file; no "\ No newline at end of file" in diffs).
- */
-
-/**
- * Deepest nesting of arrays and objects accepted (the root value is depth 0; the document envelope
- * itself uses one level). Deeper data would overflow the call stack here and in most JSON readers;
- * 512 matches common parser limits (e.g. serde_json's 128 ×4, Python's default recursion ~1000).
- */
-const MAX_JSON_DEPTH = 512;
-const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-function childPath(path, key) {
-    if (typeof key === 'number')
-        return `${path}[${key}]`;
-    return IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
-}
-function reject(path, why) {
-    throw new core_errors/* InvalidDocument */.D1(path, `${path} is not JSON: ${why}`, { path });
-}
-function isPlainObject(v) {
-    const proto = Object.getPrototypeOf(v);
-    return proto === Object.prototype || proto === null;
-}
-/**
- * Serialise a JSON value canonically. Throws `InvalidDocument` (with `data.field` = the path, such as
- * `data.branches[2].sha`) for anything that is not plain JSON: `undefined` (also as a property value
- * or array element — silently dropping it would lose data), functions, symbols, BigInt, NaN and
- * ±Infinity, cycles, and objects other than plain objects and arrays (values with a `toJSON` method,
- * such as `Date`, are converted first, as `JSON.stringify` does), and nesting deeper than
- * {@link MAX_JSON_DEPTH} (instead of a `RangeError` from the call stack).
- *
- * @example
- * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
- */
-function canonicalJson(value, rootPath = '$') {
-    const stack = new Set();
-    const write = (v, path, indent, depth = 0) => {
-        if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
-            v = v.toJSON('');
-        }
-        switch (typeof v) {
-            case 'string':
-                return JSON.stringify(v);
-            case 'boolean':
-                return v ? 'true' : 'false';
-            case 'number':
-                if (!Number.isFinite(v))
-                    reject(path, `${v} is not a JSON number`);
-                return JSON.stringify(v);
-            case 'undefined':
-                return reject(path, 'undefined is not allowed (use null, or leave the property out)');
-            case 'bigint':
-                return reject(path, 'BigInt is not allowed (convert it to a string or number)');
-            case 'function':
-                return reject(path, 'functions are not allowed');
-            case 'symbol':
-                return reject(path, 'symbols are not allowed');
-        }
-        if (v === null)
-            return 'null';
-        const obj = v;
-        if (stack.has(obj))
-            reject(path, 'it refers back to itself (cycle)');
-        if (depth >= MAX_JSON_DEPTH) {
-            // The path would be as deep as the data; name where it starts instead.
-            throw new core_errors/* InvalidDocument */.D1(rootPath, `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
-        }
-        const inner = `${indent}  `;
-        if (Array.isArray(obj)) {
-            if (obj.length === 0)
-                return '[]';
-            stack.add(obj);
-            const parts = [];
-            for (let i = 0; i < obj.length; i++) {
-                if (!(i in obj))
-                    reject(childPath(path, i), 'sparse array holes are not allowed');
-                parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
-            }
-            stack.delete(obj);
-            return `[\n${parts.join(',\n')}\n${indent}]`;
-        }
-        if (!isPlainObject(obj)) {
-            const name = obj.constructor?.name ?? 'unknown';
-            reject(path, `${name} objects are not allowed (only plain objects and arrays)`);
-        }
-        const keys = Object.keys(obj).sort();
-        if (keys.length === 0)
-            return '{}';
-        stack.add(obj);
-        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner, depth + 1)}`);
-        stack.delete(obj);
-        return `{\n${parts.join(',\n')}\n${indent}}`;
-    };
-    return `${write(value, rootPath, '')}\n`;
-}
-
-// EXTERNAL MODULE: ./src/core/bytes.ts
-var core_bytes = __nccwpck_require__(9596);
-;// CONCATENATED MODULE: ./src/core/commit-parts.ts
-/**
- * One commit whose changes arrive in parts, on any RefStore: stores that can upload as they go
- * (`commitParts`, e.g. the GitHub API store chaining create-tree requests) hold one part at a time;
- * the others receive every part gathered into one `commit` — the same result, more memory.
- */
-
-/**
- * Commit every part's changes in ONE commit (none when nothing changes). A key named in two parts is
- * `InvalidKey` (rule `duplicate`), as in one `commit`; an error from the parts themselves (a failing
- * source) ends the write with no commit.
- *
- * @example
- * async function* pages() { for (let p = 0; p < 3; p++) yield [{ op: 'put', key: `k/${p}.json`, value: '{}' }] as const; }
- * const r = await commitInParts(store, pages(), { message: 'backfill' });
- */
-async function commitInParts(store, parts, options = {}) {
-    assertPartsOptions(options);
-    if (store.commitParts)
-        return store.commitParts(parts, options);
-    const all = [];
-    for await (const part of parts) {
-        if (!Array.isArray(part))
-            throw new TypeError('each part must be an array of changes');
-        for (const c of part)
-            all.push(c);
-    }
-    return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) });
-}
-/** The message of a commit in parts, once every part has arrived (undefined: the store's default). */
-function partsMessage(options) {
-    return typeof options.message === 'function' ? options.message() : options.message;
-}
-/** `commitParts` takes a message only: compare-and-set (`ifMatch`) needs every key up front, in `commit`. */
-function assertPartsOptions(options) {
-    if (options.ifMatch !== undefined) {
-        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'a commit in parts does not take ifMatch; use commit for compare-and-set writes', {
-            allowed: 'no ifMatch',
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/git-path.ts
-/**
- * git's own checks for path components that must never reach a working tree, so that every key docdb
- * accepts can be checked out by git with `core.protectNTFS` and `core.protectHFS` (git's defaults on
- * Windows and macOS; `git fsck` applies both everywhere and reports `hasDotgit`).
- *
- * Mirrors git 2.39: `is_ntfs_dotgit` / `is_ntfs_dot_generic` (path.c), `is_hfs_dotgit` /
- * `is_hfs_dot_generic` (utf8.c) and `verify_path` (read-cache.c), which also splits components at a
- * backslash when NTFS protection is on. Written from the behaviour, checked against real git in
- * `__tests__/core/git-path.test.ts` (every rejected name makes `git fsck --strict` fail).
- */
-/**
- * Code points HFS+ ignores when comparing names, so `.g\u200Cit` *is* `.git` on a Mac (git's
- * `next_hfs_char`, utf8.c).
- */
-const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
-/** ASCII-only lower-casing, as git's `tolower` on its ASCII needles (non-ASCII never matches). */
-const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
-/**
- * NTFS ignores trailing dots and spaces, and `name:stream` names an alternate data stream of `name`;
- * so `.git`, `.git.`, `.git ..` and `.git::$INDEX_ALLOCATION` all open the `.git` directory. `GIT~1`
- * is the 8.3 short name NTFS gives `.git` (git matches `git` case-insensitively and `~1` exactly).
- */
-const NTFS_DOTGIT = /^(?:\.[gG][iI][tT]|[gG][iI][tT]~1)[. ]*(?::|$)/;
-/** `.gitmodules` on NTFS: the long name, `gitmod~1`..`gitmod~4`, or the hashed fallback short name. */
-function isNtfsDotGitmodules(part) {
-    const tail = (rest) => /^[. ]*(?::|$)/.test(rest);
-    if (part.length >= 11 && asciiLower(part.slice(0, 11)) === '.gitmodules')
-        return tail(part.slice(11));
-    if (/^gitmod~[1-4]/.test(asciiLower(part.slice(0, 8))))
-        return tail(part.slice(8));
-    // Fallback 8.3 name: a prefix (0-6 chars) of "gi7eba", then "~" and digits, 8 characters in all.
-    const head = part.slice(0, 8);
-    const m = /^([\x00-\x7f]{0,6})~([1-9][0-9]*)$/.exec(head);
-    if (head.length === 8 && m && 'gi7eba'.startsWith(asciiLower(m[1])))
-        return tail(part.slice(8));
-    return false;
-}
-/**
- * The git rule that `component` (one `/`-separated part of a path) breaks, or null when git accepts
- * it. A backslash also separates components here, as it does for git with `core.protectNTFS`.
- *
- * @example
- * gitPathRule('.git.')      // 'dot-git-ntfs'
- * gitPathRule('.g\u200Cit') // 'dot-git-hfs'
- * gitPathRule('.gitignore') // null
- */
-function gitPathRule(component) {
-    if (asciiLower(component) === '.git')
-        return 'dot-git';
-    const hfs = asciiLower(component.replace(HFS_IGNORABLE, ''));
-    if (hfs === '.git')
-        return 'dot-git-hfs';
-    for (const part of component.split('\\')) {
-        if (NTFS_DOTGIT.test(part))
-            return 'dot-git-ntfs';
-    }
-    // `.gitmodules` is read by git as submodule configuration: `git fsck` parses any blob of that name
-    // (gitmodulesParse, gitmodulesUrl, …), and a value there could point a clone at another repository.
-    if (hfs === '.gitmodules' || component.split('\\').some(isNtfsDotGitmodules))
-        return 'dot-gitmodules';
-    return null;
-}
-/** What each rule means, for error messages and docs. */
-const GIT_PATH_RULE_TEXT = {
-    'dot-git': 'is ".git" (in some letter case); git refuses to check it out and `git fsck` reports hasDotgit',
-    'dot-git-ntfs': 'names ".git" on Windows (NTFS ignores trailing dots and spaces, "GIT~1" is its short name, and ":" opens a stream); git refuses it',
-    'dot-git-hfs': 'names ".git" on macOS (HFS+ ignores the invisible characters U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF); git refuses it',
-    'dot-gitmodules': 'names ".gitmodules" (possibly as a Windows or macOS variant); git reads it as submodule configuration and `git fsck` checks it',
-};
-
-;// CONCATENATED MODULE: ./src/core/keys.ts
-/**
- * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
- * rules are git's path rules plus a length bound. See docs/keys.md.
- */
-
-
-/** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
- * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
-const MAX_KEY_BYTES = 1024;
-const encoder = new TextEncoder();
-/**
- * Throw `InvalidKey` (with `data.rule`) unless `key` is a valid key. Runs before any I/O.
- *
- * @example
- * assertValidKey('github/repo/octo/hello.json'); // ok
- * assertValidKey('a//b'); // throws InvalidKey { rule: 'empty-segment' }
- */
-function assertValidKey(key) {
-    if (typeof key !== 'string')
-        throw new core_errors/* InvalidKey */.rk(key, 'type', `key must be a string, got ${typeof key}`);
-    if (key.length === 0)
-        throw new core_errors/* InvalidKey */.rk(key, 'empty', 'key must not be empty');
-    if (!key.isWellFormed()) {
-        throw new core_errors/* InvalidKey */.rk(key, 'utf8', `key ${JSON.stringify(key)} is not valid UTF-8 (lone surrogate)`);
-    }
-    if (/[\u0000-\u001f\u007f]/.test(key)) {
-        throw new core_errors/* InvalidKey */.rk(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
-    }
-    // One spelling per key: macOS (and many editors) write NFD, Linux keeps bytes as given, so two
-    // spellings of "é" would be two keys in git but one file on a Mac checkout. See docs/keys.md.
-    if (key.normalize('NFC') !== key) {
-        throw new core_errors/* InvalidKey */.rk(key, 'not-nfc', `key ${JSON.stringify(key)} is not in Unicode normalisation form NFC; use ${JSON.stringify(key.normalize('NFC'))} (key.normalize('NFC'))`);
-    }
-    if (key.startsWith('/') || key.endsWith('/')) {
-        throw new core_errors/* InvalidKey */.rk(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
-    }
-    const bytes = encoder.encode(key).length;
-    if (bytes > MAX_KEY_BYTES) {
-        throw new core_errors/* InvalidKey */.rk(key, 'too-long', `key is ${bytes} bytes; the limit is ${MAX_KEY_BYTES} UTF-8 bytes`);
-    }
-    for (const seg of key.split('/')) {
-        if (seg === '')
-            throw new core_errors/* InvalidKey */.rk(key, 'empty-segment', `key ${JSON.stringify(key)} must not contain "//"`);
-        if (seg === '.' || seg === '..') {
-            throw new core_errors/* InvalidKey */.rk(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
-        }
-        // git's verify_path rules with NTFS and HFS protection (see git-path.ts): `.git`, `.git.`,
-        // `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g\u200Cit`, `.gitmodules` variants.
-        const rule = gitPathRule(seg);
-        if (rule) {
-            throw new core_errors/* InvalidKey */.rk(key, rule, `key ${JSON.stringify(key)} has the part ${JSON.stringify(seg)}, which ${GIT_PATH_RULE_TEXT[rule]}`, { component: seg });
-        }
-    }
-}
-/** Non-throwing form of {@link assertValidKey}. */
-function isValidKey(key) {
-    try {
-        assertValidKey(key);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/** Validate a list prefix: empty, or a key-shaped path optionally ending in "/". */
-function assertValidPrefix(prefix) {
-    if (typeof prefix !== 'string')
-        throw new core_errors/* InvalidKey */.rk(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
-    if (prefix === '')
-        return;
-    if (prefix.endsWith('/'))
-        return assertValidKey(prefix.slice(0, -1));
-    try {
-        assertValidKey(prefix);
-    }
-    catch (e) {
-        // The last part of a prefix may be the start of a longer name: `x/.git` lists `x/.gitignore`.
-        if (e instanceof core_errors/* InvalidKey */.rk && isValidKey(`${prefix}x`))
-            return;
-        throw e;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/core/version.ts
-/** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
-
-
-const VERSION_RE = /^[0-9a-f]{40}$/;
-/**
- * Throw `InvalidVersion` unless `v` is a 40-hex commit SHA. Called before any I/O.
- *
- * @example
- * assertValidVersion('0123456789abcdef0123456789abcdef01234567');
- */
-function assertValidVersion(v) {
-    if (typeof v !== 'string' || !VERSION_RE.test(v))
-        throw new core_errors/* InvalidVersion */.KG(v);
-}
-/**
- * Check the options of `RefStore.changes` before any I/O (every store calls it): `from` (and `to`, when
- * given) must be well-formed versions, `prefix` a valid key prefix. Returns the prefix ('' by default).
- *
- * @example
- * const prefix = checkChangesOptions({ from: v1, prefix: 'github/' });
- */
-function checkChangesOptions(options) {
-    const prefix = options?.prefix ?? '';
-    assertValidPrefix(prefix);
-    assertValidVersion(options?.from);
-    if (options.to !== undefined)
-        assertValidVersion(options.to);
-    return prefix;
-}
-
-;// CONCATENATED MODULE: ./src/core/watch.ts
-/**
- * `watch`: follow a section and report what changed, for the price of conditional ref reads.
- *
- * Each poll is one `store.head()`. On the GitHub API that is `GET /git/ref/…` with `If-None-Match`:
- * while nothing moved GitHub answers 304, which costs no primary rate limit when authorized
- * (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate).
- * When the tip moves, one `store.changes({ from: last, to: tip, prefix })` names the keys, and the
- * callback runs once per move that touched `prefix`. Errors back off exponentially; a `RateLimited`
- * error waits its `Retry-After` (or until its reset). In a page, polling pauses while the tab is
- * hidden (Page Visibility API) and resumes when it is shown again.
- */
-
-
-
-function defaultSleep(ms, signal) {
-    return new Promise((resolve) => {
-        if (signal?.aborted)
-            return resolve();
-        const t = setTimeout(done, ms);
-        function done() {
-            clearTimeout(t);
-            signal?.removeEventListener('abort', done);
-            resolve();
-        }
-        signal?.addEventListener('abort', done, { once: true });
-    });
-}
-function defaultVisibility() {
-    const d = globalThis.document;
-    return d && typeof d.hidden === 'boolean' && typeof d.addEventListener === 'function'
-        ? d
-        : null;
-}
-/** Resolve once the page is visible (at once when it is, or when there is no page) or on abort. */
-function whenVisible(v, signal) {
-    if (!v?.hidden || signal?.aborted)
-        return Promise.resolve();
-    return new Promise((resolve) => {
-        const check = () => {
-            if (v.hidden && !signal?.aborted)
-                return;
-            v.removeEventListener('visibilitychange', check);
-            signal?.removeEventListener('abort', check);
-            resolve();
-        };
-        v.addEventListener('visibilitychange', check);
-        signal?.addEventListener('abort', check, { once: true });
-    });
-}
-/** Errors that another poll cannot fix: the watch ends with them. */
-function isPermanent(e) {
-    return (e instanceof core_errors/* InvalidVersion */.KG ||
-        e instanceof core_errors/* InvalidKey */.rk ||
-        e instanceof core_errors/* InvalidConfig */.OZ ||
-        e instanceof core_errors/* AuthInvalid */.SX ||
-        e instanceof core_errors/* Forbidden */.cw ||
-        !(e instanceof core_errors/* DocDbError */.rq));
-}
-/**
- * Poll the section's tip every `interval` ms and call `onChange` once per move that touched `prefix`.
- * Resolves when `signal` aborts; rejects on a permanent error (bad version, bad token, a bug).
- *
- * @example
- * const stop = new AbortController();
- * const done = watch(store, { prefix: 'github/issue/', interval: 30_000, signal: stop.signal }, (c) => {
- *   for (const k of [...c.added, ...c.changed]) console.log('now at', c.to, k.key);
- * });
- * // later: stop.abort(); await done;
- */
-async function watch(store, options, onChange) {
-    const prefix = options.prefix ?? '';
-    assertValidPrefix(prefix);
-    const interval = options.interval ?? 60_000;
-    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
-        throw new core_errors/* InvalidConfig */.OZ('interval', `interval must be a positive number of milliseconds, got ${String(interval)}`, {
-            allowed: 'milliseconds > 0',
-        });
-    }
-    if (typeof onChange !== 'function')
-        throw new core_errors/* InvalidConfig */.OZ('onChange', 'watch needs an onChange callback');
-    if (options.since !== undefined)
-        assertValidVersion(options.since);
-    const maxBackoff = options.maxBackoff ?? 15 * 60_000;
-    const sleep = options.sleep ?? defaultSleep;
-    const now = options.now ?? Date.now;
-    const visibility = options.visibility === undefined ? defaultVisibility() : options.visibility;
-    const signal = options.signal;
-    let last = options.since;
-    let failures = 0;
-    while (!signal?.aborted) {
-        await whenVisible(visibility, signal);
-        if (signal?.aborted)
-            break;
-        let wait = interval;
-        try {
-            const tip = await store.head();
-            if (last === undefined || tip === null)
-                last = tip;
-            else if (tip !== last) {
-                const c = last === null
-                    ? // The section was created since the last poll: everything in it is new.
-                        { from: null, to: tip, added: await addedAt(store, tip, prefix), changed: [], removed: [] }
-                    : await store.changes({ from: last, to: tip, prefix });
-                last = tip;
-                if (c.added.length + c.changed.length + c.removed.length > 0) {
-                    await onChange({ from: c.from, to: c.to, added: c.added, changed: c.changed, removed: c.removed });
-                }
-            }
-            failures = 0;
-        }
-        catch (e) {
-            if (signal?.aborted)
-                break;
-            if (isPermanent(e))
-                throw e;
-            failures++;
-            wait = Math.min(maxBackoff, interval * 2 ** failures);
-            if (e instanceof core_errors/* RateLimited */.JH) {
-                if (e.retryAfter !== undefined)
-                    wait = Math.max(wait, e.retryAfter * 1000);
-                else if (e.reset !== undefined)
-                    wait = Math.max(wait, e.reset * 1000 - now());
-            }
-            options.onError?.(e, wait);
-        }
-        if (signal?.aborted)
-            break;
-        await sleep(wait, signal);
-    }
-}
-/** Keys of a section that did not exist at the previous poll (all added). */
-async function addedAt(store, version, prefix) {
-    const listed = await store.list({ prefix, version });
-    return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
-}
-
-;// CONCATENATED MODULE: ./src/core/read-many.ts
-/**
- * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
- * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
- * once first), so a write in between never mixes versions.
- */
-
-
-
-/**
- * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
- * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
- *
- * @example
- * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
- */
-async function* readManyFrom(store, keys, options = {}) {
-    if (!Array.isArray(keys))
-        throw new core_errors/* InvalidConfig */.OZ('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
-    for (const k of keys)
-        assertValidKey(k);
-    if (options.version !== undefined)
-        assertValidVersion(options.version);
-    const unique = [...new Set(keys)];
-    if (store.readMany) {
-        yield* store.readMany(unique, options);
-        return;
-    }
-    const version = options.version ?? (await store.head());
-    for (const key of unique) {
-        const got = version === null ? null : await store.get(key, { version });
-        yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/identity.ts
-/**
- * Document identity `(namespace, doc_type, id)` and its canonical key `<namespace>/<doc_type>/<id>.json`.
- * See docs/documents.md.
- */
-
-
-
-/** Suffix of every document key. */
-const DOCUMENT_SUFFIX = '.json';
-/**
- * Keys under this prefix belong to docdb itself (state, metadata); they are never documents. Any
- * namespace starting with `_` is reserved for the same reason, so user documents can never collide.
- */
-const RESERVED_PREFIX = '_docdb/';
-/**
- * Longest namespace, doc_type, or single id segment, in UTF-8 bytes: 255 is the file-name limit of
- * common file systems, so a checkout of the section ref always works. (The last id segment also
- * carries `.json`, so it may be at most 250 bytes.) The whole key is bounded by `MAX_KEY_BYTES`.
- */
-const MAX_SEGMENT_BYTES = 255;
-const identity_encoder = new TextEncoder();
-const byteLength = (s) => identity_encoder.encode(s).length;
-function fail(field, rule, value, why) {
-    const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
-    throw new core_errors/* InvalidIdentity */.qH(field, `${field} ${shown} is invalid: ${why}`, {
-        rule,
-        value: typeof value === 'string' ? value : String(value),
-    });
-}
-function checkSegment(field, value, segment, maxBytes) {
-    if (segment === '') {
-        fail(field, 'empty-segment', value, field === 'id' ? 'it must not start or end with "/" or contain "//"' : 'it must not be empty');
-    }
-    if (segment === '.' || segment === '..')
-        fail(field, 'dot-segment', value, 'no part of it may be "." or ".."');
-    const gitRule = gitPathRule(segment);
-    if (gitRule)
-        fail(field, gitRule, value, `its part ${JSON.stringify(segment)} ${GIT_PATH_RULE_TEXT[gitRule]}`);
-    if (byteLength(segment) > maxBytes) {
-        fail(field, 'too-long', value, `each part may be at most ${maxBytes} UTF-8 bytes`);
-    }
-}
-function checkField(field, value) {
-    if (typeof value !== 'string')
-        fail(field, 'type', value, `it must be a string, got ${typeof value}`);
-    if (value.length === 0)
-        fail(field, 'empty', value, 'it must not be empty');
-    if (!value.isWellFormed())
-        fail(field, 'utf8', value, 'it is not valid UTF-8 (lone surrogate)');
-    if (/[\u0000-\u001f\u007f]/.test(value))
-        fail(field, 'control-char', value, 'it must not contain NUL or control characters');
-    if (value.normalize('NFC') !== value) {
-        fail(field, 'not-nfc', value, `it is not in Unicode form NFC; use ${JSON.stringify(value.normalize('NFC'))}`);
-    }
-    if (field !== 'id' && value.includes('/')) {
-        fail(field, 'slash', value, `${field} is a single key segment and must not contain "/" (only id may)`);
-    }
-    if (field === 'namespace' && value.startsWith('_')) {
-        fail(field, 'reserved', value, 'namespaces starting with "_" are reserved for docdb metadata (such as _docdb/)');
-    }
-    const segments = field === 'id' ? value.split('/') : [value];
-    segments.forEach((seg, i) => {
-        const last = i === segments.length - 1;
-        checkSegment(field, value, seg, field === 'id' && last ? MAX_SEGMENT_BYTES - DOCUMENT_SUFFIX.length : MAX_SEGMENT_BYTES);
-    });
-}
-/**
- * Throw `InvalidIdentity` (with `data.field` and `data.rule`) unless the identity is valid. Runs before
- * any I/O. Rules: every field a non-empty, well-formed string without NUL/control characters; no
- * `.`, `..` or `.git` parts; namespace and doc_type without `/`; namespace not starting with `_`; each
- * part at most 255 UTF-8 bytes and the derived key at most `MAX_KEY_BYTES`.
- *
- * @example
- * assertValidIdentity({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' }); // ok
- * assertValidIdentity({ namespace: 'github', doc_type: 'repo', id: '../x' }); // InvalidIdentity { field: 'id', rule: 'dot-segment' }
- */
-function assertValidIdentity(identity) {
-    if (typeof identity !== 'object' || identity === null) {
-        throw new core_errors/* InvalidIdentity */.qH('identity', `identity must be an object { namespace, doc_type, id }, got ${identity === null ? 'null' : typeof identity}`, {
-            rule: 'type',
-        });
-    }
-    const { namespace, doc_type, id } = identity;
-    checkField('namespace', namespace);
-    checkField('doc_type', doc_type);
-    checkField('id', id);
-    const key = `${namespace}/${doc_type}/${id}${DOCUMENT_SUFFIX}`;
-    if (byteLength(key) > MAX_KEY_BYTES) {
-        fail('id', 'too-long', id, `the document key ${key.slice(0, 40)}… would be ${byteLength(key)} bytes; the limit is ${MAX_KEY_BYTES}`);
-    }
-    // Belt and braces: the derived key must satisfy the RefStore key rules.
-    try {
-        assertValidKey(key);
-    }
-    catch (e) {
-        if (e instanceof core_errors/* InvalidKey */.rk)
-            fail('id', String(e.data.rule), id, e.message);
-        throw e;
-    }
-}
-/** Non-throwing form of {@link assertValidIdentity}. */
-function isValidIdentity(identity) {
-    try {
-        assertValidIdentity(identity);
-        return true;
-    }
-    catch {
-        return false;
-    }
-}
-/**
- * The canonical key of a document: `<namespace>/<doc_type>/<id>.json`. Validates the identity first.
- *
- * @example
- * deriveKey({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' })
- * // 'github/repo/octo/hello-world.json'
- */
-function deriveKey(identity) {
-    assertValidIdentity(identity);
-    return `${identity.namespace}/${identity.doc_type}/${identity.id}${DOCUMENT_SUFFIX}`;
-}
-/**
- * The identity a key belongs to, or `null` when the key is not a document key (wrong shape, no
- * `.json` suffix, under the reserved `_docdb/` prefix, or an identity that would be invalid).
- * Never throws: lists use it to skip foreign keys.
- *
- * @example
- * parseKey('github/repo/octo/hello-world.json') // { namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' }
- * parseKey('_docdb/state/x.json') // null
- */
-function parseKey(key) {
-    if (typeof key !== 'string' || !key.endsWith(DOCUMENT_SUFFIX))
-        return null;
-    const first = key.indexOf('/');
-    const second = first < 0 ? -1 : key.indexOf('/', first + 1);
-    if (second < 0)
-        return null;
-    const identity = {
-        namespace: key.slice(0, first),
-        doc_type: key.slice(first + 1, second),
-        id: key.slice(second + 1, key.length - DOCUMENT_SUFFIX.length),
-    };
-    return isValidIdentity(identity) ? identity : null;
-}
-
-;// CONCATENATED MODULE: ./src/document/envelope.ts
-/**
- * Document envelopes: `{ namespace, type, id, version, data }`. The stored blob is the canonical JSON of
- * `{ namespace, type, id, data }`; `version` is never stored — it is the commit SHA the blob was read
- * at, so the same bytes are valid at every version and unchanged data never makes a commit.
- */
-
-
-
-
-
-const INPUT_FIELDS = new Set(['namespace', 'type', 'id', 'data']);
-/** The identity of an envelope or input (`type` → `doc_type`). */
-function identityOf(doc) {
-    return { namespace: doc.namespace, doc_type: doc.type, id: doc.id };
-}
-/**
- * Throw `InvalidDocument` / `InvalidIdentity` unless `doc` is a writable document: an object with
- * exactly `namespace`, `type`, `id`, `data`, a valid identity, and JSON `data`.
- */
-function assertValidDocumentInput(doc) {
-    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
-        throw new core_errors/* InvalidDocument */.D1('document', 'a document must be an object { namespace, type, id, data }');
-    }
-    const record = doc;
-    if ('version' in record) {
-        throw new core_errors/* InvalidDocument */.D1('version', 'version is output only: it is the commit SHA a document is read at and cannot be written. Remove it.');
-    }
-    for (const field of Object.keys(record)) {
-        if (!INPUT_FIELDS.has(field)) {
-            const hint = field === 'doc_type' ? ' (an envelope calls it "type")' : '';
-            throw new core_errors/* InvalidDocument */.D1(field, `unknown document field ${JSON.stringify(field)}${hint}; allowed: namespace, type, id, data`);
-        }
-    }
-    if (!('data' in record) || record.data === undefined) {
-        throw new core_errors/* InvalidDocument */.D1('data', 'data is required (any JSON value; use null for "no data")');
-    }
-    assertValidIdentity({ namespace: record.namespace, doc_type: record.type, id: record.id });
-}
-/**
- * The blob bytes stored for a document: canonical JSON of `{ data, id, namespace, type }`.
- *
- * @example
- * encodeEnvelope({ namespace: 'github', type: 'repo', id: 'octo/hello', data: { stars: 1 } })
- * // UTF-8 of '{\n  "data": {\n    "stars": 1\n  },\n  "id": "octo/hello",\n  "namespace": "github",\n  "type": "repo"\n}\n'
- */
-function encodeEnvelope(doc) {
-    assertValidDocumentInput(doc);
-    return encodeCheckedEnvelope(doc);
-}
-/**
- * Validate a document input ONCE and return its canonical key and stored bytes (what a write needs).
- * `encodeEnvelope` + `deriveKey` would validate the identity twice more; on a 100,000-document batch
- * that is most of the CPU spent before the first request.
- *
- * @example
- * documentChange({ namespace: 'github', type: 'repo', id: 'octo/hello', data: {} })
- * // { key: 'github/repo/octo/hello.json', value: <canonical JSON bytes> }
- */
-function documentChange(doc) {
-    assertValidDocumentInput(doc);
-    return { key: `${doc.namespace}/${doc.type}/${doc.id}${DOCUMENT_SUFFIX}`, value: encodeCheckedEnvelope(doc) };
-}
-/** Canonical bytes of an already validated input. */
-function encodeCheckedEnvelope(doc) {
-    const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
-    // Paths in errors start at the document, e.g. `data.branches[0].sha`.
-    const json = canonicalJson(stored, 'document');
-    return (0,core_bytes/* utf8 */.As)(json);
-}
-/**
- * Parse stored bytes into an envelope read at `version`. Throws `InvalidDocument` (field `blob`) when
- * the bytes are not a stored envelope, and `InvalidVersion` for a malformed version.
- */
-function decodeEnvelope(bytes, version) {
-    assertValidVersion(version);
-    let parsed;
-    try {
-        parsed = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
-    }
-    catch (e) {
-        throw new core_errors/* InvalidDocument */.D1('blob', `stored document is not UTF-8 JSON: ${e.message}`);
-    }
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
-        throw new core_errors/* InvalidDocument */.D1('blob', 'stored document is not a JSON object');
-    }
-    const p = parsed;
-    if (typeof p.namespace !== 'string' || typeof p.type !== 'string' || typeof p.id !== 'string' || !('data' in p)) {
-        throw new core_errors/* InvalidDocument */.D1('blob', 'stored document lacks namespace, type, id or data');
-    }
-    return { namespace: p.namespace, type: p.type, id: p.id, version, data: p.data };
-}
-/** True when an envelope belongs to `identity`. */
-function envelopeMatches(envelope, identity) {
-    return (envelope.namespace === identity.namespace && envelope.type === identity.doc_type && envelope.id === identity.id);
-}
-
-;// CONCATENATED MODULE: ./src/document/bulk.ts
-/**
- * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
- * store reads the section's archive or batches of blobs instead of one request per document; other stores
- * read key by key at one version.
- */
-
-
-
-
-
-/**
- * The envelopes of `identities` at one version, in order, null for a missing one.
- *
- * @example
- * const envs = await getManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
- */
-async function getManyDocuments(store, identities, options) {
-    if (!Array.isArray(identities)) {
-        throw new core_errors/* InvalidConfig */.OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
-    }
-    if (options.version !== undefined)
-        assertValidVersion(options.version);
-    const keys = identities.map((identity, i) => keyAt(identity, i));
-    const byKey = new Map();
-    for await (const item of readManyFrom(store, keys, options)) {
-        if (item.value === null || item.version === null)
-            continue;
-        byKey.set(item.key, decodeEnvelope(item.value, item.version));
-    }
-    return identities.map((identity, i) => {
-        const env = byKey.get(keys[i]);
-        if (env)
-            checkIdentity(env, identity, keys[i]);
-        return env ?? null;
-    });
-}
-/**
- * Attach each entry's envelope (`document`), read at `version` in bulk.
- *
- * @example
- * await withEnvelopes(store, page.documents, page.version);
- */
-async function withEnvelopes(store, entries, version) {
-    const byKey = new Map(entries.map((e) => [e.key, e]));
-    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version })) {
-        const entry = byKey.get(item.key);
-        if (!entry || item.value === null)
-            continue;
-        const env = decodeEnvelope(item.value, version);
-        checkIdentity(env, entry, item.key);
-        entry.document = env;
-    }
-}
-/** The key of `identities[i]`, with the index in the error of an invalid one. */
-function keyAt(identity, i) {
-    try {
-        return deriveKey(identity);
-    }
-    catch (e) {
-        if (e instanceof core_errors/* InvalidIdentity */.qH) {
-            const field = `identities[${i}].${String(e.data.field)}`;
-            throw new core_errors/* InvalidIdentity */.qH(field, `identities[${i}]: ${e.message}`, { ...e.data, field, index: i });
-        }
-        throw e;
-    }
-}
-function checkIdentity(env, identity, key) {
-    if (!envelopeMatches(env, identity)) {
-        throw new core_errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/list-pages.ts
-/**
- * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
- * first page's version, and the `limit` rule.
- */
-
-
-/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
-function encodeCursor(version, lastKey) {
-    return (0,core_bytes/* toBase64 */.nk)((0,core_bytes/* utf8 */.As)(`${version}\n${lastKey}`))
-        .replace(/\+/g, '-')
-        .replace(/\//g, '_')
-        .replace(/=+$/, '');
-}
-function decodeCursor(cursor) {
-    const bad = () => {
-        throw new core_errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
-            allowed: 'the nextCursor string of a previous list() result',
-        });
-    };
-    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
-        return bad();
-    let text;
-    try {
-        text = (0,core_bytes/* fromUtf8 */.ar)((0,core_bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
-    }
-    catch {
-        return bad();
-    }
-    const version = text.slice(0, 40);
-    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
-        return bad();
-    return { version, after: text.slice(41) };
-}
-function assertLimit(limit) {
-    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
-        throw new core_errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
-            allowed: 'an integer ≥ 1',
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/document-store.ts
-/**
- * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
- * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
- */
-
-
-
-
-
-
-
-
-
-
-/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
-function documentsOf(keys, type) {
-    const out = [];
-    for (const k of keys) {
-        const identity = parseKey(k.key);
-        if (identity && (type === undefined || identity.doc_type === type))
-            out.push({ ...identity, ...k });
-    }
-    return out;
-}
-/**
- * Documents over a RefStore.
- *
- * @example
- * const docs = new DocumentStore(new MemoryRefStore());
- * const { version } = await docs.put({ namespace: 'github', type: 'repo', id: 'octo/hello-world', data: { stars: 1 } });
- * const env = await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' });
- * // env = { namespace: 'github', type: 'repo', id: 'octo/hello-world', version, data: { stars: 1 } }
- */
-/** Documents per part when `putMany` hands a large write to the store in parts. */
-const PUT_MANY_PART = 1000;
-class DocumentStore {
-    store;
-    constructor(store) {
-        this.store = store;
-    }
-    /** Full name of the section ref. */
-    get ref() {
-        return this.store.ref;
-    }
-    /** Current tip of the section, or null before the first write. */
-    async head() {
-        return this.store.head();
-    }
-    /**
-     * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
-     * envelope as stored, at the resulting version.
-     */
-    async put(doc, options) {
-        const { key, value } = documentChange(doc);
-        const result = await this.store.put(key, value, options);
-        const document = result.version === null
-            ? null
-            : { namespace: doc.namespace, type: doc.type, id: doc.id, version: result.version, data: doc.data };
-        return { ...result, document };
-    }
-    /**
-     * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
-     * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
-     * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
-     * document then fails the write when its part is reached — still with no commit.
-     */
-    async putMany(docs, options) {
-        if (!Array.isArray(docs))
-            throw new core_errors/* InvalidDocument */.D1('documents', 'putMany takes an array of documents');
-        if (docs.length <= PUT_MANY_PART) {
-            return this.commit(docs.map((document) => ({ op: 'put', document })), options);
-        }
-        function* parts() {
-            for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
-                yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
-            }
-        }
-        return this.commitParts(parts(), options);
-    }
-    /**
-     * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
-     * as it arrives and handed to the store (`commitInParts`), so memory holds one part, not the whole
-     * write. A key in two parts is `InvalidKey` "duplicate"; an error thrown by the parts ends the write
-     * with no commit.
-     *
-     * @example
-     * async function* pages() {
-     *   for (let p = 1; p <= 3; p++) yield [{ op: 'put', document: { namespace: 'github', type: 'page', id: `p${p}`, data: { p } } }];
-     * }
-     * await docs.commitParts(pages(), { message: 'backfill' });
-     */
-    async commitParts(parts, options) {
-        const toChanges = (ops) => this.toChanges(ops);
-        async function* changes() {
-            for await (const part of parts)
-                yield toChanges(part);
-        }
-        return commitInParts(this.store, changes(), options);
-    }
-    /**
-     * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
-     * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
-     *
-     * @example
-     * await docs.commit([
-     *   { op: 'put', document: { namespace: 'github', type: 'issue', id: 'o/r#1', data: { title: 'Hi' } } },
-     *   { op: 'delete', identity: { namespace: 'github', doc_type: 'issue', id: 'o/r#2' } },
-     *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
-     * ]);
-     */
-    async commit(ops, options) {
-        return this.store.commit(this.toChanges(ops), options);
-    }
-    /** Validate and encode operations into store changes (each document validated once, here). */
-    toChanges(ops) {
-        if (!Array.isArray(ops))
-            throw new core_errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
-        return ops.map((o, i) => {
-            if (o?.op === 'put') {
-                // Validated once here (not again by encodeEnvelope and deriveKey).
-                return { op: 'put', ...documentChange(o.document) };
-            }
-            if (o?.op === 'delete')
-                return { op: 'delete', key: deriveKey(o.identity) };
-            if (o?.op === 'meta') {
-                // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
-                if (!isValidKey(o.key) || !o.key.startsWith(RESERVED_PREFIX) || o.key.length === RESERVED_PREFIX.length) {
-                    throw new core_errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${RESERVED_PREFIX}" (e.g. ${RESERVED_PREFIX}state/x.json)`);
-                }
-                if (o.value === null)
-                    return { op: 'delete', key: o.key };
-                if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
-                    throw new core_errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
-                }
-                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,core_bytes/* utf8 */.As)(o.value) : o.value };
-            }
-            throw new core_errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
-        });
-    }
-    /** The document at the tip (or at `version`), or null when absent. */
-    async get(identity, options = {}) {
-        return (await this.read(identity, options)).document;
-    }
-    /**
-     * Like {@link get}, with what the read cost: the version read, upstream `requests` and `rateLimit`
-     * (for a missing document `version` is null and the cost is what the backend reported, if anything).
-     *
-     * @example
-     * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
-     */
-    async read(identity, options = {}) {
-        const key = deriveKey(identity);
-        if (options.version !== undefined)
-            assertValidVersion(options.version);
-        const got = await this.store.get(key, options);
-        if (!got)
-            return { document: null, version: null, etag: null };
-        const envelope = decodeEnvelope(got.value, got.version);
-        if (!envelopeMatches(envelope, identity)) {
-            throw new core_errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`, {
-                key,
-            });
-        }
-        const meta = {};
-        if (got.requests !== undefined)
-            meta.requests = got.requests;
-        if (got.rateLimit)
-            meta.rateLimit = got.rateLimit;
-        return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
-    }
-    /** Delete one document (no commit when it does not exist). */
-    async delete(identity, options) {
-        return this.store.delete(deriveKey(identity), options);
-    }
-    /**
-     * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
-     * in one namespace / doc_type. Only subtrees that differ are read.
-     *
-     * @example
-     * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
-     * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
-     */
-    async changes(options) {
-        const { namespace, type } = options ?? {};
-        if (type !== undefined && namespace === undefined) {
-            throw new core_errors/* InvalidConfig */.OZ('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
-        }
-        if (namespace !== undefined)
-            assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        const r = await this.store.changes({
-            from: options.from,
-            ...(options.to !== undefined ? { to: options.to } : {}),
-            prefix,
-        });
-        const meta = {};
-        if (r.rateLimit)
-            meta.rateLimit = r.rateLimit;
-        if (r.requests !== undefined)
-            meta.requests = r.requests;
-        return {
-            ...meta,
-            from: r.from,
-            to: r.to,
-            added: documentsOf(r.added, type),
-            changed: documentsOf(r.changed, type),
-            removed: documentsOf(r.removed, type),
-        };
-    }
-    /**
-     * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
-     * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
-     *
-     * @example
-     * const stop = new AbortController();
-     * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
-     */
-    watch(options, onChange) {
-        const { namespace, type, ...rest } = options ?? {};
-        if (type !== undefined && namespace === undefined) {
-            throw new core_errors/* InvalidConfig */.OZ('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
-        }
-        if (namespace !== undefined)
-            assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        return watch(this.store, { ...rest, prefix }, (c) => {
-            const added = documentsOf(c.added, type);
-            const changed = documentsOf(c.changed, type);
-            const removed = documentsOf(c.removed, type);
-            // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
-            if (added.length + changed.length + removed.length === 0)
-                return;
-            return onChange({ from: c.from, to: c.to, added, changed, removed });
-        });
-    }
-    /** Commits that changed the document, newest first (including its deletion). */
-    async history(identity, options = {}) {
-        assertLimit(options.limit);
-        return this.store.history(deriveKey(identity), options);
-    }
-    /**
-     * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
-     * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
-     */
-    async list(options = {}) {
-        const { namespace, type, limit, withData } = options;
-        if (withData !== undefined && typeof withData !== 'boolean') {
-            throw new core_errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
-                allowed: 'true or false',
-            });
-        }
-        // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
-        if (namespace !== undefined || type !== undefined) {
-            assertValidIdentity({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
-        }
-        assertLimit(limit);
-        let version = options.version;
-        if (version !== undefined)
-            assertValidVersion(version);
-        let after;
-        if (options.cursor !== undefined) {
-            const c = decodeCursor(options.cursor);
-            if (version !== undefined && version !== c.version) {
-                throw new core_errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
-            }
-            version = c.version;
-            after = c.after;
-        }
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        const listed = await this.store.list(version === undefined ? { prefix } : { prefix, version });
-        const documents = [];
-        let nextCursor = null;
-        for (const entry of listed.entries) {
-            if (after !== undefined && entry.key <= after)
-                continue;
-            const identity = parseKey(entry.key);
-            if (!identity || (type !== undefined && identity.doc_type !== type))
-                continue;
-            if (limit !== undefined && documents.length === limit) {
-                const last = documents[documents.length - 1];
-                nextCursor = encodeCursor(listed.version, last.key);
-                break;
-            }
-            documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
-        }
-        const meta = {};
-        if (listed.rateLimit)
-            meta.rateLimit = listed.rateLimit;
-        if (listed.requests !== undefined)
-            meta.requests = listed.requests;
-        if (withData && listed.version !== null)
-            await withEnvelopes(this.store, documents, listed.version);
-        return { ...meta, documents, version: listed.version, nextCursor };
-    }
-    /**
-     * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
-     * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
-     * `identities[i]`).
-     *
-     * @example
-     * const [a, b] = await docs.getMany([
-     *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
-     *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
-     * ]);
-     */
-    async getMany(identities, options = {}) {
-        return getManyDocuments(this.store, identities, options);
-    }
-    /**
-     * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
-     * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
-     * the version of the first.
-     *
-     * @example
-     * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
-     */
-    async *stream(options = {}) {
-        const { pageSize = 1000, ...rest } = options;
-        if (!Number.isInteger(pageSize) || pageSize < 1) {
-            throw new core_errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
-        }
-        let cursor;
-        do {
-            const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
-            yield* page.documents;
-            cursor = page.nextCursor ?? undefined;
-        } while (cursor);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/index.ts
-
-
-
-
-
-// EXTERNAL MODULE: ./src/projection/conditional.ts
-var projection_conditional = __nccwpck_require__(7897);
-// EXTERNAL MODULE: ./src/projection/reducer-worker.ts
-var reducer_worker = __nccwpck_require__(9808);
-// EXTERNAL MODULE: ./src/projection/api-url.ts
-var api_url = __nccwpck_require__(3641);
-// EXTERNAL MODULE: ./src/projection/budget.ts
-var projection_budget = __nccwpck_require__(9664);
-;// CONCATENATED MODULE: ./src/projection/reducers.ts
-/**
- * Reducers turn one source item into a document's `data` (a JSON object), or `null` to skip the item.
- * Built-ins keep only fields that change when the thing itself changes (no download counters, no
- * API URLs), so an unchanged source reproduces byte-identical documents and a re-run commits nothing.
- *
- * Custom reducers are JavaScript (or, on Node >= 22.18, TypeScript) modules in the user's repository:
- *
- * ```js
- * // .github/docdb/issue-summary.js
- * export default function (issue, context) {
- *   if (issue.locked) return null; // skip
- *   return { title: issue.title, labels: issue.labels.map((l) => l.name), repo: context.repository };
- * }
- * ```
- */
-
-const str = (v) => (typeof v === 'string' ? v : null);
-const login = (u) => str(u?.login);
-const labelNames = (labels) => Array.isArray(labels)
-    ? labels
-        .map((l) => (typeof l === 'string' ? l : (str(l?.name) ?? '')))
-        .filter((l) => l !== '')
-        .sort()
-    : [];
-const logins = (users) => Array.isArray(users)
-    ? users
-        .map(login)
-        .filter((l) => !!l)
-        .sort()
-    : [];
-/**
- * The seed's repository reducer: `fullName`, `defaultBranch`, `description`, and `branches` as
- * `{ name: 'refs/heads/<branch>', sha }` sorted by name.
- *
- * @example
- * repositoryReducer({ repository: { full_name: 'o/r', default_branch: 'main' }, branches: [{ ref: 'refs/heads/main', object: { sha } }] });
- */
-function repositoryReducer(item) {
-    const { repository, branches } = item;
-    return {
-        fullName: str(repository.full_name),
-        defaultBranch: str(repository.default_branch),
-        description: str(repository.description),
-        branches: (branches ?? [])
-            .map((b) => ({ name: String(b.ref), sha: String(b.object?.sha ?? '') }))
-            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
-    };
-}
-/** Issue: number, title, state, labels, assignees, milestone, author, comment count and timestamps. */
-function issueReducer(item) {
-    const i = item;
-    return {
-        number: i.number,
-        title: str(i.title),
-        state: str(i.state),
-        stateReason: str(i.state_reason),
-        locked: i.locked === true,
-        author: login(i.user),
-        labels: labelNames(i.labels),
-        assignees: logins(i.assignees),
-        milestone: str(i.milestone?.title),
-        comments: typeof i.comments === 'number' ? i.comments : 0,
-        createdAt: str(i.created_at),
-        updatedAt: str(i.updated_at),
-        closedAt: str(i.closed_at),
-        url: str(i.html_url),
-    };
-}
-/** Pull request: number, title, state, draft, merged, base/head, labels, reviewers and timestamps. */
-function pullReducer(item) {
-    const p = item;
-    const base = p.base;
-    const head = p.head;
-    return {
-        number: p.number,
-        title: str(p.title),
-        state: str(p.state),
-        draft: p.draft === true,
-        merged: typeof p.merged_at === 'string',
-        author: login(p.user),
-        base: str(base?.ref),
-        head: str(head?.ref),
-        headSha: str(head?.sha),
-        labels: labelNames(p.labels),
-        assignees: logins(p.assignees),
-        requestedReviewers: logins(p.requested_reviewers),
-        createdAt: str(p.created_at),
-        updatedAt: str(p.updated_at),
-        closedAt: str(p.closed_at),
-        mergedAt: str(p.merged_at),
-        url: str(p.html_url),
-    };
-}
-/** Release: tag, name, draft/prerelease flags, target, author, dates and assets (without download counts). */
-function releaseReducer(item) {
-    const r = item;
-    return {
-        tag: str(r.tag_name),
-        name: str(r.name),
-        draft: r.draft === true,
-        prerelease: r.prerelease === true,
-        target: str(r.target_commitish),
-        author: login(r.author),
-        createdAt: str(r.created_at),
-        publishedAt: str(r.published_at),
-        body: str(r.body),
-        assets: Array.isArray(r.assets)
-            ? r.assets.map((a) => ({ name: str(a.name), size: a.size ?? null, contentType: str(a.content_type) }))
-            : [],
-        url: str(r.html_url),
-    };
-}
-/** `raw`: the item as GitHub returned it (large, and changes whenever any field does). */
-function rawReducer(item) {
-    return (item && typeof item === 'object' ? item : { value: item });
-}
-/** Built-in reducers by name. */
-const BUILTINS = {
-    repository: repositoryReducer,
-    issue: issueReducer,
-    pull: pullReducer,
-    release: releaseReducer,
-    raw: rawReducer,
-};
-/**
- * Resolve a projection's reducer and check it before any request is made. Custom modules are resolved
- * relative to `baseDir` (the directory of the spec file), must stay inside `confineTo` after symbolic
- * links are resolved, and are imported once into a worker thread of their own, where every call runs
- * under a time limit (see reducer-worker.ts). Call `close()` when the run ends.
- *
- * @example
- * const reducer = await loadReducer(projection, dirname(spec.file), spec.file, { confineTo: workspace });
- * try { await reducer.reduce(item, context); } finally { await reducer.close(); }
- */
-async function loadReducer(projection, baseDir, specFile = 'spec', options = {}) {
-    const r = projection.reducer;
-    if ('builtin' in r) {
-        const reduce = BUILTINS[r.builtin];
-        if (!reduce) {
-            throw new core_errors/* InvalidSpec */.Nh(`unknown built-in reducer ${r.builtin}`, {
-                file: specFile,
-                line: projection.lines.reducer,
-                field: `projections.${projection.name}.reducer`,
-            });
-        }
-        return { reduce, fingerprint: `builtin:${r.builtin}:1`, close: async () => { } };
-    }
-    const { resolve, isAbsolute, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
-    const { pathToFileURL } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3136, 23));
-    const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
-    const { createHash } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7598, 23));
-    const field = `projections.${projection.name}.reducer.module`;
-    const where = `${specFile}:${projection.lines.reducer}: ${field}`;
-    const data = { file: specFile, line: projection.lines.reducer, field, projection: projection.name };
-    const file = isAbsolute(r.module) ? r.module : resolve(baseDir, r.module);
-    let real;
-    let code;
-    try {
-        real = await realpath(file);
-        code = await readFile(real);
-    }
-    catch {
-        throw new core_errors/* InvalidSpec */.Nh(`${where}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, data);
-    }
-    // A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
-    // file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
-    const rootDir = options.confineTo ?? baseDir;
-    const root = await realpath(rootDir).catch(() => resolve(rootDir));
-    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-        throw new core_errors/* InvalidSpec */.Nh(`${where}: reducer module ${r.module} resolves to ${real}, outside the workspace ${root}; reducer modules must be files inside the workspace (symbolic links are resolved first)`, { ...data, reason: 'outside-workspace' });
-    }
-    const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 9808));
-    const timeoutMs = options.timeoutMs ?? DEFAULT_REDUCER_TIMEOUT_SECONDS * 1000;
-    const handle = await startReducerWorker(pathToFileURL(real).href, r.export, timeoutMs);
-    const loaded = handle.loaded;
-    if ('loadError' in loaded) {
-        await handle.close();
-        const ts = /\.m?ts$/.test(real);
-        throw new core_errors/* InvalidSpec */.Nh(`${where}: cannot load reducer module ${r.module}: ${loaded.loadError}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`, data);
-    }
-    if (!loaded.ok) {
-        await handle.close();
-        throw new core_errors/* InvalidSpec */.Nh(`${specFile}:${projection.lines.reducer}: projections.${projection.name}.reducer.export: module ${r.module} has no function export "${r.export}"${loaded.exported.length ? `; it exports ${loaded.exported.join(', ')}` : ''}`, { ...data, field: `projections.${projection.name}.reducer.export` });
-    }
-    const fingerprint = `module:${createHash('sha256').update(code).digest('hex').slice(0, 16)}:${r.export}`;
-    return { reduce: (item, context) => handle.reduce(item, context), fingerprint, close: () => handle.close() };
-}
-
-// EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
-// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
-var dist = __nccwpck_require__(8815);
-;// CONCATENATED MODULE: ./src/projection/template.ts
-/**
- * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
- * text with `{variable}` placeholders; the variables a template may use depend on the source
- * (see {@link SOURCE_VARIABLES}). `{{` and `}}` stand for literal braces.
- */
-/** A template that failed to parse; `offset` is the character position of the problem. */
-class TemplateError extends Error {
-    offset;
-    constructor(message, offset) {
-        super(message);
-        this.offset = offset;
-        this.name = 'TemplateError';
-    }
-}
-const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_$-]+)*$/;
-/** `{item.<path>}`: a field of the source item, e.g. `{item.id}` or `{item.head_commit.id}`. */
-function isItemVariable(name) {
-    return name.startsWith('item.') && name.length > 5;
-}
-/**
- * The value at a dotted path (`a.b.0.c`) inside a JSON value, or undefined.
- *
- * @example
- * valueAt({ run: { id: 7 } }, 'run.id'); // 7
- */
-function valueAt(value, path) {
-    let v = value;
-    for (const part of path.split('.')) {
-        if (v === null || typeof v !== 'object')
-            return undefined;
-        v = v[part];
-    }
-    return v;
-}
-/**
- * Template variables for one item: the source's own `vars` plus every `{item.<path>}` the template uses,
- * read from the item (strings, numbers and booleans only; anything else has no value).
- */
-function itemVariables(parts, vars, item) {
-    const out = { ...vars };
-    for (const p of parts) {
-        if (!('variable' in p) || !isItemVariable(p.variable))
-            continue;
-        const v = valueAt(item, p.variable.slice(5));
-        out[p.variable] =
-            typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'boolean' ? String(v) : undefined;
-    }
-    return out;
-}
-/**
- * Split a template into literal and variable parts.
- *
- * @example
- * parseTemplate('{repo}#{number}'); // [{variable:'repo'},{literal:'#'},{variable:'number'}]
- */
-function parseTemplate(template) {
-    const parts = [];
-    let literal = '';
-    let i = 0;
-    while (i < template.length) {
-        const ch = template[i];
-        if (ch === '{' && template[i + 1] === '{') {
-            literal += '{';
-            i += 2;
-        }
-        else if (ch === '}' && template[i + 1] === '}') {
-            literal += '}';
-            i += 2;
-        }
-        else if (ch === '{') {
-            const end = template.indexOf('}', i + 1);
-            if (end < 0)
-                throw new TemplateError(`unclosed "{" at character ${i + 1}`, i);
-            const name = template.slice(i + 1, end).trim();
-            if (!VAR_RE.test(name)) {
-                throw new TemplateError(`"{${template.slice(i + 1, end)}}" is not a variable name (letters, digits, _; or item.<field>)`, i);
-            }
-            if (literal)
-                parts.push({ literal });
-            literal = '';
-            parts.push({ variable: name });
-            i = end + 1;
-        }
-        else if (ch === '}') {
-            throw new TemplateError(`unmatched "}" at character ${i + 1} (write "}}" for a literal brace)`, i);
-        }
-        else {
-            literal += ch;
-            i++;
-        }
-    }
-    if (literal)
-        parts.push({ literal });
-    return parts;
-}
-/** Variable names a template uses, in order of first use. */
-function templateVariables(template) {
-    const out = [];
-    for (const p of parseTemplate(template))
-        if ('variable' in p && !out.includes(p.variable))
-            out.push(p.variable);
-    return out;
-}
-/**
- * Fill a template. Throws when a variable has no value (the spec validator prevents this for
- * built-in sources).
- *
- * @example
- * renderTemplate('{owner}/{name}', { owner: 'octo', name: 'hello' }); // 'octo/hello'
- */
-function renderTemplate(template, vars) {
-    const parts = typeof template === 'string' ? parseTemplate(template) : template;
-    let out = '';
-    for (const p of parts) {
-        if ('literal' in p)
-            out += p.literal;
-        else {
-            const v = vars[p.variable];
-            if (v === undefined || v === null || v === '') {
-                throw new TemplateError(`template variable {${p.variable}} has no value for this item`, 0);
-            }
-            out += String(v);
-        }
-    }
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/projection/formats.ts
-/**
- * Parsing data files and HTTP bodies into items: JSON (an array, an object, or the array at `items`),
- * NDJSON (one JSON value per line), CSV (RFC 4180: header row, quoted fields, `""` escapes, CRLF) and
- * YAML. Errors name the source and the line.
- */
-
-
-
-/** Format from a file name or URL path extension, or undefined. */
-function formatOfName(name) {
-    const m = /\.([A-Za-z]+)$/.exec(name.split(/[?#]/)[0] ?? '');
-    const ext = m?.[1]?.toLowerCase();
-    if (ext === 'json')
-        return 'json';
-    if (ext === 'ndjson' || ext === 'jsonl')
-        return 'ndjson';
-    if (ext === 'csv')
-        return 'csv';
-    if (ext === 'yaml' || ext === 'yml')
-        return 'yaml';
-    return undefined;
-}
-/** Format from a Content-Type header, or undefined. */
-function formatOfContentType(type) {
-    const t = (type ?? '').split(';')[0].trim().toLowerCase();
-    if (t === 'application/x-ndjson' || t === 'application/ndjson' || t === 'application/jsonl')
-        return 'ndjson';
-    if (t === 'text/csv')
-        return 'csv';
-    if (t === 'application/yaml' || t === 'text/yaml' || t === 'application/x-yaml')
-        return 'yaml';
-    if (t === 'application/json' || t.endsWith('+json'))
-        return 'json';
-    return undefined;
-}
-/**
- * Parse CSV into one object per row, keyed by the header row (values stay strings).
- *
- * @example
- * parseCsv('id,name\n1,"a, b"\n'); // [{ id: '1', name: 'a, b' }]
- */
-function parseCsv(text, where = 'CSV') {
-    const rows = [];
-    let row = [];
-    let field = '';
-    let quoted = false;
-    let line = 1;
-    let i = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-    const endField = () => {
-        row.push(field);
-        field = '';
-    };
-    const endRow = () => {
-        endField();
-        if (!(row.length === 1 && row[0] === ''))
-            rows.push(row);
-        row = [];
-    };
-    for (; i < text.length; i++) {
-        const c = text[i];
-        if (quoted) {
-            if (c === '"' && text[i + 1] === '"') {
-                field += '"';
-                i++;
-            }
-            else if (c === '"')
-                quoted = false;
-            else {
-                if (c === '\n')
-                    line++;
-                field += c;
-            }
-        }
-        else if (c === '"' && field === '')
-            quoted = true;
-        else if (c === ',')
-            endField();
-        else if (c === '\n' || c === '\r') {
-            if (c === '\r' && text[i + 1] === '\n')
-                i++;
-            endRow();
-            line++;
-        }
-        else
-            field += c;
-    }
-    if (quoted)
-        throw new core_errors/* InvalidResponse */.h5(`${where}: unclosed quoted field (line ${line})`, { where, line });
-    if (field !== '' || row.length > 0)
-        endRow();
-    const [header, ...body] = rows;
-    if (!header)
-        return [];
-    return body.map((r, n) => {
-        if (r.length !== header.length) {
-            throw new core_errors/* InvalidResponse */.h5(`${where}: row ${n + 2} has ${r.length} fields, the header has ${header.length}`, {
-                where,
-                row: n + 2,
-            });
-        }
-        return Object.fromEntries(header.map((h, k) => [h, r[k]]));
-    });
-}
-/**
- * Items of a body: each array element, each NDJSON line, each CSV row, or the document itself when it is
- * not an array. `items` picks the array out of a JSON/YAML document.
- */
-function parseItems(text, format, where, items) {
-    if (format === 'csv')
-        return parseCsv(text, where);
-    if (format === 'ndjson') {
-        const out = [];
-        text.split(/\r?\n/).forEach((l, n) => {
-            if (l.trim() === '')
-                return;
-            try {
-                out.push(JSON.parse(l));
-            }
-            catch (e) {
-                throw new core_errors/* InvalidResponse */.h5(`${where}: line ${n + 1} is not JSON: ${e.message}`, {
-                    where,
-                    line: n + 1,
-                });
-            }
-        });
-        return out;
-    }
-    let value;
-    try {
-        value = format === 'yaml' ? (0,dist/* parse */.qg)(text) : JSON.parse(text);
-    }
-    catch (e) {
-        throw new core_errors/* InvalidResponse */.h5(`${where}: not valid ${format.toUpperCase()}: ${e.message.split('\n')[0]}`, {
-            where,
-        });
-    }
-    if (items !== undefined) {
-        const list = valueAt(value, items);
-        if (!Array.isArray(list))
-            throw new core_errors/* InvalidResponse */.h5(`${where}: "${items}" is not an array`, { where, items });
-        return list;
-    }
-    return Array.isArray(value) ? value : [value];
-}
-
-;// CONCATENATED MODULE: ./src/projection/glob.ts
-/**
- * Workspace globs for `type: files` (`data/**\/*.json`): `*` and `?` within a path segment, `**` for any
- * number of directories, `{a,b}` alternatives and `[abc]` classes. Walks only below the glob's literal
- * prefix, never follows symbolic links to directories, and skips `.git`.
- */
-/** A regular expression for a glob over `/`-separated relative paths. */
-function globToRegExp(glob) {
-    let re = '';
-    for (let i = 0; i < glob.length; i++) {
-        const c = glob[i];
-        if (c === '*' && glob[i + 1] === '*') {
-            const slash = glob[i + 2] === '/';
-            re += slash ? '(?:[^/]*(?:/|$))*' : '.*';
-            i += slash ? 2 : 1;
-        }
-        else if (c === '*')
-            re += '[^/]*';
-        else if (c === '?')
-            re += '[^/]';
-        else if (c === '{') {
-            const end = glob.indexOf('}', i);
-            if (end < 0)
-                re += '\\{';
-            else {
-                re += `(?:${glob
-                    .slice(i + 1, end)
-                    .split(',')
-                    .map((a) => a
-                    .replace(/[.+^$()|[\]\\]/g, '\\$&')
-                    .replace(/\*/g, '[^/]*')
-                    .replace(/\?/g, '[^/]'))
-                    .join('|')})`;
-                i = end;
-            }
-        }
-        else if (c === '[') {
-            const end = glob.indexOf(']', i + 1);
-            if (end < 0)
-                re += '\\[';
-            else {
-                const body = glob.slice(i + 1, end).replace(/\\/g, '\\\\');
-                re += `[${body.startsWith('!') ? `^${body.slice(1)}` : body}]`;
-                i = end;
-            }
-        }
-        else
-            re += c.replace(/[.+^$()|\\]/g, '\\$&');
-    }
-    return new RegExp(`^${re}$`);
-}
-/** The directory below which a glob can match (its segments before the first wildcard). */
-function globBase(glob) {
-    const parts = glob.split('/');
-    const literal = [];
-    for (const p of parts.slice(0, -1)) {
-        if (/[*?{[]/.test(p))
-            break;
-        literal.push(p);
-    }
-    return literal.join('/');
-}
-
-;// CONCATENATED MODULE: ./src/projection/files-source.ts
-/**
- * `type: files` — documents from workspace files (`glob: data/**\/*.json`; JSON, YAML, CSV, NDJSON), so a
- * job can commit what earlier steps generated, atomically and verified, without `git push`. Paths are
- * confined to the workspace: globs are relative without `..` (checked in the spec), directories reached
- * through symbolic links are not entered, and a file whose real path is outside the workspace is an error.
- */
-
-
-
-/** Largest file read (bytes). */
-const MAX_FILE_BYTES = 50 * 1024 * 1024;
-/**
- * The workspace-relative paths matching the globs, sorted, without duplicates.
- *
- * @example
- * await matchFiles('/work/ws', ['data/**\/*.json']); // ['data/a.json', 'data/sub/b.json']
- */
-async function matchFiles(workspace, globs) {
-    const { readdir, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
-    const { join, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
-    const root = await realpath(workspace);
-    const found = new Set();
-    for (const glob of globs) {
-        const re = globToRegExp(glob);
-        const base = globBase(glob);
-        const walk = async (rel) => {
-            let entries;
-            try {
-                entries = await readdir(join(root, rel), { withFileTypes: true });
-            }
-            catch (e) {
-                if (e.code === 'ENOENT' || e.code === 'ENOTDIR')
-                    return;
-                throw e;
-            }
-            for (const e of entries) {
-                const path = rel ? `${rel}/${e.name}` : e.name;
-                if (e.isDirectory()) {
-                    if (e.name !== '.git')
-                        await walk(path);
-                }
-                else if ((e.isFile() || e.isSymbolicLink()) && re.test(path)) {
-                    found.add(path);
-                }
-            }
-        };
-        // The base itself must stay inside the workspace even when it is a symbolic link.
-        if (base) {
-            let real;
-            try {
-                real = await realpath(join(root, base));
-            }
-            catch {
-                continue;
-            }
-            if (real !== root && !real.startsWith(root + sep)) {
-                throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${base} leads outside the workspace (${workspace})`);
-            }
-        }
-        await walk(base);
-    }
-    return [...found].sort();
-}
-/** One page per file. */
-async function* readFiles(ctx, source) {
-    const { readFile, realpath, stat } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
-    const { join, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
-    const root = await realpath(ctx.workspace);
-    const paths = await matchFiles(ctx.workspace, source.glob);
-    if (paths.length === 0)
-        ctx.log(`files source: no file matches ${source.glob.join(', ')} in the workspace`);
-    let page = 0;
-    for (const path of paths) {
-        const real = await realpath(join(root, path));
-        if (real !== root && !real.startsWith(root + sep)) {
-            throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${path} is a symbolic link to ${real}, outside the workspace; only files inside the workspace are read`);
-        }
-        const size = (await stat(real)).size;
-        if (size > MAX_FILE_BYTES) {
-            throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${path} has ${size} bytes, more than ${MAX_FILE_BYTES}`);
-        }
-        const format = source.format ?? formatOfName(path);
-        if (!format) {
-            throw new core_errors/* InvalidConfig */.OZ('source.format', `files source: cannot tell the format of ${path} from its extension; set format: json, yaml, csv or ndjson`);
-        }
-        const list = parseItems(await readFile(real, 'utf8'), format, `files source ${path}`, source.items);
-        const slash = path.lastIndexOf('/');
-        const dir = slash < 0 ? '' : path.slice(0, slash);
-        const base = path.slice(slash + 1);
-        const dot = base.lastIndexOf('.');
-        const name = dot > 0 ? base.slice(0, dot) : base;
-        const file = dir ? `${dir}/${name}` : name;
-        yield {
-            repository: path,
-            page: ++page,
-            items: list.map((item, index) => ({
-                repository: '',
-                vars: { path, file, dir, name, index },
-                item,
-                matches: true,
-            })),
-        };
-    }
-}
-
-// EXTERNAL MODULE: ./src/projection/source-http.ts
-var source_http = __nccwpck_require__(5889);
-// EXTERNAL MODULE: ./src/projection/source-spec.ts
-var source_spec = __nccwpck_require__(4738);
-;// CONCATENATED MODULE: ./src/projection/select.ts
-/**
- * Which repositories a source reads: names listed in `repositories`, and `owner/*` expanded to every
- * repository of an organisation or user (paginated, filtered by `archived`, `forks`, `visibility`,
- * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
- * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
- */
-
-
-
-
-
-const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
-/** Whether a repository passes the `owner/*` filters. */
-function matchesFilters(repo, f) {
-    if (!include(f.archived, repo.archived === true))
-        return false;
-    if (!include(f.forks, repo.fork === true))
-        return false;
-    const isPrivate = repo.private === true || (typeof repo.visibility === 'string' && repo.visibility !== 'public');
-    if (f.visibility === 'public' && isPrivate)
-        return false;
-    if (f.visibility === 'private' && !isPrivate)
-        return false;
-    if (f.topics?.length) {
-        const topics = Array.isArray(repo.topics) ? repo.topics.map(String) : [];
-        if (!f.topics.every((t) => topics.includes(t)))
-            return false;
-    }
-    return true;
-}
-const isWildcard = (selector) => source_spec/* OWNER_WILDCARD_RE */.rP.test(selector);
-/**
- * Expand `repositories` to full names, in order, without duplicates (case-insensitive, like GitHub).
- *
- * @example
- * for await (const name of expandRepositories(ctx, ['octo-org/*', 'octocat/hello-world'], {})) console.log(name);
- */
-async function* expandRepositories(ctx, selectors, filters) {
-    const seen = new Set();
-    for (const selector of selectors) {
-        const names = isWildcard(selector) ? listOwnerRepositories(ctx, selector.slice(0, -2), filters) : one(selector);
-        for await (const name of names) {
-            if (seen.has(name.toLowerCase()))
-                continue;
-            seen.add(name.toLowerCase());
-            yield name;
-        }
-    }
-}
-async function* one(name) {
-    yield name;
-}
-/** Every repository of `owner` through REST, filtered, in name order. */
-async function* listOwnerRepositories(ctx, owner, filters) {
-    const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
-    const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
-    for (const [i, first] of attempts.entries()) {
-        let url = first;
-        let pages = 0;
-        try {
-            while (url) {
-                const key = `GET ${url}`;
-                const etag = ctx.book.etags(key)?.[0];
-                const res = await (0,projection_conditional/* conditionalGet */.fl)(ctx.client, { method: 'GET', url: (0,api_url/* apiRequestUrl */.$j)(ctx, url) }, {}, etag);
-                pages++;
-                if (res.status === 304) {
-                    const prev = ctx.book.previous(key);
-                    ctx.book.save(key, prev);
-                    yield* prev.names ?? [];
-                    url = prev.next;
-                    continue;
-                }
-                if (!Array.isArray(res.data)) {
-                    throw new core_errors/* InvalidResponse */.h5(`GET ${url} did not return an array`, { path: url });
-                }
-                const names = res.data
-                    .filter((r) => matchesFilters(r, filters))
-                    .map((r) => String(r.full_name));
-                const next = (0,api_url/* nextOnOrigin */.TQ)(ctx, res.headers.link, url);
-                ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
-                yield* names;
-                url = next;
-            }
-            return;
-        }
-        catch (e) {
-            const status = e?.status;
-            // An organisation answers /orgs/…; a user only /users/… (GitHub answers 404 for a user under /orgs/).
-            if (status === 404 && pages === 0 && i === 0)
-                continue;
-            if (status === 404 && pages === 0) {
-                throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GET /orgs/${owner}/repos and /users/${owner}/repos answered 404); check the owner in the projection spec`, { owner, operation: 'projection source' });
-            }
-            throw (0,source_http/* sourceError */.I8)(e, `${owner}/*`, url ?? first);
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/projection/graphql-repos.ts
-/**
- * The `repository` source over GraphQL (`api: graphql`, the default): one query reads up to 100
- * repositories with description, default branch and their first 100 branch tips — by alias for listed
- * repositories, or `repositoryOwner.repositories` with cursors for `owner/*`. Branch lists longer than 100
- * continue with cursors, batched for many repositories in one query. Every query asks for `rateLimit`,
- * which feeds `min-rate-limit`. See https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api.
- *
- * Items are mapped to REST's field names (`full_name`, `default_branch`, `refs/heads/…` with
- * `object.sha`), so the `repository` reducer makes byte-identical documents over either API.
- */
-
-
-
-/** Repositories per query (GitHub's `first` maximum). */
-const GRAPHQL_BATCH = 100;
-const RATE_LIMIT = 'rateLimit { cost limit remaining resetAt used }';
-const BRANCHES = 'refs(refPrefix: "refs/heads/", first: 100, orderBy: {field: ALPHABETICAL, direction: ASC})';
-const BRANCH_PAGE = 'totalCount pageInfo { hasNextPage endCursor } nodes { name target { oid } }';
-/** The fields docdb reads of a repository (one fragment for every query). */
-const REPOSITORY_FRAGMENT = `fragment DocdbRepository on Repository {
-  databaseId
-  name
-  nameWithOwner
-  owner { login }
-  description
-  isPrivate
-  visibility
-  isArchived
-  isFork
-  url
-  createdAt
-  updatedAt
-  pushedAt
-  defaultBranchRef { name }
-  repositoryTopics(first: 20) { nodes { topic { name } } }
-  ${BRANCHES} { ${BRANCH_PAGE} }
-}`;
-/**
- * The query for listed repositories: one alias per repository.
- *
- * @example
- * repositoriesQuery(2); // query DocdbRepositories($o0: String!, $n0: String!, $o1: String!, $n1: String!) { … }
- */
-function repositoriesQuery(count) {
-    const vars = [];
-    const fields = [];
-    for (let i = 0; i < count; i++) {
-        vars.push(`$o${i}: String!`, `$n${i}: String!`);
-        fields.push(`  r${i}: repository(owner: $o${i}, name: $n${i}) { ...DocdbRepository }`);
-    }
-    return `query DocdbRepositories(${vars.join(', ')}) {\n  ${RATE_LIMIT}\n${fields.join('\n')}\n}\n${REPOSITORY_FRAGMENT}`;
-}
-/** The query for one page of an owner's repositories (`owner/*`); filters GitHub can apply are arguments. */
-const OWNER_REPOSITORIES_QUERY = `query DocdbOwnerRepositories($login: String!, $first: Int!, $after: String, $isArchived: Boolean, $isFork: Boolean, $privacy: RepositoryPrivacy) {
-  ${RATE_LIMIT}
-  repositoryOwner(login: $login) {
-    login
-    repositories(first: $first, after: $after, ownerAffiliations: [OWNER], orderBy: {field: NAME, direction: ASC}, isArchived: $isArchived, isFork: $isFork, privacy: $privacy) {
-      totalCount
-      pageInfo { hasNextPage endCursor }
-      nodes { ...DocdbRepository }
-    }
-  }
-}
-${REPOSITORY_FRAGMENT}`;
-/** The query continuing the branch lists of several repositories past their first 100. */
-function branchesQuery(count) {
-    const vars = [];
-    const fields = [];
-    for (let i = 0; i < count; i++) {
-        vars.push(`$o${i}: String!`, `$n${i}: String!`, `$c${i}: String!`);
-        fields.push(`  r${i}: repository(owner: $o${i}, name: $n${i}) { refs(refPrefix: "refs/heads/", first: 100, after: $c${i}, orderBy: {field: ALPHABETICAL, direction: ASC}) { ${BRANCH_PAGE} } }`);
-    }
-    return `query DocdbBranches(${vars.join(', ')}) {\n  ${RATE_LIMIT}\n${fields.join('\n')}\n}`;
-}
-/** REST's shape of a repository node, as the `repository` and `raw` reducers see it. */
-function restShape(node) {
-    return {
-        id: node.databaseId,
-        name: node.name,
-        full_name: node.nameWithOwner,
-        owner: { login: node.owner.login },
-        private: node.isPrivate,
-        visibility: String(node.visibility).toLowerCase(),
-        archived: node.isArchived,
-        fork: node.isFork,
-        description: node.description,
-        default_branch: node.defaultBranchRef?.name ?? null,
-        topics: node.repositoryTopics.nodes.map((t) => t.topic.name),
-        html_url: node.url,
-        created_at: node.createdAt,
-        updated_at: node.updatedAt,
-        pushed_at: node.pushedAt,
-    };
-}
-function branchShapes(page) {
-    return (page?.nodes ?? [])
-        .filter((b) => b.target)
-        .map((b) => ({ ref: `refs/heads/${b.name}`, object: { sha: b.target.oid, type: 'commit' } }));
-}
-/**
- * Run one query: check the GraphQL budget first, read `rateLimit` after. GraphQL reports problems with
- * HTTP 200 and `errors` next to partial `data` (Octokit throws a GraphqlResponseError for them):
- * NOT_FOUND for one alias becomes docdb's NotFound naming the repository, RATE_LIMITED becomes RateLimited.
- */
-/**
- * Points a query costs: one request per connection per parent node, divided by 100, rounded, at least 1
- * (https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call).
- */
-function pointsFor(connectionRequests) {
-    return Math.max(1, Math.round(connectionRequests / 100));
-}
-async function query(ctx, text, variables, what, points, aliasNames = {}) {
-    if (!ctx.client.graphql) {
-        throw new core_errors/* InvalidResponse */.h5(`${what}: the client has no graphql(); use api: rest`, { operation: source_http/* SOURCE_OPERATION */.cW });
-    }
-    ctx.budget.check('graphql', what, points);
-    let data;
-    try {
-        data = (await ctx.client.graphql(text, variables));
-    }
-    catch (e) {
-        const f = e;
-        // Octokit's GraphqlResponseError has `errors`; plugin-throttling's "GraphQL Rate Limit Exceeded" has the
-        // answer on `response` (HTTP 200, `errors` in its body).
-        const response = f?.response;
-        const errors = Array.isArray(f?.errors) ? f.errors : response?.data?.errors;
-        if (!Array.isArray(errors)) {
-            const mapped = (0,source_http/* sourceError */.I8)(e, what, '/graphql');
-            if (mapped instanceof core_errors/* AuthMissing */.$d) {
-                // REST reads public repositories anonymously; GitHub's GraphQL API never does.
-                throw new core_errors/* AuthMissing */.$d(`${what}: GitHub's GraphQL API needs a token. Set the "token" input, or "api: rest" on the source to read public repositories without one`, { ...mapped.data }, { cause: e });
-            }
-            throw mapped;
-        }
-        const headers = f.headers ?? response?.headers;
-        ctx.budget.observeHeaders(headers);
-        const limited = errors.find((x) => x.type === 'RATE_LIMITED');
-        if (limited) {
-            const reset = Number(headers?.['x-ratelimit-reset'] ?? 0) || undefined;
-            throw new core_errors/* RateLimited */.JH(`${what}: GitHub GraphQL rate limit exceeded: ${limited.message ?? ''}`.trim(), {
-                ...(reset ? { reset } : {}),
-                operation: source_http/* SOURCE_OPERATION */.cW,
-            });
-        }
-        const missing = errors.find((x) => x.type === 'NOT_FOUND');
-        if (missing) {
-            const alias = String(missing.path?.[0] ?? '');
-            const repository = aliasNames[alias] ?? String(variables.login ?? what);
-            throw new core_errors/* NotFound */.Mk(`source repository ${repository} not found (GraphQL: ${missing.message ?? 'NOT_FOUND'}): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { operation: source_http/* SOURCE_OPERATION */.cW, repository });
-        }
-        const messages = errors.map((x) => `${x.type ? `${x.type}: ` : ''}${x.message ?? ''}`).join('; ');
-        throw new core_errors/* InvalidResponse */.h5(`${what}: GitHub's GraphQL API answered with errors: ${messages}. If this is a GitHub Enterprise Server without these fields, set "api: rest" on the source`, { operation: source_http/* SOURCE_OPERATION */.cW, errors });
-    }
-    const rl = data?.rateLimit;
-    if (rl && typeof rl.remaining === 'number') {
-        ctx.budget.observe('graphql', {
-            remaining: rl.remaining,
-            limit: Number(rl.limit ?? 0),
-            reset: rl.resetAt ? Math.floor(Date.parse(rl.resetAt) / 1000) : 0,
-        });
-    }
-    return data;
-}
-function split(full) {
-    const i = full.indexOf('/');
-    return [full.slice(0, i), full.slice(i + 1)];
-}
-/** Continue every branch list with more than 100 entries, several repositories per query. */
-async function completeBranches(ctx, nodes) {
-    let open = nodes.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
-    while (open.length > 0) {
-        const batch = open.slice(0, 50);
-        const variables = {};
-        batch.forEach((n, i) => {
-            [variables[`o${i}`], variables[`n${i}`]] = split(n.nameWithOwner);
-            variables[`c${i}`] = n.refs.pageInfo.endCursor;
-        });
-        const data = await query(ctx, branchesQuery(batch.length), variables, 'GraphQL branch lists', pointsFor(batch.length));
-        batch.forEach((n, i) => {
-            const page = data[`r${i}`]?.refs;
-            if (!page) {
-                n.refs.pageInfo = { hasNextPage: false, endCursor: null };
-                return;
-            }
-            n.refs.nodes.push(...page.nodes);
-            n.refs.pageInfo = page.pageInfo;
-        });
-        open = open.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
-    }
-}
-function toItem(node) {
-    const repository = restShape(node);
-    const [owner, name] = split(node.nameWithOwner);
-    return {
-        repository: node.nameWithOwner,
-        vars: { owner, name, repo: node.nameWithOwner, defaultBranch: String(repository.default_branch ?? '') },
-        item: { repository, branches: branchShapes(node.refs) },
-        matches: true,
-    };
-}
-/**
- * Listed repositories, up to 100 per query.
- *
- * @example
- * for await (const page of graphqlRepositories(ctx, ['octo/a', 'octo/b'])) console.log(page.items.length);
- */
-async function* graphqlRepositories(ctx, names) {
-    const batchSize = Math.min(GRAPHQL_BATCH, ctx.perPage);
-    let page = 0;
-    for (let start = 0; start < names.length; start += batchSize) {
-        const batch = names.slice(start, start + batchSize);
-        const variables = {};
-        const aliases = {};
-        batch.forEach((full, i) => {
-            [variables[`o${i}`], variables[`n${i}`]] = split(full);
-            aliases[`r${i}`] = full;
-        });
-        const label = batch.length === 1 ? batch[0] : `${batch[0]} … ${batch.at(-1)}`;
-        // Per repository: its branch list and its topics (two connections).
-        const points = pointsFor(2 * batch.length);
-        const data = await query(ctx, repositoriesQuery(batch.length), variables, `GraphQL repositories ${label}`, points, aliases);
-        const nodes = batch.map((full, i) => {
-            const node = data[`r${i}`];
-            if (!node)
-                throw new core_errors/* NotFound */.Mk(`source repository ${full} not found (GraphQL returned null)`, { repository: full });
-            return node;
-        });
-        await completeBranches(ctx, nodes);
-        yield { repository: label, page: ++page, items: nodes.map(toItem) };
-    }
-}
-/** Every repository of an owner (`owner/*`), 100 per query, filtered. */
-async function* graphqlOwnerRepositories(ctx, owner, filters) {
-    const variables = { login: owner, first: Math.min(GRAPHQL_BATCH, ctx.perPage) };
-    // Let GitHub filter what it can; the same filters run again on the answer (matchesFilters).
-    if (filters.archived === false || filters.archived === 'only')
-        variables.isArchived = filters.archived === 'only';
-    if (filters.forks === false || filters.forks === 'only')
-        variables.isFork = filters.forks === 'only';
-    if (filters.visibility === 'public' || filters.visibility === 'private') {
-        variables.privacy = filters.visibility.toUpperCase();
-    }
-    let after = null;
-    let page = 0;
-    do {
-        const data = await query(ctx, OWNER_REPOSITORIES_QUERY, { ...variables, after }, `GraphQL repositories of ${owner}/*${page ? ` page ${page + 1}` : ''}`, pointsFor(1 + 2 * Number(variables.first)));
-        const ownerNode = data.repositoryOwner;
-        if (!ownerNode) {
-            throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GraphQL repositoryOwner is null); check the owner in the projection spec`, { owner, operation: source_http/* SOURCE_OPERATION */.cW });
-        }
-        const conn = ownerNode.repositories;
-        const nodes = conn.nodes.filter((n) => matchesFilters(restShape(n), filters));
-        await completeBranches(ctx, nodes);
-        yield { repository: `${owner}/*`, page: ++page, items: nodes.map(toItem) };
-        after = conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
-    } while (after);
-}
-
-;// CONCATENATED MODULE: ./src/projection/http-source.ts
-/**
- * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
- * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
- * named environment variable (a workflow secret) and is sent only to the listed hosts. Redirects are
- * followed by hand, and only to a host the spec allows (a listed URL's host or `allow-hosts`).
- */
-
-
-
-
-/** Largest body accepted (bytes). */
-const MAX_HTTP_BYTES = 50 * 1024 * 1024;
-const MAX_REDIRECTS = 5;
-/**
- * Every URL of an `http` source, one page per URL.
- *
- * @example
- * for await (const page of readHttp(ctx, { type: 'http', url: ['https://example.com/a.json'] })) …
- */
-async function* readHttp(ctx, source) {
-    const allowed = new Set([...source.url.map((u) => new URL(u).host.toLowerCase()), ...(source['allow-hosts'] ?? [])]);
-    const headers = {
-        accept: 'application/json, application/x-ndjson, text/csv;q=0.9, */*;q=0.5',
-    };
-    if (source.header) {
-        const value = ctx.env[source.header.env];
-        if (value === undefined || value === '') {
-            throw new core_errors/* InvalidConfig */.OZ('source.header.env', `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; pass the secret to the step, e.g. env: { ${source.header.env}: \${{ secrets.${source.header.env} }} }`);
-        }
-        headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;
-    }
-    let page = 0;
-    for (const url of source.url) {
-        const key = `GET ${url}`;
-        const etag = ctx.book.etags(key)?.[0];
-        const res = await fetchAllowed(ctx, url, { ...headers, ...(etag ? { 'if-none-match': etag } : {}) }, allowed);
-        page++;
-        if (res.status === 304 && etag) {
-            ctx.book.save(key, ctx.book.previous(key));
-            yield { repository: url, page, items: [], conditional: { key, notModified: true } };
-            continue;
-        }
-        if (res.status === 404)
-            throw new core_errors/* NotFound */.Mk(`http source: GET ${url} answered 404`, { url, operation: source_http/* SOURCE_OPERATION */.cW });
-        if (res.status < 200 || res.status > 299) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}`, { url, status: res.status });
-        }
-        const bytes = new Uint8Array(await res.arrayBuffer());
-        if (bytes.length > MAX_HTTP_BYTES) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${bytes.length} bytes, more than ${MAX_HTTP_BYTES}`, {
-                url,
-            });
-        }
-        const format = source.format ??
-            formatOfContentType(res.headers.get('content-type')) ??
-            formatOfName(new URL(url).pathname) ??
-            'json';
-        const list = parseItems(new TextDecoder().decode(bytes), format, `http source ${url}`, source.items);
-        const newEtag = res.headers.get('etag');
-        if (newEtag)
-            ctx.book.save(key, { etags: [newEtag] });
-        yield {
-            repository: url,
-            page,
-            items: list.map((item, index) => ({ repository: '', vars: { url, index }, item, matches: true })),
-            ...(newEtag ? { conditional: { key } } : {}),
-        };
-    }
-}
-/** GET with redirects followed only to allowed hosts (and plain http only to loopback). */
-async function fetchAllowed(ctx, url, headers, allowed) {
-    let current = url;
-    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-        let res;
-        try {
-            res = await ctx.fetch(current, { method: 'GET', headers, redirect: 'manual' });
-        }
-        catch (e) {
-            throw new core_errors/* TransportError */.wX(`http source: GET ${current} failed: ${e.message}`, { url: current }, { cause: e });
-        }
-        if (res.status < 300 || res.status > 399 || res.status === 304)
-            return res;
-        const location = res.headers.get('location');
-        if (!location)
-            return res;
-        const next = new URL(location, current);
-        if (!allowed.has(next.host.toLowerCase())) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin });
-        }
-        if (next.protocol !== 'https:' && !(next.protocol === 'http:' && (0,source_spec/* isLoopbackHost */.cW)(next.hostname))) {
-            throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
-                url: current,
-            });
-        }
-        current = next.toString();
-    }
-    throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url}: more than ${MAX_REDIRECTS} redirects`, { url });
-}
-
-// EXTERNAL MODULE: ./src/projection/repository-rest.ts
-var repository_rest = __nccwpck_require__(6556);
-// EXTERNAL MODULE: ./src/projection/list-pages.ts
-var list_pages = __nccwpck_require__(2740);
-;// CONCATENATED MODULE: ./src/projection/rest-source.ts
-/**
- * `type: rest` — any GitHub REST list endpoint on the configured API origin (`GET /repos/{repo}/actions/runs`),
- * once per selected repository when the endpoint names `{owner}`, `{name}` or `{repo}`, else once. Pages
- * follow `Link: rel="next"` (only on the API origin) and are read conditionally; `items` says where the
- * array is in the answer (`workflow_runs`), and `{item.<field>}` names the documents.
- */
-
-
-
-
-
-/** The endpoint's path with `{owner}`, `{name}` and `{repo}` filled (each segment URL-encoded). */
-function endpointPath(endpoint, repository) {
-    const path = endpoint.replace(/^GET\s+/, '');
-    if (!repository)
-        return path;
-    const i = repository.indexOf('/');
-    const owner = encodeURIComponent(repository.slice(0, i));
-    const name = encodeURIComponent(repository.slice(i + 1));
-    return path
-        .replace(/\{owner\}/g, owner)
-        .replace(/\{name\}/g, name)
-        .replace(/\{repo\}/g, `${owner}/${name}`);
-}
-/**
- * Every page of a `rest` source.
- *
- * @example
- * for await (const page of readRest(ctx, { type: 'rest', endpoint: 'GET /repos/{repo}/actions/runs', items: 'workflow_runs', repositories: ['octo/a'] })) …
- */
-async function* readRest(ctx, source) {
-    if (!(0,source_spec/* endpointPerRepository */.xv)(source.endpoint)) {
-        yield* readEndpoint(ctx, source, undefined);
-        return;
-    }
-    for await (const repository of expandRepositories(ctx, source.repositories, source)) {
-        yield* readEndpoint(ctx, source, repository);
-    }
-}
-async function* readEndpoint(ctx, source, repository) {
-    const q = new URLSearchParams();
-    for (const [k, v] of Object.entries(source.params ?? {}))
-        q.set(k, String(v));
-    if (!q.has('per_page'))
-        q.set('per_page', String(ctx.perPage));
-    const label = repository ?? endpointPath(source.endpoint);
-    const base = repository
-        ? {
-            owner: repository.slice(0, repository.indexOf('/')),
-            name: repository.slice(repository.indexOf('/') + 1),
-            repo: repository,
-        }
-        : {};
-    let index = 0;
-    yield* (0,list_pages/* readListPages */.f)(ctx, `${endpointPath(source.endpoint, repository)}?${q}`, label, (data) => {
-        const list = source.items ? valueAt(data, source.items) : data;
-        if (!Array.isArray(list)) {
-            throw new core_errors/* InvalidResponse */.h5(`${source.endpoint}${repository ? ` (${repository})` : ''}: ${source.items ? `"${source.items}" in the answer is not an array` : 'the answer is not an array; set "items" to the field holding the list (e.g. items: workflow_runs)'}`, { endpoint: source.endpoint });
-        }
-        return {
-            items: list.map((item) => ({
-                repository: repository ?? '',
-                vars: { ...base, index: index++ },
-                item,
-                matches: true,
-            })),
-        };
-    });
-}
-
-// EXTERNAL MODULE: ./src/projection/sources.ts
-var sources = __nccwpck_require__(9843);
-;// CONCATENATED MODULE: ./src/projection/read-source.ts
-/**
- * One projection's source, read page by page whatever its type: repository selection (`owner/*`
- * expanded), GraphQL or REST for `repository`, the per-repository lists, `rest`, `http` and `files`.
- */
-
-
-
-
-
-
-
-/**
- * Every page of a source.
- *
- * @example
- * for await (const page of readSource(ctx, projection.source)) for (const item of page.items) …
- */
-async function* readSource(ctx, source) {
-    const wants = ctx.wants ?? (() => true);
-    switch (source.type) {
-        case 'repository': {
-            if (source.api === 'rest') {
-                for await (const repository of expandRepositories(ctx, source.repositories, source)) {
-                    if (wants(repository))
-                        yield* (0,repository_rest/* restRepository */.l)(ctx, repository);
-                }
-                return;
-            }
-            // Listed repositories first (by alias, 100 per query), then each `owner/*` (100 per page).
-            const seen = new Set();
-            const listed = source.repositories.filter((r) => !isWildcard(r));
-            for (const r of listed)
-                seen.add(r.toLowerCase());
-            const named = listed.filter(wants);
-            if (named.length > 0)
-                yield* graphqlRepositories(ctx, named);
-            for (const selector of source.repositories.filter(isWildcard)) {
-                for await (const page of graphqlOwnerRepositories(ctx, selector.slice(0, -2), source)) {
-                    const items = page.items.filter((it) => {
-                        const k = it.repository.toLowerCase();
-                        if (seen.has(k))
-                            return false;
-                        seen.add(k);
-                        return true;
-                    });
-                    yield { ...page, items };
-                }
-            }
-            return;
-        }
-        case 'issues':
-        case 'pulls':
-        case 'releases':
-            for await (const repository of expandRepositories(ctx, source.repositories, source)) {
-                yield* (0,sources/* readRepositoryItems */.V1)(ctx, source, repository, ctx.since?.(repository));
-            }
-            return;
-        case 'rest':
-            yield* readRest(ctx, source);
-            return;
-        case 'http':
-            yield* readHttp(ctx, source);
-            return;
-        case 'files':
-            yield* readFiles(ctx, source);
-            return;
-    }
-}
-
-// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
-var schemas = __nccwpck_require__(8816);
-;// CONCATENATED MODULE: ./src/projection/run-state.ts
-/**
- * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
- * with the documents (runs need no cache or artifact): a fingerprint of the projection's config, the
- * incremental watermarks of issues/pulls, and the ETags of conditional reads. A damaged or foreign
- * state only costs a full re-read.
- */
-
-
-
-/**
- * Key of a projection's state. `_docdb/` is reserved for docdb metadata; each shard keeps its own.
- *
- * @example
- * stateKey('repos'); // '_docdb/state/repos.json'
- * stateKey('repos', { index: 2, count: 4 }); // '_docdb/state/repos.shard-2-of-4.json'
- */
-function stateKey(projection, shard) {
-    const suffix = shard && shard.count > 1 ? `.shard-${shard.index}-of-${shard.count}` : '';
-    return `_docdb/state/${projection}${suffix}.json`;
-}
-function fingerprintOf(p, reducer) {
-    return (0,objects/* blobSha */.wJ)((0,core_bytes/* utf8 */.As)(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
-}
-/**
- * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
- * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
- */
-const conditionalEntrySchema = schemas/* object */.Ikc({
-    etags: schemas/* array */.YOg(schemas/* string */.YjP()),
-    keys: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
-    next: schemas/* string */.YjP().optional(),
-    names: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
-});
-const stateSchema = schemas/* object */.Ikc({
-    version: schemas/* literal */.euz(1),
-    fingerprint: schemas/* string */.YjP(),
-    watermarks: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP().refine((t) => !Number.isNaN(Date.parse(t)))),
-    conditional: schemas/* object */.Ikc({ token: schemas/* string */.YjP(), entries: schemas/* record */.g1P(schemas/* string */.YjP(), conditionalEntrySchema) }).optional(),
-});
-/** The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows). */
-function parseState(bytes) {
-    if (!bytes)
-        return undefined;
-    try {
-        const parsed = stateSchema.safeParse(JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes)));
-        return parsed.success ? parsed.data : undefined;
-    }
-    catch {
-        return undefined;
-    }
-}
-function encodeState(state) {
-    const out = {
-        version: 1,
-        fingerprint: state.fingerprint,
-        watermarks: Object.fromEntries(Object.entries(state.watermarks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
-        ...(state.conditional ? { conditional: state.conditional } : {}),
-    };
-    return (0,core_bytes/* utf8 */.As)(`${JSON.stringify(out, null, 2)}\n`);
-}
-
-// EXTERNAL MODULE: ./src/projection/shard.ts
-var projection_shard = __nccwpck_require__(9905);
-;// CONCATENATED MODULE: ./src/projection/run-projection.ts
-/**
- * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
- * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
- * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
- * Nothing is written here: run.ts commits every projection's changes in one commit.
- */
-
-
-
-
-
-
-
-
-
-
-
-const REPO_VARS = new Set(['owner', 'name', 'repo']);
-/** Read, reduce and diff one projection. */
-async function runProjection(input) {
-    const { p, specFile, mode, reducer, fingerprint, oldState, existing, claimed, shard } = input;
-    const log = input.read.log;
-    const canIncrement = mode !== 'backfill' && (0,sources/* supportsIncremental */.bQ)(p.source.type);
-    const incremental = canIncrement && oldState?.fingerprint === fingerprint;
-    if (canIncrement && oldState && !incremental) {
-        log(`[${p.name}] the projection's source, identity or reducer changed since the last run: re-projecting everything`);
-    }
-    const report = {
-        name: p.name,
-        source: p.source.type,
-        repositories: 'repositories' in p.source ? p.source.repositories : [],
-        incremental,
-        items: 0,
-        skipped: 0,
-        notModified: 0,
-        added: [],
-        changed: [],
-        removed: [],
-        unchanged: 0,
-    };
-    const idParts = parseTemplate(p.identity.id);
-    const scope = `${p.identity.namespace}/${p.identity.type}/`;
-    const keyOf = (vars) => deriveKey({ namespace: p.identity.namespace, doc_type: p.identity.type, id: renderTemplate(idParts, vars) });
-    const book = new projection_conditional/* ConditionalBook */.oI(oldState?.fingerprint === fingerprint
-        ? (0,projection_conditional/* trustedConditional */._y)(oldState.conditional, input.read.apiUrl, input.read.log)
-        : undefined, input.tokenIdentity, (k) => existing.has(k), mode !== 'backfill');
-    // With a shard and an identity that depends on the repository alone, other shards' repositories are not even read.
-    const byRepository = shard && p.source.type === 'repository' && templateVariables(p.identity.id).every((v) => REPO_VARS.has(v));
-    const ctx = {
-        ...input.read,
-        book,
-        ...(incremental ? { since: (r) => oldState?.watermarks[r] } : {}),
-        ...(byRepository
-            ? {
-                wants: (r) => {
-                    const i = r.indexOf('/');
-                    return (0,projection_shard/* inShard */.Iw)(keyOf({ owner: r.slice(0, i), name: r.slice(i + 1), repo: r }), shard);
-                },
-            }
-            : {}),
-    };
-    const changes = [];
-    const emit = input.emit ??
-        (async (op) => {
-            changes.push(op);
-        });
-    const produced = new Set();
-    const unmatched = new Set();
-    const watermarks = {};
-    const fail = (line, field, message, data = {}, cause) => new core_errors/* InvalidSpec */.Nh(`${specFile}:${line}: projections.${p.name}.${field}${message}`, {
-        file: specFile,
-        line,
-        field: `projections.${p.name}.${field.split(':')[0]}`,
-        ...data,
-    }, cause === undefined ? undefined : { cause });
-    const claim = (key, id) => {
-        const owner = claimed.get(key);
-        if (owner !== undefined) {
-            throw fail(p.lines.id, 'identity.id', owner === p.name
-                ? `: two items map to the same id ${JSON.stringify(id)}; make the template unique (e.g. include {repo} and {number})`
-                : `: document ${key} is also written by projection "${owner}"`, { key });
-        }
-        claimed.set(key, p.name);
-        produced.add(key);
-        unmatched.delete(key);
-    };
-    /** Reduce one item; returns the document key it produced, or undefined when skipped or in another shard. */
-    const process = async (it) => {
-        const from = it.repository || 'the source';
-        let id;
-        try {
-            id = renderTemplate(idParts, itemVariables(idParts, it.vars, it.item));
-        }
-        catch (e) {
-            throw fail(p.lines.id, 'identity.id', `: ${e.message} (item from ${from})`);
-        }
-        let key;
-        try {
-            key = deriveKey({ namespace: p.identity.namespace, doc_type: p.identity.type, id });
-        }
-        catch (e) {
-            throw fail(p.lines.id, 'identity.id', `: template ${JSON.stringify(p.identity.id)} produced id ${JSON.stringify(id)} (item from ${from}), which is not a valid document id: ${e.message}`, {}, e);
-        }
-        if (!(0,projection_shard/* inShard */.Iw)(key, shard))
-            return undefined;
-        report.items++;
-        if (it.updatedAt && it.repository) {
-            const mark = watermarks[it.repository];
-            if (!mark || it.updatedAt > mark)
-                watermarks[it.repository] = it.updatedAt;
-        }
-        if (!it.matches) {
-            unmatched.add(key);
-            report.skipped++;
-            return undefined;
-        }
-        const context = {
-            projection: p.name,
-            source: p.source.type,
-            repository: it.repository,
-            owner: String(it.vars.owner ?? ''),
-            name: String(it.vars.name ?? ''),
-            identity: { namespace: p.identity.namespace, type: p.identity.type, id },
-        };
-        let data;
-        try {
-            data = await reducer.reduce(it.item, context);
-        }
-        catch (e) {
-            if (e instanceof reducer_worker/* ReducerCallError */.J && e.kind === 'timeout') {
-                throw fail(p.lines.reducer, 'reducer', ` (projection "${p.name}") ${e.message} on ${key} and was stopped; make it faster or raise the reducer time limit`, { key, reason: 'timeout', projection: p.name }, e);
-            }
-            if (e instanceof reducer_worker/* ReducerCallError */.J && e.kind === 'unclonable') {
-                throw fail(p.lines.reducer, 'reducer', ` returned data for ${key} that cannot be stored as JSON: ${e.message}`, { key, projection: p.name }, e);
-            }
-            throw fail(p.lines.reducer, 'reducer', ` failed on ${key}: ${e?.message ?? String(e)}`, { key, projection: p.name }, e);
-        }
-        if (data === null || data === undefined) {
-            unmatched.add(key);
-            report.skipped++;
-            return undefined;
-        }
-        if (typeof data !== 'object' || Array.isArray(data)) {
-            throw fail(p.lines.reducer, 'reducer', ` returned ${Array.isArray(data) ? 'an array' : typeof data} for ${key}; a reducer must return a plain object (the document's data) or null to skip`, { key });
-        }
-        claim(key, id);
-        const document = { namespace: p.identity.namespace, type: p.identity.type, id, data };
-        let bytes;
-        try {
-            bytes = encodeEnvelope(document);
-        }
-        catch (e) {
-            throw fail(p.lines.reducer, 'reducer', ` returned data for ${key} that cannot be stored as JSON: ${e.message}`, { key }, e);
-        }
-        const before = existing.get(key);
-        if (before === (0,objects/* blobSha */.wJ)(bytes))
-            report.unchanged++;
-        else {
-            // Only changed documents go on (streamed into the commit by run.ts); unchanged ones are dropped here.
-            await emit({ op: 'put', document });
-            (before === undefined ? report.added : report.changed).push(key);
-        }
-        return key;
-    };
-    // Watermarks of repositories this run sees no item of (or that left an `owner/*` selection) carry over.
-    if (incremental && oldState)
-        Object.assign(watermarks, oldState.watermarks);
-    log(`[${p.name}] ${p.source.type}${report.repositories.length ? ` of ${report.repositories.join(', ')}` : ''}${incremental ? ' (incremental)' : mode === 'backfill' ? ' (backfill)' : ''}${shard && shard.count > 1 ? ` [shard ${shard.index}/${shard.count}]` : ''}`);
-    for await (const page of readSource(ctx, p.source)) {
-        if (page.conditional?.notModified) {
-            // 304: the documents this page produced last time are unchanged (their keys are all still in the tip).
-            const keys = book.previous(page.conditional.key)?.keys ?? [];
-            for (const key of keys) {
-                claim(key, key);
-                report.unchanged++;
-            }
-            book.addKeys(page.conditional.key, keys);
-            report.notModified++;
-            log(`[${p.name}]   ${page.repository} page ${page.page}: not modified (304), ${keys.length} document(s) unchanged`);
-            continue;
-        }
-        const pageKeys = [];
-        for (const it of page.items) {
-            const key = await process(it);
-            if (key)
-                pageKeys.push(key);
-        }
-        if (page.conditional)
-            book.addKeys(page.conditional.key, pageKeys);
-        log(`[${p.name}]   ${page.repository} page ${page.page}: ${page.items.length} item(s), ${report.items} so far`);
-    }
-    if (p.prune) {
-        // A full run saw every item, so anything else in the scope (of this shard) is gone; an incremental run only
-        // knows about the items it saw that stopped matching.
-        const candidates = incremental
-            ? [...unmatched]
-            : [...existing.keys()].filter((k) => k.startsWith(scope) && !produced.has(k) && (0,projection_shard/* inShard */.Iw)(k, shard));
-        for (const key of candidates) {
-            if (!existing.has(key) || produced.has(key))
-                continue;
-            const gone = parseKey(key);
-            if (!gone)
-                continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
-            await emit({ op: 'delete', identity: gone });
-            report.removed.push(key);
-        }
-    }
-    const conditional = book.toState();
-    let state;
-    if ((0,sources/* supportsIncremental */.bQ)(p.source.type) || conditional) {
-        // The state is committed with document changes, or when it is new or its fingerprint changed. A watermark
-        // or ETag that only moved (items updated in ways the reducer ignores) is not worth a commit on its own:
-        // the next run simply re-reads those few items.
-        const bytes = encodeState({ version: 1, fingerprint, watermarks, ...(conditional ? { conditional } : {}) });
-        const docChanges = report.added.length + report.changed.length + report.removed.length;
-        if (input.existing.get(input.stateKey) !== (0,objects/* blobSha */.wJ)(bytes) &&
-            (docChanges > 0 || oldState?.fingerprint !== fingerprint)) {
-            state = { op: 'meta', key: input.stateKey, value: bytes };
-        }
-    }
-    log(`[${p.name}] ${report.items} item(s): ${report.added.length} added, ${report.changed.length} changed, ${report.removed.length} removed, ${report.unchanged} unchanged${report.skipped ? `, ${report.skipped} skipped` : ''}${report.notModified ? `, ${report.notModified} page(s) not modified` : ''}`);
-    return { report, changes, ...(state ? { state } : {}) };
-}
-
-;// CONCATENATED MODULE: ./src/projection/streamed-commit.ts
-/** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
-const STREAM_PART = 1000;
-/**
- * @example
- * const out = new StreamedCommit(documents, () => 'docdb: backfill');
- * for (const op of ops) await out.add(op);
- * const write = await out.finish(); // undefined: nothing to commit
- */
-class StreamedCommit {
-    documents;
-    message;
-    partSize;
-    buffer = [];
-    /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
-    slot;
-    wake;
-    closed = false;
-    failure;
-    /** The commit in parts failed: no further part is accepted. */
-    writeFailed;
-    pending;
-    /** Changes added so far. */
-    count = 0;
-    constructor(documents, message, partSize = STREAM_PART) {
-        this.documents = documents;
-        this.message = message;
-        this.partSize = partSize;
-    }
-    /** True once a commit in parts has started (some changes are already on their way). */
-    get streaming() {
-        return this.pending !== undefined;
-    }
-    /** Add one change; hands a full part over (waiting until the store took it). */
-    async add(op) {
-        this.buffer.push(op);
-        this.count++;
-        if (this.buffer.length >= this.partSize)
-            await this.handOver();
-    }
-    /**
-     * Add the last changes and commit: `commit` when nothing was streamed (undefined when there is
-     * nothing at all), else the last part and the end of the commit in parts.
-     */
-    async finish(last = []) {
-        for (const op of last)
-            this.buffer.push(op);
-        if (!this.pending) {
-            if (this.buffer.length === 0)
-                return undefined;
-            const ops = this.buffer;
-            this.buffer = [];
-            return this.documents.commit(ops, { message: this.message() });
-        }
-        if (this.buffer.length > 0)
-            await this.handOver();
-        this.closed = true;
-        this.wake?.();
-        return this.pending;
-    }
-    /** Stop (the run failed): the commit in parts ends with `error` and no commit. */
-    async abort(error) {
-        if (!this.pending)
-            return;
-        this.failure = { error };
-        this.wake?.();
-        await this.pending.catch(() => { });
-    }
-    async handOver() {
-        if (this.writeFailed)
-            throw this.writeFailed.error;
-        const part = this.buffer;
-        this.buffer = [];
-        if (!this.pending) {
-            this.pending = this.documents.commitParts(this.parts(), { message: this.message });
-            // A failed write refuses the part waiting to be taken, and every later one (the producer then stops).
-            this.pending.catch((error) => {
-                this.writeFailed = { error };
-                this.slot?.refused(error);
-            });
-        }
-        await new Promise((taken, refused) => {
-            this.slot = { part, taken, refused };
-            this.wake?.();
-        });
-    }
-    async *parts() {
-        for (;;) {
-            if (this.failure)
-                throw this.failure.error;
-            const slot = this.slot;
-            if (slot) {
-                this.slot = undefined;
-                slot.taken();
-                yield slot.part;
-                continue;
-            }
-            if (this.closed)
-                return;
-            await new Promise((r) => {
-                this.wake = r;
-            });
-            this.wake = undefined;
-        }
-    }
-}
-
-;// CONCATENATED MODULE: ./src/projection/run.ts
-/**
- * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
- *
- * - Unchanged documents are detected locally by git blob SHA against the section's tip tree, so a
- *   run where nothing changed sends no write request and makes no commit.
- * - Incremental state (the `since` watermark of issues/pulls) lives in the section itself under
- *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
- * - Everything is collected before the single commit: a failure anywhere means no commit at all.
- */
-
-
-
-
-
-
-
-
-
-
-
-function dirnameOf(file) {
-    const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-    return i < 0 ? '.' : file.slice(0, i) || '/';
-}
-/**
- * Run projections and commit their documents in one commit.
- *
- * @example
- * const report = await runProjections({ spec, client: octokit, store, mode: 'project' });
- * console.log(report.changed ? `committed ${report.version}` : 'no changes');
- */
-async function runProjections(options) {
-    const { spec, store } = options;
-    // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
-    // files ride along as `_docdb/` metadata ops of the same commit.
-    const documents = new DocumentStore(store);
-    const selected = selectProjections(spec, options.only);
-    // Every reducer is resolved, confined, imported and checked before the first request (docs promise
-    // that inputs and spec are checked first); custom modules start their worker threads here.
-    const reducers = new Map();
-    try {
-        const baseDir = options.baseDir ?? dirnameOf(spec.file);
-        for (const p of selected) {
-            reducers.set(p.name, await loadReducer(p, baseDir, spec.file, {
-                confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
-                ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
-            }));
-        }
-        return await runLoaded(options, selected, reducers, documents);
-    }
-    finally {
-        await Promise.all([...reducers.values()].map((r) => r.close()));
-    }
-}
-async function runLoaded(options, selected, reducers, documents) {
-    const { spec, client, store } = options;
-    const mode = options.mode ?? 'project';
-    const log = options.log ?? (() => { });
-    // One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files.
-    const tip = await store.head();
-    const existing = new Map();
-    if (tip) {
-        const listing = await store.list({ version: tip });
-        for (const e of listing.entries)
-            existing.set(e.key, e.blobSha);
-    }
-    // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
-    const changes = [];
-    const pendingState = [];
-    const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-    const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
-    const emit = out
-        ? (op) => out.add(op)
-        : async (op) => {
-            changes.push(op);
-        };
-    const reports = [];
-    const claimed = new Map(); // key → projection, to catch two items/projections on one id
-    let unchangedTotal = 0;
-    const budget = new projection_budget/* RateBudget */.Y(options.minRateLimit ?? 0);
-    const env = options.env ?? globalThis.process?.env ?? {};
-    const read = {
-        client: (0,projection_budget/* budgetedClient */.M)(client, budget),
-        budget,
-        perPage: options.perPage ?? 100,
-        apiUrl: (0,api_url/* apiBaseOf */.rq)(client, options.apiUrl),
-        fetch: options.fetch ?? globalThis.fetch,
-        env,
-        workspace: options.workspace ?? '.',
-        log,
-    };
-    try {
-        await projectAll();
-    }
-    catch (e) {
-        await out?.abort(e);
-        throw e;
-    }
-    async function projectAll() {
-        for (const p of selected) {
-            const reducer = reducers.get(p.name);
-            const sKey = stateKey(p.name, options.shard);
-            options.onProjection?.start(p.name);
-            let run;
-            try {
-                const stateGet = existing.has(sKey) && tip ? await store.get(sKey, { version: tip }) : null;
-                run = await runProjection({
-                    p,
-                    specFile: spec.file,
-                    mode,
-                    reducer,
-                    fingerprint: fingerprintOf(p, reducer),
-                    stateKey: sKey,
-                    oldState: parseState(stateGet?.value),
-                    existing,
-                    claimed,
-                    shard: options.shard,
-                    tokenIdentity: options.tokenIdentity,
-                    read,
-                    emit,
-                });
-            }
-            catch (e) {
-                throw withProjection(e, reports, spec, p.name);
-            }
-            finally {
-                options.onProjection?.end(p.name);
-            }
-            if (run.state)
-                pendingState.push(run.state);
-            unchangedTotal += run.report.unchanged;
-            reports.push(run.report);
-        }
-    }
-    // State files go last so the document changes stay in spec order in the commit.
-    changes.push(...pendingState);
-    const keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
-    const base = {
-        mode,
-        ref: store.ref,
-        projections: reports,
-        unchanged: unchangedTotal,
-        keys,
-        ...(options.shard ? { shard: options.shard } : {}),
-    };
-    const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
-    const writtenKeys = changes.filter((c) => !isDelete(c)).map(opKey);
-    const deletedKeys = changes.filter(isDelete).map(opKey);
-    if (mode === 'dry-run') {
-        log(`dry-run: would write ${writtenKeys.length} and delete ${deletedKeys.length} key(s); nothing written`);
-        return { ...base, changed: false, version: tip, previousVersion: tip, written: writtenKeys, deleted: deletedKeys };
-    }
-    let write;
-    try {
-        write = await out?.finish(pendingState);
-    }
-    catch (e) {
-        throw withProjection(e, reports, spec);
-    }
-    if (!write) {
-        log('no document changed: no commit, no write request');
-        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
-    }
-    // If another run advanced the section first, the store rebased these changes onto its tip, where some
-    // may already have been made. Report what the commit really did, so outputs and summary match it.
-    const didWrite = new Set(write.written);
-    const didDelete = new Set(write.deleted);
-    let reconciled = 0;
-    for (const r of reports) {
-        const before = r.added.length + r.changed.length + r.removed.length;
-        r.added = r.added.filter((k) => didWrite.has(k));
-        r.changed = r.changed.filter((k) => didWrite.has(k));
-        r.removed = r.removed.filter((k) => didDelete.has(k));
-        const dropped = before - (r.added.length + r.changed.length + r.removed.length);
-        r.unchanged += dropped;
-        reconciled += dropped;
-    }
-    if (reconciled > 0) {
-        log(`${reconciled} document change(s) were already in the section after another run's commit`);
-        base.unchanged += reconciled;
-        base.keys = reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
-    }
-    if (!write.changed)
-        log('no document changed: no commit');
-    else {
-        const meta = write.written.filter((k) => k.startsWith('_docdb/')).length;
-        log(`committed ${write.version}: ${write.written.length - meta} document(s) written, ${write.deleted.length} deleted` +
-            (meta ? ` (+${meta} incremental-state key${meta === 1 ? '' : 's'})` : ''));
-    }
-    return {
-        ...base,
-        changed: write.changed,
-        version: write.version,
-        previousVersion: write.previousVersion ?? tip,
-        written: write.written,
-        deleted: write.deleted,
-        write,
-    };
-}
-function selectProjections(spec, only) {
-    if (!only || only.length === 0)
-        return spec.projections;
-    const names = spec.projections.map((p) => p.name);
-    const unknown = only.filter((n) => !names.includes(n));
-    if (unknown.length > 0) {
-        throw new core_errors/* InvalidSpec */.Nh(`projections input names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
-    }
-    return spec.projections.filter((p) => only.includes(p.name));
-}
-function defaultMessage(reports, mode) {
-    const parts = reports
-        .filter((r) => r.added.length + r.changed.length + r.removed.length > 0)
-        .map((r) => `${r.name} (+${r.added.length} ~${r.changed.length} -${r.removed.length})`);
-    return `docdb: ${mode === 'backfill' ? 'backfill' : 'project'} ${parts.length ? parts.join(', ') : 'state'}`;
-}
-/** Append git trailers (`Key: value` lines after a blank line), as `git interpret-trailers` lays them out. */
-function withTrailers(message, trailers) {
-    if (trailers.length === 0)
-        return message;
-    return `${message.replace(/\s+$/, '')}\n\n${trailers.join('\n')}\n`;
-}
-/**
- * A document over the size limit is found by the store, which names the key; the run adds which projection
- * produced it and where that projection is in the spec. Matched by name: the class lives in the core.
- */
-/**
- * Name the projection in a DocumentTooLarge: the one whose report lists the key, else `current` (the
- * projection running when a streamed part was refused).
- */
-function withProjection(e, reports, spec, current) {
-    const err = e;
-    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
-        return e;
-    }
-    const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
-    const name = (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
-    if (!name)
-        return e;
-    const p = spec.projections.find((q) => q.name === name);
-    const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
-    err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
-    if (err.data && typeof err.data === 'object') {
-        err.data.projection = name;
-        if (p) {
-            err.data.file ??= spec.file;
-            err.data.line ??= p.lines.reducer;
-        }
-    }
-    return e;
-}
-function opKey(op) {
-    return op.op === 'meta' ? op.key : op.op === 'put' ? deriveKey(identityOf(op.document)) : deriveKey(op.identity);
-}
-
-;// CONCATENATED MODULE: ./src/projection/spec-projection.ts
-/**
- * Cross-field rules of one projection that zod cannot express per field: which repositories a source
- * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
- * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. spec.ts calls this once per
- * projection and reports every problem with its `file:line`.
- */
-
-
-const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-/** Resolve one projection, or undefined when a problem makes the rest meaningless (already reported). */
-function resolveProjection(name, p, ctx) {
-    const { at } = ctx;
-    const base = ['projections', name];
-    const srcType = p.source.type;
-    const defaults = source_spec/* SOURCE_DEFAULTS */.HM[srcType];
-    let repos = [];
-    const needsRepos = source_spec/* REPOSITORY_SOURCES */.uA.includes(srcType) && (srcType !== 'rest' || (0,source_spec/* endpointPerRepository */.xv)(String(p.source.endpoint)));
-    if (needsRepos) {
-        const listed = p.source.repositories ?? ctx.defaultsRepositories;
-        const fallback = ctx.defaultRepository;
-        if (!listed && !fallback) {
-            at([...base, 'source'], 'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")');
-            return undefined;
-        }
-        if (!listed && fallback && !source_spec/* REPO_RE */.vk.test(fallback)) {
-            at([...base, 'source'], `default repository ${JSON.stringify(fallback)} is not "owner/name"`);
-            return undefined;
-        }
-        repos = [...new Set(listed ?? [fallback])];
-        const filters = source_spec/* FILTER_FIELDS */.V.filter((f) => p.source[f] !== undefined);
-        if (filters.length > 0 && !repos.some((r) => source_spec/* OWNER_WILDCARD_RE */.rP.test(r))) {
-            at([...base, 'source', filters[0]], `filters (${filters.join(', ')}) apply to "owner/*" selections, and this source names no "owner/*" in its repositories`);
-        }
-    }
-    else if (srcType === 'rest' && p.source.repositories) {
-        at([...base, 'source', 'repositories'], 'the endpoint has no {owner}, {name} or {repo}, so it is read once: remove "repositories" or use {repo} in the endpoint');
-    }
-    if (srcType === 'http') {
-        for (const [i, u] of (Array.isArray(p.source.url) ? p.source.url : [p.source.url]).entries()) {
-            const url = new URL(String(u));
-            if (url.protocol === 'http:' && !(0,source_spec/* isLoopbackHost */.cW)(url.hostname)) {
-                at(Array.isArray(p.source.url) ? [...base, 'source', 'url', i] : [...base, 'source', 'url'], `plain http is only allowed to localhost; use https:// for ${url.host}`);
-            }
-        }
-        if (p.source.items !== undefined && p.source.format !== undefined && p.source.format !== 'json') {
-            at([...base, 'source', 'items'], `"items" picks the array out of a JSON document; format is ${p.source.format}`);
-        }
-    }
-    const idPath = [...base, 'identity', 'id'];
-    const idTemplate = p.identity?.id ?? defaults.id;
-    if (idTemplate === undefined) {
-        at(p.identity ? idPath : [...base, 'source'], `identity.id is required for a ${srcType} source (it has no natural key), e.g. ${srcType === 'rest' ? '"{repo}/{item.id}"' : '"{item.id}"'}`);
-    }
-    else {
-        try {
-            parseTemplate(idTemplate);
-            const allowed = source_spec/* SOURCE_VARIABLES */.w[srcType];
-            const vars = templateVariables(idTemplate);
-            for (const v of vars) {
-                if (!allowed.includes(v) && !isItemVariable(v)) {
-                    at(idPath, `unknown template variable {${v}}; the ${srcType} source provides ${allowed.map((a) => `{${a}}`).join(', ')} and {item.<field>}`);
-                }
-                else if (srcType === 'rest' && !needsRepos && ['owner', 'name', 'repo'].includes(v)) {
-                    at(idPath, `{${v}} has no value: the endpoint is not read per repository`);
-                }
-            }
-            const single = srcType === 'repository' && repos.length === 1 && !source_spec/* OWNER_WILDCARD_RE */.rP.test(repos[0]);
-            if (vars.length === 0 && !single) {
-                at(idPath, 'must use at least one template variable, or every item gets the same id');
-            }
-        }
-        catch (e) {
-            if (!(e instanceof TemplateError))
-                throw e;
-            at(idPath, `bad template ${JSON.stringify(idTemplate)}: ${e.message}`);
-        }
-    }
-    const type = p.identity?.type ?? defaults.type ?? (SEGMENT_RE.test(name) ? name : undefined);
-    if (type === undefined) {
-        at([...base, 'identity'], `needs identity.type: the projection name ${JSON.stringify(name)} is not a key segment (letters, digits, ".", "_", "-", starting with a letter or digit)`);
-    }
-    const reducer = resolveReducer(p, srcType, base, ctx);
-    if (idTemplate === undefined || type === undefined)
-        return undefined;
-    const source = { ...p.source };
-    if (source_spec/* REPOSITORY_SOURCES */.uA.includes(srcType))
-        source.repositories = repos;
-    if (srcType === 'http' && !Array.isArray(source.url))
-        source.url = [source.url];
-    if (srcType === 'files' && !Array.isArray(source.glob))
-        source.glob = [source.glob];
-    return {
-        name,
-        ...(p.description !== undefined ? { description: p.description } : {}),
-        source: source,
-        identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
-        reducer,
-        prune: p.prune,
-        line: ctx.line(base),
-        lines: {
-            reducer: ctx.line(p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
-                ? [...base, 'reducer', 'module']
-                : [...base, 'reducer']),
-            id: ctx.line(idPath),
-        },
-    };
-}
-function resolveReducer(p, srcType, base, ctx) {
-    const r = p.reducer;
-    if (r === undefined)
-        return { builtin: source_spec/* SOURCE_DEFAULTS */.HM[srcType].reducer };
-    if (typeof r === 'string' || 'builtin' in r) {
-        const rname = typeof r === 'string' ? r : r.builtin;
-        const accepts = ctx.builtinReducers[rname];
-        const path = typeof r === 'string' ? [...base, 'reducer'] : [...base, 'reducer', 'builtin'];
-        if (!accepts) {
-            ctx.at(path, `unknown built-in reducer ${JSON.stringify(rname)}; built-ins are ${Object.keys(ctx.builtinReducers).join(', ')}, or use { module: ./path.js }`);
-        }
-        else if (!accepts.includes(srcType)) {
-            ctx.at(path, `reducer ${JSON.stringify(rname)} cannot reduce a ${srcType} source (it accepts ${accepts.join(', ')})`);
-        }
-        return { builtin: rname };
-    }
-    if (!/\.(m?js|cjs|m?ts)$/.test(r.module)) {
-        ctx.at([...base, 'reducer', 'module'], `must be a .js, .mjs, .cjs, .ts or .mts file, got ${JSON.stringify(r.module)}`);
-    }
-    return { module: r.module, export: r.export ?? 'default' };
-}
-
-;// CONCATENATED MODULE: ./src/projection/spec.ts
-/**
- * The projection spec: a YAML file (default `.github/docdb.yml`) naming projections, each with a
- * source, an identity and a reducer. Validated with zod; every error names the file, the line and
- * the field (`projections.repos.identity.id`) and says what is allowed. See docs/projection-spec.md.
- */
-
-
-
-
-
-
-/** Built-in reducers and the sources each accepts. `raw` stores the source item as it was read. */
-const BUILTIN_REDUCERS = {
-    repository: ['repository'],
-    issue: ['issues'],
-    pull: ['pulls'],
-    release: ['releases'],
-    raw: source_spec/* SOURCE_TYPES */.m7,
-};
-const spec_SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
-const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
-/** Projection names that are properties of every JavaScript object. */
-const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
-const segment = (what) => schemas/* string */.YjP({ error: `must be a string (the ${what} key segment)` }).regex(spec_SEGMENT_RE, {
-    error: (i) => `must be one key segment: letters, digits, ".", "_" or "-", starting with a letter or digit; got ${JSON.stringify(i.input)}`,
-});
-const identitySchema = schemas/* strictObject */.rej({
-    namespace: segment('namespace').optional(),
-    type: segment('type').optional(),
-    id: schemas/* string */.YjP({ error: 'must be a template string such as "{owner}/{name}"' }).min(1).optional(),
-});
-const reducerSchema = schemas/* union */.KCZ([
-    schemas/* string */.YjP().min(1),
-    schemas/* strictObject */.rej({
-        module: schemas/* string */.YjP({ error: 'must be a path to a JavaScript module, e.g. ./reducers/issue.js' }).min(1),
-        export: schemas/* string */.YjP().min(1).optional(),
-    }),
-    schemas/* strictObject */.rej({ builtin: schemas/* string */.YjP().min(1) }),
-], { error: 'must be a built-in reducer name, or a mapping { module: ./path.js, export?: name }' });
-const projectionSchema = schemas/* strictObject */.rej({
-    description: schemas/* string */.YjP().optional(),
-    source: source_spec/* sourceSchema */.dr,
-    identity: identitySchema.optional(),
-    reducer: reducerSchema.optional(),
-    prune: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(false),
-});
-const specSchema = schemas/* strictObject */.rej({
-    version: schemas/* literal */.euz(1, { error: 'must be 1 (the only spec version)' }).default(1),
-    defaults: schemas/* strictObject */.rej({ repositories: source_spec/* repositoriesSchema */._h }).optional(),
-    projections: schemas/* record */.g1P(schemas/* string */.YjP().regex(NAME_RE, {
-        error: (i) => `projection name ${JSON.stringify(i.input)} must start with a letter or "_" and contain only letters, digits, "_" and "-"`,
-    }), projectionSchema, {
-        error: (i) => i.code === 'invalid_type'
-            ? 'must be a mapping of projection name to projection (like "jobs:" in a workflow)'
-            : undefined,
-    }),
-});
-function fieldName(path) {
-    return (path
-        .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
-        .join('.')
-        .replace(/\.\[/g, '[') || '(root)');
-}
-/**
- * Parse and validate a projection spec. Throws `InvalidSpec` whose message lists every problem as
- * `file:line:column: field: what is wrong` and whose `data` has `file`, `line`, `field` (first
- * problem) and `issues` (all).
- *
- * @example
- * const spec = parseSpec('projections:\n  repos:\n    source: { type: repository, repositories: [octo/hello] }\n', 'docdb.yml');
- * spec.projections[0].identity; // { namespace: 'github', type: 'repo', id: '{owner}/{name}' }
- */
-function parseSpec(text, file = '.github/docdb.yml', options = {}) {
-    const lineCounter = new dist/* LineCounter */.HN();
-    const doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
-    const pos = (offset) => {
-        const p = lineCounter.linePos(offset);
-        return { line: p.line, column: p.col };
-    };
-    const fail = (issues) => {
-        const first = issues[0];
-        const lines = issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.field}: ${i.message}`);
-        throw new core_errors/* InvalidSpec */.Nh(issues.length === 1
-            ? `invalid projection spec: ${lines[0]}`
-            : `invalid projection spec (${issues.length} problems):\n${lines.join('\n')}`, { file, line: first.line, column: first.column, field: first.field, issues });
-    };
-    if (doc.errors.length > 0) {
-        fail(doc.errors.map((e) => ({
-            file,
-            ...pos(e.pos[0]),
-            field: '(yaml)',
-            message: e.message.split('\n')[0] ?? e.message,
-        })));
-    }
-    let raw;
-    try {
-        // yaml's default maxAliasCount (100) refuses alias expansion bombs ("billion laughs").
-        raw = doc.toJS();
-    }
-    catch (e) {
-        // Point at the first alias: that is where the expansion starts.
-        let at = { line: 1, column: 1 };
-        (0,dist/* visit */.YR)(doc, {
-            Alias(_, node) {
-                if (node.range)
-                    at = pos(node.range[0]);
-                return dist/* visit */.YR.BREAK;
-            },
-        });
-        fail([
-            {
-                file,
-                ...at,
-                field: '(yaml)',
-                message: `${e.message}; the spec's aliases (*name) expand to too much data, write the values out instead`,
-            },
-        ]);
-    }
-    // Names that are also Object.prototype properties would be dropped or misread by a plain-object record.
-    const projectionsNode = (0,dist/* isMap */.jh)(doc.contents) ? doc.contents.get('projections', true) : undefined;
-    if ((0,dist/* isMap */.jh)(projectionsNode)) {
-        const reserved = [];
-        for (const pair of projectionsNode.items) {
-            const key = pair.key;
-            const name = (0,dist/* isScalar */.jn)(key) ? key.value : undefined;
-            if (typeof name === 'string' && RESERVED_NAMES.has(name)) {
-                reserved.push({
-                    file,
-                    ...(key?.range ? pos(key.range[0]) : { line: 1, column: 1 }),
-                    field: `projections.${name}`,
-                    message: `projection name ${JSON.stringify(name)} is reserved (it is a JavaScript object property); choose another name`,
-                });
-            }
-        }
-        if (reserved.length > 0)
-            fail(reserved);
-    }
-    if (raw === null || raw === undefined) {
-        fail([
-            { file, line: 1, column: 1, field: 'projections', message: 'the spec is empty; add a "projections" mapping' },
-        ]);
-    }
-    /** Position of the key `path[i]` in its parent map, when the parent is a map. */
-    const keyPos = (path) => {
-        if (path.length === 0)
-            return undefined;
-        const parent = (path.length === 1 ? doc.contents : doc.getIn(path.slice(0, -1), true));
-        if (!parent || !(0,dist/* isMap */.jh)(parent))
-            return undefined;
-        const pair = parent.items.find((it) => it.key?.value === path[path.length - 1]);
-        const keyNode = pair?.key;
-        return keyNode?.range ? pos(keyNode.range[0]) : undefined;
-    };
-    /**
-     * Where to point for a problem at `path`: a scalar value itself (so "must be one of" points at the bad
-     * value), the key of a mapping or list value, or — when the field is missing — the key of its deepest
-     * existing ancestor (the projection that lacks a `source`).
-     */
-    const locate = (path, key) => {
-        if (key !== undefined) {
-            const k = keyPos([...path, key]);
-            if (k)
-                return k;
-        }
-        for (let n = path.length; n >= 0; n--) {
-            const sub = path.slice(0, n);
-            const node = (sub.length === 0 ? doc.contents : doc.getIn(sub, true));
-            if (!node)
-                continue;
-            if (n === path.length && (0,dist/* isScalar */.jn)(node) && node.range)
-                return pos(node.range[0]);
-            const k = keyPos(sub);
-            if (k)
-                return k;
-            if (node.range)
-                return pos(node.range[0]);
-        }
-        return { line: 1, column: 1 };
-    };
-    const parsed = specSchema.safeParse(raw);
-    if (!parsed.success) {
-        const issues = [];
-        for (const issue of parsed.error.issues) {
-            if (issue.code === 'unrecognized_keys') {
-                for (const key of issue.keys) {
-                    issues.push({
-                        file,
-                        ...locate(issue.path, key),
-                        field: fieldName([...issue.path, key]),
-                        message: `unknown field "${key}"${allowedHint(issue.path)}`,
-                    });
-                }
-                continue;
-            }
-            let message = issue.message;
-            if (issue.code === 'invalid_key' && issue.issues[0])
-                message = issue.issues[0].message;
-            const last = issue.path[issue.path.length - 1];
-            if (issue.code === 'invalid_type' && /received undefined/.test(message)) {
-                message = `is required${last === 'source' ? `: one of ${source_spec/* SOURCE_TYPES */.m7.join(', ')}` : ''}`;
-            }
-            if (issue.code === 'invalid_union' && last === 'type' && issue.path.includes('source')) {
-                message = `must be one of ${source_spec/* SOURCE_TYPES */.m7.join(', ')}`;
-            }
-            issues.push({ file, ...locate(issue.path), field: fieldName(issue.path), message });
-        }
-        // Unknown fields first (a typo'd key is usually why a required one is "missing"), then by position.
-        const rank = (i) => (i.message.startsWith('unknown field') ? 0 : 1);
-        issues.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
-        fail(issues);
-    }
-    const data = parsed.data;
-    // Cross-field rules zod cannot express per field: templates, reducer/source pairs, defaults, prune scopes.
-    const issues = [];
-    const at = (path, message) => issues.push({ file, ...locate(path), field: fieldName(path), message });
-    const projections = [];
-    const names = Object.keys(data.projections);
-    if (names.length === 0)
-        at(['projections'], 'must define at least one projection');
-    for (const name of names) {
-        const resolved = resolveProjection(name, data.projections[name], {
-            builtinReducers: BUILTIN_REDUCERS,
-            defaultsRepositories: data.defaults?.repositories,
-            defaultRepository: options.defaultRepository,
-            at,
-            line: (path) => locate(path).line,
-        });
-        if (resolved)
-            projections.push(resolved);
-    }
-    // Prune deletes every document under <namespace>/<type>/ that the projection did not produce, so two
-    // projections sharing that scope would delete each other's documents.
-    const scopes = new Map();
-    for (const p of projections) {
-        const scope = `${p.identity.namespace}/${p.identity.type}`;
-        const other = scopes.get(scope);
-        if (other !== undefined) {
-            const pruning = [p, projections.find((q) => q.name === other)].find((q) => q.prune);
-            if (pruning) {
-                at(['projections', p.name, 'identity'], `projections "${other}" and "${p.name}" both write ${scope}/…; "${pruning.name}" has prune: true and would delete the other's documents. Give one of them its own identity.type`);
-            }
-        }
-        else
-            scopes.set(scope, p.name);
-    }
-    if (issues.length > 0)
-        fail(issues);
-    return { version: 1, file, projections };
-}
-function allowedHint(path) {
-    const last = path[path.length - 1];
-    const allowed = (() => {
-        if (path.length === 0)
-            return ['version', 'defaults', 'projections'];
-        if (path.length === 2 && path[0] === 'projections')
-            return ['description', 'source', 'identity', 'reducer', 'prune'];
-        if (last === 'identity')
-            return ['namespace', 'type', 'id'];
-        if (last === 'reducer')
-            return ['module', 'export'];
-        if (last === 'defaults')
-            return ['repositories'];
-        return undefined;
-    })();
-    return allowed ? `; allowed here: ${allowed.join(', ')}` : '';
-}
-/**
- * Read and parse a spec file from disk (Node only).
- *
- * @example
- * const spec = await loadSpec('.github/docdb.yml', { defaultRepository: 'octo/hello' });
- */
-async function loadSpec(path, options = {}) {
-    const shown = options.displayPath ?? path;
-    const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
-    const { sep, resolve } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
-    let text;
-    try {
-        const real = await realpath(path);
-        if (options.workspace !== undefined) {
-            // The spec decides what code runs and where data goes: it must come from the checked-out repository.
-            const root = await realpath(options.workspace).catch(() => resolve(options.workspace));
-            if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-                throw new core_errors/* InvalidSpec */.Nh(`projection spec ${shown} resolves to ${real}, outside the workspace ${root}; the "spec" input must name a file inside the workspace (symbolic links are resolved first)`, { file: shown, line: 0, field: 'spec', reason: 'outside-workspace' });
-            }
-        }
-        text = await readFile(real, 'utf8');
-    }
-    catch (e) {
-        if (e instanceof core_errors/* InvalidSpec */.Nh)
-            throw e;
-        const code = e.code;
-        throw new core_errors/* InvalidSpec */.Nh(code === 'ENOENT'
-            ? `projection spec ${shown} not found: create it (see docs/projection-spec.md) or set the "spec" input to its path`
-            : `cannot read projection spec ${shown}: ${e.message}`, { file: shown, line: 0, field: 'spec' });
-    }
-    const spec = parseSpec(text, shown, options);
-    return spec;
-}
-
+// EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
+var projection_spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
 var archive_reads = __nccwpck_require__(602);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts
 var config = __nccwpck_require__(5632);
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
+// EXTERNAL MODULE: ./src/core/keys.ts
+var core_keys = __nccwpck_require__(1483);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -34713,9 +33717,9 @@ function normalizeChanges(changes) {
         throw new TypeError('changes must be an array');
     const seen = new Set();
     return changes.map((c) => {
-        assertValidKey(c?.key);
+        (0,core_keys/* assertValidKey */.Mw)(c?.key);
         if (seen.has(c.key)) {
-            throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+            throw new errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
         }
         seen.add(c.key);
         if (c.op === 'put') {
@@ -34724,7 +33728,7 @@ function normalizeChanges(changes) {
             }
             const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
             if (value.length > MAX_VALUE_BYTES)
-                throw new core_errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
+                throw new errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
             return { op: 'put', key: c.key, value, sha: (0,objects/* blobSha */.wJ)(value) };
         }
         if (c.op === 'delete')
@@ -34791,13 +33795,13 @@ function assertNoPathConflicts(changes, base) {
         (c.op === 'put' ? puts : deletes).add(c.key);
     for (const key of puts) {
         if (base.isDir(key)) {
-            throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
+            throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
         }
         let slash = key.indexOf('/');
         while (slash > 0) {
             const ancestor = key.slice(0, slash);
             if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
-                throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
+                throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
             }
             slash = key.indexOf('/', slash + 1);
         }
@@ -34828,7 +33832,7 @@ function keyWriteToCommit(key, options) {
  */
 function assertCommitMessage(message) {
     if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
-        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+        throw new errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
     }
 }
 /**
@@ -34855,7 +33859,7 @@ function normalizeIfMatch(changes, ifMatch) {
     if (ifMatch === undefined)
         return undefined;
     if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
-        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
+        throw new errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
             allowed: '{ [key]: blobSha | null }',
         });
     }
@@ -34863,10 +33867,10 @@ function normalizeIfMatch(changes, ifMatch) {
     const out = new Map();
     for (const [key, value] of Object.entries(ifMatch)) {
         if (!keys.has(key)) {
-            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
+            throw new errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
         }
         if (value !== null && (typeof value !== 'string' || !SHA_RE.test(value))) {
-            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
+            throw new errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
         }
         out.set(key, value);
     }
@@ -34882,7 +33886,7 @@ function assertPreconditions(p, currentSha) {
     for (const [key, expected] of p.ifMatch) {
         const actual = currentSha(key) ?? null;
         if (actual !== expected)
-            throw new core_errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
+            throw new errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
     }
 }
 
@@ -34914,6 +33918,8 @@ class KeyWritesThroughCommit {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/version.ts
+var version = __nccwpck_require__(3323);
 // EXTERNAL MODULE: ./src/stores/remote-api/local-trees.ts
 var local_trees = __nccwpck_require__(6635);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
@@ -34967,7 +33973,7 @@ function listedCommit(item) {
  * if (!isObject(j) || !isSha(j.sha)) throw badResponse(ctx, 'create blob', 'expected { sha }');
  */
 function badResponse(ctx, step, what, cause) {
-    return new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
+    return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
 }
 /**
  * A commit's author or committer; `InvalidResponse` when a field is missing.
@@ -35024,7 +34030,7 @@ function graphqlUrl(apiBase) {
     return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
 }
 /** The `repository` object of a query's answer, or undefined when the answer has errors. */
-async function graphql_query(d, ctx, step, fields, variables) {
+async function query(d, ctx, step, fields, variables) {
     if (ctx.token === undefined)
         return undefined; // no anonymous GraphQL on GitHub
     // Every variable is a String (expressions); oids are written inline after an isSha check.
@@ -35078,7 +34084,7 @@ async function pathLevels(d, ctx, root, path) {
         vars[`d${i}`] = `${root}:${dir}`;
         fields.push(`d${i}: object(expression: $d${i}) ${tree}`);
     });
-    const repo = await graphql_query(d, ctx, 'read path levels', fields.join(' '), vars);
+    const repo = await query(d, ctx, 'read path levels', fields.join(' '), vars);
     if (!repo)
         return undefined;
     const out = new Map();
@@ -35104,7 +34110,7 @@ async function blobsByOid(d, ctx, oids) {
             throw new TypeError(`not a blob SHA: ${oid}`);
         return `o${i}: object(oid: "${oid}") { ... on Blob { text isBinary isTruncated } }`;
     });
-    const repo = await graphql_query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), {});
+    const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), {});
     if (!repo)
         return undefined;
     const out = new Map();
@@ -35135,7 +34141,7 @@ async function oidsAt(d, ctx, commit, paths) {
             vars[`e${j}`] = `${commit}:${p}`;
             return `e${j}: object(expression: $e${j}) { __typename oid }`;
         });
-        const repo = await graphql_query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
+        const repo = await query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
         if (!repo)
             return undefined;
         for (const [j, p] of batch.entries()) {
@@ -35162,7 +34168,7 @@ async function blobsAt(d, ctx, commit, paths) {
             vars[`e${j}`] = `${commit}:${p}`;
             return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
         });
-        const repo = await graphql_query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
+        const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
         if (!repo)
             return undefined;
         for (const [j, p] of batch.entries()) {
@@ -35251,6 +34257,7 @@ async function remember(d, commit, key, entry, result) {
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
 var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
+
 
 
 
@@ -35388,7 +34395,7 @@ async function readArchive(h, ctx, job) {
         'user-agent': h.cfg.userAgent,
         ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
     };
-    const got = await reader({ url, headers, limits: h.cfg.archiveLimits });
+    const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
     ctx.requests += got.requests;
     if (got.status !== 200 || !got.entries) {
         throw (0,remote_api_status/* mapStatusError */.pt)({
@@ -35401,6 +34408,18 @@ async function readArchive(h, ctx, job) {
         }, { status: got.status, headers: got.headers, body: got.body });
     }
     await useArchive(h, job, (0,archive_reads/* sectionFromArchive */.E)(got.entries, job.version, commit.tree));
+}
+/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+async function downloadWithRetry(download) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            return await download();
+        }
+        catch (e) {
+            if (!(e instanceof errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
+                throw e;
+        }
+    }
 }
 async function useArchive(h, job, section) {
     if (section.verified)
@@ -35519,7 +34538,7 @@ class GitHubClient {
         }
         catch (e) {
             // A transport rejects only when there is no response; anything else it throws is not ours to retry.
-            if (e instanceof core_errors/* DocDbError */.rq && !(e instanceof core_errors/* TransportError */.wX))
+            if (e instanceof errors/* DocDbError */.rq && !(e instanceof errors/* TransportError */.wX))
                 throw e;
             if (opts.retry && tries.failures < this.cfg.readRetries) {
                 const wait = this.backoffMs(tries.failures++);
@@ -35570,16 +34589,16 @@ function answer(ctx, opts, req, res) {
                 return JSON.parse(decoder.decode(res.body));
             }
             catch (e) {
-                throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...req.statusContext, status }, { cause: e });
+                throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...req.statusContext, status }, { cause: e });
             }
         },
     };
 }
 /** The error for a request that got no response (the transport's own message names only method and URL). */
 function noResponse(ctx, opts, pathname, e) {
-    return new core_errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
+    return new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
         reason: 'network',
-        ...(e instanceof core_errors/* TransportError */.wX ? e.data : {}),
+        ...(e instanceof errors/* TransportError */.wX ? e.data : {}),
         operation: ctx.operation,
         step: opts.step,
         method: opts.method,
@@ -35606,7 +34625,7 @@ const MAX_PER_PAGE = 100;
 function historyLimit(options) {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
-        throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+        throw new errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
             allowed: 'integer >= 0',
         });
     }
@@ -35701,7 +34720,7 @@ function nextPageUrl(ctx, apiOrigin, next) {
     }
     if (nextUrl.origin !== apiOrigin) {
         // Following would send the token to another origin; a partial history is not an answer either.
-        throw new core_errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
+        throw new errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
     }
     return nextUrl.toString();
 }
@@ -35780,6 +34799,8 @@ async function versionCommit(h, ctx, pinned) {
 
 // EXTERNAL MODULE: ./src/core/backoff.ts
 var backoff = __nccwpck_require__(3915);
+// EXTERNAL MODULE: ./src/core/commit-parts.ts
+var commit_parts = __nccwpck_require__(1297);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
 
 
@@ -35948,7 +34969,7 @@ async function reachesBack(client, ctx, ancestor, tip) {
 function assertCanWrite(ctx, repository) {
     if (ctx.token !== undefined)
         return;
-    throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
+    throw new errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
 }
 /**
  * The blob SHA of each changed key at `rootTree` (absent keys are left out). A put where a directory is,
@@ -35968,7 +34989,7 @@ async function currentShas(trees, ctx, rootTree, changes) {
         const at = await trees.lookup(ctx, rootTree, c.key, mode);
         // A delete of a directory or of a path below a value deletes nothing: an absent key.
         if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
-            throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
+            throw new errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
                 ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
                 : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
         }
@@ -35997,7 +35018,7 @@ async function afterLostRace(h, ctx, retry, confirmed, other) {
     }
     const wait = retry.next();
     if (wait === null)
-        throw new core_errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
+        throw new errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
     h.cfg.logger?.({
         level: 'info',
         message: `${ctx.operation}: ${h.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
@@ -36070,7 +35091,7 @@ class PartsGatherer {
     assertNew(changes) {
         for (const c of changes) {
             if (this.desired.has(c.key)) {
-                throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+                throw new errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
             }
         }
         assertNoPathConflicts(changes, {
@@ -36110,7 +35131,7 @@ class PartsGatherer {
  * assertPartsWrite({ message: 'backfill' });
  */
 function assertPartsWrite(options) {
-    assertPartsOptions(options);
+    (0,commit_parts/* assertPartsOptions */.Z9)(options);
     if (typeof options.message !== 'function')
         assertCommitMessage(options.message);
 }
@@ -36131,7 +35152,7 @@ async function writeInParts(h, ctx, parts, options) {
     const gathered = new PartsGatherer(h, ctx, baseTree);
     for await (const part of parts)
         await gathered.add(part);
-    const custom = partsMessage(options);
+    const custom = (0,commit_parts/* partsMessage */.gH)(options);
     assertCommitMessage(custom);
     const retry = new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
     const tree = await gathered.finish();
@@ -36383,7 +35404,7 @@ async function isInSection(version, tip, parentsOf, known) {
  * throw notInSection('0123…', 'refs/docdb/documents');
  */
 function notInSection(version, ref) {
-    return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+    return new errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/compare-changes.ts
@@ -36541,7 +35562,7 @@ async function assertInSection(h, ctx, version, tip) {
         }
         const list = res.json();
         if (!Array.isArray(list)) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
+            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
                 operation: ctx.operation,
                 step: 'list section commits',
             });
@@ -36571,7 +35592,7 @@ async function assertInSection(h, ctx, version, tip) {
         }
         // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
         if (nextUrl.origin !== h.apiOrigin) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
+            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
         }
         url = nextUrl.toString();
     }
@@ -36602,7 +35623,7 @@ async function changesBetween(h, ctx, options) {
     if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
         // Both are in the section; "from" must also be older than "to" (the section is linear).
         if (await onCachedChain(h, to, options.from)) {
-            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+            throw new errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
         }
     }
     const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
@@ -36797,7 +35818,7 @@ class CommitReader {
             accept: pinned ? [404, 422] : [],
         });
         if (res.status === 404 || res.status === 422) {
-            throw new core_errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
+            throw new errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
         }
         const c = parseCommit(ctx, 'read commit', res.json());
         if (c.sha !== sha)
@@ -37073,7 +36094,7 @@ class OperationRunner {
             (0,redact/* redactError */.ki)(e, [ctx?.token]);
             if (ctx?.rateLimit)
                 this.lastRateLimit = ctx.rateLimit;
-            if (e instanceof core_errors/* DocDbError */.rq && ctx) {
+            if (e instanceof errors/* DocDbError */.rq && ctx) {
                 e.data.requests ??= ctx.requests;
             }
             throw e;
@@ -37098,7 +36119,7 @@ class OperationRunner {
             t = await this.cfg.credentials?.();
         }
         catch (e) {
-            throw new core_errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
+            throw new errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
         }
         if (t === undefined || t === null || t === '')
             return undefined;
@@ -37280,7 +36301,7 @@ class RefUpdater {
             return 'applied';
         }
         catch (e) {
-            if (!(e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk))
+            if (!(e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk))
                 throw e;
             this.deps.cfg.logger?.({
                 level: 'warn',
@@ -37313,12 +36334,12 @@ class RefUpdater {
                     throw e;
                 // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
                 // write's retry budget lasts, rather than report "unknown" after one failed read.
-                const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
+                const transient = e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk;
                 if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
                     await this.deps.cfg.sleep(this.deps.client.backoffMs(Math.min(reread, 4)));
                     continue;
                 }
-                throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.deps.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+                throw new errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.deps.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
             }
         }
     }
@@ -37328,7 +36349,7 @@ class RefUpdater {
      */
     async sendAgain(ctx, step, noReply, lost) {
         if (!noReply) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} ${this.deps.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step, status: 422 });
+            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} ${this.deps.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step, status: 422 });
         }
         if (lost > this.deps.cfg.readRetries)
             throw noReply;
@@ -37515,7 +36536,7 @@ class TreeWalker {
         }
         const level = await this.fetchTree(ctx, sha, false);
         if (!level) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
+            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
         }
         return level;
     }
@@ -37853,7 +36874,7 @@ class SingleCommitWrite {
         catch (e) {
             // A precondition that failed on a cached tip is judged again on the real tip before it is final
             // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
-            if (!(e instanceof core_errors/* PreconditionFailed */.OJ) || this.confirmed)
+            if (!(e instanceof errors/* PreconditionFailed */.OJ) || this.confirmed)
                 throw e;
             const now = await this.h.readRef(this.ctx);
             this.confirmed = true;
@@ -37982,9 +37003,9 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         return this.wired.ops.run('head', (ctx) => this.wired.refs.read(ctx));
     }
     async get(key, options = {}) {
-        assertValidKey(key);
+        (0,core_keys/* assertValidKey */.Mw)(key);
         if (options.version !== undefined)
-            assertValidVersion(options.version);
+            (0,version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('get', async (ctx) => {
             const found = await readKey(this.wired.keyReads, ctx, key, options.version);
             return found && { key, ...found, ...this.meta(ctx) };
@@ -37992,9 +37013,9 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     }
     async list(options = {}) {
         const prefix = options.prefix ?? '';
-        assertValidPrefix(prefix);
+        (0,core_keys/* assertValidPrefix */.x3)(prefix);
         if (options.version !== undefined)
-            assertValidVersion(options.version);
+            (0,version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('list', async (ctx) => {
             const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version);
             return { ...listed, ...this.meta(ctx) };
@@ -38010,13 +37031,13 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      */
     async *readMany(keys, options = {}) {
         for (const k of keys)
-            assertValidKey(k);
+            (0,core_keys/* assertValidKey */.Mw)(k);
         if (options.version !== undefined)
-            assertValidVersion(options.version);
+            (0,version/* assertValidVersion */.J)(options.version);
         yield* await this.wired.ops.run('readMany', (ctx) => readManyAt(this.wired.bulk, ctx, keys, options.version));
     }
     async history(key, options = {}) {
-        assertValidKey(key);
+        (0,core_keys/* assertValidKey */.Mw)(key);
         const limit = historyLimit(options);
         return this.wired.ops.run('history', async (ctx) => {
             const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
@@ -38032,7 +37053,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
      */
     async changes(options) {
-        const prefix = checkChangesOptions(options);
+        const prefix = (0,version/* checkChangesOptions */.i)(options);
         return this.wired.ops.run('changes', async (ctx) => {
             const r = await changesBetween(this.wired.versions, ctx, { ...options, prefix });
             return { ...r, ...this.meta(ctx) };
@@ -38122,14 +37143,14 @@ const ZERO_BLOCK = /* @__PURE__ */ new Uint8Array(512);
 const EMPTY = /* @__PURE__ */ new Uint8Array(0);
 //#endregion
 //#region src/tar/encoding.ts
-const packer_By1HVV7Z_encoder = new TextEncoder();
+const encoder = new TextEncoder();
 const packer_By1HVV7Z_decoder = new TextDecoder();
 function writeString(view, offset, size, value) {
 	if (!value) return;
 	for (let i = 0; i < value.length && i < size; i++) {
 		const charCode = value.charCodeAt(i);
 		if (charCode > 127) {
-			packer_By1HVV7Z_encoder.encodeInto(value, view.subarray(offset, offset + size));
+			encoder.encodeInto(value, view.subarray(offset, offset + size));
 			return;
 		}
 		view[offset + i] = charCode;
@@ -38143,7 +37164,7 @@ function writeOctal(view, offset, size, value) {
 		remaining = Math.floor(remaining / 8);
 	}
 	if (remaining === 0 && value % 1 === 0) return;
-	packer_By1HVV7Z_encoder.encodeInto(value.toString(8).padStart(size - 1, "0"), view.subarray(offset, offset + size - 1));
+	encoder.encodeInto(value.toString(8).padStart(size - 1, "0"), view.subarray(offset, offset + size - 1));
 }
 function readString(view, offset, size) {
 	if (view[offset] === 0) return "";
@@ -38179,7 +37200,7 @@ const packer_By1HVV7Z_isBodyless = (header) => header.type === "directory" || he
 async function packer_By1HVV7Z_normalizeBody(body) {
 	if (body === null || body === void 0) return EMPTY;
 	if (body instanceof Uint8Array) return body;
-	if (typeof body === "string") return packer_By1HVV7Z_encoder.encode(body);
+	if (typeof body === "string") return encoder.encode(body);
 	if (body instanceof ArrayBuffer) return new Uint8Array(body);
 	if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
 	throw new TypeError("Unsupported content type for entry body.");
@@ -38358,7 +37379,7 @@ function isUtf8TooLong(value, limit) {
 	if (value.length * 3 <= limit) return false;
 	if (value.length > limit) return true;
 	if (!NON_ASCII.test(value)) return false;
-	return packer_By1HVV7Z_encoder.encode(value).length > limit;
+	return encoder.encode(value).length > limit;
 }
 function generatePax(header) {
 	const paxRecords = {};
@@ -38374,16 +37395,16 @@ function generatePax(header) {
 	if (header.size > 8589934591 || "size" in paxRecords) paxRecords.size = String(header.size);
 	const paxEntries = Object.entries(paxRecords);
 	if (paxEntries.length === 0) return null;
-	const paxBody = packer_By1HVV7Z_encoder.encode(paxEntries.map(([key, value]) => {
+	const paxBody = encoder.encode(paxEntries.map(([key, value]) => {
 		const record = `${key}=${value}\n`;
-		const partLength = packer_By1HVV7Z_encoder.encode(record).length + 1;
+		const partLength = encoder.encode(record).length + 1;
 		let totalLength = partLength + String(partLength).length;
 		totalLength = partLength + String(totalLength).length;
 		return `${totalLength} ${record}`;
 	}).join(""));
 	return {
 		paxHeader: createTarHeader({
-			name: packer_By1HVV7Z_decoder.decode(packer_By1HVV7Z_encoder.encode(`PaxHeader/${header.name}`).slice(0, 100)),
+			name: packer_By1HVV7Z_decoder.decode(encoder.encode(`PaxHeader/${header.name}`).slice(0, 100)),
 			size: paxBody.length,
 			type: "pax-header",
 			mode: 420,
@@ -39216,7 +38237,7 @@ function describeUrl(url) {
 function transportError(req, reason, cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const what = reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
-    return new core_errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
+    return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
 }
 /** Lowercase every header name (joining duplicates with ", "). */
 function lowercaseHeaders(headers) {
@@ -39287,10 +38308,10 @@ function nodeArchiveReader(options = {}) {
             return await node_archive_answer(second, 2, limits);
         }
         catch (e) {
-            if (e instanceof core_errors/* InvalidResponse */.h5 || e instanceof core_errors/* TransportError */.wX)
+            if (e instanceof errors/* InvalidResponse */.h5 || e instanceof errors/* TransportError */.wX)
                 throw e;
             const reason = signal.aborted ? 'timeout' : 'network';
-            throw new core_errors/* TransportError */.wX(`readMany: read archive failed without a complete response (${reason})`, {
+            throw new errors/* TransportError */.wX(`readMany: read archive failed without a complete response (${reason})`, {
                 reason,
                 operation: 'readMany',
                 step: 'read archive',
@@ -39370,7 +38391,7 @@ async function readTarGz(body, limits) {
     return out;
 }
 function invalid(what) {
-    return new core_errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
+    return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
         operation: 'readMany',
         step: 'read archive',
     });
@@ -39945,7 +38966,7 @@ function octokitTransport(octokit) {
                     res = err.response;
                 }
                 else {
-                    if (e instanceof core_errors/* DocDbError */.rq)
+                    if (e instanceof errors/* DocDbError */.rq)
                         throw e;
                     const aborted = err?.name === 'AbortError' || req.signal?.aborted === true;
                     throw transportError(req, aborted ? 'aborted' : 'network', e);
@@ -39957,6 +38978,8 @@ function octokitTransport(octokit) {
     };
 }
 
+// EXTERNAL MODULE: ./src/document/document-store.ts + 4 modules
+var document_store = __nccwpck_require__(1961);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -39978,7 +39001,7 @@ function entry(d) {
  * JSON.parse(outputs.added); // [{ namespace, doc_type, id, key, blobSha }]
  */
 async function changesMode(inputs, store, ref) {
-    const docs = new DocumentStore(store);
+    const docs = new document_store/* DocumentStore */.V(store);
     const r = await docs.changes({
         from: inputs.since,
         ...(inputs.version ? { to: inputs.version } : {}),
@@ -40013,6 +39036,10 @@ async function changesMode(inputs, store, ref) {
     return { outputs, summary };
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:fs/promises"
@@ -40138,7 +39165,7 @@ function exportTarget(path, workspace) {
     const target = (0,external_node_path_.resolve)(workspace, path);
     const rel = (0,external_node_path_.relative)((0,external_node_path_.resolve)(workspace), target);
     if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
-        throw new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
+        throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
     }
     return target;
 }
@@ -40151,7 +39178,7 @@ function exportTarget(path, workspace) {
  */
 async function exportMode(inputs, store, ref, workspace) {
     const target = exportTarget(inputs.exportPath, workspace);
-    const docs = new DocumentStore(store);
+    const docs = new document_store/* DocumentStore */.V(store);
     const version = inputs.version || (await docs.head());
     const filter = {
         ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
@@ -40167,7 +39194,7 @@ async function exportMode(inputs, store, ref, workspace) {
     }
     catch (e) {
         if (e instanceof ExportTargetError) {
-            throw new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`);
+            throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`);
         }
         throw e;
     }
@@ -40177,6 +39204,74 @@ async function exportMode(inputs, store, ref, workspace) {
     return { outputs, summary };
 }
 
+;// CONCATENATED MODULE: ./src/action/metered-fetch.ts
+
+/**
+ * Tracks every HTTP request the run makes (sources and store share one Octokit), the last rate limit seen,
+ * and the `verification` of each commit the run creates (read from the create-commit reply, so knowing
+ * whether GitHub signed the commit costs no request).
+ *
+ * @example
+ * const { fetch, meter } = meteredFetch(globalThis.fetch);
+ * const octokit = createOctokit({ fetch });
+ * // … after the run: meter.requests, meter.rateLimit?.remaining
+ */
+function meteredFetch(inner = globalThis.fetch, debug) {
+    const meter = {
+        requests: 0,
+        rateLimit: undefined,
+        verification: new Map(),
+    };
+    const fetchFn = async (input, init) => {
+        meter.requests++;
+        const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+        const res = await inner(input, init);
+        // API URLs carry no credentials (the token travels in a header); an archive download's redirect URL
+        // does (`?token=`, codeload's own short-lived credential): it is masked before the debug log.
+        debug?.(`${method} ${url.replace(/([?&]token=)[^&#]*/g, '$1***')} → ${res.status}`);
+        if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
+            await recordVerification(res, meter);
+        }
+        meter.rateLimit = (0,headers/* parseRateLimit */.H5)(res.headers) ?? meter.rateLimit;
+        return res;
+    };
+    return { fetch: fetchFn, meter };
+}
+/** Whether GitHub signed the commit it just created, from the create-commit reply. */
+async function recordVerification(res, meter) {
+    try {
+        const body = (await res.clone().json());
+        if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
+            meter.verification.set(body.sha, {
+                verified: body.verification.verified,
+                reason: String(body.verification.reason ?? ''),
+            });
+        }
+    }
+    catch {
+        // Not JSON: the store reports the invalid reply itself.
+    }
+}
+/**
+ * The `rate-limit-remaining` and `rate-limit-reset` outputs (empty before any answer carried them).
+ *
+ * @example
+ * rateOutputs(meter); // { 'rate-limit-remaining': '4990', 'rate-limit-reset': '2024-01-31T12:00:00.000Z' }
+ */
+function rateOutputs(meter) {
+    return {
+        'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
+        'rate-limit-reset': meter.rateLimit ? new Date(meter.rateLimit.reset * 1000).toISOString() : '',
+    };
+}
+
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
+var reducers = __nccwpck_require__(1489);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
+var run = __nccwpck_require__(4592);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
+var sources = __nccwpck_require__(4038);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
@@ -40186,10 +39281,19 @@ async function exportMode(inputs, store, ref, workspace) {
  *
  * @example
  * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
+ * mdText('abc\u202Efdp.exe'); // 'abc&#92;u202Efdp.exe' (shown as abc\u202Efdp.exe)
  */
 function mdText(s) {
-    return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+    return s
+        .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
+        .replace(BIDI_CONTROLS, (c) => `&#92;u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+/**
+ * Unicode bidirectional controls (LRE…RLO, LRI…PDI, LRM, RLM, ALM): a character reference would still
+ * render as the control and reorder the text around it ("Trojan Source", CVE-2021-42574), so they are
+ * shown as visible `\uXXXX` text instead.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 function code(s) {
     return `<code>${mdText(s)}</code>`;
@@ -40238,6 +39342,183 @@ function renderSummary(input) {
     return `${lines.join('\n')}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/action/project-mode.ts
+/**
+ * The Action's projection modes (`project`, `backfill`, `dry-run`): load the spec from the workspace, run
+ * the projections over the run's Octokit and store, and turn the report into step outputs and the job
+ * summary.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Run the spec's projections and report them.
+ *
+ * @example
+ * const { outputs, report } = await projectMode(inputs, 'project', context, { client: octokit, store, ref, meter, log });
+ */
+async function projectMode(inputs, mode, context, tools) {
+    const { client, store, meter, log } = tools;
+    const workspace = context.workspace ?? process.cwd();
+    const specPath = (0,external_node_path_.isAbsolute)(inputs.spec) ? inputs.spec : (0,external_node_path_.resolve)(workspace, inputs.spec);
+    // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+    // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+    const spec = await (0,projection_spec/* loadSpec */.II)(specPath, {
+        defaultRepository: inputs.repository,
+        displayPath: inputs.spec,
+        workspace,
+    });
+    const report = await (0,run/* runProjections */.qQ)({
+        spec,
+        client,
+        store,
+        mode,
+        only: inputs.projections,
+        commitMessage: inputs.commitMessage,
+        apiUrl: inputs.apiUrl,
+        baseDir: (0,external_node_path_.resolve)(specPath, '..'),
+        log,
+        workspace,
+        tokenIdentity: (0,sources/* tokenIdentity */.sX)(inputs.token),
+        minRateLimit: inputs.minRateLimit,
+        reducerTimeoutMs: (inputs.reducerTimeout ?? reducers/* DEFAULT_REDUCER_TIMEOUT_SECONDS */.n0) * 1000,
+        trailers: runTrailers(context),
+        ...(context.group
+            ? { onProjection: { start: (name) => context.group?.start(name), end: () => context.group?.end() } }
+            : {}),
+        ...(inputs.shard ? { shard: inputs.shard } : {}),
+        ...(context.fetch ? { fetch: context.fetch } : {}),
+        ...(context.env ? { env: context.env } : {}),
+    });
+    return { ...reportOf(report, inputs, context, meter), report };
+}
+/** `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical. */
+function runTrailers(context) {
+    return [
+        `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
+        `Docdb-Nonce: ${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`,
+    ];
+}
+/** Step outputs and job summary of a run. */
+function reportOf(report, inputs, context, meter) {
+    const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
+    const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
+    const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
+    const outputs = {
+        version: report.version ?? '',
+        'previous-version': report.previousVersion ?? '',
+        changed: String(report.changed),
+        written: String(docAdded),
+        deleted: String(docRemoved),
+        unchanged: String(report.unchanged),
+        keys: JSON.stringify(report.keys),
+        document: '',
+        verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
+        requests: String(meter.requests),
+        ...rateOutputs(meter),
+    };
+    const summary = renderSummary({
+        report,
+        repository: inputs.repository,
+        serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
+        requests: meter.requests,
+        rateLimit: meter.rateLimit,
+        ...(verification ? { verification } : {}),
+    });
+    return { outputs, summary };
+}
+
+// EXTERNAL MODULE: ./src/document/canonical-json.ts
+var canonical_json = __nccwpck_require__(9890);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/document/index.ts
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/action/read-mode.ts
+/**
+ * The Action's `mode: read`: one document of the section (at the tip, or at `version`) as the `document`
+ * output. When it is not there, the message says whether the repository is invisible, the section missing,
+ * or only the document.
+ */
+
+
+
+
+/**
+ * Outputs and summary for `mode: read`.
+ *
+ * @example
+ * const { outputs } = await readMode(inputs, { client: octokit, store, ref: 'refs/docdb/documents', meter, log });
+ * JSON.parse(outputs.document).data;
+ */
+async function readMode(inputs, tools) {
+    const { store, ref, meter, log } = tools;
+    const documents = new document_store/* DocumentStore */.V(store);
+    const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
+    let envelope;
+    try {
+        envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
+    }
+    catch (e) {
+        // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
+        // store then reads the repository itself, and a 404 there means the token cannot see it.
+        if (e instanceof errors/* NotFound */.Mk && e.data.step === 'read repository')
+            throw notVisible(inputs, ref);
+        throw e;
+    }
+    if (!envelope) {
+        throw await whyNotFound(inputs, store, ref);
+    }
+    log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
+    const outputs = {
+        document: JSON.stringify(envelope),
+        version: String(envelope.version ?? ''),
+        'previous-version': '',
+        changed: 'false',
+        verified: '',
+        written: '0',
+        deleted: '0',
+        unchanged: '0',
+        keys: '[]',
+        requests: String(meter.requests),
+        ...rateOutputs(meter),
+    };
+    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    return { outputs, summary };
+}
+function notVisible(inputs, ref) {
+    return new errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { repository: inputs.repository, ref, reason: 'repository-not-visible' });
+}
+/**
+ * Read mode found no document: say whether the section is missing or only the document. (An invisible
+ * repository fails earlier, see notVisible: the store reads the repository when the ref read is a 404.)
+ */
+async function whyNotFound(inputs, store, ref) {
+    const at = inputs.version ? ` at ${inputs.version}` : '';
+    const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
+    const data = {
+        repository: inputs.repository,
+        ref,
+        identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id },
+    };
+    const tip = inputs.version ? inputs.version : await store.head();
+    if (tip) {
+        return new errors/* NotFound */.Mk(`document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`, { ...data, reason: 'document-missing' });
+    }
+    return new errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
+}
+
 ;// CONCATENATED MODULE: ./src/action/run-action.ts
 /**
  * The Action's work, independent of `@actions/core` so it can run in-process (tests, `docdb demo`
@@ -40255,78 +39536,9 @@ function renderSummary(input) {
 
 
 
-
-
-
-
-
-
-/**
- * Tracks every HTTP request the run makes (sources and store share one Octokit), the last rate limit seen,
- * and the `verification` of each commit the run creates (read from the create-commit reply, so knowing
- * whether GitHub signed the commit costs no request).
- */
-function meteredFetch(inner = globalThis.fetch, debug) {
-    const meter = {
-        requests: 0,
-        rateLimit: undefined,
-        verification: new Map(),
-    };
-    const fetchFn = async (input, init) => {
-        meter.requests++;
-        const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-        const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-        const res = await inner(input, init);
-        // API URLs carry no credentials (the token travels in a header); an archive download's redirect URL
-        // does (`?token=`, codeload's own short-lived credential): it is masked before the debug log.
-        debug?.(`${method} ${url.replace(/([?&]token=)[^&#]*/g, '$1***')} → ${res.status}`);
-        if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
-            try {
-                const body = (await res.clone().json());
-                if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
-                    meter.verification.set(body.sha, {
-                        verified: body.verification.verified,
-                        reason: String(body.verification.reason ?? ''),
-                    });
-                }
-            }
-            catch {
-                // Not JSON: the store reports the invalid reply itself.
-            }
-        }
-        meter.rateLimit = (0,headers/* parseRateLimit */.H5)(res.headers) ?? meter.rateLimit;
-        return res;
-    };
-    return { fetch: fetchFn, meter };
-}
-function notVisible(inputs, ref) {
-    return new core_errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { repository: inputs.repository, ref, reason: 'repository-not-visible' });
-}
-/**
- * Read mode found no document: say whether the section is missing or only the document. (An invisible
- * repository fails earlier, see notVisible: the store reads the repository when the ref read is a 404.)
- */
-async function whyNotFound(inputs, store, ref) {
-    const at = inputs.version ? ` at ${inputs.version}` : '';
-    const doc = `${inputs.namespace}/${inputs.type}/${inputs.id}`;
-    const data = {
-        repository: inputs.repository,
-        ref,
-        identity: { namespace: inputs.namespace, type: inputs.type, id: inputs.id },
-    };
-    const tip = inputs.version ? inputs.version : await store.head();
-    if (tip) {
-        return new core_errors/* NotFound */.Mk(`document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`, { ...data, reason: 'document-missing' });
-    }
-    return new core_errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
-}
 function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
-}
-function isLoopback(apiUrl) {
-    const host = new URL(apiUrl).hostname;
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
 }
 /**
  * Run the Action with parsed inputs.
@@ -40335,6 +39547,23 @@ function isLoopback(apiUrl) {
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
 async function runAction(inputs, context = {}) {
+    const tools = actionTools(inputs, context);
+    if (inputs.mode === 'changes') {
+        const { outputs, summary } = await changesMode(inputs, tools.store, tools.ref);
+        tools.log(`changes since ${inputs.since}: ${outputs.keys}`);
+        return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+    }
+    if (inputs.mode === 'export') {
+        const { outputs, summary } = await exportMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
+        tools.log(`exported ${outputs.count} document(s) to ${outputs.path}`);
+        return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+    }
+    if (inputs.mode === 'read')
+        return readMode(inputs, tools);
+    return projectMode(inputs, inputs.mode, context, tools);
+}
+/** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
+function actionTools(inputs, context) {
     const log = context.log ?? (() => { });
     const ref = (0,refname/* sectionRef */.X)(inputs.root, inputs.section);
     const { owner, repo } = splitRepo(inputs.repository);
@@ -40347,7 +39576,7 @@ async function runAction(inputs, context = {}) {
         warn: (m) => log(`warning: ${m}`),
         ...(context.writeSpacingMs !== undefined
             ? { writeSpacingMs: context.writeSpacingMs }
-            : isLoopback(inputs.apiUrl)
+            : (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname)
                 ? { writeSpacingMs: 0 }
                 : {}),
     });
@@ -40363,114 +39592,7 @@ async function runAction(inputs, context = {}) {
             // Bulk reads (mode: export) through the archive; its redirect never gets the token.
             archive: nodeArchiveReader({ fetch }),
         });
-    const rate = () => ({
-        'rate-limit-remaining': meter.rateLimit ? String(meter.rateLimit.remaining) : '',
-        'rate-limit-reset': meter.rateLimit ? new Date(meter.rateLimit.reset * 1000).toISOString() : '',
-    });
-    if (inputs.mode === 'changes') {
-        const { outputs, summary } = await changesMode(inputs, store, ref);
-        log(`changes since ${inputs.since}: ${outputs.keys}`);
-        return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
-    }
-    if (inputs.mode === 'export') {
-        const { outputs, summary } = await exportMode(inputs, store, ref, context.workspace ?? process.cwd());
-        log(`exported ${outputs.count} document(s) to ${outputs.path}`);
-        return { outputs: { ...outputs, requests: String(meter.requests), ...rate() }, summary };
-    }
-    if (inputs.mode === 'read') {
-        const documents = new DocumentStore(store);
-        const identity = { namespace: inputs.namespace, doc_type: inputs.type, id: inputs.id };
-        let envelope;
-        try {
-            envelope = await documents.get(identity, inputs.version ? { version: inputs.version } : {});
-        }
-        catch (e) {
-            // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
-            // store then reads the repository itself, and a 404 there means the token cannot see it.
-            if (e instanceof core_errors/* NotFound */.Mk && e.data.step === 'read repository')
-                throw notVisible(inputs, ref);
-            throw e;
-        }
-        if (!envelope) {
-            throw await whyNotFound(inputs, store, ref);
-        }
-        log(`read ${inputs.namespace}/${inputs.type}/${inputs.id} at ${envelope.version}`);
-        const outputs = {
-            document: JSON.stringify(envelope),
-            version: String(envelope.version ?? ''),
-            'previous-version': '',
-            changed: 'false',
-            verified: '',
-            written: '0',
-            deleted: '0',
-            unchanged: '0',
-            keys: '[]',
-            requests: String(meter.requests),
-            ...rate(),
-        };
-        const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
-        return { outputs, summary };
-    }
-    const workspace = context.workspace ?? process.cwd();
-    const specPath = (0,external_node_path_.isAbsolute)(inputs.spec) ? inputs.spec : (0,external_node_path_.resolve)(workspace, inputs.spec);
-    // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
-    // the spec and the reducer modules must be files of the workspace (the checked-out repository).
-    const spec = await loadSpec(specPath, {
-        defaultRepository: inputs.repository,
-        displayPath: inputs.spec,
-        workspace,
-    });
-    const trailers = [
-        `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
-        `Docdb-Nonce: ${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`,
-    ];
-    const report = await runProjections({
-        spec,
-        client: octokit,
-        store,
-        mode: inputs.mode,
-        only: inputs.projections,
-        commitMessage: inputs.commitMessage,
-        apiUrl: inputs.apiUrl,
-        baseDir: (0,external_node_path_.resolve)(specPath, '..'),
-        log,
-        workspace,
-        tokenIdentity: (0,projection_conditional/* tokenIdentity */.sX)(inputs.token),
-        minRateLimit: inputs.minRateLimit,
-        reducerTimeoutMs: (inputs.reducerTimeout ?? reducer_worker.DEFAULT_REDUCER_TIMEOUT_SECONDS) * 1000,
-        trailers,
-        ...(context.group
-            ? { onProjection: { start: (name) => context.group?.start(name), end: () => context.group?.end() } }
-            : {}),
-        ...(inputs.shard ? { shard: inputs.shard } : {}),
-        ...(context.fetch ? { fetch: context.fetch } : {}),
-        ...(context.env ? { env: context.env } : {}),
-    });
-    const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
-    const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
-    const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
-    const outputs = {
-        version: report.version ?? '',
-        'previous-version': report.previousVersion ?? '',
-        changed: String(report.changed),
-        written: String(docAdded),
-        deleted: String(docRemoved),
-        unchanged: String(report.unchanged),
-        keys: JSON.stringify(report.keys),
-        document: '',
-        verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
-        requests: String(meter.requests),
-        ...rate(),
-    };
-    const summary = renderSummary({
-        report,
-        repository: inputs.repository,
-        serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
-        requests: meter.requests,
-        rateLimit: meter.rateLimit,
-        ...(verification ? { verification } : {}),
-    });
-    return { outputs, summary, report };
+    return { client: octokit, store, ref, meter, log };
 }
 
 
@@ -40640,9 +39762,10 @@ class MemoryCacheBackend {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Yi: () => (/* binding */ WriteRetry),
 /* harmony export */   eG: () => (/* binding */ resolveWriteRetry),
-/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES)
+/* harmony export */   kS: () => (/* binding */ DEFAULT_RETRY_CONCURRENT_WRITES),
+/* harmony export */   x4: () => (/* binding */ fullJitterDelay)
 /* harmony export */ });
-/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS, fullJitterDelay */
+/* unused harmony exports DEFAULT_WRITE_RETRY_BUDGET_MS, DEFAULT_WRITE_BACKOFF_BASE_MS, WRITE_BACKOFF_CAP_MS */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /**
  * The one policy for retrying a write that lost a fast-forward race (every store that retries uses
@@ -40919,6 +40042,59 @@ function fromHex(hex) {
 
 /***/ }),
 
+/***/ 1297:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ commitInParts),
+/* harmony export */   Z9: () => (/* binding */ assertPartsOptions),
+/* harmony export */   gH: () => (/* binding */ partsMessage)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * One commit whose changes arrive in parts, on any RefStore: stores that can upload as they go
+ * (`commitParts`, e.g. the GitHub API store chaining create-tree requests) hold one part at a time;
+ * the others receive every part gathered into one `commit` — the same result, more memory.
+ */
+
+/**
+ * Commit every part's changes in ONE commit (none when nothing changes). A key named in two parts is
+ * `InvalidKey` (rule `duplicate`), as in one `commit`; an error from the parts themselves (a failing
+ * source) ends the write with no commit.
+ *
+ * @example
+ * async function* pages() { for (let p = 0; p < 3; p++) yield [{ op: 'put', key: `k/${p}.json`, value: '{}' }] as const; }
+ * const r = await commitInParts(store, pages(), { message: 'backfill' });
+ */
+async function commitInParts(store, parts, options = {}) {
+    assertPartsOptions(options);
+    if (store.commitParts)
+        return store.commitParts(parts, options);
+    const all = [];
+    for await (const part of parts) {
+        if (!Array.isArray(part))
+            throw new TypeError('each part must be an array of changes');
+        for (const c of part)
+            all.push(c);
+    }
+    return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) });
+}
+/** The message of a commit in parts, once every part has arrived (undefined: the store's default). */
+function partsMessage(options) {
+    return typeof options.message === 'function' ? options.message() : options.message;
+}
+/** `commitParts` takes a message only: compare-and-set (`ifMatch`) needs every key up front, in `commit`. */
+function assertPartsOptions(options) {
+    if (options.ifMatch !== undefined) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('ifMatch', 'a commit in parts does not take ifMatch; use commit for compare-and-set writes', {
+            allowed: 'no ifMatch',
+        });
+    }
+}
+
+
+/***/ }),
+
 /***/ 4296:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -41129,6 +40305,86 @@ const ALL_ERRORS = [
     GitError,
     DocumentTooLarge,
 ];
+
+
+/***/ }),
+
+/***/ 7299:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   A: () => (/* binding */ GIT_PATH_RULE_TEXT),
+/* harmony export */   O: () => (/* binding */ gitPathRule)
+/* harmony export */ });
+/**
+ * git's own checks for path components that must never reach a working tree, so that every key docdb
+ * accepts can be checked out by git with `core.protectNTFS` and `core.protectHFS` (git's defaults on
+ * Windows and macOS; `git fsck` applies both everywhere and reports `hasDotgit`).
+ *
+ * Mirrors git 2.39: `is_ntfs_dotgit` / `is_ntfs_dot_generic` (path.c), `is_hfs_dotgit` /
+ * `is_hfs_dot_generic` (utf8.c) and `verify_path` (read-cache.c), which also splits components at a
+ * backslash when NTFS protection is on. Written from the behaviour, checked against real git in
+ * `__tests__/core/git-path.test.ts` (every rejected name makes `git fsck --strict` fail).
+ */
+/**
+ * Code points HFS+ ignores when comparing names, so `.g\u200Cit` *is* `.git` on a Mac (git's
+ * `next_hfs_char`, utf8.c).
+ */
+const HFS_IGNORABLE = /[\u200C-\u200F\u202A-\u202E\u206A-\u206F\uFEFF]/g;
+/** ASCII-only lower-casing, as git's `tolower` on its ASCII needles (non-ASCII never matches). */
+const asciiLower = (s) => s.replace(/[A-Z]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 32));
+/**
+ * NTFS ignores trailing dots and spaces, and `name:stream` names an alternate data stream of `name`;
+ * so `.git`, `.git.`, `.git ..` and `.git::$INDEX_ALLOCATION` all open the `.git` directory. `GIT~1`
+ * is the 8.3 short name NTFS gives `.git` (git matches `git` case-insensitively and `~1` exactly).
+ */
+const NTFS_DOTGIT = /^(?:\.[gG][iI][tT]|[gG][iI][tT]~1)[. ]*(?::|$)/;
+/** `.gitmodules` on NTFS: the long name, `gitmod~1`..`gitmod~4`, or the hashed fallback short name. */
+function isNtfsDotGitmodules(part) {
+    const tail = (rest) => /^[. ]*(?::|$)/.test(rest);
+    if (part.length >= 11 && asciiLower(part.slice(0, 11)) === '.gitmodules')
+        return tail(part.slice(11));
+    if (/^gitmod~[1-4]/.test(asciiLower(part.slice(0, 8))))
+        return tail(part.slice(8));
+    // Fallback 8.3 name: a prefix (0-6 chars) of "gi7eba", then "~" and digits, 8 characters in all.
+    const head = part.slice(0, 8);
+    const m = /^([\x00-\x7f]{0,6})~([1-9][0-9]*)$/.exec(head);
+    if (head.length === 8 && m && 'gi7eba'.startsWith(asciiLower(m[1])))
+        return tail(part.slice(8));
+    return false;
+}
+/**
+ * The git rule that `component` (one `/`-separated part of a path) breaks, or null when git accepts
+ * it. A backslash also separates components here, as it does for git with `core.protectNTFS`.
+ *
+ * @example
+ * gitPathRule('.git.')      // 'dot-git-ntfs'
+ * gitPathRule('.g\u200Cit') // 'dot-git-hfs'
+ * gitPathRule('.gitignore') // null
+ */
+function gitPathRule(component) {
+    if (asciiLower(component) === '.git')
+        return 'dot-git';
+    const hfs = asciiLower(component.replace(HFS_IGNORABLE, ''));
+    if (hfs === '.git')
+        return 'dot-git-hfs';
+    for (const part of component.split('\\')) {
+        if (NTFS_DOTGIT.test(part))
+            return 'dot-git-ntfs';
+    }
+    // `.gitmodules` is read by git as submodule configuration: `git fsck` parses any blob of that name
+    // (gitmodulesParse, gitmodulesUrl, …), and a value there could point a clone at another repository.
+    if (hfs === '.gitmodules' || component.split('\\').some(isNtfsDotGitmodules))
+        return 'dot-gitmodules';
+    return null;
+}
+/** What each rule means, for error messages and docs. */
+const GIT_PATH_RULE_TEXT = {
+    'dot-git': 'is ".git" (in some letter case); git refuses to check it out and `git fsck` reports hasDotgit',
+    'dot-git-ntfs': 'names ".git" on Windows (NTFS ignores trailing dots and spaces, "GIT~1" is its short name, and ":" opens a stream); git refuses it',
+    'dot-git-hfs': 'names ".git" on macOS (HFS+ ignores the invisible characters U+200C–U+200F, U+202A–U+202E, U+206A–U+206F and U+FEFF); git refuses it',
+    'dot-gitmodules': 'names ".gitmodules" (possibly as a Windows or macOS variant); git reads it as submodule configuration and `git fsck` checks it',
+};
 
 
 /***/ }),
@@ -41488,6 +40744,103 @@ function sha1HexJs(data) {
 
 /***/ }),
 
+/***/ 1483:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Iz: () => (/* binding */ isValidKey),
+/* harmony export */   Mw: () => (/* binding */ assertValidKey),
+/* harmony export */   Xd: () => (/* binding */ MAX_KEY_BYTES),
+/* harmony export */   x3: () => (/* binding */ assertValidPrefix)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7299);
+/**
+ * Key rules for every RefStore. A key is a slash-separated path inside the section's tree, so the
+ * rules are git's path rules plus a length bound. See docs/keys.md.
+ */
+
+
+/** Longest key accepted, in UTF-8 bytes. git allows longer paths, but GitHub's UI and many file
+ * systems stop near 4096; 1024 leaves room for a checkout root and keeps URLs (history `?path=`) short. */
+const MAX_KEY_BYTES = 1024;
+const encoder = new TextEncoder();
+/**
+ * Throw `InvalidKey` (with `data.rule`) unless `key` is a valid key. Runs before any I/O.
+ *
+ * @example
+ * assertValidKey('github/repo/octo/hello.json'); // ok
+ * assertValidKey('a//b'); // throws InvalidKey { rule: 'empty-segment' }
+ */
+function assertValidKey(key) {
+    if (typeof key !== 'string')
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'type', `key must be a string, got ${typeof key}`);
+    if (key.length === 0)
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'empty', 'key must not be empty');
+    if (!key.isWellFormed()) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'utf8', `key ${JSON.stringify(key)} is not valid UTF-8 (lone surrogate)`);
+    }
+    if (/[\u0000-\u001f\u007f]/.test(key)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'control-char', `key ${JSON.stringify(key)} contains a NUL or control character`);
+    }
+    // One spelling per key: macOS (and many editors) write NFD, Linux keeps bytes as given, so two
+    // spellings of "é" would be two keys in git but one file on a Mac checkout. See docs/keys.md.
+    if (key.normalize('NFC') !== key) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'not-nfc', `key ${JSON.stringify(key)} is not in Unicode normalisation form NFC; use ${JSON.stringify(key.normalize('NFC'))} (key.normalize('NFC'))`);
+    }
+    if (key.startsWith('/') || key.endsWith('/')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'slash-edge', `key ${JSON.stringify(key)} must not start or end with "/"`);
+    }
+    const bytes = encoder.encode(key).length;
+    if (bytes > MAX_KEY_BYTES) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'too-long', `key is ${bytes} bytes; the limit is ${MAX_KEY_BYTES} UTF-8 bytes`);
+    }
+    for (const seg of key.split('/')) {
+        if (seg === '')
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'empty-segment', `key ${JSON.stringify(key)} must not contain "//"`);
+        if (seg === '.' || seg === '..') {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, 'dot-segment', `key ${JSON.stringify(key)} must not contain "." or ".." segments`);
+        }
+        // git's verify_path rules with NTFS and HFS protection (see git-path.ts): `.git`, `.git.`,
+        // `GIT~1`, `.git::$INDEX_ALLOCATION`, `.g\u200Cit`, `.gitmodules` variants.
+        const rule = (0,_git_path_js__WEBPACK_IMPORTED_MODULE_1__/* .gitPathRule */ .O)(seg);
+        if (rule) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(key, rule, `key ${JSON.stringify(key)} has the part ${JSON.stringify(seg)}, which ${_git_path_js__WEBPACK_IMPORTED_MODULE_1__/* .GIT_PATH_RULE_TEXT */ .A[rule]}`, { component: seg });
+        }
+    }
+}
+/** Non-throwing form of {@link assertValidKey}. */
+function isValidKey(key) {
+    try {
+        assertValidKey(key);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/** Validate a list prefix: empty, or a key-shaped path optionally ending in "/". */
+function assertValidPrefix(prefix) {
+    if (typeof prefix !== 'string')
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk(prefix, 'type', `prefix must be a string, got ${typeof prefix}`);
+    if (prefix === '')
+        return;
+    if (prefix.endsWith('/'))
+        return assertValidKey(prefix.slice(0, -1));
+    try {
+        assertValidKey(prefix);
+    }
+    catch (e) {
+        // The last part of a prefix may be the start of a longer name: `x/.git` lists `x/.gitignore`.
+        if (e instanceof _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk && isValidKey(`${prefix}x`))
+            return;
+        throw e;
+    }
+}
+
+
+/***/ }),
+
 /***/ 2258:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -41625,19 +40978,2492 @@ function sectionRef(root, section) {
 
 /***/ }),
 
-/***/ 3641:
+/***/ 3323:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   $j: () => (/* binding */ apiRequestUrl),
-/* harmony export */   AQ: () => (/* binding */ confineToApi),
-/* harmony export */   TQ: () => (/* binding */ nextOnOrigin),
-/* harmony export */   rq: () => (/* binding */ apiBaseOf),
-/* harmony export */   tt: () => (/* binding */ hasDotSegment),
-/* harmony export */   vu: () => (/* binding */ isRefusal)
+/* harmony export */   J: () => (/* binding */ assertValidVersion),
+/* harmony export */   i: () => (/* binding */ checkChangesOptions)
 /* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1483);
+/** VersionIds are commit SHAs on the section ref: 40 lowercase hex characters. */
+
+
+const VERSION_RE = /^[0-9a-f]{40}$/;
+/**
+ * Throw `InvalidVersion` unless `v` is a 40-hex commit SHA. Called before any I/O.
+ *
+ * @example
+ * assertValidVersion('0123456789abcdef0123456789abcdef01234567');
+ */
+function assertValidVersion(v) {
+    if (typeof v !== 'string' || !VERSION_RE.test(v))
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(v);
+}
+/**
+ * Check the options of `RefStore.changes` before any I/O (every store calls it): `from` (and `to`, when
+ * given) must be well-formed versions, `prefix` a valid key prefix. Returns the prefix ('' by default).
+ *
+ * @example
+ * const prefix = checkChangesOptions({ from: v1, prefix: 'github/' });
+ */
+function checkChangesOptions(options) {
+    const prefix = options?.prefix ?? '';
+    (0,_keys_js__WEBPACK_IMPORTED_MODULE_1__/* .assertValidPrefix */ .x3)(prefix);
+    assertValidVersion(options?.from);
+    if (options.to !== undefined)
+        assertValidVersion(options.to);
+    return prefix;
+}
+
+
+/***/ }),
+
+/***/ 9890:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   d: () => (/* binding */ canonicalJson)
+/* harmony export */ });
+/* unused harmony export MAX_JSON_DEPTH */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4403);
+/**
+ * Canonical JSON: one byte sequence per JSON value, so unchanged data gives an unchanged blob SHA and
+ * therefore no commit. Object keys sorted by UTF-16 code unit (as RFC 8785 does), 2-space indent
+ * (readable diffs on GitHub), numbers and strings exactly as `JSON.stringify` writes them, and a
+ * trailing newline (POSIX text file; no "\ No newline at end of file" in diffs).
+ */
+
+/**
+ * Deepest nesting of arrays and objects accepted (the root value is depth 0; the document envelope
+ * itself uses one level). Deeper data would overflow the call stack here and in most JSON readers;
+ * 512 matches common parser limits (e.g. serde_json's 128 ×4, Python's default recursion ~1000).
+ */
+const MAX_JSON_DEPTH = 512;
+const IDENT = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+function childPath(path, key) {
+    if (typeof key === 'number')
+        return `${path}[${key}]`;
+    return IDENT.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+function reject(path, why) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(path, `${path} is not JSON: ${why}`, { path });
+}
+/** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
+function convertedByToJson(v, path) {
+    try {
+        return v.toJSON('');
+    }
+    catch (e) {
+        return reject(path, `its toJSON() threw: ${e?.message ?? String(e)}`);
+    }
+}
+function isPlainObject(v) {
+    const proto = Object.getPrototypeOf(v);
+    return proto === Object.prototype || proto === null;
+}
+/**
+ * Serialise a JSON value canonically. Throws `InvalidDocument` (with `data.field` = the path, such as
+ * `data.branches[2].sha`) for anything that is not plain JSON: `undefined` (also as a property value
+ * or array element — silently dropping it would lose data), functions, symbols, BigInt, NaN and
+ * ±Infinity, cycles, and objects other than plain objects and arrays (values with a `toJSON` method,
+ * such as `Date`, are converted first, as `JSON.stringify` does), and nesting deeper than
+ * {@link MAX_JSON_DEPTH} (instead of a `RangeError` from the call stack).
+ *
+ * @example
+ * canonicalJson({ b: 1, a: [true, null] }) // '{\n  "a": [\n    true,\n    null\n  ],\n  "b": 1\n}\n'
+ */
+function canonicalJson(value, rootPath = '$') {
+    const stack = new Set();
+    const write = (v, path, indent, depth = 0) => {
+        if (v !== null && typeof v === 'object' && typeof v.toJSON === 'function') {
+            v = convertedByToJson(v, path);
+        }
+        switch (typeof v) {
+            case 'string':
+                return JSON.stringify(v);
+            case 'boolean':
+                return v ? 'true' : 'false';
+            case 'number':
+                if (!Number.isFinite(v))
+                    reject(path, `${v} is not a JSON number`);
+                return JSON.stringify(v);
+            case 'undefined':
+                return reject(path, 'undefined is not allowed (use null, or leave the property out)');
+            case 'bigint':
+                return reject(path, 'BigInt is not allowed (convert it to a string or number)');
+            case 'function':
+                return reject(path, 'functions are not allowed');
+            case 'symbol':
+                return reject(path, 'symbols are not allowed');
+        }
+        if (v === null)
+            return 'null';
+        const obj = v;
+        if (stack.has(obj))
+            reject(path, 'it refers back to itself (cycle)');
+        if (depth >= MAX_JSON_DEPTH) {
+            // The path would be as deep as the data; name where it starts instead.
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(rootPath, `${rootPath} nests arrays/objects deeper than ${MAX_JSON_DEPTH} levels (the depth limit; see docs/keys.md)`, { path: path.length > 120 ? `${path.slice(0, 120)}…` : path, limit: MAX_JSON_DEPTH });
+        }
+        const inner = `${indent}  `;
+        if (Array.isArray(obj)) {
+            if (obj.length === 0)
+                return '[]';
+            stack.add(obj);
+            const parts = [];
+            for (let i = 0; i < obj.length; i++) {
+                if (!(i in obj))
+                    reject(childPath(path, i), 'sparse array holes are not allowed');
+                parts.push(inner + write(obj[i], childPath(path, i), inner, depth + 1));
+            }
+            stack.delete(obj);
+            return `[\n${parts.join(',\n')}\n${indent}]`;
+        }
+        if (!isPlainObject(obj)) {
+            const name = obj.constructor?.name ?? 'unknown';
+            reject(path, `${name} objects are not allowed (only plain objects and arrays)`);
+        }
+        const keys = Object.keys(obj).sort();
+        if (keys.length === 0)
+            return '{}';
+        stack.add(obj);
+        const parts = keys.map((k) => `${inner}${JSON.stringify(k)}: ${write(obj[k], childPath(path, k), inner, depth + 1)}`);
+        stack.delete(obj);
+        return `{\n${parts.join(',\n')}\n${indent}}`;
+    };
+    return `${write(value, rootPath, '')}\n`;
+}
+
+
+/***/ }),
+
+/***/ 1961:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  V: () => (/* binding */ DocumentStore)
+});
+
+// UNUSED EXPORTS: PUT_MANY_PART
+
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/commit-parts.ts
+var commit_parts = __nccwpck_require__(1297);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/keys.ts
+var core_keys = __nccwpck_require__(1483);
+// EXTERNAL MODULE: ./src/core/version.ts
+var core_version = __nccwpck_require__(3323);
+;// CONCATENATED MODULE: ./src/core/watch.ts
+/**
+ * `watch`: follow a section and report what changed, for the price of conditional ref reads.
+ *
+ * Each poll is one `store.head()`. On the GitHub API that is `GET /git/ref/…` with `If-None-Match`:
+ * while nothing moved GitHub answers 304, which costs no primary rate limit when authorized
+ * (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api#use-conditional-requests-if-appropriate).
+ * When the tip moves, one `store.changes({ from: last, to: tip, prefix })` names the keys, and the
+ * callback runs once per move that touched `prefix`. Errors back off exponentially; a `RateLimited`
+ * error waits its `Retry-After` (or until its reset). In a page, polling pauses while the tab is
+ * hidden (Page Visibility API) and resumes when it is shown again.
+ */
+
+
+
+function defaultSleep(ms, signal) {
+    return new Promise((resolve) => {
+        if (signal?.aborted)
+            return resolve();
+        const t = setTimeout(done, ms);
+        function done() {
+            clearTimeout(t);
+            signal?.removeEventListener('abort', done);
+            resolve();
+        }
+        signal?.addEventListener('abort', done, { once: true });
+    });
+}
+function defaultVisibility() {
+    const d = globalThis.document;
+    return d && typeof d.hidden === 'boolean' && typeof d.addEventListener === 'function'
+        ? d
+        : null;
+}
+/** Resolve once the page is visible (at once when it is, or when there is no page) or on abort. */
+function whenVisible(v, signal) {
+    if (!v?.hidden || signal?.aborted)
+        return Promise.resolve();
+    return new Promise((resolve) => {
+        const check = () => {
+            if (v.hidden && !signal?.aborted)
+                return;
+            v.removeEventListener('visibilitychange', check);
+            signal?.removeEventListener('abort', check);
+            resolve();
+        };
+        v.addEventListener('visibilitychange', check);
+        signal?.addEventListener('abort', check, { once: true });
+    });
+}
+/** Errors that another poll cannot fix: the watch ends with them. */
+function isPermanent(e) {
+    return (e instanceof errors/* InvalidVersion */.KG ||
+        e instanceof errors/* InvalidKey */.rk ||
+        e instanceof errors/* InvalidConfig */.OZ ||
+        e instanceof errors/* AuthInvalid */.SX ||
+        e instanceof errors/* Forbidden */.cw ||
+        !(e instanceof errors/* DocDbError */.rq));
+}
+/**
+ * Poll the section's tip every `interval` ms and call `onChange` once per move that touched `prefix`.
+ * Resolves when `signal` aborts; rejects on a permanent error (bad version, bad token, a bug).
+ *
+ * @example
+ * const stop = new AbortController();
+ * const done = watch(store, { prefix: 'github/issue/', interval: 30_000, signal: stop.signal }, (c) => {
+ *   for (const k of [...c.added, ...c.changed]) console.log('now at', c.to, k.key);
+ * });
+ * // later: stop.abort(); await done;
+ */
+async function watch(store, options, onChange) {
+    const prefix = options.prefix ?? '';
+    (0,core_keys/* assertValidPrefix */.x3)(prefix);
+    const interval = options.interval ?? 60_000;
+    if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
+        throw new errors/* InvalidConfig */.OZ('interval', `interval must be a positive number of milliseconds, got ${String(interval)}`, {
+            allowed: 'milliseconds > 0',
+        });
+    }
+    if (typeof onChange !== 'function')
+        throw new errors/* InvalidConfig */.OZ('onChange', 'watch needs an onChange callback');
+    if (options.since !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.since);
+    const maxBackoff = options.maxBackoff ?? 15 * 60_000;
+    const sleep = options.sleep ?? defaultSleep;
+    const now = options.now ?? Date.now;
+    const visibility = options.visibility === undefined ? defaultVisibility() : options.visibility;
+    const signal = options.signal;
+    let last = options.since;
+    let failures = 0;
+    while (!signal?.aborted) {
+        await whenVisible(visibility, signal);
+        if (signal?.aborted)
+            break;
+        let wait = interval;
+        try {
+            const tip = await store.head();
+            if (last === undefined || tip === null)
+                last = tip;
+            else if (tip !== last) {
+                const c = last === null
+                    ? // The section was created since the last poll: everything in it is new.
+                        { from: null, to: tip, added: await addedAt(store, tip, prefix), changed: [], removed: [] }
+                    : await store.changes({ from: last, to: tip, prefix });
+                last = tip;
+                if (c.added.length + c.changed.length + c.removed.length > 0) {
+                    await onChange({ from: c.from, to: c.to, added: c.added, changed: c.changed, removed: c.removed });
+                }
+            }
+            failures = 0;
+        }
+        catch (e) {
+            if (signal?.aborted)
+                break;
+            if (isPermanent(e))
+                throw e;
+            failures++;
+            wait = Math.min(maxBackoff, interval * 2 ** failures);
+            if (e instanceof errors/* RateLimited */.JH) {
+                if (e.retryAfter !== undefined)
+                    wait = Math.max(wait, e.retryAfter * 1000);
+                else if (e.reset !== undefined)
+                    wait = Math.max(wait, e.reset * 1000 - now());
+            }
+            options.onError?.(e, wait);
+        }
+        if (signal?.aborted)
+            break;
+        await sleep(wait, signal);
+    }
+}
+/** Keys of a section that did not exist at the previous poll (all added). */
+async function addedAt(store, version, prefix) {
+    const listed = await store.list({ prefix, version });
+    return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
+}
+
+;// CONCATENATED MODULE: ./src/core/read-many.ts
+/**
+ * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
+ * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
+ * once first), so a write in between never mixes versions.
+ */
+
+
+
+/**
+ * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
+ *
+ * @example
+ * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
+ */
+async function* readManyFrom(store, keys, options = {}) {
+    if (!Array.isArray(keys))
+        throw new errors/* InvalidConfig */.OZ('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
+    for (const k of keys)
+        (0,core_keys/* assertValidKey */.Mw)(k);
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const unique = [...new Set(keys)];
+    if (store.readMany) {
+        yield* store.readMany(unique, options);
+        return;
+    }
+    const version = options.version ?? (await store.head());
+    for (const key of unique) {
+        const got = version === null ? null : await store.get(key, { version });
+        yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
+    }
+}
+
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var document_envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var document_identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/document/bulk.ts
+/**
+ * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
+ * store reads the section's archive or batches of blobs instead of one request per document; other stores
+ * read key by key at one version.
+ */
+
+
+
+
+
+/**
+ * The envelopes of `identities` at one version, in order, null for a missing one.
+ *
+ * @example
+ * const envs = await getManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
+ */
+async function getManyDocuments(store, identities, options) {
+    if (!Array.isArray(identities)) {
+        throw new errors/* InvalidConfig */.OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
+    }
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const keys = identities.map((identity, i) => keyAt(identity, i));
+    const byKey = new Map();
+    for await (const item of readManyFrom(store, keys, options)) {
+        if (item.value === null || item.version === null)
+            continue;
+        byKey.set(item.key, (0,document_envelope/* decodeEnvelope */.vw)(item.value, item.version));
+    }
+    return identities.map((identity, i) => {
+        const env = byKey.get(keys[i]);
+        if (env)
+            checkIdentity(env, identity, keys[i]);
+        return env ?? null;
+    });
+}
+/**
+ * Attach each entry's envelope (`document`), read at `version` in bulk.
+ *
+ * @example
+ * await withEnvelopes(store, page.documents, page.version);
+ */
+async function withEnvelopes(store, entries, version) {
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version })) {
+        const entry = byKey.get(item.key);
+        if (!entry || item.value === null)
+            continue;
+        const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+        checkIdentity(env, entry, item.key);
+        entry.document = env;
+    }
+}
+/** The key of `identities[i]`, with the index in the error of an invalid one. */
+function keyAt(identity, i) {
+    try {
+        return (0,document_identity/* deriveKey */.Hz)(identity);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidIdentity */.qH) {
+            const field = `identities[${i}].${String(e.data.field)}`;
+            throw new errors/* InvalidIdentity */.qH(field, `identities[${i}]: ${e.message}`, { ...e.data, field, index: i });
+        }
+        throw e;
+    }
+}
+function checkIdentity(env, identity, key) {
+    if (!(0,document_envelope/* envelopeMatches */.K5)(env, identity)) {
+        throw new errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/list-pages.ts
+/**
+ * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
+ * first page's version, and the `limit` rule.
+ */
+
+
+/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
+function encodeCursor(version, lastKey) {
+    return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+}
+function decodeCursor(cursor) {
+    const bad = () => {
+        throw new errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
+            allowed: 'the nextCursor string of a previous list() result',
+        });
+    };
+    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
+        return bad();
+    let text;
+    try {
+        text = (0,bytes/* fromUtf8 */.ar)((0,bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+    }
+    catch {
+        return bad();
+    }
+    const version = text.slice(0, 40);
+    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
+        return bad();
+    return { version, after: text.slice(41) };
+}
+function assertLimit(limit) {
+    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
+            allowed: 'an integer ≥ 1',
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/document-store.ts
+/**
+ * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
+ * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
+ */
+
+
+
+
+
+
+
+
+
+
+/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
+function documentsOf(keys, type) {
+    const out = [];
+    for (const k of keys) {
+        const identity = (0,document_identity/* parseKey */.Do)(k.key);
+        if (identity && (type === undefined || identity.doc_type === type))
+            out.push({ ...identity, ...k });
+    }
+    return out;
+}
+/**
+ * Documents over a RefStore.
+ *
+ * @example
+ * const docs = new DocumentStore(new MemoryRefStore());
+ * const { version } = await docs.put({ namespace: 'github', type: 'repo', id: 'octo/hello-world', data: { stars: 1 } });
+ * const env = await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' });
+ * // env = { namespace: 'github', type: 'repo', id: 'octo/hello-world', version, data: { stars: 1 } }
+ */
+/** Documents per part when `putMany` hands a large write to the store in parts. */
+const PUT_MANY_PART = 1000;
+class DocumentStore {
+    store;
+    constructor(store) {
+        this.store = store;
+    }
+    /** Full name of the section ref. */
+    get ref() {
+        return this.store.ref;
+    }
+    /** Current tip of the section, or null before the first write. */
+    async head() {
+        return this.store.head();
+    }
+    /**
+     * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
+     * envelope as stored, at the resulting version.
+     */
+    async put(doc, options) {
+        const { key, value } = (0,document_envelope/* documentChange */.IN)(doc);
+        const result = await this.store.put(key, value, options);
+        const document = result.version === null
+            ? null
+            : { namespace: doc.namespace, type: doc.type, id: doc.id, version: result.version, data: doc.data };
+        return { ...result, document };
+    }
+    /**
+     * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
+     * documents they are encoded and handed to the store a part at a time (`commitInParts`), so a store
+     * that uploads as it goes (the GitHub API store) never holds every encoded document at once; an invalid
+     * document then fails the write when its part is reached — still with no commit.
+     */
+    async putMany(docs, options) {
+        if (!Array.isArray(docs))
+            throw new errors/* InvalidDocument */.D1('documents', 'putMany takes an array of documents');
+        if (docs.length <= PUT_MANY_PART) {
+            return this.commit(docs.map((document) => ({ op: 'put', document })), options);
+        }
+        function* parts() {
+            for (let i = 0; i < docs.length; i += PUT_MANY_PART) {
+                yield docs.slice(i, i + PUT_MANY_PART).map((document) => ({ op: 'put', document }));
+            }
+        }
+        return this.commitParts(parts(), options);
+    }
+    /**
+     * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
+     * as it arrives and handed to the store (`commitInParts`), so memory holds one part, not the whole
+     * write. A key in two parts is `InvalidKey` "duplicate"; an error thrown by the parts ends the write
+     * with no commit.
+     *
+     * @example
+     * async function* pages() {
+     *   for (let p = 1; p <= 3; p++) yield [{ op: 'put', document: { namespace: 'github', type: 'page', id: `p${p}`, data: { p } } }];
+     * }
+     * await docs.commitParts(pages(), { message: 'backfill' });
+     */
+    async commitParts(parts, options) {
+        const toChanges = (ops) => this.toChanges(ops);
+        async function* changes() {
+            for await (const part of parts)
+                yield toChanges(part);
+        }
+        return (0,commit_parts/* commitInParts */.Bh)(this.store, changes(), options);
+    }
+    /**
+     * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
+     * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
+     *
+     * @example
+     * await docs.commit([
+     *   { op: 'put', document: { namespace: 'github', type: 'issue', id: 'o/r#1', data: { title: 'Hi' } } },
+     *   { op: 'delete', identity: { namespace: 'github', doc_type: 'issue', id: 'o/r#2' } },
+     *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
+     * ]);
+     */
+    async commit(ops, options) {
+        return this.store.commit(this.toChanges(ops), options);
+    }
+    /** Validate and encode operations into store changes (each document validated once, here). */
+    toChanges(ops) {
+        if (!Array.isArray(ops))
+            throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
+        return ops.map((o, i) => {
+            if (o?.op === 'put') {
+                // Validated once here (not again by encodeEnvelope and deriveKey).
+                return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
+            }
+            if (o?.op === 'delete')
+                return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
+            if (o?.op === 'meta') {
+                // Metadata lives only under the reserved prefix, so it can never overwrite or shadow a document.
+                if (!(0,core_keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
+                    throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
+                }
+                if (o.value === null)
+                    return { op: 'delete', key: o.key };
+                if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+                    throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+                }
+                return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
+            }
+            throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
+        });
+    }
+    /** The document at the tip (or at `version`), or null when absent. */
+    async get(identity, options = {}) {
+        return (await this.read(identity, options)).document;
+    }
+    /**
+     * Like {@link get}, with what the read cost: the version read, upstream `requests` and `rateLimit`
+     * (for a missing document `version` is null and the cost is what the backend reported, if anything).
+     *
+     * @example
+     * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
+     */
+    async read(identity, options = {}) {
+        const key = (0,document_identity/* deriveKey */.Hz)(identity);
+        if (options.version !== undefined)
+            (0,core_version/* assertValidVersion */.J)(options.version);
+        const got = await this.store.get(key, options);
+        if (!got)
+            return { document: null, version: null, etag: null };
+        const envelope = (0,document_envelope/* decodeEnvelope */.vw)(got.value, got.version);
+        if (!(0,document_envelope/* envelopeMatches */.K5)(envelope, identity)) {
+            throw new errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`, {
+                key,
+            });
+        }
+        const meta = {};
+        if (got.requests !== undefined)
+            meta.requests = got.requests;
+        if (got.rateLimit)
+            meta.rateLimit = got.rateLimit;
+        return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
+    }
+    /** Delete one document (no commit when it does not exist). */
+    async delete(identity, options) {
+        return this.store.delete((0,document_identity/* deriveKey */.Hz)(identity), options);
+    }
+    /**
+     * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
+     * in one namespace / doc_type. Only subtrees that differ are read.
+     *
+     * @example
+     * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+     * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
+     */
+    async changes(options) {
+        const { namespace, type } = options ?? {};
+        if (type !== undefined && namespace === undefined) {
+            throw new errors/* InvalidConfig */.OZ('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
+        }
+        if (namespace !== undefined)
+            (0,document_identity/* assertValidIdentity */.xU)({ namespace, doc_type: type ?? 'x', id: 'x' });
+        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+        const r = await this.store.changes({
+            from: options.from,
+            ...(options.to !== undefined ? { to: options.to } : {}),
+            prefix,
+        });
+        const meta = {};
+        if (r.rateLimit)
+            meta.rateLimit = r.rateLimit;
+        if (r.requests !== undefined)
+            meta.requests = r.requests;
+        return {
+            ...meta,
+            from: r.from,
+            to: r.to,
+            added: documentsOf(r.added, type),
+            changed: documentsOf(r.changed, type),
+            removed: documentsOf(r.removed, type),
+        };
+    }
+    /**
+     * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
+     * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
+     *
+     * @example
+     * const stop = new AbortController();
+     * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
+     */
+    watch(options, onChange) {
+        const { namespace, type, ...rest } = options ?? {};
+        if (type !== undefined && namespace === undefined) {
+            throw new errors/* InvalidConfig */.OZ('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
+        }
+        if (namespace !== undefined)
+            (0,document_identity/* assertValidIdentity */.xU)({ namespace, doc_type: type ?? 'x', id: 'x' });
+        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+        return watch(this.store, { ...rest, prefix }, (c) => {
+            const added = documentsOf(c.added, type);
+            const changed = documentsOf(c.changed, type);
+            const removed = documentsOf(c.removed, type);
+            // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
+            if (added.length + changed.length + removed.length === 0)
+                return;
+            return onChange({ from: c.from, to: c.to, added, changed, removed });
+        });
+    }
+    /** Commits that changed the document, newest first (including its deletion). */
+    async history(identity, options = {}) {
+        assertLimit(options.limit);
+        return this.store.history((0,document_identity/* deriveKey */.Hz)(identity), options);
+    }
+    /**
+     * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
+     * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
+     */
+    async list(options = {}) {
+        const { namespace, type, limit, withData } = options;
+        if (withData !== undefined && typeof withData !== 'boolean') {
+            throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+                allowed: 'true or false',
+            });
+        }
+        // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
+        if (namespace !== undefined || type !== undefined) {
+            (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
+        }
+        assertLimit(limit);
+        let version = options.version;
+        if (version !== undefined)
+            (0,core_version/* assertValidVersion */.J)(version);
+        let after;
+        if (options.cursor !== undefined) {
+            const c = decodeCursor(options.cursor);
+            if (version !== undefined && version !== c.version) {
+                throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
+            }
+            version = c.version;
+            after = c.after;
+        }
+        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+        const listed = await this.store.list(version === undefined ? { prefix } : { prefix, version });
+        const documents = [];
+        let nextCursor = null;
+        for (const entry of listed.entries) {
+            if (after !== undefined && entry.key <= after)
+                continue;
+            const identity = (0,document_identity/* parseKey */.Do)(entry.key);
+            if (!identity || (type !== undefined && identity.doc_type !== type))
+                continue;
+            if (limit !== undefined && documents.length === limit) {
+                const last = documents[documents.length - 1];
+                nextCursor = encodeCursor(listed.version, last.key);
+                break;
+            }
+            documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
+        }
+        const meta = {};
+        if (listed.rateLimit)
+            meta.rateLimit = listed.rateLimit;
+        if (listed.requests !== undefined)
+            meta.requests = listed.requests;
+        if (withData && listed.version !== null)
+            await withEnvelopes(this.store, documents, listed.version);
+        return { ...meta, documents, version: listed.version, nextCursor };
+    }
+    /**
+     * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
+     * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
+     * `identities[i]`).
+     *
+     * @example
+     * const [a, b] = await docs.getMany([
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
+     * ]);
+     */
+    async getMany(identities, options = {}) {
+        return getManyDocuments(this.store, identities, options);
+    }
+    /**
+     * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
+     * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
+     * the version of the first.
+     *
+     * @example
+     * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
+     */
+    async *stream(options = {}) {
+        const { pageSize = 1000, ...rest } = options;
+        if (!Number.isInteger(pageSize) || pageSize < 1) {
+            throw new errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+        }
+        let cursor;
+        do {
+            const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+            yield* page.documents;
+            cursor = page.nextCursor ?? undefined;
+        } while (cursor);
+    }
+}
+
+
+/***/ }),
+
+/***/ 9949:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   IN: () => (/* binding */ documentChange),
+/* harmony export */   K5: () => (/* binding */ envelopeMatches),
+/* harmony export */   cu: () => (/* binding */ identityOf),
+/* harmony export */   vw: () => (/* binding */ decodeEnvelope),
+/* harmony export */   zK: () => (/* binding */ encodeEnvelope)
+/* harmony export */ });
+/* unused harmony export assertValidDocumentInput */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
+/* harmony import */ var _canonical_json_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9890);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
+/**
+ * Document envelopes: `{ namespace, type, id, version, data }`. The stored blob is the canonical JSON of
+ * `{ namespace, type, id, data }`; `version` is never stored — it is the commit SHA the blob was read
+ * at, so the same bytes are valid at every version and unchanged data never makes a commit.
+ */
+
+
+
+
+
+const INPUT_FIELDS = new Set(['namespace', 'type', 'id', 'data']);
+/** The identity of an envelope or input (`type` → `doc_type`). */
+function identityOf(doc) {
+    return { namespace: doc.namespace, doc_type: doc.type, id: doc.id };
+}
+/**
+ * Throw `InvalidDocument` / `InvalidIdentity` unless `doc` is a writable document: an object with
+ * exactly `namespace`, `type`, `id`, `data`, a valid identity, and JSON `data`.
+ */
+function assertValidDocumentInput(doc) {
+    if (typeof doc !== 'object' || doc === null || Array.isArray(doc)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('document', 'a document must be an object { namespace, type, id, data }');
+    }
+    const record = doc;
+    if ('version' in record) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('version', 'version is output only: it is the commit SHA a document is read at and cannot be written. Remove it.');
+    }
+    for (const field of Object.keys(record)) {
+        if (!INPUT_FIELDS.has(field)) {
+            const hint = field === 'doc_type' ? ' (an envelope calls it "type")' : '';
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1(field, `unknown document field ${JSON.stringify(field)}${hint}; allowed: namespace, type, id, data`);
+        }
+    }
+    if (!('data' in record) || record.data === undefined) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('data', 'data is required (any JSON value; use null for "no data")');
+    }
+    (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .assertValidIdentity */ .xU)({ namespace: record.namespace, doc_type: record.type, id: record.id });
+}
+/**
+ * The blob bytes stored for a document: canonical JSON of `{ data, id, namespace, type }`.
+ *
+ * @example
+ * encodeEnvelope({ namespace: 'github', type: 'repo', id: 'octo/hello', data: { stars: 1 } })
+ * // UTF-8 of '{\n  "data": {\n    "stars": 1\n  },\n  "id": "octo/hello",\n  "namespace": "github",\n  "type": "repo"\n}\n'
+ */
+function encodeEnvelope(doc) {
+    assertValidDocumentInput(doc);
+    return encodeCheckedEnvelope(doc);
+}
+/**
+ * Validate a document input ONCE and return its canonical key and stored bytes (what a write needs).
+ * `encodeEnvelope` + `deriveKey` would validate the identity twice more; on a 100,000-document batch
+ * that is most of the CPU spent before the first request.
+ *
+ * @example
+ * documentChange({ namespace: 'github', type: 'repo', id: 'octo/hello', data: {} })
+ * // { key: 'github/repo/octo/hello.json', value: <canonical JSON bytes> }
+ */
+function documentChange(doc) {
+    assertValidDocumentInput(doc);
+    return { key: `${doc.namespace}/${doc.type}/${doc.id}${_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .DOCUMENT_SUFFIX */ .q}`, value: encodeCheckedEnvelope(doc) };
+}
+/** Canonical bytes of an already validated input. */
+function encodeCheckedEnvelope(doc) {
+    const stored = { namespace: doc.namespace, type: doc.type, id: doc.id, data: doc.data };
+    // Paths in errors start at the document, e.g. `data.branches[0].sha`.
+    const json = (0,_canonical_json_js__WEBPACK_IMPORTED_MODULE_3__/* .canonicalJson */ .d)(stored, 'document');
+    return (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(json);
+}
+/**
+ * Parse stored bytes into an envelope read at `version`. Throws `InvalidDocument` (field `blob`) when
+ * the bytes are not a stored envelope, and `InvalidVersion` for a malformed version.
+ */
+function decodeEnvelope(bytes, version) {
+    (0,_core_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(version);
+    let parsed;
+    try {
+        parsed = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch (e) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('blob', `stored document is not UTF-8 JSON: ${e.message}`);
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('blob', 'stored document is not a JSON object');
+    }
+    const p = parsed;
+    if (typeof p.namespace !== 'string' || typeof p.type !== 'string' || typeof p.id !== 'string' || !('data' in p)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1('blob', 'stored document lacks namespace, type, id or data');
+    }
+    return { namespace: p.namespace, type: p.type, id: p.id, version, data: p.data };
+}
+/** True when an envelope belongs to `identity`. */
+function envelopeMatches(envelope, identity) {
+    return (envelope.namespace === identity.namespace && envelope.type === identity.doc_type && envelope.id === identity.id);
+}
+
+
+/***/ }),
+
+/***/ 9323:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Do: () => (/* binding */ parseKey),
+/* harmony export */   Hz: () => (/* binding */ deriveKey),
+/* harmony export */   Uy: () => (/* binding */ RESERVED_PREFIX),
+/* harmony export */   q: () => (/* binding */ DOCUMENT_SUFFIX),
+/* harmony export */   xU: () => (/* binding */ assertValidIdentity)
+/* harmony export */ });
+/* unused harmony exports MAX_SEGMENT_BYTES, isValidIdentity */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7299);
+/* harmony import */ var _core_keys_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1483);
+/**
+ * Document identity `(namespace, doc_type, id)` and its canonical key `<namespace>/<doc_type>/<id>.json`.
+ * See docs/documents.md.
+ */
+
+
+
+/** Suffix of every document key. */
+const DOCUMENT_SUFFIX = '.json';
+/**
+ * Keys under this prefix belong to docdb itself (state, metadata); they are never documents. Any
+ * namespace starting with `_` is reserved for the same reason, so user documents can never collide.
+ */
+const RESERVED_PREFIX = '_docdb/';
+/**
+ * Longest namespace, doc_type, or single id segment, in UTF-8 bytes: 255 is the file-name limit of
+ * common file systems, so a checkout of the section ref always works. (The last id segment also
+ * carries `.json`, so it may be at most 250 bytes.) The whole key is bounded by `MAX_KEY_BYTES`.
+ */
+const MAX_SEGMENT_BYTES = 255;
+const encoder = new TextEncoder();
+const byteLength = (s) => encoder.encode(s).length;
+function fail(field, rule, value, why) {
+    const shown = typeof value === 'string' ? JSON.stringify(value.length > 80 ? `${value.slice(0, 80)}…` : value) : String(value);
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidIdentity */ .qH(field, `${field} ${shown} is invalid: ${why}`, {
+        rule,
+        value: typeof value === 'string' ? value : String(value),
+    });
+}
+function checkSegment(field, value, segment, maxBytes) {
+    if (segment === '') {
+        fail(field, 'empty-segment', value, field === 'id' ? 'it must not start or end with "/" or contain "//"' : 'it must not be empty');
+    }
+    if (segment === '.' || segment === '..')
+        fail(field, 'dot-segment', value, 'no part of it may be "." or ".."');
+    const gitRule = (0,_core_git_path_js__WEBPACK_IMPORTED_MODULE_1__/* .gitPathRule */ .O)(segment);
+    if (gitRule)
+        fail(field, gitRule, value, `its part ${JSON.stringify(segment)} ${_core_git_path_js__WEBPACK_IMPORTED_MODULE_1__/* .GIT_PATH_RULE_TEXT */ .A[gitRule]}`);
+    if (byteLength(segment) > maxBytes) {
+        fail(field, 'too-long', value, `each part may be at most ${maxBytes} UTF-8 bytes`);
+    }
+}
+function checkField(field, value) {
+    if (typeof value !== 'string')
+        fail(field, 'type', value, `it must be a string, got ${typeof value}`);
+    if (value.length === 0)
+        fail(field, 'empty', value, 'it must not be empty');
+    if (!value.isWellFormed())
+        fail(field, 'utf8', value, 'it is not valid UTF-8 (lone surrogate)');
+    if (/[\u0000-\u001f\u007f]/.test(value))
+        fail(field, 'control-char', value, 'it must not contain NUL or control characters');
+    if (value.normalize('NFC') !== value) {
+        fail(field, 'not-nfc', value, `it is not in Unicode form NFC; use ${JSON.stringify(value.normalize('NFC'))}`);
+    }
+    if (field !== 'id' && value.includes('/')) {
+        fail(field, 'slash', value, `${field} is a single key segment and must not contain "/" (only id may)`);
+    }
+    if (field === 'namespace' && value.startsWith('_')) {
+        fail(field, 'reserved', value, 'namespaces starting with "_" are reserved for docdb metadata (such as _docdb/)');
+    }
+    const segments = field === 'id' ? value.split('/') : [value];
+    segments.forEach((seg, i) => {
+        const last = i === segments.length - 1;
+        checkSegment(field, value, seg, field === 'id' && last ? MAX_SEGMENT_BYTES - DOCUMENT_SUFFIX.length : MAX_SEGMENT_BYTES);
+    });
+}
+/**
+ * Throw `InvalidIdentity` (with `data.field` and `data.rule`) unless the identity is valid. Runs before
+ * any I/O. Rules: every field a non-empty, well-formed string without NUL/control characters; no
+ * `.`, `..` or `.git` parts; namespace and doc_type without `/`; namespace not starting with `_`; each
+ * part at most 255 UTF-8 bytes and the derived key at most `MAX_KEY_BYTES`.
+ *
+ * @example
+ * assertValidIdentity({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' }); // ok
+ * assertValidIdentity({ namespace: 'github', doc_type: 'repo', id: '../x' }); // InvalidIdentity { field: 'id', rule: 'dot-segment' }
+ */
+function assertValidIdentity(identity) {
+    if (typeof identity !== 'object' || identity === null) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidIdentity */ .qH('identity', `identity must be an object { namespace, doc_type, id }, got ${identity === null ? 'null' : typeof identity}`, {
+            rule: 'type',
+        });
+    }
+    const { namespace, doc_type, id } = identity;
+    checkField('namespace', namespace);
+    checkField('doc_type', doc_type);
+    checkField('id', id);
+    const key = `${namespace}/${doc_type}/${id}${DOCUMENT_SUFFIX}`;
+    if (byteLength(key) > _core_keys_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_KEY_BYTES */ .Xd) {
+        fail('id', 'too-long', id, `the document key ${key.slice(0, 40)}… would be ${byteLength(key)} bytes; the limit is ${_core_keys_js__WEBPACK_IMPORTED_MODULE_2__/* .MAX_KEY_BYTES */ .Xd}`);
+    }
+    // Belt and braces: the derived key must satisfy the RefStore key rules.
+    try {
+        (0,_core_keys_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidKey */ .Mw)(key);
+    }
+    catch (e) {
+        if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidKey */ .rk)
+            fail('id', String(e.data.rule), id, e.message);
+        throw e;
+    }
+}
+/** Non-throwing form of {@link assertValidIdentity}. */
+function isValidIdentity(identity) {
+    try {
+        assertValidIdentity(identity);
+        return true;
+    }
+    catch {
+        return false;
+    }
+}
+/**
+ * The canonical key of a document: `<namespace>/<doc_type>/<id>.json`. Validates the identity first.
+ *
+ * @example
+ * deriveKey({ namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' })
+ * // 'github/repo/octo/hello-world.json'
+ */
+function deriveKey(identity) {
+    assertValidIdentity(identity);
+    return `${identity.namespace}/${identity.doc_type}/${identity.id}${DOCUMENT_SUFFIX}`;
+}
+/**
+ * The identity a key belongs to, or `null` when the key is not a document key (wrong shape, no
+ * `.json` suffix, under the reserved `_docdb/` prefix, or an identity that would be invalid).
+ * Never throws: lists use it to skip foreign keys.
+ *
+ * @example
+ * parseKey('github/repo/octo/hello-world.json') // { namespace: 'github', doc_type: 'repo', id: 'octo/hello-world' }
+ * parseKey('_docdb/state/x.json') // null
+ */
+function parseKey(key) {
+    if (typeof key !== 'string' || !key.endsWith(DOCUMENT_SUFFIX))
+        return null;
+    const first = key.indexOf('/');
+    const second = first < 0 ? -1 : key.indexOf('/', first + 1);
+    if (second < 0)
+        return null;
+    const identity = {
+        namespace: key.slice(0, first),
+        doc_type: key.slice(first + 1, second),
+        id: key.slice(second + 1, key.length - DOCUMENT_SUFFIX.length),
+    };
+    return isValidIdentity(identity) ? identity : null;
+}
+
+
+/***/ }),
+
+/***/ 1489:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  n0: () => (/* reexport */ worker.DEFAULT_REDUCER_TIMEOUT_SECONDS),
+  JV: () => (/* reexport */ worker/* ReducerCallError */.J),
+  je: () => (/* reexport */ loadReducer)
+});
+
+// UNUSED EXPORTS: BUILTINS, issueReducer, pullReducer, rawReducer, releaseReducer, repositoryReducer
+
+;// CONCATENATED MODULE: ./src/projection/reducers/builtins.ts
+const str = (v) => (typeof v === 'string' ? v : null);
+const login = (u) => str(u?.login);
+const labelNames = (labels) => Array.isArray(labels)
+    ? labels
+        .map((l) => (typeof l === 'string' ? l : (str(l?.name) ?? '')))
+        .filter((l) => l !== '')
+        .sort()
+    : [];
+const logins = (users) => Array.isArray(users)
+    ? users
+        .map(login)
+        .filter((l) => !!l)
+        .sort()
+    : [];
+/**
+ * The seed's repository reducer: `fullName`, `defaultBranch`, `description`, and `branches` as
+ * `{ name: 'refs/heads/<branch>', sha }` sorted by name.
+ *
+ * @example
+ * repositoryReducer({ repository: { full_name: 'o/r', default_branch: 'main' }, branches: [{ ref: 'refs/heads/main', object: { sha } }] });
+ */
+function repositoryReducer(item) {
+    const { repository, branches } = item;
+    return {
+        fullName: str(repository.full_name),
+        defaultBranch: str(repository.default_branch),
+        description: str(repository.description),
+        branches: (branches ?? [])
+            .map((b) => ({ name: String(b.ref), sha: String(b.object?.sha ?? '') }))
+            .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+    };
+}
+/**
+ * Issue: number, title, state, labels, assignees, milestone, author, comment count and timestamps.
+ *
+ * @example
+ * issueReducer({ number: 7, title: 'Bug', state: 'open', labels: [{ name: 'bug' }] }).labels; // ['bug']
+ */
+function issueReducer(item) {
+    const i = item;
+    return {
+        number: i.number,
+        title: str(i.title),
+        state: str(i.state),
+        stateReason: str(i.state_reason),
+        locked: i.locked === true,
+        author: login(i.user),
+        labels: labelNames(i.labels),
+        assignees: logins(i.assignees),
+        milestone: str(i.milestone?.title),
+        comments: typeof i.comments === 'number' ? i.comments : 0,
+        createdAt: str(i.created_at),
+        updatedAt: str(i.updated_at),
+        closedAt: str(i.closed_at),
+        url: str(i.html_url),
+    };
+}
+/**
+ * Pull request: number, title, state, draft, merged, base/head, labels, reviewers and timestamps.
+ *
+ * @example
+ * pullReducer({ number: 3, merged_at: '2024-01-31T12:00:00Z', base: { ref: 'main' } }).merged; // true
+ */
+function pullReducer(item) {
+    const p = item;
+    const base = p.base;
+    const head = p.head;
+    return {
+        number: p.number,
+        title: str(p.title),
+        state: str(p.state),
+        draft: p.draft === true,
+        merged: typeof p.merged_at === 'string',
+        author: login(p.user),
+        base: str(base?.ref),
+        head: str(head?.ref),
+        headSha: str(head?.sha),
+        labels: labelNames(p.labels),
+        assignees: logins(p.assignees),
+        requestedReviewers: logins(p.requested_reviewers),
+        createdAt: str(p.created_at),
+        updatedAt: str(p.updated_at),
+        closedAt: str(p.closed_at),
+        mergedAt: str(p.merged_at),
+        url: str(p.html_url),
+    };
+}
+/**
+ * Release: tag, name, draft/prerelease flags, target, author, dates and assets (without download counts).
+ *
+ * @example
+ * releaseReducer({ tag_name: 'v1.0.0', assets: [{ name: 'a.tgz', size: 10, download_count: 99 }] }).assets; // [{ name: 'a.tgz', size: 10, contentType: null }]
+ */
+function releaseReducer(item) {
+    const r = item;
+    return {
+        tag: str(r.tag_name),
+        name: str(r.name),
+        draft: r.draft === true,
+        prerelease: r.prerelease === true,
+        target: str(r.target_commitish),
+        author: login(r.author),
+        createdAt: str(r.created_at),
+        publishedAt: str(r.published_at),
+        body: str(r.body),
+        assets: Array.isArray(r.assets)
+            ? r.assets.map((a) => ({ name: str(a.name), size: a.size ?? null, contentType: str(a.content_type) }))
+            : [],
+        url: str(r.html_url),
+    };
+}
+/**
+ * `raw`: the item as GitHub returned it (large, and changes whenever any field does).
+ *
+ * @example
+ * rawReducer(42); // { value: 42 }
+ */
+function rawReducer(item) {
+    return (item && typeof item === 'object' ? item : { value: item });
+}
+/** Built-in reducers by name. */
+const BUILTINS = {
+    repository: repositoryReducer,
+    issue: issueReducer,
+    pull: pullReducer,
+    release: releaseReducer,
+    raw: rawReducer,
+};
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/projection/reducers/load.ts
+/**
+ * Loading a projection's reducer before any request is made. Custom reducers are JavaScript (or, on
+ * Node >= 22.18, TypeScript) modules in the user's repository:
+ *
+ * ```js
+ * // .github/docdb/issue-summary.js
+ * export default function (issue, context) {
+ *   if (issue.locked) return null; // skip
+ *   return { title: issue.title, labels: issue.labels.map((l) => l.name), repo: context.repository };
+ * }
+ * ```
+ *
+ * A reducer runs with the job's permissions, so a module must be a file of the workspace (symbolic links
+ * resolved first), and it runs in a worker thread of its own under a time limit (worker.ts).
+ */
+
+
+/**
+ * Resolve a projection's reducer and check it before any request is made. Custom modules are resolved
+ * relative to `baseDir` (the directory of the spec file), must stay inside `confineTo` after symbolic
+ * links are resolved, and are imported once into a worker thread of their own, where every call runs
+ * under a time limit (see worker.ts). Call `close()` when the run ends.
+ *
+ * @example
+ * const reducer = await loadReducer(projection, dirname(spec.file), spec.file, { confineTo: workspace });
+ * try { await reducer.reduce(item, context); } finally { await reducer.close(); }
+ */
+async function loadReducer(projection, baseDir, specFile = 'spec', options = {}) {
+    const r = projection.reducer;
+    if ('builtin' in r)
+        return builtinReducer(projection, r.builtin, specFile);
+    const field = `projections.${projection.name}.reducer.module`;
+    const at = {
+        where: `${specFile}:${projection.lines.reducer}: ${field}`,
+        data: { file: specFile, line: projection.lines.reducer, field, projection: projection.name },
+    };
+    const { real, code } = await readModule(r, baseDir, at);
+    await confine(real, r, options.confineTo ?? baseDir, at);
+    return startModule(real, code, r, options, at);
+}
+function builtinReducer(projection, name, specFile) {
+    const reduce = BUILTINS[name];
+    if (!reduce) {
+        throw new errors/* InvalidSpec */.Nh(`unknown built-in reducer ${name}`, {
+            file: specFile,
+            line: projection.lines.reducer,
+            field: `projections.${projection.name}.reducer`,
+        });
+    }
+    return { reduce, fingerprint: `builtin:${name}:1`, close: async () => { } };
+}
+/** The module's real path (symbolic links resolved) and its code (for the fingerprint). */
+async function readModule(r, baseDir, at) {
+    const { resolve, isAbsolute } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const file = isAbsolute(r.module) ? r.module : resolve(baseDir, r.module);
+    try {
+        const real = await realpath(file);
+        return { real, code: await readFile(real) };
+    }
+    catch {
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, at.data);
+    }
+}
+/**
+ * A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
+ * file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
+ */
+async function confine(real, r, rootDir, at) {
+    const { resolve, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const { realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const root = await realpath(rootDir).catch(() => resolve(rootDir));
+    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: reducer module ${r.module} resolves to ${real}, outside the workspace ${root}; reducer modules must be files inside the workspace (symbolic links are resolved first)`, { ...at.data, reason: 'outside-workspace' });
+    }
+}
+/** Import the module into its worker and check that the export is a function. */
+async function startModule(real, code, r, options, at) {
+    const { pathToFileURL } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3136, 23));
+    const { createHash } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 7598, 23));
+    const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 329));
+    const timeoutMs = options.timeoutMs ?? DEFAULT_REDUCER_TIMEOUT_SECONDS * 1000;
+    const handle = await startReducerWorker(pathToFileURL(real).href, r.export, timeoutMs);
+    const loaded = handle.loaded;
+    if ('loadError' in loaded) {
+        await handle.close();
+        const ts = /\.m?ts$/.test(real);
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: cannot load reducer module ${r.module}: ${loaded.loadError}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`, at.data);
+    }
+    if (!loaded.ok) {
+        await handle.close();
+        const field = `projections.${at.data.projection}.reducer.export`;
+        throw new errors/* InvalidSpec */.Nh(`${at.data.file}:${at.data.line}: ${field}: module ${r.module} has no function export "${r.export}"${loaded.exported.length ? `; it exports ${loaded.exported.join(', ')}` : ''}`, { ...at.data, field });
+    }
+    const fingerprint = `module:${createHash('sha256').update(code).digest('hex').slice(0, 16)}:${r.export}`;
+    return { reduce: (item, context) => handle.reduce(item, context), fingerprint, close: () => handle.close() };
+}
+
+// EXTERNAL MODULE: ./src/projection/reducers/worker.ts
+var worker = __nccwpck_require__(329);
+;// CONCATENATED MODULE: ./src/projection/reducers/index.ts
+/**
+ * reducers/: source item → document data. The built-ins, loading a custom module from the workspace, and
+ * the worker thread a custom module runs in under a time limit. Depends on spec/ only; run/ calls them.
+ */
+
+
+
+
+
+/***/ }),
+
+/***/ 329:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DEFAULT_REDUCER_TIMEOUT_SECONDS: () => (/* binding */ DEFAULT_REDUCER_TIMEOUT_SECONDS),
+/* harmony export */   J: () => (/* binding */ ReducerCallError),
+/* harmony export */   startReducerWorker: () => (/* binding */ startReducerWorker)
+/* harmony export */ });
+/** Default time one reducer call may take, in seconds (Action input `reducer-timeout`). */
+const DEFAULT_REDUCER_TIMEOUT_SECONDS = 30;
+/** Runs inside the worker: import the module, report its function exports, then reduce items on request. */
+const WORKER_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+let fn;
+(async () => {
+  let mod;
+  try {
+    mod = await import(workerData.url);
+  } catch (e) {
+    parentPort.postMessage({ type: 'load-error', message: String((e && e.message) || e) });
+    return;
+  }
+  fn = mod[workerData.exportName];
+  // A CommonJS module's module.exports = { name: fn } arrives as the default export.
+  if (typeof fn !== 'function' && workerData.exportName !== 'default' && mod.default && typeof mod.default === 'object') {
+    fn = mod.default[workerData.exportName];
+  }
+  const exported = Object.keys(mod).filter((k) => typeof mod[k] === 'function').sort();
+  parentPort.postMessage({ type: 'loaded', ok: typeof fn === 'function', exported });
+})();
+parentPort.on('message', async (m) => {
+  let value;
+  try {
+    value = await fn(m.item, m.context);
+  } catch (e) {
+    parentPort.postMessage({ type: 'error', id: m.id, message: String((e && e.message !== undefined) ? e.message : e) });
+    return;
+  }
+  try {
+    parentPort.postMessage({ type: 'result', id: m.id, value });
+  } catch (e) {
+    parentPort.postMessage({ type: 'unclonable', id: m.id, message: String((e && e.message) || e) });
+  }
+});
+`;
+/**
+ * Why a worker call failed; `kind` lets the caller word the message.
+ *
+ * @example
+ * if (e instanceof ReducerCallError && e.kind === 'timeout') console.log(`stopped: ${e.message}`);
+ */
+class ReducerCallError extends Error {
+    kind;
+    constructor(kind, message) {
+        super(message);
+        this.kind = kind;
+        this.name = 'ReducerCallError';
+    }
+}
+/**
+ * Start a worker that imports `url` and resolve once the module is loaded (or failed to load).
+ * Every later `reduce` call must settle within `timeoutMs`, else the worker is terminated.
+ *
+ * @example
+ * const h = await startReducerWorker(pathToFileURL(file).href, 'default', 30_000);
+ * if ('ok' in h.loaded && h.loaded.ok) await h.reduce(item, context);
+ * await h.close();
+ */
+async function startReducerWorker(url, exportName, timeoutMs) {
+    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
+    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, exportName } });
+    // The worker must not keep the process alive on its own; pending calls keep their (ref'd) timers.
+    worker.unref();
+    const calls = new WorkerCalls(worker, timeoutMs);
+    const loaded = await calls.loaded();
+    return { loaded, reduce: (item, context) => calls.reduce(item, context), close: () => calls.close() };
+}
+/**
+ * The calls in flight to one worker, each with its timer. Once the worker is dead (timed out, crashed or
+ * closed) every pending and later call fails with the reason.
+ */
+class WorkerCalls {
+    worker;
+    timeoutMs;
+    pending = new Map();
+    onLoaded;
+    dead;
+    next = 0;
+    constructor(worker, timeoutMs) {
+        this.worker = worker;
+        this.timeoutMs = timeoutMs;
+        worker.on('message', (m) => this.receive(m));
+        worker.on('error', (e) => this.failAll(new ReducerCallError('crashed', e.message)));
+        worker.on('exit', (code) => this.failAll(new ReducerCallError('crashed', `the reducer's worker exited (code ${code})`)));
+    }
+    /** Wait for the module to load (or fail to); call once, right after construction. */
+    async loaded() {
+        const loaded = await new Promise((resolve) => {
+            this.onLoaded = resolve;
+        });
+        this.onLoaded = undefined;
+        return loaded;
+    }
+    reduce(item, context) {
+        if (this.dead)
+            return Promise.reject(this.dead);
+        const id = this.next++;
+        return new Promise((resolve, reject) => {
+            const timer = setTimeout(() => {
+                this.pending.delete(id);
+                const e = new ReducerCallError('timeout', `did not return within ${this.timeoutMs / 1000} s`);
+                this.dead = e;
+                reject(e);
+                void this.worker.terminate();
+            }, this.timeoutMs);
+            this.pending.set(id, {
+                resolve: (v) => {
+                    clearTimeout(timer);
+                    resolve(v);
+                },
+                reject: (e) => {
+                    clearTimeout(timer);
+                    reject(e);
+                },
+            });
+            this.worker.postMessage({ id, item, context });
+        });
+    }
+    async close() {
+        this.dead ??= new ReducerCallError('crashed', 'the reducer worker was closed');
+        await this.worker.terminate();
+    }
+    receive(m) {
+        if (m.type === 'load-error')
+            this.onLoaded?.({ loadError: m.message });
+        else if (m.type === 'loaded')
+            this.onLoaded?.({ ok: m.ok, exported: m.exported });
+        else {
+            const p = this.pending.get(m.id);
+            if (!p)
+                return;
+            this.pending.delete(m.id);
+            if (m.type === 'result')
+                p.resolve(m.value);
+            else
+                p.reject(new ReducerCallError(m.type === 'error' ? 'threw' : 'unclonable', m.message));
+        }
+    }
+    failAll(e) {
+        this.dead ??= e;
+        for (const p of this.pending.values())
+            p.reject(e);
+        this.pending.clear();
+        this.onLoaded?.({ loadError: e.message });
+    }
+}
+
+
+/***/ }),
+
+/***/ 4592:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  uK: () => (/* reexport */ parseShard),
+  qQ: () => (/* reexport */ runProjections)
+});
+
+// UNUSED EXPORTS: inShard, shardOf, stateKey
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 4 modules
+var document_store = __nccwpck_require__(1961);
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
+var projection_reducers = __nccwpck_require__(1489);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
+var sources = __nccwpck_require__(4038);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+// EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
+var spec = __nccwpck_require__(1495);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var envelope = __nccwpck_require__(9949);
+;// CONCATENATED MODULE: ./src/projection/run/projection-failure.ts
+/**
+ * A failure while projecting that the user fixes in the spec (a template that produced no id, two items on
+ * one id, a reducer that threw or returned something that is not a document): an InvalidSpec that names
+ * the spec file, the line of the field and the projection.
+ */
+
+/**
+ * `specFile:line: projections.<name>.<field><message>`; `field` may carry a suffix after `:` that the
+ * message shows but the error's `field` leaves out.
+ *
+ * @example
+ * throw projectionFailure('docdb.yml', p, p.lines.id, 'identity.id', ': template produced an empty id');
+ */
+function projectionFailure(specFile, p, line, field, message, data = {}, cause) {
+    return new errors/* InvalidSpec */.Nh(`${specFile}:${line}: projections.${p.name}.${field}${message}`, {
+        file: specFile,
+        line,
+        field: `projections.${p.name}.${field.split(':')[0]}`,
+        ...data,
+    }, cause === undefined ? undefined : { cause });
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/item-document.ts
+/**
+ * One source item on its way to a document: its identity (the id template rendered with the item's
+ * variables, then the document key), the reducer's data, and the envelope bytes. Each step fails with a
+ * message naming the spec line to fix; what the item means for the run (shard, counts, diff) is decided by
+ * the projection pass.
+ */
+
+
+
+
+
+/**
+ * The item's id and document key.
+ *
+ * @example
+ * itemIdentity(scope, { repository: 'o/r', vars: { repo: 'o/r', number: 7 }, item, matches: true }); // { id: 'o/r#7', key: 'github/issue/o/r#7.json' }
+ */
+function itemIdentity(scope, it) {
+    const { p, specFile, idParts } = scope;
+    const from = it.repository || 'the source';
+    let id;
+    try {
+        id = (0,spec/* renderTemplate */.Xm)(idParts, (0,spec/* itemVariables */.dr)(idParts, it.vars, it.item));
+    }
+    catch (e) {
+        throw projectionFailure(specFile, p, p.lines.id, 'identity.id', `: ${e.message} (item from ${from})`);
+    }
+    try {
+        return { id, key: (0,identity/* deriveKey */.Hz)({ namespace: p.identity.namespace, doc_type: p.identity.type, id }) };
+    }
+    catch (e) {
+        throw projectionFailure(specFile, p, p.lines.id, 'identity.id', `: template ${JSON.stringify(p.identity.id)} produced id ${JSON.stringify(id)} (item from ${from}), which is not a valid document id: ${e.message}`, {}, e);
+    }
+}
+/**
+ * The reducer's data for the item, or null when it skips the item. A reducer that throws, times out, or
+ * returns anything but a plain object fails the run naming the projection and the reducer's spec line.
+ *
+ * @example
+ * const data = await reduceItem(scope, it, key, id); // { title: 'Bug' } or null
+ */
+async function reduceItem(scope, it, key, id) {
+    const { p, specFile } = scope;
+    const context = {
+        projection: p.name,
+        source: p.source.type,
+        repository: it.repository,
+        owner: String(it.vars.owner ?? ''),
+        name: String(it.vars.name ?? ''),
+        identity: { namespace: p.identity.namespace, type: p.identity.type, id },
+    };
+    let data;
+    try {
+        data = await scope.reducer.reduce(it.item, context);
+    }
+    catch (e) {
+        throw reducerFailure(scope, key, e);
+    }
+    if (data === null || data === undefined)
+        return null;
+    if (typeof data !== 'object' || Array.isArray(data)) {
+        throw projectionFailure(specFile, p, p.lines.reducer, 'reducer', ` returned ${Array.isArray(data) ? 'an array' : typeof data} for ${key}; a reducer must return a plain object (the document's data) or null to skip`, { key });
+    }
+    return data;
+}
+function reducerFailure({ p, specFile }, key, e) {
+    if (e instanceof projection_reducers/* ReducerCallError */.JV && e.kind === 'timeout') {
+        return projectionFailure(specFile, p, p.lines.reducer, 'reducer', ` (projection "${p.name}") ${e.message} on ${key} and was stopped; make it faster or raise the reducer time limit`, { key, reason: 'timeout', projection: p.name }, e);
+    }
+    if (e instanceof projection_reducers/* ReducerCallError */.JV && e.kind === 'unclonable') {
+        return projectionFailure(specFile, p, p.lines.reducer, 'reducer', ` returned data for ${key} that cannot be stored as JSON: ${e.message}`, { key, projection: p.name }, e);
+    }
+    return projectionFailure(specFile, p, p.lines.reducer, 'reducer', ` failed on ${key}: ${e?.message ?? String(e)}`, { key, projection: p.name }, e);
+}
+/**
+ * The document and its envelope bytes (whose blob SHA is compared with the section's tip).
+ *
+ * @example
+ * const { document, bytes } = encodeDocument(scope, key, id, { title: 'Bug' });
+ */
+function encodeDocument({ p, specFile }, key, id, data) {
+    const document = { namespace: p.identity.namespace, type: p.identity.type, id, data };
+    try {
+        return { document, bytes: (0,envelope/* encodeEnvelope */.zK)(document) };
+    }
+    catch (e) {
+        throw projectionFailure(specFile, p, p.lines.reducer, 'reducer', ` returned data for ${key} that cannot be stored as JSON: ${e.message}`, { key }, e);
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/git/sha1.ts
+var sha1 = __nccwpck_require__(1263);
+;// CONCATENATED MODULE: ./src/projection/run/shard.ts
+/**
+ * `shard: i/n` — fan a projection out over n jobs of an Actions matrix. Each document belongs to exactly
+ * one shard, by a hash of its key (lower-cased, so a repository named in any casing lands in the same
+ * shard), so shards never write, prune or race over the same document; they only share the section ref,
+ * whose fast-forward retry lets all of them land.
+ */
+
+
+
+/**
+ * Parse `i/n` (1 ≤ i ≤ n ≤ 256): ASCII digits without leading zeros, a slash, nothing else — one
+ * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `field` names the
+ * input or flag in the error.
+ *
+ * @example
+ * parseShard('2/4'); // { index: 2, count: 4 }
+ */
+function parseShard(text, field = 'shard') {
+    const m = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(text);
+    const index = Number(m?.[1]);
+    const count = Number(m?.[2]);
+    if (!m || count < 1 || count > 256 || index < 1 || index > count) {
+        throw new errors/* InvalidConfig */.OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`, { allowed: 'i/n' });
+    }
+    return { index, count };
+}
+/**
+ * The shard (1-based) a document key belongs to among `count`.
+ *
+ * @example
+ * shardOf('github/repo/octo/hello.json', 4); // a number from 1 to 4, the same for every casing of the key
+ */
+function shardOf(key, count) {
+    if (count <= 1)
+        return 1;
+    const h = Number.parseInt((0,sha1/* sha1Hex */.Ru)((0,core_bytes/* utf8 */.As)(key.toLowerCase())).slice(0, 8), 16);
+    return (h % count) + 1;
+}
+/**
+ * Whether `key` belongs to `shard` (always true without sharding).
+ *
+ * @example
+ * inShard('github/repo/octo/hello.json', undefined); // true: without sharding every key belongs
+ */
+function inShard(key, shard) {
+    return !shard || shard.count <= 1 || shardOf(key, shard.count) === shard.index;
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+;// CONCATENATED MODULE: ./src/projection/run/state-file.ts
+/**
+ * A projection's state file `_docdb/state/<projection>[.shard-<i>-of-<n>].json`, committed in the section
+ * with the documents (runs need no cache or artifact): a fingerprint of the projection's config, the
+ * incremental watermarks of issues/pulls, and the ETags of conditional reads. A damaged or foreign
+ * state only costs a full re-read.
+ */
+
+
+
+/**
+ * Key of a projection's state. `_docdb/` is reserved for docdb metadata; each shard keeps its own.
+ *
+ * @example
+ * stateKey('repos'); // '_docdb/state/repos.json'
+ * stateKey('repos', { index: 2, count: 4 }); // '_docdb/state/repos.shard-2-of-4.json'
+ */
+function stateKey(projection, shard) {
+    const suffix = shard && shard.count > 1 ? `.shard-${shard.index}-of-${shard.count}` : '';
+    return `_docdb/state/${projection}${suffix}.json`;
+}
+/**
+ * @example
+ * const fingerprint = fingerprintOf(projection, await loadReducer(projection, '.'));
+ */
+function fingerprintOf(p, reducer) {
+    return (0,objects/* blobSha */.wJ)((0,core_bytes/* utf8 */.As)(JSON.stringify({ source: p.source, identity: p.identity, reducer: reducer.fingerprint })));
+}
+/**
+ * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
+ * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
+ */
+const conditionalEntrySchema = schemas/* object */.Ikc({
+    etags: schemas/* array */.YOg(schemas/* string */.YjP()),
+    keys: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+    next: schemas/* string */.YjP().optional(),
+    names: schemas/* array */.YOg(schemas/* string */.YjP()).optional(),
+});
+const stateSchema = schemas/* object */.Ikc({
+    version: schemas/* literal */.euz(1),
+    fingerprint: schemas/* string */.YjP(),
+    watermarks: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* string */.YjP().refine((t) => !Number.isNaN(Date.parse(t)))),
+    conditional: schemas/* object */.Ikc({ token: schemas/* string */.YjP(), entries: schemas/* record */.g1P(schemas/* string */.YjP(), conditionalEntrySchema) }).optional(),
+});
+/**
+ * The stored state, or undefined when it is missing, damaged or of another shape (a full re-read follows).
+ *
+ * @example
+ * parseState(new TextEncoder().encode('not json')); // undefined: the next run re-reads everything
+ */
+function parseState(bytes) {
+    if (!bytes)
+        return undefined;
+    try {
+        const parsed = stateSchema.safeParse(JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes)));
+        return parsed.success ? parsed.data : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * @example
+ * encodeState({ version: 1, fingerprint, watermarks: { 'o/r': '2024-01-31T12:00:00Z' } }); // JSON bytes, keys sorted, newline at the end
+ */
+function encodeState(state) {
+    const out = {
+        version: 1,
+        fingerprint: state.fingerprint,
+        watermarks: Object.fromEntries(Object.entries(state.watermarks).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))),
+        ...(state.conditional ? { conditional: state.conditional } : {}),
+    };
+    return (0,core_bytes/* utf8 */.As)(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/projection-pass.ts
+/**
+ * The state of one projection while its source is read: the report, the read context (ETag book,
+ * incremental watermark, shard pre-filter), the keys produced and claimed, and the watermarks seen. Each
+ * page goes through `readPage`; only changed documents are emitted (unchanged ones are recognised by
+ * blob SHA against the section's tip), then `prune` and `stateOp` add the deletions and the state file.
+ */
+
+
+
+
+
+
+
+
+const REPO_VARS = new Set(['owner', 'name', 'repo']);
+/**
+ * @example
+ * const pass = new ProjectionPass(input);
+ * for await (const page of readSource(pass.ctx, input.p.source)) await pass.readPage(page);
+ */
+class ProjectionPass {
+    input;
+    report;
+    /** Document puts and deletes, when the input gives no `emit`. */
+    changes = [];
+    /** The read context of this projection's source. */
+    ctx;
+    incremental;
+    scope;
+    book;
+    emit;
+    produced = new Set();
+    unmatched = new Set();
+    watermarks = {};
+    log;
+    constructor(input) {
+        this.input = input;
+        const { p, mode, fingerprint, oldState, existing } = input;
+        this.log = input.read.log;
+        const canIncrement = mode !== 'backfill' && (0,sources/* supportsIncremental */.bQ)(p.source.type);
+        this.incremental = canIncrement && oldState?.fingerprint === fingerprint;
+        if (canIncrement && oldState && !this.incremental) {
+            this.log(`[${p.name}] the projection's source, identity or reducer changed since the last run: re-projecting everything`);
+        }
+        this.report = emptyReport(p, this.incremental);
+        this.scope = { p, specFile: input.specFile, reducer: input.reducer, idParts: (0,spec/* parseTemplate */.QC)(p.identity.id) };
+        this.book = new sources/* ConditionalBook */.oI(oldState?.fingerprint === fingerprint
+            ? (0,sources/* trustedConditional */._y)(oldState.conditional, input.read.apiUrl, input.read.log)
+            : undefined, input.tokenIdentity, (k) => existing.has(k), mode !== 'backfill');
+        this.ctx = this.readContext();
+        this.emit = input.emit ?? (async (op) => void this.changes.push(op));
+        // Watermarks of repositories this run sees no item of (or that left an `owner/*` selection) carry over.
+        if (this.incremental && oldState)
+            Object.assign(this.watermarks, oldState.watermarks);
+    }
+    /** The progress line that opens the projection. */
+    logStart() {
+        const { p, mode, shard } = this.input;
+        const { repositories } = this.report;
+        this.log(`[${p.name}] ${p.source.type}${repositories.length ? ` of ${repositories.join(', ')}` : ''}${this.incremental ? ' (incremental)' : mode === 'backfill' ? ' (backfill)' : ''}${shard && shard.count > 1 ? ` [shard ${shard.index}/${shard.count}]` : ''}`);
+    }
+    /** Reduce and diff every item of a page (or, for a 304, keep what the page produced last time). */
+    async readPage(page) {
+        if (page.conditional?.notModified) {
+            this.notModified(page.conditional.key, page);
+            return;
+        }
+        const pageKeys = [];
+        for (const it of page.items) {
+            const key = await this.item(it);
+            if (key)
+                pageKeys.push(key);
+        }
+        if (page.conditional)
+            this.book.addKeys(page.conditional.key, pageKeys);
+        this.log(`[${this.input.p.name}]   ${page.repository} page ${page.page}: ${page.items.length} item(s), ${this.report.items} so far`);
+    }
+    /**
+     * Delete what is gone: a full run saw every item, so anything else in the scope (of this shard) is gone;
+     * an incremental run only knows about the items it saw that stopped matching.
+     */
+    async prune() {
+        const { p, existing, shard } = this.input;
+        const scope = `${p.identity.namespace}/${p.identity.type}/`;
+        const candidates = this.incremental
+            ? [...this.unmatched]
+            : [...existing.keys()].filter((k) => k.startsWith(scope) && !this.produced.has(k) && inShard(k, shard));
+        for (const key of candidates) {
+            if (!existing.has(key) || this.produced.has(key))
+                continue;
+            const gone = (0,identity/* parseKey */.Do)(key);
+            if (!gone)
+                continue; // not a document key (cannot happen inside a <namespace>/<type>/ scope)
+            await this.emit({ op: 'delete', identity: gone });
+            this.report.removed.push(key);
+        }
+    }
+    /**
+     * The state file write, when it must be committed: with document changes, or when it is new or its
+     * fingerprint changed. A watermark or ETag that only moved (items updated in ways the reducer ignores) is
+     * not worth a commit on its own: the next run simply re-reads those few items.
+     */
+    stateOp() {
+        const { p, fingerprint, oldState, existing, stateKey } = this.input;
+        const conditional = this.book.toState();
+        if (!(0,sources/* supportsIncremental */.bQ)(p.source.type) && !conditional)
+            return undefined;
+        const watermarks = this.watermarks;
+        const bytes = encodeState({ version: 1, fingerprint, watermarks, ...(conditional ? { conditional } : {}) });
+        const { added, changed, removed } = this.report;
+        const docChanges = added.length + changed.length + removed.length;
+        if (existing.get(stateKey) === (0,objects/* blobSha */.wJ)(bytes))
+            return undefined;
+        if (docChanges === 0 && oldState?.fingerprint === fingerprint)
+            return undefined;
+        return { op: 'meta', key: stateKey, value: bytes };
+    }
+    /** The progress line that closes the projection. */
+    logEnd() {
+        const r = this.report;
+        this.log(`[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.skipped ? `, ${r.skipped} skipped` : ''}${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}`);
+    }
+    readContext() {
+        const { p, shard, oldState } = this.input;
+        const { namespace, type } = p.identity;
+        // With a shard and an identity that depends on the repository alone, other shards' repositories are not even read.
+        const byRepository = shard && p.source.type === 'repository' && (0,spec/* templateVariables */.Qp)(p.identity.id).every((v) => REPO_VARS.has(v));
+        const keyOfRepository = (r) => (0,identity/* deriveKey */.Hz)({
+            namespace,
+            doc_type: type,
+            id: (0,spec/* renderTemplate */.Xm)(this.scope.idParts, (0,sources/* repositoryVars */.jY)(r)),
+        });
+        const maxPages = 'max-pages' in p.source ? p.source['max-pages'] : undefined;
+        return {
+            ...this.input.read,
+            book: this.book,
+            ...(maxPages !== undefined ? { maxPages } : {}),
+            ...(this.incremental ? { since: (r) => oldState?.watermarks[r] } : {}),
+            ...(byRepository ? { wants: (r) => inShard(keyOfRepository(r), shard) } : {}),
+        };
+    }
+    /** 304: the documents this page produced last time are unchanged (their keys are all still in the tip). */
+    notModified(key, page) {
+        const keys = this.book.previous(key)?.keys ?? [];
+        for (const k of keys) {
+            this.claim(k, k);
+            this.report.unchanged++;
+        }
+        this.book.addKeys(key, keys);
+        this.report.notModified++;
+        this.log(`[${this.input.p.name}]   ${page.repository} page ${page.page}: not modified (304), ${keys.length} document(s) unchanged`);
+    }
+    /** Reduce one item; returns the document key it produced, or undefined when skipped or in another shard. */
+    async item(it) {
+        const { id, key } = itemIdentity(this.scope, it);
+        if (!inShard(key, this.input.shard))
+            return undefined;
+        this.report.items++;
+        this.observeWatermark(it);
+        if (!it.matches)
+            return this.skip(key);
+        const data = await reduceItem(this.scope, it, key, id);
+        if (data === null)
+            return this.skip(key);
+        this.claim(key, id);
+        const { document, bytes } = encodeDocument(this.scope, key, id, data);
+        await this.diff(key, document, bytes);
+        return key;
+    }
+    observeWatermark(it) {
+        if (!it.updatedAt || !it.repository)
+            return;
+        const mark = this.watermarks[it.repository];
+        if (!mark || it.updatedAt > mark)
+            this.watermarks[it.repository] = it.updatedAt;
+    }
+    /** The item produced no document: if its document exists, an incremental prune removes it. */
+    skip(key) {
+        this.unmatched.add(key);
+        this.report.skipped++;
+        return undefined;
+    }
+    /** Only changed documents go on (streamed into the commit by the run); unchanged ones are dropped here. */
+    async diff(key, document, bytes) {
+        const before = this.input.existing.get(key);
+        if (before === (0,objects/* blobSha */.wJ)(bytes)) {
+            this.report.unchanged++;
+            return;
+        }
+        await this.emit({ op: 'put', document });
+        (before === undefined ? this.report.added : this.report.changed).push(key);
+    }
+    /** One document key per run: two items, or two projections, on one key is a spec error. */
+    claim(key, id) {
+        const { p, specFile, claimed } = this.input;
+        const owner = claimed.get(key);
+        if (owner !== undefined) {
+            throw projectionFailure(specFile, p, p.lines.id, 'identity.id', owner === p.name
+                ? `: two items map to the same id ${JSON.stringify(id)}; make the template unique (e.g. include {repo} and {number})`
+                : `: document ${key} is also written by projection "${owner}"`, { key });
+        }
+        claimed.set(key, p.name);
+        this.produced.add(key);
+        this.unmatched.delete(key);
+    }
+}
+function emptyReport(p, incremental) {
+    return {
+        name: p.name,
+        source: p.source.type,
+        repositories: 'repositories' in p.source ? p.source.repositories : [],
+        incremental,
+        items: 0,
+        skipped: 0,
+        notModified: 0,
+        added: [],
+        changed: [],
+        removed: [],
+        unchanged: 0,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
+/**
+ * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
+ * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
+ * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
+ * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
+ */
+
+
+/**
+ * Read, reduce and diff one projection.
+ *
+ * @example
+ * const { report, state } = await runProjection({ p, specFile: spec.file, mode: 'project', reducer, ... });
+ */
+async function runProjection(input) {
+    const pass = new ProjectionPass(input);
+    pass.logStart();
+    for await (const page of (0,sources/* readSource */.o$)(pass.ctx, input.p.source))
+        await pass.readPage(page);
+    if (input.p.prune)
+        await pass.prune();
+    const state = pass.stateOp();
+    pass.logEnd();
+    return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/run-report.ts
+
+
+/**
+ * The default commit message: each projection that changed something, with its counts.
+ *
+ * @example
+ * defaultMessage([{ name: 'repos', added: ['k'], changed: [], removed: [] } as ProjectionReport], 'project'); // 'docdb: project repos (+1 ~0 -0)'
+ */
+function defaultMessage(reports, mode) {
+    const parts = reports
+        .filter((r) => r.added.length + r.changed.length + r.removed.length > 0)
+        .map((r) => `${r.name} (+${r.added.length} ~${r.changed.length} -${r.removed.length})`);
+    return `docdb: ${mode === 'backfill' ? 'backfill' : 'project'} ${parts.length ? parts.join(', ') : 'state'}`;
+}
+/**
+ * Append git trailers (`Key: value` lines after a blank line), as `git interpret-trailers` lays them out.
+ *
+ * @example
+ * withTrailers('docdb: project repos (+1 ~0 -0)', ['Docdb-Run: 7.1']); // 'docdb: project repos (+1 ~0 -0)\n\nDocdb-Run: 7.1\n'
+ */
+function withTrailers(message, trailers) {
+    if (trailers.length === 0)
+        return message;
+    return `${message.replace(/\s+$/, '')}\n\n${trailers.join('\n')}\n`;
+}
+/**
+ * Every document key added, changed or removed, sorted.
+ *
+ * @example
+ * changedKeys(report.projections); // ['github/issue/o/r#2.json', 'github/repo/o/r.json']
+ */
+function changedKeys(reports) {
+    return reports.flatMap((r) => [...r.added, ...r.changed, ...r.removed]).sort();
+}
+/**
+ * If another run advanced the section first, the store rebased these changes onto its tip, where some
+ * may already have been made. Report what the commit really did, so outputs and summary match it.
+ *
+ * @example
+ * reconcile(base, write, console.log); // base.projections now list only what `write` really wrote or deleted
+ */
+function reconcile(base, write, log) {
+    const didWrite = new Set(write.written);
+    const didDelete = new Set(write.deleted);
+    let reconciled = 0;
+    for (const r of base.projections) {
+        const before = r.added.length + r.changed.length + r.removed.length;
+        r.added = r.added.filter((k) => didWrite.has(k));
+        r.changed = r.changed.filter((k) => didWrite.has(k));
+        r.removed = r.removed.filter((k) => didDelete.has(k));
+        const dropped = before - (r.added.length + r.changed.length + r.removed.length);
+        r.unchanged += dropped;
+        reconciled += dropped;
+    }
+    if (reconciled > 0) {
+        log(`${reconciled} document change(s) were already in the section after another run's commit`);
+        base.unchanged += reconciled;
+        base.keys = changedKeys(base.projections);
+    }
+}
+/**
+ * The progress line after the write.
+ *
+ * @example
+ * logWrite(write, console.log); // committed 1a2b…: 3 document(s) written, 0 deleted (+1 incremental-state key)
+ */
+function logWrite(write, log) {
+    if (!write.changed) {
+        log('no document changed: no commit');
+        return;
+    }
+    const meta = write.written.filter((k) => k.startsWith('_docdb/')).length;
+    log(`committed ${write.version}: ${write.written.length - meta} document(s) written, ${write.deleted.length} deleted` +
+        (meta ? ` (+${meta} incremental-state key${meta === 1 ? '' : 's'})` : ''));
+}
+/**
+ * A document over the size limit is found by the store, which names the key; the run adds which projection
+ * produced it — the one whose report lists the key, else `current` (the projection running when a streamed
+ * part was refused) — and where that projection is in the spec. Matched by name: the class lives in the core.
+ *
+ * @example
+ * throw withProjection(e, reports, spec, 'repos'); // DocumentTooLarge: … (projection "repos", docdb.yml:4)
+ */
+function withProjection(e, reports, spec, current) {
+    const err = e;
+    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
+        return e;
+    }
+    const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
+    const name = (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
+    if (!name)
+        return e;
+    const p = spec.projections.find((q) => q.name === name);
+    const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
+    err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
+    if (err.data && typeof err.data === 'object') {
+        err.data.projection = name;
+        if (p) {
+            err.data.file ??= spec.file;
+            err.data.line ??= p.lines.reducer;
+        }
+    }
+    return e;
+}
+/**
+ * The key an op writes or deletes.
+ *
+ * @example
+ * opKey({ op: 'meta', key: '_docdb/state/repos.json', value: null }); // '_docdb/state/repos.json'
+ */
+function opKey(op) {
+    return op.op === 'meta' ? op.key : op.op === 'put' ? (0,identity/* deriveKey */.Hz)((0,envelope/* identityOf */.cu)(op.document)) : (0,identity/* deriveKey */.Hz)(op.identity);
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/streamed-commit.ts
+/** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
+const STREAM_PART = 1000;
+/**
+ * @example
+ * const out = new StreamedCommit(documents, () => 'docdb: backfill');
+ * for (const op of ops) await out.add(op);
+ * const write = await out.finish(); // undefined: nothing to commit
+ */
+class StreamedCommit {
+    documents;
+    message;
+    partSize;
+    buffer = [];
+    /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
+    slot;
+    wake;
+    closed = false;
+    failure;
+    /** The commit in parts failed: no further part is accepted. */
+    writeFailed;
+    pending;
+    /** Changes added so far. */
+    count = 0;
+    constructor(documents, message, partSize = STREAM_PART) {
+        this.documents = documents;
+        this.message = message;
+        this.partSize = partSize;
+    }
+    /** True once a commit in parts has started (some changes are already on their way). */
+    get streaming() {
+        return this.pending !== undefined;
+    }
+    /** Add one change; hands a full part over (waiting until the store took it). */
+    async add(op) {
+        this.buffer.push(op);
+        this.count++;
+        if (this.buffer.length >= this.partSize)
+            await this.handOver();
+    }
+    /**
+     * Add the last changes and commit: `commit` when nothing was streamed (undefined when there is
+     * nothing at all), else the last part and the end of the commit in parts.
+     */
+    async finish(last = []) {
+        for (const op of last)
+            this.buffer.push(op);
+        if (!this.pending) {
+            if (this.buffer.length === 0)
+                return undefined;
+            const ops = this.buffer;
+            this.buffer = [];
+            return this.documents.commit(ops, { message: this.message() });
+        }
+        if (this.buffer.length > 0)
+            await this.handOver();
+        this.closed = true;
+        this.wake?.();
+        return this.pending;
+    }
+    /** Stop (the run failed): the commit in parts ends with `error` and no commit. */
+    async abort(error) {
+        if (!this.pending)
+            return;
+        this.failure = { error };
+        this.wake?.();
+        await this.pending.catch(() => { });
+    }
+    async handOver() {
+        if (this.writeFailed)
+            throw this.writeFailed.error;
+        const part = this.buffer;
+        this.buffer = [];
+        if (!this.pending) {
+            this.pending = this.documents.commitParts(this.parts(), { message: this.message });
+            // A failed write refuses the part waiting to be taken, and every later one (the producer then stops).
+            this.pending.catch((error) => {
+                this.writeFailed = { error };
+                this.slot?.refused(error);
+            });
+        }
+        await new Promise((taken, refused) => {
+            this.slot = { part, taken, refused };
+            this.wake?.();
+        });
+    }
+    async *parts() {
+        for (;;) {
+            if (this.failure)
+                throw this.failure.error;
+            const slot = this.slot;
+            if (slot) {
+                this.slot = undefined;
+                slot.taken();
+                yield slot.part;
+                continue;
+            }
+            if (this.closed)
+                return;
+            await new Promise((r) => {
+                this.wake = r;
+            });
+            this.wake = undefined;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/run-projections.ts
+/**
+ * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
+ *
+ * - Unchanged documents are detected locally by git blob SHA against the section's tip tree, so a
+ *   run where nothing changed sends no write request and makes no commit.
+ * - Incremental state (the `since` watermark of issues/pulls) lives in the section itself under
+ *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
+ * - Everything is collected before the single commit: a failure anywhere means no commit at all.
+ */
+
+
+
+
+
+
+
+
+function dirnameOf(file) {
+    const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+    return i < 0 ? '.' : file.slice(0, i) || '/';
+}
+/**
+ * Run projections and commit their documents in one commit.
+ *
+ * @example
+ * const report = await runProjections({ spec, client: octokit, store, mode: 'project' });
+ * console.log(report.changed ? `committed ${report.version}` : 'no changes');
+ */
+async function runProjections(options) {
+    const { spec, store } = options;
+    // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
+    // files ride along as `_docdb/` metadata ops of the same commit.
+    const documents = new document_store/* DocumentStore */.V(store);
+    const selected = selectProjections(spec, options.only);
+    // Every reducer is resolved, confined, imported and checked before the first request (docs promise
+    // that inputs and spec are checked first); custom modules start their worker threads here.
+    const reducers = new Map();
+    try {
+        const baseDir = options.baseDir ?? dirnameOf(spec.file);
+        for (const p of selected) {
+            reducers.set(p.name, await (0,projection_reducers/* loadReducer */.je)(p, baseDir, spec.file, {
+                confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+                ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+            }));
+        }
+        return await runLoaded(options, selected, reducers, documents);
+    }
+    finally {
+        await Promise.all([...reducers.values()].map((r) => r.close()));
+    }
+}
+async function runLoaded(options, selected, reducers, documents) {
+    const mode = options.mode ?? 'project';
+    const log = options.log ?? (() => { });
+    const section = await readSection(options.store);
+    const reports = [];
+    // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
+    const changes = [];
+    const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
+    const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
+    const emit = out ? (op) => out.add(op) : async (op) => void changes.push(op);
+    const read = readContextOf(options, log);
+    const run = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
+    let projected;
+    try {
+        projected = await projectAll(run, selected);
+    }
+    catch (e) {
+        await out?.abort(e);
+        throw e;
+    }
+    // State files go last so the document changes stay in spec order in the commit.
+    changes.push(...projected.pendingState);
+    const base = {
+        mode,
+        ref: options.store.ref,
+        projections: reports,
+        unchanged: projected.unchanged,
+        keys: changedKeys(reports),
+        ...(options.shard ? { shard: options.shard } : {}),
+    };
+    if (mode === 'dry-run')
+        return dryRun(base, changes, section.tip, log);
+    return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+}
+/** One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files. */
+async function readSection(store) {
+    const tip = await store.head();
+    const existing = new Map();
+    if (tip) {
+        const listing = await store.list({ version: tip });
+        for (const e of listing.entries)
+            existing.set(e.key, e.blobSha);
+    }
+    return { tip, existing };
+}
+/** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
+function readContextOf(options, log) {
+    const budget = new sources/* RateBudget */.Ys(options.minRateLimit ?? 0);
+    const env = options.env ?? globalThis.process?.env ?? {};
+    return {
+        client: (0,sources/* budgetedClient */.M4)(options.client, budget),
+        budget,
+        perPage: options.perPage ?? 100,
+        apiUrl: (0,sources/* apiBaseOf */.rq)(options.client, options.apiUrl),
+        fetch: options.fetch ?? globalThis.fetch,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+        env,
+        workspace: options.workspace ?? '.',
+        log,
+    };
+}
+/** Every selected projection in spec order; their state file writes are kept for the end of the commit. */
+async function projectAll(run, selected) {
+    const pendingState = [];
+    let unchanged = 0;
+    for (const p of selected) {
+        const result = await projectOne(run, p);
+        if (result.state)
+            pendingState.push(result.state);
+        unchanged += result.report.unchanged;
+        run.reports.push(result.report);
+    }
+    return { pendingState, unchanged };
+}
+/** One projection with its stored state (read at the tip), inside the caller's per-projection hooks. */
+async function projectOne(run, p) {
+    const { options, section } = run;
+    const reducer = run.reducers.get(p.name);
+    const sKey = stateKey(p.name, options.shard);
+    options.onProjection?.start(p.name);
+    try {
+        const stateGet = section.existing.has(sKey) && section.tip ? await options.store.get(sKey, { version: section.tip }) : null;
+        return await runProjection({
+            p,
+            specFile: options.spec.file,
+            mode: run.mode,
+            reducer,
+            fingerprint: fingerprintOf(p, reducer),
+            stateKey: sKey,
+            oldState: parseState(stateGet?.value),
+            existing: section.existing,
+            claimed: run.claimed,
+            shard: options.shard,
+            tokenIdentity: options.tokenIdentity,
+            read: run.read,
+            emit: run.emit,
+        });
+    }
+    catch (e) {
+        throw withProjection(e, run.reports, options.spec, p.name);
+    }
+    finally {
+        options.onProjection?.end(p.name);
+    }
+}
+/** A dry run lists what it would write and delete, and writes nothing. */
+function dryRun(base, changes, tip, log) {
+    const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
+    const written = changes.filter((c) => !isDelete(c)).map(opKey);
+    const deleted = changes.filter(isDelete).map(opKey);
+    // Worded as the job summary words it: documents, with docdb's own state files counted apart.
+    const isDoc = (k) => !k.startsWith('_docdb/');
+    const docs = [...written, ...deleted].filter(isDoc).length;
+    const state = written.length + deleted.length - docs;
+    log(`dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`);
+    return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
+}
+/** Finish the one commit (or make none when nothing changed) and report what it really did. */
+async function commit(out, pendingState, base, spec, tip, log) {
+    let write;
+    try {
+        write = await out?.finish(pendingState);
+    }
+    catch (e) {
+        throw withProjection(e, base.projections, spec);
+    }
+    if (!write) {
+        log('no document changed: no commit, no write request');
+        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
+    }
+    reconcile(base, write, log);
+    logWrite(write, log);
+    return {
+        ...base,
+        changed: write.changed,
+        version: write.version,
+        previousVersion: write.previousVersion ?? tip,
+        written: write.written,
+        deleted: write.deleted,
+        write,
+    };
+}
+function selectProjections(spec, only) {
+    if (!only || only.length === 0)
+        return spec.projections;
+    const names = spec.projections.map((p) => p.name);
+    const unknown = only.filter((n) => !names.includes(n));
+    if (unknown.length > 0) {
+        throw new errors/* InvalidSpec */.Nh(`projections input names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
+    }
+    return spec.projections.filter((p) => only.includes(p.name));
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/index.ts
+
+
+
+
+
+/***/ }),
+
+/***/ 4038:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  oI: () => (/* reexport */ conditional_ConditionalBook),
+  Ys: () => (/* reexport */ budget_RateBudget),
+  cW: () => (/* reexport */ SOURCE_OPERATION),
+  rq: () => (/* reexport */ api_url_apiBaseOf),
+  M4: () => (/* reexport */ budgetedClient),
+  o$: () => (/* reexport */ readSource),
+  jY: () => (/* reexport */ repositoryVars),
+  bQ: () => (/* reexport */ supportsIncremental),
+  sX: () => (/* reexport */ tokenIdentity),
+  _y: () => (/* reexport */ trustedConditional)
+});
+
+// UNUSED EXPORTS: fetchSource, paginate, parseCsv, parseLinkHeader, sourceError
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var core_errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/transport/headers.ts
+var transport_headers = __nccwpck_require__(4403);
+// EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
+var spec = __nccwpck_require__(1495);
+;// CONCATENATED MODULE: ./src/projection/sources/api-url.ts
 /**
  * Every URL a source sends the token to is confined to the API: the configured API origin, under its path
  * prefix (`/api/v3` on GitHub Enterprise Server), with no dot segments left after decoding. URLs come from
@@ -41646,12 +43472,16 @@ function sectionRef(root, section) {
  */
 
 
+
 /**
  * The API base URL of a run: the one given, else the client's own (Octokit keeps its `baseUrl` in
  * `request.endpoint.DEFAULTS`), so a client configured for GitHub Enterprise Server is never sent to
  * api.github.com by default.
+ *
+ * @example
+ * apiBaseOf(octokit, undefined); // octokit's baseUrl, e.g. 'https://ghe.example/api/v3', else 'https://api.github.com'
  */
-function apiBaseOf(client, given) {
+function api_url_apiBaseOf(client, given) {
     if (given)
         return given;
     const base = client?.request?.endpoint
@@ -41672,7 +43502,7 @@ function confineToApi(apiBase, pathOrUrl) {
     const prefix = base.pathname.replace(/\/+$/, '');
     // Dot segments are judged on the text as given: the URL parser would silently resolve them first.
     const rawPath = /^https?:\/\/[^/?#]*([^?#]*)/i.exec(pathOrUrl)?.[1] ?? pathOrUrl.replace(/[?#].*$/s, '');
-    if (hasDotSegment(rawPath))
+    if ((0,spec/* hasDotSegment */.tt)(rawPath))
         return { reason: 'has a "." or ".." path segment once decoded' };
     let u;
     try {
@@ -41696,27 +43526,15 @@ function confineToApi(apiBase, pathOrUrl) {
     const rest = u.pathname.slice(prefix.length);
     return { url: u.href, path: `${rest}${u.search}` };
 }
-/** Whether `confineToApi` refused. */
+/**
+ * Whether `confineToApi` refused.
+ *
+ * @example
+ * const r = confineToApi(apiUrl, next);
+ * if (isRefusal(r)) log(`dropped: the next-page URL ${r.reason}`);
+ */
 function isRefusal(r) {
     return 'reason' in r;
-}
-/**
- * A segment that is, or that a server could read as, `.`/`..` after decoding (`..`, `%2e%2e`, `..%2f`,
- * `%2e%5c`).
- */
-function hasDotSegment(path) {
-    for (const segment of path.split('/')) {
-        let decoded;
-        try {
-            decoded = decodeURIComponent(segment);
-        }
-        catch {
-            return true; // malformed escapes: refuse rather than guess how a server decodes them
-        }
-        if (decoded.split(/[\\/]/).some((part) => part === '.' || part === '..'))
-            return true;
-    }
-    return false;
 }
 /**
  * The absolute URL of a source request, confined to the API (see `confineToApi`); throws InvalidResponse
@@ -41725,7 +43543,7 @@ function hasDotSegment(path) {
  * @example
  * apiRequestUrl({ apiUrl: 'https://api.github.com' }, '/orgs/o/repos?per_page=100');
  */
-function apiRequestUrl(ctx, pathOrUrl) {
+function api_url_apiRequestUrl(ctx, pathOrUrl) {
     const r = confineToApi(ctx.apiUrl, pathOrUrl);
     if (isRefusal(r))
         throw refused(pathOrUrl, r, 'a source request');
@@ -41734,9 +43552,12 @@ function apiRequestUrl(ctx, pathOrUrl) {
 /**
  * The `rel="next"` link of a response as a path relative to the API base, or undefined. A link that leaves
  * the API (another origin, outside the path prefix, dot segments) is refused: the token must never leave it.
+ *
+ * @example
+ * nextOnOrigin({ apiUrl: 'https://api.github.com' }, '<https://api.github.com/repos/o/r/issues?page=2>; rel="next"', '/repos/o/r/issues'); // '/repos/o/r/issues?page=2'
  */
-function nextOnOrigin(ctx, link, what) {
-    const next = (0,_transport_headers_js__WEBPACK_IMPORTED_MODULE_1__/* .parseLinkHeader */ .No)(link).next;
+function api_url_nextOnOrigin(ctx, link, what) {
+    const next = (0,transport_headers/* parseLinkHeader */.No)(link).next;
     if (!next)
         return undefined;
     const r = confineToApi(ctx.apiUrl, next);
@@ -41745,21 +43566,10 @@ function nextOnOrigin(ctx, link, what) {
     return r.path;
 }
 function refused(what, r, context) {
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`${context} ${what} ${r.reason}; refusing to follow it (the token must not leave the API)`, { path: what.split('?')[0], reason: r.reason });
+    return new core_errors/* InvalidResponse */.h5(`${context} ${what} ${r.reason}; refusing to follow it (the token must not leave the API)`, { path: what.split('?')[0], reason: r.reason });
 }
 
-
-/***/ }),
-
-/***/ 9664:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M: () => (/* binding */ budgetedClient),
-/* harmony export */   Y: () => (/* binding */ RateBudget)
-/* harmony export */ });
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4403);
+;// CONCATENATED MODULE: ./src/projection/sources/budget.ts
 /**
  * `min-rate-limit`: stop reading sources before the rate-limit budget falls below a floor, so a
  * projection never starves the other steps of a workflow (or the hour's next run). The budget is read
@@ -41777,7 +43587,7 @@ function refused(what, r, context) {
  * budget.observeHeaders({ 'x-ratelimit-remaining': '150', 'x-ratelimit-resource': 'core' });
  * budget.check('core', 'GET /orgs/o/repos'); // throws RateLimited: 150 left, min-rate-limit is 200
  */
-class RateBudget {
+class budget_RateBudget {
     min;
     seen = new Map();
     constructor(
@@ -41794,7 +43604,7 @@ class RateBudget {
     }
     /** Read `x-ratelimit-*` headers (any casing) of a response or failed response. */
     observeHeaders(headers) {
-        const rl = (0,_transport_headers_js__WEBPACK_IMPORTED_MODULE_1__/* .parseRateLimit */ .H5)(headers);
+        const rl = (0,transport_headers/* parseRateLimit */.H5)(headers);
         if (!rl)
             return;
         this.observe(rl.resource === 'graphql' ? 'graphql' : 'core', {
@@ -41812,7 +43622,7 @@ class RateBudget {
         if (this.min <= 0 || !s || s.remaining - cost >= this.min)
             return;
         const reset = s.reset ? new Date(s.reset * 1000).toISOString() : 'unknown';
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RateLimited */ .JH(`min-rate-limit: stopped before ${what}: the ${resource === 'graphql' ? 'GraphQL' : 'REST'} rate limit has ${s.remaining} of ${s.limit} left and min-rate-limit is ${this.min}; nothing was committed (it resets at ${reset})`, {
+        throw new core_errors/* RateLimited */.JH(`min-rate-limit: stopped before ${what}: the ${resource === 'graphql' ? 'GraphQL' : 'REST'} rate limit has ${s.remaining} of ${s.limit} left and min-rate-limit is ${this.min}; nothing was committed (it resets at ${reset})`, {
             reset: s.reset,
             operation: 'projection source',
             ...{ minRateLimit: this.min, remaining: s.remaining, resource },
@@ -41822,6 +43632,9 @@ class RateBudget {
 /**
  * A SourceClient whose REST requests are checked against, and feed, the budget. GraphQL requests are
  * checked by the GraphQL reader, which also reads the `rateLimit` field of each answer.
+ *
+ * @example
+ * const client = budgetedClient(octokit, new RateBudget(200)); // throws RateLimited before a request below the floor
  */
 function budgetedClient(client, budget) {
     return {
@@ -41841,22 +43654,11 @@ function budgetedClient(client, budget) {
     };
 }
 
-
-/***/ }),
-
-/***/ 7897:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   _y: () => (/* binding */ trustedConditional),
-/* harmony export */   fl: () => (/* binding */ conditionalGet),
-/* harmony export */   oI: () => (/* binding */ ConditionalBook),
-/* harmony export */   sX: () => (/* binding */ tokenIdentity)
-/* harmony export */ });
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_git_sha1_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1263);
-/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3641);
-/* harmony import */ var _source_spec_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4738);
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/git/sha1.ts
+var sha1 = __nccwpck_require__(1263);
+;// CONCATENATED MODULE: ./src/projection/sources/conditional.ts
 /**
  * Conditional source reads: a list page read on the previous run is asked for again with
  * `If-None-Match: <etag>`; a 304 costs no primary rate-limit budget when authorized, and the page is known
@@ -41864,7 +43666,7 @@ function budgetedClient(client, budget) {
  *
  * The ETags, and the document keys each page produced, are kept in the projection's `_docdb/state/…` file,
  * keyed by endpoint and by token identity (GitHub's ETags depend on the token: a fresh `GITHUB_TOKEN` per run
- * never matches, a PAT or App installation reused across runs does).
+ * never matches, a PAT or App installation reused across runs does). The request itself is conditional-get.ts.
  */
 
 
@@ -41881,7 +43683,7 @@ function budgetedClient(client, budget) {
 function tokenIdentity(token) {
     if (!token)
         return 'anonymous';
-    return (0,_core_git_sha1_js__WEBPACK_IMPORTED_MODULE_1__/* .sha1Hex */ .Ru)((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(`docdb etag key\0${token}`)).slice(0, 16);
+    return (0,sha1/* sha1Hex */.Ru)((0,bytes/* utf8 */.As)(`docdb etag key\0${token}`)).slice(0, 16);
 }
 /**
  * The entries of a stored state that may be used: an entry whose next-page URL leaves the API (another
@@ -41907,11 +43709,11 @@ function trustedConditional(stored, apiUrl, log) {
 }
 function entryProblem(entry, apiUrl) {
     if (entry.next !== undefined) {
-        const r = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_2__/* .confineToApi */ .AQ)(apiUrl, entry.next);
-        if ((0,_api_url_js__WEBPACK_IMPORTED_MODULE_2__/* .isRefusal */ .vu)(r))
+        const r = confineToApi(apiUrl, entry.next);
+        if (isRefusal(r))
             return `its next-page URL ${r.reason}`;
     }
-    if (entry.names?.some((name) => !_source_spec_js__WEBPACK_IMPORTED_MODULE_3__/* .REPO_RE */ .vk.test(name) || /\/\.\.?$/.test(name))) {
+    if (entry.names?.some((name) => !spec/* REPO_RE */.vk.test(name) || /\/\.\.?$/.test(name))) {
         return 'it lists a repository name that is not owner/name';
     }
     return undefined;
@@ -41923,7 +43725,7 @@ function entryProblem(entry, apiUrl) {
  * const book = new ConditionalBook(state.conditional, tokenId, (key) => tipKeys.has(key));
  * const etag = book.etags('GET /orgs/o/repos?per_page=100')?.[0];
  */
-class ConditionalBook {
+class conditional_ConditionalBook {
     previousState;
     token;
     keyExists;
@@ -41989,9 +43791,15 @@ class ConditionalBook {
         return { token: this.token, entries };
     }
 }
+
+;// CONCATENATED MODULE: ./src/projection/sources/conditional-get.ts
 /**
  * GET through Octokit with `If-None-Match` when an ETag is known. Octokit reports a 304 as an error
  * (`status: 304`); here it is an answer. Other failures are rethrown for the caller's error mapping.
+ *
+ * @example
+ * const res = await conditionalGet(octokit, { method: 'GET', url }, {}, etag);
+ * if (res.status === 304) console.log('unchanged');
  */
 async function conditionalGet(client, route, params, etag) {
     try {
@@ -42014,373 +43822,14 @@ function headerString(headers, name) {
     return typeof v === 'string' && v ? v : undefined;
 }
 
-
-/***/ }),
-
-/***/ 2740:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   f: () => (/* binding */ readListPages)
-/* harmony export */ });
-/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7897);
-/* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5889);
-/**
- * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
- * run's ETag is known (a 304 yields a `notModified` page and the walk continues at the stored next page),
- * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
- * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
- */
-
-
-
-/**
- * Every page of the list at `url` (a path with query, relative to the API base).
- *
- * @example
- * yield* readListPages(ctx, '/repos/o/r/releases?per_page=100', 'o/r', (data) => ({ items: toItems(data) }));
- */
-async function* readListPages(ctx, url, label, toPage) {
-    const errorPath = url.split('?')[0];
-    let next = url;
-    let page = 0;
-    while (next) {
-        const current = next;
-        const key = `GET ${current}`;
-        const res = await (0,_conditional_js__WEBPACK_IMPORTED_MODULE_1__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .apiRequestUrl */ .$j)(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
-            throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, label, errorPath);
-        });
-        page++;
-        if (res.status === 304) {
-            const prev = ctx.book.previous(key);
-            ctx.book.save(key, prev);
-            yield { repository: label, page, items: [], conditional: { key, notModified: true } };
-            next = prev.next;
-            continue;
-        }
-        const { items, last } = toPage(res.data);
-        next = last ? undefined : (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, res.headers.link, errorPath);
-        if (res.etag)
-            ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
-        yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
-    }
-}
-
-
-/***/ }),
-
-/***/ 9808:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   DEFAULT_REDUCER_TIMEOUT_SECONDS: () => (/* binding */ DEFAULT_REDUCER_TIMEOUT_SECONDS),
-/* harmony export */   J: () => (/* binding */ ReducerCallError),
-/* harmony export */   startReducerWorker: () => (/* binding */ startReducerWorker)
-/* harmony export */ });
-/** Default time one reducer call may take, in seconds (Action input `reducer-timeout`). */
-const DEFAULT_REDUCER_TIMEOUT_SECONDS = 30;
-/** Runs inside the worker: import the module, report its function exports, then reduce items on request. */
-const WORKER_SOURCE = `
-const { parentPort, workerData } = require('node:worker_threads');
-let fn;
-(async () => {
-  let mod;
-  try {
-    mod = await import(workerData.url);
-  } catch (e) {
-    parentPort.postMessage({ type: 'load-error', message: String((e && e.message) || e) });
-    return;
-  }
-  fn = mod[workerData.exportName];
-  // A CommonJS module's module.exports = { name: fn } arrives as the default export.
-  if (typeof fn !== 'function' && workerData.exportName !== 'default' && mod.default && typeof mod.default === 'object') {
-    fn = mod.default[workerData.exportName];
-  }
-  const exported = Object.keys(mod).filter((k) => typeof mod[k] === 'function').sort();
-  parentPort.postMessage({ type: 'loaded', ok: typeof fn === 'function', exported });
-})();
-parentPort.on('message', async (m) => {
-  let value;
-  try {
-    value = await fn(m.item, m.context);
-  } catch (e) {
-    parentPort.postMessage({ type: 'error', id: m.id, message: String((e && e.message !== undefined) ? e.message : e) });
-    return;
-  }
-  try {
-    parentPort.postMessage({ type: 'result', id: m.id, value });
-  } catch (e) {
-    parentPort.postMessage({ type: 'unclonable', id: m.id, message: String((e && e.message) || e) });
-  }
-});
-`;
-/** Why a worker call failed; `kind` lets the caller word the message. */
-class ReducerCallError extends Error {
-    kind;
-    constructor(kind, message) {
-        super(message);
-        this.kind = kind;
-        this.name = 'ReducerCallError';
-    }
-}
-/**
- * Start a worker that imports `url` and resolve once the module is loaded (or failed to load).
- * Every later `reduce` call must settle within `timeoutMs`, else the worker is terminated.
- *
- * @example
- * const h = await startReducerWorker(pathToFileURL(file).href, 'default', 30_000);
- * if ('ok' in h.loaded && h.loaded.ok) await h.reduce(item, context);
- * await h.close();
- */
-async function startReducerWorker(url, exportName, timeoutMs) {
-    const { Worker } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 5919, 23));
-    const worker = new Worker(WORKER_SOURCE, { eval: true, workerData: { url, exportName } });
-    // The worker must not keep the process alive on its own; pending calls keep their (ref'd) timers.
-    worker.unref();
-    const pending = new Map();
-    let onLoaded;
-    let dead;
-    const failAll = (e) => {
-        dead ??= e;
-        for (const p of pending.values())
-            p.reject(e);
-        pending.clear();
-        onLoaded?.({ loadError: e.message });
-    };
-    worker.on('message', (m) => {
-        if (m.type === 'load-error')
-            onLoaded?.({ loadError: m.message });
-        else if (m.type === 'loaded')
-            onLoaded?.({ ok: m.ok, exported: m.exported });
-        else {
-            const p = pending.get(m.id);
-            if (!p)
-                return;
-            pending.delete(m.id);
-            if (m.type === 'result')
-                p.resolve(m.value);
-            else
-                p.reject(new ReducerCallError(m.type === 'error' ? 'threw' : 'unclonable', m.message));
-        }
-    });
-    worker.on('error', (e) => failAll(new ReducerCallError('crashed', e.message)));
-    worker.on('exit', (code) => failAll(new ReducerCallError('crashed', `the reducer's worker exited (code ${code})`)));
-    const loaded = await new Promise((resolve) => {
-        onLoaded = resolve;
-    });
-    onLoaded = undefined;
-    let next = 0;
-    return {
-        loaded,
-        reduce(item, context) {
-            if (dead)
-                return Promise.reject(dead);
-            const id = next++;
-            return new Promise((resolve, reject) => {
-                const timer = setTimeout(() => {
-                    pending.delete(id);
-                    const e = new ReducerCallError('timeout', `did not return within ${timeoutMs / 1000} s`);
-                    dead = e;
-                    reject(e);
-                    void worker.terminate();
-                }, timeoutMs);
-                pending.set(id, {
-                    resolve: (v) => {
-                        clearTimeout(timer);
-                        resolve(v);
-                    },
-                    reject: (e) => {
-                        clearTimeout(timer);
-                        reject(e);
-                    },
-                });
-                worker.postMessage({ id, item, context });
-            });
-        },
-        async close() {
-            dead ??= new ReducerCallError('crashed', 'the reducer worker was closed');
-            await worker.terminate();
-        },
-    };
-}
-
-
-/***/ }),
-
-/***/ 6556:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   l: () => (/* binding */ restRepository)
-/* harmony export */ });
-/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7897);
-/* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5889);
-/**
- * The `repository` source over REST (`api: rest`, and GitHub Enterprise Server versions without the
- * GraphQL fields used): `GET /repos/{owner}/{repo}` and the branch list `GET /repos/{owner}/{repo}/git/
- * matching-refs/heads` — two requests per repository, both conditional (`If-None-Match`) when the previous
- * run's ETags are known: two 304s mean the repository's document is unchanged and cost no budget.
- */
-
-
-
-function status(e) {
-    const s = e?.status;
-    return typeof s === 'number' ? s : undefined;
-}
-/**
- * One repository: its description and every branch (refs under `refs/heads/`). A page with
- * `notModified` means both answers were 304 and the previous documents stand.
- *
- * @example
- * for await (const page of restRepository(ctx, 'octo/hello')) console.log(page.items[0]?.vars.defaultBranch);
- */
-async function* restRepository(ctx, repository) {
-    const i = repository.indexOf('/');
-    const [owner, name] = [repository.slice(0, i), repository.slice(i + 1)];
-    const repoPath = `/repos/${owner}/${name}`;
-    const refsPath = `${repoPath}/git/matching-refs/heads?per_page=${ctx.perPage}`;
-    const key = `GET ${repoPath}`;
-    const etags = ctx.book.etags(key);
-    const get = (path, etag) => (0,_conditional_js__WEBPACK_IMPORTED_MODULE_1__/* .conditionalGet */ .fl)(ctx.client, { method: 'GET', url: (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .apiRequestUrl */ .$j)(ctx, path) }, {}, etag);
-    let repo = await get(repoPath, etags?.[0]).catch((e) => {
-        throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, repository, repoPath);
-    });
-    // An empty repository has no branches: GitHub answers 409 "Git Repository is empty." to the ref list.
-    const readRefs = (etag) => get(refsPath, etag).catch((e) => {
-        if (status(e) === 409)
-            return { status: 200, data: [], headers: {}, etag: undefined };
-        throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, repository, `${repoPath}/git/matching-refs/heads`);
-    });
-    let refs = await readRefs(etags?.[1]);
-    if (repo.status === 304 && refs.status === 304) {
-        ctx.book.save(key, ctx.book.previous(key));
-        yield { repository, page: 1, items: [], conditional: { key, notModified: true } };
-        return;
-    }
-    // One side changed: the unchanged side's body is needed too, so ask again without a condition.
-    if (repo.status === 304)
-        repo = await get(repoPath, undefined);
-    if (refs.status === 304)
-        refs = await readRefs(undefined);
-    if (repo.status !== 200 || refs.status !== 200)
-        throw new Error('unreachable: unconditional GET answered 304');
-    const branches = [];
-    let pageData = refs.data;
-    let next = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, refs.headers.link, refsPath);
-    const singlePage = next === undefined;
-    for (;;) {
-        // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
-        for (const b of Array.isArray(pageData) ? pageData : []) {
-            if (String(b?.ref ?? '').startsWith('refs/heads/'))
-                branches.push(b);
-        }
-        if (!next)
-            break;
-        const more = await get(next, undefined).catch((e) => {
-            throw (0,_source_http_js__WEBPACK_IMPORTED_MODULE_2__/* .sourceError */ .I8)(e, repository, `${repoPath}/git/matching-refs/heads`);
-        });
-        if (more.status !== 200)
-            break;
-        pageData = more.data;
-        next = (0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .nextOnOrigin */ .TQ)(ctx, more.headers.link, refsPath);
-    }
-    // Conditional only while the branch list fits one page (its ETag then covers every branch).
-    if (singlePage && repo.etag && refs.etag)
-        ctx.book.save(key, { etags: [repo.etag, refs.etag] });
-    const data = repo.data;
-    const fullName = typeof data.full_name === 'string' ? data.full_name : repository;
-    const j = fullName.indexOf('/');
-    yield {
-        repository,
-        page: 1,
-        items: [
-            {
-                repository,
-                vars: {
-                    owner: fullName.slice(0, j),
-                    name: fullName.slice(j + 1),
-                    repo: fullName,
-                    defaultBranch: String(data.default_branch ?? ''),
-                },
-                item: { repository: data, branches },
-                matches: true,
-            },
-        ],
-        ...(singlePage && repo.etag && refs.etag ? { conditional: { key } } : {}),
-    };
-}
-
-
-/***/ }),
-
-/***/ 9905:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Iw: () => (/* binding */ inShard),
-/* harmony export */   uK: () => (/* binding */ parseShard)
-/* harmony export */ });
-/* unused harmony export shardOf */
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_git_sha1_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1263);
-/**
- * `shard: i/n` — fan a projection out over n jobs of an Actions matrix. Each document belongs to exactly
- * one shard, by a hash of its key (lower-cased, so a repository named in any casing lands in the same
- * shard), so shards never write, prune or race over the same document; they only share the section ref,
- * whose fast-forward retry lets all of them land.
- */
-
-
-
-/**
- * Parse `i/n` (1 ≤ i ≤ n ≤ 256). `field` names the input or flag in the error.
- *
- * @example
- * parseShard('2/4'); // { index: 2, count: 4 }
- */
-function parseShard(text, field = 'shard') {
-    const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(text);
-    const index = Number(m?.[1]);
-    const count = Number(m?.[2]);
-    if (!m || count < 1 || count > 256 || index < 1 || index > count) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`, { allowed: 'i/n' });
-    }
-    return { index, count };
-}
-/** The shard (1-based) a document key belongs to among `count`. */
-function shardOf(key, count) {
-    if (count <= 1)
-        return 1;
-    const h = Number.parseInt((0,_core_git_sha1_js__WEBPACK_IMPORTED_MODULE_2__/* .sha1Hex */ .Ru)((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(key.toLowerCase())).slice(0, 8), 16);
-    return (h % count) + 1;
-}
-/** Whether `key` belongs to `shard` (always true without sharding). */
-function inShard(key, shard) {
-    return !shard || shard.count <= 1 || shardOf(key, shard.count) === shard.index;
-}
-
-
-/***/ }),
-
-/***/ 5889:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   I8: () => (/* binding */ sourceError),
-/* harmony export */   cW: () => (/* binding */ SOURCE_OPERATION)
-/* harmony export */ });
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _stores_remote_api_status_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5924);
+// EXTERNAL MODULE: ./src/stores/remote-api/status.ts
+var remote_api_status = __nccwpck_require__(5924);
+;// CONCATENATED MODULE: ./src/projection/sources/source-error.ts
 /**
  * What every source reader shares for talking to GitHub: the `Link` header parser and the mapping of an
- * Octokit failure to docdb's typed errors (through the one status mapping). Kept apart from sources.ts so
- * the readers (select, list-pages, repository-rest, graphql-repos) depend on it without an import cycle;
- * sources.ts re-exports both.
+ * Octokit failure to docdb's typed errors (through the one status mapping). It depends on no reader, so
+ * every reader (select, list-pages, repository-rest, graphql-request, http) can use it without an import
+ * cycle.
  */
 
 
@@ -42393,15 +43842,20 @@ const SOURCE_OPERATION = 'projection source';
  * Turn an Octokit failure on a source request into docdb's typed error through the ONE status mapping
  * (`mapStatusError`), so sources and the store report 401/403/404/409/429/5xx alike. Octokit reports a
  * connection failure as status 500 without a `response`: that is a TransportError, not an upstream 500.
+ *
+ * @example
+ * await octokit.request(route).catch((e) => {
+ *   throw sourceError(e, 'octo/hello', '/repos/octo/hello/issues');
+ * });
  */
 function sourceError(e, repository, path) {
-    if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .DocDbError */ .rq)
+    if (e instanceof core_errors/* DocDbError */.rq)
         return e;
     const f = e;
     if (!f?.response) {
         if (typeof f?.status !== 'number')
             return e;
-        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .TransportError */ .wX(`${SOURCE_OPERATION}: GET ${path} failed without a response: ${f.message ?? 'connection error'}`, {
+        return new core_errors/* TransportError */.wX(`${SOURCE_OPERATION}: GET ${path} failed without a response: ${f.message ?? 'connection error'}`, {
             operation: SOURCE_OPERATION,
             repository,
             path,
@@ -42413,8 +43867,8 @@ function sourceError(e, repository, path) {
             headers[k.toLowerCase()] = String(v);
     const body = f.response.data === undefined
         ? new Uint8Array()
-        : (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(typeof f.response.data === 'string' ? f.response.data : JSON.stringify(f.response.data));
-    const mapped = (0,_stores_remote_api_status_js__WEBPACK_IMPORTED_MODULE_2__/* .mapStatusError */ .pt)({
+        : (0,bytes/* utf8 */.As)(typeof f.response.data === 'string' ? f.response.data : JSON.stringify(f.response.data));
+    const mapped = (0,remote_api_status/* mapStatusError */.pt)({
         operation: SOURCE_OPERATION,
         step: `read ${repository}`,
         method: 'GET',
@@ -42423,45 +43877,3487 @@ function sourceError(e, repository, path) {
         // Octokit keeps the (redacted) authorization header on the error's request.
         authenticated: Boolean(f.request?.headers?.authorization),
     }, { status: f.response.status, headers, body });
-    if (mapped instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .NotFound */ .Mk) {
-        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .NotFound */ .Mk(`source repository ${repository} not found (GET ${path} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { ...mapped.data, repository });
+    if (mapped instanceof core_errors/* NotFound */.Mk) {
+        return new core_errors/* NotFound */.Mk(`source repository ${repository} not found (GET ${path} answered 404): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { ...mapped.data, repository });
     }
     return mapped;
 }
 
-
-/***/ }),
-
-/***/ 4738:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   HM: () => (/* binding */ SOURCE_DEFAULTS),
-/* harmony export */   V: () => (/* binding */ FILTER_FIELDS),
-/* harmony export */   _h: () => (/* binding */ repositoriesSchema),
-/* harmony export */   cW: () => (/* binding */ isLoopbackHost),
-/* harmony export */   dr: () => (/* binding */ sourceSchema),
-/* harmony export */   m7: () => (/* binding */ SOURCE_TYPES),
-/* harmony export */   rP: () => (/* binding */ OWNER_WILDCARD_RE),
-/* harmony export */   uA: () => (/* binding */ REPOSITORY_SOURCES),
-/* harmony export */   vk: () => (/* binding */ REPO_RE),
-/* harmony export */   w: () => (/* binding */ SOURCE_VARIABLES),
-/* harmony export */   xv: () => (/* binding */ endpointPerRepository)
-/* harmony export */ });
-/* unused harmony exports ENDPOINT_RE, readsRepositories */
-/* harmony import */ var zod__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8816);
-/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3641);
+;// CONCATENATED MODULE: ./src/projection/sources/page-walk.ts
 /**
- * The `source:` part of a projection spec: one zod schema per source type, the validated `SourceSpec`
- * union, and per-source defaults (identity, reducer) and template variables. spec.ts assembles these into
- * the whole spec and turns zod issues into `file:line` messages. See docs/projection-spec.md.
+ * Every paged read is bounded: a listing may not visit the same page (URL or GraphQL cursor) twice — a
+ * `Link: rel="next"` back at a page already read would otherwise loop forever — and may not read more than
+ * `max-pages` pages (a spec field of the GitHub sources; default {@link DEFAULT_MAX_PAGES}). Both stop the
+ * run with nothing committed, naming the listing.
  */
 
 
+/** Default most pages one listing may read: 100,000 items at 100 per page. */
+const page_walk_DEFAULT_MAX_PAGES = 1000;
+/**
+ * The pages one listing has read.
+ *
+ * @example
+ * const walk = new PageWalk(1000, 'GET /repos/o/r/issues');
+ * walk.visit('/repos/o/r/issues?page=1'); // ok
+ * walk.visit('/repos/o/r/issues?page=1'); // throws: the listing points back at a page it read
+ */
+class page_walk_PageWalk {
+    maxPages;
+    what;
+    seen = new Set();
+    constructor(maxPages, 
+    /** The listing, for messages. */
+    what) {
+        this.maxPages = maxPages;
+        this.what = what;
+    }
+    /** Call before reading the page at `position` (a URL or a cursor; '' for the first page of a cursor walk). */
+    visit(position) {
+        if (this.seen.has(position)) {
+            throw new core_errors/* InvalidResponse */.h5(`${this.what}: the pagination points back at a page already read (${position || 'the first page'}); refusing to loop`, { operation: SOURCE_OPERATION, reason: 'pagination-loop', page: position });
+        }
+        if (this.seen.size >= this.maxPages) {
+            throw new core_errors/* InvalidResponse */.h5(`${this.what}: more than ${this.maxPages} pages; stopped (nothing is committed). If the listing really is that long, raise "max-pages" on the source in the projection spec`, { operation: SOURCE_OPERATION, reason: 'too-many-pages', field: 'max-pages', limit: this.maxPages });
+        }
+        this.seen.add(position);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/repository-name.ts
+/** `owner/name` split at its first slash (every reader names repositories this way), and its template variables. */
+/**
+ * @example
+ * splitRepository('octo/hello.js'); // { owner: 'octo', name: 'hello.js' }
+ */
+function splitRepository(full) {
+    const i = full.indexOf('/');
+    return { owner: full.slice(0, i), name: full.slice(i + 1) };
+}
+/**
+ * The template variables every per-repository source gives its items: `{owner}`, `{name}`, `{repo}`.
+ *
+ * @example
+ * repositoryVars('octo/hello'); // { owner: 'octo', name: 'hello', repo: 'octo/hello' }
+ */
+function repositoryVars(full) {
+    return { ...splitRepository(full), repo: full };
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/list-pages.ts
+/**
+ * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
+ * run's ETag is known (a 304 yields a `notModified` page and the walk continues at the stored next page),
+ * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
+ * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
+ */
+
+
+
+
+
+
+/**
+ * Every page of the list at `url` (a path with query, relative to the API base).
+ *
+ * @example
+ * yield* readListPages(ctx, '/repos/o/r/releases?per_page=100', 'o/r', (data) => ({ items: toItems(data) }));
+ */
+async function* readListPages(ctx, url, label, toPage) {
+    const errorPath = url.split('?')[0];
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GET ${errorPath} (${label})`);
+    let next = url;
+    let page = 0;
+    while (next) {
+        const current = next;
+        walk.visit(current);
+        const key = `GET ${current}`;
+        const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
+            throw sourceError(e, label, errorPath);
+        });
+        page++;
+        if (res.status === 304) {
+            const prev = ctx.book.previous(key);
+            ctx.book.save(key, prev);
+            yield { repository: label, page, items: [], conditional: { key, notModified: true } };
+            next = prev.next;
+            continue;
+        }
+        const { items, last } = toPage(res.data);
+        next = last ? undefined : api_url_nextOnOrigin(ctx, res.headers.link, errorPath);
+        if (res.etag)
+            ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
+        yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
+    }
+}
+/**
+ * One list endpoint of a repository (`/repos/{owner}/{repo}/<list>`), page by page: each page is turned into
+ * items by `toItems` and yielded before the next page is requested (bounded memory); `last: true` stops early.
+ * `params` become the query string in their order (it is part of the endpoint key the ETags are stored under).
+ *
+ * @example
+ * yield* readRepositoryList(ctx, 'releases', { per_page: 100 }, 'o/r', (data) => ({ items: toItems(data) }));
+ */
+function readRepositoryList(ctx, list, params, repository, toItems) {
+    const { owner, name } = splitRepository(repository);
+    const query = new URLSearchParams();
+    for (const [k, v] of Object.entries(params))
+        query.set(k, String(v));
+    const path = `/repos/${owner}/${name}/${list}`;
+    return readListPages(ctx, `${path}?${query}`, repository, (data) => {
+        if (!Array.isArray(data))
+            throw new core_errors/* InvalidResponse */.h5(`GET ${path} did not return an array`, { path });
+        return toItems(data);
+    });
+}
+/**
+ * The query of a list read by update time (issues, pulls). An incremental run (with a watermark) asks for
+ * every state, so items that left the filter (e.g. got closed while `state: open`) are seen and pruned.
+ *
+ * @example
+ * byUpdateParams(ctx, 'open', undefined, 'asc'); // { state: 'open', sort: 'updated', direction: 'asc', per_page: 100 }
+ */
+function byUpdateParams(ctx, state, watermark, direction) {
+    return { state: watermark ? 'all' : state, sort: 'updated', direction, per_page: ctx.perPage };
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/issues.ts
+
+
+/**
+ * Every page of a repository's issues (pull requests, which GitHub lists here too, left out).
+ *
+ * @example
+ * for await (const page of readIssues(ctx, { type: 'issues', repositories: ['o/r'], state: 'open' }, 'o/r')) …
+ */
+function readIssues(ctx, source, repository, watermark) {
+    const params = byUpdateParams(ctx, source.state, watermark, 'asc');
+    // A full read lets GitHub filter by label; an incremental one must also see issues that lost a label (pruned).
+    if (source.labels?.length && !watermark)
+        params.labels = source.labels.join(',');
+    const since = maxIso(watermark, source.since);
+    if (since)
+        params.since = since;
+    const base = repositoryVars(repository);
+    return readRepositoryList(ctx, 'issues', params, repository, (data) => {
+        const items = [];
+        for (const raw of data) {
+            // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
+            if (raw.pull_request !== undefined && raw.pull_request !== null)
+                continue;
+            const labels = labelNames(raw.labels);
+            items.push({
+                repository,
+                vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+                item: raw,
+                updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
+                matches: (source.state === 'all' || raw.state === source.state) &&
+                    (!source.labels?.length || source.labels.every((l) => labels.includes(l))),
+            });
+        }
+        return { items };
+    });
+}
+function labelNames(labels) {
+    if (!Array.isArray(labels))
+        return [];
+    return labels.map((l) => (typeof l === 'string' ? l : String(l?.name ?? '')));
+}
+function maxIso(a, b) {
+    if (!a)
+        return b;
+    if (!b)
+        return a;
+    return Date.parse(a) >= Date.parse(b) ? a : b;
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/pulls.ts
+
+
+/**
+ * Every page of a repository's pull requests (up to the watermark, when given).
+ *
+ * @example
+ * for await (const page of readPulls(ctx, { type: 'pulls', repositories: ['o/r'], state: 'all' }, 'o/r')) …
+ */
+function readPulls(ctx, source, repository, watermark) {
+    const params = byUpdateParams(ctx, source.state, watermark, 'desc');
+    if (source.base)
+        params.base = source.base;
+    const base = repositoryVars(repository);
+    return readRepositoryList(ctx, 'pulls', params, repository, (data) => {
+        const items = [];
+        let older = 0;
+        for (const raw of data) {
+            const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
+            // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
+            if (watermark && updatedAt && updatedAt < watermark) {
+                older++;
+                continue;
+            }
+            items.push({
+                repository,
+                vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
+                item: raw,
+                updatedAt,
+                matches: source.state === 'all' || raw.state === source.state,
+            });
+        }
+        return { items, last: older > 0 };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/releases.ts
+
+
+/**
+ * Every page of a repository's releases.
+ *
+ * @example
+ * for await (const page of readReleases(ctx, { type: 'releases', repositories: ['o/r'], prereleases: true, drafts: false }, 'o/r')) …
+ */
+function readReleases(ctx, source, repository) {
+    const base = repositoryVars(repository);
+    return readRepositoryList(ctx, 'releases', { per_page: ctx.perPage }, repository, (data) => {
+        const items = [];
+        for (const raw of data) {
+            if (!source.drafts && raw.draft === true)
+                continue;
+            if (!source.prereleases && raw.prerelease === true)
+                continue;
+            // Drafts have no tag until published; fall back to the release id so the identity stays unique.
+            const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
+            items.push({ repository, vars: { ...base, tag, id: Number(raw.id) }, item: raw, matches: true });
+        }
+        return { items };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/repository-rest.ts
+/**
+ * The `repository` source over REST (`api: rest`, and GitHub Enterprise Server versions without the
+ * GraphQL fields used): `GET /repos/{owner}/{repo}` and the branch list `GET /repos/{owner}/{repo}/git/
+ * matching-refs/heads` — two requests per repository, both conditional (`If-None-Match`) when the previous
+ * run's ETags are known: two 304s mean the repository's document is unchanged and cost no budget.
+ */
+
+
+
+
+
+function repository_rest_status(e) {
+    const s = e?.status;
+    return typeof s === 'number' ? s : undefined;
+}
+/**
+ * One repository: its description and every branch (refs under `refs/heads/`). A page with
+ * `notModified` means both answers were 304 and the previous documents stand.
+ *
+ * @example
+ * for await (const page of restRepository(ctx, 'octo/hello')) console.log(page.items[0]?.vars.defaultBranch);
+ */
+async function* restRepository(ctx, repository) {
+    const reads = repositoryReads(ctx, repository);
+    const key = `GET ${reads.repoPath}`;
+    const both = await readBoth(ctx, reads, key);
+    if (!both) {
+        ctx.book.save(key, ctx.book.previous(key));
+        yield { repository, page: 1, items: [], conditional: { key, notModified: true } };
+        return;
+    }
+    const { repo, refs } = both;
+    const { branches, singlePage } = await allBranches(ctx, reads, refs);
+    // Conditional only while the branch list fits one page (its ETag then covers every branch).
+    if (singlePage && repo.etag && refs.etag)
+        ctx.book.save(key, { etags: [repo.etag, refs.etag] });
+    yield {
+        repository,
+        page: 1,
+        items: [repositoryItem(repository, repo.data, branches)],
+        ...(singlePage && repo.etag && refs.etag ? { conditional: { key } } : {}),
+    };
+}
+function repositoryReads(ctx, repository) {
+    const { owner, name } = splitRepository(repository);
+    const repoPath = `/repos/${owner}/${name}`;
+    const refsPath = `${repoPath}/git/matching-refs/heads?per_page=${ctx.perPage}`;
+    const get = (path, etag) => conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, path) }, {}, etag);
+    const readRefs = (etag) => get(refsPath, etag).catch((e) => {
+        if (repository_rest_status(e) === 409)
+            return { status: 200, data: [], headers: {}, etag: undefined };
+        throw sourceError(e, repository, `${repoPath}/git/matching-refs/heads`);
+    });
+    return { repository, repoPath, refsPath, get, readRefs };
+}
+/**
+ * Both answers, asked conditionally with the previous run's ETags; undefined when both were 304. When only
+ * one side changed, the unchanged side's body is needed too, so it is asked again without a condition.
+ */
+async function readBoth(ctx, reads, key) {
+    const etags = ctx.book.etags(key);
+    let repo = await reads.get(reads.repoPath, etags?.[0]).catch((e) => {
+        throw sourceError(e, reads.repository, reads.repoPath);
+    });
+    let refs = await reads.readRefs(etags?.[1]);
+    if (repo.status === 304 && refs.status === 304)
+        return undefined;
+    if (repo.status === 304)
+        repo = await reads.get(reads.repoPath, undefined);
+    if (refs.status === 304)
+        refs = await reads.readRefs(undefined);
+    if (repo.status !== 200 || refs.status !== 200)
+        throw new Error('unreachable: unconditional GET answered 304');
+    return { repo, refs };
+}
+/** Every branch of the list, following its pages on the API origin; `singlePage` when it fit one page. */
+async function allBranches(ctx, reads, refs) {
+    const branches = [];
+    let pageData = refs.data;
+    let next = api_url_nextOnOrigin(ctx, refs.headers.link, reads.refsPath);
+    const singlePage = next === undefined;
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `branches of ${reads.repository}`);
+    walk.visit(reads.refsPath);
+    for (;;) {
+        // matching-refs is a plain prefix match: `heads` would also return e.g. `refs/heads-old/x`.
+        for (const b of Array.isArray(pageData) ? pageData : []) {
+            if (String(b?.ref ?? '').startsWith('refs/heads/'))
+                branches.push(b);
+        }
+        if (!next)
+            break;
+        walk.visit(next);
+        const more = await reads.get(next, undefined).catch((e) => {
+            throw sourceError(e, reads.repository, `${reads.repoPath}/git/matching-refs/heads`);
+        });
+        if (more.status !== 200)
+            break;
+        pageData = more.data;
+        next = api_url_nextOnOrigin(ctx, more.headers.link, reads.refsPath);
+    }
+    return { branches, singlePage };
+}
+/** The one item of a repository: `{ repository, branches }`, named by GitHub's own spelling of the name. */
+function repositoryItem(repository, data, branches) {
+    const fullName = typeof data.full_name === 'string' ? data.full_name : repository;
+    const { owner, name } = splitRepository(fullName);
+    return {
+        repository,
+        vars: { owner, name, repo: fullName, defaultBranch: String(data.default_branch ?? '') },
+        item: { repository: data, branches },
+        matches: true,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/per-repository.ts
+
+
+
+
+/**
+ * One repository's items for a per-repository source (repository over REST, issues, pulls, releases), with the
+ * run's conditional reads and budget (read-source.ts calls this; `fetchSource` is the plain public form).
+ * `since` is the incremental watermark (issues and pulls).
+ *
+ * @example
+ * for await (const page of readRepositoryItems(ctx, projection.source, 'octo/hello', ctx.since?.('octo/hello'))) …
+ */
+async function* per_repository_readRepositoryItems(ctx, source, repository, since) {
+    switch (source.type) {
+        case 'repository':
+            yield* restRepository(ctx, repository);
+            return;
+        case 'issues':
+            yield* readIssues(ctx, source, repository, since);
+            return;
+        case 'pulls':
+            yield* readPulls(ctx, source, repository, since);
+            return;
+        case 'releases':
+            yield* readReleases(ctx, source, repository);
+            return;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/fetch-source.ts
+
+
+
+
+/**
+ * Whether a source can fetch incrementally from a `since` watermark.
+ *
+ * @example
+ * supportsIncremental('issues'); // true
+ * supportsIncremental('releases'); // false
+ */
+function supportsIncremental(type) {
+    return type === 'issues' || type === 'pulls';
+}
+/** A read context without conditional reads, budget floor, shard or workspace (for `fetchSource`). */
+function plainContext(client, options) {
+    return {
+        client,
+        budget: new RateBudget(0),
+        book: new ConditionalBook(undefined, undefined, () => false),
+        perPage: options.perPage ?? 100,
+        apiUrl: apiBaseOf(client, options.apiUrl),
+        fetch: globalThis.fetch,
+        env: {},
+        workspace: '.',
+        log: () => { },
+    };
+}
+/**
+ * Fetch one repository's items for a source, page by page.
+ *
+ * @example
+ * for await (const page of fetchSource(octokit, spec.source, 'octo/hello')) console.log(page.items.length);
+ */
+async function* fetchSource(client, source, repository, options = {}) {
+    yield* readRepositoryItems(plainContext(client, options), source, repository, options.since);
+}
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/CsvError.js
+class CsvError extends Error {
+  constructor(code, message, options, ...contexts) {
+    if (Array.isArray(message)) message = message.join(" ").trim();
+    super(message);
+    if (Error.captureStackTrace !== undefined) {
+      Error.captureStackTrace(this, CsvError);
+    }
+    this.code = code;
+    for (const context of contexts) {
+      for (const key in context) {
+        const value = context[key];
+        this[key] = Buffer.isBuffer(value)
+          ? value.toString(options.encoding)
+          : value == null
+            ? value
+            : JSON.parse(JSON.stringify(value));
+      }
+    }
+  }
+}
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/is_object.js
+const is_object = function (obj) {
+  return typeof obj === "object" && obj !== null && !Array.isArray(obj);
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_columns_array.js
+
+
+
+const normalize_columns_array = function (columns) {
+  const normalizedColumns = [];
+  for (let i = 0, l = columns.length; i < l; i++) {
+    const column = columns[i];
+    if (column === undefined || column === null || column === false) {
+      normalizedColumns[i] = { disabled: true };
+    } else if (typeof column === "string" || typeof column === "number") {
+      normalizedColumns[i] = { name: `${column}` };
+    } else if (is_object(column)) {
+      if (typeof column.name !== "string") {
+        throw new CsvError("CSV_OPTION_COLUMNS_MISSING_NAME", [
+          "Option columns missing name:",
+          `property "name" is required at position ${i}`,
+          "when column is an object literal",
+        ]);
+      }
+      normalizedColumns[i] = column;
+    } else {
+      throw new CsvError("CSV_INVALID_COLUMN_DEFINITION", [
+        "Invalid column definition:",
+        "expect a string or a literal object,",
+        `got ${JSON.stringify(column)} at position ${i}`,
+      ]);
+    }
+  }
+  return normalizedColumns;
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/ResizeableBuffer.js
+class ResizeableBuffer {
+  constructor(size = 100) {
+    this.size = size;
+    this.length = 0;
+    this.buf = Buffer.allocUnsafe(size);
+  }
+  prepend(val) {
+    if (Buffer.isBuffer(val)) {
+      const length = this.length + val.length;
+      if (length >= this.size) {
+        this.resize();
+        if (length >= this.size) {
+          throw Error("INVALID_BUFFER_STATE");
+        }
+      }
+      const buf = this.buf;
+      this.buf = Buffer.allocUnsafe(this.size);
+      val.copy(this.buf, 0);
+      buf.copy(this.buf, val.length);
+      this.length += val.length;
+    } else {
+      const length = this.length++;
+      if (length === this.size) {
+        this.resize();
+      }
+      const buf = this.clone();
+      this.buf[0] = val;
+      buf.copy(this.buf, 1, 0, length);
+    }
+  }
+  append(val) {
+    const length = this.length++;
+    if (length === this.size) {
+      this.resize();
+    }
+    this.buf[length] = val;
+  }
+  clone() {
+    return Buffer.from(this.buf.slice(0, this.length));
+  }
+  resize() {
+    const length = this.length;
+    this.size = this.size * 2;
+    const buf = Buffer.allocUnsafe(this.size);
+    this.buf.copy(buf, 0, 0, length);
+    this.buf = buf;
+  }
+  toString(encoding) {
+    if (encoding) {
+      return this.buf.slice(0, this.length).toString(encoding);
+    } else {
+      return Uint8Array.prototype.slice.call(this.buf.slice(0, this.length));
+    }
+  }
+  toJSON() {
+    return this.toString("utf8");
+  }
+  reset() {
+    this.length = 0;
+  }
+}
+
+/* harmony default export */ const utils_ResizeableBuffer = (ResizeableBuffer);
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/init_state.js
+
+
+// white space characters
+// https://en.wikipedia.org/wiki/Whitespace_character
+// https://developer.mozilla.org/en-US/docs/Web/JavaScript/Guide/Regular_Expressions/Character_Classes#Types
+// \f\n\r\t\v\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff
+const np = 12;
+const cr = 13; // `\r`, carriage return, 0x0D in hexadécimal, 13 in decimal
+const nl = 10; // `\n`, newline, 0x0A in hexadecimal, 10 in decimal
+const space = 32;
+const tab = 9;
+
+const init_state = function (options) {
+  return {
+    bomSkipped: false,
+    bufBytesStart: 0,
+    castField: options.cast_function,
+    commenting: false,
+    // Current error encountered by a record
+    error: undefined,
+    enabled: options.from_line === 1,
+    escaping: false,
+    escapeIsQuote:
+      Buffer.isBuffer(options.escape) &&
+      Buffer.isBuffer(options.quote) &&
+      Buffer.compare(options.escape, options.quote) === 0,
+    // columns can be `false`, `true`, `Array`
+    expectedRecordLength: Array.isArray(options.columns)
+      ? options.columns.length
+      : undefined,
+    field: new utils_ResizeableBuffer(20),
+    firstLineToHeaders: options.cast_first_line_to_header,
+    needMoreDataSize: Math.max(
+      // Skip if the remaining buffer smaller than comment
+      options.comment !== null ? options.comment.length : 0,
+      // Skip if the remaining buffer can be delimiter
+      ...options.delimiter.map((delimiter) => delimiter.length),
+      // Skip if the remaining buffer can be escape sequence
+      options.quote !== null ? options.quote.length : 0,
+    ),
+    previousBuf: undefined,
+    quoting: false,
+    stop: false,
+    rawBuffer: new utils_ResizeableBuffer(100),
+    record: [],
+    recordHasError: false,
+    record_length: 0,
+    recordDelimiterMaxLength:
+      options.record_delimiter.length === 0
+        ? 0
+        : Math.max(...options.record_delimiter.map((v) => v.length)),
+    trimChars: [
+      Buffer.from(" ", options.encoding)[0],
+      Buffer.from("\t", options.encoding)[0],
+    ],
+    wasQuoting: false,
+    wasRowDelimiter: false,
+    timchars: [
+      Buffer.from(Buffer.from([cr], "utf8").toString(), options.encoding),
+      Buffer.from(Buffer.from([nl], "utf8").toString(), options.encoding),
+      Buffer.from(Buffer.from([np], "utf8").toString(), options.encoding),
+      Buffer.from(Buffer.from([space], "utf8").toString(), options.encoding),
+      Buffer.from(Buffer.from([tab], "utf8").toString(), options.encoding),
+    ],
+  };
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/utils/underscore.js
+const underscore = function (str) {
+  return str.replace(/([A-Z])/g, function (_, match) {
+    return "_" + match.toLowerCase();
+  });
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/normalize_options.js
+
+
+
+
+const normalize_options = function (opts) {
+  const options = {};
+  // Merge with user options
+  for (const opt in opts) {
+    options[underscore(opt)] = opts[opt];
+  }
+  // Normalize option `encoding`
+  // Note: defined first because other options depends on it
+  // to convert chars/strings into buffers.
+  if (options.encoding === undefined || options.encoding === true) {
+    options.encoding = "utf8";
+  } else if (options.encoding === null || options.encoding === false) {
+    options.encoding = null;
+  } else if (
+    typeof options.encoding !== "string" &&
+    options.encoding !== null
+  ) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ENCODING",
+      [
+        "Invalid option encoding:",
+        "encoding must be a string or null to return a buffer,",
+        `got ${JSON.stringify(options.encoding)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `bom`
+  if (
+    options.bom === undefined ||
+    options.bom === null ||
+    options.bom === false
+  ) {
+    options.bom = false;
+  } else if (options.bom !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_BOM",
+      [
+        "Invalid option bom:",
+        "bom must be true,",
+        `got ${JSON.stringify(options.bom)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `cast`
+  options.cast_function = null;
+  if (
+    options.cast === undefined ||
+    options.cast === null ||
+    options.cast === false ||
+    options.cast === ""
+  ) {
+    options.cast = undefined;
+  } else if (typeof options.cast === "function") {
+    options.cast_function = options.cast;
+    options.cast = true;
+  } else if (options.cast !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST",
+      [
+        "Invalid option cast:",
+        "cast must be true or a function,",
+        `got ${JSON.stringify(options.cast)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `cast_date`
+  if (
+    options.cast_date === undefined ||
+    options.cast_date === null ||
+    options.cast_date === false ||
+    options.cast_date === ""
+  ) {
+    options.cast_date = false;
+  } else if (options.cast_date === true) {
+    options.cast_date = function (value) {
+      const date = Date.parse(value);
+      return !isNaN(date) ? new Date(date) : value;
+    };
+  } else if (typeof options.cast_date !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_CAST_DATE",
+      [
+        "Invalid option cast_date:",
+        "cast_date must be true or a function,",
+        `got ${JSON.stringify(options.cast_date)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `columns`
+  options.cast_first_line_to_header = undefined;
+  if (options.columns === true) {
+    // Fields in the first line are converted as-is to columns
+    options.cast_first_line_to_header = undefined;
+  } else if (typeof options.columns === "function") {
+    options.cast_first_line_to_header = options.columns;
+    options.columns = true;
+  } else if (Array.isArray(options.columns)) {
+    options.columns = normalize_columns_array(options.columns);
+  } else if (
+    options.columns === undefined ||
+    options.columns === null ||
+    options.columns === false
+  ) {
+    options.columns = false;
+  } else {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COLUMNS",
+      [
+        "Invalid option columns:",
+        "expect an array, a function or true,",
+        `got ${JSON.stringify(options.columns)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `group_columns_by_name`
+  if (
+    options.group_columns_by_name === undefined ||
+    options.group_columns_by_name === null ||
+    options.group_columns_by_name === false
+  ) {
+    options.group_columns_by_name = false;
+  } else if (options.group_columns_by_name !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "expect an boolean,",
+        `got ${JSON.stringify(options.group_columns_by_name)}`,
+      ],
+      options,
+    );
+  } else if (options.columns === false) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_GROUP_COLUMNS_BY_NAME",
+      [
+        "Invalid option group_columns_by_name:",
+        "the `columns` mode must be activated.",
+      ],
+      options,
+    );
+  }
+  // Normalize option `comment`
+  if (
+    options.comment === undefined ||
+    options.comment === null ||
+    options.comment === false ||
+    options.comment === ""
+  ) {
+    options.comment = null;
+  } else {
+    if (typeof options.comment === "string") {
+      options.comment = Buffer.from(options.comment, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.comment)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_COMMENT",
+        [
+          "Invalid option comment:",
+          "comment must be a buffer or a string,",
+          `got ${JSON.stringify(options.comment)}`,
+        ],
+        options,
+      );
+    }
+  }
+  // Normalize option `comment_no_infix`
+  if (
+    options.comment_no_infix === undefined ||
+    options.comment_no_infix === null ||
+    options.comment_no_infix === false
+  ) {
+    options.comment_no_infix = false;
+  } else if (options.comment_no_infix !== true) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_COMMENT",
+      [
+        "Invalid option comment_no_infix:",
+        "value must be a boolean,",
+        `got ${JSON.stringify(options.comment_no_infix)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `delimiter`
+  const delimiter_json = JSON.stringify(options.delimiter);
+  if (!Array.isArray(options.delimiter))
+    options.delimiter = [options.delimiter];
+  if (options.delimiter.length === 0) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_DELIMITER",
+      [
+        "Invalid option delimiter:",
+        "delimiter must be a non empty string or buffer or array of string|buffer,",
+        `got ${delimiter_json}`,
+      ],
+      options,
+    );
+  }
+  options.delimiter = options.delimiter.map(function (delimiter) {
+    if (delimiter === undefined || delimiter === null || delimiter === false) {
+      return Buffer.from(",", options.encoding);
+    }
+    if (typeof delimiter === "string") {
+      delimiter = Buffer.from(delimiter, options.encoding);
+    }
+    if (!Buffer.isBuffer(delimiter) || delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_DELIMITER",
+        [
+          "Invalid option delimiter:",
+          "delimiter must be a non empty string or buffer or array of string|buffer,",
+          `got ${delimiter_json}`,
+        ],
+        options,
+      );
+    }
+    return delimiter;
+  });
+  // Normalize option `escape`
+  if (options.escape === undefined || options.escape === true) {
+    options.escape = Buffer.from('"', options.encoding);
+  } else if (typeof options.escape === "string") {
+    options.escape = Buffer.from(options.escape, options.encoding);
+  } else if (options.escape === null || options.escape === false) {
+    options.escape = null;
+  }
+  if (options.escape !== null) {
+    if (!Buffer.isBuffer(options.escape)) {
+      throw new Error(
+        `Invalid Option: escape must be a buffer, a string or a boolean, got ${JSON.stringify(options.escape)}`,
+      );
+    }
+  }
+  // Normalize option `from`
+  if (options.from === undefined || options.from === null) {
+    options.from = 1;
+  } else {
+    if (typeof options.from === "string" && /\d+/.test(options.from)) {
+      options.from = parseInt(options.from);
+    }
+    if (Number.isInteger(options.from)) {
+      if (options.from < 0) {
+        throw new Error(
+          `Invalid Option: from must be a positive integer, got ${JSON.stringify(opts.from)}`,
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from must be an integer, got ${JSON.stringify(options.from)}`,
+      );
+    }
+  }
+  // Normalize option `from_line`
+  if (options.from_line === undefined || options.from_line === null) {
+    options.from_line = 1;
+  } else {
+    if (
+      typeof options.from_line === "string" &&
+      /\d+/.test(options.from_line)
+    ) {
+      options.from_line = parseInt(options.from_line);
+    }
+    if (Number.isInteger(options.from_line)) {
+      if (options.from_line <= 0) {
+        throw new Error(
+          `Invalid Option: from_line must be a positive integer greater than 0, got ${JSON.stringify(opts.from_line)}`,
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: from_line must be an integer, got ${JSON.stringify(opts.from_line)}`,
+      );
+    }
+  }
+  // Normalize options `ignore_last_delimiters`
+  if (
+    options.ignore_last_delimiters === undefined ||
+    options.ignore_last_delimiters === null
+  ) {
+    options.ignore_last_delimiters = false;
+  } else if (typeof options.ignore_last_delimiters === "number") {
+    options.ignore_last_delimiters = Math.floor(options.ignore_last_delimiters);
+    if (options.ignore_last_delimiters === 0) {
+      options.ignore_last_delimiters = false;
+    }
+  } else if (typeof options.ignore_last_delimiters !== "boolean") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_IGNORE_LAST_DELIMITERS",
+      [
+        "Invalid option `ignore_last_delimiters`:",
+        "the value must be a boolean value or an integer,",
+        `got ${JSON.stringify(options.ignore_last_delimiters)}`,
+      ],
+      options,
+    );
+  }
+  if (options.ignore_last_delimiters === true && options.columns === false) {
+    throw new CsvError(
+      "CSV_IGNORE_LAST_DELIMITERS_REQUIRES_COLUMNS",
+      [
+        "The option `ignore_last_delimiters`",
+        "requires the activation of the `columns` option",
+      ],
+      options,
+    );
+  }
+  // Normalize option `info`
+  if (
+    options.info === undefined ||
+    options.info === null ||
+    options.info === false
+  ) {
+    options.info = false;
+  } else if (options.info !== true) {
+    throw new Error(
+      `Invalid Option: info must be true, got ${JSON.stringify(options.info)}`,
+    );
+  }
+  // Normalize option `max_record_size`
+  if (
+    options.max_record_size === undefined ||
+    options.max_record_size === null ||
+    options.max_record_size === false
+  ) {
+    options.max_record_size = 0;
+  } else if (
+    Number.isInteger(options.max_record_size) &&
+    options.max_record_size >= 0
+  ) {
+    // Great, nothing to do
+  } else if (
+    typeof options.max_record_size === "string" &&
+    /\d+/.test(options.max_record_size)
+  ) {
+    options.max_record_size = parseInt(options.max_record_size);
+  } else {
+    throw new Error(
+      `Invalid Option: max_record_size must be a positive integer, got ${JSON.stringify(options.max_record_size)}`,
+    );
+  }
+  // Normalize option `objname`
+  if (
+    options.objname === undefined ||
+    options.objname === null ||
+    options.objname === false
+  ) {
+    options.objname = undefined;
+  } else if (Buffer.isBuffer(options.objname)) {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty buffer`);
+    }
+    if (options.encoding === null) {
+      // Don't call `toString`, leave objname as a buffer
+    } else {
+      options.objname = options.objname.toString(options.encoding);
+    }
+  } else if (typeof options.objname === "string") {
+    if (options.objname.length === 0) {
+      throw new Error(`Invalid Option: objname must be a non empty string`);
+    }
+    // Great, nothing to do
+  } else if (typeof options.objname === "number") {
+    // if(options.objname.length === 0){
+    //   throw new Error(`Invalid Option: objname must be a non empty string`);
+    // }
+    // Great, nothing to do
+  } else {
+    throw new Error(
+      `Invalid Option: objname must be a string or a buffer, got ${options.objname}`,
+    );
+  }
+  if (options.objname !== undefined) {
+    if (typeof options.objname === "number") {
+      if (options.columns !== false) {
+        throw Error(
+          "Invalid Option: objname index cannot be combined with columns or be defined as a field",
+        );
+      }
+    } else {
+      // A string or a buffer
+      if (options.columns === false) {
+        throw Error(
+          "Invalid Option: objname field must be combined with columns or be defined as an index",
+        );
+      }
+    }
+  }
+  // Normalize option `on_record`
+  if (options.on_record === undefined || options.on_record === null) {
+    options.on_record = undefined;
+  } else if (typeof options.on_record !== "function") {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_ON_RECORD",
+      [
+        "Invalid option `on_record`:",
+        "expect a function,",
+        `got ${JSON.stringify(options.on_record)}`,
+      ],
+      options,
+    );
+  }
+  // Normalize option `on_skip`
+  // options.on_skip ??= (err, chunk) => {
+  //   this.emit('skip', err, chunk);
+  // };
+  if (
+    options.on_skip !== undefined &&
+    options.on_skip !== null &&
+    typeof options.on_skip !== "function"
+  ) {
+    throw new Error(
+      `Invalid Option: on_skip must be a function, got ${JSON.stringify(options.on_skip)}`,
+    );
+  }
+  // Normalize option `quote`
+  if (
+    options.quote === null ||
+    options.quote === false ||
+    options.quote === ""
+  ) {
+    options.quote = null;
+  } else {
+    if (options.quote === undefined || options.quote === true) {
+      options.quote = Buffer.from('"', options.encoding);
+    } else if (typeof options.quote === "string") {
+      options.quote = Buffer.from(options.quote, options.encoding);
+    }
+    if (!Buffer.isBuffer(options.quote)) {
+      throw new Error(
+        `Invalid Option: quote must be a buffer or a string, got ${JSON.stringify(options.quote)}`,
+      );
+    }
+  }
+  // Normalize option `raw`
+  if (
+    options.raw === undefined ||
+    options.raw === null ||
+    options.raw === false
+  ) {
+    options.raw = false;
+  } else if (options.raw !== true) {
+    throw new Error(
+      `Invalid Option: raw must be true, got ${JSON.stringify(options.raw)}`,
+    );
+  }
+  // Normalize option `record_delimiter`
+  if (options.record_delimiter === undefined) {
+    options.record_delimiter = [];
+  } else if (
+    typeof options.record_delimiter === "string" ||
+    Buffer.isBuffer(options.record_delimiter)
+  ) {
+    if (options.record_delimiter.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer,",
+          `got ${JSON.stringify(options.record_delimiter)}`,
+        ],
+        options,
+      );
+    }
+    options.record_delimiter = [options.record_delimiter];
+  } else if (!Array.isArray(options.record_delimiter)) {
+    throw new CsvError(
+      "CSV_INVALID_OPTION_RECORD_DELIMITER",
+      [
+        "Invalid option `record_delimiter`:",
+        "value must be a string, a buffer or array of string|buffer,",
+        `got ${JSON.stringify(options.record_delimiter)}`,
+      ],
+      options,
+    );
+  }
+  options.record_delimiter = options.record_delimiter.map(function (rd, i) {
+    if (typeof rd !== "string" && !Buffer.isBuffer(rd)) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a string, a buffer or array of string|buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`,
+        ],
+        options,
+      );
+    } else if (rd.length === 0) {
+      throw new CsvError(
+        "CSV_INVALID_OPTION_RECORD_DELIMITER",
+        [
+          "Invalid option `record_delimiter`:",
+          "value must be a non empty string or buffer",
+          `at index ${i},`,
+          `got ${JSON.stringify(rd)}`,
+        ],
+        options,
+      );
+    }
+    if (typeof rd === "string") {
+      rd = Buffer.from(rd, options.encoding);
+    }
+    return rd;
+  });
+  // Normalize option `relax_column_count`
+  if (typeof options.relax_column_count === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.relax_column_count === undefined ||
+    options.relax_column_count === null
+  ) {
+    options.relax_column_count = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count must be a boolean, got ${JSON.stringify(options.relax_column_count)}`,
+    );
+  }
+  if (typeof options.relax_column_count_less === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.relax_column_count_less === undefined ||
+    options.relax_column_count_less === null
+  ) {
+    options.relax_column_count_less = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_less must be a boolean, got ${JSON.stringify(options.relax_column_count_less)}`,
+    );
+  }
+  if (typeof options.relax_column_count_more === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.relax_column_count_more === undefined ||
+    options.relax_column_count_more === null
+  ) {
+    options.relax_column_count_more = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_column_count_more must be a boolean, got ${JSON.stringify(options.relax_column_count_more)}`,
+    );
+  }
+  // Normalize option `relax_quotes`
+  if (typeof options.relax_quotes === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.relax_quotes === undefined ||
+    options.relax_quotes === null
+  ) {
+    options.relax_quotes = false;
+  } else {
+    throw new Error(
+      `Invalid Option: relax_quotes must be a boolean, got ${JSON.stringify(options.relax_quotes)}`,
+    );
+  }
+  // Normalize option `skip_empty_lines`
+  if (typeof options.skip_empty_lines === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.skip_empty_lines === undefined ||
+    options.skip_empty_lines === null
+  ) {
+    options.skip_empty_lines = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_empty_lines must be a boolean, got ${JSON.stringify(options.skip_empty_lines)}`,
+    );
+  }
+  // Normalize option `skip_records_with_empty_values`
+  if (typeof options.skip_records_with_empty_values === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.skip_records_with_empty_values === undefined ||
+    options.skip_records_with_empty_values === null
+  ) {
+    options.skip_records_with_empty_values = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_empty_values must be a boolean, got ${JSON.stringify(options.skip_records_with_empty_values)}`,
+    );
+  }
+  // Normalize option `skip_records_with_error`
+  if (typeof options.skip_records_with_error === "boolean") {
+    // Great, nothing to do
+  } else if (
+    options.skip_records_with_error === undefined ||
+    options.skip_records_with_error === null
+  ) {
+    options.skip_records_with_error = false;
+  } else {
+    throw new Error(
+      `Invalid Option: skip_records_with_error must be a boolean, got ${JSON.stringify(options.skip_records_with_error)}`,
+    );
+  }
+  // Normalize option `rtrim`
+  if (
+    options.rtrim === undefined ||
+    options.rtrim === null ||
+    options.rtrim === false
+  ) {
+    options.rtrim = false;
+  } else if (options.rtrim !== true) {
+    throw new Error(
+      `Invalid Option: rtrim must be a boolean, got ${JSON.stringify(options.rtrim)}`,
+    );
+  }
+  // Normalize option `ltrim`
+  if (
+    options.ltrim === undefined ||
+    options.ltrim === null ||
+    options.ltrim === false
+  ) {
+    options.ltrim = false;
+  } else if (options.ltrim !== true) {
+    throw new Error(
+      `Invalid Option: ltrim must be a boolean, got ${JSON.stringify(options.ltrim)}`,
+    );
+  }
+  // Normalize option `trim`
+  if (
+    options.trim === undefined ||
+    options.trim === null ||
+    options.trim === false
+  ) {
+    options.trim = false;
+  } else if (options.trim !== true) {
+    throw new Error(
+      `Invalid Option: trim must be a boolean, got ${JSON.stringify(options.trim)}`,
+    );
+  }
+  // Normalize options `trim`, `ltrim` and `rtrim`
+  if (options.trim === true && opts.ltrim !== false) {
+    options.ltrim = true;
+  } else if (options.ltrim !== true) {
+    options.ltrim = false;
+  }
+  if (options.trim === true && opts.rtrim !== false) {
+    options.rtrim = true;
+  } else if (options.rtrim !== true) {
+    options.rtrim = false;
+  }
+  // Normalize option `to`
+  if (options.to === undefined || options.to === null) {
+    options.to = -1;
+  } else if (options.to !== -1) {
+    if (typeof options.to === "string" && /\d+/.test(options.to)) {
+      options.to = parseInt(options.to);
+    }
+    if (Number.isInteger(options.to)) {
+      if (options.to <= 0) {
+        throw new Error(
+          `Invalid Option: to must be a positive integer greater than 0, got ${JSON.stringify(opts.to)}`,
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to must be an integer, got ${JSON.stringify(opts.to)}`,
+      );
+    }
+  }
+  // Normalize option `to_line`
+  if (options.to_line === undefined || options.to_line === null) {
+    options.to_line = -1;
+  } else if (options.to_line !== -1) {
+    if (typeof options.to_line === "string" && /\d+/.test(options.to_line)) {
+      options.to_line = parseInt(options.to_line);
+    }
+    if (Number.isInteger(options.to_line)) {
+      if (options.to_line <= 0) {
+        throw new Error(
+          `Invalid Option: to_line must be a positive integer greater than 0, got ${JSON.stringify(opts.to_line)}`,
+        );
+      }
+    } else {
+      throw new Error(
+        `Invalid Option: to_line must be an integer, got ${JSON.stringify(opts.to_line)}`,
+      );
+    }
+  }
+  return options;
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/api/index.js
+
+
+
+
+
+const isRecordEmpty = function (record) {
+  return record.every(
+    (field) =>
+      field == null || (field.toString && field.toString().trim() === ""),
+  );
+};
+
+const api_cr = 13; // `\r`, carriage return, 0x0D in hexadécimal, 13 in decimal
+const api_nl = 10; // `\n`, newline, 0x0A in hexadecimal, 10 in decimal
+
+const boms = {
+  // Note, the following are equals:
+  // Buffer.from("\ufeff")
+  // Buffer.from([239, 187, 191])
+  // Buffer.from('EFBBBF', 'hex')
+  utf8: Buffer.from([239, 187, 191]),
+  // Note, the following are equals:
+  // Buffer.from "\ufeff", 'utf16le
+  // Buffer.from([255, 254])
+  utf16le: Buffer.from([255, 254]),
+};
+
+const transform = function (original_options = {}) {
+  const info = {
+    bytes: 0,
+    bytes_records: 0,
+    comment_lines: 0,
+    empty_lines: 0,
+    invalid_field_length: 0,
+    lines: 1,
+    records: 0,
+  };
+  const options = normalize_options(original_options);
+  return {
+    info: info,
+    original_options: original_options,
+    options: options,
+    state: init_state(options),
+    __needMoreData: function (i, bufLen, end) {
+      if (end) return false;
+      const { encoding, escape, quote } = this.options;
+      const { quoting, needMoreDataSize, recordDelimiterMaxLength } =
+        this.state;
+      const numOfCharLeft = bufLen - i - 1;
+      const requiredLength = Math.max(
+        needMoreDataSize,
+        // Skip if the remaining buffer smaller than record delimiter
+        // If "record_delimiter" is yet to be discovered:
+        // 1. It is equals to `[]` and "recordDelimiterMaxLength" equals `0`
+        // 2. We set the length to windows line ending in the current encoding
+        // Note, that encoding is known from user or bom discovery at that point
+        // recordDelimiterMaxLength,
+        recordDelimiterMaxLength === 0
+          ? Buffer.from("\r\n", encoding).length
+          : recordDelimiterMaxLength,
+        // Skip if remaining buffer can be an escaped quote
+        quoting ? (escape === null ? 0 : escape.length) + quote.length : 0,
+        // Skip if remaining buffer can be record delimiter following the closing quote
+        quoting ? quote.length + recordDelimiterMaxLength : 0,
+      );
+      return numOfCharLeft < requiredLength;
+    },
+    // Central parser implementation
+    parse: function (nextBuf, end, push, close) {
+      const {
+        bom,
+        comment_no_infix,
+        encoding,
+        from_line,
+        ltrim,
+        max_record_size,
+        raw,
+        relax_quotes,
+        rtrim,
+        skip_empty_lines,
+        to,
+        to_line,
+      } = this.options;
+      let { comment, escape, quote, record_delimiter } = this.options;
+      const { bomSkipped, previousBuf, rawBuffer, escapeIsQuote } = this.state;
+      let buf;
+      if (previousBuf === undefined) {
+        if (nextBuf === undefined) {
+          // Handle empty string
+          close();
+          return;
+        } else {
+          buf = nextBuf;
+        }
+      } else if (previousBuf !== undefined && nextBuf === undefined) {
+        buf = previousBuf;
+      } else {
+        buf = Buffer.concat([previousBuf, nextBuf]);
+      }
+      // Handle UTF BOM
+      if (bomSkipped === false) {
+        if (bom === false) {
+          this.state.bomSkipped = true;
+        } else if (buf.length < 3) {
+          // No enough data
+          if (end === false) {
+            // Wait for more data
+            this.state.previousBuf = buf;
+            return;
+          }
+        } else {
+          for (const encoding in boms) {
+            if (boms[encoding].compare(buf, 0, boms[encoding].length) === 0) {
+              // Skip BOM
+              const bomLength = boms[encoding].length;
+              this.state.bufBytesStart += bomLength;
+              buf = buf.slice(bomLength);
+              // Renormalize original options with the new encoding
+              const options = normalize_options({
+                ...this.original_options,
+                encoding: encoding,
+              });
+              // Properties are merged with the existing options instance
+              for (const key in options) {
+                this.options[key] = options[key];
+              }
+              // Options will re-evaluate the Buffer with the new encoding
+              ({ comment, escape, quote } = this.options);
+              break;
+            }
+          }
+          this.state.bomSkipped = true;
+        }
+      }
+      const bufLen = buf.length;
+      let pos;
+      for (pos = 0; pos < bufLen; pos++) {
+        // Ensure we get enough space to look ahead
+        // There should be a way to move this out of the loop
+        if (this.__needMoreData(pos, bufLen, end)) {
+          break;
+        }
+        if (this.state.wasRowDelimiter === true) {
+          this.info.lines++;
+          this.state.wasRowDelimiter = false;
+        }
+        if (to_line !== -1 && this.info.lines > to_line) {
+          this.state.stop = true;
+          close();
+          return;
+        }
+        // Auto discovery of record_delimiter, unix, mac and windows supported
+        if (this.state.quoting === false && record_delimiter.length === 0) {
+          const record_delimiterCount = this.__autoDiscoverRecordDelimiter(
+            buf,
+            pos,
+          );
+          if (record_delimiterCount) {
+            record_delimiter = this.options.record_delimiter;
+          }
+        }
+        const chr = buf[pos];
+        if (raw === true) {
+          rawBuffer.append(chr);
+        }
+        if (
+          (chr === api_cr || chr === api_nl) &&
+          this.state.wasRowDelimiter === false
+        ) {
+          this.state.wasRowDelimiter = true;
+        }
+        // Previous char was a valid escape char
+        // treat the current char as a regular char
+        if (this.state.escaping === true) {
+          this.state.escaping = false;
+        } else {
+          // Escape is only active inside quoted fields
+          // We are quoting, the char is an escape chr and there is a chr to escape
+          // if(escape !== null && this.state.quoting === true && chr === escape && pos + 1 < bufLen){
+          if (
+            escape !== null &&
+            this.state.quoting === true &&
+            this.__isEscape(buf, pos, chr) &&
+            pos + escape.length < bufLen
+          ) {
+            if (escapeIsQuote) {
+              if (this.__isQuote(buf, pos + escape.length)) {
+                this.state.escaping = true;
+                pos += escape.length - 1;
+                continue;
+              }
+            } else {
+              this.state.escaping = true;
+              pos += escape.length - 1;
+              continue;
+            }
+          }
+          // Not currently escaping and chr is a quote
+          // TODO: need to compare bytes instead of single char
+          if (this.state.commenting === false && this.__isQuote(buf, pos)) {
+            if (this.state.quoting === true) {
+              const nextChr = buf[pos + quote.length];
+              const isNextChrTrimable =
+                rtrim && this.__isCharTrimable(buf, pos + quote.length);
+              const isNextChrComment =
+                comment !== null &&
+                this.__compareBytes(comment, buf, pos + quote.length, nextChr);
+              const isNextChrDelimiter = this.__isDelimiter(
+                buf,
+                pos + quote.length,
+                nextChr,
+              );
+              const isNextChrRecordDelimiter =
+                record_delimiter.length === 0
+                  ? this.__autoDiscoverRecordDelimiter(buf, pos + quote.length)
+                  : this.__isRecordDelimiter(nextChr, buf, pos + quote.length);
+              // Escape a quote
+              // Treat next char as a regular character
+              if (
+                escape !== null &&
+                this.__isEscape(buf, pos, chr) &&
+                this.__isQuote(buf, pos + escape.length)
+              ) {
+                pos += escape.length - 1;
+              } else if (
+                !nextChr ||
+                isNextChrDelimiter ||
+                isNextChrRecordDelimiter ||
+                isNextChrComment ||
+                isNextChrTrimable
+              ) {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                pos += quote.length - 1;
+                continue;
+              } else if (relax_quotes === false) {
+                const err = this.__error(
+                  new CsvError(
+                    "CSV_INVALID_CLOSING_QUOTE",
+                    [
+                      "Invalid Closing Quote:",
+                      `got "${String.fromCharCode(nextChr)}"`,
+                      `at line ${this.info.lines}`,
+                      "instead of delimiter, record delimiter, trimable character",
+                      "(if activated) or comment",
+                    ],
+                    this.options,
+                    this.__infoField(),
+                  ),
+                );
+                if (err !== undefined) return err;
+              } else {
+                this.state.quoting = false;
+                this.state.wasQuoting = true;
+                this.state.field.prepend(quote);
+                pos += quote.length - 1;
+              }
+            } else {
+              if (this.state.field.length !== 0) {
+                // In relax_quotes mode, treat opening quote preceded by chrs as regular
+                if (relax_quotes === false) {
+                  const info = this.__infoField();
+                  const bom = Object.keys(boms)
+                    .map((b) =>
+                      boms[b].equals(this.state.field.toString()) ? b : false,
+                    )
+                    .filter(Boolean)[0];
+                  const err = this.__error(
+                    new CsvError(
+                      "INVALID_OPENING_QUOTE",
+                      [
+                        "Invalid Opening Quote:",
+                        `a quote is found on field ${JSON.stringify(info.column)} at line ${info.lines}, value is ${JSON.stringify(this.state.field.toString(encoding))}`,
+                        bom ? `(${bom} bom)` : undefined,
+                      ],
+                      this.options,
+                      info,
+                      {
+                        field: this.state.field,
+                      },
+                    ),
+                  );
+                  if (err !== undefined) return err;
+                }
+              } else {
+                this.state.quoting = true;
+                pos += quote.length - 1;
+                continue;
+              }
+            }
+          }
+          if (this.state.quoting === false) {
+            const recordDelimiterLength = this.__isRecordDelimiter(
+              chr,
+              buf,
+              pos,
+            );
+            if (recordDelimiterLength !== 0) {
+              // Do not emit comments which take a full line
+              const skipCommentLine =
+                this.state.commenting &&
+                this.state.wasQuoting === false &&
+                this.state.record.length === 0 &&
+                this.state.field.length === 0;
+              if (skipCommentLine) {
+                this.info.comment_lines++;
+                // Skip full comment line
+              } else {
+                // Activate records emission if above from_line
+                if (
+                  this.state.enabled === false &&
+                  this.info.lines +
+                    (this.state.wasRowDelimiter === true ? 1 : 0) >=
+                    from_line
+                ) {
+                  this.state.enabled = true;
+                  this.__resetField();
+                  this.__resetRecord();
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                // Skip if line is empty and skip_empty_lines activated
+                if (
+                  skip_empty_lines === true &&
+                  this.state.wasQuoting === false &&
+                  this.state.record.length === 0 &&
+                  this.state.field.length === 0
+                ) {
+                  this.info.empty_lines++;
+                  pos += recordDelimiterLength - 1;
+                  continue;
+                }
+                this.info.bytes = this.state.bufBytesStart + pos;
+                const errField = this.__onField();
+                if (errField !== undefined) return errField;
+                this.info.bytes =
+                  this.state.bufBytesStart + pos + recordDelimiterLength;
+                const errRecord = this.__onRecord(push);
+                if (errRecord !== undefined) return errRecord;
+                if (to !== -1 && this.info.records >= to) {
+                  this.state.stop = true;
+                  close();
+                  return;
+                }
+              }
+              this.state.commenting = false;
+              pos += recordDelimiterLength - 1;
+              continue;
+            }
+            if (this.state.commenting) {
+              continue;
+            }
+            if (
+              comment !== null &&
+              (comment_no_infix === false ||
+                (this.state.record.length === 0 &&
+                  this.state.field.length === 0))
+            ) {
+              const commentCount = this.__compareBytes(comment, buf, pos, chr);
+              if (commentCount !== 0) {
+                this.state.commenting = true;
+                continue;
+              }
+            }
+            const delimiterLength = this.__isDelimiter(buf, pos, chr);
+            if (delimiterLength !== 0) {
+              this.info.bytes = this.state.bufBytesStart + pos;
+              const errField = this.__onField();
+              if (errField !== undefined) return errField;
+              pos += delimiterLength - 1;
+              continue;
+            }
+          }
+        }
+        if (this.state.commenting === false) {
+          if (
+            max_record_size !== 0 &&
+            this.state.record_length + this.state.field.length > max_record_size
+          ) {
+            return this.__error(
+              new CsvError(
+                "CSV_MAX_RECORD_SIZE",
+                [
+                  "Max Record Size:",
+                  "record exceed the maximum number of tolerated bytes",
+                  `of ${max_record_size}`,
+                  `at line ${this.info.lines}`,
+                ],
+                this.options,
+                this.__infoField(),
+              ),
+            );
+          }
+        }
+        const lappend =
+          ltrim === false ||
+          this.state.quoting === true ||
+          this.state.field.length !== 0 ||
+          !this.__isCharTrimable(buf, pos);
+        // rtrim in non quoting is handle in __onField
+        const rappend = rtrim === false || this.state.wasQuoting === false;
+        if (lappend === true && rappend === true) {
+          this.state.field.append(chr);
+        } else if (rtrim === true && !this.__isCharTrimable(buf, pos)) {
+          return this.__error(
+            new CsvError(
+              "CSV_NON_TRIMABLE_CHAR_AFTER_CLOSING_QUOTE",
+              [
+                "Invalid Closing Quote:",
+                "found non trimable byte after quote",
+                `at line ${this.info.lines}`,
+              ],
+              this.options,
+              this.__infoField(),
+            ),
+          );
+        } else {
+          if (lappend === false) {
+            pos += this.__isCharTrimable(buf, pos) - 1;
+          }
+          continue;
+        }
+      }
+      if (end === true) {
+        // Ensure we are not ending in a quoting state
+        if (this.state.quoting === true) {
+          const err = this.__error(
+            new CsvError(
+              "CSV_QUOTE_NOT_CLOSED",
+              [
+                "Quote Not Closed:",
+                `the parsing is finished with an opening quote at line ${this.info.lines}`,
+              ],
+              this.options,
+              this.__infoField(),
+            ),
+          );
+          if (err !== undefined) return err;
+        } else {
+          // Skip last line if it has no characters
+          if (
+            this.state.wasQuoting === true ||
+            this.state.record.length !== 0 ||
+            this.state.field.length !== 0
+          ) {
+            this.info.bytes = this.state.bufBytesStart + pos;
+            const errField = this.__onField();
+            if (errField !== undefined) return errField;
+            const errRecord = this.__onRecord(push);
+            if (errRecord !== undefined) return errRecord;
+          } else if (this.state.wasRowDelimiter === true) {
+            this.info.empty_lines++;
+          } else if (this.state.commenting === true) {
+            this.info.comment_lines++;
+          }
+        }
+      } else {
+        this.state.bufBytesStart += pos;
+        this.state.previousBuf = buf.slice(pos);
+      }
+      if (this.state.wasRowDelimiter === true) {
+        this.info.lines++;
+        this.state.wasRowDelimiter = false;
+      }
+    },
+    __onRecord: function (push) {
+      const {
+        columns,
+        group_columns_by_name,
+        encoding,
+        info,
+        from,
+        relax_column_count,
+        relax_column_count_less,
+        relax_column_count_more,
+        raw,
+        skip_records_with_empty_values,
+      } = this.options;
+      const { enabled, record } = this.state;
+      if (enabled === false) {
+        return this.__resetRecord();
+      }
+      // Convert the first line into column names
+      const recordLength = record.length;
+      if (columns === true) {
+        if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+          this.__resetRecord();
+          return;
+        }
+        return this.__firstLineToColumns(record);
+      }
+      if (columns === false && this.info.records === 0) {
+        this.state.expectedRecordLength = recordLength;
+      }
+      if (recordLength !== this.state.expectedRecordLength) {
+        const err =
+          columns === false
+            ? new CsvError(
+                "CSV_RECORD_INCONSISTENT_FIELDS_LENGTH",
+                [
+                  "Invalid Record Length:",
+                  `expect ${this.state.expectedRecordLength},`,
+                  `got ${recordLength} on line ${this.info.lines}`,
+                ],
+                this.options,
+                this.__infoField(),
+                {
+                  record: record,
+                },
+              )
+            : new CsvError(
+                "CSV_RECORD_INCONSISTENT_COLUMNS",
+                [
+                  "Invalid Record Length:",
+                  `columns length is ${columns.length},`, // rename columns
+                  `got ${recordLength} on line ${this.info.lines}`,
+                ],
+                this.options,
+                this.__infoField(),
+                {
+                  record: record,
+                },
+              );
+        if (
+          relax_column_count === true ||
+          (relax_column_count_less === true &&
+            recordLength < this.state.expectedRecordLength) ||
+          (relax_column_count_more === true &&
+            recordLength > this.state.expectedRecordLength)
+        ) {
+          this.info.invalid_field_length++;
+          this.state.error = err;
+          // Error is undefined with skip_records_with_error
+        } else {
+          const finalErr = this.__error(err);
+          if (finalErr) return finalErr;
+        }
+      }
+      if (skip_records_with_empty_values === true && isRecordEmpty(record)) {
+        this.__resetRecord();
+        return;
+      }
+      if (this.state.recordHasError === true) {
+        this.__resetRecord();
+        this.state.recordHasError = false;
+        return;
+      }
+      this.info.records++;
+      if (from === 1 || this.info.records >= from) {
+        const { objname } = this.options;
+        // With columns, records are object
+        if (columns !== false) {
+          const obj = {};
+          // Transform record array to an object
+          for (let i = 0, l = record.length; i < l; i++) {
+            if (columns[i] === undefined || columns[i].disabled) continue;
+            // Turn duplicate columns into an array
+            if (
+              group_columns_by_name === true &&
+              obj[columns[i].name] !== undefined
+            ) {
+              if (Array.isArray(obj[columns[i].name])) {
+                obj[columns[i].name] = obj[columns[i].name].concat(record[i]);
+              } else {
+                obj[columns[i].name] = [obj[columns[i].name], record[i]];
+              }
+            } else {
+              obj[columns[i].name] = record[i];
+            }
+          }
+          // Without objname (default)
+          if (raw === true || info === true) {
+            const extRecord = Object.assign(
+              { record: obj },
+              raw === true
+                ? { raw: this.state.rawBuffer.toString(encoding) }
+                : {},
+              info === true ? { info: this.__infoRecord() } : {},
+            );
+            const err = this.__push(
+              objname === undefined ? extRecord : [obj[objname], extRecord],
+              push,
+            );
+            if (err) {
+              return err;
+            }
+          } else {
+            const err = this.__push(
+              objname === undefined ? obj : [obj[objname], obj],
+              push,
+            );
+            if (err) {
+              return err;
+            }
+          }
+          // Without columns, records are array
+        } else {
+          if (raw === true || info === true) {
+            const extRecord = Object.assign(
+              { record: record },
+              raw === true
+                ? { raw: this.state.rawBuffer.toString(encoding) }
+                : {},
+              info === true ? { info: this.__infoRecord() } : {},
+            );
+            const err = this.__push(
+              objname === undefined ? extRecord : [record[objname], extRecord],
+              push,
+            );
+            if (err) {
+              return err;
+            }
+          } else {
+            const err = this.__push(
+              objname === undefined ? record : [record[objname], record],
+              push,
+            );
+            if (err) {
+              return err;
+            }
+          }
+        }
+      }
+      this.__resetRecord();
+    },
+    __firstLineToColumns: function (record) {
+      const { firstLineToHeaders } = this.state;
+      try {
+        const headers =
+          firstLineToHeaders === undefined
+            ? record
+            : firstLineToHeaders.call(null, record);
+        if (!Array.isArray(headers)) {
+          return this.__error(
+            new CsvError(
+              "CSV_INVALID_COLUMN_MAPPING",
+              [
+                "Invalid Column Mapping:",
+                "expect an array from column function,",
+                `got ${JSON.stringify(headers)}`,
+              ],
+              this.options,
+              this.__infoField(),
+              {
+                headers: headers,
+              },
+            ),
+          );
+        }
+        const normalizedHeaders = normalize_columns_array(headers);
+        this.state.expectedRecordLength = normalizedHeaders.length;
+        this.options.columns = normalizedHeaders;
+        this.__resetRecord();
+        return;
+      } catch (err) {
+        return err;
+      }
+    },
+    __resetRecord: function () {
+      if (this.options.raw === true) {
+        this.state.rawBuffer.reset();
+      }
+      this.state.error = undefined;
+      this.state.record = [];
+      this.state.record_length = 0;
+    },
+    __onField: function () {
+      const { cast, encoding, rtrim, max_record_size } = this.options;
+      const { enabled, wasQuoting } = this.state;
+      // Short circuit for the from_line options
+      if (enabled === false) {
+        return this.__resetField();
+      }
+      let field = this.state.field.toString(encoding);
+      if (rtrim === true && wasQuoting === false) {
+        field = field.trimRight();
+      }
+      if (cast === true) {
+        const [err, f] = this.__cast(field);
+        if (err !== undefined) return err;
+        field = f;
+      }
+      this.state.record.push(field);
+      // Increment record length if record size must not exceed a limit
+      if (max_record_size !== 0 && typeof field === "string") {
+        this.state.record_length += field.length;
+      }
+      this.__resetField();
+    },
+    __resetField: function () {
+      this.state.field.reset();
+      this.state.wasQuoting = false;
+    },
+    __push: function (record, push) {
+      const { on_record } = this.options;
+      if (on_record !== undefined) {
+        const info = this.__infoRecord();
+        try {
+          record = on_record.call(null, record, info);
+        } catch (err) {
+          return err;
+        }
+        if (record === undefined || record === null) {
+          return;
+        }
+      }
+      this.info.bytes_records += this.info.bytes;
+      push(record);
+    },
+    // Return a tuple with the error and the casted value
+    __cast: function (field) {
+      const { columns, relax_column_count } = this.options;
+      const isColumns = Array.isArray(columns);
+      // Dont loose time calling cast
+      // because the final record is an object
+      // and this field can't be associated to a key present in columns
+      if (
+        isColumns === true &&
+        relax_column_count &&
+        this.options.columns.length <= this.state.record.length
+      ) {
+        return [undefined, undefined];
+      }
+      if (this.state.castField !== null) {
+        try {
+          const info = this.__infoField();
+          return [undefined, this.state.castField.call(null, field, info)];
+        } catch (err) {
+          return [err];
+        }
+      }
+      if (this.__isFloat(field)) {
+        return [undefined, parseFloat(field)];
+      } else if (this.options.cast_date !== false) {
+        const info = this.__infoField();
+        return [undefined, this.options.cast_date.call(null, field, info)];
+      }
+      return [undefined, field];
+    },
+    // Helper to test if a character is a space or a line delimiter
+    __isCharTrimable: function (buf, pos) {
+      const isTrim = (buf, pos) => {
+        const { timchars } = this.state;
+        loop1: for (let i = 0; i < timchars.length; i++) {
+          const timchar = timchars[i];
+          for (let j = 0; j < timchar.length; j++) {
+            if (timchar[j] !== buf[pos + j]) continue loop1;
+          }
+          return timchar.length;
+        }
+        return 0;
+      };
+      return isTrim(buf, pos);
+    },
+    // Keep it in case we implement the `cast_int` option
+    // __isInt(value){
+    //   // return Number.isInteger(parseInt(value))
+    //   // return !isNaN( parseInt( obj ) );
+    //   return /^(\-|\+)?[1-9][0-9]*$/.test(value)
+    // }
+    __isFloat: function (value) {
+      return value - parseFloat(value) + 1 >= 0; // Borrowed from jquery
+    },
+    __compareBytes: function (sourceBuf, targetBuf, targetPos, firstByte) {
+      if (sourceBuf[0] !== firstByte) return 0;
+      const sourceLength = sourceBuf.length;
+      for (let i = 1; i < sourceLength; i++) {
+        if (sourceBuf[i] !== targetBuf[targetPos + i]) return 0;
+      }
+      return sourceLength;
+    },
+    __isDelimiter: function (buf, pos, chr) {
+      const { delimiter, ignore_last_delimiters } = this.options;
+      if (
+        ignore_last_delimiters === true &&
+        this.state.record.length === this.options.columns.length - 1
+      ) {
+        return 0;
+      } else if (
+        ignore_last_delimiters !== false &&
+        typeof ignore_last_delimiters === "number" &&
+        this.state.record.length === ignore_last_delimiters - 1
+      ) {
+        return 0;
+      }
+      loop1: for (let i = 0; i < delimiter.length; i++) {
+        const del = delimiter[i];
+        if (del[0] === chr) {
+          for (let j = 1; j < del.length; j++) {
+            if (del[j] !== buf[pos + j]) continue loop1;
+          }
+          return del.length;
+        }
+      }
+      return 0;
+    },
+    __isRecordDelimiter: function (chr, buf, pos) {
+      const { record_delimiter } = this.options;
+      const recordDelimiterLength = record_delimiter.length;
+      loop1: for (let i = 0; i < recordDelimiterLength; i++) {
+        const rd = record_delimiter[i];
+        const rdLength = rd.length;
+        if (rd[0] !== chr) {
+          continue;
+        }
+        for (let j = 1; j < rdLength; j++) {
+          if (rd[j] !== buf[pos + j]) {
+            continue loop1;
+          }
+        }
+        return rd.length;
+      }
+      return 0;
+    },
+    __isEscape: function (buf, pos, chr) {
+      const { escape } = this.options;
+      if (escape === null) return false;
+      const l = escape.length;
+      if (escape[0] === chr) {
+        for (let i = 0; i < l; i++) {
+          if (escape[i] !== buf[pos + i]) {
+            return false;
+          }
+        }
+        return true;
+      }
+      return false;
+    },
+    __isQuote: function (buf, pos) {
+      const { quote } = this.options;
+      if (quote === null) return false;
+      const l = quote.length;
+      for (let i = 0; i < l; i++) {
+        if (quote[i] !== buf[pos + i]) {
+          return false;
+        }
+      }
+      return true;
+    },
+    __autoDiscoverRecordDelimiter: function (buf, pos) {
+      const { encoding } = this.options;
+      // Note, we don't need to cache this information in state,
+      // It is only called on the first line until we find out a suitable
+      // record delimiter.
+      const rds = [
+        // Important, the windows line ending must be before mac os 9
+        Buffer.from("\r\n", encoding),
+        Buffer.from("\n", encoding),
+        Buffer.from("\r", encoding),
+      ];
+      loop: for (let i = 0; i < rds.length; i++) {
+        const l = rds[i].length;
+        for (let j = 0; j < l; j++) {
+          if (rds[i][j] !== buf[pos + j]) {
+            continue loop;
+          }
+        }
+        this.options.record_delimiter.push(rds[i]);
+        this.state.recordDelimiterMaxLength = rds[i].length;
+        return rds[i].length;
+      }
+      return 0;
+    },
+    __error: function (msg) {
+      const { encoding, raw, skip_records_with_error } = this.options;
+      const err = typeof msg === "string" ? new Error(msg) : msg;
+      if (skip_records_with_error) {
+        this.state.recordHasError = true;
+        if (this.options.on_skip !== undefined) {
+          try {
+            this.options.on_skip(
+              err,
+              raw ? this.state.rawBuffer.toString(encoding) : undefined,
+            );
+          } catch (err) {
+            return err;
+          }
+        }
+        // this.emit('skip', err, raw ? this.state.rawBuffer.toString(encoding) : undefined);
+        return undefined;
+      } else {
+        return err;
+      }
+    },
+    __infoDataSet: function () {
+      return {
+        ...this.info,
+        columns: this.options.columns,
+      };
+    },
+    __infoRecord: function () {
+      const { columns, raw, encoding } = this.options;
+      return {
+        ...this.__infoDataSet(),
+        bytes_records: this.info.bytes,
+        error: this.state.error,
+        header: columns === true,
+        index: this.state.record.length,
+        raw: raw ? this.state.rawBuffer.toString(encoding) : undefined,
+      };
+    },
+    __infoField: function () {
+      const { columns } = this.options;
+      const isColumns = Array.isArray(columns);
+      // Bytes records are only incremented when all records'fields are parsed
+      const bytes_records = this.info.bytes_records;
+      return {
+        ...this.__infoRecord(),
+        bytes_records: bytes_records,
+        column:
+          isColumns === true
+            ? columns.length > this.state.record.length
+              ? columns[this.state.record.length].name
+              : null
+            : this.state.record.length,
+        quoting: this.state.wasQuoting,
+      };
+    },
+  };
+};
+
+
+
+;// CONCATENATED MODULE: ./node_modules/csv-parse/lib/sync.js
+
+
+const parse = function (data, opts = {}) {
+  if (typeof data === "string") {
+    data = Buffer.from(data);
+  }
+  const records = opts && opts.objname ? {} : [];
+  const parser = transform(opts);
+  const push = (record) => {
+    if (parser.options.objname === undefined) records.push(record);
+    else {
+      records[record[0]] = record[1];
+    }
+  };
+  const close = () => {};
+  const error = parser.parse(data, true, push, close);
+  if (error !== undefined) throw error;
+  // 250606: `parser.parse` was implemented as 2 calls:
+  // const err1 = parser.parse(data, false, push, close);
+  // if (err1 !== undefined) throw err1;
+  // const err2 = parser.parse(undefined, true, push, close);
+  // if (err2 !== undefined) throw err2;
+  return records;
+};
+
+// export default parse
+
+
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/projection/sources/formats.ts
+/**
+ * Parsing data files and HTTP bodies into items: JSON (an array, an object, or the array at `items`),
+ * NDJSON (one JSON value per line), CSV (RFC 4180: header row, quoted fields, `""` escapes, CRLF) and
+ * YAML. Errors name the source and the line.
+ */
+
+
+
+
+/**
+ * Format from a file name or URL path extension, or undefined.
+ *
+ * @example
+ * formatOfName('data/runs.jsonl'); // 'ndjson'
+ */
+function formatOfName(name) {
+    const m = /\.([A-Za-z]+)$/.exec(name.split(/[?#]/)[0] ?? '');
+    const ext = m?.[1]?.toLowerCase();
+    if (ext === 'json')
+        return 'json';
+    if (ext === 'ndjson' || ext === 'jsonl')
+        return 'ndjson';
+    if (ext === 'csv')
+        return 'csv';
+    if (ext === 'yaml' || ext === 'yml')
+        return 'yaml';
+    return undefined;
+}
+/**
+ * Format from a Content-Type header, or undefined.
+ *
+ * @example
+ * formatOfContentType('text/csv; charset=utf-8'); // 'csv'
+ */
+function formatOfContentType(type) {
+    const t = (type ?? '').split(';')[0].trim().toLowerCase();
+    if (t === 'application/x-ndjson' || t === 'application/ndjson' || t === 'application/jsonl')
+        return 'ndjson';
+    if (t === 'text/csv')
+        return 'csv';
+    if (t === 'application/yaml' || t === 'text/yaml' || t === 'application/x-yaml')
+        return 'yaml';
+    if (t === 'application/json' || t.endsWith('+json'))
+        return 'json';
+    return undefined;
+}
+/**
+ * Parse CSV (RFC 4180: quoted fields, doubled quotes, CRLF, a BOM, quoted newlines) into one object per
+ * row, keyed by the header row (values stay strings), with `csv-parse`. Problems name the row as a
+ * spreadsheet would (the header is row 1).
+ *
+ * @example
+ * parseCsv('id,name\n1,"a, b"\n'); // [{ id: '1', name: 'a, b' }]
+ */
+function parseCsv(text, where = 'CSV') {
+    try {
+        return parse(text, { columns: true, bom: true, skip_empty_lines: true });
+    }
+    catch (e) {
+        throw csvProblem(e, where);
+    }
+}
+function csvProblem(e, where) {
+    if (!(e instanceof CsvError))
+        return e;
+    const at = e;
+    if (e.code === 'CSV_RECORD_INCONSISTENT_COLUMNS') {
+        const row = (at.records ?? 0) + 2;
+        const header = Array.isArray(at.columns) ? at.columns.length : undefined;
+        return new core_errors/* InvalidResponse */.h5(`${where}: row ${row} has ${at.record?.length ?? '?'} fields${header === undefined ? '' : `, the header has ${header}`}`, { where, row });
+    }
+    if (e.code === 'CSV_QUOTE_NOT_CLOSED') {
+        return new core_errors/* InvalidResponse */.h5(`${where}: unclosed quoted field (line ${at.lines ?? '?'})`, { where, line: at.lines });
+    }
+    return new core_errors/* InvalidResponse */.h5(`${where}: ${e.message}`, { where, line: at.lines });
+}
+/**
+ * Items of a body: each array element, each NDJSON line, each CSV row, or the document itself when it is
+ * not an array. `items` picks the array out of a JSON/YAML document.
+ *
+ * @example
+ * parseItems('{"data":{"items":[1,2]}}', 'json', 'http source', 'data.items'); // [1, 2]
+ */
+function parseItems(text, format, where, items) {
+    if (format === 'csv')
+        return parseCsv(text, where);
+    if (format === 'ndjson') {
+        const out = [];
+        text.split(/\r?\n/).forEach((l, n) => {
+            if (l.trim() === '')
+                return;
+            try {
+                out.push(JSON.parse(l));
+            }
+            catch (e) {
+                throw new core_errors/* InvalidResponse */.h5(`${where}: line ${n + 1} is not JSON: ${e.message}`, {
+                    where,
+                    line: n + 1,
+                });
+            }
+        });
+        return out;
+    }
+    let value;
+    try {
+        value = format === 'yaml' ? (0,dist/* parse */.qg)(text) : JSON.parse(text);
+    }
+    catch (e) {
+        throw new core_errors/* InvalidResponse */.h5(`${where}: not valid ${format.toUpperCase()}: ${e.message.split('\n')[0]}`, {
+            where,
+        });
+    }
+    if (items !== undefined) {
+        const list = (0,spec/* valueAt */.fK)(value, items);
+        if (!Array.isArray(list))
+            throw new core_errors/* InvalidResponse */.h5(`${where}: "${items}" is not an array`, { where, items });
+        return list;
+    }
+    return Array.isArray(value) ? value : [value];
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/paginate.ts
+/**
+ * `paginate`: the plain public form of reading every page of a list endpoint (the run's own readers use
+ * list-pages.ts, which adds conditional reads and the budget). `Link: rel="next"` is followed only while it
+ * stays inside the API (origin and path prefix, api-url.ts), so the token is never sent anywhere else, and
+ * never back to a page already read or past `maxPages` (page-walk.ts).
+ */
+
+
+
+/**
+ * GET every page of a list endpoint. Yields each page's array.
+ *
+ * @example
+ * for await (const page of paginate(octokit, 'GET /repos/{owner}/{repo}/releases', { owner: 'o', repo: 'r' })) console.log(page.length);
+ */
+async function* paginate(client, route, params, apiUrl, maxPages = DEFAULT_MAX_PAGES) {
+    const ctx = { apiUrl: apiBaseOf(client, apiUrl) };
+    const walk = new PageWalk(maxPages, route);
+    walk.visit('');
+    let res = await client.request(route, params);
+    for (;;) {
+        if (!Array.isArray(res.data)) {
+            throw new InvalidResponse(`${route} did not return an array`, { route, status: res.status });
+        }
+        yield res.data;
+        const next = nextOnOrigin(ctx, res.headers.link, route);
+        if (!next)
+            return;
+        walk.visit(next);
+        res = await client.request({ method: 'GET', url: apiRequestUrl(ctx, next) });
+    }
+}
+
+// EXTERNAL MODULE: ./node_modules/picomatch/index.js
+var picomatch = __nccwpck_require__(4006);
+var picomatch_default = /*#__PURE__*/__nccwpck_require__.n(picomatch);
+;// CONCATENATED MODULE: ./src/projection/sources/glob.ts
+/**
+ * Workspace globs for `type: files` (`data/**\/*.json`): `*` and `?` within a path segment, `**` for any
+ * number of directories, `{a,b}` alternatives (nested too) and `[abc]`/`[!abc]` classes, matched by
+ * `picomatch` (dotfiles included: a workspace file is data whatever its name; POSIX classes, so `[!a]`
+ * negates as in a shell). The files source walks only below the glob's literal prefix, never follows
+ * symbolic links to directories, and skips `.git`.
+ */
+
+/**
+ * A regular expression for a glob over `/`-separated relative paths.
+ *
+ * @example
+ * globToRegExp('data/**\/*.json').test('data/a/b.json'); // true
+ */
+function globToRegExp(glob) {
+    return picomatch_default().makeRe(glob, { dot: true, posix: true });
+}
+/**
+ * The directory below which a glob can match (its segments before the first wildcard; for a plain path,
+ * the file's directory).
+ *
+ * @example
+ * globBase('data/*\/x.json'); // 'data'
+ */
+function globBase(glob) {
+    const scanned = picomatch_default().scan(glob);
+    if (scanned.isGlob)
+        return scanned.base;
+    return glob.includes('/') ? glob.slice(0, glob.lastIndexOf('/')) : '';
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/files.ts
+/**
+ * `type: files` — documents from workspace files (`glob: data/**\/*.json`; JSON, YAML, CSV, NDJSON), so a
+ * job can commit what earlier steps generated, atomically and verified, without `git push`. Paths are
+ * confined to the workspace: globs are relative without `..` (checked in the spec), directories reached
+ * through symbolic links are not entered, and a file whose real path is outside the workspace is an error.
+ */
+
+
+
+/** Largest file read (bytes). */
+const MAX_FILE_BYTES = 50 * 1024 * 1024;
+/**
+ * The workspace-relative paths matching the globs, sorted, without duplicates.
+ *
+ * @example
+ * await matchFiles('/work/ws', ['data/**\/*.json']); // ['data/a.json', 'data/sub/b.json']
+ */
+async function matchFiles(workspace, globs) {
+    const { readdir, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const { join, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const root = await realpath(workspace);
+    const found = new Set();
+    for (const glob of globs) {
+        const re = globToRegExp(glob);
+        const base = globBase(glob);
+        const walk = async (rel) => {
+            let entries;
+            try {
+                entries = await readdir(join(root, rel), { withFileTypes: true });
+            }
+            catch (e) {
+                if (e.code === 'ENOENT' || e.code === 'ENOTDIR')
+                    return;
+                throw e;
+            }
+            for (const e of entries) {
+                const path = rel ? `${rel}/${e.name}` : e.name;
+                if (e.isDirectory()) {
+                    if (e.name !== '.git')
+                        await walk(path);
+                }
+                else if ((e.isFile() || e.isSymbolicLink()) && re.test(path)) {
+                    found.add(path);
+                }
+            }
+        };
+        // The base itself must stay inside the workspace even when it is a symbolic link.
+        if (base) {
+            let real;
+            try {
+                real = await realpath(join(root, base));
+            }
+            catch {
+                continue;
+            }
+            if (real !== root && !real.startsWith(root + sep)) {
+                throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${base} leads outside the workspace (${workspace})`);
+            }
+        }
+        await walk(base);
+    }
+    return [...found].sort();
+}
+/**
+ * One page per file.
+ *
+ * @example
+ * for await (const page of readFiles(ctx, { type: 'files', glob: ['data/**\/*.json'] })) console.log(page.repository);
+ */
+async function* readFiles(ctx, source) {
+    const { readFile, realpath, stat } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const { join, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const root = await realpath(ctx.workspace);
+    const paths = await matchFiles(ctx.workspace, source.glob);
+    if (paths.length === 0)
+        ctx.log(`files source: no file matches ${source.glob.join(', ')} in the workspace`);
+    let page = 0;
+    for (const path of paths) {
+        const real = await realpath(join(root, path));
+        if (real !== root && !real.startsWith(root + sep)) {
+            throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${path} is a symbolic link to ${real}, outside the workspace; only files inside the workspace are read`);
+        }
+        const size = (await stat(real)).size;
+        if (size > MAX_FILE_BYTES) {
+            throw new core_errors/* InvalidConfig */.OZ('source.glob', `files source: ${path} has ${size} bytes, more than ${MAX_FILE_BYTES}`);
+        }
+        const format = source.format ?? formatOfName(path);
+        if (!format) {
+            throw new core_errors/* InvalidConfig */.OZ('source.format', `files source: cannot tell the format of ${path} from its extension; set format: json, yaml, csv or ndjson`);
+        }
+        const list = parseItems(await readFile(real, 'utf8'), format, `files source ${path}`, source.items);
+        const slash = path.lastIndexOf('/');
+        const dir = slash < 0 ? '' : path.slice(0, slash);
+        const base = path.slice(slash + 1);
+        const dot = base.lastIndexOf('.');
+        const name = dot > 0 ? base.slice(0, dot) : base;
+        const file = dir ? `${dir}/${name}` : name;
+        yield {
+            repository: path,
+            page: ++page,
+            items: list.map((item, index) => ({
+                repository: '',
+                vars: { path, file, dir, name, index },
+                item,
+                matches: true,
+            })),
+        };
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
+;// CONCATENATED MODULE: ./src/projection/sources/http-fetch.ts
+/**
+ * One GET of an `http` source, bounded every way a server could keep a job busy: a timeout for the answer
+ * to start and between two chunks of its body (`timeout`, seconds), a body size cap enforced while reading
+ * (a body that never ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec
+ * allows, and retries of 5xx/429 and lost connections with the shared full-jitter backoff, honouring
+ * `Retry-After`. The GitHub token is never involved (plain `fetch`).
+ */
+
+
+
+
+
+/** Largest body accepted (bytes). */
+const MAX_HTTP_BYTES = 50 * 1024 * 1024;
+/** Default seconds an answer may take to start, and a body may pause between chunks. */
+const DEFAULT_HTTP_TIMEOUT_SECONDS = 30;
+/** Retries of a 5xx, a 429 or a lost connection (then the run fails, committing nothing). */
+const HTTP_RETRIES = 3;
+/** Longest `Retry-After` sat out; a server asking for more fails the run naming the wait. */
+const MAX_RETRY_AFTER_SECONDS = 60;
+const MAX_REDIRECTS = 5;
+const BACKOFF = { baseMs: 500, capMs: 10_000 };
+/**
+ * GET with retries; resolves with the final answer (any status the caller judges) and its body.
+ *
+ * @example
+ * const answer = await httpGet(ctx, { url, headers, allowed: new Set(['example.com']), timeoutMs: 30_000 });
+ */
+async function httpGet(ctx, get) {
+    const sleep = ctx.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
+    for (let attempt = 1;; attempt++) {
+        const outcome = await attemptGet(ctx, get).catch((e) => e);
+        const wait = retryWait(outcome, attempt, get.url);
+        if (wait === undefined) {
+            if (outcome instanceof Error)
+                throw outcome;
+            return outcome;
+        }
+        await sleep(wait);
+    }
+}
+/** How long to wait before another attempt, or undefined when the outcome is final. */
+function retryWait(outcome, attempt, url) {
+    const transient = outcome instanceof core_errors/* TransportError */.wX ||
+        (!(outcome instanceof Error) && (outcome.status === 429 || outcome.status >= 500));
+    if (!transient || attempt > HTTP_RETRIES)
+        return undefined;
+    if (outcome instanceof Error)
+        return (0,backoff/* fullJitterDelay */.x4)(attempt, BACKOFF, Math.random);
+    const after = (0,transport_headers/* parseRetryAfter */.mu)(outcome.headers.get('retry-after'));
+    if (after === undefined)
+        return (0,backoff/* fullJitterDelay */.x4)(attempt, BACKOFF, Math.random);
+    if (after > MAX_RETRY_AFTER_SECONDS) {
+        throw new core_errors/* RateLimited */.JH(`http source: GET ${url} answered ${outcome.status} asking to retry after ${after} s (more than ${MAX_RETRY_AFTER_SECONDS} s); try the run later`, { retryAfter: after, status: outcome.status, operation: SOURCE_OPERATION });
+    }
+    return after * 1000;
+}
+/** One attempt: redirects followed by hand to allowed hosts, the body read under the timeout and cap. */
+async function attemptGet(ctx, get) {
+    const watchdog = new Watchdog(get.timeoutMs);
+    try {
+        let current = get.url;
+        for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+            const res = await watchdog.run(current, () => ctx.fetch(current, { method: 'GET', headers: get.headers, redirect: 'manual', signal: watchdog.signal }));
+            const location = res.status >= 300 && res.status <= 399 && res.status !== 304 && res.headers.get('location');
+            if (!location)
+                return { status: res.status, headers: res.headers, body: await readBody(res, current, watchdog) };
+            await res.body?.cancel().catch(() => { });
+            current = allowedRedirect(current, location, get.allowed);
+        }
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, { url: get.url });
+    }
+    finally {
+        watchdog.stop();
+    }
+}
+function allowedRedirect(current, location, allowed) {
+    const next = new URL(location, current);
+    if (!allowed.has(next.host.toLowerCase())) {
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin });
+    }
+    if (next.protocol !== 'https:' && !(next.protocol === 'http:' && (0,spec/* isLoopbackHost */.cW)(next.hostname))) {
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
+            url: current,
+        });
+    }
+    return next.toString();
+}
+/** The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. */
+async function readBody(res, url, watchdog) {
+    const tooLarge = (size) => new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
+        url,
+        limit: MAX_HTTP_BYTES,
+    });
+    const declared = Number(res.headers.get('content-length') ?? Number.NaN);
+    if (declared > MAX_HTTP_BYTES)
+        throw tooLarge(`${declared} bytes (Content-Length)`);
+    if (!res.body)
+        return new Uint8Array(0);
+    const reader = res.body.getReader();
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { done, value } = await watchdog.run(url, () => reader.read());
+        if (done)
+            break;
+        total += value.length;
+        if (total > MAX_HTTP_BYTES) {
+            await reader.cancel().catch(() => { });
+            throw tooLarge('a longer body');
+        }
+        chunks.push(value);
+    }
+    const out = new Uint8Array(total);
+    let at = 0;
+    for (const c of chunks) {
+        out.set(c, at);
+        at += c.length;
+    }
+    return out;
+}
+/**
+ * Aborts the request when nothing arrives for `timeoutMs`: each step (the answer's headers, each body
+ * chunk) restarts the clock, so a slow but steady download is fine and a stalled one is not.
+ */
+class Watchdog {
+    timeoutMs;
+    controller = new AbortController();
+    timer;
+    constructor(timeoutMs) {
+        this.timeoutMs = timeoutMs;
+    }
+    get signal() {
+        return this.controller.signal;
+    }
+    async run(url, step) {
+        this.timer = setTimeout(() => this.controller.abort(), this.timeoutMs);
+        try {
+            return await step();
+        }
+        catch (e) {
+            if (e instanceof core_errors/* InvalidResponse */.h5)
+                throw e;
+            const why = this.controller.signal.aborted
+                ? `no answer for ${this.timeoutMs / 1000} s (the source's "timeout")`
+                : e?.message;
+            throw new core_errors/* TransportError */.wX(`http source: GET ${url} failed: ${why}`, { url }, { cause: e });
+        }
+        finally {
+            clearTimeout(this.timer);
+        }
+    }
+    stop() {
+        clearTimeout(this.timer);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/http.ts
+/**
+ * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
+ * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
+ * named environment variable (a workflow secret) and is sent only to the listed hosts. Every GET is bounded
+ * (http-fetch.ts: timeout, size cap while reading, redirects only to hosts the spec allows, retries).
+ */
+
+
+
+
+
+/**
+ * Every URL of an `http` source, one page per URL.
+ *
+ * @example
+ * for await (const page of readHttp(ctx, { type: 'http', url: ['https://example.com/a.json'] })) …
+ */
+async function* readHttp(ctx, source) {
+    const allowed = new Set([...source.url.map((u) => new URL(u).host.toLowerCase()), ...(source['allow-hosts'] ?? [])]);
+    const headers = {
+        accept: 'application/json, application/x-ndjson, text/csv;q=0.9, */*;q=0.5',
+    };
+    if (source.header) {
+        const value = ctx.env[source.header.env];
+        if (value === undefined || value === '') {
+            throw new core_errors/* InvalidConfig */.OZ('source.header.env', `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; pass the secret to the step, e.g. env: { ${source.header.env}: \${{ secrets.${source.header.env} }} }`);
+        }
+        headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;
+    }
+    let page = 0;
+    const timeoutMs = (source.timeout ?? DEFAULT_HTTP_TIMEOUT_SECONDS) * 1000;
+    for (const url of source.url) {
+        const key = `GET ${url}`;
+        const etag = ctx.book.etags(key)?.[0];
+        const res = await httpGet(ctx, {
+            url,
+            headers: { ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
+            allowed,
+            timeoutMs,
+        });
+        page++;
+        if (res.status === 304 && etag) {
+            ctx.book.save(key, ctx.book.previous(key));
+            yield { repository: url, page, items: [], conditional: { key, notModified: true } };
+            continue;
+        }
+        assertOk(res, url);
+        const list = parseItems(new TextDecoder().decode(res.body), formatOf(source, res, url), `http source ${url}`, source.items);
+        const newEtag = res.headers.get('etag');
+        if (newEtag)
+            ctx.book.save(key, { etags: [newEtag] });
+        yield {
+            repository: url,
+            page,
+            items: list.map((item, index) => ({ repository: '', vars: { url, index }, item, matches: true })),
+            ...(newEtag ? { conditional: { key } } : {}),
+        };
+    }
+}
+function assertOk(res, url) {
+    if (res.status === 404)
+        throw new core_errors/* NotFound */.Mk(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
+    if (res.status < 200 || res.status > 299) {
+        const retried = res.status === 429 || res.status >= 500 ? ` (after ${HTTP_RETRIES} retries)` : '';
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}${retried}`, { url, status: res.status });
+    }
+}
+function formatOf(source, res, url) {
+    return (source.format ??
+        formatOfContentType(res.headers.get('content-type')) ??
+        formatOfName(new URL(url).pathname) ??
+        'json');
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/graphql-queries.ts
+/**
+ * The GraphQL documents the `repository` source sends (checked against GitHub's schema by the emulator's
+ * tests), the shapes they answer with, and what each costs in rate-limit points. Every query asks for
+ * `rateLimit`, which feeds `min-rate-limit`.
+ * See https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api.
+ */
+/** Repositories per query (GitHub's `first` maximum). */
+const GRAPHQL_BATCH = 100;
+const RATE_LIMIT = 'rateLimit { cost limit remaining resetAt used }';
+const BRANCHES = 'refs(refPrefix: "refs/heads/", first: 100, orderBy: {field: ALPHABETICAL, direction: ASC})';
+const BRANCH_PAGE = 'totalCount pageInfo { hasNextPage endCursor } nodes { name target { oid } }';
+/** The fields docdb reads of a repository (one fragment for every query). */
+const REPOSITORY_FRAGMENT = `fragment DocdbRepository on Repository {
+  databaseId
+  name
+  nameWithOwner
+  owner { login }
+  description
+  isPrivate
+  visibility
+  isArchived
+  isFork
+  url
+  createdAt
+  updatedAt
+  pushedAt
+  defaultBranchRef { name }
+  repositoryTopics(first: 20) { nodes { topic { name } } }
+  ${BRANCHES} { ${BRANCH_PAGE} }
+}`;
+/**
+ * The query for listed repositories: one alias per repository.
+ *
+ * @example
+ * repositoriesQuery(2); // query DocdbRepositories($o0: String!, $n0: String!, $o1: String!, $n1: String!) { … }
+ */
+function repositoriesQuery(count) {
+    const vars = [];
+    const fields = [];
+    for (let i = 0; i < count; i++) {
+        vars.push(`$o${i}: String!`, `$n${i}: String!`);
+        fields.push(`  r${i}: repository(owner: $o${i}, name: $n${i}) { ...DocdbRepository }`);
+    }
+    return `query DocdbRepositories(${vars.join(', ')}) {\n  ${RATE_LIMIT}\n${fields.join('\n')}\n}\n${REPOSITORY_FRAGMENT}`;
+}
+/** The query for one page of an owner's repositories (`owner/*`); filters GitHub can apply are arguments. */
+const OWNER_REPOSITORIES_QUERY = `query DocdbOwnerRepositories($login: String!, $first: Int!, $after: String, $isArchived: Boolean, $isFork: Boolean, $privacy: RepositoryPrivacy) {
+  ${RATE_LIMIT}
+  repositoryOwner(login: $login) {
+    login
+    repositories(first: $first, after: $after, ownerAffiliations: [OWNER], orderBy: {field: NAME, direction: ASC}, isArchived: $isArchived, isFork: $isFork, privacy: $privacy) {
+      totalCount
+      pageInfo { hasNextPage endCursor }
+      nodes { ...DocdbRepository }
+    }
+  }
+}
+${REPOSITORY_FRAGMENT}`;
+/**
+ * The query continuing the branch lists of several repositories past their first 100.
+ *
+ * @example
+ * branchesQuery(1); // query DocdbBranches($o0: String!, $n0: String!, $c0: String!) { … }
+ */
+function branchesQuery(count) {
+    const vars = [];
+    const fields = [];
+    for (let i = 0; i < count; i++) {
+        vars.push(`$o${i}: String!`, `$n${i}: String!`, `$c${i}: String!`);
+        fields.push(`  r${i}: repository(owner: $o${i}, name: $n${i}) { refs(refPrefix: "refs/heads/", first: 100, after: $c${i}, orderBy: {field: ALPHABETICAL, direction: ASC}) { ${BRANCH_PAGE} } }`);
+    }
+    return `query DocdbBranches(${vars.join(', ')}) {\n  ${RATE_LIMIT}\n${fields.join('\n')}\n}`;
+}
+/**
+ * Points a query costs: one request per connection per parent node, divided by 100, rounded, at least 1
+ * (https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api#calculating-a-rate-limit-score-before-running-the-call).
+ *
+ * @example
+ * pointsFor(2 * 100); // 2 (a hundred repositories, each with two connections)
+ */
+function pointsFor(connectionRequests) {
+    return Math.max(1, Math.round(connectionRequests / 100));
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/graphql-request.ts
+/**
+ * Running one GraphQL query of a source: the GraphQL budget is checked first and the answer's `rateLimit`
+ * read after. GraphQL reports problems with HTTP 200 and `errors` next to partial `data` (Octokit throws a
+ * GraphqlResponseError for them): NOT_FOUND for one alias becomes docdb's NotFound naming the repository,
+ * RATE_LIMITED becomes RateLimited, anything else an InvalidResponse that suggests `api: rest`.
+ */
+
+
+/**
+ * Run one query costing `points`; `what` names it in messages, `aliasNames` maps an alias (`r0`) to the
+ * repository it reads, so a NOT_FOUND can name the repository.
+ *
+ * @example
+ * const data = await graphqlQuery(ctx, repositoriesQuery(1), { o0: 'octo', n0: 'hello' }, 'GraphQL repositories octo/hello', 1, { r0: 'octo/hello' });
+ */
+async function graphqlQuery(ctx, text, variables, what, points, aliasNames = {}) {
+    if (!ctx.client.graphql) {
+        throw new core_errors/* InvalidResponse */.h5(`${what}: the client has no graphql(); use api: rest`, { operation: SOURCE_OPERATION });
+    }
+    ctx.budget.check('graphql', what, points);
+    let data;
+    try {
+        data = (await ctx.client.graphql(text, variables));
+    }
+    catch (e) {
+        throw queryError(ctx, e, variables, what, aliasNames);
+    }
+    const rl = data?.rateLimit;
+    if (rl && typeof rl.remaining === 'number') {
+        ctx.budget.observe('graphql', {
+            remaining: rl.remaining,
+            limit: Number(rl.limit ?? 0),
+            reset: rl.resetAt ? Math.floor(Date.parse(rl.resetAt) / 1000) : 0,
+        });
+    }
+    return data;
+}
+/** docdb's error for a failed query: a failed request, or an answer with `errors`. */
+function queryError(ctx, e, variables, what, aliasNames) {
+    const f = e;
+    // Octokit's GraphqlResponseError has `errors`; plugin-throttling's "GraphQL Rate Limit Exceeded" has the
+    // answer on `response` (HTTP 200, `errors` in its body).
+    const response = f?.response;
+    const errors = Array.isArray(f?.errors) ? f.errors : response?.data?.errors;
+    if (!Array.isArray(errors))
+        return requestError(e, what);
+    const headers = f.headers ?? response?.headers;
+    ctx.budget.observeHeaders(headers);
+    return answerError(errors, headers, variables, what, aliasNames);
+}
+/** The request itself failed (no GraphQL answer): the one status mapping, worded for GraphQL's token rule. */
+function requestError(e, what) {
+    const mapped = sourceError(e, what, '/graphql');
+    if (mapped instanceof core_errors/* AuthMissing */.$d) {
+        // REST reads public repositories anonymously; GitHub's GraphQL API never does.
+        return new core_errors/* AuthMissing */.$d(`${what}: GitHub's GraphQL API needs a token. Set the "token" input, or "api: rest" on the source to read public repositories without one`, { ...mapped.data }, { cause: e });
+    }
+    return mapped;
+}
+/** GitHub answered with `errors`: rate limited, a repository not found, or anything else. */
+function answerError(errors, headers, variables, what, aliasNames) {
+    const limited = errors.find((x) => x.type === 'RATE_LIMITED');
+    if (limited) {
+        const reset = Number(headers?.['x-ratelimit-reset'] ?? 0) || undefined;
+        return new core_errors/* RateLimited */.JH(`${what}: GitHub GraphQL rate limit exceeded: ${limited.message ?? ''}`.trim(), {
+            ...(reset ? { reset } : {}),
+            operation: SOURCE_OPERATION,
+        });
+    }
+    const missing = errors.find((x) => x.type === 'NOT_FOUND');
+    if (missing) {
+        const alias = String(missing.path?.[0] ?? '');
+        const repository = aliasNames[alias] ?? String(variables.login ?? what);
+        return new core_errors/* NotFound */.Mk(`source repository ${repository} not found (GraphQL: ${missing.message ?? 'NOT_FOUND'}): check the name in the projection spec, and that the token can read it (private repositories of another owner need a token with access; the workflow's GITHUB_TOKEN only sees its own repository)`, { operation: SOURCE_OPERATION, repository });
+    }
+    const messages = errors.map((x) => `${x.type ? `${x.type}: ` : ''}${x.message ?? ''}`).join('; ');
+    return new core_errors/* InvalidResponse */.h5(`${what}: GitHub's GraphQL API answered with errors: ${messages}. If this is a GitHub Enterprise Server without these fields, set "api: rest" on the source`, { operation: SOURCE_OPERATION, errors });
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/select.ts
+/**
+ * Which repositories a source reads: names listed in `repositories`, and `owner/*` expanded to every
+ * repository of an organisation or user (paginated, filtered by `archived`, `forks`, `visibility`,
+ * `topics`). The REST listing tries `GET /orgs/{owner}/repos` and falls back to `GET /users/{owner}/repos`
+ * on 404 (a user, not an organisation); listing pages are read conditionally like every REST list.
+ */
+
+
+
+
+
+
+const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
+/**
+ * Whether a repository passes the `owner/*` filters.
+ *
+ * @example
+ * matchesFilters({ archived: true }, { archived: false }); // false
+ */
+function matchesFilters(repo, f) {
+    if (!include(f.archived, repo.archived === true))
+        return false;
+    if (!include(f.forks, repo.fork === true))
+        return false;
+    const isPrivate = repo.private === true || (typeof repo.visibility === 'string' && repo.visibility !== 'public');
+    if (f.visibility === 'public' && isPrivate)
+        return false;
+    if (f.visibility === 'private' && !isPrivate)
+        return false;
+    if (f.topics?.length) {
+        const topics = Array.isArray(repo.topics) ? repo.topics.map(String) : [];
+        if (!f.topics.every((t) => topics.includes(t)))
+            return false;
+    }
+    return true;
+}
+const isWildcard = (selector) => spec/* OWNER_WILDCARD_RE */.rP.test(selector);
+/**
+ * Expand `repositories` to full names, in order, without duplicates (case-insensitive, like GitHub).
+ *
+ * @example
+ * for await (const name of expandRepositories(ctx, ['octo-org/*', 'octocat/hello-world'], {})) console.log(name);
+ */
+async function* expandRepositories(ctx, selectors, filters) {
+    const seen = new Set();
+    for (const selector of selectors) {
+        const names = isWildcard(selector) ? listOwnerRepositories(ctx, selector.slice(0, -2), filters) : one(selector);
+        for await (const name of names) {
+            if (seen.has(name.toLowerCase()))
+                continue;
+            seen.add(name.toLowerCase());
+            yield name;
+        }
+    }
+}
+async function* one(name) {
+    yield name;
+}
+/**
+ * Every repository of `owner` through REST, filtered, in name order.
+ *
+ * @example
+ * for await (const name of listOwnerRepositories(ctx, 'octo-org', { forks: false })) console.log(name);
+ */
+async function* listOwnerRepositories(ctx, owner, filters) {
+    const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
+    const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
+    for (const [i, first] of attempts.entries()) {
+        let url = first;
+        let pages = 0;
+        const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `repositories of ${owner}/*`);
+        try {
+            while (url) {
+                walk.visit(url);
+                const key = `GET ${url}`;
+                const etag = ctx.book.etags(key)?.[0];
+                const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, url) }, {}, etag);
+                pages++;
+                if (res.status === 304) {
+                    const prev = ctx.book.previous(key);
+                    ctx.book.save(key, prev);
+                    yield* prev.names ?? [];
+                    url = prev.next;
+                    continue;
+                }
+                if (!Array.isArray(res.data)) {
+                    throw new core_errors/* InvalidResponse */.h5(`GET ${url} did not return an array`, { path: url });
+                }
+                const names = res.data
+                    .filter((r) => matchesFilters(r, filters))
+                    .map((r) => String(r.full_name));
+                const next = api_url_nextOnOrigin(ctx, res.headers.link, url);
+                ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
+                yield* names;
+                url = next;
+            }
+            return;
+        }
+        catch (e) {
+            const status = e?.status;
+            // An organisation answers /orgs/…; a user only /users/… (GitHub answers 404 for a user under /orgs/).
+            if (status === 404 && pages === 0 && i === 0)
+                continue;
+            if (status === 404 && pages === 0) {
+                throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GET /orgs/${owner}/repos and /users/${owner}/repos answered 404); check the owner in the projection spec`, { owner, operation: 'projection source' });
+            }
+            throw sourceError(e, `${owner}/*`, url ?? first);
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/repository-graphql.ts
+/**
+ * The `repository` source over GraphQL (`api: graphql`, the default): one query reads up to 100
+ * repositories with description, default branch and their first 100 branch tips — by alias for listed
+ * repositories, or `repositoryOwner.repositories` with cursors for `owner/*`. Branch lists longer than 100
+ * continue with cursors, batched for many repositories in one query (the queries: graphql-queries.ts; running
+ * one, with the budget and GraphQL's errors: graphql-request.ts).
+ *
+ * Items are mapped to REST's field names (`full_name`, `default_branch`, `refs/heads/…` with
+ * `object.sha`), so the `repository` reducer makes byte-identical documents over either API.
+ */
+
+
+
+
+
+
+
+/** REST's shape of a repository node, as the `repository` and `raw` reducers see it. */
+function restShape(node) {
+    return {
+        id: node.databaseId,
+        name: node.name,
+        full_name: node.nameWithOwner,
+        owner: { login: node.owner.login },
+        private: node.isPrivate,
+        visibility: String(node.visibility).toLowerCase(),
+        archived: node.isArchived,
+        fork: node.isFork,
+        description: node.description,
+        default_branch: node.defaultBranchRef?.name ?? null,
+        topics: node.repositoryTopics.nodes.map((t) => t.topic.name),
+        html_url: node.url,
+        created_at: node.createdAt,
+        updated_at: node.updatedAt,
+        pushed_at: node.pushedAt,
+    };
+}
+function branchShapes(page) {
+    return (page?.nodes ?? [])
+        .filter((b) => b.target)
+        .map((b) => ({ ref: `refs/heads/${b.name}`, object: { sha: b.target.oid, type: 'commit' } }));
+}
+/** Continue every branch list with more than 100 entries, several repositories per query. */
+async function completeBranches(ctx, nodes) {
+    const walks = new Map();
+    const walkOf = (n) => walks.get(n) ??
+        walks.set(n, new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GraphQL branches of ${n.nameWithOwner}`)).get(n);
+    let open = nodes.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
+    for (const n of open)
+        walkOf(n).visit('');
+    while (open.length > 0) {
+        const batch = open.slice(0, 50);
+        // An endCursor seen before would read the same page again, forever.
+        for (const n of batch)
+            walkOf(n).visit(n.refs.pageInfo.endCursor);
+        const variables = {};
+        batch.forEach((n, i) => {
+            const { owner, name } = splitRepository(n.nameWithOwner);
+            variables[`o${i}`] = owner;
+            variables[`n${i}`] = name;
+            variables[`c${i}`] = n.refs.pageInfo.endCursor;
+        });
+        const data = await graphqlQuery(ctx, branchesQuery(batch.length), variables, 'GraphQL branch lists', pointsFor(batch.length));
+        batch.forEach((n, i) => {
+            const page = data[`r${i}`]?.refs;
+            if (!page) {
+                n.refs.pageInfo = { hasNextPage: false, endCursor: null };
+                return;
+            }
+            n.refs.nodes.push(...page.nodes);
+            n.refs.pageInfo = page.pageInfo;
+        });
+        open = open.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
+    }
+}
+function toItem(node) {
+    const repository = restShape(node);
+    const { owner, name } = splitRepository(node.nameWithOwner);
+    return {
+        repository: node.nameWithOwner,
+        vars: { owner, name, repo: node.nameWithOwner, defaultBranch: String(repository.default_branch ?? '') },
+        item: { repository, branches: branchShapes(node.refs) },
+        matches: true,
+    };
+}
+/**
+ * Listed repositories, up to 100 per query.
+ *
+ * @example
+ * for await (const page of graphqlRepositories(ctx, ['octo/a', 'octo/b'])) console.log(page.items.length);
+ */
+async function* graphqlRepositories(ctx, names) {
+    const batchSize = Math.min(GRAPHQL_BATCH, ctx.perPage);
+    let page = 0;
+    for (let start = 0; start < names.length; start += batchSize) {
+        const batch = names.slice(start, start + batchSize);
+        const variables = {};
+        const aliases = {};
+        batch.forEach((full, i) => {
+            const { owner, name } = splitRepository(full);
+            variables[`o${i}`] = owner;
+            variables[`n${i}`] = name;
+            aliases[`r${i}`] = full;
+        });
+        const label = batch.length === 1 ? batch[0] : `${batch[0]} … ${batch.at(-1)}`;
+        // Per repository: its branch list and its topics (two connections).
+        const points = pointsFor(2 * batch.length);
+        const data = await graphqlQuery(ctx, repositoriesQuery(batch.length), variables, `GraphQL repositories ${label}`, points, aliases);
+        const nodes = batch.map((full, i) => {
+            const node = data[`r${i}`];
+            if (!node)
+                throw new core_errors/* NotFound */.Mk(`source repository ${full} not found (GraphQL returned null)`, { repository: full });
+            return node;
+        });
+        await completeBranches(ctx, nodes);
+        yield { repository: label, page: ++page, items: nodes.map(toItem) };
+    }
+}
+/**
+ * Every repository of an owner (`owner/*`), 100 per query, filtered.
+ *
+ * @example
+ * for await (const page of graphqlOwnerRepositories(ctx, 'octo-org', { archived: false })) console.log(page.items.length);
+ */
+async function* graphqlOwnerRepositories(ctx, owner, filters) {
+    const variables = { login: owner, first: Math.min(GRAPHQL_BATCH, ctx.perPage) };
+    // Let GitHub filter what it can; the same filters run again on the answer (matchesFilters).
+    if (filters.archived === false || filters.archived === 'only')
+        variables.isArchived = filters.archived === 'only';
+    if (filters.forks === false || filters.forks === 'only')
+        variables.isFork = filters.forks === 'only';
+    if (filters.visibility === 'public' || filters.visibility === 'private') {
+        variables.privacy = filters.visibility.toUpperCase();
+    }
+    let after = null;
+    let page = 0;
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GraphQL repositories of ${owner}/*`);
+    do {
+        walk.visit(after ?? '');
+        const data = await graphqlQuery(ctx, OWNER_REPOSITORIES_QUERY, { ...variables, after }, `GraphQL repositories of ${owner}/*${page ? ` page ${page + 1}` : ''}`, pointsFor(1 + 2 * Number(variables.first)));
+        const ownerNode = data.repositoryOwner;
+        if (!ownerNode) {
+            throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GraphQL repositoryOwner is null); check the owner in the projection spec`, { owner, operation: SOURCE_OPERATION });
+        }
+        const conn = ownerNode.repositories;
+        const nodes = conn.nodes.filter((n) => matchesFilters(restShape(n), filters));
+        await completeBranches(ctx, nodes);
+        yield { repository: `${owner}/*`, page: ++page, items: nodes.map(toItem) };
+        after = conn.pageInfo.hasNextPage ? conn.pageInfo.endCursor : null;
+    } while (after);
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/rest.ts
+/**
+ * `type: rest` — any GitHub REST list endpoint on the configured API origin (`GET /repos/{repo}/actions/runs`),
+ * once per selected repository when the endpoint names `{owner}`, `{name}` or `{repo}`, else once. Pages
+ * follow `Link: rel="next"` (only on the API origin) and are read conditionally; `items` says where the
+ * array is in the answer (`workflow_runs`), and `{item.<field>}` names the documents.
+ */
+
+
+
+
+
+/**
+ * The endpoint's path with `{owner}`, `{name}` and `{repo}` filled (each segment URL-encoded).
+ *
+ * @example
+ * endpointPath('GET /repos/{repo}/actions/runs', 'octo/hello'); // '/repos/octo/hello/actions/runs'
+ */
+function endpointPath(endpoint, repository) {
+    const path = endpoint.replace(/^GET\s+/, '');
+    if (!repository)
+        return path;
+    const split = splitRepository(repository);
+    const owner = encodeURIComponent(split.owner);
+    const name = encodeURIComponent(split.name);
+    return path
+        .replace(/\{owner\}/g, owner)
+        .replace(/\{name\}/g, name)
+        .replace(/\{repo\}/g, `${owner}/${name}`);
+}
+/**
+ * Every page of a `rest` source.
+ *
+ * @example
+ * for await (const page of readRest(ctx, { type: 'rest', endpoint: 'GET /repos/{repo}/actions/runs', items: 'workflow_runs', repositories: ['octo/a'] })) …
+ */
+async function* readRest(ctx, source) {
+    if (!(0,spec/* endpointPerRepository */.xv)(source.endpoint)) {
+        yield* readEndpoint(ctx, source, undefined);
+        return;
+    }
+    for await (const repository of expandRepositories(ctx, source.repositories, source)) {
+        yield* readEndpoint(ctx, source, repository);
+    }
+}
+async function* readEndpoint(ctx, source, repository) {
+    const q = new URLSearchParams();
+    for (const [k, v] of Object.entries(source.params ?? {}))
+        q.set(k, String(v));
+    if (!q.has('per_page'))
+        q.set('per_page', String(ctx.perPage));
+    const label = repository ?? endpointPath(source.endpoint);
+    const base = repository ? repositoryVars(repository) : {};
+    let index = 0;
+    yield* readListPages(ctx, `${endpointPath(source.endpoint, repository)}?${q}`, label, (data) => {
+        const list = source.items ? (0,spec/* valueAt */.fK)(data, source.items) : data;
+        if (!Array.isArray(list)) {
+            throw new core_errors/* InvalidResponse */.h5(`${source.endpoint}${repository ? ` (${repository})` : ''}: ${source.items ? `"${source.items}" in the answer is not an array` : 'the answer is not an array; set "items" to the field holding the list (e.g. items: workflow_runs)'}`, { endpoint: source.endpoint });
+        }
+        return {
+            items: list.map((item) => ({
+                repository: repository ?? '',
+                vars: { ...base, index: index++ },
+                item,
+                matches: true,
+            })),
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/read-source.ts
+/**
+ * One projection's source, read page by page whatever its type: repository selection (`owner/*`
+ * expanded), GraphQL or REST for `repository`, the per-repository lists, `rest`, `http` and `files`.
+ */
+
+
+
+
+
+
+
+/**
+ * Every page of a source.
+ *
+ * @example
+ * for await (const page of readSource(ctx, projection.source)) for (const item of page.items) …
+ */
+async function* readSource(ctx, source) {
+    const wants = ctx.wants ?? (() => true);
+    switch (source.type) {
+        case 'repository': {
+            if (source.api === 'rest') {
+                for await (const repository of expandRepositories(ctx, source.repositories, source)) {
+                    if (wants(repository))
+                        yield* restRepository(ctx, repository);
+                }
+                return;
+            }
+            // Listed repositories first (by alias, 100 per query), then each `owner/*` (100 per page).
+            const seen = new Set();
+            const listed = source.repositories.filter((r) => !isWildcard(r));
+            for (const r of listed)
+                seen.add(r.toLowerCase());
+            const named = listed.filter(wants);
+            if (named.length > 0)
+                yield* graphqlRepositories(ctx, named);
+            for (const selector of source.repositories.filter(isWildcard)) {
+                for await (const page of graphqlOwnerRepositories(ctx, selector.slice(0, -2), source)) {
+                    const items = page.items.filter((it) => {
+                        const k = it.repository.toLowerCase();
+                        if (seen.has(k))
+                            return false;
+                        seen.add(k);
+                        return true;
+                    });
+                    yield { ...page, items };
+                }
+            }
+            return;
+        }
+        case 'issues':
+        case 'pulls':
+        case 'releases':
+            for await (const repository of expandRepositories(ctx, source.repositories, source)) {
+                yield* per_repository_readRepositoryItems(ctx, source, repository, ctx.since?.(repository));
+            }
+            return;
+        case 'rest':
+            yield* readRest(ctx, source);
+            return;
+        case 'http':
+            yield* readHttp(ctx, source);
+            return;
+        case 'files':
+            yield* readFiles(ctx, source);
+            return;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/index.ts
+/**
+ * sources/: reading GitHub and other data, page by page, for the runner — one file per source kind
+ * (repository over REST and GraphQL, issues, pulls, releases, rest, http, files) and what they share:
+ * repository selection (`owner/*`), REST list paging, conditional requests (the ETag book), the
+ * rate-limit budget and the confinement of every URL the token goes to (api-url.ts). Depends on spec/
+ * only; run/ reads what is exported here.
+ */
+
+
+
+
+
+
+
+
+
+
+
+/***/ }),
+
+/***/ 1495:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  rP: () => (/* reexport */ OWNER_WILDCARD_RE),
+  vk: () => (/* reexport */ REPO_RE),
+  xv: () => (/* reexport */ endpointPerRepository),
+  tt: () => (/* reexport */ hasDotSegment),
+  cW: () => (/* reexport */ isLoopbackHost),
+  dr: () => (/* reexport */ itemVariables),
+  II: () => (/* reexport */ loadSpec),
+  QC: () => (/* reexport */ parseTemplate),
+  Xm: () => (/* reexport */ renderTemplate),
+  Qp: () => (/* reexport */ templateVariables),
+  fK: () => (/* reexport */ valueAt)
+});
+
+// UNUSED EXPORTS: BUILTIN_REDUCERS, ENDPOINT_RE, REPOSITORY_SOURCES, SEGMENT_RE, SOURCE_DEFAULTS, SOURCE_TYPES, SOURCE_VARIABLES, TemplateError, isItemVariable, parseSpec, readsRepositories
+
+;// CONCATENATED MODULE: ./src/projection/spec/source-types.ts
+/**
+ * What a source is once the spec is validated: the source types, the `SourceSpec` union the readers in
+ * sources/ receive, and the filters of `owner/*` selections. A leaf module: the schema (source-schema.ts),
+ * the defaults and every reader depend on it, it depends on nothing.
+ */
 /** Built-in sources. */
 const SOURCE_TYPES = ['repository', 'issues', 'pulls', 'releases', 'rest', 'http', 'files'];
 /** Sources that read GitHub repositories listed in `repositories` (`owner/name` or `owner/*`). */
 const REPOSITORY_SOURCES = ['repository', 'issues', 'pulls', 'releases', 'rest'];
+/**
+ * @example
+ * if (readsRepositories(source)) console.log(source.repositories);
+ */
+function readsRepositories(source) {
+    return 'repositories' in source;
+}
+/**
+ * Whether a `rest` endpoint is read once per repository.
+ *
+ * @example
+ * endpointPerRepository('GET /repos/{repo}/actions/runs'); // true
+ */
+function endpointPerRepository(endpoint) {
+    return /\{(owner|name|repo)\}/.test(endpoint);
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/defaults.ts
+/**
+ * What a projection gets when the spec leaves something out: the identity and reducer of each source, the
+ * template variables each source provides, and the built-in reducers with the sources each accepts
+ * (reducers/builtins.ts holds the functions themselves; the spec only needs their names).
+ */
+
 /**
  * Template variables each source provides for `identity.id`. Every source also provides `{item.<path>}`,
  * a field of the source item (e.g. `{item.id}`, `{item.head_commit.id}`).
@@ -42488,86 +47384,164 @@ const SOURCE_DEFAULTS = {
     http: { namespace: 'data', type: undefined, id: undefined, reducer: 'raw' },
     files: { namespace: 'data', type: undefined, id: '{file}', reducer: 'raw' },
 };
+/** Built-in reducers and the sources each accepts. `raw` stores the source item as it was read. */
+const BUILTIN_REDUCERS = {
+    repository: ['repository'],
+    issue: ['issues'],
+    pull: ['pulls'],
+    release: ['releases'],
+    raw: SOURCE_TYPES,
+};
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+;// CONCATENATED MODULE: ./src/projection/spec/patterns.ts
+/**
+ * The shapes of names and addresses a spec may contain — repository names, `owner/*` selectors, key
+ * segments, `rest` endpoint paths, plain-http hosts — as plain functions and regular expressions. A leaf
+ * module because the same rules are checked twice: once when the spec is parsed, and again where a value
+ * comes back from an untrusted place (the state file's repository names, an API URL before the token is
+ * sent to it: see sources/api-url.ts).
+ */
 const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
 /** `owner/*`: every repository of an organisation or user. */
 const OWNER_WILDCARD_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/\*$/;
-const repoSelector = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a repository name "owner/name" or "owner/*"' })
+/** One segment of a document key (`namespace`, `type`). */
+const SEGMENT_RE = /^[A-Za-z0-9][A-Za-z0-9._-]*$/;
+/** `GET /path` on the API origin; `{owner}`, `{name}` and `{repo}` are filled per repository. */
+const ENDPOINT_RE = /^GET (\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\})(?:\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\}))*)$/;
+/**
+ * Loopback hosts, the only ones a plain-http URL may name.
+ *
+ * @example
+ * isLoopbackHost(new URL('http://127.0.0.1:8080').hostname); // true
+ */
+function isLoopbackHost(hostname) {
+    return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
+}
+/**
+ * A segment that is, or that a server could read as, `.`/`..` after decoding (`..`, `%2e%2e`, `..%2f`,
+ * `%2e%5c`).
+ *
+ * @example
+ * hasDotSegment('/repos/o/r/%2e%2e/x'); // true
+ * hasDotSegment('/repos/o/r/issues'); // false
+ */
+function hasDotSegment(path) {
+    for (const segment of path.split('/')) {
+        let decoded;
+        try {
+            decoded = decodeURIComponent(segment);
+        }
+        catch {
+            return true; // malformed escapes: refuse rather than guess how a server decodes them
+        }
+        if (decoded.split(/[\\/]/).some((part) => part === '.' || part === '..'))
+            return true;
+    }
+    return false;
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/source-schema.ts
+/**
+ * The `source:` part of a projection spec: one zod schema per source type, joined into `sourceSchema`
+ * (a discriminated union on `type`; `source: issues` is shorthand for `{ type: issues }`). The shape it
+ * produces is `SourceSpec` (source-types.ts); parse.ts turns zod's issues into `file:line` messages.
+ * See docs/projection-spec.md.
+ */
+
+
+
+const repoSelector = schemas/* string */.YjP({ error: 'must be a repository name "owner/name" or "owner/*"' })
     .refine((s) => REPO_RE.test(s) || OWNER_WILDCARD_RE.test(s), {
     error: (i) => `must be a repository name "owner/name", or "owner/*" for every repository of an owner; got ${JSON.stringify(i.input)}`,
 });
-const repositoriesSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([repoSelector, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(repoSelector).min(1, { error: 'must list at least one repository' })], {
+const repositoriesSchema = schemas/* union */.KCZ([repoSelector, schemas/* array */.YOg(repoSelector).min(1, { error: 'must list at least one repository' })], {
     error: 'must be "owner/name", "owner/*", or a list of them',
 })
     .optional()
     .transform((v) => (v === undefined ? undefined : Array.isArray(v) ? v : [v]));
-const includeOpt = (what) => zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY(), zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('only')], {
+const includeOpt = (what) => schemas/* union */.KCZ([schemas/* boolean */.zMY(), schemas/* literal */.euz('only')], {
     error: `must be true (include ${what}), false (leave them out) or "only"`,
 });
 /** Filters for `owner/*` selections (explicitly named repositories are always read). */
 const selectionFilters = {
     archived: includeOpt('archived repositories').optional(),
     forks: includeOpt('forks').optional(),
-    visibility: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['all', 'public', 'private'], { error: 'must be one of all, public, private' }).optional(),
-    topics: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1), { error: 'must be a list of topics; a repository must carry all of them' })
+    visibility: schemas/* enum */.k5n(['all', 'public', 'private'], { error: 'must be one of all, public, private' }).optional(),
+    topics: schemas/* array */.YOg(schemas/* string */.YjP().min(1), { error: 'must be a list of topics; a repository must carry all of them' })
         .min(1)
         .optional(),
 };
 const FILTER_FIELDS = Object.keys(selectionFilters);
-const isoDate = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
+/** Paging limit of the GitHub list sources (page-walk.ts); default 1,000 pages per listing. */
+const paging = {
+    'max-pages': schemas/* number */.aig({ error: 'must be a whole number of pages from 1 to 100000' })
+        .int({ error: 'must be a whole number of pages from 1 to 100000' })
+        .min(1, { error: 'must be a whole number of pages from 1 to 100000' })
+        .max(100_000, { error: 'must be a whole number of pages from 1 to 100000' })
+        .optional(),
+};
+const isoDate = schemas/* string */.YjP().refine((s) => !Number.isNaN(Date.parse(s)) && /^\d{4}-\d{2}-\d{2}/.test(s), {
     error: 'must be an ISO-8601 date or timestamp, e.g. 2024-01-31 or 2024-01-31T12:00:00Z',
 });
-const stateOpt = zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['open', 'closed', 'all'], { error: 'must be one of open, closed, all' }).default('open');
+const stateOpt = schemas/* enum */.k5n(['open', 'closed', 'all'], { error: 'must be one of open, closed, all' }).default('open');
 /** A dotted path into a JSON value (`workflow_runs`, `data.items`). */
-const itemsPath = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a dotted path to the array in the response, e.g. workflow_runs or data.items' })
+const itemsPath = schemas/* string */.YjP({ error: 'must be a dotted path to the array in the response, e.g. workflow_runs or data.items' })
     .regex(/^[A-Za-z0-9_$-]+(\.[A-Za-z0-9_$-]+)*$/, {
     error: (i) => `must be a dotted path like workflow_runs or data.items, got ${JSON.stringify(i.input)}`,
 });
-const repositorySource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('repository'),
+const repositorySource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('repository'),
     repositories: repositoriesSchema,
-    api: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
+    api: schemas/* enum */.k5n(['graphql', 'rest'], { error: 'must be graphql (default) or rest' }).default('graphql'),
     ...selectionFilters,
+    ...paging,
 });
-const issuesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('issues'),
+const issuesSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('issues'),
     repositories: repositoriesSchema,
     state: stateOpt,
-    labels: zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1)).optional(),
+    labels: schemas/* array */.YOg(schemas/* string */.YjP().min(1)).optional(),
     since: isoDate.optional(),
     ...selectionFilters,
+    ...paging,
 });
-const pullsSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('pulls'),
+const pullsSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('pulls'),
     repositories: repositoriesSchema,
     state: stateOpt,
-    base: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().min(1).optional(),
+    base: schemas/* string */.YjP().min(1).optional(),
     ...selectionFilters,
+    ...paging,
 });
-const releasesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('releases'),
+const releasesSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('releases'),
     repositories: repositoriesSchema,
-    prereleases: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
-    drafts: zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY({ error: 'must be true or false' }).default(true),
+    prereleases: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(true),
+    drafts: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(true),
     ...selectionFilters,
+    ...paging,
 });
-/** `GET /path` on the API origin; `{owner}`, `{name}` and `{repo}` are filled per repository. */
-const ENDPOINT_RE = /^GET (\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\})(?:\/(?:[A-Za-z0-9._~%-]+|\{(?:owner|name|repo)\}))*)$/;
-const restSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('rest'),
-    endpoint: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be "GET /path", e.g. "GET /repos/{repo}/actions/runs"' })
-        .refine((s) => ENDPOINT_RE.test(s) && !(0,_api_url_js__WEBPACK_IMPORTED_MODULE_0__/* .hasDotSegment */ .tt)(s.slice(4)), {
+const restSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('rest'),
+    endpoint: schemas/* string */.YjP({ error: 'must be "GET /path", e.g. "GET /repos/{repo}/actions/runs"' })
+        .refine((s) => ENDPOINT_RE.test(s) && !hasDotSegment(s.slice(4)), {
         error: (i) => `must be "GET /path" on the GitHub API (only GET; path segments of letters, digits, ".", "_", "-", or {owner}, {name}, {repo}; no "." or ".." segment, encoded or not); got ${JSON.stringify(i.input)}`,
     }),
     items: itemsPath.optional(),
-    params: zod__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1P(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP(), zod__WEBPACK_IMPORTED_MODULE_1__/* .number */ .aig(), zod__WEBPACK_IMPORTED_MODULE_1__/* .boolean */ .zMY()]), {
+    params: schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* union */.KCZ([schemas/* string */.YjP(), schemas/* number */.aig(), schemas/* boolean */.zMY()]), {
         error: 'must be a mapping of query parameter → string, number or boolean',
     })
         .optional(),
     repositories: repositoriesSchema,
     ...selectionFilters,
+    ...paging,
 });
 const FORMATS = ['json', 'ndjson', 'csv'];
-const httpUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be an http(s) URL' }).refine((s) => {
+const httpUrl = schemas/* string */.YjP({ error: 'must be an http(s) URL' }).refine((s) => {
     try {
         const u = new URL(s);
         return (u.protocol === 'https:' || u.protocol === 'http:') && !u.username && !u.password;
@@ -42576,276 +47550,752 @@ const httpUrl = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'mus
         return false;
     }
 }, { error: (i) => `must be an https:// URL without credentials, got ${JSON.stringify(i.input)}` });
-const headerName = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be an HTTP header name' })
+const headerName = schemas/* string */.YjP({ error: 'must be an HTTP header name' })
     .regex(/^[A-Za-z0-9!#$%&'*+.^_`|~-]+$/, { error: (i) => `is not an HTTP header name: ${JSON.stringify(i.input)}` });
-const httpSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('http'),
-    url: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([httpUrl, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
-    format: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
-    items: itemsPath.optional(),
-    'allow-hosts': zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name such as cdn.example.com' }))
+const httpSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('http'),
+    timeout: schemas/* number */.aig({ error: 'must be a number of seconds from 1 to 600' })
+        .min(1, { error: 'must be a number of seconds from 1 to 600' })
+        .max(600, { error: 'must be a number of seconds from 1 to 600' })
         .optional(),
-    header: zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
+    url: schemas/* union */.KCZ([httpUrl, schemas/* array */.YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
+    format: schemas/* enum */.k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
+    items: itemsPath.optional(),
+    'allow-hosts': schemas/* array */.YOg(schemas/* string */.YjP().regex(/^[A-Za-z0-9.-]+(:\d+)?$/, { error: 'must be a host name such as cdn.example.com' }))
+        .optional(),
+    header: schemas/* strictObject */.rej({
         name: headerName,
-        env: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must name an environment variable holding the secret' })
+        env: schemas/* string */.YjP({ error: 'must name an environment variable holding the secret' })
             .regex(/^[A-Za-z_][A-Za-z0-9_]*$/, { error: 'must be an environment variable name such as DATA_API_KEY' }),
-        prefix: zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP().optional(),
+        prefix: schemas/* string */.YjP().optional(),
     })
         .optional(),
 });
 const FILE_FORMATS = ['json', 'yaml', 'csv', 'ndjson'];
-const globPattern = zod__WEBPACK_IMPORTED_MODULE_1__/* .string */ .YjP({ error: 'must be a glob relative to the workspace, e.g. data/**/*.json' })
+const globPattern = schemas/* string */.YjP({ error: 'must be a glob relative to the workspace, e.g. data/**/*.json' })
     .min(1)
     .refine((s) => !s.startsWith('/') && !/^[A-Za-z]:/.test(s) && !s.split('/').includes('..') && !s.includes('\\'), {
     error: (i) => `must be a relative glob inside the workspace (no leading "/", no ".." segments, "/" as separator); got ${JSON.stringify(i.input)}`,
 });
-const filesSource = zod__WEBPACK_IMPORTED_MODULE_1__/* .strictObject */ .rej({
-    type: zod__WEBPACK_IMPORTED_MODULE_1__/* .literal */ .euz('files'),
-    glob: zod__WEBPACK_IMPORTED_MODULE_1__/* .union */ .KCZ([globPattern, zod__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YOg(globPattern).min(1)], { error: 'must be a glob or a list of globs' }),
-    format: zod__WEBPACK_IMPORTED_MODULE_1__/* ["enum"] */ .k5n(FILE_FORMATS, { error: `must be one of ${FILE_FORMATS.join(', ')}` }).optional(),
+const filesSource = schemas/* strictObject */.rej({
+    type: schemas/* literal */.euz('files'),
+    glob: schemas/* union */.KCZ([globPattern, schemas/* array */.YOg(globPattern).min(1)], { error: 'must be a glob or a list of globs' }),
+    format: schemas/* enum */.k5n(FILE_FORMATS, { error: `must be one of ${FILE_FORMATS.join(', ')}` }).optional(),
     items: itemsPath.optional(),
 });
-const sourceSchema = zod__WEBPACK_IMPORTED_MODULE_1__/* .preprocess */ .vkY(
+const sourceSchema = schemas/* preprocess */.vkY(
 // `source: issues` is shorthand for `source: { type: issues }`.
-(v) => (typeof v === 'string' ? { type: v } : v), zod__WEBPACK_IMPORTED_MODULE_1__/* .discriminatedUnion */ .gMt('type', [repositorySource, issuesSource, pullsSource, releasesSource, restSource, httpSource, filesSource], {
+(v) => (typeof v === 'string' ? { type: v } : v), schemas/* discriminatedUnion */.gMt('type', [repositorySource, issuesSource, pullsSource, releasesSource, restSource, httpSource, filesSource], {
     error: (i) => i.input === undefined
         ? `is required: one of ${SOURCE_TYPES.join(', ')}, or a mapping with "type"`
         : i.code === 'invalid_union' && i.input && typeof i.input === 'object'
             ? `source.type must be one of ${SOURCE_TYPES.join(', ')}`
             : `must be a source type (${SOURCE_TYPES.join(', ')}) or a mapping with "type"`,
 }));
-function readsRepositories(source) {
-    return 'repositories' in source;
-}
-/** Whether a `rest` endpoint is read once per repository. */
-function endpointPerRepository(endpoint) {
-    return /\{(owner|name|repo)\}/.test(endpoint);
-}
-/** Loopback hosts, the only ones a plain-http URL may name. */
-function isLoopbackHost(hostname) {
-    return hostname === 'localhost' || hostname === '127.0.0.1' || hostname === '[::1]' || hostname === '::1';
-}
 
-
-/***/ }),
-
-/***/ 9843:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   V1: () => (/* binding */ readRepositoryItems),
-/* harmony export */   bQ: () => (/* binding */ supportsIncremental),
-/* harmony export */   cW: () => (/* reexport safe */ _source_http_js__WEBPACK_IMPORTED_MODULE_6__.cW)
-/* harmony export */ });
-/* unused harmony exports paginate, fetchSource */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _api_url_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3641);
-/* harmony import */ var _budget_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9664);
-/* harmony import */ var _conditional_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7897);
-/* harmony import */ var _list_pages_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2740);
-/* harmony import */ var _repository_rest_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6556);
-/* harmony import */ var _source_http_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5889);
+;// CONCATENATED MODULE: ./src/projection/spec/projection-schema.ts
 /**
- * Built-in GitHub sources, fetched through Octokit page by page (bounded memory): each source yields
- * pages of items, and the runner reduces a page before asking for the next one.
- *
- * Pagination follows the `Link: <…>; rel="next"` header, but only to URLs on the configured API
- * origin, so the token is never sent anywhere else (see ARCHITECTURE.md, "GitHub API facts").
+ * The zod schema of the whole spec file: `version`, `defaults` and `projections`, each projection with its
+ * `source` (source-schema.ts), `identity`, `reducer` and `prune`. Field by field only: the rules that join
+ * several fields (templates against the source's variables, reducer/source pairs…) are in
+ * resolve-projection.ts.
  */
 
 
 
-
-
-
-
-/** The part of an Octokit instance the sources use (`@octokit/rest`'s `Octokit` satisfies it). */
-
-/** Whether a source can fetch incrementally from a `since` watermark. */
-function supportsIncremental(type) {
-    return type === 'issues' || type === 'pulls';
-}
-/** A read context without conditional reads, budget floor, shard or workspace (for `fetchSource`). */
-function plainContext(client, options) {
-    return {
-        client,
-        budget: new RateBudget(0),
-        book: new ConditionalBook(undefined, undefined, () => false),
-        perPage: options.perPage ?? 100,
-        apiUrl: apiBaseOf(client, options.apiUrl),
-        fetch: globalThis.fetch,
-        env: {},
-        workspace: '.',
-        log: () => { },
-    };
-}
-function splitRepo(full) {
-    const i = full.indexOf('/');
-    return { owner: full.slice(0, i), name: full.slice(i + 1) };
-}
+const NAME_RE = /^[A-Za-z_][A-Za-z0-9_-]*$/;
+/** Projection names that are properties of every JavaScript object. */
+const RESERVED_NAMES = new Set(['__proto__', 'constructor', 'prototype']);
+const segment = (what) => schemas/* string */.YjP({ error: `must be a string (the ${what} key segment)` }).regex(SEGMENT_RE, {
+    error: (i) => `must be one key segment: letters, digits, ".", "_" or "-", starting with a letter or digit; got ${JSON.stringify(i.input)}`,
+});
+const identitySchema = schemas/* strictObject */.rej({
+    namespace: segment('namespace').optional(),
+    type: segment('type').optional(),
+    id: schemas/* string */.YjP({ error: 'must be a template string such as "{owner}/{name}"' }).min(1).optional(),
+});
+const reducerSchema = schemas/* union */.KCZ([
+    schemas/* string */.YjP().min(1),
+    schemas/* strictObject */.rej({
+        module: schemas/* string */.YjP({ error: 'must be a path to a JavaScript module, e.g. ./reducers/issue.js' }).min(1),
+        export: schemas/* string */.YjP().min(1).optional(),
+    }),
+    schemas/* strictObject */.rej({ builtin: schemas/* string */.YjP().min(1) }),
+], { error: 'must be a built-in reducer name, or a mapping { module: ./path.js, export?: name }' });
+const projectionSchema = schemas/* strictObject */.rej({
+    description: schemas/* string */.YjP().optional(),
+    source: sourceSchema,
+    identity: identitySchema.optional(),
+    reducer: reducerSchema.optional(),
+    prune: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(false),
+});
+const specSchema = schemas/* strictObject */.rej({
+    version: schemas/* literal */.euz(1, { error: 'must be 1 (the only spec version)' }).default(1),
+    defaults: schemas/* strictObject */.rej({ repositories: repositoriesSchema }).optional(),
+    projections: schemas/* record */.g1P(schemas/* string */.YjP().regex(NAME_RE, {
+        error: (i) => `projection name ${JSON.stringify(i.input)} must start with a letter or "_" and contain only letters, digits, "_" and "-"`,
+    }), projectionSchema, {
+        error: (i) => i.code === 'invalid_type'
+            ? 'must be a mapping of projection name to projection (like "jobs:" in a workflow)'
+            : undefined,
+    }),
+});
 /**
- * GET every page of a list endpoint. Yields each page's array; follows `Link` rel="next" only while it
- * stays on the API origin.
- */
-async function* paginate(client, route, params, apiUrl) {
-    let res = await client.request(route, params);
-    let origin = apiUrl ? new URL(apiUrl).origin : undefined;
-    for (;;) {
-        if (!Array.isArray(res.data)) {
-            throw new InvalidResponse(`${route} did not return an array`, { route, status: res.status });
-        }
-        yield res.data;
-        const next = parseLinkHeader(res.headers.link).next;
-        if (!next)
-            return;
-        const nextOrigin = new URL(next).origin;
-        origin ??= nextOrigin;
-        if (nextOrigin !== origin) {
-            throw new InvalidResponse(`pagination link of ${route} points at ${nextOrigin}, not the API origin ${origin}; refusing to follow it (the token must not leave the API origin)`, { route });
-        }
-        res = await client.request({ method: 'GET', url: next });
-    }
-}
-/**
- * Fetch one repository's items for a source, page by page.
+ * Fields allowed where an unknown one was found, for the "unknown field" message.
  *
  * @example
- * for await (const page of fetchSource(octokit, spec.source, 'octo/hello')) console.log(page.items.length);
+ * allowedFields(['projections', 'repos', 'identity']); // ['namespace', 'type', 'id']
  */
-async function* fetchSource(client, source, repository, options = {}) {
-    yield* readRepositoryItems(plainContext(client, options), source, repository, options.since);
+function allowedFields(path) {
+    const last = path[path.length - 1];
+    if (path.length === 0)
+        return ['version', 'defaults', 'projections'];
+    if (path.length === 2 && path[0] === 'projections')
+        return ['description', 'source', 'identity', 'reducer', 'prune'];
+    if (last === 'identity')
+        return ['namespace', 'type', 'id'];
+    if (last === 'reducer')
+        return ['module', 'export'];
+    if (last === 'defaults')
+        return ['repositories'];
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/issues.ts
+
+
+
+/**
+ * Dotted name of a field path, e.g. `projections.repos.source.repositories[1]`.
+ *
+ * @example
+ * fieldName(['projections', 'repos', 'source', 'repositories', 1]); // 'projections.repos.source.repositories[1]'
+ */
+function fieldName(path) {
+    return (path
+        .map((p) => (typeof p === 'number' ? `[${p}]` : String(p)))
+        .join('.')
+        .replace(/\.\[/g, '[') || '(root)');
 }
 /**
- * One repository's items for a per-repository source (repository over REST, issues, pulls, releases), with the
- * run's conditional reads and budget (read-source.ts calls this; `fetchSource` is the plain public form).
+ * The error for a list of problems: its message lists them all, its `data` has `file`, `line`, `column`
+ * and `field` of the first and `issues` (all).
+ *
+ * @example
+ * throw specError('docdb.yml', [{ file: 'docdb.yml', line: 1, column: 1, field: 'projections', message: 'is required' }]);
  */
-async function* readRepositoryItems(ctx, source, repository, since) {
-    const { owner, name } = splitRepo(repository);
-    const base = { owner, name, repo: repository };
-    const perPage = ctx.perPage;
-    const options = { since };
-    switch (source.type) {
-        case 'repository': {
-            yield* (0,_repository_rest_js__WEBPACK_IMPORTED_MODULE_5__/* .restRepository */ .l)(ctx, repository);
-            return;
+function specError(file, issues) {
+    const first = issues[0];
+    const lines = issues.map((i) => `${i.file}:${i.line}:${i.column}: ${i.field}: ${i.message}`);
+    return new errors/* InvalidSpec */.Nh(issues.length === 1
+        ? `invalid projection spec: ${lines[0]}`
+        : `invalid projection spec (${issues.length} problems):\n${lines.join('\n')}`, { file, line: first.line, column: first.column, field: first.field, issues });
+}
+/**
+ * zod's issues as spec issues, each located in the YAML: unknown fields first (a typo'd key is usually why
+ * a required one is "missing"), then by position.
+ *
+ * @example
+ * if (!parsed.success) throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
+ */
+function schemaIssues(issues, yaml, file) {
+    const out = [];
+    for (const issue of issues) {
+        if (issue.code === 'unrecognized_keys') {
+            for (const key of issue.keys) {
+                out.push({
+                    file,
+                    ...yaml.locate(issue.path, key),
+                    field: fieldName([...issue.path, key]),
+                    message: `unknown field "${key}"${allowedHint(issue.path)}`,
+                });
+            }
+            continue;
         }
-        case 'issues': {
-            // Incremental runs ask for every state so issues that left the filter (e.g. got closed) are seen and pruned.
-            const params = {
-                owner,
-                repo: name,
-                state: options.since ? 'all' : source.state,
-                sort: 'updated',
-                direction: 'asc',
-                per_page: perPage,
-            };
-            if (source.labels?.length && !options.since)
-                params.labels = source.labels.join(',');
-            const since = maxIso(options.since, source.since);
-            if (since)
-                params.since = since;
-            yield* listPages(ctx, 'issues', params, repository, (data) => {
-                const items = [];
-                for (const raw of data) {
-                    // GitHub lists pull requests in the issues endpoint too; they belong to the `pulls` source.
-                    if (raw.pull_request !== undefined && raw.pull_request !== null)
-                        continue;
-                    const labels = labelNames(raw.labels);
-                    items.push({
-                        repository,
-                        vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-                        item: raw,
-                        updatedAt: typeof raw.updated_at === 'string' ? raw.updated_at : undefined,
-                        matches: (source.state === 'all' || raw.state === source.state) &&
-                            (!source.labels?.length || source.labels.every((l) => labels.includes(l))),
-                    });
-                }
-                return { items };
-            });
-            return;
+        out.push({ file, ...yaml.locate(issue.path), field: fieldName(issue.path), message: messageOf(issue) });
+    }
+    const rank = (i) => (i.message.startsWith('unknown field') ? 0 : 1);
+    return out.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
+}
+/** zod's message, reworded where it would name zod's internals rather than the spec. */
+function messageOf(issue) {
+    let message = issue.message;
+    if (issue.code === 'invalid_key' && issue.issues[0])
+        message = issue.issues[0].message;
+    const last = issue.path[issue.path.length - 1];
+    if (issue.code === 'invalid_type' && /received undefined/.test(message)) {
+        message = `is required${last === 'source' ? `: one of ${SOURCE_TYPES.join(', ')}` : ''}`;
+    }
+    if (issue.code === 'invalid_union' && last === 'type' && issue.path.includes('source')) {
+        message = `must be one of ${SOURCE_TYPES.join(', ')}`;
+    }
+    return message;
+}
+function allowedHint(path) {
+    const allowed = allowedFields(path);
+    return allowed ? `; allowed here: ${allowed.join(', ')}` : '';
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/template.ts
+/**
+ * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
+ * text with `{variable}` placeholders; the variables a template may use depend on the source
+ * (see {@link SOURCE_VARIABLES}). `{{` and `}}` stand for literal braces.
+ */
+/**
+ * A template that failed to parse; `offset` is the character position of the problem.
+ *
+ * @example
+ * try { parseTemplate('{repo'); } catch (e) { if (e instanceof TemplateError) console.log(e.offset); } // 0
+ */
+class TemplateError extends Error {
+    offset;
+    constructor(message, offset) {
+        super(message);
+        this.offset = offset;
+        this.name = 'TemplateError';
+    }
+}
+const VAR_RE = /^[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z0-9_$-]+)*$/;
+/**
+ * `{item.<path>}`: a field of the source item, e.g. `{item.id}` or `{item.head_commit.id}`.
+ *
+ * @example
+ * isItemVariable('item.head_commit.id'); // true
+ */
+function isItemVariable(name) {
+    return name.startsWith('item.') && name.length > 5;
+}
+/**
+ * The value at a dotted path (`a.b.0.c`) inside a JSON value, or undefined.
+ *
+ * @example
+ * valueAt({ run: { id: 7 } }, 'run.id'); // 7
+ */
+function valueAt(value, path) {
+    let v = value;
+    for (const part of path.split('.')) {
+        if (v === null || typeof v !== 'object')
+            return undefined;
+        v = v[part];
+    }
+    return v;
+}
+/**
+ * Template variables for one item: the source's own `vars` plus every `{item.<path>}` the template uses,
+ * read from the item (strings, numbers and booleans only; anything else has no value).
+ *
+ * @example
+ * itemVariables(parseTemplate('{item.run.id}'), { repo: 'o/r' }, { run: { id: 7 } }); // { repo: 'o/r', 'item.run.id': 7 }
+ */
+function itemVariables(parts, vars, item) {
+    const out = { ...vars };
+    for (const p of parts) {
+        if (!('variable' in p) || !isItemVariable(p.variable))
+            continue;
+        const v = valueAt(item, p.variable.slice(5));
+        out[p.variable] =
+            typeof v === 'string' || typeof v === 'number' ? v : typeof v === 'boolean' ? String(v) : undefined;
+    }
+    return out;
+}
+/**
+ * Split a template into literal and variable parts.
+ *
+ * @example
+ * parseTemplate('{repo}#{number}'); // [{variable:'repo'},{literal:'#'},{variable:'number'}]
+ */
+function parseTemplate(template) {
+    const parts = [];
+    let literal = '';
+    let i = 0;
+    while (i < template.length) {
+        const ch = template[i];
+        if (ch === '{' && template[i + 1] === '{') {
+            literal += '{';
+            i += 2;
         }
-        case 'pulls': {
-            const params = {
-                owner,
-                repo: name,
-                state: options.since ? 'all' : source.state,
-                sort: 'updated',
-                direction: 'desc',
-                per_page: perPage,
-            };
-            if (source.base)
-                params.base = source.base;
-            yield* listPages(ctx, 'pulls', params, repository, (data) => {
-                const items = [];
-                let older = 0;
-                for (const raw of data) {
-                    const updatedAt = typeof raw.updated_at === 'string' ? raw.updated_at : undefined;
-                    // The pulls endpoint has no `since`; sorted by update time (newest first) we can stop at the watermark.
-                    if (options.since && updatedAt && updatedAt < options.since) {
-                        older++;
-                        continue;
-                    }
-                    items.push({
-                        repository,
-                        vars: { ...base, number: Number(raw.number), id: Number(raw.id) },
-                        item: raw,
-                        updatedAt,
-                        matches: source.state === 'all' || raw.state === source.state,
-                    });
-                }
-                return { items, last: older > 0 };
-            });
-            return;
+        else if (ch === '}' && template[i + 1] === '}') {
+            literal += '}';
+            i += 2;
         }
-        case 'releases': {
-            const params = { owner, repo: name, per_page: perPage };
-            yield* listPages(ctx, 'releases', params, repository, (data) => {
-                const items = [];
-                for (const raw of data) {
-                    if (!source.drafts && raw.draft === true)
-                        continue;
-                    if (!source.prereleases && raw.prerelease === true)
-                        continue;
-                    // Drafts have no tag until published; fall back to the release id so the identity stays unique.
-                    const tag = typeof raw.tag_name === 'string' && raw.tag_name ? raw.tag_name : `draft-${raw.id}`;
-                    items.push({ repository, vars: { ...base, tag, id: Number(raw.id) }, item: raw, matches: true });
-                }
-                return { items };
-            });
-            return;
+        else if (ch === '{') {
+            const end = template.indexOf('}', i + 1);
+            if (end < 0)
+                throw new TemplateError(`unclosed "{" at character ${i + 1}`, i);
+            const name = template.slice(i + 1, end).trim();
+            if (!VAR_RE.test(name)) {
+                throw new TemplateError(`"{${template.slice(i + 1, end)}}" is not a variable name (letters, digits, _; or item.<field>)`, i);
+            }
+            if (literal)
+                parts.push({ literal });
+            literal = '';
+            parts.push({ variable: name });
+            i = end + 1;
+        }
+        else if (ch === '}') {
+            throw new TemplateError(`unmatched "}" at character ${i + 1} (write "}}" for a literal brace)`, i);
+        }
+        else {
+            literal += ch;
+            i++;
+        }
+    }
+    if (literal)
+        parts.push({ literal });
+    return parts;
+}
+/**
+ * Variable names a template uses, in order of first use.
+ *
+ * @example
+ * templateVariables('{repo}#{number}'); // ['repo', 'number']
+ */
+function templateVariables(template) {
+    const out = [];
+    for (const p of parseTemplate(template))
+        if ('variable' in p && !out.includes(p.variable))
+            out.push(p.variable);
+    return out;
+}
+/**
+ * Fill a template. Throws when a variable has no value (the spec validator prevents this for
+ * built-in sources).
+ *
+ * @example
+ * renderTemplate('{owner}/{name}', { owner: 'octo', name: 'hello' }); // 'octo/hello'
+ */
+function renderTemplate(template, vars) {
+    const parts = typeof template === 'string' ? parseTemplate(template) : template;
+    let out = '';
+    for (const p of parts) {
+        if ('literal' in p)
+            out += p.literal;
+        else {
+            const v = vars[p.variable];
+            if (v === undefined || v === null || v === '') {
+                throw new TemplateError(`template variable {${p.variable}} has no value for this item`, 0);
+            }
+            out += String(v);
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/resolve-projection.ts
+/**
+ * Cross-field rules of one projection that zod cannot express per field: which repositories a source
+ * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
+ * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
+ * projection and reports every problem with its `file:line`.
+ */
+
+
+
+
+
+/**
+ * Resolve one projection, or undefined when a problem makes the rest meaningless (already reported).
+ *
+ * @example
+ * const p = resolveProjection('repos', { source: { type: 'repository' }, prune: false }, ctx);
+ * p?.source.repositories; // [ctx.defaultRepository]
+ */
+function resolveProjection(name, p, ctx) {
+    const base = ['projections', name];
+    const srcType = p.source.type;
+    const defaults = SOURCE_DEFAULTS[srcType];
+    const selection = resolveRepositories(p, base, ctx);
+    if (!selection)
+        return undefined;
+    if (srcType === 'http')
+        checkHttp(p, base, ctx);
+    const idPath = [...base, 'identity', 'id'];
+    const idTemplate = p.identity?.id ?? defaults.id;
+    if (idTemplate === undefined) {
+        ctx.at(p.identity ? idPath : [...base, 'source'], `identity.id is required for a ${srcType} source (it has no natural key), e.g. ${srcType === 'rest' ? '"{repo}/{item.id}"' : '"{item.id}"'}`);
+    }
+    else
+        checkIdTemplate(idTemplate, srcType, selection, idPath, ctx);
+    const type = p.identity?.type ?? defaults.type ?? (SEGMENT_RE.test(name) ? name : undefined);
+    if (type === undefined) {
+        ctx.at([...base, 'identity'], `needs identity.type: the projection name ${JSON.stringify(name)} is not a key segment (letters, digits, ".", "_", "-", starting with a letter or digit)`);
+    }
+    const reducer = resolveReducer(p, srcType, base, ctx);
+    if (idTemplate === undefined || type === undefined)
+        return undefined;
+    return {
+        name,
+        ...(p.description !== undefined ? { description: p.description } : {}),
+        source: normalisedSource(p, selection.repos),
+        identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
+        reducer,
+        prune: p.prune,
+        line: ctx.line(base),
+        lines: {
+            reducer: ctx.line(p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
+                ? [...base, 'reducer', 'module']
+                : [...base, 'reducer']),
+            id: ctx.line(idPath),
+        },
+    };
+}
+/**
+ * The source's own `repositories`, else `defaults.repositories`, else the Action's repository; undefined
+ * (reported) when none is known or the fallback is not `owner/name`.
+ */
+function resolveRepositories(p, base, ctx) {
+    const srcType = p.source.type;
+    const needsRepos = REPOSITORY_SOURCES.includes(srcType) && (srcType !== 'rest' || endpointPerRepository(String(p.source.endpoint)));
+    if (!needsRepos) {
+        if (srcType === 'rest' && p.source.repositories) {
+            ctx.at([...base, 'source', 'repositories'], 'the endpoint has no {owner}, {name} or {repo}, so it is read once: remove "repositories" or use {repo} in the endpoint');
+        }
+        return { repos: [], needsRepos };
+    }
+    const listed = p.source.repositories ?? ctx.defaultsRepositories;
+    const fallback = ctx.defaultRepository;
+    if (!listed && !fallback) {
+        ctx.at([...base, 'source'], 'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")');
+        return undefined;
+    }
+    if (!listed && fallback && !REPO_RE.test(fallback)) {
+        ctx.at([...base, 'source'], `default repository ${JSON.stringify(fallback)} is not "owner/name"`);
+        return undefined;
+    }
+    const repos = [...new Set(listed ?? [fallback])];
+    const filters = FILTER_FIELDS.filter((f) => p.source[f] !== undefined);
+    if (filters.length > 0 && !repos.some((r) => OWNER_WILDCARD_RE.test(r))) {
+        ctx.at([...base, 'source', filters[0]], `filters (${filters.join(', ')}) apply to "owner/*" selections, and this source names no "owner/*" in its repositories`);
+    }
+    return { repos, needsRepos };
+}
+/** `http` sources: plain http only to loopback hosts; `items` only picks from JSON. */
+function checkHttp(p, base, ctx) {
+    for (const [i, u] of (Array.isArray(p.source.url) ? p.source.url : [p.source.url]).entries()) {
+        const url = new URL(String(u));
+        if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+            ctx.at(Array.isArray(p.source.url) ? [...base, 'source', 'url', i] : [...base, 'source', 'url'], `plain http is only allowed to localhost; use https:// for ${url.host}`);
+        }
+    }
+    if (p.source.items !== undefined && p.source.format !== undefined && p.source.format !== 'json') {
+        ctx.at([...base, 'source', 'items'], `"items" picks the array out of a JSON document; format is ${p.source.format}`);
+    }
+}
+/** The id template uses only variables the source provides, and at least one unless there is one item. */
+function checkIdTemplate(idTemplate, srcType, { repos, needsRepos }, idPath, ctx) {
+    try {
+        parseTemplate(idTemplate);
+        const allowed = SOURCE_VARIABLES[srcType];
+        const vars = templateVariables(idTemplate);
+        for (const v of vars) {
+            if (!allowed.includes(v) && !isItemVariable(v)) {
+                ctx.at(idPath, `unknown template variable {${v}}; the ${srcType} source provides ${allowed.map((a) => `{${a}}`).join(', ')} and {item.<field>}`);
+            }
+            else if (srcType === 'rest' && !needsRepos && ['owner', 'name', 'repo'].includes(v)) {
+                ctx.at(idPath, `{${v}} has no value: the endpoint is not read per repository`);
+            }
+        }
+        const single = srcType === 'repository' && repos.length === 1 && !OWNER_WILDCARD_RE.test(repos[0]);
+        if (vars.length === 0 && !single) {
+            ctx.at(idPath, 'must use at least one template variable, or every item gets the same id');
+        }
+    }
+    catch (e) {
+        if (!(e instanceof TemplateError))
+            throw e;
+        ctx.at(idPath, `bad template ${JSON.stringify(idTemplate)}: ${e.message}`);
+    }
+}
+/** The source with its defaults filled: resolved `repositories`, `url` and `glob` always lists. */
+function normalisedSource(p, repos) {
+    const srcType = p.source.type;
+    const source = { ...p.source };
+    if (REPOSITORY_SOURCES.includes(srcType))
+        source.repositories = repos;
+    if (srcType === 'http' && !Array.isArray(source.url))
+        source.url = [source.url];
+    if (srcType === 'files' && !Array.isArray(source.glob))
+        source.glob = [source.glob];
+    return source;
+}
+function resolveReducer(p, srcType, base, ctx) {
+    const r = p.reducer;
+    if (r === undefined)
+        return { builtin: SOURCE_DEFAULTS[srcType].reducer };
+    if (typeof r === 'string' || 'builtin' in r) {
+        const rname = typeof r === 'string' ? r : r.builtin;
+        const accepts = ctx.builtinReducers[rname];
+        const path = typeof r === 'string' ? [...base, 'reducer'] : [...base, 'reducer', 'builtin'];
+        if (!accepts) {
+            ctx.at(path, `unknown built-in reducer ${JSON.stringify(rname)}; built-ins are ${Object.keys(ctx.builtinReducers).join(', ')}, or use { module: ./path.js }`);
+        }
+        else if (!accepts.includes(srcType)) {
+            ctx.at(path, `reducer ${JSON.stringify(rname)} cannot reduce a ${srcType} source (it accepts ${accepts.join(', ')})`);
+        }
+        return { builtin: rname };
+    }
+    if (!/\.(m?js|cjs|m?ts)$/.test(r.module)) {
+        ctx.at([...base, 'reducer', 'module'], `must be a .js, .mjs, .cjs, .ts or .mts file, got ${JSON.stringify(r.module)}`);
+    }
+    return { module: r.module, export: r.export ?? 'default' };
+}
+
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+;// CONCATENATED MODULE: ./src/projection/spec/yaml-document.ts
+/**
+ * The spec's YAML document with its line counter, so every problem can point at a line and column: the
+ * value itself for a bad scalar (so "must be one of" points at the bad value), the key of a mapping or
+ * list value, or — when a field is missing — the key of its deepest existing ancestor.
+ */
+
+/**
+ * @example
+ * const yaml = new SpecYaml('projections:\n  repos: {}\n');
+ * yaml.locate(['projections', 'repos']); // { line: 2, column: 3 }
+ */
+class SpecYaml {
+    lineCounter = new dist/* LineCounter */.HN();
+    doc;
+    constructor(text) {
+        this.doc = (0,dist/* parseDocument */.Tp)(text, { lineCounter: this.lineCounter, prettyErrors: false, uniqueKeys: true });
+    }
+    /** Line and column (1-based) of a character offset. */
+    pos(offset) {
+        const p = this.lineCounter.linePos(offset);
+        return { line: p.line, column: p.col };
+    }
+    /** Position of the key `path[i]` in its parent map, when the parent is a map. */
+    keyPos(path) {
+        if (path.length === 0)
+            return undefined;
+        const parent = (path.length === 1 ? this.doc.contents : this.doc.getIn(path.slice(0, -1), true));
+        if (!parent || !(0,dist/* isMap */.jh)(parent))
+            return undefined;
+        const pair = parent.items.find((it) => it.key?.value === path[path.length - 1]);
+        const keyNode = pair?.key;
+        return keyNode?.range ? this.pos(keyNode.range[0]) : undefined;
+    }
+    /**
+     * Where to point for a problem at `path` (or at its child `key`, e.g. an unknown field): a scalar value
+     * itself, the key of a mapping or list value, or the key of the deepest existing ancestor.
+     */
+    locate(path, key) {
+        if (key !== undefined) {
+            const k = this.keyPos([...path, key]);
+            if (k)
+                return k;
+        }
+        for (let n = path.length; n >= 0; n--) {
+            const sub = path.slice(0, n);
+            const node = (sub.length === 0 ? this.doc.contents : this.doc.getIn(sub, true));
+            if (!node)
+                continue;
+            if (n === path.length && (0,dist/* isScalar */.jn)(node) && node.range)
+                return this.pos(node.range[0]);
+            const k = this.keyPos(sub);
+            if (k)
+                return k;
+            if (node.range)
+                return this.pos(node.range[0]);
+        }
+        return { line: 1, column: 1 };
+    }
+    /** Position of the first alias (`*name`): where an alias expansion starts. */
+    firstAlias() {
+        let at = { line: 1, column: 1 };
+        (0,dist/* visit */.YR)(this.doc, {
+            Alias: (_, node) => {
+                if (node.range)
+                    at = this.pos(node.range[0]);
+                return dist/* visit */.YR.BREAK;
+            },
+        });
+        return at;
+    }
+    /** The keys of the `projections` mapping with their positions (none when it is not a mapping). */
+    projectionKeys() {
+        const projections = (0,dist/* isMap */.jh)(this.doc.contents) ? this.doc.contents.get('projections', true) : undefined;
+        if (!(0,dist/* isMap */.jh)(projections))
+            return [];
+        return projections.items.map((pair) => {
+            const key = pair.key;
+            return { name: (0,dist/* isScalar */.jn)(key) ? key.value : undefined, at: key?.range ? this.pos(key.range[0]) : undefined };
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/spec/parse.ts
+
+
+
+
+
+/**
+ * Parse and validate a projection spec. Throws `InvalidSpec` whose message lists every problem as
+ * `file:line:column: field: what is wrong` and whose `data` has `file`, `line`, `field` (first
+ * problem) and `issues` (all).
+ *
+ * @example
+ * const spec = parseSpec('projections:\n  repos:\n    source: { type: repository, repositories: [octo/hello] }\n', 'docdb.yml');
+ * spec.projections[0].identity; // { namespace: 'github', type: 'repo', id: '{owner}/{name}' }
+ */
+function parseSpec(text, file = '.github/docdb.yml', options = {}) {
+    const yaml = new SpecYaml(text);
+    const raw = readYaml(yaml, file);
+    const parsed = specSchema.safeParse(raw);
+    if (!parsed.success)
+        throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
+    const projections = resolveProjections(parsed.data, yaml, file, options);
+    return { version: 1, file, projections };
+}
+/** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */
+function readYaml(yaml, file) {
+    if (yaml.doc.errors.length > 0) {
+        throw specError(file, yaml.doc.errors.map((e) => ({
+            file,
+            ...yaml.pos(e.pos[0]),
+            field: '(yaml)',
+            message: e.message.split('\n')[0] ?? e.message,
+        })));
+    }
+    let raw;
+    try {
+        // yaml's default maxAliasCount (100) refuses alias expansion bombs ("billion laughs").
+        raw = yaml.doc.toJS();
+    }
+    catch (e) {
+        // Point at the first alias: that is where the expansion starts.
+        const message = `${e.message}; the spec's aliases (*name) expand to too much data, write the values out instead`;
+        throw specError(file, [{ file, ...yaml.firstAlias(), field: '(yaml)', message }]);
+    }
+    const reserved = reservedNames(yaml, file);
+    if (reserved.length > 0)
+        throw specError(file, reserved);
+    if (raw === null || raw === undefined) {
+        throw specError(file, [
+            { file, line: 1, column: 1, field: 'projections', message: 'the spec is empty; add a "projections" mapping' },
+        ]);
+    }
+    return raw;
+}
+/** Names that are also Object.prototype properties would be dropped or misread by a plain-object record. */
+function reservedNames(yaml, file) {
+    const reserved = [];
+    for (const { name, at } of yaml.projectionKeys()) {
+        if (typeof name !== 'string' || !RESERVED_NAMES.has(name))
+            continue;
+        reserved.push({
+            file,
+            ...(at ?? { line: 1, column: 1 }),
+            field: `projections.${name}`,
+            message: `projection name ${JSON.stringify(name)} is reserved (it is a JavaScript object property); choose another name`,
+        });
+    }
+    return reserved;
+}
+/** Cross-field rules zod cannot express per field: templates, reducer/source pairs, defaults, prune scopes. */
+function resolveProjections(data, yaml, file, options) {
+    const issues = [];
+    const at = (path, message) => issues.push({ file, ...yaml.locate(path), field: fieldName(path), message });
+    const projections = [];
+    const names = Object.keys(data.projections);
+    if (names.length === 0)
+        at(['projections'], 'must define at least one projection');
+    for (const name of names) {
+        const resolved = resolveProjection(name, data.projections[name], {
+            builtinReducers: BUILTIN_REDUCERS,
+            defaultsRepositories: data.defaults?.repositories,
+            defaultRepository: options.defaultRepository,
+            at,
+            line: (path) => yaml.locate(path).line,
+        });
+        if (resolved)
+            projections.push(resolved);
+    }
+    checkPruneScopes(projections, at);
+    if (issues.length > 0)
+        throw specError(file, issues);
+    return projections;
+}
+/**
+ * Prune deletes every document under <namespace>/<type>/ that the projection did not produce, so two
+ * projections sharing that scope would delete each other's documents.
+ */
+function checkPruneScopes(projections, at) {
+    const scopes = new Map();
+    for (const p of projections) {
+        const scope = `${p.identity.namespace}/${p.identity.type}`;
+        const other = scopes.get(scope);
+        if (other === undefined) {
+            scopes.set(scope, p.name);
+            continue;
+        }
+        const pruning = [p, projections.find((q) => q.name === other)].find((q) => q.prune);
+        if (pruning) {
+            at(['projections', p.name, 'identity'], `projections "${other}" and "${p.name}" both write ${scope}/…; "${pruning.name}" has prune: true and would delete the other's documents. Give one of them its own identity.type`);
         }
     }
 }
+
+;// CONCATENATED MODULE: ./src/projection/spec/load.ts
 /**
- * One list endpoint of a repository (`/repos/{owner}/{repo}/<list>`), page by page: each page is turned into
- * items by `toItems` and yielded before the next page is requested (bounded memory); `last: true` stops early.
- * Failures go through `sourceError`, i.e. the one status mapping.
+ * Reading a spec file from disk (Node only). The spec decides what code runs and where data goes, so when
+ * a workspace is given the file must be inside it, symbolic links resolved first.
  */
-function listPages(ctx, list, params, repository, toItems) {
-    const { owner, name } = splitRepo(repository);
-    const query = new URLSearchParams();
-    for (const [k, v] of Object.entries(params))
-        if (k !== 'owner' && k !== 'repo')
-            query.set(k, String(v));
-    const path = `/repos/${owner}/${name}/${list}`;
-    return (0,_list_pages_js__WEBPACK_IMPORTED_MODULE_4__/* .readListPages */ .f)(ctx, `${path}?${query}`, repository, (data) => {
-        if (!Array.isArray(data))
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`GET ${path} did not return an array`, { path });
-        return toItems(data);
-    });
+
+
+/**
+ * Read and parse a spec file from disk (Node only).
+ *
+ * @example
+ * const spec = await loadSpec('.github/docdb.yml', { defaultRepository: 'octo/hello' });
+ */
+async function loadSpec(path, options = {}) {
+    const shown = options.displayPath ?? path;
+    let text;
+    try {
+        text = await readConfined(path, shown, options.workspace);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidSpec */.Nh)
+            throw e;
+        const code = e.code;
+        throw new errors/* InvalidSpec */.Nh(code === 'ENOENT'
+            ? `projection spec ${shown} not found: create it (see docs/projection-spec.md) or set the "spec" input to its path`
+            : `cannot read projection spec ${shown}: ${e.message}`, { file: shown, line: 0, field: 'spec' });
+    }
+    const spec = parseSpec(text, shown, options);
+    return spec;
 }
-function labelNames(labels) {
-    if (!Array.isArray(labels))
-        return [];
-    return labels.map((l) => (typeof l === 'string' ? l : String(l?.name ?? '')));
+/** The file's text, once its real path is known to be inside `workspace` (when given). */
+async function readConfined(path, shown, workspace) {
+    const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const { sep, resolve } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const real = await realpath(path);
+    if (workspace !== undefined) {
+        // The spec decides what code runs and where data goes: it must come from the checked-out repository.
+        const root = await realpath(workspace).catch(() => resolve(workspace));
+        if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+            throw new errors/* InvalidSpec */.Nh(`projection spec ${shown} resolves to ${real}, outside the workspace ${root}; the "spec" input must name a file inside the workspace (symbolic links are resolved first)`, { file: shown, line: 0, field: 'spec', reason: 'outside-workspace' });
+        }
+    }
+    return readFile(real, 'utf8');
 }
-function maxIso(a, b) {
-    if (!a)
-        return b;
-    if (!b)
-        return a;
-    return Date.parse(a) >= Date.parse(b) ? a : b;
-}
+
+;// CONCATENATED MODULE: ./src/projection/spec/index.ts
+/**
+ * spec/: the projection spec — its schema per part, parsing with `file:line` messages, the defaults of each
+ * source, identity templates, and loading the file. The bottom of projection/: it imports nothing from the
+ * sibling folders (sources/, reducers/, run/), which all read what is exported here.
+ */
+
+
+
+
+
+
 
 
 /***/ }),
@@ -43365,10 +48815,12 @@ function verifiedLevels(rootSha, list, limit) {
 /* unused harmony exports upstreamMessage, retryAfterSeconds */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2258);
+/* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4403);
 /**
  * The ONE place where upstream HTTP statuses become typed errors (docs/remote-api.md § Errors).
  * Messages name the operation, the step, the HTTP status and GitHub's message; never a token.
  */
+
 
 
 /** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
@@ -43388,13 +48840,7 @@ function upstreamMessage(res) {
 }
 /** Seconds from a `Retry-After` header (delta-seconds or HTTP date), or undefined. */
 function retryAfterSeconds(res, now = Date.now()) {
-    const v = res.headers['retry-after'];
-    if (v === undefined)
-        return undefined;
-    if (/^\d+$/.test(v.trim()))
-        return Number(v.trim());
-    const t = Date.parse(v);
-    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
+    return (0,_transport_headers_js__WEBPACK_IMPORTED_MODULE_2__/* .parseRetryAfter */ .mu)(res.headers['retry-after'], now);
 }
 /**
  * A secondary rate limit: 429, or 403 with `Retry-After` or GitHub's "secondary rate limit" message.
@@ -43446,7 +48892,7 @@ function mapStatusError(ctx, res) {
     const s = res.status;
     if (s === 401) {
         if (!ctx.authenticated) {
-            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthMissing */ .$d(`${where} needs a token: ${said}. Configure token (or credentials).`, data);
+            return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthMissing */ .$d(`${where} needs a token: ${said}. Pass a token (the store's \`token\` or \`credentials\` option).`, data);
         }
         return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .AuthInvalid */ .SX(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
     }
@@ -43488,7 +48934,8 @@ function mapStatusError(ctx, res) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   H5: () => (/* binding */ parseRateLimit),
 /* harmony export */   IX: () => (/* binding */ nextLink),
-/* harmony export */   No: () => (/* binding */ parseLinkHeader)
+/* harmony export */   No: () => (/* binding */ parseLinkHeader),
+/* harmony export */   mu: () => (/* binding */ parseRetryAfter)
 /* harmony export */ });
 function getter(headers) {
     if (!headers)
@@ -43565,6 +49012,20 @@ function parseRateLimit(headers) {
         used: num(get('x-ratelimit-used')),
         resource: get('x-ratelimit-resource') ?? 'core',
     };
+}
+/**
+ * Seconds to wait from a `Retry-After` header value (delta-seconds or an HTTP date), or undefined.
+ *
+ * @example
+ * parseRetryAfter('120'); // 120
+ */
+function parseRetryAfter(value, now = Date.now()) {
+    if (value === undefined || value === null)
+        return undefined;
+    if (/^\d+$/.test(value.trim()))
+        return Number(value.trim());
+    const t = Date.parse(value);
+    return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
 }
 
 

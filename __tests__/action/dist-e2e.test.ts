@@ -313,6 +313,10 @@ describe('dist/index.js end to end', () => {
     expect(writes()).toEqual([]);
     expect(tree('e2e-dry').size).toBe(0);
     expect(r.summary).toContain('Dry run: 2 document(s) would change; nothing was written.');
+    // The log says the same number of documents (state files counted apart) — issue 22.
+    expect(r.stdout).toMatch(
+      /dry-run: 2 document\(s\) would change \(2 written, 0 deleted\)( and \d state file\(s\))?; nothing written/,
+    );
   });
 
   it('a custom reducer module from the workspace runs inside the bundle', async () => {

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { annotations } from '../../src/action/annotations.js';
 import { describeFailure, tidy } from '../../src/action/failure.js';
 import { readInputs } from '../../src/action/inputs.js';
-import { meteredFetch } from '../../src/action/run-action.js';
+import { meteredFetch } from '../../src/action/metered-fetch.js';
 import { checkRunnerFiles } from '../../src/action/runner-files.js';
 import { code, mdText, renderSummary } from '../../src/action/summary.js';
 import {
@@ -15,9 +15,9 @@ import {
   InvalidSpec,
 } from '../../src/core/errors.js';
 import type { Change, RefStore } from '../../src/core/refstore.js';
-import type { RunReport } from '../../src/projection/run.js';
-import { runProjections } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import type { RunReport } from '../../src/projection/run/index.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo } from '../projection/fake-github.js';
 import { tempDir } from '../temp-dir.js';
@@ -176,6 +176,19 @@ describe('job summary', () => {
     expect(md).toContain('| a&#124;b | releases |');
     expect(mdText('<`>')).toBe('&#60;&#96;&#62;');
     expect(code('a_b')).toBe('<code>a&#95;b</code>');
+  });
+
+  it('bidirectional controls in source text are shown as \\uXXXX, never rendered (issue 18 §8)', () => {
+    const evil = 'github/release/o/r@v1\u202Eexe.txt\u2066\u200F.json';
+    const md = renderSummary({
+      report: report([evil], 'p\u202Eq'),
+      repository: 'o/r',
+      serverUrl: 'https://g',
+      requests: 3,
+    });
+    expect(md).not.toMatch(/[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/);
+    expect(md).toContain('v1&#92;u202Eexe.txt&#92;u2066&#92;u200F.json');
+    expect(md).toContain('| p&#92;u202Eq |');
   });
 
   it('says whether the commit is verified', () => {

@@ -13,8 +13,8 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../src/core/errors.js';
-import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
-import type { SourceSpec } from '../../src/projection/spec.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
+import type { SourceSpec } from '../../src/projection/spec/index.js';
 
 const reader = (values: Record<string, string>) => (name: string) => values[name] ?? '';
 

@@ -56,7 +56,7 @@ describe('playground (chromium)', () => {
     });
     expect(envelope.version).toMatch(/^[0-9a-f]{40}$/);
     // Two unauthenticated requests, both logged by the emulator; 60 − 2 left.
-    expect(await p.textContent('#requests')).toBe('Requests used: 2');
+    expect(await p.textContent('#requests')).toBe('Requests: 2 for this projection, 2 in total');
     expect(await p.textContent('#ratelimit')).toMatch(/^Rate limit left: 58 of 60 \(resets /);
     expect(em.requests.filter((r) => r.method === 'GET').map((r) => r.operation)).toEqual([
       'repos/get',
@@ -79,7 +79,7 @@ describe('playground (chromium)', () => {
     expect(await p.textContent('#error-message')).toBe(
       'Repository “octo-org/no-such-repo” was not found. Check the spelling; a private repository needs a token that can see it.',
     );
-    expect(await p.textContent('#requests')).toBe('Requests used: 1');
+    expect(await p.textContent('#requests')).toBe('Requests: 1 for this projection, 1 in total');
   });
 
   it('explains an exhausted rate limit', async () => {
@@ -93,6 +93,12 @@ describe('playground (chromium)', () => {
         /^The API rate limit is used up \(unauthenticated clients get 60 requests per hour\)\. It resets at .+\. Add a token for 5,000 per hour\.$/,
       );
       expect(await p.textContent('#ratelimit')).toMatch(/^Rate limit left: 0 of 3/);
+      // Per projection and in total (issue 22): the second projection's requests, after the first's 2.
+      const [, last, total] = /^Requests: (\d+) for this projection, (\d+) in total$/.exec(
+        (await p.textContent('#requests')) ?? '',
+      )!;
+      expect(Number(total)).toBe(2 + Number(last));
+      expect(Number(last)).toBeGreaterThan(0);
       expect(tight.requests.at(-1)).toMatchObject({ status: 403, costsBudget: false });
     } finally {
       await tight.stop();

@@ -185,6 +185,10 @@ describe('errors of the stores themselves', () => {
     });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^docdb doc put: AuthMissing: /);
+    // It says how to give one, in the CLI's terms (issue 22).
+    expect(r.stderr).toContain(
+      'Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`',
+    );
     const dir = bareRepo(tmp.dir, 'untouched.git');
     await runCli(['doc', 'list', '--refstore', 'git', '--git-dir', dir], { env: GIT_TEST_ENV });
     expect(git(['--git-dir', dir, 'for-each-ref']).trim()).toBe('');

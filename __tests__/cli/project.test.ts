@@ -111,7 +111,9 @@ describe('docdb project', () => {
 
     const bad = await project(['--section', 'cli-sharded', '--shard', '3/2']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--shard.*"3\/2" must be "i\/n" with 1 <= i <= n <= 256/);
+    expect(bad.stderr).toMatch(
+      /--shard.*"3\/2" must be "i\/n" \(digits only, no spaces or leading zeros\) with 1 <= i <= n <= 256/,
+    );
     const floor = await project(['--section', 'cli-sharded', '--min-rate-limit', 'lots']);
     expect(floor.code).toBe(2);
     expect(floor.stderr).toMatch(/--min-rate-limit.*must be a whole number/);

@@ -223,3 +223,22 @@ describe('encodeEnvelope / decodeEnvelope', () => {
     expect(() => decodeEnvelope(encodeEnvelope(doc), 'HEAD')).toThrow(InvalidVersion);
   });
 });
+
+describe('a toJSON that throws (issue 18 §8)', () => {
+  it('is InvalidDocument naming the path, not a raw Error', () => {
+    const bad = {
+      toJSON() {
+        throw new Error('boom');
+      },
+    };
+    let err: unknown;
+    try {
+      canonicalJson({ data: { when: [1, bad] } });
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(InvalidDocument);
+    expect((err as InvalidDocument).data.field).toBe('$.data.when[1]');
+    expect((err as Error).message).toBe('$.data.when[1] is not JSON: its toJSON() threw: boom');
+  });
+});

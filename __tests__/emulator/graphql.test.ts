@@ -8,7 +8,11 @@ import { schema as githubSchemaJson } from '@octokit/graphql-schema';
 import { buildClientSchema, parse, validate } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { branchesQuery, OWNER_REPOSITORIES_QUERY, repositoriesQuery } from '../../src/projection/graphql-repos.js';
+import {
+  branchesQuery,
+  OWNER_REPOSITORIES_QUERY,
+  repositoriesQuery,
+} from '../../src/projection/sources/graphql-queries.js';
 
 const TOKEN = 'ghp_demo_write';
 let em: EmulatorHandle;

@@ -54,7 +54,7 @@ function setup() {
 const commands = (log: string) => loggedCalls(log).map((c) => subcommand(c));
 
 describe('SubprocessGitRefStore reads', () => {
-  it('fetch only the section ref, and only when ls-remote shows a tip the cache does not have', async () => {
+  it('one fetch of the section ref per read, with ref prefixes; objects only when the tip moved', async () => {
     const { tmp, remoteDir, open } = setup();
     // Other refs on the remote must never be fetched.
     const other = open({ ref: 'refs/docdb/other' });
@@ -64,25 +64,37 @@ describe('SubprocessGitRefStore reads', () => {
     const log = join(tmp.dir, 'calls.log');
     const reader = open({ git: gitWrapper(tmp.dir, { log }) });
     expect(text((await reader.get('a.json'))!.value)).toBe('A');
-    expect(commands(log).filter((c) => c !== 'cat-file')).toEqual(['init', 'rev-parse', 'ls-remote', 'fetch']);
+    expect(commands(log).filter((c) => c !== 'cat-file')).toEqual(['init', 'rev-parse', 'fetch', 'for-each-ref']);
     const fetch = loggedCalls(log).find((c) => subcommand(c) === 'fetch')!;
-    expect(fetch.slice(-2)).toEqual([pathToFileURL(remoteDir).href, '+refs/docdb/documents:refs/docdb/documents']);
+    const url = pathToFileURL(remoteDir).href;
+    expect(fetch.slice(fetch.indexOf(url))).toEqual([
+      url,
+      '+refs/docdb/documents*:refs/docdb/documents*',
+      '+refs/refs/docdb/documents*:refs/docdb-probe/0*',
+      '+refs/tags/refs/docdb/documents*:refs/docdb-probe/1*',
+      '+refs/heads/refs/docdb/documents*:refs/docdb-probe/2*',
+      '+refs/remotes/refs/docdb/documents*:refs/docdb-probe/3*',
+    ]);
     expect(fetch).toContain('--no-tags');
+    expect(fetch).toContain('--prune');
+    const objects = () => git(['--git-dir', reader.dir, 'count-objects', '-v']);
 
     writeFileSync(log, '');
+    const before = objects();
     await reader.get('a.json');
     await reader.list();
-    expect(commands(log)).toEqual(['ls-remote', 'ls-remote']); // tip unchanged: no fetch
+    expect(commands(log).filter((c) => c === 'fetch' || c === 'ls-remote')).toEqual(['fetch', 'fetch']);
+    expect(objects()).toBe(before); // tip unchanged: nothing downloaded
 
     writeFileSync(log, '');
     await writer.put('b.json', 'B');
     expect(text((await reader.get('b.json'))!.value)).toBe('B');
-    expect(commands(log)).toEqual(['ls-remote', 'fetch']);
+    expect(commands(log).filter((c) => c === 'fetch' || c === 'ls-remote')).toEqual(['fetch']);
 
     writeFileSync(log, '');
-    await reader.put('c.json', 'C'); // its own write: pushed, and the cache follows without a fetch
+    await reader.put('c.json', 'C'); // its own write: pushed, and the cache follows
     expect(text((await reader.get('c.json'))!.value)).toBe('C');
-    expect(commands(log).filter((c) => c !== 'ls-remote')).not.toContain('fetch');
+    expect(commands(log)).not.toContain('ls-remote');
     expect(git(['--git-dir', reader.dir, 'for-each-ref', '--format=%(refname)']).trim()).toBe('refs/docdb/documents');
     fsckStrict(reader.dir);
   });

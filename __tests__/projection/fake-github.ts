@@ -1,5 +1,5 @@
 /** A tiny in-memory stand-in for the GitHub list endpoints the sources use (duck-typed SourceClient). */
-import type { SourceClient } from '../../src/projection/sources.js';
+import type { SourceClient } from '../../src/projection/sources/index.js';
 
 export interface FakeRepo {
   full_name: string;

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AuthMissing, NotFound, RateLimited } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { runProjections } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 

@@ -5,8 +5,8 @@ import {
   pullReducer,
   releaseReducer,
   repositoryReducer,
-} from '../../src/projection/reducers.js';
-import { fetchSource, type SourceClient } from '../../src/projection/sources.js';
+} from '../../src/projection/reducers/index.js';
+import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
 
 describe('built-in reducers', () => {
   it('repository: the seed shape, branches as full ref names sorted by name', () => {

@@ -6,9 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { commitInParts } from '../../src/core/commit-parts.js';
 import type { ChangeParts, CommitPartsOptions, RefStore, WriteResult } from '../../src/core/refstore.js';
-import { runProjections } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
-import { STREAM_PART } from '../../src/projection/streamed-commit.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { STREAM_PART } from '../../src/projection/run/streamed-commit.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 
 const PAGES = 12;

@@ -5,8 +5,8 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { InvalidSpec } from '../../src/core/errors.js';
 import type { Change, RefStore, WriteResult } from '../../src/core/refstore.js';
-import { runProjections, stateKey } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { runProjections, stateKey } from '../../src/projection/run/index.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { API, fakeGitHub, fakeRepo, issue } from './fake-github.js';
 

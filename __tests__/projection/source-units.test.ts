@@ -2,17 +2,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse, InvalidSpec, RateLimited } from '../../src/core/errors.js';
-import { nextOnOrigin } from '../../src/projection/api-url.js';
-import { RateBudget } from '../../src/projection/budget.js';
-import { ConditionalBook, tokenIdentity } from '../../src/projection/conditional.js';
-import { parseCsv, parseItems } from '../../src/projection/formats.js';
-import { globBase, globToRegExp } from '../../src/projection/glob.js';
-import { endpointPath } from '../../src/projection/rest-source.js';
-import { runProjections } from '../../src/projection/run.js';
-import { matchesFilters } from '../../src/projection/select.js';
-import { inShard, parseShard, shardOf } from '../../src/projection/shard.js';
-import { parseSpec } from '../../src/projection/spec.js';
-import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/template.js';
+import { runProjections } from '../../src/projection/run/index.js';
+import { inShard, parseShard, shardOf } from '../../src/projection/run/shard.js';
+import { nextOnOrigin } from '../../src/projection/sources/api-url.js';
+import { RateBudget } from '../../src/projection/sources/budget.js';
+import { ConditionalBook, tokenIdentity } from '../../src/projection/sources/conditional.js';
+import { parseCsv, parseItems } from '../../src/projection/sources/formats.js';
+import { globBase, globToRegExp } from '../../src/projection/sources/glob.js';
+import { endpointPath } from '../../src/projection/sources/rest.js';
+import { matchesFilters } from '../../src/projection/sources/select.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
+import { itemVariables, parseTemplate, renderTemplate } from '../../src/projection/spec/template.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 
 function specError(text: string): InvalidSpec {
@@ -64,6 +64,11 @@ describe('globs', () => {
     expect(globToRegExp('a.b').test('axb')).toBe(false);
     expect(globBase('data/**/*.json')).toBe('data');
     expect(globBase('*.json')).toBe('');
+    expect(globBase('out/table.csv')).toBe('out');
+    // Nested alternatives (the hand-written matcher could not), negated classes, dotfiles.
+    expect(globToRegExp('{a,{b,c}}.json').test('c.json')).toBe(true);
+    expect(globToRegExp('r[!0-9].csv').test('r7.csv')).toBe(false);
+    expect(globToRegExp('data/*.json').test('data/.hidden.json')).toBe(true);
   });
 });
 
@@ -71,6 +76,10 @@ describe('shards', () => {
   it('parses i/n and rejects the rest with a clear message', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1-4', '']) expect(() => parseShard(bad)).toThrow(InvalidConfig);
+    // One rule: digits only (issue 18 §8) — these were accepted while 1.5/4 was refused.
+    for (const bad of [' 1/4', '01/04', '1 / 4', '1/4\n', '1.5/4', '+1/4', '１/4']) {
+      expect(() => parseShard(bad), JSON.stringify(bad)).toThrow(/digits only, no spaces or leading zeros/);
+    }
   });
   it('puts every key in exactly one shard, case-insensitively, and spreads keys over all shards', () => {
     fc.assert(
@@ -240,16 +249,18 @@ describe('http source guards (fake fetch)', () => {
       client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
       store: new MemoryRefStore(),
       fetch,
+      sleep: async () => {},
       env: { TOK: SECRET, GITHUB_TOKEN: 'ghs_never_sent' },
       tokenIdentity: 'id',
       log: (l) => lines.push(l),
     }).catch((e) => e);
     expect(err).toBeInstanceOf(InvalidResponse);
-    expect(err.message).toBe('http source: GET https://data.example.com/a.json answered 500');
+    // A 500 is retried (issue 18 §2) before the run fails.
+    expect(err.message).toBe('http source: GET https://data.example.com/a.json answered 500 (after 3 retries)');
     expect(JSON.stringify(err.toJSON())).not.toContain(SECRET);
     expect(lines.join('\n')).not.toContain(SECRET);
-    expect(calls).toHaveLength(1);
-    expect(calls[0]!.headers.authorization).toBe(`Token ${SECRET}`);
+    expect(calls).toHaveLength(4);
+    for (const c of calls) expect(c.headers.authorization).toBe(`Token ${SECRET}`);
     expect(JSON.stringify(calls)).not.toContain('ghs_never_sent');
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidSpec } from '../../src/core/errors.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 
 function specError(text: string, opts = {}): InvalidSpec {
   try {

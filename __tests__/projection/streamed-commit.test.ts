@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { AuthMissing } from '../../src/core/errors.js';
 import { type DocumentOp, DocumentStore } from '../../src/document/document-store.js';
-import { STREAM_PART, StreamedCommit } from '../../src/projection/streamed-commit.js';
+import { STREAM_PART, StreamedCommit } from '../../src/projection/run/streamed-commit.js';
 import { emulatorPerFile, freshRepo, store } from '../remote-api/helpers.js';
 
 const fx = emulatorPerFile();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTemplate, renderTemplate, TemplateError, templateVariables } from '../../src/projection/template.js';
+import { parseTemplate, renderTemplate, TemplateError, templateVariables } from '../../src/projection/spec/template.js';
 
 describe('identity templates', () => {
   it('parses variables and literals', () => {

@@ -10,10 +10,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromUtf8, utf8 } from '../../src/core/bytes.js';
 import { InvalidResponse, InvalidSpec } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/api-url.js';
-import { trustedConditional } from '../../src/projection/conditional.js';
-import { runProjections, stateKey } from '../../src/projection/run.js';
-import { parseSpec } from '../../src/projection/spec.js';
+import { runProjections, stateKey } from '../../src/projection/run/index.js';
+import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/sources/api-url.js';
+import { trustedConditional } from '../../src/projection/sources/conditional.js';
+import { parseSpec } from '../../src/projection/spec/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 

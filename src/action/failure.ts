@@ -4,7 +4,7 @@
  * request headers).
  */
 import { DocDbError } from '../core/errors.js';
-import { SOURCE_OPERATION } from '../projection/sources.js';
+import { SOURCE_OPERATION } from '../projection/sources/index.js';
 import type { ActionInputs } from './inputs.js';
 
 function resetText(reset: unknown): string {

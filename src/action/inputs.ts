@@ -3,8 +3,9 @@
  * validated before any request is made.
  */
 import { InvalidConfig } from '../core/errors.js';
-import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducer-worker.js';
-import { parseShard, type Shard } from '../projection/shard.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
+import { parseShard, type Shard } from '../projection/run/index.js';
+import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
 export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'] as const;
@@ -44,7 +45,12 @@ export interface ActionInputs {
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
 export type InputReader = (name: string) => string;
 
-const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+const SHA_RE = /^[0-9a-f]{40}$/;
+
+/** Every input failure: names the input, says what is wrong and, where it helps, what is allowed. */
+function bad(field: string, message: string, allowed?: string): never {
+  throw new InvalidConfig(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
+}
 
 /**
  * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
@@ -54,68 +60,16 @@ const REPO_RE = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
  * const inputs = readInputs((n) => core.getInput(n), process.env);
  */
 export function readInputs(get: InputReader, env: Record<string, string | undefined> = {}): ActionInputs {
-  const bad = (field: string, message: string, allowed?: string): never => {
-    throw new InvalidConfig(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
-  };
-  const mode = (get('mode') || 'project') as ActionMode;
-  if (!MODES.includes(mode))
-    bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
-  const repository = get('repository') || env.GITHUB_REPOSITORY || '';
-  if (!repository)
-    bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
-  if (!REPO_RE.test(repository)) bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
-  const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
-  try {
-    const u = new URL(apiUrl);
-    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('not http(s)');
-  } catch {
-    bad(
-      'api-url',
-      `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`,
-    );
-  }
-  // The store would refuse plain http to a remote host too, but naming its library option; say it here
-  // in terms of this input (before any request).
-  if (/^http:/i.test(apiUrl) && !['localhost', '127.0.0.1', '[::1]'].includes(new URL(apiUrl).hostname)) {
-    bad(
-      'api-url',
-      `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`,
-      'https URL, or http to a loopback host',
-    );
-  }
-  const reducerTimeout = get('reducer-timeout') || String(DEFAULT_REDUCER_TIMEOUT_SECONDS);
-  if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
-    bad(
-      'reducer-timeout',
-      `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`,
-      '1-3600',
-    );
-  }
-  const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
-  if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
-    bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
-  }
-  const minRateLimit = get('min-rate-limit') || '0';
-  if (!/^\d+$/.test(minRateLimit)) {
-    bad(
-      'min-rate-limit',
-      `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`,
-      '0 or more',
-    );
-  }
+  const mode = modeInput(get);
+  const repository = repositoryInput(get, env);
+  const apiUrl = apiUrlInput(get, env);
+  const reducerTimeout = reducerTimeoutInput(get);
+  const rcw = retryConcurrentWritesInput(get);
+  const minRateLimit = minRateLimitInput(get);
   const shardText = get('shard');
   const shard = shardText ? parseShard(shardText, 'input "shard"') : undefined;
-  const version = get('version');
-  if (version && !/^[0-9a-f]{40}$/.test(version)) {
-    bad('version', `${JSON.stringify(version)} is not a 40-character lowercase hex commit SHA`);
-  }
-  const since = get('since');
-  if (since && !/^[0-9a-f]{40}$/.test(since)) {
-    bad(
-      'since',
-      `${JSON.stringify(since)} is not a 40-character lowercase hex commit SHA (a version output of an earlier step)`,
-    );
-  }
+  const version = shaInput(get, 'version', '');
+  const since = shaInput(get, 'since', ' (a version output of an earlier step)');
   const inputs: ActionInputs = {
     spec: get('spec') || '.github/docdb.yml',
     token: get('token'),
@@ -141,6 +95,91 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
   };
+  checkModeInputs(inputs);
+  return inputs;
+}
+
+function modeInput(get: InputReader): ActionMode {
+  const mode = (get('mode') || 'project') as ActionMode;
+  if (!MODES.includes(mode))
+    bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
+  return mode;
+}
+
+function repositoryInput(get: InputReader, env: Record<string, string | undefined>): string {
+  const repository = get('repository') || env.GITHUB_REPOSITORY || '';
+  if (!repository)
+    bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
+  if (!REPO_RE.test(repository)) bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
+  return repository;
+}
+
+function apiUrlInput(get: InputReader, env: Record<string, string | undefined>): string {
+  const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
+  try {
+    const u = new URL(apiUrl);
+    if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('not http(s)');
+  } catch {
+    bad(
+      'api-url',
+      `${JSON.stringify(apiUrl)} is not an http(s) URL (e.g. https://api.github.com or https://ghe.example.com/api/v3)`,
+    );
+  }
+  // The store would refuse plain http to a remote host too, but naming its library option; say it here
+  // in terms of this input (before any request).
+  if (/^http:/i.test(apiUrl) && !isLoopbackHost(new URL(apiUrl).hostname)) {
+    bad(
+      'api-url',
+      `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`,
+      'https URL, or http to a loopback host',
+    );
+  }
+  return apiUrl;
+}
+
+function reducerTimeoutInput(get: InputReader): string {
+  const reducerTimeout = get('reducer-timeout') || String(DEFAULT_REDUCER_TIMEOUT_SECONDS);
+  if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
+    bad(
+      'reducer-timeout',
+      `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`,
+      '1-3600',
+    );
+  }
+  return reducerTimeout;
+}
+
+function retryConcurrentWritesInput(get: InputReader): string {
+  const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
+  if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
+    bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
+  }
+  return rcw;
+}
+
+function minRateLimitInput(get: InputReader): string {
+  const minRateLimit = get('min-rate-limit') || '0';
+  if (!/^\d+$/.test(minRateLimit)) {
+    bad(
+      'min-rate-limit',
+      `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`,
+      '0 or more',
+    );
+  }
+  return minRateLimit;
+}
+
+/** A commit SHA input (`version`, `since`): empty, or 40 lowercase hex digits. */
+function shaInput(get: InputReader, field: 'version' | 'since', hint: string): string {
+  const sha = get(field);
+  if (sha && !SHA_RE.test(sha))
+    bad(field, `${JSON.stringify(sha)} is not a 40-character lowercase hex commit SHA${hint}`);
+  return sha;
+}
+
+/** Inputs that only apply to, or are required by, some modes. */
+function checkModeInputs(inputs: ActionInputs): void {
+  const { mode, version, since } = inputs;
   if (mode === 'read') {
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
@@ -156,5 +195,4 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     bad('export-format', `${JSON.stringify(inputs.exportFormat)} is not a format; use jsonl or files`, 'jsonl, files');
   }
   if (since && mode !== 'changes') bad('since', `only applies to mode: changes (mode is ${mode})`);
-  return inputs;
 }

@@ -1,6 +1,6 @@
 /** The Markdown job summary: one row per projection, the commit link, requests and rate limit. */
 import type { RateLimit } from '../core/refstore.js';
-import type { RunReport } from '../projection/run.js';
+import type { RunReport } from '../projection/run/index.js';
 
 export interface SummaryInput {
   report: RunReport;
@@ -20,10 +20,20 @@ export interface SummaryInput {
  *
  * @example
  * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
+ * mdText('abc\u202Efdp.exe'); // 'abc&#92;u202Efdp.exe' (shown as abc\u202Efdp.exe)
  */
 export function mdText(s: string): string {
-  return s.replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`);
+  return s
+    .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
+    .replace(BIDI_CONTROLS, (c) => `&#92;u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
 }
+
+/**
+ * Unicode bidirectional controls (LRE…RLO, LRI…PDI, LRM, RLM, ALM): a character reference would still
+ * render as the control and reorder the text around it ("Trojan Source", CVE-2021-42574), so they are
+ * shown as visible `\uXXXX` text instead.
+ */
+const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 export function code(s: string): string {

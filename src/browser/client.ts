@@ -16,11 +16,13 @@ import type { VersionId } from '../core/version.js';
 import {
   type DocumentChangesOptions,
   type DocumentChangesResult,
+  type DocumentCommitOptions,
   type DocumentGetOptions,
   type DocumentListOptions,
   type DocumentListResult,
   type DocumentOp,
   DocumentStore,
+  type DocumentWriteOptions,
   type PutDocumentResult,
   type ReadDocumentResult,
 } from '../document/document-store.js';
@@ -104,10 +106,12 @@ export interface DocDbClient {
   readonly refStore: RefStore;
   readonly documents: DocumentStore;
   get<T = unknown>(identity: Identity, options?: DocumentGetOptions): Promise<ReadDocumentResult<T>>;
-  put<T>(document: DocumentInput<T>, options?: WriteOptions): Promise<PutDocumentResult<T>>;
+  /** With `ifMatch` (the `etag` from `read`, or null: create only) the write is a compare-and-set. */
+  put<T>(document: DocumentInput<T>, options?: DocumentWriteOptions): Promise<PutDocumentResult<T>>;
   putMany(documents: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult>;
-  commit(ops: readonly DocumentOp[], options?: WriteOptions): Promise<WriteResult>;
-  delete(identity: Identity, options?: WriteOptions): Promise<WriteResult>;
+  /** `ifMatch` maps canonical keys to etags (or null: must not exist). */
+  commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult>;
+  delete(identity: Identity, options?: DocumentWriteOptions): Promise<WriteResult>;
   /** `withData: true` carries each document's envelope, read in a few bulk requests (GraphQL batches with a token). */
   list(options?: DocumentListOptions): Promise<DocumentListResult>;
   /** Documents by identity at one version, in order, null for a missing one (bulk: a few requests, not one each). */

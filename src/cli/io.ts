@@ -111,6 +111,10 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
   return redactText(text, secrets);
 }
 
+/** What the CLI says when an operation needed a token and none was found (docs/cli.md, "The token"). */
+export const AUTH_HINT =
+  'docdb: no token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`.';
+
 /** Print an error: human on stderr; with `--json` also `{"error": {...}}` on stdout. Returns the exit code. */
 export function reportError(
   io: CliIo,
@@ -128,6 +132,7 @@ export function reportError(
     message = `${FIELD_FLAGS[field]}: ${message}`;
   }
   io.stderr(`docdb ${command}: ${name === 'Usage' ? '' : `${name}: `}${message}\n`);
+  if (name === 'AuthMissing') io.stderr(`${AUTH_HINT}\n`);
   if (code === EXIT.usage && !(e instanceof DocDbError)) {
     const helpFor = e instanceof UsageError && e.helpFor !== undefined ? e.helpFor : command;
     io.stderr(`Run "${['docdb', helpFor, '--help'].filter(Boolean).join(' ')}" for usage.\n`);

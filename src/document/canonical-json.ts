@@ -24,6 +24,15 @@ function reject(path: string, why: string): never {
   throw new InvalidDocument(path, `${path} is not JSON: ${why}`, { path });
 }
 
+/** A value's `toJSON()` result; a `toJSON` that throws is the data's fault, named by its path. */
+function convertedByToJson(v: { toJSON: (key: string) => unknown }, path: string): unknown {
+  try {
+    return v.toJSON('');
+  } catch (e) {
+    return reject(path, `its toJSON() threw: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
 function isPlainObject(v: object): boolean {
   const proto = Object.getPrototypeOf(v);
   return proto === Object.prototype || proto === null;
@@ -44,7 +53,7 @@ export function canonicalJson(value: unknown, rootPath = '$'): string {
   const stack = new Set<object>();
   const write = (v: unknown, path: string, indent: string, depth = 0): string => {
     if (v !== null && typeof v === 'object' && typeof (v as { toJSON?: unknown }).toJSON === 'function') {
-      v = (v as { toJSON: (key: string) => unknown }).toJSON('');
+      v = convertedByToJson(v as { toJSON: (key: string) => unknown }, path);
     }
     switch (typeof v) {
       case 'string':

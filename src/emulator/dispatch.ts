@@ -94,13 +94,37 @@ function checkCaller(state: ServedState, request: Request, caller: Caller, match
   if (matched?.route.costs !== false && budget.used >= budget.limit) throw rateLimitExceeded(caller);
 }
 
+/**
+ * Deepest nesting a request body may have. GitHub's REST API parses bodies with a nesting limit and
+ * answers 400 "Problems parsing JSON" past it (Ruby's JSON parser defaults to 100 levels; inferred, as
+ * GitHub does not document it). No request of the API needs more than a handful of levels.
+ */
+export const MAX_BODY_NESTING = 100;
+
 /** The JSON body of a request that may carry one (400 "Problems parsing JSON" when it is not JSON). */
 function parseJson(incoming: Incoming, doc: string): unknown {
   const { method, body } = incoming;
   if (method === 'GET' || method === 'HEAD' || body.bytes.length === 0) return undefined;
+  let value: unknown;
   try {
-    return JSON.parse(new TextDecoder().decode(body.bytes));
+    value = JSON.parse(new TextDecoder().decode(body.bytes));
   } catch {
     throw new ApiError(400, 'Problems parsing JSON', doc);
   }
+  if (nestingDepth(value) > MAX_BODY_NESTING) throw new ApiError(400, 'Problems parsing JSON', doc);
+  return value;
+}
+
+/** Nesting depth of a parsed JSON value, without recursion (a deep value must not overflow the stack). */
+function nestingDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    deepest = Math.max(deepest, depth + 1);
+    if (deepest > MAX_BODY_NESTING) return deepest;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return deepest;
 }

@@ -13,8 +13,12 @@ import type { HttpTransport } from '../transport/types.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 
-/** Session totals shown in the footer. */
-const totals: { requests: number; rateLimit?: RateLimit; source: string } = { requests: 0, source: '' };
+/** What the footer shows: the last projection's requests, the session's total, the rate limit left. */
+const totals: { last: number; requests: number; rateLimit?: RateLimit; source: string } = {
+  last: 0,
+  requests: 0,
+  source: '',
+};
 
 let offlineWorld: Promise<{ fetch: typeof fetch; url: string }> | undefined;
 
@@ -31,6 +35,7 @@ function counting(inner: HttpTransport): HttpTransport {
   return {
     async request(req) {
       totals.requests++;
+      totals.last++;
       const res = await inner.request(req);
       totals.rateLimit = parseRateLimit(res.headers) ?? totals.rateLimit;
       return res;
@@ -55,7 +60,15 @@ function renderMeta(): void {
   const meta = $('meta');
   const rl = totals.rateLimit;
   const parts: (Node | string)[] = [
-    el('span', { id: 'requests' }, 'Requests used: ', el('b', {}, String(totals.requests))),
+    el(
+      'span',
+      { id: 'requests' },
+      'Requests: ',
+      el('b', {}, String(totals.last)),
+      ' for this projection, ',
+      el('b', {}, String(totals.requests)),
+      ' in total',
+    ),
   ];
   if (rl) {
     const reset = new Date(rl.reset * 1000).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' });
@@ -145,6 +158,7 @@ async function project(event?: Event): Promise<void> {
   panel.dataset.state = 'loading';
   panel.className = 'card panel';
   panel.replaceChildren(el('p', { className: 'hint' }, `Fetching ${repository}…`));
+  totals.last = 0;
   let apiUrl = $<HTMLInputElement>('api').value.trim();
   try {
     let transport: HttpTransport;

@@ -1,13 +1,11 @@
 /**
  * Projections: a YAML spec (zod-validated) → GitHub sources fetched page by page through Octokit →
  * reducers → document envelopes → one atomic commit on the section ref. See docs/projection-spec.md.
+ *
+ * Four folders, each depending only on the ones before it: spec/ (the spec file), sources/ (reading
+ * GitHub and other data), reducers/ (item → document data) and run/ (the runner and its commit).
  */
 
-export { RateBudget, type RateResource } from './budget.js';
-export type { ConditionalEntry, StoredConditional } from './conditional.js';
-export { parseCsv } from './formats.js';
-export type { ReadContext } from './read-context.js';
-export { readSource } from './read-source.js';
 export {
   BUILTINS,
   issueReducer,
@@ -20,33 +18,45 @@ export {
   rawReducer,
   releaseReducer,
   repositoryReducer,
-} from './reducers.js';
+} from './reducers/index.js';
 export {
+  inShard,
   type ProjectionReport,
+  parseShard,
   type RunMode,
   type RunOptions,
   type RunReport,
   runProjections,
+  type Shard,
+  shardOf,
   stateKey,
-} from './run.js';
-export { inShard, parseShard, type Shard, shardOf } from './shard.js';
+} from './run/index.js';
 export {
+  type ConditionalEntry,
   type FetchOptions,
   fetchSource,
   paginate,
+  parseCsv,
   parseLinkHeader,
+  RateBudget,
+  type RateResource,
+  type ReadContext,
+  readSource,
   type SourceClient,
   type SourceItem,
   type SourcePage,
+  type StoredConditional,
   supportsIncremental,
-} from './sources.js';
+} from './sources/index.js';
 export {
   BUILTIN_REDUCERS,
   loadSpec,
   type ParseSpecOptions,
   type ProjectionSpec,
   parseSpec,
+  parseTemplate,
   type ReducerSpec,
+  renderTemplate,
   type SelectionFilters,
   SOURCE_DEFAULTS,
   SOURCE_TYPES,
@@ -55,5 +65,7 @@ export {
   type SourceType,
   type Spec,
   type SpecIssue,
-} from './spec.js';
-export { parseTemplate, renderTemplate, TemplateError, type TemplatePart, templateVariables } from './template.js';
+  TemplateError,
+  type TemplatePart,
+  templateVariables,
+} from './spec/index.js';

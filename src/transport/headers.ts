@@ -86,3 +86,16 @@ export function parseRateLimit(headers: HeaderSource): RateLimit | undefined {
     resource: get('x-ratelimit-resource') ?? 'core',
   };
 }
+
+/**
+ * Seconds to wait from a `Retry-After` header value (delta-seconds or an HTTP date), or undefined.
+ *
+ * @example
+ * parseRetryAfter('120'); // 120
+ */
+export function parseRetryAfter(value: string | null | undefined, now = Date.now()): number | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (/^\d+$/.test(value.trim())) return Number(value.trim());
+  const t = Date.parse(value);
+  return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
+}

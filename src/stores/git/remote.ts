@@ -1,8 +1,19 @@
 /**
- * Talking to a git remote for SubprocessGitRefStore: `ls-remote` (the cheap tip check), `fetch` of the
- * one section ref, `push --force-with-lease` (compare-and-swap on the remote). Credentials reach git
- * only through its credential helpers or `GIT_ASKPASS` (a script that reads the token from git's
- * environment) — never through an argument, a URL, a log line or an error.
+ * Talking to a git remote for SubprocessGitRefStore: one `fetch` of the section ref (which is also the tip
+ * check), `push --force-with-lease` (compare-and-swap on the remote). Credentials reach git only through
+ * its credential helpers or `GIT_ASKPASS` (a script that reads the token from git's environment) — never
+ * through an argument, a URL, a log line or an error.
+ *
+ * Why fetch and not `ls-remote`: git 2.39's ls-remote sends no ref prefix for a pattern (it matches
+ * patterns by tail on its side), so the remote advertises every ref it has — a remote with 10,000 refs
+ * costs 10,000 lines per read. A fetch refspec makes protocol v2 send `ref-prefix` lines, and the remote
+ * answers only the refs under them (https://git-scm.com/docs/protocol-v2#_ls_refs).
+ *
+ * Why the probe refspecs: git matches a push destination by its tail (`refs/docdb/documents` also
+ * matches `refs/heads/refs/docdb/documents`, `refs/tags/…`, `refs/remotes/…`, `refs/refs/…`), so such a
+ * ref on the remote makes a push ambiguous or — when the section does not exist yet — sends it to that
+ * branch. The same fetch brings those names into a private namespace, and a write refuses while one
+ * exists (a typed error naming it) instead of writing somewhere else.
  */
 import { chmodSync, existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +30,33 @@ import {
 import { isLoopbackHost } from '../remote-api/index.js';
 import { redact } from './git-command.js';
 import type { GitRepository } from './repository.js';
+
+/** Namespaces whose `<namespace><section ref>` a push to the section ref would also match (git's ref_rev_parse_rules). */
+export const SHADOW_NAMESPACES = ['refs/', 'refs/tags/', 'refs/heads/', 'refs/remotes/'] as const;
+/** Where the cache keeps what the remote has under those names (never pushed, pruned by every fetch). */
+const PROBE = 'refs/docdb-probe/';
+
+/** What one fetch learned about the remote. */
+export interface SectionState {
+  /** The section's tip, or null when the ref does not exist on the remote. */
+  tip: string | null;
+  /** Remote refs whose names end in the section ref (a push to it would be ambiguous). */
+  shadows: string[];
+}
+
+/**
+ * The error for a write while the remote has a ref that shadows the section for `git push`.
+ *
+ * @example
+ * throw ambiguousRef('https://host/o/r.git', 'refs/docdb/documents', ['refs/heads/refs/docdb/documents']);
+ */
+export function ambiguousRef(remote: string, ref: string, shadows: readonly string[]): GitError {
+  const one = shadows.length === 1;
+  return new GitError(
+    `${remote} has ${shadows.join(', ')}, whose name ends in the section ref ${ref}: git matches a push destination by its tail, so it cannot write ${ref} exactly while ${one ? 'that ref exists' : 'those refs exist'}. Rename or delete ${one ? 'it' : 'them'} on the remote, or use another section (--root/--section).`,
+    { reason: 'ambiguous-ref', remote, ref, shadows: [...shadows] },
+  );
+}
 
 /** Username the askpass script answers when none is configured (GitHub accepts any with a token). */
 export const DEFAULT_GIT_USERNAME = 'x-access-token';
@@ -97,13 +135,23 @@ export function askpassSetup(
   };
 }
 
+/** The line of git's stderr that says what went wrong (its first `fatal:`/`error:` line), without the prefix. */
+function gitReason(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean);
+  const line = lines.find((l) => /^(fatal|error):/.test(l)) ?? lines[0];
+  return line?.replace(/^(fatal|error):\s*/, '');
+}
+
 /** Map a failed remote command to the error every store uses for the same situation. */
 export function mapRemoteError(e: unknown, context: { remote: string; ref: string; secrets: readonly string[] }) {
   if (!(e instanceof GitError)) return e;
   const stderr = String(e.data.stderr ?? '');
   const remote = redact(context.remote, context.secrets);
   const data = { remote, ref: context.ref, stderr };
-  const say = (what: string) => `${what} (git: ${stderr.split('\n').filter(Boolean).slice(-1)[0] ?? e.message})`;
+  const say = (what: string) => `${what} (git: ${gitReason(stderr) ?? e.message})`;
   if (/terminal prompts disabled|could not read (Username|Password)/i.test(stderr)) {
     return new AuthMissing(
       say(`${remote} needs credentials: configure a git credential helper or give a token`),
@@ -151,33 +199,35 @@ export class RemoteSection {
     }
   }
 
-  /** The remote tip of the section (`git ls-remote`), or null when the ref does not exist there. */
-  async tip(): Promise<string | null> {
-    const { stdout } = await this.run(['ls-remote', '--', this.remote, this.ref]);
-    // ls-remote matches patterns by suffix: keep only the exact ref.
-    for (const line of stdout.toString('utf8').split('\n')) {
-      const [sha, name] = line.split('\t');
-      if (name === this.ref && sha && /^[0-9a-f]{40}$/.test(sha)) return sha;
-    }
-    return null;
-  }
-
-  /** Fetch only the section ref into the same ref of the cache repository. */
-  async fetch(): Promise<void> {
+  /**
+   * Bring the section ref (and only refs named like it) from the remote into the cache: one `git fetch`
+   * with protocol v2 ref prefixes, which downloads objects only when the tip moved. Returns the tip and
+   * any refs that shadow the section for a push.
+   */
+  async fetchSection(): Promise<SectionState> {
+    const refspecs = [
+      `+${this.ref}*:${this.ref}*`,
+      ...SHADOW_NAMESPACES.map((ns, i) => `+${ns}${this.ref}*:${PROBE}${i}*`),
+    ];
     await this.run([
       '-c',
       'gc.auto=0',
       '-c',
       'maintenance.auto=false',
       'fetch',
+      '--prune',
       '--no-tags',
       '--no-write-fetch-head',
       '--no-recurse-submodules',
       '--quiet',
       '--',
       this.remote,
-      `+${this.ref}:${this.ref}`,
+      ...refspecs,
     ]);
+    const { stdout } = await this.repo.run(['for-each-ref', '--format=%(refname)', PROBE]);
+    const probed = new Set(stdout.toString('utf8').split('\n').filter(Boolean));
+    const shadows = SHADOW_NAMESPACES.filter((_, i) => probed.has(`${PROBE}${i}`)).map((ns) => `${ns}${this.ref}`);
+    return { tip: await this.repo.resolveRef(this.ref), shadows };
   }
 
   /**
@@ -203,15 +253,13 @@ export class RemoteSection {
       result = await this.run(args, [1]);
     } catch (e) {
       // The push may have landed before the connection broke: the remote tip tells.
-      if (e instanceof DocDbError && (await this.tip().catch(() => null)) === commit) return true;
+      if (e instanceof DocDbError && (await this.remoteTip().catch(() => null)) === commit) return true;
       throw e;
     }
-    if (result.code === 0) return true;
-    const line = result.stdout
-      .toString('utf8')
-      .split('\n')
-      .find((l) => l.startsWith('!') && l.includes(`:${this.ref}\t`));
-    const now = await this.tip();
+    const out = result.stdout.toString('utf8');
+    if (result.code === 0) return this.assertExactDestination(out, commit);
+    const line = out.split('\n').find((l) => l.startsWith('!') && l.includes(`:${this.ref}\t`));
+    const now = await this.remoteTip();
     if (now === commit) return true;
     if (line && (now !== expected || /failed to (update|lock) ref|cannot lock|stale info|fetch first/.test(line))) {
       return false;
@@ -222,5 +270,26 @@ export class RemoteSection {
       ref: this.ref,
       reason: redact(reason, this.secrets),
     });
+  }
+
+  /** The remote tip (a fetch of the section: it also brings the commit if it is new). */
+  private async remoteTip(): Promise<string | null> {
+    return (await this.fetchSection()).tip;
+  }
+
+  /**
+   * A push git reports as done went to the section ref itself: `--porcelain` names the destination it
+   * chose. A shadowing ref created after our fetch could still capture it; say so rather than pretend.
+   */
+  private assertExactDestination(porcelain: string, commit: string): true {
+    const done = porcelain.split('\n').filter((l) => /^[ *+=-]\t/.test(l));
+    const wrong = done.map((l) => l.split('\t')[1]?.split(':')[1]).filter((dst) => dst && dst !== this.ref);
+    if (wrong.length > 0) {
+      throw new GitError(
+        `${redact(this.remote, this.secrets)}: git pushed ${commit} to ${wrong.join(', ')} instead of ${this.ref} (a ref whose name ends in the section ref appeared on the remote); rename or delete it there`,
+        { reason: 'ambiguous-ref', remote: redact(this.remote, this.secrets), ref: this.ref, shadows: wrong },
+      );
+    }
+    return true;
   }
 }

@@ -7,11 +7,11 @@
  * See docs/git-stores.md.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commitWithRetry } from '../../core/commit-retry.js';
-import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
+import { InvalidConfig, InvalidVersion, NotFound } from '../../core/errors.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
@@ -35,11 +35,13 @@ import { gitEnvironment, redact, runGit } from './git-command.js';
 import { GitRefStore } from './git-refstore.js';
 import { type GitStoreCommonOptions, resolveCommon } from './options.js';
 import {
+  ambiguousRef,
   askpassPath,
   askpassSetup,
   assertValidRemote,
   DEFAULT_GIT_USERNAME,
   RemoteSection,
+  type SectionState,
   writeAskpass,
 } from './remote.js';
 import type { GitRepository } from './repository.js';
@@ -92,6 +94,8 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   private readonly secrets: string[];
   private readonly logger: ((event: RemoteApiLogEvent) => void) | undefined;
   private ready: Promise<{ repo: GitRepository; remote: RemoteSection }> | undefined;
+  /** True while the cache directory exists only because this store created it (removed if the remote is missing). */
+  private createdCache = false;
   /** The GIT_ASKPASS script, when a token is given. */
   private readonly askpass: string | undefined;
 
@@ -135,6 +139,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   private open(): Promise<{ repo: GitRepository; remote: RemoteSection }> {
     this.ready ??= (async () => {
       if (!existsSync(this.dir) || readdirSync(this.dir).length === 0) {
+        this.createdCache = !existsSync(this.dir);
         mkdirSync(this.dir, { recursive: true });
         const command = { git: this.common.git, globalArgs: [], env: gitEnvironment(this.common.env), secrets: [] };
         await runGit(command, ['init', '-q', '--bare', this.dir]);
@@ -150,30 +155,42 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   }
 
   /**
-   * Bring the cache's section ref to the remote tip: `ls-remote`, then `fetch` only when the tip is a
-   * commit the cache does not have. Returns the tip.
+   * Bring the cache's section ref to the remote tip with one `git fetch` (remote.ts: protocol v2 ref
+   * prefixes, objects only when the tip moved). Returns the tip and the refs shadowing it for a push.
    */
-  private async sync(): Promise<VersionId | null> {
-    const { repo, remote } = await this.open();
-    const tip = await remote.tip();
-    const local = await repo.resolveRef(this.ref);
-    if (tip === local) return tip;
-    if (tip === null) {
-      if (local) await repo.run(['update-ref', '-d', this.ref, local], { okCodes: [1, 128] });
-      return null;
+  private async syncState(): Promise<SectionState> {
+    const { remote } = await this.open();
+    this.log('debug', `fetching ${this.ref}`, { ref: this.ref });
+    try {
+      return await remote.fetchSection();
+    } catch (e) {
+      // A remote that does not exist leaves no cache repository behind that this store created for it.
+      if (e instanceof NotFound && this.createdCache) this.dropCache();
+      throw e;
     }
-    if (await repo.hasCommit(tip)) {
-      await repo.updateRef(this.ref, tip, local);
-      return tip;
-    }
-    this.log('debug', `fetching ${this.ref}`, { ref: this.ref, tip });
-    await remote.fetch();
-    return repo.resolveRef(this.ref);
   }
 
-  /** The remote tip (`git ls-remote`; no fetch). */
+  private async sync(): Promise<VersionId | null> {
+    return (await this.syncState()).tip;
+  }
+
+  /** The tip to write on: refuses while a remote ref shadows the section for `git push`. */
+  private async writableTip(): Promise<VersionId | null> {
+    const state = await this.syncState();
+    if (state.shadows.length > 0) throw ambiguousRef(this.safeRemote, this.ref, state.shadows);
+    return state.tip;
+  }
+
+  private dropCache(): void {
+    this.inner.close().catch(() => {});
+    rmSync(this.dir, { recursive: true, force: true });
+    this.ready = undefined;
+    this.createdCache = false;
+  }
+
+  /** The remote tip (one fetch of the section ref). */
   async head(): Promise<VersionId | null> {
-    return (await this.open()).remote.tip();
+    return this.sync();
   }
 
   /** A version to read at: the given one (fetched when the cache lacks it) or the synced tip. */
@@ -232,7 +249,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
     return commitWithRetry({
       ref: this.ref,
       retry: this.common.retry,
-      readTip: () => this.sync(),
+      readTip: () => this.writableTip(),
       build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message, ifMatch),
       publish: async (tip, commit) => {
         attempt++;

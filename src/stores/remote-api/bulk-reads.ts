@@ -11,9 +11,10 @@
  * Warm (tip unchanged, values cached): one 304.
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
+import { TransportError } from '../../core/errors.js';
 import type { ReadManyItem } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
-import { type ArchiveSection, sectionFromArchive } from './archive-reads.js';
+import { type ArchiveDownload, type ArchiveSection, sectionFromArchive } from './archive-reads.js';
 import type { GitHubClient, OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
 import { blobsAt, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
@@ -176,7 +177,7 @@ async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<v
     'user-agent': h.cfg.userAgent,
     ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
   };
-  const got = await reader({ url, headers, limits: h.cfg.archiveLimits });
+  const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
   ctx.requests += got.requests;
   if (got.status !== 200 || !got.entries) {
     throw mapStatusError(
@@ -192,6 +193,17 @@ async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<v
     );
   }
   await useArchive(h, job, sectionFromArchive(got.entries, job.version, commit.tree));
+}
+
+/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+async function downloadWithRetry(download: () => Promise<ArchiveDownload>): Promise<ArchiveDownload> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await download();
+    } catch (e) {
+      if (!(e instanceof TransportError) || e.data.reason !== 'network' || attempt >= 2) throw e;
+    }
+  }
 }
 
 async function useArchive(h: BulkReadHost, job: Job, section: ArchiveSection): Promise<void> {

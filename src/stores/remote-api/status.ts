@@ -14,6 +14,7 @@ import {
   UpstreamUnavailable,
 } from '../../core/errors.js';
 import { redactText } from '../../core/redact.js';
+import { parseRetryAfter } from '../../transport/headers.js';
 import type { HttpResponse } from '../../transport/types.js';
 
 /** What was being done when a response arrived. */
@@ -48,11 +49,7 @@ export function upstreamMessage(res: HttpResponse): string | undefined {
 
 /** Seconds from a `Retry-After` header (delta-seconds or HTTP date), or undefined. */
 export function retryAfterSeconds(res: HttpResponse, now = Date.now()): number | undefined {
-  const v = res.headers['retry-after'];
-  if (v === undefined) return undefined;
-  if (/^\d+$/.test(v.trim())) return Number(v.trim());
-  const t = Date.parse(v);
-  return Number.isNaN(t) ? undefined : Math.max(0, Math.ceil((t - now) / 1000));
+  return parseRetryAfter(res.headers['retry-after'], now);
 }
 
 /**
@@ -100,7 +97,10 @@ export function mapStatusError(ctx: StatusContext, res: HttpResponse): DocDbErro
   const s = res.status;
   if (s === 401) {
     if (!ctx.authenticated) {
-      return new AuthMissing(`${where} needs a token: ${said}. Configure token (or credentials).`, data);
+      return new AuthMissing(
+        `${where} needs a token: ${said}. Pass a token (the store's \`token\` or \`credentials\` option).`,
+        data,
+      );
     }
     return new AuthInvalid(`${where} was rejected: ${said}. The token is invalid, expired or revoked.`, data);
   }

@@ -1,0 +1,128 @@
+/**
+ * SubprocessGitRefStore and the other refs of a remote (issue 18 §6, §7; issue 22):
+ * - git matches a push destination by its tail: a branch or tag named `refs/docdb/documents` would
+ *   capture the push (or make it ambiguous). Writes refuse with a typed error naming it, and write nothing.
+ * - a read asks only for refs named like the section (protocol v2 ref prefixes): a remote with 10,000
+ *   other refs costs nothing extra, where `git ls-remote` receives all of them.
+ * - a remote that does not exist: a NotFound saying why, and no cache directory left behind.
+ */
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { GitError, NotFound } from '../../src/core/errors.js';
+import { SubprocessGitRefStore } from '../../src/stores/git/index.js';
+import { bareRepo, fsckStrict, GIT_TEST_ENV, git, tempDir } from './helpers.js';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function setup() {
+  const tmp = tempDir();
+  const remoteDir = bareRepo(tmp.dir, 'remote.git');
+  const stores: SubprocessGitRefStore[] = [];
+  let n = 0;
+  const open = (env: NodeJS.ProcessEnv = GIT_TEST_ENV) => {
+    const s = new SubprocessGitRefStore({
+      remote: pathToFileURL(remoteDir).href,
+      dir: join(tmp.dir, `c${n++}.git`),
+      env,
+    });
+    stores.push(s);
+    return s;
+  };
+  cleanups.push(async () => {
+    await Promise.all(stores.map((s) => s.close()));
+    tmp.cleanup();
+  });
+  return { tmp, remoteDir, open };
+}
+
+/** A commit on the remote's main branch, for shadowing refs to point at. */
+function someCommit(remoteDir: string): string {
+  const tree = git(['--git-dir', remoteDir, 'mktree'], { input: '' }).trim();
+  return git(['--git-dir', remoteDir, 'commit-tree', tree, '-m', 'not the section']).trim();
+}
+
+const refs = (dir: string) => git(['--git-dir', dir, 'for-each-ref', '--format=%(refname) %(objectname)']);
+
+describe('a ref that shadows the section for git push', () => {
+  it.each(['refs/heads/refs/docdb/documents', 'refs/tags/refs/docdb/documents', 'refs/remotes/refs/docdb/documents'])(
+    '%s: the first write refuses, naming it, and writes nothing (not even to it)',
+    async (shadow) => {
+      const { remoteDir, open } = setup();
+      const c = someCommit(remoteDir);
+      git(['--git-dir', remoteDir, 'update-ref', shadow, c]);
+      const before = refs(remoteDir);
+      const err = await open()
+        .put('a.json', '1')
+        .catch((e) => e);
+      expect(err).toBeInstanceOf(GitError);
+      expect(err.data).toMatchObject({ reason: 'ambiguous-ref', shadows: [shadow] });
+      expect(err.message).toContain(`has ${shadow}, whose name ends in the section ref refs/docdb/documents`);
+      expect(refs(remoteDir)).toBe(before);
+    },
+  );
+
+  it('an existing section: reads still see the section, writes refuse until the branch is gone', async () => {
+    const { remoteDir, open } = setup();
+    const writer = open();
+    await writer.put('a.json', 'section');
+    const sectionTip = git(['--git-dir', remoteDir, 'rev-parse', 'refs/docdb/documents']).trim();
+    git(['--git-dir', remoteDir, 'update-ref', 'refs/heads/refs/docdb/documents', someCommit(remoteDir)]);
+    const reader = open();
+    expect(new TextDecoder().decode((await reader.get('a.json'))!.value)).toBe('section');
+    await expect(reader.put('b.json', '2')).rejects.toMatchObject({
+      code: 'GitError',
+      data: { reason: 'ambiguous-ref' },
+    });
+    expect(git(['--git-dir', remoteDir, 'rev-parse', 'refs/docdb/documents']).trim()).toBe(sectionTip);
+    git(['--git-dir', remoteDir, 'update-ref', '-d', 'refs/heads/refs/docdb/documents']);
+    expect((await reader.put('b.json', '2')).changed).toBe(true);
+    expect(git(['--git-dir', remoteDir, 'for-each-ref', '--format=%(refname)', 'refs/heads/refs/']).trim()).toBe('');
+    fsckStrict(remoteDir);
+  });
+});
+
+describe('a remote with many refs', () => {
+  it('a read asks only for refs named like the section; ls-remote would receive every ref', async () => {
+    const { tmp, remoteDir, open } = setup();
+    await open().put('a.json', '1');
+    const c = someCommit(remoteDir);
+    const updates = Array.from({ length: 10_000 }, (_, i) => `create refs/heads/decoy-${i} ${c}\n`).join('');
+    git(['--git-dir', remoteDir, 'update-ref', '--stdin'], { input: updates });
+    const trace = join(tmp.dir, 'packets.log');
+    const reader = open({ ...GIT_TEST_ENV, GIT_TRACE_PACKET: trace });
+    expect(new TextDecoder().decode((await reader.get('a.json'))!.value)).toBe('1');
+    await reader.get('a.json'); // warm: the same one fetch
+    const received = readFileSync(trace, 'utf8').split('\n');
+    expect(received.filter((l) => l.includes('refs/heads/decoy-')).length).toBe(0);
+    expect(received.some((l) => l.includes('ref-prefix refs/docdb/documents'))).toBe(true);
+    // The old read, `git ls-remote <remote> <ref>`, received every ref of the same remote.
+    const lsTrace = join(tmp.dir, 'ls-remote.log');
+    execFileSync('git', ['ls-remote', pathToFileURL(remoteDir).href, 'refs/docdb/documents'], {
+      env: { ...GIT_TEST_ENV, GIT_TRACE_PACKET: lsTrace },
+    });
+    const lsReceived = readFileSync(lsTrace, 'utf8').split('\n');
+    // (The trace holds both ends of a local transport: count what ls-remote received.)
+    expect(lsReceived.filter((l) => l.includes('ls-remote<') && l.includes('refs/heads/decoy-')).length).toBe(10_000);
+  });
+});
+
+describe('a remote that does not exist', () => {
+  it('is NotFound saying why, and leaves no cache directory behind', async () => {
+    const tmp = tempDir();
+    cleanups.push(() => tmp.cleanup());
+    const dir = join(tmp.dir, 'cache.git');
+    const store = new SubprocessGitRefStore({ remote: join(tmp.dir, 'missing.git'), dir, env: GIT_TEST_ENV });
+    cleanups.push(() => store.close());
+    const err = await store.get('a.json').catch((e) => e);
+    expect(err).toBeInstanceOf(NotFound);
+    expect(err.message).toMatch(/remote .*missing\.git was not found \(git: .*does not appear to be a git repository/);
+    expect(err.message).not.toContain('and the repository exists');
+    expect(existsSync(dir)).toBe(false);
+  });
+});

@@ -1,0 +1,56 @@
+/**
+ * What the Action's work is given besides its inputs (`ActionContext`: the host's log, workspace, fetch,
+ * store…), what every mode works with (`ActionTools`) and what it gives back (`ActionResult`). A module of
+ * types, shared by run-action.ts and the modes it dispatches to.
+ */
+import type { RefStore } from '../core/refstore.js';
+import type { RunReport } from '../projection/run/index.js';
+import type { SourceClient } from '../projection/sources/index.js';
+import type { Meter } from './metered-fetch.js';
+
+export interface ActionContext {
+  /** Progress lines (the runner log). */
+  log?: (line: string) => void;
+  /** Directory relative paths (the spec) are resolved against (default: cwd = the workspace on runners). */
+  workspace?: string;
+  /** Web URL of the GitHub server for commit links (default `GITHUB_SERVER_URL` or https://github.com). */
+  serverUrl?: string;
+  /** Fetch implementation (tests); default global fetch. */
+  fetch?: typeof globalThis.fetch;
+  /** Spacing of write requests in ms (default plugin-throttling's 1000 ms on github.com; 0 for loopback). */
+  writeSpacingMs?: number;
+  /** Environment `http` sources read secret headers from (default process.env). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * The section's store. Default: RemoteApiRefStore on `inputs.repository` over the run's Octokit (the
+   * Action). `docdb project --refstore git|subprocess` passes a local git store here.
+   */
+  store?: RefStore;
+  /** One line per HTTP request (method, URL without query secrets, status): `core.debug` in the Action. */
+  debug?: (line: string) => void;
+  /** Log grouping per projection (`core.startGroup`/`core.endGroup` in the Action). */
+  group?: { start(name: string): void; end(): void };
+  /**
+   * The workflow run (`github.context.runId`/`runAttempt`), recorded as a `Docdb-Run` trailer in the commit
+   * message. With a random `Docdb-Nonce` trailer it keeps two runs' commits from ever being identical.
+   */
+  run?: { id?: number | undefined; attempt?: number | undefined };
+}
+
+export interface ActionResult {
+  outputs: Record<string, string>;
+  /** Markdown for the job summary. */
+  summary: string;
+  report?: RunReport;
+}
+
+/** What run-action.ts sets up for every mode: one metered Octokit for sources and store, and the section. */
+export interface ActionTools {
+  /** The run's Octokit (sources read through it; the default store writes through it). */
+  client: SourceClient;
+  store: RefStore;
+  /** The section ref, `refs/<root>/<section>`. */
+  ref: string;
+  meter: Meter;
+  log: (line: string) => void;
+}

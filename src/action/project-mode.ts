@@ -1,0 +1,104 @@
+/**
+ * The Action's projection modes (`project`, `backfill`, `dry-run`): load the spec from the workspace, run
+ * the projections over the run's Octokit and store, and turn the report into step outputs and the job
+ * summary.
+ */
+import { randomBytes } from 'node:crypto';
+import { isAbsolute, resolve } from 'node:path';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
+import { type RunMode, type RunReport, runProjections } from '../projection/run/index.js';
+import { tokenIdentity } from '../projection/sources/index.js';
+import { loadSpec } from '../projection/spec/index.js';
+import type { ActionContext, ActionResult, ActionTools } from './context.js';
+import type { ActionInputs } from './inputs.js';
+import { type Meter, rateOutputs } from './metered-fetch.js';
+import { renderSummary } from './summary.js';
+
+/**
+ * Run the spec's projections and report them.
+ *
+ * @example
+ * const { outputs, report } = await projectMode(inputs, 'project', context, { client: octokit, store, ref, meter, log });
+ */
+export async function projectMode(
+  inputs: ActionInputs,
+  mode: RunMode,
+  context: ActionContext,
+  tools: ActionTools,
+): Promise<ActionResult> {
+  const { client, store, meter, log } = tools;
+  const workspace = context.workspace ?? process.cwd();
+  const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
+  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+  // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+  const spec = await loadSpec(specPath, {
+    defaultRepository: inputs.repository,
+    displayPath: inputs.spec,
+    workspace,
+  });
+  const report = await runProjections({
+    spec,
+    client,
+    store,
+    mode,
+    only: inputs.projections,
+    commitMessage: inputs.commitMessage,
+    apiUrl: inputs.apiUrl,
+    baseDir: resolve(specPath, '..'),
+    log,
+    workspace,
+    tokenIdentity: tokenIdentity(inputs.token),
+    minRateLimit: inputs.minRateLimit,
+    reducerTimeoutMs: (inputs.reducerTimeout ?? DEFAULT_REDUCER_TIMEOUT_SECONDS) * 1000,
+    trailers: runTrailers(context),
+    ...(context.group
+      ? { onProjection: { start: (name: string) => context.group?.start(name), end: () => context.group?.end() } }
+      : {}),
+    ...(inputs.shard ? { shard: inputs.shard } : {}),
+    ...(context.fetch ? { fetch: context.fetch } : {}),
+    ...(context.env ? { env: context.env } : {}),
+  });
+  return { ...reportOf(report, inputs, context, meter), report };
+}
+
+/** `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical. */
+function runTrailers(context: ActionContext): string[] {
+  return [
+    `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
+    `Docdb-Nonce: ${randomBytes(8).toString('hex')}`,
+  ];
+}
+
+/** Step outputs and job summary of a run. */
+function reportOf(
+  report: RunReport,
+  inputs: ActionInputs,
+  context: ActionContext,
+  meter: Meter,
+): { outputs: Record<string, string>; summary: string } {
+  const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
+  const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
+  const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
+  const outputs: Record<string, string> = {
+    version: report.version ?? '',
+    'previous-version': report.previousVersion ?? '',
+    changed: String(report.changed),
+    written: String(docAdded),
+    deleted: String(docRemoved),
+    unchanged: String(report.unchanged),
+    keys: JSON.stringify(report.keys),
+    document: '',
+    verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
+    requests: String(meter.requests),
+    ...rateOutputs(meter),
+  };
+  const summary = renderSummary({
+    report,
+    repository: inputs.repository,
+    serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
+    requests: meter.requests,
+    rateLimit: meter.rateLimit,
+    ...(verification ? { verification } : {}),
+  });
+  return { outputs, summary };
+}

@@ -1,0 +1,86 @@
+/**
+ * What a run of projections is given (`RunOptions`) and reports (`RunReport`): the public shape of
+ * `runProjections`, as the Action, the CLI and library users see it.
+ */
+import type { RefStore, WriteResult } from '../../core/refstore.js';
+import type { SourceClient } from '../sources/index.js';
+import type { Spec } from '../spec/index.js';
+import type { ProjectionReport } from './projection-types.js';
+import type { Shard } from './shard.js';
+
+export type RunMode = 'project' | 'backfill' | 'dry-run';
+
+export interface RunOptions {
+  spec: Spec;
+  /** Octokit (or anything with `request`) used for the sources. */
+  client: SourceClient;
+  /** The section's RefStore (RemoteApiRefStore in the Action). */
+  store: RefStore;
+  /** `project` (incremental where possible), `backfill` (re-project everything), `dry-run` (no writes). */
+  mode?: RunMode;
+  /** Run only these projections (default all). */
+  only?: readonly string[];
+  /** Commit message (default summarises the run). */
+  commitMessage?: string;
+  /** API base URL; pagination links must stay on its origin. */
+  apiUrl?: string;
+  /** Directory custom reducer modules are resolved against (default: the spec file's directory). */
+  baseDir?: string;
+  /** Items per page for the sources (default 100). */
+  perPage?: number;
+  /** Progress lines. */
+  log?: (line: string) => void;
+  /** `shard: i/n`: project only the documents whose key hashes to this shard (see shard.ts). */
+  shard?: Shard;
+  /** `min-rate-limit`: stop (and commit nothing) before a source request when this many or fewer are left. */
+  minRateLimit?: number;
+  /**
+   * Identity of the token the sources use — a hash, never the token. Turns on conditional reads, whose
+   * ETags are stored under it (GitHub's ETags depend on the token).
+   */
+  tokenIdentity?: string;
+  /** Directory `files` sources read from (default: the current directory). */
+  workspace?: string;
+  /** fetch for `http` sources (default global fetch). The GitHub token is never given to it. */
+  fetch?: typeof globalThis.fetch;
+  /** Wait between retries of `http` sources (default setTimeout; tests inject one). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Environment `http` sources read secret headers from (default `process.env` where it exists). */
+  env?: Readonly<Record<string, string | undefined>>;
+  /**
+   * Directory custom reducer modules must stay inside after symbolic links are resolved (default:
+   * `workspace` when given, else `baseDir`).
+   */
+  confineReducersTo?: string;
+  /** Milliseconds one custom reducer call may take (default 30 s); past it the run fails naming the projection. */
+  reducerTimeoutMs?: number;
+  /** Called around each projection's work (the Action opens a log group per projection). */
+  onProjection?: { start(name: string): void; end(name: string): void };
+  /**
+   * Lines appended to the commit message as git trailers (e.g. `Docdb-Run: 123.1`). Two runs that produce
+   * the same change then never create byte-identical commits, so exactly one of them reports `changed`.
+   */
+  trailers?: readonly string[];
+}
+
+export interface RunReport {
+  mode: RunMode;
+  ref: string;
+  projections: ProjectionReport[];
+  /** True when a commit was made (always false for dry-run). */
+  changed: boolean;
+  /** Section tip after the run. */
+  version: string | null;
+  previousVersion: string | null;
+  /** Keys written / deleted (for dry-run: that would be). Includes `_docdb/state/…` metadata keys. */
+  written: string[];
+  deleted: string[];
+  /** Documents that were already up to date. */
+  unchanged: number;
+  /** Document keys added, changed or removed (metadata keys excluded). */
+  keys: string[];
+  /** The store's write result, when a commit was attempted. */
+  write?: WriteResult;
+  /** The shard this run projected, if any. */
+  shard?: Shard;
+}

@@ -1,0 +1,263 @@
+/**
+ * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
+ *
+ * - Unchanged documents are detected locally by git blob SHA against the section's tip tree, so a
+ *   run where nothing changed sends no write request and makes no commit.
+ * - Incremental state (the `since` watermark of issues/pulls) lives in the section itself under
+ *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
+ * - Everything is collected before the single commit: a failure anywhere means no commit at all.
+ */
+import { InvalidSpec } from '../../core/errors.js';
+import type { RefStore, WriteResult } from '../../core/refstore.js';
+import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
+import { type LoadedReducer, loadReducer } from '../reducers/index.js';
+import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
+import type { ProjectionSpec, Spec } from '../spec/index.js';
+import type { RunMode, RunOptions, RunReport } from './options.js';
+import type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
+import { runProjection } from './run-projection.js';
+import {
+  type BaseReport,
+  changedKeys,
+  defaultMessage,
+  logWrite,
+  opKey,
+  reconcile,
+  withProjection,
+  withTrailers,
+} from './run-report.js';
+import { fingerprintOf, parseState, stateKey } from './state-file.js';
+import { StreamedCommit } from './streamed-commit.js';
+
+/** The section as the run found it: its tip, and the blob SHA of every key there. */
+interface Section {
+  tip: string | null;
+  existing: Map<string, string>;
+}
+
+/** What every projection of a run shares. */
+interface RunScope {
+  options: RunOptions;
+  mode: RunMode;
+  reducers: ReadonlyMap<string, LoadedReducer>;
+  section: Section;
+  /** Reports of the projections done so far (the commit message and error messages read them). */
+  reports: ProjectionReport[];
+  /** key → projection, to catch two items/projections on one id. */
+  claimed: Map<string, string>;
+  read: ProjectionInput['read'];
+  emit: (op: DocumentOp) => Promise<void>;
+}
+
+function dirnameOf(file: string): string {
+  const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+  return i < 0 ? '.' : file.slice(0, i) || '/';
+}
+
+/**
+ * Run projections and commit their documents in one commit.
+ *
+ * @example
+ * const report = await runProjections({ spec, client: octokit, store, mode: 'project' });
+ * console.log(report.changed ? `committed ${report.version}` : 'no changes');
+ */
+export async function runProjections(options: RunOptions): Promise<RunReport> {
+  const { spec, store } = options;
+  // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
+  // files ride along as `_docdb/` metadata ops of the same commit.
+  const documents = new DocumentStore(store);
+  const selected = selectProjections(spec, options.only);
+
+  // Every reducer is resolved, confined, imported and checked before the first request (docs promise
+  // that inputs and spec are checked first); custom modules start their worker threads here.
+  const reducers = new Map<string, LoadedReducer>();
+  try {
+    const baseDir = options.baseDir ?? dirnameOf(spec.file);
+    for (const p of selected) {
+      reducers.set(
+        p.name,
+        await loadReducer(p, baseDir, spec.file, {
+          confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+          ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+        }),
+      );
+    }
+    return await runLoaded(options, selected, reducers, documents);
+  } finally {
+    await Promise.all([...reducers.values()].map((r) => r.close()));
+  }
+}
+
+async function runLoaded(
+  options: RunOptions,
+  selected: ProjectionSpec[],
+  reducers: ReadonlyMap<string, LoadedReducer>,
+  documents: DocumentStore,
+): Promise<RunReport> {
+  const mode = options.mode ?? 'project';
+  const log = options.log ?? (() => {});
+  const section = await readSection(options.store);
+  const reports: ProjectionReport[] = [];
+  // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
+  const changes: DocumentOp[] = [];
+  const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
+  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
+  const emit = out ? (op: DocumentOp) => out.add(op) : async (op: DocumentOp) => void changes.push(op);
+  const read = readContextOf(options, log);
+  const run: RunScope = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
+  let projected: { pendingState: DocumentOp[]; unchanged: number };
+  try {
+    projected = await projectAll(run, selected);
+  } catch (e) {
+    await out?.abort(e);
+    throw e;
+  }
+  // State files go last so the document changes stay in spec order in the commit.
+  changes.push(...projected.pendingState);
+  const base: BaseReport = {
+    mode,
+    ref: options.store.ref,
+    projections: reports,
+    unchanged: projected.unchanged,
+    keys: changedKeys(reports),
+    ...(options.shard ? { shard: options.shard } : {}),
+  };
+  if (mode === 'dry-run') return dryRun(base, changes, section.tip, log);
+  return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+}
+
+/** One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files. */
+async function readSection(store: RefStore): Promise<Section> {
+  const tip = await store.head();
+  const existing = new Map<string, string>();
+  if (tip) {
+    const listing = await store.list({ version: tip });
+    for (const e of listing.entries) existing.set(e.key, e.blobSha);
+  }
+  return { tip, existing };
+}
+
+/** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
+function readContextOf(options: RunOptions, log: (line: string) => void): ProjectionInput['read'] {
+  const budget = new RateBudget(options.minRateLimit ?? 0);
+  const env =
+    options.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  return {
+    client: budgetedClient(options.client, budget),
+    budget,
+    perPage: options.perPage ?? 100,
+    apiUrl: apiBaseOf(options.client, options.apiUrl),
+    fetch: options.fetch ?? globalThis.fetch,
+    ...(options.sleep ? { sleep: options.sleep } : {}),
+    env,
+    workspace: options.workspace ?? '.',
+    log,
+  };
+}
+
+/** Every selected projection in spec order; their state file writes are kept for the end of the commit. */
+async function projectAll(
+  run: RunScope,
+  selected: ProjectionSpec[],
+): Promise<{ pendingState: DocumentOp[]; unchanged: number }> {
+  const pendingState: DocumentOp[] = [];
+  let unchanged = 0;
+  for (const p of selected) {
+    const result = await projectOne(run, p);
+    if (result.state) pendingState.push(result.state);
+    unchanged += result.report.unchanged;
+    run.reports.push(result.report);
+  }
+  return { pendingState, unchanged };
+}
+
+/** One projection with its stored state (read at the tip), inside the caller's per-projection hooks. */
+async function projectOne(run: RunScope, p: ProjectionSpec): Promise<ProjectionRun> {
+  const { options, section } = run;
+  const reducer = run.reducers.get(p.name) as LoadedReducer;
+  const sKey = stateKey(p.name, options.shard);
+  options.onProjection?.start(p.name);
+  try {
+    const stateGet =
+      section.existing.has(sKey) && section.tip ? await options.store.get(sKey, { version: section.tip }) : null;
+    return await runProjection({
+      p,
+      specFile: options.spec.file,
+      mode: run.mode,
+      reducer,
+      fingerprint: fingerprintOf(p, reducer),
+      stateKey: sKey,
+      oldState: parseState(stateGet?.value),
+      existing: section.existing,
+      claimed: run.claimed,
+      shard: options.shard,
+      tokenIdentity: options.tokenIdentity,
+      read: run.read,
+      emit: run.emit,
+    });
+  } catch (e) {
+    throw withProjection(e, run.reports, options.spec, p.name);
+  } finally {
+    options.onProjection?.end(p.name);
+  }
+}
+
+/** A dry run lists what it would write and delete, and writes nothing. */
+function dryRun(base: BaseReport, changes: DocumentOp[], tip: string | null, log: (line: string) => void): RunReport {
+  const isDelete = (c: DocumentOp) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
+  const written = changes.filter((c) => !isDelete(c)).map(opKey);
+  const deleted = changes.filter(isDelete).map(opKey);
+  // Worded as the job summary words it: documents, with docdb's own state files counted apart.
+  const isDoc = (k: string) => !k.startsWith('_docdb/');
+  const docs = [...written, ...deleted].filter(isDoc).length;
+  const state = written.length + deleted.length - docs;
+  log(
+    `dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`,
+  );
+  return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
+}
+
+/** Finish the one commit (or make none when nothing changed) and report what it really did. */
+async function commit(
+  out: StreamedCommit | undefined,
+  pendingState: DocumentOp[],
+  base: BaseReport,
+  spec: Spec,
+  tip: string | null,
+  log: (line: string) => void,
+): Promise<RunReport> {
+  let write: WriteResult | undefined;
+  try {
+    write = await out?.finish(pendingState);
+  } catch (e) {
+    throw withProjection(e, base.projections, spec);
+  }
+  if (!write) {
+    log('no document changed: no commit, no write request');
+    return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
+  }
+  reconcile(base, write, log);
+  logWrite(write, log);
+  return {
+    ...base,
+    changed: write.changed,
+    version: write.version,
+    previousVersion: write.previousVersion ?? tip,
+    written: write.written,
+    deleted: write.deleted,
+    write,
+  };
+}
+
+function selectProjections(spec: Spec, only: readonly string[] | undefined): ProjectionSpec[] {
+  if (!only || only.length === 0) return spec.projections;
+  const names = spec.projections.map((p) => p.name);
+  const unknown = only.filter((n) => !names.includes(n));
+  if (unknown.length > 0) {
+    throw new InvalidSpec(
+      `projections input names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`,
+      { file: spec.file, line: 0, field: 'projections', unknown },
+    );
+  }
+  return spec.projections.filter((p) => only.includes(p.name));
+}

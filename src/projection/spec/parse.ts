@@ -1,0 +1,129 @@
+/**
+ * The projection spec: a YAML file (default `.github/docdb.yml`) naming projections, each with a
+ * source, an identity and a reducer. Validated with zod; every error names the file, the line and
+ * the field (`projections.repos.identity.id`) and says what is allowed. See docs/projection-spec.md.
+ *
+ * Parsing runs in three passes, each reporting all of its problems at once: the YAML itself, the schema
+ * field by field (projection-schema.ts), then the rules that join fields (resolve-projection.ts, and the
+ * prune scopes shared between projections here).
+ */
+import type { z } from 'zod';
+import { BUILTIN_REDUCERS } from './defaults.js';
+import { fieldName, schemaIssues, specError } from './issues.js';
+import { RESERVED_NAMES, specSchema } from './projection-schema.js';
+import { type RawProjection, resolveProjection } from './resolve-projection.js';
+import type { ParseSpecOptions, ProjectionSpec, Spec, SpecIssue } from './types.js';
+import { SpecYaml } from './yaml-document.js';
+
+type ValidSpec = z.infer<typeof specSchema>;
+
+/**
+ * Parse and validate a projection spec. Throws `InvalidSpec` whose message lists every problem as
+ * `file:line:column: field: what is wrong` and whose `data` has `file`, `line`, `field` (first
+ * problem) and `issues` (all).
+ *
+ * @example
+ * const spec = parseSpec('projections:\n  repos:\n    source: { type: repository, repositories: [octo/hello] }\n', 'docdb.yml');
+ * spec.projections[0].identity; // { namespace: 'github', type: 'repo', id: '{owner}/{name}' }
+ */
+export function parseSpec(text: string, file = '.github/docdb.yml', options: ParseSpecOptions = {}): Spec {
+  const yaml = new SpecYaml(text);
+  const raw = readYaml(yaml, file);
+  const parsed = specSchema.safeParse(raw);
+  if (!parsed.success) throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
+  const projections = resolveProjections(parsed.data, yaml, file, options);
+  return { version: 1, file, projections };
+}
+
+/** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */
+function readYaml(yaml: SpecYaml, file: string): unknown {
+  if (yaml.doc.errors.length > 0) {
+    throw specError(
+      file,
+      yaml.doc.errors.map((e) => ({
+        file,
+        ...yaml.pos(e.pos[0]),
+        field: '(yaml)',
+        message: e.message.split('\n')[0] ?? e.message,
+      })),
+    );
+  }
+  let raw: unknown;
+  try {
+    // yaml's default maxAliasCount (100) refuses alias expansion bombs ("billion laughs").
+    raw = yaml.doc.toJS();
+  } catch (e) {
+    // Point at the first alias: that is where the expansion starts.
+    const message = `${(e as Error).message}; the spec's aliases (*name) expand to too much data, write the values out instead`;
+    throw specError(file, [{ file, ...yaml.firstAlias(), field: '(yaml)', message }]);
+  }
+  const reserved = reservedNames(yaml, file);
+  if (reserved.length > 0) throw specError(file, reserved);
+  if (raw === null || raw === undefined) {
+    throw specError(file, [
+      { file, line: 1, column: 1, field: 'projections', message: 'the spec is empty; add a "projections" mapping' },
+    ]);
+  }
+  return raw;
+}
+
+/** Names that are also Object.prototype properties would be dropped or misread by a plain-object record. */
+function reservedNames(yaml: SpecYaml, file: string): SpecIssue[] {
+  const reserved: SpecIssue[] = [];
+  for (const { name, at } of yaml.projectionKeys()) {
+    if (typeof name !== 'string' || !RESERVED_NAMES.has(name)) continue;
+    reserved.push({
+      file,
+      ...(at ?? { line: 1, column: 1 }),
+      field: `projections.${name}`,
+      message: `projection name ${JSON.stringify(name)} is reserved (it is a JavaScript object property); choose another name`,
+    });
+  }
+  return reserved;
+}
+
+/** Cross-field rules zod cannot express per field: templates, reducer/source pairs, defaults, prune scopes. */
+function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, options: ParseSpecOptions) {
+  const issues: SpecIssue[] = [];
+  const at = (path: PropertyKey[], message: string) =>
+    issues.push({ file, ...yaml.locate(path), field: fieldName(path), message });
+  const projections: ProjectionSpec[] = [];
+  const names = Object.keys(data.projections);
+  if (names.length === 0) at(['projections'], 'must define at least one projection');
+  for (const name of names) {
+    const resolved = resolveProjection(name, data.projections[name] as RawProjection, {
+      builtinReducers: BUILTIN_REDUCERS,
+      defaultsRepositories: data.defaults?.repositories,
+      defaultRepository: options.defaultRepository,
+      at,
+      line: (path) => yaml.locate(path).line,
+    });
+    if (resolved) projections.push(resolved);
+  }
+  checkPruneScopes(projections, at);
+  if (issues.length > 0) throw specError(file, issues);
+  return projections;
+}
+
+/**
+ * Prune deletes every document under <namespace>/<type>/ that the projection did not produce, so two
+ * projections sharing that scope would delete each other's documents.
+ */
+function checkPruneScopes(projections: ProjectionSpec[], at: (path: PropertyKey[], message: string) => void): void {
+  const scopes = new Map<string, string>();
+  for (const p of projections) {
+    const scope = `${p.identity.namespace}/${p.identity.type}`;
+    const other = scopes.get(scope);
+    if (other === undefined) {
+      scopes.set(scope, p.name);
+      continue;
+    }
+    const pruning = [p, projections.find((q) => q.name === other)!].find((q) => q.prune);
+    if (pruning) {
+      at(
+        ['projections', p.name, 'identity'],
+        `projections "${other}" and "${p.name}" both write ${scope}/…; "${pruning.name}" has prune: true and would delete the other's documents. Give one of them its own identity.type`,
+      );
+    }
+  }
+}

@@ -1,0 +1,221 @@
+/**
+ * Cross-field rules of one projection that zod cannot express per field: which repositories a source
+ * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
+ * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
+ * projection and reports every problem with its `file:line`.
+ */
+import { SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
+import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patterns.js';
+import { FILTER_FIELDS } from './source-schema.js';
+import { endpointPerRepository, REPOSITORY_SOURCES, type SourceSpec, type SourceType } from './source-types.js';
+import { isItemVariable, parseTemplate, TemplateError, templateVariables } from './template.js';
+import type { ProjectionSpec, ReducerSpec } from './types.js';
+
+/** The projection as zod validated it (before defaults that depend on other fields). */
+export interface RawProjection {
+  description?: string | undefined;
+  source: Record<string, unknown> & { type: SourceType; repositories?: string[] | undefined };
+  identity?: { namespace?: string | undefined; type?: string | undefined; id?: string | undefined } | undefined;
+  reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
+  prune: boolean;
+}
+
+export interface ResolveContext {
+  builtinReducers: Record<string, readonly SourceType[]>;
+  defaultsRepositories: string[] | undefined;
+  defaultRepository: string | undefined;
+  /** Report a problem at a field path. */
+  at(path: PropertyKey[], message: string): void;
+  /** 1-based line of a field path. */
+  line(path: PropertyKey[]): number;
+}
+
+/**
+ * Resolve one projection, or undefined when a problem makes the rest meaningless (already reported).
+ *
+ * @example
+ * const p = resolveProjection('repos', { source: { type: 'repository' }, prune: false }, ctx);
+ * p?.source.repositories; // [ctx.defaultRepository]
+ */
+export function resolveProjection(name: string, p: RawProjection, ctx: ResolveContext): ProjectionSpec | undefined {
+  const base = ['projections', name];
+  const srcType = p.source.type;
+  const defaults = SOURCE_DEFAULTS[srcType];
+  const selection = resolveRepositories(p, base, ctx);
+  if (!selection) return undefined;
+  if (srcType === 'http') checkHttp(p, base, ctx);
+
+  const idPath = [...base, 'identity', 'id'];
+  const idTemplate = p.identity?.id ?? defaults.id;
+  if (idTemplate === undefined) {
+    ctx.at(
+      p.identity ? idPath : [...base, 'source'],
+      `identity.id is required for a ${srcType} source (it has no natural key), e.g. ${srcType === 'rest' ? '"{repo}/{item.id}"' : '"{item.id}"'}`,
+    );
+  } else checkIdTemplate(idTemplate, srcType, selection, idPath, ctx);
+
+  const type = p.identity?.type ?? defaults.type ?? (SEGMENT_RE.test(name) ? name : undefined);
+  if (type === undefined) {
+    ctx.at(
+      [...base, 'identity'],
+      `needs identity.type: the projection name ${JSON.stringify(name)} is not a key segment (letters, digits, ".", "_", "-", starting with a letter or digit)`,
+    );
+  }
+
+  const reducer = resolveReducer(p, srcType, base, ctx);
+  if (idTemplate === undefined || type === undefined) return undefined;
+  return {
+    name,
+    ...(p.description !== undefined ? { description: p.description } : {}),
+    source: normalisedSource(p, selection.repos),
+    identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
+    reducer,
+    prune: p.prune,
+    line: ctx.line(base),
+    lines: {
+      reducer: ctx.line(
+        p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
+          ? [...base, 'reducer', 'module']
+          : [...base, 'reducer'],
+      ),
+      id: ctx.line(idPath),
+    },
+  };
+}
+
+/** The repositories a source reads, and whether it reads per repository at all. */
+interface Selection {
+  repos: string[];
+  needsRepos: boolean;
+}
+
+/**
+ * The source's own `repositories`, else `defaults.repositories`, else the Action's repository; undefined
+ * (reported) when none is known or the fallback is not `owner/name`.
+ */
+function resolveRepositories(p: RawProjection, base: string[], ctx: ResolveContext): Selection | undefined {
+  const srcType = p.source.type;
+  const needsRepos =
+    REPOSITORY_SOURCES.includes(srcType) && (srcType !== 'rest' || endpointPerRepository(String(p.source.endpoint)));
+  if (!needsRepos) {
+    if (srcType === 'rest' && p.source.repositories) {
+      ctx.at(
+        [...base, 'source', 'repositories'],
+        'the endpoint has no {owner}, {name} or {repo}, so it is read once: remove "repositories" or use {repo} in the endpoint',
+      );
+    }
+    return { repos: [], needsRepos };
+  }
+  const listed = p.source.repositories ?? ctx.defaultsRepositories;
+  const fallback = ctx.defaultRepository;
+  if (!listed && !fallback) {
+    ctx.at(
+      [...base, 'source'],
+      'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")',
+    );
+    return undefined;
+  }
+  if (!listed && fallback && !REPO_RE.test(fallback)) {
+    ctx.at([...base, 'source'], `default repository ${JSON.stringify(fallback)} is not "owner/name"`);
+    return undefined;
+  }
+  const repos = [...new Set(listed ?? [fallback as string])];
+  const filters = FILTER_FIELDS.filter((f) => p.source[f] !== undefined);
+  if (filters.length > 0 && !repos.some((r) => OWNER_WILDCARD_RE.test(r))) {
+    ctx.at(
+      [...base, 'source', filters[0]!],
+      `filters (${filters.join(', ')}) apply to "owner/*" selections, and this source names no "owner/*" in its repositories`,
+    );
+  }
+  return { repos, needsRepos };
+}
+
+/** `http` sources: plain http only to loopback hosts; `items` only picks from JSON. */
+function checkHttp(p: RawProjection, base: string[], ctx: ResolveContext): void {
+  for (const [i, u] of (Array.isArray(p.source.url) ? p.source.url : [p.source.url]).entries()) {
+    const url = new URL(String(u));
+    if (url.protocol === 'http:' && !isLoopbackHost(url.hostname)) {
+      ctx.at(
+        Array.isArray(p.source.url) ? [...base, 'source', 'url', i] : [...base, 'source', 'url'],
+        `plain http is only allowed to localhost; use https:// for ${url.host}`,
+      );
+    }
+  }
+  if (p.source.items !== undefined && p.source.format !== undefined && p.source.format !== 'json') {
+    ctx.at(
+      [...base, 'source', 'items'],
+      `"items" picks the array out of a JSON document; format is ${p.source.format}`,
+    );
+  }
+}
+
+/** The id template uses only variables the source provides, and at least one unless there is one item. */
+function checkIdTemplate(
+  idTemplate: string,
+  srcType: SourceType,
+  { repos, needsRepos }: Selection,
+  idPath: PropertyKey[],
+  ctx: ResolveContext,
+): void {
+  try {
+    parseTemplate(idTemplate);
+    const allowed = SOURCE_VARIABLES[srcType];
+    const vars = templateVariables(idTemplate);
+    for (const v of vars) {
+      if (!allowed.includes(v) && !isItemVariable(v)) {
+        ctx.at(
+          idPath,
+          `unknown template variable {${v}}; the ${srcType} source provides ${allowed.map((a) => `{${a}}`).join(', ')} and {item.<field>}`,
+        );
+      } else if (srcType === 'rest' && !needsRepos && ['owner', 'name', 'repo'].includes(v)) {
+        ctx.at(idPath, `{${v}} has no value: the endpoint is not read per repository`);
+      }
+    }
+    const single = srcType === 'repository' && repos.length === 1 && !OWNER_WILDCARD_RE.test(repos[0]!);
+    if (vars.length === 0 && !single) {
+      ctx.at(idPath, 'must use at least one template variable, or every item gets the same id');
+    }
+  } catch (e) {
+    if (!(e instanceof TemplateError)) throw e;
+    ctx.at(idPath, `bad template ${JSON.stringify(idTemplate)}: ${e.message}`);
+  }
+}
+
+/** The source with its defaults filled: resolved `repositories`, `url` and `glob` always lists. */
+function normalisedSource(p: RawProjection, repos: string[]): SourceSpec {
+  const srcType = p.source.type;
+  const source = { ...p.source } as Record<string, unknown>;
+  if (REPOSITORY_SOURCES.includes(srcType)) source.repositories = repos;
+  if (srcType === 'http' && !Array.isArray(source.url)) source.url = [source.url];
+  if (srcType === 'files' && !Array.isArray(source.glob)) source.glob = [source.glob];
+  return source as SourceSpec;
+}
+
+function resolveReducer(p: RawProjection, srcType: SourceType, base: string[], ctx: ResolveContext): ReducerSpec {
+  const r = p.reducer;
+  if (r === undefined) return { builtin: SOURCE_DEFAULTS[srcType].reducer };
+  if (typeof r === 'string' || 'builtin' in r) {
+    const rname = typeof r === 'string' ? r : r.builtin;
+    const accepts = ctx.builtinReducers[rname];
+    const path = typeof r === 'string' ? [...base, 'reducer'] : [...base, 'reducer', 'builtin'];
+    if (!accepts) {
+      ctx.at(
+        path,
+        `unknown built-in reducer ${JSON.stringify(rname)}; built-ins are ${Object.keys(ctx.builtinReducers).join(', ')}, or use { module: ./path.js }`,
+      );
+    } else if (!accepts.includes(srcType)) {
+      ctx.at(
+        path,
+        `reducer ${JSON.stringify(rname)} cannot reduce a ${srcType} source (it accepts ${accepts.join(', ')})`,
+      );
+    }
+    return { builtin: rname };
+  }
+  if (!/\.(m?js|cjs|m?ts)$/.test(r.module)) {
+    ctx.at(
+      [...base, 'reducer', 'module'],
+      `must be a .js, .mjs, .cjs, .ts or .mts file, got ${JSON.stringify(r.module)}`,
+    );
+  }
+  return { module: r.module, export: r.export ?? 'default' };
+}

@@ -1,0 +1,44 @@
+/**
+ * The parsed spec as the rest of docdb sees it: a leaf module of types, so that parsing (parse.ts), the
+ * per-projection rules (resolve-projection.ts), the reducers and the runner share them without importing
+ * each other.
+ */
+import type { SourceSpec } from './source-types.js';
+
+export type ReducerSpec = { builtin: string } | { module: string; export: string };
+
+/** One projection, validated and with every default filled in. */
+export interface ProjectionSpec {
+  name: string;
+  description?: string;
+  source: SourceSpec;
+  identity: { namespace: string; type: string; id: string };
+  reducer: ReducerSpec;
+  prune: boolean;
+  /** 1-based line of the projection in the spec file (for messages). */
+  line: number;
+  /** Lines of `reducer` and `identity.id` (the projection's line when defaulted), for run-time messages. */
+  lines: { reducer: number; id: number };
+}
+
+/** A parsed projection spec. */
+export interface Spec {
+  version: 1;
+  /** Path the spec was read from, as given (used in messages and to resolve reducer modules). */
+  file: string;
+  projections: ProjectionSpec[];
+}
+
+export interface SpecIssue {
+  file: string;
+  line: number;
+  column: number;
+  /** Dotted path of the field, e.g. `projections.repos.identity.id`. */
+  field: string;
+  message: string;
+}
+
+export interface ParseSpecOptions {
+  /** Repository used when neither the projection nor `defaults` lists `repositories` (the action's `repository`). */
+  defaultRepository?: string;
+}
