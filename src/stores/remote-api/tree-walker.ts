@@ -155,7 +155,11 @@ export class TreeWalker {
   }
 
   private async levelMap(ctx: OpContext, sha: string, mode: WalkMode): Promise<Map<string, CachedTreeEntry>> {
-    const level = await this.level(ctx, sha, mode);
+    return this.indexOf(await this.level(ctx, sha, mode));
+  }
+
+  /** A level's entries by name (built once per cached level: a bulk read looks up thousands of keys). */
+  private indexOf(level: CachedTreeEntry[]): Map<string, CachedTreeEntry> {
     let index = this.levelIndex.get(level);
     if (!index) {
       index = new Map(level.map((e) => [e.name, e]));
@@ -201,7 +205,7 @@ export class TreeWalker {
     for (let i = 0; i < segs.length; i++) {
       const level = await this.cache.getTree(tree);
       if (!level) return undefined;
-      const e = level.find((x) => x.name === segs[i]);
+      const e = this.indexOf(level).get(segs[i] as string);
       if (!e) return { kind: 'absent' };
       if (i === segs.length - 1)
         return e.type === 'tree'
