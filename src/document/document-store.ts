@@ -38,25 +38,11 @@ import type {
   PutDocumentResult,
   ReadDocumentResult,
 } from './document-types.js';
-
 import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey, RESERVED_PREFIX } from './identity.js';
 import { assertLimit, decodeCursor, encodeCursor } from './list-pages.js';
 
-export type {
-  ChangedDocument,
-  DocumentChangesOptions,
-  DocumentChangesResult,
-  DocumentCommitOptions,
-  DocumentGetOptions,
-  DocumentListEntry,
-  DocumentListOptions,
-  DocumentListResult,
-  DocumentOp,
-  DocumentWriteOptions,
-  PutDocumentResult,
-  ReadDocumentResult,
-} from './document-types.js';
+export type * from './document-types.js';
 
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
