@@ -36541,7 +36541,10 @@ class TreeWalker {
         return level;
     }
     async levelMap(ctx, sha, mode) {
-        const level = await this.level(ctx, sha, mode);
+        return this.indexOf(await this.level(ctx, sha, mode));
+    }
+    /** A level's entries by name (built once per cached level: a bulk read looks up thousands of keys). */
+    indexOf(level) {
         let index = this.levelIndex.get(level);
         if (!index) {
             index = new Map(level.map((e) => [e.name, e]));
@@ -36591,7 +36594,7 @@ class TreeWalker {
             const level = await this.cache.getTree(tree);
             if (!level)
                 return undefined;
-            const e = level.find((x) => x.name === segs[i]);
+            const e = this.indexOf(level).get(segs[i]);
             if (!e)
                 return { kind: 'absent' };
             if (i === segs.length - 1)
