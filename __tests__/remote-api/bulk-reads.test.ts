@@ -176,7 +176,20 @@ describe('bad input and untrusted archives', () => {
     expect(() => sectionFromArchive([file('wrong-top/a.json')], commit, 'x'.repeat(40))).toThrow(InvalidResponse);
   });
 
-  it('an archive that is not the commit (a tampered codeload) is used only for blobs that hash right', async () => {
+  it('caps: an entry over maxEntryBytes or an archive over maxBytes is refused; bad archiveLimits name the field', async () => {
+    seedDocs(100);
+    const small = store(fx.em, fx.repo, { archive: nodeArchiveReader(), archiveLimits: { maxEntryBytes: 100 } });
+    const e1 = await new DocumentStore(small).list({ withData: true }).catch((e) => e);
+    expect(e1).toBeInstanceOf(InvalidResponse);
+    expect(String(e1.message)).toMatch(/larger than 100 bytes/);
+    const total = store(fx.em, fx.repo, { archive: nodeArchiveReader(), archiveLimits: { maxBytes: 5_000 } });
+    const e2 = await new DocumentStore(total).list({ withData: true }).catch((e) => e);
+    expect(String(e2.message)).toMatch(/more than 5000 bytes/);
+    expect(() => store(fx.em, fx.repo, { archiveLimits: { timeoutMs: 0 } })).toThrow(InvalidConfig);
+    expect(() => store(fx.em, fx.repo, { archive: 'yes' as never })).toThrow(InvalidConfig);
+  });
+
+  it('an archive of another commit (a tampered codeload) is refused: its top directory names another commit', async () => {
     seedDocs(100);
     const tamper: typeof fetch = async (input, init) => {
       const url = new URL(String(input));
