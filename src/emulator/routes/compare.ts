@@ -92,7 +92,7 @@ function commitPage(ctx: RouteContext, all: string[]): string[] {
 function patchOf(before: Uint8Array | undefined, after: Uint8Array | undefined): string | undefined {
   if (before?.includes(0) || after?.includes(0)) return undefined;
   const lines = (b: Uint8Array | undefined) =>
-    b && b.length ? new TextDecoder().decode(b).replace(/\n$/, '').split('\n') : [];
+    b?.length ? new TextDecoder().decode(b).replace(/\n$/, '').split('\n') : [];
   const a = lines(before);
   const b = lines(after);
   let head = 0;

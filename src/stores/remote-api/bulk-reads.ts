@@ -73,7 +73,7 @@ export async function readManyAt(
   return keys.map((key) => {
     const sha = job.shas.get(key) ?? null;
     const value = sha === null ? null : (job.values.get(sha) ?? null);
-    return { key, value: value && value.slice(), blobSha: value ? sha : null, version };
+    return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
   });
 }
 
