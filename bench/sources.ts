@@ -49,6 +49,8 @@ function inputs(em: EmulatorHandle, token: string, section: string, shard?: stri
     retryConcurrentWrites: 10,
     commitMessage: '',
     since: '',
+    exportPath: 'docdb-export.jsonl',
+    exportFormat: 'jsonl',
     shard: shard ? parseShard(shard) : undefined,
     minRateLimit: 0,
   };

@@ -33411,9 +33411,9 @@ function readOnly(inputs) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   K: () => (/* binding */ readInputs)
+/* harmony export */   Ko: () => (/* binding */ readInputs)
 /* harmony export */ });
-/* unused harmony export MODES */
+/* unused harmony exports MODES, EXPORT_FORMATS */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(2091);
 /* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7281);
 /* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1925);
@@ -33428,7 +33428,8 @@ function readOnly(inputs) {
 
 
 
-const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes'];
+const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'];
+const EXPORT_FORMATS = ['jsonl', 'files'];
 const SHA_RE = /^[0-9a-f]{40}$/;
 /** Every input failure: names the input, says what is wrong and, where it helps, what is allowed. */
 function bad(field, message, allowed) {
@@ -33469,6 +33470,8 @@ function readInputs(get, env = {}) {
         id: get('id'),
         version,
         since,
+        exportPath: get('export-path') || 'docdb-export.jsonl',
+        exportFormat: (get('export-format') || 'jsonl'),
         retryConcurrentWrites: Number(rcw),
         commitMessage: get('commit-message'),
         shard,
@@ -33546,14 +33549,17 @@ function checkModeInputs(inputs) {
                 bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
         }
     }
-    else if (mode === 'changes') {
-        if (!since)
+    else if (mode === 'changes' || mode === 'export') {
+        if (mode === 'changes' && !since)
             bad('since', 'is required with mode: changes (the version to report changes since)');
         if (inputs.type && !inputs.namespace)
-            bad('type', 'needs namespace too with mode: changes');
+            bad('type', `needs namespace too with mode: ${mode}`);
     }
     else if (version) {
-        bad('version', `only applies to mode: read and mode: changes (mode is ${mode})`);
+        bad('version', `only applies to mode: read, changes and export (mode is ${mode})`);
+    }
+    if (!EXPORT_FORMATS.includes(inputs.exportFormat)) {
+        bad('export-format', `${JSON.stringify(inputs.exportFormat)} is not a format; use jsonl or files`, 'jsonl, files');
     }
     if (since && mode !== 'changes')
         bad('since', `only applies to mode: changes (mode is ${mode})`);
@@ -33572,7 +33578,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9157);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(5589);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2954);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6162);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(2365);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(6175);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -33601,7 +33607,7 @@ async function main() {
         catch {
             repository = undefined; // no GITHUB_REPOSITORY and no event payload: the "repository" input must say it
         }
-        inputs = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .readInputs */ .K)((name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name), {
+        inputs = (0,_inputs_js__WEBPACK_IMPORTED_MODULE_4__/* .readInputs */ .Ko)((name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .getInput */ .V4(name), {
             GITHUB_REPOSITORY: repository,
             GITHUB_API_URL: _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.apiUrl,
         });
@@ -33661,7 +33667,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 6162:
+/***/ 2365:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -33674,6 +33680,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var refname = __nccwpck_require__(1356);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var projection_spec = __nccwpck_require__(3244);
+// EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
+var archive_reads = __nccwpck_require__(613);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts
 var config = __nccwpck_require__(8305);
 // EXTERNAL MODULE: ./src/core/bytes.ts
@@ -33683,7 +33691,7 @@ var errors = __nccwpck_require__(2091);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9117);
 // EXTERNAL MODULE: ./src/core/keys.ts
-var keys = __nccwpck_require__(1144);
+var core_keys = __nccwpck_require__(1144);
 ;// CONCATENATED MODULE: ./src/core/plan.ts
 /**
  * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
@@ -33709,7 +33717,7 @@ function normalizeChanges(changes) {
         throw new TypeError('changes must be an array');
     const seen = new Set();
     return changes.map((c) => {
-        (0,keys/* assertValidKey */.Mw)(c?.key);
+        (0,core_keys/* assertValidKey */.Mw)(c?.key);
         if (seen.has(c.key)) {
             throw new errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
         }
@@ -33920,10 +33928,528 @@ class KeyWritesThroughCommit {
 
 // EXTERNAL MODULE: ./src/core/version.ts
 var version = __nccwpck_require__(9010);
-// EXTERNAL MODULE: ./src/transport/headers.ts
-var headers = __nccwpck_require__(4372);
+// EXTERNAL MODULE: ./src/stores/remote-api/local-trees.ts
+var local_trees = __nccwpck_require__(6072);
+;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
+
+
+/** A plain JSON object (not null, not an array). */
+function isObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** A commit's author or committer `{ name, email, date }`, or undefined when a field is missing. */
+function person(v) {
+    if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
+        return undefined;
+    }
+    return { name: v.name, email: v.email, date: v.date };
+}
+/**
+ * A commit as `GET /commits` and `GET /compare/…` list it (`{ sha, parents, commit: { tree, author, … } }`),
+ * or undefined when it lacks a field.
+ *
+ * @example
+ * const c = listedCommit(page[0]); // { sha, tree, parents, message, author, committer }
+ */
+function listedCommit(item) {
+    if (!isObject(item) || !(0,objects/* isSha */.HH)(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents))
+        return undefined;
+    const c = item.commit;
+    const author = person(c.author);
+    const committer = person(c.committer);
+    if (!isObject(c.tree) || !(0,objects/* isSha */.HH)(c.tree.sha) || !author || !committer)
+        return undefined;
+    const parents = [];
+    for (const p of item.parents) {
+        if (!isObject(p) || !(0,objects/* isSha */.HH)(p.sha))
+            return undefined;
+        parents.push(p.sha);
+    }
+    return {
+        sha: item.sha,
+        tree: c.tree.sha,
+        parents,
+        message: typeof c.message === 'string' ? c.message : '',
+        author,
+        committer,
+    };
+}
+/**
+ * The error for an answer whose body is not what GitHub documents, naming the operation and the step.
+ *
+ * @example
+ * if (!isObject(j) || !isSha(j.sha)) throw badResponse(ctx, 'create blob', 'expected { sha }');
+ */
+function badResponse(ctx, step, what, cause) {
+    return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
+}
+/**
+ * A commit's author or committer; `InvalidResponse` when a field is missing.
+ *
+ * @example
+ * const author = parsePerson(ctx, 'list commits', item.commit.author);
+ */
+function parsePerson(ctx, step, v) {
+    const p = person(v);
+    if (!p)
+        throw badResponse(ctx, step, 'author/committer needs name, email and date');
+    return p;
+}
+/**
+ * A git commit body as `GET`/`POST /git/commits` return it; `InvalidResponse` when it lacks a field.
+ *
+ * @example
+ * const c = parseCommit(ctx, 'read commit', res.json()); // { sha, tree, parents, message, author, committer }
+ */
+function parseCommit(ctx, step, j) {
+    if (!isObject(j) || !(0,objects/* isSha */.HH)(j.sha) || !isObject(j.tree) || !(0,objects/* isSha */.HH)(j.tree.sha) || !Array.isArray(j.parents)) {
+        throw badResponse(ctx, step, 'expected a commit with sha, tree.sha and parents');
+    }
+    const parents = j.parents.map((p) => {
+        if (!isObject(p) || !(0,objects/* isSha */.HH)(p.sha))
+            throw badResponse(ctx, step, 'parents[].sha missing');
+        return p.sha;
+    });
+    return {
+        sha: j.sha,
+        tree: j.tree.sha,
+        parents,
+        message: typeof j.message === 'string' ? j.message : '',
+        author: parsePerson(ctx, step, j.author),
+        committer: parsePerson(ctx, step, j.committer),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/graphql.ts
+
+
+
+
+/** Blobs per query: 100 aliases keep a query and its answer small (GitHub documents no alias limit). */
+const GRAPHQL_BLOB_BATCH = 100;
+/**
+ * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
+ *
+ * @example
+ * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
+ * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
+ */
+function graphqlUrl(apiBase) {
+    return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
+}
+/** The `repository` object of a query's answer, or undefined when the answer has errors. */
+async function query(d, ctx, step, fields, variables) {
+    if (ctx.token === undefined)
+        return undefined; // no anonymous GraphQL on GitHub
+    // Every variable is a String (expressions); oids are written inline after an isSha check.
+    const vars = Object.keys(variables).map((k) => `$${k}: String!`);
+    const text = `query(${['$owner: String!', '$name: String!', ...vars].join(', ')}) { repository(owner: $owner, name: $name) { ${fields} } }`;
+    const res = await d.client.send(ctx, {
+        step,
+        method: 'POST',
+        url: d.url,
+        body: { query: text, variables: { owner: d.owner, name: d.repo, ...variables } },
+        retry: true,
+        accept: [400, 401, 403, 404, 422, 502],
+    });
+    if (res.status !== 200)
+        return undefined;
+    const j = res.json();
+    if (!isObject(j) || j.errors !== undefined || !isObject(j.data) || !isObject(j.data.repository))
+        return undefined;
+    return j.data.repository;
+}
+/** One Tree answer's entries as cached tree entries, or undefined when malformed. */
+function levelEntries(o) {
+    if (!isObject(o) || o.__typename !== 'Tree' || !(0,objects/* isSha */.HH)(o.oid) || !Array.isArray(o.entries))
+        return undefined;
+    const entries = [];
+    for (const e of o.entries) {
+        if (!isObject(e) || typeof e.name !== 'string' || !(0,objects/* isSha */.HH)(e.oid) || typeof e.mode !== 'number')
+            return undefined;
+        const mode = e.mode.toString(8).padStart(6, '0');
+        const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+        entries.push({ name: e.name, mode, type, sha: e.oid });
+    }
+    return { oid: o.oid, entries };
+}
+/**
+ * The tree levels on `path` in tree `root` — the root and every directory above the key that exists — in one
+ * query, each kept only when its entries hash to its SHA (so a level is never cached incomplete). Bytes ∝ the
+ * levels on the key's path, not the section; undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const levels = await pathLevels(deps, ctx, rootTree, 'github/repo/o/r.json'); // Map { treeSha → entries }
+ */
+async function pathLevels(d, ctx, root, path) {
+    const segs = path.split('/');
+    const dirs = segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+    const vars = {};
+    const tree = '{ __typename ... on Tree { oid entries { name oid mode } } }';
+    const fields = [`r: object(expression: $r) ${tree}`];
+    vars.r = `${root}:`;
+    dirs.forEach((dir, i) => {
+        vars[`d${i}`] = `${root}:${dir}`;
+        fields.push(`d${i}: object(expression: $d${i}) ${tree}`);
+    });
+    const repo = await query(d, ctx, 'read path levels', fields.join(' '), vars);
+    if (!repo)
+        return undefined;
+    const out = new Map();
+    for (const name of ['r', ...dirs.map((_, i) => `d${i}`)]) {
+        const level = repo[name] === null ? undefined : levelEntries(repo[name]);
+        if (!level)
+            break; // absent or not a directory: the levels below it do not exist either
+        if ((0,local_trees/* levelSha */.jz)(level.entries) === level.oid)
+            out.set(level.oid, level.entries);
+    }
+    return out;
+}
+/**
+ * The bytes of each blob by oid, in one query; a blob GraphQL cannot give exactly (binary, truncated, or text
+ * that does not hash back to the oid) is missing from the result — read it from `GET /git/blobs/{sha}`.
+ *
+ * @example
+ * const got = await blobsByOid(deps, ctx, shas.slice(0, GRAPHQL_BLOB_BATCH));
+ */
+async function blobsByOid(d, ctx, oids) {
+    const fields = oids.map((oid, i) => {
+        if (!(0,objects/* isSha */.HH)(oid))
+            throw new TypeError(`not a blob SHA: ${oid}`);
+        return `o${i}: object(oid: "${oid}") { ... on Blob { text isBinary isTruncated } }`;
+    });
+    const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), {});
+    if (!repo)
+        return undefined;
+    const out = new Map();
+    for (const [i, oid] of oids.entries()) {
+        const o = repo[`o${i}`];
+        if (!isObject(o) || o.isBinary !== false || o.isTruncated !== false || typeof o.text !== 'string')
+            continue;
+        const bytes = (0,core_bytes/* utf8 */.As)(o.text);
+        // Text that is not valid UTF-8 comes back altered: only bytes that hash to the oid are kept.
+        if ((await (0,objects/* blobShaAsync */.oz)(bytes)) === oid)
+            out.set(oid, bytes);
+    }
+    return out;
+}
+/**
+ * The blob SHA of each path at `commit` (null for a path that is not there), in queries of
+ * {@link GRAPHQL_BLOB_BATCH} paths; undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const before = await oidsAt(deps, ctx, fromSha, ['github/repo/o/r.json']); // Map { path → sha | null }
+ */
+async function oidsAt(d, ctx, commit, paths) {
+    const out = new Map();
+    for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+        const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+        const vars = {};
+        const fields = batch.map((p, j) => {
+            vars[`e${j}`] = `${commit}:${p}`;
+            return `e${j}: object(expression: $e${j}) { __typename oid }`;
+        });
+        const repo = await query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
+        if (!repo)
+            return undefined;
+        for (const [j, p] of batch.entries()) {
+            const o = repo[`e${j}`];
+            out.set(p, isObject(o) && o.__typename === 'Blob' && (0,objects/* isSha */.HH)(o.oid) ? o.oid : null);
+        }
+    }
+    return out;
+}
+/**
+ * Each path's blob at `commit` in queries of {@link GRAPHQL_BLOB_BATCH}: its SHA, and its bytes when GraphQL
+ * can give them exactly (see {@link blobsByOid}); null for a path that holds no blob. Undefined when GraphQL
+ * cannot answer.
+ *
+ * @example
+ * const got = await blobsAt(deps, ctx, tip, ['github/repo/o/r.json']); // Map { path → { sha, bytes? } | null }
+ */
+async function blobsAt(d, ctx, commit, paths) {
+    const out = new Map();
+    for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+        const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+        const vars = {};
+        const fields = batch.map((p, j) => {
+            vars[`e${j}`] = `${commit}:${p}`;
+            return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
+        });
+        const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
+        if (!repo)
+            return undefined;
+        for (const [j, p] of batch.entries()) {
+            const o = repo[`e${j}`];
+            if (!isObject(o) || o.__typename !== 'Blob' || !(0,objects/* isSha */.HH)(o.oid)) {
+                out.set(p, null);
+                continue;
+            }
+            const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+            const bytes = exact ? (0,core_bytes/* utf8 */.As)(o.text) : undefined;
+            const ok = bytes !== undefined && (await (0,objects/* blobShaAsync */.oz)(bytes)) === o.oid;
+            out.set(p, ok ? { sha: o.oid, bytes } : { sha: o.oid });
+        }
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/path-reads.ts
+
+
+
+const STEP = 'read path';
+/** The key as a URL path: each segment percent-encoded, slashes kept. */
+function contentsPath(key) {
+    return `/contents/${key.split('/').map(encodeURIComponent).join('/')}`;
+}
+/**
+ * The value at `key` in `commit`: from the path cache, else one contents request. `undefined` when the
+ * contents endpoint cannot say (then walk the tree).
+ *
+ * @example
+ * const found = await readPathAt(deps, ctx, tipSha, 'github/repo/octo/hello.json'); // { sha, value } | null | undefined
+ */
+async function readPathAt(d, ctx, commit, key) {
+    const known = await d.cache.getPath(commit, key);
+    if (known)
+        return 'absent' in known ? null : { sha: known.sha, value: await d.trees.blob(ctx, known.sha) };
+    const res = await d.client.send(ctx, {
+        step: STEP,
+        method: 'GET',
+        path: contentsPath(key),
+        query: { ref: commit },
+        retry: true,
+        accept: [404],
+    });
+    if (res.status === 404)
+        return remember(d, commit, key, { absent: true }, null);
+    const j = res.json();
+    // A directory (an array): no value at this key.
+    if (Array.isArray(j))
+        return remember(d, commit, key, { absent: true }, null);
+    if (!isObject(j) || typeof j.type !== 'string')
+        throw badResponse(ctx, STEP, 'expected a content object or array');
+    // A symlink GitHub followed (another path), an unresolved link, a submodule: git's tree decides.
+    if (j.type !== 'file' || j.path !== key)
+        return undefined;
+    if (!(0,objects/* isSha */.HH)(j.sha))
+        throw badResponse(ctx, STEP, 'file without a blob sha');
+    const value = await fileBytes(d, ctx, j.sha, j);
+    return remember(d, commit, key, { sha: j.sha }, { sha: j.sha, value });
+}
+/** The file's bytes: inline (checked against the SHA), or by SHA from the cache or the blobs endpoint. */
+async function fileBytes(d, ctx, sha, j) {
+    const cached = await d.cache.getBlob(sha);
+    if (cached)
+        return cached;
+    if (j.encoding !== 'base64' || typeof j.content !== 'string')
+        return d.trees.blob(ctx, sha); // 1–100 MB
+    let bytes;
+    try {
+        bytes = (0,core_bytes/* fromBase64 */.Ey)(j.content.replace(/\s/g, ''));
+    }
+    catch (e) {
+        throw badResponse(ctx, STEP, 'content is not valid base64', e);
+    }
+    if ((await (0,objects/* blobShaAsync */.oz)(bytes)) !== sha)
+        throw badResponse(ctx, STEP, `content does not hash to ${sha}`);
+    await d.cache.putBlob(sha, bytes);
+    return bytes;
+}
+async function remember(d, commit, key, entry, result) {
+    await d.cache.putPath(commit, key, entry);
+    return result;
+}
+
 // EXTERNAL MODULE: ./src/stores/remote-api/status.ts
 var remote_api_status = __nccwpck_require__(6521);
+;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
+
+
+
+
+
+/** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
+const ARCHIVE_MIN_BLOBS = 64;
+/** Requests in flight at once when reading key by key (REST blobs, contents). */
+const BULK_CONCURRENCY = 8;
+/**
+ * The values of `keys` at `pinned` (or the tip).
+ *
+ * @example
+ * const items = await readManyAt(host, ctx, ['a.json', 'b.json'], undefined);
+ */
+async function readManyAt(h, ctx, keys, pinned) {
+    const version = pinned ?? (await h.readRef(ctx));
+    if (version === null)
+        return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
+    if (pinned !== undefined)
+        await h.assertInSection(ctx, version);
+    const job = { version, pinned: pinned !== undefined, shas: new Map(), values: new Map(), archived: false };
+    await resolveShas(h, ctx, job, keys);
+    await walkUnresolved(h, ctx, job, keys);
+    await resolveValues(h, ctx, job, keys);
+    return keys.map((key) => {
+        const sha = job.shas.get(key) ?? null;
+        const value = sha === null ? null : (job.values.get(sha) ?? null);
+        return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
+    });
+}
+/** Each key's blob SHA, cheapest source first. */
+async function resolveShas(h, ctx, job, keys) {
+    await shasFromCachedLevels(h, job, keys);
+    let open = keys.filter((k) => !job.shas.has(k));
+    if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
+        await readArchive(h, ctx, job);
+        await shasFromCachedLevels(h, job, open);
+        open = open.filter((k) => !job.shas.has(k));
+    }
+    if (open.length > 0 && ctx.token !== undefined) {
+        const got = await blobsAt(h.graphql, ctx, job.version, open);
+        for (const [key, b] of got ?? []) {
+            job.shas.set(key, b?.sha ?? null);
+            if (b?.bytes)
+                await keep(h, job, b.sha, b.bytes);
+        }
+        open = open.filter((k) => !job.shas.has(k));
+    }
+    await eachLimited(open, async (key) => {
+        const found = await readPathAt(h.paths, ctx, job.version, key);
+        if (found === undefined)
+            return; // a symlink or submodule: left to `get`'s tree walk below
+        job.shas.set(key, found?.sha ?? null);
+        if (found)
+            job.values.set(found.sha, found.value);
+    });
+}
+/** Keys the contents endpoint could not settle (a symlink, a submodule): git's tree decides, as for `get`. */
+async function walkUnresolved(h, ctx, job, keys) {
+    const open = keys.filter((k) => !job.shas.has(k));
+    if (open.length === 0)
+        return;
+    const commit = await h.getCommit(ctx, job.version, job.pinned);
+    for (const key of open) {
+        const at = await h.trees.lookup(ctx, commit.tree, key, 'single');
+        job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+    }
+}
+async function shasFromCachedLevels(h, job, keys) {
+    const commit = await h.cache.getCommit(job.version);
+    if (!commit)
+        return;
+    for (const key of keys) {
+        if (job.shas.has(key))
+            continue;
+        const at = await h.trees.lookupCached(commit.tree, key);
+        if (at !== undefined)
+            job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+    }
+}
+/** Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint. */
+async function resolveValues(h, ctx, job, keys) {
+    let missing = await missingShas(h, job, keys);
+    if (missing.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
+        await readArchive(h, ctx, job);
+        missing = missing.filter((sha) => !job.values.has(sha));
+    }
+    if (missing.length > 0 && ctx.token !== undefined) {
+        for (let i = 0; i < missing.length; i += GRAPHQL_BLOB_BATCH) {
+            const got = await blobsByOid(h.graphql, ctx, missing.slice(i, i + GRAPHQL_BLOB_BATCH));
+            if (!got)
+                break;
+            for (const [sha, bytes] of got)
+                await keep(h, job, sha, bytes);
+        }
+        missing = missing.filter((sha) => !job.values.has(sha));
+    }
+    await eachLimited(missing, async (sha) => {
+        job.values.set(sha, await h.trees.blob(ctx, sha));
+    });
+}
+/** Distinct SHAs of the keys whose values are neither read in this job nor cached (cached ones are taken). */
+async function missingShas(h, job, keys) {
+    const out = new Set();
+    for (const key of keys) {
+        const sha = job.shas.get(key);
+        if (!sha || job.values.has(sha) || out.has(sha))
+            continue;
+        const cached = await h.cache.getBlob(sha);
+        if (cached)
+            job.values.set(sha, cached);
+        else
+            out.add(sha);
+    }
+    return [...out];
+}
+async function keep(h, job, sha, bytes) {
+    job.values.set(sha, bytes);
+    await h.cache.putBlob(sha, bytes);
+}
+/**
+ * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
+ * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes).
+ */
+async function readArchive(h, ctx, job) {
+    job.archived = true;
+    const reader = h.cfg.archive;
+    if (!reader)
+        return;
+    const commit = await h.getCommit(ctx, job.version, job.pinned);
+    const url = `${h.client.repoBase}/tarball/${job.version}`;
+    const headers = {
+        accept: 'application/vnd.github+json',
+        'x-github-api-version': '2022-11-28',
+        'user-agent': h.cfg.userAgent,
+        ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
+    };
+    const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
+    ctx.requests += got.requests;
+    if (got.status !== 200 || !got.entries) {
+        throw (0,remote_api_status/* mapStatusError */.pt)({
+            operation: ctx.operation,
+            step: 'read archive',
+            method: 'GET',
+            path: new URL(url).pathname,
+            repo: `${h.cfg.owner}/${h.cfg.repo}`,
+            authenticated: ctx.token !== undefined,
+        }, { status: got.status, headers: got.headers, body: got.body });
+    }
+    await useArchive(h, job, (0,archive_reads/* sectionFromArchive */.E)(got.entries, job.version, commit.tree));
+}
+/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+async function downloadWithRetry(download) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            return await download();
+        }
+        catch (e) {
+            if (!(e instanceof errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
+                throw e;
+        }
+    }
+}
+async function useArchive(h, job, section) {
+    if (section.verified)
+        for (const [sha, level] of section.levels)
+            await h.cache.putTree(sha, level);
+    for (const [sha, bytes] of section.blobs) {
+        job.values.set(sha, bytes);
+        await h.cache.putBlob(sha, bytes);
+    }
+}
+/** Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time. */
+async function eachLimited(items, fn) {
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length)
+            await fn(items[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
+}
+
+// EXTERNAL MODULE: ./src/transport/headers.ts
+var headers = __nccwpck_require__(4372);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
@@ -34090,103 +34616,7 @@ function noResponse(ctx, opts, pathname, e) {
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
-
-
-/** A plain JSON object (not null, not an array). */
-function isObject(v) {
-    return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
-/** A commit's author or committer `{ name, email, date }`, or undefined when a field is missing. */
-function person(v) {
-    if (!isObject(v) || typeof v.name !== 'string' || typeof v.email !== 'string' || typeof v.date !== 'string') {
-        return undefined;
-    }
-    return { name: v.name, email: v.email, date: v.date };
-}
-/**
- * A commit as `GET /commits` and `GET /compare/…` list it (`{ sha, parents, commit: { tree, author, … } }`),
- * or undefined when it lacks a field.
- *
- * @example
- * const c = listedCommit(page[0]); // { sha, tree, parents, message, author, committer }
- */
-function listedCommit(item) {
-    if (!isObject(item) || !(0,objects/* isSha */.HH)(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents))
-        return undefined;
-    const c = item.commit;
-    const author = person(c.author);
-    const committer = person(c.committer);
-    if (!isObject(c.tree) || !(0,objects/* isSha */.HH)(c.tree.sha) || !author || !committer)
-        return undefined;
-    const parents = [];
-    for (const p of item.parents) {
-        if (!isObject(p) || !(0,objects/* isSha */.HH)(p.sha))
-            return undefined;
-        parents.push(p.sha);
-    }
-    return {
-        sha: item.sha,
-        tree: c.tree.sha,
-        parents,
-        message: typeof c.message === 'string' ? c.message : '',
-        author,
-        committer,
-    };
-}
-/**
- * The error for an answer whose body is not what GitHub documents, naming the operation and the step.
- *
- * @example
- * if (!isObject(j) || !isSha(j.sha)) throw badResponse(ctx, 'create blob', 'expected { sha }');
- */
-function badResponse(ctx, step, what, cause) {
-    return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
-}
-/**
- * A commit's author or committer; `InvalidResponse` when a field is missing.
- *
- * @example
- * const author = parsePerson(ctx, 'list commits', item.commit.author);
- */
-function parsePerson(ctx, step, v) {
-    const p = person(v);
-    if (!p)
-        throw badResponse(ctx, step, 'author/committer needs name, email and date');
-    return p;
-}
-/**
- * A git commit body as `GET`/`POST /git/commits` return it; `InvalidResponse` when it lacks a field.
- *
- * @example
- * const c = parseCommit(ctx, 'read commit', res.json()); // { sha, tree, parents, message, author, committer }
- */
-function parseCommit(ctx, step, j) {
-    if (!isObject(j) || !(0,objects/* isSha */.HH)(j.sha) || !isObject(j.tree) || !(0,objects/* isSha */.HH)(j.tree.sha) || !Array.isArray(j.parents)) {
-        throw badResponse(ctx, step, 'expected a commit with sha, tree.sha and parents');
-    }
-    const parents = j.parents.map((p) => {
-        if (!isObject(p) || !(0,objects/* isSha */.HH)(p.sha))
-            throw badResponse(ctx, step, 'parents[].sha missing');
-        return p.sha;
-    });
-    return {
-        sha: j.sha,
-        tree: j.tree.sha,
-        parents,
-        message: typeof j.message === 'string' ? j.message : '',
-        author: parsePerson(ctx, step, j.author),
-        committer: parsePerson(ctx, step, j.committer),
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/history.ts
-/**
- * `history(key)` on the API: `GET /commits?path=<key>&sha=<ref>` page by page (`per_page` ≤ 100, the
- * `Link` header's next page), so a key's history costs 1 request per 100 commits. The next-page URL is
- * followed only on the configured API origin: anywhere else would receive the token.
- * https://docs.github.com/rest/commits/commits#list-commits
- */
 
 
 
@@ -34220,19 +34650,27 @@ async function keyHistory(h, ctx, key, limit) {
     if (limit === 0)
         return entries;
     const perPage = String(Math.min(MAX_PER_PAGE, limit));
+    // Asked again while nothing changed: the first page's ETag answers 304, which costs no rate limit.
+    const id = `${h.ref}|${limit}|${key}`;
+    const cached = await h.cache.getHistory(id, ctx.tokenId);
     let url;
+    let etag;
     // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
     // fall back once to the tip commit SHA, which every host accepts.
     let start = h.ref;
     while (entries.length < limit) {
+        const first = url === undefined;
         const res = await h.send(ctx, {
             step: 'list commits',
             method: 'GET',
-            ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+            ...(first ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+            ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
             retry: true,
-            accept: url === undefined && start === h.ref ? [404, 422] : [],
+            accept: first && start === h.ref ? [304, 404, 422] : [],
         });
-        if (res.status === 404 || res.status === 422) {
+        if (res.status === 304 && cached)
+            return cached.entries.map((e) => ({ ...e }));
+        if (res.status === 404 || res.status === 422 || res.status === 304) {
             // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
             const tip = await h.readRef(ctx);
             if (tip === null)
@@ -34240,12 +34678,16 @@ async function keyHistory(h, ctx, key, limit) {
             start = tip;
             continue;
         }
+        if (first && start === h.ref)
+            etag = res.headers.etag;
         appendPage(ctx, res.json(), entries, limit);
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
         if (!next || entries.length >= limit)
             break;
         url = nextPageUrl(ctx, h.apiOrigin, next);
     }
+    if (etag)
+        await h.cache.putHistory(id, ctx.tokenId, { etag, entries });
     return entries;
 }
 /** Add the commits of one page to `entries`, up to `limit`. */
@@ -34292,6 +34734,7 @@ function nextPageUrl(ctx, apiOrigin, next) {
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/key-reads.ts
+
 /**
  * The value of `key` at `pinned` (or at the tip); null when the key or the section is absent.
  *
@@ -34299,15 +34742,31 @@ function nextPageUrl(ctx, apiOrigin, next) {
  * const got = await readKey(host, ctx, 'github/repo/octo/hello.json', undefined); // { value, version, blobSha }
  */
 async function readKey(h, ctx, key, pinned) {
-    const at = await versionCommit(h, ctx, pinned);
-    if (at === null)
+    const version = pinned ?? (await h.readRef(ctx));
+    if (version === null)
         return null;
-    const found = await h.trees.lookup(ctx, at.commit.tree, key, 'single');
-    h.trees.lastRootTree = at.commit.tree;
-    if (found.kind !== 'blob')
-        return null;
-    const value = await h.trees.blob(ctx, found.sha);
-    return { value: value.slice(), version: at.version, blobSha: found.sha };
+    if (pinned !== undefined)
+        await h.assertInSection(ctx, version);
+    const found = (await fromCachedLevels(h, ctx, version, key)) ?? (await readPathAt(h.paths, ctx, version, key));
+    const value = found === undefined ? await walkToKey(h, ctx, version, key, pinned !== undefined) : found;
+    return value && { value: value.value.slice(), version, blobSha: value.sha };
+}
+/** The key through tree levels already cached (no tree request); undefined when one is missing. */
+async function fromCachedLevels(h, ctx, version, key) {
+    const commit = await h.cachedCommit(version);
+    if (!commit)
+        return undefined;
+    const at = await h.trees.lookupCached(commit.tree, key);
+    if (at === undefined)
+        return undefined;
+    return at.kind === 'blob' ? { sha: at.sha, value: await h.trees.blob(ctx, at.sha) } : null;
+}
+/** The fallback: the commit, then the tree levels on the key's path (symlinks and submodules end here). */
+async function walkToKey(h, ctx, version, key, pinned) {
+    const commit = await h.getCommit(ctx, version, pinned);
+    const found = await h.trees.lookup(ctx, commit.tree, key, 'single');
+    h.trees.lastRootTree = commit.tree;
+    return found.kind === 'blob' ? { sha: found.sha, value: await h.trees.blob(ctx, found.sha) } : null;
 }
 /**
  * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
@@ -34975,7 +35434,108 @@ function notInSection(version, ref) {
     return new errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/compare-changes.ts
+/**
+ * `changes()` from GitHub's compare endpoint instead of two tree listings: `GET /compare/{from}...{to}`
+ * (https://docs.github.com/rest/commits/commits#compare-two-commits) names every file changed between the two
+ * commits with its new blob SHA — up to 300 files, on the first page only, so `per_page=1` keeps the commit
+ * list to one. Its answer has no old blob SHAs: those of changed and removed keys come from one GraphQL query
+ * (`object(expression: "<from>:<key>") { oid }`, 100 per query). `status: "ahead"` also proves `from` is an
+ * ancestor of `to`, i.e. a commit of the section. Anything it cannot settle — 300 files or more, a status
+ * other than ahead/identical, no token for GraphQL, an answer without `files` — returns undefined, and the
+ * caller diffs the trees as before.
+ */
+
+
+
+/** GitHub lists at most this many files in a compare. */
+const COMPARE_FILE_LIMIT = 300;
+/**
+ * The keys under `prefix` that differ between `from` and `to`, or undefined when the compare cannot say.
+ *
+ * @example
+ * const d = await changesByCompare(host, ctx, v1, tip, 'github/'); // { added, changed, removed } | undefined
+ */
+async function changesByCompare(h, ctx, from, to, prefix) {
+    const res = await h.send(ctx, {
+        step: 'compare versions',
+        method: 'GET',
+        path: `/compare/${from}...${to}`,
+        query: { per_page: '1' },
+        retry: true,
+        accept: [404, 422],
+    });
+    if (res.status !== 200)
+        return undefined;
+    const j = res.json();
+    if (!isObject(j) || (j.status !== 'ahead' && j.status !== 'identical') || !Array.isArray(j.files))
+        return undefined;
+    if (j.files.length >= COMPARE_FILE_LIMIT)
+        return undefined;
+    const files = fileChanges(j.files, prefix);
+    if (!files)
+        return undefined;
+    const before = await previousShas(h, ctx, from, files);
+    if (!before)
+        return undefined;
+    h.known.add(from);
+    return sorted(files, before);
+}
+/** The compare's files as key changes under `prefix` (a rename is a removal and an addition). */
+function fileChanges(list, prefix) {
+    const out = [];
+    const add = (c) => {
+        if (c.key.startsWith(prefix))
+            out.push(c);
+    };
+    for (const f of list) {
+        if (!isObject(f) || typeof f.filename !== 'string' || !(0,objects/* isSha */.HH)(f.sha))
+            return undefined;
+        if (f.status === 'added' || f.status === 'copied')
+            add({ key: f.filename, status: 'added', sha: f.sha });
+        else if (f.status === 'removed')
+            add({ key: f.filename, status: 'removed' });
+        else if (f.status === 'modified' || f.status === 'changed')
+            add({ key: f.filename, status: 'changed', sha: f.sha });
+        else if (f.status === 'renamed' && typeof f.previous_filename === 'string') {
+            add({ key: f.previous_filename, status: 'removed' });
+            add({ key: f.filename, status: 'added', sha: f.sha });
+        }
+        else if (f.status !== 'unchanged')
+            return undefined;
+    }
+    return out;
+}
+/** Blob SHAs at `from` of the changed and removed keys (none needed: no request). */
+async function previousShas(h, ctx, from, files) {
+    const keys = files.filter((f) => f.status !== 'added').map((f) => f.key);
+    if (keys.length === 0)
+        return new Map();
+    const shas = await oidsAt(h.graphql, ctx, from, keys);
+    if (!shas || keys.some((k) => !shas.get(k)))
+        return undefined;
+    return shas;
+}
+function sorted(files, before) {
+    const out = { added: [], changed: [], removed: [] };
+    for (const f of files) {
+        const previousBlobSha = before.get(f.key) ?? undefined;
+        if (f.status === 'added')
+            out.added.push({ key: f.key, blobSha: f.sha });
+        else if (f.status === 'removed')
+            out.removed.push({ key: f.key, previousBlobSha: previousBlobSha });
+        else
+            out.changed.push({ key: f.key, blobSha: f.sha, previousBlobSha: previousBlobSha });
+    }
+    const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+    out.added.sort(byKey);
+    out.changed.sort(byKey);
+    out.removed.sort(byKey);
+    return out;
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/versions.ts
+
 
 
 
@@ -35068,10 +35628,10 @@ async function assertInSection(h, ctx, version, tip) {
     throw notInSection(version, h.ref);
 }
 /**
- * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
- * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
- * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
- * tip's own parent list, so the section check is free).
+ * `changes()` on the API: read the tip (unless `to` is given and known), then one compare of the two versions
+ * (compare-changes.ts: ≤ 300 files, old blob SHAs by GraphQL) — 2 or 3 requests at any section size. Beyond
+ * what a compare can say, check both versions are in the section and diff the two root trees level by level,
+ * fetching only levels not cached (cold: ref + 2 commits + 2 recursive tree listings).
  */
 async function changesBetween(h, ctx, options) {
     const tip = await h.readRef(ctx);
@@ -35080,6 +35640,10 @@ async function changesBetween(h, ctx, options) {
     const to = options.to ?? tip;
     if (to !== tip)
         await assertInSection(h, ctx, to, tip);
+    // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
+    const quick = options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
+    if (quick)
+        return { from: options.from, to, ...quick };
     const toCommit = await h.getCommit(ctx, to, true);
     await assertInSection(h, ctx, options.from, to === tip ? tip : to);
     const fromCommit = await h.getCommit(ctx, options.from, true);
@@ -35102,6 +35666,8 @@ var sha1 = __nccwpck_require__(6348);
  * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
  * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
  * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
+ * - path:     (api origin, owner/repo, commit sha, path) → blob SHA or absent immutable (single-path reads)
+ * - history:  (api origin, owner/repo, ref, key, limit, token identity) → { etag, entries }  ETag-validated
  * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
  * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
  */
@@ -35155,146 +35721,28 @@ class GitCache {
             size += 120 + 2 * e.name.length;
         await this.backend.set(this.key('tree', sha), entries, size);
     }
+    async getPath(commit, path) {
+        return (await this.backend.get(this.key('path', `${commit}:${path}`)));
+    }
+    async putPath(commit, path, value) {
+        await this.backend.set(this.key('path', `${commit}:${path}`), value, 120 + 2 * path.length);
+    }
+    /** A key's history as last listed for a token, with the first page's ETag (see history.ts). */
+    async getHistory(id, tokenId) {
+        return (await this.backend.get(this.key('history', `${id}|${tokenId}`)));
+    }
+    async putHistory(id, tokenId, value) {
+        let size = 200;
+        for (const e of value.entries)
+            size += 400 + 2 * e.message.length;
+        await this.backend.set(this.key('history', `${id}|${tokenId}`), value, size);
+    }
     async getBlob(sha) {
         return (await this.backend.get(this.key('blob', sha)));
     }
     async putBlob(sha, bytes) {
         await this.backend.set(this.key('blob', sha), bytes, 64 + bytes.length);
     }
-}
-
-;// CONCATENATED MODULE: ./src/stores/remote-api/local-trees.ts
-
-/** Object id of a tree level given as cached entries. */
-function levelSha(entries) {
-    return (0,objects/* hashObject */.wM)('tree', (0,objects/* encodeTree */.hN)(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
-}
-/**
- * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
- * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
- * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
- * trusts GitHub's reply and caches less.
- *
- * @example
- * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
- *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
- * ]);
- * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
- */
-async function buildTreesLocally(getLevel, baseRoot, changes) {
-    const levels = new Map();
-    const unknown = Symbol('unknown');
-    // Where each change's next path segment starts. A change descends one path, so one offset per change
-    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
-    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
-    const offset = new Int32Array(changes.length);
-    const apply = async (treeSha, list) => {
-        const entries = new Map();
-        if (treeSha !== null) {
-            const level = await getLevel(treeSha);
-            if (!level)
-                return unknown;
-            for (const e of level)
-                entries.set(e.name, e);
-        }
-        const nested = new Map();
-        for (const i of list) {
-            const c = changes[i];
-            const from = offset[i];
-            const slash = c.path.indexOf('/', from);
-            if (slash < 0) {
-                const name = c.path.slice(from);
-                if (c.sha === null) {
-                    if (!entries.has(name))
-                        return unknown;
-                    entries.delete(name);
-                }
-                else {
-                    if (entries.get(name)?.type === 'tree')
-                        return unknown;
-                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
-                }
-            }
-            else {
-                const name = c.path.slice(from, slash);
-                offset[i] = slash + 1;
-                const sub = nested.get(name);
-                if (sub)
-                    sub.push(i);
-                else
-                    nested.set(name, [i]);
-            }
-        }
-        for (const [name, sub] of nested) {
-            const existing = entries.get(name);
-            if (existing && existing.type !== 'tree')
-                return unknown;
-            const child = await apply(existing?.sha ?? null, sub);
-            if (child === unknown)
-                return unknown;
-            if (child === null)
-                entries.delete(name);
-            else
-                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
-        }
-        if (entries.size === 0)
-            return null;
-        const level = [...entries.values()];
-        const sha = levelSha(level);
-        levels.set(sha, level);
-        return sha;
-    };
-    const root = await apply(baseRoot, changes.map((_, i) => i));
-    if (root === unknown)
-        return undefined;
-    if (root === null) {
-        // Every path deleted: GitHub answers with the empty tree.
-        const sha = levelSha([]);
-        levels.set(sha, []);
-        return { root: sha, levels };
-    }
-    return { root, levels };
-}
-/**
- * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
- * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
- *
- * @example
- * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
- */
-function verifiedLevels(rootSha, list, limit) {
-    const dirs = new Map([
-        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
-    ]);
-    list.forEach((raw, index) => {
-        const e = raw;
-        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
-            return;
-        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
-        const slash = e.path.lastIndexOf('/');
-        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
-        if (!parent)
-            return; // its directory's entry was not shown: nothing about it can be verified
-        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
-        if (type === 'tree')
-            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
-    });
-    const levels = new Map();
-    const tooBig = new Set();
-    for (const d of dirs.values()) {
-        let ok = false;
-        try {
-            ok = levelSha(d.entries) === d.sha;
-        }
-        catch {
-            ok = false; // duplicate names or malformed entries: not a level we can vouch for
-        }
-        if (ok)
-            levels.set(d.sha, d.entries);
-        else if (list.length - d.firstIndex >= limit / 2)
-            tooBig.add(d.sha);
-    }
-    return { levels, tooBig };
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/catch-up.ts
@@ -35341,7 +35789,7 @@ class CatchUp {
         const replay = changedFilesAsTreeChanges(files);
         if (!old || !replay)
             return false;
-        const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
+        const built = await (0,local_trees/* buildTreesLocally */.od)((sha) => this.cache.getTree(sha), old.tree, replay);
         if (built?.root !== newTree)
             return false;
         for (const [sha, level] of built.levels)
@@ -35763,7 +36211,7 @@ class ObjectWriter {
      */
     async rememberOwnTrees(baseTree, changes, replied) {
         const { cache, cfg, trees } = this.deps;
-        const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, changes);
+        const built = await (0,local_trees/* buildTreesLocally */.od)((sha) => cache.getTree(sha), baseTree, changes);
         if (built?.root !== replied) {
             if (built) {
                 cfg.logger?.({
@@ -36197,6 +36645,7 @@ class TreeWalker {
     cache;
     logger;
     bad;
+    pathLevels;
     /** Root tree of the last tip walked: when it is still cached, reads walk changed levels only. */
     lastRootTree;
     /** Trees whose recursive listing is (or would be) truncated: walked one level at a time. */
@@ -36206,11 +36655,17 @@ class TreeWalker {
      * cached entries array itself, so an index lives exactly as long as its level stays in the cache.
      */
     levelIndex = new WeakMap();
-    constructor(client, cache, logger, bad) {
+    constructor(client, cache, logger, bad, 
+    /**
+     * One request for the tree levels on a path (GraphQL), each verified against its SHA: a cold one-path
+     * lookup (a write's) uses it instead of the section's recursive listing. Undefined when it cannot answer.
+     */
+    pathLevels) {
         this.client = client;
         this.cache = cache;
         this.logger = logger;
         this.bad = bad;
+        this.pathLevels = pathLevels;
     }
     /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
     async fetchTree(ctx, sha, recursive) {
@@ -36277,7 +36732,7 @@ class TreeWalker {
         return dirs.get('');
     }
     async keepVerifiedLevels(sha, list) {
-        const { levels, tooBig } = verifiedLevels(sha, list, list.length);
+        const { levels, tooBig } = (0,local_trees/* verifiedLevels */.M8)(sha, list, list.length);
         for (const [levelSha, entries] of levels)
             await this.cache.putTree(levelSha, entries);
         for (const t of tooBig)
@@ -36316,7 +36771,10 @@ class TreeWalker {
         return level;
     }
     async levelMap(ctx, sha, mode) {
-        const level = await this.level(ctx, sha, mode);
+        return this.indexOf(await this.level(ctx, sha, mode));
+    }
+    /** A level's entries by name (built once per cached level: a bulk read looks up thousands of keys). */
+    indexOf(level) {
         let index = this.levelIndex.get(level);
         if (!index) {
             index = new Map(level.map((e) => [e.name, e]));
@@ -36324,8 +36782,17 @@ class TreeWalker {
         }
         return index;
     }
-    /** What is at `path` in the tree `root`. */
+    /**
+     * What is at `path` in the tree `root`. Cold, one path: the levels on the path in one request (bytes ∝ those
+     * levels, not the section) — never the section's recursive listing; warm or bulk: the levels, fetched as
+     * needed (a level the probe could not give is fetched on its own).
+     */
     async lookup(ctx, root, path, mode) {
+        if (mode === 'single' && this.pathLevels && !(await this.isWarm()) && !(await this.lookupCached(root, path))) {
+            const levels = await this.pathLevels(ctx, root, path);
+            for (const [sha, entries] of levels ?? [])
+                await this.cache.putTree(sha, entries);
+        }
         const segs = path.split('/');
         let tree = root;
         for (let i = 0; i < segs.length; i++) {
@@ -36340,6 +36807,32 @@ class TreeWalker {
                     return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
                 return { kind: 'blob', sha: e.sha };
             }
+            if (e.type !== 'tree')
+                return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+            tree = e.sha;
+        }
+        return { kind: 'absent' };
+    }
+    /**
+     * What is at `path` in `root` using only cached levels (no request); undefined when a level on the way
+     * is not cached.
+     */
+    async lookupCached(root, path) {
+        const segs = path.split('/');
+        let tree = root;
+        for (let i = 0; i < segs.length; i++) {
+            const level = await this.cache.getTree(tree);
+            if (!level)
+                return undefined;
+            const e = this.indexOf(level).get(segs[i]);
+            if (!e)
+                return { kind: 'absent' };
+            if (i === segs.length - 1)
+                return e.type === 'tree'
+                    ? { kind: 'tree', sha: e.sha }
+                    : e.type === 'commit'
+                        ? { kind: 'conflict', at: path }
+                        : { kind: 'blob', sha: e.sha };
             if (e.type !== 'tree')
                 return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
             tree = e.sha;
@@ -36403,6 +36896,7 @@ class TreeWalker {
 
 
 
+
 /**
  * Validate `options` (`InvalidConfig` naming the field) and build the store's modules.
  *
@@ -36414,25 +36908,28 @@ function wireStore(options) {
     const cfg = (0,config/* resolveConfig */.pE)(options);
     const client = new GitHubClient(cfg);
     const cache = new GitCache(cfg.backend, `${cfg.apiBase}/${cfg.owner}/${cfg.repo}`);
-    const trees = new TreeWalker(client, cache, cfg.logger, badResponse);
+    const gql = { client, url: graphqlUrl(cfg.apiBase), owner: cfg.owner, repo: cfg.repo };
+    const trees = new TreeWalker(client, cache, cfg.logger, badResponse, (ctx, root, path) => pathLevels(gql, ctx, root, path));
     const tips = new TipMemory(cfg);
     const refs = new RefReader({ ref: cfg.ref, cfg, client, cache, tips });
     const repository = `${cfg.owner}/${cfg.repo}`;
     const commits = new CommitReader(client, cache, repository);
     const ops = new OperationRunner(cfg);
-    const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository };
+    const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
     const versions = versionsHost(shared);
+    const keyReads = keyReadHost(shared, versions);
     return {
         cfg,
         cache,
         ops,
         refs,
-        keyReads: keyReadHost(shared, versions),
+        keyReads,
         versions,
         writes: writeHost(shared),
+        bulk: { ...keyReads, cfg, client, cache, graphql: gql },
     };
 }
-function versionsHost({ cfg, client, cache, trees, refs, commits }) {
+function versionsHost({ cfg, client, cache, trees, refs, commits, gql }) {
     return {
         ref: cfg.ref,
         apiOrigin: cfg.apiOrigin,
@@ -36445,14 +36942,17 @@ function versionsHost({ cfg, client, cache, trees, refs, commits }) {
         treeLevel: (ctx, sha) => trees.level(ctx, sha, 'bulk'),
         // Commits proven to be in the section (commits are immutable: a positive answer is kept).
         known: new Set(),
+        graphql: gql,
     };
 }
-function keyReadHost({ trees, refs, commits }, versions) {
+function keyReadHost({ trees, refs, commits, client, cache }, versions) {
     return {
         readRef: (ctx) => refs.read(ctx),
         getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+        cachedCommit: (sha) => cache.getCommit(sha),
         assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
         trees,
+        paths: { client, cache, trees },
     };
 }
 function writeHost(s) {
@@ -36699,6 +37199,7 @@ class SingleCommitWrite {
 
 
 
+
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
  *
@@ -36736,7 +37237,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         return this.wired.ops.run('head', (ctx) => this.wired.refs.read(ctx));
     }
     async get(key, options = {}) {
-        (0,keys/* assertValidKey */.Mw)(key);
+        (0,core_keys/* assertValidKey */.Mw)(key);
         if (options.version !== undefined)
             (0,version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('get', async (ctx) => {
@@ -36746,7 +37247,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     }
     async list(options = {}) {
         const prefix = options.prefix ?? '';
-        (0,keys/* assertValidPrefix */.x3)(prefix);
+        (0,core_keys/* assertValidPrefix */.x3)(prefix);
         if (options.version !== undefined)
             (0,version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('list', async (ctx) => {
@@ -36754,11 +37255,26 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             return { ...listed, ...this.meta(ctx) };
         });
     }
+    /**
+     * The values of many keys at one version (the tip unless `version` is given): cached values are never
+     * fetched again; the rest come from the section's archive (with `archive: nodeArchiveReader()`, Node),
+     * GraphQL batches (with a token) or the blobs endpoint. Prefer `readManyFrom(store, keys)`.
+     *
+     * @example
+     * for await (const { key, value } of store.readMany(['a.json', 'b.json'])) console.log(key, value?.length);
+     */
+    async *readMany(keys, options = {}) {
+        for (const k of keys)
+            (0,core_keys/* assertValidKey */.Mw)(k);
+        if (options.version !== undefined)
+            (0,version/* assertValidVersion */.J)(options.version);
+        yield* await this.wired.ops.run('readMany', (ctx) => readManyAt(this.wired.bulk, ctx, keys, options.version));
+    }
     async history(key, options = {}) {
-        (0,keys/* assertValidKey */.Mw)(key);
+        (0,core_keys/* assertValidKey */.Mw)(key);
         const limit = historyLimit(options);
         return this.wired.ops.run('history', async (ctx) => {
-            const entries = await keyHistory(this.wired.versions, ctx, key, limit);
+            const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
             return { entries, ...this.meta(ctx) };
         });
     }
@@ -36824,6 +37340,1302 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
 
 
 
+
+
+;// CONCATENATED MODULE: ../../main/node_modules/modern-tar/dist/packer-By1HVV7Z.js
+const FILE = "file";
+const LINK = "link";
+const SYMLINK = "symlink";
+const DIRECTORY = "directory";
+const TYPEFLAG = {
+	file: "0",
+	link: "1",
+	symlink: "2",
+	"character-device": "3",
+	"block-device": "4",
+	directory: "5",
+	fifo: "6",
+	"pax-header": "x",
+	"pax-global-header": "g",
+	"gnu-long-name": "L",
+	"gnu-long-link-name": "K"
+};
+const FLAGTYPE = {
+	48: FILE,
+	49: LINK,
+	50: SYMLINK,
+	51: "character-device",
+	52: "block-device",
+	53: DIRECTORY,
+	54: "fifo",
+	120: "pax-header",
+	103: "pax-global-header",
+	76: "gnu-long-name",
+	75: "gnu-long-link-name"
+};
+const ZERO_BLOCK = /* @__PURE__ */ new Uint8Array(512);
+const EMPTY = /* @__PURE__ */ new Uint8Array(0);
+//#endregion
+//#region src/tar/encoding.ts
+const packer_By1HVV7Z_encoder = new TextEncoder();
+const packer_By1HVV7Z_decoder = new TextDecoder();
+function writeString(view, offset, size, value) {
+	if (!value) return;
+	for (let i = 0; i < value.length && i < size; i++) {
+		const charCode = value.charCodeAt(i);
+		if (charCode > 127) {
+			packer_By1HVV7Z_encoder.encodeInto(value, view.subarray(offset, offset + size));
+			return;
+		}
+		view[offset + i] = charCode;
+	}
+}
+function writeOctal(view, offset, size, value) {
+	if (value === void 0) return;
+	let remaining = value;
+	for (let i = offset + size - 2; i >= offset; i--) {
+		view[i] = 48 + remaining % 8;
+		remaining = Math.floor(remaining / 8);
+	}
+	if (remaining === 0 && value % 1 === 0) return;
+	packer_By1HVV7Z_encoder.encodeInto(value.toString(8).padStart(size - 1, "0"), view.subarray(offset, offset + size - 1));
+}
+function readString(view, offset, size) {
+	if (view[offset] === 0) return "";
+	const end = view.indexOf(0, offset);
+	const sliceEnd = end === -1 || end > offset + size ? offset + size : end;
+	return packer_By1HVV7Z_decoder.decode(view.subarray(offset, sliceEnd));
+}
+function readOctal(view, offset, size) {
+	let value = 0;
+	const end = offset + size;
+	for (let i = offset; i < end; i++) {
+		const charCode = view[i];
+		if (charCode === 0) break;
+		if (charCode === 32) continue;
+		if (charCode < 48 || charCode > 55) throw new Error("Invalid tar number.");
+		value = value * 8 + (charCode - 48);
+	}
+	return value;
+}
+function readNumeric(view, offset, size) {
+	if (view[offset] & 128) {
+		let result = 0;
+		result = view[offset] & 127;
+		for (let i = 1; i < size; i++) result = result * 256 + view[offset + i];
+		if (!Number.isSafeInteger(result)) throw new Error("TAR number too large");
+		return result;
+	}
+	return readOctal(view, offset, size);
+}
+//#endregion
+//#region src/tar/body.ts
+const packer_By1HVV7Z_isBodyless = (header) => header.type === "directory" || header.type === "symlink" || header.type === "link" || header.type === "character-device" || header.type === "block-device" || header.type === "fifo";
+async function packer_By1HVV7Z_normalizeBody(body) {
+	if (body === null || body === void 0) return EMPTY;
+	if (body instanceof Uint8Array) return body;
+	if (typeof body === "string") return packer_By1HVV7Z_encoder.encode(body);
+	if (body instanceof ArrayBuffer) return new Uint8Array(body);
+	if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
+	throw new TypeError("Unsupported content type for entry body.");
+}
+//#endregion
+//#region src/tar/options.ts
+const stripPath = (p, n) => {
+	const parts = p.split("/").filter(Boolean);
+	return n >= parts.length ? "" : parts.slice(n).join("/");
+};
+function packer_By1HVV7Z_transformHeader(header, options) {
+	const { strip, filter, map } = options;
+	if (!strip && !filter && !map) return header;
+	const h = { ...header };
+	if (strip && strip > 0) {
+		const newName = stripPath(h.name, strip);
+		if (!newName) return null;
+		h.name = h.type === "directory" && !newName.endsWith("/") ? `${newName}/` : newName;
+		if (h.linkname) {
+			const isAbsolute = h.linkname.startsWith("/");
+			if (isAbsolute || h.type === "link") {
+				const stripped = stripPath(h.linkname, strip);
+				h.linkname = isAbsolute ? `/${stripped}` || "/" : stripped;
+			}
+		}
+	}
+	if (filter?.(h) === false) return null;
+	const result = map ? map(h) : h;
+	if (result && (!result.name?.trim() || result.name === "." || result.name === "/")) return null;
+	return result;
+}
+//#endregion
+//#region src/tar/chunk-queue.ts
+const INITIAL_CAPACITY = 256;
+function createChunkQueue() {
+	let chunks = new Array(INITIAL_CAPACITY);
+	let capacityMask = chunks.length - 1;
+	let head = 0;
+	let tail = 0;
+	let totalAvailable = 0;
+	const consumeFromHead = (count) => {
+		const chunk = chunks[head];
+		if (count === chunk.length) {
+			chunks[head] = EMPTY;
+			head = head + 1 & capacityMask;
+		} else chunks[head] = chunk.subarray(count);
+		totalAvailable -= count;
+		if (totalAvailable === 0 && chunks.length > INITIAL_CAPACITY) {
+			chunks = new Array(INITIAL_CAPACITY);
+			capacityMask = 255;
+			head = 0;
+			tail = 0;
+		}
+	};
+	function pull(bytes, callback) {
+		if (callback) {
+			let fed = 0;
+			let remaining = Math.min(bytes, totalAvailable);
+			while (remaining > 0) {
+				const chunk = chunks[head];
+				const toFeed = Math.min(remaining, chunk.length);
+				const segment = toFeed === chunk.length ? chunk : chunk.subarray(0, toFeed);
+				consumeFromHead(toFeed);
+				remaining -= toFeed;
+				fed += toFeed;
+				if (!callback(segment)) break;
+			}
+			return fed;
+		}
+		if (totalAvailable < bytes) return null;
+		if (bytes === 0) return EMPTY;
+		const firstChunk = chunks[head];
+		if (firstChunk.length >= bytes) {
+			const view = firstChunk.length === bytes ? firstChunk : firstChunk.subarray(0, bytes);
+			consumeFromHead(bytes);
+			return view;
+		}
+		const result = new Uint8Array(bytes);
+		let copied = 0;
+		let remaining = bytes;
+		while (remaining > 0) {
+			const chunk = chunks[head];
+			const toCopy = Math.min(remaining, chunk.length);
+			result.set(toCopy === chunk.length ? chunk : chunk.subarray(0, toCopy), copied);
+			copied += toCopy;
+			remaining -= toCopy;
+			consumeFromHead(toCopy);
+		}
+		return result;
+	}
+	return {
+push: (chunk) => {
+			if (chunk.length === 0) return;
+			let nextTail = tail + 1 & capacityMask;
+			if (nextTail === head) {
+				const oldLen = chunks.length;
+				const newLen = oldLen * 2;
+				const newChunks = new Array(newLen);
+				const count = tail - head + oldLen & oldLen - 1;
+				if (head < tail) for (let i = 0; i < count; i++) newChunks[i] = chunks[head + i];
+				else {
+					const firstPart = oldLen - head;
+					for (let i = 0; i < firstPart; i++) newChunks[i] = chunks[head + i];
+					for (let i = 0; i < tail; i++) newChunks[firstPart + i] = chunks[i];
+				}
+				chunks = newChunks;
+				capacityMask = newLen - 1;
+				head = 0;
+				tail = count;
+				nextTail = tail + 1 & capacityMask;
+			}
+			chunks[tail] = chunk;
+			tail = nextTail;
+			totalAvailable += chunk.length;
+		},
+available: () => totalAvailable,
+peek: (bytes) => {
+			if (totalAvailable < bytes) return null;
+			if (bytes === 0) return EMPTY;
+			const firstChunk = chunks[head];
+			if (firstChunk.length >= bytes) return firstChunk.length === bytes ? firstChunk : firstChunk.subarray(0, bytes);
+			const result = new Uint8Array(bytes);
+			let copied = 0;
+			let index = head;
+			while (copied < bytes) {
+				const chunk = chunks[index];
+				const toCopy = Math.min(bytes - copied, chunk.length);
+				if (toCopy === chunk.length) result.set(chunk, copied);
+				else result.set(chunk.subarray(0, toCopy), copied);
+				copied += toCopy;
+				index = index + 1 & capacityMask;
+			}
+			return result;
+		},
+discard: (bytes) => {
+			if (bytes > totalAvailable) throw new Error("Too many bytes consumed");
+			if (bytes === 0) return;
+			let remaining = bytes;
+			while (remaining > 0) {
+				const chunk = chunks[head];
+				const toConsume = Math.min(remaining, chunk.length);
+				consumeFromHead(toConsume);
+				remaining -= toConsume;
+			}
+		},
+		pull
+	};
+}
+//#endregion
+//#region src/tar/checksum.ts
+const CHECKSUM_SPACE = 32;
+const ASCII_ZERO = 48;
+function validateChecksum(block) {
+	const stored = readOctal(block, 148, 8);
+	let sum = 0;
+	for (let i = 0; i < block.length; i++) if (i >= 148 && i < 156) sum += CHECKSUM_SPACE;
+	else sum += block[i];
+	return stored === sum;
+}
+function writeChecksum(block) {
+	block.fill(CHECKSUM_SPACE, 148, 156);
+	let checksum = 0;
+	for (let i = block.length; i > 0;) checksum += block[--i];
+	for (let i = 153; i >= 148; i--) {
+		block[i] = (checksum & 7) + ASCII_ZERO;
+		checksum >>= 3;
+	}
+	block[154] = 0;
+	block[155] = CHECKSUM_SPACE;
+}
+//#endregion
+//#region src/tar/pax.ts
+const USTAR_SPLIT_MAX_SIZE = 256;
+const NON_ASCII = /[^\x00-\x7f]/;
+function isUtf8TooLong(value, limit) {
+	if (value.length * 3 <= limit) return false;
+	if (value.length > limit) return true;
+	if (!NON_ASCII.test(value)) return false;
+	return packer_By1HVV7Z_encoder.encode(value).length > limit;
+}
+function generatePax(header) {
+	const paxRecords = {};
+	if (isUtf8TooLong(header.name, 100)) {
+		if (findUstarSplit(header.name) === null) paxRecords.path = header.name;
+	}
+	if (header.linkname && isUtf8TooLong(header.linkname, 100)) paxRecords.linkpath = header.linkname;
+	if (header.uname && isUtf8TooLong(header.uname, 32)) paxRecords.uname = header.uname;
+	if (header.gname && isUtf8TooLong(header.gname, 32)) paxRecords.gname = header.gname;
+	if (header.uid != null && header.uid > 2097151) paxRecords.uid = String(header.uid);
+	if (header.gid != null && header.gid > 2097151) paxRecords.gid = String(header.gid);
+	if (header.pax) Object.assign(paxRecords, header.pax);
+	if (header.size > 8589934591 || "size" in paxRecords) paxRecords.size = String(header.size);
+	const paxEntries = Object.entries(paxRecords);
+	if (paxEntries.length === 0) return null;
+	const paxBody = packer_By1HVV7Z_encoder.encode(paxEntries.map(([key, value]) => {
+		const record = `${key}=${value}\n`;
+		const partLength = packer_By1HVV7Z_encoder.encode(record).length + 1;
+		let totalLength = partLength + String(partLength).length;
+		totalLength = partLength + String(totalLength).length;
+		return `${totalLength} ${record}`;
+	}).join(""));
+	return {
+		paxHeader: createTarHeader({
+			name: packer_By1HVV7Z_decoder.decode(packer_By1HVV7Z_encoder.encode(`PaxHeader/${header.name}`).slice(0, 100)),
+			size: paxBody.length,
+			type: "pax-header",
+			mode: 420,
+			mtime: header.mtime,
+			uname: header.uname,
+			gname: header.gname,
+			uid: header.uid,
+			gid: header.gid
+		}),
+		paxBody
+	};
+}
+function findUstarSplit(path) {
+	if (!isUtf8TooLong(path, 100) || isUtf8TooLong(path, USTAR_SPLIT_MAX_SIZE)) return null;
+	for (let i = path.length - 1; i > 0; i--) {
+		if (path[i] !== "/") continue;
+		const prefix = path.slice(0, i);
+		const name = path.slice(i + 1);
+		if (!isUtf8TooLong(prefix, 155) && !isUtf8TooLong(name, 100)) return {
+			prefix,
+			name
+		};
+	}
+	return null;
+}
+//#endregion
+//#region src/tar/header.ts
+function createTarHeader(header) {
+	const view = /* @__PURE__ */ new Uint8Array(512);
+	const size = packer_By1HVV7Z_isBodyless(header) ? 0 : header.size ?? 0;
+	let name = header.name;
+	let prefix = "";
+	if (!header.pax?.path) {
+		const split = findUstarSplit(name);
+		if (split) {
+			name = split.name;
+			prefix = split.prefix;
+		}
+	}
+	writeString(view, 0, 100, name);
+	writeOctal(view, 100, 8, header.mode ?? (header.type === "directory" ? 493 : 420));
+	writeOctal(view, 108, 8, header.uid ?? 0);
+	writeOctal(view, 116, 8, header.gid ?? 0);
+	writeOctal(view, 124, 12, size);
+	writeOctal(view, 136, 12, Math.floor((header.mtime?.getTime() ?? Date.now()) / 1e3));
+	writeString(view, 156, 1, TYPEFLAG[header.type ?? "file"]);
+	writeString(view, 157, 100, header.linkname);
+	writeString(view, 257, 6, "ustar\0");
+	writeString(view, 263, 2, "00");
+	writeString(view, 265, 32, header.uname);
+	writeString(view, 297, 32, header.gname);
+	writeString(view, 345, 155, prefix);
+	writeChecksum(view);
+	return view;
+}
+function parseUstarHeader(block, strict) {
+	if (strict && !validateChecksum(block)) throw new Error("Invalid tar header checksum.");
+	const header = {
+		name: readString(block, 0, 100),
+		mode: readOctal(block, 100, 8),
+		uid: readNumeric(block, 108, 8),
+		gid: readNumeric(block, 116, 8),
+		size: readNumeric(block, 124, 12),
+		mtime: /* @__PURE__ */ new Date(readNumeric(block, 136, 12) * 1e3),
+		type: FLAGTYPE[block[156]] || "file",
+		linkname: readString(block, 157, 100)
+	};
+	const magic = readString(block, 257, 6);
+	if (magic.trim() === "ustar") {
+		header.uname = readString(block, 265, 32);
+		header.gname = readString(block, 297, 32);
+	}
+	if (magic === "ustar") header.prefix = readString(block, 345, 155);
+	return header;
+}
+const PAX_MAPPING = {
+	path: ["name", (v) => v],
+	linkpath: ["linkname", (v) => v],
+	size: ["size", (v) => /^\d+$/.test(v) && Number.isSafeInteger(+v) ? +v : NaN],
+	mtime: ["mtime", parseFloat],
+	uid: ["uid", (v) => parseInt(v, 10)],
+	gid: ["gid", (v) => parseInt(v, 10)],
+	uname: ["uname", (v) => v],
+	gname: ["gname", (v) => v]
+};
+function parsePax(buffer) {
+	const overrides = Object.create(null);
+	const pax = Object.create(null);
+	let isPax = false;
+	let offset = 0;
+	while (offset < buffer.length) {
+		const spaceIndex = buffer.indexOf(32, offset);
+		if (spaceIndex === -1) break;
+		const length = parseInt(packer_By1HVV7Z_decoder.decode(buffer.subarray(offset, spaceIndex)), 10);
+		if (!(length > 0)) break;
+		const recordEnd = offset + length;
+		const recordStr = packer_By1HVV7Z_decoder.decode(buffer.subarray(spaceIndex + 1, recordEnd - 1));
+		const equalsIndex = recordStr.indexOf("=");
+		if (equalsIndex > 0) {
+			const key = recordStr.slice(0, equalsIndex);
+			const value = recordStr.slice(equalsIndex + 1);
+			pax[key] = value;
+			isPax = true;
+			if (Object.hasOwn(PAX_MAPPING, key)) {
+				const [targetKey, parser] = PAX_MAPPING[key];
+				const parsedValue = parser(value);
+				if (typeof parsedValue === "string" || !Number.isNaN(parsedValue)) overrides[targetKey] = parsedValue;
+			}
+		}
+		offset = recordEnd;
+	}
+	if (isPax) overrides.pax = pax;
+	return overrides;
+}
+function applyOverrides(header, overrides) {
+	if (overrides.name !== void 0) header.name = overrides.name;
+	if (overrides.linkname !== void 0) header.linkname = overrides.linkname;
+	if (overrides.size !== void 0) header.size = overrides.size;
+	if (overrides.mtime !== void 0) header.mtime = /* @__PURE__ */ new Date(overrides.mtime * 1e3);
+	if (overrides.uid !== void 0) header.uid = overrides.uid;
+	if (overrides.gid !== void 0) header.gid = overrides.gid;
+	if (overrides.uname !== void 0) header.uname = overrides.uname;
+	if (overrides.gname !== void 0) header.gname = overrides.gname;
+	if (overrides.pax) header.pax = Object.assign({}, header.pax ?? {}, overrides.pax);
+}
+function getMetaParser(type) {
+	switch (type) {
+		case "pax-global-header":
+		case "pax-header": return parsePax;
+		case "gnu-long-name": return (data) => ({ name: readString(data, 0, data.length) });
+		case "gnu-long-link-name": return (data) => ({ linkname: readString(data, 0, data.length) });
+		default: return;
+	}
+}
+function getHeaderBlocks(header) {
+	const base = createTarHeader(header);
+	const pax = generatePax(header);
+	if (!pax) return [base];
+	const paxPadding = -pax.paxBody.length & 511;
+	const paddingBlocks = paxPadding > 0 ? [ZERO_BLOCK.subarray(0, paxPadding)] : [];
+	return [
+		pax.paxHeader,
+		pax.paxBody,
+		...paddingBlocks,
+		base
+	];
+}
+//#endregion
+//#region src/tar/unpacker.ts
+const STATE_HEADER = 0;
+const STATE_BODY = 1;
+const MAX_META_SIZE = 8388608;
+const MAX_GLOBAL_PAX_KEYS = 512;
+const truncateErr = /* @__PURE__ */ new Error("Tar archive is truncated.");
+function packer_By1HVV7Z_createUnpacker(options = {}) {
+	const strict = options.strict ?? false;
+	const { available, peek, push, discard, pull } = createChunkQueue();
+	let state = STATE_HEADER;
+	let ended = false;
+	let done = false;
+	let eof = false;
+	let currentEntry = null;
+	const paxGlobals = {};
+	let nextEntryOverrides = {};
+	const unpacker = {
+		isEntryActive: () => state === STATE_BODY,
+isBodyComplete: () => !currentEntry || currentEntry.remaining === 0,
+canFinish: () => !currentEntry || available() >= currentEntry.remaining + currentEntry.padding,
+		bodyBytes: () => currentEntry && currentEntry.remaining > 0 ? Math.min(currentEntry.remaining, available()) : 0,
+available,
+write(chunk) {
+			if (ended) throw new Error("Archive already ended.");
+			if (eof) {
+				if (strict) checkPadding(chunk);
+				return;
+			}
+			push(chunk);
+		},
+end() {
+			ended = true;
+		},
+readHeader() {
+			if (state !== STATE_HEADER) throw new Error("Cannot read header while an entry is active");
+			if (done) return void 0;
+			while (!done) {
+				if (available() < 512) {
+					if (ended) {
+						if (available() > 0 && strict) throw truncateErr;
+						done = true;
+						return;
+					}
+					return null;
+				}
+				const headerBlock = peek(512);
+				if (isZeroBlock(headerBlock)) {
+					if (available() < 1024) {
+						if (ended) {
+							if (strict) throw truncateErr;
+							done = true;
+							return;
+						}
+						return null;
+					}
+					if (isZeroBlock(peek(1024).subarray(512))) {
+						discard(1024);
+						done = true;
+						eof = true;
+						if (strict) pull(available(), checkPadding);
+						else discard(available());
+						return;
+					}
+					if (strict) throw new Error("Invalid tar header.");
+					discard(512);
+					continue;
+				}
+				let internalHeader;
+				try {
+					internalHeader = parseUstarHeader(headerBlock, strict);
+				} catch (err) {
+					if (strict) throw err;
+					discard(512);
+					continue;
+				}
+				const metaParser = getMetaParser(internalHeader.type);
+				if (metaParser) {
+					if (internalHeader.size > MAX_META_SIZE) throw new Error("Tar metadata entry exceeds maximum size.");
+					const paddedSize = internalHeader.size + (-internalHeader.size & 511);
+					if (available() < 512 + paddedSize) {
+						if (ended && strict) throw truncateErr;
+						return null;
+					}
+					discard(512);
+					const overrides = metaParser(pull(paddedSize).subarray(0, internalHeader.size));
+					if (nextEntryOverrides.pax) nextEntryOverrides = {};
+					const target = internalHeader.type === "pax-global-header" ? paxGlobals : nextEntryOverrides;
+					if (target === paxGlobals && overrides.pax && Object.keys(overrides.pax).length > MAX_GLOBAL_PAX_KEYS) throw new Error("Too many global attributes.");
+					for (const key in overrides) target[key] = overrides[key];
+					continue;
+				}
+				discard(512);
+				const header = internalHeader;
+				if (internalHeader.prefix) header.name = `${internalHeader.prefix}/${header.name}`;
+				applyOverrides(header, paxGlobals);
+				applyOverrides(header, nextEntryOverrides);
+				let archiveSize = header.size;
+				if (packer_By1HVV7Z_isBodyless(header)) {
+					archiveSize = 0;
+					header.size = 0;
+				} else if (header.name.endsWith("/") && header.type === "file") {
+					header.type = DIRECTORY;
+					header.size = 0;
+				}
+				nextEntryOverrides = {};
+				currentEntry = {
+					header,
+					remaining: archiveSize,
+					padding: -archiveSize & 511
+				};
+				state = STATE_BODY;
+				return header;
+			}
+		},
+streamBody(callback) {
+			if (state !== STATE_BODY || !currentEntry || currentEntry.remaining === 0) return 0;
+			const bytesToFeed = Math.min(currentEntry.remaining, available());
+			if (bytesToFeed === 0) return 0;
+			const fed = pull(bytesToFeed, callback);
+			currentEntry.remaining -= fed;
+			return fed;
+		},
+skipPadding() {
+			if (state !== STATE_BODY || !currentEntry) return true;
+			if (currentEntry.remaining > 0) throw new Error("Body not fully consumed");
+			if (available() < currentEntry.padding) return false;
+			discard(currentEntry.padding);
+			currentEntry = null;
+			state = STATE_HEADER;
+			return true;
+		},
+skipEntry() {
+			if (state !== STATE_BODY || !currentEntry) return true;
+			const toDiscard = Math.min(currentEntry.remaining, available());
+			if (toDiscard > 0) {
+				discard(toDiscard);
+				currentEntry.remaining -= toDiscard;
+			}
+			if (currentEntry.remaining > 0) return false;
+			return unpacker.skipPadding();
+		},
+finish() {
+			if (strict && !eof) throw truncateErr;
+		}
+	};
+	return unpacker;
+}
+function isZeroBlock(block) {
+	if (block.length === 0) return true;
+	if (block[0] !== 0) return false;
+	if (block.byteOffset % 8 === 0 && block.length % 8 === 0) {
+		const view = new BigUint64Array(block.buffer, block.byteOffset, block.length / 8);
+		for (let i = 0; i < view.length; i++) if (view[i] !== 0n) return false;
+		return true;
+	}
+	for (let i = 0; i < block.length; i++) if (block[i] !== 0) return false;
+	return true;
+}
+function checkPadding(chunk) {
+	if (!isZeroBlock(chunk)) throw new Error("Invalid EOF.");
+	return true;
+}
+//#endregion
+//#region src/tar/packer.ts
+const EOF_BUFFER = /* @__PURE__ */ new Uint8Array(1024);
+function createTarPacker(onData) {
+	let currentHeader = null;
+	let bytesWritten = 0;
+	let finalized = false;
+	const fail = (message) => {
+		throw new Error(message);
+	};
+	return {
+		add(header) {
+			if (finalized) fail("No new tar entries after finalize.");
+			if (currentHeader !== null) fail("Previous entry must be completed before adding a new one");
+			const size = packer_By1HVV7Z_isBodyless(header) ? 0 : header.size;
+			if (!Number.isSafeInteger(size) || size < 0) fail("Invalid tar entry size.");
+			const headerBlocks = getHeaderBlocks({
+				...header,
+				size
+			});
+			for (const block of headerBlocks) onData(block);
+			currentHeader = {
+				...header,
+				size
+			};
+			bytesWritten = 0;
+		},
+		write(chunk) {
+			if (!currentHeader) fail("No active tar entry.");
+			if (finalized) fail("Cannot write data after finalize.");
+			const newTotal = bytesWritten + chunk.length;
+			if (newTotal > currentHeader.size) fail(`"${currentHeader.name}" exceeds given size of ${currentHeader.size} bytes.`);
+			bytesWritten = newTotal;
+			onData(chunk);
+		},
+		endEntry() {
+			if (!currentHeader) fail("No active entry to end.");
+			if (finalized) fail("Cannot end entry after finalize.");
+			if (bytesWritten !== currentHeader.size) fail(`Size mismatch for "${currentHeader.name}".`);
+			const paddingSize = -currentHeader.size & 511;
+			if (paddingSize > 0) onData(new Uint8Array(paddingSize));
+			currentHeader = null;
+			bytesWritten = 0;
+		},
+		finalize() {
+			if (finalized) fail("Archive has already been finalized");
+			if (currentHeader !== null) fail("Cannot finalize while an entry is still active");
+			onData(EOF_BUFFER);
+			finalized = true;
+		}
+	};
+}
+//#endregion
+
+
+;// CONCATENATED MODULE: ../../main/node_modules/modern-tar/dist/web/index.js
+
+//#region src/web/pack.ts
+function web_createTarPacker() {
+	let streamController;
+	let packer;
+	let bodyController = null;
+	let resume = null;
+	let drain = null;
+	let stopped = false;
+	let stopReason;
+	const unblock = () => {
+		resume?.();
+		resume = null;
+		drain = null;
+	};
+	const stop = (reason) => {
+		if (stopped) return;
+		stopped = true;
+		stopReason = reason;
+		bodyController?.error(reason);
+		bodyController = null;
+		streamController.error(reason);
+		unblock();
+	};
+	const abortBody = (reason = AbortSignal.abort().reason) => {
+		bodyController = null;
+		stop(reason);
+	};
+	const checkStopped = () => {
+		if (stopped) throw stopReason;
+	};
+	const emit = (operation) => {
+		checkStopped();
+		try {
+			operation();
+		} catch (error) {
+			stop(error);
+			throw error;
+		}
+		const pending = drain;
+		if (!pending) return;
+		const signal = bodyController?.signal;
+		if (!signal) return;
+		if (signal.aborted) abortBody(signal.reason);
+		else signal.onabort = () => abortBody(signal.reason);
+		return pending.then(checkStopped);
+	};
+	return {
+		readable: new ReadableStream({
+			start(controller) {
+				streamController = controller;
+				packer = createTarPacker$1((chunk) => {
+					const buffer = chunk.buffer;
+					controller.enqueue(buffer instanceof ArrayBuffer && !Reflect.get(buffer, "resizable") ? chunk : new Uint8Array(chunk));
+					if ((controller.desiredSize ?? 1) <= 0) drain ||= new Promise((resolve) => {
+						resume = resolve;
+					});
+				});
+			},
+			pull: unblock,
+			cancel(reason = AbortSignal.abort().reason) {
+				stop(reason);
+			}
+		}, new ByteLengthQueuingStrategy({ highWaterMark: 8388608 })),
+		controller: {
+			add(header) {
+				try {
+					checkStopped();
+					if (bodyController) throw new Error("Previous entry must be completed before adding a new one");
+					packer.add(header);
+				} catch (error) {
+					stop(error);
+					throw error;
+				}
+				return new WritableStream({
+					start(controller) {
+						bodyController = controller;
+					},
+					write(chunk) {
+						return emit(() => {
+							if (!ArrayBuffer.isView(chunk) || chunk[Symbol.toStringTag] !== "Uint8Array") throw new TypeError("Expected a Uint8Array body chunk");
+							packer.write(chunk);
+						});
+					},
+					close() {
+						const result = emit(() => packer.endEntry());
+						if (!result) {
+							bodyController = null;
+							return;
+						}
+						return result.then(() => {
+							bodyController = null;
+						});
+					},
+					abort: abortBody
+				});
+			},
+			finalize() {
+				try {
+					checkStopped();
+					if (bodyController) throw new Error("Cannot finalize while an entry is still active");
+					packer.finalize();
+					streamController.close();
+				} catch (error) {
+					stop(error);
+					throw error;
+				}
+			},
+			error(err) {
+				stop(err);
+			}
+		}
+	};
+}
+//#endregion
+//#region src/web/stream-utils.ts
+async function streamToBuffer(stream) {
+	const chunks = [];
+	const reader = stream.getReader();
+	let totalLength = 0;
+	try {
+		while (true) {
+			const { done, value } = await reader.read();
+			if (done) break;
+			chunks.push(value);
+			totalLength += value.length;
+		}
+		const result = new Uint8Array(totalLength);
+		let offset = 0;
+		for (const chunk of chunks) {
+			result.set(chunk, offset);
+			offset += chunk.length;
+		}
+		return result;
+	} finally {
+		reader.releaseLock();
+	}
+}
+const drain = (stream) => stream.pipeTo(new WritableStream());
+//#endregion
+//#region src/web/unpack.ts
+const BUFFER_LIMIT = 1048576;
+const RESUME_LIMIT = BUFFER_LIMIT / 2;
+function createTarDecoder(options = {}) {
+	const unpacker = packer_By1HVV7Z_createUnpacker(options);
+	const strict = options.strict ?? false;
+	let controller = null;
+	let bodyController = null;
+	let pumping = false;
+	let blocked = false;
+	let resume = null;
+	let abortHooked = false;
+	let eofReached = false;
+	let sourceEnded = false;
+	let closed = false;
+	const unblock = () => {
+		resume?.();
+		resume = null;
+	};
+	const closeBody = () => {
+		try {
+			bodyController?.close();
+		} catch {}
+		bodyController = null;
+	};
+	const fail = (reason) => {
+		if (closed) return;
+		closed = true;
+		try {
+			bodyController?.error(reason);
+		} catch {}
+		bodyController = null;
+		try {
+			controller.error(reason);
+		} catch {}
+		controller = null;
+		unblock();
+	};
+	const finish = () => {
+		if (closed) return;
+		closed = true;
+		closeBody();
+		try {
+			controller.close();
+		} catch {}
+		controller = null;
+		unblock();
+	};
+	const truncateOrFinish = () => {
+		if (strict) throw new Error("Tar archive is truncated.");
+		finish();
+	};
+	const pump = () => {
+		if (pumping || closed || !controller) return;
+		blocked = false;
+		pumping = true;
+		try {
+			while (true) {
+				if (eofReached) {
+					if (sourceEnded) finish();
+					break;
+				}
+				if (unpacker.isEntryActive()) {
+					if (sourceEnded && !unpacker.canFinish()) {
+						truncateOrFinish();
+						break;
+					}
+					if (bodyController) {
+						if ((bodyController.desiredSize ?? 1) <= 0) {
+							blocked = true;
+							break;
+						}
+						if (unpacker.streamBody((c) => (bodyController.enqueue(c), (bodyController.desiredSize ?? 1) > 0)) === 0 && !unpacker.isBodyComplete()) {
+							if (sourceEnded) truncateOrFinish();
+							break;
+						}
+					} else if (!unpacker.skipEntry()) {
+						if (sourceEnded) truncateOrFinish();
+						break;
+					}
+					if (unpacker.isBodyComplete()) {
+						closeBody();
+						if (!unpacker.skipPadding()) {
+							if (sourceEnded) truncateOrFinish();
+							break;
+						}
+					}
+				} else {
+					if ((controller.desiredSize ?? 0) < 0) {
+						blocked = true;
+						break;
+					}
+					const header = unpacker.readHeader();
+					if (header === null) {
+						if (sourceEnded) finish();
+						break;
+					}
+					if (header === void 0) {
+						if (sourceEnded) {
+							unpacker.finish();
+							finish();
+							break;
+						}
+						eofReached = true;
+						break;
+					}
+					controller.enqueue({
+						header,
+						body: new ReadableStream({
+							start(c) {
+								if (header.size === 0) c.close();
+								else bodyController = c;
+							},
+							pull: pump,
+							cancel() {
+								bodyController = null;
+								pump();
+							}
+						})
+					});
+				}
+			}
+		} catch (error) {
+			fail(error);
+			throw error;
+		} finally {
+			pumping = false;
+		}
+		if (resume && (!blocked || unpacker.available() < RESUME_LIMIT)) unblock();
+	};
+	return {
+		readable: new ReadableStream({
+			start(c) {
+				controller = c;
+			},
+			pull: pump,
+			cancel(reason) {
+				unpacker.end();
+				if (reason !== void 0) fail(reason);
+				else finish();
+			}
+		}, { highWaterMark: 2 }),
+		writable: new WritableStream({
+			write(chunk, controller) {
+				try {
+					unpacker.write(chunk);
+					pump();
+					if (blocked && unpacker.available() >= BUFFER_LIMIT) {
+						if (!abortHooked) {
+							controller.signal.onabort = unblock;
+							abortHooked = true;
+						}
+						return new Promise((resolve) => resume = resolve);
+					}
+				} catch (error) {
+					fail(error);
+					throw error;
+				}
+			},
+			close() {
+				try {
+					sourceEnded = true;
+					unpacker.end();
+					pump();
+				} catch (error) {
+					fail(error);
+					throw error;
+				}
+			},
+			abort(reason) {
+				fail(reason);
+			}
+		})
+	};
+}
+//#endregion
+//#region src/web/helpers.ts
+async function packTar(entries) {
+	const { readable, controller } = web_createTarPacker();
+	const archive = streamToBuffer(readable);
+	try {
+		for (const entry of entries) {
+			const entryStream = controller.add(entry.header);
+			const body = "body" in entry ? entry.body : entry.data;
+			if (!body) {
+				await entryStream.close();
+				continue;
+			}
+			if (body instanceof ReadableStream) await body.pipeTo(entryStream);
+			else if (body instanceof Blob) await body.stream().pipeTo(entryStream);
+			else try {
+				const chunk = await normalizeBody(body);
+				if (chunk.length > 0) {
+					const writer = entryStream.getWriter();
+					await writer.write(chunk);
+					await writer.close();
+				} else await entryStream.close();
+			} catch {
+				throw new TypeError(`Unsupported content type for entry "${entry.header.name}".`);
+			}
+		}
+		controller.finalize();
+	} catch (error) {
+		controller.error(error);
+	}
+	return archive;
+}
+async function unpackTar(archive, options = {}) {
+	if (!(archive instanceof ReadableStream)) return unpackTarBuffer(archive instanceof Uint8Array ? archive : new Uint8Array(archive), options);
+	const results = [];
+	const reader = archive.pipeThrough(createTarDecoder(options)).getReader();
+	try {
+		while (true) {
+			const { done, value: entry } = await reader.read();
+			if (done) break;
+			let processedHeader;
+			try {
+				processedHeader = transformHeader(entry.header, options);
+			} catch (error) {
+				await entry.body.cancel();
+				throw error;
+			}
+			if (processedHeader === null) {
+				await drain(entry.body);
+				continue;
+			}
+			if (isBodyless(processedHeader)) {
+				await drain(entry.body);
+				results.push({ header: processedHeader });
+			} else results.push({
+				header: processedHeader,
+				data: await streamToBuffer(entry.body)
+			});
+		}
+	} catch (error) {
+		await reader.cancel(error).catch(() => {});
+		throw error;
+	} finally {
+		reader.releaseLock();
+	}
+	return results;
+}
+function unpackTarBuffer(archive, options) {
+	const unpacker = createUnpacker(options);
+	const strict = options.strict ?? false;
+	const results = [];
+	unpacker.write(archive);
+	unpacker.end();
+	while (true) {
+		const header = unpacker.readHeader();
+		if (header === void 0) break;
+		if (header === null) {
+			if (strict) throw new Error("Tar archive is truncated.");
+			break;
+		}
+		const processedHeader = transformHeader(header, options);
+		if (processedHeader === null) {
+			const skipped = unpacker.skipEntry();
+			if (!skipped && strict) throw new Error("Tar archive is truncated.");
+			if (!skipped) break;
+			continue;
+		}
+		if (isBodyless(processedHeader)) {
+			const skipped = unpacker.skipEntry();
+			if (!skipped && strict) throw new Error("Tar archive is truncated.");
+			results.push({ header: processedHeader });
+			if (!skipped) break;
+			continue;
+		}
+		let size = header.size;
+		if (size < 0 || !unpacker.canFinish()) {
+			if (strict) throw new Error("Tar archive is truncated.");
+			size = unpacker.bodyBytes();
+		}
+		const data = new Uint8Array(size);
+		let offset = 0;
+		unpacker.streamBody((chunk) => {
+			data.set(chunk, offset);
+			offset += chunk.length;
+			return true;
+		});
+		const bodyComplete = unpacker.isBodyComplete();
+		let paddingComplete = true;
+		if (bodyComplete) {
+			paddingComplete = unpacker.skipPadding();
+			if (!paddingComplete && strict) throw new Error("Tar archive is truncated.");
+		}
+		results.push({
+			header: processedHeader,
+			data
+		});
+		if (!bodyComplete || !paddingComplete) break;
+	}
+	unpacker.finish();
+	return results;
+}
+//#endregion
+
+
+;// CONCATENATED MODULE: ./src/transport/types.ts
+/**
+ * The HTTP transport seam. A transport moves bytes and nothing else: it never interprets a status
+ * code (304, 4xx and 5xx all come back as responses) and rejects only when there is no HTTP response
+ * at all (connection refused/reset, timeout, abort). Status codes are mapped to typed errors in ONE
+ * place above it (`src/stores/remote-api/status.ts`).
+ */
+
+/** Methods whose retry cannot change server state (RFC 9110 §9.2.2, minus DELETE/PUT which we never retry blindly). */
+function isSafeMethod(method) {
+    const m = method.toUpperCase();
+    return m === 'GET' || m === 'HEAD' || m === 'OPTIONS';
+}
+/** URL without query or fragment, for messages (the query may carry a key path; never a token). */
+function describeUrl(url) {
+    try {
+        const u = new URL(url);
+        return `${u.origin}${u.pathname}`;
+    }
+    catch {
+        return '<invalid url>';
+    }
+}
+/** Build the TransportError every built-in transport rejects with. */
+function transportError(req, reason, cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    const what = reason === 'timeout'
+        ? 'timed out'
+        : reason === 'aborted'
+            ? 'was aborted'
+            : reason === 'too-large'
+                ? `answered more than the ${req.maxResponseBytes}-byte limit`
+                : `failed without a response (${why})`;
+    return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
+}
+/** Lowercase every header name (joining duplicates with ", "). */
+function lowercaseHeaders(headers) {
+    const out = {};
+    const add = (k, v) => {
+        if (v === undefined || v === null)
+            return;
+        const name = k.toLowerCase();
+        const value = Array.isArray(v) ? v.join(', ') : String(v);
+        out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
+    };
+    if (Symbol.iterator in headers) {
+        for (const [k, v] of headers)
+            add(k, v);
+    }
+    else {
+        for (const [k, v] of Object.entries(headers))
+            add(k, v);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/node-archive.ts
+/**
+ * The archive download for platforms whose fetch can stop at a redirect (Node, Deno, Bun): `docdb/node`
+ * exports it as `nodeArchiveReader()`, for `RemoteApiRefStore({ archive })`. Pages cannot use it: codeload
+ * sends no CORS header to other origins.
+ *
+ * The redirect is followed by hand, never by fetch: the API's 302 goes to codeload.github.com, another origin,
+ * whose URL carries its own short-lived credential — the API token must not go there (Node's fetch would drop
+ * `Authorization` on a cross-origin redirect, other fetches and Octokit may not; the security rule does not
+ * rest on that). Exactly one redirect is followed, to https (or to http when the API itself is http, as the
+ * emulator on loopback). The gzip'd tar is read as a stream with the platform's `DecompressionStream` and
+ * modern-tar, within size caps and a time limit; what it holds is judged by archive-reads.ts.
+ */
+
+
+
+/**
+ * An archive reader over the platform's fetch.
+ *
+ * @example
+ * import { nodeArchiveReader } from 'docdb/node';
+ * const store = new RemoteApiRefStore({ transport: fetchTransport(), owner, repo, token, archive: nodeArchiveReader() });
+ */
+function nodeArchiveReader(options = {}) {
+    return async ({ url, headers, limits }) => {
+        const fetchFn = options.fetch ?? globalThis.fetch;
+        const signal = AbortSignal.timeout(limits.timeoutMs);
+        try {
+            const first = await fetchFn(url, { headers, redirect: 'manual', signal, cache: 'no-store' });
+            if (first.status < 300 || first.status >= 400)
+                return await node_archive_answer(first, 1, limits);
+            await first.body?.cancel();
+            const target = redirectTarget(url, first.headers.get('location'));
+            // Only what codeload needs: never the Authorization header (nor anything else of the API request).
+            const ua = headerValue(headers, 'user-agent');
+            const second = await fetchFn(target, {
+                headers: ua ? { 'user-agent': ua } : {},
+                redirect: 'manual',
+                signal,
+                cache: 'no-store',
+            });
+            if (second.status >= 300 && second.status < 400) {
+                await second.body?.cancel();
+                throw invalid('the archive download redirected twice; refusing to follow');
+            }
+            return await node_archive_answer(second, 2, limits);
+        }
+        catch (e) {
+            if (e instanceof errors/* InvalidResponse */.h5 || e instanceof errors/* TransportError */.wX)
+                throw e;
+            const reason = signal.aborted ? 'timeout' : 'network';
+            throw new errors/* TransportError */.wX(`readMany: read archive failed without a complete response (${reason})`, {
+                reason,
+                operation: 'readMany',
+                step: 'read archive',
+            }, { cause: e });
+        }
+    };
+}
+function headerValue(headers, name) {
+    for (const [k, v] of Object.entries(headers))
+        if (k.toLowerCase() === name)
+            return v;
+    return undefined;
+}
+/** Where the redirect points, refused unless https (or http when the API is http, e.g. a loopback emulator). */
+function redirectTarget(apiUrl, location) {
+    if (!location)
+        throw invalid('a redirect without a Location');
+    let target;
+    try {
+        target = new URL(location, apiUrl);
+    }
+    catch {
+        throw invalid('a redirect to an unparsable Location');
+    }
+    const api = new URL(apiUrl);
+    if (target.protocol !== 'https:' && !(target.protocol === 'http:' && api.protocol === 'http:')) {
+        throw invalid(`a redirect to ${target.protocol} (only https is followed)`);
+    }
+    if (target.username || target.password)
+        throw invalid('a redirect with credentials in the URL authority');
+    return target;
+}
+async function node_archive_answer(res, requests, limits) {
+    const headers = lowercaseHeaders(res.headers);
+    if (res.status !== 200 || !res.body) {
+        return { requests, status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+    }
+    const entries = await readTarGz(res.body, limits);
+    return { requests, status: 200, headers, body: new Uint8Array(0), entries };
+}
+/** Every entry of a gzip'd tar stream, within the caps (untrusted input). */
+async function readTarGz(body, limits) {
+    const gunzip = new DecompressionStream('gzip');
+    const reader = body
+        .pipeThrough(gunzip)
+        .pipeThrough(createTarDecoder({ strict: true }))
+        .getReader();
+    const out = [];
+    let total = 0;
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+        const { header, body: entryBody } = r.value;
+        const type = header.type ?? 'file';
+        if (type === 'pax-global-header' || type === 'pax-header') {
+            await entryBody.cancel();
+            continue;
+        }
+        if (type !== 'file' && type !== 'directory' && type !== 'symlink') {
+            await entryBody.cancel();
+            throw invalid(`entry ${JSON.stringify(header.name)} is a ${type}; only files, directories and symlinks are read`);
+        }
+        if (header.size > limits.maxEntryBytes)
+            throw invalid(`entry ${JSON.stringify(header.name)} is larger than ${limits.maxEntryBytes} bytes`);
+        total += header.size;
+        if (total > limits.maxBytes)
+            throw invalid(`the archive holds more than ${limits.maxBytes} bytes`);
+        const bytes = new Uint8Array(await new Response(entryBody).arrayBuffer());
+        if (bytes.length !== header.size && type === 'file')
+            throw invalid(`entry ${JSON.stringify(header.name)} is truncated`);
+        out.push({
+            path: header.name,
+            type,
+            mode: header.mode ?? 0o644,
+            bytes,
+            ...(header.linkname ? { linkname: header.linkname } : {}),
+        });
+    }
+    return out;
+}
+function invalid(what) {
+    return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
+        operation: 'readMany',
+        step: 'read archive',
+    });
+}
 
 // EXTERNAL MODULE: ../../main/node_modules/bottleneck/light.js
 var light = __nccwpck_require__(2725);
@@ -37207,62 +39019,6 @@ const Octokit = core_dist_src/* Octokit */.E.plugin(requestLog, plugin_rest_endp
 );
 
 
-;// CONCATENATED MODULE: ./src/transport/types.ts
-/**
- * The HTTP transport seam. A transport moves bytes and nothing else: it never interprets a status
- * code (304, 4xx and 5xx all come back as responses) and rejects only when there is no HTTP response
- * at all (connection refused/reset, timeout, abort). Status codes are mapped to typed errors in ONE
- * place above it (`src/stores/remote-api/status.ts`).
- */
-
-/** Methods whose retry cannot change server state (RFC 9110 §9.2.2, minus DELETE/PUT which we never retry blindly). */
-function isSafeMethod(method) {
-    const m = method.toUpperCase();
-    return m === 'GET' || m === 'HEAD' || m === 'OPTIONS';
-}
-/** URL without query or fragment, for messages (the query may carry a key path; never a token). */
-function describeUrl(url) {
-    try {
-        const u = new URL(url);
-        return `${u.origin}${u.pathname}`;
-    }
-    catch {
-        return '<invalid url>';
-    }
-}
-/** Build the TransportError every built-in transport rejects with. */
-function transportError(req, reason, cause) {
-    const why = cause instanceof Error ? cause.message : String(cause);
-    const what = reason === 'timeout'
-        ? 'timed out'
-        : reason === 'aborted'
-            ? 'was aborted'
-            : reason === 'too-large'
-                ? `answered more than the ${req.maxResponseBytes}-byte limit`
-                : `failed without a response (${why})`;
-    return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
-}
-/** Lowercase every header name (joining duplicates with ", "). */
-function lowercaseHeaders(headers) {
-    const out = {};
-    const add = (k, v) => {
-        if (v === undefined || v === null)
-            return;
-        const name = k.toLowerCase();
-        const value = Array.isArray(v) ? v.join(', ') : String(v);
-        out[name] = out[name] === undefined ? value : `${out[name]}, ${value}`;
-    };
-    if (Symbol.iterator in headers) {
-        for (const [k, v] of headers)
-            add(k, v);
-    }
-    else {
-        for (const [k, v] of Object.entries(headers))
-            add(k, v);
-    }
-    return out;
-}
-
 ;// CONCATENATED MODULE: ./src/transport/create-octokit.ts
 /**
  * `createOctokit`: the Octokit instance docdb uses by default in the GitHub Action — `@octokit/rest`
@@ -37462,8 +39218,8 @@ function octokitTransport(octokit) {
     };
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 2 modules
-var document_store = __nccwpck_require__(7241);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
+var document_store = __nccwpck_require__(2138);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -37520,6 +39276,174 @@ async function changesMode(inputs, store, ref) {
     return { outputs, summary };
 }
 
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: ./src/export/write-export.ts
+/**
+ * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
+ * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
+ * directory renamed into place. Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
+ */
+
+
+
+
+/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
+class ExportTargetError extends Error {
+}
+/** One envelope as a JSON Lines record. */
+const jsonLine = (env) => `${JSON.stringify(env)}\n`;
+/**
+ * Write `entries` as JSON Lines to `file` (atomically: a temporary name, renamed at the end). Returns the count.
+ *
+ * @example
+ * const n = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ */
+async function writeJsonLines(file, entries, onProgress) {
+    const target = (0,external_node_path_.resolve)(file);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    const out = (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' });
+    let n = 0;
+    try {
+        for await (const e of entries) {
+            if (!e.document)
+                continue;
+            if (!out.write(jsonLine(e.document)))
+                await new Promise((r) => out.once('drain', () => r()));
+            n++;
+            onProgress?.(n);
+        }
+        await new Promise((res, rej) => out.end((err) => (err ? rej(err) : res())));
+        await (0,promises_.rename)(temp, target);
+        return n;
+    }
+    catch (e) {
+        out.destroy();
+        await (0,promises_.rm)(temp, { force: true });
+        throw e;
+    }
+}
+/**
+ * Check a `--dir` target: absent, or an empty directory, or anything with `force`.
+ *
+ * @example
+ * await assertDirTarget('./out', false); // throws ExportTargetError when ./out has files
+ */
+async function assertDirTarget(dir, force) {
+    const st = await (0,promises_.stat)(dir).catch(() => undefined);
+    if (!st)
+        return;
+    if (!st.isDirectory())
+        throw new ExportTargetError(`${dir} exists and is not a directory`);
+    if (!force && (await (0,promises_.readdir)(dir)).length > 0) {
+        throw new ExportTargetError(`${dir} exists and is not empty (pass --force to replace it)`);
+    }
+}
+/**
+ * One file per document at `<dir>/<namespace>/<type>/<id>.json` (its canonical key), written into a
+ * temporary directory that replaces `dir` at the end. Returns the count.
+ *
+ * @example
+ * const n = await writeDirectory('./out', docs.stream({ withData: true }), false);
+ */
+async function writeDirectory(dir, entries, force, onProgress) {
+    const target = (0,external_node_path_.resolve)(dir);
+    await assertDirTarget(target, force);
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    let n = 0;
+    try {
+        for await (const e of entries) {
+            if (!e.document)
+                continue;
+            const file = (0,external_node_path_.resolve)(temp, ...e.key.split('/'));
+            // Keys follow the identity rules (no `..`), but the path is checked anyway: nothing is written outside.
+            if ((0,external_node_path_.relative)(temp, file).startsWith('..') || !file.startsWith(`${temp}${external_node_path_.sep}`)) {
+                throw new ExportTargetError(`document key ${e.key} would leave the export directory`);
+            }
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(file), { recursive: true });
+            await (0,promises_.writeFile)(file, `${JSON.stringify(e.document, null, 2)}\n`, { flag: 'wx' });
+            n++;
+            onProgress?.(n);
+        }
+        await (0,promises_.rm)(target, { recursive: true, force: true });
+        await (0,promises_.rename)(temp, target);
+        return n;
+    }
+    catch (e) {
+        await (0,promises_.rm)(temp, { recursive: true, force: true });
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/export-mode.ts
+/**
+ * The Action's `mode: export`: every document of the section (or of `namespace`/`type`) with its data, at
+ * the tip or at `version`, written to a file of the workspace for later steps (a site build, a report):
+ * JSON Lines (`export-format: jsonl`, default) or one file per document under a directory
+ * (`export-format: files`). The documents are read in bulk — the section's archive, a handful of requests
+ * — and written under a temporary name, renamed when complete. The path must stay inside the workspace.
+ */
+
+
+
+
+/**
+ * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
+ *
+ * @example
+ * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
+ */
+function exportTarget(path, workspace) {
+    const target = (0,external_node_path_.resolve)(workspace, path);
+    const rel = (0,external_node_path_.relative)((0,external_node_path_.resolve)(workspace), target);
+    if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
+        throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
+    }
+    return target;
+}
+/**
+ * Outputs and summary for `mode: export`.
+ *
+ * @example
+ * const { outputs } = await exportMode(inputs, store, 'refs/docdb/documents', process.env.GITHUB_WORKSPACE);
+ * outputs.path; // absolute path of the written file
+ */
+async function exportMode(inputs, store, ref, workspace) {
+    const target = exportTarget(inputs.exportPath, workspace);
+    const docs = new document_store/* DocumentStore */.V(store);
+    const version = inputs.version || (await docs.head());
+    const filter = {
+        ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+        ...(inputs.type ? { type: inputs.type } : {}),
+    };
+    const entries = version === null ? (async function* () { })() : docs.stream({ ...filter, version, withData: true });
+    let count;
+    try {
+        count =
+            inputs.exportFormat === 'files'
+                ? await writeDirectory(target, entries, false)
+                : await writeJsonLines(target, entries);
+    }
+    catch (e) {
+        if (e instanceof ExportTargetError) {
+            throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`);
+        }
+        throw e;
+    }
+    const outputs = { version: version ?? '', path: target, count: String(count), changed: 'false', keys: '[]' };
+    const where = `\`${ref}\` of ${inputs.repository}`;
+    const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${(0,external_node_path_.relative)(workspace, target)}\` (${inputs.exportFormat})\n`;
+    return { outputs, summary };
+}
+
 ;// CONCATENATED MODULE: ./src/action/metered-fetch.ts
 
 /**
@@ -37543,8 +39467,9 @@ function meteredFetch(inner = globalThis.fetch, debug) {
         const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
         const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
         const res = await inner(input, init);
-        // URLs carry no credentials (the token travels in a header), so they are safe in the debug log.
-        debug?.(`${method} ${url} → ${res.status}`);
+        // API URLs carry no credentials (the token travels in a header); an archive download's redirect URL
+        // does (`?token=`, codeload's own short-lived credential): it is masked before the debug log.
+        debug?.(`${method} ${url.replace(/([?&]token=)[^&#]*/g, '$1***')} → ${res.status}`);
         if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
             await recordVerification(res, meter);
         }
@@ -37581,10 +39506,6 @@ function rateOutputs(meter) {
     };
 }
 
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-// EXTERNAL MODULE: external "node:path"
-var external_node_path_ = __nccwpck_require__(6760);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var reducers = __nccwpck_require__(7281);
 // EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
@@ -37759,7 +39680,6 @@ var envelope = __nccwpck_require__(9850);
 // EXTERNAL MODULE: ./src/document/identity.ts
 var identity = __nccwpck_require__(4072);
 ;// CONCATENATED MODULE: ./src/document/index.ts
-/** The document layer: identities, canonical keys, envelopes, canonical JSON and the DocumentStore. */
 
 
 
@@ -37854,6 +39774,8 @@ async function whyNotFound(inputs, store, ref) {
 
 
 
+
+
 function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
@@ -37869,6 +39791,11 @@ async function runAction(inputs, context = {}) {
     if (inputs.mode === 'changes') {
         const { outputs, summary } = await changesMode(inputs, tools.store, tools.ref);
         tools.log(`changes since ${inputs.since}: ${outputs.keys}`);
+        return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+    }
+    if (inputs.mode === 'export') {
+        const { outputs, summary } = await exportMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
+        tools.log(`exported ${outputs.count} document(s) to ${outputs.path}`);
         return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
     }
     if (inputs.mode === 'read')
@@ -37902,6 +39829,8 @@ function actionTools(inputs, context) {
             ref,
             ...(inputs.token ? { token: inputs.token } : {}),
             retryConcurrentWrites: inputs.retryConcurrentWrites,
+            // Bulk reads (mode: export) through the archive; its redirect never gets the token.
+            archive: nodeArchiveReader({ fetch }),
         });
     return { client: octokit, store, ref, meter, log };
 }
@@ -39643,7 +41572,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 7241:
+/***/ 2138:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -39654,8 +41583,6 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: PUT_MANY_PART
 
-// EXTERNAL MODULE: ./src/core/bytes.ts
-var bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
 var commit_parts = __nccwpck_require__(3338);
 // EXTERNAL MODULE: ./src/core/errors.ts
@@ -39663,7 +41590,7 @@ var errors = __nccwpck_require__(2091);
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(9010);
 // EXTERNAL MODULE: ./src/core/keys.ts
-var keys = __nccwpck_require__(1144);
+var core_keys = __nccwpck_require__(1144);
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -39736,7 +41663,7 @@ function isPermanent(e) {
  */
 async function watch(store, options, onChange) {
     const prefix = options.prefix ?? '';
-    (0,keys/* assertValidPrefix */.x3)(prefix);
+    (0,core_keys/* assertValidPrefix */.x3)(prefix);
     const interval = options.interval ?? 60_000;
     if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
         throw new errors/* InvalidConfig */.OZ('interval', `interval must be a positive number of milliseconds, got ${String(interval)}`, {
@@ -39801,6 +41728,8 @@ async function addedAt(store, version, prefix) {
     return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
 }
 
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var bytes = __nccwpck_require__(4665);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9850);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -39839,7 +41768,7 @@ function opsToChanges(ops) {
 }
 /** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
 function metaChange(o, i) {
-    if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
+    if (!(0,core_keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
         throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
     }
     if (o.value === null)
@@ -39884,29 +41813,121 @@ function* encodedParts(docs, keys, order, size) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/document/document-store.ts
+;// CONCATENATED MODULE: ./src/core/read-many.ts
 /**
- * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
- * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
+ * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
+ * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
+ * once first), so a write in between never mixes versions.
+ */
+
+
+
+/**
+ * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
+ *
+ * @example
+ * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
+ */
+async function* readManyFrom(store, keys, options = {}) {
+    if (!Array.isArray(keys))
+        throw new errors/* InvalidConfig */.OZ('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
+    for (const k of keys)
+        (0,core_keys/* assertValidKey */.Mw)(k);
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const unique = [...new Set(keys)];
+    if (store.readMany) {
+        yield* store.readMany(unique, options);
+        return;
+    }
+    const version = options.version ?? (await store.head());
+    for (const key of unique) {
+        const got = version === null ? null : await store.get(key, { version });
+        yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/bulk.ts
+/**
+ * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
+ * store reads the section's archive or batches of blobs instead of one request per document; other stores
+ * read key by key at one version.
  */
 
 
 
 
 
-
-
-
-/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
-function documentsOf(keys, type) {
-    const out = [];
-    for (const k of keys) {
-        const identity = (0,document_identity/* parseKey */.Do)(k.key);
-        if (identity && (type === undefined || identity.doc_type === type))
-            out.push({ ...identity, ...k });
+/**
+ * The envelopes of `identities` at one version, in order, null for a missing one.
+ *
+ * @example
+ * const envs = await getManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
+ */
+async function getManyDocuments(store, identities, options) {
+    if (!Array.isArray(identities)) {
+        throw new errors/* InvalidConfig */.OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
     }
-    return out;
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const keys = identities.map((identity, i) => keyAt(identity, i));
+    const byKey = new Map();
+    for await (const item of readManyFrom(store, keys, options)) {
+        if (item.value === null || item.version === null)
+            continue;
+        byKey.set(item.key, (0,document_envelope/* decodeEnvelope */.vw)(item.value, item.version));
+    }
+    return identities.map((identity, i) => {
+        const env = byKey.get(keys[i]);
+        if (env)
+            checkIdentity(env, identity, keys[i]);
+        return env ?? null;
+    });
 }
+/**
+ * Attach each entry's envelope (`document`), read at `version` in bulk.
+ *
+ * @example
+ * await withEnvelopes(store, page.documents, page.version);
+ */
+async function withEnvelopes(store, entries, version) {
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version })) {
+        const entry = byKey.get(item.key);
+        if (!entry || item.value === null)
+            continue;
+        const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+        checkIdentity(env, entry, item.key);
+        entry.document = env;
+    }
+}
+/** The key of `identities[i]`, with the index in the error of an invalid one. */
+function keyAt(identity, i) {
+    try {
+        return (0,document_identity/* deriveKey */.Hz)(identity);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidIdentity */.qH) {
+            const field = `identities[${i}].${String(e.data.field)}`;
+            throw new errors/* InvalidIdentity */.qH(field, `identities[${i}]: ${e.message}`, { ...e.data, field, index: i });
+        }
+        throw e;
+    }
+}
+function checkIdentity(env, identity, key) {
+    if (!(0,document_envelope/* envelopeMatches */.K5)(env, identity)) {
+        throw new errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/list-pages.ts
+/**
+ * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
+ * first page's version, and the `limit` rule.
+ */
+
+
 /** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
 function encodeCursor(version, lastKey) {
     return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
@@ -39940,6 +41961,31 @@ function assertLimit(limit) {
             allowed: 'an integer ≥ 1',
         });
     }
+}
+
+;// CONCATENATED MODULE: ./src/document/document-store.ts
+/**
+ * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
+ * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
+ */
+
+
+
+
+
+
+
+
+
+/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
+function documentsOf(keys, type) {
+    const out = [];
+    for (const k of keys) {
+        const identity = (0,document_identity/* parseKey */.Do)(k.key);
+        if (identity && (type === undefined || identity.doc_type === type))
+            out.push({ ...identity, ...k });
+    }
+    return out;
 }
 /**
  * Documents over a RefStore.
@@ -40130,7 +42176,12 @@ class DocumentStore {
      * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
      */
     async list(options = {}) {
-        const { namespace, type, limit } = options;
+        const { namespace, type, limit, withData } = options;
+        if (withData !== undefined && typeof withData !== 'boolean') {
+            throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+                allowed: 'true or false',
+            });
+        }
         // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
         if (namespace !== undefined || type !== undefined) {
             (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
@@ -40170,7 +42221,43 @@ class DocumentStore {
             meta.rateLimit = listed.rateLimit;
         if (listed.requests !== undefined)
             meta.requests = listed.requests;
+        if (withData && listed.version !== null)
+            await withEnvelopes(this.store, documents, listed.version);
         return { ...meta, documents, version: listed.version, nextCursor };
+    }
+    /**
+     * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
+     * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
+     * `identities[i]`).
+     *
+     * @example
+     * const [a, b] = await docs.getMany([
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
+     * ]);
+     */
+    async getMany(identities, options = {}) {
+        return getManyDocuments(this.store, identities, options);
+    }
+    /**
+     * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
+     * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
+     * the version of the first.
+     *
+     * @example
+     * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
+     */
+    async *stream(options = {}) {
+        const { pageSize = 1000, ...rest } = options;
+        if (!Number.isInteger(pageSize) || pageSize < 1) {
+            throw new errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+        }
+        let cursor;
+        do {
+            const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+            yield* page.documents;
+            cursor = page.nextCursor ?? undefined;
+        } while (cursor);
     }
 }
 
@@ -40941,8 +43028,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(2091);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 2 modules
-var document_store = __nccwpck_require__(7241);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
+var document_store = __nccwpck_require__(2138);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(7281);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
@@ -46747,6 +48834,118 @@ async function readConfined(path, shown, workspace) {
 
 /***/ }),
 
+/***/ 613:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ sectionFromArchive),
+/* harmony export */   w: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
+/* harmony export */ });
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4665);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2091);
+/* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9117);
+/* harmony import */ var _local_trees_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6072);
+
+
+
+
+const DEFAULT_ARCHIVE_LIMITS = {
+    maxBytes: 1024 * 1024 * 1024,
+    maxEntryBytes: 100 * 1024 * 1024,
+    timeoutMs: 120_000,
+};
+/**
+ * Check an archive's entries and rebuild the commit's tree from them.
+ *
+ * @example
+ * const section = sectionFromArchive(download.entries, commitSha, commit.tree);
+ * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ */
+function sectionFromArchive(entries, commit, rootTree) {
+    const dirs = new Map([['', new Map()]]);
+    const blobs = new Map();
+    const prefix = topDirectory(entries, commit);
+    for (const e of entries) {
+        const rel = relativePath(e.path, prefix);
+        if (rel === '')
+            continue;
+        if (e.type === 'directory') {
+            ensureDir(dirs, rel);
+            continue;
+        }
+        const bytes = e.type === 'symlink' ? (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(e.linkname ?? '') : e.bytes;
+        const sha = (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__/* .blobSha */ .wJ)(bytes);
+        blobs.set(sha, bytes);
+        const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
+        const slash = rel.lastIndexOf('/');
+        const parent = ensureDir(dirs, slash < 0 ? '' : rel.slice(0, slash));
+        parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
+    }
+    const levels = buildLevels(dirs);
+    return { verified: levels.root === rootTree, levels: levels.levels, blobs };
+}
+/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under. */
+function topDirectory(entries, commit) {
+    const first = entries[0]?.path ?? '';
+    const top = first.slice(0, first.indexOf('/') + 1);
+    if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
+        throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);
+    }
+    return top;
+}
+/** The path below the top directory, refused when it could leave the section. */
+function relativePath(path, prefix) {
+    if (!path.startsWith(prefix))
+        throw unsafe(`entry ${JSON.stringify(path)} is outside the archive's top directory`);
+    const rel = path.slice(prefix.length).replace(/\/$/, '');
+    if (rel === '')
+        return '';
+    if (/[\\\0]/.test(rel) || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+        throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
+    }
+    return rel;
+}
+function ensureDir(dirs, path) {
+    let d = dirs.get(path);
+    if (!d) {
+        d = new Map();
+        dirs.set(path, d);
+        if (path !== '') {
+            const slash = path.lastIndexOf('/');
+            ensureDir(dirs, slash < 0 ? '' : path.slice(0, slash));
+        }
+    }
+    return d;
+}
+/** Hash every directory bottom-up (deepest first), as git writes trees. */
+function buildLevels(dirs) {
+    const levels = new Map();
+    const byDepth = [...dirs.keys()].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
+    let root = '';
+    for (const path of byDepth) {
+        const entries = [...dirs.get(path).values()];
+        const sha = (0,_local_trees_js__WEBPACK_IMPORTED_MODULE_3__/* .levelSha */ .jz)(entries);
+        levels.set(sha, entries);
+        if (path === '') {
+            root = sha;
+            continue;
+        }
+        const slash = path.lastIndexOf('/');
+        const name = path.slice(slash + 1);
+        dirs.get(slash < 0 ? '' : path.slice(0, slash))?.set(name, { name, mode: '040000', type: 'tree', sha });
+    }
+    return { root, levels };
+}
+function unsafe(what) {
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`readMany: read archive returned an unexpected body: ${what}`, {
+        operation: 'readMany',
+        step: 'read archive',
+    });
+}
+
+
+/***/ }),
+
 /***/ 8305:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -46756,11 +48955,13 @@ async function readConfined(path, shown, workspace) {
 /* harmony export */   pK: () => (/* binding */ assertTokenShape)
 /* harmony export */ });
 /* unused harmony exports DEFAULT_READ_RETRIES, DEFAULT_MAX_RETRY_AFTER_SECONDS, DEFAULT_MAX_INLINE_BYTES, DEFAULT_API_URL, DEFAULT_REF, DEFAULT_USER_AGENT, DEFAULT_TRUST_CACHED_TIP_MS, isLoopbackHost */
-/* harmony import */ var _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(829);
+/* harmony import */ var _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(829);
 /* harmony import */ var _core_backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1570);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2091);
 /* harmony import */ var _core_refname_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1356);
+/* harmony import */ var _archive_reads_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(613);
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
+
 
 
 
@@ -46849,7 +49050,24 @@ function resolveConfig(options) {
         userAgent,
         author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
         ...resolveHooks(options),
+        ...resolveArchive(options),
     };
+}
+/** The archive reader (a function) and its caps (positive integers), naming the field on a bad value. */
+function resolveArchive(options) {
+    if (options.archive !== undefined && typeof options.archive !== 'function') {
+        fail('archive', 'archive must be an archive reader function (nodeArchiveReader())', 'nodeArchiveReader()');
+    }
+    const limits = { ..._archive_reads_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_ARCHIVE_LIMITS */ .w };
+    for (const [k, v] of Object.entries(options.archiveLimits ?? {})) {
+        if (!(k in limits))
+            fail(`archiveLimits.${k}`, `unknown archive limit ${k}`, Object.keys(limits).join(', '));
+        if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+            fail(`archiveLimits.${k}`, `archiveLimits.${k} must be a positive integer, got ${JSON.stringify(v)}`, 'integer ≥ 1');
+        }
+        limits[k] = v;
+    }
+    return { archive: options.archive, archiveLimits: limits };
 }
 function checkTransport(t) {
     if (!t || typeof t.request !== 'function') {
@@ -46908,10 +49126,10 @@ function checkAuth(options) {
 function resolveCache(cache) {
     if (typeof cache !== 'object' || cache === null)
         fail('cache', 'cache must be an object', '{ backend, maxBytes, etag }');
-    const maxBytes = count('cache.maxBytes', cache.maxBytes, _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_CACHE_MAX_BYTES */ .K, Number.MAX_SAFE_INTEGER);
+    const maxBytes = count('cache.maxBytes', cache.maxBytes, _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_CACHE_MAX_BYTES */ .K, Number.MAX_SAFE_INTEGER);
     let backend;
     if (cache.backend === undefined || cache.backend === 'memory')
-        backend = new _cache_backend_js__WEBPACK_IMPORTED_MODULE_3__/* .MemoryCacheBackend */ .u({ maxBytes });
+        backend = new _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__/* .MemoryCacheBackend */ .u({ maxBytes });
     else if (isCacheBackend(cache.backend))
         backend = cache.backend;
     else
@@ -46973,6 +49191,151 @@ function resolveHooks(options) {
         random: options.random ?? Math.random,
         logger: options.logger,
     };
+}
+
+
+/***/ }),
+
+/***/ 6072:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   M8: () => (/* binding */ verifiedLevels),
+/* harmony export */   jz: () => (/* binding */ levelSha),
+/* harmony export */   od: () => (/* binding */ buildTreesLocally)
+/* harmony export */ });
+/* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9117);
+
+/** Object id of a tree level given as cached entries. */
+function levelSha(entries) {
+    return (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__/* .hashObject */ .wM)('tree', (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__/* .encodeTree */ .hN)(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
+}
+/**
+ * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
+ * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
+ * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
+ * trusts GitHub's reply and caches less.
+ *
+ * @example
+ * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
+ *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
+ * ]);
+ * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
+ */
+async function buildTreesLocally(getLevel, baseRoot, changes) {
+    const levels = new Map();
+    const unknown = Symbol('unknown');
+    // Where each change's next path segment starts. A change descends one path, so one offset per change
+    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
+    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
+    const offset = new Int32Array(changes.length);
+    const apply = async (treeSha, list) => {
+        const entries = new Map();
+        if (treeSha !== null) {
+            const level = await getLevel(treeSha);
+            if (!level)
+                return unknown;
+            for (const e of level)
+                entries.set(e.name, e);
+        }
+        const nested = new Map();
+        for (const i of list) {
+            const c = changes[i];
+            const from = offset[i];
+            const slash = c.path.indexOf('/', from);
+            if (slash < 0) {
+                const name = c.path.slice(from);
+                if (c.sha === null) {
+                    if (!entries.has(name))
+                        return unknown;
+                    entries.delete(name);
+                }
+                else {
+                    if (entries.get(name)?.type === 'tree')
+                        return unknown;
+                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
+                }
+            }
+            else {
+                const name = c.path.slice(from, slash);
+                offset[i] = slash + 1;
+                const sub = nested.get(name);
+                if (sub)
+                    sub.push(i);
+                else
+                    nested.set(name, [i]);
+            }
+        }
+        for (const [name, sub] of nested) {
+            const existing = entries.get(name);
+            if (existing && existing.type !== 'tree')
+                return unknown;
+            const child = await apply(existing?.sha ?? null, sub);
+            if (child === unknown)
+                return unknown;
+            if (child === null)
+                entries.delete(name);
+            else
+                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
+        }
+        if (entries.size === 0)
+            return null;
+        const level = [...entries.values()];
+        const sha = levelSha(level);
+        levels.set(sha, level);
+        return sha;
+    };
+    const root = await apply(baseRoot, changes.map((_, i) => i));
+    if (root === unknown)
+        return undefined;
+    if (root === null) {
+        // Every path deleted: GitHub answers with the empty tree.
+        const sha = levelSha([]);
+        levels.set(sha, []);
+        return { root: sha, levels };
+    }
+    return { root, levels };
+}
+/**
+ * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
+ * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
+ *
+ * @example
+ * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
+ */
+function verifiedLevels(rootSha, list, limit) {
+    const dirs = new Map([
+        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
+    ]);
+    list.forEach((raw, index) => {
+        const e = raw;
+        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
+            return;
+        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
+        const slash = e.path.lastIndexOf('/');
+        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
+        if (!parent)
+            return; // its directory's entry was not shown: nothing about it can be verified
+        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
+        if (type === 'tree')
+            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
+    });
+    const levels = new Map();
+    const tooBig = new Set();
+    for (const d of dirs.values()) {
+        let ok = false;
+        try {
+            ok = levelSha(d.entries) === d.sha;
+        }
+        catch {
+            ok = false; // duplicate names or malformed entries: not a level we can vouch for
+        }
+        if (ok)
+            levels.set(d.sha, d.entries);
+        else if (list.length - d.firstIndex >= limit / 2)
+            tooBig.add(d.sha);
+    }
+    return { levels, tooBig };
 }
 
 

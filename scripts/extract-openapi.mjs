@@ -42,6 +42,7 @@ const OPERATIONS = [
   'repos/compare-commits-with-basehead',
   'repos/get-content',
   'repos/create-or-update-file-contents',
+  'repos/download-tarball-archive',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

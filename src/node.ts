@@ -20,3 +20,7 @@ export {
   type SubprocessGitRefStoreOptions,
 } from './stores/git/index.js';
 export { GitHttpRefStore, type GitHttpRefStoreOptions } from './stores/git-http/index.js';
+export {
+  type NodeArchiveReaderOptions,
+  nodeArchiveReader,
+} from './stores/remote-api/node-archive.js';

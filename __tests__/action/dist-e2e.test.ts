@@ -279,8 +279,8 @@ describe('dist/index.js end to end', () => {
     expect(read.summary).toContain(
       'docdb read: <code>github/repo/octo-org/widgets</code> from <code>refs/docdb/e2e-read</code>',
     );
-    // cold read: ref, commit, tree, blob
-    expect(read.outputs.requests).toBe('4');
+    // cold read: the ref, then one contents read at its commit
+    expect(read.outputs.requests).toBe('2');
     const pinned = await runDist(
       inputs('e2e-read', { mode: 'read', namespace: 'github', type: 'repo', id: 'octo-org/widgets', version: v1 }),
       { cwd },

@@ -110,6 +110,58 @@ describe('loadDocDbClient: remote backend (emulator)', () => {
   });
 });
 
+describe('loadDocDbClient: bulk reads on the remote backend (no archive in a page)', () => {
+  let em: EmulatorHandle;
+  beforeAll(async () => {
+    em = await emulator();
+  });
+  afterAll(async () => {
+    await em?.stop();
+  });
+
+  it('list({ withData }) and getMany read GraphQL batches of 100 blobs; warm, one 304', async () => {
+    const repo = freshRepo(em);
+    const docs = Array.from({ length: 150 }, (_, i) => ({
+      namespace: 'notes',
+      type: 'note',
+      id: `n${i}`,
+      data: { i },
+    }));
+    const writer = await loadDocDbClient({
+      owner: OWNER,
+      repo,
+      apiUrl: em.url,
+      hostCapabilities: { credentials: async () => TOKEN },
+    });
+    await writer.putMany(docs);
+    const client = await loadDocDbClient({
+      owner: OWNER,
+      repo,
+      apiUrl: em.url,
+      hostCapabilities: { credentials: async () => TOKEN, store: { indexedDB: new IDBFactory(), name: 'bulk' } },
+    });
+    const from = em.requests.length;
+    const page = await client.list({ namespace: 'notes', withData: true });
+    expect(page.documents.map((d) => d.document?.data)).toEqual(
+      [...docs].sort((a, b) => (`${a.id}.json` < `${b.id}.json` ? -1 : 1)).map((d) => d.data),
+    );
+    const used = em.requests.slice(from).map((r) => r.operation);
+    expect(used.filter((o) => o === 'graphql')).toHaveLength(2);
+    expect(used).not.toContain('codeload/legacy.tar.gz');
+    const from2 = em.requests.length;
+    const many = await client.getMany([
+      { namespace: 'notes', doc_type: 'note', id: 'n7' },
+      { namespace: 'notes', doc_type: 'note', id: 'missing' },
+    ]);
+    expect(many.map((e) => e?.data ?? null)).toEqual([{ i: 7 }, null]);
+    expect(em.requests.slice(from2).map((r) => `${r.operation} ${r.status}`)).toEqual(['git/get-ref 304']);
+    const streamed: string[] = [];
+    for await (const d of client.stream({ namespace: 'notes', withData: true, pageSize: 40 })) streamed.push(d.id);
+    expect(streamed).toHaveLength(150);
+    client.close();
+  });
+});
+
 describe('projectRepository and explainError', () => {
   function fake(answers: Record<string, { status: number; body?: unknown; headers?: Record<string, string> }>) {
     const calls: HttpRequest[] = [];

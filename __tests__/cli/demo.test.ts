@@ -13,7 +13,7 @@ describe('docdb demo', () => {
     expect(text).toMatch(/changed = true/);
     expect(text).toMatch(/second run with unchanged sources: changed=false.* of which 0 writes — no commit/);
     expect(text).toMatch(/"fullName": "octo-org\/widgets"/);
-    expect(text).toMatch(/\(4 requests: ref, commit, tree, blob\)/);
+    expect(text).toMatch(/\(2 requests: ref \+ one contents read\)/);
     expect(text).toMatch(/outputs.document = github\/release\/octo-org\/widgets@v1.0.0 "First release"/);
   });
 

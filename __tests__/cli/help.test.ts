@@ -40,6 +40,7 @@ describe('every command against docs/cli.md', async () => {
         'demo',
         'doc changes',
         'doc delete',
+        'doc export',
         'doc get',
         'doc history',
         'doc list',

@@ -34,6 +34,7 @@ import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 import { describePartsContract } from './parts-contract.js';
+import { describeReadManyContract } from './read-many-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
@@ -115,6 +116,7 @@ export function describeRefStoreContract(
 
     describeVersionsContract(() => ({ fx, store }));
     describePartsContract(() => ({ fx, store }));
+    describeReadManyContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

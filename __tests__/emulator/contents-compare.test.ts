@@ -51,7 +51,9 @@ describe('PUT/GET /contents/{path}', () => {
     });
     expect(upd.status).toBe(200);
     expect((upd.body as { commit: { parents: { sha: string }[] } }).commit.parents[0]!.sha).toBe(created.commit.sha);
-    expect((await api('GET', '/repos/octo/files/contents/docs')).status).toBe(404); // directories: not served
+    const dir = await api('GET', '/repos/octo/files/contents/docs');
+    expect(dir.status).toBe(200); // a directory: an array of its entries
+    expect((dir.body as { name: string; type: string }[]).map((e) => [e.name, e.type])).toEqual([['a.json', 'file']]);
   });
 });
 

@@ -123,6 +123,11 @@ export function validateResponse(method: string, path: string, status: number, b
   } else if (found) {
     schema = found.op.responses[String(status)];
     key = `${found.id}:${status}`;
+    // A documented response without content (a 302, a 304) must come without a body.
+    if (schema === null && String(status) in found.op.responses) {
+      if (body !== undefined) throw new Error(`${method} ${path}: status ${status} is documented without a body`);
+      return;
+    }
     if (!schema) throw new Error(`${method} ${path}: status ${status} is not a documented response of ${found.id}`);
   } else if (method === 'GET' && /\/git\/refs(\/|$)/.test(path)) {
     key = 'legacy-refs';
@@ -246,6 +251,13 @@ export function apiClient(baseUrl: string, token?: string) {
 export function checkResponseRecord(r: ResponseRecord): boolean {
   if (r.injectedBody || r.method === 'HEAD') return false;
   let body: unknown;
+  if (r.body !== undefined && r.body !== '' && r.headers['Content-Type']?.startsWith('application/vnd.github.raw')) {
+    // The raw media type: the file's own bytes, which no JSON schema describes (only the status is checked).
+    if (r.operation !== 'repos/get-content' || r.status !== 200) {
+      throw new Error(`${r.method} ${r.path} ${r.status}: a raw body outside GET /contents`);
+    }
+    return true;
+  }
   if (r.body !== undefined && r.body !== '') {
     if (r.headers['Content-Type'] !== 'application/json; charset=utf-8') {
       throw new Error(`${r.method} ${r.path} ${r.status}: body without application/json; charset=utf-8 content type`);

@@ -168,7 +168,7 @@ export function describeLiveSuite(name: string, enabled: boolean, target: () => 
           trustCachedTipMs: Number.MAX_SAFE_INTEGER,
         }),
       );
-      await trusting.get(id('a')); // learns the tip
+      await trusting.put({ ...repo, id: 'h', data: 0 }); // learns the tip and its tree levels (its own write)
       const moved = await new DocumentStore(store()).put({ ...repo, id: 'g', data: 7 });
       const [r, n] = await cost(() => trusting.put({ ...repo, id: 'h', data: 8 }));
       expect(r.changed).toBe(true);

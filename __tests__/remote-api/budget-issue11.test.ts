@@ -54,7 +54,8 @@ describe('issue 11 request budget', () => {
       { op: 'put', key: 'b/c/other.json', value: 'other' },
     ]);
     const s = store(fx.em, fx.repo);
-    await s.put('a/new.json', 'new'); // cold: reads the tip and its tree, then writes
+    await s.list(); // warm: the tree levels are cached, so the write computes its new levels locally
+    await s.put('a/new.json', 'new');
     let from = fx.em.requests.length;
     const mine = await s.get('a/new.json');
     expect(text(mine?.value)).toBe('new');
@@ -63,16 +64,23 @@ describe('issue 11 request budget', () => {
     const theirs = await s.get('b/c/other.json');
     expect(text(theirs?.value)).toBe('other');
     expect(ops(fx.em, from)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
+    // A cold write reads only the levels on the key's path (one GraphQL query, issue 20), and still knows
+    // every level it creates: a get after it costs the ref read alone.
+    const cold = store(fx.em, fx.repo);
+    await cold.put('a/cold.json', 'c');
+    from = fx.em.requests.length;
+    expect(text((await cold.get('a/cold.json'))?.value)).toBe('c');
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200']);
   });
 
-  it('a cold get at a pinned version costs 3: the section commit page (proves the version is in the section and carries its tree), tree, blob', async () => {
+  it('a cold get at a pinned version costs 2: the section commit page (proves the version is in the section), one contents read', async () => {
     const seeder = store(fx.em, fx.repo);
     const v1 = (await seeder.put('x/y.json', 'v1')).version as string;
     await seeder.put('x/y.json', 'v2');
     const from = fx.em.requests.length;
     const got = await store(fx.em, fx.repo).get('x/y.json', { version: v1 });
     expect(text(got?.value)).toBe('v1');
-    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET repos/get-content 200']);
   });
 
   it('the first write to a new section costs 4 and no repository check', async () => {

@@ -3,7 +3,7 @@
  * Every test uses fresh store instances so the cache state is exactly what the test sets up.
  */
 import { describe, expect, it } from 'vitest';
-import { emulatorPerFile, OWNER, ops, since, store } from './helpers.js';
+import { emulatorPerFile, meteredTransport, newMeter, OWNER, ops, since, store } from './helpers.js';
 
 const fx = emulatorPerFile();
 const REF = 'refs/docdb/documents';
@@ -18,20 +18,17 @@ function seed(files: Record<string, string | null>, message = 'seed'): string {
 }
 
 describe('get', () => {
-  it('cold get costs 4 requests: ref, commit, recursive tree, blob', async () => {
+  it('cold get costs 2 requests: the ref and one contents read at the tip commit (no commit, no listing)', async () => {
     seed({ [KEY]: '{"a":1}', 'github/repo/octo/other.json': '{}', 'other/x.json': '1' });
-    const s = store(fx.em, fx.repo);
+    const meter = newMeter();
+    const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });
     const from = fx.em.requests.length;
     const got = await s.get(KEY);
     expect(new TextDecoder().decode(got!.value)).toBe('{"a":1}');
-    expect(ops(fx.em, from)).toEqual([
-      'GET git/get-ref 200',
-      'GET git/get-commit 200',
-      'GET git/get-tree 200',
-      'GET git/get-blob 200',
-    ]);
-    expect(since(fx.em, from)[2]!.query).toMatch(/recursive=1/);
-    expect(got!.requests).toBe(4);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET repos/get-content 200']);
+    expect(since(fx.em, from)[1]!.query).toBe(`ref=${got!.version}`);
+    expect(got!.requests).toBe(2);
+    expect(meter.received).toBeLessThan(16 * 1024);
     expect(got!.rateLimit).toMatchObject({ resource: 'core', limit: 1_000_000 });
     expect(got!.rateLimit!.remaining).toBeLessThan(1_000_000);
   });
@@ -48,36 +45,25 @@ describe('get', () => {
     expect(new TextDecoder().decode(got!.value)).toBe('v1');
   });
 
-  it('after a write elsewhere: ref + commit + the changed root level only; no blob, no unchanged subtree', async () => {
+  it("after a write elsewhere, or in the key's own directory: ref + one contents read", async () => {
     seed({ [KEY]: 'v1', 'github/repo/octo/b.json': 'b' });
     const s = store(fx.em, fx.repo);
     await s.get(KEY);
-    seed({ 'other/x.json': 'new' }); // touches the root only; github/ is unchanged
+    seed({ 'other/x.json': 'new' });
     const from = fx.em.requests.length;
+    expect((await s.get(KEY))!.requests).toBe(2);
+    seed({ 'github/repo/octo/sibling.json': 's' });
     const got = await s.get(KEY);
-    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
-    expect(since(fx.em, from)[2]!.query).not.toMatch(/recursive/);
-    expect(got!.requests).toBe(3);
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET repos/get-content 200',
+      'GET git/get-ref 200',
+      'GET repos/get-content 200',
+    ]);
+    expect(got!.requests).toBe(2);
   });
 
-  it("after a write in the key's own directory: only the changed levels on the path, no blob refetch", async () => {
-    seed({ [KEY]: 'v1', 'github/repo/zzz/c.json': 'c', 'top.json': 't' });
-    const s = store(fx.em, fx.repo);
-    await s.get(KEY);
-    seed({ 'github/repo/octo/sibling.json': 's' }); // root, github, github/repo, github/repo/octo change
-    const from = fx.em.requests.length;
-    const got = await s.get(KEY);
-    const log = ops(fx.em, from);
-    expect(log.filter((l) => l.includes('get-tree'))).toHaveLength(4);
-    expect(log.some((l) => l.includes('get-blob'))).toBe(false);
-    expect(got!.requests).toBe(6);
-    // The unchanged sibling directory github/repo/zzz is not refetched when read next.
-    const from2 = fx.em.requests.length;
-    await s.get('github/repo/zzz/c.json');
-    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304', 'GET git/get-blob 200']);
-  });
-
-  it('a changed value costs its blob once', async () => {
+  it('a changed value costs the same 2 (the contents answer carries it)', async () => {
     seed({ [KEY]: 'v1' });
     const s = store(fx.em, fx.repo);
     await s.get(KEY);
@@ -85,32 +71,47 @@ describe('get', () => {
     const from = fx.em.requests.length;
     const got = await s.get(KEY);
     expect(new TextDecoder().decode(got!.value)).toBe('v2');
-    // ref + commit + the 4 changed levels on the key's path (root, github, github/repo, github/repo/octo) + blob
-    expect(ops(fx.em, from)).toEqual([
-      'GET git/get-ref 200',
-      'GET git/get-commit 200',
-      'GET git/get-tree 200',
-      'GET git/get-tree 200',
-      'GET git/get-tree 200',
-      'GET git/get-tree 200',
-      'GET git/get-blob 200',
-    ]);
-    expect(got!.requests).toBe(7);
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET repos/get-content 200']);
   });
 
-  it('a pinned version skips the ref read (3 cold, 0 warm)', async () => {
+  it('a pinned version: the section check (1 page per 100 commits back) + one contents read; 0 warm', async () => {
     const v1 = seed({ [KEY]: 'v1' });
     seed({ [KEY]: 'v2' });
-    const s = store(fx.em, fx.repo);
+    const meter = newMeter();
+    const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });
     const from = fx.em.requests.length;
     const got = await s.get(KEY, { version: v1 });
     expect(new TextDecoder().decode(got!.value)).toBe('v1');
-    // The section check lists the section's commits from the ref (1 request per 100 commits back);
-    // the listed commits are cached, so the pinned commit itself costs nothing more.
-    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET git/get-tree 200', 'GET git/get-blob 200']);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 200', 'GET repos/get-content 200']);
+    expect(meter.received).toBeLessThan(16 * 1024);
     const again = await s.get(KEY, { version: v1 });
     expect(again!.requests).toBe(0);
     expect(again!.rateLimit).toEqual(got!.rateLimit); // the last rate limit this store saw
+  });
+
+  it('a missing key, a directory, or a path below a value: null after the same 2 requests', async () => {
+    seed({ [KEY]: 'v1' });
+    const s = store(fx.em, fx.repo);
+    expect(await s.get('github/repo/octo/missing.json')).toBeNull();
+    expect(await s.get('github/repo/octo')).toBeNull();
+    expect(await s.get(`${KEY}/below.json`)).toBeNull();
+    const from = fx.em.requests.length;
+    expect(await s.get('github/repo/octo')).toBeNull(); // remembered per (commit, path)
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 304']);
+  });
+
+  it('a symlink is read through the tree walk (the contents API would follow it)', async () => {
+    const repo = fx.em.state.repo(`${OWNER}/${fx.repo}`);
+    seed({ 'target.json': 'T' });
+    const link = repo.db.putBlob(new TextEncoder().encode('target.json'));
+    const tip = repo.db.readRef(REF) as string;
+    const tree = repo.db.applyTreeChanges(repo.db.getCommit(tip).tree, [
+      { path: 'link.json', mode: '120000', sha: link },
+    ]);
+    const c = repo.db.getCommit(tip);
+    fx.em.state.setRef(`${OWNER}/${fx.repo}`, REF, repo.db.putCommit({ ...c, tree, parents: [tip] }));
+    const got = await store(fx.em, fx.repo).get('link.json');
+    expect(new TextDecoder().decode(got!.value)).toBe('target.json'); // the link's own blob, as git stores it
   });
 
   it('an absent section costs the ref read plus one repository check (once per store)', async () => {
@@ -142,7 +143,7 @@ describe('writes', () => {
   it('warm put costs the conditional ref read (a 304) and 3 write requests (tree, commit, ref update)', async () => {
     seed({ [KEY]: 'v1' });
     const s = store(fx.em, fx.repo);
-    await s.get(KEY);
+    await s.list(); // warm: the section's tree levels are cached
     const from = fx.em.requests.length;
     const r = await s.put(KEY, 'v2');
     expect(ops(fx.em, from)).toEqual([
@@ -158,7 +159,7 @@ describe('writes', () => {
   it('warm delete costs the same: a 304, then 3 write requests (a sha:null entry on base_tree)', async () => {
     seed({ [KEY]: 'v1', 'keep.json': 'k' });
     const s = store(fx.em, fx.repo);
-    await s.get(KEY);
+    await s.list();
     const from = fx.em.requests.length;
     const r = await s.delete(KEY);
     expect(r).toMatchObject({ changed: true, deleted: [KEY], requests: 4 });
@@ -171,19 +172,24 @@ describe('writes', () => {
     expect(await store(fx.em, fx.repo).get(KEY)).toBeNull();
   });
 
-  it('cold put reads the tip and its tree once (to compare blob SHAs), then writes 3', async () => {
-    seed({ [KEY]: 'v1' });
-    const s = store(fx.em, fx.repo);
+  it("cold put: ref, commit, one GraphQL probe of the key's path (not the listing), then writes 3", async () => {
+    seed({ [KEY]: 'v1', 'github/repo/octo/other.json': 'o' });
+    const meter = newMeter();
+    const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });
     const from = fx.em.requests.length;
-    await s.put(KEY, 'v2');
+    const r = await s.put(KEY, 'v2');
     expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
-      'GET git/get-tree 200',
+      'POST graphql 200',
       'POST git/create-tree 201',
       'POST git/create-commit 201',
       'PATCH git/update-ref 200',
     ]);
+    expect(r.requests).toBe(6);
+    // Equal content: the probe's blob SHA makes it a no-op without a write.
+    const again = await store(fx.em, fx.repo).put(KEY, 'v2');
+    expect(again).toMatchObject({ changed: false, requests: 3 });
   });
 
   it('a batch of 300 documents costs the same 304 and 3 write requests as one, in one commit', async () => {
@@ -301,5 +307,21 @@ describe('list and history', () => {
     const limited = await s.history(KEY, { limit: 5 });
     expect(limited.entries).toHaveLength(5);
     expect(limited.requests).toBe(1);
+  });
+
+  it('history asked again while nothing changed it: one conditional request, a 304 that costs no rate limit', async () => {
+    seed({ [KEY]: 'v1' });
+    seed({ [KEY]: 'v2' });
+    const s = store(fx.em, fx.repo);
+    const first = await s.history(KEY);
+    seed({ 'elsewhere.json': 'x' }); // the tip moves, the key's history does not
+    const from = fx.em.requests.length;
+    const again = await s.history(KEY);
+    expect(again.entries).toEqual(first.entries);
+    expect(ops(fx.em, from)).toEqual(['GET repos/list-commits 304']);
+    expect(since(fx.em, from).every((r) => !r.costsBudget)).toBe(true);
+    seed({ [KEY]: 'v3' });
+    const changed = await s.history(KEY);
+    expect(changed.entries).toHaveLength(3);
   });
 });

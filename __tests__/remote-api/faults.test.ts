@@ -48,10 +48,10 @@ describe('5xx and connection failures', () => {
     const z = sleeper();
     const s = store(em, repo, { sleep: z.sleep });
     em.inject({ kind: 'status', status: 502, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/` });
-    em.inject({ kind: 'reset', method: 'GET', path: `/repos/${OWNER}/${repo}/git/blobs/` });
+    em.inject({ kind: 'reset', method: 'GET', path: `/repos/${OWNER}/${repo}/contents/` });
     const got = await s.get('a.json');
     expect(text(got!.value)).toBe('1');
-    expect(got!.requests).toBe(6); // 4 + one retry each
+    expect(got!.requests).toBe(4); // ref + contents, plus one retry each
     expect(z.waits).toHaveLength(2);
   });
 
@@ -61,8 +61,8 @@ describe('5xx and connection failures', () => {
       em.inject({ kind: 'status', status: 503, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/` });
       const from = em.requests.length;
       const got = await store(em, repo, {}, kind).get('a.json');
-      expect(got!.requests).toBe(5);
-      expect(since(em, from)).toHaveLength(5);
+      expect(got!.requests).toBe(3); // ref (503, then 200) + contents
+      expect(since(em, from)).toHaveLength(3);
       em.inject({ kind: 'status', status: 503, method: 'GET', path: `/repos/${OWNER}/${repo}/git/ref/`, times: 10 });
       const from2 = em.requests.length;
       const err = await store(em, repo, { readRetries: 1 }, kind)
@@ -241,10 +241,10 @@ describe('status mapping', () => {
   it('malformed JSON is InvalidResponse naming the operation and step', async () => {
     const s = store(em, repo);
     await store(em, repo).put('a.json', '1');
-    em.inject({ kind: 'malformed-json', method: 'GET', path: `/repos/${OWNER}/${repo}/git/commits/` });
+    em.inject({ kind: 'malformed-json', method: 'GET', path: `/repos/${OWNER}/${repo}/contents/` });
     const err = await s.get('a.json').catch((e) => e);
     expect(err).toBeInstanceOf(InvalidResponse);
-    expect(err.message).toMatch(/^get: read commit .*not JSON/);
+    expect(err.message).toMatch(/^get: read path .*not JSON/);
   });
 
   it('401 with a bad token is AuthInvalid; a write without a token is AuthMissing', async () => {

@@ -114,3 +114,48 @@ export function emulatorPerFile(options: Parameters<typeof startEmulator>[0] = {
   });
   return fx;
 }
+
+/** Bytes and requests a store's transport moved (counted at the fetch under the transport). */
+export interface Meter {
+  requests: number;
+  received: number;
+  /** Requests per origin, with whether each carried an Authorization header. */
+  log: { origin: string; path: string; status: number; authorization: boolean; bytes: number }[];
+}
+
+/**
+ * A fetch transport that counts requests and response bytes, and records each request's origin and whether it
+ * carried `Authorization` (the token must never reach another origin).
+ *
+ * @example
+ * const meter = newMeter();
+ * const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });
+ */
+export function meteredTransport(meter: Meter): HttpTransport {
+  const fetchFn: typeof fetch = async (input, init) => {
+    const url = new URL(String(input));
+    const headers = new Headers(init?.headers);
+    const res = await fetch(input, init);
+    const buf = new Uint8Array(await res.arrayBuffer());
+    meter.requests++;
+    meter.received += buf.byteLength;
+    meter.log.push({
+      bytes: buf.byteLength,
+      origin: url.origin,
+      path: url.pathname,
+      status: res.status,
+      authorization: headers.has('authorization'),
+    });
+    const nullBody = res.status === 204 || res.status === 304;
+    return new Response(nullBody ? null : buf, {
+      status: res.status,
+      statusText: res.statusText,
+      headers: res.headers,
+    });
+  };
+  return fetchTransport({ fetch: fetchFn, timeoutMs: 30_000 });
+}
+
+export function newMeter(): Meter {
+  return { requests: 0, received: 0, log: [] };
+}

@@ -69,7 +69,7 @@ describe('token hygiene', () => {
       em.clearFaults();
       em.inject({ kind: 'drop-reply', method: 'PATCH' });
       await s.put('a.json', '2');
-      em.inject({ kind: 'malformed-json', method: 'GET', path: `/repos/${OWNER}/${repo}/git/commits/` });
+      em.inject({ kind: 'malformed-json', method: 'GET', path: `/repos/${OWNER}/${repo}/contents/` });
       errors.push(
         await store(em, repo, {}, kind)
           .get('a.json')

@@ -189,27 +189,37 @@ describe('wire format', () => {
     expect(err.message).toMatch(/a list instead of one ref/);
   });
 
-  it('blob content is base64 with embedded newlines; bytes are checked against the SHA', async () => {
+  it('contents and blob content are base64 with embedded newlines; bytes are checked against the SHA', async () => {
     const value = 'x'.repeat(100);
     const b64 = Buffer.from(value)
       .toString('base64')
       .replace(/(.{60})/g, '$1\n');
     const sha = blobSha(utf8(value));
-    const t = recordingTransport().enqueue(
-      { status: 200, body: { ref: 'refs/docdb/documents', object: { sha: SHA(1) } } },
-      { status: 200, body: commitBody(SHA(1), SHA(2)) },
-      { status: 200, body: { sha: SHA(2), tree: [{ path: 'k', mode: '100644', type: 'blob', sha }] } },
-      { status: 200, body: { sha, content: b64, encoding: 'base64', size: 100 } },
-    );
+    const file = (content: string, encoding = 'base64') => ({ type: 'file', path: 'k', sha, content, encoding });
+    const tip = { status: 200, body: { ref: 'refs/docdb/documents', object: { sha: SHA(1) } } };
+    const t = recordingTransport().enqueue(tip, { status: 200, body: file(b64) });
     const got = await make(t).get('k');
     expect(new TextDecoder().decode(got!.value)).toBe(value);
-    const bad = recordingTransport().enqueue(
-      { status: 200, body: { ref: 'refs/docdb/documents', object: { sha: SHA(1) } } },
-      { status: 200, body: commitBody(SHA(1), SHA(2)) },
-      { status: 200, body: { sha: SHA(2), tree: [{ path: 'k', mode: '100644', type: 'blob', sha }] } },
-      { status: 200, body: { sha, content: Buffer.from('tampered').toString('base64'), encoding: 'base64' } },
-    );
+    expect(t.requests.map((r) => new URL(r.url).pathname + new URL(r.url).search)).toEqual([
+      '/repos/octo/data/git/ref/docdb/documents',
+      `/repos/octo/data/contents/k?ref=${SHA(1)}`,
+    ]);
+    const tampered = Buffer.from('tampered').toString('base64');
+    const bad = recordingTransport().enqueue(tip, { status: 200, body: file(tampered) });
     await expect(make(bad).get('k')).rejects.toBeInstanceOf(InvalidResponse);
+    // 1–100 MB: no inline content; the blob comes from the blobs endpoint by the SHA the answer named.
+    const large = recordingTransport().enqueue(
+      tip,
+      { status: 200, body: file('', 'none') },
+      { status: 200, body: { sha, content: b64, encoding: 'base64', size: 100 } },
+    );
+    expect(new TextDecoder().decode((await make(large).get('k'))!.value)).toBe(value);
+    const badBlob = recordingTransport().enqueue(
+      tip,
+      { status: 200, body: file('', 'none') },
+      { status: 200, body: { sha, content: tampered, encoding: 'base64' } },
+    );
+    await expect(make(badBlob).get('k')).rejects.toBeInstanceOf(InvalidResponse);
   });
 
   it('maps recorded error bodies in one place (errors fixture: 422 Validation Failed)', () => {
@@ -428,6 +438,8 @@ function scriptedHub(opts: {
       return { status: 201, body: commitBody(SHA(0x200 + ++created), b.tree, b.parents) };
     }
     if (req.method === 'PATCH') return opts.onPatch(++patches);
+    // A host without GraphQL (GitHub Enterprise Server with it off): the path probe falls back to the levels.
+    if (req.method === 'POST' && path === '/graphql') return { status: 404, body: { message: 'Not Found' } };
     return new Error(`unexpected ${req.method} ${path}`);
   };
   for (const m of ['GET', 'POST', 'PATCH']) t.route(m, /./, handler);
@@ -536,7 +548,7 @@ describe('write sequence: lost races and lost replies', () => {
     const waits: number[] = [];
     const r = await make(t, { random: () => 0.5, sleep: async (ms: number) => void waits.push(ms) }).put('k', 'v');
     expect(r).toMatchObject({ changed: true, version: ours, previousVersion: A, written: ['k'] });
-    expect(wire(t).slice(5)).toEqual([
+    expect(wire(t).slice(6)).toEqual([
       'PATCH /git/refs/docdb/documents',
       'GET /git/ref/docdb/documents',
       'PATCH /git/refs/docdb/documents',
@@ -586,7 +598,7 @@ describe('write sequence: lost races and lost replies', () => {
     expect(wire(t).filter((l) => l.startsWith('GET /git/commits/'))).toEqual([`GET /git/commits/${A}`]);
     // "k" was not touched between A and B: the plan made on A's tree holds, and the new commit is built
     // on B's tree without reading it (compare + tree + commit + ref update = 4 requests for the retry).
-    expect(wire(t).slice(6)).toEqual([
+    expect(wire(t).slice(7)).toEqual([
       `GET /compare/${A}...refs/docdb/documents`,
       'POST /git/trees',
       'POST /git/commits',
@@ -615,7 +627,7 @@ describe('a host that does not resolve a ref name in a compare', () => {
     t.route('GET', /\/compare\/[0-9a-f]{40}\.\.\.refs\//, () => ({ status: 404, body: { message: 'Not Found' } }));
     const r = await make(t, { random: () => 0, sleep: async () => {} }).put('k', 'v');
     expect(r).toMatchObject({ changed: true, previousVersion: C });
-    const after = wire(t).slice(6);
+    const after = wire(t).slice(7);
     expect(after).toEqual([
       `GET /compare/${A}...refs/docdb/documents`, // refused
       'GET /git/ref/docdb/documents',

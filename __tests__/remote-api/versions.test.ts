@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidVersion, PreconditionFailed } from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
 import { type WatchChange, watch } from '../../src/core/watch.js';
-import { emulatorPerFile, OWNER, ops, store } from './helpers.js';
+import { emulatorPerFile, meteredTransport, newMeter, OWNER, ops, since, store } from './helpers.js';
 
 const fx = emulatorPerFile();
 const REF = 'refs/docdb/documents';
@@ -64,7 +64,7 @@ describe('changes() on a 10,000-document section', () => {
     return { v1, v2 };
   }
 
-  it('between adjacent versions touching one document: ≤ 2 + depth requests cold (depth 3: root, d/, d/gNN/)', async () => {
+  it('between adjacent versions touching one document: ref, one compare, one GraphQL query for the old blob SHA', async () => {
     const { v1, v2 } = seedBig();
     const s = store(fx.em, fx.repo);
     const from = fx.em.requests.length;
@@ -77,15 +77,34 @@ describe('changes() on a 10,000-document section', () => {
     expect(r.removed).toEqual([]);
     expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
-      'GET git/get-commit 200',
-      'GET git/get-commit 200',
-      'GET git/get-tree 200',
-      'GET git/get-tree 200',
+      'GET repos/compare-commits-with-basehead 200',
+      'POST graphql 200',
     ]);
-    expect(r.requests).toBeLessThanOrEqual(2 + 3);
+    expect(since(fx.em, from)[1]!.query).toBe('per_page=1');
+    expect(r.requests).toBe(3);
   });
 
-  it('warm: the next change costs the ref read, the new commit and the changed tree levels only', async () => {
+  it('100 of 10,000 changed: ≤ 3 requests and ≤ 100 KB down (issue 20), the same answer as the tree diff', async () => {
+    const { v2 } = seedBig();
+    const changes: Record<string, string | null> = {};
+    for (let i = 0; i < 90; i++) changes[key(i * 97)] = `{"i":"changed ${i}"}`;
+    for (let i = 0; i < 5; i++) changes[key(i * 101 + 1)] = null;
+    for (let i = 0; i < 5; i++) changes[`d/new/n${i}.json`] = `{"n":${i}}`;
+    const v3 = seed(changes);
+    const meter = newMeter();
+    const s = store(fx.em, fx.repo, { transport: meteredTransport(meter) });
+    const r = await s.changes({ from: v2 });
+    expect([r.changed.length, r.removed.length, r.added.length]).toEqual([90, 5, 5]);
+    expect(r.requests).toBeLessThanOrEqual(3);
+    expect(meter.received).toBeLessThan(100 * 1024);
+    // The tree diff (a host whose compare refuses) gives the same answer.
+    fx.em.inject({ kind: 'status', status: 404, path: /\/compare\//, times: 5 });
+    const viaTrees = await store(fx.em, fx.repo).changes({ from: v2, to: v3 });
+    fx.em.clearFaults();
+    expect(viaTrees).toMatchObject({ added: r.added, changed: r.changed, removed: r.removed });
+  });
+
+  it('warm: the next change costs the same 3 requests, whatever the section size', async () => {
     const { v2 } = seedBig();
     const s = store(fx.em, fx.repo);
     await s.list(); // warms the cache at v2
@@ -94,7 +113,11 @@ describe('changes() on a 10,000-document section', () => {
     const r = await s.changes({ from: v2 });
     expect(r.to).toBe(v3);
     expect(r.changed.map((c) => c.key)).toEqual([key(7)]);
-    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-commit 200', 'GET git/get-tree 200']);
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET repos/compare-commits-with-basehead 200',
+      'POST graphql 200',
+    ]);
   });
 });
 

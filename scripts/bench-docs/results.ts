@@ -2,11 +2,13 @@
  * The committed benchmark results (bench/results/*.json), loaded once and looked up by name. A missing file,
  * result or field is an error that names the bench to run: a figure in the docs never falls back to a guess.
  */
+
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
 import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
+import type { ReadRow } from '../../bench/reads-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { WritesFile } from '../../bench/writes-table.js';
 
@@ -35,8 +37,17 @@ export interface GitHttpFile {
   rows: GitHttpRow[];
 }
 
+/** bench/results/reads.json (`npx tsx bench/reads.ts`). */
+export interface ReadsFile {
+  date: string;
+  node: string;
+  latencyMs: number;
+  rows: ReadRow[];
+}
+
 /** Every results file the docs quote. */
 export interface Results {
+  reads: ReadsFile;
   latest: LatestFile;
   gitHttp: GitHttpFile;
   peers: PeersFile;
@@ -48,7 +59,7 @@ export interface Results {
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -64,6 +75,7 @@ export function loadResults(dir: string): Results {
     scaling: read('scaling.json', 'npx tsx bench/peers.ts --scaling'),
     backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
     contention: read('contention.json', 'npx tsx bench/contention.ts'),
+    reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(
       'writes-before.json',
@@ -103,5 +115,12 @@ export function peerRow(
 export function gitHttpRow(r: Results, store: string, n: number, op: string): GitHttpRow {
   const row = r.gitHttp.rows.find((x) => x.store === store && x.n === n && x.op === op);
   if (!row) throw new Error(`bench/results/git-http.json has no row ${store} N=${n} "${op}"`);
+  return row;
+}
+
+/** The reads.json row of `read` by `strategy` at `n` documents. */
+export function readRow(r: Results, read: string, strategy: string, n: number): ReadRow {
+  const row = r.reads.rows.find((x) => x.read === read && x.strategy === strategy && x.n === n);
+  if (!row) throw new Error(`bench/results/reads.json has no row "${read}" of ${strategy} at ${n}`);
   return row;
 }

@@ -3,6 +3,7 @@
  * (by the same code as bench/results/*.md), the store comparison, the sources runs and the backfill memory.
  */
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
+import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { writesSummary } from '../../bench/writes-table.js';
 import { bytes, duration, int, mib, ms } from './format.js';
 import { bench, extra, gitHttpRow, type Results } from './results.js';
@@ -114,5 +115,6 @@ export const tables: Record<string, Table> = {
   sources: sourcesTable,
   'backfill-summary': backfillSummary,
   'git-http': gitHttpTable,
+  reads: (r) => readsTable(readmeRows(r.reads.rows)),
   writes: (r) => writesSummary(r.writes, r.writesBefore).trim(),
 };

@@ -8,7 +8,8 @@ import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 
-export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes'] as const;
+export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'] as const;
+export const EXPORT_FORMATS = ['jsonl', 'files'] as const;
 export type ActionMode = (typeof MODES)[number];
 
 export interface ActionInputs {
@@ -27,6 +28,10 @@ export interface ActionInputs {
   version: string;
   /** mode changes: the version to report changes since. */
   since: string;
+  /** mode export: where to write, relative to the workspace. */
+  exportPath: string;
+  /** mode export: JSON Lines in one file, or one file per document under a directory. */
+  exportFormat: (typeof EXPORT_FORMATS)[number];
   retryConcurrentWrites: number;
   commitMessage: string;
   /** `shard: i/n` (undefined: one job projects everything). */
@@ -82,6 +87,8 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     id: get('id'),
     version,
     since,
+    exportPath: get('export-path') || 'docdb-export.jsonl',
+    exportFormat: (get('export-format') || 'jsonl') as ActionInputs['exportFormat'],
     retryConcurrentWrites: Number(rcw),
     commitMessage: get('commit-message'),
     shard,
@@ -177,11 +184,15 @@ function checkModeInputs(inputs: ActionInputs): void {
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
     }
-  } else if (mode === 'changes') {
-    if (!since) bad('since', 'is required with mode: changes (the version to report changes since)');
-    if (inputs.type && !inputs.namespace) bad('type', 'needs namespace too with mode: changes');
+  } else if (mode === 'changes' || mode === 'export') {
+    if (mode === 'changes' && !since)
+      bad('since', 'is required with mode: changes (the version to report changes since)');
+    if (inputs.type && !inputs.namespace) bad('type', `needs namespace too with mode: ${mode}`);
   } else if (version) {
-    bad('version', `only applies to mode: read and mode: changes (mode is ${mode})`);
+    bad('version', `only applies to mode: read, changes and export (mode is ${mode})`);
+  }
+  if (!EXPORT_FORMATS.includes(inputs.exportFormat)) {
+    bad('export-format', `${JSON.stringify(inputs.exportFormat)} is not a format; use jsonl or files`, 'jsonl, files');
   }
   if (since && mode !== 'changes') bad('since', `only applies to mode: changes (mode is ${mode})`);
 }

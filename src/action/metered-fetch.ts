@@ -40,8 +40,9 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, 
     const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     const res = await inner(input, init);
-    // URLs carry no credentials (the token travels in a header), so they are safe in the debug log.
-    debug?.(`${method} ${url} → ${res.status}`);
+    // API URLs carry no credentials (the token travels in a header); an archive download's redirect URL
+    // does (`?token=`, codeload's own short-lived credential): it is masked before the debug log.
+    debug?.(`${method} ${url.replace(/([?&]token=)[^&#]*/g, '$1***')} → ${res.status}`);
     if (method === 'POST' && res.status === 201 && /\/git\/commits$/.test(new URL(url).pathname)) {
       await recordVerification(res, meter);
     }

@@ -7,10 +7,12 @@ import { sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
 import { isLoopbackHost } from '../projection/spec/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
+import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
 import { changesMode } from './changes-mode.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
+import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
 import { meteredFetch, rateOutputs } from './metered-fetch.js';
 import { projectMode } from './project-mode.js';
@@ -34,6 +36,11 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   if (inputs.mode === 'changes') {
     const { outputs, summary } = await changesMode(inputs, tools.store, tools.ref);
     tools.log(`changes since ${inputs.since}: ${outputs.keys}`);
+    return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+  }
+  if (inputs.mode === 'export') {
+    const { outputs, summary } = await exportMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
+    tools.log(`exported ${outputs.count} document(s) to ${outputs.path}`);
     return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
@@ -68,6 +75,8 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
       ref,
       ...(inputs.token ? { token: inputs.token } : {}),
       retryConcurrentWrites: inputs.retryConcurrentWrites,
+      // Bulk reads (mode: export) through the archive; its redirect never gets the token.
+      archive: nodeArchiveReader({ fetch }),
     });
   return { client: octokit, store, ref, meter, log };
 }

@@ -26,7 +26,7 @@ import {
   type PutDocumentResult,
   type ReadDocumentResult,
 } from '../document/document-store.js';
-import type { DocumentInput } from '../document/envelope.js';
+import type { DocumentInput, Envelope } from '../document/envelope.js';
 import type { Identity } from '../document/identity.js';
 import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
 import { openDocDbDatabase } from '../stores/indexeddb/database.js';
@@ -112,7 +112,12 @@ export interface DocDbClient {
   /** `ifMatch` maps canonical keys to etags (or null: must not exist). */
   commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult>;
   delete(identity: Identity, options?: DocumentWriteOptions): Promise<WriteResult>;
+  /** `withData: true` carries each document's envelope, read in a few bulk requests (GraphQL batches with a token). */
   list(options?: DocumentListOptions): Promise<DocumentListResult>;
+  /** Documents by identity at one version, in order, null for a missing one (bulk: a few requests, not one each). */
+  getMany<T = unknown>(identities: readonly Identity[], options?: DocumentGetOptions): Promise<(Envelope<T> | null)[]>;
+  /** Every document (filtered like `list`) in key order, a page at a time; `withData: true` adds envelopes. */
+  stream: DocumentStore['stream'];
   history(identity: Identity, options?: HistoryOptions): Promise<HistoryResult>;
   head(): Promise<VersionId | null>;
   /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
@@ -247,6 +252,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     commit: (ops, o) => documents.commit(ops, o),
     delete: (identity, o) => documents.delete(identity, o),
     list: (o) => documents.list(o),
+    getMany: (identities, o) => documents.getMany(identities, o),
+    stream: (o) => documents.stream(o),
     history: (identity, o) => documents.history(identity, o),
     head: () => documents.head(),
     changes: (o) => documents.changes(o),

@@ -4,12 +4,14 @@
  * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
  * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
  * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
+ * - path:     (api origin, owner/repo, commit sha, path) → blob SHA or absent immutable (single-path reads)
+ * - history:  (api origin, owner/repo, ref, key, limit, token identity) → { etag, entries }  ETag-validated
  * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
  * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
  */
 import { utf8 } from '../core/bytes.js';
 import { sha1Hex } from '../core/git/sha1.js';
-import type { Person } from '../core/refstore.js';
+import type { HistoryEntry, Person } from '../core/refstore.js';
 import type { CacheBackend } from './backend.js';
 
 export interface RefTip {
@@ -34,6 +36,18 @@ export interface CachedTreeEntry {
   mode: string;
   type: 'blob' | 'tree' | 'commit';
   sha: string;
+}
+
+/**
+ * What one path of one commit holds, as a single-path read learned it: a value's blob SHA, or nothing
+ * (absent, a directory, or below a value). Immutable, as the commit is.
+ */
+export type CachedPath = { sha: string } | { absent: true };
+
+/** A history listing and the ETag of its first page (ETags depend on the token, like the ref tip's). */
+export interface CachedHistory {
+  etag: string;
+  entries: HistoryEntry[];
 }
 
 /**
@@ -89,6 +103,25 @@ export class GitCache {
     let size = 64;
     for (const e of entries) size += 120 + 2 * e.name.length;
     await this.backend.set(this.key('tree', sha), entries, size);
+  }
+
+  async getPath(commit: string, path: string): Promise<CachedPath | undefined> {
+    return (await this.backend.get(this.key('path', `${commit}:${path}`))) as CachedPath | undefined;
+  }
+
+  async putPath(commit: string, path: string, value: CachedPath): Promise<void> {
+    await this.backend.set(this.key('path', `${commit}:${path}`), value, 120 + 2 * path.length);
+  }
+
+  /** A key's history as last listed for a token, with the first page's ETag (see history.ts). */
+  async getHistory(id: string, tokenId: string): Promise<CachedHistory | undefined> {
+    return (await this.backend.get(this.key('history', `${id}|${tokenId}`))) as CachedHistory | undefined;
+  }
+
+  async putHistory(id: string, tokenId: string, value: CachedHistory): Promise<void> {
+    let size = 200;
+    for (const e of value.entries) size += 400 + 2 * e.message.length;
+    await this.backend.set(this.key('history', `${id}|${tokenId}`), value, size);
   }
 
   async getBlob(sha: string): Promise<Uint8Array | undefined> {

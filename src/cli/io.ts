@@ -27,6 +27,8 @@ export interface CliIo {
   /** All of stdin as text; undefined when stdin is a terminal (nothing piped). */
   readStdin: () => Promise<string | undefined>;
   cwd: string;
+  /** Whether stderr is a terminal (progress lines are shown only there). */
+  stderrIsTTY?: boolean;
 }
 
 /** The process's own streams. */
@@ -36,6 +38,7 @@ export function processIo(): CliIo {
     stderr: (t) => void process.stderr.write(t),
     env: process.env,
     cwd: process.cwd(),
+    stderrIsTTY: process.stderr.isTTY === true,
     readStdin: async () => {
       if (process.stdin.isTTY) return undefined;
       const chunks: Buffer[] = [];

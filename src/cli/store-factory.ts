@@ -11,6 +11,7 @@ import type { RefStore } from '../core/refstore.js';
 import { GitRefStore, SubprocessGitRefStore } from '../stores/git/index.js';
 import { GitHttpRefStore } from '../stores/git-http/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
+import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
 import { fetchTransport } from '../transport/fetch.js';
 import { type FlagSpecs, type FlagValues, str } from './args.js';
 import { type CliIo, UsageError } from './io.js';
@@ -202,6 +203,8 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
       repo,
       ref,
       userAgent: 'docdb-cli',
+      // Bulk reads (doc export) through the section's archive; the token never goes to its redirect.
+      archive: nodeArchiveReader(),
       ...(token ? { token } : {}),
     });
     return { store, kind, where: `${repository} ${ref}`, secrets: token ? [token] : [], close: async () => {} };

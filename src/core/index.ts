@@ -21,6 +21,7 @@ export {
 export { sha1Hex } from './git/sha1.js';
 export { type DiffTreeEntry, diffTrees, type TreeDiff } from './git/tree-diff.js';
 export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './keys.js';
+export { readManyFrom } from './read-many.js';
 export { assertValidRefName, sectionRef } from './refname.js';
 export type * from './refstore.js';
 export { isInSection } from './section.js';

@@ -177,6 +177,20 @@ export interface HistoryResult extends OperationMeta {
   entries: HistoryEntry[];
 }
 
+export interface ReadManyOptions {
+  /** Read at this commit of the section instead of the tip. */
+  version?: VersionId;
+}
+
+/** One key of a bulk read: its value at the version read, or null when absent. */
+export interface ReadManyItem {
+  key: string;
+  value: Uint8Array | null;
+  blobSha: string | null;
+  /** The commit every item of the read was read at (null: the section does not exist). */
+  version: VersionId | null;
+}
+
 /** A versioned key-value store on one git ref. */
 export interface RefStore {
   /** Full ref name, e.g. `refs/docdb/documents`. */
@@ -203,4 +217,10 @@ export interface RefStore {
   history(key: string, options?: HistoryOptions): Promise<HistoryResult>;
   /** Current tip commit, or null when the section ref does not exist. */
   head(): Promise<VersionId | null>;
+  /**
+   * Optional: the values of many keys at ONE version, each key once, in no particular order (a store reads
+   * them the cheapest way it has: GitHub's archive, batched GraphQL, its cache). Call it through
+   * `readManyFrom(store, keys)`, which falls back to one `get` per key at one version.
+   */
+  readMany?(keys: readonly string[], options?: ReadManyOptions): AsyncIterable<ReadManyItem>;
 }

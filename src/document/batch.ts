@@ -8,18 +8,9 @@ import { utf8 } from '../core/bytes.js';
 import { InvalidDocument, InvalidKey } from '../core/errors.js';
 import { isValidKey } from '../core/keys.js';
 import type { Change } from '../core/refstore.js';
+import type { DocumentOp } from './document-types.js';
 import { checkedDocumentKey, type DocumentInput, documentChange, envelopeText } from './envelope.js';
-import { deriveKey, type Identity, RESERVED_PREFIX } from './identity.js';
-
-/**
- * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
- * or delete (`value: null`) a docdb metadata key under `_docdb/` — e.g. a projection's incremental
- * state, which must land in the same commit as the documents it describes.
- */
-export type DocumentOp<T = unknown> =
-  | { op: 'put'; document: DocumentInput<T> }
-  | { op: 'delete'; identity: Identity }
-  | { op: 'meta'; key: string; value: Uint8Array | string | null };
+import { deriveKey, RESERVED_PREFIX } from './identity.js';
 
 /**
  * Validate and encode operations into store changes (each document validated once, here).

@@ -2,18 +2,16 @@
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
-import { fromBase64, fromUtf8, toBase64, utf8 } from '../core/bytes.js';
+
 import { commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
 import type {
   Change,
   ChangedKey,
   ChangesResult,
-  CommitOptions,
   CommitPartsOptions,
   HistoryOptions,
   HistoryResult,
-  IfMatch,
   KeyWriteOptions,
   OperationMeta,
   RefStore,
@@ -22,80 +20,27 @@ import type {
 } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
-import { type DocumentOp, opsToChanges, putManyParts } from './batch.js';
+import { opsToChanges, putManyParts } from './batch.js';
+import { type BulkReadOptions, getManyDocuments, withEnvelopes } from './bulk.js';
+import type {
+  ChangedDocument,
+  DocumentChangesOptions,
+  DocumentChangesResult,
+  DocumentCommitOptions,
+  DocumentGetOptions,
+  DocumentListEntry,
+  DocumentListOptions,
+  DocumentListResult,
+  DocumentOp,
+  DocumentWriteOptions,
+  PutDocumentResult,
+  ReadDocumentResult,
+} from './document-types.js';
 import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
+import { assertLimit, decodeCursor, encodeCursor } from './list-pages.js';
 
-export type { DocumentOp } from './batch.js';
-
-export interface DocumentGetOptions {
-  /** Read at this commit of the section instead of the tip. */
-  version?: VersionId;
-}
-
-export interface DocumentListOptions {
-  /** Only documents in this namespace. */
-  namespace?: string;
-  /** Only documents of this doc_type (in every namespace unless `namespace` is given too). */
-  type?: string;
-  /** List at this commit instead of the tip. */
-  version?: VersionId;
-  /** At most this many documents per page (positive integer; default: all). */
-  limit?: number;
-  /** `nextCursor` from the previous page. Pages continue at the version of the first page. */
-  cursor?: string;
-}
-
-/** A listed document: its identity, canonical key and blob SHA (the data is not read). */
-export type DocumentListEntry = Identity & { key: string; blobSha: string };
-
-export interface DocumentListResult extends OperationMeta {
-  /** Documents in ascending key order; keys that are not documents are skipped. */
-  documents: DocumentListEntry[];
-  /** Commit listed, or null when the section does not exist yet. */
-  version: VersionId | null;
-  /** Pass as `cursor` to get the next page; null on the last page. */
-  nextCursor: string | null;
-}
-
-/** Result of {@link DocumentStore.read}: the document (or null) and what reading it cost. */
-export interface ReadDocumentResult<T = unknown> extends OperationMeta {
-  document: Envelope<T> | null;
-  /** Commit the document was read at; null when it is absent. */
-  version: VersionId | null;
-  /**
-   * The document's blob SHA (null when absent): pass it as `ifMatch` to `put`/`delete` so the write
-   * fails with `PreconditionFailed` if someone changed the document since this read.
-   */
-  etag: string | null;
-}
-
-/** Options of a single-document write: `ifMatch` is the `etag` from `read` (or null: create only). */
-export interface DocumentWriteOptions extends WriteOptions {
-  ifMatch?: IfMatch;
-}
-
-/** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
-export type DocumentCommitOptions = CommitOptions;
-
-/** A document that differs between two versions (see {@link DocumentStore.changes}). */
-export type ChangedDocument = Identity & ChangedKey;
-
-export interface DocumentChangesResult extends OperationMeta {
-  from: VersionId;
-  to: VersionId;
-  added: ChangedDocument[];
-  changed: ChangedDocument[];
-  removed: ChangedDocument[];
-}
-
-export interface DocumentChangesOptions {
-  from: VersionId;
-  to?: VersionId;
-  namespace?: string;
-  /** Only this doc_type (requires `namespace`). */
-  type?: string;
-}
+export type * from './document-types.js';
 
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
@@ -105,43 +50,6 @@ function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocumen
     if (identity && (type === undefined || identity.doc_type === type)) out.push({ ...identity, ...k });
   }
   return out;
-}
-
-/** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */
-export type PutDocumentResult<T = unknown> = WriteResult & { document: Envelope<T> | null };
-
-/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
-function encodeCursor(version: VersionId, lastKey: string): string {
-  return toBase64(utf8(`${version}\n${lastKey}`))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
-}
-
-function decodeCursor(cursor: unknown): { version: VersionId; after: string } {
-  const bad = (): never => {
-    throw new InvalidConfig('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
-      allowed: 'the nextCursor string of a previous list() result',
-    });
-  };
-  if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor)) return bad();
-  let text: string;
-  try {
-    text = fromUtf8(fromBase64(cursor.replace(/-/g, '+').replace(/_/g, '/')));
-  } catch {
-    return bad();
-  }
-  const version = text.slice(0, 40);
-  if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version)) return bad();
-  return { version, after: text.slice(41) };
-}
-
-function assertLimit(limit: unknown): asserts limit is number | undefined {
-  if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
-    throw new InvalidConfig('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
-      allowed: 'an integer ≥ 1',
-    });
-  }
 }
 
 /**
@@ -347,7 +255,12 @@ export class DocumentStore {
    * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
    */
   async list(options: DocumentListOptions = {}): Promise<DocumentListResult> {
-    const { namespace, type, limit } = options;
+    const { namespace, type, limit, withData } = options;
+    if (withData !== undefined && typeof withData !== 'boolean') {
+      throw new InvalidConfig('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+        allowed: 'true or false',
+      });
+    }
     // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
     if (namespace !== undefined || type !== undefined) {
       assertValidIdentity({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
@@ -382,6 +295,48 @@ export class DocumentStore {
     const meta: OperationMeta = {};
     if (listed.rateLimit) meta.rateLimit = listed.rateLimit;
     if (listed.requests !== undefined) meta.requests = listed.requests;
+    if (withData && listed.version !== null) await withEnvelopes(this.store, documents, listed.version);
     return { ...meta, documents, version: listed.version, nextCursor };
+  }
+
+  /**
+   * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
+   * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
+   * `identities[i]`).
+   *
+   * @example
+   * const [a, b] = await docs.getMany([
+   *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
+   *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
+   * ]);
+   */
+  async getMany<T = unknown>(
+    identities: readonly Identity[],
+    options: DocumentGetOptions = {},
+  ): Promise<(Envelope<T> | null)[]> {
+    return getManyDocuments<T>(this.store, identities, options);
+  }
+
+  /**
+   * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
+   * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
+   * the version of the first.
+   *
+   * @example
+   * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
+   */
+  async *stream(
+    options: Omit<DocumentListOptions, 'limit' | 'cursor'> & BulkReadOptions = {},
+  ): AsyncGenerator<DocumentListEntry> {
+    const { pageSize = 1000, ...rest } = options;
+    if (!Number.isInteger(pageSize) || pageSize < 1) {
+      throw new InvalidConfig('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+    }
+    let cursor: string | undefined;
+    do {
+      const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+      yield* page.documents;
+      cursor = page.nextCursor ?? undefined;
+    } while (cursor);
   }
 }

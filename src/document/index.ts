@@ -1,4 +1,5 @@
 /** The document layer: identities, canonical keys, envelopes, canonical JSON and the DocumentStore. */
+export type { BulkReadOptions } from './bulk.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   type DocumentGetOptions,

@@ -39,7 +39,10 @@ export async function toAnswer(
     headers: { ...baseHeaders(), ...(response.headers ?? {}) },
     costs: outcome.costs,
   };
-  if (response.body !== undefined) {
+  if (response.raw) {
+    answer.payload = response.raw.bytes;
+    answer.headers['Content-Type'] = response.raw.contentType;
+  } else if (response.body !== undefined) {
     answer.payload = utf8(JSON.stringify(response.body));
     answer.headers['Content-Type'] = JSON_TYPE;
   }

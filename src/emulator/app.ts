@@ -19,6 +19,14 @@ import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 export interface EmulatorAppOptions {
   /** `GET /git/trees/{sha}?recursive=1` truncation limit in entries; default 100,000 like GitHub. */
   treeTruncateLimit?: number;
+  /** The same listing's limit in bytes of the answer; default 7 MB like GitHub. */
+  treeTruncateBytes?: number;
+  /**
+   * Base URL of the archive download site (codeload.github.com's part) that `GET /tarball` redirects to;
+   * requests the app gets for this origin are answered as that site. `startEmulator` serves it on a second
+   * port; default `http://codeload.emulator.invalid` (in-page apps).
+   */
+  codeloadUrl?: string;
   /** Largest request body accepted, in bytes; default 50 MB. Larger bodies get 413. */
   maxBodyBytes?: number;
   /** Added latency per request: a fixed number of milliseconds or a uniform random range. */
@@ -50,10 +58,14 @@ export interface EmulatorApp {
   clearFaults(): void;
   /** Stop: requests left hanging by a `hang` fault are dropped. */
   close(): void;
+  /** Where `GET /tarball` redirects to (settable once the codeload site is listening). */
+  codeloadUrl: string;
 }
 
 const DEFAULTS = {
   treeTruncateLimit: 100_000,
+  /** GitHub: "The limit for the tree array is 100,000 entries with a maximum size of 7 MB". */
+  treeTruncateBytes: 7 * 1000 * 1000,
   maxBodyBytes: 50 * 1024 * 1024,
   unauthenticatedRateLimit: 60,
   defaultRateLimit: 5000,
@@ -96,6 +108,8 @@ function latency(v: EmulatorAppOptions['latencyMs']): EmulatorAppOptions['latenc
 export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp {
   const resolved = {
     treeTruncateLimit: positiveOption('treeTruncateLimit', options.treeTruncateLimit, DEFAULTS.treeTruncateLimit),
+    treeTruncateBytes: positiveOption('treeTruncateBytes', options.treeTruncateBytes, DEFAULTS.treeTruncateBytes),
+    codeload: { url: options.codeloadUrl ?? 'http://codeload.emulator.invalid', tickets: new Map() },
     maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes),
     latencyMs: latency(options.latencyMs),
     onResponse: options.onResponse,
@@ -132,5 +146,11 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     inject: (fault) => faults.inject(fault),
     clearFaults: () => faults.clear(),
     close,
+    get codeloadUrl() {
+      return resolved.codeload.url;
+    },
+    set codeloadUrl(url: string) {
+      resolved.codeload.url = url.replace(/\/+$/, '');
+    },
   };
 }

@@ -75,7 +75,8 @@ async function dispatch(
   }
   const body = parseJson(incoming, doc);
   const { query, path, urls } = incoming;
-  return route.handler({ state, options, urls, params, query, body, repo: repo as RepoRecord, token, path });
+  const headers = incoming.request.headers;
+  return route.handler({ state, options, urls, params, query, body, repo: repo as RepoRecord, token, path, headers });
 }
 
 /** Bad credentials (401), an unsupported `X-GitHub-Api-Version` (400), an exhausted budget (403). */

@@ -8,6 +8,7 @@
  */
 import { type Answer, chargeAndStamp, toAnswer } from './answer.js';
 import { authenticate, budgetOf, type Caller, rateLimitHeaders } from './auth.js';
+import { isCodeloadRequest, serveCodeload } from './codeload.js';
 import { runRoute } from './dispatch.js';
 import { answerFault, ConnectionDropped, type FaultBook } from './faults.js';
 import { ALLOWED_HEADERS, ALLOWED_METHODS, baseHeaders, DOCS, JSON_TYPE } from './http.js';
@@ -52,6 +53,11 @@ export async function handleRequest(deps: HandlerDeps, request: Request, env: Re
 
 async function handle(deps: HandlerDeps, request: Request, env: RequestEnv): Promise<Response> {
   const incoming = await readIncoming(request, env, deps.options.maxBodyBytes);
+  if (isCodeloadRequest(deps.options, request)) {
+    const delay = latencyOf(deps.options.latencyMs);
+    if (delay > 0) await sleep(delay);
+    return serveCodeload(deps, incoming);
+  }
   const entry = logEntryOf(incoming);
   if (incoming.method === 'OPTIONS') return answerPreflight(deps, incoming, entry);
   const delay = latencyOf(deps.options.latencyMs);

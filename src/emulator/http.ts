@@ -5,6 +5,11 @@ export interface ApiResponse {
   status: number;
   body?: unknown;
   headers?: Record<string, string>;
+  /**
+   * A body that is not JSON (the contents API's raw media type, an archive): sent as these bytes with this
+   * content type, with an ETag like any 2xx answer. `body` is ignored when it is set.
+   */
+  raw?: { bytes: Uint8Array; contentType: string };
 }
 
 /** `X-GitHub-Api-Version` values GitHub accepts (any other is 400); the one sent is echoed back as selected. */

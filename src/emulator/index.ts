@@ -48,10 +48,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   }
   const { server, port } = await listen(app, host, requestedPort);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
+  // The archive site is another origin, as codeload.github.com is: a second port on the same host.
+  const codeload = await listen(app, host, 0);
+  app.codeloadUrl = `http://${hostForUrl}:${codeload.port}`;
   let stopped: Promise<void> | undefined;
   return {
     url: `http://${hostForUrl}:${port}`,
     port,
+    codeloadUrl: app.codeloadUrl,
     state: app.state,
     get requests() {
       return app.requests;
@@ -63,8 +67,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     stop: () => {
       stopped ??= new Promise<void>((resolve) => {
         app.close();
-        server.close(() => resolve());
+        let open = 2;
+        const closed = () => {
+          if (--open === 0) resolve();
+        };
+        server.close(closed);
+        codeload.server.close(closed);
         server.closeAllConnections();
+        codeload.server.closeAllConnections();
       });
       return stopped;
     },

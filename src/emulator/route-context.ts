@@ -34,7 +34,26 @@ export interface ServedState extends RouteState {
 
 export interface ResolvedOptions {
   treeTruncateLimit: number;
+  /** Bytes of a recursive tree answer past which it is truncated (GitHub: 7 MB). */
+  treeTruncateBytes: number;
   maxBodyBytes: number;
+  /** The archive download site (codeload.github.com's part) that `GET /tarball` redirects to. */
+  codeload: CodeloadSite;
+}
+
+/** A short-lived download credential a `/tarball` redirect carries for a private repository. */
+export interface ArchiveTicket {
+  repo: string;
+  commit: string;
+  /** Epoch ms after which codeload refuses it. */
+  expires: number;
+}
+
+/** The separate origin archives are downloaded from, and the credentials it has handed out. */
+export interface CodeloadSite {
+  /** Base URL (its own origin), e.g. `http://127.0.0.1:PORT`. */
+  url: string;
+  tickets: Map<string, ArchiveTicket>;
 }
 
 export interface RouteContext {
@@ -50,6 +69,8 @@ export interface RouteContext {
   token: TokenRecord | undefined;
   /** Request path without query, for building Link headers. */
   path: string;
+  /** Request headers (media types in `Accept`, for example). */
+  headers: Headers;
 }
 
 export interface RouteDef {

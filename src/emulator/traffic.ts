@@ -36,6 +36,11 @@ export interface RequestLogEntry {
   operation?: string;
   /** Name of the injected fault that answered the request, if any. */
   fault?: Fault['kind'];
+  /**
+   * Codeload (archive download) requests only: whether any `Authorization` header arrived. Always false
+   * for a correct client — the API token must never leave the API origin.
+   */
+  sentAuthorization?: boolean;
 }
 
 export type Fault = {

@@ -27,6 +27,8 @@ export interface EmulatorHandle {
   /** API base URL like `http://127.0.0.1:PORT` (plays the role of https://api.github.com). */
   url: string;
   port: number;
+  /** Origin of the archive download site (codeload.github.com's part), on a second port. */
+  codeloadUrl: string;
   stop(): Promise<void>;
   /** Request log, oldest first. */
   readonly requests: ReadonlyArray<RequestLogEntry>;

@@ -51,7 +51,7 @@ async function runInProcess(inputs: Record<string, string>): Promise<StepResult>
   }
 }
 
-/** Read one document through the API, counting the requests it takes (ref, commit, tree, blob). */
+/** Read one document through the API, counting the requests it takes (the ref, then one contents read at its commit). */
 async function readDocument(apiUrl: string): Promise<{ envelope: Envelope | null; requests: number }> {
   let requests = 0;
   const base = fetchTransport();
@@ -128,7 +128,7 @@ With --json the progress goes to stderr and stdout gets one JSON summary.`,
 
       const read = await readDocument(em.url);
       log(
-        `\n▶ docdb doc get --namespace github --type repo --id ${TARGET}   (${read.requests} requests: ref, commit, tree, blob)`,
+        `\n▶ docdb doc get --namespace github --type repo --id ${TARGET}   (${read.requests} requests: ref + one contents read)`,
       );
       log(indent(JSON.stringify(read.envelope, null, 2)));
       const pinned = await step({

@@ -1,14 +1,15 @@
-/** `docdb doc get | put | list | delete | history`: documents in a section, through any store. */
+/** `docdb doc get | put | list | delete | history | changes | export`: documents in a section, through any store. */
 import type { CliGroup } from '../command.js';
 
 export const group: CliGroup = {
   name: 'doc',
-  summary: 'read and write documents: get, put, list, delete, history, changes',
+  summary: 'read and write documents: get, put, list, delete, history, changes, export',
   subcommands: {
     get: async () => (await import('./doc-read.js')).get,
     list: async () => (await import('./doc-read.js')).list,
     history: async () => (await import('./doc-read.js')).history,
     changes: async () => (await import('./doc-read.js')).changes,
+    export: async () => (await import('./doc-export.js')).exportCommand,
     put: async () => (await import('./doc-write.js')).put,
     delete: async () => (await import('./doc-write.js')).del,
   },

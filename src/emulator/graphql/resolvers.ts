@@ -11,6 +11,7 @@ import type { Account, RepoRecord, TokenRecord, Urls } from '../model.js';
 import { fullRefName } from '../revisions.js';
 import type { RouteState } from '../route-context.js';
 import { nodeId } from '../shapes/common.js';
+import { gitObject } from './git-objects.js';
 
 /**
  * A GraphQL error GitHub reports with a top-level `type` (`NOT_FOUND`, `FORBIDDEN`, …).
@@ -165,6 +166,7 @@ function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: T
         args,
       ),
     refs: (args: RefsArgs) => refsConnection(r, args),
+    object: (args: { expression?: string | null; oid?: string | null }) => gitObject(r, args),
   };
 }
 

@@ -48,10 +48,9 @@ async function compare(ctx: RouteContext) {
       ahead_by: ahead.length,
       behind_by: behindBy,
       total_commits: ahead.length,
-      commits: oldestFirst(repo, head, fromBase, ahead)
-        .slice(0, MAX_COMMITS)
-        .map((s) => commitShape(repo, s, ctx.urls)),
-      files: files.slice(0, MAX_FILES),
+      commits: commitPage(ctx, oldestFirst(repo, head, fromBase, ahead)).map((s) => commitShape(repo, s, ctx.urls)),
+      // "The list of changed files is only shown on the first page of results" (GitHub's docs).
+      ...(pageOf(ctx) === 1 ? { files: files.slice(0, MAX_FILES) } : {}),
     },
   };
 }
@@ -72,28 +71,76 @@ function oldestFirst(repo: RepoRecord, head: string, fromBase: Set<string>, ahea
     .map((x) => x.s);
 }
 
-/** The files that differ between the merge base and head, by name (diff stats are not computed: 0). */
+/** `page` (1-based) of a compare; `per_page` pages the commits only (default 250, GitHub's cap). */
+function pageOf(ctx: RouteContext): number {
+  const n = Number(ctx.query.get('page') ?? '1');
+  return Number.isInteger(n) && n >= 1 ? n : 1;
+}
+
+function commitPage(ctx: RouteContext, all: string[]): string[] {
+  const asked = Number(ctx.query.get('per_page') ?? MAX_COMMITS);
+  const per = Number.isInteger(asked) && asked >= 1 ? Math.min(asked, MAX_COMMITS) : MAX_COMMITS;
+  const start = (pageOf(ctx) - 1) * per;
+  return all.slice(start, start + per);
+}
+
+/**
+ * A unified-diff hunk as GitHub's `patch` carries it: the lines between the common first and last lines, with
+ * up to 3 lines of context (one hunk — for the one-region edits of a document exactly git's; otherwise at
+ * most as long as git's). Binary content has no patch.
+ */
+function patchOf(before: Uint8Array | undefined, after: Uint8Array | undefined): string | undefined {
+  if (before?.includes(0) || after?.includes(0)) return undefined;
+  const lines = (b: Uint8Array | undefined) =>
+    b?.length ? new TextDecoder().decode(b).replace(/\n$/, '').split('\n') : [];
+  const a = lines(before);
+  const b = lines(after);
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const from = Math.max(0, head - 3);
+  const keepTail = Math.min(3, tail);
+  const oldBody = a.slice(from, a.length - tail + keepTail);
+  const newBody = b.slice(from, b.length - tail + keepTail);
+  const range = (start: number, n: number) => (n === 0 ? `${start},0` : `${start + 1},${n}`);
+  const out = [`@@ -${range(from, oldBody.length)} +${range(from, newBody.length)} @@`];
+  for (let i = from; i < head; i++) out.push(` ${a[i]}`);
+  for (let i = head; i < a.length - tail; i++) out.push(`-${a[i]}`);
+  for (let i = head; i < b.length - tail; i++) out.push(`+${b[i]}`);
+  for (let i = a.length - tail; i < a.length - tail + keepTail; i++) out.push(` ${a[i]}`);
+  return out.join('\n');
+}
+
+/** The files that differ between the merge base and head, by name, each with its patch. */
 async function changedFiles(ctx: RouteContext, mb: string, head: string) {
   const repo = ctx.repo;
   const repoUrl = repoApiUrl(repo, ctx.urls);
-  const entry = (filename: string, sha: string, fileStatus: string) => ({
-    sha,
-    filename,
-    status: fileStatus,
-    additions: 0,
-    deletions: 0,
-    changes: 0,
-    blob_url: `${ctx.urls.html}/${repo.fullName}/blob/${head}/${encodeURI(filename)}`,
-    raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
-    contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
-  });
+  const blob = (sha: string | undefined) => (sha === undefined ? undefined : repo.db.getBlob(sha));
+  const entry = (filename: string, sha: string, fileStatus: string, previous?: string) => {
+    const patch = patchOf(blob(previous), fileStatus === 'removed' ? undefined : blob(sha));
+    const additions = patch ? patch.split('\n').filter((l) => l.startsWith('+')).length : 0;
+    const deletions = patch ? patch.split('\n').filter((l) => l.startsWith('-')).length : 0;
+    return {
+      sha,
+      filename,
+      status: fileStatus,
+      additions,
+      deletions,
+      changes: additions + deletions,
+      blob_url: `${ctx.urls.html}/${repo.fullName}/blob/${head}/${encodeURI(filename)}`,
+      raw_url: `${ctx.urls.html}/${repo.fullName}/raw/${head}/${encodeURI(filename)}`,
+      contents_url: `${repoUrl}/contents/${encodeURI(filename)}?ref=${head}`,
+      ...(patch !== undefined ? { patch } : {}),
+    };
+  };
   // Only the subtrees that differ are walked (content addressing), not both whole trees.
   const tree = (c: string) => repo.db.getCommit(c).tree;
   const diff = await diffTrees(tree(mb), tree(head), (sha) => repo.db.getTree(sha));
   return [
     ...diff.added.map((k) => entry(k.key, k.blobSha as string, 'added')),
-    ...diff.removed.map((k) => entry(k.key, k.previousBlobSha as string, 'removed')),
-    ...diff.changed.map((k) => entry(k.key, k.blobSha as string, 'modified')),
+    ...diff.removed.map((k) => entry(k.key, k.previousBlobSha as string, 'removed', k.previousBlobSha)),
+    ...diff.changed.map((k) => entry(k.key, k.blobSha as string, 'modified', k.previousBlobSha)),
   ].sort((x, y) => (x.filename < y.filename ? -1 : x.filename > y.filename ? 1 : 0));
 }
 

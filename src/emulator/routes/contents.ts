@@ -1,5 +1,6 @@
 /**
- * The repository contents API, for files only: `GET` and `PUT /repos/{owner}/{repo}/contents/{path}`.
+ * Writing through the repository contents API: `PUT /repos/{owner}/{repo}/contents/{path}` (reads are in
+ * ./contents-get.ts).
  * One commit per `PUT`, as GitHub does; updating an existing file requires its blob `sha` (409 when it is
  * not the current one, 422 when missing). It exists so the peers benchmark can measure the "one
  * `PUT /contents` per file" strategy honestly. https://docs.github.com/rest/repos/contents
@@ -10,28 +11,15 @@ import { apiCommitIdentity } from '../commit-identity.js';
 import { ApiError, invalidRequest, notFound } from '../http.js';
 import { fullRefName } from '../revisions.js';
 import type { RouteContext, RouteDef } from '../route-context.js';
-import { contentFileShape, fileCommitShape } from '../shapes/contents.js';
+import { fileCommitShape } from '../shapes/contents.js';
 
 const DOC = {
-  get: 'https://docs.github.com/rest/repos/contents#get-repository-content',
   put: 'https://docs.github.com/rest/repos/contents#create-or-update-file-contents',
 };
 
 /** The ref a `ref` query or `branch` body member names (a branch name or full ref), default the default branch. */
 function refOf(ctx: RouteContext, branch: unknown): string {
   return fullRefName(typeof branch === 'string' && branch !== '' ? branch : ctx.repo.defaultBranch);
-}
-
-function getContent(ctx: RouteContext) {
-  const path = ctx.params.path as string;
-  const ref = refOf(ctx, ctx.query.get('ref') ?? undefined);
-  const tip = ctx.repo.db.readRef(ref);
-  if (!tip) throw notFound(DOC.get);
-  const e = ctx.repo.db.lookupPath(ctx.repo.db.getCommit(tip).tree, path);
-  // Directories, symlinks and submodules are not served: docdb's benchmark reads files only.
-  if (!e || e.mode === '040000' || e.mode === '160000' || e.mode === '120000') throw notFound(DOC.get);
-  const bytes = ctx.repo.db.getBlob(e.sha);
-  return { status: 200, body: contentFileShape(ctx.repo, ctx.urls, { path, ref, sha: e.sha }, bytes) };
 }
 
 /** The body's `message` and base64 `content`, checked in GitHub's order. */
@@ -82,14 +70,6 @@ function putContent(ctx: RouteContext) {
 }
 
 export const contentsRoutes: RouteDef[] = [
-  {
-    method: 'GET',
-    path: '/repos/{owner}/{repo}/contents/{path+}',
-    operation: 'repos/get-content',
-    doc: DOC.get,
-    emptyConflict: false,
-    handler: getContent,
-  },
   {
     method: 'PUT',
     path: '/repos/{owner}/{repo}/contents/{path+}',

@@ -31,18 +31,33 @@ function treeResponse(ctx: RouteContext, sha: string, recursive: boolean, status
   const entries = recursive
     ? db.flattenTree(sha, { includeTrees: true })
     : db.getTree(sha).map((e) => ({ path: e.name, mode: e.mode, type: typeOfMode(e.mode), sha: e.sha }));
-  const limit = ctx.options.treeTruncateLimit;
-  const truncated = entries.length > limit;
-  const shown = truncated ? entries.slice(0, limit) : entries;
+  const shapes = entries.map((e) => treeEntryShape(ctx.repo, e, ctx.urls));
+  const shown = recursive
+    ? withinTreeLimits(shapes, ctx.options.treeTruncateLimit, ctx.options.treeTruncateBytes)
+    : shapes;
   return {
     status,
     body: {
       sha,
       url: `${repoApiUrl(ctx.repo, ctx.urls)}/git/trees/${sha}`,
-      tree: shown.map((e) => treeEntryShape(ctx.repo, e, ctx.urls)),
-      truncated,
+      tree: shown,
+      truncated: shown.length < shapes.length,
     },
   };
+}
+
+/**
+ * The entries a recursive listing shows: GitHub stops at 100,000 entries or 7 MB of answer, whichever comes
+ * first ("The limit for the tree array is 100,000 entries with a maximum size of 7 MB when using the
+ * recursive parameter", https://docs.github.com/rest/git/trees#get-a-tree).
+ */
+function withinTreeLimits<T>(shapes: T[], maxEntries: number, maxBytes: number): T[] {
+  let bytes = 200; // the envelope: sha, url, truncated
+  for (let i = 0; i < shapes.length; i++) {
+    bytes += JSON.stringify(shapes[i]).length + 1;
+    if (i >= maxEntries || bytes > maxBytes) return shapes.slice(0, i);
+  }
+  return shapes;
 }
 
 function getTree(ctx: RouteContext) {

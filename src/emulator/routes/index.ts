@@ -8,8 +8,10 @@
 import type { RouteDef } from '../route-context.js';
 import { compileRoute, type Route } from '../router.js';
 import { actionsRoutes } from './actions.js';
+import { archiveRoutes } from './archive.js';
 import { compareRoutes } from './compare.js';
 import { contentsRoutes } from './contents.js';
+import { contentsGetRoutes } from './contents-get.js';
 import { gitBlobRoutes } from './git-blobs.js';
 import { gitCommitRoutes } from './git-commits.js';
 import { gitRefRoutes } from './git-refs.js';
@@ -29,6 +31,8 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   ...ownerRepoRoutes,
   ...rateLimitRoutes,
   ...compareRoutes,
+  ...contentsGetRoutes,
+  ...archiveRoutes,
   ...contentsRoutes,
   ...issueRoutes,
   ...actionsRoutes,

@@ -98,3 +98,67 @@ export function fileCommitShape(
     },
   };
 }
+
+/** What a directory listing, a symlink or a submodule answer says about one entry. */
+export interface EntryAt extends FileAt {
+  type: 'dir' | 'file' | 'symlink' | 'submodule';
+  size: number;
+}
+
+/**
+ * One item of a content-directory listing (no `content`), or a content-symlink / content-submodule answer
+ * with `extra` (`target`, `submodule_git_url`).
+ *
+ * @example
+ * contentEntryShape(repo, urls, { path: 'docs', ref: 'refs/heads/main', sha, type: 'dir', size: 0 });
+ */
+export function contentEntryShape(
+  r: RepoRecord,
+  urls: Urls,
+  e: EntryAt,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
+  const links = fileLinks(r, urls, e);
+  // GitHub links directories and submodules to trees, and gives them no download URL.
+  const git =
+    e.type === 'dir' ? `${repoApiUrl(r, urls)}/git/trees/${e.sha}` : e.type === 'submodule' ? null : links.git_url;
+  const download = e.type === 'file' || e.type === 'symlink' ? links.download_url : null;
+  const self = (links._links as { self: string }).self;
+  const html =
+    e.type === 'submodule'
+      ? null
+      : (links.html_url as string).replace('/blob/', e.type === 'dir' ? '/tree/' : '/blob/');
+  return {
+    type: e.type,
+    size: e.size,
+    name: baseName(e.path),
+    path: e.path,
+    sha: e.sha,
+    url: links.url,
+    git_url: git,
+    html_url: html,
+    download_url: download,
+    _links: { self, git, html },
+    ...extra,
+  };
+}
+
+/**
+ * content-file of a file between 1 and 100 MB: GitHub sends no content (`encoding: "none"`) except with the
+ * raw media type.
+ *
+ * @example
+ * largeFileShape(repo, urls, { path: 'big.bin', ref, sha }, size).encoding; // 'none'
+ */
+export function largeFileShape(r: RepoRecord, urls: Urls, f: FileAt, size: number): Record<string, unknown> {
+  return {
+    type: 'file',
+    encoding: 'none',
+    size,
+    name: baseName(f.path),
+    path: f.path,
+    content: '',
+    sha: f.sha,
+    ...fileLinks(r, urls, f),
+  };
+}

@@ -4,6 +4,7 @@ import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from
 import { InvalidConfig } from '../../core/errors.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
+import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
 
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
 export { DEFAULT_RETRY_CONCURRENT_WRITES } from '../../core/backoff.js';
@@ -93,6 +94,14 @@ export interface RemoteApiRefStoreOptions {
    * on elapsed time. Opt in only for a single writer that writes in quick bursts.
    */
   trustCachedTipMs?: number;
+  /**
+   * Bulk reads through GitHub's archive of the section's commit (`nodeArchiveReader()` from `docdb/node`).
+   * Without it (browsers: codeload sends no CORS header), bulk reads batch blobs through GraphQL (with a
+   * token) or the blobs endpoint.
+   */
+  archive?: ArchiveReader;
+  /** Caps on what an archive may hold (default 1 GiB in all, 100 MiB per entry, 120 s). */
+  archiveLimits?: Partial<ArchiveLimits>;
 }
 
 export interface ResolvedConfig {
@@ -119,6 +128,8 @@ export interface ResolvedConfig {
   random: () => number;
   logger: ((event: RemoteApiLogEvent) => void) | undefined;
   trustCachedTipMs: number;
+  archive: ArchiveReader | undefined;
+  archiveLimits: ArchiveLimits;
 }
 
 const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
@@ -193,7 +204,28 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     userAgent,
     author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
     ...resolveHooks(options),
+    ...resolveArchive(options),
   };
+}
+
+/** The archive reader (a function) and its caps (positive integers), naming the field on a bad value. */
+function resolveArchive(options: RemoteApiRefStoreOptions): Pick<ResolvedConfig, 'archive' | 'archiveLimits'> {
+  if (options.archive !== undefined && typeof options.archive !== 'function') {
+    fail('archive', 'archive must be an archive reader function (nodeArchiveReader())', 'nodeArchiveReader()');
+  }
+  const limits = { ...DEFAULT_ARCHIVE_LIMITS };
+  for (const [k, v] of Object.entries(options.archiveLimits ?? {})) {
+    if (!(k in limits)) fail(`archiveLimits.${k}`, `unknown archive limit ${k}`, Object.keys(limits).join(', '));
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1) {
+      fail(
+        `archiveLimits.${k}`,
+        `archiveLimits.${k} must be a positive integer, got ${JSON.stringify(v)}`,
+        'integer ≥ 1',
+      );
+    }
+    limits[k as keyof ArchiveLimits] = v;
+  }
+  return { archive: options.archive, archiveLimits: limits };
 }
 
 function checkTransport(t: HttpTransport): HttpTransport {

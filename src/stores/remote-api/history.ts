@@ -1,9 +1,11 @@
 /**
  * `history(key)` on the API: `GET /commits?path=<key>&sha=<ref>` page by page (`per_page` ≤ 100, the
  * `Link` header's next page), so a key's history costs 1 request per 100 commits. The next-page URL is
- * followed only on the configured API origin: anywhere else would receive the token.
+ * followed only on the configured API origin: anywhere else would receive the token. The listing is kept
+ * with its first page's ETag: asked again while no commit was added, GitHub answers 304 — free of rate limit.
  * https://docs.github.com/rest/commits/commits#list-commits
  */
+import type { GitCache } from '../../cache/git-cache.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
@@ -11,8 +13,10 @@ import { nextLink, type OpContext } from './client.js';
 import { badResponse, isObject, parsePerson } from './shapes.js';
 import type { VersionsHost } from './versions.js';
 
-/** What the store lends to the history walk (the same readers versions.ts borrows). */
-export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef'>;
+/** What the store lends to the history walk (the same readers versions.ts borrows, and the cache). */
+export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef'> & {
+  cache: Pick<GitCache, 'getHistory' | 'putHistory'>;
+};
 
 /** Largest page GitHub serves. */
 const MAX_PER_PAGE = 100;
@@ -44,30 +48,39 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
   const entries: HistoryEntry[] = [];
   if (limit === 0) return entries;
   const perPage = String(Math.min(MAX_PER_PAGE, limit));
+  // Asked again while nothing changed: the first page's ETag answers 304, which costs no rate limit.
+  const id = `${h.ref}|${limit}|${key}`;
+  const cached = await h.cache.getHistory(id, ctx.tokenId);
   let url: string | undefined;
+  let etag: string | undefined;
   // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
   // fall back once to the tip commit SHA, which every host accepts.
   let start: string = h.ref;
   while (entries.length < limit) {
+    const first = url === undefined;
     const res = await h.send(ctx, {
       step: 'list commits',
       method: 'GET',
-      ...(url === undefined ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+      ...(first ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+      ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
       retry: true,
-      accept: url === undefined && start === h.ref ? [404, 422] : [],
+      accept: first && start === h.ref ? [304, 404, 422] : [],
     });
-    if (res.status === 404 || res.status === 422) {
+    if (res.status === 304 && cached) return cached.entries.map((e) => ({ ...e }));
+    if (res.status === 404 || res.status === 422 || res.status === 304) {
       // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
       const tip = await h.readRef(ctx);
       if (tip === null) return entries;
       start = tip;
       continue;
     }
+    if (first && start === h.ref) etag = res.headers.etag;
     appendPage(ctx, res.json(), entries, limit);
     const next = nextLink(res.headers.link);
     if (!next || entries.length >= limit) break;
     url = nextPageUrl(ctx, h.apiOrigin, next);
   }
+  if (etag) await h.cache.putHistory(id, ctx.tokenId, { etag, entries });
   return entries;
 }
 

@@ -1,4 +1,12 @@
 /** RemoteApiRefStore over GitHub's Git Database REST API. See docs/remote-api.md. */
+
+export {
+  type ArchiveDownload,
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveReader,
+  DEFAULT_ARCHIVE_LIMITS,
+} from './archive-reads.js';
 export {
   DEFAULT_API_URL,
   DEFAULT_MAX_INLINE_BYTES,

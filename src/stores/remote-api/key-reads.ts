@@ -1,12 +1,16 @@
 /**
- * `get` and `list` on the API: the tip (or a pinned version, checked to be in the section), its commit,
- * then only the tree levels on the way to the key or prefix — a cold `get` in any section costs the ref
- * read plus one read of the path, a warm one a 304. Trees and blobs come through the cache (tree-walker.ts).
+ * `get` and `list` on the API. A `get` reads the tip (or checks a pinned version is in the section), then
+ * the cheapest way to the key that works: the path cache (commit, key) → blob SHA; the tree levels already
+ * cached (a read right after this store's own write); else ONE contents request at the commit SHA
+ * (path-reads.ts) — never the section's listing, so a cold get costs 2 requests at any section size. Only
+ * when the contents endpoint cannot answer (a symlink, a submodule) is the tree walked. `list` walks the
+ * tree levels under its prefix. Trees and blobs come through the cache (tree-walker.ts).
  */
 import type { CachedCommit } from '../../cache/git-cache.js';
 import type { ListEntry } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
 import type { OpContext } from './client.js';
+import { type PathReadDeps, type PathValue, readPathAt } from './path-reads.js';
 import type { TreeWalker } from './tree-walker.js';
 
 /** What the store lends to the key reads (all bound to one store instance). */
@@ -15,7 +19,10 @@ export interface KeyReadHost {
   getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
   /** `InvalidVersion` unless `version` is a commit of the section (versions.ts). */
   assertInSection(ctx: OpContext, version: string): Promise<void>;
-  trees: Pick<TreeWalker, 'lookup' | 'blob' | 'flatten' | 'lastRootTree'>;
+  trees: Pick<TreeWalker, 'lookup' | 'lookupCached' | 'blob' | 'flatten' | 'lastRootTree'>;
+  cachedCommit(sha: string): Promise<CachedCommit | undefined>;
+  /** Single-path reads (contents endpoint) and their cache. */
+  paths: PathReadDeps;
 }
 
 /** A value read at a version. */
@@ -37,13 +44,40 @@ export async function readKey(
   key: string,
   pinned: VersionId | undefined,
 ): Promise<KeyRead | null> {
-  const at = await versionCommit(h, ctx, pinned);
-  if (at === null) return null;
-  const found = await h.trees.lookup(ctx, at.commit.tree, key, 'single');
-  h.trees.lastRootTree = at.commit.tree;
-  if (found.kind !== 'blob') return null;
-  const value = await h.trees.blob(ctx, found.sha);
-  return { value: value.slice(), version: at.version, blobSha: found.sha };
+  const version = pinned ?? (await h.readRef(ctx));
+  if (version === null) return null;
+  if (pinned !== undefined) await h.assertInSection(ctx, version);
+  const found = (await fromCachedLevels(h, ctx, version, key)) ?? (await readPathAt(h.paths, ctx, version, key));
+  const value = found === undefined ? await walkToKey(h, ctx, version, key, pinned !== undefined) : found;
+  return value && { value: value.value.slice(), version, blobSha: value.sha };
+}
+
+/** The key through tree levels already cached (no tree request); undefined when one is missing. */
+async function fromCachedLevels(
+  h: KeyReadHost,
+  ctx: OpContext,
+  version: VersionId,
+  key: string,
+): Promise<PathValue | undefined> {
+  const commit = await h.cachedCommit(version);
+  if (!commit) return undefined;
+  const at = await h.trees.lookupCached(commit.tree, key);
+  if (at === undefined) return undefined;
+  return at.kind === 'blob' ? { sha: at.sha, value: await h.trees.blob(ctx, at.sha) } : null;
+}
+
+/** The fallback: the commit, then the tree levels on the key's path (symlinks and submodules end here). */
+async function walkToKey(
+  h: KeyReadHost,
+  ctx: OpContext,
+  version: VersionId,
+  key: string,
+  pinned: boolean,
+): Promise<PathValue> {
+  const commit = await h.getCommit(ctx, version, pinned);
+  const found = await h.trees.lookup(ctx, commit.tree, key, 'single');
+  h.trees.lastRootTree = commit.tree;
+  return found.kind === 'blob' ? { sha: found.sha, value: await h.trees.blob(ctx, found.sha) } : null;
 }
 
 /**

@@ -35,10 +35,13 @@ import type {
   KeyWriteOptions,
   ListOptions,
   ListResult,
+  ReadManyItem,
+  ReadManyOptions,
   RefStore,
   WriteResult,
 } from '../../core/refstore.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
+import { readManyAt } from './bulk-reads.js';
 import type { OpContext } from './client.js';
 import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
 import { historyLimit, keyHistory } from './history.js';
@@ -108,11 +111,25 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     });
   }
 
+  /**
+   * The values of many keys at one version (the tip unless `version` is given): cached values are never
+   * fetched again; the rest come from the section's archive (with `archive: nodeArchiveReader()`, Node),
+   * GraphQL batches (with a token) or the blobs endpoint. Prefer `readManyFrom(store, keys)`.
+   *
+   * @example
+   * for await (const { key, value } of store.readMany(['a.json', 'b.json'])) console.log(key, value?.length);
+   */
+  async *readMany(keys: readonly string[], options: ReadManyOptions = {}): AsyncGenerator<ReadManyItem> {
+    for (const k of keys) assertValidKey(k);
+    if (options.version !== undefined) assertValidVersion(options.version);
+    yield* await this.wired.ops.run('readMany', (ctx) => readManyAt(this.wired.bulk, ctx, keys, options.version));
+  }
+
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory(this.wired.versions, ctx, key, limit);
+      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
       return { entries, ...this.meta(ctx) };
     });
   }

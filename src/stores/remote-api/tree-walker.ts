@@ -46,6 +46,15 @@ export class TreeWalker {
     private readonly cache: GitCache,
     private readonly logger: ResolvedConfig['logger'],
     private readonly bad: (ctx: OpContext, step: string, what: string, cause?: unknown) => InvalidResponse,
+    /**
+     * One request for the tree levels on a path (GraphQL), each verified against its SHA: a cold one-path
+     * lookup (a write's) uses it instead of the section's recursive listing. Undefined when it cannot answer.
+     */
+    private readonly pathLevels?: (
+      ctx: OpContext,
+      root: string,
+      path: string,
+    ) => Promise<Map<string, CachedTreeEntry[]> | undefined>,
   ) {}
 
   /** Fetch a tree (with `recursive`, every level below it too) into the cache; undefined when truncated. */
@@ -146,7 +155,11 @@ export class TreeWalker {
   }
 
   private async levelMap(ctx: OpContext, sha: string, mode: WalkMode): Promise<Map<string, CachedTreeEntry>> {
-    const level = await this.level(ctx, sha, mode);
+    return this.indexOf(await this.level(ctx, sha, mode));
+  }
+
+  /** A level's entries by name (built once per cached level: a bulk read looks up thousands of keys). */
+  private indexOf(level: CachedTreeEntry[]): Map<string, CachedTreeEntry> {
     let index = this.levelIndex.get(level);
     if (!index) {
       index = new Map(level.map((e) => [e.name, e]));
@@ -155,8 +168,16 @@ export class TreeWalker {
     return index;
   }
 
-  /** What is at `path` in the tree `root`. */
+  /**
+   * What is at `path` in the tree `root`. Cold, one path: the levels on the path in one request (bytes ∝ those
+   * levels, not the section) — never the section's recursive listing; warm or bulk: the levels, fetched as
+   * needed (a level the probe could not give is fetched on its own).
+   */
   async lookup(ctx: OpContext, root: string, path: string, mode: WalkMode): Promise<Lookup> {
+    if (mode === 'single' && this.pathLevels && !(await this.isWarm()) && !(await this.lookupCached(root, path))) {
+      const levels = await this.pathLevels(ctx, root, path);
+      for (const [sha, entries] of levels ?? []) await this.cache.putTree(sha, entries);
+    }
     const segs = path.split('/');
     let tree = root;
     for (let i = 0; i < segs.length; i++) {
@@ -168,6 +189,30 @@ export class TreeWalker {
         if (e.type === 'commit') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
         return { kind: 'blob', sha: e.sha };
       }
+      if (e.type !== 'tree') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
+      tree = e.sha;
+    }
+    return { kind: 'absent' };
+  }
+
+  /**
+   * What is at `path` in `root` using only cached levels (no request); undefined when a level on the way
+   * is not cached.
+   */
+  async lookupCached(root: string, path: string): Promise<Lookup | undefined> {
+    const segs = path.split('/');
+    let tree = root;
+    for (let i = 0; i < segs.length; i++) {
+      const level = await this.cache.getTree(tree);
+      if (!level) return undefined;
+      const e = this.indexOf(level).get(segs[i] as string);
+      if (!e) return { kind: 'absent' };
+      if (i === segs.length - 1)
+        return e.type === 'tree'
+          ? { kind: 'tree', sha: e.sha }
+          : e.type === 'commit'
+            ? { kind: 'conflict', at: path }
+            : { kind: 'blob', sha: e.sha };
       if (e.type !== 'tree') return { kind: 'conflict', at: segs.slice(0, i + 1).join('/') };
       tree = e.sha;
     }

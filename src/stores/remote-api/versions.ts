@@ -19,6 +19,8 @@ import { diffTrees } from '../../core/git/tree-diff.js';
 import type { ChangesOptions, ChangesResult } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
 import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
+import { changesByCompare } from './compare-changes.js';
+import type { GraphqlDeps } from './graphql.js';
 import { listedCommit } from './shapes.js';
 
 /** What the store lends to this module (all bound to one store instance). */
@@ -36,6 +38,8 @@ export interface VersionsHost {
   treeLevel(ctx: OpContext, sha: string): Promise<CachedTreeEntry[]>;
   /** Commits proven to be in the section. */
   known: Set<string>;
+  /** GraphQL (old blob SHAs for changes by compare). */
+  graphql: GraphqlDeps;
 }
 
 /** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
@@ -125,16 +129,20 @@ export async function assertInSection(
 }
 
 /**
- * `changes()` on the API: read the tip (unless `to` is given and known), check both versions are in
- * the section, then diff the two root trees level by level, fetching only levels not cached. Cold,
- * between adjacent versions: ref + 2 commits + 2 recursive tree listings (the parent is found on the
- * tip's own parent list, so the section check is free).
+ * `changes()` on the API: read the tip (unless `to` is given and known), then one compare of the two versions
+ * (compare-changes.ts: ≤ 300 files, old blob SHAs by GraphQL) — 2 or 3 requests at any section size. Beyond
+ * what a compare can say, check both versions are in the section and diff the two root trees level by level,
+ * fetching only levels not cached (cold: ref + 2 commits + 2 recursive tree listings).
  */
 export async function changesBetween(h: VersionsHost, ctx: OpContext, options: ChangesOptions): Promise<ChangesResult> {
   const tip = await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);
   const to = options.to ?? tip;
   if (to !== tip) await assertInSection(h, ctx, to, tip);
+  // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
+  const quick =
+    options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
+  if (quick) return { from: options.from, to, ...quick };
   const toCommit = await h.getCommit(ctx, to, true);
   await assertInSection(h, ctx, options.from, to === tip ? tip : to);
   const fromCommit = await h.getCommit(ctx, options.from, true);

@@ -5,10 +5,12 @@
  * as its operations, and each module can be followed from here to what it borrows.
  */
 import { GitCache } from '../../cache/git-cache.js';
+import type { BulkReadHost } from './bulk-reads.js';
 import { CatchUp } from './catch-up.js';
 import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
 import { type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
+import { type GraphqlDeps, graphqlUrl, pathLevels } from './graphql.js';
 import type { KeyReadHost } from './key-reads.js';
 import { ObjectWriter } from './object-writer.js';
 import { OperationRunner } from './operation.js';
@@ -33,6 +35,8 @@ export interface StoreWiring {
   versions: VersionsHost;
   /** Lent to write-loop.ts and parts-loop.ts. */
   writes: WriteHost;
+  /** Lent to bulk-reads.ts (readMany). */
+  bulk: BulkReadHost;
 }
 
 /** The readers every part of the store shares. */
@@ -46,6 +50,7 @@ interface Shared {
   commits: CommitReader;
   ops: OperationRunner;
   repository: string;
+  gql: GraphqlDeps;
 }
 
 /**
@@ -59,26 +64,31 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const cfg = resolveConfig(options);
   const client = new GitHubClient(cfg);
   const cache = new GitCache(cfg.backend, `${cfg.apiBase}/${cfg.owner}/${cfg.repo}`);
-  const trees = new TreeWalker(client, cache, cfg.logger, badResponse);
+  const gql = { client, url: graphqlUrl(cfg.apiBase), owner: cfg.owner, repo: cfg.repo };
+  const trees = new TreeWalker(client, cache, cfg.logger, badResponse, (ctx, root, path) =>
+    pathLevels(gql, ctx, root, path),
+  );
   const tips = new TipMemory(cfg);
   const refs = new RefReader({ ref: cfg.ref, cfg, client, cache, tips });
   const repository = `${cfg.owner}/${cfg.repo}`;
   const commits = new CommitReader(client, cache, repository);
   const ops = new OperationRunner(cfg);
-  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository };
+  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
   const versions = versionsHost(shared);
+  const keyReads = keyReadHost(shared, versions);
   return {
     cfg,
     cache,
     ops,
     refs,
-    keyReads: keyReadHost(shared, versions),
+    keyReads,
     versions,
     writes: writeHost(shared),
+    bulk: { ...keyReads, cfg, client, cache, graphql: gql },
   };
 }
 
-function versionsHost({ cfg, client, cache, trees, refs, commits }: Shared): VersionsHost {
+function versionsHost({ cfg, client, cache, trees, refs, commits, gql }: Shared): VersionsHost {
   return {
     ref: cfg.ref,
     apiOrigin: cfg.apiOrigin,
@@ -91,15 +101,18 @@ function versionsHost({ cfg, client, cache, trees, refs, commits }: Shared): Ver
     treeLevel: (ctx, sha) => trees.level(ctx, sha, 'bulk'),
     // Commits proven to be in the section (commits are immutable: a positive answer is kept).
     known: new Set<string>(),
+    graphql: gql,
   };
 }
 
-function keyReadHost({ trees, refs, commits }: Shared, versions: VersionsHost): KeyReadHost {
+function keyReadHost({ trees, refs, commits, client, cache }: Shared, versions: VersionsHost): KeyReadHost {
   return {
     readRef: (ctx) => refs.read(ctx),
     getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+    cachedCommit: (sha) => cache.getCommit(sha),
     assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
     trees,
+    paths: { client, cache, trees },
   };
 }
 

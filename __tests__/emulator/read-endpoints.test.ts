@@ -1,0 +1,153 @@
+/**
+ * The endpoints that read without the listing (issue 20), every answer validated against GitHub's OpenAPI
+ * description: the contents API (files, directories, `ref=<sha>`, the raw media type, the 1 MB and 1,000-entry
+ * limits), the archive redirect to a separate codeload origin (own credential, no CORS for other origins),
+ * GraphQL `object(expression:)`/`object(oid:)` with `Blob` fields, and recursive trees truncated at 7 MB.
+ */
+import { createTarDecoder } from 'modern-tar';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fromBase64, utf8 } from '../../src/core/bytes.js';
+import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { startEmulator } from './checked-emulator.js';
+import { apiClient } from './openapi-validator.js';
+
+const TOKEN = 'ghp_read_endpoints_token_0123456789ab';
+const REF = 'refs/docdb/documents';
+let em: EmulatorHandle;
+let api: ReturnType<typeof apiClient>;
+let v1: string;
+let v2: string;
+
+beforeAll(async () => {
+  em = await startEmulator({ treeTruncateBytes: 20_000 });
+  em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
+  em.state.createRepo('octo/reads', { private: true });
+  v1 = em.state.commitFiles('octo/reads', { branch: REF, files: { 'README.md': null, 'a/b/c.json': '{"v":1}\n' } });
+  v2 = em.state.commitFiles('octo/reads', {
+    branch: REF,
+    files: { 'a/b/c.json': '{"v":2}\n', 'a/big.bin': 'x'.repeat(1024 * 1024 + 1), 'a/bin.dat': 'a\u0000b' },
+  });
+  api = apiClient(em.url, TOKEN);
+});
+afterAll(() => em.stop());
+
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${em.url}${path}`, { headers: { authorization: `Bearer ${TOKEN}`, ...headers } });
+
+describe('GET /contents/{path}', () => {
+  it('reads a file at a commit SHA or a full ref name; an unknown ref is 404', async () => {
+    const old = await api('GET', `/repos/octo/reads/contents/a/b/c.json?ref=${v1}`);
+    expect(old.status).toBe(200);
+    const body = old.body as { type: string; path: string; sha: string; content: string; encoding: string };
+    expect([body.type, body.path, body.encoding]).toEqual(['file', 'a/b/c.json', 'base64']);
+    expect(new TextDecoder().decode(fromBase64(body.content.replace(/\n/g, '')))).toBe('{"v":1}\n');
+    const tip = await api('GET', `/repos/octo/reads/contents/a/b/c.json?ref=${encodeURIComponent(REF)}`);
+    expect((tip.body as { sha: string }).sha).not.toBe(body.sha);
+    expect((await api('GET', '/repos/octo/reads/contents/a/b/c.json?ref=nope')).status).toBe(404);
+    expect((await api('GET', `/repos/octo/reads/contents/a/missing.json?ref=${v2}`)).status).toBe(404);
+  });
+
+  it('serves the raw media type as bytes, and files over 1 MB only that way', async () => {
+    const raw = await get(`/repos/octo/reads/contents/a/b/c.json?ref=${v2}`, {
+      accept: 'application/vnd.github.raw+json',
+    });
+    expect(raw.headers.get('content-type')).toMatch(/^application\/vnd\.github\.raw/);
+    expect(await raw.text()).toBe('{"v":2}\n');
+    const big = await api('GET', `/repos/octo/reads/contents/a/big.bin?ref=${v2}`);
+    expect(big.body).toMatchObject({ type: 'file', encoding: 'none', content: '', size: 1024 * 1024 + 1 });
+    const bigRaw = await get(`/repos/octo/reads/contents/a/big.bin?ref=${v2}`, {
+      accept: 'application/vnd.github.raw',
+    });
+    expect((await bigRaw.arrayBuffer()).byteLength).toBe(1024 * 1024 + 1);
+  });
+
+  it('lists a directory as an array of entries', async () => {
+    const dir = await api('GET', `/repos/octo/reads/contents/a?ref=${v2}`);
+    expect((dir.body as { name: string; type: string }[]).map((e) => `${e.type}:${e.name}`)).toEqual([
+      'dir:b',
+      'file:big.bin',
+      'file:bin.dat',
+    ]);
+  });
+});
+
+describe('GET /tarball/{ref} and the codeload origin', () => {
+  it('redirects to another origin with a short-lived credential; codeload checks it and sends no CORS', async () => {
+    const res = await get(`/repos/octo/reads/tarball/${v1}`);
+    // fetch follows the redirect and (cross-origin) drops Authorization; the log shows what arrived.
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+    const redirect = await fetch(`${em.url}/repos/octo/reads/tarball/${v1}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      redirect: 'manual',
+    });
+    expect(redirect.status).toBe(302);
+    const location = new URL(redirect.headers.get('location') as string);
+    expect(location.origin).toBe(em.codeloadUrl);
+    expect(location.origin).not.toBe(new URL(em.url).origin);
+    expect(location.searchParams.get('token')).toMatch(/^A/);
+    const noTicket = await fetch(`${location.origin}${location.pathname}`);
+    expect(noTicket.status).toBe(404); // a private repository's archive needs the ticket
+    const tar = await fetch(location, { headers: { origin: 'https://example.com' } });
+    expect(tar.status).toBe(200);
+    expect(tar.headers.get('access-control-allow-origin')).toBeNull();
+    const names: string[] = [];
+    const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
+    const reader = (tar.body as ReadableStream<Uint8Array>)
+      .pipeThrough(gunzip)
+      .pipeThrough(createTarDecoder({ strict: true }))
+      .getReader();
+    for (let r = await reader.read(); !r.done; r = await reader.read()) {
+      names.push(r.value.header.name);
+      await r.value.body.cancel();
+    }
+    expect(names).toEqual([
+      `octo-reads-${v1.slice(0, 7)}/`,
+      `octo-reads-${v1.slice(0, 7)}/a/`,
+      `octo-reads-${v1.slice(0, 7)}/a/b/`,
+      `octo-reads-${v1.slice(0, 7)}/a/b/c.json`,
+    ]);
+    const codeload = em.requests.filter((r) => r.operation === 'codeload/legacy.tar.gz');
+    expect(codeload.length).toBeGreaterThan(0);
+    expect(codeload.every((r) => r.sentAuthorization === false && r.costsBudget === false)).toBe(true);
+  });
+});
+
+describe('GraphQL object(expression:) and object(oid:)', () => {
+  it('resolves <sha>:<path> to a Blob with text, and flags binary blobs', async () => {
+    const query = `query($e: String!, $b: String!) { repository(owner: "octo", name: "reads") {
+      c: object(expression: $e) { __typename oid ... on Blob { text byteSize isBinary isTruncated } }
+      b: object(expression: $b) { ... on Blob { text isBinary } }
+      t: object(expression: "${v2}:a") { __typename ... on Tree { entries { name oid type } } }
+      n: object(expression: "${v2}:nope") { oid } } }`;
+    const res = await api('POST', '/graphql', { query, variables: { e: `${v2}:a/b/c.json`, b: `${v2}:a/bin.dat` } });
+    const repo = (res.body as { data: { repository: Record<string, Record<string, unknown> | null> } }).data.repository;
+    expect(repo.c).toMatchObject({
+      __typename: 'Blob',
+      text: '{"v":2}\n',
+      byteSize: 8,
+      isBinary: false,
+      isTruncated: false,
+    });
+    expect(repo.b).toEqual({ text: null, isBinary: true });
+    expect(repo.t?.__typename).toBe('Tree');
+    expect(repo.n).toBeNull();
+    const byOid = await api('POST', '/graphql', {
+      query: `{ repository(owner: "octo", name: "reads") { object(oid: "${repo.c?.oid}") { ... on Blob { text } } } }`,
+    });
+    expect(byOid.body).toEqual({ data: { repository: { object: { text: '{"v":2}\n' } } } });
+  });
+});
+
+describe('recursive trees', () => {
+  it('are truncated at the byte limit as well as the entry count', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 200; i++) files[`d/${String(i).padStart(3, '0')}.json`] = `${i}`;
+    const tip = em.state.commitFiles('octo/reads', { branch: REF, files });
+    const res = await api('GET', `/repos/octo/reads/git/trees/${tip}?recursive=1`);
+    const body = res.body as { tree: unknown[]; truncated: boolean };
+    expect(body.truncated).toBe(true);
+    expect(body.tree.length).toBeLessThan(200);
+    expect(utf8(JSON.stringify(body)).length).toBeLessThanOrEqual(20_000);
+  });
+});

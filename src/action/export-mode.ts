@@ -1,0 +1,74 @@
+/**
+ * The Action's `mode: export`: every document of the section (or of `namespace`/`type`) with its data, at
+ * the tip or at `version`, written to a file of the workspace for later steps (a site build, a report):
+ * JSON Lines (`export-format: jsonl`, default) or one file per document under a directory
+ * (`export-format: files`). The documents are read in bulk — the section's archive, a handful of requests
+ * — and written under a temporary name, renamed when complete. The path must stay inside the workspace.
+ */
+import { isAbsolute, relative, resolve } from 'node:path';
+import { InvalidConfig } from '../core/errors.js';
+import type { RefStore } from '../core/refstore.js';
+import { DocumentStore } from '../document/document-store.js';
+import { ExportTargetError, writeDirectory, writeJsonLines } from '../export/write-export.js';
+import type { ActionInputs } from './inputs.js';
+
+/**
+ * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
+ *
+ * @example
+ * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
+ */
+export function exportTarget(path: string, workspace: string): string {
+  const target = resolve(workspace, path);
+  const rel = relative(resolve(workspace), target);
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
+    throw new InvalidConfig(
+      'export-path',
+      `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`,
+      { allowed: 'a relative path inside the workspace' },
+    );
+  }
+  return target;
+}
+
+/**
+ * Outputs and summary for `mode: export`.
+ *
+ * @example
+ * const { outputs } = await exportMode(inputs, store, 'refs/docdb/documents', process.env.GITHUB_WORKSPACE);
+ * outputs.path; // absolute path of the written file
+ */
+export async function exportMode(
+  inputs: ActionInputs,
+  store: RefStore,
+  ref: string,
+  workspace: string,
+): Promise<{ outputs: Record<string, string>; summary: string }> {
+  const target = exportTarget(inputs.exportPath, workspace);
+  const docs = new DocumentStore(store);
+  const version = inputs.version || (await docs.head());
+  const filter = {
+    ...(inputs.namespace ? { namespace: inputs.namespace } : {}),
+    ...(inputs.type ? { type: inputs.type } : {}),
+  };
+  const entries = version === null ? (async function* () {})() : docs.stream({ ...filter, version, withData: true });
+  let count: number;
+  try {
+    count =
+      inputs.exportFormat === 'files'
+        ? await writeDirectory(target, entries, false)
+        : await writeJsonLines(target, entries);
+  } catch (e) {
+    if (e instanceof ExportTargetError) {
+      throw new InvalidConfig(
+        'export-path',
+        `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`,
+      );
+    }
+    throw e;
+  }
+  const outputs = { version: version ?? '', path: target, count: String(count), changed: 'false', keys: '[]' };
+  const where = `\`${ref}\` of ${inputs.repository}`;
+  const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${relative(workspace, target)}\` (${inputs.exportFormat})\n`;
+  return { outputs, summary };
+}

@@ -1,0 +1,37 @@
+/**
+ * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
+ * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
+ * once first), so a write in between never mixes versions.
+ */
+
+import { InvalidConfig } from './errors.js';
+import { assertValidKey } from './keys.js';
+import type { ReadManyItem, ReadManyOptions, RefStore } from './refstore.js';
+import { assertValidVersion } from './version.js';
+
+/**
+ * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
+ *
+ * @example
+ * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
+ */
+export async function* readManyFrom(
+  store: RefStore,
+  keys: readonly string[],
+  options: ReadManyOptions = {},
+): AsyncGenerator<ReadManyItem> {
+  if (!Array.isArray(keys)) throw new InvalidConfig('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
+  for (const k of keys) assertValidKey(k);
+  if (options.version !== undefined) assertValidVersion(options.version);
+  const unique = [...new Set(keys)];
+  if (store.readMany) {
+    yield* store.readMany(unique, options);
+    return;
+  }
+  const version = options.version ?? (await store.head());
+  for (const key of unique) {
+    const got = version === null ? null : await store.get(key, { version });
+    yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
+  }
+}

@@ -1,0 +1,89 @@
+/** The option and result types of DocumentStore (./document-store.ts). */
+import type { ChangedKey, CommitOptions, IfMatch, OperationMeta, WriteOptions, WriteResult } from '../core/refstore.js';
+import type { VersionId } from '../core/version.js';
+import type { DocumentInput, Envelope } from './envelope.js';
+import type { Identity } from './identity.js';
+
+/**
+ * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
+ * or delete (`value: null`) a docdb metadata key under `_docdb/` — e.g. a projection's incremental
+ * state, which must land in the same commit as the documents it describes.
+ */
+export type DocumentOp<T = unknown> =
+  | { op: 'put'; document: DocumentInput<T> }
+  | { op: 'delete'; identity: Identity }
+  | { op: 'meta'; key: string; value: Uint8Array | string | null };
+
+export interface DocumentGetOptions {
+  /** Read at this commit of the section instead of the tip. */
+  version?: VersionId;
+}
+
+export interface DocumentListOptions {
+  /** Only documents in this namespace. */
+  namespace?: string;
+  /** Only documents of this doc_type (in every namespace unless `namespace` is given too). */
+  type?: string;
+  /** List at this commit instead of the tip. */
+  version?: VersionId;
+  /** At most this many documents per page (positive integer; default: all). */
+  limit?: number;
+  /** `nextCursor` from the previous page. Pages continue at the version of the first page. */
+  cursor?: string;
+  /** Also read each listed document's envelope (`document` on every entry), in a few bulk requests. */
+  withData?: boolean;
+}
+
+/** A listed document: its identity, canonical key and blob SHA — and its envelope with `withData: true`. */
+export type DocumentListEntry = Identity & { key: string; blobSha: string; document?: Envelope };
+
+export interface DocumentListResult extends OperationMeta {
+  /** Documents in ascending key order; keys that are not documents are skipped. */
+  documents: DocumentListEntry[];
+  /** Commit listed, or null when the section does not exist yet. */
+  version: VersionId | null;
+  /** Pass as `cursor` to get the next page; null on the last page. */
+  nextCursor: string | null;
+}
+
+/** Result of {@link DocumentStore.read}: the document (or null) and what reading it cost. */
+export interface ReadDocumentResult<T = unknown> extends OperationMeta {
+  document: Envelope<T> | null;
+  /** Commit the document was read at; null when it is absent. */
+  version: VersionId | null;
+  /**
+   * The document's blob SHA (null when absent): pass it as `ifMatch` to `put`/`delete` so the write
+   * fails with `PreconditionFailed` if someone changed the document since this read.
+   */
+  etag: string | null;
+}
+
+/** Options of a single-document write: `ifMatch` is the `etag` from `read` (or null: create only). */
+export interface DocumentWriteOptions extends WriteOptions {
+  ifMatch?: IfMatch;
+}
+
+/** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
+export type DocumentCommitOptions = CommitOptions;
+
+/** A document that differs between two versions (see {@link DocumentStore.changes}). */
+export type ChangedDocument = Identity & ChangedKey;
+
+export interface DocumentChangesResult extends OperationMeta {
+  from: VersionId;
+  to: VersionId;
+  added: ChangedDocument[];
+  changed: ChangedDocument[];
+  removed: ChangedDocument[];
+}
+
+export interface DocumentChangesOptions {
+  from: VersionId;
+  to?: VersionId;
+  namespace?: string;
+  /** Only this doc_type (requires `namespace`). */
+  type?: string;
+}
+
+/** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */
+export type PutDocumentResult<T = unknown> = WriteResult & { document: Envelope<T> | null };

@@ -1,0 +1,106 @@
+/**
+ * Git objects in GitHub's GraphQL graph: `repository { object(expression:) / object(oid:) }` resolving to a
+ * `Blob`, `Tree` or `Commit` (https://docs.github.com/graphql/reference/objects#blob). As on GitHub:
+ * - `expression` is `<rev>:<path>` (or `<rev>` alone) where `<rev>` is a commit or tree SHA, a branch, a
+ *   tag or a full ref name; anything that does not resolve is `null` (no error);
+ * - `Blob.text` is null for binary blobs (a NUL byte in the first 8,000 bytes, git's rule) and cut at
+ *   {@link GRAPHQL_BLOB_TEXT_LIMIT} bytes with `isTruncated: true` (GitHub does not document its limit; a
+ *   client must fall back to `GET /git/blobs/{sha}` on either flag).
+ */
+import { isSha } from '../../core/git/objects.js';
+import type { RepoRecord } from '../model.js';
+import { resolveCommitish } from '../revisions.js';
+import { nodeId } from '../shapes/common.js';
+
+/** Bytes of `Blob.text` served before `isTruncated` is set. */
+export const GRAPHQL_BLOB_TEXT_LIMIT = 512 * 1024;
+
+const MODE_NUMBER: Record<string, number> = {
+  '100644': 0o100644,
+  '100755': 0o100755,
+  '120000': 0o120000,
+  '040000': 0o40000,
+  '160000': 0o160000,
+};
+
+/**
+ * The object an `object(expression:)` or `object(oid:)` argument names, or null.
+ *
+ * @example
+ * gitObject(repo, { expression: `${sha}:github/repo/o/r.json` })?.__typename; // 'Blob'
+ */
+export function gitObject(r: RepoRecord, args: { expression?: string | null; oid?: string | null }) {
+  const sha =
+    args.oid != null
+      ? objectByOid(r, args.oid)
+      : args.expression != null
+        ? resolveExpression(r, args.expression)
+        : undefined;
+  return sha === undefined ? null : objectOf(r, sha);
+}
+
+function objectByOid(r: RepoRecord, oid: string): string | undefined {
+  const sha = oid.toLowerCase();
+  return isSha(sha) && r.db.typeOf(sha) !== undefined ? sha : undefined;
+}
+
+function resolveExpression(r: RepoRecord, expression: string): string | undefined {
+  const colon = expression.indexOf(':');
+  const rev = colon < 0 ? expression : expression.slice(0, colon);
+  const path = colon < 0 ? undefined : expression.slice(colon + 1).replace(/\/+$/, '');
+  const lower = rev.toLowerCase();
+  const type = isSha(lower) ? r.db.typeOf(lower) : undefined;
+  let sha = type === 'tree' || type === 'blob' ? lower : resolveCommitish(r, rev);
+  if (sha === undefined) return undefined;
+  if (path === undefined) return sha;
+  if (r.db.typeOf(sha) === 'commit') sha = r.db.getCommit(sha).tree;
+  if (r.db.typeOf(sha) !== 'tree') return undefined;
+  if (path === '') return sha;
+  return r.db.lookupPath(sha, path)?.sha;
+}
+
+function objectOf(r: RepoRecord, sha: string) {
+  const type = r.db.typeOf(sha);
+  const common = {
+    id: nodeId(type === 'blob' ? 'Blob' : type === 'tree' ? 'Tree' : 'Commit', sha),
+    oid: sha,
+    abbreviatedOid: sha.slice(0, 7),
+  };
+  if (type === 'blob') return blobObject(r, sha, common);
+  if (type === 'tree') {
+    return {
+      __typename: 'Tree',
+      ...common,
+      entries: () =>
+        r.db.getTree(sha).map((e) => ({
+          __typename: 'TreeEntry',
+          name: e.name,
+          path: e.name,
+          oid: e.sha,
+          mode: MODE_NUMBER[e.mode] ?? 0,
+          type: e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',
+          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha)),
+        })),
+    };
+  }
+  if (type === 'commit') {
+    const c = r.db.getCommit(sha);
+    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree), message: c.message };
+  }
+  return null;
+}
+
+function blobObject(r: RepoRecord, sha: string, common: Record<string, unknown>) {
+  const bytes = r.db.getBlob(sha);
+  const isBinary = bytes.subarray(0, 8000).includes(0);
+  const isTruncated = !isBinary && bytes.length > GRAPHQL_BLOB_TEXT_LIMIT;
+  const shown = isTruncated ? bytes.subarray(0, GRAPHQL_BLOB_TEXT_LIMIT) : bytes;
+  return {
+    __typename: 'Blob',
+    ...common,
+    byteSize: bytes.length,
+    isBinary,
+    isTruncated,
+    text: isBinary ? null : new TextDecoder().decode(shown),
+  };
+}

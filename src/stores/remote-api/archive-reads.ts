@@ -1,0 +1,170 @@
+/**
+ * A section read from GitHub's archive of one commit (`GET /repos/{o}/{r}/tarball/{sha}`, a 302 to
+ * codeload.github.com; https://docs.github.com/rest/repos/contents#download-a-repository-archive-tar).
+ * The download itself is platform code (`nodeArchiveReader` in `docdb/node`: codeload sends no CORS header,
+ * so pages cannot use it); this module judges what came back, which is untrusted:
+ * - every entry must sit under ONE top directory ending in the commit's short SHA, with no absolute path,
+ *   no `.`/`..`/empty segment, no backslash or NUL; only files, symlinks and directories;
+ * - the tree is rebuilt from the entries with the git object model and must hash to the commit's tree:
+ *   then the archive IS the commit (every path, byte and mode), and its levels and blobs are cached. An
+ *   archive that differs (a `.gitattributes` `export-ignore`/`export-subst`, a submodule) is still used,
+ *   but only for blobs whose bytes hash to the SHA the tree listing names.
+ */
+import type { CachedTreeEntry } from '../../cache/git-cache.js';
+import { utf8 } from '../../core/bytes.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { blobSha } from '../../core/git/objects.js';
+import { levelSha } from './local-trees.js';
+
+/** One entry of a tar as the platform reader hands it over (paths as in the tar). */
+export interface ArchiveEntry {
+  path: string;
+  type: 'file' | 'symlink' | 'directory';
+  /** Unix permission bits from the tar header. */
+  mode: number;
+  /** File content ('' for directories). */
+  bytes: Uint8Array;
+  /** Symlink target. */
+  linkname?: string;
+}
+
+/** What a platform archive reader returns: the answer that ended the download and, on success, the entries. */
+export interface ArchiveDownload {
+  /** HTTP requests made (the API's 302 and codeload's answer: 2). */
+  requests: number;
+  /** Status and headers of the API's answer when it was not a redirect (an error to map), else of codeload's. */
+  status: number;
+  headers: Record<string, string>;
+  body: Uint8Array;
+  entries?: ArchiveEntry[];
+}
+
+/** Limits on what an archive may hold (it is untrusted input). */
+export interface ArchiveLimits {
+  /** Total bytes of the uncompressed entries (default 1 GiB). */
+  maxBytes: number;
+  /** Bytes of one entry (GitHub's blob limit: 100 MiB). */
+  maxEntryBytes: number;
+  /** The whole download, in ms (default 120 s). */
+  timeoutMs: number;
+}
+
+export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
+  maxBytes: 1024 * 1024 * 1024,
+  maxEntryBytes: 100 * 1024 * 1024,
+  timeoutMs: 120_000,
+};
+
+/**
+ * Download an archive: GET `url` with `headers` (the API's), follow ONE redirect by hand WITHOUT the
+ * `Authorization` header (the redirect URL carries its own credential), read the gzip'd tar.
+ */
+export type ArchiveReader = (request: {
+  url: string;
+  headers: Record<string, string>;
+  limits: ArchiveLimits;
+}) => Promise<ArchiveDownload>;
+
+/** A commit's content as the archive gave it. */
+export interface ArchiveSection {
+  /** True when the rebuilt tree hashes to the commit's tree: levels and blobs are the commit's. */
+  verified: boolean;
+  /** Tree SHA → entries (only meaningful when verified). */
+  levels: Map<string, CachedTreeEntry[]>;
+  /** Blob SHA → bytes (each hashed here from its bytes). */
+  blobs: Map<string, Uint8Array>;
+}
+
+/**
+ * Check an archive's entries and rebuild the commit's tree from them.
+ *
+ * @example
+ * const section = sectionFromArchive(download.entries, commitSha, commit.tree);
+ * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ */
+export function sectionFromArchive(entries: readonly ArchiveEntry[], commit: string, rootTree: string): ArchiveSection {
+  const dirs = new Map<string, Map<string, CachedTreeEntry>>([['', new Map()]]);
+  const blobs = new Map<string, Uint8Array>();
+  const prefix = topDirectory(entries, commit);
+  for (const e of entries) {
+    const rel = relativePath(e.path, prefix);
+    if (rel === '') continue;
+    if (e.type === 'directory') {
+      ensureDir(dirs, rel);
+      continue;
+    }
+    const bytes = e.type === 'symlink' ? utf8(e.linkname ?? '') : e.bytes;
+    const sha = blobSha(bytes);
+    blobs.set(sha, bytes);
+    const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
+    const slash = rel.lastIndexOf('/');
+    const parent = ensureDir(dirs, slash < 0 ? '' : rel.slice(0, slash));
+    parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
+  }
+  const levels = buildLevels(dirs);
+  return { verified: levels.root === rootTree, levels: levels.levels, blobs };
+}
+
+/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under. */
+function topDirectory(entries: readonly ArchiveEntry[], commit: string): string {
+  const first = entries[0]?.path ?? '';
+  const top = first.slice(0, first.indexOf('/') + 1);
+  if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
+    throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);
+  }
+  return top;
+}
+
+/** The path below the top directory, refused when it could leave the section. */
+function relativePath(path: string, prefix: string): string {
+  if (!path.startsWith(prefix)) throw unsafe(`entry ${JSON.stringify(path)} is outside the archive's top directory`);
+  const rel = path.slice(prefix.length).replace(/\/$/, '');
+  if (rel === '') return '';
+  if (/[\\\0]/.test(rel) || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
+  }
+  return rel;
+}
+
+function ensureDir(dirs: Map<string, Map<string, CachedTreeEntry>>, path: string): Map<string, CachedTreeEntry> {
+  let d = dirs.get(path);
+  if (!d) {
+    d = new Map();
+    dirs.set(path, d);
+    if (path !== '') {
+      const slash = path.lastIndexOf('/');
+      ensureDir(dirs, slash < 0 ? '' : path.slice(0, slash));
+    }
+  }
+  return d;
+}
+
+/** Hash every directory bottom-up (deepest first), as git writes trees. */
+function buildLevels(dirs: Map<string, Map<string, CachedTreeEntry>>): {
+  root: string;
+  levels: Map<string, CachedTreeEntry[]>;
+} {
+  const levels = new Map<string, CachedTreeEntry[]>();
+  const byDepth = [...dirs.keys()].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
+  let root = '';
+  for (const path of byDepth) {
+    const entries = [...(dirs.get(path) as Map<string, CachedTreeEntry>).values()];
+    const sha = levelSha(entries);
+    levels.set(sha, entries);
+    if (path === '') {
+      root = sha;
+      continue;
+    }
+    const slash = path.lastIndexOf('/');
+    const name = path.slice(slash + 1);
+    dirs.get(slash < 0 ? '' : path.slice(0, slash))?.set(name, { name, mode: '040000', type: 'tree', sha });
+  }
+  return { root, levels };
+}
+
+function unsafe(what: string): InvalidResponse {
+  return new InvalidResponse(`readMany: read archive returned an unexpected body: ${what}`, {
+    operation: 'readMany',
+    step: 'read archive',
+  });
+}

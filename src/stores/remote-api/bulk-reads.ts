@@ -1,0 +1,224 @@
+/**
+ * `readMany` on the API: many keys at one version for a handful of requests, never one request per key when
+ * avoidable. The version is the tip (one conditional ref read) or a pinned commit of the section. Then:
+ * 1. each key's blob SHA — from tree levels already cached (after a `list`), else from the archive, else from
+ *    GraphQL (`object(expression: "<commit>:<key>")`, 100 keys per query, the bytes too when they are text),
+ *    else one contents request per key (anonymous, bounded concurrency);
+ * 2. each value — from the cache (never fetched twice), else the archive (GitHub's tarball of the commit,
+ *    one API request + one codeload request; its tree checked against the commit's, archive-reads.ts) when at
+ *    least {@link ARCHIVE_MIN_BLOBS} are missing and an archive reader is configured (Node), else GraphQL
+ *    batches by oid, else `GET /git/blobs/{sha}` with bounded concurrency. Every byte is checked against its SHA.
+ * Warm (tip unchanged, values cached): one 304.
+ */
+import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
+import { TransportError } from '../../core/errors.js';
+import type { ReadManyItem } from '../../core/refstore.js';
+import type { VersionId } from '../../core/version.js';
+import { type ArchiveDownload, type ArchiveSection, sectionFromArchive } from './archive-reads.js';
+import type { GitHubClient, OpContext } from './client.js';
+import type { ResolvedConfig } from './config.js';
+import { blobsAt, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
+import { type PathReadDeps, readPathAt } from './path-reads.js';
+import { mapStatusError } from './status.js';
+import type { TreeWalker } from './tree-walker.js';
+
+/** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
+export const ARCHIVE_MIN_BLOBS = 64;
+/** Requests in flight at once when reading key by key (REST blobs, contents). */
+export const BULK_CONCURRENCY = 8;
+
+/** What the bulk reader borrows from the store. */
+export interface BulkReadHost {
+  cfg: Pick<ResolvedConfig, 'archive' | 'archiveLimits' | 'owner' | 'repo' | 'userAgent' | 'apiOrigin'>;
+  client: Pick<GitHubClient, 'repoBase'>;
+  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'putTree' | 'getCommit'>;
+  trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
+  paths: PathReadDeps;
+  graphql: GraphqlDeps;
+  readRef(ctx: OpContext): Promise<string | null>;
+  assertInSection(ctx: OpContext, version: string): Promise<void>;
+  getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
+}
+
+/** One bulk read in progress: what is known so far. */
+interface Job {
+  version: VersionId;
+  pinned: boolean;
+  /** key → blob SHA (null: no value there); keys not yet resolved are absent. */
+  shas: Map<string, string | null>;
+  /** Values read in this job (also cached, but the cache may evict during a large read). */
+  values: Map<string, Uint8Array>;
+  archived: boolean;
+}
+
+/**
+ * The values of `keys` at `pinned` (or the tip).
+ *
+ * @example
+ * const items = await readManyAt(host, ctx, ['a.json', 'b.json'], undefined);
+ */
+export async function readManyAt(
+  h: BulkReadHost,
+  ctx: OpContext,
+  keys: readonly string[],
+  pinned: VersionId | undefined,
+): Promise<ReadManyItem[]> {
+  const version = pinned ?? (await h.readRef(ctx));
+  if (version === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
+  if (pinned !== undefined) await h.assertInSection(ctx, version);
+  const job: Job = { version, pinned: pinned !== undefined, shas: new Map(), values: new Map(), archived: false };
+  await resolveShas(h, ctx, job, keys);
+  await walkUnresolved(h, ctx, job, keys);
+  await resolveValues(h, ctx, job, keys);
+  return keys.map((key) => {
+    const sha = job.shas.get(key) ?? null;
+    const value = sha === null ? null : (job.values.get(sha) ?? null);
+    return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
+  });
+}
+
+/** Each key's blob SHA, cheapest source first. */
+async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: readonly string[]): Promise<void> {
+  await shasFromCachedLevels(h, job, keys);
+  let open = keys.filter((k) => !job.shas.has(k));
+  if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
+    await readArchive(h, ctx, job);
+    await shasFromCachedLevels(h, job, open);
+    open = open.filter((k) => !job.shas.has(k));
+  }
+  if (open.length > 0 && ctx.token !== undefined) {
+    const got = await blobsAt(h.graphql, ctx, job.version, open);
+    for (const [key, b] of got ?? []) {
+      job.shas.set(key, b?.sha ?? null);
+      if (b?.bytes) await keep(h, job, b.sha, b.bytes);
+    }
+    open = open.filter((k) => !job.shas.has(k));
+  }
+  await eachLimited(open, async (key) => {
+    const found = await readPathAt(h.paths, ctx, job.version, key);
+    if (found === undefined) return; // a symlink or submodule: left to `get`'s tree walk below
+    job.shas.set(key, found?.sha ?? null);
+    if (found) job.values.set(found.sha, found.value);
+  });
+}
+
+/** Keys the contents endpoint could not settle (a symlink, a submodule): git's tree decides, as for `get`. */
+async function walkUnresolved(h: BulkReadHost, ctx: OpContext, job: Job, keys: readonly string[]): Promise<void> {
+  const open = keys.filter((k) => !job.shas.has(k));
+  if (open.length === 0) return;
+  const commit = await h.getCommit(ctx, job.version, job.pinned);
+  for (const key of open) {
+    const at = await h.trees.lookup(ctx, commit.tree, key, 'single');
+    job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+  }
+}
+
+async function shasFromCachedLevels(h: BulkReadHost, job: Job, keys: readonly string[]): Promise<void> {
+  const commit = await h.cache.getCommit(job.version);
+  if (!commit) return;
+  for (const key of keys) {
+    if (job.shas.has(key)) continue;
+    const at = await h.trees.lookupCached(commit.tree, key);
+    if (at !== undefined) job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+  }
+}
+
+/** Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint. */
+async function resolveValues(h: BulkReadHost, ctx: OpContext, job: Job, keys: readonly string[]): Promise<void> {
+  let missing = await missingShas(h, job, keys);
+  if (missing.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
+    await readArchive(h, ctx, job);
+    missing = missing.filter((sha) => !job.values.has(sha));
+  }
+  if (missing.length > 0 && ctx.token !== undefined) {
+    for (let i = 0; i < missing.length; i += GRAPHQL_BLOB_BATCH) {
+      const got = await blobsByOid(h.graphql, ctx, missing.slice(i, i + GRAPHQL_BLOB_BATCH));
+      if (!got) break;
+      for (const [sha, bytes] of got) await keep(h, job, sha, bytes);
+    }
+    missing = missing.filter((sha) => !job.values.has(sha));
+  }
+  await eachLimited(missing, async (sha) => {
+    job.values.set(sha, await h.trees.blob(ctx, sha));
+  });
+}
+
+/** Distinct SHAs of the keys whose values are neither read in this job nor cached (cached ones are taken). */
+async function missingShas(h: BulkReadHost, job: Job, keys: readonly string[]): Promise<string[]> {
+  const out = new Set<string>();
+  for (const key of keys) {
+    const sha = job.shas.get(key);
+    if (!sha || job.values.has(sha) || out.has(sha)) continue;
+    const cached = await h.cache.getBlob(sha);
+    if (cached) job.values.set(sha, cached);
+    else out.add(sha);
+  }
+  return [...out];
+}
+
+async function keep(h: BulkReadHost, job: Job, sha: string, bytes: Uint8Array): Promise<void> {
+  job.values.set(sha, bytes);
+  await h.cache.putBlob(sha, bytes);
+}
+
+/**
+ * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
+ * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes).
+ */
+async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<void> {
+  job.archived = true;
+  const reader = h.cfg.archive;
+  if (!reader) return;
+  const commit = await h.getCommit(ctx, job.version, job.pinned);
+  const url = `${h.client.repoBase}/tarball/${job.version}`;
+  const headers: Record<string, string> = {
+    accept: 'application/vnd.github+json',
+    'x-github-api-version': '2022-11-28',
+    'user-agent': h.cfg.userAgent,
+    ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
+  };
+  const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
+  ctx.requests += got.requests;
+  if (got.status !== 200 || !got.entries) {
+    throw mapStatusError(
+      {
+        operation: ctx.operation,
+        step: 'read archive',
+        method: 'GET',
+        path: new URL(url).pathname,
+        repo: `${h.cfg.owner}/${h.cfg.repo}`,
+        authenticated: ctx.token !== undefined,
+      },
+      { status: got.status, headers: got.headers, body: got.body },
+    );
+  }
+  await useArchive(h, job, sectionFromArchive(got.entries, job.version, commit.tree));
+}
+
+/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+async function downloadWithRetry(download: () => Promise<ArchiveDownload>): Promise<ArchiveDownload> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await download();
+    } catch (e) {
+      if (!(e instanceof TransportError) || e.data.reason !== 'network' || attempt >= 2) throw e;
+    }
+  }
+}
+
+async function useArchive(h: BulkReadHost, job: Job, section: ArchiveSection): Promise<void> {
+  if (section.verified) for (const [sha, level] of section.levels) await h.cache.putTree(sha, level);
+  for (const [sha, bytes] of section.blobs) {
+    job.values.set(sha, bytes);
+    await h.cache.putBlob(sha, bytes);
+  }
+}
+
+/** Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time. */
+async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
+}

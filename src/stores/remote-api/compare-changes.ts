@@ -1,0 +1,120 @@
+/**
+ * `changes()` from GitHub's compare endpoint instead of two tree listings: `GET /compare/{from}...{to}`
+ * (https://docs.github.com/rest/commits/commits#compare-two-commits) names every file changed between the two
+ * commits with its new blob SHA — up to 300 files, on the first page only, so `per_page=1` keeps the commit
+ * list to one. Its answer has no old blob SHAs: those of changed and removed keys come from one GraphQL query
+ * (`object(expression: "<from>:<key>") { oid }`, 100 per query). `status: "ahead"` also proves `from` is an
+ * ancestor of `to`, i.e. a commit of the section. Anything it cannot settle — 300 files or more, a status
+ * other than ahead/identical, no token for GraphQL, an answer without `files` — returns undefined, and the
+ * caller diffs the trees as before.
+ */
+
+import { isSha } from '../../core/git/objects.js';
+import type { ChangedKey } from '../../core/refstore.js';
+import type { OpContext, SendOptions, SendResult } from './client.js';
+import { type GraphqlDeps, oidsAt } from './graphql.js';
+import { isObject } from './shapes.js';
+
+/** GitHub lists at most this many files in a compare. */
+export const COMPARE_FILE_LIMIT = 300;
+
+/** What the compare path borrows from the store. */
+export interface CompareChangesHost {
+  send(ctx: OpContext, opts: SendOptions): Promise<SendResult>;
+  graphql: GraphqlDeps;
+  /** Commits proven to be in the section. */
+  known: Set<string>;
+}
+
+export interface KeyChanges {
+  added: ChangedKey[];
+  changed: ChangedKey[];
+  removed: ChangedKey[];
+}
+
+interface FileChange {
+  key: string;
+  status: 'added' | 'changed' | 'removed';
+  sha?: string;
+}
+
+/**
+ * The keys under `prefix` that differ between `from` and `to`, or undefined when the compare cannot say.
+ *
+ * @example
+ * const d = await changesByCompare(host, ctx, v1, tip, 'github/'); // { added, changed, removed } | undefined
+ */
+export async function changesByCompare(
+  h: CompareChangesHost,
+  ctx: OpContext,
+  from: string,
+  to: string,
+  prefix: string,
+): Promise<KeyChanges | undefined> {
+  const res = await h.send(ctx, {
+    step: 'compare versions',
+    method: 'GET',
+    path: `/compare/${from}...${to}`,
+    query: { per_page: '1' },
+    retry: true,
+    accept: [404, 422],
+  });
+  if (res.status !== 200) return undefined;
+  const j = res.json();
+  if (!isObject(j) || (j.status !== 'ahead' && j.status !== 'identical') || !Array.isArray(j.files)) return undefined;
+  if (j.files.length >= COMPARE_FILE_LIMIT) return undefined;
+  const files = fileChanges(j.files, prefix);
+  if (!files) return undefined;
+  const before = await previousShas(h, ctx, from, files);
+  if (!before) return undefined;
+  h.known.add(from);
+  return sorted(files, before);
+}
+
+/** The compare's files as key changes under `prefix` (a rename is a removal and an addition). */
+function fileChanges(list: unknown[], prefix: string): FileChange[] | undefined {
+  const out: FileChange[] = [];
+  const add = (c: FileChange) => {
+    if (c.key.startsWith(prefix)) out.push(c);
+  };
+  for (const f of list) {
+    if (!isObject(f) || typeof f.filename !== 'string' || !isSha(f.sha)) return undefined;
+    if (f.status === 'added' || f.status === 'copied') add({ key: f.filename, status: 'added', sha: f.sha });
+    else if (f.status === 'removed') add({ key: f.filename, status: 'removed' });
+    else if (f.status === 'modified' || f.status === 'changed') add({ key: f.filename, status: 'changed', sha: f.sha });
+    else if (f.status === 'renamed' && typeof f.previous_filename === 'string') {
+      add({ key: f.previous_filename, status: 'removed' });
+      add({ key: f.filename, status: 'added', sha: f.sha });
+    } else if (f.status !== 'unchanged') return undefined;
+  }
+  return out;
+}
+
+/** Blob SHAs at `from` of the changed and removed keys (none needed: no request). */
+async function previousShas(
+  h: CompareChangesHost,
+  ctx: OpContext,
+  from: string,
+  files: FileChange[],
+): Promise<Map<string, string | null> | undefined> {
+  const keys = files.filter((f) => f.status !== 'added').map((f) => f.key);
+  if (keys.length === 0) return new Map();
+  const shas = await oidsAt(h.graphql, ctx, from, keys);
+  if (!shas || keys.some((k) => !shas.get(k))) return undefined;
+  return shas;
+}
+
+function sorted(files: FileChange[], before: Map<string, string | null>): KeyChanges {
+  const out: KeyChanges = { added: [], changed: [], removed: [] };
+  for (const f of files) {
+    const previousBlobSha = before.get(f.key) ?? undefined;
+    if (f.status === 'added') out.added.push({ key: f.key, blobSha: f.sha as string });
+    else if (f.status === 'removed') out.removed.push({ key: f.key, previousBlobSha: previousBlobSha as string });
+    else out.changed.push({ key: f.key, blobSha: f.sha as string, previousBlobSha: previousBlobSha as string });
+  }
+  const byKey = (a: ChangedKey, b: ChangedKey) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+  out.added.sort(byKey);
+  out.changed.sort(byKey);
+  out.removed.sort(byKey);
+  return out;
+}

@@ -1,0 +1,211 @@
+/**
+ * The few GraphQL queries the read path sends (GitHub's GraphQL API needs a token; it has no ETags and its
+ * own points budget, https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api):
+ * - the tree levels on a key's path (`object(expression: "<tree>:<dir>") { ... on Tree { entries } }`), for
+ *   a cold one-key lookup (a write's) without the section's recursive listing;
+ * - blobs by oid in batches (`object(oid:) { ... on Blob { text isBinary isTruncated } }`), for bulk reads
+ *   in a browser, where the archive cannot be read.
+ * An answer with `errors` or without the expected data yields `undefined`: the caller falls back to REST.
+ */
+import type { CachedTreeEntry } from '../../cache/git-cache.js';
+import { utf8 } from '../../core/bytes.js';
+import { blobShaAsync, isSha } from '../../core/git/objects.js';
+import type { GitHubClient, OpContext } from './client.js';
+import { levelSha } from './local-trees.js';
+import { isObject } from './shapes.js';
+
+/** What the GraphQL reader borrows from the store. */
+export interface GraphqlDeps {
+  client: Pick<GitHubClient, 'send'>;
+  /** `https://api.github.com/graphql`, or `https://HOST/api/graphql` on GitHub Enterprise Server. */
+  url: string;
+  owner: string;
+  repo: string;
+}
+
+/** Blobs per query: 100 aliases keep a query and its answer small (GitHub documents no alias limit). */
+export const GRAPHQL_BLOB_BATCH = 100;
+
+/**
+ * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
+ *
+ * @example
+ * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
+ * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
+ */
+export function graphqlUrl(apiBase: string): string {
+  return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
+}
+
+/** The `repository` object of a query's answer, or undefined when the answer has errors. */
+async function query(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  step: string,
+  fields: string,
+  variables: Record<string, unknown>,
+): Promise<Record<string, unknown> | undefined> {
+  if (ctx.token === undefined) return undefined; // no anonymous GraphQL on GitHub
+  // Every variable is a String (expressions); oids are written inline after an isSha check.
+  const vars = Object.keys(variables).map((k) => `$${k}: String!`);
+  const text = `query(${['$owner: String!', '$name: String!', ...vars].join(', ')}) { repository(owner: $owner, name: $name) { ${fields} } }`;
+  const res = await d.client.send(ctx, {
+    step,
+    method: 'POST',
+    url: d.url,
+    body: { query: text, variables: { owner: d.owner, name: d.repo, ...variables } },
+    retry: true,
+    accept: [400, 401, 403, 404, 422, 502],
+  });
+  if (res.status !== 200) return undefined;
+  const j = res.json();
+  if (!isObject(j) || j.errors !== undefined || !isObject(j.data) || !isObject(j.data.repository)) return undefined;
+  return j.data.repository;
+}
+
+/** One Tree answer's entries as cached tree entries, or undefined when malformed. */
+function levelEntries(o: unknown): { oid: string; entries: CachedTreeEntry[] } | undefined {
+  if (!isObject(o) || o.__typename !== 'Tree' || !isSha(o.oid) || !Array.isArray(o.entries)) return undefined;
+  const entries: CachedTreeEntry[] = [];
+  for (const e of o.entries) {
+    if (!isObject(e) || typeof e.name !== 'string' || !isSha(e.oid) || typeof e.mode !== 'number') return undefined;
+    const mode = e.mode.toString(8).padStart(6, '0');
+    const type = mode === '040000' ? 'tree' : mode === '160000' ? 'commit' : 'blob';
+    entries.push({ name: e.name, mode, type, sha: e.oid });
+  }
+  return { oid: o.oid, entries };
+}
+
+/**
+ * The tree levels on `path` in tree `root` — the root and every directory above the key that exists — in one
+ * query, each kept only when its entries hash to its SHA (so a level is never cached incomplete). Bytes ∝ the
+ * levels on the key's path, not the section; undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const levels = await pathLevels(deps, ctx, rootTree, 'github/repo/o/r.json'); // Map { treeSha → entries }
+ */
+export async function pathLevels(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  root: string,
+  path: string,
+): Promise<Map<string, CachedTreeEntry[]> | undefined> {
+  const segs = path.split('/');
+  const dirs = segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+  const vars: Record<string, string> = {};
+  const tree = '{ __typename ... on Tree { oid entries { name oid mode } } }';
+  const fields = [`r: object(expression: $r) ${tree}`];
+  vars.r = `${root}:`;
+  dirs.forEach((dir, i) => {
+    vars[`d${i}`] = `${root}:${dir}`;
+    fields.push(`d${i}: object(expression: $d${i}) ${tree}`);
+  });
+  const repo = await query(d, ctx, 'read path levels', fields.join(' '), vars);
+  if (!repo) return undefined;
+  const out = new Map<string, CachedTreeEntry[]>();
+  for (const name of ['r', ...dirs.map((_, i) => `d${i}`)]) {
+    const level = repo[name] === null ? undefined : levelEntries(repo[name]);
+    if (!level) break; // absent or not a directory: the levels below it do not exist either
+    if (levelSha(level.entries) === level.oid) out.set(level.oid, level.entries);
+  }
+  return out;
+}
+
+/**
+ * The bytes of each blob by oid, in one query; a blob GraphQL cannot give exactly (binary, truncated, or text
+ * that does not hash back to the oid) is missing from the result — read it from `GET /git/blobs/{sha}`.
+ *
+ * @example
+ * const got = await blobsByOid(deps, ctx, shas.slice(0, GRAPHQL_BLOB_BATCH));
+ */
+export async function blobsByOid(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  oids: readonly string[],
+): Promise<Map<string, Uint8Array> | undefined> {
+  const fields = oids.map((oid, i) => {
+    if (!isSha(oid)) throw new TypeError(`not a blob SHA: ${oid}`);
+    return `o${i}: object(oid: "${oid}") { ... on Blob { text isBinary isTruncated } }`;
+  });
+  const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), {});
+  if (!repo) return undefined;
+  const out = new Map<string, Uint8Array>();
+  for (const [i, oid] of oids.entries()) {
+    const o = repo[`o${i}`];
+    if (!isObject(o) || o.isBinary !== false || o.isTruncated !== false || typeof o.text !== 'string') continue;
+    const bytes = utf8(o.text);
+    // Text that is not valid UTF-8 comes back altered: only bytes that hash to the oid are kept.
+    if ((await blobShaAsync(bytes)) === oid) out.set(oid, bytes);
+  }
+  return out;
+}
+
+/**
+ * The blob SHA of each path at `commit` (null for a path that is not there), in queries of
+ * {@link GRAPHQL_BLOB_BATCH} paths; undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const before = await oidsAt(deps, ctx, fromSha, ['github/repo/o/r.json']); // Map { path → sha | null }
+ */
+export async function oidsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, string | null> | undefined> {
+  const out = new Map<string, string | null>();
+  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((p, j) => {
+      vars[`e${j}`] = `${commit}:${p}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid }`;
+    });
+    const repo = await query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, p] of batch.entries()) {
+      const o = repo[`e${j}`];
+      out.set(p, isObject(o) && o.__typename === 'Blob' && isSha(o.oid) ? o.oid : null);
+    }
+  }
+  return out;
+}
+
+/**
+ * Each path's blob at `commit` in queries of {@link GRAPHQL_BLOB_BATCH}: its SHA, and its bytes when GraphQL
+ * can give them exactly (see {@link blobsByOid}); null for a path that holds no blob. Undefined when GraphQL
+ * cannot answer.
+ *
+ * @example
+ * const got = await blobsAt(deps, ctx, tip, ['github/repo/o/r.json']); // Map { path → { sha, bytes? } | null }
+ */
+export async function blobsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  commit: string,
+  paths: readonly string[],
+): Promise<Map<string, { sha: string; bytes?: Uint8Array } | null> | undefined> {
+  const out = new Map<string, { sha: string; bytes?: Uint8Array } | null>();
+  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((p, j) => {
+      vars[`e${j}`] = `${commit}:${p}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
+    });
+    const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, p] of batch.entries()) {
+      const o = repo[`e${j}`];
+      if (!isObject(o) || o.__typename !== 'Blob' || !isSha(o.oid)) {
+        out.set(p, null);
+        continue;
+      }
+      const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+      const bytes = exact ? utf8(o.text as string) : undefined;
+      const ok = bytes !== undefined && (await blobShaAsync(bytes)) === o.oid;
+      out.set(p, ok ? { sha: o.oid, bytes } : { sha: o.oid });
+    }
+  }
+  return out;
+}
