@@ -2,6 +2,8 @@
  * One transport contract, run by every transport against the emulator: statuses are responses
  * (never thrown), bodies are bytes, header names are lowercase, and only a missing response rejects.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TransportError } from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
@@ -378,6 +380,38 @@ describe('createOctokit policy (against the emulator)', () => {
     expect(events[0]!.retryAfter).toBeGreaterThan(30);
     expect(events[0]!.retryAfter).toBeLessThanOrEqual(3601); // plugin-throttling adds one second
     expect(em.requests.length - from).toBe(1); // gave up: more than 30 s away
+  });
+
+  it('spaces writes on one lane (Bottleneck): the next write starts writeSpacingMs after the previous one', async () => {
+    let inFlight = 0;
+    let overlapped = false;
+    let order: string[] = [];
+    const server = createServer((req, res) => {
+      inFlight++;
+      if (inFlight > 1) overlapped = true;
+      order.push(`${req.method} ${req.url}`);
+      // Hold each answer 20 ms: with 500 ms between starts the next write cannot arrive while this one is
+      // open (timers fire in deadline order, so even a stalled process answers first).
+      setTimeout(() => {
+        inFlight--;
+        res.writeHead(201, { 'content-type': 'application/json' }).end('{}');
+      }, 20);
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const octokit = createOctokit({ baseUrl: base, writeSpacingMs: 500 });
+      order = [];
+      await Promise.all(
+        [1, 2, 3].map((n) =>
+          octokit.request('POST /repos/{owner}/{repo}/git/blobs', { owner: 'o', repo: 'r', content: String(n) }),
+        ),
+      );
+      expect(order).toHaveLength(3);
+      expect(overlapped).toBe(false);
+    } finally {
+      await new Promise((r) => server.close(r));
+    }
   });
 
   it('validates its options', () => {

@@ -9,9 +9,11 @@
  * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`.
  * The Action's projection sources reuse the same instance, so all requests share one limiter.
  */
+
 import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
+import Bottleneck from 'bottleneck';
 import { isSafeMethod } from './types.js';
 
 /** A GitHub REST client with retry and throttling (the type `createOctokit` returns). */
@@ -65,36 +67,13 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 413, 422, 429, 451];
 
 const noop = () => {};
 
-/** A duck-typed stand-in for a Bottleneck.Group: serial jobs spaced `minTime` ms apart (0 = pass-through). */
-function spacingGroup(minTime: number) {
-  const lanes = new Map<string, { schedule: (...a: unknown[]) => Promise<unknown> }>();
-  return {
-    key(id = '') {
-      let lane = lanes.get(id);
-      if (!lane) {
-        let tail: Promise<unknown> = Promise.resolve();
-        let last = 0;
-        lane = {
-          schedule(...args: unknown[]) {
-            // Bottleneck's schedule([options], fn, ...args)
-            const fnIndex = typeof args[0] === 'function' ? 0 : 1;
-            const fn = args[fnIndex] as (...x: unknown[]) => unknown;
-            const rest = args.slice(fnIndex + 1);
-            const run = tail.then(async () => {
-              const wait = last + minTime - Date.now();
-              if (minTime > 0 && wait > 0) await new Promise((r) => setTimeout(r, wait));
-              last = Date.now();
-              return fn(...rest);
-            });
-            tail = run.catch(noop);
-            return run;
-          },
-        };
-        lanes.set(id, lane);
-      }
-      return lane;
-    },
-  };
+/**
+ * The write lane plugin-throttling schedules writes on: Bottleneck (already plugin-throttling's own
+ * scheduler, so nothing is added to the bundle), starting one write every `minTime` ms at most — GitHub
+ * asks integrators to space their writes (https://docs.github.com/rest/using-the-rest-api/best-practices-for-using-the-rest-api).
+ */
+function writeLanes(minTime: number): Bottleneck.Group {
+  return new Bottleneck.Group({ maxConcurrent: 1, minTime });
 }
 
 function checkCount(name: string, v: number | undefined, def: number): number {
@@ -143,7 +122,7 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
   };
   if (options.writeSpacingMs !== undefined) {
     checkCount('writeSpacingMs', options.writeSpacingMs, 0);
-    throttle.write = spacingGroup(options.writeSpacingMs);
+    throttle.write = writeLanes(options.writeSpacingMs);
   }
   const ctorOptions: Record<string, unknown> = {
     baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
