@@ -49875,6 +49875,7 @@ var backoff = __nccwpck_require__(3915);
 
 
 
+
 /** Largest body accepted (bytes). */
 const MAX_HTTP_BYTES = 50 * 1024 * 1024;
 /** Default seconds an answer may take to start, and a body may pause between chunks. */
@@ -49976,13 +49977,7 @@ async function readBody(res, url, watchdog) {
         }
         chunks.push(value);
     }
-    const out = new Uint8Array(total);
-    let at = 0;
-    for (const c of chunks) {
-        out.set(c, at);
-        at += c.length;
-    }
-    return out;
+    return (0,bytes/* concatBytes */.Id)(chunks);
 }
 /**
  * Aborts the request when nothing arrives for `timeoutMs`: each step (the answer's headers, each body

@@ -5,7 +5,9 @@
  * allows, and retries of 5xx/429 and lost connections with the shared full-jitter backoff, honouring
  * `Retry-After`. The GitHub token is never involved (plain `fetch`).
  */
+
 import { fullJitterDelay } from '../../core/backoff.js';
+import { concatBytes } from '../../core/bytes.js';
 import { InvalidResponse, RateLimited, TransportError } from '../../core/errors.js';
 import { parseRetryAfter } from '../../transport/headers.js';
 import { isLoopbackHost } from '../spec/index.js';
@@ -134,13 +136,7 @@ async function readBody(res: Response, url: string, watchdog: Watchdog): Promise
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(total);
-  let at = 0;
-  for (const c of chunks) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /**
