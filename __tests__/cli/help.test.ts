@@ -56,6 +56,13 @@ function section(name: string): string {
   return CLI_MD.slice(start, end < 0 ? undefined : end);
 }
 
+/** The first code block of a cli.md section: the command's synopsis. */
+function synopsis(text: string): string {
+  return /```\n([^`]*)```/.exec(text)?.[1] ?? '';
+}
+
+const words = (text: string) => text.trim().split(/\s+/).join(' ');
+
 describe('every command against docs/cli.md', async () => {
   const commands = await allCommands();
   it('covers every command', () => {
@@ -82,6 +89,8 @@ describe('every command against docs/cli.md', async () => {
       expect(CLI_MD).toContain(`| \`${command.name}\` |`);
       const text = section(command.name);
       expect(text, `docs/cli.md has no section for docdb ${command.name}`).not.toBe('');
+      // The section's synopsis is the help's usage (up to its first blank line), word for word.
+      expect(words(synopsis(text))).toBe(words(help.stdout.split('\n\n')[0]!.replace(/^usage: /, '')));
       for (const flag of Object.keys(command.flags)) {
         const documented = flag in STORE_FLAGS ? CLI_MD.includes(`\`--${flag}`) : text.includes(`--${flag}`);
         expect(documented, `docs/cli.md does not document --${flag} of docdb ${command.name}`).toBe(true);
