@@ -4,6 +4,8 @@
  * `uses: ./` steps run the built dist/index.js with their `with:` inputs, `run:` steps run in bash with
  * their `env:`, and `${{ … }}` expressions are evaluated from the job's context. A step that uses an
  * expression this evaluator does not know fails the test (so the job stays checkable here).
+ * On GitHub the repository keeps moving while the job runs (pushes, other workflows): here a commit lands
+ * on its main branch after every Action step, and the job's checks must not depend on it.
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { chmodSync, cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -78,6 +80,8 @@ describe('the action-self-test CI job, run here against the emulator', () => {
         );
         expect(run.code, `${step.name}: ${run.stderr}${run.stdout}`).toBe(0);
         if (step.id) outputs[step.id] = run.outputs;
+        // Live data moves between steps, as on GitHub: a push to the repository's main branch.
+        em.state.commitFiles(REPOSITORY, { files: { 'pushed.txt': `after ${step.name}\n` } });
       } else if (step.run) {
         // Asynchronous: the cleanup step calls the emulator, which serves from this process.
         const r = await bash(evaluate(step.run, ctx), cwd, {

@@ -69,8 +69,13 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     const bad = await cli(['doc', 'delete', ...ID, '--if-match', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--if-match');
+    // --if-match absent on delete (the synopsis documents it): only when the document is already gone.
+    expect((await cli(['doc', 'delete', ...ID, '--if-match', 'absent'])).code).toBe(4);
     const ok = await cli(['doc', 'delete', ...ID, '--if-match', err.data.actual]);
     expect(ok.code, ok.stderr).toBe(0);
+    const gone = await cli(['doc', 'delete', ...ID, '--if-match', 'absent', '--json']);
+    expect(gone.code, gone.stderr).toBe(0);
+    expect((gone.json() as { changed: boolean }).changed).toBe(false);
   });
 
   it('doc changes --since [--to] lists added, changed and removed documents; a foreign version exits 3', async () => {

@@ -1,7 +1,8 @@
 /**
  * The CLI, its help and docs/cli.md agree (issue 22): every command's and group's --help exits 0, every
  * command has a section and a table row in cli.md naming each of its flags, and the exit-code table in
- * cli.md is exactly the codes the CLI uses, as the overview help lists them.
+ * cli.md is exactly the codes the CLI uses, as the overview help lists them. The README's CLI section
+ * names every command and every exit code too.
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -13,6 +14,29 @@ import { STORE_FLAGS } from '../../src/cli/store-factory.js';
 import { runCli } from './run-cli.js';
 
 const CLI_MD = readFileSync(resolve(import.meta.dirname, '../../docs/cli.md'), 'utf8');
+const README = readFileSync(resolve(import.meta.dirname, '../../README.md'), 'utf8');
+
+/** The README's `## CLI` section up to the first example. */
+function readmeCli(readme: string): string {
+  const start = readme.indexOf('\n## CLI\n');
+  return start < 0 ? '' : readme.slice(start, readme.indexOf('```', start));
+}
+
+/** The commands a README CLI section names: `docdb doc a | b`, `docdb name`. */
+function readmeCommands(text: string): string[] {
+  return [...text.matchAll(/`docdb ([a-z]+)((?: \| [a-z]+|(?: [a-z]+)?)*)`/g)].flatMap(([, first, rest]) => {
+    const words = (rest ?? '').trim();
+    if (!words) return [first!];
+    const [sub, ...alternatives] = words.split(' | ');
+    return [sub!, ...alternatives].map((w) => `${first} ${w}`);
+  });
+}
+
+/** The codes in a README line "exit codes 0 ok, 1 error, …". */
+function readmeExitCodes(text: string): number[] {
+  const list = /exit codes ((?:\d [a-z ]+(?:\([^)]*\))?,? ?)+)/.exec(text)?.[1] ?? '';
+  return [...list.matchAll(/(\d) [a-z]/g)].map((m) => Number(m[1]));
+}
 
 async function allCommands(): Promise<CliCommand[]> {
   const out: CliCommand[] = [];
@@ -31,6 +55,13 @@ function section(name: string): string {
   const end = CLI_MD.indexOf('\n#', start + 1);
   return CLI_MD.slice(start, end < 0 ? undefined : end);
 }
+
+/** The first code block of a cli.md section: the command's synopsis. */
+function synopsis(text: string): string {
+  return /```\n([^`]*)```/.exec(text)?.[1] ?? '';
+}
+
+const words = (text: string) => text.trim().split(/\s+/).join(' ');
 
 describe('every command against docs/cli.md', async () => {
   const commands = await allCommands();
@@ -58,6 +89,8 @@ describe('every command against docs/cli.md', async () => {
       expect(CLI_MD).toContain(`| \`${command.name}\` |`);
       const text = section(command.name);
       expect(text, `docs/cli.md has no section for docdb ${command.name}`).not.toBe('');
+      // The section's synopsis is the help's usage (up to its first blank line), word for word.
+      expect(words(synopsis(text))).toBe(words(help.stdout.split('\n\n')[0]!.replace(/^usage: /, '')));
       for (const flag of Object.keys(command.flags)) {
         const documented = flag in STORE_FLAGS ? CLI_MD.includes(`\`--${flag}`) : text.includes(`--${flag}`);
         expect(documented, `docs/cli.md does not document --${flag} of docdb ${command.name}`).toBe(true);
@@ -92,5 +125,22 @@ describe('exit codes', () => {
     expect(table).toEqual(Object.values(EXIT).sort());
     const overview = (await runCli(['--help'])).stdout;
     for (const code of Object.values(EXIT)) expect(overview).toMatch(new RegExp(`\\b${code} [a-z]`));
+  });
+});
+
+describe("the README's CLI section", async () => {
+  const commands = (await allCommands()).map((c) => c.name).sort();
+  const text = readmeCli(README);
+  it('names every command, and its exit codes are the ones the CLI uses', () => {
+    expect(readmeCommands(text).sort()).toEqual(commands);
+    expect(readmeExitCodes(text)).toEqual(Object.values(EXIT).sort());
+  });
+  it('the checks catch a command or an exit code left out', () => {
+    const stale =
+      '\n## CLI\n\n`docdb doc get | put | list | delete | history`, `docdb project`, `docdb emulator`, `docdb demo`;\n' +
+      'exit codes 0 ok, 1 error, 2 usage, 3 not found. Full reference.\n```';
+    const old = readmeCli(stale);
+    expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual(['doc changes', 'doc export']);
+    expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
   });
 });

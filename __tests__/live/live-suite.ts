@@ -123,10 +123,14 @@ export function describeLiveSuite(name: string, enabled: boolean, target: () => 
       expect(n).toBeLessThanOrEqual(3);
     });
 
-    it('list: every document with its blob SHA', async () => {
-      const listed = await docs.list({ namespace: 'live' });
+    it('list: right after the own write 1 request (the ref read), cold in a new store ≤ 3 (ref, commit, tree)', async () => {
+      const [listed, n] = await cost(() => docs.list({ namespace: 'live' }));
       expect(listed.documents.map((d) => d.id)).toEqual(['a', 'b', 'c']);
       expect(listed.version).toBe(versions[1]);
+      expect(n).toBe(1);
+      const [cold, m] = await cost(() => new DocumentStore(store()).list({ namespace: 'live' }));
+      expect(cold.documents).toEqual(listed.documents);
+      expect(m).toBeLessThanOrEqual(3);
     });
 
     it('history of one document: 1 request per 100 commits', async () => {

@@ -113,7 +113,26 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
 
 /** What the CLI says when an operation needed a token and none was found (docs/cli.md, "The token"). */
 export const AUTH_HINT =
-  'docdb: no token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`.';
+  'No token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`.';
+
+/** The stores' own advice names library options (`token`, `credentials`) that a CLI user cannot set. */
+const LIBRARY_AUTH_ADVICE = [
+  /;\s*configure token or credentials$/,
+  /\s*Pass a token \(the store's `token` or `credentials` option\)\.$/,
+];
+
+/**
+ * An `AuthMissing` message in the CLI's terms, on one line: what needed a token, then how to give one —
+ * so the first line of the error already names the way out.
+ *
+ * @example
+ * authMissingMessage('doc put: writing to o/r needs a token with contents: write; configure token or credentials')
+ * // → 'doc put: writing to o/r needs a token with contents: write. No token was found. Set GITHUB_TOKEN …'
+ */
+export function authMissingMessage(message: string): string {
+  const what = LIBRARY_AUTH_ADVICE.reduce((m, advice) => m.replace(advice, ''), message).replace(/[\s.;:]+$/, '');
+  return `${what}. ${AUTH_HINT}`;
+}
 
 /** Print an error: human on stderr; with `--json` also `{"error": {...}}` on stdout. Returns the exit code. */
 export function reportError(
@@ -127,12 +146,12 @@ export function reportError(
   const err = e as { code?: string; message?: string; data?: Record<string, unknown> };
   const name = e instanceof UsageError ? 'Usage' : e instanceof NotFoundResult ? 'NotFound' : (err?.code ?? 'Error');
   let message = hideSecrets(String(err?.message ?? e), secrets);
+  if (name === 'AuthMissing') message = authMissingMessage(message);
   const field = typeof err?.data?.field === 'string' ? err.data.field : undefined;
   if (e instanceof DocDbError && code === EXIT.usage && field && FIELD_FLAGS[field]) {
     message = `${FIELD_FLAGS[field]}: ${message}`;
   }
   io.stderr(`docdb ${command}: ${name === 'Usage' ? '' : `${name}: `}${message}\n`);
-  if (name === 'AuthMissing') io.stderr(`${AUTH_HINT}\n`);
   if (code === EXIT.usage && !(e instanceof DocDbError)) {
     const helpFor = e instanceof UsageError && e.helpFor !== undefined ? e.helpFor : command;
     io.stderr(`Run "${['docdb', helpFor, '--help'].filter(Boolean).join(' ')}" for usage.\n`);

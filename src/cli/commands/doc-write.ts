@@ -121,11 +121,12 @@ written, deleted, unchanged, key }.`,
 export const del: CliCommand = {
   name: 'doc delete',
   summary: 'delete one document',
-  usage: `usage: docdb doc delete --namespace NS --type TYPE --id ID [--message M] [--if-match SHA] [store flags] [--json]
+  usage: `usage: docdb doc delete --namespace NS --type TYPE --id ID [--message M] [--if-match SHA|absent] [store flags] [--json]
 
 Deletes the document in one commit and prints the new version. Deleting a document that does not exist
 makes no commit and is not an error (exit code 0; "unchanged" on stderr). With --if-match the delete
-happens only if the document still has that etag (exit code 4, PreconditionFailed, otherwise).`,
+happens only if the document still has that etag ("absent": only if it is already gone, so no commit);
+otherwise the exit code is 4 (PreconditionFailed).`,
   flags: { ...IDENTITY_FLAGS, message: MESSAGE_FLAG, 'if-match': IF_MATCH_FLAG, ...STORE_FLAGS },
   async run(ctx) {
     const identity = identityFrom(ctx.values);

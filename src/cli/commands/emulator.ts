@@ -20,7 +20,7 @@ export const command: CliCommand = {
     'tree-truncate-limit': { type: 'string', description: 'recursive tree truncation limit (default 100000)' },
     latency: { type: 'string', description: 'added latency per request: "MS" or "MIN-MAX"' },
   },
-  usage: `usage: docdb emulator [--port N] [--seed FILE|demo] [--host 127.0.0.1] [--json]
+  usage: `usage: docdb emulator [--port N] [--host 127.0.0.1] [--seed FILE|demo] [--tree-truncate-limit N] [--latency MS|MIN-MAX] [--json]
 
 Start a local emulator of the GitHub REST API (Git Database, repos, commits, issues, pulls,
 releases, rate_limit) and serve until interrupted (Ctrl-C). With --json, prints one JSON line

@@ -18,7 +18,7 @@ const MODES = ['project', 'backfill', 'dry-run'] as const;
 export const command: CliCommand = {
   name: 'project',
   summary: "run a projection spec locally with the Action's engine",
-  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run] [--projections a,b]
+  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run] [--projections a,b] [--commit-message M]
                      [--shard i/n] [--min-rate-limit N] [store flags] [--json]
 
 Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
