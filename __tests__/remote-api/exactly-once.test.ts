@@ -2,17 +2,20 @@
  * Issue 21: exactly one `POST /git/commits` per commit that lands. A create-commit whose reply was lost
  * may have created its commit, and without an author GitHub dates (and may sign) the commit itself, so
  * sending the request again makes a second commit: the store used to do just that (the request was
- * retried like a read), which is how one write left 2 commits for 1 tree under load. Counted in the
- * emulator's log and object database; a front end closes idle connections like a real one.
+ * retried like a read), which is how one write left 2 commits for 1 tree under load. POSTs are counted
+ * in the emulator's log (two identical POSTs in the same second make the same SHA, so counting commit
+ * objects could miss a duplicate). Through a front end (front-end.ts), for the fetch and Octokit
+ * transports: a reply lost after the emulator applied the POST, and a POST sent on a keep-alive
+ * connection the server had closed as idle. Every test here fails when the POST is retried like a read
+ * (the store's `retry: true`, or plugin-retry left on for writes).
  */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TransportError, UpstreamUnavailable } from '../../src/core/errors.js';
-import { DocumentStore } from '../../src/document/index.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 import { fetchTransport, octokitTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
-import { busyBefore, type FrontEnd, startFrontEnd } from './front-end.js';
+import { type FrontEnd, idleBeforeCommits, startFrontEnd } from './front-end.js';
 import { emulatorPerFile, OWNER, store, TOKEN } from './helpers.js';
 
 const REF = 'refs/docdb/documents';
@@ -99,60 +102,98 @@ describe('a lost reply to POST /git/commits', () => {
   });
 });
 
-describe('a front end that closes idle connections (after long CPU pauses)', () => {
+const transports: Record<string, (url: string) => HttpTransport> = {
+  fetch: () => fetchTransport({ timeoutMs: 10_000 }),
+  octokit: (url) =>
+    octokitTransport(
+      createOctokit({ auth: TOKEN, baseUrl: url, writeSpacingMs: 0, retryAfterBaseMs: 1, warn: () => {} }),
+    ),
+};
+const authors = { 'without an author': undefined, 'with an author': AUTHOR };
+
+/** A store reaching the emulator through the front end. */
+const storeVia = (fe: FrontEnd, transport: HttpTransport, author: typeof AUTHOR | undefined) =>
+  new RemoteApiRefStore({
+    transport,
+    apiUrl: fe.url,
+    owner: OWNER,
+    repo: fx.repo,
+    token: TOKEN,
+    sleep: async () => {},
+    ...(author ? { author } : {}),
+  });
+
+/** What the front end saw of create-commit (`create`) and its check (`check`), with status or fate. */
+const commitTraffic = (fe: FrontEnd) =>
+  fe.arrivals
+    .filter((a) => a.path.includes('/git/commits'))
+    .map((a) => {
+      const what = a.method === 'POST' ? 'create' : 'check';
+      const how = a.late ? 'late' : a.dropped ? `${a.status} dropped` : String(a.status);
+      return `${what} ${how}`;
+    });
+
+describe('through a front end', () => {
   let fe: FrontEnd | undefined;
   afterEach(async () => {
     await fe?.stop();
     fe = undefined;
   });
 
-  const transports: Record<string, (url: string) => HttpTransport> = {
-    fetch: () => fetchTransport({ timeoutMs: 10_000 }),
-    octokit: (url) =>
-      octokitTransport(createOctokit({ auth: TOKEN, baseUrl: url, writeSpacingMs: 0, retryAfterBaseMs: 1 })),
-  };
-
   for (const [kind, make] of Object.entries(transports)) {
-    it(`every write lands with exactly one POST /git/commits (${kind} transport, keep-alive closed after 1 ms)`, async () => {
-      fe = await startFrontEnd(fx.em.url, { keepAliveTimeoutMs: 1 });
-      // The client is busy for 30 ms before each request: longer than the front end keeps an idle connection.
-      const transport = busyBefore(make(fe.url), 30);
-      const s = new RemoteApiRefStore({ transport, apiUrl: fe.url, owner: OWNER, repo: fx.repo, token: TOKEN });
-      const docs = new DocumentStore(s);
-      const from = fx.em.requests.length;
-      const objects = commitObjects();
-      for (let i = 0; i < 3; i++) {
-        const r = await docs.putMany(
-          Array.from({ length: 20 }, (_, k) => ({ namespace: 'n', type: 't', id: `d${k}`, data: { i, k } })),
-        );
-        expect(r.changed).toBe(true);
-      }
-      expect(commitPosts(from)).toHaveLength(3);
-      expect(commitObjects()).toBe(objects + 3);
-    });
-  }
+    for (const [who, author] of Object.entries(authors)) {
+      it(`a reply lost after the emulator applied POST /git/commits: one POST reaches it (${kind}, ${who})`, async () => {
+        fe = await startFrontEnd(fx.em.url, {
+          dropReplyTo: (method, path) => method === 'POST' && path.endsWith('/git/commits'),
+        });
+        const s = storeVia(fe, make(fe.url), author);
+        const objects = commitObjects();
+        const from = fx.em.requests.length;
+        const r = await s.put('a.json', '1').catch((e) => e);
+        // Exactly one create-commit reached the emulator, and it was applied.
+        expect(commitPosts(from).map((q) => q.status)).toEqual([201]);
+        expect(commitObjects()).toBe(objects + 1);
+        if (author) {
+          // The commit's SHA is known: one check finds it, and the write lands on it.
+          expect(commitTraffic(fe)).toEqual(['create 201 dropped', 'check 200']);
+          expect(r.changed).toBe(true);
+          expect(db().readRef(REF)).toBe(r.version);
+        } else {
+          expect(commitTraffic(fe)).toEqual(['create 201 dropped']);
+          expect(r).toBeInstanceOf(TransportError);
+          expect(r.data).toMatchObject({ outcome: 'not-applied', step: 'create commit' });
+          expect(db().readRef(REF)).toBeUndefined();
+        }
+      });
 
-  it('a front end that resets every reused connection: never two commits for one write', async () => {
-    fe = await startFrontEnd(fx.em.url, { keepAliveTimeoutMs: 60_000, resetReused: true });
-    const s = new RemoteApiRefStore({
-      transport: fetchTransport({ timeoutMs: 10_000 }),
-      apiUrl: fe.url,
-      owner: OWNER,
-      repo: fx.repo,
-      token: TOKEN,
-      sleep: async () => {},
-    });
-    const from = fx.em.requests.length;
-    const objects = commitObjects();
-    let landed = 0;
-    for (let i = 0; i < 5; i++) {
-      const r = await s.put(`k${i}.json`, String(i)).catch((e) => e);
-      if (r instanceof Error) expect((r as TransportError).data.outcome).toBe('not-applied');
-      else landed++;
+      it(`a connection the server closed as idle, reused for POST /git/commits: never sent again blindly (${kind}, ${who})`, async () => {
+        fe = await startFrontEnd(fx.em.url);
+        const s = storeVia(fe, idleBeforeCommits(make(fe.url), fe), author);
+        const objects = commitObjects();
+        const from = fx.em.requests.length;
+        const writes = 3;
+        const outcomes: unknown[] = [];
+        for (let i = 0; i < writes; i++) outcomes.push(await s.put(`k${i}.json`, String(i)).catch((e) => e));
+        // The hazard happened: each write's create-commit went out on a connection the server had closed.
+        expect(fe.arrivals.filter((a) => a.late && a.reused && a.path.endsWith('/git/commits'))).toHaveLength(writes);
+        expect(fe.connections).toBeLessThan(fe.arrivals.length);
+        if (author) {
+          // Reset unprocessed: the check finds no commit, and only then is the same body sent again.
+          expect(commitTraffic(fe)).toEqual(Array(writes).fill(['create late', 'check 404', 'create 201']).flat());
+          for (const r of outcomes) expect((r as { changed: boolean }).changed).toBe(true);
+          expect(commitPosts(from)).toHaveLength(writes);
+          expect(commitObjects()).toBe(objects + writes);
+        } else {
+          // Nothing tells whether the reset request was applied: the write stops, typed, the ref untouched.
+          expect(commitTraffic(fe)).toEqual(Array(writes).fill('create late'));
+          for (const e of outcomes) {
+            expect(e).toBeInstanceOf(TransportError);
+            expect((e as TransportError).data).toMatchObject({ outcome: 'not-applied', step: 'create commit' });
+          }
+          expect(commitPosts(from)).toHaveLength(0);
+          expect(db().readRef(REF)).toBeUndefined();
+        }
+      });
     }
-    // Each create-commit that reached the emulator made one commit; none was sent after one that did.
-    const reached = commitPosts(from).filter((q) => q.status === 201);
-    expect(commitObjects() - objects).toBe(reached.length);
-    expect(reached.length).toBe(landed);
-  });
+  }
 });

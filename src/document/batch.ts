@@ -3,6 +3,13 @@
  * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
  * create-tree request made from it — touches as few directories as possible: in input order, a run of
  * documents spread over 50 directories touches all 50 every time.
+ *
+ * What a large `putMany` checks when: every document's fields and key (and duplicate keys) before the
+ * first part, so such an error costs no request; its `data` when its part is encoded, because checking it
+ * is serialising it (for data whose keys are not in canonical order, several times the cost of the native
+ * serialiser) and a second pass would double that. Data that is not JSON therefore fails the write after the earlier parts'
+ * create-tree requests were sent, but before any commit: the section is unchanged, and the trees already
+ * uploaded are unreferenced (GitHub drops them).
  */
 import { utf8 } from '../core/bytes.js';
 import { InvalidDocument, InvalidKey } from '../core/errors.js';
@@ -48,9 +55,10 @@ function metaChange(o: { key: string; value: Uint8Array | string | null }, i: nu
 }
 
 /**
- * The changes of a `putMany`, in parts of `size` cut in key order. Every document is validated before the
- * first part (an invalid one fails the write before any request), and encoded only when its part is
- * taken, so one part's encoded documents are held at a time.
+ * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
+ * checked before the first part (such an error fails the write before any request); each document is
+ * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
+ * at a time (see the module header for what a late error costs).
  *
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);

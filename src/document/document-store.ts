@@ -93,9 +93,11 @@ export class DocumentStore {
 
   /**
    * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
-   * documents every document is validated first, then they are encoded and handed to the store a part
-   * at a time in key order (`commitInParts`): a store that uploads as it goes (the GitHub API store)
-   * never holds every encoded document at once, and each part touches as few directories as possible.
+   * documents every document's fields and key are checked first, then they are encoded (their `data`
+   * checked) and handed to the store a part at a time in key order (`commitInParts`): a store that
+   * uploads as it goes (the GitHub API store) never holds every encoded document at once, and each part
+   * touches as few directories as possible. Data that is not JSON fails the write when its part is
+   * encoded, after earlier parts were uploaded but before any commit (batch.ts).
    */
   async putMany(docs: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult> {
     if (!Array.isArray(docs)) throw new InvalidDocument('documents', 'putMany takes an array of documents');
