@@ -279,7 +279,14 @@ describe('bad input and untrusted archives', () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(InvalidIdentity);
     expect(err.data.field).toBe('identities[1].id');
-    await expect(docs.list({ withData: 'yes' as never })).rejects.toBeInstanceOf(InvalidConfig);
+    const bad = await docs.list({ withData: 'yes' as never }).catch((e) => e);
+    expect(bad).toBeInstanceOf(InvalidConfig);
+    expect(bad.data.field).toBe('withData');
+    expect(bad.message).toMatch(/withData must be a boolean, got "yes"/);
+    await expect(docs.stream({ withData: 1 as never }).next()).rejects.toMatchObject({
+      code: 'InvalidConfig',
+      data: { field: 'withData' },
+    });
     await expect(docs.getMany('x' as never)).rejects.toBeInstanceOf(InvalidConfig);
   });
 
