@@ -25,7 +25,16 @@ export function table(rows: readonly ReadRow[]): string {
   return out.join('\n');
 }
 
-/** The rows the README shows: docdb at every size, and the peers for a cold get and for every document. */
+/** Reads the README compares with the peers (the others are docdb's alone: warm, history, cold put). */
+const COMPARED = ['cold get', 'pinned get', 'changes', 'all'];
+
+/**
+ * The rows the README shows: docdb at every size, and the peers for every read they were measured on (cold and
+ * pinned get, changes, every document).
+ *
+ * @example
+ * table(readmeRows(results.rows));
+ */
 export function readmeRows(rows: readonly ReadRow[]): ReadRow[] {
-  return rows.filter((r) => r.strategy === 'docdb' || r.read.startsWith('cold get') || r.read.startsWith('all'));
+  return rows.filter((r) => r.strategy === 'docdb' || COMPARED.some((read) => r.read.startsWith(read)));
 }

@@ -96,6 +96,64 @@ describe('docdb doc export', () => {
     expect(forced.code).toBe(0);
   });
 
+  it('progress on stderr only on a terminal and not with --quiet; stdout stays JSON Lines', async () => {
+    const flags = section(1_200); // 1,202 documents: one progress line at 1,000, then the total
+    const tty = await runCli(['doc', 'export', ...flags], { env, stderrIsTTY: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stderr).toBe('\rexported 1000 documents…\rexported 1202 documents\n');
+    const lines = tty.stdout.trim().split('\n');
+    expect(lines).toHaveLength(1_202);
+    expect(lines.every((l) => typeof JSON.parse(l).id === 'string')).toBe(true);
+    const quiet = await runCli(['doc', 'export', ...flags, '--quiet'], { env, stderrIsTTY: true });
+    expect([quiet.code, quiet.stderr, quiet.stdout]).toEqual([0, '', tty.stdout]);
+    const piped = await runCli(['doc', 'export', ...flags], { env, stderrIsTTY: false });
+    expect([piped.code, piped.stderr, piped.stdout]).toEqual([0, '', tty.stdout]);
+  });
+
+  describe('a failure mid-stream (a document after the first page of 1,000 is corrupt)', () => {
+    /** 1,000 documents fit the first page; the corrupt one is read with the second, after 1,000 lines. */
+    function brokenSection(): string[] {
+      const flags = section(1_100);
+      em.state.commitFiles(flags[1] as string, { branch: REF, files: { 'other/note/c.json': '{ not json' } });
+      return flags;
+    }
+    const leftovers = (dir: string) => readdirSync(dir).filter((f) => f.includes('.tmp-'));
+
+    it('stdout: the lines of the first page were produced, then the export fails', async () => {
+      const r = await runCli(['doc', 'export', ...brokenSection()], { env });
+      expect(r.code).not.toBe(0);
+      expect(r.stdout.trim().split('\n')).toHaveLength(1_000);
+      expect(r.stderr).toMatch(/InvalidDocument/);
+    });
+
+    it('--out FILE: the target keeps its previous content (or stays absent); no temporary file is left', async () => {
+      const flags = brokenSection();
+      const dir = join(tmp.dir, `out-fail-${n}`);
+      mkdirSync(dir);
+      const absent = join(dir, 'new.jsonl');
+      expect((await runCli(['doc', 'export', ...flags, '--out', absent], { env })).code).not.toBe(0);
+      expect(existsSync(absent)).toBe(false);
+      const kept = join(dir, 'kept.jsonl');
+      writeFileSync(kept, 'previous\n');
+      expect((await runCli(['doc', 'export', ...flags, '--out', kept], { env })).code).not.toBe(0);
+      expect(readFileSync(kept, 'utf8')).toBe('previous\n');
+      expect(readdirSync(dir)).toEqual(['kept.jsonl']);
+    });
+
+    it('--dir DIR: the directory is not created, or with --force keeps its previous files; no temporary directory', async () => {
+      const flags = brokenSection();
+      const fresh = join(tmp.dir, `dir-fail-${n}`);
+      expect((await runCli(['doc', 'export', ...flags, '--dir', fresh], { env })).code).not.toBe(0);
+      expect(existsSync(fresh)).toBe(false);
+      const old = join(tmp.dir, `dir-kept-${n}`);
+      mkdirSync(old);
+      writeFileSync(join(old, 'previous.json'), '{}');
+      expect((await runCli(['doc', 'export', ...flags, '--dir', old, '--force'], { env })).code).not.toBe(0);
+      expect(readdirSync(old)).toEqual(['previous.json']);
+      expect(leftovers(tmp.dir)).toEqual([]);
+    });
+  });
+
   it('bad flags are usage errors; a failed export leaves no file behind', async () => {
     const flags = section(1);
     expect((await runCli(['doc', 'export', ...flags, '--type', 'repo'], { env })).code).toBe(2);

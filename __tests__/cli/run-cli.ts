@@ -11,7 +11,8 @@ export interface CliRun {
 
 export async function runCli(
   argv: string[],
-  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string } = {},
+  /** `stderrIsTTY`: run as if stderr were a terminal (commands show progress only there). */
+  options: { env?: NodeJS.ProcessEnv; stdin?: string; cwd?: string; stderrIsTTY?: boolean } = {},
 ): Promise<CliRun> {
   let stdout = '';
   let stderr = '';
@@ -25,6 +26,7 @@ export async function runCli(
     env: options.env ?? {},
     cwd: options.cwd ?? process.cwd(),
     readStdin: async () => options.stdin,
+    ...(options.stderrIsTTY !== undefined ? { stderrIsTTY: options.stderrIsTTY } : {}),
   });
   return {
     code,

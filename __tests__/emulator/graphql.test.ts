@@ -13,8 +13,31 @@ import {
   OWNER_REPOSITORIES_QUERY,
   repositoriesQuery,
 } from '../../src/projection/sources/graphql-queries.js';
+import type { OpContext } from '../../src/stores/remote-api/client.js';
+import { blobsAt, blobsByOid, type GraphqlDeps, oidsAt, pathLevels } from '../../src/stores/remote-api/graphql.js';
 
 const TOKEN = 'ghp_demo_write';
+
+/** The GraphQL body a read-path function sends (answered with an empty repository, so it sends one). */
+async function sentQuery(
+  call: (d: GraphqlDeps, ctx: OpContext) => Promise<unknown>,
+): Promise<{ query: string; variables: Record<string, unknown> }> {
+  let sent: { query: string; variables: Record<string, unknown> } | undefined;
+  const deps: GraphqlDeps = {
+    url: 'https://api.github.com/graphql',
+    owner: 'octo',
+    repo: 'data',
+    client: {
+      send: async (_ctx, opts) => {
+        sent ??= opts.body as { query: string; variables: Record<string, unknown> };
+        return { status: 200, headers: {}, body: new Uint8Array(), json: () => ({ data: { repository: {} } }) };
+      },
+    },
+  };
+  await call(deps, { operation: 'test', token: 't', tokenId: 't', requests: 0 });
+  if (!sent) throw new Error('no query was sent');
+  return sent;
+}
 let em: EmulatorHandle;
 
 async function gql(query: string, variables: Record<string, unknown> = {}, token: string | null = TOKEN) {
@@ -49,6 +72,23 @@ describe("every query docdb sends is valid against GitHub's schema", () => {
   for (const [name, q] of Object.entries(queries)) {
     it(name, () => {
       expect(validate(schema, parse(q)).map((e) => e.message)).toEqual([]);
+    });
+  }
+  // The read path's queries (stores/remote-api/graphql.ts), captured as the store sends them.
+  const SHA = 'a'.repeat(40);
+  const readQueries: Record<string, (d: GraphqlDeps, ctx: OpContext) => Promise<unknown>> = {
+    'path levels (object(expression:) on Tree)': (d, ctx) => pathLevels(d, ctx, SHA, 'github/repo/o/r.json'),
+    'blobs by oid (object(oid:) batch)': (d, ctx) => blobsByOid(d, ctx, [SHA, 'b'.repeat(40)]),
+    'blobs by path (object(expression:) on Blob)': (d, ctx) => blobsAt(d, ctx, SHA, ['a.json', 'd/b.json']),
+    'previous blob SHAs (object(expression:) oid)': (d, ctx) => oidsAt(d, ctx, SHA, ['a.json', 'd/b.json']),
+  };
+  for (const [name, call] of Object.entries(readQueries)) {
+    it(name, async () => {
+      const sent = await sentQuery(call);
+      expect(validate(schema, parse(sent.query)).map((e) => e.message)).toEqual([]);
+      // Every variable the query declares is given (owner, name and the expressions).
+      const declared = [...sent.query.matchAll(/\$(\w+): String!/g)].map((m) => m[1]);
+      expect(Object.keys(sent.variables).sort()).toEqual([...new Set(declared)].sort());
     });
   }
   it('the validator catches a field GitHub does not have', () => {

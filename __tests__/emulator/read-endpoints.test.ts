@@ -2,16 +2,21 @@
  * The endpoints that read without the listing (issue 20), every answer validated against GitHub's OpenAPI
  * description: the contents API (files, directories, `ref=<sha>`, the raw media type, the 1 MB and 1,000-entry
  * limits), the archive redirect to a separate codeload origin (own credential, no CORS for other origins),
- * GraphQL `object(expression:)`/`object(oid:)` with `Blob` fields, and recursive trees truncated at 7 MB.
+ * GraphQL `object(expression:)`/`object(oid:)` with `Blob` fields (`text` cut with `isTruncated`), codeload tickets
+ * (expired or for another repository: refused), the 100 MB contents limit, and recursive trees truncated at 7 MB.
  */
 import { createTarDecoder } from 'modern-tar';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBase64, utf8 } from '../../src/core/bytes.js';
-import type { EmulatorHandle } from '../../src/emulator/index.js';
+import { createEmulatorApp, type EmulatorHandle } from '../../src/emulator/index.js';
+import { ARCHIVE_TICKET_MS } from '../../src/emulator/routes/archive.js';
 import { startEmulator } from './checked-emulator.js';
 import { apiClient } from './openapi-validator.js';
 
 const TOKEN = 'ghp_read_endpoints_token_0123456789ab';
+/** This emulator's contents limit (GitHub's is 100 MB) and GraphQL `Blob.text` limit (GitHub's: 512,000 B). */
+const CONTENTS_MAX = 1024 * 1024 + 1024;
+const TEXT_MAX = 64;
 const REF = 'refs/docdb/documents';
 let em: EmulatorHandle;
 let api: ReturnType<typeof apiClient>;
@@ -19,7 +24,12 @@ let v1: string;
 let v2: string;
 
 beforeAll(async () => {
-  em = await startEmulator({ treeTruncateBytes: 20_000 });
+  // Small limits so a test crosses them with small files; the defaults are GitHub's (checked below).
+  em = await startEmulator({
+    treeTruncateBytes: 20_000,
+    contentsMaxBytes: CONTENTS_MAX,
+    graphqlBlobTextBytes: TEXT_MAX,
+  });
   em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
   em.state.createRepo('octo/reads', { private: true });
   v1 = em.state.commitFiles('octo/reads', { branch: REF, files: { 'README.md': null, 'a/b/c.json': '{"v":1}\n' } });
@@ -59,6 +69,37 @@ describe('GET /contents/{path}', () => {
       accept: 'application/vnd.github.raw',
     });
     expect((await bigRaw.arrayBuffer()).byteLength).toBe(1024 * 1024 + 1);
+  });
+
+  it('refuses a file over the limit (100 MB on GitHub) with 403 too_large, in every media type', async () => {
+    em.state.createRepo('octo/huge');
+    const at = em.state.commitFiles('octo/huge', {
+      files: { 'huge.bin': 'h'.repeat(CONTENTS_MAX + 1), 'fits.bin': 'f'.repeat(CONTENTS_MAX) },
+    });
+    const json = await api('GET', `/repos/octo/huge/contents/huge.bin?ref=${at}`);
+    expect(json.status).toBe(403);
+    expect(json.body).toMatchObject({
+      message: 'This API returns blobs up to 100 MB in size.',
+      errors: [{ resource: 'Blob', field: 'data', code: 'too_large' }],
+    });
+    const raw = await get(`/repos/octo/huge/contents/huge.bin?ref=${at}`, {
+      accept: 'application/vnd.github.raw+json',
+    });
+    expect(raw.status).toBe(403);
+    // At the limit itself the file is still served (raw bytes; over 1 MB the JSON carries no content).
+    const fits = await get(`/repos/octo/huge/contents/fits.bin?ref=${at}`, { accept: 'application/vnd.github.raw' });
+    expect((await fits.arrayBuffer()).byteLength).toBe(CONTENTS_MAX);
+  });
+
+  it('lists at most 1,000 entries of a directory (GitHub: use the trees API for more)', async () => {
+    em.state.createRepo('octo/wide');
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1_001; i++) files[`many/f${String(i).padStart(4, '0')}.json`] = `${i}`;
+    const at = em.state.commitFiles('octo/wide', { files });
+    const dir = await api('GET', `/repos/octo/wide/contents/many?ref=${at}`);
+    const names = (dir.body as { name: string }[]).map((e) => e.name);
+    expect(names).toHaveLength(1_000);
+    expect([names[0], names.at(-1)]).toEqual(['f0000.json', 'f0999.json']);
   });
 
   it('lists a directory as an array of entries', async () => {
@@ -113,6 +154,47 @@ describe('GET /tarball/{ref} and the codeload origin', () => {
   });
 });
 
+describe('codeload tickets', () => {
+  /** The same orphan commit (same files, date and message) in two private repositories. */
+  function twin(): string {
+    const same = { orphan: true, files: { 'x.json': '{}' }, date: '2024-01-01T00:00:00Z', message: 'twin' };
+    em.state.createRepo('octo/twin-a', { private: true });
+    em.state.createRepo('octo/twin-b', { private: true });
+    const a = em.state.commitFiles('octo/twin-a', { ...same, branch: REF });
+    expect(em.state.commitFiles('octo/twin-b', { ...same, branch: REF })).toBe(a);
+    return a;
+  }
+  const ticketFor = async (repo: string, commit: string) => {
+    const r = await fetch(`${em.url}/repos/${repo}/tarball/${commit}`, {
+      headers: { authorization: `Bearer ${TOKEN}` },
+      redirect: 'manual',
+    });
+    return new URL(r.headers.get('location') as string);
+  };
+
+  it('a ticket handed out for another repository is refused, even for the same commit', async () => {
+    const commit = twin();
+    const forA = await ticketFor('octo/twin-a', commit);
+    expect((await fetch(forA)).status).toBe(200);
+    const onB = new URL(forA.pathname.replace('/twin-a/', '/twin-b/'), forA.origin);
+    onB.search = forA.search;
+    expect((await fetch(onB)).status).toBe(404);
+  });
+
+  it('an expired ticket is refused (they last ARCHIVE_TICKET_MS)', async () => {
+    const location = await ticketFor('octo/reads', v1);
+    const state = em.state as { now: () => number };
+    const realNow = state.now;
+    state.now = () => realNow() + ARCHIVE_TICKET_MS + 1;
+    try {
+      expect((await fetch(location)).status).toBe(404);
+    } finally {
+      state.now = realNow;
+    }
+    expect((await fetch(location)).status).toBe(200); // the same ticket, still within its time
+  });
+});
+
 describe('GraphQL object(expression:) and object(oid:)', () => {
   it('resolves <sha>:<path> to a Blob with text, and flags binary blobs', async () => {
     const query = `query($e: String!, $b: String!) { repository(owner: "octo", name: "reads") {
@@ -136,6 +218,45 @@ describe('GraphQL object(expression:) and object(oid:)', () => {
       query: `{ repository(owner: "octo", name: "reads") { object(oid: "${repo.c?.oid}") { ... on Blob { text } } } }`,
     });
     expect(byOid.body).toEqual({ data: { repository: { object: { text: '{"v":2}\n' } } } });
+  });
+});
+
+describe('GraphQL Blob.text past its limit', () => {
+  it('is cut with isTruncated: true; byteSize is the whole blob', async () => {
+    const long = `${'0123456789'.repeat(10)}\n`;
+    const at = em.state.commitFiles('octo/reads', { branch: 'refs/heads/long', files: { 'long.txt': long } });
+    const query = `query($e: String!) { repository(owner: "octo", name: "reads") {
+      object(expression: $e) { ... on Blob { text byteSize isBinary isTruncated } } } }`;
+    const res = await api('POST', '/graphql', { query, variables: { e: `${at}:long.txt` } });
+    expect(res.body).toEqual({
+      data: {
+        repository: {
+          object: { text: long.slice(0, TEXT_MAX), byteSize: long.length, isBinary: false, isTruncated: true },
+        },
+      },
+    });
+  });
+
+  it("the limits default to GitHub's; bad values are refused naming the option", async () => {
+    const app = createEmulatorApp();
+    app.state.createRepo('octo/d');
+    const at = app.state.commitFiles('octo/d', {
+      files: { 'big.txt': 'b'.repeat(512_001), 'edge.txt': 'e'.repeat(512_000) },
+    });
+    app.state.addToken(TOKEN, { login: 'octo', repos: '*' });
+    const query = `{ repository(owner: "octo", name: "d") {
+      b: object(expression: "${at}:big.txt") { ... on Blob { isTruncated } }
+      e: object(expression: "${at}:edge.txt") { ... on Blob { isTruncated } } } }`;
+    const res = await app.fetch(
+      new Request('http://emulator.local/graphql', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query }),
+      }),
+    );
+    expect(await res.json()).toEqual({ data: { repository: { b: { isTruncated: true }, e: { isTruncated: false } } } });
+    expect(() => createEmulatorApp({ contentsMaxBytes: 0 })).toThrow(/contentsMaxBytes must be a positive integer/);
+    expect(() => createEmulatorApp({ graphqlBlobTextBytes: 1.5 })).toThrow(/graphqlBlobTextBytes/);
   });
 });
 

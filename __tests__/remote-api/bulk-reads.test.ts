@@ -5,23 +5,50 @@
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidIdentity, InvalidResponse } from '../../src/core/errors.js';
+import { readManyFrom } from '../../src/core/read-many.js';
+import type { OperationMeta } from '../../src/core/refstore.js';
 import { DocumentStore } from '../../src/document/index.js';
 import { sectionFromArchive } from '../../src/stores/remote-api/archive-reads.js';
 import { nodeArchiveReader } from '../../src/stores/remote-api/node-archive.js';
-import { emulatorPerFile, meteredTransport, newMeter, OWNER, ops, store, TOKEN } from './helpers.js';
+import type { HttpTransport } from '../../src/transport/types.js';
+import { emulatorPerFile, makeTransport, meteredTransport, newMeter, OWNER, ops, store, TOKEN } from './helpers.js';
 
-const fx = emulatorPerFile();
+/** GraphQL cuts `Blob.text` past this many bytes here (GitHub: 512,000), so a small blob can cross it. */
+const TEXT_LIMIT = 4096;
+const fx = emulatorPerFile({ graphqlBlobTextBytes: TEXT_LIMIT });
 const REF = 'refs/docdb/documents';
+
+/** Document `i` of a seeded section, as stored (~320 bytes). */
+const docText = (i: number) =>
+  `${JSON.stringify({ data: { i, text: 'x'.repeat(200) }, id: `g${i % 50}/item-${i}`, namespace: 'bench', type: 'item' }, null, 2)}\n`;
 
 /** A section of `n` documents written straight into the emulator (costs no HTTP). */
 function seedDocs(n: number, repo = fx.repo): string {
   const files: Record<string, string | null> = { 'README.md': null };
-  for (let i = 0; i < n; i++) {
-    const id = `g${i % 50}/item-${i}`;
-    files[`bench/item/${id}.json`] =
-      `${JSON.stringify({ data: { i, text: 'x'.repeat(200) }, id, namespace: 'bench', type: 'item' }, null, 2)}\n`;
-  }
+  for (let i = 0; i < n; i++) files[`bench/item/g${i % 50}/item-${i}.json`] = docText(i);
   return fx.em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files });
+}
+
+/** Bytes of the first `n` documents' blobs: what a bulk read of them must at least carry. */
+function blobBytes(n: number): number {
+  let total = 0;
+  for (let i = 0; i < n; i++) total += new TextEncoder().encode(docText(i)).length;
+  return total;
+}
+
+/** A transport that records the most requests it ever had in flight at once. */
+function peakTransport(inner: HttpTransport, seen: { inFlight: number; peak: number }): HttpTransport {
+  return {
+    async request(req) {
+      seen.inFlight++;
+      seen.peak = Math.max(seen.peak, seen.inFlight);
+      try {
+        return await inner.request(req);
+      } finally {
+        seen.inFlight--;
+      }
+    },
+  };
 }
 
 /** A fetch for the archive reader that records, per origin, whether Authorization was sent. */
@@ -52,6 +79,8 @@ describe('a 10,000-document section with data', () => {
     const from = fx.em.requests.length;
     const page = await docs.list({ withData: true });
     expect(page.documents).toHaveLength(10_000);
+    // The result carries every request the read cost: the listing's 3 and the archive's 2.
+    expect(page.requests).toBe(5);
     expect(page.documents.every((d) => d.document?.data !== undefined)).toBe(true);
     expect(page.documents[0]?.document).toMatchObject({ namespace: 'bench', type: 'item', version: page.version });
     const log = ops(fx.em, from);
@@ -70,10 +99,18 @@ describe('a 10,000-document section with data', () => {
     expect(
       fx.em.requests.slice(from).filter((r) => r.operation === 'codeload/legacy.tar.gz')[0]?.sentAuthorization,
     ).toBe(false);
+    // Bytes down, API (metered transport) and codeload (the archive reader's fetch) together. A cold read
+    // carries the listing (~270 B per entry: path, SHA, URL) and the gzip'd archive (these documents compress
+    // well); reading the blobs a second way (GraphQL or REST, ≥ 1.1× their bytes) or the listing twice
+    // would each add about the section's blob bytes, so 1.25× + 64 KB fails on either.
+    const down = meter.received + seen.reduce((n, x) => n + x.bytes, 0);
+    expect(down).toBeLessThanOrEqual(1.25 * blobBytes(10_000) + 64 * 1024);
+    expect(seen.find((x) => x.origin !== fx.em.url)?.bytes).toBeGreaterThan(0);
     const from2 = fx.em.requests.length;
     const again = await docs.list({ withData: true });
     expect(again.documents.map((d) => d.document?.data)).toEqual(page.documents.map((d) => d.document?.data));
     expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304']);
+    expect(again.requests).toBe(1);
   }, 120_000);
 
   it('getMany of every document cold: ref, commit, tarball, codeload (no listing)', async () => {
@@ -85,7 +122,9 @@ describe('a 10,000-document section with data', () => {
       id: `g${i % 50}/item-${i}`,
     }));
     const from = fx.em.requests.length;
-    const envs = await new DocumentStore(s).getMany([...ids, { namespace: 'bench', doc_type: 'item', id: 'missing' }]);
+    const docs = new DocumentStore(s);
+    const got = await docs.readMany([...ids, { namespace: 'bench', doc_type: 'item', id: 'missing' }]);
+    const envs = got.documents;
     expect(envs).toHaveLength(2_001);
     expect(envs[1_234]).toMatchObject({ id: 'g34/item-1234', data: { i: 1234 } });
     expect(envs[2_000]).toBeNull();
@@ -95,6 +134,31 @@ describe('a 10,000-document section with data', () => {
       'GET repos/download-tarball-archive 302',
       'GET codeload/legacy.tar.gz 200',
     ]);
+    expect([got.requests, got.version]).toEqual([4, envs[0]?.version]);
+    // getMany is the same read without the cost; warm, both cost the one 304.
+    const from2 = fx.em.requests.length;
+    expect((await docs.getMany(ids.slice(0, 3))).map((e) => e?.id)).toEqual(ids.slice(0, 3).map((i) => i.id));
+    expect((await docs.readMany(ids.slice(0, 3))).requests).toBe(1);
+    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304', 'GET git/get-ref 304']);
+  }, 60_000);
+
+  it('stream with data reports the running cost of every page: listings and bulk reads', async () => {
+    seedDocs(2_000);
+    const s = store(fx.em, fx.repo, { archive: nodeArchiveReader() });
+    const costs: (number | undefined)[] = [];
+    const from = fx.em.requests.length;
+    let n = 0;
+    for await (const d of new DocumentStore(s).stream({
+      withData: true,
+      pageSize: 1_000,
+      onMeta: (m) => costs.push(m.requests),
+    })) {
+      if (d.document) n++;
+    }
+    expect(n).toBe(2_000);
+    // Page 1: ref, commit, tree, then the archive (302 + codeload); page 2 is served by the cache.
+    expect(ops(fx.em, from)).toHaveLength(5);
+    expect(costs).toEqual([5, 5]);
   }, 60_000);
 
   it('a private repository: the redirect carries its own credential, still no Authorization at codeload', async () => {
@@ -141,10 +205,66 @@ describe('without an archive (a browser)', () => {
     const repo = `public-${Math.random().toString(36).slice(2, 8)}`;
     fx.em.state.createRepo(`${OWNER}/${repo}`);
     seedDocs(20, repo);
-    const s = store(fx.em, repo, { token: undefined });
+    const seen = { inFlight: 0, peak: 0 };
+    const transport = peakTransport(makeTransport('fetch', fx.em, undefined), seen);
+    const s = store(fx.em, repo, { token: undefined, transport });
+    const from = fx.em.requests.length;
     const got = await new DocumentStore(s).list({ withData: true });
     expect(got.documents.filter((d) => d.document)).toHaveLength(20);
-    expect(got.requests).toBe(3); // the listing; the blob reads are counted by the bulk read
+    const blobs = ops(fx.em, from).filter((o) => o === 'GET git/get-blob 200');
+    expect(blobs).toHaveLength(20);
+    expect(got.requests).toBe(3 + 20); // the listing, then one REST blob per document
+    // Bounded: never more than BULK_CONCURRENCY (8) requests in flight, but more than one at a time.
+    expect(seen.peak).toBeLessThanOrEqual(8);
+    expect(seen.peak).toBeGreaterThan(1);
+  });
+
+  it('GraphQL by path: a blob it flags isBinary or isTruncated is read from the REST blobs endpoint, once', async () => {
+    const big = `{"text":"${'y'.repeat(TEXT_LIMIT)}"}`;
+    fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, {
+      branch: REF,
+      files: { 'README.md': null, 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big },
+    });
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
+    let cost: OperationMeta = {};
+    const got = new Map<string, string | null>();
+    for await (const item of readManyFrom(s, ['a.json', 'bin.dat', 'big.json'], { onMeta: (m) => (cost = m) })) {
+      got.set(item.key, item.value === null ? null : new TextDecoder().decode(item.value));
+    }
+    expect(Object.fromEntries(got)).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
+    // One query names every path (and gives a.json's text); GraphQL is not asked again by oid for the other two.
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'POST graphql 200',
+      'GET git/get-blob 200',
+      'GET git/get-blob 200',
+    ]);
+    expect(cost.requests).toBe(4);
+  });
+
+  it('GraphQL by oid (SHAs from a listing): isBinary and isTruncated blobs fall back to REST blobs', async () => {
+    const big = `{"text":"${'y'.repeat(TEXT_LIMIT)}"}`;
+    fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, {
+      branch: REF,
+      files: { 'README.md': null, 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big },
+    });
+    const s = store(fx.em, fx.repo);
+    await s.list(); // the levels are cached: each key's blob SHA is known without GraphQL by path
+    const from = fx.em.requests.length;
+    let cost: OperationMeta = {};
+    const got = new Map<string, string | null>();
+    for await (const item of readManyFrom(s, ['a.json', 'bin.dat', 'big.json'], { onMeta: (m) => (cost = m) })) {
+      got.set(item.key, item.value === null ? null : new TextDecoder().decode(item.value));
+    }
+    expect(Object.fromEntries(got)).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 304',
+      'POST graphql 200',
+      'GET git/get-blob 200',
+      'GET git/get-blob 200',
+    ]);
+    expect(cost.requests).toBe(4);
   });
 });
 
@@ -159,7 +279,14 @@ describe('bad input and untrusted archives', () => {
       .catch((e) => e);
     expect(err).toBeInstanceOf(InvalidIdentity);
     expect(err.data.field).toBe('identities[1].id');
-    await expect(docs.list({ withData: 'yes' as never })).rejects.toBeInstanceOf(InvalidConfig);
+    const bad = await docs.list({ withData: 'yes' as never }).catch((e) => e);
+    expect(bad).toBeInstanceOf(InvalidConfig);
+    expect(bad.data.field).toBe('withData');
+    expect(bad.message).toMatch(/withData must be a boolean, got "yes"/);
+    await expect(docs.stream({ withData: 1 as never }).next()).rejects.toMatchObject({
+      code: 'InvalidConfig',
+      data: { field: 'withData' },
+    });
     await expect(docs.getMany('x' as never)).rejects.toBeInstanceOf(InvalidConfig);
   });
 

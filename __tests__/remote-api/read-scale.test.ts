@@ -1,9 +1,11 @@
 /**
  * The issue-20 read table at section sizes 1,000 / 10,000 / 100,000 documents, requests and bytes counted at
  * the transport: a cold get is 2 requests and < 16 KB at every size (it never downloads the listing); a cold
- * put into the 100,000-document section is 6 requests and reads only the levels on the key's path.
+ * put into the 100,000-document section is 6 requests and its bytes are those of the levels on the key's path
+ * (computed from the emulator's objects), within GraphQL's JSON overhead.
  */
 import { describe, expect, it } from 'vitest';
+import { encodeTree } from '../../src/core/git/objects.js';
 import { emulatorPerFile, meteredTransport, newMeter, OWNER, store } from './helpers.js';
 
 const fx = emulatorPerFile();
@@ -16,6 +18,21 @@ function seed(n: number): void {
   const files: Record<string, string | null> = { 'README.md': null };
   for (let i = 0; i < n; i++) files[key(i)] = body(i);
   fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, { branch: REF, files, message: `seed ${n} documents` });
+}
+
+/**
+ * Bytes of the tree levels (git's own encoding) on `dir`'s path at the tip: the root and every directory down
+ * to `dir`; and of a sibling of `dir` as large as it, for scale.
+ */
+function levelSizes(dir: string): { onPath: number; sibling: number } {
+  const db = fx.em.state.repo(`${OWNER}/${fx.repo}`).db;
+  const root = db.getCommit(db.readRef(REF) as string).tree;
+  const size = (sha: string) => encodeTree(db.getTree(sha)).length;
+  const segs = dir.split('/');
+  let onPath = size(root);
+  for (let i = 1; i <= segs.length; i++) onPath += size(db.lookupPath(root, segs.slice(0, i).join('/'))!.sha);
+  const other = `${segs.slice(0, -1).join('/')}/g28`;
+  return { onPath, sibling: size(db.lookupPath(root, other)!.sha) };
 }
 
 describe('cold reads at any section size', () => {
@@ -45,5 +62,13 @@ describe('cold reads at any section size', () => {
     expect(meter.requests).toBe(6);
     // The listing would be 22.9 MB; the path's levels (root, bench, item, g27 with 2,000 entries) are far less.
     expect(meter.received).toBeLessThan(400 * 1024);
+    // Bytes ∝ the key's depth: within a small factor of the levels on its path. GraphQL's JSON entry
+    // ({"name":…,"oid":"<40 hex>","mode":33188}) is ~2.1× git's encoding (mode, name, 20-byte SHA); the
+    // other five answers (ref, commit, the write's three) are a few KB.
+    const { onPath, sibling } = levelSizes('bench/item/g27');
+    const bound = 2.5 * onPath + 8 * 1024;
+    expect(meter.received, JSON.stringify(meter.log)).toBeLessThanOrEqual(bound);
+    // …and tight enough to notice one level more (a sibling directory of the same size), which 400 KB was not.
+    expect(2.1 * (onPath + sibling)).toBeGreaterThan(bound);
   }, 180_000);
 });

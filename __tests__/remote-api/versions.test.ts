@@ -104,6 +104,36 @@ describe('changes() on a 10,000-document section', () => {
     expect(viaTrees).toMatchObject({ added: r.added, changed: r.changed, removed: r.removed });
   });
 
+  it("301 changed (over the compare's 300-file cap): the tree diff answers, every change listed", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 1_000; i++) files[key(i)] = `{"i":${i}}`;
+    const v1 = seed(files);
+    const edits: Record<string, string> = {};
+    for (let i = 0; i < 301; i++) edits[key(i * 3)] = `{"i":"edit ${i}"}`;
+    const v2 = seed(edits);
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
+    const r = await s.changes({ from: v1 });
+    expect(r.to).toBe(v2);
+    // Exactly the edits, with both blob SHAs — a compare alone would have named only 300 of them.
+    const expected = Object.entries(edits)
+      .map(([k, v]) => ({ key: k, blobSha: sha(v), previousBlobSha: sha(files[k] as string) }))
+      .sort((a, b) => (a.key < b.key ? -1 : 1));
+    expect(r.changed).toEqual(expected);
+    expect([r.added, r.removed]).toEqual([[], []]);
+    // The compare is read and set aside; then both commits (from is the tip's parent: in the section, no
+    // commit list needed) and both listings (the tree diff).
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET repos/compare-commits-with-basehead 200',
+      'GET git/get-commit 200',
+      'GET git/get-commit 200',
+      'GET git/get-tree 200',
+      'GET git/get-tree 200',
+    ]);
+    expect(r.requests).toBe(6);
+  });
+
   it('warm: the next change costs the same 3 requests, whatever the section size', async () => {
     const { v2 } = seedBig();
     const s = store(fx.em, fx.repo);

@@ -6,12 +6,13 @@
 
 import { InvalidConfig } from './errors.js';
 import { assertValidKey } from './keys.js';
-import type { ReadManyItem, ReadManyOptions, RefStore } from './refstore.js';
+import type { OperationMeta, ReadManyItem, ReadManyOptions, RefStore } from './refstore.js';
 import { assertValidVersion } from './version.js';
 
 /**
  * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
- * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once. `onMeta` gets what
+ * the read cost once it is complete (key by key: the sum of what each `get` reported).
  *
  * @example
  * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
@@ -30,8 +31,12 @@ export async function* readManyFrom(
     return;
   }
   const version = options.version ?? (await store.head());
+  const meta: OperationMeta = {};
   for (const key of unique) {
     const got = version === null ? null : await store.get(key, { version });
+    if (got?.requests !== undefined) meta.requests = (meta.requests ?? 0) + got.requests;
+    if (got?.rateLimit) meta.rateLimit = got.rateLimit;
     yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
   }
+  options.onMeta?.(meta);
 }

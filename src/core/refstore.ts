@@ -180,6 +180,11 @@ export interface HistoryResult extends OperationMeta {
 export interface ReadManyOptions {
   /** Read at this commit of the section instead of the tip. */
   version?: VersionId;
+  /**
+   * Called once when every value has been read, with what the whole read cost (upstream `requests`,
+   * `rateLimit`): the items of an async iterable have no result object of their own to carry it.
+   */
+  onMeta?: (meta: OperationMeta) => void;
 }
 
 /** One key of a bulk read: its value at the version read, or null when absent. */

@@ -6,8 +6,9 @@
 
 import { InvalidConfig, InvalidDocument, InvalidIdentity } from '../core/errors.js';
 import { readManyFrom } from '../core/read-many.js';
-import type { RefStore } from '../core/refstore.js';
+import type { OperationMeta, RefStore } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
+import type { ReadManyDocumentsResult } from './document-types.js';
 import { decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { deriveKey, type Identity } from './identity.js';
 
@@ -15,52 +16,65 @@ import { deriveKey, type Identity } from './identity.js';
 export interface BulkReadOptions {
   /** Documents per page read (default 1,000). */
   pageSize?: number;
+  /** Called after each page with the running cost: `requests` so far (listings and bulk reads), the latest `rateLimit`. */
+  onMeta?: (meta: OperationMeta) => void;
 }
 
 /**
- * The envelopes of `identities` at one version, in order, null for a missing one.
+ * The envelopes of `identities` at one version, in order, null for a missing one, with what the read cost.
  *
  * @example
- * const envs = await getManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
+ * const { documents, requests } = await readManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
  */
-export async function getManyDocuments<T>(
+export async function readManyDocuments<T>(
   store: RefStore,
   identities: readonly Identity[],
   options: { version?: VersionId },
-): Promise<(Envelope<T> | null)[]> {
+): Promise<ReadManyDocumentsResult<T>> {
   if (!Array.isArray(identities)) {
     throw new InvalidConfig('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
   }
   if (options.version !== undefined) assertValidVersion(options.version);
   const keys = identities.map((identity, i) => keyAt(identity, i));
   const byKey = new Map<string, Envelope<T>>();
-  for await (const item of readManyFrom(store, keys, options)) {
+  let meta: OperationMeta = {};
+  let version: VersionId | null = null;
+  const onMeta = (m: OperationMeta) => {
+    meta = m;
+  };
+  for await (const item of readManyFrom(store, keys, { ...options, onMeta })) {
+    version = item.version;
     if (item.value === null || item.version === null) continue;
     byKey.set(item.key, decodeEnvelope<T>(item.value, item.version));
   }
-  return identities.map((identity, i) => {
+  const documents = identities.map((identity, i) => {
     const env = byKey.get(keys[i] as string);
     if (env) checkIdentity(env, identity, keys[i] as string);
     return env ?? null;
   });
+  return { ...costOf(meta), documents, version };
 }
 
 /**
- * Attach each entry's envelope (`document`), read at `version` in bulk.
+ * Attach each entry's envelope (`document`), read at `version` in bulk; returns what the read cost.
  *
  * @example
- * await withEnvelopes(store, page.documents, page.version);
+ * const cost = await withEnvelopes(store, page.documents, page.version); // { requests, rateLimit }
  */
 export async function withEnvelopes(
   store: RefStore,
   entries: (Identity & { key: string; document?: Envelope })[],
   version: VersionId,
-): Promise<void> {
+): Promise<OperationMeta> {
   const byKey = new Map(entries.map((e) => [e.key, e]));
+  let meta: OperationMeta = {};
+  const onMeta = (m: OperationMeta) => {
+    meta = m;
+  };
   for await (const item of readManyFrom(
     store,
     entries.map((e) => e.key),
-    { version },
+    { version, onMeta },
   )) {
     const entry = byKey.get(item.key);
     if (!entry || item.value === null) continue;
@@ -68,6 +82,26 @@ export async function withEnvelopes(
     checkIdentity(env, entry, item.key);
     entry.document = env;
   }
+  return costOf(meta);
+}
+
+/**
+ * Two costs as one: requests added, the later rate limit kept (fields a backend did not report stay absent).
+ *
+ * @example
+ * addCost({ requests: 3 }, { requests: 2, rateLimit }); // { requests: 5, rateLimit }
+ */
+export function addCost(a: OperationMeta, b: OperationMeta): OperationMeta {
+  const out: OperationMeta = {};
+  if (a.requests !== undefined || b.requests !== undefined) out.requests = (a.requests ?? 0) + (b.requests ?? 0);
+  const rateLimit = b.rateLimit ?? a.rateLimit;
+  if (rateLimit) out.rateLimit = rateLimit;
+  return out;
+}
+
+/** Only the cost fields a backend reported (no `undefined` members in results). */
+function costOf(meta: OperationMeta): OperationMeta {
+  return addCost({}, meta);
 }
 
 /** The key of `identities[i]`, with the index in the error of an invalid one. */

@@ -21,7 +21,7 @@ import type {
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
 import { opsToChanges, putManyParts } from './batch.js';
-import { type BulkReadOptions, getManyDocuments, withEnvelopes } from './bulk.js';
+import { addCost, type BulkReadOptions, readManyDocuments, withEnvelopes } from './bulk.js';
 import type {
   ChangedDocument,
   DocumentChangesOptions,
@@ -35,6 +35,7 @@ import type {
   DocumentWriteOptions,
   PutDocumentResult,
   ReadDocumentResult,
+  ReadManyDocumentsResult,
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
@@ -294,17 +295,18 @@ export class DocumentStore {
       }
       documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
     }
-    const meta: OperationMeta = {};
-    if (listed.rateLimit) meta.rateLimit = listed.rateLimit;
-    if (listed.requests !== undefined) meta.requests = listed.requests;
-    if (withData && listed.version !== null) await withEnvelopes(this.store, documents, listed.version);
+    let meta = addCost({}, listed);
+    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
+    if (withData && listed.version !== null) {
+      meta = addCost(meta, await withEnvelopes(this.store, documents, listed.version));
+    }
     return { ...meta, documents, version: listed.version, nextCursor };
   }
 
   /**
    * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
    * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
-   * `identities[i]`).
+   * `identities[i]`). {@link readMany} gives the same with what the read cost.
    *
    * @example
    * const [a, b] = await docs.getMany([
@@ -316,27 +318,47 @@ export class DocumentStore {
     identities: readonly Identity[],
     options: DocumentGetOptions = {},
   ): Promise<(Envelope<T> | null)[]> {
-    return getManyDocuments<T>(this.store, identities, options);
+    return (await this.readMany<T>(identities, options)).documents;
+  }
+
+  /**
+   * Like {@link getMany}, with the version read and what the read cost (`requests`, `rateLimit`), as
+   * {@link read} is to {@link get}.
+   *
+   * @example
+   * const { documents, version, requests } = await docs.readMany([{ namespace: 'github', doc_type: 'repo', id: 'o/a' }]);
+   */
+  async readMany<T = unknown>(
+    identities: readonly Identity[],
+    options: DocumentGetOptions = {},
+  ): Promise<ReadManyDocumentsResult<T>> {
+    return readManyDocuments<T>(this.store, identities, options);
   }
 
   /**
    * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
    * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
-   * the version of the first.
+   * the version of the first. `onMeta` gets the running cost (`requests` so far, the latest `rateLimit`) after
+   * each page is read.
    *
    * @example
-   * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
+   * let cost: OperationMeta = {};
+   * for await (const d of docs.stream({ namespace: 'github', withData: true, onMeta: (m) => (cost = m) })) console.log(d.id);
+   * console.log(cost.requests); // every request the export made
    */
   async *stream(
     options: Omit<DocumentListOptions, 'limit' | 'cursor'> & BulkReadOptions = {},
   ): AsyncGenerator<DocumentListEntry> {
-    const { pageSize = 1000, ...rest } = options;
+    const { pageSize = 1000, onMeta, ...rest } = options;
     if (!Number.isInteger(pageSize) || pageSize < 1) {
       throw new InvalidConfig('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
     }
     let cursor: string | undefined;
+    let cost: OperationMeta = {};
     do {
       const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+      cost = addCost(cost, page);
+      onMeta?.(cost);
       yield* page.documents;
       cursor = page.nextCursor ?? undefined;
     } while (cursor);

@@ -58,6 +58,14 @@ export interface ReadDocumentResult<T = unknown> extends OperationMeta {
   etag: string | null;
 }
 
+/** Result of {@link DocumentStore.readMany}: the envelopes in the order asked and what reading them cost. */
+export interface ReadManyDocumentsResult<T = unknown> extends OperationMeta {
+  /** One per identity asked for, in order; null for a missing document. */
+  documents: (Envelope<T> | null)[];
+  /** Commit every document was read at; null when the section does not exist (or nothing was asked). */
+  version: VersionId | null;
+}
+
 /** Options of a single-document write: `ifMatch` is the `etag` from `read` (or null: create only). */
 export interface DocumentWriteOptions extends WriteOptions {
   ifMatch?: IfMatch;

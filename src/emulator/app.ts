@@ -21,6 +21,10 @@ export interface EmulatorAppOptions {
   treeTruncateLimit?: number;
   /** The same listing's limit in bytes of the answer; default 7 MB like GitHub. */
   treeTruncateBytes?: number;
+  /** Largest file `GET /contents/{path}` serves (403 `too_large` above it); default 100 MB like GitHub. */
+  contentsMaxBytes?: number;
+  /** Bytes of GraphQL `Blob.text` before it is cut with `isTruncated: true`; default 512,000 like GitHub. */
+  graphqlBlobTextBytes?: number;
   /**
    * Base URL of the archive download site (codeload.github.com's part) that `GET /tarball` redirects to;
    * requests the app gets for this origin are answered as that site. `startEmulator` serves it on a second
@@ -66,6 +70,10 @@ const DEFAULTS = {
   treeTruncateLimit: 100_000,
   /** GitHub: "The limit for the tree array is 100,000 entries with a maximum size of 7 MB". */
   treeTruncateBytes: 7 * 1000 * 1000,
+  /** GitHub: the contents endpoint returns files "up to 100 MB" (with the raw or object media type). */
+  contentsMaxBytes: 100 * 1024 * 1024,
+  /** Not documented by GitHub; measured at 512,000 bytes (https://github.com/sveltia/sveltia-cms/issues/950). */
+  graphqlBlobTextBytes: 512_000,
   maxBodyBytes: 50 * 1024 * 1024,
   unauthenticatedRateLimit: 60,
   defaultRateLimit: 5000,
@@ -109,6 +117,12 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
   const resolved = {
     treeTruncateLimit: positiveOption('treeTruncateLimit', options.treeTruncateLimit, DEFAULTS.treeTruncateLimit),
     treeTruncateBytes: positiveOption('treeTruncateBytes', options.treeTruncateBytes, DEFAULTS.treeTruncateBytes),
+    contentsMaxBytes: positiveOption('contentsMaxBytes', options.contentsMaxBytes, DEFAULTS.contentsMaxBytes),
+    graphqlBlobTextBytes: positiveOption(
+      'graphqlBlobTextBytes',
+      options.graphqlBlobTextBytes,
+      DEFAULTS.graphqlBlobTextBytes,
+    ),
     codeload: { url: options.codeloadUrl ?? 'http://codeload.emulator.invalid', tickets: new Map() },
     maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes),
     latencyMs: latency(options.latencyMs),

@@ -37,6 +37,10 @@ export interface ResolvedOptions {
   /** Bytes of a recursive tree answer past which it is truncated (GitHub: 7 MB). */
   treeTruncateBytes: number;
   maxBodyBytes: number;
+  /** Bytes of a file the contents endpoint serves at most (GitHub: 100 MB; larger is 403 `too_large`). */
+  contentsMaxBytes: number;
+  /** Bytes of GraphQL `Blob.text` before `isTruncated: true` (GitHub: 512,000, measured; undocumented). */
+  graphqlBlobTextBytes: number;
   /** The archive download site (codeload.github.com's part) that `GET /tarball` redirects to. */
   codeload: CodeloadSite;
 }

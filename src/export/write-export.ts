@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
 import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import type { Envelope } from '../document/envelope.js';
 import type { DocumentListEntry } from '../document/index.js';
 
@@ -30,20 +31,22 @@ export async function writeJsonLines(
   const target = resolve(file);
   await mkdir(dirname(target), { recursive: true });
   const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-  const out = createWriteStream(temp, { flags: 'wx' });
   let n = 0;
-  try {
+  async function* lines(): AsyncGenerator<string> {
     for await (const e of entries) {
       if (!e.document) continue;
-      if (!out.write(jsonLine(e.document))) await new Promise<void>((r) => out.once('drain', () => r()));
       n++;
       onProgress?.(n);
+      yield jsonLine(e.document);
     }
-    await new Promise<void>((res, rej) => out.end((err?: Error | null) => (err ? rej(err) : res())));
+  }
+  try {
+    // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
+    // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
+    await pipeline(lines, createWriteStream(temp, { flags: 'wx' }));
     await rename(temp, target);
     return n;
   } catch (e) {
-    out.destroy();
     await rm(temp, { force: true });
     throw e;
   }

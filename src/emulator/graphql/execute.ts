@@ -69,7 +69,7 @@ interface Prepared {
  */
 export async function executeGraphql(
   body: GraphqlRequest | undefined,
-  ctx: { state: RouteState; token: TokenRecord | undefined; urls: Urls; budget: Budget },
+  ctx: { state: RouteState; token: TokenRecord | undefined; urls: Urls; budget: Budget; blobTextBytes: number },
 ): Promise<Record<string, unknown>> {
   const schema = await githubSchema();
   const prepared = prepare(schema, body);
@@ -98,7 +98,13 @@ export async function executeGraphql(
     document,
     ...(name ? { operationName: name } : {}),
     variableValues: variables,
-    rootValue: rootValue({ state: ctx.state, token: ctx.token, urls: ctx.urls, rateLimit }),
+    rootValue: rootValue({
+      state: ctx.state,
+      token: ctx.token,
+      urls: ctx.urls,
+      blobTextBytes: ctx.blobTextBytes,
+      rateLimit,
+    }),
   });
   return {
     ...(result.data !== undefined ? { data: result.data } : {}),

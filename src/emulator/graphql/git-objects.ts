@@ -4,16 +4,18 @@
  * - `expression` is `<rev>:<path>` (or `<rev>` alone) where `<rev>` is a commit or tree SHA, a branch, a
  *   tag or a full ref name; anything that does not resolve is `null` (no error);
  * - `Blob.text` is null for binary blobs (a NUL byte in the first 8,000 bytes, git's rule) and cut at
- *   {@link GRAPHQL_BLOB_TEXT_LIMIT} bytes with `isTruncated: true` (GitHub does not document its limit; a
- *   client must fall back to `GET /git/blobs/{sha}` on either flag).
+ *   {@link GRAPHQL_BLOB_TEXT_LIMIT} bytes with `isTruncated: true`. GitHub does not document the limit; users
+ *   measured it at exactly 512,000 bytes (https://github.com/sveltia/sveltia-cms/issues/950). The emulator's
+ *   `graphqlBlobTextBytes` option lowers it so tests can cross it with small blobs; a client must fall back
+ *   to `GET /git/blobs/{sha}` on either flag.
  */
 import { isSha } from '../../core/git/objects.js';
 import type { RepoRecord } from '../model.js';
 import { resolveCommitish } from '../revisions.js';
 import { nodeId } from '../shapes/common.js';
 
-/** Bytes of `Blob.text` served before `isTruncated` is set. */
-export const GRAPHQL_BLOB_TEXT_LIMIT = 512 * 1024;
+/** Bytes of `Blob.text` served before `isTruncated` is set (GitHub's, as measured; the option's default). */
+export const GRAPHQL_BLOB_TEXT_LIMIT = 512_000;
 
 const MODE_NUMBER: Record<string, number> = {
   '100644': 0o100644,
@@ -29,14 +31,18 @@ const MODE_NUMBER: Record<string, number> = {
  * @example
  * gitObject(repo, { expression: `${sha}:github/repo/o/r.json` })?.__typename; // 'Blob'
  */
-export function gitObject(r: RepoRecord, args: { expression?: string | null; oid?: string | null }) {
+export function gitObject(
+  r: RepoRecord,
+  args: { expression?: string | null; oid?: string | null },
+  textLimit = GRAPHQL_BLOB_TEXT_LIMIT,
+) {
   const sha =
     args.oid != null
       ? objectByOid(r, args.oid)
       : args.expression != null
         ? resolveExpression(r, args.expression)
         : undefined;
-  return sha === undefined ? null : objectOf(r, sha);
+  return sha === undefined ? null : objectOf(r, sha, textLimit);
 }
 
 function objectByOid(r: RepoRecord, oid: string): string | undefined {
@@ -59,14 +65,14 @@ function resolveExpression(r: RepoRecord, expression: string): string | undefine
   return r.db.lookupPath(sha, path)?.sha;
 }
 
-function objectOf(r: RepoRecord, sha: string) {
+function objectOf(r: RepoRecord, sha: string, textLimit: number) {
   const type = r.db.typeOf(sha);
   const common = {
     id: nodeId(type === 'blob' ? 'Blob' : type === 'tree' ? 'Tree' : 'Commit', sha),
     oid: sha,
     abbreviatedOid: sha.slice(0, 7),
   };
-  if (type === 'blob') return blobObject(r, sha, common);
+  if (type === 'blob') return blobObject(r, sha, common, textLimit);
   if (type === 'tree') {
     return {
       __typename: 'Tree',
@@ -79,22 +85,22 @@ function objectOf(r: RepoRecord, sha: string) {
           oid: e.sha,
           mode: MODE_NUMBER[e.mode] ?? 0,
           type: e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',
-          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha)),
+          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha, textLimit)),
         })),
     };
   }
   if (type === 'commit') {
     const c = r.db.getCommit(sha);
-    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree), message: c.message };
+    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree, textLimit), message: c.message };
   }
   return null;
 }
 
-function blobObject(r: RepoRecord, sha: string, common: Record<string, unknown>) {
+function blobObject(r: RepoRecord, sha: string, common: Record<string, unknown>, textLimit: number) {
   const bytes = r.db.getBlob(sha);
   const isBinary = bytes.subarray(0, 8000).includes(0);
-  const isTruncated = !isBinary && bytes.length > GRAPHQL_BLOB_TEXT_LIMIT;
-  const shown = isTruncated ? bytes.subarray(0, GRAPHQL_BLOB_TEXT_LIMIT) : bytes;
+  const isTruncated = !isBinary && bytes.length > textLimit;
+  const shown = isTruncated ? bytes.subarray(0, textLimit) : bytes;
   return {
     __typename: 'Blob',
     ...common,

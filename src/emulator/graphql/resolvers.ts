@@ -90,7 +90,11 @@ const REPOSITORY_ORDER: Record<string, (r: RepoRecord) => string> = {
   PUSHED_AT: (r) => r.pushedAt,
 };
 
-function ownerObject(state: RouteState, login: string, urls: Urls, token: TokenRecord | undefined) {
+/** What the resolvers below the root see of the request. */
+type View = Pick<RootContext, 'state' | 'token' | 'urls' | 'blobTextBytes'>;
+
+function ownerObject(view: View, login: string) {
+  const { state, urls, token } = view;
   const account = state.findAccount(login);
   if (!account) return null;
   return {
@@ -100,7 +104,7 @@ function ownerObject(state: RouteState, login: string, urls: Urls, token: TokenR
     url: `${urls.html}/${account.login}`,
     repositories: (args: OwnerRepositoriesArgs) =>
       connection(
-        ownerRepositories(state, account, token, args).map((r) => repositoryObject(state, r, urls, token)),
+        ownerRepositories(state, account, token, args).map((r) => repositoryObject(view, r)),
         args,
       ),
   };
@@ -133,7 +137,8 @@ function ownerRepositories(
 
 const commitObject = (oid: string) => ({ __typename: 'Commit', id: nodeId('Commit', oid), oid });
 
-function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: TokenRecord | undefined) {
+function repositoryObject(view: View, r: RepoRecord) {
+  const { urls } = view;
   const defaultTip = r.db.readRef(fullRefName(r.defaultBranch));
   return {
     __typename: 'Repository',
@@ -141,7 +146,7 @@ function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: T
     databaseId: r.id,
     name: r.name,
     nameWithOwner: r.fullName,
-    owner: () => ownerObject(state, r.owner.login, urls, token),
+    owner: () => ownerObject(view, r.owner.login),
     description: r.description,
     isPrivate: r.private,
     visibility: r.private ? 'PRIVATE' : 'PUBLIC',
@@ -166,7 +171,7 @@ function repositoryObject(state: RouteState, r: RepoRecord, urls: Urls, token: T
         args,
       ),
     refs: (args: RefsArgs) => refsConnection(r, args),
-    object: (args: { expression?: string | null; oid?: string | null }) => gitObject(r, args),
+    object: (args: { expression?: string | null; oid?: string | null }) => gitObject(r, args, view.blobTextBytes),
   };
 }
 
@@ -194,6 +199,8 @@ export interface RootContext {
   state: RouteState;
   token: TokenRecord | undefined;
   urls: Urls;
+  /** Bytes of `Blob.text` served before `isTruncated` (the emulator's `graphqlBlobTextBytes`). */
+  blobTextBytes: number;
   /** What `rateLimit` reports (after this query was charged). */
   rateLimit: { cost: number; limit: number; remaining: number; used: number; resetAt: string; nodeCount: number };
 }
@@ -205,7 +212,7 @@ export interface RootContext {
  * await execute({ schema, document, rootValue: rootValue({ state, token, urls, rateLimit }) });
  */
 export function rootValue(ctx: RootContext) {
-  const { state, token, urls } = ctx;
+  const { state, token } = ctx;
   return {
     rateLimit: () => ctx.rateLimit,
     repository: (args: { owner: string; name: string }) => {
@@ -216,12 +223,12 @@ export function rootValue(ctx: RootContext) {
           `Could not resolve to a Repository with the name '${args.owner}/${args.name}'.`,
         );
       }
-      return repositoryObject(state, r, urls, token);
+      return repositoryObject(ctx, r);
     },
     // GitHub answers null (no error) for an unknown owner here.
-    repositoryOwner: (args: { login: string }) => ownerObject(state, args.login, urls, token),
+    repositoryOwner: (args: { login: string }) => ownerObject(ctx, args.login),
     organization: (args: { login: string }) => {
-      const o = ownerObject(state, args.login, urls, token);
+      const o = ownerObject(ctx, args.login);
       if (o?.__typename !== 'Organization') {
         throw new TypedGraphqlError(
           'NOT_FOUND',
@@ -231,7 +238,7 @@ export function rootValue(ctx: RootContext) {
       return o;
     },
     user: (args: { login: string }) => {
-      const o = ownerObject(state, args.login, urls, token);
+      const o = ownerObject(ctx, args.login);
       if (o?.__typename !== 'User') {
         throw new TypedGraphqlError('NOT_FOUND', `Could not resolve to a User with the login of '${args.login}'.`);
       }

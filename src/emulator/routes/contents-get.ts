@@ -4,7 +4,7 @@
  * (https://docs.github.com/rest/repos/contents#get-repository-content):
  * - a file up to 1 MB comes inline as base64; from 1 to 100 MB only the raw media type
  *   (`application/vnd.github.raw+json`) sends the bytes, the JSON answer has `content: ""` and
- *   `encoding: "none"`; above 100 MB the endpoint refuses (403 `too_large`);
+ *   `encoding: "none"`; above 100 MB (the `contentsMaxBytes` option) the endpoint refuses (403 `too_large`);
  * - a directory is an array of at most 1,000 entries (submodules listed with `type: "file"`, as GitHub
  *   keeps for backwards compatibility);
  * - a symlink whose target is a file in the repository answers with that file; otherwise with the link;
@@ -19,9 +19,8 @@ import { contentEntryShape, contentFileShape, type FileAt, largeFileShape } from
 
 const DOC = 'https://docs.github.com/rest/repos/contents#get-repository-content';
 
-/** GitHub's size limits of this endpoint. */
+/** GitHub's size limits of this endpoint (the 100 MB one is the emulator's `contentsMaxBytes`, default 100 MB). */
 export const CONTENTS_INLINE_LIMIT = 1024 * 1024;
-export const CONTENTS_RAW_LIMIT = 100 * 1024 * 1024;
 /** Entries a directory answer lists at most. */
 export const CONTENTS_DIRECTORY_LIMIT = 1000;
 
@@ -66,7 +65,7 @@ function getContent(ctx: RouteContext) {
 
 /** A file answer in the media type asked for, within GitHub's size limits. */
 function file(ctx: RouteContext, at: FileAt, bytes: Uint8Array) {
-  if (bytes.length > CONTENTS_RAW_LIMIT) {
+  if (bytes.length > ctx.options.contentsMaxBytes) {
     throw new ApiError(403, 'This API returns blobs up to 100 MB in size.', DOC, [
       { resource: 'Blob', field: 'data', code: 'too_large' },
     ]);

@@ -27,6 +27,7 @@ export const graphqlRoutes: RouteDef[] = [
         token: ctx.token,
         urls: ctx.urls,
         budget,
+        blobTextBytes: ctx.options.graphqlBlobTextBytes,
       });
       return { status: 200, body };
     },

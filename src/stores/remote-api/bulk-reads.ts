@@ -49,6 +49,8 @@ interface Job {
   /** Values read in this job (also cached, but the cache may evict during a large read). */
   values: Map<string, Uint8Array>;
   archived: boolean;
+  /** Blobs GraphQL already answered without exact bytes (binary, truncated, not UTF-8): REST reads them. */
+  restOnly: Set<string>;
 }
 
 /**
@@ -66,7 +68,14 @@ export async function readManyAt(
   const version = pinned ?? (await h.readRef(ctx));
   if (version === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
   if (pinned !== undefined) await h.assertInSection(ctx, version);
-  const job: Job = { version, pinned: pinned !== undefined, shas: new Map(), values: new Map(), archived: false };
+  const job: Job = {
+    version,
+    pinned: pinned !== undefined,
+    shas: new Map(),
+    values: new Map(),
+    archived: false,
+    restOnly: new Set(),
+  };
   await resolveShas(h, ctx, job, keys);
   await walkUnresolved(h, ctx, job, keys);
   await resolveValues(h, ctx, job, keys);
@@ -91,6 +100,7 @@ async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: read
     for (const [key, b] of got ?? []) {
       job.shas.set(key, b?.sha ?? null);
       if (b?.bytes) await keep(h, job, b.sha, b.bytes);
+      else if (b) job.restOnly.add(b.sha); // asking again by oid would give the same inexact text
     }
     open = open.filter((k) => !job.shas.has(k));
   }
@@ -123,16 +133,20 @@ async function shasFromCachedLevels(h: BulkReadHost, job: Job, keys: readonly st
   }
 }
 
-/** Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint. */
+/**
+ * Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint — for what GraphQL
+ * cannot give exactly (`isBinary`, `isTruncated`, text that does not hash back) and for anonymous reads.
+ */
 async function resolveValues(h: BulkReadHost, ctx: OpContext, job: Job, keys: readonly string[]): Promise<void> {
   let missing = await missingShas(h, job, keys);
   if (missing.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
     await readArchive(h, ctx, job);
     missing = missing.filter((sha) => !job.values.has(sha));
   }
-  if (missing.length > 0 && ctx.token !== undefined) {
-    for (let i = 0; i < missing.length; i += GRAPHQL_BLOB_BATCH) {
-      const got = await blobsByOid(h.graphql, ctx, missing.slice(i, i + GRAPHQL_BLOB_BATCH));
+  const byOid = missing.filter((sha) => !job.restOnly.has(sha));
+  if (byOid.length > 0 && ctx.token !== undefined) {
+    for (let i = 0; i < byOid.length; i += GRAPHQL_BLOB_BATCH) {
+      const got = await blobsByOid(h.graphql, ctx, byOid.slice(i, i + GRAPHQL_BLOB_BATCH));
       if (!got) break;
       for (const [sha, bytes] of got) await keep(h, job, sha, bytes);
     }

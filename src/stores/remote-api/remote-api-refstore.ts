@@ -114,7 +114,8 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   /**
    * The values of many keys at one version (the tip unless `version` is given): cached values are never
    * fetched again; the rest come from the section's archive (with `archive: nodeArchiveReader()`, Node),
-   * GraphQL batches (with a token) or the blobs endpoint. Prefer `readManyFrom(store, keys)`.
+   * GraphQL batches (with a token) or the blobs endpoint; `onMeta` gets the read's `requests` and `rateLimit`
+   * before the first item. Prefer `readManyFrom(store, keys)`.
    *
    * @example
    * for await (const { key, value } of store.readMany(['a.json', 'b.json'])) console.log(key, value?.length);
@@ -122,7 +123,12 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async *readMany(keys: readonly string[], options: ReadManyOptions = {}): AsyncGenerator<ReadManyItem> {
     for (const k of keys) assertValidKey(k);
     if (options.version !== undefined) assertValidVersion(options.version);
-    yield* await this.wired.ops.run('readMany', (ctx) => readManyAt(this.wired.bulk, ctx, keys, options.version));
+    const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => ({
+      items: await readManyAt(this.wired.bulk, ctx, keys, options.version),
+      meta: this.meta(ctx),
+    }));
+    options.onMeta?.(meta);
+    yield* items;
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
