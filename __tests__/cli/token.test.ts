@@ -198,7 +198,13 @@ describe('a git remote gets GitHub token sources only on a GitHub host', () => {
     expect(isGitHubHost('github.com', {})).toBe(true);
     expect(isGitHubHost('octo.ghe.com', {})).toBe(true);
     expect(isGitHubHost('GitHub.com', {})).toBe(true);
-    for (const other of ['gitlab.com', 'gitea.example.com', 'github.com.evil.example', 'notgithub.com', '127.0.0.1:80']) {
+    for (const other of [
+      'gitlab.com',
+      'gitea.example.com',
+      'github.com.evil.example',
+      'notgithub.com',
+      '127.0.0.1:80',
+    ]) {
       expect(isGitHubHost(other, {}), other).toBe(false);
     }
     expect(isGitHubHost('github.com:8443', {})).toBe(false);
@@ -229,11 +235,18 @@ describe('a git remote gets GitHub token sources only on a GitHub host', () => {
       source: '$DOCDB_GIT_TOKEN',
     });
     const github = 'https://github.com/o/r.git';
-    expect((await resolveRemoteToken({ tokenEnv: undefined, env, remote: github, gh })).token).toBe('from-github-token');
+    expect((await resolveRemoteToken({ tokenEnv: undefined, env, remote: github, gh })).token).toBe(
+      'from-github-token',
+    );
     expect((await resolveRemoteToken({ tokenEnv: undefined, env: {}, remote: github, gh })).token).toBe('from-gh');
     expect(asked).toEqual(['github.com']);
     const ghes = { GITHUB_SERVER_URL: 'https://ghe.corp.example', GH_TOKEN: 'from-gh-token' };
-    const onGhes = await resolveRemoteToken({ tokenEnv: undefined, env: ghes, remote: 'https://ghe.corp.example/o/r.git', gh });
+    const onGhes = await resolveRemoteToken({
+      tokenEnv: undefined,
+      env: ghes,
+      remote: 'https://ghe.corp.example/o/r.git',
+      gh,
+    });
     expect(onGhes.token).toBe('from-gh-token');
   });
 

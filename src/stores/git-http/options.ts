@@ -39,10 +39,10 @@ export interface GitHttpRefStoreOptions extends WriteRetryOptions {
   logger?: (event: RemoteApiLogEvent) => void;
 }
 
+/** The options in use — without the token, which only the HTTP client holds (in a private field). */
 export interface ResolvedGitHttp {
   remote: Remote;
   common: ResolvedCommon;
-  token: string | undefined;
   username: string;
   transport: HttpTransport;
   cache: CacheBackend;
@@ -92,7 +92,6 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
   return {
     remote,
     common: resolveCommon(o),
-    token: o.token,
     username: o.username ?? defaultUsername(new URL(remote.origin).hostname),
     transport: o.transport ?? fetchTransport({ timeoutMs }),
     cache: o.cache ?? new MemoryCacheBackend(),
