@@ -210,6 +210,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     const result = await commitWithRetry({
       ref: this.ref,
       retry: this.o.common.retry,
+      ...this.o.backoff,
       readTip: () => this.syncedTip(),
       build: async (tip) => {
         const plan = await this.reading(tip ?? '', 1, async () =>
