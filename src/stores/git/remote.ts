@@ -261,8 +261,14 @@ export class RemoteSection {
     const out = result.stdout.toString('utf8');
     if (result.code === 0) return this.assertExactDestination(out, commit);
     const line = out.split('\n').find((l) => l.startsWith('!') && l.includes(`:${this.ref}\t`));
-    const now = await this.remoteTip();
+    const state = await this.fetchSection();
+    const now = state.tip;
     if (now === commit) return true;
+    // A ref named like the section appeared on the remote after our fetch: git cannot tell which one we mean.
+    if (/matches more than one/.test(result.stderr)) {
+      if (state.shadows.length > 0) throw ambiguousRef(redact(this.remote, this.secrets), this.ref, state.shadows);
+      return false; // gone again already: re-plan, and the next fetch looks once more
+    }
     if (line && (now !== expected || /failed to (update|lock) ref|cannot lock|stale info|fetch first/.test(line))) {
       return false;
     }
