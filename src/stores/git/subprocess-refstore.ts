@@ -94,7 +94,8 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   private inner: GitRefStore;
   private readonly newInner: () => GitRefStore;
   private readonly common: ReturnType<typeof resolveCommon>;
-  private readonly secrets: string[];
+  /** The token, when given (`#private`: never shown by inspecting the store). */
+  readonly #secrets: string[];
   private readonly logger: ((event: RemoteApiLogEvent) => void) | undefined;
   private ready: Promise<{ repo: GitRepository; remote: RemoteSection }> | undefined;
   /**
@@ -122,7 +123,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       throw new InvalidConfig('dir', 'dir must be a directory path for the cache repository', { allowed: 'a path' });
     }
     this.dir = resolve(options.dir ?? defaultCacheDir(this.remote, options.env ?? process.env));
-    this.secrets = options.token ? [options.token] : [];
+    this.#secrets = options.token ? [options.token] : [];
     this.logger = options.logger;
     this.askpass = options.token ? askpassPath(this.dir) : undefined;
     const creds = askpassSetup(options.token, options.username ?? DEFAULT_GIT_USERNAME, this.askpass ?? '');
@@ -130,17 +131,17 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       new GitRefStore({
         ...options,
         dir: this.dir,
-        repository: { config: creds.config, extraEnv: creds.env, secrets: this.secrets },
+        repository: { config: creds.config, extraEnv: creds.env, secrets: this.#secrets },
       });
     this.inner = this.newInner();
   }
 
   private log(level: RemoteApiLogEvent['level'], message: string, data: Record<string, unknown> = {}): void {
-    this.logger?.({ level, message: redact(message, this.secrets), data: { remote: this.safeRemote, ...data } });
+    this.logger?.({ level, message: redact(message, this.#secrets), data: { remote: this.safeRemote, ...data } });
   }
 
   private get safeRemote(): string {
-    return redact(this.remote, this.secrets);
+    return redact(this.remote, this.#secrets);
   }
 
   /** Create the cache repository when missing, then open it. */
@@ -154,7 +155,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       }
       const repo = await this.inner.repository();
       if (this.askpass) writeAskpass(this.askpass);
-      return { repo, remote: new RemoteSection(repo, this.remote, this.ref, this.secrets) };
+      return { repo, remote: new RemoteSection(repo, this.remote, this.ref, this.#secrets) };
     })().catch((e) => {
       this.ready = undefined;
       throw e;
