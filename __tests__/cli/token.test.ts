@@ -1,12 +1,14 @@
 /**
  * Where the CLI's token comes from (--token-env NAME, else GITHUB_TOKEN, else GH_TOKEN, else
  * `gh auth token`), and that it is never printed — not in human output, not in --json errors, not in
- * the argv of `gh` or git.
+ * the argv of `gh` or git. A git remote (git-http, subprocess over https) gets GitHub's token sources
+ * only when its host is a GitHub host: a server anywhere else never receives GITHUB_TOKEN or GH_TOKEN.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveToken } from '../../src/cli/token.js';
+import { isGitHubHost, resolveRemoteToken } from '../../src/cli/token-remote.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { bareRepo, GIT_TEST_ENV, tempDir } from '../git/helpers.js';
 import { startGitHttpServer } from '../git/http-git-server.js';
@@ -177,8 +179,9 @@ describe('token resolution', () => {
       );
       expect(ok.code, ok.stderr).toBe(0);
       expect(server.requests.some((r) => r.auth === 'ok')).toBe(true);
+      // GITHUB_TOKEN goes to this loopback host only because GITHUB_SERVER_URL names it, as on an Actions runner.
       const bad = await runCli(['doc', 'get', ...base, '--git-dir', join(tmp.dir, 'http-cache-2.git'), '--json'], {
-        env: { ...GIT_TEST_ENV, GITHUB_TOKEN: WRONG },
+        env: { ...GIT_TEST_ENV, GITHUB_TOKEN: WRONG, GITHUB_SERVER_URL: server.url },
       });
       expect(bad.code).toBe(1);
       expect((bad.json() as { error: { code: string } }).error.code).toBe('AuthInvalid');
@@ -188,4 +191,133 @@ describe('token resolution', () => {
       await server.stop();
     }
   });
+});
+
+describe('a git remote gets GitHub token sources only on a GitHub host', () => {
+  it('isGitHubHost: github.com, *.ghe.com, the GITHUB_SERVER_URL host, the GH_HOST host — nothing else', () => {
+    expect(isGitHubHost('github.com', {})).toBe(true);
+    expect(isGitHubHost('octo.ghe.com', {})).toBe(true);
+    expect(isGitHubHost('GitHub.com', {})).toBe(true);
+    for (const other of [
+      'gitlab.com',
+      'gitea.example.com',
+      'github.com.evil.example',
+      'notgithub.com',
+      '127.0.0.1:80',
+    ]) {
+      expect(isGitHubHost(other, {}), other).toBe(false);
+    }
+    expect(isGitHubHost('github.com:8443', {})).toBe(false);
+    expect(isGitHubHost('ghe.corp.example', { GITHUB_SERVER_URL: 'https://ghe.corp.example' })).toBe(true);
+    expect(isGitHubHost('127.0.0.1:4000', { GITHUB_SERVER_URL: 'http://127.0.0.1:4000' })).toBe(true);
+    expect(isGitHubHost('127.0.0.1:4001', { GITHUB_SERVER_URL: 'http://127.0.0.1:4000' })).toBe(false);
+    expect(isGitHubHost('ghe.corp.example', { GH_HOST: 'ghe.corp.example' })).toBe(true);
+    expect(isGitHubHost('ghe.corp.example', { GH_HOST: 'other.example', GITHUB_SERVER_URL: 'not a url' })).toBe(false);
+  });
+
+  it('resolveRemoteToken: --token-env, then DOCDB_GIT_TOKEN (any host); GitHub sources only on a GitHub host', async () => {
+    const asked: string[] = [];
+    const gh = async (host: string) => {
+      asked.push(host);
+      return 'from-gh';
+    };
+    const env = { GITHUB_TOKEN: 'from-github-token', GH_TOKEN: 'from-gh-token', MINE: 'from-mine' };
+    const gitea = 'https://gitea.example.com/o/r.git';
+    expect(await resolveRemoteToken({ tokenEnv: undefined, env, remote: gitea, gh })).toEqual({
+      token: undefined,
+      source: 'none',
+    });
+    expect(asked).toEqual([]); // gh is not even asked about another host
+    expect((await resolveRemoteToken({ tokenEnv: 'MINE', env, remote: gitea, gh })).token).toBe('from-mine');
+    const withGit = { ...env, DOCDB_GIT_TOKEN: 'from-docdb-git' };
+    expect(await resolveRemoteToken({ tokenEnv: undefined, env: withGit, remote: gitea, gh })).toEqual({
+      token: 'from-docdb-git',
+      source: '$DOCDB_GIT_TOKEN',
+    });
+    const github = 'https://github.com/o/r.git';
+    expect((await resolveRemoteToken({ tokenEnv: undefined, env, remote: github, gh })).token).toBe(
+      'from-github-token',
+    );
+    expect((await resolveRemoteToken({ tokenEnv: undefined, env: {}, remote: github, gh })).token).toBe('from-gh');
+    expect(asked).toEqual(['github.com']);
+    const ghes = { GITHUB_SERVER_URL: 'https://ghe.corp.example', GH_TOKEN: 'from-gh-token' };
+    const onGhes = await resolveRemoteToken({
+      tokenEnv: undefined,
+      env: ghes,
+      remote: 'https://ghe.corp.example/o/r.git',
+      gh,
+    });
+    expect(onGhes.token).toBe('from-gh-token');
+  });
+
+  /** A served repository and the flags of one CLI write to it through `kind`. */
+  async function servedRemote(name: string) {
+    bareRepo(tmp.dir, `${name}.git`);
+    const server = await startGitHttpServer(tmp.dir, TOKEN);
+    const flags = (kind: 'git-http' | 'subprocess', id: string) => [
+      'doc',
+      'put',
+      '--namespace',
+      'n',
+      '--type',
+      't',
+      '--id',
+      id,
+      '--data',
+      '1',
+      '--refstore',
+      kind,
+      '--remote',
+      `${server.url}/${name}.git`,
+      ...(kind === 'subprocess' ? ['--git-dir', join(tmp.dir, `${name}-${id}-cache.git`)] : []),
+    ];
+    return { server, flags };
+  }
+
+  it.each(['git-http', 'subprocess'] as const)(
+    '--refstore %s: a non-GitHub host never receives GITHUB_TOKEN, GH_TOKEN or gh’s token',
+    async (kind) => {
+      const { server, flags } = await servedRemote(`not-github-${kind}`);
+      const gh = fakeGh(`gh-${kind}`, TOKEN);
+      try {
+        // The server would accept TOKEN: only its absence from every request makes this write fail.
+        const r = await runCli(flags(kind, 'anon'), {
+          env: { ...GIT_TEST_ENV, PATH: gh.path, GITHUB_TOKEN: TOKEN, GH_TOKEN: TOKEN },
+        });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(/AuthMissing/);
+        expect(r.stderr).toContain('takes its token only from --token-env NAME or DOCDB_GIT_TOKEN');
+        expect(server.requests.length).toBeGreaterThan(0);
+        expect(server.requests.map((q) => q.auth)).toEqual(server.requests.map(() => 'none'));
+        expect(existsSync(gh.log)).toBe(false); // gh was not asked for this host's token
+      } finally {
+        await server.stop();
+      }
+    },
+  );
+
+  it.each(['git-http', 'subprocess'] as const)(
+    '--refstore %s: GITHUB_TOKEN goes to the host GITHUB_SERVER_URL names; --token-env and DOCDB_GIT_TOKEN to any host',
+    async (kind) => {
+      const { server, flags } = await servedRemote(`github-like-${kind}`);
+      try {
+        const cases: [string, NodeJS.ProcessEnv, string[]][] = [
+          ['actions', { GITHUB_TOKEN: TOKEN, GITHUB_SERVER_URL: server.url }, []],
+          ['gh-host', { GH_TOKEN: TOKEN, GH_HOST: new URL(server.url).host }, []],
+          ['token-env', { GITHUB_TOKEN: WRONG, MY_TOKEN: TOKEN }, ['--token-env', 'MY_TOKEN']],
+          ['docdb-git', { GITHUB_TOKEN: WRONG, DOCDB_GIT_TOKEN: TOKEN }, []],
+        ];
+        for (const [id, env, extra] of cases) {
+          const from = server.requests.length;
+          const r = await runCli([...flags(kind, id), ...extra], { env: { ...GIT_TEST_ENV, ...env } });
+          expect(r.code, `${id}: ${r.stderr}`).toBe(0);
+          expect(server.requests.slice(from).some((q) => q.auth === 'ok')).toBe(true);
+          expect(server.requests.slice(from).some((q) => q.auth === 'wrong')).toBe(false);
+          expect(r.stdout + r.stderr).not.toContain(TOKEN);
+        }
+      } finally {
+        await server.stop();
+      }
+    },
+  );
 });

@@ -2,12 +2,13 @@
  * Where GitHttpRefStore's token may go: only in an Authorization header to the remote's own origin.
  * A redirect to another origin is refused before anything is sent there (checked on a second loopback
  * server, not trusted to fetch); a redirect within the origin is followed. The token is in no error,
- * log event or cache entry. Every read is bounded: a reply over the size cap and a server that never
- * answers both end in TransportError.
+ * log event or cache entry, nor in what util.inspect or JSON.stringify show of the store. Every read
+ * is bounded: a reply over the size cap and a server that never answers both end in TransportError.
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { inspect } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryCacheBackend } from '../../src/cache/backend.js';
 import { InvalidConfig, TransportError } from '../../src/core/errors.js';
@@ -124,6 +125,39 @@ describe('GitHttpRefStore keeps its token on the remote origin', () => {
         const bytes = (value as { body: Uint8Array }).body;
         expect(key).not.toContain(secret);
         expect(Buffer.from(bytes).toString('latin1')).not.toContain(secret);
+      }
+    }
+  });
+});
+
+describe('inspecting or serialising a GitHttpRefStore never shows its token', () => {
+  /** JSON.stringify writing a repeated object once (a used store's modules refer to each other). */
+  const stringify = (value: unknown) => {
+    const seen = new WeakSet<object>();
+    return JSON.stringify(value, (_k, v: unknown) => {
+      if (typeof v !== 'object' || v === null) return v;
+      if (seen.has(v)) return '[seen]';
+      seen.add(v);
+      return v;
+    });
+  };
+
+  it('util.inspect (depth ∞, hidden too) and JSON.stringify of the store, its config and its client', async () => {
+    fx = await gitHttpFixture();
+    const store = fx.store();
+    await store.put('a.json', '1'); // the token works, and the store has state to show
+    expect(new TextDecoder().decode((await store.get('a.json'))?.value)).toBe('1');
+    const parts = store as unknown as { o: object; client: object };
+    for (const value of [store, parts.o, parts.client]) {
+      for (const text of [
+        inspect(value, { depth: Number.POSITIVE_INFINITY }),
+        inspect(value, { depth: Number.POSITIVE_INFINITY, showHidden: true }),
+        stringify(value),
+      ]) {
+        expect(text).toContain('data.git'); // the rendering reached the remote's settings
+        for (const secret of [TOKEN, Buffer.from(`docdb:${TOKEN}`).toString('base64')]) {
+          expect(text).not.toContain(secret);
+        }
       }
     }
   });

@@ -1,10 +1,11 @@
 /**
  * SubprocessGitRefStore credentials over git's smart HTTP (git http-backend behind a loopback server
  * that demands the token): the token reaches git only through GIT_ASKPASS — never an argv, a URL, a
- * log line, an error, or a credential helper's store.
+ * log line, an error, a credential helper's store, or what util.inspect shows of the store.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { inspect } from 'node:util';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { AuthInvalid, AuthMissing } from '../../src/core/errors.js';
 import { SubprocessGitRefStore } from '../../src/stores/git/index.js';
@@ -78,6 +79,20 @@ describe('SubprocessGitRefStore credentials', () => {
     // git's credential helper was not asked to store it.
     expect(existsSync(credsFile)).toBe(false);
     fsckStrict(remoteDir);
+  });
+
+  it('util.inspect (depth ∞, hidden too) of a used store — its cache store, repository, reader — never shows the token', async () => {
+    const store = open({ token: TOKEN, log: join(tmp.dir, 'calls.log') });
+    await store.put('a.json', '1');
+    expect(new TextDecoder().decode((await store.get('a.json'))?.value)).toBe('1'); // the token is still used
+    for (const options of [
+      { depth: Number.POSITIVE_INFINITY },
+      { depth: Number.POSITIVE_INFINITY, showHidden: true },
+    ]) {
+      const text = inspect(store, options);
+      expect(text).toContain('cat-file'); // the rendering reached the repository's reader process
+      expect(text).not.toContain(TOKEN);
+    }
   });
 
   it('a wrong token is AuthInvalid and no error text carries it', async () => {

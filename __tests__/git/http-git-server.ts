@@ -1,7 +1,8 @@
 /**
  * A git smart-HTTP server on loopback for tests: `git http-backend` (CGI, shipped with git) behind a
- * node:http server. With a token it demands HTTP Basic auth (any user, that token as the password);
- * pushes are enabled (`REMOTE_USER` is set for every accepted request). With `cors`, it answers
+ * node:http server. With a token it demands HTTP Basic auth (that token as the password, any user or
+ * the one `username` names); pushes are enabled (`REMOTE_USER` is set for every accepted request),
+ * except with `readOnlyToken`, which may fetch but gets 403 on receive-pack, as GitHub answers. With `cors`, it answers
  * preflights and adds CORS headers, as Gitea can be configured to, so pages on another origin can use
  * it. Every request is logged (method, URL, auth outcome, the v2 command of a POST, bytes sent back).
  * See https://git-scm.com/docs/git-http-backend
@@ -32,14 +33,30 @@ export interface GitHttpServer {
 export interface GitHttpServerOptions {
   /** Answer CORS preflights and add CORS headers for any origin. */
   cors?: boolean;
+  /** Accept the token only with this Basic username (as GitLab wants `oauth2`); default any user. */
+  username?: string;
+  /** A second token that may read but not push: receive-pack requests with it get 403, as on GitHub. */
+  readOnlyToken?: string;
 }
 
-function check(req: IncomingMessage, token: string): { auth: 'none' | 'ok' | 'wrong'; user?: string } {
+type Auth = { auth: 'none' | 'ok' | 'wrong'; user?: string; readOnly?: boolean };
+
+function check(req: IncomingMessage, token: string, options: GitHttpServerOptions): Auth {
   const h = req.headers.authorization;
   if (!h?.startsWith('Basic ')) return { auth: 'none' };
   const [user, ...rest] = Buffer.from(h.slice(6), 'base64').toString('utf8').split(':');
-  return { auth: rest.join(':') === token ? 'ok' : 'wrong', ...(user ? { user } : {}) };
+  const password = rest.join(':');
+  const known = password === token || (options.readOnlyToken !== undefined && password === options.readOnlyToken);
+  const userOk = options.username === undefined || user === options.username;
+  return {
+    auth: known && userOk ? 'ok' : 'wrong',
+    ...(user ? { user } : {}),
+    ...(known && password !== token ? { readOnly: true } : {}),
+  };
 }
+
+/** A push (the receive-pack advertisement or the push itself). */
+const isPush = (url: string) => /[?&]service=git-receive-pack\b|\/git-receive-pack$/.test(url.split('#')[0] ?? '');
 
 function cgi(req: IncomingMessage, res: ServerResponse, projectRoot: string, user: string, log: LoggedRequest): void {
   const url = new URL(req.url ?? '/', 'http://x');
@@ -118,12 +135,16 @@ export async function startGitHttpServer(
       res.writeHead(204).end();
       return;
     }
-    const a = token === undefined ? { auth: 'none' as const } : check(req, token);
+    const { readOnly, ...a } = token === undefined ? { auth: 'none' as const } : check(req, token, options);
     const log: LoggedRequest = { method: req.method ?? '', url: req.url ?? '', ...a };
     requests.push(log);
     if (token !== undefined && a.auth !== 'ok') {
       res.writeHead(401, { 'WWW-Authenticate': 'Basic realm="docdb test"' });
       res.end('authentication required\n');
+      return;
+    }
+    if (readOnly && isPush(req.url ?? '')) {
+      res.writeHead(403, { 'Content-Type': 'text/plain' }).end('Write access to repository not granted.\n');
       return;
     }
     cgi(req, res, projectRoot, a.user ?? 'anonymous', log);

@@ -4,16 +4,19 @@
  *   capture the push (or make it ambiguous). Writes refuse with a typed error naming it, and write nothing.
  * - a read asks only for refs named like the section (protocol v2 ref prefixes): a remote with 10,000
  *   other refs costs nothing extra, where `git ls-remote` receives all of them.
- * - a remote that does not exist: a NotFound saying why, and no cache directory left behind.
+ * - a remote that does not exist or cannot be reached: a NotFound or TransportError saying why, and no
+ *   cache directory left behind (one that fetched before is kept).
+ * - a shadowing ref created between the fetch and the push: the same typed error as one seen by the fetch.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InvalidConfig, NotFound } from '../../src/core/errors.js';
-import { SubprocessGitRefStore } from '../../src/stores/git/index.js';
-import { bareRepo, fsckStrict, GIT_TEST_ENV, git, tempDir } from './helpers.js';
+import { InvalidConfig, NotFound, TransportError } from '../../src/core/errors.js';
+import { defaultCacheDir, SubprocessGitRefStore } from '../../src/stores/git/index.js';
+import { runCli } from '../cli/run-cli.js';
+import { bareRepo, fsckStrict, GIT_TEST_ENV, git, gitWrapper, loggedCalls, subcommand, tempDir } from './helpers.js';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -25,11 +28,12 @@ function setup() {
   const remoteDir = bareRepo(tmp.dir, 'remote.git');
   const stores: SubprocessGitRefStore[] = [];
   let n = 0;
-  const open = (env: NodeJS.ProcessEnv = GIT_TEST_ENV) => {
+  const open = (env: NodeJS.ProcessEnv = GIT_TEST_ENV, gitCommand?: string) => {
     const s = new SubprocessGitRefStore({
       remote: pathToFileURL(remoteDir).href,
       dir: join(tmp.dir, `c${n++}.git`),
       env,
+      ...(gitCommand ? { git: gitCommand } : {}),
     });
     stores.push(s);
     return s;
@@ -85,6 +89,22 @@ describe('a ref that shadows the section for git push', () => {
     expect(git(['--git-dir', remoteDir, 'for-each-ref', '--format=%(refname)', 'refs/heads/refs/']).trim()).toBe('');
     fsckStrict(remoteDir);
   });
+
+  it('one that appears between the fetch and the push: the same InvalidConfig (ambiguous-ref), not Forbidden', async () => {
+    const { tmp, remoteDir, open } = setup();
+    await open().put('a.json', 'section');
+    const sectionTip = git(['--git-dir', remoteDir, 'rev-parse', 'refs/docdb/documents']).trim();
+    const shadow = 'refs/heads/refs/docdb/documents';
+    // Just before the push (after the write's fetch saw no shadow), someone creates the branch.
+    const before = `case " $* " in *" push "*) git --git-dir='${remoteDir}' update-ref ${shadow} ${sectionTip} ;; esac`;
+    const log = join(tmp.dir, 'calls.log');
+    const store = open(GIT_TEST_ENV, gitWrapper(tmp.dir, { log, before }));
+    const err = await store.put('b.json', '2').catch((e) => e);
+    expect(err).toBeInstanceOf(InvalidConfig);
+    expect(err.data).toMatchObject({ field: 'ref', reason: 'ambiguous-ref', shadows: [shadow] });
+    expect(loggedCalls(log).filter((c) => subcommand(c) === 'push')).toHaveLength(1);
+    expect(git(['--git-dir', remoteDir, 'rev-parse', 'refs/docdb/documents']).trim()).toBe(sectionTip);
+  });
 });
 
 describe('a remote with many refs', () => {
@@ -112,7 +132,7 @@ describe('a remote with many refs', () => {
   });
 });
 
-describe('a remote that does not exist', () => {
+describe('a remote that does not exist or cannot be reached', () => {
   it('is NotFound saying why, and leaves no cache directory behind', async () => {
     const tmp = tempDir();
     cleanups.push(() => tmp.cleanup());
@@ -124,5 +144,37 @@ describe('a remote that does not exist', () => {
     expect(err.message).toMatch(/remote .*missing\.git was not found \(git: .*does not appear to be a git repository/);
     expect(err.message).not.toContain('and the repository exists');
     expect(existsSync(dir)).toBe(false);
+  });
+
+  it('an unreachable host: TransportError (CLI exit 1), and no default cache repository left behind', async () => {
+    const tmp = tempDir();
+    cleanups.push(() => tmp.cleanup());
+    const env = { ...GIT_TEST_ENV, XDG_CACHE_HOME: join(tmp.dir, 'xdg') };
+    const remote = 'https://127.0.0.1:1/x.git';
+    const store = new SubprocessGitRefStore({ remote, env });
+    cleanups.push(() => store.close());
+    expect(store.dir).toBe(defaultCacheDir(remote, env));
+    const err = await store.get('a.json').catch((e) => e);
+    expect(err).toBeInstanceOf(TransportError);
+    expect(existsSync(store.dir)).toBe(false);
+    const cli = await runCli(
+      ['doc', 'get', '--namespace', 'n', '--type', 't', '--id', 'x', '--refstore', 'subprocess', '--remote', remote],
+      {
+        env,
+      },
+    );
+    expect(cli.code).toBe(1);
+    expect(cli.stderr).toMatch(/TransportError/);
+    expect(existsSync(store.dir)).toBe(false);
+  });
+
+  it('a cache that fetched once is kept when a later fetch fails', async () => {
+    const { remoteDir, open } = setup();
+    const store = open();
+    await store.put('a.json', '1');
+    rmSync(remoteDir, { recursive: true, force: true });
+    await expect(store.get('a.json')).rejects.toBeInstanceOf(NotFound);
+    expect(existsSync(store.dir)).toBe(true);
+    bareRepo(dirname(remoteDir), basename(remoteDir)); // for the cleanup's fsck
   });
 });

@@ -113,7 +113,7 @@ function hideSecrets(text: string, secrets: readonly string[]): string {
 
 /** What the CLI says when an operation needed a token and none was found (docs/cli.md, "The token"). */
 export const AUTH_HINT =
-  'No token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`.';
+  'No token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`. A git remote that is not on GitHub takes its token only from --token-env NAME or DOCDB_GIT_TOKEN.';
 
 /** The stores' own advice names library options (`token`, `credentials`) that a CLI user cannot set. */
 const LIBRARY_AUTH_ADVICE = [

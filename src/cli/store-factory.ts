@@ -16,6 +16,7 @@ import { fetchTransport } from '../transport/fetch.js';
 import { type FlagSpecs, type FlagValues, str } from './args.js';
 import { type CliIo, UsageError } from './io.js';
 import { type GhRunner, ghHostFor, resolveToken } from './token.js';
+import { resolveRemoteToken } from './token-remote.js';
 
 export const REFSTORES = ['api', 'git', 'subprocess', 'git-http'] as const;
 export type RefStoreKind = (typeof REFSTORES)[number];
@@ -30,7 +31,10 @@ export const STORE_FLAGS: FlagSpecs = {
   section: { type: 'string', description: 'section name (default documents)' },
   'git-dir': { type: 'string', description: 'git: the repository; subprocess: the cache repository' },
   remote: { type: 'string', description: 'subprocess: the git remote (URL or path); git-http: its https URL' },
-  'token-env': { type: 'string', description: 'variable holding the token (default GITHUB_TOKEN, GH_TOKEN, gh)' },
+  'token-env': {
+    type: 'string',
+    description: 'variable holding the token (default GITHUB_TOKEN, GH_TOKEN, gh; git remotes: see docs/cli.md)',
+  },
 };
 
 /** Which flags make sense for which store. */
@@ -104,7 +108,10 @@ export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { reposit
   return { repository, apiUrl };
 }
 
-/** `--refstore git-http --remote URL`: the token as for the API (`--token-env`, GITHUB_TOKEN, GH_TOKEN, gh). */
+/**
+ * `--refstore git-http --remote URL`: the token by the remote's host (token-remote.ts): GitHub's
+ * sources only for a GitHub host.
+ */
 async function openGitHttp(
   values: FlagValues,
   io: CliIo,
@@ -114,16 +121,7 @@ async function openGitHttp(
 ): Promise<OpenedStore> {
   const remote = str(values, 'remote');
   if (!remote) throw new UsageError('--remote is required with --refstore git-http (an https URL)', '--remote');
-  let host: string | undefined;
-  try {
-    host = new URL(remote).host;
-  } catch {}
-  const { token } = await resolveToken({
-    tokenEnv,
-    env: io.env,
-    ghHost: host,
-    ...(gh ? { gh } : {}),
-  });
+  const { token } = await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(gh ? { gh } : {}) });
   const store = new GitHttpRefStore({ remote, ref, userAgent: 'git/docdb-cli', ...(token ? { token } : {}) });
   return {
     store,
@@ -170,12 +168,7 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
         );
       }
       const { token } = http
-        ? await resolveToken({
-            tokenEnv,
-            env: io.env,
-            ghHost: new URL(remote).host,
-            ...(options.gh ? { gh: options.gh } : {}),
-          })
+        ? await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(options.gh ? { gh: options.gh } : {}) })
         : { token: undefined };
       const dir = str(values, 'git-dir');
       const store = new SubprocessGitRefStore({

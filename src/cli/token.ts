@@ -2,6 +2,8 @@
  * Where the CLI's token comes from — never a flag value (it would sit in shell history and in the
  * process list): `--token-env NAME`, else `GITHUB_TOKEN`, else `GH_TOKEN`, else `gh auth token` when
  * the GitHub CLI is installed and logged in, else none (anonymous reads of public repositories).
+ * This order is for GitHub itself (the API store); a git remote's token is chosen by its host in
+ * token-remote.ts, so a GitHub token never goes to another host.
  */
 import { spawn } from 'node:child_process';
 import { UsageError } from './io.js';
@@ -62,19 +64,7 @@ export async function resolveToken(options: {
   gh?: GhRunner;
 }): Promise<ResolvedToken> {
   const { tokenEnv, env } = options;
-  if (tokenEnv !== undefined) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
-      throw new UsageError(
-        `--token-env takes the NAME of an environment variable (letters, digits, _), not a token`,
-        '--token-env',
-      );
-    }
-    const value = env[tokenEnv];
-    if (value === undefined || value === '') {
-      throw new UsageError(`--token-env ${tokenEnv}: the environment variable ${tokenEnv} is not set`, '--token-env');
-    }
-    return { token: value, source: `$${tokenEnv}` };
-  }
+  if (tokenEnv !== undefined) return tokenFromVariable(tokenEnv, env);
   for (const name of ['GITHUB_TOKEN', 'GH_TOKEN']) {
     if (env[name]) return { token: env[name], source: `$${name}` };
   }
@@ -83,4 +73,25 @@ export async function resolveToken(options: {
     if (token) return { token, source: 'gh auth token' };
   }
   return { token: undefined, source: 'none' };
+}
+
+/**
+ * The token in the variable `--token-env` names: a usage error when the name is not a variable name
+ * (someone passed the token itself) or the variable is unset or empty — never a silent fallback.
+ *
+ * @example
+ * tokenFromVariable('GITEA_TOKEN', { GITEA_TOKEN: 't0k' }); // { token: 't0k', source: '$GITEA_TOKEN' }
+ */
+export function tokenFromVariable(tokenEnv: string, env: NodeJS.ProcessEnv): ResolvedToken {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(tokenEnv)) {
+    throw new UsageError(
+      `--token-env takes the NAME of an environment variable (letters, digits, _), not a token`,
+      '--token-env',
+    );
+  }
+  const value = env[tokenEnv];
+  if (value === undefined || value === '') {
+    throw new UsageError(`--token-env ${tokenEnv}: the environment variable ${tokenEnv} is not set`, '--token-env');
+  }
+  return { token: value, source: `$${tokenEnv}` };
 }

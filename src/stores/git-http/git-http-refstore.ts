@@ -64,7 +64,8 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     this.ref = this.o.common.ref;
     this.remote = this.o.remote.url;
     const agent = 'docdb';
-    this.client = new GitHttpClient({ ...this.o, remote: this.o.remote });
+    // The token goes to the client alone, which keeps it in a #private field (never shown by inspecting the store).
+    this.client = new GitHttpClient({ ...this.o, token: options.token });
     this.objects = new ObjectStore(this.o.cache, `git-http ${this.remote}`);
     const common = { client: this.client, objects: this.objects, ref: this.ref, agent };
     this.fetcher = new SectionFetcher({ ...common, limits: this.o.limits });
@@ -209,6 +210,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     const result = await commitWithRetry({
       ref: this.ref,
       retry: this.o.common.retry,
+      ...this.o.backoff,
       readTip: () => this.syncedTip(),
       build: async (tip) => {
         const plan = await this.reading(tip ?? '', 1, async () =>

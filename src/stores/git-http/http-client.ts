@@ -65,9 +65,14 @@ export class GitHttpClient {
   readonly traffic: TrafficCounters = { requests: 0, bytesUp: 0, bytesDown: 0 };
   /** Repository URL, updated once when the first GET is redirected within the origin. */
   private base: string;
+  private readonly o: Omit<GitHttpClientOptions, 'token'>;
+  /** A `#private` field: util.inspect, JSON.stringify and object spreads of the client never show it. */
+  readonly #token: string | undefined;
 
-  constructor(private readonly o: GitHttpClientOptions) {
-    this.base = o.remote.url;
+  constructor({ token, ...options }: GitHttpClientOptions) {
+    this.o = options;
+    this.#token = token;
+    this.base = options.remote.url;
   }
 
   /** The repository URL in use (after a same-origin redirect of the first request, the new one). */
@@ -94,8 +99,8 @@ export class GitHttpClient {
     const node = (globalThis as { process?: { versions?: { node?: string } } }).process?.versions?.node;
     const headers: Record<string, string> = { ...(node ? { 'User-Agent': this.o.userAgent } : {}), ...r.headers };
     // The token goes to the remote's origin only; `url` is on it (redirectTarget refuses the rest).
-    if (this.o.token !== undefined && new URL(url).origin === this.o.remote.origin) {
-      headers.Authorization = basicAuth(this.o.username, this.o.token);
+    if (this.#token !== undefined && new URL(url).origin === this.o.remote.origin) {
+      headers.Authorization = basicAuth(this.o.username, this.#token);
     }
     this.traffic.requests++;
     this.traffic.bytesUp += r.body?.length ?? 0;
@@ -156,7 +161,7 @@ export class GitHttpClient {
     const where = describe(url);
     const data = { url: where, status: res.status };
     if (res.status === 401) {
-      if (this.o.token === undefined) throw new AuthMissing(`${where} needs credentials: give a token`, data);
+      if (this.#token === undefined) throw new AuthMissing(`${where} needs credentials: give a token`, data);
       throw new AuthInvalid(`${where} rejected the token (HTTP 401); check it and the username`, data);
     }
     if (res.status === 403) throw new Forbidden(`${where} refused access (HTTP 403): the token lacks permission`, data);

@@ -37,12 +37,16 @@ export interface GitHttpRefStoreOptions extends WriteRetryOptions {
   userAgent?: string;
   /** Diagnostics (requests, retries). Never receives the token. */
   logger?: (event: RemoteApiLogEvent) => void;
+  /** Wait between write retries, given the shared backoff's delay in ms (inject in tests; default a timer). */
+  sleep?: (ms: number) => Promise<void>;
+  /** Random source in [0, 1) for the backoff's jitter (inject in tests; default Math.random). */
+  random?: () => number;
 }
 
+/** The options in use — without the token, which only the HTTP client holds (in a private field). */
 export interface ResolvedGitHttp {
   remote: Remote;
   common: ResolvedCommon;
-  token: string | undefined;
   username: string;
   transport: HttpTransport;
   cache: CacheBackend;
@@ -55,6 +59,8 @@ export interface ResolvedGitHttp {
     maxRounds: number;
   };
   logger: ((event: RemoteApiLogEvent) => void) | undefined;
+  /** The retry loop's waits and jitter, when injected. */
+  backoff: { sleep?: (ms: number) => Promise<void>; random?: () => number };
 }
 
 const MiB = 1024 * 1024;
@@ -88,11 +94,15 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
   if (o.transport !== undefined && typeof o.transport?.request !== 'function') {
     throw new InvalidConfig('transport', 'transport must have a request() method', { allowed: 'HttpTransport' });
   }
+  for (const field of ['sleep', 'random', 'logger'] as const) {
+    if (o[field] !== undefined && typeof o[field] !== 'function') {
+      throw new InvalidConfig(field, `${field} must be a function`, { allowed: 'function' });
+    }
+  }
   const timeoutMs = positiveInt('timeoutMs', o.timeoutMs, 30_000, 3_600_000);
   return {
     remote,
     common: resolveCommon(o),
-    token: o.token,
     username: o.username ?? defaultUsername(new URL(remote.origin).hostname),
     transport: o.transport ?? fetchTransport({ timeoutMs }),
     cache: o.cache ?? new MemoryCacheBackend(),
@@ -106,5 +116,6 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
       maxRounds: positiveInt('maxRoundTrips', o.maxRoundTrips, 24, 1000),
     },
     logger: o.logger,
+    backoff: { ...(o.sleep ? { sleep: o.sleep } : {}), ...(o.random ? { random: o.random } : {}) },
   };
 }

@@ -69,21 +69,30 @@ export function packetText(p: Packet): string | null {
   return new TextDecoder().decode(p.subarray(0, end));
 }
 
+/** Most bytes of band-2 text kept for a message (a hook may print a lot; the gist comes first). */
+const MAX_MESSAGE_BYTES = 4096;
+
 /**
  * Join the side-band data (band 1) of `packets`; a band-3 packet is the server's fatal error
- * (`InvalidResponse` carrying its text), band 2 (progress) is dropped.
+ * (`InvalidResponse` carrying its text). Band 2 carries progress and the server's messages (a hook's
+ * output, say why a push was refused): kept in `messages` when given (first 4 KiB), else dropped.
  *
  * @example
  * const pack = sideBandData(packets.slice(i + 1), 'fetch reply');
  */
-export function sideBandData(packets: readonly Packet[], what: string): Uint8Array {
+export function sideBandData(packets: readonly Packet[], what: string, messages?: string[]): Uint8Array {
   const data: Uint8Array[] = [];
+  let kept = 0;
   for (const p of packets) {
     if (typeof p === 'string') break;
     const band = p[0];
     if (band === 1) data.push(p.subarray(1));
     else if (band === 3) throw malformed(what, `the server reported an error: ${packetText(p.subarray(1))}`);
     else if (band !== 2) throw malformed(what, `unknown side-band channel ${band}`);
+    else if (messages && kept < MAX_MESSAGE_BYTES) {
+      kept += p.length - 1;
+      messages.push(new TextDecoder().decode(p.subarray(1, 1 + MAX_MESSAGE_BYTES)));
+    }
   }
   return concatBytes(data);
 }

@@ -95,10 +95,13 @@ export class Publisher {
       });
       return false;
     }
-    throw new Forbidden(`${this.o.client.url} refused the update of ${this.o.ref}: ${status.reason}`, {
+    // git's reason is terse ("pre-receive hook declined"); the hook's own words came on side-band 2.
+    const said = status.messages.length > 0 ? ` (remote: ${status.messages.join(' / ')})` : '';
+    throw new Forbidden(`${this.o.client.url} refused the update of ${this.o.ref}: ${status.reason}${said}`, {
       url: this.o.client.url,
       ref: this.o.ref,
       reason: status.reason,
+      remoteMessages: status.messages,
     });
   }
 

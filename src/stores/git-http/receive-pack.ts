@@ -16,8 +16,11 @@ const RESULT = 'application/x-git-receive-pack-result';
 /** Capabilities of the receive-pack advertisement (`report-status`, `side-band-64k`, …). */
 export type ReceivePackCapabilities = Set<string>;
 
-/** The server's verdict on one ref update. */
-export type PushStatus = { ok: true } | { ok: false; reason: string };
+/**
+ * The server's verdict on one ref update; `messages` is what it printed on side-band 2 (a hook's
+ * output: the human reason behind git's terse `pre-receive hook declined`), one line per entry.
+ */
+export type PushStatus = { ok: true } | { ok: false; reason: string; messages: string[] };
 
 /**
  * `GET /info/refs?service=git-receive-pack`: the capabilities after the first ref (or after
@@ -81,13 +84,24 @@ export async function pushPack(
     maxBytes,
   });
   let packets: Packet[] = readPackets(reply, 'push reply');
+  const messages: string[] = [];
   // With side-band-64k the report-status lines are themselves pkt-lines inside band 1.
-  if (caps.has('side-band-64k')) packets = readPackets(sideBandData(packets, 'push reply'), 'push report');
-  return readReport(packets, update.ref);
+  if (caps.has('side-band-64k')) packets = readPackets(sideBandData(packets, 'push reply', messages), 'push report');
+  const status = readReport(packets, update.ref);
+  return status.ok ? status : { ...status, messages: messageLines(messages) };
+}
+
+/** Side-band text as lines: progress redraws (`\r`) and empty lines dropped. */
+function messageLines(chunks: readonly string[]): string[] {
+  return chunks
+    .join('')
+    .split(/\r?\n/)
+    .map((l) => (l.split('\r').pop() ?? '').trim())
+    .filter(Boolean);
 }
 
 /** `unpack ok` then `ok <ref>` or `ng <ref> <reason>` (https://git-scm.com/docs/pack-protocol#_report_status). */
-function readReport(packets: Packet[], ref: string): PushStatus {
+function readReport(packets: Packet[], ref: string): { ok: true } | { ok: false; reason: string } {
   const lines = packets.map(packetText).filter((l): l is string => l !== null);
   const unpack = lines[0];
   if (unpack === undefined || !unpack.startsWith('unpack ')) throw malformed('push report', 'no unpack status');

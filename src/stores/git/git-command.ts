@@ -19,6 +19,24 @@ export interface GitCommandOptions {
   secrets: readonly string[];
 }
 
+/**
+ * The same options with `env` and `secrets` — which hold the token when one is given — as
+ * non-enumerable getters over a closure: util.inspect, JSON.stringify and object spreads of a store,
+ * a repository or a reader holding them never show the token. (Spread the options before this, not
+ * after: a spread drops the two.)
+ *
+ * @example
+ * const command = concealCredentials({ git: 'git', globalArgs: [], env, secrets: [token] });
+ * command.secrets; // [token], yet inspect(command) shows only git and globalArgs
+ */
+export function concealCredentials(options: GitCommandOptions): GitCommandOptions {
+  const { env, secrets, ...shown } = options;
+  return Object.defineProperties(shown, {
+    env: { get: () => env, enumerable: false },
+    secrets: { get: () => secrets, enumerable: false },
+  }) as GitCommandOptions;
+}
+
 export interface GitRunResult {
   code: number;
   stdout: Buffer;

@@ -52,7 +52,8 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
   readonly ref: string;
   readonly dir: string;
   private readonly common: ResolvedCommon;
-  private readonly repoOptions: GitRepositoryOptions;
+  /** `#private`: with a remote's token it holds the askpass environment (never shown by inspecting the store). */
+  readonly #repoOptions: GitRepositoryOptions;
   private opening: Promise<GitRepository> | undefined;
   private closed = false;
 
@@ -69,7 +70,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     this.common = resolveCommon(options);
     this.ref = this.common.ref;
     this.dir = options.dir;
-    this.repoOptions = {
+    this.#repoOptions = {
       ...options.repository,
       dir: options.dir,
       git: this.common.git,
@@ -83,7 +84,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
    */
   repository(): Promise<GitRepository> {
     if (this.closed) return Promise.reject(new InvalidConfig('store', 'this GitRefStore was closed'));
-    this.opening ??= GitRepository.open(this.repoOptions).catch((e) => {
+    this.opening ??= GitRepository.open(this.#repoOptions).catch((e) => {
       this.opening = undefined;
       throw e;
     });

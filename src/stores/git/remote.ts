@@ -186,18 +186,23 @@ export function mapRemoteError(e: unknown, context: { remote: string; ref: strin
 
 /** The remote operations, bound to one remote, ref and cache repository. */
 export class RemoteSection {
+  /** The token, when given (`#private`: never shown by inspecting the store). */
+  readonly #secrets: readonly string[];
+
   constructor(
     private readonly repo: GitRepository,
     readonly remote: string,
     readonly ref: string,
-    private readonly secrets: readonly string[],
-  ) {}
+    secrets: readonly string[],
+  ) {
+    this.#secrets = secrets;
+  }
 
   private async run(args: string[], okCodes: number[] = []) {
     try {
       return await this.repo.run(args, { okCodes });
     } catch (e) {
-      throw mapRemoteError(e, { remote: this.remote, ref: this.ref, secrets: this.secrets });
+      throw mapRemoteError(e, { remote: this.remote, ref: this.ref, secrets: this.#secrets });
     }
   }
 
@@ -261,16 +266,22 @@ export class RemoteSection {
     const out = result.stdout.toString('utf8');
     if (result.code === 0) return this.assertExactDestination(out, commit);
     const line = out.split('\n').find((l) => l.startsWith('!') && l.includes(`:${this.ref}\t`));
-    const now = await this.remoteTip();
+    const state = await this.fetchSection();
+    const now = state.tip;
     if (now === commit) return true;
+    // A ref named like the section appeared on the remote after our fetch: git cannot tell which one we mean.
+    if (/matches more than one/.test(result.stderr)) {
+      if (state.shadows.length > 0) throw ambiguousRef(redact(this.remote, this.#secrets), this.ref, state.shadows);
+      return false; // gone again already: re-plan, and the next fetch looks once more
+    }
     if (line && (now !== expected || /failed to (update|lock) ref|cannot lock|stale info|fetch first/.test(line))) {
       return false;
     }
     const reason = line?.split('\t')[2] ?? result.stderr.trim();
-    throw new Forbidden(`${redact(this.remote, this.secrets)} refused ${this.ref}: ${redact(reason, this.secrets)}`, {
-      remote: redact(this.remote, this.secrets),
+    throw new Forbidden(`${redact(this.remote, this.#secrets)} refused ${this.ref}: ${redact(reason, this.#secrets)}`, {
+      remote: redact(this.remote, this.#secrets),
       ref: this.ref,
-      reason: redact(reason, this.secrets),
+      reason: redact(reason, this.#secrets),
     });
   }
 
@@ -289,11 +300,11 @@ export class RemoteSection {
     if (wrong.length > 0) {
       throw new InvalidConfig(
         'ref',
-        `${redact(this.remote, this.secrets)}: git pushed ${commit} to ${wrong.join(', ')} instead of ${this.ref} (a ref whose name ends in the section ref appeared on the remote); rename or delete it there`,
+        `${redact(this.remote, this.#secrets)}: git pushed ${commit} to ${wrong.join(', ')} instead of ${this.ref} (a ref whose name ends in the section ref appeared on the remote); rename or delete it there`,
         {
           allowed: 'a section ref no other ref shadows',
           reason: 'ambiguous-ref',
-          remote: redact(this.remote, this.secrets),
+          remote: redact(this.remote, this.#secrets),
           shadows: wrong,
         },
       );

@@ -12,7 +12,7 @@ import { GitError, InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { type CommitFields, decodeCommit, decodeTree, type TreeEntry } from '../../core/git/objects.js';
 import { assertValidVersion } from '../../core/version.js';
 import { CatFileReader, type GitObject } from './cat-file.js';
-import { type GitCommandOptions, gitEnvironment, runGit } from './git-command.js';
+import { concealCredentials, type GitCommandOptions, gitEnvironment, runGit } from './git-command.js';
 import { type RawObject, writeObjects } from './pack.js';
 
 /** The all-zero object id: `update-ref`'s "must not exist yet". */
@@ -116,7 +116,7 @@ export class GitRepository {
         allowed: 'a SHA-1 repository (git init --object-format=sha1)',
       });
     }
-    return new GitRepository(gitDir!, { ...base, globalArgs: [`--git-dir=${gitDir}`, ...config] });
+    return new GitRepository(gitDir!, concealCredentials({ ...base, globalArgs: [`--git-dir=${gitDir}`, ...config] }));
   }
 
   /** Run a git command on this repository. */

@@ -1,8 +1,9 @@
 /**
  * SubprocessGitRefStore: the section on any git remote (file://, ssh, https; a GitHub Enterprise
  * Server with the API off; other hosts), for environments without API access. It keeps a cache
- * repository: reads fetch only the section ref when `git ls-remote` shows a new tip, then read
- * through GitRefStore; writes commit on the fetched tip and push with
+ * repository: every read is one `git fetch` of the section ref (protocol v2 ref prefixes: it is the tip
+ * check too, and downloads objects only when the tip moved; see remote.ts for why not `ls-remote`),
+ * then reads through GitRefStore; writes commit on the fetched tip and push with
  * `--force-with-lease=<ref>:<expected>`, rebasing the same change onto the new tip after a lost race.
  * See docs/git-stores.md.
  */
@@ -11,7 +12,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commitWithRetry } from '../../core/commit-retry.js';
-import { InvalidConfig, InvalidVersion, NotFound } from '../../core/errors.js';
+import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
@@ -89,12 +90,18 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   readonly remote: string;
   /** The cache repository. */
   readonly dir: string;
-  private readonly inner: GitRefStore;
+  /** The store on the cache repository (a new one after the cache was dropped: a closed one stays closed). */
+  private inner: GitRefStore;
+  private readonly newInner: () => GitRefStore;
   private readonly common: ReturnType<typeof resolveCommon>;
-  private readonly secrets: string[];
+  /** The token, when given (`#private`: never shown by inspecting the store). */
+  readonly #secrets: string[];
   private readonly logger: ((event: RemoteApiLogEvent) => void) | undefined;
   private ready: Promise<{ repo: GitRepository; remote: RemoteSection }> | undefined;
-  /** True while the cache directory exists only because this store created it (removed if the remote is missing). */
+  /**
+   * True from creating the cache directory until its first fetch succeeds: a first fetch that fails
+   * (no such remote, an unreachable host, refused credentials) removes it again.
+   */
   private createdCache = false;
   /** The GIT_ASKPASS script, when a token is given. */
   private readonly askpass: string | undefined;
@@ -116,23 +123,25 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       throw new InvalidConfig('dir', 'dir must be a directory path for the cache repository', { allowed: 'a path' });
     }
     this.dir = resolve(options.dir ?? defaultCacheDir(this.remote, options.env ?? process.env));
-    this.secrets = options.token ? [options.token] : [];
+    this.#secrets = options.token ? [options.token] : [];
     this.logger = options.logger;
     this.askpass = options.token ? askpassPath(this.dir) : undefined;
     const creds = askpassSetup(options.token, options.username ?? DEFAULT_GIT_USERNAME, this.askpass ?? '');
-    this.inner = new GitRefStore({
-      ...options,
-      dir: this.dir,
-      repository: { config: creds.config, extraEnv: creds.env, secrets: this.secrets },
-    });
+    this.newInner = () =>
+      new GitRefStore({
+        ...options,
+        dir: this.dir,
+        repository: { config: creds.config, extraEnv: creds.env, secrets: this.#secrets },
+      });
+    this.inner = this.newInner();
   }
 
   private log(level: RemoteApiLogEvent['level'], message: string, data: Record<string, unknown> = {}): void {
-    this.logger?.({ level, message: redact(message, this.secrets), data: { remote: this.safeRemote, ...data } });
+    this.logger?.({ level, message: redact(message, this.#secrets), data: { remote: this.safeRemote, ...data } });
   }
 
   private get safeRemote(): string {
-    return redact(this.remote, this.secrets);
+    return redact(this.remote, this.#secrets);
   }
 
   /** Create the cache repository when missing, then open it. */
@@ -146,7 +155,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       }
       const repo = await this.inner.repository();
       if (this.askpass) writeAskpass(this.askpass);
-      return { repo, remote: new RemoteSection(repo, this.remote, this.ref, this.secrets) };
+      return { repo, remote: new RemoteSection(repo, this.remote, this.ref, this.#secrets) };
     })().catch((e) => {
       this.ready = undefined;
       throw e;
@@ -162,10 +171,12 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
     const { remote } = await this.open();
     this.log('debug', `fetching ${this.ref}`, { ref: this.ref });
     try {
-      return await remote.fetchSection();
+      const state = await remote.fetchSection();
+      this.createdCache = false; // it holds this remote's section now: a later failure keeps it
+      return state;
     } catch (e) {
-      // A remote that does not exist leaves no cache repository behind that this store created for it.
-      if (e instanceof NotFound && this.createdCache) this.dropCache();
+      // A remote that is missing or cannot be reached leaves behind no cache repository this store created for it.
+      if (this.createdCache) this.dropCache();
       throw e;
     }
   }
@@ -182,7 +193,9 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
   }
 
   private dropCache(): void {
-    this.inner.close().catch(() => {});
+    const dropped = this.inner;
+    this.inner = this.newInner(); // the next operation starts afresh: a new cache, a new reader
+    dropped.close().catch(() => {});
     rmSync(this.dir, { recursive: true, force: true });
     this.ready = undefined;
     this.createdCache = false;

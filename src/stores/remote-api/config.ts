@@ -111,7 +111,8 @@ export interface ResolvedConfig {
   owner: string;
   repo: string;
   ref: string;
-  token: string | undefined;
+  /** Non-enumerable (a getter over a closure), so inspecting or serialising the config never shows it. */
+  readonly token: string | undefined;
   credentials: RemoteApiRefStoreOptions['credentials'];
   retryConcurrentWrites: number;
   /** Backoff and budget for retries after lost races. */
@@ -188,14 +189,13 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   checkAuthor(options.author);
   checkHooks(options);
   const writeRetry = resolveWriteRetry(options);
-  return {
+  const cfg = {
     transport,
     apiBase,
     apiOrigin: url.origin,
     owner: options.owner,
     repo: options.repo,
     ref,
-    token: options.token,
     credentials: options.credentials,
     retryConcurrentWrites: writeRetry.maxRetries,
     writeRetry,
@@ -205,6 +205,21 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
     ...resolveHooks(options),
     ...resolveArchive(options),
+  };
+  return withHiddenToken(cfg, options.token);
+}
+
+/**
+ * Add `token` as a non-enumerable getter over a closure: the store's modules read `cfg.token`, while
+ * util.inspect, JSON.stringify and object spreads of the config (or of the store and client holding
+ * it) never show the token.
+ */
+function withHiddenToken<T extends object>(
+  cfg: T,
+  token: string | undefined,
+): T & { readonly token: string | undefined } {
+  return Object.defineProperty(cfg, 'token', { get: () => token, enumerable: false }) as T & {
+    readonly token: string | undefined;
   };
 }
 
