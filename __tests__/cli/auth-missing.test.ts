@@ -8,7 +8,7 @@ import { type CliIo, EXIT, reportError } from '../../src/cli/io.js';
 import { AuthMissing } from '../../src/core/errors.js';
 
 const WAY_OUT =
-  'No token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`.';
+  'No token was found. Set GITHUB_TOKEN (or GH_TOKEN), name another variable with --token-env NAME, or log in with `gh auth login`. A git remote that is not on GitHub takes its token only from --token-env NAME or DOCDB_GIT_TOKEN.';
 
 function report(e: unknown, json = false): { code: number; stderr: string; stdout: string } {
   let stderr = '';
