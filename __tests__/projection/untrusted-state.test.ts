@@ -26,6 +26,9 @@ beforeAll(async () => {
   em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
   em.state.createRepo('octo/app');
   for (const tag of ['v1', 'v2', 'v3']) em.state.addRelease('octo/app', { tagName: tag });
+  // A private repository the token (a PAT) can read, but the spec never names.
+  em.state.createRepo('octo/secret', { private: true });
+  for (const tag of ['s1', 's2']) em.state.addRelease('octo/secret', { tagName: tag });
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
@@ -59,6 +62,7 @@ function run(store: MemoryRefStore, log: string[]) {
 
 /** Edit the committed state file the way someone with write access to the section could. */
 async function editState(store: MemoryRefStore, edit: (entries: Record<string, { next?: string }>) => void) {
+  // (the first page's key has no `page=`; GitHub's and the emulator's links add `&page=N`)
   const key = stateKey('rel');
   const state = JSON.parse(fromUtf8((await store.get(key))!.value));
   edit(state.conditional.entries);
@@ -90,6 +94,54 @@ describe('a stored next-page URL is untrusted', () => {
     expect(em.requests.map((r) => `${r.status}`)).toEqual(['200', '304', '304']);
     expect(report.projections[0]!.changed).toEqual([]);
     expect(report.projections[0]!.removed).toEqual([]);
+  });
+
+  it('another endpoint inside the API (a private repository the token can read): never read, never committed', async () => {
+    const store = new MemoryRefStore();
+    await run(store, []);
+    await editState(store, (entries) => {
+      const first = Object.keys(entries).find((k) => !k.includes('&page='))!;
+      entries[first]!.next = '/repos/octo/secret/releases?per_page=1&page=2';
+    });
+    const log: string[] = [];
+    em.clearLog();
+    const report = await run(store, log);
+    expect(em.requests.filter((r) => r.path.includes('secret'))).toEqual([]); // no request to that endpoint
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored state of "GET /repos/octo/app/releases?per_page=1": its next-page URL is not another page of the same endpoint; reading it again',
+    ]);
+    // The first page is read again without If-None-Match; the walk follows GitHub's own Link header.
+    expect(em.requests.map((r) => `${r.status} ${r.path}`)).toEqual([
+      '200 /repos/octo/app/releases',
+      '304 /repos/octo/app/releases',
+      '304 /repos/octo/app/releases',
+    ]);
+    const keys = (await store.list()).entries.map((e) => e.key);
+    expect(keys.filter((k) => k.includes('secret') || k.includes('/s1') || k.includes('/s2'))).toEqual([]);
+    expect(report.projections[0]).toMatchObject({ items: 1, unchanged: 3, changed: [], added: [], removed: [] });
+  });
+
+  it('a stored next page that points back at a page already read: warned, re-read in full, and the run completes', async () => {
+    const store = new MemoryRefStore();
+    await run(store, []);
+    await editState(store, (entries) => {
+      const second = Object.keys(entries).find((k) => k.endsWith('&page=2'))!;
+      entries[second]!.next = '/repos/octo/app/releases?per_page=1'; // the first page
+    });
+    const log: string[] = [];
+    em.clearLog();
+    const report = await run(store, log);
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored state of "GET /repos/octo/app/releases?per_page=1&page=2": its next-page URL points back at a page already read; reading it again',
+    ]);
+    // Page 2 is asked again without If-None-Match, and the rest of the listing in full.
+    expect(em.requests.map((r) => `${r.status} ${r.query}`)).toEqual([
+      '304 per_page=1',
+      '304 per_page=1&page=2',
+      '200 per_page=1&page=2',
+      '200 per_page=1&page=3',
+    ]);
+    expect(report.projections[0]).toMatchObject({ unchanged: 3, changed: [], added: [], removed: [] });
   });
 
   it('a stored repository name that is not owner/name is dropped too', () => {
