@@ -4,58 +4,14 @@
  * ends; a GraphQL listing that repeats a cursor; a GraphQL answer with `errors` next to partial `data`.
  * Each is fed to a real projection run over loopback and must stop it with a typed error, committing nothing.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidResponse, NotFound, RateLimited, TransportError } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { runProjections } from '../../src/projection/run/index.js';
 import { MAX_HTTP_BYTES } from '../../src/projection/sources/http-fetch.js';
 import { parseSpec } from '../../src/projection/spec/index.js';
-import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
-import { createOctokit } from '../../src/transport/create-octokit.js';
+import { closeServers, json, project, serve } from './loopback.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-/** A loopback server; `handler` gets each request and its 1-based number. */
-async function serve(handler: Handler): Promise<{ url: string; requests: () => number; closed: Promise<void> }> {
-  let n = 0;
-  let onClose!: () => void;
-  const closed = new Promise<void>((r) => (onClose = r));
-  const server = createServer((req, res) => {
-    res.on('close', onClose);
-    handler(req, res, ++n);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => n, closed };
-}
-
-const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-
-async function project(yaml: string, api: string, extra: Partial<Parameters<typeof runProjections>[0]> = {}) {
-  const store = new MemoryRefStore();
-  const error = await runProjections({
-    spec: parseSpec(yaml, 'docdb.yml', { defaultRepository: 'o/r' }),
-    client: createOctokit({ auth: 'ghp_bounded', baseUrl: api, writeSpacingMs: 0, retryAfterBaseMs: 1 }),
-    store,
-    apiUrl: api,
-    sleep: async () => {},
-    ...extra,
-  }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return { error, head: await store.head() };
-}
+afterEach(closeServers);
 
 const httpSpec = (url: string, more = '') =>
   `projections:\n  x:\n    source: { type: http, url: "${url}"${more} }\n    identity: { id: "{index}" }\n`;

@@ -144,6 +144,59 @@ describe('a stored next-page URL is untrusted', () => {
     expect(report.projections[0]).toMatchObject({ unchanged: 3, changed: [], added: [], removed: [] });
   });
 
+  it('a live Link back at a page already read still stops the run, even after a page answered 304', async () => {
+    let round = 1;
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests++;
+      const first = `http://127.0.0.1:${(server.address() as AddressInfo).port}/things?per_page=100`;
+      const json = { 'content-type': 'application/json' };
+      if (!req.url!.includes('page=2')) {
+        if (req.headers['if-none-match'] === '"p1"') return void res.writeHead(304, { etag: '"p1"' }).end();
+        return void res
+          .writeHead(200, { ...json, etag: '"p1"', link: `<${first}&page=2>; rel="next"` })
+          .end('[{"id":1}]');
+      }
+      // Page 2 changed since the first round, and its Link now points back at page 1: the server loops.
+      const link = round === 2 ? { link: `<${first}>; rel="next"` } : {};
+      res.writeHead(200, { ...json, etag: `"p2-${round}"`, ...link }).end('[{"id":2}]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const store = new MemoryRefStore();
+    const log: string[] = [];
+    const project = () =>
+      runProjections({
+        spec: parseSpec(
+          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
+          'docdb.yml',
+        ),
+        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
+        store,
+        apiUrl: api,
+        tokenIdentity: 'same-token',
+        log: (line) => log.push(line),
+      });
+    try {
+      await project();
+      const head = await store.head();
+      round = 2;
+      requests = 0;
+      const error = await project().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidResponse);
+      expect((error as InvalidResponse).data).toMatchObject({ reason: 'pagination-loop' });
+      expect(requests).toBe(2); // page 1 (304), page 2 (200, linking back); page 1 is not read again
+      expect(log.filter((l) => l.startsWith('warning: '))).toEqual([]);
+      expect(await store.head()).toBe(head);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a stored repository name that is not owner/name is dropped too', () => {
     const log: string[] = [];
     const trusted = trustedConditional(
