@@ -16,6 +16,12 @@ afterEach(closeServers);
 
 const reasonOf = (e: unknown) => (e as InvalidResponse).data?.reason;
 
+/** A source's failure names the projection and the line of its `source` in the spec. */
+function expectNamesProjection(e: unknown) {
+  expect((e as Error).message).toMatch(/ \(projection "x", docdb\.yml:3\)$/);
+  expect((e as InvalidResponse).data).toMatchObject({ projection: 'x', file: 'docdb.yml', line: 3 });
+}
+
 describe('REST owner/* listing', () => {
   const spec = (more = '') =>
     `projections:\n  x:\n    source: { type: repository, api: rest, repositories: ["o/*"]${more} }\n`;
@@ -30,6 +36,7 @@ describe('REST owner/* listing', () => {
     const { error, head } = await project(spec(), api.url);
     expect(error).toBeInstanceOf(InvalidResponse);
     expect(reasonOf(error)).toBe('pagination-loop');
+    expectNamesProjection(error);
     expect((error as Error).message).toContain(
       'repositories of o/*: the pagination points back at a page already read',
     );
@@ -43,6 +50,7 @@ describe('REST owner/* listing', () => {
     );
     const { error, head } = await project(spec(', max-pages: 3'), api.url);
     expect(reasonOf(error)).toBe('too-many-pages');
+    expectNamesProjection(error);
     expect(api.requests()).toBe(3);
     expect(head).toBeNull();
   });
@@ -65,6 +73,7 @@ describe('REST branch list of a repository (api: rest)', () => {
     const api = await server((page) => (page === 1 ? `${refs}?per_page=100&page=2` : `${refs}?per_page=100`));
     const { error, head } = await project(spec(), api.url);
     expect(reasonOf(error)).toBe('pagination-loop');
+    expectNamesProjection(error);
     expect((error as Error).message).toContain('branches of o/r: the pagination points back at a page already read');
     expect(api.requests()).toBe(3);
     expect(head).toBeNull();
@@ -74,6 +83,7 @@ describe('REST branch list of a repository (api: rest)', () => {
     const api = await server((page) => `${refs}?per_page=100&page=${page + 1}`);
     const { error, head } = await project(spec(', max-pages: 3'), api.url);
     expect(reasonOf(error)).toBe('too-many-pages');
+    expectNamesProjection(error);
     expect(api.requests()).toBe(1 + 3);
     expect(head).toBeNull();
   });
@@ -121,6 +131,7 @@ describe('GraphQL branch completion (more than 100 branches)', () => {
     const api = await server(() => 'C1');
     const { error, head } = await project(spec(), api.url);
     expect(reasonOf(error)).toBe('pagination-loop');
+    expectNamesProjection(error);
     expect((error as InvalidResponse).data).toMatchObject({ page: 'C1' });
     expect((error as Error).message).toContain(
       'GraphQL branches of o/r: the pagination points back at a page already read (C1)',
@@ -133,6 +144,7 @@ describe('GraphQL branch completion (more than 100 branches)', () => {
     const api = await server((n) => `C${n}`);
     const { error, head } = await project(spec(', max-pages: 3'), api.url);
     expect(reasonOf(error)).toBe('too-many-pages');
+    expectNamesProjection(error);
     expect(api.requests()).toBe(3); // the first page came with the repository, then 2 branch queries
     expect(head).toBeNull();
   });
