@@ -11,6 +11,7 @@ import { fromUtf8, utf8 } from '../../src/core/bytes.js';
 import { InvalidResponse, InvalidSpec } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { runProjections, stateKey } from '../../src/projection/run/index.js';
+import { trustedWatermarks } from '../../src/projection/run/state-file.js';
 import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/sources/api-url.js';
 import { trustedConditional } from '../../src/projection/sources/conditional.js';
 import { parseSpec } from '../../src/projection/spec/index.js';
@@ -29,6 +30,8 @@ beforeAll(async () => {
   // A private repository the token (a PAT) can read, but the spec never names.
   em.state.createRepo('octo/secret', { private: true });
   for (const tag of ['s1', 's2']) em.state.addRelease('octo/secret', { tagName: tag });
+  em.state.addIssue('octo/app', { title: 'one', updatedAt: '2024-03-01T00:00:00Z' });
+  em.state.addIssue('octo/app', { title: 'two', updatedAt: '2024-03-02T00:00:00Z' });
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
@@ -214,6 +217,50 @@ describe('a stored next-page URL is untrusted', () => {
     expect(log).toEqual([
       'warning: ignored the stored state of "GET /orgs/o/repos?page=1": it lists a repository name that is not owner/name; reading it again',
     ]);
+  });
+});
+
+describe('stored watermarks are untrusted', () => {
+  const issues = (store: MemoryRefStore, log: string[]) =>
+    runProjections({
+      spec: parseSpec('projections:\n  iss:\n    source: { type: issues, repositories: [octo/app] }\n', 'docdb.yml'),
+      client: createOctokit({ auth: TOKEN, baseUrl: em.url, writeSpacingMs: 0 }),
+      store,
+      apiUrl: em.url,
+      log: (line) => log.push(line),
+    });
+
+  it('a watermark in the future is dropped with a warning; the repository is read without it', async () => {
+    const store = new MemoryRefStore();
+    await issues(store, []);
+    const key = stateKey('iss');
+    const state = JSON.parse(fromUtf8((await store.get(key))!.value));
+    expect(state.watermarks).toEqual({ 'octo/app': '2024-03-02T00:00:00Z' });
+    state.watermarks['octo/app'] = '2999-01-01T00:00:00Z'; // would hide every later update
+    await store.put(key, utf8(JSON.stringify(state)));
+    const log: string[] = [];
+    em.clearLog();
+    const report = await issues(store, log);
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored watermark of "octo/app": it is more than 5 minutes in the future; reading the repository without it',
+    ]);
+    const reads = em.requests.filter((r) => r.path === '/repos/octo/app/issues');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.query).not.toContain('since=');
+    expect(report.projections[0]).toMatchObject({ items: 2, unchanged: 2, removed: [] });
+  });
+
+  it('only beyond the clock skew: a watermark a minute ahead stands, ten minutes ahead does not', () => {
+    const now = Date.parse('2025-06-01T12:00:00Z');
+    const log: string[] = [];
+    const kept = trustedWatermarks(
+      { 'o/past': '2025-05-01T00:00:00Z', 'o/skew': '2025-06-01T12:01:00Z', 'o/future': '2025-06-01T12:10:00Z' },
+      (l) => log.push(l),
+      now,
+    );
+    expect(kept).toEqual({ 'o/past': '2025-05-01T00:00:00Z', 'o/skew': '2025-06-01T12:01:00Z' });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toContain('"o/future"');
   });
 });
 
