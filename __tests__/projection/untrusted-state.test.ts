@@ -1,8 +1,10 @@
 /**
  * The section's state file is untrusted input (issue 18 §1, §5): anyone who can write the section can edit
- * `_docdb/state/<projection>.json`. A stored next-page URL that leaves the API must never receive the token:
- * the entry is dropped with a warning and the page is read again. Every source URL is confined to the API
- * origin and path prefix after decoding.
+ * `_docdb/state/<projection>.json`. A stored next-page URL that leaves the API must never receive the token,
+ * and one that names another endpoint inside it (a private repository the token can read) must never be
+ * read: the entry is dropped with a warning and the page is read again. A stored next page back at a page
+ * already read is re-read, not fatal (a live Link loop still is); a watermark in the future is dropped.
+ * Every source URL is confined to the API origin and path prefix after decoding.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
