@@ -202,6 +202,46 @@ describe('a stored next-page URL is untrusted', () => {
     }
   });
 
+  it("GitHub's first Link names the repository by id: that page is not kept, the later ones are, and no warning", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const second = req.url!.startsWith('/repositories/1/');
+      const etag = second ? '"p2"' : '"p1"';
+      seen.push(`${req.headers['if-none-match'] === etag ? 304 : 200} ${req.url}`);
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+      const link = second ? {} : { link: `<${origin}/repositories/1/things?per_page=100&page=2>; rel="next"` };
+      res.writeHead(200, { 'content-type': 'application/json', etag, ...link }).end(`[{"id":${second ? 2 : 1}}]`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const store = new MemoryRefStore();
+    const log: string[] = [];
+    const project = () =>
+      runProjections({
+        spec: parseSpec(
+          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
+          'docdb.yml',
+        ),
+        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
+        store,
+        apiUrl: api,
+        tokenIdentity: 'same-token',
+        log: (line) => log.push(line),
+      });
+    try {
+      await project();
+      seen.length = 0;
+      const report = await project();
+      expect(seen).toEqual(['200 /things?per_page=100', '304 /repositories/1/things?per_page=100&page=2']);
+      expect(log.filter((l) => l.startsWith('warning: '))).toEqual([]);
+      expect(report.projections[0]).toMatchObject({ unchanged: 2, notModified: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a stored repository name that is not owner/name is dropped too', () => {
     const log: string[] = [];
     const trusted = trustedConditional(
