@@ -4,58 +4,14 @@
  * ends; a GraphQL listing that repeats a cursor; a GraphQL answer with `errors` next to partial `data`.
  * Each is fed to a real projection run over loopback and must stop it with a typed error, committing nothing.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidResponse, NotFound, RateLimited, TransportError } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { runProjections } from '../../src/projection/run/index.js';
 import { MAX_HTTP_BYTES } from '../../src/projection/sources/http-fetch.js';
 import { parseSpec } from '../../src/projection/spec/index.js';
-import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
-import { createOctokit } from '../../src/transport/create-octokit.js';
+import { closeServers, json, project, serve } from './loopback.js';
 
-type Handler = (req: IncomingMessage, res: ServerResponse, n: number) => void;
-const servers: Server[] = [];
-afterEach(async () => {
-  for (const s of servers.splice(0)) {
-    s.closeAllConnections();
-    await new Promise((r) => s.close(r));
-  }
-});
-
-/** A loopback server; `handler` gets each request and its 1-based number. */
-async function serve(handler: Handler): Promise<{ url: string; requests: () => number; closed: Promise<void> }> {
-  let n = 0;
-  let onClose!: () => void;
-  const closed = new Promise<void>((r) => (onClose = r));
-  const server = createServer((req, res) => {
-    res.on('close', onClose);
-    handler(req, res, ++n);
-  });
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, requests: () => n, closed };
-}
-
-const json = (res: ServerResponse, body: unknown, headers: Record<string, string> = {}) =>
-  res.writeHead(200, { 'content-type': 'application/json; charset=utf-8', ...headers }).end(JSON.stringify(body));
-
-async function project(yaml: string, api: string, extra: Partial<Parameters<typeof runProjections>[0]> = {}) {
-  const store = new MemoryRefStore();
-  const error = await runProjections({
-    spec: parseSpec(yaml, 'docdb.yml', { defaultRepository: 'o/r' }),
-    client: createOctokit({ auth: 'ghp_bounded', baseUrl: api, writeSpacingMs: 0, retryAfterBaseMs: 1 }),
-    store,
-    apiUrl: api,
-    sleep: async () => {},
-    ...extra,
-  }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  return { error, head: await store.head() };
-}
+afterEach(closeServers);
 
 const httpSpec = (url: string, more = '') =>
   `projections:\n  x:\n    source: { type: http, url: "${url}"${more} }\n    identity: { id: "{index}" }\n`;
@@ -65,7 +21,10 @@ describe('http sources are bounded', () => {
     const server = await serve(() => {}); // never answers
     const { error, head } = await project(httpSpec(`${server.url}/a.json`, ', timeout: 1'), server.url);
     expect(error).toBeInstanceOf(TransportError);
-    expect((error as Error).message).toContain('no answer for 1 s (the source\'s "timeout")');
+    expect((error as Error).message).toContain(
+      `http source: GET ${server.url}/a.json failed: no answer for 1 s (the source's "timeout"); gave up after 4 attempts (projection "x", docdb.yml:3)`,
+    );
+    expect((error as TransportError).data).toMatchObject({ attempts: 4, projection: 'x', file: 'docdb.yml', line: 3 });
     expect(server.requests()).toBe(4); // the first try and three retries
     expect(head).toBeNull();
   });
@@ -102,7 +61,7 @@ describe('http sources are bounded', () => {
   it('5xx and 429 are retried honouring Retry-After; a Retry-After beyond 60 s fails fast as RateLimited', async () => {
     const flaky = await serve((_req, res, n) => {
       if (n === 1) res.writeHead(503).end();
-      else if (n === 2) res.writeHead(429, { 'retry-after': '0' }).end();
+      else if (n === 2) res.writeHead(429, { 'retry-after': '7' }).end();
       else json(res, [{ a: 1 }]);
     });
     const waits: number[] = [];
@@ -113,11 +72,38 @@ describe('http sources are bounded', () => {
     });
     expect(ok.error).toBeUndefined();
     expect(flaky.requests()).toBe(3);
-    expect(waits[1]).toBe(0); // the Retry-After
+    // The 503 waits a full-jitter backoff (at most 1 s after the first attempt); the 429 waits what it asked.
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBeLessThanOrEqual(1000);
+    expect(waits[1]).toBe(7000);
     const slow = await serve((_req, res) => res.writeHead(429, { 'retry-after': '3600' }).end());
     const { error } = await project(httpSpec(`${slow.url}/a.json`), slow.url);
     expect(error).toBeInstanceOf(RateLimited);
     expect(slow.requests()).toBe(1);
+  });
+
+  it('a server that dribbles a byte at a time within the timeout is stopped by the deadline, not retried', async () => {
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('[');
+      const drip = setInterval(() => (res.destroyed ? clearInterval(drip) : res.write(' ')), 100);
+      res.on('close', () => clearInterval(drip));
+    });
+    const { error, head } = await project(httpSpec(`${server.url}/slow.json`, ', timeout: 1, deadline: 1'), server.url);
+    expect(error).toBeInstanceOf(TransportError);
+    expect((error as TransportError).data).toMatchObject({ reason: 'deadline', field: 'deadline', attempts: 1 });
+    expect((error as Error).message).toContain(
+      `http source: GET ${server.url}/slow.json: no complete answer within 1 s (the source's "deadline"), after 1 attempt(s) (projection "x", docdb.yml:3)`,
+    );
+    await server.closed; // the client hung up
+    expect(server.requests()).toBe(1);
+    expect(head).toBeNull();
+  });
+
+  it('deadline is checked when the spec is read', () => {
+    expect(() => parseSpec(httpSpec('https://example.com/a.json', ', deadline: 0'), 'docdb.yml')).toThrow(
+      /deadline: must be a number of seconds from 1 to 3600/,
+    );
   });
 });
 
@@ -145,7 +131,9 @@ describe('REST listings are bounded', () => {
     const { error, head } = await project(restSpec(', max-pages: 5'), api.url);
     expect(error).toBeInstanceOf(InvalidResponse);
     expect((error as InvalidResponse).data).toMatchObject({ reason: 'too-many-pages', field: 'max-pages', limit: 5 });
-    expect((error as Error).message).toContain('raise "max-pages"');
+    expect((error as Error).message).toBe(
+      'GET /things (/things): more than 5 pages; stopped (nothing is committed). If the listing really is that long, raise "max-pages" on the source in the projection spec (projection "x", docdb.yml:3)',
+    );
     expect(api.requests()).toBe(5);
     expect(head).toBeNull();
   });

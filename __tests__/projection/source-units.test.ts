@@ -256,7 +256,9 @@ describe('http source guards (fake fetch)', () => {
     }).catch((e) => e);
     expect(err).toBeInstanceOf(InvalidResponse);
     // A 500 is retried (issue 18 §2) before the run fails.
-    expect(err.message).toBe('http source: GET https://data.example.com/a.json answered 500 (after 3 retries)');
+    expect(err.message).toBe(
+      'http source: GET https://data.example.com/a.json answered 500 (after 3 retries) (projection "x", docdb.yml:3)',
+    );
     expect(JSON.stringify(err.toJSON())).not.toContain(SECRET);
     expect(lines.join('\n')).not.toContain(SECRET);
     expect(calls).toHaveLength(4);

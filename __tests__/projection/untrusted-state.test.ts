@@ -1,8 +1,10 @@
 /**
  * The section's state file is untrusted input (issue 18 §1, §5): anyone who can write the section can edit
- * `_docdb/state/<projection>.json`. A stored next-page URL that leaves the API must never receive the token:
- * the entry is dropped with a warning and the page is read again. Every source URL is confined to the API
- * origin and path prefix after decoding.
+ * `_docdb/state/<projection>.json`. A stored next-page URL that leaves the API must never receive the token,
+ * and one that names another endpoint inside it (a private repository the token can read) must never be
+ * read: the entry is dropped with a warning and the page is read again. A stored next page back at a page
+ * already read is re-read, not fatal (a live Link loop still is); a watermark in the future is dropped.
+ * Every source URL is confined to the API origin and path prefix after decoding.
  */
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -11,6 +13,7 @@ import { fromUtf8, utf8 } from '../../src/core/bytes.js';
 import { InvalidResponse, InvalidSpec } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { runProjections, stateKey } from '../../src/projection/run/index.js';
+import { trustedWatermarks } from '../../src/projection/run/state-file.js';
 import { apiRequestUrl, confineToApi, nextOnOrigin } from '../../src/projection/sources/api-url.js';
 import { trustedConditional } from '../../src/projection/sources/conditional.js';
 import { parseSpec } from '../../src/projection/spec/index.js';
@@ -26,6 +29,11 @@ beforeAll(async () => {
   em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
   em.state.createRepo('octo/app');
   for (const tag of ['v1', 'v2', 'v3']) em.state.addRelease('octo/app', { tagName: tag });
+  // A private repository the token (a PAT) can read, but the spec never names.
+  em.state.createRepo('octo/secret', { private: true });
+  for (const tag of ['s1', 's2']) em.state.addRelease('octo/secret', { tagName: tag });
+  em.state.addIssue('octo/app', { title: 'one', updatedAt: '2024-03-01T00:00:00Z' });
+  em.state.addIssue('octo/app', { title: 'two', updatedAt: '2024-03-02T00:00:00Z' });
   const seen: IncomingHttpHeaders[] = [];
   const server = createServer((req, res) => {
     seen.push(req.headers);
@@ -59,6 +67,7 @@ function run(store: MemoryRefStore, log: string[]) {
 
 /** Edit the committed state file the way someone with write access to the section could. */
 async function editState(store: MemoryRefStore, edit: (entries: Record<string, { next?: string }>) => void) {
+  // (the first page's key has no `page=`; GitHub's and the emulator's links add `&page=N`)
   const key = stateKey('rel');
   const state = JSON.parse(fromUtf8((await store.get(key))!.value));
   edit(state.conditional.entries);
@@ -92,6 +101,147 @@ describe('a stored next-page URL is untrusted', () => {
     expect(report.projections[0]!.removed).toEqual([]);
   });
 
+  it('another endpoint inside the API (a private repository the token can read): never read, never committed', async () => {
+    const store = new MemoryRefStore();
+    await run(store, []);
+    await editState(store, (entries) => {
+      const first = Object.keys(entries).find((k) => !k.includes('&page='))!;
+      entries[first]!.next = '/repos/octo/secret/releases?per_page=1&page=2';
+    });
+    const log: string[] = [];
+    em.clearLog();
+    const report = await run(store, log);
+    expect(em.requests.filter((r) => r.path.includes('secret'))).toEqual([]); // no request to that endpoint
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored state of "GET /repos/octo/app/releases?per_page=1": its next-page URL is not another page of the same endpoint; reading it again',
+    ]);
+    // The first page is read again without If-None-Match; the walk follows GitHub's own Link header.
+    expect(em.requests.map((r) => `${r.status} ${r.path}`)).toEqual([
+      '200 /repos/octo/app/releases',
+      '304 /repos/octo/app/releases',
+      '304 /repos/octo/app/releases',
+    ]);
+    const keys = (await store.list()).entries.map((e) => e.key);
+    expect(keys.filter((k) => k.includes('secret') || k.includes('/s1') || k.includes('/s2'))).toEqual([]);
+    expect(report.projections[0]).toMatchObject({ items: 1, unchanged: 3, changed: [], added: [], removed: [] });
+  });
+
+  it('a stored next page that points back at a page already read: warned, re-read in full, and the run completes', async () => {
+    const store = new MemoryRefStore();
+    await run(store, []);
+    await editState(store, (entries) => {
+      const second = Object.keys(entries).find((k) => k.endsWith('&page=2'))!;
+      entries[second]!.next = '/repos/octo/app/releases?per_page=1'; // the first page
+    });
+    const log: string[] = [];
+    em.clearLog();
+    const report = await run(store, log);
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored state of "GET /repos/octo/app/releases?per_page=1&page=2": its next-page URL points back at a page already read; reading it again',
+    ]);
+    // Page 2 is asked again without If-None-Match, and the rest of the listing in full.
+    expect(em.requests.map((r) => `${r.status} ${r.query}`)).toEqual([
+      '304 per_page=1',
+      '304 per_page=1&page=2',
+      '200 per_page=1&page=2',
+      '200 per_page=1&page=3',
+    ]);
+    expect(report.projections[0]).toMatchObject({ unchanged: 3, changed: [], added: [], removed: [] });
+  });
+
+  it('a live Link back at a page already read still stops the run, even after a page answered 304', async () => {
+    let round = 1;
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests++;
+      const first = `http://127.0.0.1:${(server.address() as AddressInfo).port}/things?per_page=100`;
+      const json = { 'content-type': 'application/json' };
+      if (!req.url!.includes('page=2')) {
+        if (req.headers['if-none-match'] === '"p1"') return void res.writeHead(304, { etag: '"p1"' }).end();
+        return void res
+          .writeHead(200, { ...json, etag: '"p1"', link: `<${first}&page=2>; rel="next"` })
+          .end('[{"id":1}]');
+      }
+      // Page 2 changed since the first round, and its Link now points back at page 1: the server loops.
+      const link = round === 2 ? { link: `<${first}>; rel="next"` } : {};
+      res.writeHead(200, { ...json, etag: `"p2-${round}"`, ...link }).end('[{"id":2}]');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const store = new MemoryRefStore();
+    const log: string[] = [];
+    const project = () =>
+      runProjections({
+        spec: parseSpec(
+          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
+          'docdb.yml',
+        ),
+        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
+        store,
+        apiUrl: api,
+        tokenIdentity: 'same-token',
+        log: (line) => log.push(line),
+      });
+    try {
+      await project();
+      const head = await store.head();
+      round = 2;
+      requests = 0;
+      const error = await project().then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(InvalidResponse);
+      expect((error as InvalidResponse).data).toMatchObject({ reason: 'pagination-loop' });
+      expect(requests).toBe(2); // page 1 (304), page 2 (200, linking back); page 1 is not read again
+      expect(log.filter((l) => l.startsWith('warning: '))).toEqual([]);
+      expect(await store.head()).toBe(head);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  it("GitHub's first Link names the repository by id: that page is not kept, the later ones are, and no warning", async () => {
+    const seen: string[] = [];
+    const server = createServer((req, res) => {
+      const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const second = req.url!.startsWith('/repositories/1/');
+      const etag = second ? '"p2"' : '"p1"';
+      seen.push(`${req.headers['if-none-match'] === etag ? 304 : 200} ${req.url}`);
+      if (req.headers['if-none-match'] === etag) return void res.writeHead(304, { etag }).end();
+      const link = second ? {} : { link: `<${origin}/repositories/1/things?per_page=100&page=2>; rel="next"` };
+      res.writeHead(200, { 'content-type': 'application/json', etag, ...link }).end(`[{"id":${second ? 2 : 1}}]`);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const store = new MemoryRefStore();
+    const log: string[] = [];
+    const project = () =>
+      runProjections({
+        spec: parseSpec(
+          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
+          'docdb.yml',
+        ),
+        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
+        store,
+        apiUrl: api,
+        tokenIdentity: 'same-token',
+        log: (line) => log.push(line),
+      });
+    try {
+      await project();
+      seen.length = 0;
+      const report = await project();
+      expect(seen).toEqual(['200 /things?per_page=100', '304 /repositories/1/things?per_page=100&page=2']);
+      expect(log.filter((l) => l.startsWith('warning: '))).toEqual([]);
+      expect(report.projections[0]).toMatchObject({ unchanged: 2, notModified: 1 });
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   it('a stored repository name that is not owner/name is dropped too', () => {
     const log: string[] = [];
     const trusted = trustedConditional(
@@ -109,6 +259,50 @@ describe('a stored next-page URL is untrusted', () => {
     expect(log).toEqual([
       'warning: ignored the stored state of "GET /orgs/o/repos?page=1": it lists a repository name that is not owner/name; reading it again',
     ]);
+  });
+});
+
+describe('stored watermarks are untrusted', () => {
+  const issues = (store: MemoryRefStore, log: string[]) =>
+    runProjections({
+      spec: parseSpec('projections:\n  iss:\n    source: { type: issues, repositories: [octo/app] }\n', 'docdb.yml'),
+      client: createOctokit({ auth: TOKEN, baseUrl: em.url, writeSpacingMs: 0 }),
+      store,
+      apiUrl: em.url,
+      log: (line) => log.push(line),
+    });
+
+  it('a watermark in the future is dropped with a warning; the repository is read without it', async () => {
+    const store = new MemoryRefStore();
+    await issues(store, []);
+    const key = stateKey('iss');
+    const state = JSON.parse(fromUtf8((await store.get(key))!.value));
+    expect(state.watermarks).toEqual({ 'octo/app': '2024-03-02T00:00:00Z' });
+    state.watermarks['octo/app'] = '2999-01-01T00:00:00Z'; // would hide every later update
+    await store.put(key, utf8(JSON.stringify(state)));
+    const log: string[] = [];
+    em.clearLog();
+    const report = await issues(store, log);
+    expect(log.filter((l) => l.startsWith('warning: '))).toEqual([
+      'warning: ignored the stored watermark of "octo/app": it is more than 5 minutes in the future; reading the repository without it',
+    ]);
+    const reads = em.requests.filter((r) => r.path === '/repos/octo/app/issues');
+    expect(reads).toHaveLength(1);
+    expect(reads[0]!.query).not.toContain('since=');
+    expect(report.projections[0]).toMatchObject({ items: 2, unchanged: 2, removed: [] });
+  });
+
+  it('only beyond the clock skew: a watermark a minute ahead stands, ten minutes ahead does not', () => {
+    const now = Date.parse('2025-06-01T12:00:00Z');
+    const log: string[] = [];
+    const kept = trustedWatermarks(
+      { 'o/past': '2025-05-01T00:00:00Z', 'o/skew': '2025-06-01T12:01:00Z', 'o/future': '2025-06-01T12:10:00Z' },
+      (l) => log.push(l),
+      now,
+    );
+    expect(kept).toEqual({ 'o/past': '2025-05-01T00:00:00Z', 'o/skew': '2025-06-01T12:01:00Z' });
+    expect(log).toHaveLength(1);
+    expect(log[0]).toContain('"o/future"');
   });
 });
 

@@ -21,7 +21,7 @@ import { encodeDocument, type ItemDocument, type ItemScope, itemIdentity, reduce
 import { projectionFailure } from './projection-failure.js';
 import type { ProjectionInput, ProjectionReport } from './projection-types.js';
 import { inShard } from './shard.js';
-import { encodeState } from './state-file.js';
+import { encodeState, trustedWatermarks } from './state-file.js';
 
 const REPO_VARS = new Set(['owner', 'name', 'repo']);
 
@@ -43,6 +43,8 @@ export class ProjectionPass {
   private readonly produced = new Set<string>();
   private readonly unmatched = new Set<string>();
   private readonly watermarks: Record<string, string> = {};
+  /** The previous run's watermarks that may be used (trustedWatermarks); empty unless incremental. */
+  private readonly since: Readonly<Record<string, string>>;
   private readonly log: (line: string) => void;
 
   constructor(private readonly input: ProjectionInput) {
@@ -65,10 +67,11 @@ export class ProjectionPass {
       (k) => existing.has(k),
       mode !== 'backfill',
     );
+    this.since = this.incremental && oldState ? trustedWatermarks(oldState.watermarks, this.log) : {};
     this.ctx = this.readContext();
     this.emit = input.emit ?? (async (op: DocumentOp) => void this.changes.push(op));
     // Watermarks of repositories this run sees no item of (or that left an `owner/*` selection) carry over.
-    if (this.incremental && oldState) Object.assign(this.watermarks, oldState.watermarks);
+    Object.assign(this.watermarks, this.since);
   }
 
   /** The progress line that opens the projection. */
@@ -143,7 +146,7 @@ export class ProjectionPass {
   }
 
   private readContext(): ReadContext {
-    const { p, shard, oldState } = this.input;
+    const { p, shard } = this.input;
     const { namespace, type } = p.identity;
     // With a shard and an identity that depends on the repository alone, other shards' repositories are not even read.
     const byRepository =
@@ -159,7 +162,7 @@ export class ProjectionPass {
       ...this.input.read,
       book: this.book,
       ...(maxPages !== undefined ? { maxPages } : {}),
-      ...(this.incremental ? { since: (r: string) => oldState?.watermarks[r] } : {}),
+      ...(this.incremental ? { since: (r: string) => this.since[r] } : {}),
       ...(byRepository ? { wants: (r: string) => inShard(keyOfRepository(r), shard) } : {}),
     };
   }

@@ -4,9 +4,10 @@
  * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
  * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
  */
-import { readSource } from '../sources/index.js';
+import { readSource, type SourcePage } from '../sources/index.js';
 import { ProjectionPass } from './projection-pass.js';
 import type { ProjectionInput, ProjectionRun } from './projection-types.js';
+import { fromSource } from './run-report.js';
 
 export type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
 
@@ -19,9 +20,21 @@ export type { ProjectionInput, ProjectionReport, ProjectionRun } from './project
 export async function runProjection(input: ProjectionInput): Promise<ProjectionRun> {
   const pass = new ProjectionPass(input);
   pass.logStart();
-  for await (const page of readSource(pass.ctx, input.p.source)) await pass.readPage(page);
+  for await (const page of sourcePages(input, pass)) await pass.readPage(page);
   if (input.p.prune) await pass.prune();
   const state = pass.stateOp();
   pass.logEnd();
   return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
+}
+
+/**
+ * The source's pages; a failure of the source (not of reducing a page, which the consumer does) names the
+ * projection and its spec line.
+ */
+async function* sourcePages(input: ProjectionInput, pass: ProjectionPass): AsyncGenerator<SourcePage> {
+  try {
+    yield* readSource(pass.ctx, input.p.source);
+  } catch (e) {
+    throw fromSource(e, input.specFile, input.p);
+  }
 }

@@ -26,6 +26,7 @@ import {
   withProjection,
   withTrailers,
 } from './run-report.js';
+import { envOf, redactRunError } from './run-secrets.js';
 import { fingerprintOf, parseState, stateKey } from './state-file.js';
 import { StreamedCommit } from './streamed-commit.js';
 
@@ -83,6 +84,9 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
       );
     }
     return await runLoaded(options, selected, reducers, documents);
+  } catch (e) {
+    // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
+    throw await redactRunError(e, options);
   } finally {
     await Promise.all([...reducers.values()].map((r) => r.close()));
   }
@@ -140,8 +144,7 @@ async function readSection(store: RefStore): Promise<Section> {
 /** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
 function readContextOf(options: RunOptions, log: (line: string) => void): ProjectionInput['read'] {
   const budget = new RateBudget(options.minRateLimit ?? 0);
-  const env =
-    options.env ?? (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+  const env = envOf(options);
   return {
     client: budgetedClient(options.client, budget),
     budget,

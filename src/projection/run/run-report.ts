@@ -1,13 +1,13 @@
 /**
  * The words of a run: its commit message (with git trailers), the report of what the commit really did
  * (reconciled when another run's commit already made some of the changes), and the projection named in a
- * DocumentTooLarge.
+ * DocumentTooLarge or a source's failure.
  */
 import type { WriteResult } from '../../core/refstore.js';
 import type { DocumentOp } from '../../document/document-store.js';
 import { identityOf } from '../../document/envelope.js';
 import { deriveKey } from '../../document/identity.js';
-import type { Spec } from '../spec/index.js';
+import type { ProjectionSpec, Spec } from '../spec/index.js';
 import type { RunMode, RunReport } from './options.js';
 import type { ProjectionReport } from './projection-types.js';
 
@@ -107,24 +107,35 @@ export function withProjection(
   spec: Spec,
   current?: string,
 ): unknown {
-  const err = e as { name?: string; message?: string; data?: Record<string, unknown> };
-  if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
-    return e;
-  }
-  const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
+  if ((e as { name?: string })?.name !== 'DocumentTooLarge') return e;
+  const data = (e as { data?: Record<string, unknown> }).data;
+  const key = typeof data?.key === 'string' ? data.key : undefined;
   const name =
     (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
-  if (!name) return e;
   const p = spec.projections.find((q) => q.name === name);
-  const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
-  err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
-  if (err.data && typeof err.data === 'object') {
-    err.data.projection = name;
-    if (p) {
-      err.data.file ??= spec.file;
-      err.data.line ??= p.lines.reducer;
-    }
-  }
+  return p ? atProjection(e, spec.file, p, p.lines.reducer) : e;
+}
+
+/**
+ * A failure of a projection's source (a timeout, `max-pages`, a pagination loop, a refused answer) names
+ * the projection and where its `source` is in the spec, as spec errors do.
+ *
+ * @example
+ * throw fromSource(e, 'docdb.yml', p); // InvalidResponse: …; refusing to loop (projection "repos", docdb.yml:3)
+ */
+export function fromSource(e: unknown, specFile: string, p: ProjectionSpec): unknown {
+  return atProjection(e, specFile, p, p.lines.source);
+}
+
+/** Append `(projection "name", file:line)` to a docdb error's message and the same to its data, once. */
+function atProjection(e: unknown, specFile: string, p: ProjectionSpec, line: number): unknown {
+  const err = e as { message?: unknown; data?: Record<string, unknown> };
+  if (typeof err?.message !== 'string' || !err.data || typeof err.data !== 'object') return e;
+  if (err.data.projection !== undefined) return e;
+  err.message = `${err.message.replace(/\.$/, '')} (projection "${p.name}", ${specFile}:${line})`;
+  err.data.projection = p.name;
+  err.data.file ??= specFile;
+  err.data.line ??= line;
   return e;
 }
 

@@ -44,7 +44,9 @@ export function fingerprintOf(p: ProjectionSpec, reducer: LoadedReducer): string
 
 /**
  * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
- * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
+ * untrusted input. This schema checks its shape (types; watermarks parse as dates); what it says is checked
+ * where it is used — watermarks in the future by `trustedWatermarks`, stored next-page URLs and repository
+ * names by `trustedConditional` (sources/conditional.ts), stored document keys against the section's tip.
  */
 const conditionalEntrySchema = z.object({
   etags: z.array(z.string()),
@@ -90,4 +92,33 @@ export function encodeState(state: ProjectionState): Uint8Array {
     ...(state.conditional ? { conditional: state.conditional } : {}),
   };
   return utf8(`${JSON.stringify(out, null, 2)}\n`);
+}
+
+/** How far ahead of this machine's clock a stored watermark may be (runner and GitHub clocks differ a little). */
+export const WATERMARK_CLOCK_SKEW_MS = 5 * 60 * 1000;
+
+/**
+ * The stored watermarks that may be used. A watermark in the future (beyond a small clock skew) was not
+ * written by docdb — it is the `updated_at` of an item GitHub returned — and would freeze the incremental
+ * reads of its repository (every later item would look older): it is dropped with a warning, and that
+ * repository is read without it.
+ *
+ * @example
+ * trustedWatermarks({ 'o/r': '2999-01-01T00:00:00Z' }, console.log); // {} and a warning naming o/r
+ */
+export function trustedWatermarks(
+  watermarks: Readonly<Record<string, string>>,
+  log: (line: string) => void,
+  now = Date.now(),
+): Record<string, string> {
+  const kept: Record<string, string> = {};
+  for (const [repository, mark] of Object.entries(watermarks)) {
+    if (Date.parse(mark) <= now + WATERMARK_CLOCK_SKEW_MS) kept[repository] = mark;
+    else {
+      log(
+        `warning: ignored the stored watermark of ${JSON.stringify(repository.slice(0, 200))}: it is more than ${WATERMARK_CLOCK_SKEW_MS / 60_000} minutes in the future; reading the repository without it`,
+      );
+    }
+  }
+  return kept;
 }

@@ -72,6 +72,25 @@ export function isRefusal(r: { url: string; path: string } | Refusal): r is Refu
 }
 
 /**
+ * Whether `next` is another page of the endpoint `page` was read from: both stay inside the API and name
+ * the same path, only the query (`page=`, `per_page=`, a cursor) may differ. A stored next-page URL must
+ * pass this: one pointing at another endpoint — `/repos/octo/secret/releases` stored for a page of
+ * `/repos/octo/app/releases` — would otherwise be read with the run's token.
+ *
+ * @example
+ * sameEndpoint(api, '/repos/o/r/releases?per_page=100', '/repos/o/r/releases?per_page=100&page=2'); // true
+ * sameEndpoint(api, '/repos/o/r/releases?per_page=100', '/repos/o/secret/releases?page=2'); // false
+ */
+export function sameEndpoint(apiBase: string | undefined, page: string, next: string): boolean {
+  const a = confineToApi(apiBase, page);
+  const b = confineToApi(apiBase, next);
+  if (isRefusal(a) || isRefusal(b)) return false;
+  return pathOnly(a.path) === pathOnly(b.path);
+}
+
+const pathOnly = (path: string) => path.split('?')[0];
+
+/**
  * The absolute URL of a source request, confined to the API (see `confineToApi`); throws InvalidResponse
  * naming the reason when it is not.
  *

@@ -10,7 +10,7 @@
 import { utf8 } from '../../core/bytes.js';
 import { sha1Hex } from '../../core/git/sha1.js';
 import { REPO_RE } from '../spec/index.js';
-import { confineToApi, isRefusal } from './api-url.js';
+import { confineToApi, isRefusal, sameEndpoint } from './api-url.js';
 
 /**
  * Identity of a token for keying ETags in the committed state (`RunOptions.tokenIdentity`): a salted hash
@@ -45,10 +45,22 @@ export interface StoredConditional {
 }
 
 /**
+ * The warning for a stored entry that is not used: it names the entry's key and the problem, never the
+ * stored URL (the state is untrusted text).
+ *
+ * @example
+ * log(ignoredState('GET /repos/o/r/releases?per_page=100', 'its next-page URL leaves the API path'));
+ */
+export function ignoredState(key: string, problem: string): string {
+  return `warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`;
+}
+
+/**
  * The entries of a stored state that may be used: an entry whose next-page URL leaves the API (another
- * origin, outside the API path, dot segments) or whose repository names are not `owner/name` was not
- * written by docdb — the state lives in the section, which anyone with write access can edit. Such an entry
- * is dropped (its page is read again without `If-None-Match`) and a warning names it, never the URL.
+ * origin, outside the API path, dot segments) or points at another endpoint than the entry's own (only the
+ * query may differ), or whose repository names are not `owner/name`, was not written by docdb — the state
+ * lives in the section, which anyone with write access can edit. Such an entry is dropped (its page is read
+ * again without `If-None-Match`) and a warning names it, never the URL.
  *
  * @example
  * const trusted = trustedConditional(state.conditional, 'https://api.github.com', (line) => console.log(line));
@@ -61,17 +73,22 @@ export function trustedConditional(
   if (!stored) return undefined;
   const entries: Record<string, ConditionalEntry> = {};
   for (const [key, entry] of Object.entries(stored.entries)) {
-    const problem = entryProblem(entry, apiUrl);
+    const problem = entryProblem(key, entry, apiUrl);
     if (problem === undefined) entries[key] = entry;
-    else log(`warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`);
+    else log(ignoredState(key, problem));
   }
   return { token: stored.token, entries };
 }
 
-function entryProblem(entry: ConditionalEntry, apiUrl: string | undefined): string | undefined {
+function entryProblem(key: string, entry: ConditionalEntry, apiUrl: string | undefined): string | undefined {
   if (entry.next !== undefined) {
     const r = confineToApi(apiUrl, entry.next);
     if (isRefusal(r)) return `its next-page URL ${r.reason}`;
+    // Keys of list pages are `GET <path>`; docdb stores a next page only when GitHub's link kept the path.
+    const page = /^GET (\/.*)$/s.exec(key)?.[1];
+    if (page === undefined || !sameEndpoint(apiUrl, page, r.path)) {
+      return 'its next-page URL is not another page of the same endpoint';
+    }
   }
   if (entry.names?.some((name) => !REPO_RE.test(name) || /\/\.\.?$/.test(name))) {
     return 'it lists a repository name that is not owner/name';

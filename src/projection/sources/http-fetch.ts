@@ -1,9 +1,10 @@
 /**
  * One GET of an `http` source, bounded every way a server could keep a job busy: a timeout for the answer
- * to start and between two chunks of its body (`timeout`, seconds), a body size cap enforced while reading
- * (a body that never ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec
- * allows, and retries of 5xx/429 and lost connections with the shared full-jitter backoff, honouring
- * `Retry-After`. The GitHub token is never involved (plain `fetch`).
+ * to start and between two chunks of its body (`timeout`, seconds), a deadline for the whole read of the
+ * URL, retries and waits included (`deadline`), a body size cap enforced while reading (a body that never
+ * ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec allows, and retries of
+ * 5xx/429 and lost connections with the shared full-jitter backoff, honouring `Retry-After`. The clocks are
+ * http-watchdog.ts. The GitHub token is never involved (plain `fetch`).
  */
 
 import { fullJitterDelay } from '../../core/backoff.js';
@@ -11,6 +12,7 @@ import { concatBytes } from '../../core/bytes.js';
 import { InvalidResponse, RateLimited, TransportError } from '../../core/errors.js';
 import { parseRetryAfter } from '../../transport/headers.js';
 import { isLoopbackHost } from '../spec/index.js';
+import { Deadline, Watchdog } from './http-watchdog.js';
 import type { ReadContext } from './read-context.js';
 import { SOURCE_OPERATION } from './source-error.js';
 
@@ -18,6 +20,8 @@ import { SOURCE_OPERATION } from './source-error.js';
 export const MAX_HTTP_BYTES = 50 * 1024 * 1024;
 /** Default seconds an answer may take to start, and a body may pause between chunks. */
 export const DEFAULT_HTTP_TIMEOUT_SECONDS = 30;
+/** Default seconds the whole read of one URL may take: every attempt and every wait between them. */
+export const DEFAULT_HTTP_DEADLINE_SECONDS = 600;
 /** Retries of a 5xx, a 429 or a lost connection (then the run fails, committing nothing). */
 export const HTTP_RETRIES = 3;
 /** Longest `Retry-After` sat out; a server asking for more fails the run naming the wait. */
@@ -38,6 +42,8 @@ export interface HttpGet {
   /** Hosts redirects may go to (lower case, with port when not the default). */
   allowed: ReadonlySet<string>;
   timeoutMs: number;
+  /** The whole read, attempts and waits included (default DEFAULT_HTTP_DEADLINE_SECONDS). */
+  deadlineMs?: number;
 }
 
 /**
@@ -47,16 +53,36 @@ export interface HttpGet {
  * const answer = await httpGet(ctx, { url, headers, allowed: new Set(['example.com']), timeoutMs: 30_000 });
  */
 export async function httpGet(ctx: Pick<ReadContext, 'fetch' | 'sleep'>, get: HttpGet): Promise<HttpAnswer> {
-  const sleep = ctx.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  for (let attempt = 1; ; attempt++) {
-    const outcome = await attemptGet(ctx, get).catch((e: unknown) => e as Error);
-    const wait = retryWait(outcome, attempt, get.url);
-    if (wait === undefined) {
-      if (outcome instanceof Error) throw outcome;
-      return outcome;
+  const deadline = new Deadline(get.deadlineMs ?? DEFAULT_HTTP_DEADLINE_SECONDS * 1000);
+  const sleep = ctx.sleep ?? ((ms: number) => deadline.sleep(ms));
+  try {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await attemptGet(ctx, get, deadline).catch((e: unknown) => e as Error);
+      if (isDeadline(outcome)) throw deadline.error(get.url, attempt, outcome.cause);
+      const wait = retryWait(outcome, attempt, get.url);
+      if (wait === undefined) {
+        if (outcome instanceof Error) throw attempt > 1 ? afterAttempts(outcome, attempt) : outcome;
+        return outcome;
+      }
+      await sleep(wait);
+      if (deadline.passed) throw deadline.error(get.url, attempt);
     }
-    await sleep(wait);
+  } finally {
+    deadline.stop();
   }
+}
+
+const isDeadline = (outcome: HttpAnswer | Error): outcome is TransportError =>
+  outcome instanceof TransportError && outcome.data.reason === 'deadline';
+
+/** The last failure of a read that was retried says how many attempts it made. */
+function afterAttempts(e: Error, attempts: number): Error {
+  if (!(e instanceof TransportError)) return e;
+  return new TransportError(
+    `${e.message}; gave up after ${attempts} attempts`,
+    { ...e.data, attempts },
+    { cause: e.cause },
+  );
 }
 
 /** How long to wait before another attempt, or undefined when the outcome is final. */
@@ -78,8 +104,8 @@ function retryWait(outcome: HttpAnswer | Error, attempt: number, url: string): n
 }
 
 /** One attempt: redirects followed by hand to allowed hosts, the body read under the timeout and cap. */
-async function attemptGet(ctx: Pick<ReadContext, 'fetch'>, get: HttpGet): Promise<HttpAnswer> {
-  const watchdog = new Watchdog(get.timeoutMs);
+async function attemptGet(ctx: Pick<ReadContext, 'fetch'>, get: HttpGet, deadline: Deadline): Promise<HttpAnswer> {
+  const watchdog = new Watchdog(get.timeoutMs, deadline);
   try {
     let current = get.url;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -91,7 +117,10 @@ async function attemptGet(ctx: Pick<ReadContext, 'fetch'>, get: HttpGet): Promis
       await res.body?.cancel().catch(() => {});
       current = allowedRedirect(current, location, get.allowed);
     }
-    throw new InvalidResponse(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, { url: get.url });
+    throw new InvalidResponse(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, {
+      url: get.url,
+      operation: SOURCE_OPERATION,
+    });
   } finally {
     watchdog.stop();
   }
@@ -102,12 +131,13 @@ function allowedRedirect(current: string, location: string, allowed: ReadonlySet
   if (!allowed.has(next.host.toLowerCase())) {
     throw new InvalidResponse(
       `http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`,
-      { url: current, location: next.origin },
+      { url: current, location: next.origin, operation: SOURCE_OPERATION },
     );
   }
   if (next.protocol !== 'https:' && !(next.protocol === 'http:' && isLoopbackHost(next.hostname))) {
     throw new InvalidResponse(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
       url: current,
+      operation: SOURCE_OPERATION,
     });
   }
   return next.toString();
@@ -119,6 +149,7 @@ async function readBody(res: Response, url: string, watchdog: Watchdog): Promise
     new InvalidResponse(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
       url,
       limit: MAX_HTTP_BYTES,
+      operation: SOURCE_OPERATION,
     });
   const declared = Number(res.headers.get('content-length') ?? Number.NaN);
   if (declared > MAX_HTTP_BYTES) throw tooLarge(`${declared} bytes (Content-Length)`);
@@ -137,38 +168,4 @@ async function readBody(res: Response, url: string, watchdog: Watchdog): Promise
     chunks.push(value);
   }
   return concatBytes(chunks);
-}
-
-/**
- * Aborts the request when nothing arrives for `timeoutMs`: each step (the answer's headers, each body
- * chunk) restarts the clock, so a slow but steady download is fine and a stalled one is not.
- */
-class Watchdog {
-  private readonly controller = new AbortController();
-  private timer: ReturnType<typeof setTimeout> | undefined;
-
-  constructor(private readonly timeoutMs: number) {}
-
-  get signal(): AbortSignal {
-    return this.controller.signal;
-  }
-
-  async run<T>(url: string, step: () => Promise<T>): Promise<T> {
-    this.timer = setTimeout(() => this.controller.abort(), this.timeoutMs);
-    try {
-      return await step();
-    } catch (e) {
-      if (e instanceof InvalidResponse) throw e;
-      const why = this.controller.signal.aborted
-        ? `no answer for ${this.timeoutMs / 1000} s (the source's "timeout")`
-        : (e as Error)?.message;
-      throw new TransportError(`http source: GET ${url} failed: ${why}`, { url }, { cause: e });
-    } finally {
-      clearTimeout(this.timer);
-    }
-  }
-
-  stop(): void {
-    clearTimeout(this.timer);
-  }
 }

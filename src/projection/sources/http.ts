@@ -2,12 +2,18 @@
  * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
  * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
  * named environment variable (a workflow secret) and is sent only to the listed hosts. Every GET is bounded
- * (http-fetch.ts: timeout, size cap while reading, redirects only to hosts the spec allows, retries).
+ * (http-fetch.ts: timeout, deadline, size cap while reading, redirects only to hosts the spec allows, retries).
  */
 import { InvalidConfig, InvalidResponse, NotFound } from '../../core/errors.js';
 import type { SourceSpec } from '../spec/index.js';
 import { type DataFormat, formatOfContentType, formatOfName, parseItems } from './formats.js';
-import { DEFAULT_HTTP_TIMEOUT_SECONDS, HTTP_RETRIES, type HttpAnswer, httpGet } from './http-fetch.js';
+import {
+  DEFAULT_HTTP_DEADLINE_SECONDS,
+  DEFAULT_HTTP_TIMEOUT_SECONDS,
+  HTTP_RETRIES,
+  type HttpAnswer,
+  httpGet,
+} from './http-fetch.js';
 import type { ReadContext } from './read-context.js';
 import { SOURCE_OPERATION } from './source-error.js';
 import type { SourcePage } from './types.js';
@@ -39,6 +45,7 @@ export async function* readHttp(ctx: ReadContext, source: HttpSpec): AsyncGenera
   }
   let page = 0;
   const timeoutMs = (source.timeout ?? DEFAULT_HTTP_TIMEOUT_SECONDS) * 1000;
+  const deadlineMs = (source.deadline ?? DEFAULT_HTTP_DEADLINE_SECONDS) * 1000;
   for (const url of source.url) {
     const key = `GET ${url}`;
     const etag = ctx.book.etags(key)?.[0];
@@ -47,6 +54,7 @@ export async function* readHttp(ctx: ReadContext, source: HttpSpec): AsyncGenera
       headers: { ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
       allowed,
       timeoutMs,
+      deadlineMs,
     });
     page++;
     if (res.status === 304 && etag) {
@@ -77,7 +85,11 @@ function assertOk(res: HttpAnswer, url: string): void {
     throw new NotFound(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
   if (res.status < 200 || res.status > 299) {
     const retried = res.status === 429 || res.status >= 500 ? ` (after ${HTTP_RETRIES} retries)` : '';
-    throw new InvalidResponse(`http source: GET ${url} answered ${res.status}${retried}`, { url, status: res.status });
+    throw new InvalidResponse(`http source: GET ${url} answered ${res.status}${retried}`, {
+      url,
+      status: res.status,
+      operation: SOURCE_OPERATION,
+    });
   }
 }
 

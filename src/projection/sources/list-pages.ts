@@ -1,13 +1,12 @@
 /**
- * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
- * run's ETag is known (a 304 yields a `notModified` page and the walk continues at the stored next page),
- * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
+ * One REST list, page by page, conditionally (conditional-walk.ts): a 304 yields a `notModified` page and the
+ * walk continues at the stored next page, `Link: rel="next"` is followed only inside the API, and failures
+ * go through the one status mapping.
  * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
  */
 import { InvalidResponse } from '../../core/errors.js';
-import { apiRequestUrl, nextOnOrigin } from './api-url.js';
-import { conditionalGet } from './conditional-get.js';
-import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
+import { nextOnOrigin } from './api-url.js';
+import { conditionalWalk } from './conditional-walk.js';
 import type { ReadContext } from './read-context.js';
 import { splitRepository } from './repository-name.js';
 import { sourceError } from './source-error.js';
@@ -32,33 +31,19 @@ export async function* readListPages(
   toPage: (data: unknown) => ListPage,
 ): AsyncGenerator<SourcePage> {
   const errorPath = url.split('?')[0]!;
-  const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `GET ${errorPath} (${label})`);
-  let next: string | undefined = url;
-  let page = 0;
-  while (next) {
-    const current: string = next;
-    walk.visit(current);
-    const key = `GET ${current}`;
-    const res = await conditionalGet(
-      ctx.client,
-      { method: 'GET', url: apiRequestUrl(ctx, current) },
-      {},
-      ctx.book.etags(key)?.[0],
-    ).catch((e) => {
-      throw sourceError(e, label, errorPath);
-    });
-    page++;
-    if (res.status === 304) {
-      const prev = ctx.book.previous(key)!;
-      ctx.book.save(key, prev);
-      yield { repository: label, page, items: [], conditional: { key, notModified: true } };
-      next = prev.next;
-      continue;
-    }
-    const { items, last } = toPage(res.data);
-    next = last ? undefined : nextOnOrigin(ctx, res.headers.link, errorPath);
-    if (res.etag) ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
-    yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
+  const steps = conditionalWalk(ctx, {
+    first: url,
+    what: `GET ${errorPath} (${label})`,
+    read: (data, headers) => {
+      const { items, last } = toPage(data);
+      return { value: items, next: last ? undefined : nextOnOrigin(ctx, headers.link, errorPath) };
+    },
+    fail: (e) => sourceError(e, label, errorPath),
+  });
+  for await (const step of steps) {
+    const { key, page } = step;
+    if (step.previous) yield { repository: label, page, items: [], conditional: { key, notModified: true } };
+    else yield { repository: label, page, items: step.value, ...(step.conditional ? { conditional: { key } } : {}) };
   }
 }
 

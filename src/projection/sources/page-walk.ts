@@ -27,6 +27,11 @@ export class PageWalk {
     private readonly what: string,
   ) {}
 
+  /** Whether the page at `position` was read already. */
+  has(position: string): boolean {
+    return this.seen.has(position);
+  }
+
   /** Call before reading the page at `position` (a URL or a cursor; '' for the first page of a cursor walk). */
   visit(position: string): void {
     if (this.seen.has(position)) {

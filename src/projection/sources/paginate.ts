@@ -5,7 +5,7 @@
  * never back to a page already read or past `maxPages` (page-walk.ts).
  */
 import { InvalidResponse } from '../../core/errors.js';
-import { apiBaseOf, apiRequestUrl, nextOnOrigin } from './api-url.js';
+import { apiBaseOf, apiRequestUrl, confineToApi, isRefusal, nextOnOrigin } from './api-url.js';
 import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
 import type { SourceClient } from './types.js';
 
@@ -24,7 +24,7 @@ export async function* paginate(
 ): AsyncGenerator<unknown[]> {
   const ctx = { apiUrl: apiBaseOf(client, apiUrl) };
   const walk = new PageWalk(maxPages, route);
-  walk.visit('');
+  walk.visit(firstPage(client, route, params, ctx));
   let res = await client.request(route, params);
   for (;;) {
     if (!Array.isArray(res.data)) {
@@ -36,4 +36,17 @@ export async function* paginate(
     walk.visit(next);
     res = await client.request({ method: 'GET', url: apiRequestUrl(ctx, next) });
   }
+}
+
+/**
+ * The first page as a path under the API base, the form `Link` URLs are compared in — so a link back at the
+ * first page is a loop at once, not one more read of it. Octokit expands the route (`request.endpoint`);
+ * a client without it is known by the route text.
+ */
+function firstPage(client: SourceClient, route: string, params: Record<string, unknown>, ctx: { apiUrl: string }) {
+  const endpoint = (client.request as { endpoint?: (r: string, p: Record<string, unknown>) => { url?: unknown } })
+    .endpoint;
+  const url = endpoint?.(route, params)?.url;
+  const r = typeof url === 'string' ? confineToApi(ctx.apiUrl, url) : undefined;
+  return r && !isRefusal(r) ? r.path : route;
 }

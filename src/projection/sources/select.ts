@@ -7,10 +7,8 @@
 
 import { InvalidResponse, NotFound } from '../../core/errors.js';
 import { OWNER_WILDCARD_RE, type SelectionFilters } from '../spec/index.js';
-import { apiRequestUrl, nextOnOrigin } from './api-url.js';
-import type { ConditionalEntry } from './conditional.js';
-import { conditionalGet } from './conditional-get.js';
-import { DEFAULT_MAX_PAGES, PageWalk } from './page-walk.js';
+import { nextOnOrigin } from './api-url.js';
+import { conditionalWalk } from './conditional-walk.js';
 import type { ReadContext } from './read-context.js';
 import { sourceError } from './source-error.js';
 
@@ -87,33 +85,11 @@ export async function* listOwnerRepositories(
   const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
   const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
   for (const [i, first] of attempts.entries()) {
-    let url: string | undefined = first;
     let pages = 0;
-    const walk = new PageWalk(ctx.maxPages ?? DEFAULT_MAX_PAGES, `repositories of ${owner}/*`);
     try {
-      while (url) {
-        walk.visit(url);
-        const key: string = `GET ${url}`;
-        const etag = ctx.book.etags(key)?.[0];
-        const res = await conditionalGet(ctx.client, { method: 'GET', url: apiRequestUrl(ctx, url) }, {}, etag);
+      for await (const step of ownerPages(ctx, owner, first, filters)) {
         pages++;
-        if (res.status === 304) {
-          const prev: ConditionalEntry = ctx.book.previous(key)!;
-          ctx.book.save(key, prev);
-          yield* prev.names ?? [];
-          url = prev.next;
-          continue;
-        }
-        if (!Array.isArray(res.data)) {
-          throw new InvalidResponse(`GET ${url} did not return an array`, { path: url });
-        }
-        const names = (res.data as FilterFields[])
-          .filter((r) => matchesFilters(r, filters))
-          .map((r) => String((r as { full_name?: unknown }).full_name));
-        const next = nextOnOrigin(ctx, res.headers.link, url);
-        ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
-        yield* names;
-        url = next;
+        yield* step.previous ? (step.previous.names ?? []) : step.value;
       }
       return;
     } catch (e) {
@@ -126,7 +102,24 @@ export async function* listOwnerRepositories(
           { owner, operation: 'projection source' },
         );
       }
-      throw sourceError(e, `${owner}/*`, url ?? first);
+      throw sourceError(e, `${owner}/*`, first.split('?')[0]!);
     }
   }
+}
+
+/** The pages of one owner listing: the names that pass the filters, kept for a 304 on the next run. */
+function ownerPages(ctx: ReadContext, owner: string, first: string, filters: SelectionFilters) {
+  return conditionalWalk<string[]>(ctx, {
+    first,
+    what: `repositories of ${owner}/*`,
+    read: (data, headers, current) => {
+      if (!Array.isArray(data)) throw new InvalidResponse(`GET ${current} did not return an array`, { path: current });
+      const names = (data as FilterFields[])
+        .filter((r) => matchesFilters(r, filters))
+        .map((r) => String((r as { full_name?: unknown }).full_name));
+      return { value: names, next: nextOnOrigin(ctx, headers.link, current), names };
+    },
+    // Mapped by the caller, which first tells a user from an organisation by the raw 404.
+    fail: (e) => e,
+  });
 }

@@ -73,6 +73,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
     prune: p.prune,
     line: ctx.line(base),
     lines: {
+      source: ctx.line([...base, 'source']),
       reducer: ctx.line(
         p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
           ? [...base, 'reducer', 'module']

@@ -136,6 +136,11 @@ const httpSource = z.strictObject({
     .min(1, { error: 'must be a number of seconds from 1 to 600' })
     .max(600, { error: 'must be a number of seconds from 1 to 600' })
     .optional(),
+  deadline: z
+    .number({ error: 'must be a number of seconds from 1 to 3600' })
+    .min(1, { error: 'must be a number of seconds from 1 to 3600' })
+    .max(3600, { error: 'must be a number of seconds from 1 to 3600' })
+    .optional(),
   url: z.union([httpUrl, z.array(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
   format: z.enum(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
   items: itemsPath.optional(),

@@ -46,6 +46,8 @@ export type SourceSpec =
       url: string[];
       /** Seconds an answer may take to start, and its body may pause (default 30). */
       timeout?: number;
+      /** Seconds the whole read of one URL may take, retries and their waits included (default 600). */
+      deadline?: number;
       format?: 'json' | 'ndjson' | 'csv';
       items?: string;
       'allow-hosts'?: string[];

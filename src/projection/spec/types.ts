@@ -17,8 +17,8 @@ export interface ProjectionSpec {
   prune: boolean;
   /** 1-based line of the projection in the spec file (for messages). */
   line: number;
-  /** Lines of `reducer` and `identity.id` (the projection's line when defaulted), for run-time messages. */
-  lines: { reducer: number; id: number };
+  /** Lines of `source`, `reducer` and `identity.id` (the projection's line when defaulted), for run-time messages. */
+  lines: { source: number; reducer: number; id: number };
 }
 
 /** A parsed projection spec. */
