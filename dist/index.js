@@ -36186,7 +36186,7 @@ function annotations(e, message, workspace) {
 /* harmony export */ });
 /* unused harmony export tidy */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4038);
+/* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9719);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
@@ -36285,7 +36285,7 @@ function readOnly(inputs) {
 /* unused harmony exports MODES, EXPORT_FORMATS */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1489);
-/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4592);
+/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4229);
 /* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1495);
 /* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5632);
 /**
@@ -36447,7 +36447,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1945);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8621);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36536,7 +36536,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 1945:
+/***/ 8621:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37155,7 +37155,14 @@ async function readManyAt(h, ctx, keys, pinned) {
         return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
     if (pinned !== undefined)
         await h.assertInSection(ctx, version);
-    const job = { version, pinned: pinned !== undefined, shas: new Map(), values: new Map(), archived: false };
+    const job = {
+        version,
+        pinned: pinned !== undefined,
+        shas: new Map(),
+        values: new Map(),
+        archived: false,
+        restOnly: new Set(),
+    };
     await resolveShas(h, ctx, job, keys);
     await walkUnresolved(h, ctx, job, keys);
     await resolveValues(h, ctx, job, keys);
@@ -37180,6 +37187,8 @@ async function resolveShas(h, ctx, job, keys) {
             job.shas.set(key, b?.sha ?? null);
             if (b?.bytes)
                 await keep(h, job, b.sha, b.bytes);
+            else if (b)
+                job.restOnly.add(b.sha); // asking again by oid would give the same inexact text
         }
         open = open.filter((k) => !job.shas.has(k));
     }
@@ -37215,16 +37224,20 @@ async function shasFromCachedLevels(h, job, keys) {
             job.shas.set(key, at.kind === 'blob' ? at.sha : null);
     }
 }
-/** Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint. */
+/**
+ * Each value whose SHA is known: cache, archive, GraphQL by oid, then the blobs endpoint — for what GraphQL
+ * cannot give exactly (`isBinary`, `isTruncated`, text that does not hash back) and for anonymous reads.
+ */
 async function resolveValues(h, ctx, job, keys) {
     let missing = await missingShas(h, job, keys);
     if (missing.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
         await readArchive(h, ctx, job);
         missing = missing.filter((sha) => !job.values.has(sha));
     }
-    if (missing.length > 0 && ctx.token !== undefined) {
-        for (let i = 0; i < missing.length; i += GRAPHQL_BLOB_BATCH) {
-            const got = await blobsByOid(h.graphql, ctx, missing.slice(i, i + GRAPHQL_BLOB_BATCH));
+    const byOid = missing.filter((sha) => !job.restOnly.has(sha));
+    if (byOid.length > 0 && ctx.token !== undefined) {
+        for (let i = 0; i < byOid.length; i += GRAPHQL_BLOB_BATCH) {
+            const got = await blobsByOid(h.graphql, ctx, byOid.slice(i, i + GRAPHQL_BLOB_BATCH));
             if (!got)
                 break;
             for (const [sha, bytes] of got)
@@ -40127,7 +40140,8 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     /**
      * The values of many keys at one version (the tip unless `version` is given): cached values are never
      * fetched again; the rest come from the section's archive (with `archive: nodeArchiveReader()`, Node),
-     * GraphQL batches (with a token) or the blobs endpoint. Prefer `readManyFrom(store, keys)`.
+     * GraphQL batches (with a token) or the blobs endpoint; `onMeta` gets the read's `requests` and `rateLimit`
+     * before the first item. Prefer `readManyFrom(store, keys)`.
      *
      * @example
      * for await (const { key, value } of store.readMany(['a.json', 'b.json'])) console.log(key, value?.length);
@@ -40137,7 +40151,12 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             (0,core_keys/* assertValidKey */.Mw)(k);
         if (options.version !== undefined)
             (0,version/* assertValidVersion */.J)(options.version);
-        yield* await this.wired.ops.run('readMany', (ctx) => readManyAt(this.wired.bulk, ctx, keys, options.version));
+        const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => ({
+            items: await readManyAt(this.wired.bulk, ctx, keys, options.version),
+            meta: this.meta(ctx),
+        }));
+        options.onMeta?.(meta);
+        yield* items;
     }
     async history(key, options = {}) {
         (0,core_keys/* assertValidKey */.Mw)(key);
@@ -42133,12 +42152,15 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 // EXTERNAL MODULE: external "node:fs/promises"
 var promises_ = __nccwpck_require__(1455);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
 ;// CONCATENATED MODULE: ./src/export/write-export.ts
 /**
  * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
  * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
  * directory renamed into place. Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
  */
+
 
 
 
@@ -42158,23 +42180,24 @@ async function writeJsonLines(file, entries, onProgress) {
     const target = (0,external_node_path_.resolve)(file);
     await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
     const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-    const out = (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' });
     let n = 0;
-    try {
+    async function* lines() {
         for await (const e of entries) {
             if (!e.document)
                 continue;
-            if (!out.write(jsonLine(e.document)))
-                await new Promise((r) => out.once('drain', () => r()));
             n++;
             onProgress?.(n);
+            yield jsonLine(e.document);
         }
-        await new Promise((res, rej) => out.end((err) => (err ? rej(err) : res())));
+    }
+    try {
+        // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
+        // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(lines, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
         await (0,promises_.rename)(temp, target);
         return n;
     }
     catch (e) {
-        out.destroy();
         await (0,promises_.rm)(temp, { force: true });
         throw e;
     }
@@ -42357,10 +42380,10 @@ function rateOutputs(meter) {
 
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
-var run = __nccwpck_require__(4592);
-// EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
-var sources = __nccwpck_require__(4038);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 10 modules
+var run = __nccwpck_require__(4229);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
+var sources = __nccwpck_require__(9719);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
@@ -44589,6 +44612,13 @@ var document_identity = __nccwpck_require__(9323);
  * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
  * create-tree request made from it — touches as few directories as possible: in input order, a run of
  * documents spread over 50 directories touches all 50 every time.
+ *
+ * What a large `putMany` checks when: every document's fields and key (and duplicate keys) before the
+ * first part, so such an error costs no request; its `data` when its part is encoded, because checking it
+ * is serialising it (for data whose keys are not in canonical order, several times the cost of the native
+ * serialiser) and a second pass would double that. Data that is not JSON therefore fails the write after the earlier parts'
+ * create-tree requests were sent, but before any commit: the section is unchanged, and the trees already
+ * uploaded are unreferenced (GitHub drops them).
  */
 
 
@@ -44628,9 +44658,10 @@ function metaChange(o, i) {
     return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
 }
 /**
- * The changes of a `putMany`, in parts of `size` cut in key order. Every document is validated before the
- * first part (an invalid one fails the write before any request), and encoded only when its part is
- * taken, so one part's encoded documents are held at a time.
+ * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
+ * checked before the first part (such an error fails the write before any request); each document is
+ * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
+ * at a time (see the module header for what a late error costs).
  *
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);
@@ -44673,7 +44704,8 @@ function* encodedParts(docs, keys, order, size) {
 
 /**
  * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
- * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once. `onMeta` gets what
+ * the read cost once it is complete (key by key: the sum of what each `get` reported).
  *
  * @example
  * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
@@ -44691,10 +44723,16 @@ async function* readManyFrom(store, keys, options = {}) {
         return;
     }
     const version = options.version ?? (await store.head());
+    const meta = {};
     for (const key of unique) {
         const got = version === null ? null : await store.get(key, { version });
+        if (got?.requests !== undefined)
+            meta.requests = (meta.requests ?? 0) + got.requests;
+        if (got?.rateLimit)
+            meta.rateLimit = got.rateLimit;
         yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
     }
+    options.onMeta?.(meta);
 }
 
 ;// CONCATENATED MODULE: ./src/document/bulk.ts
@@ -44709,12 +44747,12 @@ async function* readManyFrom(store, keys, options = {}) {
 
 
 /**
- * The envelopes of `identities` at one version, in order, null for a missing one.
+ * The envelopes of `identities` at one version, in order, null for a missing one, with what the read cost.
  *
  * @example
- * const envs = await getManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
+ * const { documents, requests } = await readManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
  */
-async function getManyDocuments(store, identities, options) {
+async function readManyDocuments(store, identities, options) {
     if (!Array.isArray(identities)) {
         throw new errors/* InvalidConfig */.OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
     }
@@ -44722,27 +44760,38 @@ async function getManyDocuments(store, identities, options) {
         (0,core_version/* assertValidVersion */.J)(options.version);
     const keys = identities.map((identity, i) => keyAt(identity, i));
     const byKey = new Map();
-    for await (const item of readManyFrom(store, keys, options)) {
+    let meta = {};
+    let version = null;
+    const onMeta = (m) => {
+        meta = m;
+    };
+    for await (const item of readManyFrom(store, keys, { ...options, onMeta })) {
+        version = item.version;
         if (item.value === null || item.version === null)
             continue;
         byKey.set(item.key, (0,document_envelope/* decodeEnvelope */.vw)(item.value, item.version));
     }
-    return identities.map((identity, i) => {
+    const documents = identities.map((identity, i) => {
         const env = byKey.get(keys[i]);
         if (env)
             checkIdentity(env, identity, keys[i]);
         return env ?? null;
     });
+    return { ...costOf(meta), documents, version };
 }
 /**
- * Attach each entry's envelope (`document`), read at `version` in bulk.
+ * Attach each entry's envelope (`document`), read at `version` in bulk; returns what the read cost.
  *
  * @example
- * await withEnvelopes(store, page.documents, page.version);
+ * const cost = await withEnvelopes(store, page.documents, page.version); // { requests, rateLimit }
  */
 async function withEnvelopes(store, entries, version) {
     const byKey = new Map(entries.map((e) => [e.key, e]));
-    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version })) {
+    let meta = {};
+    const onMeta = (m) => {
+        meta = m;
+    };
+    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version, onMeta })) {
         const entry = byKey.get(item.key);
         if (!entry || item.value === null)
             continue;
@@ -44750,6 +44799,26 @@ async function withEnvelopes(store, entries, version) {
         checkIdentity(env, entry, item.key);
         entry.document = env;
     }
+    return costOf(meta);
+}
+/**
+ * Two costs as one: requests added, the later rate limit kept (fields a backend did not report stay absent).
+ *
+ * @example
+ * addCost({ requests: 3 }, { requests: 2, rateLimit }); // { requests: 5, rateLimit }
+ */
+function addCost(a, b) {
+    const out = {};
+    if (a.requests !== undefined || b.requests !== undefined)
+        out.requests = (a.requests ?? 0) + (b.requests ?? 0);
+    const rateLimit = b.rateLimit ?? a.rateLimit;
+    if (rateLimit)
+        out.rateLimit = rateLimit;
+    return out;
+}
+/** Only the cost fields a backend reported (no `undefined` members in results). */
+function costOf(meta) {
+    return addCost({}, meta);
 }
 /** The key of `identities[i]`, with the index in the error of an invalid one. */
 function keyAt(identity, i) {
@@ -44874,9 +44943,11 @@ class DocumentStore {
     }
     /**
      * Write many documents in ONE commit (none when nothing changed). Above {@link PUT_MANY_PART}
-     * documents every document is validated first, then they are encoded and handed to the store a part
-     * at a time in key order (`commitInParts`): a store that uploads as it goes (the GitHub API store)
-     * never holds every encoded document at once, and each part touches as few directories as possible.
+     * documents every document's fields and key are checked first, then they are encoded (their `data`
+     * checked) and handed to the store a part at a time in key order (`commitInParts`): a store that
+     * uploads as it goes (the GitHub API store) never holds every encoded document at once, and each part
+     * touches as few directories as possible. Data that is not JSON fails the write when its part is
+     * encoded, after earlier parts were uploaded but before any commit (batch.ts).
      */
     async putMany(docs, options) {
         if (!Array.isArray(docs))
@@ -45065,19 +45136,17 @@ class DocumentStore {
             }
             documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
         }
-        const meta = {};
-        if (listed.rateLimit)
-            meta.rateLimit = listed.rateLimit;
-        if (listed.requests !== undefined)
-            meta.requests = listed.requests;
-        if (withData && listed.version !== null)
-            await withEnvelopes(this.store, documents, listed.version);
+        let meta = addCost({}, listed);
+        // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
+        if (withData && listed.version !== null) {
+            meta = addCost(meta, await withEnvelopes(this.store, documents, listed.version));
+        }
         return { ...meta, documents, version: listed.version, nextCursor };
     }
     /**
      * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
      * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
-     * `identities[i]`).
+     * `identities[i]`). {@link readMany} gives the same with what the read cost.
      *
      * @example
      * const [a, b] = await docs.getMany([
@@ -45086,24 +45155,40 @@ class DocumentStore {
      * ]);
      */
     async getMany(identities, options = {}) {
-        return getManyDocuments(this.store, identities, options);
+        return (await this.readMany(identities, options)).documents;
+    }
+    /**
+     * Like {@link getMany}, with the version read and what the read cost (`requests`, `rateLimit`), as
+     * {@link read} is to {@link get}.
+     *
+     * @example
+     * const { documents, version, requests } = await docs.readMany([{ namespace: 'github', doc_type: 'repo', id: 'o/a' }]);
+     */
+    async readMany(identities, options = {}) {
+        return readManyDocuments(this.store, identities, options);
     }
     /**
      * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
      * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
-     * the version of the first.
+     * the version of the first. `onMeta` gets the running cost (`requests` so far, the latest `rateLimit`) after
+     * each page is read.
      *
      * @example
-     * for await (const d of docs.stream({ namespace: 'github', withData: true })) console.log(d.id, d.document?.data);
+     * let cost: OperationMeta = {};
+     * for await (const d of docs.stream({ namespace: 'github', withData: true, onMeta: (m) => (cost = m) })) console.log(d.id);
+     * console.log(cost.requests); // every request the export made
      */
     async *stream(options = {}) {
-        const { pageSize = 1000, ...rest } = options;
+        const { pageSize = 1000, onMeta, ...rest } = options;
         if (!Number.isInteger(pageSize) || pageSize < 1) {
             throw new errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
         }
         let cursor;
+        let cost = {};
         do {
             const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+            cost = addCost(cost, page);
+            onMeta?.(cost);
             yield* page.documents;
             cursor = page.nextCursor ?? undefined;
         } while (cursor);
@@ -45863,7 +45948,7 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 4592:
+/***/ 4229:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -45881,8 +45966,8 @@ var errors = __nccwpck_require__(4296);
 var document_store = __nccwpck_require__(1872);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/sources/index.ts + 35 modules
-var sources = __nccwpck_require__(4038);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
+var sources = __nccwpck_require__(9719);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9520);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -46090,7 +46175,9 @@ function fingerprintOf(p, reducer) {
 }
 /**
  * The state file's shape. It is read back from the section, which anyone with write access can edit: it is
- * untrusted input, checked field by field before use (stored URLs are checked again where they are used).
+ * untrusted input. This schema checks its shape (types; watermarks parse as dates); what it says is checked
+ * where it is used — watermarks in the future by `trustedWatermarks`, stored next-page URLs and repository
+ * names by `trustedConditional` (sources/conditional.ts), stored document keys against the section's tip.
  */
 const conditionalEntrySchema = schemas/* object */.Ikc({
     etags: schemas/* array */.YOg(schemas/* string */.YjP()),
@@ -46134,6 +46221,28 @@ function encodeState(state) {
     };
     return (0,core_bytes/* utf8 */.As)(`${JSON.stringify(out, null, 2)}\n`);
 }
+/** How far ahead of this machine's clock a stored watermark may be (runner and GitHub clocks differ a little). */
+const WATERMARK_CLOCK_SKEW_MS = 5 * 60 * 1000;
+/**
+ * The stored watermarks that may be used. A watermark in the future (beyond a small clock skew) was not
+ * written by docdb — it is the `updated_at` of an item GitHub returned — and would freeze the incremental
+ * reads of its repository (every later item would look older): it is dropped with a warning, and that
+ * repository is read without it.
+ *
+ * @example
+ * trustedWatermarks({ 'o/r': '2999-01-01T00:00:00Z' }, console.log); // {} and a warning naming o/r
+ */
+function trustedWatermarks(watermarks, log, now = Date.now()) {
+    const kept = {};
+    for (const [repository, mark] of Object.entries(watermarks)) {
+        if (Date.parse(mark) <= now + WATERMARK_CLOCK_SKEW_MS)
+            kept[repository] = mark;
+        else {
+            log(`warning: ignored the stored watermark of ${JSON.stringify(repository.slice(0, 200))}: it is more than ${WATERMARK_CLOCK_SKEW_MS / 60_000} minutes in the future; reading the repository without it`);
+        }
+    }
+    return kept;
+}
 
 ;// CONCATENATED MODULE: ./src/projection/run/projection-pass.ts
 /**
@@ -46170,6 +46279,8 @@ class ProjectionPass {
     produced = new Set();
     unmatched = new Set();
     watermarks = {};
+    /** The previous run's watermarks that may be used (trustedWatermarks); empty unless incremental. */
+    since;
     log;
     constructor(input) {
         this.input = input;
@@ -46185,11 +46296,11 @@ class ProjectionPass {
         this.book = new sources/* ConditionalBook */.oI(oldState?.fingerprint === fingerprint
             ? (0,sources/* trustedConditional */._y)(oldState.conditional, input.read.apiUrl, input.read.log)
             : undefined, input.tokenIdentity, (k) => existing.has(k), mode !== 'backfill');
+        this.since = this.incremental && oldState ? trustedWatermarks(oldState.watermarks, this.log) : {};
         this.ctx = this.readContext();
         this.emit = input.emit ?? (async (op) => void this.changes.push(op));
         // Watermarks of repositories this run sees no item of (or that left an `owner/*` selection) carry over.
-        if (this.incremental && oldState)
-            Object.assign(this.watermarks, oldState.watermarks);
+        Object.assign(this.watermarks, this.since);
     }
     /** The progress line that opens the projection. */
     logStart() {
@@ -46259,7 +46370,7 @@ class ProjectionPass {
         this.log(`[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.skipped ? `, ${r.skipped} skipped` : ''}${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}`);
     }
     readContext() {
-        const { p, shard, oldState } = this.input;
+        const { p, shard } = this.input;
         const { namespace, type } = p.identity;
         // With a shard and an identity that depends on the repository alone, other shards' repositories are not even read.
         const byRepository = shard && p.source.type === 'repository' && (0,spec/* templateVariables */.Qp)(p.identity.id).every((v) => REPO_VARS.has(v));
@@ -46273,7 +46384,7 @@ class ProjectionPass {
             ...this.input.read,
             book: this.book,
             ...(maxPages !== undefined ? { maxPages } : {}),
-            ...(this.incremental ? { since: (r) => oldState?.watermarks[r] } : {}),
+            ...(this.incremental ? { since: (r) => this.since[r] } : {}),
             ...(byRepository ? { wants: (r) => inShard(keyOfRepository(r), shard) } : {}),
         };
     }
@@ -46356,33 +46467,6 @@ function emptyReport(p, incremental) {
         removed: [],
         unchanged: 0,
     };
-}
-
-;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
-/**
- * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
- * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
- * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
- * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
- */
-
-
-/**
- * Read, reduce and diff one projection.
- *
- * @example
- * const { report, state } = await runProjection({ p, specFile: spec.file, mode: 'project', reducer, ... });
- */
-async function runProjection(input) {
-    const pass = new ProjectionPass(input);
-    pass.logStart();
-    for await (const page of (0,sources/* readSource */.o$)(pass.ctx, input.p.source))
-        await pass.readPage(page);
-    if (input.p.prune)
-        await pass.prune();
-    const state = pass.stateOp();
-    pass.logEnd();
-    return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
 }
 
 ;// CONCATENATED MODULE: ./src/projection/run/run-report.ts
@@ -46470,24 +46554,35 @@ function logWrite(write, log) {
  * throw withProjection(e, reports, spec, 'repos'); // DocumentTooLarge: … (projection "repos", docdb.yml:4)
  */
 function withProjection(e, reports, spec, current) {
-    const err = e;
-    if (err?.name !== 'DocumentTooLarge' || typeof err.message !== 'string' || err.data?.projection !== undefined) {
+    if (e?.name !== 'DocumentTooLarge')
         return e;
-    }
-    const key = typeof err.data?.key === 'string' ? err.data.key : undefined;
+    const data = e.data;
+    const key = typeof data?.key === 'string' ? data.key : undefined;
     const name = (key ? reports.find((r) => r.added.includes(key) || r.changed.includes(key)) : undefined)?.name ?? current;
-    if (!name)
-        return e;
     const p = spec.projections.find((q) => q.name === name);
-    const where = p ? `, ${spec.file}:${p.lines.reducer}` : '';
-    err.message = `${err.message.replace(/\.$/, '')} (projection "${name}"${where})`;
-    if (err.data && typeof err.data === 'object') {
-        err.data.projection = name;
-        if (p) {
-            err.data.file ??= spec.file;
-            err.data.line ??= p.lines.reducer;
-        }
-    }
+    return p ? atProjection(e, spec.file, p, p.lines.reducer) : e;
+}
+/**
+ * A failure of a projection's source (a timeout, `max-pages`, a pagination loop, a refused answer) names
+ * the projection and where its `source` is in the spec, as spec errors do.
+ *
+ * @example
+ * throw fromSource(e, 'docdb.yml', p); // InvalidResponse: …; refusing to loop (projection "repos", docdb.yml:3)
+ */
+function fromSource(e, specFile, p) {
+    return atProjection(e, specFile, p, p.lines.source);
+}
+/** Append `(projection "name", file:line)` to a docdb error's message and the same to its data, once. */
+function atProjection(e, specFile, p, line) {
+    const err = e;
+    if (typeof err?.message !== 'string' || !err.data || typeof err.data !== 'object')
+        return e;
+    if (err.data.projection !== undefined)
+        return e;
+    err.message = `${err.message.replace(/\.$/, '')} (projection "${p.name}", ${specFile}:${line})`;
+    err.data.projection = p.name;
+    err.data.file ??= specFile;
+    err.data.line ??= line;
     return e;
 }
 /**
@@ -46498,6 +46593,100 @@ function withProjection(e, reports, spec, current) {
  */
 function opKey(op) {
     return op.op === 'meta' ? op.key : op.op === 'put' ? (0,identity/* deriveKey */.Hz)((0,envelope/* identityOf */.cu)(op.document)) : (0,identity/* deriveKey */.Hz)(op.identity);
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
+/**
+ * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
+ * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
+ * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
+ * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
+ */
+
+
+
+/**
+ * Read, reduce and diff one projection.
+ *
+ * @example
+ * const { report, state } = await runProjection({ p, specFile: spec.file, mode: 'project', reducer, ... });
+ */
+async function runProjection(input) {
+    const pass = new ProjectionPass(input);
+    pass.logStart();
+    for await (const page of sourcePages(input, pass))
+        await pass.readPage(page);
+    if (input.p.prune)
+        await pass.prune();
+    const state = pass.stateOp();
+    pass.logEnd();
+    return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
+}
+/**
+ * The source's pages; a failure of the source (not of reducing a page, which the consumer does) names the
+ * projection and its spec line.
+ */
+async function* sourcePages(input, pass) {
+    try {
+        yield* (0,sources/* readSource */.o$)(pass.ctx, input.p.source);
+    }
+    catch (e) {
+        throw fromSource(e, input.specFile, input.p);
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/redact.ts
+var redact = __nccwpck_require__(2258);
+;// CONCATENATED MODULE: ./src/projection/run/run-secrets.ts
+/**
+ * The secrets of a run, redacted from every error `runProjections` throws (library use included, not only
+ * where the Action or the CLI print it): the token the client sends, whatever its shape — GitHub-shaped
+ * tokens are redacted anyway, a GHES, proxy or legacy 40-hex token is not recognisable by shape — and the
+ * values of the `http` sources' secret headers. An upstream may echo either in an error body, which source
+ * errors quote. They are looked up only when an error is on its way out.
+ */
+
+/**
+ * `e` with every secret of the run replaced by `[REDACTED]` in its message, stack, data and causes.
+ *
+ * @example
+ * try { … } catch (e) { throw await redactRunError(e, options); }
+ */
+async function redactRunError(e, options) {
+    return (0,redact/* redactError */.ki)(e, [await clientToken(options.client), ...headerSecrets(options)]);
+}
+/**
+ * The token of an Octokit client: its `auth()` hook answers `{ type: 'token', token }` for a token (and
+ * throws or answers without a token for other strategies, e.g. a GitHub App, whose tokens are GitHub-shaped).
+ */
+async function clientToken(client) {
+    const auth = client.auth;
+    if (typeof auth !== 'function')
+        return undefined;
+    try {
+        const answer = (await auth.call(client));
+        return typeof answer?.token === 'string' ? answer.token : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The environment `http` sources read secret headers from: the run's `env`, else `process.env` where it exists.
+ *
+ * @example
+ * envOf({ ...options, env: { DATA_API_KEY: 'k' } }).DATA_API_KEY; // 'k'
+ */
+function envOf(options) {
+    return options.env ?? globalThis.process?.env ?? {};
+}
+/** The values of the environment variables `http` sources send as a secret header. */
+function headerSecrets(options) {
+    const env = envOf(options);
+    return options.spec.projections.flatMap((p) => {
+        const value = p.source.type === 'http' && p.source.header ? env[p.source.header.env] : undefined;
+        return value ? [value] : [];
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/projection/run/streamed-commit.ts
@@ -46625,6 +46814,7 @@ class StreamedCommit {
 
 
 
+
 function dirnameOf(file) {
     const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
     return i < 0 ? '.' : file.slice(0, i) || '/';
@@ -46654,6 +46844,10 @@ async function runProjections(options) {
             }));
         }
         return await runLoaded(options, selected, reducers, documents);
+    }
+    catch (e) {
+        // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
+        throw await redactRunError(e, options);
     }
     finally {
         await Promise.all([...reducers.values()].map((r) => r.close()));
@@ -46707,7 +46901,7 @@ async function readSection(store) {
 /** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
 function readContextOf(options, log) {
     const budget = new sources/* RateBudget */.Ys(options.minRateLimit ?? 0);
-    const env = options.env ?? globalThis.process?.env ?? {};
+    const env = envOf(options);
     return {
         client: (0,sources/* budgetedClient */.M4)(options.client, budget),
         budget,
@@ -46820,7 +47014,7 @@ function selectProjections(spec, only) {
 
 /***/ }),
 
-/***/ 4038:
+/***/ 9719:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46880,7 +47074,7 @@ function api_url_apiBaseOf(client, given) {
  * confineToApi('https://ghe.example/api/v3', '/%2e%2e/%2e%2e/x'); // { reason: 'leaves the API path /api/v3' }
  * confineToApi('https://api.github.com', '/repos/o/r/issues?page=2'); // { url: 'https://api.github.com/repos/o/r/issues?page=2', path: '/repos/o/r/issues?page=2' }
  */
-function confineToApi(apiBase, pathOrUrl) {
+function api_url_confineToApi(apiBase, pathOrUrl) {
     const base = new URL(apiBase ?? 'https://api.github.com');
     const prefix = base.pathname.replace(/\/+$/, '');
     // Dot segments are judged on the text as given: the URL parser would silently resolve them first.
@@ -46916,9 +47110,27 @@ function confineToApi(apiBase, pathOrUrl) {
  * const r = confineToApi(apiUrl, next);
  * if (isRefusal(r)) log(`dropped: the next-page URL ${r.reason}`);
  */
-function isRefusal(r) {
+function api_url_isRefusal(r) {
     return 'reason' in r;
 }
+/**
+ * Whether `next` is another page of the endpoint `page` was read from: both stay inside the API and name
+ * the same path, only the query (`page=`, `per_page=`, a cursor) may differ. A stored next-page URL must
+ * pass this: one pointing at another endpoint — `/repos/octo/secret/releases` stored for a page of
+ * `/repos/octo/app/releases` — would otherwise be read with the run's token.
+ *
+ * @example
+ * sameEndpoint(api, '/repos/o/r/releases?per_page=100', '/repos/o/r/releases?per_page=100&page=2'); // true
+ * sameEndpoint(api, '/repos/o/r/releases?per_page=100', '/repos/o/secret/releases?page=2'); // false
+ */
+function sameEndpoint(apiBase, page, next) {
+    const a = api_url_confineToApi(apiBase, page);
+    const b = api_url_confineToApi(apiBase, next);
+    if (api_url_isRefusal(a) || api_url_isRefusal(b))
+        return false;
+    return pathOnly(a.path) === pathOnly(b.path);
+}
+const pathOnly = (path) => path.split('?')[0];
 /**
  * The absolute URL of a source request, confined to the API (see `confineToApi`); throws InvalidResponse
  * naming the reason when it is not.
@@ -46927,8 +47139,8 @@ function isRefusal(r) {
  * apiRequestUrl({ apiUrl: 'https://api.github.com' }, '/orgs/o/repos?per_page=100');
  */
 function api_url_apiRequestUrl(ctx, pathOrUrl) {
-    const r = confineToApi(ctx.apiUrl, pathOrUrl);
-    if (isRefusal(r))
+    const r = api_url_confineToApi(ctx.apiUrl, pathOrUrl);
+    if (api_url_isRefusal(r))
         throw refused(pathOrUrl, r, 'a source request');
     return r.url;
 }
@@ -46943,8 +47155,8 @@ function api_url_nextOnOrigin(ctx, link, what) {
     const next = (0,transport_headers/* parseLinkHeader */.No)(link).next;
     if (!next)
         return undefined;
-    const r = confineToApi(ctx.apiUrl, next);
-    if (isRefusal(r))
+    const r = api_url_confineToApi(ctx.apiUrl, next);
+    if (api_url_isRefusal(r))
         throw refused(what, r, 'the pagination link of');
     return r.path;
 }
@@ -47069,10 +47281,21 @@ function tokenIdentity(token) {
     return (0,sha1/* sha1Hex */.Ru)((0,bytes/* utf8 */.As)(`docdb etag key\0${token}`)).slice(0, 16);
 }
 /**
+ * The warning for a stored entry that is not used: it names the entry's key and the problem, never the
+ * stored URL (the state is untrusted text).
+ *
+ * @example
+ * log(ignoredState('GET /repos/o/r/releases?per_page=100', 'its next-page URL leaves the API path'));
+ */
+function ignoredState(key, problem) {
+    return `warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`;
+}
+/**
  * The entries of a stored state that may be used: an entry whose next-page URL leaves the API (another
- * origin, outside the API path, dot segments) or whose repository names are not `owner/name` was not
- * written by docdb — the state lives in the section, which anyone with write access can edit. Such an entry
- * is dropped (its page is read again without `If-None-Match`) and a warning names it, never the URL.
+ * origin, outside the API path, dot segments) or points at another endpoint than the entry's own (only the
+ * query may differ), or whose repository names are not `owner/name`, was not written by docdb — the state
+ * lives in the section, which anyone with write access can edit. Such an entry is dropped (its page is read
+ * again without `If-None-Match`) and a warning names it, never the URL.
  *
  * @example
  * const trusted = trustedConditional(state.conditional, 'https://api.github.com', (line) => console.log(line));
@@ -47082,19 +47305,24 @@ function trustedConditional(stored, apiUrl, log) {
         return undefined;
     const entries = {};
     for (const [key, entry] of Object.entries(stored.entries)) {
-        const problem = entryProblem(entry, apiUrl);
+        const problem = entryProblem(key, entry, apiUrl);
         if (problem === undefined)
             entries[key] = entry;
         else
-            log(`warning: ignored the stored state of ${JSON.stringify(key.slice(0, 200))}: ${problem}; reading it again`);
+            log(ignoredState(key, problem));
     }
     return { token: stored.token, entries };
 }
-function entryProblem(entry, apiUrl) {
+function entryProblem(key, entry, apiUrl) {
     if (entry.next !== undefined) {
-        const r = confineToApi(apiUrl, entry.next);
-        if (isRefusal(r))
+        const r = api_url_confineToApi(apiUrl, entry.next);
+        if (api_url_isRefusal(r))
             return `its next-page URL ${r.reason}`;
+        // Keys of list pages are `GET <path>`; docdb stores a next page only when GitHub's link kept the path.
+        const page = /^GET (\/.*)$/s.exec(key)?.[1];
+        if (page === undefined || !sameEndpoint(apiUrl, page, r.path)) {
+            return 'its next-page URL is not another page of the same endpoint';
+        }
     }
     if (entry.names?.some((name) => !spec/* REPO_RE */.vk.test(name) || /\/\.\.?$/.test(name))) {
         return 'it lists a repository name that is not owner/name';
@@ -47295,6 +47523,10 @@ class page_walk_PageWalk {
         this.maxPages = maxPages;
         this.what = what;
     }
+    /** Whether the page at `position` was read already. */
+    has(position) {
+        return this.seen.has(position);
+    }
     /** Call before reading the page at `position` (a URL or a cursor; '' for the first page of a cursor walk). */
     visit(position) {
         if (this.seen.has(position)) {
@@ -47305,6 +47537,89 @@ class page_walk_PageWalk {
         }
         this.seen.add(position);
     }
+}
+
+;// CONCATENATED MODULE: ./src/projection/sources/conditional-walk.ts
+/**
+ * The walk of one REST listing with conditional reads, shared by the list sources (list-pages.ts) and the
+ * `owner/*` listing (select.ts). Each page is asked with `If-None-Match` when the previous run's ETag is
+ * known; a 304 continues at the next page the previous run stored, a 200 at the answer's `Link: rel="next"`
+ * (the caller reads it, only inside the API). Every page is checked by a PageWalk (no page twice, at most
+ * `max-pages`).
+ *
+ * The stored next page is untrusted (the state file lives in the section): trustedConditional has already
+ * dropped entries whose next page is another endpoint. A stored next page that points back at a page this
+ * walk already read is a damaged state, not a server loop: the page is asked again without `If-None-Match`
+ * and the rest of the listing is read in full, with a warning — so the state is repaired by this run instead
+ * of failing every later one. A live `Link` loop still stops the run (PageWalk).
+ */
+
+
+
+
+/**
+ * Every page of a listing, conditionally.
+ *
+ * @example
+ * for await (const step of conditionalWalk(ctx, { first: '/repos/o/r/releases?per_page=100', what: 'GET /repos/o/r/releases', read, fail })) …
+ */
+async function* conditionalWalk(ctx, listing) {
+    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, listing.what);
+    let sendEtags = true;
+    let next = listing.first;
+    for (let page = 1; next; page++) {
+        const current = next;
+        walk.visit(current);
+        const key = `GET ${current}`;
+        const res = await get(ctx, listing, current, sendEtags ? ctx.book.etags(key)?.[0] : undefined);
+        let answer;
+        if (res.status === 200)
+            answer = res;
+        else {
+            const previous = ctx.book.previous(key);
+            if (previous.next === undefined || !walk.has(previous.next)) {
+                ctx.book.save(key, previous);
+                yield { key, page, previous };
+                next = previous.next;
+                continue;
+            }
+            ctx.log(ignoredState(key, 'its next-page URL points back at a page already read'));
+            sendEtags = false;
+            answer = await readAgain(ctx, listing, current);
+        }
+        const read = listing.read(answer.data, answer.headers, current);
+        const conditional = store(ctx, key, current, answer, read);
+        yield { key, page, value: read.value, conditional };
+        next = read.next;
+    }
+}
+function get(ctx, listing, current, etag) {
+    return conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, current) }, {}, etag).catch((e) => {
+        throw listing.fail(e);
+    });
+}
+/** The page once more, without `If-None-Match` (an unconditional GET never answers 304). */
+async function readAgain(ctx, listing, current) {
+    const res = await get(ctx, listing, current, undefined);
+    if (res.status !== 200)
+        throw new Error('unreachable: an unconditional GET answered 304');
+    return res;
+}
+/**
+ * Keep the page's ETag for the next run, with its next page — only when that next page has the page's own
+ * path, as the stored state is checked on the way back in. GitHub's first `Link` names a repository or
+ * owner by id (`/repositories/1296269/issues?page=2` for `/repos/octocat/hello-world/issues`): such a page
+ * is not kept, so it is read in full each run and its link is fresh; the pages after it are kept.
+ */
+function store(ctx, key, current, res, read) {
+    if (!res.etag || (read.next !== undefined && !sameEndpoint(ctx.apiUrl, current, read.next)))
+        return false;
+    ctx.book.save(key, {
+        etags: [res.etag],
+        ...(read.next ? { next: read.next } : {}),
+        ...(read.names ? { names: read.names } : {}),
+    });
+    return true;
 }
 
 ;// CONCATENATED MODULE: ./src/projection/sources/repository-name.ts
@@ -47329,12 +47644,11 @@ function repositoryVars(full) {
 
 ;// CONCATENATED MODULE: ./src/projection/sources/list-pages.ts
 /**
- * One REST list, page by page, conditionally: each page URL is asked with `If-None-Match` when the previous
- * run's ETag is known (a 304 yields a `notModified` page and the walk continues at the stored next page),
- * `Link: rel="next"` is followed only on the API origin, and failures go through the one status mapping.
+ * One REST list, page by page, conditionally (conditional-walk.ts): a 304 yields a `notModified` page and the
+ * walk continues at the stored next page, `Link: rel="next"` is followed only inside the API, and failures
+ * go through the one status mapping.
  * Shared by the per-repository lists (issues, pulls, releases) and `type: rest`.
  */
-
 
 
 
@@ -47348,29 +47662,21 @@ function repositoryVars(full) {
  */
 async function* readListPages(ctx, url, label, toPage) {
     const errorPath = url.split('?')[0];
-    const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `GET ${errorPath} (${label})`);
-    let next = url;
-    let page = 0;
-    while (next) {
-        const current = next;
-        walk.visit(current);
-        const key = `GET ${current}`;
-        const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, current) }, {}, ctx.book.etags(key)?.[0]).catch((e) => {
-            throw sourceError(e, label, errorPath);
-        });
-        page++;
-        if (res.status === 304) {
-            const prev = ctx.book.previous(key);
-            ctx.book.save(key, prev);
+    const steps = conditionalWalk(ctx, {
+        first: url,
+        what: `GET ${errorPath} (${label})`,
+        read: (data, headers) => {
+            const { items, last } = toPage(data);
+            return { value: items, next: last ? undefined : api_url_nextOnOrigin(ctx, headers.link, errorPath) };
+        },
+        fail: (e) => sourceError(e, label, errorPath),
+    });
+    for await (const step of steps) {
+        const { key, page } = step;
+        if (step.previous)
             yield { repository: label, page, items: [], conditional: { key, notModified: true } };
-            next = prev.next;
-            continue;
-        }
-        const { items, last } = toPage(res.data);
-        next = last ? undefined : api_url_nextOnOrigin(ctx, res.headers.link, errorPath);
-        if (res.etag)
-            ctx.book.save(key, { etags: [res.etag], ...(next ? { next } : {}) });
-        yield { repository: label, page, items, ...(res.etag ? { conditional: { key } } : {}) };
+        else
+            yield { repository: label, page, items: step.value, ...(step.conditional ? { conditional: { key } } : {}) };
     }
 }
 /**
@@ -49699,7 +50005,7 @@ function parseItems(text, format, where, items) {
 async function* paginate(client, route, params, apiUrl, maxPages = DEFAULT_MAX_PAGES) {
     const ctx = { apiUrl: apiBaseOf(client, apiUrl) };
     const walk = new PageWalk(maxPages, route);
-    walk.visit('');
+    walk.visit(firstPage(client, route, params, ctx));
     let res = await client.request(route, params);
     for (;;) {
         if (!Array.isArray(res.data)) {
@@ -49712,6 +50018,18 @@ async function* paginate(client, route, params, apiUrl, maxPages = DEFAULT_MAX_P
         walk.visit(next);
         res = await client.request({ method: 'GET', url: apiRequestUrl(ctx, next) });
     }
+}
+/**
+ * The first page as a path under the API base, the form `Link` URLs are compared in — so a link back at the
+ * first page is a loop at once, not one more read of it. Octokit expands the route (`request.endpoint`);
+ * a client without it is known by the route text.
+ */
+function firstPage(client, route, params, ctx) {
+    const endpoint = client.request
+        .endpoint;
+    const url = endpoint?.(route, params)?.url;
+    const r = typeof url === 'string' ? confineToApi(ctx.apiUrl, url) : undefined;
+    return r && !isRefusal(r) ? r.path : route;
 }
 
 // EXTERNAL MODULE: ./node_modules/picomatch/index.js
@@ -49862,14 +50180,116 @@ async function* readFiles(ctx, source) {
 
 // EXTERNAL MODULE: ./src/core/backoff.ts
 var backoff = __nccwpck_require__(3915);
+;// CONCATENATED MODULE: ./src/projection/sources/http-watchdog.ts
+/**
+ * The clocks of an `http` source read: a `Deadline` for the whole read of one URL (every attempt and the
+ * waits between them), and a `Watchdog` per attempt that aborts when nothing arrives for `timeout` — each
+ * step (the answer's headers, each body chunk) restarts it, so a slow but steady download is fine and a
+ * stalled one is not. Without the deadline, a server sending one byte every 29 s would only be stopped by
+ * the 50 MB cap.
+ */
+
+
+/**
+ * The overall time limit of one URL; `signal` aborts when it passes.
+ *
+ * @example
+ * const deadline = new Deadline(600_000);
+ * try { await fetch(url, { signal: deadline.signal }); } finally { deadline.stop(); }
+ */
+class Deadline {
+    ms;
+    controller = new AbortController();
+    timer;
+    constructor(ms) {
+        this.ms = ms;
+        this.timer = setTimeout(() => this.controller.abort(), ms);
+    }
+    get signal() {
+        return this.controller.signal;
+    }
+    get passed() {
+        return this.controller.signal.aborted;
+    }
+    /** The error of a read that ran out of time, after `attempts` attempts. */
+    error(url, attempts, cause) {
+        return new core_errors/* TransportError */.wX(`http source: GET ${url}: no complete answer within ${this.ms / 1000} s (the source's "deadline"), after ${attempts} attempt(s)`, { url, operation: SOURCE_OPERATION, reason: 'deadline', field: 'deadline', attempts }, cause === undefined ? {} : { cause });
+    }
+    /** Wait `ms`, or less when the deadline passes first. */
+    sleep(ms) {
+        return new Promise((resolve) => {
+            const done = () => {
+                clearTimeout(timer);
+                this.signal.removeEventListener('abort', done);
+                resolve();
+            };
+            const timer = setTimeout(done, ms);
+            this.signal.addEventListener('abort', done, { once: true });
+        });
+    }
+    stop() {
+        clearTimeout(this.timer);
+    }
+}
+/**
+ * Aborts one attempt when nothing arrives for `timeoutMs`, or when the deadline passes.
+ *
+ * @example
+ * const watchdog = new Watchdog(30_000, deadline);
+ * const res = await watchdog.run(url, () => fetch(url, { signal: watchdog.signal }));
+ */
+class Watchdog {
+    timeoutMs;
+    deadline;
+    controller = new AbortController();
+    timer;
+    onDeadline = () => this.controller.abort();
+    constructor(timeoutMs, deadline) {
+        this.timeoutMs = timeoutMs;
+        this.deadline = deadline;
+        if (deadline.passed)
+            this.controller.abort();
+        else
+            deadline.signal.addEventListener('abort', this.onDeadline, { once: true });
+    }
+    get signal() {
+        return this.controller.signal;
+    }
+    async run(url, step) {
+        this.timer = setTimeout(() => this.controller.abort(), this.timeoutMs);
+        try {
+            return await step();
+        }
+        catch (e) {
+            if (e instanceof core_errors/* InvalidResponse */.h5)
+                throw e;
+            if (this.deadline.passed)
+                throw this.deadline.error(url, 1, e); // the caller counts the attempts
+            const why = this.controller.signal.aborted
+                ? `no answer for ${this.timeoutMs / 1000} s (the source's "timeout")`
+                : e?.message;
+            throw new core_errors/* TransportError */.wX(`http source: GET ${url} failed: ${why}`, { url, operation: SOURCE_OPERATION }, { cause: e });
+        }
+        finally {
+            clearTimeout(this.timer);
+        }
+    }
+    stop() {
+        clearTimeout(this.timer);
+        this.deadline.signal.removeEventListener('abort', this.onDeadline);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/projection/sources/http-fetch.ts
 /**
  * One GET of an `http` source, bounded every way a server could keep a job busy: a timeout for the answer
- * to start and between two chunks of its body (`timeout`, seconds), a body size cap enforced while reading
- * (a body that never ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec
- * allows, and retries of 5xx/429 and lost connections with the shared full-jitter backoff, honouring
- * `Retry-After`. The GitHub token is never involved (plain `fetch`).
+ * to start and between two chunks of its body (`timeout`, seconds), a deadline for the whole read of the
+ * URL, retries and waits included (`deadline`), a body size cap enforced while reading (a body that never
+ * ends is cut off at the cap, not buffered whole), a redirect cap with hosts the spec allows, and retries of
+ * 5xx/429 and lost connections with the shared full-jitter backoff, honouring `Retry-After`. The clocks are
+ * http-watchdog.ts. The GitHub token is never involved (plain `fetch`).
  */
+
 
 
 
@@ -49880,6 +50300,8 @@ var backoff = __nccwpck_require__(3915);
 const MAX_HTTP_BYTES = 50 * 1024 * 1024;
 /** Default seconds an answer may take to start, and a body may pause between chunks. */
 const DEFAULT_HTTP_TIMEOUT_SECONDS = 30;
+/** Default seconds the whole read of one URL may take: every attempt and every wait between them. */
+const DEFAULT_HTTP_DEADLINE_SECONDS = 600;
 /** Retries of a 5xx, a 429 or a lost connection (then the run fails, committing nothing). */
 const HTTP_RETRIES = 3;
 /** Longest `Retry-After` sat out; a server asking for more fails the run naming the wait. */
@@ -49893,17 +50315,34 @@ const BACKOFF = { baseMs: 500, capMs: 10_000 };
  * const answer = await httpGet(ctx, { url, headers, allowed: new Set(['example.com']), timeoutMs: 30_000 });
  */
 async function httpGet(ctx, get) {
-    const sleep = ctx.sleep ?? ((ms) => new Promise((r) => setTimeout(r, ms)));
-    for (let attempt = 1;; attempt++) {
-        const outcome = await attemptGet(ctx, get).catch((e) => e);
-        const wait = retryWait(outcome, attempt, get.url);
-        if (wait === undefined) {
-            if (outcome instanceof Error)
-                throw outcome;
-            return outcome;
+    const deadline = new Deadline(get.deadlineMs ?? DEFAULT_HTTP_DEADLINE_SECONDS * 1000);
+    const sleep = ctx.sleep ?? ((ms) => deadline.sleep(ms));
+    try {
+        for (let attempt = 1;; attempt++) {
+            const outcome = await attemptGet(ctx, get, deadline).catch((e) => e);
+            if (isDeadline(outcome))
+                throw deadline.error(get.url, attempt, outcome.cause);
+            const wait = retryWait(outcome, attempt, get.url);
+            if (wait === undefined) {
+                if (outcome instanceof Error)
+                    throw attempt > 1 ? afterAttempts(outcome, attempt) : outcome;
+                return outcome;
+            }
+            await sleep(wait);
+            if (deadline.passed)
+                throw deadline.error(get.url, attempt);
         }
-        await sleep(wait);
     }
+    finally {
+        deadline.stop();
+    }
+}
+const isDeadline = (outcome) => outcome instanceof core_errors/* TransportError */.wX && outcome.data.reason === 'deadline';
+/** The last failure of a read that was retried says how many attempts it made. */
+function afterAttempts(e, attempts) {
+    if (!(e instanceof core_errors/* TransportError */.wX))
+        return e;
+    return new core_errors/* TransportError */.wX(`${e.message}; gave up after ${attempts} attempts`, { ...e.data, attempts }, { cause: e.cause });
 }
 /** How long to wait before another attempt, or undefined when the outcome is final. */
 function retryWait(outcome, attempt, url) {
@@ -49922,8 +50361,8 @@ function retryWait(outcome, attempt, url) {
     return after * 1000;
 }
 /** One attempt: redirects followed by hand to allowed hosts, the body read under the timeout and cap. */
-async function attemptGet(ctx, get) {
-    const watchdog = new Watchdog(get.timeoutMs);
+async function attemptGet(ctx, get, deadline) {
+    const watchdog = new Watchdog(get.timeoutMs, deadline);
     try {
         let current = get.url;
         for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
@@ -49934,7 +50373,10 @@ async function attemptGet(ctx, get) {
             await res.body?.cancel().catch(() => { });
             current = allowedRedirect(current, location, get.allowed);
         }
-        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, { url: get.url });
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${get.url}: more than ${MAX_REDIRECTS} redirects`, {
+            url: get.url,
+            operation: SOURCE_OPERATION,
+        });
     }
     finally {
         watchdog.stop();
@@ -49943,11 +50385,12 @@ async function attemptGet(ctx, get) {
 function allowedRedirect(current, location, allowed) {
     const next = new URL(location, current);
     if (!allowed.has(next.host.toLowerCase())) {
-        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin });
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to ${next.origin}, which the spec does not allow; add "${next.host}" to allow-hosts if it is trusted`, { url: current, location: next.origin, operation: SOURCE_OPERATION });
     }
     if (next.protocol !== 'https:' && !(next.protocol === 'http:' && (0,spec/* isLoopbackHost */.cW)(next.hostname))) {
         throw new core_errors/* InvalidResponse */.h5(`http source: GET ${current} redirects to plain http (${next.origin}); refusing`, {
             url: current,
+            operation: SOURCE_OPERATION,
         });
     }
     return next.toString();
@@ -49957,6 +50400,7 @@ async function readBody(res, url, watchdog) {
     const tooLarge = (size) => new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
         url,
         limit: MAX_HTTP_BYTES,
+        operation: SOURCE_OPERATION,
     });
     const declared = Number(res.headers.get('content-length') ?? Number.NaN);
     if (declared > MAX_HTTP_BYTES)
@@ -49979,48 +50423,13 @@ async function readBody(res, url, watchdog) {
     }
     return (0,bytes/* concatBytes */.Id)(chunks);
 }
-/**
- * Aborts the request when nothing arrives for `timeoutMs`: each step (the answer's headers, each body
- * chunk) restarts the clock, so a slow but steady download is fine and a stalled one is not.
- */
-class Watchdog {
-    timeoutMs;
-    controller = new AbortController();
-    timer;
-    constructor(timeoutMs) {
-        this.timeoutMs = timeoutMs;
-    }
-    get signal() {
-        return this.controller.signal;
-    }
-    async run(url, step) {
-        this.timer = setTimeout(() => this.controller.abort(), this.timeoutMs);
-        try {
-            return await step();
-        }
-        catch (e) {
-            if (e instanceof core_errors/* InvalidResponse */.h5)
-                throw e;
-            const why = this.controller.signal.aborted
-                ? `no answer for ${this.timeoutMs / 1000} s (the source's "timeout")`
-                : e?.message;
-            throw new core_errors/* TransportError */.wX(`http source: GET ${url} failed: ${why}`, { url }, { cause: e });
-        }
-        finally {
-            clearTimeout(this.timer);
-        }
-    }
-    stop() {
-        clearTimeout(this.timer);
-    }
-}
 
 ;// CONCATENATED MODULE: ./src/projection/sources/http.ts
 /**
  * `type: http` — JSON, NDJSON or CSV from URLs listed in the spec. The GitHub token is never sent (this
  * uses plain `fetch`, not Octokit); the only credential is the optional `header`, whose value comes from a
  * named environment variable (a workflow secret) and is sent only to the listed hosts. Every GET is bounded
- * (http-fetch.ts: timeout, size cap while reading, redirects only to hosts the spec allows, retries).
+ * (http-fetch.ts: timeout, deadline, size cap while reading, redirects only to hosts the spec allows, retries).
  */
 
 
@@ -50047,6 +50456,7 @@ async function* readHttp(ctx, source) {
     }
     let page = 0;
     const timeoutMs = (source.timeout ?? DEFAULT_HTTP_TIMEOUT_SECONDS) * 1000;
+    const deadlineMs = (source.deadline ?? DEFAULT_HTTP_DEADLINE_SECONDS) * 1000;
     for (const url of source.url) {
         const key = `GET ${url}`;
         const etag = ctx.book.etags(key)?.[0];
@@ -50055,6 +50465,7 @@ async function* readHttp(ctx, source) {
             headers: { ...headers, ...(etag ? { 'if-none-match': etag } : {}) },
             allowed,
             timeoutMs,
+            deadlineMs,
         });
         page++;
         if (res.status === 304 && etag) {
@@ -50080,7 +50491,11 @@ function assertOk(res, url) {
         throw new core_errors/* NotFound */.Mk(`http source: GET ${url} answered 404`, { url, operation: SOURCE_OPERATION });
     if (res.status < 200 || res.status > 299) {
         const retried = res.status === 429 || res.status >= 500 ? ` (after ${HTTP_RETRIES} retries)` : '';
-        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}${retried}`, { url, status: res.status });
+        throw new core_errors/* InvalidResponse */.h5(`http source: GET ${url} answered ${res.status}${retried}`, {
+            url,
+            status: res.status,
+            operation: SOURCE_OPERATION,
+        });
     }
 }
 function formatOf(source, res, url) {
@@ -50267,7 +50682,6 @@ function answerError(errors, headers, variables, what, aliasNames) {
 
 
 
-
 const include = (want, value) => want === undefined || want === true ? true : want === 'only' ? value : !value;
 /**
  * Whether a repository passes the `owner/*` filters.
@@ -50324,33 +50738,11 @@ async function* listOwnerRepositories(ctx, owner, filters) {
     const query = `per_page=${ctx.perPage}&sort=full_name&direction=asc`;
     const attempts = [`/orgs/${owner}/repos?type=all&${query}`, `/users/${owner}/repos?type=owner&${query}`];
     for (const [i, first] of attempts.entries()) {
-        let url = first;
         let pages = 0;
-        const walk = new page_walk_PageWalk(ctx.maxPages ?? page_walk_DEFAULT_MAX_PAGES, `repositories of ${owner}/*`);
         try {
-            while (url) {
-                walk.visit(url);
-                const key = `GET ${url}`;
-                const etag = ctx.book.etags(key)?.[0];
-                const res = await conditionalGet(ctx.client, { method: 'GET', url: api_url_apiRequestUrl(ctx, url) }, {}, etag);
+            for await (const step of ownerPages(ctx, owner, first, filters)) {
                 pages++;
-                if (res.status === 304) {
-                    const prev = ctx.book.previous(key);
-                    ctx.book.save(key, prev);
-                    yield* prev.names ?? [];
-                    url = prev.next;
-                    continue;
-                }
-                if (!Array.isArray(res.data)) {
-                    throw new core_errors/* InvalidResponse */.h5(`GET ${url} did not return an array`, { path: url });
-                }
-                const names = res.data
-                    .filter((r) => matchesFilters(r, filters))
-                    .map((r) => String(r.full_name));
-                const next = api_url_nextOnOrigin(ctx, res.headers.link, url);
-                ctx.book.save(key, { etags: res.etag ? [res.etag] : [], names, ...(next ? { next } : {}) });
-                yield* names;
-                url = next;
+                yield* step.previous ? (step.previous.names ?? []) : step.value;
             }
             return;
         }
@@ -50362,9 +50754,26 @@ async function* listOwnerRepositories(ctx, owner, filters) {
             if (status === 404 && pages === 0) {
                 throw new core_errors/* NotFound */.Mk(`"${owner}/*": no organisation or user "${owner}" (GET /orgs/${owner}/repos and /users/${owner}/repos answered 404); check the owner in the projection spec`, { owner, operation: 'projection source' });
             }
-            throw sourceError(e, `${owner}/*`, url ?? first);
+            throw sourceError(e, `${owner}/*`, first.split('?')[0]);
         }
     }
+}
+/** The pages of one owner listing: the names that pass the filters, kept for a 304 on the next run. */
+function ownerPages(ctx, owner, first, filters) {
+    return conditionalWalk(ctx, {
+        first,
+        what: `repositories of ${owner}/*`,
+        read: (data, headers, current) => {
+            if (!Array.isArray(data))
+                throw new core_errors/* InvalidResponse */.h5(`GET ${current} did not return an array`, { path: current });
+            const names = data
+                .filter((r) => matchesFilters(r, filters))
+                .map((r) => String(r.full_name));
+            return { value: names, next: api_url_nextOnOrigin(ctx, headers.link, current), names };
+        },
+        // Mapped by the caller, which first tells a user from an organisation by the raw 404.
+        fail: (e) => e,
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/projection/sources/repository-graphql.ts
@@ -50936,6 +51345,10 @@ const httpSource = schemas/* strictObject */.rej({
         .min(1, { error: 'must be a number of seconds from 1 to 600' })
         .max(600, { error: 'must be a number of seconds from 1 to 600' })
         .optional(),
+    deadline: schemas/* number */.aig({ error: 'must be a number of seconds from 1 to 3600' })
+        .min(1, { error: 'must be a number of seconds from 1 to 3600' })
+        .max(3600, { error: 'must be a number of seconds from 1 to 3600' })
+        .optional(),
     url: schemas/* union */.KCZ([httpUrl, schemas/* array */.YOg(httpUrl).min(1)], { error: 'must be a URL or a list of URLs' }),
     format: schemas/* enum */.k5n(FORMATS, { error: `must be one of ${FORMATS.join(', ')}` }).optional(),
     items: itemsPath.optional(),
@@ -51311,6 +51724,7 @@ function resolveProjection(name, p, ctx) {
         prune: p.prune,
         line: ctx.line(base),
         lines: {
+            source: ctx.line([...base, 'source']),
             reducer: ctx.line(p.reducer !== undefined && typeof p.reducer === 'object' && 'module' in p.reducer
                 ? [...base, 'reducer', 'module']
                 : [...base, 'reducer']),
@@ -51878,14 +52292,13 @@ function resolveConfig(options) {
     checkAuthor(options.author);
     checkHooks(options);
     const writeRetry = (0,_core_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .resolveWriteRetry */ .eG)(options);
-    return {
+    const cfg = {
         transport,
         apiBase,
         apiOrigin: url.origin,
         owner: options.owner,
         repo: options.repo,
         ref,
-        token: options.token,
         credentials: options.credentials,
         retryConcurrentWrites: writeRetry.maxRetries,
         writeRetry,
@@ -51896,6 +52309,15 @@ function resolveConfig(options) {
         ...resolveHooks(options),
         ...resolveArchive(options),
     };
+    return withHiddenToken(cfg, options.token);
+}
+/**
+ * Add `token` as a non-enumerable getter over a closure: the store's modules read `cfg.token`, while
+ * util.inspect, JSON.stringify and object spreads of the config (or of the store and client holding
+ * it) never show the token.
+ */
+function withHiddenToken(cfg, token) {
+    return Object.defineProperty(cfg, 'token', { get: () => token, enumerable: false });
 }
 /** The archive reader (a function) and its caps (positive integers), naming the field on a bad value. */
 function resolveArchive(options) {

@@ -39,9 +39,10 @@ ${lines.join('\n')}
   --version      print the docdb version
   --help         this help; "docdb <command> --help" for a command's flags
 
-Store flags (doc and project): --refstore api|git|subprocess, --repo, --api-url, --ref | --root/--section,
---git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else $GH_TOKEN, else
-"gh auth token". Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match).
+Store flags (doc and project): --refstore api|git|subprocess|git-http, --repo, --api-url, --ref |
+--root/--section, --git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else
+$GH_TOKEN, else "gh auth token"; a git remote not on GitHub: --token-env NAME or $DOCDB_GIT_TOKEN only.
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match).
 --json on every command.
 Reference: docs/cli.md`;
 }
