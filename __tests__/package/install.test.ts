@@ -310,7 +310,17 @@ describe('the documented examples run from the installed package', () => {
   };
 
   it('runs every shell session the docs mark as tested (each has its checks below)', () => {
-    expect(sessions.map(nameOf).sort()).toEqual(['cli-session-api', 'cli-session-git']);
+    expect(sessions.map(nameOf).sort()).toEqual(['cli-session-api', 'cli-session-git', 'emulator-curl']);
+  });
+
+  it('the curl session against the emulator: branch refs, then a blob created from inline content', () => {
+    const out = session('emulator-curl');
+    // matching-refs answers an array of the demo repository's branch refs …
+    expect(out).toMatch(/^\[\{"ref":"refs\/heads\/[^"]+","node_id"/);
+    // … and create-blob answers 201 {sha, url}: git's own SHA of "hello\n" (git hash-object).
+    expect(out).toContain(
+      '{"sha":"ce013625030ba8dba906f756967f9e9ca394464a","url":"http://127.0.0.1:8787/repos/octo-org/widgets/git/blobs/ce013625030ba8dba906f756967f9e9ca394464a"}',
+    );
   });
 
   it('the CLI session against the emulator', () => {
