@@ -74,6 +74,25 @@ async function editState(store: MemoryRefStore, edit: (entries: Record<string, {
   await store.put(key, utf8(JSON.stringify(state)));
 }
 
+/** A `rest` projection of `GET /things` at `api`, run as the same token each time (its stored ETags apply). */
+function thingsProjection(api: string) {
+  const store = new MemoryRefStore();
+  const log: string[] = [];
+  const project = () =>
+    runProjections({
+      spec: parseSpec(
+        'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
+        'docdb.yml',
+      ),
+      client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
+      store,
+      apiUrl: api,
+      tokenIdentity: 'same-token',
+      log: (line) => log.push(line),
+    });
+  return { store, log, project };
+}
+
 describe('a stored next-page URL is untrusted', () => {
   it.each([
     ['another origin', () => `${evil.url}/steal?page=2`],
@@ -168,20 +187,7 @@ describe('a stored next-page URL is untrusted', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const store = new MemoryRefStore();
-    const log: string[] = [];
-    const project = () =>
-      runProjections({
-        spec: parseSpec(
-          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
-          'docdb.yml',
-        ),
-        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
-        store,
-        apiUrl: api,
-        tokenIdentity: 'same-token',
-        log: (line) => log.push(line),
-      });
+    const { store, log, project } = thingsProjection(api);
     try {
       await project();
       const head = await store.head();
@@ -215,20 +221,7 @@ describe('a stored next-page URL is untrusted', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const store = new MemoryRefStore();
-    const log: string[] = [];
-    const project = () =>
-      runProjections({
-        spec: parseSpec(
-          'projections:\n  x:\n    source: { type: rest, endpoint: "GET /things" }\n    identity: { id: "{item.id}" }\n',
-          'docdb.yml',
-        ),
-        client: createOctokit({ auth: TOKEN, baseUrl: api, writeSpacingMs: 0 }),
-        store,
-        apiUrl: api,
-        tokenIdentity: 'same-token',
-        log: (line) => log.push(line),
-      });
+    const { log, project } = thingsProjection(api);
     try {
       await project();
       seen.length = 0;

@@ -66,6 +66,16 @@ function recordingFetch(seen: { origin: string; authorization: boolean; bytes: n
   };
 }
 
+/** Read a.json, bin.dat and big.json through `readManyFrom`: the texts by key, and what the read cost. */
+async function readThree(s: Parameters<typeof readManyFrom>[0]) {
+  let cost: OperationMeta = {};
+  const got: Record<string, string | null> = {};
+  for await (const item of readManyFrom(s, ['a.json', 'bin.dat', 'big.json'], { onMeta: (m) => (cost = m) })) {
+    got[item.key] = item.value === null ? null : new TextDecoder().decode(item.value);
+  }
+  return { got, cost };
+}
+
 describe('a 10,000-document section with data', () => {
   it('cold: ≤ 5 requests through the archive (ref, commit, tree, tarball 302, codeload); warm: one 304', async () => {
     seedDocs(10_000);
@@ -227,12 +237,8 @@ describe('without an archive (a browser)', () => {
     });
     const s = store(fx.em, fx.repo);
     const from = fx.em.requests.length;
-    let cost: OperationMeta = {};
-    const got = new Map<string, string | null>();
-    for await (const item of readManyFrom(s, ['a.json', 'bin.dat', 'big.json'], { onMeta: (m) => (cost = m) })) {
-      got.set(item.key, item.value === null ? null : new TextDecoder().decode(item.value));
-    }
-    expect(Object.fromEntries(got)).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
+    const { got, cost } = await readThree(s);
+    expect(got).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
     // One query names every path (and gives a.json's text); GraphQL is not asked again by oid for the other two.
     expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 200',
@@ -252,12 +258,8 @@ describe('without an archive (a browser)', () => {
     const s = store(fx.em, fx.repo);
     await s.list(); // the levels are cached: each key's blob SHA is known without GraphQL by path
     const from = fx.em.requests.length;
-    let cost: OperationMeta = {};
-    const got = new Map<string, string | null>();
-    for await (const item of readManyFrom(s, ['a.json', 'bin.dat', 'big.json'], { onMeta: (m) => (cost = m) })) {
-      got.set(item.key, item.value === null ? null : new TextDecoder().decode(item.value));
-    }
-    expect(Object.fromEntries(got)).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
+    const { got, cost } = await readThree(s);
+    expect(got).toEqual({ 'a.json': '{"a":1}', 'bin.dat': 'a\u0000b', 'big.json': big });
     expect(ops(fx.em, from)).toEqual([
       'GET git/get-ref 304',
       'POST graphql 200',
