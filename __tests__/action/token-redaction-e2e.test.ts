@@ -61,7 +61,10 @@ describe('a token echoed by GitHub', () => {
       .split('\n')
       .filter((l) => !l.startsWith('::add-mask::'))
       .join('\n');
-    expect(printed).toMatch(/::error::.*\[REDACTED\]/);
+    // A source failure is annotated on the spec's source line (`::error title=…,file=…,line=3::…`).
+    expect(printed).toMatch(
+      /::error title=docdb%3A UpstreamUnavailable,file=\.github\/docdb\.yml,line=3::.*\[REDACTED\]/,
+    );
     expect(printed).not.toContain(TOKEN);
   });
 });
