@@ -29,6 +29,9 @@ export function gunzipPull(body: ReadableStream<Uint8Array>): {
 } {
   const source = body.getReader();
   const gunzip = createGunzip();
+  // The output iterator below reports zlib's errors; this listener only keeps one that comes before the
+  // iterator's first read (or after the last) from being an uncaught 'error' event.
+  gunzip.on('error', () => {});
   let bodyFailure: { error: unknown } | undefined;
   const pump = async () => {
     try {
