@@ -305,16 +305,36 @@ describe('bad input and untrusted archives', () => {
     expect(() => sectionFromArchive([file('wrong-top/a.json')], commit, 'x'.repeat(40))).toThrow(InvalidResponse);
   });
 
-  it('caps: an entry over maxEntryBytes or an archive over maxBytes is refused; bad archiveLimits name the field', async () => {
+  it('caps: an entry over maxEntryBytes is refused; an archive over maxBytes is left for batches; bad archiveLimits name the field', async () => {
     seedDocs(100);
     const small = store(fx.em, fx.repo, { archive: nodeArchiveReader(), archiveLimits: { maxEntryBytes: 100 } });
     const e1 = await new DocumentStore(small).list({ withData: true }).catch((e) => e);
     expect(e1).toBeInstanceOf(InvalidResponse);
-    expect(String(e1.message)).toMatch(/larger than 100 bytes/);
-    const total = store(fx.em, fx.repo, { archive: nodeArchiveReader(), archiveLimits: { maxBytes: 5_000 } });
-    const e2 = await new DocumentStore(total).list({ withData: true }).catch((e) => e);
-    expect(String(e2.message)).toMatch(/more than 5000 bytes/);
+    expect(String(e1.message)).toMatch(/larger than 100 bytes \(maxEntryBytes\)/);
+    // Over maxBytes is what an honest big section looks like: a warning, then the values in GraphQL batches.
+    const warnings: string[] = [];
+    const total = store(fx.em, fx.repo, {
+      archive: nodeArchiveReader(),
+      archiveLimits: { maxBytes: 5_000 },
+      logger: (e) => e.level === 'warn' && warnings.push(e.message),
+    });
+    const from = fx.em.requests.length;
+    const page = await new DocumentStore(total).list({ withData: true });
+    expect(page.documents.filter((d) => d.document?.data !== undefined)).toHaveLength(100);
+    expect(warnings).toEqual([
+      expect.stringMatching(/more than 5000 bytes \(maxBytes\); reading the values in batches/),
+    ]);
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET git/get-commit 200',
+      'GET git/get-tree 200',
+      'GET repos/download-tarball-archive 302',
+      'GET codeload/legacy.tar.gz 200',
+      'POST graphql 200',
+    ]);
+    expect(page.requests).toBe(6);
     expect(() => store(fx.em, fx.repo, { archiveLimits: { timeoutMs: 0 } })).toThrow(InvalidConfig);
+    expect(() => store(fx.em, fx.repo, { archiveLimits: { maxEntries: 1.5 } })).toThrow(InvalidConfig);
     expect(() => store(fx.em, fx.repo, { archive: 'yes' as never })).toThrow(InvalidConfig);
   });
 

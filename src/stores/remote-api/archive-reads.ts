@@ -15,34 +15,39 @@ import { utf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { blobSha } from '../../core/git/objects.js';
 import { levelSha } from './local-trees.js';
+import type { TarEntry } from './tar-stream.js';
 
 /** One entry of a tar as the platform reader hands it over (paths as in the tar). */
-export interface ArchiveEntry {
-  path: string;
-  type: 'file' | 'symlink' | 'directory';
-  /** Unix permission bits from the tar header. */
-  mode: number;
-  /** File content ('' for directories). */
-  bytes: Uint8Array;
-  /** Symlink target. */
-  linkname?: string;
-}
+export type ArchiveEntry = TarEntry;
 
-/** What a platform archive reader returns: the answer that ended the download and, on success, the entries. */
+/** What a platform archive reader returns: the answer that ended the download. */
 export interface ArchiveDownload {
   /** HTTP requests made (the API's 302 and codeload's answer: 2). */
   requests: number;
   /** Status and headers of the API's answer when it was not a redirect (an error to map), else of codeload's. */
   status: number;
   headers: Record<string, string>;
+  /** The head of an error answer (at most {@link ERROR_BODY_BYTES}); empty on a 200. */
   body: Uint8Array;
-  entries?: ArchiveEntry[];
+  /**
+   * Set when a 200 archive was larger than `maxBytes` or `maxEntries` (what an honest big section and a
+   * bomb both look like): the read stopped there, and the bulk reader falls back to batched reads.
+   */
+  overLimit?: InvalidResponse;
 }
+
+/** Most bytes read of an error answer's body (the rest is cancelled): enough for GitHub's JSON message. */
+export const ERROR_BODY_BYTES = 4096;
 
 /** Limits on what an archive may hold (it is untrusted input). */
 export interface ArchiveLimits {
-  /** Total bytes of the uncompressed entries (default 1 GiB). */
+  /**
+   * Bytes of the uncompressed tar: headers, metadata, contents (default 160 MiB). The content is held
+   * until the read ends, so this bounds the read's memory; a larger section is read in batches instead.
+   */
   maxBytes: number;
+  /** Files, directories and symlinks (default 200,000); a section with more is read in batches instead. */
+  maxEntries: number;
   /** Bytes of one entry (GitHub's blob limit: 100 MiB). */
   maxEntryBytes: number;
   /** The whole download, in ms (default 120 s). */
@@ -50,19 +55,22 @@ export interface ArchiveLimits {
 }
 
 export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxBytes: 1024 * 1024 * 1024,
+  maxBytes: 160 * 1024 * 1024,
+  maxEntries: 200_000,
   maxEntryBytes: 100 * 1024 * 1024,
   timeoutMs: 120_000,
 };
 
 /**
  * Download an archive: GET `url` with `headers` (the API's), follow ONE redirect by hand WITHOUT the
- * `Authorization` header (the redirect URL carries its own credential), read the gzip'd tar.
+ * `Authorization` header (the redirect URL carries its own credential), read the gzip'd tar within `limits`
+ * and hand each entry to `onEntry` as it streams (it throws to stop the read: a bad path).
  */
 export type ArchiveReader = (request: {
   url: string;
   headers: Record<string, string>;
   limits: ArchiveLimits;
+  onEntry: (entry: ArchiveEntry) => void;
 }) => Promise<ArchiveDownload>;
 
 /** A commit's content as the archive gave it. */
@@ -76,38 +84,65 @@ export interface ArchiveSection {
 }
 
 /**
- * Check an archive's entries and rebuild the commit's tree from them.
+ * The commit's tree rebuilt one entry at a time, as the archive streams: each entry's path is judged when
+ * it arrives (a bad one throws and stops the read), and only its blob and a tree entry are kept.
  *
  * @example
- * const section = sectionFromArchive(download.entries, commitSha, commit.tree);
- * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ * const builder = new ArchiveSectionBuilder(commitSha, commit.tree);
+ * await reader({ url, headers, limits, onEntry: (e) => builder.add(e) });
+ * const section = builder.finish();
  */
-export function sectionFromArchive(entries: readonly ArchiveEntry[], commit: string, rootTree: string): ArchiveSection {
-  const dirs = new Map<string, Map<string, CachedTreeEntry>>([['', new Map()]]);
-  const blobs = new Map<string, Uint8Array>();
-  const prefix = topDirectory(entries, commit);
-  for (const e of entries) {
-    const rel = relativePath(e.path, prefix);
-    if (rel === '') continue;
+export class ArchiveSectionBuilder {
+  private readonly dirs = new Map<string, Map<string, CachedTreeEntry>>([['', new Map()]]);
+  private readonly blobs = new Map<string, Uint8Array>();
+  private prefix: string | undefined;
+
+  constructor(
+    private readonly commit: string,
+    private readonly rootTree: string,
+  ) {}
+
+  /** Judge one entry's path and keep its blob and tree entry. */
+  add(e: ArchiveEntry): void {
+    this.prefix ??= topDirectory(e.path, this.commit);
+    const rel = relativePath(e.path, this.prefix);
+    if (rel === '') return;
     if (e.type === 'directory') {
-      ensureDir(dirs, rel);
-      continue;
+      ensureDir(this.dirs, rel);
+      return;
     }
     const bytes = e.type === 'symlink' ? utf8(e.linkname ?? '') : e.bytes;
     const sha = blobSha(bytes);
-    blobs.set(sha, bytes);
+    if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
     const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
     const slash = rel.lastIndexOf('/');
-    const parent = ensureDir(dirs, slash < 0 ? '' : rel.slice(0, slash));
+    const parent = ensureDir(this.dirs, slash < 0 ? '' : rel.slice(0, slash));
     parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
   }
-  const levels = buildLevels(dirs);
-  return { verified: levels.root === rootTree, levels: levels.levels, blobs };
+
+  /** Hash the rebuilt tree and say whether it is the commit's. */
+  finish(): ArchiveSection {
+    if (this.prefix === undefined) topDirectory('', this.commit); // an archive without entries: refused
+    const levels = buildLevels(this.dirs);
+    return { verified: levels.root === this.rootTree, levels: levels.levels, blobs: this.blobs };
+  }
 }
 
-/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under. */
-function topDirectory(entries: readonly ArchiveEntry[], commit: string): string {
-  const first = entries[0]?.path ?? '';
+/**
+ * Check an archive's entries and rebuild the commit's tree from them.
+ *
+ * @example
+ * const section = sectionFromArchive(entries, commitSha, commit.tree);
+ * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ */
+export function sectionFromArchive(entries: readonly ArchiveEntry[], commit: string, rootTree: string): ArchiveSection {
+  const builder = new ArchiveSectionBuilder(commit, rootTree);
+  for (const e of entries) builder.add(e);
+  return builder.finish();
+}
+
+/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under (named by the first). */
+function topDirectory(first: string, commit: string): string {
   const top = first.slice(0, first.indexOf('/') + 1);
   if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
     throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);

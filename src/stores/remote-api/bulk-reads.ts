@@ -14,7 +14,7 @@ import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
 import { TransportError } from '../../core/errors.js';
 import type { ReadManyItem } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
-import { type ArchiveDownload, type ArchiveSection, sectionFromArchive } from './archive-reads.js';
+import { type ArchiveDownload, type ArchiveSection, ArchiveSectionBuilder } from './archive-reads.js';
 import type { GitHubClient, OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
 import { blobsAt, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
@@ -29,7 +29,7 @@ export const BULK_CONCURRENCY = 8;
 
 /** What the bulk reader borrows from the store. */
 export interface BulkReadHost {
-  cfg: Pick<ResolvedConfig, 'archive' | 'archiveLimits' | 'owner' | 'repo' | 'userAgent' | 'apiOrigin'>;
+  cfg: Pick<ResolvedConfig, 'archive' | 'archiveLimits' | 'owner' | 'repo' | 'userAgent' | 'apiOrigin' | 'logger'>;
   client: Pick<GitHubClient, 'repoBase'>;
   cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'putTree' | 'getCommit'>;
   trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
@@ -177,7 +177,8 @@ async function keep(h: BulkReadHost, job: Job, sha: string, bytes: Uint8Array): 
 
 /**
  * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
- * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes).
+ * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes). An archive
+ * over `maxBytes`/`maxEntries` is left (a warning): the batched reads that follow read the values instead.
  */
 async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<void> {
   job.archived = true;
@@ -191,9 +192,21 @@ async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<v
     'user-agent': h.cfg.userAgent,
     ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
   };
-  const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
+  let section = new ArchiveSectionBuilder(job.version, commit.tree);
+  const got = await downloadWithRetry(() => {
+    section = new ArchiveSectionBuilder(job.version, commit.tree); // each attempt starts afresh
+    return reader({ url, headers, limits: h.cfg.archiveLimits, onEntry: (e) => section.add(e) });
+  });
   ctx.requests += got.requests;
-  if (got.status !== 200 || !got.entries) {
+  if (got.overLimit) {
+    h.cfg.logger?.({
+      level: 'warn',
+      message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
+      data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
+    });
+    return;
+  }
+  if (got.status !== 200) {
     throw mapStatusError(
       {
         operation: ctx.operation,
@@ -206,10 +219,13 @@ async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<v
       { status: got.status, headers: got.headers, body: got.body },
     );
   }
-  await useArchive(h, job, sectionFromArchive(got.entries, job.version, commit.tree));
+  await useArchive(h, job, section.finish());
 }
 
-/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+/**
+ * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
+ * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
+ */
 async function downloadWithRetry(download: () => Promise<ArchiveDownload>): Promise<ArchiveDownload> {
   for (let attempt = 0; ; attempt++) {
     try {

@@ -100,7 +100,10 @@ export interface RemoteApiRefStoreOptions {
    * token) or the blobs endpoint.
    */
   archive?: ArchiveReader;
-  /** Caps on what an archive may hold (default 1 GiB in all, 100 MiB per entry, 120 s). */
+  /**
+   * Caps on what an archive may hold (default 160 MiB of tar in all, 200,000 entries, 100 MiB per entry,
+   * 120 s). A section over `maxBytes` or `maxEntries` is read in batches instead (a `warn` log event).
+   */
   archiveLimits?: Partial<ArchiveLimits>;
 }
 

@@ -7,13 +7,21 @@
  * whose URL carries its own short-lived credential — the API token must not go there (Node's fetch would drop
  * `Authorization` on a cross-origin redirect, other fetches and Octokit may not; the security rule does not
  * rest on that). Exactly one redirect is followed, to https (or to http when the API itself is http, as the
- * emulator on loopback). The gzip'd tar is read as a stream with the platform's `DecompressionStream` and
- * modern-tar, within size caps and a time limit; what it holds is judged by archive-reads.ts.
+ * emulator on loopback). The gzip'd tar is read as a stream, inflated only as far as it is read (gunzip-pull.ts), by
+ * the bounded tar reader (tar-stream.ts), within size caps and a time limit; each entry is judged by
+ * archive-reads.ts as it arrives. An error answer's body is read only up to a few KB.
  */
-import { createTarDecoder } from 'modern-tar';
 import { InvalidResponse, TransportError } from '../../core/errors.js';
 import { lowercaseHeaders } from '../../transport/types.js';
-import type { ArchiveDownload, ArchiveEntry, ArchiveLimits, ArchiveReader } from './archive-reads.js';
+import {
+  type ArchiveDownload,
+  type ArchiveEntry,
+  type ArchiveLimits,
+  type ArchiveReader,
+  ERROR_BODY_BYTES,
+} from './archive-reads.js';
+import { GunzipError, gunzipPull } from './gunzip-pull.js';
+import { isArchiveOverLimit, readTar } from './tar-stream.js';
 
 export interface NodeArchiveReaderOptions {
   /** The fetch to use (default: the global one). Tests inject a metering fetch here. */
@@ -28,12 +36,12 @@ export interface NodeArchiveReaderOptions {
  * const store = new RemoteApiRefStore({ transport: fetchTransport(), owner, repo, token, archive: nodeArchiveReader() });
  */
 export function nodeArchiveReader(options: NodeArchiveReaderOptions = {}): ArchiveReader {
-  return async ({ url, headers, limits }) => {
+  return async ({ url, headers, limits, onEntry }) => {
     const fetchFn = options.fetch ?? globalThis.fetch;
     const signal = AbortSignal.timeout(limits.timeoutMs);
     try {
       const first = await fetchFn(url, { headers, redirect: 'manual', signal, cache: 'no-store' });
-      if (first.status < 300 || first.status >= 400) return await answer(first, 1, limits);
+      if (first.status < 300 || first.status >= 400) return await answer(first, 1, limits, onEntry);
       await first.body?.cancel();
       const target = redirectTarget(url, first.headers.get('location'));
       // Only what codeload needs: never the Authorization header (nor anything else of the API request).
@@ -48,7 +56,7 @@ export function nodeArchiveReader(options: NodeArchiveReaderOptions = {}): Archi
         await second.body?.cancel();
         throw invalid('the archive download redirected twice; refusing to follow');
       }
-      return await answer(second, 2, limits);
+      return await answer(second, 2, limits, onEntry);
     } catch (e) {
       if (e instanceof InvalidResponse || e instanceof TransportError) throw e;
       const reason = signal.aborted ? 'timeout' : 'network';
@@ -87,51 +95,71 @@ function redirectTarget(apiUrl: string, location: string | null): URL {
   return target;
 }
 
-async function answer(res: Response, requests: number, limits: ArchiveLimits): Promise<ArchiveDownload> {
+async function answer(
+  res: Response,
+  requests: number,
+  limits: ArchiveLimits,
+  onEntry: (entry: ArchiveEntry) => void,
+): Promise<ArchiveDownload> {
   const headers = lowercaseHeaders(res.headers as unknown as Iterable<[string, string]>);
   if (res.status !== 200 || !res.body) {
-    return { requests, status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+    // Only the head of an error answer: its status decides, and a huge or endless body must not.
+    return { requests, status: res.status, headers, body: await bodyHead(res.body, ERROR_BODY_BYTES) };
   }
-  const entries = await readTarGz(res.body, limits);
-  return { requests, status: 200, headers, body: new Uint8Array(0), entries };
+  try {
+    await readTarGz(res.body, limits, onEntry);
+  } catch (e) {
+    if (!isArchiveOverLimit(e)) throw e;
+    return { requests, status: 200, headers, body: new Uint8Array(0), overLimit: e };
+  }
+  return { requests, status: 200, headers, body: new Uint8Array(0) };
 }
 
-/** Every entry of a gzip'd tar stream, within the caps (untrusted input). */
-async function readTarGz(body: ReadableStream<Uint8Array>, limits: ArchiveLimits): Promise<ArchiveEntry[]> {
-  const gunzip = new DecompressionStream('gzip') as unknown as ReadableWritablePair<Uint8Array, Uint8Array>;
-  const reader = body
-    .pipeThrough(gunzip)
-    .pipeThrough(createTarDecoder({ strict: true }))
-    .getReader();
-  const out: ArchiveEntry[] = [];
-  let total = 0;
-  for (let r = await reader.read(); !r.done; r = await reader.read()) {
-    const { header, body: entryBody } = r.value;
-    const type = header.type ?? 'file';
-    if (type === 'pax-global-header' || type === 'pax-header') {
-      await entryBody.cancel();
-      continue;
+/** At most `max` bytes of `body`; the rest is cancelled, never read. */
+async function bodyHead(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
+  if (!body) return new Uint8Array(0);
+  const reader = body.getReader();
+  const out = new Uint8Array(max);
+  let at = 0;
+  try {
+    while (at < max) {
+      const r = await reader.read();
+      if (r.done) break;
+      const part = r.value.subarray(0, max - at);
+      out.set(part, at);
+      at += part.length;
     }
-    if (type !== 'file' && type !== 'directory' && type !== 'symlink') {
-      await entryBody.cancel();
-      throw invalid(`entry ${JSON.stringify(header.name)} is a ${type}; only files, directories and symlinks are read`);
-    }
-    if (header.size > limits.maxEntryBytes)
-      throw invalid(`entry ${JSON.stringify(header.name)} is larger than ${limits.maxEntryBytes} bytes`);
-    total += header.size;
-    if (total > limits.maxBytes) throw invalid(`the archive holds more than ${limits.maxBytes} bytes`);
-    const bytes = new Uint8Array(await new Response(entryBody).arrayBuffer());
-    if (bytes.length !== header.size && type === 'file')
-      throw invalid(`entry ${JSON.stringify(header.name)} is truncated`);
-    out.push({
-      path: header.name,
-      type,
-      mode: header.mode ?? 0o644,
-      bytes,
-      ...(header.linkname ? { linkname: header.linkname } : {}),
-    });
+  } finally {
+    await reader.cancel().catch(() => {});
   }
-  return out;
+  return out.slice(0, at);
+}
+
+/**
+ * The gzip'd tar streamed through the bounded tar reader. Bytes that arrived and are wrong (not gzip, a
+ * truncated gzip, a corrupt tar) are `InvalidResponse`, never retried; only a body that failed to arrive
+ * (the connection lost, the timeout) stays a transport failure.
+ */
+async function readTarGz(
+  body: ReadableStream<Uint8Array>,
+  limits: ArchiveLimits,
+  onEntry: (entry: ArchiveEntry) => void,
+): Promise<void> {
+  const gz = gunzipPull(body);
+  const next = async () => {
+    try {
+      return await gz.next();
+    } catch (e) {
+      if (e instanceof GunzipError) throw invalid(`the body is not a complete gzip stream (${e.message})`);
+      throw e;
+    }
+  };
+  try {
+    await readTar(next, limits, onEntry);
+  } finally {
+    // Stop the download where the read stopped (the end-of-archive blocks, a refusal): nothing more is read.
+    await gz.cancel();
+  }
 }
 
 function invalid(what: string): InvalidResponse {
