@@ -114,12 +114,13 @@ async function* empty(): AsyncGenerator<DocumentListEntry> {}
 /** "exported N…" on stderr every {@link PROGRESS_EVERY} documents — only on a terminal, never with --quiet. */
 function progressPrinter(ctx: CommandContext, quiet: boolean) {
   const show = !quiet && ctx.io.stderrIsTTY === true;
+  const redraw = ctx.io.progress ?? ((line: string) => ctx.io.stderr(line));
   return {
     tick(n: number) {
-      if (show && n % PROGRESS_EVERY === 0) ctx.io.stderr(`\rexported ${n} documents…`);
+      if (show && n % PROGRESS_EVERY === 0) redraw(`exported ${n} documents…`);
     },
     done(n: number) {
-      if (show) ctx.io.stderr(`\rexported ${n} documents\n`);
+      if (show) redraw(`exported ${n} documents\n`);
     },
   };
 }
