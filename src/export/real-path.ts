@@ -8,7 +8,7 @@
  */
 import { realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { ExportTargetError } from './errors.js';
+import { ExportChanged } from './errors.js';
 
 const MISSING = new Set(['ENOENT', 'ENOTDIR']);
 
@@ -48,7 +48,7 @@ export function isInside(path: string, root: string): boolean {
 }
 
 /**
- * Throw `ExportTargetError` unless the directory `dir` (a real path resolved earlier) still resolves to
+ * Throw `ExportChanged` unless the directory `dir` (a real path resolved earlier) still resolves to
  * itself: a component replaced by a symbolic link since would send the bytes somewhere else.
  *
  * @example
@@ -57,8 +57,9 @@ export function isInside(path: string, root: string): boolean {
 export async function assertStillReal(dir: string): Promise<void> {
   const now = await realpath(dir).catch(() => undefined);
   if (now !== dir) {
-    throw new ExportTargetError(
+    throw new ExportChanged(
       `${dir} changed during the export (it now ${now === undefined ? 'does not exist' : `leads to ${now} through a symbolic link`}); nothing was written there`,
+      [dir],
     );
   }
 }

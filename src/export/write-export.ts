@@ -7,7 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
-import { mkdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Envelope } from '../document/envelope.js';
@@ -85,11 +85,10 @@ export async function assertDirTarget(dir: string, force: boolean): Promise<Snap
   const st = await stat(dir).catch(() => undefined);
   if (!st) return new Map();
   if (!st.isDirectory()) throw new ExportTargetError(`${dir} exists and is not a directory`);
-  const held = await snapshot(dir);
-  if (!force && held.size > 0) {
+  if (!force && (await readdir(dir)).length > 0) {
     throw new ExportTargetError(`${dir} exists and is not empty (pass --force to replace it)`);
   }
-  return held;
+  return force ? await snapshot(dir) : new Map();
 }
 
 /**
