@@ -29,7 +29,12 @@ const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u20
  */
 const WORKFLOW_COMMAND = /^([^\S\n]*)(::|##\[)/gm;
 
-/** `\uXXXX` for one UTF-16 code unit (upper-case hex, as JSON and JavaScript write it). */
+/**
+ * `\uXXXX` for one UTF-16 code unit (upper-case hex, as JSON and JavaScript write it).
+ *
+ * @example
+ * visibleEscape('\u001b'); // '\\u001B'
+ */
 export function visibleEscape(c: string): string {
   return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
 }
