@@ -3,17 +3,28 @@
  * the tip or at `version`, written to a file of the workspace for later steps (a site build, a report):
  * JSON Lines (`export-format: jsonl`, default) or one file per document under a directory
  * (`export-format: files`). The documents are read in bulk — the section's archive, a handful of requests
- * — and written under a temporary name, renamed when complete. The path must stay inside the workspace.
+ * — and written under a temporary name, renamed when complete. The path must stay inside the workspace,
+ * also once symbolic links are resolved: a link in the workspace pointing out of it is refused.
  */
+import { realpath } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { InvalidConfig } from '../core/errors.js';
 import type { RefStore } from '../core/refstore.js';
 import { DocumentStore } from '../document/document-store.js';
-import { ExportTargetError, writeDirectory, writeJsonLines } from '../export/write-export.js';
+import { isInside, realTarget } from '../export/real-path.js';
+import { ExportChanged, ExportTargetError, writeDirectory, writeJsonLines } from '../export/write-export.js';
 import type { ActionInputs } from './inputs.js';
+
+const notInside = (path: string, workspace: string, how: string) =>
+  new InvalidConfig(
+    'export-path',
+    `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`,
+    { allowed: 'a relative path inside the workspace' },
+  );
 
 /**
  * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
+ * Lexical only: {@link realExportTarget} also resolves symbolic links.
  *
  * @example
  * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
@@ -21,14 +32,27 @@ import type { ActionInputs } from './inputs.js';
 export function exportTarget(path: string, workspace: string): string {
   const target = resolve(workspace, path);
   const rel = relative(resolve(workspace), target);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) {
-    throw new InvalidConfig(
-      'export-path',
-      `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`,
-      { allowed: 'a relative path inside the workspace' },
-    );
-  }
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw notInside(path, workspace, '');
   return target;
+}
+
+/**
+ * Where the export would really be written: {@link exportTarget}, then the real path of its deepest
+ * existing part, which must be inside the workspace's real path (a symbolic link such as `site ->
+ * /elsewhere` does not lead out of it). `InvalidConfig` naming `export-path` otherwise, before anything
+ * is written.
+ *
+ * @example
+ * await realExportTarget('site/docs.jsonl', '/home/runner/work/repo'); // with site -> /srv: InvalidConfig
+ */
+export async function realExportTarget(path: string, workspace: string): Promise<string> {
+  const lexical = exportTarget(path, workspace);
+  const root = await realpath(workspace).catch(() => resolve(workspace));
+  const real = await realTarget(lexical);
+  if (real === root || !isInside(real, root)) {
+    throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`);
+  }
+  return real;
 }
 
 /**
@@ -44,7 +68,7 @@ export async function exportMode(
   ref: string,
   workspace: string,
 ): Promise<{ outputs: Record<string, string>; summary: string }> {
-  const target = exportTarget(inputs.exportPath, workspace);
+  const target = await realExportTarget(inputs.exportPath, workspace);
   const docs = new DocumentStore(store);
   const version = inputs.version || (await docs.head());
   const filter = {
@@ -52,23 +76,26 @@ export async function exportMode(
     ...(inputs.type ? { type: inputs.type } : {}),
   };
   const entries = version === null ? (async function* () {})() : docs.stream({ ...filter, version, withData: true });
-  let count: number;
+  let written: { count: number; path: string };
   try {
-    count =
+    written =
       inputs.exportFormat === 'files'
         ? await writeDirectory(target, entries, false)
         : await writeJsonLines(target, entries);
   } catch (e) {
-    if (e instanceof ExportTargetError) {
+    if (e instanceof ExportTargetError || e instanceof ExportChanged) {
       throw new InvalidConfig(
         'export-path',
         `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`,
+        e instanceof ExportChanged ? { changed: e.entries } : {},
       );
     }
     throw e;
   }
-  const outputs = { version: version ?? '', path: target, count: String(count), changed: 'false', keys: '[]' };
+  const { count, path } = written;
+  const outputs = { version: version ?? '', path, count: String(count), changed: 'false', keys: '[]' };
   const where = `\`${ref}\` of ${inputs.repository}`;
-  const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${relative(workspace, target)}\` (${inputs.exportFormat})\n`;
+  const root = await realpath(workspace).catch(() => resolve(workspace));
+  const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${relative(root, path)}\` (${inputs.exportFormat})\n`;
   return { outputs, summary };
 }

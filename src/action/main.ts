@@ -1,11 +1,14 @@
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
- * job summary, or fail with what to fix (spec problems as annotations on the spec's lines).
+ * job summary, or fail with what to fix (spec problems as annotations on the spec's lines). Every line it
+ * logs passes through `logText`: secrets redacted, and text from a source, the section or a server made
+ * inert — no terminal control sequence, no workflow command (`::add-mask::` at a line's start) of its own.
  */
 import * as core from '@actions/core';
 import { context } from '@actions/github';
 import { redactError, redactText } from '../core/redact.js';
+import { inertText } from '../core/terminal-text.js';
 import { annotations } from './annotations.js';
 import { describeFailure } from './failure.js';
 import { type ActionInputs, readInputs } from './inputs.js';
@@ -14,6 +17,7 @@ import { checkRunnerFiles } from './runner-files.js';
 
 async function main(): Promise<void> {
   let inputs: ActionInputs | undefined;
+  const logText = (raw: string) => inertText(redactText(raw, [inputs?.token]));
   // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
   // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is. (The
   // workspace is not part of @actions/github's context.)
@@ -35,12 +39,12 @@ async function main(): Promise<void> {
     const { outputs, summary } = await runAction(inputs, {
       // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
       log: (raw) => {
-        const line = redactText(raw, [inputs?.token]);
+        const line = logText(raw);
         if (line.startsWith('warning: ')) core.warning(line.slice('warning: '.length));
         else core.info(line);
       },
-      debug: (line) => core.debug(line),
-      group: { start: (name) => core.startGroup(`projection ${name}`), end: () => core.endGroup() },
+      debug: (line) => core.debug(logText(line)),
+      group: { start: (name) => core.startGroup(logText(`projection ${name}`)), end: () => core.endGroup() },
       workspace,
       serverUrl: context.serverUrl,
       run: {
@@ -52,19 +56,19 @@ async function main(): Promise<void> {
     if (summary) {
       // On a runner the summary goes to the job page; elsewhere (local runs) print it to the log.
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
-      else core.info(`\n${summary}`);
+      else core.info(logText(`\n${summary}`));
     }
   } catch (e) {
     // Nothing printed relies on the runner's ::add-mask:: alone: every string of the error is redacted first.
     const secrets = [inputs?.token];
     redactError(e, secrets);
     const described = inputs ? describeFailure(e, inputs) : ((e as Error)?.message ?? String(e));
-    const message = redactText(described, secrets);
+    const message = logText(described);
     const marks = annotations(e, message, workspace);
     if (marks.length === 0) core.setFailed(message);
     else {
       // One annotation per problem, on the spec line it is about (setFailed would add an unplaced duplicate).
-      for (const a of marks) core.error(redactText(a.message, secrets), a.properties);
+      for (const a of marks) core.error(logText(a.message), { ...a.properties, title: logText(a.properties.title) });
       process.exitCode = core.ExitCode.Failure;
     }
   }

@@ -1,5 +1,6 @@
 /** The Markdown job summary: one row per projection, the commit link, requests and rate limit. */
 import type { RateLimit } from '../core/refstore.js';
+import { BIDI_CONTROLS, visibleEscape } from '../core/terminal-text.js';
 import type { RunReport } from '../projection/run/index.js';
 
 export interface SummaryInput {
@@ -25,15 +26,8 @@ export interface SummaryInput {
 export function mdText(s: string): string {
   return s
     .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(BIDI_CONTROLS, (c) => `&#92;u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+    .replace(BIDI_CONTROLS, (c) => `&#92;${visibleEscape(c).slice(1)}`);
 }
-
-/**
- * Unicode bidirectional controls (LRE…RLO, LRI…PDI, LRM, RLM, ALM): a character reference would still
- * render as the control and reorder the text around it ("Trojan Source", CVE-2021-42574), so they are
- * shown as visible `\uXXXX` text instead.
- */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
 
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 export function code(s: string): string {

@@ -4,6 +4,7 @@
  */
 import { DocDbError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
+import { inertText } from '../core/terminal-text.js';
 
 /** Exit codes (documented in docs/cli.md). */
 export const EXIT = {
@@ -19,6 +20,13 @@ export const EXIT = {
   precondition: 4,
 } as const;
 
+/**
+ * Not a command's outcome but how a run ends when its stdout (or stderr) is closed by the reader, as
+ * `docdb … | head` does: quietly, with the status git and gh end with there (they are killed by SIGPIPE,
+ * which a shell shows as 128 + 13). Node ignores SIGPIPE, so docdb exits with that status itself.
+ */
+export const EXIT_OUTPUT_CLOSED = 141;
+
 /** Streams and environment of one CLI run. */
 export interface CliIo {
   stdout: (text: string) => void;
@@ -29,13 +37,60 @@ export interface CliIo {
   cwd: string;
   /** Whether stderr is a terminal (progress lines are shown only there). */
   stderrIsTTY?: boolean;
+  /** Redraw the current stderr line with `line` (progress on a terminal); set by {@link terminalIo}. */
+  progress?: (line: string) => void;
+  /** The exit code to end with when an output stream was closed under docdb (see {@link OutputClosed}). */
+  closedExitCode?: () => number | undefined;
+}
+
+/**
+ * An output stream's reader went away (EPIPE: `docdb … | head`) or it failed (a full disk): the command
+ * stops at its next write and docdb exits with `exitCode`, printing nothing more.
+ */
+export class OutputClosed extends Error {
+  constructor(readonly exitCode: number) {
+    super('output closed');
+    this.name = 'OutputClosed';
+  }
+}
+
+/** How the process's stdout/stderr ended, if one failed (set once by the 'error' listener). */
+let closedWith: number | undefined;
+let watching = false;
+
+/**
+ * A write to a closed pipe is an 'error' event on the stream; without a listener Node crashes with
+ * "Unhandled 'error' event" and a stack trace. Listen once: EPIPE ends quietly with 141 (what git and gh
+ * end with), anything else with 1 and one line on stderr. `process.exitCode` is set too, for an error
+ * that arrives after `main` has returned.
+ */
+function watchOutputs(): void {
+  if (watching) return;
+  watching = true;
+  const onError = (stream: string) => (e: NodeJS.ErrnoException) => {
+    if (closedWith !== undefined) return;
+    closedWith = e.code === 'EPIPE' ? EXIT_OUTPUT_CLOSED : EXIT.error;
+    process.exitCode = closedWith;
+    if (closedWith === EXIT.error && stream === 'stdout') {
+      process.stderr.write(`docdb: cannot write to stdout (${inertText(String(e.code ?? e.message))})\n`);
+    }
+  };
+  process.stdout.on('error', onError('stdout'));
+  process.stderr.on('error', onError('stderr'));
+}
+
+function writeTo(stream: NodeJS.WriteStream, text: string): void {
+  if (closedWith !== undefined) throw new OutputClosed(closedWith);
+  stream.write(text);
 }
 
 /** The process's own streams. */
 export function processIo(): CliIo {
+  watchOutputs();
   return {
-    stdout: (t) => void process.stdout.write(t),
-    stderr: (t) => void process.stderr.write(t),
+    stdout: (t) => writeTo(process.stdout, t),
+    stderr: (t) => writeTo(process.stderr, t),
+    closedExitCode: () => closedWith,
     env: process.env,
     cwd: process.cwd(),
     stderrIsTTY: process.stderr.isTTY === true,
@@ -45,6 +100,24 @@ export function processIo(): CliIo {
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks).toString('utf8');
     },
+  };
+}
+
+/**
+ * `io` with everything printed made inert ({@link inertText}): an error message from a git server or an
+ * API, a warning about a source's data, a document printed as JSON — none can move the cursor, retitle
+ * the terminal, write the clipboard or issue a workflow command. JSON output keeps its value. Progress
+ * redraws its line through `progress`, the one place a `\r` of docdb's own is written.
+ *
+ * @example
+ * const code = await main(argv, terminalIo(processIo()));
+ */
+export function terminalIo(io: CliIo): CliIo {
+  return {
+    ...io,
+    stdout: (t) => io.stdout(inertText(t)),
+    stderr: (t) => io.stderr(inertText(t)),
+    progress: (line) => io.stderr(`\r${inertText(line)}`),
   };
 }
 

@@ -4,7 +4,7 @@
  */
 import { describeFlags, parseCommandArgs } from './args.js';
 import type { CliCommand, CliGroup } from './command.js';
-import { type CliIo, EXIT, processIo, reportError, UsageError } from './io.js';
+import { type CliIo, EXIT, OutputClosed, processIo, reportError, terminalIo, UsageError } from './io.js';
 import { packageVersion } from './version.js';
 
 type Entry = () => Promise<CliCommand | CliGroup>;
@@ -42,7 +42,8 @@ ${lines.join('\n')}
 Store flags (doc and project): --refstore api|git|subprocess|git-http, --repo, --api-url, --ref |
 --root/--section, --git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else
 $GH_TOKEN, else "gh auth token"; a git remote not on GitHub: --token-env NAME or $DOCDB_GIT_TOKEN only.
-Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match).
+Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match); a closed stdout
+(docdb … | head) ends quietly with 141, as git and gh do.
 --json on every command.
 Reference: docs/cli.md`;
 }
@@ -101,7 +102,20 @@ async function findCommand(argv: string[]): Promise<{ command: CliCommand; args:
  * @example
  * process.exitCode = await main(['doc', 'get', '--namespace', 'github', '--type', 'repo', '--id', 'o/r']);
  */
-export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+export async function main(argv: string[], given: CliIo = processIo()): Promise<number> {
+  const io = terminalIo(given);
+  let code: number;
+  try {
+    code = await run(argv, io);
+  } catch (e) {
+    // A closed stdout (`docdb … | head`) stops the command at its next write; nothing more is printed.
+    if (!(e instanceof OutputClosed)) throw e;
+    code = e.exitCode;
+  }
+  return given.closedExitCode?.() ?? code;
+}
+
+async function run(argv: string[], io: CliIo): Promise<number> {
   const json = argv.includes('--json');
   const [first] = argv;
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
@@ -134,6 +148,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const { values, positionals } = parseCommandArgs(args, command.flags, command.maxPositionals ?? 0);
     return await command.run({ values, positionals, json, io, secrets });
   } catch (e) {
+    if (e instanceof OutputClosed) throw e;
     return reportError(io, label, e, { json, secrets });
   }
 }

@@ -1,7 +1,9 @@
 /**
  * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
  * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
- * directory renamed into place. Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
+ * directory put in place at the end without removing anything the export did not create (place-dir.ts).
+ * Both write where the target really leads (symbolic links resolved once, at the start: real-path.ts).
+ * Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
  */
 import { randomBytes } from 'node:crypto';
 import { createWriteStream } from 'node:fs';
@@ -10,26 +12,45 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import type { Envelope } from '../document/envelope.js';
 import type { DocumentListEntry } from '../document/index.js';
+import { ExportChanged, ExportTargetError } from './errors.js';
+import { placeDirectory, type Snapshot, snapshot } from './place-dir.js';
+import { assertStillReal, realTarget } from './real-path.js';
 
-/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
-export class ExportTargetError extends Error {}
+export { ExportChanged, ExportTargetError };
 
 /** One envelope as a JSON Lines record. */
 export const jsonLine = (env: Envelope): string => `${JSON.stringify(env)}\n`;
 
+/** Where an export went: the count and the real path written (symbolic links resolved). */
+export interface ExportWritten {
+  count: number;
+  path: string;
+}
+
 /**
- * Write `entries` as JSON Lines to `file` (atomically: a temporary name, renamed at the end). Returns the count.
+ * Create the directory `dir` (a real path) and its missing parents, and check that it is still where it
+ * was resolved: a missing component created as a symbolic link meanwhile would lead elsewhere.
+ */
+async function realDirectory(dir: string): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  await assertStillReal(dir);
+}
+
+/**
+ * Write `entries` as JSON Lines to `file` (atomically: a temporary name in the real directory of `file`,
+ * renamed at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed).
+ * An existing link is followed: the file it names is replaced. Returns the count and the real path.
  *
  * @example
- * const n = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
  */
 export async function writeJsonLines(
   file: string,
   entries: AsyncIterable<DocumentListEntry>,
   onProgress?: (n: number) => void,
-): Promise<number> {
-  const target = resolve(file);
-  await mkdir(dirname(target), { recursive: true });
+): Promise<ExportWritten> {
+  const target = await realTarget(file);
+  await realDirectory(dirname(target));
   const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
   let n = 0;
   async function* lines(): AsyncGenerator<string> {
@@ -44,8 +65,9 @@ export async function writeJsonLines(
     // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
     // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
     await pipeline(lines, createWriteStream(temp, { flags: 'wx' }));
+    await assertStillReal(dirname(target));
     await rename(temp, target);
-    return n;
+    return { count: n, path: target };
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
@@ -53,37 +75,42 @@ export async function writeJsonLines(
 }
 
 /**
- * Check a `--dir` target: absent, or an empty directory, or anything with `force`.
+ * Check a `--dir` target: absent, or an empty directory, or any directory with `force`. Returns what it
+ * holds (empty when absent), the record of what `force` may replace.
  *
  * @example
  * await assertDirTarget('./out', false); // throws ExportTargetError when ./out has files
  */
-export async function assertDirTarget(dir: string, force: boolean): Promise<void> {
+export async function assertDirTarget(dir: string, force: boolean): Promise<Snapshot> {
   const st = await stat(dir).catch(() => undefined);
-  if (!st) return;
+  if (!st) return new Map();
   if (!st.isDirectory()) throw new ExportTargetError(`${dir} exists and is not a directory`);
   if (!force && (await readdir(dir)).length > 0) {
     throw new ExportTargetError(`${dir} exists and is not empty (pass --force to replace it)`);
   }
+  return force ? await snapshot(dir) : new Map();
 }
 
 /**
  * One file per document at `<dir>/<namespace>/<type>/<id>.json` (its canonical key), written into a
- * temporary directory that replaces `dir` at the end. Returns the count.
+ * fresh sibling directory put in place at the end. What `dir` held at the start is replaced only with
+ * `force`; anything that appears in it during the export is never removed: the export then fails with
+ * `ExportChanged` (place-dir.ts). Returns the count and the real path.
  *
  * @example
- * const n = await writeDirectory('./out', docs.stream({ withData: true }), false);
+ * const { count } = await writeDirectory('./out', docs.stream({ withData: true }), false);
  */
 export async function writeDirectory(
   dir: string,
   entries: AsyncIterable<DocumentListEntry>,
   force: boolean,
   onProgress?: (n: number) => void,
-): Promise<number> {
-  const target = resolve(dir);
-  await assertDirTarget(target, force);
-  await mkdir(dirname(target), { recursive: true });
+): Promise<ExportWritten> {
+  const target = await realTarget(dir);
+  const before = await assertDirTarget(target, force);
+  await realDirectory(dirname(target));
   const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
+  await mkdir(temp);
   let n = 0;
   try {
     for await (const e of entries) {
@@ -98,9 +125,9 @@ export async function writeDirectory(
       n++;
       onProgress?.(n);
     }
-    await rm(target, { recursive: true, force: true });
-    await rename(temp, target);
-    return n;
+    await assertStillReal(dirname(target));
+    await placeDirectory(temp, target, before);
+    return { count: n, path: target };
   } catch (e) {
     await rm(temp, { recursive: true, force: true });
     throw e;

@@ -25,10 +25,13 @@ the section's archive — a handful of requests at any size), and writes each en
   (default)    as JSON Lines on stdout, one envelope per line;
   --out FILE   as JSON Lines in FILE;
   --dir DIR    as DIR/<namespace>/<type>/<id>.json, one file per document. DIR must not exist or be empty,
-               unless --force (then it is replaced).
+               unless --force (then what it held when the export started is replaced).
 Files are written under a temporary name and renamed when complete: a failed export leaves nothing behind.
-Progress goes to stderr on a terminal (not with --quiet). With --json (needs --out or --dir):
-{ version, documents, path } on stdout.`,
+--dir never removes what the export did not create: if a file appears in DIR during the export (or, with
+--force, one of its files changes), the export fails (exit 1, ExportChanged) and DIR is left as it is.
+Symbolic links in FILE or DIR are followed once, at the start (the real path is written and printed); a
+link swapped in during the export does not redirect the write. Progress goes to stderr on a terminal (not
+with --quiet). With --json (needs --out or --dir): { version, documents, path } on stdout.`,
   flags: {
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
@@ -42,16 +45,15 @@ Progress goes to stderr on a terminal (not with --quiet). With --json (needs --o
   async run(ctx) {
     const opts = exportOptions(ctx);
     const progress = progressPrinter(ctx, opts.quiet);
-    const result = await withDocuments(ctx, async (docs) => {
+    const { version, written } = await withDocuments(ctx, async (docs) => {
       const version = opts.version ?? (await docs.head());
       const entries = docs.stream({ ...opts.filter, ...(version ? { version } : {}), withData: true });
-      const documents = await write(ctx, opts, version === null ? empty() : entries, progress);
-      return { version, documents };
+      return { version, written: await write(ctx, opts, version === null ? empty() : entries, progress) };
     });
-    progress.done(result.documents);
-    const path = opts.out ?? opts.dir ?? null;
+    progress.done(written.count);
+    const { path, count: documents } = written;
     if (path !== null) {
-      printResult(ctx.io, ctx.json, { ...result, path }, () => `${result.documents} document(s) → ${path}`);
+      printResult(ctx.io, ctx.json, { version, documents, path }, () => `${documents} document(s) → ${path}`);
     }
     return EXIT.ok;
   },
@@ -92,7 +94,7 @@ async function write(
   opts: ExportOptions,
   entries: AsyncIterable<DocumentListEntry>,
   progress: { tick(n: number): void },
-): Promise<number> {
+): Promise<{ count: number; path: string | null }> {
   try {
     if (opts.out !== undefined) return await writeJsonLines(opts.out, entries, (n) => progress.tick(n));
     if (opts.dir !== undefined) return await writeDirectory(opts.dir, entries, opts.force, (n) => progress.tick(n));
@@ -106,7 +108,7 @@ async function write(
     ctx.io.stdout(jsonLine(e.document));
     progress.tick(++n);
   }
-  return n;
+  return { count: n, path: null };
 }
 
 async function* empty(): AsyncGenerator<DocumentListEntry> {}
@@ -114,12 +116,13 @@ async function* empty(): AsyncGenerator<DocumentListEntry> {}
 /** "exported N…" on stderr every {@link PROGRESS_EVERY} documents — only on a terminal, never with --quiet. */
 function progressPrinter(ctx: CommandContext, quiet: boolean) {
   const show = !quiet && ctx.io.stderrIsTTY === true;
+  const redraw = ctx.io.progress ?? ((line: string) => ctx.io.stderr(line));
   return {
     tick(n: number) {
-      if (show && n % PROGRESS_EVERY === 0) ctx.io.stderr(`\rexported ${n} documents…`);
+      if (show && n % PROGRESS_EVERY === 0) redraw(`exported ${n} documents…`);
     },
     done(n: number) {
-      if (show) ctx.io.stderr(`\rexported ${n} documents\n`);
+      if (show) redraw(`exported ${n} documents\n`);
     },
   };
 }

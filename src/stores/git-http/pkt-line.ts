@@ -3,10 +3,12 @@
  * a 4-hex-digit length (counting those 4 bytes) and a payload; `0000` is a flush, `0001` a delimiter
  * (protocol v2), `0002` a response end. Side-band (https://git-scm.com/docs/protocol-capabilities):
  * band 1 carries data (the pack), 2 progress, 3 a fatal error message.
- * Everything read here comes from the server: lengths are checked, never trusted.
+ * Everything read here comes from the server: lengths are checked, never trusted, and the server's words
+ * (band 3, and band 2 once split into lines) are made inert before they reach an error a terminal shows.
  */
 import { concatBytes, utf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
+import { inertText } from '../../core/terminal-text.js';
 
 /** Largest packet git sends or accepts (LARGE_PACKET_MAX), length prefix included. */
 export const MAX_PKT_LENGTH = 65520;
@@ -87,7 +89,8 @@ export function sideBandData(packets: readonly Packet[], what: string, messages?
     if (typeof p === 'string') break;
     const band = p[0];
     if (band === 1) data.push(p.subarray(1));
-    else if (band === 3) throw malformed(what, `the server reported an error: ${packetText(p.subarray(1))}`);
+    else if (band === 3)
+      throw malformed(what, `the server reported an error: ${inertText(packetText(p.subarray(1)) ?? '')}`);
     else if (band !== 2) throw malformed(what, `unknown side-band channel ${band}`);
     else if (messages && kept < MAX_MESSAGE_BYTES) {
       kept += p.length - 1;

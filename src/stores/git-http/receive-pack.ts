@@ -8,6 +8,7 @@
  */
 import { concatBytes } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
+import { inertText } from '../../core/terminal-text.js';
 import type { GitHttpClient } from './http-client.js';
 import { FLUSH, malformed, type Packet, packetText, pktLine, readPackets, sideBandData } from './pkt-line.js';
 
@@ -91,12 +92,15 @@ export async function pushPack(
   return status.ok ? status : { ...status, messages: messageLines(messages) };
 }
 
-/** Side-band text as lines: progress redraws (`\r`) and empty lines dropped. */
+/**
+ * Side-band text as lines: progress redraws (`\r`) and empty lines dropped, and every other control
+ * character (a hook can print `ESC]0;…BEL`, `ESC[2J`, an OSC 52 clipboard write) shown as `\uXXXX`.
+ */
 function messageLines(chunks: readonly string[]): string[] {
   return chunks
     .join('')
     .split(/\r?\n/)
-    .map((l) => (l.split('\r').pop() ?? '').trim())
+    .map((l) => inertText((l.split('\r').pop() ?? '').trim()))
     .filter(Boolean);
 }
 
@@ -106,13 +110,12 @@ function readReport(packets: Packet[], ref: string): { ok: true } | { ok: false;
   const unpack = lines[0];
   if (unpack === undefined || !unpack.startsWith('unpack ')) throw malformed('push report', 'no unpack status');
   if (unpack !== 'unpack ok') {
-    throw new InvalidResponse(`the git server could not store the pushed objects: ${unpack.slice(7)}`, {
-      reason: unpack.slice(7),
-    });
+    const reason = inertText(unpack.slice(7));
+    throw new InvalidResponse(`the git server could not store the pushed objects: ${reason}`, { reason });
   }
   for (const line of lines.slice(1)) {
     if (line === `ok ${ref}`) return { ok: true };
-    if (line.startsWith(`ng ${ref} `)) return { ok: false, reason: line.slice(ref.length + 4) };
+    if (line.startsWith(`ng ${ref} `)) return { ok: false, reason: inertText(line.slice(ref.length + 4)) };
   }
   throw malformed('push report', `no status for ${ref}`);
 }

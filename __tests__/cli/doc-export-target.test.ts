@@ -1,0 +1,79 @@
+/**
+ * `docdb doc export --dir` never deletes what the export did not create (issue 27 §5): a file written into
+ * DIR while the export runs survives and the export fails (exit 1, ExportChanged); `--out`/`--dir` through a
+ * symbolic link write where the link leads and print that real path (§4, docs/cli.md). The file appears
+ * from the emulator's `onResponse` hook as it answers the archive request (`GET …/tarball/<sha>`) — after DIR was checked, before
+ * the export is put in place — so nothing depends on timing.
+ */
+import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import type { ResponseRecord } from '../../src/emulator/traffic.js';
+import { tempDir } from '../git/helpers.js';
+import { runCli } from './run-cli.js';
+
+const TOKEN = 'ghp_CliExportTargetToken0123456789abcdefA';
+const REPO = 'octo/export-target';
+let em: EmulatorHandle;
+let tmp: ReturnType<typeof tempDir>;
+let onArchive: (() => void) | undefined;
+
+beforeAll(async () => {
+  em = await startEmulator({
+    onResponse: (r: ResponseRecord) => {
+      if (r.path.includes('/tarball/')) onArchive?.();
+    },
+  });
+  em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
+  em.state.createRepo(REPO);
+  const files: Record<string, string | null> = { 'README.md': null };
+  // Enough documents that the section is read through its archive (one codeload request).
+  for (let i = 0; i < 200; i++) {
+    files[`notes/note/n${i}.json`] = `${JSON.stringify({ data: i, id: `n${i}`, namespace: 'notes', type: 'note' })}\n`;
+  }
+  em.state.commitFiles(REPO, { branch: 'refs/docdb/documents', files });
+  tmp = tempDir('docdb-export-target-');
+});
+afterAll(async () => {
+  await em?.stop();
+  tmp?.cleanup();
+});
+
+const flags = () => ['--repo', REPO, '--api-url', em.url, '--token-env', 'T'];
+const env = { T: TOKEN };
+
+describe('docdb doc export --dir when the directory changes during the export', () => {
+  it.each([
+    ['an empty DIR', false, {}],
+    ['DIR with --force', true, { 'old.json': '{}' }],
+  ] as const)('%s: the file that appeared survives, the export fails with exit 1', async (_, force, held) => {
+    const dir = join(tmp.dir, `dir-${force}`);
+    mkdirSync(dir);
+    for (const [name, text] of Object.entries(held)) writeFileSync(join(dir, name), text);
+    onArchive = () => writeFileSync(join(dir, 'mine.txt'), 'written meanwhile');
+    const r = await runCli(['doc', 'export', ...flags(), '--dir', dir, ...(force ? ['--force'] : [])], { env });
+    onArchive = undefined;
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(
+      /^docdb doc export: ExportChanged: .* changed during the export \(mine\.txt\): nothing in it was removed/,
+    );
+    expect(readdirSync(dir).sort()).toEqual(['mine.txt', ...Object.keys(held)].sort());
+    expect(readFileSync(join(dir, 'mine.txt'), 'utf8')).toBe('written meanwhile');
+    expect(readdirSync(tmp.dir).filter((f) => /\.(tmp|old)-/.test(f))).toEqual([]);
+  });
+
+  it('--out and --dir through a symbolic link: written where it leads, that path printed', async () => {
+    const real = join(tmp.dir, 'real');
+    mkdirSync(real);
+    symlinkSync(real, join(tmp.dir, 'site'));
+    const out = await runCli(['doc', 'export', ...flags(), '--out', join(tmp.dir, 'site/all.jsonl'), '--json'], {
+      env,
+    });
+    expect(out.code, out.stderr).toBe(0);
+    expect(out.json()).toMatchObject({ documents: 200, path: join(real, 'all.jsonl') });
+    const dir = await runCli(['doc', 'export', ...flags(), '--dir', join(tmp.dir, 'site/files'), '--json'], { env });
+    expect(dir.json()).toMatchObject({ documents: 200, path: join(real, 'files') });
+    expect(readdirSync(join(real, 'files/notes/note'))).toHaveLength(200);
+  });
+});
