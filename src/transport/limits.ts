@@ -125,7 +125,7 @@ export async function readCapped(
   const error = isErrorStatus(status);
   const declared = Number(contentLength ?? Number.NaN);
   if (!error && declared > limit) {
-    await body.cancel().catch(() => {});
+    stop(body.cancel());
     throw tooLargeError(req, limit, declared);
   }
   const max = error ? Math.min(errorLimit, limit) : limit;
@@ -137,7 +137,7 @@ export async function readCapped(
     if (done) return chunks;
     if (total + value.length > max) {
       // Stop reading here: the server may be writing forever.
-      await reader.cancel().catch(() => {});
+      stop(reader.cancel());
       if (!error) throw tooLargeError(req, limit);
       chunks.push(value.subarray(0, max - total));
       return chunks;
@@ -145,6 +145,14 @@ export async function readCapped(
     total += value.length;
     chunks.push(value);
   }
+}
+
+/**
+ * Cancel without waiting: the cancel of one branch of a tee'd body (`Response.clone()`) settles only once
+ * the other branch is cancelled too, which may be never.
+ */
+function stop(cancel: Promise<void>): void {
+  cancel.catch(() => {});
 }
 
 /**
