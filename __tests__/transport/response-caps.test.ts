@@ -116,6 +116,13 @@ describe('createOctokit used directly (sources, GraphQL)', () => {
     expect(s.hits).toHaveLength(1);
   });
 
+  it('octokit.graphql: an answer over the cap is the same TransportError, sent once', async () => {
+    const s = await serve({ kind: 'endless', status: 200, prefix: '{"data":{"x":"' });
+    const octokit = octokitOf(s.url, { maxResponseBytes: 64 * 1024 });
+    await tooLarge(octokit.graphql('query { viewer { login } }'));
+    expect(s.hits).toHaveLength(1);
+  });
+
   it('an endless 500 is retried (it is a 500), each answer read to 8 KiB, then fails with the status', async () => {
     const s = await serve({ kind: 'endless', status: 500, prefix: '{"message":"Server Error","x":"' });
     const e = (await octokitOf(s.url)
