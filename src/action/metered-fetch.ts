@@ -5,6 +5,13 @@
  */
 import type { RateLimit } from '../core/refstore.js';
 import { parseRateLimit } from '../transport/headers.js';
+import { joinChunks, readCapped } from '../transport/limits.js';
+
+/**
+ * Most bytes of a create-commit reply read for its `verification` (a reply is the commit docdb sent plus a
+ * few fields: a few KB). A longer one is not read for it, so an endless reply cannot grow the copy.
+ */
+const MAX_COMMIT_REPLY_BYTES = 1024 * 1024;
 
 /** The `verification` object GitHub returns with a commit (create-commit reply). */
 export interface CommitVerification {
@@ -55,7 +62,14 @@ export function meteredFetch(inner: typeof globalThis.fetch = globalThis.fetch, 
 /** Whether GitHub signed the commit it just created, from the create-commit reply. */
 async function recordVerification(res: Response, meter: Meter): Promise<void> {
   try {
-    const body = (await res.clone().json()) as { sha?: unknown; verification?: Partial<CommitVerification> };
+    const copy = res.clone();
+    const req = { method: 'POST', url: res.url || 'http://reply.invalid/git/commits' };
+    const length = copy.headers.get('content-length');
+    const chunks = await readCapped(copy.body, copy.status, length, req, MAX_COMMIT_REPLY_BYTES, 0);
+    const body = JSON.parse(new TextDecoder().decode(joinChunks(chunks))) as {
+      sha?: unknown;
+      verification?: Partial<CommitVerification>;
+    };
     if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
       meter.verification.set(body.sha, {
         verified: body.verification.verified,
@@ -63,7 +77,7 @@ async function recordVerification(res: Response, meter: Meter): Promise<void> {
       });
     }
   } catch {
-    // Not JSON: the store reports the invalid reply itself.
+    // Not JSON, or longer than any commit reply: the store reports the invalid reply itself.
   }
 }
 

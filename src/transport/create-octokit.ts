@@ -6,7 +6,10 @@
  * - primary and secondary rate limits are honoured: throttling waits for `Retry-After` (secondary)
  *   or `x-ratelimit-reset` (primary) when the wait is at most `maxRetryAfterSeconds`, else gives up
  *   and the 403/429 reaches the store, which reports `RateLimited`;
- * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`.
+ * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`;
+ * - every body is read under the response-size caps of limits.ts (a capped fetch, capped-fetch.ts): a
+ *   success body over `maxResponseBytes` fails with `TransportError` (reason `too-large`), never retried;
+ *   an error body is cut to `maxErrorBodyBytes` before Octokit parses it.
  * The Action's projection sources reuse the same instance, so all requests share one limiter.
  */
 
@@ -14,6 +17,9 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
+import { TransportError } from '../core/errors.js';
+import { cappedFetch } from './capped-fetch.js';
+import { resolveCaps } from './limits.js';
 import { isSafeMethod } from './types.js';
 
 /** A GitHub REST client with retry and throttling (the type `createOctokit` returns). */
@@ -56,8 +62,15 @@ export interface CreateOctokitOptions {
   writeSpacingMs?: number;
   /** Milliseconds per "second" of Retry-After / retry backoff (default 1000). Tests set 1 to avoid real waits. */
   retryAfterBaseMs?: number;
-  /** The fetch implementation (default global fetch). */
+  /** The fetch implementation (default global fetch). Its answers are read under the two caps below. */
   fetch?: typeof globalThis.fetch;
+  /**
+   * Largest success body in bytes (default 160 MiB: a 100 MiB blob as base64 JSON fits); over it a request
+   * fails with `TransportError` (reason `too-large`) and is not retried. Raise it only for a trusted server.
+   */
+  maxResponseBytes?: number;
+  /** Bytes kept of an error body (any status outside 2xx; default 8 KiB); the rest is never read. */
+  maxErrorBodyBytes?: number;
   /** Warnings (deprecations, throttling handler errors). Default: console.warn. Never given request headers. */
   warn?: (message: string) => void;
 }
@@ -109,7 +122,8 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
       if (custom !== undefined) return custom;
       return retryCount < maxRlRetries && retryAfter <= maxWait;
     };
-  const Klass = Octokit.plugin(retry, throttling, (octokit) => {
+  const caps = resolveCaps(options);
+  const Klass = Octokit.plugin(tooLargeIsFinal, retry, throttling, (octokit) => {
     // Registered last = outermost hook: runs before plugin-retry's error handler reads `retries`.
     octokit.hook.before('request', (o) => {
       if (!isSafeMethod(String(o.method))) o.request = { ...o.request, retries: 0 } as typeof o.request;
@@ -134,6 +148,19 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
     log: { debug: noop, info: noop, warn, error: noop },
   };
   if (options.auth !== undefined) ctorOptions.auth = options.auth;
-  if (options.fetch) ctorOptions.request = { fetch: options.fetch };
+  ctorOptions.request = { fetch: cappedFetch(options.fetch, caps) };
   return new Klass(ctorOptions) as DocDbOctokit;
+}
+
+/**
+ * Registered first, so its error hook runs inside plugin-retry's: a body over the cap (which Octokit wraps
+ * in a RequestError with status 500, a status plugin-retry retries) is rethrown as the `TransportError`
+ * itself, which no plugin retries — the same bytes would come again.
+ */
+function tooLargeIsFinal(octokit: Pick<InstanceType<typeof Octokit>, 'hook'>): void {
+  octokit.hook.error('request', (error) => {
+    const cause = (error as { cause?: unknown }).cause;
+    if (cause instanceof TransportError && cause.data.reason === 'too-large') throw cause;
+    throw error;
+  });
 }

@@ -2,11 +2,15 @@
  * `fetchTransport`: the standard transport (StdHttpTransport in the spec) over the platform's
  * `fetch` — Node's global fetch or the browser's.
  */
-import { concatBytes } from '../core/bytes.js';
 import { TransportError } from '../core/errors.js';
+import { joinChunks, limitFor, type ResponseCaps, readCapped, resolveCaps } from './limits.js';
 import { type HttpRequest, type HttpResponse, type HttpTransport, lowercaseHeaders, transportError } from './types.js';
 
-export interface FetchTransportOptions {
+/**
+ * Options of {@link fetchTransport}. `maxResponseBytes` (default 160 MiB) caps a success body unless the
+ * request sets its own; `maxErrorBodyBytes` (default 8 KiB) is what is kept of any other answer's body.
+ */
+export interface FetchTransportOptions extends ResponseCaps {
   /** The fetch to use (default: `globalThis.fetch`, read at request time so tests can stub it). */
   fetch?: typeof globalThis.fetch;
   /** Abort a request (including reading its body) after this many milliseconds. Default 30 000; 0 = no timeout. */
@@ -17,35 +21,11 @@ export interface FetchTransportOptions {
 export const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
- * The response body, or null as soon as it grows past `max` bytes (the rest is never read: the
- * stream is cancelled). Without a limit, the whole body.
- */
-async function readBody(res: Response, max: number | undefined): Promise<Uint8Array | null> {
-  if (max === undefined || !res.body) return new Uint8Array(await res.arrayBuffer());
-  if (Number(res.headers.get('content-length') ?? 0) > max) {
-    await res.body.cancel().catch(() => {});
-    return null;
-  }
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.length;
-    if (total > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  return concatBytes(chunks);
-}
-
-/**
  * A transport over `fetch`. Every request is sent with `cache: "no-store"`: api.github.com answers
  * `Cache-Control: private, max-age=60`, so a browser's HTTP cache could otherwise serve a stale ref
- * tip; docdb does its own caching (ETag on the ref, immutable objects by SHA).
+ * tip; docdb does its own caching (ETag on the ref, immutable objects by SHA). Bodies are read under the
+ * caps of limits.ts: a success body over `maxResponseBytes` is refused (`TransportError`, reason
+ * `too-large`), an error body is cut at `maxErrorBodyBytes` and the rest never read.
  *
  * @example
  * const transport = fetchTransport({ timeoutMs: 10_000 });
@@ -57,6 +37,7 @@ export function fetchTransport(options: FetchTransportOptions = {}): HttpTranspo
   if (!Number.isFinite(timeoutMs) || timeoutMs < 0) {
     throw new TypeError(`timeoutMs must be a non-negative number of milliseconds, got ${String(options.timeoutMs)}`);
   }
+  const caps = resolveCaps(options);
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
       const fetchFn = options.fetch ?? globalThis.fetch;
@@ -87,12 +68,18 @@ export function fetchTransport(options: FetchTransportOptions = {}): HttpTranspo
         };
         if (req.body !== undefined) init.body = req.body as unknown as BodyInit;
         const res = await fetchFn(req.url, init);
-        const body = await readBody(res, req.maxResponseBytes);
-        if (body === null) throw transportError(req, 'too-large', new Error('response too large'));
+        const chunks = await readCapped(
+          res.body,
+          res.status,
+          res.headers.get('content-length'),
+          req,
+          limitFor(req, caps),
+          caps.maxErrorBodyBytes,
+        );
         return {
           status: res.status,
           headers: lowercaseHeaders(res.headers as unknown as Iterable<[string, string]>),
-          body,
+          body: joinChunks(chunks),
         };
       } catch (e) {
         if (e instanceof TransportError) throw e;

@@ -4,6 +4,7 @@
  * extension and hands back the response bytes.
  */
 import { DocDbError } from '../core/errors.js';
+import { capBytes, limitFor, type ResponseCaps, resolveCaps } from './limits.js';
 import { type HttpRequest, type HttpResponse, type HttpTransport, lowercaseHeaders, transportError } from './types.js';
 
 /** What a host function may return: headers as a record or as `[name, value]` pairs; body as bytes, ArrayBuffer or text. */
@@ -19,13 +20,16 @@ export type HostHttpFunction = (req: HttpRequest) => Promise<HostHttpResponse>;
 /**
  * Wrap a host function as a transport. The response is normalised (lowercase header names, body as
  * `Uint8Array`); a rejection becomes a `TransportError` (reason `network`, or `aborted` when the
- * request's signal fired).
+ * request's signal fired). The host reads the body itself (it gets the request's `maxResponseBytes` and
+ * should stop there); what it hands back is held to the same caps as every transport's: a success body
+ * over the cap is `TransportError` (reason `too-large`), an error body is cut to `maxErrorBodyBytes`.
  *
  * @example
  * const transport = hostTransport(hostCapabilities.transport.http);
  */
-export function hostTransport(fn: HostHttpFunction): HttpTransport {
+export function hostTransport(fn: HostHttpFunction, caps: ResponseCaps = {}): HttpTransport {
   if (typeof fn !== 'function') throw new TypeError('hostTransport needs a function (hostCapabilities.transport.http)');
+  const resolved = resolveCaps(caps);
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
       let res: HostHttpResponse;
@@ -47,7 +51,11 @@ export function hostTransport(fn: HostHttpFunction): HttpTransport {
             : raw instanceof Uint8Array
               ? raw
               : new Uint8Array(raw);
-      return { status: res.status, headers: lowercaseHeaders(res.headers ?? {}), body };
+      return {
+        status: res.status,
+        headers: lowercaseHeaders(res.headers ?? {}),
+        body: capBytes(body, res.status, req, limitFor(req, resolved), resolved.maxErrorBodyBytes),
+      };
     },
   };
 }

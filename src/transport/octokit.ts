@@ -6,9 +6,15 @@
  * failure WITHOUT a response (Octokit reports those as `RequestError` with status 500 and no
  * `response`) rejects, with a `TransportError`.
  *
+ * Bodies are held to the response-size caps of limits.ts: each request hands Octokit a capped fetch
+ * (capped-fetch.ts) over the instance's own, so a success body over the cap fails with `TransportError`
+ * (reason `too-large`) and an error body is cut to its first 8 KiB before Octokit reads it.
+ *
  * Duck-typed on `request` so this file pulls in no Octokit code (browser bundles stay small).
  */
-import { DocDbError } from '../core/errors.js';
+import { DocDbError, TransportError } from '../core/errors.js';
+import { cappedFetch, cappedParts } from './capped-fetch.js';
+import { type ResponseCaps, resolveCaps } from './limits.js';
 import { type HttpRequest, type HttpResponse, type HttpTransport, lowercaseHeaders, transportError } from './types.js';
 
 /** The part of an Octokit instance the adapter uses. */
@@ -46,17 +52,27 @@ async function bodyBytes(data: unknown): Promise<Uint8Array> {
  * reply was lost (it re-reads the ref). plugin-retry still serves direct `octokit.request` calls, and
  * plugin-throttling still sits out rate limits for both.
  *
+ * `caps` (`maxResponseBytes`, `maxErrorBodyBytes`) override those of the instance's fetch when it came
+ * from {@link createOctokit}; a request's own `maxResponseBytes` overrides both. Defaults: 160 MiB, 8 KiB.
+ *
  * @example
  * const octokit = createOctokit({ auth: process.env.GITHUB_TOKEN, baseUrl: 'https://api.github.com' });
  * const store = new RemoteApiRefStore({ transport: octokitTransport(octokit), owner: 'o', repo: 'r', token });
  */
-export function octokitTransport(octokit: OctokitLike): HttpTransport {
+export function octokitTransport(octokit: OctokitLike, caps: ResponseCaps = {}): HttpTransport {
   if (!octokit || typeof octokit.request !== 'function') {
     throw new TypeError('octokitTransport needs an Octokit instance (an object with a request() method)');
   }
+  resolveCaps(caps);
+  const own: ResponseCaps = {};
+  if (caps.maxResponseBytes !== undefined) own.maxResponseBytes = caps.maxResponseBytes;
+  if (caps.maxErrorBodyBytes !== undefined) own.maxErrorBodyBytes = caps.maxErrorBodyBytes;
   return {
     async request(req: HttpRequest): Promise<HttpResponse> {
-      const request: Record<string, unknown> = { parseSuccessResponseBody: false };
+      const request: Record<string, unknown> = {
+        parseSuccessResponseBody: false,
+        fetch: requestFetch(octokit, own, req.maxResponseBytes),
+      };
       if (req.signal) request.signal = req.signal;
       request.retries = 0;
       const params: Record<string, unknown> = {
@@ -75,6 +91,9 @@ export function octokitTransport(octokit: OctokitLike): HttpTransport {
           res = err.response;
         } else {
           if (e instanceof DocDbError) throw e;
+          // Octokit wraps what its fetch threw (a body over the cap) in a RequestError with status 500.
+          const cause = (e as { cause?: unknown })?.cause;
+          if (cause instanceof TransportError) throw cause;
           const aborted = err?.name === 'AbortError' || req.signal?.aborted === true;
           throw transportError(req, aborted ? 'aborted' : 'network', e);
         }
@@ -83,4 +102,16 @@ export function octokitTransport(octokit: OctokitLike): HttpTransport {
       return { status: res.status, headers, body: await bodyBytes(res.data) };
     },
   };
+}
+
+/**
+ * The fetch one request runs on: the instance's configured fetch (unwrapped when it is already capped, so
+ * a body is buffered once), capped with this request's limit, else the transport's, else the instance's.
+ */
+function requestFetch(octokit: OctokitLike, own: ResponseCaps, requestLimit: number | undefined) {
+  const endpoint = (octokit.request as { endpoint?: { DEFAULTS?: { request?: { fetch?: unknown } } } }).endpoint;
+  const configured = endpoint?.DEFAULTS?.request?.fetch as typeof globalThis.fetch | undefined;
+  const parts = cappedParts(configured);
+  const inner = parts ? parts.inner : configured;
+  return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }

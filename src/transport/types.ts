@@ -19,7 +19,11 @@ export interface HttpRequest {
    * decides where its credentials may go (a browser gives an opaque redirect: status 0). Default `'follow'`.
    */
   redirect?: 'follow' | 'manual';
-  /** Reject with `TransportError` (reason `too-large`) once the response body exceeds this many bytes. */
+  /**
+   * Reject with `TransportError` (reason `too-large`) once a success (2xx) body exceeds this many bytes;
+   * default: the transport's own cap (160 MiB unless configured; src/transport/limits.ts). The body of
+   * any other status is cut at the transport's `maxErrorBodyBytes` (default 8 KiB) instead.
+   */
   maxResponseBytes?: number;
 }
 
@@ -54,17 +58,15 @@ export function describeUrl(url: string): string {
   }
 }
 
-/** Build the TransportError every built-in transport rejects with. */
-export function transportError(req: HttpRequest, reason: TransportFailure, cause: unknown): TransportError {
+/** Build the TransportError every built-in transport rejects with (`too-large`: `tooLargeError` in limits.ts). */
+export function transportError(
+  req: HttpRequest,
+  reason: Exclude<TransportFailure, 'too-large'>,
+  cause: unknown,
+): TransportError {
   const why = cause instanceof Error ? cause.message : String(cause);
   const what =
-    reason === 'timeout'
-      ? 'timed out'
-      : reason === 'aborted'
-        ? 'was aborted'
-        : reason === 'too-large'
-          ? `answered more than the ${req.maxResponseBytes}-byte limit`
-          : `failed without a response (${why})`;
+    reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
   return new TransportError(
     `${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`,
     { method: req.method.toUpperCase(), url: describeUrl(req.url), reason },

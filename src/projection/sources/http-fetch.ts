@@ -143,8 +143,15 @@ function allowedRedirect(current: string, location: string, allowed: ReadonlySet
   return next.toString();
 }
 
-/** The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. */
+/**
+ * The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. The body of any answer
+ * outside 2xx is never read (the source reports the status alone), so an endless error body costs nothing.
+ */
 async function readBody(res: Response, url: string, watchdog: Watchdog): Promise<Uint8Array> {
+  if (res.status < 200 || res.status > 299) {
+    await res.body?.cancel().catch(() => {});
+    return new Uint8Array(0);
+  }
   const tooLarge = (size: string) =>
     new InvalidResponse(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
       url,

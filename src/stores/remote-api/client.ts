@@ -131,11 +131,20 @@ export class GitHubClient {
     tries: Tries,
   ): Promise<HttpResponse | undefined> {
     const { url, headers, body, pathname } = req;
+    const cap = this.cfg.maxResponseBytes;
     try {
-      return await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+      return await this.cfg.transport.request({
+        method: opts.method,
+        url,
+        headers,
+        ...(body ? { body } : {}),
+        ...(cap !== undefined ? { maxResponseBytes: cap } : {}),
+      });
     } catch (e) {
       // A transport rejects only when there is no response; anything else it throws is not ours to retry.
       if (e instanceof DocDbError && !(e instanceof TransportError)) throw e;
+      // An answer over the size cap would be just as large again: final.
+      if (e instanceof TransportError && e.data.reason === 'too-large') throw tooLarge(ctx, opts, pathname, e);
       if (opts.retry && tries.failures < this.cfg.readRetries) {
         const wait = this.backoffMs(tries.failures++);
         this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
@@ -226,6 +235,16 @@ function noResponse(ctx: OpContext, opts: SendOptions, pathname: string, e: unkn
       method: opts.method,
       path: pathname,
     },
+    { cause: e },
+  );
+}
+
+/** The error for an answer over the response-size cap, naming the store option that raises it. */
+function tooLarge(ctx: OpContext, opts: SendOptions, pathname: string, e: TransportError): TransportError {
+  const limit = e.data.limit;
+  return new TransportError(
+    `${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) answered more than ${String(limit)} bytes, the response-size limit (default 160 MiB, room for GitHub's largest answer: a 100 MiB blob as base64 JSON). If this API server is trusted to send more, raise RemoteApiRefStore's maxResponseBytes option`,
+    { ...e.data, operation: ctx.operation, step: opts.step, method: opts.method, path: pathname },
     { cause: e },
   );
 }

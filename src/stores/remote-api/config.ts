@@ -105,6 +105,13 @@ export interface RemoteApiRefStoreOptions {
    * 120 s). A section over `maxBytes` or `maxEntries` is read in batches instead (a `warn` log event).
    */
   archiveLimits?: Partial<ArchiveLimits>;
+  /**
+   * Largest API answer read, in bytes (an integer ≥ 1024), sent as every request's `maxResponseBytes`.
+   * Default: the transport's cap, 160 MiB for the built-in transports — room for GitHub's largest answer,
+   * a 100 MiB blob as base64 JSON (docs/transports.md § Response size). A larger answer fails with
+   * `TransportError` (reason `too-large`) and is not retried. Raise it only for a trusted `apiUrl`.
+   */
+  maxResponseBytes?: number;
 }
 
 export interface ResolvedConfig {
@@ -134,6 +141,8 @@ export interface ResolvedConfig {
   trustCachedTipMs: number;
   archive: ArchiveReader | undefined;
   archiveLimits: ArchiveLimits;
+  /** Every request's `maxResponseBytes`; undefined: the transport's own cap. */
+  maxResponseBytes: number | undefined;
 }
 
 const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
@@ -208,6 +217,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
     ...resolveHooks(options),
     ...resolveArchive(options),
+    maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
   };
   return withHiddenToken(cfg, options.token);
 }
@@ -244,6 +254,19 @@ function resolveArchive(options: RemoteApiRefStoreOptions): Pick<ResolvedConfig,
     limits[k as keyof ArchiveLimits] = v;
   }
   return { archive: options.archive, archiveLimits: limits };
+}
+
+/** The store's response-size cap: undefined (the transport's), or an integer of at least 1 KiB. */
+function checkMaxResponseBytes(v: unknown): number | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1024) {
+    fail(
+      'maxResponseBytes',
+      `maxResponseBytes must be an integer number of bytes of at least 1024, got ${JSON.stringify(v)}`,
+      'integer ≥ 1024 (default: the transport cap, 167772160 = 160 MiB)',
+    );
+  }
+  return v;
 }
 
 function checkTransport(t: HttpTransport): HttpTransport {

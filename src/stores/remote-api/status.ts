@@ -35,13 +35,30 @@ export interface StatusContext {
 /** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
 export { parseRateLimit } from '../../transport/headers.js';
 
-/** GitHub's `message` from an error body, if any (bounded length). */
+/**
+ * GitHub's `message` from an error body, if any (bounded length). Transports keep only the first 8 KiB of
+ * an error body (src/transport/limits.ts), so a long one arrives cut off and is no longer JSON: its
+ * `message` is still read when the prefix holds the whole string (GitHub writes it first).
+ */
 export function upstreamMessage(res: HttpResponse): string | undefined {
   if (res.body.length === 0) return undefined;
+  const text = new TextDecoder().decode(res.body);
+  let message: unknown;
   try {
-    const j = JSON.parse(new TextDecoder().decode(res.body)) as { message?: unknown };
-    // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
-    return typeof j?.message === 'string' ? redactText(j.message.slice(0, 300), []) : undefined;
+    message = (JSON.parse(text) as { message?: unknown })?.message;
+  } catch {
+    message = messageOfPrefix(text);
+  }
+  // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
+  return typeof message === 'string' ? redactText(message.slice(0, 300), []) : undefined;
+}
+
+/** The first complete `"message": "…"` string of a JSON text cut short, or undefined. */
+function messageOfPrefix(text: string): string | undefined {
+  const m = /^\s*\{[^"]*"message"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.)*")/.exec(text);
+  if (!m) return undefined;
+  try {
+    return JSON.parse(m[1] as string) as string;
   } catch {
     return undefined;
   }
