@@ -4,6 +4,7 @@
  */
 import { DocDbError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
+import { INPUT_FLAGS } from './input-flags.js';
 
 /** Exit codes (documented in docs/cli.md). */
 export const EXIT = {
@@ -66,8 +67,9 @@ export class NotFoundResult extends Error {
   override name = 'NotFound';
 }
 
-/** Library error fields that come straight from a flag, so a usage error can name the flag. */
+/** Library error fields that come straight from a flag, so a usage error can name the flag (and the Action's inputs). */
 const FIELD_FLAGS: Record<string, string> = {
+  ...INPUT_FLAGS,
   namespace: '--namespace',
   doc_type: '--type',
   type: '--type',
@@ -82,13 +84,6 @@ const FIELD_FLAGS: Record<string, string> = {
   repo: '--repo',
   owner: '--repo',
   apiUrl: '--api-url',
-  mode: '--mode',
-  spec: '--spec',
-  projections: '--projections',
-  'commit-message': '--commit-message',
-  'retry-concurrent-writes': '--retry-concurrent-writes',
-  repository: '--repo',
-  'api-url': '--api-url',
 };
 
 const INPUT_ERRORS = new Set(['InvalidKey', 'InvalidIdentity', 'InvalidDocument', 'InvalidConfig', 'DocumentTooLarge']);
