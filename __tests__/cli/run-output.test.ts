@@ -120,7 +120,7 @@ describe('workflow commands in a terminal', () => {
       '::group::projection repos',
       '[repos] 3 item(s)',
       '::endgroup::',
-      '::error title=docdb%3A NotFound,file=specs/bad.yml,line=4::source repository octo-org/nope not found%0Asecond line 100%25',
+      '::error title=docdb%3A NotFound,file=specs/bad.yml,line=4::source repository octo-org/nope not found%0D%0Asecond line 100%25',
       '::warning::a %253A stays',
       'plain :: text',
     ].join('\n');

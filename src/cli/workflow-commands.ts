@@ -17,10 +17,13 @@ export function underActions(env: Readonly<Record<string, string | undefined>>):
   return env.GITHUB_ACTIONS === 'true';
 }
 
-/** Undo @actions/core's escaping (`%25` last, so an encoded `%3A` in the text stays `%3A`). */
+/**
+ * Undo @actions/core's escaping (`%25` last, so an encoded `%3A` in the text stays `%3A`). A carriage
+ * return is dropped rather than restored: in a terminal it would move the cursor back over the line.
+ */
 function decodeCommandText(text: string): string {
   return text
-    .replace(/%0D/gi, '\r')
+    .replace(/%0D/gi, '')
     .replace(/%0A/gi, '\n')
     .replace(/%3A/gi, ':')
     .replace(/%2C/gi, ',')

@@ -43,7 +43,7 @@ interface StepResult {
 }
 
 /** The spec the demo runs and the workspace it must be inside (see the file comment). */
-export function demoSpec(given: string | undefined, cwd: string): { spec: string; workspace: string } {
+function demoSpec(given: string | undefined, cwd: string): { spec: string; workspace: string } {
   return given === undefined ? { spec: EXAMPLE_SPEC, workspace: PACKAGE_ROOT } : { spec: given, workspace: cwd };
 }
 
