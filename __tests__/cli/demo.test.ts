@@ -1,6 +1,37 @@
-/** `docdb demo` in-process (the dist path is covered by dist-e2e.test.ts). */
+/**
+ * `docdb demo`: in-process (the dist path end to end is covered by dist-e2e.test.ts) and with the built
+ * dist/index.js where what the user sees depends on it: the user's own `--spec` relative to where they
+ * run the command (issue 32 item 1), and plain output in a terminal but the workflow-command form under
+ * GitHub Actions (item 4).
+ */
+import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { tempDir } from '../temp-dir.js';
 import { runCli } from './run-cli.js';
+
+const ROOT = resolve(import.meta.dirname, '../..');
+/** What a terminal reader should never see: HTML, Markdown tables, workflow commands, percent-encoding. */
+const TERMINAL_NOISE = /<code>|<\/?details>|<summary>|\|---|::[a-z-]+(?: [^:]*)?::|%3A/;
+
+/** A user's project elsewhere: specs/good.yml, an unmodified copy of the example spec (and its reducer module). */
+function userProject(): string {
+  const dir = tempDir('docdb-demo-user-');
+  mkdirSync(join(dir, 'specs'));
+  cpSync(join(ROOT, 'examples', 'docdb.yml'), join(dir, 'specs', 'good.yml'));
+  cpSync(join(ROOT, 'examples', 'reducers'), join(dir, 'specs', 'reducers'), { recursive: true });
+  return dir;
+}
+
+/** A spec whose source fails at run time (a repository the emulator does not have): an annotated error. */
+function failingProject(): string {
+  const dir = tempDir('docdb-demo-fail-');
+  writeFileSync(
+    join(dir, 'bad.yml'),
+    'version: 1\nprojections:\n  repos:\n    source: { type: repository, api: rest, repositories: [octo-org/nope] }\n',
+  );
+  return dir;
+}
 
 describe('docdb demo', () => {
   it('runs the Action on the demo seed, re-runs without a commit and reads a document back', async () => {
@@ -8,13 +39,15 @@ describe('docdb demo', () => {
     const text = r.stdout;
     expect(r.code, text + r.stderr).toBe(0);
     expect(text).toMatch(/running the Action in-process/);
-    expect(text).toMatch(/\| repos \| repository \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
-    expect(text).toMatch(/\| release-notes \| releases \| 3 \| 0 \| 0 \| 0 \| 1 \|/); // the custom reducer module
+    expect(text).toMatch(/^ {4}docdb project: refs\/docdb\/documents in octo-org\/widgets$/m);
+    expect(text).toMatch(/^ {6}repos +repository +3 added, 0 modified, 0 removed, 0 unchanged$/m);
+    expect(text).toMatch(/^ {6}release-notes +releases +3 added, 0 modified, 0 removed, 0 unchanged, 1 skipped$/m); // the custom reducer module
     expect(text).toMatch(/changed = true/);
     expect(text).toMatch(/second run with unchanged sources: changed=false.* of which 0 writes — no commit/);
     expect(text).toMatch(/"fullName": "octo-org\/widgets"/);
     expect(text).toMatch(/\(2 requests: ref \+ one contents read\)/);
     expect(text).toMatch(/outputs.document = github\/release\/octo-org\/widgets@v1.0.0 "First release"/);
+    expect(text).not.toMatch(TERMINAL_NOISE);
   });
 
   it('with --json, progress goes to stderr and stdout is one JSON summary', async () => {
@@ -27,5 +60,51 @@ describe('docdb demo', () => {
       rerun: { changed: false, writes: 0 },
       document: { namespace: 'github', type: 'repo', id: 'octo-org/widgets' },
     });
+  });
+
+  it.each([
+    ['dist/index.js', []],
+    ['--in-process', ['--in-process']],
+  ])("--spec is the user's file, relative to where docdb runs (%s)", async (_, extra) => {
+    const cwd = userProject();
+    const r = await runCli(['demo', '--spec', 'specs/good.yml', ...extra], { cwd });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/changed = true/);
+    expect(r.stdout).toMatch(/second run with unchanged sources: changed=false/);
+    expect(r.stdout).not.toMatch(TERMINAL_NOISE);
+    // An absolute path inside the working directory is the same file.
+    const abs = await runCli(['demo', '--spec', join(cwd, 'specs', 'good.yml'), '--json', ...extra], { cwd });
+    expect(abs.code, abs.stderr).toBe(0);
+  });
+
+  it('a --spec that is not there is named in the CLI’s words before anything runs', async () => {
+    const cwd = userProject();
+    const r = await runCli(['demo', '--spec', 'specs/nope.yml'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/projection spec specs\/nope\.yml not found: .* or set --spec to its path/);
+    expect(r.stdout).toBe(''); // no emulator started, no Action run
+    const outside = await runCli(['demo', '--spec', join(ROOT, 'examples', 'docdb.yml')], { cwd });
+    expect(outside.stderr).toMatch(/outside the workspace .*docdb-demo-user-.*; --spec must name a file inside/);
+  });
+
+  it('in a terminal the step log has no workflow commands: an annotation reads as "error: … (file:line)"', async () => {
+    const cwd = failingProject();
+    const r = await runCli(['demo', '--spec', 'bad.yml'], { cwd });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toMatch(/^ {4}error: .*octo-org\/nope.* \(bad\.yml:4\)$/m);
+    expect(r.stdout).not.toMatch(TERMINAL_NOISE);
+  });
+
+  it('under GitHub Actions (GITHUB_ACTIONS=true) the workflow-command form and the Markdown summary stay', async () => {
+    const failing = await runCli(['demo', '--spec', 'bad.yml'], {
+      cwd: failingProject(),
+      env: { GITHUB_ACTIONS: 'true' },
+    });
+    expect(failing.stdout).toMatch(/::error title=docdb%3A [^,]+,file=bad\.yml,line=4::/);
+    expect(failing.stdout).toMatch(/::debug::/);
+    const ok = await runCli(['demo'], { env: { GITHUB_ACTIONS: 'true' } });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/job summary \(GITHUB_STEP_SUMMARY\)/);
+    expect(ok.stdout).toMatch(/<details><summary>\d+ changed document key\(s\)<\/summary>/);
   });
 });

@@ -1,9 +1,10 @@
 /**
- * `docdb project` runs a spec with the Action's engine: the summary table on stdout, progress on
- * stderr, and — with --refstore git — exactly the same section (same tree) as the Action's store.
+ * `docdb project` runs a spec with the Action's engine: a plain summary on stdout (the Markdown job
+ * summary under GitHub Actions), progress on stderr, and — with --refstore git — exactly the same section (same tree) as the Action's store.
  */
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../src/document/index.js';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { fetchTransport } from '../../src/transport/index.js';
@@ -22,23 +23,83 @@ afterAll(async () => {
   tmp?.cleanup();
 });
 
+/** What a terminal reader should never see: HTML, Markdown tables, workflow commands, percent-encoding. */
+const TERMINAL_NOISE = /<code>|<\/?details>|<summary>|\|---|::[a-z-]+(?: [^:]*)?::|%3A/;
 const env = () => ({ ...GIT_TEST_ENV, GITHUB_TOKEN: 'ghp_demo_write', GITHUB_API_URL: em.url });
 const project = (args: string[]) =>
   runCli(['project', '--spec', 'examples/docdb.yml', '--repo', 'octo-org/widgets', ...args], { env: env(), cwd: ROOT });
 
 describe('docdb project', () => {
-  it('projects through the API: summary table on stdout, progress on stderr; a re-run makes no commit', async () => {
+  it('projects through the API: a plain summary on stdout, progress on stderr; a re-run makes no commit', async () => {
     const first = await project(['--section', 'cli-project']);
     expect(first.code, first.stderr).toBe(0);
-    expect(first.stdout).toMatch(/^### docdb project: <code>refs\/docdb\/cli-project<\/code> in octo-org\/widgets/);
-    expect(first.stdout).toMatch(/\| repos \| repository \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
-    expect(first.stdout).toMatch(/Commit: \[`[0-9a-f]{7}`\]/);
+    expect(first.stdout).toMatch(/^docdb project: refs\/docdb\/cli-project in octo-org\/widgets\n/);
+    expect(first.stdout).toMatch(/^ {2}repos +repository +3 added, 0 modified, 0 removed, 0 unchanged$/m);
+    expect(first.stdout).toMatch(/^new version [0-9a-f]{40} \(section created\); (not )?verified \(/m);
+    expect(first.stdout).toMatch(/^\d+ request\(s\), rate limit left \d+\/\d+ \(resets /m);
+    expect(first.stdout).not.toMatch(TERMINAL_NOISE);
     expect(first.stderr.length).toBeGreaterThan(0);
     expect(first.stdout).not.toContain('ghp_demo_write');
     const again = await project(['--section', 'cli-project', '--json']);
     const out = again.json() as { outputs: Record<string, string>; report: { changed: boolean } };
     expect(out.outputs.changed).toBe('false');
     expect(out.report.changed).toBe(false);
+  });
+
+  it('under GitHub Actions (GITHUB_ACTIONS=true) stdout is the Markdown job summary, as before', async () => {
+    const r = await runCli(
+      ['project', '--spec', 'examples/docdb.yml', '--repo', 'octo-org/widgets', '--section', 'cli-actions'],
+      {
+        env: { ...env(), GITHUB_ACTIONS: 'true' },
+        cwd: ROOT,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^### docdb project: <code>refs\/docdb\/cli-actions<\/code> in octo-org\/widgets/);
+    expect(r.stdout).toMatch(/\| repos \| repository \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
+    expect(r.stdout).toMatch(/Commit: \[`[0-9a-f]{7}`\]/);
+    expect(r.stdout).toContain('<details>');
+  });
+
+  it("names what prune removed: the README's library example, then the example spec (issue 32 item 8)", async () => {
+    const docs = new DocumentStore(
+      new RemoteApiRefStore({
+        transport: fetchTransport(),
+        apiUrl: em.url,
+        owner: 'octo-org',
+        repo: 'widgets',
+        ref: 'refs/docdb/pruned',
+        token: 'ghp_demo_write',
+      }),
+    );
+    // What the README's library example wrote before it moved to its own namespace: a document in the
+    // scope the example spec's `repos` projection owns (github/repo/, prune: true).
+    await docs.put({ namespace: 'github', type: 'repo', id: 'octo-org/api', data: { stars: 3 } });
+    await docs.put({ namespace: 'inventory', type: 'repo', id: 'octo-org/api', data: { stars: 3 } });
+    const r = await project(['--section', 'pruned']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^ {2}repos +repository +3 added, 0 modified, 1 removed, 0 unchanged$/m);
+    expect(r.stdout).toContain('\n1 removed: github/repo/octo-org/api.json\n');
+    expect(r.stdout).not.toMatch(TERMINAL_NOISE);
+    // A namespace no projection owns is left alone.
+    expect(await docs.get({ namespace: 'inventory', doc_type: 'repo', id: 'octo-org/api' })).toMatchObject({
+      data: { stars: 3 },
+    });
+    expect(await docs.get({ namespace: 'github', doc_type: 'repo', id: 'octo-org/api' })).toBeNull();
+  });
+
+  it('messages name the CLI flags, not the Action inputs', async () => {
+    const missing = await runCli(['project', '--spec', 'nope/docdb.yml', '--repo', 'octo-org/widgets'], {
+      env: env(),
+      cwd: ROOT,
+    });
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toMatch(/projection spec nope\/docdb\.yml not found: .* or set --spec to its path/);
+    const unknown = await project(['--section', 'cli-words', '--projections', 'repos,nope']);
+    expect(unknown.stderr).toMatch(/--projections names "nope", which is not in examples\/docdb\.yml/);
+    const mode = await project(['--section', 'cli-words', '--mode', 'read']);
+    expect(mode.code).toBe(2);
+    for (const r of [missing, unknown, mode]) expect(r.stderr).not.toMatch(/\binput\b/);
   });
 
   it('--refstore git writes the very same section (same tree) into a local bare repository', async () => {
@@ -58,7 +119,7 @@ describe('docdb project', () => {
     const dir = bareRepo(tmp.dir, 'projected.git');
     const dry = await project(['--refstore', 'git', '--git-dir', dir, '--section', 'same-engine', '--mode', 'dry-run']);
     expect(dry.code, dry.stderr).toBe(0);
-    expect(dry.stdout).toMatch(/Dry run: \d+ document\(s\) would change; nothing was written/);
+    expect(dry.stdout).toMatch(/dry run: \d+ document\(s\) would change; nothing was written/);
     expect(git(['--git-dir', dir, 'for-each-ref']).trim()).toBe('');
 
     const local = await project(['--refstore', 'git', '--git-dir', dir, '--section', 'same-engine', '--json']);

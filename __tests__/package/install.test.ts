@@ -11,7 +11,7 @@
  * Also: bin/docdb.js of this checkout works after `npm ci` (the `prepare` script built lib/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -213,6 +213,28 @@ export async function check(): Promise<string | null> {
   it('npx docdb --version prints the package version; --help works', () => {
     expect(sh('npx', ['--no-install', 'docdb', '--version'], consumer, userEnv()).trim()).toBe(PKG.version);
     expect(sh('npx', ['--no-install', 'docdb', '--help'], consumer, userEnv())).toContain('doc put');
+  });
+
+  it("npx docdb demo --spec runs the user's own spec from where they are, in plain text (issue 32 items 1, 4)", () => {
+    // The newcomer's step: a copy of the shipped example spec (with the reducer module it names) in the app.
+    const shippedExamples = join(consumer, 'node_modules', PKG.name, 'examples');
+    mkdirSync(join(consumer, 'specs'), { recursive: true });
+    cpSync(join(shippedExamples, 'docdb.yml'), join(consumer, 'specs', 'good.yml'));
+    cpSync(join(shippedExamples, 'reducers'), join(consumer, 'specs', 'reducers'), { recursive: true });
+    const out = sh('npx', ['--no-install', 'docdb', 'demo', '--spec', 'specs/good.yml'], consumer, userEnv());
+    expect(out).toContain('spec specs/good.yml');
+    expect(out).toMatch(/^ {4}changed = true$/m);
+    expect(out).toMatch(/second run with unchanged sources: changed=false/);
+    // A terminal gets no HTML, Markdown, workflow commands or percent-encoding.
+    expect(out).not.toMatch(/<code>|<\/?details>|::[a-z-]+(?: [^:]*)?::|%3A/);
+    // In-process, with an absolute path inside the app: the same file, the same workspace.
+    const inProcess = sh(
+      'npx',
+      ['--no-install', 'docdb', 'demo', '--in-process', '--json', '--spec', join(consumer, 'specs', 'good.yml')],
+      consumer,
+      userEnv(),
+    );
+    expect(JSON.parse(inProcess)).toMatchObject({ ok: true, outputs: { changed: 'true' }, rerun: { writes: 0 } });
   });
 
   it('bin/docdb.js of this checkout works (lib/ was built by npm ci through "prepare")', () => {

@@ -5,6 +5,7 @@
  * committed on failure.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_INPUT_NAMES } from '../../src/cli/input-flags.js';
 import { AuthMissing, NotFound, RateLimited } from '../../src/core/errors.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { runProjections } from '../../src/projection/run/index.js';
@@ -95,6 +96,15 @@ describe('repository source over GraphQL', () => {
     );
     expect(err).toBeInstanceOf(AuthMissing);
     expect(err.message).toMatch(/GraphQL API needs a token\. Set the "token" input, or "api: rest"/);
+    // The CLI's vocabulary: it has no token input (and prints where it looks for one after every AuthMissing).
+    const cli = await runProjections({
+      spec: spec('graphql'),
+      client: anonymous,
+      store,
+      apiUrl: em.url,
+      inputNames: CLI_INPUT_NAMES,
+    }).catch((e) => e);
+    expect(cli.message).toMatch(/GraphQL API needs a token\. Set a token, or "api: rest"/);
     // REST reads the public repository anonymously.
     expect((await runProjections({ spec: spec('rest'), client: anonymous, store, apiUrl: em.url })).keys).toEqual([
       'github/repo/lib/r0.json',

@@ -3,10 +3,12 @@
  * store…), what every mode works with (`ActionTools`) and what it gives back (`ActionResult`). A module of
  * types, shared by run-action.ts and the modes it dispatches to.
  */
+import type { InputNames } from '../core/input-names.js';
 import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import type { Meter } from './metered-fetch.js';
+import type { SummaryInput } from './summary.js';
 
 export interface ActionContext {
   /** Progress lines (the runner log). */
@@ -35,6 +37,8 @@ export interface ActionContext {
    * message. With a random `Docdb-Nonce` trailer it keeps two runs' commits from ever being identical.
    */
   run?: { id?: number | undefined; attempt?: number | undefined };
+  /** How messages name the settings: the Action's inputs (default), or the CLI's flags (`docdb project`). */
+  inputNames?: InputNames;
 }
 
 export interface ActionResult {
@@ -42,6 +46,8 @@ export interface ActionResult {
   /** Markdown for the job summary. */
   summary: string;
   report?: RunReport;
+  /** What `summary` was rendered from (projection modes), so another entry point can render it its own way. */
+  summaryInput?: SummaryInput;
 }
 
 /** What run-action.ts sets up for every mode: one metered Octokit for sources and store, and the section. */

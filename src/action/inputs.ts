@@ -3,6 +3,7 @@
  * validated before any request is made.
  */
 import { InvalidConfig } from '../core/errors.js';
+import { ACTION_INPUT_NAMES, type InputNames } from '../core/input-names.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
@@ -47,29 +48,41 @@ export type InputReader = (name: string) => string;
 
 const SHA_RE = /^[0-9a-f]{40}$/;
 
-/** Every input failure: names the input, says what is wrong and, where it helps, what is allowed. */
-function bad(field: string, message: string, allowed?: string): never {
-  throw new InvalidConfig(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
+/**
+ * Every input failure: names the input (in the caller's vocabulary: `input "mode"` in the Action, `--mode`
+ * in the CLI), says what is wrong and, where it helps, what is allowed.
+ */
+function failWith(names: InputNames) {
+  return (field: string, message: string, allowed?: string): never => {
+    throw new InvalidConfig(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+  };
 }
+
+type Bad = ReturnType<typeof failWith>;
 
 /**
  * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
- * `GITHUB_API_URL`) for inputs left empty.
+ * `GITHUB_API_URL`) for inputs left empty; `names` is how messages name an input (default the Action's).
  *
  * @example
  * const inputs = readInputs((n) => core.getInput(n), process.env);
  */
-export function readInputs(get: InputReader, env: Record<string, string | undefined> = {}): ActionInputs {
-  const mode = modeInput(get);
-  const repository = repositoryInput(get, env);
-  const apiUrl = apiUrlInput(get, env);
-  const reducerTimeout = reducerTimeoutInput(get);
-  const rcw = retryConcurrentWritesInput(get);
-  const minRateLimit = minRateLimitInput(get);
+export function readInputs(
+  get: InputReader,
+  env: Record<string, string | undefined> = {},
+  names: InputNames = ACTION_INPUT_NAMES,
+): ActionInputs {
+  const bad = failWith(names);
+  const mode = modeInput(get, bad);
+  const repository = repositoryInput(get, env, bad);
+  const apiUrl = apiUrlInput(get, env, bad);
+  const reducerTimeout = reducerTimeoutInput(get, bad);
+  const rcw = retryConcurrentWritesInput(get, bad);
+  const minRateLimit = minRateLimitInput(get, bad);
   const shardText = get('shard');
-  const shard = shardText ? parseShard(shardText, 'input "shard"') : undefined;
-  const version = shaInput(get, 'version', '');
-  const since = shaInput(get, 'since', ' (a version output of an earlier step)');
+  const shard = shardText ? parseShard(shardText, names.label('shard')) : undefined;
+  const version = shaInput(get, 'version', '', bad);
+  const since = shaInput(get, 'since', ' (a version output of an earlier step)', bad);
   const inputs: ActionInputs = {
     spec: get('spec') || '.github/docdb.yml',
     token: get('token'),
@@ -95,18 +108,18 @@ export function readInputs(get: InputReader, env: Record<string, string | undefi
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
   };
-  checkModeInputs(inputs);
+  checkModeInputs(inputs, bad);
   return inputs;
 }
 
-function modeInput(get: InputReader): ActionMode {
+function modeInput(get: InputReader, bad: Bad): ActionMode {
   const mode = (get('mode') || 'project') as ActionMode;
   if (!MODES.includes(mode))
     bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
   return mode;
 }
 
-function repositoryInput(get: InputReader, env: Record<string, string | undefined>): string {
+function repositoryInput(get: InputReader, env: Record<string, string | undefined>, bad: Bad): string {
   const repository = get('repository') || env.GITHUB_REPOSITORY || '';
   if (!repository)
     bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
@@ -114,7 +127,7 @@ function repositoryInput(get: InputReader, env: Record<string, string | undefine
   return repository;
 }
 
-function apiUrlInput(get: InputReader, env: Record<string, string | undefined>): string {
+function apiUrlInput(get: InputReader, env: Record<string, string | undefined>, bad: Bad): string {
   const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
   try {
     const u = new URL(apiUrl);
@@ -137,7 +150,7 @@ function apiUrlInput(get: InputReader, env: Record<string, string | undefined>):
   return apiUrl;
 }
 
-function reducerTimeoutInput(get: InputReader): string {
+function reducerTimeoutInput(get: InputReader, bad: Bad): string {
   const reducerTimeout = get('reducer-timeout') || String(DEFAULT_REDUCER_TIMEOUT_SECONDS);
   if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
     bad(
@@ -149,7 +162,7 @@ function reducerTimeoutInput(get: InputReader): string {
   return reducerTimeout;
 }
 
-function retryConcurrentWritesInput(get: InputReader): string {
+function retryConcurrentWritesInput(get: InputReader, bad: Bad): string {
   const rcw = get('retry-concurrent-writes') || String(DEFAULT_RETRY_CONCURRENT_WRITES);
   if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
     bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
@@ -157,7 +170,7 @@ function retryConcurrentWritesInput(get: InputReader): string {
   return rcw;
 }
 
-function minRateLimitInput(get: InputReader): string {
+function minRateLimitInput(get: InputReader, bad: Bad): string {
   const minRateLimit = get('min-rate-limit') || '0';
   if (!/^\d+$/.test(minRateLimit)) {
     bad(
@@ -170,7 +183,7 @@ function minRateLimitInput(get: InputReader): string {
 }
 
 /** A commit SHA input (`version`, `since`): empty, or 40 lowercase hex digits. */
-function shaInput(get: InputReader, field: 'version' | 'since', hint: string): string {
+function shaInput(get: InputReader, field: 'version' | 'since', hint: string, bad: Bad): string {
   const sha = get(field);
   if (sha && !SHA_RE.test(sha))
     bad(field, `${JSON.stringify(sha)} is not a 40-character lowercase hex commit SHA${hint}`);
@@ -178,7 +191,7 @@ function shaInput(get: InputReader, field: 'version' | 'since', hint: string): s
 }
 
 /** Inputs that only apply to, or are required by, some modes. */
-function checkModeInputs(inputs: ActionInputs): void {
+function checkModeInputs(inputs: ActionInputs, bad: Bad): void {
   const { mode, version, since } = inputs;
   if (mode === 'read') {
     for (const f of ['namespace', 'type', 'id'] as const) {

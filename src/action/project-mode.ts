@@ -12,7 +12,7 @@ import { loadSpec } from '../projection/spec/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { type Meter, rateOutputs } from './metered-fetch.js';
-import { renderSummary } from './summary.js';
+import { renderSummary, type SummaryInput } from './summary.js';
 
 /**
  * Run the spec's projections and report them.
@@ -35,6 +35,7 @@ export async function projectMode(
     defaultRepository: inputs.repository,
     displayPath: inputs.spec,
     workspace,
+    ...(context.inputNames ? { inputNames: context.inputNames } : {}),
   });
   const report = await runProjections({
     spec,
@@ -55,6 +56,7 @@ export async function projectMode(
       ? { onProjection: { start: (name: string) => context.group?.start(name), end: () => context.group?.end() } }
       : {}),
     ...(inputs.shard ? { shard: inputs.shard } : {}),
+    ...(context.inputNames ? { inputNames: context.inputNames } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.env ? { env: context.env } : {}),
   });
@@ -75,7 +77,7 @@ function reportOf(
   inputs: ActionInputs,
   context: ActionContext,
   meter: Meter,
-): { outputs: Record<string, string>; summary: string } {
+): { outputs: Record<string, string>; summary: string; summaryInput: SummaryInput } {
   const verification = report.changed && report.version ? meter.verification.get(report.version) : undefined;
   const docAdded = report.projections.reduce((n, p) => n + p.added.length + p.changed.length, 0);
   const docRemoved = report.projections.reduce((n, p) => n + p.removed.length, 0);
@@ -92,13 +94,13 @@ function reportOf(
     requests: String(meter.requests),
     ...rateOutputs(meter),
   };
-  const summary = renderSummary({
+  const summaryInput: SummaryInput = {
     report,
     repository: inputs.repository,
     serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
     requests: meter.requests,
     rateLimit: meter.rateLimit,
     ...(verification ? { verification } : {}),
-  });
-  return { outputs, summary };
+  };
+  return { outputs, summary: renderSummary(summaryInput), summaryInput };
 }

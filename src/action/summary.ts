@@ -29,6 +29,9 @@ export function mdText(s: string): string {
     .replace(BIDI_CONTROLS, (c) => `&#92;${visibleEscape(c).slice(1)}`);
 }
 
+/** Removed keys named in the summary's text before "and N more" (all changed keys are in the <details> list). */
+const REMOVED_SHOWN = 10;
+
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
 export function code(s: string): string {
   return `<code>${mdText(s)}</code>`;
@@ -54,6 +57,16 @@ export function renderSummary(input: SummaryInput): string {
     );
   }
   lines.push('');
+  // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
+  const removed = report.projections.flatMap((p) => p.removed).sort();
+  if (removed.length > 0) {
+    const shown = removed.slice(0, REMOVED_SHOWN);
+    const more = removed.length - shown.length;
+    lines.push(
+      `**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(code).join(', ')}${more ? ` and ${more} more` : ''}`,
+      '',
+    );
+  }
   const server = input.serverUrl.replace(/\/+$/, '');
   if (report.mode === 'dry-run') {
     lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);

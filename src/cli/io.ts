@@ -5,6 +5,7 @@
 import { DocDbError } from '../core/errors.js';
 import { redactText } from '../core/redact.js';
 import { inertText } from '../core/terminal-text.js';
+import { INPUT_FLAGS } from './input-flags.js';
 
 /** Exit codes (documented in docs/cli.md). */
 export const EXIT = {
@@ -39,6 +40,12 @@ export interface CliIo {
   stderrIsTTY?: boolean;
   /** Redraw the current stderr line with `line` (progress on a terminal); set by {@link terminalIo}. */
   progress?: (line: string) => void;
+  /**
+   * Print the Action's own step log as it is, under GitHub Actions only (the demo relays it there so the
+   * runner reads its workflow commands): that log is docdb's, and the Action already made every untrusted
+   * text in it inert. Set by {@link terminalIo}; without it, `stdout`.
+   */
+  actionLog?: (text: string) => void;
   /** The exit code to end with when an output stream was closed under docdb (see {@link OutputClosed}). */
   closedExitCode?: () => number | undefined;
 }
@@ -118,6 +125,7 @@ export function terminalIo(io: CliIo): CliIo {
     stdout: (t) => io.stdout(inertText(t)),
     stderr: (t) => io.stderr(inertText(t)),
     progress: (line) => io.stderr(`\r${inertText(line)}`),
+    actionLog: (t) => io.stdout(t),
   };
 }
 
@@ -139,8 +147,9 @@ export class NotFoundResult extends Error {
   override name = 'NotFound';
 }
 
-/** Library error fields that come straight from a flag, so a usage error can name the flag. */
+/** Library error fields that come straight from a flag, so a usage error can name the flag (and the Action's inputs). */
 const FIELD_FLAGS: Record<string, string> = {
+  ...INPUT_FLAGS,
   namespace: '--namespace',
   doc_type: '--type',
   type: '--type',
@@ -155,13 +164,6 @@ const FIELD_FLAGS: Record<string, string> = {
   repo: '--repo',
   owner: '--repo',
   apiUrl: '--api-url',
-  mode: '--mode',
-  spec: '--spec',
-  projections: '--projections',
-  'commit-message': '--commit-message',
-  'retry-concurrent-writes': '--retry-concurrent-writes',
-  repository: '--repo',
-  'api-url': '--api-url',
 };
 
 const INPUT_ERRORS = new Set(['InvalidKey', 'InvalidIdentity', 'InvalidDocument', 'InvalidConfig', 'DocumentTooLarge']);

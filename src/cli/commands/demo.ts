@@ -1,23 +1,35 @@
 /**
  * `docdb demo` (`npm run demo`): the whole product on the embedded default, offline. Starts the GitHub
- * API emulator with DEMO_SEED, runs the GitHub Action end to end with examples/docdb.yml — the built
- * dist/index.js as a child process, exactly as a runner would (INPUT_* variables, GITHUB_OUTPUT and
- * GITHUB_STEP_SUMMARY files) — prints the job summary and the step outputs, runs it again to show
- * that an unchanged source makes no commit, then reads a document back. No token, no network.
+ * API emulator with DEMO_SEED, runs the GitHub Action end to end with examples/docdb.yml or the user's
+ * `--spec` — the built dist/index.js as a child process, exactly as a runner would (INPUT_* variables,
+ * GITHUB_OUTPUT and GITHUB_STEP_SUMMARY files) — prints a summary and the step outputs, runs it again to
+ * show that an unchanged source makes no commit, then reads a document back. No token, no network.
+ *
+ * The workspace is where the user is: a `--spec` path is the user's file, relative to the working
+ * directory (the packaged example is used, from the package, only when no `--spec` is given). In a
+ * terminal the step's workflow commands are read back into plain lines and the summary is plain text;
+ * under GitHub Actions the log and the Markdown job summary are shown as the runner would take them.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
 import { runLikeRunner } from '../../action/local-runner.js';
 import { runAction } from '../../action/run-action.js';
+import type { SummaryInput } from '../../action/summary.js';
 import { DocumentStore, type Envelope } from '../../document/index.js';
 import { DEMO_SEED, startEmulator } from '../../emulator/index.js';
+import { loadSpec } from '../../projection/spec/index.js';
 import { RemoteApiRefStore } from '../../stores/remote-api/index.js';
 import { fetchTransport } from '../../transport/fetch.js';
 import type { CliCommand } from '../command.js';
+import { CLI_INPUT_NAMES } from '../input-flags.js';
 import { EXIT } from '../io.js';
+import { outputsSummary, renderTextSummary } from '../run-summary.js';
+import { plainStepLog, underActions } from '../workflow-commands.js';
 
-const ROOT = resolve(import.meta.dirname, '../../..');
+/** The installed package (or this checkout): its dist/index.js and the example spec. */
+const PACKAGE_ROOT = resolve(import.meta.dirname, '../../..');
+const EXAMPLE_SPEC = 'examples/docdb.yml';
 const TARGET = 'octo-org/widgets';
 const TOKEN = 'ghp_demo_write'; // a token of the emulator's demo seed, not a real credential
 
@@ -26,26 +38,37 @@ interface StepResult {
   log: string;
   outputs: Record<string, string>;
   summary: string;
+  /** What the summary was rendered from (in-process runs only; dist/index.js gives its outputs). */
+  summaryInput?: SummaryInput | undefined;
 }
 
-/** Run dist/index.js like a runner. Asynchronous: the emulator answers from this very process. */
-async function runDist(dist: string, inputs: Record<string, string>): Promise<StepResult> {
+/** The spec the demo runs and the workspace it must be inside (see the file comment). */
+function demoSpec(given: string | undefined, cwd: string): { spec: string; workspace: string } {
+  return given === undefined ? { spec: EXAMPLE_SPEC, workspace: PACKAGE_ROOT } : { spec: given, workspace: cwd };
+}
+
+/** Run dist/index.js like a runner, in the workspace. Asynchronous: the emulator answers from this very process. */
+async function runDist(dist: string, inputs: Record<string, string>, workspace: string): Promise<StepResult> {
   const run = await runLikeRunner({
     entry: dist,
     inputs,
-    cwd: ROOT,
-    env: { GITHUB_REPOSITORY: TARGET, GITHUB_WORKSPACE: ROOT },
+    cwd: workspace,
+    env: { GITHUB_REPOSITORY: TARGET, GITHUB_WORKSPACE: workspace },
   });
   return { ok: run.code === 0, log: `${run.stdout}${run.stderr}`, outputs: run.outputs, summary: run.summary };
 }
 
-/** The same step in-process (when dist/ has not been built). */
-async function runInProcess(inputs: Record<string, string>): Promise<StepResult> {
+/** The same step in-process (with --in-process, or when dist/ has not been built); messages name the CLI's flags. */
+async function runInProcess(inputs: Record<string, string>, workspace: string): Promise<StepResult> {
   const lines: string[] = [];
   try {
-    const parsed = readInputs((n) => inputs[n] ?? '', { GITHUB_REPOSITORY: TARGET });
-    const { outputs, summary } = await runAction(parsed, { workspace: ROOT, log: (l) => lines.push(l) });
-    return { ok: true, log: lines.join('\n'), outputs, summary };
+    const parsed = readInputs((n) => inputs[n] ?? '', { GITHUB_REPOSITORY: TARGET }, CLI_INPUT_NAMES);
+    const { outputs, summary, summaryInput } = await runAction(parsed, {
+      workspace,
+      log: (l) => lines.push(l),
+      inputNames: CLI_INPUT_NAMES,
+    });
+    return { ok: true, log: lines.join('\n'), outputs, summary, summaryInput };
   } catch (e) {
     return { ok: false, log: `${lines.join('\n')}\nerror: ${(e as Error).message}`, outputs: {}, summary: '' };
   }
@@ -78,23 +101,61 @@ const indent = (text: string, by = '    ') =>
     .map((l) => `${by}${l}`)
     .join('\n');
 
+/** The first run as its reader should see it: plain in a terminal, as the runner takes it under Actions. */
+function showFirstRun(
+  first: StepResult,
+  log: (line?: string) => void,
+  relay: ((line: string) => void) | undefined,
+): void {
+  const actions = relay !== undefined;
+  const stepLog = first.log.replace(/^::add-mask::.*\n/m, '');
+  if (relay) relay(`\n── step log ──\n${indent(stepLog)}`);
+  else log(`\n── step log ──\n${indent(plainStepLog(stepLog))}`);
+  if (!first.ok) return;
+  if (actions) log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
+  else {
+    const text = first.summaryInput ? renderTextSummary(first.summaryInput) : outputsSummary(first.outputs);
+    log(`\n── summary (the Markdown job summary goes to GITHUB_STEP_SUMMARY) ──\n${indent(text)}`);
+  }
+  log('\n── step outputs (GITHUB_OUTPUT) ──');
+  for (const [k, v] of Object.entries(first.outputs)) if (k !== 'document') log(`    ${k} = ${v}`);
+}
+
+/** The user's spec, read before anything runs: its problems in the CLI's words (`--spec`), not the Action's. */
+async function checkSpec(spec: string, workspace: string): Promise<void> {
+  await loadSpec(isAbsolute(spec) ? spec : resolve(workspace, spec), {
+    displayPath: spec,
+    workspace,
+    defaultRepository: TARGET,
+    inputNames: CLI_INPUT_NAMES,
+  });
+}
+
 export const command: CliCommand = {
   name: 'demo',
   summary: 'run the Action end to end against the built-in emulator (offline)',
-  usage: `usage: docdb demo [--spec examples/docdb.yml] [--in-process] [--json]
+  usage: `usage: docdb demo [--spec FILE] [--in-process] [--json]
 
 Starts the GitHub API emulator with the demo seed (no network, no token), runs the docdb GitHub Action
 end to end with the spec (the built dist/index.js as a runner would, or in-process with --in-process or
-when dist/ is missing), prints the job summary and outputs, re-runs it, and reads a document back.
+when dist/ is missing), prints a summary and the step outputs, re-runs it, and reads a document back.
+--spec is your file, relative to the current directory (which is the workspace: the spec and its
+reducer modules must be inside it); without it, the example spec shipped with docdb.
+In a terminal the output is plain text; under GitHub Actions (GITHUB_ACTIONS=true) the step log keeps
+its workflow commands and the Markdown job summary is shown.
 With --json the progress goes to stderr and stdout gets one JSON summary.`,
   flags: {
-    spec: { type: 'string', description: 'projection spec (default examples/docdb.yml)' },
+    spec: {
+      type: 'string',
+      description: 'projection spec, relative to the current directory (default: the example spec shipped with docdb)',
+    },
     'in-process': { type: 'boolean', description: 'run the Action in this process instead of dist/index.js' },
   },
   async run({ values, io, json }) {
     const log = (line = '') => (json ? io.stderr : io.stdout)(`${line}\n`);
-    const spec = typeof values.spec === 'string' ? values.spec : 'examples/docdb.yml';
-    const dist = join(ROOT, 'dist/index.js');
+    const { spec, workspace } = demoSpec(typeof values.spec === 'string' ? values.spec : undefined, io.cwd);
+    await checkSpec(spec, workspace);
+    const dist = join(PACKAGE_ROOT, 'dist/index.js');
     const useDist = existsSync(dist) && values['in-process'] !== true;
     const em = await startEmulator({ seed: DEMO_SEED });
     try {
@@ -105,18 +166,19 @@ With --json the progress goes to stderr and stdout gets one JSON summary.`,
           : `▶ running the Action in-process (${values['in-process'] ? '--in-process' : 'dist/index.js is missing: run "npm run build:action" to test the bundle'})`,
       );
       const inputs = { spec, token: TOKEN, 'api-url': em.url, repository: TARGET, mode: 'project' };
-      const step = (i: Record<string, string>) => (useDist ? runDist(dist, i) : runInProcess(i));
+      const step = (i: Record<string, string>) => (useDist ? runDist(dist, i, workspace) : runInProcess(i, workspace));
 
       const first = await step(inputs);
-      log(`\n── step log ──\n${indent(first.log.replace(/^::add-mask::.*\n/m, ''))}`);
+      // Under Actions the step log goes out as the runner should read it (the Action's own, already inert).
+      const relay = underActions(io.env)
+        ? (line: string) => (json ? log(line) : (io.actionLog ?? io.stdout)(`${line}\n`))
+        : undefined;
+      showFirstRun(first, log, relay);
       if (!first.ok) {
         log('\n✗ the Action failed (see the log above)');
         if (json) io.stdout(`${JSON.stringify({ ok: false, log: first.log })}\n`);
         return EXIT.error;
       }
-      log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
-      log('\n── step outputs (GITHUB_OUTPUT) ──');
-      for (const [k, v] of Object.entries(first.outputs)) if (k !== 'document') log(`    ${k} = ${v}`);
 
       em.clearLog();
       const second = await step(inputs);

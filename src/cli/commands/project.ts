@@ -1,6 +1,7 @@
 /**
  * `docdb project`: run a projection spec locally with the very engine the Action uses (readInputs →
- * runAction → runProjections): progress on stderr, the job-summary table on stdout. The section may
+ * runAction → runProjections): progress on stderr, a plain summary on stdout (the Markdown job summary
+ * under GitHub Actions); messages name the CLI's flags, not the Action's inputs. The section may
  * live in any store (`--refstore`); the sources are always read through the GitHub API (`--repo`,
  * `--api-url`, the token).
  */
@@ -9,9 +10,12 @@ import { runAction } from '../../action/run-action.js';
 import { InvalidConfig } from '../../core/errors.js';
 import { str } from '../args.js';
 import type { CliCommand } from '../command.js';
+import { CLI_INPUT_NAMES, INPUT_FLAGS } from '../input-flags.js';
 import { EXIT, UsageError } from '../io.js';
+import { renderTextSummary } from '../run-summary.js';
 import { apiTarget, type OpenedStore, openStore, refFromFlags, refstoreKind, STORE_FLAGS } from '../store-factory.js';
 import { ghHostFor, resolveToken } from '../token.js';
+import { underActions } from '../workflow-commands.js';
 
 const MODES = ['project', 'backfill', 'dry-run'] as const;
 
@@ -24,7 +28,9 @@ export const command: CliCommand = {
 Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
 are read through the GitHub API (--repo is the default source repository and, with --refstore api, the
 repository holding the section), documents are committed to the section in one commit. Progress goes
-to stderr, the summary table to stdout. With --json: { outputs, report } (the Action's step outputs).
+to stderr, a summary to stdout: counts per projection, the keys removed (prune), the new version and
+the rate limit left — under GitHub Actions (GITHUB_ACTIONS=true) the Markdown job summary instead, for
+>> "$GITHUB_STEP_SUMMARY". With --json: { outputs, report } (the Action's step outputs).
 --mode dry-run computes everything and writes nothing. --shard i/n projects only the documents whose
 key hashes to shard i of n (one job of a fan-out; see docs/projection-spec.md), --min-rate-limit stops
 before the rate limit left would fall below N, committing nothing.`,
@@ -68,9 +74,10 @@ before the rate limit left would fall below N, committing nothing.`,
     };
     const inputs = (() => {
       try {
-        return readInputs((name) => given[name] ?? '', {});
+        return readInputs((name) => given[name] ?? '', {}, CLI_INPUT_NAMES);
       } catch (e) {
-        if (e instanceof InvalidConfig) throw new UsageError(String(e.message).replace(/^input "([^"]+)"/, '--$1'));
+        // The message already names the flag (CLI_INPUT_NAMES); a bad flag value is a usage error.
+        if (e instanceof InvalidConfig) throw new UsageError(e.message, INPUT_FLAGS[String(e.data.field)]);
         throw e;
       }
     })();
@@ -81,13 +88,15 @@ before the rate limit left would fall below N, committing nothing.`,
       secrets.push(...opened.secrets);
     }
     try {
-      const { outputs, summary, report } = await runAction(inputs, {
+      const { outputs, summary, summaryInput, report } = await runAction(inputs, {
         log: (line) => io.stderr(`${line}\n`),
         workspace: io.cwd,
+        inputNames: CLI_INPUT_NAMES,
         ...(opened ? { store: opened.store } : {}),
       });
       if (json) io.stdout(`${JSON.stringify({ outputs, report })}\n`);
-      else io.stdout(summary);
+      // The Markdown job summary only means something on a runner (e.g. `>> "$GITHUB_STEP_SUMMARY"`).
+      else io.stdout(underActions(io.env) || !summaryInput ? summary : renderTextSummary(summaryInput));
       return EXIT.ok;
     } finally {
       await opened?.close();

@@ -2,6 +2,7 @@
  * What a run of projections is given (`RunOptions`) and reports (`RunReport`): the public shape of
  * `runProjections`, as the Action, the CLI and library users see it.
  */
+import type { InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import type { SourceClient } from '../sources/index.js';
 import type { Spec } from '../spec/index.js';
@@ -61,6 +62,8 @@ export interface RunOptions {
    * the same change then never create byte-identical commits, so exactly one of them reports `changed`.
    */
   trailers?: readonly string[];
+  /** How messages name the run's settings (default the Action's inputs, `the "token" input`; the CLI passes its flags). */
+  inputNames?: InputNames;
 }
 
 export interface RunReport {

@@ -8,6 +8,7 @@
  * - Everything is collected before the single commit: a failure anywhere means no commit at all.
  */
 import { InvalidSpec } from '../../core/errors.js';
+import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
@@ -67,7 +68,7 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
   // files ride along as `_docdb/` metadata ops of the same commit.
   const documents = new DocumentStore(store);
-  const selected = selectProjections(spec, options.only);
+  const selected = selectProjections(spec, options.only, options.inputNames ?? ACTION_INPUT_NAMES);
 
   // Every reducer is resolved, confined, imported and checked before the first request (docs promise
   // that inputs and spec are checked first); custom modules start their worker threads here.
@@ -155,6 +156,7 @@ function readContextOf(options: RunOptions, log: (line: string) => void): Projec
     env,
     workspace: options.workspace ?? '.',
     log,
+    ...(options.inputNames ? { inputNames: options.inputNames } : {}),
   };
 }
 
@@ -252,13 +254,13 @@ async function commit(
   };
 }
 
-function selectProjections(spec: Spec, only: readonly string[] | undefined): ProjectionSpec[] {
+function selectProjections(spec: Spec, only: readonly string[] | undefined, inputNames: InputNames): ProjectionSpec[] {
   if (!only || only.length === 0) return spec.projections;
   const names = spec.projections.map((p) => p.name);
   const unknown = only.filter((n) => !names.includes(n));
   if (unknown.length > 0) {
     throw new InvalidSpec(
-      `projections input names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`,
+      `${inputNames.phrase('projections')} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`,
       { file: spec.file, line: 0, field: 'projections', unknown },
     );
   }

@@ -5,6 +5,7 @@
  * RATE_LIMITED becomes RateLimited, anything else an InvalidResponse that suggests `api: rest`.
  */
 import { AuthMissing, InvalidResponse, NotFound, RateLimited } from '../../core/errors.js';
+import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { ReadContext } from './read-context.js';
 import { SOURCE_OPERATION, sourceError } from './source-error.js';
 
@@ -67,19 +68,19 @@ function queryError(
   // answer on `response` (HTTP 200, `errors` in its body).
   const response = f?.response as { data?: { errors?: GraphqlErrors }; headers?: Record<string, unknown> } | undefined;
   const errors = Array.isArray(f?.errors) ? f.errors : response?.data?.errors;
-  if (!Array.isArray(errors)) return requestError(e, what);
+  if (!Array.isArray(errors)) return requestError(e, what, ctx.inputNames ?? ACTION_INPUT_NAMES);
   const headers = f.headers ?? response?.headers;
   ctx.budget.observeHeaders(headers);
   return answerError(errors, headers, variables, what, aliasNames);
 }
 
 /** The request itself failed (no GraphQL answer): the one status mapping, worded for GraphQL's token rule. */
-function requestError(e: unknown, what: string): unknown {
+function requestError(e: unknown, what: string, names: InputNames): unknown {
   const mapped = sourceError(e, what, '/graphql');
   if (mapped instanceof AuthMissing) {
     // REST reads public repositories anonymously; GitHub's GraphQL API never does.
     return new AuthMissing(
-      `${what}: GitHub's GraphQL API needs a token. Set the "token" input, or "api: rest" on the source to read public repositories without one`,
+      `${what}: GitHub's GraphQL API needs a token. Set ${names.phrase('token')}, or "api: rest" on the source to read public repositories without one`,
       { ...mapped.data },
       { cause: e },
     );

@@ -1,4 +1,5 @@
 /** What every source reader gets: the (budgeted) client, ETag book, paging and the environment of the run. */
+import type { InputNames } from '../../core/input-names.js';
 import type { RateBudget } from './budget.js';
 import type { ConditionalBook } from './conditional.js';
 import type { SourceClient } from './types.js';
@@ -30,4 +31,6 @@ export interface ReadContext {
   /** Workspace directory `files` sources are confined to. */
   workspace: string;
   log: (line: string) => void;
+  /** How messages name the run's settings (default the Action's inputs). */
+  inputNames?: InputNames;
 }

@@ -8,6 +8,7 @@
  * prune scopes shared between projections here).
  */
 import type { z } from 'zod';
+import { ACTION_INPUT_NAMES } from '../../core/input-names.js';
 import { BUILTIN_REDUCERS } from './defaults.js';
 import { fieldName, schemaIssues, specError } from './issues.js';
 import { RESERVED_NAMES, specSchema } from './projection-schema.js';
@@ -95,6 +96,7 @@ function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, optio
       builtinReducers: BUILTIN_REDUCERS,
       defaultsRepositories: data.defaults?.repositories,
       defaultRepository: options.defaultRepository,
+      inputNames: options.inputNames ?? ACTION_INPUT_NAMES,
       at,
       line: (path) => yaml.locate(path).line,
     });

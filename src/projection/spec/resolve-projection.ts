@@ -4,6 +4,7 @@
  * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
  * projection and reports every problem with its `file:line`.
  */
+import type { InputNames } from '../../core/input-names.js';
 import { SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
 import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patterns.js';
 import { FILTER_FIELDS } from './source-schema.js';
@@ -24,6 +25,8 @@ export interface ResolveContext {
   builtinReducers: Record<string, readonly SourceType[]>;
   defaultsRepositories: string[] | undefined;
   defaultRepository: string | undefined;
+  /** How messages name the run's settings (the `repository` input, or the CLI's --repo). */
+  inputNames: InputNames;
   /** Report a problem at a field path. */
   at(path: PropertyKey[], message: string): void;
   /** 1-based line of a field path. */
@@ -112,7 +115,7 @@ function resolveRepositories(p: RawProjection, base: string[], ctx: ResolveConte
   if (!listed && !fallback) {
     ctx.at(
       [...base, 'source'],
-      'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")',
+      `needs "repositories" (no default repository is known: set defaults.repositories or ${ctx.inputNames.phrase('repository')})`,
     );
     return undefined;
   }

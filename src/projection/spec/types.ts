@@ -3,6 +3,7 @@
  * per-projection rules (resolve-projection.ts), the reducers and the runner share them without importing
  * each other.
  */
+import type { InputNames } from '../../core/input-names.js';
 import type { SourceSpec } from './source-types.js';
 
 export type ReducerSpec = { builtin: string } | { module: string; export: string };
@@ -41,4 +42,6 @@ export interface SpecIssue {
 export interface ParseSpecOptions {
   /** Repository used when neither the projection nor `defaults` lists `repositories` (the action's `repository`). */
   defaultRepository?: string;
+  /** How messages name the run's settings (default the Action's inputs; the CLI passes its flags). */
+  inputNames?: InputNames;
 }

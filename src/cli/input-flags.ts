@@ -1,0 +1,47 @@
+/**
+ * The one place that says which CLI flag sets which Action input (action.yml), so messages built below
+ * the entry points (spec loading, sources, the run) name `--spec` in a terminal where the Action names
+ * the "spec" input. `docdb project` and `docdb demo` hand CLI_INPUT_NAMES down; io.ts reads INPUT_FLAGS
+ * to prefix a usage error with the flag its field came from.
+ */
+import type { InputNames } from '../core/input-names.js';
+
+/** Action input → the flag that sets it. */
+export const INPUT_FLAGS: Readonly<Record<string, string>> = {
+  spec: '--spec',
+  mode: '--mode',
+  repository: '--repo',
+  'api-url': '--api-url',
+  root: '--root',
+  section: '--section',
+  projections: '--projections',
+  'commit-message': '--commit-message',
+  shard: '--shard',
+  'min-rate-limit': '--min-rate-limit',
+  'retry-concurrent-writes': '--retry-concurrent-writes',
+  namespace: '--namespace',
+  type: '--type',
+  id: '--id',
+  version: '--version',
+  since: '--since',
+};
+
+/**
+ * The CLI has no token flag: it finds the token itself, and every AuthMissing it prints ends with where
+ * it looked (io.ts AUTH_HINT, docs/cli.md "The token"), so a message only says that one is needed.
+ */
+const TOKEN_PHRASE = 'a token';
+
+const flagOf = (input: string) => INPUT_FLAGS[input] ?? `--${input}`;
+
+/**
+ * The CLI's vocabulary for messages about inputs.
+ *
+ * @example
+ * CLI_INPUT_NAMES.phrase('spec'); // '--spec'
+ * CLI_INPUT_NAMES.phrase('repository'); // '--repo'
+ */
+export const CLI_INPUT_NAMES: InputNames = {
+  phrase: (input) => (input === 'token' ? TOKEN_PHRASE : flagOf(input)),
+  label: (input) => (input === 'token' ? 'the token' : flagOf(input)),
+};
