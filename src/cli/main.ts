@@ -5,6 +5,7 @@
 import { describeFlags, parseCommandArgs } from './args.js';
 import type { CliCommand, CliGroup } from './command.js';
 import { type CliIo, EXIT, processIo, reportError, UsageError } from './io.js';
+import { didYouMean } from './suggest.js';
 import { packageVersion } from './version.js';
 
 type Entry = () => Promise<CliCommand | CliGroup>;
@@ -73,8 +74,9 @@ async function findCommand(argv: string[]): Promise<{ command: CliCommand; args:
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
+    const known = [...Object.keys(COMMANDS), '--version', '--help'];
     throw new UsageError(
-      `unknown command ${JSON.stringify(name ?? '')} (commands: ${Object.keys(COMMANDS).join(', ')})`,
+      `unknown command ${JSON.stringify(name ?? '')}${didYouMean(name ?? '', known)} (commands: ${Object.keys(COMMANDS).join(', ')})`,
       undefined,
       '',
     );
@@ -89,7 +91,7 @@ async function findCommand(argv: string[]): Promise<{ command: CliCommand; args:
     throw new UsageError(
       sub === undefined || sub.startsWith('-')
         ? `docdb ${entry.name} needs a subcommand: ${names}`
-        : `unknown subcommand ${JSON.stringify(sub)} of docdb ${entry.name} (allowed: ${names})`,
+        : `unknown subcommand ${JSON.stringify(sub)} of docdb ${entry.name}${didYouMean(sub, Object.keys(entry.subcommands), (n) => `"docdb ${entry.name} ${n}"`)} (allowed: ${names})`,
     );
   }
   return { command: await loadSub(), args };
