@@ -130,9 +130,8 @@ export function apiAdvice(
   target: { apiUrl: string; apiUrlFrom: string; tokenSource: string },
 ): string | undefined {
   if (e instanceof TransportError) {
-    const u = new URL(target.apiUrl); // never show credentials someone put in the URL
-    const shown = `${u.protocol}//${u.host}${u.pathname === '/' ? '' : u.pathname}`;
-    return `Is the API URL right? docdb used ${shown} (from ${target.apiUrlFrom}; set it with --api-url or $GITHUB_API_URL). For a local emulator, start "docdb emulator" and pass the URL it prints to --api-url.`;
+    // (An API URL with credentials never gets this far: the store refuses it.)
+    return `Is the API URL right? docdb used ${target.apiUrl} (from ${target.apiUrlFrom}; set it with --api-url or $GITHUB_API_URL). For a local emulator, start "docdb emulator" and pass the URL it prints to --api-url.`;
   }
   if (e instanceof AuthInvalid || e instanceof Forbidden) {
     const from = target.tokenSource === 'none' ? 'no token was found' : `the token came from ${target.tokenSource}`;
