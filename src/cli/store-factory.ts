@@ -117,6 +117,21 @@ export function apiTarget(
 
 /** The order the API store looks for a token in (token.ts), for messages. */
 const TOKEN_ORDER = '--token-env NAME, else $GITHUB_TOKEN, else $GH_TOKEN, else "gh auth token"';
+/** The order for a git remote (token-remote.ts). */
+const REMOTE_TOKEN_ORDER =
+  'for a git remote --token-env NAME, else $DOCDB_GIT_TOKEN, else (GitHub hosts only) $GITHUB_TOKEN, $GH_TOKEN, "gh auth token"';
+
+/**
+ * A rejected or insufficient token: where this one came from and the order docdb looks in.
+ *
+ * @example
+ * tokenAdvice(new AuthInvalid('…'), '$GH_TOKEN', 'api'); // 'Here the token came from $GH_TOKEN; docdb takes …'
+ */
+export function tokenAdvice(e: unknown, source: string, store: 'api' | 'remote'): string | undefined {
+  if (!(e instanceof AuthInvalid || e instanceof Forbidden)) return undefined;
+  const from = source === 'none' ? 'no token was found' : `the token came from ${source}`;
+  return `Here ${from}; docdb takes ${store === 'api' ? TOKEN_ORDER : REMOTE_TOKEN_ORDER}.`;
+}
 
 /**
  * The way out of an API store's error: an unreachable API names the URL used and where it came from
@@ -133,11 +148,7 @@ export function apiAdvice(
     // (An API URL with credentials never gets this far: the store refuses it.)
     return `Is the API URL right? docdb used ${target.apiUrl} (from ${target.apiUrlFrom}; set it with --api-url or $GITHUB_API_URL). For a local emulator, start "docdb emulator" and pass the URL it prints to --api-url.`;
   }
-  if (e instanceof AuthInvalid || e instanceof Forbidden) {
-    const from = target.tokenSource === 'none' ? 'no token was found' : `the token came from ${target.tokenSource}`;
-    return `Here ${from}; docdb takes ${TOKEN_ORDER}.`;
-  }
-  return undefined;
+  return tokenAdvice(e, target.tokenSource, 'api');
 }
 
 /**
@@ -153,7 +164,7 @@ async function openGitHttp(
 ): Promise<OpenedStore> {
   const remote = str(values, 'remote');
   if (!remote) throw new UsageError('--remote is required with --refstore git-http (an https URL)', '--remote');
-  const { token } = await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(gh ? { gh } : {}) });
+  const { token, source } = await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(gh ? { gh } : {}) });
   const store = new GitHttpRefStore({ remote, ref, userAgent: 'git/docdb-cli', ...(token ? { token } : {}) });
   return {
     store,
@@ -161,6 +172,7 @@ async function openGitHttp(
     where: `${store.remote} ${ref}`,
     secrets: token ? [token] : [],
     close: async () => {},
+    advise: (e) => tokenAdvice(e, source, 'remote'),
   };
 }
 
@@ -199,9 +211,9 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
           '--token-env',
         );
       }
-      const { token } = http
+      const { token, source } = http
         ? await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(options.gh ? { gh: options.gh } : {}) })
-        : { token: undefined };
+        : { token: undefined, source: 'none' };
       const dir = str(values, 'git-dir');
       const store = new SubprocessGitRefStore({
         remote,
@@ -210,7 +222,14 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
         ...(dir ? { dir } : {}),
         ...(token ? { token } : {}),
       });
-      return { store, kind, where: `${remote} ${ref}`, secrets: token ? [token] : [], close: () => store.close() };
+      return {
+        store,
+        kind,
+        where: `${remote} ${ref}`,
+        secrets: token ? [token] : [],
+        close: () => store.close(),
+        advise: (e) => (http ? tokenAdvice(e, source, 'remote') : undefined),
+      };
     }
     if (kind === 'git-http') return await openGitHttp(values, io, ref, tokenEnv, options.gh);
     const { repository, apiUrl, apiUrlFrom } = apiTarget(values, io.env);
