@@ -61,6 +61,7 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     ],
     ['a token as a flag value', ['doc', 'get', ...ID, '--token', 'x'], /unknown flag --token/],
     ['a typo of a command', ['projcet'], /unknown command "projcet"; did you mean "project"\? \(commands: /],
+    ['a subcommand without its group', ['get', 'n/t/i'], /unknown command "get"; did you mean "docdb doc get"\?/],
     [
       'a typo of a subcommand',
       ['doc', 'hsitory'],

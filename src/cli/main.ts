@@ -69,14 +69,25 @@ ${lines.join('\n')}
 
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
+/** `; did you mean "docdb doc get"?` when `name` is a subcommand given without its group (`docdb get`). */
+async function groupOf(name: string | undefined): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  for (const [group, load] of Object.entries(COMMANDS)) {
+    const c = await load();
+    if (isGroup(c) && Object.hasOwn(c.subcommands, name)) return `; did you mean "docdb ${group} ${name}"?`;
+  }
+  return undefined;
+}
+
 /** Resolve argv to a command and its own arguments, or throw a UsageError. */
 async function findCommand(argv: string[]): Promise<{ command: CliCommand; args: string[] } | { group: CliGroup }> {
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
     const known = [...Object.keys(COMMANDS), '--version', '--help'];
+    const hint = (await groupOf(name)) ?? didYouMean(name ?? '', known);
     throw new UsageError(
-      `unknown command ${JSON.stringify(name ?? '')}${didYouMean(name ?? '', known)} (commands: ${Object.keys(COMMANDS).join(', ')})`,
+      `unknown command ${JSON.stringify(name ?? '')}${hint} (commands: ${Object.keys(COMMANDS).join(', ')})`,
       undefined,
       '',
     );
