@@ -46,7 +46,7 @@ describe('readInputs', () => {
       [{ 'api-url': 'ftp://x' }, /input "api-url"/],
       [{ 'retry-concurrent-writes': '-1' }, /input "retry-concurrent-writes".*0 to 1000/],
       [{ mode: 'read', namespace: 'github', type: 'repo' }, /input "id": is required with mode: read/],
-      [{ version: 'abc' }, /input "version".*40-character/],
+      [{ version: 'abc' }, /input "version".*40 hex characters, or at least the first 4/],
       [{ version: 'a'.repeat(40) }, /input "version": only applies to mode: read/],
     ];
     for (const [values, message] of cases) {

@@ -88,19 +88,33 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     expect(human.code, human.stderr).toBe(0);
     // Documents on stdout, the summary on stderr (pipelines see only documents).
     expect(human.stdout).toBe('A notes/note/b\nM notes/note/a\n');
-    expect(human.stderr).toBe(`# 1 added, 1 changed, 0 removed: ${v1}..${v3}\n`);
+    expect(human.stderr).toBe(`# 1 added, 1 modified, 0 removed: ${v1}..${v3}\n`);
     expect((await cli(['doc', 'changes', '--from', v1])).stdout).toBe(human.stdout); // --from: the same flag
     const both = await cli(['doc', 'changes', '--from', v1, '--since', v1]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --since or --from, not both');
     const json = await cli(['doc', 'changes', '--from', v1, '--to', v3, '--json']);
+    // The Action's output names: `changed` the yes/no, `modified` the list.
     expect(json.json()).toMatchObject({
       from: v1,
       to: v3,
+      changed: true,
       added: [{ namespace: 'notes', doc_type: 'note', id: 'b', key: 'notes/note/b.json' }],
-      changed: [{ id: 'a' }],
+      modified: [{ id: 'a' }],
       removed: [],
     });
+    expect((await cli(['doc', 'changes', '--since', v3, '--json'])).json()).toMatchObject({
+      changed: false,
+      modified: [],
+    });
+    // The 7 characters docdb prints are typed back: --since, --to and --version resolve them in the section.
+    expect(human.stderr).not.toContain(v1.slice(0, 7) + ' '); // (the summary shows full SHAs)
+    const short = await cli(['doc', 'changes', '--since', v1.slice(0, 7), '--to', v3.slice(0, 7)]);
+    expect(short.code, short.stderr).toBe(0);
+    expect(short.stdout).toBe(human.stdout);
+    expect(short.stderr).toBe(human.stderr);
+    const at = await cli(['doc', 'get', 'notes/note/a', '--version', v1.slice(0, 7).toUpperCase(), '--json']);
+    expect(at.json()).toMatchObject({ version: v1, data: 1 });
     const missing = await cli(['doc', 'changes', '--from', 'f'.repeat(40)]);
     expect(missing.code).toBe(3);
     const none = await cli(['doc', 'changes']);
@@ -119,6 +133,16 @@ describe('doc get --version at a commit outside the section', () => {
     expect(r.code).toBe(3);
     expect((r.json() as { error: { code: string; message: string } }).error).toMatchObject({
       code: 'InvalidVersion',
+    });
+    // Abbreviated, main's tip is searched for in the section only: not found there, and the error says how far it looked.
+    const short = await runCli(['doc', 'get', ...ID, '--version', main.slice(0, 7), '--json', ...flags], {
+      env,
+      cwd: tmp.dir,
+    });
+    expect(short.code).toBe(3);
+    expect((short.json() as { error: { message: string; data: unknown } }).error).toMatchObject({
+      message: `--version: version "${main.slice(0, 7)}" is not a commit of the section refs/docdb/documents (searched all 1 commits of the section); use a version printed by this section's writes, list or history`,
+      data: { reason: 'not-in-section', searched: 1 },
     });
   });
 });

@@ -161,18 +161,29 @@ describe.each(['api', 'git', 'subprocess', 'git-http'] as const)('docdb doc with
     const { flags, env } = freshStore(kind);
     const tokenFlags = tokenFlagsFor(kind);
     const cli = (args: string[]) => runCli([...args, ...flags, ...tokenFlags], { env, cwd: tmp.dir });
+    // Before anything was written, the SECTION is what is missing, and the message says which flags name it.
+    const section =
+      /^section refs\/docdb\/documents does not exist \(.+\): nothing was ever written to it\. Check --section, --root or --ref/;
     const empty = await cli(['doc', 'get', ...ID, '--json']);
     expect(empty.code).toBe(3);
-    expect(empty.json()).toEqual({
-      error: {
-        code: 'NotFound',
-        message: expect.stringMatching(/^document notes\/note\/team\/hello not found in /),
-        exitCode: 3,
-      },
-    });
-    expect((await cli(['doc', 'history', ...ID])).code).toBe(3);
-    expect((await cli(['doc', 'list', '--json'])).json()).toEqual({ documents: [], version: null, nextCursor: null });
+    expect(empty.json()).toEqual({ error: { code: 'NotFound', message: expect.stringMatching(section), exitCode: 3 } });
+    const history = await cli(['doc', 'history', ...ID]);
+    expect(history.code).toBe(3);
+    expect(history.stderr).toMatch(/section refs\/docdb\/documents does not exist/);
+    const list = await cli(['doc', 'list', '--json']);
+    expect(list.code).toBe(3);
+    expect((list.json() as { error: { message: string } }).error.message).toMatch(section);
     await cli(['doc', 'put', ...ID, '--data', '1']);
+    // Once the section exists, a missing document is a missing document; another section is still named.
+    const other = await cli(['doc', 'get', 'notes/note/nope', '--json']);
+    expect(other.code).toBe(3);
+    expect((other.json() as { error: { message: string } }).error.message).toMatch(
+      /^document notes\/note\/nope not found in /,
+    );
+    const typo = await cli(['doc', 'list', '--section', 'documnets']);
+    expect(typo.code).toBe(3);
+    expect(typo.stdout).toBe('');
+    expect(typo.stderr).toMatch(/section refs\/docdb\/documnets does not exist/);
     const missing = await cli(['doc', 'get', ...ID, '--version', 'f'.repeat(40), '--json']);
     expect(missing.code).toBe(3);
     expect((missing.json() as { error: { code: string } }).error.code).toBe('InvalidVersion');

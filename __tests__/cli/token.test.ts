@@ -185,6 +185,10 @@ describe('token resolution', () => {
       });
       expect(bad.code).toBe(1);
       expect((bad.json() as { error: { code: string } }).error.code).toBe('AuthInvalid');
+      // The way out names where the rejected token came from, and where a git remote's token is looked for.
+      expect(bad.stderr).toContain(
+        'Here the token came from $GITHUB_TOKEN; docdb takes for a git remote --token-env NAME, else $DOCDB_GIT_TOKEN',
+      );
       expect(ok.stdout + ok.stderr + bad.stdout + bad.stderr).not.toMatch(new RegExp(`${TOKEN}|${WRONG}`));
       expect(existsSync(join(tmp.dir, 'http-cache.git'))).toBe(true);
     } finally {

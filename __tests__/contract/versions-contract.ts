@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidVersion, PreconditionFailed } from '../../src/core/errors.js';
 import { blobSha } from '../../src/core/git/objects.js';
 import type { RefStore } from '../../src/core/refstore.js';
+import { resolveVersion } from '../../src/core/resolve-version.js';
 import type { ContractFixture } from './refstore-contract.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -212,6 +213,33 @@ export function describeVersionsContract(get: () => { fx: ContractFixture; store
       const foreign = (await other.put('x.json', 'x')).version!;
       await rejectsWith(store.get('x.json', { version: foreign }), InvalidVersion);
       await rejectsWith(store.changes({ from: foreign }), InvalidVersion);
+    });
+  });
+
+  describe("the section's commits and abbreviated versions (commits, resolveVersion)", () => {
+    it('commits lists the section newest first (limit honoured); an abbreviation resolves to its commit', async () => {
+      const { store } = get();
+      expect(store.commits, 'every store in this repository lists its commits').toBeTypeOf('function');
+      expect((await store.commits!()).entries).toEqual([]);
+      const absent = await rejectsWith(resolveVersion(store, 'abcd'), InvalidVersion);
+      expect(absent.data).toMatchObject({ reason: 'not-in-section', searched: 0 });
+      const v1 = (await store.put('ab/a.json', '1')).version!;
+      const v2 = (await store.put('ab/b.json', '2')).version!;
+      const v3 = (await store.put('ab/a.json', '3')).version!;
+      expect((await store.commits!()).entries.map((e) => e.version)).toEqual([v3, v2, v1]);
+      expect((await store.commits!({ limit: 2 })).entries.map((e) => e.version)).toEqual([v3, v2]);
+      expect(await resolveVersion(store, v1.slice(0, 7))).toBe(v1);
+      expect(await resolveVersion(store, v2.slice(0, 4).toUpperCase())).toBe(v2);
+      expect(await resolveVersion(store, v3)).toBe(v3);
+    });
+
+    it('an abbreviation of a commit of ANOTHER section is not-in-section, and says how far it looked', async () => {
+      const { fx, store } = get();
+      await store.put('mine.json', 'm');
+      const foreign = (await fx.otherSection!().put('mine.json', 'other')).version!;
+      const e = await rejectsWith(resolveVersion(store, foreign.slice(0, 10)), InvalidVersion);
+      expect(e.data).toMatchObject({ reason: 'not-in-section', searched: 1 });
+      expect(e.message).toContain(`not a commit of the section ${store.ref} (searched all 1 commits of the section)`);
     });
   });
 }

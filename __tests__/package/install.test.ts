@@ -325,6 +325,8 @@ describe('the documented examples run from the installed package', () => {
     const envelopes = out.match(/"text": "[^"]+"/g);
     expect(envelopes).toEqual(['"text": "hello again"', '"text": "hello"']); // tip, then --version "$v1"
     expect(lines).toContain('notes/note/hello');
+    // The document in one word, at the 7-character version docdb prints, just one value (issue 32).
+    expect(lines).toContain('hello');
     // history: "<version> <date> <author>  <message>", newest first (the author differs per store).
     expect(lines.filter((l) => /^[0-9a-f]{40} \S+ .+ {2}docdb: put notes\/note\/hello\.json$/.test(l))).toHaveLength(2);
     expect(lines.at(-1)).toMatch(/exit code 3|docdb: put notes\/note\/hello\.json/);

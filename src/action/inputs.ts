@@ -46,7 +46,7 @@ export interface ActionInputs {
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
 export type InputReader = (name: string) => string;
 
-const SHA_RE = /^[0-9a-f]{40}$/;
+const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
 
 /**
  * Every input failure: names the input (in the caller's vocabulary: `input "mode"` in the Action, `--mode`
@@ -182,12 +182,15 @@ function minRateLimitInput(get: InputReader, bad: Bad): string {
   return minRateLimit;
 }
 
-/** A commit SHA input (`version`, `since`): empty, or 40 lowercase hex digits. */
+/**
+ * A commit SHA input (`version`, `since`): empty, 40 hex digits, or an abbreviation of at least 4 (as
+ * summaries and the CLI print them), resolved against the section in run-action.ts.
+ */
 function shaInput(get: InputReader, field: 'version' | 'since', hint: string, bad: Bad): string {
   const sha = get(field);
   if (sha && !SHA_RE.test(sha))
-    bad(field, `${JSON.stringify(sha)} is not a 40-character lowercase hex commit SHA${hint}`);
-  return sha;
+    bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
+  return sha.toLowerCase();
 }
 
 /** Inputs that only apply to, or are required by, some modes. */

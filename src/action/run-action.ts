@@ -3,8 +3,10 @@
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+import { InvalidVersion } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
+import { resolveVersion } from '../core/resolve-version.js';
 import { isLoopbackHost } from '../projection/spec/index.js';
 import { RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
@@ -31,8 +33,9 @@ function splitRepo(full: string) {
  * @example
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
-export async function runAction(inputs: ActionInputs, context: ActionContext = {}): Promise<ActionResult> {
-  const tools = actionTools(inputs, context);
+export async function runAction(given: ActionInputs, context: ActionContext = {}): Promise<ActionResult> {
+  const tools = actionTools(given, context);
+  const inputs = await fullVersions(given, tools.store);
   if (inputs.mode === 'changes') {
     const { outputs, summary } = await changesMode(inputs, tools.store, tools.ref);
     tools.log(`changes since ${inputs.since}: ${outputs.keys}`);
@@ -45,6 +48,24 @@ export async function runAction(inputs: ActionInputs, context: ActionContext = {
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   return projectMode(inputs, inputs.mode, context, tools);
+}
+
+/**
+ * The `version` and `since` inputs as full commit SHAs of the section: an abbreviation (the 7 characters
+ * a summary or the CLI shows) is resolved by the library's one resolver; a full SHA costs no request.
+ */
+async function fullVersions(inputs: ActionInputs, store: RefStore): Promise<ActionInputs> {
+  const full = async (field: 'version' | 'since') => {
+    const v = inputs[field];
+    if (!v || v.length === 40) return v;
+    try {
+      return await resolveVersion(store, v);
+    } catch (e) {
+      if (e instanceof InvalidVersion) throw new InvalidVersion(v, `input ${field}: ${e.message}`, e.data);
+      throw e;
+    }
+  };
+  return { ...inputs, version: await full('version'), since: await full('since') };
 }
 
 /** One metered Octokit for sources and store, and the section's store (unless the context brings one). */

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from 'node:util';
 import { UsageError } from './io.js';
+import { didYouMean } from './suggest.js';
 
 export type FlagSpec = { type: 'string' | 'boolean'; short?: string /** Shown in help. */; description?: string };
 export type FlagSpecs = Record<string, FlagSpec>;
@@ -45,7 +46,9 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
     const message = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
     if (unknown) {
-      throw new UsageError(`unknown flag ${unknown} (allowed: ${flagList(all)})`, unknown);
+      const known = Object.keys(all).map((k) => `--${k}`);
+      const hint = didYouMean(unknown.replace(/^-+/, '--'), known, (n) => n);
+      throw new UsageError(`unknown flag ${unknown}${hint} (allowed: ${flagList(all)})`, unknown);
     }
     const flag = /Option '(?:-\w, )?(--[\w-]+)/.exec(message)?.[1];
     if (flag && /argument missing|ambiguous/.test(message)) {
@@ -89,6 +92,30 @@ export function required(values: FlagValues, name: string, what: string): string
   return v;
 }
 
+/** "--a", "--a and --b", "--a, --b and --c". */
+export function flagNames(names: readonly string[]): string {
+  const shown = names.map((n) => `--${n}`);
+  return shown.length < 2 ? (shown[0] ?? '') : `${shown.slice(0, -1).join(', ')} and ${shown.at(-1)}`;
+}
+
+/**
+ * Several required string flags, checked together: one usage error naming EVERY missing flag (a user
+ * fixes the command line once, not once per flag). `what` ends the message.
+ *
+ * @example
+ * const [ns, type] = requiredFlags(values, ['namespace', 'type'], 'the document');
+ */
+export function requiredFlags(values: FlagValues, names: readonly string[], what: string): string[] {
+  const missing = names.filter((n) => str(values, n) === undefined);
+  if (missing.length > 0) {
+    throw new UsageError(
+      `${flagNames(missing)} ${missing.length === 1 ? 'is' : 'are'} required (${what})`,
+      `--${missing[0]}`,
+    );
+  }
+  return names.map((n) => str(values, n) as string);
+}
+
 /** A positive integer flag, or undefined. */
 export function positiveInt(values: FlagValues, name: string): number | undefined {
   const v = str(values, name);
@@ -99,13 +126,20 @@ export function positiveInt(values: FlagValues, name: string): number | undefine
   return Number(v);
 }
 
-/** `--version`: a 40-hex commit SHA, checked before any I/O. */
-export function versionFlag(values: FlagValues): string | undefined {
-  const v = str(values, 'version');
-  if (v !== undefined && !/^[0-9a-f]{40}$/.test(v)) {
+/**
+ * A version flag (`--version`, `--since`, `--to`): a commit SHA of the section, 40 hex characters or an
+ * abbreviation of at least 4 (as docdb prints them), checked for shape before any I/O. Abbreviations are
+ * resolved against the section by `docs.resolveVersion` (doc-common.ts).
+ *
+ * @example
+ * versionFlag({ version: '2ce87ab' }); // '2ce87ab'
+ */
+export function versionFlag(values: FlagValues, name = 'version'): string | undefined {
+  const v = str(values, name);
+  if (v !== undefined && !/^[0-9a-fA-F]{4,40}$/.test(v)) {
     throw new UsageError(
-      `--version must be a 40-character lowercase hex commit SHA (as printed by docdb doc put or history), got ${JSON.stringify(v)}`,
-      '--version',
+      `--${name} must be a commit SHA of the section: 40 hex characters, or at least the first 4 (as docdb doc put, list and history print them), got ${JSON.stringify(v)}`,
+      `--${name}`,
     );
   }
   return v;

@@ -173,7 +173,11 @@ export function exitCodeFor(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
   if (e instanceof NotFoundResult) return EXIT.notFound;
   if (e instanceof DocDbError) {
-    // Malformed versions are usage errors caught before any I/O; an InvalidVersion from a store names no commit.
+    // Malformed versions are usage errors caught before any I/O, as is an abbreviation that names several
+    // commits; an InvalidVersion from a store names no commit of the section.
+    if (e.code === 'InvalidVersion' && (e.data.reason === 'ambiguous' || e.data.reason === 'malformed')) {
+      return EXIT.usage;
+    }
     if (e.code === 'NotFound' || e.code === 'InvalidVersion') return EXIT.notFound;
     if (e.code === 'PreconditionFailed') return EXIT.precondition;
     if (e.code === 'GitError' && e.data.reason === 'not-a-repository') return EXIT.notFound;
@@ -209,6 +213,21 @@ export function authMissingMessage(message: string): string {
   return `${what}. ${AUTH_HINT}`;
 }
 
+/** Advice the CLI adds to an error it did not make (which flag or variable to check), by error object. */
+const advice = new WeakMap<object, string>();
+
+/**
+ * Attach the CLI's way out to an error thrown by the library (the library's message stays as it is);
+ * `reportError` prints it after the message.
+ *
+ * @example
+ * throw withAdvice(e, 'Is --api-url right? docdb used http://127.0.0.1:1 (from --api-url).');
+ */
+export function withAdvice<E>(e: E, text: string | undefined): E {
+  if (text && typeof e === 'object' && e !== null) advice.set(e, text);
+  return e;
+}
+
 /** Print an error: human on stderr; with `--json` also `{"error": {...}}` on stdout. Returns the exit code. */
 export function reportError(
   io: CliIo,
@@ -222,6 +241,8 @@ export function reportError(
   const name = e instanceof UsageError ? 'Usage' : e instanceof NotFoundResult ? 'NotFound' : (err?.code ?? 'Error');
   let message = hideSecrets(String(err?.message ?? e), secrets);
   if (name === 'AuthMissing') message = authMissingMessage(message);
+  const added = typeof e === 'object' && e !== null ? advice.get(e) : undefined;
+  if (added) message = `${message.replace(/[\s.]+$/, '')}. ${hideSecrets(added, secrets)}`;
   const field = typeof err?.data?.field === 'string' ? err.data.field : undefined;
   if (e instanceof DocDbError && code === EXIT.usage && field && FIELD_FLAGS[field]) {
     message = `${FIELD_FLAGS[field]}: ${message}`;

@@ -5,6 +5,7 @@
 import { describeFlags, parseCommandArgs } from './args.js';
 import type { CliCommand, CliGroup } from './command.js';
 import { type CliIo, EXIT, OutputClosed, processIo, reportError, terminalIo, UsageError } from './io.js';
+import { didYouMean } from './suggest.js';
 import { packageVersion } from './version.js';
 
 type Entry = () => Promise<CliCommand | CliGroup>;
@@ -69,13 +70,25 @@ ${lines.join('\n')}
 
 const wantsHelp = (args: readonly string[]) => args.includes('--help') || args.includes('-h');
 
+/** `; did you mean "docdb doc get"?` when `name` is a subcommand given without its group (`docdb get`). */
+async function groupOf(name: string | undefined): Promise<string | undefined> {
+  if (name === undefined) return undefined;
+  for (const [group, load] of Object.entries(COMMANDS)) {
+    const c = await load();
+    if (isGroup(c) && Object.hasOwn(c.subcommands, name)) return `; did you mean "docdb ${group} ${name}"?`;
+  }
+  return undefined;
+}
+
 /** Resolve argv to a command and its own arguments, or throw a UsageError. */
 async function findCommand(argv: string[]): Promise<{ command: CliCommand; args: string[] } | { group: CliGroup }> {
   const [name, ...rest] = argv;
   const load = name === undefined ? undefined : COMMANDS[name];
   if (!load) {
+    const known = [...Object.keys(COMMANDS), '--version', '--help'];
+    const hint = (await groupOf(name)) ?? didYouMean(name ?? '', known);
     throw new UsageError(
-      `unknown command ${JSON.stringify(name ?? '')} (commands: ${Object.keys(COMMANDS).join(', ')})`,
+      `unknown command ${JSON.stringify(name ?? '')}${hint} (commands: ${Object.keys(COMMANDS).join(', ')})`,
       undefined,
       '',
     );
@@ -90,7 +103,7 @@ async function findCommand(argv: string[]): Promise<{ command: CliCommand; args:
     throw new UsageError(
       sub === undefined || sub.startsWith('-')
         ? `docdb ${entry.name} needs a subcommand: ${names}`
-        : `unknown subcommand ${JSON.stringify(sub)} of docdb ${entry.name} (allowed: ${names})`,
+        : `unknown subcommand ${JSON.stringify(sub)} of docdb ${entry.name}${didYouMean(sub, Object.keys(entry.subcommands), (n) => `"docdb ${entry.name} ${n}"`)} (allowed: ${names})`,
     );
   }
   return { command: await loadSub(), args };

@@ -5,7 +5,7 @@
  * `--remote`, cache in `--git-dir`), `--refstore git-http` (any git server over smart HTTP, no git
  * binary: `--remote`); the section is `--ref`, or `--root`/`--section`.
  */
-import { InvalidConfig } from '../core/errors.js';
+import { AuthInvalid, Forbidden, InvalidConfig, TransportError } from '../core/errors.js';
 import { assertValidRefName, sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
 import { GitRefStore, SubprocessGitRefStore } from '../stores/git/index.js';
@@ -53,6 +53,8 @@ export interface OpenedStore {
   /** Tokens in use, to keep out of anything printed. */
   secrets: string[];
   close(): Promise<void>;
+  /** The way out for an error of this store, in the CLI's terms (which flag or variable to check), if any. */
+  advise?(e: unknown): string | undefined;
 }
 
 /** `--refstore`, checked. */
@@ -86,7 +88,10 @@ export function refFromFlags(values: FlagValues): string {
 }
 
 /** `--repo`/`--api-url` with their environment defaults (the GitHub API target). */
-export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { repository: string; apiUrl: string } {
+export function apiTarget(
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+): { repository: string; apiUrl: string /** Where apiUrl came from, for messages. */; apiUrlFrom: string } {
   const repository = str(values, 'repo') ?? env.GITHUB_REPOSITORY;
   if (!repository) {
     throw new UsageError('--repo owner/name is required (GITHUB_REPOSITORY is not set)', '--repo');
@@ -95,6 +100,8 @@ export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { reposit
     throw new UsageError(`--repo ${JSON.stringify(repository)} must be "owner/name"`, '--repo');
   }
   const apiUrl = (str(values, 'api-url') ?? env.GITHUB_API_URL ?? 'https://api.github.com').replace(/\/+$/, '');
+  const apiUrlFrom =
+    str(values, 'api-url') !== undefined ? '--api-url' : env.GITHUB_API_URL ? '$GITHUB_API_URL' : 'the default';
   let url: URL | undefined;
   try {
     url = new URL(apiUrl);
@@ -105,7 +112,43 @@ export function apiTarget(values: FlagValues, env: NodeJS.ProcessEnv): { reposit
       '--api-url',
     );
   }
-  return { repository, apiUrl };
+  return { repository, apiUrl, apiUrlFrom };
+}
+
+/** The order the API store looks for a token in (token.ts), for messages. */
+const TOKEN_ORDER = '--token-env NAME, else $GITHUB_TOKEN, else $GH_TOKEN, else "gh auth token"';
+/** The order for a git remote (token-remote.ts). */
+const REMOTE_TOKEN_ORDER =
+  'for a git remote --token-env NAME, else $DOCDB_GIT_TOKEN, else (GitHub hosts only) $GITHUB_TOKEN, $GH_TOKEN, "gh auth token"';
+
+/**
+ * A rejected or insufficient token: where this one came from and the order docdb looks in.
+ *
+ * @example
+ * tokenAdvice(new AuthInvalid('…'), '$GH_TOKEN', 'api'); // 'Here the token came from $GH_TOKEN; docdb takes …'
+ */
+export function tokenAdvice(e: unknown, source: string, store: 'api' | 'remote'): string | undefined {
+  if (!(e instanceof AuthInvalid || e instanceof Forbidden)) return undefined;
+  const from = source === 'none' ? 'no token was found' : `the token came from ${source}`;
+  return `Here ${from}; docdb takes ${store === 'api' ? TOKEN_ORDER : REMOTE_TOKEN_ORDER}.`;
+}
+
+/**
+ * The way out of an API store's error: an unreachable API names the URL used and where it came from
+ * (and the emulator); a rejected token names where it came from and the order docdb looks in.
+ *
+ * @example
+ * apiAdvice(new TransportError('…'), { apiUrl: 'http://127.0.0.1:9', apiUrlFrom: '--api-url', tokenSource: 'none' });
+ */
+export function apiAdvice(
+  e: unknown,
+  target: { apiUrl: string; apiUrlFrom: string; tokenSource: string },
+): string | undefined {
+  if (e instanceof TransportError) {
+    // (An API URL with credentials never gets this far: the store refuses it.)
+    return `Is the API URL right? docdb used ${target.apiUrl} (from ${target.apiUrlFrom}; set it with --api-url or $GITHUB_API_URL). For a local emulator, start "docdb emulator" and pass the URL it prints to --api-url.`;
+  }
+  return tokenAdvice(e, target.tokenSource, 'api');
 }
 
 /**
@@ -121,7 +164,7 @@ async function openGitHttp(
 ): Promise<OpenedStore> {
   const remote = str(values, 'remote');
   if (!remote) throw new UsageError('--remote is required with --refstore git-http (an https URL)', '--remote');
-  const { token } = await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(gh ? { gh } : {}) });
+  const { token, source } = await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(gh ? { gh } : {}) });
   const store = new GitHttpRefStore({ remote, ref, userAgent: 'git/docdb-cli', ...(token ? { token } : {}) });
   return {
     store,
@@ -129,6 +172,7 @@ async function openGitHttp(
     where: `${store.remote} ${ref}`,
     secrets: token ? [token] : [],
     close: async () => {},
+    advise: (e) => tokenAdvice(e, source, 'remote'),
   };
 }
 
@@ -167,9 +211,9 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
           '--token-env',
         );
       }
-      const { token } = http
+      const { token, source } = http
         ? await resolveRemoteToken({ tokenEnv, env: io.env, remote, ...(options.gh ? { gh: options.gh } : {}) })
-        : { token: undefined };
+        : { token: undefined, source: 'none' };
       const dir = str(values, 'git-dir');
       const store = new SubprocessGitRefStore({
         remote,
@@ -178,11 +222,18 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
         ...(dir ? { dir } : {}),
         ...(token ? { token } : {}),
       });
-      return { store, kind, where: `${remote} ${ref}`, secrets: token ? [token] : [], close: () => store.close() };
+      return {
+        store,
+        kind,
+        where: `${remote} ${ref}`,
+        secrets: token ? [token] : [],
+        close: () => store.close(),
+        advise: (e) => (http ? tokenAdvice(e, source, 'remote') : undefined),
+      };
     }
     if (kind === 'git-http') return await openGitHttp(values, io, ref, tokenEnv, options.gh);
-    const { repository, apiUrl } = apiTarget(values, io.env);
-    const { token } = await resolveToken({
+    const { repository, apiUrl, apiUrlFrom } = apiTarget(values, io.env);
+    const { token, source: tokenSource } = await resolveToken({
       tokenEnv,
       env: io.env,
       ghHost: ghHostFor(apiUrl),
@@ -200,7 +251,14 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
       archive: nodeArchiveReader(),
       ...(token ? { token } : {}),
     });
-    return { store, kind, where: `${repository} ${ref}`, secrets: token ? [token] : [], close: async () => {} };
+    return {
+      store,
+      kind,
+      where: `${repository} ${ref}`,
+      secrets: token ? [token] : [],
+      close: async () => {},
+      advise: (e) => apiAdvice(e, { apiUrl, apiUrlFrom, tokenSource }),
+    };
   } catch (e) {
     // Store options that come from flags are usage errors naming the flag.
     if (e instanceof InvalidConfig) {

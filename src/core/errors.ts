@@ -59,9 +59,10 @@ export class InvalidDocument extends DocDbError {
 /** A VersionId is not a 40-hex commit SHA, or names no commit of the section. */
 export class InvalidVersion extends DocDbError {
   override readonly code = 'InvalidVersion' as const;
-  constructor(version: unknown, message?: string) {
+  constructor(version: unknown, message?: string, data: ErrorData = {}) {
     super(message ?? `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}`, {
       version: typeof version === 'string' ? version : String(version),
+      ...data,
     });
   }
 }

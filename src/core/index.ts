@@ -24,6 +24,12 @@ export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './
 export { readManyFrom } from './read-many.js';
 export { assertValidRefName, sectionRef } from './refname.js';
 export type * from './refstore.js';
+export {
+  MIN_VERSION_PREFIX,
+  RESOLVE_VERSION_DEPTH,
+  type ResolveVersionOptions,
+  resolveVersion,
+} from './resolve-version.js';
 export { isInSection } from './section.js';
 export { assertValidVersion, type VersionId } from './version.js';
 export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from './watch.js';

@@ -220,6 +220,12 @@ export interface RefStore {
   changes(options: ChangesOptions): Promise<ChangesResult>;
   list(options?: ListOptions): Promise<ListResult>;
   history(key: string, options?: HistoryOptions): Promise<HistoryResult>;
+  /**
+   * Optional: the commits of the section (every commit reachable from its tip), newest first, at most
+   * `limit` — what `resolveVersion` searches for an abbreviated version. A store without it takes
+   * full 40-character versions only. Empty when the section does not exist.
+   */
+  commits?(options?: HistoryOptions): Promise<HistoryResult>;
   /** Current tip commit, or null when the section ref does not exist. */
   head(): Promise<VersionId | null>;
   /**

@@ -5,6 +5,9 @@
  * never read data that was never in the section.
  */
 import { InvalidVersion } from './errors.js';
+import type { CommitFields } from './git/objects.js';
+import { historyEntry } from './git/tree-walk.js';
+import type { HistoryEntry } from './refstore.js';
 
 /**
  * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
@@ -55,4 +58,38 @@ export function notInSection(version: string, ref: string): InvalidVersion {
     version,
     `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`,
   );
+}
+
+/**
+ * The commits of a section, newest first as a breadth-first walk from the tip meets them (on a linear
+ * section: the first-parent chain), at most `limit` — `RefStore.commits` for stores that read commits by SHA.
+ *
+ * @example
+ * const entries = await sectionLog(tip, async (sha) => db.getCommit(sha), 1000);
+ */
+export async function sectionLog(
+  tip: string | null,
+  readCommit: (sha: string) => Promise<CommitFields> | CommitFields,
+  limit: number,
+): Promise<HistoryEntry[]> {
+  const entries: HistoryEntry[] = [];
+  if (tip === null) return entries;
+  const seen = new Set<string>([tip]);
+  let frontier = [tip];
+  while (frontier.length > 0 && entries.length < limit) {
+    const next: string[] = [];
+    for (const sha of frontier) {
+      if (entries.length >= limit) break;
+      const c = await readCommit(sha);
+      entries.push(historyEntry(sha, c));
+      for (const p of c.parents) {
+        if (!seen.has(p)) {
+          seen.add(p);
+          next.push(p);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return entries;
 }

@@ -18,6 +18,7 @@ import type {
   WriteOptions,
   WriteResult,
 } from '../core/refstore.js';
+import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-version.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
 import { opsToChanges, putManyParts } from './batch.js';
@@ -76,6 +77,18 @@ export class DocumentStore {
   /** Current tip of the section, or null before the first write. */
   async head(): Promise<VersionId | null> {
     return this.store.head();
+  }
+
+  /**
+   * The full version an abbreviated one names (the 7 characters docdb prints): searched among the
+   * section's newest commits (`resolveVersion` in core: no I/O for a full SHA; `InvalidVersion` with
+   * `data.reason` `ambiguous` or `not-in-section` otherwise).
+   *
+   * @example
+   * const doc = await docs.get(identity, { version: await docs.resolveVersion('2ce87ab') });
+   */
+  async resolveVersion(version: string, options?: ResolveVersionOptions): Promise<VersionId> {
+    return resolveVersion(this.store, version, options);
   }
 
   /**

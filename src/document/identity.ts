@@ -6,7 +6,11 @@ import { InvalidIdentity, InvalidKey } from '../core/errors.js';
 import { GIT_PATH_RULE_TEXT, gitPathRule } from '../core/git-path.js';
 import { assertValidKey, isPlainKey, MAX_KEY_BYTES } from '../core/keys.js';
 
-/** Identifies one document. `id` may contain `/` (for example `octo/hello-world`). */
+/**
+ * Identifies one document. `id` may contain `/` (for example `octo/hello-world`). The type field is
+ * `doc_type` here and `type` in an envelope or a `put` (the specification's names); each side's error
+ * names the other's word.
+ */
 export type Identity = { namespace: string; doc_type: string; id: string };
 
 /** Which identity field an error is about. */
@@ -106,6 +110,14 @@ export function assertValidIdentity(identity: unknown): asserts identity is Iden
   }
   const { namespace, doc_type, id } = identity as Record<string, unknown>;
   if (plainIdentityKey(namespace, doc_type, id) !== undefined) return;
+  if (doc_type === undefined && Object.hasOwn(identity, 'type')) {
+    // An envelope (and put) says `type`; an identity says `doc_type` (the seed's names, docs/documents.md).
+    throw new InvalidIdentity(
+      'doc_type',
+      'doc_type is missing: an identity calls it doc_type, not type (an envelope and put call it type): { namespace, doc_type, id }',
+      { rule: 'named-type' },
+    );
+  }
   assertIdentityFields(namespace, doc_type, id);
 }
 

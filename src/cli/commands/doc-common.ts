@@ -1,7 +1,12 @@
-/** What the `doc` subcommands share: identity flags and running against the store the flags pick. */
-import { DocumentStore, type Identity } from '../../document/index.js';
-import { type FlagSpecs, type FlagValues, required } from '../args.js';
+/**
+ * What the `doc` subcommands share: naming a document (one word `NAMESPACE/TYPE/ID`, or three flags),
+ * version flags (abbreviations resolved against the section), and running against the store the flags pick.
+ */
+import { InvalidVersion } from '../../core/errors.js';
+import { assertValidIdentity, DocumentStore, type Identity } from '../../document/index.js';
+import { type FlagSpecs, type FlagValues, requiredFlags, str } from '../args.js';
 import type { CommandContext } from '../command.js';
+import { NotFoundResult, UsageError, withAdvice } from '../io.js';
 import { openStore, STORE_FLAGS } from '../store-factory.js';
 
 export const IDENTITY_FLAGS: FlagSpecs = {
@@ -12,18 +17,60 @@ export const IDENTITY_FLAGS: FlagSpecs = {
 
 export { STORE_FLAGS };
 
-/** The identity from --namespace/--type/--id (all required). */
-export function identityFrom(values: FlagValues): Identity {
-  return {
-    namespace: required(values, 'namespace', 'the document namespace'),
-    doc_type: required(values, 'type', 'the document type'),
-    id: required(values, 'id', 'the document id'),
+/** How the usage lines write the document's name. */
+export const DOCUMENT_ARG = '(NAMESPACE/TYPE/ID | --namespace NS --type TYPE --id ID)';
+
+const ONE_WORD = 'NAMESPACE/TYPE/ID, e.g. github/repo/octo-org/api (the canonical key without .json)';
+
+/**
+ * The identity a one-word name gives: `namespace/type/id` (the id may hold more `/`). Checked by the
+ * identity rules (an invalid part is InvalidIdentity naming it: a usage error).
+ *
+ * @example
+ * identityFromName('github/repo/octo-org/api'); // { namespace: 'github', doc_type: 'repo', id: 'octo-org/api' }
+ */
+export function identityFromName(name: string): Identity {
+  const first = name.indexOf('/');
+  const second = first < 0 ? -1 : name.indexOf('/', first + 1);
+  if (second < 0) {
+    throw new UsageError(`${JSON.stringify(name)} does not name a document: give ${ONE_WORD}, or the three flags`);
+  }
+  const identity = {
+    namespace: name.slice(0, first),
+    doc_type: name.slice(first + 1, second),
+    id: name.slice(second + 1),
   };
+  assertValidIdentity(identity);
+  return identity;
+}
+
+/**
+ * The document a command names: the positional `NAMESPACE/TYPE/ID`, or --namespace/--type/--id (every
+ * missing one named at once), never both.
+ */
+export function identityFrom(values: FlagValues, positionals: readonly string[] = []): Identity {
+  const [name] = positionals;
+  const given = ['namespace', 'type', 'id'].filter((n) => str(values, n) !== undefined);
+  if (name !== undefined) {
+    if (given.length > 0) {
+      throw new UsageError(
+        `name the document once: ${JSON.stringify(name)} or --${given.join('/--')}, not both`,
+        `--${given[0]}`,
+      );
+    }
+    return identityFromName(name);
+  }
+  const [namespace, doc_type, id] = requiredFlags(
+    values,
+    ['namespace', 'type', 'id'],
+    `the document; or name it in one word: ${ONE_WORD}`,
+  ) as [string, string, string];
+  return { namespace, doc_type, id };
 }
 
 export const label = (i: Identity) => `${i.namespace}/${i.doc_type}/${i.id}`;
 
-/** Open the store, run `fn` with a DocumentStore over it, close the store. */
+/** Open the store, run `fn` with a DocumentStore over it, close the store; errors get the store's way out. */
 export async function withDocuments<T>(
   ctx: CommandContext,
   fn: (docs: DocumentStore, where: string) => Promise<T>,
@@ -32,9 +79,39 @@ export async function withDocuments<T>(
   ctx.secrets.push(...opened.secrets);
   try {
     return await fn(new DocumentStore(opened.store), opened.where);
+  } catch (e) {
+    throw withAdvice(e, opened.advise?.(e));
   } finally {
     await opened.close();
   }
+}
+
+/**
+ * A version flag's value as a full commit SHA of the section (`docs.resolveVersion`: an abbreviation is
+ * looked up, a full SHA costs nothing); its errors name the flag.
+ *
+ * @example
+ * const version = await resolveFlag(docs, 'version', versionFlag(ctx.values));
+ */
+export async function resolveFlag(docs: DocumentStore, flag: string, value: string | undefined) {
+  if (value === undefined) return undefined;
+  try {
+    return await docs.resolveVersion(value);
+  } catch (e) {
+    if (e instanceof InvalidVersion) throw new InvalidVersion(value, `--${flag}: ${e.message}`, e.data);
+    throw e;
+  }
+}
+
+/**
+ * The error for a read that found nothing because the SECTION does not exist (one ref read, made only on
+ * that path), or undefined when the section exists: a mistyped --section is not a missing document.
+ */
+export async function missingSection(docs: DocumentStore, where: string): Promise<NotFoundResult | undefined> {
+  if ((await docs.head()) !== null) return undefined;
+  return new NotFoundResult(
+    `section ${docs.ref} does not exist (${where}): nothing was ever written to it. Check --section, --root or --ref (the default section is refs/docdb/documents)`,
+  );
 }
 
 /** `abc1234` from a SHA. */

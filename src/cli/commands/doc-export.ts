@@ -9,7 +9,7 @@ import { ExportTargetError, jsonLine, writeDirectory, writeJsonLines } from '../
 import { str, versionFlag } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, printResult, UsageError } from '../io.js';
-import { IDENTITY_FLAGS, STORE_FLAGS, withDocuments } from './doc-common.js';
+import { IDENTITY_FLAGS, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
 
 /** Progress every this many documents (stderr, terminals only). */
 const PROGRESS_EVERY = 1000;
@@ -35,7 +35,7 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
   flags: {
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
-    version: { type: 'string', description: 'export at this commit of the section' },
+    version: { type: 'string', description: 'export at this commit of the section (SHA, or its first 4+ characters)' },
     out: { type: 'string', description: 'write JSON Lines to FILE instead of stdout' },
     dir: { type: 'string', description: 'write one file per document under DIR' },
     force: { type: 'boolean', description: 'with --dir: replace a directory that is not empty' },
@@ -46,7 +46,7 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
     const opts = exportOptions(ctx);
     const progress = progressPrinter(ctx, opts.quiet);
     const { version, written } = await withDocuments(ctx, async (docs) => {
-      const version = opts.version ?? (await docs.head());
+      const version = (await resolveFlag(docs, 'version', opts.version)) ?? (await docs.head());
       const entries = docs.stream({ ...opts.filter, ...(version ? { version } : {}), withData: true });
       return { version, written: await write(ctx, opts, version === null ? empty() : entries, progress) };
     });

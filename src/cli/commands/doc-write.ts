@@ -5,7 +5,7 @@ import type { WriteResult } from '../../core/refstore.js';
 import { type FlagValues, str } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, UsageError } from '../io.js';
-import { IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, short, withDocuments } from './doc-common.js';
+import { DOCUMENT_ARG, IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, short, withDocuments } from './doc-common.js';
 
 const MESSAGE_FLAG = { type: 'string' as const, description: 'commit message (default names the key)' };
 const IF_MATCH_FLAG = {
@@ -87,7 +87,7 @@ function report(ctx: CommandContext, what: string, r: WriteResult, extra: Record
 export const put: CliCommand = {
   name: 'doc put',
   summary: 'write one document (data from --data, --file or stdin)',
-  usage: `usage: docdb doc put --namespace NS --type TYPE --id ID (--data JSON | --file FILE | < FILE) [--message M] [--if-match SHA|absent] [store flags] [--json]
+  usage: `usage: docdb doc put ${DOCUMENT_ARG} (--data JSON | --file FILE | < FILE) [--message M] [--if-match SHA|absent] [store flags] [--json]
 
 Writes the document's data (any JSON value) as one commit on the section and prints the new version
 (the commit SHA) on stdout. Writing identical data makes no commit and prints the current version.
@@ -103,8 +103,9 @@ written, deleted, unchanged, key }.`,
     'if-match': IF_MATCH_FLAG,
     ...STORE_FLAGS,
   },
+  maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values);
+    const identity = identityFrom(ctx.values, ctx.positionals);
     const ifMatch = ifMatchFrom(ctx.values);
     const data = await readData(ctx.values, ctx);
     const message = str(ctx.values, 'message');
@@ -121,15 +122,16 @@ written, deleted, unchanged, key }.`,
 export const del: CliCommand = {
   name: 'doc delete',
   summary: 'delete one document',
-  usage: `usage: docdb doc delete --namespace NS --type TYPE --id ID [--message M] [--if-match SHA|absent] [store flags] [--json]
+  usage: `usage: docdb doc delete ${DOCUMENT_ARG} [--message M] [--if-match SHA|absent] [store flags] [--json]
 
 Deletes the document in one commit and prints the new version. Deleting a document that does not exist
 makes no commit and is not an error (exit code 0; "unchanged" on stderr). With --if-match the delete
 happens only if the document still has that etag ("absent": only if it is already gone, so no commit);
 otherwise the exit code is 4 (PreconditionFailed).`,
   flags: { ...IDENTITY_FLAGS, message: MESSAGE_FLAG, 'if-match': IF_MATCH_FLAG, ...STORE_FLAGS },
+  maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values);
+    const identity = identityFrom(ctx.values, ctx.positionals);
     const ifMatch = ifMatchFrom(ctx.values);
     const message = str(ctx.values, 'message');
     const r = await withDocuments(ctx, (docs) =>

@@ -203,6 +203,16 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     return this.count(before, { entries });
   }
 
+  /** The section's first-parent chain, newest first (see `RefStore.commits`), deepening as needed. */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    const before = this.client.traffic.requests;
+    const tip = await this.syncedTip();
+    if (!tip) return this.count(before, { entries: [] });
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, '', limit));
+    return this.count(before, { entries });
+  }
+
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     const before = this.client.traffic.requests;

@@ -82,9 +82,16 @@ async function blobAt(objects: ObjectStore, commitTree: string, key: string): Pr
   return e && e.mode !== '040000' && e.mode !== '160000' ? e.sha : undefined;
 }
 
+/** Whether `key` differs between a commit's tree and its first parent's. */
+async function changedAt(objects: ObjectStore, tree: string, parent: string | undefined, key: string) {
+  const now = await blobAt(objects, tree, key);
+  const before = parent === undefined ? undefined : await blobAt(objects, (await objects.commit(parent)).tree, key);
+  return now !== before;
+}
+
 /**
- * Commits on the first-parent chain from `tip` whose value at `key` differs from their first parent's,
- * newest first, at most `limit` — deepening whenever the chain reaches a commit whose parent is not here.
+ * Commits on the first-parent chain from `tip` whose value at `key` differs from their first parent's
+ * (every commit of the chain when `key` is ''), newest first, at most `limit` — deepening whenever the chain reaches a commit whose parent is not here.
  *
  * @example
  * const entries = await keyHistory(walk, tip, 'notes/a.json', 10);
@@ -103,10 +110,8 @@ export async function keyHistory(w: HistoryWalk, tip: string, key: string, limit
       step *= 4;
       continue;
     }
-    const now = await blobAt(w.objects, c.tree, key);
-    const before =
-      parent === undefined ? undefined : await blobAt(w.objects, (await w.objects.commit(parent)).tree, key);
-    if (now !== before) out.push(historyEntry(sha, c));
+    // key '': every commit of the chain (`RefStore.commits`).
+    if (key === '' || (await changedAt(w.objects, c.tree, parent, key))) out.push(historyEntry(sha, c));
     sha = parent;
   }
   return out;

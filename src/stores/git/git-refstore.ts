@@ -26,7 +26,7 @@ import type {
   RefStore,
   WriteResult,
 } from '../../core/refstore.js';
-import { notInSection } from '../../core/section.js';
+import { notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
@@ -197,6 +197,14 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     const tip = await repo.resolveRef(this.ref);
     if (!tip) return { entries: [], requests: 0 };
     return { entries: await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY), requests: 0 };
+  }
+
+  /** The section's commits, newest first (see `RefStore.commits`), read through the `cat-file` process. */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    const repo = await this.repository();
+    const tip = await repo.resolveRef(this.ref);
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    return { entries: await sectionLog(tip ?? null, (sha) => repo.readCommit(sha), limit), requests: 0 };
   }
 
   /** Stop the `cat-file` process. Idempotent; later operations reject. */

@@ -281,6 +281,12 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
     return this.inner.history(key, options);
   }
 
+  /** The section's commits, newest first (see `RefStore.commits`), after fetching the remote's tip. */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    await this.sync();
+    return this.inner.commits(options);
+  }
+
   /** Stop the cache's `cat-file` process. */
   close(): Promise<void> {
     return this.inner.close();

@@ -46,7 +46,7 @@ import type {
   RefStore,
   WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection } from '../../core/section.js';
+import { isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -284,6 +284,16 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       here = before;
     }
     return { entries, requests: 0 };
+  }
+
+  /** The section's commits, newest first (see `RefStore.commits`). */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    const db = await this.database();
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    return {
+      entries: await sectionLog(await this.readRef(db), (sha) => this.commitFields(db, sha), limit),
+      requests: 0,
+    };
   }
 
   // ---------------------------------------------------------------- writes

@@ -29,7 +29,7 @@ import type {
   RefStore,
   WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection } from '../../core/section.js';
+import { isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -191,6 +191,13 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       }
       sha = parent;
     }
+    return { entries, requests: 0 };
+  }
+
+  /** The section's commits, newest first (see `RefStore.commits`). */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    const entries = await sectionLog(this.db.readRef(this.ref) ?? null, (sha) => this.db.getCommit(sha), limit);
     return { entries, requests: 0 };
   }
 }

@@ -39,7 +39,8 @@ export function historyLimit(options: HistoryOptions): number {
 }
 
 /**
- * The commits that changed `key`, newest first, at most `limit`; empty when the section does not exist.
+ * The commits that changed `key` (every commit of the section when `key` is ''), newest first, at most
+ * `limit`; empty when the section does not exist.
  *
  * @example
  * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
@@ -61,7 +62,10 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
     const res = await h.send(ctx, {
       step: 'list commits',
       method: 'GET',
-      ...(first ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+      // No `path` (key ''): every commit of the section, for `log`.
+      ...(first
+        ? { path: '/commits', query: { ...(key ? { path: key } : {}), sha: start, per_page: perPage } }
+        : { url }),
       ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
       retry: true,
       accept: first && start === h.ref ? [304, 404, 422] : [],

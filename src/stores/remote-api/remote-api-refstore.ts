@@ -140,6 +140,15 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     });
   }
 
+  /** The section's commits, newest first: `GET /commits?sha=<ref>`, 1 request per 100 (see `RefStore.commits`). */
+  async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
+    const limit = historyLimit(options);
+    return this.wired.ops.run('history', async (ctx) => {
+      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+      return { entries, ...this.meta(ctx) };
+    });
+  }
+
   /**
    * Keys added, changed and removed between two versions of the section. Cold, between adjacent
    * versions: 5 requests (ref, 2 commits, 2 recursive tree listings); warm: the ref read (a 304) plus
