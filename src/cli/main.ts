@@ -11,11 +11,11 @@ type Entry = () => Promise<CliCommand | CliGroup>;
 
 /** Every command: name → lazy import (a command loads only what it needs). */
 export const COMMANDS: Record<string, Entry> = {
-  init: async () => (await import('./commands/init.js')).command,
   doc: async () => (await import('./commands/doc.js')).group,
   project: async () => (await import('./commands/project.js')).command,
   emulator: async () => (await import('./commands/emulator.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
+  init: async () => (await import('./commands/init.js')).command,
 };
 
 export const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;
