@@ -45,7 +45,11 @@ async function emulator(dir: string): Promise<{ child: ChildProcess; url: string
   const url = await new Promise<string>((ok, fail) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('\n')) ok((JSON.parse(out.split('\n')[0]!) as { url: string }).url);
+      if (!out.includes('\n')) return;
+      // --json: the listening line, or an error line (then the process exits 2).
+      const line = JSON.parse(out.split('\n')[0]!) as { url?: string; error?: { message: string } };
+      if (line.url) ok(line.url);
+      else fail(new Error(`docdb emulator failed: ${line.error?.message ?? out}`));
     });
     child.once('exit', (code) => fail(new Error(`docdb emulator exited (${code}): ${out}${err}`)));
   });
@@ -108,6 +112,17 @@ describe('docdb emulator --data-dir, killed with SIGKILL', () => {
     },
     60_000,
   );
+
+  it('a second docdb emulator on the same directory is refused while the first runs; after a kill it starts', async () => {
+    const dir = tempDir('docdb-kill-');
+    const first = await emulator(dir);
+    await expect(emulator(dir)).rejects.toThrow(
+      new RegExp(`--data-dir ${dir} is in use by another emulator \\(process ${first.child.pid}\\)`),
+    );
+    await killed(first.child);
+    const second = await emulator(dir); // the lock of a process that is gone is taken over
+    expect(second.url).toMatch(/^http:/);
+  }, 60_000);
 
   it.each([
     ['the tree upload', 'POST', '/git/trees'],

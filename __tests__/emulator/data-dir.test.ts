@@ -152,6 +152,16 @@ describe('emulator --data-dir', () => {
     data.close();
   });
 
+  it('refuses a directory another running emulator uses; takes it once that one stopped', async () => {
+    const dir = tempDir('docdb-data-');
+    const first = await startEmulator({ seed: SEED, dataDir: dir });
+    await expect(startEmulator({ seed: SEED, dataDir: dir })).rejects.toThrow(
+      new RegExp(`--data-dir ${dir} is in use by another emulator \\(process ${process.pid}\\)`),
+    );
+    await first.stop();
+    await (await startEmulator({ seed: SEED, dataDir: dir })).stop();
+  });
+
   it('refuses a data directory grown from another seed, naming --data-dir and --seed', async () => {
     const dir = tempDir('docdb-data-');
     await (await startEmulator({ seed: SEED, dataDir: dir })).stop();

@@ -14,7 +14,18 @@
  *   tail (and cuts it off the file), so the state is the one after the last whole record — objects always
  *   precede the refs that point at them, so every ref replayed points at a complete commit.
  */
-import { closeSync, existsSync, fsyncSync, mkdirSync, openSync, readFileSync, truncateSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  truncateSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
 import { join } from 'node:path';
 import { InvalidConfig } from '../../core/errors.js';
 import type { ObjectDbChange } from '../../core/git/object-db.js';
@@ -24,6 +35,8 @@ import type { EmulatorState } from '../state.js';
 import { decodeRecords, encodeRecord, type JournalRecord } from './journal.js';
 
 export const JOURNAL_FILE = 'journal.docdb';
+/** Holds the pid of the emulator using the directory: two writers would interleave their journals. */
+export const LOCK_FILE = 'lock';
 
 /** An open data directory: flush after each request, close when the emulator stops. */
 export interface DataDir {
@@ -45,6 +58,16 @@ export interface DataDir {
  */
 export function openDataDir(state: EmulatorState, dir: string, seedKey: string): DataDir {
   mkdirSync(dir, { recursive: true });
+  const unlock = lockDirectory(dir);
+  try {
+    return journal(state, dir, seedKey, unlock);
+  } catch (e) {
+    unlock();
+    throw e;
+  }
+}
+
+function journal(state: EmulatorState, dir: string, seedKey: string, unlock: () => void): DataDir {
   const file = join(dir, JOURNAL_FILE);
   const fresh = !existsSync(file);
   const replayed = fresh ? { records: 0, droppedBytes: 0 } : replay(state, file, dir, seedKey);
@@ -82,6 +105,7 @@ export function openDataDir(state: EmulatorState, dir: string, seedKey: string):
       flush();
       for (const repo of watched) repo.db.observe(undefined);
       closeSync(fd);
+      unlock();
     },
   };
 }
@@ -161,6 +185,49 @@ function* snapshot(repo: RepoRecord): Generator<JournalRecord> {
     if (o) yield changeRecord(repo.fullName, { kind: 'object', sha, type: o.type, body: o.body });
   }
   for (const { ref, sha } of repo.db.listRefs()) yield changeRecord(repo.fullName, { kind: 'ref', name: ref, sha });
+}
+
+/**
+ * Take `dir` for this process: refused while another live process holds it; a lock left by a process
+ * that is gone (killed) is taken over. Returns the release.
+ */
+function lockDirectory(dir: string): () => void {
+  const lock = join(dir, LOCK_FILE);
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      if (heldHere.has(lock)) throw Object.assign(new Error('held'), { code: 'EEXIST' });
+      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
+      heldHere.add(lock);
+      return () => {
+        heldHere.delete(lock);
+        rmSync(lock, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
+    if (heldHere.has(lock) || (Number.isInteger(holder) && holder !== process.pid && alive(holder))) {
+      throw new InvalidConfig('dataDir', `--data-dir ${dir} is in use by another emulator (process ${holder})`, {
+        allowed: 'a directory no running emulator uses',
+      });
+    }
+    rmSync(lock, { force: true }); // its process is gone: take it over
+  }
+  throw new InvalidConfig('dataDir', `--data-dir ${dir}: could not take its lock file`, {
+    allowed: 'a writable directory',
+  });
+}
+
+/** Lock files this process holds (a second emulator in the same process is refused too). */
+const heldHere = new Set<string>();
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 function syncDirectory(dir: string): void {
