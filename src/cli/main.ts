@@ -16,6 +16,7 @@ export const COMMANDS: Record<string, Entry> = {
   project: async () => (await import('./commands/project.js')).command,
   emulator: async () => (await import('./commands/emulator.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
+  init: async () => (await import('./commands/init.js')).command,
 };
 
 export const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;

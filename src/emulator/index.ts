@@ -7,10 +7,12 @@
  * const res = await fetch(`${em.url}/repos/octo-org/widgets/git/ref/heads/main`);
  * await em.stop();
  */
-import { createEmulatorApp, positiveOption } from './app.js';
+import { createHash } from 'node:crypto';
+import { createEmulatorApp, type EmulatorApp, positiveOption } from './app.js';
 import { exportBare } from './export.js';
 import { listen } from './node-server.js';
-import { applySeed, loadSeedFile } from './seed.js';
+import { type DataDir, openDataDir } from './persist/data-dir.js';
+import { applySeed, type EmulatorSeed, loadSeedFile } from './seed.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
 export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js';
@@ -42,11 +44,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
   const host = options.host ?? '127.0.0.1';
   const requestedPort = positiveOption('port', options.port, 0, true);
   const app = createEmulatorApp(options);
+  let seed: EmulatorSeed | undefined;
   if (options.seed !== undefined) {
-    const seed = typeof options.seed === 'string' ? await loadSeedFile(options.seed) : options.seed;
+    seed = typeof options.seed === 'string' ? await loadSeedFile(options.seed) : options.seed;
     applySeed(app.state, seed, typeof options.seed === 'string' ? options.seed : 'seed');
   }
-  const { server, port } = await listen(app, host, requestedPort);
+  const data = options.dataDir === undefined ? undefined : openDataDir(app.state, options.dataDir, seedKey(seed));
+  const served = data ? durable(app, data) : app;
+  const { server, port } = await listen(served, host, requestedPort);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
   // The archive site is another origin, as codeload.github.com is: a second port on the same host.
   const codeload = await listen(app, host, 0);
@@ -69,7 +74,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         app.close();
         let open = 2;
         const closed = () => {
-          if (--open === 0) resolve();
+          if (--open === 0) {
+            data?.close();
+            resolve();
+          }
         };
         server.close(closed);
         codeload.server.close(closed);
@@ -79,4 +87,22 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
       return stopped;
     },
   };
+}
+
+/** The app, answering each request only once what it wrote is on disk (fsync'd by the data directory). */
+function durable(app: EmulatorApp, data: DataDir): Pick<EmulatorApp, 'fetch'> {
+  return {
+    fetch: async (request, env) => {
+      const response = await app.fetch(request, env);
+      data.flush();
+      return response;
+    },
+  };
+}
+
+/** Which seed a data directory grew from: its replay needs that seed's commits. */
+function seedKey(seed: EmulatorSeed | undefined): string {
+  return createHash('sha256')
+    .update(JSON.stringify(seed ?? null))
+    .digest('hex');
 }

@@ -39,7 +39,7 @@ function toRequest(req: IncomingMessage, fallbackHost: string, signal: AbortSign
   } as RequestInit);
 }
 
-async function serve(app: EmulatorApp, req: IncomingMessage, res: ServerResponse, fallbackHost: string) {
+async function serve(app: Pick<EmulatorApp, 'fetch'>, req: IncomingMessage, res: ServerResponse, fallbackHost: string) {
   const aborted = new AbortController();
   res.on('close', () => {
     if (!res.writableFinished) aborted.abort();
@@ -67,7 +67,11 @@ async function serve(app: EmulatorApp, req: IncomingMessage, res: ServerResponse
  * @example
  * const { server, port } = await listen(createEmulatorApp(), '127.0.0.1', 0);
  */
-export async function listen(app: EmulatorApp, host: string, port: number): Promise<{ server: Server; port: number }> {
+export async function listen(
+  app: Pick<EmulatorApp, 'fetch'>,
+  host: string,
+  port: number,
+): Promise<{ server: Server; port: number }> {
   let bound = `${host}:${port}`;
   const server = createServer((req, res) => {
     serve(app, req, res, bound).catch((err) => {

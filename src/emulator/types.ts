@@ -21,6 +21,13 @@ export interface EmulatorOptions extends EmulatorAppOptions {
   host?: string;
   /** A seed object, or a path to a `.json` / `.yaml` / `.yml` seed file. Default: no repositories. */
   seed?: EmulatorSeed | string;
+  /**
+   * Keep repositories, refs and objects in this directory across restarts (created when missing): the
+   * seed is applied at each start, then what was written since is replayed from `DIR/journal.docdb`.
+   * Every write is on disk before its response is sent; a kill at any point leaves a readable state.
+   * Issues, pulls, releases and tokens come from the seed each time. One emulator per directory.
+   */
+  dataDir?: string;
 }
 
 export interface EmulatorHandle {

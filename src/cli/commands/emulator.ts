@@ -1,4 +1,8 @@
-/** `docdb emulator [--port N] [--seed FILE|demo] [--host H]`: serve the GitHub API emulator until Ctrl-C. */
+/**
+ * `docdb emulator [--port N] [--seed FILE|demo] [--host H] [--data-dir DIR]`: serve the GitHub API emulator
+ * until Ctrl-C; with --data-dir, what is written persists across restarts (src/emulator/persist/).
+ */
+import { resolve } from 'node:path';
 import type { CliCommand } from '../command.js';
 import { EXIT, UsageError } from '../io.js';
 
@@ -19,15 +23,24 @@ export const command: CliCommand = {
     seed: { type: 'string', short: 's', description: 'JSON/YAML seed file, or "demo" (default: demo)' },
     'tree-truncate-limit': { type: 'string', description: 'recursive tree truncation limit (default 100000)' },
     latency: { type: 'string', description: 'added latency per request: "MS" or "MIN-MAX"' },
+    'data-dir': {
+      type: 'string',
+      description: 'keep repositories, refs and objects in DIR across restarts (default: in memory only)',
+    },
   },
-  usage: `usage: docdb emulator [--port N] [--host 127.0.0.1] [--seed FILE|demo] [--tree-truncate-limit N] [--latency MS|MIN-MAX] [--json]
+  usage: `usage: docdb emulator [--port N] [--host 127.0.0.1] [--seed FILE|demo] [--tree-truncate-limit N] [--latency MS|MIN-MAX] [--data-dir DIR] [--json]
 
 Start a local emulator of the GitHub REST API (Git Database, repos, commits, issues, pulls,
 releases, rate_limit) and serve until interrupted (Ctrl-C). With --json, prints one JSON line
-{ url, port, repositories, tokens } once it listens.
+{ url, port, repositories, tokens, dataDir } once it listens.
+
+With --data-dir DIR, repositories, refs and objects written through the API persist in
+DIR/journal.docdb: a restart with the same DIR and --seed serves them again. Each write is on
+disk before it is answered; a kill at any moment loses at most the write in flight.
 
 Example:
   docdb emulator --port 8787
+  docdb emulator --port 8787 --data-dir .docdb-emulator   # a local backend that keeps its data
   curl -H "Authorization: Bearer ghp_demo_write" http://127.0.0.1:8787/repos/octo-org/widgets/git/ref/heads/main`,
   async run({ values, io, json }) {
     const { startEmulator, DEMO_SEED } = await import('../../emulator/index.js');
@@ -41,6 +54,10 @@ Example:
       }
       latencyMs = m[2] ? { min: Number(m[1]), max: Number(m[2]) } : Number(m[1]);
     }
+    const dataDir = values['data-dir'];
+    if (dataDir !== undefined && (typeof dataDir !== 'string' || dataDir === '')) {
+      throw new UsageError('--data-dir must name a directory (created when missing)', '--data-dir');
+    }
     const seedArg = values.seed;
     const demo = seedArg === undefined || seedArg === 'demo';
     const em = await startEmulator({
@@ -49,14 +66,18 @@ Example:
       seed: demo ? DEMO_SEED : String(seedArg),
       treeTruncateLimit: int('tree-truncate-limit', values['tree-truncate-limit']),
       latencyMs,
+      ...(dataDir === undefined ? {} : { dataDir: resolve(io.cwd, dataDir) }),
     });
     const repos = em.state.listRepos().map((r) => `${r.fullName}${r.private ? ' (private)' : ''}`);
     const tokens = demo ? { ghp_demo_write: 'write everywhere', ghp_demo_read: 'read-only' } : {};
     if (json) {
-      io.stdout(`${JSON.stringify({ url: em.url, port: em.port, repositories: repos, tokens })}\n`);
+      io.stdout(
+        `${JSON.stringify({ url: em.url, port: em.port, repositories: repos, tokens, dataDir: dataDir ?? null })}\n`,
+      );
     } else {
       io.stdout(`GitHub API emulator listening on ${em.url}\n`);
       io.stdout(`repositories: ${repos.length > 0 ? repos.join(', ') : '(none)'}\n`);
+      if (dataDir !== undefined) io.stdout(`data: ${dataDir} (kept across restarts)\n`);
       if (demo) io.stdout('tokens: ghp_demo_write (write everywhere), ghp_demo_read (read-only)\n');
       const example = em.state.listRepos().find((r) => !r.private && !em.state.isEmpty(r));
       if (example) io.stdout(`try: curl ${em.url}/repos/${example.fullName}/git/matching-refs/heads\n`);

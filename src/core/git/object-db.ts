@@ -63,6 +63,11 @@ interface StoredObject {
   body: Uint8Array;
 }
 
+/** What changed in an ObjectDb: a new object (never an existing one) or a ref moved, created or deleted. */
+export type ObjectDbChange =
+  | { kind: 'object'; sha: string; type: ObjectType; body: Uint8Array }
+  | { kind: 'ref'; name: string; sha: string | null };
+
 export function typeOfMode(mode: TreeMode): ObjectType {
   if (mode === '040000') return 'tree';
   if (mode === '160000') return 'commit';
@@ -92,12 +97,30 @@ export class ObjectDb {
   private levelEntries = 0;
   /** Upper bound on cached decoded tree entries (≈100 bytes each). */
   static readonly DECODED_TREE_LIMIT = 500_000;
+  /** Told of every new object and ref change, synchronously and in order (the emulator's --data-dir journal). */
+  private observer: ((change: ObjectDbChange) => void) | undefined;
+
+  /**
+   * Be told of every change from now on (one observer; `undefined` stops). A throwing observer fails the
+   * write that caused the change, after it was made in memory.
+   *
+   * @example
+   * db.observe((c) => journal.append(c));
+   */
+  observe(observer: ((change: ObjectDbChange) => void) | undefined): void {
+    this.observer = observer;
+  }
 
   /** Store an object body; returns its id. Idempotent. `owned`: the caller hands the buffer over (no copy). */
   put(type: ObjectType, body: Uint8Array, owned = false): string {
     const sha = hashObject(type, body);
-    if (!this.objects.has(sha)) this.objects.set(sha, { type, body: owned ? body : body.slice() });
+    if (!this.objects.has(sha)) this.add(sha, type, owned ? body : body.slice());
     return sha;
+  }
+
+  private add(sha: string, type: ObjectType, body: Uint8Array): void {
+    this.objects.set(sha, { type, body });
+    this.observer?.({ kind: 'object', sha, type, body });
   }
 
   has(sha: string): boolean {
@@ -291,7 +314,7 @@ export class ObjectDb {
     added.sort(compareSpliced);
     const next = spliceLevel(level, removed, added);
     const sha = hashObject('tree', next.body);
-    if (!this.objects.has(sha)) this.objects.set(sha, { type: 'tree', body: next.body });
+    if (!this.objects.has(sha)) this.add(sha, 'tree', next.body);
     this.rememberLevel(sha, next);
     return sha;
   }
@@ -376,6 +399,7 @@ export class ObjectDb {
     if (current !== expected) return false;
     if (next === null) this.refs.delete(name);
     else this.refs.set(name, next);
+    if (current !== next) this.observer?.({ kind: 'ref', name, sha: next });
     return true;
   }
 

@@ -4,6 +4,7 @@ import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from
 import { InvalidConfig } from '../../core/errors.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
+import { platformArchiveReader } from './archive-default.js';
 import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
 
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
@@ -96,10 +97,11 @@ export interface RemoteApiRefStoreOptions {
   trustCachedTipMs?: number;
   /**
    * Bulk reads through GitHub's archive of the section's commit (`nodeArchiveReader()` from `docdb/node`).
-   * Without it (browsers: codeload sends no CORS header), bulk reads batch blobs through GraphQL (with a
-   * token) or the blobs endpoint.
+   * Omitted: the platform's default — in Node, `import … from 'docdb'` resolves to the Node entry point,
+   * which makes it `nodeArchiveReader()`; browsers have none (codeload sends no CORS header). `false`: no
+   * archive, so bulk reads batch blobs through GraphQL (with a token) or the blobs endpoint.
    */
-  archive?: ArchiveReader;
+  archive?: ArchiveReader | false;
   /**
    * Caps on what an archive may hold (default 160 MiB of tar in all, 200,000 entries, 100 MiB per entry,
    * 120 s). A section over `maxBytes` or `maxEntries` is read in batches instead (a `warn` log event).
@@ -236,10 +238,18 @@ function withHiddenToken<T extends object>(
   };
 }
 
-/** The archive reader (a function) and its caps (positive integers), naming the field on a bad value. */
+/**
+ * The archive reader (a function; `false` for none; omitted, the platform's default from its entry point,
+ * archive-default.ts) and its caps (positive integers), naming the field on a bad value.
+ */
 function resolveArchive(options: RemoteApiRefStoreOptions): Pick<ResolvedConfig, 'archive' | 'archiveLimits'> {
-  if (options.archive !== undefined && typeof options.archive !== 'function') {
-    fail('archive', 'archive must be an archive reader function (nodeArchiveReader())', 'nodeArchiveReader()');
+  const given = options.archive;
+  if (given !== undefined && given !== false && typeof given !== 'function') {
+    fail(
+      'archive',
+      `archive must be an archive reader function (nodeArchiveReader()) or false, got ${typeof given}`,
+      'nodeArchiveReader(), false',
+    );
   }
   const limits = { ...DEFAULT_ARCHIVE_LIMITS };
   for (const [k, v] of Object.entries(options.archiveLimits ?? {})) {
@@ -253,7 +263,7 @@ function resolveArchive(options: RemoteApiRefStoreOptions): Pick<ResolvedConfig,
     }
     limits[k as keyof ArchiveLimits] = v;
   }
-  return { archive: options.archive, archiveLimits: limits };
+  return { archive: given === false ? undefined : (given ?? platformArchiveReader()), archiveLimits: limits };
 }
 
 /** The store's response-size cap: undefined (the transport's), or an integer of at least 1 KiB. */

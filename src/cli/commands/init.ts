@@ -1,0 +1,107 @@
+/**
+ * `docdb init [--dir .] [--schedule CRON] [--sources repos,issues,…] [--force]`: write a commented
+ * projection spec (`.github/docdb.yml`) and the workflow that runs it (`.github/workflows/docdb.yml`).
+ * Flags with defaults, no prompt (CI has no terminal); existing files are kept unless --force.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative, resolve } from 'node:path';
+import { str } from '../args.js';
+import type { CliCommand } from '../command.js';
+import {
+  DEFAULT_INIT_SOURCES,
+  DEFAULT_SCHEDULE,
+  INIT_SOURCES,
+  type InitSource,
+  initSpec,
+  initWorkflow,
+} from '../init-templates.js';
+import { EXIT, UsageError } from '../io.js';
+
+const SPEC = '.github/docdb.yml';
+const WORKFLOW = '.github/workflows/docdb.yml';
+const menu = Object.entries(INIT_SOURCES)
+  .map(([name, s], i) => `  ${i + 1}. ${name.padEnd(9)} ${s.about}`)
+  .join('\n');
+
+export const command: CliCommand = {
+  name: 'init',
+  summary: 'write a commented .github/docdb.yml and the workflow that runs it',
+  usage: `usage: docdb init [--dir DIR] [--schedule CRON] [--sources LIST] [--force] [--json]
+
+Writes DIR/${SPEC} (a projection spec, one commented projection per source) and
+DIR/${WORKFLOW} (runs it on a schedule and by hand). Existing files are left alone
+unless --force. Then check the spec without writing anything:
+  npx docdb project --mode dry-run
+
+sources (--sources, comma-separated names or numbers; default ${DEFAULT_INIT_SOURCES.join(',')}):
+${menu}
+
+Example:
+  docdb init --sources repos,releases --schedule "0 6 * * 1"`,
+  flags: {
+    dir: { type: 'string', description: 'the repository to write into (default: the current directory)' },
+    schedule: { type: 'string', description: `cron schedule of the workflow, UTC (default "${DEFAULT_SCHEDULE}")` },
+    sources: { type: 'string', description: `what to project: ${Object.keys(INIT_SOURCES).join(', ')}` },
+    force: { type: 'boolean', description: 'overwrite existing files' },
+  },
+  async run({ values, io, json }) {
+    const dir = resolve(io.cwd, str(values, 'dir') ?? '.');
+    const schedule = checkSchedule(str(values, 'schedule') ?? DEFAULT_SCHEDULE);
+    const sources = parseSources(str(values, 'sources'));
+    const files = { [SPEC]: initSpec(sources), [WORKFLOW]: initWorkflow(schedule, sources) };
+    const existing = Object.keys(files).filter((f) => existsSync(join(dir, f)));
+    if (existing.length > 0 && values.force !== true) {
+      throw new UsageError(
+        `${existing.join(' and ')} already exist${existing.length === 1 ? 's' : ''} in ${dir}; nothing was written (--force overwrites)`,
+        '--force',
+      );
+    }
+    for (const [file, text] of Object.entries(files)) {
+      await mkdir(join(dir, file, '..'), { recursive: true });
+      await writeFile(join(dir, file), text);
+    }
+    const written = Object.keys(files).map((f) => relative(io.cwd, join(dir, f)) || f);
+    if (json) {
+      io.stdout(`${JSON.stringify({ written, sources, schedule })}\n`);
+      return EXIT.ok;
+    }
+    io.stdout(`wrote ${written.join(' and ')} (sources: ${sources.join(', ')}; schedule "${schedule}" UTC)\n`);
+    io.stdout(`next: npx docdb project --spec ${written[0]} --mode dry-run   # reads the sources, writes nothing\n`);
+    io.stdout('then commit both files; the workflow runs on the schedule, or by hand from the Actions tab\n');
+    return EXIT.ok;
+  },
+};
+
+/** Names or menu numbers, comma-separated; each once, in menu order. */
+function parseSources(given: string | undefined): InitSource[] {
+  if (given === undefined) return [...DEFAULT_INIT_SOURCES];
+  const names = Object.keys(INIT_SOURCES) as InitSource[];
+  const picked = new Set<InitSource>();
+  for (const raw of given.split(',').map((s) => s.trim())) {
+    const name = /^\d+$/.test(raw) ? names[Number(raw) - 1] : names.find((n) => n === raw);
+    if (!name) {
+      throw new UsageError(
+        `--sources: ${JSON.stringify(raw)} is not a source (allowed: ${names.map((n, i) => `${n} or ${i + 1}`).join(', ')})`,
+        '--sources',
+      );
+    }
+    picked.add(name);
+  }
+  return names.filter((n) => picked.has(n));
+}
+
+/**
+ * Five cron fields as GitHub's `on.schedule` takes them (minute hour day month weekday; numbers, `*`,
+ * ranges, steps, lists, month and day names). https://docs.github.com/actions/reference/events-that-trigger-workflows#schedule
+ */
+function checkSchedule(cron: string): string {
+  const fields = cron.trim().split(/\s+/);
+  if (fields.length !== 5 || !fields.every((f) => /^[0-9A-Za-z*/,-]+$/.test(f))) {
+    throw new UsageError(
+      `--schedule must be a cron expression of 5 fields (minute hour day month weekday, UTC), got ${JSON.stringify(cron)}`,
+      '--schedule',
+    );
+  }
+  return fields.join(' ');
+}
