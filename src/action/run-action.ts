@@ -98,6 +98,10 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
       retryConcurrentWrites: inputs.retryConcurrentWrites,
       // Bulk reads (mode: export) through the archive; its redirect never gets the token.
       archive: nodeArchiveReader({ fetch }),
+      // A warning (an archive too large for the archive path, read in batches instead) goes to the log.
+      logger: (event) => {
+        if (event.level === 'warn') log(`warning: ${event.message}`);
+      },
     });
   return { client: octokit, store, ref, meter, log };
 }

@@ -249,6 +249,10 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
       userAgent: 'docdb-cli',
       // Bulk reads (doc export) through the section's archive; the token never goes to its redirect.
       archive: nodeArchiveReader(),
+      // A warning (an archive too large for the archive path, read in batches instead) reaches the user.
+      logger: (event) => {
+        if (event.level === 'warn') io.stderr(`warning: ${event.message}\n`);
+      },
       ...(token ? { token } : {}),
     });
     return {
