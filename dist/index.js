@@ -36284,10 +36284,11 @@ function readOnly(inputs) {
 /* harmony export */ });
 /* unused harmony exports MODES, EXPORT_FORMATS */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1489);
-/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4229);
-/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1495);
-/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(5632);
+/* harmony import */ var _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7630);
+/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1489);
+/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4229);
+/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1495);
+/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8432);
 /**
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
@@ -36297,31 +36298,38 @@ function readOnly(inputs) {
 
 
 
+
 const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'];
 const EXPORT_FORMATS = ['jsonl', 'files'];
-const SHA_RE = /^[0-9a-f]{40}$/;
-/** Every input failure: names the input, says what is wrong and, where it helps, what is allowed. */
-function bad(field, message, allowed) {
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `input "${field}": ${message}`, allowed ? { allowed } : {});
+const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
+/**
+ * Every input failure: names the input (in the caller's vocabulary: `input "mode"` in the Action, `--mode`
+ * in the CLI), says what is wrong and, where it helps, what is allowed.
+ */
+function failWith(names) {
+    return (field, message, allowed) => {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+    };
 }
 /**
  * Read and validate every input. `env` supplies the runner's defaults (`GITHUB_REPOSITORY`,
- * `GITHUB_API_URL`) for inputs left empty.
+ * `GITHUB_API_URL`) for inputs left empty; `names` is how messages name an input (default the Action's).
  *
  * @example
  * const inputs = readInputs((n) => core.getInput(n), process.env);
  */
-function readInputs(get, env = {}) {
-    const mode = modeInput(get);
-    const repository = repositoryInput(get, env);
-    const apiUrl = apiUrlInput(get, env);
-    const reducerTimeout = reducerTimeoutInput(get);
-    const rcw = retryConcurrentWritesInput(get);
-    const minRateLimit = minRateLimitInput(get);
+function readInputs(get, env = {}, names = _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__/* .ACTION_INPUT_NAMES */ .f) {
+    const bad = failWith(names);
+    const mode = modeInput(get, bad);
+    const repository = repositoryInput(get, env, bad);
+    const apiUrl = apiUrlInput(get, env, bad);
+    const reducerTimeout = reducerTimeoutInput(get, bad);
+    const rcw = retryConcurrentWritesInput(get, bad);
+    const minRateLimit = minRateLimitInput(get, bad);
     const shardText = get('shard');
-    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_2__/* .parseShard */ .uK)(shardText, 'input "shard"') : undefined;
-    const version = shaInput(get, 'version', '');
-    const since = shaInput(get, 'since', ' (a version output of an earlier step)');
+    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__/* .parseShard */ .uK)(shardText, names.label('shard')) : undefined;
+    const version = shaInput(get, 'version', '', bad);
+    const since = shaInput(get, 'since', ' (a version output of an earlier step)', bad);
     const inputs = {
         spec: get('spec') || '.github/docdb.yml',
         token: get('token'),
@@ -36347,24 +36355,24 @@ function readInputs(get, env = {}) {
         minRateLimit: Number(minRateLimit),
         reducerTimeout: Number(reducerTimeout),
     };
-    checkModeInputs(inputs);
+    checkModeInputs(inputs, bad);
     return inputs;
 }
-function modeInput(get) {
+function modeInput(get, bad) {
     const mode = (get('mode') || 'project');
     if (!MODES.includes(mode))
         bad('mode', `${JSON.stringify(mode)} is not a mode; use one of ${MODES.join(', ')}`, MODES.join(', '));
     return mode;
 }
-function repositoryInput(get, env) {
+function repositoryInput(get, env, bad) {
     const repository = get('repository') || env.GITHUB_REPOSITORY || '';
     if (!repository)
         bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
-    if (!_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__/* .REPO_RE */ .vk.test(repository))
+    if (!_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__/* .REPO_RE */ .vk.test(repository))
         bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
     return repository;
 }
-function apiUrlInput(get, env) {
+function apiUrlInput(get, env, bad) {
     const apiUrl = (get('api-url') || env.GITHUB_API_URL || 'https://api.github.com').replace(/\/+$/, '');
     try {
         const u = new URL(apiUrl);
@@ -36376,41 +36384,44 @@ function apiUrlInput(get, env) {
     }
     // The store would refuse plain http to a remote host too, but naming its library option; say it here
     // in terms of this input (before any request).
-    if (/^http:/i.test(apiUrl) && !(0,_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_3__/* .isLoopbackHost */ .cW)(new URL(apiUrl).hostname)) {
+    if (/^http:/i.test(apiUrl) && !(0,_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__/* .isLoopbackHost */ .cW)(new URL(apiUrl).hostname)) {
         bad('api-url', `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`, 'https URL, or http to a loopback host');
     }
     return apiUrl;
 }
-function reducerTimeoutInput(get) {
-    const reducerTimeout = get('reducer-timeout') || String(_projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_REDUCER_TIMEOUT_SECONDS */ .n0);
+function reducerTimeoutInput(get, bad) {
+    const reducerTimeout = get('reducer-timeout') || String(_projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_REDUCER_TIMEOUT_SECONDS */ .n0);
     if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
         bad('reducer-timeout', `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`, '1-3600');
     }
     return reducerTimeout;
 }
-function retryConcurrentWritesInput(get) {
-    const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
+function retryConcurrentWritesInput(get, bad) {
+    const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
     if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
         bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
     }
     return rcw;
 }
-function minRateLimitInput(get) {
+function minRateLimitInput(get, bad) {
     const minRateLimit = get('min-rate-limit') || '0';
     if (!/^\d+$/.test(minRateLimit)) {
         bad('min-rate-limit', `${JSON.stringify(minRateLimit)} must be a whole number of requests (0 = no floor)`, '0 or more');
     }
     return minRateLimit;
 }
-/** A commit SHA input (`version`, `since`): empty, or 40 lowercase hex digits. */
-function shaInput(get, field, hint) {
+/**
+ * A commit SHA input (`version`, `since`): empty, 40 hex digits, or an abbreviation of at least 4 (as
+ * summaries and the CLI print them), resolved against the section in run-action.ts.
+ */
+function shaInput(get, field, hint, bad) {
     const sha = get(field);
     if (sha && !SHA_RE.test(sha))
-        bad(field, `${JSON.stringify(sha)} is not a 40-character lowercase hex commit SHA${hint}`);
-    return sha;
+        bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
+    return sha.toLowerCase();
 }
 /** Inputs that only apply to, or are required by, some modes. */
-function checkModeInputs(inputs) {
+function checkModeInputs(inputs, bad) {
     const { mode, version, since } = inputs;
     if (mode === 'read') {
         for (const f of ['namespace', 'type', 'id']) {
@@ -36443,17 +36454,21 @@ function checkModeInputs(inputs) {
 __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __webpack_async_result__) => { try {
 /* harmony import */ var _actions_core__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6257);
 /* harmony import */ var _actions_github__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(722);
-/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(2258);
+/* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_8__ = __nccwpck_require__(2258);
+/* harmony import */ var _core_terminal_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3155);
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8621);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7720);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
  * @actions/core and the runner's context with @actions/github, call runAction, publish outputs and the
- * job summary, or fail with what to fix (spec problems as annotations on the spec's lines).
+ * job summary, or fail with what to fix (spec problems as annotations on the spec's lines). Every line it
+ * logs passes through `logText`: secrets redacted, and text from a source, the section or a server made
+ * inert — no terminal control sequence, no workflow command (`::add-mask::` at a line's start) of its own.
  */
+
 
 
 
@@ -36464,6 +36479,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 
 async function main() {
     let inputs;
+    const logText = (raw) => (0,_core_terminal_text_js__WEBPACK_IMPORTED_MODULE_7__/* .inertText */ .UJ)((0,_core_redact_js__WEBPACK_IMPORTED_MODULE_8__/* .redactText */ .Rd)(raw, [inputs?.token]));
     // Relative paths (the spec) are relative to the workspace, as docs/action.md says; a runner also starts
     // JavaScript actions there, but an explicit GITHUB_WORKSPACE wins over whatever the cwd is. (The
     // workspace is not part of @actions/github's context.)
@@ -36487,14 +36503,14 @@ async function main() {
         const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
             // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
             log: (raw) => {
-                const line = (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(raw, [inputs?.token]);
+                const line = logText(raw);
                 if (line.startsWith('warning: '))
                     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .warning */ .$e(line.slice('warning: '.length));
                 else
                     _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(line);
             },
-            debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(line),
-            group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(`projection ${name}`), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
+            debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(logText(line)),
+            group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(logText(`projection ${name}`)), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
             workspace,
             serverUrl: _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.serverUrl,
             run: {
@@ -36509,22 +36525,22 @@ async function main() {
             if (process.env.GITHUB_STEP_SUMMARY)
                 await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(summary).write();
             else
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(`\n${summary}`);
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(logText(`\n${summary}`));
         }
     }
     catch (e) {
         // Nothing printed relies on the runner's ::add-mask:: alone: every string of the error is redacted first.
         const secrets = [inputs?.token];
-        (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactError */ .ki)(e, secrets);
+        (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_8__/* .redactError */ .ki)(e, secrets);
         const described = inputs ? (0,_failure_js__WEBPACK_IMPORTED_MODULE_3__/* .describeFailure */ .I)(e, inputs) : (e?.message ?? String(e));
-        const message = (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(described, secrets);
+        const message = logText(described);
         const marks = (0,_annotations_js__WEBPACK_IMPORTED_MODULE_2__/* .annotations */ .h)(e, message, workspace);
         if (marks.length === 0)
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(message);
         else {
             // One annotation per problem, on the spec line it is about (setFailed would add an unplaced duplicate).
             for (const a of marks)
-                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .error */ .z3((0,_core_redact_js__WEBPACK_IMPORTED_MODULE_7__/* .redactText */ .Rd)(a.message, secrets), a.properties);
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .error */ .z3(logText(a.message), { ...a.properties, title: logText(a.properties.title) });
             process.exitCode = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .ExitCode */ .yU.Failure;
         }
     }
@@ -36536,7 +36552,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 8621:
+/***/ 7720:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36545,18 +36561,20 @@ __nccwpck_require__.d(__webpack_exports__, {
   C: () => (/* binding */ runAction)
 });
 
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
 var refname = __nccwpck_require__(6365);
+// EXTERNAL MODULE: ./src/core/resolve-version.ts
+var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var projection_spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
 var archive_reads = __nccwpck_require__(602);
-// EXTERNAL MODULE: ./src/stores/remote-api/config.ts
-var config = __nccwpck_require__(5632);
+// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
+var config = __nccwpck_require__(8432);
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9520);
 // EXTERNAL MODULE: ./src/core/keys.ts
@@ -37270,7 +37288,8 @@ async function keep(h, job, sha, bytes) {
 }
 /**
  * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
- * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes).
+ * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes). An archive
+ * over `maxBytes`/`maxEntries` is left (a warning): the batched reads that follow read the values instead.
  */
 async function readArchive(h, ctx, job) {
     job.archived = true;
@@ -37285,9 +37304,21 @@ async function readArchive(h, ctx, job) {
         'user-agent': h.cfg.userAgent,
         ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
     };
-    const got = await downloadWithRetry(() => reader({ url, headers, limits: h.cfg.archiveLimits }));
+    let section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree);
+    const got = await downloadWithRetry(() => {
+        section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree); // each attempt starts afresh
+        return reader({ url, headers, limits: h.cfg.archiveLimits, onEntry: (e) => section.add(e) });
+    });
     ctx.requests += got.requests;
-    if (got.status !== 200 || !got.entries) {
+    if (got.overLimit) {
+        h.cfg.logger?.({
+            level: 'warn',
+            message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
+            data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
+        });
+        return;
+    }
+    if (got.status !== 200) {
         throw (0,remote_api_status/* mapStatusError */.pt)({
             operation: ctx.operation,
             step: 'read archive',
@@ -37297,9 +37328,12 @@ async function readArchive(h, ctx, job) {
             authenticated: ctx.token !== undefined,
         }, { status: got.status, headers: got.headers, body: got.body });
     }
-    await useArchive(h, job, (0,archive_reads/* sectionFromArchive */.E)(got.entries, job.version, commit.tree));
+    await useArchive(h, job, section.finish());
 }
-/** A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most. */
+/**
+ * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
+ * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
+ */
 async function downloadWithRetry(download) {
     for (let attempt = 0;; attempt++) {
         try {
@@ -37423,13 +37457,23 @@ class GitHubClient {
      */
     async attempt(ctx, opts, req, tries) {
         const { url, headers, body, pathname } = req;
+        const cap = this.cfg.maxResponseBytes;
         try {
-            return await this.cfg.transport.request({ method: opts.method, url, headers, ...(body ? { body } : {}) });
+            return await this.cfg.transport.request({
+                method: opts.method,
+                url,
+                headers,
+                ...(body ? { body } : {}),
+                ...(cap !== undefined ? { maxResponseBytes: cap } : {}),
+            });
         }
         catch (e) {
             // A transport rejects only when there is no response; anything else it throws is not ours to retry.
             if (e instanceof errors/* DocDbError */.rq && !(e instanceof errors/* TransportError */.wX))
                 throw e;
+            // An answer over the size cap would be just as large again: final.
+            if (e instanceof errors/* TransportError */.wX && e.data.reason === 'too-large')
+                throw tooLarge(ctx, opts, pathname, e);
             if (opts.retry && tries.failures < this.cfg.readRetries) {
                 const wait = this.backoffMs(tries.failures++);
                 this.log('warn', `${opts.step}: no response, retrying in ${wait} ms`, {
@@ -37495,6 +37539,11 @@ function noResponse(ctx, opts, pathname, e) {
         path: pathname,
     }, { cause: e });
 }
+/** The error for an answer over the response-size cap, naming the store option that raises it. */
+function tooLarge(ctx, opts, pathname, e) {
+    const limit = e.data.limit;
+    return new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) answered more than ${String(limit)} bytes, the response-size limit (default 160 MiB, room for GitHub's largest answer: a 100 MiB blob as base64 JSON). If this API server is trusted to send more, raise RemoteApiRefStore's maxResponseBytes option`, { ...e.data, operation: ctx.operation, step: opts.step, method: opts.method, path: pathname }, { cause: e });
+}
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 
 
@@ -37522,7 +37571,8 @@ function historyLimit(options) {
     return limit;
 }
 /**
- * The commits that changed `key`, newest first, at most `limit`; empty when the section does not exist.
+ * The commits that changed `key` (every commit of the section when `key` is ''), newest first, at most
+ * `limit`; empty when the section does not exist.
  *
  * @example
  * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
@@ -37545,7 +37595,10 @@ async function keyHistory(h, ctx, key, limit) {
         const res = await h.send(ctx, {
             step: 'list commits',
             method: 'GET',
-            ...(first ? { path: '/commits', query: { path: key, sha: start, per_page: perPage } } : { url }),
+            // No `path` (key ''): every commit of the section, for `log`.
+            ...(first
+                ? { path: '/commits', query: { ...(key ? { path: key } : {}), sha: start, per_page: perPage } }
+                : { url }),
             ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
             retry: true,
             accept: first && start === h.ref ? [304, 404, 422] : [],
@@ -37579,11 +37632,11 @@ function appendPage(ctx, list, entries, limit) {
     for (const item of list) {
         if (entries.length >= limit)
             break;
-        entries.push(historyEntry(ctx, item));
+        entries.push(history_historyEntry(ctx, item));
     }
 }
 /** One item of `GET /commits` as a history entry. */
-function historyEntry(ctx, item) {
+function history_historyEntry(ctx, item) {
     if (!isObject(item) || !(0,objects/* isSha */.HH)(item.sha) || !isObject(item.commit) || !Array.isArray(item.parents)) {
         throw badResponse(ctx, 'list commits', 'items need sha, commit and parents');
     }
@@ -38260,6 +38313,73 @@ async function diffTrees(from, to, readTree, prefix = '') {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
+
+const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/**
+ * The entry at `path` below the tree `root` (undefined when absent or below a value).
+ *
+ * @example
+ * const e = await entryAtPath(commit.tree, 'notes/a.json', readTree); // { mode: '100644', name: 'a.json', sha }
+ */
+async function entryAtPath(root, path, readTree) {
+    let current = { mode: '040000', name: '', sha: root };
+    for (const seg of path.split('/')) {
+        if (current?.mode !== '040000')
+            return undefined;
+        current = (await readTree(current.sha)).find((e) => e.name === seg);
+    }
+    return current;
+}
+/**
+ * Every value key under `prefix` in the tree `root`, in code-unit order. Only subtrees that can hold
+ * the prefix are read.
+ *
+ * @example
+ * await listTreeKeys(commit.tree, 'notes/', readTree); // [{ key: 'notes/a.json', blobSha }]
+ */
+async function listTreeKeys(root, prefix, readTree) {
+    const slash = prefix.lastIndexOf('/');
+    const dir = slash < 0 ? '' : prefix.slice(0, slash + 1);
+    const start = dir ? await entryAtPath(root, dir.slice(0, -1), readTree) : { mode: '040000', sha: root };
+    const out = [];
+    const walk = async (sha, path) => {
+        for (const e of await readTree(sha)) {
+            const key = path + e.name;
+            if (e.mode === '040000') {
+                // Skip subtrees that cannot contain a match.
+                if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))
+                    await walk(e.sha, `${key}/`);
+            }
+            else if (e.mode !== '160000' && key.startsWith(prefix)) {
+                out.push({ key, blobSha: e.sha });
+            }
+        }
+    };
+    if (start?.mode === '040000')
+        await walk(start.sha, dir);
+    return out.sort(byCodeUnit);
+}
+/** A signature as the RefStore reports it (ISO-8601 date in the signature's own timezone). */
+function personOf(s) {
+    return { name: s.name, email: s.email, date: signatureDate(s) };
+}
+/**
+ * The history entry of a commit.
+ *
+ * @example
+ * historyEntry(sha, decodeCommit(body)); // { version: sha, message, author, committer, parents }
+ */
+function tree_walk_historyEntry(version, c) {
+    return {
+        version,
+        message: c.message,
+        author: personOf(c.author),
+        committer: personOf(c.committer),
+        parents: c.parents,
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/core/section.ts
 /**
  * "Is this version a commit of the section?" — true when the commit is reachable from the section's
@@ -38267,6 +38387,7 @@ async function diffTrees(from, to, readTree, prefix = '') {
  * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
  * never read data that was never in the section.
  */
+
 
 /**
  * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
@@ -38314,6 +38435,37 @@ async function isInSection(version, tip, parentsOf, known) {
  */
 function notInSection(version, ref) {
     return new errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+}
+/**
+ * The commits of a section, newest first as a breadth-first walk from the tip meets them (on a linear
+ * section: the first-parent chain), at most `limit` — `RefStore.commits` for stores that read commits by SHA.
+ *
+ * @example
+ * const entries = await sectionLog(tip, async (sha) => db.getCommit(sha), 1000);
+ */
+async function sectionLog(tip, readCommit, limit) {
+    const entries = [];
+    if (tip === null)
+        return entries;
+    const seen = new Set([tip]);
+    let frontier = [tip];
+    while (frontier.length > 0 && entries.length < limit) {
+        const next = [];
+        for (const sha of frontier) {
+            if (entries.length >= limit)
+                break;
+            const c = await readCommit(sha);
+            entries.push(historyEntry(sha, c));
+            for (const p of c.parents) {
+                if (!seen.has(p)) {
+                    seen.add(p);
+                    next.push(p);
+                }
+            }
+        }
+        frontier = next;
+    }
+    return entries;
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/compare-changes.ts
@@ -40166,6 +40318,14 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             return { entries, ...this.meta(ctx) };
         });
     }
+    /** The section's commits, newest first: `GET /commits?sha=<ref>`, 1 request per 100 (see `RefStore.commits`). */
+    async commits(options = {}) {
+        const limit = historyLimit(options);
+        return this.wired.ops.run('history', async (ctx) => {
+            const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+            return { entries, ...this.meta(ctx) };
+        });
+    }
     /**
      * Keys added, changed and removed between two versions of the section. Cold, between adjacent
      * versions: 5 requests (ref, 2 commits, 2 recursive tree listings); warm: the ref read (a 304) plus
@@ -40230,1108 +40390,6 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
 
 
 
-;// CONCATENATED MODULE: ./node_modules/modern-tar/dist/packer-By1HVV7Z.js
-const FILE = "file";
-const LINK = "link";
-const SYMLINK = "symlink";
-const DIRECTORY = "directory";
-const TYPEFLAG = {
-	file: "0",
-	link: "1",
-	symlink: "2",
-	"character-device": "3",
-	"block-device": "4",
-	directory: "5",
-	fifo: "6",
-	"pax-header": "x",
-	"pax-global-header": "g",
-	"gnu-long-name": "L",
-	"gnu-long-link-name": "K"
-};
-const FLAGTYPE = {
-	48: FILE,
-	49: LINK,
-	50: SYMLINK,
-	51: "character-device",
-	52: "block-device",
-	53: DIRECTORY,
-	54: "fifo",
-	120: "pax-header",
-	103: "pax-global-header",
-	76: "gnu-long-name",
-	75: "gnu-long-link-name"
-};
-const ZERO_BLOCK = /* @__PURE__ */ new Uint8Array(512);
-const EMPTY = /* @__PURE__ */ new Uint8Array(0);
-//#endregion
-//#region src/tar/encoding.ts
-const packer_By1HVV7Z_encoder = new TextEncoder();
-const packer_By1HVV7Z_decoder = new TextDecoder();
-function writeString(view, offset, size, value) {
-	if (!value) return;
-	for (let i = 0; i < value.length && i < size; i++) {
-		const charCode = value.charCodeAt(i);
-		if (charCode > 127) {
-			packer_By1HVV7Z_encoder.encodeInto(value, view.subarray(offset, offset + size));
-			return;
-		}
-		view[offset + i] = charCode;
-	}
-}
-function writeOctal(view, offset, size, value) {
-	if (value === void 0) return;
-	let remaining = value;
-	for (let i = offset + size - 2; i >= offset; i--) {
-		view[i] = 48 + remaining % 8;
-		remaining = Math.floor(remaining / 8);
-	}
-	if (remaining === 0 && value % 1 === 0) return;
-	packer_By1HVV7Z_encoder.encodeInto(value.toString(8).padStart(size - 1, "0"), view.subarray(offset, offset + size - 1));
-}
-function readString(view, offset, size) {
-	if (view[offset] === 0) return "";
-	const end = view.indexOf(0, offset);
-	const sliceEnd = end === -1 || end > offset + size ? offset + size : end;
-	return packer_By1HVV7Z_decoder.decode(view.subarray(offset, sliceEnd));
-}
-function readOctal(view, offset, size) {
-	let value = 0;
-	const end = offset + size;
-	for (let i = offset; i < end; i++) {
-		const charCode = view[i];
-		if (charCode === 0) break;
-		if (charCode === 32) continue;
-		if (charCode < 48 || charCode > 55) throw new Error("Invalid tar number.");
-		value = value * 8 + (charCode - 48);
-	}
-	return value;
-}
-function readNumeric(view, offset, size) {
-	if (view[offset] & 128) {
-		let result = 0;
-		result = view[offset] & 127;
-		for (let i = 1; i < size; i++) result = result * 256 + view[offset + i];
-		if (!Number.isSafeInteger(result)) throw new Error("TAR number too large");
-		return result;
-	}
-	return readOctal(view, offset, size);
-}
-//#endregion
-//#region src/tar/body.ts
-const packer_By1HVV7Z_isBodyless = (header) => header.type === "directory" || header.type === "symlink" || header.type === "link" || header.type === "character-device" || header.type === "block-device" || header.type === "fifo";
-async function packer_By1HVV7Z_normalizeBody(body) {
-	if (body === null || body === void 0) return EMPTY;
-	if (body instanceof Uint8Array) return body;
-	if (typeof body === "string") return packer_By1HVV7Z_encoder.encode(body);
-	if (body instanceof ArrayBuffer) return new Uint8Array(body);
-	if (body instanceof Blob) return new Uint8Array(await body.arrayBuffer());
-	throw new TypeError("Unsupported content type for entry body.");
-}
-//#endregion
-//#region src/tar/options.ts
-const stripPath = (p, n) => {
-	const parts = p.split("/").filter(Boolean);
-	return n >= parts.length ? "" : parts.slice(n).join("/");
-};
-function packer_By1HVV7Z_transformHeader(header, options) {
-	const { strip, filter, map } = options;
-	if (!strip && !filter && !map) return header;
-	const h = { ...header };
-	if (strip && strip > 0) {
-		const newName = stripPath(h.name, strip);
-		if (!newName) return null;
-		h.name = h.type === "directory" && !newName.endsWith("/") ? `${newName}/` : newName;
-		if (h.linkname) {
-			const isAbsolute = h.linkname.startsWith("/");
-			if (isAbsolute || h.type === "link") {
-				const stripped = stripPath(h.linkname, strip);
-				h.linkname = isAbsolute ? `/${stripped}` || "/" : stripped;
-			}
-		}
-	}
-	if (filter?.(h) === false) return null;
-	const result = map ? map(h) : h;
-	if (result && (!result.name?.trim() || result.name === "." || result.name === "/")) return null;
-	return result;
-}
-//#endregion
-//#region src/tar/chunk-queue.ts
-const INITIAL_CAPACITY = 256;
-function createChunkQueue() {
-	let chunks = new Array(INITIAL_CAPACITY);
-	let capacityMask = chunks.length - 1;
-	let head = 0;
-	let tail = 0;
-	let totalAvailable = 0;
-	const consumeFromHead = (count) => {
-		const chunk = chunks[head];
-		if (count === chunk.length) {
-			chunks[head] = EMPTY;
-			head = head + 1 & capacityMask;
-		} else chunks[head] = chunk.subarray(count);
-		totalAvailable -= count;
-		if (totalAvailable === 0 && chunks.length > INITIAL_CAPACITY) {
-			chunks = new Array(INITIAL_CAPACITY);
-			capacityMask = 255;
-			head = 0;
-			tail = 0;
-		}
-	};
-	function pull(bytes, callback) {
-		if (callback) {
-			let fed = 0;
-			let remaining = Math.min(bytes, totalAvailable);
-			while (remaining > 0) {
-				const chunk = chunks[head];
-				const toFeed = Math.min(remaining, chunk.length);
-				const segment = toFeed === chunk.length ? chunk : chunk.subarray(0, toFeed);
-				consumeFromHead(toFeed);
-				remaining -= toFeed;
-				fed += toFeed;
-				if (!callback(segment)) break;
-			}
-			return fed;
-		}
-		if (totalAvailable < bytes) return null;
-		if (bytes === 0) return EMPTY;
-		const firstChunk = chunks[head];
-		if (firstChunk.length >= bytes) {
-			const view = firstChunk.length === bytes ? firstChunk : firstChunk.subarray(0, bytes);
-			consumeFromHead(bytes);
-			return view;
-		}
-		const result = new Uint8Array(bytes);
-		let copied = 0;
-		let remaining = bytes;
-		while (remaining > 0) {
-			const chunk = chunks[head];
-			const toCopy = Math.min(remaining, chunk.length);
-			result.set(toCopy === chunk.length ? chunk : chunk.subarray(0, toCopy), copied);
-			copied += toCopy;
-			remaining -= toCopy;
-			consumeFromHead(toCopy);
-		}
-		return result;
-	}
-	return {
-push: (chunk) => {
-			if (chunk.length === 0) return;
-			let nextTail = tail + 1 & capacityMask;
-			if (nextTail === head) {
-				const oldLen = chunks.length;
-				const newLen = oldLen * 2;
-				const newChunks = new Array(newLen);
-				const count = tail - head + oldLen & oldLen - 1;
-				if (head < tail) for (let i = 0; i < count; i++) newChunks[i] = chunks[head + i];
-				else {
-					const firstPart = oldLen - head;
-					for (let i = 0; i < firstPart; i++) newChunks[i] = chunks[head + i];
-					for (let i = 0; i < tail; i++) newChunks[firstPart + i] = chunks[i];
-				}
-				chunks = newChunks;
-				capacityMask = newLen - 1;
-				head = 0;
-				tail = count;
-				nextTail = tail + 1 & capacityMask;
-			}
-			chunks[tail] = chunk;
-			tail = nextTail;
-			totalAvailable += chunk.length;
-		},
-available: () => totalAvailable,
-peek: (bytes) => {
-			if (totalAvailable < bytes) return null;
-			if (bytes === 0) return EMPTY;
-			const firstChunk = chunks[head];
-			if (firstChunk.length >= bytes) return firstChunk.length === bytes ? firstChunk : firstChunk.subarray(0, bytes);
-			const result = new Uint8Array(bytes);
-			let copied = 0;
-			let index = head;
-			while (copied < bytes) {
-				const chunk = chunks[index];
-				const toCopy = Math.min(bytes - copied, chunk.length);
-				if (toCopy === chunk.length) result.set(chunk, copied);
-				else result.set(chunk.subarray(0, toCopy), copied);
-				copied += toCopy;
-				index = index + 1 & capacityMask;
-			}
-			return result;
-		},
-discard: (bytes) => {
-			if (bytes > totalAvailable) throw new Error("Too many bytes consumed");
-			if (bytes === 0) return;
-			let remaining = bytes;
-			while (remaining > 0) {
-				const chunk = chunks[head];
-				const toConsume = Math.min(remaining, chunk.length);
-				consumeFromHead(toConsume);
-				remaining -= toConsume;
-			}
-		},
-		pull
-	};
-}
-//#endregion
-//#region src/tar/checksum.ts
-const CHECKSUM_SPACE = 32;
-const ASCII_ZERO = 48;
-function validateChecksum(block) {
-	const stored = readOctal(block, 148, 8);
-	let sum = 0;
-	for (let i = 0; i < block.length; i++) if (i >= 148 && i < 156) sum += CHECKSUM_SPACE;
-	else sum += block[i];
-	return stored === sum;
-}
-function writeChecksum(block) {
-	block.fill(CHECKSUM_SPACE, 148, 156);
-	let checksum = 0;
-	for (let i = block.length; i > 0;) checksum += block[--i];
-	for (let i = 153; i >= 148; i--) {
-		block[i] = (checksum & 7) + ASCII_ZERO;
-		checksum >>= 3;
-	}
-	block[154] = 0;
-	block[155] = CHECKSUM_SPACE;
-}
-//#endregion
-//#region src/tar/pax.ts
-const USTAR_SPLIT_MAX_SIZE = 256;
-const NON_ASCII = /[^\x00-\x7f]/;
-function isUtf8TooLong(value, limit) {
-	if (value.length * 3 <= limit) return false;
-	if (value.length > limit) return true;
-	if (!NON_ASCII.test(value)) return false;
-	return packer_By1HVV7Z_encoder.encode(value).length > limit;
-}
-function generatePax(header) {
-	const paxRecords = {};
-	if (isUtf8TooLong(header.name, 100)) {
-		if (findUstarSplit(header.name) === null) paxRecords.path = header.name;
-	}
-	if (header.linkname && isUtf8TooLong(header.linkname, 100)) paxRecords.linkpath = header.linkname;
-	if (header.uname && isUtf8TooLong(header.uname, 32)) paxRecords.uname = header.uname;
-	if (header.gname && isUtf8TooLong(header.gname, 32)) paxRecords.gname = header.gname;
-	if (header.uid != null && header.uid > 2097151) paxRecords.uid = String(header.uid);
-	if (header.gid != null && header.gid > 2097151) paxRecords.gid = String(header.gid);
-	if (header.pax) Object.assign(paxRecords, header.pax);
-	if (header.size > 8589934591 || "size" in paxRecords) paxRecords.size = String(header.size);
-	const paxEntries = Object.entries(paxRecords);
-	if (paxEntries.length === 0) return null;
-	const paxBody = packer_By1HVV7Z_encoder.encode(paxEntries.map(([key, value]) => {
-		const record = `${key}=${value}\n`;
-		const partLength = packer_By1HVV7Z_encoder.encode(record).length + 1;
-		let totalLength = partLength + String(partLength).length;
-		totalLength = partLength + String(totalLength).length;
-		return `${totalLength} ${record}`;
-	}).join(""));
-	return {
-		paxHeader: createTarHeader({
-			name: packer_By1HVV7Z_decoder.decode(packer_By1HVV7Z_encoder.encode(`PaxHeader/${header.name}`).slice(0, 100)),
-			size: paxBody.length,
-			type: "pax-header",
-			mode: 420,
-			mtime: header.mtime,
-			uname: header.uname,
-			gname: header.gname,
-			uid: header.uid,
-			gid: header.gid
-		}),
-		paxBody
-	};
-}
-function findUstarSplit(path) {
-	if (!isUtf8TooLong(path, 100) || isUtf8TooLong(path, USTAR_SPLIT_MAX_SIZE)) return null;
-	for (let i = path.length - 1; i > 0; i--) {
-		if (path[i] !== "/") continue;
-		const prefix = path.slice(0, i);
-		const name = path.slice(i + 1);
-		if (!isUtf8TooLong(prefix, 155) && !isUtf8TooLong(name, 100)) return {
-			prefix,
-			name
-		};
-	}
-	return null;
-}
-//#endregion
-//#region src/tar/header.ts
-function createTarHeader(header) {
-	const view = /* @__PURE__ */ new Uint8Array(512);
-	const size = packer_By1HVV7Z_isBodyless(header) ? 0 : header.size ?? 0;
-	let name = header.name;
-	let prefix = "";
-	if (!header.pax?.path) {
-		const split = findUstarSplit(name);
-		if (split) {
-			name = split.name;
-			prefix = split.prefix;
-		}
-	}
-	writeString(view, 0, 100, name);
-	writeOctal(view, 100, 8, header.mode ?? (header.type === "directory" ? 493 : 420));
-	writeOctal(view, 108, 8, header.uid ?? 0);
-	writeOctal(view, 116, 8, header.gid ?? 0);
-	writeOctal(view, 124, 12, size);
-	writeOctal(view, 136, 12, Math.floor((header.mtime?.getTime() ?? Date.now()) / 1e3));
-	writeString(view, 156, 1, TYPEFLAG[header.type ?? "file"]);
-	writeString(view, 157, 100, header.linkname);
-	writeString(view, 257, 6, "ustar\0");
-	writeString(view, 263, 2, "00");
-	writeString(view, 265, 32, header.uname);
-	writeString(view, 297, 32, header.gname);
-	writeString(view, 345, 155, prefix);
-	writeChecksum(view);
-	return view;
-}
-function parseUstarHeader(block, strict) {
-	if (strict && !validateChecksum(block)) throw new Error("Invalid tar header checksum.");
-	const header = {
-		name: readString(block, 0, 100),
-		mode: readOctal(block, 100, 8),
-		uid: readNumeric(block, 108, 8),
-		gid: readNumeric(block, 116, 8),
-		size: readNumeric(block, 124, 12),
-		mtime: /* @__PURE__ */ new Date(readNumeric(block, 136, 12) * 1e3),
-		type: FLAGTYPE[block[156]] || "file",
-		linkname: readString(block, 157, 100)
-	};
-	const magic = readString(block, 257, 6);
-	if (magic.trim() === "ustar") {
-		header.uname = readString(block, 265, 32);
-		header.gname = readString(block, 297, 32);
-	}
-	if (magic === "ustar") header.prefix = readString(block, 345, 155);
-	return header;
-}
-const PAX_MAPPING = {
-	path: ["name", (v) => v],
-	linkpath: ["linkname", (v) => v],
-	size: ["size", (v) => /^\d+$/.test(v) && Number.isSafeInteger(+v) ? +v : NaN],
-	mtime: ["mtime", parseFloat],
-	uid: ["uid", (v) => parseInt(v, 10)],
-	gid: ["gid", (v) => parseInt(v, 10)],
-	uname: ["uname", (v) => v],
-	gname: ["gname", (v) => v]
-};
-function parsePax(buffer) {
-	const overrides = Object.create(null);
-	const pax = Object.create(null);
-	let isPax = false;
-	let offset = 0;
-	while (offset < buffer.length) {
-		const spaceIndex = buffer.indexOf(32, offset);
-		if (spaceIndex === -1) break;
-		const length = parseInt(packer_By1HVV7Z_decoder.decode(buffer.subarray(offset, spaceIndex)), 10);
-		if (!(length > 0)) break;
-		const recordEnd = offset + length;
-		const recordStr = packer_By1HVV7Z_decoder.decode(buffer.subarray(spaceIndex + 1, recordEnd - 1));
-		const equalsIndex = recordStr.indexOf("=");
-		if (equalsIndex > 0) {
-			const key = recordStr.slice(0, equalsIndex);
-			const value = recordStr.slice(equalsIndex + 1);
-			pax[key] = value;
-			isPax = true;
-			if (Object.hasOwn(PAX_MAPPING, key)) {
-				const [targetKey, parser] = PAX_MAPPING[key];
-				const parsedValue = parser(value);
-				if (typeof parsedValue === "string" || !Number.isNaN(parsedValue)) overrides[targetKey] = parsedValue;
-			}
-		}
-		offset = recordEnd;
-	}
-	if (isPax) overrides.pax = pax;
-	return overrides;
-}
-function applyOverrides(header, overrides) {
-	if (overrides.name !== void 0) header.name = overrides.name;
-	if (overrides.linkname !== void 0) header.linkname = overrides.linkname;
-	if (overrides.size !== void 0) header.size = overrides.size;
-	if (overrides.mtime !== void 0) header.mtime = /* @__PURE__ */ new Date(overrides.mtime * 1e3);
-	if (overrides.uid !== void 0) header.uid = overrides.uid;
-	if (overrides.gid !== void 0) header.gid = overrides.gid;
-	if (overrides.uname !== void 0) header.uname = overrides.uname;
-	if (overrides.gname !== void 0) header.gname = overrides.gname;
-	if (overrides.pax) header.pax = Object.assign({}, header.pax ?? {}, overrides.pax);
-}
-function getMetaParser(type) {
-	switch (type) {
-		case "pax-global-header":
-		case "pax-header": return parsePax;
-		case "gnu-long-name": return (data) => ({ name: readString(data, 0, data.length) });
-		case "gnu-long-link-name": return (data) => ({ linkname: readString(data, 0, data.length) });
-		default: return;
-	}
-}
-function getHeaderBlocks(header) {
-	const base = createTarHeader(header);
-	const pax = generatePax(header);
-	if (!pax) return [base];
-	const paxPadding = -pax.paxBody.length & 511;
-	const paddingBlocks = paxPadding > 0 ? [ZERO_BLOCK.subarray(0, paxPadding)] : [];
-	return [
-		pax.paxHeader,
-		pax.paxBody,
-		...paddingBlocks,
-		base
-	];
-}
-//#endregion
-//#region src/tar/unpacker.ts
-const STATE_HEADER = 0;
-const STATE_BODY = 1;
-const MAX_META_SIZE = 8388608;
-const MAX_GLOBAL_PAX_KEYS = 512;
-const truncateErr = /* @__PURE__ */ new Error("Tar archive is truncated.");
-function packer_By1HVV7Z_createUnpacker(options = {}) {
-	const strict = options.strict ?? false;
-	const { available, peek, push, discard, pull } = createChunkQueue();
-	let state = STATE_HEADER;
-	let ended = false;
-	let done = false;
-	let eof = false;
-	let currentEntry = null;
-	const paxGlobals = {};
-	let nextEntryOverrides = {};
-	const unpacker = {
-		isEntryActive: () => state === STATE_BODY,
-isBodyComplete: () => !currentEntry || currentEntry.remaining === 0,
-canFinish: () => !currentEntry || available() >= currentEntry.remaining + currentEntry.padding,
-		bodyBytes: () => currentEntry && currentEntry.remaining > 0 ? Math.min(currentEntry.remaining, available()) : 0,
-available,
-write(chunk) {
-			if (ended) throw new Error("Archive already ended.");
-			if (eof) {
-				if (strict) checkPadding(chunk);
-				return;
-			}
-			push(chunk);
-		},
-end() {
-			ended = true;
-		},
-readHeader() {
-			if (state !== STATE_HEADER) throw new Error("Cannot read header while an entry is active");
-			if (done) return void 0;
-			while (!done) {
-				if (available() < 512) {
-					if (ended) {
-						if (available() > 0 && strict) throw truncateErr;
-						done = true;
-						return;
-					}
-					return null;
-				}
-				const headerBlock = peek(512);
-				if (isZeroBlock(headerBlock)) {
-					if (available() < 1024) {
-						if (ended) {
-							if (strict) throw truncateErr;
-							done = true;
-							return;
-						}
-						return null;
-					}
-					if (isZeroBlock(peek(1024).subarray(512))) {
-						discard(1024);
-						done = true;
-						eof = true;
-						if (strict) pull(available(), checkPadding);
-						else discard(available());
-						return;
-					}
-					if (strict) throw new Error("Invalid tar header.");
-					discard(512);
-					continue;
-				}
-				let internalHeader;
-				try {
-					internalHeader = parseUstarHeader(headerBlock, strict);
-				} catch (err) {
-					if (strict) throw err;
-					discard(512);
-					continue;
-				}
-				const metaParser = getMetaParser(internalHeader.type);
-				if (metaParser) {
-					if (internalHeader.size > MAX_META_SIZE) throw new Error("Tar metadata entry exceeds maximum size.");
-					const paddedSize = internalHeader.size + (-internalHeader.size & 511);
-					if (available() < 512 + paddedSize) {
-						if (ended && strict) throw truncateErr;
-						return null;
-					}
-					discard(512);
-					const overrides = metaParser(pull(paddedSize).subarray(0, internalHeader.size));
-					if (nextEntryOverrides.pax) nextEntryOverrides = {};
-					const target = internalHeader.type === "pax-global-header" ? paxGlobals : nextEntryOverrides;
-					if (target === paxGlobals && overrides.pax && Object.keys(overrides.pax).length > MAX_GLOBAL_PAX_KEYS) throw new Error("Too many global attributes.");
-					for (const key in overrides) target[key] = overrides[key];
-					continue;
-				}
-				discard(512);
-				const header = internalHeader;
-				if (internalHeader.prefix) header.name = `${internalHeader.prefix}/${header.name}`;
-				applyOverrides(header, paxGlobals);
-				applyOverrides(header, nextEntryOverrides);
-				let archiveSize = header.size;
-				if (packer_By1HVV7Z_isBodyless(header)) {
-					archiveSize = 0;
-					header.size = 0;
-				} else if (header.name.endsWith("/") && header.type === "file") {
-					header.type = DIRECTORY;
-					header.size = 0;
-				}
-				nextEntryOverrides = {};
-				currentEntry = {
-					header,
-					remaining: archiveSize,
-					padding: -archiveSize & 511
-				};
-				state = STATE_BODY;
-				return header;
-			}
-		},
-streamBody(callback) {
-			if (state !== STATE_BODY || !currentEntry || currentEntry.remaining === 0) return 0;
-			const bytesToFeed = Math.min(currentEntry.remaining, available());
-			if (bytesToFeed === 0) return 0;
-			const fed = pull(bytesToFeed, callback);
-			currentEntry.remaining -= fed;
-			return fed;
-		},
-skipPadding() {
-			if (state !== STATE_BODY || !currentEntry) return true;
-			if (currentEntry.remaining > 0) throw new Error("Body not fully consumed");
-			if (available() < currentEntry.padding) return false;
-			discard(currentEntry.padding);
-			currentEntry = null;
-			state = STATE_HEADER;
-			return true;
-		},
-skipEntry() {
-			if (state !== STATE_BODY || !currentEntry) return true;
-			const toDiscard = Math.min(currentEntry.remaining, available());
-			if (toDiscard > 0) {
-				discard(toDiscard);
-				currentEntry.remaining -= toDiscard;
-			}
-			if (currentEntry.remaining > 0) return false;
-			return unpacker.skipPadding();
-		},
-finish() {
-			if (strict && !eof) throw truncateErr;
-		}
-	};
-	return unpacker;
-}
-function isZeroBlock(block) {
-	if (block.length === 0) return true;
-	if (block[0] !== 0) return false;
-	if (block.byteOffset % 8 === 0 && block.length % 8 === 0) {
-		const view = new BigUint64Array(block.buffer, block.byteOffset, block.length / 8);
-		for (let i = 0; i < view.length; i++) if (view[i] !== 0n) return false;
-		return true;
-	}
-	for (let i = 0; i < block.length; i++) if (block[i] !== 0) return false;
-	return true;
-}
-function checkPadding(chunk) {
-	if (!isZeroBlock(chunk)) throw new Error("Invalid EOF.");
-	return true;
-}
-//#endregion
-//#region src/tar/packer.ts
-const EOF_BUFFER = /* @__PURE__ */ new Uint8Array(1024);
-function createTarPacker(onData) {
-	let currentHeader = null;
-	let bytesWritten = 0;
-	let finalized = false;
-	const fail = (message) => {
-		throw new Error(message);
-	};
-	return {
-		add(header) {
-			if (finalized) fail("No new tar entries after finalize.");
-			if (currentHeader !== null) fail("Previous entry must be completed before adding a new one");
-			const size = packer_By1HVV7Z_isBodyless(header) ? 0 : header.size;
-			if (!Number.isSafeInteger(size) || size < 0) fail("Invalid tar entry size.");
-			const headerBlocks = getHeaderBlocks({
-				...header,
-				size
-			});
-			for (const block of headerBlocks) onData(block);
-			currentHeader = {
-				...header,
-				size
-			};
-			bytesWritten = 0;
-		},
-		write(chunk) {
-			if (!currentHeader) fail("No active tar entry.");
-			if (finalized) fail("Cannot write data after finalize.");
-			const newTotal = bytesWritten + chunk.length;
-			if (newTotal > currentHeader.size) fail(`"${currentHeader.name}" exceeds given size of ${currentHeader.size} bytes.`);
-			bytesWritten = newTotal;
-			onData(chunk);
-		},
-		endEntry() {
-			if (!currentHeader) fail("No active entry to end.");
-			if (finalized) fail("Cannot end entry after finalize.");
-			if (bytesWritten !== currentHeader.size) fail(`Size mismatch for "${currentHeader.name}".`);
-			const paddingSize = -currentHeader.size & 511;
-			if (paddingSize > 0) onData(new Uint8Array(paddingSize));
-			currentHeader = null;
-			bytesWritten = 0;
-		},
-		finalize() {
-			if (finalized) fail("Archive has already been finalized");
-			if (currentHeader !== null) fail("Cannot finalize while an entry is still active");
-			onData(EOF_BUFFER);
-			finalized = true;
-		}
-	};
-}
-//#endregion
-
-
-;// CONCATENATED MODULE: ./node_modules/modern-tar/dist/web/index.js
-
-//#region src/web/pack.ts
-function web_createTarPacker() {
-	let streamController;
-	let packer;
-	let bodyController = null;
-	let resume = null;
-	let drain = null;
-	let stopped = false;
-	let stopReason;
-	const unblock = () => {
-		resume?.();
-		resume = null;
-		drain = null;
-	};
-	const stop = (reason) => {
-		if (stopped) return;
-		stopped = true;
-		stopReason = reason;
-		bodyController?.error(reason);
-		bodyController = null;
-		streamController.error(reason);
-		unblock();
-	};
-	const abortBody = (reason = AbortSignal.abort().reason) => {
-		bodyController = null;
-		stop(reason);
-	};
-	const checkStopped = () => {
-		if (stopped) throw stopReason;
-	};
-	const emit = (operation) => {
-		checkStopped();
-		try {
-			operation();
-		} catch (error) {
-			stop(error);
-			throw error;
-		}
-		const pending = drain;
-		if (!pending) return;
-		const signal = bodyController?.signal;
-		if (!signal) return;
-		if (signal.aborted) abortBody(signal.reason);
-		else signal.onabort = () => abortBody(signal.reason);
-		return pending.then(checkStopped);
-	};
-	return {
-		readable: new ReadableStream({
-			start(controller) {
-				streamController = controller;
-				packer = createTarPacker$1((chunk) => {
-					const buffer = chunk.buffer;
-					controller.enqueue(buffer instanceof ArrayBuffer && !Reflect.get(buffer, "resizable") ? chunk : new Uint8Array(chunk));
-					if ((controller.desiredSize ?? 1) <= 0) drain ||= new Promise((resolve) => {
-						resume = resolve;
-					});
-				});
-			},
-			pull: unblock,
-			cancel(reason = AbortSignal.abort().reason) {
-				stop(reason);
-			}
-		}, new ByteLengthQueuingStrategy({ highWaterMark: 8388608 })),
-		controller: {
-			add(header) {
-				try {
-					checkStopped();
-					if (bodyController) throw new Error("Previous entry must be completed before adding a new one");
-					packer.add(header);
-				} catch (error) {
-					stop(error);
-					throw error;
-				}
-				return new WritableStream({
-					start(controller) {
-						bodyController = controller;
-					},
-					write(chunk) {
-						return emit(() => {
-							if (!ArrayBuffer.isView(chunk) || chunk[Symbol.toStringTag] !== "Uint8Array") throw new TypeError("Expected a Uint8Array body chunk");
-							packer.write(chunk);
-						});
-					},
-					close() {
-						const result = emit(() => packer.endEntry());
-						if (!result) {
-							bodyController = null;
-							return;
-						}
-						return result.then(() => {
-							bodyController = null;
-						});
-					},
-					abort: abortBody
-				});
-			},
-			finalize() {
-				try {
-					checkStopped();
-					if (bodyController) throw new Error("Cannot finalize while an entry is still active");
-					packer.finalize();
-					streamController.close();
-				} catch (error) {
-					stop(error);
-					throw error;
-				}
-			},
-			error(err) {
-				stop(err);
-			}
-		}
-	};
-}
-//#endregion
-//#region src/web/stream-utils.ts
-async function streamToBuffer(stream) {
-	const chunks = [];
-	const reader = stream.getReader();
-	let totalLength = 0;
-	try {
-		while (true) {
-			const { done, value } = await reader.read();
-			if (done) break;
-			chunks.push(value);
-			totalLength += value.length;
-		}
-		const result = new Uint8Array(totalLength);
-		let offset = 0;
-		for (const chunk of chunks) {
-			result.set(chunk, offset);
-			offset += chunk.length;
-		}
-		return result;
-	} finally {
-		reader.releaseLock();
-	}
-}
-const drain = (stream) => stream.pipeTo(new WritableStream());
-//#endregion
-//#region src/web/unpack.ts
-const BUFFER_LIMIT = 1048576;
-const RESUME_LIMIT = BUFFER_LIMIT / 2;
-function createTarDecoder(options = {}) {
-	const unpacker = packer_By1HVV7Z_createUnpacker(options);
-	const strict = options.strict ?? false;
-	let controller = null;
-	let bodyController = null;
-	let pumping = false;
-	let blocked = false;
-	let resume = null;
-	let abortHooked = false;
-	let eofReached = false;
-	let sourceEnded = false;
-	let closed = false;
-	const unblock = () => {
-		resume?.();
-		resume = null;
-	};
-	const closeBody = () => {
-		try {
-			bodyController?.close();
-		} catch {}
-		bodyController = null;
-	};
-	const fail = (reason) => {
-		if (closed) return;
-		closed = true;
-		try {
-			bodyController?.error(reason);
-		} catch {}
-		bodyController = null;
-		try {
-			controller.error(reason);
-		} catch {}
-		controller = null;
-		unblock();
-	};
-	const finish = () => {
-		if (closed) return;
-		closed = true;
-		closeBody();
-		try {
-			controller.close();
-		} catch {}
-		controller = null;
-		unblock();
-	};
-	const truncateOrFinish = () => {
-		if (strict) throw new Error("Tar archive is truncated.");
-		finish();
-	};
-	const pump = () => {
-		if (pumping || closed || !controller) return;
-		blocked = false;
-		pumping = true;
-		try {
-			while (true) {
-				if (eofReached) {
-					if (sourceEnded) finish();
-					break;
-				}
-				if (unpacker.isEntryActive()) {
-					if (sourceEnded && !unpacker.canFinish()) {
-						truncateOrFinish();
-						break;
-					}
-					if (bodyController) {
-						if ((bodyController.desiredSize ?? 1) <= 0) {
-							blocked = true;
-							break;
-						}
-						if (unpacker.streamBody((c) => (bodyController.enqueue(c), (bodyController.desiredSize ?? 1) > 0)) === 0 && !unpacker.isBodyComplete()) {
-							if (sourceEnded) truncateOrFinish();
-							break;
-						}
-					} else if (!unpacker.skipEntry()) {
-						if (sourceEnded) truncateOrFinish();
-						break;
-					}
-					if (unpacker.isBodyComplete()) {
-						closeBody();
-						if (!unpacker.skipPadding()) {
-							if (sourceEnded) truncateOrFinish();
-							break;
-						}
-					}
-				} else {
-					if ((controller.desiredSize ?? 0) < 0) {
-						blocked = true;
-						break;
-					}
-					const header = unpacker.readHeader();
-					if (header === null) {
-						if (sourceEnded) finish();
-						break;
-					}
-					if (header === void 0) {
-						if (sourceEnded) {
-							unpacker.finish();
-							finish();
-							break;
-						}
-						eofReached = true;
-						break;
-					}
-					controller.enqueue({
-						header,
-						body: new ReadableStream({
-							start(c) {
-								if (header.size === 0) c.close();
-								else bodyController = c;
-							},
-							pull: pump,
-							cancel() {
-								bodyController = null;
-								pump();
-							}
-						})
-					});
-				}
-			}
-		} catch (error) {
-			fail(error);
-			throw error;
-		} finally {
-			pumping = false;
-		}
-		if (resume && (!blocked || unpacker.available() < RESUME_LIMIT)) unblock();
-	};
-	return {
-		readable: new ReadableStream({
-			start(c) {
-				controller = c;
-			},
-			pull: pump,
-			cancel(reason) {
-				unpacker.end();
-				if (reason !== void 0) fail(reason);
-				else finish();
-			}
-		}, { highWaterMark: 2 }),
-		writable: new WritableStream({
-			write(chunk, controller) {
-				try {
-					unpacker.write(chunk);
-					pump();
-					if (blocked && unpacker.available() >= BUFFER_LIMIT) {
-						if (!abortHooked) {
-							controller.signal.onabort = unblock;
-							abortHooked = true;
-						}
-						return new Promise((resolve) => resume = resolve);
-					}
-				} catch (error) {
-					fail(error);
-					throw error;
-				}
-			},
-			close() {
-				try {
-					sourceEnded = true;
-					unpacker.end();
-					pump();
-				} catch (error) {
-					fail(error);
-					throw error;
-				}
-			},
-			abort(reason) {
-				fail(reason);
-			}
-		})
-	};
-}
-//#endregion
-//#region src/web/helpers.ts
-async function packTar(entries) {
-	const { readable, controller } = web_createTarPacker();
-	const archive = streamToBuffer(readable);
-	try {
-		for (const entry of entries) {
-			const entryStream = controller.add(entry.header);
-			const body = "body" in entry ? entry.body : entry.data;
-			if (!body) {
-				await entryStream.close();
-				continue;
-			}
-			if (body instanceof ReadableStream) await body.pipeTo(entryStream);
-			else if (body instanceof Blob) await body.stream().pipeTo(entryStream);
-			else try {
-				const chunk = await normalizeBody(body);
-				if (chunk.length > 0) {
-					const writer = entryStream.getWriter();
-					await writer.write(chunk);
-					await writer.close();
-				} else await entryStream.close();
-			} catch {
-				throw new TypeError(`Unsupported content type for entry "${entry.header.name}".`);
-			}
-		}
-		controller.finalize();
-	} catch (error) {
-		controller.error(error);
-	}
-	return archive;
-}
-async function unpackTar(archive, options = {}) {
-	if (!(archive instanceof ReadableStream)) return unpackTarBuffer(archive instanceof Uint8Array ? archive : new Uint8Array(archive), options);
-	const results = [];
-	const reader = archive.pipeThrough(createTarDecoder(options)).getReader();
-	try {
-		while (true) {
-			const { done, value: entry } = await reader.read();
-			if (done) break;
-			let processedHeader;
-			try {
-				processedHeader = transformHeader(entry.header, options);
-			} catch (error) {
-				await entry.body.cancel();
-				throw error;
-			}
-			if (processedHeader === null) {
-				await drain(entry.body);
-				continue;
-			}
-			if (isBodyless(processedHeader)) {
-				await drain(entry.body);
-				results.push({ header: processedHeader });
-			} else results.push({
-				header: processedHeader,
-				data: await streamToBuffer(entry.body)
-			});
-		}
-	} catch (error) {
-		await reader.cancel(error).catch(() => {});
-		throw error;
-	} finally {
-		reader.releaseLock();
-	}
-	return results;
-}
-function unpackTarBuffer(archive, options) {
-	const unpacker = createUnpacker(options);
-	const strict = options.strict ?? false;
-	const results = [];
-	unpacker.write(archive);
-	unpacker.end();
-	while (true) {
-		const header = unpacker.readHeader();
-		if (header === void 0) break;
-		if (header === null) {
-			if (strict) throw new Error("Tar archive is truncated.");
-			break;
-		}
-		const processedHeader = transformHeader(header, options);
-		if (processedHeader === null) {
-			const skipped = unpacker.skipEntry();
-			if (!skipped && strict) throw new Error("Tar archive is truncated.");
-			if (!skipped) break;
-			continue;
-		}
-		if (isBodyless(processedHeader)) {
-			const skipped = unpacker.skipEntry();
-			if (!skipped && strict) throw new Error("Tar archive is truncated.");
-			results.push({ header: processedHeader });
-			if (!skipped) break;
-			continue;
-		}
-		let size = header.size;
-		if (size < 0 || !unpacker.canFinish()) {
-			if (strict) throw new Error("Tar archive is truncated.");
-			size = unpacker.bodyBytes();
-		}
-		const data = new Uint8Array(size);
-		let offset = 0;
-		unpacker.streamBody((chunk) => {
-			data.set(chunk, offset);
-			offset += chunk.length;
-			return true;
-		});
-		const bodyComplete = unpacker.isBodyComplete();
-		let paddingComplete = true;
-		if (bodyComplete) {
-			paddingComplete = unpacker.skipPadding();
-			if (!paddingComplete && strict) throw new Error("Tar archive is truncated.");
-		}
-		results.push({
-			header: processedHeader,
-			data
-		});
-		if (!bodyComplete || !paddingComplete) break;
-	}
-	unpacker.finish();
-	return results;
-}
-//#endregion
-
-
 ;// CONCATENATED MODULE: ./src/transport/types.ts
 /**
  * The HTTP transport seam. A transport moves bytes and nothing else: it never interprets a status
@@ -41355,16 +40413,10 @@ function describeUrl(url) {
         return '<invalid url>';
     }
 }
-/** Build the TransportError every built-in transport rejects with. */
+/** Build the TransportError every built-in transport rejects with (`too-large`: `tooLargeError` in limits.ts). */
 function transportError(req, reason, cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
-    const what = reason === 'timeout'
-        ? 'timed out'
-        : reason === 'aborted'
-            ? 'was aborted'
-            : reason === 'too-large'
-                ? `answered more than the ${req.maxResponseBytes}-byte limit`
-                : `failed without a response (${why})`;
+    const what = reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
     return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
 }
 /** Lowercase every header name (joining duplicates with ", "). */
@@ -41388,6 +40440,358 @@ function lowercaseHeaders(headers) {
     return out;
 }
 
+// EXTERNAL MODULE: external "node:zlib"
+var external_node_zlib_ = __nccwpck_require__(8522);
+;// CONCATENATED MODULE: ./src/stores/remote-api/gunzip-pull.ts
+/**
+ * Gunzip pulled by its reader, so a gzip bomb inflates only as far as the reader reads (issue 27).
+ * node:zlib stops inflating while its output is unread (its stream's backpressure); the platform's
+ * `DecompressionStream` does not in Node 20 (its adapter moves every output chunk into the web stream's
+ * queue at once): 1 MB of gzip'd zeros became a gigabyte held in memory before the tar reader saw the
+ * first of it. Here at most zlib's buffers (16 KiB in, 16 KiB out, plus one body chunk) wait to be read.
+ *
+ * Errors say where they came from: the body's own (the connection, the timeout) are rethrown as they are;
+ * bytes that arrived but are not a complete gzip stream become {@link GunzipError}.
+ */
+
+/** The body arrived but is not (or not a whole) gzip stream. */
+class GunzipError extends Error {
+    name = 'GunzipError';
+}
+/**
+ * A `next()` over the inflated bytes of `body` (undefined at the end) and a `cancel()` that stops the
+ * download.
+ *
+ * @example
+ * const g = gunzipPull(res.body);
+ * for (let c = await g.next(); c; c = await g.next()) use(c);
+ */
+function gunzipPull(body) {
+    const source = body.getReader();
+    const gunzip = (0,external_node_zlib_.createGunzip)();
+    // The output iterator below reports zlib's errors; this listener only keeps one that comes before the
+    // iterator's first read (or after the last) from being an uncaught 'error' event.
+    gunzip.on('error', () => { });
+    let bodyFailure;
+    const pump = async () => {
+        try {
+            for (;;) {
+                const r = await source.read();
+                if (gunzip.destroyed)
+                    return;
+                if (r.done) {
+                    gunzip.end();
+                    return;
+                }
+                if (!gunzip.write(r.value)) {
+                    await new Promise((resolve) => {
+                        const done = () => {
+                            gunzip.off('drain', done).off('close', done);
+                            resolve();
+                        };
+                        gunzip.on('drain', done).on('close', done);
+                    });
+                }
+            }
+        }
+        catch (error) {
+            bodyFailure = { error };
+            gunzip.destroy(error instanceof Error ? error : new Error(String(error)));
+        }
+    };
+    void pump();
+    const output = gunzip[Symbol.asyncIterator]();
+    const next = async () => {
+        try {
+            const r = await output.next();
+            return r.done ? undefined : r.value;
+        }
+        catch (e) {
+            if (bodyFailure)
+                throw bodyFailure.error;
+            throw new GunzipError(e instanceof Error ? e.message : String(e));
+        }
+    };
+    const cancel = async () => {
+        gunzip.destroy();
+        await source.cancel().catch(() => { });
+    };
+    return { next, cancel };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/tar-stream.ts
+/**
+ * A streaming, bounded reader of an untrusted tar (the section archive, issue 27). It understands what
+ * `git archive` writes for GitHub — 512-byte ustar headers with their checksum, pax extended headers (`x`,
+ * and the global `g` that carries the commit id) and GNU long names (`L`/`K`) — and hands each file,
+ * directory and symlink to `onEntry` as soon as it is read, so a bad path stops the read at once and
+ * nothing but what `onEntry` keeps stays in memory. Formats: POSIX.1-2001 pax
+ * (https://pubs.opengroup.org/onlinepubs/9699919799/utilities/pax.html#tag_20_92_13), GNU tar
+ * (https://www.gnu.org/software/tar/manual/html_node/Standard.html).
+ *
+ * Every byte of the tar — headers, metadata records, names, contents, padding — counts against
+ * `maxBytes`, every entry against `maxEntries`, and every size is checked BEFORE its bytes are read:
+ * a metadata record over {@link MAX_META_BYTES}, a path over {@link MAX_ARCHIVE_PATH_BYTES} (the top
+ * directory and the longest key) or a link over {@link MAX_LINK_BYTES} is refused without reading it.
+ */
+
+
+/**
+ * The top directory GitHub gives an archive is `<owner>-<repo>-<short sha>/`: at most 39 + 1 + 100 + 1 +
+ * 7 + 1 = 149 bytes (GitHub's owner and repository name limits). With the longest key and a directory's
+ * trailing slash, no honest path is longer than this.
+ */
+const MAX_ARCHIVE_PATH_BYTES = 160 + core_keys/* MAX_KEY_BYTES */.Xd;
+/** A symlink's target: Linux's PATH_MAX. A section's keys are never links; git only stores them. */
+const MAX_LINK_BYTES = 4096;
+/** One pax or GNU metadata record: a path, a link, and the few numbers git writes fit many times over. */
+const MAX_META_BYTES = 16 * 1024;
+const BLOCK = 512;
+const tar_stream_decoder = new TextDecoder('utf-8', { fatal: true });
+const tar_stream_encoder = new TextEncoder();
+/**
+ * True when `e` says the archive is larger than the caps (an honest big section looks the same): not
+ * malformed, just too large for the archive path.
+ *
+ * @example
+ * if (isArchiveOverLimit(e)) return fallBackToBatches();
+ */
+function isArchiveOverLimit(e) {
+    const limit = e instanceof errors/* InvalidResponse */.h5 ? e.data.limit : undefined;
+    return limit === 'maxBytes' || limit === 'maxEntries';
+}
+/** Bytes pulled from a stream on demand, and how many were consumed. */
+class ByteQueue {
+    next;
+    chunks = [];
+    buffered = 0;
+    consumed = 0;
+    constructor(next) {
+        this.next = next;
+    }
+    /** Exactly `n` bytes, or undefined when the stream ends first (after `got` of them). */
+    async take(n) {
+        while (this.buffered < n) {
+            const chunk = await this.next();
+            if (chunk === undefined)
+                return undefined;
+            if (chunk.length === 0)
+                continue;
+            this.chunks.push(chunk);
+            this.buffered += chunk.length;
+        }
+        const out = new Uint8Array(n);
+        let at = 0;
+        while (at < n) {
+            const head = this.chunks[0];
+            const part = Math.min(head.length, n - at);
+            out.set(head.subarray(0, part), at);
+            at += part;
+            if (part === head.length)
+                this.chunks.shift();
+            else
+                this.chunks[0] = head.subarray(part);
+        }
+        this.buffered -= n;
+        this.consumed += n;
+        return out;
+    }
+}
+/**
+ * Read a tar from `next` (which yields its uncompressed chunks, undefined at the end), calling `onEntry`
+ * for each file, directory and symlink. Throws `InvalidResponse` naming what was wrong; an archive over
+ * `maxBytes` or `maxEntries` carries `data.limit` (see {@link isArchiveOverLimit}).
+ *
+ * @example
+ * await readTar(() => reader.read().then((r) => r.value), limits, (e) => section.add(e));
+ */
+async function readTar(next, limits, onEntry) {
+    const q = new ByteQueue(next);
+    let entries = 0;
+    let pending = {};
+    for (;;) {
+        const header = await takeCounted(q, BLOCK, limits, 'a header');
+        if (header.every((b) => b === 0))
+            return { bytes: q.consumed, entries };
+        const h = parseHeader(header);
+        if (h.type === 'x' || h.type === 'g' || h.type === 'L' || h.type === 'K') {
+            const body = await takeMeta(q, h.size, limits, h.type);
+            if (h.type === 'x')
+                pending = { ...pending, ...paxRecords(body) };
+            else if (h.type === 'L')
+                pending.path = cString(body, 0, body.length, 'GNU long name');
+            else if (h.type === 'K')
+                pending.linkname = cString(body, 0, body.length, 'GNU long link');
+            continue; // 'g' (git's commit id): counted, read, not used
+        }
+        const entry = { ...h, ...pending };
+        pending = {};
+        if (++entries > limits.maxEntries)
+            throw overLimit('maxEntries', limits.maxEntries, 'entries');
+        onEntry(await readEntry(q, entry, limits));
+    }
+}
+/** The entry's content read (after its sizes and names are checked), as `onEntry` receives it. */
+async function readEntry(q, e, limits) {
+    if (e.type !== 'file' && e.type !== 'directory' && e.type !== 'symlink') {
+        throw invalid(`entry ${quote(e.path)} is a ${e.type}; only files, directories and symlinks are read`);
+    }
+    checkName(e.path, MAX_ARCHIVE_PATH_BYTES, 'path', e.path);
+    if (e.linkname !== undefined)
+        checkName(e.linkname, MAX_LINK_BYTES, 'link', e.path);
+    const size = e.type === 'file' ? e.size : 0;
+    if (size > limits.maxEntryBytes) {
+        throw invalid(`entry ${quote(e.path)} is larger than ${limits.maxEntryBytes} bytes (maxEntryBytes)`, {
+            limit: 'maxEntryBytes',
+        });
+    }
+    // A directory or link that declares content: its blocks are skipped as tar readers do, still counted.
+    const bytes = await takeCounted(q, padded(e.size), limits, `entry ${quote(e.path)}`);
+    return {
+        path: e.path,
+        type: e.type,
+        mode: e.mode,
+        bytes: bytes.subarray(0, size),
+        ...(e.type === 'symlink' ? { linkname: e.linkname ?? '' } : {}),
+    };
+}
+/** `n` bytes counted against maxBytes before they are read; the end of the stream here is a truncation. */
+async function takeCounted(q, n, limits, what) {
+    if (q.consumed + n > limits.maxBytes)
+        throw overLimit('maxBytes', limits.maxBytes, 'bytes');
+    const got = await q.take(n);
+    if (!got)
+        throw invalid(`the tar ends inside ${what} (truncated)`);
+    return got;
+}
+/** A metadata record's body, refused before reading when it is over {@link MAX_META_BYTES}. */
+async function takeMeta(q, size, limits, type) {
+    if (size > MAX_META_BYTES) {
+        throw invalid(`a '${type}' metadata record of ${size} bytes is over the limit of ${MAX_META_BYTES} bytes`, {
+            limit: 'metadata',
+        });
+    }
+    const block = await takeCounted(q, padded(size), limits, `a '${type}' metadata record`);
+    return block.subarray(0, size);
+}
+/** A name's UTF-8 length (names are at most {@link MAX_META_BYTES} long here: the record was capped). */
+function checkName(name, max, what, path) {
+    const length = tar_stream_encoder.encode(name).length;
+    if (length > max) {
+        throw invalid(`entry ${quote(path)} has a ${what} of ${length} bytes; at most ${max} are allowed`, {
+            limit: what,
+        });
+    }
+}
+/** A ustar header: checksum, magic, name (with prefix), mode, size, type, link (POSIX ustar). */
+function parseHeader(b) {
+    const stored = octal(b, 148, 8, 'checksum');
+    let sum = 0;
+    for (let i = 0; i < BLOCK; i++)
+        sum += i >= 148 && i < 156 ? 0x20 : b[i];
+    if (stored !== sum)
+        throw invalid(`a header's checksum is ${stored}, its bytes sum to ${sum} (corrupt tar)`);
+    const magic = String.fromCharCode(...b.subarray(257, 263));
+    if (magic !== 'ustar\0' && magic !== 'ustar ')
+        throw invalid('a header without the ustar magic (not a ustar tar)');
+    const name = cString(b, 0, 100, 'name');
+    // The ustar prefix (345..500); GNU's header keeps other fields there.
+    const prefix = magic === 'ustar\0' ? cString(b, 345, 155, 'prefix') : '';
+    const link = cString(b, 157, 100, 'link name');
+    return {
+        path: prefix ? `${prefix}/${name}` : name,
+        type: typeName(String.fromCharCode(b[156])),
+        mode: octal(b, 100, 8, 'mode') & 0o7777,
+        size: size(b),
+        ...(link ? { linkname: link } : {}),
+    };
+}
+function typeName(flag) {
+    const names = {
+        '0': 'file',
+        '\0': 'file',
+        '7': 'file',
+        '5': 'directory',
+        '2': 'symlink',
+        '1': 'hard link',
+        '3': 'character device',
+        '4': 'block device',
+        '6': 'fifo',
+    };
+    return names[flag] ?? (/^[xgLK]$/.test(flag) ? flag : `type ${JSON.stringify(flag)}`);
+}
+/** The size field: octal, or GNU's base-256 (high bit set) for sizes of 8 GiB and more. */
+function size(b) {
+    if ((b[124] & 0x80) === 0)
+        return octal(b, 124, 12, 'size');
+    let n = b[124] & 0x7f;
+    for (let i = 125; i < 136; i++)
+        n = n * 256 + b[i];
+    return n;
+}
+function octal(b, at, len, field) {
+    const text = String.fromCharCode(...b.subarray(at, at + len))
+        .replace(/\0.*$/s, '')
+        .trim();
+    if (!/^[0-7]*$/.test(text))
+        throw invalid(`a header's ${field} field is not an octal number`);
+    return text === '' ? 0 : Number.parseInt(text, 8);
+}
+function cString(b, at, len, field) {
+    const field_ = b.subarray(at, at + len);
+    const end = field_.indexOf(0);
+    try {
+        return tar_stream_decoder.decode(end < 0 ? field_ : field_.subarray(0, end));
+    }
+    catch {
+        throw invalid(`a ${field} is not UTF-8`);
+    }
+}
+/** Pax records `"<len> <key>=<value>\n"`: the path, link and size they override. */
+function paxRecords(body) {
+    const out = {};
+    let at = 0;
+    while (at < body.length) {
+        const space = body.indexOf(0x20, at);
+        const len = space < 0 ? Number.NaN : Number(String.fromCharCode(...body.subarray(at, space)));
+        if (!Number.isSafeInteger(len) || len <= space - at || at + len > body.length || body[at + len - 1] !== 0x0a) {
+            throw invalid('a pax record is malformed');
+        }
+        const record = cString(body, space + 1, at + len - 1 - (space + 1), 'pax record');
+        const eq = record.indexOf('=');
+        if (eq < 0)
+            throw invalid('a pax record is malformed');
+        const [key, value] = [record.slice(0, eq), record.slice(eq + 1)];
+        if (key === 'path')
+            out.path = value;
+        else if (key === 'linkpath')
+            out.linkname = value;
+        else if (key === 'size') {
+            if (!/^\d+$/.test(value))
+                throw invalid('a pax size is not a number');
+            out.size = Number(value);
+        }
+        at += len;
+    }
+    return out;
+}
+function padded(n) {
+    return Math.ceil(n / BLOCK) * BLOCK;
+}
+function quote(path) {
+    return JSON.stringify(path.length > 200 ? `${path.slice(0, 200)}…` : path);
+}
+function overLimit(limit, max, unit) {
+    return invalid(`the archive holds more than ${max} ${unit} (${limit})`, { limit, allowed: max });
+}
+function invalid(what, data = {}) {
+    return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
+        operation: 'readMany',
+        step: 'read archive',
+        ...data,
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/node-archive.ts
 /**
  * The archive download for platforms whose fetch can stop at a redirect (Node, Deno, Bun): `docdb/node`
@@ -41398,9 +40802,12 @@ function lowercaseHeaders(headers) {
  * whose URL carries its own short-lived credential — the API token must not go there (Node's fetch would drop
  * `Authorization` on a cross-origin redirect, other fetches and Octokit may not; the security rule does not
  * rest on that). Exactly one redirect is followed, to https (or to http when the API itself is http, as the
- * emulator on loopback). The gzip'd tar is read as a stream with the platform's `DecompressionStream` and
- * modern-tar, within size caps and a time limit; what it holds is judged by archive-reads.ts.
+ * emulator on loopback). The gzip'd tar is read as a stream, inflated only as far as it is read (gunzip-pull.ts), by
+ * the bounded tar reader (tar-stream.ts), within size caps and a time limit; each entry is judged by
+ * archive-reads.ts as it arrives. An error answer's body is read only up to a few KB.
  */
+
+
 
 
 
@@ -41412,13 +40819,13 @@ function lowercaseHeaders(headers) {
  * const store = new RemoteApiRefStore({ transport: fetchTransport(), owner, repo, token, archive: nodeArchiveReader() });
  */
 function nodeArchiveReader(options = {}) {
-    return async ({ url, headers, limits }) => {
+    return async ({ url, headers, limits, onEntry }) => {
         const fetchFn = options.fetch ?? globalThis.fetch;
         const signal = AbortSignal.timeout(limits.timeoutMs);
         try {
             const first = await fetchFn(url, { headers, redirect: 'manual', signal, cache: 'no-store' });
             if (first.status < 300 || first.status >= 400)
-                return await node_archive_answer(first, 1, limits);
+                return await node_archive_answer(first, 1, limits, onEntry);
             await first.body?.cancel();
             const target = redirectTarget(url, first.headers.get('location'));
             // Only what codeload needs: never the Authorization header (nor anything else of the API request).
@@ -41431,9 +40838,9 @@ function nodeArchiveReader(options = {}) {
             });
             if (second.status >= 300 && second.status < 400) {
                 await second.body?.cancel();
-                throw invalid('the archive download redirected twice; refusing to follow');
+                throw node_archive_invalid('the archive download redirected twice; refusing to follow');
             }
-            return await node_archive_answer(second, 2, limits);
+            return await node_archive_answer(second, 2, limits, onEntry);
         }
         catch (e) {
             if (e instanceof errors/* InvalidResponse */.h5 || e instanceof errors/* TransportError */.wX)
@@ -41456,69 +40863,86 @@ function headerValue(headers, name) {
 /** Where the redirect points, refused unless https (or http when the API is http, e.g. a loopback emulator). */
 function redirectTarget(apiUrl, location) {
     if (!location)
-        throw invalid('a redirect without a Location');
+        throw node_archive_invalid('a redirect without a Location');
     let target;
     try {
         target = new URL(location, apiUrl);
     }
     catch {
-        throw invalid('a redirect to an unparsable Location');
+        throw node_archive_invalid('a redirect to an unparsable Location');
     }
     const api = new URL(apiUrl);
     if (target.protocol !== 'https:' && !(target.protocol === 'http:' && api.protocol === 'http:')) {
-        throw invalid(`a redirect to ${target.protocol} (only https is followed)`);
+        throw node_archive_invalid(`a redirect to ${target.protocol} (only https is followed)`);
     }
     if (target.username || target.password)
-        throw invalid('a redirect with credentials in the URL authority');
+        throw node_archive_invalid('a redirect with credentials in the URL authority');
     return target;
 }
-async function node_archive_answer(res, requests, limits) {
+async function node_archive_answer(res, requests, limits, onEntry) {
     const headers = lowercaseHeaders(res.headers);
     if (res.status !== 200 || !res.body) {
-        return { requests, status: res.status, headers, body: new Uint8Array(await res.arrayBuffer()) };
+        // Only the head of an error answer: its status decides, and a huge or endless body must not.
+        return { requests, status: res.status, headers, body: await bodyHead(res.body, archive_reads/* ERROR_BODY_BYTES */.S5) };
     }
-    const entries = await readTarGz(res.body, limits);
-    return { requests, status: 200, headers, body: new Uint8Array(0), entries };
-}
-/** Every entry of a gzip'd tar stream, within the caps (untrusted input). */
-async function readTarGz(body, limits) {
-    const gunzip = new DecompressionStream('gzip');
-    const reader = body
-        .pipeThrough(gunzip)
-        .pipeThrough(createTarDecoder({ strict: true }))
-        .getReader();
-    const out = [];
-    let total = 0;
-    for (let r = await reader.read(); !r.done; r = await reader.read()) {
-        const { header, body: entryBody } = r.value;
-        const type = header.type ?? 'file';
-        if (type === 'pax-global-header' || type === 'pax-header') {
-            await entryBody.cancel();
-            continue;
-        }
-        if (type !== 'file' && type !== 'directory' && type !== 'symlink') {
-            await entryBody.cancel();
-            throw invalid(`entry ${JSON.stringify(header.name)} is a ${type}; only files, directories and symlinks are read`);
-        }
-        if (header.size > limits.maxEntryBytes)
-            throw invalid(`entry ${JSON.stringify(header.name)} is larger than ${limits.maxEntryBytes} bytes`);
-        total += header.size;
-        if (total > limits.maxBytes)
-            throw invalid(`the archive holds more than ${limits.maxBytes} bytes`);
-        const bytes = new Uint8Array(await new Response(entryBody).arrayBuffer());
-        if (bytes.length !== header.size && type === 'file')
-            throw invalid(`entry ${JSON.stringify(header.name)} is truncated`);
-        out.push({
-            path: header.name,
-            type,
-            mode: header.mode ?? 0o644,
-            bytes,
-            ...(header.linkname ? { linkname: header.linkname } : {}),
-        });
+    try {
+        await readTarGz(res.body, limits, onEntry);
     }
-    return out;
+    catch (e) {
+        if (!isArchiveOverLimit(e))
+            throw e;
+        return { requests, status: 200, headers, body: new Uint8Array(0), overLimit: e };
+    }
+    return { requests, status: 200, headers, body: new Uint8Array(0) };
 }
-function invalid(what) {
+/** At most `max` bytes of `body`; the rest is cancelled, never read. */
+async function bodyHead(body, max) {
+    if (!body)
+        return new Uint8Array(0);
+    const reader = body.getReader();
+    const out = new Uint8Array(max);
+    let at = 0;
+    try {
+        while (at < max) {
+            const r = await reader.read();
+            if (r.done)
+                break;
+            const part = r.value.subarray(0, max - at);
+            out.set(part, at);
+            at += part.length;
+        }
+    }
+    finally {
+        await reader.cancel().catch(() => { });
+    }
+    return out.slice(0, at);
+}
+/**
+ * The gzip'd tar streamed through the bounded tar reader. Bytes that arrived and are wrong (not gzip, a
+ * truncated gzip, a corrupt tar) are `InvalidResponse`, never retried; only a body that failed to arrive
+ * (the connection lost, the timeout) stays a transport failure.
+ */
+async function readTarGz(body, limits, onEntry) {
+    const gz = gunzipPull(body);
+    const next = async () => {
+        try {
+            return await gz.next();
+        }
+        catch (e) {
+            if (e instanceof GunzipError)
+                throw node_archive_invalid(`the body is not a complete gzip stream (${e.message})`);
+            throw e;
+        }
+    };
+    try {
+        await readTar(next, limits, onEntry);
+    }
+    finally {
+        // Stop the download where the read stopped (the end-of-archive blocks, a refusal): nothing more is read.
+        await gz.cancel();
+    }
+}
+function node_archive_invalid(what) {
     return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
         operation: 'readMany',
         step: 'read archive',
@@ -41910,6 +41334,226 @@ const Octokit = core_dist_src/* Octokit */.E.plugin(requestLog, plugin_rest_endp
 // EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
 var lib = __nccwpck_require__(2203);
 var lib_default = /*#__PURE__*/__nccwpck_require__.n(lib);
+;// CONCATENATED MODULE: ./src/transport/limits.ts
+/**
+ * Response-size caps every built-in transport applies while it reads a body (docs/transports.md § Response
+ * size). GitHub is trusted, but an `apiUrl` can point at any server (GitHub Enterprise Server, a proxy, a
+ * hostile host): without a cap a body that never ends grows until the timeout, and an error body is kept
+ * whole although only its `message` is ever shown.
+ * - A success body (2xx) larger than `maxResponseBytes` is refused with `TransportError` (reason
+ *   `too-large`) as soon as it passes the cap (or at once when its `Content-Length` says so); nothing more
+ *   is read.
+ * - Any other answer (3xx, 304, 4xx, 5xx) keeps the first `maxErrorBodyBytes` of its body and the rest is
+ *   cancelled: the status is what a caller maps to its typed error, and a message fits in the prefix.
+ */
+
+
+
+const MiB = 1024 * 1024;
+/**
+ * Default cap on a success body: 160 MiB. GitHub's largest legitimate answers are
+ * - a 100 MiB blob (its file limit) from `GET /git/blobs/{sha}`: base64 (×4/3) with a newline every 60
+ *   characters, each written `\n` in JSON (×62/60): 144,470,474 bytes ≈ 137.8 MiB, plus a few hundred of JSON;
+ * - the same file as a raw contents read (`application/vnd.github.raw`): 100 MiB;
+ * - a recursive tree listing: GitHub stops it at 7 MB;
+ * - a GraphQL batch of 100 blobs (GRAPHQL_BLOB_BATCH), each `text` cut at 512,000 bytes: 51.2 MB, so JSON
+ *   escaping may triple it and it still fits.
+ * 160 MiB leaves 16% above the largest of them.
+ */
+const DEFAULT_MAX_RESPONSE_BYTES = 160 * MiB;
+/**
+ * Default bytes kept of an error body (any status outside 2xx): 8 KiB. GitHub's error bodies are a
+ * `message`, a `documentation_url` and at most a short `errors` list — a few hundred bytes.
+ */
+const DEFAULT_MAX_ERROR_BODY_BYTES = 8 * 1024;
+/**
+ * Validate and complete transport caps; a bad value is a `TypeError` naming the option (as `timeoutMs`).
+ *
+ * @example
+ * resolveCaps({ maxResponseBytes: 1 << 20 }); // { maxResponseBytes: 1048576, maxErrorBodyBytes: 8192 }
+ */
+function resolveCaps(caps = {}) {
+    return {
+        maxResponseBytes: positive('maxResponseBytes', caps.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES),
+        maxErrorBodyBytes: positive('maxErrorBodyBytes', caps.maxErrorBodyBytes, DEFAULT_MAX_ERROR_BODY_BYTES),
+    };
+}
+function positive(name, v, def) {
+    if (v === undefined)
+        return def;
+    if (!Number.isSafeInteger(v) || v < 1) {
+        throw new TypeError(`${name} must be a positive integer number of bytes, got ${String(v)}`);
+    }
+    return v;
+}
+/** True for an answer whose body is an error's (only its prefix is read): anything outside 2xx. */
+function isErrorStatus(status) {
+    return status < 200 || status > 299;
+}
+/** The cap that applies to one request: its own, else the transport's. */
+function limitFor(req, caps) {
+    return req.maxResponseBytes ?? caps.maxResponseBytes;
+}
+/**
+ * The `TransportError` (reason `too-large`) for a body over `limit`; its message says the limit and how to
+ * raise it. `declared`: the `Content-Length` that gave it away before any byte was read.
+ *
+ * @example
+ * throw tooLargeError({ method: 'GET', url }, DEFAULT_MAX_RESPONSE_BYTES);
+ */
+function tooLargeError(req, limit, declared) {
+    const method = req.method.toUpperCase();
+    const url = describeUrl(req.url);
+    const size = declared === undefined ? `more than ${limit} bytes` : `${declared} bytes (Content-Length)`;
+    const own = req.maxResponseBytes !== undefined;
+    const hint = own
+        ? `the limit set for this request (maxResponseBytes: ${limit})`
+        : `the transport's response-size limit (maxResponseBytes: ${limit}, ${formatMiB(limit)}); if this server is trusted to send more, raise maxResponseBytes (an option of fetchTransport, octokitTransport, createOctokit and RemoteApiRefStore)`;
+    return new errors/* TransportError */.wX(`${method} ${url} answered ${size}, over ${hint}`, { method, url, reason: 'too-large', limit, ...(declared !== undefined ? { declared } : {}) }, { cause: new Error('response too large') });
+}
+function formatMiB(n) {
+    return n >= MiB ? `${+(n / MiB).toFixed(1)} MiB` : `${n} bytes`;
+}
+/**
+ * Read a response body under the caps: for a success status, every chunk up to `limit` (over it:
+ * `tooLargeError`, the stream cancelled); for any other status, the first `errorLimit` bytes (the rest
+ * cancelled). Chunks are returned as read, so a caller can rebuild a stream without a copy.
+ *
+ * @example
+ * const chunks = await readCapped(res.body, res.status, res.headers.get('content-length'), req, 1 << 20, 8192);
+ */
+async function readCapped(body, status, contentLength, req, limit, errorLimit) {
+    if (!body)
+        return [];
+    const error = isErrorStatus(status);
+    const declared = Number(contentLength ?? Number.NaN);
+    if (!error && declared > limit) {
+        stop(body.cancel());
+        throw tooLargeError(req, limit, declared);
+    }
+    const max = error ? Math.min(errorLimit, limit) : limit;
+    const reader = body.getReader();
+    const chunks = [];
+    let total = 0;
+    for (;;) {
+        const { done, value } = await reader.read();
+        if (done)
+            return chunks;
+        if (total + value.length > max) {
+            // Stop reading here: the server may be writing forever.
+            stop(reader.cancel());
+            if (!error)
+                throw tooLargeError(req, limit);
+            chunks.push(value.subarray(0, max - total));
+            return chunks;
+        }
+        total += value.length;
+        chunks.push(value);
+    }
+}
+/**
+ * Cancel without waiting: the cancel of one branch of a tee'd body (`Response.clone()`) settles only once
+ * the other branch is cancelled too, which may be never.
+ */
+function stop(cancel) {
+    cancel.catch(() => { });
+}
+/**
+ * A body that is already in memory (a host function's) held to the same caps: over `limit` on success is
+ * `tooLargeError`; an error body is cut to `errorLimit`.
+ *
+ * @example
+ * const body = capBytes(bytes, 500, req, caps.maxResponseBytes, caps.maxErrorBodyBytes);
+ */
+function capBytes(bytes, status, req, limit, errorLimit) {
+    if (!isErrorStatus(status)) {
+        if (bytes.length > limit)
+            throw tooLargeError(req, limit);
+        return bytes;
+    }
+    const max = Math.min(errorLimit, limit);
+    return bytes.length > max ? bytes.subarray(0, max) : bytes;
+}
+/** Join the chunks {@link readCapped} returned. */
+const joinChunks = (chunks) => chunks.length === 1 ? chunks[0] : (0,core_bytes/* concatBytes */.Id)(chunks);
+
+;// CONCATENATED MODULE: ./src/transport/capped-fetch.ts
+/**
+ * `cappedFetch`: a `fetch` whose answers are held to the response-size caps of limits.ts before the caller
+ * sees them. Octokit reads bodies with its own fetch (`response.text()`/`json()`, whole), so
+ * `createOctokit` and `octokitTransport` hand it this one: a success body over the cap rejects the fetch
+ * itself with `TransportError` (reason `too-large`) — rejecting inside the body stream would not do, as
+ * Octokit turns a failed body read into an empty answer — and an error body is cut to its first bytes.
+ */
+
+/** Where a capped fetch keeps what it wraps, so a per-request cap can re-wrap the inner fetch (no double buffering). */
+const CAPPED = Symbol.for('docdb.cappedFetch');
+/** Statuses whose Response must have a null body (https://fetch.spec.whatwg.org/#null-body-status). */
+const NULL_BODY = new Set([101, 103, 204, 205, 304]);
+/**
+ * Wrap `inner` (default: the global fetch, read at call time) so every answer is read under `caps`. The
+ * success body is read in full before the fetch resolves (that is how an undeclared length over the cap
+ * is caught before Octokit reads it) and handed on as the chunks read, without another copy.
+ * `requestLimit`: one request's own `maxResponseBytes` (octokitTransport), named so in the error.
+ *
+ * @example
+ * const octokit = new Octokit({ request: { fetch: cappedFetch(globalThis.fetch, { maxResponseBytes: 50 << 20 }) } });
+ */
+function cappedFetch(inner, caps = {}, requestLimit) {
+    const resolved = resolveCaps(caps);
+    const fn = async (input, init) => {
+        const fetchFn = inner ?? globalThis.fetch;
+        const res = await fetchFn(input, init);
+        const req = {
+            method: init?.method ?? (input instanceof Request ? input.method : 'GET'),
+            url: urlOf(input),
+            ...(requestLimit !== undefined ? { maxResponseBytes: requestLimit } : {}),
+        };
+        return capResponse(res, req, resolved);
+    };
+    Object.defineProperty(fn, CAPPED, { value: { inner, caps: resolved } });
+    return fn;
+}
+/**
+ * The parts of a fetch made by {@link cappedFetch}, or undefined for any other fetch.
+ *
+ * @example
+ * cappedParts(cappedFetch(f))?.inner === f; // true
+ */
+function cappedParts(fetchFn) {
+    return typeof fetchFn === 'function' ? fetchFn[CAPPED] : undefined;
+}
+/** The answer rebuilt from what was read under the caps (headers, status and URL kept). */
+async function capResponse(res, req, caps) {
+    // An opaque redirect (status 0, browsers) cannot be rebuilt and has no body to read.
+    if (res.status < 200 || res.status > 599 || !res.body)
+        return res;
+    const chunks = await readCapped(res.body, res.status, res.headers.get('content-length'), req, req.maxResponseBytes ?? caps.maxResponseBytes, caps.maxErrorBodyBytes);
+    const body = NULL_BODY.has(res.status) ? null : streamOf(chunks);
+    const out = new Response(body, { status: res.status, statusText: res.statusText, headers: res.headers });
+    // Octokit reports `response.url`; a constructed Response has none.
+    Object.defineProperty(out, 'url', { value: res.url });
+    Object.defineProperty(out, 'redirected', { value: res.redirected });
+    return out;
+}
+/** A stream over chunks already read; each is let go once handed on. */
+function streamOf(chunks) {
+    let i = 0;
+    return new ReadableStream({
+        pull(controller) {
+            if (i < chunks.length) {
+                controller.enqueue(chunks[i]);
+                chunks[i++] = new Uint8Array(0);
+            }
+            else
+                controller.close();
+        },
+    });
+}
+function urlOf(input) {
+    return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+}
+
 ;// CONCATENATED MODULE: ./src/transport/create-octokit.ts
 /**
  * `createOctokit`: the Octokit instance docdb uses by default in the GitHub Action — `@octokit/rest`
@@ -41919,9 +41563,15 @@ var lib_default = /*#__PURE__*/__nccwpck_require__.n(lib);
  * - primary and secondary rate limits are honoured: throttling waits for `Retry-After` (secondary)
  *   or `x-ratelimit-reset` (primary) when the wait is at most `maxRetryAfterSeconds`, else gives up
  *   and the 403/429 reaches the store, which reports `RateLimited`;
- * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`.
+ * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`;
+ * - every body is read under the response-size caps of limits.ts (a capped fetch, capped-fetch.ts): a
+ *   success body over `maxResponseBytes` fails with `TransportError` (reason `too-large`), never retried;
+ *   an error body is cut to `maxErrorBodyBytes` before Octokit parses it.
  * The Action's projection sources reuse the same instance, so all requests share one limiter.
  */
+
+
+
 
 
 
@@ -41973,7 +41623,8 @@ function createOctokit(options = {}) {
             return custom;
         return retryCount < maxRlRetries && retryAfter <= maxWait;
     };
-    const Klass = Octokit.plugin(retry, throttling, (octokit) => {
+    const caps = resolveCaps(options);
+    const Klass = Octokit.plugin(tooLargeIsFinal, retry, throttling, (octokit) => {
         // Registered last = outermost hook: runs before plugin-retry's error handler reads `retries`.
         octokit.hook.before('request', (o) => {
             if (!isSafeMethod(String(o.method)))
@@ -42000,9 +41651,21 @@ function createOctokit(options = {}) {
     };
     if (options.auth !== undefined)
         ctorOptions.auth = options.auth;
-    if (options.fetch)
-        ctorOptions.request = { fetch: options.fetch };
+    ctorOptions.request = { fetch: cappedFetch(options.fetch, caps) };
     return new Klass(ctorOptions);
+}
+/**
+ * Registered first, so its error hook runs inside plugin-retry's: a body over the cap (which Octokit wraps
+ * in a RequestError with status 500, a status plugin-retry retries) is rethrown as the `TransportError`
+ * itself, which no plugin retries — the same bytes would come again.
+ */
+function tooLargeIsFinal(octokit) {
+    octokit.hook.error('request', (error) => {
+        const cause = error.cause;
+        if (cause instanceof errors/* TransportError */.wX && cause.data.reason === 'too-large')
+            throw cause;
+        throw error;
+    });
 }
 
 ;// CONCATENATED MODULE: ./src/transport/octokit.ts
@@ -42014,8 +41677,14 @@ function createOctokit(options = {}) {
  * failure WITHOUT a response (Octokit reports those as `RequestError` with status 500 and no
  * `response`) rejects, with a `TransportError`.
  *
+ * Bodies are held to the response-size caps of limits.ts: each request hands Octokit a capped fetch
+ * (capped-fetch.ts) over the instance's own, so a success body over the cap fails with `TransportError`
+ * (reason `too-large`) and an error body is cut to its first 8 KiB before Octokit reads it.
+ *
  * Duck-typed on `request` so this file pulls in no Octokit code (browser bundles stay small).
  */
+
+
 
 
 async function bodyBytes(data) {
@@ -42042,17 +41711,29 @@ async function bodyBytes(data) {
  * reply was lost (it re-reads the ref). plugin-retry still serves direct `octokit.request` calls, and
  * plugin-throttling still sits out rate limits for both.
  *
+ * `caps` (`maxResponseBytes`, `maxErrorBodyBytes`) override those of the instance's fetch when it came
+ * from {@link createOctokit}; a request's own `maxResponseBytes` overrides both. Defaults: 160 MiB, 8 KiB.
+ *
  * @example
  * const octokit = createOctokit({ auth: process.env.GITHUB_TOKEN, baseUrl: 'https://api.github.com' });
  * const store = new RemoteApiRefStore({ transport: octokitTransport(octokit), owner: 'o', repo: 'r', token });
  */
-function octokitTransport(octokit) {
+function octokitTransport(octokit, caps = {}) {
     if (!octokit || typeof octokit.request !== 'function') {
         throw new TypeError('octokitTransport needs an Octokit instance (an object with a request() method)');
     }
+    resolveCaps(caps);
+    const own = {};
+    if (caps.maxResponseBytes !== undefined)
+        own.maxResponseBytes = caps.maxResponseBytes;
+    if (caps.maxErrorBodyBytes !== undefined)
+        own.maxErrorBodyBytes = caps.maxErrorBodyBytes;
     return {
         async request(req) {
-            const request = { parseSuccessResponseBody: false };
+            const request = {
+                parseSuccessResponseBody: false,
+                fetch: requestFetch(octokit, own, req.maxResponseBytes),
+            };
             if (req.signal)
                 request.signal = req.signal;
             request.retries = 0;
@@ -42076,6 +41757,10 @@ function octokitTransport(octokit) {
                 else {
                     if (e instanceof errors/* DocDbError */.rq)
                         throw e;
+                    // Octokit wraps what its fetch threw (a body over the cap) in a RequestError with status 500.
+                    const cause = e?.cause;
+                    if (cause instanceof errors/* TransportError */.wX)
+                        throw cause;
                     const aborted = err?.name === 'AbortError' || req.signal?.aborted === true;
                     throw transportError(req, aborted ? 'aborted' : 'network', e);
                 }
@@ -42084,6 +41769,17 @@ function octokitTransport(octokit) {
             return { status: res.status, headers, body: await bodyBytes(res.data) };
         },
     };
+}
+/**
+ * The fetch one request runs on: the instance's configured fetch (unwrapped when it is already capped, so
+ * a body is buffered once), capped with this request's limit, else the transport's, else the instance's.
+ */
+function requestFetch(octokit, own, requestLimit) {
+    const endpoint = octokit.request.endpoint;
+    const configured = endpoint?.DEFAULTS?.request?.fetch;
+    const parts = cappedParts(configured);
+    const inner = parts ? parts.inner : configured;
+    return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
 // EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
@@ -42144,41 +41840,259 @@ async function changesMode(inputs, store, ref) {
     return { outputs, summary };
 }
 
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: ./src/export/errors.ts
+/** The export writers' own errors; each caller turns them into its terms (a CLI flag, an Action input). */
+/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
+class ExportTargetError extends Error {
+}
+/**
+ * The target directory changed while the export was being written (a file appeared in it, or with
+ * `--force` one of its files changed): nothing of it was removed, and the export was not put in place.
+ */
+class ExportChanged extends Error {
+    entries;
+    code = 'ExportChanged';
+    constructor(message, 
+    /** Entries (relative to the target) that were not there when the export started, or changed since. */
+    entries) {
+        super(message);
+        this.entries = entries;
+        this.name = 'ExportChanged';
+    }
+}
+
+;// CONCATENATED MODULE: ./src/export/real-path.ts
+/**
+ * Where an export path really leads. A lexical check (`relative(workspace, path)`) is fooled by a
+ * symbolic link inside the workspace that points out of it (`site -> /elsewhere`), so the export writers
+ * resolve the real path of the deepest part of the target that exists, as the spec, reducer and `files`
+ * source checks do (src/projection/spec/load.ts), write only there, and check again before the final
+ * rename that the directory still resolves to the same place (a link swapped in meanwhile must not
+ * redirect the write).
+ */
+
+
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR']);
+/**
+ * The real path of `path`: its deepest existing ancestor with every symbolic link resolved, followed by
+ * the components that do not exist yet. A dangling link as the last component is the link itself (the
+ * final rename replaces it; it is never followed).
+ *
+ * @example
+ * // with /work/site -> /srv/www
+ * await realTarget('/work/site/docs.jsonl'); // '/srv/www/docs.jsonl'
+ */
+async function realTarget(path) {
+    const missing = [];
+    let current = (0,external_node_path_.resolve)(path);
+    for (;;) {
+        try {
+            return (0,external_node_path_.join)(await (0,promises_.realpath)(current), ...missing.reverse());
+        }
+        catch (e) {
+            const parent = (0,external_node_path_.dirname)(current);
+            if (!MISSING.has(String(e.code)) || parent === current)
+                throw e;
+            missing.push((0,external_node_path_.basename)(current));
+            current = parent;
+        }
+    }
+}
+/**
+ * Whether `path` is `root` or inside it (both already real paths).
+ *
+ * @example
+ * isInside('/work/out/a.jsonl', '/work'); // true
+ */
+function isInside(path, root) {
+    const rel = (0,external_node_path_.relative)(root, path);
+    return rel === '' || (!rel.startsWith('..') && !(0,external_node_path_.isAbsolute)(rel));
+}
+/**
+ * Throw `ExportChanged` unless the directory `dir` (a real path resolved earlier) still resolves to
+ * itself: a component replaced by a symbolic link since would send the bytes somewhere else.
+ *
+ * @example
+ * await assertStillReal('/work/out'); // before renaming the finished export into /work/out
+ */
+async function assertStillReal(dir) {
+    const now = await (0,promises_.realpath)(dir).catch(() => undefined);
+    if (now !== dir) {
+        throw new ExportChanged(`${dir} changed during the export (it now ${now === undefined ? 'does not exist' : `leads to ${now} through a symbolic link`}); nothing was written there`, [dir]);
+    }
+}
+
 // EXTERNAL MODULE: external "node:crypto"
 var external_node_crypto_ = __nccwpck_require__(7598);
 ;// CONCATENATED MODULE: external "node:fs"
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-// EXTERNAL MODULE: external "node:fs/promises"
-var promises_ = __nccwpck_require__(1455);
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/export/place-dir.ts
+/**
+ * Putting a finished one-file-per-document export in place without deleting anything the export did not
+ * create or was not asked to replace. The export is written into a fresh sibling directory first; then:
+ * - the target was absent or empty: one `rename` onto it, which POSIX performs only while it is still
+ *   absent or empty (it fails with ENOTEMPTY otherwise; elsewhere an empty directory is removed with
+ *   `rmdir`, which also refuses a directory that is not empty) — a file that appeared meanwhile stays,
+ *   and the export fails;
+ * - with `--force`, the target held files: what it held when the export started was recorded; the target
+ *   is moved aside, compared with that record, and put back untouched if anything appeared or changed;
+ *   otherwise the export takes its place and only the recorded entries are removed.
+ */
+
+
+
+
+/**
+ * Every entry under `dir`, recursively, without following symbolic links.
+ *
+ * @example
+ * const before = await snapshot('./out'); // Map { 'a.json' => 'f:12:1732…:4211', … }
+ */
+async function snapshot(dir) {
+    const out = new Map();
+    async function walk(rel) {
+        for (const name of await (0,promises_.readdir)((0,external_node_path_.join)(dir, rel))) {
+            const path = rel === '' ? name : `${rel}/${name}`;
+            const st = await (0,promises_.lstat)((0,external_node_path_.join)(dir, path));
+            // A directory's size and mtime move with its entries; the entries themselves are compared.
+            out.set(path, st.isDirectory() ? `d:${st.ino}` : `${st.isSymbolicLink() ? 'l' : 'f'}:${st.size}:${st.mtimeMs}:${st.ino}`);
+            if (st.isDirectory())
+                await walk(path);
+        }
+    }
+    await walk('');
+    return out;
+}
+/** Entries of `after` that `before` did not have, or had as something else. */
+function differences(before, after) {
+    return [...after].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
+}
+function changed(target, entries, what) {
+    const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} in all)` : '');
+    return new ExportChanged(`${target} changed during the export (${shown}): ${what}. Run the export again when nothing else writes there.`, entries);
+}
+const code = (e) => String(e.code);
+/**
+ * Move the finished export `temp` to `target`, where `before` is what `target` held when the export
+ * started (empty: absent or an empty directory). Throws `ExportChanged` — having removed nothing — when
+ * `target` changed meanwhile; the caller removes `temp`.
+ *
+ * @example
+ * await placeDirectory('/work/out.tmp-1a2b', '/work/out', new Map());
+ */
+async function placeDirectory(temp, target, before) {
+    if (before.size === 0)
+        await placeOverEmpty(temp, target);
+    else
+        await replaceRecorded(temp, target, before);
+}
+async function placeOverEmpty(temp, target) {
+    try {
+        await (0,promises_.rename)(temp, target);
+        return;
+    }
+    catch (e) {
+        if (code(e) === 'ENOTDIR')
+            throw new ExportTargetError(`${target} exists and is not a directory`);
+        if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EISDIR'].includes(code(e)))
+            throw e;
+    }
+    // Not POSIX (a rename does not replace a directory there), or something appeared: rmdir refuses the latter.
+    try {
+        await (0,promises_.rmdir)(target);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        const appeared = [...(await snapshot(target)).keys()];
+        throw changed(target, appeared, 'nothing in it was removed and the export was not put in place');
+    }
+    await (0,promises_.rename)(temp, target);
+}
+async function replaceRecorded(temp, target, before) {
+    const aside = `${target}.old-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.rename)(target, aside);
+    const moved = differences(before, await snapshot(aside));
+    if (moved.length > 0) {
+        const back = await (0,promises_.rename)(aside, target).then(() => 'nothing in it was removed and the export was not put in place', () => `its content was kept in ${aside} and the export was not put in place`);
+        throw changed(target, moved, back);
+    }
+    try {
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        throw changed(target, ['(recreated)'], `its previous content was kept in ${aside}; the export was not put in place`);
+    }
+    await removeRecorded(aside, before, target);
+}
+/** Remove from `dir` the entries of `before` only, deepest first; `dir` goes last, if nothing else is left. */
+async function removeRecorded(dir, before, target) {
+    const paths = [...before.keys()].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const path of paths) {
+        const isDir = before.get(path)?.startsWith('d:') === true;
+        await (isDir ? (0,promises_.rmdir)((0,external_node_path_.join)(dir, path)) : (0,promises_.unlink)((0,external_node_path_.join)(dir, path))).catch((e) => {
+            if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes(code(e)))
+                throw e;
+        });
+    }
+    try {
+        await (0,promises_.rmdir)(dir);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        const left = [...(await snapshot(dir)).keys()];
+        throw changed(target, left, `the export is in place; what appeared in the replaced directory was kept in ${dir}`);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/export/write-export.ts
 /**
  * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
  * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
- * directory renamed into place. Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
+ * directory put in place at the end without removing anything the export did not create (place-dir.ts).
+ * Both write where the target really leads (symbolic links resolved once, at the start: real-path.ts).
+ * Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
  */
 
 
 
 
 
-/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
-class ExportTargetError extends Error {
-}
+
+
+
+
 /** One envelope as a JSON Lines record. */
 const jsonLine = (env) => `${JSON.stringify(env)}\n`;
 /**
- * Write `entries` as JSON Lines to `file` (atomically: a temporary name, renamed at the end). Returns the count.
+ * Create the directory `dir` (a real path) and its missing parents, and check that it is still where it
+ * was resolved: a missing component created as a symbolic link meanwhile would lead elsewhere.
+ */
+async function realDirectory(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await assertStillReal(dir);
+}
+/**
+ * Write `entries` as JSON Lines to `file` (atomically: a temporary name in the real directory of `file`,
+ * renamed at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed).
+ * An existing link is followed: the file it names is replaced. Returns the count and the real path.
  *
  * @example
- * const n = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
  */
 async function writeJsonLines(file, entries, onProgress) {
-    const target = (0,external_node_path_.resolve)(file);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const target = await realTarget(file);
+    await realDirectory((0,external_node_path_.dirname)(target));
     const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
     let n = 0;
     async function* lines() {
@@ -42194,8 +42108,9 @@ async function writeJsonLines(file, entries, onProgress) {
         // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
         // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
         await (0,external_node_stream_promises_namespaceObject.pipeline)(lines, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
+        await assertStillReal((0,external_node_path_.dirname)(target));
         await (0,promises_.rename)(temp, target);
-        return n;
+        return { count: n, path: target };
     }
     catch (e) {
         await (0,promises_.rm)(temp, { force: true });
@@ -42203,7 +42118,8 @@ async function writeJsonLines(file, entries, onProgress) {
     }
 }
 /**
- * Check a `--dir` target: absent, or an empty directory, or anything with `force`.
+ * Check a `--dir` target: absent, or an empty directory, or any directory with `force`. Returns what it
+ * holds (empty when absent), the record of what `force` may replace.
  *
  * @example
  * await assertDirTarget('./out', false); // throws ExportTargetError when ./out has files
@@ -42211,25 +42127,29 @@ async function writeJsonLines(file, entries, onProgress) {
 async function assertDirTarget(dir, force) {
     const st = await (0,promises_.stat)(dir).catch(() => undefined);
     if (!st)
-        return;
+        return new Map();
     if (!st.isDirectory())
         throw new ExportTargetError(`${dir} exists and is not a directory`);
     if (!force && (await (0,promises_.readdir)(dir)).length > 0) {
         throw new ExportTargetError(`${dir} exists and is not empty (pass --force to replace it)`);
     }
+    return force ? await snapshot(dir) : new Map();
 }
 /**
  * One file per document at `<dir>/<namespace>/<type>/<id>.json` (its canonical key), written into a
- * temporary directory that replaces `dir` at the end. Returns the count.
+ * fresh sibling directory put in place at the end. What `dir` held at the start is replaced only with
+ * `force`; anything that appears in it during the export is never removed: the export then fails with
+ * `ExportChanged` (place-dir.ts). Returns the count and the real path.
  *
  * @example
- * const n = await writeDirectory('./out', docs.stream({ withData: true }), false);
+ * const { count } = await writeDirectory('./out', docs.stream({ withData: true }), false);
  */
 async function writeDirectory(dir, entries, force, onProgress) {
-    const target = (0,external_node_path_.resolve)(dir);
-    await assertDirTarget(target, force);
-    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    const target = await realTarget(dir);
+    const before = await assertDirTarget(target, force);
+    await realDirectory((0,external_node_path_.dirname)(target));
     const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.mkdir)(temp);
     let n = 0;
     try {
         for await (const e of entries) {
@@ -42245,9 +42165,9 @@ async function writeDirectory(dir, entries, force, onProgress) {
             n++;
             onProgress?.(n);
         }
-        await (0,promises_.rm)(target, { recursive: true, force: true });
-        await (0,promises_.rename)(temp, target);
-        return n;
+        await assertStillReal((0,external_node_path_.dirname)(target));
+        await placeDirectory(temp, target, before);
+        return { count: n, path: target };
     }
     catch (e) {
         await (0,promises_.rm)(temp, { recursive: true, force: true });
@@ -42261,14 +42181,19 @@ async function writeDirectory(dir, entries, force, onProgress) {
  * the tip or at `version`, written to a file of the workspace for later steps (a site build, a report):
  * JSON Lines (`export-format: jsonl`, default) or one file per document under a directory
  * (`export-format: files`). The documents are read in bulk — the section's archive, a handful of requests
- * — and written under a temporary name, renamed when complete. The path must stay inside the workspace.
+ * — and written under a temporary name, renamed when complete. The path must stay inside the workspace,
+ * also once symbolic links are resolved: a link in the workspace pointing out of it is refused.
  */
 
 
 
 
+
+
+const notInside = (path, workspace, how) => new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
 /**
  * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
+ * Lexical only: {@link realExportTarget} also resolves symbolic links.
  *
  * @example
  * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
@@ -42276,10 +42201,27 @@ async function writeDirectory(dir, entries, force, onProgress) {
 function exportTarget(path, workspace) {
     const target = (0,external_node_path_.resolve)(workspace, path);
     const rel = (0,external_node_path_.relative)((0,external_node_path_.resolve)(workspace), target);
-    if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel)) {
-        throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace}); give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
-    }
+    if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel))
+        throw notInside(path, workspace, '');
     return target;
+}
+/**
+ * Where the export would really be written: {@link exportTarget}, then the real path of its deepest
+ * existing part, which must be inside the workspace's real path (a symbolic link such as `site ->
+ * /elsewhere` does not lead out of it). `InvalidConfig` naming `export-path` otherwise, before anything
+ * is written.
+ *
+ * @example
+ * await realExportTarget('site/docs.jsonl', '/home/runner/work/repo'); // with site -> /srv: InvalidConfig
+ */
+async function realExportTarget(path, workspace) {
+    const lexical = exportTarget(path, workspace);
+    const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
+    const real = await realTarget(lexical);
+    if (real === root || !isInside(real, root)) {
+        throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`);
+    }
+    return real;
 }
 /**
  * Outputs and summary for `mode: export`.
@@ -42289,7 +42231,7 @@ function exportTarget(path, workspace) {
  * outputs.path; // absolute path of the written file
  */
 async function exportMode(inputs, store, ref, workspace) {
-    const target = exportTarget(inputs.exportPath, workspace);
+    const target = await realExportTarget(inputs.exportPath, workspace);
     const docs = new document_store/* DocumentStore */.V(store);
     const version = inputs.version || (await docs.head());
     const filter = {
@@ -42297,27 +42239,35 @@ async function exportMode(inputs, store, ref, workspace) {
         ...(inputs.type ? { type: inputs.type } : {}),
     };
     const entries = version === null ? (async function* () { })() : docs.stream({ ...filter, version, withData: true });
-    let count;
+    let written;
     try {
-        count =
+        written =
             inputs.exportFormat === 'files'
                 ? await writeDirectory(target, entries, false)
                 : await writeJsonLines(target, entries);
     }
     catch (e) {
-        if (e instanceof ExportTargetError) {
-            throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`);
+        if (e instanceof ExportTargetError || e instanceof ExportChanged) {
+            throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`, e instanceof ExportChanged ? { changed: e.entries } : {});
         }
         throw e;
     }
-    const outputs = { version: version ?? '', path: target, count: String(count), changed: 'false', keys: '[]' };
+    const { count, path } = written;
+    const outputs = { version: version ?? '', path, count: String(count), changed: 'false', keys: '[]' };
     const where = `\`${ref}\` of ${inputs.repository}`;
-    const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${(0,external_node_path_.relative)(workspace, target)}\` (${inputs.exportFormat})\n`;
+    const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
+    const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${(0,external_node_path_.relative)(root, path)}\` (${inputs.exportFormat})\n`;
     return { outputs, summary };
 }
 
 ;// CONCATENATED MODULE: ./src/action/metered-fetch.ts
 
+
+/**
+ * Most bytes of a create-commit reply read for its `verification` (a reply is the commit docdb sent plus a
+ * few fields: a few KB). A longer one is not read for it, so an endless reply cannot grow the copy.
+ */
+const MAX_COMMIT_REPLY_BYTES = 1024 * 1024;
 /**
  * Tracks every HTTP request the run makes (sources and store share one Octokit), the last rate limit seen,
  * and the `verification` of each commit the run creates (read from the create-commit reply, so knowing
@@ -42353,7 +42303,11 @@ function meteredFetch(inner = globalThis.fetch, debug) {
 /** Whether GitHub signed the commit it just created, from the create-commit reply. */
 async function recordVerification(res, meter) {
     try {
-        const body = (await res.clone().json());
+        const copy = res.clone();
+        const req = { method: 'POST', url: res.url || 'http://reply.invalid/git/commits' };
+        const length = copy.headers.get('content-length');
+        const chunks = await readCapped(copy.body, copy.status, length, req, MAX_COMMIT_REPLY_BYTES, 0);
+        const body = JSON.parse(new TextDecoder().decode(joinChunks(chunks)));
         if (typeof body.sha === 'string' && body.verification && typeof body.verification.verified === 'boolean') {
             meter.verification.set(body.sha, {
                 verified: body.verification.verified,
@@ -42362,7 +42316,7 @@ async function recordVerification(res, meter) {
         }
     }
     catch {
-        // Not JSON: the store reports the invalid reply itself.
+        // Not JSON, or longer than any commit reply: the store reports the invalid reply itself.
     }
 }
 /**
@@ -42384,7 +42338,10 @@ var reducers = __nccwpck_require__(1489);
 var run = __nccwpck_require__(4229);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
 var sources = __nccwpck_require__(9719);
+// EXTERNAL MODULE: ./src/core/terminal-text.ts
+var terminal_text = __nccwpck_require__(3155);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
+
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
  * read as syntax becomes a numeric character reference, which GitHub renders as the character itself. A
@@ -42398,16 +42355,12 @@ var sources = __nccwpck_require__(9719);
 function mdText(s) {
     return s
         .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
-        .replace(BIDI_CONTROLS, (c) => `&#92;u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`);
+        .replace(terminal_text/* BIDI_CONTROLS */.KL, (c) => `&#92;${(0,terminal_text/* visibleEscape */.cE)(c).slice(1)}`);
 }
-/**
- * Unicode bidirectional controls (LRE…RLO, LRI…PDI, LRM, RLM, ALM): a character reference would still
- * render as the control and reorder the text around it ("Trojan Source", CVE-2021-42574), so they are
- * shown as visible `\uXXXX` text instead.
- */
-const BIDI_CONTROLS = /[\u202A-\u202E\u2066-\u2069\u200E\u200F\u061C]/g;
+/** Removed keys named in the summary's text before "and N more" (all changed keys are in the <details> list). */
+const REMOVED_SHOWN = 10;
 /** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
-function code(s) {
+function summary_code(s) {
     return `<code>${mdText(s)}</code>`;
 }
 /**
@@ -42421,13 +42374,20 @@ function renderSummary(input) {
     const lines = [];
     const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
     const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-    lines.push(`### ${title}: ${code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
+    lines.push(`### ${title}: ${summary_code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
     lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
     lines.push('|---|---|--:|--:|--:|--:|--:|');
     for (const p of report.projections) {
         lines.push(`| ${mdText(p.name)} | ${mdText(p.source)}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`);
     }
     lines.push('');
+    // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
+    const removed = report.projections.flatMap((p) => p.removed).sort();
+    if (removed.length > 0) {
+        const shown = removed.slice(0, REMOVED_SHOWN);
+        const more = removed.length - shown.length;
+        lines.push(`**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(summary_code).join(', ')}${more ? ` and ${more} more` : ''}`, '');
+    }
     const server = input.serverUrl.replace(/\/+$/, '');
     if (report.mode === 'dry-run') {
         lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);
@@ -42449,7 +42409,7 @@ function renderSummary(input) {
         (rl ? ` · rate limit left: ${rl.remaining}/${rl.limit} (resets ${new Date(rl.reset * 1000).toISOString()})` : ''));
     if (report.keys.length > 0) {
         const shown = report.keys.slice(0, 100);
-        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
+        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${summary_code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
     }
     return `${lines.join('\n')}\n`;
 }
@@ -42484,6 +42444,7 @@ async function projectMode(inputs, mode, context, tools) {
         defaultRepository: inputs.repository,
         displayPath: inputs.spec,
         workspace,
+        ...(context.inputNames ? { inputNames: context.inputNames } : {}),
     });
     const report = await (0,run/* runProjections */.qQ)({
         spec,
@@ -42504,6 +42465,7 @@ async function projectMode(inputs, mode, context, tools) {
             ? { onProjection: { start: (name) => context.group?.start(name), end: () => context.group?.end() } }
             : {}),
         ...(inputs.shard ? { shard: inputs.shard } : {}),
+        ...(context.inputNames ? { inputNames: context.inputNames } : {}),
         ...(context.fetch ? { fetch: context.fetch } : {}),
         ...(context.env ? { env: context.env } : {}),
     });
@@ -42534,15 +42496,15 @@ function reportOf(report, inputs, context, meter) {
         requests: String(meter.requests),
         ...rateOutputs(meter),
     };
-    const summary = renderSummary({
+    const summaryInput = {
         report,
         repository: inputs.repository,
         serverUrl: context.serverUrl ?? process.env.GITHUB_SERVER_URL ?? 'https://github.com',
         requests: meter.requests,
         rateLimit: meter.rateLimit,
         ...(verification ? { verification } : {}),
-    });
-    return { outputs, summary };
+    };
+    return { outputs, summary: renderSummary(summaryInput), summaryInput };
 }
 
 // EXTERNAL MODULE: ./src/document/canonical-json.ts
@@ -42606,7 +42568,7 @@ async function readMode(inputs, tools) {
         requests: String(meter.requests),
         ...rateOutputs(meter),
     };
-    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${summary_code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${summary_code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
 }
 function notVisible(inputs, ref) {
@@ -42648,6 +42610,8 @@ async function whyNotFound(inputs, store, ref) {
 
 
 
+
+
 function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
@@ -42658,8 +42622,9 @@ function splitRepo(full) {
  * @example
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
-async function runAction(inputs, context = {}) {
-    const tools = actionTools(inputs, context);
+async function runAction(given, context = {}) {
+    const tools = actionTools(given, context);
+    const inputs = await fullVersions(given, tools.store);
     if (inputs.mode === 'changes') {
         const { outputs, summary } = await changesMode(inputs, tools.store, tools.ref);
         tools.log(`changes since ${inputs.since}: ${outputs.keys}`);
@@ -42673,6 +42638,26 @@ async function runAction(inputs, context = {}) {
     if (inputs.mode === 'read')
         return readMode(inputs, tools);
     return projectMode(inputs, inputs.mode, context, tools);
+}
+/**
+ * The `version` and `since` inputs as full commit SHAs of the section: an abbreviation (the 7 characters
+ * a summary or the CLI shows) is resolved by the library's one resolver; a full SHA costs no request.
+ */
+async function fullVersions(inputs, store) {
+    const full = async (field) => {
+        const v = inputs[field];
+        if (!v || v.length === 40)
+            return v;
+        try {
+            return await (0,resolve_version/* resolveVersion */.x)(store, v);
+        }
+        catch (e) {
+            if (e instanceof errors/* InvalidVersion */.KG)
+                throw new errors/* InvalidVersion */.KG(v, `input ${field}: ${e.message}`, e.data);
+            throw e;
+        }
+    };
+    return { ...inputs, version: await full('version'), since: await full('since') };
 }
 /** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
 function actionTools(inputs, context) {
@@ -42703,6 +42688,11 @@ function actionTools(inputs, context) {
             retryConcurrentWrites: inputs.retryConcurrentWrites,
             // Bulk reads (mode: export) through the archive; its redirect never gets the token.
             archive: nodeArchiveReader({ fetch }),
+            // A warning (an archive too large for the archive path, read in batches instead) goes to the log.
+            logger: (event) => {
+                if (event.level === 'warn')
+                    log(`warning: ${event.message}`);
+            },
         });
     return { client: octokit, store, ref, meter, log };
 }
@@ -43333,9 +43323,10 @@ class InvalidDocument extends DocDbError {
 /** A VersionId is not a 40-hex commit SHA, or names no commit of the section. */
 class InvalidVersion extends DocDbError {
     code = 'InvalidVersion';
-    constructor(version, message) {
+    constructor(version, message, data = {}) {
         super(message ?? `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}`, {
             version: typeof version === 'string' ? version : String(version),
+            ...data,
         });
     }
 }
@@ -43921,6 +43912,27 @@ function sha1HexJs(data) {
 
 /***/ }),
 
+/***/ 7630:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   f: () => (/* binding */ ACTION_INPUT_NAMES)
+/* harmony export */ });
+/**
+ * The Action's vocabulary, the default of every layer that builds messages (the names in action.yml).
+ *
+ * @example
+ * ACTION_INPUT_NAMES.phrase('spec'); // 'the "spec" input'
+ * ACTION_INPUT_NAMES.label('mode'); // 'input "mode"'
+ */
+const ACTION_INPUT_NAMES = {
+    phrase: (input) => `the "${input}" input`,
+    label: (input) => `input "${input}"`,
+};
+
+
+/***/ }),
+
 /***/ 1483:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -44197,6 +44209,142 @@ function sectionRef(root, section) {
 
 /***/ }),
 
+/***/ 4538:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   x: () => (/* binding */ resolveVersion)
+/* harmony export */ });
+/* unused harmony exports MIN_VERSION_PREFIX, RESOLVE_VERSION_DEPTH */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * Abbreviated versions typed back: docdb (like git) prints 7-character commit SHAs, and a user pastes
+ * them into `--version`/`--since` or the Action's `since`. This is the ONE place an abbreviation becomes
+ * a full VersionId, by searching the section's own commits (`RefStore.commits`) — never the repository's,
+ * so a prefix can only name a commit of the section. The search is bounded (`depth`); a full SHA never
+ * needs it. See docs/documents.md "Versions".
+ */
+
+/** Shortest abbreviation accepted: git's own minimum (`core.abbrev` cannot go below 4). */
+const MIN_VERSION_PREFIX = 4;
+/** How many of the section's newest commits an abbreviation is searched in (10 history pages on GitHub). */
+const RESOLVE_VERSION_DEPTH = 1000;
+const FULL_RE = /^[0-9a-f]{40}$/;
+const PREFIX_RE = /^[0-9a-f]{4,40}$/;
+/** One line per candidate: `2ce87ab 2026-11-27T10:00:00Z docdb: put …`. */
+function describe(e) {
+    return `${e.version.slice(0, 12)} ${e.committer.date} ${e.message.split('\n')[0]}`;
+}
+/**
+ * The full version (commit SHA of the section) that `version` names: a 40-character SHA is returned as is,
+ * without any I/O (reading at it still checks that it is a commit of the section); an abbreviation of at
+ * least 4 hex characters is looked up among the section's newest `depth` commits. Throws `InvalidVersion`
+ * (`data.reason`): `malformed` (not hex, or shorter than 4), `ambiguous` (`data.candidates` lists the
+ * commits it could be), `not-in-section` (no commit of the section starts with it, as far as the search
+ * looked), `unsupported` (the store cannot list its commits: give the full SHA).
+ *
+ * @example
+ * const v = await resolveVersion(store, '2ce87ab'); // '2ce87ab…' (40 characters)
+ * await store.get('github/repo/o/r.json', { version: v });
+ */
+async function resolveVersion(store, version, options = {}) {
+    const depth = options.depth ?? RESOLVE_VERSION_DEPTH;
+    if (!Number.isInteger(depth) || depth < 1) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `resolveVersion: depth must be a positive integer, got ${String(depth)}`, {
+            reason: 'malformed',
+        });
+    }
+    const v = typeof version === 'string' ? version.toLowerCase() : version;
+    if (typeof v !== 'string' || !PREFIX_RE.test(v)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit SHA: give the 40 hex characters, or at least the first ${MIN_VERSION_PREFIX} (as docdb prints them, e.g. 2ce87ab)`, { reason: 'malformed' });
+    }
+    if (FULL_RE.test(v))
+        return v;
+    if (!store.commits) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is abbreviated, and this store cannot search the commits of ${store.ref} for it: give the full 40-character SHA`, { reason: 'unsupported' });
+    }
+    const { entries } = await store.commits({ limit: depth });
+    const matches = entries.filter((e) => e.version.startsWith(v));
+    if (matches.length === 1)
+        return matches[0].version;
+    if (matches.length > 1) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is ambiguous: ${matches.length} commits of ${store.ref} start with it (${matches.map(describe).join('; ')}); give more characters`, { reason: 'ambiguous', candidates: matches.map((e) => e.version) });
+    }
+    const looked = entries.length === 0
+        ? 'the section has no commits yet'
+        : entries.length < depth
+            ? `searched all ${entries.length} commits of the section`
+            : `searched its newest ${depth} commits; a full 40-character SHA always works`;
+    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit of the section ${store.ref} (${looked}); use a version printed by this section's writes, list or history`, { reason: 'not-in-section', searched: entries.length });
+}
+
+
+/***/ }),
+
+/***/ 3155:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   KL: () => (/* binding */ BIDI_CONTROLS),
+/* harmony export */   UJ: () => (/* binding */ inertText),
+/* harmony export */   cE: () => (/* binding */ visibleEscape)
+/* harmony export */ });
+/**
+ * Untrusted text made inert before it is printed to a terminal or a CI log. A git server's side-band
+ * message, an API's error message or a source's data can carry bytes a terminal obeys rather than shows —
+ * `ESC]0;…BEL` retitles the window, `ESC[2J` clears the screen, OSC 52 writes the clipboard, `\r`
+ * overwrites the line just printed — and a line starting with `::` is a workflow command to a GitHub
+ * runner (`::add-mask::`, `::error file=…::`, `::stop-commands::`), which reads both stdout and stderr of
+ * every step, the CLI's included. Every such character is shown as a visible `\uXXXX` escape instead.
+ * The CLI's output, the Action's log lines and annotations and the git-http store's server messages
+ * all pass through {@link inertText}; the job summary (Markdown) shares {@link BIDI_CONTROLS}.
+ */
+/**
+ * Unicode bidirectional controls (ALM, LRM, RLM, LRE…RLO, LRI…PDI): they reorder the text around them
+ * ("Trojan Source", CVE-2021-42574), so a name can read differently from what it is.
+ */
+const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/**
+ * Everything a terminal may act on: C0 controls except tab and newline (so ESC, BEL, BS, `\r`, …), DEL,
+ * C1 controls (U+0080–U+009F: a UTF-8 terminal may read U+009B as CSI and U+009D as OSC) and the bidi
+ * controls.
+ */
+const CONTROLS = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/g;
+/**
+ * A line a GitHub runner would read as a workflow command: `::name …::` (and the older `##[name]`) after
+ * leading white space, which the runner trims
+ * (https://docs.github.com/actions/reference/workflows-and-actions/workflow-commands).
+ */
+const WORKFLOW_COMMAND = /^([^\S\n]*)(::|##\[)/gm;
+/**
+ * `\uXXXX` for one UTF-16 code unit (upper-case hex, as JSON and JavaScript write it).
+ *
+ * @example
+ * visibleEscape('\u001b'); // '\\u001B'
+ */
+function visibleEscape(c) {
+    return `\\u${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+}
+/**
+ * `text` with every control character (see above) shown as `\uXXXX`, and the first character of a line
+ * that would be a workflow command escaped the same way. Tabs and newlines are kept; the result is
+ * unchanged when there is nothing to escape, and escaping twice changes nothing more. JSON stays valid
+ * JSON with the same value (control characters can only occur inside its strings, where `\uXXXX` means
+ * the same character).
+ *
+ * @example
+ * inertText('remote: \u001b]0;pwned\u0007done'); // 'remote: \\u001B]0;pwned\\u0007done'
+ * inertText('oops\n::add-mask::x'); // 'oops\n\\u003A:add-mask::x'
+ */
+function inertText(text) {
+    return text.replace(CONTROLS, visibleEscape).replace(WORKFLOW_COMMAND, (_, space, command) => {
+        return `${space}${visibleEscape(command)}${command.slice(1)}`;
+    });
+}
+
+
+/***/ }),
+
 /***/ 3323:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -44459,6 +44607,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var commit_parts = __nccwpck_require__(1297);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/resolve-version.ts
+var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(3323);
 // EXTERNAL MODULE: ./src/core/keys.ts
@@ -44895,6 +45045,7 @@ function assertLimit(limit) {
 
 
 
+
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys, type) {
     const out = [];
@@ -44928,6 +45079,17 @@ class DocumentStore {
     /** Current tip of the section, or null before the first write. */
     async head() {
         return this.store.head();
+    }
+    /**
+     * The full version an abbreviated one names (the 7 characters docdb prints): searched among the
+     * section's newest commits (`resolveVersion` in core: no I/O for a full SHA; `InvalidVersion` with
+     * `data.reason` `ambiguous` or `not-in-section` otherwise).
+     *
+     * @example
+     * const doc = await docs.get(identity, { version: await docs.resolveVersion('2ce87ab') });
+     */
+    async resolveVersion(version, options) {
+        return (0,resolve_version/* resolveVersion */.x)(this.store, version, options);
     }
     /**
      * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
@@ -45438,6 +45600,10 @@ function assertValidIdentity(identity) {
     const { namespace, doc_type, id } = identity;
     if (plainIdentityKey(namespace, doc_type, id) !== undefined)
         return;
+    if (doc_type === undefined && Object.hasOwn(identity, 'type')) {
+        // An envelope (and put) says `type`; an identity says `doc_type` (the seed's names, docs/documents.md).
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidIdentity */ .qH('doc_type', 'doc_type is missing: an identity calls it doc_type, not type (an envelope and put call it type): { namespace, doc_type, id }', { rule: 'named-type' });
+    }
     assertIdentityFields(namespace, doc_type, id);
 }
 /**
@@ -45962,6 +46128,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
 // EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
 var document_store = __nccwpck_require__(1872);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
@@ -46815,6 +46983,7 @@ class StreamedCommit {
 
 
 
+
 function dirnameOf(file) {
     const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
     return i < 0 ? '.' : file.slice(0, i) || '/';
@@ -46831,7 +47000,7 @@ async function runProjections(options) {
     // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
     // files ride along as `_docdb/` metadata ops of the same commit.
     const documents = new document_store/* DocumentStore */.V(store);
-    const selected = selectProjections(spec, options.only);
+    const selected = selectProjections(spec, options.only, options.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f);
     // Every reducer is resolved, confined, imported and checked before the first request (docs promise
     // that inputs and spec are checked first); custom modules start their worker threads here.
     const reducers = new Map();
@@ -46912,6 +47081,7 @@ function readContextOf(options, log) {
         env,
         workspace: options.workspace ?? '.',
         log,
+        ...(options.inputNames ? { inputNames: options.inputNames } : {}),
     };
 }
 /** Every selected projection in spec order; their state file writes are kept for the end of the commit. */
@@ -46995,13 +47165,13 @@ async function commit(out, pendingState, base, spec, tip, log) {
         write,
     };
 }
-function selectProjections(spec, only) {
+function selectProjections(spec, only, inputNames) {
     if (!only || only.length === 0)
         return spec.projections;
     const names = spec.projections.map((p) => p.name);
     const unknown = only.filter((n) => !names.includes(n));
     if (unknown.length > 0) {
-        throw new errors/* InvalidSpec */.Nh(`projections input names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
+        throw new errors/* InvalidSpec */.Nh(`${inputNames.phrase('projections')} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
     }
     return spec.projections.filter((p) => only.includes(p.name));
 }
@@ -50395,8 +50565,15 @@ function allowedRedirect(current, location, allowed) {
     }
     return next.toString();
 }
-/** The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. */
+/**
+ * The body, chunk by chunk: more than MAX_HTTP_BYTES aborts the download there. The body of any answer
+ * outside 2xx is never read (the source reports the status alone), so an endless error body costs nothing.
+ */
 async function readBody(res, url, watchdog) {
+    if (res.status < 200 || res.status > 299) {
+        await res.body?.cancel().catch(() => { });
+        return new Uint8Array(0);
+    }
     const tooLarge = (size) => new core_errors/* InvalidResponse */.h5(`http source: GET ${url} returned ${size}, more than ${MAX_HTTP_BYTES} bytes; refusing it`, {
         url,
         limit: MAX_HTTP_BYTES,
@@ -50590,6 +50767,8 @@ function pointsFor(connectionRequests) {
     return Math.max(1, Math.round(connectionRequests / 100));
 }
 
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
 ;// CONCATENATED MODULE: ./src/projection/sources/graphql-request.ts
 /**
  * Running one GraphQL query of a source: the GraphQL budget is checked first and the answer's `rateLimit`
@@ -50597,6 +50776,7 @@ function pointsFor(connectionRequests) {
  * GraphqlResponseError for them): NOT_FOUND for one alias becomes docdb's NotFound naming the repository,
  * RATE_LIMITED becomes RateLimited, anything else an InvalidResponse that suggests `api: rest`.
  */
+
 
 
 /**
@@ -50636,17 +50816,17 @@ function queryError(ctx, e, variables, what, aliasNames) {
     const response = f?.response;
     const errors = Array.isArray(f?.errors) ? f.errors : response?.data?.errors;
     if (!Array.isArray(errors))
-        return requestError(e, what);
+        return requestError(e, what, ctx.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f);
     const headers = f.headers ?? response?.headers;
     ctx.budget.observeHeaders(headers);
     return answerError(errors, headers, variables, what, aliasNames);
 }
 /** The request itself failed (no GraphQL answer): the one status mapping, worded for GraphQL's token rule. */
-function requestError(e, what) {
+function requestError(e, what, names) {
     const mapped = sourceError(e, what, '/graphql');
     if (mapped instanceof core_errors/* AuthMissing */.$d) {
         // REST reads public repositories anonymously; GitHub's GraphQL API never does.
-        return new core_errors/* AuthMissing */.$d(`${what}: GitHub's GraphQL API needs a token. Set the "token" input, or "api: rest" on the source to read public repositories without one`, { ...mapped.data }, { cause: e });
+        return new core_errors/* AuthMissing */.$d(`${what}: GitHub's GraphQL API needs a token. Set ${names.phrase('token')}, or "api: rest" on the source to read public repositories without one`, { ...mapped.data }, { cause: e });
     }
     return mapped;
 }
@@ -51182,6 +51362,8 @@ const BUILTIN_REDUCERS = {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/projection/spec/patterns.ts
@@ -51674,12 +51856,6 @@ function renderTemplate(template, vars) {
 }
 
 ;// CONCATENATED MODULE: ./src/projection/spec/resolve-projection.ts
-/**
- * Cross-field rules of one projection that zod cannot express per field: which repositories a source
- * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
- * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
- * projection and reports every problem with its `file:line`.
- */
 
 
 
@@ -51748,7 +51924,7 @@ function resolveRepositories(p, base, ctx) {
     const listed = p.source.repositories ?? ctx.defaultsRepositories;
     const fallback = ctx.defaultRepository;
     if (!listed && !fallback) {
-        ctx.at([...base, 'source'], 'needs "repositories" (no default repository is known: set defaults.repositories or the action input "repository")');
+        ctx.at([...base, 'source'], `needs "repositories" (no default repository is known: set defaults.repositories or ${ctx.inputNames.phrase('repository')})`);
         return undefined;
     }
     if (!listed && fallback && !REPO_RE.test(fallback)) {
@@ -51924,6 +52100,7 @@ class SpecYaml {
 
 
 
+
 /**
  * Parse and validate a projection spec. Throws `InvalidSpec` whose message lists every problem as
  * `file:line:column: field: what is wrong` and whose `data` has `file`, `line`, `field` (first
@@ -52000,6 +52177,7 @@ function resolveProjections(data, yaml, file, options) {
             builtinReducers: BUILTIN_REDUCERS,
             defaultsRepositories: data.defaults?.repositories,
             defaultRepository: options.defaultRepository,
+            inputNames: options.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f,
             at,
             line: (path) => yaml.locate(path).line,
         });
@@ -52038,6 +52216,7 @@ function checkPruneScopes(projections, at) {
  */
 
 
+
 /**
  * Read and parse a spec file from disk (Node only).
  *
@@ -52046,23 +52225,24 @@ function checkPruneScopes(projections, at) {
  */
 async function loadSpec(path, options = {}) {
     const shown = options.displayPath ?? path;
+    const names = options.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f;
     let text;
     try {
-        text = await readConfined(path, shown, options.workspace);
+        text = await readConfined(path, shown, options.workspace, names);
     }
     catch (e) {
         if (e instanceof errors/* InvalidSpec */.Nh)
             throw e;
         const code = e.code;
         throw new errors/* InvalidSpec */.Nh(code === 'ENOENT'
-            ? `projection spec ${shown} not found: create it (see docs/projection-spec.md) or set the "spec" input to its path`
+            ? `projection spec ${shown} not found: create it (see docs/projection-spec.md) or set ${names.phrase('spec')} to its path`
             : `cannot read projection spec ${shown}: ${e.message}`, { file: shown, line: 0, field: 'spec' });
     }
     const spec = parseSpec(text, shown, options);
     return spec;
 }
 /** The file's text, once its real path is known to be inside `workspace` (when given). */
-async function readConfined(path, shown, workspace) {
+async function readConfined(path, shown, workspace, names) {
     const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
     const { sep, resolve } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
     const real = await realpath(path);
@@ -52070,7 +52250,7 @@ async function readConfined(path, shown, workspace) {
         // The spec decides what code runs and where data goes: it must come from the checked-out repository.
         const root = await realpath(workspace).catch(() => resolve(workspace));
         if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-            throw new errors/* InvalidSpec */.Nh(`projection spec ${shown} resolves to ${real}, outside the workspace ${root}; the "spec" input must name a file inside the workspace (symbolic links are resolved first)`, { file: shown, line: 0, field: 'spec', reason: 'outside-workspace' });
+            throw new errors/* InvalidSpec */.Nh(`projection spec ${shown} resolves to ${real}, outside the workspace ${root}; ${names.phrase('spec')} must name a file inside the workspace (symbolic links are resolved first)`, { file: shown, line: 0, field: 'spec', reason: 'outside-workspace' });
         }
     }
     return readFile(real, 'utf8');
@@ -52096,9 +52276,11 @@ async function readConfined(path, shown, workspace) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   E: () => (/* binding */ sectionFromArchive),
-/* harmony export */   w: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
+/* harmony export */   S5: () => (/* binding */ ERROR_BODY_BYTES),
+/* harmony export */   nM: () => (/* binding */ ArchiveSectionBuilder),
+/* harmony export */   wP: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
 /* harmony export */ });
+/* unused harmony export sectionFromArchive */
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9520);
@@ -52107,44 +52289,75 @@ async function readConfined(path, shown, workspace) {
 
 
 
+/** Most bytes read of an error answer's body (the rest is cancelled): enough for GitHub's JSON message. */
+const ERROR_BODY_BYTES = 4096;
 const DEFAULT_ARCHIVE_LIMITS = {
-    maxBytes: 1024 * 1024 * 1024,
+    maxBytes: 160 * 1024 * 1024,
+    maxEntries: 200_000,
     maxEntryBytes: 100 * 1024 * 1024,
     timeoutMs: 120_000,
 };
 /**
- * Check an archive's entries and rebuild the commit's tree from them.
+ * The commit's tree rebuilt one entry at a time, as the archive streams: each entry's path is judged when
+ * it arrives (a bad one throws and stops the read), and only its blob and a tree entry are kept.
  *
  * @example
- * const section = sectionFromArchive(download.entries, commitSha, commit.tree);
- * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ * const builder = new ArchiveSectionBuilder(commitSha, commit.tree);
+ * await reader({ url, headers, limits, onEntry: (e) => builder.add(e) });
+ * const section = builder.finish();
  */
-function sectionFromArchive(entries, commit, rootTree) {
-    const dirs = new Map([['', new Map()]]);
-    const blobs = new Map();
-    const prefix = topDirectory(entries, commit);
-    for (const e of entries) {
-        const rel = relativePath(e.path, prefix);
+class ArchiveSectionBuilder {
+    commit;
+    rootTree;
+    dirs = new Map([['', new Map()]]);
+    blobs = new Map();
+    prefix;
+    constructor(commit, rootTree) {
+        this.commit = commit;
+        this.rootTree = rootTree;
+    }
+    /** Judge one entry's path and keep its blob and tree entry. */
+    add(e) {
+        this.prefix ??= topDirectory(e.path, this.commit);
+        const rel = relativePath(e.path, this.prefix);
         if (rel === '')
-            continue;
+            return;
         if (e.type === 'directory') {
-            ensureDir(dirs, rel);
-            continue;
+            ensureDir(this.dirs, rel);
+            return;
         }
         const bytes = e.type === 'symlink' ? (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(e.linkname ?? '') : e.bytes;
         const sha = (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__/* .blobSha */ .wJ)(bytes);
-        blobs.set(sha, bytes);
+        if (!this.blobs.has(sha))
+            this.blobs.set(sha, bytes);
         const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
         const slash = rel.lastIndexOf('/');
-        const parent = ensureDir(dirs, slash < 0 ? '' : rel.slice(0, slash));
+        const parent = ensureDir(this.dirs, slash < 0 ? '' : rel.slice(0, slash));
         parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
     }
-    const levels = buildLevels(dirs);
-    return { verified: levels.root === rootTree, levels: levels.levels, blobs };
+    /** Hash the rebuilt tree and say whether it is the commit's. */
+    finish() {
+        if (this.prefix === undefined)
+            topDirectory('', this.commit); // an archive without entries: refused
+        const levels = buildLevels(this.dirs);
+        return { verified: levels.root === this.rootTree, levels: levels.levels, blobs: this.blobs };
+    }
 }
-/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under. */
-function topDirectory(entries, commit) {
-    const first = entries[0]?.path ?? '';
+/**
+ * Check an archive's entries and rebuild the commit's tree from them.
+ *
+ * @example
+ * const section = sectionFromArchive(entries, commitSha, commit.tree);
+ * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ */
+function sectionFromArchive(entries, commit, rootTree) {
+    const builder = new ArchiveSectionBuilder(commit, rootTree);
+    for (const e of entries)
+        builder.add(e);
+    return builder.finish();
+}
+/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under (named by the first). */
+function topDirectory(first, commit) {
     const top = first.slice(0, first.indexOf('/') + 1);
     if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
         throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);
@@ -52204,21 +52417,53 @@ function unsafe(what) {
 
 /***/ }),
 
-/***/ 5632:
+/***/ 8432:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   kS: () => (/* reexport safe */ _core_backoff_js__WEBPACK_IMPORTED_MODULE_0__.kS),
-/* harmony export */   pE: () => (/* binding */ resolveConfig),
-/* harmony export */   pK: () => (/* binding */ assertTokenShape)
-/* harmony export */ });
-/* unused harmony exports DEFAULT_READ_RETRIES, DEFAULT_MAX_RETRY_AFTER_SECONDS, DEFAULT_MAX_INLINE_BYTES, DEFAULT_API_URL, DEFAULT_REF, DEFAULT_USER_AGENT, DEFAULT_TRUST_CACHED_TIP_MS, isLoopbackHost */
-/* harmony import */ var _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(6270);
-/* harmony import */ var _core_backoff_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3915);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_refname_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6365);
-/* harmony import */ var _archive_reads_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(602);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  kS: () => (/* reexport */ backoff/* DEFAULT_RETRY_CONCURRENT_WRITES */.kS),
+  pK: () => (/* binding */ assertTokenShape),
+  pE: () => (/* binding */ resolveConfig)
+});
+
+// UNUSED EXPORTS: DEFAULT_API_URL, DEFAULT_MAX_INLINE_BYTES, DEFAULT_MAX_RETRY_AFTER_SECONDS, DEFAULT_READ_RETRIES, DEFAULT_REF, DEFAULT_TRUST_CACHED_TIP_MS, DEFAULT_USER_AGENT, isLoopbackHost
+
+// EXTERNAL MODULE: ./src/cache/backend.ts
+var cache_backend = __nccwpck_require__(6270);
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/refname.ts
+var refname = __nccwpck_require__(6365);
+;// CONCATENATED MODULE: ./src/stores/remote-api/archive-default.ts
+let platformDefault;
+/**
+ * Install the reader stores use when `archive` is omitted (the Node entry point does this once).
+ *
+ * @example
+ * setPlatformArchiveReader(nodeArchiveReader());
+ */
+function setPlatformArchiveReader(reader) {
+    platformDefault = reader;
+}
+/**
+ * The reader installed by the platform's entry point, or undefined (browsers, or the core used directly).
+ *
+ * @example
+ * const archive = options.archive ?? platformArchiveReader();
+ */
+function platformArchiveReader() {
+    return platformDefault;
+}
+
+// EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
+var archive_reads = __nccwpck_require__(602);
+;// CONCATENATED MODULE: ./src/stores/remote-api/config.ts
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
+
 
 
 
@@ -52246,7 +52491,7 @@ const DEFAULT_TRUST_CACHED_TIP_MS = 0;
 const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
 const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 function fail(field, message, allowed) {
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, message, { allowed });
+    throw new errors/* InvalidConfig */.OZ(field, message, { allowed });
 }
 function count(field, v, def, max) {
     if (v === undefined)
@@ -52285,13 +52530,13 @@ function resolveConfig(options) {
     const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     checkRepository(options.owner, options.repo);
     const ref = options.ref ?? DEFAULT_REF;
-    (0,_core_refname_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidRefName */ .P)(ref, 'ref');
+    (0,refname/* assertValidRefName */.P)(ref, 'ref');
     checkAuth(options);
     const cache = resolveCache(options.cache ?? {});
     const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
     checkAuthor(options.author);
     checkHooks(options);
-    const writeRetry = (0,_core_backoff_js__WEBPACK_IMPORTED_MODULE_0__/* .resolveWriteRetry */ .eG)(options);
+    const writeRetry = (0,backoff/* resolveWriteRetry */.eG)(options);
     const cfg = {
         transport,
         apiBase,
@@ -52308,6 +52553,7 @@ function resolveConfig(options) {
         author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
         ...resolveHooks(options),
         ...resolveArchive(options),
+        maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
     };
     return withHiddenToken(cfg, options.token);
 }
@@ -52319,12 +52565,16 @@ function resolveConfig(options) {
 function withHiddenToken(cfg, token) {
     return Object.defineProperty(cfg, 'token', { get: () => token, enumerable: false });
 }
-/** The archive reader (a function) and its caps (positive integers), naming the field on a bad value. */
+/**
+ * The archive reader (a function; `false` for none; omitted, the platform's default from its entry point,
+ * archive-default.ts) and its caps (positive integers), naming the field on a bad value.
+ */
 function resolveArchive(options) {
-    if (options.archive !== undefined && typeof options.archive !== 'function') {
-        fail('archive', 'archive must be an archive reader function (nodeArchiveReader())', 'nodeArchiveReader()');
+    const given = options.archive;
+    if (given !== undefined && given !== false && typeof given !== 'function') {
+        fail('archive', `archive must be an archive reader function (nodeArchiveReader()) or false, got ${typeof given}`, 'nodeArchiveReader(), false');
     }
-    const limits = { ..._archive_reads_js__WEBPACK_IMPORTED_MODULE_3__/* .DEFAULT_ARCHIVE_LIMITS */ .w };
+    const limits = { ...archive_reads/* DEFAULT_ARCHIVE_LIMITS */.wP };
     for (const [k, v] of Object.entries(options.archiveLimits ?? {})) {
         if (!(k in limits))
             fail(`archiveLimits.${k}`, `unknown archive limit ${k}`, Object.keys(limits).join(', '));
@@ -52333,7 +52583,16 @@ function resolveArchive(options) {
         }
         limits[k] = v;
     }
-    return { archive: options.archive, archiveLimits: limits };
+    return { archive: given === false ? undefined : (given ?? platformArchiveReader()), archiveLimits: limits };
+}
+/** The store's response-size cap: undefined (the transport's), or an integer of at least 1 KiB. */
+function checkMaxResponseBytes(v) {
+    if (v === undefined)
+        return undefined;
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 1024) {
+        fail('maxResponseBytes', `maxResponseBytes must be an integer number of bytes of at least 1024, got ${JSON.stringify(v)}`, 'integer ≥ 1024 (default: the transport cap, 167772160 = 160 MiB)');
+    }
+    return v;
 }
 function checkTransport(t) {
     if (!t || typeof t.request !== 'function') {
@@ -52392,10 +52651,10 @@ function checkAuth(options) {
 function resolveCache(cache) {
     if (typeof cache !== 'object' || cache === null)
         fail('cache', 'cache must be an object', '{ backend, maxBytes, etag }');
-    const maxBytes = count('cache.maxBytes', cache.maxBytes, _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__/* .DEFAULT_CACHE_MAX_BYTES */ .K, Number.MAX_SAFE_INTEGER);
+    const maxBytes = count('cache.maxBytes', cache.maxBytes, cache_backend/* DEFAULT_CACHE_MAX_BYTES */.K, Number.MAX_SAFE_INTEGER);
     let backend;
     if (cache.backend === undefined || cache.backend === 'memory')
-        backend = new _cache_backend_js__WEBPACK_IMPORTED_MODULE_4__/* .MemoryCacheBackend */ .u({ maxBytes });
+        backend = new cache_backend/* MemoryCacheBackend */.u({ maxBytes });
     else if (isCacheBackend(cache.backend))
         backend = cache.backend;
     else
@@ -52627,14 +52886,32 @@ function verifiedLevels(rootSha, list, limit) {
 
 /** `x-ratelimit-*` headers of a response: the one parser lives in transport/headers.ts. */
 
-/** GitHub's `message` from an error body, if any (bounded length). */
+/**
+ * GitHub's `message` from an error body, if any (bounded length). Transports keep only the first 8 KiB of
+ * an error body (src/transport/limits.ts), so a long one arrives cut off and is no longer JSON: its
+ * `message` is still read when the prefix holds the whole string (GitHub writes it first).
+ */
 function upstreamMessage(res) {
     if (res.body.length === 0)
         return undefined;
+    const text = new TextDecoder().decode(res.body);
+    let message;
     try {
-        const j = JSON.parse(new TextDecoder().decode(res.body));
-        // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
-        return typeof j?.message === 'string' ? (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_1__/* .redactText */ .Rd)(j.message.slice(0, 300), []) : undefined;
+        message = JSON.parse(text)?.message;
+    }
+    catch {
+        message = messageOfPrefix(text);
+    }
+    // Redacted here, where every HTTP error is built: an upstream may echo a token it was sent.
+    return typeof message === 'string' ? (0,_core_redact_js__WEBPACK_IMPORTED_MODULE_1__/* .redactText */ .Rd)(message.slice(0, 300), []) : undefined;
+}
+/** The first complete `"message": "…"` string of a JSON text cut short, or undefined. */
+function messageOfPrefix(text) {
+    const m = /^\s*\{[^"]*"message"\s*:\s*("(?:[^"\\\u0000-\u001f]|\\.)*")/.exec(text);
+    if (!m)
+        return undefined;
+    try {
+        return JSON.parse(m[1]);
     }
     catch {
         return undefined;
