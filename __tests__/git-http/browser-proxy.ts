@@ -132,6 +132,7 @@ export async function browserStore(
     changes: (...a) => call('changes', ...a),
     list: (...a) => call('list', ...a),
     history: (...a) => call('history', ...a),
+    commits: (...a) => call('commits', ...a),
     head: () => call('head'),
     traffic: () =>
       page.evaluate(
