@@ -3,13 +3,16 @@
  * and `ref-delta` objects, delta chains — and computes every object id from the object's own bytes
  * (so a server cannot label content with another id); `readObject` then gives each object whole.
  * Both run on an in-memory file system that lives for one pack; a thin pack's deltas against objects
- * this store already holds find their bases through `readBase`, served as loose objects. Pack format:
+ * this store already holds find their bases through `readBase`, served as loose objects. Before that,
+ * pack-check.ts reads the whole pack once within fixed memory, so a pack isomorphic-git gets cannot
+ * inflate past the limits (it inflates each object whole, and checks sizes only after). Pack format:
  * https://git-scm.com/docs/pack-format. See docs/decisions.md for why isomorphic-git.
  */
 import { indexPack, readObject } from 'isomorphic-git';
 import pako from 'pako';
 import { encodeObject, type ObjectType } from '../../core/git/objects.js';
 import { MemoryFs } from './mem-fs.js';
+import { checkPack, overLimit, type PackCheckLimits, parseDeadline } from './pack-check.js';
 import { malformed } from './pkt-line.js';
 
 /** One object of a pack, whole. */
@@ -19,11 +22,8 @@ export interface PackObject {
   body: Uint8Array;
 }
 
-/** Limits on what one pack may hold (the reply itself is already size-capped). */
-export interface PackLimits {
-  maxObjects: number;
-  maxObjectBytes: number;
-}
+/** Limits on what one pack may hold and cost (the reply itself is already size-capped). */
+export type PackLimits = PackCheckLimits;
 
 /** Reads an object this store holds (a thin pack's delta base), or undefined. */
 export type ReadBase = (sha: string) => Promise<{ type: ObjectType; body: Uint8Array } | undefined>;
@@ -57,7 +57,7 @@ function packCount(pack: Uint8Array, limits: PackLimits): number {
   const version = view.getUint32(4);
   if (version !== 2 && version !== 3) throw malformed('pack', `unsupported pack version ${version}`);
   const count = view.getUint32(8);
-  if (count > limits.maxObjects) throw malformed('pack', `${count} objects is over the limit of ${limits.maxObjects}`);
+  if (count > limits.maxObjects) throw overLimit('maxObjects', limits.maxObjects, `it declares ${count} objects`);
   return count;
 }
 
@@ -66,12 +66,15 @@ function packCount(pack: Uint8Array, limits: PackLimits): number {
  * server had nothing to send) is no objects.
  *
  * @example
- * for (const o of await unpack(reply.pack, { maxObjects: 1e6, maxObjectBytes: 128 << 20 })) store.put(o);
+ * const limits = { maxObjects: 1e6, maxObjectBytes: 128 << 20, maxInflatedBytes: 1 << 30, maxParseMs: 120_000 };
+ * for (const o of await unpack(reply.pack, limits)) store.put(o);
  */
 export async function unpack(pack: Uint8Array, limits: PackLimits, readBase?: ReadBase): Promise<PackObject[]> {
   if (pack.length === 0) return [];
   const count = packCount(pack, limits);
   if (count === 0) return [];
+  const tick = parseDeadline(limits);
+  checkPack(pack, count, limits, tick);
   const fs = new MemoryFs(looseObjects(readBase));
   await fs.promises.writeFile(`${GITDIR}/${PACK_PATH}`, pack);
   const cache = {};
@@ -87,13 +90,14 @@ export async function unpack(pack: Uint8Array, limits: PackLimits, readBase?: Re
   }
   const out: PackObject[] = [];
   for (const oid of oids) {
+    tick();
     const o = await readObject({ fs, gitdir: GITDIR, oid, format: 'content', cache });
     const type = o.type as string;
     if (type === 'tag') continue;
     if (type !== 'blob' && type !== 'tree' && type !== 'commit') throw malformed('pack', `object ${oid} is a ${type}`);
     const body = o.object as Uint8Array;
     if (body.length > limits.maxObjectBytes) {
-      throw malformed('pack', `object ${oid} is ${body.length} bytes, over the limit of ${limits.maxObjectBytes}`);
+      throw overLimit('maxObjectBytes', limits.maxObjectBytes, `object ${oid} is ${body.length} bytes`);
     }
     out.push({ sha: oid, type, body: new Uint8Array(body.buffer, body.byteOffset, body.length) });
   }

@@ -1,0 +1,185 @@
+/**
+ * The pack reader against hostile packs (issue 27): each is refused with `InvalidResponse` naming the
+ * limit it hit (`data.limit`, `data.max`) before anything inflates it whole — a gigabyte blob declared
+ * honestly, the same blob declaring a few bytes, a delta claiming a huge result, many objects that
+ * together expand past `maxInflatedBytes`, and a parse that outlives `maxParseMs` on an injected clock.
+ * Packs that break the format are `malformed`. Honest packs from `git pack-objects`, with ofs- and
+ * ref-deltas, still read to git's own objects. The memory bound is pack-memory.test.ts.
+ */
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { deflateSync } from 'node:zlib';
+import { describe, expect, it } from 'vitest';
+import { type DocDbError, InvalidResponse } from '../../src/core/errors.js';
+import { type PackLimits, unpack } from '../../src/stores/git-http/pack-reader.js';
+import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
+import { BLOB, blob, entry, objectHeader, ofsDelta, packOf, refDelta, zeros } from './pack-bombs.js';
+
+const MiB = 1024 * 1024;
+const GiB = 1024 * MiB;
+/** The store's defaults (options.ts), so a refusal here is one a default store makes. */
+const DEFAULTS: PackLimits = {
+  maxObjects: 5_000_000,
+  maxObjectBytes: 128 * MiB,
+  maxInflatedBytes: 1024 * MiB,
+  maxParseMs: 120_000,
+};
+
+async function refusal(pack: Uint8Array, limits: Partial<PackLimits> = {}): Promise<DocDbError> {
+  try {
+    await unpack(pack, { ...DEFAULTS, ...limits });
+  } catch (e) {
+    expect(e).toBeInstanceOf(InvalidResponse);
+    return e as DocDbError;
+  }
+  throw new Error('expected the pack to be refused');
+}
+
+function expectLimit(e: DocDbError, limit: string, max: number): void {
+  expect(e.data).toMatchObject({ what: 'pack', limit, max });
+  expect(e.message).toContain(`over the limit ${limit} of ${max}`);
+}
+
+describe('a hostile pack is refused before it is inflated whole, naming the limit', () => {
+  it('one 1 GiB blob of zeros (a 1 MB pack), declared honestly: refused at its header', async () => {
+    const stream = await zeros(GiB);
+    expect(stream.length).toBeLessThan(1.1 * MiB);
+    const e = await refusal(packOf([entry(BLOB, GiB, stream)]));
+    expectLimit(e, 'maxObjectBytes', 128 * MiB);
+    expect(e.message).toContain(`declares ${GiB} bytes`);
+  });
+
+  it('the declared size is read before the stream: the same header on garbage is still the limit', async () => {
+    const e = await refusal(packOf([entry(BLOB, GiB, Buffer.from('not zlib at all'))]));
+    expectLimit(e, 'maxObjectBytes', 128 * MiB);
+  });
+
+  it('the same stream declaring 100 bytes: refused as soon as it inflates past them', async () => {
+    const e = await refusal(packOf([entry(BLOB, 100, await zeros(GiB))]));
+    expect(e.data).toMatchObject({ what: 'pack' });
+    expect(e.message).toMatch(/object at byte \d+ inflates to more than its declared 100 bytes/);
+  });
+
+  it('a delta whose header claims a 1 TiB result (from a few bytes): refused before it is applied', async () => {
+    const base = blob('x');
+    const e = await refusal(packOf([base, ofsDelta(base.length, 1, 2 ** 40)]));
+    expectLimit(e, 'maxObjectBytes', 128 * MiB);
+    expect(e.message).toContain(`declares a result of ${2 ** 40} bytes`);
+  });
+
+  it('a ref-delta claiming a huge result (a thin pack): refused the same way', async () => {
+    const e = await refusal(packOf([refDelta('ab'.repeat(20), 1, 200 * MiB)]));
+    expectLimit(e, 'maxObjectBytes', 128 * MiB);
+  });
+
+  it('eleven 100 MiB delta results from a 1-byte base, each under maxObjectBytes: the total is refused', async () => {
+    const base = blob('x');
+    const entries: Buffer[] = [base];
+    let back = base.length;
+    for (let i = 0; i < 11; i++) {
+      const d = ofsDelta(back, 1, 100 * MiB);
+      entries.push(d);
+      back += d.length;
+    }
+    const e = await refusal(packOf(entries));
+    expectLimit(e, 'maxInflatedBytes', 1024 * MiB);
+    expect(e.message).toContain('its objects resolve to');
+  });
+
+  it('many honest blobs that together pass maxInflatedBytes: refused at the one that crosses it', async () => {
+    const one = entry(BLOB, MiB, await zeros(MiB));
+    const e = await refusal(packOf(Array.from({ length: 12 }, () => one)), { maxInflatedBytes: 10 * MiB });
+    expectLimit(e, 'maxInflatedBytes', 10 * MiB);
+    expect(e.message).toContain(`declare ${11 * MiB} bytes`);
+  });
+
+  it('a count over maxObjects is refused from the pack header', async () => {
+    const e = await refusal(packOf([blob('a')], 6_000_000));
+    expectLimit(e, 'maxObjects', 5_000_000);
+  });
+
+  it('a parse that outlives maxParseMs on the injected clock stops there', async () => {
+    let t = 0;
+    const now = () => (t += 10); // every look at the clock is 10 ms later
+    const entries = Array.from({ length: 50 }, (_, i) => blob(`object ${i}`));
+    const e = await refusal(packOf(entries), { maxParseMs: 100, now });
+    expectLimit(e, 'maxParseMs', 100);
+    expect(t).toBeLessThan(200); // it stopped at the deadline, not after all 50 objects
+  });
+});
+
+describe('a pack that breaks the format is malformed', () => {
+  it.each([
+    [
+      'a stream shorter than declared',
+      packOf([entry(BLOB, 10, deflateSync('12345'))]),
+      /inflates to 5 bytes, not its declared 10/,
+    ],
+    ['an unknown object type', packOf([Buffer.concat([objectHeader(5, 1), deflateSync('x')])]), /unknown type 5/],
+    ['a pack cut in the middle of an object', packOf([blob('hello')], 2), /ends after 1 of its 2 objects/],
+    [
+      'an ofs-delta whose base has another size',
+      packOf([blob('xy'), ofsDelta(blob('xy').length, 7, 3)]),
+      /expects a 7-byte base, its base has 2/,
+    ],
+    [
+      'an ofs-delta pointing into the middle of an object',
+      packOf([blob('xy'), ofsDelta(blob('xy').length - 1, 2, 3)]),
+      /names no earlier object/,
+    ],
+    [
+      'bytes after the last object',
+      Buffer.concat([packOf([blob('a')]).subarray(0, -20), Buffer.from('junk'), Buffer.alloc(20)]),
+      /4 bytes follow its last object/,
+    ],
+  ])('%s', async (_name, pack, message) => {
+    const e = await refusal(pack);
+    expect(e.data).toMatchObject({ what: 'pack' });
+    expect(e.message).toMatch(message);
+  });
+});
+
+describe('honest packs from real git still read to the same objects', () => {
+  it.each([
+    ['ofs-deltas', ['--delta-base-offset']],
+    ['ref-deltas', []],
+  ])('git pack-objects with %s', async (_name, flags) => {
+    const tmp = tempDir('docdb-pack-limits-');
+    try {
+      const repo = join(tmp.dir, 'r');
+      git(['init', '-q', repo]);
+      // Versions of one growing document: git stores all but one as deltas.
+      let text = '';
+      for (let i = 0; i < 12; i++) {
+        text += `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(20)}\n`;
+        writeFileSync(join(repo, 'doc.txt'), text);
+        git(['-C', repo, 'add', 'doc.txt']);
+        git(['-C', repo, 'commit', '-q', '-m', `v${i}`]);
+      }
+      const pack = execFileSync('git', ['-C', repo, 'pack-objects', '--stdout', '--revs', ...flags], {
+        input: 'HEAD\n',
+        env: GIT_TEST_ENV,
+      });
+      const deltas = git(['-C', repo, 'verify-pack', '-v', ...writePack(tmp.dir, pack)]).match(/chain length = \d+/g);
+      expect(deltas?.length).toBeGreaterThan(0); // the pack really holds deltas
+      const objects = await unpack(new Uint8Array(pack), DEFAULTS);
+      const all = git(['-C', repo, 'rev-list', '--objects', 'HEAD']).trim().split('\n');
+      expect(objects.map((o) => o.sha).sort()).toEqual(all.map((l) => l.slice(0, 40)).sort());
+      for (const o of objects) {
+        const body = execFileSync('git', ['-C', repo, 'cat-file', o.type, o.sha], { env: GIT_TEST_ENV });
+        expect(Buffer.from(o.body).equals(body)).toBe(true);
+      }
+    } finally {
+      tmp.cleanup();
+    }
+  });
+});
+
+/** Write a pack and its index (git index-pack) so verify-pack can describe it; returns the .idx path. */
+function writePack(dir: string, pack: Buffer): string[] {
+  const path = join(dir, 'check.pack');
+  writeFileSync(path, pack);
+  git(['index-pack', path]);
+  return [join(dir, 'check.idx')];
+}
