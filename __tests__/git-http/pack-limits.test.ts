@@ -3,18 +3,15 @@
  * limit it hit (`data.limit`, `data.max`) before anything inflates it whole — a gigabyte blob declared
  * honestly, the same blob declaring a few bytes, a delta claiming a huge result, many objects that
  * together expand past `maxInflatedBytes`, and a parse that outlives `maxParseMs` on an injected clock.
- * Packs that break the format are `malformed`. Honest packs from `git pack-objects`, with ofs- and
- * ref-deltas, still read to git's own objects. The memory bound is pack-memory.test.ts.
+ * Packs that break the format are `malformed`. Honest packs from real git: pack-reader.test.ts; the
+ * memory bound: pack-memory.test.ts.
  */
-import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { deflateSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { type DocDbError, InvalidResponse } from '../../src/core/errors.js';
+import { type DocDbError, InvalidConfig, InvalidResponse } from '../../src/core/errors.js';
+import { GitHttpRefStore } from '../../src/stores/git-http/index.js';
 import { type PackLimits, unpack } from '../../src/stores/git-http/pack-reader.js';
-import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
-import { BLOB, blob, entry, objectHeader, ofsDelta, packOf, refDelta, zeros } from './pack-bombs.js';
+import { BLOB, blob, entry, objectHeader, ofsDelta, packOf, refDelta, servePack, zeros } from './pack-bombs.js';
 
 const MiB = 1024 * 1024;
 const GiB = 1024 * MiB;
@@ -140,46 +137,32 @@ describe('a pack that breaks the format is malformed', () => {
   });
 });
 
-describe('honest packs from real git still read to the same objects', () => {
+describe('the limits are GitHttpRefStore options', () => {
   it.each([
-    ['ofs-deltas', ['--delta-base-offset']],
-    ['ref-deltas', []],
-  ])('git pack-objects with %s', async (_name, flags) => {
-    const tmp = tempDir('docdb-pack-limits-');
+    ['maxInflatedBytes', 0],
+    ['maxInflatedBytes', 1.5],
+    ['maxParseMs', -1],
+    ['maxParseMs', '60000'],
+  ])('%s = %j is InvalidConfig naming the field', (field, value) => {
+    let e: DocDbError | undefined;
     try {
-      const repo = join(tmp.dir, 'r');
-      git(['init', '-q', repo]);
-      // Versions of one growing document: git stores all but one as deltas.
-      let text = '';
-      for (let i = 0; i < 12; i++) {
-        text += `line ${i}: ${'lorem ipsum dolor sit amet '.repeat(20)}\n`;
-        writeFileSync(join(repo, 'doc.txt'), text);
-        git(['-C', repo, 'add', 'doc.txt']);
-        git(['-C', repo, 'commit', '-q', '-m', `v${i}`]);
-      }
-      const pack = execFileSync('git', ['-C', repo, 'pack-objects', '--stdout', '--revs', ...flags], {
-        input: 'HEAD\n',
-        env: GIT_TEST_ENV,
-      });
-      const deltas = git(['-C', repo, 'verify-pack', '-v', ...writePack(tmp.dir, pack)]).match(/chain length = \d+/g);
-      expect(deltas?.length).toBeGreaterThan(0); // the pack really holds deltas
-      const objects = await unpack(new Uint8Array(pack), DEFAULTS);
-      const all = git(['-C', repo, 'rev-list', '--objects', 'HEAD']).trim().split('\n');
-      expect(objects.map((o) => o.sha).sort()).toEqual(all.map((l) => l.slice(0, 40)).sort());
-      for (const o of objects) {
-        const body = execFileSync('git', ['-C', repo, 'cat-file', o.type, o.sha], { env: GIT_TEST_ENV });
-        expect(Buffer.from(o.body).equals(body)).toBe(true);
-      }
+      new GitHttpRefStore({ remote: 'https://git.example.com/o/r.git', [field]: value });
+    } catch (err) {
+      e = err as DocDbError;
+    }
+    expect(e).toBeInstanceOf(InvalidConfig);
+    expect(e?.data.field).toBe(field);
+    expect(e?.message).toMatch(new RegExp(`${field} must be an integer from 1 to \\d+`));
+  });
+
+  it('a store refuses a pack past its own maxInflatedBytes, through the real read path', async () => {
+    const server = await servePack(packOf([blob('a'.repeat(600)), blob('b'.repeat(600))]));
+    try {
+      const e = await new GitHttpRefStore({ remote: server.remote, maxInflatedBytes: 1000 }).list().catch((x) => x);
+      expect(e).toBeInstanceOf(InvalidResponse);
+      expectLimit(e, 'maxInflatedBytes', 1000);
     } finally {
-      tmp.cleanup();
+      await server.close();
     }
   });
 });
-
-/** Write a pack and its index (git index-pack) so verify-pack can describe it; returns the .idx path. */
-function writePack(dir: string, pack: Buffer): string[] {
-  const path = join(dir, 'check.pack');
-  writeFileSync(path, pack);
-  git(['index-pack', path]);
-  return [join(dir, 'check.idx')];
-}

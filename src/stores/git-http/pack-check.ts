@@ -12,6 +12,7 @@
  * output chunk and a map of object offsets, whatever the pack claims.
  */
 import pako from 'pako';
+import { toHex } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { malformed } from './pkt-line.js';
 
@@ -79,8 +80,17 @@ function varint(bytes: Uint8Array, at: number, first: number, shift0: number): {
 interface Header {
   type: number;
   size: number;
+  /** ofs-delta: the pack offset of its base. */
   baseOffset?: number;
+  /** ref-delta: the id of its base. */
+  baseSha?: string;
   start: number;
+}
+
+/** One checked object of the pack: its header and where its zlib stream ends. */
+export interface PackEntry extends Header {
+  offset: number;
+  end: number;
 }
 
 function readHeader(pack: Uint8Array, offset: number): Header {
@@ -89,7 +99,7 @@ function readHeader(pack: Uint8Array, offset: number): Header {
   if (!TYPES.has(type)) throw malformed('pack', `object at byte ${offset} has unknown type ${type}`);
   const { value: size, next } =
     first & 0x80 ? varint(pack, offset + 1, first & 0x0f, 4) : { value: first & 0x0f, next: offset + 1 };
-  if (type === REF_DELTA) return { type, size, start: next + 20 };
+  if (type === REF_DELTA) return { type, size, baseSha: toHex(pack.subarray(next, next + 20)), start: next + 20 };
   if (type !== OFS_DELTA) return { type, size, start: next };
   // ofs-delta: a big-endian varint with +1 per continuation byte (git's encode_in_pack_object_header).
   let i = next;
@@ -135,7 +145,8 @@ function inflateCapped(pack: Uint8Array, start: number, size: number, keep: numb
 /**
  * Check `pack` (a whole version-2/3 pack with `count` objects, header already read) against `limits`
  * without holding more than a chunk of its inflated bytes. Throws `InvalidResponse`: `malformed` for a
- * pack that breaks the format, `overLimit` (with `data.limit`) for one that breaks a limit.
+ * pack that breaks the format, `overLimit` (with `data.limit`) for one that breaks a limit. Returns
+ * each object's header and where its stream ends, in pack order.
  *
  * @example
  * checkPack(pack, count, { maxObjects: 5e6, maxObjectBytes: 128 << 20, maxInflatedBytes: 1 << 30, maxParseMs: 120_000 });
@@ -145,7 +156,8 @@ export function checkPack(
   count: number,
   limits: PackCheckLimits,
   tick = parseDeadline(limits),
-): void {
+): PackEntry[] {
+  const entries: PackEntry[] = [];
   /** Resolved size of each object so far, by offset: what an ofs-delta's base must be. */
   const sizes = new Map<number, number>();
   let total = 0;
@@ -171,10 +183,12 @@ export function checkPack(
     if (total > limits.maxInflatedBytes) {
       throw overLimit('maxInflatedBytes', limits.maxInflatedBytes, `its objects resolve to ${total} bytes or more`);
     }
+    entries.push({ ...h, offset, end });
     offset = end;
     tick();
   }
   if (pack.length - offset !== 20) throw malformed('pack', `${pack.length - offset - 20} bytes follow its last object`);
+  return entries;
 }
 
 /** The result size from a delta's header, checked against `maxObjectBytes` and (ofs-delta) its base. */

@@ -1,18 +1,18 @@
 /**
- * Reading a pack from the server: isomorphic-git's `indexPack` parses it — zlib streams, `ofs-delta`
- * and `ref-delta` objects, delta chains — and computes every object id from the object's own bytes
- * (so a server cannot label content with another id); `readObject` then gives each object whole.
- * Both run on an in-memory file system that lives for one pack; a thin pack's deltas against objects
- * this store already holds find their bases through `readBase`, served as loose objects. Before that,
- * pack-check.ts reads the whole pack once within fixed memory, so a pack isomorphic-git gets cannot
- * inflate past the limits (it inflates each object whole, and checks sizes only after). Pack format:
- * https://git-scm.com/docs/pack-format. See docs/decisions.md for why isomorphic-git.
+ * Reading a pack from the server (https://git-scm.com/docs/pack-format). First pack-check.ts reads it
+ * once within fixed memory, refusing it when it would inflate past the limits; then each object is
+ * inflated whole and each `ofs-delta`/`ref-delta` applied to its base (core/git/delta.ts, git's own
+ * rules), in pack order, so every object is inflated once however long its delta chain. Every object
+ * id is computed from the object's own bytes, so a server cannot label content with another id. A thin
+ * pack's deltas against objects this store already holds find their bases through `readBase`.
+ * Memory: the pack, plus every object it resolves to (at most `maxInflatedBytes`), held until returned.
  */
-import { indexPack, readObject } from 'isomorphic-git';
 import pako from 'pako';
-import { encodeObject, type ObjectType } from '../../core/git/objects.js';
-import { MemoryFs } from './mem-fs.js';
-import { checkPack, overLimit, type PackCheckLimits, parseDeadline } from './pack-check.js';
+import { utf8 } from '../../core/bytes.js';
+import { applyDelta, BadDelta } from '../../core/git/delta.js';
+import type { ObjectType } from '../../core/git/objects.js';
+import { sha1HexParts } from '../../core/git/sha1.js';
+import { checkPack, overLimit, type PackCheckLimits, type PackEntry, parseDeadline } from './pack-check.js';
 import { malformed } from './pkt-line.js';
 
 /** One object of a pack, whole. */
@@ -35,19 +35,6 @@ export class UnresolvedDeltas extends Error {
     this.name = 'UnresolvedDeltas';
   }
 }
-
-const GITDIR = '/git';
-const LOOSE = /^\/git\/objects\/([0-9a-f]{2})\/([0-9a-f]{38})$/;
-
-/** A loose object file (zlib of `<type> <size>\0<body>`) for a base `readBase` holds. */
-function looseObjects(readBase: ReadBase | undefined) {
-  return async (path: string): Promise<Uint8Array | undefined> => {
-    const m = LOOSE.exec(path);
-    const o = m && readBase ? await readBase(`${m[1]}${m[2]}`) : undefined;
-    return o && pako.deflate(encodeObject(o.type, o.body), { level: 1 });
-  };
-}
-const PACK_PATH = 'objects/pack/pack-received.pack';
 
 /** Object count from the pack header (`PACK`, version 2 or 3, count), checked before any parsing. */
 function packCount(pack: Uint8Array, limits: PackLimits): number {
@@ -74,32 +61,100 @@ export async function unpack(pack: Uint8Array, limits: PackLimits, readBase?: Re
   const count = packCount(pack, limits);
   if (count === 0) return [];
   const tick = parseDeadline(limits);
-  checkPack(pack, count, limits, tick);
-  const fs = new MemoryFs(looseObjects(readBase));
-  await fs.promises.writeFile(`${GITDIR}/${PACK_PATH}`, pack);
-  const cache = {};
-  let oids: string[];
-  try {
-    ({ oids } = await indexPack({ fs, dir: GITDIR, gitdir: GITDIR, filepath: PACK_PATH, cache }));
-  } catch (e) {
-    throw malformed('pack', `it could not be parsed (${(e as Error).message})`);
-  }
-  if (oids.length !== count) {
-    if (readBase) throw new UnresolvedDeltas(count - oids.length);
-    throw malformed('pack', `${count - oids.length} of its ${count} objects could not be resolved`);
-  }
+  const resolved = await resolve(pack, checkPack(pack, count, limits, tick), readBase, tick);
   const out: PackObject[] = [];
-  for (const oid of oids) {
-    tick();
-    const o = await readObject({ fs, gitdir: GITDIR, oid, format: 'content', cache });
-    const type = o.type as string;
-    if (type === 'tag') continue;
-    if (type !== 'blob' && type !== 'tree' && type !== 'commit') throw malformed('pack', `object ${oid} is a ${type}`);
-    const body = o.object as Uint8Array;
-    if (body.length > limits.maxObjectBytes) {
-      throw overLimit('maxObjectBytes', limits.maxObjectBytes, `object ${oid} is ${body.length} bytes`);
-    }
-    out.push({ sha: oid, type, body: new Uint8Array(body.buffer, body.byteOffset, body.length) });
-  }
+  for (const o of resolved) if (o.type !== 'tag') out.push(o as PackObject);
   return out;
+}
+
+const TYPE_NAMES: Record<number, ObjectType | 'tag'> = { 1: 'commit', 2: 'tree', 3: 'blob', 4: 'tag' };
+
+interface Resolved {
+  sha: string;
+  type: ObjectType | 'tag';
+  body: Uint8Array;
+}
+
+/** An object's id: the SHA-1 of `<type> <size>\0<body>`. */
+function objectId(type: string, body: Uint8Array): string {
+  return sha1HexParts([utf8(`${type} ${body.length}\0`), body]);
+}
+
+/** The zlib stream of `e` inflated whole (pack-check.ts has checked it inflates to its declared size). */
+function inflateEntry(pack: Uint8Array, e: PackEntry): Uint8Array {
+  return pako.inflate(pack.subarray(e.start, e.end));
+}
+
+/**
+ * Every object of the pack, whole, in pack order. Deltas whose base is not resolved yet wait for a
+ * later round (a ref-delta may name an object further on); when a round resolves nothing, a
+ * ref-delta's base is asked of `readBase` (a thin pack), and what still has no base is unresolved.
+ */
+async function resolve(pack: Uint8Array, entries: PackEntry[], readBase: ReadBase | undefined, tick: () => void) {
+  const byOffset = new Map<number, Resolved>();
+  const bySha = new Map<string, Resolved>();
+  const add = (e: PackEntry, r: Resolved) => {
+    byOffset.set(e.offset, r);
+    bySha.set(r.sha, r);
+  };
+  const external = new Map<string, Resolved | undefined>();
+  let waiting: PackEntry[] = [];
+  for (const e of entries) {
+    const type = TYPE_NAMES[e.type];
+    if (type) {
+      const body = inflateEntry(pack, e);
+      add(e, { sha: objectId(type, body), type, body });
+    } else waiting.push(e);
+    tick();
+  }
+  while (waiting.length > 0) {
+    const next: PackEntry[] = [];
+    for (const e of waiting) {
+      const base = e.baseOffset !== undefined ? byOffset.get(e.baseOffset) : bySha.get(e.baseSha as string);
+      if (base) add(e, applyTo(pack, e, base));
+      else next.push(e);
+      tick();
+    }
+    if (next.length === waiting.length && !(await fetchBases(next, bySha, external, readBase))) break;
+    waiting = next;
+  }
+  if (waiting.length > 0) {
+    if (readBase) throw new UnresolvedDeltas(waiting.length);
+    throw malformed('pack', `${waiting.length} of its ${entries.length} objects have delta bases that are not in it`);
+  }
+  return entries.map((e) => byOffset.get(e.offset) as Resolved);
+}
+
+/** A delta entry applied to its base: the base's type, the delta's result, its id. */
+function applyTo(pack: Uint8Array, e: PackEntry, base: Resolved): Resolved {
+  try {
+    const body = applyDelta(base.body, inflateEntry(pack, e));
+    return { sha: objectId(base.type, body), type: base.type, body };
+  } catch (err) {
+    if (err instanceof BadDelta) throw malformed('pack', `the delta at byte ${e.offset}: ${err.reason}`);
+    throw err;
+  }
+}
+
+/** Ask `readBase` for the ref-delta bases of `waiting` not asked before; true when one was found. */
+async function fetchBases(
+  waiting: PackEntry[],
+  bySha: Map<string, Resolved>,
+  asked: Map<string, Resolved | undefined>,
+  readBase: ReadBase | undefined,
+): Promise<boolean> {
+  if (!readBase) return false;
+  let found = false;
+  for (const e of waiting) {
+    const sha = e.baseSha;
+    if (sha === undefined || asked.has(sha)) continue;
+    const o = await readBase(sha);
+    const r = o && { sha, type: o.type, body: o.body };
+    asked.set(sha, r);
+    if (r) {
+      bySha.set(sha, r);
+      found = true;
+    }
+  }
+  return found;
 }
