@@ -88,7 +88,14 @@ describe('a hostile pack is refused before it is inflated whole, naming the limi
     const one = entry(BLOB, MiB, await zeros(MiB));
     const e = await refusal(packOf(Array.from({ length: 12 }, () => one)), { maxInflatedBytes: 10 * MiB });
     expectLimit(e, 'maxInflatedBytes', 10 * MiB);
-    expect(e.message).toContain(`declare ${11 * MiB} bytes`);
+    // with 1 KiB of bookkeeping per declared object, the 10th 1 MiB blob crosses the 10 MiB
+    expect(e.message).toContain(`declare ${10 * MiB + 12 * 1024} bytes`);
+  });
+
+  it('millions of tiny objects (each costs ~1 KiB to hold): refused from the count in the pack header', async () => {
+    const e = await refusal(packOf([blob('a')], 2_000_000));
+    expectLimit(e, 'maxInflatedBytes', 1024 * MiB);
+    expect(e.message).toContain('its 2000000 objects cost 1024 bytes each to hold');
   });
 
   it('a count over maxObjects is refused from the pack header', async () => {

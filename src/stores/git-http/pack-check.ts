@@ -12,7 +12,6 @@
  * output chunk and a map of object offsets, whatever the pack claims.
  */
 import pako from 'pako';
-import { toHex } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { malformed } from './pkt-line.js';
 
@@ -51,6 +50,13 @@ export function parseDeadline(limits: PackCheckLimits): () => void {
   };
 }
 
+/**
+ * What holding one resolved object costs beyond its bytes — its id, its array's header, map entries —
+ * charged against `maxInflatedBytes` per declared object (measured about 920 bytes: bench/pack-memory.ts,
+ * a pack of 1,000,000 one-byte blobs), so a pack of millions of tiny objects is refused from its header.
+ */
+export const OBJECT_COST = 1024;
+
 /** Input handed to zlib at once: small, so a bomb is caught within one chunk's output. */
 const INPUT_CHUNK = 16 * 1024;
 /** Output chunk of the inflater; the only buffer the pass allocates per object. */
@@ -80,17 +86,38 @@ function varint(bytes: Uint8Array, at: number, first: number, shift0: number): {
 interface Header {
   type: number;
   size: number;
-  /** ofs-delta: the pack offset of its base. */
-  baseOffset?: number;
-  /** ref-delta: the id of its base. */
-  baseSha?: string;
+  /** ofs-delta: the pack offset of its base; ref-delta: where the base's 20-byte id is in the pack. */
+  base: number;
   start: number;
 }
 
-/** One checked object of the pack: its header and where its zlib stream ends. */
-export interface PackEntry extends Header {
-  offset: number;
-  end: number;
+/**
+ * The checked pack, one slot per object in pack order, in typed arrays (a few dozen bytes per object,
+ * however many objects the header declares): offset, type code, zlib stream start and end, base
+ * (ofs-delta: the base's offset; ref-delta: where its base's id is), resolved size.
+ */
+export interface PackIndex {
+  count: number;
+  offset: Float64Array;
+  type: Uint8Array;
+  start: Float64Array;
+  end: Float64Array;
+  base: Float64Array;
+  size: Float64Array;
+}
+
+/** The slot of the object at pack offset `offset`, or -1 (offsets ascend: a binary search). */
+export function slotAt(index: PackIndex, n: number, offset: number): number {
+  let lo = 0;
+  let hi = n - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = index.offset[mid] as number;
+    if (at === offset) return mid;
+    if (at < offset) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return -1;
 }
 
 function readHeader(pack: Uint8Array, offset: number): Header {
@@ -99,8 +126,8 @@ function readHeader(pack: Uint8Array, offset: number): Header {
   if (!TYPES.has(type)) throw malformed('pack', `object at byte ${offset} has unknown type ${type}`);
   const { value: size, next } =
     first & 0x80 ? varint(pack, offset + 1, first & 0x0f, 4) : { value: first & 0x0f, next: offset + 1 };
-  if (type === REF_DELTA) return { type, size, baseSha: toHex(pack.subarray(next, next + 20)), start: next + 20 };
-  if (type !== OFS_DELTA) return { type, size, start: next };
+  if (type === REF_DELTA) return { type, size, base: next, start: next + 20 };
+  if (type !== OFS_DELTA) return { type, size, base: -1, start: next };
   // ofs-delta: a big-endian varint with +1 per continuation byte (git's encode_in_pack_object_header).
   let i = next;
   let c = pack[i++] ?? 0;
@@ -110,7 +137,7 @@ function readHeader(pack: Uint8Array, offset: number): Header {
     c = pack[i++] as number;
     back = (back + 1) * 128 + (c & 0x7f);
   }
-  return { type, size, baseOffset: offset - back, start: i };
+  return { type, size, base: offset - back, start: i };
 }
 
 /**
@@ -156,43 +183,58 @@ export function checkPack(
   count: number,
   limits: PackCheckLimits,
   tick = parseDeadline(limits),
-): PackEntry[] {
-  const entries: PackEntry[] = [];
-  /** Resolved size of each object so far, by offset: what an ofs-delta's base must be. */
-  const sizes = new Map<number, number>();
-  let total = 0;
+): PackIndex {
+  let total = count * OBJECT_COST;
+  if (total > limits.maxInflatedBytes) {
+    throw overLimit(
+      'maxInflatedBytes',
+      limits.maxInflatedBytes,
+      `its ${count} objects cost ${OBJECT_COST} bytes each to hold`,
+    );
+  }
+  const index: PackIndex = {
+    count,
+    offset: new Float64Array(count),
+    type: new Uint8Array(count),
+    start: new Float64Array(count),
+    end: new Float64Array(count),
+    base: new Float64Array(count),
+    size: new Float64Array(count),
+  };
   let offset = 12;
   for (let n = 0; n < count; n++) {
     if (offset >= pack.length - 20) throw malformed('pack', `it ends after ${n} of its ${count} objects`);
     const h = readHeader(pack, offset);
     const delta = h.type === OFS_DELTA || h.type === REF_DELTA;
     if (h.size > limits.maxObjectBytes) {
-      throw overLimit(
-        'maxObjectBytes',
-        limits.maxObjectBytes,
-        `${delta ? 'a delta' : 'an object'} at byte ${offset} declares ${h.size} bytes`,
-      );
+      const what = delta ? 'a delta' : 'an object';
+      throw overLimit('maxObjectBytes', limits.maxObjectBytes, `${what} at byte ${offset} declares ${h.size} bytes`);
     }
     if (!delta) total += h.size;
     if (total > limits.maxInflatedBytes) {
       throw overLimit('maxInflatedBytes', limits.maxInflatedBytes, `its objects declare ${total} bytes or more`);
     }
     const { end, head } = inflateCapped(pack, h.start, h.size, delta ? DELTA_HEADER_BYTES : 0, tick);
-    sizes.set(offset, delta ? checkDelta(head, h, offset, sizes, limits) : h.size);
-    if (delta) total += sizes.get(offset) as number;
+    const size = delta ? checkDelta(head, h, offset, index, n, limits) : h.size;
+    if (delta) total += size;
     if (total > limits.maxInflatedBytes) {
       throw overLimit('maxInflatedBytes', limits.maxInflatedBytes, `its objects resolve to ${total} bytes or more`);
     }
-    entries.push({ ...h, offset, end });
+    index.offset[n] = offset;
+    index.type[n] = h.type;
+    index.start[n] = h.start;
+    index.end[n] = end;
+    index.base[n] = h.base;
+    index.size[n] = size;
     offset = end;
     tick();
   }
   if (pack.length - offset !== 20) throw malformed('pack', `${pack.length - offset - 20} bytes follow its last object`);
-  return entries;
+  return index;
 }
 
 /** The result size from a delta's header, checked against `maxObjectBytes` and (ofs-delta) its base. */
-function checkDelta(head: Uint8Array, h: Header, offset: number, sizes: Map<number, number>, limits: PackCheckLimits) {
+function checkDelta(head: Uint8Array, h: Header, offset: number, index: PackIndex, n: number, limits: PackCheckLimits) {
   const base = varint(head, 0, 0, 0);
   const result = varint(head, base.next, 0, 0).value;
   if (result > limits.maxObjectBytes) {
@@ -202,12 +244,14 @@ function checkDelta(head: Uint8Array, h: Header, offset: number, sizes: Map<numb
       `a delta at byte ${offset} declares a result of ${result} bytes`,
     );
   }
-  if (h.baseOffset === undefined) return result; // ref-delta: the base's size is checked when it is applied
-  const baseSize = sizes.get(h.baseOffset);
-  if (baseSize === undefined)
-    throw malformed('pack', `the delta at byte ${offset} names no earlier object as its base`);
-  if (baseSize !== base.value) {
-    throw malformed('pack', `the delta at byte ${offset} expects a ${base.value}-byte base, its base has ${baseSize}`);
+  if (h.type === REF_DELTA) return result; // the base's size is checked when it is applied
+  const slot = slotAt(index, n, h.base);
+  if (slot < 0) throw malformed('pack', `the delta at byte ${offset} names no earlier object as its base`);
+  if (index.size[slot] !== base.value) {
+    throw malformed(
+      'pack',
+      `the delta at byte ${offset} expects a ${base.value}-byte base, its base has ${index.size[slot]}`,
+    );
   }
   return result;
 }

@@ -8,11 +8,11 @@
  * Memory: the pack, plus every object it resolves to (at most `maxInflatedBytes`), held until returned.
  */
 import pako from 'pako';
-import { utf8 } from '../../core/bytes.js';
+import { toHex, utf8 } from '../../core/bytes.js';
 import { applyDelta, BadDelta } from '../../core/git/delta.js';
 import type { ObjectType } from '../../core/git/objects.js';
 import { sha1HexParts } from '../../core/git/sha1.js';
-import { checkPack, overLimit, type PackCheckLimits, type PackEntry, parseDeadline } from './pack-check.js';
+import { checkPack, overLimit, type PackCheckLimits, type PackIndex, parseDeadline, slotAt } from './pack-check.js';
 import { malformed } from './pkt-line.js';
 
 /** One object of a pack, whole. */
@@ -80,79 +80,93 @@ function objectId(type: string, body: Uint8Array): string {
   return sha1HexParts([utf8(`${type} ${body.length}\0`), body]);
 }
 
-/** The zlib stream of `e` inflated whole (pack-check.ts has checked it inflates to its declared size). */
-function inflateEntry(pack: Uint8Array, e: PackEntry): Uint8Array {
-  return pako.inflate(pack.subarray(e.start, e.end));
+/** The zlib stream of object `i` inflated whole (pack-check.ts has checked it inflates to its declared size). */
+function inflateSlot(pack: Uint8Array, index: PackIndex, i: number): Uint8Array {
+  return pako.inflate(pack.subarray(index.start[i], index.end[i]));
 }
+
+const REF_DELTA = 7;
 
 /**
  * Every object of the pack, whole, in pack order. Deltas whose base is not resolved yet wait for a
  * later round (a ref-delta may name an object further on); when a round resolves nothing, a
  * ref-delta's base is asked of `readBase` (a thin pack), and what still has no base is unresolved.
  */
-async function resolve(pack: Uint8Array, entries: PackEntry[], readBase: ReadBase | undefined, tick: () => void) {
-  const byOffset = new Map<number, Resolved>();
+async function resolve(pack: Uint8Array, index: PackIndex, readBase: ReadBase | undefined, tick: () => void) {
+  const slots: (Resolved | undefined)[] = new Array(index.count);
   const bySha = new Map<string, Resolved>();
-  const add = (e: PackEntry, r: Resolved) => {
-    byOffset.set(e.offset, r);
+  const add = (i: number, r: Resolved) => {
+    slots[i] = r;
     bySha.set(r.sha, r);
   };
-  const external = new Map<string, Resolved | undefined>();
-  let waiting: PackEntry[] = [];
-  for (const e of entries) {
-    const type = TYPE_NAMES[e.type];
+  const baseOf = (i: number) =>
+    index.type[i] === REF_DELTA
+      ? bySha.get(refBase(pack, index, i))
+      : slots[slotAt(index, index.count, index.base[i] as number)];
+  const asked = new Set<string>();
+  let waiting: number[] = [];
+  for (let i = 0; i < index.count; i++) {
+    const type = TYPE_NAMES[index.type[i] as number];
     if (type) {
-      const body = inflateEntry(pack, e);
-      add(e, { sha: objectId(type, body), type, body });
-    } else waiting.push(e);
+      const body = inflateSlot(pack, index, i);
+      add(i, { sha: objectId(type, body), type, body });
+    } else waiting.push(i);
     tick();
   }
   while (waiting.length > 0) {
-    const next: PackEntry[] = [];
-    for (const e of waiting) {
-      const base = e.baseOffset !== undefined ? byOffset.get(e.baseOffset) : bySha.get(e.baseSha as string);
-      if (base) add(e, applyTo(pack, e, base));
-      else next.push(e);
+    const next: number[] = [];
+    for (const i of waiting) {
+      const base = baseOf(i);
+      if (base) add(i, applyTo(pack, index, i, base));
+      else next.push(i);
       tick();
     }
-    if (next.length === waiting.length && !(await fetchBases(next, bySha, external, readBase))) break;
+    if (next.length === waiting.length && !(await fetchBases(pack, index, next, bySha, asked, readBase))) break;
     waiting = next;
   }
   if (waiting.length > 0) {
     if (readBase) throw new UnresolvedDeltas(waiting.length);
-    throw malformed('pack', `${waiting.length} of its ${entries.length} objects have delta bases that are not in it`);
+    throw malformed('pack', `${waiting.length} of its ${index.count} objects have delta bases that are not in it`);
   }
-  return entries.map((e) => byOffset.get(e.offset) as Resolved);
+  return slots as Resolved[];
 }
 
-/** A delta entry applied to its base: the base's type, the delta's result, its id. */
-function applyTo(pack: Uint8Array, e: PackEntry, base: Resolved): Resolved {
+/** The id a ref-delta names as its base. */
+function refBase(pack: Uint8Array, index: PackIndex, i: number): string {
+  const at = index.base[i] as number;
+  return toHex(pack.subarray(at, at + 20));
+}
+
+/** Delta `i` applied to its base: the base's type, the delta's result, its id. */
+function applyTo(pack: Uint8Array, index: PackIndex, i: number, base: Resolved): Resolved {
   try {
-    const body = applyDelta(base.body, inflateEntry(pack, e));
+    const body = applyDelta(base.body, inflateSlot(pack, index, i));
     return { sha: objectId(base.type, body), type: base.type, body };
   } catch (err) {
-    if (err instanceof BadDelta) throw malformed('pack', `the delta at byte ${e.offset}: ${err.reason}`);
+    if (err instanceof BadDelta) throw malformed('pack', `the delta at byte ${index.offset[i]}: ${err.reason}`);
     throw err;
   }
 }
 
 /** Ask `readBase` for the ref-delta bases of `waiting` not asked before; true when one was found. */
 async function fetchBases(
-  waiting: PackEntry[],
+  pack: Uint8Array,
+  index: PackIndex,
+  waiting: number[],
   bySha: Map<string, Resolved>,
-  asked: Map<string, Resolved | undefined>,
+  asked: Set<string>,
   readBase: ReadBase | undefined,
 ): Promise<boolean> {
   if (!readBase) return false;
   let found = false;
-  for (const e of waiting) {
-    const sha = e.baseSha;
-    if (sha === undefined || asked.has(sha)) continue;
+  for (const i of waiting) {
+    if (index.type[i] !== REF_DELTA) continue;
+    const sha = refBase(pack, index, i);
+    if (asked.has(sha)) continue;
+    asked.add(sha);
     const o = await readBase(sha);
-    const r = o && { sha, type: o.type, body: o.body };
-    asked.set(sha, r);
-    if (r) {
-      bySha.set(sha, r);
+    if (o) {
+      bySha.set(sha, { sha, type: o.type, body: o.body });
       found = true;
     }
   }
