@@ -7,9 +7,10 @@
  * to more or less than declared is malformed). For an `ofs-delta` or `ref-delta` the first inflated bytes
  * are the delta header, the base's and the result's sizes (https://git-scm.com/docs/pack-format#_deltified_representation):
  * a result over `maxObjectBytes` is refused, and so is an `ofs-delta` whose base has another size. The
- * sizes of the objects the pack resolves to are summed against `maxInflatedBytes` — what parsing it
- * for real will hold in memory — and the pass stops at a deadline. Memory of the pass: one 64 KiB
- * output chunk and a map of object offsets, whatever the pack claims.
+ * sizes of the objects the pack resolves to, plus `OBJECT_COST` per object, are summed against
+ * `maxInflatedBytes` — what reading it for real will hold in memory — and the pass stops at a deadline.
+ * Memory of the pass: one 64 KiB output chunk and typed arrays of 41 bytes per declared object (whose
+ * count `maxInflatedBytes` has already bounded), whatever the pack claims.
  */
 import pako from 'pako';
 import { InvalidResponse } from '../../core/errors.js';
