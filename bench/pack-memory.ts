@@ -159,6 +159,12 @@ async function bombs(rows: Row[]): Promise<void> {
       1024 * MiB,
     ],
     ['bomb: 11 deltas claiming 100 MiB each', async () => packOf(deltas), 1100 * MiB],
+    // Refused at once, but only once downloaded: what a refused pack's download costs by itself.
+    [
+      'refused: 256 MiB of random bytes that are not zlib',
+      async () => packOf([entry(BLOB, 100, randomBytes(256 * MiB))]),
+      0,
+    ],
     ['bomb: a header declaring 2,000,000 objects', async () => packOf([blob('x')], 2_000_000), 0],
     // Under every limit (1,000,000 × 1 KiB of bookkeeping < 1 GiB): what holding tiny objects costs (the
     // fake server's tip is not in the pack, so the read then fails: the pack was read whole first).
