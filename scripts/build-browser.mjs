@@ -3,7 +3,7 @@
  * Browser builds with esbuild (platform "browser": a Node built-in anywhere in the graph fails the build):
  * - lib/browser/docdb.bundle.js — `docdb/browser` as ONE self-contained, minified ESM file;
  * - lib/browser/git-http.bundle.js — `docdb/git-http` (GitHttpRefStore) as its own file, so the main
- *   bundle does not carry isomorphic-git;
+ *   bundle does not carry the git protocol and pack reader;
  * - lib/playground/ — the playground page (index.html, styles.css, playground.js and the lazily
  *   loaded in-page emulator chunk).
  *
@@ -67,18 +67,6 @@ const common = {
   ],
 };
 
-/**
- * isomorphic-git (the git-http bundle's pack reader) uses Node's `Buffer`: in that bundle alone, the
- * `buffer` module is the npm `buffer` package and the global `Buffer` is injected from it (nothing is
- * set on the page's globalThis). Every other Node built-in stays refused.
- */
-const bufferPolyfill = {
-  name: 'buffer-polyfill',
-  setup(build) {
-    build.onResolve({ filter: /^buffer\/?$/ }, () => ({ path: join(root, 'node_modules/buffer/index.js') }));
-  },
-};
-
 /** Build one entry to one self-contained ESM file; returns its size (raw and min+gzip) and inputs. */
 export async function buildBundle(entry, outfile, extra = {}) {
   const esbuild = await import('esbuild');
@@ -101,8 +89,6 @@ export function buildBrowserBundle(outDir = join(root, 'lib')) {
 /** `docdb/git-http` as one bundle in `outDir/browser/git-http.bundle.js` (its own file: the main bundle stays small). */
 export function buildGitHttpBundle(outDir = join(root, 'lib')) {
   return buildBundle(join(root, 'src/git-http.ts'), join(outDir, 'browser', 'git-http.bundle.js'), {
-    plugins: [bufferPolyfill],
-    inject: [join(root, 'scripts/buffer-shim.mjs')],
     // Error classes report their own names (`err.name === 'ConcurrentUpdate'`), not minified ones.
     keepNames: true,
   });

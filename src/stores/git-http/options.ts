@@ -31,6 +31,14 @@ export interface GitHttpRefStoreOptions extends WriteRetryOptions {
   now?: () => number;
   /** Largest fetch reply (a pack) accepted, in bytes (default 512 MiB). */
   maxFetchBytes?: number;
+  /**
+   * Most bytes one fetched pack may expand to: the sum of the sizes of its objects, a delta counted at
+   * its result's size (default twice `maxFetchBytes`, 1 GiB). Checked before anything is inflated for
+   * real; an accepted pack holds about this much in memory while it is read (docs/git-stores.md).
+   */
+  maxInflatedBytes?: number;
+  /** Most milliseconds reading one fetched pack may take, after its download (default 120,000). */
+  maxParseMs?: number;
   /** Most history-deepening round trips one operation may make (default 24). */
   maxRoundTrips?: number;
   /** User-Agent in Node (browsers send their own); git hosts expect one starting with `git/`. */
@@ -56,6 +64,8 @@ export interface ResolvedGitHttp {
     maxFetchBytes: number;
     maxObjects: number;
     maxObjectBytes: number;
+    maxInflatedBytes: number;
+    maxParseMs: number;
     maxRounds: number;
   };
   logger: ((event: RemoteApiLogEvent) => void) | undefined;
@@ -100,6 +110,7 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
     }
   }
   const timeoutMs = positiveInt('timeoutMs', o.timeoutMs, 30_000, 3_600_000);
+  const maxFetchBytes = positiveInt('maxFetchBytes', o.maxFetchBytes, 512 * MiB, 4096 * MiB);
   return {
     remote,
     common: resolveCommon(o),
@@ -109,10 +120,13 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
     userAgent: o.userAgent ?? 'git/docdb',
     limits: {
       maxAdvertisementBytes: 16 * MiB,
-      maxFetchBytes: positiveInt('maxFetchBytes', o.maxFetchBytes, 512 * MiB, 4096 * MiB),
+      maxFetchBytes,
       maxObjects: 5_000_000,
       // The largest value any store accepts, plus room for a tree or commit of that order.
       maxObjectBytes: 128 * MiB,
+      // Twice the pack: an honest pack of already-compressed or small objects expands about 1-2x.
+      maxInflatedBytes: positiveInt('maxInflatedBytes', o.maxInflatedBytes, 2 * maxFetchBytes, 65536 * MiB),
+      maxParseMs: positiveInt('maxParseMs', o.maxParseMs, 120_000, 3_600_000),
       maxRounds: positiveInt('maxRoundTrips', o.maxRoundTrips, 24, 1000),
     },
     logger: o.logger,
