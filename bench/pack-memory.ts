@@ -133,7 +133,11 @@ function sh(cmd: string, args: string[]): string {
   return execFileSync(cmd, args, { encoding: 'utf8' });
 }
 
-/** Refused bombs, served by the fake v2 server. */
+async function tinyBlobs(): Promise<Buffer> {
+  return packOf(Array.from({ length: 1_000_000 }, (_, i) => blob(`${i}`)));
+}
+
+/** Refused bombs, served by the fake v2 server (the store's default limits unless a case says otherwise). */
 async function bombs(rows: Row[]): Promise<void> {
   const base = blob('x');
   const deltas: Buffer[] = [base];
@@ -142,7 +146,7 @@ async function bombs(rows: Row[]): Promise<void> {
     deltas.push(d);
     back += d.length;
   }
-  const cases: [string, () => Promise<Buffer>, number][] = [
+  const cases: [string, () => Promise<Buffer>, number, Record<string, number>?][] = [
     [
       'bomb: 1 GiB of zeros, declared',
       async () => packOf([entry(BLOB, 1024 * MiB, await zeros(1024 * MiB))]),
@@ -159,26 +163,32 @@ async function bombs(rows: Row[]): Promise<void> {
       1024 * MiB,
     ],
     ['bomb: 11 deltas claiming 100 MiB each', async () => packOf(deltas), 1100 * MiB],
-    // Refused at once, but only once downloaded: what a refused pack's download costs by itself.
+    // Refused at once, but only once downloaded: what a refused pack's download costs by itself — the
+    // worst a server can send under the default maxFetchBytes (64 MiB), and 256 MiB with it raised.
     [
-      'refused: 256 MiB of random bytes that are not zlib',
+      'refused: 64 MiB of random bytes that are not zlib (default maxFetchBytes)',
+      async () => packOf([entry(BLOB, 100, randomBytes(64 * MiB - 64 * 1024))]),
+      0,
+    ],
+    [
+      'refused: 256 MiB of random bytes that are not zlib (maxFetchBytes raised)',
       async () => packOf([entry(BLOB, 100, randomBytes(256 * MiB))]),
       0,
+      { maxFetchBytes: 512 * MiB },
     ],
+    ['refused: a 65 MiB reply (over the default maxFetchBytes)', async () => randomBytes(65 * MiB), 0],
     ['bomb: a header declaring 2,000,000 objects', async () => packOf([blob('x')], 2_000_000), 0],
-    // Under every limit (1,000,000 × 1 KiB of bookkeeping < 1 GiB): what holding tiny objects costs (the
-    // fake server's tip is not in the pack, so the read then fails: the pack was read whole first).
-    [
-      'accepted: 1,000,000 tiny blobs',
-      async () => packOf(Array.from({ length: 1_000_000 }, (_, i) => blob(`${i}`))),
-      0,
-    ],
+    // What holding tiny objects costs: 1,000,000 of them is over the default maxInflatedBytes (1 KiB of
+    // bookkeeping charged each); with it raised, read whole (the fake server's tip is not in the pack, so the
+    // read then fails: the pack was read whole first).
+    ['refused: 1,000,000 tiny blobs (default maxInflatedBytes)', tinyBlobs, 0],
+    ['accepted: 1,000,000 tiny blobs (maxInflatedBytes raised)', tinyBlobs, 0, { maxInflatedBytes: 2048 * MiB }],
   ];
-  for (const [name, make, inflated] of cases) {
+  for (const [name, make, inflated, options] of cases) {
     const pack = await make();
     const server = await servePack(pack);
     try {
-      rows.push(await run(name, server.remote, pack.length, inflated));
+      rows.push(await run(name, server.remote, pack.length, inflated, options));
     } finally {
       await server.close();
     }

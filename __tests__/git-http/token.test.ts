@@ -172,7 +172,15 @@ describe('GitHttpRefStore bounds every read', () => {
       .get('big.bin')
       .catch((x) => x);
     expect(e).toBeInstanceOf(TransportError);
-    expect((e as TransportError).data.reason).toBe('too-large');
+    expect((e as TransportError).data).toMatchObject({ reason: 'too-large', limit: 'maxFetchBytes', max: 50_000 });
+    expect((e as TransportError).message).toMatch(/answered more than 50000 bytes; raise the store's maxFetchBytes/);
+  });
+
+  it('the default maxFetchBytes keeps a refused reply within the memory target (64 MiB: ~3x while received)', async () => {
+    const { resolveGitHttp } = await import('../../src/stores/git-http/options.js');
+    const { limits } = resolveGitHttp({ remote: 'http://127.0.0.1:1/o/r.git' });
+    expect(limits.maxFetchBytes).toBe(64 * 1024 * 1024);
+    expect(limits.maxInflatedBytes).toBe(256 * 1024 * 1024);
   });
 
   it('a server that never answers is TransportError (timeout)', async () => {

@@ -33,6 +33,8 @@ export interface GitRequest {
   expect: string;
   /** Largest reply accepted, in bytes. */
   maxBytes: number;
+  /** The option that sets `maxBytes`, named when a reply is larger (e.g. `maxFetchBytes`). */
+  limitName?: string;
 }
 
 export interface GitHttpClientOptions {
@@ -104,26 +106,26 @@ export class GitHttpClient {
     }
     this.traffic.requests++;
     this.traffic.bytesUp += r.body?.length ?? 0;
-    const res = await this.o.transport.request({
-      method: r.method,
-      url,
-      headers,
-      ...(r.body ? { body: r.body } : {}),
-      redirect: 'manual',
-      maxResponseBytes: r.maxBytes,
-    });
+    const res = await this.o.transport
+      .request({
+        method: r.method,
+        url,
+        headers,
+        ...(r.body ? { body: r.body } : {}),
+        redirect: 'manual',
+        maxResponseBytes: r.maxBytes,
+      })
+      .catch((e: unknown) => {
+        if (e instanceof TransportError && e.data.reason === 'too-large') throw tooLarge(r, url, e);
+        throw e;
+      });
     this.traffic.bytesDown += res.body.length;
     this.o.logger?.({
       level: 'debug',
       message: `${r.method} ${describe(url)} → ${res.status}`,
       data: { method: r.method, url: describe(url), status: res.status, bytes: res.body.length },
     });
-    if (res.body.length > r.maxBytes) {
-      throw new TransportError(`${r.method} ${describe(url)} answered more than ${r.maxBytes} bytes`, {
-        url: describe(url),
-        reason: 'too-large',
-      });
-    }
+    if (res.body.length > r.maxBytes) throw tooLarge(r, url);
     return res;
   }
 
@@ -176,6 +178,16 @@ export class GitHttpClient {
       );
     }
   }
+}
+
+/** A reply over the request's cap, naming the option that raises it (the transport's own words as cause). */
+function tooLarge(r: GitRequest, url: string, cause?: unknown): TransportError {
+  const raise = r.limitName ? `; raise the store's ${r.limitName} option if this remote is trusted` : '';
+  return new TransportError(
+    `${r.method} ${describe(url)} answered more than ${r.maxBytes} bytes${raise}`,
+    { url: describe(url), reason: 'too-large', limit: r.limitName ?? 'maxBytes', max: r.maxBytes },
+    cause === undefined ? undefined : { cause },
+  );
 }
 
 /** A URL for messages: origin and path only (never a query, which could carry anything). */

@@ -29,11 +29,15 @@ export interface GitHttpRefStoreOptions extends WriteRetryOptions {
   author?: { name: string; email: string };
   /** Clock in milliseconds for commit dates. */
   now?: () => number;
-  /** Largest fetch reply (a pack) accepted, in bytes (default 512 MiB). */
+  /**
+   * Largest fetch reply (a pack) accepted, in bytes (default 64 MiB: a refused reply costs about 3 × its
+   * size while it is received and checked, so a hostile server stays within ~200 MiB; the default cache
+   * holds 64 MiB of objects anyway). Raise it, with `cache` and `maxInflatedBytes`, for a larger section.
+   */
   maxFetchBytes?: number;
   /**
    * Most bytes one fetched pack may expand to: the sum of the sizes of its objects, a delta counted at
-   * its result's size (default twice `maxFetchBytes`, 1 GiB). Checked before anything is inflated for
+   * its result's size, plus 1 KiB per object (default 256 MiB). Checked before anything is inflated for
    * real; an accepted pack holds about this much in memory while it is read (docs/git-stores.md).
    */
   maxInflatedBytes?: number;
@@ -110,7 +114,7 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
     }
   }
   const timeoutMs = positiveInt('timeoutMs', o.timeoutMs, 30_000, 3_600_000);
-  const maxFetchBytes = positiveInt('maxFetchBytes', o.maxFetchBytes, 512 * MiB, 4096 * MiB);
+  const maxFetchBytes = positiveInt('maxFetchBytes', o.maxFetchBytes, 64 * MiB, 4096 * MiB);
   return {
     remote,
     common: resolveCommon(o),
@@ -124,8 +128,8 @@ export function resolveGitHttp(o: GitHttpRefStoreOptions): ResolvedGitHttp {
       maxObjects: 5_000_000,
       // The largest value any store accepts, plus room for a tree or commit of that order.
       maxObjectBytes: 128 * MiB,
-      // Twice the pack: an honest pack of already-compressed or small objects expands about 1-2x.
-      maxInflatedBytes: positiveInt('maxInflatedBytes', o.maxInflatedBytes, 2 * maxFetchBytes, 65536 * MiB),
+      // An honest pack of small JSON documents expands ~8x, plus the 1 KiB charged per object (docs/git-stores.md).
+      maxInflatedBytes: positiveInt('maxInflatedBytes', o.maxInflatedBytes, 256 * MiB, 65536 * MiB),
       maxParseMs: positiveInt('maxParseMs', o.maxParseMs, 120_000, 3_600_000),
       maxRounds: positiveInt('maxRoundTrips', o.maxRoundTrips, 24, 1000),
     },

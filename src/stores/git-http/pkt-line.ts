@@ -97,7 +97,31 @@ export function sideBandData(packets: readonly Packet[], what: string, messages?
       messages.push(new TextDecoder().decode(p.subarray(1, 1 + MAX_MESSAGE_BYTES)));
     }
   }
-  return concatBytes(data);
+  return joinInPlace(data) ?? concatBytes(data);
+}
+
+/**
+ * Band-1 payloads joined by moving them down over their own packet headers, in the reply's buffer, when
+ * they are views of one buffer in order (as `readPackets` gives them): a pack as large as the reply is then
+ * never held twice (issue 27: a refused reply costs its download, not two or three copies of it). Each
+ * payload lands at or before where it starts, on bytes already read; `set` copes with the overlap.
+ * Undefined when the payloads are not laid out so.
+ */
+function joinInPlace(data: readonly Uint8Array[]): Uint8Array | undefined {
+  const first = data[0];
+  if (!first) return undefined;
+  let end = first.byteOffset;
+  for (const d of data) {
+    if (d.buffer !== first.buffer || d.byteOffset < end) return undefined;
+    end = d.byteOffset + d.length;
+  }
+  let at = first.byteOffset;
+  const buffer = first.buffer as ArrayBuffer;
+  for (const d of data) {
+    new Uint8Array(buffer, at, d.length).set(d);
+    at += d.length;
+  }
+  return new Uint8Array(buffer, first.byteOffset, at - first.byteOffset);
 }
 
 /** The error for a reply that does not follow the protocol. */

@@ -103,8 +103,9 @@ function commandHead(command: string, caps: UploadPackCapabilities, agent: strin
 }
 
 /** One protocol-v2 command: `POST /git-upload-pack`, its reply at most `maxBytes`. */
-function command(client: GitHttpClient, body: Uint8Array, maxBytes: number): Promise<Uint8Array> {
-  return client.send({ method: 'POST', path: '/git-upload-pack', body, headers: REQUEST, expect: RESULT, maxBytes });
+function command(client: GitHttpClient, body: Uint8Array, maxBytes: number, limitName?: string): Promise<Uint8Array> {
+  const request = { method: 'POST' as const, path: '/git-upload-pack', body, headers: REQUEST, expect: RESULT };
+  return client.send({ ...request, maxBytes, ...(limitName ? { limitName } : {}) });
 }
 
 /**
@@ -166,7 +167,7 @@ export async function fetchPack(
   limits: UploadPackLimits,
 ): Promise<FetchReply> {
   const body = concatBytes([...commandHead('fetch', caps, agent), DELIM, ...pktLines(fetchArgs(request)), FLUSH]);
-  const reply = await command(client, body, limits.maxFetchBytes);
+  const reply = await command(client, body, limits.maxFetchBytes, 'maxFetchBytes');
   return parseFetchReply(readPackets(reply, 'fetch reply'));
 }
 
