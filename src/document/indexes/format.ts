@@ -1,0 +1,168 @@
+/**
+ * The stored form of one `(namespace, type)`'s index: its manifest and its parts.
+ *
+ * The manifest lists, per declared field, the run's parts in order with each part's lower separator
+ * `[key, id]` (the first part's is `null`: from the start). A separator is a bound, not the part's
+ * first row: deleting a part's first row leaves it valid, so separators — and the manifest — change
+ * only when a part splits or merges, or when the document count changes (an insert or a delete; an
+ * update of a document in place leaves the manifest byte-identical). `next` numbers new part names.
+ *
+ * Both are read back from the section and untrusted: `parseManifest` and `parsePart` check shape,
+ * order and bounds, and give `InvalidResponse` (naming the key) rather than a wrong answer.
+ */
+import { z } from 'zod';
+import { fromUtf8, isUtf8 } from '../../core/bytes.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { manifestPath, partPath } from './paths.js';
+import { compareRows, compareToSeparator, decodeRow, encodeRow, isStored, type Row, type Separator } from './rows.js';
+import type { Stored } from './values.js';
+
+export interface PartRef {
+  /** Decimal part number, unique within the run. */
+  name: string;
+  lower: Separator | null;
+}
+
+export interface Run {
+  field: string;
+  next: number;
+  parts: PartRef[];
+}
+
+export interface Manifest {
+  version: 1;
+  namespace: string;
+  type: string;
+  fields: string[];
+  /** Documents of this type. */
+  count: number;
+  runs: Run[];
+}
+
+const separator = z.tuple([z.custom<Stored>(isStored), z.string().min(1)]);
+const manifestSchema = z.strictObject({
+  version: z.literal(1),
+  namespace: z.string(),
+  type: z.string(),
+  fields: z.array(z.string()).min(1),
+  count: z.number().int().nonnegative(),
+  runs: z.array(
+    z.strictObject({
+      field: z.string(),
+      next: z.number().int().nonnegative(),
+      parts: z.array(z.strictObject({ name: z.string().regex(/^[0-9]{1,9}$/), lower: separator.nullable() })).min(1),
+    }),
+  ),
+});
+
+/** The manifest's bytes (one compact line: it is read on every query, so size counts more than diffs). */
+export function serializeManifest(m: Manifest): Uint8Array {
+  return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+}
+
+function badManifest(key: string, why: string): never {
+  throw new InvalidResponse(`index manifest ${key} ${why}; the index must be rebuilt`, { key });
+}
+
+function checkRuns(m: Manifest, key: string): void {
+  if (m.runs.length !== m.fields.length || m.runs.some((r, i) => r.field !== m.fields[i])) {
+    badManifest(key, 'does not list one run per field, in order');
+  }
+  for (const run of m.runs) {
+    const names = new Set(run.parts.map((p) => p.name));
+    if (names.size !== run.parts.length || run.parts.some((p) => Number(p.name) >= run.next)) {
+      badManifest(key, `has duplicate or unnumbered part names in the run of ${run.field}`);
+    }
+    run.parts.forEach((p, i) => {
+      if ((i === 0) !== (p.lower === null))
+        badManifest(key, `has a misplaced null separator in the run of ${run.field}`);
+      const prev = run.parts[i - 1]?.lower;
+      if (i > 1 && p.lower && prev && compareToSeparator({ key: p.lower[0], id: p.lower[1] }, prev) <= 0) {
+        badManifest(key, `has separators out of order in the run of ${run.field}`);
+      }
+    });
+  }
+}
+
+/**
+ * Parse a manifest read back from the section at `key` for `(namespace, type)`.
+ *
+ * @example
+ * parseManifest(bytes, 'github', 'repo'); // Manifest, or throws InvalidResponse
+ */
+export function parseManifest(bytes: Uint8Array, namespace: string, type: string): Manifest {
+  const key = manifestPath(namespace, type);
+  let json: unknown;
+  try {
+    if (!isUtf8(bytes)) throw new Error('not UTF-8');
+    json = JSON.parse(fromUtf8(bytes));
+  } catch {
+    badManifest(key, 'is not JSON');
+  }
+  const parsed = manifestSchema.safeParse(json);
+  if (!parsed.success) badManifest(key, `does not have the manifest's shape (${parsed.error.issues[0]!.message})`);
+  const m = parsed.data as Manifest;
+  if (m.namespace !== namespace || m.type !== type) badManifest(key, `names ${m.namespace}/${m.type}`);
+  checkRuns(m, key);
+  return m;
+}
+
+/** A part's bytes: one row per line. */
+export function encodePart(rows: readonly Row[]): Uint8Array {
+  let text = '';
+  for (const r of rows) text += `${encodeRow(r)}\n`;
+  return new TextEncoder().encode(text);
+}
+
+/** The path of part `i` of the run of `fields[fi]`. */
+export function pathOfPart(m: Manifest, fi: number, i: number): string {
+  return partPath(m.namespace, m.type, m.fields[fi]!, m.runs[fi]!.parts[i]!.name);
+}
+
+/**
+ * Parse part `i` of the run of `m.fields[fi]` (untrusted): every line a row, rows strictly increasing,
+ * all within the part's separators. Anything else is `InvalidResponse`, never a silently wrong answer.
+ *
+ * @example
+ * const rows = parsePart(manifest, 0, 2, bytes);
+ */
+export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array): Row[] {
+  const path = pathOfPart(m, fi, i);
+  if (!isUtf8(bytes))
+    throw new InvalidResponse(`index part ${path} is not UTF-8; the index must be rebuilt`, { key: path });
+  const text = fromUtf8(bytes);
+  if (text !== '' && !text.endsWith('\n')) {
+    throw new InvalidResponse(`index part ${path} does not end with a newline; the index must be rebuilt`, {
+      key: path,
+    });
+  }
+  const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+  const rows = lines.map((l, n) => decodeRow(l, m.fields.length, fi, path, n + 1));
+  const { lower } = m.runs[fi]!.parts[i]!;
+  const upper = m.runs[fi]!.parts[i + 1]?.lower;
+  rows.forEach((r, n) => {
+    const ordered = n === 0 ? !lower || compareToSeparator(r, lower) >= 0 : compareRows(rows[n - 1]!, r) < 0;
+    if (!ordered || (upper && compareToSeparator(r, upper) >= 0)) {
+      throw new InvalidResponse(
+        `index part ${path} line ${n + 1} is out of order or outside its part; the index must be rebuilt`,
+        {
+          key: path,
+          line: n + 1,
+        },
+      );
+    }
+  });
+  return rows;
+}
+
+/** Index of the part of `run` whose range holds `r` (binary search over separators). */
+export function partFor(run: Run, r: { key: Stored; id: string }): number {
+  let lo = 0;
+  let hi = run.parts.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (compareToSeparator(r, run.parts[mid]!.lower!) >= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
