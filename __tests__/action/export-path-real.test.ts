@@ -11,9 +11,8 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFil
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLikeRunner } from '../../src/action/local-runner.js';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import type { ResponseRecord } from '../../src/emulator/traffic.js';
 import { HOSTILE, RAW_CONTROL } from '../core/hostile-text.js';
+import { type ExportEmulator, startExportEmulator } from '../export/export-emulator.js';
 import { runnerDefaults, workspace } from './run-dist.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
@@ -21,31 +20,19 @@ const MAIN = join(ROOT, 'src/action/main.ts');
 const TSX = join(ROOT, 'node_modules/tsx/dist/loader.mjs');
 const TOKEN = 'ghp_ActionExportPathToken0123456789abcdef';
 const REPO = 'octo/export-path';
-let em: EmulatorHandle;
-let onArchive: (() => void) | undefined;
+let fx: ExportEmulator;
 
 beforeAll(async () => {
-  em = await startEmulator({
-    onResponse: (r: ResponseRecord) => {
-      if (r.path.includes('/tarball/')) onArchive?.();
-    },
-  });
-  em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
-  em.state.createRepo(REPO);
-  const files: Record<string, string | null> = { 'README.md': null };
-  for (let i = 0; i < 200; i++) {
-    files[`notes/note/n${i}.json`] = `${JSON.stringify({ data: i, id: `n${i}`, namespace: 'notes', type: 'note' })}\n`;
-  }
-  em.state.commitFiles(REPO, { branch: 'refs/docdb/documents', files });
+  fx = await startExportEmulator(TOKEN, REPO);
 });
 afterAll(async () => {
-  await em?.stop();
+  await fx?.em.stop();
 });
 
 /** Run the Action's source in `cwd` (the workspace) with `inputs` over action.yml's defaults. */
 function runSource(cwd: string, inputs: Record<string, string>) {
   const env = { GITHUB_WORKSPACE: cwd, GITHUB_SERVER_URL: 'https://github.example', NODE_OPTIONS: `--import ${TSX}` };
-  const given = { token: TOKEN, 'api-url': em.url, repository: REPO, mode: 'export', ...inputs };
+  const given = { token: TOKEN, 'api-url': fx.em.url, repository: REPO, mode: 'export', ...inputs };
   return runLikeRunner({ entry: MAIN, inputs: { ...runnerDefaults(env), ...given }, cwd, env });
 }
 
@@ -92,9 +79,9 @@ describe('mode: export, export-format files, when the target changes during the 
     const cwd = workspace({ 'site/.keep': '' });
     const target = join(cwd, 'site/docs');
     mkdirSync(target);
-    onArchive = () => writeFileSync(join(target, 'mine.txt'), 'written meanwhile');
+    fx.onArchive = () => writeFileSync(join(target, 'mine.txt'), 'written meanwhile');
     const r = await runSource(cwd, { 'export-path': 'site/docs', 'export-format': 'files' });
-    onArchive = undefined;
+    fx.onArchive = undefined;
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/::error::input "export-path": .*docs changed during the export \(mine\.txt\)/);
     expect(readdirSync(target)).toEqual(['mine.txt']);
@@ -105,7 +92,7 @@ describe('mode: export, export-format files, when the target changes during the 
 describe('the log holds nothing a runner or a terminal would obey', () => {
   it('a hostile API error message in the failure', async () => {
     const cwd = workspace({});
-    em.inject({
+    fx.em.inject({
       kind: 'status',
       status: 403,
       body: { message: Object.values(HOSTILE).join('\n') },
@@ -113,7 +100,7 @@ describe('the log holds nothing a runner or a terminal would obey', () => {
       times: 5,
     });
     const r = await runSource(cwd, { 'export-path': 'out.jsonl' });
-    em.clearFaults();
+    fx.em.clearFaults();
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('\\u001B]52;c;');
     expectInertLog(r.stdout);

@@ -8,39 +8,25 @@
 import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import type { ResponseRecord } from '../../src/emulator/traffic.js';
+import { type ExportEmulator, startExportEmulator } from '../export/export-emulator.js';
 import { tempDir } from '../git/helpers.js';
 import { runCli } from './run-cli.js';
 
 const TOKEN = 'ghp_CliExportTargetToken0123456789abcdefA';
 const REPO = 'octo/export-target';
-let em: EmulatorHandle;
+let fx: ExportEmulator;
 let tmp: ReturnType<typeof tempDir>;
-let onArchive: (() => void) | undefined;
 
 beforeAll(async () => {
-  em = await startEmulator({
-    onResponse: (r: ResponseRecord) => {
-      if (r.path.includes('/tarball/')) onArchive?.();
-    },
-  });
-  em.state.addToken(TOKEN, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
-  em.state.createRepo(REPO);
-  const files: Record<string, string | null> = { 'README.md': null };
-  // Enough documents that the section is read through its archive (one codeload request).
-  for (let i = 0; i < 200; i++) {
-    files[`notes/note/n${i}.json`] = `${JSON.stringify({ data: i, id: `n${i}`, namespace: 'notes', type: 'note' })}\n`;
-  }
-  em.state.commitFiles(REPO, { branch: 'refs/docdb/documents', files });
+  fx = await startExportEmulator(TOKEN, REPO);
   tmp = tempDir('docdb-export-target-');
 });
 afterAll(async () => {
-  await em?.stop();
+  await fx?.em.stop();
   tmp?.cleanup();
 });
 
-const flags = () => ['--repo', REPO, '--api-url', em.url, '--token-env', 'T'];
+const flags = () => ['--repo', REPO, '--api-url', fx.em.url, '--token-env', 'T'];
 const env = { T: TOKEN };
 
 describe('docdb doc export --dir when the directory changes during the export', () => {
@@ -51,9 +37,9 @@ describe('docdb doc export --dir when the directory changes during the export', 
     const dir = join(tmp.dir, `dir-${force}`);
     mkdirSync(dir);
     for (const [name, text] of Object.entries(held)) writeFileSync(join(dir, name), text);
-    onArchive = () => writeFileSync(join(dir, 'mine.txt'), 'written meanwhile');
+    fx.onArchive = () => writeFileSync(join(dir, 'mine.txt'), 'written meanwhile');
     const r = await runCli(['doc', 'export', ...flags(), '--dir', dir, ...(force ? ['--force'] : [])], { env });
-    onArchive = undefined;
+    fx.onArchive = undefined;
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(
       /^docdb doc export: ExportChanged: .* changed during the export \(mine\.txt\): nothing in it was removed/,
