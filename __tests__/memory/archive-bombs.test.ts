@@ -30,4 +30,12 @@ describe('archive bombs stay under 256 MiB above the baseline', () => {
     expect(m.result).toMatchObject({ status: 200, overLimit: 'maxBytes' });
     expect(m.aboveBytes).toBeLessThan(BOUND);
   }, 120_000);
+
+  it('200,000 empty files under deep paths no directory entry announces (~115 implied each): over maxEntries', async () => {
+    // 100 MiB of tar, under maxBytes: without counting the implied directories it built ~23 million of them.
+    const m = await peakRss(SCENARIO, ['deep', '200000']);
+    expect(m.error).toBeUndefined();
+    expect(m.result).toMatchObject({ status: 200, overLimit: 'maxEntries' });
+    expect(m.aboveBytes).toBeLessThan(BOUND);
+  }, 180_000);
 });

@@ -20,6 +20,8 @@ export interface HeaderFields {
   linkname?: string;
   /** Corrupt the checksum (one added to it). */
   badChecksum?: boolean;
+  /** The ustar prefix (a path of up to 255 bytes without a pax record: `prefix/name`). */
+  prefix?: string;
 }
 
 /**
@@ -42,6 +44,7 @@ export function tarHeader(f: HeaderFields): Uint8Array {
   put(156, 1, f.type ?? '0');
   put(157, 100, f.linkname ?? '');
   put(257, 8, 'ustar\u000000');
+  if (f.prefix) put(345, 155, f.prefix);
   let sum = 0;
   for (const x of b) sum += x;
   num(148, 7, sum + (f.badChecksum ? 1 : 0));
@@ -138,6 +141,20 @@ export function* paxPathBomb(top: string, count: number, pathBytes: number): Gen
 export function* manyEntries(top: string, count: number): Generator<Uint8Array> {
   yield tarHeader({ name: top, type: '5', mode: 0o775 });
   for (let i = 0; i < count; i++) yield tarHeader({ name: `${top}e/${i}.json` });
+  yield END;
+}
+
+/**
+ * Empty files under deep paths no directory entry announces: `top/<i>/a/a/…/a/x`, 255 bytes each (the
+ * ustar prefix and name, no pax record) — each implies about 115 directories the reader must hold.
+ */
+export function* deepPaths(top: string, count: number): Generator<Uint8Array> {
+  yield tarHeader({ name: top, type: '5', mode: 0o775 });
+  for (let i = 0; i < count; i++) {
+    const head = `${top}${i}`;
+    const prefix = `${head}${'/a'.repeat(Math.floor((155 - head.length) / 2))}`;
+    yield tarHeader({ prefix, name: `${'a/'.repeat(49)}x` });
+  }
   yield END;
 }
 

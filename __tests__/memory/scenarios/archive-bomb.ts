@@ -4,12 +4,14 @@
  *
  *   node --expose-gc --import tsx __tests__/memory/scenarios/archive-bomb.ts <pax|entries|zeros|honest> [n] [size]
  * pax: n entries with a pax path of `size` bytes (600 × 8 MB); entries: n empty files (2,000,000);
+ * deep: n empty files each under ~115 directories no entry announces (200,000);
  * zeros: n files of `size` zero bytes (1024 × 1 MiB = 1 GiB); honest: n JSON documents of ~`size` bytes
  * (read whole: the section's blobs and levels are built, as a bulk read builds them).
  */
 import * as archive from '../../../src/stores/remote-api/archive-reads.js';
 import { nodeArchiveReader } from '../../../src/stores/remote-api/node-archive.js';
 import {
+  deepPaths,
   END,
   fileEntry,
   gzipStream,
@@ -28,6 +30,7 @@ const MiB = 1024 * 1024;
 function tar(): Iterable<Uint8Array> {
   if (kind === 'pax') return paxPathBomb(TOP, Number(nArg ?? 600), Number(sizeArg ?? 8 * MiB));
   if (kind === 'entries') return manyEntries(TOP, Number(nArg ?? 2_000_000));
+  if (kind === 'deep') return deepPaths(TOP, Number(nArg ?? 200_000));
   if (kind === 'zeros') return zeroFiles(TOP, Number(nArg ?? 1024), Number(sizeArg ?? MiB));
   if (kind === 'honest') return honestFiles(Number(nArg ?? 1000), Number(sizeArg ?? 16 * 1024));
   throw new Error(`unknown kind ${kind}`);
@@ -63,10 +66,14 @@ await measure(async () => {
   // to fail there.
   const Builder = (
     archive as {
-      ArchiveSectionBuilder?: new (c: string, t: string) => { add(e: unknown): void; finish(): archive.ArchiveSection };
+      ArchiveSectionBuilder?: new (
+        c: string,
+        t: string,
+        maxEntries?: number,
+      ) => { add(e: unknown): void; finish(): archive.ArchiveSection };
     }
   ).ArchiveSectionBuilder;
-  const builder = Builder ? new Builder(COMMIT, 'f'.repeat(40)) : undefined;
+  const builder = Builder ? new Builder(COMMIT, 'f'.repeat(40), archive.DEFAULT_ARCHIVE_LIMITS.maxEntries) : undefined;
   const got = (await reader({
     url: 'http://127.0.0.1:9/tarball',
     headers: {},

@@ -93,13 +93,21 @@ export interface ArchiveSection {
  * const section = builder.finish();
  */
 export class ArchiveSectionBuilder {
-  private readonly dirs = new Map<string, Map<string, CachedTreeEntry>>([['', new Map()]]);
+  private readonly root = new DirNode();
   private readonly blobs = new Map<string, Uint8Array>();
   private prefix: string | undefined;
+  /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
+  private held = 0;
 
+  /**
+   * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
+   * directory per segment that no tar header announced (issue 27), so without this a 100 MiB tar of deep
+   * paths built millions of them.
+   */
   constructor(
     private readonly commit: string,
     private readonly rootTree: string,
+    private readonly maxEntries = Number.POSITIVE_INFINITY,
   ) {}
 
   /** Judge one entry's path and keep its blob and tree entry. */
@@ -108,24 +116,68 @@ export class ArchiveSectionBuilder {
     const rel = relativePath(e.path, this.prefix);
     if (rel === '') return;
     if (e.type === 'directory') {
-      ensureDir(this.dirs, rel);
+      this.dir(rel.split('/'));
       return;
     }
     const bytes = e.type === 'symlink' ? utf8(e.linkname ?? '') : e.bytes;
     const sha = blobSha(bytes);
     if (!this.blobs.has(sha)) this.blobs.set(sha, bytes);
     const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
-    const slash = rel.lastIndexOf('/');
-    const parent = ensureDir(this.dirs, slash < 0 ? '' : rel.slice(0, slash));
-    parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
+    const segments = rel.split('/');
+    const name = segments.pop() as string;
+    const parent = this.dir(segments);
+    if (!parent.entries.has(name)) this.hold();
+    parent.entries.set(name, { name, mode, type: 'blob', sha });
   }
 
   /** Hash the rebuilt tree and say whether it is the commit's. */
   finish(): ArchiveSection {
     if (this.prefix === undefined) topDirectory('', this.commit); // an archive without entries: refused
-    const levels = buildLevels(this.dirs);
-    return { verified: levels.root === this.rootTree, levels: levels.levels, blobs: this.blobs };
+    const levels = new Map<string, CachedTreeEntry[]>();
+    const root = hashLevels(this.root, levels);
+    return { verified: root === this.rootTree, levels, blobs: this.blobs };
   }
+
+  /** The directory at `segments` below the root, created (and counted) as needed. */
+  private dir(segments: readonly string[]): DirNode {
+    let node = this.root;
+    for (const name of segments) {
+      let child = node.children.get(name);
+      if (!child) {
+        this.hold();
+        child = new DirNode();
+        node.children.set(name, child);
+      }
+      node = child;
+    }
+    return node;
+  }
+
+  private hold(): void {
+    if (++this.held > this.maxEntries) {
+      throw new InvalidResponse(
+        `readMany: read archive returned an unexpected answer: the archive holds more than ${this.maxEntries} files and directories, implied ones included (maxEntries)`,
+        { operation: 'readMany', step: 'read archive', limit: 'maxEntries', allowed: this.maxEntries },
+      );
+    }
+  }
+}
+
+/** One directory of the rebuilt tree: its files by name and its subdirectories by name (no full paths held). */
+class DirNode {
+  readonly entries = new Map<string, CachedTreeEntry>();
+  readonly children = new Map<string, DirNode>();
+}
+
+/** Hash `node` bottom-up as git writes trees, recording every level; its SHA. */
+function hashLevels(node: DirNode, levels: Map<string, CachedTreeEntry[]>): string {
+  for (const [name, child] of node.children) {
+    node.entries.set(name, { name, mode: '040000', type: 'tree', sha: hashLevels(child, levels) });
+  }
+  const entries = [...node.entries.values()];
+  const sha = levelSha(entries);
+  levels.set(sha, entries);
+  return sha;
 }
 
 /**
@@ -159,42 +211,6 @@ function relativePath(path: string, prefix: string): string {
     throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
   }
   return rel;
-}
-
-function ensureDir(dirs: Map<string, Map<string, CachedTreeEntry>>, path: string): Map<string, CachedTreeEntry> {
-  let d = dirs.get(path);
-  if (!d) {
-    d = new Map();
-    dirs.set(path, d);
-    if (path !== '') {
-      const slash = path.lastIndexOf('/');
-      ensureDir(dirs, slash < 0 ? '' : path.slice(0, slash));
-    }
-  }
-  return d;
-}
-
-/** Hash every directory bottom-up (deepest first), as git writes trees. */
-function buildLevels(dirs: Map<string, Map<string, CachedTreeEntry>>): {
-  root: string;
-  levels: Map<string, CachedTreeEntry[]>;
-} {
-  const levels = new Map<string, CachedTreeEntry[]>();
-  const byDepth = [...dirs.keys()].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
-  let root = '';
-  for (const path of byDepth) {
-    const entries = [...(dirs.get(path) as Map<string, CachedTreeEntry>).values()];
-    const sha = levelSha(entries);
-    levels.set(sha, entries);
-    if (path === '') {
-      root = sha;
-      continue;
-    }
-    const slash = path.lastIndexOf('/');
-    const name = path.slice(slash + 1);
-    dirs.get(slash < 0 ? '' : path.slice(0, slash))?.set(name, { name, mode: '040000', type: 'tree', sha });
-  }
-  return { root, levels };
 }
 
 function unsafe(what: string): InvalidResponse {

@@ -192,10 +192,11 @@ async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<v
     'user-agent': h.cfg.userAgent,
     ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
   };
-  let section = new ArchiveSectionBuilder(job.version, commit.tree);
+  const limits = h.cfg.archiveLimits;
+  let section = new ArchiveSectionBuilder(job.version, commit.tree, limits.maxEntries);
   const got = await downloadWithRetry(() => {
-    section = new ArchiveSectionBuilder(job.version, commit.tree); // each attempt starts afresh
-    return reader({ url, headers, limits: h.cfg.archiveLimits, onEntry: (e) => section.add(e) });
+    section = new ArchiveSectionBuilder(job.version, commit.tree, limits.maxEntries); // each attempt starts afresh
+    return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
   });
   ctx.requests += got.requests;
   if (got.overLimit) {
