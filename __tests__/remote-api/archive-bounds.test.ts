@@ -121,8 +121,10 @@ describe('hostile archives: refused with a typed error after one download', () =
     expect(err).toBeInstanceOf(InvalidResponse);
     expect(err?.message).toMatch(/'x' metadata record of \d+ bytes is over the limit of 16384 bytes/);
     expect(loop.hits).toBe(1);
-    expect(pulled.bytes).toBeLessThan(64 * 1024); // the whole bomb is ~4.8 MB of gzip
-    expect(stats.tarBytes).toBeLessThan(2 * 8 * MiB); // of 4.8 GB: the first path or two
+    // Bounds leave room for stream buffers on both sides (Node 22's are 64 KiB per stream, Node 20's 16 KiB):
+    // what they prove is that the read stopped near the start, not where exactly.
+    expect(pulled.bytes).toBeLessThan(512 * 1024); // the whole bomb is ~4.8 MB of gzip
+    expect(stats.tarBytes).toBeLessThan(4 * 8 * MiB); // of 4.8 GB: the first few paths
   });
 
   it('a path longer than a key can be is refused', async () => {
@@ -157,8 +159,8 @@ describe('hostile archives: refused with a typed error after one download', () =
     const err = await listError(storeWith(pulled));
     expect(err?.message).toMatch(/entry ".*\.\.\/outside\.json" has an unsafe path/);
     expect(loop.hits).toBe(1);
-    expect(stats.tarBytes).toBeLessThan(2 * MiB); // of ~100 MB: generated only as far as it was read
-    expect(pulled.bytes).toBeLessThan(64 * 1024);
+    expect(stats.tarBytes).toBeLessThan(16 * MiB); // of ~100 MB: generated only as far as it was read
+    expect(pulled.bytes).toBeLessThan(512 * 1024);
   });
 });
 
@@ -202,8 +204,8 @@ describe('an archive over maxBytes or maxEntries: a warning, then the values in 
     ]);
     expect(r.page.requests).toBe(6); // the listing's 3, the archive's 2 (302, codeload), GraphQL's 1
     expect(loop.hits).toBe(1);
-    expect(r.stats.tarBytes).toBeLessThan(2 * MiB); // of 1 GB
-    expect(r.pulled.bytes).toBeLessThan(64 * 1024);
+    expect(r.stats.tarBytes).toBeLessThan(16 * MiB); // of 1 GB
+    expect(r.pulled.bytes).toBeLessThan(512 * 1024);
   });
 
   it('a gzip bomb of zeros under valid paths (1 GiB, over maxBytes): the same fallback', async () => {
@@ -213,8 +215,8 @@ describe('an archive over maxBytes or maxEntries: a warning, then the values in 
     expect(r.warnings.map((w) => w.data)).toEqual([{ limit: 'maxBytes', allowed: 4 * MiB }]);
     expect(r.page.requests).toBe(6);
     expect(loop.hits).toBe(1);
-    expect(r.stats.tarBytes).toBeLessThan(8 * MiB); // of 1 GiB
-    expect(r.pulled.bytes).toBeLessThan(256 * 1024);
+    expect(r.stats.tarBytes).toBeLessThan(64 * MiB); // of 1 GiB
+    expect(r.pulled.bytes).toBeLessThan(512 * 1024);
   });
 });
 
