@@ -7,7 +7,7 @@
  * - the log holds no terminal control sequence and no workflow command that came from outside (§7): a
  *   hostile API error message, an `export-path` with a newline and `::set-output`.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLikeRunner } from '../../src/action/local-runner.js';
@@ -62,6 +62,26 @@ describe('mode: export, export-path through symbolic links', () => {
       expect(r.outputs.path).toBeUndefined();
     },
   );
+
+  it('the file itself a link out of the workspace: refused, its target untouched; a dangling link is replaced, never followed', async () => {
+    const cwd = workspace({});
+    const outside = workspace({ 'keep.txt': 'x' });
+    symlinkSync(join(outside, 'keep.txt'), join(cwd, 'docs.jsonl'));
+    const refused = await runSource(cwd, { 'export-path': 'docs.jsonl' });
+    expect(refused.code, refused.stdout).toBe(1);
+    expect(refused.stdout).toMatch(
+      /input "export-path": ".*" is not a file inside the workspace .*: through a symbolic link/,
+    );
+    expect(refused.outputs.path).toBeUndefined();
+    expect(readFileSync(join(outside, 'keep.txt'), 'utf8')).toBe('x');
+    // A link to a file that does not exist yet: the export's rename replaces the link itself, in the workspace.
+    symlinkSync(join(outside, 'missing.jsonl'), join(cwd, 'dangling.jsonl'));
+    const replaced = await runSource(cwd, { 'export-path': 'dangling.jsonl' });
+    expect(replaced.code, replaced.stdout).toBe(0);
+    expect(replaced.outputs.path).toBe(join(cwd, 'dangling.jsonl'));
+    expect(lstatSync(join(cwd, 'dangling.jsonl')).isSymbolicLink()).toBe(false);
+    expect(readdirSync(outside)).toEqual(['keep.txt']);
+  });
 
   it('a link inside the workspace: written where it leads, and the path output names that real file', async () => {
     const cwd = workspace({ 'real/.keep': '' });

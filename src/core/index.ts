@@ -31,5 +31,6 @@ export {
   resolveVersion,
 } from './resolve-version.js';
 export { isInSection } from './section.js';
+export { inertText } from './terminal-text.js';
 export { assertValidVersion, type VersionId } from './version.js';
 export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from './watch.js';
