@@ -37304,10 +37304,11 @@ async function readArchive(h, ctx, job) {
         'user-agent': h.cfg.userAgent,
         ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
     };
-    let section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree);
+    const limits = h.cfg.archiveLimits;
+    let section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree, limits.maxEntries);
     const got = await downloadWithRetry(() => {
-        section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree); // each attempt starts afresh
-        return reader({ url, headers, limits: h.cfg.archiveLimits, onEntry: (e) => section.add(e) });
+        section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree, limits.maxEntries); // each attempt starts afresh
+        return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
     });
     ctx.requests += got.requests;
     if (got.overLimit) {
@@ -52309,12 +52310,21 @@ const DEFAULT_ARCHIVE_LIMITS = {
 class ArchiveSectionBuilder {
     commit;
     rootTree;
-    dirs = new Map([['', new Map()]]);
+    maxEntries;
+    root = new DirNode();
     blobs = new Map();
     prefix;
-    constructor(commit, rootTree) {
+    /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
+    held = 0;
+    /**
+     * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
+     * directory per segment that no tar header announced (issue 27), so without this a 100 MiB tar of deep
+     * paths built millions of them.
+     */
+    constructor(commit, rootTree, maxEntries = Number.POSITIVE_INFINITY) {
         this.commit = commit;
         this.rootTree = rootTree;
+        this.maxEntries = maxEntries;
     }
     /** Judge one entry's path and keep its blob and tree entry. */
     add(e) {
@@ -52323,7 +52333,7 @@ class ArchiveSectionBuilder {
         if (rel === '')
             return;
         if (e.type === 'directory') {
-            ensureDir(this.dirs, rel);
+            this.dir(rel.split('/'));
             return;
         }
         const bytes = e.type === 'symlink' ? (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(e.linkname ?? '') : e.bytes;
@@ -52331,17 +52341,55 @@ class ArchiveSectionBuilder {
         if (!this.blobs.has(sha))
             this.blobs.set(sha, bytes);
         const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
-        const slash = rel.lastIndexOf('/');
-        const parent = ensureDir(this.dirs, slash < 0 ? '' : rel.slice(0, slash));
-        parent.set(rel.slice(slash + 1), { name: rel.slice(slash + 1), mode, type: 'blob', sha });
+        const segments = rel.split('/');
+        const name = segments.pop();
+        const parent = this.dir(segments);
+        if (!parent.entries.has(name))
+            this.hold();
+        parent.entries.set(name, { name, mode, type: 'blob', sha });
     }
     /** Hash the rebuilt tree and say whether it is the commit's. */
     finish() {
         if (this.prefix === undefined)
             topDirectory('', this.commit); // an archive without entries: refused
-        const levels = buildLevels(this.dirs);
-        return { verified: levels.root === this.rootTree, levels: levels.levels, blobs: this.blobs };
+        const levels = new Map();
+        const root = hashLevels(this.root, levels);
+        return { verified: root === this.rootTree, levels, blobs: this.blobs };
     }
+    /** The directory at `segments` below the root, created (and counted) as needed. */
+    dir(segments) {
+        let node = this.root;
+        for (const name of segments) {
+            let child = node.children.get(name);
+            if (!child) {
+                this.hold();
+                child = new DirNode();
+                node.children.set(name, child);
+            }
+            node = child;
+        }
+        return node;
+    }
+    hold() {
+        if (++this.held > this.maxEntries) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`readMany: read archive returned an unexpected answer: the archive holds more than ${this.maxEntries} files and directories, implied ones included (maxEntries)`, { operation: 'readMany', step: 'read archive', limit: 'maxEntries', allowed: this.maxEntries });
+        }
+    }
+}
+/** One directory of the rebuilt tree: its files by name and its subdirectories by name (no full paths held). */
+class DirNode {
+    entries = new Map();
+    children = new Map();
+}
+/** Hash `node` bottom-up as git writes trees, recording every level; its SHA. */
+function hashLevels(node, levels) {
+    for (const [name, child] of node.children) {
+        node.entries.set(name, { name, mode: '040000', type: 'tree', sha: hashLevels(child, levels) });
+    }
+    const entries = [...node.entries.values()];
+    const sha = (0,_local_trees_js__WEBPACK_IMPORTED_MODULE_3__/* .levelSha */ .jz)(entries);
+    levels.set(sha, entries);
+    return sha;
 }
 /**
  * Check an archive's entries and rebuild the commit's tree from them.
@@ -52375,37 +52423,6 @@ function relativePath(path, prefix) {
         throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
     }
     return rel;
-}
-function ensureDir(dirs, path) {
-    let d = dirs.get(path);
-    if (!d) {
-        d = new Map();
-        dirs.set(path, d);
-        if (path !== '') {
-            const slash = path.lastIndexOf('/');
-            ensureDir(dirs, slash < 0 ? '' : path.slice(0, slash));
-        }
-    }
-    return d;
-}
-/** Hash every directory bottom-up (deepest first), as git writes trees. */
-function buildLevels(dirs) {
-    const levels = new Map();
-    const byDepth = [...dirs.keys()].sort((a, b) => b.split('/').length - a.split('/').length || (a < b ? 1 : -1));
-    let root = '';
-    for (const path of byDepth) {
-        const entries = [...dirs.get(path).values()];
-        const sha = (0,_local_trees_js__WEBPACK_IMPORTED_MODULE_3__/* .levelSha */ .jz)(entries);
-        levels.set(sha, entries);
-        if (path === '') {
-            root = sha;
-            continue;
-        }
-        const slash = path.lastIndexOf('/');
-        const name = path.slice(slash + 1);
-        dirs.get(slash < 0 ? '' : path.slice(0, slash))?.set(name, { name, mode: '040000', type: 'tree', sha });
-    }
-    return { root, levels };
 }
 function unsafe(what) {
     return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`readMany: read archive returned an unexpected body: ${what}`, {
