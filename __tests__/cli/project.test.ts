@@ -175,6 +175,9 @@ describe('docdb project', () => {
     expect(bad.stderr).toMatch(
       /--shard.*"3\/2" must be "i\/n" \(digits only, no spaces or leading zeros\) with 1 <= i <= n <= 256/,
     );
+    // The example is a command line, not the Action's matrix YAML (issue 32 item 4).
+    expect(bad.stderr).toContain('e.g. --shard 2/4');
+    expect(bad.stderr).not.toMatch(/matrix|\$\{\{/);
     const floor = await project(['--section', 'cli-sharded', '--min-rate-limit', 'lots']);
     expect(floor.code).toBe(2);
     expect(floor.stderr).toMatch(/--min-rate-limit.*must be a whole number/);
