@@ -79,7 +79,7 @@ describe('docdb project', () => {
     const r = await project(['--section', 'pruned']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {2}repos +repository +3 added, 0 modified, 1 removed, 0 unchanged$/m);
-    expect(r.stdout).toContain('\n1 removed: github/repo/octo-org/api.json\n');
+    expect(r.stdout).toContain('\n1 removed: github/repo/octo-org/api\n');
     expect(r.stdout).not.toMatch(TERMINAL_NOISE);
     // A namespace no projection owns is left alone.
     expect(await docs.get({ namespace: 'inventory', doc_type: 'repo', id: 'octo-org/api' })).toMatchObject({

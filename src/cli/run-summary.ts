@@ -20,6 +20,17 @@ export function keyList(keys: readonly string[], max = LISTED_KEYS): string {
   return keys.length > max ? `${shown} and ${keys.length - max} more` : shown;
 }
 
+/**
+ * A document's one-word name (`namespace/type/id`, what `docdb doc get` and `doc changes` take and print)
+ * from its key in the section, which ends in `.json`.
+ *
+ * @example
+ * documentName('github/repo/octo-org/api.json'); // 'github/repo/octo-org/api'
+ */
+export function documentName(key: string): string {
+  return key.endsWith('.json') ? key.slice(0, -'.json'.length) : key;
+}
+
 /** One line per projection, columns aligned. */
 function projectionLines(input: SummaryInput): string[] {
   const rows = input.report.projections.map((p) => [
@@ -64,7 +75,7 @@ export function renderTextSummary(input: SummaryInput): string {
   const { report } = input;
   const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
   const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-  const removed = report.projections.flatMap((p) => p.removed).sort();
+  const removed = report.projections.flatMap((p) => p.removed.map(documentName)).sort();
   const rl = input.rateLimit;
   return `${[
     `${title}: ${report.ref} in ${input.repository}${shard}`,
