@@ -90,6 +90,10 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     expect(human.stdout).toBe('A notes/note/b\nM notes/note/a\n');
     expect(human.stderr).toBe(`# 1 added, 1 modified, 0 removed: ${v1}..${v3}\n`);
     expect((await cli(['doc', 'changes', '--from', v1])).stdout).toBe(human.stdout); // --from: the same flag
+    // One word: the help explains D as "removed", as the counts and --json say (issue 32 item 3).
+    const help = (await cli(['doc', 'changes', '--help'])).stdout;
+    expect(help).toContain('(added, modified, removed;');
+    expect(help).not.toMatch(/deleted/);
     const both = await cli(['doc', 'changes', '--from', v1, '--since', v1]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --since or --from, not both');

@@ -179,10 +179,10 @@ export const changes: CliCommand = {
   usage: `usage: docdb doc changes --since SHA [--to SHA] [--namespace NS [--type TYPE]] [store flags] [--json]
 
 Lists the documents that differ between two versions of the section (--to defaults to the current tip):
-"A|M|D namespace/type/id" per line (added, modified, deleted) on stdout, and "# counts: from..to" on
-stderr. A version is a commit SHA of the section, in full or its first 4+ characters (as docdb prints it).
---since is the Action's "since" input (--from is the same flag, as in the library). Only the parts of the
-tree that differ are read. With --json, the names of the Action's outputs: { from, to, changed, added,
+"A|M|D namespace/type/id" per line on stdout (added, modified, removed; D as git marks it), and
+"# N added, N modified, N removed: from..to" on stderr. A version is a commit SHA of the section, in
+full or its first 4+ characters (as docdb prints it). --since is the Action's "since" input (--from is
+the same flag, as in the library). Only the parts of the tree that differ are read. With --json, the names of the Action's outputs: { from, to, changed, added,
 modified, removed }: changed is true when any document differs; the lists hold { namespace, doc_type, id,
 key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of the section.`,
   flags: {
@@ -209,21 +209,20 @@ key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of
         ...(type !== undefined ? { type } : {}),
       });
     });
-    // One word per thing, as the Action's outputs: `changed` is the yes/no, `modified` the list (the
-    // library's changes() calls that list `changed`).
-    const changed = r.added.length + r.changed.length + r.removed.length > 0;
-    const out = { from: r.from, to: r.to, changed, added: r.added, modified: r.changed, removed: r.removed };
+    // One word per thing, as the Action's outputs: `changed` is the yes/no, `modified` the list.
+    const changed = r.added.length + r.modified.length + r.removed.length > 0;
+    const out = { from: r.from, to: r.to, changed, added: r.added, modified: r.modified, removed: r.removed };
     const name = (d: { namespace: string; doc_type: string; id: string }) => `${d.namespace}/${d.doc_type}/${d.id}`;
     printResult(ctx.io, ctx.json, out, () =>
       [
         ...r.added.map((d) => `A ${name(d)}`),
-        ...r.changed.map((d) => `M ${name(d)}`),
+        ...r.modified.map((d) => `M ${name(d)}`),
         ...r.removed.map((d) => `D ${name(d)}`),
       ].join('\n'),
     );
     if (!ctx.json) {
       ctx.io.stderr(
-        `# ${r.added.length} added, ${r.changed.length} modified, ${r.removed.length} removed: ${r.from}..${r.to}\n`,
+        `# ${r.added.length} added, ${r.modified.length} modified, ${r.removed.length} removed: ${r.from}..${r.to}\n`,
       );
     }
     return EXIT.ok;
