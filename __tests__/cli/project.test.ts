@@ -93,7 +93,7 @@ describe('docdb project', () => {
       env: env(),
       cwd: ROOT,
     });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // a usage problem, reported with the others before any request
     expect(missing.stderr).toMatch(/projection spec nope\/docdb\.yml not found: .* or set --spec to its path/);
     const unknown = await project(['--section', 'cli-words', '--projections', 'repos,nope']);
     expect(unknown.stderr).toMatch(/--projections names "nope", which is not in examples\/docdb\.yml/);

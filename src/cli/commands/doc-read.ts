@@ -1,7 +1,8 @@
 /** `docdb doc get`, `doc list`, `doc history`: reads through DocumentStore on the chosen store. */
-import { type FlagValues, positiveInt, str, versionFlag } from '../args.js';
+import { checkUsage, type FlagValues, positiveInt, str, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { EXIT, NotFoundResult, printResult, UsageError } from '../io.js';
+import { checkStoreFlags } from '../store-factory.js';
 import {
   DOCUMENT_ARG,
   IDENTITY_FLAGS,
@@ -35,9 +36,12 @@ version is not a commit of the section, or the field is not in the document.`,
   },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const path = fieldPath(ctx.values);
-    const given = versionFlag(ctx.values);
+    const [identity, path, given] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => fieldPath(ctx.values),
+      () => versionFlag(ctx.values),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const { envelope, etag } = await withDocuments(ctx, async (docs, where) => {
       const version = await resolveFlag(docs, 'version', given);
       const read = await docs.read(identity, version ? { version } : {});
@@ -154,8 +158,11 @@ committer, parents }] }. Exit code 3 when the document (or the section) never ex
   flags: { ...IDENTITY_FLAGS, limit: { type: 'string', description: 'at most N entries' }, ...STORE_FLAGS },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const limit = positiveInt(ctx.values, 'limit');
+    const [identity, limit] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => positiveInt(ctx.values, 'limit'),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const { entries } = await withDocuments(ctx, async (docs, where) => {
       const h = await docs.history(identity, limit !== undefined ? { limit } : {});
       if (h.entries.length === 0) {
@@ -194,11 +201,16 @@ key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of
     ...STORE_FLAGS,
   },
   async run(ctx) {
-    const since = sinceArg(ctx.values);
-    const until = versionFlag(ctx.values, 'to');
     const namespace = str(ctx.values, 'namespace');
     const type = str(ctx.values, 'type');
-    if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
+    const [since, until] = await checkUsage(
+      () => sinceArg(ctx.values),
+      () => versionFlag(ctx.values, 'to'),
+      () => {
+        if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
+      },
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const r = await withDocuments(ctx, async (docs) => {
       const from = (await resolveFlag(docs, since.flag, since.value)) as string;
       const to = await resolveFlag(docs, 'to', until);
