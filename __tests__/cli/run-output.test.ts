@@ -99,8 +99,15 @@ describe('plain-text run summary', () => {
       requests: '9',
     });
     expect(text).toBe(
-      '3 document(s) written (added or modified), 1 removed, 0 unchanged\nnew version v (section created)\n9 request(s)\n',
+      `3 document(s) written (added or modified), 1 removed, 0 unchanged\n1 removed by prune, named in the Markdown job summary (GITHUB_STEP_SUMMARY) and by docdb doc changes --since PREVIOUS (lines D)\nnew version v (section created)\n9 request(s)\n`,
     );
+    // Given the names (demo reads them from the section), they are listed as doc get takes them (issue 32 item 8).
+    const named = outputsSummary(
+      { changed: 'true', written: '0', deleted: '2', unchanged: '1', version: 'v', 'previous-version': 'p'.repeat(40) },
+      ['github/repo/o/b', 'github/repo/o/a'],
+    );
+    expect(named).toContain('\n2 removed: github/repo/o/a, github/repo/o/b\n');
+    expect(outputsSummary({ deleted: '0', version: 'v' })).not.toMatch(/removed( by prune)?:/);
   });
 });
 
