@@ -204,7 +204,7 @@ export class DocumentStore {
    * in one namespace / doc_type. Only subtrees that differ are read.
    *
    * @example
-   * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+   * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
    * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
    */
   async changes(options: DocumentChangesOptions): Promise<DocumentChangesResult> {

@@ -174,7 +174,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
    * Keys added, changed and removed between two versions of the section (see RefStore.changes).
    *
    * @example
-   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);
