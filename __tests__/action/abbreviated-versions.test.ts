@@ -3,6 +3,9 @@
  * item 2), resolved by the library's one resolver among the section's commits; in-process (runAction
  * from src/, on a memory store), since dist/ is rebuilt by the release, not by this change.
  */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
 import { runAction } from '../../src/action/run-action.js';
@@ -47,6 +50,20 @@ describe('abbreviated since and version inputs', () => {
     expect((missing as DocDbError).message).toMatch(
       /^input since: version "0000000" is not a commit of the section refs\/docdb\/documents \(searched all 2 commits/,
     );
+  });
+
+  it('mode export: version resolves, the export is of that commit', async () => {
+    const { store, v1 } = await section();
+    const dir = mkdtempSync(join(tmpdir(), 'docdb-abbrev-export-'));
+    try {
+      const inputs = readInputs(reader({ mode: 'export', 'export-path': 'out.jsonl', version: v1.slice(0, 7) }), env);
+      const { outputs } = await runAction(inputs, { store, workspace: dir });
+      expect(outputs).toMatchObject({ version: v1, count: '1' });
+      const lines = readFileSync(join(dir, 'out.jsonl'), 'utf8').trim().split('\n');
+      expect(lines.map((l) => JSON.parse(l))).toMatchObject([{ id: 'a', version: v1, data: 1 }]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('fewer than 4 characters, or not hex, is refused while reading the inputs', () => {

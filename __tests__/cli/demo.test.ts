@@ -7,6 +7,11 @@
 import { cpSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { removedDocuments } from '../../src/cli/commands/demo.js';
+import { DocumentStore } from '../../src/document/index.js';
+import { DEMO_SEED, startEmulator } from '../../src/emulator/index.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { fetchTransport } from '../../src/transport/fetch.js';
 import { tempDir } from '../temp-dir.js';
 import { runCli } from './run-cli.js';
 
@@ -106,5 +111,32 @@ describe('docdb demo', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/job summary \(GITHUB_STEP_SUMMARY\)/);
     expect(ok.stdout).toMatch(/<details><summary>\d+ changed document key\(s\)<\/summary>/);
+  });
+});
+
+describe('demo through dist/index.js: the removed documents by name (issue 32 item 8)', () => {
+  it("reads the names the Action's outputs only count from the section's changes", async () => {
+    const em = await startEmulator({ seed: DEMO_SEED });
+    try {
+      const docs = new DocumentStore(
+        new RemoteApiRefStore({
+          transport: fetchTransport(),
+          apiUrl: em.url,
+          owner: 'octo-org',
+          repo: 'widgets',
+          token: 'ghp_demo_write',
+        }),
+      );
+      await docs.put({ namespace: 'github', type: 'repo', id: 'octo-org/api', data: 1 });
+      const prev = (await docs.put({ namespace: 'github', type: 'repo', id: 'octo-org/keep', data: 1 })).version!;
+      const version = (await docs.delete({ namespace: 'github', doc_type: 'repo', id: 'octo-org/api' })).version!;
+      const outputs = { 'previous-version': prev, version, deleted: '1' };
+      expect(await removedDocuments(em.url, outputs)).toEqual(['github/repo/octo-org/api']);
+      em.clearLog();
+      expect(await removedDocuments(em.url, { ...outputs, deleted: '0' })).toEqual([]);
+      expect(em.requests).toHaveLength(0); // nothing removed: no request
+    } finally {
+      await em.stop();
+    }
   });
 });

@@ -82,6 +82,21 @@ describe('docdb doc export', () => {
     expect(readdirSync(tmp.dir).some((f) => f.includes('.tmp-'))).toBe(false);
   });
 
+  it('a section that does not exist is NotFound (exit 3) naming --section, and nothing is written', async () => {
+    const flags = section(1);
+    const out = join(tmp.dir, `missing-${n}.jsonl`);
+    for (const argv of [
+      ['doc', 'export', ...flags, '--section', 'nope'],
+      ['doc', 'export', ...flags, '--section', 'nope', '--out', out],
+    ]) {
+      const r = await runCli(argv, { env });
+      expect(r.code, r.stderr).toBe(3);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/section refs\/docdb\/nope does not exist .*Check --section/);
+    }
+    expect(existsSync(out)).toBe(false);
+  });
+
   it('--dir DIR: one file per document at its key; a non-empty DIR needs --force', async () => {
     const flags = section(2);
     const dir = join(tmp.dir, `d-${n}`);

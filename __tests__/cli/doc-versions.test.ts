@@ -90,6 +90,10 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     expect(human.stdout).toBe('A notes/note/b\nM notes/note/a\n');
     expect(human.stderr).toBe(`# 1 added, 1 modified, 0 removed: ${v1}..${v3}\n`);
     expect((await cli(['doc', 'changes', '--from', v1])).stdout).toBe(human.stdout); // --from: the same flag
+    // One word: the help explains D as "removed", as the counts and --json say (issue 32 item 3).
+    const help = (await cli(['doc', 'changes', '--help'])).stdout;
+    expect(help).toContain('(added, modified, removed;');
+    expect(help).not.toMatch(/deleted/);
     const both = await cli(['doc', 'changes', '--from', v1, '--since', v1]);
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('give --since or --from, not both');
@@ -115,6 +119,18 @@ describe.each(['api', 'git', 'subprocess'] as const)('docdb doc versions with --
     expect(short.stderr).toBe(human.stderr);
     const at = await cli(['doc', 'get', 'notes/note/a', '--version', v1.slice(0, 7).toUpperCase(), '--json']);
     expect(at.json()).toMatchObject({ version: v1, data: 1 });
+    // doc list and doc export take the abbreviation too, and read that commit (only notes/note/a at v1).
+    const listed = await cli(['doc', 'list', '--version', v1.slice(0, 7)]);
+    expect(listed.code, listed.stderr).toBe(0);
+    expect(listed.stdout).toBe('notes/note/a\n');
+    const exported = await cli(['doc', 'export', '--version', v1.slice(0, 7)]);
+    expect(exported.code, exported.stderr).toBe(0);
+    expect(
+      exported.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l)),
+    ).toMatchObject([{ id: 'a', version: v1, data: 1 }]);
     const missing = await cli(['doc', 'changes', '--from', 'f'.repeat(40)]);
     expect(missing.code).toBe(3);
     const none = await cli(['doc', 'changes']);

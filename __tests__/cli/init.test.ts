@@ -3,6 +3,7 @@
  * to overwrite without --force, and what it writes is valid — the spec runs with `docdb project --mode
  * dry-run` against the emulator, the workflow has no actionlint finding.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ describe('docdb init', () => {
     const r = await runCli(['init'], { cwd: dir });
     expect([r.code, r.stderr]).toEqual([0, '']);
     expect(r.stdout).toContain(`wrote ${SPEC} and ${WORKFLOW}`);
-    expect(r.stdout).toContain('npx docdb project --spec .github/docdb.yml --mode dry-run');
+    expect(r.stdout).toContain('npx docdb project --spec .github/docdb.yml --repo OWNER/NAME --mode dry-run');
     expect(read(dir, SPEC)).toMatch(/^projections:\n {2}# One document per repository/m);
     expect(read(dir, SPEC)).toContain('  issues:\n');
     expect(read(dir, WORKFLOW)).toContain('- cron: "17 * * * *"');
@@ -99,6 +100,37 @@ describe('docdb init', () => {
     const forced = await runCli(['init', '--sources', 'releases', '--force'], { cwd: dir });
     expect(forced.code).toBe(0);
     expect(read(dir, SPEC)).toContain('\n  releases:\n');
+  });
+
+  it('the "next:" line names --repo: from $GITHUB_REPOSITORY, a github.com origin, else a placeholder; typed as printed it runs', async () => {
+    const next = (stdout: string) => /^next: (npx docdb .*?)\s+#/m.exec(stdout)?.[1];
+    const plain = tempDir('docdb-init-next-');
+    expect(next((await runCli(['init'], { cwd: plain })).stdout)).toBe(
+      'npx docdb project --spec .github/docdb.yml --repo OWNER/NAME --mode dry-run',
+    );
+    const fromEnv = tempDir('docdb-init-next-');
+    const env = { GITHUB_REPOSITORY: 'octo-org/widgets' };
+    const printed = next((await runCli(['init'], { cwd: fromEnv, env })).stdout) ?? '';
+    expect(printed).toContain('--repo octo-org/widgets ');
+    // A clone of github.com (scp-like, https, ssh): its origin names the repository; another host does not.
+    for (const [url, repo] of [
+      ['git@github.com:octo-org/widgets.git', 'octo-org/widgets'],
+      ['https://github.com/octo-org/widgets', 'octo-org/widgets'],
+      ['ssh://git@github.com/octo-org/widgets.git', 'octo-org/widgets'],
+      ['https://gitlab.com/octo-org/widgets.git', 'OWNER/NAME'],
+    ] as const) {
+      const clone = tempDir('docdb-init-next-');
+      execFileSync('git', ['init', '-q', clone]);
+      execFileSync('git', ['-C', clone, 'remote', 'add', 'origin', url]);
+      const line = next((await runCli(['init', '--dir', clone], { cwd: plain })).stdout);
+      expect(line, url).toContain(`--repo ${repo} `);
+    }
+    // The line runs as printed (against the emulator, from the directory init wrote into).
+    const run = await runCli([...printed.split(' ').slice(2), '--json'], {
+      cwd: fromEnv,
+      env: { GITHUB_TOKEN: 'ghp_demo_write', GITHUB_API_URL: em.url },
+    });
+    expect([run.code, run.stderr.includes('Error')]).toEqual([0, false]);
   });
 
   it('a bad --sources or --schedule is a usage error naming the flag and what is allowed', async () => {

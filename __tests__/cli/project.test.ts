@@ -79,7 +79,7 @@ describe('docdb project', () => {
     const r = await project(['--section', 'pruned']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^ {2}repos +repository +3 added, 0 modified, 1 removed, 0 unchanged$/m);
-    expect(r.stdout).toContain('\n1 removed: github/repo/octo-org/api.json\n');
+    expect(r.stdout).toContain('\n1 removed: github/repo/octo-org/api\n');
     expect(r.stdout).not.toMatch(TERMINAL_NOISE);
     // A namespace no projection owns is left alone.
     expect(await docs.get({ namespace: 'inventory', doc_type: 'repo', id: 'octo-org/api' })).toMatchObject({
@@ -93,7 +93,7 @@ describe('docdb project', () => {
       env: env(),
       cwd: ROOT,
     });
-    expect(missing.code).toBe(1);
+    expect(missing.code).toBe(2); // a usage problem, reported with the others before any request
     expect(missing.stderr).toMatch(/projection spec nope\/docdb\.yml not found: .* or set --spec to its path/);
     const unknown = await project(['--section', 'cli-words', '--projections', 'repos,nope']);
     expect(unknown.stderr).toMatch(/--projections names "nope", which is not in examples\/docdb\.yml/);
@@ -175,6 +175,9 @@ describe('docdb project', () => {
     expect(bad.stderr).toMatch(
       /--shard.*"3\/2" must be "i\/n" \(digits only, no spaces or leading zeros\) with 1 <= i <= n <= 256/,
     );
+    // The example is a command line, not the Action's matrix YAML (issue 32 item 4).
+    expect(bad.stderr).toContain('e.g. --shard 2/4');
+    expect(bad.stderr).not.toMatch(/matrix|\$\{\{/);
     const floor = await project(['--section', 'cli-sharded', '--min-rate-limit', 'lots']);
     expect(floor.code).toBe(2);
     expect(floor.stderr).toMatch(/--min-rate-limit.*must be a whole number/);

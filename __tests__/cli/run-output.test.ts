@@ -64,7 +64,7 @@ describe('plain-text run summary', () => {
     expect(text.split('\n')).toEqual([
       'docdb project: refs/docdb/documents in octo-org/widgets',
       '  repos  repository  1 added, 0 modified, 1 removed, 2 unchanged',
-      '1 removed: github/repo/octo-org/api.json',
+      '1 removed: github/repo/octo-org/api',
       `new version ${'a'.repeat(40)} (previous ${'b'.repeat(40)})`,
       '7 request(s), rate limit left 4990/5000 (resets 2027-01-15T08:00:00.000Z)',
       '',
@@ -74,7 +74,10 @@ describe('plain-text run summary', () => {
   it('caps the removed keys with "and N more"; a dry run says what would be removed', () => {
     const many = Array.from({ length: 13 }, (_, i) => `github/repo/o/r${String(i).padStart(2, '0')}.json`);
     const text = renderTextSummary(input(report({ mode: 'dry-run', changed: false }, many)));
-    expect(text).toContain(`13 would be removed: ${many.slice(0, 10).join(', ')} and 3 more\n`);
+    // Names as doc get takes them: the key without ".json" (issue 32 items 3/12).
+    const names = many.map((k) => k.replace(/\.json$/, ''));
+    expect(text).toContain(`13 would be removed: ${names.slice(0, 10).join(', ')} and 3 more\n`);
+    expect(text).not.toContain('.json');
     expect(text).toContain('dry run: 14 document(s) would change; nothing was written');
     expect(keyList(['a', 'b', 'c'], 2)).toBe('a, b and 1 more');
     expect(keyList(['a', 'b'], 2)).toBe('a, b');
@@ -96,8 +99,15 @@ describe('plain-text run summary', () => {
       requests: '9',
     });
     expect(text).toBe(
-      '3 document(s) written (added or modified), 1 removed, 0 unchanged\nnew version v (section created)\n9 request(s)\n',
+      `3 document(s) written (added or modified), 1 removed, 0 unchanged\n1 removed by prune, named in the Markdown job summary (GITHUB_STEP_SUMMARY) and by docdb doc changes --since PREVIOUS (lines D)\nnew version v (section created)\n9 request(s)\n`,
     );
+    // Given the names (demo reads them from the section), they are listed as doc get takes them (issue 32 item 8).
+    const named = outputsSummary(
+      { changed: 'true', written: '0', deleted: '2', unchanged: '1', version: 'v', 'previous-version': 'p'.repeat(40) },
+      ['github/repo/o/b', 'github/repo/o/a'],
+    );
+    expect(named).toContain('\n2 removed: github/repo/o/a, github/repo/o/b\n');
+    expect(outputsSummary({ deleted: '0', version: 'v' })).not.toMatch(/removed( by prune)?:/);
   });
 });
 

@@ -199,6 +199,32 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
       ['project', '--mode', 'read'],
       /--mode "read" is not a mode \(allowed: project, backfill, dry-run\)/,
     ],
+    // Several problems: ONE usage error lists them all (issue 32 item 5), before any I/O.
+    [
+      'put without identity, data or repository',
+      ['doc', 'put'],
+      /3 problems with the command line:\n {2}- --namespace, --type and --id are required .*\n {2}- no document data: .*\n {2}- --repo owner\/name is required/m,
+    ],
+    [
+      'put NAME without data or repository',
+      ['doc', 'put', 'a/b/c'],
+      /2 problems with the command line:\n {2}- no document data: .*\n {2}- --repo owner\/name is required/,
+    ],
+    [
+      'changes without --since or repository',
+      ['doc', 'changes'],
+      /2 problems with the command line:\n {2}- --since is required.*\n {2}- --repo owner\/name is required/,
+    ],
+    [
+      'delete with a bad --if-match and no repository',
+      ['doc', 'delete', 'a/b/c', '--if-match', 'x'],
+      /2 problems with the command line:\n {2}- --if-match must be .*\n {2}- --repo owner\/name is required/,
+    ],
+    [
+      'project without repository and with a missing spec',
+      ['project', '--spec', 'no-such-spec.yml', '--mode', 'read'],
+      /3 problems with the command line:\n {2}- --mode "read" is not a mode.*\n {2}- --repo owner\/name is required.*\n {2}- projection spec no-such-spec.yml not found: .* or set --spec to its path/,
+    ],
     ['emulator --port', ['emulator', '--port', 'abc'], /--port must be a non-negative whole number, got "abc"/],
     ['emulator --latency', ['emulator', '--latency', '9-1'], /--latency must be "MS" or "MIN-MAX"/],
   ];

@@ -163,12 +163,16 @@ export function describeVersionsContract(get: () => { fx: ContractFixture; store
         { key: 'other/o.json', blobSha: sha('o2'), previousBlobSha: sha('o1') },
       ]);
       expect(r.removed).toEqual([{ key: 'ch/gone/deep.json', previousBlobSha: sha('g') }]);
+      // `modified` is the list; `changed` its deprecated alias, the very same list (issue 32 item 3).
+      expect(r.modified).toEqual(r.changed);
+      expect(r.modified).toHaveLength(2);
       const only = await store.changes({ from: v1, to: v2, prefix: 'other/' });
       expect(only.added).toEqual([]);
       expect(only.removed).toEqual([]);
       expect(only.changed.map((c) => c.key)).toEqual(['other/o.json']);
       const none = await store.changes({ from: v2, to: v2 });
-      expect([none.added, none.changed, none.removed]).toEqual([[], [], []]);
+      expect([none.added, none.modified, none.changed, none.removed]).toEqual([[], [], [], []]);
+      expect(only.modified).toEqual(only.changed);
     });
 
     it('a key that becomes a directory is removed and its new keys added', async () => {

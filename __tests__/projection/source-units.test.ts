@@ -1,7 +1,9 @@
 /** Units of the new sources: CSV, globs, shards, the ETag book, the rate budget, item templates, spec rules. */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { CLI_INPUT_NAMES } from '../../src/cli/input-flags.js';
 import { InvalidConfig, InvalidResponse, InvalidSpec, RateLimited } from '../../src/core/errors.js';
+import type { InputNames } from '../../src/core/input-names.js';
 import { runProjections } from '../../src/projection/run/index.js';
 import { inShard, parseShard, shardOf } from '../../src/projection/run/shard.js';
 import { nextOnOrigin } from '../../src/projection/sources/api-url.js';
@@ -76,6 +78,9 @@ describe('shards', () => {
   it('parses i/n and rejects the rest with a clear message', () => {
     expect(parseShard('2/4')).toEqual({ index: 2, count: 4 });
     for (const bad of ['0/4', '5/4', '1/0', 'a/b', '1-4', '']) expect(() => parseShard(bad)).toThrow(InvalidConfig);
+    // Each entry point words its own example (issue 32 item 4).
+    expect(() => parseShard('3/2')).toThrow(/input "shard": .*e\.g\. "\$\{\{ matrix\.shard \}\}\/4"/);
+    expect(() => parseShard('3/2', CLI_INPUT_NAMES)).toThrow(/^--shard: "3\/2" .*e\.g\. --shard 2\/4/);
     // One rule: digits only (issue 18 §8) — these were accepted while 1.5/4 was refused.
     for (const bad of [' 1/4', '01/04', '1 / 4', '1/4\n', '1.5/4', '+1/4', '１/4']) {
       expect(() => parseShard(bad), JSON.stringify(bad)).toThrow(/digits only, no spaces or leading zeros/);
@@ -235,6 +240,31 @@ describe('spec rules of the new sources (file:line)', () => {
 describe('http source guards (fake fetch)', () => {
   const spec = (yaml: string) => parseSpec(yaml, 'docdb.yml');
   const SECRET = 's3cr3t-value-9f2';
+  it('an unset header variable is explained in the words of the entry point (workflow env, or a shell export)', async () => {
+    const run = (inputNames?: InputNames) =>
+      runProjections({
+        spec: spec(
+          'projections:\n  x:\n    source: { type: http, url: "https://data.example.com/a.json", header: { name: X-Key, env: DATA_KEY } }\n    identity: { id: "{index}" }\n',
+        ),
+        client: { request: async () => ({ status: 200, headers: {}, data: [] }) },
+        store: new MemoryRefStore(),
+        fetch: (async () => new Response('[]')) as unknown as typeof globalThis.fetch,
+        env: {},
+        tokenIdentity: 'id',
+        ...(inputNames ? { inputNames } : {}),
+      }).then(
+        () => new Error('the run did not fail'),
+        (e: Error) => e,
+      );
+    const action = await run();
+    expect(action.message).toContain('environment variable DATA_KEY (for the X-Key header) is not set');
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the workflow expression the Action's message shows
+    expect(action.message).toContain('env: { DATA_KEY: ${{ secrets.DATA_KEY }} }');
+    const cli = await run(CLI_INPUT_NAMES);
+    expect(cli.message).toContain('environment variable DATA_KEY (for the X-Key header) is not set');
+    expect(cli.message).toContain('export DATA_KEY=');
+    expect(cli.message).not.toMatch(/secrets|\$\{\{/);
+  });
   it('sends only the secret header it was given, and no error or log line ever contains the secret', async () => {
     const calls: { url: string; headers: Record<string, string> }[] = [];
     const fetch = (async (url: string, init: RequestInit) => {

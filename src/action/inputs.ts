@@ -80,7 +80,7 @@ export function readInputs(
   const rcw = retryConcurrentWritesInput(get, bad);
   const minRateLimit = minRateLimitInput(get, bad);
   const shardText = get('shard');
-  const shard = shardText ? parseShard(shardText, names.label('shard')) : undefined;
+  const shard = shardText ? parseShard(shardText, names) : undefined;
   const version = shaInput(get, 'version', '', bad);
   const since = shaInput(get, 'since', ' (a version output of an earlier step)', bad);
   const inputs: ActionInputs = {

@@ -116,6 +116,39 @@ export function requiredFlags(values: FlagValues, names: readonly string[], what
   return names.map((n) => str(values, n) as string);
 }
 
+type Checked<T extends readonly (() => unknown)[]> = { -readonly [K in keyof T]: Awaited<ReturnType<T[K]>> };
+
+/**
+ * Run every check of a command line that needs no network (flags, the document's name, the data source,
+ * the store's flags) and throw ONE UsageError naming every problem found, so a user fixes the command
+ * line once rather than once per problem (issue 32 item 5). One problem is thrown as it is; any other
+ * error stops at once. Returns each check's value, in order.
+ *
+ * @example
+ * const [identity, data] = await checkUsage(() => identityFrom(values), () => readData(values, ctx));
+ */
+export async function checkUsage<T extends readonly (() => unknown)[]>(...checks: T): Promise<Checked<T>> {
+  const results: unknown[] = [];
+  const problems: UsageError[] = [];
+  for (const check of checks) {
+    try {
+      results.push(await check());
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      problems.push(e);
+      results.push(undefined);
+    }
+  }
+  if (problems.length === 1) throw problems[0];
+  if (problems.length > 1) {
+    throw new UsageError(
+      `${problems.length} problems with the command line:\n${problems.map((p) => `  - ${p.message}`).join('\n')}`,
+      problems[0]?.flag,
+    );
+  }
+  return results as Checked<T>;
+}
+
 /** A positive integer flag, or undefined. */
 export function positiveInt(values: FlagValues, name: string): number | undefined {
   const v = str(values, name);

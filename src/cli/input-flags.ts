@@ -18,7 +18,6 @@ export const INPUT_FLAGS: Readonly<Record<string, string>> = {
   'commit-message': '--commit-message',
   shard: '--shard',
   'min-rate-limit': '--min-rate-limit',
-  'retry-concurrent-writes': '--retry-concurrent-writes',
   namespace: '--namespace',
   type: '--type',
   id: '--id',
@@ -40,8 +39,12 @@ const flagOf = (input: string) => INPUT_FLAGS[input] ?? `--${input}`;
  * @example
  * CLI_INPUT_NAMES.phrase('spec'); // '--spec'
  * CLI_INPUT_NAMES.phrase('repository'); // '--repo'
+ * CLI_INPUT_NAMES.example('shard'); // 'e.g. --shard 2/4 (the second of four runs)'
  */
 export const CLI_INPUT_NAMES: InputNames = {
   phrase: (input) => (input === 'token' ? TOKEN_PHRASE : flagOf(input)),
   label: (input) => (input === 'token' ? 'the token' : flagOf(input)),
+  // A terminal has no matrix and no secrets context: a command line and a shell export.
+  example: (kind, name = 'NAME') =>
+    kind === 'shard' ? 'e.g. --shard 2/4 (the second of four runs)' : `export it first, e.g. export ${name}=…`,
 };

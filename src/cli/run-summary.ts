@@ -20,6 +20,17 @@ export function keyList(keys: readonly string[], max = LISTED_KEYS): string {
   return keys.length > max ? `${shown} and ${keys.length - max} more` : shown;
 }
 
+/**
+ * A document's one-word name (`namespace/type/id`, what `docdb doc get` and `doc changes` take and print)
+ * from its key in the section, which ends in `.json`.
+ *
+ * @example
+ * documentName('github/repo/octo-org/api.json'); // 'github/repo/octo-org/api'
+ */
+export function documentName(key: string): string {
+  return key.endsWith('.json') ? key.slice(0, -'.json'.length) : key;
+}
+
 /** One line per projection, columns aligned. */
 function projectionLines(input: SummaryInput): string[] {
   const rows = input.report.projections.map((p) => [
@@ -64,7 +75,7 @@ export function renderTextSummary(input: SummaryInput): string {
   const { report } = input;
   const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
   const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-  const removed = report.projections.flatMap((p) => p.removed).sort();
+  const removed = report.projections.flatMap((p) => p.removed.map(documentName)).sort();
   const rl = input.rateLimit;
   return `${[
     `${title}: ${report.ref} in ${input.repository}${shard}`,
@@ -86,8 +97,13 @@ export function renderTextSummary(input: SummaryInput): string {
  * outputsSummary({ changed: 'true', written: '3', deleted: '0', unchanged: '0', version: 'ab…', requests: '9' });
  * // '3 document(s) written (added or modified), 0 removed, 0 unchanged\nnew version ab… (section created)\n9 request(s)\n'
  */
-export function outputsSummary(outputs: Readonly<Record<string, string | undefined>>): string {
+export function outputsSummary(
+  outputs: Readonly<Record<string, string | undefined>>,
+  /** The removed documents' names, when the caller could read them (the outputs give only their number). */
+  removed?: readonly string[],
+): string {
   const o = (k: string) => outputs[k] ?? '';
+  const deleted = Number(o('deleted') || 0);
   const version =
     o('changed') === 'true'
       ? `new version ${o('version')} (${o('previous-version') ? `previous ${o('previous-version')}` : 'section created'})`
@@ -97,7 +113,17 @@ export function outputsSummary(outputs: Readonly<Record<string, string | undefin
     : '';
   return `${[
     `${o('written') || 0} document(s) written (added or modified), ${o('deleted') || 0} removed, ${o('unchanged') || 0} unchanged`,
+    ...(deleted > 0 ? [removedLine(deleted, removed, o('previous-version'))] : []),
     version,
     `${o('requests') || 0} request(s)${rate}`,
   ].join('\n')}\n`;
+}
+
+/**
+ * What prune removed, told from step outputs: by name when the caller read them, else how many and where
+ * they are named (the Action's outputs list removed keys only among all the changed `keys`).
+ */
+function removedLine(count: number, removed: readonly string[] | undefined, previousVersion: string): string {
+  if (removed && removed.length > 0) return `${removed.length} removed: ${keyList([...removed].sort())}`;
+  return `${count} removed by prune, named in the Markdown job summary (GITHUB_STEP_SUMMARY) and by docdb doc changes --since ${previousVersion.slice(0, 7) || 'PREVIOUS'} (lines D)`;
 }

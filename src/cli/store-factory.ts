@@ -177,12 +177,19 @@ async function openGitHttp(
 }
 
 /**
- * Build the store the flags describe.
+ * The store flags' problems that need no I/O (the store kind, flags of another store, the section ref,
+ * and with `--refstore api` the repository and API URL), as a UsageError; else the kind and the ref.
+ * Commands run it with their own checks (args.ts checkUsage) so every problem is reported at once.
  *
  * @example
- * const { store, close } = await openStore({ refstore: 'git', 'git-dir': './data.git' }, io);
+ * const { kind, ref } = checkStoreFlags({ repo: 'octo/hello' }, process.env);
  */
-export async function openStore(values: FlagValues, io: CliIo, options: { gh?: GhRunner } = {}): Promise<OpenedStore> {
+export function checkStoreFlags(
+  values: FlagValues,
+  env: NodeJS.ProcessEnv,
+  /** `target: false`: the caller checks --repo/--api-url itself (`docdb project`, whose sources use them). */
+  options: { target?: boolean } = {},
+): { kind: RefStoreKind; ref: string } {
   const kind = refstoreKind(values);
   for (const [flag, kinds] of Object.entries(ONLY_FOR)) {
     if (str(values, flag) !== undefined && !kinds.includes(kind)) {
@@ -190,6 +197,18 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
     }
   }
   const ref = refFromFlags(values);
+  if (kind === 'api' && options.target !== false) apiTarget(values, env);
+  return { kind, ref };
+}
+
+/**
+ * Build the store the flags describe.
+ *
+ * @example
+ * const { store, close } = await openStore({ refstore: 'git', 'git-dir': './data.git' }, io);
+ */
+export async function openStore(values: FlagValues, io: CliIo, options: { gh?: GhRunner } = {}): Promise<OpenedStore> {
+  const { kind, ref } = checkStoreFlags(values, io.env);
   const tokenEnv = str(values, 'token-env');
   try {
     if (kind === 'git') {

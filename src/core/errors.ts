@@ -56,14 +56,28 @@ export class InvalidDocument extends DocDbError {
   }
 }
 
+/**
+ * What to do with a version that looks like the abbreviation docdb prints (4–39 hex characters): the
+ * library takes full SHAs only, and `docs.resolveVersion` turns an abbreviation into one (issue 32 item 2).
+ */
+function abbreviationHint(version: unknown): string {
+  return typeof version === 'string' && /^[0-9a-fA-F]{4,39}$/.test(version)
+    ? `; an abbreviation? docs.resolveVersion(${JSON.stringify(version)}) gives the full version`
+    : '';
+}
+
 /** A VersionId is not a 40-hex commit SHA, or names no commit of the section. */
 export class InvalidVersion extends DocDbError {
   override readonly code = 'InvalidVersion' as const;
   constructor(version: unknown, message?: string, data: ErrorData = {}) {
-    super(message ?? `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}`, {
-      version: typeof version === 'string' ? version : String(version),
-      ...data,
-    });
+    super(
+      message ??
+        `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}${abbreviationHint(version)}`,
+      {
+        version: typeof version === 'string' ? version : String(version),
+        ...data,
+      },
+    );
   }
 }
 

@@ -131,10 +131,32 @@ export interface ChangesResult extends OperationMeta {
   to: VersionId;
   /** Keys present at `to` but not at `from`, ascending code-unit order. */
   added: ChangedKey[];
-  /** Keys present at both with different blobs. */
+  /** Keys present at both with different blobs (the word the CLI's JSON and the Action's outputs use). */
+  modified: ChangedKey[];
+  /**
+   * The same list as {@link ChangesResult.modified}.
+   *
+   * @deprecated Use `modified`: `changed` is a yes/no everywhere else (`WriteResult.changed`, the Action's
+   * `changed` output); this alias stays until the next major version.
+   */
   changed: ChangedKey[];
   /** Keys present at `from` but not at `to`. */
   removed: ChangedKey[];
+}
+
+/**
+ * The key lists of a {@link ChangesResult} from a diff, `modified` and its deprecated alias `changed` the
+ * same list: every store builds its result through this, so no store can return one without the other.
+ *
+ * @example
+ * return { from, to, ...keyChanges(diff), requests: 0 };
+ */
+export function keyChanges(d: {
+  added: ChangedKey[];
+  changed: ChangedKey[];
+  removed: ChangedKey[];
+}): Pick<ChangesResult, 'added' | 'modified' | 'changed' | 'removed'> {
+  return { added: d.added, modified: d.changed, changed: d.changed, removed: d.removed };
 }
 
 export interface WriteResult extends OperationMeta {

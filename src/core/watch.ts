@@ -51,7 +51,9 @@ export interface WatchOptions {
 }
 
 /** One reported move of the section (`from` is null when the section was created since the last poll). */
-export type WatchChange = Pick<ChangesResult, 'to' | 'added' | 'changed' | 'removed'> & { from: VersionId | null };
+export type WatchChange = Pick<ChangesResult, 'to' | 'added' | 'modified' | 'changed' | 'removed'> & {
+  from: VersionId | null;
+};
 
 function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
@@ -144,11 +146,18 @@ export async function watch(
         const c: WatchChange =
           last === null
             ? // The section was created since the last poll: everything in it is new.
-              { from: null, to: tip, added: await addedAt(store, tip, prefix), changed: [], removed: [] }
+              { from: null, to: tip, added: await addedAt(store, tip, prefix), modified: [], changed: [], removed: [] }
             : await store.changes({ from: last, to: tip, prefix });
         last = tip;
         if (c.added.length + c.changed.length + c.removed.length > 0) {
-          await onChange({ from: c.from, to: c.to, added: c.added, changed: c.changed, removed: c.removed });
+          await onChange({
+            from: c.from,
+            to: c.to,
+            added: c.added,
+            modified: c.modified,
+            changed: c.modified,
+            removed: c.removed,
+          });
         }
       }
       failures = 0;

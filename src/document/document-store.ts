@@ -204,7 +204,7 @@ export class DocumentStore {
    * in one namespace / doc_type. Only subtrees that differ are read.
    *
    * @example
-   * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+   * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
    * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
    */
   async changes(options: DocumentChangesOptions): Promise<DocumentChangesResult> {
@@ -227,7 +227,8 @@ export class DocumentStore {
       from: r.from,
       to: r.to,
       added: documentsOf(r.added, type),
-      changed: documentsOf(r.changed, type),
+      // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
+      ...modifiedAndChanged(documentsOf(r.modified, type)),
       removed: documentsOf(r.removed, type),
     };
   }
@@ -256,7 +257,7 @@ export class DocumentStore {
       const removed = documentsOf(c.removed, type);
       // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
       if (added.length + changed.length + removed.length === 0) return;
-      return onChange({ from: c.from, to: c.to, added, changed, removed });
+      return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
     });
   }
 
@@ -376,4 +377,9 @@ export class DocumentStore {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
   }
+}
+
+/** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
+function modifiedAndChanged(list: ChangedDocument[]): { modified: ChangedDocument[]; changed: ChangedDocument[] } {
+  return { modified: list, changed: list };
 }

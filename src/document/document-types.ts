@@ -81,6 +81,14 @@ export interface DocumentChangesResult extends OperationMeta {
   from: VersionId;
   to: VersionId;
   added: ChangedDocument[];
+  /** Documents present at both versions with different content. */
+  modified: ChangedDocument[];
+  /**
+   * The same list as {@link DocumentChangesResult.modified}.
+   *
+   * @deprecated Use `modified`: `changed` is a yes/no everywhere else (`WriteResult.changed`, the Action's
+   * `changed` output); this alias stays until the next major version.
+   */
   changed: ChangedDocument[];
   removed: ChangedDocument[];
 }

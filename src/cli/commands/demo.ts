@@ -101,11 +101,35 @@ const indent = (text: string, by = '    ') =>
     .map((l) => `${by}${l}`)
     .join('\n');
 
+/**
+ * The documents a run removed, by name, read from the section (its changes from `previous-version` to
+ * `version`): dist/index.js reports only how many (`deleted`), and a newcomer should see which (issue 32
+ * item 8). Empty when nothing was removed, without a request.
+ *
+ * @example
+ * await removedDocuments(em.url, first.outputs); // ['github/repo/octo-org/api']
+ */
+export async function removedDocuments(apiUrl: string, outputs: Readonly<Record<string, string>>): Promise<string[]> {
+  const from = outputs['previous-version'];
+  const to = outputs.version;
+  if (!from || !to || Number(outputs.deleted || 0) === 0) return [];
+  const store = new RemoteApiRefStore({
+    transport: fetchTransport(),
+    apiUrl,
+    owner: 'octo-org',
+    repo: 'widgets',
+    token: TOKEN,
+  });
+  const { removed } = await new DocumentStore(store).changes({ from, to });
+  return removed.map((d) => `${d.namespace}/${d.doc_type}/${d.id}`);
+}
+
 /** The first run as its reader should see it: plain in a terminal, as the runner takes it under Actions. */
 function showFirstRun(
   first: StepResult,
   log: (line?: string) => void,
   relay: ((line: string) => void) | undefined,
+  removed: readonly string[],
 ): void {
   const actions = relay !== undefined;
   const stepLog = first.log.replace(/^::add-mask::.*\n/m, '');
@@ -114,7 +138,7 @@ function showFirstRun(
   if (!first.ok) return;
   if (actions) log(`\n── job summary (GITHUB_STEP_SUMMARY) ──\n${indent(first.summary)}`);
   else {
-    const text = first.summaryInput ? renderTextSummary(first.summaryInput) : outputsSummary(first.outputs);
+    const text = first.summaryInput ? renderTextSummary(first.summaryInput) : outputsSummary(first.outputs, removed);
     log(`\n── summary (the Markdown job summary goes to GITHUB_STEP_SUMMARY) ──\n${indent(text)}`);
   }
   log('\n── step outputs (GITHUB_OUTPUT) ──');
@@ -173,7 +197,8 @@ With --json the progress goes to stderr and stdout gets one JSON summary.`,
       const relay = underActions(io.env)
         ? (line: string) => (json ? log(line) : (io.actionLog ?? io.stdout)(`${line}\n`))
         : undefined;
-      showFirstRun(first, log, relay);
+      const removed = first.ok && !first.summaryInput ? await removedDocuments(em.url, first.outputs) : [];
+      showFirstRun(first, log, relay, removed);
       if (!first.ok) {
         log('\n✗ the Action failed (see the log above)');
         if (json) io.stdout(`${JSON.stringify({ ok: false, log: first.log })}\n`);

@@ -8,8 +8,8 @@ import type { DocumentListEntry } from '../../document/index.js';
 import { ExportTargetError, jsonLine, writeDirectory, writeJsonLines } from '../../export/write-export.js';
 import { str, versionFlag } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
-import { EXIT, printResult, UsageError } from '../io.js';
-import { IDENTITY_FLAGS, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
+import { EXIT, type NotFoundResult, printResult, UsageError } from '../io.js';
+import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
 
 /** Progress every this many documents (stderr, terminals only). */
 const PROGRESS_EVERY = 1000;
@@ -45,10 +45,12 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
   async run(ctx) {
     const opts = exportOptions(ctx);
     const progress = progressPrinter(ctx, opts.quiet);
-    const { version, written } = await withDocuments(ctx, async (docs) => {
+    const { version, written } = await withDocuments(ctx, async (docs, where) => {
       const version = (await resolveFlag(docs, 'version', opts.version)) ?? (await docs.head());
-      const entries = docs.stream({ ...opts.filter, ...(version ? { version } : {}), withData: true });
-      return { version, written: await write(ctx, opts, version === null ? empty() : entries, progress) };
+      // No tip: the section does not exist (a mistyped --section), not an empty export; nothing is written.
+      if (version === null) throw (await missingSection(docs, where)) as NotFoundResult;
+      const entries = docs.stream({ ...opts.filter, version, withData: true });
+      return { version, written: await write(ctx, opts, entries, progress) };
     });
     progress.done(written.count);
     const { path, count: documents } = written;
@@ -110,8 +112,6 @@ async function write(
   }
   return { count: n, path: null };
 }
-
-async function* empty(): AsyncGenerator<DocumentListEntry> {}
 
 /** "exported N…" on stderr every {@link PROGRESS_EVERY} documents — only on a terminal, never with --quiet. */
 function progressPrinter(ctx: CommandContext, quiet: boolean) {

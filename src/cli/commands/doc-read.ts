@@ -1,7 +1,8 @@
 /** `docdb doc get`, `doc list`, `doc history`: reads through DocumentStore on the chosen store. */
-import { type FlagValues, positiveInt, str, versionFlag } from '../args.js';
+import { checkUsage, type FlagValues, positiveInt, str, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { EXIT, NotFoundResult, printResult, UsageError } from '../io.js';
+import { checkStoreFlags } from '../store-factory.js';
 import {
   DOCUMENT_ARG,
   IDENTITY_FLAGS,
@@ -35,9 +36,12 @@ version is not a commit of the section, or the field is not in the document.`,
   },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const path = fieldPath(ctx.values);
-    const given = versionFlag(ctx.values);
+    const [identity, path, given] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => fieldPath(ctx.values),
+      () => versionFlag(ctx.values),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const { envelope, etag } = await withDocuments(ctx, async (docs, where) => {
       const version = await resolveFlag(docs, 'version', given);
       const read = await docs.read(identity, version ? { version } : {});
@@ -154,8 +158,11 @@ committer, parents }] }. Exit code 3 when the document (or the section) never ex
   flags: { ...IDENTITY_FLAGS, limit: { type: 'string', description: 'at most N entries' }, ...STORE_FLAGS },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const limit = positiveInt(ctx.values, 'limit');
+    const [identity, limit] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => positiveInt(ctx.values, 'limit'),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const { entries } = await withDocuments(ctx, async (docs, where) => {
       const h = await docs.history(identity, limit !== undefined ? { limit } : {});
       if (h.entries.length === 0) {
@@ -179,10 +186,10 @@ export const changes: CliCommand = {
   usage: `usage: docdb doc changes --since SHA [--to SHA] [--namespace NS [--type TYPE]] [store flags] [--json]
 
 Lists the documents that differ between two versions of the section (--to defaults to the current tip):
-"A|M|D namespace/type/id" per line (added, modified, deleted) on stdout, and "# counts: from..to" on
-stderr. A version is a commit SHA of the section, in full or its first 4+ characters (as docdb prints it).
---since is the Action's "since" input (--from is the same flag, as in the library). Only the parts of the
-tree that differ are read. With --json, the names of the Action's outputs: { from, to, changed, added,
+"A|M|D namespace/type/id" per line on stdout (added, modified, removed; D as git marks it), and
+"# N added, N modified, N removed: from..to" on stderr. A version is a commit SHA of the section, in
+full or its first 4+ characters (as docdb prints it). --since is the Action's "since" input (--from is
+the same flag, as in the library). Only the parts of the tree that differ are read. With --json, the names of the Action's outputs: { from, to, changed, added,
 modified, removed }: changed is true when any document differs; the lists hold { namespace, doc_type, id,
 key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of the section.`,
   flags: {
@@ -194,11 +201,16 @@ key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of
     ...STORE_FLAGS,
   },
   async run(ctx) {
-    const since = sinceArg(ctx.values);
-    const until = versionFlag(ctx.values, 'to');
     const namespace = str(ctx.values, 'namespace');
     const type = str(ctx.values, 'type');
-    if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
+    const [since, until] = await checkUsage(
+      () => sinceArg(ctx.values),
+      () => versionFlag(ctx.values, 'to'),
+      () => {
+        if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
+      },
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const r = await withDocuments(ctx, async (docs) => {
       const from = (await resolveFlag(docs, since.flag, since.value)) as string;
       const to = await resolveFlag(docs, 'to', until);
@@ -209,21 +221,20 @@ key, blobSha?, previousBlobSha? }. Exit code 3 when a version is not a commit of
         ...(type !== undefined ? { type } : {}),
       });
     });
-    // One word per thing, as the Action's outputs: `changed` is the yes/no, `modified` the list (the
-    // library's changes() calls that list `changed`).
-    const changed = r.added.length + r.changed.length + r.removed.length > 0;
-    const out = { from: r.from, to: r.to, changed, added: r.added, modified: r.changed, removed: r.removed };
+    // One word per thing, as the Action's outputs: `changed` is the yes/no, `modified` the list.
+    const changed = r.added.length + r.modified.length + r.removed.length > 0;
+    const out = { from: r.from, to: r.to, changed, added: r.added, modified: r.modified, removed: r.removed };
     const name = (d: { namespace: string; doc_type: string; id: string }) => `${d.namespace}/${d.doc_type}/${d.id}`;
     printResult(ctx.io, ctx.json, out, () =>
       [
         ...r.added.map((d) => `A ${name(d)}`),
-        ...r.changed.map((d) => `M ${name(d)}`),
+        ...r.modified.map((d) => `M ${name(d)}`),
         ...r.removed.map((d) => `D ${name(d)}`),
       ].join('\n'),
     );
     if (!ctx.json) {
       ctx.io.stderr(
-        `# ${r.added.length} added, ${r.changed.length} modified, ${r.removed.length} removed: ${r.from}..${r.to}\n`,
+        `# ${r.added.length} added, ${r.modified.length} modified, ${r.removed.length} removed: ${r.from}..${r.to}\n`,
       );
     }
     return EXIT.ok;

@@ -2,9 +2,10 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WriteResult } from '../../core/refstore.js';
-import { type FlagValues, str } from '../args.js';
+import { checkUsage, type FlagValues, str } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, UsageError } from '../io.js';
+import { checkStoreFlags } from '../store-factory.js';
 import { DOCUMENT_ARG, IDENTITY_FLAGS, identityFrom, label, STORE_FLAGS, short, withDocuments } from './doc-common.js';
 
 const MESSAGE_FLAG = { type: 'string' as const, description: 'commit message (default names the key)' };
@@ -105,9 +106,13 @@ written, deleted, unchanged, key }.`,
   },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const ifMatch = ifMatchFrom(ctx.values);
-    const data = await readData(ctx.values, ctx);
+    // Every problem of the command line at once: the document, --if-match, the data, the store flags.
+    const [identity, ifMatch, data] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => ifMatchFrom(ctx.values),
+      () => readData(ctx.values, ctx),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const message = str(ctx.values, 'message');
     const r = await withDocuments(ctx, (docs) =>
       docs.put(
@@ -131,8 +136,11 @@ otherwise the exit code is 4 (PreconditionFailed).`,
   flags: { ...IDENTITY_FLAGS, message: MESSAGE_FLAG, 'if-match': IF_MATCH_FLAG, ...STORE_FLAGS },
   maxPositionals: 1,
   async run(ctx) {
-    const identity = identityFrom(ctx.values, ctx.positionals);
-    const ifMatch = ifMatchFrom(ctx.values);
+    const [identity, ifMatch] = await checkUsage(
+      () => identityFrom(ctx.values, ctx.positionals),
+      () => ifMatchFrom(ctx.values),
+      () => checkStoreFlags(ctx.values, ctx.io.env),
+    );
     const message = str(ctx.values, 'message');
     const r = await withDocuments(ctx, (docs) =>
       docs.delete(identity, { ...(message ? { message } : {}), ...ifMatch }),

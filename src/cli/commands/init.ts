@@ -8,6 +8,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative, resolve } from 'node:path';
 import { str } from '../args.js';
 import type { CliCommand } from '../command.js';
+import { githubRepository } from '../github-remote.js';
 import {
   DEFAULT_INIT_SOURCES,
   DEFAULT_SCHEDULE,
@@ -31,8 +32,9 @@ export const command: CliCommand = {
 
 Writes DIR/${SPEC} (a projection spec, one commented projection per source) and
 DIR/${WORKFLOW} (runs it on a schedule and by hand). Existing files are left alone
-unless --force. Then check the spec without writing anything:
-  npx docdb project --mode dry-run
+unless --force. Then check the spec without writing anything (init prints this line with the
+repository filled in from $GITHUB_REPOSITORY or the github.com "origin" remote of DIR):
+  npx docdb project --repo OWNER/NAME --mode dry-run
 
 sources (--sources, comma-separated names or numbers; default ${DEFAULT_INIT_SOURCES.join(',')}):
 ${menu}
@@ -67,7 +69,11 @@ Example:
       return EXIT.ok;
     }
     io.stdout(`wrote ${written.join(' and ')} (sources: ${sources.join(', ')}; schedule "${schedule}" UTC)\n`);
-    io.stdout(`next: npx docdb project --spec ${written[0]} --mode dry-run   # reads the sources, writes nothing\n`);
+    // A line to type as printed: `project` needs the repository (--repo), so name it when it can be known.
+    const repo = (await githubRepository(dir, io.env)) ?? 'OWNER/NAME';
+    io.stdout(
+      `next: npx docdb project --spec ${written[0]} --repo ${repo} --mode dry-run   # reads the sources, writes nothing\n`,
+    );
     io.stdout('then commit both files; the workflow runs on the schedule, or by hand from the Actions tab\n');
     return EXIT.ok;
   },

@@ -5,19 +5,22 @@
  * live in any store (`--refstore`); the sources are always read through the GitHub API (`--repo`,
  * `--api-url`, the token).
  */
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
 import { runAction } from '../../action/run-action.js';
 import { InvalidConfig } from '../../core/errors.js';
-import { str } from '../args.js';
+import { checkUsage, str } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { CLI_INPUT_NAMES, INPUT_FLAGS } from '../input-flags.js';
 import { EXIT, UsageError } from '../io.js';
 import { renderTextSummary } from '../run-summary.js';
-import { apiTarget, type OpenedStore, openStore, refFromFlags, refstoreKind, STORE_FLAGS } from '../store-factory.js';
+import { apiTarget, checkStoreFlags, type OpenedStore, openStore, STORE_FLAGS } from '../store-factory.js';
 import { ghHostFor, resolveToken } from '../token.js';
 import { underActions } from '../workflow-commands.js';
 
 const MODES = ['project', 'backfill', 'dry-run'] as const;
+const DEFAULT_SPEC = '.github/docdb.yml';
 
 export const command: CliCommand = {
   name: 'project',
@@ -45,12 +48,18 @@ before the rate limit left would fall below N, committing nothing.`,
   },
   async run({ values, io, json, secrets }) {
     const mode = str(values, 'mode') ?? 'project';
-    if (!(MODES as readonly string[]).includes(mode)) {
-      throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
-    }
-    const kind = refstoreKind(values);
-    const ref = refFromFlags(values);
-    const { repository, apiUrl } = apiTarget(values, io.env);
+    // Every problem of the command line at once, before any request: mode, store flags, --repo, the spec.
+    const [, { kind, ref }, { repository, apiUrl }] = await checkUsage(
+      () => {
+        if (!(MODES as readonly string[]).includes(mode)) {
+          throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
+        }
+      },
+      // The section's store flags; --repo/--api-url are the sources' (checked next) with any store.
+      () => checkStoreFlags({ ...values, repo: undefined, 'api-url': undefined }, io.env, { target: false }),
+      () => apiTarget(values, io.env),
+      () => specExists(str(values, 'spec'), io.cwd),
+    );
     const { token } = await resolveToken({
       tokenEnv: str(values, 'token-env'),
       env: io.env,
@@ -103,3 +112,21 @@ before the rate limit left would fall below N, committing nothing.`,
     }
   },
 };
+
+/**
+ * A spec file that is not there is a problem of the command line (reported with the others); any other
+ * problem with it (unreadable, outside the workspace, invalid) is the spec loader's to report.
+ */
+async function specExists(spec: string | undefined, cwd: string): Promise<void> {
+  const path = resolve(cwd, spec ?? DEFAULT_SPEC);
+  const missing = await stat(path).then(
+    () => false,
+    (e: NodeJS.ErrnoException) => e.code === 'ENOENT',
+  );
+  if (missing) {
+    throw new UsageError(
+      `projection spec ${spec ?? DEFAULT_SPEC} not found: create it (see docs/projection-spec.md, or docdb init) or set --spec to its path`,
+      '--spec',
+    );
+  }
+}

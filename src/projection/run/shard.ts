@@ -7,6 +7,7 @@
 import { utf8 } from '../../core/bytes.js';
 import { InvalidConfig } from '../../core/errors.js';
 import { sha1Hex } from '../../core/git/sha1.js';
+import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 
 /** Shard `index` (1-based) of `count`. */
 export interface Shard {
@@ -16,20 +17,21 @@ export interface Shard {
 
 /**
  * Parse `i/n` (1 ≤ i ≤ n ≤ 256): ASCII digits without leading zeros, a slash, nothing else — one
- * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `field` names the
- * input or flag in the error.
+ * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `names` (the entry point's
+ * vocabulary) names the input or flag in the error and words its example.
  *
  * @example
  * parseShard('2/4'); // { index: 2, count: 4 }
  */
-export function parseShard(text: string, field = 'shard'): Shard {
+export function parseShard(text: string, names: InputNames = ACTION_INPUT_NAMES): Shard {
+  const field = names.label('shard');
   const m = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(text);
   const index = Number(m?.[1]);
   const count = Number(m?.[2]);
   if (!m || count < 1 || count > 256 || index < 1 || index > count) {
     throw new InvalidConfig(
       field,
-      `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`,
+      `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, ${names.example('shard')}`,
       { allowed: 'i/n' },
     );
   }

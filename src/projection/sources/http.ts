@@ -5,6 +5,7 @@
  * (http-fetch.ts: timeout, deadline, size cap while reading, redirects only to hosts the spec allows, retries).
  */
 import { InvalidConfig, InvalidResponse, NotFound } from '../../core/errors.js';
+import { ACTION_INPUT_NAMES } from '../../core/input-names.js';
 import type { SourceSpec } from '../spec/index.js';
 import { type DataFormat, formatOfContentType, formatOfName, parseItems } from './formats.js';
 import {
@@ -38,7 +39,7 @@ export async function* readHttp(ctx: ReadContext, source: HttpSpec): AsyncGenera
     if (value === undefined || value === '') {
       throw new InvalidConfig(
         'source.header.env',
-        `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; pass the secret to the step, e.g. env: { ${source.header.env}: \${{ secrets.${source.header.env} }} }`,
+        `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; ${(ctx.inputNames ?? ACTION_INPUT_NAMES).example('secret-env', source.header.env)}`,
       );
     }
     headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;

@@ -14,19 +14,20 @@ import { entryAtPath, listTreeKeys } from '../../core/git/tree-walk.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
-import type {
-  Change,
-  ChangesOptions,
-  ChangesResult,
-  CommitOptions,
-  GetOptions,
-  GetResult,
-  HistoryOptions,
-  HistoryResult,
-  ListOptions,
-  ListResult,
-  RefStore,
-  WriteResult,
+import {
+  type Change,
+  type ChangesOptions,
+  type ChangesResult,
+  type CommitOptions,
+  type GetOptions,
+  type GetResult,
+  type HistoryOptions,
+  type HistoryResult,
+  keyChanges,
+  type ListOptions,
+  type ListResult,
+  type RefStore,
+  type WriteResult,
 } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
@@ -168,7 +169,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
    * Keys added, changed and removed between two versions of the section (see RefStore.changes).
    *
    * @example
-   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);
@@ -190,7 +191,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
         prefix,
       ),
     );
-    return this.count(before, { from: options.from, to, ...diff });
+    return this.count(before, { from: options.from, to, ...keyChanges(diff) });
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {

@@ -12,19 +12,20 @@ import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
-import type {
-  Change,
-  ChangesOptions,
-  ChangesResult,
-  CommitOptions,
-  GetOptions,
-  GetResult,
-  HistoryOptions,
-  HistoryResult,
-  ListOptions,
-  ListResult,
-  RefStore,
-  WriteResult,
+import {
+  type Change,
+  type ChangesOptions,
+  type ChangesResult,
+  type CommitOptions,
+  type GetOptions,
+  type GetResult,
+  type HistoryOptions,
+  type HistoryResult,
+  keyChanges,
+  type ListOptions,
+  type ListResult,
+  type RefStore,
+  type WriteResult,
 } from '../../core/refstore.js';
 import { notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
@@ -130,7 +131,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
    * Keys added, changed and removed between two versions of the section (see RefStore.changes).
    *
    * @example
-   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);
@@ -157,7 +158,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
       async (sha) => (await repo.readTree(sha)).entries,
       prefix,
     );
-    return { from: options.from, to, ...d, requests: 0 };
+    return { from: options.from, to, ...keyChanges(d), requests: 0 };
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {

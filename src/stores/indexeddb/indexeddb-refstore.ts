@@ -29,22 +29,23 @@ import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
-import type {
-  Change,
-  ChangesOptions,
-  ChangesResult,
-  CommitOptions,
-  GetOptions,
-  GetResult,
-  HistoryEntry,
-  HistoryOptions,
-  HistoryResult,
-  ListEntry,
-  ListOptions,
-  ListResult,
-  Person,
-  RefStore,
-  WriteResult,
+import {
+  type Change,
+  type ChangesOptions,
+  type ChangesResult,
+  type CommitOptions,
+  type GetOptions,
+  type GetResult,
+  type HistoryEntry,
+  type HistoryOptions,
+  type HistoryResult,
+  keyChanges,
+  type ListEntry,
+  type ListOptions,
+  type ListResult,
+  type Person,
+  type RefStore,
+  type WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
@@ -173,7 +174,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
    * Keys added, changed and removed between two versions of the section (see RefStore.changes).
    *
    * @example
-   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);
@@ -195,7 +196,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       level,
       prefix,
     );
-    return { from, to, ...d, requests: 0 };
+    return { from, to, ...keyChanges(d), requests: 0 };
   }
 
   // ---------------------------------------------------------------- RefStore reads

@@ -13,21 +13,22 @@ import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
 import { assertValidRefName } from '../../core/refname.js';
-import type {
-  Change,
-  ChangesOptions,
-  ChangesResult,
-  CommitOptions,
-  GetOptions,
-  GetResult,
-  HistoryEntry,
-  HistoryOptions,
-  HistoryResult,
-  ListOptions,
-  ListResult,
-  Person,
-  RefStore,
-  WriteResult,
+import {
+  type Change,
+  type ChangesOptions,
+  type ChangesResult,
+  type CommitOptions,
+  type GetOptions,
+  type GetResult,
+  type HistoryEntry,
+  type HistoryOptions,
+  type HistoryResult,
+  keyChanges,
+  type ListOptions,
+  type ListResult,
+  type Person,
+  type RefStore,
+  type WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
@@ -110,7 +111,7 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       throw new InvalidVersion(from, `from ${from} is not an ancestor of to ${to}; pass the older version as from`);
     }
     const d = await diffTrees(this.treeOf(from), this.treeOf(to), (sha) => this.db.getTree(sha), prefix);
-    return { from, to, ...d, requests: 0 };
+    return { from, to, ...keyChanges(d), requests: 0 };
   }
 
   async get(key: string, options: GetOptions = {}): Promise<GetResult | null> {

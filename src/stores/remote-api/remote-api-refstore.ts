@@ -155,7 +155,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    * the tree levels that differ and are not cached yet.
    *
    * @example
-   * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+   * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
    */
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);

@@ -16,7 +16,7 @@
 import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
 import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
-import type { ChangesOptions, ChangesResult } from '../../core/refstore.js';
+import { type ChangesOptions, type ChangesResult, keyChanges } from '../../core/refstore.js';
 import { notInSection } from '../../core/section.js';
 import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
 import { changesByCompare } from './compare-changes.js';
@@ -142,7 +142,7 @@ export async function changesBetween(h: VersionsHost, ctx: OpContext, options: C
   // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
   const quick =
     options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
-  if (quick) return { from: options.from, to, ...quick };
+  if (quick) return { from: options.from, to, ...keyChanges(quick) };
   const toCommit = await h.getCommit(ctx, to, true);
   await assertInSection(h, ctx, options.from, to === tip ? tip : to);
   const fromCommit = await h.getCommit(ctx, options.from, true);
@@ -156,5 +156,5 @@ export async function changesBetween(h: VersionsHost, ctx: OpContext, options: C
     }
   }
   const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
-  return { from: options.from, to, ...d };
+  return { from: options.from, to, ...keyChanges(d) };
 }
