@@ -36327,7 +36327,7 @@ function readInputs(get, env = {}, names = _core_input_names_js__WEBPACK_IMPORTE
     const rcw = retryConcurrentWritesInput(get, bad);
     const minRateLimit = minRateLimitInput(get, bad);
     const shardText = get('shard');
-    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__/* .parseShard */ .uK)(shardText, names.label('shard')) : undefined;
+    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__/* .parseShard */ .uK)(shardText, names) : undefined;
     const version = shaInput(get, 'version', '', bad);
     const since = shaInput(get, 'since', ' (a version output of an earlier step)', bad);
     const inputs = {
@@ -36459,7 +36459,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7720);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7199);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36552,7 +36552,7 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7720:
+/***/ 7199:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38314,6 +38314,23 @@ async function diffTrees(from, to, readTree, prefix = '') {
     return out;
 }
 
+;// CONCATENATED MODULE: ./src/core/refstore.ts
+/**
+ * The RefStore interface: a versioned key-value store on one git ref. Every backend (memory,
+ * remote GitHub API, local git, IndexedDB) implements it and passes the one contract suite in
+ * `__tests__/contract/`.
+ */
+/**
+ * The key lists of a {@link ChangesResult} from a diff, `modified` and its deprecated alias `changed` the
+ * same list: every store builds its result through this, so no store can return one without the other.
+ *
+ * @example
+ * return { from, to, ...keyChanges(diff), requests: 0 };
+ */
+function keyChanges(d) {
+    return { added: d.added, modified: d.changed, changed: d.changed, removed: d.removed };
+}
+
 ;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
 
 const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -38576,6 +38593,7 @@ function sorted(files, before) {
 
 
 
+
 /** True when `version` is on the first-parent chain of `tip` through cached commits (no requests). */
 async function onCachedChain(h, version, tip) {
     let sha = tip;
@@ -38678,7 +38696,7 @@ async function changesBetween(h, ctx, options) {
     // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
     const quick = options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
     if (quick)
-        return { from: options.from, to, ...quick };
+        return { from: options.from, to, ...keyChanges(quick) };
     const toCommit = await h.getCommit(ctx, to, true);
     await assertInSection(h, ctx, options.from, to === tip ? tip : to);
     const fromCommit = await h.getCommit(ctx, options.from, true);
@@ -38689,7 +38707,7 @@ async function changesBetween(h, ctx, options) {
         }
     }
     const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
-    return { from: options.from, to, ...d };
+    return { from: options.from, to, ...keyChanges(d) };
 }
 
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
@@ -40333,7 +40351,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      * the tree levels that differ and are not cached yet.
      *
      * @example
-     * const { added, changed, removed } = await store.changes({ from: v1 }); // v1 → tip
+     * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
      */
     async changes(options) {
         const prefix = (0,version/* checkChangesOptions */.i)(options);
@@ -43321,11 +43339,21 @@ class InvalidDocument extends DocDbError {
         super(message, { field, ...data });
     }
 }
+/**
+ * What to do with a version that looks like the abbreviation docdb prints (4–39 hex characters): the
+ * library takes full SHAs only, and `docs.resolveVersion` turns an abbreviation into one (issue 32 item 2).
+ */
+function abbreviationHint(version) {
+    return typeof version === 'string' && /^[0-9a-fA-F]{4,39}$/.test(version)
+        ? `; an abbreviation? docs.resolveVersion(${JSON.stringify(version)}) gives the full version`
+        : '';
+}
 /** A VersionId is not a 40-hex commit SHA, or names no commit of the section. */
 class InvalidVersion extends DocDbError {
     code = 'InvalidVersion';
     constructor(version, message, data = {}) {
-        super(message ?? `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}`, {
+        super(message ??
+            `version must be a 40-character lowercase hex commit SHA, got ${JSON.stringify(version)}${abbreviationHint(version)}`, {
             version: typeof version === 'string' ? version : String(version),
             ...data,
         });
@@ -43925,10 +43953,15 @@ function sha1HexJs(data) {
  * @example
  * ACTION_INPUT_NAMES.phrase('spec'); // 'the "spec" input'
  * ACTION_INPUT_NAMES.label('mode'); // 'input "mode"'
+ * ACTION_INPUT_NAMES.example('shard'); // 'e.g. "${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]'
  */
 const ACTION_INPUT_NAMES = {
     phrase: (input) => `the "${input}" input`,
     label: (input) => `input "${input}"`,
+    example: (kind, name = 'NAME') => kind === 'shard'
+        ? // biome-ignore lint/suspicious/noTemplateCurlyInString: a workflow expression, written as the user writes it
+            'e.g. "${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]'
+        : `pass the secret to the step, e.g. env: { ${name}: \${{ secrets.${name} }} }`,
 };
 
 
@@ -44716,11 +44749,18 @@ async function watch(store, options, onChange) {
             else if (tip !== last) {
                 const c = last === null
                     ? // The section was created since the last poll: everything in it is new.
-                        { from: null, to: tip, added: await addedAt(store, tip, prefix), changed: [], removed: [] }
+                        { from: null, to: tip, added: await addedAt(store, tip, prefix), modified: [], changed: [], removed: [] }
                     : await store.changes({ from: last, to: tip, prefix });
                 last = tip;
                 if (c.added.length + c.changed.length + c.removed.length > 0) {
-                    await onChange({ from: c.from, to: c.to, added: c.added, changed: c.changed, removed: c.removed });
+                    await onChange({
+                        from: c.from,
+                        to: c.to,
+                        added: c.added,
+                        modified: c.modified,
+                        changed: c.modified,
+                        removed: c.removed,
+                    });
                 }
             }
             failures = 0;
@@ -45193,7 +45233,7 @@ class DocumentStore {
      * in one namespace / doc_type. Only subtrees that differ are read.
      *
      * @example
-     * const { added, changed, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+     * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
      * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
      */
     async changes(options) {
@@ -45219,7 +45259,8 @@ class DocumentStore {
             from: r.from,
             to: r.to,
             added: documentsOf(r.added, type),
-            changed: documentsOf(r.changed, type),
+            // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
+            ...modifiedAndChanged(documentsOf(r.modified, type)),
             removed: documentsOf(r.removed, type),
         };
     }
@@ -45246,7 +45287,7 @@ class DocumentStore {
             // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
             if (added.length + changed.length + removed.length === 0)
                 return;
-            return onChange({ from: c.from, to: c.to, added, changed, removed });
+            return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
         });
     }
     /** Commits that changed the document, newest first (including its deletion). */
@@ -45356,6 +45397,10 @@ class DocumentStore {
             cursor = page.nextCursor ?? undefined;
         } while (cursor);
     }
+}
+/** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
+function modifiedAndChanged(list) {
+    return { modified: list, changed: list };
 }
 
 
@@ -46273,20 +46318,22 @@ var sha1 = __nccwpck_require__(1263);
 
 
 
+
 /**
  * Parse `i/n` (1 ≤ i ≤ n ≤ 256): ASCII digits without leading zeros, a slash, nothing else — one
- * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `field` names the
- * input or flag in the error.
+ * spelling per shard, so `1/4` and ` 01 / 04` cannot name the same shard in two ways. `names` (the entry point's
+ * vocabulary) names the input or flag in the error and words its example.
  *
  * @example
  * parseShard('2/4'); // { index: 2, count: 4 }
  */
-function parseShard(text, field = 'shard') {
+function parseShard(text, names = input_names/* ACTION_INPUT_NAMES */.f) {
+    const field = names.label('shard');
     const m = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(text);
     const index = Number(m?.[1]);
     const count = Number(m?.[2]);
     if (!m || count < 1 || count > 256 || index < 1 || index > count) {
-        throw new errors/* InvalidConfig */.OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, e.g. "\${{ matrix.shard }}/4" with shard: [1, 2, 3, 4]`, { allowed: 'i/n' });
+        throw new errors/* InvalidConfig */.OZ(field, `${field}: ${JSON.stringify(text)} must be "i/n" (digits only, no spaces or leading zeros) with 1 <= i <= n <= 256, ${names.example('shard')}`, { allowed: 'i/n' });
     }
     return { index, count };
 }
@@ -50349,6 +50396,8 @@ async function* readFiles(ctx, source) {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
 // EXTERNAL MODULE: ./src/core/backoff.ts
 var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/projection/sources/http-watchdog.ts
@@ -50614,6 +50663,7 @@ async function readBody(res, url, watchdog) {
 
 
 
+
 /**
  * Every URL of an `http` source, one page per URL.
  *
@@ -50628,7 +50678,7 @@ async function* readHttp(ctx, source) {
     if (source.header) {
         const value = ctx.env[source.header.env];
         if (value === undefined || value === '') {
-            throw new core_errors/* InvalidConfig */.OZ('source.header.env', `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; pass the secret to the step, e.g. env: { ${source.header.env}: \${{ secrets.${source.header.env} }} }`);
+            throw new core_errors/* InvalidConfig */.OZ('source.header.env', `http source: environment variable ${source.header.env} (for the ${source.header.name} header) is not set; ${(ctx.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f).example('secret-env', source.header.env)}`);
         }
         headers[source.header.name.toLowerCase()] = `${source.header.prefix ?? ''}${value}`;
     }
@@ -50768,8 +50818,6 @@ function pointsFor(connectionRequests) {
     return Math.max(1, Math.round(connectionRequests / 100));
 }
 
-// EXTERNAL MODULE: ./src/core/input-names.ts
-var input_names = __nccwpck_require__(7630);
 ;// CONCATENATED MODULE: ./src/projection/sources/graphql-request.ts
 /**
  * Running one GraphQL query of a source: the GraphQL budget is checked first and the answer's `rateLimit`
