@@ -102,6 +102,27 @@ describe('docdb project', () => {
     for (const r of [missing, unknown, mode]) expect(r.stderr).not.toMatch(/\binput\b/);
   });
 
+  it('an unreachable API names the way out (--api-url, the emulator), as the doc commands do', async () => {
+    const unreachable = await runCli(
+      ['project', '--spec', 'examples/docdb.yml', '--repo', 'octo-org/widgets', '--api-url', 'http://127.0.0.1:9'],
+      { env: { ...GIT_TEST_ENV, GITHUB_TOKEN: 'ghp_demo_write' }, cwd: ROOT },
+    );
+    expect(unreachable.code).toBe(1);
+    expect(unreachable.stderr).toContain(
+      'Is the API URL right? docdb used http://127.0.0.1:9 (from --api-url; set it with --api-url or $GITHUB_API_URL).',
+    );
+  });
+
+  it('a rejected token says where it came from, never the token', async () => {
+    const rejected = await runCli(['project', '--spec', 'examples/docdb.yml', '--repo', 'octo-org/widgets'], {
+      env: { ...GIT_TEST_ENV, GITHUB_TOKEN: 'ghp_NotAKnownToken0123456789abcdefABCDEF', GITHUB_API_URL: em.url },
+      cwd: ROOT,
+    });
+    expect(rejected.code).toBe(1);
+    expect(rejected.stderr).toMatch(/\$GITHUB_TOKEN/);
+    expect(rejected.stderr).not.toContain('ghp_NotAKnownToken0123456789abcdefABCDEF');
+  });
+
   it('--refstore git writes the very same section (same tree) into a local bare repository', async () => {
     const api = await project(['--section', 'same-engine', '--json']);
     const apiVersion = (api.json() as { outputs: { version: string } }).outputs.version;

@@ -13,9 +13,9 @@ import { InvalidConfig } from '../../core/errors.js';
 import { checkUsage, str } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { CLI_INPUT_NAMES, INPUT_FLAGS } from '../input-flags.js';
-import { EXIT, UsageError } from '../io.js';
+import { EXIT, UsageError, withAdvice } from '../io.js';
 import { renderTextSummary } from '../run-summary.js';
-import { apiTarget, checkStoreFlags, type OpenedStore, openStore, STORE_FLAGS } from '../store-factory.js';
+import { apiAdvice, apiTarget, checkStoreFlags, type OpenedStore, openStore, STORE_FLAGS } from '../store-factory.js';
 import { ghHostFor, resolveToken } from '../token.js';
 import { underActions } from '../workflow-commands.js';
 
@@ -49,7 +49,7 @@ before the rate limit left would fall below N, committing nothing.`,
   async run({ values, io, json, secrets }) {
     const mode = str(values, 'mode') ?? 'project';
     // Every problem of the command line at once, before any request: mode, store flags, --repo, the spec.
-    const [, { kind, ref }, { repository, apiUrl }] = await checkUsage(
+    const [, { kind, ref }, { repository, apiUrl, apiUrlFrom }] = await checkUsage(
       () => {
         if (!(MODES as readonly string[]).includes(mode)) {
           throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
@@ -60,7 +60,7 @@ before the rate limit left would fall below N, committing nothing.`,
       () => apiTarget(values, io.env),
       () => specExists(str(values, 'spec'), io.cwd),
     );
-    const { token } = await resolveToken({
+    const { token, source: tokenSource } = await resolveToken({
       tokenEnv: str(values, 'token-env'),
       env: io.env,
       ghHost: ghHostFor(apiUrl),
@@ -107,6 +107,9 @@ before the rate limit left would fall below N, committing nothing.`,
       // The Markdown job summary only means something on a runner (e.g. `>> "$GITHUB_STEP_SUMMARY"`).
       else io.stdout(underActions(io.env) || !summaryInput ? summary : renderTextSummary(summaryInput));
       return EXIT.ok;
+    } catch (e) {
+      // The way out, as the doc commands say it: the section's store first, else the API the sources read.
+      throw withAdvice(e, opened?.advise?.(e) ?? apiAdvice(e, { apiUrl, apiUrlFrom, tokenSource }));
     } finally {
       await opened?.close();
     }
