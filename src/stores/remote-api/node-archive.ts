@@ -11,7 +11,9 @@
  * the bounded tar reader (tar-stream.ts), within size caps and a time limit; each entry is judged by
  * archive-reads.ts as it arrives. An error answer's body is read only up to a few KB.
  */
+import { concatBytes } from '../../core/bytes.js';
 import { InvalidResponse, TransportError } from '../../core/errors.js';
+import { readCapped } from '../../transport/limits.js';
 import { lowercaseHeaders } from '../../transport/types.js';
 import {
   type ArchiveDownload,
@@ -103,8 +105,11 @@ async function answer(
 ): Promise<ArchiveDownload> {
   const headers = lowercaseHeaders(res.headers as unknown as Iterable<[string, string]>);
   if (res.status !== 200 || !res.body) {
-    // Only the head of an error answer: its status decides, and a huge or endless body must not.
-    return { requests, status: res.status, headers, body: await bodyHead(res.body, ERROR_BODY_BYTES) };
+    // Only the head of an error answer (the transports' one capped reader): its status decides, and a huge or
+    // endless body must not. A 2xx other than 200 with more than that is refused as too large.
+    const req = { method: 'GET', url: res.url };
+    const head = await readCapped(res.body, res.status, null, req, ERROR_BODY_BYTES, ERROR_BODY_BYTES);
+    return { requests, status: res.status, headers, body: concatBytes(head) };
   }
   try {
     await readTarGz(res.body, limits, onEntry);
@@ -113,26 +118,6 @@ async function answer(
     return { requests, status: 200, headers, body: new Uint8Array(0), overLimit: e };
   }
   return { requests, status: 200, headers, body: new Uint8Array(0) };
-}
-
-/** At most `max` bytes of `body`; the rest is cancelled, never read. */
-async function bodyHead(body: ReadableStream<Uint8Array> | null, max: number): Promise<Uint8Array> {
-  if (!body) return new Uint8Array(0);
-  const reader = body.getReader();
-  const out = new Uint8Array(max);
-  let at = 0;
-  try {
-    while (at < max) {
-      const r = await reader.read();
-      if (r.done) break;
-      const part = r.value.subarray(0, max - at);
-      out.set(part, at);
-      at += part.length;
-    }
-  } finally {
-    await reader.cancel().catch(() => {});
-  }
-  return out.slice(0, at);
 }
 
 /**
