@@ -33,6 +33,7 @@ import { gitPathRule } from '../../src/core/git-path.js';
 import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
+import { describeDeriveContract } from './derive-contract.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
@@ -117,6 +118,7 @@ export function describeRefStoreContract(
     describeVersionsContract(() => ({ fx, store }));
     describePartsContract(() => ({ fx, store }));
     describeReadManyContract(() => ({ fx, store }));
+    describeDeriveContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

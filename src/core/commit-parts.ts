@@ -27,7 +27,11 @@ export async function commitInParts(
     if (!Array.isArray(part)) throw new TypeError('each part must be an array of changes');
     for (const c of part) all.push(c);
   }
-  return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) as string });
+  const message = partsMessage(options);
+  return store.commit(all, {
+    ...(message === undefined ? {} : { message }),
+    ...(options.derive ? { derive: options.derive } : {}),
+  });
 }
 
 /** The message of a commit in parts, once every part has arrived (undefined: the store's default). */

@@ -6,9 +6,10 @@
  * costs requests, and it replays the other writer's changes from one compare instead of re-reading.)
  */
 import { WriteRetry, type WriteRetryPolicy } from './backoff.js';
+import { derivedChanges, type ReadAt } from './derive.js';
 import { ConcurrentUpdate } from './errors.js';
-import type { WritePlan } from './plan.js';
-import type { WriteResult } from './refstore.js';
+import type { normalizeChanges, WritePlan } from './plan.js';
+import type { DeriveChanges, WriteResult } from './refstore.js';
 
 /** The all-zero SHA: what a compare-and-swap reports for a ref that does not exist. */
 export const ZERO_SHA = '0'.repeat(40);
@@ -19,10 +20,16 @@ export interface RetryingWrite {
   retry: WriteRetryPolicy;
   /** Current tip (for the remote store: fetched, so its objects are local). */
   readTip: () => Promise<string | null>;
-  /** Plan the change on `tip` and store its objects; `commit` is null when every change is a no-op. */
+  /**
+   * Plan the change on `tip` and store its objects; `commit` is null when every change is a no-op.
+   * `derived`: this attempt's derived changes (`CommitOptions.derive`), to commit with the write's own.
+   */
   build: (
     tip: string | null,
+    derived: ReturnType<typeof normalizeChanges>,
   ) => Promise<{ plan: Pick<WritePlan, 'written' | 'deleted' | 'unchanged'>; commit: string | null }>;
+  /** The write's derive hook and its own keys (derived keys must differ); `read` gives values at a tip. */
+  derive?: { hook: DeriveChanges | undefined; own: readonly { key: string }[]; read: (tip: string | null) => ReadAt };
   /** Compare-and-swap the ref from `tip` to `commit`; false when another writer moved it first. */
   publish: (tip: string | null, commit: string) => Promise<boolean>;
   sleep?: (ms: number) => Promise<void>;
@@ -40,7 +47,9 @@ export async function commitWithRetry(w: RetryingWrite): Promise<WriteResult> {
   const retry = new WriteRetry(w.retry, w.random);
   for (let attempt = 1; ; attempt++) {
     const tip = await w.readTip();
-    const { plan, commit } = await w.build(tip);
+    const d = w.derive;
+    const derived = d ? await derivedChanges(d.hook, d.own, tip, d.read(tip)) : [];
+    const { plan, commit } = await w.build(tip, derived);
     const base = { previousVersion: tip, written: plan.written, deleted: plan.deleted, unchanged: plan.unchanged };
     if (!commit) return { ...base, version: tip, changed: false, requests: 0 };
     if (await w.publish(tip, commit)) return { ...base, version: commit, changed: true, requests: 0 };

@@ -90,7 +90,39 @@ export interface CommitOptions extends WriteOptions {
    * the tip the commit lands on, the whole commit fails with `PreconditionFailed` and nothing is written.
    */
   ifMatch?: Readonly<Record<string, IfMatch>>;
+  /**
+   * Changes that depend on the tip the commit lands on (a section's index files): called once per
+   * attempt, on the tip that attempt builds on, and its changes join that attempt's commit. After a lost
+   * race the store calls it again on the new tip — derived changes are recomputed, never rebased. Its keys
+   * must differ from the commit's own keys. An error it throws ends the write with nothing written.
+   */
+  derive?: DeriveChanges;
 }
+
+/** What a {@link DeriveChanges} hook sees: the tip one attempt of a write builds on. */
+export interface DeriveBase {
+  /** The tip this attempt builds on (null: the section does not exist yet). */
+  version: VersionId | null;
+  /**
+   * Values at that tip, each key once (null: absent), read the cheapest way the store has (its cached
+   * trees first; the GitHub API store batches keys in few requests).
+   */
+  read(keys: readonly string[]): Promise<Map<string, DerivedRead | null>>;
+}
+
+/** One value a derive hook read at the attempt's tip. */
+export interface DerivedRead {
+  value: Uint8Array;
+  blobSha: string;
+}
+
+/**
+ * Compute the changes that must land in the same commit as a write, from the tip it builds on.
+ *
+ * @example
+ * await store.commit(changes, { derive: async ({ read }) => ((await read(['count.txt'])).get('count.txt') ? [] : [{ op: 'put', key: 'count.txt', value: '1' }]) });
+ */
+export type DeriveChanges = (base: DeriveBase) => Promise<readonly Change[]>;
 
 /**
  * The changes of ONE commit given in parts over time (pages of a source, slices of a large batch):
@@ -105,6 +137,11 @@ export interface CommitPartsOptions {
    * parts held). Default: a message naming the keys, as `commit`'s.
    */
   message?: string | (() => string);
+  /**
+   * As {@link CommitOptions.derive}: called once every part has arrived (and again after a lost race),
+   * on the tip the commit builds on; its changes join the commit.
+   */
+  derive?: DeriveChanges;
 }
 
 export interface ChangesOptions {

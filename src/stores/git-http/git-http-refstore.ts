@@ -7,6 +7,7 @@
  * rebasing on a lost race through the shared retry loop. See docs/git-stores.md.
  */
 import { commitWithRetry } from '../../core/commit-retry.js';
+import { readAt } from '../../core/derive.js';
 import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
 import { commitOnTree } from '../../core/git/commit-on-tree.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
@@ -223,13 +224,13 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
       retry: this.o.common.retry,
       ...this.o.backoff,
       readTip: () => this.syncedTip(),
-      build: async (tip) => {
+      build: async (tip, derived) => {
         const plan = await this.reading(tip ?? '', 1, async () =>
           commitOnTree({
             readTree: (sha) => this.objects.body(sha, 'tree'),
             tip,
             baseTree: tip ? (await this.objects.commit(tip)).tree : null,
-            changes: normalized,
+            changes: [...normalized, ...derived],
             author: this.o.common.identity.author,
             now: this.o.common.identity.now(),
             message: options.message,
@@ -239,6 +240,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
         if (plan.commit) built.set(plan.commit, plan.objects);
         return plan;
       },
+      derive: { hook: options.derive, own: normalized, read: (tip) => readAt(this, tip) },
       publish: (tip, commit) => this.publisher.publish(tip, commit, built.get(commit) ?? []),
     });
     if (result.version) this.known.add(result.version);

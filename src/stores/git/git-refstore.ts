@@ -7,6 +7,7 @@
  */
 
 import { commitWithRetry } from '../../core/commit-retry.js';
+import { readAt } from '../../core/derive.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
@@ -187,7 +188,9 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
       ref: this.ref,
       retry: this.common.retry,
       readTip: () => repo.resolveRef(this.ref),
-      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message, ifMatch),
+      build: (tip, derived) =>
+        buildCommit(repo, tip, [...normalized, ...derived], this.common.identity, options.message, ifMatch),
+      derive: { hook: options.derive, own: normalized, read: (tip) => readAt(this, tip) },
       publish: (tip, commit) => repo.updateRef(this.ref, commit, tip),
     });
   }

@@ -12,6 +12,7 @@ import { existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { commitWithRetry } from '../../core/commit-retry.js';
+import { readAt } from '../../core/derive.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -263,7 +264,9 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
       ref: this.ref,
       retry: this.common.retry,
       readTip: () => this.writableTip(),
-      build: (tip) => buildCommit(repo, tip, normalized, this.common.identity, options.message, ifMatch),
+      build: (tip, derived) =>
+        buildCommit(repo, tip, [...normalized, ...derived], this.common.identity, options.message, ifMatch),
+      derive: { hook: options.derive, own: normalized, read: (tip) => readAt(this.inner, tip) },
       publish: async (tip, commit) => {
         attempt++;
         const landed = await remote.push(commit, tip);

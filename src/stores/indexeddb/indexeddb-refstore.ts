@@ -13,6 +13,7 @@
  */
 import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from '../../core/backoff.js';
 import { commitWithRetry } from '../../core/commit-retry.js';
+import { readAt } from '../../core/derive.js';
 import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
@@ -308,11 +309,12 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       ref: this.ref,
       retry: this.retry,
       readTip: () => this.readRef(db),
-      build: async (tip) => {
-        const built = await this.buildOn(db, tip, normalized, options.message, ifMatch);
+      build: async (tip, derived) => {
+        const built = await this.buildOn(db, tip, [...normalized, ...derived], options.message, ifMatch);
         attempt = built;
         return built;
       },
+      derive: { hook: options.derive, own: normalized, read: (tip) => readAt(this, tip) },
       publish: (tip, commit) => this.compareAndSwap(db, tip, commit, attempt!.overlay, attempt!.fresh),
     });
   }

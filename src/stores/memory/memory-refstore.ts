@@ -4,6 +4,7 @@
  * one "repository", or concurrent writers on one section).
  */
 
+import { derivedChanges, readAt } from '../../core/derive.js';
 import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
@@ -138,9 +139,23 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
 
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const { changes: normalized, ifMatch } = prepareCommit(changes, options);
-    // Synchronous from here on: no other writer in this process can interleave, and the
-    // compare-and-swap still guards the ref for correctness.
-    const tip = this.db.readRef(this.ref) ?? null;
+    for (;;) {
+      const tip = this.db.readRef(this.ref) ?? null;
+      // Derived changes are computed on the tip (awaiting: another writer may move it meanwhile, and
+      // then they are computed again on the new tip); the build after them is synchronous.
+      const derived = await derivedChanges(options.derive, normalized, tip, readAt(this, tip));
+      if ((this.db.readRef(this.ref) ?? null) !== tip) continue;
+      return this.commitOn(tip, [...normalized, ...derived], options.message, ifMatch);
+    }
+  }
+
+  /** Build and publish the change on `tip` synchronously: no other writer in this process interleaves. */
+  private commitOn(
+    tip: string | null,
+    normalized: ReturnType<typeof prepareCommit>['changes'],
+    message: string | undefined,
+    ifMatch: ReturnType<typeof prepareCommit>['ifMatch'],
+  ): WriteResult {
     const baseTree = tip ? this.treeOf(tip) : null;
     // One flatten per write instead of one tree walk per key: a batch of N keys into a directory of
     // M keys would otherwise decode that directory N times (O(N·M)).
@@ -159,7 +174,7 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       base: { isFile: (p) => files.has(p), isDir: (p) => dirs.has(p), blobSha: (k) => files.get(k) },
       author: this.author,
       now: this.now(),
-      message: options.message,
+      message,
       ...(ifMatch ? { ifMatch } : {}),
     });
     if (built.commit && !this.db.compareAndSwapRef(this.ref, tip, built.commit))
