@@ -34,6 +34,7 @@ import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 import { describeDeriveContract } from './derive-contract.js';
+import { describeIndexContract } from './index-contract.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
@@ -59,6 +60,8 @@ export interface ContractOptions {
   largeValueBytes?: number;
   /** fast-check runs per property (default 10). */
   propertyRuns?: number;
+  /** fast-check runs of the index property (default: propertyRuns). */
+  indexRuns?: number;
   /** Concurrent writers in the concurrency tests (default 8). */
   concurrentWriters?: number;
 }
@@ -119,6 +122,7 @@ export function describeRefStoreContract(
     describePartsContract(() => ({ fx, store }));
     describeReadManyContract(() => ({ fx, store }));
     describeDeriveContract(() => ({ fx, store }));
+    describeIndexContract(() => ({ fx, store }), options.indexRuns ?? propertyRuns);
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

@@ -42,15 +42,9 @@ import type {
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches, identityOf } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
-import { applyDeclare, type IndexedOp, indexDerive } from './index-write.js';
+import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
 import { collectParts, indexedOpsOf } from './indexed-ops.js';
-import {
-  DECLARATION_KEY,
-  type IndexDeclaration,
-  type IndexOptions,
-  parseDeclaration,
-  type TypeIndex,
-} from './indexes/index.js';
+import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
@@ -87,12 +81,12 @@ export class DocumentStore {
    */
   constructor(
     readonly store: RefStore,
-    options: { index?: IndexOptions } = {},
+    options: { index?: DocumentIndexOptions } = {},
   ) {
     this.indexOptions = options.index ?? {};
   }
 
-  private readonly indexOptions: IndexOptions;
+  private readonly indexOptions: DocumentIndexOptions;
 
   /** Full name of the section ref. */
   get ref(): string {

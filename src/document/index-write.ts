@@ -44,13 +44,19 @@ export type { IndexedOp } from './index-rebuild.js';
 /** Above this many documents of one type in a write, rebuild the type from its own rows. */
 export const LARGE_TYPE_WRITE = 256;
 
+/** How DocumentStore maintains indexes: part size, and when a write of a type rebuilds it from its rows. */
+export interface DocumentIndexOptions extends IndexOptions {
+  /** Above this many documents of one type in a write, rebuild the type from its own rows (default 256). */
+  largeTypeWrite?: number;
+}
+
 export interface IndexWrite {
   store: RefStore;
   /** The write's documents (known once every part has arrived, for a commit in parts). */
   ops: () => readonly IndexedOp[];
   /** Indexes declared in the same commit: per (namespace, type), `fields: []` drops it. */
   declare?: readonly TypeIndex[];
-  options?: IndexOptions;
+  options?: DocumentIndexOptions;
 }
 
 const typeKey = (t: { namespace: string; type: string }) => `${t.namespace}/${t.type}`;
@@ -150,7 +156,7 @@ async function typeFiles(
   const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
   if (rebuilt || !current) return fromDocuments();
   try {
-    if (mine.length > LARGE_TYPE_WRITE)
+    if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
       return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
     return await incremental(base, t, mine, manifestBytes!, o);
   } catch (e) {
