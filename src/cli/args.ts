@@ -36,6 +36,28 @@ function flagList(specs: FlagSpecs): string {
 }
 
 /**
+ * `--flag -value` → `--flag=-value` for a string flag whose value starts with one dash (`--order-by
+ * -data.stars`, `--limit -1`): parseArgs would read the value as a flag and refuse it as ambiguous. A `-x`
+ * that is one of the command's short flags, and anything starting with `--`, stays a flag (so a missing
+ * value is still named as such); nothing after `--` is touched.
+ */
+function joinDashValues(args: readonly string[], specs: FlagSpecs): string[] {
+  const shorts = new Set(Object.values(specs).flatMap((s) => (s.short ? [`-${s.short}`] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const next = args[i + 1];
+    const isStringFlag = arg.startsWith('--') && !arg.includes('=') && specs[arg.slice(2)]?.type === 'string';
+    if (isStringFlag && next !== undefined && /^-[^-]/.test(next) && !shorts.has(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
  * Parse `args` against `specs` (plus --json/--help) and at most `maxPositionals` positionals.
  *
  * @example
@@ -51,7 +73,13 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
   );
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; tokens: true; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: joinDashValues(args, all),
+      options,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (e) {
     const message = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
