@@ -17,6 +17,7 @@ import { DocDbError, InvalidConfig } from '../../src/core/errors.js';
 import { DocumentStore } from '../../src/document/document-store.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { MemoryRefStore } from '../../src/stores/memory/memory-refstore.js';
+import { indexedSectionFiles } from '../document/indexed-section.js';
 import { runnerDefaults, workspace } from './run-dist.js';
 
 const env = { GITHUB_REPOSITORY: 'o/r' };
@@ -146,12 +147,11 @@ describe('mode: query, from source as a runner runs it', () => {
     em = await startEmulator();
     em.state.addToken(TOKEN, { login: 'octo', repos: '*' });
     em.state.createRepo(REPO);
-    const files: Record<string, string | null> = { 'README.md': null };
-    for (const r of REPOS) {
-      files[`github/repo/${r.id}.json`] =
-        `${JSON.stringify({ data: r.data, id: r.id, namespace: 'github', type: 'repo' }, null, 2)}\n`;
-    }
-    em.state.commitFiles(REPO, { branch: 'refs/docdb/documents', files });
+    // The section as the library writes it: the documents and their index (indexed-section.ts).
+    const documents = REPOS.map((r) => ({ namespace: 'github', type: 'repo', ...r }));
+    const index = { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] };
+    const files = await indexedSectionFiles(documents, [index]);
+    em.state.commitFiles(REPO, { branch: 'refs/docdb/documents', orphan: true, files });
   });
   afterAll(async () => {
     await em?.stop();
@@ -179,9 +179,12 @@ describe('mode: query, from source as a runner runs it', () => {
     expect(r.code, r.stdout + r.stderr).toBe(0);
     expect(r.outputs.count).toBe('2');
     expect((JSON.parse(r.outputs.rows!) as { id: string }[]).map((x) => x.id)).toEqual(['octo/b', 'octo/a']);
-    expect(r.outputs['answered-by']).toBe('documents');
+    expect(r.outputs['answered-by']).toBe('index');
     expect(Number(r.outputs.requests)).toBeGreaterThan(0);
+    expect(Number(r.outputs.requests)).toBeLessThanOrEqual(12);
     expect(r.summary).toContain('### docdb query of <code>github/repo</code>');
+    expect(r.summary).toContain('answered by the index');
+    expect(r.summary).toMatch(/\| octo\/b \| TypeScript \| 12 \|/);
     for (const text of [r.stdout.replace(/^::add-mask::.*$/gm, ''), r.summary, r.outputs.rows]) {
       expect(text).not.toContain(TOKEN);
     }
