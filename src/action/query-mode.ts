@@ -5,7 +5,7 @@
  * workspace (`export-path`, written as `mode: export` writes), named by the `path` output.
  */
 import { relative } from 'node:path';
-import { NotFound } from '../core/errors.js';
+import { InvalidConfig, NotFound } from '../core/errors.js';
 import { type DocumentQueryResult, DocumentStore } from '../document/document-store.js';
 import { formatWhere } from '../document/query-text.js';
 import { formatItems } from '../export/formats.js';
@@ -43,16 +43,20 @@ function items(r: Result): unknown[] {
 export async function queryMode(inputs: ActionInputs, tools: ActionTools, workspace: string): Promise<ActionResult> {
   const q = inputs.query!;
   const docs = new DocumentStore(tools.store);
-  const r = await docs.query({
-    namespace: inputs.namespace,
-    type: inputs.type,
-    ...(q.where.length > 0 ? { where: q.where } : {}),
-    ...(q.orderBy ? { orderBy: q.orderBy } : {}),
-    ...(q.limit !== undefined ? { limit: q.limit } : {}),
-    ...(q.fields ? { fields: q.fields } : {}),
-    ...(inputs.version ? { version: inputs.version } : {}),
-    ...(q.requireIndex ? { requireIndex: true } : {}),
-  });
+  const r = await docs
+    .query({
+      namespace: inputs.namespace,
+      type: inputs.type,
+      ...(q.where.length > 0 ? { where: q.where } : {}),
+      ...(q.orderBy ? { orderBy: q.orderBy } : {}),
+      ...(q.limit !== undefined ? { limit: q.limit } : {}),
+      ...(q.fields ? { fields: q.fields } : {}),
+      ...(inputs.version ? { version: inputs.version } : {}),
+      ...(q.requireIndex ? { requireIndex: true } : {}),
+    })
+    .catch((e) => {
+      throw requireIndexInActionTerms(e);
+    });
   if (r.version === null) {
     throw new NotFound(
       `section ${tools.ref} does not exist in ${inputs.repository}: nothing to query; run the projection first, or check the "root" and "section" inputs`,
@@ -78,6 +82,17 @@ export async function queryMode(inputs: ActionInputs, tools: ActionTools, worksp
     ...rateOutputs(tools.meter),
   };
   return { outputs, summary: summary(inputs, tools.ref, r, path ? relative(workspace, path) : '') };
+}
+
+/** The library's "no index answers this" in the Action's terms: the input, and how a workflow declares one. */
+function requireIndexInActionTerms(e: unknown): unknown {
+  if (!(e instanceof InvalidConfig) || e.data.field !== 'requireIndex') return e;
+  const reason = e.message.replace(/; declare it \(declareIndexes\) or drop requireIndex$/, '');
+  return new InvalidConfig(
+    'require-index',
+    `input "require-index": ${reason}; declare the fields with index: on the projection that writes this type, or set require-index: false`,
+    { allowed: 'a query on indexed fields, or require-index: false' },
+  );
 }
 
 /** A table cell: strings as they are, absent empty, anything else as JSON — Markdown-escaped. */

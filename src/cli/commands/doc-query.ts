@@ -62,7 +62,9 @@ nextCursor, answeredBy, fallbackReason, requests, rateLimit }. Exit code 3 when 
     ]);
     const r = await withDocuments(ctx, async (docs, where) => {
       const version = await resolveFlag(docs, 'version', given);
-      const result = await docs.query({ ...q, ...(version ? { version } : {}) });
+      const result = await docs.query({ ...q, ...(version ? { version } : {}) }).catch((e) => {
+        throw requireIndexInCliTerms(e, q);
+      });
       if (result.version === null) {
         throw (await missingSection(docs, where)) ?? new NotFoundResult(`nothing to query in ${where}`);
       }
@@ -72,6 +74,19 @@ nextCursor, answeredBy, fallbackReason, requests, rateLimit }. Exit code 3 when 
     return EXIT.ok;
   },
 };
+
+/**
+ * The library's "no index answers this" (InvalidConfig on `requireIndex`) in the CLI's terms: the flag
+ * and the command that declares an index. Any other error as it is.
+ */
+function requireIndexInCliTerms(e: unknown, q: DocumentQuery): unknown {
+  if (!(e instanceof InvalidConfig) || e.data.field !== 'requireIndex') return e;
+  const reason = e.message.replace(/; declare it \(declareIndexes\) or drop requireIndex$/, '');
+  return new UsageError(
+    `--require-index: ${reason}; declare the fields with docdb doc index --namespace ${q.namespace} --type ${q.type} --field FIELD, or leave out --require-index`,
+    '--require-index',
+  );
+}
 
 /** Which flag a query validation error is about, by the query field it names. */
 const QUERY_FLAGS: [RegExp, string][] = [
