@@ -74,8 +74,10 @@ describe('every command against docs/cli.md', async () => {
         'doc export',
         'doc get',
         'doc history',
+        'doc index',
         'doc list',
         'doc put',
+        'doc query',
         'emulator',
         'init',
         'project',
@@ -141,7 +143,12 @@ describe("the README's CLI section", async () => {
       '\n## CLI\n\n`docdb init`, `docdb doc get | put | list | delete | history`, `docdb project`, `docdb emulator`, `docdb demo`;\n' +
       'exit codes 0 ok, 1 error, 2 usage, 3 not found. Full reference.\n```';
     const old = readmeCli(stale);
-    expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual(['doc changes', 'doc export']);
+    expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual([
+      'doc changes',
+      'doc export',
+      'doc index',
+      'doc query',
+    ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
   });
 });

@@ -52,7 +52,7 @@ describe('docdb --version and --help', () => {
 describe('usage errors (exit code 2) name the flag and what is allowed', () => {
   const cases: [string, string[], RegExp, NodeJS.ProcessEnv?, string?][] = [
     ['unknown command', ['frobnicate'], /unknown command "frobnicate" \(commands: doc, project, emulator, demo/],
-    ['missing subcommand', ['doc'], /docdb doc needs a subcommand: get, list, history, changes, export, put, delete/],
+    ['missing subcommand', ['doc'], /docdb doc needs a subcommand: get, list, history, changes, export, query, index, put, delete/],
     ['unknown subcommand', ['doc', 'remove'], /unknown subcommand "remove" of docdb doc \(allowed: get, list/],
     [
       'unknown flag',

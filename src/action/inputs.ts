@@ -8,8 +8,9 @@ import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js
 import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
+import { type QueryInputs, readQueryInputs } from './query-inputs.js';
 
-export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'] as const;
+export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export', 'query'] as const;
 export const EXPORT_FORMATS = ['jsonl', 'files'] as const;
 export type ActionMode = (typeof MODES)[number];
 
@@ -41,6 +42,8 @@ export interface ActionInputs {
   minRateLimit: number;
   /** Seconds one call of a custom reducer may take before the run fails (`reducer-timeout`). */
   reducerTimeout?: number;
+  /** mode query: the clauses and options (undefined in every other mode). */
+  query?: QueryInputs;
 }
 
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
@@ -108,6 +111,8 @@ export function readInputs(
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
   };
+  const query = readQueryInputs(get, mode, names);
+  if (query) inputs.query = query;
   checkModeInputs(inputs, bad);
   return inputs;
 }
@@ -200,12 +205,16 @@ function checkModeInputs(inputs: ActionInputs, bad: Bad): void {
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
     }
+  } else if (mode === 'query') {
+    for (const f of ['namespace', 'type'] as const) {
+      if (!inputs[f]) bad(f, 'is required with mode: query (the type whose documents to find)');
+    }
   } else if (mode === 'changes' || mode === 'export') {
     if (mode === 'changes' && !since)
       bad('since', 'is required with mode: changes (the version to report changes since)');
     if (inputs.type && !inputs.namespace) bad('type', `needs namespace too with mode: ${mode}`);
   } else if (version) {
-    bad('version', `only applies to mode: read, changes and export (mode is ${mode})`);
+    bad('version', `only applies to mode: read, changes, export and query (mode is ${mode})`);
   }
   if (!EXPORT_FORMATS.includes(inputs.exportFormat)) {
     bad('export-format', `${JSON.stringify(inputs.exportFormat)} is not a format; use jsonl or files`, 'jsonl, files');

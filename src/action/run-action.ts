@@ -18,6 +18,7 @@ import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
 import { meteredFetch, rateOutputs } from './metered-fetch.js';
 import { projectMode } from './project-mode.js';
+import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
 
 export type { ActionContext, ActionResult } from './context.js';
@@ -47,6 +48,7 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
     return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
+  if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
   return projectMode(inputs, inputs.mode, context, tools);
 }
 

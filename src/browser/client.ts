@@ -21,6 +21,8 @@ import {
   type DocumentListOptions,
   type DocumentListResult,
   type DocumentOp,
+  type DocumentQuery,
+  type DocumentQueryResult,
   DocumentStore,
   type DocumentWriteOptions,
   type PutDocumentResult,
@@ -122,6 +124,13 @@ export interface DocDbClient {
   head(): Promise<VersionId | null>;
   /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
   changes(options: DocumentChangesOptions): Promise<DocumentChangesResult>;
+  /**
+   * The documents of one namespace/type matching `where`, from the section's index when one covers the
+   * fields (a few requests at any size; see docs/indexes.md "Querying"); `answeredBy` says which.
+   */
+  query<T = unknown>(query: DocumentQuery): Promise<DocumentQueryResult<T>>;
+  /** The section's index declaration (`{ version: 1, indexes: [] }` when none). */
+  indexes: DocumentStore['indexes'];
   /**
    * Follow the section (If-None-Match polls: 304s cost no rate limit; paused while the tab is hidden).
    * Resolves when `options.signal` aborts. See docs/documents.md "Live pages".
@@ -257,6 +266,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     history: (identity, o) => documents.history(identity, o),
     head: () => documents.head(),
     changes: (o) => documents.changes(o),
+    query: <T>(q: DocumentQuery) => documents.query<T>(q),
+    indexes: (o) => documents.indexes(o),
     watch: (o, onChange) => documents.watch(o, onChange),
     stats: () => ({ ...stats }),
     close: () => db?.close(),

@@ -7,9 +7,16 @@ import { parseArgs } from 'node:util';
 import { UsageError } from './io.js';
 import { didYouMean } from './suggest.js';
 
-export type FlagSpec = { type: 'string' | 'boolean'; short?: string /** Shown in help. */; description?: string };
+export type FlagSpec = {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** Shown in help. */
+  description?: string;
+  /** A string flag that may be given more than once (`--where a --where b`): its value is a string array. */
+  multiple?: boolean;
+};
 export type FlagSpecs = Record<string, FlagSpec>;
-export type FlagValues = Record<string, string | boolean | undefined>;
+export type FlagValues = Record<string, string | boolean | string[] | undefined>;
 
 /** Flags every command takes. */
 export const COMMON_FLAGS: FlagSpecs = {
@@ -29,6 +36,28 @@ function flagList(specs: FlagSpecs): string {
 }
 
 /**
+ * `--flag -value` → `--flag=-value` for a string flag whose value starts with one dash (`--order-by
+ * -data.stars`, `--limit -1`): parseArgs would read the value as a flag and refuse it as ambiguous. A `-x`
+ * that is one of the command's short flags, and anything starting with `--`, stays a flag (so a missing
+ * value is still named as such); nothing after `--` is touched.
+ */
+function joinDashValues(args: readonly string[], specs: FlagSpecs): string[] {
+  const shorts = new Set(Object.values(specs).flatMap((s) => (s.short ? [`-${s.short}`] : [])));
+  const out: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    if (arg === '--') return [...out, ...args.slice(i)];
+    const next = args[i + 1];
+    const isStringFlag = arg.startsWith('--') && !arg.includes('=') && specs[arg.slice(2)]?.type === 'string';
+    if (isStringFlag && next !== undefined && /^-[^-]/.test(next) && !shorts.has(next)) {
+      out.push(`${arg}=${next}`);
+      i++;
+    } else out.push(arg);
+  }
+  return out;
+}
+
+/**
  * Parse `args` against `specs` (plus --json/--help) and at most `maxPositionals` positionals.
  *
  * @example
@@ -37,11 +66,20 @@ function flagList(specs: FlagSpecs): string {
 export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositionals = 0): Parsed {
   const all: FlagSpecs = { ...specs, ...COMMON_FLAGS };
   const options = Object.fromEntries(
-    Object.entries(all).map(([k, v]) => [k, v.short ? { type: v.type, short: v.short } : { type: v.type }]),
+    Object.entries(all).map(([k, v]) => [
+      k,
+      { type: v.type, ...(v.short ? { short: v.short } : {}), ...(v.multiple ? { multiple: true } : {}) },
+    ]),
   );
   let parsed: ReturnType<typeof parseArgs<{ options: typeof options; tokens: true; allowPositionals: true }>>;
   try {
-    parsed = parseArgs({ args, options, strict: true, allowPositionals: true, tokens: true });
+    parsed = parseArgs({
+      args: joinDashValues(args, all),
+      options,
+      strict: true,
+      allowPositionals: true,
+      tokens: true,
+    });
   } catch (e) {
     const message = (e as Error).message;
     const unknown = /Unknown option '([^']+)'/.exec(message)?.[1];
@@ -62,7 +100,9 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
   const seen = new Set<string>();
   for (const t of parsed.tokens ?? []) {
     if (t.kind !== 'option') continue;
-    if (seen.has(t.name)) throw new UsageError(`--${t.name} is given more than once`, `--${t.name}`);
+    if (seen.has(t.name) && all[t.name]?.multiple !== true) {
+      throw new UsageError(`--${t.name} is given more than once`, `--${t.name}`);
+    }
     seen.add(t.name);
     if (all[t.name]?.type === 'string' && t.value === '') {
       throw new UsageError(`--${t.name} must not be empty`, `--${t.name}`);
@@ -83,6 +123,17 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
 export function str(values: FlagValues, name: string): string | undefined {
   const v = values[name];
   return typeof v === 'string' ? v : undefined;
+}
+
+/**
+ * Every value of a repeatable flag (`multiple: true`), in the order given; [] when absent.
+ *
+ * @example
+ * strs({ where: ['data.a=1', 'data.b>2'] }, 'where'); // ['data.a=1', 'data.b>2']
+ */
+export function strs(values: FlagValues, name: string): string[] {
+  const v = values[name];
+  return Array.isArray(v) ? v : typeof v === 'string' ? [v] : [];
 }
 
 /** A required string flag. */
@@ -181,7 +232,8 @@ export function versionFlag(values: FlagValues, name = 'version'): string | unde
 /** Help text for a list of flags. */
 export function describeFlags(specs: FlagSpecs): string {
   const rows = Object.entries({ ...specs, ...COMMON_FLAGS }).map(([k, v]) => {
-    const name = `${v.short ? `-${v.short}, ` : ''}--${k}${v.type === 'string' ? ' VALUE' : ''}`;
+    const value = v.type === 'string' ? (v.multiple ? ' VALUE (repeatable)' : ' VALUE') : '';
+    const name = `${v.short ? `-${v.short}, ` : ''}--${k}${value}`;
     return `  ${name.padEnd(28)} ${v.description ?? ''}`;
   });
   return rows.join('\n');

@@ -13,6 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import type { Envelope } from '../document/envelope.js';
 import type { DocumentListEntry } from '../document/index.js';
 import { ExportChanged, ExportTargetError } from './errors.js';
+import { formatItems, type TextFormat } from './formats.js';
 import { placeDirectory, type Snapshot, snapshot } from './place-dir.js';
 import { assertStillReal, realTarget } from './real-path.js';
 
@@ -37,41 +38,80 @@ async function realDirectory(dir: string): Promise<void> {
 }
 
 /**
- * Write `entries` as JSON Lines to `file` (atomically: a temporary name in the real directory of `file`,
- * renamed at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed).
- * An existing link is followed: the file it names is replaced. Returns the count and the real path.
+ * Write `chunks` of text to `file` atomically: a temporary name in the real directory of `file`, renamed
+ * at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed. An existing
+ * link is followed: the file it names is replaced. Returns the real path written.
  *
  * @example
- * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ * await writeTextFile('/tmp/rows.csv', formatItems(rows, 'csv', { columns: ['id'] }));
  */
-export async function writeJsonLines(
-  file: string,
-  entries: AsyncIterable<DocumentListEntry>,
-  onProgress?: (n: number) => void,
-): Promise<ExportWritten> {
+export async function writeTextFile(file: string, chunks: AsyncIterable<string>): Promise<string> {
   const target = await realTarget(file);
   await realDirectory(dirname(target));
   const temp = `${target}.tmp-${randomBytes(6).toString('hex')}`;
-  let n = 0;
-  async function* lines(): AsyncGenerator<string> {
-    for await (const e of entries) {
-      if (!e.document) continue;
-      n++;
-      onProgress?.(n);
-      yield jsonLine(e.document);
-    }
-  }
   try {
     // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
     // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
-    await pipeline(lines, createWriteStream(temp, { flags: 'wx' }));
+    await pipeline(chunks, createWriteStream(temp, { flags: 'wx' }));
     await assertStillReal(dirname(target));
     await rename(temp, target);
-    return { count: n, path: target };
+    return target;
   } catch (e) {
     await rm(temp, { force: true });
     throw e;
   }
+}
+
+/** The envelopes of `entries` (entries without one are skipped), counted for progress. */
+async function* envelopes(
+  entries: AsyncIterable<DocumentListEntry>,
+  onProgress?: (n: number) => void,
+): AsyncGenerator<Envelope> {
+  let n = 0;
+  for await (const e of entries) {
+    if (!e.document) continue;
+    onProgress?.(++n);
+    yield e.document;
+  }
+}
+
+/**
+ * Write the envelopes of `entries` to `file` in `format` (JSON Lines, one JSON array, or CSV with
+ * `columns`: paths into the envelope such as `id` or `data.stars`), atomically as {@link writeTextFile}.
+ * Returns the count and the real path.
+ *
+ * @example
+ * const { count } = await writeFormatted('/tmp/repos.csv', docs.stream({ withData: true }), { format: 'csv', columns: ['id', 'data.stars'] });
+ */
+export async function writeFormatted(
+  file: string,
+  entries: AsyncIterable<DocumentListEntry>,
+  options: { format: TextFormat; columns?: readonly string[] },
+  onProgress?: (n: number) => void,
+): Promise<ExportWritten> {
+  let count = 0;
+  const counted = envelopes(entries, (n) => {
+    count = n;
+    onProgress?.(n);
+  });
+  const columns = options.columns ? { columns: options.columns } : {};
+  const path = await writeTextFile(file, formatItems(counted, options.format, columns));
+  return { count, path };
+}
+
+/**
+ * Write `entries` as JSON Lines to `file` ({@link writeFormatted} in `jsonl`). Returns the count and the
+ * real path.
+ *
+ * @example
+ * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ */
+export function writeJsonLines(
+  file: string,
+  entries: AsyncIterable<DocumentListEntry>,
+  onProgress?: (n: number) => void,
+): Promise<ExportWritten> {
+  return writeFormatted(file, entries, { format: 'jsonl' }, onProgress);
 }
 
 /**

@@ -69,8 +69,13 @@ async function readData(values: FlagValues, ctx: CommandContext): Promise<unknow
   }
 }
 
-/** What a write prints: the version on stdout (scriptable), what happened on stderr; or one JSON value. */
-function report(ctx: CommandContext, what: string, r: WriteResult, extra: Record<string, unknown> = {}): number {
+/**
+ * What a write prints: the version on stdout (scriptable), what happened on stderr; or one JSON value.
+ *
+ * @example
+ * return report(ctx, `put ${label(identity)}`, await docs.put(input));
+ */
+export function report(ctx: CommandContext, what: string, r: WriteResult, extra: Record<string, unknown> = {}): number {
   if (ctx.json) {
     const { version, previousVersion, changed, written, deleted, unchanged } = r;
     ctx.io.stdout(`${JSON.stringify({ version, previousVersion, changed, written, deleted, unchanged, ...extra })}\n`);

@@ -11,6 +11,7 @@ import { InvalidSpec } from '../../core/errors.js';
 import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
+import type { TypeIndex } from '../../document/indexes/declaration.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
 import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
@@ -106,7 +107,7 @@ async function runLoaded(
   // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
   const changes: DocumentOp[] = [];
   const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
+  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, undefined, indexesOf(selected));
   const emit = out ? (op: DocumentOp) => out.add(op) : async (op: DocumentOp) => void changes.push(op);
   const read = readContextOf(options, log);
   const run: RunScope = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
@@ -129,6 +130,17 @@ async function runLoaded(
   };
   if (mode === 'dry-run') return dryRun(base, changes, section.tip, log);
   return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+}
+
+/** The selected projections' `index:` declarations, one per namespace/type (the spec checked they agree). */
+function indexesOf(selected: readonly ProjectionSpec[]): TypeIndex[] {
+  const byScope = new Map<string, TypeIndex>();
+  for (const p of selected) {
+    if (!p.index) continue;
+    const { namespace, type } = p.identity;
+    byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.index });
+  }
+  return [...byScope.values()];
 }
 
 /** One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files. */

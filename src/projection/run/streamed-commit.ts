@@ -9,6 +9,7 @@
  */
 import type { WriteResult } from '../../core/refstore.js';
 import type { DocumentOp, DocumentStore } from '../../document/document-store.js';
+import type { TypeIndex } from '../../document/indexes/declaration.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
 export const STREAM_PART = 1000;
@@ -36,7 +37,14 @@ export class StreamedCommit {
     private readonly documents: DocumentStore,
     private readonly message: () => string,
     private readonly partSize = STREAM_PART,
+    /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
+    private readonly indexes: readonly TypeIndex[] = [],
   ) {}
+
+  /** The write options: the message, and the index declarations when the spec has any. */
+  private options<M>(message: M) {
+    return { message, ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}) };
+  }
 
   /** True once a commit in parts has started (some changes are already on their way). */
   get streaming(): boolean {
@@ -57,10 +65,15 @@ export class StreamedCommit {
   async finish(last: readonly DocumentOp[] = []): Promise<WriteResult | undefined> {
     for (const op of last) this.buffer.push(op);
     if (!this.pending) {
-      if (this.buffer.length === 0) return undefined;
+      if (this.buffer.length === 0) {
+        // No document changed, but a new `index:` must still be declared (the same one again writes nothing).
+        if (this.indexes.length === 0) return undefined;
+        const r = await this.documents.declareIndexes([...this.indexes], { message: this.message() });
+        return r.changed ? r : undefined;
+      }
       const ops = this.buffer;
       this.buffer = [];
-      return this.documents.commit(ops, { message: this.message() });
+      return this.documents.commit(ops, this.options(this.message()));
     }
     if (this.buffer.length > 0) await this.handOver();
     this.closed = true;
@@ -81,7 +94,7 @@ export class StreamedCommit {
     const part = this.buffer;
     this.buffer = [];
     if (!this.pending) {
-      this.pending = this.documents.commitParts(this.parts(), { message: this.message });
+      this.pending = this.documents.commitParts(this.parts(), this.options(this.message));
       // A failed write refuses the part waiting to be taken, and every later one (the producer then stops).
       this.pending.catch((error) => {
         this.writeFailed = { error };

@@ -103,8 +103,26 @@ function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, optio
     if (resolved) projections.push(resolved);
   }
   checkPruneScopes(projections, at);
+  checkIndexScopes(projections, at);
   if (issues.length > 0) throw specError(file, issues);
   return projections;
+}
+
+/** One namespace/type has one index: two projections writing it may both say `index:` only alike. */
+function checkIndexScopes(projections: ProjectionSpec[], at: (path: PropertyKey[], message: string) => void): void {
+  const declared = new Map<string, ProjectionSpec>();
+  for (const p of projections) {
+    if (!p.index) continue;
+    const scope = `${p.identity.namespace}/${p.identity.type}`;
+    const other = declared.get(scope);
+    if (!other) declared.set(scope, p);
+    else if (other.index?.join('\n') !== p.index.join('\n')) {
+      at(
+        ['projections', p.name, 'index'],
+        `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`,
+      );
+    }
+  }
 }
 
 /**

@@ -42,6 +42,12 @@ const projectionSchema = z.strictObject({
   identity: identitySchema.optional(),
   reducer: reducerSchema.optional(),
   prune: z.boolean({ error: 'must be true or false' }).default(false),
+  /** The fields of the documents' index (docs/indexes.md), declared in the same commit as the documents. */
+  index: z
+    .array(z.string({ error: 'must be a field name: id or data.<path>, e.g. data.stars' }), {
+      error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
+    })
+    .optional(),
 });
 
 export const specSchema = z.strictObject({
@@ -71,7 +77,8 @@ export const specSchema = z.strictObject({
 export function allowedFields(path: readonly PropertyKey[]): string[] | undefined {
   const last = path[path.length - 1];
   if (path.length === 0) return ['version', 'defaults', 'projections'];
-  if (path.length === 2 && path[0] === 'projections') return ['description', 'source', 'identity', 'reducer', 'prune'];
+  if (path.length === 2 && path[0] === 'projections')
+    return ['description', 'source', 'identity', 'reducer', 'prune', 'index'];
   if (last === 'identity') return ['namespace', 'type', 'id'];
   if (last === 'reducer') return ['module', 'export'];
   if (last === 'defaults') return ['repositories'];

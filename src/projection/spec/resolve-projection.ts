@@ -4,7 +4,9 @@
  * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
  * projection and reports every problem with its `file:line`.
  */
+import { InvalidConfig } from '../../core/errors.js';
 import type { InputNames } from '../../core/input-names.js';
+import { type TypeIndex, validateDeclaration } from '../../document/indexes/declaration.js';
 import { SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
 import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patterns.js';
 import { FILTER_FIELDS } from './source-schema.js';
@@ -19,6 +21,7 @@ export interface RawProjection {
   identity?: { namespace?: string | undefined; type?: string | undefined; id?: string | undefined } | undefined;
   reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
   prune: boolean;
+  index?: string[] | undefined;
 }
 
 export interface ResolveContext {
@@ -67,13 +70,16 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
 
   const reducer = resolveReducer(p, srcType, base, ctx);
   if (idTemplate === undefined || type === undefined) return undefined;
+  const namespace = p.identity?.namespace ?? defaults.namespace;
+  if (p.index !== undefined) checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
   return {
     name,
     ...(p.description !== undefined ? { description: p.description } : {}),
     source: normalisedSource(p, selection.repos),
-    identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
+    identity: { namespace, type, id: idTemplate },
     reducer,
     prune: p.prune,
+    ...(p.index !== undefined ? { index: p.index } : {}),
     line: ctx.line(base),
     lines: {
       source: ctx.line([...base, 'source']),
@@ -85,6 +91,20 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
       id: ctx.line(idPath),
     },
   };
+}
+
+/** `index:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */
+function checkIndex(index: TypeIndex, path: PropertyKey[], ctx: ResolveContext): void {
+  try {
+    validateDeclaration({ version: 1, indexes: [index] });
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    const at = /fields\[(\d+)\]/.exec(String(e.data.field ?? ''));
+    ctx.at(
+      at ? [...path, Number(at[1])] : path,
+      e.message.replace(/^index declaration indexes\[0\](\.fields(\[\d+\])?)? ?/, ''),
+    );
+  }
 }
 
 /** The repositories a source reads, and whether it reads per repository at all. */

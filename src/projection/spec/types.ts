@@ -16,6 +16,8 @@ export interface ProjectionSpec {
   identity: { namespace: string; type: string; id: string };
   reducer: ReducerSpec;
   prune: boolean;
+  /** `index:` — the fields of this namespace/type's index, declared with the run's commit (docs/indexes.md). */
+  index?: string[];
   /** 1-based line of the projection in the spec file (for messages). */
   line: number;
   /** Lines of `source`, `reducer` and `identity.id` (the projection's line when defaulted), for run-time messages. */

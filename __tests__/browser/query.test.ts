@@ -1,0 +1,128 @@
+/**
+ * `client.query(...)` and `client.indexes()` in real chromium against the emulator on loopback (issue 28
+ * item 4): the browser bundle answers a query from the section's index — with a token, and anonymously on
+ * a public repository, where GitHub allows 60 requests an hour — and reads no document for it.
+ */
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../src/document/document-store.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import { indexedSectionFiles } from '../document/indexed-section.js';
+import { emulator, freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
+import { launchChromium, openTestPage, type Site, startSite } from './harness.js';
+
+let browser: Browser;
+let site: Site;
+let em: EmulatorHandle;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  [browser, site, em] = await Promise.all([launchChromium(), startSite(), emulator()]);
+});
+afterAll(async () => {
+  await browser?.close();
+  await site?.close();
+  await em?.stop();
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+});
+
+async function newPage(): Promise<Page> {
+  context ??= await browser.newContext();
+  const page = await context.newPage();
+  await openTestPage(page, site);
+  return page;
+}
+
+/** A section of 30 repositories with an index on language and stars, as the library writes it. */
+async function indexedSection(): Promise<string> {
+  const repo = freshRepo(em);
+  const documents = Array.from({ length: 30 }, (_, i) => ({
+    namespace: 'github',
+    type: 'repo',
+    id: `octo/r${String(i).padStart(2, '0')}`,
+    data: { language: i % 3 === 0 ? 'Go' : 'TypeScript', stars: i * 10 },
+  }));
+  const files = await indexedSectionFiles(documents, [
+    { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] },
+  ]);
+  em.state.commitFiles(`${OWNER}/${repo}`, { branch: 'refs/docdb/documents', orphan: true, files });
+  return repo;
+}
+
+interface QueryOutcome {
+  ids: string[];
+  stars: unknown[];
+  answeredBy: string;
+  documents: boolean;
+  version: string | null;
+  requests: number | undefined;
+  declared: unknown;
+}
+
+/** In the page: load a remote client (with the token, or anonymous) and query the section. */
+function pageQuery(page: Page, args: { repo: string; token: string | null }): Promise<QueryOutcome> {
+  return page.evaluate(
+    async ({ repo, apiUrl, owner, token }) => {
+      const { loadDocDbClient } = (window as unknown as { docdb: typeof import('../../src/browser/index.js') }).docdb;
+      const client = await loadDocDbClient({ owner, repo, apiUrl, hostCapabilities: { credentials: () => token } });
+      const r = await client.query({
+        namespace: 'github',
+        type: 'repo',
+        where: [
+          { field: 'data.language', op: '=', value: 'Go' },
+          { field: 'data.stars', op: '>=', value: 100 },
+        ],
+        orderBy: { field: 'data.stars', direction: 'desc' },
+        limit: 3,
+        fields: ['data.stars'],
+      });
+      const declared = (await client.indexes()).indexes;
+      client.close();
+      return {
+        ids: r.rows.map((row) => row.id),
+        stars: r.rows.map((row) => row.values['data.stars']),
+        answeredBy: r.answeredBy,
+        documents: r.documents !== undefined,
+        version: r.version,
+        requests: r.requests,
+        declared,
+      };
+    },
+    { ...args, apiUrl: em.url, owner: OWNER },
+  );
+}
+
+describe('client.query in chromium', () => {
+  it('answers from the index with fields alone: no document is read', async () => {
+    const repo = await indexedSection();
+    const tip = await new DocumentStore(store(em, repo)).head();
+    const page = await newPage();
+    const from = em.requests.length;
+    const r = await pageQuery(page, { repo, token: TOKEN });
+    expect(r).toMatchObject({
+      ids: ['octo/r27', 'octo/r24', 'octo/r21'],
+      stars: [270, 240, 210],
+      answeredBy: 'index',
+      documents: false,
+      version: tip,
+      declared: [{ namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] }],
+    });
+    expect(r.requests).toBeGreaterThan(0);
+    expect(r.requests).toBeLessThanOrEqual(12);
+    // No read names a document's path (contents reads of the index's own files only).
+    const api = em.requests.slice(from).filter((x) => x.method !== 'OPTIONS');
+    expect(api.some((x) => /github\/repo\/octo/.test(`${x.path}?${x.query}`))).toBe(false);
+  });
+
+  it('anonymous, on a public repository: the same answer without a token', async () => {
+    const repo = await indexedSection();
+    const page = await newPage();
+    const from = em.requests.length;
+    const r = await pageQuery(page, { repo, token: null });
+    expect(r).toMatchObject({ ids: ['octo/r27', 'octo/r24', 'octo/r21'], answeredBy: 'index' });
+    expect(em.requests.slice(from).every((x) => !x.authenticated)).toBe(true);
+  });
+});
