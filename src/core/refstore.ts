@@ -81,6 +81,8 @@ export interface KeyWriteOptions extends WriteOptions {
    * otherwise throw `PreconditionFailed` and write nothing. Omit for an unconditional write.
    */
   ifMatch?: IfMatch;
+  /** Changes derived from the tip the write lands on, as {@link CommitOptions.derive}. */
+  derive?: DeriveChanges;
 }
 
 /** Options of `commit`. */

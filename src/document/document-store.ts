@@ -5,7 +5,6 @@
 
 import { assertPartsOptions, commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
-import { keyWriteToCommit } from '../core/plan.js';
 import type {
   Change,
   ChangedKey,
@@ -117,9 +116,9 @@ export class DocumentStore {
   async put<T>(doc: DocumentInput<T>, options?: DocumentWriteOptions): Promise<PutDocumentResult<T>> {
     const ops: DocumentOp[] = [{ op: 'put', document: doc }];
     const changes = opsToChanges(ops);
-    const key = changes[0]!.key;
-    const result = await this.store.commit(changes, {
-      ...keyWriteToCommit(key, options),
+    const { key, value } = changes[0] as { key: string; value: Uint8Array };
+    const result = await this.store.put(key, value, {
+      ...options,
       derive: this.indexing(() => indexedOpsOf(ops, changes)),
     });
     const document: Envelope<T> | null =
@@ -301,8 +300,8 @@ export class DocumentStore {
   async delete(identity: Identity, options?: DocumentWriteOptions): Promise<WriteResult> {
     const ops: DocumentOp[] = [{ op: 'delete', identity }];
     const changes = opsToChanges(ops);
-    return this.store.commit(changes, {
-      ...keyWriteToCommit(changes[0]!.key, options as KeyWriteOptions),
+    return this.store.delete(changes[0]!.key, {
+      ...(options as KeyWriteOptions),
       derive: this.indexing(() => indexedOpsOf(ops, changes)),
     });
   }
