@@ -42,7 +42,7 @@ import type {
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches, identityOf } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
-import { collectParts, indexedOpsOf } from './indexed-ops.js';
+import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
 import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
@@ -173,8 +173,8 @@ export class DocumentStore {
   }
 
   /**
-   * A commit in parts with its index kept exact: the declaration is read first, so each document's
-   * indexed values are kept as its part streams by (not its data); the hook checks it still holds.
+   * A commit in parts with its index kept exact: its documents are collected as the parts stream by
+   * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
    */
   private async commitChangeParts(
     parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>,
@@ -183,11 +183,15 @@ export class DocumentStore {
   ): Promise<WriteResult> {
     const { indexes, ...rest } = options;
     assertPartsOptions(rest);
-    const declared = applyDeclare(await this.indexes(), indexes ?? []);
-    const seen: IndexedOp[] = [];
-    return commitInParts(this.store, collectParts(parts, declared, seen, dataOf), {
+    if (indexes)
+      applyDeclare(
+        { version: 1, indexes: [] },
+        indexes.filter((t) => t?.fields?.length !== 0),
+      );
+    const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
+    return commitInParts(this.store, seen.collect(parts), {
       ...rest,
-      derive: this.indexing(() => seen, indexes),
+      derive: this.indexing(() => seen.ops, indexes),
     });
   }
 

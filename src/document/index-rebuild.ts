@@ -30,7 +30,19 @@ export interface IndexedOp {
   type: string;
   id: string;
   key: string;
-  after?: { blobSha: string; data: unknown } | { blobSha: string; values: Stored[]; fields: readonly string[] };
+  after?:
+    | { blobSha: string; data: unknown }
+    | { blobSha: string; values: Stored[]; fields: readonly string[] }
+    /** The envelope's bytes, decoded only when an index asks (a commit in parts, before its declaration is known). */
+    | { blobSha: string; bytes: Uint8Array };
+}
+
+/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
+export function dataAfter(op: IndexedOp): { data: unknown } | undefined {
+  const a = op.after;
+  if (!a || 'values' in a) return undefined;
+  if ('data' in a) return { data: a.data };
+  return { data: (JSON.parse(new TextDecoder().decode(a.bytes)) as { data: unknown }).data };
 }
 
 /** The files of one type's index: path → bytes (written) or null (deleted). */
@@ -45,9 +57,11 @@ export type IndexFiles = Map<string, Uint8Array | null>;
 export function valuesAfter(op: IndexedOp, t: TypeIndex): Stored[] | undefined {
   const a = op.after;
   if (!a) return undefined;
-  if ('data' in a) return storedValues(t.fields, { id: op.id, blobSha: a.blobSha, data: a.data });
-  if (a.fields.join('\n') !== t.fields.join('\n')) return undefined;
-  return a.values;
+  const d = dataAfter(op);
+  if (d) return storedValues(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
+  const v = a as { values: Stored[]; fields: readonly string[] };
+  if (v.fields.join('\n') !== t.fields.join('\n')) return undefined;
+  return v.values;
 }
 
 /** Apply a write's ops of type `t` to documents keyed by id. */

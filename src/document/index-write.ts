@@ -18,6 +18,7 @@ import { decodeEnvelope } from './envelope.js';
 import {
   buildFromDocuments,
   buildFromRun,
+  dataAfter,
   type IndexedOp,
   type IndexFiles,
   manifestOf,
@@ -38,6 +39,7 @@ import {
 } from './indexes/index.js';
 import { manifestPath } from './indexes/paths.js';
 import type { IndexChange } from './indexes/update.js';
+import type { Stored } from './indexes/values.js';
 
 export type { IndexedOp } from './index-rebuild.js';
 
@@ -214,9 +216,11 @@ async function incremental(
 
 function afterState(op: IndexedOp, t: TypeIndex) {
   const a = op.after!;
-  if ('data' in a) return { blobSha: a.blobSha, data: a.data };
-  if (a.fields.join('\n') !== t.fields.join('\n')) declaredMeanwhile(t);
-  return { blobSha: a.blobSha, values: a.values };
+  const d = dataAfter(op);
+  if (d) return { blobSha: a.blobSha, data: d.data };
+  const v = a as { values: Stored[]; fields: readonly string[] };
+  if (v.fields.join('\n') !== t.fields.join('\n')) declaredMeanwhile(t);
+  return { blobSha: a.blobSha, values: v.values };
 }
 
 async function fetchInto(base: DeriveBase, have: Map<string, Uint8Array | undefined>, paths: readonly string[]) {

@@ -3,28 +3,18 @@ export type { BulkReadOptions } from './bulk.js';
 export { canonicalJson } from './canonical-json.js';
 export {
   type DocumentGetOptions,
-  type DocumentQuery,
-  type DocumentQueryResult,
   type DocumentListEntry,
   type DocumentListOptions,
   type DocumentListResult,
   type DocumentOp,
+  type DocumentQuery,
+  type DocumentQueryResult,
   DocumentStore,
   PUT_MANY_PART,
   type PutDocumentResult,
   type QueryRow,
   type ReadDocumentResult,
 } from './document-store.js';
-export type { DocumentIndexOptions } from './index-write.js';
-export {
-  DECLARATION_KEY,
-  type IndexDeclaration,
-  type IndexQuery,
-  OPERATORS,
-  type Operator,
-  type TypeIndex,
-  type WhereClause,
-} from './indexes/index.js';
 export {
   assertValidDocumentInput,
   type DocumentInput,
@@ -45,3 +35,13 @@ export {
   parseKey,
   RESERVED_PREFIX,
 } from './identity.js';
+export type { DocumentIndexOptions } from './index-write.js';
+export {
+  DECLARATION_KEY,
+  type IndexDeclaration,
+  type IndexQuery,
+  OPERATORS,
+  type Operator,
+  type TypeIndex,
+  type WhereClause,
+} from './indexes/index.js';

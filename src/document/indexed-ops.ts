@@ -51,45 +51,73 @@ export function indexedOpsOf(ops: readonly DocumentOp[], changes: readonly Chang
   return out;
 }
 
+/** Envelope bytes a commit in parts buffers before it reads the section's declaration (see {@link PartsCollector}). */
+export const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
+
 /**
- * Collect a commit in parts' documents while its parts stream by: for a type `declaration` indexes, the
- * stored values of its fields; for other types only the key (a delete, or a type declared meanwhile —
- * index-write.ts then refuses the write rather than guess).
+ * A commit in parts' documents, collected while its parts stream by, for the index hook. The declaration
+ * is not known up front (reading it would cost every streamed write requests even when the section has
+ * no index), so documents are kept as their envelope bytes — or, for `putMany`, as the caller's own data —
+ * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
+ * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
+ * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
+ * commit time indexes a type whose values were not kept.
  *
  * @example
- * const seen: IndexedOp[] = [];
- * for await (const part of collectParts(parts, declaration, seen)) yield part;
+ * const seen = new PartsCollector(() => docs.indexes());
+ * await commitInParts(store, seen.collect(parts), { derive: indexDerive({ store, ops: () => seen.ops }) });
  */
-export async function* collectParts(
-  parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>,
-  declaration: IndexDeclaration,
-  into: IndexedOp[],
-  dataOf?: (key: string) => unknown,
-): AsyncGenerator<Change[]> {
-  const fields = new Map(declaration.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
-  for await (const part of parts) {
-    for (const c of part) {
-      const identity = parseKey(c.key);
-      if (!identity) continue;
-      const base = { namespace: identity.namespace, type: identity.doc_type, id: identity.id, key: c.key };
-      if (c.op === 'delete') {
-        into.push(base);
-        continue;
-      }
-      const f = fields.get(`${identity.namespace}/${identity.doc_type}`);
-      if (!f) {
-        into.push({ ...base, after: { blobSha: '', values: [], fields: [] } });
-        continue;
-      }
-      const value = c.value as Uint8Array;
-      // The caller's document when it has it (putMany), else the envelope decoded once.
-      const data = dataOf ? dataOf(c.key) : (JSON.parse(new TextDecoder().decode(value)) as { data: unknown }).data;
-      const sha = blobSha(value);
-      into.push({
-        ...base,
-        after: { blobSha: sha, values: storedValues(f, { id: identity.id, blobSha: sha, data }), fields: f },
-      });
+export class PartsCollector {
+  readonly ops: IndexedOp[] = [];
+  private buffered = 0;
+  private fields: Map<string, readonly string[]> | undefined;
+
+  constructor(
+    private readonly readDeclaration: () => Promise<IndexDeclaration>,
+    private readonly dataOf?: (key: string) => unknown,
+    private readonly limit = PARTS_BUFFER_BYTES,
+  ) {}
+
+  /** Pass the parts through, collecting their documents. */
+  async *collect(parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>): AsyncGenerator<Change[]> {
+    for await (const part of parts) {
+      for (const c of part) this.take(c);
+      if (this.buffered > this.limit && !this.fields) await this.learnDeclaration();
+      yield part as Change[];
     }
-    yield part as Change[];
+  }
+
+  private take(c: Change): void {
+    const identity = parseKey(c.key);
+    if (!identity) return;
+    const base = { namespace: identity.namespace, type: identity.doc_type, id: identity.id, key: c.key };
+    if (c.op === 'delete') return void this.ops.push(base);
+    const value = c.value as Uint8Array;
+    const sha = blobSha(value);
+    if (this.dataOf) return void this.ops.push({ ...base, after: { blobSha: sha, data: this.dataOf(c.key) } });
+    if (!this.fields) {
+      this.buffered += value.length;
+      return void this.ops.push({ ...base, after: { blobSha: sha, bytes: value } });
+    }
+    this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
+  }
+
+  /** A document's indexed values under the known declaration (none for a type it does not index). */
+  private valuesOf(d: { namespace: string; type: string; id: string }, sha: string, bytes: () => Uint8Array) {
+    const f = this.fields!.get(`${d.namespace}/${d.type}`);
+    if (!f) return { blobSha: sha, values: [], fields: [] };
+    const data = (JSON.parse(new TextDecoder().decode(bytes())) as { data: unknown }).data;
+    return { blobSha: sha, values: storedValues(f, { id: d.id, blobSha: sha, data }), fields: f };
+  }
+
+  /** Read the declaration; turn the buffered documents into values (dropping their bytes). */
+  private async learnDeclaration(): Promise<void> {
+    const d = await this.readDeclaration();
+    this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
+    for (const op of this.ops) {
+      const a = op.after;
+      if (a && 'bytes' in a) op.after = this.valuesOf(op, a.blobSha, () => a.bytes);
+    }
+    this.buffered = 0;
   }
 }

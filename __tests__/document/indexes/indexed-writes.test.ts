@@ -4,8 +4,11 @@
  * and a failed write that changes neither documents nor index.
  */
 import { describe, expect, it } from 'vitest';
+import { commitInParts } from '../../../src/core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
+import { indexDerive } from '../../../src/document/index-write.js';
+import { PartsCollector } from '../../../src/document/indexed-ops.js';
 import { DECLARATION_KEY, manifestPath } from '../../../src/document/indexes/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 import { assertIndexExact } from './index-oracle.js';
@@ -94,5 +97,61 @@ describe('indexes kept exact by DocumentStore writes', () => {
     await store.put(parts[0]!.key, '["not", "a row"\n');
     await docs.put(repo('o/d1', { language: 'Go', stars: 99 }));
     await assertIndexExact(store);
+  });
+});
+
+describe('a commit in parts keeps bounded memory for the index hook', () => {
+  const part = (from: number, n: number, stars: number) =>
+    Array.from({ length: n }, (_, i) => ({
+      op: 'put' as const,
+      key: `github/repo/o/q${from + i}.json`,
+      value: '',
+    })).map((c, i) => ({
+      ...c,
+      value: new TextEncoder().encode(
+        JSON.stringify({
+          namespace: 'github',
+          type: 'repo',
+          id: `o/q${from + i}`,
+          data: { language: 'TS', stars: stars + i },
+        }),
+      ),
+    }));
+
+  it('past the buffer it reads the declaration once and keeps values, not bytes; the index is exact', async () => {
+    const { store, docs } = fresh();
+    await docs.declareIndexes([REPO]);
+    let reads = 0;
+    const seen = new PartsCollector(
+      async () => {
+        reads++;
+        return docs.indexes();
+      },
+      undefined,
+      200,
+    );
+    await commitInParts(store, seen.collect([part(0, 3, 1), part(3, 3, 10), part(6, 3, 20)]), {
+      derive: indexDerive({ store, ops: () => seen.ops, options: { maxPartBytes: 400 } }),
+    });
+    expect(reads).toBe(1);
+    expect(seen.ops.every((o) => !(o.after && 'bytes' in o.after))).toBe(true);
+    await assertIndexExact(store);
+  });
+
+  it('a declaration that changed under a collected write refuses the write; nothing is written', async () => {
+    const { store, docs } = fresh();
+    const seen = new PartsCollector(async () => ({ version: 1, indexes: [] }), undefined, 10);
+    const parts = seen.collect([part(0, 2, 1), part(2, 2, 5)]);
+    const first = await parts.next();
+    await docs.declareIndexes([REPO]);
+    const head = await store.head();
+    async function* rest() {
+      yield first.value as never;
+      yield* parts;
+    }
+    await expect(commitInParts(store, rest(), { derive: indexDerive({ store, ops: () => seen.ops }) })).rejects.toThrow(
+      /changed while this write was under way/,
+    );
+    expect(await store.head()).toBe(head);
   });
 });
