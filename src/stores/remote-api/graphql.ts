@@ -209,3 +209,54 @@ export async function blobsAt(
   }
   return out;
 }
+
+/** What `object(expression: "<commit>:<path>")` named: a blob (with its bytes when exact), a tree, or nothing usable. */
+export type ObjectAt =
+  | { type: 'Blob'; oid: string; bytes?: Uint8Array }
+  | { type: 'Tree'; oid: string }
+  | { type: 'other' }
+  | null;
+
+/**
+ * What each path is at `commit`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: a blob of `withText`
+ * comes with its bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid —
+ * else read it by SHA); any other path is asked for its type only (`__typename oid`, a few bytes), which is
+ * how a derived write tells an absent key from one below a value. Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const at = await objectsAt(deps, ctx, tip, ['_docdb', '_docdb/indexes.json'], new Set(['_docdb/indexes.json']));
+ * at?.get('_docdb'); // { type: 'Tree', oid } | null
+ */
+export async function objectsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  commit: string,
+  paths: readonly string[],
+  withText: ReadonlySet<string>,
+): Promise<Map<string, ObjectAt> | undefined> {
+  const out = new Map<string, ObjectAt>();
+  const blob = '... on Blob { text isBinary isTruncated byteSize }';
+  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((p, j) => {
+      vars[`e${j}`] = `${commit}:${p}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid ${withText.has(p) ? blob : ''} }`;
+    });
+    const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, p] of batch.entries()) out.set(p, await objectAt(repo[`e${j}`]));
+  }
+  return out;
+}
+
+/** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
+async function objectAt(o: unknown): Promise<ObjectAt> {
+  if (!isObject(o) || !isSha(o.oid)) return null;
+  if (o.__typename === 'Tree') return { type: 'Tree', oid: o.oid };
+  if (o.__typename !== 'Blob') return { type: 'other' };
+  const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+  const bytes = exact ? utf8(o.text as string) : undefined;
+  const ok = bytes !== undefined && (await blobShaAsync(bytes)) === o.oid;
+  return ok ? { type: 'Blob', oid: o.oid, bytes } : { type: 'Blob', oid: o.oid };
+}

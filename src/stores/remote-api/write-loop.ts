@@ -13,9 +13,10 @@ import type { CachedCommit } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { PreconditionFailed } from '../../core/errors.js';
 import { assertNoPathConflicts, defaultCommitMessage, planWrite, prepareCommit } from '../../core/plan.js';
-import type { Change, CommitOptions, WriteOptions, WriteResult } from '../../core/refstore.js';
+import type { Change, CommitOptions, WriteResult } from '../../core/refstore.js';
 import { rebaseView, type TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
+import { deriveAt } from './derived-reads.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { touchesAny } from './stale-tip.js';
 import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
@@ -55,7 +56,7 @@ export async function writeOneCommit(
   h: WriteHost,
   ctx: OpContext,
   changes: Normalized,
-  options: WriteOptions,
+  options: CommitOptions,
   ifMatch?: IfMatch,
 ): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
@@ -82,7 +83,7 @@ class SingleCommitWrite {
     private readonly h: WriteHost,
     private readonly ctx: OpContext,
     private readonly changes: Normalized,
-    private readonly options: WriteOptions,
+    private readonly options: CommitOptions,
     private readonly ifMatch: IfMatch | undefined,
     /** The tip the next attempt builds on. */
     private tip: string | null,
@@ -124,8 +125,9 @@ class SingleCommitWrite {
     const view = rebased ? rebased.viewTree : base ? base.tree : null;
     const current = await currentShas(this.h.trees, this.ctx, view, this.changes);
     this.rebased = undefined;
-    const plan = await this.plan(current);
-    if (plan === undefined) return undefined;
+    const own = await this.plan(current);
+    if (own === undefined) return undefined;
+    const plan = await this.withDerived(own, current, base);
     if (plan.treeChanges.length === 0) return (await this.confirmNothingToDo()) ? this.unchanged(plan) : undefined;
     const commit = await this.commitOn(base, plan);
     const outcome = await this.h.refs.update(this.ctx, this.tip, commit, this.retry, this.touchedBy);
@@ -149,6 +151,18 @@ class SingleCommitWrite {
       this.tip = now;
       return undefined;
     }
+  }
+
+  /**
+   * The plan with this attempt's derived changes (`CommitOptions.derive`), computed on the tip the commit
+   * builds on — after a rebase that is the NEW tip (`base`), never the cached old tree the write's own keys
+   * were planned on: the derived keys are not known in advance, so the compare proved nothing about them.
+   */
+  private async withDerived(own: Plan, current: Map<string, string>, base: CachedCommit | null): Promise<Plan> {
+    const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
+    const derived = await deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip);
+    if (derived.changes.length === 0) return own;
+    return planWrite([...this.changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
   }
 
   /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: it moved. */

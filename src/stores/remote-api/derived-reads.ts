@@ -1,0 +1,198 @@
+/**
+ * Derived changes (`CommitOptions.derive`, src/core/derive.ts) on the GitHub API: the hook's `read(keys)` at
+ * the tip one attempt builds on, and the blob SHAs of the keys it then changes, the cheapest way there is:
+ * 1. tree levels already cached (a write's own path lookup caches the root level, so a section without
+ *    `_docdb/` proves its index keys absent for free; right after this store's own write every level and
+ *    blob it wrote is cached) — no request;
+ * 2. else ONE GraphQL query for every missing key (`object(expression: "<commit>:<key>")` aliases, the text
+ *    with it; the keys' directories asked for their type only, so an absent key is told from one below a
+ *    value) — a blob GraphQL cannot give exactly (binary, truncated) is read by SHA;
+ * 3. without a token (or when GraphQL cannot answer): contents reads in parallel, and the tree walk.
+ * Every answer is untrusted: each request is capped by the client (`maxResponseBytes`) and every value must
+ * hash to its blob SHA. https://docs.github.com/graphql/reference/objects#blob
+ */
+
+import type { GitCache } from '../../cache/git-cache.js';
+import { derivedChanges } from '../../core/derive.js';
+import { InvalidKey } from '../../core/errors.js';
+import { assertValidKey } from '../../core/keys.js';
+import type { normalizeChanges } from '../../core/plan.js';
+import type { DeriveChanges, DerivedRead } from '../../core/refstore.js';
+import { eachLimited } from './bulk-reads.js';
+import type { OpContext } from './client.js';
+import { type GraphqlDeps, type ObjectAt, objectsAt } from './graphql.js';
+import { type PathReadDeps, readPathAt } from './path-reads.js';
+import type { Lookup, TreeWalker } from './tree-walker.js';
+
+/** Changes after `normalizeChanges` (each put with its blob SHA and bytes). */
+type Normalized = ReturnType<typeof normalizeChanges>;
+
+/** What the derived reads borrow from the store. */
+export interface DerivedReadHost {
+  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getPath' | 'putPath'>;
+  trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
+  paths: PathReadDeps;
+  graphql: GraphqlDeps;
+}
+
+/** The tip an attempt builds on: its commit and that commit's tree (null: the section does not exist yet). */
+export type AttemptTip = { commit: string; tree: string } | null;
+
+/**
+ * One attempt's derived changes, and the blob SHA of each of their keys at the attempt's tip (absent keys
+ * left out), for the plan. No hook: none, at no cost.
+ *
+ * @example
+ * const d = await deriveAt(host, ctx, options.derive, changes, { commit: tip, tree: base.tree });
+ * const plan = planWrite([...changes, ...d.changes], (k) => current.get(k) ?? d.current.get(k));
+ */
+export async function deriveAt(
+  h: DerivedReadHost,
+  ctx: OpContext,
+  hook: DeriveChanges | undefined,
+  own: readonly { key: string }[],
+  tip: AttemptTip,
+): Promise<{ changes: Normalized; current: Map<string, string> }> {
+  if (hook === undefined) return { changes: [], current: new Map() };
+  const view = new DerivedView(h, ctx, tip);
+  const changes = await derivedChanges(hook, own, tip?.commit ?? null, (keys) => view.read(keys));
+  return { changes, current: changes.length > 0 ? await view.currentShas(changes) : new Map() };
+}
+
+/**
+ * What one attempt learned about keys at its tip: what each key is (`known`, exact) and the values read.
+ *
+ * @example
+ * const view = new DerivedView(host, ctx, { commit: tip, tree });
+ * const got = await view.read(['_docdb/indexes.json']); // Map { key → { value, blobSha } | null }
+ */
+export class DerivedView {
+  /** Exactly what each key is at the tip (the plan needs blob SHAs and path conflicts). */
+  private readonly known = new Map<string, Lookup>();
+  /** Values read in this attempt, by blob SHA (also cached, but a cache may evict). */
+  private readonly values = new Map<string, Uint8Array>();
+
+  constructor(
+    private readonly h: DerivedReadHost,
+    private readonly ctx: OpContext,
+    private readonly tip: AttemptTip,
+  ) {}
+
+  /** The hook's reader: each key's value and blob SHA at the tip, or null (absent, or not a value). */
+  async read(keys: readonly string[]): Promise<Map<string, DerivedRead | null>> {
+    if (!Array.isArray(keys)) throw new TypeError('read(keys): keys must be an array of keys');
+    const unique = [...new Set(keys)];
+    for (const k of unique) assertValidKey(k);
+    const out = new Map<string, DerivedRead | null>();
+    if (this.tip === null) {
+      for (const k of unique) out.set(k, null);
+      return out;
+    }
+    await this.resolve(this.tip, unique, true);
+    const shas = unique.map((k) => this.blobSha(k)).filter((s): s is string => s !== undefined);
+    await eachLimited([...new Set(shas)], async (sha) => {
+      if (!this.values.has(sha)) this.values.set(sha, await this.h.trees.blob(this.ctx, sha));
+    });
+    for (const k of unique) {
+      const sha = this.blobSha(k);
+      const value = sha === undefined ? undefined : this.values.get(sha);
+      out.set(k, sha !== undefined && value ? { value: value.slice(), blobSha: sha } : null);
+    }
+    return out;
+  }
+
+  /**
+   * The blob SHA of each changed key at the tip (absent keys left out); a put where a directory is, or
+   * below another key, is an `InvalidKey` conflict (as write-host.ts `currentShas` for the write's own keys).
+   */
+  async currentShas(changes: Normalized): Promise<Map<string, string>> {
+    const out = new Map<string, string>();
+    if (this.tip === null) return out;
+    await this.resolve(this.tip, [...new Set(changes.map((c) => c.key))], false);
+    for (const c of changes) {
+      const at = this.known.get(c.key) ?? (await this.h.trees.lookup(this.ctx, this.tip.tree, c.key, 'single'));
+      if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
+        const why =
+          at.kind === 'tree' ? 'it is a directory of other keys' : `${JSON.stringify(at.at)} is a key, not a directory`;
+        throw new InvalidKey(c.key, 'conflict', `a derived change cannot write ${JSON.stringify(c.key)}: ${why}`);
+      }
+      if (at.kind === 'blob') out.set(c.key, at.sha);
+    }
+    return out;
+  }
+
+  private blobSha(key: string): string | undefined {
+    const at = this.known.get(key);
+    return at?.kind === 'blob' ? at.sha : undefined;
+  }
+
+  /** Learn what each key is: cached levels, then the path cache, then one GraphQL query, then REST. */
+  private async resolve(tip: NonNullable<AttemptTip>, keys: readonly string[], withText: boolean): Promise<void> {
+    const open: string[] = [];
+    for (const key of keys) {
+      if (this.known.has(key)) continue;
+      const cached = await this.h.trees.lookupCached(tip.tree, key);
+      const path = cached ? undefined : await this.h.cache.getPath(tip.commit, key);
+      // A cached path that holds a blob is exact; a cached absence may be a directory (not exact for a plan).
+      if (cached) this.known.set(key, cached);
+      else if (path && 'sha' in path) this.known.set(key, { kind: 'blob', sha: path.sha });
+      else open.push(key);
+    }
+    if (open.length === 0) return;
+    if (await this.fromGraphql(tip, open, withText)) return;
+    if (withText) await this.fromContents(tip, open);
+  }
+
+  /** One GraphQL query for the open keys (and their directories' types); false when GraphQL cannot answer. */
+  private async fromGraphql(
+    tip: NonNullable<AttemptTip>,
+    keys: readonly string[],
+    withText: boolean,
+  ): Promise<boolean> {
+    if (this.ctx.token === undefined) return false;
+    const dirs = new Set<string>();
+    for (const k of keys) for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) dirs.add(k.slice(0, i));
+    const asked = new Set(keys);
+    const paths = [...keys, ...[...dirs].filter((d) => !asked.has(d))];
+    const got = await objectsAt(this.h.graphql, this.ctx, tip.commit, paths, withText ? asked : new Set());
+    if (!got) return false;
+    for (const key of keys) {
+      const at = lookupFrom(key, got);
+      this.known.set(key, at);
+      const o = got.get(key);
+      if (o?.type === 'Blob' && o.bytes) {
+        this.values.set(o.oid, o.bytes);
+        await this.h.cache.putBlob(o.oid, o.bytes);
+      }
+      await this.h.cache.putPath(tip.commit, key, at.kind === 'blob' ? { sha: at.sha } : { absent: true });
+    }
+    return true;
+  }
+
+  /** Without GraphQL: one contents read per key, in parallel (what it cannot settle is left to the tree walk). */
+  private async fromContents(tip: NonNullable<AttemptTip>, keys: readonly string[]): Promise<void> {
+    await eachLimited(keys, async (key) => {
+      const found = await readPathAt(this.h.paths, this.ctx, tip.commit, key);
+      if (found === undefined) return; // a symlink or submodule: the tree decides (currentShas, or null to read)
+      if (found) {
+        this.known.set(key, { kind: 'blob', sha: found.sha });
+        this.values.set(found.sha, found.value);
+      }
+    });
+  }
+}
+
+/** What `key` is, from the objects its path names (the key and each directory above it). */
+function lookupFrom(key: string, got: ReadonlyMap<string, ObjectAt>): Lookup {
+  const o = got.get(key);
+  if (o?.type === 'Blob') return { kind: 'blob', sha: o.oid };
+  if (o?.type === 'Tree') return { kind: 'tree', sha: o.oid };
+  if (o?.type === 'other') return { kind: 'conflict', at: key };
+  // Nothing at the key: absent, unless a directory on its way is a value (then the key is below a value).
+  for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) {
+    const dir = got.get(key.slice(0, i));
+    if (dir === null || dir === undefined) return { kind: 'absent' };
+    if (dir.type !== 'Tree') return { kind: 'conflict', at: key.slice(0, i) };
+  }
+  return { kind: 'absent' };
+}
