@@ -20,7 +20,7 @@ import type { normalizeChanges } from '../../core/plan.js';
 import type { DeriveChanges, DerivedRead } from '../../core/refstore.js';
 import { eachLimited } from './bulk-reads.js';
 import type { OpContext } from './client.js';
-import { type GraphqlDeps, type ObjectAt, objectsAt } from './graphql.js';
+import { type GraphqlDeps, type ObjectAsk, type ObjectAt, objectsAt } from './graphql.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
 import type { Lookup, TreeWalker } from './tree-walker.js';
 
@@ -29,7 +29,7 @@ type Normalized = ReturnType<typeof normalizeChanges>;
 
 /** What the derived reads borrow from the store. */
 export interface DerivedReadHost {
-  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getPath' | 'putPath'>;
+  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getPath' | 'putPath' | 'getTree' | 'putTree'>;
   trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
   paths: PathReadDeps;
   graphql: GraphqlDeps;
@@ -126,40 +126,69 @@ export class DerivedView {
     return at?.kind === 'blob' ? at.sha : undefined;
   }
 
-  /** Learn what each key is: cached levels, then the path cache, then one GraphQL query, then REST. */
+  /**
+   * Learn what each key is (and, `withText`, its value): cached levels and the path cache, then ONE GraphQL
+   * query for every key still open — a key known to be a blob whose value is not at hand joins it too —
+   * then, without GraphQL, REST.
+   */
   private async resolve(tip: NonNullable<AttemptTip>, keys: readonly string[], withText: boolean): Promise<void> {
     const open: string[] = [];
     for (const key of keys) {
-      if (this.known.has(key)) continue;
-      const cached = await this.h.trees.lookupCached(tip.tree, key);
-      const path = cached ? undefined : await this.h.cache.getPath(tip.commit, key);
-      // A cached path that holds a blob is exact; a cached absence may be a directory (not exact for a plan).
-      if (cached) this.known.set(key, cached);
-      else if (path && 'sha' in path) this.known.set(key, { kind: 'blob', sha: path.sha });
-      else open.push(key);
+      const at = this.known.get(key) ?? (await this.fromCaches(tip, key));
+      if (at === undefined || (withText && at.kind === 'blob' && !(await this.hasValue(at.sha)))) open.push(key);
     }
     if (open.length === 0) return;
     if (await this.fromGraphql(tip, open, withText)) return;
-    if (withText) await this.fromContents(tip, open);
+    if (withText)
+      await this.fromContents(
+        tip,
+        open.filter((k) => !this.known.has(k)),
+      );
   }
 
-  /** One GraphQL query for the open keys (and their directories' types); false when GraphQL cannot answer. */
+  /** What `key` is from cached levels or the path cache (no request); undefined when neither knows. */
+  private async fromCaches(tip: NonNullable<AttemptTip>, key: string): Promise<Lookup | undefined> {
+    const cached = await this.h.trees.lookupCached(tip.tree, key);
+    const path = cached ? undefined : await this.h.cache.getPath(tip.commit, key);
+    // A cached path that holds a blob is exact; a cached absence may be a directory (not exact for a plan).
+    const at = cached ?? (path && 'sha' in path ? ({ kind: 'blob', sha: path.sha } as const) : undefined);
+    if (at) this.known.set(key, at);
+    return at;
+  }
+
+  /** Whether the blob's bytes are at hand (read in this attempt, or cached). */
+  private async hasValue(sha: string): Promise<boolean> {
+    if (this.values.has(sha)) return true;
+    const cached = await this.h.cache.getBlob(sha);
+    if (cached) this.values.set(sha, cached);
+    return cached !== undefined;
+  }
+
+  /**
+   * One GraphQL query for the open keys, with the tree levels on their paths that are not cached (as a
+   * single-key write's probe, graphql.ts `pathLevels`): cached, they make every later question about those
+   * directories free — the derived keys' own plan, and the local trees of this write (object-writer.ts), so a
+   * write right after this one reads nothing it wrote. False when GraphQL cannot answer.
+   */
   private async fromGraphql(
     tip: NonNullable<AttemptTip>,
     keys: readonly string[],
     withText: boolean,
   ): Promise<boolean> {
     if (this.ctx.token === undefined) return false;
-    const dirs = new Set<string>();
-    for (const k of keys) for (let i = k.indexOf('/'); i > 0; i = k.indexOf('/', i + 1)) dirs.add(k.slice(0, i));
     const asked = new Set(keys);
-    const paths = [...keys, ...[...dirs].filter((d) => !asked.has(d))];
-    const got = await objectsAt(this.h.graphql, this.ctx, tip.commit, paths, withText ? asked : new Set());
+    const dirs = new Set<string>();
+    for (const k of keys) if (!this.known.has(k)) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
+    const asks: ObjectAsk[] = keys.map((path) => ({ path, want: withText ? 'text' : 'type' }));
+    for (const path of dirs) if (!asked.has(path)) asks.push({ path, want: 'level' });
+    const got = await objectsAt(this.h.graphql, this.ctx, tip.tree, asks);
     if (!got) return false;
+    for (const [sha, level] of got.levels) await this.h.cache.putTree(sha, level);
     for (const key of keys) {
-      const at = lookupFrom(key, got);
+      const at =
+        this.known.get(key) ?? (await this.h.trees.lookupCached(tip.tree, key)) ?? lookupFrom(key, got.objects);
       this.known.set(key, at);
-      const o = got.get(key);
+      const o = got.objects.get(key);
       if (o?.type === 'Blob' && o.bytes) {
         this.values.set(o.oid, o.bytes);
         await this.h.cache.putBlob(o.oid, o.bytes);
@@ -167,6 +196,22 @@ export class DerivedView {
       await this.h.cache.putPath(tip.commit, key, at.kind === 'blob' ? { sha: at.sha } : { absent: true });
     }
     return true;
+  }
+
+  /** The directories above `key` (the root is '') whose tree level is not cached, top down. */
+  private async uncachedDirs(root: string, key: string): Promise<string[]> {
+    const segs = key.split('/');
+    const dirs = segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+    dirs.unshift('');
+    let sha = root;
+    for (let i = 0; i < dirs.length; i++) {
+      const level = await this.h.cache.getTree(sha);
+      if (!level) return dirs.slice(i);
+      const e = level.find((x) => x.name === segs[i]);
+      if (e?.type !== 'tree') return []; // absent or a value: the cached levels already answer
+      sha = e.sha;
+    }
+    return [];
   }
 
   /** Without GraphQL: one contents read per key, in parallel (what it cannot settle is left to the tree walk). */

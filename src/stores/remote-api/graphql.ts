@@ -210,44 +210,59 @@ export async function blobsAt(
   return out;
 }
 
-/** What `object(expression: "<commit>:<path>")` named: a blob (with its bytes when exact), a tree, or nothing usable. */
+/** What `object(expression: "<tree>:<path>")` named: a blob (with its bytes when exact), a tree, or nothing usable. */
 export type ObjectAt =
   | { type: 'Blob'; oid: string; bytes?: Uint8Array }
   | { type: 'Tree'; oid: string }
   | { type: 'other' }
   | null;
 
+/** One path asked for: a value (`text`), its type only (`type`), or a directory's entries (`level`). */
+export interface ObjectAsk {
+  path: string;
+  want: 'text' | 'type' | 'level';
+}
+
 /**
- * What each path is at `commit`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: a blob of `withText`
- * comes with its bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid —
- * else read it by SHA); any other path is asked for its type only (`__typename oid`, a few bytes), which is
- * how a derived write tells an absent key from one below a value. Undefined when GraphQL cannot answer.
+ * What each path is in tree `root`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: `text` paths come with
+ * their bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid — else read them
+ * by SHA); `level` paths (directories) with their entries, each level kept only when its entries hash to its
+ * SHA; `type` paths with their type and oid only (a few bytes). Undefined when GraphQL cannot answer.
  *
  * @example
- * const at = await objectsAt(deps, ctx, tip, ['_docdb', '_docdb/indexes.json'], new Set(['_docdb/indexes.json']));
- * at?.get('_docdb'); // { type: 'Tree', oid } | null
+ * const at = await objectsAt(deps, ctx, rootTree, [{ path: '_docdb', want: 'level' }, { path: '_docdb/indexes.json', want: 'text' }]);
+ * at?.objects.get('_docdb/indexes.json'); // { type: 'Blob', oid, bytes } | null
  */
 export async function objectsAt(
   d: GraphqlDeps,
   ctx: OpContext,
-  commit: string,
-  paths: readonly string[],
-  withText: ReadonlySet<string>,
-): Promise<Map<string, ObjectAt> | undefined> {
-  const out = new Map<string, ObjectAt>();
-  const blob = '... on Blob { text isBinary isTruncated byteSize }';
-  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
-    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+  root: string,
+  asks: readonly ObjectAsk[],
+): Promise<{ objects: Map<string, ObjectAt>; levels: Map<string, CachedTreeEntry[]> } | undefined> {
+  const objects = new Map<string, ObjectAt>();
+  const levels = new Map<string, CachedTreeEntry[]>();
+  const want = {
+    text: '... on Blob { text isBinary isTruncated byteSize }',
+    type: '',
+    level: '... on Tree { entries { name oid mode } }',
+  };
+  for (let i = 0; i < asks.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = asks.slice(i, i + GRAPHQL_BLOB_BATCH);
     const vars: Record<string, string> = {};
-    const fields = batch.map((p, j) => {
-      vars[`e${j}`] = `${commit}:${p}`;
-      return `e${j}: object(expression: $e${j}) { __typename oid ${withText.has(p) ? blob : ''} }`;
+    const fields = batch.map((a, j) => {
+      vars[`e${j}`] = `${root}:${a.path}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid ${want[a.want]} }`;
     });
     const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
     if (!repo) return undefined;
-    for (const [j, p] of batch.entries()) out.set(p, await objectAt(repo[`e${j}`]));
+    for (const [j, a] of batch.entries()) {
+      const o = repo[`e${j}`];
+      objects.set(a.path, await objectAt(o));
+      const level = a.want === 'level' && isObject(o) ? levelEntries(o) : undefined;
+      if (level && levelSha(level.entries) === level.oid) levels.set(level.oid, level.entries);
+    }
   }
-  return out;
+  return { objects, levels };
 }
 
 /** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
