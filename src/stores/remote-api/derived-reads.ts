@@ -52,9 +52,10 @@ export async function deriveAt(
   hook: DeriveChanges | undefined,
   own: readonly { key: string }[],
   tip: AttemptTip,
+  probe: readonly string[] = [],
 ): Promise<{ changes: Normalized; current: Map<string, string> }> {
   if (hook === undefined) return { changes: [], current: new Map() };
-  const view = new DerivedView(h, ctx, tip);
+  const view = new DerivedView(h, ctx, tip, probe);
   const changes = await derivedChanges(hook, own, tip?.commit ?? null, (keys) => view.read(keys));
   return { changes, current: changes.length > 0 ? await view.currentShas(changes) : new Map() };
 }
@@ -76,6 +77,11 @@ export class DerivedView {
     private readonly h: DerivedReadHost,
     private readonly ctx: OpContext,
     private readonly tip: AttemptTip,
+    /**
+     * Keys of the write itself whose uncached path levels join the first GraphQL query (the levels its plan
+     * would otherwise fetch in a request of its own, tree-walker.ts `lookup`).
+     */
+    private probe: readonly string[] = [],
   ) {}
 
   /** The hook's reader: each key's value and blob SHA at the tip, or null (absent, or not a value). */
@@ -179,6 +185,8 @@ export class DerivedView {
     const asked = new Set(keys);
     const dirs = new Set<string>();
     for (const k of keys) if (!this.known.has(k)) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
+    for (const k of this.probe) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
+    this.probe = [];
     const asks: ObjectAsk[] = keys.map((path) => ({ path, want: withText ? 'text' : 'type' }));
     for (const path of dirs) if (!asked.has(path)) asks.push({ path, want: 'level' });
     const got = await objectsAt(this.h.graphql, this.ctx, tip.tree, asks);

@@ -123,17 +123,32 @@ class SingleCommitWrite {
     const rebased = this.rebased;
     const base = rebased ? rebased.base : this.tip === null ? null : await this.h.getCommit(this.ctx, this.tip);
     const view = rebased ? rebased.viewTree : base ? base.tree : null;
+    // One key planned on the tip's own tree: the derive hook runs first and its first query also fetches the
+    // tree levels on the key's path, which the plan then finds cached (one request instead of two).
+    const early = !rebased && this.changes.length === 1 ? await this.derive(base, this.changes) : undefined;
     const current = await currentShas(this.h.trees, this.ctx, view, this.changes);
     this.rebased = undefined;
     const own = await this.plan(current);
     if (own === undefined) return undefined;
-    const plan = await this.withDerived(own, current, base);
+    const plan = withDerived(this.changes, own, current, early ?? (await this.derive(base, [])));
     if (plan.treeChanges.length === 0) return (await this.confirmNothingToDo()) ? this.unchanged(plan) : undefined;
     const commit = await this.commitOn(base, plan);
     const outcome = await this.h.refs.update(this.ctx, this.tip, commit, this.retry, this.touchedBy);
     if (outcome.ok) return this.changed(commit, plan);
     await this.afterLoss(outcome, view);
     return undefined;
+  }
+
+  /**
+   * This attempt's derived changes (`CommitOptions.derive`), computed on the tip the commit builds on —
+   * after a rebase that is the NEW tip (`base`), never the cached old tree the write's own keys were planned
+   * on: the derived keys are not known in advance, so the compare proved nothing about them. `probe`: keys
+   * whose uncached path levels join the hook's first query.
+   */
+  private derive(base: CachedCommit | null, probe: Normalized): ReturnType<typeof deriveAt> {
+    const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
+    const keys = probe.map((c) => c.key);
+    return deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip, keys);
   }
 
   /** The plan on the current tree; undefined when a failed precondition must be judged again on a moved tip. */
@@ -151,18 +166,6 @@ class SingleCommitWrite {
       this.tip = now;
       return undefined;
     }
-  }
-
-  /**
-   * The plan with this attempt's derived changes (`CommitOptions.derive`), computed on the tip the commit
-   * builds on — after a rebase that is the NEW tip (`base`), never the cached old tree the write's own keys
-   * were planned on: the derived keys are not known in advance, so the compare proved nothing about them.
-   */
-  private async withDerived(own: Plan, current: Map<string, string>, base: CachedCommit | null): Promise<Plan> {
-    const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
-    const derived = await deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip);
-    if (derived.changes.length === 0) return own;
-    return planWrite([...this.changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
   }
 
   /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: it moved. */
@@ -217,4 +220,15 @@ class SingleCommitWrite {
       ...this.h.meta(this.ctx),
     };
   }
+}
+
+/** The write's own plan with the attempt's derived changes planned in (the same plan when there are none). */
+function withDerived(
+  changes: Normalized,
+  own: Plan,
+  current: ReadonlyMap<string, string>,
+  derived: Awaited<ReturnType<typeof deriveAt>>,
+): Plan {
+  if (derived.changes.length === 0) return own;
+  return planWrite([...changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
 }
