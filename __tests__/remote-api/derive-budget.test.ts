@@ -81,6 +81,30 @@ describe('a derive hook on the GitHub API store: each round of reads is one requ
     expect(text((await after.get(KEY))?.value)).toBe('{"v":3}');
   });
 
+  it("a round that reads only the written document's previous version costs nothing (it came with round 1)", async () => {
+    indexedSection();
+    const s = store(fx.em, fx.repo);
+    const before: (DerivedRead | null | undefined)[] = [];
+    const threeRounds: DeriveChanges = async ({ read }) => {
+      await read(['_docdb/indexes.json', '_docdb/m/repo.json']); // the declaration and a manifest
+      before.push((await read([KEY])).get(KEY)); // the document's previous version
+      const part = (await read(['_docdb/p/1.json'])).get('_docdb/p/1.json'); // the part its row is in
+      return [{ op: 'put', key: '_docdb/p/1.json', value: `${text(part?.value)} +1` }];
+    };
+    const from = fx.em.requests.length;
+    await s.commit([{ op: 'put', key: KEY, value: '{"v":3}' }], { derive: threeRounds });
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET git/get-commit 200',
+      'POST graphql 200', // round 1, the put key's levels and its previous value
+      'POST graphql 200', // round 3
+      'POST git/create-tree 201',
+      'POST git/create-commit 201',
+      'PATCH git/update-ref 200',
+    ]);
+    expect(text(before[0]?.value)).toBe('{"v":1}');
+  });
+
   it("right after this store's own write, the hook's reads of keys it wrote cost no request", async () => {
     indexedSection();
     const s = store(fx.em, fx.repo);

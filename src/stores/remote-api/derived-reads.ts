@@ -182,28 +182,40 @@ export class DerivedView {
     withText: boolean,
   ): Promise<boolean> {
     if (this.ctx.token === undefined) return false;
-    const asked = new Set(keys);
+    // The write's own keys (`probe`) join the first query with their values too: index maintenance reads a
+    // written document's previous version next, which then costs nothing.
+    const extra = this.probe.filter((k) => !keys.includes(k) && !this.known.has(k));
+    const all = [...keys, ...extra];
     const dirs = new Set<string>();
-    for (const k of keys) if (!this.known.has(k)) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
-    for (const k of this.probe) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
+    for (const k of [...keys, ...this.probe]) {
+      if (!this.known.has(k)) for (const d of await this.uncachedDirs(tip.tree, k)) dirs.add(d);
+    }
     this.probe = [];
+    const asked = new Set(all);
     const asks: ObjectAsk[] = keys.map((path) => ({ path, want: withText ? 'text' : 'type' }));
+    for (const path of extra) asks.push({ path, want: 'text' });
     for (const path of dirs) if (!asked.has(path)) asks.push({ path, want: 'level' });
     const got = await objectsAt(this.h.graphql, this.ctx, tip.tree, asks);
     if (!got) return false;
     for (const [sha, level] of got.levels) await this.h.cache.putTree(sha, level);
-    for (const key of keys) {
-      const at =
-        this.known.get(key) ?? (await this.h.trees.lookupCached(tip.tree, key)) ?? lookupFrom(key, got.objects);
-      this.known.set(key, at);
-      const o = got.objects.get(key);
-      if (o?.type === 'Blob' && o.bytes) {
-        this.values.set(o.oid, o.bytes);
-        await this.h.cache.putBlob(o.oid, o.bytes);
-      }
-      await this.h.cache.putPath(tip.commit, key, at.kind === 'blob' ? { sha: at.sha } : { absent: true });
-    }
+    for (const key of all) await this.learn(tip, key, got.objects);
     return true;
+  }
+
+  /** Record what a query said about `key`: what it is (cached levels first, exact), its value, the path cache. */
+  private async learn(
+    tip: NonNullable<AttemptTip>,
+    key: string,
+    objects: ReadonlyMap<string, ObjectAt>,
+  ): Promise<void> {
+    const at = this.known.get(key) ?? (await this.h.trees.lookupCached(tip.tree, key)) ?? lookupFrom(key, objects);
+    this.known.set(key, at);
+    const o = objects.get(key);
+    if (o?.type === 'Blob' && o.bytes) {
+      this.values.set(o.oid, o.bytes);
+      await this.h.cache.putBlob(o.oid, o.bytes);
+    }
+    await this.h.cache.putPath(tip.commit, key, at.kind === 'blob' ? { sha: at.sha } : { absent: true });
   }
 
   /** The directories above `key` (the root is '') whose tree level is not cached, top down. */
