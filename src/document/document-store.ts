@@ -3,13 +3,13 @@
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
 
-import { commitInParts } from '../core/commit-parts.js';
+import { assertPartsOptions, commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
+import { keyWriteToCommit } from '../core/plan.js';
 import type {
   Change,
   ChangedKey,
   ChangesResult,
-  CommitPartsOptions,
   HistoryOptions,
   HistoryResult,
   KeyWriteOptions,
@@ -22,7 +22,7 @@ import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-vers
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
 import { opsToChanges, putManyParts } from './batch.js';
-import { addCost, type BulkReadOptions, readManyDocuments, withEnvelopes } from './bulk.js';
+import { addCost, type BulkReadOptions, readManyDocuments } from './bulk.js';
 import type {
   ChangedDocument,
   DocumentChangesOptions,
@@ -33,16 +33,30 @@ import type {
   DocumentListOptions,
   DocumentListResult,
   DocumentOp,
+  DocumentPartsOptions,
   DocumentWriteOptions,
   PutDocumentResult,
+  PutManyOptions,
   ReadDocumentResult,
   ReadManyDocumentsResult,
 } from './document-types.js';
-import { type DocumentInput, decodeEnvelope, documentChange, type Envelope, envelopeMatches } from './envelope.js';
+import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches, identityOf } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
-import { assertLimit, decodeCursor, encodeCursor } from './list-pages.js';
+import { applyDeclare, type IndexedOp, indexDerive } from './index-write.js';
+import { collectParts, indexedOpsOf } from './indexed-ops.js';
+import {
+  DECLARATION_KEY,
+  type IndexDeclaration,
+  type IndexOptions,
+  parseDeclaration,
+  type TypeIndex,
+} from './indexes/index.js';
+import { listDocuments } from './list-documents.js';
+import { assertLimit } from './list-pages.js';
+import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
 
 export type * from './document-types.js';
+export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
 
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
@@ -67,7 +81,18 @@ function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocumen
 export const PUT_MANY_PART = 1000;
 
 export class DocumentStore {
-  constructor(readonly store: RefStore) {}
+  /**
+   * @param store the section's RefStore.
+   * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less).
+   */
+  constructor(
+    readonly store: RefStore,
+    options: { index?: IndexOptions } = {},
+  ) {
+    this.indexOptions = options.index ?? {};
+  }
+
+  private readonly indexOptions: IndexOptions;
 
   /** Full name of the section ref. */
   get ref(): string {
@@ -96,8 +121,13 @@ export class DocumentStore {
    * envelope as stored, at the resulting version.
    */
   async put<T>(doc: DocumentInput<T>, options?: DocumentWriteOptions): Promise<PutDocumentResult<T>> {
-    const { key, value } = documentChange(doc);
-    const result = await this.store.put(key, value, options);
+    const ops: DocumentOp[] = [{ op: 'put', document: doc }];
+    const changes = opsToChanges(ops);
+    const key = changes[0]!.key;
+    const result = await this.store.commit(changes, {
+      ...keyWriteToCommit(key, options),
+      derive: this.indexing(() => indexedOpsOf(ops, changes)),
+    });
     const document: Envelope<T> | null =
       result.version === null
         ? null
@@ -113,7 +143,7 @@ export class DocumentStore {
    * touches as few directories as possible. Data that is not JSON fails the write when its part is
    * encoded, after earlier parts were uploaded but before any commit (batch.ts).
    */
-  async putMany(docs: readonly DocumentInput[], options?: WriteOptions): Promise<WriteResult> {
+  async putMany(docs: readonly DocumentInput[], options: PutManyOptions = {}): Promise<WriteResult> {
     if (!Array.isArray(docs)) throw new InvalidDocument('documents', 'putMany takes an array of documents');
     if (docs.length <= PUT_MANY_PART) {
       return this.commit(
@@ -121,7 +151,10 @@ export class DocumentStore {
         options,
       );
     }
-    return commitInParts(this.store, putManyParts(docs, PUT_MANY_PART), options);
+    const parts = putManyParts(docs, PUT_MANY_PART);
+    const byKey = new Map<string, unknown>();
+    for (const d of docs) byKey.set(deriveKey(identityOf(d)), d.data);
+    return this.commitChangeParts(parts, options, (key) => byKey.get(key));
   }
 
   /**
@@ -138,12 +171,86 @@ export class DocumentStore {
    */
   async commitParts(
     parts: AsyncIterable<readonly DocumentOp[]> | Iterable<readonly DocumentOp[]>,
-    options?: CommitPartsOptions,
+    options: DocumentPartsOptions = {},
   ): Promise<WriteResult> {
     async function* changes(): AsyncGenerator<Change[]> {
       for await (const part of parts) yield opsToChanges(part);
     }
-    return commitInParts(this.store, changes(), options);
+    return this.commitChangeParts(changes(), options);
+  }
+
+  /**
+   * A commit in parts with its index kept exact: the declaration is read first, so each document's
+   * indexed values are kept as its part streams by (not its data); the hook checks it still holds.
+   */
+  private async commitChangeParts(
+    parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>,
+    options: DocumentPartsOptions,
+    dataOf?: (key: string) => unknown,
+  ): Promise<WriteResult> {
+    const { indexes, ...rest } = options;
+    assertPartsOptions(rest);
+    const declared = applyDeclare(await this.indexes(), indexes ?? []);
+    const seen: IndexedOp[] = [];
+    return commitInParts(this.store, collectParts(parts, declared, seen, dataOf), {
+      ...rest,
+      derive: this.indexing(() => seen, indexes),
+    });
+  }
+
+  /** The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts). */
+  private indexing(ops: () => readonly IndexedOp[], declare?: readonly TypeIndex[]) {
+    return indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+  }
+
+  /**
+   * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
+   * fields; an empty list when none is declared. See docs/indexes.md.
+   *
+   * @example
+   * const { indexes } = await docs.indexes(); // [{ namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] }]
+   */
+  async indexes(options: { version?: VersionId } = {}): Promise<IndexDeclaration> {
+    if (options.version !== undefined) assertValidVersion(options.version);
+    const got = await this.store.get(DECLARATION_KEY, options);
+    return parseDeclaration(got?.value);
+  }
+
+  /**
+   * Declare indexes: per `(namespace, type)` the fields to index (`id` or `data.<path>`, 1 to 8), replacing
+   * that type's declaration; `fields: []` drops it. Builds (or deletes) those indexes in ONE commit, from
+   * the documents; declaring what is already declared writes nothing.
+   *
+   * @example
+   * await docs.declareIndexes([{ namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] }]);
+   */
+  async declareIndexes(indexes: readonly TypeIndex[], options: WriteOptions = {}): Promise<WriteResult> {
+    if (!Array.isArray(indexes)) {
+      throw new InvalidConfig('indexes', 'declareIndexes takes an array of { namespace, type, fields }', {
+        allowed: '[{ namespace, type, fields: ["data.x", …] }]',
+      });
+    }
+    applyDeclare(
+      { version: 1, indexes: [] },
+      indexes.filter((t) => t?.fields?.length !== 0),
+    );
+    return this.commit([], { ...options, indexes });
+  }
+
+  /**
+   * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
+   * `orderBy`, `limit`/`cursor` pages, `fields` (rows from the index alone). On a field without an index
+   * the documents are read instead and `answeredBy` says so; `requireIndex: true` makes that an error.
+   *
+   * @example
+   * const { rows, documents, answeredBy, requests } = await docs.query({
+   *   namespace: 'github', type: 'repo',
+   *   where: [{ field: 'data.language', op: '=', value: 'TypeScript' }],
+   *   orderBy: { field: 'data.stars', direction: 'desc' }, limit: 20,
+   * });
+   */
+  async query<T = unknown>(q: DocumentQuery): Promise<DocumentQueryResult<T>> {
+    return queryDocuments<T>(this.store, q);
   }
 
   /**
@@ -157,8 +264,10 @@ export class DocumentStore {
    *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
    * ]);
    */
-  async commit(ops: readonly DocumentOp[], options?: DocumentCommitOptions): Promise<WriteResult> {
-    return this.store.commit(opsToChanges(ops), options);
+  async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
+    const { indexes, ...rest } = options;
+    const changes = opsToChanges(ops);
+    return this.store.commit(changes, { ...rest, derive: this.indexing(() => indexedOpsOf(ops, changes), indexes) });
   }
 
   /** The document at the tip (or at `version`), or null when absent. */
@@ -196,7 +305,12 @@ export class DocumentStore {
 
   /** Delete one document (no commit when it does not exist). */
   async delete(identity: Identity, options?: DocumentWriteOptions): Promise<WriteResult> {
-    return this.store.delete(deriveKey(identity), options as KeyWriteOptions);
+    const ops: DocumentOp[] = [{ op: 'delete', identity }];
+    const changes = opsToChanges(ops);
+    return this.store.commit(changes, {
+      ...keyWriteToCommit(changes[0]!.key, options as KeyWriteOptions),
+      derive: this.indexing(() => indexedOpsOf(ops, changes)),
+    });
   }
 
   /**
@@ -272,49 +386,7 @@ export class DocumentStore {
    * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
    */
   async list(options: DocumentListOptions = {}): Promise<DocumentListResult> {
-    const { namespace, type, limit, withData } = options;
-    if (withData !== undefined && typeof withData !== 'boolean') {
-      throw new InvalidConfig('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
-        allowed: 'true or false',
-      });
-    }
-    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
-    if (namespace !== undefined || type !== undefined) {
-      assertValidIdentity({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
-    }
-    assertLimit(limit);
-    let version = options.version;
-    if (version !== undefined) assertValidVersion(version);
-    let after: string | undefined;
-    if (options.cursor !== undefined) {
-      const c = decodeCursor(options.cursor);
-      if (version !== undefined && version !== c.version) {
-        throw new InvalidConfig('cursor', `cursor belongs to version ${c.version}, not ${version}`);
-      }
-      version = c.version;
-      after = c.after;
-    }
-    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-    const listed = await this.store.list(version === undefined ? { prefix } : { prefix, version });
-    const documents: DocumentListEntry[] = [];
-    let nextCursor: string | null = null;
-    for (const entry of listed.entries) {
-      if (after !== undefined && entry.key <= after) continue;
-      const identity = parseKey(entry.key);
-      if (!identity || (type !== undefined && identity.doc_type !== type)) continue;
-      if (limit !== undefined && documents.length === limit) {
-        const last = documents[documents.length - 1] as DocumentListEntry;
-        nextCursor = encodeCursor(listed.version as VersionId, last.key);
-        break;
-      }
-      documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
-    }
-    let meta = addCost({}, listed);
-    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
-    if (withData && listed.version !== null) {
-      meta = addCost(meta, await withEnvelopes(this.store, documents, listed.version));
-    }
-    return { ...meta, documents, version: listed.version, nextCursor };
+    return listDocuments(this.store, options);
   }
 
   /**

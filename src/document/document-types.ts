@@ -1,8 +1,17 @@
 /** The option and result types of DocumentStore (./document-store.ts). */
-import type { ChangedKey, CommitOptions, IfMatch, OperationMeta, WriteOptions, WriteResult } from '../core/refstore.js';
+import type {
+  ChangedKey,
+  CommitOptions,
+  CommitPartsOptions,
+  IfMatch,
+  OperationMeta,
+  WriteOptions,
+  WriteResult,
+} from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import type { DocumentInput, Envelope } from './envelope.js';
 import type { Identity } from './identity.js';
+import type { TypeIndex } from './indexes/index.js';
 
 /**
  * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
@@ -71,8 +80,22 @@ export interface DocumentWriteOptions extends WriteOptions {
   ifMatch?: IfMatch;
 }
 
+/**
+ * Indexes declared in the same commit as a write (docs/indexes.md): per `(namespace, type)` the fields to
+ * index, replacing that type's declaration; `fields: []` drops it. Other types' declarations stay.
+ */
+export interface IndexWriteOptions {
+  indexes?: readonly TypeIndex[];
+}
+
 /** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
-export type DocumentCommitOptions = CommitOptions;
+export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> & IndexWriteOptions;
+
+/** Options of {@link DocumentStore.putMany}. */
+export type PutManyOptions = WriteOptions & IndexWriteOptions;
+
+/** Options of {@link DocumentStore.commitParts}. */
+export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> & IndexWriteOptions;
 
 /** A document that differs between two versions (see {@link DocumentStore.changes}). */
 export type ChangedDocument = Identity & ChangedKey;

@@ -6,7 +6,7 @@ import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import { encodePart, type Manifest, type PartRef, serializeManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
 import { compareRows, type IndexedDocument, type Row, rowBytes, rowHead, rowsOf, storedValues } from './rows.js';
-import { utf8Length } from './values.js';
+import { type Stored, utf8Length } from './values.js';
 
 /**
  * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB
@@ -58,8 +58,34 @@ export function buildTypeIndex(
   docs: readonly IndexedDocument[],
   options: IndexOptions = {},
 ): { manifest: Manifest; files: Map<string, Uint8Array> } {
+  return buildTypeIndexFromValues(
+    t,
+    docs.map((d) => ({ id: d.id, blobSha: d.blobSha, values: storedValues(t.fields, d) })),
+    options,
+  );
+}
+
+/** A document as an index holds it: its declared fields' stored values, in declaration order. */
+export interface StoredDocument {
+  id: string;
+  blobSha: string;
+  values: Stored[];
+}
+
+/**
+ * {@link buildTypeIndex} from stored values — what an index's own covering rows hold, so a type can be
+ * rebuilt from one run of its old index plus a write's documents, without reading the other documents.
+ *
+ * @example
+ * const { manifest, files } = buildTypeIndexFromValues(t, [{ id: 'a', blobSha, values: [3] }]);
+ */
+export function buildTypeIndexFromValues(
+  t: TypeIndex,
+  docs: readonly StoredDocument[],
+  options: IndexOptions = {},
+): { manifest: Manifest; files: Map<string, Uint8Array> } {
   const limit = fillBytes(options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES);
-  const values = docs.map((d) => storedValues(t.fields, d));
+  const values = docs.map((d) => d.values);
   const heads = docs.map((d, di) => rowHead(d.id, d.blobSha, values[di]!));
   const headBytes = heads.map(utf8Length);
   const files = new Map<string, Uint8Array>();

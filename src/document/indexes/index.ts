@@ -3,7 +3,15 @@
  * query planning and evaluation. No I/O: DocumentStore and the readers supply bytes read at a version
  * and commit the files returned. See docs/indexes.md.
  */
-export { buildIndex, buildTypeIndex, DEFAULT_MAX_PART_BYTES, type IndexOptions, type TypedDocument } from './build.js';
+export {
+  buildIndex,
+  buildTypeIndex,
+  buildTypeIndexFromValues,
+  DEFAULT_MAX_PART_BYTES,
+  type IndexOptions,
+  type StoredDocument,
+  type TypedDocument,
+} from './build.js';
 export {
   DECLARATION_KEY,
   type IndexDeclaration,

@@ -21,11 +21,10 @@ import {
 } from './format.js';
 import { manifestPath, partPath } from './paths.js';
 import { compareRows, encodeRow, type Row, rowBytes, rowsOf, storedValues } from './rows.js';
+import type { Stored } from './values.js';
 
-export interface DocumentState {
-  blobSha: string;
-  data: unknown;
-}
+/** A document's state: its data, or the stored values an index row holds (declaration order). */
+export type DocumentState = { blobSha: string; data: unknown } | { blobSha: string; values: Stored[] };
 
 /** One document's change: `before` absent = created, `after` absent = deleted. */
 export interface IndexChange {
@@ -59,7 +58,7 @@ function runDelta(fi: number, t: TypeIndex, changes: readonly IndexChange[]): { 
   const added: Row[] = [];
   for (const c of changes) {
     const rowsFor = (s: DocumentState | undefined) =>
-      s ? rowsOf(fi, c.id, s.blobSha, storedValues(t.fields, { id: c.id, ...s })) : [];
+      s ? rowsOf(fi, c.id, s.blobSha, 'values' in s ? s.values : storedValues(t.fields, { id: c.id, ...s })) : [];
     const before = rowsFor(c.before);
     const after = rowsFor(c.after);
     const kept = new Set(after.map(encodeRow));

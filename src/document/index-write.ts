@@ -1,0 +1,238 @@
+/**
+ * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
+ * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
+ * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
+ * files are always computed on the tree they land in, never rebased.
+ *
+ * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
+ * then the written documents' previous versions (a small write); then the index parts their rows live
+ * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
+ * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
+ * row that is not where the previous document says) is built from the documents themselves — exact
+ * either way, never a silently wrong index. A section without a declaration costs one read of
+ * `_docdb/` (free when the store already knows the tree has none).
+ */
+import { InvalidConfig, InvalidResponse } from '../core/errors.js';
+import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
+import { decodeEnvelope } from './envelope.js';
+import {
+  buildFromDocuments,
+  buildFromRun,
+  type IndexedOp,
+  type IndexFiles,
+  manifestOf,
+  oldPaths,
+} from './index-rebuild.js';
+import {
+  DECLARATION_KEY,
+  declarationChanges,
+  type IndexDeclaration,
+  type IndexOptions,
+  type Manifest,
+  parseDeclaration,
+  partsToRead,
+  serializeDeclaration,
+  type TypeIndex,
+  updateIndex,
+  validateDeclaration,
+} from './indexes/index.js';
+import { manifestPath } from './indexes/paths.js';
+import type { IndexChange } from './indexes/update.js';
+
+export type { IndexedOp } from './index-rebuild.js';
+
+/** Above this many documents of one type in a write, rebuild the type from its own rows. */
+export const LARGE_TYPE_WRITE = 256;
+
+export interface IndexWrite {
+  store: RefStore;
+  /** The write's documents (known once every part has arrived, for a commit in parts). */
+  ops: () => readonly IndexedOp[];
+  /** Indexes declared in the same commit: per (namespace, type), `fields: []` drops it. */
+  declare?: readonly TypeIndex[];
+  options?: IndexOptions;
+}
+
+const typeKey = (t: { namespace: string; type: string }) => `${t.namespace}/${t.type}`;
+
+/**
+ * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
+ *
+ * @example
+ * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
+ */
+export function applyDeclare(before: IndexDeclaration, declare: readonly TypeIndex[]): IndexDeclaration {
+  const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
+  for (const t of declare) {
+    byType.delete(typeKey(t));
+    if (t.fields.length > 0) byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
+  }
+  return validateDeclaration({ version: 1, indexes: [...byType.values()] });
+}
+
+/**
+ * The derive hook of one DocumentStore write.
+ *
+ * @example
+ * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
+ */
+export function indexDerive(w: IndexWrite): DeriveChanges {
+  return async (base) => {
+    const ops = w.ops();
+    const types = new Map<string, { namespace: string; type: string }>();
+    for (const o of [...ops, ...(w.declare ?? [])]) types.set(typeKey(o), { namespace: o.namespace, type: o.type });
+    if (types.size === 0 && !w.declare) return [];
+    const first = await base.read([
+      DECLARATION_KEY,
+      ...[...types.values()].map((t) => manifestPath(t.namespace, t.type)),
+    ]);
+    const stored = first.get(DECLARATION_KEY)?.value;
+    const before = parseDeclaration(stored);
+    const after = w.declare ? applyDeclare(before, w.declare) : before;
+    const files: IndexFiles = new Map();
+    await dropRemoved(base, before, after, first, files);
+    for (const t of after.indexes) {
+      const mine = ops.filter((o) => o.namespace === t.namespace && o.type === t.type);
+      const rebuilt = declarationChanges(before, after).build.some((b) => typeKey(b) === typeKey(t));
+      if (mine.length === 0 && !rebuilt) continue;
+      const bytes = first.has(manifestPath(t.namespace, t.type))
+        ? first.get(manifestPath(t.namespace, t.type))?.value
+        : (await base.read([manifestPath(t.namespace, t.type)])).get(manifestPath(t.namespace, t.type))?.value;
+      for (const [p, b] of await typeFiles(w, base, t, mine, bytes, rebuilt)) files.set(p, b);
+    }
+    const declaration = serializeDeclaration(after);
+    if (w.declare && !sameBytes(stored, declaration)) {
+      files.set(DECLARATION_KEY, after.indexes.length === 0 ? null : declaration);
+    }
+    return toChanges(files);
+  };
+}
+
+/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
+async function dropRemoved(
+  base: DeriveBase,
+  before: IndexDeclaration,
+  after: IndexDeclaration,
+  first: Map<string, { value: Uint8Array } | null>,
+  files: IndexFiles,
+): Promise<void> {
+  for (const t of declarationChanges(before, after).drop) {
+    const path = manifestPath(t.namespace, t.type);
+    const bytes = first.has(path) ? first.get(path)?.value : (await base.read([path])).get(path)?.value;
+    const m = safeManifest(bytes, t);
+    if (!m) continue;
+    for (const p of [path, ...oldPaths(m)]) files.set(p, null);
+  }
+}
+
+/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
+function safeManifest(bytes: Uint8Array | undefined, t: TypeIndex): Manifest | undefined {
+  try {
+    return manifestOf(bytes, t);
+  } catch (e) {
+    if (e instanceof InvalidResponse) return undefined;
+    throw e;
+  }
+}
+
+/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
+async function typeFiles(
+  w: IndexWrite,
+  base: DeriveBase,
+  t: TypeIndex,
+  mine: readonly IndexedOp[],
+  manifestBytes: Uint8Array | undefined,
+  rebuilt: boolean,
+): Promise<IndexFiles> {
+  const o = w.options ?? {};
+  const m = safeManifest(manifestBytes, t);
+  const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
+  const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
+  if (rebuilt || !current) return fromDocuments();
+  try {
+    if (mine.length > LARGE_TYPE_WRITE)
+      return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
+    return await incremental(base, t, mine, manifestBytes!, o);
+  } catch (e) {
+    // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
+    if (e instanceof InvalidResponse) return fromDocuments();
+    throw e;
+  }
+}
+
+/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
+async function incremental(
+  base: DeriveBase,
+  t: TypeIndex,
+  mine: readonly IndexedOp[],
+  manifestBytes: Uint8Array,
+  o: IndexOptions,
+): Promise<IndexFiles> {
+  const previous = await base.read(mine.map((op) => op.key));
+  const changes: IndexChange[] = [];
+  for (const op of mine) {
+    const got = previous.get(op.key);
+    if (got && op.after && got.blobSha === op.after.blobSha) continue;
+    const change: IndexChange = { namespace: t.namespace, type: t.type, id: op.id };
+    if (got && base.version)
+      change.before = { blobSha: got.blobSha, data: decodeEnvelope(got.value, base.version).data };
+    if (op.after) change.after = afterState(op, t);
+    if (change.before || change.after) changes.push(change);
+  }
+  const declaration: IndexDeclaration = { version: 1, indexes: [t] };
+  const have = new Map<string, Uint8Array | undefined>([[manifestPath(t.namespace, t.type), manifestBytes]]);
+  await fetchInto(
+    base,
+    have,
+    partsToRead(declaration, (p) => have.get(p), changes),
+  );
+  // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
+  for (let round = 0; ; round++) {
+    const wanted: string[] = [];
+    const read = (p: string) => {
+      if (!have.has(p)) wanted.push(p);
+      return have.get(p);
+    };
+    try {
+      const u = updateIndex(declaration, read, changes, o);
+      const out: IndexFiles = new Map();
+      for (const p of u.deletes) out.set(p, null);
+      for (const [p, b] of u.writes) out.set(p, b);
+      return out;
+    } catch (e) {
+      if (wanted.length === 0 || round > 3) throw e;
+      await fetchInto(base, have, wanted);
+    }
+  }
+}
+
+function afterState(op: IndexedOp, t: TypeIndex) {
+  const a = op.after!;
+  if ('data' in a) return { blobSha: a.blobSha, data: a.data };
+  if (a.fields.join('\n') !== t.fields.join('\n')) declaredMeanwhile(t);
+  return { blobSha: a.blobSha, values: a.values };
+}
+
+async function fetchInto(base: DeriveBase, have: Map<string, Uint8Array | undefined>, paths: readonly string[]) {
+  const todo = paths.filter((p) => !have.has(p));
+  if (todo.length === 0) return;
+  const got = await base.read(todo);
+  for (const p of todo) have.set(p, got.get(p)?.value);
+}
+
+/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
+function declaredMeanwhile(t: TypeIndex): never {
+  throw new InvalidConfig(
+    'indexes',
+    `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`,
+    { namespace: t.namespace, type: t.type },
+  );
+}
+
+function sameBytes(a: Uint8Array | undefined, b: Uint8Array): boolean {
+  return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+function toChanges(files: IndexFiles): Change[] {
+  return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
+}
