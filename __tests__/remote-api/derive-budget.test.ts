@@ -202,6 +202,45 @@ describe('a derive hook on the GitHub API store: each round of reads is one requ
     expect(reads).toEqual(['POST graphql 200', 'GET git/get-blob 200', 'GET git/get-blob 200']);
   });
 
+  it('a GraphQL answer is untrusted: text that does not hash to its oid is read by SHA; a forged level is not kept', async () => {
+    const tip = seed({ 'a.json': '1', '_docdb/indexes.json': 'real' });
+    const db = fx.em.state.repo(`${OWNER}/${fx.repo}`).db;
+    const root = db.getCommit(tip).tree;
+    const indexSha = db.lookupPath(root, '_docdb/indexes.json')!.sha;
+    // The hook's query asks, in order: its key (e0), the put key's value (e1), the root level (e2), _docdb (e3).
+    const forged = {
+      e0: { __typename: 'Blob', oid: indexSha, text: 'forged', isBinary: false, isTruncated: false, byteSize: 6 },
+      e1: null,
+      e2: { __typename: 'Tree', oid: root, entries: [{ name: 'a.json', oid: indexSha, mode: 33188 }] },
+      e3: null,
+    };
+    fx.em.inject({
+      kind: 'status',
+      status: 200,
+      body: { data: { repository: forged } },
+      method: 'POST',
+      path: '/graphql',
+    });
+    let seen: DerivedRead | null | undefined;
+    const hook: DeriveChanges = async ({ read }) => {
+      seen = (await read(['_docdb/indexes.json'])).get('_docdb/indexes.json');
+      return [];
+    };
+    const from = fx.em.requests.length;
+    const r = await store(fx.em, fx.repo).commit([{ op: 'put', key: 'a.json', value: '2' }], { derive: hook });
+    expect(text(seen?.value)).toBe('real');
+    expect(seen?.blobSha).toBe(indexSha);
+    // The forged text was read again by SHA; the forged root level (its entries do not hash to it) was not
+    // cached, so the put's own probe asked again — and found the real a.json.
+    expect(ops(fx.em, from).filter((o) => /graphql|get-blob/.test(o))).toEqual([
+      'POST graphql 200',
+      'GET git/get-blob 200',
+      'POST graphql 200',
+    ]);
+    expect(r.written).toEqual(['a.json']);
+    expect(text((await store(fx.em, fx.repo).get('a.json'))?.value)).toBe('2');
+  });
+
   it('without GraphQL (an error answer) the hook reads by contents requests, in parallel', async () => {
     indexedSection();
     const s = store(fx.em, fx.repo);
