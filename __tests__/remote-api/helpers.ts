@@ -119,6 +119,8 @@ export function emulatorPerFile(options: Parameters<typeof startEmulator>[0] = {
 export interface Meter {
   requests: number;
   received: number;
+  /** Bytes of the request bodies sent (what a write uploads). */
+  sent: number;
   /** Requests per origin, with whether each carried an Authorization header. */
   log: { origin: string; path: string; status: number; authorization: boolean; bytes: number }[];
 }
@@ -135,6 +137,8 @@ export function meteredTransport(meter: Meter): HttpTransport {
   const fetchFn: typeof fetch = async (input, init) => {
     const url = new URL(String(input));
     const headers = new Headers(init?.headers);
+    const body = init?.body;
+    meter.sent += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
     const res = await fetch(input, init);
     const buf = new Uint8Array(await res.arrayBuffer());
     meter.requests++;
@@ -157,5 +161,5 @@ export function meteredTransport(meter: Meter): HttpTransport {
 }
 
 export function newMeter(): Meter {
-  return { requests: 0, received: 0, log: [] };
+  return { requests: 0, received: 0, sent: 0, log: [] };
 }

@@ -245,8 +245,13 @@ async function useArchive(h: BulkReadHost, job: Job, section: ArchiveSection): P
   }
 }
 
-/** Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time. */
-async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
+ *
+ * @example
+ * await eachLimited(shas, async (sha) => { values.set(sha, await trees.blob(ctx, sha)); });
+ */
+export async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) await fn(items[next++] as T);

@@ -209,3 +209,69 @@ export async function blobsAt(
   }
   return out;
 }
+
+/** What `object(expression: "<tree>:<path>")` named: a blob (with its bytes when exact), a tree, or nothing usable. */
+export type ObjectAt =
+  | { type: 'Blob'; oid: string; bytes?: Uint8Array }
+  | { type: 'Tree'; oid: string }
+  | { type: 'other' }
+  | null;
+
+/** One path asked for: a value (`text`), its type only (`type`), or a directory's entries (`level`). */
+export interface ObjectAsk {
+  path: string;
+  want: 'text' | 'type' | 'level';
+}
+
+/**
+ * What each path is in tree `root`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: `text` paths come with
+ * their bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid — else read them
+ * by SHA); `level` paths (directories) with their entries, each level kept only when its entries hash to its
+ * SHA; `type` paths with their type and oid only (a few bytes). Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const at = await objectsAt(deps, ctx, rootTree, [{ path: '_docdb', want: 'level' }, { path: '_docdb/indexes.json', want: 'text' }]);
+ * at?.objects.get('_docdb/indexes.json'); // { type: 'Blob', oid, bytes } | null
+ */
+export async function objectsAt(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  root: string,
+  asks: readonly ObjectAsk[],
+): Promise<{ objects: Map<string, ObjectAt>; levels: Map<string, CachedTreeEntry[]> } | undefined> {
+  const objects = new Map<string, ObjectAt>();
+  const levels = new Map<string, CachedTreeEntry[]>();
+  const want = {
+    text: '... on Blob { text isBinary isTruncated byteSize }',
+    type: '',
+    level: '... on Tree { entries { name oid mode } }',
+  };
+  for (let i = 0; i < asks.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = asks.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const vars: Record<string, string> = {};
+    const fields = batch.map((a, j) => {
+      vars[`e${j}`] = `${root}:${a.path}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid ${want[a.want]} }`;
+    });
+    const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
+    if (!repo) return undefined;
+    for (const [j, a] of batch.entries()) {
+      const o = repo[`e${j}`];
+      objects.set(a.path, await objectAt(o));
+      const level = a.want === 'level' && isObject(o) ? levelEntries(o) : undefined;
+      if (level && levelSha(level.entries) === level.oid) levels.set(level.oid, level.entries);
+    }
+  }
+  return { objects, levels };
+}
+
+/** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
+async function objectAt(o: unknown): Promise<ObjectAt> {
+  if (!isObject(o) || !isSha(o.oid)) return null;
+  if (o.__typename === 'Tree') return { type: 'Tree', oid: o.oid };
+  if (o.__typename !== 'Blob') return { type: 'other' };
+  const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+  const bytes = exact ? utf8(o.text as string) : undefined;
+  const ok = bytes !== undefined && (await blobShaAsync(bytes)) === o.oid;
+  return ok ? { type: 'Blob', oid: o.oid, bytes } : { type: 'Blob', oid: o.oid };
+}

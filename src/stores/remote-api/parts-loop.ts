@@ -6,9 +6,16 @@
  */
 import { WriteRetry } from '../../core/backoff.js';
 import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
-import { assertCommitMessage, defaultCommitMessage, type PlannedTreeChange } from '../../core/plan.js';
-import type { ChangeParts, CommitPartsOptions, WriteResult } from '../../core/refstore.js';
+import {
+  assertCommitMessage,
+  defaultCommitMessage,
+  type PlannedTreeChange,
+  planWrite,
+  type WritePlan,
+} from '../../core/plan.js';
+import type { ChangeParts, CommitPartsOptions, DeriveChanges, WriteResult } from '../../core/refstore.js';
 import type { OpContext } from './client.js';
+import { deriveAt } from './derived-reads.js';
 import { PartsGatherer, type PartsPlan } from './parts-gather.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
@@ -59,7 +66,8 @@ export async function writeInParts(
   assertCommitMessage(custom);
   const retry = new WriteRetry(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
   const tree = await gathered.finish();
-  return new PartsCommit(h, ctx, gathered, custom, retry, { tip, confirmed, baseTree, tree }).run();
+  const s: PartsState = { tip, confirmed, baseTree, tree };
+  return new PartsCommit(h, ctx, gathered, { custom, derive: options.derive }, retry, s).run();
 }
 
 /** Where the commit stands: the tip it goes on, that tip's tree and the new tree (null: nothing to write). */
@@ -71,6 +79,15 @@ interface PartsState {
   tree: string | null;
 }
 
+/** What the commit adds once every part is in: its message (undefined: the default) and its derive hook. */
+interface PartsFinish {
+  custom: string | undefined;
+  derive: DeriveChanges | undefined;
+}
+
+/** This attempt's derived changes, planned on its tip (`treeChanges` empty: none, or all unchanged). */
+type DerivedPlan = Pick<WritePlan, 'treeChanges' | 'written' | 'deleted' | 'unchanged'>;
+
 /** The second phase: commit the gathered tree and move the ref, re-planning by SHA after a lost race. */
 class PartsCommit {
   private plan: PartsPlan;
@@ -80,7 +97,7 @@ class PartsCommit {
     private readonly h: WriteHost,
     private readonly ctx: OpContext,
     private readonly gathered: Pick<PartsGatherer, 'desired' | 'plan' | 'touchedBy'>,
-    private readonly custom: string | undefined,
+    private readonly finish: PartsFinish,
     private readonly retry: WriteRetry,
     private readonly s: PartsState,
   ) {
@@ -90,17 +107,39 @@ class PartsCommit {
 
   async run(): Promise<WriteResult> {
     for (;;) {
-      const tree = this.s.tree;
+      const derived = await this.derive();
+      const tree = await this.withDerived(derived);
       if (tree === null) {
-        if (await this.confirmNothingToDo()) return this.result(this.s.tip, this.s.tip, false);
+        if (await this.confirmNothingToDo()) return this.result(this.s.tip, this.s.tip, false, derived);
         continue;
       }
       const parent = this.s.tip;
-      const commit = await this.commitOn(tree);
+      const commit = await this.commitOn(tree, derived);
       const outcome = await this.h.refs.update(this.ctx, parent, commit, this.retry, this.gathered.touchedBy);
-      if (outcome.ok) return this.result(commit, parent, true);
+      if (outcome.ok) return this.result(commit, parent, true, derived);
       await this.afterLoss(outcome);
     }
+  }
+
+  /**
+   * This attempt's derived changes (`CommitPartsOptions.derive`), computed once every part is in, on the tip
+   * this attempt builds on (again after every lost race: recomputed, never rebased).
+   */
+  private async derive(): Promise<DerivedPlan> {
+    const { tip, baseTree } = this.s;
+    const at = tip !== null && baseTree !== null ? { commit: tip, tree: baseTree } : null;
+    const own = this.finish.derive ? [...this.desired.keys()].map((key) => ({ key })) : [];
+    const d = await deriveAt(this.h.derived, this.ctx, this.finish.derive, own, at);
+    return planWrite(d.changes, (k) => d.current.get(k));
+  }
+
+  /** The gathered tree with the derived changes as one more tree on top (null: nothing to write at all). */
+  private async withDerived(derived: DerivedPlan): Promise<string | null> {
+    if (derived.treeChanges.length === 0) return this.s.tree;
+    assertCanWrite(this.ctx, this.h.repository);
+    const up = this.h.objects.treeUpload(this.ctx, this.s.tree ?? this.s.baseTree);
+    await up.add(derived.treeChanges);
+    return up.finish();
   }
 
   /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: re-planned. */
@@ -114,10 +153,15 @@ class PartsCommit {
     return false;
   }
 
-  private async commitOn(tree: string): Promise<string> {
-    // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
-    await this.h.objects.rememberOwnTrees(this.s.baseTree, entriesBySha(this.plan, this.desired), tree);
-    const message = this.custom ?? defaultCommitMessage({ ...this.plan, treeChanges: [], unchanged: 0 });
+  private async commitOn(tree: string, derived: DerivedPlan): Promise<string> {
+    // The new levels, computed from the kept blob SHAs (and the derived changes) and checked against GitHub's root.
+    const entries = [...entriesBySha(this.plan, this.desired), ...derived.treeChanges];
+    await this.h.objects.rememberOwnTrees(this.s.baseTree, entries, tree);
+    const all = {
+      written: [...this.plan.written, ...derived.written],
+      deleted: [...this.plan.deleted, ...derived.deleted],
+    };
+    const message = this.finish.custom ?? defaultCommitMessage({ ...all, treeChanges: [], unchanged: 0 });
     return this.h.objects.createCommit(this.ctx, tree, this.s.tip, message);
   }
 
@@ -145,15 +189,18 @@ class PartsCommit {
     this.s.baseTree = again.baseTree;
   }
 
-  private result(version: string | null, previous: string | null, changed: boolean): WriteResult {
+  private result(version: string | null, previous: string | null, changed: boolean, d: DerivedPlan): WriteResult {
     const plan = this.plan;
+    const written = changed ? [...plan.written, ...d.written] : [];
+    const deleted = changed ? [...plan.deleted, ...d.deleted] : [];
+    const all = this.desired.size + d.written.length + d.deleted.length + d.unchanged;
     return {
       version,
       previousVersion: previous,
       changed,
-      written: changed ? plan.written : [],
-      deleted: changed ? plan.deleted : [],
-      unchanged: this.desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+      written,
+      deleted,
+      unchanged: all - written.length - deleted.length,
       ...this.h.meta(this.ctx),
     };
   }

@@ -117,7 +117,7 @@ function keyReadHost({ trees, refs, commits, client, cache }: Shared, versions: 
 }
 
 function writeHost(s: Shared): WriteHost {
-  const { cfg, client, cache, trees, tips, refs, commits, ops } = s;
+  const { cfg, client, cache, trees, tips, refs, commits, ops, gql } = s;
   const getCommit = (ctx: OpContext, sha: string) => commits.get(ctx, sha);
   const catchUp = new CatchUp(client, cache);
   const updater = new RefUpdater({
@@ -140,6 +140,7 @@ function writeHost(s: Shared): WriteHost {
     objects: new ObjectWriter({ ref: cfg.ref, cfg, client, cache, trees }),
     refs: updater,
     catchUp,
+    derived: { cache, trees, paths: { client, cache, trees }, graphql: gql },
     cachedTip: (ctx) => cache.getRefTip(cfg.ref, ctx.tokenId),
     cachedCommit: (sha) => cache.getCommit(sha),
     readRef: (ctx, checkRepo) => refs.read(ctx, checkRepo),

@@ -11,6 +11,7 @@ import type { OperationMeta } from '../../core/refstore.js';
 import type { CatchUp } from './catch-up.js';
 import type { OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
+import type { DerivedReadHost } from './derived-reads.js';
 import type { ObjectWriter } from './object-writer.js';
 import type { RefUpdater } from './ref-update.js';
 import type { TipMemory } from './tip-memory.js';
@@ -30,6 +31,8 @@ export interface WriteHost {
   objects: Pick<ObjectWriter, 'treeUpload' | 'createTrees' | 'rememberOwnTrees' | 'createCommit'>;
   refs: Pick<RefUpdater, 'update'>;
   catchUp: Pick<CatchUp, 'from'>;
+  /** Reads for derive hooks at an attempt's tip (derived-reads.ts). */
+  derived: DerivedReadHost;
   /** The tip cached for the operation's token (no request). */
   cachedTip(ctx: OpContext): ReturnType<GitCache['getRefTip']>;
   cachedCommit(sha: string): Promise<CachedCommit | undefined>;

@@ -13,9 +13,10 @@ import type { CachedCommit } from '../../cache/git-cache.js';
 import { WriteRetry } from '../../core/backoff.js';
 import { PreconditionFailed } from '../../core/errors.js';
 import { assertNoPathConflicts, defaultCommitMessage, planWrite, prepareCommit } from '../../core/plan.js';
-import type { Change, CommitOptions, WriteOptions, WriteResult } from '../../core/refstore.js';
+import type { Change, CommitOptions, WriteResult } from '../../core/refstore.js';
 import { rebaseView, type TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
+import { deriveAt } from './derived-reads.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { touchesAny } from './stale-tip.js';
 import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
@@ -55,7 +56,7 @@ export async function writeOneCommit(
   h: WriteHost,
   ctx: OpContext,
   changes: Normalized,
-  options: WriteOptions,
+  options: CommitOptions,
   ifMatch?: IfMatch,
 ): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
@@ -82,7 +83,7 @@ class SingleCommitWrite {
     private readonly h: WriteHost,
     private readonly ctx: OpContext,
     private readonly changes: Normalized,
-    private readonly options: WriteOptions,
+    private readonly options: CommitOptions,
     private readonly ifMatch: IfMatch | undefined,
     /** The tip the next attempt builds on. */
     private tip: string | null,
@@ -122,16 +123,32 @@ class SingleCommitWrite {
     const rebased = this.rebased;
     const base = rebased ? rebased.base : this.tip === null ? null : await this.h.getCommit(this.ctx, this.tip);
     const view = rebased ? rebased.viewTree : base ? base.tree : null;
+    // One key planned on the tip's own tree: the derive hook runs first and its first query also fetches the
+    // tree levels on the key's path, which the plan then finds cached (one request instead of two).
+    const early = !rebased && this.changes.length === 1 ? await this.derive(base, this.changes) : undefined;
     const current = await currentShas(this.h.trees, this.ctx, view, this.changes);
     this.rebased = undefined;
-    const plan = await this.plan(current);
-    if (plan === undefined) return undefined;
+    const own = await this.plan(current);
+    if (own === undefined) return undefined;
+    const plan = withDerived(this.changes, own, current, early ?? (await this.derive(base, [])));
     if (plan.treeChanges.length === 0) return (await this.confirmNothingToDo()) ? this.unchanged(plan) : undefined;
     const commit = await this.commitOn(base, plan);
     const outcome = await this.h.refs.update(this.ctx, this.tip, commit, this.retry, this.touchedBy);
     if (outcome.ok) return this.changed(commit, plan);
     await this.afterLoss(outcome, view);
     return undefined;
+  }
+
+  /**
+   * This attempt's derived changes (`CommitOptions.derive`), computed on the tip the commit builds on —
+   * after a rebase that is the NEW tip (`base`), never the cached old tree the write's own keys were planned
+   * on: the derived keys are not known in advance, so the compare proved nothing about them. `probe`: keys
+   * whose uncached path levels join the hook's first query.
+   */
+  private derive(base: CachedCommit | null, probe: Normalized): ReturnType<typeof deriveAt> {
+    const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
+    const keys = probe.map((c) => c.key);
+    return deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip, keys);
   }
 
   /** The plan on the current tree; undefined when a failed precondition must be judged again on a moved tip. */
@@ -203,4 +220,15 @@ class SingleCommitWrite {
       ...this.h.meta(this.ctx),
     };
   }
+}
+
+/** The write's own plan with the attempt's derived changes planned in (the same plan when there are none). */
+function withDerived(
+  changes: Normalized,
+  own: Plan,
+  current: ReadonlyMap<string, string>,
+  derived: Awaited<ReturnType<typeof deriveAt>>,
+): Plan {
+  if (derived.changes.length === 0) return own;
+  return planWrite([...changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
 }
