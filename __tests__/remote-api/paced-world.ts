@@ -1,9 +1,9 @@
 /**
  * A world for pacing tests: the emulator in process (no socket) with GitHub's secondary limits on, and
- * stores that share its virtual clock. Time moves only when someone sleeps and nothing is in flight: a
- * sleeper wakes with the clock at its deadline, so nothing waits for real and a request sent too early
- * is sent at a time the emulator can see is inside the window it announced.
+ * stores that share its virtual clock (bench/virtual-clock.ts: time moves only when someone sleeps and
+ * nothing is in flight, so nothing waits for real).
  */
+import { virtualClock } from '../../bench/virtual-clock.js';
 import { createEmulatorApp, type EmulatorApp, type SecondaryLimitFigures } from '../../src/emulator/index.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
@@ -46,38 +46,14 @@ export interface PacedWorld {
  */
 export function pacedWorld(limits: boolean | Partial<SecondaryLimitFigures> = true): PacedWorld {
   const n = ++worlds;
-  let t = Date.UTC(2026, 10, 27, 12, 0, 0);
-  const now = () => t;
-  // Sleepers wake one at a time, earliest deadline first, and only while no request is in flight: the
-  // clock jumps over idle time only, as if every request and computation took no time at all.
-  const sleepers: { until: number; wake: () => void }[] = [];
-  let inFlight = 0;
-  let pumping = false;
-  const pump = () => {
-    if (pumping) return;
-    pumping = true;
-    setImmediate(() => {
-      pumping = false;
-      if (sleepers.length === 0) return;
-      if (inFlight > 0) return pump();
-      sleepers.sort((a, b) => a.until - b.until);
-      const first = sleepers.shift() as { until: number; wake: () => void };
-      t = Math.max(t, first.until);
-      first.wake();
-      pump();
-    });
-  };
-  const sleep = (ms: number) =>
-    new Promise<void>((wake) => {
-      sleepers.push({ until: t + ms, wake });
-      pump();
-    });
+  const clock = virtualClock(Date.UTC(2026, 10, 27, 12, 0, 0));
+  const { now, sleep } = clock;
   const app = createEmulatorApp({ now, secondaryLimits: limits });
   const token = `ghp_paced${String(n).padStart(31, '0')}`;
   app.state.createRepo('octo/data');
   app.state.addToken(token, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
   app.state.addToken(`${token}r`, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
-  const inner = fetchTransport({ fetch: app.fetchFunction });
+  const inner = clock.track(fetchTransport({ fetch: app.fetchFunction }));
   const world: PacedWorld = {
     app,
     token,
@@ -103,13 +79,11 @@ export function pacedWorld(limits: boolean | Partial<SecondaryLimitFigures> = tr
   const transport: HttpTransport = {
     async request(req) {
       const mutates = req.method !== 'GET' && !req.url.endsWith('/graphql');
-      world.sent.push({ method: req.method, path: new URL(req.url).pathname, at: t });
+      world.sent.push({ method: req.method, path: new URL(req.url).pathname, at: now() });
       if (mutates) world.maxMutatingInFlight = Math.max(world.maxMutatingInFlight, ++mutating);
-      inFlight++;
       try {
         return await inner.request(req);
       } finally {
-        inFlight--;
         if (mutates) mutating--;
       }
     },
