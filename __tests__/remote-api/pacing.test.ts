@@ -8,6 +8,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConcurrentUpdate, InvalidConfig, RateLimited } from '../../src/core/errors.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { createOctokit } from '../../src/transport/create-octokit.js';
 import { type PacedWorld, pacedWorld, seeded } from './paced-world.js';
 
 const text = (v: Uint8Array) => new TextDecoder().decode(v);
@@ -66,6 +67,29 @@ describe('the not-before gate', () => {
     expect(sentBefore).toBeGreaterThan(before);
     expect((await w.reader().list()).entries.map((e) => e.key)).toEqual(['a1.json']);
     expect(inside(w)).toBe(0);
+  });
+
+  it('a limit met by an Octokit of createOctokit closes the same gate: stores with the token wait too', async () => {
+    const w = pacedWorld(false);
+    const octokit = createOctokit({
+      auth: w.token,
+      baseUrl: 'http://127.0.0.1:9',
+      fetch: w.app.fetchFunction,
+      onRateLimit: () => false, // give up at once: the test never waits
+      warn: () => {},
+    });
+    w.app.inject({ kind: 'secondary-rate-limit', retryAfter: 120, method: 'GET' });
+    const refused = await octokit.request('GET /repos/{owner}/{repo}', { owner: 'octo', repo: 'data' }).catch((e) => e);
+    expect(refused.status).toBe(403);
+    // Octokit measures on the real clock: so does this store.
+    const err = await w
+      .store({ now: Date.now })
+      .put('a.json', '1')
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(RateLimited);
+    expect(err.data).toMatchObject({ sent: false, outcome: 'not-applied' });
+    expect(err.retryAfter).toBeGreaterThan(60);
+    expect(w.sent).toEqual([]);
   });
 
   it('no retry-after: waits at least a minute, then doubles (GitHub fallback)', async () => {

@@ -4,8 +4,9 @@
  * https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits):
  * - after a rate-limit answer, no request is sent before the window ends: `retry-after` seconds; with
  *   `x-ratelimit-remaining: 0`, until `x-ratelimit-reset`; otherwise at least a minute, doubling while
- *   the answers keep coming. One "not before" gate per (API origin, token identity) is shared by every
- *   store of the process, so one store's answer holds back the others that use the same token;
+ *   the answers keep coming. One "not before" gate per (API origin, token identity) (core/rate-gate.ts)
+ *   is shared by every store of the process, and closed too by the Octokit instances of createOctokit
+ *   when their throttling meets a limit, so one answer holds back every store that uses the token;
  * - mutating requests are sent one at a time, `mutationSpacingMs` apart (default 1 s for GitHub's own
  *   API origins, 0 — no pacing — elsewhere: GitHub Enterprise Server has its limits off by default, the
  *   emulator and tests set their own).
@@ -14,6 +15,7 @@
  * The clock and sleep are the store's (injectable), so tests never wait.
  */
 import { type ErrorData, InvalidConfig, RateLimited } from '../../core/errors.js';
+import { closeRateGate, rateGate } from '../../core/rate-gate.js';
 
 /** A rate-limit answer, as status.ts reads it. */
 export interface LimitWindow {
@@ -30,31 +32,6 @@ const UNKNOWN_END_MS = 60_000;
 const UNKNOWN_END_CAP_MS = 3_600_000;
 /** Default spacing of mutating requests to GitHub's own API origins: "wait at least one second". */
 export const GITHUB_MUTATION_SPACING_MS = 1000;
-
-/** One (API origin, token identity)'s gate and write lane, shared by every store of the process. */
-interface Gate {
-  /** No request before this time (epoch ms of the clock that closed it). */
-  notBefore: number;
-  /** Bumped each time the gate closes, so an operation waits once per closing. */
-  generation: number;
-  /** Consecutive secondary answers without an end (the exponent of the fallback wait). */
-  unknownStreak: number;
-  /** The last mutating request's turn in the lane. */
-  lane: Promise<void>;
-  lastMutationAt: number;
-}
-
-const gates = new Map<string, Gate>();
-
-function gateOf(origin: string, tokenId: string): Gate {
-  const key = `${origin}\u0000${tokenId}`;
-  let g = gates.get(key);
-  if (!g) {
-    g = { notBefore: 0, generation: 0, unknownStreak: 0, lane: Promise.resolve(), lastMutationAt: -Infinity };
-    gates.set(key, g);
-  }
-  return g;
-}
 
 /** What an operation remembers of the gate: the closing it already waited for, and how long it waited. */
 export interface PacedOperation {
@@ -127,7 +104,7 @@ export class Pacer {
    * `maxRetryAfterSeconds` throws `RateLimited` instead, with nothing sent.
    */
   async waitForGate(ctx: PacedOperation, name: RequestName): Promise<void> {
-    const gate = gateOf(this.cfg.apiOrigin, ctx.tokenId);
+    const gate = rateGate(this.cfg.apiOrigin, ctx.tokenId);
     for (;;) {
       const wait = gate.notBefore - this.cfg.now();
       if (wait <= 0 || ctx.gateServed === gate.generation) return;
@@ -147,15 +124,20 @@ export class Pacer {
   async turn(ctx: PacedOperation, mutates: boolean): Promise<() => void> {
     const spacing = this.cfg.mutationSpacingMs;
     if (!mutates || spacing === 0) return () => {};
-    const gate = gateOf(this.cfg.apiOrigin, ctx.tokenId);
+    const gate = rateGate(this.cfg.apiOrigin, ctx.tokenId);
     const before = gate.lane;
     let release!: () => void;
     gate.lane = new Promise<void>((r) => {
       release = r;
     });
-    await before;
-    const wait = gate.lastMutationAt + spacing - this.cfg.now();
-    if (wait > 0) await this.cfg.sleep(wait);
+    try {
+      await before;
+      const wait = gate.lastMutationAt + spacing - this.cfg.now();
+      if (wait > 0) await this.cfg.sleep(wait);
+    } catch (e) {
+      release(); // the lane must never stay taken
+      throw e;
+    }
     gate.lastMutationAt = this.cfg.now();
     return release;
   }
@@ -165,22 +147,19 @@ export class Pacer {
    * counts the closing as its own (it waits, or fails, itself).
    */
   close(ctx: PacedOperation, window: LimitWindow): number {
-    const gate = gateOf(this.cfg.apiOrigin, ctx.tokenId);
+    const gate = rateGate(this.cfg.apiOrigin, ctx.tokenId);
     const now = this.cfg.now();
     let until: number;
     if (window.retryAfter !== undefined) until = now + window.retryAfter * 1000;
     else if (window.kind === 'primary' && window.reset !== undefined) until = window.reset * 1000;
     else until = now + Math.min(UNKNOWN_END_CAP_MS, UNKNOWN_END_MS * 2 ** gate.unknownStreak++);
-    gate.notBefore = Math.max(gate.notBefore, until);
-    gate.generation++;
-    ctx.gateServed = gate.generation;
+    ctx.gateServed = closeRateGate(gate, until);
     return Math.max(0, Math.ceil((gate.notBefore - now) / 1000));
   }
 
   /** An answer that is not a rate limit: the fallback wait starts again from a minute. */
   opened(ctx: PacedOperation): void {
-    const gate = gates.get(`${this.cfg.apiOrigin}\u0000${ctx.tokenId}`);
-    if (gate) gate.unknownStreak = 0;
+    rateGate(this.cfg.apiOrigin, ctx.tokenId).unknownStreak = 0;
   }
 
   /** Sleep for a rate limit, counted as the operation's waiting time. */
@@ -191,7 +170,7 @@ export class Pacer {
 
   /** When to retry, for a `RateLimited` raised on an answer: `retryAfter` seconds and `retryAt`. */
   retryData(ctx: PacedOperation): ErrorData {
-    const gate = gateOf(this.cfg.apiOrigin, ctx.tokenId);
+    const gate = rateGate(this.cfg.apiOrigin, ctx.tokenId);
     const now = this.cfg.now();
     const at = Math.max(now, gate.notBefore);
     return { retryAfter: Math.ceil((at - now) / 1000), retryAt: new Date(at).toISOString() };
