@@ -1,8 +1,7 @@
 /** Scripted faults: matched by method and path, consumed in injection order, and their answers. */
-import { rateLimitHeaders } from './auth.js';
 import { baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import type { Budget } from './model.js';
-import { secondaryLimitReply } from './rations.js';
+import { rateLimitHeaders, secondaryLimitReply } from './rations.js';
 import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
 interface Entry {

@@ -7,14 +7,21 @@
  * around it.
  */
 import { type Answer, chargeAndStamp, toAnswer } from './answer.js';
-import { authenticate, budgetOf, type Caller, rateLimitHeaders } from './auth.js';
+import { authenticate, type Caller } from './auth.js';
 import { isCodeloadRequest, serveCodeload } from './codeload.js';
 import { runRoute } from './dispatch.js';
 import { answerFault, ConnectionDropped, type FaultBook } from './faults.js';
 import { ALLOWED_HEADERS, ALLOWED_METHODS, baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import { type Incoming, logEntryOf, type RequestEnv, readIncoming } from './incoming.js';
 import type { Budget } from './model.js';
-import { type Admission, requestClass, type SecondaryLimits, secondaryLimitReply } from './rations.js';
+import {
+  type Admission,
+  budgetOf,
+  rateLimitHeaders,
+  requestClass,
+  type SecondaryLimits,
+  secondaryLimitReply,
+} from './rations.js';
 import type { ResolvedOptions, ServedState } from './route-context.js';
 import { matchRoute } from './router.js';
 import { ROUTES } from './routes/index.js';

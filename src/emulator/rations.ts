@@ -1,6 +1,11 @@
 /**
- * GitHub's secondary rate limits, per token, in the one place every API request passes through (the
- * handler admits each request here before its route runs; primary budgets are charged in ./answer.ts).
+ * GitHub's rations, in the one module every API request passes through: the primary budgets (which
+ * budget a request charges, its `x-ratelimit-*` headers, the 403 once it is spent; charged in
+ * ./answer.ts, GraphQL points by ./graphql/) and the secondary rate limits, per token (the handler admits
+ * each request here before its route runs).
+ * https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api
+ *
+ * Secondary limits:
  * Figures and answers as GitHub documents them
  * (https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits,
  * https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api):
@@ -15,10 +20,58 @@
  * limit has none (GitHub's clients then wait at least a minute). Windows slide over the emulator's clock
  * (`now`, injectable), so tests never sleep. A rejected request costs nothing: its `retry-after` is exact.
  */
-import { type Caller, rateLimitHeaders } from './auth.js';
-import { baseHeaders, JSON_TYPE } from './http.js';
+import type { Caller } from './auth.js';
+import { ApiError, baseHeaders, JSON_TYPE } from './http.js';
 import type { Budget } from './model.js';
+import type { ServedState } from './route-context.js';
 import type { RequestLogEntry, SecondaryLimitKind } from './traffic.js';
+
+/**
+ * The budget a request charges: the caller's REST (`core`) budget, or its GraphQL points for `/graphql`.
+ *
+ * @example
+ * budgetOf({ kind: 'anonymous' }, state).limit; // the unauthenticated limit (60 by default)
+ */
+export function budgetOf(caller: Caller, state: ServedState, resource: 'core' | 'graphql' = 'core'): Budget {
+  if (caller.kind === 'token') {
+    return state.refreshBudget(resource === 'graphql' ? caller.token.graphqlBudget : caller.token.budget);
+  }
+  return state.refreshBudget(state.anonymousBudget);
+}
+
+/**
+ * The `x-ratelimit-*` headers of a budget (remaining never below 0).
+ *
+ * @example
+ * rateLimitHeaders({ limit: 60, used: 1, reset: 1700000000 })['X-RateLimit-Remaining']; // '59'
+ */
+export function rateLimitHeaders(b: Budget): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(b.limit),
+    'X-RateLimit-Remaining': String(Math.max(0, b.limit - b.used)),
+    'X-RateLimit-Used': String(b.used),
+    'X-RateLimit-Reset': String(b.reset),
+    'X-RateLimit-Resource': b.resource ?? 'core',
+  };
+}
+
+/**
+ * 403 with GitHub's wording once a budget is used up.
+ *
+ * @example
+ * if (budget.used >= budget.limit) throw rateLimitExceeded(caller);
+ */
+export function rateLimitExceeded(caller: Caller): ApiError {
+  const doc = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits';
+  if (caller.kind === 'token') {
+    return new ApiError(403, `API rate limit exceeded for user ID ${caller.token.user.id}.`, doc);
+  }
+  return new ApiError(
+    403,
+    "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
+    doc,
+  );
+}
 
 /** The figures the emulator enforces, per token (anonymous callers share one set, as they share an IP). */
 export interface SecondaryLimitFigures {
