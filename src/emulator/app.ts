@@ -52,7 +52,7 @@ export interface EmulatorAppOptions {
    * GitHub's secondary rate limits per token (./rations.ts, docs/emulator.md § Secondary rate limits):
    * `true` for GitHub's figures (80 content-creating requests a minute, 500 an hour, 100 concurrent,
    * 900 REST / 2,000 GraphQL points a minute), an object to change some of them, `false` for none.
-   * Default false here (tests count requests without them); `docdb emulator` switches them on.
+   * Default false (tests count requests without them); `docdb emulator --secondary-limits on` switches them on.
    */
   secondaryLimits?: boolean | Partial<SecondaryLimitFigures>;
   /**

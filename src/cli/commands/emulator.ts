@@ -61,7 +61,7 @@ export const command: CliCommand = {
     latency: { type: 'string', description: 'added latency per request: "MS" or "MIN-MAX"' },
     'secondary-limits': {
       type: 'string',
-      description: "GitHub's secondary rate limits per token: on (default) or off",
+      description: "GitHub's secondary rate limits per token: on, or off (default)",
     },
     'data-dir': {
       type: 'string',
@@ -78,10 +78,11 @@ With --data-dir DIR, repositories, refs and objects written through the API pers
 DIR/journal.docdb: a restart with the same DIR and --seed serves them again. Each write is on
 disk before it is answered; a kill at any moment loses at most the write in flight.
 
-Secondary rate limits are on by default, with GitHub's figures per token: at most 80
+--secondary-limits on enforces GitHub's secondary rate limits per token: at most 80
 content-creating requests (POST, PATCH, PUT, DELETE, GraphQL mutations) a minute and 500 an
 hour, 100 concurrent requests, 900 REST points (a read 1, a write 5) and 2,000 GraphQL points a
-minute; over a limit the answer is GitHub's 403 with retry-after. --secondary-limits off lifts them.
+minute; over a limit the answer is GitHub's 403 with retry-after. Off by default, so a quick
+local session that writes a lot never waits.
 
 Example:
   docdb emulator --port 8787
@@ -93,7 +94,7 @@ Example:
       () => portOf(values.port),
       () => latencyOf(values.latency),
       () => dataDirOf(values['data-dir']),
-      () => onOff('secondary-limits', values['secondary-limits'], true),
+      () => onOff('secondary-limits', values['secondary-limits'], false),
       () => int('tree-truncate-limit', values['tree-truncate-limit']),
     );
     const seedArg = values.seed;
@@ -118,8 +119,8 @@ Example:
       io.stdout(`repositories: ${repos.length > 0 ? repos.join(', ') : '(none)'}\n`);
       io.stdout(
         secondaryLimits
-          ? "secondary rate limits: on, GitHub's figures (80 content-creating requests a minute, 500 an hour per token); --secondary-limits off to lift them\n"
-          : 'secondary rate limits: off\n',
+          ? "secondary rate limits: on, GitHub's figures (80 content-creating requests a minute, 500 an hour per token)\n"
+          : "secondary rate limits: off (--secondary-limits on to meet GitHub's)\n",
       );
       if (dataDir !== undefined) io.stdout(`data: ${dataDir} (kept across restarts)\n`);
       if (demo) io.stdout('tokens: ghp_demo_write (write everywhere), ghp_demo_read (read-only)\n');
