@@ -227,6 +227,16 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     ],
     ['emulator --port', ['emulator', '--port', 'abc'], /--port must be a non-negative whole number, got "abc"/],
     ['emulator --latency', ['emulator', '--latency', '9-1'], /--latency must be "MS" or "MIN-MAX"/],
+    [
+      'emulator --secondary-limits',
+      ['emulator', '--secondary-limits', 'offf'],
+      /--secondary-limits must be on or off, got "offf"; did you mean "off"\?/,
+    ],
+    [
+      'emulator: every bad flag at once',
+      ['emulator', '--port', 'x', '--secondary-limits', 'yes'],
+      /2 problems with the command line:\n {2}- --port must be .*\n {2}- --secondary-limits must be on or off, got "yes"/,
+    ],
   ];
 
   it.each(cases)('%s', async (_name, argv, message, env, stdin) => {

@@ -291,6 +291,8 @@ describe('docdb emulator (CLI)', () => {
         });
       });
       expect(out).toContain('acme/site');
+      // Off by default for the CLI (docs/emulator.md § Secondary rate limits).
+      expect(out).toContain('secondary rate limits: off');
       const r = await apiClient(url, 'yaml-token')('GET', '/repos/acme/site/git/ref/heads/trunk');
       expect(r.status).toBe(200);
       child.kill('SIGINT');

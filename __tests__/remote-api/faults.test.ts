@@ -105,8 +105,17 @@ describe('5xx and connection failures', () => {
 
 describe('rate limits', () => {
   it('waits out a secondary rate limit (403 and 429 with Retry-After) and retries the same request', async () => {
-    const z = sleeper();
-    const s = store(em, repo, { sleep: z.sleep });
+    // The clock moves only when the store sleeps: the gate this answer closes opens as the wait ends.
+    let t = Date.now();
+    const waits: number[] = [];
+    const z = {
+      waits,
+      sleep: async (ms: number) => {
+        waits.push(ms);
+        t += ms;
+      },
+    };
+    const s = store(em, repo, { sleep: z.sleep, now: () => t });
     em.inject({
       kind: 'secondary-rate-limit',
       status: 403,
@@ -127,13 +136,25 @@ describe('rate limits', () => {
     expect(refTip()).toBe(r.version);
   });
 
-  it('a Retry-After longer than maxRetryAfterSeconds fails fast with RateLimited(retryAfter)', async () => {
-    const s = store(em, repo, { maxRetryAfterSeconds: 10 });
+  it('a Retry-After longer than maxRetryAfterSeconds fails fast with RateLimited(retryAfter); the token then waits', async () => {
+    // Its own token: the answer closes this token's gate for every store of the process (pacing.ts).
+    const blocked = 'ghp_blocked0000000000000000000000000000';
+    em.state.addToken(blocked, { login: OWNER, repos: '*' });
+    const t = Date.now();
+    const s = store(em, repo, { token: blocked, maxRetryAfterSeconds: 10, now: () => t });
     em.inject({ kind: 'secondary-rate-limit', status: 429, retryAfter: 120, method: 'GET' });
     const err = await s.get('a.json').catch((e) => e);
     expect(err).toBeInstanceOf(RateLimited);
     expect(err.retryAfter).toBe(120);
+    expect(err.data.retryAt).toBe(new Date(t + 120_000).toISOString());
     expect(err.message).toMatch(/secondary rate limit/);
+    // Another store with the same token sends nothing before the window ends: RateLimited, unsent.
+    em.clearLog();
+    const other = store(em, repo, { token: blocked, now: () => t + 30_000 });
+    const again = await other.put('b.json', '1').catch((e) => e);
+    expect(again).toBeInstanceOf(RateLimited);
+    expect(again.data).toMatchObject({ sent: false, retryAfter: 90, outcome: 'not-applied' });
+    expect(em.requests).toHaveLength(0);
   });
 
   it('a primary rate limit (403, remaining 0) is RateLimited with the reset time, not retried', async () => {

@@ -52,6 +52,9 @@ function make(t: RecordingTransport, extra: Record<string, unknown> = {}) {
     repo: 'data',
     token: TOKEN,
     sleep: async () => {},
+    // These tests script api.github.com's answers and count every wait; the 1 s spacing of writes that
+    // origin gets by default is tested on its own (pacing.test.ts).
+    mutationSpacingMs: 0,
     ...extra,
   });
 }

@@ -10,6 +10,7 @@ import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
+import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { WritesFile } from '../../bench/writes-table.js';
 
 /** bench/results/contention.json (`npx tsx bench/contention.ts`). */
@@ -54,12 +55,13 @@ export interface Results {
   scaling: ScalingFile;
   backfill: BackfillFile;
   contention: ContentionFile;
+  secondaryLimits: SecondaryLimitsFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -75,6 +77,7 @@ export function loadResults(dir: string): Results {
     scaling: read('scaling.json', 'npx tsx bench/peers.ts --scaling'),
     backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
     contention: read('contention.json', 'npx tsx bench/contention.ts'),
+    secondaryLimits: read('secondary-limits.json', 'npx tsx bench/secondary-limits.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

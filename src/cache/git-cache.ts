@@ -9,8 +9,6 @@
  * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
  * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
  */
-import { utf8 } from '../core/bytes.js';
-import { sha1Hex } from '../core/git/sha1.js';
 import type { HistoryEntry, Person } from '../core/refstore.js';
 import type { CacheBackend } from './backend.js';
 
@@ -50,15 +48,8 @@ export interface CachedHistory {
   entries: HistoryEntry[];
 }
 
-/**
- * Identity of a token for cache keys: SHA-1 of a domain-separated string, so equal tokens share
- * ETags and different tokens never do, and the token cannot be read back from the cache.
- * `undefined` (no token) is the anonymous identity.
- */
-export function tokenIdentity(token: string | undefined): string {
-  if (token === undefined || token === '') return 'anonymous';
-  return sha1Hex(utf8(`docdb token identity v1\u0000${token}`));
-}
+/** Identity of a token for cache keys (the one definition lives in core/token-identity.ts). */
+export { tokenIdentity } from '../core/token-identity.js';
 
 const personSize = (p: Person) => 2 * (p.name.length + p.email.length + p.date.length);
 

@@ -147,12 +147,19 @@ export class Forbidden extends DocDbError {
   override readonly code = 'Forbidden' as const;
 }
 
-/** Primary or secondary rate limit hit. `reset` is epoch seconds; `retryAfter` seconds when given. */
+/**
+ * Primary or secondary rate limit hit. `reset` is epoch seconds; `retryAfter` seconds when known, and
+ * `data.retryAt` the same as an ISO time. A write that fails with it wrote nothing (`data.outcome:
+ * "not-applied"`): retrying it after `retryAt` is safe.
+ */
 export class RateLimited extends DocDbError {
   override readonly code = 'RateLimited' as const;
   readonly reset: number | undefined;
   readonly retryAfter: number | undefined;
-  constructor(message: string, data: { reset?: number; retryAfter?: number; status?: number; operation?: string }) {
+  constructor(
+    message: string,
+    data: ErrorData & { reset?: number; retryAfter?: number; retryAt?: string; status?: number; operation?: string },
+  ) {
     super(message, data);
     this.reset = data.reset;
     this.retryAfter = data.retryAfter;

@@ -6,11 +6,12 @@
  */
 import { concatBytes, toHex, utf8 } from '../core/bytes.js';
 import { sha1Hex } from '../core/git/sha1.js';
-import { type Caller, rateLimitHeaders } from './auth.js';
+import type { Caller } from './auth.js';
 import type { RouteOutcome } from './dispatch.js';
 import { baseHeaders, JSON_TYPE, SUPPORTED_API_VERSIONS } from './http.js';
 import type { Incoming } from './incoming.js';
 import type { Budget } from './model.js';
+import { rateLimitHeaders } from './rations.js';
 
 /** An answer ready to send (and to log). */
 export interface Answer {

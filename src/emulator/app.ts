@@ -12,6 +12,7 @@
 import { FaultBook } from './faults.js';
 import { handleRequest } from './handler.js';
 import type { RequestEnv } from './incoming.js';
+import { resolveSecondaryLimits, type SecondaryLimitFigures, SecondaryLimits } from './rations.js';
 import { EmulatorState } from './state.js';
 import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
@@ -47,6 +48,18 @@ export interface EmulatorAppOptions {
   onResponse?: (response: ResponseRecord) => void;
   /** WebCrypto used for ETags (default `globalThis.crypto.subtle`, read per request). */
   subtle?: SubtleCrypto;
+  /**
+   * GitHub's secondary rate limits per token (./rations.ts, docs/emulator.md § Secondary rate limits):
+   * `true` for GitHub's figures (80 content-creating requests a minute, 500 an hour, 100 concurrent,
+   * 900 REST / 2,000 GraphQL points a minute), an object to change some of them, `false` for none.
+   * Default false (tests count requests without them); `docdb emulator --secondary-limits on` switches them on.
+   */
+  secondaryLimits?: boolean | Partial<SecondaryLimitFigures>;
+  /**
+   * The emulator's clock in epoch ms (default `Date.now`): budget windows, secondary-limit windows,
+   * dates of API commits. Tests inject one so that no test waits for a window to pass.
+   */
+  now?: () => number;
 }
 
 export interface EmulatorApp {
@@ -64,6 +77,8 @@ export interface EmulatorApp {
   close(): void;
   /** Where `GET /tarball` redirects to (settable once the codeload site is listening). */
   codeloadUrl: string;
+  /** The secondary limits enforced, or undefined when they are off. */
+  readonly secondaryLimits: Readonly<SecondaryLimitFigures> | undefined;
 }
 
 const DEFAULTS = {
@@ -92,6 +107,12 @@ export function positiveOption(name: string, v: number | undefined, fallback: nu
     throw new Error(`startEmulator: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} integer, got ${v}`);
   }
   return v;
+}
+
+function clock(now: EmulatorAppOptions['now']): () => number {
+  if (now === undefined) return () => Date.now();
+  if (typeof now !== 'function') throw new Error(`startEmulator: now must be a function returning epoch ms`);
+  return now;
 }
 
 function latency(v: EmulatorAppOptions['latencyMs']): EmulatorAppOptions['latencyMs'] {
@@ -129,22 +150,27 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     onResponse: options.onResponse,
     subtle: options.subtle,
   };
-  const state = new EmulatorState({
-    unauthenticated: positiveOption(
-      'unauthenticatedRateLimit',
-      options.unauthenticatedRateLimit,
-      DEFAULTS.unauthenticatedRateLimit,
-      true,
-    ),
-    defaultToken: positiveOption('defaultRateLimit', options.defaultRateLimit, DEFAULTS.defaultRateLimit, true),
-  });
+  const state = new EmulatorState(
+    {
+      unauthenticated: positiveOption(
+        'unauthenticatedRateLimit',
+        options.unauthenticatedRateLimit,
+        DEFAULTS.unauthenticatedRateLimit,
+        true,
+      ),
+      defaultToken: positiveOption('defaultRateLimit', options.defaultRateLimit, DEFAULTS.defaultRateLimit, true),
+    },
+    clock(options.now),
+  );
+  const figures = resolveSecondaryLimits(options.secondaryLimits);
+  const secondary = figures ? new SecondaryLimits(figures, () => state.now()) : undefined;
   const log: RequestLogEntry[] = [];
   const faults = new FaultBook();
   let close!: () => void;
   const closed = new Promise<void>((resolve) => {
     close = resolve;
   });
-  const deps = { state, options: resolved, faults, log, closed };
+  const deps = { state, options: resolved, faults, log, closed, ...(secondary ? { secondary } : {}) };
   const fetch = (request: Request, env?: RequestEnv) => handleRequest(deps, request, env);
   return {
     state,
@@ -166,5 +192,6 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
     set codeloadUrl(url: string) {
       resolved.codeload.url = url.replace(/\/+$/, '');
     },
+    secondaryLimits: figures,
   };
 }

@@ -1,10 +1,9 @@
 /**
- * Authentication and the primary rate limit: which token sent a request, whether it may read or
- * write a repository (and the `permissions` a repository shows it), and the `x-ratelimit-*` bookkeeping
- * (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api).
+ * Authentication: which token sent a request, and whether it may read or write a repository (and the
+ * `permissions` a repository shows it). Its rate limits live in ./rations.ts.
  */
 import { ApiError } from './http.js';
-import type { Budget, RepoPermissions, RepoRecord, TokenRecord } from './model.js';
+import type { RepoPermissions, RepoRecord, TokenRecord } from './model.js';
 import type { RouteState, ServedState } from './route-context.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'token'; token: TokenRecord } | { kind: 'bad' };
@@ -20,53 +19,6 @@ export function authenticate(header: string | undefined, state: ServedState): Ca
   const m = /^(?:bearer|token)\s+(\S+)\s*$/i.exec(header.trim());
   const token = m ? state.findToken(m[1] as string) : undefined;
   return token ? { kind: 'token', token } : { kind: 'bad' };
-}
-
-/**
- * The budget a request charges: the caller's REST (`core`) budget, or its GraphQL points for `/graphql`.
- *
- * @example
- * budgetOf({ kind: 'anonymous' }, state).limit; // the unauthenticated limit (60 by default)
- */
-export function budgetOf(caller: Caller, state: ServedState, resource: 'core' | 'graphql' = 'core'): Budget {
-  if (caller.kind === 'token') {
-    return state.refreshBudget(resource === 'graphql' ? caller.token.graphqlBudget : caller.token.budget);
-  }
-  return state.refreshBudget(state.anonymousBudget);
-}
-
-/**
- * The `x-ratelimit-*` headers of a budget (remaining never below 0).
- *
- * @example
- * rateLimitHeaders({ limit: 60, used: 1, reset: 1700000000 })['X-RateLimit-Remaining']; // '59'
- */
-export function rateLimitHeaders(b: Budget): Record<string, string> {
-  return {
-    'X-RateLimit-Limit': String(b.limit),
-    'X-RateLimit-Remaining': String(Math.max(0, b.limit - b.used)),
-    'X-RateLimit-Used': String(b.used),
-    'X-RateLimit-Reset': String(b.reset),
-    'X-RateLimit-Resource': b.resource ?? 'core',
-  };
-}
-
-/**
- * 403 with GitHub's wording once a budget is used up.
- *
- * @example
- * if (budget.used >= budget.limit) throw rateLimitExceeded(caller);
- */
-export function rateLimitExceeded(caller: Caller): ApiError {
-  const doc = 'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-primary-rate-limits';
-  if (caller.kind === 'token') {
-    return new ApiError(403, `API rate limit exceeded for user ID ${caller.token.user.id}.`, doc);
-  }
-  return new ApiError(
-    403,
-    "API rate limit exceeded for 127.0.0.1. (But here's the good news: Authenticated requests get a higher rate limit. Check out the documentation for more details.)",
-    doc,
-  );
 }
 
 /**

@@ -4,10 +4,11 @@
  * repository (409), the JSON body (400). An `ApiError` from any of them, or from the route, becomes
  * GitHub's error answer; whether the request costs budget is decided here too.
  */
-import { budgetOf, type Caller, checkRepoAccess, rateLimitExceeded } from './auth.js';
+import { type Caller, checkRepoAccess } from './auth.js';
 import { ApiError, type ApiResponse, DOCS, notFound, SUPPORTED_API_VERSIONS } from './http.js';
 import type { Incoming } from './incoming.js';
 import type { RepoRecord } from './model.js';
+import { budgetOf, rateLimitExceeded } from './rations.js';
 import type { ResolvedOptions, ServedState } from './route-context.js';
 import type { RouteMatch } from './router.js';
 

@@ -1,7 +1,7 @@
 /** Scripted faults: matched by method and path, consumed in injection order, and their answers. */
-import { rateLimitHeaders } from './auth.js';
 import { baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import type { Budget } from './model.js';
+import { rateLimitHeaders, secondaryLimitReply } from './rations.js';
 import type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
 
 interface Entry {
@@ -131,20 +131,10 @@ function replyOf(fault: Extract<Fault, { kind: 'status' | 'secondary-rate-limit'
       return { status: fault.status, headers: fault.headers ?? {}, text, injectedBody: fault.body !== undefined };
     }
     case 'secondary-rate-limit': {
+      // The same answer the emulator's own secondary limits give (./rations.ts); headers come from send().
       const status = fault.status ?? 403;
-      const body = {
-        message:
-          'You have exceeded a secondary rate limit. Please wait a few minutes before you try again. If you reach out to GitHub Support for help, please include the request ID.',
-        documentation_url:
-          'https://docs.github.com/rest/overview/rate-limits-for-the-rest-api#about-secondary-rate-limits',
-        status: String(status),
-      };
-      return {
-        status,
-        headers: { 'Retry-After': String(fault.retryAfter) },
-        text: JSON.stringify(body),
-        injectedBody: false,
-      };
+      const { text } = secondaryLimitReply(status, 'general', { limit: 0, used: 0, reset: 0 }, fault.retryAfter);
+      return { status, headers: { 'Retry-After': String(fault.retryAfter) }, text, injectedBody: false };
     }
     case 'malformed-json':
       return {

@@ -7,12 +7,21 @@
  * around it.
  */
 import { type Answer, chargeAndStamp, toAnswer } from './answer.js';
-import { authenticate, budgetOf, type Caller, rateLimitHeaders } from './auth.js';
+import { authenticate, type Caller } from './auth.js';
 import { isCodeloadRequest, serveCodeload } from './codeload.js';
 import { runRoute } from './dispatch.js';
 import { answerFault, ConnectionDropped, type FaultBook } from './faults.js';
 import { ALLOWED_HEADERS, ALLOWED_METHODS, baseHeaders, DOCS, JSON_TYPE } from './http.js';
 import { type Incoming, logEntryOf, type RequestEnv, readIncoming } from './incoming.js';
+import type { Budget } from './model.js';
+import {
+  type Admission,
+  budgetOf,
+  rateLimitHeaders,
+  requestClass,
+  type SecondaryLimits,
+  secondaryLimitReply,
+} from './rations.js';
 import type { ResolvedOptions, ServedState } from './route-context.js';
 import { matchRoute } from './router.js';
 import { ROUTES } from './routes/index.js';
@@ -28,6 +37,8 @@ export interface HandlerDeps {
   };
   faults: FaultBook;
   log: RequestLogEntry[];
+  /** GitHub's secondary rate limits, when switched on (./rations.ts). */
+  secondary?: SecondaryLimits;
   /** Settles when the emulator stops: requests left hanging by a `hang` fault are then dropped. */
   closed: Promise<void>;
 }
@@ -70,8 +81,16 @@ async function handle(deps: HandlerDeps, request: Request, env: RequestEnv): Pro
   const fault = deps.faults.take(incoming.method, incoming.path);
   if (fault && fault.kind !== 'drop-reply') return answerInjected(deps, request, fault, caller, entry);
   const budget = budgetOf(chargedAs(caller), deps.state, matched?.route.resource);
-  const outcome = await runRoute(deps.state, deps.options, incoming, caller, matched);
-  const answer = await toAnswer(deps.options.subtle, incoming, caller, outcome);
+  const kind = requestClass(incoming.method, incoming.path, incoming.body.bytes, caller);
+  const admission = kind && deps.secondary ? deps.secondary.admit(kind, entry) : undefined;
+  if (admission && !admission.ok) return answerLimited(deps, incoming, entry, admission, budget);
+  let answer: Answer;
+  try {
+    const outcome = await runRoute(deps.state, deps.options, incoming, caller, matched);
+    answer = await toAnswer(deps.options.subtle, incoming, caller, outcome);
+  } finally {
+    admission?.release();
+  }
   chargeAndStamp(answer, budget);
   logAnswer(deps, incoming, entry, answer, fault);
   if (fault?.kind === 'drop-reply') {
@@ -123,6 +142,34 @@ function answerInjected(
     signal: request.signal,
     closed: deps.closed,
   });
+}
+
+/** A secondary rate limit refused the request: GitHub's 403 (or 429), uncharged, logged and observed. */
+function answerLimited(
+  deps: HandlerDeps,
+  incoming: Incoming,
+  entry: RequestLogEntry,
+  refused: Admission & { ok: false },
+  budget: Budget,
+): Response {
+  const figures = (deps.secondary as SecondaryLimits).figures;
+  const wording = refused.kind.startsWith('content') ? 'content' : 'general';
+  const reply = secondaryLimitReply(figures.status, wording, budget, refused.retryAfter);
+  const { method, path } = incoming;
+  entry.status = reply.status;
+  deps.log.push(entry);
+  const body = method === 'HEAD' ? {} : { body: reply.text };
+  const operation = entry.operation ? { operation: entry.operation } : {};
+  observe(deps, {
+    method,
+    path,
+    status: reply.status,
+    ...operation,
+    injectedBody: false,
+    headers: reply.headers,
+    ...body,
+  });
+  return new Response(method === 'HEAD' ? null : reply.text, { status: reply.status, headers: reply.headers });
 }
 
 /** Complete the log entry and show the answer to `onResponse`. */

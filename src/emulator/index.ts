@@ -19,6 +19,7 @@ export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './
 export { DEMO_SEED } from './demo-seed.js';
 export type { RequestEnv } from './incoming.js';
 export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
+export { GITHUB_SECONDARY_LIMITS } from './rations.js';
 export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';
 export { type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
 export { EmulatorState } from './state.js';
@@ -29,6 +30,8 @@ export type {
   RepoAccess,
   RequestLogEntry,
   ResponseRecord,
+  SecondaryLimitFigures,
+  SecondaryLimitKind,
   TokenOptions,
 } from './types.js';
 
@@ -62,6 +65,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     port,
     codeloadUrl: app.codeloadUrl,
     state: app.state,
+    secondaryLimits: app.secondaryLimits,
     get requests() {
       return app.requests;
     },

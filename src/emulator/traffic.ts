@@ -41,7 +41,17 @@ export interface RequestLogEntry {
    * for a correct client — the API token must never leave the API origin.
    */
   sentAuthorization?: boolean;
+  /** The secondary rate limit that refused the request (`secondaryLimits` on; ./rations.ts), if any. */
+  limited?: SecondaryLimitKind;
+  /**
+   * True when the caller sent it before a `retry-after` the emulator gave it had passed (a client that
+   * honours GitHub's answers never does; `secondaryLimits` on).
+   */
+  insideRetryAfter?: boolean;
 }
+
+/** Which secondary rate limit refused a request (./rations.ts). */
+export type SecondaryLimitKind = 'concurrent' | 'rest-points' | 'graphql-points' | 'content-minute' | 'content-hour';
 
 export type Fault = {
   method?: string;

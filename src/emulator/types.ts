@@ -5,13 +5,15 @@
  */
 import type { ObjectDb } from '../core/git/object-db.js';
 import type { EmulatorAppOptions } from './app.js';
+import type { SecondaryLimitFigures } from './rations.js';
 import type { EmulatorSeed } from './seed.js';
 import type { EmulatorState } from './state.js';
 import type { Fault, RequestLogEntry } from './traffic.js';
 
 export type { RepoAccess, TokenOptions } from './model.js';
+export type { SecondaryLimitFigures } from './rations.js';
 export type { EmulatorSeed } from './seed.js';
-export type { Fault, RequestLogEntry, ResponseRecord } from './traffic.js';
+export type { Fault, RequestLogEntry, ResponseRecord, SecondaryLimitKind } from './traffic.js';
 
 /** Options of `startEmulator`: the app's options (see EmulatorAppOptions) plus where to listen and a seed. */
 export interface EmulatorOptions extends EmulatorAppOptions {
@@ -43,6 +45,8 @@ export interface EmulatorHandle {
   inject(fault: Fault): void;
   clearFaults(): void;
   state: EmulatorState;
+  /** The secondary rate limits enforced (`secondaryLimits` option), or undefined when they are off. */
+  readonly secondaryLimits: Readonly<SecondaryLimitFigures> | undefined;
   exportBareRepo(fullName: string, dir: string): Promise<void>;
 }
 

@@ -5,7 +5,9 @@
  *   reply was lost may have been applied; the store re-reads the ref instead of replaying);
  * - primary and secondary rate limits are honoured: throttling waits for `Retry-After` (secondary)
  *   or `x-ratelimit-reset` (primary) when the wait is at most `maxRetryAfterSeconds`, else gives up
- *   and the 403/429 reaches the store, which reports `RateLimited`;
+ *   and the 403/429 reaches the store, which reports `RateLimited`; either way the process-wide gate of
+ *   the origin and token (core/rate-gate.ts) closes, so no remote-api store with that token sends before
+ *   the window ends;
  * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`;
  * - every body is read under the response-size caps of limits.ts (a capped fetch, capped-fetch.ts): a
  *   success body over `maxResponseBytes` fails with `TransportError` (reason `too-large`), never retried;
@@ -18,6 +20,8 @@ import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import Bottleneck from 'bottleneck';
 import { TransportError } from '../core/errors.js';
+import { closeRateGate, type RateGate, rateGate } from '../core/rate-gate.js';
+import { tokenIdentity } from '../core/token-identity.js';
 import { cappedFetch } from './capped-fetch.js';
 import { resolveCaps } from './limits.js';
 import { isSafeMethod } from './types.js';
@@ -80,6 +84,15 @@ const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 413, 422, 429, 451];
 
 const noop = () => {};
 
+/** The process-wide rate-limit gate of this instance's API origin and token (none for an unparsable URL). */
+function gateOf(baseUrl: string, auth: string | undefined): RateGate | undefined {
+  try {
+    return rateGate(new URL(baseUrl).origin, tokenIdentity(auth));
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The write lane plugin-throttling schedules writes on: Bottleneck (already plugin-throttling's own
  * scheduler, so nothing is added to the bundle), starting one write every `minTime` ms at most — GitHub
@@ -110,9 +123,13 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
   const base = options.retryAfterBaseMs ?? 1000;
   if (!(base >= 0)) throw new TypeError('retryAfterBaseMs must be a non-negative number');
   const warn = options.warn ?? ((m: string) => console.warn(m));
+  const baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+  const gate = gateOf(baseUrl, options.auth);
   const decide =
     (kind: 'primary' | 'secondary') =>
     (retryAfter: number, opts: { method?: string; url?: string }, _o: unknown, retryCount: number): boolean => {
+      // Every store of the process with this token then waits too (core/rate-gate.ts, pacing.ts).
+      if (gate) closeRateGate(gate, Date.now() + retryAfter * base);
       let path = '';
       try {
         path = new URL(opts.url ?? '', 'http://x.invalid').pathname;
@@ -139,7 +156,7 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
     throttle.write = writeLanes(options.writeSpacingMs);
   }
   const ctorOptions: Record<string, unknown> = {
-    baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+    baseUrl,
     userAgent: options.userAgent ?? 'docdb',
     retry: { retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: base },
     throttle,

@@ -1,17 +1,19 @@
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
- * rate limits, retries idempotent requests on 5xx/connection failures with jittered backoff, waits
- * out short secondary rate limits, parses JSON — and sends every other status to `mapStatusError`.
+ * rate limits, retries idempotent requests on 5xx/connection failures with jittered backoff, paces
+ * requests and waits out short rate limits (pacing.ts), parses JSON — and sends every other status to
+ * `mapStatusError`.
  */
-import { DocDbError, InvalidResponse, TransportError } from '../../core/errors.js';
+import { DocDbError, InvalidResponse, RateLimited, TransportError } from '../../core/errors.js';
 import type { RateLimit } from '../../core/refstore.js';
 import { parseRateLimit } from '../../transport/headers.js';
 import type { HttpResponse } from '../../transport/types.js';
 import type { ResolvedConfig } from './config.js';
-import { mapStatusError, type StatusContext, secondaryRateLimitWait } from './status.js';
+import { type PacedOperation, Pacer } from './pacing.js';
+import { limitWindow, mapStatusError, type StatusContext } from './status.js';
 
 /** Per-operation state: what every result reports. */
-export interface OpContext {
+export interface OpContext extends PacedOperation {
   operation: string;
   token: string | undefined;
   tokenId: string;
@@ -36,6 +38,11 @@ export interface SendOptions {
   retry: boolean;
   /** Statuses handed back to the caller instead of being mapped to errors. */
   accept?: readonly number[];
+  /**
+   * Whether the request changes something (default: any method but GET): mutating requests are sent one
+   * at a time, `mutationSpacingMs` apart (pacing.ts). A GraphQL query is a POST that does not.
+   */
+  mutates?: boolean;
 }
 
 export interface SendResult {
@@ -50,9 +57,11 @@ const decoder = new TextDecoder();
 
 export class GitHubClient {
   readonly repoBase: string;
+  private readonly pacer: Pacer;
 
   constructor(private readonly cfg: ResolvedConfig) {
     this.repoBase = `${cfg.apiBase}/repos/${encodeURIComponent(cfg.owner)}/${encodeURIComponent(cfg.repo)}`;
+    this.pacer = new Pacer(cfg);
   }
 
   private log(level: 'debug' | 'info' | 'warn', message: string, data?: Record<string, unknown>) {
@@ -77,17 +86,44 @@ export class GitHubClient {
     const req = this.prepare(ctx, opts);
     const tries: Tries = { failures: 0, rateWaits: 0 };
     for (;;) {
-      ctx.requests++;
-      const res = await this.attempt(ctx, opts, req, tries);
+      const res = await this.paced(ctx, opts, req, tries);
       if (res === undefined) continue;
       const rl = parseRateLimit(res.headers);
       if (rl) ctx.rateLimit = rl;
+      // Every rate-limit answer closes the token's gate, even one the caller accepts.
+      const window = limitWindow(res);
+      if (window === undefined) this.pacer.opened(ctx);
+      const wait = window ? this.pacer.close(ctx, window) : undefined;
       if (opts.accept?.includes(res.status) || (res.status >= 200 && res.status < 300)) {
         return answer(ctx, opts, req, res);
       }
-      if (await this.waitedOut(opts, req, res, tries)) continue;
-      throw mapStatusError(req.statusContext, res);
+      if (await this.waitedOut(ctx, opts, req, res, tries, wait)) continue;
+      throw this.statusError(ctx, req, res, wait);
     }
+  }
+
+  /**
+   * One attempt, paced: a mutating request waits for its turn in the token's write lane, then every
+   * request waits for the token's rate-limit gate to open (or fails with `RateLimited`, unsent).
+   */
+  private async paced(ctx: OpContext, opts: SendOptions, req: Prepared, tries: Tries) {
+    const release = await this.pacer.turn(ctx, opts.mutates ?? opts.method !== 'GET');
+    try {
+      await this.pacer.waitForGate(ctx, { step: opts.step, method: opts.method, path: req.pathname });
+      ctx.requests++;
+      return await this.attempt(ctx, opts, req, tries);
+    } finally {
+      release();
+    }
+  }
+
+  /** The typed error of a final answer; a rate limit's says when to retry, by the gate it closed. */
+  private statusError(ctx: OpContext, req: Prepared, res: HttpResponse, wait: number | undefined) {
+    const err = mapStatusError(req.statusContext, res);
+    if (!(err instanceof RateLimited) || wait === undefined) return err;
+    const data = { ...err.data, ...this.pacer.retryData(ctx) };
+    const message = err.message.replace(/retry after \d+s/, `retry after ${String(data.retryAfter)}s`);
+    return new RateLimited(`${message} Retry after ${String(data.retryAt)}.`, data);
   }
 
   /** URL, headers (the token only for the API origin) and body of a request, and how its errors are named. */
@@ -159,16 +195,22 @@ export class GitHubClient {
   }
 
   /**
-   * Wait before sending again: a short secondary rate limit (`retry-after`, at most twice), or a 5xx of
-   * a retried request (backoff). False when the status is final.
+   * Wait before sending again: a short rate limit (the gate's wait, at most `maxRetryAfterSeconds` and
+   * twice per request), or a 5xx of a retried request (backoff). False when the status is final.
    */
-  private async waitedOut(opts: SendOptions, req: Prepared, res: HttpResponse, tries: Tries): Promise<boolean> {
+  private async waitedOut(
+    ctx: OpContext,
+    opts: SendOptions,
+    req: Prepared,
+    res: HttpResponse,
+    tries: Tries,
+    wait: number | undefined,
+  ): Promise<boolean> {
     const status = res.status;
-    const wait = secondaryRateLimitWait(res);
     if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
       tries.rateWaits++;
-      this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: req.pathname, status });
-      await this.cfg.sleep(wait * 1000);
+      this.log('warn', `${opts.step}: rate limit, waiting ${wait} s`, { path: req.pathname, status });
+      await this.pacer.waited(ctx, wait * 1000);
       return true;
     }
     if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {

@@ -6,6 +6,7 @@ import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 import { platformArchiveReader } from './archive-default.js';
 import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
+import { resolveMutationSpacing } from './pacing.js';
 
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
 export { DEFAULT_RETRY_CONCURRENT_WRITES } from '../../core/backoff.js';
@@ -71,8 +72,14 @@ export interface RemoteApiRefStoreOptions {
   now?: () => number;
   /** Retries of idempotent requests on 5xx / connection failures (default 3). */
   readRetries?: number;
-  /** Longest secondary-rate-limit wait (seconds) sat out before retrying (default 60); longer → `RateLimited`. */
+  /** Longest rate-limit wait (seconds) sat out before retrying (default 60); longer → `RateLimited`. */
   maxRetryAfterSeconds?: number;
+  /**
+   * Mutating requests of this process with the same token and API origin go one at a time, at least this
+   * many ms apart (GitHub: "wait at least one second between each request"). Default 1,000 for GitHub's
+   * API origins (api.github.com, api.SUBDOMAIN.ghe.com), 0 (no pacing) elsewhere. See pacing.ts.
+   */
+  mutationSpacingMs?: number;
   cache?: RemoteApiCacheOptions;
   /** User-Agent header (default `docdb/0.1`). GitHub rejects requests without one. */
   userAgent?: string;
@@ -132,6 +139,8 @@ export interface ResolvedConfig {
   now: () => number;
   readRetries: number;
   maxRetryAfterSeconds: number;
+  /** Spacing of mutating requests in ms (0: none). */
+  mutationSpacingMs: number;
   backend: CacheBackend;
   etag: boolean;
   userAgent: string;
@@ -220,6 +229,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     ...resolveHooks(options),
     ...resolveArchive(options),
     maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
+    mutationSpacingMs: resolveMutationSpacing(options.mutationSpacingMs, url.origin),
   };
   return withHiddenToken(cfg, options.token);
 }

@@ -55,6 +55,7 @@ async function query(
     url: d.url,
     body: { query: text, variables: { owner: d.owner, name: d.repo, ...variables } },
     retry: true,
+    mutates: false, // a query: not paced as a write
     accept: [400, 401, 403, 404, 422, 502],
   });
   if (res.status !== 200) return undefined;

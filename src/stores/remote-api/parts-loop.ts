@@ -4,7 +4,7 @@
  * in a single-commit write. Costs what `commit` of all the parts costs. A lost race re-plans from the
  * kept blob SHAs (every blob is on GitHub by then): no value is sent twice.
  */
-import { WriteRetry } from '../../core/backoff.js';
+import type { WriteRetry } from '../../core/backoff.js';
 import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
 import {
   assertCommitMessage,
@@ -18,7 +18,15 @@ import type { OpContext } from './client.js';
 import { deriveAt } from './derived-reads.js';
 import { PartsGatherer, type PartsPlan } from './parts-gather.js';
 import type { RefUpdateOutcome } from './ref-update.js';
-import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
+import {
+  afterLostRace,
+  assertCanWrite,
+  currentShas,
+  definiteFailure,
+  type Normalized,
+  type WriteHost,
+  writeRetryOf,
+} from './write-host.js';
 
 /** Every key of the write with its blob SHA (null: delete). */
 type Desired = ReadonlyMap<string, string | null>;
@@ -48,6 +56,10 @@ export async function writeInParts(
   parts: ChangeParts,
   options: CommitPartsOptions,
 ): Promise<WriteResult> {
+  return definiteFailure(() => inParts(h, ctx, parts, options));
+}
+
+async function inParts(h: WriteHost, ctx: OpContext, parts: ChangeParts, options: CommitPartsOptions) {
   const cached = await h.cachedTip(ctx);
   // As in write-loop.ts: only with `trustCachedTipMs` set is a recently seen tip (or a section just seen
   // absent) written on without the ref read.
@@ -64,7 +76,7 @@ export async function writeInParts(
   for await (const part of parts) await gathered.add(part);
   const custom = partsMessage(options);
   assertCommitMessage(custom);
-  const retry = new WriteRetry(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+  const retry = writeRetryOf(h, ctx);
   const tree = await gathered.finish();
   const s: PartsState = { tip, confirmed, baseTree, tree };
   return new PartsCommit(h, ctx, gathered, { custom, derive: options.derive }, retry, s).run();

@@ -81,7 +81,7 @@ export class RefUpdater {
       const now = await this.reread(ctx, commit, lost, retry);
       if (now === commit) return { ok: true };
       if (now !== parent) {
-        if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent))) return { ok: true };
+        if (lost > 0 && now !== null && (await this.landedBelow(ctx, now, commit, parent))) return { ok: true };
         return { ok: false, tip: now };
       }
       // The ref did not move, so our update was not applied.
@@ -171,6 +171,22 @@ export class RefUpdater {
     }
     if (lost > this.deps.cfg.readRetries) throw noReply;
     await this.deps.cfg.sleep(this.deps.client.backoffMs(lost - 1));
+  }
+
+  /**
+   * After a lost reply, whether our commit is below the new tip; a failure to tell leaves the write's
+   * outcome unknown (never "not applied": the lost update may have landed).
+   */
+  private async landedBelow(ctx: OpContext, tip: string, commit: string, parent: string | null): Promise<boolean> {
+    try {
+      return await this.descendsFrom(ctx, tip, commit, parent);
+    } catch (e) {
+      throw new TransportError(
+        `${ctx.operation}: the ref update got no reply and ${this.deps.ref} has moved on; whether the write of ${commit} is below the new tip could not be read`,
+        { operation: ctx.operation, commit, outcome: 'unknown' },
+        { cause: e },
+      );
+    }
   }
 
   /**

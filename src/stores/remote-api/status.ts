@@ -16,6 +16,7 @@ import {
 import { redactText } from '../../core/redact.js';
 import { parseRetryAfter } from '../../transport/headers.js';
 import type { HttpResponse } from '../../transport/types.js';
+import type { LimitWindow } from './pacing.js';
 
 /** What was being done when a response arrived. */
 export interface StatusContext {
@@ -80,6 +81,25 @@ export function secondaryRateLimitWait(res: HttpResponse): number | undefined {
   if (after !== undefined) return after;
   if (res.status === 429 || /secondary rate limit|abuse/i.test(upstreamMessage(res) ?? '')) return 60;
   return undefined;
+}
+
+/**
+ * The rate-limit window an answer announces, for the pacing gate (pacing.ts): an exhausted primary budget
+ * (403/429 with `x-ratelimit-remaining: 0`, until `x-ratelimit-reset`), or a secondary limit (`retry-after`
+ * seconds when given; no end known otherwise). Undefined for any other answer.
+ *
+ * @example
+ * limitWindow({ status: 403, headers: { 'retry-after': '30' }, body }); // { kind: 'secondary', retryAfter: 30 }
+ */
+export function limitWindow(res: HttpResponse): LimitWindow | undefined {
+  if (res.status !== 403 && res.status !== 429) return undefined;
+  if (res.headers['x-ratelimit-remaining'] === '0') {
+    const reset = Number(res.headers['x-ratelimit-reset'] ?? 0) || undefined;
+    return reset === undefined ? { kind: 'primary' } : { kind: 'primary', reset };
+  }
+  if (secondaryRateLimitWait(res) === undefined) return undefined;
+  const after = retryAfterSeconds(res);
+  return after === undefined ? { kind: 'secondary' } : { kind: 'secondary', retryAfter: after };
 }
 
 /**

@@ -4,8 +4,8 @@
  * write's keys at a tree, and wait (or give up) after a lost fast-forward race.
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
-import type { WriteRetry } from '../../core/backoff.js';
-import { AuthMissing, ConcurrentUpdate, InvalidKey } from '../../core/errors.js';
+import { WriteRetry } from '../../core/backoff.js';
+import { AuthMissing, ConcurrentUpdate, InvalidKey, RateLimited } from '../../core/errors.js';
 import type { normalizeChanges } from '../../core/plan.js';
 import type { OperationMeta } from '../../core/refstore.js';
 import type { CatchUp } from './catch-up.js';
@@ -122,4 +122,34 @@ export async function afterLostRace(
     data: { attempt: retry.retries, other, wait },
   });
   await h.cfg.sleep(wait);
+}
+
+/**
+ * The write's retry state (src/core/backoff.ts), on a clock that stops while the operation waits for a
+ * rate limit: time GitHub asked us to wait is not time spent losing races.
+ *
+ * @example
+ * const retry = writeRetryOf(host, ctx);
+ */
+export function writeRetryOf(h: Pick<WriteHost, 'cfg'>, ctx: OpContext): WriteRetry {
+  return new WriteRetry(h.cfg.writeRetry, h.cfg.random, () => h.cfg.now() - (ctx.rateWaitMs ?? 0));
+}
+
+/**
+ * Run a write whose ref moves once, at its very end: a rate limit or a lost race that ends it leaves the
+ * section untouched, which its error says (`data.outcome: "not-applied"`, as commit-create.ts does), so a
+ * caller knows retrying the write is safe.
+ *
+ * @example
+ * return definiteFailure(() => new SingleCommitWrite(…).run());
+ */
+export async function definiteFailure<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if ((e instanceof RateLimited || e instanceof ConcurrentUpdate) && e.data.outcome === undefined) {
+      (e.data as Record<string, unknown>).outcome = 'not-applied';
+    }
+    throw e;
+  }
 }

@@ -10,7 +10,7 @@
  * write without writing ("nothing to do", a failed precondition) is judged again on the real tip.
  */
 import type { CachedCommit } from '../../cache/git-cache.js';
-import { WriteRetry } from '../../core/backoff.js';
+import type { WriteRetry } from '../../core/backoff.js';
 import { PreconditionFailed } from '../../core/errors.js';
 import { assertNoPathConflicts, defaultCommitMessage, planWrite, prepareCommit } from '../../core/plan.js';
 import type { Change, CommitOptions, WriteResult } from '../../core/refstore.js';
@@ -19,7 +19,15 @@ import type { OpContext } from './client.js';
 import { deriveAt } from './derived-reads.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { touchesAny } from './stale-tip.js';
-import { afterLostRace, assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
+import {
+  afterLostRace,
+  assertCanWrite,
+  currentShas,
+  definiteFailure,
+  type Normalized,
+  type WriteHost,
+  writeRetryOf,
+} from './write-host.js';
 
 type Plan = ReturnType<typeof planWrite>;
 type IfMatch = ReadonlyMap<string, string | null>;
@@ -59,6 +67,16 @@ export async function writeOneCommit(
   options: CommitOptions,
   ifMatch?: IfMatch,
 ): Promise<WriteResult> {
+  return definiteFailure(() => oneCommit(h, ctx, changes, options, ifMatch));
+}
+
+async function oneCommit(
+  h: WriteHost,
+  ctx: OpContext,
+  changes: Normalized,
+  options: WriteOptions,
+  ifMatch?: IfMatch,
+): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
   // By default every write reads the ref first (a 304 when the cached tip is current): a write on a tip
   // another writer moved then costs one compare, never an orphan commit. Only with `trustCachedTipMs`
@@ -90,7 +108,7 @@ class SingleCommitWrite {
     /** The tip was read (or proven) during this write, not only taken from the cache. */
     private confirmed: boolean,
   ) {
-    this.retry = new WriteRetry(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+    this.retry = writeRetryOf(h, ctx);
     const keys = changes.map((c) => c.key);
     this.touchedBy = (files) => touchesAny(files, keys);
   }

@@ -1,0 +1,92 @@
+/**
+ * A world for pacing tests: the emulator in process (no socket) with GitHub's secondary limits on, and
+ * stores that share its virtual clock (bench/virtual-clock.ts: time moves only when someone sleeps and
+ * nothing is in flight, so nothing waits for real).
+ */
+import { virtualClock } from '../../bench/virtual-clock.js';
+import { createEmulatorApp, type EmulatorApp, type SecondaryLimitFigures } from '../../src/emulator/index.js';
+import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { fetchTransport } from '../../src/transport/index.js';
+import type { HttpTransport } from '../../src/transport/types.js';
+
+let worlds = 0;
+
+/** A seeded random in [0, 1) (mulberry32), so jitter is the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface PacedWorld {
+  app: EmulatorApp;
+  /** The token every store of the world uses (unique per world: pacing gates are per token). */
+  token: string;
+  now: () => number;
+  sleep: (ms: number) => Promise<void>;
+  /** Every request a store sent: its method, path and the clock when it was sent. */
+  sent: { method: string; path: string; at: number }[];
+  /** Most mutating requests in flight at once. */
+  maxMutatingInFlight: number;
+  store(extra?: Partial<RemoteApiRefStoreOptions>): RemoteApiRefStore;
+  /** A store with another token (its own limits and gate), to check what the writers left. */
+  reader(): RemoteApiRefStore;
+}
+
+/**
+ * @example
+ * const w = pacedWorld({ contentPerMinute: 3 });
+ * await w.store().put('a.json', '1');
+ */
+export function pacedWorld(limits: boolean | Partial<SecondaryLimitFigures> = true): PacedWorld {
+  const n = ++worlds;
+  const clock = virtualClock(Date.UTC(2026, 10, 27, 12, 0, 0));
+  const { now, sleep } = clock;
+  const app = createEmulatorApp({ now, secondaryLimits: limits });
+  const token = `ghp_paced${String(n).padStart(31, '0')}`;
+  app.state.createRepo('octo/data');
+  app.state.addToken(token, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
+  app.state.addToken(`${token}r`, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
+  const inner = clock.track(fetchTransport({ fetch: app.fetchFunction }));
+  const world: PacedWorld = {
+    app,
+    token,
+    now,
+    sleep,
+    sent: [],
+    maxMutatingInFlight: 0,
+    store: (extra = {}) =>
+      new RemoteApiRefStore({
+        transport,
+        apiUrl: 'http://127.0.0.1:9',
+        owner: 'octo',
+        repo: 'data',
+        token,
+        now,
+        sleep,
+        mutationSpacingMs: 0,
+        ...extra,
+      }),
+    reader: () => world.store({ token: `${token}r` }),
+  };
+  let mutating = 0;
+  const transport: HttpTransport = {
+    async request(req) {
+      const mutates = req.method !== 'GET' && !req.url.endsWith('/graphql');
+      world.sent.push({ method: req.method, path: new URL(req.url).pathname, at: now() });
+      if (mutates) world.maxMutatingInFlight = Math.max(world.maxMutatingInFlight, ++mutating);
+      try {
+        return await inner.request(req);
+      } finally {
+        if (mutates) mutating--;
+      }
+    },
+  };
+  return world;
+}
