@@ -8,6 +8,7 @@ import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import type { Meter } from './metered-fetch.js';
+import type { RefOps } from './ref-ops.js';
 import type { SummaryInput } from './summary.js';
 
 export interface ActionContext {
@@ -59,4 +60,9 @@ export interface ActionTools {
   ref: string;
   meter: Meter;
   log: (line: string) => void;
+  /**
+   * A store on another ref of the same repository, and whole-ref create/delete (`shard-commit: merge`,
+   * `mode: merge`); absent when the context brought its own store (a local git section).
+   */
+  shardRefs?: { storeOn(ref: string): RefStore; refs: RefOps };
 }
