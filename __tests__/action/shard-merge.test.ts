@@ -77,9 +77,9 @@ function files(ref: string): Map<string, string> {
 const docsOf = (ref: string) => [...files(ref)].filter(([k]) => !k.startsWith('_docdb/'));
 const tipOf = (ref: string) => em.state.repo(REPO).db.readRef(ref);
 
-/** Requests that create content: git objects (blobs, trees, commits) and refs. */
+/** Requests that create content: git objects (blobs, trees, commits), refs and repository_dispatch events. */
 const creating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method === 'POST' && /\/git\/(blobs|trees|commits|refs)$/.test(r.path));
+  log.filter((r) => r.method === 'POST' && /\/(git\/(blobs|trees|commits|refs)|dispatches)$/.test(r.path));
 const mutating = (log: readonly RequestLogEntry[]) =>
   log.filter((r) => r.method !== 'GET' && !r.path.endsWith('/graphql'));
 
@@ -119,7 +119,7 @@ describe('shard-commit: merge, then mode: merge', () => {
     );
 
     em.clearLog();
-    const merge = await runStep(cwd, { section: 'merged', mode: 'merge', shards: String(N) });
+    const merge = await runStep(cwd, { section: 'merged', mode: 'merge', shards: String(N), notify: 'docdb-merged' });
     expect(merge.code, merge.stdout).toBe(0);
     const mergeLog = [...em.requests];
     // ONE commit on the section tip, holding the union of the shards.
@@ -142,20 +142,32 @@ describe('shard-commit: merge, then mode: merge', () => {
     ).toEqual([]);
     for (let i = 1; i <= N; i++) expect(tipOf(`refs/docdb/merged.shards/${i}`)).toBeUndefined();
     expect(merge.summary).toMatch(/Merged 4 shard\(s\) in one commit/);
+    // The next workflow is told, once, with what the merge commit changed.
+    expect(em.state.repo(REPO).dispatches).toMatchObject([
+      {
+        eventType: 'docdb-merged',
+        clientPayload: {
+          version: tip,
+          previousVersion: before,
+          keys: JSON.parse(merge.outputs.keys!),
+          truncated: false,
+        },
+      },
+    ]);
 
     // The budget: content-creating requests of n shards + merge <= 3 per shard + 5 (issue 30).
     const created = creating(shardLog).length + creating(mergeLog).length;
     expect(created).toBeLessThanOrEqual(3 * N + 5);
     // Each shard: its ref at the section tip, a tree, a commit, the ref moved; the merge: a tree, a
-    // commit, the section moved, one delete per shard ref.
+    // commit, the section moved, one delete per shard ref, the dispatch.
     expect(creating(shardLog)).toHaveLength(3 * N);
     expect(mutating(shardLog)).toHaveLength(4 * N);
-    expect(creating(mergeLog)).toHaveLength(2);
+    expect(creating(mergeLog)).toHaveLength(3);
     expect(
       mutating(mergeLog)
         .map((r) => r.method)
         .sort(),
-    ).toEqual([...Array(N).fill('DELETE'), 'PATCH', 'POST', 'POST']);
+    ).toEqual([...Array(N).fill('DELETE'), 'PATCH', 'POST', 'POST', 'POST']);
     // The merge reads only what changed: one compare per shard, no listing of the section.
     expect(mergeLog.filter((r) => r.operation === 'repos/compare-commits-with-basehead')).toHaveLength(N);
 

@@ -41,16 +41,16 @@ export function dispatchBody(
   payload: DispatchPayload,
   limit = MAX_DISPATCH_BYTES,
 ): { event_type: string; client_payload: DispatchPayload } {
-  const size = (p: DispatchPayload) => utf8(JSON.stringify({ event_type: eventType, client_payload: p })).length;
+  // Sizes are measured with `truncated: false`, one byte longer than `true`: whatever fits so, fits either way.
+  const size = (keys: string[]) =>
+    utf8(JSON.stringify({ event_type: eventType, client_payload: { ...payload, keys, truncated: false } })).length;
   const all = payload.keys;
-  // `truncated: true` is one byte shorter than `false`, so a body that fits with it still fits.
-  if (size({ ...payload, keys: all, truncated: false }) < limit)
-    return { event_type: eventType, client_payload: { ...payload, truncated: false } };
+  if (size(all) < limit) return { event_type: eventType, client_payload: { ...payload, truncated: false } };
   let fit = 0;
-  let hi = all.length;
+  let hi = all.length - 1;
   while (fit < hi) {
     const mid = Math.ceil((fit + hi) / 2);
-    if (size({ ...payload, keys: all.slice(0, mid), truncated: true }) < limit) fit = mid;
+    if (size(all.slice(0, mid)) < limit) fit = mid;
     else hi = mid - 1;
   }
   return { event_type: eventType, client_payload: { ...payload, keys: all.slice(0, fit), truncated: true } };
