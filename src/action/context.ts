@@ -47,6 +47,8 @@ export interface ActionResult {
   /** Markdown for the job summary. */
   summary: string;
   report?: RunReport;
+  /** The summary as plain text for a terminal, when the mode has no `summaryInput` (mode merge). */
+  text?: string;
   /** What `summary` was rendered from (projection modes), so another entry point can render it its own way. */
   summaryInput?: SummaryInput;
 }

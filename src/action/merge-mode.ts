@@ -55,7 +55,7 @@ export async function mergeMode(
     requests: String(tools.meter.requests),
     ...rateOutputs(tools.meter),
   };
-  return { outputs, summary: mergeSummary(report, inputs) };
+  return { outputs, summary: mergeSummary(report, inputs), text: mergeText(report, inputs) };
 }
 
 /** The job summary: what landed, and one row per shard. */
@@ -71,5 +71,18 @@ function mergeSummary(report: MergeReport, inputs: ActionInputs): string {
   );
   for (const s of report.shards)
     lines.push(`| ${s.index} | ${code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
+  return `${lines.join('\n')}\n`;
+}
+
+/** The same for a terminal (`docdb project --mode merge`). */
+function mergeText(report: MergeReport, inputs: ActionInputs): string {
+  const lines = [`docdb merge: ${report.ref} in ${inputs.repository}`];
+  for (const s of report.shards)
+    lines.push(`  shard ${s.index}  ${s.added} added, ${s.modified} modified, ${s.removed} removed`);
+  lines.push(
+    report.changed
+      ? `new version ${report.version} (was ${report.previousVersion ?? 'none'}), ${report.keys.length} document(s) changed; shard refs deleted`
+      : `nothing changed, no commit (version ${report.version ?? 'none'}); shard refs deleted`,
+  );
   return `${lines.join('\n')}\n`;
 }
