@@ -10,6 +10,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeFailure } from '../../src/action/failure.js';
 import { readInputs } from '../../src/action/inputs.js';
 import { dispatchBody, MAX_DISPATCH_BYTES } from '../../src/action/notify.js';
 import { runAction } from '../../src/action/run-action.js';
@@ -132,6 +133,13 @@ describe('notify: repository_dispatch after a commit', () => {
     const landed = em.state.repo(REPO).db.readRef('refs/docdb/n3')!;
     expect(same.message).toContain(`The commit itself landed (version ${landed})`);
     expect(same.message).not.toContain(TOKEN);
+    // The step's failure message is that explanation, with no generic advice about the target repository.
+    expect(
+      describeFailure(
+        same,
+        readInputs((n) => ({ repository: REPO, notify: 'x' })[n] ?? '', {}),
+      ),
+    ).toBe(same.message);
     writeFileSync(join(cwd, 'rows.csv'), csv(2, 'b'));
     const readOnly = await run(cwd, { section: 'n3', notify: 'x', 'notify-repository': 'else/readonly' }).catch(
       (e) => e,

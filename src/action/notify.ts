@@ -15,6 +15,9 @@ import { Forbidden } from '../core/errors.js';
 import type { ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 
+/** `data.operation` of notify's errors (failure.ts then adds no advice of its own). */
+export const NOTIFY_OPERATION = 'notify';
+
 /** The whole request body must stay under GitHub's 64 KB payload limit. */
 export const MAX_DISPATCH_BYTES = 64 * 1024;
 
@@ -105,6 +108,6 @@ function refused(status: number, eventType: string, target: string, repository: 
       : `the token has no write access to ${target}: the workflow's GITHUB_TOKEN only reaches its own repository, so pass a token with Contents: write on ${target} (a fine-grained token or a GitHub App installed there) as "token"`;
   return new Forbidden(
     `notify: GitHub answered ${status} to the repository_dispatch ${JSON.stringify(eventType)} for ${target}: ${why}. The commit itself landed (version ${version}); only the notification is missing`,
-    { status, repository: target, eventType, version },
+    { status, repository: target, eventType, version, operation: NOTIFY_OPERATION },
   );
 }
