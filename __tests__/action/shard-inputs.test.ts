@@ -33,6 +33,11 @@ describe('shard-commit, shards and mode: merge', () => {
     [{ mode: 'merge', shards: '4', shard: '1/4' }, 'shard', /input "shard": does not apply to mode: merge/],
     [{ shards: '4' }, 'shards', /input "shards": only applies to mode: merge \(mode is project\)/],
     [{ 'notify-repository': 'a/b' }, 'notify-repository', /input "notify-repository": needs notify too/],
+    [
+      { shard: '1/4', 'shard-commit': 'merge', notify: 'x' },
+      'notify',
+      /input "notify": belongs on the mode: merge job: with shard-commit: merge a shard commits to its own ref/,
+    ],
     [{ notify: 'x', 'notify-repository': 'nope' }, 'notify-repository', /"nope" is not "owner\/name"/],
   ])('%j is refused naming %s', (values, field, message) => {
     const e = (() => {

@@ -225,6 +225,9 @@ describe('shard-commit: merge, then mode: merge', () => {
   it('a merge run before a shard finished (its ref still at the section commit it started from) fails naming it', async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(5, 'a')) });
     expect((await runStep(cwd, { section: 'early' })).code).toBe(0);
+    // Every row changes before the shards run; an unsharded run of the new rows is what the merge must give.
+    writeFileSync(join(cwd, 'rows.csv'), csv(rows(5, 'z')));
+    expect((await runStep(cwd, { section: 'early-direct' })).code).toBe(0);
     const tip = tipOf('refs/docdb/early')!;
     for (const shard of ['1/2'])
       expect((await runStep(cwd, { section: 'early', shard, 'shard-commit': 'merge' })).code).toBe(0);
@@ -236,5 +239,14 @@ describe('shard-commit: merge, then mode: merge', () => {
       /shard\(s\) 2 not finished \(the ref has no shard commit yet: run the merge after every shard/,
     );
     expect(tipOf('refs/docdb/early')).toBe(tip);
+    // Shard 2 then finishes (the same run): it replaces the ref it finds, which holds no shard commit.
+    const late = await runStep(cwd, { section: 'early', shard: '2/2', 'shard-commit': 'merge' });
+    expect(late.code, late.stdout).toBe(0);
+    expect(late.stdout).toMatch(
+      /removed refs\/docdb\/early\.shards\/2, left by an earlier attempt of this run or by a shard that never committed/,
+    );
+    const merged = await runStep(cwd, { section: 'early', mode: 'merge', shards: '2' });
+    expect(merged.code, merged.stdout).toBe(0);
+    expect(docsOf('refs/docdb/early')).toEqual(docsOf('refs/docdb/early-direct'));
   });
 });

@@ -173,6 +173,12 @@ function checkNotifyInputs(inputs: ActionInputs, bad: Bad): void {
       `1-${MAX_EVENT_TYPE} characters`,
     );
   }
+  if (notify && inputs.shardCommit === 'merge' && inputs.mode !== 'merge') {
+    bad(
+      'notify',
+      'belongs on the mode: merge job: with shard-commit: merge a shard commits to its own ref, not the section',
+    );
+  }
   if (notify && !['project', 'backfill', 'merge'].includes(inputs.mode)) {
     bad('notify', `only applies to mode: project, backfill and merge, the modes that commit (mode is ${inputs.mode})`);
   }
