@@ -5,6 +5,7 @@
  * Docs: https://docs.github.com/rest/git/refs#create-a-reference (422 "Reference already exists") and
  * #delete-a-reference (204; 422 "Reference does not exist").
  */
+import { Forbidden, NotFound } from '../core/errors.js';
 import type { SourceClient } from '../projection/sources/index.js';
 
 export interface RefOps {
@@ -18,6 +19,17 @@ export interface RefOps {
 function statusOf(e: unknown): number | undefined {
   const status = (e as { status?: unknown } | null)?.status;
   return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * A refusal as the typed error the step explains (failure.ts: which permission to grant); anything else as
+ * it came. Built from the status alone: the client's error carries the request, whose headers held the token.
+ */
+function typed(e: unknown, what: string, repository: string): unknown {
+  const status = statusOf(e);
+  if (status === 403) return new Forbidden(`${what} in ${repository} was refused (403)`, { status, repository });
+  if (status === 404) return new NotFound(`${what}: ${repository} was not found (404)`, { status, repository });
+  return e;
 }
 
 /**
@@ -36,7 +48,7 @@ export function apiRefOps(client: SourceClient, repository: string): RefOps {
         return 'created';
       } catch (e) {
         if (statusOf(e) === 422 && /already exists/i.test(String((e as Error).message))) return 'exists';
-        throw e;
+        throw typed(e, `creating ${ref}`, repository);
       }
     },
     async delete(ref) {
@@ -45,7 +57,7 @@ export function apiRefOps(client: SourceClient, repository: string): RefOps {
       try {
         await client.request(`DELETE /repos/{owner}/{repo}/git/refs/${path}`, { owner, repo });
       } catch (e) {
-        if (statusOf(e) !== 422 && statusOf(e) !== 404) throw e;
+        if (statusOf(e) !== 422 && statusOf(e) !== 404) throw typed(e, `deleting ${ref}`, repository);
       }
     },
   };
