@@ -87,6 +87,27 @@ describe('mergeShards: untrusted shard refs', () => {
     expect(s.deleted).toEqual([shardRefOf(s.ref, 1), shardRefOf(s.ref, 2)]);
   });
 
+  it('a fold larger than one part (1,000 changes, handed to the store in parts) lands in ONE commit', async () => {
+    const s = await sectionWithShards('large', 2);
+    for (const [i, shard] of s.shards.entries()) {
+      const ops = Array.from({ length: 700 }, (_, j) => ({ op: 'put' as const, document: doc(`s${i}-${j}`, j) }));
+      await new DocumentStore(shard.store).commit(ops, { message: shard.message });
+    }
+    em.clearLog();
+    const report = await s.merge();
+    expect(report.keys).toHaveLength(1400);
+    expect(db().getCommit(report.version!).parents).toEqual([s.base]);
+    expect(
+      db()
+        .flattenTree(db().getCommit(report.version!).tree)
+        .filter((e) => e.type === 'blob'),
+    ).toHaveLength(1401);
+    // One commit and one ref update for the whole fold.
+    const writes = em.requests.filter((r) => r.method !== 'GET');
+    expect(writes.filter((r) => r.path.endsWith('/git/commits'))).toHaveLength(1);
+    expect(writes.filter((r) => r.method === 'PATCH')).toHaveLength(1);
+  });
+
   it('a document stored under a key its identity does not name: InvalidResponse, nothing written, shard refs kept', async () => {
     const s = await sectionWithShards('tampered', 1);
     // A raw RefStore write (anyone with write access can make one): the envelope of "b" at a's key.

@@ -7,9 +7,10 @@
  *   the section is left untouched and the message names the shard.
  * - Only what changed is read: per shard, `changes` between the section commit it started from and its
  *   tip (one compare on GitHub), then the changed values with `readMany` at its tip.
- * - The fold is one `DocumentStore.commit` on the section tip: documents as documents, the shards'
- *   `_docdb/state/` files as metadata; other `_docdb/` files of a shard (its receipt, index parts) are
- *   never copied: the section's own commit path keeps its metadata exact.
+ * - The fold is one commit on the section tip through `DocumentStore`, streamed in parts as a run's
+ *   changes are (streamed-commit.ts): documents as documents, the shards' `_docdb/state/` files as
+ *   metadata; other `_docdb/` files of a shard (its receipt, index parts) are never copied: the
+ *   section's own commit path keeps its metadata exact.
  */
 import { InvalidResponse, NotFound } from '../../core/errors.js';
 import { readManyFrom } from '../../core/read-many.js';
@@ -19,6 +20,7 @@ import { checkedDocumentKey, decodeEnvelope } from '../../document/envelope.js';
 import { parseKey, RESERVED_PREFIX } from '../../document/identity.js';
 import { withTrailers } from './run-report.js';
 import { runIdOf, type ShardMark, shardMarkOf, shardRefOf } from './shard-refs.js';
+import { StreamedCommit } from './streamed-commit.js';
 
 export interface MergeOptions {
   /** The section's store. */
@@ -80,16 +82,24 @@ interface FoundShard {
 export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   const log = options.log ?? (() => {});
   const found = await findShards(options);
-  const ops: DocumentOp[] = [];
   const shards: MergedShard[] = [];
   const owner = new Map<string, number>();
-  for (const s of found) shards.push(await foldShard(s, ops, owner));
   const previous = await options.section.head();
-  const message = withTrailers(
-    options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`,
-    options.trailers ?? [],
-  );
-  const write = ops.length > 0 ? await new DocumentStore(options.section).commit(ops, { message }) : undefined;
+  const message = () =>
+    withTrailers(
+      options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`,
+      options.trailers ?? [],
+    );
+  // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
+  const out = new StreamedCommit(new DocumentStore(options.section), message);
+  let write: WriteResult | undefined;
+  try {
+    for (const s of found) shards.push(await foldShard(s, (op) => out.add(op), owner));
+    write = await out.finish();
+  } catch (e) {
+    await out.abort(e);
+    throw e;
+  }
   // The shard refs go only after the fold landed: a failed fold leaves them for the next merge.
   for (const s of found) await options.deleteRef(s.ref);
   log(
@@ -172,8 +182,12 @@ function incomplete(options: MergeOptions, missing: number[], unfinished: number
   });
 }
 
-/** Append one shard's changes (since its base) to `ops`; a key already folded from another shard is an error. */
-async function foldShard(s: FoundShard, ops: DocumentOp[], owner: Map<string, number>): Promise<MergedShard> {
+/** Emit one shard's changes (since its base); a key already folded from another shard is an error. */
+async function foldShard(
+  s: FoundShard,
+  emit: (op: DocumentOp) => Promise<void>,
+  owner: Map<string, number>,
+): Promise<MergedShard> {
   const changed = await changedSince(s);
   const claim = (key: string) => {
     const other = owner.get(key);
@@ -189,13 +203,12 @@ async function foldShard(s: FoundShard, ops: DocumentOp[], owner: Map<string, nu
   const puts = [...changed.added, ...changed.modified].filter(folded);
   for await (const item of readManyFrom(s.store, puts, { version: s.tip })) {
     claim(item.key);
-    ops.push(putOp(s, item.key, item.value));
+    await emit(putOp(s, item.key, item.value));
   }
   for (const key of changed.removed.filter(folded)) {
     claim(key);
     const identity = key.startsWith(RESERVED_PREFIX) ? null : parseKey(key);
-    if (identity) ops.push({ op: 'delete', identity });
-    else ops.push({ op: 'meta', key, value: null });
+    await emit(identity ? { op: 'delete', identity } : { op: 'meta', key, value: null });
   }
   return {
     index: s.index,
