@@ -108,6 +108,29 @@ describe('mergeShards: untrusted shard refs', () => {
     expect(writes.filter((r) => r.method === 'PATCH')).toHaveLength(1);
   });
 
+  it('a merge whose shard-ref delete failed after the commit landed: re-run, it changes nothing and finishes the cleanup', async () => {
+    const s = await sectionWithShards('again', 1);
+    await new DocumentStore(s.shards[0]!.store).commit([{ op: 'put', document: doc('c', 3) }], {
+      message: s.shards[0]!.message,
+    });
+    const failing = {
+      section: storeOn(s.ref),
+      shardStore: storeOn,
+      count: 1,
+      run: '9.1',
+      deleteRef: async () => {
+        throw new Error('connection reset while deleting');
+      },
+    };
+    await expect(mergeShards(failing)).rejects.toThrow(/connection reset/);
+    const landed = db().readRef(s.ref);
+    expect(landed).not.toBe(s.base);
+    const report = await s.merge();
+    expect(report).toMatchObject({ changed: false, version: landed, keys: [] });
+    expect(db().readRef(s.ref)).toBe(landed);
+    expect(s.deleted).toEqual([shardRefOf(s.ref, 1)]);
+  });
+
   it('a document stored under a key its identity does not name: InvalidResponse, nothing written, shard refs kept', async () => {
     const s = await sectionWithShards('tampered', 1);
     // A raw RefStore write (anyone with write access can make one): the envelope of "b" at a's key.
