@@ -2,7 +2,9 @@
  * The inputs of `shard-commit: merge` and `mode: merge` (issue 30 item 3) are checked before any
  * request, each error naming the input and what is allowed.
  */
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { readInputs } from '../../src/action/inputs.js';
 import { CLI_INPUT_NAMES } from '../../src/cli/input-flags.js';
 import { InvalidConfig } from '../../src/core/errors.js';
@@ -54,5 +56,28 @@ describe('shard-commit, shards and mode: merge', () => {
 
   it('the CLI names its flags', () => {
     expect(() => read({ mode: 'merge' }, CLI_INPUT_NAMES)).toThrow(/^--shards: is required with mode: merge/);
+  });
+});
+
+describe('examples/workflows/docdb-shard-merge.yml', () => {
+  const example = parse(
+    readFileSync(new URL('../../examples/workflows/docdb-shard-merge.yml', import.meta.url), 'utf8'),
+  );
+  type Step = { uses?: string; with?: Record<string, string> };
+  const docdb = (job: { steps: Step[] }) => job.steps.find((s) => s.uses?.startsWith('docdb/docdb'))!.with!;
+
+  it('every shard job and the merge job take inputs readInputs accepts; shards is the matrix size; the merge needs the matrix', () => {
+    const matrix = example.jobs.shard.strategy.matrix.shard as number[];
+    const shardWith = docdb(example.jobs.shard);
+    for (const m of matrix) {
+      const given = { ...shardWith, shard: shardWith.shard!.replace(/\$\{\{\s*matrix\.shard\s*\}\}/, String(m)) };
+      expect(read(given)).toMatchObject({ shardCommit: 'merge', shard: { index: m, count: matrix.length } });
+    }
+    expect(example.jobs.merge.needs).toBe('shard');
+    expect(read(docdb(example.jobs.merge))).toMatchObject({
+      mode: 'merge',
+      shards: matrix.length,
+      notify: expect.any(String),
+    });
   });
 });
