@@ -43,6 +43,7 @@ const OPERATIONS = [
   'repos/get-content',
   'repos/create-or-update-file-contents',
   'repos/download-tarball-archive',
+  'repos/create-dispatch-event',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

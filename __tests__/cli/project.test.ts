@@ -203,4 +203,56 @@ describe('docdb project', () => {
     expect(floor.code).toBe(2);
     expect(floor.stderr).toMatch(/--min-rate-limit.*must be a whole number/);
   });
+
+  it('--shard-commit merge, then --mode merge --shards 2: shard refs of this run folded into the section in one commit, a plain summary', async () => {
+    const run = { ...env(), GITHUB_RUN_ID: '31337' };
+    for (const shard of ['1/2', '2/2']) {
+      const r = await runCli(
+        [
+          'project',
+          '--spec',
+          'examples/docdb.yml',
+          '--repo',
+          'octo-org/widgets',
+          '--section',
+          'cli-merge',
+          '--shard',
+          shard,
+          '--shard-commit',
+          'merge',
+        ],
+        { env: run, cwd: ROOT },
+      );
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(new RegExp(`shard ${shard} writes refs/docdb/cli-merge\\.shards/${shard[0]}`));
+    }
+    const db = em.state.repo('octo-org/widgets').db;
+    expect(db.readRef('refs/docdb/cli-merge')).toBeUndefined();
+    const merged = await runCli(
+      [
+        'project',
+        '--repo',
+        'octo-org/widgets',
+        '--spec',
+        'examples/docdb.yml',
+        '--section',
+        'cli-merge',
+        '--mode',
+        'merge',
+        '--shards',
+        '2',
+      ],
+      { env: run, cwd: ROOT },
+    );
+    expect(merged.code, merged.stderr).toBe(0);
+    expect(merged.stdout).toMatch(/^docdb merge: refs\/docdb\/cli-merge in octo-org\/widgets\n {2}shard 1 +\d+ added/);
+    expect(merged.stdout).toMatch(
+      /^new version [0-9a-f]{40} \(was none\), \d+ document\(s\) changed; shard refs deleted$/m,
+    );
+    expect(merged.stdout).not.toMatch(TERMINAL_NOISE);
+    expect(db.readRef('refs/docdb/cli-merge.shards/1')).toBeUndefined();
+    const bad = await project(['--section', 'cli-merge', '--mode', 'merge']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--shards: is required with mode: merge/);
+  });
 });

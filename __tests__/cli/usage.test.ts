@@ -52,7 +52,11 @@ describe('docdb --version and --help', () => {
 describe('usage errors (exit code 2) name the flag and what is allowed', () => {
   const cases: [string, string[], RegExp, NodeJS.ProcessEnv?, string?][] = [
     ['unknown command', ['frobnicate'], /unknown command "frobnicate" \(commands: doc, project, emulator, demo/],
-    ['missing subcommand', ['doc'], /docdb doc needs a subcommand: get, list, history, changes, export, query, index, put, delete/],
+    [
+      'missing subcommand',
+      ['doc'],
+      /docdb doc needs a subcommand: get, list, history, changes, export, query, index, put, delete/,
+    ],
     ['unknown subcommand', ['doc', 'remove'], /unknown subcommand "remove" of docdb doc \(allowed: get, list/],
     [
       'unknown flag',
@@ -197,7 +201,7 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     [
       'project --mode read',
       ['project', '--mode', 'read'],
-      /--mode "read" is not a mode \(allowed: project, backfill, dry-run\)/,
+      /--mode "read" is not a mode \(allowed: project, backfill, dry-run, merge\)/,
     ],
     // Several problems: ONE usage error lists them all (issue 32 item 5), before any I/O.
     [

@@ -101,6 +101,17 @@ describe('request bodies are checked against the request schemas', () => {
           })
           .map(compact),
     ],
+    [
+      'POST',
+      `${R}/dispatches`,
+      () =>
+        fc
+          .record({
+            event_type: field(fc.string({ maxLength: 120 })),
+            client_payload: field(fc.dictionary(fc.string({ maxLength: 3 }), fc.integer(), { maxKeys: 13 })),
+          })
+          .map(compact),
+    ],
   ];
 
   for (const [method, path, arb] of cases) {

@@ -8,6 +8,7 @@ import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import type { Meter } from './metered-fetch.js';
+import type { RefOps } from './ref-ops.js';
 import type { SummaryInput } from './summary.js';
 
 export interface ActionContext {
@@ -46,6 +47,8 @@ export interface ActionResult {
   /** Markdown for the job summary. */
   summary: string;
   report?: RunReport;
+  /** The summary as plain text for a terminal, when the mode has no `summaryInput` (mode merge). */
+  text?: string;
   /** What `summary` was rendered from (projection modes), so another entry point can render it its own way. */
   summaryInput?: SummaryInput;
 }
@@ -59,4 +62,9 @@ export interface ActionTools {
   ref: string;
   meter: Meter;
   log: (line: string) => void;
+  /**
+   * A store on another ref of the same repository, and whole-ref create/delete (`shard-commit: merge`,
+   * `mode: merge`); absent when the context brought its own store (a local git section).
+   */
+  shardRefs?: { storeOn(ref: string): RefStore; refs: RefOps };
 }

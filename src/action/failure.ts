@@ -6,6 +6,7 @@
 import { DocDbError } from '../core/errors.js';
 import { SOURCE_OPERATION } from '../projection/sources/index.js';
 import type { ActionInputs } from './inputs.js';
+import { NOTIFY_OPERATION } from './notify.js';
 
 function resetText(reset: unknown): string {
   const n = Number(reset);
@@ -51,6 +52,8 @@ function describe(e: unknown, inputs: Pick<ActionInputs, 'repository' | 'root' |
     case 'InvalidVersion':
       return message;
     case 'Forbidden':
+      // notify's own message already says which permission or token the event needs (and that the commit landed).
+      if (data.operation === NOTIFY_OPERATION) return message;
       if (data.operation === SOURCE_OPERATION) {
         return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
       }

@@ -10,7 +10,10 @@ import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 import { type QueryInputs, readQueryInputs } from './query-inputs.js';
 
-export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export', 'query'] as const;
+export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export', 'query', 'merge'] as const;
+export const SHARD_COMMITS = ['direct', 'merge'] as const;
+/** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
+export const MAX_EVENT_TYPE = 100;
 export const EXPORT_FORMATS = ['jsonl', 'files'] as const;
 export type ActionMode = (typeof MODES)[number];
 
@@ -38,6 +41,17 @@ export interface ActionInputs {
   commitMessage: string;
   /** `shard: i/n` (undefined: one job projects everything). */
   shard: Shard | undefined;
+  /**
+   * `shard-commit`: `direct` (every shard commits to the section, racing) or `merge` (each shard writes its own
+   * ref; a final `mode: merge` folds them in one commit).
+   */
+  shardCommit?: (typeof SHARD_COMMITS)[number];
+  /** mode merge: how many shards the run has (`shards: n`); 0 when not given. */
+  shards?: number;
+  /** `notify`: the repository_dispatch event type sent after a commit that changed something ('' = off). */
+  notify?: string;
+  /** `notify-repository`: where the event goes (default the target repository). */
+  notifyRepository?: string;
   /** Stop before a source request when this many requests (points for GraphQL) or fewer are left; 0 = never. */
   minRateLimit: number;
   /** Seconds one call of a custom reducer may take before the run fails (`reducer-timeout`). */
@@ -108,13 +122,76 @@ export function readInputs(
     retryConcurrentWrites: Number(rcw),
     commitMessage: get('commit-message'),
     shard,
+    shardCommit: (get('shard-commit') || 'direct') as ActionInputs['shardCommit'],
+    shards: shardsInput(get, bad),
+    notify: get('notify'),
+    notifyRepository: get('notify-repository') || repository,
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
   };
   const query = readQueryInputs(get, mode, names);
   if (query) inputs.query = query;
   checkModeInputs(inputs, bad);
+  checkShardInputs(inputs, bad);
+  checkNotifyInputs(inputs, bad);
   return inputs;
+}
+
+function shardsInput(get: InputReader, bad: Bad): number {
+  const text = get('shards');
+  if (text && !/^[1-9][0-9]{0,2}$/.test(text))
+    bad('shards', `${JSON.stringify(text)} must be a whole number from 1 to 256`, '1-256');
+  const n = Number(text || 0);
+  if (n > 256) bad('shards', `${JSON.stringify(text)} must be a whole number from 1 to 256`, '1-256');
+  return n;
+}
+
+/** `shard-commit`, `shards` and `mode: merge` belong together. */
+function checkShardInputs(inputs: ActionInputs, bad: Bad): void {
+  const { mode, shard } = inputs;
+  const shardCommit = inputs.shardCommit ?? 'direct';
+  const shards = inputs.shards ?? 0;
+  if (!SHARD_COMMITS.includes(shardCommit)) {
+    bad(
+      'shard-commit',
+      `${JSON.stringify(shardCommit)} is not a way to commit shards; use direct or merge`,
+      SHARD_COMMITS.join(', '),
+    );
+  }
+  if (shardCommit === 'merge' && mode !== 'merge' && !shard) {
+    bad('shard-commit', 'merge needs the shard input too (i/n: which shard this job projects)');
+  }
+  if (mode === 'merge') {
+    if (!shards) bad('shards', 'is required with mode: merge (how many shards the matrix has, the n of shard: i/n)');
+    if (shard) bad('shard', 'does not apply to mode: merge (it merges every shard 1..shards)');
+  } else if (shards) bad('shards', `only applies to mode: merge (mode is ${mode})`);
+}
+
+/** `notify` is a repository_dispatch event type: 1–100 characters, GitHub's limit. */
+function checkNotifyInputs(inputs: ActionInputs, bad: Bad): void {
+  const notify = inputs.notify ?? '';
+  const notifyRepository = inputs.notifyRepository ?? inputs.repository;
+  if (notify.length > MAX_EVENT_TYPE) {
+    bad(
+      'notify',
+      `is ${notify.length} characters long; a repository_dispatch event type has at most ${MAX_EVENT_TYPE}`,
+      `1-${MAX_EVENT_TYPE} characters`,
+    );
+  }
+  if (notify && inputs.shardCommit === 'merge' && inputs.mode !== 'merge') {
+    bad(
+      'notify',
+      'belongs on the mode: merge job: with shard-commit: merge a shard commits to its own ref, not the section',
+    );
+  }
+  if (notify && !['project', 'backfill', 'merge'].includes(inputs.mode)) {
+    bad('notify', `only applies to mode: project, backfill and merge, the modes that commit (mode is ${inputs.mode})`);
+  }
+  if (notifyRepository !== inputs.repository && !REPO_RE.test(notifyRepository)) {
+    bad('notify-repository', `${JSON.stringify(notifyRepository)} is not "owner/name"`, 'owner/name');
+  }
+  if (notifyRepository !== inputs.repository && !notify)
+    bad('notify-repository', 'needs notify too (the event type to send)');
 }
 
 function modeInput(get: InputReader, bad: Bad): ActionMode {

@@ -12,6 +12,7 @@ import { loadSpec } from '../projection/spec/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { type Meter, rateOutputs } from './metered-fetch.js';
+import { prepareShardRef } from './shard-commit.js';
 import { renderSummary, type SummaryInput } from './summary.js';
 
 /**
@@ -37,10 +38,14 @@ export async function projectMode(
     workspace,
     ...(context.inputNames ? { inputNames: context.inputNames } : {}),
   });
+  const target =
+    inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
+      ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
+      : undefined;
   const report = await runProjections({
     spec,
     client,
-    store,
+    store: target?.store ?? store,
     mode,
     only: inputs.projections,
     commitMessage: inputs.commitMessage,
@@ -51,7 +56,8 @@ export async function projectMode(
     tokenIdentity: tokenIdentity(inputs.token),
     minRateLimit: inputs.minRateLimit,
     reducerTimeoutMs: (inputs.reducerTimeout ?? DEFAULT_REDUCER_TIMEOUT_SECONDS) * 1000,
-    trailers: runTrailers(context),
+    trailers: [...runTrailers(context), ...(target?.trailers ?? [])],
+    ...(target ? { receipt: target.receipt } : {}),
     ...(context.group
       ? { onProjection: { start: (name: string) => context.group?.start(name), end: () => context.group?.end() } }
       : {}),
@@ -63,12 +69,24 @@ export async function projectMode(
   return { ...reportOf(report, inputs, context, meter), report };
 }
 
-/** `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical. */
-function runTrailers(context: ActionContext): string[] {
-  return [
-    `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
-    `Docdb-Nonce: ${randomBytes(8).toString('hex')}`,
-  ];
+/**
+ * The run as its `Docdb-Run` trailer names it: `<run id>.<attempt>` on a runner, `local` elsewhere.
+ *
+ * @example
+ * runLabel({ run: { id: 4711, attempt: 2 } }); // '4711.2'
+ */
+export function runLabel(context: ActionContext): string {
+  return context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local';
+}
+
+/**
+ * `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical.
+ *
+ * @example
+ * runTrailers({ run: { id: 4711, attempt: 1 } }); // ['Docdb-Run: 4711.1', 'Docdb-Nonce: 3f…']
+ */
+export function runTrailers(context: ActionContext): string[] {
+  return [`Docdb-Run: ${runLabel(context)}`, `Docdb-Nonce: ${randomBytes(8).toString('hex')}`];
 }
 
 /** Step outputs and job summary of a run. */

@@ -16,10 +16,13 @@ import { changesMode } from './changes-mode.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
+import { mergeMode } from './merge-mode.js';
 import { meteredFetch, rateOutputs } from './metered-fetch.js';
+import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
+import { apiRefOps } from './ref-ops.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -49,7 +52,12 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
-  return projectMode(inputs, inputs.mode, context, tools);
+  const result =
+    inputs.mode === 'merge'
+      ? await mergeMode(inputs, context, tools)
+      : await projectMode(inputs, inputs.mode, context, tools);
+  if (inputs.notify && result.outputs.changed === 'true') await notifyNext(inputs, result.outputs, tools);
+  return result;
 }
 
 /**
@@ -88,14 +96,13 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
         ? { writeSpacingMs: 0 }
         : {}),
   });
-  const store: RefStore =
-    context.store ??
+  const storeOn = (on: string): RefStore =>
     new RemoteApiRefStore({
       transport: octokitTransport(octokit),
       apiUrl: inputs.apiUrl,
       owner,
       repo,
-      ref,
+      ref: on,
       ...(inputs.token ? { token: inputs.token } : {}),
       retryConcurrentWrites: inputs.retryConcurrentWrites,
       // Bulk reads (mode: export) through the archive; its redirect never gets the token.
@@ -105,5 +112,7 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
         if (event.level === 'warn') log(`warning: ${event.message}`);
       },
     });
-  return { client: octokit, store, ref, meter, log };
+  if (context.store) return { client: octokit, store: context.store, ref, meter, log };
+  const shardRefs = { storeOn, refs: apiRefOps(octokit, inputs.repository) };
+  return { client: octokit, store: storeOn(ref), ref, meter, log, shardRefs };
 }

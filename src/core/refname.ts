@@ -30,9 +30,25 @@ export function assertValidRefName(ref: unknown, field = 'ref'): asserts ref is 
     fail('it must not contain spaces, control characters or any of ~ ^ : ? * [ \\');
 }
 
-/** `refs/<root>/<section>` from its parts, validated. */
+/**
+ * `refs/<root>/<section>` from its parts, validated. No component may end in `.shards`: that directory
+ * holds a section's shard refs (`refs/<root>/<section>.shards/<i>`, docs/action.md "shard-commit"), so a
+ * section named so could be, or collide with, another section's shard ref.
+ *
+ * @example
+ * sectionRef('docdb', 'inventory'); // 'refs/docdb/inventory'
+ */
 export function sectionRef(root: string, section: string): string {
   const ref = `refs/${root}/${section}`;
   assertValidRefName(ref, 'root/section');
+  if (ref.split('/').some((p) => p.endsWith('.shards'))) {
+    throw new InvalidConfig(
+      'root/section',
+      `root/section ${JSON.stringify(ref)} is reserved: no component may end with ".shards" (the refs of a section's shards live under refs/<root>/<section>.shards/)`,
+      {
+        allowed: 'refs/<root>/<section> with git ref-name rules, no component ending in ".shards"',
+      },
+    );
+  }
   return ref;
 }

@@ -83,12 +83,22 @@ export interface RepoRecord {
   /** GitHub Actions workflow runs (`GET /repos/{owner}/{repo}/actions/runs`), newest last. */
   workflowRuns: WorkflowRunRecord[];
   nextNumber: number;
+  /** `repository_dispatch` events received (`POST /repos/{owner}/{repo}/dispatches`), oldest first. */
+  dispatches: DispatchRecord[];
   /**
    * Commits GitHub signed when they were created through the API (bot token, no author/committer/signature):
    * their `verification` says `verified: true`. The emulator records this beside the commit instead of
    * embedding a real `gpgsig` header, so its commit SHAs stay those of the unsigned commit text.
    */
   signedCommits?: Set<string>;
+}
+
+/** One `repository_dispatch` event as GitHub would hand it to the workflows listening for it. */
+export interface DispatchRecord {
+  eventType: string;
+  clientPayload: Record<string, unknown>;
+  /** Login of the token that sent it. */
+  sender: string;
 }
 
 export interface WorkflowRunRecord {

@@ -21,6 +21,8 @@ export {
 } from './reducers/index.js';
 export {
   inShard,
+  type MergeReport,
+  mergeShards,
   type ProjectionReport,
   parseShard,
   type RunMode,
@@ -29,6 +31,7 @@ export {
   runProjections,
   type Shard,
   shardOf,
+  shardRefOf,
   stateKey,
 } from './run/index.js';
 export {

@@ -19,14 +19,15 @@ import { apiAdvice, apiTarget, checkStoreFlags, type OpenedStore, openStore, STO
 import { ghHostFor, resolveToken } from '../token.js';
 import { underActions } from '../workflow-commands.js';
 
-const MODES = ['project', 'backfill', 'dry-run'] as const;
+const MODES = ['project', 'backfill', 'dry-run', 'merge'] as const;
 const DEFAULT_SPEC = '.github/docdb.yml';
 
 export const command: CliCommand = {
   name: 'project',
   summary: "run a projection spec locally with the Action's engine",
-  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run] [--projections a,b] [--commit-message M]
-                     [--shard i/n] [--min-rate-limit N] [store flags] [--json]
+  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run|merge] [--projections a,b] [--commit-message M]
+                     [--shard i/n [--shard-commit direct|merge]] [--shards N] [--notify TYPE [--notify-repository O/R]]
+                     [--min-rate-limit N] [store flags] [--json]
 
 Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
 are read through the GitHub API (--repo is the default source repository and, with --refstore api, the
@@ -36,13 +37,24 @@ the rate limit left — under GitHub Actions (GITHUB_ACTIONS=true) the Markdown 
 >> "$GITHUB_STEP_SUMMARY". With --json: { outputs, report } (the Action's step outputs).
 --mode dry-run computes everything and writes nothing. --shard i/n projects only the documents whose
 key hashes to shard i of n (one job of a fan-out; see docs/projection-spec.md), --min-rate-limit stops
-before the rate limit left would fall below N, committing nothing.`,
+before the rate limit left would fall below N, committing nothing. --shard-commit merge makes each shard
+write its own ref (refs/<root>/<section>.shards/<i>) instead of racing for the section; --mode merge
+--shards N then folds the N shard refs of this run (GITHUB_RUN_ID) into the section in one commit and
+deletes them (docs/action.md "Shards that do not race"). --notify TYPE sends a repository_dispatch event
+after a commit that changed something.`,
   flags: {
     spec: { type: 'string', description: 'projection spec file (default .github/docdb.yml)' },
     mode: { type: 'string', description: 'project (default) | backfill | dry-run' },
     projections: { type: 'string', description: 'comma-separated projection names to run (default all)' },
     'commit-message': { type: 'string', description: 'commit message (default summarises the run)' },
     shard: { type: 'string', description: 'i/n: project only shard i of n (1 ≤ i ≤ n), as the Action input shard' },
+    'shard-commit': { type: 'string', description: 'direct (default) | merge: each shard writes its own ref' },
+    shards: { type: 'string', description: '--mode merge: how many shards to merge (the n of --shard i/n)' },
+    notify: {
+      type: 'string',
+      description: 'repository_dispatch event type sent after a commit that changed something',
+    },
+    'notify-repository': { type: 'string', description: 'owner/name the --notify event goes to (default --repo)' },
     'min-rate-limit': { type: 'string', description: 'stop before the rate limit left falls below N (default 0)' },
     ...STORE_FLAGS,
   },
@@ -79,6 +91,10 @@ before the rate limit left would fall below N, committing nothing.`,
       projections: str(values, 'projections'),
       'commit-message': str(values, 'commit-message'),
       shard: str(values, 'shard'),
+      'shard-commit': str(values, 'shard-commit'),
+      shards: str(values, 'shards'),
+      notify: str(values, 'notify'),
+      'notify-repository': str(values, 'notify-repository'),
       'min-rate-limit': str(values, 'min-rate-limit'),
     };
     const inputs = (() => {
@@ -97,15 +113,18 @@ before the rate limit left would fall below N, committing nothing.`,
       secrets.push(...opened.secrets);
     }
     try {
-      const { outputs, summary, summaryInput, report } = await runAction(inputs, {
+      const { outputs, summary, summaryInput, report, text } = await runAction(inputs, {
         log: (line) => io.stderr(`${line}\n`),
         workspace: io.cwd,
         inputNames: CLI_INPUT_NAMES,
+        // In a workflow step the run id tags shard refs (--shard-commit merge) as the Action's do.
+        run: { id: Number(io.env.GITHUB_RUN_ID) || undefined, attempt: Number(io.env.GITHUB_RUN_ATTEMPT) || undefined },
         ...(opened ? { store: opened.store } : {}),
       });
       if (json) io.stdout(`${JSON.stringify({ outputs, report })}\n`);
       // The Markdown job summary only means something on a runner (e.g. `>> "$GITHUB_STEP_SUMMARY"`).
-      else io.stdout(underActions(io.env) || !summaryInput ? summary : renderTextSummary(summaryInput));
+      else if (underActions(io.env)) io.stdout(summary);
+      else io.stdout(summaryInput ? renderTextSummary(summaryInput) : (text ?? summary));
       return EXIT.ok;
     } catch (e) {
       // The way out, as the doc commands say it: the section's store first, else the API the sources read.

@@ -12,6 +12,7 @@ import { archiveRoutes } from './archive.js';
 import { compareRoutes } from './compare.js';
 import { contentsRoutes } from './contents.js';
 import { contentsGetRoutes } from './contents-get.js';
+import { dispatchRoutes } from './dispatches.js';
 import { gitBlobRoutes } from './git-blobs.js';
 import { gitCommitRoutes } from './git-commits.js';
 import { gitRefRoutes } from './git-refs.js';
@@ -36,6 +37,7 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   ...contentsRoutes,
   ...issueRoutes,
   ...actionsRoutes,
+  ...dispatchRoutes,
   ...graphqlRoutes,
 ];
 

@@ -61,6 +61,7 @@ export function newRepoRecord(id: number, owner: Account, name: string, opts: Cr
     labels: [],
     workflowRuns: [],
     nextNumber: 1,
+    dispatches: [],
   };
 }
 

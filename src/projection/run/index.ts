@@ -1,10 +1,13 @@
 /**
  * run/: the runner — run options and report, one projection's pass over its source, the state file kept in
- * the section, shards, and the one commit the changes stream into. The top of projection/: it uses spec/,
- * sources/ and reducers/, and nothing there imports it.
+ * the section, shards (and the merge of shard refs), and the one commit the changes stream into. The top
+ * of projection/: it uses spec/, sources/ and reducers/, and nothing there imports it.
  */
+
+export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
 export type { RunMode, RunOptions, RunReport } from './options.js';
 export type { ProjectionReport } from './projection-types.js';
 export { runProjections } from './run-projections.js';
 export { inShard, parseShard, type Shard, shardOf } from './shard.js';
+export { SHARD_RECEIPT_KEY, type ShardMark, shardMarkOf, shardRefOf } from './shard-refs.js';
 export { stateKey } from './state-file.js';

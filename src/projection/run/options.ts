@@ -4,6 +4,7 @@
  */
 import type { InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
+import type { DocumentOp } from '../../document/document-store.js';
 import type { SourceClient } from '../sources/index.js';
 import type { Spec } from '../spec/index.js';
 import type { ProjectionReport } from './projection-types.js';
@@ -62,6 +63,11 @@ export interface RunOptions {
    * the same change then never create byte-identical commits, so exactly one of them reports `changed`.
    */
   trailers?: readonly string[];
+  /**
+   * A metadata write committed with the run even when no document changed (a shard writing its own ref
+   * marks it finished this way: shard-refs.ts). Ignored by dry runs.
+   */
+  receipt?: DocumentOp;
   /** How messages name the run's settings (default the Action's inputs, `the "token" input`; the CLI passes its flags). */
   inputNames?: InputNames;
 }

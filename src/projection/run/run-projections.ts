@@ -118,7 +118,8 @@ async function runLoaded(
     await out?.abort(e);
     throw e;
   }
-  // State files go last so the document changes stay in spec order in the commit.
+  // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
+  if (options.receipt && mode !== 'dry-run') projected.pendingState.push(options.receipt);
   changes.push(...projected.pendingState);
   const base: BaseReport = {
     mode,

@@ -74,7 +74,7 @@ async function oneCommit(
   h: WriteHost,
   ctx: OpContext,
   changes: Normalized,
-  options: WriteOptions,
+  options: CommitOptions,
   ifMatch?: IfMatch,
 ): Promise<WriteResult> {
   const cached = await h.cachedTip(ctx);
