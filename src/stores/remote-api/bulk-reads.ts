@@ -89,6 +89,7 @@ export async function readManyAt(
 /** Each key's blob SHA, cheapest source first. */
 async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: readonly string[]): Promise<void> {
   await shasFromCachedLevels(h, job, keys);
+  await shasFromPathCache(h, job, keys);
   let open = keys.filter((k) => !job.shas.has(k));
   if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
     await readArchive(h, ctx, job);
@@ -99,6 +100,8 @@ async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: read
     const got = await blobsAt(h.graphql, ctx, job.version, open);
     for (const [key, b] of got ?? []) {
       job.shas.set(key, b?.sha ?? null);
+      // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
+      await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
       if (b?.bytes) await keep(h, job, b.sha, b.bytes);
       else if (b) job.restOnly.add(b.sha); // asking again by oid would give the same inexact text
     }
@@ -120,6 +123,15 @@ async function walkUnresolved(h: BulkReadHost, ctx: OpContext, job: Job, keys: r
   for (const key of open) {
     const at = await h.trees.lookup(ctx, commit.tree, key, 'single');
     job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+  }
+}
+
+/** Keys an earlier read at this commit resolved (contents or GraphQL answers are cached per commit and path). */
+async function shasFromPathCache(h: BulkReadHost, job: Job, keys: readonly string[]): Promise<void> {
+  for (const key of keys) {
+    if (job.shas.has(key)) continue;
+    const known = await h.paths.cache.getPath(job.version, key);
+    if (known) job.shas.set(key, 'absent' in known ? null : known.sha);
   }
 }
 
