@@ -139,7 +139,21 @@ export function meteredTransport(meter: Meter): HttpTransport {
     const headers = new Headers(init?.headers);
     const body = init?.body;
     meter.sent += typeof body === 'string' ? Buffer.byteLength(body) : body instanceof Uint8Array ? body.byteLength : 0;
-    const res = await fetch(input, init);
+    let res: Response;
+    try {
+      res = await fetch(input, init);
+    } catch (e) {
+      // A request that failed in transit (a reset keep-alive connection) was still sent: count it.
+      meter.requests++;
+      meter.log.push({
+        bytes: 0,
+        origin: url.origin,
+        path: url.pathname,
+        status: 0,
+        authorization: headers.has('authorization'),
+      });
+      throw e;
+    }
     const buf = new Uint8Array(await res.arrayBuffer());
     meter.requests++;
     meter.received += buf.byteLength;
