@@ -81,7 +81,7 @@ export async function sectionLog(
     for (const sha of frontier) {
       if (entries.length >= limit) break;
       const c = await readCommit(sha);
-      entries.push(historyEntry(sha, c));
+      entries.push({ ...historyEntry(sha, c), tree: c.tree });
       for (const p of c.parents) {
         if (!seen.has(p)) {
           seen.add(p);

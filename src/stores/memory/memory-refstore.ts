@@ -8,6 +8,7 @@ import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
+import { chainTip, checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -28,6 +29,8 @@ import {
   type ListResult,
   type Person,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection, sectionLog } from '../../core/section.js';
@@ -193,6 +196,32 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       sha = parent;
     }
     return { entries, requests: 0 };
+  }
+
+  /**
+   * Create `commits` on `onto` and move the ref from `from` to the last of them, forced, compare-and-swap
+   * (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   * r.moved; // false when another writer moved the ref meanwhile
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    checkReplaceHistory(options);
+    for (const sha of [options.onto, ...options.commits.map((c) => c.tree)]) {
+      if (sha !== null && !this.db.has(sha)) throw new InvalidVersion(sha, `${sha} is not an object of this store`);
+    }
+    const chain = replacementObjects(options);
+    for (const o of chain) {
+      await options.pace?.();
+      this.db.put('commit', o.body);
+    }
+    const created = chain.map((o) => o.sha);
+    await options.pace?.();
+    const moved = this.db.compareAndSwapRef(this.ref, options.from, chainTip(options, created));
+    // Commits cut off the section are no longer in it: forget every positive answer.
+    if (moved) this.inSection.clear();
+    return { created, moved, tip: this.db.readRef(this.ref) ?? null, requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`). */
