@@ -35,6 +35,7 @@ import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
+import { describeReplaceHistoryContract } from './replace-history-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
@@ -117,6 +118,7 @@ export function describeRefStoreContract(
     describeVersionsContract(() => ({ fx, store }));
     describePartsContract(() => ({ fx, store }));
     describeReadManyContract(() => ({ fx, store }));
+    describeReplaceHistoryContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

@@ -24,6 +24,7 @@ import {
   signatureDate,
   type TreeEntry,
 } from '../../core/git/objects.js';
+import { chainTip, checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -45,6 +46,8 @@ import {
   type ListResult,
   type Person,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
 import { isInSection, notInSection, sectionLog } from '../../core/section.js';
@@ -299,6 +302,36 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
 
   // ---------------------------------------------------------------- writes
 
+  /**
+   * Create `commits` on `onto` and move the ref from `from` to the last of them in ONE readwrite transaction
+   * that first checks the ref still equals `from` (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    checkReplaceHistory(options);
+    const db = await this.database();
+    if (options.onto !== null) await this.commitFields(db, options.onto);
+    const trees = [...new Set(options.commits.map((c) => c.tree))];
+    const found = await readMany<Uint8Array>(db, STORES.trees, trees);
+    const missing = trees.find((t) => !found.has(t));
+    if (missing) throw new InvalidVersion(missing, `${missing} is not a tree of this store`);
+    const overlay = new ObjectDb();
+    const chain = replacementObjects(options);
+    for (const o of chain) {
+      await options.pace?.();
+      overlay.put('commit', o.body);
+    }
+    const created = chain.map((o) => o.sha);
+    await options.pace?.();
+    const moved = await this.compareAndSwap(db, options.from, chainTip(options, created), overlay, created);
+    if (moved) this.inSection.clear();
+    // Kept even when the ref moved elsewhere: a compaction continues on them (`onto`).
+    else await this.storeCommits(db, chain);
+    return { created, moved, tip: await this.readRef(db), requests: 0 };
+  }
+
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const { changes: normalized, ifMatch } = prepareCommit(changes, options);
     const db = await this.database();
@@ -386,6 +419,13 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       frontier = next;
     }
     return overlay;
+  }
+
+  /** Store commit objects alone (no ref change). */
+  private storeCommits(db: IDBDatabase, chain: readonly { sha: string; body: Uint8Array }[]): Promise<void> {
+    const tx = db.transaction([STORES.commits], 'readwrite');
+    for (const o of chain) tx.objectStore(STORES.commits).put(ownBytes(o.body), o.sha);
+    return transactionDone(tx);
   }
 
   /**
