@@ -237,8 +237,9 @@ export interface ReplaceHistoryOptions {
   /** The commits to create, oldest first (may be empty only with `onto`: the ref then moves to `onto`). */
   commits: readonly ReplacementCommit[];
   /**
-   * Awaited before each content-creating request (each commit, the ref move): how a compaction paces
-   * itself within the host's limits (GitHub: 80 a minute, 500 an hour). Local stores call it too.
+   * Awaited before each content-creating request to a host (each commit, the ref move on GitHub; the push
+   * of a git remote): how a compaction paces itself within the host's limits (GitHub: 80 a minute, 500 an
+   * hour). Local stores (memory, a local repository, IndexedDB) send no request and do not call it.
    */
   pace?: () => Promise<void>;
 }

@@ -237,7 +237,6 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
         throw new InvalidVersion(t, `${t} is not a tree of ${this.ref}`);
     }
     const chain = replacementObjects(options);
-    for (let i = 0; i < chain.length; i++) await options.pace?.();
     const created = chain.map((o) => o.sha);
     const target = chainTip(options, created);
     await options.pace?.();

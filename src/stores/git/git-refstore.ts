@@ -222,7 +222,6 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
   async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
     const repo = await this.repository();
     const created = await storeReplacement(repo, options);
-    await options.pace?.();
     const moved = await repo.updateRef(this.ref, chainTip(options, created), options.from);
     if (moved) this.forgetSection();
     return { created, moved, tip: await repo.resolveRef(this.ref), requests: 0 };

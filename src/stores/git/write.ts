@@ -70,7 +70,6 @@ export async function storeReplacement(repo: GitRepository, options: ReplaceHist
     }
   }
   const chain = replacementObjects(options);
-  for (let i = 0; i < chain.length; i++) await options.pace?.();
   await repo.writeObjects(chain.map((o) => ({ type: o.type, body: o.body })));
   return chain.map((o) => o.sha);
 }

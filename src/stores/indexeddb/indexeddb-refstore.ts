@@ -319,12 +319,8 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
     if (missing) throw new InvalidVersion(missing, `${missing} is not a tree of this store`);
     const overlay = new ObjectDb();
     const chain = replacementObjects(options);
-    for (const o of chain) {
-      await options.pace?.();
-      overlay.put('commit', o.body);
-    }
+    for (const o of chain) overlay.put('commit', o.body);
     const created = chain.map((o) => o.sha);
-    await options.pace?.();
     const moved = await this.compareAndSwap(db, options.from, chainTip(options, created), overlay, created);
     if (moved) this.inSection.clear();
     // Kept even when the ref moved elsewhere: a compaction continues on them (`onto`).

@@ -212,12 +212,8 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       if (sha !== null && !this.db.has(sha)) throw new InvalidVersion(sha, `${sha} is not an object of this store`);
     }
     const chain = replacementObjects(options);
-    for (const o of chain) {
-      await options.pace?.();
-      this.db.put('commit', o.body);
-    }
+    for (const o of chain) this.db.put('commit', o.body);
     const created = chain.map((o) => o.sha);
-    await options.pace?.();
     const moved = this.db.compareAndSwapRef(this.ref, options.from, chainTip(options, created));
     // Commits cut off the section are no longer in it: forget every positive answer.
     if (moved) this.inSection.clear();

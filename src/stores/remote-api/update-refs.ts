@@ -33,8 +33,10 @@ export interface ReplaceHost extends CommitCreateDeps {
   client: Pick<GitHubClient, 'send' | 'backoffMs'>;
   /** Read the ref without any cached tip (the truth after a move). */
   readRefFresh(ctx: OpContext): Promise<string | null>;
-  /** Forget every "this commit is in the section" answer (commits left the section). */
-  forgetSection(): void;
+  /** Forget the cached tip and every "this commit is in the section" answer (commits left the section). */
+  forgetSection(ctx: OpContext): Promise<void>;
+  /** The repository id once read (it never changes). */
+  memo: { repositoryId?: string };
 }
 
 /**
@@ -54,7 +56,8 @@ export async function replaceOnGitHub(
       operation: ctx.operation,
     });
   }
-  const repositoryId = await repositoryIdOf(h, ctx);
+  h.memo.repositoryId ??= await repositoryIdOf(h, ctx);
+  const repositoryId = h.memo.repositoryId;
   const created: string[] = [];
   for (const c of replacementObjects(o)) {
     await o.pace?.();
@@ -70,9 +73,9 @@ export async function replaceOnGitHub(
   }
   const target = chainTip(o, created);
   await o.pace?.();
-  await moveRef(h, ctx, repositoryId, o.from, target);
-  const tip = await h.readRefFresh(ctx);
-  if (tip === target) h.forgetSection();
+  // Only a refusal or a lost reply needs the ref read again: an answer without errors is the move.
+  const tip = (await moveRef(h, ctx, repositoryId, o.from, target)) ? target : await h.readRefFresh(ctx);
+  if (tip === target) await h.forgetSection(ctx);
   return { created, moved: tip === target, tip };
 }
 
@@ -98,10 +101,17 @@ async function repositoryIdOf(h: ReplaceHost, ctx: OpContext): Promise<string> {
 }
 
 /**
- * The mutation. A refusal for a stale `beforeOid` (or any other mutation error) is not thrown: the caller
- * reads the ref and sees it elsewhere. Thrown: a host without the mutation, a token without permission.
+ * The mutation; true when GitHub answered it without errors. A refusal for a stale `beforeOid` (or any
+ * other mutation error) is not thrown: the caller reads the ref and sees it elsewhere. Thrown: a host
+ * without the mutation, a token without permission.
  */
-async function moveRef(h: ReplaceHost, ctx: OpContext, repositoryId: string, from: string, to: string): Promise<void> {
+async function moveRef(
+  h: ReplaceHost,
+  ctx: OpContext,
+  repositoryId: string,
+  from: string,
+  to: string,
+): Promise<boolean> {
   const refUpdates = [{ name: h.ref, beforeOid: from, afterOid: to, force: true }];
   let j: unknown;
   try {
@@ -115,7 +125,7 @@ async function moveRef(h: ReplaceHost, ctx: OpContext, repositoryId: string, fro
     j = res.json();
   } catch (e) {
     if (e instanceof Forbidden || e instanceof AuthMissing) throw e;
-    return; // no answer: the ref read that follows tells whether the move happened
+    return false; // no answer: the ref read that follows tells whether the move happened
   }
   const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
   if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField')) {
@@ -132,6 +142,7 @@ async function moveRef(h: ReplaceHost, ctx: OpContext, repositoryId: string, fro
       { operation: ctx.operation, step: 'move ref (updateRefs)' },
     );
   }
+  return errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs);
 }
 
 /** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */

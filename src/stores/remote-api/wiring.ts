@@ -99,7 +99,11 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
         await cache.deleteRefTip(cfg.ref, ctx.tokenId);
         return refs.read(ctx);
       },
-      forgetSection: () => versions.known.clear(),
+      forgetSection: async (ctx) => {
+        versions.known.clear();
+        await cache.deleteRefTip(cfg.ref, ctx.tokenId);
+      },
+      memo: {},
     },
   };
 }
