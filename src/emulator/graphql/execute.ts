@@ -20,7 +20,7 @@ import type { Budget, TokenRecord, Urls } from '../model.js';
 import type { RouteState } from '../route-context.js';
 import { queryCost } from './cost.js';
 import { rootValue, TypedGraphqlError } from './resolvers.js';
-import { githubSchema } from './schema.js';
+import { githubSchema, githubSchemaWithoutUpdateRefs } from './schema.js';
 import { type UpdateRefsArgs, updateRefs } from './update-refs.js';
 
 export interface GraphqlRequest {
@@ -80,7 +80,7 @@ export async function executeGraphql(
     updateRefs?: boolean;
   },
 ): Promise<Record<string, unknown>> {
-  const schema = await githubSchema();
+  const schema = ctx.updateRefs === false ? await githubSchemaWithoutUpdateRefs() : await githubSchema();
   const prepared = prepare(schema, body, ctx.updateRefs !== false);
   if ('errors' in prepared) return prepared;
   const { document, operation, name, fragments, variables } = prepared;
@@ -138,13 +138,19 @@ function prepare(
   } catch (e) {
     return { errors: [shape(e as GraphQLError)] };
   }
+  if (!withUpdateRefs) {
+    // GitHub's own words for the missing field (graphql-js would say it otherwise).
+    const missing = document.definitions
+      .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+      .map(unservedMutation)
+      .find((e) => e !== undefined);
+    if (missing) return { errors: [missing] };
+  }
   const invalid = validate(schema, document);
   if (invalid.length > 0) return { errors: invalid.map(shape) };
   const name = typeof body.operationName === 'string' ? body.operationName : undefined;
   const operation = chooseOperation(document, name);
   if (typeof operation === 'string') return err(operation);
-  const missing = withUpdateRefs ? undefined : unservedMutation(operation);
-  if (missing) return { errors: [missing] };
   const fragments: Record<string, FragmentDefinitionNode> = {};
   for (const d of document.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) fragments[d.name.value] = d;
   return { document, operation, name, fragments, variables };

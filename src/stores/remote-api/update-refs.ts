@@ -19,9 +19,13 @@ import { isObject } from './shapes.js';
 export const UPDATE_REFS_MUTATION =
   'mutation($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }';
 
-/** The repository's node id, which `updateRefs` takes. */
+/**
+ * The repository's node id, which `updateRefs` takes, and whether the host's schema has the mutation's
+ * input type (`__type` is null on a host without it): a host that cannot compare is refused before any
+ * commit is created.
+ */
 export const REPOSITORY_ID_QUERY =
-  'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } }';
+  'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } __type(name: "UpdateRefsInput") { name } }';
 
 /** What the store lends to the history replacement. */
 export interface ReplaceHost extends CommitCreateDeps {
@@ -89,6 +93,7 @@ async function repositoryIdOf(h: ReplaceHost, ctx: OpContext): Promise<string> {
     retry: true,
   });
   const j = res.json();
+  if (isObject(j) && isObject(j.data) && j.data.__type === null) throw noUpdateRefs(ctx, h.ref);
   const id = isObject(j) && isObject(j.data) && isObject(j.data.repository) ? j.data.repository.id : undefined;
   if (typeof id !== 'string') {
     throw new InvalidResponse(`${ctx.operation}: GraphQL did not give the repository id of ${h.owner}/${h.repo}`, {
@@ -128,13 +133,8 @@ async function moveRef(
     return false; // no answer: the ref read that follows tells whether the move happened
   }
   const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
-  if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField')) {
-    throw new InvalidConfig(
-      'apiUrl',
-      `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to move ${h.ref} with a compare-and-swap that allows a non-fast-forward; compaction refuses rather than force the ref blindly (GitHub Enterprise Server 3.13 or later, or github.com, has it)`,
-      { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' },
-    );
-  }
+  if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField'))
+    throw noUpdateRefs(ctx, h.ref);
   const forbidden = errors.find((e) => e.type === 'FORBIDDEN');
   if (forbidden) {
     throw new Forbidden(
@@ -143,6 +143,15 @@ async function moveRef(
     );
   }
   return errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs);
+}
+
+/** The refusal on a host whose GraphQL has no `updateRefs`. */
+function noUpdateRefs(ctx: OpContext, ref: string): InvalidConfig {
+  return new InvalidConfig(
+    'apiUrl',
+    `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to move ${ref} with a compare-and-swap that allows a non-fast-forward; compaction refuses rather than force the ref blindly (github.com has it; on GitHub Enterprise Server, a version whose schema has updateRefs)`,
+    { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' },
+  );
 }
 
 /** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
