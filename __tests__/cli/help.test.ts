@@ -79,6 +79,7 @@ describe('every command against docs/cli.md', async () => {
         'emulator',
         'init',
         'project',
+        'section compact',
       ].sort(),
     );
   });
@@ -141,7 +142,11 @@ describe("the README's CLI section", async () => {
       '\n## CLI\n\n`docdb init`, `docdb doc get | put | list | delete | history`, `docdb project`, `docdb emulator`, `docdb demo`;\n' +
       'exit codes 0 ok, 1 error, 2 usage, 3 not found. Full reference.\n```';
     const old = readmeCli(stale);
-    expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual(['doc changes', 'doc export']);
+    expect(commands.filter((c) => !readmeCommands(old).includes(c))).toEqual([
+      'doc changes',
+      'doc export',
+      'section compact',
+    ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
   });
 });
