@@ -5,8 +5,9 @@
  * ref is no longer where the caller read it.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidConfig } from '../../src/core/errors.js';
+import { InvalidConfig, InvalidVersion } from '../../src/core/errors.js';
 import type { HistoryEntry, RefStore, ReplacementCommit } from '../../src/core/refstore.js';
+import { compactSection } from '../../src/retention/index.js';
 import type { ContractFixture } from './refstore-contract.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
@@ -82,6 +83,24 @@ export function describeReplaceHistoryContract(get: () => { fx: ContractFixture;
       const after = (await store.commits!()).entries;
       expect(after.map((e) => e.version)).toEqual([second.created[0], first.created[0]]);
       expect(after[0]!.parents).toEqual([first.created[0]]);
+    });
+
+    it('after a compaction, a pinned read of a removed version says so and names the kept commit with its tree', async () => {
+      const { store } = get();
+      const v1 = (await store.put('rh/e.json', '1')).version!;
+      await store.put('rh/e.json', '2');
+      const v3 = (await store.put('rh/e.json', '3')).version!;
+      const r = await compactSection(store, { keepCommits: 1 }, { pacing: false });
+      const replaced = await store.get('rh/e.json', { version: v3 }).catch((x: unknown) => x);
+      expect(replaced).toBeInstanceOf(InvalidVersion);
+      expect((replaced as InvalidVersion).data).toMatchObject({ reason: 'compacted', keptAs: r.version });
+      expect((replaced as InvalidVersion).message).toMatch(
+        /removed .* by a compaction; commit [0-9a-f]{40} holds the same tree/,
+      );
+      const gone = await store.get('rh/e.json', { version: v1 }).catch((x: unknown) => x);
+      expect(gone).toBeInstanceOf(InvalidVersion);
+      expect((gone as InvalidVersion).data).toMatchObject({ reason: 'compacted', compactionRoot: r.version });
+      expect(text((await store.get('rh/e.json', { version: r.version! }))!.value)).toBe('3');
     });
 
     it('refuses a replacement with nothing to create and nowhere to move (InvalidConfig, no request)', async () => {

@@ -8,11 +8,12 @@
  * Budget on GitHub, keeping k commits: ⌈(k+1)/100⌉ listing pages + k commits + 1 id query + 1 mutation.
  * See docs/retention.md.
  */
+
+import { compactedMessage } from '../core/compaction-trailers.js';
 import { ConcurrentUpdate, InvalidConfig, NotFound } from '../core/errors.js';
 import type { HistoryEntry, RefStore, ReplacementCommit, VersionId } from '../core/refstore.js';
 import { GITHUB_CONTENT_LIMITS, type PacingLimits, pacer } from './pacer.js';
 import { checkPolicy, listingNeeded, type RetentionPolicy, selectKept } from './policy.js';
-import { compactedMessage } from './trailers.js';
 
 export interface CompactOptions {
   /** Clock in ms (default `Date.now`): "now" for `keepDays`, and the pacer's. */

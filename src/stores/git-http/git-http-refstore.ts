@@ -32,7 +32,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { notInSection } from '../../core/section.js';
+import { compactedOrNotInSection, notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type HistoryWalk, inSection, keyHistory } from './history.js';
 import { GitHttpClient } from './http-client.js';
@@ -114,8 +114,11 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     if (version !== undefined) assertValidVersion(version);
     const tip = await this.syncedTip();
     if (version === undefined || version === tip) return { at: tip, tip };
-    if (tip === null || !(await inSection(this.walk(), version, tip, this.known)))
-      throw notInSection(version, this.ref);
+    if (tip === null) throw notInSection(version, this.ref);
+    if (!(await inSection(this.walk(), version, tip, this.known))) {
+      const log = await keyHistory(this.walk(), tip, '', Number.POSITIVE_INFINITY);
+      throw compactedOrNotInSection(version, this.ref, log);
+    }
     return { at: version, tip };
   }
 

@@ -30,7 +30,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
@@ -127,7 +127,8 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
         return;
       }
     }
-    throw notInSection(version, this.ref);
+    const log = await sectionLog(tip, (sha) => repo.readCommit(sha), Number.POSITIVE_INFINITY);
+    throw compactedOrNotInSection(version, this.ref, log);
   }
 
   /**

@@ -50,7 +50,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -170,7 +170,10 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
   /** `InvalidVersion` unless `version` is reachable from `tip` (a walk over parents, one read per commit). */
   private async assertInSection(db: IDBDatabase, version: VersionId, tip: VersionId | null): Promise<void> {
     const parents = async (sha: string) => (await this.commitFields(db, sha)).parents;
-    if (!(await isInSection(version, tip, parents, this.inSection))) throw notInSection(version, this.ref);
+    if (!(await isInSection(version, tip, parents, this.inSection))) {
+      const log = await sectionLog(tip, (sha) => this.commitFields(db, sha), Number.POSITIVE_INFINITY);
+      throw compactedOrNotInSection(version, this.ref, log);
+    }
   }
 
   /**

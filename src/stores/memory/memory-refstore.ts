@@ -33,7 +33,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -96,12 +96,21 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       this.treeOf(version);
       const tip = this.db.readRef(this.ref) ?? null;
       if (!this.inSection.has(version)) {
-        if (!tip || !this.db.isAncestor(version, tip)) throw notInSection(version, this.ref);
+        if (!tip || !this.db.isAncestor(version, tip)) throw compactedOrNotInSection(version, this.ref, this.log(tip));
         this.inSection.add(version);
       }
       return version;
     }
     return this.db.readRef(this.ref) ?? null;
+  }
+
+  /** The first-parent chain from `tip`, newest first (for the not-in-section error only). */
+  private log(tip: string | null): { version: string; message: string }[] {
+    const out: { version: string; message: string }[] = [];
+    for (let sha = tip ?? undefined; sha; sha = this.db.getCommit(sha).parents[0]) {
+      out.push({ version: sha, message: this.db.getCommit(sha).message });
+    }
+    return out;
   }
 
   async changes(options: ChangesOptions): Promise<ChangesResult> {
