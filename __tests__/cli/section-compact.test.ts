@@ -45,7 +45,11 @@ describe.each(['api', 'git'] as const)('docdb section compact --refstore %s', (k
     const got = await cli(['doc', 'get', 'notes/note/a', '--json']);
     expect(got.json()).toMatchObject({ data: { n: 4 } });
     const history = await cli(['doc', 'history', 'notes/note/a', '--json']);
-    expect((history.json() as { entries: unknown[] }).entries).toHaveLength(2);
+    const h = history.json() as { entries: { version: string }[]; compactedAt: string };
+    expect(h.entries).toHaveLength(2);
+    expect(h.compactedAt).toBe(h.entries[1]!.version);
+    const said = await cli(['doc', 'history', 'notes/note/a']);
+    expect(said.stderr).toMatch(/history compacted at [0-9a-f]{7}: older versions were removed/);
     const again = await cli(['section', 'compact', '--keep-commits', '2']);
     expect(again.code).toBe(0);
     expect(again.stderr).toMatch(/nothing to compact/);

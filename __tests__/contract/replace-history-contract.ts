@@ -103,6 +103,17 @@ export function describeReplaceHistoryContract(get: () => { fx: ContractFixture;
       expect(text((await store.get('rh/e.json', { version: r.version! }))!.value)).toBe('3');
     });
 
+    it("after a compaction, a document's history ends at the compaction root and says so (compactedAt)", async () => {
+      const { store } = get();
+      for (const v of ['1', '2', '3']) await store.put('rh/f.json', v);
+      expect((await store.history('rh/f.json')).compactedAt).toBeUndefined();
+      const r = await compactSection(store, { keepCommits: 2 }, { pacing: false });
+      const h = await store.history('rh/f.json');
+      expect(h.entries).toHaveLength(2);
+      expect(h.compactedAt).toBe(h.entries[1]!.version);
+      expect(h.entries[0]!.version).toBe(r.version);
+    });
+
     it('refuses a replacement with nothing to create and nowhere to move (InvalidConfig, no request)', async () => {
       const { store, fx } = get();
       await store.put('rh/d.json', '1');

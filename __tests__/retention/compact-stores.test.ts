@@ -127,9 +127,8 @@ const gitTree = (dir: string, sha: string) => git(['--git-dir', dir, 'rev-parse'
 describe.each([
   [
     'GitRefStore',
-    (dir: string, tmp: string, i: number) => (
-      void tmp, void i, new GitRefStore({ dir, env: GIT_TEST_ENV, now: steppingClock(), retryConcurrentWrites: 30 })
-    ),
+    (dir: string, _tmp: string, _i: number) =>
+      new GitRefStore({ dir, env: GIT_TEST_ENV, now: steppingClock(), retryConcurrentWrites: 30 }),
   ],
   [
     'SubprocessGitRefStore',

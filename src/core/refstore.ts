@@ -199,6 +199,11 @@ export interface HistoryEntry {
 export interface HistoryResult extends OperationMeta {
   /** Commits on the section ref that changed the key, newest first. */
   entries: HistoryEntry[];
+  /**
+   * Present when the history ends at a compaction root (docs/retention.md): the key's older versions were
+   * removed by a compaction; this is the root commit (its last entry).
+   */
+  compactedAt?: VersionId;
 }
 
 export interface ReadManyOptions {

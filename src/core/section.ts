@@ -129,3 +129,16 @@ export function compactedOrNotInSection(
   }
   return notInSection(version, ref);
 }
+
+/**
+ * A history result from its entries, with `compactedAt` when the last entry is a compaction root (a commit
+ * without parents whose `Docdb-Compaction-Root` trailer says older history was cut there).
+ *
+ * @example
+ * return { ...historyOf(entries), requests: 0 };
+ */
+export function historyOf(entries: HistoryEntry[]): { entries: HistoryEntry[]; compactedAt?: string } {
+  const last = entries[entries.length - 1];
+  const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
+  return root ? { entries, compactedAt: last.version } : { entries };
+}

@@ -32,7 +32,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, notInSection } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type HistoryWalk, inSection, keyHistory } from './history.js';
 import { GitHttpClient } from './http-client.js';
@@ -209,7 +209,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     if (!tip) return this.count(before, { entries: [] });
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, key, limit));
-    return this.count(before, { entries });
+    return this.count(before, historyOf(entries));
   }
 
   /** The section's first-parent chain, newest first (see `RefStore.commits`), deepening as needed. */

@@ -30,7 +30,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
@@ -201,7 +201,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     const repo = await this.repository();
     const tip = await repo.resolveRef(this.ref);
     if (!tip) return { entries: [], requests: 0 };
-    return { entries: await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY), requests: 0 };
+    return { ...historyOf(await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY)), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`), read through the `cat-file` process. */

@@ -50,7 +50,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -290,7 +290,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       commit = parent;
       here = before;
     }
-    return { entries, requests: 0 };
+    return { ...historyOf(entries), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`). */

@@ -33,7 +33,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -204,7 +204,7 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       }
       sha = parent;
     }
-    return { entries, requests: 0 };
+    return { ...historyOf(entries), requests: 0 };
   }
 
   /**

@@ -42,6 +42,7 @@ import type {
   ReplaceHistoryResult,
   WriteResult,
 } from '../../core/refstore.js';
+import { historyOf } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { readManyAt } from './bulk-reads.js';
 import type { OpContext } from './client.js';
@@ -139,7 +140,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
       const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-      return { entries, ...this.meta(ctx) };
+      return { ...historyOf(entries), ...this.meta(ctx) };
     });
   }
 
