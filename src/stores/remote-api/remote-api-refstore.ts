@@ -199,12 +199,15 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
    */
   replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
-    return this.writeChain.then(() =>
+    // In line with this instance's writes, as they are with each other.
+    const run = this.writeChain.then(() =>
       this.wired.ops.run('replaceHistory', async (ctx) => ({
         ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
         ...this.meta(ctx),
       })),
     );
+    this.writeChain = run.catch(() => {});
+    return run;
   }
 
   /** Every cache entry (diagnostics; used by the token-hygiene test). */
