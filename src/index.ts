@@ -9,6 +9,7 @@
 export * from './cache/index.js';
 export * from './core/index.js';
 export * from './document/index.js';
+export * from './retention/index.js';
 export * from './stores/memory/index.js';
 export * from './stores/remote-api/index.js';
 export * from './transport/index.js';

@@ -81,6 +81,7 @@ describe('every command against docs/cli.md', async () => {
         'emulator',
         'init',
         'project',
+        'section compact',
       ].sort(),
     );
   });
@@ -148,6 +149,7 @@ describe("the README's CLI section", async () => {
       'doc export',
       'doc index',
       'doc query',
+      'section compact',
     ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
   });

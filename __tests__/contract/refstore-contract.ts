@@ -37,6 +37,7 @@ import { describeDeriveContract } from './derive-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
+import { describeReplaceHistoryContract } from './replace-history-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
@@ -123,6 +124,7 @@ export function describeRefStoreContract(
     describeReadManyContract(() => ({ fx, store }));
     describeDeriveContract(() => ({ fx, store }));
     describeIndexContract(() => ({ fx, store }), options.indexRuns ?? propertyRuns);
+    describeReplaceHistoryContract(() => ({ fx, store }));
 
     describe('empty section', () => {
       it('reads as empty and names a ref', async () => {

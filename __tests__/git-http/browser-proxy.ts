@@ -133,6 +133,8 @@ export async function browserStore(
     list: (...a) => call('list', ...a),
     history: (...a) => call('history', ...a),
     commits: (...a) => call('commits', ...a),
+    // `pace` (a function) cannot cross into the page: the page's store runs unpaced.
+    replaceHistory: ({ pace: _, ...o }) => call('replaceHistory', o),
     head: () => call('head'),
     traffic: () =>
       page.evaluate(

@@ -10,10 +10,21 @@ import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 import { type QueryInputs, readQueryInputs } from './query-inputs.js';
 
-export const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export', 'query', 'merge'] as const;
+export const MODES = [
+  'project',
+  'backfill',
+  'read',
+  'dry-run',
+  'changes',
+  'export',
+  'query',
+  'merge',
+  'compact',
+] as const;
 export const SHARD_COMMITS = ['direct', 'merge'] as const;
 /** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
 export const MAX_EVENT_TYPE = 100;
+export const THIN = ['day', 'week'] as const;
 export const EXPORT_FORMATS = ['jsonl', 'files'] as const;
 export type ActionMode = (typeof MODES)[number];
 
@@ -58,6 +69,8 @@ export interface ActionInputs {
   reducerTimeout?: number;
   /** mode query: the clauses and options (undefined in every other mode). */
   query?: QueryInputs;
+  /** mode compact: the retention policy (`keep-commits`, `keep-days`, `thin`; docs/retention.md). */
+  retention?: { keepCommits?: number; keepDays?: number; thin?: (typeof THIN)[number] };
 }
 
 /** Reads one input the way `@actions/core.getInput` does (trimmed, '' when unset). */
@@ -128,6 +141,7 @@ export function readInputs(
     notifyRepository: get('notify-repository') || repository,
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
+    ...retentionInputs(get, mode, bad),
   };
   const query = readQueryInputs(get, mode, names);
   if (query) inputs.query = query;
@@ -273,6 +287,39 @@ function shaInput(get: InputReader, field: 'version' | 'since', hint: string, ba
   if (sha && !SHA_RE.test(sha))
     bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
   return sha.toLowerCase();
+}
+
+/** `keep-commits`, `keep-days`, `thin`: only with mode compact, which needs a policy that keeps something. */
+function retentionInputs(get: InputReader, mode: ActionMode, bad: Bad): Pick<ActionInputs, 'retention'> {
+  const given = (['keep-commits', 'keep-days', 'thin'] as const).filter((n) => get(n) !== '');
+  if (mode !== 'compact') {
+    if (given.length > 0) bad(given[0]!, `only applies to mode: compact (mode is ${mode})`);
+    return {};
+  }
+  const whole = (name: 'keep-commits' | 'keep-days') => {
+    const v = get(name);
+    if (v === '') return undefined;
+    if (!/^[1-9]\d{0,8}$/.test(v)) bad(name, `${JSON.stringify(v)} must be a whole number of at least 1`, '1 or more');
+    return Number(v);
+  };
+  const keepCommits = whole('keep-commits');
+  const keepDays = whole('keep-days');
+  const thin = get('thin');
+  if (thin !== '' && !(THIN as readonly string[]).includes(thin))
+    bad('thin', `${JSON.stringify(thin)} is not day or week`, 'day, week');
+  if (keepCommits === undefined && keepDays === undefined) {
+    bad(
+      'keep-commits',
+      'mode: compact needs keep-commits and/or keep-days: a compaction that keeps nothing is refused',
+    );
+  }
+  return {
+    retention: {
+      ...(keepCommits !== undefined ? { keepCommits } : {}),
+      ...(keepDays !== undefined ? { keepDays } : {}),
+      ...(thin !== '' ? { thin: thin as (typeof THIN)[number] } : {}),
+    },
+  };
 }
 
 /** Inputs that only apply to, or are required by, some modes. */

@@ -8,7 +8,8 @@ import { isAbsolute, resolve } from 'node:path';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import { type RunMode, type RunReport, runProjections } from '../projection/run/index.js';
 import { tokenIdentity } from '../projection/sources/index.js';
-import { loadSpec } from '../projection/spec/index.js';
+import { isLoopbackHost, loadSpec } from '../projection/spec/index.js';
+import { compactSection } from '../retention/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { type Meter, rateOutputs } from './metered-fetch.js';
@@ -66,7 +67,24 @@ export async function projectMode(
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.env ? { env: context.env } : {}),
   });
-  return { ...reportOf(report, inputs, context, meter), report };
+  const result = { ...reportOf(report, inputs, context, meter), report };
+  // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
+  if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
+    const loopback = isLoopbackHost(new URL(inputs.apiUrl).hostname);
+    const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
+    log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
+    if (c.compacted) {
+      // The run's commit was re-created on the compacted history: report the tip that exists.
+      result.outputs = {
+        ...result.outputs,
+        version: c.version ?? '',
+        kept: String(c.kept),
+        requests: String(meter.requests),
+      };
+      result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
+    }
+  }
+  return result;
 }
 
 /**

@@ -13,6 +13,7 @@ import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
 import { changesMode } from './changes-mode.js';
+import { compactMode } from './compact-mode.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
@@ -48,6 +49,11 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   if (inputs.mode === 'export') {
     const { outputs, summary } = await exportMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
     tools.log(`exported ${outputs.count} document(s) to ${outputs.path}`);
+    return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+  }
+  if (inputs.mode === 'compact') {
+    const { outputs, summary } = await compactMode(inputs, tools.store, tools.ref);
+    tools.log(`compact: ${outputs.changed === 'true' ? `${outputs.kept} commit(s) kept` : 'nothing to compact'}`);
     return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, Entry> = {
   emulator: async () => (await import('./commands/emulator.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
   init: async () => (await import('./commands/init.js')).command,
+  section: async () => (await import('./commands/section.js')).group,
 };
 
 export const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;
@@ -41,7 +42,7 @@ ${lines.join('\n')}
   --version      print the docdb version
   --help         this help; "docdb <command> --help" for a command's flags
 
-Store flags (doc and project): --refstore api|git|subprocess|git-http, --repo, --api-url, --ref |
+Store flags (doc, section and project): --refstore api|git|subprocess|git-http, --repo, --api-url, --ref |
 --root/--section, --git-dir, --remote, --token-env. Token: --token-env NAME, else $GITHUB_TOKEN, else
 $GH_TOKEN, else "gh auth token"; a git remote not on GitHub: --token-env NAME or $DOCDB_GIT_TOKEN only.
 Exit codes: 0 ok, 1 error, 2 usage, 3 not found, 4 precondition failed (--if-match); a closed stdout

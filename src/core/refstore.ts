@@ -231,11 +231,18 @@ export interface HistoryEntry {
   author: Person;
   committer: Person;
   parents: VersionId[];
+  /** The commit's tree SHA (given by `commits()`; what a compaction re-creates commits with). */
+  tree?: string;
 }
 
 export interface HistoryResult extends OperationMeta {
   /** Commits on the section ref that changed the key, newest first. */
   entries: HistoryEntry[];
+  /**
+   * Present when the history ends at a compaction root (docs/retention.md): the key's older versions were
+   * removed by a compaction; this is the root commit (its last entry).
+   */
+  compactedAt?: VersionId;
 }
 
 export interface ReadManyOptions {
@@ -255,6 +262,39 @@ export interface ReadManyItem {
   blobSha: string | null;
   /** The commit every item of the read was read at (null: the section does not exist). */
   version: VersionId | null;
+}
+
+/** One commit of a replacement history (compaction): created on the commit before it. */
+export interface ReplacementCommit {
+  /** A tree the store already holds (a kept version's tree). */
+  tree: string;
+  message: string;
+  author: Person;
+  committer: Person;
+}
+
+export interface ReplaceHistoryOptions {
+  /** The tip the replacement was computed from: the ref moves only while it is still there (compare-and-swap). */
+  from: VersionId;
+  /** The commit the first replacement is created on; null makes the first a root commit (no parent). */
+  onto: VersionId | null;
+  /** The commits to create, oldest first (may be empty only with `onto`: the ref then moves to `onto`). */
+  commits: readonly ReplacementCommit[];
+  /**
+   * Awaited before each content-creating request to a host (each commit, the ref move on GitHub; the push
+   * of a git remote): how a compaction paces itself within the host's limits (GitHub: 80 a minute, 500 an
+   * hour). Local stores (memory, a local repository, IndexedDB) send no request and do not call it.
+   */
+  pace?: () => Promise<void>;
+}
+
+export interface ReplaceHistoryResult extends OperationMeta {
+  /** The commits created, oldest first, each on the one before it (the first on `onto`). */
+  created: VersionId[];
+  /** True: the ref moved from `from` to the last created commit. False: it was not at `from`; it did not move. */
+  moved: boolean;
+  /** Where the ref is: the last created commit when moved, else wherever another writer left it. */
+  tip: VersionId | null;
 }
 
 /** A versioned key-value store on one git ref. */
@@ -295,4 +335,11 @@ export interface RefStore {
    * `readManyFrom(store, keys)`, which falls back to one `get` per key at one version.
    */
   readMany?(keys: readonly string[], options?: ReadManyOptions): AsyncIterable<ReadManyItem>;
+  /**
+   * Optional (compaction, docs/retention.md): create `commits` on `onto` and move the ref from `from` to the
+   * last of them — a compare-and-swap that allows a non-fast-forward move. Nothing moves unless the ref is
+   * still at `from` (`moved: false` and the tip then). A store that cannot compare refuses (throws); it never
+   * forces blindly. Call it through `compactSection(store, policy)`.
+   */
+  replaceHistory?(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult>;
 }

@@ -4,6 +4,8 @@
  * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
  * never read data that was never in the section.
  */
+
+import { compactedFrom, compactionRoot } from './compaction-trailers.js';
 import { InvalidVersion } from './errors.js';
 import type { CommitFields } from './git/objects.js';
 import { historyEntry } from './git/tree-walk.js';
@@ -81,7 +83,7 @@ export async function sectionLog(
     for (const sha of frontier) {
       if (entries.length >= limit) break;
       const c = await readCommit(sha);
-      entries.push(historyEntry(sha, c));
+      entries.push({ ...historyEntry(sha, c), tree: c.tree });
       for (const p of c.parents) {
         if (!seen.has(p)) {
           seen.add(p);
@@ -92,4 +94,51 @@ export async function sectionLog(
     frontier = next;
   }
   return entries;
+}
+
+/**
+ * `notInSection`, told better when the section was compacted (docs/retention.md): a version a kept commit's
+ * `Docdb-Compacted-From` trailer names was removed by a compaction, and that commit holds the same tree; a
+ * section whose oldest commit is a compaction root lost its older versions, which the version may have been.
+ * `commits` are the section's commits, newest first (read only on this error path).
+ *
+ * @example
+ * throw compactedOrNotInSection(version, ref, await sectionLog(tip, readCommit, Infinity));
+ */
+export function compactedOrNotInSection(
+  version: string,
+  ref: string,
+  commits: readonly { version: string; message: string }[],
+): InvalidVersion {
+  const keeper = commits.find((c) => compactedFrom(c.message).includes(version));
+  if (keeper) {
+    return new InvalidVersion(
+      version,
+      `version ${version} was removed from ${ref} by a compaction; commit ${keeper.version} holds the same tree (its Docdb-Compacted-From trailer names ${version}): read that version instead`,
+      { reason: 'compacted', keptAs: keeper.version },
+    );
+  }
+  const root = commits[commits.length - 1];
+  const cut = root ? compactionRoot(root.message) : undefined;
+  if (root && cut) {
+    return new InvalidVersion(
+      version,
+      `version ${version} is not a commit of ${ref}: the section's history was compacted (it now starts at ${root.version}), so older versions were removed and ${version} may have been one of them; no kept commit replaces it`,
+      { reason: 'compacted', compactionRoot: root.version },
+    );
+  }
+  return notInSection(version, ref);
+}
+
+/**
+ * A history result from its entries, with `compactedAt` when the last entry is a compaction root (a commit
+ * without parents whose `Docdb-Compaction-Root` trailer says older history was cut there).
+ *
+ * @example
+ * return { ...historyOf(entries), requests: 0 };
+ */
+export function historyOf(entries: HistoryEntry[]): { entries: HistoryEntry[]; compactedAt?: string } {
+  const last = entries[entries.length - 1];
+  const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
+  return root ? { entries, compactedAt: last.version } : { entries };
 }

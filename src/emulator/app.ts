@@ -27,6 +27,11 @@ export interface EmulatorAppOptions {
   /** Bytes of GraphQL `Blob.text` before it is cut with `isTruncated: true`; default 512,000 like GitHub. */
   graphqlBlobTextBytes?: number;
   /**
+   * Whether GraphQL serves the `updateRefs` mutation (default true, as github.com). False emulates a host
+   * whose schema predates it (GitHub Enterprise Server before 3.13), where compaction must refuse.
+   */
+  graphqlUpdateRefs?: boolean;
+  /**
    * Base URL of the archive download site (codeload.github.com's part) that `GET /tarball` redirects to;
    * requests the app gets for this origin are answered as that site. `startEmulator` serves it on a second
    * port; default `http://codeload.emulator.invalid` (in-page apps).
@@ -144,6 +149,7 @@ export function createEmulatorApp(options: EmulatorAppOptions = {}): EmulatorApp
       options.graphqlBlobTextBytes,
       DEFAULTS.graphqlBlobTextBytes,
     ),
+    graphqlUpdateRefs: options.graphqlUpdateRefs !== false,
     codeload: { url: options.codeloadUrl ?? 'http://codeload.emulator.invalid', tickets: new Map() },
     maxBodyBytes: positiveOption('maxBodyBytes', options.maxBodyBytes, DEFAULTS.maxBodyBytes),
     latencyMs: latency(options.latencyMs),

@@ -41,6 +41,8 @@ export interface ResolvedOptions {
   contentsMaxBytes: number;
   /** Bytes of GraphQL `Blob.text` before `isTruncated: true` (GitHub: 512,000, measured; undocumented). */
   graphqlBlobTextBytes: number;
+  /** Whether GraphQL serves the `updateRefs` mutation (false: a host whose schema predates it). */
+  graphqlUpdateRefs: boolean;
   /** The archive download site (codeload.github.com's part) that `GET /tarball` redirects to. */
   codeload: CodeloadSite;
 }

@@ -11,6 +11,7 @@ import {
   missingSection,
   resolveFlag,
   STORE_FLAGS,
+  short,
   withDocuments,
 } from './doc-common.js';
 
@@ -163,7 +164,7 @@ committer, parents }] }. Exit code 3 when the document (or the section) never ex
       () => positiveInt(ctx.values, 'limit'),
       () => checkStoreFlags(ctx.values, ctx.io.env),
     );
-    const { entries } = await withDocuments(ctx, async (docs, where) => {
+    const { entries, compactedAt } = await withDocuments(ctx, async (docs, where) => {
       const h = await docs.history(identity, limit !== undefined ? { limit } : {});
       if (h.entries.length === 0) {
         throw (
@@ -173,9 +174,12 @@ committer, parents }] }. Exit code 3 when the document (or the section) never ex
       }
       return h;
     });
-    printResult(ctx.io, ctx.json, { entries }, () =>
+    printResult(ctx.io, ctx.json, { entries, ...(compactedAt ? { compactedAt } : {}) }, () =>
       entries.map((e) => `${e.version} ${e.author.date} ${e.author.name}  ${e.message.split('\n')[0]}`).join('\n'),
     );
+    // The history ends at a compaction root: say that older versions were removed (docs/retention.md).
+    if (compactedAt && !ctx.json)
+      ctx.io.stderr(`# history compacted at ${short(compactedAt)}: older versions were removed\n`);
     return EXIT.ok;
   },
 };

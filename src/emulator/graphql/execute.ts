@@ -20,7 +20,8 @@ import type { Budget, TokenRecord, Urls } from '../model.js';
 import type { RouteState } from '../route-context.js';
 import { queryCost } from './cost.js';
 import { rootValue, TypedGraphqlError } from './resolvers.js';
-import { githubSchema } from './schema.js';
+import { githubSchema, githubSchemaWithoutUpdateRefs } from './schema.js';
+import { type UpdateRefsArgs, updateRefs } from './update-refs.js';
 
 export interface GraphqlRequest {
   query?: unknown;
@@ -69,10 +70,18 @@ interface Prepared {
  */
 export async function executeGraphql(
   body: GraphqlRequest | undefined,
-  ctx: { state: RouteState; token: TokenRecord | undefined; urls: Urls; budget: Budget; blobTextBytes: number },
+  ctx: {
+    state: RouteState;
+    token: TokenRecord | undefined;
+    urls: Urls;
+    budget: Budget;
+    blobTextBytes: number;
+    /** False: serve no `updateRefs`, as a host whose schema predates it (GitHub Enterprise Server before 3.13). */
+    updateRefs?: boolean;
+  },
 ): Promise<Record<string, unknown>> {
-  const schema = await githubSchema();
-  const prepared = prepare(schema, body);
+  const schema = ctx.updateRefs === false ? await githubSchemaWithoutUpdateRefs() : await githubSchema();
+  const prepared = prepare(schema, body, ctx.updateRefs !== false);
   if ('errors' in prepared) return prepared;
   const { document, operation, name, fragments, variables } = prepared;
   const limits = queryCost(schema, operation, fragments, variables);
@@ -98,13 +107,11 @@ export async function executeGraphql(
     document,
     ...(name ? { operationName: name } : {}),
     variableValues: variables,
-    rootValue: rootValue({
-      state: ctx.state,
-      token: ctx.token,
-      urls: ctx.urls,
-      blobTextBytes: ctx.blobTextBytes,
-      rateLimit,
-    }),
+    rootValue: {
+      ...rootValue({ state: ctx.state, token: ctx.token, urls: ctx.urls, blobTextBytes: ctx.blobTextBytes, rateLimit }),
+      // Mutation fields share the root value with the query's (graphql-js reads both from it).
+      updateRefs: (args: UpdateRefsArgs) => updateRefs({ state: ctx.state, token: ctx.token }, args),
+    },
   });
   return {
     ...(result.data !== undefined ? { data: result.data } : {}),
@@ -113,7 +120,11 @@ export async function executeGraphql(
 }
 
 /** Parse and validate the body's query against the schema and choose its operation; or the errors to answer. */
-function prepare(schema: GraphQLSchema, body: GraphqlRequest | undefined): Prepared | { errors: OutError[] } {
+function prepare(
+  schema: GraphQLSchema,
+  body: GraphqlRequest | undefined,
+  withUpdateRefs: boolean,
+): Prepared | { errors: OutError[] } {
   if (!body || typeof body.query !== 'string' || body.query.trim() === '') {
     return err('A query attribute must be specified and must be a string.');
   }
@@ -126,6 +137,14 @@ function prepare(schema: GraphQLSchema, body: GraphqlRequest | undefined): Prepa
     document = parse(body.query);
   } catch (e) {
     return { errors: [shape(e as GraphQLError)] };
+  }
+  if (!withUpdateRefs) {
+    // GitHub's own words for the missing field (graphql-js would say it otherwise).
+    const missing = document.definitions
+      .filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION)
+      .map(unservedMutation)
+      .find((e) => e !== undefined);
+    if (missing) return { errors: [missing] };
   }
   const invalid = validate(schema, document);
   if (invalid.length > 0) return { errors: invalid.map(shape) };
@@ -152,8 +171,28 @@ function chooseOperation(document: DocumentNode, name: string | undefined): Oper
       ? `No operation named "${name}"`
       : 'An operation name is required when the document has several operations';
   }
-  if (operation.operation !== 'query') {
-    return `The emulator serves queries only; "${operation.operation}" is not supported.`;
+  if (operation.operation === 'subscription') return 'The emulator serves no subscriptions.';
+  if (operation.operation === 'mutation' && !operation.selectionSet.selections.every(isUpdateRefs)) {
+    return 'The emulator serves one mutation, updateRefs; this operation asks for others.';
   }
   return operation;
+}
+
+const isUpdateRefs = (s: OperationDefinitionNode['selectionSet']['selections'][number]) =>
+  s.kind === Kind.FIELD && (s.name.value === 'updateRefs' || s.name.value === '__typename');
+
+/**
+ * On a host without `updateRefs`, the error its schema validation gives for the field (GitHub answers an
+ * unknown field with `undefinedField`), so clients meet the refusal they would meet there.
+ */
+function unservedMutation(operation: OperationDefinitionNode): OutError | undefined {
+  if (operation.operation !== 'mutation') return undefined;
+  const field = operation.selectionSet.selections.find((s) => s.kind === Kind.FIELD && s.name.value === 'updateRefs');
+  if (!field?.loc) return undefined;
+  return {
+    path: ['mutation', 'updateRefs'],
+    extensions: { code: 'undefinedField', typeName: 'Mutation', fieldName: 'updateRefs' },
+    locations: [{ line: field.loc.startToken.line, column: field.loc.startToken.column }],
+    message: "Field 'updateRefs' doesn't exist on type 'Mutation'",
+  };
 }

@@ -34,3 +34,31 @@ export function githubSchema(): Promise<GraphQLSchema> {
 export function githubSchemaRequested(): boolean {
   return loading !== undefined;
 }
+
+let withoutUpdateRefs: Promise<GraphQLSchema> | undefined;
+
+/**
+ * GitHub's schema as a host that predates `updateRefs` has it: no such mutation, no `UpdateRefsInput`,
+ * `UpdateRefsPayload` or `RefUpdate` (so `__type(name: "UpdateRefsInput")` is null there, as it would be).
+ *
+ * @example
+ * const old = await githubSchemaWithoutUpdateRefs();
+ * old.getMutationType()?.getFields().updateRefs; // undefined
+ */
+export function githubSchemaWithoutUpdateRefs(): Promise<GraphQLSchema> {
+  withoutUpdateRefs ??= (async () => {
+    const { GraphQLObjectType, GraphQLSchema } = await import('graphql');
+    const config = (await githubSchema()).toConfig();
+    const gone = new Set(['UpdateRefsInput', 'UpdateRefsPayload', 'RefUpdate']);
+    const mutation = config.mutation?.toConfig();
+    if (!mutation) throw new Error('GitHub schema without a Mutation type');
+    const { updateRefs: _, ...fields } = mutation.fields;
+    const Mutation = new GraphQLObjectType({ ...mutation, fields });
+    return new GraphQLSchema({
+      ...config,
+      mutation: Mutation,
+      types: config.types.filter((t) => !gone.has(t.name) && t.name !== 'Mutation'),
+    });
+  })();
+  return withoutUpdateRefs;
+}

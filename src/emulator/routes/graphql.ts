@@ -28,6 +28,7 @@ export const graphqlRoutes: RouteDef[] = [
         urls: ctx.urls,
         budget,
         blobTextBytes: ctx.options.graphqlBlobTextBytes,
+        updateRefs: ctx.options.graphqlUpdateRefs,
       });
       return { status: 200, body };
     },

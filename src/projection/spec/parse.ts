@@ -33,7 +33,13 @@ export function parseSpec(text: string, file = '.github/docdb.yml', options: Par
   const parsed = specSchema.safeParse(raw);
   if (!parsed.success) throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
   const projections = resolveProjections(parsed.data, yaml, file, options);
-  return { version: 1, file, projections };
+  const r = parsed.data.retention;
+  const retention = r && {
+    ...(r['keep-commits'] !== undefined ? { keepCommits: r['keep-commits'] } : {}),
+    ...(r['keep-days'] !== undefined ? { keepDays: r['keep-days'] } : {}),
+    ...(r.thin !== undefined ? { thin: r.thin } : {}),
+  };
+  return { version: 1, file, projections, ...(retention ? { retention } : {}) };
 }
 
 /** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */

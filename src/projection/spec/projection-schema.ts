@@ -53,6 +53,23 @@ const projectionSchema = z.strictObject({
 export const specSchema = z.strictObject({
   version: z.literal(1, { error: 'must be 1 (the only spec version)' }).default(1),
   defaults: z.strictObject({ repositories: repositoriesSchema }).optional(),
+  // Compaction after each run that wrote (docs/retention.md); a policy that keeps nothing is refused.
+  retention: z
+    .strictObject({
+      'keep-commits': z
+        .int({ error: 'must be a whole number of commits' })
+        .min(1, { error: 'must be at least 1' })
+        .optional(),
+      'keep-days': z
+        .int({ error: 'must be a whole number of days' })
+        .min(1, { error: 'must be at least 1' })
+        .optional(),
+      thin: z.enum(['day', 'week'], { error: 'must be day or week' }).optional(),
+    })
+    .refine((r) => r['keep-commits'] !== undefined || r['keep-days'] !== undefined, {
+      error: 'keeps nothing: give keep-commits and/or keep-days (thin only thins what they do not keep)',
+    })
+    .optional(),
   projections: z.record(
     z.string().regex(NAME_RE, {
       error: (i) =>

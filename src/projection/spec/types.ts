@@ -30,6 +30,8 @@ export interface Spec {
   /** Path the spec was read from, as given (used in messages and to resolve reducer modules). */
   file: string;
   projections: ProjectionSpec[];
+  /** `retention:`: compact the section after each run that wrote (docs/retention.md). */
+  retention?: { keepCommits?: number; keepDays?: number; thin?: 'day' | 'week' };
 }
 
 export interface SpecIssue {

@@ -10,6 +10,7 @@ import { commitWithRetry } from '../../core/commit-retry.js';
 import { readAt } from '../../core/derive.js';
 import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
 import { commitOnTree } from '../../core/git/commit-on-tree.js';
+import { chainTip, checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { entryAtPath, listTreeKeys } from '../../core/git/tree-walk.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
@@ -28,9 +29,11 @@ import {
   type ListOptions,
   type ListResult,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { notInSection } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type HistoryWalk, inSection, keyHistory } from './history.js';
 import { GitHttpClient } from './http-client.js';
@@ -59,6 +62,8 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
   private readonly publisher: Publisher;
   /** Commits proven to be in the section (a section only moves forward). */
   private readonly known = new Set<string>();
+  /** Replacement commits created but not on the server yet (their move lost a race): sent with the next one. */
+  private readonly unpushed = new Map<string, { sha: string; type: 'commit'; body: Uint8Array; parent?: string }>();
 
   constructor(options: GitHttpRefStoreOptions) {
     super();
@@ -110,8 +115,11 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     if (version !== undefined) assertValidVersion(version);
     const tip = await this.syncedTip();
     if (version === undefined || version === tip) return { at: tip, tip };
-    if (tip === null || !(await inSection(this.walk(), version, tip, this.known)))
-      throw notInSection(version, this.ref);
+    if (tip === null) throw notInSection(version, this.ref);
+    if (!(await inSection(this.walk(), version, tip, this.known))) {
+      const log = await keyHistory(this.walk(), tip, '', Number.POSITIVE_INFINITY);
+      throw compactedOrNotInSection(version, this.ref, log);
+    }
     return { at: version, tip };
   }
 
@@ -202,7 +210,7 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     if (!tip) return this.count(before, { entries: [] });
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, key, limit));
-    return this.count(before, { entries });
+    return this.count(before, historyOf(entries));
   }
 
   /** The section's first-parent chain, newest first (see `RefStore.commits`), deepening as needed. */
@@ -213,6 +221,44 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, '', limit));
     return this.count(before, { entries });
+  }
+
+  /**
+   * Create `commits` on `onto` and push the last of them with `<from> <new> <ref>` — receive-pack's
+   * compare-and-swap, which allows a non-fast-forward update unless the server denies those
+   * (`receive.denyNonFastForwards`: then `moved: false` with the ref unmoved). See `RefStore.replaceHistory`.
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    checkReplaceHistory(options);
+    const before = this.client.traffic.requests;
+    const tip = await this.syncedTip();
+    // The trees are the section's own (its objects are here after the sync); refuse any other.
+    for (const t of new Set(options.commits.map((c) => c.tree))) {
+      if ((await this.objects.get(t))?.type !== 'tree')
+        throw new InvalidVersion(t, `${t} is not a tree of ${this.ref}`);
+    }
+    const chain = replacementObjects(options);
+    const created = chain.map((o) => o.sha);
+    const target = chainTip(options, created);
+    await options.pace?.();
+    for (const o of chain)
+      this.unpushed.set(o.sha, { sha: o.sha, type: o.type, body: o.body, parent: o.fields.parents[0] });
+    const objects: { sha: string; type: 'commit'; body: Uint8Array }[] = [];
+    // The pack carries every commit of the chain the server lacks: this call's and earlier unmoved ones (`onto`).
+    for (let at: string | undefined = target; at !== undefined && this.unpushed.has(at); ) {
+      const o: { sha: string; type: 'commit'; body: Uint8Array; parent?: string } = this.unpushed.get(at)!;
+      objects.unshift({ sha: o.sha, type: o.type, body: o.body });
+      at = o.parent;
+    }
+    const moved = tip === options.from && (await this.publisher.publish(options.from, target, objects));
+    if (moved) {
+      this.known.clear();
+      for (const o of objects) this.unpushed.delete(o.sha);
+    }
+    return this.count(before, { created, moved, tip: moved ? target : await this.fetcher.tip() });
   }
 
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {

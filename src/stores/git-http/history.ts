@@ -111,7 +111,8 @@ export async function keyHistory(w: HistoryWalk, tip: string, key: string, limit
       continue;
     }
     // key '': every commit of the chain (`RefStore.commits`).
-    if (key === '' || (await changedAt(w.objects, c.tree, parent, key))) out.push(historyEntry(sha, c));
+    if (key === '') out.push({ ...historyEntry(sha, c), tree: c.tree });
+    else if (await changedAt(w.objects, c.tree, parent, key)) out.push(historyEntry(sha, c));
     sha = parent;
   }
   return out;

@@ -9,6 +9,7 @@
 import { commitWithRetry } from '../../core/commit-retry.js';
 import { readAt } from '../../core/derive.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
+import { chainTip } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -26,14 +27,16 @@ import {
   type ListOptions,
   type ListResult,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
 import { GitRepository, type GitRepositoryOptions } from './repository.js';
-import { buildCommit } from './write.js';
+import { buildCommit, storeReplacement } from './write.js';
 
 export interface GitRefStoreOptions extends GitStoreCommonOptions {
   /** Path of the repository: a bare repository or a working clone. It must exist. */
@@ -125,7 +128,8 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
         return;
       }
     }
-    throw notInSection(version, this.ref);
+    const log = await sectionLog(tip, (sha) => repo.readCommit(sha), Number.POSITIVE_INFINITY);
+    throw compactedOrNotInSection(version, this.ref, log);
   }
 
   /**
@@ -200,7 +204,7 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     const repo = await this.repository();
     const tip = await repo.resolveRef(this.ref);
     if (!tip) return { entries: [], requests: 0 };
-    return { entries: await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY), requests: 0 };
+    return { ...historyOf(await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY)), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`), read through the `cat-file` process. */
@@ -209,6 +213,30 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     const tip = await repo.resolveRef(this.ref);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     return { entries: await sectionLog(tip ?? null, (sha) => repo.readCommit(sha), limit), requests: 0 };
+  }
+
+  /**
+   * Create `commits` on `onto` and move the ref from `from` to the last of them with
+   * `git update-ref <ref> <new> <from>` — git's compare-and-swap, which allows a non-fast-forward move
+   * (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    const repo = await this.repository();
+    const created = await storeReplacement(repo, options);
+    const moved = await repo.updateRef(this.ref, chainTip(options, created), options.from);
+    if (moved) this.forgetSection();
+    return { created, moved, tip: await repo.resolveRef(this.ref), requests: 0 };
+  }
+
+  /**
+   * Forget which commits were proven to be in the section (after history was replaced, some are not).
+   * @internal shared with SubprocessGitRefStore
+   */
+  forgetSection(): void {
+    this.inSection.clear();
   }
 
   /** Stop the `cat-file` process. Idempotent; later operations reject. */

@@ -14,6 +14,7 @@ import { join, resolve } from 'node:path';
 import { commitWithRetry } from '../../core/commit-retry.js';
 import { readAt } from '../../core/derive.js';
 import { InvalidConfig, InvalidVersion } from '../../core/errors.js';
+import { chainTip } from '../../core/git/replacement.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { prepareCommit } from '../../core/plan.js';
@@ -29,6 +30,8 @@ import type {
   ListOptions,
   ListResult,
   RefStore,
+  ReplaceHistoryOptions,
+  ReplaceHistoryResult,
   WriteResult,
 } from '../../core/refstore.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
@@ -47,7 +50,7 @@ import {
   writeAskpass,
 } from './remote.js';
 import type { GitRepository } from './repository.js';
-import { buildCommit } from './write.js';
+import { buildCommit, storeReplacement } from './write.js';
 
 export interface SubprocessGitRefStoreOptions extends GitStoreCommonOptions {
   /** The remote: `https://host/owner/repo.git`, `ssh://…`, `git@host:owner/repo.git`, `file://…` or a path. */
@@ -276,6 +279,28 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
         return landed;
       },
     });
+  }
+
+  /**
+   * Create `commits` on `onto` in the cache repository and push the last of them with
+   * `--force-with-lease=<ref>:<from>` — the remote's compare-and-swap, which allows a non-fast-forward
+   * move (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    const cached = await this.writableTip();
+    const { repo, remote } = await this.open();
+    const created = await storeReplacement(repo, options);
+    const target = chainTip(options, created);
+    await options.pace?.();
+    const moved = await remote.push(target, options.from);
+    if (moved) {
+      await repo.updateRef(this.ref, target, cached); // the cache follows; a miss only costs a later fetch
+      this.inner.forgetSection();
+    }
+    return { created, moved, tip: moved ? target : await this.sync(), requests: 0 };
   }
 
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {

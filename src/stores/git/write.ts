@@ -4,8 +4,11 @@
  * only the tree levels on the changed paths from the repository, then store the new objects in one
  * git process. Publishing (the compare-and-swap) is the caller's.
  */
+import { InvalidVersion } from '../../core/errors.js';
 import { commitOnTree } from '../../core/git/commit-on-tree.js';
+import { checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import type { normalizeChanges, WritePlan } from '../../core/plan.js';
+import type { ReplaceHistoryOptions } from '../../core/refstore.js';
 import type { GitRepository } from './repository.js';
 
 type Normalized = ReturnType<typeof normalizeChanges>;
@@ -48,4 +51,25 @@ export async function buildCommit(
   });
   if (built.commit) await repo.writeObjects(built.objects);
   return { plan: built.plan, commit: built.commit };
+}
+
+/**
+ * Store the commits of a replacement history (`RefStore.replaceHistory`) in one git process, after
+ * checking that `onto` is a commit and every tree is a tree of this repository (a commit on a missing tree
+ * would make the section unreadable). The created commits, oldest first; the ref is the caller's.
+ *
+ * @example
+ * const created = await storeReplacement(repo, { from: tip, onto: null, commits });
+ */
+export async function storeReplacement(repo: GitRepository, options: ReplaceHistoryOptions): Promise<string[]> {
+  checkReplaceHistory(options);
+  if (options.onto !== null) await repo.readCommit(options.onto);
+  for (const tree of new Set(options.commits.map((c) => c.tree))) {
+    if ((await repo.read(tree))?.type !== 'tree') {
+      throw new InvalidVersion(tree, `${tree} is not a tree of ${repo.gitDir}: a replacement commit needs a kept tree`);
+    }
+  }
+  const chain = replacementObjects(options);
+  await repo.writeObjects(chain.map((o) => ({ type: o.type, body: o.body })));
+  return chain.map((o) => o.sha);
 }

@@ -25,6 +25,7 @@ import {
   signatureDate,
   type TreeEntry,
 } from '../../core/git/objects.js';
+import { chainTip, checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -46,9 +47,11 @@ import {
   type ListResult,
   type Person,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -168,7 +171,10 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
   /** `InvalidVersion` unless `version` is reachable from `tip` (a walk over parents, one read per commit). */
   private async assertInSection(db: IDBDatabase, version: VersionId, tip: VersionId | null): Promise<void> {
     const parents = async (sha: string) => (await this.commitFields(db, sha)).parents;
-    if (!(await isInSection(version, tip, parents, this.inSection))) throw notInSection(version, this.ref);
+    if (!(await isInSection(version, tip, parents, this.inSection))) {
+      const log = await sectionLog(tip, (sha) => this.commitFields(db, sha), Number.POSITIVE_INFINITY);
+      throw compactedOrNotInSection(version, this.ref, log);
+    }
   }
 
   /**
@@ -285,7 +291,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       commit = parent;
       here = before;
     }
-    return { entries, requests: 0 };
+    return { ...historyOf(entries), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`). */
@@ -299,6 +305,32 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
   }
 
   // ---------------------------------------------------------------- writes
+
+  /**
+   * Create `commits` on `onto` and move the ref from `from` to the last of them in ONE readwrite transaction
+   * that first checks the ref still equals `from` (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    checkReplaceHistory(options);
+    const db = await this.database();
+    if (options.onto !== null) await this.commitFields(db, options.onto);
+    const trees = [...new Set(options.commits.map((c) => c.tree))];
+    const found = await readMany<Uint8Array>(db, STORES.trees, trees);
+    const missing = trees.find((t) => !found.has(t));
+    if (missing) throw new InvalidVersion(missing, `${missing} is not a tree of this store`);
+    const overlay = new ObjectDb();
+    const chain = replacementObjects(options);
+    for (const o of chain) overlay.put('commit', o.body);
+    const created = chain.map((o) => o.sha);
+    const moved = await this.compareAndSwap(db, options.from, chainTip(options, created), overlay, created);
+    if (moved) this.inSection.clear();
+    // Kept even when the ref moved elsewhere: a compaction continues on them (`onto`).
+    else await this.storeCommits(db, chain);
+    return { created, moved, tip: await this.readRef(db), requests: 0 };
+  }
 
   async commit(changes: readonly Change[], options: CommitOptions = {}): Promise<WriteResult> {
     const { changes: normalized, ifMatch } = prepareCommit(changes, options);
@@ -388,6 +420,13 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       frontier = next;
     }
     return overlay;
+  }
+
+  /** Store commit objects alone (no ref change). */
+  private storeCommits(db: IDBDatabase, chain: readonly { sha: string; body: Uint8Array }[]): Promise<void> {
+    const tx = db.transaction([STORES.commits], 'readwrite');
+    for (const o of chain) tx.objectStore(STORES.commits).put(ownBytes(o.body), o.sha);
+    return transactionDone(tx);
   }
 
   /**

@@ -9,6 +9,7 @@ import { InvalidVersion } from '../../core/errors.js';
 import { buildCommit } from '../../core/git/build-commit.js';
 import { ObjectDb } from '../../core/git/object-db.js';
 import { type Signature, signatureDate } from '../../core/git/objects.js';
+import { chainTip, checkReplaceHistory, replacementObjects } from '../../core/git/replacement.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
@@ -29,9 +30,11 @@ import {
   type ListResult,
   type Person,
   type RefStore,
+  type ReplaceHistoryOptions,
+  type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -94,12 +97,21 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       this.treeOf(version);
       const tip = this.db.readRef(this.ref) ?? null;
       if (!this.inSection.has(version)) {
-        if (!tip || !this.db.isAncestor(version, tip)) throw notInSection(version, this.ref);
+        if (!tip || !this.db.isAncestor(version, tip)) throw compactedOrNotInSection(version, this.ref, this.log(tip));
         this.inSection.add(version);
       }
       return version;
     }
     return this.db.readRef(this.ref) ?? null;
+  }
+
+  /** The first-parent chain from `tip`, newest first (for the not-in-section error only). */
+  private log(tip: string | null): { version: string; message: string }[] {
+    const out: { version: string; message: string }[] = [];
+    for (let sha = tip ?? undefined; sha; sha = this.db.getCommit(sha).parents[0]) {
+      out.push({ version: sha, message: this.db.getCommit(sha).message });
+    }
+    return out;
   }
 
   async changes(options: ChangesOptions): Promise<ChangesResult> {
@@ -207,7 +219,29 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       }
       sha = parent;
     }
-    return { entries, requests: 0 };
+    return { ...historyOf(entries), requests: 0 };
+  }
+
+  /**
+   * Create `commits` on `onto` and move the ref from `from` to the last of them, forced, compare-and-swap
+   * (see `RefStore.replaceHistory`; use `compactSection`).
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   * r.moved; // false when another writer moved the ref meanwhile
+   */
+  async replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    checkReplaceHistory(options);
+    for (const sha of [options.onto, ...options.commits.map((c) => c.tree)]) {
+      if (sha !== null && !this.db.has(sha)) throw new InvalidVersion(sha, `${sha} is not an object of this store`);
+    }
+    const chain = replacementObjects(options);
+    for (const o of chain) this.db.put('commit', o.body);
+    const created = chain.map((o) => o.sha);
+    const moved = this.db.compareAndSwapRef(this.ref, options.from, chainTip(options, created));
+    // Commits cut off the section are no longer in it: forget every positive answer.
+    if (moved) this.inSection.clear();
+    return { created, moved, tip: this.db.readRef(this.ref) ?? null, requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`). */

@@ -79,7 +79,7 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
       continue;
     }
     if (first && start === h.ref) etag = res.headers.etag;
-    appendPage(ctx, res.json(), entries, limit);
+    appendPage(ctx, res.json(), entries, limit, key === '');
     const next = nextLink(res.headers.link);
     if (!next || entries.length >= limit) break;
     url = nextPageUrl(ctx, h.apiOrigin, next);
@@ -89,12 +89,22 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
 }
 
 /** Add the commits of one page to `entries`, up to `limit`. */
-function appendPage(ctx: OpContext, list: unknown, entries: HistoryEntry[], limit: number): void {
+function appendPage(ctx: OpContext, list: unknown, entries: HistoryEntry[], limit: number, trees: boolean): void {
   if (!Array.isArray(list)) throw badResponse(ctx, 'list commits', 'expected an array of commits');
   for (const item of list) {
     if (entries.length >= limit) break;
-    entries.push(historyEntry(ctx, item));
+    const entry = historyEntry(ctx, item);
+    // The section's commits (`commits()`) carry their trees, as every store's do (compaction needs them).
+    if (trees) entry.tree = treeOf(ctx, item);
+    entries.push(entry);
   }
+}
+
+/** `commit.tree.sha` of one item of `GET /commits`. */
+function treeOf(ctx: OpContext, item: unknown): string {
+  const tree = isObject(item) && isObject(item.commit) && isObject(item.commit.tree) ? item.commit.tree.sha : undefined;
+  if (!isSha(tree)) throw badResponse(ctx, 'list commits', 'commit.tree.sha missing');
+  return tree;
 }
 
 /** One item of `GET /commits` as a history entry. */

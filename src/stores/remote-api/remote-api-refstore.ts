@@ -38,8 +38,11 @@ import type {
   ReadManyItem,
   ReadManyOptions,
   RefStore,
+  ReplaceHistoryOptions,
+  ReplaceHistoryResult,
   WriteResult,
 } from '../../core/refstore.js';
+import { historyOf } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { readManyAt } from './bulk-reads.js';
 import type { OpContext } from './client.js';
@@ -47,6 +50,7 @@ import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
 import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
+import { replaceOnGitHub } from './update-refs.js';
 import { changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
@@ -136,7 +140,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
       const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-      return { entries, ...this.meta(ctx) };
+      return { ...historyOf(entries), ...this.meta(ctx) };
     });
   }
 
@@ -185,6 +189,25 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   commitParts(parts: ChangeParts, options: CommitPartsOptions = {}): Promise<WriteResult> {
     assertPartsWrite(options);
     return this.serialised('commit', (ctx) => writeInParts(this.wired.writes, ctx, parts, options));
+  }
+
+  /**
+   * Create `commits` on `onto` (`POST /git/commits` each) and move the ref from `from` to the last of them with
+   * GraphQL `updateRefs` (`beforeOid: from`, `force: true`): see `RefStore.replaceHistory`, update-refs.ts.
+   *
+   * @example
+   * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+   */
+  replaceHistory(options: ReplaceHistoryOptions): Promise<ReplaceHistoryResult> {
+    // In line with this instance's writes, as they are with each other.
+    const run = this.writeChain.then(() =>
+      this.wired.ops.run('replaceHistory', async (ctx) => ({
+        ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
+        ...this.meta(ctx),
+      })),
+    );
+    this.writeChain = run.catch(() => {});
+    return run;
   }
 
   /** Every cache entry (diagnostics; used by the token-hygiene test). */

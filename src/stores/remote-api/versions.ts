@@ -17,7 +17,7 @@ import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
 import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { type ChangesOptions, type ChangesResult, keyChanges } from '../../core/refstore.js';
-import { notInSection } from '../../core/section.js';
+import { compactedOrNotInSection, notInSection } from '../../core/section.js';
 import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
 import { changesByCompare } from './compare-changes.js';
 import type { GraphqlDeps } from './graphql.js';
@@ -75,6 +75,7 @@ export async function assertInSection(
   let start: string = tip ?? h.ref;
   let url: string | undefined;
   const listed: string[] = [];
+  const messages: { version: string; message: string }[] = [];
   for (;;) {
     const res = await h.send(ctx, {
       step: 'list section commits',
@@ -101,6 +102,7 @@ export async function assertInSection(
       const c = listedCommit(item);
       if (!c) continue;
       listed.push(c.sha);
+      messages.push({ version: c.sha, message: c.message });
       if (!(await h.cachedCommit(c.sha))) await h.putCommit(c);
       if (c.sha === version) {
         for (const s of listed) h.known.add(s);
@@ -125,7 +127,7 @@ export async function assertInSection(
     url = nextUrl.toString();
   }
   for (const s of listed) h.known.add(s);
-  throw notInSection(version, h.ref);
+  throw compactedOrNotInSection(version, h.ref, messages);
 }
 
 /**

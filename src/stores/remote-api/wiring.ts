@@ -19,6 +19,7 @@ import { RefUpdater } from './ref-update.js';
 import { badResponse } from './shapes.js';
 import { TipMemory } from './tip-memory.js';
 import { TreeWalker } from './tree-walker.js';
+import type { ReplaceHost } from './update-refs.js';
 import { assertInSection, type VersionsHost } from './versions.js';
 import type { WriteHost } from './write-host.js';
 
@@ -37,6 +38,8 @@ export interface StoreWiring {
   writes: WriteHost;
   /** Lent to bulk-reads.ts (readMany). */
   bulk: BulkReadHost;
+  /** Lent to update-refs.ts (replaceHistory). */
+  replace: ReplaceHost;
 }
 
 /** The readers every part of the store shares. */
@@ -85,6 +88,23 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
     versions,
     writes: writeHost(shared),
     bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+    replace: {
+      ref: cfg.ref,
+      owner: cfg.owner,
+      repo: cfg.repo,
+      graphqlUrl: gql.url,
+      cfg,
+      client,
+      readRefFresh: async (ctx) => {
+        await cache.deleteRefTip(cfg.ref, ctx.tokenId);
+        return refs.read(ctx);
+      },
+      forgetSection: async (ctx) => {
+        versions.known.clear();
+        await cache.deleteRefTip(cfg.ref, ctx.tokenId);
+      },
+      memo: {},
+    },
   };
 }
 
