@@ -71,6 +71,18 @@ describe('docdb/browser bundle', () => {
     expect(new mod.errors.InvalidKey('x', 'empty', 'bad').name).toBe('InvalidKey');
   });
 
+  it('every error class of the bundle is named as it is exported (the bundle is built without keepNames)', async () => {
+    const mod = await import(bundle.file);
+    expect(mod.errors.ALL_ERRORS.length).toBeGreaterThan(15);
+    for (const cls of mod.errors.ALL_ERRORS) {
+      const e = new cls('a', 'b', 'c', 'd');
+      expect(mod.errors[e.name]).toBe(cls);
+      expect(e.toJSON().name).toBe(e.name);
+      expect(String(e)).toBe(`${e.name}: ${e.message}`);
+    }
+    expect(new mod.errors.DocDbError('m').name).toBe('DocDbError');
+  });
+
   it('the Node-globals scan finds Buffer and process in browser sources (the guard itself)', async () => {
     const file = join(dir, 'globals.ts');
     await writeFile(

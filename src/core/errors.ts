@@ -16,7 +16,6 @@ export class DocDbError extends Error {
   constructor(message: string, data: ErrorData = {}, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.data = data;
-    this.name = new.target.name;
   }
 
   /** Plain JSON form: `{ name, code, message, data }` (the cause is summarised, never dumped). */
@@ -31,6 +30,17 @@ export class DocDbError extends Error {
     return out;
   }
 }
+
+// `name` is the class name, read from the literal `code` rather than the constructor: a minified
+// bundle renames classes (scripts/build-browser.mjs builds without esbuild's keepNames, which cost
+// ~4.8 KB min+gzip), and every class below sets `code` to its own name. A getter, because the
+// subclass's `code` is set only after DocDbError's constructor has run.
+Object.defineProperty(DocDbError.prototype, 'name', {
+  get(this: DocDbError) {
+    return this.code;
+  },
+  configurable: true,
+});
 
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 export class InvalidKey extends DocDbError {

@@ -3,10 +3,10 @@
  * the fields to index — `id` or a dotted path into `data`. It lives in the section, so every writer
  * sees it; read back, it is untrusted like any file of the section.
  */
-import { z } from 'zod';
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { assertIdentityFields } from '../identity.js';
+import { array, at, fail, onlyKeys, record, ShapeProblem, string } from './check.js';
 import { fieldDir } from './paths.js';
 
 /** Where the declaration is stored in the section. */
@@ -36,64 +36,72 @@ export interface IndexDeclaration {
   indexes: TypeIndex[];
 }
 
-const fieldSchema = z
-  .string()
-  .max(MAX_FIELD_CHARS, { error: `at most ${MAX_FIELD_CHARS} characters` })
-  .refine((f) => f === 'id' || f.startsWith('data.'), {
-    error: 'must be "id" or a dotted path into data, such as "data.language"',
-  })
-  .refine(
-    (f) =>
-      f === 'id' ||
-      f
-        .slice(5)
-        .split('.')
-        .every((s) => s !== ''),
-    {
-      error: 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data',
-    },
-  )
-  .refine((f) => f.isWellFormed() && !/[\u0000-\u001f\u007f]/.test(f), {
-    error: 'must be valid UTF-8 without control characters',
-  })
-  .refine((f) => fieldDir(f).length <= MAX_FIELD_DIR_BYTES, {
-    error: `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`,
-  });
+const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
 
-const typeIndexSchema = z.strictObject({
-  namespace: z.string(),
-  type: z.string(),
-  fields: z
-    .array(fieldSchema)
-    .min(1, { error: 'must list at least one field' })
-    .max(MAX_INDEXED_FIELDS, { error: `may list at most ${MAX_INDEXED_FIELDS} fields` })
-    .refine((fs) => new Set(fs).size === fs.length, { error: 'lists a field twice' }),
-});
+/** One indexed field: `id` or `data.<dotted path>`, short enough to name a directory (see paths.ts). */
+function fieldOf(value: unknown, field: string): string {
+  const f = string(value, field);
+  if (f.length > MAX_FIELD_CHARS) fail(field, `at most ${MAX_FIELD_CHARS} characters`);
+  if (f === 'id') return f;
+  if (!f.startsWith('data.')) fail(field, FIELD_RULE);
+  if (f.slice(5).split('.').includes('')) {
+    fail(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
+  }
+  if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
+    fail(field, 'must be valid UTF-8 without control characters');
+  if (fieldDir(f).length > MAX_FIELD_DIR_BYTES) {
+    fail(
+      field,
+      `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`,
+    );
+  }
+  return f;
+}
 
-const declarationSchema = z.strictObject({
-  version: z.literal(1, { error: 'must be 1' }),
-  indexes: z.array(typeIndexSchema).max(MAX_DECLARED_TYPES, { error: `at most ${MAX_DECLARED_TYPES} entries` }),
-});
+/** One `{ namespace, type, fields }` entry (its identity rules are checked after the shape, in `check`). */
+function typeIndexOf(value: unknown, field: string): TypeIndex {
+  const o = record(value, field);
+  const namespace = string(o.namespace, at(field, 'namespace'));
+  const type = string(o.type, at(field, 'type'));
+  const where = at(field, 'fields');
+  const list = array(o.fields, where, MAX_INDEXED_FIELDS, `may list at most ${MAX_INDEXED_FIELDS} fields`);
+  const fields = list.map((f, i) => fieldOf(f, at(where, i)));
+  if (fields.length === 0) fail(where, 'must list at least one field');
+  if (new Set(fields).size !== fields.length) fail(where, 'lists a field twice');
+  onlyKeys(o, field, ['namespace', 'type', 'fields']);
+  return { namespace, type, fields };
+}
 
-function pathOf(path: readonly PropertyKey[]): string {
-  return path
-    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-    .join('')
-    .replace(/^\./, '');
+/** The declaration's shape: `{ version: 1, indexes: [...] }` and nothing else (a fresh copy). */
+function shapeOf(value: unknown): IndexDeclaration {
+  const o = record(value, '');
+  if (o.version !== 1) fail('version', 'must be 1');
+  const list = array(o.indexes, 'indexes', MAX_DECLARED_TYPES, `at most ${MAX_DECLARED_TYPES} entries`);
+  const indexes = list.map((t, i) => typeIndexOf(t, at('indexes', i)));
+  onlyKeys(o, '', ['version', 'indexes']);
+  return { version: 1, indexes };
+}
+
+/** The first problem of a declaration's shape, worded as the declaration's messages are. */
+function shapeProblem(
+  value: unknown,
+): { ok: true; value: IndexDeclaration } | { ok: false; field: string; message: string } {
+  try {
+    return { ok: true, value: shapeOf(value) };
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    const field = e.field || '(root)';
+    const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+    return { ok: false, field, message: `index declaration ${field} ${what}` };
+  }
 }
 
 /** The first problem of a declaration, as `{ field, message }`, or the validated declaration. */
 function check(value: unknown): { ok: true; value: IndexDeclaration } | { ok: false; field: string; message: string } {
-  const parsed = declarationSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = pathOf(issue.path) || '(root)';
-    const keys = issue.code === 'unrecognized_keys' ? `: unknown key(s) ${issue.keys.join(', ')}` : '';
-    const message = `index declaration ${field} ${issue.code === 'unrecognized_keys' ? 'has' : 'is invalid:'}${keys || ` ${issue.message}`}`;
-    return { ok: false, field, message };
-  }
+  const parsed = shapeProblem(value);
+  if (!parsed.ok) return parsed;
   const seen = new Set<string>();
-  for (const [i, t] of parsed.data.indexes.entries()) {
+  for (const [i, t] of parsed.value.indexes.entries()) {
     try {
       assertIdentityFields(t.namespace, t.type, 'x');
     } catch (e) {
@@ -106,7 +114,7 @@ function check(value: unknown): { ok: true; value: IndexDeclaration } | { ok: fa
     }
     seen.add(k);
   }
-  return { ok: true, value: parsed.data };
+  return parsed;
 }
 
 /**

@@ -10,9 +10,9 @@
  * Both are read back from the section and untrusted: `parseManifest` and `parsePart` check shape,
  * order and bounds, and give `InvalidResponse` (naming the key) rather than a wrong answer.
  */
-import { z } from 'zod';
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
+import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from './check.js';
 import { manifestPath, partPath } from './paths.js';
 import { compareRows, compareToSeparator, decodeRow, encodeRow, isStored, type Row, type Separator } from './rows.js';
 import type { Stored } from './values.js';
@@ -39,21 +39,48 @@ export interface Manifest {
   runs: Run[];
 }
 
-const separator = z.tuple([z.custom<Stored>(isStored), z.string().min(1)]);
-const manifestSchema = z.strictObject({
-  version: z.literal(1),
-  namespace: z.string(),
-  type: z.string(),
-  fields: z.array(z.string()).min(1),
-  count: z.number().int().nonnegative(),
-  runs: z.array(
-    z.strictObject({
-      field: z.string(),
-      next: z.number().int().nonnegative(),
-      parts: z.array(z.strictObject({ name: z.string().regex(/^[0-9]{1,9}$/), lower: separator.nullable() })).min(1),
-    }),
-  ),
-});
+/** A part's lower bound: `null` (from the start of the run) or `[key, id]` with a stored key and an id. */
+function lowerOf(v: unknown, field: string): Separator | null {
+  if (v === null) return null;
+  const pair = array(v, field, 2, 'must be null or a [key, id] separator');
+  if (pair.length !== 2) fail(field, 'must be null or a [key, id] separator');
+  const [key, id] = pair;
+  if (!isStored(key)) fail(at(field, 0), 'must be a stored index value');
+  return [key, string(id, at(field, 1), 1)];
+}
+
+function partRefOf(v: unknown, field: string): PartRef {
+  const o = record(v, field);
+  const name = string(o.name, at(field, 'name'));
+  if (!/^[0-9]{1,9}$/.test(name)) fail(at(field, 'name'), 'must be a part number of 1 to 9 decimal digits');
+  const lower = lowerOf(o.lower, at(field, 'lower'));
+  onlyKeys(o, field, ['name', 'lower']);
+  return { name, lower };
+}
+
+function runOf(v: unknown, field: string): Run {
+  const o = record(v, field);
+  const name = string(o.field, at(field, 'field'));
+  const next = integer(o.next, at(field, 'next'), 0);
+  const parts = array(o.parts, at(field, 'parts')).map((p, i) => partRefOf(p, at(at(field, 'parts'), i)));
+  if (parts.length === 0) fail(at(field, 'parts'), 'must list at least one part');
+  onlyKeys(o, field, ['field', 'next', 'parts']);
+  return { field: name, next, parts };
+}
+
+/** The manifest's shape, in a fresh object; its order and consistency are checked by checkRuns. */
+function manifestOf(v: unknown): Manifest {
+  const o = record(v, '');
+  if (o.version !== 1) fail('version', 'must be 1');
+  const namespace = string(o.namespace, 'namespace');
+  const type = string(o.type, 'type');
+  const fields = array(o.fields, 'fields').map((f, i) => string(f, at('fields', i)));
+  if (fields.length === 0) fail('fields', 'must list at least one field');
+  const count = integer(o.count, 'count', 0);
+  const runs = array(o.runs, 'runs').map((r, i) => runOf(r, at('runs', i)));
+  onlyKeys(o, '', ['version', 'namespace', 'type', 'fields', 'count', 'runs']);
+  return { version: 1, namespace, type, fields, count, runs };
+}
 
 /** The manifest's bytes (one compact line: it is read on every query, so size counts more than diffs). */
 export function serializeManifest(m: Manifest): Uint8Array {
@@ -99,9 +126,13 @@ export function parseManifest(bytes: Uint8Array, namespace: string, type: string
   } catch {
     badManifest(key, 'is not JSON');
   }
-  const parsed = manifestSchema.safeParse(json);
-  if (!parsed.success) badManifest(key, `does not have the manifest's shape (${parsed.error.issues[0]!.message})`);
-  const m = parsed.data as Manifest;
+  let m: Manifest;
+  try {
+    m = manifestOf(json);
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+  }
   if (m.namespace !== namespace || m.type !== type) badManifest(key, `names ${m.namespace}/${m.type}`);
   checkRuns(m, key);
   return m;

@@ -4,8 +4,19 @@
  * previous page; it comes back as untrusted input, so it is decoded, shape-checked and tied to the
  * query it was issued for.
  */
-import { z } from 'zod';
 import { InvalidConfig } from '../../core/errors.js';
+import {
+  array,
+  at,
+  integer,
+  isRecord,
+  onlyKeys,
+  record,
+  fail as refuse,
+  required,
+  ShapeProblem,
+  string,
+} from './check.js';
 import { isStored } from './rows.js';
 import type { Scalar, Stored } from './values.js';
 
@@ -67,15 +78,47 @@ function fail(field: string, message: string, allowed: string): never {
   throw new InvalidConfig(field, `query ${field} ${message}; allowed: ${allowed}`, { allowed });
 }
 
-const shape = z.strictObject({
-  namespace: z.string().min(1),
-  type: z.string().min(1),
-  where: z.array(z.strictObject({ field: z.unknown(), op: z.unknown(), value: z.unknown() })).optional(),
-  orderBy: z.strictObject({ field: z.unknown(), direction: z.enum(['asc', 'desc']).optional() }).optional(),
-  limit: z.number().int().min(1).max(MAX_LIMIT).optional(),
-  cursor: z.string().max(MAX_CURSOR_CHARS).optional(),
-  fields: z.array(z.unknown()).optional(),
-});
+const QUERY_KEYS = ['namespace', 'type', 'where', 'orderBy', 'limit', 'cursor', 'fields'];
+const SHAPE_RULE = 'namespace, type, where, orderBy { field, direction: asc|desc }, limit 1..10000, cursor, fields';
+
+/** A query whose shape is checked but whose fields, operators and values are not yet. */
+interface Shaped extends Omit<IndexQuery, 'where' | 'orderBy' | 'fields'> {
+  where?: { field: unknown; op: unknown; value: unknown }[];
+  orderBy?: { field: unknown; direction?: 'asc' | 'desc' };
+  fields?: unknown[];
+}
+
+/** One clause's shape: `{ field, op, value }`, each given (what each may be is checked in validateQuery). */
+function clauseShape(value: unknown, field: string): NonNullable<Shaped['where']>[number] {
+  const o = record(value, field);
+  for (const key of ['field', 'op', 'value']) required(o, field, key);
+  onlyKeys(o, field, ['field', 'op', 'value']);
+  return { field: o.field, op: o.op, value: o.value };
+}
+
+function orderByShape(value: unknown): NonNullable<Shaped['orderBy']> {
+  const o = record(value, 'orderBy');
+  required(o, 'orderBy', 'field');
+  const { direction } = o;
+  if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
+    refuse('orderBy.direction', 'must be "asc" or "desc"');
+  }
+  onlyKeys(o, 'orderBy', ['field', 'direction']);
+  return direction === undefined ? { field: o.field } : { field: o.field, direction };
+}
+
+/** The query's shape, in a fresh object (optional keys given as undefined are left out). */
+function shapeOf(input: unknown): Shaped {
+  const o = record(input, '');
+  const q: Shaped = { namespace: string(o.namespace, 'namespace', 1), type: string(o.type, 'type', 1) };
+  if (o.where !== undefined) q.where = array(o.where, 'where').map((w, i) => clauseShape(w, at('where', i)));
+  if (o.orderBy !== undefined) q.orderBy = orderByShape(o.orderBy);
+  if (o.limit !== undefined) q.limit = integer(o.limit, 'limit', 1, MAX_LIMIT);
+  if (o.cursor !== undefined) q.cursor = string(o.cursor, 'cursor', 0, MAX_CURSOR_CHARS);
+  if (o.fields !== undefined) q.fields = [...array(o.fields, 'fields')];
+  onlyKeys(o, '', QUERY_KEYS);
+  return q;
+}
 
 /**
  * Check a query (before any I/O). Throws `InvalidConfig` naming the field (`where[1].op`) and what is
@@ -87,24 +130,14 @@ const shape = z.strictObject({
  * // throws InvalidConfig: query where[0].op is "~"; allowed: =, in, <, <=, >, >=, exists, contains
  */
 export function validateQuery(input: unknown): IndexQuery {
-  const parsed = shape.safeParse(input);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const at = issue.path
-      .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
-      .join('')
-      .replace(/^\./, '');
-    const keys =
-      issue.code === 'unrecognized_keys'
-        ? `has unknown key(s) ${issue.keys.join(', ')}`
-        : `is invalid: ${issue.message}`;
-    fail(
-      at || '(query)',
-      keys,
-      'namespace, type, where, orderBy { field, direction: asc|desc }, limit 1..10000, cursor, fields',
-    );
+  let q: Shaped;
+  try {
+    q = shapeOf(input);
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    const what = e.unknownKeys ? `has unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+    return fail(e.field || '(query)', what, SHAPE_RULE);
   }
-  const q = parsed.data;
   (q.where ?? []).forEach((w, i) => {
     if (!isFieldPath(w.field)) fail(`where[${i}].field`, `is ${JSON.stringify(w.field)}`, FIELD_RULE);
     if (!OPERATORS.includes(w.op as Operator))
@@ -150,12 +183,25 @@ export function encodeCursor(q: IndexQuery, pos: CursorPosition): string {
     .replace(/=+$/, '');
 }
 
-const cursorSchema = z.strictObject({
-  v: z.literal(1),
-  q: z.string(),
-  s: z.custom<Stored>(isStored),
-  i: z.string().min(1),
-});
+interface CursorFields {
+  v: 1;
+  q: string;
+  s: Stored;
+  i: string;
+}
+
+/** The decoded token is docdb's `{ v: 1, q, s, i }` and nothing else (it comes back from the caller). */
+function isCursorFields(c: unknown): c is CursorFields {
+  return (
+    isRecord(c) &&
+    c.v === 1 &&
+    typeof c.q === 'string' &&
+    isStored(c.s) &&
+    typeof c.i === 'string' &&
+    c.i !== '' &&
+    Object.keys(c).every((k) => k === 'v' || k === 'q' || k === 's' || k === 'i')
+  );
+}
 
 /**
  * Decode a cursor given back by the caller (untrusted). Throws `InvalidConfig` for a token that is not
@@ -175,9 +221,8 @@ export function decodeCursor(q: IndexQuery, token: string): CursorPosition {
   } catch {
     return bad('is not a cursor docdb issued');
   }
-  const c = cursorSchema.safeParse(parsed);
-  if (!c.success) return bad('is not a cursor docdb issued');
-  if (c.data.q !== fingerprint(q))
+  if (!isCursorFields(parsed)) return bad('is not a cursor docdb issued');
+  if (parsed.q !== fingerprint(q))
     return bad('was issued for another query (namespace, type, where or orderBy differ)');
-  return { sort: c.data.s, id: c.data.i };
+  return { sort: parsed.s, id: parsed.i };
 }
