@@ -29,7 +29,11 @@ export interface RetryingWrite {
     derived: ReturnType<typeof normalizeChanges>,
   ) => Promise<{ plan: Pick<WritePlan, 'written' | 'deleted' | 'unchanged'>; commit: string | null }>;
   /** The write's derive hook and its own keys (derived keys must differ); `read` gives values at a tip. */
-  derive?: { hook: DeriveChanges | undefined; own: readonly { key: string }[]; read: (tip: string | null) => ReadAt };
+  derive?: {
+    hook: DeriveChanges | undefined;
+    own: readonly { key: string; sha?: string }[];
+    read: (tip: string | null) => ReadAt;
+  };
   /** Compare-and-swap the ref from `tip` to `commit`; false when another writer moved it first. */
   publish: (tip: string | null, commit: string) => Promise<boolean>;
   sleep?: (ms: number) => Promise<void>;

@@ -25,12 +25,17 @@ export type ReadAt = (keys: readonly string[]) => Promise<Map<string, DerivedRea
  */
 export async function derivedChanges(
   derive: DeriveChanges | undefined,
-  own: readonly { key: string }[],
+  own: readonly { key: string; sha?: string }[],
   version: VersionId | null,
   read: ReadAt,
 ): Promise<Normalized> {
   if (derive === undefined) return [];
-  const extra = normalizeChanges(await derive({ version, read }));
+  let shas: Map<string, string> | undefined;
+  const written = (key: string) => {
+    shas ??= new Map(own.flatMap((c) => (c.sha === undefined ? [] : [[c.key, c.sha] as [string, string]])));
+    return shas.get(key);
+  };
+  const extra = normalizeChanges(await derive({ version, read, written }));
   if (extra.length === 0) return extra;
   const keys = new Set(own.map((c) => c.key));
   for (const c of extra) {

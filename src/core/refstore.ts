@@ -110,6 +110,8 @@ export interface DeriveBase {
    * trees first; the GitHub API store batches keys in few requests).
    */
   read(keys: readonly string[]): Promise<Map<string, DerivedRead | null>>;
+  /** The blob SHA the write itself puts at `key` (undefined: a delete, or not a key of the write). */
+  written(key: string): string | undefined;
 }
 
 /** One value a derive hook read at the attempt's tip. */

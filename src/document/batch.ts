@@ -63,8 +63,13 @@ function metaChange(o: { key: string; value: Uint8Array | string | null }, i: nu
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);
  */
-export function putManyParts(docs: readonly DocumentInput[], size: number): Generator<Change[]> {
+export function putManyParts(
+  docs: readonly DocumentInput[],
+  size: number,
+  onKeys?: (keys: readonly string[]) => void,
+): Generator<Change[]> {
   const keys = docs.map((d) => checkedDocumentKey(d));
+  onKeys?.(keys);
   // Indices sorted by key: a typed array, not an object per document.
   const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
   order.sort((a, b) => {

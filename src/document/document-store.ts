@@ -39,7 +39,7 @@ import type {
   ReadDocumentResult,
   ReadManyDocumentsResult,
 } from './document-types.js';
-import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches, identityOf } from './envelope.js';
+import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
@@ -144,10 +144,10 @@ export class DocumentStore {
         options,
       );
     }
-    const parts = putManyParts(docs, PUT_MANY_PART);
-    const byKey = new Map<string, unknown>();
-    for (const d of docs) byKey.set(deriveKey(identityOf(d)), d.data);
-    return this.commitChangeParts(parts, options, (key) => byKey.get(key));
+    // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
+    const byKey = new Map<string, number>();
+    const parts = putManyParts(docs, PUT_MANY_PART, (keys) => keys.forEach((k, i) => byKey.set(k, i)));
+    return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key) as number]?.data);
   }
 
   /**

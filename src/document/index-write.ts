@@ -86,7 +86,7 @@ export function applyDeclare(before: IndexDeclaration, declare: readonly TypeInd
  */
 export function indexDerive(w: IndexWrite): DeriveChanges {
   return async (base) => {
-    const ops = w.ops();
+    const ops = withWrittenShas(w.ops(), base);
     const types = new Map<string, { namespace: string; type: string }>();
     for (const o of [...ops, ...(w.declare ?? [])]) types.set(typeKey(o), { namespace: o.namespace, type: o.type });
     if (types.size === 0 && !w.declare) return [];
@@ -114,6 +114,17 @@ export function indexDerive(w: IndexWrite): DeriveChanges {
     }
     return toChanges(files);
   };
+}
+
+/** Fill in the new blob SHAs a commit in parts left to the store (PartsCollector does not hash twice). */
+function withWrittenShas(ops: readonly IndexedOp[], base: DeriveBase): readonly IndexedOp[] {
+  for (const op of ops) {
+    if (op.after?.blobSha !== '') continue;
+    const sha = base.written(op.key);
+    if (sha === undefined) throw new InvalidConfig('derive', `the store did not report the blob of ${op.key}`);
+    op.after.blobSha = sha;
+  }
+  return ops;
 }
 
 /** Delete the files of every type whose index the declaration drops (or declares with other fields). */

@@ -50,7 +50,7 @@ export async function deriveAt(
   h: DerivedReadHost,
   ctx: OpContext,
   hook: DeriveChanges | undefined,
-  own: readonly { key: string }[],
+  own: readonly { key: string; sha?: string }[],
   tip: AttemptTip,
   probe: readonly string[] = [],
 ): Promise<{ changes: Normalized; current: Map<string, string> }> {

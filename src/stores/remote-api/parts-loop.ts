@@ -140,7 +140,9 @@ class PartsCommit {
   private async derive(): Promise<DerivedPlan> {
     const { tip, baseTree } = this.s;
     const at = tip !== null && baseTree !== null ? { commit: tip, tree: baseTree } : null;
-    const own = this.finish.derive ? [...this.desired.keys()].map((key) => ({ key })) : [];
+    const own = this.finish.derive
+      ? [...this.desired].map(([key, sha]) => (sha === null ? { key } : { key, sha }))
+      : [];
     const d = await deriveAt(this.h.derived, this.ctx, this.finish.derive, own, at);
     return planWrite(d.changes, (k) => d.current.get(k));
   }
