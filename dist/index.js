@@ -36187,11 +36187,13 @@ function annotations(e, message, workspace) {
 /* unused harmony export tidy */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9719);
+/* harmony import */ var _notify_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(5810);
 /**
  * Turn any error of a run into the one-line-plus-hint message given to `core.setFailed`: what went
  * wrong and what to change. Never includes a token (messages are built from error fields, not
  * request headers).
  */
+
 
 
 function resetText(reset) {
@@ -36232,6 +36234,9 @@ function describe(e, inputs) {
         case 'InvalidVersion':
             return message;
         case 'Forbidden':
+            // notify's own message already says which permission or token the event needs (and that the commit landed).
+            if (data.operation === _notify_js__WEBPACK_IMPORTED_MODULE_2__/* .NOTIFY_OPERATION */ .Is)
+                return message;
             if (data.operation === _projection_sources_index_js__WEBPACK_IMPORTED_MODULE_1__/* .SOURCE_OPERATION */ .cW) {
                 return `${message}\nThe token cannot read a source repository: it needs read access to every repository the spec names (contents, issues, pull-requests: read).`;
             }
@@ -36276,19 +36281,92 @@ function readOnly(inputs) {
 
 /***/ }),
 
-/***/ 1729:
+/***/ 7769:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   Ko: () => (/* binding */ readInputs)
-/* harmony export */ });
-/* unused harmony exports MODES, EXPORT_FORMATS */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7630);
-/* harmony import */ var _projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1489);
-/* harmony import */ var _projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4229);
-/* harmony import */ var _projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1495);
-/* harmony import */ var _stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8432);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ko: () => (/* binding */ readInputs)
+});
+
+// UNUSED EXPORTS: EXPORT_FORMATS, MAX_EVENT_TYPE, MODES, SHARD_COMMITS, THIN
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
+var reducers = __nccwpck_require__(1489);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 8 modules
+var run = __nccwpck_require__(6606);
+// EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
+var spec = __nccwpck_require__(1495);
+// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
+var config = __nccwpck_require__(8432);
+// EXTERNAL MODULE: ./src/document/indexes/query.ts
+var query = __nccwpck_require__(202);
+// EXTERNAL MODULE: ./src/document/query-text.ts
+var query_text = __nccwpck_require__(8237);
+;// CONCATENATED MODULE: ./src/action/query-inputs.ts
+/**
+ * The inputs of `mode: query` (action.yml): `where` (one clause per line, the text syntax the CLI's
+ * --where takes: document/query-text.ts), `order-by`, `limit`, `fields`, `require-index`. Read and checked
+ * with the other inputs, before any request.
+ */
+
+
+
+/** The inputs only `mode: query` reads (a runner passes each one, empty or "false" when not set). */
+const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-index'];
+/** `a, b` or one per line → the list (empty entries dropped). */
+const list = (text) => text
+    .split(/[,\n]/)
+    .map((s) => s.trim())
+    .filter(Boolean);
+/**
+ * The query inputs: for `mode: query` the parsed clauses and options; for any other mode, undefined —
+ * and a query input that is set there is `InvalidConfig` naming it (it would be silently ignored).
+ *
+ * @example
+ * readQueryInputs((n) => ({ where: 'data.stars>=10\ndata.archived=false' })[n] ?? '', 'query', ACTION_INPUT_NAMES);
+ * // { where: [{ field: 'data.stars', op: '>=', value: 10 }, { field: 'data.archived', op: '=', value: false }], requireIndex: false }
+ */
+function readQueryInputs(get, mode, names) {
+    const bad = (field, message, allowed) => {
+        throw new errors/* InvalidConfig */.OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+    };
+    if (mode !== 'query') {
+        const set = QUERY_INPUTS.find((n) => get(n) !== '' && !(n === 'require-index' && get(n) === 'false'));
+        if (set !== undefined)
+            bad(set, `only applies to mode: query (mode is ${mode})`);
+        return undefined;
+    }
+    const where = get('where')
+        .split('\n')
+        .map((l) => l.trim())
+        .filter(Boolean)
+        .map((l) => (0,query_text/* parseWhere */.ro)(l, names));
+    const orderText = get('order-by');
+    const limitText = get('limit');
+    if (limitText !== '' && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > query/* MAX_LIMIT */.tq)) {
+        bad('limit', `${JSON.stringify(limitText)} must be a whole number from 1 to ${query/* MAX_LIMIT */.tq}`, `1-${query/* MAX_LIMIT */.tq}`);
+    }
+    const requireText = get('require-index') || 'false';
+    if (requireText !== 'true' && requireText !== 'false') {
+        bad('require-index', `${JSON.stringify(requireText)} must be true or false`, 'true, false');
+    }
+    const fields = list(get('fields'));
+    return {
+        where,
+        ...(orderText ? { orderBy: (0,query_text/* parseOrderBy */.xk)(orderText, names) } : {}),
+        ...(limitText ? { limit: Number(limitText) } : {}),
+        ...(fields.length > 0 ? { fields } : {}),
+        requireIndex: requireText === 'true',
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
@@ -36299,7 +36377,22 @@ function readOnly(inputs) {
 
 
 
-const MODES = ['project', 'backfill', 'read', 'dry-run', 'changes', 'export'];
+
+const MODES = [
+    'project',
+    'backfill',
+    'read',
+    'dry-run',
+    'changes',
+    'export',
+    'query',
+    'merge',
+    'compact',
+];
+const SHARD_COMMITS = ['direct', 'merge'];
+/** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
+const MAX_EVENT_TYPE = 100;
+const THIN = ['day', 'week'];
 const EXPORT_FORMATS = ['jsonl', 'files'];
 const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
 /**
@@ -36308,7 +36401,7 @@ const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
  */
 function failWith(names) {
     return (field, message, allowed) => {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+        throw new errors/* InvalidConfig */.OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
     };
 }
 /**
@@ -36318,7 +36411,7 @@ function failWith(names) {
  * @example
  * const inputs = readInputs((n) => core.getInput(n), process.env);
  */
-function readInputs(get, env = {}, names = _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__/* .ACTION_INPUT_NAMES */ .f) {
+function readInputs(get, env = {}, names = input_names/* ACTION_INPUT_NAMES */.f) {
     const bad = failWith(names);
     const mode = modeInput(get, bad);
     const repository = repositoryInput(get, env, bad);
@@ -36327,7 +36420,7 @@ function readInputs(get, env = {}, names = _core_input_names_js__WEBPACK_IMPORTE
     const rcw = retryConcurrentWritesInput(get, bad);
     const minRateLimit = minRateLimitInput(get, bad);
     const shardText = get('shard');
-    const shard = shardText ? (0,_projection_run_index_js__WEBPACK_IMPORTED_MODULE_3__/* .parseShard */ .uK)(shardText, names) : undefined;
+    const shard = shardText ? (0,run/* parseShard */.uK)(shardText, names) : undefined;
     const version = shaInput(get, 'version', '', bad);
     const since = shaInput(get, 'since', ' (a version output of an earlier step)', bad);
     const inputs = {
@@ -36352,11 +36445,69 @@ function readInputs(get, env = {}, names = _core_input_names_js__WEBPACK_IMPORTE
         retryConcurrentWrites: Number(rcw),
         commitMessage: get('commit-message'),
         shard,
+        shardCommit: (get('shard-commit') || 'direct'),
+        shards: shardsInput(get, bad),
+        notify: get('notify'),
+        notifyRepository: get('notify-repository') || repository,
         minRateLimit: Number(minRateLimit),
         reducerTimeout: Number(reducerTimeout),
+        ...retentionInputs(get, mode, bad),
     };
+    const query = readQueryInputs(get, mode, names);
+    if (query)
+        inputs.query = query;
     checkModeInputs(inputs, bad);
+    checkShardInputs(inputs, bad);
+    checkNotifyInputs(inputs, bad);
     return inputs;
+}
+function shardsInput(get, bad) {
+    const text = get('shards');
+    if (text && !/^[1-9][0-9]{0,2}$/.test(text))
+        bad('shards', `${JSON.stringify(text)} must be a whole number from 1 to 256`, '1-256');
+    const n = Number(text || 0);
+    if (n > 256)
+        bad('shards', `${JSON.stringify(text)} must be a whole number from 1 to 256`, '1-256');
+    return n;
+}
+/** `shard-commit`, `shards` and `mode: merge` belong together. */
+function checkShardInputs(inputs, bad) {
+    const { mode, shard } = inputs;
+    const shardCommit = inputs.shardCommit ?? 'direct';
+    const shards = inputs.shards ?? 0;
+    if (!SHARD_COMMITS.includes(shardCommit)) {
+        bad('shard-commit', `${JSON.stringify(shardCommit)} is not a way to commit shards; use direct or merge`, SHARD_COMMITS.join(', '));
+    }
+    if (shardCommit === 'merge' && mode !== 'merge' && !shard) {
+        bad('shard-commit', 'merge needs the shard input too (i/n: which shard this job projects)');
+    }
+    if (mode === 'merge') {
+        if (!shards)
+            bad('shards', 'is required with mode: merge (how many shards the matrix has, the n of shard: i/n)');
+        if (shard)
+            bad('shard', 'does not apply to mode: merge (it merges every shard 1..shards)');
+    }
+    else if (shards)
+        bad('shards', `only applies to mode: merge (mode is ${mode})`);
+}
+/** `notify` is a repository_dispatch event type: 1–100 characters, GitHub's limit. */
+function checkNotifyInputs(inputs, bad) {
+    const notify = inputs.notify ?? '';
+    const notifyRepository = inputs.notifyRepository ?? inputs.repository;
+    if (notify.length > MAX_EVENT_TYPE) {
+        bad('notify', `is ${notify.length} characters long; a repository_dispatch event type has at most ${MAX_EVENT_TYPE}`, `1-${MAX_EVENT_TYPE} characters`);
+    }
+    if (notify && inputs.shardCommit === 'merge' && inputs.mode !== 'merge') {
+        bad('notify', 'belongs on the mode: merge job: with shard-commit: merge a shard commits to its own ref, not the section');
+    }
+    if (notify && !['project', 'backfill', 'merge'].includes(inputs.mode)) {
+        bad('notify', `only applies to mode: project, backfill and merge, the modes that commit (mode is ${inputs.mode})`);
+    }
+    if (notifyRepository !== inputs.repository && !spec/* REPO_RE */.vk.test(notifyRepository)) {
+        bad('notify-repository', `${JSON.stringify(notifyRepository)} is not "owner/name"`, 'owner/name');
+    }
+    if (notifyRepository !== inputs.repository && !notify)
+        bad('notify-repository', 'needs notify too (the event type to send)');
 }
 function modeInput(get, bad) {
     const mode = (get('mode') || 'project');
@@ -36368,7 +36519,7 @@ function repositoryInput(get, env, bad) {
     const repository = get('repository') || env.GITHUB_REPOSITORY || '';
     if (!repository)
         bad('repository', 'no target repository: set "repository: owner/name" (GITHUB_REPOSITORY is not set either)');
-    if (!_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__/* .REPO_RE */ .vk.test(repository))
+    if (!spec/* REPO_RE */.vk.test(repository))
         bad('repository', `${JSON.stringify(repository)} is not "owner/name"`, 'owner/name');
     return repository;
 }
@@ -36384,20 +36535,20 @@ function apiUrlInput(get, env, bad) {
     }
     // The store would refuse plain http to a remote host too, but naming its library option; say it here
     // in terms of this input (before any request).
-    if (/^http:/i.test(apiUrl) && !(0,_projection_spec_index_js__WEBPACK_IMPORTED_MODULE_4__/* .isLoopbackHost */ .cW)(new URL(apiUrl).hostname)) {
+    if (/^http:/i.test(apiUrl) && !(0,spec/* isLoopbackHost */.cW)(new URL(apiUrl).hostname)) {
         bad('api-url', `${JSON.stringify(apiUrl)} uses plain http to a remote host, which would send the token in clear text; use https (http is accepted only for localhost, 127.0.0.1 and [::1])`, 'https URL, or http to a loopback host');
     }
     return apiUrl;
 }
 function reducerTimeoutInput(get, bad) {
-    const reducerTimeout = get('reducer-timeout') || String(_projection_reducers_index_js__WEBPACK_IMPORTED_MODULE_2__/* .DEFAULT_REDUCER_TIMEOUT_SECONDS */ .n0);
+    const reducerTimeout = get('reducer-timeout') || String(reducers/* DEFAULT_REDUCER_TIMEOUT_SECONDS */.n0);
     if (!/^\d+$/.test(reducerTimeout) || Number(reducerTimeout) < 1 || Number(reducerTimeout) > 3600) {
         bad('reducer-timeout', `${JSON.stringify(reducerTimeout)} must be a whole number of seconds from 1 to 3600`, '1-3600');
     }
     return reducerTimeout;
 }
 function retryConcurrentWritesInput(get, bad) {
-    const rcw = get('retry-concurrent-writes') || String(_stores_remote_api_config_js__WEBPACK_IMPORTED_MODULE_5__/* .DEFAULT_RETRY_CONCURRENT_WRITES */ .kS);
+    const rcw = get('retry-concurrent-writes') || String(config/* DEFAULT_RETRY_CONCURRENT_WRITES */.kS);
     if (!/^\d+$/.test(rcw) || Number(rcw) > 1000) {
         bad('retry-concurrent-writes', `${JSON.stringify(rcw)} must be a whole number from 0 to 1000`, '0-1000');
     }
@@ -36420,6 +36571,38 @@ function shaInput(get, field, hint, bad) {
         bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
     return sha.toLowerCase();
 }
+/** `keep-commits`, `keep-days`, `thin`: only with mode compact, which needs a policy that keeps something. */
+function retentionInputs(get, mode, bad) {
+    const given = ['keep-commits', 'keep-days', 'thin'].filter((n) => get(n) !== '');
+    if (mode !== 'compact') {
+        if (given.length > 0)
+            bad(given[0], `only applies to mode: compact (mode is ${mode})`);
+        return {};
+    }
+    const whole = (name) => {
+        const v = get(name);
+        if (v === '')
+            return undefined;
+        if (!/^[1-9]\d{0,8}$/.test(v))
+            bad(name, `${JSON.stringify(v)} must be a whole number of at least 1`, '1 or more');
+        return Number(v);
+    };
+    const keepCommits = whole('keep-commits');
+    const keepDays = whole('keep-days');
+    const thin = get('thin');
+    if (thin !== '' && !THIN.includes(thin))
+        bad('thin', `${JSON.stringify(thin)} is not day or week`, 'day, week');
+    if (keepCommits === undefined && keepDays === undefined) {
+        bad('keep-commits', 'mode: compact needs keep-commits and/or keep-days: a compaction that keeps nothing is refused');
+    }
+    return {
+        retention: {
+            ...(keepCommits !== undefined ? { keepCommits } : {}),
+            ...(keepDays !== undefined ? { keepDays } : {}),
+            ...(thin !== '' ? { thin: thin } : {}),
+        },
+    };
+}
 /** Inputs that only apply to, or are required by, some modes. */
 function checkModeInputs(inputs, bad) {
     const { mode, version, since } = inputs;
@@ -36429,6 +36612,12 @@ function checkModeInputs(inputs, bad) {
                 bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
         }
     }
+    else if (mode === 'query') {
+        for (const f of ['namespace', 'type']) {
+            if (!inputs[f])
+                bad(f, 'is required with mode: query (the type whose documents to find)');
+        }
+    }
     else if (mode === 'changes' || mode === 'export') {
         if (mode === 'changes' && !since)
             bad('since', 'is required with mode: changes (the version to report changes since)');
@@ -36436,7 +36625,7 @@ function checkModeInputs(inputs, bad) {
             bad('type', `needs namespace too with mode: ${mode}`);
     }
     else if (version) {
-        bad('version', `only applies to mode: read, changes and export (mode is ${mode})`);
+        bad('version', `only applies to mode: read, changes, export and query (mode is ${mode})`);
     }
     if (!EXPORT_FORMATS.includes(inputs.exportFormat)) {
         bad('export-format', `${JSON.stringify(inputs.exportFormat)} is not a format; use jsonl or files`, 'jsonl, files');
@@ -36458,8 +36647,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_terminal_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3155);
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1729);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(7199);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7769);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3238);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36552,7 +36741,104 @@ __webpack_async_result__();
 
 /***/ }),
 
-/***/ 7199:
+/***/ 5810:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Is: () => (/* binding */ NOTIFY_OPERATION),
+/* harmony export */   tI: () => (/* binding */ notifyNext)
+/* harmony export */ });
+/* unused harmony exports MAX_DISPATCH_BYTES, dispatchBody */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/**
+ * `notify`: after a commit that changed something, tell the next workflow with a `repository_dispatch`
+ * event. Commits made with the workflow's GITHUB_TOKEN start no workflow, and a custom ref never
+ * triggers `on: push`, so a workflow that should run on new documents listens for
+ * `on: repository_dispatch: types: [<notify>]` instead.
+ *
+ * GitHub's rules (REST "Create a repository dispatch event",
+ * https://docs.github.com/rest/repos/repos#create-a-repository-dispatch-event, and its OpenAPI
+ * description): `POST /repos/{owner}/{repo}/dispatches` answers 204; `event_type` has 1–100 characters;
+ * `client_payload` has at most 10 top-level properties and less than 64 KB in all. The token needs
+ * `contents: write` on the repository the event goes to.
+ */
+
+
+/** `data.operation` of notify's errors (failure.ts then adds no advice of its own). */
+const NOTIFY_OPERATION = 'notify';
+/** The whole request body must stay under GitHub's 64 KB payload limit. */
+const MAX_DISPATCH_BYTES = 64 * 1024;
+/**
+ * The dispatch body for a run's outputs, its key list cut so the body is under MAX_DISPATCH_BYTES.
+ *
+ * @example
+ * const body = dispatchBody('docdb-updated', { section: 'refs/docdb/documents', repository: 'o/r', version, previousVersion, counts, keys, truncated: false });
+ */
+function dispatchBody(eventType, payload, limit = MAX_DISPATCH_BYTES) {
+    // Sizes are measured with `truncated: false`, one byte longer than `true`: whatever fits so, fits either way.
+    const size = (keys) => (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(JSON.stringify({ event_type: eventType, client_payload: { ...payload, keys, truncated: false } })).length;
+    const all = payload.keys;
+    if (size(all) < limit)
+        return { event_type: eventType, client_payload: { ...payload, truncated: false } };
+    let fit = 0;
+    let hi = all.length - 1;
+    while (fit < hi) {
+        const mid = Math.ceil((fit + hi) / 2);
+        if (size(all.slice(0, mid)) < limit)
+            fit = mid;
+        else
+            hi = mid - 1;
+    }
+    return { event_type: eventType, client_payload: { ...payload, keys: all.slice(0, fit), truncated: true } };
+}
+/** The HTTP status of an Octokit RequestError (or anything shaped like one). */
+function statusOf(e) {
+    const status = e?.status;
+    return typeof status === 'number' ? status : undefined;
+}
+/**
+ * Send the `notify` event for a run that committed (outputs as the step's).
+ *
+ * @example
+ * if (outputs.changed === 'true') await notifyNext(inputs, outputs, tools);
+ */
+async function notifyNext(inputs, outputs, tools) {
+    const eventType = inputs.notify ?? '';
+    const target = inputs.notifyRepository ?? inputs.repository;
+    const [owner, repo] = target.split('/');
+    const body = dispatchBody(eventType, {
+        section: tools.ref,
+        repository: inputs.repository,
+        version: outputs.version ?? '',
+        previousVersion: outputs['previous-version'] || null,
+        counts: { written: Number(outputs.written ?? 0), deleted: Number(outputs.deleted ?? 0) },
+        keys: JSON.parse(outputs.keys ?? '[]'),
+        truncated: false,
+    });
+    try {
+        await tools.client.request('POST /repos/{owner}/{repo}/dispatches', { owner, repo, ...body });
+    }
+    catch (e) {
+        const status = statusOf(e);
+        if (status !== 403 && status !== 404)
+            throw e;
+        throw refused(status, eventType, target, inputs.repository, outputs.version ?? '');
+    }
+    tools.log(`notify: sent repository_dispatch ${JSON.stringify(eventType)} to ${target} (${body.client_payload.keys.length} key(s)${body.client_payload.truncated ? ', list cut to fit 64 KB' : ''})`);
+}
+/** A 403/404 from the dispatch, explained (never with the error's request, which held the token). */
+function refused(status, eventType, target, repository, version) {
+    const why = target === repository
+        ? `the token may not dispatch events in ${target}: give the job "permissions: contents: write" (the workflow's GITHUB_TOKEN needs it for repository_dispatch)`
+        : `the token has no write access to ${target}: the workflow's GITHUB_TOKEN only reaches its own repository, so pass a token with Contents: write on ${target} (a fine-grained token or a GitHub App installed there) as "token"`;
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .Forbidden */ .cw(`notify: GitHub answered ${status} to the repository_dispatch ${JSON.stringify(eventType)} for ${target}: ${why}. The commit itself landed (version ${version}); only the notification is missing`, { status, repository: target, eventType, version, operation: NOTIFY_OPERATION });
+}
+
+
+/***/ }),
+
+/***/ 3238:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36562,7 +36848,7 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
+var core_errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
 var refname = __nccwpck_require__(6365);
 // EXTERNAL MODULE: ./src/core/resolve-version.ts
@@ -36606,7 +36892,7 @@ function normalizeChanges(changes) {
     return changes.map((c) => {
         (0,core_keys/* assertValidKey */.Mw)(c?.key);
         if (seen.has(c.key)) {
-            throw new errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+            throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
         }
         seen.add(c.key);
         if (c.op === 'put') {
@@ -36615,7 +36901,7 @@ function normalizeChanges(changes) {
             }
             const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
             if (value.length > MAX_VALUE_BYTES)
-                throw new errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
+                throw new core_errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
             return { op: 'put', key: c.key, value, sha: (0,objects/* blobSha */.wJ)(value) };
         }
         if (c.op === 'delete')
@@ -36685,7 +36971,7 @@ function assertNoPathConflicts(changes, base) {
     let checkedDir = '';
     for (const key of puts) {
         if (base.isDir(key)) {
-            throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
+            throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
         }
         const dirEnd = key.lastIndexOf('/');
         if (dirEnd > 0 && dirEnd === checkedDir.length && key.startsWith(checkedDir))
@@ -36696,7 +36982,7 @@ function assertNoPathConflicts(changes, base) {
         while (slash > 0) {
             const ancestor = key.slice(0, slash);
             if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
-                throw new errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
+                throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
             }
             slash = key.indexOf('/', slash + 1);
         }
@@ -36727,7 +37013,7 @@ function keyWriteToCommit(key, options) {
  */
 function assertCommitMessage(message) {
     if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
-        throw new errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
     }
 }
 /**
@@ -36754,7 +37040,7 @@ function normalizeIfMatch(changes, ifMatch) {
     if (ifMatch === undefined)
         return undefined;
     if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
-        throw new errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
+        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
             allowed: '{ [key]: blobSha | null }',
         });
     }
@@ -36762,10 +37048,10 @@ function normalizeIfMatch(changes, ifMatch) {
     const out = new Map();
     for (const [key, value] of Object.entries(ifMatch)) {
         if (!keys.has(key)) {
-            throw new errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
+            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
         }
         if (value !== null && (typeof value !== 'string' || !SHA_RE.test(value))) {
-            throw new errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
+            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
         }
         out.set(key, value);
     }
@@ -36781,7 +37067,7 @@ function assertPreconditions(p, currentSha) {
     for (const [key, expected] of p.ifMatch) {
         const actual = currentSha(key) ?? null;
         if (actual !== expected)
-            throw new errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
+            throw new core_errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
     }
 }
 
@@ -36811,6 +37097,244 @@ class KeyWritesThroughCommit {
     writeKey(_operation, change, options) {
         return this.commit([change], keyWriteToCommit(change.key, options));
     }
+}
+
+;// CONCATENATED MODULE: ./src/core/compaction-trailers.ts
+/**
+ * The trailers a compaction writes (git's trailer format: `Key: value` lines in the last paragraph of a
+ * message, https://git-scm.com/docs/git-interpret-trailers):
+ * - `Docdb-Compacted-From: <sha>` on every re-created commit, naming the commit it replaces (a commit that
+ *   survives several compactions carries one line per compaction, oldest first), so a reader holding a
+ *   removed version finds the kept commit with the same tree;
+ * - `Docdb-Compaction-Root: <sha>` on the new root: the tip whose older history the compaction cut (the
+ *   history below the root ended there).
+ */
+const FROM_TRAILER = 'Docdb-Compacted-From';
+const ROOT_TRAILER = 'Docdb-Compaction-Root';
+/**
+ * The message of a re-created commit: the original's, plus the trailer naming it (and, on the new root,
+ * the tip whose history was cut).
+ *
+ * @example
+ * compactedMessage('put a.json', 'ab12…'); // 'put a.json\n\nDocdb-Compacted-From: ab12…'
+ */
+function compactedMessage(message, original, rootOf) {
+    const body = message.replace(/\n+$/, '');
+    const lines = body.split('\n');
+    const lastParagraph = lines.slice(lines.lastIndexOf('') + 1);
+    const hasTrailers = lines.includes('') && lastParagraph.every((l) => /^[A-Za-z0-9-]+: /.test(l));
+    const kept = hasTrailers
+        ? lines.filter((l, i) => !(i > lines.lastIndexOf('') && l.startsWith(`${ROOT_TRAILER}: `)))
+        : lines;
+    const add = [`${FROM_TRAILER}: ${original}`, ...(rootOf ? [`${ROOT_TRAILER}: ${rootOf}`] : [])];
+    return `${kept.join('\n')}${hasTrailers ? '\n' : '\n\n'}${add.join('\n')}`;
+}
+/**
+ * The commits a message says it replaces (every `Docdb-Compacted-From` line).
+ *
+ * @example
+ * compactedFrom('x\n\nDocdb-Compacted-From: ab12…'); // ['ab12…']
+ */
+function compactedFrom(message) {
+    return [...message.matchAll(new RegExp(`^${FROM_TRAILER}: ([0-9a-f]{40})$`, 'gm'))].map((m) => m[1]);
+}
+/**
+ * For a compaction root, the tip whose older history was cut; undefined for any other commit.
+ *
+ * @example
+ * compactionRoot('x\n\nDocdb-Compaction-Root: ab12…'); // 'ab12…'
+ */
+function compactionRoot(message) {
+    return new RegExp(`^${ROOT_TRAILER}: ([0-9a-f]{40})$`, 'm').exec(message)?.[1];
+}
+
+;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
+
+const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/**
+ * The entry at `path` below the tree `root` (undefined when absent or below a value).
+ *
+ * @example
+ * const e = await entryAtPath(commit.tree, 'notes/a.json', readTree); // { mode: '100644', name: 'a.json', sha }
+ */
+async function entryAtPath(root, path, readTree) {
+    let current = { mode: '040000', name: '', sha: root };
+    for (const seg of path.split('/')) {
+        if (current?.mode !== '040000')
+            return undefined;
+        current = (await readTree(current.sha)).find((e) => e.name === seg);
+    }
+    return current;
+}
+/**
+ * Every value key under `prefix` in the tree `root`, in code-unit order. Only subtrees that can hold
+ * the prefix are read.
+ *
+ * @example
+ * await listTreeKeys(commit.tree, 'notes/', readTree); // [{ key: 'notes/a.json', blobSha }]
+ */
+async function listTreeKeys(root, prefix, readTree) {
+    const slash = prefix.lastIndexOf('/');
+    const dir = slash < 0 ? '' : prefix.slice(0, slash + 1);
+    const start = dir ? await entryAtPath(root, dir.slice(0, -1), readTree) : { mode: '040000', sha: root };
+    const out = [];
+    const walk = async (sha, path) => {
+        for (const e of await readTree(sha)) {
+            const key = path + e.name;
+            if (e.mode === '040000') {
+                // Skip subtrees that cannot contain a match.
+                if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))
+                    await walk(e.sha, `${key}/`);
+            }
+            else if (e.mode !== '160000' && key.startsWith(prefix)) {
+                out.push({ key, blobSha: e.sha });
+            }
+        }
+    };
+    if (start?.mode === '040000')
+        await walk(start.sha, dir);
+    return out.sort(byCodeUnit);
+}
+/** A signature as the RefStore reports it (ISO-8601 date in the signature's own timezone). */
+function personOf(s) {
+    return { name: s.name, email: s.email, date: signatureDate(s) };
+}
+/**
+ * The history entry of a commit.
+ *
+ * @example
+ * historyEntry(sha, decodeCommit(body)); // { version: sha, message, author, committer, parents }
+ */
+function tree_walk_historyEntry(version, c) {
+    return {
+        version,
+        message: c.message,
+        author: personOf(c.author),
+        committer: personOf(c.committer),
+        parents: c.parents,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/core/section.ts
+/**
+ * "Is this version a commit of the section?" — true when the commit is reachable from the section's
+ * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
+ * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
+ * never read data that was never in the section.
+ */
+
+
+
+/**
+ * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
+ * proven to be in the section (commits are immutable, so a positive answer stays true while the
+ * section only moves forward); every commit visited on the way is added to it.
+ *
+ * @example
+ * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
+ */
+async function isInSection(version, tip, parentsOf, known) {
+    if (known?.has(version))
+        return true;
+    if (tip === null)
+        return false;
+    const seen = new Set([tip]);
+    let frontier = [tip];
+    while (frontier.length > 0) {
+        const next = [];
+        for (const sha of frontier) {
+            if (sha === version) {
+                if (known)
+                    for (const s of seen)
+                        known.add(s);
+                return true;
+            }
+            for (const p of await parentsOf(sha)) {
+                if (!seen.has(p)) {
+                    seen.add(p);
+                    next.push(p);
+                }
+            }
+        }
+        frontier = next;
+    }
+    if (known)
+        for (const s of seen)
+            known.add(s);
+    return false;
+}
+/**
+ * The error for a version that is a commit, but not of this section.
+ *
+ * @example
+ * throw notInSection('0123…', 'refs/docdb/documents');
+ */
+function notInSection(version, ref) {
+    return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
+}
+/**
+ * The commits of a section, newest first as a breadth-first walk from the tip meets them (on a linear
+ * section: the first-parent chain), at most `limit` — `RefStore.commits` for stores that read commits by SHA.
+ *
+ * @example
+ * const entries = await sectionLog(tip, async (sha) => db.getCommit(sha), 1000);
+ */
+async function sectionLog(tip, readCommit, limit) {
+    const entries = [];
+    if (tip === null)
+        return entries;
+    const seen = new Set([tip]);
+    let frontier = [tip];
+    while (frontier.length > 0 && entries.length < limit) {
+        const next = [];
+        for (const sha of frontier) {
+            if (entries.length >= limit)
+                break;
+            const c = await readCommit(sha);
+            entries.push({ ...historyEntry(sha, c), tree: c.tree });
+            for (const p of c.parents) {
+                if (!seen.has(p)) {
+                    seen.add(p);
+                    next.push(p);
+                }
+            }
+        }
+        frontier = next;
+    }
+    return entries;
+}
+/**
+ * `notInSection`, told better when the section was compacted (docs/retention.md): a version a kept commit's
+ * `Docdb-Compacted-From` trailer names was removed by a compaction, and that commit holds the same tree; a
+ * section whose oldest commit is a compaction root lost its older versions, which the version may have been.
+ * `commits` are the section's commits, newest first (read only on this error path).
+ *
+ * @example
+ * throw compactedOrNotInSection(version, ref, await sectionLog(tip, readCommit, Infinity));
+ */
+function compactedOrNotInSection(version, ref, commits) {
+    const keeper = commits.find((c) => compactedFrom(c.message).includes(version));
+    if (keeper) {
+        return new core_errors/* InvalidVersion */.KG(version, `version ${version} was removed from ${ref} by a compaction; commit ${keeper.version} holds the same tree (its Docdb-Compacted-From trailer names ${version}): read that version instead`, { reason: 'compacted', keptAs: keeper.version });
+    }
+    const root = commits[commits.length - 1];
+    const cut = root ? compactionRoot(root.message) : undefined;
+    if (root && cut) {
+        return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of ${ref}: the section's history was compacted (it now starts at ${root.version}), so older versions were removed and ${version} may have been one of them; no kept commit replaces it`, { reason: 'compacted', compactionRoot: root.version });
+    }
+    return notInSection(version, ref);
+}
+/**
+ * A history result from its entries, with `compactedAt` when the last entry is a compaction root (a commit
+ * without parents whose `Docdb-Compaction-Root` trailer says older history was cut there).
+ *
+ * @example
+ * return { ...historyOf(entries), requests: 0 };
+ */
+function historyOf(entries) {
+    const last = entries[entries.length - 1];
+    const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
+    return root ? { entries, compactedAt: last.version } : { entries };
 }
 
 // EXTERNAL MODULE: ./src/core/version.ts
@@ -36868,7 +37392,7 @@ function listedCommit(item) {
  * if (!isObject(j) || !isSha(j.sha)) throw badResponse(ctx, 'create blob', 'expected { sha }');
  */
 function badResponse(ctx, step, what, cause) {
-    return new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
+    return new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} returned an unexpected body: ${what}`, { operation: ctx.operation, step }, { cause });
 }
 /**
  * A commit's author or committer; `InvalidResponse` when a field is missing.
@@ -36937,6 +37461,7 @@ async function query(d, ctx, step, fields, variables) {
         url: d.url,
         body: { query: text, variables: { owner: d.owner, name: d.repo, ...variables } },
         retry: true,
+        mutates: false, // a query: not paced as a write
         accept: [400, 401, 403, 404, 422, 502],
     });
     if (res.status !== 200)
@@ -37080,6 +37605,57 @@ async function blobsAt(d, ctx, commit, paths) {
     }
     return out;
 }
+/**
+ * What each path is in tree `root`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: `text` paths come with
+ * their bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid — else read them
+ * by SHA); `level` paths (directories) with their entries, each level kept only when its entries hash to its
+ * SHA; `type` paths with their type and oid only (a few bytes). Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const at = await objectsAt(deps, ctx, rootTree, [{ path: '_docdb', want: 'level' }, { path: '_docdb/indexes.json', want: 'text' }]);
+ * at?.objects.get('_docdb/indexes.json'); // { type: 'Blob', oid, bytes } | null
+ */
+async function objectsAt(d, ctx, root, asks) {
+    const objects = new Map();
+    const levels = new Map();
+    const want = {
+        text: '... on Blob { text isBinary isTruncated byteSize }',
+        type: '',
+        level: '... on Tree { entries { name oid mode } }',
+    };
+    for (let i = 0; i < asks.length; i += GRAPHQL_BLOB_BATCH) {
+        const batch = asks.slice(i, i + GRAPHQL_BLOB_BATCH);
+        const vars = {};
+        const fields = batch.map((a, j) => {
+            vars[`e${j}`] = `${root}:${a.path}`;
+            return `e${j}: object(expression: $e${j}) { __typename oid ${want[a.want]} }`;
+        });
+        const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
+        if (!repo)
+            return undefined;
+        for (const [j, a] of batch.entries()) {
+            const o = repo[`e${j}`];
+            objects.set(a.path, await objectAt(o));
+            const level = a.want === 'level' && isObject(o) ? levelEntries(o) : undefined;
+            if (level && (0,local_trees/* levelSha */.jz)(level.entries) === level.oid)
+                levels.set(level.oid, level.entries);
+        }
+    }
+    return { objects, levels };
+}
+/** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
+async function objectAt(o) {
+    if (!isObject(o) || !(0,objects/* isSha */.HH)(o.oid))
+        return null;
+    if (o.__typename === 'Tree')
+        return { type: 'Tree', oid: o.oid };
+    if (o.__typename !== 'Blob')
+        return { type: 'other' };
+    const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+    const bytes = exact ? (0,core_bytes/* utf8 */.As)(o.text) : undefined;
+    const ok = bytes !== undefined && (await (0,objects/* blobShaAsync */.oz)(bytes)) === o.oid;
+    return ok ? { type: 'Blob', oid: o.oid, bytes } : { type: 'Blob', oid: o.oid };
+}
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/path-reads.ts
 
@@ -37193,6 +37769,7 @@ async function readManyAt(h, ctx, keys, pinned) {
 /** Each key's blob SHA, cheapest source first. */
 async function resolveShas(h, ctx, job, keys) {
     await shasFromCachedLevels(h, job, keys);
+    await shasFromPathCache(h, job, keys);
     let open = keys.filter((k) => !job.shas.has(k));
     if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
         await readArchive(h, ctx, job);
@@ -37203,6 +37780,8 @@ async function resolveShas(h, ctx, job, keys) {
         const got = await blobsAt(h.graphql, ctx, job.version, open);
         for (const [key, b] of got ?? []) {
             job.shas.set(key, b?.sha ?? null);
+            // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
+            await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
             if (b?.bytes)
                 await keep(h, job, b.sha, b.bytes);
             else if (b)
@@ -37228,6 +37807,16 @@ async function walkUnresolved(h, ctx, job, keys) {
     for (const key of open) {
         const at = await h.trees.lookup(ctx, commit.tree, key, 'single');
         job.shas.set(key, at.kind === 'blob' ? at.sha : null);
+    }
+}
+/** Keys an earlier read at this commit resolved (contents or GraphQL answers are cached per commit and path). */
+async function shasFromPathCache(h, job, keys) {
+    for (const key of keys) {
+        if (job.shas.has(key))
+            continue;
+        const known = await h.paths.cache.getPath(job.version, key);
+        if (known)
+            job.shas.set(key, 'absent' in known ? null : known.sha);
     }
 }
 async function shasFromCachedLevels(h, job, keys) {
@@ -37341,7 +37930,7 @@ async function downloadWithRetry(download) {
             return await download();
         }
         catch (e) {
-            if (!(e instanceof errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
+            if (!(e instanceof core_errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
                 throw e;
         }
     }
@@ -37355,7 +37944,12 @@ async function useArchive(h, job, section) {
         await h.cache.putBlob(sha, bytes);
     }
 }
-/** Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time. */
+/**
+ * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
+ *
+ * @example
+ * await eachLimited(shas, async (sha) => { values.set(sha, await trees.blob(ctx, sha)); });
+ */
 async function eachLimited(items, fn) {
     let next = 0;
     const worker = async () => {
@@ -37367,12 +37961,16 @@ async function eachLimited(items, fn) {
 
 // EXTERNAL MODULE: ./src/transport/headers.ts
 var headers = __nccwpck_require__(4403);
+// EXTERNAL MODULE: ./src/stores/remote-api/pacing.ts
+var pacing = __nccwpck_require__(9854);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
- * rate limits, retries idempotent requests on 5xx/connection failures with jittered backoff, waits
- * out short secondary rate limits, parses JSON — and sends every other status to `mapStatusError`.
+ * rate limits, retries idempotent requests on 5xx/connection failures with jittered backoff, paces
+ * requests and waits out short rate limits (pacing.ts), parses JSON — and sends every other status to
+ * `mapStatusError`.
  */
+
 
 
 
@@ -37380,9 +37978,11 @@ const decoder = new TextDecoder();
 class GitHubClient {
     cfg;
     repoBase;
+    pacer;
     constructor(cfg) {
         this.cfg = cfg;
         this.repoBase = `${cfg.apiBase}/repos/${encodeURIComponent(cfg.owner)}/${encodeURIComponent(cfg.repo)}`;
+        this.pacer = new pacing/* Pacer */._E(cfg);
     }
     log(level, message, data) {
         this.cfg.logger?.(data ? { level, message, data } : { level, message });
@@ -37404,20 +38004,48 @@ class GitHubClient {
         const req = this.prepare(ctx, opts);
         const tries = { failures: 0, rateWaits: 0 };
         for (;;) {
-            ctx.requests++;
-            const res = await this.attempt(ctx, opts, req, tries);
+            const res = await this.paced(ctx, opts, req, tries);
             if (res === undefined)
                 continue;
             const rl = (0,headers/* parseRateLimit */.H5)(res.headers);
             if (rl)
                 ctx.rateLimit = rl;
+            // Every rate-limit answer closes the token's gate, even one the caller accepts.
+            const window = (0,remote_api_status/* limitWindow */.Uh)(res);
+            if (window === undefined)
+                this.pacer.opened(ctx);
+            const wait = window ? this.pacer.close(ctx, window) : undefined;
             if (opts.accept?.includes(res.status) || (res.status >= 200 && res.status < 300)) {
                 return answer(ctx, opts, req, res);
             }
-            if (await this.waitedOut(opts, req, res, tries))
+            if (await this.waitedOut(ctx, opts, req, res, tries, wait))
                 continue;
-            throw (0,remote_api_status/* mapStatusError */.pt)(req.statusContext, res);
+            throw this.statusError(ctx, req, res, wait);
         }
+    }
+    /**
+     * One attempt, paced: a mutating request waits for its turn in the token's write lane, then every
+     * request waits for the token's rate-limit gate to open (or fails with `RateLimited`, unsent).
+     */
+    async paced(ctx, opts, req, tries) {
+        const release = await this.pacer.turn(ctx, opts.mutates ?? opts.method !== 'GET');
+        try {
+            await this.pacer.waitForGate(ctx, { step: opts.step, method: opts.method, path: req.pathname });
+            ctx.requests++;
+            return await this.attempt(ctx, opts, req, tries);
+        }
+        finally {
+            release();
+        }
+    }
+    /** The typed error of a final answer; a rate limit's says when to retry, by the gate it closed. */
+    statusError(ctx, req, res, wait) {
+        const err = (0,remote_api_status/* mapStatusError */.pt)(req.statusContext, res);
+        if (!(err instanceof core_errors/* RateLimited */.JH) || wait === undefined)
+            return err;
+        const data = { ...err.data, ...this.pacer.retryData(ctx) };
+        const message = err.message.replace(/retry after \d+s/, `retry after ${String(data.retryAfter)}s`);
+        return new core_errors/* RateLimited */.JH(`${message} Retry after ${String(data.retryAt)}.`, data);
     }
     /** URL, headers (the token only for the API origin) and body of a request, and how its errors are named. */
     prepare(ctx, opts) {
@@ -37470,10 +38098,10 @@ class GitHubClient {
         }
         catch (e) {
             // A transport rejects only when there is no response; anything else it throws is not ours to retry.
-            if (e instanceof errors/* DocDbError */.rq && !(e instanceof errors/* TransportError */.wX))
+            if (e instanceof core_errors/* DocDbError */.rq && !(e instanceof core_errors/* TransportError */.wX))
                 throw e;
             // An answer over the size cap would be just as large again: final.
-            if (e instanceof errors/* TransportError */.wX && e.data.reason === 'too-large')
+            if (e instanceof core_errors/* TransportError */.wX && e.data.reason === 'too-large')
                 throw tooLarge(ctx, opts, pathname, e);
             if (opts.retry && tries.failures < this.cfg.readRetries) {
                 const wait = this.backoffMs(tries.failures++);
@@ -37488,16 +38116,15 @@ class GitHubClient {
         }
     }
     /**
-     * Wait before sending again: a short secondary rate limit (`retry-after`, at most twice), or a 5xx of
-     * a retried request (backoff). False when the status is final.
+     * Wait before sending again: a short rate limit (the gate's wait, at most `maxRetryAfterSeconds` and
+     * twice per request), or a 5xx of a retried request (backoff). False when the status is final.
      */
-    async waitedOut(opts, req, res, tries) {
+    async waitedOut(ctx, opts, req, res, tries, wait) {
         const status = res.status;
-        const wait = (0,remote_api_status/* secondaryRateLimitWait */.RL)(res);
         if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
             tries.rateWaits++;
-            this.log('warn', `${opts.step}: secondary rate limit, waiting ${wait} s`, { path: req.pathname, status });
-            await this.cfg.sleep(wait * 1000);
+            this.log('warn', `${opts.step}: rate limit, waiting ${wait} s`, { path: req.pathname, status });
+            await this.pacer.waited(ctx, wait * 1000);
             return true;
         }
         if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {
@@ -37524,16 +38151,16 @@ function answer(ctx, opts, req, res) {
                 return JSON.parse(decoder.decode(res.body));
             }
             catch (e) {
-                throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...req.statusContext, status }, { cause: e });
+                throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${opts.step} (${opts.method} ${req.pathname}) answered HTTP ${status} with a body that is not JSON`, { ...req.statusContext, status }, { cause: e });
             }
         },
     };
 }
 /** The error for a request that got no response (the transport's own message names only method and URL). */
 function noResponse(ctx, opts, pathname, e) {
-    return new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
+    return new core_errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) failed without a response: ${e instanceof Error ? e.message : String(e)}`, {
         reason: 'network',
-        ...(e instanceof errors/* TransportError */.wX ? e.data : {}),
+        ...(e instanceof core_errors/* TransportError */.wX ? e.data : {}),
         operation: ctx.operation,
         step: opts.step,
         method: opts.method,
@@ -37543,7 +38170,7 @@ function noResponse(ctx, opts, pathname, e) {
 /** The error for an answer over the response-size cap, naming the store option that raises it. */
 function tooLarge(ctx, opts, pathname, e) {
     const limit = e.data.limit;
-    return new errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) answered more than ${String(limit)} bytes, the response-size limit (default 160 MiB, room for GitHub's largest answer: a 100 MiB blob as base64 JSON). If this API server is trusted to send more, raise RemoteApiRefStore's maxResponseBytes option`, { ...e.data, operation: ctx.operation, step: opts.step, method: opts.method, path: pathname }, { cause: e });
+    return new core_errors/* TransportError */.wX(`${ctx.operation}: ${opts.step} (${opts.method} ${pathname}) answered more than ${String(limit)} bytes, the response-size limit (default 160 MiB, room for GitHub's largest answer: a 100 MiB blob as base64 JSON). If this API server is trusted to send more, raise RemoteApiRefStore's maxResponseBytes option`, { ...e.data, operation: ctx.operation, step: opts.step, method: opts.method, path: pathname }, { cause: e });
 }
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 
@@ -37565,7 +38192,7 @@ const MAX_PER_PAGE = 100;
 function historyLimit(options) {
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
-        throw new errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+        throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
             allowed: 'integer >= 0',
         });
     }
@@ -37616,7 +38243,7 @@ async function keyHistory(h, ctx, key, limit) {
         }
         if (first && start === h.ref)
             etag = res.headers.etag;
-        appendPage(ctx, res.json(), entries, limit);
+        appendPage(ctx, res.json(), entries, limit, key === '');
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
         if (!next || entries.length >= limit)
             break;
@@ -37627,14 +38254,25 @@ async function keyHistory(h, ctx, key, limit) {
     return entries;
 }
 /** Add the commits of one page to `entries`, up to `limit`. */
-function appendPage(ctx, list, entries, limit) {
+function appendPage(ctx, list, entries, limit, trees) {
     if (!Array.isArray(list))
         throw badResponse(ctx, 'list commits', 'expected an array of commits');
     for (const item of list) {
         if (entries.length >= limit)
             break;
-        entries.push(history_historyEntry(ctx, item));
+        const entry = history_historyEntry(ctx, item);
+        // The section's commits (`commits()`) carry their trees, as every store's do (compaction needs them).
+        if (trees)
+            entry.tree = treeOf(ctx, item);
+        entries.push(entry);
     }
+}
+/** `commit.tree.sha` of one item of `GET /commits`. */
+function treeOf(ctx, item) {
+    const tree = isObject(item) && isObject(item.commit) && isObject(item.commit.tree) ? item.commit.tree.sha : undefined;
+    if (!(0,objects/* isSha */.HH)(tree))
+        throw badResponse(ctx, 'list commits', 'commit.tree.sha missing');
+    return tree;
 }
 /** One item of `GET /commits` as a history entry. */
 function history_historyEntry(ctx, item) {
@@ -37664,7 +38302,7 @@ function nextPageUrl(ctx, apiOrigin, next) {
     }
     if (nextUrl.origin !== apiOrigin) {
         // Following would send the token to another origin; a partial history is not an answer either.
-        throw new errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
+        throw new core_errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
     }
     return nextUrl.toString();
 }
@@ -37741,10 +38379,314 @@ async function versionCommit(h, ctx, pinned) {
     return { version, commit: await h.getCommit(ctx, version, pinned !== undefined) };
 }
 
-// EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
 var commit_parts = __nccwpck_require__(1297);
+;// CONCATENATED MODULE: ./src/core/derive.ts
+/**
+ * Derived changes (`CommitOptions.derive`): changes computed from the tip a write lands on — a section's
+ * index files — joined to each attempt's commit. The stores call {@link derivedChanges} once per attempt,
+ * on the tip that attempt builds on, so a lost race recomputes them on the new tip instead of rebasing
+ * changes made for an old one (ARCHITECTURE.md, "Wave 4 seams").
+ */
+
+
+/**
+ * The derived changes of one attempt, normalized (validated, blob SHAs computed); none without a hook.
+ * A derived key that is also a key of the write itself is `InvalidConfig`: a derived change must not
+ * overwrite what the caller asked for.
+ *
+ * @example
+ * const extra = await derivedChanges(options.derive, normalized, tip, readAt(store, tip));
+ * const all = [...normalized, ...extra];
+ */
+async function derivedChanges(derive, own, version, read) {
+    if (derive === undefined)
+        return [];
+    let shas;
+    const written = (key) => {
+        shas ??= new Map(own.flatMap((c) => (c.sha === undefined ? [] : [[c.key, c.sha]])));
+        return shas.get(key);
+    };
+    const extra = normalizeChanges(await derive({ version, read, written }));
+    if (extra.length === 0)
+        return extra;
+    const keys = new Set(own.map((c) => c.key));
+    for (const c of extra) {
+        if (keys.has(c.key)) {
+            throw new core_errors/* InvalidConfig */.OZ('derive', `a derived change names ${JSON.stringify(c.key)}, a key the write changes itself`, {
+                key: c.key,
+                allowed: 'keys the write does not change',
+            });
+        }
+    }
+    return extra;
+}
+/**
+ * A derive hook's reader on any RefStore: one `get` per key at `version` (local stores read their own
+ * objects; the GitHub API store has its own batched reader).
+ *
+ * @example
+ * const read = readAt(store, tip);
+ * const found = await read(['_docdb/indexes.json']); // Map { '_docdb/indexes.json' => null }
+ */
+function readAt(store, version) {
+    return async (keys) => {
+        const out = new Map();
+        for (const key of new Set(keys)) {
+            const got = version === null ? null : await store.get(key, { version });
+            out.set(key, got && { value: got.value, blobSha: got.blobSha });
+        }
+        return out;
+    };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/derived-reads.ts
+/**
+ * Derived changes (`CommitOptions.derive`, src/core/derive.ts) on the GitHub API: the hook's `read(keys)` at
+ * the tip one attempt builds on, and the blob SHAs of the keys it then changes, the cheapest way there is:
+ * 1. tree levels already cached (a write's own path lookup caches the root level, so a section without
+ *    `_docdb/` proves its index keys absent for free; right after this store's own write every level and
+ *    blob it wrote is cached) — no request;
+ * 2. else ONE GraphQL query for every missing key (`object(expression: "<commit>:<key>")` aliases, the text
+ *    with it; the keys' directories asked for their type only, so an absent key is told from one below a
+ *    value) — a blob GraphQL cannot give exactly (binary, truncated) is read by SHA;
+ * 3. without a token (or when GraphQL cannot answer): contents reads in parallel, and the tree walk.
+ * Every answer is untrusted: each request is capped by the client (`maxResponseBytes`) and every value must
+ * hash to its blob SHA. https://docs.github.com/graphql/reference/objects#blob
+ */
+
+
+
+
+
+
+/**
+ * One attempt's derived changes, and the blob SHA of each of their keys at the attempt's tip (absent keys
+ * left out), for the plan. No hook: none, at no cost.
+ *
+ * @example
+ * const d = await deriveAt(host, ctx, options.derive, changes, { commit: tip, tree: base.tree });
+ * const plan = planWrite([...changes, ...d.changes], (k) => current.get(k) ?? d.current.get(k));
+ */
+async function deriveAt(h, ctx, hook, own, tip, probe = []) {
+    if (hook === undefined)
+        return { changes: [], current: new Map() };
+    const view = new DerivedView(h, ctx, tip, probe);
+    const changes = await derivedChanges(hook, own, tip?.commit ?? null, (keys) => view.read(keys));
+    return { changes, current: changes.length > 0 ? await view.currentShas(changes) : new Map() };
+}
+/**
+ * What one attempt learned about keys at its tip: what each key is (`known`, exact) and the values read.
+ *
+ * @example
+ * const view = new DerivedView(host, ctx, { commit: tip, tree });
+ * const got = await view.read(['_docdb/indexes.json']); // Map { key → { value, blobSha } | null }
+ */
+class DerivedView {
+    h;
+    ctx;
+    tip;
+    probe;
+    /** Exactly what each key is at the tip (the plan needs blob SHAs and path conflicts). */
+    known = new Map();
+    /** Values read in this attempt, by blob SHA (also cached, but a cache may evict). */
+    values = new Map();
+    constructor(h, ctx, tip, 
+    /**
+     * Keys of the write itself whose uncached path levels join the first GraphQL query (the levels its plan
+     * would otherwise fetch in a request of its own, tree-walker.ts `lookup`).
+     */
+    probe = []) {
+        this.h = h;
+        this.ctx = ctx;
+        this.tip = tip;
+        this.probe = probe;
+    }
+    /** The hook's reader: each key's value and blob SHA at the tip, or null (absent, or not a value). */
+    async read(keys) {
+        if (!Array.isArray(keys))
+            throw new TypeError('read(keys): keys must be an array of keys');
+        const unique = [...new Set(keys)];
+        for (const k of unique)
+            (0,core_keys/* assertValidKey */.Mw)(k);
+        const out = new Map();
+        if (this.tip === null) {
+            for (const k of unique)
+                out.set(k, null);
+            return out;
+        }
+        await this.resolve(this.tip, unique, true);
+        const shas = unique.map((k) => this.blobSha(k)).filter((s) => s !== undefined);
+        await eachLimited([...new Set(shas)], async (sha) => {
+            if (!this.values.has(sha))
+                this.values.set(sha, await this.h.trees.blob(this.ctx, sha));
+        });
+        for (const k of unique) {
+            const sha = this.blobSha(k);
+            const value = sha === undefined ? undefined : this.values.get(sha);
+            out.set(k, sha !== undefined && value ? { value: value.slice(), blobSha: sha } : null);
+        }
+        return out;
+    }
+    /**
+     * The blob SHA of each changed key at the tip (absent keys left out); a put where a directory is, or
+     * below another key, is an `InvalidKey` conflict (as write-host.ts `currentShas` for the write's own keys).
+     */
+    async currentShas(changes) {
+        const out = new Map();
+        if (this.tip === null)
+            return out;
+        await this.resolve(this.tip, [...new Set(changes.map((c) => c.key))], false);
+        for (const c of changes) {
+            const at = this.known.get(c.key) ?? (await this.h.trees.lookup(this.ctx, this.tip.tree, c.key, 'single'));
+            if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
+                const why = at.kind === 'tree' ? 'it is a directory of other keys' : `${JSON.stringify(at.at)} is a key, not a directory`;
+                throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', `a derived change cannot write ${JSON.stringify(c.key)}: ${why}`);
+            }
+            if (at.kind === 'blob')
+                out.set(c.key, at.sha);
+        }
+        return out;
+    }
+    blobSha(key) {
+        const at = this.known.get(key);
+        return at?.kind === 'blob' ? at.sha : undefined;
+    }
+    /**
+     * Learn what each key is (and, `withText`, its value): cached levels and the path cache, then ONE GraphQL
+     * query for every key still open — a key known to be a blob whose value is not at hand joins it too —
+     * then, without GraphQL, REST.
+     */
+    async resolve(tip, keys, withText) {
+        const open = [];
+        for (const key of keys) {
+            const at = this.known.get(key) ?? (await this.fromCaches(tip, key));
+            if (at === undefined || (withText && at.kind === 'blob' && !(await this.hasValue(at.sha))))
+                open.push(key);
+        }
+        if (open.length === 0)
+            return;
+        if (await this.fromGraphql(tip, open, withText))
+            return;
+        if (withText)
+            await this.fromContents(tip, open.filter((k) => !this.known.has(k)));
+    }
+    /** What `key` is from cached levels or the path cache (no request); undefined when neither knows. */
+    async fromCaches(tip, key) {
+        const cached = await this.h.trees.lookupCached(tip.tree, key);
+        const path = cached ? undefined : await this.h.cache.getPath(tip.commit, key);
+        // A cached path that holds a blob is exact; a cached absence may be a directory (not exact for a plan).
+        const at = cached ?? (path && 'sha' in path ? { kind: 'blob', sha: path.sha } : undefined);
+        if (at)
+            this.known.set(key, at);
+        return at;
+    }
+    /** Whether the blob's bytes are at hand (read in this attempt, or cached). */
+    async hasValue(sha) {
+        if (this.values.has(sha))
+            return true;
+        const cached = await this.h.cache.getBlob(sha);
+        if (cached)
+            this.values.set(sha, cached);
+        return cached !== undefined;
+    }
+    /**
+     * One GraphQL query for the open keys, with the tree levels on their paths that are not cached (as a
+     * single-key write's probe, graphql.ts `pathLevels`): cached, they make every later question about those
+     * directories free — the derived keys' own plan, and the local trees of this write (object-writer.ts), so a
+     * write right after this one reads nothing it wrote. False when GraphQL cannot answer.
+     */
+    async fromGraphql(tip, keys, withText) {
+        if (this.ctx.token === undefined)
+            return false;
+        // The write's own keys (`probe`) join the first query with their values too: index maintenance reads a
+        // written document's previous version next, which then costs nothing.
+        const extra = this.probe.filter((k) => !keys.includes(k) && !this.known.has(k));
+        const all = [...keys, ...extra];
+        const dirs = new Set();
+        for (const k of [...keys, ...this.probe]) {
+            if (!this.known.has(k))
+                for (const d of await this.uncachedDirs(tip.tree, k))
+                    dirs.add(d);
+        }
+        this.probe = [];
+        const asked = new Set(all);
+        const asks = keys.map((path) => ({ path, want: withText ? 'text' : 'type' }));
+        for (const path of extra)
+            asks.push({ path, want: 'text' });
+        for (const path of dirs)
+            if (!asked.has(path))
+                asks.push({ path, want: 'level' });
+        const got = await objectsAt(this.h.graphql, this.ctx, tip.tree, asks);
+        if (!got)
+            return false;
+        for (const [sha, level] of got.levels)
+            await this.h.cache.putTree(sha, level);
+        for (const key of all)
+            await this.learn(tip, key, got.objects);
+        return true;
+    }
+    /** Record what a query said about `key`: what it is (cached levels first, exact), its value, the path cache. */
+    async learn(tip, key, objects) {
+        const at = this.known.get(key) ?? (await this.h.trees.lookupCached(tip.tree, key)) ?? lookupFrom(key, objects);
+        this.known.set(key, at);
+        const o = objects.get(key);
+        if (o?.type === 'Blob' && o.bytes) {
+            this.values.set(o.oid, o.bytes);
+            await this.h.cache.putBlob(o.oid, o.bytes);
+        }
+        await this.h.cache.putPath(tip.commit, key, at.kind === 'blob' ? { sha: at.sha } : { absent: true });
+    }
+    /** The directories above `key` (the root is '') whose tree level is not cached, top down. */
+    async uncachedDirs(root, key) {
+        const segs = key.split('/');
+        const dirs = segs.slice(0, -1).map((_, i) => segs.slice(0, i + 1).join('/'));
+        dirs.unshift('');
+        let sha = root;
+        for (let i = 0; i < dirs.length; i++) {
+            const level = await this.h.cache.getTree(sha);
+            if (!level)
+                return dirs.slice(i);
+            const e = level.find((x) => x.name === segs[i]);
+            if (e?.type !== 'tree')
+                return []; // absent or a value: the cached levels already answer
+            sha = e.sha;
+        }
+        return [];
+    }
+    /** Without GraphQL: one contents read per key, in parallel (what it cannot settle is left to the tree walk). */
+    async fromContents(tip, keys) {
+        await eachLimited(keys, async (key) => {
+            const found = await readPathAt(this.h.paths, this.ctx, tip.commit, key);
+            if (found === undefined)
+                return; // a symlink or submodule: the tree decides (currentShas, or null to read)
+            if (found) {
+                this.known.set(key, { kind: 'blob', sha: found.sha });
+                this.values.set(found.sha, found.value);
+            }
+        });
+    }
+}
+/** What `key` is, from the objects its path names (the key and each directory above it). */
+function lookupFrom(key, got) {
+    const o = got.get(key);
+    if (o?.type === 'Blob')
+        return { kind: 'blob', sha: o.oid };
+    if (o?.type === 'Tree')
+        return { kind: 'tree', sha: o.oid };
+    if (o?.type === 'other')
+        return { kind: 'conflict', at: key };
+    // Nothing at the key: absent, unless a directory on its way is a value (then the key is below a value).
+    for (let i = key.indexOf('/'); i > 0; i = key.indexOf('/', i + 1)) {
+        const dir = got.get(key.slice(0, i));
+        if (dir === null || dir === undefined)
+            return { kind: 'absent' };
+        if (dir.type !== 'Tree')
+            return { kind: 'conflict', at: key.slice(0, i) };
+    }
+    return { kind: 'absent' };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
 
 
@@ -37902,7 +38844,10 @@ async function reachesBack(client, ctx, ancestor, tip) {
     return undefined;
 }
 
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/write-host.ts
+
 
 /**
  * GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds).
@@ -37913,7 +38858,7 @@ async function reachesBack(client, ctx, ancestor, tip) {
 function assertCanWrite(ctx, repository) {
     if (ctx.token !== undefined)
         return;
-    throw new errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
+    throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
 }
 /**
  * The blob SHA of each changed key at `rootTree` (absent keys are left out). A put where a directory is,
@@ -37933,7 +38878,7 @@ async function currentShas(trees, ctx, rootTree, changes) {
         const at = await trees.lookup(ctx, rootTree, c.key, mode);
         // A delete of a directory or of a path below a value deletes nothing: an absent key.
         if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
-            throw new errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
+            throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
                 ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
                 : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
         }
@@ -37962,13 +38907,42 @@ async function afterLostRace(h, ctx, retry, confirmed, other) {
     }
     const wait = retry.next();
     if (wait === null)
-        throw new errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
+        throw new core_errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
     h.cfg.logger?.({
         level: 'info',
         message: `${ctx.operation}: ${h.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
         data: { attempt: retry.retries, other, wait },
     });
     await h.cfg.sleep(wait);
+}
+/**
+ * The write's retry state (src/core/backoff.ts), on a clock that stops while the operation waits for a
+ * rate limit: time GitHub asked us to wait is not time spent losing races.
+ *
+ * @example
+ * const retry = writeRetryOf(host, ctx);
+ */
+function writeRetryOf(h, ctx) {
+    return new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, () => h.cfg.now() - (ctx.rateWaitMs ?? 0));
+}
+/**
+ * Run a write whose ref moves once, at its very end: a rate limit or a lost race that ends it leaves the
+ * section untouched, which its error says (`data.outcome: "not-applied"`, as commit-create.ts does), so a
+ * caller knows retrying the write is safe.
+ *
+ * @example
+ * return definiteFailure(() => new SingleCommitWrite(…).run());
+ */
+async function definiteFailure(write) {
+    try {
+        return await write();
+    }
+    catch (e) {
+        if ((e instanceof core_errors/* RateLimited */.JH || e instanceof core_errors/* ConcurrentUpdate */.$$) && e.data.outcome === undefined) {
+            e.data.outcome = 'not-applied';
+        }
+        throw e;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/parts-gather.ts
@@ -38038,7 +39012,7 @@ class PartsGatherer {
     assertNew(changes) {
         for (const c of changes) {
             if (this.desired.has(c.key)) {
-                throw new errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+                throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
             }
         }
         assertNoPathConflicts(changes, {
@@ -38069,12 +39043,6 @@ class PartsGatherer {
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/parts-loop.ts
-/**
- * One commit whose changes arrive in parts (pages of a source, slices of a huge batch): the parts are
- * gathered and uploaded as they come (parts-gather.ts), then the commit is created and the ref moved as
- * in a single-commit write. Costs what `commit` of all the parts costs. A lost race re-plans from the
- * kept blob SHAs (every blob is on GitHub by then): no value is sent twice.
- */
 
 
 
@@ -38100,6 +39068,9 @@ function assertPartsWrite(options) {
  * const result = await writeInParts(host, ctx, pages(), { message: 'backfill' });
  */
 async function writeInParts(h, ctx, parts, options) {
+    return definiteFailure(() => inParts(h, ctx, parts, options));
+}
+async function inParts(h, ctx, parts, options) {
     const cached = await h.cachedTip(ctx);
     // As in write-loop.ts: only with `trustCachedTipMs` set is a recently seen tip (or a section just seen
     // absent) written on without the ref read.
@@ -38117,25 +39088,26 @@ async function writeInParts(h, ctx, parts, options) {
         await gathered.add(part);
     const custom = (0,commit_parts/* partsMessage */.gH)(options);
     assertCommitMessage(custom);
-    const retry = new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+    const retry = writeRetryOf(h, ctx);
     const tree = await gathered.finish();
-    return new PartsCommit(h, ctx, gathered, custom, retry, { tip, confirmed, baseTree, tree }).run();
+    const s = { tip, confirmed, baseTree, tree };
+    return new PartsCommit(h, ctx, gathered, { custom, derive: options.derive }, retry, s).run();
 }
 /** The second phase: commit the gathered tree and move the ref, re-planning by SHA after a lost race. */
 class PartsCommit {
     h;
     ctx;
     gathered;
-    custom;
+    finish;
     retry;
     s;
     plan;
     desired;
-    constructor(h, ctx, gathered, custom, retry, s) {
+    constructor(h, ctx, gathered, finish, retry, s) {
         this.h = h;
         this.ctx = ctx;
         this.gathered = gathered;
-        this.custom = custom;
+        this.finish = finish;
         this.retry = retry;
         this.s = s;
         this.plan = gathered.plan;
@@ -38143,19 +39115,42 @@ class PartsCommit {
     }
     async run() {
         for (;;) {
-            const tree = this.s.tree;
+            const derived = await this.derive();
+            const tree = await this.withDerived(derived);
             if (tree === null) {
                 if (await this.confirmNothingToDo())
-                    return this.result(this.s.tip, this.s.tip, false);
+                    return this.result(this.s.tip, this.s.tip, false, derived);
                 continue;
             }
             const parent = this.s.tip;
-            const commit = await this.commitOn(tree);
+            const commit = await this.commitOn(tree, derived);
             const outcome = await this.h.refs.update(this.ctx, parent, commit, this.retry, this.gathered.touchedBy);
             if (outcome.ok)
-                return this.result(commit, parent, true);
+                return this.result(commit, parent, true, derived);
             await this.afterLoss(outcome);
         }
+    }
+    /**
+     * This attempt's derived changes (`CommitPartsOptions.derive`), computed once every part is in, on the tip
+     * this attempt builds on (again after every lost race: recomputed, never rebased).
+     */
+    async derive() {
+        const { tip, baseTree } = this.s;
+        const at = tip !== null && baseTree !== null ? { commit: tip, tree: baseTree } : null;
+        const own = this.finish.derive
+            ? [...this.desired].map(([key, sha]) => (sha === null ? { key } : { key, sha }))
+            : [];
+        const d = await deriveAt(this.h.derived, this.ctx, this.finish.derive, own, at);
+        return planWrite(d.changes, (k) => d.current.get(k));
+    }
+    /** The gathered tree with the derived changes as one more tree on top (null: nothing to write at all). */
+    async withDerived(derived) {
+        if (derived.treeChanges.length === 0)
+            return this.s.tree;
+        assertCanWrite(this.ctx, this.h.repository);
+        const up = this.h.objects.treeUpload(this.ctx, this.s.tree ?? this.s.baseTree);
+        await up.add(derived.treeChanges);
+        return up.finish();
     }
     /** "Nothing to do" judged on a cached tip must be confirmed (a 304 when nothing moved). False: re-planned. */
     async confirmNothingToDo() {
@@ -38169,10 +39164,15 @@ class PartsCommit {
         await this.replan();
         return false;
     }
-    async commitOn(tree) {
-        // The new levels, computed from the kept blob SHAs and checked against GitHub's root.
-        await this.h.objects.rememberOwnTrees(this.s.baseTree, entriesBySha(this.plan, this.desired), tree);
-        const message = this.custom ?? defaultCommitMessage({ ...this.plan, treeChanges: [], unchanged: 0 });
+    async commitOn(tree, derived) {
+        // The new levels, computed from the kept blob SHAs (and the derived changes) and checked against GitHub's root.
+        const entries = [...entriesBySha(this.plan, this.desired), ...derived.treeChanges];
+        await this.h.objects.rememberOwnTrees(this.s.baseTree, entries, tree);
+        const all = {
+            written: [...this.plan.written, ...derived.written],
+            deleted: [...this.plan.deleted, ...derived.deleted],
+        };
+        const message = this.finish.custom ?? defaultCommitMessage({ ...all, treeChanges: [], unchanged: 0 });
         return this.h.objects.createCommit(this.ctx, tree, this.s.tip, message);
     }
     async afterLoss(outcome) {
@@ -38198,15 +39198,18 @@ class PartsCommit {
         this.s.tree = again.tree;
         this.s.baseTree = again.baseTree;
     }
-    result(version, previous, changed) {
+    result(version, previous, changed, d) {
         const plan = this.plan;
+        const written = changed ? [...plan.written, ...d.written] : [];
+        const deleted = changed ? [...plan.deleted, ...d.deleted] : [];
+        const all = this.desired.size + d.written.length + d.deleted.length + d.unchanged;
         return {
             version,
             previousVersion: previous,
             changed,
-            written: changed ? plan.written : [],
-            deleted: changed ? plan.deleted : [],
-            unchanged: this.desired.size - (changed ? plan.written.length + plan.deleted.length : 0),
+            written,
+            deleted,
+            unchanged: all - written.length - deleted.length,
             ...this.h.meta(this.ctx),
         };
     }
@@ -38242,6 +39245,307 @@ async function replanBySha(h, ctx, tip, desired) {
     const up = h.objects.treeUpload(ctx, baseTree);
     await up.add(entries);
     return { plan, tree: await up.finish(), baseTree };
+}
+
+;// CONCATENATED MODULE: ./src/core/git/replacement.ts
+/**
+ * The commit objects of a replacement history (RefStore.replaceHistory), encoded once here for every
+ * store that writes git objects itself (memory, local git, IndexedDB, git over HTTP): each commit on the
+ * one before it, with the given tree, message, author and committer (dates kept with their timezone).
+ */
+
+
+
+/**
+ * Check a `replaceHistory` call before any I/O: versions and trees are SHAs, at least one commit, people
+ * with a parseable date. `InvalidConfig` naming the field otherwise.
+ *
+ * @example
+ * checkReplaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+ */
+function checkReplaceHistory(o) {
+    (0,version/* assertValidVersion */.J)(o.from);
+    if (o.onto !== null)
+        (0,version/* assertValidVersion */.J)(o.onto);
+    if (!Array.isArray(o.commits) || (o.commits.length === 0 && o.onto === null)) {
+        throw new core_errors/* InvalidConfig */.OZ('commits', 'replaceHistory needs a commit to create, or `onto` to move the ref to', {
+            allowed: 'an array of { tree, message, author, committer } (non-empty when onto is null)',
+        });
+    }
+    o.commits.forEach((c, i) => {
+        if (!(0,objects/* isSha */.HH)(c.tree)) {
+            throw new core_errors/* InvalidConfig */.OZ(`commits[${i}].tree`, 'tree must be a 40-character lowercase hex SHA', {
+                allowed: 'a tree SHA',
+            });
+        }
+        signature(c.author, `commits[${i}].author`);
+        signature(c.committer, `commits[${i}].committer`);
+    });
+}
+/** A person as a git signature (its ISO date with the timezone it carries). */
+function signature(p, field) {
+    if (!p || typeof p.name !== 'string' || typeof p.email !== 'string' || Number.isNaN(Date.parse(p.date))) {
+        throw new core_errors/* InvalidConfig */.OZ(field, `${field} must be { name, email, date } with an ISO-8601 date`, {
+            allowed: '{ name, email, date }',
+        });
+    }
+    return { name: p.name, email: p.email, ...(0,objects/* parseSignatureDate */.Ov)(p.date) };
+}
+/**
+ * The commit the ref moves to: the last created one, or `onto` when nothing is created.
+ *
+ * @example
+ * const target = chainTip(options, created);
+ */
+function chainTip(o, created) {
+    return (created[created.length - 1] ?? o.onto);
+}
+/**
+ * The encoded chain, oldest first (checked with `checkReplaceHistory` first).
+ *
+ * @example
+ * const chain = replacementObjects({ from: tip, onto: null, commits });
+ * for (const o of chain) db.put('commit', o.body);
+ */
+function replacementObjects(o) {
+    const out = [];
+    let parent = o.onto;
+    o.commits.forEach((c, i) => {
+        const fields = {
+            tree: c.tree,
+            parents: parent ? [parent] : [],
+            author: signature(c.author, `commits[${i}].author`),
+            committer: signature(c.committer, `commits[${i}].committer`),
+            message: c.message,
+        };
+        const body = (0,objects/* encodeCommit */.Cv)(fields);
+        const sha = (0,objects/* hashObject */.wM)('commit', body);
+        out.push({ sha, type: 'commit', body, fields });
+        parent = sha;
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/commit-create.ts
+
+
+
+/**
+ * The request for the commit of `tree` on `parent` (none: the section's first commit). With an author,
+ * author and committer carry `date` (whole seconds, UTC), which makes the commit's SHA known in advance.
+ *
+ * @example
+ * const req = commitRequest('4b82…', null, 'docdb: put a.json', { name: 'Ada', email: 'ada@example.com' }, new Date());
+ * req.sha; // the SHA GitHub will answer with
+ */
+function commitRequest(tree, parent, message, author, now) {
+    const parents = parent ? [parent] : [];
+    const body = { message, tree, parents };
+    if (!author)
+        return { body };
+    const seconds = Math.floor(now.getTime() / 1000);
+    const date = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    body.author = { ...author, date };
+    body.committer = { ...author, date };
+    const sig = { name: author.name, email: author.email, timestamp: seconds, timezone: '+0000' };
+    const sha = (0,objects/* hashObject */.wM)('commit', (0,objects/* encodeCommit */.Cv)({ tree, parents, author: sig, committer: sig, message }));
+    return { body, sha };
+}
+/**
+ * Send `req` once; after a lost reply, resolve it as the module header says. The created commit.
+ *
+ * @example
+ * const commit = await createCommitOnce(deps, ctx, commitRequest(tree, tip, message, cfg.author, new Date()));
+ */
+async function createCommitOnce(deps, ctx, req) {
+    for (let lost = 0;; lost++) {
+        const sent = await send(deps, ctx, req);
+        if (!(sent instanceof Error))
+            return sent;
+        if (req.sha === undefined) {
+            throw notApplied(ctx, sent, 'it is not sent again: without a configured `author` GitHub dates the commit itself, so a second request would make a second commit and nothing tells whether the first one made one (configure `author` to let the store check)');
+        }
+        const found = await lookUp(deps, ctx, req.sha);
+        if (found)
+            return found;
+        // 404: the lost request did not create the commit; the same body is sent again.
+        if (lost >= deps.cfg.readRetries) {
+            throw notApplied(ctx, sent, `${lost + 1} attempts got no reply, and the commit does not exist`);
+        }
+        deps.cfg.logger?.({
+            level: 'warn',
+            message: `${ctx.operation}: create commit got no reply and the commit does not exist; sending it again`,
+            data: { commit: req.sha, attempt: lost + 1 },
+        });
+        await deps.cfg.sleep(deps.client.backoffMs(lost));
+    }
+}
+/** One attempt: the commit, or the error when the reply was lost (no response or 5xx). */
+async function send(deps, ctx, req) {
+    try {
+        const res = await deps.client.send(ctx, {
+            step: 'create commit',
+            method: 'POST',
+            path: '/git/commits',
+            body: req.body,
+            retry: false, // never re-sent blindly: see the module header
+        });
+        return parseCommit(ctx, 'create commit', res.json());
+    }
+    catch (e) {
+        if (e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk)
+            return e;
+        throw e;
+    }
+}
+/** `GET /git/commits/{sha}`: the commit when it exists, undefined on 404. */
+async function lookUp(deps, ctx, sha) {
+    const res = await deps.client.send(ctx, {
+        step: 'read commit',
+        method: 'GET',
+        path: `/git/commits/${sha}`,
+        retry: true,
+        accept: [404],
+    });
+    if (res.status === 404)
+        return undefined;
+    const c = parseCommit(ctx, 'read commit', res.json());
+    if (c.sha !== sha)
+        throw badResponse(ctx, 'read commit', `commit ${c.sha} is not ${sha}`);
+    return c;
+}
+/** The write stops before its ref update: nothing changed in the section, retrying is safe. */
+function notApplied(ctx, e, why) {
+    const message = `${ctx.operation}: create commit (POST /git/commits) got no reply (${e.message}); ${why}. ` +
+        'The section was not changed: the write can be retried.';
+    const data = { ...e.data, operation: ctx.operation, step: 'create commit', outcome: 'not-applied' };
+    return e instanceof core_errors/* UpstreamUnavailable */.Yk
+        ? new core_errors/* UpstreamUnavailable */.Yk(message, data, { cause: e })
+        : new core_errors/* TransportError */.wX(message, data, { cause: e });
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/update-refs.ts
+/**
+ * `replaceHistory` on GitHub (compaction, docs/retention.md): each replacement commit with
+ * `POST /git/commits` (author and committer given, so its SHA is known before the request and a lost reply
+ * is resolved by one read: commit-create.ts), then ONE GraphQL `updateRefs` mutation that moves the ref
+ * with `beforeOid` = the tip the compaction started from and `force: true`
+ * (https://docs.github.com/graphql/reference/mutations#updaterefs — atomic, "beforeOid must match").
+ * REST `PATCH /git/refs` with `force: true` has no compare: it is never used here. A host whose schema
+ * has no `updateRefs` (GitHub Enterprise Server before 3.13) gets a refusal, never a blind force.
+ * After the mutation the ref is read again and only what it shows decides (a reply may be lost).
+ */
+
+
+
+
+/** The mutation docdb sends (validated against GitHub's schema in __tests__/emulator/update-refs.test.ts). */
+const UPDATE_REFS_MUTATION = 'mutation($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }';
+/**
+ * The repository's node id, which `updateRefs` takes, and whether the host's schema has the mutation's
+ * input type (`__type` is null on a host without it): a host that cannot compare is refused before any
+ * commit is created.
+ */
+const REPOSITORY_ID_QUERY = 'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } __type(name: "UpdateRefsInput") { name } }';
+/**
+ * Create the commits and move the ref, as the module header says.
+ *
+ * @example
+ * const r = await replaceOnGitHub(host, ctx, { from: tip, onto: null, commits });
+ */
+async function replaceOnGitHub(h, ctx, o) {
+    checkReplaceHistory(o);
+    if (ctx.token === undefined) {
+        throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: rewriting ${h.owner}/${h.repo} needs a token with contents: write`, {
+            operation: ctx.operation,
+        });
+    }
+    h.memo.repositoryId ??= await repositoryIdOf(h, ctx);
+    const repositoryId = h.memo.repositoryId;
+    const created = [];
+    for (const c of replacementObjects(o)) {
+        await o.pace?.();
+        const body = {
+            message: c.fields.message,
+            tree: c.fields.tree,
+            parents: c.fields.parents,
+            author: o.commits[created.length]?.author,
+            committer: o.commits[created.length]?.committer,
+        };
+        const made = await createCommitOnce(h, ctx, { body, sha: c.sha });
+        created.push(made.sha);
+    }
+    const target = chainTip(o, created);
+    await o.pace?.();
+    // Only a refusal or a lost reply needs the ref read again: an answer without errors is the move.
+    const tip = (await moveRef(h, ctx, repositoryId, o.from, target)) ? target : await h.readRefFresh(ctx);
+    if (tip === target)
+        await h.forgetSection(ctx);
+    return { created, moved: tip === target, tip };
+}
+/** `repository { id }` (one GraphQL query). */
+async function repositoryIdOf(h, ctx) {
+    const res = await h.client.send(ctx, {
+        step: 'read repository id',
+        method: 'POST',
+        url: h.graphqlUrl,
+        body: { query: REPOSITORY_ID_QUERY, variables: { owner: h.owner, name: h.repo } },
+        retry: true,
+    });
+    const j = res.json();
+    if (isObject(j) && isObject(j.data) && j.data.__type === null)
+        throw noUpdateRefs(ctx, h.ref);
+    const id = isObject(j) && isObject(j.data) && isObject(j.data.repository) ? j.data.repository.id : undefined;
+    if (typeof id !== 'string') {
+        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: GraphQL did not give the repository id of ${h.owner}/${h.repo}`, {
+            operation: ctx.operation,
+            step: 'read repository id',
+            errors: errorTexts(j),
+        });
+    }
+    return id;
+}
+/**
+ * The mutation; true when GitHub answered it without errors. A refusal for a stale `beforeOid` (or any
+ * other mutation error) is not thrown: the caller reads the ref and sees it elsewhere. Thrown: a host
+ * without the mutation, a token without permission.
+ */
+async function moveRef(h, ctx, repositoryId, from, to) {
+    const refUpdates = [{ name: h.ref, beforeOid: from, afterOid: to, force: true }];
+    let j;
+    try {
+        const res = await h.client.send(ctx, {
+            step: 'move ref (updateRefs)',
+            method: 'POST',
+            url: h.graphqlUrl,
+            body: { query: UPDATE_REFS_MUTATION, variables: { input: { repositoryId, refUpdates } } },
+            retry: false, // a lost reply is resolved by reading the ref, never by sending the move again
+        });
+        j = res.json();
+    }
+    catch (e) {
+        if (e instanceof core_errors/* Forbidden */.cw || e instanceof core_errors/* AuthMissing */.$d)
+            throw e;
+        return false; // no answer: the ref read that follows tells whether the move happened
+    }
+    const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
+    if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField'))
+        throw noUpdateRefs(ctx, h.ref);
+    const forbidden = errors.find((e) => e.type === 'FORBIDDEN');
+    if (forbidden) {
+        throw new core_errors/* Forbidden */.cw(`${ctx.operation}: the token may not move ${h.ref} in ${h.owner}/${h.repo} (updateRefs: ${String(forbidden.message)}); it needs contents: write`, { operation: ctx.operation, step: 'move ref (updateRefs)' });
+    }
+    return errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs);
+}
+/** The refusal on a host whose GraphQL has no `updateRefs`. */
+function noUpdateRefs(ctx, ref) {
+    return new core_errors/* InvalidConfig */.OZ('apiUrl', `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to move ${ref} with a compare-and-swap that allows a non-fast-forward; compaction refuses rather than force the ref blindly (github.com has it; on GitHub Enterprise Server, a version whose schema has updateRefs)`, { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' });
+}
+/** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
+function errorTexts(j) {
+    if (!isObject(j) || !Array.isArray(j.errors))
+        return [];
+    return j.errors.filter(isObject).map((e) => String(e.message));
 }
 
 ;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
@@ -38329,161 +39633,6 @@ async function diffTrees(from, to, readTree, prefix = '') {
  */
 function keyChanges(d) {
     return { added: d.added, modified: d.changed, changed: d.changed, removed: d.removed };
-}
-
-;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
-
-const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
-/**
- * The entry at `path` below the tree `root` (undefined when absent or below a value).
- *
- * @example
- * const e = await entryAtPath(commit.tree, 'notes/a.json', readTree); // { mode: '100644', name: 'a.json', sha }
- */
-async function entryAtPath(root, path, readTree) {
-    let current = { mode: '040000', name: '', sha: root };
-    for (const seg of path.split('/')) {
-        if (current?.mode !== '040000')
-            return undefined;
-        current = (await readTree(current.sha)).find((e) => e.name === seg);
-    }
-    return current;
-}
-/**
- * Every value key under `prefix` in the tree `root`, in code-unit order. Only subtrees that can hold
- * the prefix are read.
- *
- * @example
- * await listTreeKeys(commit.tree, 'notes/', readTree); // [{ key: 'notes/a.json', blobSha }]
- */
-async function listTreeKeys(root, prefix, readTree) {
-    const slash = prefix.lastIndexOf('/');
-    const dir = slash < 0 ? '' : prefix.slice(0, slash + 1);
-    const start = dir ? await entryAtPath(root, dir.slice(0, -1), readTree) : { mode: '040000', sha: root };
-    const out = [];
-    const walk = async (sha, path) => {
-        for (const e of await readTree(sha)) {
-            const key = path + e.name;
-            if (e.mode === '040000') {
-                // Skip subtrees that cannot contain a match.
-                if (`${key}/`.startsWith(prefix) || prefix.startsWith(`${key}/`))
-                    await walk(e.sha, `${key}/`);
-            }
-            else if (e.mode !== '160000' && key.startsWith(prefix)) {
-                out.push({ key, blobSha: e.sha });
-            }
-        }
-    };
-    if (start?.mode === '040000')
-        await walk(start.sha, dir);
-    return out.sort(byCodeUnit);
-}
-/** A signature as the RefStore reports it (ISO-8601 date in the signature's own timezone). */
-function personOf(s) {
-    return { name: s.name, email: s.email, date: signatureDate(s) };
-}
-/**
- * The history entry of a commit.
- *
- * @example
- * historyEntry(sha, decodeCommit(body)); // { version: sha, message, author, committer, parents }
- */
-function tree_walk_historyEntry(version, c) {
-    return {
-        version,
-        message: c.message,
-        author: personOf(c.author),
-        committer: personOf(c.committer),
-        parents: c.parents,
-    };
-}
-
-;// CONCATENATED MODULE: ./src/core/section.ts
-/**
- * "Is this version a commit of the section?" — true when the commit is reachable from the section's
- * tip. A VersionId must name a commit OF THE SECTION: any other commit of the repository (a branch
- * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
- * never read data that was never in the section.
- */
-
-
-/**
- * Breadth-first walk over parents from `tip` until `version` is found. `known` holds commits already
- * proven to be in the section (commits are immutable, so a positive answer stays true while the
- * section only moves forward); every commit visited on the way is added to it.
- *
- * @example
- * await isInSection(v, tip, async (sha) => db.getCommit(sha).parents, knownSet); // true / false
- */
-async function isInSection(version, tip, parentsOf, known) {
-    if (known?.has(version))
-        return true;
-    if (tip === null)
-        return false;
-    const seen = new Set([tip]);
-    let frontier = [tip];
-    while (frontier.length > 0) {
-        const next = [];
-        for (const sha of frontier) {
-            if (sha === version) {
-                if (known)
-                    for (const s of seen)
-                        known.add(s);
-                return true;
-            }
-            for (const p of await parentsOf(sha)) {
-                if (!seen.has(p)) {
-                    seen.add(p);
-                    next.push(p);
-                }
-            }
-        }
-        frontier = next;
-    }
-    if (known)
-        for (const s of seen)
-            known.add(s);
-    return false;
-}
-/**
- * The error for a version that is a commit, but not of this section.
- *
- * @example
- * throw notInSection('0123…', 'refs/docdb/documents');
- */
-function notInSection(version, ref) {
-    return new errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of the section ${ref} (not reachable from its tip); use a version returned by this section's writes, list or history`);
-}
-/**
- * The commits of a section, newest first as a breadth-first walk from the tip meets them (on a linear
- * section: the first-parent chain), at most `limit` — `RefStore.commits` for stores that read commits by SHA.
- *
- * @example
- * const entries = await sectionLog(tip, async (sha) => db.getCommit(sha), 1000);
- */
-async function sectionLog(tip, readCommit, limit) {
-    const entries = [];
-    if (tip === null)
-        return entries;
-    const seen = new Set([tip]);
-    let frontier = [tip];
-    while (frontier.length > 0 && entries.length < limit) {
-        const next = [];
-        for (const sha of frontier) {
-            if (entries.length >= limit)
-                break;
-            const c = await readCommit(sha);
-            entries.push(historyEntry(sha, c));
-            for (const p of c.parents) {
-                if (!seen.has(p)) {
-                    seen.add(p);
-                    next.push(p);
-                }
-            }
-        }
-        frontier = next;
-    }
-    return entries;
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/compare-changes.ts
@@ -38624,6 +39773,7 @@ async function assertInSection(h, ctx, version, tip) {
     let start = tip ?? h.ref;
     let url;
     const listed = [];
+    const messages = [];
     for (;;) {
         const res = await h.send(ctx, {
             step: 'list section commits',
@@ -38642,7 +39792,7 @@ async function assertInSection(h, ctx, version, tip) {
         }
         const list = res.json();
         if (!Array.isArray(list)) {
-            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list section commits returned an unexpected body`, {
                 operation: ctx.operation,
                 step: 'list section commits',
             });
@@ -38652,6 +39802,7 @@ async function assertInSection(h, ctx, version, tip) {
             if (!c)
                 continue;
             listed.push(c.sha);
+            messages.push({ version: c.sha, message: c.message });
             if (!(await h.cachedCommit(c.sha)))
                 await h.putCommit(c);
             if (c.sha === version) {
@@ -38672,13 +39823,13 @@ async function assertInSection(h, ctx, version, tip) {
         }
         // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
         if (nextUrl.origin !== h.apiOrigin) {
-            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
         }
         url = nextUrl.toString();
     }
     for (const s of listed)
         h.known.add(s);
-    throw notInSection(version, h.ref);
+    throw compactedOrNotInSection(version, h.ref, messages);
 }
 /**
  * `changes()` on the API: read the tip (unless `to` is given and known), then one compare of the two versions
@@ -38703,7 +39854,7 @@ async function changesBetween(h, ctx, options) {
     if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
         // Both are in the section; "from" must also be older than "to" (the section is linear).
         if (await onCachedChain(h, to, options.from)) {
-            throw new errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
         }
     }
     const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
@@ -38712,30 +39863,28 @@ async function changesBetween(h, ctx, options) {
 
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
 var sha1 = __nccwpck_require__(1263);
-;// CONCATENATED MODULE: ./src/cache/git-cache.ts
-/**
- * Typed cache layers over a {@link CacheBackend}:
- * - ref tip:  (api origin, owner/repo, ref, token identity) → { sha, etag }   mutable, ETag-validated
- * - commit:   (api origin, owner/repo, sha) → commit metadata                 immutable
- * - tree:     (api origin, owner/repo, sha) → direct entries of ONE tree level immutable
- * - blob:     (api origin, owner/repo, sha) → bytes                           immutable
- * - path:     (api origin, owner/repo, commit sha, path) → blob SHA or absent immutable (single-path reads)
- * - history:  (api origin, owner/repo, ref, key, limit, token identity) → { etag, entries }  ETag-validated
- * Immutable entries are never invalidated, only evicted. The SHA used as key is always the one the
- * upstream returned. Tokens never enter the cache: the ref-tip key holds a one-way hash of the token.
- */
+;// CONCATENATED MODULE: ./src/core/token-identity.ts
+/** The one identity of a token docdb keys things by (caches, ETags, rate-limit gates), never the token itself. */
 
 
 /**
- * Identity of a token for cache keys: SHA-1 of a domain-separated string, so equal tokens share
- * ETags and different tokens never do, and the token cannot be read back from the cache.
+ * Identity of a token for cache keys and rate-limit gates: SHA-1 of a domain-separated string, so equal
+ * tokens share ETags and different tokens never do, and the token cannot be read back from the key.
  * `undefined` (no token) is the anonymous identity.
+ *
+ * @example
+ * tokenIdentity(undefined); // 'anonymous'
+ * tokenIdentity('ghp_…'); // 40 hex characters
  */
 function tokenIdentity(token) {
     if (token === undefined || token === '')
         return 'anonymous';
     return (0,sha1/* sha1Hex */.Ru)((0,core_bytes/* utf8 */.As)(`docdb token identity v1\u0000${token}`));
 }
+
+;// CONCATENATED MODULE: ./src/cache/git-cache.ts
+/** Identity of a token for cache keys (the one definition lives in core/token-identity.ts). */
+
 const personSize = (p) => 2 * (p.name.length + p.email.length + p.date.length);
 /** Cache of one repository's git objects and ref tips (`scope` = api origin + owner/repo). */
 class GitCache {
@@ -38898,7 +40047,7 @@ class CommitReader {
             accept: pinned ? [404, 422] : [],
         });
         if (res.status === 404 || res.status === 422) {
-            throw new errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
+            throw new core_errors/* InvalidVersion */.KG(sha, `version ${sha} is not a commit of ${this.repository}`);
         }
         const c = parseCommit(ctx, 'read commit', res.json());
         if (c.sha !== sha)
@@ -38910,104 +40059,6 @@ class CommitReader {
 
 // EXTERNAL MODULE: ./src/cache/backend.ts
 var backend = __nccwpck_require__(6270);
-;// CONCATENATED MODULE: ./src/stores/remote-api/commit-create.ts
-
-
-
-/**
- * The request for the commit of `tree` on `parent` (none: the section's first commit). With an author,
- * author and committer carry `date` (whole seconds, UTC), which makes the commit's SHA known in advance.
- *
- * @example
- * const req = commitRequest('4b82…', null, 'docdb: put a.json', { name: 'Ada', email: 'ada@example.com' }, new Date());
- * req.sha; // the SHA GitHub will answer with
- */
-function commitRequest(tree, parent, message, author, now) {
-    const parents = parent ? [parent] : [];
-    const body = { message, tree, parents };
-    if (!author)
-        return { body };
-    const seconds = Math.floor(now.getTime() / 1000);
-    const date = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    body.author = { ...author, date };
-    body.committer = { ...author, date };
-    const sig = { name: author.name, email: author.email, timestamp: seconds, timezone: '+0000' };
-    const sha = (0,objects/* hashObject */.wM)('commit', (0,objects/* encodeCommit */.Cv)({ tree, parents, author: sig, committer: sig, message }));
-    return { body, sha };
-}
-/**
- * Send `req` once; after a lost reply, resolve it as the module header says. The created commit.
- *
- * @example
- * const commit = await createCommitOnce(deps, ctx, commitRequest(tree, tip, message, cfg.author, new Date()));
- */
-async function createCommitOnce(deps, ctx, req) {
-    for (let lost = 0;; lost++) {
-        const sent = await send(deps, ctx, req);
-        if (!(sent instanceof Error))
-            return sent;
-        if (req.sha === undefined) {
-            throw notApplied(ctx, sent, 'it is not sent again: without a configured `author` GitHub dates the commit itself, so a second request would make a second commit and nothing tells whether the first one made one (configure `author` to let the store check)');
-        }
-        const found = await lookUp(deps, ctx, req.sha);
-        if (found)
-            return found;
-        // 404: the lost request did not create the commit; the same body is sent again.
-        if (lost >= deps.cfg.readRetries) {
-            throw notApplied(ctx, sent, `${lost + 1} attempts got no reply, and the commit does not exist`);
-        }
-        deps.cfg.logger?.({
-            level: 'warn',
-            message: `${ctx.operation}: create commit got no reply and the commit does not exist; sending it again`,
-            data: { commit: req.sha, attempt: lost + 1 },
-        });
-        await deps.cfg.sleep(deps.client.backoffMs(lost));
-    }
-}
-/** One attempt: the commit, or the error when the reply was lost (no response or 5xx). */
-async function send(deps, ctx, req) {
-    try {
-        const res = await deps.client.send(ctx, {
-            step: 'create commit',
-            method: 'POST',
-            path: '/git/commits',
-            body: req.body,
-            retry: false, // never re-sent blindly: see the module header
-        });
-        return parseCommit(ctx, 'create commit', res.json());
-    }
-    catch (e) {
-        if (e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk)
-            return e;
-        throw e;
-    }
-}
-/** `GET /git/commits/{sha}`: the commit when it exists, undefined on 404. */
-async function lookUp(deps, ctx, sha) {
-    const res = await deps.client.send(ctx, {
-        step: 'read commit',
-        method: 'GET',
-        path: `/git/commits/${sha}`,
-        retry: true,
-        accept: [404],
-    });
-    if (res.status === 404)
-        return undefined;
-    const c = parseCommit(ctx, 'read commit', res.json());
-    if (c.sha !== sha)
-        throw badResponse(ctx, 'read commit', `commit ${c.sha} is not ${sha}`);
-    return c;
-}
-/** The write stops before its ref update: nothing changed in the section, retrying is safe. */
-function notApplied(ctx, e, why) {
-    const message = `${ctx.operation}: create commit (POST /git/commits) got no reply (${e.message}); ${why}. ` +
-        'The section was not changed: the write can be retried.';
-    const data = { ...e.data, operation: ctx.operation, step: 'create commit', outcome: 'not-applied' };
-    return e instanceof errors/* UpstreamUnavailable */.Yk
-        ? new errors/* UpstreamUnavailable */.Yk(message, data, { cause: e })
-        : new errors/* TransportError */.wX(message, data, { cause: e });
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-body.ts
 /**
  * The JSON body of one `POST /git/trees` request, written as bytes while its entries are added:
@@ -39375,7 +40426,7 @@ class OperationRunner {
             (0,redact/* redactError */.ki)(e, [ctx?.token]);
             if (ctx?.rateLimit)
                 this.lastRateLimit = ctx.rateLimit;
-            if (e instanceof errors/* DocDbError */.rq && ctx) {
+            if (e instanceof core_errors/* DocDbError */.rq && ctx) {
                 e.data.requests ??= ctx.requests;
             }
             throw e;
@@ -39400,7 +40451,7 @@ class OperationRunner {
             t = await this.cfg.credentials?.();
         }
         catch (e) {
-            throw new errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
+            throw new core_errors/* AuthMissing */.$d(`${operation}: the credentials provider failed`, { operation }, { cause: e });
         }
         if (t === undefined || t === null || t === '')
             return undefined;
@@ -39549,7 +40600,7 @@ class RefUpdater {
             if (now === commit)
                 return { ok: true };
             if (now !== parent) {
-                if (lost > 0 && now !== null && (await this.descendsFrom(ctx, now, commit, parent)))
+                if (lost > 0 && now !== null && (await this.landedBelow(ctx, now, commit, parent)))
                     return { ok: true };
                 return { ok: false, tip: now };
             }
@@ -39582,7 +40633,7 @@ class RefUpdater {
             return 'applied';
         }
         catch (e) {
-            if (!(e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk))
+            if (!(e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk))
                 throw e;
             this.deps.cfg.logger?.({
                 level: 'warn',
@@ -39615,12 +40666,12 @@ class RefUpdater {
                     throw e;
                 // The outcome is knowable as soon as the ref can be read: keep trying (backing off) while the
                 // write's retry budget lasts, rather than report "unknown" after one failed read.
-                const transient = e instanceof errors/* TransportError */.wX || e instanceof errors/* UpstreamUnavailable */.Yk;
+                const transient = e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk;
                 if (transient && retry?.withinBudget() && reread < MAX_REREADS_AFTER_LOST_REPLY) {
                     await this.deps.cfg.sleep(this.deps.client.backoffMs(Math.min(reread, 4)));
                     continue;
                 }
-                throw new errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.deps.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+                throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and re-reading ${this.deps.ref} failed; the write of ${commit} may or may not have been applied`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
             }
         }
     }
@@ -39630,11 +40681,23 @@ class RefUpdater {
      */
     async sendAgain(ctx, step, noReply, lost) {
         if (!noReply) {
-            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} ${this.deps.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step, status: 422 });
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: ${step} ${this.deps.ref} was rejected (HTTP 422) although the ref did not move`, { operation: ctx.operation, step, status: 422 });
         }
         if (lost > this.deps.cfg.readRetries)
             throw noReply;
         await this.deps.cfg.sleep(this.deps.client.backoffMs(lost - 1));
+    }
+    /**
+     * After a lost reply, whether our commit is below the new tip; a failure to tell leaves the write's
+     * outcome unknown (never "not applied": the lost update may have landed).
+     */
+    async landedBelow(ctx, tip, commit, parent) {
+        try {
+            return await this.descendsFrom(ctx, tip, commit, parent);
+        }
+        catch (e) {
+            throw new core_errors/* TransportError */.wX(`${ctx.operation}: the ref update got no reply and ${this.deps.ref} has moved on; whether the write of ${commit} is below the new tip could not be read`, { operation: ctx.operation, commit, outcome: 'unknown' }, { cause: e });
+        }
     }
     /**
      * True when `ancestor` is in the history of `tip` (docdb's history is linear): one compare at any
@@ -39819,7 +40882,7 @@ class TreeWalker {
         }
         const level = await this.fetchTree(ctx, sha, false);
         if (!level) {
-            throw new errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: tree ${sha} is too large to list even one level (truncated); split the section`, { operation: ctx.operation, tree: sha });
         }
         return level;
     }
@@ -39980,6 +41043,23 @@ function wireStore(options) {
         versions,
         writes: writeHost(shared),
         bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+        replace: {
+            ref: cfg.ref,
+            owner: cfg.owner,
+            repo: cfg.repo,
+            graphqlUrl: gql.url,
+            cfg,
+            client,
+            readRefFresh: async (ctx) => {
+                await cache.deleteRefTip(cfg.ref, ctx.tokenId);
+                return refs.read(ctx);
+            },
+            forgetSection: async (ctx) => {
+                versions.known.clear();
+                await cache.deleteRefTip(cfg.ref, ctx.tokenId);
+            },
+            memo: {},
+        },
     };
 }
 function versionsHost({ cfg, client, cache, trees, refs, commits, gql }) {
@@ -40009,7 +41089,7 @@ function keyReadHost({ trees, refs, commits, client, cache }, versions) {
     };
 }
 function writeHost(s) {
-    const { cfg, client, cache, trees, tips, refs, commits, ops } = s;
+    const { cfg, client, cache, trees, tips, refs, commits, ops, gql } = s;
     const getCommit = (ctx, sha) => commits.get(ctx, sha);
     const catchUp = new CatchUp(client, cache);
     const updater = new RefUpdater({
@@ -40032,6 +41112,7 @@ function writeHost(s) {
         objects: new ObjectWriter({ ref: cfg.ref, cfg, client, cache, trees }),
         refs: updater,
         catchUp,
+        derived: { cache, trees, paths: { client, cache, trees }, graphql: gql },
         cachedTip: (ctx) => cache.getRefTip(cfg.ref, ctx.tokenId),
         cachedCommit: (sha) => cache.getCommit(sha),
         readRef: (ctx, checkRepo) => refs.read(ctx, checkRepo),
@@ -40069,6 +41150,9 @@ function checkedWrite(changes, options) {
  * const result = await writeOneCommit(host, ctx, changes, options, ifMatch);
  */
 async function writeOneCommit(h, ctx, changes, options, ifMatch) {
+    return definiteFailure(() => oneCommit(h, ctx, changes, options, ifMatch));
+}
+async function oneCommit(h, ctx, changes, options, ifMatch) {
     const cached = await h.cachedTip(ctx);
     // By default every write reads the ref first (a 304 when the cached tip is current): a write on a tip
     // another writer moved then costs one compare, never an orphan commit. Only with `trustCachedTipMs`
@@ -40107,7 +41191,7 @@ class SingleCommitWrite {
         this.ifMatch = ifMatch;
         this.tip = tip;
         this.confirmed = confirmed;
-        this.retry = new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, h.cfg.now);
+        this.retry = writeRetryOf(h, ctx);
         const keys = changes.map((c) => c.key);
         this.touchedBy = (files) => touchesAny(files, keys);
     }
@@ -40138,11 +41222,15 @@ class SingleCommitWrite {
         const rebased = this.rebased;
         const base = rebased ? rebased.base : this.tip === null ? null : await this.h.getCommit(this.ctx, this.tip);
         const view = rebased ? rebased.viewTree : base ? base.tree : null;
+        // One key planned on the tip's own tree: the derive hook runs first and its first query also fetches the
+        // tree levels on the key's path, which the plan then finds cached (one request instead of two).
+        const early = !rebased && this.changes.length === 1 ? await this.derive(base, this.changes) : undefined;
         const current = await currentShas(this.h.trees, this.ctx, view, this.changes);
         this.rebased = undefined;
-        const plan = await this.plan(current);
-        if (plan === undefined)
+        const own = await this.plan(current);
+        if (own === undefined)
             return undefined;
+        const plan = withDerived(this.changes, own, current, early ?? (await this.derive(base, [])));
         if (plan.treeChanges.length === 0)
             return (await this.confirmNothingToDo()) ? this.unchanged(plan) : undefined;
         const commit = await this.commitOn(base, plan);
@@ -40151,6 +41239,17 @@ class SingleCommitWrite {
             return this.changed(commit, plan);
         await this.afterLoss(outcome, view);
         return undefined;
+    }
+    /**
+     * This attempt's derived changes (`CommitOptions.derive`), computed on the tip the commit builds on —
+     * after a rebase that is the NEW tip (`base`), never the cached old tree the write's own keys were planned
+     * on: the derived keys are not known in advance, so the compare proved nothing about them. `probe`: keys
+     * whose uncached path levels join the hook's first query.
+     */
+    derive(base, probe) {
+        const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
+        const keys = probe.map((c) => c.key);
+        return deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip, keys);
     }
     /** The plan on the current tree; undefined when a failed precondition must be judged again on a moved tip. */
     async plan(current) {
@@ -40161,7 +41260,7 @@ class SingleCommitWrite {
         catch (e) {
             // A precondition that failed on a cached tip is judged again on the real tip before it is final
             // (passing on a stale tip is safe: the fast-forward-only ref update then fails and we re-plan).
-            if (!(e instanceof errors/* PreconditionFailed */.OJ) || this.confirmed)
+            if (!(e instanceof core_errors/* PreconditionFailed */.OJ) || this.confirmed)
                 throw e;
             const now = await this.h.readRef(this.ctx);
             this.confirmed = true;
@@ -40222,6 +41321,12 @@ class SingleCommitWrite {
         };
     }
 }
+/** The write's own plan with the attempt's derived changes planned in (the same plan when there are none). */
+function withDerived(changes, own, current, derived) {
+    if (derived.changes.length === 0)
+        return own;
+    return planWrite([...changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
+}
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/remote-api-refstore.ts
 /**
@@ -40242,6 +41347,8 @@ class SingleCommitWrite {
  *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
  * - put and delete are one-change commits (core/key-writes.ts).
  */
+
+
 
 
 
@@ -40334,7 +41441,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         const limit = historyLimit(options);
         return this.wired.ops.run('history', async (ctx) => {
             const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-            return { entries, ...this.meta(ctx) };
+            return { ...historyOf(entries), ...this.meta(ctx) };
         });
     }
     /** The section's commits, newest first: `GET /commits?sha=<ref>`, 1 request per 100 (see `RefStore.commits`). */
@@ -40378,6 +41485,22 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     commitParts(parts, options = {}) {
         assertPartsWrite(options);
         return this.serialised('commit', (ctx) => writeInParts(this.wired.writes, ctx, parts, options));
+    }
+    /**
+     * Create `commits` on `onto` (`POST /git/commits` each) and move the ref from `from` to the last of them with
+     * GraphQL `updateRefs` (`beforeOid: from`, `force: true`): see `RefStore.replaceHistory`, update-refs.ts.
+     *
+     * @example
+     * const r = await store.replaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+     */
+    replaceHistory(options) {
+        // In line with this instance's writes, as they are with each other.
+        const run = this.writeChain.then(() => this.wired.ops.run('replaceHistory', async (ctx) => ({
+            ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
+            ...this.meta(ctx),
+        })));
+        this.writeChain = run.catch(() => { });
+        return run;
     }
     /** Every cache entry (diagnostics; used by the token-hygiene test). */
     async dumpCache() {
@@ -40436,7 +41559,7 @@ function describeUrl(url) {
 function transportError(req, reason, cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     const what = reason === 'timeout' ? 'timed out' : reason === 'aborted' ? 'was aborted' : `failed without a response (${why})`;
-    return new errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
+    return new core_errors/* TransportError */.wX(`${req.method.toUpperCase()} ${describeUrl(req.url)} ${what}`, { method: req.method.toUpperCase(), url: describeUrl(req.url), reason }, { cause });
 }
 /** Lowercase every header name (joining duplicates with ", "). */
 function lowercaseHeaders(headers) {
@@ -40534,7 +41657,7 @@ function tooLargeError(req, limit, declared) {
     const hint = own
         ? `the limit set for this request (maxResponseBytes: ${limit})`
         : `the transport's response-size limit (maxResponseBytes: ${limit}, ${formatMiB(limit)}); if this server is trusted to send more, raise maxResponseBytes (an option of fetchTransport, octokitTransport, createOctokit and RemoteApiRefStore)`;
-    return new errors/* TransportError */.wX(`${method} ${url} answered ${size}, over ${hint}`, { method, url, reason: 'too-large', limit, ...(declared !== undefined ? { declared } : {}) }, { cause: new Error('response too large') });
+    return new core_errors/* TransportError */.wX(`${method} ${url} answered ${size}, over ${hint}`, { method, url, reason: 'too-large', limit, ...(declared !== undefined ? { declared } : {}) }, { cause: new Error('response too large') });
 }
 function formatMiB(n) {
     return n >= MiB ? `${+(n / MiB).toFixed(1)} MiB` : `${n} bytes`;
@@ -40719,7 +41842,7 @@ const tar_stream_encoder = new TextEncoder();
  * if (isArchiveOverLimit(e)) return fallBackToBatches();
  */
 function isArchiveOverLimit(e) {
-    const limit = e instanceof errors/* InvalidResponse */.h5 ? e.data.limit : undefined;
+    const limit = e instanceof core_errors/* InvalidResponse */.h5 ? e.data.limit : undefined;
     return limit === 'maxBytes' || limit === 'maxEntries';
 }
 /** Bytes pulled from a stream on demand, and how many were consumed. */
@@ -40947,7 +42070,7 @@ function overLimit(limit, max, unit) {
     return invalid(`the archive holds more than ${max} ${unit} (${limit})`, { limit, allowed: max });
 }
 function invalid(what, data = {}) {
-    return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
+    return new core_errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
         operation: 'readMany',
         step: 'read archive',
         ...data,
@@ -41007,10 +42130,10 @@ function nodeArchiveReader(options = {}) {
             return await node_archive_answer(second, 2, limits, onEntry);
         }
         catch (e) {
-            if (e instanceof errors/* InvalidResponse */.h5 || e instanceof errors/* TransportError */.wX)
+            if (e instanceof core_errors/* InvalidResponse */.h5 || e instanceof core_errors/* TransportError */.wX)
                 throw e;
             const reason = signal.aborted ? 'timeout' : 'network';
-            throw new errors/* TransportError */.wX(`readMany: read archive failed without a complete response (${reason})`, {
+            throw new core_errors/* TransportError */.wX(`readMany: read archive failed without a complete response (${reason})`, {
                 reason,
                 operation: 'readMany',
                 step: 'read archive',
@@ -41088,7 +42211,7 @@ async function readTarGz(body, limits, onEntry) {
     }
 }
 function node_archive_invalid(what) {
-    return new errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
+    return new core_errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: ${what}`, {
         operation: 'readMany',
         step: 'read archive',
     });
@@ -41479,6 +42602,8 @@ const Octokit = core_dist_src/* Octokit */.E.plugin(requestLog, plugin_rest_endp
 // EXTERNAL MODULE: ./node_modules/bottleneck/lib/index.js
 var lib = __nccwpck_require__(2203);
 var lib_default = /*#__PURE__*/__nccwpck_require__.n(lib);
+// EXTERNAL MODULE: ./src/core/rate-gate.ts
+var rate_gate = __nccwpck_require__(5349);
 ;// CONCATENATED MODULE: ./src/transport/capped-fetch.ts
 /**
  * `cappedFetch`: a `fetch` whose answers are held to the response-size caps of limits.ts before the caller
@@ -41564,7 +42689,9 @@ function urlOf(input) {
  *   reply was lost may have been applied; the store re-reads the ref instead of replaying);
  * - primary and secondary rate limits are honoured: throttling waits for `Retry-After` (secondary)
  *   or `x-ratelimit-reset` (primary) when the wait is at most `maxRetryAfterSeconds`, else gives up
- *   and the 403/429 reaches the store, which reports `RateLimited`;
+ *   and the 403/429 reaches the store, which reports `RateLimited`; either way the process-wide gate of
+ *   the origin and token (core/rate-gate.ts) closes, so no remote-api store with that token sends before
+ *   the window ends;
  * - writes are spaced (GitHub asks for serial writes with ≥ 1 s between them) — `writeSpacingMs`;
  * - every body is read under the response-size caps of limits.ts (a capped fetch, capped-fetch.ts): a
  *   success body over `maxResponseBytes` fails with `TransportError` (reason `too-large`), never retried;
@@ -41579,9 +42706,20 @@ function urlOf(input) {
 
 
 
+
+
 /** Statuses plugin-retry must not retry: client errors, 409 (empty repository), 429 (the throttler owns it). */
 const DO_NOT_RETRY = [400, 401, 403, 404, 409, 410, 413, 422, 429, 451];
 const create_octokit_noop = () => { };
+/** The process-wide rate-limit gate of this instance's API origin and token (none for an unparsable URL). */
+function gateOf(baseUrl, auth) {
+    try {
+        return (0,rate_gate/* rateGate */.K)(new URL(baseUrl).origin, tokenIdentity(auth));
+    }
+    catch {
+        return undefined;
+    }
+}
 /**
  * The write lane plugin-throttling schedules writes on: Bottleneck (already plugin-throttling's own
  * scheduler, so nothing is added to the bundle), starting one write every `minTime` ms at most — GitHub
@@ -41613,7 +42751,12 @@ function createOctokit(options = {}) {
     if (!(base >= 0))
         throw new TypeError('retryAfterBaseMs must be a non-negative number');
     const warn = options.warn ?? ((m) => console.warn(m));
+    const baseUrl = (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, '');
+    const gate = gateOf(baseUrl, options.auth);
     const decide = (kind) => (retryAfter, opts, _o, retryCount) => {
+        // Every store of the process with this token then waits too (core/rate-gate.ts, pacing.ts).
+        if (gate)
+            (0,rate_gate/* closeRateGate */.S)(gate, Date.now() + retryAfter * base);
         let path = '';
         try {
             path = new URL(opts.url ?? '', 'http://x.invalid').pathname;
@@ -41643,7 +42786,7 @@ function createOctokit(options = {}) {
         throttle.write = writeLanes(options.writeSpacingMs);
     }
     const ctorOptions = {
-        baseUrl: (options.baseUrl ?? 'https://api.github.com').replace(/\/+$/, ''),
+        baseUrl,
         userAgent: options.userAgent ?? 'docdb',
         retry: { retries, doNotRetry: DO_NOT_RETRY, retryAfterBaseValue: base },
         throttle,
@@ -41664,7 +42807,7 @@ function createOctokit(options = {}) {
 function tooLargeIsFinal(octokit) {
     octokit.hook.error('request', (error) => {
         const cause = error.cause;
-        if (cause instanceof errors/* TransportError */.wX && cause.data.reason === 'too-large')
+        if (cause instanceof core_errors/* TransportError */.wX && cause.data.reason === 'too-large')
             throw cause;
         throw error;
     });
@@ -41757,11 +42900,11 @@ function octokitTransport(octokit, caps = {}) {
                     res = err.response;
                 }
                 else {
-                    if (e instanceof errors/* DocDbError */.rq)
+                    if (e instanceof core_errors/* DocDbError */.rq)
                         throw e;
                     // Octokit wraps what its fetch threw (a body over the cap) in a RequestError with status 500.
                     const cause = e?.cause;
-                    if (cause instanceof errors/* TransportError */.wX)
+                    if (cause instanceof core_errors/* TransportError */.wX)
                         throw cause;
                     const aborted = err?.name === 'AbortError' || req.signal?.aborted === true;
                     throw transportError(req, aborted ? 'aborted' : 'network', e);
@@ -41784,8 +42927,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
-var document_store = __nccwpck_require__(1872);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
+var document_store = __nccwpck_require__(9389);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -41839,6 +42982,290 @@ async function changesMode(inputs, store, ref) {
             .slice(0, 100)
             .join('\n') +
         (added.length + modified.length + removed.length > 100 ? '\n- …\n' : '\n');
+    return { outputs, summary };
+}
+
+;// CONCATENATED MODULE: ./src/retention/pacer.ts
+/**
+ * Pacing of content-creating requests within a host's limits. GitHub: "no more than 80
+ * content-generating requests per minute and no more than 500 per hour" (docs: "Rate limits for the REST
+ * API" → secondary rate limits). A sliding window over the times of the requests already sent; the clock
+ * and the wait are injected, so tests never depend on elapsed time.
+ */
+
+/** GitHub's content-creation limits. */
+const GITHUB_CONTENT_LIMITS = { perMinute: 80, perHour: 500 };
+const WINDOWS = [
+    { key: 'perMinute', ms: 60_000 },
+    { key: 'perHour', ms: 3_600_000 },
+];
+/**
+ * A `pace()` to await before each content-creating request.
+ *
+ * @example
+ * const pace = pacer(GITHUB_CONTENT_LIMITS, Date.now, (ms) => new Promise((r) => setTimeout(r, ms)));
+ * await pace(); // returns at once until 80 requests were paced within a minute
+ */
+function pacer(limits, now, sleep) {
+    for (const { key } of WINDOWS) {
+        if (!Number.isInteger(limits[key]) || limits[key] < 1) {
+            throw new core_errors/* InvalidConfig */.OZ(`pacing.${key}`, `pacing.${key} must be an integer >= 1 (got ${String(limits[key])})`, {
+                allowed: 'integer >= 1',
+            });
+        }
+    }
+    const sent = [];
+    return async () => {
+        for (;;) {
+            const t = now();
+            while (sent.length > 0 && sent[0] <= t - 3_600_000)
+                sent.shift();
+            const wait = Math.max(0, ...WINDOWS.map(({ key, ms }) => {
+                const inWindow = sent.filter((s) => s > t - ms);
+                return inWindow.length < limits[key] ? 0 : inWindow[inWindow.length - limits[key]] + ms - t;
+            }));
+            if (wait === 0)
+                break;
+            await sleep(wait);
+        }
+        sent.push(now());
+    };
+}
+
+;// CONCATENATED MODULE: ./src/retention/policy.ts
+/**
+ * Retention policies (docs/retention.md): which commits of a section a compaction keeps. A commit is kept
+ * when it is one of the newest `keepCommits`, OR was committed within the last `keepDays` (either or both;
+ * the tip is always kept); with `thin`, the older history keeps its newest commit of each UTC day or ISO week
+ * instead of disappearing. Everything else is replaced by the oldest kept commit, re-created as a root.
+ */
+
+const DAY_MS = 86_400_000;
+const ALLOWED = '{ keepCommits: integer >= 1 and/or keepDays: number > 0, thin?: "day" | "week" }';
+/**
+ * The policy, checked before any I/O: `InvalidConfig` naming the field for a policy that keeps nothing or
+ * a value out of range.
+ *
+ * @example
+ * checkPolicy({ keepCommits: 720 }); // ok
+ * checkPolicy({}); // throws InvalidConfig: a policy must keep something
+ */
+function checkPolicy(p) {
+    if (!p || typeof p !== 'object')
+        throw new core_errors/* InvalidConfig */.OZ('retention', `a retention policy is ${ALLOWED}`);
+    const { keepCommits, keepDays, thin } = p;
+    if (keepCommits !== undefined && (!Number.isInteger(keepCommits) || keepCommits < 1)) {
+        throw new core_errors/* InvalidConfig */.OZ('keepCommits', `keepCommits must be an integer >= 1 (got ${String(keepCommits)})`, {
+            allowed: 'integer >= 1',
+        });
+    }
+    if (keepDays !== undefined && (typeof keepDays !== 'number' || !Number.isFinite(keepDays) || keepDays <= 0)) {
+        throw new core_errors/* InvalidConfig */.OZ('keepDays', `keepDays must be a number of days > 0 (got ${String(keepDays)})`, {
+            allowed: 'number > 0',
+        });
+    }
+    if (keepCommits === undefined && keepDays === undefined) {
+        throw new core_errors/* InvalidConfig */.OZ('retention', 'this retention policy keeps nothing: give keepCommits (>= 1) and/or keepDays (> 0); thin alone only thins what they do not keep', { allowed: ALLOWED });
+    }
+    if (thin !== undefined && thin !== 'day' && thin !== 'week') {
+        throw new core_errors/* InvalidConfig */.OZ('thin', `thin must be "day" or "week" (got ${String(thin)})`, { allowed: 'day | week' });
+    }
+    return p;
+}
+/** How many of the newest commits the listing must hold to decide (Infinity: all of them). */
+function listingNeeded(p) {
+    return p.keepDays === undefined && p.thin === undefined ? p.keepCommits + 1 : Number.POSITIVE_INFINITY;
+}
+/** The UTC day, or the Monday of the ISO week, a date falls in (as a day number). */
+function bucketOf(ms, thin) {
+    const day = Math.floor(ms / DAY_MS);
+    if (thin === 'day')
+        return day;
+    // 1970-01-01 was a Thursday: (day + 3) % 7 is 0 on Mondays.
+    return day - ((day + 3) % 7);
+}
+/**
+ * The commits to keep, newest first (a subsequence of `entries`, which are the section's commits newest
+ * first along its first-parent chain).
+ *
+ * @example
+ * const kept = selectKept(entries, { keepCommits: 2 }, Date.now()); // the two newest
+ */
+function selectKept(entries, p, now) {
+    const cutoff = p.keepDays === undefined ? undefined : now - p.keepDays * DAY_MS;
+    const seenBuckets = new Set();
+    return entries.filter((e, i) => {
+        if (i === 0 || (p.keepCommits !== undefined && i < p.keepCommits))
+            return true;
+        const at = Date.parse(e.committer.date);
+        if (cutoff !== undefined && at >= cutoff)
+            return true;
+        if (p.thin === undefined)
+            return false;
+        const bucket = bucketOf(at, p.thin);
+        if (seenBuckets.has(bucket))
+            return false;
+        seenBuckets.add(bucket);
+        return true;
+    });
+}
+
+;// CONCATENATED MODULE: ./src/retention/compact.ts
+/**
+ * `compactSection`: replace a section's older history by ONE root commit holding the tree of the oldest
+ * kept state, with the kept commits re-created on it (same trees, authors, committers and messages plus a
+ * `Docdb-Compacted-From` trailer), and move the ref in one compare-and-swap that allows the non-fast-forward
+ * (`RefStore.replaceHistory`). A writer that lands meanwhile is never lost: its new commits are re-created
+ * on the new history too and the move is tried again; after `maxAttempts` the compaction gives up with the
+ * section as the writers left it (the commits it created are unreferenced; git's GC removes them).
+ * Budget on GitHub, keeping k commits: ⌈(k+1)/100⌉ listing pages + k commits + 1 id query + 1 mutation.
+ * See docs/retention.md.
+ */
+
+
+
+
+/**
+ * Compact `store`'s section to what `policy` keeps.
+ *
+ * @example
+ * import { compactSection } from 'docdb';
+ * const r = await compactSection(store, { keepCommits: 720, thin: 'week' });
+ * console.log(`${r.kept} commits kept; tip ${r.version}`);
+ */
+async function compactSection(store, policy, options = {}) {
+    checkPolicy(policy);
+    const rewrite = capability(store);
+    const now = options.now ?? Date.now;
+    const maxAttempts = checkAttempts(options.maxAttempts ?? 5);
+    const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, options.sleep ?? wait);
+    const listed = await store.commits({ limit: listingNeeded(policy) });
+    let requests = listed.requests ?? 0;
+    const entries = listed.entries;
+    if (entries.length === 0) {
+        throw new core_errors/* NotFound */.Mk(`${store.ref} does not exist: there is no section to compact`, { ref: store.ref });
+    }
+    const from = entries[0].version;
+    const kept = selectKept(entries, policy, now());
+    const counted = listingNeeded(policy) === Number.POSITIVE_INFINITY;
+    const result = {
+        previousVersion: from,
+        removed: counted ? entries.length - kept.length : null,
+        replaced: {},
+    };
+    if (kept.length === entries.length) {
+        return { ...result, compacted: false, version: from, kept: 0, removed: 0, attempts: 0, requests };
+    }
+    let batch = [...kept].reverse(); // oldest first
+    let expected = from;
+    let onto = null;
+    for (let attempt = 1;; attempt++) {
+        const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? from : undefined));
+        const r = await rewrite({ from: expected, onto, commits, ...(pace ? { pace } : {}) });
+        requests += r.requests ?? 0;
+        batch.forEach((e, i) => {
+            result.replaced[e.version] = r.created[i];
+        });
+        onto = r.created[r.created.length - 1] ?? onto;
+        if (r.moved) {
+            const keptNow = Object.keys(result.replaced).length;
+            return { ...result, compacted: true, version: r.tip, kept: keptNow, attempts: attempt, requests };
+        }
+        if (r.tip === null || attempt >= maxAttempts)
+            throw gaveUp(store.ref, r.tip, attempt);
+        // Another writer landed: its commits are re-created on the new history too, then the move is tried again.
+        const landed = await landedSince(store, expected);
+        requests += landed.requests;
+        if (!landed.tip)
+            throw gaveUp(store.ref, r.tip, attempt);
+        batch = landed.entries;
+        expected = landed.tip;
+    }
+}
+const wait = (ms) => new Promise((r) => setTimeout(r, ms));
+function checkAttempts(n) {
+    if (!Number.isInteger(n) || n < 1) {
+        throw new core_errors/* InvalidConfig */.OZ('maxAttempts', `maxAttempts must be an integer >= 1 (got ${String(n)})`, {
+            allowed: 'integer >= 1',
+        });
+    }
+    return n;
+}
+/** The store's `replaceHistory`, or `InvalidConfig` for a store that cannot replace history with a compare. */
+function capability(store) {
+    if (typeof store.replaceHistory !== 'function' || typeof store.commits !== 'function') {
+        throw new core_errors/* InvalidConfig */.OZ('store', `this store cannot compact ${store.ref}: it has no replaceHistory (a compare-and-swap ref move) or no commits()`, { allowed: 'a RefStore with replaceHistory and commits' });
+    }
+    return (o) => store.replaceHistory(o);
+}
+/** The re-creation of one kept commit (the new root also names the tip whose history it cuts). */
+function replacement(e, rootOf) {
+    if (!e.tree)
+        throw new core_errors/* InvalidConfig */.OZ('store', `commits() gave no tree for ${e.version}: cannot re-create it`);
+    return {
+        tree: e.tree,
+        message: compactedMessage(e.message, e.version, rootOf),
+        author: e.author,
+        committer: e.committer,
+    };
+}
+/**
+ * The section's tip now and the commits that landed on it after `expected`, oldest first — no tip when
+ * `expected` is no longer below it (someone rewrote the section: stop rather than guess).
+ */
+async function landedSince(store, expected) {
+    let requests = 0;
+    for (let limit = 100;; limit *= 10) {
+        const listed = await store.commits({ limit });
+        requests += listed.requests ?? 0;
+        const at = listed.entries.findIndex((e) => e.version === expected);
+        if (at >= 0)
+            return { tip: listed.entries[0].version, entries: listed.entries.slice(0, at).reverse(), requests };
+        if (listed.entries.length < limit)
+            return { tip: undefined, entries: [], requests };
+    }
+}
+function gaveUp(ref, tip, attempts) {
+    const e = new core_errors/* ConcurrentUpdate */.$$(ref, tip ?? 'nothing (the section was deleted)', attempts);
+    e.message = `compaction of ${ref} gave up: other writers kept moving it (now ${tip ?? 'deleted'}) after ${attempts} attempt(s); the section is as those writers left it, nothing of theirs was lost. Re-run the compaction.`;
+    return e;
+}
+
+;// CONCATENATED MODULE: ./src/retention/index.ts
+/** Retention and compaction of a section's history (docs/retention.md). */
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/action/compact-mode.ts
+
+
+/**
+ * Outputs and summary for `mode: compact`.
+ *
+ * @example
+ * const { outputs } = await compactMode(inputs, store, 'refs/docdb/documents');
+ * outputs.kept; // '720'
+ */
+async function compactMode(inputs, store, ref) {
+    const loopback = (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname);
+    const r = await compactSection(store, inputs.retention ?? {}, loopback ? { pacing: false } : {});
+    const outputs = {
+        version: r.version ?? '',
+        'previous-version': r.previousVersion,
+        changed: String(r.compacted),
+        kept: String(r.kept),
+        written: '0',
+        deleted: '0',
+        unchanged: '0',
+        keys: '[]',
+        document: '',
+    };
+    const summary = `### docdb compact of \`${ref}\` in ${inputs.repository}\n\n` +
+        (r.compacted
+            ? `History replaced from \`${r.previousVersion}\`: ${r.kept} commit(s) kept${r.removed === null ? '' : `, ${r.removed} removed`}; new tip \`${r.version}\`${r.attempts > 1 ? ` (${r.attempts - 1} concurrent write(s) re-created)` : ''}.\n`
+            : `Nothing to compact: the history already fits the policy (tip \`${r.version}\`).\n`);
     return { outputs, summary };
 }
 
@@ -41935,6 +43362,85 @@ var external_node_crypto_ = __nccwpck_require__(7598);
 const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
 ;// CONCATENATED MODULE: external "node:stream/promises"
 const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+;// CONCATENATED MODULE: ./src/export/formats.ts
+/**
+ * The text formats an export or a query result is written in: JSON Lines (one value per line), JSON (one
+ * array) and CSV (RFC 4180: https://www.rfc-editor.org/rfc/rfc4180 — fields with a comma, a double quote
+ * or a line break are quoted, a quote inside is doubled, records end with CRLF). Pure: the writers in
+ * write-export.ts and the entry points decide where the text goes.
+ */
+const TEXT_FORMATS = (/* unused pure expression or super */ null && (['jsonl', 'json', 'csv']));
+/** The columns a CSV export has when none are picked: the envelope, with `data` as its JSON text. */
+const ENVELOPE_COLUMNS = ['namespace', 'type', 'id', 'version', 'data'];
+/**
+ * A value as one CSV field's text: a string as it is, an absent value as the empty field, anything else
+ * (a number, true/false, null, an object or array) as its JSON text; quoted per RFC 4180 when needed.
+ *
+ * @example
+ * csvField('a,b'); // '"a,b"'
+ * csvField({ x: 1 }); // '"{""x"":1}"'
+ * csvField(undefined); // ''
+ */
+function csvField(value) {
+    const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+/**
+ * One CSV record (RFC 4180: fields separated by commas, the record ended by CRLF). `eol` '\n' is for a
+ * terminal's stdout, which the CLI makes inert: a `\r` there would show as `\u000D` (core/terminal-text.ts).
+ *
+ * @example
+ * csvRecord(['id', 'data.stars']); // 'id,data.stars\r\n'
+ */
+function csvRecord(values, eol = '\r\n') {
+    return `${values.map(csvField).join(',')}${eol}`;
+}
+/**
+ * The value at a dotted path of an object (`data.owner.login`), undefined when a step is missing.
+ *
+ * @example
+ * valueAt({ data: { owner: { login: 'octo' } } }, 'data.owner.login'); // 'octo'
+ */
+function valueAt(value, path) {
+    let here = value;
+    for (const segment of path.split('.')) {
+        if (here === null || typeof here !== 'object' || !Object.hasOwn(here, segment))
+            return undefined;
+        here = here[segment];
+    }
+    return here;
+}
+/**
+ * `items` as text in `format`, a chunk at a time (for a file stream or stdout). CSV needs `columns`: the
+ * header, then per item the value at each column's path ({@link valueAt}, or `pick` when given). JSON is
+ * one array, one item per line. `onItem` counts what was written.
+ *
+ * @example
+ * for await (const chunk of formatItems(envelopes, 'csv', { columns: ['id', 'data.stars'] })) process.stdout.write(chunk);
+ */
+async function* formatItems(items, format, options = {}) {
+    const eol = options.eol ?? '\r\n';
+    const columns = options.columns ?? ENVELOPE_COLUMNS;
+    const pick = options.pick ?? ((item, column) => valueAt(item, column));
+    if (format === 'csv')
+        yield csvRecord(columns, eol);
+    if (format === 'json')
+        yield '[';
+    let first = true;
+    for await (const item of items) {
+        options.onItem?.();
+        if (format === 'csv')
+            yield csvRecord(columns.map((c) => pick(item, c)), eol);
+        else if (format === 'json')
+            yield `${first ? '\n' : ',\n'}${JSON.stringify(item)}`;
+        else
+            yield `${JSON.stringify(item)}\n`;
+        first = false;
+    }
+    if (format === 'json')
+        yield first ? ']\n' : '\n]\n';
+}
+
 ;// CONCATENATED MODULE: ./src/export/place-dir.ts
 /**
  * Putting a finished one-file-per-document export in place without deleting anything the export did not
@@ -42074,6 +43580,7 @@ async function removeRecorded(dir, before, target) {
 
 
 
+
 /** One envelope as a JSON Lines record. */
 const jsonLine = (env) => `${JSON.stringify(env)}\n`;
 /**
@@ -42085,39 +43592,67 @@ async function realDirectory(dir) {
     await assertStillReal(dir);
 }
 /**
- * Write `entries` as JSON Lines to `file` (atomically: a temporary name in the real directory of `file`,
- * renamed at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed).
- * An existing link is followed: the file it names is replaced. Returns the count and the real path.
+ * Write `chunks` of text to `file` atomically: a temporary name in the real directory of `file`, renamed
+ * at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed. An existing
+ * link is followed: the file it names is replaced. Returns the real path written.
  *
  * @example
- * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ * await writeTextFile('/tmp/rows.csv', formatItems(rows, 'csv', { columns: ['id'] }));
  */
-async function writeJsonLines(file, entries, onProgress) {
+async function writeTextFile(file, chunks) {
     const target = await realTarget(file);
     await realDirectory((0,external_node_path_.dirname)(target));
     const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-    let n = 0;
-    async function* lines() {
-        for await (const e of entries) {
-            if (!e.document)
-                continue;
-            n++;
-            onProgress?.(n);
-            yield jsonLine(e.document);
-        }
-    }
     try {
         // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
         // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
-        await (0,external_node_stream_promises_namespaceObject.pipeline)(lines, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(chunks, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
         await assertStillReal((0,external_node_path_.dirname)(target));
         await (0,promises_.rename)(temp, target);
-        return { count: n, path: target };
+        return target;
     }
     catch (e) {
         await (0,promises_.rm)(temp, { force: true });
         throw e;
     }
+}
+/** The envelopes of `entries` (entries without one are skipped), counted for progress. */
+async function* envelopes(entries, onProgress) {
+    let n = 0;
+    for await (const e of entries) {
+        if (!e.document)
+            continue;
+        onProgress?.(++n);
+        yield e.document;
+    }
+}
+/**
+ * Write the envelopes of `entries` to `file` in `format` (JSON Lines, one JSON array, or CSV with
+ * `columns`: paths into the envelope such as `id` or `data.stars`), atomically as {@link writeTextFile}.
+ * Returns the count and the real path.
+ *
+ * @example
+ * const { count } = await writeFormatted('/tmp/repos.csv', docs.stream({ withData: true }), { format: 'csv', columns: ['id', 'data.stars'] });
+ */
+async function writeFormatted(file, entries, options, onProgress) {
+    let count = 0;
+    const counted = envelopes(entries, (n) => {
+        count = n;
+        onProgress?.(n);
+    });
+    const columns = options.columns ? { columns: options.columns } : {};
+    const path = await writeTextFile(file, formatItems(counted, options.format, columns));
+    return { count, path };
+}
+/**
+ * Write `entries` as JSON Lines to `file` ({@link writeFormatted} in `jsonl`). Returns the count and the
+ * real path.
+ *
+ * @example
+ * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ */
+function writeJsonLines(file, entries, onProgress) {
+    return writeFormatted(file, entries, { format: 'jsonl' }, onProgress);
 }
 /**
  * Check a `--dir` target: absent, or an empty directory, or any directory with `force`. Returns what it
@@ -42192,7 +43727,7 @@ async function writeDirectory(dir, entries, force, onProgress) {
 
 
 
-const notInside = (path, workspace, how) => new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
+const notInside = (path, workspace, how) => new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
 /**
  * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
  * Lexical only: {@link realExportTarget} also resolves symbolic links.
@@ -42250,7 +43785,7 @@ async function exportMode(inputs, store, ref, workspace) {
     }
     catch (e) {
         if (e instanceof ExportTargetError || e instanceof ExportChanged) {
-            throw new errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`, e instanceof ExportChanged ? { changed: e.entries } : {});
+            throw new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`, e instanceof ExportChanged ? { changed: e.entries } : {});
         }
         throw e;
     }
@@ -42262,6 +43797,8 @@ async function exportMode(inputs, store, ref, workspace) {
     return { outputs, summary };
 }
 
+// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts
+var merge_shards = __nccwpck_require__(1629);
 ;// CONCATENATED MODULE: ./src/action/metered-fetch.ts
 
 
@@ -42336,10 +43873,61 @@ function rateOutputs(meter) {
 
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 10 modules
-var run = __nccwpck_require__(4229);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 8 modules
+var run = __nccwpck_require__(6606);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
 var sources = __nccwpck_require__(9719);
+// EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
+var shard_refs = __nccwpck_require__(1850);
+;// CONCATENATED MODULE: ./src/action/shard-commit.ts
+/**
+ * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, created at
+ * the section tip it starts from, so no two jobs of the matrix ever race for one ref. Its commit carries
+ * the `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the
+ * final `mode: merge` job checks before folding every shard into the section in one commit.
+ */
+
+
+/**
+ * Create this shard's ref at the section tip (clearing a leftover of this run, or of a shard that never
+ * committed) and return its store. A leftover shard of another run that was never merged is refused.
+ *
+ * @example
+ * const target = await prepareShardRef({ index: 2, count: 4 }, tools, '4711.1', 'octo/data');
+ * await runProjections({ ...options, store: target.store, trailers: target.trailers, receipt: target.receipt });
+ */
+async function prepareShardRef(shard, tools, run, repository) {
+    if (!tools.shardRefs) {
+        throw new core_errors/* InvalidConfig */.OZ('shard-commit', 'shard-commit: merge writes shard refs through the GitHub API; with a local git section use shard-commit: direct');
+    }
+    const { storeOn, refs } = tools.shardRefs;
+    const base = await tools.store.head();
+    const ref = (0,shard_refs/* shardRefOf */.v3)(tools.ref, shard.index);
+    const leftover = base === null ? await storeOn(ref).head() : (await refs.create(ref, base)) === 'exists';
+    if (leftover) {
+        await refuseForeign(storeOn(ref), ref, run, repository);
+        await refs.delete(ref);
+        tools.log(`removed ${ref}, left by an earlier attempt of this run or by a shard that never committed`);
+        if (base !== null && (await refs.create(ref, base)) === 'exists') {
+            throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} was created again by someone else while this shard started; is the same shard running twice?`);
+        }
+    }
+    tools.log(`shard ${shard.index}/${shard.count} writes ${ref}, branched from ${base ?? '(no section yet)'}`);
+    return {
+        store: storeOn(ref),
+        trailers: (0,shard_refs/* shardTrailers */.Nx)(shard, base),
+        receipt: (0,shard_refs/* shardReceipt */.Dx)({ run, shard, base }),
+    };
+}
+/** A shard ref whose last commit is another run's shard commit holds work nobody merged yet: keep it. */
+async function refuseForeign(store, ref, run, repository) {
+    const last = (await store.commits?.({ limit: 1 }))?.entries[0];
+    const mark = last ? (0,shard_refs/* shardMarkOf */.L0)(last.message) : undefined;
+    if (!mark || (0,shard_refs/* runIdOf */.SR)(mark.run) === (0,shard_refs/* runIdOf */.SR)(run))
+        return;
+    throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} holds shard ${mark.shard.index}/${mark.shard.count} of another run (Docdb-Run ${mark.run} in its commit's trailers; this run is ${run}), not merged yet. Run that run's merge job (mode: merge), or delete the ref: gh api -X DELETE repos/${repository}/git/refs/${ref.replace(/^refs\//, '')}`, { ref, run: mark.run });
+}
+
 // EXTERNAL MODULE: ./src/core/terminal-text.ts
 var terminal_text = __nccwpck_require__(3155);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
@@ -42430,6 +44018,8 @@ function renderSummary(input) {
 
 
 
+
+
 /**
  * Run the spec's projections and report them.
  *
@@ -42448,10 +44038,13 @@ async function projectMode(inputs, mode, context, tools) {
         workspace,
         ...(context.inputNames ? { inputNames: context.inputNames } : {}),
     });
+    const target = inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
+        ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
+        : undefined;
     const report = await (0,run/* runProjections */.qQ)({
         spec,
         client,
-        store,
+        store: target?.store ?? store,
         mode,
         only: inputs.projections,
         commitMessage: inputs.commitMessage,
@@ -42462,7 +44055,8 @@ async function projectMode(inputs, mode, context, tools) {
         tokenIdentity: (0,sources/* tokenIdentity */.sX)(inputs.token),
         minRateLimit: inputs.minRateLimit,
         reducerTimeoutMs: (inputs.reducerTimeout ?? reducers/* DEFAULT_REDUCER_TIMEOUT_SECONDS */.n0) * 1000,
-        trailers: runTrailers(context),
+        trailers: [...runTrailers(context), ...(target?.trailers ?? [])],
+        ...(target ? { receipt: target.receipt } : {}),
         ...(context.group
             ? { onProjection: { start: (name) => context.group?.start(name), end: () => context.group?.end() } }
             : {}),
@@ -42471,14 +44065,42 @@ async function projectMode(inputs, mode, context, tools) {
         ...(context.fetch ? { fetch: context.fetch } : {}),
         ...(context.env ? { env: context.env } : {}),
     });
-    return { ...reportOf(report, inputs, context, meter), report };
+    const result = { ...reportOf(report, inputs, context, meter), report };
+    // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
+    if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
+        const loopback = (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname);
+        const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
+        log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
+        if (c.compacted) {
+            // The run's commit was re-created on the compacted history: report the tip that exists.
+            result.outputs = {
+                ...result.outputs,
+                version: c.version ?? '',
+                kept: String(c.kept),
+                requests: String(meter.requests),
+            };
+            result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
+        }
+    }
+    return result;
 }
-/** `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical. */
+/**
+ * The run as its `Docdb-Run` trailer names it: `<run id>.<attempt>` on a runner, `local` elsewhere.
+ *
+ * @example
+ * runLabel({ run: { id: 4711, attempt: 2 } }); // '4711.2'
+ */
+function runLabel(context) {
+    return context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local';
+}
+/**
+ * `Docdb-Run` names the workflow run; the random `Docdb-Nonce` keeps two runs' commits from being identical.
+ *
+ * @example
+ * runTrailers({ run: { id: 4711, attempt: 1 } }); // ['Docdb-Run: 4711.1', 'Docdb-Nonce: 3f…']
+ */
 function runTrailers(context) {
-    return [
-        `Docdb-Run: ${context.run?.id ? `${context.run.id}.${context.run.attempt || 1}` : 'local'}`,
-        `Docdb-Nonce: ${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`,
-    ];
+    return [`Docdb-Run: ${runLabel(context)}`, `Docdb-Nonce: ${(0,external_node_crypto_.randomBytes)(8).toString('hex')}`];
 }
 /** Step outputs and job summary of a run. */
 function reportOf(report, inputs, context, meter) {
@@ -42509,13 +44131,199 @@ function reportOf(report, inputs, context, meter) {
     return { outputs, summary: renderSummary(summaryInput), summaryInput };
 }
 
+;// CONCATENATED MODULE: ./src/action/merge-mode.ts
+/**
+ * The Action's `mode: merge` (CLI `docdb project --mode merge`): the final job of a matrix run with
+ * `shard-commit: merge` folds every shard ref of this run into the section in one commit and deletes the
+ * shard refs (projection/run/merge-shards.ts); step outputs as a projection run's, and a job summary
+ * listing the shards.
+ */
+
+
+
+
+
+/**
+ * Merge this run's `shards` shard refs into the section.
+ *
+ * @example
+ * const { outputs } = await mergeMode(inputs, context, tools); // outputs.version: the merge commit
+ */
+async function mergeMode(inputs, context, tools) {
+    if (!tools.shardRefs) {
+        throw new core_errors/* InvalidConfig */.OZ('mode', 'mode: merge reads and deletes shard refs through the GitHub API; it needs the API store');
+    }
+    const { storeOn, refs } = tools.shardRefs;
+    const report = await (0,merge_shards/* mergeShards */.O)({
+        section: tools.store,
+        shardStore: storeOn,
+        count: inputs.shards ?? 0,
+        run: runLabel(context),
+        deleteRef: (ref) => refs.delete(ref),
+        message: inputs.commitMessage,
+        trailers: runTrailers(context),
+        log: tools.log,
+    });
+    const verification = report.changed && report.version ? tools.meter.verification.get(report.version) : undefined;
+    const documents = (keys) => keys.filter((k) => !k.startsWith('_docdb/')).length;
+    const outputs = {
+        version: report.version ?? '',
+        'previous-version': report.previousVersion ?? '',
+        changed: String(report.changed),
+        written: String(documents(report.written)),
+        deleted: String(documents(report.deleted)),
+        unchanged: '0',
+        keys: JSON.stringify(report.keys),
+        document: '',
+        verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
+        requests: String(tools.meter.requests),
+        ...rateOutputs(tools.meter),
+    };
+    return { outputs, summary: mergeSummary(report, inputs), text: mergeText(report, inputs) };
+}
+/** The job summary: what landed, and one row per shard. */
+function mergeSummary(report, inputs) {
+    const lines = [`### docdb merge: ${summary_code(report.ref)} in ${mdText(inputs.repository)}`, ''];
+    lines.push(report.changed
+        ? `Merged ${report.shards.length} shard(s) in one commit: ${summary_code(report.version ?? '')} (${report.keys.length} document(s) changed).`
+        : `Merged ${report.shards.length} shard(s): nothing changed, no commit.`, '', '| shard | ref | added | modified | removed |', '|---|---|---|---|---|');
+    for (const s of report.shards)
+        lines.push(`| ${s.index} | ${summary_code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
+    return `${lines.join('\n')}\n`;
+}
+/** The same for a terminal (`docdb project --mode merge`). */
+function mergeText(report, inputs) {
+    const lines = [`docdb merge: ${report.ref} in ${inputs.repository}`];
+    for (const s of report.shards)
+        lines.push(`  shard ${s.index}  ${s.added} added, ${s.modified} modified, ${s.removed} removed`);
+    lines.push(report.changed
+        ? `new version ${report.version} (was ${report.previousVersion ?? 'none'}), ${report.keys.length} document(s) changed; shard refs deleted`
+        : `nothing changed, no commit (version ${report.version ?? 'none'}); shard refs deleted`);
+    return `${lines.join('\n')}\n`;
+}
+
+// EXTERNAL MODULE: ./src/action/notify.ts
+var notify = __nccwpck_require__(5810);
+// EXTERNAL MODULE: ./src/document/query-text.ts
+var query_text = __nccwpck_require__(8237);
+;// CONCATENATED MODULE: ./src/action/query-mode.ts
+/**
+ * The Action's `mode: query`: the documents of one namespace/type that match the `where` clauses
+ * (DocumentStore.query — from the section's index when one covers the fields; docs/indexes.md). The rows
+ * go to the `rows` output as JSON when they fit GitHub's output limits, else to a JSON Lines file in the
+ * workspace (`export-path`, written as `mode: export` writes), named by the `path` output.
+ */
+
+
+
+
+
+
+
+
+
+/**
+ * Largest `rows` output, in bytes of UTF-16 — the encoding GitHub approximates an output's size in. Its
+ * limit is 1 MB for all of a job's outputs (https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/passing-information-between-jobs):
+ * half of it leaves room for the other outputs of the step and the job. Larger results go to a file.
+ */
+const MAX_ROWS_OUTPUT_BYTES = 512 * 1024;
+/** Rows the job summary's table shows; the rest are in the output or the file. */
+const SUMMARY_ROWS = 20;
+/** One item of the `rows` output or the file: the row, with its document when the documents were read. */
+function items(r) {
+    return r.rows.map((row, i) => (r.documents ? { ...row, document: r.documents[i] } : row));
+}
+/**
+ * Outputs and summary for `mode: query`.
+ *
+ * @example
+ * const { outputs } = await queryMode(inputs, tools, process.env.GITHUB_WORKSPACE);
+ * JSON.parse(outputs.rows).map((row) => row.id);
+ */
+async function queryMode(inputs, tools, workspace) {
+    const q = inputs.query;
+    const docs = new document_store/* DocumentStore */.V(tools.store);
+    const r = await docs
+        .query({
+        namespace: inputs.namespace,
+        type: inputs.type,
+        ...(q.where.length > 0 ? { where: q.where } : {}),
+        ...(q.orderBy ? { orderBy: q.orderBy } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+        ...(q.fields ? { fields: q.fields } : {}),
+        ...(inputs.version ? { version: inputs.version } : {}),
+        ...(q.requireIndex ? { requireIndex: true } : {}),
+    })
+        .catch((e) => {
+        throw requireIndexInActionTerms(e);
+    });
+    if (r.version === null) {
+        throw new core_errors/* NotFound */.Mk(`section ${tools.ref} does not exist in ${inputs.repository}: nothing to query; run the projection first, or check the "root" and "section" inputs`, { repository: inputs.repository, ref: tools.ref, reason: 'section-missing' });
+    }
+    const all = items(r);
+    const json = JSON.stringify(all);
+    let path = '';
+    if (json.length * 2 > MAX_ROWS_OUTPUT_BYTES) {
+        path = await writeTextFile(await realExportTarget(inputs.exportPath, workspace), formatItems(all, 'jsonl'));
+    }
+    tools.log(`query ${inputs.namespace}/${inputs.type}: ${r.rows.length} row(s), answered by ${r.answeredBy}`);
+    const outputs = {
+        version: r.version,
+        count: String(r.rows.length),
+        rows: path ? '' : json,
+        path,
+        'answered-by': r.answeredBy,
+        changed: 'false',
+        keys: '[]',
+        requests: String(tools.meter.requests),
+        ...rateOutputs(tools.meter),
+    };
+    return { outputs, summary: summary(inputs, tools.ref, r, path ? (0,external_node_path_.relative)(workspace, path) : '') };
+}
+/** The library's "no index answers this" in the Action's terms: the input, and how a workflow declares one. */
+function requireIndexInActionTerms(e) {
+    if (!(e instanceof core_errors/* InvalidConfig */.OZ) || e.data.field !== 'requireIndex')
+        return e;
+    const reason = e.message.replace(/; declare it \(declareIndexes\) or drop requireIndex$/, '');
+    return new core_errors/* InvalidConfig */.OZ('require-index', `input "require-index": ${reason}; declare the fields with index: on the projection that writes this type, or set require-index: false`, { allowed: 'a query on indexed fields, or require-index: false' });
+}
+/** A table cell: strings as they are, absent empty, anything else as JSON — Markdown-escaped. */
+const cell = (v) => mdText(v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
+function summary(inputs, ref, r, file) {
+    const q = inputs.query;
+    const clauses = q.where.length > 0 ? q.where.map((w) => summary_code((0,query_text/* formatWhere */.Hp)(w))).join(' and ') : 'every document';
+    const by = r.answeredBy === 'index'
+        ? 'answered by the index'
+        : `answered by reading the documents (${mdText(r.fallbackReason ?? 'no index covers the query')})`;
+    const lines = [
+        `### docdb query of ${summary_code(`${inputs.namespace}/${inputs.type}`)} in ${summary_code(ref)} of ${mdText(inputs.repository)}`,
+        '',
+        `${clauses}: ${r.rows.length} row(s) at \`${r.version}\`, ${by} · requests: ${r.requests ?? 0}${file ? ` · rows in ${summary_code(file)}` : ''}`,
+    ];
+    const columns = [...new Set(r.rows.flatMap((row) => Object.keys(row.values)))].filter((c) => c !== 'id');
+    if (r.rows.length > 0) {
+        const header = ['id', ...columns].map(mdText);
+        lines.push('', `| ${header.join(' | ')} |`, `|${' --- |'.repeat(header.length)}`);
+        for (const row of r.rows.slice(0, SUMMARY_ROWS)) {
+            lines.push(`| ${[row.id, ...columns.map((c) => row.values[c])].map(cell).join(' | ')} |`);
+        }
+        if (r.rows.length > SUMMARY_ROWS)
+            lines.push('', `… and ${r.rows.length - SUMMARY_ROWS} more`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+
 // EXTERNAL MODULE: ./src/document/canonical-json.ts
 var canonical_json = __nccwpck_require__(9890);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
 var identity = __nccwpck_require__(9323);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 5 modules
+var indexes = __nccwpck_require__(586);
 ;// CONCATENATED MODULE: ./src/document/index.ts
+
 
 
 
@@ -42549,7 +44357,7 @@ async function readMode(inputs, tools) {
     catch (e) {
         // GitHub answers 404 to the ref read both for a missing section and an invisible repository; the
         // store then reads the repository itself, and a 404 there means the token cannot see it.
-        if (e instanceof errors/* NotFound */.Mk && e.data.step === 'read repository')
+        if (e instanceof core_errors/* NotFound */.Mk && e.data.step === 'read repository')
             throw notVisible(inputs, ref);
         throw e;
     }
@@ -42574,7 +44382,7 @@ async function readMode(inputs, tools) {
     return { outputs, summary };
 }
 function notVisible(inputs, ref) {
-    return new errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { repository: inputs.repository, ref, reason: 'repository-not-visible' });
+    return new core_errors/* NotFound */.Mk(`repository ${inputs.repository} is not visible: it does not exist or the token cannot see it; check the "repository" input, and give the "token" input read access to it (the workflow's GITHUB_TOKEN only sees its own repository)`, { repository: inputs.repository, ref, reason: 'repository-not-visible' });
 }
 /**
  * Read mode found no document: say whether the section is missing or only the document. (An invisible
@@ -42590,9 +44398,70 @@ async function whyNotFound(inputs, store, ref) {
     };
     const tip = inputs.version ? inputs.version : await store.head();
     if (tip) {
-        return new errors/* NotFound */.Mk(`document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`, { ...data, reason: 'document-missing' });
+        return new core_errors/* NotFound */.Mk(`document ${doc} not found in ${inputs.repository} ${ref}${at}: the section exists but has no such document; check "namespace", "type" and "id", or run the projection that writes it first`, { ...data, reason: 'document-missing' });
     }
-    return new errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
+    return new core_errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
+}
+
+;// CONCATENATED MODULE: ./src/action/ref-ops.ts
+/**
+ * Creating and deleting whole refs through the GitHub API, for `shard-commit: merge` (a shard ref starts
+ * at the section tip; the merge deletes the shard refs). These are not RefStore operations — a RefStore
+ * writes one ref's history — so the entry point brings them, over the run's Octokit.
+ * Docs: https://docs.github.com/rest/git/refs#create-a-reference (422 "Reference already exists") and
+ * #delete-a-reference (204; 422 "Reference does not exist").
+ */
+
+/** The HTTP status of an Octokit RequestError (or anything shaped like one). */
+function statusOf(e) {
+    const status = e?.status;
+    return typeof status === 'number' ? status : undefined;
+}
+/**
+ * A refusal as the typed error the step explains (failure.ts: which permission to grant); anything else as
+ * it came. Built from the status alone: the client's error carries the request, whose headers held the token.
+ */
+function typed(e, what, repository) {
+    const status = statusOf(e);
+    if (status === 403)
+        return new core_errors/* Forbidden */.cw(`${what} in ${repository} was refused (403)`, { status, repository });
+    if (status === 404)
+        return new core_errors/* NotFound */.Mk(`${what}: ${repository} was not found (404)`, { status, repository });
+    return e;
+}
+/**
+ * Ref operations on `repository` (owner/name) through `client` (the run's Octokit, which throws on 4xx).
+ *
+ * @example
+ * const refs = apiRefOps(octokit, 'octo/data');
+ * await refs.create('refs/docdb/inventory.shards/1', tip);
+ */
+function apiRefOps(client, repository) {
+    const [owner, repo] = repository.split('/');
+    return {
+        async create(ref, sha) {
+            try {
+                await client.request('POST /repos/{owner}/{repo}/git/refs', { owner, repo, ref, sha });
+                return 'created';
+            }
+            catch (e) {
+                if (statusOf(e) === 422 && /already exists/i.test(String(e.message)))
+                    return 'exists';
+                throw typed(e, `creating ${ref}`, repository);
+            }
+        },
+        async delete(ref) {
+            // The ref goes into the path as it is (git ref names need no escaping; Octokit would encode the "/").
+            const path = ref.replace(/^refs\//, '');
+            try {
+                await client.request(`DELETE /repos/{owner}/{repo}/git/refs/${path}`, { owner, repo });
+            }
+            catch (e) {
+                if (statusOf(e) !== 422 && statusOf(e) !== 404)
+                    throw typed(e, `deleting ${ref}`, repository);
+            }
+        },
+    };
 }
 
 ;// CONCATENATED MODULE: ./src/action/run-action.ts
@@ -42601,6 +44470,11 @@ async function whyNotFound(inputs, store, ref) {
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+
+
+
+
+
 
 
 
@@ -42637,9 +44511,21 @@ async function runAction(given, context = {}) {
         tools.log(`exported ${outputs.count} document(s) to ${outputs.path}`);
         return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
     }
+    if (inputs.mode === 'compact') {
+        const { outputs, summary } = await compactMode(inputs, tools.store, tools.ref);
+        tools.log(`compact: ${outputs.changed === 'true' ? `${outputs.kept} commit(s) kept` : 'nothing to compact'}`);
+        return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+    }
     if (inputs.mode === 'read')
         return readMode(inputs, tools);
-    return projectMode(inputs, inputs.mode, context, tools);
+    if (inputs.mode === 'query')
+        return queryMode(inputs, tools, context.workspace ?? process.cwd());
+    const result = inputs.mode === 'merge'
+        ? await mergeMode(inputs, context, tools)
+        : await projectMode(inputs, inputs.mode, context, tools);
+    if (inputs.notify && result.outputs.changed === 'true')
+        await (0,notify/* notifyNext */.tI)(inputs, result.outputs, tools);
+    return result;
 }
 /**
  * The `version` and `since` inputs as full commit SHAs of the section: an abbreviation (the 7 characters
@@ -42654,8 +44540,8 @@ async function fullVersions(inputs, store) {
             return await (0,resolve_version/* resolveVersion */.x)(store, v);
         }
         catch (e) {
-            if (e instanceof errors/* InvalidVersion */.KG)
-                throw new errors/* InvalidVersion */.KG(v, `input ${field}: ${e.message}`, e.data);
+            if (e instanceof core_errors/* InvalidVersion */.KG)
+                throw new core_errors/* InvalidVersion */.KG(v, `input ${field}: ${e.message}`, e.data);
             throw e;
         }
     };
@@ -42679,24 +44565,26 @@ function actionTools(inputs, context) {
                 ? { writeSpacingMs: 0 }
                 : {}),
     });
-    const store = context.store ??
-        new RemoteApiRefStore({
-            transport: octokitTransport(octokit),
-            apiUrl: inputs.apiUrl,
-            owner,
-            repo,
-            ref,
-            ...(inputs.token ? { token: inputs.token } : {}),
-            retryConcurrentWrites: inputs.retryConcurrentWrites,
-            // Bulk reads (mode: export) through the archive; its redirect never gets the token.
-            archive: nodeArchiveReader({ fetch }),
-            // A warning (an archive too large for the archive path, read in batches instead) goes to the log.
-            logger: (event) => {
-                if (event.level === 'warn')
-                    log(`warning: ${event.message}`);
-            },
-        });
-    return { client: octokit, store, ref, meter, log };
+    const storeOn = (on) => new RemoteApiRefStore({
+        transport: octokitTransport(octokit),
+        apiUrl: inputs.apiUrl,
+        owner,
+        repo,
+        ref: on,
+        ...(inputs.token ? { token: inputs.token } : {}),
+        retryConcurrentWrites: inputs.retryConcurrentWrites,
+        // Bulk reads (mode: export) through the archive; its redirect never gets the token.
+        archive: nodeArchiveReader({ fetch }),
+        // A warning (an archive too large for the archive path, read in batches instead) goes to the log.
+        logger: (event) => {
+            if (event.level === 'warn')
+                log(`warning: ${event.message}`);
+        },
+    });
+    if (context.store)
+        return { client: octokit, store: context.store, ref, meter, log };
+    const shardRefs = { storeOn, refs: apiRefOps(octokit, inputs.repository) };
+    return { client: octokit, store: storeOn(ref), ref, meter, log, shardRefs };
 }
 
 
@@ -43229,7 +45117,11 @@ async function commitInParts(store, parts, options = {}) {
         for (const c of part)
             all.push(c);
     }
-    return store.commit(all, options.message === undefined ? {} : { message: partsMessage(options) });
+    const message = partsMessage(options);
+    return store.commit(all, {
+        ...(message === undefined ? {} : { message }),
+        ...(options.derive ? { derive: options.derive } : {}),
+    });
 }
 /** The message of a commit in parts, once every part has arrived (undefined: the store's default). */
 function partsMessage(options) {
@@ -43286,7 +45178,6 @@ class DocDbError extends Error {
     constructor(message, data = {}, options = {}) {
         super(message, options.cause === undefined ? undefined : { cause: options.cause });
         this.data = data;
-        this.name = new.target.name;
     }
     /** Plain JSON form: `{ name, code, message, data }` (the cause is summarised, never dumped). */
     toJSON() {
@@ -43301,6 +45192,16 @@ class DocDbError extends Error {
         return out;
     }
 }
+// `name` is the class name, read from the literal `code` rather than the constructor: a minified
+// bundle renames classes (scripts/build-browser.mjs builds without esbuild's keepNames, which cost
+// ~4.8 KB min+gzip), and every class below sets `code` to its own name. A getter, because the
+// subclass's `code` is set only after DocDbError's constructor has run.
+Object.defineProperty(DocDbError.prototype, 'name', {
+    get() {
+        return this.code;
+    },
+    configurable: true,
+});
 /** A key broke one of the key rules (`data.rule` names which; see docs/keys.md). */
 class InvalidKey extends DocDbError {
     code = 'InvalidKey';
@@ -43395,7 +45296,11 @@ class AuthInvalid extends DocDbError {
 class Forbidden extends DocDbError {
     code = 'Forbidden';
 }
-/** Primary or secondary rate limit hit. `reset` is epoch seconds; `retryAfter` seconds when given. */
+/**
+ * Primary or secondary rate limit hit. `reset` is epoch seconds; `retryAfter` seconds when known, and
+ * `data.retryAt` the same as an ISO time. A write that fails with it wrote nothing (`data.outcome:
+ * "not-applied"`): retrying it after `retryAt` is safe.
+ */
 class RateLimited extends DocDbError {
     code = 'RateLimited';
     reset;
@@ -43558,12 +45463,13 @@ const GIT_PATH_RULE_TEXT = {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Cv: () => (/* binding */ encodeCommit),
 /* harmony export */   HH: () => (/* binding */ isSha),
+/* harmony export */   Ov: () => (/* binding */ parseSignatureDate),
 /* harmony export */   hN: () => (/* binding */ encodeTree),
 /* harmony export */   oz: () => (/* binding */ blobShaAsync),
 /* harmony export */   wJ: () => (/* binding */ blobSha),
 /* harmony export */   wM: () => (/* binding */ hashObject)
 /* harmony export */ });
-/* unused harmony exports TREE_MODES, encodeObject, compareTreeEntries, decodeTree, decodeCommit, formatTimezone, signatureDate, parseSignatureDate */
+/* unused harmony exports TREE_MODES, encodeObject, compareTreeEntries, decodeTree, decodeCommit, formatTimezone, signatureDate */
 /* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _sha1_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1263);
 /**
@@ -44089,6 +45995,105 @@ function assertValidPrefix(prefix) {
 
 /***/ }),
 
+/***/ 5349:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ rateGate),
+/* harmony export */   S: () => (/* binding */ closeRateGate)
+/* harmony export */ });
+/**
+ * The process-wide "not before" gates of GitHub's rate limits, one per (API origin, token identity): what
+ * every client of the process that talks to that origin with that token consults before sending and
+ * closes when GitHub answers with a rate limit — the remote-api store (stores/remote-api/pacing.ts) and
+ * the Octokit instances of createOctokit (transport/create-octokit.ts), so that a limit met by one is
+ * honoured by all (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api).
+ * State only: waiting, and the clock it is measured on, are the callers'.
+ */
+const gates = new Map();
+/**
+ * The gate of an API origin and token identity (core/token-identity.ts), created open.
+ *
+ * @example
+ * const gate = rateGate('https://api.github.com', tokenIdentity(token));
+ * if (gate.notBefore > Date.now()) wait();
+ */
+function rateGate(origin, tokenId) {
+    const key = `${origin}\u0000${tokenId}`;
+    let g = gates.get(key);
+    if (!g) {
+        g = { notBefore: 0, generation: 0, unknownStreak: 0, lane: Promise.resolve(), lastMutationAt: -Infinity };
+        gates.set(key, g);
+    }
+    return g;
+}
+/**
+ * Close a gate until `until` (epoch ms; a later closing wins); returns the new generation.
+ *
+ * @example
+ * closeRateGate(gate, Date.now() + retryAfter * 1000);
+ */
+function closeRateGate(gate, until) {
+    gate.notBefore = Math.max(gate.notBefore, until);
+    return ++gate.generation;
+}
+
+
+/***/ }),
+
+/***/ 5815:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ readManyFrom)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1483);
+/* harmony import */ var _version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
+/**
+ * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
+ * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
+ * once first), so a write in between never mixes versions.
+ */
+
+
+
+/**
+ * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
+ * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once. `onMeta` gets what
+ * the read cost once it is complete (key by key: the sum of what each `get` reported).
+ *
+ * @example
+ * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
+ */
+async function* readManyFrom(store, keys, options = {}) {
+    if (!Array.isArray(keys))
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
+    for (const k of keys)
+        (0,_keys_js__WEBPACK_IMPORTED_MODULE_1__/* .assertValidKey */ .Mw)(k);
+    if (options.version !== undefined)
+        (0,_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(options.version);
+    const unique = [...new Set(keys)];
+    if (store.readMany) {
+        yield* store.readMany(unique, options);
+        return;
+    }
+    const version = options.version ?? (await store.head());
+    const meta = {};
+    for (const key of unique) {
+        const got = version === null ? null : await store.get(key, { version });
+        if (got?.requests !== undefined)
+            meta.requests = (meta.requests ?? 0) + got.requests;
+        if (got?.rateLimit)
+            meta.rateLimit = got.rateLimit;
+        yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
+    }
+    options.onMeta?.(meta);
+}
+
+
+/***/ }),
+
 /***/ 2258:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -44216,10 +46221,22 @@ function assertValidRefName(ref, field = 'ref') {
     if (/[\u0000-\u0020\u007f~^:?*[\\]/.test(ref))
         fail('it must not contain spaces, control characters or any of ~ ^ : ? * [ \\');
 }
-/** `refs/<root>/<section>` from its parts, validated. */
+/**
+ * `refs/<root>/<section>` from its parts, validated. No component may end in `.shards`: that directory
+ * holds a section's shard refs (`refs/<root>/<section>.shards/<i>`, docs/action.md "shard-commit"), so a
+ * section named so could be, or collide with, another section's shard ref.
+ *
+ * @example
+ * sectionRef('docdb', 'inventory'); // 'refs/docdb/inventory'
+ */
 function sectionRef(root, section) {
     const ref = `refs/${root}/${section}`;
     assertValidRefName(ref, 'root/section');
+    if (ref.split('/').some((p) => p.endsWith('.shards'))) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('root/section', `root/section ${JSON.stringify(ref)} is reserved: no component may end with ".shards" (the refs of a section's shards live under refs/<root>/<section>.shards/)`, {
+            allowed: 'refs/<root>/<section> with git ref-name rules, no component ending in ".shards"',
+        });
+    }
     return ref;
 }
 
@@ -44609,7 +46626,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 1872:
+/***/ 9389:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -44629,7 +46646,7 @@ var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(3323);
 // EXTERNAL MODULE: ./src/core/keys.ts
-var core_keys = __nccwpck_require__(1483);
+var keys = __nccwpck_require__(1483);
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -44702,7 +46719,7 @@ function isPermanent(e) {
  */
 async function watch(store, options, onChange) {
     const prefix = options.prefix ?? '';
-    (0,core_keys/* assertValidPrefix */.x3)(prefix);
+    (0,keys/* assertValidPrefix */.x3)(prefix);
     const interval = options.interval ?? 60_000;
     if (typeof interval !== 'number' || !Number.isFinite(interval) || interval <= 0) {
         throw new errors/* InvalidConfig */.OZ('interval', `interval must be a positive number of milliseconds, got ${String(interval)}`, {
@@ -44821,7 +46838,7 @@ function opsToChanges(ops) {
 }
 /** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
 function metaChange(o, i) {
-    if (!(0,core_keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
+    if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
         throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
     }
     if (o.value === null)
@@ -44840,8 +46857,9 @@ function metaChange(o, i) {
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);
  */
-function putManyParts(docs, size) {
+function putManyParts(docs, size, onKeys) {
     const keys = docs.map((d) => (0,document_envelope/* checkedDocumentKey */.wG)(d));
+    onKeys?.(keys);
     // Indices sorted by key: a typed array, not an object per document.
     const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
     order.sort((a, b) => {
@@ -44867,48 +46885,8 @@ function* encodedParts(docs, keys, order, size) {
     }
 }
 
-;// CONCATENATED MODULE: ./src/core/read-many.ts
-/**
- * Bulk reads on any RefStore: stores with a native bulk path (`readMany`: the GitHub API store reads an
- * archive or batches of blobs) use it; the others get one `get` per key, all at one version (the tip read
- * once first), so a write in between never mixes versions.
- */
-
-
-
-/**
- * The values of `keys` at one version (the tip unless `version` is given), each key once, as they arrive.
- * Invalid keys are refused before any read (`InvalidKey`); a key listed twice is read once. `onMeta` gets what
- * the read cost once it is complete (key by key: the sum of what each `get` reported).
- *
- * @example
- * for await (const { key, value } of readManyFrom(store, ['a.json', 'b.json'])) console.log(key, value?.length);
- */
-async function* readManyFrom(store, keys, options = {}) {
-    if (!Array.isArray(keys))
-        throw new errors/* InvalidConfig */.OZ('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
-    for (const k of keys)
-        (0,core_keys/* assertValidKey */.Mw)(k);
-    if (options.version !== undefined)
-        (0,core_version/* assertValidVersion */.J)(options.version);
-    const unique = [...new Set(keys)];
-    if (store.readMany) {
-        yield* store.readMany(unique, options);
-        return;
-    }
-    const version = options.version ?? (await store.head());
-    const meta = {};
-    for (const key of unique) {
-        const got = version === null ? null : await store.get(key, { version });
-        if (got?.requests !== undefined)
-            meta.requests = (meta.requests ?? 0) + got.requests;
-        if (got?.rateLimit)
-            meta.rateLimit = got.rateLimit;
-        yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
-    }
-    options.onMeta?.(meta);
-}
-
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
 ;// CONCATENATED MODULE: ./src/document/bulk.ts
 /**
  * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
@@ -44939,7 +46917,7 @@ async function readManyDocuments(store, identities, options) {
     const onMeta = (m) => {
         meta = m;
     };
-    for await (const item of readManyFrom(store, keys, { ...options, onMeta })) {
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { ...options, onMeta })) {
         version = item.version;
         if (item.value === null || item.version === null)
             continue;
@@ -44965,7 +46943,7 @@ async function withEnvelopes(store, entries, version) {
     const onMeta = (m) => {
         meta = m;
     };
-    for await (const item of readManyFrom(store, entries.map((e) => e.key), { version, onMeta })) {
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, entries.map((e) => e.key), { version, onMeta })) {
         const entry = byKey.get(item.key);
         if (!entry || item.value === null)
             continue;
@@ -45013,6 +46991,476 @@ function checkIdentity(env, identity, key) {
     }
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 5 modules
+var indexes = __nccwpck_require__(586);
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var indexes_paths = __nccwpck_require__(1862);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts
+var indexes_rows = __nccwpck_require__(4777);
+;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
+/**
+ * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
+ * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
+ * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
+ * (a large write, where rewriting every part is cheaper than locating each document's old rows).
+ */
+
+
+
+
+
+
+
+
+/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
+function dataAfter(op) {
+    const a = op.after;
+    if (!a || 'values' in a)
+        return undefined;
+    if ('data' in a)
+        return { data: a.data };
+    return { data: JSON.parse(new TextDecoder().decode(a.bytes)).data };
+}
+/**
+ * The stored values of an op's new state for `t` (its data, or values taken for the same fields).
+ *
+ * @example
+ * valuesAfter(op, { namespace: 'g', type: 'repo', fields: ['data.stars'] }); // [3]
+ */
+function valuesAfter(op, t) {
+    const a = op.after;
+    if (!a)
+        return undefined;
+    const d = dataAfter(op);
+    if (d)
+        return (0,indexes_rows/* storedValues */.ee)(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        return undefined;
+    return v.values;
+}
+/** Apply a write's ops of type `t` to documents keyed by id. */
+function applyOps(docs, t, ops, missing) {
+    for (const op of ops) {
+        if (!op.after) {
+            docs.delete(op.id);
+            continue;
+        }
+        const values = valuesAfter(op, t) ?? missing();
+        docs.set(op.id, { id: op.id, blobSha: op.after.blobSha, values });
+    }
+}
+/** The new files of `t` built from `docs`, and deletes of the old files (from `old`) it does not rewrite. */
+function filesOf(t, docs, old, o) {
+    const { manifest, files } = (0,indexes/* buildTypeIndexFromValues */.BZ)(t, [...docs.values()], o);
+    const out = new Map();
+    if (old)
+        for (const p of oldPaths(old))
+            out.set(p, null);
+    for (const [p, b] of files)
+        out.set(p, b);
+    out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
+    return out;
+}
+/** Every part path an old manifest lists. */
+function oldPaths(m) {
+    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
+}
+/**
+ * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
+ * `old` is the type's manifest at `version`, if any, so its files that the build does not rewrite go.
+ *
+ * @example
+ * const files = await buildFromDocuments(store, version, t, ops, oldManifest, {});
+ */
+async function buildFromDocuments(store, version, t, ops, old, options, missing) {
+    const docs = new Map();
+    if (version !== null) {
+        const written = new Set(ops.map((o) => o.key));
+        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+            if (!item.value || !item.blobSha)
+                continue;
+            const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+            docs.set(env.id, {
+                id: env.id,
+                blobSha: item.blobSha,
+                values: (0,indexes_rows/* storedValues */.ee)(t.fields, { id: env.id, blobSha: item.blobSha, data: env.data }),
+            });
+        }
+    }
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, old, options);
+}
+/**
+ * Rebuild `t` from its own index: the rows of its first run (every document, covering) read through
+ * `read`, with the write's ops applied — the documents themselves are not read. Throws
+ * `InvalidResponse` for a damaged part (the caller then builds from the documents).
+ *
+ * @example
+ * const files = await buildFromRun(read, manifest, t, ops, {});
+ */
+async function buildFromRun(read, m, t, ops, options, missing) {
+    const run = m.runs[0];
+    const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
+    const got = await read(paths);
+    const docs = new Map();
+    run.parts.forEach((_, i) => {
+        const bytes = got.get(paths[i])?.value;
+        if (!bytes) {
+            throw new errors/* InvalidResponse */.h5(`index part ${paths[i]} is listed in its manifest but missing; the index must be rebuilt`, {
+                key: paths[i],
+            });
+        }
+        for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
+            docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
+    });
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, m, options);
+}
+/** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
+function manifestOf(bytes, t) {
+    if (!bytes)
+        return undefined;
+    return (0,indexes/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+}
+
+;// CONCATENATED MODULE: ./src/document/index-write.ts
+/**
+ * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
+ * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
+ * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
+ * files are always computed on the tree they land in, never rebased.
+ *
+ * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
+ * then the written documents' previous versions (a small write); then the index parts their rows live
+ * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
+ * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
+ * row that is not where the previous document says) is built from the documents themselves — exact
+ * either way, never a silently wrong index. A section without a declaration costs one read of
+ * `_docdb/` (free when the store already knows the tree has none).
+ */
+
+
+
+
+
+/** Above this many documents of one type in a write, rebuild the type from its own rows. */
+const LARGE_TYPE_WRITE = 256;
+const typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
+ *
+ * @example
+ * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
+ */
+function applyDeclare(before, declare) {
+    const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
+    for (const t of declare) {
+        byType.delete(typeKey(t));
+        if (t.fields.length > 0)
+            byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
+    }
+    return (0,indexes/* validateDeclaration */.jD)({ version: 1, indexes: [...byType.values()] });
+}
+/**
+ * The derive hook of one DocumentStore write.
+ *
+ * @example
+ * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
+ */
+function indexDerive(w) {
+    return async (base) => {
+        const ops = withWrittenShas(w.ops(), base);
+        const types = new Map();
+        for (const o of [...ops, ...(w.declare ?? [])])
+            types.set(typeKey(o), { namespace: o.namespace, type: o.type });
+        if (types.size === 0 && !w.declare)
+            return [];
+        const first = await base.read([
+            indexes/* DECLARATION_KEY */.FF,
+            ...[...types.values()].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type)),
+        ]);
+        const stored = first.get(indexes/* DECLARATION_KEY */.FF)?.value;
+        const before = (0,indexes/* parseDeclaration */.Av)(stored);
+        const after = w.declare ? applyDeclare(before, w.declare) : before;
+        const files = new Map();
+        await dropRemoved(base, before, after, first, files);
+        for (const t of after.indexes) {
+            const mine = ops.filter((o) => o.namespace === t.namespace && o.type === t.type);
+            const rebuilt = (0,indexes/* declarationChanges */.Il)(before, after).build.some((b) => typeKey(b) === typeKey(t));
+            if (mine.length === 0 && !rebuilt)
+                continue;
+            const bytes = first.has((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))
+                ? first.get((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))?.value
+                : (await base.read([(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type)])).get((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))?.value;
+            for (const [p, b] of await typeFiles(w, base, t, mine, bytes, rebuilt))
+                files.set(p, b);
+        }
+        const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
+        if (w.declare && !sameBytes(stored, declaration)) {
+            files.set(indexes/* DECLARATION_KEY */.FF, after.indexes.length === 0 ? null : declaration);
+        }
+        return toChanges(files);
+    };
+}
+/** Fill in the new blob SHAs a commit in parts left to the store (PartsCollector does not hash twice). */
+function withWrittenShas(ops, base) {
+    for (const op of ops) {
+        if (op.after?.blobSha !== '')
+            continue;
+        const sha = base.written(op.key);
+        if (sha === undefined)
+            throw new errors/* InvalidConfig */.OZ('derive', `the store did not report the blob of ${op.key}`);
+        op.after.blobSha = sha;
+    }
+    return ops;
+}
+/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
+async function dropRemoved(base, before, after, first, files) {
+    for (const t of (0,indexes/* declarationChanges */.Il)(before, after).drop) {
+        const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
+        const bytes = first.has(path) ? first.get(path)?.value : (await base.read([path])).get(path)?.value;
+        const m = safeManifest(bytes, t);
+        if (!m)
+            continue;
+        for (const p of [path, ...oldPaths(m)])
+            files.set(p, null);
+    }
+}
+/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
+function safeManifest(bytes, t) {
+    try {
+        return manifestOf(bytes, t);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return undefined;
+        throw e;
+    }
+}
+/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
+async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
+    const o = w.options ?? {};
+    const m = safeManifest(manifestBytes, t);
+    const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
+    const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
+    if (rebuilt || !current)
+        return fromDocuments();
+    try {
+        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+            return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
+        return await incremental(base, t, mine, manifestBytes, o);
+    }
+    catch (e) {
+        // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return fromDocuments();
+        throw e;
+    }
+}
+/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
+async function incremental(base, t, mine, manifestBytes, o) {
+    const previous = await base.read(mine.map((op) => op.key));
+    const changes = [];
+    for (const op of mine) {
+        const got = previous.get(op.key);
+        if (got && op.after && got.blobSha === op.after.blobSha)
+            continue;
+        const change = { namespace: t.namespace, type: t.type, id: op.id };
+        if (got && base.version)
+            change.before = { blobSha: got.blobSha, data: (0,document_envelope/* decodeEnvelope */.vw)(got.value, base.version).data };
+        if (op.after)
+            change.after = afterState(op, t);
+        if (change.before || change.after)
+            changes.push(change);
+    }
+    const declaration = { version: 1, indexes: [t] };
+    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
+    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
+    // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
+    for (let round = 0;; round++) {
+        const wanted = [];
+        const read = (p) => {
+            if (!have.has(p))
+                wanted.push(p);
+            return have.get(p);
+        };
+        try {
+            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
+            const out = new Map();
+            for (const p of u.deletes)
+                out.set(p, null);
+            for (const [p, b] of u.writes)
+                out.set(p, b);
+            return out;
+        }
+        catch (e) {
+            if (wanted.length === 0 || round > 3)
+                throw e;
+            await fetchInto(base, have, wanted);
+        }
+    }
+}
+function afterState(op, t) {
+    const a = op.after;
+    const d = dataAfter(op);
+    if (d)
+        return { blobSha: a.blobSha, data: d.data };
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        declaredMeanwhile(t);
+    return { blobSha: a.blobSha, values: v.values };
+}
+async function fetchInto(base, have, paths) {
+    const todo = paths.filter((p) => !have.has(p));
+    if (todo.length === 0)
+        return;
+    const got = await base.read(todo);
+    for (const p of todo)
+        have.set(p, got.get(p)?.value);
+}
+/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
+function declaredMeanwhile(t) {
+    throw new errors/* InvalidConfig */.OZ('indexes', `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
+}
+function sameBytes(a, b) {
+    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+function toChanges(files) {
+    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
+}
+
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
+;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
+/**
+ * The documents of a DocumentStore write as index maintenance needs them (index-write.ts): identity,
+ * key, new blob SHA (hashed only when an index asks: the store hashes the same bytes once more) and
+ * data. A commit in parts streams its documents, so it keeps only what the section's declaration —
+ * read when the write starts — indexes: each document's stored values, never its data.
+ */
+
+
+
+/** An op's new state whose blob SHA is computed on first use. */
+function lazyAfter(value, data) {
+    let sha;
+    return {
+        get blobSha() {
+            sha ??= (0,objects/* blobSha */.wJ)(value);
+            return sha;
+        },
+        data,
+    };
+}
+/**
+ * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
+ *
+ * @example
+ * const changes = opsToChanges(ops);
+ * const indexed = indexedOpsOf(ops, changes);
+ */
+function indexedOpsOf(ops, changes) {
+    const out = [];
+    ops.forEach((o, i) => {
+        const c = changes[i];
+        if (o.op === 'put' && c.op === 'put') {
+            const d = o.document;
+            out.push({
+                namespace: d.namespace,
+                type: d.type,
+                id: d.id,
+                key: c.key,
+                after: lazyAfter(c.value, d.data),
+            });
+        }
+        else if (o.op === 'delete') {
+            out.push({ namespace: o.identity.namespace, type: o.identity.doc_type, id: o.identity.id, key: c.key });
+        }
+    });
+    return out;
+}
+/** Envelope bytes a commit in parts buffers before it reads the section's declaration (see {@link PartsCollector}). */
+const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
+/**
+ * A commit in parts' documents, collected while its parts stream by, for the index hook. The declaration
+ * is not known up front (reading it would cost every streamed write requests even when the section has
+ * no index), so documents are kept as their envelope bytes — or, for `putMany`, as the caller's own data —
+ * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
+ * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
+ * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
+ * commit time indexes a type whose values were not kept.
+ *
+ * @example
+ * const seen = new PartsCollector(() => docs.indexes());
+ * await commitInParts(store, seen.collect(parts), { derive: indexDerive({ store, ops: () => seen.ops }) });
+ */
+class PartsCollector {
+    readDeclaration;
+    dataOf;
+    limit;
+    /** The ops' new blob SHAs are left empty here: index-write.ts takes them from the store (`written`). */
+    ops = [];
+    buffered = 0;
+    fields;
+    constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES) {
+        this.readDeclaration = readDeclaration;
+        this.dataOf = dataOf;
+        this.limit = limit;
+    }
+    /** Pass the parts through, collecting their documents. */
+    async *collect(parts) {
+        for await (const part of parts) {
+            for (const c of part)
+                this.take(c);
+            if (this.buffered > this.limit && !this.fields)
+                await this.learnDeclaration();
+            yield part;
+        }
+    }
+    take(c) {
+        const identity = (0,document_identity/* parseKey */.Do)(c.key);
+        if (!identity)
+            return;
+        const base = { namespace: identity.namespace, type: identity.doc_type, id: identity.id, key: c.key };
+        if (c.op === 'delete')
+            return void this.ops.push(base);
+        const value = c.value;
+        // The blob SHA is the store's (DeriveBase.written): hashing every document twice costs CPU.
+        const sha = '';
+        if (this.dataOf)
+            return void this.ops.push({ ...base, after: { blobSha: sha, data: this.dataOf(c.key) } });
+        if (!this.fields) {
+            this.buffered += value.length;
+            return void this.ops.push({ ...base, after: { blobSha: sha, bytes: value } });
+        }
+        this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
+    }
+    /** A document's indexed values under the known declaration (none for a type it does not index). */
+    valuesOf(d, sha, bytes) {
+        const f = this.fields.get(`${d.namespace}/${d.type}`);
+        if (!f)
+            return { blobSha: sha, values: [], fields: [] };
+        const data = JSON.parse(new TextDecoder().decode(bytes())).data;
+        return { blobSha: sha, values: (0,indexes_rows/* storedValues */.ee)(f, { id: d.id, blobSha: sha, data }), fields: f };
+    }
+    /** Read the declaration; turn the buffered documents into values (dropping their bytes). */
+    async learnDeclaration() {
+        const d = await this.readDeclaration();
+        this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
+        for (const op of this.ops) {
+            const a = op.after;
+            if (a && 'bytes' in a)
+                op.after = this.valuesOf(op, a.blobSha, () => a.bytes);
+        }
+        this.buffered = 0;
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/document/list-pages.ts
 /**
  * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
@@ -45055,11 +47503,253 @@ function assertLimit(limit) {
     }
 }
 
+;// CONCATENATED MODULE: ./src/document/list-documents.ts
+/**
+ * `DocumentStore.list`: documents in ascending key order, filtered by namespace and/or type, a page at a
+ * time (list-pages.ts cursors pin later pages to the first page's version).
+ */
+
+
+
+
+
+/**
+ * One page of documents (see `DocumentStore.list`).
+ *
+ * @example
+ * const { documents, nextCursor } = await listDocuments(store, { namespace: 'github', limit: 100 });
+ */
+async function listDocuments(store, options = {}) {
+    const { namespace, type, limit, withData } = options;
+    if (withData !== undefined && typeof withData !== 'boolean') {
+        throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+            allowed: 'true or false',
+        });
+    }
+    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
+    if (namespace !== undefined || type !== undefined) {
+        (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
+    }
+    assertLimit(limit);
+    let version = options.version;
+    if (version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(version);
+    let after;
+    if (options.cursor !== undefined) {
+        const c = decodeCursor(options.cursor);
+        if (version !== undefined && version !== c.version) {
+            throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
+        }
+        version = c.version;
+        after = c.after;
+    }
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    const listed = await store.list(version === undefined ? { prefix } : { prefix, version });
+    const documents = [];
+    let nextCursor = null;
+    for (const entry of listed.entries) {
+        if (after !== undefined && entry.key <= after)
+            continue;
+        const identity = (0,document_identity/* parseKey */.Do)(entry.key);
+        if (!identity || (type !== undefined && identity.doc_type !== type))
+            continue;
+        if (limit !== undefined && documents.length === limit) {
+            const last = documents[documents.length - 1];
+            nextCursor = encodeCursor(listed.version, last.key);
+            break;
+        }
+        documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
+    }
+    let meta = addCost({}, listed);
+    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
+    if (withData && listed.version !== null) {
+        meta = addCost(meta, await withEnvelopes(store, documents, listed.version));
+    }
+    return { ...meta, documents, version: listed.version, nextCursor };
+}
+
+// EXTERNAL MODULE: ./src/document/indexes/values.ts
+var indexes_values = __nccwpck_require__(1714);
+;// CONCATENATED MODULE: ./src/document/query.ts
+/**
+ * `DocumentStore.query` (issue 28, item 3): a question about one `(namespace, type)` answered from its
+ * index — the manifest, then only the parts the plan names, all read at ONE version — with the matching
+ * documents read in one bulk read when the caller wants them. A field without an index falls back to
+ * reading every document of the type (or, with `requireIndex`, is an error). See docs/indexes.md.
+ *
+ * Index files are untrusted: a damaged manifest or part is `InvalidResponse` (from the pure core), and a
+ * document whose blob is not the one its row names is `InvalidResponse` too — never a silently wrong row.
+ */
+
+
+
+
+
+
+
+
+
+
+/** Read keys at `version` in one bulk read, adding its cost. */
+async function readAt(store, keys, version, cost) {
+    const out = new Map();
+    let at = version ?? null;
+    const onMeta = (m) => {
+        cost.meta = addCost(cost.meta, m);
+    };
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { ...(version ? { version } : {}), onMeta })) {
+        out.set(item.key, { value: item.value, blobSha: item.blobSha });
+        at = item.version;
+    }
+    return { items: out, version: at };
+}
+/** `<version>.<position>`: a page's cursor pins the version the first page read. */
+function splitCursor(cursor, pinned) {
+    if (cursor === undefined)
+        return { version: pinned, inner: undefined };
+    const dot = typeof cursor === 'string' ? cursor.indexOf('.') : -1;
+    const version = dot > 0 ? cursor.slice(0, dot) : '';
+    if (!/^[0-9a-f]{40}$/.test(version)) {
+        throw new errors/* InvalidConfig */.OZ('cursor', 'query cursor is not a cursor docdb issued', {
+            allowed: 'the nextCursor of the previous page of this same query',
+        });
+    }
+    if (pinned !== undefined && pinned !== version) {
+        throw new errors/* InvalidConfig */.OZ('cursor', `query cursor belongs to version ${version}, not ${pinned}`);
+    }
+    return { version, inner: cursor.slice(dot + 1) };
+}
+/** Check the query before any I/O; returns the pure query and the options around it. */
+function checked(q) {
+    if (typeof q !== 'object' || q === null) {
+        throw new errors/* InvalidConfig */.OZ('query', 'query takes an object { namespace, type, where, orderBy, limit, cursor, fields }');
+    }
+    const { version, requireIndex, cursor, ...rest } = q;
+    if (requireIndex !== undefined && typeof requireIndex !== 'boolean') {
+        throw new errors/* InvalidConfig */.OZ('requireIndex', `requireIndex must be true or false, got ${JSON.stringify(requireIndex)}`);
+    }
+    if (version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(version);
+    const split = splitCursor(cursor, version);
+    const query = (0,indexes/* validateQuery */.B4)({ ...rest, ...(split.inner !== undefined ? { cursor: split.inner } : {}) });
+    (0,document_identity/* assertValidIdentity */.xU)({ namespace: query.namespace, doc_type: query.type, id: 'x' });
+    return { query, version: split.version, requireIndex: requireIndex === true };
+}
+/**
+ * Answer `q` (see {@link DocumentQuery}) on `store`.
+ *
+ * @example
+ * const r = await queryDocuments(store, { namespace: 'github', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }], fields: ['data.stars'] });
+ */
+async function queryDocuments(store, q) {
+    const { query, version: pinned, requireIndex } = checked(q);
+    const cost = { meta: {} };
+    const mpath = (0,indexes_paths/* manifestPath */.ji)(query.namespace, query.type);
+    const first = await readAt(store, [mpath], pinned, cost);
+    const version = first.version;
+    if (version === null)
+        return { ...cost.meta, rows: [], version: null, nextCursor: null, answeredBy: 'index' };
+    const bytes = first.items.get(mpath)?.value;
+    const manifest = bytes ? (0,indexes/* parseManifest */.Ng)(bytes, query.namespace, query.type) : undefined;
+    const plan = manifest ? (0,indexes/* planQuery */.YK)(manifest, query) : undefined;
+    if (!manifest || plan?.kind !== 'index') {
+        const reason = !manifest ? `${query.namespace}/${query.type} has no index` : plan.message;
+        if (requireIndex)
+            throw new errors/* InvalidConfig */.OZ('requireIndex', `${reason}; declare it (declareIndexes) or drop requireIndex`);
+        return fallback(store, query, version, cost, reason);
+    }
+    const parts = await readAt(store, plan.parts.map((p) => p.path), version, cost);
+    const rows = [];
+    const fi = manifest.fields.indexOf(plan.field);
+    for (const p of plan.parts) {
+        const b = parts.items.get(p.path)?.value;
+        if (!b)
+            throw new errors/* InvalidResponse */.h5(`index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`, { key: p.path });
+        rows.push(...(0,indexes/* parsePart */.x2)(manifest, fi, p.index, b));
+    }
+    return answer(store, manifest, query, rows, version, cost, 'index');
+}
+/** Evaluate (reading documents a cut value leaves undecided, at most twice), then read the page's documents. */
+async function answer(store, m, query, rows, version, cost, by, exact = new Map(), reason) {
+    let result = (0,indexes/* evaluate */._3)(m, query, rows, exact);
+    for (let round = 0; result.kind === 'needs-documents' && round < 3; round++) {
+        const docs = await readDocuments(store, query, result.documents, version, cost);
+        for (const d of docs)
+            exact.set(d.id, d.data);
+        result = (0,indexes/* evaluate */._3)(m, query, rows, exact);
+    }
+    if (result.kind !== 'rows')
+        throw new errors/* InvalidResponse */.h5(`the index of ${query.namespace}/${query.type} did not settle; rebuild it`, {});
+    const out = {
+        ...cost.meta,
+        rows: result.rows.map(publicRow),
+        version,
+        nextCursor: result.cursor === undefined ? null : `${version}.${result.cursor}`,
+        answeredBy: by,
+        ...(reason ? { fallbackReason: reason } : {}),
+    };
+    if (query.fields === undefined) {
+        out.documents = await readDocuments(store, query, result.rows, version, cost);
+        Object.assign(out, cost.meta);
+    }
+    return out;
+}
+/** Stored values → plain JSON (evaluate settled every cut value); an absent field is left out. */
+function publicRow(r) {
+    const values = {};
+    for (const [f, v] of Object.entries(r.values))
+        if (!(0,indexes_values/* isMissing */.b2)(v))
+            values[f] = v;
+    return { id: r.id, blobSha: r.blobSha, values };
+}
+/** The documents of `rows` at `version`, in order; each must be the blob its row names. */
+async function readDocuments(store, query, rows, version, cost) {
+    const key = (id) => (0,document_identity/* deriveKey */.Hz)({ namespace: query.namespace, doc_type: query.type, id });
+    const got = await readAt(store, rows.map((r) => key(r.id)), version, cost);
+    return rows.map((r) => {
+        const item = got.items.get(key(r.id));
+        if (!item?.value || item.blobSha !== r.blobSha) {
+            throw new errors/* InvalidResponse */.h5(`the index of ${query.namespace}/${query.type} names blob ${r.blobSha} for ${JSON.stringify(r.id)}, but the section holds ${item?.blobSha ?? 'no such document'}; the index must be rebuilt (declareIndexes)`, { key: key(r.id), expected: r.blobSha, actual: item?.blobSha ?? null });
+        }
+        return (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+    });
+}
+/** No index for a named field: every document of the type, read in bulk, evaluated exactly. */
+async function fallback(store, query, version, cost, reason) {
+    const listed = await store.list({ prefix: `${query.namespace}/${query.type}/`, version });
+    cost.meta = addCost(cost.meta, listed);
+    const keys = listed.entries.filter((e) => (0,document_identity/* parseKey */.Do)(e.key)?.doc_type === query.type).map((e) => e.key);
+    const named = [
+        ...(query.where ?? []).map((w) => w.field),
+        ...(query.orderBy ? [query.orderBy.field] : []),
+        ...(query.fields ?? []),
+    ];
+    const fields = [...new Set(named.length > 0 ? named : ['id'])];
+    const m = { version: 1, namespace: query.namespace, type: query.type, fields, count: 0, runs: [] };
+    const got = await readAt(store, keys, version, cost);
+    const rows = [];
+    const exact = new Map();
+    for (const [, item] of got.items) {
+        if (!item.value || !item.blobSha)
+            continue;
+        const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+        exact.set(env.id, env.data);
+        const values = fields.map((f) => (0,indexes_values/* storedValue */.bA)(env.id, env.data, f));
+        rows.push(...(0,indexes_rows/* rowsOf */.RO)(0, env.id, item.blobSha, values).slice(0, 1));
+    }
+    return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
+}
+
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
+
+
+
+
+
 
 
 
@@ -45093,9 +47783,15 @@ function documentsOf(keys, type) {
 const PUT_MANY_PART = 1000;
 class DocumentStore {
     store;
-    constructor(store) {
+    /**
+     * @param store the section's RefStore.
+     * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less).
+     */
+    constructor(store, options = {}) {
         this.store = store;
+        this.indexOptions = options.index ?? {};
     }
+    indexOptions;
     /** Full name of the section ref. */
     get ref() {
         return this.store.ref;
@@ -45120,8 +47816,13 @@ class DocumentStore {
      * envelope as stored, at the resulting version.
      */
     async put(doc, options) {
-        const { key, value } = (0,document_envelope/* documentChange */.IN)(doc);
-        const result = await this.store.put(key, value, options);
+        const ops = [{ op: 'put', document: doc }];
+        const changes = opsToChanges(ops);
+        const { key, value } = changes[0];
+        const result = await this.store.put(key, value, {
+            ...options,
+            derive: this.indexing(() => indexedOpsOf(ops, changes)),
+        });
         const document = result.version === null
             ? null
             : { namespace: doc.namespace, type: doc.type, id: doc.id, version: result.version, data: doc.data };
@@ -45135,13 +47836,16 @@ class DocumentStore {
      * touches as few directories as possible. Data that is not JSON fails the write when its part is
      * encoded, after earlier parts were uploaded but before any commit (batch.ts).
      */
-    async putMany(docs, options) {
+    async putMany(docs, options = {}) {
         if (!Array.isArray(docs))
             throw new errors/* InvalidDocument */.D1('documents', 'putMany takes an array of documents');
         if (docs.length <= PUT_MANY_PART) {
             return this.commit(docs.map((document) => ({ op: 'put', document })), options);
         }
-        return (0,commit_parts/* commitInParts */.Bh)(this.store, putManyParts(docs, PUT_MANY_PART), options);
+        // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
+        const byKey = new Map();
+        const parts = putManyParts(docs, PUT_MANY_PART, (keys) => keys.forEach((k, i) => byKey.set(k, i)));
+        return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key)]?.data);
     }
     /**
      * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
@@ -45155,12 +47859,76 @@ class DocumentStore {
      * }
      * await docs.commitParts(pages(), { message: 'backfill' });
      */
-    async commitParts(parts, options) {
+    async commitParts(parts, options = {}) {
         async function* changes() {
             for await (const part of parts)
                 yield opsToChanges(part);
         }
-        return (0,commit_parts/* commitInParts */.Bh)(this.store, changes(), options);
+        return this.commitChangeParts(changes(), options);
+    }
+    /**
+     * A commit in parts with its index kept exact: its documents are collected as the parts stream by
+     * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
+     */
+    async commitChangeParts(parts, options, dataOf) {
+        const { indexes, ...rest } = options;
+        (0,commit_parts/* assertPartsOptions */.Z9)(rest);
+        if (indexes)
+            applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
+        const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
+        return (0,commit_parts/* commitInParts */.Bh)(this.store, seen.collect(parts), {
+            ...rest,
+            derive: this.indexing(() => seen.ops, indexes),
+        });
+    }
+    /** The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts). */
+    indexing(ops, declare) {
+        return indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+    }
+    /**
+     * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
+     * fields; an empty list when none is declared. See docs/indexes.md.
+     *
+     * @example
+     * const { indexes } = await docs.indexes(); // [{ namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] }]
+     */
+    async indexes(options = {}) {
+        if (options.version !== undefined)
+            (0,core_version/* assertValidVersion */.J)(options.version);
+        const got = await this.store.get(indexes/* DECLARATION_KEY */.FF, options);
+        return (0,indexes/* parseDeclaration */.Av)(got?.value);
+    }
+    /**
+     * Declare indexes: per `(namespace, type)` the fields to index (`id` or `data.<path>`, 1 to 8), replacing
+     * that type's declaration; `fields: []` drops it. Builds (or deletes) those indexes in ONE commit, from
+     * the documents; declaring what is already declared writes nothing.
+     *
+     * @example
+     * await docs.declareIndexes([{ namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] }]);
+     */
+    async declareIndexes(indexes, options = {}) {
+        if (!Array.isArray(indexes)) {
+            throw new errors/* InvalidConfig */.OZ('indexes', 'declareIndexes takes an array of { namespace, type, fields }', {
+                allowed: '[{ namespace, type, fields: ["data.x", …] }]',
+            });
+        }
+        applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
+        return this.commit([], { ...options, indexes });
+    }
+    /**
+     * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
+     * `orderBy`, `limit`/`cursor` pages, `fields` (rows from the index alone). On a field without an index
+     * the documents are read instead and `answeredBy` says so; `requireIndex: true` makes that an error.
+     *
+     * @example
+     * const { rows, documents, answeredBy, requests } = await docs.query({
+     *   namespace: 'github', type: 'repo',
+     *   where: [{ field: 'data.language', op: '=', value: 'TypeScript' }],
+     *   orderBy: { field: 'data.stars', direction: 'desc' }, limit: 20,
+     * });
+     */
+    async query(q) {
+        return queryDocuments(this.store, q);
     }
     /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
@@ -45173,8 +47941,10 @@ class DocumentStore {
      *   { op: 'meta', key: '_docdb/state/issues.json', value: '{"since":"2024-01-01T00:00:00Z"}\n' },
      * ]);
      */
-    async commit(ops, options) {
-        return this.store.commit(opsToChanges(ops), options);
+    async commit(ops, options = {}) {
+        const { indexes, ...rest } = options;
+        const changes = opsToChanges(ops);
+        return this.store.commit(changes, { ...rest, derive: this.indexing(() => indexedOpsOf(ops, changes), indexes) });
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -45209,7 +47979,12 @@ class DocumentStore {
     }
     /** Delete one document (no commit when it does not exist). */
     async delete(identity, options) {
-        return this.store.delete((0,document_identity/* deriveKey */.Hz)(identity), options);
+        const ops = [{ op: 'delete', identity }];
+        const changes = opsToChanges(ops);
+        return this.store.delete(changes[0].key, {
+            ...options,
+            derive: this.indexing(() => indexedOpsOf(ops, changes)),
+        });
     }
     /**
      * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
@@ -45283,52 +48058,7 @@ class DocumentStore {
      * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
      */
     async list(options = {}) {
-        const { namespace, type, limit, withData } = options;
-        if (withData !== undefined && typeof withData !== 'boolean') {
-            throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
-                allowed: 'true or false',
-            });
-        }
-        // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
-        if (namespace !== undefined || type !== undefined) {
-            (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
-        }
-        assertLimit(limit);
-        let version = options.version;
-        if (version !== undefined)
-            (0,core_version/* assertValidVersion */.J)(version);
-        let after;
-        if (options.cursor !== undefined) {
-            const c = decodeCursor(options.cursor);
-            if (version !== undefined && version !== c.version) {
-                throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
-            }
-            version = c.version;
-            after = c.after;
-        }
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        const listed = await this.store.list(version === undefined ? { prefix } : { prefix, version });
-        const documents = [];
-        let nextCursor = null;
-        for (const entry of listed.entries) {
-            if (after !== undefined && entry.key <= after)
-                continue;
-            const identity = (0,document_identity/* parseKey */.Do)(entry.key);
-            if (!identity || (type !== undefined && identity.doc_type !== type))
-                continue;
-            if (limit !== undefined && documents.length === limit) {
-                const last = documents[documents.length - 1];
-                nextCursor = encodeCursor(listed.version, last.key);
-                break;
-            }
-            documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
-        }
-        let meta = addCost({}, listed);
-        // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
-        if (withData && listed.version !== null) {
-            meta = addCost(meta, await withEnvelopes(this.store, documents, listed.version));
-        }
-        return { ...meta, documents, version: listed.version, nextCursor };
+        return listDocuments(this.store, options);
     }
     /**
      * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
@@ -45536,11 +48266,12 @@ function envelopeMatches(envelope, identity) {
 /* harmony export */   Do: () => (/* binding */ parseKey),
 /* harmony export */   Hz: () => (/* binding */ deriveKey),
 /* harmony export */   Uy: () => (/* binding */ RESERVED_PREFIX),
+/* harmony export */   _i: () => (/* binding */ assertIdentityFields),
 /* harmony export */   aW: () => (/* binding */ plainIdentityKey),
 /* harmony export */   q: () => (/* binding */ DOCUMENT_SUFFIX),
 /* harmony export */   xU: () => (/* binding */ assertValidIdentity)
 /* harmony export */ });
-/* unused harmony exports MAX_SEGMENT_BYTES, assertIdentityFields, isValidIdentity */
+/* unused harmony exports MAX_SEGMENT_BYTES, isValidIdentity */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_git_path_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7299);
 /* harmony import */ var _core_keys_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1483);
@@ -45720,6 +48451,1966 @@ function parseKey(key) {
         id: key.slice(second + 1, key.length - DOCUMENT_SUFFIX.length),
     };
     return isValidIdentity(identity) ? identity : null;
+}
+
+
+/***/ }),
+
+/***/ 782:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bh: () => (/* binding */ onlyKeys),
+/* harmony export */   PT: () => (/* binding */ ShapeProblem),
+/* harmony export */   YO: () => (/* binding */ array),
+/* harmony export */   Yj: () => (/* binding */ string),
+/* harmony export */   at: () => (/* binding */ at),
+/* harmony export */   fJ: () => (/* binding */ fail),
+/* harmony export */   g1: () => (/* binding */ record),
+/* harmony export */   mw: () => (/* binding */ required),
+/* harmony export */   nd: () => (/* binding */ integer),
+/* harmony export */   u4: () => (/* binding */ isRecord)
+/* harmony export */ });
+/**
+ * Small shape checks for the index files and options (declaration, query, cursor, manifest). They are
+ * hand-written rather than a schema library because the index core is on every write path of
+ * DocumentStore, so it ships in the browser bundle (issue 28; a schema library there cost ~115 KB
+ * min+gzip against a 60 KB budget).
+ *
+ * Each check throws a {@link ShapeProblem} naming where (`indexes[0].fields[1]`; `''` is the value
+ * itself) and what is allowed; the caller turns the first problem into its own typed error
+ * (`InvalidConfig` for options, `InvalidResponse` for files read back). The order in which they are
+ * called is the order problems are reported: each object's own keys in declaration order, then its
+ * unknown keys; an array's length bound before its elements (a huge array is refused without walking
+ * it), its minimum and cross-element rules after them.
+ */
+/** The first problem found in a value; never leaves the index modules (each caller converts it). */
+class ShapeProblem extends Error {
+    field;
+    problem;
+    unknownKeys;
+    constructor(
+    /** Where: `where[0].op`, `indexes[1]`, or `''` for the value itself. */
+    field, 
+    /** What is wrong and what is allowed, without the field (`must be a string, got number`). */
+    problem, 
+    /** Set when the problem is keys the object may not have. */
+    unknownKeys) {
+        super(`${field || '(value)'} ${problem}`);
+        this.field = field;
+        this.problem = problem;
+        this.unknownKeys = unknownKeys;
+    }
+}
+/**
+ * Throw the problem `problem` at `field`.
+ *
+ * @example
+ * fail('version', 'must be 1'); // throws ShapeProblem
+ */
+function fail(field, problem) {
+    throw new ShapeProblem(field, problem);
+}
+/**
+ * The path of `key` inside `parent`: `where` + 0 → `where[0]`, `where[0]` + `op` → `where[0].op`.
+ *
+ * @example
+ * at(at('indexes', 0), 'fields'); // 'indexes[0].fields'
+ */
+function at(parent, key) {
+    if (typeof key === 'number')
+        return `${parent}[${key}]`;
+    return parent === '' ? key : `${parent}.${key}`;
+}
+/** What a value is, for a message: `null`, `array`, `NaN`, `Infinity` or its `typeof`. */
+function kindOf(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    if (typeof v === 'number' && !Number.isFinite(v))
+        return String(v);
+    return typeof v;
+}
+/**
+ * Whether `v` is a JSON object (not null, not an array).
+ *
+ * @example
+ * isRecord({}); // true
+ * isRecord([]); // false
+ */
+function isRecord(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/**
+ * `v` as an object, or a problem at `field`.
+ *
+ * @example
+ * const o = record(JSON.parse(text), '');
+ */
+function record(v, field) {
+    if (!isRecord(v))
+        fail(field, `must be an object, got ${kindOf(v)}`);
+    return v;
+}
+/**
+ * Refuse keys of `o` outside `allowed` (strict objects: a misspelt option must not be ignored).
+ *
+ * @example
+ * onlyKeys({ version: 1, extra: 1 }, '', ['version', 'indexes']); // throws: unknown key(s) extra
+ */
+function onlyKeys(o, field, allowed) {
+    const unknown = Object.keys(o).filter((k) => !allowed.includes(k));
+    if (unknown.length > 0) {
+        throw new ShapeProblem(field, `has unknown key(s) ${unknown.join(', ')}`, unknown);
+    }
+}
+/**
+ * Refuse an object that lacks `key` (a key whose value may be anything must still be given).
+ *
+ * @example
+ * required({ op: '=' }, 'where[0]', 'field'); // throws: where[0].field must be given
+ */
+function required(o, field, key) {
+    if (!(key in o))
+        fail(at(field, key), 'must be given');
+}
+/**
+ * `v` as a string of `min`..`max` characters (UTF-16 code units, as `String.length` counts).
+ *
+ * @example
+ * string(o.cursor, 'cursor', 0, 4096);
+ */
+function string(v, field, min = 0, max = Number.POSITIVE_INFINITY) {
+    if (typeof v !== 'string')
+        fail(field, `must be a string, got ${kindOf(v)}`);
+    if (v.length < min)
+        fail(field, min === 1 ? 'must not be empty' : `must have at least ${min} characters`);
+    if (v.length > max)
+        fail(field, `must have at most ${max} characters`);
+    return v;
+}
+/**
+ * `v` as an array of at most `max` items (checked before its elements are). `tooMany` replaces the
+ * default message for the bound.
+ *
+ * @example
+ * const items = array(o.indexes, 'indexes', 1000);
+ */
+function array(v, field, max = Number.POSITIVE_INFINITY, tooMany) {
+    if (!Array.isArray(v))
+        fail(field, `must be an array, got ${kindOf(v)}`);
+    if (v.length > max)
+        fail(field, tooMany ?? `must have at most ${max} items`);
+    return v;
+}
+/**
+ * `v` as a whole number in `min`..`max` (a finite, safe integer: JSON can spell 1e400 or 1.5).
+ *
+ * @example
+ * integer(o.limit, 'limit', 1, 10_000);
+ */
+function integer(v, field, min, max = Number.MAX_SAFE_INTEGER) {
+    const range = max === Number.MAX_SAFE_INTEGER ? `at least ${min}` : `from ${min} to ${max}`;
+    if (typeof v !== 'number')
+        fail(field, `must be a whole number ${range}, got ${kindOf(v)}`);
+    // isSafeInteger also refuses NaN, ±Infinity and fractions.
+    if (!Number.isSafeInteger(v) || v < min || v > max)
+        fail(field, `must be a whole number ${range}, got ${v}`);
+    return v;
+}
+
+
+/***/ }),
+
+/***/ 9914:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Av: () => (/* binding */ parseDeclaration),
+/* harmony export */   FF: () => (/* binding */ DECLARATION_KEY),
+/* harmony export */   hv: () => (/* binding */ serializeDeclaration),
+/* harmony export */   jD: () => (/* binding */ validateDeclaration)
+/* harmony export */ });
+/* unused harmony exports MAX_INDEXED_FIELDS, MAX_FIELD_CHARS, MAX_DECLARED_TYPES */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(782);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1862);
+/**
+ * The index declaration of a section, `_docdb/indexes.json` (issue 28, item 1): per `(namespace, type)`,
+ * the fields to index — `id` or a dotted path into `data`. It lives in the section, so every writer
+ * sees it; read back, it is untrusted like any file of the section.
+ */
+
+
+
+
+
+/** Where the declaration is stored in the section. */
+const DECLARATION_KEY = '_docdb/indexes.json';
+/** Most fields one `(namespace, type)` may index: each is a run of rows rewritten on every put. */
+const MAX_INDEXED_FIELDS = 8;
+/** Longest field path, in characters (its encoded form names a directory: see paths.ts). */
+const MAX_FIELD_CHARS = 200;
+/** Longest encoded field directory name (a key segment may have 255 bytes). */
+const MAX_FIELD_DIR_BYTES = 250;
+/** Declarations that make a section's declaration file implausibly large. */
+const MAX_DECLARED_TYPES = 1000;
+const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
+/** One indexed field: `id` or `data.<dotted path>`, short enough to name a directory (see paths.ts). */
+function fieldOf(value, field) {
+    const f = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(value, field);
+    if (f.length > MAX_FIELD_CHARS)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `at most ${MAX_FIELD_CHARS} characters`);
+    if (f === 'id')
+        return f;
+    if (!f.startsWith('data.'))
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, FIELD_RULE);
+    if (f.slice(5).split('.').includes('')) {
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
+    }
+    if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
+    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_4__/* .fieldDir */ .at)(f).length > MAX_FIELD_DIR_BYTES) {
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`);
+    }
+    return f;
+}
+/** One `{ namespace, type, fields }` entry (its identity rules are checked after the shape, in `check`). */
+function typeIndexOf(value, field) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, field);
+    const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.namespace, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'namespace'));
+    const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.type, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'type'));
+    const where = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'fields');
+    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, MAX_INDEXED_FIELDS, `may list at most ${MAX_INDEXED_FIELDS} fields`);
+    const fields = list.map((f, i) => fieldOf(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(where, i)));
+    if (fields.length === 0)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'must list at least one field');
+    if (new Set(fields).size !== fields.length)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'lists a field twice');
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
+    return { namespace, type, fields };
+}
+/** The declaration's shape: `{ version: 1, indexes: [...] }` and nothing else (a fresh copy). */
+function shapeOf(value) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
+    if (o.version !== 1)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)('version', 'must be 1');
+    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.indexes, 'indexes', MAX_DECLARED_TYPES, `at most ${MAX_DECLARED_TYPES} entries`);
+    const indexes = list.map((t, i) => typeIndexOf(t, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)('indexes', i)));
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, '', ['version', 'indexes']);
+    return { version: 1, indexes };
+}
+/** The first problem of a declaration's shape, worded as the declaration's messages are. */
+function shapeProblem(value) {
+    try {
+        return { ok: true, value: shapeOf(value) };
+    }
+    catch (e) {
+        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_3__/* .ShapeProblem */ .PT))
+            throw e;
+        const field = e.field || '(root)';
+        const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+        return { ok: false, field, message: `index declaration ${field} ${what}` };
+    }
+}
+/** The first problem of a declaration, as `{ field, message }`, or the validated declaration. */
+function check(value) {
+    const parsed = shapeProblem(value);
+    if (!parsed.ok)
+        return parsed;
+    const seen = new Set();
+    for (const [i, t] of parsed.value.indexes.entries()) {
+        try {
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_2__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
+        }
+        catch (e) {
+            return { ok: false, field: `indexes[${i}]`, message: `index declaration indexes[${i}]: ${e.message}` };
+        }
+        const k = `${t.namespace}/${t.type}`;
+        if (seen.has(k)) {
+            const message = `index declaration indexes[${i}] declares ${k} again; list each (namespace, type) once`;
+            return { ok: false, field: `indexes[${i}]`, message };
+        }
+        seen.add(k);
+    }
+    return parsed;
+}
+/**
+ * Validate a declaration given by the caller (library, CLI, projection spec). Throws `InvalidConfig`
+ * naming the field (`indexes[0].fields[1]`) and what is allowed.
+ *
+ * @example
+ * validateDeclaration({ version: 1, indexes: [{ namespace: 'github', type: 'repo', fields: ['data.stars'] }] });
+ * validateDeclaration({ version: 1, indexes: [{ namespace: 'github', type: 'repo', fields: ['stars'] }] });
+ * // throws InvalidConfig: index declaration indexes[0].fields[0] is invalid: must be "id" or a dotted path into data…
+ */
+function validateDeclaration(value) {
+    const r = check(value);
+    if (!r.ok)
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(r.field, r.message, { allowed: ALLOWED });
+    return r.value;
+}
+const ALLOWED = `{ "version": 1, "indexes": [{ "namespace", "type", "fields": 1..${MAX_INDEXED_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
+/**
+ * Parse the declaration file read back from the section (untrusted). Missing file: no indexes.
+ * A file that is not JSON or not a valid declaration gives `InvalidResponse` naming the key and field.
+ *
+ * @example
+ * parseDeclaration(undefined); // { version: 1, indexes: [] }
+ */
+function parseDeclaration(bytes) {
+    if (bytes === undefined)
+        return { version: 1, indexes: [] };
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch (e) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${DECLARATION_KEY} is not JSON (${e.message}); fix or delete it`, {
+            key: DECLARATION_KEY,
+        });
+    }
+    const r = check(json);
+    if (!r.ok)
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${DECLARATION_KEY}: ${r.message}`, { key: DECLARATION_KEY, field: r.field });
+    return r.value;
+}
+/**
+ * The declaration's bytes as stored: one canonical spelling, so re-declaring the same indexes writes
+ * nothing.
+ *
+ * @example
+ * serializeDeclaration({ version: 1, indexes: [] }); // '{\n  "version": 1,\n  "indexes": []\n}\n' as bytes
+ */
+function serializeDeclaration(d) {
+    const indexes = [...d.indexes]
+        .sort((a, b) => (a.namespace + '/' + a.type < b.namespace + '/' + b.type ? -1 : 1))
+        .map((t) => ({ namespace: t.namespace, type: t.type, fields: t.fields }));
+    return new TextEncoder().encode(`${JSON.stringify({ version: 1, indexes }, null, 2)}\n`);
+}
+
+
+/***/ }),
+
+/***/ 2299:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cd: () => (/* binding */ pathOfPart),
+/* harmony export */   LQ: () => (/* binding */ partFor),
+/* harmony export */   MZ: () => (/* binding */ serializeManifest),
+/* harmony export */   Ng: () => (/* binding */ parseManifest),
+/* harmony export */   QU: () => (/* binding */ encodePart),
+/* harmony export */   x2: () => (/* binding */ parsePart)
+/* harmony export */ });
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1862);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4777);
+/**
+ * The stored form of one `(namespace, type)`'s index: its manifest and its parts.
+ *
+ * The manifest lists, per declared field, the run's parts in order with each part's lower separator
+ * `[key, id]` (the first part's is `null`: from the start). A separator is a bound, not the part's
+ * first row: deleting a part's first row leaves it valid, so separators — and the manifest — change
+ * only when a part splits or merges, or when the document count changes (an insert or a delete; an
+ * update of a document in place leaves the manifest byte-identical). `next` numbers new part names.
+ *
+ * Both are read back from the section and untrusted: `parseManifest` and `parsePart` check shape,
+ * order and bounds, and give `InvalidResponse` (naming the key) rather than a wrong answer.
+ */
+
+
+
+
+
+/** A part's lower bound: `null` (from the start of the run) or `[key, id]` with a stored key and an id. */
+function lowerOf(v, field) {
+    if (v === null)
+        return null;
+    const pair = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(v, field, 2, 'must be null or a [key, id] separator');
+    if (pair.length !== 2)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, 'must be null or a [key, id] separator');
+    const [key, id] = pair;
+    if (!(0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .isStored */ .mL)(key))
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 0), 'must be a stored index value');
+    return [key, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(id, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 1), 1)];
+}
+function partRefOf(v, field) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(v, field);
+    const name = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.name, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'name'));
+    if (!/^[0-9]{1,9}$/.test(name))
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'name'), 'must be a part number of 1 to 9 decimal digits');
+    const lower = lowerOf(o.lower, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'lower'));
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, field, ['name', 'lower']);
+    return { name, lower };
+}
+function runOf(v, field) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(v, field);
+    const name = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.field, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'field'));
+    const next = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(o.next, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'next'), 0);
+    const parts = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.parts, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'parts')).map((p, i) => partRefOf(p, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'parts'), i)));
+    if (parts.length === 0)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'parts'), 'must list at least one part');
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, field, ['field', 'next', 'parts']);
+    return { field: name, next, parts };
+}
+/** The manifest's shape, in a fresh object; its order and consistency are checked by checkRuns. */
+function manifestOf(v) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(v, '');
+    if (o.version !== 1)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', 'must be 1');
+    const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.namespace, 'namespace');
+    const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.type, 'type');
+    const fields = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.fields, 'fields').map((f, i) => (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('fields', i)));
+    if (fields.length === 0)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('fields', 'must list at least one field');
+    const count = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(o.count, 'count', 0);
+    const runs = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.runs, 'runs').map((r, i) => runOf(r, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('runs', i)));
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', ['version', 'namespace', 'type', 'fields', 'count', 'runs']);
+    return { version: 1, namespace, type, fields, count, runs };
+}
+/** The manifest's bytes (one compact line: it is read on every query, so size counts more than diffs). */
+function serializeManifest(m) {
+    return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+}
+function badManifest(key, why) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index manifest ${key} ${why}; the index must be rebuilt`, { key });
+}
+function checkRuns(m, key) {
+    if (m.runs.length !== m.fields.length || m.runs.some((r, i) => r.field !== m.fields[i])) {
+        badManifest(key, 'does not list one run per field, in order');
+    }
+    for (const run of m.runs) {
+        const names = new Set(run.parts.map((p) => p.name));
+        if (names.size !== run.parts.length || run.parts.some((p) => Number(p.name) >= run.next)) {
+            badManifest(key, `has duplicate or unnumbered part names in the run of ${run.field}`);
+        }
+        run.parts.forEach((p, i) => {
+            if ((i === 0) !== (p.lower === null))
+                badManifest(key, `has a misplaced null separator in the run of ${run.field}`);
+            const prev = run.parts[i - 1]?.lower;
+            if (i > 1 && p.lower && prev && (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareToSeparator */ .aY)({ key: p.lower[0], id: p.lower[1] }, prev) <= 0) {
+                badManifest(key, `has separators out of order in the run of ${run.field}`);
+            }
+        });
+    }
+}
+/**
+ * Parse a manifest read back from the section at `key` for `(namespace, type)`.
+ *
+ * @example
+ * parseManifest(bytes, 'github', 'repo'); // Manifest, or throws InvalidResponse
+ */
+function parseManifest(bytes, namespace, type) {
+    const key = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .manifestPath */ .ji)(namespace, type);
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch {
+        badManifest(key, 'is not JSON');
+    }
+    let m;
+    try {
+        m = manifestOf(json);
+    }
+    catch (e) {
+        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_2__/* .ShapeProblem */ .PT))
+            throw e;
+        badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+    }
+    if (m.namespace !== namespace || m.type !== type)
+        badManifest(key, `names ${m.namespace}/${m.type}`);
+    checkRuns(m, key);
+    return m;
+}
+/** A part's bytes: one row per line. */
+function encodePart(rows) {
+    let text = '';
+    for (const r of rows)
+        text += `${(0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .encodeRow */ .b9)(r)}\n`;
+    return new TextEncoder().encode(text);
+}
+/** The path of part `i` of the run of `fields[fi]`. */
+function pathOfPart(m, fi, i) {
+    return (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .partPath */ .xl)(m.namespace, m.type, m.fields[fi], m.runs[fi].parts[i].name);
+}
+/**
+ * Parse part `i` of the run of `m.fields[fi]` (untrusted): every line a row, rows strictly increasing,
+ * all within the part's separators. Anything else is `InvalidResponse`, never a silently wrong answer.
+ *
+ * @example
+ * const rows = parsePart(manifest, 0, 2, bytes);
+ */
+function parsePart(m, fi, i, bytes) {
+    const path = pathOfPart(m, fi, i);
+    if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} is not UTF-8; the index must be rebuilt`, { key: path });
+    const text = (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes);
+    if (text !== '' && !text.endsWith('\n')) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} does not end with a newline; the index must be rebuilt`, {
+            key: path,
+        });
+    }
+    const lines = text === '' ? [] : text.slice(0, -1).split('\n');
+    const rows = lines.map((l, n) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeRow */ .X5)(l, m.fields.length, fi, path, n + 1));
+    const { lower } = m.runs[fi].parts[i];
+    const upper = m.runs[fi].parts[i + 1]?.lower;
+    rows.forEach((r, n) => {
+        const ordered = n === 0 ? !lower || (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareToSeparator */ .aY)(r, lower) >= 0 : (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareRows */ .fz)(rows[n - 1], r) < 0;
+        if (!ordered || (upper && (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareToSeparator */ .aY)(r, upper) >= 0)) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} line ${n + 1} is out of order or outside its part; the index must be rebuilt`, {
+                key: path,
+                line: n + 1,
+            });
+        }
+    });
+    return rows;
+}
+/** Index of the part of `run` whose range holds `r` (binary search over separators). */
+function partFor(run, r) {
+    let lo = 0;
+    let hi = run.parts.length - 1;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if ((0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareToSeparator */ .aY)(r, run.parts[mid].lower) >= 0)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+
+/***/ }),
+
+/***/ 586:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  FF: () => (/* reexport */ declaration/* DECLARATION_KEY */.FF),
+  BZ: () => (/* reexport */ buildTypeIndexFromValues),
+  Il: () => (/* reexport */ declarationChanges),
+  _3: () => (/* reexport */ evaluate),
+  Av: () => (/* reexport */ declaration/* parseDeclaration */.Av),
+  Ng: () => (/* reexport */ format/* parseManifest */.Ng),
+  x2: () => (/* reexport */ format/* parsePart */.x2),
+  y: () => (/* reexport */ partsToRead),
+  YK: () => (/* reexport */ planQuery),
+  hv: () => (/* reexport */ declaration/* serializeDeclaration */.hv),
+  UB: () => (/* reexport */ updateIndex),
+  jD: () => (/* reexport */ declaration/* validateDeclaration */.jD),
+  B4: () => (/* reexport */ query/* validateQuery */.B4)
+});
+
+// UNUSED EXPORTS: DEFAULT_MAX_PART_BYTES, INDEX_ROOT, MAX_ARRAY_ELEMENTS, MAX_INDEXED_FIELDS, MAX_STORED_STRING_BYTES, OPERATORS, buildIndex, buildTypeIndex, decodeCursor, dropIndex, manifestPath, partPath
+
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var paths = __nccwpck_require__(1862);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts
+var indexes_rows = __nccwpck_require__(4777);
+// EXTERNAL MODULE: ./src/document/indexes/values.ts
+var indexes_values = __nccwpck_require__(1714);
+;// CONCATENATED MODULE: ./src/document/indexes/build.ts
+
+
+
+
+/**
+ * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB
+ * up (at most 3 parts of ≤ 128 KiB, see update.ts) and a selective query under 3 × 128 KiB down, with
+ * ~95 parts per field at 100,000 documents (a manifest of ~10 KB).
+ */
+const DEFAULT_MAX_PART_BYTES = 128 * 1024;
+/** A full build fills parts to this fraction of the bound, so the next inserts do not split at once. */
+const fillBytes = (max) => Math.floor((max * 3) / 4);
+/** Cut sorted rows into chunks of at most `limit` bytes (a single larger row gets a chunk of its own). */
+function chunkRows(rows, limit) {
+    const out = [];
+    let chunk = [];
+    let size = 0;
+    for (const r of rows) {
+        const b = (0,indexes_rows/* rowBytes */.wg)(r);
+        if (chunk.length > 0 && size + b > limit) {
+            out.push(chunk);
+            chunk = [];
+            size = 0;
+        }
+        chunk.push(r);
+        size += b;
+    }
+    if (chunk.length > 0 || out.length === 0)
+        out.push(chunk);
+    return out;
+}
+/** Separator of a chunk that does not start the run: its first row. */
+const separatorOf = (rows) => [rows[0].key, rows[0].id];
+/**
+ * Manifest and files of one `(namespace, type)` built from its documents.
+ *
+ * @example
+ * const { manifest, files } = buildTypeIndex({ namespace: 'g', type: 'repo', fields: ['data.stars'] }, docs);
+ */
+function buildTypeIndex(t, docs, options = {}) {
+    return buildTypeIndexFromValues(t, docs.map((d) => ({ id: d.id, blobSha: d.blobSha, values: storedValues(t.fields, d) })), options);
+}
+/**
+ * {@link buildTypeIndex} from stored values — what an index's own covering rows hold, so a type can be
+ * rebuilt from one run of its old index plus a write's documents, without reading the other documents.
+ *
+ * @example
+ * const { manifest, files } = buildTypeIndexFromValues(t, [{ id: 'a', blobSha, values: [3] }]);
+ */
+function buildTypeIndexFromValues(t, docs, options = {}) {
+    const limit = fillBytes(options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES);
+    const values = docs.map((d) => d.values);
+    const heads = docs.map((d, di) => (0,indexes_rows/* rowHead */.VU)(d.id, d.blobSha, values[di]));
+    const headBytes = heads.map(indexes_values/* utf8Length */.wI);
+    const files = new Map();
+    const runs = t.fields.map((field, fi) => {
+        const rows = docs
+            .flatMap((d, di) => (0,indexes_rows/* rowsOf */.RO)(fi, d.id, d.blobSha, values[di], heads[di], headBytes[di]))
+            .sort(indexes_rows/* compareRows */.fz);
+        const parts = chunkRows(rows, limit).map((chunk, i) => {
+            files.set((0,paths/* partPath */.xl)(t.namespace, t.type, field, String(i)), (0,format/* encodePart */.QU)(chunk));
+            return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };
+        });
+        return { field, next: parts.length, parts };
+    });
+    const manifest = {
+        version: 1,
+        namespace: t.namespace,
+        type: t.type,
+        fields: [...t.fields],
+        count: docs.length,
+        runs,
+    };
+    return { manifest, files };
+}
+/**
+ * Every index file of a declaration, built from the section's documents (documents of undeclared
+ * types are ignored). Throws `InvalidDocument` for a value an index cannot hold (values.ts).
+ *
+ * @example
+ * const files = buildIndex(declaration, [{ namespace: 'g', type: 'repo', id: 'a', blobSha, data: { stars: 3 } }]);
+ * // Map { '_docdb/index/g/repo/manifest.json' => …, '_docdb/index/g/repo/data.stars/0.jsonl' => … }
+ */
+function buildIndex(declaration, documents, options = {}) {
+    const out = new Map();
+    for (const t of declaration.indexes) {
+        const docs = documents.filter((d) => d.namespace === t.namespace && d.type === t.type);
+        const { manifest, files } = buildTypeIndex(t, docs, options);
+        for (const [p, b] of files)
+            out.set(p, b);
+        out.set(manifestPath(t.namespace, t.type), serializeManifest(manifest));
+    }
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/document/indexes/declaration.ts
+var declaration = __nccwpck_require__(9914);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/document/indexes/query.ts
+var query = __nccwpck_require__(202);
+;// CONCATENATED MODULE: ./src/document/indexes/evaluate.ts
+/**
+ * Answer a query from the rows of the planned parts. Semantics (docs/indexes.md, issue 28 item 3):
+ * - `=`, `in`, `<` `<=` `>` `>=` compare a scalar value with a value of the same JSON type only (a
+ *   number never equals or orders against a string); an array value matches only `contains`;
+ * - `exists: true` matches any value, `null` included; `exists: false` matches an absent field;
+ * - order: by the orderBy field in the total order of values.ts (an array sorts by its smallest
+ *   element ascending, its largest descending — MongoDB's rule), then by id; without orderBy, by id.
+ *
+ * A row whose long string was cut may leave a clause, the order or a projected field undecided: the
+ * result is then `needs-documents`, listing those documents; the caller reads them and calls again
+ * with their data added to `exact`. Settling the filter and order can bring other rows onto the page,
+ * whose projected fields may need their documents in turn: at most two rounds (property-tested).
+ */
+
+
+
+function equalTo(v, q) {
+    if ((0,indexes_values/* isCut */.xZ)(v))
+        return typeof q === 'string' && (0,indexes_values/* isCut */.xZ)((0,indexes_values/* storeScalar */.uT)(q)) && (0,indexes_values/* compareStored */.hR)(v, (0,indexes_values/* storeScalar */.uT)(q)) === 0 ? undefined : false;
+    return v === q;
+}
+function inRange(v, w) {
+    const q = w.value;
+    if (typeof v !== typeof q && !(typeof q === 'string' && (0,indexes_values/* isCut */.xZ)(v)))
+        return false;
+    const c = (0,indexes_values/* certainCompare */.Md)(v, q);
+    if (c === undefined)
+        return undefined;
+    return w.op === '<' ? c < 0 : w.op === '<=' ? c <= 0 : w.op === '>' ? c > 0 : c >= 0;
+}
+function any(vs) {
+    return vs.includes(true) ? true : vs.includes(undefined) ? undefined : false;
+}
+function matches(v, w) {
+    switch (w.op) {
+        case 'exists':
+            return (0,indexes_values/* isMissing */.b2)(v) !== w.value;
+        case '=':
+            return Array.isArray(v) ? false : equalTo(v, w.value);
+        case 'in':
+            return Array.isArray(v) ? false : any(w.value.map((q) => equalTo(v, q)));
+        case 'contains':
+            return Array.isArray(v) ? any(v.map((e) => equalTo(e, w.value))) : false;
+        default:
+            return Array.isArray(v) || (0,indexes_values/* isMissing */.b2)(v) ? false : inRange(v, w);
+    }
+}
+/** What a document sorts by: its value, or its smallest (asc) / largest (desc) element. */
+function sortValue(v, desc) {
+    if (!Array.isArray(v) || v.length === 0)
+        return v;
+    return v.reduce((a, b) => ((0,indexes_values/* compareStored */.hR)(b, a) < 0 !== desc ? b : a));
+}
+/** Ids whose order against another candidate a cut value leaves undecided. */
+function undecidedOrder(cands, fi) {
+    const out = new Set();
+    if (fi === undefined)
+        return out;
+    const cut = cands.filter((c) => (0,indexes_values/* isCut */.xZ)(c.sort) || (Array.isArray(c.values[fi]) && c.values[fi].some(indexes_values/* isCut */.xZ)));
+    for (const c of cut) {
+        out.add(c.row.id);
+        for (const o of cands)
+            if (o !== c && (0,indexes_values/* certainCompare */.Md)(c.sort, o.sort) === undefined)
+                out.add(o.row.id);
+    }
+    return out;
+}
+/**
+ * Evaluate a validated query over the rows of the parts `planQuery` chose (in any order; several rows
+ * of one document are fine). `exact` maps ids to document data read after a `needs-documents` answer.
+ *
+ * @example
+ * const result = evaluate(manifest, query, rows);
+ * if (result.kind === 'rows') console.log(result.rows.map((r) => r.id), result.cursor);
+ */
+function evaluate(m, q, rows, exact = new Map()) {
+    const fieldIndex = (f) => {
+        const i = m.fields.indexOf(f);
+        if (i < 0)
+            throw new errors/* InvalidConfig */.OZ('fields', `${f} is not indexed for ${m.namespace}/${m.type}; plan the query first`);
+        return i;
+    };
+    const where = (q.where ?? []).map((w) => ({ w, fi: fieldIndex(w.field) }));
+    const orderFi = q.orderBy ? fieldIndex(q.orderBy.field) : undefined;
+    const desc = q.orderBy?.direction === 'desc';
+    const projected = (q.fields ?? m.fields).map((f) => ({ f, fi: fieldIndex(f) }));
+    const needs = new Map();
+    const seen = new Set();
+    const cands = [];
+    for (const row of rows) {
+        if (seen.has(row.id))
+            continue;
+        seen.add(row.id);
+        const data = exact.get(row.id);
+        const values = data === undefined ? row.values : m.fields.map((f) => (0,indexes_values/* storedValue */.bA)(row.id, data, f, true));
+        const verdict = where.reduce((acc, { w, fi }) => {
+            const v = matches(values[fi], w);
+            return acc === false || v === false ? false : acc === undefined || v === undefined ? undefined : true;
+        }, true);
+        if (verdict === undefined)
+            needs.set(row.id, row.blobSha);
+        if (verdict !== false)
+            cands.push({ row, values, sort: orderFi === undefined ? null : sortValue(values[orderFi], desc) });
+    }
+    for (const id of undecidedOrder(cands, orderFi))
+        needs.set(id, cands.find((c) => c.row.id === id).row.blobSha);
+    const page = pageOf(q, cands, desc);
+    for (const c of page.rows) {
+        if (projected.some(({ fi }) => (0,indexes_values/* isCut */.xZ)(c.values[fi]) || (Array.isArray(c.values[fi]) && c.values[fi].some(indexes_values/* isCut */.xZ)))) {
+            needs.set(c.row.id, c.row.blobSha);
+        }
+    }
+    if (needs.size > 0)
+        return { kind: 'needs-documents', documents: [...needs].map(([id, blobSha]) => ({ id, blobSha })) };
+    const out = page.rows.map((c) => ({
+        id: c.row.id,
+        blobSha: c.row.blobSha,
+        values: Object.fromEntries(projected.map(({ f, fi }) => [f, c.values[fi]])),
+    }));
+    return page.cursor === undefined ? { kind: 'rows', rows: out } : { kind: 'rows', rows: out, cursor: page.cursor };
+}
+/** Sort, skip past the cursor, cut to the limit; a cursor when more rows remain. */
+function pageOf(q, cands, desc) {
+    const dir = desc ? -1 : 1;
+    const order = (a, b) => dir * ((0,indexes_values/* compareStored */.hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const sorted = cands.sort((a, b) => order({ sort: a.sort, id: a.row.id }, { sort: b.sort, id: b.row.id }));
+    const after = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
+    const rest = after ? sorted.filter((c) => order({ sort: c.sort, id: c.row.id }, after) > 0) : sorted;
+    if (q.limit === undefined || rest.length <= q.limit)
+        return { rows: rest };
+    const rows = rest.slice(0, q.limit);
+    const last = rows[rows.length - 1];
+    return { rows, cursor: (0,query/* encodeCursor */.vF)(q, { sort: last.sort, id: last.row.id }) };
+}
+
+;// CONCATENATED MODULE: ./src/document/indexes/lifecycle.ts
+
+
+const keyOf = (t) => `${t.namespace}/${t.type}`;
+/**
+ * What changes between two declarations: `build` (new, or other fields) and `drop` (gone, or other
+ * fields — the old files go; a rebuilt type's new files then replace them in the same commit).
+ *
+ * @example
+ * declarationChanges({ version: 1, indexes: [] }, { version: 1, indexes: [{ namespace: 'g', type: 'repo', fields: ['id'] }] });
+ * // { build: [{ namespace: 'g', type: 'repo', fields: ['id'] }], drop: [] }
+ */
+function declarationChanges(before, after) {
+    const old = new Map(before.indexes.map((t) => [keyOf(t), t]));
+    const neu = new Map(after.indexes.map((t) => [keyOf(t), t]));
+    const same = (a, b) => b !== undefined && a.fields.join('\n') === b.fields.join('\n');
+    return {
+        build: after.indexes.filter((t) => !same(t, old.get(keyOf(t)))),
+        drop: before.indexes.filter((t) => !same(t, neu.get(keyOf(t)))),
+    };
+}
+/**
+ * Every file of one type's index, from its manifest at the tip (none when there is no manifest).
+ *
+ * @example
+ * dropIndex((p) => filesAtTip.get(p), 'g', 'repo'); // ['_docdb/index/g/repo/manifest.json', '_docdb/index/g/repo/id/0.jsonl', …]
+ */
+function dropIndex(read, namespace, type) {
+    const bytes = read(manifestPath(namespace, type));
+    if (bytes === undefined)
+        return [];
+    const m = parseManifest(bytes, namespace, type);
+    const parts = m.runs.flatMap((run) => run.parts.map((p) => partPath(namespace, type, run.field, p.name)));
+    return [manifestPath(namespace, type), ...parts];
+}
+
+;// CONCATENATED MODULE: ./src/document/indexes/plan.ts
+/**
+ * Which parts a query reads. Every run lists every document (a missing value is a row too), so any one
+ * field's run can answer the whole query: the planner picks the `where` clause whose key range spans
+ * the fewest parts, and reads only those; the other clauses, the order and the projected fields are
+ * evaluated on the covering rows (evaluate.ts).
+ */
+
+
+
+/** A bound for a string `v`: itself, unless some cut prefix could be a prefix of it (then open). */
+const stringBound = (v) => ((0,indexes_values/* utf8Length */.wI)(v) > indexes_values/* MAX_STORED_STRING_BYTES */.Vd - 4 ? undefined : v);
+function rangesOf(w) {
+    const v = w.value;
+    switch (w.op) {
+        case '=':
+        case 'contains':
+            return [{ lo: (0,indexes_values/* storeScalar */.uT)(v), hi: (0,indexes_values/* storeScalar */.uT)(v) }];
+        case 'in':
+            return v.map((x) => ({ lo: (0,indexes_values/* storeScalar */.uT)(x), hi: (0,indexes_values/* storeScalar */.uT)(x) }));
+        case 'exists':
+            return v ? [{ lo: [] }] : [{ lo: indexes_values/* MISSING */.lV, hi: indexes_values/* MISSING */.lV }];
+        case '<':
+        case '<=':
+            return typeof v === 'number' ? [{ lo: -Infinity, hi: v }] : [{ lo: '', hi: stringBound(v) }];
+        default:
+            return typeof v === 'number' ? [{ lo: v, hi: Infinity }] : [{ lo: stringBound(v) ?? '' }];
+    }
+}
+/** Indexes of the parts of run `fi` whose key range can meet one of `ranges`. */
+function partsFor(m, fi, ranges) {
+    const parts = m.runs[fi].parts;
+    const hit = [];
+    parts.forEach((p, i) => {
+        const next = parts[i + 1]?.lower;
+        const meets = (r) => (p.lower === null || r.hi === undefined || (0,indexes_values/* compareStored */.hR)(p.lower[0], r.hi) <= 0) &&
+            (!next || r.lo === undefined || (0,indexes_values/* compareStored */.hR)(next[0], r.lo) >= 0);
+        if (ranges.some(meets))
+            hit.push(i);
+    });
+    return hit;
+}
+/** Fields the query names that the manifest does not index. */
+function unindexed(m, q) {
+    const named = [...(q.where ?? []).map((w) => w.field), ...(q.orderBy ? [q.orderBy.field] : []), ...(q.fields ?? [])];
+    return [...new Set(named.filter((f) => !m.fields.includes(f)))];
+}
+/**
+ * The parts of `m` that answer `q` (validated with `validateQuery`), or `not-indexed` naming the fields
+ * the index lacks (the caller falls back to reading documents, or throws with `requireIndex`).
+ *
+ * @example
+ * planQuery(manifest, { namespace: 'g', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }] });
+ * // { kind: 'index', field: 'data.stars', parts: [{ index: 7, path: '_docdb/index/g/repo/data.stars/7.jsonl' }, …], inOrder: false }
+ */
+function planQuery(m, q) {
+    if (m.namespace !== q.namespace || m.type !== q.type) {
+        throw new errors/* InvalidConfig */.OZ('namespace', `the manifest is for ${m.namespace}/${m.type}, the query for ${q.namespace}/${q.type}`);
+    }
+    const missing = unindexed(m, q);
+    if (missing.length > 0) {
+        const message = `${missing.join(', ')} ${missing.length === 1 ? 'is' : 'are'} not indexed for ${m.namespace}/${m.type} (indexed: ${m.fields.join(', ')})`;
+        return { kind: 'not-indexed', fields: missing, message };
+    }
+    const orderField = q.orderBy?.field ?? (m.fields.includes('id') ? 'id' : undefined);
+    let best;
+    for (const w of q.where ?? []) {
+        const fi = m.fields.indexOf(w.field);
+        const parts = partsFor(m, fi, rangesOf(w));
+        const better = !best || parts.length < best.parts.length;
+        if (better ||
+            (parts.length === best.parts.length && w.field === orderField && m.fields[best.fi] !== orderField)) {
+            best = { fi, parts };
+        }
+    }
+    if (!best) {
+        const fi = orderField === undefined ? 0 : m.fields.indexOf(orderField);
+        best = { fi, parts: m.runs[fi].parts.map((_, i) => i) };
+    }
+    const field = m.fields[best.fi];
+    const parts = best.parts.map((index) => ({ index, path: (0,format/* pathOfPart */.Cd)(m, best.fi, index) }));
+    return { kind: 'index', field, parts, inOrder: field === orderField };
+}
+
+;// CONCATENATED MODULE: ./src/document/indexes/update.ts
+/**
+ * Keep an index exact across a write (issue 28: "a write of k documents rewrites only the parts that
+ * hold them"). Pure: the caller reads files at the tip through `read` and commits `writes`/`deletes`
+ * in the same commit as the documents. Only the parts whose range holds a changed row are read and
+ * rewritten — a 1-document put touches, per field, the part of its old row and the part of its new row
+ * (the same part unless that field's value moved), so at most 2 parts per field — plus a neighbour
+ * when a part shrinks below 1/8 of the bound and is merged. The manifest is rewritten only when the
+ * document count changes or a part splits or merges.
+ */
+
+
+
+
+
+/** Rows removed and added in one run, with rows that did not change (same line) cancelled out. */
+function runDelta(fi, t, changes) {
+    const removed = [];
+    const added = [];
+    for (const c of changes) {
+        const rowsFor = (s) => s ? (0,indexes_rows/* rowsOf */.RO)(fi, c.id, s.blobSha, 'values' in s ? s.values : (0,indexes_rows/* storedValues */.ee)(t.fields, { id: c.id, ...s })) : [];
+        const before = rowsFor(c.before);
+        const after = rowsFor(c.after);
+        const kept = new Set(after.map(indexes_rows/* encodeRow */.b9));
+        const same = new Set(before.map(indexes_rows/* encodeRow */.b9).filter((l) => kept.has(l)));
+        removed.push(...before.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
+        added.push(...after.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
+    }
+    return { removed, added };
+}
+/** Apply removals and additions to the rows of one part. */
+function applyToPart(rows, removed, added, path) {
+    let out = rows;
+    for (const r of removed) {
+        const at = out.findIndex((x) => (0,indexes_rows/* compareRows */.fz)(x, r) === 0);
+        if (at < 0) {
+            throw new errors/* InvalidResponse */.h5(`index part ${path} does not hold the row of ${JSON.stringify(r.id)} that the document's previous state implies; the index must be rebuilt`, { key: path, id: r.id });
+        }
+        out = out.slice(0, at).concat(out.slice(at + 1));
+    }
+    return out.concat(added).sort(indexes_rows/* compareRows */.fz);
+}
+const sizeOf = (rows) => rows.reduce((n, r) => n + (0,indexes_rows/* rowBytes */.wg)(r), 0);
+/** Split an oversized part into near-equal chunks, each within the fill size. */
+function split(rows, max) {
+    const size = sizeOf(rows);
+    if (size <= max)
+        return [rows];
+    const k = Math.ceil(size / fillBytes(max));
+    return chunkRows(rows, Math.ceil(size / k));
+}
+/** Rewrite the touched parts of run `fi`; returns whether its part list changed. */
+function updateRun(ctx, m, fi, delta) {
+    const run = m.runs[fi];
+    const path = (name) => (0,paths/* partPath */.xl)(m.namespace, m.type, run.field, name);
+    const byPart = new Map();
+    const slot = (i) => byPart.get(i) ?? byPart.set(i, { removed: [], added: [] }).get(i);
+    for (const r of delta.removed)
+        slot((0,format/* partFor */.LQ)(run, r)).removed.push(r);
+    for (const r of delta.added)
+        slot((0,format/* partFor */.LQ)(run, r)).added.push(r);
+    if (byPart.size === 0)
+        return false;
+    const rowsOfPart = new Map();
+    const load = (i) => {
+        const have = rowsOfPart.get(i);
+        if (have)
+            return have;
+        const rows = (0,format/* parsePart */.x2)(m, fi, i, ctx.read(path(run.parts[i].name)));
+        rowsOfPart.set(i, rows);
+        return rows;
+    };
+    for (const [i, d] of [...byPart].sort((a, b) => a[0] - b[0])) {
+        rowsOfPart.set(i, applyToPart(load(i), d.removed, d.added, path(run.parts[i].name)));
+    }
+    mergeSmall(ctx, run.parts.length, rowsOfPart, load);
+    return rewriteRun(ctx, m, fi, rowsOfPart, path);
+}
+/** The nearest part on side `step` (±1) of `i` that is not already merged away, or -1. */
+function neighbour(i, step, parts, rowsOfPart) {
+    let j = i + step;
+    while (j >= 0 && j < parts && rowsOfPart.get(j) === null)
+        j += step;
+    return j >= 0 && j < parts ? j : -1;
+}
+/**
+ * Merge each touched part under 1/8 of the bound into its right or else left neighbour, when the
+ * merged part stays within the bound (a built part holds at most 3/4, so it nearly always does); an
+ * empty part is deleted. Only then is a neighbour read.
+ */
+function mergeSmall(ctx, parts, rowsOfPart, load) {
+    for (const i of [...rowsOfPart.keys()].sort((a, b) => a - b)) {
+        const rows = rowsOfPart.get(i);
+        if (!rows || sizeOf(rows) >= ctx.max / 8)
+            continue;
+        const sides = [neighbour(i, 1, parts, rowsOfPart), neighbour(i, -1, parts, rowsOfPart)].filter((j) => j >= 0);
+        if (sides.length > 0 && rows.length === 0) {
+            rowsOfPart.set(i, null);
+            continue;
+        }
+        const j = sides.find((k) => sizeOf(load(k)) + sizeOf(rows) <= ctx.max);
+        if (j === undefined)
+            continue;
+        const [lo, hi] = i < j ? [i, j] : [j, i];
+        rowsOfPart.set(lo, i < j ? rows.concat(load(j)) : load(j).concat(rows));
+        rowsOfPart.set(hi, null);
+    }
+}
+/** Write the new contents of the touched parts, splitting and deleting; update the run's part list. */
+function rewriteRun(ctx, m, fi, rowsOfPart, path) {
+    const run = m.runs[fi];
+    const parts = [];
+    let changed = false;
+    for (const [i, p] of run.parts.entries()) {
+        const rows = rowsOfPart.get(i);
+        if (rows === undefined) {
+            parts.push(p);
+            continue;
+        }
+        if (rows === null) {
+            ctx.out.deletes.push(path(p.name));
+            changed = true;
+            continue;
+        }
+        split(rows, ctx.max).forEach((chunk, k) => {
+            const name = k === 0 ? p.name : String(run.next++);
+            ctx.out.writes.set(path(name), (0,format/* encodePart */.QU)(chunk));
+            parts.push({ name, lower: k === 0 ? p.lower : separatorOf(chunk) });
+            if (k > 0)
+                changed = true;
+        });
+    }
+    if (parts[0].lower !== null)
+        parts[0] = { ...parts[0], lower: null };
+    run.parts = parts;
+    return changed;
+}
+function updateType(ctx, read, t, changes) {
+    const bytes = read((0,paths/* manifestPath */.ji)(t.namespace, t.type));
+    if (bytes === undefined)
+        return void ctx.out.rebuild.push(t);
+    const m = (0,format/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+    if (m.fields.join('\n') !== t.fields.join('\n'))
+        return void ctx.out.rebuild.push(t);
+    const ids = new Set();
+    let delta = 0;
+    for (const c of changes) {
+        if (ids.has(c.id))
+            throw new errors/* InvalidConfig */.OZ('changes', `changes list ${t.namespace}/${t.type} ${JSON.stringify(c.id)} twice; give one change per document`);
+        ids.add(c.id);
+        delta += (c.after ? 1 : 0) - (c.before ? 1 : 0);
+    }
+    let changed = delta !== 0;
+    t.fields.forEach((_, fi) => {
+        if (updateRun(ctx, m, fi, runDelta(fi, t, changes)))
+            changed = true;
+    });
+    if (changed) {
+        m.count += delta;
+        if (m.count < 0)
+            throw new errors/* InvalidResponse */.h5(`index manifest ${(0,paths/* manifestPath */.ji)(t.namespace, t.type)} counts fewer documents than were deleted`, {});
+        ctx.out.writes.set((0,paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(m));
+    }
+}
+/**
+ * The index files a write changes. `read(path)` returns a file at the tip the write builds on.
+ * Changes to undeclared types are ignored. Throws `InvalidDocument` for an unindexable value (the write
+ * must then fail as a whole) and `InvalidResponse` when the stored index contradicts `before`.
+ *
+ * @example
+ * const { writes, deletes, readPaths } = updateIndex(declaration, (p) => filesAtTip.get(p), [
+ *   { namespace: 'g', type: 'repo', id: 'a', before: { blobSha: old, data: { stars: 1 } }, after: { blobSha: neu, data: { stars: 2 } } },
+ * ]);
+ */
+function updateIndex(declaration, read, changes, options = {}) {
+    const out = { writes: new Map(), deletes: [], readPaths: [], rebuild: [] };
+    const readLogged = (p) => {
+        out.readPaths.push(p);
+        return read(p);
+    };
+    const ctx = {
+        max: options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES,
+        out,
+        read: (p) => {
+            const b = readLogged(p);
+            if (!b)
+                throw new errors/* InvalidResponse */.h5(`index part ${p} is listed in its manifest but missing; the index must be rebuilt`, {
+                    key: p,
+                });
+            return b;
+        },
+    };
+    for (const t of declaration.indexes) {
+        const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
+        if (mine.length > 0)
+            updateType(ctx, readLogged, t, mine);
+    }
+    return out;
+}
+/**
+ * The parts `updateIndex` will read for `changes`, from the manifests alone — so a store can fetch
+ * them in one batch (one GraphQL request, or parallel contents reads) before calling `updateIndex`
+ * with a synchronous `read`. `read` needs to answer only the manifests. A part merged with a
+ * neighbour needs that neighbour too: `updateIndex` then throws `InvalidResponse` ("listed in its
+ * manifest but missing") when `read` lacks it, and lists it in `readPaths`; fetch it and call again.
+ *
+ * @example
+ * const paths = partsToRead(declaration, (p) => manifests.get(p), changes); // fetch these, then updateIndex
+ */
+function partsToRead(declaration, read, changes) {
+    const out = new Set();
+    for (const t of declaration.indexes) {
+        const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
+        const bytes = mine.length > 0 ? read((0,paths/* manifestPath */.ji)(t.namespace, t.type)) : undefined;
+        if (!bytes)
+            continue;
+        const m = (0,format/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+        if (m.fields.join('\n') !== t.fields.join('\n'))
+            continue;
+        t.fields.forEach((field, fi) => {
+            const { removed, added } = runDelta(fi, t, mine);
+            for (const r of [...removed, ...added]) {
+                out.add((0,paths/* partPath */.xl)(t.namespace, t.type, field, m.runs[fi].parts[(0,format/* partFor */.LQ)(m.runs[fi], r)].name));
+            }
+        });
+    }
+    return [...out];
+}
+
+;// CONCATENATED MODULE: ./src/document/indexes/index.ts
+/**
+ * Section indexes (issue 28): the pure core — declaration, stored format, build, incremental update,
+ * query planning and evaluation. No I/O: DocumentStore and the readers supply bytes read at a version
+ * and commit the files returned. See docs/indexes.md.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/***/ }),
+
+/***/ 1862:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   at: () => (/* binding */ fieldDir),
+/* harmony export */   ji: () => (/* binding */ manifestPath),
+/* harmony export */   xl: () => (/* binding */ partPath)
+/* harmony export */ });
+/* unused harmony exports INDEX_ROOT, indexDir */
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9323);
+/**
+ * Where index files live in the section:
+ *
+ *   _docdb/index/<namespace>/<type>/manifest.json
+ *   _docdb/index/<namespace>/<type>/<field dir>/<part name>.jsonl
+ *
+ * A field dir is the field path with every character outside `[A-Za-z0-9_.-]` written `%XX` (its UTF-8
+ * bytes), so it always starts with `d` (`data.…`) or `i` (`id`), holds no `~` or backslash, and is
+ * therefore a plain key segment that none of git's path rules can match (core/keys.ts `isPlainKey`,
+ * core/git-path.ts). Namespaces and types already follow the identity rules.
+ */
+
+const INDEX_ROOT = `${_identity_js__WEBPACK_IMPORTED_MODULE_0__/* .RESERVED_PREFIX */ .Uy}index/`;
+/** The directory of one `(namespace, type)`'s index. */
+function indexDir(namespace, type) {
+    return `${INDEX_ROOT}${namespace}/${type}/`;
+}
+/**
+ * @example
+ * manifestPath('github', 'repo'); // '_docdb/index/github/repo/manifest.json'
+ */
+function manifestPath(namespace, type) {
+    return `${indexDir(namespace, type)}manifest.json`;
+}
+/**
+ * @example
+ * fieldDir('data.owner.login'); // 'data.owner.login'
+ * fieldDir('data.größe');       // 'data.gr%C3%B6%C3%9Fe'
+ */
+function fieldDir(field) {
+    let out = '';
+    for (const ch of field) {
+        if (/[A-Za-z0-9_.-]/.test(ch))
+            out += ch;
+        else
+            for (const b of new TextEncoder().encode(ch))
+                out += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    return out;
+}
+/**
+ * @example
+ * partPath('github', 'repo', 'data.stars', '3'); // '_docdb/index/github/repo/data.stars/3.jsonl'
+ */
+function partPath(namespace, type, field, name) {
+    return `${indexDir(namespace, type)}${fieldDir(field)}/${name}.jsonl`;
+}
+
+
+/***/ }),
+
+/***/ 202:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B4: () => (/* binding */ validateQuery),
+/* harmony export */   Lt: () => (/* binding */ decodeCursor),
+/* harmony export */   tq: () => (/* binding */ MAX_LIMIT),
+/* harmony export */   vF: () => (/* binding */ encodeCursor)
+/* harmony export */ });
+/* unused harmony exports OPERATORS, MAX_IN_VALUES, MAX_CURSOR_CHARS */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(782);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4777);
+/**
+ * An index query (issue 28, item 3) and its cursor. Validation runs before any I/O and names the
+ * field and what is allowed (`InvalidConfig`). A cursor is an opaque token the caller got from a
+ * previous page; it comes back as untrusted input, so it is decoded, shape-checked and tied to the
+ * query it was issued for.
+ */
+
+
+
+const OPERATORS = ['=', 'in', '<', '<=', '>', '>=', 'exists', 'contains'];
+/** Most values of one `in`. */
+const MAX_IN_VALUES = 100;
+/** Largest `limit`. */
+const MAX_LIMIT = 10_000;
+/** Longest cursor token accepted, in characters. */
+const MAX_CURSOR_CHARS = 4096;
+const isScalar = (v) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const VALUE_RULES = {
+    '=': ['a JSON scalar (null, boolean, finite number or string)', isScalar],
+    contains: ['a JSON scalar (null, boolean, finite number or string)', isScalar],
+    in: [
+        `an array of 1 to ${MAX_IN_VALUES} JSON scalars`,
+        (v) => Array.isArray(v) && v.length > 0 && v.length <= MAX_IN_VALUES && v.every(isScalar),
+    ],
+    '<': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+    '<=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+    '>': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+    '>=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+    exists: ['true or false', (v) => typeof v === 'boolean'],
+};
+const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
+const isFieldPath = (f) => typeof f === 'string' &&
+    (f === 'id' ||
+        (f.startsWith('data.') &&
+            f
+                .slice(5)
+                .split('.')
+                .every((s) => s !== '')));
+function fail(field, message, allowed) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `query ${field} ${message}; allowed: ${allowed}`, { allowed });
+}
+const QUERY_KEYS = ['namespace', 'type', 'where', 'orderBy', 'limit', 'cursor', 'fields'];
+const SHAPE_RULE = 'namespace, type, where, orderBy { field, direction: asc|desc }, limit 1..10000, cursor, fields';
+/** One clause's shape: `{ field, op, value }`, each given (what each may be is checked in validateQuery). */
+function clauseShape(value, field) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(value, field);
+    for (const key of ['field', 'op', 'value'])
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .required */ .mw)(o, field, key);
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, field, ['field', 'op', 'value']);
+    return { field: o.field, op: o.op, value: o.value };
+}
+function orderByShape(value) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(value, 'orderBy');
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .required */ .mw)(o, 'orderBy', 'field');
+    const { direction } = o;
+    if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .fail */ .fJ)('orderBy.direction', 'must be "asc" or "desc"');
+    }
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, 'orderBy', ['field', 'direction']);
+    return direction === undefined ? { field: o.field } : { field: o.field, direction };
+}
+/** The query's shape, in a fresh object (optional keys given as undefined are left out). */
+function shapeOf(input) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(input, '');
+    const q = { namespace: (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.namespace, 'namespace', 1), type: (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.type, 'type', 1) };
+    if (o.where !== undefined)
+        q.where = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YO)(o.where, 'where').map((w, i) => clauseShape(w, (0,_check_js__WEBPACK_IMPORTED_MODULE_1__.at)('where', i)));
+    if (o.orderBy !== undefined)
+        q.orderBy = orderByShape(o.orderBy);
+    if (o.limit !== undefined)
+        q.limit = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .integer */ .nd)(o.limit, 'limit', 1, MAX_LIMIT);
+    if (o.cursor !== undefined)
+        q.cursor = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.cursor, 'cursor', 0, MAX_CURSOR_CHARS);
+    if (o.fields !== undefined)
+        q.fields = [...(0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YO)(o.fields, 'fields')];
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, '', QUERY_KEYS);
+    return q;
+}
+/**
+ * Check a query (before any I/O). Throws `InvalidConfig` naming the field (`where[1].op`) and what is
+ * allowed.
+ *
+ * @example
+ * validateQuery({ namespace: 'g', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }] });
+ * validateQuery({ namespace: 'g', type: 'repo', where: [{ field: 'data.stars', op: '~', value: 1 }] });
+ * // throws InvalidConfig: query where[0].op is "~"; allowed: =, in, <, <=, >, >=, exists, contains
+ */
+function validateQuery(input) {
+    let q;
+    try {
+        q = shapeOf(input);
+    }
+    catch (e) {
+        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_1__/* .ShapeProblem */ .PT))
+            throw e;
+        const what = e.unknownKeys ? `has unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+        return fail(e.field || '(query)', what, SHAPE_RULE);
+    }
+    (q.where ?? []).forEach((w, i) => {
+        if (!isFieldPath(w.field))
+            fail(`where[${i}].field`, `is ${JSON.stringify(w.field)}`, FIELD_RULE);
+        if (!OPERATORS.includes(w.op))
+            fail(`where[${i}].op`, `is ${JSON.stringify(w.op)}`, OPERATORS.join(', '));
+        const [text, ok] = VALUE_RULES[w.op];
+        if (!ok(w.value))
+            fail(`where[${i}].value`, `for "${String(w.op)}" is ${JSON.stringify(w.value) ?? 'undefined'}`, text);
+    });
+    if (q.orderBy && !isFieldPath(q.orderBy.field))
+        fail('orderBy.field', `is ${JSON.stringify(q.orderBy.field)}`, FIELD_RULE);
+    (q.fields ?? []).forEach((f, i) => {
+        if (!isFieldPath(f))
+            fail(`fields[${i}]`, `is ${JSON.stringify(f)}`, FIELD_RULE);
+    });
+    return q;
+}
+/** A short fingerprint of what a cursor depends on (FNV-1a; a consistency check, not a secret). */
+function fingerprint(q) {
+    const text = JSON.stringify([
+        q.namespace,
+        q.type,
+        q.where ?? [],
+        q.orderBy?.field ?? null,
+        q.orderBy?.direction ?? 'asc',
+    ]);
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++)
+        h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
+    return h.toString(16).padStart(8, '0');
+}
+/** The opaque token for the page after `pos` of `q`. */
+function encodeCursor(q, pos) {
+    const json = JSON.stringify({ v: 1, q: fingerprint(q), s: pos.sort, i: pos.id });
+    return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+}
+/** The decoded token is docdb's `{ v: 1, q, s, i }` and nothing else (it comes back from the caller). */
+function isCursorFields(c) {
+    return ((0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .isRecord */ .u4)(c) &&
+        c.v === 1 &&
+        typeof c.q === 'string' &&
+        (0,_rows_js__WEBPACK_IMPORTED_MODULE_2__/* .isStored */ .mL)(c.s) &&
+        typeof c.i === 'string' &&
+        c.i !== '' &&
+        Object.keys(c).every((k) => k === 'v' || k === 'q' || k === 's' || k === 'i'));
+}
+/**
+ * Decode a cursor given back by the caller (untrusted). Throws `InvalidConfig` for a token that is not
+ * one docdb issued, or was issued for another query.
+ *
+ * @example
+ * decodeCursor(query, 'not-a-cursor'); // throws InvalidConfig: query cursor is not a cursor docdb issued …
+ */
+function decodeCursor(q, token) {
+    const bad = (why) => fail('cursor', why, 'the cursor returned with the previous page of this same query');
+    let parsed;
+    try {
+        if (!/^[A-Za-z0-9_-]*$/.test(token))
+            throw new Error('not base64url');
+        const bin = atob(token.replace(/-/g, '+').replace(/_/g, '/'));
+        parsed = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Uint8Array.from(bin, (c) => c.charCodeAt(0))));
+    }
+    catch {
+        return bad('is not a cursor docdb issued');
+    }
+    if (!isCursorFields(parsed))
+        return bad('is not a cursor docdb issued');
+    if (parsed.q !== fingerprint(q))
+        return bad('was issued for another query (namespace, type, where or orderBy differ)');
+    return { sort: parsed.s, id: parsed.i };
+}
+
+
+/***/ }),
+
+/***/ 4777:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   RO: () => (/* binding */ rowsOf),
+/* harmony export */   VU: () => (/* binding */ rowHead),
+/* harmony export */   X5: () => (/* binding */ decodeRow),
+/* harmony export */   aY: () => (/* binding */ compareToSeparator),
+/* harmony export */   b9: () => (/* binding */ encodeRow),
+/* harmony export */   ee: () => (/* binding */ storedValues),
+/* harmony export */   fz: () => (/* binding */ compareRows),
+/* harmony export */   mL: () => (/* binding */ isStored),
+/* harmony export */   wg: () => (/* binding */ rowBytes)
+/* harmony export */ });
+/* unused harmony export rowMissing */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1714);
+/**
+ * Index rows: one per document and field (one per distinct element when the value is a non-empty
+ * array), sorted by `(key, id)`. A row is covering — it carries the document's blob SHA and every
+ * declared value — so a query is answered from one field's run without reading documents.
+ *
+ * On disk a row is one JSON line: `[id, blobSha, v_0, …, v_{n-1}]`, whose key is the run's own value
+ * `v_f`; an element row of an array appends its element: `[id, blobSha, v_0, …, v_{n-1}, element]`.
+ * The key is not repeated for scalar rows, which keeps a 2-field row near 90 bytes.
+ */
+
+
+/** The stored values of a document, in declaration order (throws InvalidDocument for an unindexable value). */
+function storedValues(fields, doc) {
+    return fields.map((f) => (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .storedValue */ .bA)(doc.id, doc.data, f));
+}
+/**
+ * The rows of one document in the run of `fields[fi]`.
+ *
+ * @example
+ * rowsOf(1, 'a', 'f'.repeat(40), [3, ['x', 'y']]).map((r) => r.key); // ['x', 'y']
+ */
+function rowsOf(fi, id, blobSha, values, head = rowHead(id, blobSha, values), headBytes = (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(head)) {
+    const v = values[fi];
+    if (!Array.isArray(v) || v.length === 0) {
+        return [{ key: v, id, blobSha, values, element: false, line: `${head}]`, bytes: headBytes + 2 }];
+    }
+    const keys = [...v].sort(_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR).filter((k, i, all) => i === 0 || (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(all[i - 1], k) !== 0);
+    return keys.map((key) => {
+        const tail = JSON.stringify(key);
+        return {
+            key,
+            id,
+            blobSha,
+            values,
+            element: true,
+            line: `${head},${tail}]`,
+            bytes: headBytes + (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(tail) + 3,
+        };
+    });
+}
+/**
+ * The start of every row of one document, `[id,blobSha,v_0,…,v_{n-1}` — the same in every run, so a
+ * build serializes it once per document. Byte-identical to `JSON.stringify` of the whole row.
+ */
+function rowHead(id, blobSha, values) {
+    return `[${JSON.stringify(id)},${JSON.stringify(blobSha)},${JSON.stringify(values).slice(1, -1)}`;
+}
+/** The order of a run: by key (values.ts), then id by UTF-16 code unit. */
+function compareRows(a, b) {
+    const ka = a.key;
+    const kb = b.key;
+    // Fast path for the sort of a build: two numbers or two whole strings compare directly.
+    const t = typeof ka;
+    if (t === typeof kb && (t === 'number' || t === 'string')) {
+        if (ka !== kb)
+            return ka < kb ? -1 : 1;
+    }
+    else {
+        const c = (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(ka, kb);
+        if (c !== 0)
+            return c;
+    }
+    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+/** Compare a row with a separator `[key, id]`. */
+function compareToSeparator(r, s) {
+    return compareRows(r, { key: s[0], id: s[1] });
+}
+/** One row as its JSON line (without the newline). */
+function encodeRow(r) {
+    r.line ??= JSON.stringify(r.element ? [r.id, r.blobSha, ...r.values, r.key] : [r.id, r.blobSha, ...r.values]);
+    return r.line;
+}
+/** Serialized size of a row in a part, newline included. */
+function rowBytes(r) {
+    r.bytes ??= (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(encodeRow(r)) + 1;
+    return r.bytes;
+}
+const SHA = /^[0-9a-f]{40}$/;
+function isStoredScalar(v) {
+    if (v === null || typeof v === 'string' || typeof v === 'boolean')
+        return true;
+    if (typeof v === 'number')
+        return Number.isFinite(v);
+    return (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .isCut */ .xZ)(v) && Object.keys(v).length === 1;
+}
+/** Shape check of a stored value read back from the section. */
+function isStored(v) {
+    if (isStoredScalar(v))
+        return true;
+    if (Array.isArray(v))
+        return v.length <= _values_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ARRAY_ELEMENTS */ .pK && v.every(isStoredScalar);
+    return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+}
+function bad(path, line, why) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`index part ${path} line ${line} ${why}; the index must be rebuilt`, { key: path, line });
+}
+/** Decode one line of a part (untrusted) of the run of `fields[fi]` among `n` fields. */
+function decodeRow(text, n, fi, path, line) {
+    let a;
+    try {
+        a = JSON.parse(text);
+    }
+    catch {
+        bad(path, line, 'is not JSON');
+    }
+    if (!Array.isArray(a) || (a.length !== n + 2 && a.length !== n + 3)) {
+        bad(path, line, `is not a row [id, blobSha, ${n} value(s)(, element)]`);
+    }
+    const [id, blobSha] = a;
+    if (typeof id !== 'string' || id === '')
+        bad(path, line, 'has no id');
+    if (typeof blobSha !== 'string' || !SHA.test(blobSha))
+        bad(path, line, 'has no 40-hex blob SHA');
+    const values = a.slice(2, n + 2);
+    if (!values.every(isStored))
+        bad(path, line, 'has a value that is not a stored index value');
+    const element = a.length === n + 3;
+    const own = values[fi];
+    const key = (element ? a[n + 2] : own);
+    if (element ? !(Array.isArray(own) && isStoredScalar(key) && own.some((e) => (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(e, key) === 0)) : false) {
+        bad(path, line, 'has an element that is not in its array');
+    }
+    if (!element && Array.isArray(own) && own.length > 0)
+        bad(path, line, 'has an array value but no element');
+    return { key, id, blobSha, values: values, element };
+}
+/** True when a row's stored values say the field is absent. */
+function rowMissing(r, fi) {
+    return isMissing(r.values[fi]);
+}
+
+
+/***/ }),
+
+/***/ 1714:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Md: () => (/* binding */ certainCompare),
+/* harmony export */   Vd: () => (/* binding */ MAX_STORED_STRING_BYTES),
+/* harmony export */   b2: () => (/* binding */ isMissing),
+/* harmony export */   bA: () => (/* binding */ storedValue),
+/* harmony export */   hR: () => (/* binding */ compareStored),
+/* harmony export */   lV: () => (/* binding */ MISSING),
+/* harmony export */   pK: () => (/* binding */ MAX_ARRAY_ELEMENTS),
+/* harmony export */   uT: () => (/* binding */ storeScalar),
+/* harmony export */   wI: () => (/* binding */ utf8Length),
+/* harmony export */   xZ: () => (/* binding */ isCut)
+/* harmony export */ });
+/* unused harmony exports valueAt, rank */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * Indexed values: what a document's field becomes in an index row, and the one total order rows are
+ * sorted by (issue 28: "values are compared as JSON types, no silent string/number mixing").
+ *
+ * A stored value is itself JSON, so a part is plain JSON lines:
+ * - a scalar (`null`, a boolean, a finite number, a string of at most {@link MAX_STORED_STRING_BYTES}
+ *   UTF-8 bytes) is stored as is;
+ * - a longer string is stored cut, as `{"cut": "<its longest prefix within the cap>"}`: the row still
+ *   sorts and filters on the prefix, and a question the prefix cannot settle is answered from the
+ *   document ("needs document", see evaluate.ts);
+ * - an array of scalars is stored as an array of such values (at most {@link MAX_ARRAY_ELEMENTS});
+ * - a missing field is stored as `{}`, so `exists: false` is a range of the run like any other.
+ *
+ * The order: missing < [] < null < false < true < numbers (numerically) < strings (by UTF-16 code unit,
+ * as JavaScript's `<` and canonical JSON's key order compare them). Arrays only appear as keys when
+ * empty; a non-empty array gives one row per distinct element (multi-entry, as IndexedDB's
+ * `multiEntry`).
+ */
+
+/** Longest string stored whole, in UTF-8 bytes; longer strings are stored cut at a code point. */
+const MAX_STORED_STRING_BYTES = 256;
+/** Most elements an indexed array may have (keeps one row, which carries every declared value, small). */
+const MAX_ARRAY_ELEMENTS = 32;
+const MISSING = Object.freeze({});
+/** True for the `{}` marker of a missing field. */
+function isMissing(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && !('cut' in v);
+}
+/** True for a cut string. */
+function isCut(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v) && typeof v.cut === 'string';
+}
+const NON_ASCII = /[^\u0000-\u007f]/;
+/** UTF-8 length of a string without encoding it. */
+function utf8Length(s) {
+    if (!NON_ASCII.test(s))
+        return s.length; // the common case, answered by the regex engine
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x80)
+            n += 1;
+        else if (c < 0x800)
+            n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+            n += 4;
+            i++;
+        }
+        else
+            n += 3;
+    }
+    return n;
+}
+/** The longest prefix of `s` within `maxBytes` UTF-8 bytes, never splitting a surrogate pair. */
+function prefixWithin(s, maxBytes) {
+    let n = 0;
+    let i = 0;
+    while (i < s.length) {
+        const c = s.charCodeAt(i);
+        const pair = c >= 0xd800 && c <= 0xdbff && i + 1 < s.length;
+        const size = c < 0x80 ? 1 : c < 0x800 ? 2 : pair ? 4 : 3;
+        if (n + size > maxBytes)
+            break;
+        n += size;
+        i += pair ? 2 : 1;
+    }
+    return s.slice(0, i);
+}
+/**
+ * The stored form of one scalar: long strings cut, `-0` as `0` (JSON writes both as `0`).
+ *
+ * @example
+ * storeScalar('x'.repeat(300)); // { cut: 'xxx…' } (256 characters)
+ */
+function storeScalar(v) {
+    if (typeof v === 'string' && v.length * 3 > MAX_STORED_STRING_BYTES && utf8Length(v) > MAX_STORED_STRING_BYTES) {
+        return { cut: prefixWithin(v, MAX_STORED_STRING_BYTES) };
+    }
+    return v === 0 ? 0 : v;
+}
+function isScalar(v) {
+    return v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+}
+/** The value at a declared field (`id` or `data.a.b`) of a document, or undefined when absent. */
+function valueAt(id, data, field) {
+    if (field === 'id')
+        return id;
+    let v = data;
+    for (const seg of field.slice('data.'.length).split('.')) {
+        if (typeof v !== 'object' || v === null || Array.isArray(v) || !Object.hasOwn(v, seg))
+            return undefined;
+        v = v[seg];
+    }
+    return v;
+}
+/**
+ * What a row stores for `field` of a document. Throws `InvalidDocument` (naming the document and the
+ * field) for a value an index cannot hold: an object, an array of non-scalars, or a longer array than
+ * {@link MAX_ARRAY_ELEMENTS}.
+ *
+ * @example
+ * storedValue('a', { tags: ['x', 'y'] }, 'data.tags'); // ['x', 'y']
+ * storedValue('a', {}, 'data.tags');                   // {} (missing)
+ * // `exact` keeps long strings whole: the values a query compares once it has read the document.
+ */
+function storedValue(id, data, field, exact = false) {
+    const store = exact ? (s) => (s === 0 ? 0 : s) : storeScalar;
+    const v = valueAt(id, data, field);
+    if (v === undefined)
+        return MISSING;
+    if (isScalar(v))
+        return store(v);
+    const where = `document ${JSON.stringify(id)}, indexed field ${field}`;
+    if (!Array.isArray(v) || !v.every(isScalar)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(field, `${where}: an index holds only a JSON scalar (null, boolean, number, string) or an array of scalars; got ${Array.isArray(v) ? 'an array with a non-scalar element' : typeof v}`, { id, allowed: 'scalar or array of scalars' });
+    }
+    if (v.length > MAX_ARRAY_ELEMENTS) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1(field, `${where}: an indexed array may have at most ${MAX_ARRAY_ELEMENTS} elements; got ${v.length}`, { id, limit: MAX_ARRAY_ELEMENTS, size: v.length });
+    }
+    return v.map(store);
+}
+/** Position of a value's kind in the total order. */
+function rank(v) {
+    if (v === null)
+        return 2;
+    switch (typeof v) {
+        case 'boolean':
+            return v ? 4 : 3;
+        case 'number':
+            return 5;
+        case 'string':
+            return 6;
+    }
+    if (Array.isArray(v))
+        return 1;
+    return isCut(v) ? 6 : 0;
+}
+function stringOf(v) {
+    return typeof v === 'string' ? v : v.cut;
+}
+/**
+ * The total order of stored keys: by kind (see the file comment), then by value; a cut string sorts by
+ * its prefix, after the uncut string equal to that prefix. Arrays compare as equal (only `[]` is a key).
+ *
+ * @example
+ * compareStored(10, '9');   // -1: every number sorts before every string
+ */
+function compareStored(a, b) {
+    const ra = rank(a);
+    const rb = rank(b);
+    if (ra !== rb)
+        return ra < rb ? -1 : 1;
+    if (ra === 5)
+        return a < b ? -1 : a > b ? 1 : 0;
+    if (ra !== 6)
+        return 0;
+    const sa = stringOf(a);
+    const sb = stringOf(b);
+    if (sa !== sb)
+        return sa < sb ? -1 : 1;
+    const ca = isCut(a);
+    return ca === isCut(b) ? 0 : ca ? 1 : -1;
+}
+/**
+ * Whether the true strings behind `a` and `b` compare as `compareStored` says, or the order is
+ * unknown (`undefined`): a cut prefix `p` against a string that starts with `p` and is at least as long.
+ *
+ * @example
+ * certainCompare({ cut: 'ab' }, 'abc'); // undefined: the document decides
+ */
+function certainCompare(a, b) {
+    const ca = isCut(a);
+    const cb = isCut(b);
+    if ((ca || cb) && rank(a) === 6 && rank(b) === 6) {
+        const sa = stringOf(a);
+        const sb = stringOf(b);
+        if ((ca && sb.startsWith(sa) && (cb || sb.length > sa.length)) ||
+            (cb && sa.startsWith(sb) && (ca || sa.length > sb.length)))
+            return undefined;
+        if (ca && sb === sa)
+            return 1;
+    }
+    return compareStored(a, b);
+}
+
+
+/***/ }),
+
+/***/ 8237:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Hp: () => (/* binding */ formatWhere),
+/* harmony export */   ro: () => (/* binding */ parseWhere),
+/* harmony export */   xk: () => (/* binding */ parseOrderBy)
+/* harmony export */ });
+/* unused harmony export WHERE_FORMS */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(7630);
+/* harmony import */ var _indexes_query_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(202);
+/**
+ * The text form of a query's clauses, shared by the CLI (`--where`, `--order-by`) and the Action (`where`,
+ * `order-by`): one clause per flag or line, such as `data.stars>=10`. The clause it gives is checked by the
+ * library's one validator (`validateQuery`, docs/indexes.md "Queries"); only the error's wording (which
+ * flag or input) is the caller's. No `!` anywhere in the syntax: in an interactive bash, `!` inside double
+ * quotes starts a history expansion (https://www.gnu.org/software/bash/manual/bash.html#History-Interaction),
+ * so `--where "data.x!=1"` would fail before docdb saw it.
+ */
+
+
+
+/** The forms one clause may take, for error messages and help texts. */
+const WHERE_FORMS = 'FIELD=VALUE, FIELD<VALUE, FIELD<=VALUE, FIELD>VALUE, FIELD>=VALUE, FIELD~VALUE (an array contains VALUE; also FIELD contains VALUE), FIELD in A,B,C (or a JSON array), FIELD exists, FIELD absent, or a JSON clause {"field","op","value"}; FIELD is id or data.<path>, e.g. data.stars>=10';
+/**
+ * `id`, or `data.` and dot-separated segments without spaces, `!` or an operator character (`data.x!=1`
+ * must not read as `=` on a field `x!`). Other field names: the JSON clause form.
+ */
+const FIELD = String.raw `id|data(?:\.[^.\s=<>~!]+)+`;
+const SYMBOL_CLAUSE = new RegExp(String.raw `^(${FIELD})\s*(>=|<=|=|<|>|~)\s*(.*)$`, 's');
+const WORD_CLAUSE = new RegExp(String.raw `^(${FIELD})\s+(in|contains|exists|absent)(?:\s+(.*))?$`, 's');
+/**
+ * A value as typed text: JSON when it parses as JSON (`10` → 10, `true`, `null`, `"10"` → the string "10"),
+ * else the text itself (`TypeScript` → "TypeScript").
+ */
+function typedValue(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+/** `a,b,c` (each typed as {@link typedValue}) or a JSON array, for values that hold commas. */
+function listValue(text) {
+    if (text.startsWith('[')) {
+        const parsed = typedValue(text);
+        if (Array.isArray(parsed))
+            return parsed;
+    }
+    return text.split(',').map((v) => typedValue(v.trim()));
+}
+/**
+ * Parse one `where` clause of the text syntax (docs/indexes.md "Querying"). `names` says how a message
+ * names the setting (`--where` in the CLI, `input "where"` in the Action). A malformed clause, an
+ * operator docdb does not know or a value the operator does not take is `InvalidConfig` naming the
+ * setting and the allowed forms, before any I/O.
+ *
+ * @example
+ * parseWhere('data.stars>=10'); // { field: 'data.stars', op: '>=', value: 10 }
+ * parseWhere('data.language=TypeScript'); // { field: 'data.language', op: '=', value: 'TypeScript' }
+ * parseWhere('data.topics~cli'); // { field: 'data.topics', op: 'contains', value: 'cli' }
+ * parseWhere('data.language in Go,Rust'); // { field: 'data.language', op: 'in', value: ['Go', 'Rust'] }
+ * parseWhere('data.archived absent'); // { field: 'data.archived', op: 'exists', value: false }
+ */
+function parseWhere(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__/* .ACTION_INPUT_NAMES */ .f) {
+    const clause = clauseOf(text.trim(), names);
+    try {
+        (0,_indexes_query_js__WEBPACK_IMPORTED_MODULE_2__/* .validateQuery */ .B4)({ namespace: 'n', type: 't', where: [clause] });
+    }
+    catch (e) {
+        if (!(e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ))
+            throw e;
+        // The validator names `where[0].value` of a query; here the user wrote one clause of a setting.
+        const why = e.message.replace(/^query where\[0\]\.(\w+) /, 'its $1 ').replace(/; allowed: .*$/s, '');
+        malformed(text, names, why, String(e.data.allowed ?? WHERE_FORMS));
+    }
+    return clause;
+}
+function clauseOf(text, names) {
+    if (text.startsWith('{'))
+        return jsonClause(text, names);
+    const word = WORD_CLAUSE.exec(text);
+    if (word) {
+        const [, field, op, rest = ''] = word;
+        if (op === 'exists' || op === 'absent') {
+            if (rest !== '')
+                malformed(text, names, `"${op}" takes no value`);
+            return { field, op: 'exists', value: op === 'exists' };
+        }
+        if (rest === '')
+            malformed(text, names, `"${op}" needs a value`);
+        return { field, op: op, value: op === 'in' ? listValue(rest) : typedValue(rest) };
+    }
+    const symbol = SYMBOL_CLAUSE.exec(text);
+    if (!symbol) {
+        const negation = text.includes('!') ? ' (there is no "!" or "!=": "absent" matches a missing field)' : '';
+        malformed(text, names, `it is not FIELD OPERATOR VALUE${negation}`);
+    }
+    const [, field, sign, rest] = symbol;
+    if (rest === '')
+        malformed(text, names, `no value after "${sign}" (write "" for the empty string)`);
+    return { field, op: sign === '~' ? 'contains' : sign, value: typedValue(rest) };
+}
+function jsonClause(text, names) {
+    const parsed = typedValue(text);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+        malformed(text, names, 'it starts with "{" but is not a JSON object');
+    }
+    const { field, op, value, ...rest } = parsed;
+    const extra = Object.keys(rest);
+    if (extra.length > 0)
+        malformed(text, names, `a JSON clause has only field, op and value, not ${extra.join(', ')}`);
+    return { field, op, value };
+}
+/** A clause that is not what `allowed` says: the message names the setting, the clause and why. */
+function malformed(text, names, why, allowed = WHERE_FORMS) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('where', `${names.label('where')}: ${JSON.stringify(text)}: ${why}; allowed: ${allowed}`, {
+        allowed,
+    });
+}
+/**
+ * The text that {@link parseWhere} reads back as `clause` (for summaries and help): a string that would
+ * read as another type (`10`, `true`), or has spaces at its ends, or is empty, is written as JSON.
+ *
+ * @example
+ * formatWhere({ field: 'data.stars', op: '>=', value: 10 }); // 'data.stars>=10'
+ * formatWhere({ field: 'data.id', op: '=', value: '10' }); // 'data.id="10"'
+ */
+function formatWhere(clause) {
+    const { field, op, value } = clause;
+    if (op === 'exists')
+        return `${field} ${value === false ? 'absent' : 'exists'}`;
+    if (op === 'in') {
+        const list = value;
+        const plain = list.every((v) => typeof v !== 'string' || (!v.includes(',') && valueText(v) === v));
+        return `${field} in ${plain ? list.map(valueText).join(',') : JSON.stringify(list)}`;
+    }
+    return `${field}${op === 'contains' ? '~' : op}${valueText(value)}`;
+}
+/** A value as text that {@link typedValue} types back the same. */
+function valueText(value) {
+    if (typeof value !== 'string')
+        return JSON.stringify(value);
+    const reads = typedValue(value);
+    // A leading `=` would join the operator (`>` then `=5` reads as `>=` 5).
+    const plain = reads === value && value.trim() === value && value !== '' && !value.startsWith('=');
+    return plain ? value : JSON.stringify(value);
+}
+/**
+ * `--order-by` / `order-by`: a field, `-` in front for descending (`+` or nothing: ascending).
+ *
+ * @example
+ * parseOrderBy('-data.stars'); // { field: 'data.stars', direction: 'desc' }
+ * parseOrderBy('id'); // { field: 'id', direction: 'asc' }
+ */
+function parseOrderBy(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__/* .ACTION_INPUT_NAMES */ .f) {
+    const t = text.trim();
+    const direction = t.startsWith('-') ? 'desc' : 'asc';
+    const field = /^[-+]/.test(t) ? t.slice(1) : t;
+    try {
+        (0,_indexes_query_js__WEBPACK_IMPORTED_MODULE_2__/* .validateQuery */ .B4)({ namespace: 'n', type: 't', orderBy: { field, direction } });
+    }
+    catch (e) {
+        if (!(e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ))
+            throw e;
+        const allowed = 'a field, id or data.<path>, with "-" in front for descending, e.g. -data.stars';
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('order-by', `${names.label('order-by')}: ${JSON.stringify(text)} is not ${allowed}`, {
+            allowed,
+        });
+    }
+    return { field, direction };
 }
 
 
@@ -46143,7 +50834,7 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 4229:
+/***/ 6606:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46153,14 +50844,16 @@ __nccwpck_require__.d(__webpack_exports__, {
   qQ: () => (/* reexport */ runProjections)
 });
 
-// UNUSED EXPORTS: inShard, shardOf, stateKey
+// UNUSED EXPORTS: SHARD_RECEIPT_KEY, inShard, mergeShards, shardMarkOf, shardOf, shardRefOf, stateKey
 
+// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts
+var merge_shards = __nccwpck_require__(1629);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 5 modules
-var document_store = __nccwpck_require__(1872);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
+var document_store = __nccwpck_require__(9389);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -46668,7 +51361,558 @@ function emptyReport(p, incremental) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/projection/run/run-report.ts
+// EXTERNAL MODULE: ./src/projection/run/run-report.ts
+var run_report = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
+/**
+ * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
+ * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
+ * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
+ * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
+ */
+
+
+
+/**
+ * Read, reduce and diff one projection.
+ *
+ * @example
+ * const { report, state } = await runProjection({ p, specFile: spec.file, mode: 'project', reducer, ... });
+ */
+async function runProjection(input) {
+    const pass = new ProjectionPass(input);
+    pass.logStart();
+    for await (const page of sourcePages(input, pass))
+        await pass.readPage(page);
+    if (input.p.prune)
+        await pass.prune();
+    const state = pass.stateOp();
+    pass.logEnd();
+    return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
+}
+/**
+ * The source's pages; a failure of the source (not of reducing a page, which the consumer does) names the
+ * projection and its spec line.
+ */
+async function* sourcePages(input, pass) {
+    try {
+        yield* (0,sources/* readSource */.o$)(pass.ctx, input.p.source);
+    }
+    catch (e) {
+        throw (0,run_report/* fromSource */.qe)(e, input.specFile, input.p);
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/redact.ts
+var redact = __nccwpck_require__(2258);
+;// CONCATENATED MODULE: ./src/projection/run/run-secrets.ts
+/**
+ * The secrets of a run, redacted from every error `runProjections` throws (library use included, not only
+ * where the Action or the CLI print it): the token the client sends, whatever its shape — GitHub-shaped
+ * tokens are redacted anyway, a GHES, proxy or legacy 40-hex token is not recognisable by shape — and the
+ * values of the `http` sources' secret headers. An upstream may echo either in an error body, which source
+ * errors quote. They are looked up only when an error is on its way out.
+ */
+
+/**
+ * `e` with every secret of the run replaced by `[REDACTED]` in its message, stack, data and causes.
+ *
+ * @example
+ * try { … } catch (e) { throw await redactRunError(e, options); }
+ */
+async function redactRunError(e, options) {
+    return (0,redact/* redactError */.ki)(e, [await clientToken(options.client), ...headerSecrets(options)]);
+}
+/**
+ * The token of an Octokit client: its `auth()` hook answers `{ type: 'token', token }` for a token (and
+ * throws or answers without a token for other strategies, e.g. a GitHub App, whose tokens are GitHub-shaped).
+ */
+async function clientToken(client) {
+    const auth = client.auth;
+    if (typeof auth !== 'function')
+        return undefined;
+    try {
+        const answer = (await auth.call(client));
+        return typeof answer?.token === 'string' ? answer.token : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The environment `http` sources read secret headers from: the run's `env`, else `process.env` where it exists.
+ *
+ * @example
+ * envOf({ ...options, env: { DATA_API_KEY: 'k' } }).DATA_API_KEY; // 'k'
+ */
+function envOf(options) {
+    return options.env ?? globalThis.process?.env ?? {};
+}
+/** The values of the environment variables `http` sources send as a secret header. */
+function headerSecrets(options) {
+    const env = envOf(options);
+    return options.spec.projections.flatMap((p) => {
+        const value = p.source.type === 'http' && p.source.header ? env[p.source.header.env] : undefined;
+        return value ? [value] : [];
+    });
+}
+
+// EXTERNAL MODULE: ./src/projection/run/streamed-commit.ts
+var streamed_commit = __nccwpck_require__(6434);
+;// CONCATENATED MODULE: ./src/projection/run/run-projections.ts
+/**
+ * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
+ *
+ * - Unchanged documents are detected locally by git blob SHA against the section's tip tree, so a
+ *   run where nothing changed sends no write request and makes no commit.
+ * - Incremental state (the `since` watermark of issues/pulls) lives in the section itself under
+ *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
+ * - Everything is collected before the single commit: a failure anywhere means no commit at all.
+ */
+
+
+
+
+
+
+
+
+
+
+function dirnameOf(file) {
+    const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
+    return i < 0 ? '.' : file.slice(0, i) || '/';
+}
+/**
+ * Run projections and commit their documents in one commit.
+ *
+ * @example
+ * const report = await runProjections({ spec, client: octokit, store, mode: 'project' });
+ * console.log(report.changed ? `committed ${report.version}` : 'no changes');
+ */
+async function runProjections(options) {
+    const { spec, store } = options;
+    // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
+    // files ride along as `_docdb/` metadata ops of the same commit.
+    const documents = new document_store/* DocumentStore */.V(store);
+    const selected = selectProjections(spec, options.only, options.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f);
+    // Every reducer is resolved, confined, imported and checked before the first request (docs promise
+    // that inputs and spec are checked first); custom modules start their worker threads here.
+    const reducers = new Map();
+    try {
+        const baseDir = options.baseDir ?? dirnameOf(spec.file);
+        for (const p of selected) {
+            reducers.set(p.name, await (0,projection_reducers/* loadReducer */.je)(p, baseDir, spec.file, {
+                confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+                ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+            }));
+        }
+        return await runLoaded(options, selected, reducers, documents);
+    }
+    catch (e) {
+        // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
+        throw await redactRunError(e, options);
+    }
+    finally {
+        await Promise.all([...reducers.values()].map((r) => r.close()));
+    }
+}
+async function runLoaded(options, selected, reducers, documents) {
+    const mode = options.mode ?? 'project';
+    const log = options.log ?? (() => { });
+    const section = await readSection(options.store);
+    const reports = [];
+    // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
+    const changes = [];
+    const message = () => (0,run_report/* withTrailers */.jX)(options.commitMessage || (0,run_report/* defaultMessage */.zD)(reports, mode), options.trailers ?? []);
+    const out = mode === 'dry-run' ? undefined : new streamed_commit/* StreamedCommit */.V(documents, message, undefined, indexesOf(selected));
+    const emit = out ? (op) => out.add(op) : async (op) => void changes.push(op);
+    const read = readContextOf(options, log);
+    const run = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
+    let projected;
+    try {
+        projected = await projectAll(run, selected);
+    }
+    catch (e) {
+        await out?.abort(e);
+        throw e;
+    }
+    // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
+    if (options.receipt && mode !== 'dry-run')
+        projected.pendingState.push(options.receipt);
+    changes.push(...projected.pendingState);
+    const base = {
+        mode,
+        ref: options.store.ref,
+        projections: reports,
+        unchanged: projected.unchanged,
+        keys: (0,run_report/* changedKeys */.F$)(reports),
+        ...(options.shard ? { shard: options.shard } : {}),
+    };
+    if (mode === 'dry-run')
+        return dryRun(base, changes, section.tip, log);
+    return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+}
+/** The selected projections' `index:` declarations, one per namespace/type (the spec checked they agree). */
+function indexesOf(selected) {
+    const byScope = new Map();
+    for (const p of selected) {
+        if (!p.index)
+            continue;
+        const { namespace, type } = p.identity;
+        byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.index });
+    }
+    return [...byScope.values()];
+}
+/** One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files. */
+async function readSection(store) {
+    const tip = await store.head();
+    const existing = new Map();
+    if (tip) {
+        const listing = await store.list({ version: tip });
+        for (const e of listing.entries)
+            existing.set(e.key, e.blobSha);
+    }
+    return { tip, existing };
+}
+/** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
+function readContextOf(options, log) {
+    const budget = new sources/* RateBudget */.Ys(options.minRateLimit ?? 0);
+    const env = envOf(options);
+    return {
+        client: (0,sources/* budgetedClient */.M4)(options.client, budget),
+        budget,
+        perPage: options.perPage ?? 100,
+        apiUrl: (0,sources/* apiBaseOf */.rq)(options.client, options.apiUrl),
+        fetch: options.fetch ?? globalThis.fetch,
+        ...(options.sleep ? { sleep: options.sleep } : {}),
+        env,
+        workspace: options.workspace ?? '.',
+        log,
+        ...(options.inputNames ? { inputNames: options.inputNames } : {}),
+    };
+}
+/** Every selected projection in spec order; their state file writes are kept for the end of the commit. */
+async function projectAll(run, selected) {
+    const pendingState = [];
+    let unchanged = 0;
+    for (const p of selected) {
+        const result = await projectOne(run, p);
+        if (result.state)
+            pendingState.push(result.state);
+        unchanged += result.report.unchanged;
+        run.reports.push(result.report);
+    }
+    return { pendingState, unchanged };
+}
+/** One projection with its stored state (read at the tip), inside the caller's per-projection hooks. */
+async function projectOne(run, p) {
+    const { options, section } = run;
+    const reducer = run.reducers.get(p.name);
+    const sKey = stateKey(p.name, options.shard);
+    options.onProjection?.start(p.name);
+    try {
+        const stateGet = section.existing.has(sKey) && section.tip ? await options.store.get(sKey, { version: section.tip }) : null;
+        return await runProjection({
+            p,
+            specFile: options.spec.file,
+            mode: run.mode,
+            reducer,
+            fingerprint: fingerprintOf(p, reducer),
+            stateKey: sKey,
+            oldState: parseState(stateGet?.value),
+            existing: section.existing,
+            claimed: run.claimed,
+            shard: options.shard,
+            tokenIdentity: options.tokenIdentity,
+            read: run.read,
+            emit: run.emit,
+        });
+    }
+    catch (e) {
+        throw (0,run_report/* withProjection */.oX)(e, run.reports, options.spec, p.name);
+    }
+    finally {
+        options.onProjection?.end(p.name);
+    }
+}
+/** A dry run lists what it would write and delete, and writes nothing. */
+function dryRun(base, changes, tip, log) {
+    const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
+    const written = changes.filter((c) => !isDelete(c)).map(run_report/* opKey */.Bm);
+    const deleted = changes.filter(isDelete).map(run_report/* opKey */.Bm);
+    // Worded as the job summary words it: documents, with docdb's own state files counted apart.
+    const isDoc = (k) => !k.startsWith('_docdb/');
+    const docs = [...written, ...deleted].filter(isDoc).length;
+    const state = written.length + deleted.length - docs;
+    log(`dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`);
+    return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
+}
+/** Finish the one commit (or make none when nothing changed) and report what it really did. */
+async function commit(out, pendingState, base, spec, tip, log) {
+    let write;
+    try {
+        write = await out?.finish(pendingState);
+    }
+    catch (e) {
+        throw (0,run_report/* withProjection */.oX)(e, base.projections, spec);
+    }
+    if (!write) {
+        log('no document changed: no commit, no write request');
+        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
+    }
+    (0,run_report/* reconcile */.Lq)(base, write, log);
+    (0,run_report/* logWrite */.wd)(write, log);
+    return {
+        ...base,
+        changed: write.changed,
+        version: write.version,
+        previousVersion: write.previousVersion ?? tip,
+        written: write.written,
+        deleted: write.deleted,
+        write,
+    };
+}
+function selectProjections(spec, only, inputNames) {
+    if (!only || only.length === 0)
+        return spec.projections;
+    const names = spec.projections.map((p) => p.name);
+    const unknown = only.filter((n) => !names.includes(n));
+    if (unknown.length > 0) {
+        throw new errors/* InvalidSpec */.Nh(`${inputNames.phrase('projections')} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
+    }
+    return spec.projections.filter((p) => only.includes(p.name));
+}
+
+// EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
+var shard_refs = __nccwpck_require__(1850);
+;// CONCATENATED MODULE: ./src/projection/run/index.ts
+/**
+ * run/: the runner — run options and report, one projection's pass over its source, the state file kept in
+ * the section, shards (and the merge of shard refs), and the one commit the changes stream into. The top
+ * of projection/: it uses spec/, sources/ and reducers/, and nothing there imports it.
+ */
+
+
+
+
+
+
+
+/***/ }),
+
+/***/ 1629:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ mergeShards)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
+/* harmony import */ var _document_document_store_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9389);
+/* harmony import */ var _document_envelope_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9949);
+/* harmony import */ var _document_identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
+/* harmony import */ var _run_report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3621);
+/* harmony import */ var _shard_refs_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1850);
+/* harmony import */ var _streamed_commit_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6434);
+/**
+ * `mode: merge`: fold every shard ref of a run (`refs/<root>/<section>.shards/<i>`, shard-refs.ts) into
+ * the section in ONE commit, then delete the shard refs.
+ *
+ * - Every shard must be there and be this run's: a missing shard (failed, or not finished: its ref still
+ *   at the section commit it started from) or another run's leftover fails the merge before any write, so
+ *   the section is left untouched and the message names the shard.
+ * - Only what changed is read: per shard, `changes` between the section commit it started from and its
+ *   tip (one compare on GitHub), then the changed values with `readMany` at its tip.
+ * - The fold is one commit on the section tip through `DocumentStore`, streamed in parts as a run's
+ *   changes are (streamed-commit.ts): documents as documents, the shards' `_docdb/state/` files as
+ *   metadata; other `_docdb/` files of a shard (its receipt, index parts) are never copied: the
+ *   section's own commit path keeps its metadata exact.
+ */
+
+
+
+
+
+
+
+
+/**
+ * Fold this run's n shard refs into the section in one commit and delete them.
+ *
+ * @example
+ * const report = await mergeShards({ section, shardStore: (ref) => storeOn(ref), count: 4, run: '4711.1', deleteRef });
+ * console.log(report.changed ? `merged into ${report.version}` : 'nothing to merge');
+ */
+async function mergeShards(options) {
+    const log = options.log ?? (() => { });
+    const found = await findShards(options);
+    const shards = [];
+    const owner = new Map();
+    const previous = await options.section.head();
+    const message = () => (0,_run_report_js__WEBPACK_IMPORTED_MODULE_5__/* .withTrailers */ .jX)(options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`, options.trailers ?? []);
+    // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
+    const out = new _streamed_commit_js__WEBPACK_IMPORTED_MODULE_7__/* .StreamedCommit */ .V(new _document_document_store_js__WEBPACK_IMPORTED_MODULE_2__/* .DocumentStore */ .V(options.section), message);
+    let write;
+    try {
+        for (const s of found)
+            shards.push(await foldShard(s, (op) => out.add(op), owner));
+        write = await out.finish();
+    }
+    catch (e) {
+        await out.abort(e);
+        throw e;
+    }
+    // The shard refs go only after the fold landed: a failed fold leaves them for the next merge.
+    for (const s of found)
+        await options.deleteRef(s.ref);
+    log(write?.changed
+        ? `merged ${found.length} shard(s) into ${options.section.ref} at ${write.version}`
+        : `merged ${found.length} shard(s): nothing changed in ${options.section.ref}, no commit`);
+    const written = write?.written ?? [];
+    const deleted = write?.deleted ?? [];
+    return {
+        ref: options.section.ref,
+        changed: write?.changed ?? false,
+        version: write?.version ?? previous,
+        previousVersion: write?.previousVersion ?? previous,
+        keys: [...written, ...deleted].filter((k) => !k.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy)).sort(),
+        written,
+        deleted,
+        shards,
+        ...(write ? { write } : {}),
+    };
+}
+function describe(shards) {
+    const sum = (f) => shards.reduce((n, s) => n + f(s), 0);
+    return `+${sum((s) => s.added)} ~${sum((s) => s.modified)} -${sum((s) => s.removed)}`;
+}
+/** Every shard 1..n, each this run's and finished — or an error naming every shard that is not. */
+async function findShards(options) {
+    const found = [];
+    const missing = [];
+    const unfinished = [];
+    const foreign = [];
+    for (let index = 1; index <= options.count; index++) {
+        const ref = (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, index);
+        const store = options.shardStore(ref);
+        const tip = await store.head();
+        if (tip === null) {
+            missing.push(index);
+            continue;
+        }
+        const last = (await store.commits?.({ limit: 1 }))?.entries[0];
+        const mark = last ? (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardMarkOf */ .L0)(last.message) : undefined;
+        if (!mark)
+            unfinished.push(index);
+        else if ((0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .runIdOf */ .SR)(mark.run) !== (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .runIdOf */ .SR)(options.run) || mark.shard.count !== options.count) {
+            foreign.push(`${index} (${ref}: Docdb-Run ${mark.run}, shard ${mark.shard.index}/${mark.shard.count})`);
+        }
+        else
+            found.push({ index, ref, store, tip, mark });
+    }
+    if (missing.length === options.count)
+        throw noShards(options);
+    if (missing.length + unfinished.length + foreign.length > 0)
+        throw incomplete(options, missing, unfinished, foreign);
+    return found;
+}
+function noShards(options) {
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`no shard refs to merge: none of ${(0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, 1)} … ${(0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, options.count)} exists. Run the shards first with shard-commit: merge (the merge job needs: the matrix job), or they were merged and deleted already; ${options.section.ref} is untouched`, { reason: 'no-shards', count: options.count });
+}
+function incomplete(options, missing, unfinished, foreign) {
+    const parts = [];
+    if (missing.length)
+        parts.push(`shard(s) ${missing.join(', ')} of ${options.count} missing (failed, or not run: re-run the failed jobs, then the merge)`);
+    if (unfinished.length)
+        parts.push(`shard(s) ${unfinished.join(', ')} not finished (the ref has no shard commit yet: run the merge after every shard, needs: the matrix job)`);
+    if (foreign.length)
+        parts.push(`shard(s) ${foreign.join('; ')} from another run than this one (Docdb-Run ${options.run}): each shard commit names its run in the Docdb-Run trailer (git log -1 <ref>); merge that run, or delete its refs`);
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`cannot merge into ${options.section.ref}: ${parts.join('; ')}. Nothing was written`, {
+        reason: 'incomplete',
+        missing,
+        unfinished,
+        foreign,
+    });
+}
+/** Emit one shard's changes (since its base); a key already folded from another shard is an error. */
+async function foldShard(s, emit, owner) {
+    const changed = await changedSince(s);
+    const claim = (key) => {
+        const other = owner.get(key);
+        if (other !== undefined) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shards ${other} and ${s.index} both changed ${JSON.stringify(key)}: shards own disjoint keys, so one of the refs was not written by its shard; nothing was written`, { key, shards: [other, s.index] });
+        }
+        owner.set(key, s.index);
+    };
+    const folded = (k) => !k.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy) || k.startsWith(`${_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy}state/`);
+    const puts = [...changed.added, ...changed.modified].filter(folded);
+    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(s.store, puts, { version: s.tip })) {
+        claim(item.key);
+        await emit(putOp(s, item.key, item.value));
+    }
+    for (const key of changed.removed.filter(folded)) {
+        claim(key);
+        const identity = key.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy) ? null : (0,_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .parseKey */ .Do)(key);
+        await emit(identity ? { op: 'delete', identity } : { op: 'meta', key, value: null });
+    }
+    return {
+        index: s.index,
+        ref: s.ref,
+        version: s.tip,
+        base: s.mark.base,
+        added: changed.added.filter(folded).length,
+        modified: changed.modified.filter(folded).length,
+        removed: changed.removed.filter(folded).length,
+    };
+}
+/** The keys a shard changed since the section commit it started from (everything, when there was none). */
+async function changedSince(s) {
+    if (s.mark.base === null) {
+        const listing = await s.store.list({ version: s.tip });
+        return { added: listing.entries.map((e) => e.key), modified: [], removed: [] };
+    }
+    const diff = await s.store.changes({ from: s.mark.base, to: s.tip });
+    const keys = (list) => list.map((c) => c.key);
+    return { added: keys(diff.added), modified: keys(diff.modified), removed: keys(diff.removed) };
+}
+/** A changed value of a shard as the op that writes it to the section; a document must be the document its key names. */
+function putOp(s, key, value) {
+    if (value === null) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shard ${s.index} (${s.ref}) lists ${JSON.stringify(key)} but has no value for it`, {
+            key,
+        });
+    }
+    if (key.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy))
+        return { op: 'meta', key, value };
+    // Read back from a ref anyone with write access can change: untrusted. It must decode as the envelope
+    // of the very document its key names, or the merge would write it somewhere else.
+    const envelope = (0,_document_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(value, s.tip);
+    const document = { namespace: envelope.namespace, type: envelope.type, id: envelope.id, data: envelope.data };
+    if ((0,_document_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .checkedDocumentKey */ .wG)(document) !== key) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shard ${s.index} (${s.ref}) holds at ${JSON.stringify(key)} a document whose identity names another key; nothing was written`, { key });
+    }
+    return { op: 'put', document };
+}
+
+
+/***/ }),
+
+/***/ 3621:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Bm: () => (/* binding */ opKey),
+/* harmony export */   F$: () => (/* binding */ changedKeys),
+/* harmony export */   Lq: () => (/* binding */ reconcile),
+/* harmony export */   jX: () => (/* binding */ withTrailers),
+/* harmony export */   oX: () => (/* binding */ withProjection),
+/* harmony export */   qe: () => (/* binding */ fromSource),
+/* harmony export */   wd: () => (/* binding */ logWrite),
+/* harmony export */   zD: () => (/* binding */ defaultMessage)
+/* harmony export */ });
+/* harmony import */ var _document_envelope_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9949);
+/* harmony import */ var _document_identity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9323);
 
 
 /**
@@ -46791,104 +52035,121 @@ function atProjection(e, specFile, p, line) {
  * opKey({ op: 'meta', key: '_docdb/state/repos.json', value: null }); // '_docdb/state/repos.json'
  */
 function opKey(op) {
-    return op.op === 'meta' ? op.key : op.op === 'put' ? (0,identity/* deriveKey */.Hz)((0,envelope/* identityOf */.cu)(op.document)) : (0,identity/* deriveKey */.Hz)(op.identity);
+    return op.op === 'meta' ? op.key : op.op === 'put' ? (0,_document_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .deriveKey */ .Hz)((0,_document_envelope_js__WEBPACK_IMPORTED_MODULE_0__/* .identityOf */ .cu)(op.document)) : (0,_document_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .deriveKey */ .Hz)(op.identity);
 }
 
-;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
+
+/***/ }),
+
+/***/ 1850:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Dx: () => (/* binding */ shardReceipt),
+/* harmony export */   L0: () => (/* binding */ shardMarkOf),
+/* harmony export */   Nx: () => (/* binding */ shardTrailers),
+/* harmony export */   SR: () => (/* binding */ runIdOf),
+/* harmony export */   v3: () => (/* binding */ shardRefOf)
+/* harmony export */ });
+/* unused harmony exports SHARD_DIR_SUFFIX, SHARD_RECEIPT_KEY */
+/* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9520);
 /**
- * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
- * the envelope's blob SHA with the section's tip, and collect only the changes (plus prune deletions and
- * the state file). Pages known unchanged through a 304 keep the documents they produced last time.
- * Nothing is written here: run-projections.ts commits every projection's changes in one commit.
+ * `shard-commit: merge`: the names and marks of shard refs. Each shard of a matrix writes its own ref,
+ * `refs/<root>/<section>.shards/<i>`, branched from the section tip it started on, so shards never race
+ * for the section ref; a final merge folds them into the section in one commit (merge-shards.ts).
+ *
+ * A shard's commit says what it is in git trailers (https://git-scm.com/docs/git-interpret-trailers):
+ * `Docdb-Shard: i/n`, `Docdb-Shard-Base: <section commit it started from>` and the run's `Docdb-Run:
+ * <run id>.<attempt>`, which is how a merge tells this run's shards from another run's leftovers.
  */
 
-
-
 /**
- * Read, reduce and diff one projection.
+ * Suffix of the directory of a section's shard refs. Section names may not end a component with it
+ * (`sectionRef` refuses them), so a shard ref can never be, or sit under, another section's ref.
+ */
+const SHARD_DIR_SUFFIX = '.shards';
+/**
+ * The metadata key every shard commit writes (its run, shard and base): a shard that changed no document
+ * still makes one commit, so its ref proves it finished and names its run. The merge never folds it.
+ */
+const SHARD_RECEIPT_KEY = '_docdb/shard.json';
+/**
+ * The ref shard `index` of a section writes.
  *
  * @example
- * const { report, state } = await runProjection({ p, specFile: spec.file, mode: 'project', reducer, ... });
+ * shardRefOf('refs/docdb/inventory', 2); // 'refs/docdb/inventory.shards/2'
  */
-async function runProjection(input) {
-    const pass = new ProjectionPass(input);
-    pass.logStart();
-    for await (const page of sourcePages(input, pass))
-        await pass.readPage(page);
-    if (input.p.prune)
-        await pass.prune();
-    const state = pass.stateOp();
-    pass.logEnd();
-    return { report: pass.report, changes: pass.changes, ...(state ? { state } : {}) };
+function shardRefOf(sectionRef, index) {
+    return `${sectionRef}${SHARD_DIR_SUFFIX}/${index}`;
 }
 /**
- * The source's pages; a failure of the source (not of reducing a page, which the consumer does) names the
- * projection and its spec line.
- */
-async function* sourcePages(input, pass) {
-    try {
-        yield* (0,sources/* readSource */.o$)(pass.ctx, input.p.source);
-    }
-    catch (e) {
-        throw fromSource(e, input.specFile, input.p);
-    }
-}
-
-// EXTERNAL MODULE: ./src/core/redact.ts
-var redact = __nccwpck_require__(2258);
-;// CONCATENATED MODULE: ./src/projection/run/run-secrets.ts
-/**
- * The secrets of a run, redacted from every error `runProjections` throws (library use included, not only
- * where the Action or the CLI print it): the token the client sends, whatever its shape — GitHub-shaped
- * tokens are redacted anyway, a GHES, proxy or legacy 40-hex token is not recognisable by shape — and the
- * values of the `http` sources' secret headers. An upstream may echo either in an error body, which source
- * errors quote. They are looked up only when an error is on its way out.
- */
-
-/**
- * `e` with every secret of the run replaced by `[REDACTED]` in its message, stack, data and causes.
+ * The trailers of a shard commit (with the run's own `Docdb-Run`, added by the caller).
  *
  * @example
- * try { … } catch (e) { throw await redactRunError(e, options); }
+ * shardTrailers({ index: 2, count: 4 }, 'ab…'); // ['Docdb-Shard: 2/4', 'Docdb-Shard-Base: ab…']
  */
-async function redactRunError(e, options) {
-    return (0,redact/* redactError */.ki)(e, [await clientToken(options.client), ...headerSecrets(options)]);
+function shardTrailers(shard, base) {
+    return [`Docdb-Shard: ${shard.index}/${shard.count}`, `Docdb-Shard-Base: ${base ?? 'none'}`];
 }
 /**
- * The token of an Octokit client: its `auth()` hook answers `{ type: 'token', token }` for a token (and
- * throws or answers without a token for other strategies, e.g. a GitHub App, whose tokens are GitHub-shaped).
+ * The receipt op a shard's commit carries (see SHARD_RECEIPT_KEY).
+ *
+ * @example
+ * const receipt = shardReceipt({ run: '7.1', shard: { index: 1, count: 4 }, base: tip });
  */
-async function clientToken(client) {
-    const auth = client.auth;
-    if (typeof auth !== 'function')
+function shardReceipt(mark) {
+    const text = `${JSON.stringify({ run: mark.run, shard: `${mark.shard.index}/${mark.shard.count}`, base: mark.base })}\n`;
+    return { op: 'meta', key: SHARD_RECEIPT_KEY, value: text };
+}
+/**
+ * The shard mark in a commit message, or undefined when the commit is not a shard commit (a section
+ * commit: the shard ref was created but the shard never committed). The message is untrusted (anyone who
+ * can write the repository can make a commit): only well-formed trailers count.
+ *
+ * @example
+ * shardMarkOf('docdb: project repos\n\nDocdb-Run: 7.1\nDocdb-Shard: 2/4\nDocdb-Shard-Base: none\n'); // { run: '7.1', shard: { index: 2, count: 4 }, base: null }
+ */
+function shardMarkOf(message) {
+    const trailers = new Map();
+    for (const line of message.split('\n')) {
+        const m = /^(Docdb-[A-Za-z-]+): (\S+)\s*$/.exec(line);
+        if (m)
+            trailers.set(m[1], m[2]);
+    }
+    const run = trailers.get('Docdb-Run');
+    const shard = /^([1-9][0-9]{0,2})\/([1-9][0-9]{0,2})$/.exec(trailers.get('Docdb-Shard') ?? '');
+    const base = trailers.get('Docdb-Shard-Base');
+    if (!run || !/^[\w.-]{1,64}$/.test(run) || !shard || !base)
         return undefined;
-    try {
-        const answer = (await auth.call(client));
-        return typeof answer?.token === 'string' ? answer.token : undefined;
-    }
-    catch {
+    if (base !== 'none' && !(0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__/* .isSha */ .HH)(base))
         return undefined;
-    }
+    return {
+        run,
+        shard: { index: Number(shard[1]), count: Number(shard[2]) },
+        base: base === 'none' ? null : base.toLowerCase(),
+    };
 }
 /**
- * The environment `http` sources read secret headers from: the run's `env`, else `process.env` where it exists.
+ * The run id of a `Docdb-Run` value, without the attempt: re-running failed jobs gives the merge a new
+ * attempt number while the shards that had succeeded keep theirs, so runs compare by id alone.
  *
  * @example
- * envOf({ ...options, env: { DATA_API_KEY: 'k' } }).DATA_API_KEY; // 'k'
+ * runIdOf('4711.2'); // '4711'
  */
-function envOf(options) {
-    return options.env ?? globalThis.process?.env ?? {};
-}
-/** The values of the environment variables `http` sources send as a secret header. */
-function headerSecrets(options) {
-    const env = envOf(options);
-    return options.spec.projections.flatMap((p) => {
-        const value = p.source.type === 'http' && p.source.header ? env[p.source.header.env] : undefined;
-        return value ? [value] : [];
-    });
+function runIdOf(run) {
+    return run.replace(/\.\d+$/, '');
 }
 
-;// CONCATENATED MODULE: ./src/projection/run/streamed-commit.ts
+
+/***/ }),
+
+/***/ 6434:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   V: () => (/* binding */ StreamedCommit)
+/* harmony export */ });
+/* unused harmony export STREAM_PART */
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
 const STREAM_PART = 1000;
 /**
@@ -46901,6 +52162,7 @@ class StreamedCommit {
     documents;
     message;
     partSize;
+    indexes;
     buffer = [];
     /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
     slot;
@@ -46912,10 +52174,17 @@ class StreamedCommit {
     pending;
     /** Changes added so far. */
     count = 0;
-    constructor(documents, message, partSize = STREAM_PART) {
+    constructor(documents, message, partSize = STREAM_PART, 
+    /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
+    indexes = []) {
         this.documents = documents;
         this.message = message;
         this.partSize = partSize;
+        this.indexes = indexes;
+    }
+    /** The write options: the message, and the index declarations when the spec has any. */
+    options(message) {
+        return { message, ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}) };
     }
     /** True once a commit in parts has started (some changes are already on their way). */
     get streaming() {
@@ -46936,11 +52205,16 @@ class StreamedCommit {
         for (const op of last)
             this.buffer.push(op);
         if (!this.pending) {
-            if (this.buffer.length === 0)
-                return undefined;
+            if (this.buffer.length === 0) {
+                // No document changed, but a new `index:` must still be declared (the same one again writes nothing).
+                if (this.indexes.length === 0)
+                    return undefined;
+                const r = await this.documents.declareIndexes([...this.indexes], { message: this.message() });
+                return r.changed ? r : undefined;
+            }
             const ops = this.buffer;
             this.buffer = [];
-            return this.documents.commit(ops, { message: this.message() });
+            return this.documents.commit(ops, this.options(this.message()));
         }
         if (this.buffer.length > 0)
             await this.handOver();
@@ -46962,7 +52236,7 @@ class StreamedCommit {
         const part = this.buffer;
         this.buffer = [];
         if (!this.pending) {
-            this.pending = this.documents.commitParts(this.parts(), { message: this.message });
+            this.pending = this.documents.commitParts(this.parts(), this.options(this.message));
             // A failed write refuses the part waiting to be taken, and every later one (the producer then stops).
             this.pending.catch((error) => {
                 this.writeFailed = { error };
@@ -46994,223 +52268,6 @@ class StreamedCommit {
         }
     }
 }
-
-;// CONCATENATED MODULE: ./src/projection/run/run-projections.ts
-/**
- * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
- *
- * - Unchanged documents are detected locally by git blob SHA against the section's tip tree, so a
- *   run where nothing changed sends no write request and makes no commit.
- * - Incremental state (the `since` watermark of issues/pulls) lives in the section itself under
- *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
- * - Everything is collected before the single commit: a failure anywhere means no commit at all.
- */
-
-
-
-
-
-
-
-
-
-
-function dirnameOf(file) {
-    const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
-    return i < 0 ? '.' : file.slice(0, i) || '/';
-}
-/**
- * Run projections and commit their documents in one commit.
- *
- * @example
- * const report = await runProjections({ spec, client: octokit, store, mode: 'project' });
- * console.log(report.changed ? `committed ${report.version}` : 'no changes');
- */
-async function runProjections(options) {
-    const { spec, store } = options;
-    // Writes go through the document layer (same validation and bytes as DocumentStore.put); the state
-    // files ride along as `_docdb/` metadata ops of the same commit.
-    const documents = new document_store/* DocumentStore */.V(store);
-    const selected = selectProjections(spec, options.only, options.inputNames ?? input_names/* ACTION_INPUT_NAMES */.f);
-    // Every reducer is resolved, confined, imported and checked before the first request (docs promise
-    // that inputs and spec are checked first); custom modules start their worker threads here.
-    const reducers = new Map();
-    try {
-        const baseDir = options.baseDir ?? dirnameOf(spec.file);
-        for (const p of selected) {
-            reducers.set(p.name, await (0,projection_reducers/* loadReducer */.je)(p, baseDir, spec.file, {
-                confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
-                ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
-            }));
-        }
-        return await runLoaded(options, selected, reducers, documents);
-    }
-    catch (e) {
-        // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
-        throw await redactRunError(e, options);
-    }
-    finally {
-        await Promise.all([...reducers.values()].map((r) => r.close()));
-    }
-}
-async function runLoaded(options, selected, reducers, documents) {
-    const mode = options.mode ?? 'project';
-    const log = options.log ?? (() => { });
-    const section = await readSection(options.store);
-    const reports = [];
-    // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
-    const changes = [];
-    const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-    const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message);
-    const emit = out ? (op) => out.add(op) : async (op) => void changes.push(op);
-    const read = readContextOf(options, log);
-    const run = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
-    let projected;
-    try {
-        projected = await projectAll(run, selected);
-    }
-    catch (e) {
-        await out?.abort(e);
-        throw e;
-    }
-    // State files go last so the document changes stay in spec order in the commit.
-    changes.push(...projected.pendingState);
-    const base = {
-        mode,
-        ref: options.store.ref,
-        projections: reports,
-        unchanged: projected.unchanged,
-        keys: changedKeys(reports),
-        ...(options.shard ? { shard: options.shard } : {}),
-    };
-    if (mode === 'dry-run')
-        return dryRun(base, changes, section.tip, log);
-    return commit(out, projected.pendingState, base, options.spec, section.tip, log);
-}
-/** One listing of the tip: blob SHAs of every document (for change detection and prune) and the state files. */
-async function readSection(store) {
-    const tip = await store.head();
-    const existing = new Map();
-    if (tip) {
-        const listing = await store.list({ version: tip });
-        for (const e of listing.entries)
-            existing.set(e.key, e.blobSha);
-    }
-    return { tip, existing };
-}
-/** The read context every projection's sources share: the budgeted client, paging, API base and environment. */
-function readContextOf(options, log) {
-    const budget = new sources/* RateBudget */.Ys(options.minRateLimit ?? 0);
-    const env = envOf(options);
-    return {
-        client: (0,sources/* budgetedClient */.M4)(options.client, budget),
-        budget,
-        perPage: options.perPage ?? 100,
-        apiUrl: (0,sources/* apiBaseOf */.rq)(options.client, options.apiUrl),
-        fetch: options.fetch ?? globalThis.fetch,
-        ...(options.sleep ? { sleep: options.sleep } : {}),
-        env,
-        workspace: options.workspace ?? '.',
-        log,
-        ...(options.inputNames ? { inputNames: options.inputNames } : {}),
-    };
-}
-/** Every selected projection in spec order; their state file writes are kept for the end of the commit. */
-async function projectAll(run, selected) {
-    const pendingState = [];
-    let unchanged = 0;
-    for (const p of selected) {
-        const result = await projectOne(run, p);
-        if (result.state)
-            pendingState.push(result.state);
-        unchanged += result.report.unchanged;
-        run.reports.push(result.report);
-    }
-    return { pendingState, unchanged };
-}
-/** One projection with its stored state (read at the tip), inside the caller's per-projection hooks. */
-async function projectOne(run, p) {
-    const { options, section } = run;
-    const reducer = run.reducers.get(p.name);
-    const sKey = stateKey(p.name, options.shard);
-    options.onProjection?.start(p.name);
-    try {
-        const stateGet = section.existing.has(sKey) && section.tip ? await options.store.get(sKey, { version: section.tip }) : null;
-        return await runProjection({
-            p,
-            specFile: options.spec.file,
-            mode: run.mode,
-            reducer,
-            fingerprint: fingerprintOf(p, reducer),
-            stateKey: sKey,
-            oldState: parseState(stateGet?.value),
-            existing: section.existing,
-            claimed: run.claimed,
-            shard: options.shard,
-            tokenIdentity: options.tokenIdentity,
-            read: run.read,
-            emit: run.emit,
-        });
-    }
-    catch (e) {
-        throw withProjection(e, run.reports, options.spec, p.name);
-    }
-    finally {
-        options.onProjection?.end(p.name);
-    }
-}
-/** A dry run lists what it would write and delete, and writes nothing. */
-function dryRun(base, changes, tip, log) {
-    const isDelete = (c) => c.op === 'delete' || (c.op === 'meta' && c.value === null);
-    const written = changes.filter((c) => !isDelete(c)).map(opKey);
-    const deleted = changes.filter(isDelete).map(opKey);
-    // Worded as the job summary words it: documents, with docdb's own state files counted apart.
-    const isDoc = (k) => !k.startsWith('_docdb/');
-    const docs = [...written, ...deleted].filter(isDoc).length;
-    const state = written.length + deleted.length - docs;
-    log(`dry-run: ${docs} document(s) would change (${written.filter(isDoc).length} written, ${deleted.filter(isDoc).length} deleted)${state ? ` and ${state} state file(s)` : ''}; nothing written`);
-    return { ...base, changed: false, version: tip, previousVersion: tip, written, deleted };
-}
-/** Finish the one commit (or make none when nothing changed) and report what it really did. */
-async function commit(out, pendingState, base, spec, tip, log) {
-    let write;
-    try {
-        write = await out?.finish(pendingState);
-    }
-    catch (e) {
-        throw withProjection(e, base.projections, spec);
-    }
-    if (!write) {
-        log('no document changed: no commit, no write request');
-        return { ...base, changed: false, version: tip, previousVersion: tip, written: [], deleted: [] };
-    }
-    reconcile(base, write, log);
-    logWrite(write, log);
-    return {
-        ...base,
-        changed: write.changed,
-        version: write.version,
-        previousVersion: write.previousVersion ?? tip,
-        written: write.written,
-        deleted: write.deleted,
-        write,
-    };
-}
-function selectProjections(spec, only, inputNames) {
-    if (!only || only.length === 0)
-        return spec.projections;
-    const names = spec.projections.map((p) => p.name);
-    const unknown = only.filter((n) => !names.includes(n));
-    if (unknown.length > 0) {
-        throw new errors/* InvalidSpec */.Nh(`${inputNames.phrase('projections')} names ${unknown.map((u) => JSON.stringify(u)).join(', ')}, which ${unknown.length === 1 ? 'is' : 'are'} not in ${spec.file}; it defines ${names.join(', ')}`, { file: spec.file, line: 0, field: 'projections', unknown });
-    }
-    return spec.projections.filter((p) => only.includes(p.name));
-}
-
-;// CONCATENATED MODULE: ./src/projection/run/index.ts
-
-
-
 
 
 /***/ }),
@@ -51633,10 +56690,29 @@ const projectionSchema = schemas/* strictObject */.rej({
     identity: identitySchema.optional(),
     reducer: reducerSchema.optional(),
     prune: schemas/* boolean */.zMY({ error: 'must be true or false' }).default(false),
+    /** The fields of the documents' index (docs/indexes.md), declared in the same commit as the documents. */
+    index: schemas/* array */.YOg(schemas/* string */.YjP({ error: 'must be a field name: id or data.<path>, e.g. data.stars' }), {
+        error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
+    })
+        .optional(),
 });
 const specSchema = schemas/* strictObject */.rej({
     version: schemas/* literal */.euz(1, { error: 'must be 1 (the only spec version)' }).default(1),
     defaults: schemas/* strictObject */.rej({ repositories: repositoriesSchema }).optional(),
+    // Compaction after each run that wrote (docs/retention.md); a policy that keeps nothing is refused.
+    retention: schemas/* strictObject */.rej({
+        'keep-commits': schemas/* int */.Whr({ error: 'must be a whole number of commits' })
+            .min(1, { error: 'must be at least 1' })
+            .optional(),
+        'keep-days': schemas/* int */.Whr({ error: 'must be a whole number of days' })
+            .min(1, { error: 'must be at least 1' })
+            .optional(),
+        thin: schemas/* enum */.k5n(['day', 'week'], { error: 'must be day or week' }).optional(),
+    })
+        .refine((r) => r['keep-commits'] !== undefined || r['keep-days'] !== undefined, {
+        error: 'keeps nothing: give keep-commits and/or keep-days (thin only thins what they do not keep)',
+    })
+        .optional(),
     projections: schemas/* record */.g1P(schemas/* string */.YjP().regex(NAME_RE, {
         error: (i) => `projection name ${JSON.stringify(i.input)} must start with a letter or "_" and contain only letters, digits, "_" and "-"`,
     }), projectionSchema, {
@@ -51656,7 +56732,7 @@ function allowedFields(path) {
     if (path.length === 0)
         return ['version', 'defaults', 'projections'];
     if (path.length === 2 && path[0] === 'projections')
-        return ['description', 'source', 'identity', 'reducer', 'prune'];
+        return ['description', 'source', 'identity', 'reducer', 'prune', 'index'];
     if (last === 'identity')
         return ['namespace', 'type', 'id'];
     if (last === 'reducer')
@@ -51741,6 +56817,8 @@ function allowedHint(path) {
     return allowed ? `; allowed here: ${allowed.join(', ')}` : '';
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/declaration.ts
+var declaration = __nccwpck_require__(9914);
 ;// CONCATENATED MODULE: ./src/projection/spec/template.ts
 /**
  * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
@@ -51888,6 +56966,14 @@ function renderTemplate(template, vars) {
 }
 
 ;// CONCATENATED MODULE: ./src/projection/spec/resolve-projection.ts
+/**
+ * Cross-field rules of one projection that zod cannot express per field: which repositories a source
+ * reads (its own, `defaults`, or the Action's repository), identity templates against the variables the
+ * source provides, reducer/source pairs, `owner/*` filters, plain-http hosts. parse.ts calls this once per
+ * projection and reports every problem with its `file:line`.
+ */
+
+
 
 
 
@@ -51923,13 +57009,17 @@ function resolveProjection(name, p, ctx) {
     const reducer = resolveReducer(p, srcType, base, ctx);
     if (idTemplate === undefined || type === undefined)
         return undefined;
+    const namespace = p.identity?.namespace ?? defaults.namespace;
+    if (p.index !== undefined)
+        checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
     return {
         name,
         ...(p.description !== undefined ? { description: p.description } : {}),
         source: normalisedSource(p, selection.repos),
-        identity: { namespace: p.identity?.namespace ?? defaults.namespace, type, id: idTemplate },
+        identity: { namespace, type, id: idTemplate },
         reducer,
         prune: p.prune,
+        ...(p.index !== undefined ? { index: p.index } : {}),
         line: ctx.line(base),
         lines: {
             source: ctx.line([...base, 'source']),
@@ -51939,6 +57029,18 @@ function resolveProjection(name, p, ctx) {
             id: ctx.line(idPath),
         },
     };
+}
+/** `index:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */
+function checkIndex(index, path, ctx) {
+    try {
+        (0,declaration/* validateDeclaration */.jD)({ version: 1, indexes: [index] });
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        const at = /fields\[(\d+)\]/.exec(String(e.data.field ?? ''));
+        ctx.at(at ? [...path, Number(at[1])] : path, e.message.replace(/^index declaration indexes\[0\](\.fields(\[\d+\])?)? ?/, ''));
+    }
 }
 /**
  * The source's own `repositories`, else `defaults.repositories`, else the Action's repository; undefined
@@ -52149,7 +57251,13 @@ function parseSpec(text, file = '.github/docdb.yml', options = {}) {
     if (!parsed.success)
         throw specError(file, schemaIssues(parsed.error.issues, yaml, file));
     const projections = resolveProjections(parsed.data, yaml, file, options);
-    return { version: 1, file, projections };
+    const r = parsed.data.retention;
+    const retention = r && {
+        ...(r['keep-commits'] !== undefined ? { keepCommits: r['keep-commits'] } : {}),
+        ...(r['keep-days'] !== undefined ? { keepDays: r['keep-days'] } : {}),
+        ...(r.thin !== undefined ? { thin: r.thin } : {}),
+    };
+    return { version: 1, file, projections, ...(retention ? { retention } : {}) };
 }
 /** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */
 function readYaml(yaml, file) {
@@ -52217,9 +57325,25 @@ function resolveProjections(data, yaml, file, options) {
             projections.push(resolved);
     }
     checkPruneScopes(projections, at);
+    checkIndexScopes(projections, at);
     if (issues.length > 0)
         throw specError(file, issues);
     return projections;
+}
+/** One namespace/type has one index: two projections writing it may both say `index:` only alike. */
+function checkIndexScopes(projections, at) {
+    const declared = new Map();
+    for (const p of projections) {
+        if (!p.index)
+            continue;
+        const scope = `${p.identity.namespace}/${p.identity.type}`;
+        const other = declared.get(scope);
+        if (!other)
+            declared.set(scope, p);
+        else if (other.index?.join('\n') !== p.index.join('\n')) {
+            at(['projections', p.name, 'index'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`);
+        }
+    }
 }
 /**
  * Prune deletes every document under <namespace>/<type>/ that the projection did not produce, so two
@@ -52509,8 +57633,11 @@ function platformArchiveReader() {
 
 // EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
 var archive_reads = __nccwpck_require__(602);
+// EXTERNAL MODULE: ./src/stores/remote-api/pacing.ts
+var pacing = __nccwpck_require__(9854);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/config.ts
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
+
 
 
 
@@ -52602,6 +57729,7 @@ function resolveConfig(options) {
         ...resolveHooks(options),
         ...resolveArchive(options),
         maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
+        mutationSpacingMs: (0,pacing/* resolveMutationSpacing */.rd)(options.mutationSpacingMs, url.origin),
     };
     return withHiddenToken(cfg, options.token);
 }
@@ -52914,14 +58042,180 @@ function verifiedLevels(rootSha, list, limit) {
 
 /***/ }),
 
+/***/ 9854:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _E: () => (/* binding */ Pacer),
+/* harmony export */   rd: () => (/* binding */ resolveMutationSpacing)
+/* harmony export */ });
+/* unused harmony export GITHUB_MUTATION_SPACING_MS */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5349);
+/**
+ * Pacing the requests of every remote-api store of a process as GitHub asks
+ * (https://docs.github.com/en/rest/using-the-rest-api/best-practices-for-using-the-rest-api,
+ * https://docs.github.com/en/rest/using-the-rest-api/rate-limits-for-the-rest-api#about-secondary-rate-limits):
+ * - after a rate-limit answer, no request is sent before the window ends: `retry-after` seconds; with
+ *   `x-ratelimit-remaining: 0`, until `x-ratelimit-reset`; otherwise at least a minute, doubling while
+ *   the answers keep coming. One "not before" gate per (API origin, token identity) (core/rate-gate.ts)
+ *   is shared by every store of the process, and closed too by the Octokit instances of createOctokit
+ *   when their throttling meets a limit, so one answer holds back every store that uses the token;
+ * - mutating requests are sent one at a time, `mutationSpacingMs` apart (default 1 s for GitHub's own
+ *   API origins, 0 — no pacing — elsewhere: GitHub Enterprise Server has its limits off by default, the
+ *   emulator and tests set their own).
+ * A wait longer than `maxRetryAfterSeconds` is not sat out: the request is not sent and the operation
+ * fails with `RateLimited` whose data says when to retry (`retryAfter` seconds, `retryAt` ISO time).
+ * The clock and sleep are the store's (injectable), so tests never wait.
+ */
+
+
+/** GitHub's fallback when a secondary limit gives no end: wait at least a minute, then back off exponentially. */
+const UNKNOWN_END_MS = 60_000;
+/** Longest fallback wait (the 6th consecutive answer without an end waits an hour). */
+const UNKNOWN_END_CAP_MS = 3_600_000;
+/** Default spacing of mutating requests to GitHub's own API origins: "wait at least one second". */
+const GITHUB_MUTATION_SPACING_MS = 1000;
+/**
+ * `mutationSpacingMs`: an integer from 0 to 60,000, or by default 1,000 for GitHub's API origins
+ * (api.github.com, api.SUBDOMAIN.ghe.com) and 0 elsewhere.
+ *
+ * @example
+ * resolveMutationSpacing(undefined, 'https://api.github.com'); // 1000
+ * resolveMutationSpacing(0, 'https://api.github.com'); // 0
+ */
+function resolveMutationSpacing(v, apiOrigin) {
+    if (v === undefined)
+        return isGitHubApiOrigin(apiOrigin) ? GITHUB_MUTATION_SPACING_MS : 0;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0 || v > 60_000) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('mutationSpacingMs', `mutationSpacingMs must be an integer from 0 to 60000, got ${JSON.stringify(v)}`, {
+            allowed: 'integer 0..60000 (default 1000 for api.github.com, 0 elsewhere)',
+        });
+    }
+    return v;
+}
+function isGitHubApiOrigin(origin) {
+    return origin === 'https://api.github.com' || /^https:\/\/api\.[a-z0-9-]+\.ghe\.com$/i.test(origin);
+}
+/**
+ * The store's side of the shared gates: wait before a request, take a turn for a mutating one, close
+ * the gate on a rate-limit answer.
+ *
+ * @example
+ * const pacer = new Pacer(cfg);
+ * const release = await pacer.turn(ctx, true); // one mutating request at a time, spaced
+ * try { await pacer.waitForGate(ctx, name); send(); } finally { release(); }
+ */
+class Pacer {
+    cfg;
+    constructor(cfg) {
+        this.cfg = cfg;
+    }
+    /**
+     * Wait until the gate of the operation's token opens (once per closing); a wait longer than
+     * `maxRetryAfterSeconds` throws `RateLimited` instead, with nothing sent.
+     */
+    async waitForGate(ctx, name) {
+        const gate = (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .rateGate */ .K)(this.cfg.apiOrigin, ctx.tokenId);
+        for (;;) {
+            const wait = gate.notBefore - this.cfg.now();
+            if (wait <= 0 || ctx.gateServed === gate.generation)
+                return;
+            if (wait > this.cfg.maxRetryAfterSeconds * 1000)
+                throw this.notSent(ctx, name, gate.notBefore);
+            const generation = gate.generation;
+            this.cfg.logger?.({
+                level: 'warn',
+                message: `${name.step}: waiting ${wait} ms for the rate limit of this token to pass`,
+                data: { path: name.path, wait },
+            });
+            await this.waited(ctx, wait);
+            ctx.gateServed = generation;
+        }
+    }
+    /** A turn in the write lane: mutating requests one at a time, `mutationSpacingMs` apart. */
+    async turn(ctx, mutates) {
+        const spacing = this.cfg.mutationSpacingMs;
+        if (!mutates || spacing === 0)
+            return () => { };
+        const gate = (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .rateGate */ .K)(this.cfg.apiOrigin, ctx.tokenId);
+        const before = gate.lane;
+        let release;
+        gate.lane = new Promise((r) => {
+            release = r;
+        });
+        try {
+            await before;
+            const wait = gate.lastMutationAt + spacing - this.cfg.now();
+            if (wait > 0)
+                await this.cfg.sleep(wait);
+        }
+        catch (e) {
+            release(); // the lane must never stay taken
+            throw e;
+        }
+        gate.lastMutationAt = this.cfg.now();
+        return release;
+    }
+    /**
+     * Close the gate after a rate-limit answer; the seconds to wait. The operation that got the answer
+     * counts the closing as its own (it waits, or fails, itself).
+     */
+    close(ctx, window) {
+        const gate = (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .rateGate */ .K)(this.cfg.apiOrigin, ctx.tokenId);
+        const now = this.cfg.now();
+        let until;
+        if (window.retryAfter !== undefined)
+            until = now + window.retryAfter * 1000;
+        else if (window.kind === 'primary' && window.reset !== undefined)
+            until = window.reset * 1000;
+        else
+            until = now + Math.min(UNKNOWN_END_CAP_MS, UNKNOWN_END_MS * 2 ** gate.unknownStreak++);
+        ctx.gateServed = (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .closeRateGate */ .S)(gate, until);
+        return Math.max(0, Math.ceil((gate.notBefore - now) / 1000));
+    }
+    /** An answer that is not a rate limit: the fallback wait starts again from a minute. */
+    opened(ctx) {
+        (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .rateGate */ .K)(this.cfg.apiOrigin, ctx.tokenId).unknownStreak = 0;
+    }
+    /** Sleep for a rate limit, counted as the operation's waiting time. */
+    async waited(ctx, ms) {
+        await this.cfg.sleep(ms);
+        ctx.rateWaitMs = (ctx.rateWaitMs ?? 0) + ms;
+    }
+    /** When to retry, for a `RateLimited` raised on an answer: `retryAfter` seconds and `retryAt`. */
+    retryData(ctx) {
+        const gate = (0,_core_rate_gate_js__WEBPACK_IMPORTED_MODULE_1__/* .rateGate */ .K)(this.cfg.apiOrigin, ctx.tokenId);
+        const now = this.cfg.now();
+        const at = Math.max(now, gate.notBefore);
+        return { retryAfter: Math.ceil((at - now) / 1000), retryAt: new Date(at).toISOString() };
+    }
+    notSent(ctx, name, notBefore) {
+        const retryAfter = Math.ceil((notBefore - this.cfg.now()) / 1000);
+        const retryAt = new Date(notBefore).toISOString();
+        return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .RateLimited */ .JH(`${ctx.operation}: ${name.step} (${name.method} ${name.path}) was not sent: GitHub asked this token to wait until ${retryAt} (${retryAfter} s), longer than maxRetryAfterSeconds (${this.cfg.maxRetryAfterSeconds} s). Retry after ${retryAt}.`, {
+            operation: ctx.operation,
+            step: name.step,
+            method: name.method,
+            path: name.path,
+            retryAfter,
+            retryAt,
+            sent: false,
+        });
+    }
+}
+
+
+/***/ }),
+
 /***/ 5924:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   RL: () => (/* binding */ secondaryRateLimitWait),
+/* harmony export */   Uh: () => (/* binding */ limitWindow),
 /* harmony export */   pt: () => (/* binding */ mapStatusError)
 /* harmony export */ });
-/* unused harmony exports upstreamMessage, retryAfterSeconds */
+/* unused harmony exports upstreamMessage, retryAfterSeconds, secondaryRateLimitWait */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_redact_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2258);
 /* harmony import */ var _transport_headers_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4403);
@@ -52984,6 +58278,26 @@ function secondaryRateLimitWait(res) {
     if (res.status === 429 || /secondary rate limit|abuse/i.test(upstreamMessage(res) ?? ''))
         return 60;
     return undefined;
+}
+/**
+ * The rate-limit window an answer announces, for the pacing gate (pacing.ts): an exhausted primary budget
+ * (403/429 with `x-ratelimit-remaining: 0`, until `x-ratelimit-reset`), or a secondary limit (`retry-after`
+ * seconds when given; no end known otherwise). Undefined for any other answer.
+ *
+ * @example
+ * limitWindow({ status: 403, headers: { 'retry-after': '30' }, body }); // { kind: 'secondary', retryAfter: 30 }
+ */
+function limitWindow(res) {
+    if (res.status !== 403 && res.status !== 429)
+        return undefined;
+    if (res.headers['x-ratelimit-remaining'] === '0') {
+        const reset = Number(res.headers['x-ratelimit-reset'] ?? 0) || undefined;
+        return reset === undefined ? { kind: 'primary' } : { kind: 'primary', reset };
+    }
+    if (secondaryRateLimitWait(res) === undefined)
+        return undefined;
+    const after = retryAfterSeconds(res);
+    return after === undefined ? { kind: 'secondary' } : { kind: 'secondary', retryAfter: after };
 }
 /**
  * Map a non-success response to the error docdb throws. Callers handle the statuses that are not
@@ -70011,6 +75325,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   zMY: () => (/* binding */ schemas_boolean),
   gMt: () => (/* binding */ discriminatedUnion),
   k5n: () => (/* binding */ schemas_enum),
+  Whr: () => (/* binding */ schemas_int),
   euz: () => (/* binding */ literal),
   aig: () => (/* binding */ schemas_number),
   Ikc: () => (/* binding */ object),
@@ -70021,7 +75336,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   KCZ: () => (/* binding */ union)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 

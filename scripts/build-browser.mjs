@@ -17,8 +17,12 @@ import { gzipSync } from 'node:zlib';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
-/** Size budget of the bundle, min+gzip (issue 10). */
-export const BUNDLE_GZIP_BUDGET = 60 * 1024;
+/**
+ * Size budget of the bundle, min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
+ * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
+ * docs/decisions.md "Browser bundle budget".
+ */
+export const BUNDLE_GZIP_BUDGET = 72 * 1024;
 
 const common = {
   bundle: true,
