@@ -139,8 +139,13 @@ async function planned(o: Options, docs: number, churn: number, policy: Policy, 
  * holds a full state once; the whole holds it once). Deltas across the seam are lost, so it errs high.
  */
 async function composed(o: Options, docs: number, churn: number, policy: Policy) {
-  const recent = await planned(o, docs, churn, keepLast(policy.window), o.commits);
-  const older = await planned(o, docs, churn, thinnedOnly(policy.period), o.commits - policy.window);
+  const recentPolicy = keepLast(policy.window);
+  const olderPolicy = thinnedOnly(policy.period);
+  const olderYear = o.commits - policy.window;
+  const fits = (p: Policy, year: number) => planFor(docs, churn, p, year, o.maxBlobs).method !== 'too-large';
+  if (!fits(recentPolicy, o.commits) || !fits(olderPolicy, olderYear)) return undefined;
+  const recent = await planned(o, docs, churn, recentPolicy, o.commits);
+  const older = await planned(o, docs, churn, olderPolicy, olderYear);
   if (recent.bytes === null || older.bytes === null) return undefined;
   const first = await sample(o, docs, churn, FIRST_STATE, 1);
   const samples = [...recent.samples, ...older.samples, first];
