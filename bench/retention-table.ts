@@ -47,33 +47,37 @@ export interface RetentionFile {
   rows: RetentionRow[];
 }
 
-const bytesOf = (r: RetentionRow | undefined) => r?.packBytes ?? undefined;
-
 /**
- * Fill in a too-large figure (documents D, churn c, policy p) from the same policy on a smaller section d
- * that was generated: size(d, c, p) × size(D, c′, p) / size(d, c′, p), the growth from d to D documents
- * measured at another churn c′. Labelled as an estimate wherever it is shown.
+ * Fill in a too-large figure (documents D, churn c, policy p) from a smaller section d generated with the
+ * same policy and churn: size(d, c, p) × the growth from d to D documents of a history generated at both
+ * sizes (the same policy at another churn, else no retention at c, else no retention at another churn).
+ * Only generated figures are used, never another estimate; the result is labelled wherever it is shown.
  *
  * @example
  * estimateTooLarge(file.rows); // the 100,000-document, 10 % churn rows get `estimate`
  */
 export function estimateTooLarge(rows: RetentionRow[]): void {
-  const find = (docs: number, churn: number, policy: string) =>
-    rows.find((r) => r.docs === docs && r.churn === churn && r.policy === policy);
+  const bytes = (docs: number, churn: number, policy: string) =>
+    rows.find((r) => r.docs === docs && r.churn === churn && r.policy === policy)?.packBytes ?? undefined;
+  const churns = [...new Set(rows.map((r) => r.churn))];
+  const sizes = [...new Set(rows.map((r) => r.docs))].sort((x, y) => y - x);
   for (const r of rows) {
     if (r.packBytes !== null) continue;
-    for (const small of rows) {
-      const same = small.churn === r.churn && small.policy === r.policy && small.docs < r.docs;
-      const base = bytesOf(small);
-      if (!same || base === undefined) continue;
-      const other = rows.find(
-        (x) => x.docs === r.docs && x.policy === r.policy && x.churn !== r.churn && x.packBytes !== null,
-      );
-      const otherSmall = other && bytesOf(find(small.docs, other.churn, r.policy));
-      if (!other?.packBytes || !otherSmall) continue;
+    const others = churns.filter((c) => c !== r.churn);
+    const refs = [
+      ...others.map((c) => ({ c, p: r.policy })),
+      { c: r.churn, p: 'none' },
+      ...others.map((c) => ({ c, p: 'none' })),
+    ].filter((x) => x.p !== r.policy || x.c !== r.churn);
+    for (const d of sizes.filter((n) => n < r.docs)) {
+      const base = bytes(d, r.churn, r.policy);
+      const ref = refs.find(({ c, p }) => bytes(r.docs, c, p) && bytes(d, c, p));
+      if (base === undefined || !ref) continue;
+      const growth = (bytes(r.docs, ref.c, ref.p) as number) / (bytes(d, ref.c, ref.p) as number);
+      const what = ref.p === r.policy ? `this policy at ${pct(ref.c)} churn` : `no retention at ${pct(ref.c)} churn`;
       r.estimate = {
-        packBytes: (base * other.packBytes) / otherSmall,
-        from: `${small.docs.toLocaleString('en-US')} documents at ${pct(r.churn)} churn × the growth from ${small.docs.toLocaleString('en-US')} to ${r.docs.toLocaleString('en-US')} documents at ${pct(other.churn)} churn`,
+        packBytes: base * growth,
+        from: `${num(d)} documents (same policy and churn) × ${growth.toFixed(2)}, the growth from ${num(d)} to ${num(r.docs)} documents of ${what}`,
       };
       break;
     }
