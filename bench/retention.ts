@@ -185,6 +185,19 @@ function mergeRows(files: RetentionFile[]): RetentionRow[] {
   return [...byCase.values()];
 }
 
+function resultsFile(o: Options, rows: RetentionRow[]): RetentionFile {
+  return {
+    date: new Date().toISOString(),
+    git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim(),
+    node: process.version,
+    quick: o.quick,
+    commits: o.commits,
+    perDir: o.perDir,
+    seed: o.seed,
+    rows,
+  };
+}
+
 async function main() {
   const o = options();
   // A quick run proves the pipeline, its figures are not the table's: it never replaces the committed results.
@@ -198,25 +211,20 @@ async function main() {
   loadReuse(o, flag('reuse')?.split(',') ?? []);
   const rows: RetentionRow[] = [];
   if (parts) rows.push(...mergeRows(parts.map((p) => JSON.parse(readFileSync(p, 'utf8')) as RetentionFile)));
+  mkdirSync(dirname(out), { recursive: true });
   for (const docs of parts ? [] : o.docs) {
     for (const churn of o.churn) {
-      for (const policy of o.policies) rows.push(await row(o, docs, churn, policy));
+      for (const policy of o.policies) {
+        rows.push(await row(o, docs, churn, policy));
+        // Every finished figure is kept at once: a long run stopped midway loses only the one under way.
+        writeFileSync(out, `${JSON.stringify(resultsFile(o, rows), null, 2)}\n`);
+      }
     }
   }
   const order = (r: RetentionRow) => r.docs * 1e4 + r.churn * 1e3 + POLICIES.findIndex((p) => p.name === r.policy);
   rows.sort((a, b) => order(a) - order(b));
   estimateTooLarge(rows);
-  const file: RetentionFile = {
-    date: new Date().toISOString(),
-    git: execFileSync('git', ['--version'], { encoding: 'utf8' }).trim(),
-    node: process.version,
-    quick: o.quick,
-    commits: o.commits,
-    perDir: o.perDir,
-    seed: o.seed,
-    rows,
-  };
-  mkdirSync(dirname(out), { recursive: true });
+  const file = resultsFile(o, rows);
   writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`);
   if (out === `${base}.json`) writeFileSync(`${base}.md`, retentionTable(file));
   process.stdout.write(retentionTable(file));
