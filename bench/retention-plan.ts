@@ -58,7 +58,7 @@ export function planFor(docs: number, churn: number, policy: Policy, year: numbe
  * The size at the full year from two samples: the straight line through (y1, s1) and (y2, s2).
  *
  * @example
- * extrapolate([1008, 1_000], [2016, 2_000], 8760); // 8,690.5 (a history that grows by 1 per hour past 0)
+ * extrapolate([168, 1_168], [336, 1_336], 8760); // 9,760: 1,000 to start with, 1 more per hour
  */
 export function extrapolate(a: [number, number], b: [number, number], year: number): number {
   const slope = (b[1] - a[1]) / (b[0] - a[0]);
