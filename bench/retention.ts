@@ -68,9 +68,11 @@ function numbers(name: string, fallback: number[]): number[] {
 function options(): Options {
   const quick = process.argv.includes('--quick');
   const names = (flag('policies') ?? POLICIES.map((p) => p.name).join(',')).split(',');
+  // The parts of a composed figure may be measured ahead, in another process, for --reuse.
+  const known = [...POLICIES, thinnedOnly(24), thinnedOnly(168), FIRST_STATE];
   const policies = names.map((n) => {
-    const p = POLICIES.find((q) => q.name === n);
-    if (!p) throw new Error(`--policies: unknown "${n}"; known: ${POLICIES.map((q) => q.name).join(', ')}`);
+    const p = known.find((q) => q.name === n);
+    if (!p) throw new Error(`--policies: unknown "${n}"; known: ${known.map((q) => q.name).join(', ')}`);
     return p;
   });
   return {
@@ -147,7 +149,7 @@ async function composed(o: Options, docs: number, churn: number, policy: Policy)
   const recent = await planned(o, docs, churn, recentPolicy, o.commits);
   const older = await planned(o, docs, churn, olderPolicy, olderYear);
   if (recent.bytes === null || older.bytes === null) return undefined;
-  const first = await sample(o, docs, churn, FIRST_STATE, 1);
+  const first = await sample(o, docs, churn, FIRST_STATE, o.commits);
   const samples = [...recent.samples, ...older.samples, first];
   return { samples, bytes: recent.bytes + older.bytes - first.packBytes };
 }
@@ -175,7 +177,8 @@ async function row(o: Options, docs: number, churn: number, policy: Policy): Pro
 function mergeRows(files: RetentionFile[]): RetentionRow[] {
   const byCase = new Map<string, RetentionRow>();
   for (const f of files) {
-    for (const r of f.rows) {
+    // Parts measured ahead (thinned-24, first-state…) live on in the composed figures' samples.
+    for (const r of f.rows.filter((x) => POLICIES.some((p) => p.name === x.policy))) {
       const key = `${r.docs}/${r.churn}/${r.policy}`;
       const { estimate: _, ...fresh } = r;
       if (r.method !== 'too-large' || byCase.get(key)?.method === 'too-large' || !byCase.has(key))
