@@ -99,6 +99,10 @@ export function size(bytes: number): string {
   return `${Math.round(bytes / 1e3)} KB`;
 }
 
+const SAMPLES_NOTE =
+  'Every history generated. "policy: part" is a part of a composed figure; a sample measured once is listed ' +
+  'under each figure it serves. Import and repack are wall times on a machine shared with other work: noisy.';
+
 const MARK = { measured: '', extrapolated: ' ᵉ', composed: ' ᶜ', 'too-large': ' ˢ' } as const;
 
 function cell(r: RetentionRow | undefined, none: number | undefined): string {
@@ -183,7 +187,20 @@ export function retentionTable(f: RetentionFile): string {
     'section (see the notes); ᶜ composed of its parts, each measured or extrapolated on its own: the last hourly ' +
     'commits, plus the thinned commits alone, less one full state (see the samples). ' +
     'Without a mark: measured at full size. Percentages: share of no retention.';
-  return [head, '', ...sizesTable(f), '', legend, '', ...notes(f), '', '### Samples', '', ...samplesTable(f), ''].join(
-    '\n',
-  );
+  return [
+    head,
+    '',
+    ...sizesTable(f),
+    '',
+    legend,
+    '',
+    ...notes(f),
+    '',
+    '### Samples',
+    '',
+    SAMPLES_NOTE,
+    '',
+    ...samplesTable(f),
+    '',
+  ].join('\n');
 }
