@@ -35,9 +35,14 @@ export class DocDbError extends Error {
 // bundle renames classes (scripts/build-browser.mjs builds without esbuild's keepNames, which cost
 // ~4.8 KB min+gzip), and every class below sets `code` to its own name. A getter, because the
 // subclass's `code` is set only after DocDbError's constructor has run.
+// Assigning `name` (as `Error` allows, e.g. code that rebuilds an error it received) defines it on the
+// instance instead of throwing in strict mode.
 Object.defineProperty(DocDbError.prototype, 'name', {
   get(this: DocDbError) {
     return this.code;
+  },
+  set(this: DocDbError, value: string) {
+    Object.defineProperty(this, 'name', { value, writable: true, configurable: true, enumerable: false });
   },
   configurable: true,
 });
