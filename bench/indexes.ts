@@ -47,6 +47,7 @@ async function write(api: string, repo: string, mode: 'plain' | 'indexed'): Prom
     repo,
     String(N),
     mode,
+    String(TEXT),
   ]);
   if (r.status !== 0) throw new Error(`indexes worker (${mode}) failed\n${r.stderr}`);
   return JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as WriteOut;
