@@ -18,7 +18,7 @@ import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
 import type { HttpTransport } from '../src/transport/types.js';
 import { runChild } from './child.js';
-import { INDEX, INDEXES_TOKEN } from './indexes-worker.js';
+import { INDEXES_TOKEN } from './indexes-worker.js';
 import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));

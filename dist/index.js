@@ -47849,7 +47849,10 @@ class DocumentStore {
         }
         // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
         const byKey = new Map();
-        const parts = putManyParts(docs, PUT_MANY_PART, (keys) => keys.forEach((k, i) => byKey.set(k, i)));
+        const parts = putManyParts(docs, PUT_MANY_PART, (keys) => {
+            for (const [i, k] of keys.entries())
+                byKey.set(k, i);
+        });
         return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key)]?.data);
     }
     /**

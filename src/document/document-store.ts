@@ -146,7 +146,9 @@ export class DocumentStore {
     }
     // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
     const byKey = new Map<string, number>();
-    const parts = putManyParts(docs, PUT_MANY_PART, (keys) => keys.forEach((k, i) => byKey.set(k, i)));
+    const parts = putManyParts(docs, PUT_MANY_PART, (keys) => {
+      for (const [i, k] of keys.entries()) byKey.set(k, i);
+    });
     return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key) as number]?.data);
   }
 
