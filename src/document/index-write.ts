@@ -98,15 +98,17 @@ export function indexDerive(w: IndexWrite): DeriveChanges {
     const before = parseDeclaration(stored);
     const after = w.declare ? applyDeclare(before, w.declare) : before;
     const files: IndexFiles = new Map();
-    await dropRemoved(base, before, after, first, files);
+    const changed = declarationChanges(before, after);
+    const manifest = (t: { namespace: string; type: string }) => manifestAt(base, first, t);
+    await dropRemoved(changed.drop, manifest, files);
+    const byType = groupByType(ops);
+    const rebuilt = new Set(changed.build.map(typeKey));
     for (const t of after.indexes) {
-      const mine = ops.filter((o) => o.namespace === t.namespace && o.type === t.type);
-      const rebuilt = declarationChanges(before, after).build.some((b) => typeKey(b) === typeKey(t));
-      if (mine.length === 0 && !rebuilt) continue;
-      const bytes = first.has(manifestPath(t.namespace, t.type))
-        ? first.get(manifestPath(t.namespace, t.type))?.value
-        : (await base.read([manifestPath(t.namespace, t.type)])).get(manifestPath(t.namespace, t.type))?.value;
-      for (const [p, b] of await typeFiles(w, base, t, mine, bytes, rebuilt)) files.set(p, b);
+      const mine = byType.get(typeKey(t)) ?? [];
+      if (mine.length === 0 && !rebuilt.has(typeKey(t))) continue;
+      for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
+        files.set(p, b);
+      }
     }
     const declaration = serializeDeclaration(after);
     if (w.declare && !sameBytes(stored, declaration)) {
@@ -116,7 +118,7 @@ export function indexDerive(w: IndexWrite): DeriveChanges {
   };
 }
 
-/** Fill in the new blob SHAs a commit in parts left to the store (PartsCollector does not hash twice). */
+/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
 function withWrittenShas(ops: readonly IndexedOp[], base: DeriveBase): readonly IndexedOp[] {
   for (const op of ops) {
     if (op.after?.blobSha !== '') continue;
@@ -129,19 +131,38 @@ function withWrittenShas(ops: readonly IndexedOp[], base: DeriveBase): readonly 
 
 /** Delete the files of every type whose index the declaration drops (or declares with other fields). */
 async function dropRemoved(
-  base: DeriveBase,
-  before: IndexDeclaration,
-  after: IndexDeclaration,
-  first: Map<string, { value: Uint8Array } | null>,
+  drop: readonly TypeIndex[],
+  manifest: (t: TypeIndex) => Promise<Uint8Array | undefined>,
   files: IndexFiles,
 ): Promise<void> {
-  for (const t of declarationChanges(before, after).drop) {
-    const path = manifestPath(t.namespace, t.type);
-    const bytes = first.has(path) ? first.get(path)?.value : (await base.read([path])).get(path)?.value;
-    const m = safeManifest(bytes, t);
+  for (const t of drop) {
+    const m = safeManifest(await manifest(t), t);
     if (!m) continue;
-    for (const p of [path, ...oldPaths(m)]) files.set(p, null);
+    for (const p of [manifestPath(t.namespace, t.type), ...oldPaths(m)]) files.set(p, null);
   }
+}
+
+/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
+async function manifestAt(
+  base: DeriveBase,
+  first: Map<string, { value: Uint8Array } | null>,
+  t: { namespace: string; type: string },
+): Promise<Uint8Array | undefined> {
+  const path = manifestPath(t.namespace, t.type);
+  if (first.has(path)) return first.get(path)?.value;
+  return (await base.read([path])).get(path)?.value;
+}
+
+/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
+function groupByType(ops: readonly IndexedOp[]): Map<string, IndexedOp[]> {
+  const out = new Map<string, IndexedOp[]>();
+  for (const op of ops) {
+    const k = typeKey(op);
+    const list = out.get(k);
+    if (list) list.push(op);
+    else out.set(k, [op]);
+  }
+  return out;
 }
 
 /** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */

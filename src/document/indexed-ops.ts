@@ -1,28 +1,15 @@
 /**
  * The documents of a DocumentStore write as index maintenance needs them (index-write.ts): identity,
- * key, new blob SHA (hashed only when an index asks: the store hashes the same bytes once more) and
- * data. A commit in parts streams its documents, so it keeps only what the section's declaration —
- * read when the write starts — indexes: each document's stored values, never its data.
+ * key and data. Their new blob SHAs are left empty here and taken from the store, which hashes every
+ * value it writes (`DeriveBase.written`). A commit in parts streams its documents, so it keeps bounded
+ * memory: see {@link PartsCollector}.
  */
-import { blobSha } from '../core/git/objects.js';
 import type { Change } from '../core/refstore.js';
 import type { DocumentOp } from './document-types.js';
 import { parseKey } from './identity.js';
 import type { IndexedOp } from './index-write.js';
 import type { IndexDeclaration } from './indexes/index.js';
 import { storedValues } from './indexes/rows.js';
-
-/** An op's new state whose blob SHA is computed on first use. */
-function lazyAfter(value: Uint8Array, data: unknown): { blobSha: string; data: unknown } {
-  let sha: string | undefined;
-  return {
-    get blobSha() {
-      sha ??= blobSha(value);
-      return sha;
-    },
-    data,
-  };
-}
 
 /**
  * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
@@ -42,7 +29,8 @@ export function indexedOpsOf(ops: readonly DocumentOp[], changes: readonly Chang
         type: d.type,
         id: d.id,
         key: c.key,
-        after: lazyAfter(c.value as Uint8Array, d.data),
+        // The blob SHA comes from the store (DeriveBase.written), which hashes the value anyway.
+        after: { blobSha: '', data: d.data },
       });
     } else if (o.op === 'delete') {
       out.push({ namespace: o.identity.namespace, type: o.identity.doc_type, id: o.identity.id, key: c.key });
