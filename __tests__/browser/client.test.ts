@@ -5,37 +5,15 @@
  * writing at once lose nothing; it runs in a module Worker; the token never lands in IndexedDB,
  * localStorage or a request to another origin.
  */
-import type { Browser, BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
-import { dumpPageStorage, launchChromium, openTestPage, reloadTestPage, type Site, startSite } from './harness.js';
+import { freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
+import { chromiumAndEmulator } from './emulator-page.js';
+import { dumpPageStorage, reloadTestPage } from './harness.js';
 
-let browser: Browser;
-let site: Site;
-let em: EmulatorHandle;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [browser, site, em] = await Promise.all([launchChromium(), startSite(), emulator()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await em?.stop();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-async function newPage(): Promise<Page> {
-  context ??= await browser.newContext();
-  const page = await context.newPage();
-  await openTestPage(page, site);
-  return page;
-}
+const world = chromiumAndEmulator();
+const newPage = () => world.newPage();
 
 const ID = { namespace: 'notes', doc_type: 'note', id: 'hello' };
 
@@ -70,36 +48,36 @@ function remoteGet(
       client.close();
       return { data: r.document?.data, version: r.version, requests: r.requests, remaining: r.rateLimit?.remaining };
     },
-    { id: ID, ...args, apiUrl: em.url, owner: OWNER, token: TOKEN },
+    { id: ID, ...args, apiUrl: world.em.url, owner: OWNER, token: TOKEN },
   );
 }
 
 async function writeNode(repo: string, data: unknown): Promise<string> {
-  const w = await new DocumentStore(store(em, repo)).put({ namespace: 'notes', type: 'note', id: 'hello', data });
+  const w = await new DocumentStore(store(world.em, repo)).put({ namespace: 'notes', type: 'note', id: 'hello', data });
   return w.version as string;
 }
 
 describe('loadDocDbClient in chromium: remote backend with the IndexedDB cache', () => {
   it('after a reload, a warm get of an unchanged section costs one request (a 304)', async () => {
-    const repo = freshRepo(em);
+    const repo = freshRepo(world.em);
     const version = await writeNode(repo, { text: 'hi' });
     const page = await newPage();
     const cold = await remoteGet(page, { repo, db: 'cache-test' });
     expect(cold).toMatchObject({ data: { text: 'hi' }, version, requests: 2 }); // ref + one contents read
     await reloadTestPage(page);
-    const from = em.requests.length;
+    const from = world.em.requests.length;
     const warm = await remoteGet(page, { repo, db: 'cache-test' });
     expect(warm).toMatchObject({ data: { text: 'hi' }, version, requests: 1 });
     expect(warm.remaining).toBeGreaterThan(0);
     // The 304 costs no rate-limit budget (an authorized conditional request).
     // Chromium may add a CORS preflight (OPTIONS) of its own: not an API request, no rate-limit cost.
-    const api = em.requests.slice(from).filter((r) => r.method !== 'OPTIONS');
+    const api = world.em.requests.slice(from).filter((r) => r.method !== 'OPTIONS');
     expect(api.map((r) => `${r.method} ${r.operation} ${r.status}`)).toEqual(['GET git/get-ref 304']);
-    expect(em.requests.slice(from).every((r) => !r.costsBudget)).toBe(true);
+    expect(world.em.requests.slice(from).every((r) => !r.costsBudget)).toBe(true);
   });
 
   it('ref reads revalidate: a write within max-age=60 is seen at once (a plain cached fetch would not)', async () => {
-    const repo = freshRepo(em);
+    const repo = freshRepo(world.em);
     await writeNode(repo, { n: 1 });
     const page = await newPage();
     // Memory cache only: every get starts with an unconditional ref read the browser could cache.
@@ -116,7 +94,7 @@ describe('loadDocDbClient in chromium: remote backend with the IndexedDB cache',
   });
 
   it('never puts the token in IndexedDB, localStorage or a request to another origin', async () => {
-    const repo = freshRepo(em);
+    const repo = freshRepo(world.em);
     const page = await newPage();
     const requests: Request[] = [];
     page.on('request', (r) => requests.push(r));
@@ -139,7 +117,7 @@ describe('loadDocDbClient in chromium: remote backend with the IndexedDB cache',
         await client.list();
         client.close();
       },
-      { repo, apiUrl: em.url, owner: OWNER, token: TOKEN },
+      { repo, apiUrl: world.em.url, owner: OWNER, token: TOKEN },
     );
     await reloadTestPage(page);
     const again = await remoteGet(page, { repo, db: 'hygiene', id: { ...ID, id: 'a' } });
@@ -155,7 +133,7 @@ describe('loadDocDbClient in chromium: remote backend with the IndexedDB cache',
     expect(stored.filter(([where]) => where.includes('hygiene/cache')).length).toBeGreaterThan(5);
     expect(leaks(stored)).toEqual([]);
 
-    const apiOrigin = new URL(em.url).origin;
+    const apiOrigin = new URL(world.em.url).origin;
     let toApi = 0;
     for (const r of requests) {
       const headers = await r.allHeaders();

@@ -3,42 +3,19 @@
  * item 4): the browser bundle answers a query from the section's index — with a token, and anonymously on
  * a public repository, where GitHub allows 60 requests an hour — and reads no document for it.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
-import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { indexedSectionFiles } from '../document/indexed-section.js';
-import { emulator, freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
-import { launchChromium, openTestPage, type Site, startSite } from './harness.js';
+import { freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
+import { chromiumAndEmulator } from './emulator-page.js';
 
-let browser: Browser;
-let site: Site;
-let em: EmulatorHandle;
-let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  [browser, site, em] = await Promise.all([launchChromium(), startSite(), emulator()]);
-});
-afterAll(async () => {
-  await browser?.close();
-  await site?.close();
-  await em?.stop();
-});
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-});
-
-async function newPage(): Promise<Page> {
-  context ??= await browser.newContext();
-  const page = await context.newPage();
-  await openTestPage(page, site);
-  return page;
-}
+const world = chromiumAndEmulator();
+const newPage = () => world.newPage();
 
 /** A section of 30 repositories with an index on language and stars, as the library writes it. */
 async function indexedSection(): Promise<string> {
-  const repo = freshRepo(em);
+  const repo = freshRepo(world.em);
   const documents = Array.from({ length: 30 }, (_, i) => ({
     namespace: 'github',
     type: 'repo',
@@ -48,7 +25,7 @@ async function indexedSection(): Promise<string> {
   const files = await indexedSectionFiles(documents, [
     { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] },
   ]);
-  em.state.commitFiles(`${OWNER}/${repo}`, { branch: 'refs/docdb/documents', orphan: true, files });
+  world.em.state.commitFiles(`${OWNER}/${repo}`, { branch: 'refs/docdb/documents', orphan: true, files });
   return repo;
 }
 
@@ -91,16 +68,16 @@ function pageQuery(page: Page, args: { repo: string; token: string | null }): Pr
         declared,
       };
     },
-    { ...args, apiUrl: em.url, owner: OWNER },
+    { ...args, apiUrl: world.em.url, owner: OWNER },
   );
 }
 
 describe('client.query in chromium', () => {
   it('answers from the index with fields alone: no document is read', async () => {
     const repo = await indexedSection();
-    const tip = await new DocumentStore(store(em, repo)).head();
+    const tip = await new DocumentStore(store(world.em, repo)).head();
     const page = await newPage();
-    const from = em.requests.length;
+    const from = world.em.requests.length;
     const r = await pageQuery(page, { repo, token: TOKEN });
     expect(r).toMatchObject({
       ids: ['octo/r27', 'octo/r24', 'octo/r21'],
@@ -113,16 +90,16 @@ describe('client.query in chromium', () => {
     expect(r.requests).toBeGreaterThan(0);
     expect(r.requests).toBeLessThanOrEqual(12);
     // No read names a document's path (contents reads of the index's own files only).
-    const api = em.requests.slice(from).filter((x) => x.method !== 'OPTIONS');
+    const api = world.em.requests.slice(from).filter((x) => x.method !== 'OPTIONS');
     expect(api.some((x) => /github\/repo\/octo/.test(`${x.path}?${x.query}`))).toBe(false);
   });
 
   it('anonymous, on a public repository: the same answer without a token', async () => {
     const repo = await indexedSection();
     const page = await newPage();
-    const from = em.requests.length;
+    const from = world.em.requests.length;
     const r = await pageQuery(page, { repo, token: null });
     expect(r).toMatchObject({ ids: ['octo/r27', 'octo/r24', 'octo/r21'], answeredBy: 'index' });
-    expect(em.requests.slice(from).every((x) => !x.authenticated)).toBe(true);
+    expect(world.em.requests.slice(from).every((x) => !x.authenticated)).toBe(true);
   });
 });
