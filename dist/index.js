@@ -47193,17 +47193,18 @@ function indexDerive(w) {
         const before = (0,indexes/* parseDeclaration */.Av)(stored);
         const after = w.declare ? applyDeclare(before, w.declare) : before;
         const files = new Map();
-        await dropRemoved(base, before, after, first, files);
+        const changed = (0,indexes/* declarationChanges */.Il)(before, after);
+        const manifest = (t) => manifestAt(base, first, t);
+        await dropRemoved(changed.drop, manifest, files);
+        const byType = groupByType(ops);
+        const rebuilt = new Set(changed.build.map(typeKey));
         for (const t of after.indexes) {
-            const mine = ops.filter((o) => o.namespace === t.namespace && o.type === t.type);
-            const rebuilt = (0,indexes/* declarationChanges */.Il)(before, after).build.some((b) => typeKey(b) === typeKey(t));
-            if (mine.length === 0 && !rebuilt)
+            const mine = byType.get(typeKey(t)) ?? [];
+            if (mine.length === 0 && !rebuilt.has(typeKey(t)))
                 continue;
-            const bytes = first.has((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))
-                ? first.get((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))?.value
-                : (await base.read([(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type)])).get((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))?.value;
-            for (const [p, b] of await typeFiles(w, base, t, mine, bytes, rebuilt))
+            for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
                 files.set(p, b);
+            }
         }
         const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
         if (w.declare && !sameBytes(stored, declaration)) {
@@ -47212,7 +47213,7 @@ function indexDerive(w) {
         return toChanges(files);
     };
 }
-/** Fill in the new blob SHAs a commit in parts left to the store (PartsCollector does not hash twice). */
+/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
 function withWrittenShas(ops, base) {
     for (const op of ops) {
         if (op.after?.blobSha !== '')
@@ -47225,16 +47226,34 @@ function withWrittenShas(ops, base) {
     return ops;
 }
 /** Delete the files of every type whose index the declaration drops (or declares with other fields). */
-async function dropRemoved(base, before, after, first, files) {
-    for (const t of (0,indexes/* declarationChanges */.Il)(before, after).drop) {
-        const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
-        const bytes = first.has(path) ? first.get(path)?.value : (await base.read([path])).get(path)?.value;
-        const m = safeManifest(bytes, t);
+async function dropRemoved(drop, manifest, files) {
+    for (const t of drop) {
+        const m = safeManifest(await manifest(t), t);
         if (!m)
             continue;
-        for (const p of [path, ...oldPaths(m)])
+        for (const p of [(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), ...oldPaths(m)])
             files.set(p, null);
     }
+}
+/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
+async function manifestAt(base, first, t) {
+    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
+    if (first.has(path))
+        return first.get(path)?.value;
+    return (await base.read([path])).get(path)?.value;
+}
+/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
+function groupByType(ops) {
+    const out = new Map();
+    for (const op of ops) {
+        const k = typeKey(op);
+        const list = out.get(k);
+        if (list)
+            list.push(op);
+        else
+            out.set(k, [op]);
+    }
+    return out;
 }
 /** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
 function safeManifest(bytes, t) {
@@ -47339,29 +47358,9 @@ function toChanges(files) {
     return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
 }
 
-// EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
 ;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
-/**
- * The documents of a DocumentStore write as index maintenance needs them (index-write.ts): identity,
- * key, new blob SHA (hashed only when an index asks: the store hashes the same bytes once more) and
- * data. A commit in parts streams its documents, so it keeps only what the section's declaration —
- * read when the write starts — indexes: each document's stored values, never its data.
- */
 
 
-
-/** An op's new state whose blob SHA is computed on first use. */
-function lazyAfter(value, data) {
-    let sha;
-    return {
-        get blobSha() {
-            sha ??= (0,objects/* blobSha */.wJ)(value);
-            return sha;
-        },
-        data,
-    };
-}
 /**
  * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
  *
@@ -47380,7 +47379,8 @@ function indexedOpsOf(ops, changes) {
                 type: d.type,
                 id: d.id,
                 key: c.key,
-                after: lazyAfter(c.value, d.data),
+                // The blob SHA comes from the store (DeriveBase.written), which hashes the value anyway.
+                after: { blobSha: '', data: d.data },
             });
         }
         else if (o.op === 'delete') {
