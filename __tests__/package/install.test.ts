@@ -428,6 +428,7 @@ describe('the documented examples run from the installed package', () => {
 
   it('runs every shell session the docs mark as tested (each has its checks below)', () => {
     expect(sessions.map(nameOf).sort()).toEqual([
+      'cli-query-session',
       'cli-session-api',
       'cli-session-git',
       'emulator-curl',
@@ -457,6 +458,12 @@ describe('the documented examples run from the installed package', () => {
     expect(out).toContain(
       '{"sha":"ce013625030ba8dba906f756967f9e9ca394464a","url":"http://127.0.0.1:8787/repos/octo-org/widgets/git/blobs/ce013625030ba8dba906f756967f9e9ca394464a"}',
     );
+  });
+
+  it('the query session against the emulator: the index answers with the one matching row as CSV (issue 28)', () => {
+    const out = session('cli-query-session');
+    const lines = out.trim().split('\n');
+    expect(lines.slice(-2)).toEqual(['id,data.stars', 'octo/cli,42']);
   });
 
   it('the CLI session against the emulator', () => {
