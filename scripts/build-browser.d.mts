@@ -14,3 +14,9 @@ export declare function buildBundle(
 export declare function buildBrowserBundle(outDir?: string): Promise<BundleInfo>;
 export declare function buildGitHttpBundle(outDir?: string): Promise<BundleInfo>;
 export declare function buildPlayground(outDir?: string): Promise<{ dir: string; files: string[]; inputs: string[] }>;
+export declare const VIEWER_GZIP_BUDGET: number;
+export declare function buildViewer(
+  outDir?: string,
+  options?: { apiUrl?: string },
+): Promise<{ dir: string; jsGzipBytes: number; gzipBytes: number; inputs: string[] }>;
+export declare function withApiUrl(html: string, apiUrl: string | undefined): string;

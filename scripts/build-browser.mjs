@@ -5,12 +5,13 @@
  * - lib/browser/git-http.bundle.js — `docdb/git-http` (GitHttpRefStore) as its own file, so the main
  *   bundle does not carry the git protocol and pack reader;
  * - lib/playground/ — the playground page (index.html, styles.css, playground.js and the lazily
- *   loaded in-page emulator chunk).
+ *   loaded in-page emulator chunk);
+ * - lib/viewer/ — the viewer (issue 29): index.html, viewer.js (the client included), viewer.css.
  *
  *   node scripts/build-browser.mjs            # writes lib/browser/docdb.bundle.js and lib/playground/
  *   node scripts/build-browser.mjs --out DIR  # writes DIR/browser/… and DIR/playground/… instead
  */
-import { copyFile, mkdir, readFile, rm } from 'node:fs/promises';
+import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -127,17 +128,53 @@ export async function buildPlayground(outDir = join(root, 'lib')) {
   };
 }
 
+/** Size budget of the whole viewer page (HTML + JS + CSS), min+gzip: issue 29's "page weight ≤ 150 KB". */
+export const VIEWER_GZIP_BUDGET = 150 * 1024;
+
+/**
+ * The viewer in `outDir/viewer/`: `viewer.js` (one file, the client included), `viewer.css` (every
+ * `src/viewer/styles/*.css` in name order) and `index.html` — with `apiUrl` written into its
+ * `<meta name="docdb-api-url">` when given (the page never takes the API origin from its URL).
+ */
+export async function buildViewer(outDir = join(root, 'lib'), options = {}) {
+  const dir = join(outDir, 'viewer');
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(dir, { recursive: true });
+  const js = await buildBundle(join(root, 'src/viewer/main.ts'), join(dir, 'viewer.js'), { keepNames: false });
+  const styleDir = join(root, 'src/viewer/styles');
+  const styles = (await readdir(styleDir)).filter((f) => f.endsWith('.css')).sort();
+  const css = (await Promise.all(styles.map((f) => readFile(join(styleDir, f), 'utf8')))).join('\n');
+  await writeFile(join(dir, 'viewer.css'), css);
+  const html = withApiUrl(await readFile(join(root, 'src/viewer/index.html'), 'utf8'), options.apiUrl);
+  await writeFile(join(dir, 'index.html'), html);
+  const gzip = (text) => gzipSync(text, { level: 9 }).length;
+  return { dir, jsGzipBytes: js.gzipBytes, gzipBytes: js.gzipBytes + gzip(css) + gzip(html), inputs: js.inputs };
+}
+
+/** index.html with its API URL replaced (an attribute value: quotes and angle brackets escaped). */
+export function withApiUrl(html, apiUrl) {
+  if (apiUrl === undefined) return html;
+  const escaped = String(apiUrl).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  return html.replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, `$1${escaped}$2`);
+}
+
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
   const i = process.argv.indexOf('--out');
   const out = i > 0 ? resolve(process.argv[i + 1] ?? '') : join(root, 'lib');
   const bundle = await buildBrowserBundle(out);
   const gitHttp = await buildGitHttpBundle(out);
   const playground = await buildPlayground(out);
+  const viewer = await buildViewer(out);
   console.log(`built ${gitHttp.file}: ${gitHttp.bytes} bytes, ${gitHttp.gzipBytes} bytes min+gzip`);
   console.log(
     `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip (budget ${BUNDLE_GZIP_BUDGET})`,
   );
   console.log(`built ${playground.dir}: ${playground.files.join(', ')}`);
+  console.log(`built ${viewer.dir}: ${viewer.gzipBytes} bytes min+gzip in all (budget ${VIEWER_GZIP_BUDGET})`);
+  if (viewer.gzipBytes > VIEWER_GZIP_BUDGET) {
+    console.error('the viewer is over its size budget');
+    process.exitCode = 1;
+  }
   if (bundle.gzipBytes > BUNDLE_GZIP_BUDGET) {
     console.error('bundle is over its size budget');
     process.exitCode = 1;

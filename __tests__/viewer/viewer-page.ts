@@ -1,0 +1,79 @@
+/**
+ * The viewer in real Chromium against the emulator on loopback: one browser, one emulator and one built
+ * viewer (its API URL pointed at the emulator) per test file; a fresh browser context per test.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { buildViewer } from '../../scripts/build-browser.mjs';
+import { type StaticServer, startStaticServer } from '../../scripts/static-server.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import { launchChromium } from '../browser/harness.js';
+import { emulator } from '../remote-api/helpers.js';
+
+export interface ViewerWorld {
+  readonly em: EmulatorHandle;
+  /** The site's origin (the viewer is at `${url}/viewer/`). */
+  readonly url: string;
+  /** Open the viewer with a query string (`repo=octo/x&view=table…`) in a fresh page and wait until it settles. */
+  open(query: string, page?: Page): Promise<Page>;
+  /** A new page in the test's browser context (same sessionStorage rules as a new tab). */
+  newPage(): Promise<Page>;
+}
+
+/** Wait until the viewer has drawn its view (`body[data-state]` is `ready` or `error`). */
+export async function settled(page: Page): Promise<string> {
+  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { state: 'attached' });
+  return (await page.getAttribute('body', 'data-state')) as string;
+}
+
+/**
+ * Register the file's hooks.
+ *
+ * @example
+ * const world = viewerWorld();
+ * it('…', async () => { const page = await world.open(`repo=${OWNER}/${repo}&view=table&ns=github&type=repo`); });
+ */
+export function viewerWorld(): ViewerWorld {
+  let browser: Browser;
+  let site: StaticServer;
+  let dir: string;
+  let em: EmulatorHandle;
+  let context: BrowserContext | undefined;
+  beforeAll(async () => {
+    [browser, em, dir] = await Promise.all([launchChromium(), emulator(), mkdtemp(join(tmpdir(), 'docdb-viewer-'))]);
+    await buildViewer(dir, { apiUrl: em.url });
+    site = await startStaticServer({ root: dir });
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+    await em?.stop();
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+  afterEach(async () => {
+    await context?.close();
+    context = undefined;
+  });
+  const newPage = async () => {
+    context ??= await browser.newContext();
+    return context.newPage();
+  };
+  return {
+    get em() {
+      return em;
+    },
+    get url() {
+      return site.url;
+    },
+    newPage,
+    async open(query, page) {
+      const p = page ?? (await newPage());
+      await p.goto(`${site.url}/viewer/?${query}`);
+      await settled(p);
+      return p;
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * What every view gets from the page frame (src/viewer/app.ts). A view is a function that renders into
+ * its root and returns when its first screen is drawn; it reads only through `ctx.client` (the public
+ * `docdb/browser` client, as any page would) and changes the page only through `ctx.navigate` (the URL).
+ */
+import type { DocDbClient } from '../browser/index.js';
+import type { ViewState } from './state.js';
+
+/** The verdict of `ctx.budget.check`: may the view spend `requests` now? */
+export interface BudgetVerdict {
+  ok: boolean;
+  /** Requests left in the current rate-limit window (undefined before the first answer). */
+  remaining?: number;
+  /** When `ok` is false: the sentence the page shows (what it would cost, what is left, the choices). */
+  message?: string;
+}
+
+export interface ViewContext {
+  /** The state this view renders (from the URL). */
+  readonly state: ViewState;
+  /**
+   * The section version this view reads: `state.at`, else the tip read once when the view opened (null:
+   * the ref does not exist). Pin every read to it (`{ version: ctx.version }`): a read without a version
+   * re-reads the ref (one more request each), and the views of one screen must agree on one version.
+   */
+  readonly version: string | null;
+  /** A client for `state.repo` and `state.ref` (cached per repo and ref; IndexedDB cache when available). */
+  readonly client: DocDbClient;
+  /** A client for another ref of the same repository (file view: `refs/heads/main`). */
+  clientFor(ref: string): Promise<DocDbClient>;
+  /** Go to another state: push a history entry (back/forward work), or replace the current one. */
+  navigate(patch: Partial<ViewState>, options?: { replace?: boolean }): void;
+  /** The `?…` link of a state (for real `<a href>` links the visitor can open in a new tab). */
+  link(patch: Partial<ViewState>): string;
+  /** Aborted when the view is replaced: stop reading, stop timers. */
+  readonly signal: AbortSignal;
+  /** Whether the visitor gave a token (anonymous: 60 requests an hour on GitHub). */
+  hasToken(): boolean;
+  /**
+   * Before an action that costs `requests`: compares with the rate limit left. Anonymous visitors get
+   * `ok: false` and a message when the action would exceed what is left (the view then offers to sample).
+   */
+  budget: { check(requests: number, what: string): BudgetVerdict };
+  /** The GitHub page of a commit of this repository (derived from the API URL), or undefined for a host without one. */
+  commitUrl(sha: string): string | undefined;
+  /** Show a transient status line in the frame (`''` clears it). */
+  status(message: string): void;
+}
+
+/** A view: draws `ctx.state` into `root` (already empty). Errors it throws are shown by the frame (explainError). */
+export type View = (root: HTMLElement, ctx: ViewContext) => Promise<void> | void;
