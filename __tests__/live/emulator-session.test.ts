@@ -63,7 +63,8 @@ describe('the recorded session', () => {
     const idQuery = (JSON.parse(text) as Recording).exchanges.find(
       (x) => (x.body as { query?: string })?.query === REPOSITORY_ID_QUERY,
     );
-    const id = (idQuery?.response as { data: { repository: { id: string } } }).data.repository.id;
+    expect(idQuery, 'the session holds the repository id query').toBeDefined();
+    const id = (idQuery!.response as { data: { repository: { id: string } } }).data.repository.id;
     // As recorded on GitHub: another id in the answer and in every mutation that quotes it.
     const onGitHub = text.split(JSON.stringify(id)).join(JSON.stringify('R_kgDOLiveGitHubId'));
     expect(onGitHub).not.toBe(text);
