@@ -52,6 +52,8 @@ describe(`compacting ${COMMITS} commits to the last ${KEEP} (GitHub API, seconda
     expect(again.insideRetryAfter).toBe(0);
     expect(again.contentCreating).toBe(KEEP + 1);
     expect(again.requests).toBe(KEEP + 3 + again.secondaryLimitAnswers);
+    // The result counts them too, the requests of the attempts a rate limit stopped included.
+    expect(again.result?.requests).toBe(again.requests);
     compacted(w);
   });
 
