@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
+import type { CompactionFile } from '../../bench/compaction-table.js';
 import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
@@ -56,12 +57,13 @@ export interface Results {
   backfill: BackfillFile;
   contention: ContentionFile;
   secondaryLimits: SecondaryLimitsFile;
+  compaction: CompactionFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -78,6 +80,7 @@ export function loadResults(dir: string): Results {
     backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
     contention: read('contention.json', 'npx tsx bench/contention.ts'),
     secondaryLimits: read('secondary-limits.json', 'npx tsx bench/secondary-limits.ts'),
+    compaction: read('compaction.json', 'npx tsx bench/compaction.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

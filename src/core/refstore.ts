@@ -288,6 +288,12 @@ export interface ReplaceHistoryOptions {
    * hour). Local stores (memory, a local repository, IndexedDB) send no request and do not call it.
    */
   pace?: () => Promise<void>;
+  /**
+   * Called as each commit exists upstream, oldest first (GitHub: once `POST /git/commits` answered). A
+   * compaction stopped by a rate limit midway goes on after the last one, creating none twice. Stores that
+   * create the commits in one step need not call it.
+   */
+  onCreated?: (sha: VersionId) => void;
 }
 
 export interface ReplaceHistoryResult extends OperationMeta {

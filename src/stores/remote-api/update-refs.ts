@@ -74,6 +74,7 @@ export async function replaceOnGitHub(
     };
     const made = await createCommitOnce(h, ctx, { body, sha: c.sha });
     created.push(made.sha);
+    o.onCreated?.(made.sha);
   }
   const target = chainTip(o, created);
   await o.pace?.();
