@@ -22,6 +22,8 @@ describe('typeSeries', () => {
     const count = await typeSeries(s, { ...Q, aggregate: 'count' }, versions);
     expect(count.points.map((p) => p.value)).toEqual(expected.map((e) => e.count));
     expect(count.points.at(-1)).toMatchObject({ value: null, gap: 'no-index' });
+    const withField = await typeSeries(s, { ...Q, aggregate: 'count', field: 'data.stars' }, versions.slice(0, 1));
+    expect(withField.points[0]?.parts).toBe(1); // what an anonymous sum would read at that version
     const mark = fx.em.requests.length;
     const sum = await typeSeries(s, { ...Q, aggregate: 'sum', field: 'data.stars' }, versions);
     expect(sum.points.map((p) => p.value)).toEqual(expected.map((e) => e.sum));

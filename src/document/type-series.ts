@@ -42,6 +42,11 @@ export interface TypeSeriesPoint {
   documents?: number;
   /** `sum`/`mean`: documents whose field holds a number (what the sum is over). */
   numbers?: number;
+  /**
+   * Parts of the field's run in the index at this version (when a field was given and is indexed): what a
+   * `sum`/`mean` reads there — a caller without GraphQL pays a request per part and version.
+   */
+  parts?: number;
 }
 
 export interface TypeSeriesResult extends OperationMeta {
@@ -80,11 +85,13 @@ export async function typeSeries(
   );
   const manifests = parseManifests(items, namespace, type);
   if (aggregate === 'count') {
-    const points = versions.map((version, i) => countPoint(version, manifests[i] ?? null));
+    const points = versions.map((version, i) => countPoint(version, manifests[i] ?? null, field));
     return { ...cost, points };
   }
   const totals = await partTotals(store, manifests, versions, field as string, onMeta);
-  const points = versions.map((version, i) => fieldPoint(version, manifests[i] ?? null, aggregate, totals[i]));
+  const points = versions.map((version, i) =>
+    fieldPoint(version, manifests[i] ?? null, field as string, aggregate, totals[i]),
+  );
   return { ...cost, points };
 }
 
@@ -127,8 +134,16 @@ function parseManifests(items: readonly VersionedItem[], namespace: string, type
   });
 }
 
-function countPoint(version: VersionId, m: Manifest | null): TypeSeriesPoint {
-  return m ? { version, value: m.count, documents: m.count } : { version, value: null, gap: 'no-index' };
+function countPoint(version: VersionId, m: Manifest | null, field: string | undefined): TypeSeriesPoint {
+  if (!m) return { version, value: null, gap: 'no-index' };
+  const parts = field === undefined ? undefined : partsOf(m, field);
+  return { version, value: m.count, documents: m.count, ...(parts === undefined ? {} : { parts }) };
+}
+
+/** Parts of `field`'s run in `m`, or undefined when the index lacks the field. */
+function partsOf(m: Manifest, field: string): number | undefined {
+  const fi = m.fields.indexOf(field);
+  return fi < 0 ? undefined : m.runs[fi]?.parts.length;
 }
 
 /**
@@ -197,12 +212,13 @@ function partTotal(rows: ReturnType<typeof parsePart>): PartTotal {
 function fieldPoint(
   version: VersionId,
   m: Manifest | null,
+  field: string,
   aggregate: SeriesAggregate,
   total: PartTotal | undefined,
 ): TypeSeriesPoint {
   if (!m) return { version, value: null, gap: 'no-index' };
   if (!total) return { version, value: null, gap: 'field-not-indexed', documents: m.count };
-  const base = { version, documents: m.count, numbers: total.numbers };
+  const base = { version, documents: m.count, numbers: total.numbers, parts: partsOf(m, field) as number };
   if (aggregate === 'sum') return { ...base, value: total.sum };
   return total.numbers === 0
     ? { ...base, value: null, gap: 'no-numbers' }
