@@ -124,5 +124,21 @@ describe('chart of a document field', () => {
     expect(await none.locator('.error').innerText()).toContain(
       'No version of github/repo octo/nope is in this section',
     );
+    const bad = await openChart(world, `repo=${OWNER}/${repo}&view=chart&ns=github&type=repo&id=..&field=data.stars`, {
+      token: true,
+    });
+    expect(await bad.getAttribute('body', 'data-state')).toBe('error');
+    expect(await bad.locator('.error').innerText()).toContain('id ".." is invalid: no part of it may be "." or ".."');
+    const noNumber = await openChart(world, `repo=${OWNER}/${repo}&${CHART.replace('data.stars', 'data.nope')}`, {
+      token: true,
+    });
+    await noNumber.waitForSelector('[data-chart="ready"]');
+    expect(await noNumber.locator('.chart-box .error').innerText()).toBe(
+      'No version holds a number to chart; the table says why.',
+    );
+    expect((await tableValues(noNumber)).map((r) => r.note)).toEqual([
+      'data.nope is absent, not a number',
+      'data.nope is absent, not a number',
+    ]);
   });
 });
