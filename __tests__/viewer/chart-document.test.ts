@@ -74,6 +74,21 @@ describe('chart of a document field', () => {
     expect(await page.locator('.chart-summary').innerText()).toContain(`Sampled: ${rows.length} of 100 versions`);
   });
 
+  it('anonymous with less than a sample left: says so and spends nothing more', async () => {
+    const { repo } = await hundredTwentyVersions();
+    freshAnonymousHour(world.em);
+    world.em.state.anonymousBudget.used = 50;
+    const page = await openChart(world, `repo=${OWNER}/${repo}&${CHART}`);
+    await page.locator('.chart-budget').waitFor();
+    const spent = await pageRequests(page);
+    await page.getByRole('button', { name: 'Sample the versions' }).click();
+    const refused = page.locator('[data-sample="refused"]');
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain(`The sample needs about 18 requests and ${60 - 50 - spent} are left`);
+    expect(await pageRequests(page)).toBe(spent);
+    expect(await page.locator('[data-chart]').count()).toBe(0);
+  });
+
   it('keyboard: the chart is one tab stop, arrows read each version out; fits a 375 px screen with its table', async () => {
     const repo = freshRepo(world.em);
     const versions = await mirrorSteps(

@@ -7,6 +7,7 @@
  */
 import { explainError, type HistoryEntry } from '../../browser/index.js';
 import { type ChartPoint, lineChart } from '../chart/line-chart.js';
+import { SAMPLE_VERSIONS } from '../chart/scale.js';
 import {
   documentPoints,
   documentSample,
@@ -97,6 +98,12 @@ function offerSample(section: HTMLElement, ctx: ViewContext, plan: ChartPlan, me
   section.append(warning);
   button.addEventListener('click', async () => {
     button.disabled = true;
+    // Even a sample is refused when what is left of the hour cannot pay for it: nothing is spent.
+    const left = ctx.budget.check(SAMPLE_VERSIONS, 'The sample');
+    if (!left.ok) {
+      warning.append(h('p', { class: 'error', dataset: { sample: 'refused' } }, left.message ?? ''));
+      return;
+    }
     try {
       const sampled = await plan.sample();
       if (ctx.signal.aborted) return;
