@@ -47,9 +47,11 @@ import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeInde
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
+import { type DocumentVersionsResult, documentVersions } from './versions-of.js';
 
 export type * from './document-types.js';
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
+export type { DocumentVersionsResult } from './versions-of.js';
 
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
@@ -378,6 +380,18 @@ export class DocumentStore {
   async history(identity: Identity, options: HistoryOptions = {}): Promise<HistoryResult> {
     assertLimit(options.limit);
     return this.store.history(deriveKey(identity), options);
+  }
+
+  /**
+   * The document at each of `versions` (commits of the section), in order, null where it is absent: one
+   * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
+   *
+   * @example
+   * const { entries } = await docs.history(identity, { limit: 100 });
+   * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
+   */
+  versionsOf<T = unknown>(identity: Identity, versions: readonly VersionId[]): Promise<DocumentVersionsResult<T>> {
+    return documentVersions<T>(this.store, identity, versions);
   }
 
   /**

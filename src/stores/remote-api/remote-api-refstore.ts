@@ -21,6 +21,7 @@ import type { GitCache } from '../../cache/git-cache.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { keyWriteToCommit } from '../../core/plan.js';
+import { assertVersionedReads } from '../../core/read-versions.js';
 import type {
   Change,
   ChangeParts,
@@ -37,9 +38,12 @@ import type {
   ListResult,
   ReadManyItem,
   ReadManyOptions,
+  ReadVersionsOptions,
   RefStore,
   ReplaceHistoryOptions,
   ReplaceHistoryResult,
+  VersionedItem,
+  VersionedRead,
   WriteResult,
 } from '../../core/refstore.js';
 import { historyOf } from '../../core/section.js';
@@ -51,6 +55,7 @@ import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
 import { replaceOnGitHub } from './update-refs.js';
+import { readVersionsOnApi } from './versioned-reads.js';
 import { changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
@@ -135,11 +140,30 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     yield* items;
   }
 
+  /**
+   * The value of each `{ key, version }` pair (see `RefStore.readVersions`, versioned-reads.ts): with a token, one
+   * GraphQL query per 100 pairs; without one, a contents request per pair. Prefer `readVersionsFrom(store, reads)`.
+   *
+   * @example
+   * const { entries } = await store.history(key, { limit: 100 });
+   * const items = await store.readVersions(entries.map((e) => ({ key, version: e.version }))); // 1 request with a token
+   */
+  async readVersions(reads: readonly VersionedRead[], options: ReadVersionsOptions = {}): Promise<VersionedItem[]> {
+    assertVersionedReads(reads);
+    const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => ({
+      items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
+      meta: this.meta(ctx),
+    }));
+    options.onMeta?.(meta);
+    return items;
+  }
+
   async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
       const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
+      this.inSection(entries);
       return { ...historyOf(entries), ...this.meta(ctx) };
     });
   }
@@ -149,8 +173,17 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
       const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+      this.inSection(entries);
       return { entries, ...this.meta(ctx) };
     });
+  }
+
+  /**
+   * Listed from the section's ref, these commits are in the section: reading at them (`get`, `readVersions` at
+   * a version from the history) needs no second listing to prove it.
+   */
+  private inSection(entries: readonly { version: string }[]): void {
+    for (const e of entries) this.wired.versions.known.add(e.version);
   }
 
   /**
