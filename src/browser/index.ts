@@ -13,6 +13,8 @@ export { type VisibilitySource, type WatchChange, type WatchOptions, watch } fro
 export { DocumentStore } from '../document/document-store.js';
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
+export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
+export { csvField } from '../export/formats.js';
 export {
   IndexedDbCacheBackend,
   type IndexedDbCacheOptions,
