@@ -252,6 +252,40 @@ describe('table per type', () => {
     expect(await page.evaluate(() => (window as never as { pwned?: number }).pwned)).toBeUndefined();
   });
 
+  it('a type without an index too large for an anonymous visit: the first 20 documents, and why', async () => {
+    const repo = freshRepo(world.em);
+    seedType(world.em, repo, { n: 120, id, data: (i) => ({ stars: i }) });
+    const page = await world.open(table(repo));
+    const note = await page.locator('.vt-note').innerText();
+    expect(note).toContain(
+      'No index: columns from a sample of 20 documents; sorting and filtering read every document',
+    );
+    expect(note).toMatch(
+      /Reading all 120 documents of github\/repo needs about 120 requests and \d+ are left in this hour/,
+    );
+    expect(note).toContain('Showing the first 20 of 120 documents, unsorted and unfiltered.');
+    expect(await rowIds(page)).toEqual(Array.from({ length: 20 }, (_, i) => id(i)));
+    expect(await page.getByRole('button', { name: /^Sort by/ }).count()).toBe(0);
+  });
+
+  it('a filter or sort on a field the index lacks is said and left out (it would read every document)', async () => {
+    const repo = seeded(50, ['data.stars']);
+    const page = await withToken();
+    await world.open(table(repo, '&where=data.name%3Dx&where=data.stars%3E%3D990&sort=-data.language'), page);
+    const errors = (await page.locator('.view .error').allInnerTexts()).join('\n');
+    expect(errors).toContain('The filter on data.name is not an indexed field of this type (indexed: data.stars)');
+    expect(errors).toContain('The sort by data.language is not an indexed field of this type (indexed: data.stars)');
+    const expected = (
+      await libraryRows(repo, {
+        where: [{ field: 'data.stars', op: '>=', value: 990 }],
+        orderBy: { field: 'data.stars' },
+        fields: ['data.stars'],
+      })
+    ).map((r) => r.id);
+    expect(expected.length).toBeGreaterThan(0);
+    expect(await rowIds(page)).toEqual(expected);
+  });
+
   it('names a malformed filter and sort in the page and opens the rest', async () => {
     const repo = seeded(50);
     const page = await withToken();

@@ -34,6 +34,8 @@ export interface TableSource {
   readonly orderBy?: { field: string; direction: 'asc' | 'desc' };
   /** What the page says about where the rows come from. */
   readonly note: string;
+  /** Filters or a sort the rows could not follow, each said as a sentence (the rest still applies). */
+  readonly problems: string[];
   readonly rows: TableRow[];
   /** True once every matching row is loaded. */
   done: boolean;
@@ -53,19 +55,34 @@ export async function openSource(q: SourceQuery): Promise<TableSource> {
   return index ? indexSource(q, index.fields) : documentsSource(q);
 }
 
+/** A field outside the index would make the query read every document: said, and left out instead. */
+function unindexed(what: string, field: string, columns: readonly string[]): string {
+  return `${what} ${field} is not an indexed field of this type (indexed: ${columns.join(', ')}); it would read every document, so it is left out.`;
+}
+
 async function indexSource(q: SourceQuery, fields: string[]): Promise<TableSource> {
   const columns = indexColumns(fields);
+  const problems: string[] = [];
+  const where: WhereClause[] = [];
+  for (const w of q.where) {
+    if (fields.includes(w.field)) where.push(w);
+    else problems.push(unindexed('The filter on', w.field, fields));
+  }
+  const asked = q.orderBy && fields.includes(q.orderBy.field) ? q.orderBy : undefined;
+  if (q.orderBy && !asked) problems.push(unindexed('The sort by', q.orderBy.field, fields));
   // Without a sort, the index's first field's own run is read in order (id's when indexed: the query's default).
-  const orderBy = q.orderBy ?? (fields.includes('id') ? undefined : { field: fields[0] as string, direction: 'asc' });
+  const orderBy =
+    asked ?? (fields.includes('id') ? undefined : { field: fields[0] as string, direction: 'asc' as const });
   const projected = columns.filter((c) => c !== 'id');
   let cursor: string | undefined;
   let loading: Promise<void> | undefined;
   const source: TableSource = {
     mode: 'index',
     columns,
-    sortable: columns,
+    sortable: fields,
     ...(orderBy ? { orderBy } : {}),
     note: `Rows from the index of ${q.namespace}/${q.type}, ${FIRST_PAGE_ROWS} then ${PAGE_ROWS} at a time as you scroll; sort and filter by its fields.`,
+    problems,
     rows: [],
     done: false,
     loadMore() {
@@ -80,7 +97,7 @@ async function indexSource(q: SourceQuery, fields: string[]): Promise<TableSourc
     const r = await q.client.query({
       namespace: q.namespace,
       type: q.type,
-      where: q.where,
+      where,
       ...(orderBy ? { orderBy } : {}),
       limit: cursor === undefined ? FIRST_PAGE_ROWS : PAGE_ROWS,
       ...(cursor ? { cursor } : {}),
@@ -100,7 +117,7 @@ async function documentsSource(q: SourceQuery): Promise<TableSource> {
   const listed = await q.client.list({ namespace: q.namespace, type: q.type, version: q.version });
   const n = listed.documents.length;
   const what = `${q.namespace}/${q.type}`;
-  const done = { done: true, loadMore: async () => {} };
+  const done = { done: true, problems: [], loadMore: async () => {} };
   if (n === 0) {
     return {
       mode: 'all',

@@ -186,7 +186,7 @@ function draw(
   root.append(
     h('h1', { class: 'vt-title' }, `${ns}/${type}`),
     h('p', { class: 'vt-note' }, source.note),
-    ...problems.map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
+    ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
     filters,
     actions,
     count,
