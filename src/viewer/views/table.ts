@@ -95,6 +95,12 @@ function missing(ctx: ViewContext): HTMLElement {
   );
 }
 
+/** The rows on screen: the loaded rows that contain the text typed in the text filter. */
+interface Shown {
+  typed: string;
+  rows: TableRow[];
+}
+
 function draw(
   root: HTMLElement,
   ctx: ViewContext,
@@ -104,90 +110,33 @@ function draw(
 ): void {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const q = ctx.state.q ?? '';
-  let shown: TableRow[] = textFilter(source.rows, source.columns, q);
+  const shown: Shown = { typed: q, rows: textFilter(source.rows, source.columns, q) };
   const count = h('p', { class: 'vt-count', attrs: { role: 'status' } });
-  let typed = q;
-  const say = () => {
-    const loaded = source.done
-      ? `all ${source.rows.length} rows loaded`
-      : `${source.rows.length} rows loaded, more as you scroll`;
-    list.element.dataset.loaded = String(source.rows.length);
-    list.element.dataset.done = String(source.done);
-    count.textContent = typed
-      ? `${shown.length} of the ${loaded} contain "${typed}" (the text filter searches the rows loaded).`
-      : `${loaded}.`;
+  const update = (text = shown.typed) => {
+    shown.typed = text;
+    shown.rows = textFilter(source.rows, source.columns, text);
+    list.refresh();
+    sayCount(count, list.element, source, shown);
   };
-  const navigateSort = (field: string, direction: 'asc' | 'desc') =>
-    ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
-  const list = new VirtualList({
-    label: `Documents of ${ns}/${type}`,
-    columns: source.columns,
-    header: headerRow(source.columns, source.sortable, source.orderBy, navigateSort),
-    count: () => shown.length,
-    row: (i) => shown[i],
-    href: (row) => ctx.link(docState(row.id, ctx)),
-    open: (row) => ctx.navigate(docState(row.id, ctx)),
-    nearEnd: () => {
-      if (source.done || ctx.signal.aborted) return;
-      void source.loadMore().then(() => {
-        if (ctx.signal.aborted) return;
-        shown = textFilter(source.rows, source.columns, typed);
-        list.refresh();
-        say();
-      });
-    },
-  });
+  const list = gridOf(ctx, source, shown, () => update());
   list.element.addEventListener('scroll', () => {
     mine.scrollTop = list.element.scrollTop;
   });
-  const filters = filterForm(
-    source.sortable,
-    ctx.state.where,
-    (clause) => {
-      try {
-        parseWhere(clause, FILTER_NAMES);
-      } catch (e) {
-        return (e as Error).message;
-      }
-      ctx.navigate({ where: [...ctx.state.where, clause] });
-      return undefined;
-    },
-    (i) => ctx.navigate({ where: ctx.state.where.filter((_, j) => j !== i) }),
-  );
-  // Typing filters in place; Enter (or leaving the field) puts `q` in the URL as one history entry. The
-  // frame redraws on every URL change and re-reads the tip then, so a keystroke never costs a request.
-  const qInput = textFilterInput(q, {
-    input: (value) => {
-      typed = value;
-      shown = textFilter(source.rows, source.columns, value);
-      list.refresh();
-      say();
-    },
-    commit: (value, keepFocus) => {
-      // A blur as the redraw removes the field (after Enter) must not add a second history entry.
-      if (ctx.signal.aborted || value === (ctx.state.q ?? '')) return;
-      if (keepFocus) typing = { caret: qInput.selectionStart ?? value.length };
-      ctx.navigate({ q: value === '' ? undefined : value });
-    },
-  });
+  const qInput = textFilterOf(ctx, update);
   const actions = h(
     'div',
     { class: 'vt-actions' },
     h('label', { attrs: { for: 'vt-q' } }, 'Text filter (rows loaded)'),
     qInput,
-    loadAllButton(ctx, source, () => {
-      shown = textFilter(source.rows, source.columns, typed);
-      list.refresh();
-      say();
-    }),
-    downloadButton('csv', ctx, source, () => typed, `${ns}-${type}`),
-    downloadButton('json', ctx, source, () => typed, `${ns}-${type}`),
+    loadAllButton(ctx, source, () => update()),
+    downloadButton('csv', ctx, source, () => shown.typed, `${ns}-${type}`),
+    downloadButton('json', ctx, source, () => shown.typed, `${ns}-${type}`),
   );
   root.append(
     h('h1', { class: 'vt-title' }, `${ns}/${type}`),
     h('p', { class: 'vt-note' }, source.note),
     ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
-    filters,
+    filtersOf(ctx, source),
     actions,
     count,
     list.element,
@@ -195,12 +144,79 @@ function draw(
   list.refresh();
   if (mine.q === q) list.scrollTo(mine.scrollTop);
   mine.q = q;
-  say();
+  sayCount(count, list.element, source, shown);
   if (typing) {
     qInput.focus();
     qInput.setSelectionRange(typing.caret, typing.caret);
     typing = undefined;
   }
+}
+
+/** The count line (and the grid's `data-loaded` / `data-done`, which tests and scripts wait on). */
+function sayCount(count: HTMLElement, grid: HTMLElement, source: TableSource, shown: Shown): void {
+  const loaded = source.done
+    ? `all ${source.rows.length} rows loaded`
+    : `${source.rows.length} rows loaded, more as you scroll`;
+  grid.dataset.loaded = String(source.rows.length);
+  grid.dataset.done = String(source.done);
+  count.textContent = shown.typed
+    ? `${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
+    : `${loaded}.`;
+}
+
+/** The grid: sort buttons in its header, rows linking to their documents, the next page near the end. */
+function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () => void): VirtualList {
+  const { ns, type } = ctx.state as { ns: string; type: string };
+  const sort = (field: string, direction: 'asc' | 'desc') =>
+    ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
+  return new VirtualList({
+    label: `Documents of ${ns}/${type}`,
+    columns: source.columns,
+    header: headerRow(source.columns, source.sortable, source.orderBy, sort),
+    count: () => shown.rows.length,
+    row: (i) => shown.rows[i],
+    href: (row) => ctx.link(docState(row.id, ctx)),
+    open: (row) => ctx.navigate(docState(row.id, ctx)),
+    nearEnd: () => {
+      if (source.done || ctx.signal.aborted) return;
+      void source.loadMore().then(() => {
+        if (!ctx.signal.aborted) loaded();
+      });
+    },
+  });
+}
+
+/** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
+function filtersOf(ctx: ViewContext, source: TableSource): HTMLElement {
+  const add = (clause: string): string | undefined => {
+    try {
+      parseWhere(clause, FILTER_NAMES);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    ctx.navigate({ where: [...ctx.state.where, clause] });
+    return undefined;
+  };
+  const remove = (i: number) => ctx.navigate({ where: ctx.state.where.filter((_, j) => j !== i) });
+  return filterForm(source.sortable, ctx.state.where, add, remove);
+}
+
+/**
+ * The text filter: typing filters in place; Enter (or leaving the field) puts `q` in the URL as one
+ * history entry. The frame redraws on every URL change and re-reads the tip then, so a keystroke never
+ * costs a request.
+ */
+function textFilterOf(ctx: ViewContext, update: (text: string) => void): HTMLInputElement {
+  const input = textFilterInput(ctx.state.q ?? '', {
+    input: update,
+    commit: (value, keepFocus) => {
+      // A blur as the redraw removes the field (after Enter) must not add a second history entry.
+      if (ctx.signal.aborted || value === (ctx.state.q ?? '')) return;
+      if (keepFocus) typing = { caret: input.selectionStart ?? value.length };
+      ctx.navigate({ q: value === '' ? undefined : value });
+    },
+  });
+  return input;
 }
 
 /** The state of a row's document (the table's own parameters left behind). */
