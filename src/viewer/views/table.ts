@@ -131,6 +131,7 @@ function draw(
     loadAllButton(ctx, source, () => update()),
     downloadButton('csv', ctx, source, () => shown.typed, `${ns}-${type}`),
     downloadButton('json', ctx, source, () => shown.typed, `${ns}-${type}`),
+    h('p', { class: 'vt-hint' }, downloadCost(source)),
   );
   root.append(
     h('h1', { class: 'vt-title' }, `${ns}/${type}`),
@@ -150,6 +151,13 @@ function draw(
     qInput.setSelectionRange(typing.caret, typing.caret);
     typing = undefined;
   }
+}
+
+/** What a download costs, said next to its buttons. */
+function downloadCost(source: TableSource): string {
+  if (source.done)
+    return 'Downloads hold the rows that match the filters and the text filter; every row is loaded, so they cost no request.';
+  return 'Downloads hold every row that matches the filters and the text filter: the rows not loaded yet are read first, about one request per 1,000 rows (index parts already read cost none), stopping when the rate limit runs low.';
 }
 
 /** The count line (and the grid's `data-loaded` / `data-done`, which tests and scripts wait on). */
