@@ -35,7 +35,17 @@ export const tableView: View = async (root, ctx) => {
   const problems: string[] = [];
   const where = clauses(ctx.state.where, problems);
   const orderBy = sortOf(ctx.state.sort, problems);
-  const key = JSON.stringify([ctx.state.repo, ctx.state.ref, ctx.version, ns, type, where, orderBy ?? null]);
+  // A token changes what a type without an index can afford (every document instead of a sample).
+  const key = JSON.stringify([
+    ctx.state.repo,
+    ctx.state.ref,
+    ctx.version,
+    ns,
+    type,
+    where,
+    orderBy ?? null,
+    ctx.hasToken(),
+  ]);
   if (session?.key !== key) {
     const source = openSource({
       client: ctx.client,
