@@ -171,6 +171,19 @@ describe('table per type', () => {
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('PageDown');
+    const focusedIndex = () => page.evaluate(() => Number((document.activeElement as HTMLElement).dataset.index));
+    await page.keyboard.press('End');
+    expect(await focusedIndex()).toBe(199);
+    // End nears the end of what is loaded: the next page loads and the focused row keeps the focus.
+    await page.waitForSelector('.vt-scroll[data-done="true"]');
+    expect(await focusedIndex()).toBe(199);
+    await page.keyboard.press('End');
+    expect(await focusedIndex()).toBe(299);
+    await page.keyboard.press('Home');
+    expect(await focusedIndex()).toBe(0);
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('PageDown');
     const focused = await page.evaluate(() => (document.activeElement as HTMLElement).dataset.index);
     expect(Number(focused)).toBeGreaterThan(2);
     const rows = await libraryRows(repo, { orderBy: { field: 'data.stars' }, fields: ['data.stars'] });

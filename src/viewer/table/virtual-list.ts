@@ -58,9 +58,14 @@ export class VirtualList {
     this.focused = Math.min(this.focused, Math.max(0, count - 1));
     this.element.setAttribute('aria-rowcount', String(count + 1));
     this.body.style.height = `${count * ROW_HEIGHT}px`;
+    // Rows are redrawn from the new list; a focused row keeps the focus (a page that loads while the
+    // visitor moves through the rows must not drop it on the body).
+    const active = this.element.ownerDocument.activeElement;
+    const hadFocus = active instanceof HTMLElement && active.classList.contains('vt-row') && this.body.contains(active);
     for (const [, el] of this.drawn) el.remove();
     this.drawn.clear();
     this.draw();
+    if (hadFocus) this.drawn.get(this.focused)?.focus({ preventScroll: true });
   }
 
   /** Scroll so that `top` px of rows are above the view. */
