@@ -14,7 +14,9 @@ export { type VisibilitySource, type WatchChange, type WatchOptions, watch } fro
 export { DocumentStore } from '../document/document-store.js';
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
+export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
 export { SERIES_AGGREGATES, typeSeries } from '../document/type-series.js';
+export { csvField } from '../export/formats.js';
 export {
   IndexedDbCacheBackend,
   type IndexedDbCacheOptions,
