@@ -4,7 +4,8 @@
  * against the emulator, requests counted at the emulator:
  * - 4 shards write their own refs concurrently with no lost race; the merge folds them into the section in
  *   ONE commit equal to an unsharded run, keeps every shard's state file exact and deletes the shard refs;
- * - content-creating requests (objects and refs created) of 4 shards + merge stay within 3 per shard + 5;
+ * - content-creating requests (as the emulator counts them) of 4 shards + merge stay within 3 per shard + 5:
+ *   a shard creates its ref ON its commit, the merge deletes every shard ref in one updateRefs mutation;
  * - a missing shard, an unfinished one, another run's shard and a merge with no shard refs each fail
  *   naming the problem, with the section untouched.
  */
@@ -77,11 +78,8 @@ function files(ref: string): Map<string, string> {
 const docsOf = (ref: string) => [...files(ref)].filter(([k]) => !k.startsWith('_docdb/'));
 const tipOf = (ref: string) => em.state.repo(REPO).db.readRef(ref);
 
-/** Requests that create content: git objects (blobs, trees, commits), refs and repository_dispatch events. */
-const creating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method === 'POST' && /\/(git\/(blobs|trees|commits|refs)|dispatches)$/.test(r.path));
-const mutating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method !== 'GET' && !r.path.endsWith('/graphql'));
+/** Content-creating requests as the emulator counts them (rations.ts: mutating REST, GraphQL mutations). */
+const creating = (log: readonly RequestLogEntry[]) => log.filter((r) => r.contentCreating);
 
 describe('shard-commit: merge, then mode: merge', () => {
   it('4 shards land on their own refs with no lost race; the merge folds them in ONE commit equal to an unsharded run, state files exact, shard refs deleted; within the request budget', async () => {
@@ -158,16 +156,20 @@ describe('shard-commit: merge, then mode: merge', () => {
     // The budget: content-creating requests of n shards + merge <= 3 per shard + 5 (issue 30).
     const created = creating(shardLog).length + creating(mergeLog).length;
     expect(created).toBeLessThanOrEqual(3 * N + 5);
-    // Each shard: its ref at the section tip, a tree, a commit, the ref moved; the merge: a tree, a
-    // commit, the section moved, one delete per shard ref, the dispatch.
-    expect(creating(shardLog)).toHaveLength(3 * N);
-    expect(mutating(shardLog)).toHaveLength(4 * N);
-    expect(creating(mergeLog)).toHaveLength(3);
+    // Each shard: a tree, a commit, its ref created on that commit; the merge: a tree, a commit, the
+    // section moved, ONE updateRefs mutation deleting every shard ref, the dispatch.
     expect(
-      mutating(mergeLog)
-        .map((r) => r.method)
+      creating(shardLog)
+        .map((r) => `${r.method} ${r.operation}`)
         .sort(),
-    ).toEqual([...Array(N).fill('DELETE'), 'PATCH', 'POST', 'POST', 'POST']);
+    ).toEqual(Array(N).fill(['POST git/create-tree', 'POST git/create-commit', 'POST git/create-ref']).flat().sort());
+    expect(creating(mergeLog).map((r) => `${r.method} ${r.operation}`)).toEqual([
+      'POST git/create-tree',
+      'POST git/create-commit',
+      'PATCH git/update-ref',
+      'POST graphql',
+      'POST repos/create-dispatch-event',
+    ]);
     // The merge reads only what changed: one compare per shard, no listing of the section.
     expect(mergeLog.filter((r) => r.operation === 'repos/compare-commits-with-basehead')).toHaveLength(N);
 
