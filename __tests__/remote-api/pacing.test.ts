@@ -111,7 +111,31 @@ describe('the not-before gate', () => {
       },
     });
     expect(await s.get('x.json')).toBeNull();
-    expect(waits).toEqual([60_000, 120_000]);
+    // The second answer to the same request adds jitter (< 2 s) on top, never less than the window.
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBe(60_000);
+    expect(waits[1]).toBeGreaterThanOrEqual(120_000);
+    expect(waits[1]).toBeLessThan(122_000);
+  });
+});
+
+describe('refused again', () => {
+  it('retry-after plus exponentially wider jitter (clients that woke together spread out), at most 6 waits, then RateLimited', async () => {
+    const w = pacedWorld({ concurrent: 1000 });
+    w.app.inject({ kind: 'secondary-rate-limit', status: 403, retryAfter: 10, times: 7, method: 'GET' });
+    const waits: number[] = [];
+    const s = w.store({
+      random: () => 0.5,
+      sleep: async (ms) => {
+        waits.push(ms);
+        await w.sleep(ms);
+      },
+    });
+    const e = await s.get('x.json').catch((x) => x);
+    expect(e).toBeInstanceOf(RateLimited);
+    // The first wait is the window itself; each refusal after it adds half (random 0.5) of 2, 4, 8, 16, 32 s.
+    expect(waits).toEqual([10_000, 11_000, 12_000, 14_000, 18_000, 26_000]);
+    expect(w.app.requests.filter((r) => r.fault)).toHaveLength(7);
   });
 });
 

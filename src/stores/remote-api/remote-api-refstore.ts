@@ -219,7 +219,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    * @example
    * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
    */
-  deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
+  async deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
     checkDeletions(refs);
     const run = this.writeChain.then(() =>
       this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)),
