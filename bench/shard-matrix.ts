@@ -26,7 +26,8 @@ import type { HttpTransport } from '../src/transport/types.js';
 import { virtualClock } from './virtual-clock.js';
 
 const T0 = Date.UTC(2026, 10, 27, 12, 0, 0);
-const TOKEN = 'ghp_BenchShardMatrixToken0123456789abcd';
+/** Matrices made in this process: each gets a token of its own (pacing gates are per token and process-wide). */
+let matrices = 0;
 const OWNER = 'octo';
 const NAME = 'fanout';
 const REPO = `${OWNER}/${NAME}`;
@@ -47,6 +48,8 @@ export interface JobEnd {
   ok: boolean;
   error?: string;
   message?: string;
+  /** A failure that says nothing was written (`data.outcome: "not-applied"`). */
+  definite?: boolean;
   sentEarly: number;
 }
 
@@ -89,10 +92,14 @@ function data(n: number): { first: [string, string][]; next: [string, string][] 
 
 /** Run one round (see the module header). */
 export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
+  const TOKEN = `ghp_BenchShardMatrix${String(++matrices).padStart(6, '0')}abcdef0123456789`;
+  // The earlier run and the unsharded comparison: another workflow's token, so the matrix's budget starts full.
+  const OTHER = `${TOKEN.slice(0, -4)}beef`;
   const clock = virtualClock(T0);
   const app = createEmulatorApp({ now: clock.now, secondaryLimits: true });
   app.state.createRepo(REPO);
   app.state.addToken(TOKEN, { login: OWNER, rateLimit: 100_000_000 });
+  app.state.addToken(OTHER, { login: OWNER, rateLimit: 100_000_000 });
   const cwd = mkdtempSync(join(tmpdir(), 'docdb-shard-matrix-'));
   mkdirSync(join(cwd, '.github'));
   writeFileSync(
@@ -102,7 +109,10 @@ export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
   const { first, next } = data(o.rows);
   let jobs = 0;
   /** One job of the workflow run: its own "runner" (API origin, so its own pacing gate), the virtual clock. */
-  const job = async (given: Record<string, string>): Promise<JobEnd & { outputs?: Record<string, string> }> => {
+  const job = async (
+    given: Record<string, string>,
+    token = TOKEN,
+  ): Promise<JobEnd & { outputs?: Record<string, string> }> => {
     const host = `http://127.0.0.1:${10_000 + ++jobs}`;
     const trace = { sentEarly: 0, notBefore: 0 };
     const transport = traced(clock.track(fetchTransport({ fetch: app.fetchFunction })), clock.now, trace);
@@ -113,14 +123,14 @@ export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
         owner: OWNER,
         repo: NAME,
         ref,
-        token: TOKEN,
+        token,
         now: clock.now,
         sleep: clock.sleep,
         random: seeded(jobs),
         mutationSpacingMs: SPACING_MS,
         ...(startAt ? { startAt } : {}),
       });
-    const values: Record<string, string> = { token: TOKEN, 'api-url': host, repository: REPO, ...given };
+    const values: Record<string, string> = { token, 'api-url': host, repository: REPO, ...given };
     try {
       const { outputs } = await runAction(
         readInputs((k) => values[k] ?? '', {}),
@@ -136,13 +146,14 @@ export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
       return { ok: true, outputs, sentEarly: trace.sentEarly };
     } catch (e) {
       const error = e instanceof DocDbError ? e.code : 'untyped';
-      return { ok: false, error, message: String((e as Error)?.message), sentEarly: trace.sentEarly };
+      const definite = e instanceof DocDbError && e.data.outcome === 'not-applied';
+      return { ok: false, error, message: String((e as Error)?.message), definite, sentEarly: trace.sentEarly };
     }
   };
   try {
     writeFileSync(join(cwd, 'rows.csv'), csv(first));
     for (const section of ['fan', 'direct']) {
-      const r = await job({ section });
+      const r = await job({ section }, OTHER);
       if (!r.ok) throw new Error(`the first direct run failed: ${r.message}`);
     }
     writeFileSync(join(cwd, 'rows.csv'), csv(next));
@@ -170,7 +181,7 @@ export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
         : undefined;
     const mergeLog = [...app.requests];
     const virtualMinutes = (clock.now() - from) / 60_000;
-    const r = await job({ section: 'direct' });
+    const r = await job({ section: 'direct' }, OTHER);
     if (!r.ok) throw new Error(`the unsharded run failed: ${r.message}`);
     const db = app.state.repo(REPO).db;
     const shardRefsLeft = Array.from({ length: o.shards }, (_, i) => `refs/docdb/fan.shards/${i + 1}`).filter(

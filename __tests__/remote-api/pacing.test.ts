@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConcurrentUpdate, InvalidConfig, RateLimited } from '../../src/core/errors.js';
+import { DocumentStore } from '../../src/document/document-store.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 import { type PacedWorld, pacedWorld, seeded } from './paced-world.js';
@@ -224,6 +225,21 @@ describe('16 writers against the limits', () => {
     expect(outcomes.filter((o) => o.ok).length).toBe(48 - failures.length);
     expect(limited(w)).toBeGreaterThan(0); // 48 puts need more than 80 content-creating requests a minute
     expect(inside(w)).toBe(0);
+  }, 60_000);
+
+  it("GitHub's figures: a 10,000-document first write, one mutating request a second, costs 15 requests and meets no limit", async () => {
+    const w = pacedWorld(true);
+    const text = 'x'.repeat(1100);
+    const docs = Array.from({ length: 10_000 }, (_, i) => ({
+      namespace: 'bench',
+      type: 'item',
+      id: `group-${i % 50}/item-${i}`,
+      data: { i, text },
+    }));
+    const r = await new DocumentStore(w.store({ ref: 'refs/docdb/first', mutationSpacingMs: 1000 })).putMany(docs);
+    expect(r.written.filter((k) => !k.startsWith('_docdb/'))).toHaveLength(10_000);
+    expect(w.app.requests.length).toBeLessThanOrEqual(15);
+    expect(limited(w)).toBe(0);
   }, 60_000);
 
   it('an hour budget too small: failures are typed and definite (retryAt, nothing written), 0 lost', async () => {
