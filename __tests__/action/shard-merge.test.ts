@@ -224,7 +224,7 @@ describe('shard-commit: merge, then mode: merge', () => {
     expect(docsOf('refs/docdb/partial')).toHaveLength(12 + 8);
   });
 
-  it('a merge run before a shard finished (its ref still at the section commit it started from) fails naming it', async () => {
+  it('a merge run before a shard finished (no ref yet), or on a shard ref holding no shard commit, fails naming it', async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(5, 'a')) });
     expect((await runStep(cwd, { section: 'early' })).code).toBe(0);
     // Every row changes before the shards run; an unsharded run of the new rows is what the merge must give.
@@ -233,7 +233,14 @@ describe('shard-commit: merge, then mode: merge', () => {
     const tip = tipOf('refs/docdb/early')!;
     for (const shard of ['1/2'])
       expect((await runStep(cwd, { section: 'early', shard, 'shard-commit': 'merge' })).code).toBe(0);
-    // Shard 2 has created its ref (at the section tip) and is still reading its sources.
+    // Shard 2 is still running: its ref appears only with its commit.
+    const running = await runStep(cwd, { section: 'early', mode: 'merge', shards: '2' });
+    expect(running.code).toBe(1);
+    expect(running.stdout).toMatch(
+      /shard\(s\) 2 of 2 missing \(a shard's ref appears with its commit: failed, not run, or not finished yet — the merge job must need: the matrix job/,
+    );
+    expect(tipOf('refs/docdb/early')).toBe(tip);
+    // A ref at the section tip with no shard commit on it (made by something else than a shard job).
     em.state.repo(REPO).db.compareAndSwapRef('refs/docdb/early.shards/2', null, tip);
     const early = await runStep(cwd, { section: 'early', mode: 'merge', shards: '2' });
     expect(early.code).toBe(1);
