@@ -39,7 +39,7 @@ export interface MergeOptions {
   /**
    * Delete the shard refs after the fold, in one request, each only while it still points at `oid` (the
    * commit folded): a ref that moved holds work this merge did not fold, so then nothing may be deleted
-   * and this throws. Not a RefStore operation: the entry point brings it (action/ref-ops.ts).
+   * and this throws. Not a RefStore operation: the entry point brings it (RemoteApiRefStore.deleteRefs).
    */
   deleteRefs(refs: readonly { ref: string; oid: string }[]): Promise<void>;
   /** Commit message (default names the shards); `trailers` are appended. */
