@@ -7,6 +7,7 @@ import { compactionTable } from '../../bench/compaction-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
+import { shardMergeTable } from '../../bench/shard-merge-table.js';
 import { writesSummary } from '../../bench/writes-table.js';
 import { bytes, duration, int, mib, ms } from './format.js';
 import { bench, extra, gitHttpRow, type Results } from './results.js';
@@ -122,4 +123,5 @@ export const tables: Record<string, Table> = {
   writes: (r) => writesSummary(r.writes, r.writesBefore).trim(),
   'secondary-limits': (r) => secondaryLimitsTable(r.secondaryLimits),
   compaction: (r) => compactionTable(r.compaction),
+  'shard-merge': (r) => shardMergeTable(r.shardMerge),
 };

@@ -51,6 +51,7 @@ import { assertValidVersion, checkChangesOptions, type VersionId } from '../../c
 import { readManyAt } from './bulk-reads.js';
 import type { OpContext } from './client.js';
 import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
+import { checkDeletions, deleteRefsOnGitHub, type RefDeletion } from './delete-refs.js';
 import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
@@ -238,6 +239,23 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
         ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
         ...this.meta(ctx),
       })),
+    );
+    this.writeChain = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Delete other refs of this repository, each only while it points at its `oid`, in ONE GraphQL
+   * `updateRefs` mutation, all or none (delete-refs.ts): PreconditionFailed when one moved. Not a RefStore
+   * operation (a RefStore writes one ref): the shard merge removes the shard refs it folded with it.
+   *
+   * @example
+   * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
+   */
+  async deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
+    checkDeletions(refs);
+    const run = this.writeChain.then(() =>
+      this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)),
     );
     this.writeChain = run.catch(() => {});
     return run;

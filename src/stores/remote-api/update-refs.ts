@@ -84,8 +84,16 @@ export async function replaceOnGitHub(
   return { created, moved: tip === target, tip };
 }
 
-/** `repository { id }` (one GraphQL query). */
-async function repositoryIdOf(h: ReplaceHost, ctx: OpContext): Promise<string> {
+/**
+ * `repository { id }` (one GraphQL query); InvalidConfig when the host's schema has no `updateRefs`.
+ *
+ * @example
+ * host.memo.repositoryId ??= await repositoryIdOf(host, ctx);
+ */
+export async function repositoryIdOf(
+  h: Pick<ReplaceHost, 'client' | 'graphqlUrl' | 'owner' | 'repo' | 'ref'>,
+  ctx: OpContext,
+): Promise<string> {
   const res = await h.client.send(ctx, {
     step: 'read repository id',
     method: 'POST',
@@ -156,7 +164,7 @@ function noUpdateRefs(ctx: OpContext, ref: string): InvalidConfig {
 }
 
 /** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
-function errorTexts(j: unknown): string[] {
+export function errorTexts(j: unknown): string[] {
   if (!isObject(j) || !Array.isArray(j.errors)) return [];
   return j.errors.filter(isObject).map((e) => String(e.message));
 }

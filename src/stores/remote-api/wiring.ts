@@ -153,6 +153,7 @@ function writeHost(s: Shared): WriteHost {
     tips,
     catchUp,
     readRef: (ctx) => refs.read(ctx),
+    createsOn: (parent) => refs.createsOn(parent),
     getCommit,
   });
   return {
