@@ -3,10 +3,12 @@
  * `--out` writes (the page's API URL fixed in its meta, a root page that opens the named section through a
  * relative link), and where the page comes from (lib/viewer, or a clear sentence saying what to run).
  */
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { withApiUrl } from '../../scripts/build-browser.mjs';
 import { openQuery, pageWithApiUrl, viewerPage } from '../../src/cli/viewer-site.js';
 import { runCli } from './run-cli.js';
@@ -135,5 +137,49 @@ describe('where the page comes from', () => {
     expect(await readFile(join(page.dir, 'index.html'), 'utf8')).toContain('docdb-api-url');
     await page.dispose();
     await expect(readFile(join(page.dir, 'index.html'))).rejects.toMatchObject({ code: 'ENOENT' });
+  });
+});
+
+describe('examples/workflows/docdb-viewer-pages.yml', () => {
+  interface Step {
+    id?: string;
+    uses?: string;
+    run?: string;
+    env?: Record<string, string>;
+    with?: Record<string, string>;
+  }
+  const file = resolve(import.meta.dirname, '../../examples/workflows/docdb-viewer-pages.yml');
+  const wf = parse(readFileSync(file, 'utf8')) as {
+    jobs: Record<string, { steps: Step[]; permissions?: Record<string, string>; environment?: { name: string } }>;
+  };
+  const steps = Object.values(wf.jobs).flatMap((j) => j.steps);
+
+  it('its docdb view step, run as the runner would, writes the site the upload step publishes', async () => {
+    const step = steps.find((s) => s.run?.includes(' view --out ')) as Step;
+    const env: Record<string, string> = {
+      GITHUB_API_URL: 'https://api.github.com',
+      GITHUB_REPOSITORY: 'octo/data',
+      ...step.env,
+    };
+    // The step's one command, its "$VARIABLES" expanded as bash would (each is one quoted word).
+    const words = (step.run as string)
+      .trim()
+      .replace(/"\$(\w+)"/g, (_m, name: string) => env[name] ?? '')
+      .split(/\s+/);
+    expect(words.slice(0, 3)).toEqual(['node', '.docdb/bin/docdb.js', 'view']);
+    const r = await runCli(words.slice(2), { cwd: dir });
+    expect([r.code, r.stderr]).toEqual([0, '']);
+    const upload = steps.find((s) => s.uses?.startsWith('actions/upload-pages-artifact@')) as Step;
+    const site = join(dir, upload.with?.path as string);
+    expect(await readFile(join(site, 'index.html'), 'utf8')).toContain('url=viewer/?repo=octo/data"');
+    expect(await readFile(join(site, 'viewer/index.html'), 'utf8')).toContain('content="https://api.github.com"');
+  });
+
+  it('deploys with deploy-pages from a job that alone may write Pages, in the github-pages environment', () => {
+    const deploy = Object.values(wf.jobs).find((j) => j.steps.some((s) => s.uses?.startsWith('actions/deploy-pages@')));
+    expect(deploy?.permissions).toEqual({ pages: 'write', 'id-token': 'write' });
+    expect(deploy?.environment?.name).toBe('github-pages');
+    const others = Object.values(wf.jobs).filter((j) => j !== deploy);
+    expect(others.map((j) => j.permissions)).toEqual(others.map(() => undefined)); // the workflow's contents: read
   });
 });
