@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EmulatorHandle } from '../../emulator/index.js';
 import type { CliCommand } from '../command.js';
-import { EXIT } from '../io.js';
+import { type CliIo, EXIT } from '../io.js';
 import { type StaticServer, startStaticServer } from '../static-server.js';
 import { type ViewOptions, viewOptions } from '../view-options.js';
 import { type ViewerPage, viewerPage, writeSite } from '../viewer-site.js';
