@@ -69,12 +69,7 @@ function printServing(report: ViewReport, say: (t: string) => void): void {
 }
 
 /** Serve the site from a temporary directory until interrupted; everything started is stopped again. */
-async function serve(
-  options: ViewOptions,
-  page: ViewerPage,
-  io: Parameters<CliCommand['run']>[0]['io'],
-  json: boolean,
-) {
+async function serve(options: ViewOptions, page: ViewerPage, io: CliIo, json: boolean): Promise<void> {
   const demo = options.demo ? await startDemo() : undefined;
   const siteDir = await mkdtemp(join(tmpdir(), 'docdb-view-site-'));
   let server: StaticServer | undefined;
