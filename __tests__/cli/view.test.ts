@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,6 +46,24 @@ describe('docdb view: bad flags are usage errors naming the flag', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('2 problems with the command line');
     expect(r.stderr).toMatch(/--port[^\n]*\n[^\n]*--repo/);
+  });
+});
+
+describe('docdb view cannot listen', () => {
+  it('a port in use, or a host that is not this machine: named with its flag, nothing left running', async () => {
+    const busy = createServer();
+    await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
+    const { port } = busy.address() as { port: number };
+    try {
+      const r = await runCli(['view', '--port', String(port)]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`--port ${port} is in use on 127.0.0.1: choose another, or --port 0 for a free one`);
+    } finally {
+      busy.close();
+    }
+    const r = await runCli(['view', '--host', '192.0.2.1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--host 192.0.2.1 is not an address of this machine');
   });
 });
 

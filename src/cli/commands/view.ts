@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EmulatorHandle } from '../../emulator/index.js';
 import type { CliCommand } from '../command.js';
-import { type CliIo, EXIT } from '../io.js';
+import { type CliIo, EXIT, UsageError } from '../io.js';
 import { type StaticServer, startStaticServer } from '../static-server.js';
 import { type ViewOptions, viewOptions } from '../view-options.js';
 import { type ViewerPage, viewerPage, writeSite } from '../viewer-site.js';
@@ -68,6 +68,27 @@ function printServing(report: ViewReport, say: (t: string) => void): void {
   say('press Ctrl-C to stop\n');
 }
 
+/** A port or interface the server cannot listen on, said with the flag to change (other errors as they are). */
+function listenProblem(e: unknown, options: ViewOptions): unknown {
+  const code = (e as { code?: string }).code;
+  if (code === 'EADDRINUSE') {
+    return new UsageError(
+      `--port ${options.port} is in use on ${options.host}: choose another, or --port 0 for a free one`,
+      '--port',
+    );
+  }
+  if (code === 'EACCES') {
+    return new UsageError(
+      `--port ${options.port} needs privileges on this machine: choose one above 1023, or 0 for a free one`,
+      '--port',
+    );
+  }
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND') {
+    return new UsageError(`--host ${options.host} is not an address of this machine (default 127.0.0.1)`, '--host');
+  }
+  return e;
+}
+
 /** Serve the site from a temporary directory until interrupted; everything started is stopped again. */
 async function serve(options: ViewOptions, page: ViewerPage, io: CliIo, json: boolean): Promise<void> {
   const demo = options.demo ? await startDemo() : undefined;
@@ -77,7 +98,9 @@ async function serve(options: ViewOptions, page: ViewerPage, io: CliIo, json: bo
     const apiUrl = demo?.em.url ?? options.apiUrl;
     const open = demo ? { repo: demo.demo.repo } : options;
     const target = await writeSite(siteDir, page, { apiUrl, repo: open.repo, section: options.section });
-    server = await startStaticServer({ root: siteDir, host: options.host, port: options.port });
+    server = await startStaticServer({ root: siteDir, host: options.host, port: options.port }).catch((e) => {
+      throw listenProblem(e, options);
+    });
     const report: ViewReport = { url: `${server.url}/${target}`, site: `${server.url}/`, apiUrl, page: page.source };
     if (demo) report.demo = demo.demo;
     if (json) io.stdout(`${JSON.stringify(report)}\n`);
