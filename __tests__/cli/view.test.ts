@@ -50,7 +50,7 @@ describe('docdb view: bad flags are usage errors naming the flag', () => {
 });
 
 describe('docdb view cannot listen', () => {
-  it('a port in use, or a host that is not this machine: named with its flag, nothing left running', async () => {
+  it('a port in use, or a host that is not this machine: a usage error naming the flag', async () => {
     const busy = createServer();
     await new Promise<void>((done) => busy.listen(0, '127.0.0.1', done));
     const { port } = busy.address() as { port: number };
