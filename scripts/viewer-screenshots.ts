@@ -64,6 +64,7 @@ async function shots(em: EmulatorHandle): Promise<Shot[]> {
     { name: 'section-diff', query: `${repo}&view=diff&from=${v.day20}&to=${v.day21}` },
     { name: 'chart', query: `${repo}&view=chart&${station}&field=data.temperature_c` },
     { name: 'chart-type', query: `${repo}&view=chart&ns=github&type=repo&field=data.stars&agg=sum` },
+    { name: 'file', query: `${repo}&ref=${DEMO_SECTION.filesRef}&path=${DEMO_SECTION.files[0]}` },
   ];
 }
 

@@ -96,6 +96,23 @@ describe('the demo section', () => {
     expect(r.modified.length).toBeGreaterThan(40);
   });
 
+  it('has plain data files on the main branch: JSON, JSON Lines and CSV (the file view)', async () => {
+    const read = async (path: string) => {
+      const r = await fetch(`${em.url}/repos/${DEMO_SECTION.repo}/contents/${path}?ref=main`);
+      expect(r.status).toBe(200);
+      return Buffer.from(((await r.json()) as { content: string }).content, 'base64').toString('utf8');
+    };
+    const [csv, json, jsonl] = await Promise.all(DEMO_SECTION.files.map(read));
+    expect(csv!.split('\n')[0]).toBe('city,temperature_c,humidity');
+    expect(csv!.trim().split('\n')).toHaveLength(DEMO_SECTION.stations + 1);
+    expect(JSON.parse(json!)).toHaveLength(25);
+    const lines = jsonl!
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { city: string });
+    expect(lines.map((l) => l.city)).toContain('Oslo');
+  });
+
   it('is the same section on every run (seeded generator, injected clock)', async () => {
     const other = await startEmulator({ seed: DEMO_SEED });
     try {

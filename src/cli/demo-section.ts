@@ -8,8 +8,9 @@
  * stars move a little in every commit (the type charts), weather stations whose temperature moves in
  * every commit (the document charts: one version per commit), a handful of releases and a settings
  * document; a history of a few dozen commits, one a day, some adding, changing and removing documents
- * (the section diff). Deterministic: a seeded generator and an injected clock, so the SHAs are the same
- * on every run.
+ * (the section diff). Next to it, on the repository's main branch, plain data files (`data/*.json`,
+ * `.jsonl`, `.csv`) for the viewer's file view. Deterministic: a seeded generator and an injected clock,
+ * so the SHAs are the same on every run.
  */
 import { type DocumentInput, type DocumentOp, DocumentStore, type TypeIndex } from '../document/index.js';
 import type { EmulatorState } from '../emulator/index.js';
@@ -27,6 +28,9 @@ export const DEMO_SECTION = {
   index: { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars', 'data.open_issues'] },
   /** The first commit's time; every next commit is one day later. */
   start: Date.UTC(2026, 0, 1, 6, 0, 0),
+  /** Plain data files committed on this branch (the file view: `ref=refs/heads/main&path=…`). */
+  filesRef: 'refs/heads/main',
+  files: ['data/stations.csv', 'data/widgets.json', 'data/readings.jsonl'],
 } as const;
 
 const LANGUAGES = ['TypeScript', 'Go', 'Rust', 'Python', 'Java', 'C', 'Ruby', 'Kotlin', 'Swift', 'Haskell'];
@@ -136,6 +140,22 @@ function dayOps(day: number, repos: Map<string, RepoData>, rand: () => number): 
   return ops;
 }
 
+/** Plain data files on the main branch, from the section's last day (what a "flat data" repository holds). */
+function dataFiles(repos: Map<string, RepoData>, rand: () => number): Record<string, string> {
+  const stations = CITIES.slice(0, DEMO_SECTION.stations).map((c) => station(c, DEMO_SECTION.updates, rand).data);
+  const csv = ['city,temperature_c,humidity', ...stations.map((s) => `${s.city},${s.temperature_c},${s.humidity}`)];
+  const widgets = [...repos].slice(0, 25).map(([id, d]) => ({ id, language: d.language, stars: d.stars }));
+  const readings = stations.map((s, i) =>
+    JSON.stringify({ at: new Date(DEMO_SECTION.start + i * 3_600_000).toISOString(), ...s }),
+  );
+  const [csvPath, jsonPath, jsonlPath] = DEMO_SECTION.files;
+  return {
+    [csvPath]: `${csv.join('\n')}\n`,
+    [jsonPath]: `${JSON.stringify(widgets, null, 2)}\n`,
+    [jsonlPath]: `${readings.join('\n')}\n`,
+  };
+}
+
 /**
  * Write the demo section into the emulator's `octo-org/widgets` (the demo seed's public repository)
  * and return its tip. Takes a second or two: no HTTP, the library writes straight into the repository's
@@ -168,5 +188,11 @@ export async function seedDemoSection(state: EmulatorState): Promise<string> {
   }
   // The ref moved in the object database directly: record the push as a write through the API would.
   state.touch(record);
+  state.commitFiles(DEMO_SECTION.repo, {
+    branch: DEMO_SECTION.filesRef,
+    files: dataFiles(repos, rand),
+    message: 'Publish the daily data files',
+    date: new Date(DEMO_SECTION.start + DEMO_SECTION.updates * DAY).toISOString(),
+  });
   return (await docs.head()) as string;
 }
