@@ -139,7 +139,8 @@ to open. The page reads the API named by --api-url, fixed in the page: never one
 
 --demo starts the GitHub API emulator with the demo world, writes a demo section into
 octo-org/widgets (a few thousand indexed repositories, weather stations whose temperature moves in
-every commit, 41 daily commits) and opens the viewer on it. No token, no network.
+every commit, 41 daily commits; data files on main) and opens the viewer on it. No token, no
+network.
 
 --out DIR writes the site instead (DIR/index.html opens DIR/viewer/ on --repo's section): the
 GitHub Pages workflow, examples/workflows/docdb-viewer-pages.yml, publishes it. Every link in it
