@@ -23,9 +23,13 @@ interface Running {
   stderr: () => string;
 }
 
-/** Start `docdb view … --json` and wait for its report line. */
-async function startView(args: string[]): Promise<Running> {
-  const child = spawn(process.execPath, ['--import', TSX, MAIN, 'view', ...args, '--json'], {
+/** Start `docdb view …` and wait until it listens: its `--json` report line, or its text up to the Ctrl-C hint. */
+async function startView(
+  args: string[],
+  options: { json: boolean } = { json: true },
+): Promise<Running & { text: string }> {
+  const argv = ['--import', TSX, MAIN, 'view', ...args, ...(options.json ? ['--json'] : [])];
+  const child = spawn(process.execPath, argv, {
     cwd: ROOT,
     env: { PATH: process.env.PATH ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -35,14 +39,16 @@ async function startView(args: string[]): Promise<Running> {
   child.stderr!.on('data', (c: Buffer) => {
     err += c.toString();
   });
-  const report = await new Promise<Record<string, unknown>>((done, fail) => {
+  const listening = () => (options.json ? out.includes('\n') : out.includes('press Ctrl-C to stop\n'));
+  await new Promise<void>((done, fail) => {
     child.stdout!.on('data', (c: Buffer) => {
       out += c.toString();
-      if (out.includes('\n')) done(JSON.parse(out.slice(0, out.indexOf('\n'))));
+      if (listening()) done();
     });
     child.once('exit', (code) => fail(new Error(`docdb view exited (${code}) before listening: ${out}${err}`)));
   });
-  return { child, report, stderr: () => err };
+  const report = options.json ? (JSON.parse(out.slice(0, out.indexOf('\n'))) as Record<string, unknown>) : {};
+  return { child, report, text: out, stderr: () => err };
 }
 
 /** Ctrl-C, and how it ended. */
@@ -88,6 +94,21 @@ describe('docdb view, served', () => {
     }
     expect(run.stderr()).toBe(''); // --json: nothing but the report line, no error and no stack
     await expect(fetch(String(run.report.site))).rejects.toThrow();
+  });
+
+  it('in a terminal: where it serves, the API, the link to open; "viewer stopped" after Ctrl-C', async () => {
+    const run = await startView(['--repo', 'octo/data', '--section', 'inventory'], { json: false });
+    const lines = run.text.trim().split('\n');
+    expect(lines[0]).toMatch(/^docdb viewer \(built from src\/viewer\) served on http:\/\/127\.0\.0\.1:\d+\/$/);
+    expect(lines.slice(1)).toEqual([
+      'API: https://api.github.com',
+      expect.stringMatching(/^open: http:\/\/127\.0\.0\.1:\d+\/viewer\/\?repo=octo\/data&section=inventory$/),
+      'press Ctrl-C to stop',
+    ]);
+    const open = (lines[2] as string).slice('open: '.length);
+    expect((await fetch(open)).status).toBe(200);
+    expect(await interrupt(run)).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).toBe('viewer stopped\n');
   });
 
   it('--demo: the viewer on the emulator, whose section the page can read anonymously', async () => {
