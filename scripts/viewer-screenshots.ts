@@ -19,7 +19,7 @@ import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { DEMO_SECTION, seedDemoSection } from '../src/cli/demo-section.js';
-import { startStaticServer } from '../src/cli/static-server.js';
+import { type StaticServer, startStaticServer } from '../src/cli/static-server.js';
 import { viewerPage, writeSite } from '../src/cli/viewer-site.js';
 import { DocumentStore } from '../src/document/index.js';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../src/emulator/index.js';
@@ -106,24 +106,30 @@ async function main(): Promise<number> {
   const siteDir = await mkdtemp(join(tmpdir(), 'docdb-shots-'));
   const page = await viewerPage();
   let browser: Browser | undefined;
+  let site: StaticServer | undefined;
   let failed = 0;
   try {
     await seedDemoSection(em.state);
     await writeSite(siteDir, page, { apiUrl: em.url });
-    const site = await startStaticServer({ root: siteDir });
+    const all = await shots(em);
+    // Checked before Chromium starts: a typo costs nothing.
+    const unknown = (only ?? []).filter((name) => !all.some((shot) => shot.name === name));
+    if (unknown.length > 0)
+      throw new Error(`--only: unknown ${unknown.join(', ')}; known: ${all.map((s) => s.name).join(', ')}`);
+    site = await startStaticServer({ root: siteDir });
     browser = await launch();
     const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
     await mkdir(out, { recursive: true });
-    for (const shot of await shots(em)) {
+    for (const shot of all) {
       if (only && !only.includes(shot.name)) continue;
       const file = join(out, `viewer-${shot.name}.png`);
       const problem = await shoot(await context.newPage(), `${site.url}/viewer/?${shot.query}`, file);
       if (problem) failed++;
       console.log(problem ? `✗ ${shot.name}: ${problem} (?${shot.query})` : `✓ ${file}`);
     }
-    await site.close();
   } finally {
     await browser?.close();
+    await site?.close();
     await em.stop();
     await page.dispose();
     await rm(siteDir, { recursive: true, force: true });
