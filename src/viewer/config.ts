@@ -37,3 +37,25 @@ export function webOriginOf(apiUrl: string): string | undefined {
   if (url.pathname.replace(/\/+$/, '') === '/api/v3') return url.origin;
   return undefined;
 }
+
+/** How often the page asks whether the section moved (ms): GitHub's ref replies are cacheable for 60 s. */
+export const DEFAULT_WATCH_INTERVAL = 60_000;
+
+/**
+ * The live-update poll interval from `<meta name="docdb-watch-interval" content="ms">` (whoever serves
+ * the page sets it; tests set it small). Each poll is a conditional ref read: a 304 while nothing moved.
+ *
+ * @example
+ * const interval = readWatchInterval(document); // 60000 without the meta tag
+ */
+export function readWatchInterval(doc: Document): number {
+  const raw = doc.querySelector('meta[name="docdb-watch-interval"]')?.getAttribute('content')?.trim();
+  if (!raw) return DEFAULT_WATCH_INTERVAL;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 10 || ms > 86_400_000) {
+    throw new Error(
+      `the page's docdb-watch-interval must be whole milliseconds from 10 to 86400000, got ${JSON.stringify(raw)}`,
+    );
+  }
+  return ms;
+}
