@@ -4,17 +4,18 @@
  * rate limit in view, holds the token panel, and follows the section while a view shows its tip.
  * Views change the page only through `ctx.navigate` or `?…` links (history entries; back/forward work).
  */
-import { type DocDbClient, type HistoryEntry, loadDocDbClient } from '../browser/index.js';
+import type { DocDbClient } from '../browser/index.js';
 import { readApiUrl, readWatchInterval, webOriginOf } from './config.js';
-import { RECENT_COMMITS, type ViewContext } from './context.js';
+import type { ViewContext } from './context.js';
 import { clear, h } from './dom.js';
 import { budgetWarning } from './frame/budget-warning.js';
+import { type ClientPool, clientPool } from './frame/clients.js';
 import { explainFailure } from './frame/explain.js';
 import { locationParts } from './frame/header.js';
 import { followSection } from './frame/live.js';
 import { countingFetch, type ViewerStats } from './frame/network.js';
 import { checkBudget, meterText } from './frame/rate-limit.js';
-import { tokenPanel } from './frame/token-panel.js';
+import { type TokenPanel, tokenPanel } from './frame/token-panel.js';
 import { formatViewState, parseViewState, type ViewState } from './state.js';
 import { currentToken } from './token.js';
 import { VIEW_OF } from './views/index.js';
@@ -75,42 +76,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
   (win as unknown as { docdbViewer: { stats(): ViewerStats & { live: string } } }).docdbViewer = {
     stats: () => ({ ...stats, rateLimits: { ...stats.rateLimits }, live: page.live }),
   };
-  const clients = new Map<string, Promise<DocDbClient>>();
-  const clientFor = (repo: string, ref: string): Promise<DocDbClient> => {
-    const key = `${repo}\n${ref}`;
-    let client = clients.get(key);
-    if (!client) {
-      const [owner, name] = repo.split('/') as [string, string];
-      client = loadDocDbClient({
-        owner,
-        repo: name,
-        ref,
-        apiUrl,
-        hostCapabilities: {
-          transport: { fetch: net.fetch },
-          credentials: () => currentToken(),
-          ...('indexedDB' in win ? { store: { name: 'docdb-viewer' } } : {}),
-        },
-      });
-      // A failed load is not kept: the next render tries again.
-      client.catch(() => clients.delete(key));
-      clients.set(key, client);
-    }
-    return client;
-  };
-  const commitsOf = new Map<string, Promise<HistoryEntry[]>>();
-  const recentCommits = (state: ViewState, client: DocDbClient, version: string | null) => {
-    const key = `${state.repo}\n${state.ref}\n${version}`;
-    let got = commitsOf.get(key);
-    if (!got) {
-      got = client.refStore.commits
-        ? client.refStore.commits({ limit: RECENT_COMMITS }).then((r) => r.entries)
-        : Promise.resolve([]);
-      got.catch(() => commitsOf.delete(key));
-      commitsOf.set(key, got);
-    }
-    return got;
-  };
+  const pool = clientPool({ apiUrl, fetch: net.fetch, indexedDB: 'indexedDB' in win });
   let current: AbortController | undefined;
   const render = async (focus: boolean): Promise<void> => {
     current?.abort();
@@ -131,7 +97,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       return;
     }
     try {
-      const client = await clientFor(state.repo, state.ref);
+      const client = await pool.clientFor(state.repo, state.ref);
       const version = state.at ?? (await client.head());
       if (controller.signal.aborted) return;
       const ctx = viewContext(state, client, version, controller.signal);
@@ -177,17 +143,35 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
   };
   const navigate = (state: ViewState, patch: Partial<ViewState>, options: { replace?: boolean } = {}) =>
     go(`?${formatViewState({ ...state, ...patch })}`, options.replace === true);
-  const viewContext = (
-    state: ViewState,
-    client: DocDbClient,
-    version: string | null,
-    signal: AbortSignal,
-  ): ViewContext => ({
+  const viewContext = (state: ViewState, client: DocDbClient, version: string | null, signal: AbortSignal) =>
+    contextFor({ state, client, version, signal, pool, apiUrl, stats, panel, frame, navigate });
+  interceptLinks(doc, (href) => go(href, false));
+  win.addEventListener('popstate', () => void render(true));
+  await render(false);
+}
+
+/** What `contextFor` builds a view's context from. */
+interface ContextParts {
+  state: ViewState;
+  client: DocDbClient;
+  version: string | null;
+  signal: AbortSignal;
+  pool: ClientPool;
+  apiUrl: string;
+  stats: ViewerStats;
+  panel: TokenPanel;
+  frame: Frame;
+  navigate(state: ViewState, patch: Partial<ViewState>, options?: { replace?: boolean }): void;
+}
+
+function contextFor(p: ContextParts): ViewContext {
+  const { state, client, version, signal, pool, apiUrl, stats, panel, frame } = p;
+  return {
     state,
     version,
     client,
-    clientFor: (ref) => clientFor(state.repo, ref),
-    navigate: (patch, options) => navigate(state, patch, options),
+    clientFor: (ref) => pool.clientFor(state.repo, ref),
+    navigate: (patch, options) => p.navigate(state, patch, options),
     link: (patch) => `?${formatViewState({ ...state, ...patch })}`,
     signal,
     hasToken: () => currentToken() !== null,
@@ -206,23 +190,26 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       const web = webOriginOf(apiUrl);
       return web ? `${web}/${state.repo}/commit/${sha}` : undefined;
     },
-    recentCommits: () => recentCommits(state, client, version),
+    recentCommits: () => pool.recentCommits(state.repo, state.ref, version, client),
     status: (message) => {
       frame.status.textContent = message;
     },
-  });
-  // The viewer's own `?…` links move within the page (a history entry, no reload); a modified click
-  // (new tab, new window) is left to the browser.
+  };
+}
+
+/**
+ * The viewer's own `?…` links move within the page (a history entry, no reload); a modified click
+ * (new tab, new window) is left to the browser.
+ */
+function interceptLinks(doc: Document, go: (href: string) => void): void {
   doc.addEventListener('click', (event) => {
     const a = (event.target as Element | null)?.closest?.('a');
     const href = a?.getAttribute('href');
     if (!a || !href?.startsWith('?') || href === '?' || a.target || event.defaultPrevented) return;
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
     event.preventDefault();
-    go(href, false);
+    go(href);
   });
-  win.addEventListener('popstate', () => void render(true));
-  await render(false);
 }
 
 /** After navigation, keyboard and screen-reader users land on the new view's heading. */

@@ -100,7 +100,7 @@ export function parseViewState(search: string): { state: ViewState | null; probl
     if ((AGGREGATES as readonly string[]).includes(agg)) state.agg = agg as Aggregate;
     else bad('agg', `"agg" must be one of ${AGGREGATES.join(', ')}, got ${JSON.stringify(agg)}`);
   }
-  requireParams(state, bad);
+  requireParams(state, problems, bad);
   return { state, problems };
 }
 
@@ -136,14 +136,18 @@ const REQUIRED: Partial<Record<ViewName, readonly (keyof ViewState)[]>> = {
   file: ['path'],
 };
 
-function requireParams(state: ViewState, bad: (p: string, m: string) => void): void {
-  const missing = (REQUIRED[state.view] ?? []).filter((name) => state[name] === undefined);
+function requireParams(state: ViewState, problems: readonly StateProblem[], bad: (p: string, m: string) => void): void {
+  const view = state.view;
+  const missing = (REQUIRED[view] ?? []).filter((name) => state[name] === undefined);
   if (missing.length === 0) return;
-  bad(
-    missing[0] as string,
-    `view=${state.view} needs ${missing.map((m) => `"${m}"`).join(' and ')}; showing the overview instead`,
-  );
   state.view = 'overview';
+  // A parameter already named as malformed is not said twice.
+  const unsaid = missing.filter((name) => !problems.some((p) => p.param === name));
+  if (unsaid.length === 0) return;
+  bad(
+    unsaid[0] as string,
+    `view=${view} needs ${unsaid.map((m) => `"${m}"`).join(' and ')}; showing the overview instead`,
+  );
 }
 
 function readRef(params: URLSearchParams, state: ViewState, bad: (p: string, m: string) => void): void {
