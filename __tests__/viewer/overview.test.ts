@@ -57,6 +57,9 @@ describe('overview', () => {
       ['github', 'repo', '10,000', 'indexed', 'chart'],
       ['people', 'user', '1', '—', 'chart'],
     ]);
+    expect(await page.getByRole('link', { name: 'repo', exact: true }).getAttribute('href')).toBe(
+      `?repo=${OWNER}%2F${repo}&view=table&ns=github&type=repo`,
+    );
     expect(await page.locator('.version-line').innerText()).toContain(
       `Tip commit ${tip.slice(0, 7)} — Seed 10,000 repositories`,
     );

@@ -56,7 +56,26 @@ export const overviewView: View = async (root, ctx) => {
     );
     return;
   }
+  // An anonymous visitor near the end of the hour is told before the page spends the rest.
+  const verdict = ctx.budget.check(OVERVIEW_REQUESTS, 'The overview');
+  if (verdict.ok) return drawOverview(root, ctx, ctx.version);
   const version = ctx.version;
+  const warning = ctx.budget.warning(verdict, [
+    {
+      label: 'Open anyway',
+      run: () => {
+        warning.remove();
+        drawOverview(root, ctx, version).catch((error: Error) => root.append(notice(error.message)));
+      },
+    },
+  ]);
+  root.append(warning);
+};
+
+/** What the overview reads after the frame's head: one page of commits and one listing. */
+export const OVERVIEW_REQUESTS = 2;
+
+async function drawOverview(root: HTMLElement, ctx: ViewContext, version: string): Promise<void> {
   // Commits first: they fill the commit cache the listing then uses (one request for the listing).
   const commits = await ctx.recentCommits();
   const listed = await ctx.client.refStore.list({ version });
@@ -72,7 +91,7 @@ export const overviewView: View = async (root, ctx) => {
   if (types.length === 0) root.append(notice(noDocuments(ctx, otherFiles)));
   else root.append(typesTable(ctx, types));
   root.append(recentCommitsList(ctx, commits));
-};
+}
 
 function notice(text: string): HTMLElement {
   return h('p', { class: 'notice', attrs: { role: 'status' }, text });
