@@ -81,3 +81,28 @@ describe('bad input', () => {
     expect(await bad.locator('form.open').count()).toBe(1);
   });
 });
+
+describe('a page without a usable IndexedDB', () => {
+  it('reads without the persistent cache instead of failing', async () => {
+    const repo = freshRepo(world.em);
+    world.em.state.commitFiles(`${OWNER}/${repo}`, {
+      branch: 'refs/docdb/documents',
+      orphan: true,
+      files: { 'a/b/1.json': JSON.stringify({ namespace: 'a', doc_type: 'b', id: '1', data: {} }) },
+    });
+    const page = await world.newPage();
+    // As in a private window that refuses storage: indexedDB is there, opening a database fails.
+    await page.addInitScript(() => {
+      const refuse = {
+        open() {
+          const request = { error: new DOMException('storage refused', 'UnknownError') } as unknown as IDBOpenDBRequest;
+          setTimeout(() => (request.onerror as ((e: Event) => void) | null)?.(new Event('error')), 0);
+          return request;
+        },
+      };
+      Object.defineProperty(window, 'indexedDB', { configurable: true, get: () => refuse });
+    });
+    await world.open(`repo=${OWNER}/${repo}`, page);
+    expect(await page.locator('table.types td.num').innerText()).toBe('1');
+  });
+});

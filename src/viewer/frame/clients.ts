@@ -34,19 +34,24 @@ export function clientPool(options: { apiUrl: string; fetch: typeof fetch; index
   };
   return {
     clientFor: (repo, ref) =>
-      remember(clients, `${repo}\n${ref}`, () => {
+      remember(clients, `${repo}\n${ref}`, async () => {
         const [owner, name] = repo.split('/') as [string, string];
-        return loadDocDbClient({
-          owner,
-          repo: name,
-          ref,
-          apiUrl: options.apiUrl,
-          hostCapabilities: {
-            transport: { fetch: options.fetch },
-            credentials: () => currentToken(),
-            ...(options.indexedDB ? { store: { name: 'docdb-viewer' } } : {}),
-          },
-        });
+        const load = (store: boolean) =>
+          loadDocDbClient({
+            owner,
+            repo: name,
+            ref,
+            apiUrl: options.apiUrl,
+            hostCapabilities: {
+              transport: { fetch: options.fetch },
+              credentials: () => currentToken(),
+              ...(store ? { store: { name: 'docdb-viewer' } } : {}),
+            },
+          });
+        if (!options.indexedDB) return load(false);
+        // IndexedDB can be there and still refuse to open (private windows of some browsers, a full
+        // disk): the page then reads without the persistent cache rather than not at all.
+        return load(true).catch(() => load(false));
       }),
     recentCommits: (repo, ref, version, client) =>
       remember(commits, `${repo}\n${ref}\n${version}`, async () =>
