@@ -144,14 +144,16 @@ describe('watch interval', () => {
   const page = (content: string | null) =>
     ({ querySelector: () => (content === null ? null : { getAttribute: () => content }) }) as unknown as Document;
 
-  it('defaults to a minute and takes whole milliseconds from the meta tag', () => {
-    expect(readWatchInterval(page(null))).toBe(DEFAULT_WATCH_INTERVAL);
-    expect(readWatchInterval(page('250'))).toBe(250);
+  it('defaults to a minute with a token, five without (anonymous 304s count), and takes the meta tag', () => {
+    expect(readWatchInterval(page(null), { hasToken: true })).toBe(DEFAULT_WATCH_INTERVAL.token);
+    expect(DEFAULT_WATCH_INTERVAL.token).toBe(60_000);
+    expect(readWatchInterval(page(null), { hasToken: false })).toBe(300_000);
+    expect(readWatchInterval(page('250'), { hasToken: false })).toBe(250);
   });
 
   it('refuses a value that is not whole milliseconds in range', () => {
     for (const bad of ['0', '1.5', 'soon', '-5']) {
-      expect(() => readWatchInterval(page(bad))).toThrow(
+      expect(() => readWatchInterval(page(bad), { hasToken: true })).toThrow(
         'docdb-watch-interval must be whole milliseconds from 10 to 86400000',
       );
     }

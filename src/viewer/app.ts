@@ -59,7 +59,8 @@ function buildFrame(doc: Document, token: HTMLElement): Frame {
  */
 export async function startViewer(doc: Document, win: Window): Promise<void> {
   const apiUrl = readApiUrl(doc);
-  const interval = readWatchInterval(doc);
+  // Read once now: a bad meta tag fails the page at once, not at the first live update.
+  readWatchInterval(doc, { hasToken: false });
   const panel = tokenPanel(() => void render(false));
   const frame = buildFrame(doc, panel.element);
   const showMeter = () => {
@@ -124,7 +125,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
     void followSection({
       client,
       since,
-      interval,
+      interval: readWatchInterval(doc, { hasToken: currentToken() !== null }),
       signal,
       visibility: doc,
       banner: frame.live,
