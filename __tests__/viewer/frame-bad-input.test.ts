@@ -48,6 +48,20 @@ describe('bad input', () => {
     expect(await said(page, '.location .version')).toContain('no such ref');
   });
 
+  it('a version that is not a commit of the section', async () => {
+    const repo = freshRepo(world.em);
+    world.em.state.commitFiles(`${OWNER}/${repo}`, {
+      branch: 'refs/docdb/documents',
+      orphan: true,
+      files: { 'a/b/1.json': JSON.stringify({ namespace: 'a', doc_type: 'b', id: '1', data: {} }) },
+    });
+    const stranger = 'f'.repeat(40);
+    const page = await world.open(`repo=${OWNER}/${repo}&at=${stranger}`);
+    expect(await said(page, 'main .error')).toContain(
+      `version ${stranger} is not a commit of the section refs/docdb/documents (not reachable from its tip)`,
+    );
+  });
+
   it('a ref that is not a section', async () => {
     const repo = freshRepo(world.em);
     const page = await world.open(`repo=${OWNER}/${repo}&ref=refs/heads/main`);

@@ -92,4 +92,25 @@ describe('viewer tokens', () => {
     expect(await page.locator('main .error').innerText()).toMatch(NEEDS_TOKEN);
     expect((await traces(page)).session).toEqual([]);
   });
+
+  it('works from the keyboard at 375 px: labelled controls in tab order, nothing wider than the screen', async () => {
+    const repo = privateSection();
+    const page = await world.newPage();
+    await page.setViewportSize({ width: 375, height: 700 });
+    await world.open(`repo=${OWNER}/${repo}`, page);
+    await page.locator('details.token-panel summary').focus();
+    await page.keyboard.press('Enter');
+    const focused = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.textContent || '');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('token-input');
+    await page.keyboard.type(TOKEN);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('token-keep');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toBe('Use token');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('table.types');
+    expect(await page.locator('table.types td.num').innerText()).toBe('1');
+  });
 });
