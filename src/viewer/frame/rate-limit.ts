@@ -68,7 +68,7 @@ export function checkBudget(args: {
  * The meter's sentence: what is left of what, when it resets, and the anonymous allowance.
  *
  * @example
- * meterText({ requests: 3, rateLimit, hasToken: false, clock: (s) => new Date(s * 1000).toLocaleTimeString() });
+ * meterText({ requests: 3, rateLimit, hasToken: false, time: (s) => new Date(s * 1000).toLocaleTimeString() });
  */
 export function meterText(args: {
   requests: number;

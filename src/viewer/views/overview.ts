@@ -4,7 +4,7 @@
  * page of commits (`ctx.recentCommits()`) and ONE listing at `ctx.version` — the listing after the
  * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`.
  */
-import { type HistoryEntry, parseKey } from '../../browser/index.js';
+import { explainError, type HistoryEntry, parseKey } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
 import { h, safeHref } from '../dom.js';
 
@@ -65,7 +65,9 @@ export const overviewView: View = async (root, ctx) => {
       label: 'Open anyway',
       run: () => {
         warning.remove();
-        drawOverview(root, ctx, version).catch((error: Error) => root.append(notice(error.message)));
+        drawOverview(root, ctx, version).catch((error) =>
+          root.append(notice(explainError(error, { repository: ctx.state.repo }))),
+        );
       },
     },
   ]);
