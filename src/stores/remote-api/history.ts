@@ -10,11 +10,11 @@ import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
 import { nextLink, type OpContext } from './client.js';
-import { badResponse, isObject, parsePerson } from './shapes.js';
+import { badResponse, isObject, listedCommit, parsePerson } from './shapes.js';
 import type { VersionsHost } from './versions.js';
 
 /** What the store lends to the history walk (the same readers versions.ts borrows, and the cache). */
-export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef'> & {
+export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef' | 'putCommit'> & {
   cache: Pick<GitCache, 'getHistory' | 'putHistory'>;
 };
 
@@ -79,7 +79,11 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
       continue;
     }
     if (first && start === h.ref) etag = res.headers.etag;
-    appendPage(ctx, res.json(), entries, limit, key === '');
+    const page = res.json();
+    appendPage(ctx, page, entries, limit, key === '');
+    // The section's own commits (no `path` filter: real parents) are the commits a read at one of these
+    // versions needs next: cached, `list({ version })` goes straight to the tree (one request, not two).
+    if (key === '') await cacheListedCommits(h, page);
     const next = nextLink(res.headers.link);
     if (!next || entries.length >= limit) break;
     url = nextPageUrl(ctx, h.apiOrigin, next);
@@ -97,6 +101,15 @@ function appendPage(ctx: OpContext, list: unknown, entries: HistoryEntry[], limi
     // The section's commits (`commits()`) carry their trees, as every store's do (compaction needs them).
     if (trees) entry.tree = treeOf(ctx, item);
     entries.push(entry);
+  }
+}
+
+/** Keep every commit of a page of the section's commits in the cache (what `getCommit` would fetch). */
+async function cacheListedCommits(h: Pick<HistoryHost, 'putCommit'>, page: unknown): Promise<void> {
+  if (!Array.isArray(page)) return;
+  for (const item of page) {
+    const commit = listedCommit(item);
+    if (commit) await h.putCommit(commit);
   }
 }
 
