@@ -151,12 +151,19 @@ export async function buildViewer(outDir = join(root, 'lib'), options = {}) {
   return { dir, jsGzipBytes: js.gzipBytes, gzipBytes: js.gzipBytes + gzip(css) + gzip(html), inputs: js.inputs };
 }
 
-/** index.html with its API URL replaced (an attribute value: quotes and angle brackets escaped). */
+/**
+ * index.html with its API URL replaced (an attribute value: quotes and angle brackets escaped), and its
+ * Content-Security-Policy's `connect-src` narrowed to that URL's origin.
+ */
 export function withApiUrl(html, apiUrl) {
   if (apiUrl === undefined) return html;
-  const escaped = String(apiUrl).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  // A function, not a replacement string: `$&` or `$1` in the URL are text.
-  return html.replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, (_m, a, b) => `${a}${escaped}${b}`);
+  const attr = (text) => String(text).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const escaped = attr(apiUrl);
+  const origin = attr(new URL(apiUrl).origin);
+  // Functions, not replacement strings: `$&` or `$1` in the URL are text.
+  return html
+    .replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, (_m, a, b) => `${a}${escaped}${b}`)
+    .replace(/(http-equiv="Content-Security-Policy"\s+content="[^"]*?connect-src )[^;"]*/, (_m, a) => `${a}${origin}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -121,6 +121,15 @@ describe('the page and its API URL', () => {
     expect(pageWithApiUrl(html, 'https://x/$&')).toContain('content="https://x/$&amp;"');
   });
 
+  it("narrows the page's Content-Security-Policy to the API origin", async () => {
+    const html = await readFile('src/viewer/index.html', 'utf8');
+    expect(html).toContain('connect-src https://api.github.com;');
+    for (const page of [pageWithApiUrl(html, 'http://127.0.0.1:8787/x'), withApiUrl(html, 'http://127.0.0.1:8787/x')]) {
+      expect(page).toContain('connect-src http://127.0.0.1:8787;');
+      expect(page).not.toContain('api.github.com');
+    }
+  });
+
   it('refuses a page with no API URL to set (it would read api.github.com whatever --api-url said)', () => {
     expect(() => pageWithApiUrl('<head></head>', 'http://127.0.0.1:1')).toThrow(/no <meta name="docdb-api-url"/);
   });

@@ -74,15 +74,20 @@ export async function viewerPage(
 
 /**
  * index.html with its `<meta name="docdb-api-url">` set to `apiUrl` (an attribute value: `&`, `"` and `<`
- * escaped). The same rewrite as scripts/build-browser.mjs `withApiUrl`, which the installed package does
+ * escaped) and its Content-Security-Policy's `connect-src` narrowed to that URL's origin. The same rewrite as scripts/build-browser.mjs `withApiUrl`, which the installed package does
  * not ship; __tests__/cli/view-site.test.ts holds the two to the same output.
  *
  * @example
  * pageWithApiUrl(html, 'http://127.0.0.1:8787'); // <meta name="docdb-api-url" content="http://127.0.0.1:8787" />
  */
 export function pageWithApiUrl(html: string, apiUrl: string): string {
-  const escaped = apiUrl.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  const out = html.replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, (_m, a, b) => `${a}${escaped}${b}`);
+  const attr = (text: string) => text.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+  const escaped = attr(apiUrl);
+  // The page's Content-Security-Policy lets it talk to this origin only.
+  const origin = attr(new URL(apiUrl).origin);
+  const out = html
+    .replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, (_m, a, b) => `${a}${escaped}${b}`)
+    .replace(/(http-equiv="Content-Security-Policy"\s+content="[^"]*?connect-src )[^;"]*/, (_m, a) => `${a}${origin}`);
   if (out === html && !html.includes(`content="${escaped}"`)) {
     throw new InvalidConfig('viewer', 'the viewer page has no <meta name="docdb-api-url" content="…"> to set');
   }
