@@ -5,8 +5,8 @@
  */
 import { InvalidConfig } from '../core/errors.js';
 import type {
-  HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   RateLimit,
   RefStore,
   WriteOptions,
@@ -120,7 +120,8 @@ export interface DocDbClient {
   getMany<T = unknown>(identities: readonly Identity[], options?: DocumentGetOptions): Promise<(Envelope<T> | null)[]>;
   /** Every document (filtered like `list`) in key order, a page at a time; `withData: true` adds envelopes. */
   stream: DocumentStore['stream'];
-  history(identity: Identity, options?: HistoryOptions): Promise<HistoryResult>;
+  /** Versions of one document, newest first; `limit` + `cursor` (the `nextCursor` of the page before) page through all. */
+  history(identity: Identity, options?: KeyHistoryOptions): Promise<HistoryResult>;
   head(): Promise<VersionId | null>;
   /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
   changes(options: DocumentChangesOptions): Promise<DocumentChangesResult>;

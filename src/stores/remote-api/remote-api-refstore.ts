@@ -32,6 +32,7 @@ import type {
   GetResult,
   HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   KeyWriteOptions,
   ListOptions,
   ListResult,
@@ -51,7 +52,7 @@ import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
 import { replaceOnGitHub } from './update-refs.js';
-import { changesBetween } from './versions.js';
+import { assertInSection, changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
 
@@ -135,12 +136,20 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     yield* items;
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = historyLimit(options);
+    if (options.cursor !== undefined) assertValidVersion(options.cursor);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-      return { ...historyOf(entries), ...this.meta(ctx) };
+      const versions = this.wired.versions;
+      // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
+      if (options.cursor !== undefined) await assertInSection(versions, ctx, options.cursor);
+      const page = await keyHistory({ ...versions, cache: this.cache }, ctx, key, limit, options.cursor);
+      // Every listed commit is reachable from the section's tip: reads at those versions need no check.
+      for (const e of page.entries) versions.known.add(e.version);
+      if (page.nextCursor) versions.known.add(page.nextCursor);
+      const result = { ...historyOf(page.entries), ...this.meta(ctx) };
+      return page.nextCursor ? { ...result, nextCursor: page.nextCursor } : result;
     });
   }
 
@@ -148,7 +157,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+      const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
       return { entries, ...this.meta(ctx) };
     });
   }
