@@ -6,8 +6,8 @@
  */
 import { h } from '../dom.js';
 
-/** Levels open from the start (the envelope and `data`; deeper levels on request). */
-const OPEN_LEVELS = 2;
+/** Levels open from the start (the envelope, `data` and its fields; deeper levels on request). */
+const OPEN_LEVELS = 3;
 
 type Kind = 'object' | 'array' | 'scalar';
 
