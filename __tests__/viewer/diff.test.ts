@@ -28,8 +28,9 @@ function at(v: unknown, path: readonly PathPart[]): unknown {
 
 /** Every leaf path of a value (scalars, and empty objects/arrays) with its value. */
 function leaves(v: unknown, path: PathPart[] = [], out: [PathPart[], unknown][] = []): [PathPart[], unknown][] {
-  if (Array.isArray(v) && v.length > 0) v.forEach((x, i) => leaves(x, [...path, i], out));
-  else if (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
+  if (Array.isArray(v) && v.length > 0) {
+    for (const [i, x] of v.entries()) leaves(x, [...path, i], out);
+  } else if (v !== null && typeof v === 'object' && Object.keys(v).length > 0) {
     for (const [k, x] of Object.entries(v)) leaves(x, [...path, k], out);
   } else out.push([path, v]);
   return out;

@@ -4,9 +4,10 @@
  * diff between any two versions. Cost from a cold page: the tip (frame), the document and one history page;
  * picking an older version pins `at` to the newer one, so the diff adds only the older document's read.
  */
-import { type Envelope, errors, type Identity } from '../../browser/index.js';
+import type { Envelope, Identity } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
 import { documentChanges, fieldDiff } from '../document/field-diff.js';
+import { versionProblem } from '../document/problems.js';
 import { documentAt, historyPage, identityOf } from '../document/reads.js';
 import { jsonTree } from '../document/tree.js';
 import { versionPicker } from '../document/versions.js';
@@ -15,26 +16,9 @@ import { h } from '../dom.js';
 const short = (sha: string) => sha.slice(0, 7);
 const label = (i: Identity) => `${i.namespace}/${i.doc_type}/${i.id}`;
 
-/**
- * A sentence for a version that did not read (`param` names the URL parameter): the library's message
- * says why (not a commit of the section; removed by a compaction, and which kept commit holds the same
- * tree), and a compacted version gets a link to that kept commit.
- */
-export function versionProblem(ctx: ViewContext, param: string, error: unknown): HTMLElement {
-  if (!(error instanceof errors.InvalidVersion)) throw error;
-  const keptAs = (error.data as { keptAs?: string }).keptAs;
-  return h(
-    'p',
-    { class: 'error', attrs: { role: 'alert' }, dataset: { param } },
-    `"${param}" is not a version of this section: ${error.message}`,
-    keptAs && ' ',
-    keptAs && h('a', { attrs: { href: ctx.link({ [param]: keptAs }) } }, `Open ${short(keptAs)} instead`),
-  );
-}
-
 type Read = { doc: Envelope | null; problem?: undefined } | { doc?: undefined; problem: HTMLElement };
 
-async function readOr(ctx: ViewContext, param: string, read: () => Promise<Envelope | null>): Promise<Read> {
+async function readOr(ctx: ViewContext, param: 'from' | 'to', read: () => Promise<Envelope | null>): Promise<Read> {
   try {
     return { doc: await read() };
   } catch (error) {
