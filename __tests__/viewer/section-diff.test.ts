@@ -8,7 +8,7 @@ import { DocumentStore } from '../../src/document/document-store.js';
 import { formatPath } from '../../src/viewer/diff.js';
 import { documentChanges } from '../../src/viewer/document/field-diff.js';
 import { ANONYMOUS_MODIFIED_PAGE } from '../../src/viewer/views/section-diff.js';
-import { OWNER, store } from '../remote-api/helpers.js';
+import { OWNER, store, TOKEN } from '../remote-api/helpers.js';
 import { fitsWidth, identityOf, requestsOf, type SeedDoc, seeder } from './document-fixtures.js';
 import { viewerWorld } from './viewer-page.js';
 
@@ -75,7 +75,6 @@ describe('section diff', () => {
         .evaluateAll((els) => els.map((e) => `${(e as HTMLElement).dataset.kind} ${(e as HTMLElement).dataset.path}`));
       expect(shown, d.key).toEqual(expected);
     }
-    console.log(`section diff: open ${before} requests, next page ${pageCost}`);
   });
 
   it('says what is wrong with from/to: missing, not a version of the section, given the wrong way round', async () => {
@@ -108,6 +107,18 @@ describe('section diff', () => {
     expect(await page.locator('.modified-doc .diff-skipped').count()).toBe(10);
     expect(await page.locator('.modified-doc .change').count()).toBe(0);
     expect(await requestsOf(page)).toBe(opened);
+  });
+
+  it('with a token, every modified document of a page is read in bulk: a few requests, not two each', async () => {
+    const { repo, from, to } = twoVersions();
+    const page = await world.newPage();
+    // The visitor kept a token for this tab (src/viewer/token.ts): the page reads with it.
+    await page.addInitScript((t) => sessionStorage.setItem('docdb-viewer-token', t), TOKEN);
+    await world.open(`repo=${OWNER}/${repo}&view=diff&from=${from}&to=${to}`, page);
+    expect(await page.locator('.modified-doc .field-diff').count()).toBe(12);
+    expect(await page.locator('.diff-modified button.show-more').isHidden()).toBe(true);
+    // The tip, changes() (a compare and its old blob SHAs) and the two getMany: 6 when measured.
+    expect(await requestsOf(page)).toBeLessThanOrEqual(8);
   });
 
   it('fits 375 px and compares from the form', async () => {
