@@ -85,6 +85,20 @@ describe('document view', () => {
         'removed data.gone',
       ]),
     );
+
+    // Comparing v1 with v2 reads only the document at v2: v1 was read for the first diff, and the versions
+    // below v2 are the end of the page already read.
+    await page.selectOption('#doc-to', v2);
+    await page.click('form.compare button[type="submit"]');
+    await page.waitForFunction((v) => new URL(location.href).searchParams.get('at') === v, v2);
+    await settled(page);
+    expect(await page.locator('.doc-envelope h2').innerText()).toBe(`Document at version ${v2.slice(0, 7)}`);
+    const below = await page
+      .locator('.versions-list li')
+      .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.version));
+    expect(below).toEqual([v2, v1]);
+    expect(await page.locator('.doc-diff .change').count()).toBe(1);
+    expect(await requestsOf(page)).toBe(total + 1);
   });
 
   it('lists every version of a long history, 100 at a time, one request per page', async () => {

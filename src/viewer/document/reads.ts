@@ -55,15 +55,38 @@ export function documentAt(client: DocDbClient, identity: Identity, version: str
   });
 }
 
+/** Pages already read, per document: a page below one of their versions is a suffix of one of them. */
+const pagesOf = new Map<string, HistoryResult[]>();
+
+/** The versions of an earlier page from `cursor` on, when `cursor` is one of them (no request). */
+function suffixOf(doc: string, cursor: string): HistoryResult | undefined {
+  for (const page of pagesOf.get(doc) ?? []) {
+    const i = page.entries.findIndex((e) => e.version === cursor);
+    // A shorter page with the same `nextCursor`: what comes after it is the same.
+    if (i >= 0) return { ...page, entries: page.entries.slice(i), requests: 0 };
+  }
+  return undefined;
+}
+
 /**
  * One page of the document's versions, newest first, from `cursor` (a commit of the section: the view's
- * version for the first page, then each page's `nextCursor`). One request per page on GitHub.
+ * version for the first page, then each page's `nextCursor`). One request per page on GitHub; none when
+ * `cursor` is a version an earlier page listed (opening the document at an older version).
  *
  * @example
  * const page = await historyPage(ctx.client, identity, ctx.version);
  */
 export function historyPage(client: DocDbClient, identity: Identity, cursor: string): Promise<HistoryResult> {
-  return remembered(`history\n${keyOf(client, identity)}\n${cursor}`, () =>
-    client.history(identity, { limit: HISTORY_PAGE, cursor }),
-  );
+  const doc = keyOf(client, identity);
+  return remembered(`history\n${doc}\n${cursor}`, async () => {
+    const known = suffixOf(doc, cursor);
+    if (known) return known;
+    const page = await client.history(identity, { limit: HISTORY_PAGE, cursor });
+    const pages = pagesOf.get(doc) ?? [];
+    // Bounded like the memo: a tab kept open on many documents keeps the last few pages of each.
+    pagesOf.delete(doc);
+    pagesOf.set(doc, [...pages.slice(-9), page]);
+    if (pagesOf.size > MAX_ENTRIES) pagesOf.delete(pagesOf.keys().next().value as string);
+    return page;
+  });
 }
