@@ -9,6 +9,9 @@
  *     answers, requests inside a retry-after window, virtual time taken.
  *  2. 32 concurrent runs of the Action (runAction, in process, direct mode, each its own projection) on one
  *     section: land or fail typed; requests of a run sent before a retry-after that run was given.
+ *  3. A single first write of 10,000 documents (≈ 1.2 KB each, `DocumentStore.putMany`, GitHub's spacing of
+ *     one mutating request a second): its requests and any secondary-limit answer.
+ * The shard matrices (merge mode, with the same limits) are bench/shard-merge.ts.
  * In process, every writer is one process's: they share the pacing gate of their token (pacing.ts).
  * Run: npx tsx bench/secondary-limits.ts [--quick] → bench/results/secondary-limits.json and .md
  */
@@ -19,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { readInputs } from '../src/action/inputs.js';
 import { runAction } from '../src/action/run-action.js';
 import { DocDbError, RateLimited } from '../src/core/errors.js';
+import { DocumentStore } from '../src/document/document-store.js';
 import { createEmulatorApp, DEMO_SEED, type EmulatorApp } from '../src/emulator/index.js';
 import { applySeed } from '../src/emulator/seed.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
@@ -32,6 +36,7 @@ const quick = process.argv.includes('--quick');
 const WRITERS = 16;
 const PUTS = quick ? 10 : 50;
 const RUNS = 32;
+const FIRST_WRITE = 10_000;
 const T0 = Date.UTC(2026, 10, 27, 12, 0, 0);
 const API = 'http://127.0.0.1:9'; // never dialled: every request goes to the in-process emulator
 const WRITER_TOKEN = 'ghp_BenchTokenValue0123456789abcdefABCDEF';
@@ -225,12 +230,50 @@ async function actionRuns() {
   };
 }
 
+/** 10,000 documents in one first write, paced as on GitHub (one mutating request a second). */
+async function firstWrite() {
+  const clock = virtualClock(T0);
+  const app = createEmulatorApp({ now: clock.now, secondaryLimits: true });
+  app.state.createRepo('octo/data');
+  app.state.addToken(WRITER_TOKEN, { login: 'octo', repos: '*', rateLimit: 10_000_000 });
+  const store = new RemoteApiRefStore({
+    transport: clock.track(fetchTransport({ fetch: app.fetchFunction })),
+    apiUrl: 'http://127.0.0.1:8', // its own pacing gate
+    owner: 'octo',
+    repo: 'data',
+    ref: 'refs/docdb/first-write',
+    token: WRITER_TOKEN,
+    ...clocked(clock, 7),
+    mutationSpacingMs: 1000,
+  });
+  const text = 'x'.repeat(1100);
+  const docs = Array.from({ length: FIRST_WRITE }, (_, i) => ({
+    namespace: 'bench',
+    type: 'item',
+    id: `group-${i % 50}/item-${i}`,
+    data: { i, salt: 'base', text },
+  }));
+  const t0 = performance.now();
+  const r = await new DocumentStore(store).putMany(docs);
+  const view = emulatorView(app);
+  return {
+    documents: FIRST_WRITE,
+    landed: r.changed ? r.written.filter((k) => !k.startsWith('_docdb/')).length : 0,
+    requests: view.requests,
+    contentCreating: view.contentCreating,
+    secondaryLimitAnswers: view.secondaryLimitAnswers,
+    virtualSeconds: Math.round((clock.now() - T0) / 1000),
+    wallMs: Math.round(performance.now() - t0),
+  };
+}
+
 const result = {
   date: new Date().toISOString(),
   node: process.version,
   quick,
   library: await libraryWriters(),
   action: await actionRuns(),
+  firstWrite: await firstWrite(),
 };
 const md = secondaryLimitsTable(result);
 console.log(JSON.stringify(result, null, 2));

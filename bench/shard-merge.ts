@@ -1,94 +1,66 @@
 /**
- * Shard fan-out figures for issue 30 item 3 (timings live in bench/, never in tests): n concurrent runs of
- * the Action's engine (runAction from src/, in-process, as a matrix of n jobs would run it) on one section,
- * with `shard-commit: direct` (every shard commits to the section and retries lost races) and with
- * `shard-commit: merge` followed by one `mode: merge`. Counted at the emulator: content-creating requests
- * (POST of git objects and refs), all mutating requests, rejected ref updates (422: a lost race), and
- * whether every shard landed. The emulator runs WITHOUT secondary limits here (see bench/contention.ts for
- * that side); the point is how many requests each way spends.
- * Run: npx tsx bench/shard-merge.ts [--quick]   → writes bench/results/shard-merge.json
+ * Shard fan-out figures for issue 30 (timings live in bench/, never in tests), with the emulator's secondary
+ * limits ON (GitHub's figures) on a virtual clock: an Actions matrix of n jobs on one section
+ * (bench/shard-matrix.ts: each job the Action's engine in process, on a runner of its own, spaced as on
+ * GitHub), with `shard-commit: direct` (every shard commits to the section and retries lost races) and with
+ * `shard-commit: merge` followed by one `mode: merge` job. Counted at the emulator: content-creating
+ * requests as it counts them (mutating REST, GraphQL mutations; a refused one created nothing), rejected
+ * ref updates (a lost race), secondary-limit answers, requests a job sent before a `retry-after` it was
+ * given, and whether the section then equals an unsharded run of the same data.
+ * Run: npx tsx bench/shard-merge.ts [--quick]   → bench/results/shard-merge.json and .md
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { readInputs } from '../src/action/inputs.js';
-import { runAction } from '../src/action/run-action.js';
-import { type RequestLogEntry, startEmulator } from '../src/emulator/index.js';
+import { contentCreating, insideRetryAfter, limitedAnswers, shardMatrix } from './shard-matrix.js';
+import { shardMergeTable } from './shard-merge-table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const quick = process.argv.includes('--quick');
 const SHARDS = quick ? [4] : [16, 32];
 const ROWS = 640;
-const TOKEN = 'ghp_BenchShardMergeToken0123456789abcdef';
-const REPO = 'octo/fanout';
-
-const creating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method === 'POST' && /\/git\/(blobs|trees|commits|refs)$/.test(r.path)).length;
-const mutating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method !== 'GET' && !r.path.endsWith('/graphql')).length;
-const lostRaces = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method === 'PATCH' && r.status === 422).length;
 
 async function scenario(n: number, way: 'direct' | 'merge') {
-  const em = await startEmulator({ latencyMs: { min: 0, max: 3 } });
-  em.state.createRepo(REPO);
-  em.state.addToken(TOKEN, { login: 'octo', rateLimit: 100_000_000 });
-  const cwd = mkdtempSync(join(tmpdir(), 'docdb-bench-shards-'));
-  mkdirSync(join(cwd, '.github'));
-  writeFileSync(
-    join(cwd, '.github/docdb.yml'),
-    'projections:\n  rows:\n    source: { type: files, glob: rows.csv }\n    identity: { id: "{item.key}" }\n    prune: true\n',
-  );
-  writeFileSync(
-    join(cwd, 'rows.csv'),
-    `key,value\n${Array.from({ length: ROWS }, (_, i) => `k${i},v${i}`).join('\n')}\n`,
-  );
-  const step = (given: Record<string, string>) =>
-    runAction(
-      readInputs((k) => ({ token: TOKEN, 'api-url': em.url, repository: REPO, section: 'fan', ...given })[k] ?? '', {}),
-      { workspace: cwd, writeSpacingMs: 0, run: { id: 1000 + n, attempt: 1 } },
-    );
   const started = performance.now();
-  const results = await Promise.allSettled(
-    Array.from({ length: n }, (_, i) =>
-      step({ shard: `${i + 1}/${n}`, ...(way === 'merge' ? { 'shard-commit': 'merge' } : {}) }),
-    ),
-  );
-  const shardLog = [...em.requests];
-  em.clearLog();
-  const landed = results.filter((r) => r.status === 'fulfilled').length;
-  if (way === 'merge') await step({ mode: 'merge', shards: String(n) });
-  const mergeLog = [...em.requests];
+  const r = await shardMatrix({ shards: n, way, rows: ROWS, ...(way === 'merge' ? { notify: 'docdb-merged' } : {}) });
   const ms = Math.round(performance.now() - started);
-  const db = em.state.repo(REPO).db;
-  const tip = db.readRef('refs/docdb/fan');
-  const docs = tip
-    ? db.flattenTree(db.getCommit(tip).tree).filter((e) => e.type === 'blob' && !e.path.startsWith('_docdb/')).length
-    : 0;
-  await em.stop();
-  rmSync(cwd, { recursive: true, force: true });
-  const all = [...shardLog, ...mergeLog];
+  const all = [...r.shardLog, ...r.mergeLog];
+  const jobs = [...r.shards, ...(r.merge ? [r.merge] : [])];
+  const failures: Record<string, number> = {};
+  for (const s of r.shards) if (!s.ok) failures[s.error ?? '?'] = (failures[s.error ?? '?'] ?? 0) + 1;
+  const sentEarly = jobs.reduce((a, j) => a + j.sentEarly, 0);
   return {
     shards: n,
     way,
-    landed: `${landed}/${n}`,
-    documents: docs,
-    contentCreating: creating(all),
+    landed: r.shards.filter((s) => s.ok).length,
+    failures,
+    failedDefinite: r.shards.filter((s) => !s.ok && s.definite).length,
+    merged: r.merge ? r.merge.ok : null,
+    documents: [...r.section.keys()].filter((k) => !k.startsWith('_docdb/')).length,
+    sameAsUnsharded:
+      r.section.size === r.direct.size && [...r.direct].every(([path, text]) => r.section.get(path) === text),
+    contentCreating: contentCreating(all).length,
+    contentCreatingShards: contentCreating(r.shardLog).length,
+    contentCreatingMerge: contentCreating(r.mergeLog).length,
     budget: 3 * n + 5,
-    mutating: mutating(all),
-    lostRaces: lostRaces(all),
-    mergeRequests: mergeLog.length,
-    ms,
+    lostRaces: all.filter((e) => e.path.includes('/git/refs') && e.status === 422).length,
+    secondaryLimitAnswers: limitedAnswers(all).length,
+    sentBeforeTheirRetryAfter: sentEarly,
+    insideAnotherJobsWindow: insideRetryAfter(all).length - sentEarly,
+    shardRefsLeft: r.shardRefsLeft.length,
+    requests: all.length,
+    virtualMinutes: Math.round(r.virtualMinutes * 10) / 10,
+    wallMs: ms,
   };
 }
 
-const rows = [];
-for (const n of SHARDS) for (const way of ['direct', 'merge'] as const) rows.push(await scenario(n, way));
-console.table(rows);
+const results = [];
+for (const n of SHARDS) for (const way of ['direct', 'merge'] as const) results.push(await scenario(n, way));
+console.table(results);
+const file = { date: new Date().toISOString(), node: process.version, quick, rows: ROWS, results };
+const md = shardMergeTable(file);
+console.log(md);
 const out = resolve(here, 'results/shard-merge.json');
-writeFileSync(
-  out,
-  `${JSON.stringify({ date: new Date().toISOString(), node: process.version, rows: ROWS, results: rows }, null, 2)}\n`,
-);
+writeFileSync(out, `${JSON.stringify(file, null, 2)}\n`);
+writeFileSync(resolve(here, 'results/shard-merge.md'), `${md}\n`);
 console.log(`wrote ${out}`);

@@ -10,6 +10,7 @@ import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
 import { sourceBenches } from './sources.js';
 import { storeComparison } from './stores.js';
+import { viewDemoSeed } from './view-demo.js';
 import { writesBench } from './writes.js';
 
 /** A benchmark: one result, or several from one shared setup. */
@@ -60,4 +61,5 @@ export const benches: Record<string, Bench> = {
   'git-objects': gitObjectBenches,
   peers: peersBench,
   backfill: backfillBench,
+  'view-demo': viewDemoSeed,
 };

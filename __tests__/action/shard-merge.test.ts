@@ -4,7 +4,8 @@
  * against the emulator, requests counted at the emulator:
  * - 4 shards write their own refs concurrently with no lost race; the merge folds them into the section in
  *   ONE commit equal to an unsharded run, keeps every shard's state file exact and deletes the shard refs;
- * - content-creating requests (objects and refs created) of 4 shards + merge stay within 3 per shard + 5;
+ * - content-creating requests (as the emulator counts them) of 4 shards + merge stay within 3 per shard + 5:
+ *   a shard creates its ref ON its commit, the merge deletes every shard ref in one updateRefs mutation;
  * - a missing shard, an unfinished one, another run's shard and a merge with no shard refs each fail
  *   naming the problem, with the section untouched.
  */
@@ -77,11 +78,8 @@ function files(ref: string): Map<string, string> {
 const docsOf = (ref: string) => [...files(ref)].filter(([k]) => !k.startsWith('_docdb/'));
 const tipOf = (ref: string) => em.state.repo(REPO).db.readRef(ref);
 
-/** Requests that create content: git objects (blobs, trees, commits), refs and repository_dispatch events. */
-const creating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method === 'POST' && /\/(git\/(blobs|trees|commits|refs)|dispatches)$/.test(r.path));
-const mutating = (log: readonly RequestLogEntry[]) =>
-  log.filter((r) => r.method !== 'GET' && !r.path.endsWith('/graphql'));
+/** Content-creating requests as the emulator counts them (rations.ts: mutating REST, GraphQL mutations). */
+const creating = (log: readonly RequestLogEntry[]) => log.filter((r) => r.contentCreating);
 
 describe('shard-commit: merge, then mode: merge', () => {
   it('4 shards land on their own refs with no lost race; the merge folds them in ONE commit equal to an unsharded run, state files exact, shard refs deleted; within the request budget', async () => {
@@ -158,16 +156,20 @@ describe('shard-commit: merge, then mode: merge', () => {
     // The budget: content-creating requests of n shards + merge <= 3 per shard + 5 (issue 30).
     const created = creating(shardLog).length + creating(mergeLog).length;
     expect(created).toBeLessThanOrEqual(3 * N + 5);
-    // Each shard: its ref at the section tip, a tree, a commit, the ref moved; the merge: a tree, a
-    // commit, the section moved, one delete per shard ref, the dispatch.
-    expect(creating(shardLog)).toHaveLength(3 * N);
-    expect(mutating(shardLog)).toHaveLength(4 * N);
-    expect(creating(mergeLog)).toHaveLength(3);
+    // Each shard: a tree, a commit, its ref created on that commit; the merge: a tree, a commit, the
+    // section moved, ONE updateRefs mutation deleting every shard ref, the dispatch.
     expect(
-      mutating(mergeLog)
-        .map((r) => r.method)
+      creating(shardLog)
+        .map((r) => `${r.method} ${r.operation}`)
         .sort(),
-    ).toEqual([...Array(N).fill('DELETE'), 'PATCH', 'POST', 'POST', 'POST']);
+    ).toEqual(Array(N).fill(['POST git/create-tree', 'POST git/create-commit', 'POST git/create-ref']).flat().sort());
+    expect(creating(mergeLog).map((r) => `${r.method} ${r.operation}`)).toEqual([
+      'POST git/create-tree',
+      'POST git/create-commit',
+      'PATCH git/update-ref',
+      'POST graphql',
+      'POST repos/create-dispatch-event',
+    ]);
     // The merge reads only what changed: one compare per shard, no listing of the section.
     expect(mergeLog.filter((r) => r.operation === 'repos/compare-commits-with-basehead')).toHaveLength(N);
 
@@ -222,7 +224,7 @@ describe('shard-commit: merge, then mode: merge', () => {
     expect(docsOf('refs/docdb/partial')).toHaveLength(12 + 8);
   });
 
-  it('a merge run before a shard finished (its ref still at the section commit it started from) fails naming it', async () => {
+  it('a merge run before a shard finished (no ref yet), or on a shard ref holding no shard commit, fails naming it', async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(5, 'a')) });
     expect((await runStep(cwd, { section: 'early' })).code).toBe(0);
     // Every row changes before the shards run; an unsharded run of the new rows is what the merge must give.
@@ -231,7 +233,14 @@ describe('shard-commit: merge, then mode: merge', () => {
     const tip = tipOf('refs/docdb/early')!;
     for (const shard of ['1/2'])
       expect((await runStep(cwd, { section: 'early', shard, 'shard-commit': 'merge' })).code).toBe(0);
-    // Shard 2 has created its ref (at the section tip) and is still reading its sources.
+    // Shard 2 is still running: its ref appears only with its commit.
+    const running = await runStep(cwd, { section: 'early', mode: 'merge', shards: '2' });
+    expect(running.code).toBe(1);
+    expect(running.stdout).toMatch(
+      /shard\(s\) 2 of 2 missing \(a shard's ref appears with its commit: failed, not run, or not finished yet — the merge job must need: the matrix job/,
+    );
+    expect(tipOf('refs/docdb/early')).toBe(tip);
+    // A ref at the section tip with no shard commit on it (made by something else than a shard job).
     em.state.repo(REPO).db.compareAndSwapRef('refs/docdb/early.shards/2', null, tip);
     const early = await runStep(cwd, { section: 'early', mode: 'merge', shards: '2' });
     expect(early.code).toBe(1);

@@ -1,7 +1,8 @@
 /**
- * Shard refs through the GitHub API (src/action/ref-ops.ts), in-process against the emulator: a token that
- * may only read cannot create a shard ref, and the step says which permission to grant (a typed Forbidden,
- * never the client's error with its request), with nothing written.
+ * Shard refs through the GitHub API (src/action/shard-commit.ts: the shard's store creates its ref on its
+ * commit), in-process against the emulator: a token that may only read cannot write a shard, and the step
+ * says which permission to grant (a typed Forbidden, never the client's error with its request), with
+ * nothing written.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeFailure } from '../../src/action/failure.js';
@@ -30,7 +31,7 @@ afterAll(async () => {
 });
 
 describe('shard refs through the API', () => {
-  it('a read-only token: Forbidden naming the shard ref and "contents: write", no shard ref, no token in the message', async () => {
+  it('a read-only token: Forbidden naming the request and "contents: write", no shard ref, no token in the message', async () => {
     const section = new RemoteApiRefStore({
       transport: fetchTransport(),
       apiUrl: em.url,
@@ -54,9 +55,11 @@ describe('shard refs through the API', () => {
     };
     const inputs = readInputs((n) => values[n] ?? '', {});
     const e = await runAction(inputs, { workspace: cwd, writeSpacingMs: 0 }).catch((x) => x);
-    expect(e).toMatchObject({ code: 'Forbidden', data: { status: 403, repository: REPO } });
+    expect(e).toMatchObject({ code: 'Forbidden', data: { status: 403 } });
+    expect(e.message).toContain(REPO);
     const message = describeFailure(e, inputs);
-    expect(message).toMatch(/^creating refs\/docdb\/ro\.shards\/1 in octo\/refs was refused \(403\)/);
+    // The shard's first write (its tree; the ref comes last, on the commit) is what GitHub refuses.
+    expect(message).toMatch(/^commit: create tree \(POST \/repos\/octo\/refs\/git\/trees\)/);
     expect(message).toMatch(/contents: write/);
     expect(message).not.toContain(READER);
     expect(JSON.stringify(e)).not.toContain(READER);

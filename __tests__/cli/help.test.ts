@@ -82,6 +82,7 @@ describe('every command against docs/cli.md', async () => {
         'init',
         'project',
         'section compact',
+        'view',
       ].sort(),
     );
   });
@@ -150,6 +151,7 @@ describe("the README's CLI section", async () => {
       'doc index',
       'doc query',
       'section compact',
+      'view',
     ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
   });

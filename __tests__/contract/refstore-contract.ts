@@ -38,6 +38,7 @@ import { describeHistoryPagesContract } from './history-pages-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
+import { describeReadVersionsContract } from './read-versions-contract.js';
 import { describeReplaceHistoryContract } from './replace-history-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
@@ -129,6 +130,7 @@ export function describeRefStoreContract(
     describeHistoryPagesContract(() => ({ fx, store }));
     describePartsContract(() => ({ fx, store }));
     describeReadManyContract(() => ({ fx, store }));
+    describeReadVersionsContract(() => ({ fx, store }));
     if (options.serializedCalls) {
       // A store driven through a page proxy takes only serializable arguments: a derive hook (a function)
       // cannot cross. The same store runs these parts in Node (its own contract test names the file).

@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { REPOSITORY_ID_QUERY } from '../../src/stores/remote-api/update-refs.js';
 import { describeLiveSuite } from './live-suite.js';
 import { type Recording, replayRecording } from './replay.js';
 
@@ -52,6 +53,25 @@ describe('the recorded session', () => {
     try {
       expect(await replayRecording(fresh, recording, TOKEN)).toBe(recording.exchanges.length);
       expect(fresh.state.repo('live/scratch').db.readRef(recording.ref)).toBeDefined();
+    } finally {
+      await fresh.stop();
+    }
+  });
+
+  it("replays with GitHub's own repository node id: the id updateRefs takes is mapped as SHAs are", async () => {
+    const text = readFileSync(file, 'utf8');
+    const idQuery = (JSON.parse(text) as Recording).exchanges.find(
+      (x) => (x.body as { query?: string })?.query === REPOSITORY_ID_QUERY,
+    );
+    expect(idQuery, 'the session holds the repository id query').toBeDefined();
+    const id = (idQuery!.response as { data: { repository: { id: string } } }).data.repository.id;
+    // As recorded on GitHub: another id in the answer and in every mutation that quotes it.
+    const onGitHub = text.split(JSON.stringify(id)).join(JSON.stringify('R_kgDOLiveGitHubId'));
+    expect(onGitHub).not.toBe(text);
+    const fresh = await emulator();
+    try {
+      const recording = JSON.parse(onGitHub) as Recording;
+      expect(await replayRecording(fresh, recording, TOKEN)).toBe(recording.exchanges.length);
     } finally {
       await fresh.stop();
     }

@@ -1,7 +1,9 @@
 /**
  * The live suite: the GitHub API store and the DocumentStore against a real GitHub repository (or any
  * server that claims to be one), on a scratch section `refs/docdb-live/<random>` that is deleted at the
- * end. Each step asserts what it costs in requests — the budget of ARCHITECTURE.md. With `recordTo`, the
+ * end, and a compaction of a second scratch ref `refs/docdb-live/<random>-compaction` (GraphQL `updateRefs`
+ * on a ref outside refs/heads and refs/tags, which GitHub does not document either way). Each step asserts
+ * what it costs in requests — the budget of ARCHITECTURE.md. With `recordTo`, the
  * session is saved (token removed) in the replay format, so a recording made on GitHub becomes a test here
  * (`__tests__/fixtures/live/*.json`, replayed by recorded-replay.test.ts).
  */
@@ -10,9 +12,12 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PreconditionFailed } from '../../src/core/errors.js';
+import type { HistoryEntry, ReplacementCommit } from '../../src/core/refstore.js';
 import { watch } from '../../src/core/watch.js';
 import { DocumentStore } from '../../src/document/document-store.js';
+import { compactSection } from '../../src/retention/index.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/remote-api-refstore.js';
+import { UPDATE_REFS_MUTATION } from '../../src/stores/remote-api/update-refs.js';
 import { fetchTransport } from '../../src/transport/fetch.js';
 import { type Recorder, recorder } from './recorder.js';
 
@@ -28,6 +33,20 @@ export interface LiveTarget {
 }
 
 const repo = { namespace: 'live', type: 'item' } as const;
+/** GitHub's REST headers for the suite's own requests (the scratch refs' deletion). */
+const restHeaders = (token: string) => ({
+  authorization: `Bearer ${token}`,
+  accept: 'application/vnd.github+json',
+  'x-github-api-version': '2022-11-28',
+  'user-agent': 'docdb-live-suite',
+});
+/** A commit made again as a compaction makes it: same tree, people and message. */
+const again = (e: HistoryEntry): ReplacementCommit => ({
+  tree: e.tree!,
+  message: `${e.message}\n\nDocdb-Compacted-From: ${e.version}`,
+  author: e.author,
+  committer: e.committer,
+});
 const id = (n: string) => ({ namespace: repo.namespace, doc_type: repo.type, id: n });
 
 /**
@@ -65,17 +84,14 @@ export function describeLiveSuite(name: string, enabled: boolean, target: () => 
       docs = new DocumentStore(store());
     });
     afterAll(async () => {
-      // The scratch section goes away whatever happened (not recorded: it is not part of the session).
-      await fetchTransport().request({
-        method: 'DELETE',
-        url: `${apiUrl}/repos/${owner}/${repoName}/git/refs/${ref.slice('refs/'.length)}`,
-        headers: {
-          authorization: `Bearer ${token}`,
-          accept: 'application/vnd.github+json',
-          'x-github-api-version': '2022-11-28',
-          'user-agent': 'docdb-live-suite',
-        },
-      });
+      // The scratch refs go away whatever happened (not recorded: it is not part of the session).
+      for (const r of [ref, `${ref}-compaction`]) {
+        await fetchTransport().request({
+          method: 'DELETE',
+          url: `${apiUrl}/repos/${owner}/${repoName}/git/refs/${r.slice('refs/'.length)}`,
+          headers: restHeaders(token),
+        });
+      }
       if (t?.recordTo) {
         mkdirSync(dirname(t.recordTo), { recursive: true });
         writeFileSync(t.recordTo, `${JSON.stringify({ repo: t.repo, ref, exchanges: rec.exchanges }, null, 2)}\n`);
@@ -232,6 +248,52 @@ export function describeLiveSuite(name: string, enabled: boolean, target: () => 
       expect(seen).toEqual(['live/item/f.json']);
       // One ref read per poll (304 while nothing moved), and the changes of the one move (≤ 3).
       expect(n - byOther).toBeLessThanOrEqual(polls + 1 + 3);
+    });
+
+    // GitHub documents updateRefs for refs in general but shows only branches and tags; compaction moves
+    // refs/<root>/<section> with it (src/stores/remote-api/update-refs.ts). This is that very path.
+    it("compaction's updateRefs moves a ref under refs/docdb-live/ with beforeOid; a wrong beforeOid moves nothing", async () => {
+      const scratchRef = `${ref}-compaction`;
+      const scratch = new RemoteApiRefStore({ transport: rec, apiUrl, owner, repo: repoName, ref: scratchRef, token });
+      for (const n of ['1', '2', '3']) await scratch.put('c.json', n);
+      const before = (await scratch.commits()).entries; // newest first
+      expect(before).toHaveLength(3);
+      const first = rec.exchanges.length;
+      // beforeOid = the tip's parent, not the tip: refused, the ref where it was.
+      const stale = await scratch.replaceHistory({
+        from: before[1]!.version,
+        onto: null,
+        commits: [again(before[0]!)],
+      });
+      expect(stale.moved).toBe(false);
+      expect(stale.tip).toBe(before[0]!.version);
+      // The compaction: the newest 2 re-created on a new root, the ref moved from the tip it read.
+      const [r, n] = await cost(() => compactSection(scratch, { keepCommits: 2 }));
+      expect(r.compacted).toBe(true);
+      expect(n).toBeLessThanOrEqual(2 + 10);
+      const after = (
+        await new RemoteApiRefStore({ transport: rec, apiUrl, owner, repo: repoName, ref: scratchRef, token }).commits()
+      ).entries;
+      expect(after.map((e) => e.version)).toEqual([r.version, after[1]!.version]);
+      expect(after.map((e) => e.tree)).toEqual(before.slice(0, 2).map((e) => e.tree));
+      expect(after[1]!.parents).toEqual([]);
+      // Both moves went through the GraphQL mutation; no REST ref update was sent (a forced PATCH has no compare).
+      const mine = rec.exchanges.slice(first);
+      const moves = mine.filter(
+        (x) => x.path === '/graphql' && (x.body as { query?: string })?.query === UPDATE_REFS_MUTATION,
+      );
+      expect(moves).toHaveLength(2);
+      expect(mine.filter((x) => x.method === 'patch')).toEqual([]);
+      // Delete it: REST DELETE of the ref, then the section is gone.
+      const del = await rec.request({
+        method: 'DELETE',
+        url: `${apiUrl}/repos/${owner}/${repoName}/git/refs/${scratchRef.slice('refs/'.length)}`,
+        headers: restHeaders(token),
+      });
+      expect(del.status).toBe(204);
+      expect(
+        await new RemoteApiRefStore({ transport: rec, apiUrl, owner, repo: repoName, ref: scratchRef, token }).head(),
+      ).toBeNull();
     });
   });
 }

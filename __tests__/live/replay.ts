@@ -33,10 +33,14 @@ export function shape(v: unknown): Shape {
 
 const SHA = /^[0-9a-f]{40}$/;
 
-/** Learn recorded → replayed SHAs from two answers to the same request. */
-function learn(recorded: unknown, replayed: unknown, map: Map<string, string>): void {
+/**
+ * Learn recorded → replayed SHAs from two answers to the same request, and GraphQL node ids (an `id` field:
+ * the repository id that `updateRefs` takes is GitHub's own, not the emulator's).
+ */
+function learn(recorded: unknown, replayed: unknown, map: Map<string, string>, key?: string): void {
   if (typeof recorded === 'string' && typeof replayed === 'string') {
-    if (SHA.test(recorded) && SHA.test(replayed) && recorded !== replayed) map.set(recorded, replayed);
+    const sha = SHA.test(recorded) && SHA.test(replayed);
+    if ((sha || key === 'id') && recorded !== replayed) map.set(recorded, replayed);
     return;
   }
   if (Array.isArray(recorded) && Array.isArray(replayed)) {
@@ -45,13 +49,16 @@ function learn(recorded: unknown, replayed: unknown, map: Map<string, string>): 
   }
   if (recorded && replayed && typeof recorded === 'object' && typeof replayed === 'object') {
     for (const k of Object.keys(recorded)) {
-      learn((recorded as Record<string, unknown>)[k], (replayed as Record<string, unknown>)[k], map);
+      learn((recorded as Record<string, unknown>)[k], (replayed as Record<string, unknown>)[k], map, k);
     }
   }
 }
 
+/** `text` with every learned SHA and node id (a whole JSON string) replaced by the replayed one. */
 function swap(text: string, map: Map<string, string>): string {
-  return text.replace(/[0-9a-f]{40}/g, (sha) => map.get(sha) ?? sha);
+  let out = text.replace(/[0-9a-f]{40}/g, (sha) => map.get(sha) ?? sha);
+  for (const [from, to] of map) if (!SHA.test(from)) out = out.split(JSON.stringify(from)).join(JSON.stringify(to));
+  return out;
 }
 
 /**

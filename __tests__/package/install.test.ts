@@ -330,6 +330,40 @@ export const client = loadDocDbClient({ backend: 'memory' });
     expect(JSON.parse(inProcess)).toMatchObject({ ok: true, outputs: { changed: 'true' }, rerun: { writes: 0 } });
   });
 
+  it('docdb view --demo serves the shipped viewer on the demo section; Ctrl-C stops it (issue 29 item 10)', async () => {
+    const view = spawn('docdb', ['view', '--demo', '--json'], {
+      cwd: consumer,
+      env: userEnv(),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    const report = await new Promise<{ url: string; apiUrl: string; page: string }>((resolve, reject) => {
+      view.stdout!.on('data', (c: Buffer) => {
+        out += c.toString();
+        if (out.includes('\n')) resolve(JSON.parse(out.slice(0, out.indexOf('\n'))));
+      });
+      view.stderr!.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      view.once('exit', (code) => reject(new Error(`docdb view --demo exited (${code}): ${out}`)));
+    });
+    const exited = new Promise<number | null>((resolve) => view.once('exit', resolve));
+    try {
+      // The installed package serves its lib/viewer (no esbuild, no sources there).
+      expect(report.page).toBe('lib/viewer');
+      expect(report.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/viewer\/\?repo=octo-org\/widgets$/);
+      const html = await (await fetch(report.url)).text();
+      expect(html).toContain(`<meta name="docdb-api-url" content="${report.apiUrl}" />`);
+      const js = await fetch(new URL('viewer.js', report.url));
+      expect(js.status).toBe(200);
+      expect((await js.arrayBuffer()).byteLength).toBeGreaterThan(10_000);
+      expect((await fetch(`${report.apiUrl}/repos/octo-org/widgets/git/ref/docdb/documents`)).status).toBe(200);
+    } finally {
+      view.kill('SIGINT');
+    }
+    expect(await exited).toBe(0);
+  }, 60_000);
+
   it('bin/docdb.js of this checkout works (lib/ was built by npm ci through "prepare")', () => {
     expect(PKG).toMatchObject({
       scripts: { prepare: expect.stringContaining('build:lib'), prepack: expect.stringContaining('build:lib') },

@@ -65,7 +65,7 @@ async function sectionWithShards(name: string, count: number) {
       shardStore: storeOn,
       count,
       run: '9.2',
-      deleteRef: async (r) => void deleted.push(r),
+      deleteRefs: async (list: readonly { ref: string }[]) => void deleted.push(...list.map((r) => r.ref)),
     });
   return { ref, base, shards, merge, deleted };
 }
@@ -118,7 +118,7 @@ describe('mergeShards: untrusted shard refs', () => {
       shardStore: storeOn,
       count: 1,
       run: '9.1',
-      deleteRef: async () => {
+      deleteRefs: async () => {
         throw new Error('connection reset while deleting');
       },
     };

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ConcurrentUpdate, InvalidConfig, RateLimited } from '../../src/core/errors.js';
+import { DocumentStore } from '../../src/document/document-store.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
 import { type PacedWorld, pacedWorld, seeded } from './paced-world.js';
@@ -111,7 +112,31 @@ describe('the not-before gate', () => {
       },
     });
     expect(await s.get('x.json')).toBeNull();
-    expect(waits).toEqual([60_000, 120_000]);
+    // The second answer to the same request adds jitter (< 2 s) on top, never less than the window.
+    expect(waits).toHaveLength(2);
+    expect(waits[0]).toBe(60_000);
+    expect(waits[1]).toBeGreaterThanOrEqual(120_000);
+    expect(waits[1]).toBeLessThan(122_000);
+  });
+});
+
+describe('refused again', () => {
+  it('retry-after plus exponentially wider jitter (clients that woke together spread out), at most 6 waits, then RateLimited', async () => {
+    const w = pacedWorld({ concurrent: 1000 });
+    w.app.inject({ kind: 'secondary-rate-limit', status: 403, retryAfter: 10, times: 7, method: 'GET' });
+    const waits: number[] = [];
+    const s = w.store({
+      random: () => 0.5,
+      sleep: async (ms) => {
+        waits.push(ms);
+        await w.sleep(ms);
+      },
+    });
+    const e = await s.get('x.json').catch((x) => x);
+    expect(e).toBeInstanceOf(RateLimited);
+    // The first wait is the window itself; each refusal after it adds half (random 0.5) of 2, 4, 8, 16, 32 s.
+    expect(waits).toEqual([10_000, 11_000, 12_000, 14_000, 18_000, 26_000]);
+    expect(w.app.requests.filter((r) => r.fault)).toHaveLength(7);
   });
 });
 
@@ -200,6 +225,21 @@ describe('16 writers against the limits', () => {
     expect(outcomes.filter((o) => o.ok).length).toBe(48 - failures.length);
     expect(limited(w)).toBeGreaterThan(0); // 48 puts need more than 80 content-creating requests a minute
     expect(inside(w)).toBe(0);
+  }, 60_000);
+
+  it("GitHub's figures: a 10,000-document first write, one mutating request a second, costs 15 requests and meets no limit", async () => {
+    const w = pacedWorld(true);
+    const text = 'x'.repeat(1100);
+    const docs = Array.from({ length: 10_000 }, (_, i) => ({
+      namespace: 'bench',
+      type: 'item',
+      id: `group-${i % 50}/item-${i}`,
+      data: { i, text },
+    }));
+    const r = await new DocumentStore(w.store({ ref: 'refs/docdb/first', mutationSpacingMs: 1000 })).putMany(docs);
+    expect(r.written.filter((k) => !k.startsWith('_docdb/'))).toHaveLength(10_000);
+    expect(w.app.requests.length).toBeLessThanOrEqual(15);
+    expect(limited(w)).toBe(0);
   }, 60_000);
 
   it('an hour budget too small: failures are typed and definite (retryAt, nothing written), 0 lost', async () => {

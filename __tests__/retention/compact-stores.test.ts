@@ -1,23 +1,15 @@
 /**
- * compactSection against the emulator (GitHub's API: request budget, pacing, a host without updateRefs, a
- * token that may not write) and on the local and subprocess git stores — with eight writers landing
- * mid-compaction on each: 0 lost writes, and every re-created commit's tree equal to its original's
- * (read with real git for the git stores).
+ * compactSection against the emulator (GitHub's API): the request budget, pacing, a host without
+ * updateRefs, a token that may not write. Eight writers landing mid-compaction, on every backend:
+ * compact-writers.test.ts.
  */
-import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Forbidden, InvalidConfig, NotFound } from '../../src/core/errors.js';
-import type { RefStore } from '../../src/core/refstore.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { compactSection } from '../../src/retention/index.js';
-import { GitRefStore, SubprocessGitRefStore } from '../../src/stores/git/index.js';
-import { bareRepo, fsckStrict, GIT_TEST_ENV, git, steppingClock, tempDir } from '../git/helpers.js';
 import { emulator, freshRepo, OWNER, store as remoteStore, since } from '../remote-api/helpers.js';
-import { eightWriters, racing } from './helpers.js';
 
 const REF = 'refs/docdb/documents';
-const text = (b: Uint8Array) => new TextDecoder().decode(b);
 
 let em: EmulatorHandle;
 beforeAll(async () => {
@@ -76,19 +68,6 @@ describe('compactSection on GitHub (emulator)', () => {
     expect(slept).toEqual([60_000]);
   });
 
-  it('eight writers landing mid-compaction: none lost, every kept tree equal to its original', async () => {
-    const repo = seeded(30);
-    const store = remoteStore(em, repo, { ref: REF });
-    const writers = eightWriters(() => remoteStore(em, repo, { ref: REF, retryConcurrentWrites: 30 }));
-    const racer = racing(store, writers.run, 1);
-    const r = await compactSection(racer, { keepCommits: 10 }, { pacing: false });
-    expect(r.attempts).toBe(2);
-    expect(r.kept).toBe(10 + 16);
-    for (const [key, value] of writers.last) expect(text((await store.get(key))!.value)).toBe(value);
-    for (const [original, now] of Object.entries(r.replaced)) expect(treeOf(repo, now)).toBe(treeOf(repo, original));
-    expect((await store.commits()).entries).toHaveLength(26);
-  });
-
   it('a host without updateRefs: refused (never a blind force), the section untouched', async () => {
     const old = await emulator({ graphqlUpdateRefs: false });
     try {
@@ -118,55 +97,5 @@ describe('compactSection on GitHub (emulator)', () => {
     expect(await reader.head()).toBe(tip);
     const missing = remoteStore(em, repo, { ref: 'refs/docdb/nothing' });
     await expect(compactSection(missing, { keepCommits: 1 }, { pacing: false })).rejects.toBeInstanceOf(NotFound);
-  });
-});
-
-/** Trees of `a` and `b` in a repository, read with git itself. */
-const gitTree = (dir: string, sha: string) => git(['--git-dir', dir, 'rev-parse', `${sha}^{tree}`]).trim();
-
-describe.each([
-  [
-    'GitRefStore',
-    (dir: string, _tmp: string, _i: number) =>
-      new GitRefStore({ dir, env: GIT_TEST_ENV, now: steppingClock(), retryConcurrentWrites: 30 }),
-  ],
-  [
-    'SubprocessGitRefStore',
-    (dir: string, tmp: string, i: number) =>
-      new SubprocessGitRefStore({
-        remote: pathToFileURL(dir).href,
-        dir: join(tmp, `cache-${i}.git`),
-        env: GIT_TEST_ENV,
-        now: steppingClock(),
-        retryConcurrentWrites: 30,
-      }),
-  ],
-] as const)('compactSection on %s', (_name, make) => {
-  it('eight writers landing mid-compaction: none lost; kept trees equal the originals (git rev-parse)', async () => {
-    const tmp = tempDir();
-    const dir = bareRepo(tmp.dir);
-    const stores: RefStore[] = [];
-    const open = () => {
-      const s = make(dir, tmp.dir, stores.length);
-      stores.push(s);
-      return s;
-    };
-    try {
-      const store = open();
-      for (let i = 0; i < 12; i++) await store.put('state.json', `{"n":${i}}`);
-      const writers = eightWriters(open);
-      const r = await compactSection(racing(store, writers.run, 1), { keepCommits: 4 }, { pacing: false });
-      expect(r.attempts).toBe(2);
-      for (const [key, value] of writers.last) expect(text((await store.get(key))!.value)).toBe(value);
-      for (const [original, now] of Object.entries(r.replaced)) expect(gitTree(dir, now)).toBe(gitTree(dir, original));
-      expect(git(['--git-dir', dir, 'rev-list', '--count', REF]).trim()).toBe(String(4 + 16));
-      expect(git(['--git-dir', dir, 'rev-list', '--max-parents=0', REF]).trim()).toBe(
-        r.replaced[Object.keys(r.replaced)[0]!],
-      );
-      fsckStrict(dir);
-    } finally {
-      await Promise.all(stores.map((s) => (s as GitRefStore).close()));
-      tmp.cleanup();
-    }
   });
 });

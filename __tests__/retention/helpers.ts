@@ -42,15 +42,20 @@ export function racing(store: RefStore, writers: () => Promise<unknown>, times =
   }) as RefStore & { races: number };
 }
 
-/** Eight writers, each putting its own key `writers/<w>.json` `rounds` times; the values each wrote last. */
+/**
+ * Eight writers, each putting its own key `writers/<w>.json` `rounds` times: the values each wrote last, and
+ * the versions (commits) of every write that landed.
+ */
 export function eightWriters(
   peer: () => RefStore,
   rounds = 2,
-): { run: () => Promise<void>; last: Map<string, string> } {
+): { run: () => Promise<void>; last: Map<string, string>; versions: string[] } {
   const last = new Map<string, string>();
+  const versions: string[] = [];
   let round = 0;
   return {
     last,
+    versions,
     run: async () => {
       const r = round++;
       await Promise.all(
@@ -58,7 +63,7 @@ export function eightWriters(
           const s = peer();
           for (let i = 0; i < rounds; i++) {
             const value = `{"w":${w},"round":${r},"i":${i}}`;
-            await s.put(`writers/${w}.json`, value);
+            versions.push((await s.put(`writers/${w}.json`, value)).version!);
             last.set(`writers/${w}.json`, value);
           }
         }),

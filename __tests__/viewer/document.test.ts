@@ -151,8 +151,9 @@ describe('document view', () => {
     );
     page = await world.open(`${docQuery(repo)}&at=${foreign}`);
     expect(await page.locator('[data-param="at"]').innerText()).toContain('"at" is not a version of this section');
+    // Without its identity the frame opens the overview and says what the document view needs.
     page = await world.open(`repo=${OWNER}/${repo}&view=document&ns=github`);
-    expect(await page.locator('.error').innerText()).toContain('needs "type", "id"');
+    expect(await page.locator('.problems').innerText()).toContain('view=document needs "type" and "id"');
     // A version the section once had, replaced by a compaction: the kept commit names it in a trailer.
     const s = seeder(world.em);
     const kept = s.commit([hello({ n: 1 })], [], `kept\n\nDocdb-Compacted-From: ${v1}`);

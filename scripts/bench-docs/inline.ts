@@ -2,6 +2,7 @@
  * Figures that sit inside a sentence (`<!-- bench:NAME -->4<!-- /bench -->`): one number or a short clause,
  * each read from one results file.
  */
+import { compactionSummary } from '../../bench/compaction-table.js';
 import { bytes, day, duration, int, ms } from './format.js';
 import { bench, extra, gitHttpRow, peerRow, type Results } from './results.js';
 
@@ -68,6 +69,8 @@ export const inlineFigures: Record<string, Figure> = {
     );
   },
   'retry-requests': (r) => String(r.contention.library.maxRequestsPerRetry),
+  /** "8,760 → 720 in 730 requests (budget 730), 721 content-creating, 0 secondary-limit answers, 1 h 2 min …" */
+  'compaction-summary': (r) => compactionSummary(r.compaction),
   /** "16 writers × 50 puts: 800/800 land, 169 retries, every one 4 requests" */
   'contention-library': (r) => {
     const c = r.contention.library;

@@ -6,11 +6,13 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
+import type { CompactionFile } from '../../bench/compaction-table.js';
 import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
+import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
 import type { WritesFile } from '../../bench/writes-table.js';
 
 /** bench/results/contention.json (`npx tsx bench/contention.ts`). */
@@ -56,12 +58,14 @@ export interface Results {
   backfill: BackfillFile;
   contention: ContentionFile;
   secondaryLimits: SecondaryLimitsFile;
+  compaction: CompactionFile;
+  shardMerge: ShardMergeFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -78,6 +82,8 @@ export function loadResults(dir: string): Results {
     backfill: read('backfill.json', 'npx tsx bench/backfill.ts'),
     contention: read('contention.json', 'npx tsx bench/contention.ts'),
     secondaryLimits: read('secondary-limits.json', 'npx tsx bench/secondary-limits.ts'),
+    compaction: read('compaction.json', 'npx tsx bench/compaction.ts'),
+    shardMerge: read('shard-merge.json', 'npx tsx bench/shard-merge.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

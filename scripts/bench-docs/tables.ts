@@ -2,9 +2,12 @@
  * Tables the docs show, each rendered from one results file: the peers summary and docdb's scaling series
  * (by the same code as bench/results/*.md), the store comparison, the sources runs and the backfill memory.
  */
+
+import { compactionTable } from '../../bench/compaction-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
+import { shardMergeTable } from '../../bench/shard-merge-table.js';
 import { writesSummary } from '../../bench/writes-table.js';
 import { bytes, duration, int, mib, ms } from './format.js';
 import { bench, extra, gitHttpRow, type Results } from './results.js';
@@ -119,4 +122,6 @@ export const tables: Record<string, Table> = {
   reads: (r) => readsTable(readmeRows(r.reads.rows)),
   writes: (r) => writesSummary(r.writes, r.writesBefore).trim(),
   'secondary-limits': (r) => secondaryLimitsTable(r.secondaryLimits),
+  compaction: (r) => compactionTable(r.compaction),
+  'shard-merge': (r) => shardMergeTable(r.shardMerge),
 };

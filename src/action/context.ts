@@ -7,8 +7,8 @@ import type { InputNames } from '../core/input-names.js';
 import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
+import type { RefDeletion, RemoteApiRefStore } from '../stores/remote-api/index.js';
 import type { Meter } from './metered-fetch.js';
-import type { RefOps } from './ref-ops.js';
 import type { SummaryInput } from './summary.js';
 
 export interface ActionContext {
@@ -29,6 +29,12 @@ export interface ActionContext {
    * Action). `docdb project --refstore git|subprocess` passes a local git store here.
    */
   store?: RefStore;
+  /**
+   * The store on any ref of `inputs.repository` (`startAt`: RemoteApiRefStoreOptions.startAt), used for
+   * the section and shard refs instead of the default RemoteApiRefStore over the run's Octokit (tests and
+   * benchmarks: stores on a virtual clock). Shard refs need a store that deletes refs too.
+   */
+  storeOn?: (ref: string, startAt?: string) => RefStore & Pick<RemoteApiRefStore, 'deleteRefs'>;
   /** One line per HTTP request (method, URL without query secrets, status): `core.debug` in the Action. */
   debug?: (line: string) => void;
   /** Log grouping per projection (`core.startGroup`/`core.endGroup` in the Action). */
@@ -63,8 +69,12 @@ export interface ActionTools {
   meter: Meter;
   log: (line: string) => void;
   /**
-   * A store on another ref of the same repository, and whole-ref create/delete (`shard-commit: merge`,
+   * A store on another ref of the same repository (starting at `startAt` while that ref does not exist:
+   * RemoteApiRefStoreOptions.startAt), and the compare-and-delete of whole refs (`shard-commit: merge`,
    * `mode: merge`); absent when the context brought its own store (a local git section).
    */
-  shardRefs?: { storeOn(ref: string): RefStore; refs: RefOps };
+  shardRefs?: {
+    storeOn(ref: string, startAt?: string): RefStore;
+    deleteRefs(refs: readonly RefDeletion[]): Promise<void>;
+  };
 }

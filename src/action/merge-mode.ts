@@ -29,13 +29,13 @@ export async function mergeMode(
       'mode: merge reads and deletes shard refs through the GitHub API; it needs the API store',
     );
   }
-  const { storeOn, refs } = tools.shardRefs;
+  const { storeOn, deleteRefs } = tools.shardRefs;
   const report = await mergeShards({
     section: tools.store,
     shardStore: storeOn,
     count: inputs.shards ?? 0,
     run: runLabel(context),
-    deleteRef: (ref) => refs.delete(ref),
+    deleteRefs,
     message: inputs.commitMessage,
     trailers: runTrailers(context),
     log: tools.log,

@@ -8,7 +8,7 @@ import { sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
 import { resolveVersion } from '../core/resolve-version.js';
 import { isLoopbackHost } from '../projection/spec/index.js';
-import { RemoteApiRefStore } from '../stores/remote-api/index.js';
+import { type RefDeletion, RemoteApiRefStore } from '../stores/remote-api/index.js';
 import { nodeArchiveReader } from '../stores/remote-api/node-archive.js';
 import { createOctokit } from '../transport/create-octokit.js';
 import { octokitTransport } from '../transport/octokit.js';
@@ -23,7 +23,6 @@ import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
-import { apiRefOps } from './ref-ops.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -102,13 +101,14 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
         ? { writeSpacingMs: 0 }
         : {}),
   });
-  const storeOn = (on: string): RefStore =>
+  const apiStore = (on: string, startAt?: string): RemoteApiRefStore =>
     new RemoteApiRefStore({
       transport: octokitTransport(octokit),
       apiUrl: inputs.apiUrl,
       owner,
       repo,
       ref: on,
+      ...(startAt ? { startAt } : {}),
       ...(inputs.token ? { token: inputs.token } : {}),
       retryConcurrentWrites: inputs.retryConcurrentWrites,
       // Bulk reads (mode: export) through the archive; its redirect never gets the token.
@@ -119,6 +119,9 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
       },
     });
   if (context.store) return { client: octokit, store: context.store, ref, meter, log };
-  const shardRefs = { storeOn, refs: apiRefOps(octokit, inputs.repository) };
-  return { client: octokit, store: storeOn(ref), ref, meter, log, shardRefs };
+  const storeOn = context.storeOn ?? apiStore;
+  const store = storeOn(ref);
+  // Shard refs are deleted through the section's store: one updateRefs mutation, each ref compared.
+  const shardRefs = { storeOn, deleteRefs: (refs: readonly RefDeletion[]) => store.deleteRefs(refs) };
+  return { client: octokit, store, ref, meter, log, shardRefs };
 }

@@ -1,8 +1,10 @@
 /**
- * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, created at
- * the section tip it starts from, so no two jobs of the matrix ever race for one ref. Its commit carries
- * the `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the
- * final `mode: merge` job checks before folding every shard into the section in one commit.
+ * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, branched
+ * from the section tip it starts from, so no two jobs of the matrix ever race for one ref. The ref is
+ * created ON the shard's commit (the store's `startAt`: reads see the section tip until then), so a shard
+ * costs 3 content-creating requests: a tree, a commit, the ref. Its commit carries the
+ * `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the final
+ * `mode: merge` job checks before folding every shard into the section in one commit.
  */
 import { InvalidConfig } from '../core/errors.js';
 import type { RefStore } from '../core/refstore.js';
@@ -19,8 +21,8 @@ export interface ShardTarget {
 }
 
 /**
- * Create this shard's ref at the section tip (clearing a leftover of this run, or of a shard that never
- * committed) and return its store. A leftover shard of another run that was never merged is refused.
+ * The store this shard writes: its ref, starting at the section tip (a leftover of this run, or of a shard
+ * that never committed, is deleted first; another run's unmerged shard is refused).
  *
  * @example
  * const target = await prepareShardRef({ index: 2, count: 4 }, tools, '4711.1', 'octo/data');
@@ -38,24 +40,19 @@ export async function prepareShardRef(
       'shard-commit: merge writes shard refs through the GitHub API; with a local git section use shard-commit: direct',
     );
   }
-  const { storeOn, refs } = tools.shardRefs;
+  const { storeOn, deleteRefs } = tools.shardRefs;
   const base = await tools.store.head();
   const ref = shardRefOf(tools.ref, shard.index);
-  const leftover = base === null ? await storeOn(ref).head() : (await refs.create(ref, base)) === 'exists';
-  if (leftover) {
-    await refuseForeign(storeOn(ref), ref, run, repository);
-    await refs.delete(ref);
+  const existing = storeOn(ref);
+  const leftover = await existing.head();
+  if (leftover !== null) {
+    await refuseForeign(existing, ref, run, repository);
+    await deleteRefs([{ ref, oid: leftover }]);
     tools.log(`removed ${ref}, left by an earlier attempt of this run or by a shard that never committed`);
-    if (base !== null && (await refs.create(ref, base)) === 'exists') {
-      throw new InvalidConfig(
-        'shard',
-        `${ref} was created again by someone else while this shard started; is the same shard running twice?`,
-      );
-    }
   }
   tools.log(`shard ${shard.index}/${shard.count} writes ${ref}, branched from ${base ?? '(no section yet)'}`);
   return {
-    store: storeOn(ref),
+    store: storeOn(ref, base ?? undefined),
     trailers: shardTrailers(shard, base),
     receipt: shardReceipt({ run, shard, base }),
   };

@@ -30,6 +30,8 @@ import {
 } from '../document/document-store.js';
 import type { DocumentInput, Envelope } from '../document/envelope.js';
 import type { Identity } from '../document/identity.js';
+import { type TypeSeriesQuery, type TypeSeriesResult, typeSeries } from '../document/type-series.js';
+import type { DocumentVersionsResult } from '../document/versions-of.js';
 import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
 import { openDocDbDatabase } from '../stores/indexeddb/database.js';
 import { IndexedDbRefStore } from '../stores/indexeddb/indexeddb-refstore.js';
@@ -122,6 +124,13 @@ export interface DocDbClient {
   stream: DocumentStore['stream'];
   /** Versions of one document, newest first; `limit` + `cursor` (the `nextCursor` of the page before) page through all. */
   history(identity: Identity, options?: KeyHistoryOptions): Promise<HistoryResult>;
+  /**
+   * The document at each of `versions`, in order (null where absent): with a token, one GraphQL query per
+   * 100 versions; without one, a request each. See docs/documents.md "One document across its versions".
+   */
+  versionsOf<T = unknown>(identity: Identity, versions: readonly VersionId[]): Promise<DocumentVersionsResult<T>>;
+  /** A type's count, or sum/mean of an indexed field, at each of `versions`, from its index (docs/indexes.md). */
+  typeSeries(query: TypeSeriesQuery, versions: readonly VersionId[]): Promise<TypeSeriesResult>;
   head(): Promise<VersionId | null>;
   /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
   changes(options: DocumentChangesOptions): Promise<DocumentChangesResult>;
@@ -265,6 +274,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     getMany: (identities, o) => documents.getMany(identities, o),
     stream: (o) => documents.stream(o),
     history: (identity, o) => documents.history(identity, o),
+    versionsOf: <T>(identity: Identity, versions: readonly VersionId[]) => documents.versionsOf<T>(identity, versions),
+    typeSeries: (query, versions) => typeSeries(refStore, query, versions),
     head: () => documents.head(),
     changes: (o) => documents.changes(o),
     query: <T>(q: DocumentQuery) => documents.query<T>(q),

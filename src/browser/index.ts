@@ -8,11 +8,15 @@
  */
 export * as errors from '../core/errors.js';
 export { DocDbError } from '../core/errors.js';
+export { readVersionsFrom } from '../core/read-versions.js';
 export type * from '../core/refstore.js';
 export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from '../core/watch.js';
 export { DocumentStore } from '../document/document-store.js';
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
+export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
+export { SERIES_AGGREGATES, typeSeries } from '../document/type-series.js';
+export { csvField } from '../export/formats.js';
 export {
   IndexedDbCacheBackend,
   type IndexedDbCacheOptions,

@@ -18,6 +18,7 @@ export const COMMANDS: Record<string, Entry> = {
   demo: async () => (await import('./commands/demo.js')).command,
   init: async () => (await import('./commands/init.js')).command,
   section: async () => (await import('./commands/section.js')).group,
+  view: async () => (await import('./commands/view.js')).command,
 };
 
 export const isGroup = (c: CliCommand | CliGroup): c is CliGroup => 'subcommands' in c;

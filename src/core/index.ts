@@ -22,6 +22,7 @@ export { sha1Hex } from './git/sha1.js';
 export { type DiffTreeEntry, diffTrees, type TreeDiff } from './git/tree-diff.js';
 export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './keys.js';
 export { readManyFrom } from './read-many.js';
+export { assertVersionedReads, MAX_VERSIONED_READS, readVersionsFrom } from './read-versions.js';
 export { assertValidRefName, sectionRef } from './refname.js';
 export type * from './refstore.js';
 export {

@@ -282,6 +282,30 @@ export interface ReadManyItem {
   version: VersionId | null;
 }
 
+/** One (key, version) pair of {@link RefStore.readVersions}: a key read at one commit of the section. */
+export interface VersionedRead {
+  key: string;
+  version: VersionId;
+}
+
+export interface ReadVersionsOptions {
+  /**
+   * Many pairs are expected to share a blob (a file unchanged across versions): ask each pair's blob SHA
+   * first, then read each distinct blob once. Default false: the values come with the answer (fewest requests).
+   */
+  sharedBlobs?: boolean;
+  /** Called once when every pair has been read, with what the whole read cost (`requests`, `rateLimit`). */
+  onMeta?: (meta: OperationMeta) => void;
+}
+
+/** One pair of a {@link RefStore.readVersions}: the key's value at that version, or null when absent there. */
+export interface VersionedItem {
+  key: string;
+  version: VersionId;
+  value: Uint8Array | null;
+  blobSha: string | null;
+}
+
 /** One commit of a replacement history (compaction): created on the commit before it. */
 export interface ReplacementCommit {
   /** A tree the store already holds (a kept version's tree). */
@@ -304,6 +328,12 @@ export interface ReplaceHistoryOptions {
    * hour). Local stores (memory, a local repository, IndexedDB) send no request and do not call it.
    */
   pace?: () => Promise<void>;
+  /**
+   * Called as each commit exists upstream, oldest first (GitHub: once `POST /git/commits` answered). A
+   * compaction stopped by a rate limit midway goes on after the last one, creating none twice. Stores that
+   * create the commits in one step need not call it.
+   */
+  onCreated?: (sha: VersionId) => void;
 }
 
 export interface ReplaceHistoryResult extends OperationMeta {
@@ -353,6 +383,13 @@ export interface RefStore {
    * `readManyFrom(store, keys)`, which falls back to one `get` per key at one version.
    */
   readMany?(keys: readonly string[], options?: ReadManyOptions): AsyncIterable<ReadManyItem>;
+  /**
+   * Optional: the value of each (key, version) pair — one document across its versions, an index file at
+   * many section versions — in the order asked, each version a commit of the section (`InvalidVersion`
+   * otherwise). A store reads them the cheapest way it has (the GitHub API store: GraphQL aliases, 100
+   * pairs a query). Call it through `readVersionsFrom(store, reads)`, which falls back to one pinned `get` each.
+   */
+  readVersions?(reads: readonly VersionedRead[], options?: ReadVersionsOptions): Promise<VersionedItem[]>;
   /**
    * Optional (compaction, docs/retention.md): create `commits` on `onto` and move the ref from `from` to the
    * last of them — a compare-and-swap that allows a non-fast-forward move. Nothing moves unless the ref is

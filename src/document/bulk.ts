@@ -100,7 +100,7 @@ export function addCost(a: OperationMeta, b: OperationMeta): OperationMeta {
 }
 
 /** Only the cost fields a backend reported (no `undefined` members in results). */
-function costOf(meta: OperationMeta): OperationMeta {
+export function costOf(meta: OperationMeta): OperationMeta {
   return addCost({}, meta);
 }
 
@@ -117,7 +117,8 @@ function keyAt(identity: Identity, i: number): string {
   }
 }
 
-function checkIdentity(env: Envelope, identity: Identity, key: string): void {
+/** `InvalidDocument` when the blob at `key` holds another identity than the one asked for. */
+export function checkIdentity(env: Envelope, identity: Identity, key: string): void {
   if (!envelopeMatches(env, identity)) {
     throw new InvalidDocument(
       'blob',

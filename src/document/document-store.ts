@@ -9,6 +9,7 @@ import type {
   Change,
   ChangedKey,
   ChangesResult,
+  DeriveBase,
   HistoryResult,
   KeyHistoryOptions,
   KeyWriteOptions,
@@ -38,6 +39,7 @@ import type {
   PutManyOptions,
   ReadDocumentResult,
   ReadManyDocumentsResult,
+  WriteGuardOptions,
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
@@ -47,9 +49,14 @@ import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeInde
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
+import { type DocumentVersionsResult, documentVersions } from './versions-of.js';
 
 export type * from './document-types.js';
+
+type WriteGuard = NonNullable<WriteGuardOptions['guard']>;
+
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
+export type { DocumentVersionsResult } from './versions-of.js';
 
 /** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
 function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
@@ -183,7 +190,7 @@ export class DocumentStore {
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
-    const { indexes, ...rest } = options;
+    const { indexes, guard, ...rest } = options;
     assertPartsOptions(rest);
     if (indexes)
       applyDeclare(
@@ -193,13 +200,21 @@ export class DocumentStore {
     const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
     return commitInParts(this.store, seen.collect(parts), {
       ...rest,
-      derive: this.indexing(() => seen.ops, indexes),
+      derive: this.indexing(() => seen.ops, indexes, guard),
     });
   }
 
-  /** The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts). */
-  private indexing(ops: () => readonly IndexedOp[], declare?: readonly TypeIndex[]) {
-    return indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+  /**
+   * The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts), after the
+   * caller's `guard` (WriteGuardOptions) has passed on the attempt's tip.
+   */
+  private indexing(ops: () => readonly IndexedOp[], declare?: readonly TypeIndex[], guard?: WriteGuard) {
+    const derive = indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+    if (!guard) return derive;
+    return async (base: DeriveBase) => {
+      await guard({ version: base.version });
+      return derive(base);
+    };
   }
 
   /**
@@ -264,9 +279,10 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
-    const { indexes, ...rest } = options;
+    const { indexes, guard, ...rest } = options;
     const changes = opsToChanges(ops);
-    return this.store.commit(changes, { ...rest, derive: this.indexing(() => indexedOpsOf(ops, changes), indexes) });
+    const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, guard);
+    return this.store.commit(changes, { ...rest, derive });
   }
 
   /** The document at the tip (or at `version`), or null when absent. */
@@ -385,6 +401,18 @@ export class DocumentStore {
   async history(identity: Identity, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertLimit(options.limit);
     return this.store.history(deriveKey(identity), options);
+  }
+
+  /**
+   * The document at each of `versions` (commits of the section), in order, null where it is absent: one
+   * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
+   *
+   * @example
+   * const { entries } = await docs.history(identity, { limit: 100 });
+   * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
+   */
+  versionsOf<T = unknown>(identity: Identity, versions: readonly VersionId[]): Promise<DocumentVersionsResult<T>> {
+    return documentVersions<T>(this.store, identity, versions);
   }
 
   /**

@@ -88,14 +88,23 @@ export interface IndexWriteOptions {
   indexes?: readonly TypeIndex[];
 }
 
+/**
+ * A check of the tip each attempt of a commit builds on (again after every lost race), made before the
+ * index is derived: an error it throws ends the write with nothing written. How a caller makes a commit a
+ * compare-and-set against what others wrote since it started (the shard merge, projection/run/merge-shards.ts).
+ */
+export interface WriteGuardOptions {
+  guard?: (base: { version: VersionId | null }) => Promise<void>;
+}
+
 /** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
-export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> & IndexWriteOptions;
+export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> & IndexWriteOptions & WriteGuardOptions;
 
 /** Options of {@link DocumentStore.putMany}. */
 export type PutManyOptions = WriteOptions & IndexWriteOptions;
 
 /** Options of {@link DocumentStore.commitParts}. */
-export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> & IndexWriteOptions;
+export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> & IndexWriteOptions & WriteGuardOptions;
 
 /** A document that differs between two versions (see {@link DocumentStore.changes}). */
 export type ChangedDocument = Identity & ChangedKey;

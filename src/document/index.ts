@@ -45,3 +45,13 @@ export {
   type TypeIndex,
   type WhereClause,
 } from './indexes/index.js';
+export {
+  SERIES_AGGREGATES,
+  type SeriesAggregate,
+  type SeriesGap,
+  type TypeSeriesPoint,
+  type TypeSeriesQuery,
+  type TypeSeriesResult,
+  typeSeries,
+} from './type-series.js';
+export { type DocumentVersionsResult, documentVersions } from './versions-of.js';

@@ -24,6 +24,7 @@ import {
   type ResultRow,
   validateQuery,
 } from './indexes/index.js';
+import { plannedRows } from './indexes/page-reads.js';
 import { manifestPath } from './indexes/paths.js';
 import { type Row, rowsOf } from './indexes/rows.js';
 import { isMissing, type Stored, storedValue } from './indexes/values.js';
@@ -129,23 +130,25 @@ export async function queryDocuments<T>(store: RefStore, q: DocumentQuery): Prom
       throw new InvalidConfig('requireIndex', `${reason}; declare it (declareIndexes) or drop requireIndex`);
     return fallback<T>(store, query, version, cost, reason);
   }
-  const parts = await readAt(
-    store,
-    plan.parts.map((p) => p.path),
-    version,
-    cost,
-  );
-  const rows: Row[] = [];
   const fi = manifest.fields.indexOf(plan.field);
-  for (const p of plan.parts) {
-    const b = parts.items.get(p.path)?.value;
-    if (!b)
-      throw new InvalidResponse(
-        `index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`,
-        { key: p.path },
-      );
-    rows.push(...parsePart(manifest, fi, p.index, b));
-  }
+  // An in-order plan reads a part at a time and stops once the page is settled (indexes/page-reads.ts).
+  const rows = await plannedRows(manifest, plan, query, async (wanted) => {
+    const parts = await readAt(
+      store,
+      wanted.map((p) => p.path),
+      version,
+      cost,
+    );
+    return wanted.flatMap((p) => {
+      const b = parts.items.get(p.path)?.value;
+      if (!b)
+        throw new InvalidResponse(
+          `index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`,
+          { key: p.path },
+        );
+      return parsePart(manifest, fi, p.index, b);
+    });
+  });
   return answer<T>(store, manifest, query, rows, version, cost, 'index');
 }
 

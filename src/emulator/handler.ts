@@ -82,6 +82,7 @@ async function handle(deps: HandlerDeps, request: Request, env: RequestEnv): Pro
   if (fault && fault.kind !== 'drop-reply') return answerInjected(deps, request, fault, caller, entry);
   const budget = budgetOf(chargedAs(caller), deps.state, matched?.route.resource);
   const kind = requestClass(incoming.method, incoming.path, incoming.body.bytes, caller);
+  if (kind?.content) entry.contentCreating = true;
   const admission = kind && deps.secondary ? deps.secondary.admit(kind, entry) : undefined;
   if (admission && !admission.ok) return answerLimited(deps, incoming, entry, admission, budget);
   let answer: Answer;

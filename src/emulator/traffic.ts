@@ -41,6 +41,11 @@ export interface RequestLogEntry {
    * for a correct client — the API token must never leave the API origin.
    */
   sentAuthorization?: boolean;
+  /**
+   * A content-creating request as ./rations.ts counts them (every mutating REST request, every GraphQL
+   * mutation), whether or not the limits are on; one a limit refused (`limited`) created nothing.
+   */
+  contentCreating?: boolean;
   /** The secondary rate limit that refused the request (`secondaryLimits` on; ./rations.ts), if any. */
   limited?: SecondaryLimitKind;
   /**

@@ -4,13 +4,16 @@
  * `Docdb-Compacted-From` trailer), and move the ref in one compare-and-swap that allows the non-fast-forward
  * (`RefStore.replaceHistory`). A writer that lands meanwhile is never lost: its new commits are re-created
  * on the new history too and the move is tried again; after `maxAttempts` the compaction gives up with the
- * section as the writers left it (the commits it created are unreferenced; git's GC removes them).
+ * section as the writers left it (the commits it created are unreferenced; git's GC removes them). A rate
+ * limit the pacing could not foresee (the token created other content within the hour; an earlier run was
+ * cut off) is sat out as the host says, up to 3 times, and the compaction goes on after the commits that
+ * exist (`ReplaceHistoryOptions.onCreated`): none is created twice.
  * Budget on GitHub, keeping k commits: ⌈(k+1)/100⌉ listing pages + k commits + 1 id query + 1 mutation.
  * See docs/retention.md.
  */
 
 import { compactedMessage } from '../core/compaction-trailers.js';
-import { ConcurrentUpdate, InvalidConfig, NotFound } from '../core/errors.js';
+import { ConcurrentUpdate, InvalidConfig, NotFound, RateLimited } from '../core/errors.js';
 import type { HistoryEntry, RefStore, ReplacementCommit, VersionId } from '../core/refstore.js';
 import { GITHUB_CONTENT_LIMITS, type PacingLimits, pacer } from './pacer.js';
 import { checkPolicy, listingNeeded, type RetentionPolicy, selectKept } from './policy.js';
@@ -18,7 +21,7 @@ import { checkPolicy, listingNeeded, type RetentionPolicy, selectKept } from './
 export interface CompactOptions {
   /** Clock in ms (default `Date.now`): "now" for `keepDays`, and the pacer's. */
   now?: () => number;
-  /** Wait used by the pacer (default a timer). */
+  /** Wait used by the pacer and for a rate limit's `retryAt` (default a timer). */
   sleep?: (ms: number) => Promise<void>;
   /** Content-creating requests per minute and hour (default GitHub's 80 and 500); false: no pacing. */
   pacing?: PacingLimits | false;
@@ -64,8 +67,8 @@ export async function compactSection(
   const rewrite = capability(store);
   const now = options.now ?? Date.now;
   const maxAttempts = checkAttempts(options.maxAttempts ?? 5);
-  const pace =
-    options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, options.sleep ?? wait);
+  const sleep = options.sleep ?? wait;
+  const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, sleep);
   const listed = await store.commits!({ limit: listingNeeded(policy) });
   let requests = listed.requests ?? 0;
   const entries = listed.entries;
@@ -86,14 +89,37 @@ export async function compactSection(
   let batch = [...kept].reverse(); // oldest first
   let expected = from;
   let onto: VersionId | null = null;
-  for (let attempt = 1; ; attempt++) {
+  let rateWaits = 0;
+  for (let attempt = 1; ; ) {
     const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? from : undefined));
-    const r = await rewrite({ from: expected, onto, commits, ...(pace ? { pace } : {}) });
+    const made: VersionId[] = [];
+    const keep = (created: readonly VersionId[]) => {
+      created.forEach((sha, i) => {
+        result.replaced[(batch[i] as HistoryEntry).version] = sha;
+      });
+      onto = created[created.length - 1] ?? onto;
+      batch = batch.slice(created.length);
+    };
+    let r: Awaited<ReturnType<Rewriter>>;
+    try {
+      r = await rewrite({
+        from: expected,
+        onto,
+        commits,
+        onCreated: (sha) => made.push(sha),
+        ...(pace ? { pace } : {}),
+      });
+    } catch (e) {
+      // A rate limit the pacer could not foresee (the token created other content within the hour, or an
+      // earlier run was cut off): wait as the host said, then go on after the commits that exist.
+      const ms = rateLimitWait(e, now(), ++rateWaits);
+      requests += requestsOf(e);
+      keep(made);
+      await sleep(ms);
+      continue;
+    }
     requests += r.requests ?? 0;
-    batch.forEach((e, i) => {
-      result.replaced[e.version] = r.created[i] as VersionId;
-    });
-    onto = r.created[r.created.length - 1] ?? onto;
+    keep(r.created);
     if (r.moved) {
       const keptNow = Object.keys(result.replaced).length;
       return { ...result, compacted: true, version: r.tip, kept: keptNow, attempts: attempt, requests };
@@ -105,7 +131,30 @@ export async function compactSection(
     if (!landed.tip) throw gaveUp(store.ref, r.tip, attempt);
     batch = landed.entries;
     expected = landed.tip;
+    attempt++;
   }
+}
+
+/** Rate-limit waits a compaction sits out (each up to an hour: GitHub's longest window) before it gives up. */
+const RATE_WAITS = 3;
+const HOUR_MS = 3_600_000;
+
+/**
+ * How long to wait after `e` before going on: a `RateLimited` with a known end within the hour, at most
+ * RATE_WAITS times; anything else is thrown as it is (the section untouched: the ref had not moved).
+ */
+function rateLimitWait(e: unknown, now: number, waits: number): number {
+  if (!(e instanceof RateLimited) || waits > RATE_WAITS) throw e;
+  const at = typeof e.data.retryAt === 'string' ? Date.parse(e.data.retryAt) : Number.NaN;
+  const ms = Number.isFinite(at) ? at - now : (e.retryAfter ?? Number.NaN) * 1000;
+  if (!Number.isFinite(ms) || ms > HOUR_MS) throw e;
+  return Math.max(0, ms);
+}
+
+/** Requests an operation made before it failed (the remote-api stores put them in the error's data). */
+function requestsOf(e: unknown): number {
+  const n = (e as { data?: { requests?: unknown } }).data?.requests;
+  return typeof n === 'number' ? n : 0;
 }
 
 const wait = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));

@@ -1,39 +1,53 @@
 /**
  * The page frame: reads the state from the URL, keeps one client per (repository, ref), draws the view
- * the state names into `#view`, shows problems and errors as sentences, and keeps the request count and
- * the rate limit left in view. Views change the page only through `ctx.navigate` (history entries).
+ * the state names into `#view`, shows problems and errors as sentences, keeps the request count and the
+ * rate limit in view, holds the token panel, and follows the section while a view shows its tip.
+ * Views change the page only through `ctx.navigate` or `?…` links (history entries; back/forward work).
  */
-import { type DocDbClient, explainError, loadDocDbClient, type RateLimit } from '../browser/index.js';
-import { readApiUrl, webOriginOf } from './config.js';
-import type { BudgetVerdict, ViewContext } from './context.js';
+import type { DocDbClient } from '../browser/index.js';
+import { readApiUrl, readWatchInterval, webOriginOf } from './config.js';
+import type { ViewContext } from './context.js';
 import { clear, h } from './dom.js';
+import { budgetWarning } from './frame/budget-warning.js';
+import { type ClientPool, clientPool } from './frame/clients.js';
+import { explainFailure } from './frame/explain.js';
+import { locationParts } from './frame/header.js';
+import { followSection } from './frame/live.js';
+import { countingFetch, type ViewerStats } from './frame/network.js';
+import { checkBudget, meterText } from './frame/rate-limit.js';
+import { type TokenPanel, tokenPanel } from './frame/token-panel.js';
 import { formatViewState, parseViewState, type ViewState } from './state.js';
 import { currentToken } from './token.js';
 import { VIEW_OF } from './views/index.js';
 
-/** What the page exposes for its own tests and for people poking at it in the console. */
-export interface ViewerStats {
-  requests: number;
-  rateLimit?: RateLimit;
-}
+export type { ViewerStats } from './frame/network.js';
 
 interface Frame {
+  location: HTMLElement;
+  live: HTMLElement;
   problems: HTMLElement;
   view: HTMLElement;
   status: HTMLElement;
   meter: HTMLElement;
 }
 
-function buildFrame(doc: Document): Frame {
+function buildFrame(doc: Document, token: HTMLElement): Frame {
   const frame: Frame = {
+    location: h('div', { class: 'location' }),
+    live: h('div', { class: 'live', attrs: { role: 'status', 'aria-live': 'polite', hidden: true } }),
     problems: h('div', { class: 'problems', attrs: { role: 'alert' } }),
     view: h('main', { class: 'view', attrs: { id: 'view', tabindex: -1 } }),
     status: h('p', { class: 'status', attrs: { role: 'status', 'aria-live': 'polite' } }),
     meter: h('p', { class: 'meter', attrs: { 'aria-live': 'off' } }),
   };
-  const header = h('header', { class: 'top' }, h('a', { class: 'brand', attrs: { href: '?' } }, 'docdb viewer'));
+  const header = h(
+    'header',
+    { class: 'top' },
+    h('div', { class: 'bar' }, h('a', { class: 'brand', attrs: { href: '?' } }, 'docdb viewer'), token),
+    frame.location,
+  );
   const footer = h('footer', { class: 'bottom' }, frame.status, frame.meter);
-  doc.body.replaceChildren(header, frame.problems, frame.view, footer);
+  doc.body.replaceChildren(header, frame.live, frame.problems, frame.view, footer);
   return frame;
 }
 
@@ -45,52 +59,27 @@ function buildFrame(doc: Document): Frame {
  */
 export async function startViewer(doc: Document, win: Window): Promise<void> {
   const apiUrl = readApiUrl(doc);
-  const frame = buildFrame(doc);
-  const stats: ViewerStats = { requests: 0 };
-  (win as unknown as { docdbViewer: { stats(): ViewerStats } }).docdbViewer = { stats: () => ({ ...stats }) };
+  // Read once now: a bad meta tag fails the page at once, not at the first live update.
+  readWatchInterval(doc, { hasToken: false });
+  const panel = tokenPanel(() => void render(false));
+  const frame = buildFrame(doc, panel.element);
   const showMeter = () => {
-    const rl = stats.rateLimit;
-    frame.meter.textContent = `${stats.requests} request(s)${rl ? ` · ${rl.remaining} of ${rl.limit} left` : ''}`;
+    frame.meter.textContent = meterText({
+      requests: net.stats.requests,
+      rateLimit: net.stats.rateLimit,
+      hasToken: currentToken() !== null,
+      time: (s) => new Date(s * 1000).toLocaleTimeString(),
+    });
   };
-  const countingFetch: typeof fetch = async (input, init) => {
-    stats.requests++;
-    const res = await win.fetch(input, init);
-    const remaining = Number(res.headers.get('x-ratelimit-remaining'));
-    if (res.headers.has('x-ratelimit-remaining') && Number.isFinite(remaining)) {
-      stats.rateLimit = {
-        limit: Number(res.headers.get('x-ratelimit-limit')),
-        remaining,
-        reset: Number(res.headers.get('x-ratelimit-reset')),
-        used: Number(res.headers.get('x-ratelimit-used')),
-        resource: res.headers.get('x-ratelimit-resource') ?? 'core',
-      };
-    }
-    showMeter();
-    return res;
+  const net = countingFetch(win, showMeter);
+  const stats = net.stats;
+  const page = { live: 'off' as string };
+  (win as unknown as { docdbViewer: { stats(): ViewerStats & { live: string } } }).docdbViewer = {
+    stats: () => ({ ...stats, rateLimits: { ...stats.rateLimits }, live: page.live }),
   };
-  const clients = new Map<string, Promise<DocDbClient>>();
-  const clientFor = (repo: string, ref: string): Promise<DocDbClient> => {
-    const key = `${repo}\n${ref}`;
-    let client = clients.get(key);
-    if (!client) {
-      const [owner, name] = repo.split('/') as [string, string];
-      client = loadDocDbClient({
-        owner,
-        repo: name,
-        ref,
-        apiUrl,
-        hostCapabilities: {
-          transport: { fetch: countingFetch },
-          credentials: () => currentToken(),
-          ...('indexedDB' in win ? { store: { name: 'docdb-viewer' } } : {}),
-        },
-      });
-      clients.set(key, client);
-    }
-    return client;
-  };
+  const pool = clientPool({ apiUrl, fetch: net.fetch, indexedDB: 'indexedDB' in win });
   let current: AbortController | undefined;
-  const render = async (): Promise<void> => {
+  const render = async (focus: boolean): Promise<void> => {
     current?.abort();
     const controller = new AbortController();
     current = controller;
@@ -98,62 +87,137 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
     const { state, problems } = parseViewState(win.location.search);
     clear(frame.problems);
     for (const p of problems) frame.problems.append(h('p', { dataset: { param: p.param } }, p.message));
-    clear(frame.view);
+    for (const part of [frame.view, frame.location, frame.live]) clear(part);
+    frame.live.hidden = true;
+    frame.status.textContent = '';
+    page.live = 'off';
+    showMeter();
     if (!state) {
       frame.view.append(openForm());
       doc.body.dataset.state = 'ready';
       return;
     }
     try {
-      const client = await clientFor(state.repo, state.ref);
+      const client = await pool.clientFor(state.repo, state.ref);
       const version = state.at ?? (await client.head());
-      const ctx = viewContext(state, client, version);
+      if (controller.signal.aborted) return;
+      const ctx = viewContext(state, client, version, controller.signal);
+      frame.location.append(...locationParts(ctx));
       await VIEW_OF[state.view](frame.view, ctx);
-      if (!controller.signal.aborted) doc.body.dataset.state = 'ready';
+      if (controller.signal.aborted) return;
+      doc.body.dataset.state = 'ready';
+      if (focus) focusHeading(frame.view);
+      if (!state.at && version !== null && state.view !== 'file') startLive(client, version, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
+      clear(frame.view);
       frame.view.append(
-        h('p', { class: 'error', attrs: { role: 'alert' } }, explainError(error, { repository: state.repo, apiUrl })),
+        h(
+          'p',
+          { class: 'error', attrs: { role: 'alert' } },
+          explainFailure(error, { state, apiUrl, hasToken: currentToken() !== null }),
+        ),
       );
       doc.body.dataset.state = 'error';
     }
   };
-  const navigate = (state: ViewState, patch: Partial<ViewState>, options: { replace?: boolean } = {}) => {
-    const url = `?${formatViewState({ ...state, ...patch })}`;
-    if (options.replace) win.history.replaceState(null, '', url);
+  const startLive = (client: DocDbClient, since: string, signal: AbortSignal) =>
+    void followSection({
+      client,
+      since,
+      interval: readWatchInterval(doc, { hasToken: currentToken() !== null }),
+      signal,
+      visibility: doc,
+      banner: frame.live,
+      update: () => navigate(parseViewState(win.location.search).state as ViewState, {}, { replace: true }),
+      problem: (message) => {
+        frame.status.textContent = message;
+      },
+      onState: (s) => {
+        if (current?.signal === signal) page.live = s;
+      },
+    });
+  const go = (url: string, replace: boolean) => {
+    if (replace) win.history.replaceState(null, '', url);
     else win.history.pushState(null, '', url);
-    void render();
+    void render(true);
   };
-  const budgetCheck = (requests: number, what: string): BudgetVerdict => {
-    const remaining = stats.rateLimit?.remaining;
-    if (remaining === undefined || requests <= remaining) return { ok: true, remaining };
-    return {
-      ok: false,
-      remaining,
-      message: `${what} needs about ${requests} requests and ${remaining} are left in this hour${currentToken() ? '' : ' (GitHub allows 60 an hour without a token)'}.`,
-    };
-  };
-  const viewContext = (state: ViewState, client: DocDbClient, version: string | null): ViewContext => ({
+  const navigate = (state: ViewState, patch: Partial<ViewState>, options: { replace?: boolean } = {}) =>
+    go(`?${formatViewState({ ...state, ...patch })}`, options.replace === true);
+  const viewContext = (state: ViewState, client: DocDbClient, version: string | null, signal: AbortSignal) =>
+    contextFor({ state, client, version, signal, pool, apiUrl, stats, panel, frame, navigate });
+  interceptLinks(doc, (href) => go(href, false));
+  win.addEventListener('popstate', () => void render(true));
+  await render(false);
+}
+
+/** What `contextFor` builds a view's context from. */
+interface ContextParts {
+  state: ViewState;
+  client: DocDbClient;
+  version: string | null;
+  signal: AbortSignal;
+  pool: ClientPool;
+  apiUrl: string;
+  stats: ViewerStats;
+  panel: TokenPanel;
+  frame: Frame;
+  navigate(state: ViewState, patch: Partial<ViewState>, options?: { replace?: boolean }): void;
+}
+
+function contextFor(p: ContextParts): ViewContext {
+  const { state, client, version, signal, pool, apiUrl, stats, panel, frame } = p;
+  return {
     state,
     version,
     client,
-    clientFor: (ref) => clientFor(state.repo, ref),
-    navigate: (patch, options) => navigate(state, patch, options),
+    clientFor: (ref) => pool.clientFor(state.repo, ref),
+    navigate: (patch, options) => p.navigate(state, patch, options),
     link: (patch) => `?${formatViewState({ ...state, ...patch })}`,
-    signal: (current as AbortController).signal,
+    signal,
     hasToken: () => currentToken() !== null,
-    budget: { check: budgetCheck },
+    budget: {
+      check: (requests, what) =>
+        checkBudget({
+          requests,
+          what,
+          rateLimit: stats.rateLimit,
+          hasToken: currentToken() !== null,
+          nowMs: Date.now(),
+        }),
+      warning: (verdict, choices = []) => budgetWarning(verdict, choices, () => panel.open()),
+    },
     commitUrl: (sha) => {
       const web = webOriginOf(apiUrl);
       return web ? `${web}/${state.repo}/commit/${sha}` : undefined;
     },
+    recentCommits: () => pool.recentCommits(state.repo, state.ref, version, client),
     status: (message) => {
       frame.status.textContent = message;
     },
+  };
+}
+
+/**
+ * The viewer's own `?…` links move within the page (a history entry, no reload); a modified click
+ * (new tab, new window) is left to the browser.
+ */
+function interceptLinks(doc: Document, go: (href: string) => void): void {
+  doc.addEventListener('click', (event) => {
+    const a = (event.target as Element | null)?.closest?.('a');
+    const href = a?.getAttribute('href');
+    if (!a || !href?.startsWith('?') || href === '?' || a.target || event.defaultPrevented) return;
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    go(href);
   });
-  win.addEventListener('popstate', () => void render());
-  showMeter();
-  await render();
+}
+
+/** After navigation, keyboard and screen-reader users land on the new view's heading. */
+function focusHeading(view: HTMLElement): void {
+  const heading = view.querySelector<HTMLElement>('h1, h2') ?? view;
+  if (heading !== view) heading.tabIndex = -1;
+  heading.focus({ preventScroll: false });
 }
 
 /** The form shown without `repo`: open a repository's section. */

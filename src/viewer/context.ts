@@ -3,7 +3,7 @@
  * its root and returns when its first screen is drawn; it reads only through `ctx.client` (the public
  * `docdb/browser` client, as any page would) and changes the page only through `ctx.navigate` (the URL).
  */
-import type { DocDbClient } from '../browser/index.js';
+import type { DocDbClient, HistoryEntry } from '../browser/index.js';
 import type { ViewState } from './state.js';
 
 /** The verdict of `ctx.budget.check`: may the view spend `requests` now? */
@@ -14,6 +14,15 @@ export interface BudgetVerdict {
   /** When `ok` is false: the sentence the page shows (what it would cost, what is left, the choices). */
   message?: string;
 }
+
+/** One way out of a budget warning: a labelled button that runs `run`. */
+export interface BudgetChoice {
+  label: string;
+  run(): void;
+}
+
+/** How many recent commits the frame reads (`ctx.recentCommits()`): one page. */
+export const RECENT_COMMITS = 20;
 
 export interface ViewContext {
   /** The state this view renders (from the URL). */
@@ -40,9 +49,22 @@ export interface ViewContext {
    * Before an action that costs `requests`: compares with the rate limit left. Anonymous visitors get
    * `ok: false` and a message when the action would exceed what is left (the view then offers to sample).
    */
-  budget: { check(requests: number, what: string): BudgetVerdict };
+  budget: {
+    check(requests: number, what: string): BudgetVerdict;
+    /**
+     * The warning to show when `check` said no: the verdict's sentence and one button per choice (e.g.
+     * "Sample 20 versions"), plus "Add a token" which opens the token panel. Keyboard-usable, `role=alert`.
+     */
+    warning(verdict: BudgetVerdict, choices?: readonly BudgetChoice[]): HTMLElement;
+  };
   /** The GitHub page of a commit of this repository (derived from the API URL), or undefined for a host without one. */
   commitUrl(sha: string): string | undefined;
+  /**
+   * The section's recent commits, newest first (`refStore.commits({ limit: RECENT_COMMITS })`): read once
+   * per client and shared by the frame's version picker and the overview (one request; a 304 on reload).
+   * Empty for a store without `commits`.
+   */
+  recentCommits(): Promise<HistoryEntry[]>;
   /** Show a transient status line in the frame (`''` clears it). */
   status(message: string): void;
 }

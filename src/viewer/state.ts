@@ -93,13 +93,61 @@ export function parseViewState(search: string): { state: ViewState | null; probl
     const v = one(params, name);
     if (v !== undefined) state[name] = v;
   }
+  readNames(state, bad);
   state.where = params.getAll('where').filter((w) => w.trim() !== '');
   const agg = one(params, 'agg');
   if (agg !== undefined) {
     if ((AGGREGATES as readonly string[]).includes(agg)) state.agg = agg as Aggregate;
     else bad('agg', `"agg" must be one of ${AGGREGATES.join(', ')}, got ${JSON.stringify(agg)}`);
   }
+  requireParams(state, problems, bad);
   return { state, problems };
+}
+
+/** A namespace or type is one path segment; a file path is relative and never climbs out (`..`). */
+const SEGMENT = /^[A-Za-z0-9._~-]{1,100}$/;
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+function readNames(state: ViewState, bad: (p: string, m: string) => void): void {
+  for (const name of ['ns', 'type'] as const) {
+    const v = state[name];
+    if (v === undefined || (SEGMENT.test(v) && v !== '.' && v !== '..')) continue;
+    bad(name, `"${name}" must be one name (letters, digits, ".", "_", "-", "~"; no "/"), got ${JSON.stringify(v)}`);
+    delete state[name];
+  }
+  const path = state.path;
+  if (
+    path !== undefined &&
+    (path.startsWith('/') || CONTROL.test(path) || path.split('/').some((s) => s === '..' || s === ''))
+  ) {
+    bad(
+      'path',
+      `"path" must be a file path in the repository such as data/x.json (no leading "/", no ".."), got ${JSON.stringify(path)}`,
+    );
+    delete state.path;
+  }
+}
+
+/** What each view cannot open without: say so and open the overview instead (the page never opens blank). */
+const REQUIRED: Partial<Record<ViewName, readonly (keyof ViewState)[]>> = {
+  table: ['ns', 'type'],
+  chart: ['ns', 'type'],
+  document: ['ns', 'type', 'id'],
+  file: ['path'],
+};
+
+function requireParams(state: ViewState, problems: readonly StateProblem[], bad: (p: string, m: string) => void): void {
+  const view = state.view;
+  const missing = (REQUIRED[view] ?? []).filter((name) => state[name] === undefined);
+  if (missing.length === 0) return;
+  state.view = 'overview';
+  // A parameter already named as malformed is not said twice.
+  const unsaid = missing.filter((name) => !problems.some((p) => p.param === name));
+  if (unsaid.length === 0) return;
+  bad(
+    unsaid[0] as string,
+    `view=${view} needs ${unsaid.map((m) => `"${m}"`).join(' and ')}; showing the overview instead`,
+  );
 }
 
 function readRef(params: URLSearchParams, state: ViewState, bad: (p: string, m: string) => void): void {

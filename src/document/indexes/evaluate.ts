@@ -48,7 +48,8 @@ function any(vs: Verdict[]): Verdict {
   return vs.includes(true) ? true : vs.includes(undefined) ? undefined : false;
 }
 
-function matches(v: Stored, w: WhereClause): Verdict {
+/** Whether a stored value meets a clause (undefined: a cut value leaves it open). */
+export function matches(v: Stored, w: WhereClause): Verdict {
   switch (w.op) {
     case 'exists':
       return isMissing(v) !== w.value;
@@ -64,7 +65,7 @@ function matches(v: Stored, w: WhereClause): Verdict {
 }
 
 /** What a document sorts by: its value, or its smallest (asc) / largest (desc) element. */
-function sortValue(v: Stored, desc: boolean): Stored {
+export function sortValue(v: Stored, desc: boolean): Stored {
   if (!Array.isArray(v) || v.length === 0) return v;
   return v.reduce((a, b) => (compareStored(b, a) < 0 !== desc ? b : a));
 }

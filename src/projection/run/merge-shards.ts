@@ -11,16 +11,21 @@
  *   changes are (streamed-commit.ts): documents as documents, the shards' `_docdb/state/` files as
  *   metadata; other `_docdb/` files of a shard (its receipt, index parts) are never copied: the
  *   section's own commit path keeps its metadata exact.
+ * - The fold is a compare-and-set per key (merge-guard.ts): a key someone else wrote in the section after
+ *   the shards started fails the merge, nothing written, instead of being overwritten.
+ * - The shard refs are deleted after the fold landed, in ONE request (GitHub: one `updateRefs` mutation),
+ *   each only while it still points at the commit that was folded.
  */
 import { InvalidResponse, NotFound } from '../../core/errors.js';
 import { readManyFrom } from '../../core/read-many.js';
-import type { RefStore, WriteResult } from '../../core/refstore.js';
+import type { ChangedKey, RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import { checkedDocumentKey, decodeEnvelope } from '../../document/envelope.js';
 import { parseKey, RESERVED_PREFIX } from '../../document/identity.js';
+import { MergeClaims } from './merge-guard.js';
 import { withTrailers } from './run-report.js';
 import { runIdOf, type ShardMark, shardMarkOf, shardRefOf } from './shard-refs.js';
-import { StreamedCommit } from './streamed-commit.js';
+import { STREAM_PART, StreamedCommit } from './streamed-commit.js';
 
 export interface MergeOptions {
   /** The section's store. */
@@ -31,8 +36,12 @@ export interface MergeOptions {
   count: number;
   /** This run's `Docdb-Run` value (`<run id>.<attempt>` or `local`): shards of another run are refused. */
   run: string;
-  /** Delete a shard ref after the fold (not a RefStore operation: the entry point brings it). */
-  deleteRef(ref: string): Promise<void>;
+  /**
+   * Delete the shard refs after the fold, in one request, each only while it still points at `oid` (the
+   * commit folded): a ref that moved holds work this merge did not fold, so then nothing may be deleted
+   * and this throws. Not a RefStore operation: the entry point brings it (RemoteApiRefStore.deleteRefs).
+   */
+  deleteRefs(refs: readonly { ref: string; oid: string }[]): Promise<void>;
   /** Commit message (default names the shards); `trailers` are appended. */
   message?: string;
   trailers?: readonly string[];
@@ -84,6 +93,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
   const found = await findShards(options);
   const shards: MergedShard[] = [];
   const owner = new Map<string, number>();
+  const claims = new MergeClaims();
   const previous = await options.section.head();
   const message = () =>
     withTrailers(
@@ -91,17 +101,18 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
       options.trailers ?? [],
     );
   // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
-  const out = new StreamedCommit(new DocumentStore(options.section), message);
+  const documents = new DocumentStore(options.section);
+  const out = new StreamedCommit(documents, message, STREAM_PART, [], claims.guard(options.section));
   let write: WriteResult | undefined;
   try {
-    for (const s of found) shards.push(await foldShard(s, (op) => out.add(op), owner));
+    for (const s of found) shards.push(await foldShard(s, (op) => out.add(op), owner, claims));
     write = await out.finish();
   } catch (e) {
     await out.abort(e);
     throw e;
   }
   // The shard refs go only after the fold landed: a failed fold leaves them for the next merge.
-  for (const s of found) await options.deleteRef(s.ref);
+  await options.deleteRefs(found.map((s) => ({ ref: s.ref, oid: s.tip })));
   log(
     write?.changed
       ? `merged ${found.length} shard(s) into ${options.section.ref} at ${write.version}`
@@ -164,7 +175,7 @@ function incomplete(options: MergeOptions, missing: number[], unfinished: number
   const parts: string[] = [];
   if (missing.length)
     parts.push(
-      `shard(s) ${missing.join(', ')} of ${options.count} missing (failed, or not run: re-run the failed jobs, then the merge)`,
+      `shard(s) ${missing.join(', ')} of ${options.count} missing (a shard's ref appears with its commit: failed, not run, or not finished yet — the merge job must need: the matrix job; re-run the failed jobs, then the merge)`,
     );
   if (unfinished.length)
     parts.push(
@@ -187,9 +198,11 @@ async function foldShard(
   s: FoundShard,
   emit: (op: DocumentOp) => Promise<void>,
   owner: Map<string, number>,
+  claims: MergeClaims,
 ): Promise<MergedShard> {
   const changed = await changedSince(s);
-  const claim = (key: string) => {
+  const claim = (c: ChangedKey) => {
+    const key = c.key;
     const other = owner.get(key);
     if (other !== undefined) {
       throw new InvalidResponse(
@@ -198,15 +211,22 @@ async function foldShard(
       );
     }
     owner.set(key, s.index);
+    claims.add(key, {
+      shard: s.index,
+      base: s.mark.base,
+      previous: c.previousBlobSha ?? null,
+      blob: c.blobSha ?? null,
+    });
   };
-  const folded = (k: string) => !k.startsWith(RESERVED_PREFIX) || k.startsWith(`${RESERVED_PREFIX}state/`);
-  const puts = [...changed.added, ...changed.modified].filter(folded);
-  for await (const item of readManyFrom(s.store, puts, { version: s.tip })) {
-    claim(item.key);
+  const folded = (c: ChangedKey) => !c.key.startsWith(RESERVED_PREFIX) || c.key.startsWith(`${RESERVED_PREFIX}state/`);
+  const puts = new Map([...changed.added, ...changed.modified].filter(folded).map((c) => [c.key, c]));
+  for await (const item of readManyFrom(s.store, [...puts.keys()], { version: s.tip })) {
+    claim(puts.get(item.key) as ChangedKey);
     await emit(putOp(s, item.key, item.value));
   }
-  for (const key of changed.removed.filter(folded)) {
-    claim(key);
+  for (const c of changed.removed.filter(folded)) {
+    claim(c);
+    const key = c.key;
     const identity = key.startsWith(RESERVED_PREFIX) ? null : parseKey(key);
     await emit(identity ? { op: 'delete', identity } : { op: 'meta', key, value: null });
   }
@@ -222,14 +242,15 @@ async function foldShard(
 }
 
 /** The keys a shard changed since the section commit it started from (everything, when there was none). */
-async function changedSince(s: FoundShard): Promise<{ added: string[]; modified: string[]; removed: string[] }> {
+async function changedSince(
+  s: FoundShard,
+): Promise<{ added: ChangedKey[]; modified: ChangedKey[]; removed: ChangedKey[] }> {
   if (s.mark.base === null) {
     const listing = await s.store.list({ version: s.tip });
-    return { added: listing.entries.map((e) => e.key), modified: [], removed: [] };
+    return { added: listing.entries.map((e) => ({ key: e.key, blobSha: e.blobSha })), modified: [], removed: [] };
   }
   const diff = await s.store.changes({ from: s.mark.base, to: s.tip });
-  const keys = (list: { key: string }[]) => list.map((c) => c.key);
-  return { added: keys(diff.added), modified: keys(diff.modified), removed: keys(diff.removed) };
+  return { added: diff.added, modified: diff.modified, removed: diff.removed };
 }
 
 /** A changed value of a shard as the op that writes it to the section; a document must be the document its key names. */

@@ -8,7 +8,7 @@
  * with its error, so reading stops.
  */
 import type { WriteResult } from '../../core/refstore.js';
-import type { DocumentOp, DocumentStore } from '../../document/document-store.js';
+import type { DocumentOp, DocumentStore, WriteGuardOptions } from '../../document/document-store.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
@@ -39,11 +39,17 @@ export class StreamedCommit {
     private readonly partSize = STREAM_PART,
     /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
     private readonly indexes: readonly TypeIndex[] = [],
+    /** Checked on the tip each attempt of the commit builds on (WriteGuardOptions): the shard merge's compare-and-set. */
+    private readonly guard?: WriteGuardOptions['guard'],
   ) {}
 
-  /** The write options: the message, and the index declarations when the spec has any. */
+  /** The write options: the message, the index declarations when the spec has any, the guard. */
   private options<M>(message: M) {
-    return { message, ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}) };
+    return {
+      message,
+      ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}),
+      ...(this.guard ? { guard: this.guard } : {}),
+    };
   }
 
   /** True once a commit in parts has started (some changes are already on their way). */

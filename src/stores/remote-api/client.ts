@@ -196,7 +196,7 @@ export class GitHubClient {
 
   /**
    * Wait before sending again: a short rate limit (the gate's wait, at most `maxRetryAfterSeconds` and
-   * twice per request), or a 5xx of a retried request (backoff). False when the status is final.
+   * MAX_RATE_WAITS times per request, spread with jitter after the first), or a 5xx of a retried request (backoff). False when the status is final.
    */
   private async waitedOut(
     ctx: OpContext,
@@ -207,10 +207,10 @@ export class GitHubClient {
     wait: number | undefined,
   ): Promise<boolean> {
     const status = res.status;
-    if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
-      tries.rateWaits++;
-      this.log('warn', `${opts.step}: rate limit, waiting ${wait} s`, { path: req.pathname, status });
-      await this.pacer.waited(ctx, wait * 1000);
+    if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < MAX_RATE_WAITS) {
+      const ms = rateWaitMs(wait, tries.rateWaits++, this.cfg.random);
+      this.log('warn', `${opts.step}: rate limit, waiting ${ms} ms`, { path: req.pathname, status });
+      await this.pacer.waited(ctx, ms);
       return true;
     }
     if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {
@@ -224,6 +224,24 @@ export class GitHubClient {
     }
     return false;
   }
+}
+
+/**
+ * How often one request waits out a rate-limit answer before it fails with `RateLimited` (GitHub: "If your
+ * request continues to fail due to a secondary rate limit, wait for an exponentially increasing amount of
+ * time between retries, and throw an error after a specific number of retries").
+ */
+const MAX_RATE_WAITS = 6;
+
+/**
+ * The wait after the `waits`-th rate-limit answer to one request: `retry-after` (seconds) the first time;
+ * after a refusal again — other clients woke at the same moment, and the window had room for only some —
+ * `retry-after` plus a random share of 2^waits seconds (full jitter, exponentially wider), so the clients
+ * that meet again spread out instead of retrying in lockstep. Never less than `retry-after`.
+ */
+function rateWaitMs(retryAfter: number, waits: number, random: () => number): number {
+  const exact = retryAfter * 1000;
+  return waits === 0 ? exact : exact + Math.floor(random() * 1000 * 2 ** waits);
 }
 
 /** A request ready to send, and how its errors name it. */

@@ -2,6 +2,7 @@
 import { type CacheBackend, DEFAULT_CACHE_MAX_BYTES, MemoryCacheBackend } from '../../cache/backend.js';
 import { resolveWriteRetry, type WriteRetryOptions, type WriteRetryPolicy } from '../../core/backoff.js';
 import { InvalidConfig } from '../../core/errors.js';
+import { isSha } from '../../core/git/objects.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 import { platformArchiveReader } from './archive-default.js';
@@ -55,6 +56,13 @@ export interface RemoteApiRefStoreOptions {
   repo: string;
   /** Section ref (default `refs/docdb/documents`). */
   ref?: string;
+  /**
+   * A commit the ref starts from while it does not exist (a shard ref branches from the section tip):
+   * until then the store reads as if the ref pointed there, and its first write builds on it and creates
+   * the ref ON that write's commit (`POST /git/refs`: no create-then-update). Default: none (an absent
+   * ref is an empty section).
+   */
+  startAt?: string;
   /** Token sent as `Authorization: Bearer`. Omit for unauthenticated reads of public repositories. */
   token?: string;
   /** Async token provider (browser `hostCapabilities.credentials`), asked once per operation. Exclusive with `token`. */
@@ -130,6 +138,8 @@ export interface ResolvedConfig {
   owner: string;
   repo: string;
   ref: string;
+  /** Where the absent ref starts (`RemoteApiRefStoreOptions.startAt`), lower-case. */
+  startAt: string | undefined;
   /** Non-enumerable (a getter over a closure), so inspecting or serialising the config never shows it. */
   readonly token: string | undefined;
   credentials: RemoteApiRefStoreOptions['credentials'];
@@ -161,6 +171,14 @@ const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
 function fail(field: string, message: string, allowed: string): never {
   throw new InvalidConfig(field, message, { allowed });
+}
+
+function checkStartAt(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !isSha(v)) {
+    fail('startAt', `startAt must be a commit SHA (40 hex digits), got ${JSON.stringify(v)}`, 'a 40-hex commit SHA');
+  }
+  return v.toLowerCase();
 }
 
 function count(field: string, v: unknown, def: number, max: number): number {
@@ -206,6 +224,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   checkRepository(options.owner, options.repo);
   const ref = options.ref ?? DEFAULT_REF;
   assertValidRefName(ref, 'ref');
+  const startAt = checkStartAt(options.startAt);
   checkAuth(options);
   const cache = resolveCache(options.cache ?? {});
   const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
@@ -219,6 +238,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     owner: options.owner,
     repo: options.repo,
     ref,
+    startAt,
     credentials: options.credentials,
     retryConcurrentWrites: writeRetry.maxRetries,
     writeRetry,

@@ -186,26 +186,46 @@ export async function blobsAt(
   commit: string,
   paths: readonly string[],
 ): Promise<Map<string, { sha: string; bytes?: Uint8Array } | null> | undefined> {
-  const out = new Map<string, { sha: string; bytes?: Uint8Array } | null>();
-  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
-    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+  const got = await blobsAtPairs(
+    d,
+    ctx,
+    paths.map((key) => ({ key, version: commit })),
+    true,
+  );
+  return got && new Map(paths.map((p, i) => [p, got[i] ?? null]));
+}
+
+/** One pair's blob: its SHA, and its bytes when asked for and exact; null when the pair holds no blob. */
+export type BlobAt = { sha: string; bytes?: Uint8Array } | null;
+
+/**
+ * The blob of each `(key, version)` pair (`object(expression: "<commit>:<key>")` aliases, in queries of
+ * {@link GRAPHQL_BLOB_BATCH}), in the order given: its SHA, and with `withText` its bytes when GraphQL gives
+ * them exactly (not binary, not truncated, hashing to the SHA). Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const got = await blobsAtPairs(deps, ctx, versions.map((version) => ({ key, version })), true); // [{ sha, bytes } | null, …]
+ */
+export async function blobsAtPairs(
+  d: GraphqlDeps,
+  ctx: OpContext,
+  pairs: readonly { key: string; version: string }[],
+  withText: boolean,
+): Promise<BlobAt[] | undefined> {
+  const out: BlobAt[] = [];
+  const text = withText ? ' ... on Blob { text isBinary isTruncated }' : '';
+  for (let i = 0; i < pairs.length; i += GRAPHQL_BLOB_BATCH) {
+    const batch = pairs.slice(i, i + GRAPHQL_BLOB_BATCH);
     const vars: Record<string, string> = {};
     const fields = batch.map((p, j) => {
-      vars[`e${j}`] = `${commit}:${p}`;
-      return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
+      vars[`e${j}`] = `${p.version}:${p.key}`;
+      return `e${j}: object(expression: $e${j}) { __typename oid${text} }`;
     });
     const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
     if (!repo) return undefined;
-    for (const [j, p] of batch.entries()) {
-      const o = repo[`e${j}`];
-      if (!isObject(o) || o.__typename !== 'Blob' || !isSha(o.oid)) {
-        out.set(p, null);
-        continue;
-      }
-      const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
-      const bytes = exact ? utf8(o.text as string) : undefined;
-      const ok = bytes !== undefined && (await blobShaAsync(bytes)) === o.oid;
-      out.set(p, ok ? { sha: o.oid, bytes } : { sha: o.oid });
+    for (const j of batch.keys()) {
+      const o = await objectAt(repo[`e${j}`]);
+      out.push(o?.type === 'Blob' ? (o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid }) : null);
     }
   }
   return out;

@@ -10,11 +10,11 @@ import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
 import { nextLink, type OpContext } from './client.js';
-import { badResponse, isObject, parsePerson } from './shapes.js';
+import { badResponse, isObject, listedCommit, parsePerson } from './shapes.js';
 import type { VersionsHost } from './versions.js';
 
 /** What the store lends to the history walk (the same readers versions.ts borrows, and the cache). */
-export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef'> & {
+export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'readRef' | 'putCommit'> & {
   cache: Pick<GitCache, 'getHistory' | 'putHistory'>;
 };
 
@@ -96,7 +96,11 @@ export async function keyHistory(
       continue;
     }
     if (first && start === origin) etag = res.headers.etag;
-    const left = appendPage(ctx, res.json(), entries, limit, key === '');
+    const list = res.json();
+    const left = appendPage(ctx, list, entries, limit, key === '');
+    // The section's own commits (no `path` filter: real parents) are the commits a read at one of these
+    // versions needs next: cached, `list({ version })` goes straight to the tree (one request, not two).
+    if (key === '') await cacheListedCommits(h, list);
     const next = nextLink(res.headers.link);
     if (left !== undefined) page.nextCursor = left;
     else if (next && entries.length >= limit) page.nextCursor = entries[entries.length - 1]?.parents[0];
@@ -133,6 +137,15 @@ function appendPage(
     entries.push(entry);
   }
   return undefined;
+}
+
+/** Keep every commit of a page of the section's commits in the cache (what `getCommit` would fetch). */
+async function cacheListedCommits(h: Pick<HistoryHost, 'putCommit'>, page: unknown): Promise<void> {
+  if (!Array.isArray(page)) return;
+  for (const item of page) {
+    const commit = listedCommit(item);
+    if (commit) await h.putCommit(commit);
+  }
 }
 
 /** `commit.tree.sha` of one item of `GET /commits`. */

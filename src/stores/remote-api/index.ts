@@ -20,5 +20,6 @@ export {
   type RemoteApiLogEvent,
   type RemoteApiRefStoreOptions,
 } from './config.js';
+export type { RefDeletion } from './delete-refs.js';
 export { RemoteApiRefStore } from './remote-api-refstore.js';
 export { mapStatusError, parseRateLimit, type StatusContext } from './status.js';

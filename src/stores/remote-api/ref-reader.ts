@@ -15,7 +15,7 @@ import type { TipMemory } from './tip-memory.js';
 /** What the reader needs of the store. */
 export interface RefReaderDeps {
   ref: string;
-  cfg: Pick<ResolvedConfig, 'etag'>;
+  cfg: Pick<ResolvedConfig, 'etag' | 'startAt'>;
   client: Pick<GitHubClient, 'send'>;
   cache: Pick<GitCache, 'getRefTip' | 'setRefTip' | 'deleteRefTip'>;
   tips: Pick<TipMemory, 'saw'>;
@@ -40,13 +40,24 @@ export class RefReader {
   /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
   readonly path: string;
   private repoChecked = false;
+  /** The last read found the ref absent (and answered `startAt`, when configured). */
+  private absent = false;
 
   constructor(private readonly deps: RefReaderDeps) {
     this.path = refUrlPath(deps.ref);
   }
 
   /**
-   * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
+   * Whether a write built on `parent` must create the ref: the last read found it absent and answered
+   * `startAt` in its place (config.ts), so the write's commit is created on that and the ref ON the commit.
+   */
+  createsOn(parent: string | null): boolean {
+    return parent !== null && this.absent && parent === this.deps.cfg.startAt;
+  }
+
+  /**
+   * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist
+   * (`startAt` instead, when the store has one).
    * `checkRepo` false: a missing ref is not told apart from a missing repository (a write's next request
    * fails the same way on a missing repository).
    */
@@ -73,20 +84,25 @@ export class RefReader {
 
   private unchanged(ctx: OpContext, cached: RefTip | undefined): string {
     if (!cached) throw badResponse(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+    this.absent = false;
     this.deps.tips.saw(ctx.tokenId, cached.sha);
     return cached.sha;
   }
 
-  private async missing(ctx: OpContext, checkRepo: boolean): Promise<null> {
+  private async missing(ctx: OpContext, checkRepo: boolean): Promise<string | null> {
     await this.deps.cache.deleteRefTip(this.deps.ref, ctx.tokenId);
     // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
     if (checkRepo) await this.ensureRepo(ctx);
+    this.absent = true;
+    // Not remembered as "seen absent": a write must read the ref again, then create it on `startAt`.
+    if (this.deps.cfg.startAt !== undefined) return this.deps.cfg.startAt;
     this.deps.tips.saw(ctx.tokenId, null);
     return null;
   }
 
   private async moved(ctx: OpContext, res: SendResult): Promise<string> {
     const sha = this.tipOf(ctx, res.json());
+    this.absent = false;
     const etag = res.headers.etag;
     await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, etag ? { sha, etag } : { sha });
     this.deps.tips.saw(ctx.tokenId, sha);

@@ -1,7 +1,7 @@
 /**
  * Moving the section's ref to a new commit: `PATCH /git/refs/{ref}` `{ sha, force: false }` (GitHub checks
  * only that the new commit descends from the tip: 422 otherwise), or `POST /git/refs` for the section's
- * first commit (422 when the ref appeared meanwhile). A write may be applied while its reply is lost, so
+ * first commit or a ref's first commit on its `startAt` (422 when the ref appeared meanwhile). A write may be applied while its reply is lost, so
  * after a 422 or no reply (no response or 5xx) the ref is re-read and only what it shows decides:
  * - our commit → applied;
  * - the ref unmoved → not applied (a lost reply is sent again, up to `readRetries` times);
@@ -39,6 +39,8 @@ export interface RefUpdaterDeps {
   tips: Pick<TipMemory, 'saw'>;
   catchUp: Pick<CatchUp, 'from' | 'compareByRef'>;
   readRef(ctx: OpContext): Promise<string | null>;
+  /** True when a write built on `parent` creates the ref (absent, read as `startAt`: ref-reader.ts). */
+  createsOn(parent: string | null): boolean;
   getCommit(ctx: OpContext, sha: string): Promise<CachedCommit>;
 }
 
@@ -47,7 +49,7 @@ type RefRequest = Pick<SendOptions, 'step' | 'method' | 'path' | 'body'>;
 
 /**
  * @example
- * const refs = new RefUpdater({ ref, path, cfg, client, cache, tips, catchUp, readRef, getCommit });
+ * const refs = new RefUpdater({ ref, path, cfg, client, cache, tips, catchUp, readRef, createsOn, getCommit });
  * const outcome = await refs.update(ctx, tip, commit, retry);
  * if (!outcome.ok) rebaseOnto(outcome.tip);
  */
@@ -56,7 +58,7 @@ export class RefUpdater {
 
   /**
    * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
-   * null). `{ ok: false, tip }` when another writer won; `touchedBy` tells the catch-up which changed
+   * null, or the `startAt` of an absent ref). `{ ok: false, tip }` when another writer won; `touchedBy` tells the catch-up which changed
    * files touch the write.
    */
   async update(
@@ -66,15 +68,15 @@ export class RefUpdater {
     retry?: WriteRetry,
     touchedBy: TouchedBy = () => true,
   ): Promise<RefUpdateOutcome> {
-    const request = this.request(parent, commit);
     let lost = 0; // replies lost so far: from then on our update may have been applied at any time
     for (;;) {
+      const request = this.request(parent, commit);
       const noReply = await this.send(ctx, request, commit);
       if (noReply === 'applied') return { ok: true };
       if (noReply) lost++;
       // Unconditional: after an update attempt a cached ETag proves nothing about our write.
       await this.deps.cache.deleteRefTip(this.deps.ref, ctx.tokenId);
-      if (!noReply && lost === 0 && parent !== null && this.deps.catchUp.compareByRef) {
+      if (!noReply && lost === 0 && parent !== null && request.method === 'PATCH' && this.deps.catchUp.compareByRef) {
         const caught = await this.lostRace(ctx, parent, touchedBy);
         if (caught) return { ok: false, tip: caught.commit.sha, caught };
       }
@@ -84,13 +86,15 @@ export class RefUpdater {
         if (lost > 0 && now !== null && (await this.landedBelow(ctx, now, commit, parent))) return { ok: true };
         return { ok: false, tip: now };
       }
+      // Created meanwhile at our parent by someone else: the move is an update now (the request follows the read).
+      if (!noReply && request.method === 'POST' && now !== null && !this.deps.createsOn(now)) continue;
       // The ref did not move, so our update was not applied.
       await this.sendAgain(ctx, request.step, noReply, lost);
     }
   }
 
   private request(parent: string | null, commit: string): RefRequest {
-    if (parent === null) {
+    if (parent === null || this.deps.createsOn(parent)) {
       return { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.deps.ref, sha: commit } };
     }
     return {

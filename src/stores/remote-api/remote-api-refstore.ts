@@ -21,6 +21,7 @@ import type { GitCache } from '../../cache/git-cache.js';
 import { KeyWritesThroughCommit } from '../../core/key-writes.js';
 import { assertValidKey, assertValidPrefix } from '../../core/keys.js';
 import { keyWriteToCommit } from '../../core/plan.js';
+import { assertVersionedReads } from '../../core/read-versions.js';
 import type {
   Change,
   ChangeParts,
@@ -38,9 +39,12 @@ import type {
   ListResult,
   ReadManyItem,
   ReadManyOptions,
+  ReadVersionsOptions,
   RefStore,
   ReplaceHistoryOptions,
   ReplaceHistoryResult,
+  VersionedItem,
+  VersionedRead,
   WriteResult,
 } from '../../core/refstore.js';
 import { historyOf } from '../../core/section.js';
@@ -48,10 +52,12 @@ import { assertValidVersion, checkChangesOptions, type VersionId } from '../../c
 import { readManyAt } from './bulk-reads.js';
 import type { OpContext } from './client.js';
 import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
+import { checkDeletions, deleteRefsOnGitHub, type RefDeletion } from './delete-refs.js';
 import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
 import { replaceOnGitHub } from './update-refs.js';
+import { readVersionsOnApi } from './versioned-reads.js';
 import { assertInSection, changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
@@ -136,6 +142,24 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     yield* items;
   }
 
+  /**
+   * The value of each `{ key, version }` pair (see `RefStore.readVersions`, versioned-reads.ts): with a token, one
+   * GraphQL query per 100 pairs; without one, a contents request per pair. Prefer `readVersionsFrom(store, reads)`.
+   *
+   * @example
+   * const { entries } = await store.history(key, { limit: 100 });
+   * const items = await store.readVersions(entries.map((e) => ({ key, version: e.version }))); // 1 request with a token
+   */
+  async readVersions(reads: readonly VersionedRead[], options: ReadVersionsOptions = {}): Promise<VersionedItem[]> {
+    assertVersionedReads(reads);
+    const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => ({
+      items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
+      meta: this.meta(ctx),
+    }));
+    options.onMeta?.(meta);
+    return items;
+  }
+
   async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = historyLimit(options);
@@ -145,9 +169,8 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
       // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
       if (options.cursor !== undefined) await assertInSection(versions, ctx, options.cursor);
       const page = await keyHistory({ ...versions, cache: this.cache }, ctx, key, limit, options.cursor);
-      // Every listed commit is reachable from the section's tip: reads at those versions need no check.
-      for (const e of page.entries) versions.known.add(e.version);
-      if (page.nextCursor) versions.known.add(page.nextCursor);
+      // Listed below the tip (or a cursor in the section), so is the next page's start.
+      this.inSection(page.nextCursor ? [...page.entries, { version: page.nextCursor }] : page.entries);
       const result = { ...historyOf(page.entries), ...this.meta(ctx) };
       return page.nextCursor ? { ...result, nextCursor: page.nextCursor } : result;
     });
@@ -158,8 +181,17 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
       const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+      this.inSection(entries);
       return { entries, ...this.meta(ctx) };
     });
+  }
+
+  /**
+   * Listed from the section's ref (or a cursor in it), these commits are in the section: reading at them (`get`, `readVersions` at
+   * a version from the history) needs no second listing to prove it.
+   */
+  private inSection(entries: readonly { version: string }[]): void {
+    for (const e of entries) this.wired.versions.known.add(e.version);
   }
 
   /**
@@ -214,6 +246,23 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
         ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
         ...this.meta(ctx),
       })),
+    );
+    this.writeChain = run.catch(() => {});
+    return run;
+  }
+
+  /**
+   * Delete other refs of this repository, each only while it points at its `oid`, in ONE GraphQL
+   * `updateRefs` mutation, all or none (delete-refs.ts): PreconditionFailed when one moved. Not a RefStore
+   * operation (a RefStore writes one ref): the shard merge removes the shard refs it folded with it.
+   *
+   * @example
+   * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
+   */
+  async deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
+    checkDeletions(refs);
+    const run = this.writeChain.then(() =>
+      this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)),
     );
     this.writeChain = run.catch(() => {});
     return run;

@@ -74,6 +74,7 @@ export async function replaceOnGitHub(
     };
     const made = await createCommitOnce(h, ctx, { body, sha: c.sha });
     created.push(made.sha);
+    o.onCreated?.(made.sha);
   }
   const target = chainTip(o, created);
   await o.pace?.();
@@ -83,8 +84,16 @@ export async function replaceOnGitHub(
   return { created, moved: tip === target, tip };
 }
 
-/** `repository { id }` (one GraphQL query). */
-async function repositoryIdOf(h: ReplaceHost, ctx: OpContext): Promise<string> {
+/**
+ * `repository { id }` (one GraphQL query); InvalidConfig when the host's schema has no `updateRefs`.
+ *
+ * @example
+ * host.memo.repositoryId ??= await repositoryIdOf(host, ctx);
+ */
+export async function repositoryIdOf(
+  h: Pick<ReplaceHost, 'client' | 'graphqlUrl' | 'owner' | 'repo' | 'ref'>,
+  ctx: OpContext,
+): Promise<string> {
   const res = await h.client.send(ctx, {
     step: 'read repository id',
     method: 'POST',
@@ -155,7 +164,7 @@ function noUpdateRefs(ctx: OpContext, ref: string): InvalidConfig {
 }
 
 /** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
-function errorTexts(j: unknown): string[] {
+export function errorTexts(j: unknown): string[] {
   if (!isObject(j) || !Array.isArray(j.errors)) return [];
   return j.errors.filter(isObject).map((e) => String(e.message));
 }

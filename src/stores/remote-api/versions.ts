@@ -98,16 +98,20 @@ export async function assertInSection(
         step: 'list section commits',
       });
     }
+    // The whole page is kept as known, not only up to the version: the next version asked (a chart's
+    // older versions) is then proven without another listing.
+    let found = false;
     for (const item of list) {
       const c = listedCommit(item);
       if (!c) continue;
       listed.push(c.sha);
       messages.push({ version: c.sha, message: c.message });
       if (!(await h.cachedCommit(c.sha))) await h.putCommit(c);
-      if (c.sha === version) {
-        for (const s of listed) h.known.add(s);
-        return;
-      }
+      if (c.sha === version) found = true;
+    }
+    if (found) {
+      for (const s of listed) h.known.add(s);
+      return;
     }
     const next = nextLink(res.headers.link);
     if (!next) break;

@@ -20,6 +20,7 @@ import { badResponse } from './shapes.js';
 import { TipMemory } from './tip-memory.js';
 import { TreeWalker } from './tree-walker.js';
 import type { ReplaceHost } from './update-refs.js';
+import type { VersionedReadHost } from './versioned-reads.js';
 import { assertInSection, type VersionsHost } from './versions.js';
 import type { WriteHost } from './write-host.js';
 
@@ -38,6 +39,8 @@ export interface StoreWiring {
   writes: WriteHost;
   /** Lent to bulk-reads.ts (readMany). */
   bulk: BulkReadHost;
+  /** Lent to versioned-reads.ts (readVersions). */
+  versioned: VersionedReadHost;
   /** Lent to update-refs.ts (replaceHistory). */
   replace: ReplaceHost;
 }
@@ -88,6 +91,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
     versions,
     writes: writeHost(shared),
     bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+    versioned: { keyReads, cache, graphql: gql },
     replace: {
       ref: cfg.ref,
       owner: cfg.owner,
@@ -149,6 +153,7 @@ function writeHost(s: Shared): WriteHost {
     tips,
     catchUp,
     readRef: (ctx) => refs.read(ctx),
+    createsOn: (parent) => refs.createsOn(parent),
     getCommit,
   });
   return {

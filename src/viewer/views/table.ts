@@ -1,7 +1,306 @@
-/** Placeholder until the table is built (issue 29). */
-import type { View } from '../context.js';
+/**
+ * The table of one type (issue 29 item 3; docs/viewer.md "Table per type"): columns from the type's index
+ * (or a sample), rows from `client.query` a page at a time as the visitor scrolls, sorted and filtered
+ * through the URL (`sort`, `where`, `q`), virtualised, each row a link to its document, and downloads of
+ * the filtered rows. The frame redraws the view on every URL change; the rows loaded for one query (same
+ * version, type, filters and sort) are kept across those redraws, so typing in the text filter reads nothing.
+ */
+import { parseOrderBy, parseWhere, type WhereClause } from '../../browser/index.js';
+import type { View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
+import { type TableRow, textFilter } from '../table/cells.js';
+import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
+import { toCsv, toJson } from '../table/export.js';
+import { openSource, type TableSource } from '../table/source.js';
+import { VirtualList } from '../table/virtual-list.js';
 
-export const tableView: View = (root) => {
-  root.append(h('p', { class: 'placeholder', text: 'This view is being built (issue 29).' }));
+/** How a clause's error names where it came from (the library's messages take the setting's name). */
+const FILTER_NAMES = {
+  phrase: () => 'the filter',
+  label: () => 'filter',
+  example: () => '',
 };
+
+/** The rows of the last query shown, kept while only `q` changes (and for back/forward to it). */
+let session: { key: string; source: Promise<TableSource>; scrollTop: number; q: string } | undefined;
+/** The caret of the text filter, to put back after the redraw its own Enter caused. */
+let typing: { caret: number } | undefined;
+
+export const tableView: View = async (root, ctx) => {
+  const { ns, type } = ctx.state;
+  if (!ns || !type || ctx.version === null) {
+    root.append(missing(ctx));
+    return;
+  }
+  const problems: string[] = [];
+  const where = clauses(ctx.state.where, problems);
+  const orderBy = sortOf(ctx.state.sort, problems);
+  // A token changes what a type without an index can afford (every document instead of a sample).
+  const key = JSON.stringify([
+    ctx.state.repo,
+    ctx.state.ref,
+    ctx.version,
+    ns,
+    type,
+    where,
+    orderBy ?? null,
+    ctx.hasToken(),
+  ]);
+  if (session?.key !== key) {
+    const source = openSource({
+      client: ctx.client,
+      version: ctx.version,
+      namespace: ns,
+      type,
+      where,
+      ...(orderBy ? { orderBy } : {}),
+      hasToken: ctx.hasToken(),
+      budget: (n, what) => ctx.budget.check(n, what),
+    });
+    session = { key, source, scrollTop: 0, q: ctx.state.q ?? '' };
+    source.catch(() => {
+      if (session?.source === source) session = undefined;
+    });
+  }
+  const mine = session;
+  const source = await mine.source;
+  if (ctx.signal.aborted) return;
+  draw(root, ctx, source, mine, problems);
+};
+
+/** The `where` parameters read as clauses; a malformed one is said and left out (the rest still applies). */
+function clauses(texts: readonly string[], problems: string[]): WhereClause[] {
+  const out: WhereClause[] = [];
+  for (const text of texts) {
+    try {
+      out.push(parseWhere(text, FILTER_NAMES));
+    } catch (e) {
+      problems.push(`${(e as Error).message} — this filter is left out.`);
+    }
+  }
+  return out;
+}
+
+function sortOf(text: string | undefined, problems: string[]) {
+  if (text === undefined) return undefined;
+  try {
+    return parseOrderBy(text, { ...FILTER_NAMES, label: () => '"sort"' });
+  } catch (e) {
+    problems.push(`${(e as Error).message} — the rows are in the default order.`);
+    return undefined;
+  }
+}
+
+function missing(ctx: ViewContext): HTMLElement {
+  const what =
+    ctx.version === null
+      ? 'This section has no versions yet: there is nothing to show.'
+      : 'The table needs a type: "ns" and "type" in the URL.';
+  return h(
+    'p',
+    { class: 'error', attrs: { role: 'alert' } },
+    what,
+    ' ',
+    h('a', { attrs: { href: ctx.link({ view: 'overview' }) } }, 'Open the overview'),
+  );
+}
+
+/** The rows on screen: the loaded rows that contain the text typed in the text filter. */
+interface Shown {
+  typed: string;
+  rows: TableRow[];
+}
+
+function draw(
+  root: HTMLElement,
+  ctx: ViewContext,
+  source: TableSource,
+  mine: NonNullable<typeof session>,
+  problems: string[],
+): void {
+  const { ns, type } = ctx.state as { ns: string; type: string };
+  const q = ctx.state.q ?? '';
+  const shown: Shown = { typed: q, rows: textFilter(source.rows, source.columns, q) };
+  const count = h('p', { class: 'vt-count', attrs: { role: 'status' } });
+  const update = (text = shown.typed) => {
+    shown.typed = text;
+    shown.rows = textFilter(source.rows, source.columns, text);
+    list.refresh();
+    sayCount(count, list.element, source, shown);
+  };
+  const list = gridOf(ctx, source, shown, () => update());
+  list.element.addEventListener('scroll', () => {
+    mine.scrollTop = list.element.scrollTop;
+  });
+  const qInput = textFilterOf(ctx, update);
+  const actions = h(
+    'div',
+    { class: 'vt-actions' },
+    h('label', { attrs: { for: 'vt-q' } }, 'Text filter (rows loaded)'),
+    qInput,
+    loadAllButton(ctx, source, () => update()),
+    downloadButton('csv', ctx, source, () => shown.typed, `${ns}-${type}`),
+    downloadButton('json', ctx, source, () => shown.typed, `${ns}-${type}`),
+    h('p', { class: 'vt-hint' }, downloadCost(source)),
+  );
+  root.append(
+    h('h1', { class: 'vt-title' }, `${ns}/${type}`),
+    h('p', { class: 'vt-note' }, source.note),
+    ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
+    filtersOf(ctx, source),
+    actions,
+    count,
+    list.element,
+  );
+  list.refresh();
+  if (mine.q === q) list.scrollTo(mine.scrollTop);
+  mine.q = q;
+  sayCount(count, list.element, source, shown);
+  if (typing) {
+    qInput.focus();
+    qInput.setSelectionRange(typing.caret, typing.caret);
+    typing = undefined;
+  }
+}
+
+/** What a download costs, said next to its buttons. */
+function downloadCost(source: TableSource): string {
+  if (source.done)
+    return 'Downloads hold the rows that match the filters and the text filter; every row is loaded, so they cost no request.';
+  return 'Downloads hold every row that matches the filters and the text filter: the rows not loaded yet are read first, about one request per 1,000 rows (index parts already read cost none), stopping when the rate limit runs low.';
+}
+
+/** The count line (and the grid's `data-loaded` / `data-done`, which tests and scripts wait on). */
+function sayCount(count: HTMLElement, grid: HTMLElement, source: TableSource, shown: Shown): void {
+  const loaded = source.done
+    ? `all ${source.rows.length} rows loaded`
+    : `${source.rows.length} rows loaded, more as you scroll`;
+  grid.dataset.loaded = String(source.rows.length);
+  grid.dataset.done = String(source.done);
+  count.textContent = shown.typed
+    ? `${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
+    : `${loaded}.`;
+}
+
+/** The grid: sort buttons in its header, rows linking to their documents, the next page near the end. */
+function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () => void): VirtualList {
+  const { ns, type } = ctx.state as { ns: string; type: string };
+  const sort = (field: string, direction: 'asc' | 'desc') =>
+    ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
+  return new VirtualList({
+    label: `Documents of ${ns}/${type}`,
+    columns: source.columns,
+    header: headerRow(source.columns, source.sortable, source.orderBy, sort),
+    count: () => shown.rows.length,
+    row: (i) => shown.rows[i],
+    href: (row) => ctx.link(docState(row.id, ctx)),
+    open: (row) => ctx.navigate(docState(row.id, ctx)),
+    nearEnd: () => {
+      if (source.done || ctx.signal.aborted) return;
+      void source.loadMore().then(() => {
+        if (!ctx.signal.aborted) loaded();
+      });
+    },
+  });
+}
+
+/** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
+function filtersOf(ctx: ViewContext, source: TableSource): HTMLElement {
+  const add = (clause: string): string | undefined => {
+    try {
+      parseWhere(clause, FILTER_NAMES);
+    } catch (e) {
+      return (e as Error).message;
+    }
+    ctx.navigate({ where: [...ctx.state.where, clause] });
+    return undefined;
+  };
+  const remove = (i: number) => ctx.navigate({ where: ctx.state.where.filter((_, j) => j !== i) });
+  return filterForm(source.sortable, ctx.state.where, add, remove);
+}
+
+/**
+ * The text filter: typing filters in place; Enter (or leaving the field) puts `q` in the URL as one
+ * history entry. The frame redraws on every URL change and re-reads the tip then, so a keystroke never
+ * costs a request.
+ */
+function textFilterOf(ctx: ViewContext, update: (text: string) => void): HTMLInputElement {
+  const input = textFilterInput(ctx.state.q ?? '', {
+    input: update,
+    commit: (value, keepFocus) => {
+      // A blur as the redraw removes the field (after Enter) must not add a second history entry.
+      if (ctx.signal.aborted || value === (ctx.state.q ?? '')) return;
+      if (keepFocus) typing = { caret: input.selectionStart ?? value.length };
+      ctx.navigate({ q: value === '' ? undefined : value });
+    },
+  });
+  return input;
+}
+
+/** The state of a row's document (the table's own parameters left behind). */
+function docState(id: string, ctx: ViewContext) {
+  return {
+    view: 'document' as const,
+    id,
+    where: [],
+    q: undefined,
+    sort: undefined,
+    ns: ctx.state.ns,
+    type: ctx.state.type,
+  };
+}
+
+/**
+ * Load the pages not loaded yet, checking the rate limit before each (a page costs at most 2 requests: an
+ * index part or two; parts already read cost none). Returns the sentence to show when it had to stop.
+ */
+async function loadRest(ctx: ViewContext, source: TableSource, progress: () => void): Promise<string | undefined> {
+  while (!source.done && !ctx.signal.aborted) {
+    const verdict = ctx.budget.check(2, 'Loading the next page of rows');
+    if (!verdict.ok) return `${verdict.message ?? ''} Stopped with ${source.rows.length} rows loaded.`;
+    await source.loadMore();
+    progress();
+  }
+  return undefined;
+}
+
+function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => void): HTMLElement | null {
+  if (source.done) return null;
+  const button = h('button', { attrs: { type: 'button', class: 'vt-load-all' } }, 'Load all rows');
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    ctx.status('Loading every row of this filter…');
+    const stopped = await loadRest(ctx, source, progress);
+    ctx.status(stopped ?? `All ${source.rows.length} rows loaded.`);
+    button.remove();
+  });
+  return button;
+}
+
+/**
+ * A download of the filtered rows (after loading the pages not loaded yet, within the rate limit). The
+ * file is a blob this page made from the rows as text, not a link from the section.
+ */
+function downloadButton(
+  format: 'csv' | 'json',
+  ctx: ViewContext,
+  source: TableSource,
+  text: () => string,
+  name: string,
+): HTMLElement {
+  const button = h('button', { attrs: { type: 'button', 'data-format': format } }, `Download ${format.toUpperCase()}`);
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    const stopped = await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`));
+    const all = textFilter(source.rows, source.columns, text());
+    const body = format === 'csv' ? toCsv(source.columns, all) : toJson(source.columns, all);
+    const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/json' }));
+    const a = h('a', { attrs: { download: `${name}.${format}` } });
+    a.href = url;
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    ctx.status(stopped ?? `Downloaded ${all.length} rows as ${format.toUpperCase()}.`);
+    button.disabled = false;
+  });
+  return button;
+}

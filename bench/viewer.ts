@@ -1,0 +1,199 @@
+/**
+ * Issue 29's budget table: the viewer in real Chromium against the emulator with 20 ms added latency per
+ * request, cold cache, counting every request the page sends to the API (and its status).
+ *   1. open the overview, then the table of a 10,000-document type with 3 indexed fields (anonymous);
+ *   2. open one document, pick an older version, show the diff (anonymous);
+ *   3. chart one field of one document over its last 100 versions, with a token;
+ *   4. the same chart without a token (sampled);
+ *   5. reload the overview + table, section unchanged (the IndexedDB cache);
+ *   6. page weight: index.html + viewer.js + viewer.css, min+gzip.
+ * Views are reached by URL (pushState + popstate: the same render path as the page's own links), so the
+ * figures do not depend on where a button sits.
+ * Run: npx tsx bench/viewer.ts   → bench/results/viewer.{json,md}
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../__tests__/browser/harness.js';
+import { indexedSectionFiles } from '../__tests__/document/indexed-section.js';
+import { buildViewer, VIEWER_GZIP_BUDGET } from '../scripts/build-browser.mjs';
+import { startStaticServer } from '../scripts/static-server.js';
+import { DocumentStore } from '../src/document/index.js';
+import { startEmulator } from '../src/emulator/index.js';
+import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const OWNER = 'octo';
+const REPO = 'viewer-bench';
+const TOKEN = 'ghp_ViewerBenchToken0123456789abcdefABCD';
+const REF = 'refs/docdb/documents';
+const METRIC = { namespace: 'bench', type: 'metric', id: 'octo/m' };
+
+interface Row {
+  action: string;
+  goal: string;
+  requests: number;
+  notModified: number;
+  ms: number;
+}
+
+/** 10,000 repositories with 3 indexed fields, then 100 versions of one metric document on top. */
+async function seed(em: Awaited<ReturnType<typeof startEmulator>>): Promise<void> {
+  em.state.createRepo(`${OWNER}/${REPO}`, {});
+  em.state.addToken(TOKEN, { login: OWNER, repos: '*', rateLimit: 1_000_000 });
+  const repos = Array.from({ length: 10_000 }, (_, i) => ({
+    namespace: 'github',
+    type: 'repo',
+    id: `octo/r${String(i).padStart(5, '0')}`,
+    data: { language: ['Go', 'TypeScript', 'Rust', 'Python'][i % 4], stars: (i * 37) % 5000, archived: i % 9 === 0 },
+  }));
+  const files = await indexedSectionFiles(repos, [
+    { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars', 'data.archived'] },
+  ]);
+  em.state.commitFiles(`${OWNER}/${REPO}`, { branch: REF, orphan: true, files, message: 'seed 10,000 repositories' });
+  const memory = new DocumentStore(new MemoryRefStore());
+  for (let v = 0; v < 100; v++) {
+    await memory.put({ ...METRIC, data: { value: Math.round(50 + 40 * Math.sin(v / 7)), step: v } });
+    const got = await memory.store.get('bench/metric/octo/m.json');
+    em.state.commitFiles(`${OWNER}/${REPO}`, {
+      branch: REF,
+      files: { 'bench/metric/octo/m.json': got?.value ?? null },
+      message: `metric step ${v}`,
+    });
+  }
+}
+
+/** Count the API requests (and 304s) the page sends while `action` runs. */
+async function measure(page: Page, apiUrl: string, action: () => Promise<void>) {
+  let requests = 0;
+  let notModified = 0;
+  const onResponse = (res: { url(): string; status(): number }) => {
+    if (!res.url().startsWith(apiUrl)) return;
+    requests++;
+    if (res.status() === 304) notModified++;
+  };
+  page.on('response', onResponse);
+  const started = performance.now();
+  await action();
+  const ms = performance.now() - started;
+  page.off('response', onResponse);
+  return { requests, notModified, ms: Math.round(ms) };
+}
+
+async function settled(page: Page): Promise<void> {
+  await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { state: 'attached' });
+  const state = await page.getAttribute('body', 'data-state');
+  if (state !== 'ready') throw new Error(`the viewer ended in "${state}": ${await page.locator('main').innerText()}`);
+}
+
+/** Go to `?query` the way the page's own links do (pushState + popstate), and wait until it is drawn. */
+async function go(page: Page, query: string): Promise<void> {
+  await page.evaluate((q) => {
+    document.body.dataset.state = 'loading';
+    history.pushState(null, '', `?${q}`);
+    dispatchEvent(new PopStateEvent('popstate'));
+  }, query);
+  await settled(page);
+}
+
+async function main() {
+  const em = await startEmulator({ latencyMs: 20 });
+  await seed(em);
+  const dir = await mkdtemp(join(tmpdir(), 'docdb-viewer-bench-'));
+  const built = await buildViewer(dir, { apiUrl: em.url });
+  const site = await startStaticServer({ root: dir });
+  const browser = await launchChromium();
+  const base = `${site.url}/viewer/?repo=${OWNER}/${REPO}`;
+  const table = `repo=${OWNER}/${REPO}&view=table&ns=github&type=repo`;
+  const rows: Row[] = [];
+  try {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    const cold = await measure(page, em.url, async () => {
+      await page.goto(base);
+      await settled(page);
+      await go(page, table);
+    });
+    rows.push({
+      action: 'open the overview and the table of a 10,000-document type with 3 indexed fields, cold, no token',
+      goal: '≤ 6',
+      ...cold,
+    });
+    const versions = (await (
+      await fetch(`${em.url}/repos/${OWNER}/${REPO}/commits?sha=${REF}&path=bench/metric/octo/m.json&per_page=5`)
+    ).json()) as { sha: string }[];
+    const [newest, older] = [versions[0]?.sha, versions[3]?.sha];
+    const doc = `repo=${OWNER}/${REPO}&view=document&ns=bench&type=metric&id=octo/m`;
+    const diff = await measure(page, em.url, async () => {
+      await go(page, doc);
+      await go(page, `${doc}&at=${older}`);
+      await go(page, `${doc}&from=${older}&to=${newest}`);
+    });
+    rows.push({ action: 'open one document, pick an older version, show the diff', goal: '≤ 4 more', ...diff });
+    const reload = await measure(page, em.url, async () => {
+      await page.goto(base);
+      await settled(page);
+      await go(page, table);
+    });
+    rows.push({
+      action: 'reload the overview and the table, section unchanged (IndexedDB cache)',
+      goal: '≤ 2, all 304',
+      ...reload,
+    });
+    await context.close();
+    const chart = `repo=${OWNER}/${REPO}&view=chart&ns=bench&type=metric&id=octo/m&field=data.value`;
+    const withToken = await browser.newContext();
+    const tokenPage = await withToken.newPage();
+    await tokenPage.goto(`${site.url}/viewer/`);
+    await tokenPage.evaluate((t) => sessionStorage.setItem('docdb-viewer-token', t), TOKEN);
+    const charted = await measure(tokenPage, em.url, async () => {
+      await tokenPage.goto(`${site.url}/viewer/?${chart}`);
+      await settled(tokenPage);
+    });
+    rows.push({
+      action: 'chart one field of one document over its last 100 versions, with a token',
+      goal: '≤ 3 (GraphQL batches)',
+      ...charted,
+    });
+    await withToken.close();
+    const anonymous = await browser.newContext();
+    const anonPage = await anonymous.newPage();
+    const sampled = await measure(anonPage, em.url, async () => {
+      await anonPage.goto(`${site.url}/viewer/?${chart}`);
+      await settled(anonPage);
+      const sample = anonPage.getByRole('button', { name: /sample/i });
+      if ((await sample.count()) > 0) {
+        await sample.first().click();
+        await settled(anonPage);
+      }
+    });
+    rows.push({ action: 'the same chart without a token (explained, sampled)', goal: '≤ 20', ...sampled });
+    await anonymous.close();
+  } finally {
+    await browser.close();
+    await site.close();
+    await em.stop();
+    await rm(dir, { recursive: true, force: true });
+  }
+  const result = {
+    date: new Date().toISOString(),
+    latencyMs: 20,
+    rows,
+    pageWeight: { gzipBytes: built.gzipBytes, jsGzipBytes: built.jsGzipBytes, budget: VIEWER_GZIP_BUDGET },
+  };
+  const md = [
+    '| visitor action, cold cache | goal (API requests) | measured | of which 304 | wall time at 20 ms/request |',
+    '|---|---|---|---|---|',
+    ...rows.map((r) => `| ${r.action} | ${r.goal} | ${r.requests} | ${r.notModified} | ${r.ms} ms |`),
+    `| page weight, everything included (HTML + JS + CSS) | ≤ 150 KB min+gzip | ${(built.gzipBytes / 1024).toFixed(1)} KB | | |`,
+  ].join('\n');
+  mkdirSync(join(here, 'results'), { recursive: true });
+  writeFileSync(join(here, 'results', 'viewer.json'), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(here, 'results', 'viewer.md'), `${md}\n`);
+  console.log(md);
+}
+
+await main();

@@ -1,0 +1,115 @@
+/**
+ * What a chart reads, through the public client only: the versions to chart (a document's history, the
+ * section's commits — each one request per 100) and the values at them (`versionsOf`: one GraphQL query per
+ * 100 versions with a token; `typeSeries`: from the type's index). Without a token every version costs a
+ * request, so each read also says what it would cost, and how to sample within {@link SAMPLE_BUDGET}.
+ */
+import type { DocDbClient, HistoryEntry, Identity, SeriesAggregate, TypeSeriesPoint } from '../../browser/index.js';
+import type { ChartPoint } from './line-chart.js';
+import { fieldValue, SAMPLE_VERSIONS, sampledFieldVersions, sampleEvenly } from './scale.js';
+
+/** Versions charted at most (the budget's "last 100 versions"; one history page). */
+export const MAX_CHART_VERSIONS = 100;
+
+/**
+ * Entries older than or at `version` when it is among them (a chart of `at=` stops there), else all.
+ *
+ * @example
+ * const entries = pinTo((await client.history(identity, { limit: 100 })).entries, ctx.version);
+ */
+export function pinTo(entries: readonly HistoryEntry[], version: string | null): HistoryEntry[] {
+  const i = version === null ? -1 : entries.findIndex((e) => e.version === version);
+  return i > 0 ? entries.slice(i) : [...entries];
+}
+
+const timeOf = (e: HistoryEntry) => Date.parse(e.committer.date);
+
+/** A document's values at `entries` (newest first), as chart points oldest first, with its gaps counted. */
+export async function documentPoints(
+  client: DocDbClient,
+  identity: Identity,
+  field: string,
+  entries: readonly HistoryEntry[],
+): Promise<{ points: ChartPoint[]; absent: number; notNumber: number }> {
+  const { documents } = await client.versionsOf(
+    identity,
+    entries.map((e) => e.version),
+  );
+  let absent = 0;
+  let notNumber = 0;
+  const points = entries.map((e, i): ChartPoint => {
+    const doc = documents[i];
+    if (!doc) {
+      absent++;
+      return { version: e.version, time: timeOf(e), value: null, note: 'the document is absent' };
+    }
+    const v = fieldValue(doc, field);
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      notNumber++;
+      const what = v === undefined ? 'absent' : Array.isArray(v) ? 'a list' : v === null ? 'null' : `a ${typeof v}`;
+      return { version: e.version, time: timeOf(e), value: null, note: `${field} is ${what}, not a number` };
+    }
+    return { version: e.version, time: timeOf(e), value: v };
+  });
+  return { points: points.reverse(), absent, notNumber };
+}
+
+/** The evenly spaced versions a sampled document chart reads (newest and oldest included). */
+export function documentSample(entries: readonly HistoryEntry[]): HistoryEntry[] {
+  return sampleEvenly(entries, SAMPLE_VERSIONS);
+}
+
+/** A type chart's query. */
+export interface TypeChart {
+  namespace: string;
+  type: string;
+  aggregate: SeriesAggregate;
+  field?: string;
+}
+
+const GAP_NOTE: Record<NonNullable<TypeSeriesPoint['gap']>, (field: string) => string> = {
+  'no-index': () => 'the type has no index at this version',
+  'field-not-indexed': (field) => `${field} is not indexed at this version`,
+  'no-numbers': (field) => `no document holds a number at ${field}`,
+};
+
+/** A type's aggregate at `entries` (newest first), as chart points oldest first. */
+export async function typePoints(
+  client: DocDbClient,
+  chart: TypeChart,
+  entries: readonly HistoryEntry[],
+): Promise<ChartPoint[]> {
+  const { points } = await client.typeSeries(
+    chart,
+    entries.map((e) => e.version),
+  );
+  return entries
+    .map((e, i): ChartPoint => {
+      const p = points[i] as TypeSeriesPoint;
+      const note = p.gap ? GAP_NOTE[p.gap](chart.field ?? '') : undefined;
+      return { version: e.version, time: timeOf(e), value: p.value, ...(note ? { note } : {}) };
+    })
+    .reverse();
+}
+
+/**
+ * The versions a sampled type chart reads: 18 for a count (a manifest each); for a sum or mean, as many as
+ * fit when each costs its manifest and its parts — the tip's manifest, read first, says how many parts.
+ */
+export async function typeSample(
+  client: DocDbClient,
+  chart: TypeChart,
+  entries: readonly HistoryEntry[],
+): Promise<HistoryEntry[]> {
+  if (chart.aggregate === 'count' || entries.length === 0) return sampleEvenly(entries, SAMPLE_VERSIONS);
+  const tip = await client.typeSeries({ ...chart, aggregate: 'count' }, [(entries[0] as HistoryEntry).version]);
+  return sampleEvenly(entries, sampledFieldVersions(tip.points[0]?.parts ?? 1));
+}
+
+/**
+ * Requests a chart of `versions` would cost (an estimate for the budget check): with a token, GraphQL
+ * batches; without one, a request per version (and per index part for a sum or mean: about two).
+ */
+export function estimateCost(versions: number, perVersion: number, token: boolean): number {
+  return token ? 2 * Math.ceil(versions / MAX_CHART_VERSIONS) + 1 : versions * perVersion;
+}

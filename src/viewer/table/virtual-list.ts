@@ -1,0 +1,175 @@
+/**
+ * A virtualised grid (WAI-ARIA grid pattern, https://www.w3.org/WAI/ARIA/apg/patterns/grid/): rows of one
+ * fixed height over a spacer as tall as all of them, and only the rows in view (plus a margin) in the DOM —
+ * 100,000 rows scroll like 100. One row is the tab stop (roving tabindex); arrow keys, Page Up/Down and
+ * Home/End move it, Enter opens the row's document. Cells are text; the id cell is a real link.
+ */
+import { h } from '../dom.js';
+import { cellText, cellValue, type TableRow } from './cells.js';
+
+/** Row height in px (CSS `.vt-row` has the same). */
+export const ROW_HEIGHT = 32;
+/** Rows drawn beyond each edge of the view. */
+const OVERSCAN = 10;
+/** Ask for the next page when the view is this many rows from the loaded end. */
+const NEAR_END = 100;
+
+export interface VirtualListOptions {
+  label: string;
+  columns: readonly string[];
+  header: HTMLElement;
+  count(): number;
+  row(index: number): TableRow | undefined;
+  /** The `?…` link of a row's document. */
+  href(row: TableRow): string;
+  open(row: TableRow): void;
+  /** Called when the view nears the last row loaded. */
+  nearEnd(): void;
+}
+
+export class VirtualList {
+  readonly element: HTMLElement;
+  private readonly body: HTMLElement;
+  private readonly drawn = new Map<number, HTMLElement>();
+  private focused = 0;
+  private frame = 0;
+
+  constructor(private readonly o: VirtualListOptions) {
+    this.body = h('div', { class: 'vt-body', attrs: { role: 'rowgroup' } });
+    this.element = h(
+      'div',
+      {
+        class: 'vt-scroll',
+        attrs: { role: 'grid', 'aria-label': o.label, 'aria-colcount': o.columns.length, tabindex: 0 },
+        on: {
+          scroll: () => this.schedule(),
+          keydown: (e) => this.key(e),
+        },
+      },
+      o.header,
+      this.body,
+    );
+    this.element.style.setProperty('--vt-cols', `14rem repeat(${Math.max(0, o.columns.length - 1)}, 11rem)`);
+  }
+
+  /** Redraw after rows were loaded or filtered (keeps the focused row when it still exists). */
+  refresh(): void {
+    const count = this.o.count();
+    this.focused = Math.min(this.focused, Math.max(0, count - 1));
+    this.element.setAttribute('aria-rowcount', String(count + 1));
+    this.body.style.height = `${count * ROW_HEIGHT}px`;
+    // Rows are redrawn from the new list; a focused row keeps the focus (a page that loads while the
+    // visitor moves through the rows must not drop it on the body).
+    const active = this.element.ownerDocument.activeElement;
+    const hadFocus = active instanceof HTMLElement && active.classList.contains('vt-row') && this.body.contains(active);
+    for (const [, el] of this.drawn) el.remove();
+    this.drawn.clear();
+    this.draw();
+    if (hadFocus) this.drawn.get(this.focused)?.focus({ preventScroll: true });
+  }
+
+  /** Scroll so that `top` px of rows are above the view. */
+  scrollTo(top: number): void {
+    this.element.scrollTop = top;
+    this.draw();
+  }
+
+  private schedule(): void {
+    if (this.frame) return;
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      this.draw();
+    });
+  }
+
+  private headerHeight(): number {
+    return this.o.header.offsetHeight;
+  }
+
+  private draw(): void {
+    const count = this.o.count();
+    const top = Math.max(0, this.element.scrollTop - this.headerHeight());
+    const height = this.element.clientHeight || ROW_HEIGHT * 20;
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(count, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    for (const [i, el] of this.drawn) {
+      if (i < first || i >= last) {
+        el.remove();
+        this.drawn.delete(i);
+      }
+    }
+    for (let i = first; i < last; i++) {
+      const row = this.o.row(i);
+      if (!row || this.drawn.has(i)) continue;
+      const el = this.rowElement(i, row);
+      this.drawn.set(i, el);
+      this.body.append(el);
+    }
+    if (last >= count - NEAR_END) this.o.nearEnd();
+  }
+
+  private rowElement(i: number, row: TableRow): HTMLElement {
+    const cells = this.o.columns.map((c) => {
+      if (c !== 'id') return h('div', { class: 'vt-cell', attrs: { role: 'gridcell' } }, cellText(cellValue(row, c)));
+      const link = h('a', { attrs: { href: this.o.href(row), tabindex: -1 } }, cellText(row.id));
+      link.addEventListener('click', (e) => {
+        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: the link's job
+        e.preventDefault();
+        this.o.open(row);
+      });
+      return h('div', { class: 'vt-cell', attrs: { role: 'gridcell' } }, link);
+    });
+    const el = h(
+      'div',
+      {
+        class: 'vt-row',
+        attrs: { role: 'row', 'aria-rowindex': i + 2, tabindex: i === this.focused ? 0 : -1 },
+        dataset: { index: String(i), id: row.id },
+      },
+      ...cells,
+    );
+    el.style.top = `${i * ROW_HEIGHT}px`;
+    return el;
+  }
+
+  private key(e: KeyboardEvent): void {
+    const count = this.o.count();
+    if (count === 0) return;
+    const page = Math.max(1, Math.floor((this.element.clientHeight - this.headerHeight()) / ROW_HEIGHT) - 1);
+    const moves: Record<string, number> = {
+      ArrowDown: this.focused + 1,
+      ArrowUp: this.focused - 1,
+      PageDown: this.focused + page,
+      PageUp: this.focused - page,
+      Home: 0,
+      End: count - 1,
+    };
+    if (e.key === 'Enter' && (e.target as HTMLElement).classList.contains('vt-row')) {
+      const row = this.o.row(this.focused);
+      if (row) {
+        e.preventDefault();
+        this.o.open(row);
+      }
+      return;
+    }
+    const to = moves[e.key];
+    if (to === undefined || (e.target as HTMLElement).closest('.vt-head')) return;
+    e.preventDefault();
+    this.focus(Math.min(count - 1, Math.max(0, to)));
+  }
+
+  /** Make row `i` the focused one: scroll it into view, draw, focus it. */
+  focus(i: number): void {
+    this.drawn.get(this.focused)?.setAttribute('tabindex', '-1');
+    this.focused = i;
+    const head = this.headerHeight();
+    const view = this.element.clientHeight - head;
+    const y = i * ROW_HEIGHT;
+    if (y < this.element.scrollTop) this.element.scrollTop = y;
+    else if (y + ROW_HEIGHT > this.element.scrollTop + view) this.element.scrollTop = y + ROW_HEIGHT - view;
+    this.draw();
+    const el = this.drawn.get(i);
+    el?.setAttribute('tabindex', '0');
+    el?.focus({ preventScroll: true });
+  }
+}
