@@ -21,7 +21,7 @@ async function sources(dir: string): Promise<string[]> {
 }
 
 /** Import specifiers of a file (static `from '…'` and dynamic `import('…')`). */
-export function importsOf(text: string): string[] {
+function importsOf(text: string): string[] {
   return [...text.matchAll(/(?:from\s+|import\s*\(\s*)['"]([^'"]+)['"]/g)].map((m) => m[1] as string);
 }
 

@@ -106,7 +106,8 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       await VIEW_OF[state.view](frame.view, ctx);
       if (controller.signal.aborted) return;
       doc.body.dataset.state = 'ready';
-      if (focus) focusHeading(frame.view);
+      // A view that put the focus somewhere itself (the table's text filter after Enter) keeps it there.
+      if (focus && !frame.view.contains(doc.activeElement)) focusHeading(frame.view);
       if (!state.at && version !== null && state.view !== 'file') startLive(client, version, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
