@@ -34,6 +34,7 @@ import { MAX_KEY_BYTES } from '../../src/core/keys.js';
 import { MAX_VALUE_BYTES } from '../../src/core/plan.js';
 import type { RefStore, WriteResult } from '../../src/core/refstore.js';
 import { describeDeriveContract } from './derive-contract.js';
+import { describeHistoryPagesContract } from './history-pages-contract.js';
 import { describeIndexContract } from './index-contract.js';
 import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
@@ -126,6 +127,7 @@ export function describeRefStoreContract(
     });
 
     describeVersionsContract(() => ({ fx, store }));
+    describeHistoryPagesContract(() => ({ fx, store }));
     describePartsContract(() => ({ fx, store }));
     describeReadManyContract(() => ({ fx, store }));
     describeReadVersionsContract(() => ({ fx, store }));

@@ -5,8 +5,8 @@
  */
 import { InvalidConfig } from '../core/errors.js';
 import type {
-  HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   RateLimit,
   RefStore,
   WriteOptions,
@@ -122,7 +122,8 @@ export interface DocDbClient {
   getMany<T = unknown>(identities: readonly Identity[], options?: DocumentGetOptions): Promise<(Envelope<T> | null)[]>;
   /** Every document (filtered like `list`) in key order, a page at a time; `withData: true` adds envelopes. */
   stream: DocumentStore['stream'];
-  history(identity: Identity, options?: HistoryOptions): Promise<HistoryResult>;
+  /** Versions of one document, newest first; `limit` + `cursor` (the `nextCursor` of the page before) page through all. */
+  history(identity: Identity, options?: KeyHistoryOptions): Promise<HistoryResult>;
   /**
    * The document at each of `versions`, in order (null where absent): with a token, one GraphQL query per
    * 100 versions; without one, a request each. See docs/documents.md "One document across its versions".

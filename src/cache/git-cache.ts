@@ -46,6 +46,8 @@ export type CachedPath = { sha: string } | { absent: true };
 export interface CachedHistory {
   etag: string;
   entries: HistoryEntry[];
+  /** Where the next page starts (`HistoryResult.nextCursor`), when there is one. */
+  nextCursor?: string;
 }
 
 /** Identity of a token for cache keys (the one definition lives in core/token-identity.ts). */

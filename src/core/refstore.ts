@@ -220,6 +220,17 @@ export interface HistoryOptions {
   limit?: number;
 }
 
+/** `history(key)` options: `limit` and, to read the next page, the `cursor` the page before returned. */
+export interface KeyHistoryOptions extends HistoryOptions {
+  /**
+   * Start the walk at this commit of the section (inclusive) instead of the tip: pass the `nextCursor` of
+   * the page before to read the next `limit` entries (a version that is not a commit of the section is
+   * `InvalidVersion`). Every store starts a walk at any commit cheaply (GitHub: `GET /commits?sha=`), so
+   * page N costs what page 1 does (remote: 1 request per 100 entries).
+   */
+  cursor?: VersionId;
+}
+
 export interface Person {
   name: string;
   email: string;
@@ -245,6 +256,11 @@ export interface HistoryResult extends OperationMeta {
    * removed by a compaction; this is the root commit (its last entry).
    */
   compactedAt?: VersionId;
+  /**
+   * `history(key)` with `limit`: present when older entries remain — pass it as `cursor` for the next page
+   * (absent on the last page; `commits()` does not page).
+   */
+  nextCursor?: VersionId;
 }
 
 export interface ReadManyOptions {
@@ -352,7 +368,7 @@ export interface RefStore {
    */
   changes(options: ChangesOptions): Promise<ChangesResult>;
   list(options?: ListOptions): Promise<ListResult>;
-  history(key: string, options?: HistoryOptions): Promise<HistoryResult>;
+  history(key: string, options?: KeyHistoryOptions): Promise<HistoryResult>;
   /**
    * Optional: the commits of the section (every commit reachable from its tip), newest first, at most
    * `limit` — what `resolveVersion` searches for an abbreviated version. A store without it takes

@@ -142,3 +142,20 @@ export function historyOf(entries: HistoryEntry[]): { entries: HistoryEntry[]; c
   const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
   return root ? { entries, compactedAt: last.version } : { entries };
 }
+
+/**
+ * One page of a key's history from a walk that was allowed `limit + 1` entries: the first `limit`, with
+ * `nextCursor` — the entry after the page, where the next page's walk starts (inclusive) — when the walk
+ * found one; `compactedAt` as `historyOf` says. How local stores page (`KeyHistoryOptions.cursor`).
+ *
+ * @example
+ * const found = await walk(start, limit + 1); // limit + 1: Infinity stays Infinity
+ * return { ...historyPage(found, limit), requests: 0 };
+ */
+export function historyPage(
+  found: HistoryEntry[],
+  limit: number,
+): { entries: HistoryEntry[]; compactedAt?: string; nextCursor?: string } {
+  if (found.length <= limit) return historyOf(found);
+  return { ...historyOf(found.slice(0, limit)), nextCursor: (found[limit] as HistoryEntry).version };
+}

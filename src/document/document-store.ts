@@ -10,8 +10,8 @@ import type {
   ChangedKey,
   ChangesResult,
   DeriveBase,
-  HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   KeyWriteOptions,
   OperationMeta,
   RefStore,
@@ -390,8 +390,15 @@ export class DocumentStore {
     });
   }
 
-  /** Commits that changed the document, newest first (including its deletion). */
-  async history(identity: Identity, options: HistoryOptions = {}): Promise<HistoryResult> {
+  /**
+   * Commits that changed the document, newest first (including its deletion). With `limit`, a result
+   * with `nextCursor` has older entries: pass it as `cursor` for the next page.
+   *
+   * @example
+   * let page = await docs.history(identity, { limit: 100 });
+   * while (page.nextCursor) page = await docs.history(identity, { limit: 100, cursor: page.nextCursor });
+   */
+  async history(identity: Identity, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertLimit(options.limit);
     return this.store.history(deriveKey(identity), options);
   }

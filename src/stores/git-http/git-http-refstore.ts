@@ -25,6 +25,7 @@ import {
   type GetResult,
   type HistoryOptions,
   type HistoryResult,
+  type KeyHistoryOptions,
   keyChanges,
   type ListOptions,
   type ListResult,
@@ -33,7 +34,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, historyOf, notInSection } from '../../core/section.js';
+import { compactedOrNotInSection, historyPage, notInSection } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type HistoryWalk, inSection, keyHistory } from './history.js';
 import { GitHttpClient } from './http-client.js';
@@ -203,14 +204,15 @@ export class GitHttpRefStore extends KeyWritesThroughCommit implements RefStore 
     return this.count(before, { from: options.from, to, ...keyChanges(diff) });
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const before = this.client.traffic.requests;
-    const tip = await this.syncedTip();
-    if (!tip) return this.count(before, { entries: [] });
+    const { at, tip } = await this.resolve(options.cursor);
+    if (!at || !tip) return this.count(before, { entries: [] });
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, key, limit));
-    return this.count(before, historyOf(entries));
+    // One entry past the page tells whether there is a next page, and where it starts.
+    const entries = await this.reading(tip, ALL_HISTORY, () => keyHistory(this.walk(), tip, key, limit + 1, at));
+    return this.count(before, historyPage(entries, limit));
   }
 
   /** The section's first-parent chain, newest first (see `RefStore.commits`), deepening as needed. */

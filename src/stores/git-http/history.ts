@@ -96,9 +96,16 @@ async function changedAt(objects: ObjectStore, tree: string, parent: string | un
  * @example
  * const entries = await keyHistory(walk, tip, 'notes/a.json', 10);
  */
-export async function keyHistory(w: HistoryWalk, tip: string, key: string, limit: number): Promise<HistoryEntry[]> {
+export async function keyHistory(
+  w: HistoryWalk,
+  tip: string,
+  key: string,
+  limit: number,
+  start: string = tip,
+): Promise<HistoryEntry[]> {
   const out: HistoryEntry[] = [];
-  let sha: string | undefined = tip;
+  // The walk may start below the tip (a history page's cursor); deepening still asks for the tip's history.
+  let sha: string | undefined = start;
   let rounds = 0;
   let step = FIRST_STEP;
   while (sha !== undefined && out.length < limit) {

@@ -23,6 +23,7 @@ import {
   type GetResult,
   type HistoryOptions,
   type HistoryResult,
+  type KeyHistoryOptions,
   keyChanges,
   type ListOptions,
   type ListResult,
@@ -31,7 +32,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, historyOf, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyPage, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { type GitStoreCommonOptions, type ResolvedCommon, resolveCommon } from './options.js';
 import { keyHistory, listKeys } from './read.js';
@@ -199,12 +200,13 @@ export class GitRefStore extends KeyWritesThroughCommit implements RefStore {
     });
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
-    const repo = await this.repository();
-    const tip = await repo.resolveRef(this.ref);
-    if (!tip) return { entries: [], requests: 0 };
-    return { ...historyOf(await keyHistory(repo, tip, key, options.limit ?? Number.POSITIVE_INFINITY)), requests: 0 };
+    const { repo, version: start } = await this.resolve(options.cursor);
+    if (!start) return { entries: [], requests: 0 };
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    // `git log <start> -- <key>`: a page starts at any commit; one entry past it says where the next starts.
+    return { ...historyPage(await keyHistory(repo, start, key, limit + 1), limit), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`), read through the `cat-file` process. */

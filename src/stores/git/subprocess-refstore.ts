@@ -27,6 +27,7 @@ import type {
   GetResult,
   HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   ListOptions,
   ListResult,
   RefStore,
@@ -303,7 +304,7 @@ export class SubprocessGitRefStore extends KeyWritesThroughCommit implements Ref
     return { created, moved, tip: moved ? target : await this.sync(), requests: 0 };
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     await this.sync();
     return this.inner.history(key, options);

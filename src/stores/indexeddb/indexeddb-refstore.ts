@@ -41,6 +41,7 @@ import {
   type HistoryEntry,
   type HistoryOptions,
   type HistoryResult,
+  type KeyHistoryOptions,
   keyChanges,
   type ListEntry,
   type ListOptions,
@@ -51,7 +52,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyPage, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 import { DEFAULT_AUTHOR } from '../memory/memory-refstore.js';
 import {
@@ -260,7 +261,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
     return { entries: entries.sort(byCodeUnit), version, requests: 0 };
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const db = await this.database();
@@ -270,11 +271,12 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       return e && e.mode !== '040000' ? e.sha : undefined;
     };
     const entries: HistoryEntry[] = [];
-    let sha = await this.readRef(db);
+    let sha = await this.resolve(db, options.cursor);
     let commit = sha ? await this.commitFields(db, sha) : undefined;
     let here = commit ? await blobAt(commit.tree) : undefined;
-    // First-parent walk, like `git log --first-parent -- <key>` on a linear section history.
-    while (sha && commit && entries.length < limit) {
+    // First-parent walk, like `git log --first-parent -- <key>` on a linear section history; one entry
+    // past the page tells whether there is a next page, and where it starts.
+    while (sha && commit && entries.length <= limit) {
       const parentSha: string | undefined = commit.parents[0];
       const parent = parentSha ? await this.commitFields(db, parentSha) : undefined;
       const before = parent ? await blobAt(parent.tree) : undefined;
@@ -291,7 +293,7 @@ export class IndexedDbRefStore extends KeyWritesThroughCommit implements RefStor
       commit = parent;
       here = before;
     }
-    return { ...historyOf(entries), requests: 0 };
+    return { ...historyPage(entries, limit), requests: 0 };
   }
 
   /** The section's commits, newest first (see `RefStore.commits`). */

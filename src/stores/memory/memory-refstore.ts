@@ -25,6 +25,7 @@ import {
   type HistoryEntry,
   type HistoryOptions,
   type HistoryResult,
+  type KeyHistoryOptions,
   keyChanges,
   type ListOptions,
   type ListResult,
@@ -34,7 +35,7 @@ import {
   type ReplaceHistoryResult,
   type WriteResult,
 } from '../../core/refstore.js';
-import { compactedOrNotInSection, historyOf, isInSection, notInSection, sectionLog } from '../../core/section.js';
+import { compactedOrNotInSection, historyPage, isInSection, notInSection, sectionLog } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
 
 export interface MemoryRefStoreOptions {
@@ -194,17 +195,18 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
     return built.result;
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = options.limit ?? Number.POSITIVE_INFINITY;
     const entries: HistoryEntry[] = [];
-    let sha = this.db.readRef(this.ref);
+    // One entry past the page tells whether there is a next page, and where it starts.
+    let sha = this.resolve(options.cursor) ?? undefined;
     const blobAt = (tree: string) => {
       const e = this.db.lookupPath(tree, key);
       return e && e.mode !== '040000' ? e.sha : undefined;
     };
     // First-parent walk, like `git log --first-parent -- <key>` on a linear section history.
-    while (sha && entries.length < limit) {
+    while (sha && entries.length <= limit) {
       const c = this.db.getCommit(sha);
       const parent = c.parents[0];
       const before = parent ? blobAt(this.db.getCommit(parent).tree) : undefined;
@@ -219,7 +221,7 @@ export class MemoryRefStore extends KeyWritesThroughCommit implements RefStore {
       }
       sha = parent;
     }
-    return { ...historyOf(entries), requests: 0 };
+    return { ...historyPage(entries, limit), requests: 0 };
   }
 
   /**

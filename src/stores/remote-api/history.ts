@@ -5,7 +5,7 @@
  * with its first page's ETag: asked again while no commit was added, GitHub answers 304 — free of rate limit.
  * https://docs.github.com/rest/commits/commits#list-commits
  */
-import type { GitCache } from '../../cache/git-cache.js';
+import type { CachedHistory, GitCache } from '../../cache/git-cache.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
@@ -38,27 +38,44 @@ export function historyLimit(options: HistoryOptions): number {
   return limit;
 }
 
+/** One page of a key's history: newest first, and where the next page starts when older entries remain. */
+export interface HistoryPage {
+  entries: HistoryEntry[];
+  nextCursor?: string;
+}
+
 /**
  * The commits that changed `key` (every commit of the section when `key` is ''), newest first, at most
- * `limit`; empty when the section does not exist.
+ * `limit`, from `cursor` (a commit of the section, checked by the caller) or the tip; empty when the
+ * section does not exist. `nextCursor` is the first commit of the next page: an item of the last page
+ * past `limit`, or the first parent of the last entry when GitHub's `Link` names a next page.
  *
  * @example
- * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
+ * const { entries, nextCursor } = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 100);
  */
-export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, limit: number): Promise<HistoryEntry[]> {
-  const entries: HistoryEntry[] = [];
-  if (limit === 0) return entries;
+export async function keyHistory(
+  h: HistoryHost,
+  ctx: OpContext,
+  key: string,
+  limit: number,
+  cursor?: string,
+): Promise<HistoryPage> {
+  const page: HistoryPage = { entries: [] };
+  const entries = page.entries;
+  if (limit === 0) return page;
   const perPage = String(Math.min(MAX_PER_PAGE, limit));
   // Asked again while nothing changed: the first page's ETag answers 304, which costs no rate limit.
-  const id = `${h.ref}|${limit}|${key}`;
+  const id = `${h.ref}|${limit}|${key}${cursor ? `|${cursor}` : ''}`;
+  const origin = cursor ?? h.ref;
   const cached = await h.cache.getHistory(id, ctx.tokenId);
   let url: string | undefined;
   let etag: string | undefined;
   // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
-  // fall back once to the tip commit SHA, which every host accepts.
-  let start: string = h.ref;
+  // fall back once to the tip commit SHA, which every host accepts. A cursor is a commit SHA already.
+  let start: string = origin;
   while (entries.length < limit) {
     const first = url === undefined;
+    const fromRef = first && start === h.ref;
     const res = await h.send(ctx, {
       step: 'list commits',
       method: 'GET',
@@ -66,42 +83,60 @@ export async function keyHistory(h: HistoryHost, ctx: OpContext, key: string, li
       ...(first
         ? { path: '/commits', query: { ...(key ? { path: key } : {}), sha: start, per_page: perPage } }
         : { url }),
-      ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
+      ...(first && cached && start === origin ? { headers: { 'if-none-match': cached.etag } } : {}),
       retry: true,
-      accept: first && start === h.ref ? [304, 404, 422] : [],
+      accept: fromRef ? [304, 404, 422] : first && cached ? [304] : [],
     });
-    if (res.status === 304 && cached) return cached.entries.map((e) => ({ ...e }));
+    if (res.status === 304 && cached) return copyOf(cached);
     if (res.status === 404 || res.status === 422 || res.status === 304) {
       // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
       const tip = await h.readRef(ctx);
-      if (tip === null) return entries;
+      if (tip === null) return page;
       start = tip;
       continue;
     }
-    if (first && start === h.ref) etag = res.headers.etag;
-    const page = res.json();
-    appendPage(ctx, page, entries, limit, key === '');
+    if (first && start === origin) etag = res.headers.etag;
+    const list = res.json();
+    const left = appendPage(ctx, list, entries, limit, key === '');
     // The section's own commits (no `path` filter: real parents) are the commits a read at one of these
     // versions needs next: cached, `list({ version })` goes straight to the tree (one request, not two).
-    if (key === '') await cacheListedCommits(h, page);
+    if (key === '') await cacheListedCommits(h, list);
     const next = nextLink(res.headers.link);
+    if (left !== undefined) page.nextCursor = left;
+    else if (next && entries.length >= limit) page.nextCursor = entries[entries.length - 1]?.parents[0];
     if (!next || entries.length >= limit) break;
     url = nextPageUrl(ctx, h.apiOrigin, next);
   }
-  if (etag) await h.cache.putHistory(id, ctx.tokenId, { etag, entries });
-  return entries;
+  if (page.nextCursor === undefined) delete page.nextCursor;
+  if (etag) await h.cache.putHistory(id, ctx.tokenId, { etag, ...page });
+  return page;
 }
 
-/** Add the commits of one page to `entries`, up to `limit`. */
-function appendPage(ctx: OpContext, list: unknown, entries: HistoryEntry[], limit: number, trees: boolean): void {
+function copyOf(cached: CachedHistory): HistoryPage {
+  const entries = cached.entries.map((e) => ({ ...e }));
+  return cached.nextCursor === undefined ? { entries } : { entries, nextCursor: cached.nextCursor };
+}
+
+/**
+ * Add the commits of one page to `entries`, up to `limit`; returns the SHA of the first item left over
+ * (the next page's start) when the page held more.
+ */
+function appendPage(
+  ctx: OpContext,
+  list: unknown,
+  entries: HistoryEntry[],
+  limit: number,
+  trees: boolean,
+): string | undefined {
   if (!Array.isArray(list)) throw badResponse(ctx, 'list commits', 'expected an array of commits');
   for (const item of list) {
-    if (entries.length >= limit) break;
+    if (entries.length >= limit) return historyEntry(ctx, item).version;
     const entry = historyEntry(ctx, item);
     // The section's commits (`commits()`) carry their trees, as every store's do (compaction needs them).
     if (trees) entry.tree = treeOf(ctx, item);
     entries.push(entry);
   }
+  return undefined;
 }
 
 /** Keep every commit of a page of the section's commits in the cache (what `getCommit` would fetch). */

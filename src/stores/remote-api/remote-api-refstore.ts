@@ -33,6 +33,7 @@ import type {
   GetResult,
   HistoryOptions,
   HistoryResult,
+  KeyHistoryOptions,
   KeyWriteOptions,
   ListOptions,
   ListResult,
@@ -57,7 +58,7 @@ import { listKeys, readKey } from './key-reads.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
 import { replaceOnGitHub } from './update-refs.js';
 import { readVersionsOnApi } from './versioned-reads.js';
-import { changesBetween } from './versions.js';
+import { assertInSection, changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
 
@@ -159,13 +160,19 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     return items;
   }
 
-  async history(key: string, options: HistoryOptions = {}): Promise<HistoryResult> {
+  async history(key: string, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertValidKey(key);
     const limit = historyLimit(options);
+    if (options.cursor !== undefined) assertValidVersion(options.cursor);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-      this.inSection(entries);
-      return { ...historyOf(entries), ...this.meta(ctx) };
+      const versions = this.wired.versions;
+      // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
+      if (options.cursor !== undefined) await assertInSection(versions, ctx, options.cursor);
+      const page = await keyHistory({ ...versions, cache: this.cache }, ctx, key, limit, options.cursor);
+      // Listed below the tip (or a cursor in the section), so is the next page's start.
+      this.inSection(page.nextCursor ? [...page.entries, { version: page.nextCursor }] : page.entries);
+      const result = { ...historyOf(page.entries), ...this.meta(ctx) };
+      return page.nextCursor ? { ...result, nextCursor: page.nextCursor } : result;
     });
   }
 
@@ -173,14 +180,14 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
-      const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+      const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
       this.inSection(entries);
       return { entries, ...this.meta(ctx) };
     });
   }
 
   /**
-   * Listed from the section's ref, these commits are in the section: reading at them (`get`, `readVersions` at
+   * Listed from the section's ref (or a cursor in it), these commits are in the section: reading at them (`get`, `readVersions` at
    * a version from the history) needs no second listing to prove it.
    */
   private inSection(entries: readonly { version: string }[]): void {

@@ -135,6 +135,25 @@ export async function assertInSection(
 }
 
 /**
+ * InvalidVersion unless `from` is at or below `to`. A `from` that is a version of the section but not below
+ * `to` (the two given the wrong way round) is said as every store says it, not as "not in the section":
+ * that check costs the walk from the tip, on this error path only.
+ */
+async function assertFromBelow(h: VersionsHost, ctx: OpContext, from: string, to: string, tip: string): Promise<void> {
+  try {
+    await assertInSection(h, ctx, from, to);
+  } catch (error) {
+    if (!(error instanceof InvalidVersion) || to === tip) throw error;
+    const inSection = await assertInSection(h, ctx, from, tip).then(
+      () => true,
+      () => false,
+    );
+    if (!inSection) throw error;
+    throw new InvalidVersion(from, `from ${from} is not an ancestor of to ${to}; pass the older version as from`);
+  }
+}
+
+/**
  * `changes()` on the API: read the tip (unless `to` is given and known), then one compare of the two versions
  * (compare-changes.ts: ≤ 300 files, old blob SHAs by GraphQL) — 2 or 3 requests at any section size. Beyond
  * what a compare can say, check both versions are in the section and diff the two root trees level by level,
@@ -150,14 +169,14 @@ export async function changesBetween(h: VersionsHost, ctx: OpContext, options: C
     options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
   if (quick) return { from: options.from, to, ...keyChanges(quick) };
   const toCommit = await h.getCommit(ctx, to, true);
-  await assertInSection(h, ctx, options.from, to === tip ? tip : to);
+  await assertFromBelow(h, ctx, options.from, to, tip);
   const fromCommit = await h.getCommit(ctx, options.from, true);
   if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
     // Both are in the section; "from" must also be older than "to" (the section is linear).
     if (await onCachedChain(h, to, options.from)) {
       throw new InvalidVersion(
         options.from,
-        `from ${options.from} is newer than to ${to}; pass the older version as from`,
+        `from ${options.from} is not an ancestor of to ${to}; pass the older version as from`,
       );
     }
   }

@@ -1,7 +1,244 @@
-/** Placeholder until the section diff is built (issue 29). */
-import type { View } from '../context.js';
+/**
+ * The section diff (`view=diff&from&to`, optional `ns`/`type`; issue 29 item 5): the documents added,
+ * modified and removed between two versions (`client.changes`), each modified one with its field diff.
+ * Modified documents come a page at a time, both versions of a page read in bulk (`getMany` at `from` and
+ * at `to`: a few requests per page, not one per document); long lists say how many there are.
+ */
+import { type DocDbClient, type Envelope, explainError, type Identity } from '../../browser/index.js';
+import type { View, ViewContext } from '../context.js';
+import { documentChanges, fieldDiff } from '../document/field-diff.js';
+import { versionProblem } from '../document/problems.js';
 import { h } from '../dom.js';
 
-export const sectionDiffView: View = (root) => {
-  root.append(h('p', { class: 'placeholder', text: 'This view is being built (issue 29).' }));
+/** Modified documents whose field diffs are read and drawn per page (with a token: bulk reads). */
+export const MODIFIED_PAGE = 50;
+/** The same without a token: 2 requests a document, so a page stays a third of GitHub's 60 an hour. */
+export const ANONYMOUS_MODIFIED_PAGE = 10;
+/** Added or removed documents listed per page. */
+export const LISTED_PAGE = 200;
+
+type DocumentChangesResult = Awaited<ReturnType<DocDbClient['changes']>>;
+type Changed = DocumentChangesResult['added'][number];
+const short = (sha: string) => sha.slice(0, 7);
+const label = (d: Identity) => `${d.namespace}/${d.doc_type}/${d.id}`;
+const identity = (d: Changed): Identity => ({ namespace: d.namespace, doc_type: d.doc_type, id: d.id });
+
+function docLink(ctx: ViewContext, d: Changed, version: string): HTMLElement {
+  const href = ctx.link({
+    view: 'document',
+    ns: d.namespace,
+    type: d.doc_type,
+    id: d.id,
+    at: version,
+    from: undefined,
+    to: undefined,
+  });
+  return h('a', { attrs: { href } }, label(d));
+}
+
+/** A "show more" button under a list that draws the next `size` items each time, and hides at the end. */
+function paged<T>(
+  items: readonly T[],
+  size: number,
+  what: string,
+  drawPage: (page: readonly T[]) => Promise<void> | void,
+) {
+  let shown = 0;
+  const more = h('button', { class: 'show-more', attrs: { type: 'button' } });
+  const next = async () => {
+    const page = items.slice(shown, shown + size);
+    shown += page.length;
+    more.disabled = true;
+    await drawPage(page);
+    more.disabled = false;
+    more.hidden = shown >= items.length;
+    more.textContent = `Show the next ${Math.min(size, items.length - shown)} of ${items.length - shown} more ${what}`;
+  };
+  more.addEventListener('click', () => void next());
+  return { more, first: next };
+}
+
+function listSection(ctx: ViewContext, kind: 'added' | 'removed', docs: Changed[], version: string): HTMLElement {
+  const list = h('ul', { class: 'doc-list' });
+  const { more, first } = paged(docs, LISTED_PAGE, `${kind} documents`, (page) => {
+    list.append(...page.map((d) => h('li', { dataset: { key: d.key } }, docLink(ctx, d, version))));
+  });
+  void first();
+  const title = `${docs.length} ${kind}`;
+  return h('section', { class: `diff-${kind} card`, attrs: { 'aria-label': title } }, h('h2', null, title), list, more);
+}
+
+async function modifiedPage(client: DocDbClient, docs: readonly Changed[], from: string, to: string) {
+  const ids = docs.map(identity);
+  const [before, after] = await Promise.all([
+    client.getMany(ids, { version: from }),
+    client.getMany(ids, { version: to }),
+  ]);
+  return docs.map((d, i) => ({ d, before: before[i] as Envelope | null, after: after[i] as Envelope | null }));
+}
+
+/**
+ * What a page of field diffs costs: with a token, `getMany` reads a page in a few GraphQL batches; without
+ * one a browser reads each document's blob alone (codeload sends no CORS header, so no archive), 2 a document.
+ */
+function pageCost(ctx: ViewContext, n: number): number {
+  return ctx.hasToken() ? 4 : 2 * n;
+}
+
+function modifiedItem(ctx: ViewContext, d: Changed, from: string, to: string, diff: HTMLElement): HTMLElement {
+  const diffLink = ctx.link({ view: 'document', ns: d.namespace, type: d.doc_type, id: d.id, at: to, from, to });
+  return h(
+    'article',
+    { class: 'modified-doc', dataset: { key: d.key } },
+    h('h3', null, h('a', { attrs: { href: diffLink } }, label(d))),
+    diff,
+  );
+}
+
+function modifiedSection(
+  ctx: ViewContext,
+  docs: Changed[],
+  from: string,
+  to: string,
+): { section: HTMLElement; ready: Promise<void> } {
+  const list = h('div', { class: 'modified-list' });
+  const note = h('p', { class: 'budget-note', attrs: { role: 'status' } });
+  const size = ctx.hasToken() ? MODIFIED_PAGE : ANONYMOUS_MODIFIED_PAGE;
+  const { more, first } = paged(docs, size, 'modified documents', async (page) => {
+    const verdict = ctx.budget.check(
+      pageCost(ctx, page.length),
+      `The field diffs of ${page.length} modified documents`,
+    );
+    if (!verdict.ok) {
+      // Listed without their diffs: each still links to its own diff, read on request.
+      note.textContent = `${verdict.message ?? ''} They are listed without field diffs; open one to see its diff.`;
+      list.append(
+        ...page.map((d) =>
+          modifiedItem(ctx, d, from, to, h('p', { class: 'diff-skipped' }, 'Field diff not read (rate limit).')),
+        ),
+      );
+      return;
+    }
+    try {
+      for (const { d, before, after } of await modifiedPage(ctx.client, page, from, to)) {
+        list.append(modifiedItem(ctx, d, from, to, fieldDiff(documentChanges(before, after))));
+      }
+    } catch (error) {
+      note.textContent = `Could not read the modified documents: ${explainError(error, { repository: ctx.state.repo })}`;
+    }
+  });
+  const title = `${docs.length} modified`;
+  const section = h(
+    'section',
+    { class: 'diff-modified card', attrs: { 'aria-label': title } },
+    h('h2', null, title),
+    note,
+    list,
+    more,
+  );
+  return { section, ready: first() };
+}
+
+/** Two labelled inputs to compare any two versions (40-character SHAs), prefilled from the URL. */
+function versionsForm(ctx: ViewContext): HTMLElement {
+  const input = (name: 'from' | 'to', text: string) => [
+    h('label', { attrs: { for: `diff-${name}` } }, text),
+    h('input', {
+      attrs: {
+        id: `diff-${name}`,
+        name,
+        value: ctx.state[name] ?? '',
+        pattern: '[0-9a-f]{40}',
+        spellcheck: 'false',
+        placeholder: '40-character commit SHA',
+      },
+    }),
+  ];
+  return h(
+    'form',
+    {
+      class: 'compare',
+      on: {
+        submit: (event) => {
+          event.preventDefault();
+          const data = new FormData(event.target as HTMLFormElement);
+          const value = (n: string) => String(data.get(n) ?? '').trim() || undefined;
+          ctx.navigate({ from: value('from'), to: value('to') });
+        },
+      },
+    },
+    ...input('from', 'From (older)'),
+    ...input('to', 'To (newer, default the tip)'),
+    h('button', { attrs: { type: 'submit' } }, 'Compare'),
+  );
+}
+
+/**
+ * Which parameter a failed `changes()` is about; when `to` was given, a link that swaps the two (a `from`
+ * newer than `to` is not below it, which a store may say as "not an ancestor" or "not in the section").
+ */
+function changesProblem(ctx: ViewContext, error: unknown, from: string, to: string): HTMLElement {
+  const version = (error as { data?: { version?: string } }).data?.version;
+  const param = version === to && version !== from ? 'to' : 'from';
+  const said = versionProblem(ctx, param, error);
+  if (param === 'from' && ctx.state.to !== undefined) {
+    said.append(
+      ' If "from" is the newer version: ',
+      h('a', { attrs: { href: ctx.link({ from: to, to: from }) } }, 'compare the other way round'),
+      '.',
+    );
+  }
+  return said;
+}
+
+export const sectionDiffView: View = async (root, ctx) => {
+  root.append(h('h1', { class: 'diff-title' }, 'Section diff'), versionsForm(ctx));
+  const from = ctx.state.from;
+  if (from === undefined) {
+    root.append(
+      h(
+        'p',
+        null,
+        'Give "from", the older version to compare (a 40-character commit SHA); "to" is the tip unless given.',
+      ),
+    );
+    return;
+  }
+  if (ctx.version === null) {
+    root.append(
+      h(
+        'p',
+        { class: 'error', attrs: { role: 'alert' } },
+        `The section ${ctx.state.ref} does not exist (no documents yet).`,
+      ),
+    );
+    return;
+  }
+  const to = ctx.state.to ?? ctx.version;
+  const { ns, type } = ctx.state;
+  let result: DocumentChangesResult;
+  try {
+    result = await ctx.client.changes({ from, to, ...(ns ? { namespace: ns, ...(type ? { type } : {}) } : {}) });
+  } catch (error) {
+    root.append(changesProblem(ctx, error, from, to));
+    return;
+  }
+  if (ctx.signal.aborted) return;
+  const { added, modified, removed } = result;
+  const scope = ns ? ` in ${ns}${type ? `/${type}` : ''}` : '';
+  const summary = `${added.length} added, ${modified.length} modified, ${removed.length} removed between ${short(from)} and ${short(to)}${scope}.`;
+  const body = h(
+    'div',
+    { class: 'section-diff' },
+    h('p', { class: 'diff-summary', attrs: { role: 'status' } }, summary),
+  );
+  root.append(body);
+  if (added.length + modified.length + removed.length === 0) return;
+  const mod = modifiedSection(ctx, modified, from, to);
+  body.append(
+    ...(added.length ? [listSection(ctx, 'added', added, to)] : []),
+    ...(modified.length ? [mod.section] : []),
+    ...(removed.length ? [listSection(ctx, 'removed', removed, from)] : []),
+  );
+  await mod.ready;
 };
