@@ -48,6 +48,15 @@ describe('chart of a document field', () => {
     expect(await page.locator('.chart-budget').count()).toBe(0);
   });
 
+  it('pinned with at=: the 100 versions up to that one, older than the last 100 of the tip', async () => {
+    const { repo, versions } = await hundredTwentyVersions();
+    const at = versions[109] as string;
+    const page = await openChart(world, `repo=${OWNER}/${repo}&${CHART}&at=${at}`, { token: true });
+    const rows = await tableValues(page);
+    expect(rows.map((r) => r.version)).toEqual(versions.slice(10, 110)); // ends at `at`, reaches back past the tip's page
+    expect(rows.map((r) => r.value)).toEqual(await libraryValues(repo, versions.slice(10, 110)));
+  });
+
   it('anonymous: says what it would cost, then samples ≤ 18 versions in ≤ 20 requests in all, equal to the library', async () => {
     const { repo, versions } = await hundredTwentyVersions();
     freshAnonymousHour(world.em);

@@ -65,6 +65,8 @@ describe('chart of a type across section versions', () => {
     expect(await page.locator('.error').innerText()).toContain('"agg=sum" needs "field"');
     const none = await openChart(world, `repo=${OWNER}/${repo}&view=chart&ns=github`, { token: true });
     // The frame catches a view without its type before the chart is drawn (src/viewer/state.ts).
-    expect(await none.locator('.problems').innerText()).toContain('view=chart needs "type"; showing the overview instead');
+    expect(await none.locator('.problems').innerText()).toContain(
+      'view=chart needs "type"; showing the overview instead',
+    );
   });
 });

@@ -16,7 +16,7 @@ import { followSection } from './frame/live.js';
 import { countingFetch, type ViewerStats } from './frame/network.js';
 import { checkBudget, meterText } from './frame/rate-limit.js';
 import { type TokenPanel, tokenPanel } from './frame/token-panel.js';
-import { formatViewState, parseViewState, type ViewState } from './state.js';
+import { formatViewState, parseViewState, type StateProblem, type ViewState } from './state.js';
 import { currentToken } from './token.js';
 import { VIEW_OF } from './views/index.js';
 
@@ -61,7 +61,11 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
   const apiUrl = readApiUrl(doc);
   // Read once now: a bad meta tag fails the page at once, not at the first live update.
   readWatchInterval(doc, { hasToken: false });
-  const panel = tokenPanel(() => void render(false));
+  const tips = tipMemo();
+  const panel = tokenPanel(() => {
+    tips.forget();
+    void render(false);
+  });
   const frame = buildFrame(doc, panel.element);
   const showMeter = () => {
     frame.meter.textContent = meterText({
@@ -85,11 +89,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
     current = controller;
     doc.body.dataset.state = 'loading';
     const { state, problems } = parseViewState(win.location.search);
-    clear(frame.problems);
-    for (const p of problems) frame.problems.append(h('p', { dataset: { param: p.param } }, p.message));
-    for (const part of [frame.view, frame.location, frame.live]) clear(part);
-    frame.live.hidden = true;
-    frame.status.textContent = '';
+    resetFrame(frame, problems);
     page.live = 'off';
     showMeter();
     if (!state) {
@@ -99,7 +99,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
     }
     try {
       const client = await pool.clientFor(state.repo, state.ref);
-      const version = state.at ?? (await client.head());
+      const version = state.at ?? (await tips.read(state, client));
       if (controller.signal.aborted) return;
       const ctx = viewContext(state, client, version, controller.signal);
       frame.location.append(...locationParts(ctx));
@@ -130,7 +130,10 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       signal,
       visibility: doc,
       banner: frame.live,
-      update: () => navigate(parseViewState(win.location.search).state as ViewState, {}, { replace: true }),
+      update: () => {
+        tips.forget();
+        navigate(parseViewState(win.location.search).state as ViewState, {}, { replace: true });
+      },
       problem: (message) => {
         frame.status.textContent = message;
       },
@@ -212,6 +215,35 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
     event.preventDefault();
     go(href);
   });
+}
+
+/** Empty the frame for the next view, with the URL's problems said. */
+function resetFrame(frame: Frame, problems: readonly StateProblem[]): void {
+  clear(frame.problems);
+  for (const p of problems) frame.problems.append(h('p', { dataset: { param: p.param } }, p.message));
+  for (const part of [frame.view, frame.location, frame.live]) clear(part);
+  frame.live.hidden = true;
+  frame.status.textContent = '';
+}
+
+/**
+ * The tip each (repository, ref) was read at, kept while the visitor moves between views: the views of one
+ * visit agree on one version, and a link within the page costs no ref read. The section moving meanwhile is
+ * what the live banner says; its Update (and a new token, and a reload) reads the tip again.
+ */
+function tipMemo() {
+  const tips = new Map<string, string>();
+  return {
+    async read(state: ViewState, client: DocDbClient): Promise<string | null> {
+      const key = `${state.repo}\n${state.ref}`;
+      const known = tips.get(key);
+      if (known !== undefined) return known;
+      const tip = await client.head();
+      if (tip !== null) tips.set(key, tip);
+      return tip;
+    },
+    forget: () => tips.clear(),
+  };
 }
 
 /** After navigation, keyboard and screen-reader users land on the new view's heading. */

@@ -148,7 +148,9 @@ async function draw(
 async function documentPlan(ctx: ViewContext): Promise<ChartPlan> {
   const { ns, type, id, field } = ctx.state as Required<Pick<typeof ctx.state, 'ns' | 'type' | 'id' | 'field'>>;
   const identity = { namespace: ns, doc_type: type, id };
-  const { entries } = await ctx.client.history(identity, { limit: MAX_CHART_VERSIONS });
+  // Pinned with `at`: the walk starts there (history pages' cursor), so the chart ends at that version.
+  const from = ctx.state.at === undefined ? {} : { cursor: ctx.state.at };
+  const { entries } = await ctx.client.history(identity, { limit: MAX_CHART_VERSIONS, ...from });
   return {
     title: `${field} of ${ns}/${type} ${id}`,
     yLabel: field,
