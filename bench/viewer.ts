@@ -24,6 +24,7 @@ import { startStaticServer } from '../scripts/static-server.js';
 import { DocumentStore } from '../src/document/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
+import { viewerTable } from './viewer-table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 const OWNER = 'octo';
@@ -205,12 +206,7 @@ export async function measureViewer(options: { latencyMs: number }): Promise<Vie
 async function main() {
   const { rows, pageWeight } = await measureViewer({ latencyMs: 20 });
   const result = { date: new Date().toISOString(), latencyMs: 20, rows, pageWeight };
-  const md = [
-    '| visitor action, cold cache | goal (API requests) | measured | of which 304 | wall time at 20 ms/request |',
-    '|---|---|---|---|---|',
-    ...rows.map((r) => `| ${r.action} | ${r.goal} | ${r.requests} | ${r.notModified} | ${r.ms} ms |`),
-    `| page weight, everything included (HTML + JS + CSS) | ≤ 150 KB min+gzip | ${(pageWeight.gzipBytes / 1024).toFixed(1)} KB | | |`,
-  ].join('\n');
+  const md = viewerTable(result);
   mkdirSync(join(here, 'results'), { recursive: true });
   writeFileSync(join(here, 'results', 'viewer.json'), `${JSON.stringify(result, null, 2)}\n`);
   writeFileSync(join(here, 'results', 'viewer.md'), `${md}\n`);

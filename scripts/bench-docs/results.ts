@@ -13,6 +13,7 @@ import type { ReadRow } from '../../bench/reads-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
+import type { ViewerFile } from '../../bench/viewer-table.js';
 import type { WritesFile } from '../../bench/writes-table.js';
 
 /** bench/results/contention.json (`npx tsx bench/contention.ts`). */
@@ -60,12 +61,13 @@ export interface Results {
   secondaryLimits: SecondaryLimitsFile;
   compaction: CompactionFile;
   shardMerge: ShardMergeFile;
+  viewer: ViewerFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -84,6 +86,7 @@ export function loadResults(dir: string): Results {
     secondaryLimits: read('secondary-limits.json', 'npx tsx bench/secondary-limits.ts'),
     compaction: read('compaction.json', 'npx tsx bench/compaction.ts'),
     shardMerge: read('shard-merge.json', 'npx tsx bench/shard-merge.ts'),
+    viewer: read('viewer.json', 'npx tsx bench/viewer.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

@@ -8,6 +8,7 @@ import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js'
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
 import { shardMergeTable } from '../../bench/shard-merge-table.js';
+import { viewerTable } from '../../bench/viewer-table.js';
 import { writesSummary } from '../../bench/writes-table.js';
 import { bytes, duration, int, mib, ms } from './format.js';
 import { bench, extra, gitHttpRow, type Results } from './results.js';
@@ -124,4 +125,5 @@ export const tables: Record<string, Table> = {
   'secondary-limits': (r) => secondaryLimitsTable(r.secondaryLimits),
   compaction: (r) => compactionTable(r.compaction),
   'shard-merge': (r) => shardMergeTable(r.shardMerge),
+  viewer: (r) => viewerTable(r.viewer),
 };
