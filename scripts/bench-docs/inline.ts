@@ -44,6 +44,7 @@ export const inlineFigures: Record<string, Figure> = {
     return String([...counts][0]);
   },
   'bundle-gzip': (r) => bytes(extra(r, 'browser bundle (docdb.bundle.js)', 'gzipBytes')),
+  'viewer-weight': (r) => `${(r.viewer.pageWeight.gzipBytes / 1024).toFixed(1)} KB`,
   'git-http-bundle-gzip': (r) => bytes(extra(r, 'browser bundle (git-http.bundle.js)', 'gzipBytes')),
   'bundle-budget': (r) => `${extra(r, 'browser bundle (docdb.bundle.js)', 'budgetGzipBytes') / 1024} KB`,
   'git-process-start': (r) => ms(bench(r, 'git process start (git --version)').perOpMs),
