@@ -36648,7 +36648,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7769);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3238);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5047);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36838,7 +36838,7 @@ function refused(status, eventType, target, repository, version) {
 
 /***/ }),
 
-/***/ 3238:
+/***/ 5047:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37099,6 +37099,8 @@ class KeyWritesThroughCommit {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/read-versions.ts
+var read_versions = __nccwpck_require__(1273);
 ;// CONCATENATED MODULE: ./src/core/compaction-trailers.ts
 /**
  * The trailers a compaction writes (git's trailer format: `Key: value` lines in the last paragraph of a
@@ -37335,6 +37337,20 @@ function historyOf(entries) {
     const last = entries[entries.length - 1];
     const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
     return root ? { entries, compactedAt: last.version } : { entries };
+}
+/**
+ * One page of a key's history from a walk that was allowed `limit + 1` entries: the first `limit`, with
+ * `nextCursor` — the entry after the page, where the next page's walk starts (inclusive) — when the walk
+ * found one; `compactedAt` as `historyOf` says. How local stores page (`KeyHistoryOptions.cursor`).
+ *
+ * @example
+ * const found = await walk(start, limit + 1); // limit + 1: Infinity stays Infinity
+ * return { ...historyPage(found, limit), requests: 0 };
+ */
+function historyPage(found, limit) {
+    if (found.length <= limit)
+        return historyOf(found);
+    return { ...historyOf(found.slice(0, limit)), nextCursor: found[limit].version };
 }
 
 // EXTERNAL MODULE: ./src/core/version.ts
@@ -37580,27 +37596,33 @@ async function oidsAt(d, ctx, commit, paths) {
  * const got = await blobsAt(deps, ctx, tip, ['github/repo/o/r.json']); // Map { path → { sha, bytes? } | null }
  */
 async function blobsAt(d, ctx, commit, paths) {
-    const out = new Map();
-    for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
-        const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
+    const got = await blobsAtPairs(d, ctx, paths.map((key) => ({ key, version: commit })), true);
+    return got && new Map(paths.map((p, i) => [p, got[i] ?? null]));
+}
+/**
+ * The blob of each `(key, version)` pair (`object(expression: "<commit>:<key>")` aliases, in queries of
+ * {@link GRAPHQL_BLOB_BATCH}), in the order given: its SHA, and with `withText` its bytes when GraphQL gives
+ * them exactly (not binary, not truncated, hashing to the SHA). Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const got = await blobsAtPairs(deps, ctx, versions.map((version) => ({ key, version })), true); // [{ sha, bytes } | null, …]
+ */
+async function blobsAtPairs(d, ctx, pairs, withText) {
+    const out = [];
+    const text = withText ? ' ... on Blob { text isBinary isTruncated }' : '';
+    for (let i = 0; i < pairs.length; i += GRAPHQL_BLOB_BATCH) {
+        const batch = pairs.slice(i, i + GRAPHQL_BLOB_BATCH);
         const vars = {};
         const fields = batch.map((p, j) => {
-            vars[`e${j}`] = `${commit}:${p}`;
-            return `e${j}: object(expression: $e${j}) { __typename oid ... on Blob { text isBinary isTruncated } }`;
+            vars[`e${j}`] = `${p.version}:${p.key}`;
+            return `e${j}: object(expression: $e${j}) { __typename oid${text} }`;
         });
         const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
         if (!repo)
             return undefined;
-        for (const [j, p] of batch.entries()) {
-            const o = repo[`e${j}`];
-            if (!isObject(o) || o.__typename !== 'Blob' || !(0,objects/* isSha */.HH)(o.oid)) {
-                out.set(p, null);
-                continue;
-            }
-            const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
-            const bytes = exact ? (0,core_bytes/* utf8 */.As)(o.text) : undefined;
-            const ok = bytes !== undefined && (await (0,objects/* blobShaAsync */.oz)(bytes)) === o.oid;
-            out.set(p, ok ? { sha: o.oid, bytes } : { sha: o.oid });
+        for (const j of batch.keys()) {
+            const o = await objectAt(repo[`e${j}`]);
+            out.push(o?.type === 'Blob' ? (o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid }) : null);
         }
     }
     return out;
@@ -37959,6 +37981,489 @@ async function eachLimited(items, fn) {
     await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
 }
 
+;// CONCATENATED MODULE: ./src/core/git/replacement.ts
+/**
+ * The commit objects of a replacement history (RefStore.replaceHistory), encoded once here for every
+ * store that writes git objects itself (memory, local git, IndexedDB, git over HTTP): each commit on the
+ * one before it, with the given tree, message, author and committer (dates kept with their timezone).
+ */
+
+
+
+/**
+ * Check a `replaceHistory` call before any I/O: versions and trees are SHAs, at least one commit, people
+ * with a parseable date. `InvalidConfig` naming the field otherwise.
+ *
+ * @example
+ * checkReplaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+ */
+function checkReplaceHistory(o) {
+    (0,version/* assertValidVersion */.J)(o.from);
+    if (o.onto !== null)
+        (0,version/* assertValidVersion */.J)(o.onto);
+    if (!Array.isArray(o.commits) || (o.commits.length === 0 && o.onto === null)) {
+        throw new core_errors/* InvalidConfig */.OZ('commits', 'replaceHistory needs a commit to create, or `onto` to move the ref to', {
+            allowed: 'an array of { tree, message, author, committer } (non-empty when onto is null)',
+        });
+    }
+    o.commits.forEach((c, i) => {
+        if (!(0,objects/* isSha */.HH)(c.tree)) {
+            throw new core_errors/* InvalidConfig */.OZ(`commits[${i}].tree`, 'tree must be a 40-character lowercase hex SHA', {
+                allowed: 'a tree SHA',
+            });
+        }
+        signature(c.author, `commits[${i}].author`);
+        signature(c.committer, `commits[${i}].committer`);
+    });
+}
+/** A person as a git signature (its ISO date with the timezone it carries). */
+function signature(p, field) {
+    if (!p || typeof p.name !== 'string' || typeof p.email !== 'string' || Number.isNaN(Date.parse(p.date))) {
+        throw new core_errors/* InvalidConfig */.OZ(field, `${field} must be { name, email, date } with an ISO-8601 date`, {
+            allowed: '{ name, email, date }',
+        });
+    }
+    return { name: p.name, email: p.email, ...(0,objects/* parseSignatureDate */.Ov)(p.date) };
+}
+/**
+ * The commit the ref moves to: the last created one, or `onto` when nothing is created.
+ *
+ * @example
+ * const target = chainTip(options, created);
+ */
+function chainTip(o, created) {
+    return (created[created.length - 1] ?? o.onto);
+}
+/**
+ * The encoded chain, oldest first (checked with `checkReplaceHistory` first).
+ *
+ * @example
+ * const chain = replacementObjects({ from: tip, onto: null, commits });
+ * for (const o of chain) db.put('commit', o.body);
+ */
+function replacementObjects(o) {
+    const out = [];
+    let parent = o.onto;
+    o.commits.forEach((c, i) => {
+        const fields = {
+            tree: c.tree,
+            parents: parent ? [parent] : [],
+            author: signature(c.author, `commits[${i}].author`),
+            committer: signature(c.committer, `commits[${i}].committer`),
+            message: c.message,
+        };
+        const body = (0,objects/* encodeCommit */.Cv)(fields);
+        const sha = (0,objects/* hashObject */.wM)('commit', body);
+        out.push({ sha, type: 'commit', body, fields });
+        parent = sha;
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/commit-create.ts
+
+
+
+/**
+ * The request for the commit of `tree` on `parent` (none: the section's first commit). With an author,
+ * author and committer carry `date` (whole seconds, UTC), which makes the commit's SHA known in advance.
+ *
+ * @example
+ * const req = commitRequest('4b82…', null, 'docdb: put a.json', { name: 'Ada', email: 'ada@example.com' }, new Date());
+ * req.sha; // the SHA GitHub will answer with
+ */
+function commitRequest(tree, parent, message, author, now) {
+    const parents = parent ? [parent] : [];
+    const body = { message, tree, parents };
+    if (!author)
+        return { body };
+    const seconds = Math.floor(now.getTime() / 1000);
+    const date = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    body.author = { ...author, date };
+    body.committer = { ...author, date };
+    const sig = { name: author.name, email: author.email, timestamp: seconds, timezone: '+0000' };
+    const sha = (0,objects/* hashObject */.wM)('commit', (0,objects/* encodeCommit */.Cv)({ tree, parents, author: sig, committer: sig, message }));
+    return { body, sha };
+}
+/**
+ * Send `req` once; after a lost reply, resolve it as the module header says. The created commit.
+ *
+ * @example
+ * const commit = await createCommitOnce(deps, ctx, commitRequest(tree, tip, message, cfg.author, new Date()));
+ */
+async function createCommitOnce(deps, ctx, req) {
+    for (let lost = 0;; lost++) {
+        const sent = await send(deps, ctx, req);
+        if (!(sent instanceof Error))
+            return sent;
+        if (req.sha === undefined) {
+            throw notApplied(ctx, sent, 'it is not sent again: without a configured `author` GitHub dates the commit itself, so a second request would make a second commit and nothing tells whether the first one made one (configure `author` to let the store check)');
+        }
+        const found = await lookUp(deps, ctx, req.sha);
+        if (found)
+            return found;
+        // 404: the lost request did not create the commit; the same body is sent again.
+        if (lost >= deps.cfg.readRetries) {
+            throw notApplied(ctx, sent, `${lost + 1} attempts got no reply, and the commit does not exist`);
+        }
+        deps.cfg.logger?.({
+            level: 'warn',
+            message: `${ctx.operation}: create commit got no reply and the commit does not exist; sending it again`,
+            data: { commit: req.sha, attempt: lost + 1 },
+        });
+        await deps.cfg.sleep(deps.client.backoffMs(lost));
+    }
+}
+/** One attempt: the commit, or the error when the reply was lost (no response or 5xx). */
+async function send(deps, ctx, req) {
+    try {
+        const res = await deps.client.send(ctx, {
+            step: 'create commit',
+            method: 'POST',
+            path: '/git/commits',
+            body: req.body,
+            retry: false, // never re-sent blindly: see the module header
+        });
+        return parseCommit(ctx, 'create commit', res.json());
+    }
+    catch (e) {
+        if (e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk)
+            return e;
+        throw e;
+    }
+}
+/** `GET /git/commits/{sha}`: the commit when it exists, undefined on 404. */
+async function lookUp(deps, ctx, sha) {
+    const res = await deps.client.send(ctx, {
+        step: 'read commit',
+        method: 'GET',
+        path: `/git/commits/${sha}`,
+        retry: true,
+        accept: [404],
+    });
+    if (res.status === 404)
+        return undefined;
+    const c = parseCommit(ctx, 'read commit', res.json());
+    if (c.sha !== sha)
+        throw badResponse(ctx, 'read commit', `commit ${c.sha} is not ${sha}`);
+    return c;
+}
+/** The write stops before its ref update: nothing changed in the section, retrying is safe. */
+function notApplied(ctx, e, why) {
+    const message = `${ctx.operation}: create commit (POST /git/commits) got no reply (${e.message}); ${why}. ` +
+        'The section was not changed: the write can be retried.';
+    const data = { ...e.data, operation: ctx.operation, step: 'create commit', outcome: 'not-applied' };
+    return e instanceof core_errors/* UpstreamUnavailable */.Yk
+        ? new core_errors/* UpstreamUnavailable */.Yk(message, data, { cause: e })
+        : new core_errors/* TransportError */.wX(message, data, { cause: e });
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/update-refs.ts
+/**
+ * `replaceHistory` on GitHub (compaction, docs/retention.md): each replacement commit with
+ * `POST /git/commits` (author and committer given, so its SHA is known before the request and a lost reply
+ * is resolved by one read: commit-create.ts), then ONE GraphQL `updateRefs` mutation that moves the ref
+ * with `beforeOid` = the tip the compaction started from and `force: true`
+ * (https://docs.github.com/graphql/reference/mutations#updaterefs — atomic, "beforeOid must match").
+ * REST `PATCH /git/refs` with `force: true` has no compare: it is never used here. A host whose schema
+ * has no `updateRefs` (GitHub Enterprise Server before 3.13) gets a refusal, never a blind force.
+ * After the mutation the ref is read again and only what it shows decides (a reply may be lost).
+ */
+
+
+
+
+/** The mutation docdb sends (validated against GitHub's schema in __tests__/emulator/update-refs.test.ts). */
+const UPDATE_REFS_MUTATION = 'mutation($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }';
+/**
+ * The repository's node id, which `updateRefs` takes, and whether the host's schema has the mutation's
+ * input type (`__type` is null on a host without it): a host that cannot compare is refused before any
+ * commit is created.
+ */
+const REPOSITORY_ID_QUERY = 'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } __type(name: "UpdateRefsInput") { name } }';
+/**
+ * Create the commits and move the ref, as the module header says.
+ *
+ * @example
+ * const r = await replaceOnGitHub(host, ctx, { from: tip, onto: null, commits });
+ */
+async function replaceOnGitHub(h, ctx, o) {
+    checkReplaceHistory(o);
+    if (ctx.token === undefined) {
+        throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: rewriting ${h.owner}/${h.repo} needs a token with contents: write`, {
+            operation: ctx.operation,
+        });
+    }
+    h.memo.repositoryId ??= await repositoryIdOf(h, ctx);
+    const repositoryId = h.memo.repositoryId;
+    const created = [];
+    for (const c of replacementObjects(o)) {
+        await o.pace?.();
+        const body = {
+            message: c.fields.message,
+            tree: c.fields.tree,
+            parents: c.fields.parents,
+            author: o.commits[created.length]?.author,
+            committer: o.commits[created.length]?.committer,
+        };
+        const made = await createCommitOnce(h, ctx, { body, sha: c.sha });
+        created.push(made.sha);
+        o.onCreated?.(made.sha);
+    }
+    const target = chainTip(o, created);
+    await o.pace?.();
+    // Only a refusal or a lost reply needs the ref read again: an answer without errors is the move.
+    const tip = (await moveRef(h, ctx, repositoryId, o.from, target)) ? target : await h.readRefFresh(ctx);
+    if (tip === target)
+        await h.forgetSection(ctx);
+    return { created, moved: tip === target, tip };
+}
+/**
+ * `repository { id }` (one GraphQL query); InvalidConfig when the host's schema has no `updateRefs`.
+ *
+ * @example
+ * host.memo.repositoryId ??= await repositoryIdOf(host, ctx);
+ */
+async function repositoryIdOf(h, ctx) {
+    const res = await h.client.send(ctx, {
+        step: 'read repository id',
+        method: 'POST',
+        url: h.graphqlUrl,
+        body: { query: REPOSITORY_ID_QUERY, variables: { owner: h.owner, name: h.repo } },
+        retry: true,
+    });
+    const j = res.json();
+    if (isObject(j) && isObject(j.data) && j.data.__type === null)
+        throw noUpdateRefs(ctx, h.ref);
+    const id = isObject(j) && isObject(j.data) && isObject(j.data.repository) ? j.data.repository.id : undefined;
+    if (typeof id !== 'string') {
+        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: GraphQL did not give the repository id of ${h.owner}/${h.repo}`, {
+            operation: ctx.operation,
+            step: 'read repository id',
+            errors: errorTexts(j),
+        });
+    }
+    return id;
+}
+/**
+ * The mutation; true when GitHub answered it without errors. A refusal for a stale `beforeOid` (or any
+ * other mutation error) is not thrown: the caller reads the ref and sees it elsewhere. Thrown: a host
+ * without the mutation, a token without permission.
+ */
+async function moveRef(h, ctx, repositoryId, from, to) {
+    const refUpdates = [{ name: h.ref, beforeOid: from, afterOid: to, force: true }];
+    let j;
+    try {
+        const res = await h.client.send(ctx, {
+            step: 'move ref (updateRefs)',
+            method: 'POST',
+            url: h.graphqlUrl,
+            body: { query: UPDATE_REFS_MUTATION, variables: { input: { repositoryId, refUpdates } } },
+            retry: false, // a lost reply is resolved by reading the ref, never by sending the move again
+        });
+        j = res.json();
+    }
+    catch (e) {
+        if (e instanceof core_errors/* Forbidden */.cw || e instanceof core_errors/* AuthMissing */.$d)
+            throw e;
+        return false; // no answer: the ref read that follows tells whether the move happened
+    }
+    const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
+    if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField'))
+        throw noUpdateRefs(ctx, h.ref);
+    const forbidden = errors.find((e) => e.type === 'FORBIDDEN');
+    if (forbidden) {
+        throw new core_errors/* Forbidden */.cw(`${ctx.operation}: the token may not move ${h.ref} in ${h.owner}/${h.repo} (updateRefs: ${String(forbidden.message)}); it needs contents: write`, { operation: ctx.operation, step: 'move ref (updateRefs)' });
+    }
+    return errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs);
+}
+/** The refusal on a host whose GraphQL has no `updateRefs`. */
+function noUpdateRefs(ctx, ref) {
+    return new core_errors/* InvalidConfig */.OZ('apiUrl', `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to move ${ref} with a compare-and-swap that allows a non-fast-forward; compaction refuses rather than force the ref blindly (github.com has it; on GitHub Enterprise Server, a version whose schema has updateRefs)`, { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' });
+}
+/** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
+function errorTexts(j) {
+    if (!isObject(j) || !Array.isArray(j.errors))
+        return [];
+    return j.errors.filter(isObject).map((e) => String(e.message));
+}
+
+// EXTERNAL MODULE: ./src/core/backoff.ts
+var backoff = __nccwpck_require__(3915);
+;// CONCATENATED MODULE: ./src/stores/remote-api/write-host.ts
+
+
+/**
+ * GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds).
+ *
+ * @example
+ * if (plan.treeChanges.length > 0) assertCanWrite(ctx, 'octo/data');
+ */
+function assertCanWrite(ctx, repository) {
+    if (ctx.token !== undefined)
+        return;
+    throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
+}
+/**
+ * The blob SHA of each changed key at `rootTree` (absent keys are left out). A put where a directory is,
+ * or below another key, is an `InvalidKey` conflict: the tip may move between attempts, so the conflict
+ * is judged on each attempt's tree.
+ *
+ * @example
+ * const current = await currentShas(host.trees, ctx, base.tree, changes);
+ * const plan = planWrite(changes, (k) => current.get(k));
+ */
+async function currentShas(trees, ctx, rootTree, changes) {
+    const out = new Map();
+    if (rootTree === null)
+        return out;
+    const mode = changes.length > 1 ? 'bulk' : 'single';
+    for (const c of changes) {
+        const at = await trees.lookup(ctx, rootTree, c.key, mode);
+        // A delete of a directory or of a path below a value deletes nothing: an absent key.
+        if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
+            throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
+                ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
+                : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
+        }
+        if (at.kind === 'blob')
+            out.set(c.key, at.sha);
+    }
+    trees.lastRootTree = rootTree;
+    return out;
+}
+/**
+ * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
+ * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
+ * just stale): retried at once, free of the budget.
+ *
+ * @example
+ * await afterLostRace(host, ctx, retry, confirmed, outcome.tip);
+ */
+async function afterLostRace(h, ctx, retry, confirmed, other) {
+    if (!confirmed) {
+        h.cfg.logger?.({
+            level: 'debug',
+            message: `${ctx.operation}: the cached tip of ${h.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
+            data: { other },
+        });
+        return;
+    }
+    const wait = retry.next();
+    if (wait === null)
+        throw new core_errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
+    h.cfg.logger?.({
+        level: 'info',
+        message: `${ctx.operation}: ${h.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
+        data: { attempt: retry.retries, other, wait },
+    });
+    await h.cfg.sleep(wait);
+}
+/**
+ * The write's retry state (src/core/backoff.ts), on a clock that stops while the operation waits for a
+ * rate limit: time GitHub asked us to wait is not time spent losing races.
+ *
+ * @example
+ * const retry = writeRetryOf(host, ctx);
+ */
+function writeRetryOf(h, ctx) {
+    return new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, () => h.cfg.now() - (ctx.rateWaitMs ?? 0));
+}
+/**
+ * Run a write whose ref moves once, at its very end: a rate limit or a lost race that ends it leaves the
+ * section untouched, which its error says (`data.outcome: "not-applied"`, as commit-create.ts does), so a
+ * caller knows retrying the write is safe.
+ *
+ * @example
+ * return definiteFailure(() => new SingleCommitWrite(…).run());
+ */
+async function definiteFailure(write) {
+    try {
+        return await write();
+    }
+    catch (e) {
+        if ((e instanceof core_errors/* RateLimited */.JH || e instanceof core_errors/* ConcurrentUpdate */.$$) && e.data.outcome === undefined) {
+            e.data.outcome = 'not-applied';
+        }
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/delete-refs.ts
+/**
+ * Deleting other refs of the store's repository, each only while it still points at a given commit, in
+ * ONE GraphQL `updateRefs` mutation (https://docs.github.com/graphql/reference/mutations#updaterefs:
+ * atomic, "beforeOid must match", the zero OID as `afterOid` deletes): how the shard merge removes every
+ * shard ref it folded with one content-creating request instead of one `DELETE /git/refs` per ref (GitHub's
+ * secondary limits count each), and never deletes a shard ref that moved after the merge read it (its new
+ * commit was not folded). A host without the mutation gets a refusal, never an unchecked delete.
+ */
+
+
+
+
+
+
+/** The all-zero object id: as `afterOid`, delete the ref. */
+const ZERO_OID = '0'.repeat(40);
+/**
+ * Check the deletions before any request: full ref names, commit SHAs, each ref once.
+ *
+ * @example
+ * checkDeletions([{ ref: 'refs/docdb/inv.shards/1', oid: tip }]);
+ */
+function checkDeletions(refs) {
+    const seen = new Set();
+    for (const r of refs) {
+        (0,refname/* assertValidRefName */.P)(r?.ref, 'refs[].ref');
+        (0,version/* assertValidVersion */.J)(r.oid);
+        if (seen.has(r.ref))
+            throw new core_errors/* InvalidConfig */.OZ('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
+        seen.add(r.ref);
+    }
+}
+/**
+ * Delete `refs` in one mutation, as the module header says; PreconditionFailed naming them (nothing
+ * deleted) when one moved or is gone.
+ *
+ * @example
+ * await deleteRefsOnGitHub(host, ctx, [{ ref: 'refs/docdb/inv.shards/1', oid: tip1 }]);
+ */
+async function deleteRefsOnGitHub(h, ctx, refs) {
+    if (refs.length === 0)
+        return;
+    assertCanWrite(ctx, `${h.owner}/${h.repo}`);
+    try {
+        h.memo.repositoryId ??= await repositoryIdOf(h, ctx);
+    }
+    catch (e) {
+        if (!(e instanceof core_errors/* InvalidConfig */.OZ))
+            throw e;
+        throw new core_errors/* InvalidConfig */.OZ('apiUrl', `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to delete ${refs.map((r) => r.ref).join(', ')} each only while it points at the commit that was merged; delete them by hand once you checked them (gh api -X DELETE repos/${h.owner}/${h.repo}/git/refs/<ref without refs/>)`, { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' });
+    }
+    const refUpdates = refs.map((r) => ({ name: r.ref, beforeOid: r.oid, afterOid: ZERO_OID, force: true }));
+    const res = await h.client.send(ctx, {
+        step: 'delete refs (updateRefs)',
+        method: 'POST',
+        url: h.graphqlUrl,
+        body: { query: UPDATE_REFS_MUTATION, variables: { input: { repositoryId: h.memo.repositoryId, refUpdates } } },
+        retry: false, // a mutation is never sent twice blindly: a lost reply leaves the refs to be read
+    });
+    const j = res.json();
+    const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
+    if (errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs))
+        return;
+    const names = refs.map((r) => r.ref);
+    if (errors.some((e) => e.type === 'FORBIDDEN')) {
+        throw new core_errors/* Forbidden */.cw(`${ctx.operation}: the token may not delete ${names.join(', ')} in ${h.owner}/${h.repo} (updateRefs: FORBIDDEN); it needs contents: write`, { operation: ctx.operation, step: 'delete refs (updateRefs)' });
+    }
+    const why = errors.map((e) => String(e.message)).join('; ') || 'no updateRefs in the answer';
+    const e = new core_errors/* PreconditionFailed */.OJ(names[0], refs[0]?.oid ?? null, null, null);
+    e.message = `${ctx.operation}: ${names.join(', ')} not deleted (updateRefs refused them all: ${why}). A ref that moved after it was read holds a commit that was not merged: run the merge again`;
+    Object.assign(e.data, { operation: ctx.operation, reason: 'refs-moved', refs: names, errors: why });
+    throw e;
+}
+
 // EXTERNAL MODULE: ./src/transport/headers.ts
 var headers = __nccwpck_require__(4403);
 // EXTERNAL MODULE: ./src/stores/remote-api/pacing.ts
@@ -38117,14 +38622,14 @@ class GitHubClient {
     }
     /**
      * Wait before sending again: a short rate limit (the gate's wait, at most `maxRetryAfterSeconds` and
-     * twice per request), or a 5xx of a retried request (backoff). False when the status is final.
+     * MAX_RATE_WAITS times per request, spread with jitter after the first), or a 5xx of a retried request (backoff). False when the status is final.
      */
     async waitedOut(ctx, opts, req, res, tries, wait) {
         const status = res.status;
-        if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < 2) {
-            tries.rateWaits++;
-            this.log('warn', `${opts.step}: rate limit, waiting ${wait} s`, { path: req.pathname, status });
-            await this.pacer.waited(ctx, wait * 1000);
+        if (wait !== undefined && wait <= this.cfg.maxRetryAfterSeconds && tries.rateWaits < MAX_RATE_WAITS) {
+            const ms = rateWaitMs(wait, tries.rateWaits++, this.cfg.random);
+            this.log('warn', `${opts.step}: rate limit, waiting ${ms} ms`, { path: req.pathname, status });
+            await this.pacer.waited(ctx, ms);
             return true;
         }
         if (status >= 500 && opts.retry && tries.failures < this.cfg.readRetries) {
@@ -38138,6 +38643,22 @@ class GitHubClient {
         }
         return false;
     }
+}
+/**
+ * How often one request waits out a rate-limit answer before it fails with `RateLimited` (GitHub: "If your
+ * request continues to fail due to a secondary rate limit, wait for an exponentially increasing amount of
+ * time between retries, and throw an error after a specific number of retries").
+ */
+const MAX_RATE_WAITS = 6;
+/**
+ * The wait after the `waits`-th rate-limit answer to one request: `retry-after` (seconds) the first time;
+ * after a refusal again — other clients woke at the same moment, and the window had room for only some —
+ * `retry-after` plus a random share of 2^waits seconds (full jitter, exponentially wider), so the clients
+ * that meet again spread out instead of retrying in lockstep. Never less than `retry-after`.
+ */
+function rateWaitMs(retryAfter, waits, random) {
+    const exact = retryAfter * 1000;
+    return waits === 0 ? exact : exact + Math.floor(random() * 1000 * 2 ** waits);
 }
 /** A response handed to the caller, its body parsed as JSON on demand. */
 function answer(ctx, opts, req, res) {
@@ -38200,26 +38721,31 @@ function historyLimit(options) {
 }
 /**
  * The commits that changed `key` (every commit of the section when `key` is ''), newest first, at most
- * `limit`; empty when the section does not exist.
+ * `limit`, from `cursor` (a commit of the section, checked by the caller) or the tip; empty when the
+ * section does not exist. `nextCursor` is the first commit of the next page: an item of the last page
+ * past `limit`, or the first parent of the last entry when GitHub's `Link` names a next page.
  *
  * @example
- * const entries = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 10);
+ * const { entries, nextCursor } = await keyHistory(host, ctx, 'github/repo/octo/hello.json', 100);
  */
-async function keyHistory(h, ctx, key, limit) {
-    const entries = [];
+async function keyHistory(h, ctx, key, limit, cursor) {
+    const page = { entries: [] };
+    const entries = page.entries;
     if (limit === 0)
-        return entries;
+        return page;
     const perPage = String(Math.min(MAX_PER_PAGE, limit));
     // Asked again while nothing changed: the first page's ETag answers 304, which costs no rate limit.
-    const id = `${h.ref}|${limit}|${key}`;
+    const id = `${h.ref}|${limit}|${key}${cursor ? `|${cursor}` : ''}`;
+    const origin = cursor ?? h.ref;
     const cached = await h.cache.getHistory(id, ctx.tokenId);
     let url;
     let etag;
     // `sha` takes the full ref name; if a host does not resolve it (404/422 while the ref exists),
-    // fall back once to the tip commit SHA, which every host accepts.
-    let start = h.ref;
+    // fall back once to the tip commit SHA, which every host accepts. A cursor is a commit SHA already.
+    let start = origin;
     while (entries.length < limit) {
         const first = url === undefined;
+        const fromRef = first && start === h.ref;
         const res = await h.send(ctx, {
             step: 'list commits',
             method: 'GET',
@@ -38227,44 +38753,73 @@ async function keyHistory(h, ctx, key, limit) {
             ...(first
                 ? { path: '/commits', query: { ...(key ? { path: key } : {}), sha: start, per_page: perPage } }
                 : { url }),
-            ...(first && cached && start === h.ref ? { headers: { 'if-none-match': cached.etag } } : {}),
+            ...(first && cached && start === origin ? { headers: { 'if-none-match': cached.etag } } : {}),
             retry: true,
-            accept: first && start === h.ref ? [304, 404, 422] : [],
+            accept: fromRef ? [304, 404, 422] : first && cached ? [304] : [],
         });
         if (res.status === 304 && cached)
-            return cached.entries.map((e) => ({ ...e }));
+            return copyOf(cached);
         if (res.status === 404 || res.status === 422 || res.status === 304) {
             // "No commit found for SHA: refs/…": the section does not exist yet (or the repo is missing).
             const tip = await h.readRef(ctx);
             if (tip === null)
-                return entries;
+                return page;
             start = tip;
             continue;
         }
-        if (first && start === h.ref)
+        if (first && start === origin)
             etag = res.headers.etag;
-        appendPage(ctx, res.json(), entries, limit, key === '');
+        const list = res.json();
+        const left = appendPage(ctx, list, entries, limit, key === '');
+        // The section's own commits (no `path` filter: real parents) are the commits a read at one of these
+        // versions needs next: cached, `list({ version })` goes straight to the tree (one request, not two).
+        if (key === '')
+            await cacheListedCommits(h, list);
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
+        if (left !== undefined)
+            page.nextCursor = left;
+        else if (next && entries.length >= limit)
+            page.nextCursor = entries[entries.length - 1]?.parents[0];
         if (!next || entries.length >= limit)
             break;
         url = nextPageUrl(ctx, h.apiOrigin, next);
     }
+    if (page.nextCursor === undefined)
+        delete page.nextCursor;
     if (etag)
-        await h.cache.putHistory(id, ctx.tokenId, { etag, entries });
-    return entries;
+        await h.cache.putHistory(id, ctx.tokenId, { etag, ...page });
+    return page;
 }
-/** Add the commits of one page to `entries`, up to `limit`. */
+function copyOf(cached) {
+    const entries = cached.entries.map((e) => ({ ...e }));
+    return cached.nextCursor === undefined ? { entries } : { entries, nextCursor: cached.nextCursor };
+}
+/**
+ * Add the commits of one page to `entries`, up to `limit`; returns the SHA of the first item left over
+ * (the next page's start) when the page held more.
+ */
 function appendPage(ctx, list, entries, limit, trees) {
     if (!Array.isArray(list))
         throw badResponse(ctx, 'list commits', 'expected an array of commits');
     for (const item of list) {
         if (entries.length >= limit)
-            break;
+            return history_historyEntry(ctx, item).version;
         const entry = history_historyEntry(ctx, item);
         // The section's commits (`commits()`) carry their trees, as every store's do (compaction needs them).
         if (trees)
             entry.tree = treeOf(ctx, item);
         entries.push(entry);
+    }
+    return undefined;
+}
+/** Keep every commit of a page of the section's commits in the cache (what `getCommit` would fetch). */
+async function cacheListedCommits(h, page) {
+    if (!Array.isArray(page))
+        return;
+    for (const item of page) {
+        const commit = listedCommit(item);
+        if (commit)
+            await h.putCommit(commit);
     }
 }
 /** `commit.tree.sha` of one item of `GET /commits`. */
@@ -38844,107 +39399,6 @@ async function reachesBack(client, ctx, ancestor, tip) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./src/core/backoff.ts
-var backoff = __nccwpck_require__(3915);
-;// CONCATENATED MODULE: ./src/stores/remote-api/write-host.ts
-
-
-/**
- * GitHub never accepts anonymous writes: fail before sending any (a no-op write still succeeds).
- *
- * @example
- * if (plan.treeChanges.length > 0) assertCanWrite(ctx, 'octo/data');
- */
-function assertCanWrite(ctx, repository) {
-    if (ctx.token !== undefined)
-        return;
-    throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: writing to ${repository} needs a token with contents: write; configure token or credentials`, { operation: ctx.operation });
-}
-/**
- * The blob SHA of each changed key at `rootTree` (absent keys are left out). A put where a directory is,
- * or below another key, is an `InvalidKey` conflict: the tip may move between attempts, so the conflict
- * is judged on each attempt's tree.
- *
- * @example
- * const current = await currentShas(host.trees, ctx, base.tree, changes);
- * const plan = planWrite(changes, (k) => current.get(k));
- */
-async function currentShas(trees, ctx, rootTree, changes) {
-    const out = new Map();
-    if (rootTree === null)
-        return out;
-    const mode = changes.length > 1 ? 'bulk' : 'single';
-    for (const c of changes) {
-        const at = await trees.lookup(ctx, rootTree, c.key, mode);
-        // A delete of a directory or of a path below a value deletes nothing: an absent key.
-        if (c.op === 'put' && (at.kind === 'conflict' || at.kind === 'tree')) {
-            throw new core_errors/* InvalidKey */.rk(c.key, 'conflict', at.kind === 'tree'
-                ? `cannot write ${JSON.stringify(c.key)}: it is a directory of other keys`
-                : `cannot write ${JSON.stringify(c.key)}: ${JSON.stringify(at.at)} is a key, not a directory`);
-        }
-        if (at.kind === 'blob')
-            out.set(c.key, at.sha);
-    }
-    trees.lastRootTree = rootTree;
-    return out;
-}
-/**
- * Between attempts after a lost fast-forward: back off (or give up with `ConcurrentUpdate` when the
- * retry count or time budget is spent). A loss on an unconfirmed cached tip is not a race (the tip was
- * just stale): retried at once, free of the budget.
- *
- * @example
- * await afterLostRace(host, ctx, retry, confirmed, outcome.tip);
- */
-async function afterLostRace(h, ctx, retry, confirmed, other) {
-    if (!confirmed) {
-        h.cfg.logger?.({
-            level: 'debug',
-            message: `${ctx.operation}: the cached tip of ${h.ref} was stale (now ${other ?? '(deleted)'}); rebuilding on it`,
-            data: { other },
-        });
-        return;
-    }
-    const wait = retry.next();
-    if (wait === null)
-        throw new core_errors/* ConcurrentUpdate */.$$(h.ref, other ?? '', retry.retries + 1);
-    h.cfg.logger?.({
-        level: 'info',
-        message: `${ctx.operation}: ${h.ref} moved to ${other ?? '(deleted)'}; retrying on the new tip in ${wait} ms`,
-        data: { attempt: retry.retries, other, wait },
-    });
-    await h.cfg.sleep(wait);
-}
-/**
- * The write's retry state (src/core/backoff.ts), on a clock that stops while the operation waits for a
- * rate limit: time GitHub asked us to wait is not time spent losing races.
- *
- * @example
- * const retry = writeRetryOf(host, ctx);
- */
-function writeRetryOf(h, ctx) {
-    return new backoff/* WriteRetry */.Yi(h.cfg.writeRetry, h.cfg.random, () => h.cfg.now() - (ctx.rateWaitMs ?? 0));
-}
-/**
- * Run a write whose ref moves once, at its very end: a rate limit or a lost race that ends it leaves the
- * section untouched, which its error says (`data.outcome: "not-applied"`, as commit-create.ts does), so a
- * caller knows retrying the write is safe.
- *
- * @example
- * return definiteFailure(() => new SingleCommitWrite(…).run());
- */
-async function definiteFailure(write) {
-    try {
-        return await write();
-    }
-    catch (e) {
-        if ((e instanceof core_errors/* RateLimited */.JH || e instanceof core_errors/* ConcurrentUpdate */.$$) && e.data.outcome === undefined) {
-            e.data.outcome = 'not-applied';
-        }
-        throw e;
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/parts-gather.ts
 /**
  * The first phase of a commit in parts (parts-loop.ts): each part is checked, planned against the tip's
@@ -39247,305 +39701,96 @@ async function replanBySha(h, ctx, tip, desired) {
     return { plan, tree: await up.finish(), baseTree };
 }
 
-;// CONCATENATED MODULE: ./src/core/git/replacement.ts
-/**
- * The commit objects of a replacement history (RefStore.replaceHistory), encoded once here for every
- * store that writes git objects itself (memory, local git, IndexedDB, git over HTTP): each commit on the
- * one before it, with the given tree, message, author and committer (dates kept with their timezone).
- */
+;// CONCATENATED MODULE: ./src/stores/remote-api/versioned-reads.ts
+
 
 
 
 /**
- * Check a `replaceHistory` call before any I/O: versions and trees are SHAs, at least one commit, people
- * with a parseable date. `InvalidConfig` naming the field otherwise.
+ * The value of each pair, in the order given (pairs listed twice are read once).
  *
  * @example
- * checkReplaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
+ * const items = await readVersionsOnApi(host, ctx, versions.map((version) => ({ key, version })), false);
  */
-function checkReplaceHistory(o) {
-    (0,version/* assertValidVersion */.J)(o.from);
-    if (o.onto !== null)
-        (0,version/* assertValidVersion */.J)(o.onto);
-    if (!Array.isArray(o.commits) || (o.commits.length === 0 && o.onto === null)) {
-        throw new core_errors/* InvalidConfig */.OZ('commits', 'replaceHistory needs a commit to create, or `onto` to move the ref to', {
-            allowed: 'an array of { tree, message, author, committer } (non-empty when onto is null)',
-        });
+async function readVersionsOnApi(h, ctx, reads, sharedBlobs) {
+    const unique = [...new Map(reads.map((r) => [(0,read_versions/* pairId */.a6)(r), { key: r.key, version: r.version }])).values()];
+    for (const version of new Set(unique.map((r) => r.version)))
+        await h.keyReads.assertInSection(ctx, version);
+    const job = { shas: new Map(), values: new Map() };
+    await fromCaches(h, job, unique);
+    let open = unique.filter((r) => !job.shas.has((0,read_versions/* pairId */.a6)(r)));
+    if (open.length > 0 && ctx.token !== undefined) {
+        await fromGraphql(h, ctx, job, open, !sharedBlobs);
+        open = open.filter((r) => !job.shas.has((0,read_versions/* pairId */.a6)(r)));
     }
-    o.commits.forEach((c, i) => {
-        if (!(0,objects/* isSha */.HH)(c.tree)) {
-            throw new core_errors/* InvalidConfig */.OZ(`commits[${i}].tree`, 'tree must be a 40-character lowercase hex SHA', {
-                allowed: 'a tree SHA',
-            });
+    await eachLimited(open, async (r) => {
+        const got = await readKey(h.keyReads, ctx, r.key, r.version);
+        job.shas.set((0,read_versions/* pairId */.a6)(r), got?.blobSha ?? null);
+        if (got)
+            job.values.set(got.blobSha, got.value);
+    });
+    await readValues(h, ctx, job);
+    return reads.map((r) => {
+        const sha = job.shas.get((0,read_versions/* pairId */.a6)(r)) ?? null;
+        const value = sha === null ? undefined : job.values.get(sha);
+        return { key: r.key, version: r.version, value: value ? value.slice() : null, blobSha: value ? sha : null };
+    });
+}
+/** Pairs an earlier read settled: the (commit, key) path cache, or tree levels cached under the commit. */
+async function fromCaches(h, job, pairs) {
+    for (const r of pairs) {
+        const known = await h.cache.getPath(r.version, r.key);
+        if (known) {
+            job.shas.set((0,read_versions/* pairId */.a6)(r), 'absent' in known ? null : known.sha);
+            continue;
         }
-        signature(c.author, `commits[${i}].author`);
-        signature(c.committer, `commits[${i}].committer`);
-    });
-}
-/** A person as a git signature (its ISO date with the timezone it carries). */
-function signature(p, field) {
-    if (!p || typeof p.name !== 'string' || typeof p.email !== 'string' || Number.isNaN(Date.parse(p.date))) {
-        throw new core_errors/* InvalidConfig */.OZ(field, `${field} must be { name, email, date } with an ISO-8601 date`, {
-            allowed: '{ name, email, date }',
-        });
+        const commit = await h.cache.getCommit(r.version);
+        const at = commit && (await h.keyReads.trees.lookupCached(commit.tree, r.key));
+        if (at)
+            job.shas.set((0,read_versions/* pairId */.a6)(r), at.kind === 'blob' ? at.sha : null);
     }
-    return { name: p.name, email: p.email, ...(0,objects/* parseSignatureDate */.Ov)(p.date) };
 }
-/**
- * The commit the ref moves to: the last created one, or `onto` when nothing is created.
- *
- * @example
- * const target = chainTip(options, created);
- */
-function chainTip(o, created) {
-    return (created[created.length - 1] ?? o.onto);
-}
-/**
- * The encoded chain, oldest first (checked with `checkReplaceHistory` first).
- *
- * @example
- * const chain = replacementObjects({ from: tip, onto: null, commits });
- * for (const o of chain) db.put('commit', o.body);
- */
-function replacementObjects(o) {
-    const out = [];
-    let parent = o.onto;
-    o.commits.forEach((c, i) => {
-        const fields = {
-            tree: c.tree,
-            parents: parent ? [parent] : [],
-            author: signature(c.author, `commits[${i}].author`),
-            committer: signature(c.committer, `commits[${i}].committer`),
-            message: c.message,
-        };
-        const body = (0,objects/* encodeCommit */.Cv)(fields);
-        const sha = (0,objects/* hashObject */.wM)('commit', body);
-        out.push({ sha, type: 'commit', body, fields });
-        parent = sha;
-    });
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/stores/remote-api/commit-create.ts
-
-
-
-/**
- * The request for the commit of `tree` on `parent` (none: the section's first commit). With an author,
- * author and committer carry `date` (whole seconds, UTC), which makes the commit's SHA known in advance.
- *
- * @example
- * const req = commitRequest('4b82…', null, 'docdb: put a.json', { name: 'Ada', email: 'ada@example.com' }, new Date());
- * req.sha; // the SHA GitHub will answer with
- */
-function commitRequest(tree, parent, message, author, now) {
-    const parents = parent ? [parent] : [];
-    const body = { message, tree, parents };
-    if (!author)
-        return { body };
-    const seconds = Math.floor(now.getTime() / 1000);
-    const date = new Date(seconds * 1000).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    body.author = { ...author, date };
-    body.committer = { ...author, date };
-    const sig = { name: author.name, email: author.email, timestamp: seconds, timezone: '+0000' };
-    const sha = (0,objects/* hashObject */.wM)('commit', (0,objects/* encodeCommit */.Cv)({ tree, parents, author: sig, committer: sig, message }));
-    return { body, sha };
-}
-/**
- * Send `req` once; after a lost reply, resolve it as the module header says. The created commit.
- *
- * @example
- * const commit = await createCommitOnce(deps, ctx, commitRequest(tree, tip, message, cfg.author, new Date()));
- */
-async function createCommitOnce(deps, ctx, req) {
-    for (let lost = 0;; lost++) {
-        const sent = await send(deps, ctx, req);
-        if (!(sent instanceof Error))
-            return sent;
-        if (req.sha === undefined) {
-            throw notApplied(ctx, sent, 'it is not sent again: without a configured `author` GitHub dates the commit itself, so a second request would make a second commit and nothing tells whether the first one made one (configure `author` to let the store check)');
+/** One GraphQL query per 100 pairs; what it says is cached per (commit, key), exact bytes per blob SHA. */
+async function fromGraphql(h, ctx, job, pairs, withText) {
+    const got = await blobsAtPairs(h.graphql, ctx, pairs, withText);
+    if (!got)
+        return;
+    for (const [i, r] of pairs.entries()) {
+        const b = got[i] ?? null;
+        job.shas.set((0,read_versions/* pairId */.a6)(r), b?.sha ?? null);
+        await h.cache.putPath(r.version, r.key, b ? { sha: b.sha } : { absent: true });
+        if (b?.bytes) {
+            job.values.set(b.sha, b.bytes);
+            await h.cache.putBlob(b.sha, b.bytes);
         }
-        const found = await lookUp(deps, ctx, req.sha);
-        if (found)
-            return found;
-        // 404: the lost request did not create the commit; the same body is sent again.
-        if (lost >= deps.cfg.readRetries) {
-            throw notApplied(ctx, sent, `${lost + 1} attempts got no reply, and the commit does not exist`);
+    }
+}
+/** Each distinct blob whose bytes are not at hand, once: the cache, GraphQL by oid (token), REST. */
+async function readValues(h, ctx, job) {
+    const missing = [];
+    for (const sha of new Set(job.shas.values())) {
+        if (sha === null || job.values.has(sha))
+            continue;
+        const cached = await h.cache.getBlob(sha);
+        if (cached)
+            job.values.set(sha, cached);
+        else
+            missing.push(sha);
+    }
+    if (missing.length > 0 && ctx.token !== undefined) {
+        for (let i = 0; i < missing.length; i += GRAPHQL_BLOB_BATCH) {
+            const got = await blobsByOid(h.graphql, ctx, missing.slice(i, i + GRAPHQL_BLOB_BATCH));
+            if (!got)
+                break;
+            for (const [sha, bytes] of got) {
+                job.values.set(sha, bytes);
+                await h.cache.putBlob(sha, bytes);
+            }
         }
-        deps.cfg.logger?.({
-            level: 'warn',
-            message: `${ctx.operation}: create commit got no reply and the commit does not exist; sending it again`,
-            data: { commit: req.sha, attempt: lost + 1 },
-        });
-        await deps.cfg.sleep(deps.client.backoffMs(lost));
     }
-}
-/** One attempt: the commit, or the error when the reply was lost (no response or 5xx). */
-async function send(deps, ctx, req) {
-    try {
-        const res = await deps.client.send(ctx, {
-            step: 'create commit',
-            method: 'POST',
-            path: '/git/commits',
-            body: req.body,
-            retry: false, // never re-sent blindly: see the module header
-        });
-        return parseCommit(ctx, 'create commit', res.json());
-    }
-    catch (e) {
-        if (e instanceof core_errors/* TransportError */.wX || e instanceof core_errors/* UpstreamUnavailable */.Yk)
-            return e;
-        throw e;
-    }
-}
-/** `GET /git/commits/{sha}`: the commit when it exists, undefined on 404. */
-async function lookUp(deps, ctx, sha) {
-    const res = await deps.client.send(ctx, {
-        step: 'read commit',
-        method: 'GET',
-        path: `/git/commits/${sha}`,
-        retry: true,
-        accept: [404],
+    await eachLimited(missing.filter((sha) => !job.values.has(sha)), async (sha) => {
+        job.values.set(sha, await h.keyReads.trees.blob(ctx, sha));
     });
-    if (res.status === 404)
-        return undefined;
-    const c = parseCommit(ctx, 'read commit', res.json());
-    if (c.sha !== sha)
-        throw badResponse(ctx, 'read commit', `commit ${c.sha} is not ${sha}`);
-    return c;
-}
-/** The write stops before its ref update: nothing changed in the section, retrying is safe. */
-function notApplied(ctx, e, why) {
-    const message = `${ctx.operation}: create commit (POST /git/commits) got no reply (${e.message}); ${why}. ` +
-        'The section was not changed: the write can be retried.';
-    const data = { ...e.data, operation: ctx.operation, step: 'create commit', outcome: 'not-applied' };
-    return e instanceof core_errors/* UpstreamUnavailable */.Yk
-        ? new core_errors/* UpstreamUnavailable */.Yk(message, data, { cause: e })
-        : new core_errors/* TransportError */.wX(message, data, { cause: e });
-}
-
-;// CONCATENATED MODULE: ./src/stores/remote-api/update-refs.ts
-/**
- * `replaceHistory` on GitHub (compaction, docs/retention.md): each replacement commit with
- * `POST /git/commits` (author and committer given, so its SHA is known before the request and a lost reply
- * is resolved by one read: commit-create.ts), then ONE GraphQL `updateRefs` mutation that moves the ref
- * with `beforeOid` = the tip the compaction started from and `force: true`
- * (https://docs.github.com/graphql/reference/mutations#updaterefs — atomic, "beforeOid must match").
- * REST `PATCH /git/refs` with `force: true` has no compare: it is never used here. A host whose schema
- * has no `updateRefs` (GitHub Enterprise Server before 3.13) gets a refusal, never a blind force.
- * After the mutation the ref is read again and only what it shows decides (a reply may be lost).
- */
-
-
-
-
-/** The mutation docdb sends (validated against GitHub's schema in __tests__/emulator/update-refs.test.ts). */
-const UPDATE_REFS_MUTATION = 'mutation($input: UpdateRefsInput!) { updateRefs(input: $input) { clientMutationId } }';
-/**
- * The repository's node id, which `updateRefs` takes, and whether the host's schema has the mutation's
- * input type (`__type` is null on a host without it): a host that cannot compare is refused before any
- * commit is created.
- */
-const REPOSITORY_ID_QUERY = 'query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } __type(name: "UpdateRefsInput") { name } }';
-/**
- * Create the commits and move the ref, as the module header says.
- *
- * @example
- * const r = await replaceOnGitHub(host, ctx, { from: tip, onto: null, commits });
- */
-async function replaceOnGitHub(h, ctx, o) {
-    checkReplaceHistory(o);
-    if (ctx.token === undefined) {
-        throw new core_errors/* AuthMissing */.$d(`${ctx.operation}: rewriting ${h.owner}/${h.repo} needs a token with contents: write`, {
-            operation: ctx.operation,
-        });
-    }
-    h.memo.repositoryId ??= await repositoryIdOf(h, ctx);
-    const repositoryId = h.memo.repositoryId;
-    const created = [];
-    for (const c of replacementObjects(o)) {
-        await o.pace?.();
-        const body = {
-            message: c.fields.message,
-            tree: c.fields.tree,
-            parents: c.fields.parents,
-            author: o.commits[created.length]?.author,
-            committer: o.commits[created.length]?.committer,
-        };
-        const made = await createCommitOnce(h, ctx, { body, sha: c.sha });
-        created.push(made.sha);
-    }
-    const target = chainTip(o, created);
-    await o.pace?.();
-    // Only a refusal or a lost reply needs the ref read again: an answer without errors is the move.
-    const tip = (await moveRef(h, ctx, repositoryId, o.from, target)) ? target : await h.readRefFresh(ctx);
-    if (tip === target)
-        await h.forgetSection(ctx);
-    return { created, moved: tip === target, tip };
-}
-/** `repository { id }` (one GraphQL query). */
-async function repositoryIdOf(h, ctx) {
-    const res = await h.client.send(ctx, {
-        step: 'read repository id',
-        method: 'POST',
-        url: h.graphqlUrl,
-        body: { query: REPOSITORY_ID_QUERY, variables: { owner: h.owner, name: h.repo } },
-        retry: true,
-    });
-    const j = res.json();
-    if (isObject(j) && isObject(j.data) && j.data.__type === null)
-        throw noUpdateRefs(ctx, h.ref);
-    const id = isObject(j) && isObject(j.data) && isObject(j.data.repository) ? j.data.repository.id : undefined;
-    if (typeof id !== 'string') {
-        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: GraphQL did not give the repository id of ${h.owner}/${h.repo}`, {
-            operation: ctx.operation,
-            step: 'read repository id',
-            errors: errorTexts(j),
-        });
-    }
-    return id;
-}
-/**
- * The mutation; true when GitHub answered it without errors. A refusal for a stale `beforeOid` (or any
- * other mutation error) is not thrown: the caller reads the ref and sees it elsewhere. Thrown: a host
- * without the mutation, a token without permission.
- */
-async function moveRef(h, ctx, repositoryId, from, to) {
-    const refUpdates = [{ name: h.ref, beforeOid: from, afterOid: to, force: true }];
-    let j;
-    try {
-        const res = await h.client.send(ctx, {
-            step: 'move ref (updateRefs)',
-            method: 'POST',
-            url: h.graphqlUrl,
-            body: { query: UPDATE_REFS_MUTATION, variables: { input: { repositoryId, refUpdates } } },
-            retry: false, // a lost reply is resolved by reading the ref, never by sending the move again
-        });
-        j = res.json();
-    }
-    catch (e) {
-        if (e instanceof core_errors/* Forbidden */.cw || e instanceof core_errors/* AuthMissing */.$d)
-            throw e;
-        return false; // no answer: the ref read that follows tells whether the move happened
-    }
-    const errors = isObject(j) && Array.isArray(j.errors) ? j.errors.filter(isObject) : [];
-    if (errors.some((e) => isObject(e.extensions) && e.extensions.code === 'undefinedField'))
-        throw noUpdateRefs(ctx, h.ref);
-    const forbidden = errors.find((e) => e.type === 'FORBIDDEN');
-    if (forbidden) {
-        throw new core_errors/* Forbidden */.cw(`${ctx.operation}: the token may not move ${h.ref} in ${h.owner}/${h.repo} (updateRefs: ${String(forbidden.message)}); it needs contents: write`, { operation: ctx.operation, step: 'move ref (updateRefs)' });
-    }
-    return errors.length === 0 && isObject(j) && isObject(j.data) && isObject(j.data.updateRefs);
-}
-/** The refusal on a host whose GraphQL has no `updateRefs`. */
-function noUpdateRefs(ctx, ref) {
-    return new core_errors/* InvalidConfig */.OZ('apiUrl', `${ctx.operation}: this host's GraphQL API has no updateRefs mutation, the only way to move ${ref} with a compare-and-swap that allows a non-fast-forward; compaction refuses rather than force the ref blindly (github.com has it; on GitHub Enterprise Server, a version whose schema has updateRefs)`, { operation: ctx.operation, allowed: 'a host with GraphQL updateRefs' });
-}
-/** The messages of a GraphQL answer's errors (for an error's data; they never carry the token). */
-function errorTexts(j) {
-    if (!isObject(j) || !Array.isArray(j.errors))
-        return [];
-    return j.errors.filter(isObject).map((e) => String(e.message));
 }
 
 ;// CONCATENATED MODULE: ./src/core/git/tree-diff.ts
@@ -39797,6 +40042,9 @@ async function assertInSection(h, ctx, version, tip) {
                 step: 'list section commits',
             });
         }
+        // The whole page is kept as known, not only up to the version: the next version asked (a chart's
+        // older versions) is then proven without another listing.
+        let found = false;
         for (const item of list) {
             const c = listedCommit(item);
             if (!c)
@@ -39805,11 +40053,13 @@ async function assertInSection(h, ctx, version, tip) {
             messages.push({ version: c.sha, message: c.message });
             if (!(await h.cachedCommit(c.sha)))
                 await h.putCommit(c);
-            if (c.sha === version) {
-                for (const s of listed)
-                    h.known.add(s);
-                return;
-            }
+            if (c.sha === version)
+                found = true;
+        }
+        if (found) {
+            for (const s of listed)
+                h.known.add(s);
+            return;
         }
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
         if (!next)
@@ -39832,6 +40082,24 @@ async function assertInSection(h, ctx, version, tip) {
     throw compactedOrNotInSection(version, h.ref, messages);
 }
 /**
+ * InvalidVersion unless `from` is at or below `to`. A `from` that is a version of the section but not below
+ * `to` (the two given the wrong way round) is said as every store says it, not as "not in the section":
+ * that check costs the walk from the tip, on this error path only.
+ */
+async function assertFromBelow(h, ctx, from, to, tip) {
+    try {
+        await assertInSection(h, ctx, from, to);
+    }
+    catch (error) {
+        if (!(error instanceof core_errors/* InvalidVersion */.KG) || to === tip)
+            throw error;
+        const inSection = await assertInSection(h, ctx, from, tip).then(() => true, () => false);
+        if (!inSection)
+            throw error;
+        throw new core_errors/* InvalidVersion */.KG(from, `from ${from} is not an ancestor of to ${to}; pass the older version as from`);
+    }
+}
+/**
  * `changes()` on the API: read the tip (unless `to` is given and known), then one compare of the two versions
  * (compare-changes.ts: ≤ 300 files, old blob SHAs by GraphQL) — 2 or 3 requests at any section size. Beyond
  * what a compare can say, check both versions are in the section and diff the two root trees level by level,
@@ -39849,12 +40117,12 @@ async function changesBetween(h, ctx, options) {
     if (quick)
         return { from: options.from, to, ...keyChanges(quick) };
     const toCommit = await h.getCommit(ctx, to, true);
-    await assertInSection(h, ctx, options.from, to === tip ? tip : to);
+    await assertFromBelow(h, ctx, options.from, to, tip);
     const fromCommit = await h.getCommit(ctx, options.from, true);
     if (options.from !== to && !(await onCachedChain(h, options.from, to))) {
         // Both are in the section; "from" must also be older than "to" (the section is linear).
         if (await onCachedChain(h, to, options.from)) {
-            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is newer than to ${to}; pass the older version as from`);
+            throw new core_errors/* InvalidVersion */.KG(options.from, `from ${options.from} is not an ancestor of to ${to}; pass the older version as from`);
         }
     }
     const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
@@ -40482,12 +40750,22 @@ class RefReader {
     /** Ref path as used in URLs: `docdb/documents` for `refs/docdb/documents`, segments percent-encoded. */
     path;
     repoChecked = false;
+    /** The last read found the ref absent (and answered `startAt`, when configured). */
+    absent = false;
     constructor(deps) {
         this.deps = deps;
         this.path = refUrlPath(deps.ref);
     }
     /**
-     * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist.
+     * Whether a write built on `parent` must create the ref: the last read found it absent and answered
+     * `startAt` in its place (config.ts), so the write's commit is created on that and the ref ON the commit.
+     */
+    createsOn(parent) {
+        return parent !== null && this.absent && parent === this.deps.cfg.startAt;
+    }
+    /**
+     * Read the ref tip (conditional when an ETag is cached). Returns null when the ref does not exist
+     * (`startAt` instead, when the store has one).
      * `checkRepo` false: a missing ref is not told apart from a missing repository (a write's next request
      * fails the same way on a missing repository).
      */
@@ -40516,6 +40794,7 @@ class RefReader {
     unchanged(ctx, cached) {
         if (!cached)
             throw badResponse(ctx, 'read ref', 'HTTP 304 to an unconditional request');
+        this.absent = false;
         this.deps.tips.saw(ctx.tokenId, cached.sha);
         return cached.sha;
     }
@@ -40524,11 +40803,16 @@ class RefReader {
         // A write skips the check: its next request (create tree) 404s the same way on a missing repository.
         if (checkRepo)
             await this.ensureRepo(ctx);
+        this.absent = true;
+        // Not remembered as "seen absent": a write must read the ref again, then create it on `startAt`.
+        if (this.deps.cfg.startAt !== undefined)
+            return this.deps.cfg.startAt;
         this.deps.tips.saw(ctx.tokenId, null);
         return null;
     }
     async moved(ctx, res) {
         const sha = this.tipOf(ctx, res.json());
+        this.absent = false;
         const etag = res.headers.etag;
         await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, etag ? { sha, etag } : { sha });
         this.deps.tips.saw(ctx.tokenId, sha);
@@ -40566,7 +40850,7 @@ const MAX_REREADS_AFTER_LOST_REPLY = 8;
 const MAX_PARENTS_WALKED = 20;
 /**
  * @example
- * const refs = new RefUpdater({ ref, path, cfg, client, cache, tips, catchUp, readRef, getCommit });
+ * const refs = new RefUpdater({ ref, path, cfg, client, cache, tips, catchUp, readRef, createsOn, getCommit });
  * const outcome = await refs.update(ctx, tip, commit, retry);
  * if (!outcome.ok) rebaseOnto(outcome.tip);
  */
@@ -40577,13 +40861,13 @@ class RefUpdater {
     }
     /**
      * Advance the ref from `parent` to `commit` (fast-forward only; `POST /git/refs` when `parent` is
-     * null). `{ ok: false, tip }` when another writer won; `touchedBy` tells the catch-up which changed
+     * null, or the `startAt` of an absent ref). `{ ok: false, tip }` when another writer won; `touchedBy` tells the catch-up which changed
      * files touch the write.
      */
     async update(ctx, parent, commit, retry, touchedBy = () => true) {
-        const request = this.request(parent, commit);
         let lost = 0; // replies lost so far: from then on our update may have been applied at any time
         for (;;) {
+            const request = this.request(parent, commit);
             const noReply = await this.send(ctx, request, commit);
             if (noReply === 'applied')
                 return { ok: true };
@@ -40591,7 +40875,7 @@ class RefUpdater {
                 lost++;
             // Unconditional: after an update attempt a cached ETag proves nothing about our write.
             await this.deps.cache.deleteRefTip(this.deps.ref, ctx.tokenId);
-            if (!noReply && lost === 0 && parent !== null && this.deps.catchUp.compareByRef) {
+            if (!noReply && lost === 0 && parent !== null && request.method === 'PATCH' && this.deps.catchUp.compareByRef) {
                 const caught = await this.lostRace(ctx, parent, touchedBy);
                 if (caught)
                     return { ok: false, tip: caught.commit.sha, caught };
@@ -40604,12 +40888,15 @@ class RefUpdater {
                     return { ok: true };
                 return { ok: false, tip: now };
             }
+            // Created meanwhile at our parent by someone else: the move is an update now (the request follows the read).
+            if (!noReply && request.method === 'POST' && now !== null && !this.deps.createsOn(now))
+                continue;
             // The ref did not move, so our update was not applied.
             await this.sendAgain(ctx, request.step, noReply, lost);
         }
     }
     request(parent, commit) {
-        if (parent === null) {
+        if (parent === null || this.deps.createsOn(parent)) {
             return { step: 'create ref', method: 'POST', path: '/git/refs', body: { ref: this.deps.ref, sha: commit } };
         }
         return {
@@ -41043,6 +41330,7 @@ function wireStore(options) {
         versions,
         writes: writeHost(shared),
         bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+        versioned: { keyReads, cache, graphql: gql },
         replace: {
             ref: cfg.ref,
             owner: cfg.owner,
@@ -41101,6 +41389,7 @@ function writeHost(s) {
         tips,
         catchUp,
         readRef: (ctx) => refs.read(ctx),
+        createsOn: (parent) => refs.createsOn(parent),
         getCommit,
     });
     return {
@@ -41360,6 +41649,9 @@ function withDerived(changes, own, current, derived) {
 
 
 
+
+
+
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
  *
@@ -41436,21 +41728,56 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         options.onMeta?.(meta);
         yield* items;
     }
+    /**
+     * The value of each `{ key, version }` pair (see `RefStore.readVersions`, versioned-reads.ts): with a token, one
+     * GraphQL query per 100 pairs; without one, a contents request per pair. Prefer `readVersionsFrom(store, reads)`.
+     *
+     * @example
+     * const { entries } = await store.history(key, { limit: 100 });
+     * const items = await store.readVersions(entries.map((e) => ({ key, version: e.version }))); // 1 request with a token
+     */
+    async readVersions(reads, options = {}) {
+        (0,read_versions/* assertVersionedReads */.rh)(reads);
+        const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => ({
+            items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
+            meta: this.meta(ctx),
+        }));
+        options.onMeta?.(meta);
+        return items;
+    }
     async history(key, options = {}) {
         (0,core_keys/* assertValidKey */.Mw)(key);
         const limit = historyLimit(options);
+        if (options.cursor !== undefined)
+            (0,version/* assertValidVersion */.J)(options.cursor);
         return this.wired.ops.run('history', async (ctx) => {
-            const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, key, limit);
-            return { ...historyOf(entries), ...this.meta(ctx) };
+            const versions = this.wired.versions;
+            // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
+            if (options.cursor !== undefined)
+                await assertInSection(versions, ctx, options.cursor);
+            const page = await keyHistory({ ...versions, cache: this.cache }, ctx, key, limit, options.cursor);
+            // Listed below the tip (or a cursor in the section), so is the next page's start.
+            this.inSection(page.nextCursor ? [...page.entries, { version: page.nextCursor }] : page.entries);
+            const result = { ...historyOf(page.entries), ...this.meta(ctx) };
+            return page.nextCursor ? { ...result, nextCursor: page.nextCursor } : result;
         });
     }
     /** The section's commits, newest first: `GET /commits?sha=<ref>`, 1 request per 100 (see `RefStore.commits`). */
     async commits(options = {}) {
         const limit = historyLimit(options);
         return this.wired.ops.run('history', async (ctx) => {
-            const entries = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+            const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
+            this.inSection(entries);
             return { entries, ...this.meta(ctx) };
         });
+    }
+    /**
+     * Listed from the section's ref (or a cursor in it), these commits are in the section: reading at them (`get`, `readVersions` at
+     * a version from the history) needs no second listing to prove it.
+     */
+    inSection(entries) {
+        for (const e of entries)
+            this.wired.versions.known.add(e.version);
     }
     /**
      * Keys added, changed and removed between two versions of the section. Cold, between adjacent
@@ -41499,6 +41826,20 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
             ...this.meta(ctx),
         })));
+        this.writeChain = run.catch(() => { });
+        return run;
+    }
+    /**
+     * Delete other refs of this repository, each only while it points at its `oid`, in ONE GraphQL
+     * `updateRefs` mutation, all or none (delete-refs.ts): PreconditionFailed when one moved. Not a RefStore
+     * operation (a RefStore writes one ref): the shard merge removes the shard refs it folded with it.
+     *
+     * @example
+     * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
+     */
+    async deleteRefs(refs) {
+        checkDeletions(refs);
+        const run = this.writeChain.then(() => this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)));
         this.writeChain = run.catch(() => { });
         return run;
     }
@@ -42928,7 +43269,7 @@ function requestFetch(octokit, own, requestLimit) {
 }
 
 // EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
-var document_store = __nccwpck_require__(9389);
+var document_store = __nccwpck_require__(5717);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -43117,7 +43458,10 @@ function selectKept(entries, p, now) {
  * `Docdb-Compacted-From` trailer), and move the ref in one compare-and-swap that allows the non-fast-forward
  * (`RefStore.replaceHistory`). A writer that lands meanwhile is never lost: its new commits are re-created
  * on the new history too and the move is tried again; after `maxAttempts` the compaction gives up with the
- * section as the writers left it (the commits it created are unreferenced; git's GC removes them).
+ * section as the writers left it (the commits it created are unreferenced; git's GC removes them). A rate
+ * limit the pacing could not foresee (the token created other content within the hour; an earlier run was
+ * cut off) is sat out as the host says, up to 3 times, and the compaction goes on after the commits that
+ * exist (`ReplaceHistoryOptions.onCreated`): none is created twice.
  * Budget on GitHub, keeping k commits: ⌈(k+1)/100⌉ listing pages + k commits + 1 id query + 1 mutation.
  * See docs/retention.md.
  */
@@ -43138,7 +43482,8 @@ async function compactSection(store, policy, options = {}) {
     const rewrite = capability(store);
     const now = options.now ?? Date.now;
     const maxAttempts = checkAttempts(options.maxAttempts ?? 5);
-    const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, options.sleep ?? wait);
+    const sleep = options.sleep ?? wait;
+    const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, sleep);
     const listed = await store.commits({ limit: listingNeeded(policy) });
     let requests = listed.requests ?? 0;
     const entries = listed.entries;
@@ -43159,14 +43504,38 @@ async function compactSection(store, policy, options = {}) {
     let batch = [...kept].reverse(); // oldest first
     let expected = from;
     let onto = null;
-    for (let attempt = 1;; attempt++) {
+    let rateWaits = 0;
+    for (let attempt = 1;;) {
         const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? from : undefined));
-        const r = await rewrite({ from: expected, onto, commits, ...(pace ? { pace } : {}) });
+        const made = [];
+        const keep = (created) => {
+            created.forEach((sha, i) => {
+                result.replaced[batch[i].version] = sha;
+            });
+            onto = created[created.length - 1] ?? onto;
+            batch = batch.slice(created.length);
+        };
+        let r;
+        try {
+            r = await rewrite({
+                from: expected,
+                onto,
+                commits,
+                onCreated: (sha) => made.push(sha),
+                ...(pace ? { pace } : {}),
+            });
+        }
+        catch (e) {
+            // A rate limit the pacer could not foresee (the token created other content within the hour, or an
+            // earlier run was cut off): wait as the host said, then go on after the commits that exist.
+            const ms = rateLimitWait(e, now(), ++rateWaits);
+            requests += requestsOf(e);
+            keep(made);
+            await sleep(ms);
+            continue;
+        }
         requests += r.requests ?? 0;
-        batch.forEach((e, i) => {
-            result.replaced[e.version] = r.created[i];
-        });
-        onto = r.created[r.created.length - 1] ?? onto;
+        keep(r.created);
         if (r.moved) {
             const keptNow = Object.keys(result.replaced).length;
             return { ...result, compacted: true, version: r.tip, kept: keptNow, attempts: attempt, requests };
@@ -43180,7 +43549,29 @@ async function compactSection(store, policy, options = {}) {
             throw gaveUp(store.ref, r.tip, attempt);
         batch = landed.entries;
         expected = landed.tip;
+        attempt++;
     }
+}
+/** Rate-limit waits a compaction sits out (each up to an hour: GitHub's longest window) before it gives up. */
+const RATE_WAITS = 3;
+const HOUR_MS = 3_600_000;
+/**
+ * How long to wait after `e` before going on: a `RateLimited` with a known end within the hour, at most
+ * RATE_WAITS times; anything else is thrown as it is (the section untouched: the ref had not moved).
+ */
+function rateLimitWait(e, now, waits) {
+    if (!(e instanceof core_errors/* RateLimited */.JH) || waits > RATE_WAITS)
+        throw e;
+    const at = typeof e.data.retryAt === 'string' ? Date.parse(e.data.retryAt) : Number.NaN;
+    const ms = Number.isFinite(at) ? at - now : (e.retryAfter ?? Number.NaN) * 1000;
+    if (!Number.isFinite(ms) || ms > HOUR_MS)
+        throw e;
+    return Math.max(0, ms);
+}
+/** Requests an operation made before it failed (the remote-api stores put them in the error's data). */
+function requestsOf(e) {
+    const n = e.data?.requests;
+    return typeof n === 'number' ? n : 0;
 }
 const wait = (ms) => new Promise((r) => setTimeout(r, ms));
 function checkAttempts(n) {
@@ -43797,8 +44188,8 @@ async function exportMode(inputs, store, ref, workspace) {
     return { outputs, summary };
 }
 
-// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts
-var merge_shards = __nccwpck_require__(1629);
+// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
+var merge_shards = __nccwpck_require__(8482);
 ;// CONCATENATED MODULE: ./src/action/metered-fetch.ts
 
 
@@ -43881,16 +44272,18 @@ var sources = __nccwpck_require__(9719);
 var shard_refs = __nccwpck_require__(1850);
 ;// CONCATENATED MODULE: ./src/action/shard-commit.ts
 /**
- * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, created at
- * the section tip it starts from, so no two jobs of the matrix ever race for one ref. Its commit carries
- * the `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the
- * final `mode: merge` job checks before folding every shard into the section in one commit.
+ * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, branched
+ * from the section tip it starts from, so no two jobs of the matrix ever race for one ref. The ref is
+ * created ON the shard's commit (the store's `startAt`: reads see the section tip until then), so a shard
+ * costs 3 content-creating requests: a tree, a commit, the ref. Its commit carries the
+ * `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the final
+ * `mode: merge` job checks before folding every shard into the section in one commit.
  */
 
 
 /**
- * Create this shard's ref at the section tip (clearing a leftover of this run, or of a shard that never
- * committed) and return its store. A leftover shard of another run that was never merged is refused.
+ * The store this shard writes: its ref, starting at the section tip (a leftover of this run, or of a shard
+ * that never committed, is deleted first; another run's unmerged shard is refused).
  *
  * @example
  * const target = await prepareShardRef({ index: 2, count: 4 }, tools, '4711.1', 'octo/data');
@@ -43900,21 +44293,19 @@ async function prepareShardRef(shard, tools, run, repository) {
     if (!tools.shardRefs) {
         throw new core_errors/* InvalidConfig */.OZ('shard-commit', 'shard-commit: merge writes shard refs through the GitHub API; with a local git section use shard-commit: direct');
     }
-    const { storeOn, refs } = tools.shardRefs;
+    const { storeOn, deleteRefs } = tools.shardRefs;
     const base = await tools.store.head();
     const ref = (0,shard_refs/* shardRefOf */.v3)(tools.ref, shard.index);
-    const leftover = base === null ? await storeOn(ref).head() : (await refs.create(ref, base)) === 'exists';
-    if (leftover) {
-        await refuseForeign(storeOn(ref), ref, run, repository);
-        await refs.delete(ref);
+    const existing = storeOn(ref);
+    const leftover = await existing.head();
+    if (leftover !== null) {
+        await refuseForeign(existing, ref, run, repository);
+        await deleteRefs([{ ref, oid: leftover }]);
         tools.log(`removed ${ref}, left by an earlier attempt of this run or by a shard that never committed`);
-        if (base !== null && (await refs.create(ref, base)) === 'exists') {
-            throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} was created again by someone else while this shard started; is the same shard running twice?`);
-        }
     }
     tools.log(`shard ${shard.index}/${shard.count} writes ${ref}, branched from ${base ?? '(no section yet)'}`);
     return {
-        store: storeOn(ref),
+        store: storeOn(ref, base ?? undefined),
         trailers: (0,shard_refs/* shardTrailers */.Nx)(shard, base),
         receipt: (0,shard_refs/* shardReceipt */.Dx)({ run, shard, base }),
     };
@@ -44153,13 +44544,13 @@ async function mergeMode(inputs, context, tools) {
     if (!tools.shardRefs) {
         throw new core_errors/* InvalidConfig */.OZ('mode', 'mode: merge reads and deletes shard refs through the GitHub API; it needs the API store');
     }
-    const { storeOn, refs } = tools.shardRefs;
+    const { storeOn, deleteRefs } = tools.shardRefs;
     const report = await (0,merge_shards/* mergeShards */.O)({
         section: tools.store,
         shardStore: storeOn,
         count: inputs.shards ?? 0,
         run: runLabel(context),
-        deleteRef: (ref) => refs.delete(ref),
+        deleteRefs,
         message: inputs.commitMessage,
         trailers: runTrailers(context),
         log: tools.log,
@@ -44320,9 +44711,167 @@ var canonical_json = __nccwpck_require__(9890);
 var envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
 var identity = __nccwpck_require__(9323);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 5 modules
-var indexes = __nccwpck_require__(586);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 4 modules
+var indexes = __nccwpck_require__(9336);
+// EXTERNAL MODULE: ./src/document/bulk.ts
+var bulk = __nccwpck_require__(7053);
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+;// CONCATENATED MODULE: ./src/document/type-series.ts
+/**
+ * A type's aggregate across section versions (issue 29: "a count or a sum/mean of an indexed field of a
+ * type across section versions"), answered from the type's index (docs/indexes.md), never from documents:
+ * - `count`: the manifest's `count` at each version — one `readVersions` of the manifest (one GraphQL
+ *   query per 100 versions with a token, one read each without);
+ * - `sum`/`mean` of an indexed field: the field's run parts each version's manifest lists. A part not
+ *   touched between two versions keeps its blob SHA, so the parts' SHAs are asked first (`sharedBlobs`) and
+ *   each distinct part is read — and summed — once.
+ * A version without the type's index, or whose index lacks the field, is a gap (`value: null`, `gap` says
+ * why); `mean` over no numeric value is a gap too. Index files are untrusted: a damaged one is
+ * `InvalidResponse` naming the key (parseManifest, parsePart), never a silently wrong point.
+ */
+
+
+
+
+
+
+const SERIES_AGGREGATES = (/* unused pure expression or super */ null && (['count', 'sum', 'mean']));
+/**
+ * The aggregate of a type at each of `versions` (commits of the section), from its index.
+ *
+ * @example
+ * const { entries } = await store.commits({ limit: 100 });
+ * const { points } = await typeSeries(store, { namespace: 'github', type: 'repo', aggregate: 'sum', field: 'data.stars' }, entries.map((e) => e.version));
+ */
+async function typeSeries(store, query, versions) {
+    const { namespace, type, aggregate, field } = checkQuery(query, versions);
+    let cost = {};
+    const onMeta = (m) => {
+        cost = addCost(cost, m);
+    };
+    const key = manifestPath(namespace, type);
+    const items = await readVersionsFrom(store, versions.map((version) => ({ key, version })), { onMeta });
+    const manifests = parseManifests(items, namespace, type);
+    if (aggregate === 'count') {
+        const points = versions.map((version, i) => countPoint(version, manifests[i] ?? null, field));
+        return { ...cost, points };
+    }
+    const totals = await partTotals(store, manifests, versions, field, onMeta);
+    const points = versions.map((version, i) => fieldPoint(version, manifests[i] ?? null, field, aggregate, totals[i]));
+    return { ...cost, points };
+}
+function checkQuery(query, versions) {
+    if (typeof query !== 'object' || query === null) {
+        throw new InvalidConfig('query', 'typeSeries takes { namespace, type, aggregate, field }', {
+            allowed: '{ namespace, type, aggregate, field? }',
+        });
+    }
+    assertValidIdentity({ namespace: query.namespace, doc_type: query.type, id: 'x' });
+    if (!SERIES_AGGREGATES.includes(query.aggregate)) {
+        throw new InvalidConfig('aggregate', `aggregate must be one of ${SERIES_AGGREGATES.join(', ')}, got ${JSON.stringify(query.aggregate)}`, { allowed: SERIES_AGGREGATES.join(' | ') });
+    }
+    if (query.aggregate !== 'count' && (typeof query.field !== 'string' || query.field === '')) {
+        throw new InvalidConfig('field', `aggregate "${query.aggregate}" needs the indexed field to ${query.aggregate}`, {
+            allowed: 'an indexed field such as data.stars',
+        });
+    }
+    if (!Array.isArray(versions)) {
+        throw new InvalidConfig('versions', 'typeSeries takes an array of versions (commit SHAs)', { allowed: 'string[]' });
+    }
+    return query;
+}
+/** Each version's manifest (null: the type has no index there), each distinct blob parsed once. */
+function parseManifests(items, namespace, type) {
+    const bySha = new Map();
+    return items.map((item) => {
+        if (item.value === null || item.blobSha === null)
+            return null;
+        let m = bySha.get(item.blobSha);
+        if (!m) {
+            m = parseManifest(item.value, namespace, type);
+            bySha.set(item.blobSha, m);
+        }
+        return m;
+    });
+}
+function countPoint(version, m, field) {
+    if (!m)
+        return { version, value: null, gap: 'no-index' };
+    const parts = field === undefined ? undefined : partsOf(m, field);
+    return { version, value: m.count, documents: m.count, ...(parts === undefined ? {} : { parts }) };
+}
+/** Parts of `field`'s run in `m`, or undefined when the index lacks the field. */
+function partsOf(m, field) {
+    const fi = m.fields.indexOf(field);
+    return fi < 0 ? undefined : m.runs[fi]?.parts.length;
+}
+/**
+ * The field's total at each version (undefined where the manifest or its run is missing): every part of
+ * every version asked by SHA first, then each distinct part read and summed once.
+ */
+async function partTotals(store, manifests, versions, field, onMeta) {
+    const asks = [];
+    manifests.forEach((m, at) => {
+        const fi = m ? m.fields.indexOf(field) : -1;
+        if (!m || fi < 0)
+            return;
+        m.runs[fi]?.parts.forEach((_, part) => {
+            asks.push({ at, manifest: m, fi, part, key: pathOfPart(m, fi, part) });
+        });
+    });
+    const items = await readVersionsFrom(store, asks.map((a) => ({ key: a.key, version: versions[a.at] })), { sharedBlobs: true, onMeta });
+    const byBlob = new Map();
+    const totals = manifests.map((m) => m?.fields.includes(field) ? { sum: 0, numbers: 0 } : undefined);
+    items.forEach((item, i) => {
+        const a = asks[i];
+        if (item.value === null || item.blobSha === null) {
+            throw new InvalidResponse(`index part ${a.key} is listed in its manifest but missing; the index must be rebuilt`, {
+                key: a.key,
+                version: item.version,
+            });
+        }
+        let part = byBlob.get(item.blobSha);
+        if (!part) {
+            part = partTotal(parsePart(a.manifest, a.fi, a.part, item.value));
+            byBlob.set(item.blobSha, part);
+        }
+        const total = totals[a.at];
+        total.sum += part.sum;
+        total.numbers += part.numbers;
+    });
+    return totals;
+}
+/** The numeric scalar rows of a part (an array's element rows are not a document's number). */
+function partTotal(rows) {
+    let sum = 0;
+    let numbers = 0;
+    for (const r of rows) {
+        if (r.element || typeof r.key !== 'number')
+            continue;
+        sum += r.key;
+        numbers++;
+    }
+    return { sum, numbers };
+}
+function fieldPoint(version, m, field, aggregate, total) {
+    if (!m)
+        return { version, value: null, gap: 'no-index' };
+    if (!total)
+        return { version, value: null, gap: 'field-not-indexed', documents: m.count };
+    const base = { version, documents: m.count, numbers: total.numbers, parts: partsOf(m, field) };
+    if (aggregate === 'sum')
+        return { ...base, value: total.sum };
+    return total.numbers === 0
+        ? { ...base, value: null, gap: 'no-numbers' }
+        : { ...base, value: total.sum / total.numbers };
+}
+
+// EXTERNAL MODULE: ./src/document/versions-of.ts
+var versions_of = __nccwpck_require__(6056);
 ;// CONCATENATED MODULE: ./src/document/index.ts
+
+
 
 
 
@@ -44403,74 +44952,12 @@ async function whyNotFound(inputs, store, ref) {
     return new core_errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
 }
 
-;// CONCATENATED MODULE: ./src/action/ref-ops.ts
-/**
- * Creating and deleting whole refs through the GitHub API, for `shard-commit: merge` (a shard ref starts
- * at the section tip; the merge deletes the shard refs). These are not RefStore operations — a RefStore
- * writes one ref's history — so the entry point brings them, over the run's Octokit.
- * Docs: https://docs.github.com/rest/git/refs#create-a-reference (422 "Reference already exists") and
- * #delete-a-reference (204; 422 "Reference does not exist").
- */
-
-/** The HTTP status of an Octokit RequestError (or anything shaped like one). */
-function statusOf(e) {
-    const status = e?.status;
-    return typeof status === 'number' ? status : undefined;
-}
-/**
- * A refusal as the typed error the step explains (failure.ts: which permission to grant); anything else as
- * it came. Built from the status alone: the client's error carries the request, whose headers held the token.
- */
-function typed(e, what, repository) {
-    const status = statusOf(e);
-    if (status === 403)
-        return new core_errors/* Forbidden */.cw(`${what} in ${repository} was refused (403)`, { status, repository });
-    if (status === 404)
-        return new core_errors/* NotFound */.Mk(`${what}: ${repository} was not found (404)`, { status, repository });
-    return e;
-}
-/**
- * Ref operations on `repository` (owner/name) through `client` (the run's Octokit, which throws on 4xx).
- *
- * @example
- * const refs = apiRefOps(octokit, 'octo/data');
- * await refs.create('refs/docdb/inventory.shards/1', tip);
- */
-function apiRefOps(client, repository) {
-    const [owner, repo] = repository.split('/');
-    return {
-        async create(ref, sha) {
-            try {
-                await client.request('POST /repos/{owner}/{repo}/git/refs', { owner, repo, ref, sha });
-                return 'created';
-            }
-            catch (e) {
-                if (statusOf(e) === 422 && /already exists/i.test(String(e.message)))
-                    return 'exists';
-                throw typed(e, `creating ${ref}`, repository);
-            }
-        },
-        async delete(ref) {
-            // The ref goes into the path as it is (git ref names need no escaping; Octokit would encode the "/").
-            const path = ref.replace(/^refs\//, '');
-            try {
-                await client.request(`DELETE /repos/{owner}/{repo}/git/refs/${path}`, { owner, repo });
-            }
-            catch (e) {
-                if (statusOf(e) !== 422 && statusOf(e) !== 404)
-                    throw typed(e, `deleting ${ref}`, repository);
-            }
-        },
-    };
-}
-
 ;// CONCATENATED MODULE: ./src/action/run-action.ts
 /**
  * The Action's work, independent of `@actions/core` so it can run in-process (tests, `docdb demo`
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
-
 
 
 
@@ -44565,12 +45052,13 @@ function actionTools(inputs, context) {
                 ? { writeSpacingMs: 0 }
                 : {}),
     });
-    const storeOn = (on) => new RemoteApiRefStore({
+    const apiStore = (on, startAt) => new RemoteApiRefStore({
         transport: octokitTransport(octokit),
         apiUrl: inputs.apiUrl,
         owner,
         repo,
         ref: on,
+        ...(startAt ? { startAt } : {}),
         ...(inputs.token ? { token: inputs.token } : {}),
         retryConcurrentWrites: inputs.retryConcurrentWrites,
         // Bulk reads (mode: export) through the archive; its redirect never gets the token.
@@ -44583,8 +45071,11 @@ function actionTools(inputs, context) {
     });
     if (context.store)
         return { client: octokit, store: context.store, ref, meter, log };
-    const shardRefs = { storeOn, refs: apiRefOps(octokit, inputs.repository) };
-    return { client: octokit, store: storeOn(ref), ref, meter, log, shardRefs };
+    const storeOn = context.storeOn ?? apiStore;
+    const store = storeOn(ref);
+    // Shard refs are deleted through the section's store: one updateRefs mutation, each ref compared.
+    const shardRefs = { storeOn, deleteRefs: (refs) => store.deleteRefs(refs) };
+    return { client: octokit, store, ref, meter, log, shardRefs };
 }
 
 
@@ -46099,6 +46590,90 @@ async function* readManyFrom(store, keys, options = {}) {
 
 /***/ }),
 
+/***/ 1273:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   CO: () => (/* binding */ readVersionsFrom),
+/* harmony export */   a6: () => (/* binding */ pairId),
+/* harmony export */   rh: () => (/* binding */ assertVersionedReads)
+/* harmony export */ });
+/* unused harmony export MAX_VERSIONED_READS */
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1483);
+/* harmony import */ var _version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
+/**
+ * One key at many versions (a document's past values, an index file across section versions) on any
+ * RefStore: stores with a native path (`readVersions`: the GitHub API store batches GraphQL aliases) use it; the
+ * others get one pinned `get` per distinct pair.
+ */
+
+
+
+/** Most pairs one `readVersions` takes: 100 versions of 100 keys; a larger read is split by its caller. */
+const MAX_VERSIONED_READS = 10_000;
+/**
+ * Check the pairs of a `readVersions` before any I/O: an array of at most {@link MAX_VERSIONED_READS}
+ * `{ key, version }` (`InvalidConfig` naming the limit; `InvalidKey`, `InvalidVersion` for a bad pair).
+ *
+ * @example
+ * assertVersionedReads([{ key: 'a.json', version: tip }]);
+ */
+function assertVersionedReads(reads) {
+    if (!Array.isArray(reads)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('reads', 'readVersions takes an array of { key, version } pairs', {
+            allowed: '{ key: string; version: string }[]',
+        });
+    }
+    if (reads.length > MAX_VERSIONED_READS) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('reads', `readVersions takes at most ${MAX_VERSIONED_READS} pairs, got ${reads.length}`, {
+            limit: 'MAX_VERSIONED_READS',
+            allowed: MAX_VERSIONED_READS,
+        });
+    }
+    for (const r of reads) {
+        if (typeof r !== 'object' || r === null) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('reads', 'each read must be a { key, version } pair', {
+                allowed: '{ key: string; version: string }',
+            });
+        }
+        (0,_keys_js__WEBPACK_IMPORTED_MODULE_1__/* .assertValidKey */ .Mw)(r.key);
+        (0,_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(r.version);
+    }
+}
+/** The identity of a pair (a key never holds a newline, so the join is unambiguous). */
+const pairId = (r) => `${r.version}\n${r.key}`;
+/**
+ * The value of each `{ key, version }` pair, in the order asked (a pair listed twice is read once). Every
+ * version must be a commit of the section (`InvalidVersion`). `onMeta` gets what the whole read cost.
+ *
+ * @example
+ * const items = await readVersionsFrom(store, versions.map((version) => ({ key: 'github/repo/octo/hello.json', version })));
+ */
+async function readVersionsFrom(store, reads, options = {}) {
+    assertVersionedReads(reads);
+    if (store.readVersions)
+        return store.readVersions(reads, options);
+    const meta = {};
+    const got = new Map();
+    for (const r of reads) {
+        const id = pairId(r);
+        if (got.has(id))
+            continue;
+        const one = await store.get(r.key, { version: r.version });
+        if (one?.requests !== undefined)
+            meta.requests = (meta.requests ?? 0) + one.requests;
+        if (one?.rateLimit)
+            meta.rateLimit = one.rateLimit;
+        got.set(id, { key: r.key, version: r.version, value: one?.value ?? null, blobSha: one?.blobSha ?? null });
+    }
+    options.onMeta?.(meta);
+    return reads.map((r) => ({ ...got.get(pairId(r)) }));
+}
+
+
+/***/ }),
+
 /***/ 2258:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -46426,6 +47001,128 @@ function checkChangesOptions(options) {
 
 /***/ }),
 
+/***/ 7053:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z0: () => (/* binding */ checkIdentity),
+/* harmony export */   aR: () => (/* binding */ withEnvelopes),
+/* harmony export */   ho: () => (/* binding */ costOf),
+/* harmony export */   kl: () => (/* binding */ readManyDocuments),
+/* harmony export */   nv: () => (/* binding */ addCost)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
+/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9949);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
+/**
+ * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
+ * store reads the section's archive or batches of blobs instead of one request per document; other stores
+ * read key by key at one version.
+ */
+
+
+
+
+
+/**
+ * The envelopes of `identities` at one version, in order, null for a missing one, with what the read cost.
+ *
+ * @example
+ * const { documents, requests } = await readManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
+ */
+async function readManyDocuments(store, identities, options) {
+    if (!Array.isArray(identities)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
+    }
+    if (options.version !== undefined)
+        (0,_core_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(options.version);
+    const keys = identities.map((identity, i) => keyAt(identity, i));
+    const byKey = new Map();
+    let meta = {};
+    let version = null;
+    const onMeta = (m) => {
+        meta = m;
+    };
+    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, keys, { ...options, onMeta })) {
+        version = item.version;
+        if (item.value === null || item.version === null)
+            continue;
+        byKey.set(item.key, (0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(item.value, item.version));
+    }
+    const documents = identities.map((identity, i) => {
+        const env = byKey.get(keys[i]);
+        if (env)
+            checkIdentity(env, identity, keys[i]);
+        return env ?? null;
+    });
+    return { ...costOf(meta), documents, version };
+}
+/**
+ * Attach each entry's envelope (`document`), read at `version` in bulk; returns what the read cost.
+ *
+ * @example
+ * const cost = await withEnvelopes(store, page.documents, page.version); // { requests, rateLimit }
+ */
+async function withEnvelopes(store, entries, version) {
+    const byKey = new Map(entries.map((e) => [e.key, e]));
+    let meta = {};
+    const onMeta = (m) => {
+        meta = m;
+    };
+    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, entries.map((e) => e.key), { version, onMeta })) {
+        const entry = byKey.get(item.key);
+        if (!entry || item.value === null)
+            continue;
+        const env = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(item.value, version);
+        checkIdentity(env, entry, item.key);
+        entry.document = env;
+    }
+    return costOf(meta);
+}
+/**
+ * Two costs as one: requests added, the later rate limit kept (fields a backend did not report stay absent).
+ *
+ * @example
+ * addCost({ requests: 3 }, { requests: 2, rateLimit }); // { requests: 5, rateLimit }
+ */
+function addCost(a, b) {
+    const out = {};
+    if (a.requests !== undefined || b.requests !== undefined)
+        out.requests = (a.requests ?? 0) + (b.requests ?? 0);
+    const rateLimit = b.rateLimit ?? a.rateLimit;
+    if (rateLimit)
+        out.rateLimit = rateLimit;
+    return out;
+}
+/** Only the cost fields a backend reported (no `undefined` members in results). */
+function costOf(meta) {
+    return addCost({}, meta);
+}
+/** The key of `identities[i]`, with the index in the error of an invalid one. */
+function keyAt(identity, i) {
+    try {
+        return (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .deriveKey */ .Hz)(identity);
+    }
+    catch (e) {
+        if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidIdentity */ .qH) {
+            const field = `identities[${i}].${String(e.data.field)}`;
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidIdentity */ .qH(field, `identities[${i}]: ${e.message}`, { ...e.data, field, index: i });
+        }
+        throw e;
+    }
+}
+/** `InvalidDocument` when the blob at `key` holds another identity than the one asked for. */
+function checkIdentity(env, identity, key) {
+    if (!(0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .envelopeMatches */ .K5)(env, identity)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
+    }
+}
+
+
+/***/ }),
+
 /***/ 9890:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -46631,7 +47328,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 9389:
+/***/ 5717:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -46890,116 +47587,14 @@ function* encodedParts(docs, keys, order, size) {
     }
 }
 
+// EXTERNAL MODULE: ./src/document/bulk.ts
+var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-;// CONCATENATED MODULE: ./src/document/bulk.ts
-/**
- * Reading many documents at once on any RefStore, through `readManyFrom` (core/read-many.ts): the GitHub API
- * store reads the section's archive or batches of blobs instead of one request per document; other stores
- * read key by key at one version.
- */
-
-
-
-
-
-/**
- * The envelopes of `identities` at one version, in order, null for a missing one, with what the read cost.
- *
- * @example
- * const { documents, requests } = await readManyDocuments(store, [{ namespace: 'n', doc_type: 't', id: 'a' }], {});
- */
-async function readManyDocuments(store, identities, options) {
-    if (!Array.isArray(identities)) {
-        throw new errors/* InvalidConfig */.OZ('identities', 'getMany takes an array of identities', { allowed: 'Identity[]' });
-    }
-    if (options.version !== undefined)
-        (0,core_version/* assertValidVersion */.J)(options.version);
-    const keys = identities.map((identity, i) => keyAt(identity, i));
-    const byKey = new Map();
-    let meta = {};
-    let version = null;
-    const onMeta = (m) => {
-        meta = m;
-    };
-    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { ...options, onMeta })) {
-        version = item.version;
-        if (item.value === null || item.version === null)
-            continue;
-        byKey.set(item.key, (0,document_envelope/* decodeEnvelope */.vw)(item.value, item.version));
-    }
-    const documents = identities.map((identity, i) => {
-        const env = byKey.get(keys[i]);
-        if (env)
-            checkIdentity(env, identity, keys[i]);
-        return env ?? null;
-    });
-    return { ...costOf(meta), documents, version };
-}
-/**
- * Attach each entry's envelope (`document`), read at `version` in bulk; returns what the read cost.
- *
- * @example
- * const cost = await withEnvelopes(store, page.documents, page.version); // { requests, rateLimit }
- */
-async function withEnvelopes(store, entries, version) {
-    const byKey = new Map(entries.map((e) => [e.key, e]));
-    let meta = {};
-    const onMeta = (m) => {
-        meta = m;
-    };
-    for await (const item of (0,read_many/* readManyFrom */.O)(store, entries.map((e) => e.key), { version, onMeta })) {
-        const entry = byKey.get(item.key);
-        if (!entry || item.value === null)
-            continue;
-        const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
-        checkIdentity(env, entry, item.key);
-        entry.document = env;
-    }
-    return costOf(meta);
-}
-/**
- * Two costs as one: requests added, the later rate limit kept (fields a backend did not report stay absent).
- *
- * @example
- * addCost({ requests: 3 }, { requests: 2, rateLimit }); // { requests: 5, rateLimit }
- */
-function addCost(a, b) {
-    const out = {};
-    if (a.requests !== undefined || b.requests !== undefined)
-        out.requests = (a.requests ?? 0) + (b.requests ?? 0);
-    const rateLimit = b.rateLimit ?? a.rateLimit;
-    if (rateLimit)
-        out.rateLimit = rateLimit;
-    return out;
-}
-/** Only the cost fields a backend reported (no `undefined` members in results). */
-function costOf(meta) {
-    return addCost({}, meta);
-}
-/** The key of `identities[i]`, with the index in the error of an invalid one. */
-function keyAt(identity, i) {
-    try {
-        return (0,document_identity/* deriveKey */.Hz)(identity);
-    }
-    catch (e) {
-        if (e instanceof errors/* InvalidIdentity */.qH) {
-            const field = `identities[${i}].${String(e.data.field)}`;
-            throw new errors/* InvalidIdentity */.qH(field, `identities[${i}]: ${e.message}`, { ...e.data, field, index: i });
-        }
-        throw e;
-    }
-}
-function checkIdentity(env, identity, key) {
-    if (!(0,document_envelope/* envelopeMatches */.K5)(env, identity)) {
-        throw new errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
-    }
-}
-
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
 var format = __nccwpck_require__(2299);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 5 modules
-var indexes = __nccwpck_require__(586);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 4 modules
+var indexes = __nccwpck_require__(9336);
 // EXTERNAL MODULE: ./src/document/indexes/paths.ts
 var indexes_paths = __nccwpck_require__(1862);
 // EXTERNAL MODULE: ./src/document/indexes/rows.ts
@@ -47565,16 +48160,133 @@ async function listDocuments(store, options = {}) {
         }
         documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
     }
-    let meta = addCost({}, listed);
+    let meta = (0,bulk/* addCost */.nv)({}, listed);
     // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
     if (withData && listed.version !== null) {
-        meta = addCost(meta, await withEnvelopes(store, documents, listed.version));
+        meta = (0,bulk/* addCost */.nv)(meta, await (0,bulk/* withEnvelopes */.aR)(store, documents, listed.version));
     }
     return { ...meta, documents, version: listed.version, nextCursor };
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/evaluate.ts
+var evaluate = __nccwpck_require__(9331);
+// EXTERNAL MODULE: ./src/document/indexes/query.ts
+var query = __nccwpck_require__(202);
 // EXTERNAL MODULE: ./src/document/indexes/values.ts
 var indexes_values = __nccwpck_require__(1714);
+;// CONCATENATED MODULE: ./src/document/indexes/page-reads.ts
+/**
+ * Reading an in-order plan a part at a time (docs/indexes.md "Planning": when the run's order is the
+ * result's order, a reader may read parts one by one and stop once a page is full). A table that shows the
+ * first 200 rows of a 10,000-document type then reads the manifest and ONE part, not the whole run: on an
+ * anonymous visit each part is one contents request of GitHub's 60 an hour.
+ *
+ * The rule that makes it exact: parts are consecutive slices of the run sorted by `(key, id)`, so every
+ * row of an unread part sorts after (before, descending) every row read. A page is settled once more than
+ * `limit` rows of the parts read *certainly* match, sort after the cursor and before the unread parts —
+ * a cut value (a long string stored as its prefix) never counts, since only its document decides its order.
+ * It holds for a whole run only (every row of an unread document is then unread too); a plan narrowed to a
+ * clause's range on the run's own field is read whole, as before.
+ * The settled rows then go through `evaluate` unchanged, which pages, sorts and settles cut values.
+ */
+
+
+
+/** `(sort, id)` against `(key, id)`: negative, 0, positive, or undefined when a cut value leaves it open. */
+function certainPosition(sort, id, key, otherId) {
+    const c = (0,indexes_values/* certainCompare */.Md)(sort, key);
+    if (c === undefined || (0,indexes_values/* isCut */.xZ)(sort) || (0,indexes_values/* isCut */.xZ)(key))
+        return c === 0 ? undefined : c;
+    return c !== 0 ? c : id < otherId ? -1 : id > otherId ? 1 : 0;
+}
+/** Where the cursor left off, as a position in the run: without orderBy, rows sort by id alone. */
+function cursorPosition(q) {
+    if (q.cursor === undefined)
+        return undefined;
+    const after = (0,query/* decodeCursor */.Lt)(q, q.cursor);
+    return q.orderBy ? after : { sort: after.id, id: after.id };
+}
+/** The plan's parts in the order a page reads them, without the parts a cursor has already passed. */
+function partsInPageOrder(m, plan, q) {
+    const desc = q.orderBy?.direction === 'desc';
+    const after = cursorPosition(q);
+    const lowers = m.runs[m.fields.indexOf(plan.field)].parts.map((p) => p.lower);
+    const passed = (p) => {
+        if (!after)
+            return false;
+        if (desc) {
+            // Every row of the part is >= its lower bound; above the cursor, the previous pages showed them.
+            const lower = lowers[p.index];
+            return !!lower && (certainPosition(lower[0], lower[1], after.sort, after.id) ?? -1) > 0;
+        }
+        const next = lowers[p.index + 1];
+        return !!next && (certainPosition(next[0], next[1], after.sort, after.id) ?? 1) <= 0;
+    };
+    const parts = plan.parts.filter((p) => !passed(p));
+    return desc ? parts.reverse() : parts;
+}
+/**
+ * Whether `rows` (all rows of the parts read so far) hold the whole page: more than `limit` rows certainly
+ * match, follow the cursor and precede `bound` — the lower separator of the next unread part (ascending),
+ * or of the last part read (descending); null: no unread part on that side.
+ */
+function pageSettled(m, plan, q, rows, bound) {
+    if (q.limit === undefined)
+        return bound === null;
+    const desc = q.orderBy?.direction === 'desc';
+    const dir = desc ? -1 : 1;
+    const fi = m.fields.indexOf(plan.field);
+    const where = (q.where ?? []).map((w) => ({ w, fi: m.fields.indexOf(w.field) }));
+    const after = cursorPosition(q);
+    const seen = new Set();
+    let settled = 0;
+    for (const row of rows) {
+        if (seen.has(row.id))
+            continue;
+        seen.add(row.id);
+        if (!where.every(({ w, fi: wi }) => (0,evaluate/* matches */.cK)(row.values[wi], w) === true))
+            continue;
+        const sort = q.orderBy ? (0,evaluate/* sortValue */.ez)(row.values[fi], desc) : row.id;
+        if ((0,indexes_values/* isCut */.xZ)(sort) || (Array.isArray(row.values[fi]) && row.values[fi].some(indexes_values/* isCut */.xZ)))
+            continue;
+        if (after && dir * (certainPosition(sort, row.id, after.sort, after.id) ?? -dir) <= 0)
+            continue;
+        if (bound && dir * (certainPosition(sort, row.id, bound[0], bound[1]) ?? dir) >= 0)
+            continue;
+        if (++settled > q.limit)
+            return true;
+    }
+    return bound === null;
+}
+/**
+ * The rows that answer `q`: all parts of the plan when its run is not in the query's order (or it has no
+ * limit); else parts in page order, 1, then 2, 4, … at a time, until the page is settled.
+ *
+ * @example
+ * const rows = await plannedRows(manifest, plan, query, async (paths) => readParts(paths));
+ */
+async function plannedRows(m, plan, q, read) {
+    const lowers = m.runs[m.fields.indexOf(plan.field)].parts.map((p) => p.lower);
+    // Only a whole run keeps every row of an unread document in the unread parts: a clause on the run's own
+    // field narrows it to the parts of its range, where an array's matching element need not be its sort key.
+    if (!plan.inOrder || q.limit === undefined || plan.parts.length < lowers.length)
+        return read(plan.parts);
+    const order = partsInPageOrder(m, plan, q);
+    const desc = q.orderBy?.direction === 'desc';
+    const rows = [];
+    let batch = 1;
+    for (let at = 0; at < order.length; batch *= 2) {
+        const next = order.slice(at, at + batch);
+        at += next.length;
+        rows.push(...(await read(next)));
+        const edge = next[next.length - 1];
+        const bound = at >= order.length ? null : desc ? lowers[edge.index] : lowers[edge.index + 1];
+        if (pageSettled(m, plan, q, rows, bound ?? null))
+            break;
+    }
+    return rows;
+}
+
 ;// CONCATENATED MODULE: ./src/document/query.ts
 /**
  * `DocumentStore.query` (issue 28, item 3): a question about one `(namespace, type)` answered from its
@@ -47595,12 +48307,13 @@ var indexes_values = __nccwpck_require__(1714);
 
 
 
+
 /** Read keys at `version` in one bulk read, adding its cost. */
 async function readAt(store, keys, version, cost) {
     const out = new Map();
     let at = version ?? null;
     const onMeta = (m) => {
-        cost.meta = addCost(cost.meta, m);
+        cost.meta = (0,bulk/* addCost */.nv)(cost.meta, m);
     };
     for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { ...(version ? { version } : {}), onMeta })) {
         out.set(item.key, { value: item.value, blobSha: item.blobSha });
@@ -47663,15 +48376,17 @@ async function queryDocuments(store, q) {
             throw new errors/* InvalidConfig */.OZ('requireIndex', `${reason}; declare it (declareIndexes) or drop requireIndex`);
         return fallback(store, query, version, cost, reason);
     }
-    const parts = await readAt(store, plan.parts.map((p) => p.path), version, cost);
-    const rows = [];
     const fi = manifest.fields.indexOf(plan.field);
-    for (const p of plan.parts) {
-        const b = parts.items.get(p.path)?.value;
-        if (!b)
-            throw new errors/* InvalidResponse */.h5(`index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`, { key: p.path });
-        rows.push(...(0,indexes/* parsePart */.x2)(manifest, fi, p.index, b));
-    }
+    // An in-order plan reads a part at a time and stops once the page is settled (indexes/page-reads.ts).
+    const rows = await plannedRows(manifest, plan, query, async (wanted) => {
+        const parts = await readAt(store, wanted.map((p) => p.path), version, cost);
+        return wanted.flatMap((p) => {
+            const b = parts.items.get(p.path)?.value;
+            if (!b)
+                throw new errors/* InvalidResponse */.h5(`index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`, { key: p.path });
+            return (0,indexes/* parsePart */.x2)(manifest, fi, p.index, b);
+        });
+    });
     return answer(store, manifest, query, rows, version, cost, 'index');
 }
 /** Evaluate (reading documents a cut value leaves undecided, at most twice), then read the page's documents. */
@@ -47722,7 +48437,7 @@ async function readDocuments(store, query, rows, version, cost) {
 /** No index for a named field: every document of the type, read in bulk, evaluated exactly. */
 async function fallback(store, query, version, cost, reason) {
     const listed = await store.list({ prefix: `${query.namespace}/${query.type}/`, version });
-    cost.meta = addCost(cost.meta, listed);
+    cost.meta = (0,bulk/* addCost */.nv)(cost.meta, listed);
     const keys = listed.entries.filter((e) => (0,document_identity/* parseKey */.Do)(e.key)?.doc_type === query.type).map((e) => e.key);
     const named = [
         ...(query.where ?? []).map((w) => w.field),
@@ -47745,11 +48460,14 @@ async function fallback(store, query, version, cost, reason) {
     return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
 }
 
+// EXTERNAL MODULE: ./src/document/versions-of.ts
+var versions_of = __nccwpck_require__(6056);
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
+
 
 
 
@@ -47879,19 +48597,28 @@ class DocumentStore {
      * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
      */
     async commitChangeParts(parts, options, dataOf) {
-        const { indexes, ...rest } = options;
+        const { indexes, guard, ...rest } = options;
         (0,commit_parts/* assertPartsOptions */.Z9)(rest);
         if (indexes)
             applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
         const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
         return (0,commit_parts/* commitInParts */.Bh)(this.store, seen.collect(parts), {
             ...rest,
-            derive: this.indexing(() => seen.ops, indexes),
+            derive: this.indexing(() => seen.ops, indexes, guard),
         });
     }
-    /** The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts). */
-    indexing(ops, declare) {
-        return indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+    /**
+     * The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts), after the
+     * caller's `guard` (WriteGuardOptions) has passed on the attempt's tip.
+     */
+    indexing(ops, declare, guard) {
+        const derive = indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
+        if (!guard)
+            return derive;
+        return async (base) => {
+            await guard({ version: base.version });
+            return derive(base);
+        };
     }
     /**
      * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
@@ -47950,9 +48677,10 @@ class DocumentStore {
      * ]);
      */
     async commit(ops, options = {}) {
-        const { indexes, ...rest } = options;
+        const { indexes, guard, ...rest } = options;
         const changes = opsToChanges(ops);
-        return this.store.commit(changes, { ...rest, derive: this.indexing(() => indexedOpsOf(ops, changes), indexes) });
+        const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, guard);
+        return this.store.commit(changes, { ...rest, derive });
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -48056,10 +48784,28 @@ class DocumentStore {
             return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
         });
     }
-    /** Commits that changed the document, newest first (including its deletion). */
+    /**
+     * Commits that changed the document, newest first (including its deletion). With `limit`, a result
+     * with `nextCursor` has older entries: pass it as `cursor` for the next page.
+     *
+     * @example
+     * let page = await docs.history(identity, { limit: 100 });
+     * while (page.nextCursor) page = await docs.history(identity, { limit: 100, cursor: page.nextCursor });
+     */
     async history(identity, options = {}) {
         assertLimit(options.limit);
         return this.store.history((0,document_identity/* deriveKey */.Hz)(identity), options);
+    }
+    /**
+     * The document at each of `versions` (commits of the section), in order, null where it is absent: one
+     * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
+     *
+     * @example
+     * const { entries } = await docs.history(identity, { limit: 100 });
+     * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
+     */
+    versionsOf(identity, versions) {
+        return (0,versions_of/* documentVersions */.T)(this.store, identity, versions);
     }
     /**
      * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
@@ -48090,7 +48836,7 @@ class DocumentStore {
      * const { documents, version, requests } = await docs.readMany([{ namespace: 'github', doc_type: 'repo', id: 'o/a' }]);
      */
     async readMany(identities, options = {}) {
-        return readManyDocuments(this.store, identities, options);
+        return (0,bulk/* readManyDocuments */.kl)(this.store, identities, options);
     }
     /**
      * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
@@ -48112,7 +48858,7 @@ class DocumentStore {
         let cost = {};
         do {
             const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
-            cost = addCost(cost, page);
+            cost = (0,bulk/* addCost */.nv)(cost, page);
             onMeta?.(cost);
             yield* page.documents;
             cursor = page.nextCursor ?? undefined;
@@ -48805,6 +49551,156 @@ function serializeDeclaration(d) {
 
 /***/ }),
 
+/***/ 9331:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   _3: () => (/* binding */ evaluate),
+/* harmony export */   cK: () => (/* binding */ matches),
+/* harmony export */   ez: () => (/* binding */ sortValue)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _query_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(202);
+/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1714);
+/**
+ * Answer a query from the rows of the planned parts. Semantics (docs/indexes.md, issue 28 item 3):
+ * - `=`, `in`, `<` `<=` `>` `>=` compare a scalar value with a value of the same JSON type only (a
+ *   number never equals or orders against a string); an array value matches only `contains`;
+ * - `exists: true` matches any value, `null` included; `exists: false` matches an absent field;
+ * - order: by the orderBy field in the total order of values.ts (an array sorts by its smallest
+ *   element ascending, its largest descending — MongoDB's rule), then by id; without orderBy, by id.
+ *
+ * A row whose long string was cut may leave a clause, the order or a projected field undecided: the
+ * result is then `needs-documents`, listing those documents; the caller reads them and calls again
+ * with their data added to `exact`. Settling the filter and order can bring other rows onto the page,
+ * whose projected fields may need their documents in turn: at most two rounds (property-tested).
+ */
+
+
+
+function equalTo(v, q) {
+    if ((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)(v))
+        return typeof q === 'string' && (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .storeScalar */ .uT)(q)) && (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .compareStored */ .hR)(v, (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .storeScalar */ .uT)(q)) === 0 ? undefined : false;
+    return v === q;
+}
+function inRange(v, w) {
+    const q = w.value;
+    if (typeof v !== typeof q && !(typeof q === 'string' && (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)(v)))
+        return false;
+    const c = (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .certainCompare */ .Md)(v, q);
+    if (c === undefined)
+        return undefined;
+    return w.op === '<' ? c < 0 : w.op === '<=' ? c <= 0 : w.op === '>' ? c > 0 : c >= 0;
+}
+function any(vs) {
+    return vs.includes(true) ? true : vs.includes(undefined) ? undefined : false;
+}
+/** Whether a stored value meets a clause (undefined: a cut value leaves it open). */
+function matches(v, w) {
+    switch (w.op) {
+        case 'exists':
+            return (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isMissing */ .b2)(v) !== w.value;
+        case '=':
+            return Array.isArray(v) ? false : equalTo(v, w.value);
+        case 'in':
+            return Array.isArray(v) ? false : any(w.value.map((q) => equalTo(v, q)));
+        case 'contains':
+            return Array.isArray(v) ? any(v.map((e) => equalTo(e, w.value))) : false;
+        default:
+            return Array.isArray(v) || (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isMissing */ .b2)(v) ? false : inRange(v, w);
+    }
+}
+/** What a document sorts by: its value, or its smallest (asc) / largest (desc) element. */
+function sortValue(v, desc) {
+    if (!Array.isArray(v) || v.length === 0)
+        return v;
+    return v.reduce((a, b) => ((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .compareStored */ .hR)(b, a) < 0 !== desc ? b : a));
+}
+/** Ids whose order against another candidate a cut value leaves undecided. */
+function undecidedOrder(cands, fi) {
+    const out = new Set();
+    if (fi === undefined)
+        return out;
+    const cut = cands.filter((c) => (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)(c.sort) || (Array.isArray(c.values[fi]) && c.values[fi].some(_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)));
+    for (const c of cut) {
+        out.add(c.row.id);
+        for (const o of cands)
+            if (o !== c && (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .certainCompare */ .Md)(c.sort, o.sort) === undefined)
+                out.add(o.row.id);
+    }
+    return out;
+}
+/**
+ * Evaluate a validated query over the rows of the parts `planQuery` chose (in any order; several rows
+ * of one document are fine). `exact` maps ids to document data read after a `needs-documents` answer.
+ *
+ * @example
+ * const result = evaluate(manifest, query, rows);
+ * if (result.kind === 'rows') console.log(result.rows.map((r) => r.id), result.cursor);
+ */
+function evaluate(m, q, rows, exact = new Map()) {
+    const fieldIndex = (f) => {
+        const i = m.fields.indexOf(f);
+        if (i < 0)
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('fields', `${f} is not indexed for ${m.namespace}/${m.type}; plan the query first`);
+        return i;
+    };
+    const where = (q.where ?? []).map((w) => ({ w, fi: fieldIndex(w.field) }));
+    const orderFi = q.orderBy ? fieldIndex(q.orderBy.field) : undefined;
+    const desc = q.orderBy?.direction === 'desc';
+    const projected = (q.fields ?? m.fields).map((f) => ({ f, fi: fieldIndex(f) }));
+    const needs = new Map();
+    const seen = new Set();
+    const cands = [];
+    for (const row of rows) {
+        if (seen.has(row.id))
+            continue;
+        seen.add(row.id);
+        const data = exact.get(row.id);
+        const values = data === undefined ? row.values : m.fields.map((f) => (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .storedValue */ .bA)(row.id, data, f, true));
+        const verdict = where.reduce((acc, { w, fi }) => {
+            const v = matches(values[fi], w);
+            return acc === false || v === false ? false : acc === undefined || v === undefined ? undefined : true;
+        }, true);
+        if (verdict === undefined)
+            needs.set(row.id, row.blobSha);
+        if (verdict !== false)
+            cands.push({ row, values, sort: orderFi === undefined ? null : sortValue(values[orderFi], desc) });
+    }
+    for (const id of undecidedOrder(cands, orderFi))
+        needs.set(id, cands.find((c) => c.row.id === id).row.blobSha);
+    const page = pageOf(q, cands, desc);
+    for (const c of page.rows) {
+        if (projected.some(({ fi }) => (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)(c.values[fi]) || (Array.isArray(c.values[fi]) && c.values[fi].some(_values_js__WEBPACK_IMPORTED_MODULE_2__/* .isCut */ .xZ)))) {
+            needs.set(c.row.id, c.row.blobSha);
+        }
+    }
+    if (needs.size > 0)
+        return { kind: 'needs-documents', documents: [...needs].map(([id, blobSha]) => ({ id, blobSha })) };
+    const out = page.rows.map((c) => ({
+        id: c.row.id,
+        blobSha: c.row.blobSha,
+        values: Object.fromEntries(projected.map(({ f, fi }) => [f, c.values[fi]])),
+    }));
+    return page.cursor === undefined ? { kind: 'rows', rows: out } : { kind: 'rows', rows: out, cursor: page.cursor };
+}
+/** Sort, skip past the cursor, cut to the limit; a cursor when more rows remain. */
+function pageOf(q, cands, desc) {
+    const dir = desc ? -1 : 1;
+    const order = (a, b) => dir * ((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .compareStored */ .hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const sorted = cands.sort((a, b) => order({ sort: a.sort, id: a.row.id }, { sort: b.sort, id: b.row.id }));
+    const after = q.cursor === undefined ? undefined : (0,_query_js__WEBPACK_IMPORTED_MODULE_1__/* .decodeCursor */ .Lt)(q, q.cursor);
+    const rest = after ? sorted.filter((c) => order({ sort: c.sort, id: c.row.id }, after) > 0) : sorted;
+    if (q.limit === undefined || rest.length <= q.limit)
+        return { rows: rest };
+    const rows = rest.slice(0, q.limit);
+    const last = rows[rows.length - 1];
+    return { rows, cursor: (0,_query_js__WEBPACK_IMPORTED_MODULE_1__/* .encodeCursor */ .vF)(q, { sort: last.sort, id: last.row.id }) };
+}
+
+
+/***/ }),
+
 /***/ 2299:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -49001,7 +49897,7 @@ function partFor(run, r) {
 
 /***/ }),
 
-/***/ 586:
+/***/ 9336:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -49010,7 +49906,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   FF: () => (/* reexport */ declaration/* DECLARATION_KEY */.FF),
   BZ: () => (/* reexport */ buildTypeIndexFromValues),
   Il: () => (/* reexport */ declarationChanges),
-  _3: () => (/* reexport */ evaluate),
+  _3: () => (/* reexport */ evaluate/* evaluate */._3),
   Av: () => (/* reexport */ declaration/* parseDeclaration */.Av),
   Ng: () => (/* reexport */ format/* parseManifest */.Ng),
   x2: () => (/* reexport */ format/* parsePart */.x2),
@@ -49130,146 +50026,8 @@ function buildIndex(declaration, documents, options = {}) {
 
 // EXTERNAL MODULE: ./src/document/indexes/declaration.ts
 var declaration = __nccwpck_require__(9914);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/document/indexes/query.ts
-var query = __nccwpck_require__(202);
-;// CONCATENATED MODULE: ./src/document/indexes/evaluate.ts
-/**
- * Answer a query from the rows of the planned parts. Semantics (docs/indexes.md, issue 28 item 3):
- * - `=`, `in`, `<` `<=` `>` `>=` compare a scalar value with a value of the same JSON type only (a
- *   number never equals or orders against a string); an array value matches only `contains`;
- * - `exists: true` matches any value, `null` included; `exists: false` matches an absent field;
- * - order: by the orderBy field in the total order of values.ts (an array sorts by its smallest
- *   element ascending, its largest descending — MongoDB's rule), then by id; without orderBy, by id.
- *
- * A row whose long string was cut may leave a clause, the order or a projected field undecided: the
- * result is then `needs-documents`, listing those documents; the caller reads them and calls again
- * with their data added to `exact`. Settling the filter and order can bring other rows onto the page,
- * whose projected fields may need their documents in turn: at most two rounds (property-tested).
- */
-
-
-
-function equalTo(v, q) {
-    if ((0,indexes_values/* isCut */.xZ)(v))
-        return typeof q === 'string' && (0,indexes_values/* isCut */.xZ)((0,indexes_values/* storeScalar */.uT)(q)) && (0,indexes_values/* compareStored */.hR)(v, (0,indexes_values/* storeScalar */.uT)(q)) === 0 ? undefined : false;
-    return v === q;
-}
-function inRange(v, w) {
-    const q = w.value;
-    if (typeof v !== typeof q && !(typeof q === 'string' && (0,indexes_values/* isCut */.xZ)(v)))
-        return false;
-    const c = (0,indexes_values/* certainCompare */.Md)(v, q);
-    if (c === undefined)
-        return undefined;
-    return w.op === '<' ? c < 0 : w.op === '<=' ? c <= 0 : w.op === '>' ? c > 0 : c >= 0;
-}
-function any(vs) {
-    return vs.includes(true) ? true : vs.includes(undefined) ? undefined : false;
-}
-function matches(v, w) {
-    switch (w.op) {
-        case 'exists':
-            return (0,indexes_values/* isMissing */.b2)(v) !== w.value;
-        case '=':
-            return Array.isArray(v) ? false : equalTo(v, w.value);
-        case 'in':
-            return Array.isArray(v) ? false : any(w.value.map((q) => equalTo(v, q)));
-        case 'contains':
-            return Array.isArray(v) ? any(v.map((e) => equalTo(e, w.value))) : false;
-        default:
-            return Array.isArray(v) || (0,indexes_values/* isMissing */.b2)(v) ? false : inRange(v, w);
-    }
-}
-/** What a document sorts by: its value, or its smallest (asc) / largest (desc) element. */
-function sortValue(v, desc) {
-    if (!Array.isArray(v) || v.length === 0)
-        return v;
-    return v.reduce((a, b) => ((0,indexes_values/* compareStored */.hR)(b, a) < 0 !== desc ? b : a));
-}
-/** Ids whose order against another candidate a cut value leaves undecided. */
-function undecidedOrder(cands, fi) {
-    const out = new Set();
-    if (fi === undefined)
-        return out;
-    const cut = cands.filter((c) => (0,indexes_values/* isCut */.xZ)(c.sort) || (Array.isArray(c.values[fi]) && c.values[fi].some(indexes_values/* isCut */.xZ)));
-    for (const c of cut) {
-        out.add(c.row.id);
-        for (const o of cands)
-            if (o !== c && (0,indexes_values/* certainCompare */.Md)(c.sort, o.sort) === undefined)
-                out.add(o.row.id);
-    }
-    return out;
-}
-/**
- * Evaluate a validated query over the rows of the parts `planQuery` chose (in any order; several rows
- * of one document are fine). `exact` maps ids to document data read after a `needs-documents` answer.
- *
- * @example
- * const result = evaluate(manifest, query, rows);
- * if (result.kind === 'rows') console.log(result.rows.map((r) => r.id), result.cursor);
- */
-function evaluate(m, q, rows, exact = new Map()) {
-    const fieldIndex = (f) => {
-        const i = m.fields.indexOf(f);
-        if (i < 0)
-            throw new errors/* InvalidConfig */.OZ('fields', `${f} is not indexed for ${m.namespace}/${m.type}; plan the query first`);
-        return i;
-    };
-    const where = (q.where ?? []).map((w) => ({ w, fi: fieldIndex(w.field) }));
-    const orderFi = q.orderBy ? fieldIndex(q.orderBy.field) : undefined;
-    const desc = q.orderBy?.direction === 'desc';
-    const projected = (q.fields ?? m.fields).map((f) => ({ f, fi: fieldIndex(f) }));
-    const needs = new Map();
-    const seen = new Set();
-    const cands = [];
-    for (const row of rows) {
-        if (seen.has(row.id))
-            continue;
-        seen.add(row.id);
-        const data = exact.get(row.id);
-        const values = data === undefined ? row.values : m.fields.map((f) => (0,indexes_values/* storedValue */.bA)(row.id, data, f, true));
-        const verdict = where.reduce((acc, { w, fi }) => {
-            const v = matches(values[fi], w);
-            return acc === false || v === false ? false : acc === undefined || v === undefined ? undefined : true;
-        }, true);
-        if (verdict === undefined)
-            needs.set(row.id, row.blobSha);
-        if (verdict !== false)
-            cands.push({ row, values, sort: orderFi === undefined ? null : sortValue(values[orderFi], desc) });
-    }
-    for (const id of undecidedOrder(cands, orderFi))
-        needs.set(id, cands.find((c) => c.row.id === id).row.blobSha);
-    const page = pageOf(q, cands, desc);
-    for (const c of page.rows) {
-        if (projected.some(({ fi }) => (0,indexes_values/* isCut */.xZ)(c.values[fi]) || (Array.isArray(c.values[fi]) && c.values[fi].some(indexes_values/* isCut */.xZ)))) {
-            needs.set(c.row.id, c.row.blobSha);
-        }
-    }
-    if (needs.size > 0)
-        return { kind: 'needs-documents', documents: [...needs].map(([id, blobSha]) => ({ id, blobSha })) };
-    const out = page.rows.map((c) => ({
-        id: c.row.id,
-        blobSha: c.row.blobSha,
-        values: Object.fromEntries(projected.map(({ f, fi }) => [f, c.values[fi]])),
-    }));
-    return page.cursor === undefined ? { kind: 'rows', rows: out } : { kind: 'rows', rows: out, cursor: page.cursor };
-}
-/** Sort, skip past the cursor, cut to the limit; a cursor when more rows remain. */
-function pageOf(q, cands, desc) {
-    const dir = desc ? -1 : 1;
-    const order = (a, b) => dir * ((0,indexes_values/* compareStored */.hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
-    const sorted = cands.sort((a, b) => order({ sort: a.sort, id: a.row.id }, { sort: b.sort, id: b.row.id }));
-    const after = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
-    const rest = after ? sorted.filter((c) => order({ sort: c.sort, id: c.row.id }, after) > 0) : sorted;
-    if (q.limit === undefined || rest.length <= q.limit)
-        return { rows: rest };
-    const rows = rest.slice(0, q.limit);
-    const last = rows[rows.length - 1];
-    return { rows, cursor: (0,query/* encodeCursor */.vF)(q, { sort: last.sort, id: last.row.id }) };
-}
-
+// EXTERNAL MODULE: ./src/document/indexes/evaluate.ts
+var evaluate = __nccwpck_require__(9331);
 ;// CONCATENATED MODULE: ./src/document/indexes/lifecycle.ts
 
 
@@ -49306,6 +50064,8 @@ function dropIndex(read, namespace, type) {
     return [manifestPath(namespace, type), ...parts];
 }
 
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
 ;// CONCATENATED MODULE: ./src/document/indexes/plan.ts
 /**
  * Which parts a query reads. Every run lists every document (a missing value is a row too), so any one
@@ -49390,6 +50150,8 @@ function planQuery(m, q) {
     return { kind: 'index', field, parts, inOrder: field === orderField };
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/query.ts
+var query = __nccwpck_require__(202);
 ;// CONCATENATED MODULE: ./src/document/indexes/update.ts
 /**
  * Keep an index exact across a write (issue 28: "a write of k documents rewrites only the parts that
@@ -50424,6 +51186,60 @@ function parseOrderBy(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODUL
 
 /***/ }),
 
+/***/ 6056:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ documentVersions)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_read_versions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1273);
+/* harmony import */ var _bulk_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7053);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9949);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
+/**
+ * One document at many versions (a chart of a field over time, a version picker's previews): through
+ * `readVersionsFrom` (core/read-versions.ts), so the GitHub API store reads a document's last 100 versions in
+ * one GraphQL query with a token, and any other store reads one pinned `get` each.
+ */
+
+
+
+
+
+/**
+ * The envelope of `identity` at each of `versions` (commits of the section; `InvalidVersion` otherwise).
+ *
+ * @example
+ * const { entries } = await docs.history(identity, { limit: 100 });
+ * const { documents } = await documentVersions(store, identity, entries.map((e) => e.version));
+ */
+async function documentVersions(store, identity, versions) {
+    if (!Array.isArray(versions)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('versions', 'versionsOf takes an array of versions (commit SHAs)', {
+            allowed: 'string[]',
+        });
+    }
+    const key = (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .deriveKey */ .Hz)(identity);
+    let meta = {};
+    const items = await (0,_core_read_versions_js__WEBPACK_IMPORTED_MODULE_1__/* .readVersionsFrom */ .CO)(store, versions.map((version) => ({ key, version })), {
+        onMeta: (m) => {
+            meta = m;
+        },
+    });
+    const documents = items.map((item) => {
+        if (item.value === null)
+            return null;
+        const env = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(item.value, item.version);
+        (0,_bulk_js__WEBPACK_IMPORTED_MODULE_2__/* .checkIdentity */ .Z0)(env, identity, key);
+        return env;
+    });
+    return { ...(0,_bulk_js__WEBPACK_IMPORTED_MODULE_2__/* .costOf */ .ho)(meta), documents };
+}
+
+
+/***/ }),
+
 /***/ 1489:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -50854,14 +51670,14 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: SHARD_RECEIPT_KEY, inShard, mergeShards, shardMarkOf, shardOf, shardRefOf, stateKey
 
-// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts
-var merge_shards = __nccwpck_require__(1629);
+// EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
+var merge_shards = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
 // EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
-var document_store = __nccwpck_require__(9389);
+var document_store = __nccwpck_require__(5717);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -51709,20 +52525,135 @@ var shard_refs = __nccwpck_require__(1850);
 
 /***/ }),
 
-/***/ 1629:
+/***/ 8482:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   O: () => (/* binding */ mergeShards)
-/* harmony export */ });
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
-/* harmony import */ var _document_document_store_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9389);
-/* harmony import */ var _document_envelope_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9949);
-/* harmony import */ var _document_identity_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9323);
-/* harmony import */ var _run_report_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3621);
-/* harmony import */ var _shard_refs_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1850);
-/* harmony import */ var _streamed_commit_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6434);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  O: () => (/* binding */ mergeShards)
+});
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
+var document_store = __nccwpck_require__(5717);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var document_envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var document_identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/projection/run/merge-guard.ts
+/**
+ * The shard merge as a compare-and-set per key: a key a shard changed is written to the section only
+ * while the section still holds, for that key, what it held at the commit the shard started from (or
+ * holds the shard's value already). A write another writer made in between (a direct run, a library
+ * `put`) is never overwritten: the merge fails naming the keys, nothing written, the shard refs kept
+ * (docs/action.md, "A write that races the merge").
+ *
+ * Checked on the tip each attempt of the merge commit builds on, through the commit's guard
+ * (WriteGuardOptions: again after every lost race, so a write that lands during the merge is seen too):
+ * nothing to read while the section is still at the shards' base; otherwise one `changes` per base (one
+ * compare on GitHub), whose blob SHAs say what the section holds now.
+ */
+
+/** Keys shown in the message; `data.keys` holds up to 100. */
+const SHOWN = 10;
+/**
+ * The merge found keys written by someone else since the shards started: `data.keys` (up to 100),
+ * `data.conflicts` (how many), `data.version` (the section tip checked). Nothing was written.
+ */
+class MergeConflict extends errors/* PreconditionFailed */.OJ {
+    constructor(ref, conflicts, version) {
+        const first = conflicts[0];
+        super(first.key, first.previous, first.actual, version);
+        const shown = conflicts
+            .slice(0, SHOWN)
+            .map((c) => `${JSON.stringify(c.key)} (shard ${c.shard})`)
+            .join(', ');
+        const more = conflicts.length > SHOWN ? ` and ${conflicts.length - SHOWN} more` : '';
+        this.message = `cannot merge into ${ref}: ${conflicts.length} key(s) the shards changed were also changed in the section by another writer after the shards started (the section is now at ${version ?? '(deleted)'}): ${shown}${more}. Merging would overwrite those writes, so nothing was written and the shard refs are kept. Re-run all jobs of this workflow run: the shards then start from the section's current tip, and their merge lands`;
+        Object.assign(this.data, {
+            reason: 'conflict',
+            keys: conflicts.slice(0, 100).map((c) => c.key),
+            conflicts: conflicts.length,
+        });
+    }
+}
+/**
+ * The keys the shards changed, grouped by the base each shard started from, and the guard that checks
+ * them on a tip.
+ *
+ * @example
+ * const claims = new MergeClaims();
+ * claims.add('n/t/a.json', { shard: 1, base, previous: 'ab…', blob: 'cd…' });
+ * await new DocumentStore(section).commit(ops, { guard: claims.guard(section) });
+ */
+class MergeClaims {
+    byBase = new Map();
+    add(key, claim) {
+        let keys = this.byBase.get(claim.base);
+        if (!keys) {
+            keys = new Map();
+            this.byBase.set(claim.base, keys);
+        }
+        keys.set(key, claim);
+    }
+    /** The commit guard: throws MergeConflict when the tip `version` holds a write the shards did not see. */
+    guard(section) {
+        return async ({ version }) => {
+            const conflicts = [];
+            for (const [base, keys] of this.byBase) {
+                if (base === version)
+                    continue;
+                const now = await sectionChanges(section, base, version, keys);
+                for (const [key, claim] of keys) {
+                    if (!now.has(key))
+                        continue;
+                    const actual = now.get(key) ?? null;
+                    if (actual !== claim.blob)
+                        conflicts.push({ key, ...claim, actual });
+                }
+            }
+            if (conflicts.length > 0) {
+                conflicts.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+                throw new MergeConflict(section.ref, conflicts, version);
+            }
+        };
+    }
+}
+/** Every key that differs between `base` and `version` of the section, with its blob at `version` (null: absent). */
+async function sectionChanges(section, base, version, claimed) {
+    const out = new Map();
+    if (version === null) {
+        // The section was deleted after the shards started: every key it held is gone.
+        for (const [key, claim] of claimed)
+            if (claim.previous !== null)
+                out.set(key, null);
+        return out;
+    }
+    if (base === null) {
+        // Created by someone else after the shards started: everything in it is new.
+        for (const e of (await section.list({ version })).entries)
+            out.set(e.key, e.blobSha);
+        return out;
+    }
+    const diff = await section.changes({ from: base, to: version });
+    for (const c of [...diff.added, ...diff.modified])
+        out.set(c.key, c.blobSha ?? null);
+    for (const c of diff.removed)
+        out.set(c.key, null);
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/projection/run/run-report.ts
+var run_report = __nccwpck_require__(3621);
+// EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
+var shard_refs = __nccwpck_require__(1850);
+// EXTERNAL MODULE: ./src/projection/run/streamed-commit.ts
+var streamed_commit = __nccwpck_require__(6434);
+;// CONCATENATED MODULE: ./src/projection/run/merge-shards.ts
 /**
  * `mode: merge`: fold every shard ref of a run (`refs/<root>/<section>.shards/<i>`, shard-refs.ts) into
  * the section in ONE commit, then delete the shard refs.
@@ -51736,7 +52667,12 @@ var shard_refs = __nccwpck_require__(1850);
  *   changes are (streamed-commit.ts): documents as documents, the shards' `_docdb/state/` files as
  *   metadata; other `_docdb/` files of a shard (its receipt, index parts) are never copied: the
  *   section's own commit path keeps its metadata exact.
+ * - The fold is a compare-and-set per key (merge-guard.ts): a key someone else wrote in the section after
+ *   the shards started fails the merge, nothing written, instead of being overwritten.
+ * - The shard refs are deleted after the fold landed, in ONE request (GitHub: one `updateRefs` mutation),
+ *   each only while it still points at the commit that was folded.
  */
+
 
 
 
@@ -51757,14 +52693,16 @@ async function mergeShards(options) {
     const found = await findShards(options);
     const shards = [];
     const owner = new Map();
+    const claims = new MergeClaims();
     const previous = await options.section.head();
-    const message = () => (0,_run_report_js__WEBPACK_IMPORTED_MODULE_5__/* .withTrailers */ .jX)(options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`, options.trailers ?? []);
+    const message = () => (0,run_report/* withTrailers */.jX)(options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`, options.trailers ?? []);
     // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
-    const out = new _streamed_commit_js__WEBPACK_IMPORTED_MODULE_7__/* .StreamedCommit */ .V(new _document_document_store_js__WEBPACK_IMPORTED_MODULE_2__/* .DocumentStore */ .V(options.section), message);
+    const documents = new document_store/* DocumentStore */.V(options.section);
+    const out = new streamed_commit/* StreamedCommit */.V(documents, message, streamed_commit/* STREAM_PART */.X, [], claims.guard(options.section));
     let write;
     try {
         for (const s of found)
-            shards.push(await foldShard(s, (op) => out.add(op), owner));
+            shards.push(await foldShard(s, (op) => out.add(op), owner, claims));
         write = await out.finish();
     }
     catch (e) {
@@ -51772,8 +52710,7 @@ async function mergeShards(options) {
         throw e;
     }
     // The shard refs go only after the fold landed: a failed fold leaves them for the next merge.
-    for (const s of found)
-        await options.deleteRef(s.ref);
+    await options.deleteRefs(found.map((s) => ({ ref: s.ref, oid: s.tip })));
     log(write?.changed
         ? `merged ${found.length} shard(s) into ${options.section.ref} at ${write.version}`
         : `merged ${found.length} shard(s): nothing changed in ${options.section.ref}, no commit`);
@@ -51784,7 +52721,7 @@ async function mergeShards(options) {
         changed: write?.changed ?? false,
         version: write?.version ?? previous,
         previousVersion: write?.previousVersion ?? previous,
-        keys: [...written, ...deleted].filter((k) => !k.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy)).sort(),
+        keys: [...written, ...deleted].filter((k) => !k.startsWith(document_identity/* RESERVED_PREFIX */.Uy)).sort(),
         written,
         deleted,
         shards,
@@ -51802,7 +52739,7 @@ async function findShards(options) {
     const unfinished = [];
     const foreign = [];
     for (let index = 1; index <= options.count; index++) {
-        const ref = (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, index);
+        const ref = (0,shard_refs/* shardRefOf */.v3)(options.section.ref, index);
         const store = options.shardStore(ref);
         const tip = await store.head();
         if (tip === null) {
@@ -51810,10 +52747,10 @@ async function findShards(options) {
             continue;
         }
         const last = (await store.commits?.({ limit: 1 }))?.entries[0];
-        const mark = last ? (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardMarkOf */ .L0)(last.message) : undefined;
+        const mark = last ? (0,shard_refs/* shardMarkOf */.L0)(last.message) : undefined;
         if (!mark)
             unfinished.push(index);
-        else if ((0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .runIdOf */ .SR)(mark.run) !== (0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .runIdOf */ .SR)(options.run) || mark.shard.count !== options.count) {
+        else if ((0,shard_refs/* runIdOf */.SR)(mark.run) !== (0,shard_refs/* runIdOf */.SR)(options.run) || mark.shard.count !== options.count) {
             foreign.push(`${index} (${ref}: Docdb-Run ${mark.run}, shard ${mark.shard.index}/${mark.shard.count})`);
         }
         else
@@ -51826,17 +52763,17 @@ async function findShards(options) {
     return found;
 }
 function noShards(options) {
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`no shard refs to merge: none of ${(0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, 1)} … ${(0,_shard_refs_js__WEBPACK_IMPORTED_MODULE_6__/* .shardRefOf */ .v3)(options.section.ref, options.count)} exists. Run the shards first with shard-commit: merge (the merge job needs: the matrix job), or they were merged and deleted already; ${options.section.ref} is untouched`, { reason: 'no-shards', count: options.count });
+    return new errors/* NotFound */.Mk(`no shard refs to merge: none of ${(0,shard_refs/* shardRefOf */.v3)(options.section.ref, 1)} … ${(0,shard_refs/* shardRefOf */.v3)(options.section.ref, options.count)} exists. Run the shards first with shard-commit: merge (the merge job needs: the matrix job), or they were merged and deleted already; ${options.section.ref} is untouched`, { reason: 'no-shards', count: options.count });
 }
 function incomplete(options, missing, unfinished, foreign) {
     const parts = [];
     if (missing.length)
-        parts.push(`shard(s) ${missing.join(', ')} of ${options.count} missing (failed, or not run: re-run the failed jobs, then the merge)`);
+        parts.push(`shard(s) ${missing.join(', ')} of ${options.count} missing (a shard's ref appears with its commit: failed, not run, or not finished yet — the merge job must need: the matrix job; re-run the failed jobs, then the merge)`);
     if (unfinished.length)
         parts.push(`shard(s) ${unfinished.join(', ')} not finished (the ref has no shard commit yet: run the merge after every shard, needs: the matrix job)`);
     if (foreign.length)
         parts.push(`shard(s) ${foreign.join('; ')} from another run than this one (Docdb-Run ${options.run}): each shard commit names its run in the Docdb-Run trailer (git log -1 <ref>); merge that run, or delete its refs`);
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .NotFound */ .Mk(`cannot merge into ${options.section.ref}: ${parts.join('; ')}. Nothing was written`, {
+    return new errors/* NotFound */.Mk(`cannot merge into ${options.section.ref}: ${parts.join('; ')}. Nothing was written`, {
         reason: 'incomplete',
         missing,
         unfinished,
@@ -51844,24 +52781,32 @@ function incomplete(options, missing, unfinished, foreign) {
     });
 }
 /** Emit one shard's changes (since its base); a key already folded from another shard is an error. */
-async function foldShard(s, emit, owner) {
+async function foldShard(s, emit, owner, claims) {
     const changed = await changedSince(s);
-    const claim = (key) => {
+    const claim = (c) => {
+        const key = c.key;
         const other = owner.get(key);
         if (other !== undefined) {
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shards ${other} and ${s.index} both changed ${JSON.stringify(key)}: shards own disjoint keys, so one of the refs was not written by its shard; nothing was written`, { key, shards: [other, s.index] });
+            throw new errors/* InvalidResponse */.h5(`shards ${other} and ${s.index} both changed ${JSON.stringify(key)}: shards own disjoint keys, so one of the refs was not written by its shard; nothing was written`, { key, shards: [other, s.index] });
         }
         owner.set(key, s.index);
+        claims.add(key, {
+            shard: s.index,
+            base: s.mark.base,
+            previous: c.previousBlobSha ?? null,
+            blob: c.blobSha ?? null,
+        });
     };
-    const folded = (k) => !k.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy) || k.startsWith(`${_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy}state/`);
-    const puts = [...changed.added, ...changed.modified].filter(folded);
-    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(s.store, puts, { version: s.tip })) {
-        claim(item.key);
+    const folded = (c) => !c.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || c.key.startsWith(`${document_identity/* RESERVED_PREFIX */.Uy}state/`);
+    const puts = new Map([...changed.added, ...changed.modified].filter(folded).map((c) => [c.key, c]));
+    for await (const item of (0,read_many/* readManyFrom */.O)(s.store, [...puts.keys()], { version: s.tip })) {
+        claim(puts.get(item.key));
         await emit(putOp(s, item.key, item.value));
     }
-    for (const key of changed.removed.filter(folded)) {
-        claim(key);
-        const identity = key.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy) ? null : (0,_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .parseKey */ .Do)(key);
+    for (const c of changed.removed.filter(folded)) {
+        claim(c);
+        const key = c.key;
+        const identity = key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) ? null : (0,document_identity/* parseKey */.Do)(key);
         await emit(identity ? { op: 'delete', identity } : { op: 'meta', key, value: null });
     }
     return {
@@ -51878,27 +52823,26 @@ async function foldShard(s, emit, owner) {
 async function changedSince(s) {
     if (s.mark.base === null) {
         const listing = await s.store.list({ version: s.tip });
-        return { added: listing.entries.map((e) => e.key), modified: [], removed: [] };
+        return { added: listing.entries.map((e) => ({ key: e.key, blobSha: e.blobSha })), modified: [], removed: [] };
     }
     const diff = await s.store.changes({ from: s.mark.base, to: s.tip });
-    const keys = (list) => list.map((c) => c.key);
-    return { added: keys(diff.added), modified: keys(diff.modified), removed: keys(diff.removed) };
+    return { added: diff.added, modified: diff.modified, removed: diff.removed };
 }
 /** A changed value of a shard as the op that writes it to the section; a document must be the document its key names. */
 function putOp(s, key, value) {
     if (value === null) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shard ${s.index} (${s.ref}) lists ${JSON.stringify(key)} but has no value for it`, {
+        throw new errors/* InvalidResponse */.h5(`shard ${s.index} (${s.ref}) lists ${JSON.stringify(key)} but has no value for it`, {
             key,
         });
     }
-    if (key.startsWith(_document_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .RESERVED_PREFIX */ .Uy))
+    if (key.startsWith(document_identity/* RESERVED_PREFIX */.Uy))
         return { op: 'meta', key, value };
     // Read back from a ref anyone with write access can change: untrusted. It must decode as the envelope
     // of the very document its key names, or the merge would write it somewhere else.
-    const envelope = (0,_document_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(value, s.tip);
+    const envelope = (0,document_envelope/* decodeEnvelope */.vw)(value, s.tip);
     const document = { namespace: envelope.namespace, type: envelope.type, id: envelope.id, data: envelope.data };
-    if ((0,_document_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .checkedDocumentKey */ .wG)(document) !== key) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`shard ${s.index} (${s.ref}) holds at ${JSON.stringify(key)} a document whose identity names another key; nothing was written`, { key });
+    if ((0,document_envelope/* checkedDocumentKey */.wG)(document) !== key) {
+        throw new errors/* InvalidResponse */.h5(`shard ${s.index} (${s.ref}) holds at ${JSON.stringify(key)} a document whose identity names another key; nothing was written`, { key });
     }
     return { op: 'put', document };
 }
@@ -52155,9 +53099,9 @@ function runIdOf(run) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   V: () => (/* binding */ StreamedCommit)
+/* harmony export */   V: () => (/* binding */ StreamedCommit),
+/* harmony export */   X: () => (/* binding */ STREAM_PART)
 /* harmony export */ });
-/* unused harmony export STREAM_PART */
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
 const STREAM_PART = 1000;
 /**
@@ -52171,6 +53115,7 @@ class StreamedCommit {
     message;
     partSize;
     indexes;
+    guard;
     buffer = [];
     /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
     slot;
@@ -52184,15 +53129,22 @@ class StreamedCommit {
     count = 0;
     constructor(documents, message, partSize = STREAM_PART, 
     /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
-    indexes = []) {
+    indexes = [], 
+    /** Checked on the tip each attempt of the commit builds on (WriteGuardOptions): the shard merge's compare-and-set. */
+    guard) {
         this.documents = documents;
         this.message = message;
         this.partSize = partSize;
         this.indexes = indexes;
+        this.guard = guard;
     }
-    /** The write options: the message, and the index declarations when the spec has any. */
+    /** The write options: the message, the index declarations when the spec has any, the guard. */
     options(message) {
-        return { message, ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}) };
+        return {
+            message,
+            ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}),
+            ...(this.guard ? { guard: this.guard } : {}),
+        };
     }
     /** True once a commit in parts has started (some changes are already on their way). */
     get streaming() {
@@ -57616,6 +58568,8 @@ var cache_backend = __nccwpck_require__(6270);
 var backoff = __nccwpck_require__(3915);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
 // EXTERNAL MODULE: ./src/core/refname.ts
 var refname = __nccwpck_require__(6365);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/archive-default.ts
@@ -57652,6 +58606,7 @@ var pacing = __nccwpck_require__(9854);
 
 
 
+
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
 
 /** Default retries of an idempotent request on 5xx or a connection failure. */
@@ -57675,6 +58630,14 @@ const OWNER_RE = /^[A-Za-z0-9](?:[A-Za-z0-9_-]{0,98}[A-Za-z0-9])?$/;
 const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 function fail(field, message, allowed) {
     throw new errors/* InvalidConfig */.OZ(field, message, { allowed });
+}
+function checkStartAt(v) {
+    if (v === undefined)
+        return undefined;
+    if (typeof v !== 'string' || !(0,objects/* isSha */.HH)(v)) {
+        fail('startAt', `startAt must be a commit SHA (40 hex digits), got ${JSON.stringify(v)}`, 'a 40-hex commit SHA');
+    }
+    return v.toLowerCase();
 }
 function count(field, v, def, max) {
     if (v === undefined)
@@ -57714,6 +58677,7 @@ function resolveConfig(options) {
     checkRepository(options.owner, options.repo);
     const ref = options.ref ?? DEFAULT_REF;
     (0,refname/* assertValidRefName */.P)(ref, 'ref');
+    const startAt = checkStartAt(options.startAt);
     checkAuth(options);
     const cache = resolveCache(options.cache ?? {});
     const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
@@ -57727,6 +58691,7 @@ function resolveConfig(options) {
         owner: options.owner,
         repo: options.repo,
         ref,
+        startAt,
         credentials: options.credentials,
         retryConcurrentWrites: writeRetry.maxRetries,
         writeRetry,
