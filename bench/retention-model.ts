@@ -4,30 +4,15 @@
  * real canonical envelope at the real canonical key, `documentChange`), and which commits each retention
  * policy of issue 31 keeps. No I/O here; bench/retention-import.ts turns it into git objects.
  */
+
+import { seededRandom } from '../src/core/seeded-random.js';
 import { documentChange } from '../src/document/envelope.js';
 
 /** Hour 0 of the simulated year (a fixed instant: the same bytes on every run). */
 export const START_SECONDS = Date.UTC(2025, 0, 1) / 1000;
 const HOUR = 3600;
 
-/**
- * mulberry32: a tiny seeded PRNG with a 2^32 period, plenty for picking documents
- * (https://gist.github.com/tommyettinger/46a874533244883189143505d203312c).
- *
- * @example
- * const next = prng(42);
- * next(); // a number in [0, 1), the same on every run for seed 42
- */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 /** A 32-bit mix of two integers (for per-document, per-version values without keeping them). */
 function mix(x: number, y: number): number {

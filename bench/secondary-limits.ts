@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { readInputs } from '../src/action/inputs.js';
 import { runAction } from '../src/action/run-action.js';
 import { DocDbError, RateLimited } from '../src/core/errors.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 import { DocumentStore } from '../src/document/document-store.js';
 import { createEmulatorApp, DEMO_SEED, type EmulatorApp } from '../src/emulator/index.js';
 import { applySeed } from '../src/emulator/seed.js';
@@ -41,17 +42,6 @@ const T0 = Date.UTC(2026, 10, 27, 12, 0, 0);
 const API = 'http://127.0.0.1:9'; // never dialled: every request goes to the in-process emulator
 const WRITER_TOKEN = 'ghp_BenchTokenValue0123456789abcdefABCDEF';
 const READER_TOKEN = 'ghp_BenchReaderValue0123456789abcdefABCD';
-
-/** mulberry32: the same jitter on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** What the emulator saw: secondary-limit answers by limit, requests inside a retry-after, content creation. */
 function emulatorView(app: EmulatorApp, from = 0) {
@@ -135,7 +125,7 @@ async function libraryWriters() {
 
 /** A store's injected clock, sleep and jitter, with no write spacing (the emulator is not GitHub's origin). */
 function clocked(clock: VirtualClock, seed: number) {
-  return { now: clock.now, sleep: clock.sleep, random: seeded(seed) };
+  return { now: clock.now, sleep: clock.sleep, random: seededRandom(seed) };
 }
 
 /** One run's requests: when each was sent and, for a rate-limit answer, until when it was told to wait. */

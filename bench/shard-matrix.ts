@@ -19,6 +19,7 @@ import { readInputs } from '../src/action/inputs.js';
 import { runAction } from '../src/action/run-action.js';
 import { fromUtf8 } from '../src/core/bytes.js';
 import { DocDbError } from '../src/core/errors.js';
+import { seededRandom } from '../src/core/seeded-random.js';
 import { createEmulatorApp, type EmulatorApp, type RequestLogEntry } from '../src/emulator/index.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
@@ -126,7 +127,7 @@ export async function shardMatrix(o: MatrixOptions): Promise<MatrixRound> {
         token,
         now: clock.now,
         sleep: clock.sleep,
-        random: seeded(jobs),
+        random: seededRandom(jobs),
         mutationSpacingMs: SPACING_MS,
         ...(startAt ? { startAt } : {}),
       });
@@ -231,15 +232,4 @@ function filesOf(app: EmulatorApp, ref: string): Map<string, string> {
   for (const e of db.flattenTree(db.getCommit(tip).tree))
     if (e.type === 'blob') out.set(e.path, fromUtf8(db.getBlob(e.sha)));
   return out;
-}
-
-/** mulberry32: the same jitter on every run. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

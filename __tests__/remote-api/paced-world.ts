@@ -4,6 +4,7 @@
  * nothing is in flight, so nothing waits for real).
  */
 import { virtualClock } from '../../bench/virtual-clock.js';
+import { seededRandom } from '../../src/core/seeded-random.js';
 import { createEmulatorApp, type EmulatorApp, type SecondaryLimitFigures } from '../../src/emulator/index.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
@@ -12,17 +13,7 @@ import type { HttpTransport } from '../../src/transport/types.js';
 
 let worlds = 0;
 
-/** A seeded random in [0, 1) (mulberry32), so jitter is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const seeded = seededRandom;
 
 export interface PacedWorld {
   app: EmulatorApp;

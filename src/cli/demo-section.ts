@@ -12,6 +12,8 @@
  * `.jsonl`, `.csv`) for the viewer's file view. Deterministic: a seeded generator and an injected clock,
  * so the SHAs are the same on every run.
  */
+
+import { seededRandom } from '../core/seeded-random.js';
 import { type DocumentInput, type DocumentOp, DocumentStore, type TypeIndex } from '../document/index.js';
 import type { EmulatorState } from '../emulator/index.js';
 import { MemoryRefStore } from '../stores/memory/index.js';
@@ -49,18 +51,6 @@ const CITIES = [
   'Reno',
 ];
 const DAY = 24 * 60 * 60 * 1000;
-
-/** A small seeded generator (mulberry32): the same section on every run. */
-function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface RepoData {
   language: string;
@@ -175,7 +165,7 @@ export async function seedDemoSection(state: EmulatorState): Promise<string> {
     now: () => DEMO_SECTION.start + commits * DAY,
   });
   const docs = new DocumentStore(store);
-  const rand = random(29);
+  const rand = seededRandom(29);
   const repos = firstRepos(rand);
   const first: DocumentInput[] = [...repos].map(([id, data]) => repoDoc(id, data));
   first.push(...CITIES.slice(0, DEMO_SECTION.stations).map((c) => station(c, 0, rand)));
