@@ -11,7 +11,7 @@ import type { Page } from 'playwright-core';
 import { buildGitHttpBundle } from '../../scripts/build-browser.mjs';
 import { type StaticServer, startStaticServer } from '../../scripts/static-server.js';
 import { ALL_ERRORS } from '../../src/core/errors.js';
-import type { RefStore } from '../../src/core/refstore.js';
+import type { RefStore, ReplaceHistoryResult } from '../../src/core/refstore.js';
 
 /** The page: the bundle as `window.gitHttp`, a store registry and a dispatcher that speaks base64. */
 const PAGE = `<!doctype html>
@@ -133,8 +133,13 @@ export async function browserStore(
     list: (...a) => call('list', ...a),
     history: (...a) => call('history', ...a),
     commits: (...a) => call('commits', ...a),
-    // `pace` (a function) cannot cross into the page: the page's store runs unpaced.
-    replaceHistory: ({ pace: _, ...o }) => call('replaceHistory', o),
+    // Functions cannot cross into the page: the page's store runs unpaced, and the commits it created are
+    // reported to `onCreated` when it answers.
+    replaceHistory: async ({ pace: _, onCreated, ...o }) => {
+      const result = (await call('replaceHistory', o)) as ReplaceHistoryResult;
+      for (const sha of result.created) onCreated?.(sha);
+      return result;
+    },
     head: () => call('head'),
     traffic: () =>
       page.evaluate(

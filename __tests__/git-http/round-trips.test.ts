@@ -80,11 +80,22 @@ describe('GitHttpRefStore round trips', () => {
 
   it('history with a limit stops deepening as soon as it has enough entries', async () => {
     const writer = fx.store();
-    for (let i = 0; i < 40; i++) await writer.put(`x/${i}.json`, String(i));
+    for (let i = 0; i < 40; i++) {
+      await writer.put(`x/${i}.json`, String(i));
+      if (i === 20) await writer.put('h.json', 'first');
+    }
     await writer.put('h.json', 'last');
     const reader = fx.store();
-    // The tip changed h.json; telling so needs its parent: one deepening step (32 commits), not 41.
-    expect(await trips(() => reader.history('h.json', { limit: 1 }))).toEqual([DISCOVER, LS_REFS, FETCH, FETCH]);
+    // A page of 1 needs the tip's change and the next one (to say whether an older page exists, `nextCursor`),
+    // 20 commits down: one deepening step (32 commits), not the whole history.
+    let page: Awaited<ReturnType<typeof reader.history>> | undefined;
+    expect(
+      await trips(async () => {
+        page = await reader.history('h.json', { limit: 1 });
+      }),
+    ).toEqual([DISCOVER, LS_REFS, FETCH, FETCH]);
+    expect(page?.entries).toHaveLength(1);
+    expect(page?.nextCursor).toBeDefined();
     // All of it needs the rest: one more step.
     expect(await trips(() => reader.history('h.json'))).toEqual([LS_REFS, FETCH]);
   });
