@@ -43268,8 +43268,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
-var document_store = __nccwpck_require__(5717);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
+var document_store = __nccwpck_require__(228);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -47328,7 +47328,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 5717:
+/***/ 228:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47347,8 +47347,104 @@ var errors = __nccwpck_require__(4296);
 var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(3323);
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var bytes = __nccwpck_require__(9596);
 // EXTERNAL MODULE: ./src/core/keys.ts
 var keys = __nccwpck_require__(1483);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var document_envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var document_identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/document/batch.ts
+/**
+ * The write side of DocumentStore: operations turned into store changes (each document validated and
+ * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
+ * create-tree request made from it — touches as few directories as possible: in input order, a run of
+ * documents spread over 50 directories touches all 50 every time.
+ *
+ * What a large `putMany` checks when: every document's fields and key (and duplicate keys) before the
+ * first part, so such an error costs no request; its `data` when its part is encoded, because checking it
+ * is serialising it (for data whose keys are not in canonical order, several times the cost of the native
+ * serialiser) and a second pass would double that. Data that is not JSON therefore fails the write after the earlier parts'
+ * create-tree requests were sent, but before any commit: the section is unchanged, and the trees already
+ * uploaded are unreferenced (GitHub drops them).
+ */
+
+
+
+
+
+/**
+ * Validate and encode operations into store changes (each document validated once, here).
+ *
+ * @example
+ * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
+ * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
+ */
+function opsToChanges(ops) {
+    if (!Array.isArray(ops))
+        throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
+    return ops.map((o, i) => {
+        if (o?.op === 'put')
+            return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
+        if (o?.op === 'delete')
+            return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
+        if (o?.op === 'meta')
+            return metaChange(o, i);
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
+    });
+}
+/** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
+function metaChange(o, i) {
+    if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
+    }
+    if (o.value === null)
+        return { op: 'delete', key: o.key };
+    if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
+        throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
+    }
+    return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
+}
+/**
+ * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
+ * checked before the first part (such an error fails the write before any request); each document is
+ * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
+ * at a time (see the module header for what a late error costs).
+ *
+ * @example
+ * await commitInParts(store, putManyParts(docs, 1000), options);
+ */
+function putManyParts(docs, size, onKeys) {
+    const keys = docs.map((d) => (0,document_envelope/* checkedDocumentKey */.wG)(d));
+    onKeys?.(keys);
+    // Indices sorted by key: a typed array, not an object per document.
+    const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
+    order.sort((a, b) => {
+        const x = keys[a];
+        const y = keys[b];
+        return x < y ? -1 : x > y ? 1 : 0;
+    });
+    for (let i = 1; i < order.length; i++) {
+        const key = keys[order[i]];
+        if (key === keys[order[i - 1]]) {
+            throw new errors/* InvalidKey */.rk(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
+        }
+    }
+    return encodedParts(docs, keys, order, size);
+}
+function* encodedParts(docs, keys, order, size) {
+    for (let from = 0; from < order.length; from += size) {
+        const part = [];
+        for (const i of order.subarray(from, from + size)) {
+            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,document_envelope/* envelopeText */.q$)(docs[i])) });
+        }
+        yield part;
+    }
+}
+
+// EXTERNAL MODULE: ./src/document/bulk.ts
+var bulk = __nccwpck_require__(7053);
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -47493,102 +47589,86 @@ async function addedAt(store, version, prefix) {
     return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
 }
 
-// EXTERNAL MODULE: ./src/core/bytes.ts
-var bytes = __nccwpck_require__(9596);
-// EXTERNAL MODULE: ./src/document/envelope.ts
-var document_envelope = __nccwpck_require__(9949);
-// EXTERNAL MODULE: ./src/document/identity.ts
-var document_identity = __nccwpck_require__(9323);
-;// CONCATENATED MODULE: ./src/document/batch.ts
+;// CONCATENATED MODULE: ./src/document/document-changes.ts
 /**
- * The write side of DocumentStore: operations turned into store changes (each document validated and
- * encoded once), and the parts of a large `putMany`, cut in key order so that each part — and each
- * create-tree request made from it — touches as few directories as possible: in input order, a run of
- * documents spread over 50 directories touches all 50 every time.
- *
- * What a large `putMany` checks when: every document's fields and key (and duplicate keys) before the
- * first part, so such an error costs no request; its `data` when its part is encoded, because checking it
- * is serialising it (for data whose keys are not in canonical order, several times the cost of the native
- * serialiser) and a second pass would double that. Data that is not JSON therefore fails the write after the earlier parts'
- * create-tree requests were sent, but before any commit: the section is unchanged, and the trees already
- * uploaded are unreferenced (GitHub drops them).
+ * What changed between versions of a section, as documents: `DocumentStore.changes` (two versions) and
+ * `DocumentStore.watch` (every move of the tip). Keys that are not documents (`_docdb/…`) are left out.
  */
 
 
 
-
-
 /**
- * Validate and encode operations into store changes (each document validated once, here).
+ * The documents added, modified and removed between `from` and `to` (the tip by default).
  *
  * @example
- * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
- * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
+ * const { added, modified, removed } = await documentChanges(store, { from: lastSeen, namespace: 'github' });
  */
-function opsToChanges(ops) {
-    if (!Array.isArray(ops))
-        throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
-    return ops.map((o, i) => {
-        if (o?.op === 'put')
-            return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
-        if (o?.op === 'delete')
-            return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
-        if (o?.op === 'meta')
-            return metaChange(o, i);
-        throw new errors/* InvalidDocument */.D1(`ops[${i}].op`, `operation ${i} must have op "put" (with document), "delete" (with identity) or "meta" (with key and value)`);
+async function documentChanges(store, options) {
+    const { namespace, type } = options ?? {};
+    const prefix = typePrefix('changes', namespace, type);
+    const r = await store.changes({
+        from: options.from,
+        ...(options.to !== undefined ? { to: options.to } : {}),
+        prefix,
     });
-}
-/** A metadata operation: only under the reserved prefix, so it can never overwrite or shadow a document. */
-function metaChange(o, i) {
-    if (!(0,keys/* isValidKey */.Iz)(o.key) || !o.key.startsWith(document_identity/* RESERVED_PREFIX */.Uy) || o.key.length === document_identity/* RESERVED_PREFIX */.Uy.length) {
-        throw new errors/* InvalidDocument */.D1(`ops[${i}].key`, `metadata key ${JSON.stringify(o.key)} must be a valid key under "${document_identity/* RESERVED_PREFIX */.Uy}" (e.g. ${document_identity/* RESERVED_PREFIX */.Uy}state/x.json)`);
-    }
-    if (o.value === null)
-        return { op: 'delete', key: o.key };
-    if (typeof o.value !== 'string' && !(o.value instanceof Uint8Array)) {
-        throw new errors/* InvalidDocument */.D1(`ops[${i}].value`, 'a metadata value must be bytes, a string, or null to delete');
-    }
-    return { op: 'put', key: o.key, value: typeof o.value === 'string' ? (0,bytes/* utf8 */.As)(o.value) : o.value };
+    const meta = {};
+    if (r.rateLimit)
+        meta.rateLimit = r.rateLimit;
+    if (r.requests !== undefined)
+        meta.requests = r.requests;
+    return {
+        ...meta,
+        from: r.from,
+        to: r.to,
+        added: documentsOf(r.added, type),
+        // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
+        ...modifiedAndChanged(documentsOf(r.modified, type)),
+        removed: documentsOf(r.removed, type),
+    };
 }
 /**
- * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
- * checked before the first part (such an error fails the write before any request); each document is
- * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
- * at a time (see the module header for what a late error costs).
+ * Follow the section and call `onChange` once per move that touched a document. Resolves when the signal aborts.
  *
  * @example
- * await commitInParts(store, putManyParts(docs, 1000), options);
+ * await watchDocuments(store, { namespace: 'github', signal }, (c) => render(c.modified));
  */
-function putManyParts(docs, size, onKeys) {
-    const keys = docs.map((d) => (0,document_envelope/* checkedDocumentKey */.wG)(d));
-    onKeys?.(keys);
-    // Indices sorted by key: a typed array, not an object per document.
-    const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
-    order.sort((a, b) => {
-        const x = keys[a];
-        const y = keys[b];
-        return x < y ? -1 : x > y ? 1 : 0;
+function watchDocuments(store, options, onChange) {
+    const { namespace, type, ...rest } = options ?? {};
+    const prefix = typePrefix('watch', namespace, type);
+    return watch(store, { ...rest, prefix }, (c) => {
+        const added = documentsOf(c.added, type);
+        const changed = documentsOf(c.changed, type);
+        const removed = documentsOf(c.removed, type);
+        // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
+        if (added.length + changed.length + removed.length === 0)
+            return;
+        return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
     });
-    for (let i = 1; i < order.length; i++) {
-        const key = keys[order[i]];
-        if (key === keys[order[i - 1]]) {
-            throw new errors/* InvalidKey */.rk(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
-        }
-    }
-    return encodedParts(docs, keys, order, size);
 }
-function* encodedParts(docs, keys, order, size) {
-    for (let from = 0; from < order.length; from += size) {
-        const part = [];
-        for (const i of order.subarray(from, from + size)) {
-            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,document_envelope/* envelopeText */.q$)(docs[i])) });
-        }
-        yield part;
+/** The key prefix of a namespace (and type), checked as identity parts; `''` for the whole section. */
+function typePrefix(operation, namespace, type) {
+    if (type !== undefined && namespace === undefined) {
+        throw new errors/* InvalidConfig */.OZ('type', `${operation}: type needs namespace too`, { allowed: '{ namespace, type }' });
     }
+    if (namespace !== undefined)
+        (0,document_identity/* assertValidIdentity */.xU)({ namespace, doc_type: type ?? 'x', id: 'x' });
+    return namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+}
+/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
+function documentsOf(keys, type) {
+    const out = [];
+    for (const k of keys) {
+        const identity = (0,document_identity/* parseKey */.Do)(k.key);
+        if (identity && (type === undefined || identity.doc_type === type))
+            out.push({ ...identity, ...k });
+    }
+    return out;
+}
+/** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
+function modifiedAndChanged(list) {
+    return { modified: list, changed: list };
 }
 
-// EXTERNAL MODULE: ./src/document/bulk.ts
-var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
@@ -48483,16 +48563,6 @@ var versions_of = __nccwpck_require__(6056);
 
 
 
-/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
-function documentsOf(keys, type) {
-    const out = [];
-    for (const k of keys) {
-        const identity = (0,document_identity/* parseKey */.Do)(k.key);
-        if (identity && (type === undefined || identity.doc_type === type))
-            out.push({ ...identity, ...k });
-    }
-    return out;
-}
 /**
  * Documents over a RefStore.
  *
@@ -48730,33 +48800,8 @@ class DocumentStore {
      * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
      * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
      */
-    async changes(options) {
-        const { namespace, type } = options ?? {};
-        if (type !== undefined && namespace === undefined) {
-            throw new errors/* InvalidConfig */.OZ('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
-        }
-        if (namespace !== undefined)
-            (0,document_identity/* assertValidIdentity */.xU)({ namespace, doc_type: type ?? 'x', id: 'x' });
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        const r = await this.store.changes({
-            from: options.from,
-            ...(options.to !== undefined ? { to: options.to } : {}),
-            prefix,
-        });
-        const meta = {};
-        if (r.rateLimit)
-            meta.rateLimit = r.rateLimit;
-        if (r.requests !== undefined)
-            meta.requests = r.requests;
-        return {
-            ...meta,
-            from: r.from,
-            to: r.to,
-            added: documentsOf(r.added, type),
-            // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
-            ...modifiedAndChanged(documentsOf(r.modified, type)),
-            removed: documentsOf(r.removed, type),
-        };
+    changes(options) {
+        return documentChanges(this.store, options);
     }
     /**
      * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
@@ -48767,22 +48812,7 @@ class DocumentStore {
      * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
      */
     watch(options, onChange) {
-        const { namespace, type, ...rest } = options ?? {};
-        if (type !== undefined && namespace === undefined) {
-            throw new errors/* InvalidConfig */.OZ('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
-        }
-        if (namespace !== undefined)
-            (0,document_identity/* assertValidIdentity */.xU)({ namespace, doc_type: type ?? 'x', id: 'x' });
-        const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-        return watch(this.store, { ...rest, prefix }, (c) => {
-            const added = documentsOf(c.added, type);
-            const changed = documentsOf(c.changed, type);
-            const removed = documentsOf(c.removed, type);
-            // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
-            if (added.length + changed.length + removed.length === 0)
-                return;
-            return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
-        });
+        return watchDocuments(this.store, options, onChange);
     }
     /**
      * Commits that changed the document, newest first (including its deletion). With `limit`, a result
@@ -48864,10 +48894,6 @@ class DocumentStore {
             cursor = page.nextCursor ?? undefined;
         } while (cursor);
     }
-}
-/** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
-function modifiedAndChanged(list) {
-    return { modified: list, changed: list };
 }
 
 
@@ -51676,8 +51702,8 @@ var merge_shards = __nccwpck_require__(8482);
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
-var document_store = __nccwpck_require__(5717);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
+var document_store = __nccwpck_require__(228);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -52538,8 +52564,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 9 modules
-var document_store = __nccwpck_require__(5717);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
+var document_store = __nccwpck_require__(228);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts

@@ -7,8 +7,6 @@ import { assertPartsOptions, commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
 import type {
   Change,
-  ChangedKey,
-  ChangesResult,
   DeriveBase,
   HistoryResult,
   KeyHistoryOptions,
@@ -20,11 +18,15 @@ import type {
 } from '../core/refstore.js';
 import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-version.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
-import { type WatchOptions, watch } from '../core/watch.js';
 import { opsToChanges, putManyParts } from './batch.js';
 import { addCost, type BulkReadOptions, readManyDocuments } from './bulk.js';
+import {
+  type DocumentWatchChange,
+  type DocumentWatchOptions,
+  documentChanges,
+  watchDocuments,
+} from './document-changes.js';
 import type {
-  ChangedDocument,
   DocumentChangesOptions,
   DocumentChangesResult,
   DocumentCommitOptions,
@@ -42,7 +44,7 @@ import type {
   WriteGuardOptions,
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
-import { assertValidIdentity, deriveKey, type Identity, parseKey } from './identity.js';
+import { deriveKey, type Identity } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
 import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
@@ -56,17 +58,8 @@ export type * from './document-types.js';
 type WriteGuard = NonNullable<WriteGuardOptions['guard']>;
 
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
+export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type { DocumentVersionsResult } from './versions-of.js';
-
-/** Keep the keys that are documents, with their identity (other keys, `_docdb/…`, are skipped). */
-function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocument[] {
-  const out: ChangedDocument[] = [];
-  for (const k of keys) {
-    const identity = parseKey(k.key);
-    if (identity && (type === undefined || identity.doc_type === type)) out.push({ ...identity, ...k });
-  }
-  return out;
-}
 
 /**
  * Documents over a RefStore.
@@ -336,30 +329,8 @@ export class DocumentStore {
    * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
    * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
    */
-  async changes(options: DocumentChangesOptions): Promise<DocumentChangesResult> {
-    const { namespace, type } = options ?? ({} as DocumentChangesOptions);
-    if (type !== undefined && namespace === undefined) {
-      throw new InvalidConfig('type', 'changes: type needs namespace too', { allowed: '{ namespace, type }' });
-    }
-    if (namespace !== undefined) assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
-    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-    const r: ChangesResult = await this.store.changes({
-      from: options.from,
-      ...(options.to !== undefined ? { to: options.to } : {}),
-      prefix,
-    });
-    const meta: OperationMeta = {};
-    if (r.rateLimit) meta.rateLimit = r.rateLimit;
-    if (r.requests !== undefined) meta.requests = r.requests;
-    return {
-      ...meta,
-      from: r.from,
-      to: r.to,
-      added: documentsOf(r.added, type),
-      // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
-      ...modifiedAndChanged(documentsOf(r.modified, type)),
-      removed: documentsOf(r.removed, type),
-    };
+  changes(options: DocumentChangesOptions): Promise<DocumentChangesResult> {
+    return documentChanges(this.store, options);
   }
 
   /**
@@ -370,24 +341,8 @@ export class DocumentStore {
    * const stop = new AbortController();
    * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
    */
-  watch(
-    options: Omit<WatchOptions, 'prefix'> & { namespace?: string; type?: string },
-    onChange: (change: Omit<DocumentChangesResult, 'from'> & { from: VersionId | null }) => void | Promise<void>,
-  ): Promise<void> {
-    const { namespace, type, ...rest } = options ?? {};
-    if (type !== undefined && namespace === undefined) {
-      throw new InvalidConfig('type', 'watch: type needs namespace too', { allowed: '{ namespace, type }' });
-    }
-    if (namespace !== undefined) assertValidIdentity({ namespace, doc_type: type ?? 'x', id: 'x' });
-    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-    return watch(this.store, { ...rest, prefix }, (c) => {
-      const added = documentsOf(c.added, type);
-      const changed = documentsOf(c.changed, type);
-      const removed = documentsOf(c.removed, type);
-      // A move that touched only non-document keys (e.g. `_docdb/` state) is not reported.
-      if (added.length + changed.length + removed.length === 0) return;
-      return onChange({ from: c.from, to: c.to, added, ...modifiedAndChanged(changed), removed });
-    });
+  watch(options: DocumentWatchOptions, onChange: (change: DocumentWatchChange) => void | Promise<void>): Promise<void> {
+    return watchDocuments(this.store, options, onChange);
   }
 
   /**
@@ -483,9 +438,4 @@ export class DocumentStore {
       cursor = page.nextCursor ?? undefined;
     } while (cursor);
   }
-}
-
-/** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
-function modifiedAndChanged(list: ChangedDocument[]): { modified: ChangedDocument[]; changed: ChangedDocument[] } {
-  return { modified: list, changed: list };
 }
