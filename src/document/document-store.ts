@@ -57,8 +57,8 @@ export type * from './document-types.js';
 
 type WriteGuard = NonNullable<WriteGuardOptions['guard']>;
 
-export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
+export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
 export type { DocumentVersionsResult } from './versions-of.js';
 
 /**
