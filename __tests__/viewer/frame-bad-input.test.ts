@@ -46,6 +46,18 @@ describe('bad input', () => {
       `refs/docdb/nope does not exist in ${OWNER}/${repo}: there is no such ref (check the section name or the ref).`,
     );
     expect(await said(page, '.location .version')).toContain('no such ref');
+    // Every view says it the same way: the frame draws no view for a ref that does not exist.
+    for (const view of [
+      'view=table&ns=a&type=b',
+      'view=document&ns=a&type=b&id=c',
+      'view=chart&ns=a&type=b',
+      'view=diff',
+    ]) {
+      const other = await world.open(`repo=${OWNER}/${repo}&section=nope&${view}`);
+      expect(await said(other, 'main .notice')).toBe(
+        `refs/docdb/nope does not exist in ${OWNER}/${repo}: there is no such ref (check the section name or the ref).`,
+      );
+    }
   });
 
   it('a version that is not a commit of the section', async () => {

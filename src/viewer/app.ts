@@ -11,7 +11,7 @@ import { clear, h } from './dom.js';
 import { budgetWarning } from './frame/budget-warning.js';
 import { type ClientPool, clientPool } from './frame/clients.js';
 import { explainFailure } from './frame/explain.js';
-import { locationParts } from './frame/header.js';
+import { locationParts, missingRefParts } from './frame/header.js';
 import { followSection } from './frame/live.js';
 import { countingFetch, type ViewerStats } from './frame/network.js';
 import { checkBudget, meterText } from './frame/rate-limit.js';
@@ -101,6 +101,11 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       const client = await pool.clientFor(state.repo, state.ref);
       const version = state.at ?? (await tips.read(state, client));
       if (controller.signal.aborted) return;
+      if (version === null) {
+        showMissingRef(frame, state);
+        doc.body.dataset.state = 'ready';
+        return;
+      }
       const ctx = viewContext(state, client, version, controller.signal);
       frame.location.append(...locationParts(ctx));
       await VIEW_OF[state.view](frame.view, ctx);
@@ -108,7 +113,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       doc.body.dataset.state = 'ready';
       // A view that put the focus somewhere itself (the table's text filter after Enter) keeps it there.
       if (focus && !frame.view.contains(doc.activeElement)) focusHeading(frame.view);
-      if (!state.at && version !== null && state.view !== 'file') startLive(client, version, controller.signal);
+      if (!state.at && state.view !== 'file') startLive(client, version, controller.signal);
     } catch (error) {
       if (controller.signal.aborted) return;
       clear(frame.view);
@@ -148,7 +153,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
   };
   const navigate = (state: ViewState, patch: Partial<ViewState>, options: { replace?: boolean } = {}) =>
     go(`?${formatViewState({ ...state, ...patch })}`, options.replace === true);
-  const viewContext = (state: ViewState, client: DocDbClient, version: string | null, signal: AbortSignal) =>
+  const viewContext = (state: ViewState, client: DocDbClient, version: string, signal: AbortSignal) =>
     contextFor({ state, client, version, signal, pool, apiUrl, stats, panel, frame, navigate });
   interceptLinks(doc, (href) => go(href, false));
   win.addEventListener('popstate', () => void render(true));
@@ -159,7 +164,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
 interface ContextParts {
   state: ViewState;
   client: DocDbClient;
-  version: string | null;
+  version: string;
   signal: AbortSignal;
   pool: ClientPool;
   apiUrl: string;
@@ -215,6 +220,19 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
     event.preventDefault();
     go(href);
   });
+}
+
+/** A ref that does not exist, whatever view the URL names: one sentence, said once for every view. */
+function showMissingRef(frame: Frame, state: ViewState): void {
+  frame.location.append(...missingRefParts(state));
+  frame.view.append(
+    h('h1', { class: 'view-title', text: state.ref }),
+    h('p', {
+      class: 'notice',
+      attrs: { role: 'status' },
+      text: `${state.ref} does not exist in ${state.repo}: there is no such ref (check the section name or the ref).`,
+    }),
+  );
 }
 
 /** Empty the frame for the next view, with the URL's problems said. */

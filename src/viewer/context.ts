@@ -28,11 +28,11 @@ export interface ViewContext {
   /** The state this view renders (from the URL). */
   readonly state: ViewState;
   /**
-   * The section version this view reads: `state.at`, else the tip read once when the view opened (null:
-   * the ref does not exist). Pin every read to it (`{ version: ctx.version }`): a read without a version
+   * The section version this view reads: `state.at`, else the tip read when the visit began (a ref that does
+   * not exist is said by the frame: no view is drawn for it). Pin every read to it (`{ version: ctx.version }`): a read without a version
    * re-reads the ref (one more request each), and the views of one screen must agree on one version.
    */
-  readonly version: string | null;
+  readonly version: string;
   /** A client for `state.repo` and `state.ref` (cached per repo and ref; IndexedDB cache when available). */
   readonly client: DocDbClient;
   /** A client for another ref of the same repository (file view: `refs/heads/main`). */

@@ -17,8 +17,8 @@ export const MAX_CHART_VERSIONS = 100;
  * @example
  * const entries = pinTo((await client.history(identity, { limit: 100 })).entries, ctx.version);
  */
-export function pinTo(entries: readonly HistoryEntry[], version: string | null): HistoryEntry[] {
-  const i = version === null ? -1 : entries.findIndex((e) => e.version === version);
+export function pinTo(entries: readonly HistoryEntry[], version: string): HistoryEntry[] {
+  const i = entries.findIndex((e) => e.version === version);
   return i > 0 ? entries.slice(i) : [...entries];
 }
 

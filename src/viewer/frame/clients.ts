@@ -9,7 +9,7 @@ import { currentToken } from '../token.js';
 export interface ClientPool {
   clientFor(repo: string, ref: string): Promise<DocDbClient>;
   /** `refStore.commits({ limit: RECENT_COMMITS })` of a client, once per (repo, ref, version). */
-  recentCommits(repo: string, ref: string, version: string | null, client: DocDbClient): Promise<HistoryEntry[]>;
+  recentCommits(repo: string, ref: string, version: string, client: DocDbClient): Promise<HistoryEntry[]>;
 }
 
 /**

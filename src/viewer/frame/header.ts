@@ -28,11 +28,21 @@ const VIEW_FIELDS: Partial<ViewState> = {
  * locationBar.replaceChildren(...locationParts(ctx));
  */
 export function locationParts(ctx: ViewContext): HTMLElement[] {
-  return ctx.state.view === 'file' ? [where(ctx), versionPart(ctx)] : [where(ctx), versionPart(ctx), nav(ctx)];
+  const here = where(ctx.state);
+  return ctx.state.view === 'file' ? [here, versionPart(ctx)] : [here, versionPart(ctx), nav(ctx)];
 }
 
-function where(ctx: ViewContext): HTMLElement {
-  const { state } = ctx;
+/**
+ * The location bar of a ref that does not exist: where, and that there is no such ref.
+ *
+ * @example
+ * locationBar.replaceChildren(...missingRefParts(state));
+ */
+export function missingRefParts(state: ViewState): HTMLElement[] {
+  return [where(state), h('div', { class: 'version' }, h('span', { text: 'no such ref' }))];
+}
+
+function where(state: ViewState): HTMLElement {
   const section = state.ref.startsWith('refs/docdb/') ? `section ${state.ref.slice(11)}` : state.ref;
   return h(
     'p',
@@ -48,10 +58,6 @@ function where(ctx: ViewContext): HTMLElement {
 function versionPart(ctx: ViewContext): HTMLElement {
   const { state, version } = ctx;
   const box = h('div', { class: 'version' });
-  if (version === null) {
-    box.append(h('span', { text: 'no such ref' }));
-    return box;
-  }
   const sha = h('code', { text: version.slice(0, 7), attrs: { title: version } });
   if (state.at) {
     box.append(

@@ -60,10 +60,6 @@ export const chartView: View = async (root, ctx) => {
     root.append(h('p', { class: 'error', attrs: { role: 'alert' } }, problem));
     return;
   }
-  if (ctx.version === null) {
-    root.append(h('p', { class: 'error', attrs: { role: 'alert' } }, `There is no section at ${ctx.state.ref}.`));
-    return;
-  }
   const plan = ctx.state.id !== undefined ? await documentPlan(ctx) : await typePlan(ctx);
   const section = h('section', { class: 'chart-view', attrs: { 'aria-labelledby': 'chart-heading' } });
   section.append(h('h1', { attrs: { id: 'chart-heading' } }, plan.title));

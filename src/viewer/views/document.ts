@@ -78,16 +78,6 @@ export const documentView: View = async (root, ctx) => {
   }
   const { identity } = who;
   root.append(h('h1', { class: 'doc-title' }, label(identity)));
-  if (ctx.version === null) {
-    root.append(
-      h(
-        'p',
-        { class: 'error', attrs: { role: 'alert' } },
-        `The section ${ctx.state.ref} does not exist (no documents yet).`,
-      ),
-    );
-    return;
-  }
   const version = ctx.version;
   let doc: Envelope | null;
   let first: Awaited<ReturnType<typeof historyPage>>;

@@ -34,9 +34,7 @@ export const fileView: View = async (root, ctx) => {
 
 /** The file's text at the frame's version, or the sentence that says why there is none. */
 async function readText(ctx: ViewContext, path: string): Promise<string | { problem: string }> {
-  const where = `${ctx.state.ref}${ctx.version ? ` at ${ctx.version.slice(0, 7)}` : ''}`;
-  if (ctx.version === null)
-    return { problem: `${ctx.state.ref} does not exist in ${ctx.state.repo}, so ${path} cannot be read.` };
+  const where = `${ctx.state.ref} at ${ctx.version.slice(0, 7)}`;
   const client = await ctx.clientFor(ctx.state.ref);
   const got = await client.refStore.get(path, { version: ctx.version });
   if (got === null) return { problem: `There is no file ${path} on ${where}.` };

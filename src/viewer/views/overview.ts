@@ -50,12 +50,6 @@ export const overviewView: View = async (root, ctx) => {
   const { state } = ctx;
   const name = state.ref.startsWith('refs/docdb/') ? `Section “${state.ref.slice(11)}”` : state.ref;
   root.append(h('h1', { class: 'view-title', text: name }));
-  if (ctx.version === null) {
-    root.append(
-      notice(`${state.ref} does not exist in ${state.repo}: there is no such ref (check the section name or the ref).`),
-    );
-    return;
-  }
   // An anonymous visitor near the end of the hour is told before the page spends the rest.
   const verdict = ctx.budget.check(OVERVIEW_REQUESTS, 'The overview');
   if (verdict.ok) return drawOverview(root, ctx, ctx.version);

@@ -204,16 +204,6 @@ export const sectionDiffView: View = async (root, ctx) => {
     );
     return;
   }
-  if (ctx.version === null) {
-    root.append(
-      h(
-        'p',
-        { class: 'error', attrs: { role: 'alert' } },
-        `The section ${ctx.state.ref} does not exist (no documents yet).`,
-      ),
-    );
-    return;
-  }
   const to = ctx.state.to ?? ctx.version;
   const { ns, type } = ctx.state;
   let result: DocumentChangesResult;
