@@ -59432,8 +59432,9 @@ function nextLink(link) {
     return parseLinkHeader(link).next;
 }
 /**
- * The `x-ratelimit-*` headers of a response, or undefined when `x-ratelimit-remaining` is absent.
- * Missing or non-numeric fields read as 0; `resource` defaults to `core`.
+ * The `x-ratelimit-*` headers of a response, or undefined when `x-ratelimit-remaining` is absent or not a
+ * number (junk must not read as "none left": callers wait or warn on it). Other missing or non-numeric
+ * fields read as 0; `resource` defaults to `core`.
  *
  * @example
  * parseRateLimit({ 'x-ratelimit-remaining': '4999', 'x-ratelimit-limit': '5000' })
@@ -59441,17 +59442,22 @@ function nextLink(link) {
  */
 function parseRateLimit(headers) {
     const get = getter(headers);
-    const remaining = get('x-ratelimit-remaining');
+    const remaining = numeric(get('x-ratelimit-remaining'));
     if (remaining === undefined)
         return undefined;
-    const num = (v) => (v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
+    const num = (v) => numeric(v) ?? 0;
     return {
         limit: num(get('x-ratelimit-limit')),
-        remaining: num(remaining),
+        remaining,
         reset: num(get('x-ratelimit-reset')),
         used: num(get('x-ratelimit-used')),
         resource: get('x-ratelimit-resource') ?? 'core',
     };
+}
+/** A header's number, or undefined when absent, empty or not a finite number. */
+function numeric(v) {
+    const n = v === undefined || v.trim() === '' ? Number.NaN : Number(v);
+    return Number.isFinite(n) ? n : undefined;
 }
 /**
  * Seconds to wait from a `Retry-After` header value (delta-seconds or an HTTP date), or undefined.

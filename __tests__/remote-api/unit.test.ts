@@ -245,6 +245,15 @@ describe('wire format', () => {
     expect(parseRateLimit(headersOf(f))).toMatchObject({ limit: 5000, resource: 'core' });
   });
 
+  it('reads no rate limit from a junk or empty remaining count (it must not read as "none left")', () => {
+    expect(parseRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': 'lots' })).toBeUndefined();
+    expect(parseRateLimit({ 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': ' ' })).toBeUndefined();
+    expect(parseRateLimit({ 'x-ratelimit-remaining': '7', 'x-ratelimit-reset': 'soon' })).toMatchObject({
+      remaining: 7,
+      reset: 0,
+    });
+  });
+
   it('parses Link headers of recorded paginated responses', () => {
     const f = fixture('paginate-issues')[0]!;
     expect(nextLink(String(f.headers.link))).toBe('https://api.github.com/repositories/1000/issues?per_page=3&page=2');

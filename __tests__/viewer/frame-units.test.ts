@@ -1,8 +1,9 @@
 /** The frame's pure parts in Node: the CSV reader, the rate limit and budget check, URL checks, counts per type. */
 import { describe, expect, it } from 'vitest';
+import { parseRateLimit as rateLimitOf } from '../../src/browser/index.js';
 import { DEFAULT_WATCH_INTERVAL, readWatchInterval } from '../../src/viewer/config.js';
 import { CsvSyntaxError, parseCsv } from '../../src/viewer/frame/csv.js';
-import { checkBudget, meterText, rateLimitOf, remainingNow } from '../../src/viewer/frame/rate-limit.js';
+import { checkBudget, meterText, remainingNow } from '../../src/viewer/frame/rate-limit.js';
 import { formatViewState, parseViewState } from '../../src/viewer/state.js';
 import { summarize } from '../../src/viewer/views/overview.js';
 

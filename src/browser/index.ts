@@ -27,6 +27,7 @@ export { IndexedDbRefStore, type IndexedDbRefStoreOptions } from '../stores/inde
 export { MemoryRefStore } from '../stores/memory/memory-refstore.js';
 export { RemoteApiRefStore } from '../stores/remote-api/remote-api-refstore.js';
 export { fetchTransport } from '../transport/fetch.js';
+export { parseRateLimit } from '../transport/headers.js';
 export { type HostHttpFunction, type HostHttpResponse, hostTransport } from '../transport/host.js';
 export {
   type DocDbBackend,

@@ -66,8 +66,9 @@ export function nextLink(link: unknown): string | undefined {
 }
 
 /**
- * The `x-ratelimit-*` headers of a response, or undefined when `x-ratelimit-remaining` is absent.
- * Missing or non-numeric fields read as 0; `resource` defaults to `core`.
+ * The `x-ratelimit-*` headers of a response, or undefined when `x-ratelimit-remaining` is absent or not a
+ * number (junk must not read as "none left": callers wait or warn on it). Other missing or non-numeric
+ * fields read as 0; `resource` defaults to `core`.
  *
  * @example
  * parseRateLimit({ 'x-ratelimit-remaining': '4999', 'x-ratelimit-limit': '5000' })
@@ -75,16 +76,22 @@ export function nextLink(link: unknown): string | undefined {
  */
 export function parseRateLimit(headers: HeaderSource): RateLimit | undefined {
   const get = getter(headers);
-  const remaining = get('x-ratelimit-remaining');
+  const remaining = numeric(get('x-ratelimit-remaining'));
   if (remaining === undefined) return undefined;
-  const num = (v: string | undefined) => (v === undefined || Number.isNaN(Number(v)) ? 0 : Number(v));
+  const num = (v: string | undefined) => numeric(v) ?? 0;
   return {
     limit: num(get('x-ratelimit-limit')),
-    remaining: num(remaining),
+    remaining,
     reset: num(get('x-ratelimit-reset')),
     used: num(get('x-ratelimit-used')),
     resource: get('x-ratelimit-resource') ?? 'core',
   };
+}
+
+/** A header's number, or undefined when absent, empty or not a finite number. */
+function numeric(v: string | undefined): number | undefined {
+  const n = v === undefined || v.trim() === '' ? Number.NaN : Number(v);
+  return Number.isFinite(n) ? n : undefined;
 }
 
 /**

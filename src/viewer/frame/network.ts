@@ -2,8 +2,7 @@
  * The page's own fetch: counts every request the clients make and keeps the latest core rate limit
  * (GraphQL answers carry their own, separate limit: kept apart so the meter shows the REST one).
  */
-import type { RateLimit } from '../../browser/index.js';
-import { rateLimitOf } from './rate-limit.js';
+import { parseRateLimit, type RateLimit } from '../../browser/index.js';
 
 /** What the page exposes for its own tests and for people poking at it in the console. */
 export interface ViewerStats {
@@ -25,7 +24,7 @@ export function countingFetch(win: Window, changed: () => void): { fetch: typeof
   const counting: typeof fetch = async (input, init) => {
     stats.requests++;
     const res = await win.fetch(input, init);
-    const rl = rateLimitOf(res.headers);
+    const rl = parseRateLimit(res.headers);
     if (rl) {
       stats.rateLimits[rl.resource] = rl;
       if (rl.resource === 'core') stats.rateLimit = rl;

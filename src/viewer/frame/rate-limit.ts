@@ -9,31 +9,6 @@ import type { BudgetVerdict } from '../context.js';
 /** What GitHub allows an hour without a token. */
 export const ANONYMOUS_HOURLY = 60;
 
-/**
- * The rate limit in a response's headers, or undefined when it carries none (or a malformed one).
- *
- * @example
- * const rl = rateLimitOf(response.headers); // { limit: 60, remaining: 59, reset: 1764300000, … }
- */
-export function rateLimitOf(headers: Headers): RateLimit | undefined {
-  const num = (name: string) => {
-    const raw = headers.get(name);
-    const n = raw === null || raw.trim() === '' ? Number.NaN : Number(raw);
-    return Number.isFinite(n) ? n : undefined;
-  };
-  const limit = num('x-ratelimit-limit');
-  const remaining = num('x-ratelimit-remaining');
-  const reset = num('x-ratelimit-reset');
-  if (limit === undefined || remaining === undefined || reset === undefined) return undefined;
-  return {
-    limit,
-    remaining,
-    reset,
-    used: num('x-ratelimit-used') ?? limit - remaining,
-    resource: headers.get('x-ratelimit-resource') ?? 'core',
-  };
-}
-
 /** What is left now: after the reset time the window is full again (the last answer is older than it). */
 export function remainingNow(rl: RateLimit | undefined, nowMs: number): number | undefined {
   if (!rl) return undefined;
