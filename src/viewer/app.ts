@@ -67,14 +67,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
     void render(false);
   });
   const frame = buildFrame(doc, panel.element);
-  const showMeter = () => {
-    frame.meter.textContent = meterText({
-      requests: net.stats.requests,
-      rateLimit: net.stats.rateLimit,
-      hasToken: currentToken() !== null,
-      time: (s) => new Date(s * 1000).toLocaleTimeString(),
-    });
-  };
+  const showMeter = () => showRateLimit(frame.meter, net.stats);
   const net = countingFetch(win, showMeter);
   const stats = net.stats;
   const page = { live: 'off' as string };
@@ -101,11 +94,7 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       const client = await pool.clientFor(state.repo, state.ref);
       const version = state.at ?? (await tips.read(state, client));
       if (controller.signal.aborted) return;
-      if (version === null) {
-        showMissingRef(frame, state);
-        doc.body.dataset.state = 'ready';
-        return;
-      }
+      if (version === null) return showMissingRef(doc, frame, state);
       const ctx = viewContext(state, client, version, controller.signal);
       frame.location.append(...locationParts(ctx));
       await VIEW_OF[state.view](frame.view, ctx);
@@ -222,8 +211,19 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
   });
 }
 
+/** The footer's meter: requests made, and the rate limit left with its reset time. */
+function showRateLimit(meter: HTMLElement, stats: ViewerStats): void {
+  meter.textContent = meterText({
+    requests: stats.requests,
+    rateLimit: stats.rateLimit,
+    hasToken: currentToken() !== null,
+    time: (s) => new Date(s * 1000).toLocaleTimeString(),
+  });
+}
+
 /** A ref that does not exist, whatever view the URL names: one sentence, said once for every view. */
-function showMissingRef(frame: Frame, state: ViewState): void {
+function showMissingRef(doc: Document, frame: Frame, state: ViewState): void {
+  doc.body.dataset.state = 'ready';
   frame.location.append(...missingRefParts(state));
   frame.view.append(
     h('h1', { class: 'view-title', text: state.ref }),
