@@ -18,6 +18,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../__tests__/browser/harness.js';
+import { countRequests } from '../__tests__/browser/page-requests.js';
 import { indexedSectionFiles } from '../__tests__/document/indexed-section.js';
 import { buildViewer, VIEWER_GZIP_BUDGET } from '../scripts/build-browser.mjs';
 import { startStaticServer } from '../scripts/static-server.js';
@@ -75,21 +76,14 @@ async function seed(em: Awaited<ReturnType<typeof startEmulator>>): Promise<void
   }
 }
 
-/** Count the API requests (and 304s) the page sends while `action` runs. */
+/** Count the API requests (and 304s) the page sends while `action` runs, at the browser. */
 async function measure(page: Page, apiUrl: string, action: () => Promise<void>) {
-  let requests = 0;
-  let notModified = 0;
-  const onResponse = (res: { url(): string; status(): number }) => {
-    if (!res.url().startsWith(apiUrl)) return;
-    requests++;
-    if (res.status() === 304) notModified++;
-  };
-  page.on('response', onResponse);
+  const counter = countRequests(page, apiUrl);
   const started = performance.now();
   await action();
   const ms = performance.now() - started;
-  page.off('response', onResponse);
-  return { requests, notModified, ms: Math.round(ms) };
+  counter.stop();
+  return { requests: counter.requests, notModified: counter.notModified, ms: Math.round(ms) };
 }
 
 async function settled(page: Page): Promise<void> {

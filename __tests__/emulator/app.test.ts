@@ -78,3 +78,40 @@ describe('createEmulatorApp (no server)', () => {
     expect((await a.fetchFunction(`${BASE}/repos/octo/data`)).status).toBe(200);
   });
 });
+
+describe('the request log names the blobs each answer carried', () => {
+  it('a REST blob, a contents file and GraphQL Blob.text; not a listing, a 304 or a query without text', async () => {
+    const a = app();
+    const commit = a.state.commitFiles('octo/data', { files: { 'd/a.json': '{"a":1}', 'd/b.json': '{"b":2}' } });
+    const db = a.state.repo('octo/data').db;
+    const [sa, sb] = ['d/a.json', 'd/b.json'].map((p) => db.lookupPath(db.getCommit(commit).tree, p)?.sha as string);
+    const auth = { authorization: 'Bearer tok' };
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      a.fetch(new Request(`${BASE}/repos/octo/data${path}`, { headers: { ...auth, ...headers } }));
+    const graphql = (fields: string) =>
+      a.fetch(
+        new Request(`${BASE}/graphql`, {
+          method: 'POST',
+          headers: auth,
+          body: JSON.stringify({ query: `{ repository(owner: "octo", name: "data") { ${fields} } }` }),
+        }),
+      );
+    const blobsOf = async (answer: Promise<Response>) => {
+      const from = a.requests.length;
+      expect((await answer).status).toBeLessThan(400);
+      return a.requests.slice(from).flatMap((r) => r.blobs ?? []);
+    };
+    expect(await blobsOf(get(`/git/blobs/${sa}`))).toEqual([sa]);
+    const file = await get('/contents/d/b.json');
+    expect(a.requests.at(-1)?.blobs).toEqual([sb]);
+    const etag = file.headers.get('etag') as string;
+    expect(await blobsOf(get('/contents/d/b.json', { 'if-none-match': etag }))).toEqual([]);
+    expect(a.requests.at(-1)?.status).toBe(304);
+    expect(await blobsOf(get('/contents/d'))).toEqual([]); // a listing: names and sizes only
+    expect(await blobsOf(get(`/git/trees/${commit}?recursive=1`))).toEqual([]);
+    expect(await blobsOf(graphql(`o: object(oid: "${sa}") { ... on Blob { text } }`))).toEqual([sa]);
+    expect(await blobsOf(graphql(`o: object(oid: "${sb}") { ... on Blob { byteSize oid } }`))).toEqual([]);
+    const tree = `object(expression: "${commit}:d") { ... on Tree { entries { object { ... on Blob { text } } } } }`;
+    expect((await blobsOf(graphql(tree))).sort()).toEqual([sa, sb].sort());
+  });
+});

@@ -215,14 +215,12 @@ describe('16 writers against the limits', () => {
   it("GitHub's figures, 16 × 3 puts: every put lands, nothing sent inside a retry-after window", async () => {
     const w = pacedWorld(true);
     const { outcomes, stored } = await sixteenWriters(w, 3);
-    const lost = outcomes.filter((o) => o.ok && stored.get(o.key) !== o.value);
-    expect(lost).toEqual([]);
-    const failures = outcomes.filter((o) => !o.ok);
-    for (const f of failures) {
-      expect(f.error).toSatisfy((e) => e instanceof RateLimited || e instanceof ConcurrentUpdate);
-      expect((f.error as RateLimited).data.outcome).toBe('not-applied');
-    }
-    expect(outcomes.filter((o) => o.ok).length).toBe(48 - failures.length);
+    // Every put lands: none fails (the store waits out each window instead of giving up), and each
+    // value is in the section. A typed failure here would be a broken promise, not an allowed outcome.
+    expect(outcomes.filter((o) => !o.ok).map((o) => `${o.key}: ${String(o.error)}`)).toEqual([]);
+    expect(outcomes).toHaveLength(48);
+    expect(stored.size).toBe(48);
+    for (const o of outcomes) expect(stored.get(o.key)).toBe(o.value);
     expect(limited(w)).toBeGreaterThan(0); // 48 puts need more than 80 content-creating requests a minute
     expect(inside(w)).toBe(0);
   }, 60_000);

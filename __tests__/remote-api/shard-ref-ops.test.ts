@@ -82,7 +82,16 @@ describe('startAt: a ref created on its first commit', () => {
         return [];
       },
     };
+    em.clearLog();
     const w = await storeOn(ref, { startAt: base }).commit([{ op: 'put', key: 'b.json', value: '"b"' }], options);
+    // Two creates of the ref: the other writer's (201), then ours, refused (422 "Reference already
+    // exists"); ours then moves the ref with an update on top of the other commit.
+    const refMoves = mutating().filter((r) => r.operation === 'git/create-ref' || r.operation === 'git/update-ref');
+    expect(refMoves.map((r) => `${r.operation} ${r.status}`)).toEqual([
+      'git/create-ref 201',
+      'git/create-ref 422',
+      'git/update-ref 200',
+    ]);
     expect(w.previousVersion).toBe(other);
     expect(db().getCommit(w.version!).parents).toEqual([other]);
     const keys = db()

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
 import { mirrorSteps, starSteps } from '../document/series-section.js';
 import { freshRepo, OWNER, store } from '../remote-api/helpers.js';
-import { freshAnonymousHour, openChart, pageRequests, tableValues } from './chart-fixtures.js';
+import { freshAnonymousHour, openChart, tableValues } from './chart-fixtures.js';
 import { viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
@@ -36,7 +36,7 @@ describe('chart of a document field', () => {
     const { repo, versions } = await hundredTwentyVersions();
     const page = await openChart(world, `repo=${OWNER}/${repo}&${CHART}`, { token: true });
     const rows = await tableValues(page);
-    expect(await pageRequests(page)).toBeLessThanOrEqual(3);
+    expect(world.requests(page)).toBeLessThanOrEqual(3);
     expect(rows).toHaveLength(100);
     expect(rows.map((r) => r.version)).toEqual(versions.slice(20)); // the last 100, oldest first
     expect(rows.map((r) => r.value)).toEqual(await libraryValues(repo, versions.slice(20)));
@@ -70,7 +70,7 @@ describe('chart of a document field', () => {
     expect(await page.locator('[data-chart]').count()).toBe(0); // nothing spent on values yet
     await page.getByRole('button', { name: 'Sample the versions' }).click();
     const rows = await tableValues(page);
-    expect(await pageRequests(page)).toBeLessThanOrEqual(20);
+    expect(world.requests(page)).toBeLessThanOrEqual(20);
     expect(rows.length).toBeLessThanOrEqual(18);
     expect(rows[0]?.version).toBe(versions[20]); // the oldest charted
     expect(rows.at(-1)?.version).toBe(versions[119]); // the newest
@@ -89,12 +89,12 @@ describe('chart of a document field', () => {
     world.em.state.anonymousBudget.used = 50;
     const page = await openChart(world, `repo=${OWNER}/${repo}&${CHART}`);
     await page.locator('.chart-budget').waitFor();
-    const spent = await pageRequests(page);
+    const spent = world.requests(page);
     await page.getByRole('button', { name: 'Sample the versions' }).click();
     const refused = page.locator('[data-sample="refused"]');
     await refused.waitFor();
     expect(await refused.innerText()).toContain(`The sample needs about 18 requests and ${60 - 50 - spent} are left`);
-    expect(await pageRequests(page)).toBe(spent);
+    expect(world.requests(page)).toBe(spent);
     expect(await page.locator('[data-chart]').count()).toBe(0);
   });
 

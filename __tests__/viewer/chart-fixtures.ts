@@ -26,13 +26,6 @@ export function freshAnonymousHour(em: EmulatorHandle): void {
   em.state.anonymousBudget.used = 0;
 }
 
-/** Requests the page made (its own count, every request through the client). */
-export function pageRequests(page: Page): Promise<number> {
-  return page.evaluate(
-    () => (window as unknown as { docdbViewer: { stats(): { requests: number } } }).docdbViewer.stats().requests,
-  );
-}
-
 /** The values table: each row's full version and its value (null for a gap). */
 export async function tableValues(page: Page): Promise<{ version: string; value: number | null; note: string }[]> {
   await page.waitForSelector('[data-chart="ready"]');

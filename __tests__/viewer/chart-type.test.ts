@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
 import { mirrorSteps, seriesByQuery, typeSteps } from '../document/series-section.js';
 import { freshRepo, OWNER, store } from '../remote-api/helpers.js';
-import { freshAnonymousHour, openChart, pageRequests, tableValues } from './chart-fixtures.js';
+import { freshAnonymousHour, openChart, tableValues } from './chart-fixtures.js';
 import { viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
@@ -27,7 +27,7 @@ describe('chart of a type across section versions', () => {
     const sum = await openChart(world, `repo=${OWNER}/${repo}&${TYPE}&agg=sum&field=data.stars`, { token: true });
     const sumRows = await tableValues(sum);
     // ref, commits, the manifests (one query), the parts' SHAs (one query), the distinct parts (one query)
-    expect(await pageRequests(sum)).toBeLessThanOrEqual(5);
+    expect(world.requests(sum)).toBeLessThanOrEqual(5);
     expect(sumRows.map((r) => r.version)).toEqual(versions);
     expect(sumRows.map((r) => r.value)).toEqual(oldestFirst.map((e) => e.sum));
     expect(sumRows[0]?.note).toBe('the type has no index at this version');
@@ -47,7 +47,7 @@ describe('chart of a type across section versions', () => {
     expect(await warning.innerText()).toContain('This chart of 40 versions needs about 80 requests');
     await page.getByRole('button', { name: 'Sample the versions' }).click();
     const rows = await tableValues(page);
-    expect(await pageRequests(page)).toBeLessThanOrEqual(20);
+    expect(world.requests(page)).toBeLessThanOrEqual(20);
     expect(rows.length).toBeGreaterThanOrEqual(2);
     expect(rows[0]?.version).toBe(versions[0]);
     expect(rows.at(-1)?.version).toBe(versions[39]);

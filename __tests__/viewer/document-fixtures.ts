@@ -41,13 +41,6 @@ export function seeder(em: EmulatorHandle) {
   };
 }
 
-/** Requests the page has made so far (the viewer's own counter). */
-export function requestsOf(page: Page): Promise<number> {
-  return page.evaluate(
-    () => (window as unknown as { docdbViewer: { stats(): { requests: number } } }).docdbViewer.stats().requests,
-  );
-}
-
 /** True when nothing in the page is wider than the viewport (no horizontal scrolling). */
 export function fitsWidth(page: Page): Promise<boolean> {
   return page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth);

@@ -8,7 +8,7 @@ import { DocumentStore } from '../../src/document/document-store.js';
 import { formatPath } from '../../src/viewer/diff.js';
 import { documentChanges } from '../../src/viewer/document/field-diff.js';
 import { OWNER, store } from '../remote-api/helpers.js';
-import { fitsWidth, identityOf, requestsOf, seeder } from './document-fixtures.js';
+import { fitsWidth, identityOf, seeder } from './document-fixtures.js';
 import { settled, viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
@@ -54,7 +54,7 @@ describe('document view', () => {
       'CODE',
       'CODE',
     ]);
-    const opened = await requestsOf(page);
+    const opened = world.requests(page);
 
     await page.selectOption('#doc-from', v1);
     await page.click('form.compare button[type="submit"]');
@@ -66,7 +66,7 @@ describe('document view', () => {
       v3,
       v3,
     ]);
-    const total = await requestsOf(page);
+    const total = world.requests(page);
     expect(total, `open ${opened}, pick + diff ${total - opened}`).toBeLessThanOrEqual(4);
 
     const shown = await page
@@ -98,7 +98,7 @@ describe('document view', () => {
       .evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.version));
     expect(below).toEqual([v2, v1]);
     expect(await page.locator('.doc-diff .change').count()).toBe(1);
-    expect(await requestsOf(page)).toBe(total + 1);
+    expect(world.requests(page)).toBe(total + 1);
   });
 
   it('lists every version of a long history, 100 at a time, one request per page', async () => {
@@ -108,10 +108,10 @@ describe('document view', () => {
     const page = await world.open(docQuery(s.repo));
     expect(await page.locator('.versions-list li').count()).toBe(100);
     expect(await page.locator('.versions-count').innerText()).toContain('100 versions loaded so far');
-    const before = await requestsOf(page);
+    const before = world.requests(page);
     await page.click('button.load-older');
     await page.waitForFunction(() => document.querySelectorAll('.versions-list li').length === 130);
-    expect((await requestsOf(page)) - before).toBe(1);
+    expect(world.requests(page) - before).toBe(1);
     expect(await page.locator('button.load-older').isHidden()).toBe(true);
     expect(await page.locator('.versions-count').innerText()).toContain('130 versions.');
     const listed = await page

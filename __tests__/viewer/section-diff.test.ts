@@ -9,7 +9,7 @@ import { formatPath } from '../../src/viewer/diff.js';
 import { documentChanges } from '../../src/viewer/document/field-diff.js';
 import { ANONYMOUS_MODIFIED_PAGE } from '../../src/viewer/views/section-diff.js';
 import { OWNER, store, TOKEN } from '../remote-api/helpers.js';
-import { fitsWidth, identityOf, requestsOf, type SeedDoc, seeder } from './document-fixtures.js';
+import { fitsWidth, identityOf, type SeedDoc, seeder } from './document-fixtures.js';
 import { viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
@@ -37,6 +37,15 @@ function twoVersions() {
   return { repo: s.repo, from, to };
 }
 
+/** The blob SHAs of every document of the section at `versions`. */
+async function documentBlobs(repo: string, versions: string[]): Promise<Set<string>> {
+  const out = new Set<string>();
+  for (const version of versions) {
+    for (const e of (await store(world.em, repo).list({ version })).entries) out.add(e.blobSha);
+  }
+  return out;
+}
+
 const keysIn = (page: import('playwright-core').Page, sel: string) =>
   page.locator(sel).evaluateAll((els) => els.map((e) => (e as HTMLElement).dataset.key));
 
@@ -55,10 +64,10 @@ describe('section diff', () => {
     expect(await keysIn(page, '.modified-doc')).toEqual(modified.slice(0, ANONYMOUS_MODIFIED_PAGE));
     const more = page.locator('.diff-modified button.show-more');
     expect(await more.innerText()).toBe('Show the next 2 of 2 more modified documents');
-    const before = await requestsOf(page);
+    const before = world.requests(page);
     await more.click();
     await page.waitForFunction((n) => document.querySelectorAll('.modified-doc').length === n, modified.length);
-    const pageCost = (await requestsOf(page)) - before;
+    const pageCost = world.requests(page) - before;
     // Anonymous in a browser: one blob read per document and version (with a token: GraphQL batches).
     expect(pageCost, 'the next page: getMany of its 2 documents at from and at to').toBeLessThanOrEqual(4);
     expect(await keysIn(page, '.modified-doc')).toEqual(modified);
@@ -97,16 +106,20 @@ describe('section diff', () => {
 
   it('says so before field diffs would exceed what is left of the anonymous hour, and reads none of them', async () => {
     const { repo, from, to } = twoVersions();
+    const documents = await documentBlobs(repo, [from, to]);
     // 15 left when the page opens: the open takes a few, a page of 10 diffs would need 20.
     world.em.state.anonymousBudget.used = 45;
+    const since = world.em.requests.length;
     const page = await world.open(`repo=${OWNER}/${repo}&view=diff&from=${from}&to=${to}`);
-    const opened = await requestsOf(page);
     expect(await page.locator('.budget-note').innerText()).toMatch(
       /The field diffs of 10 modified documents needs about 20 requests and \d+ are left in this hour .*listed without field diffs/,
     );
     expect(await page.locator('.modified-doc .diff-skipped').count()).toBe(10);
     expect(await page.locator('.modified-doc .change').count()).toBe(0);
-    expect(await requestsOf(page)).toBe(opened);
+    // None of them read: the emulator served no document's bytes at either version to draw this view
+    // (its own record, whichever route a read would take).
+    const served = world.em.requests.slice(since).flatMap((r) => r.blobs ?? []);
+    expect(served.filter((sha) => documents.has(sha))).toEqual([]);
   });
 
   it('with a token, every modified document of a page is read in bulk: a few requests, not two each', async () => {
@@ -118,7 +131,7 @@ describe('section diff', () => {
     expect(await page.locator('.modified-doc .field-diff').count()).toBe(12);
     expect(await page.locator('.diff-modified button.show-more').isHidden()).toBe(true);
     // The tip, changes() (a compare and its old blob SHAs) and the two getMany: 6 when measured.
-    expect(await requestsOf(page)).toBeLessThanOrEqual(8);
+    expect(world.requests(page)).toBeLessThanOrEqual(8);
   });
 
   it('fits 375 px and compares from the form', async () => {

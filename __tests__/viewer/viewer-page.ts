@@ -11,6 +11,7 @@ import { buildViewer } from '../../scripts/build-browser.mjs';
 import { type StaticServer, startStaticServer } from '../../scripts/static-server.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { launchChromium } from '../browser/harness.js';
+import { countRequests, type RequestCounter } from '../browser/page-requests.js';
 import { emulator } from '../remote-api/helpers.js';
 
 export interface ViewerWorld {
@@ -21,6 +22,11 @@ export interface ViewerWorld {
   open(query: string, page?: Page): Promise<Page>;
   /** A new page in the test's browser context (same sessionStorage rules as a new tab). */
   newPage(): Promise<Page>;
+  /**
+   * Requests a page of `newPage`/`open` has sent to the emulator, counted by the browser from the page's
+   * creation on (not by the viewer's own meter, which a request could bypass).
+   */
+  requests(page: Page): number;
 }
 
 /** Wait until the viewer has drawn its view (`body[data-state]` is `ready` or `error`). */
@@ -42,6 +48,7 @@ export function viewerWorld(): ViewerWorld {
   let dir: string;
   let em: EmulatorHandle;
   let context: BrowserContext | undefined;
+  const counters = new WeakMap<Page, RequestCounter>();
   beforeAll(async () => {
     [browser, em, dir] = await Promise.all([launchChromium(), emulator(), mkdtemp(join(tmpdir(), 'docdb-viewer-'))]);
     await buildViewer(dir, { apiUrl: em.url });
@@ -59,7 +66,9 @@ export function viewerWorld(): ViewerWorld {
   });
   const newPage = async () => {
     context ??= await browser.newContext();
-    return context.newPage();
+    const page = await context.newPage();
+    counters.set(page, countRequests(page, em.url));
+    return page;
   };
   return {
     get em() {
@@ -69,6 +78,11 @@ export function viewerWorld(): ViewerWorld {
       return site.url;
     },
     newPage,
+    requests(page) {
+      const counter = counters.get(page);
+      if (!counter) throw new Error('requests(page): the page was not opened by this world (newPage or open)');
+      return counter.requests;
+    },
     async open(query, page) {
       const p = page ?? (await newPage());
       await p.goto(`${site.url}/viewer/?${query}`);

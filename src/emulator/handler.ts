@@ -89,6 +89,9 @@ async function handle(deps: HandlerDeps, request: Request, env: RequestEnv): Pro
   try {
     const outcome = await runRoute(deps.state, deps.options, incoming, caller, matched);
     answer = await toAnswer(deps.options.subtle, incoming, caller, outcome);
+    // A 304 or a HEAD carries no bytes: only an answer with a body served its blobs.
+    const blobs = answer.payload && incoming.method !== 'HEAD' ? outcome.response.blobs : undefined;
+    if (blobs?.length) entry.blobs = [...new Set(blobs)];
   } finally {
     admission?.release();
   }

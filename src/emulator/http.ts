@@ -10,6 +10,8 @@ export interface ApiResponse {
    * content type, with an ETag like any 2xx answer. `body` is ignored when it is set.
    */
   raw?: { bytes: Uint8Array; contentType: string };
+  /** SHAs of the blobs whose bytes the answer carries, for the request log (`RequestLogEntry.blobs`). */
+  blobs?: string[];
 }
 
 /** `X-GitHub-Api-Version` values GitHub accepts (any other is 400); the one sent is echoed back as selected. */

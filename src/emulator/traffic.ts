@@ -53,6 +53,13 @@ export interface RequestLogEntry {
    * honours GitHub's answers never does; `secondaryLimits` on).
    */
   insideRetryAfter?: boolean;
+  /**
+   * SHAs of the blobs whose bytes the answer carried (`GET /git/blobs/{sha}`, a file of the contents API,
+   * GraphQL `Blob.text`); absent when none. A test checks with it which documents a client really read,
+   * whichever route it read them by (a GraphQL body is not in this log). An archive download (codeload)
+   * carries a whole commit and is not itemized.
+   */
+  blobs?: string[];
 }
 
 /** Which secondary rate limit refused a request (./rations.ts). */

@@ -78,6 +78,8 @@ export async function executeGraphql(
     blobTextBytes: number;
     /** False: serve no `updateRefs`, as a host whose schema predates it (GitHub Enterprise Server before 3.13). */
     updateRefs?: boolean;
+    /** Told the SHA of every blob whose `text` the answer carries (the request log's `blobs`). */
+    served?: (sha: string) => void;
   },
 ): Promise<Record<string, unknown>> {
   const schema = ctx.updateRefs === false ? await githubSchemaWithoutUpdateRefs() : await githubSchema();
@@ -108,7 +110,7 @@ export async function executeGraphql(
     ...(name ? { operationName: name } : {}),
     variableValues: variables,
     rootValue: {
-      ...rootValue({ state: ctx.state, token: ctx.token, urls: ctx.urls, blobTextBytes: ctx.blobTextBytes, rateLimit }),
+      ...rootValue({ ...ctx, rateLimit }),
       // Mutation fields share the root value with the query's (graphql-js reads both from it).
       updateRefs: (args: UpdateRefsArgs) => updateRefs({ state: ctx.state, token: ctx.token }, args),
     },

@@ -35,6 +35,7 @@ export function gitObject(
   r: RepoRecord,
   args: { expression?: string | null; oid?: string | null },
   textLimit = GRAPHQL_BLOB_TEXT_LIMIT,
+  served?: (sha: string) => void,
 ) {
   const sha =
     args.oid != null
@@ -42,7 +43,7 @@ export function gitObject(
       : args.expression != null
         ? resolveExpression(r, args.expression)
         : undefined;
-  return sha === undefined ? null : objectOf(r, sha, textLimit);
+  return sha === undefined ? null : objectOf(r, sha, textLimit, served);
 }
 
 function objectByOid(r: RepoRecord, oid: string): string | undefined {
@@ -65,14 +66,14 @@ function resolveExpression(r: RepoRecord, expression: string): string | undefine
   return r.db.lookupPath(sha, path)?.sha;
 }
 
-function objectOf(r: RepoRecord, sha: string, textLimit: number) {
+function objectOf(r: RepoRecord, sha: string, textLimit: number, served?: (sha: string) => void) {
   const type = r.db.typeOf(sha);
   const common = {
     id: nodeId(type === 'blob' ? 'Blob' : type === 'tree' ? 'Tree' : 'Commit', sha),
     oid: sha,
     abbreviatedOid: sha.slice(0, 7),
   };
-  if (type === 'blob') return blobObject(r, sha, common, textLimit);
+  if (type === 'blob') return blobObject(r, sha, common, textLimit, served);
   if (type === 'tree') {
     return {
       __typename: 'Tree',
@@ -85,18 +86,24 @@ function objectOf(r: RepoRecord, sha: string, textLimit: number) {
           oid: e.sha,
           mode: MODE_NUMBER[e.mode] ?? 0,
           type: e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',
-          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha, textLimit)),
+          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha, textLimit, served)),
         })),
     };
   }
   if (type === 'commit') {
     const c = r.db.getCommit(sha);
-    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree, textLimit), message: c.message };
+    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree, textLimit, served), message: c.message };
   }
   return null;
 }
 
-function blobObject(r: RepoRecord, sha: string, common: Record<string, unknown>, textLimit: number) {
+function blobObject(
+  r: RepoRecord,
+  sha: string,
+  common: Record<string, unknown>,
+  textLimit: number,
+  served?: (sha: string) => void,
+) {
   const bytes = r.db.getBlob(sha);
   const isBinary = bytes.subarray(0, 8000).includes(0);
   const isTruncated = !isBinary && bytes.length > textLimit;
@@ -107,6 +114,11 @@ function blobObject(r: RepoRecord, sha: string, common: Record<string, unknown>,
     byteSize: bytes.length,
     isBinary,
     isTruncated,
-    text: isBinary ? null : new TextDecoder().decode(shown),
+    // A resolver, so only an answer that asks for the text counts as serving the blob.
+    text: () => {
+      if (isBinary) return null;
+      served?.(sha);
+      return new TextDecoder().decode(shown);
+    },
   };
 }

@@ -91,7 +91,7 @@ const REPOSITORY_ORDER: Record<string, (r: RepoRecord) => string> = {
 };
 
 /** What the resolvers below the root see of the request. */
-type View = Pick<RootContext, 'state' | 'token' | 'urls' | 'blobTextBytes'>;
+type View = Pick<RootContext, 'state' | 'token' | 'urls' | 'blobTextBytes' | 'served'>;
 
 function ownerObject(view: View, login: string) {
   const { state, urls, token } = view;
@@ -171,7 +171,8 @@ function repositoryObject(view: View, r: RepoRecord) {
         args,
       ),
     refs: (args: RefsArgs) => refsConnection(r, args),
-    object: (args: { expression?: string | null; oid?: string | null }) => gitObject(r, args, view.blobTextBytes),
+    object: (args: { expression?: string | null; oid?: string | null }) =>
+      gitObject(r, args, view.blobTextBytes, view.served),
   };
 }
 
@@ -201,6 +202,8 @@ export interface RootContext {
   urls: Urls;
   /** Bytes of `Blob.text` served before `isTruncated` (the emulator's `graphqlBlobTextBytes`). */
   blobTextBytes: number;
+  /** Told the SHA of every blob whose `text` the answer carries. */
+  served?: (sha: string) => void;
   /** What `rateLimit` reports (after this query was charged). */
   rateLimit: { cost: number; limit: number; remaining: number; used: number; resetAt: string; nodeCount: number };
 }

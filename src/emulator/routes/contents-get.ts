@@ -71,12 +71,13 @@ function file(ctx: RouteContext, at: FileAt, bytes: Uint8Array) {
     ]);
   }
   if (wantsRaw(ctx.headers)) {
-    return { status: 200, raw: { bytes, contentType: 'application/vnd.github.raw; charset=utf-8' } };
+    const contentType = 'application/vnd.github.raw; charset=utf-8';
+    return { status: 200, raw: { bytes, contentType }, blobs: [at.sha] };
   }
   if (bytes.length > CONTENTS_INLINE_LIMIT) {
     return { status: 200, body: largeFileShape(ctx.repo, ctx.urls, at, bytes.length) };
   }
-  return { status: 200, body: contentFileShape(ctx.repo, ctx.urls, at, bytes) };
+  return { status: 200, body: contentFileShape(ctx.repo, ctx.urls, at, bytes), blobs: [at.sha] };
 }
 
 /** A symlink to a file of the repository answers with that file; any other link with the link itself. */

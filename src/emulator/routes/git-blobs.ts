@@ -42,7 +42,7 @@ function getBlob(ctx: RouteContext) {
   const sha = shaParam(ctx.params.file_sha as string, DOC.getBlob);
   const o = ctx.repo.db.get(sha);
   if (o?.type !== 'blob') throw notFound(DOC.getBlob);
-  return { status: 200, body: blobShape(ctx.repo, sha, o.body, ctx.urls) };
+  return { status: 200, body: blobShape(ctx.repo, sha, o.body, ctx.urls), blobs: [sha] };
 }
 
 const R = '/repos/{owner}/{repo}/git';

@@ -22,6 +22,7 @@ export const graphqlRoutes: RouteDef[] = [
       if (!ctx.token) throw new ApiError(401, 'This endpoint requires you to be authenticated.', DOC);
       const { executeGraphql } = await import('../graphql/execute.js');
       const budget = ctx.state.refreshBudget(ctx.token.graphqlBudget);
+      const blobs: string[] = [];
       const body = await executeGraphql(ctx.body as Record<string, unknown> | undefined, {
         state: ctx.state,
         token: ctx.token,
@@ -29,8 +30,9 @@ export const graphqlRoutes: RouteDef[] = [
         budget,
         blobTextBytes: ctx.options.graphqlBlobTextBytes,
         updateRefs: ctx.options.graphqlUpdateRefs,
+        served: (sha) => blobs.push(sha),
       });
-      return { status: 200, body };
+      return { status: 200, body, blobs };
     },
   },
 ];
