@@ -5,7 +5,7 @@
  * dry-run` against the emulator, the workflow has no actionlint finding.
  */
 import { execFileSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -159,9 +159,34 @@ describe('docdb init', () => {
     mkdirSync(join(dir, SPEC), { recursive: true });
     const r = await runCli(['init', '--force'], { cwd: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain(`in ${dir}, ${SPEC} is a directory; nothing was written (a directory is never replaced`);
+    expect(r.stderr).toContain(`in ${dir}, ${SPEC} is a directory; nothing was written (move it away first`);
     expect(existsSync(join(dir, WORKFLOW))).toBe(false);
   });
+
+  it.each([
+    ['.github', 'existing'],
+    ['.github', 'dangling'],
+    ['.github/workflows', 'existing'],
+    ['.github/workflows', 'dangling'],
+  ] as const)(
+    'a symlink at the directory %s (%s target) is refused even with --force: nothing written',
+    async (on, target) => {
+      const dir = tempDir('docdb-init-link-');
+      const repo = join(dir, 'repo');
+      const outside = join(dir, 'elsewhere');
+      if (target === 'existing') mkdirSync(outside);
+      mkdirSync(dirname(join(repo, on)), { recursive: true });
+      symlinkSync(outside, join(repo, on));
+      for (const force of [[], ['--force']]) {
+        const r = await runCli(['init', '--dir', repo, ...force]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`in ${repo}, ${on} is a symlink (to ${outside})`);
+        expect(r.stderr).toContain('nothing was written (move it away first');
+        expect(existsSync(outside) && readdirSync(outside)).toEqual(target === 'existing' && []);
+        expect(existsSync(join(repo, SPEC)) || existsSync(join(repo, WORKFLOW))).toBe(false);
+      }
+    },
+  );
 
   it('the "next:" line names --repo: from $GITHUB_REPOSITORY, a github.com origin, else a placeholder; typed as printed it runs', async () => {
     const next = (stdout: string) => /^next: (npx docdb .*?)\s+#/m.exec(stdout)?.[1];

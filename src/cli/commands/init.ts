@@ -32,7 +32,8 @@ export const command: CliCommand = {
 Writes DIR/${SPEC} (a projection spec, one commented projection per source) and
 DIR/${WORKFLOW} (runs it on a schedule and by hand). A file or symlink already at either
 path is left alone and nothing is written, unless --force (which replaces it: a symlink by a
-plain file, never written through). Then check the spec without writing anything (init prints
+plain file, never written through). A symlink at .github or .github/workflows is refused even
+then: GitHub follows no link there. Then check the spec without writing anything (init prints
 this line with the repository filled in from $GITHUB_REPOSITORY or the github.com "origin" remote of DIR):
   npx docdb project --repo OWNER/NAME --mode dry-run
 
@@ -69,39 +70,67 @@ Example:
   },
 };
 
-/** What is at a target path, seen by lstat: a symlink as itself, even one that points nowhere. */
-async function occupant(path: string): Promise<string | undefined> {
+interface Occupant {
+  kind: 'file' | 'directory' | 'symlink';
+  /** Said after the path: `is a symlink (to ../x)`. */
+  said: string;
+}
+
+/** What is at a path, seen by lstat: a symlink as itself, even one that points nowhere. */
+async function occupant(path: string): Promise<Occupant | undefined> {
   const st = await lstat(path).catch((e: NodeJS.ErrnoException) => {
     if (e.code === 'ENOENT') return undefined;
     throw e;
   });
   if (st === undefined) return undefined;
-  if (st.isSymbolicLink()) return `is a symlink (to ${await readlink(path)})`;
-  return st.isDirectory() ? 'is a directory' : 'already exists';
+  if (st.isSymbolicLink()) return { kind: 'symlink', said: `is a symlink (to ${await readlink(path)})` };
+  return st.isDirectory() ? { kind: 'directory', said: 'is a directory' } : { kind: 'file', said: 'is a file' };
+}
+
+/** The directories between DIR and a file, outermost first: `.github`, `.github/workflows`. */
+function directoriesOnTheWay(file: string): string[] {
+  const parts = file.split('/').slice(0, -1);
+  return parts.map((_, i) => parts.slice(0, i + 1).join('/'));
 }
 
 /**
- * Write every file, or none: each target path is checked before anything is written. A file or a symlink
- * there (a dangling one too: `existsSync` follows it and says "absent") is refused unless `force`; with
- * `force` it is removed and the file created in its place, so a symlink is replaced, never written
- * through. Files are created with `wx` (exclusive): a symlink that appears after the check fails the write
- * instead of redirecting it.
+ * What stops the write: with `force` only what it cannot cure. A file or symlink at a file's path (a
+ * dangling link too: `existsSync` follows it and says "absent") waits for `force`; a directory there, or a
+ * symlink or file where a directory goes (`.github`), stops it even then — GitHub reads `.github/` from the
+ * repository's tree and follows no link, and init writes only inside DIR.
+ */
+async function obstacles(dir: string, files: string[], force: boolean): Promise<{ found: string[]; cured: boolean }> {
+  const found: string[] = [];
+  let cured = true;
+  for (const on of new Set(files.flatMap(directoriesOnTheWay))) {
+    const what = await occupant(join(dir, on));
+    if (what !== undefined && what.kind !== 'directory') {
+      found.push(`${on} ${what.said}`);
+      cured = false;
+    }
+  }
+  for (const file of files) {
+    const what = await occupant(join(dir, file));
+    if (what === undefined || (force && what.kind !== 'directory')) continue;
+    found.push(`${file} ${what.kind === 'file' ? 'already exists' : what.said}`);
+    if (what.kind === 'directory') cured = false;
+  }
+  return { found, cured };
+}
+
+/**
+ * Write every file, or none: every path is checked before anything is written ({@link obstacles}). With
+ * `force` a file or symlink at a file's path is removed and the file created in its place, so a symlink is
+ * replaced, never written through. Files are created with `wx` (exclusive): a symlink that appears after
+ * the check fails the write instead of redirecting it.
  */
 async function writeNewFiles(dir: string, files: Record<string, string>, force: boolean): Promise<void> {
-  const found: [string, string][] = [];
-  for (const file of Object.keys(files)) {
-    const what = await occupant(join(dir, file));
-    if (what !== undefined) found.push([file, what]);
-  }
-  const blocking = found.filter(([, what]) => !force || what === 'is a directory');
-  if (blocking.length > 0) {
-    const cure = blocking.some(([, what]) => what === 'is a directory')
-      ? 'a directory is never replaced: remove it first'
-      : '--force replaces them, a symlink by a plain file';
-    throw new UsageError(
-      `in ${dir}, ${blocking.map(([file, what]) => `${file} ${what}`).join(' and ')}; nothing was written (${cure})`,
-      '--force',
-    );
+  const { found, cured } = await obstacles(dir, Object.keys(files), force);
+  if (found.length > 0) {
+    const cure = cured
+      ? '--force replaces them, a symlink by a plain file'
+      : 'move it away first: a directory is never replaced, and .github/ must be a real directory (GitHub follows no link)';
+    throw new UsageError(`in ${dir}, ${found.join(' and ')}; nothing was written (${cure})`, '--force');
   }
   for (const file of Object.keys(files)) await mkdir(dirname(join(dir, file)), { recursive: true });
   for (const [file, text] of Object.entries(files)) {
