@@ -3,8 +3,8 @@
  * write (the GitHub Pages workflow): `viewer/` holds the page (index.html with the API URL fixed in its
  * `<meta name="docdb-api-url">`, viewer.js, viewer.css, and open.js for the root page) and the root
  * `index.html` sends a visitor on to it: with the link's own query when it has one (a shared `/?repo=…`),
- * else on the repository's section named when the site was written. Every link is relative, so the site works under
- * any sub-path (`https://owner.github.io/repo/`).
+ * else on the repository's section named when the site was written. Every link is relative, so the site
+ * works under any sub-path (`https://owner.github.io/repo/`).
  *
  * Where the page comes from: run from the TypeScript sources (`npx tsx src/cli/main.ts view`, a checkout)
  * it is built on the fly from src/viewer/ with scripts/build-browser.mjs, so it is never a stale lib/;
