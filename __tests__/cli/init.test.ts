@@ -1,12 +1,13 @@
 /**
  * `docdb init` (issue 32 item 10): writes a commented spec and a workflow from flags (no prompt), refuses
- * to overwrite without --force, and what it writes is valid — the spec runs with `docdb project --mode
+ * to overwrite a file or write through a symlink (even a dangling one) without --force, writing neither file
+ * then, and what it writes is valid — the spec runs with `docdb project --mode
  * dry-run` against the emulator, the workflow has no actionlint finding.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../temp-dir.js';
@@ -90,17 +91,102 @@ describe('docdb init', () => {
     const dir = tempDir('docdb-init-');
     expect((await runCli(['init', '--sources', 'repos'], { cwd: dir })).code).toBe(0);
     writeFileSync(join(dir, SPEC), '# mine\n');
-    const again = await runCli(['init', '--sources', 'releases'], { cwd: dir });
+    const workflow = read(dir, WORKFLOW);
+    // Another schedule and sources: a workflow written anyway would differ from the one there.
+    const again = await runCli(['init', '--sources', 'issues', '--schedule', '0 6 * * 1'], { cwd: dir });
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(
-      `${SPEC} and ${WORKFLOW} already exist in ${dir}; nothing was written (--force overwrites)`,
+      `in ${dir}, ${SPEC} already exists and ${WORKFLOW} already exists; nothing was written (--force replaces them, a symlink by a plain file)`,
     );
     expect(read(dir, SPEC)).toBe('# mine\n');
-    expect(read(dir, WORKFLOW)).not.toContain('releases');
-    const forced = await runCli(['init', '--sources', 'releases', '--force'], { cwd: dir });
+    expect(read(dir, WORKFLOW)).toBe(workflow);
+    const forced = await runCli(['init', '--sources', 'issues', '--schedule', '0 6 * * 1', '--force'], { cwd: dir });
     expect(forced.code).toBe(0);
-    expect(read(dir, SPEC)).toContain('\n  releases:\n');
+    expect(read(dir, SPEC)).toContain('\n  issues:\n');
+    expect(read(dir, WORKFLOW)).toContain('- cron: "0 6 * * 1"');
   });
+
+  it.each([SPEC, WORKFLOW])('only %s exists: refused, and the other file is not written either', async (there) => {
+    const dir = tempDir('docdb-init-');
+    const other = there === SPEC ? WORKFLOW : SPEC;
+    mkdirSync(dirname(join(dir, there)), { recursive: true });
+    writeFileSync(join(dir, there), '# mine\n');
+    const r = await runCli(['init'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`in ${dir}, ${there} already exists; nothing was written`);
+    expect(read(dir, there)).toBe('# mine\n');
+    expect(existsSync(join(dir, other))).toBe(false);
+  });
+
+  describe.each([SPEC, WORKFLOW])('a symlink at %s', (at) => {
+    /** A directory `repo` holding the symlink, `outside` beside it (where the link leads), and the other path. */
+    function world(target: 'dangling' | 'existing') {
+      const dir = tempDir('docdb-init-link-');
+      const repo = join(dir, 'repo');
+      const outside = join(dir, 'outside.yml');
+      if (target === 'existing') writeFileSync(outside, '# not yours\n');
+      mkdirSync(dirname(join(repo, at)), { recursive: true });
+      symlinkSync(outside, join(repo, at));
+      return { repo, outside, other: at === SPEC ? WORKFLOW : SPEC };
+    }
+
+    it.each(['dangling', 'existing'] as const)('(%s target): refused, nothing written anywhere', async (target) => {
+      const { repo, outside, other } = world(target);
+      const r = await runCli(['init', '--dir', repo]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(`in ${repo}, ${at} is a symlink (to ${outside}); nothing was written`);
+      expect(existsSync(outside) && read(outside, '')).toBe(target === 'existing' && '# not yours\n');
+      expect(lstatSync(join(repo, at)).isSymbolicLink()).toBe(true);
+      expect(existsSync(join(repo, other))).toBe(false);
+    });
+
+    it.each(['dangling', 'existing'] as const)(
+      '(%s target), --force: the link is replaced by the file',
+      async (target) => {
+        const { repo, outside, other } = world(target);
+        const r = await runCli(['init', '--dir', repo, '--force']);
+        expect([r.code, r.stderr]).toEqual([0, '']);
+        expect(lstatSync(join(repo, at)).isFile()).toBe(true);
+        expect(read(repo, at)).toMatch(/^# (docdb projection spec|Written by `docdb init`)/);
+        expect(read(repo, other)).not.toBe('');
+        expect(existsSync(outside) && read(outside, '')).toBe(target === 'existing' && '# not yours\n');
+      },
+    );
+  });
+
+  it('a directory at a target path is refused even with --force', async () => {
+    const dir = tempDir('docdb-init-');
+    mkdirSync(join(dir, SPEC), { recursive: true });
+    const r = await runCli(['init', '--force'], { cwd: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`in ${dir}, ${SPEC} is a directory; nothing was written (move it away first`);
+    expect(existsSync(join(dir, WORKFLOW))).toBe(false);
+  });
+
+  it.each([
+    ['.github', 'existing'],
+    ['.github', 'dangling'],
+    ['.github/workflows', 'existing'],
+    ['.github/workflows', 'dangling'],
+  ] as const)(
+    'a symlink at the directory %s (%s target) is refused even with --force: nothing written',
+    async (on, target) => {
+      const dir = tempDir('docdb-init-link-');
+      const repo = join(dir, 'repo');
+      const outside = join(dir, 'elsewhere');
+      if (target === 'existing') mkdirSync(outside);
+      mkdirSync(dirname(join(repo, on)), { recursive: true });
+      symlinkSync(outside, join(repo, on));
+      for (const force of [[], ['--force']]) {
+        const r = await runCli(['init', '--dir', repo, ...force]);
+        expect(r.code).toBe(2);
+        expect(r.stderr).toContain(`in ${repo}, ${on} is a symlink (to ${outside})`);
+        expect(r.stderr).toContain('nothing was written (move it away first');
+        expect(existsSync(outside) && readdirSync(outside)).toEqual(target === 'existing' && []);
+        expect(existsSync(join(repo, SPEC)) || existsSync(join(repo, WORKFLOW))).toBe(false);
+      }
+    },
+  );
 
   it('the "next:" line names --repo: from $GITHUB_REPOSITORY, a github.com origin, else a placeholder; typed as printed it runs', async () => {
     const next = (stdout: string) => /^next: (npx docdb .*?)\s+#/m.exec(stdout)?.[1];

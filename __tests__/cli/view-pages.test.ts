@@ -2,7 +2,8 @@
  * The site `docdb view --out` writes works where GitHub Pages puts it — under a sub-path
  * (`https://owner.github.io/repo/`) — in real Chromium: the root page opens the viewer on the named
  * section, every asset is fetched from under the sub-path (nothing from the site's root), and the page
- * reads the API fixed in it (the emulator, holding the demo section), anonymously.
+ * reads the API fixed in it (the emulator, holding the demo section), anonymously. A shared link to the root
+ * page with its own query opens the viewer on that query, and whatever the link holds, stays on the site.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -85,4 +86,30 @@ describe('the Pages site under a sub-path, in Chromium', () => {
     expect(new URL(page.url()).searchParams.get('type')).toBe('repo');
     expect(sitePaths).toContain(`${SUB}viewer/viewer.js`);
   });
+
+  it('a shared link to the root with its own query opens the viewer on it, byte for byte', async () => {
+    const { page } = await recordingPage();
+    const query = `?repo=${DEMO_SECTION.repo}&view=table&ns=github&type=repo&where=data.stars%3E%3D10&q=a%2Fb%20c+d`;
+    await page.goto(`${site.url}${SUB}${query}#top`);
+    await page.waitForURL((u) => u.pathname === `${SUB}viewer/`);
+    expect(await settled(page)).toBe('ready');
+    const location = new URL(page.url());
+    expect([location.search, location.hash]).toEqual([query, '#top']);
+  });
+
+  it.each(['?//evil.example/', '?@evil.example', '?repo=o/r#//evil.example', '?%2F%2Fevil.example', '?\\evil.example'])(
+    'a link to the root holding %s stays on the site',
+    async (tail) => {
+      const { page } = await recordingPage();
+      const origin = new URL(site.url).origin;
+      // The root page reached through `//` too: the path it resolves `viewer/` against starts with two slashes.
+      for (const root of [`${SUB}`, `/${SUB}`]) {
+        const link = new URL(`${origin}${root}${tail}`).href;
+        await page.goto(link);
+        await page.waitForURL((u) => u.href !== link); // wherever the root page sends it
+        const at = new URL(page.url());
+        expect([at.origin, at.pathname], root + tail).toEqual([origin, `${root}viewer/`]);
+      }
+    },
+  );
 });

@@ -1,16 +1,20 @@
 /**
  * `docdb view` serving, in its own process as a user runs it (src/cli/main.ts through tsx): it prints the
  * link, the page it serves carries the API URL it was given, Ctrl-C stops it cleanly (exit 0, the port
- * closed); `--demo` serves the viewer on an emulator holding the demo section. And the static server it
- * uses keeps every request inside the site's directory.
+ * closed); `--demo` serves the viewer on an emulator holding the demo section. In Chromium: a shared
+ * link `/?repo=…` opens the viewer on its own query, and no other page can frame the viewer (headers). And
+ * the static server it uses keeps every request inside the site's directory.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StaticServer, startStaticServer } from '../../src/cli/static-server.js';
+import { launchChromium } from '../browser/harness.js';
+import { settled } from '../viewer/viewer-page.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const TSX = resolve(ROOT, 'node_modules/tsx/dist/loader.mjs');
@@ -85,7 +89,16 @@ describe('docdb view, served', () => {
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/viewer\/\?repo=octo\/data$/);
       const page = await fetch(url);
       expect(page.headers.get('content-type')).toBe('text/html; charset=utf-8');
-      expect(await page.text()).toContain('<meta name="docdb-api-url" content="http://127.0.0.1:9" />');
+      const html = await page.text();
+      expect(html).toContain('<meta name="docdb-api-url" content="http://127.0.0.1:9" />');
+      // Every answer forbids framing by header (a meta policy cannot), with the page's own policy otherwise.
+      const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(html)?.[1];
+      expect(meta).toContain('connect-src http://127.0.0.1:9;');
+      for (const at of [url, new URL('viewer.js', url), String(run.report.site), new URL('/no/such/file', url)]) {
+        const r = await fetch(at, { redirect: 'manual' });
+        const sent = [r.headers.get('content-security-policy'), r.headers.get('x-frame-options')];
+        expect(sent, String(at)).toEqual([`${meta}; frame-ancestors 'none'`, 'DENY']);
+      }
       const js = await fetch(new URL('viewer.js', url));
       expect([js.status, js.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8']);
       expect(await (await fetch(String(run.report.site))).text()).toContain('url=viewer/?repo=octo/data');
@@ -133,6 +146,70 @@ describe('docdb view, served', () => {
   });
 });
 
+describe('docdb view --demo in Chromium', () => {
+  let browser: Browser;
+  let run: (Running & { text: string }) | undefined;
+  let plain: StaticServer | undefined;
+  let dir: string;
+  beforeAll(async () => {
+    [browser, run, dir] = await Promise.all([
+      launchChromium(),
+      startView(['--demo']),
+      mkdtemp(join(tmpdir(), 'docdb-frame-')),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await plain?.close();
+    if (run) expect(await interrupt(run)).toEqual({ code: 0, signal: null });
+    if (dir) await rm(dir, { recursive: true, force: true });
+  });
+
+  it("a shared link /?repo=… opens the viewer on that query, byte for byte, not the site's own", async () => {
+    const site = String(run?.report.site);
+    const query = '?repo=octo-org/widgets&view=table&ns=github&type=repo&sort=-data.stars&q=a%2Fb%20c+d';
+    const page = await browser.newPage();
+    try {
+      await page.goto(`${site}${query}`);
+      await page.waitForURL((u) => u.pathname === '/viewer/');
+      expect(new URL(page.url()).search).toBe(query);
+      expect(await settled(page)).toBe('ready');
+      expect(await page.inputValue('input[type="search"]')).toBe('a/b c d');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('no page can frame the viewer: the headers forbid it; the same page from a host that sends none can be', async () => {
+    const url = String(run?.report.url);
+    // The control: the page docdb view serves, byte for byte, from a server without the headers (as Pages).
+    await mkdir(join(dir, 'viewer'));
+    await writeFile(join(dir, 'viewer/index.html'), await (await fetch(url)).text());
+    plain = await startStaticServer({ root: dir });
+    const page = await browser.newPage();
+    const asked: string[] = [];
+    page.on('request', (r) => asked.push(r.url()));
+    try {
+      await page.setContent(
+        `<iframe id="served" src="${url}"></iframe><iframe id="plain" src="${plain.url}/viewer/"></iframe>`,
+      );
+      const apiIn = async (id: string) => {
+        const frame = await (await page.$(`#${id}`))?.contentFrame();
+        return frame?.evaluate(
+          () => document.querySelector('meta[name="docdb-api-url"]')?.getAttribute('content') ?? null,
+        );
+      };
+      expect(await apiIn('plain')).toBe(run?.report.apiUrl);
+      expect(await apiIn('served')).toBe(null);
+      // The framed page was fetched and refused: none of its code was asked for.
+      expect(asked).toContain(url);
+      expect(asked.filter((u) => u.startsWith(String(run?.report.site)) && u.endsWith('.js'))).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+});
+
 describe('the static server keeps to its directory', () => {
   let dir: string;
   let site: StaticServer;
@@ -140,6 +217,7 @@ describe('the static server keeps to its directory', () => {
     dir = await mkdtemp(join(tmpdir(), 'docdb-static-'));
     await mkdir(join(dir, 'site/viewer'), { recursive: true });
     await mkdir(join(dir, 'site/evil.example'), { recursive: true });
+    await mkdir(join(dir, 'site/\\evil.example'), { recursive: true });
     await writeFile(join(dir, 'site/viewer/index.html'), 'the viewer');
     await writeFile(join(dir, 'secret.txt'), 'outside the site');
     site = await startStaticServer({ root: join(dir, 'site') });
@@ -169,9 +247,15 @@ describe('the static server keeps to its directory', () => {
     expect(await rawGet(site.url, '/viewer/')).toMatchObject({ status: 200, body: 'the viewer' });
   });
 
-  it('a directory without its slash is redirected on this site, keeping the query', async () => {
+  it('a directory without its slash is redirected on this site, keeping the query byte for byte', async () => {
     expect(await rawGet(site.url, '/viewer?repo=o/r')).toMatchObject({ status: 301, location: '/viewer/?repo=o/r' });
-    // `//evil.example/` would send the browser to another host.
-    expect(await rawGet(site.url, '/%2Fevil.example')).toMatchObject({ status: 301, location: '/evil.example/' });
+    const query = '?repo=o/r&q=a%2Fb%20c+d&where=data.stars%3E%3D10&x=%E2%9C%93&y=//evil.example&z=%0D%0A&&=';
+    expect(await rawGet(site.url, `/viewer${query}`)).toMatchObject({ status: 301, location: `/viewer/${query}` });
+    // `//evil.example/` (or `/\evil.example/`, which browsers read the same) would send the browser to another host.
+    for (const path of ['/%2Fevil.example', '//evil.example', '///evil.example?a=b']) {
+      const r = await rawGet(site.url, path);
+      expect([r.status, r.location], path).toEqual([301, `/evil.example/${path.includes('?') ? '?a=b' : ''}`]);
+    }
+    expect(await rawGet(site.url, '/%5Cevil.example')).toMatchObject({ status: 301, location: '/%5Cevil.example/' });
   });
 });

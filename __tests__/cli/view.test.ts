@@ -11,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { withApiUrl } from '../../scripts/build-browser.mjs';
-import { openQuery, pageWithApiUrl, viewerPage } from '../../src/cli/viewer-site.js';
+import { openQuery, pageWithApiUrl, siteHeaders, viewerPage } from '../../src/cli/viewer-site.js';
 import { runCli } from './run-cli.js';
 
 let dir: string;
@@ -34,6 +34,7 @@ describe('docdb view: bad flags are usage errors naming the flag', () => {
     [['--demo', '--api-url', 'https://x.example'], /--demo and --api-url do not go together/],
     [['--demo', '--out', 'site'], /--demo and --out do not go together/],
     [['--out', 'site', '--port', '80'], /--out and --port do not go together/],
+    [['--force'], /--force goes with --out DIR: it writes the site into a directory that is not empty/],
   ];
   it.each(cases)('docdb view %j', async (args, message) => {
     const r = await runCli(['view', ...args]);
@@ -100,14 +101,53 @@ describe('docdb view --out DIR', () => {
     expect((await readFile(join(out, 'viewer/viewer.js'))).length).toBeGreaterThan(1000);
     const root = await readFile(join(out, 'index.html'), 'utf8');
     expect(root).toContain('content="0; url=viewer/?repo=octo/data&amp;section=inventory"');
-    expect(root).toContain('<a href="viewer/?repo=octo/data&amp;section=inventory">');
+    expect(root).toContain('<a id="open" href="viewer/?repo=octo/data&amp;section=inventory">');
+    // The script that carries a shared link's own query on to the viewer (view-pages.test.ts runs it).
+    expect(root).toContain('<script src="viewer/open.js"></script>');
+    expect(await readFile(join(out, 'viewer/open.js'), 'utf8')).toContain('location.search');
   });
 
   it('without --repo the root page opens the viewer itself, on api.github.com', async () => {
     const out = join(dir, 'plain');
     expect((await runCli(['view', '--out', out])).code).toBe(0);
-    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<a href="viewer/">');
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('<a id="open" href="viewer/">');
     expect(await readFile(join(out, 'viewer/index.html'), 'utf8')).toContain('content="https://api.github.com"');
+  });
+});
+
+describe('docdb view --out DIR that holds something', () => {
+  it('a directory that is not empty is refused without --force, nothing written; --force writes, the rest kept', async () => {
+    const out = join(dir, 'full');
+    await mkdir(out);
+    await writeFile(join(out, 'index.html'), 'my own page');
+    await writeFile(join(out, 'notes.txt'), 'keep me');
+    const r = await runCli(['view', '--out', out]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      `--out ${out} is not empty (index.html, notes.txt); nothing was written: name a new or empty directory, or pass --force`,
+    );
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toBe('my own page');
+    await expect(readFile(join(out, 'viewer/index.html'))).rejects.toMatchObject({ code: 'ENOENT' });
+    const forced = await runCli(['view', '--out', out, '--force']);
+    expect([forced.code, forced.stderr]).toEqual([0, '']);
+    expect(await readFile(join(out, 'index.html'), 'utf8')).toContain('Open the docdb viewer');
+    expect(await readFile(join(out, 'notes.txt'), 'utf8')).toBe('keep me');
+  });
+
+  it('an empty directory is used as it is; a file is refused, even with --force', async () => {
+    const empty = join(dir, 'empty-out');
+    await mkdir(empty);
+    expect((await runCli(['view', '--out', empty])).code).toBe(0);
+    const file = join(dir, 'a-file');
+    await writeFile(file, 'x');
+    for (const args of [
+      ['--out', file],
+      ['--out', file, '--force'],
+    ]) {
+      const r = await runCli(['view', ...args]);
+      expect([r.code, r.stderr]).toEqual([2, expect.stringContaining(`--out ${file} is a file, not a directory`)]);
+    }
+    expect(await readFile(file, 'utf8')).toBe('x');
   });
 });
 
@@ -128,6 +168,17 @@ describe('the page and its API URL', () => {
       expect(page).toContain('connect-src http://127.0.0.1:8787;');
       expect(page).not.toContain('api.github.com');
     }
+  });
+
+  it("siteHeaders: the page's own policy as a header, with frame-ancestors 'none', and X-Frame-Options", async () => {
+    const page = pageWithApiUrl(await readFile('src/viewer/index.html', 'utf8'), 'http://127.0.0.1:8787/x');
+    const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(page)?.[1];
+    expect(meta).toContain('connect-src http://127.0.0.1:8787;');
+    expect(siteHeaders(page)).toEqual({
+      'Content-Security-Policy': `${meta}; frame-ancestors 'none'`,
+      'X-Frame-Options': 'DENY',
+    });
+    expect(() => siteHeaders('<head></head>')).toThrow(/no Content-Security-Policy <meta>/);
   });
 
   it('refuses a page with no API URL to set (it would read api.github.com whatever --api-url said)', () => {

@@ -81,6 +81,8 @@ describe('downloads', () => {
     { id: 'b', values: { 'data.s': '=1+2' } },
     { id: 'c', values: { 'data.s': '@SUM(A1)', 'data.n': 0 } },
     { id: '-d', values: { 'data.s': '+x' } },
+    // TAB and CR: some spreadsheets drop them and run the formula behind them.
+    { id: '\te', values: { 'data.s': '\r=1+2' } },
   ];
 
   it('CSV: RFC 4180 quoting, JSON text for objects, CRLF, formulas made inert, numbers left as numbers', () => {
@@ -91,19 +93,24 @@ describe('downloads', () => {
         "b,,'=1+2,",
         "c,0,'@SUM(A1),",
         "'-d,,'+x,",
+        `'\te,,"'\r=1+2",`,
         '',
       ].join('\r\n'),
     );
   });
 
-  it('inertCell changes only strings that start like a formula', () => {
-    expect(['=a', '+a', '-a', '@a', 'a=', ' =a', -1, null].map(inertCell)).toEqual([
+  it("inertCell changes only strings that start like a formula: OWASP's =, +, -, @, TAB and CR", () => {
+    expect(['=a', '+a', '-a', '@a', '\t=a', '\r=a', '\ta', 'a=', ' =a', 'a\t', -1, null].map(inertCell)).toEqual([
       "'=a",
       "'+a",
       "'-a",
       "'@a",
+      "'\t=a",
+      "'\r=a",
+      "'\ta",
       'a=',
       ' =a',
+      'a\t',
       -1,
       null,
     ]);
@@ -115,6 +122,7 @@ describe('downloads', () => {
       { id: 'b', 'data.s': '=1+2' },
       { id: 'c', 'data.s': '@SUM(A1)', 'data.n': 0 },
       { id: '-d', 'data.s': '+x' },
+      { id: '\te', 'data.s': '\r=1+2' },
     ]);
     expect(toJson(columns, [])).toBe('[]\n');
   });

@@ -227,7 +227,7 @@ describe('table per type', () => {
     expect(csv.suggestedFilename()).toBe('github-repo.csv');
     const field = (v: unknown) => {
       let t = typeof v === 'string' ? v : JSON.stringify(v);
-      if (typeof v === 'string' && /^[=+\-@]/.test(t)) t = `'${t}`;
+      if (typeof v === 'string' && /^[=+\-@\t\r]/.test(t)) t = `'${t}`;
       return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
     };
     const lines = [

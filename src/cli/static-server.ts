@@ -1,7 +1,8 @@
 /**
  * A tiny static file server on loopback for `docdb view`, the playground and the browser tests: serves
  * files under `root` (never outside it: a path that decodes to `..` beyond the root is 403, one that does
- * not decode is 400), with the right content types, no caching.
+ * not decode is 400), with the right content types, no caching, and the caller's `headers` on every answer
+ * (`docdb view`: the page's Content-Security-Policy with `frame-ancestors 'none'`, viewer-site.ts `siteHeaders`).
  */
 import { readFile, stat } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -17,10 +18,16 @@ const TYPES: Record<string, string> = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-/** The request's path, decoded; undefined when it does not decode (`%E0%A4%A`, a lone `%`). */
+/**
+ * The request's path, decoded; undefined when it does not decode (`%E0%A4%A`, a lone `%`) or is not a path.
+ * The target is put behind a fixed origin, not resolved against it: resolved, `//evil.example/viewer` would
+ * be a host and the path `/viewer`.
+ */
 function decodedPath(url: string | undefined): string | undefined {
+  const target = url ?? '/';
+  if (!target.startsWith('/')) return undefined;
   try {
-    return decodeURIComponent(new URL(url ?? '/', 'http://x').pathname);
+    return decodeURIComponent(new URL(`http://x${target}`).pathname);
   } catch {
     return undefined;
   }
@@ -41,10 +48,13 @@ export async function startStaticServer(options: {
   root: string;
   host?: string;
   port?: number;
+  /** Sent with every answer (a 404 and a redirect too). */
+  headers?: Readonly<Record<string, string>>;
 }): Promise<StaticServer> {
   const root = resolve(options.root);
   const host = options.host ?? '127.0.0.1';
   const server = createServer(async (req, res) => {
+    for (const [name, value] of Object.entries(options.headers ?? {})) res.setHeader(name, value);
     const path = decodedPath(req.url);
     // A malformed escape made decodeURIComponent throw inside this async handler: an unhandled rejection
     // that ended the whole process. It is a bad request, nothing more.

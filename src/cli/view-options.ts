@@ -13,6 +13,8 @@ export interface ViewOptions {
   section?: string | undefined;
   demo: boolean;
   out?: string | undefined;
+  /** With `out`: write into a directory that is not empty. */
+  force: boolean;
 }
 
 export const DEFAULT_API_URL = 'https://api.github.com';
@@ -82,6 +84,12 @@ function exclusive(values: FlagValues): void {
   for (const [a, b, why] of pairs) {
     if (given(a) && given(b)) throw new UsageError(`--${a} and --${b} do not go together: ${why}`, `--${b}`);
   }
+  if (given('force') && !given('out')) {
+    throw new UsageError(
+      '--force goes with --out DIR: it writes the site into a directory that is not empty',
+      '--force',
+    );
+  }
 }
 
 /**
@@ -100,5 +108,5 @@ export async function viewOptions(values: FlagValues): Promise<ViewOptions> {
     () => str(values, 'host') ?? '127.0.0.1',
     () => str(values, 'out'),
   );
-  return { port, host, apiUrl, repo, section, demo: values.demo === true, out };
+  return { port, host, apiUrl, repo, section, demo: values.demo === true, out, force: values.force === true };
 }

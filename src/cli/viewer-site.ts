@@ -1,9 +1,10 @@
 /**
  * The viewer as a static site (issue 29 item 10), for `docdb view` to serve and `docdb view --out` to
  * write (the GitHub Pages workflow): `viewer/` holds the page (index.html with the API URL fixed in its
- * `<meta name="docdb-api-url">`, viewer.js, viewer.css) and the root `index.html` sends a visitor on to
- * it, opening a repository's section when one was named. Every link is relative, so the site works under
- * any sub-path (`https://owner.github.io/repo/`).
+ * `<meta name="docdb-api-url">`, viewer.js, viewer.css, and open.js for the root page) and the root
+ * `index.html` sends a visitor on to it: with the link's own query when it has one (a shared `/?repo=…`),
+ * else on the repository's section named when the site was written. Every link is relative, so the site
+ * works under any sub-path (`https://owner.github.io/repo/`).
  *
  * Where the page comes from: run from the TypeScript sources (`npx tsx src/cli/main.ts view`, a checkout)
  * it is built on the fly from src/viewer/ with scripts/build-browser.mjs, so it is never a stale lib/;
@@ -105,7 +106,21 @@ export function openQuery(open: { repo?: string | undefined; section?: string | 
 
 const attr = (s: string) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 
-/** The root page: straight on to the viewer (relative, so it works under any sub-path), with a link for no-refresh browsers. */
+/**
+ * The root page's script (`viewer/open.js`): on to the viewer with the link's own query and fragment — a
+ * shared `/?repo=…` opens what it names, byte for byte — or, without a query, the section the site was
+ * written for (the page's link). Only the query and the fragment come from the address, behind a fixed
+ * relative path: whatever a link holds, the visitor stays on this site.
+ */
+const OPEN_SCRIPT = `// docdb view's root page: open the viewer with this link's own query, else the section the site opens.
+const own = location.search.length > 1 ? 'viewer/' + location.search : null;
+location.replace((own ?? document.getElementById('open').getAttribute('href')) + location.hash);
+`;
+
+/**
+ * The root page: straight on to the viewer by its script (a meta refresh could not carry the link's query;
+ * it stays for a browser without scripts), with a link as well. Relative, so it works under any sub-path.
+ */
 function rootPage(target: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -113,19 +128,46 @@ function rootPage(target: string): string {
     <meta charset="utf-8" />
     <meta name="viewport" content="width=device-width, initial-scale=1" />
     <meta name="referrer" content="no-referrer" />
-    <meta http-equiv="refresh" content="0; url=${attr(target)}" />
+    <meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'self'; base-uri 'none'; form-action 'none'" />
+    <noscript><meta http-equiv="refresh" content="0; url=${attr(target)}" /></noscript>
     <title>docdb viewer</title>
   </head>
   <body>
-    <p><a href="${attr(target)}">Open the docdb viewer</a></p>
+    <p><a id="open" href="${attr(target)}">Open the docdb viewer</a></p>
+    <script src="viewer/open.js"></script>
   </body>
 </html>
 `;
 }
 
 /**
- * Write the site into `out` (created when missing; its `viewer/` and `index.html` replaced) and return
- * the relative link the root page opens (`viewer/?repo=…`).
+ * The headers a server of the site sends with every answer: the page's own Content-Security-Policy, read
+ * from its `<meta>` (so the two agree on every source, `connect-src` included), plus `frame-ancestors
+ * 'none'`, and `X-Frame-Options: DENY` for browsers without it. Only a header can forbid framing: a meta
+ * policy's `frame-ancestors` is ignored, as is a meta X-Frame-Options. Throws `InvalidConfig` for a page
+ * with no policy (a server would send none).
+ *
+ * @example
+ * siteHeaders(await readFile('_site/viewer/index.html', 'utf8'));
+ * // { 'Content-Security-Policy': "default-src 'none'; … connect-src https://api.github.com; … frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }
+ */
+export function siteHeaders(pageHtml: string): Record<string, string> {
+  const meta = /http-equiv="Content-Security-Policy"\s+content="([^"]*)"/.exec(pageHtml)?.[1];
+  if (meta === undefined) throw new InvalidConfig('viewer', 'the viewer page has no Content-Security-Policy <meta>');
+  const policy = meta
+    .replace(/&quot;/g, '"')
+    .replace(/&lt;/g, '<')
+    .replace(/&amp;/g, '&')
+    .trim();
+  return {
+    'Content-Security-Policy': `${policy.replace(/;$/, '')}; frame-ancestors 'none'`,
+    'X-Frame-Options': 'DENY',
+  };
+}
+
+/**
+ * Write the site into `out` (created when missing; its `viewer/` and `index.html` replaced, anything else
+ * left as it is) and return the relative link the root page opens without a query (`viewer/?repo=…`).
  *
  * @example
  * await writeSite('_site', page, { apiUrl: 'https://api.github.com', repo: 'octo/data' }); // 'viewer/?repo=octo/data'
@@ -142,6 +184,7 @@ export async function writeSite(
   await cp(page.dir, dir, { recursive: true });
   const html = await readFile(join(page.dir, 'index.html'), 'utf8');
   await writeFile(join(dir, 'index.html'), pageWithApiUrl(html, options.apiUrl));
+  await writeFile(join(dir, 'open.js'), OPEN_SCRIPT);
   const target = `viewer/${openQuery(options)}`;
   await writeFile(join(out, 'index.html'), rootPage(target));
   return target;

@@ -6,7 +6,7 @@
  * The API origin is fixed in the page (`<meta name="docdb-api-url">`, from `--api-url`), never taken
  * from the page's URL: a link that could name it could send a visitor's token anywhere.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { EmulatorHandle } from '../../emulator/index.js';
@@ -14,7 +14,7 @@ import type { CliCommand } from '../command.js';
 import { type CliIo, EXIT, UsageError } from '../io.js';
 import { type StaticServer, startStaticServer } from '../static-server.js';
 import { type ViewOptions, viewOptions } from '../view-options.js';
-import { type ViewerPage, viewerPage, writeSite } from '../viewer-site.js';
+import { siteHeaders, type ViewerPage, viewerPage, writeSite } from '../viewer-site.js';
 
 /** What the command prints (one JSON line with --json). */
 interface ViewReport {
@@ -98,7 +98,9 @@ async function serve(options: ViewOptions, page: ViewerPage, io: CliIo, json: bo
     const apiUrl = demo?.em.url ?? options.apiUrl;
     const open = demo ? { repo: demo.demo.repo } : options;
     const target = await writeSite(siteDir, page, { apiUrl, repo: open.repo, section: options.section });
-    server = await startStaticServer({ root: siteDir, host: options.host, port: options.port }).catch((e) => {
+    // The page's own policy, now also as a header, with the one rule a header alone can carry: no framing.
+    const headers = siteHeaders(await readFile(join(siteDir, 'viewer/index.html'), 'utf8'));
+    server = await startStaticServer({ root: siteDir, host: options.host, port: options.port, headers }).catch((e) => {
       throw listenProblem(e, options);
     });
     const report: ViewReport = { url: `${server.url}/${target}`, site: `${server.url}/`, apiUrl, page: page.source };
@@ -112,6 +114,24 @@ async function serve(options: ViewOptions, page: ViewerPage, io: CliIo, json: bo
     await rm(siteDir, { recursive: true, force: true });
   }
   if (!json) io.stderr('viewer stopped\n');
+}
+
+/**
+ * `--out` is a new or empty directory unless --force: the site replaces the `index.html` and `viewer/` it
+ * finds there, so `--out .` in a repository must not do that silently.
+ */
+async function checkOut(out: string, force: boolean): Promise<void> {
+  const entries = await readdir(out).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [];
+    if (e.code === 'ENOTDIR') throw new UsageError(`--out ${out} is a file, not a directory`, '--out');
+    throw e;
+  });
+  if (entries.length === 0 || force) return;
+  const shown = entries.sort().slice(0, 3).join(', ') + (entries.length > 3 ? ', …' : '');
+  throw new UsageError(
+    `--out ${out} is not empty (${shown}); nothing was written: name a new or empty directory, or pass --force to write the site there (its index.html and viewer/ are replaced, the rest kept)`,
+    '--out',
+  );
 }
 
 export const command: CliCommand = {
@@ -128,10 +148,11 @@ export const command: CliCommand = {
     section: { type: 'string', description: 'the section the link opens (default documents)' },
     demo: { type: 'boolean', description: 'start the emulator with a demo section and serve the viewer on it' },
     out: { type: 'string', description: 'write the static site into DIR (for GitHub Pages) instead of serving' },
+    force: { type: 'boolean', description: 'with --out: write into a directory that is not empty' },
   },
   usage: `usage: docdb view [--port N] [--host 127.0.0.1] [--api-url URL] [--repo owner/name] [--section NAME] [--json]
        docdb view --demo [--port N]
-       docdb view --out DIR [--api-url URL] [--repo owner/name] [--section NAME]
+       docdb view --out DIR [--force] [--api-url URL] [--repo owner/name] [--section NAME]
 
 Serve the docdb viewer — a static page that browses, filters, diffs and charts a section in the
 browser, reading GitHub's API directly — on loopback until interrupted (Ctrl-C), and print the link
@@ -142,9 +163,11 @@ octo-org/widgets (a few thousand indexed repositories, weather stations whose te
 every commit, 41 daily commits; data files on main) and opens the viewer on it. No token, no
 network.
 
---out DIR writes the site instead (DIR/index.html opens DIR/viewer/ on --repo's section): the
-GitHub Pages workflow, examples/workflows/docdb-viewer-pages.yml, publishes it. Every link in it
-is relative, so it works under a sub-path such as https://owner.github.io/repo/.
+--out DIR writes the site instead (DIR/index.html opens DIR/viewer/ on --repo's section, or on
+the query of the link it was opened with): the GitHub Pages workflow,
+examples/workflows/docdb-viewer-pages.yml, publishes it. Every link in it is relative, so it
+works under a sub-path such as https://owner.github.io/repo/. DIR must be new or empty; --force
+writes into one that is not (its index.html and viewer/ replaced, the rest kept).
 
 Example:
   docdb view --demo
@@ -156,6 +179,7 @@ Example:
     try {
       if (options.out !== undefined) {
         const out = resolve(io.cwd, options.out);
+        await checkOut(out, options.force);
         const target = await writeSite(out, page, options);
         const report = { out, open: target, apiUrl: options.apiUrl, page: page.source };
         io.stdout(

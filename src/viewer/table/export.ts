@@ -1,12 +1,16 @@
 /**
  * The download of the filtered rows, pure. CSV is RFC 4180 (https://www.rfc-editor.org/rfc/rfc4180) through
  * docdb's own `csvField` (the CLI's `--format csv` writer: quoting, an object or array as its JSON text),
- * records ended by CRLF. A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` as a formula
- * (https://owasp.org/www-community/attacks/CSV_Injection): such a string gets a leading `'`. Numbers are
+ * records ended by CRLF. A spreadsheet runs a cell that starts with `=`, `+`, `-` or `@` as a formula, and
+ * some drop a leading TAB or CR and read what follows (OWASP's list of the six,
+ * https://owasp.org/www-community/attacks/CSV_Injection): a string starting with any of them gets a leading `'`. Numbers are
  * written as numbers (a negative number is data, not a formula). JSON is an array of `{ column: value }`.
  */
 import { csvField } from '../../browser/index.js';
 import { cellValue, type TableRow } from './cells.js';
+
+/** `=`, `+`, `-`, `@`, TAB, CR: the first characters OWASP lists as starting a formula. */
+const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
  * A string a spreadsheet would read as a formula, made inert with a leading `'`; anything else unchanged.
@@ -15,7 +19,7 @@ import { cellValue, type TableRow } from './cells.js';
  * inertCell('=HYPERLINK("x")'); // "'=HYPERLINK(\"x\")"
  */
 export function inertCell(value: unknown): unknown {
-  return typeof value === 'string' && /^[=+\-@]/.test(value) ? `'${value}` : value;
+  return typeof value === 'string' && FORMULA_START.test(value) ? `'${value}` : value;
 }
 
 /**
