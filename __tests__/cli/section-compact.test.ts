@@ -56,6 +56,60 @@ describe.each(['api', 'git'] as const)('docdb section compact --refstore %s', (k
   });
 });
 
+describe.each(['api', 'git'] as const)('docdb section compact --dry-run --refstore %s', (kind) => {
+  it('says what would be kept and removed and writes nothing; the run then says how many it removed; a removed version says which compaction removed it', async () => {
+    const { flags, env, dir } = fresh(kind);
+    const cli = (args: string[]) => runCli([...args, ...flags], { env, cwd: tmp.dir });
+    const versions: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      const put = await cli(['doc', 'put', 'notes/note/a', '--data', `{"n":${i}}`, '--json']);
+      versions.push((put.json() as { version: string }).version);
+    }
+    // What is there before: every request the emulator answers; the git repository's objects and ref.
+    const written = () =>
+      kind === 'api'
+        ? em.requests.filter((q) => q.method !== 'GET' && q.method !== 'HEAD').length
+        : git(['--git-dir', dir!, 'count-objects', '-v']) + git(['--git-dir', dir!, 'for-each-ref']);
+    const before = written();
+    const start = em.requests.length;
+    const dry = await cli(['section', 'compact', '--keep-commits', '2', '--dry-run']);
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(dry.stdout).toContain(`at ${versions[4]!.slice(0, 7)} has 5 commit(s)`);
+    expect(dry.stdout).toContain(`would keep 2 and remove 3; oldest kept: ${versions[3]!.slice(0, 7)} of `);
+    expect(dry.stdout).toMatch(
+      kind === 'api'
+        ? /would take 5 requests on GitHub's API \(3 content-creating: 2 commits and the move\), within GitHub's limits without waiting/
+        : /would create 2 commits and move the ref once/,
+    );
+    const json = await cli(['section', 'compact', '--keep-commits', '2', '--dry-run', '--json']);
+    expect(json.json()).toMatchObject({
+      dryRun: true,
+      compacted: false,
+      version: versions[4],
+      kept: 2,
+      removed: 3,
+      plan: { listed: 5, kept: 2, removed: 3, oldestKept: { version: versions[3] } },
+    });
+    // Zero writes: the emulator saw only reads (no POST, PATCH, GraphQL); git has not one new object.
+    expect(written()).toEqual(before);
+    if (kind === 'api') expect(em.requests.slice(start).every((q) => q.method === 'GET')).toBe(true);
+    const run = await cli(['section', 'compact', '--keep-commits', '2']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/: 2 commits kept, 3 removed \(was [0-9a-f]{7}, now [0-9a-f]{7}\)/);
+    const root = (await cli(['doc', 'history', 'notes/note/a', '--json'])).json() as { compactedAt: string };
+    // A removed version, as docdb printed it (7 characters) and in full: which compaction, when, kept from where.
+    const by = new RegExp(
+      `removed by the compaction at ${versions[4]} on \\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ; history kept from ${root.compactedAt}`,
+    );
+    for (const v of [versions[1]!.slice(0, 7), versions[1]!]) {
+      const got = await cli(['doc', 'get', 'notes/note/a', '--version', v]);
+      expect(got.code, got.stderr).toBe(3);
+      expect(got.stderr).toMatch(by);
+      expect(got.stderr).not.toMatch(/searched all/);
+    }
+  });
+});
+
 describe('docdb section compact: the command line', () => {
   it('refuses a policy that keeps nothing and a bad --thin, both at once, before any I/O (exit 2)', async () => {
     const r = await runCli(['section', 'compact', '--thin', 'month', '--refstore', 'git', '--git-dir', '/nonexistent']);

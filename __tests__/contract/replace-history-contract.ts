@@ -7,10 +7,13 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidVersion } from '../../src/core/errors.js';
 import type { HistoryEntry, RefStore, ReplacementCommit } from '../../src/core/refstore.js';
+import { resolveVersion } from '../../src/core/resolve-version.js';
 import { compactSection } from '../../src/retention/index.js';
 import type { ContractFixture } from './refstore-contract.js';
 
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
+/** The compaction's clock: its root's Docdb-Compaction-Date. */
+const COMPACTED_AT = Date.UTC(2026, 11, 2, 3, 0, 0);
 
 /** The capability, which every backend must have. */
 function rewriter(store: RefStore): NonNullable<RefStore['replaceHistory']> {
@@ -85,21 +88,34 @@ export function describeReplaceHistoryContract(get: () => { fx: ContractFixture;
       expect(after[0]!.parents).toEqual([first.created[0]]);
     });
 
-    it('after a compaction, a pinned read of a removed version says so and names the kept commit with its tree', async () => {
+    it('after a compaction, a pinned read of a removed version says which compaction removed it and where history is kept from', async () => {
       const { store } = get();
       const v1 = (await store.put('rh/e.json', '1')).version!;
       await store.put('rh/e.json', '2');
       const v3 = (await store.put('rh/e.json', '3')).version!;
-      const r = await compactSection(store, { keepCommits: 1 }, { pacing: false });
+      const r = await compactSection(store, { keepCommits: 1 }, { pacing: false, now: () => COMPACTED_AT });
+      const by = `by the compaction at ${v3} on 2026-12-02T03:00:00Z; history kept from ${r.version}`;
+      // Re-created as the new root: the kept commit holding the same tree is named.
       const replaced = await store.get('rh/e.json', { version: v3 }).catch((x: unknown) => x);
       expect(replaced).toBeInstanceOf(InvalidVersion);
-      expect((replaced as InvalidVersion).data).toMatchObject({ reason: 'compacted', keptAs: r.version });
-      expect((replaced as InvalidVersion).message).toMatch(
-        /removed .* by a compaction; commit [0-9a-f]{40} holds the same tree/,
-      );
+      expect((replaced as InvalidVersion).data).toMatchObject({ reason: 'compacted', keptAs: r.version, removed: v3 });
+      expect((replaced as InvalidVersion).message).toContain(`version ${v3} was removed from ${store.ref} ${by};`);
+      expect((replaced as InvalidVersion).message).toContain(`; commit ${r.version} holds the same tree`);
+      // Removed outright: nothing kept names it, so the sentence says "if it was one".
       const gone = await store.get('rh/e.json', { version: v1 }).catch((x: unknown) => x);
       expect(gone).toBeInstanceOf(InvalidVersion);
-      expect((gone as InvalidVersion).data).toMatchObject({ reason: 'compacted', compactionRoot: r.version });
+      expect((gone as InvalidVersion).data).toMatchObject({
+        reason: 'compacted',
+        compactionRoot: r.version,
+        compactedTip: v3,
+        compactedOn: '2026-12-02T03:00:00Z',
+      });
+      expect((gone as InvalidVersion).message).toContain(`if it was one, it was removed ${by}`);
+      // An abbreviation of a removed version (as docdb printed it) says the same, not "searched all 1 commits".
+      const short = await resolveVersion(store, v3.slice(0, 7)).catch((x: unknown) => x);
+      expect(short).toBeInstanceOf(InvalidVersion);
+      expect((short as InvalidVersion).message).toContain(`(${v3}) was removed from ${store.ref} ${by};`);
+      expect((short as InvalidVersion).data).toMatchObject({ reason: 'compacted', keptAs: r.version });
       expect(text((await store.get('rh/e.json', { version: r.version! }))!.value)).toBe('3');
     });
 

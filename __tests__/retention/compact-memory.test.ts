@@ -54,8 +54,8 @@ describe('compactSection (memory)', () => {
 
   it('a second compaction with the same policy changes nothing; one that keeps fewer re-roots once more', async () => {
     const { store } = section();
-    await history(store, 6);
-    await compactSection(store, { keepCommits: 4 }, { pacing: false });
+    const versions = await history(store, 6);
+    const first = await compactSection(store, { keepCommits: 4 }, { pacing: false });
     const tip = await store.head();
     const again = await compactSection(store, { keepCommits: 4 }, { pacing: false });
     expect(again).toMatchObject({ compacted: false, version: tip, attempts: 0 });
@@ -63,8 +63,11 @@ describe('compactSection (memory)', () => {
     const fewer = await compactSection(store, { keepCommits: 2 }, { pacing: false });
     const after = (await store.commits!()).entries;
     expect(after).toHaveLength(2);
-    // A commit that survived two compactions names both commits it replaced, oldest first.
-    expect(compactedFrom(after[0]!.message)).toEqual([compactedFrom(after[0]!.message)[0], fewer.previousVersion]);
+    // A commit that survived two compactions names both commits it replaced, oldest first: its original,
+    // then the first compaction's re-creation of it.
+    expect(fewer.previousVersion).toBe(first.replaced[versions[5]!]);
+    expect(compactedFrom(after[0]!.message)).toEqual([versions[5], fewer.previousVersion]);
+    expect(compactedFrom(after[1]!.message)).toEqual([versions[4], first.replaced[versions[4]!]]);
   });
 
   it('keepDays keeps the commits of the last D days; thin keeps one per day of the older history', async () => {

@@ -53,6 +53,40 @@ describe('compactSection on GitHub (emulator)', () => {
     for (const [original, now] of Object.entries(r.replaced)) expect(treeOf(repo, now)).toBe(treeOf(repo, original));
   });
 
+  it('a dry run lists the section and writes nothing; its plan is what the compaction then takes', async () => {
+    const repo = seeded(250);
+    const store = remoteStore(em, repo, { ref: REF });
+    const tip = em.state.repo(`${OWNER}/${repo}`).db.readRef(REF);
+    const db = em.state.repo(`${OWNER}/${repo}`).db;
+    const versions: string[] = [];
+    for (let c = tip; c; c = db.getCommit(c).parents[0]) versions.push(c);
+    let start = em.requests.length;
+    const dry = await compactSection(store, { keepCommits: 100 }, { dryRun: true });
+    // Only the listing (3 pages of 100: all 250, to count them), no write of any kind.
+    expect(since(em, start).map((q) => `${q.method} ${q.operation}`)).toEqual(Array(3).fill('GET repos/list-commits'));
+    expect(em.state.repo(`${OWNER}/${repo}`).db.readRef(REF)).toBe(tip);
+    expect(dry).toMatchObject({ dryRun: true, compacted: false, version: tip, kept: 100, removed: 150, requests: 3 });
+    expect(dry.plan).toMatchObject({
+      listed: 250,
+      kept: 100,
+      removed: 150,
+      oldestKept: { version: versions[99] },
+      // The compaction lists 101 (2 pages), creates 100 commits, asks the id and moves: 104, 101 of them
+      // content-creating; at 80 a minute the 81st waits for the minute to pass.
+      githubRequests: 104,
+      contentCreating: 101,
+      pacedMs: 60_000,
+    });
+    start = em.requests.length;
+    const real = await compactSection(store, { keepCommits: 100 }, { pacing: false });
+    expect(real.requests).toBe(dry.plan.githubRequests);
+    expect(since(em, start)).toHaveLength(dry.plan.githubRequests);
+    expect(real.removed).toBeNull(); // keepCommits alone lists only 101: not counted...
+    const counted = remoteStore(em, seeded(150), { ref: REF });
+    const again = await compactSection(counted, { keepCommits: 20 }, { pacing: false, count: true });
+    expect(again).toMatchObject({ compacted: true, removed: 130, requests: 2 + 20 + 2 }); // ...unless asked
+  });
+
   it('paces commit creation within 80 a minute on the injected clock (no real waiting)', async () => {
     const repo = seeded(120);
     const store = remoteStore(em, repo, { ref: REF });

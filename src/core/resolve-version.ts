@@ -5,6 +5,7 @@
  * so a prefix can only name a commit of the section. The search is bounded (`depth`); a full SHA never
  * needs it. See docs/documents.md "Versions".
  */
+import { compactionFacts, removedByCompaction } from './compaction-removed.js';
 import { InvalidVersion } from './errors.js';
 import type { HistoryEntry, RefStore } from './refstore.js';
 import type { VersionId } from './version.js';
@@ -34,7 +35,9 @@ function describe(e: HistoryEntry): string {
  * least 4 hex characters is looked up among the section's newest `depth` commits. Throws `InvalidVersion`
  * (`data.reason`): `malformed` (not hex, or shorter than 4), `ambiguous` (`data.candidates` lists the
  * commits it could be), `not-in-section` (no commit of the section starts with it, as far as the search
- * looked), `unsupported` (the store cannot list its commits: give the full SHA).
+ * looked), `compacted` (a compaction removed it, as the section's compaction trailers say: the message names
+ * the compaction, its date and where history is kept from, `data.keptAs` the kept commit with its tree),
+ * `unsupported` (the store cannot list its commits: give the full SHA).
  *
  * @example
  * const v = await resolveVersion(store, '2ce87ab'); // '2ce87ab…' (40 characters)
@@ -77,15 +80,41 @@ export async function resolveVersion(
       { reason: 'ambiguous', candidates: matches.map((e) => e.version) },
     );
   }
+  throw notFound(store.ref, version, v, entries, depth);
+}
+
+/**
+ * No commit of the section starts with `v`: said as a removal when the compaction trailers say a compaction
+ * removed it (or, in a compacted section searched to its root, may have), else as "not in the section",
+ * with how far the search looked. Several removed versions starting with `v` are `ambiguous`.
+ */
+function notFound(
+  ref: string,
+  version: string,
+  v: string,
+  entries: readonly HistoryEntry[],
+  depth: number,
+): InvalidVersion {
+  const facts = compactionFacts(v, entries, entries.length < depth);
+  if (facts.named.length > 1) {
+    const removed = facts.named.map((n) => n.removed);
+    return new InvalidVersion(
+      version,
+      `version ${JSON.stringify(version)} is ambiguous: ${removed.length} versions that compactions removed from ${ref} start with it (${removed.join(', ')}); give more characters`,
+      { reason: 'ambiguous', candidates: removed },
+    );
+  }
+  const compacted = removedByCompaction(version, ref, facts);
+  if (compacted) return compacted;
   const looked =
     entries.length === 0
       ? 'the section has no commits yet'
       : entries.length < depth
         ? `searched all ${entries.length} commits of the section`
         : `searched its newest ${depth} commits; a full 40-character SHA always works`;
-  throw new InvalidVersion(
+  return new InvalidVersion(
     version,
-    `version ${JSON.stringify(version)} is not a commit of the section ${store.ref} (${looked}); use a version printed by this section's writes, list or history`,
+    `version ${JSON.stringify(version)} is not a commit of the section ${ref} (${looked}); use a version printed by this section's writes, list or history`,
     { reason: 'not-in-section', searched: entries.length },
   );
 }

@@ -5,7 +5,8 @@
  * never read data that was never in the section.
  */
 
-import { compactedFrom, compactionRoot } from './compaction-trailers.js';
+import { compactionFacts, removedByCompaction } from './compaction-removed.js';
+import { compactionRoot } from './compaction-trailers.js';
 import { InvalidVersion } from './errors.js';
 import type { CommitFields } from './git/objects.js';
 import { historyEntry } from './git/tree-walk.js';
@@ -97,10 +98,10 @@ export async function sectionLog(
 }
 
 /**
- * `notInSection`, told better when the section was compacted (docs/retention.md): a version a kept commit's
- * `Docdb-Compacted-From` trailer names was removed by a compaction, and that commit holds the same tree; a
- * section whose oldest commit is a compaction root lost its older versions, which the version may have been.
- * `commits` are the section's commits, newest first (read only on this error path).
+ * `notInSection`, told better when the section was compacted (docs/retention.md): "removed by the compaction
+ * at <tip> on <date>; history kept from <root>", naming the kept commit with the same tree when one's
+ * `Docdb-Compacted-From` trailer names the version (compaction-removed.ts). `commits` are ALL the section's
+ * commits, newest first (read only on this error path).
  *
  * @example
  * throw compactedOrNotInSection(version, ref, await sectionLog(tip, readCommit, Infinity));
@@ -110,24 +111,7 @@ export function compactedOrNotInSection(
   ref: string,
   commits: readonly { version: string; message: string }[],
 ): InvalidVersion {
-  const keeper = commits.find((c) => compactedFrom(c.message).includes(version));
-  if (keeper) {
-    return new InvalidVersion(
-      version,
-      `version ${version} was removed from ${ref} by a compaction; commit ${keeper.version} holds the same tree (its Docdb-Compacted-From trailer names ${version}): read that version instead`,
-      { reason: 'compacted', keptAs: keeper.version },
-    );
-  }
-  const root = commits[commits.length - 1];
-  const cut = root ? compactionRoot(root.message) : undefined;
-  if (root && cut) {
-    return new InvalidVersion(
-      version,
-      `version ${version} is not a commit of ${ref}: the section's history was compacted (it now starts at ${root.version}), so older versions were removed and ${version} may have been one of them; no kept commit replaces it`,
-      { reason: 'compacted', compactionRoot: root.version },
-    );
-  }
-  return notInSection(version, ref);
+  return removedByCompaction(version, ref, compactionFacts(version, commits, true)) ?? notInSection(version, ref);
 }
 
 /**

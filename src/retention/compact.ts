@@ -12,14 +12,15 @@
  * See docs/retention.md.
  */
 
-import { compactedMessage } from '../core/compaction-trailers.js';
+import { type CompactionRun, compactedMessage } from '../core/compaction-trailers.js';
 import { ConcurrentUpdate, InvalidConfig, NotFound, RateLimited } from '../core/errors.js';
 import type { HistoryEntry, RefStore, ReplacementCommit, VersionId } from '../core/refstore.js';
 import { GITHUB_CONTENT_LIMITS, type PacingLimits, pacer } from './pacer.js';
+import { type CompactPlan, planOf } from './plan.js';
 import { checkPolicy, listingNeeded, type RetentionPolicy, selectKept } from './policy.js';
 
 export interface CompactOptions {
-  /** Clock in ms (default `Date.now`): "now" for `keepDays`, and the pacer's. */
+  /** Clock in ms (default `Date.now`): "now" for `keepDays`, the pacer's, and the new root's `Docdb-Compaction-Date`. */
   now?: () => number;
   /** Wait used by the pacer and for a rate limit's `retryAt` (default a timer). */
   sleep?: (ms: number) => Promise<void>;
@@ -27,16 +28,28 @@ export interface CompactOptions {
   pacing?: PacingLimits | false;
   /** Moves tried while other writers keep landing (default 5). */
   maxAttempts?: number;
+  /**
+   * Only say what the compaction would do (`plan`: counts, the oldest kept commit, the requests and time it
+   * would take) and write nothing: the section is listed (all of it, to count), nothing is created or moved.
+   */
+  dryRun?: boolean;
+  /**
+   * List the whole history so `removed` is a count even with `keepCommits` alone (which otherwise lists only
+   * the newest N+1): on GitHub 1 more read request per 100 commits beyond them; free on local stores.
+   */
+  count?: boolean;
 }
 
 export interface CompactResult {
-  /** False when the history already fits the policy (nothing was written). */
+  /** False when the history already fits the policy, or on a dry run (nothing was written). */
   compacted: boolean;
+  /** True when `dryRun` was asked: `plan` says what a compaction would do; nothing was written. */
+  dryRun: boolean;
   /** The tip before. */
   previousVersion: VersionId;
   /** The tip after (the re-created tip when compacted). */
   version: VersionId | null;
-  /** Commits re-created (the kept ones, and writers' commits that landed meanwhile). */
+  /** Commits re-created (the kept ones, and writers' commits that landed meanwhile); on a dry run, would be. */
   kept: number;
   /** Commits removed; null when not counted (a `keepCommits`-only listing stops below the oldest kept one). */
   removed: number | null;
@@ -46,6 +59,8 @@ export interface CompactResult {
   replaced: Record<VersionId, VersionId>;
   /** Upstream requests of the whole compaction (0 for local stores). */
   requests: number;
+  /** What the policy keeps and removes in the section as listed, and what the compaction takes (plan.ts). */
+  plan: CompactPlan;
 }
 
 type Rewriter = NonNullable<RefStore['replaceHistory']>;
@@ -68,30 +83,29 @@ export async function compactSection(
   const now = options.now ?? Date.now;
   const maxAttempts = checkAttempts(options.maxAttempts ?? 5);
   const sleep = options.sleep ?? wait;
-  const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, sleep);
-  const listed = await store.commits!({ limit: listingNeeded(policy) });
-  let requests = listed.requests ?? 0;
-  const entries = listed.entries;
-  if (entries.length === 0) {
-    throw new NotFound(`${store.ref} does not exist: there is no section to compact`, { ref: store.ref });
-  }
-  const from = entries[0]!.version;
-  const kept = selectKept(entries, policy, now());
-  const counted = listingNeeded(policy) === Number.POSITIVE_INFINITY;
+  const limits = options.pacing === false ? false : (options.pacing ?? GITHUB_CONTENT_LIMITS);
+  const pace = limits === false ? undefined : pacer(limits, now, sleep);
+  const { entries, kept, plan, requests: listedWith } = await survey(store, policy, options, limits, now());
+  let requests = listedWith;
+  const from = (entries[0] as HistoryEntry).version;
   const result = {
     previousVersion: from,
-    removed: counted ? entries.length - kept.length : null,
+    removed: plan.removed,
     replaced: {} as Record<VersionId, VersionId>,
+    plan,
+    dryRun: options.dryRun === true,
   };
-  if (kept.length === entries.length) {
-    return { ...result, compacted: false, version: from, kept: 0, removed: 0, attempts: 0, requests };
+  if (options.dryRun || kept.length === entries.length) {
+    const wouldKeep = options.dryRun ? plan.kept : 0;
+    return { ...result, compacted: false, version: from, kept: wouldKeep, attempts: 0, requests };
   }
+  const root = { tip: from, date: isoSeconds(now()) };
   let batch = [...kept].reverse(); // oldest first
   let expected = from;
   let onto: VersionId | null = null;
   let rateWaits = 0;
   for (let attempt = 1; ; ) {
-    const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? from : undefined));
+    const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? root : undefined));
     const made: VersionId[] = [];
     const keep = (created: readonly VersionId[]) => {
       created.forEach((sha, i) => {
@@ -180,15 +194,42 @@ function capability(store: RefStore): Rewriter {
   return (o) => store.replaceHistory!(o);
 }
 
-/** The re-creation of one kept commit (the new root also names the tip whose history it cuts). */
-function replacement(e: HistoryEntry, rootOf: VersionId | undefined): ReplacementCommit {
+/** The re-creation of one kept commit (the new root also names the tip whose history it cuts, and when). */
+function replacement(e: HistoryEntry, root: CompactionRun | undefined): ReplacementCommit {
   if (!e.tree) throw new InvalidConfig('store', `commits() gave no tree for ${e.version}: cannot re-create it`);
   return {
     tree: e.tree,
-    message: compactedMessage(e.message, e.version, rootOf),
+    message: compactedMessage(e.message, e.version, root),
     author: e.author,
     committer: e.committer,
   };
+}
+
+/** An ISO-8601 time to the second (as git prints dates): the new root's `Docdb-Compaction-Date`. */
+const isoSeconds = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+
+/**
+ * The section's commits as far as the policy needs (all of them for a dry run or `count`), what the policy
+ * keeps of them, and the plan; `NotFound` for a section that does not exist.
+ */
+async function survey(
+  store: RefStore,
+  policy: RetentionPolicy,
+  options: CompactOptions,
+  limits: PacingLimits | false,
+  now: number,
+): Promise<{ entries: HistoryEntry[]; kept: HistoryEntry[]; plan: CompactPlan; requests: number }> {
+  const listing = options.count ? Number.POSITIVE_INFINITY : listingNeeded(policy);
+  // A dry run lists everything, to count; the plan's cost is the compaction's own (which lists `listing`).
+  const whole = options.dryRun === true || listing === Number.POSITIVE_INFINITY;
+  const listed = await store.commits!({ limit: whole ? Number.POSITIVE_INFINITY : listing });
+  const entries = listed.entries;
+  if (entries.length === 0) {
+    throw new NotFound(`${store.ref} does not exist: there is no section to compact`, { ref: store.ref });
+  }
+  const kept = selectKept(entries, policy, now);
+  const plan = await planOf(entries, kept, { whole, listing, pacing: limits });
+  return { entries, kept, plan, requests: listed.requests ?? 0 };
 }
 
 /**
