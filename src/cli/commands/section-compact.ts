@@ -3,6 +3,8 @@
  * retention policy says (docs/retention.md). Works on every store; on GitHub it paces itself within the
  * content-creation limits and needs a token that may push (the move is GraphQL `updateRefs`).
  */
+
+import { appendAll } from '../../core/arrays.js';
 import type { RetentionPolicy } from '../../retention/index.js';
 import { compactSection } from '../../retention/index.js';
 import { checkUsage, type FlagValues, positiveInt, str } from '../args.js';
@@ -67,7 +69,7 @@ within GitHub's content-creation limits (80 a minute, 500 an hour). Prints the n
     );
     const policy: RetentionPolicy = { ...keep, ...thin };
     const opened = await openStore(ctx.values, ctx.io);
-    ctx.secrets.push(...opened.secrets);
+    appendAll(ctx.secrets, opened.secrets);
     try {
       // Only GitHub's API limits content creation; a git remote takes one push, a local store none.
       const r = await compactSection(opened.store, policy, kind === 'api' ? {} : { pacing: false });

@@ -4,6 +4,8 @@
  * previous page; it comes back as untrusted input, so it is decoded, shape-checked and tied to the
  * query it was issued for.
  */
+
+import { toBase64 } from '../../core/bytes.js';
 import { InvalidConfig } from '../../core/errors.js';
 import {
   array,
@@ -186,10 +188,7 @@ export interface CursorPosition {
 /** The opaque token for the page after `pos` of `q`. */
 export function encodeCursor(q: IndexQuery, pos: CursorPosition): string {
   const json = JSON.stringify({ v: 1, q: fingerprint(q), s: pos.sort, i: pos.id });
-  return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return toBase64(new TextEncoder().encode(json)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 interface CursorFields {
