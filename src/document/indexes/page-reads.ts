@@ -96,13 +96,23 @@ export function pageSettled(
 export const PART_READ_SLACK = 8;
 
 /**
- * How many parts a query may have read once the parts read hold `bytes`: {@link PART_READ_SLACK} plus one
- * per 1/16 of the part bound. A docdb writer leaves a part under 1/8 of the bound only beside one over 7/8
+ * How many parts a query may have read once the parts read hold `bytes`: {@link PART_READ_SLACK}, plus 2 per
+ * further range of parts the plan reads, plus one per 1/16 of the part bound. A docdb writer leaves a part under 1/8 of the bound only beside one over 7/8
  * of it (update.ts merges the rest), so its parts always fit; a manifest listing thousands of tiny parts
  * is stopped after a few, instead of costing one request per part.
  */
-export function partBudget(bytes: number, maxPartBytes: number): number {
-  return PART_READ_SLACK + Math.ceil(bytes / (maxPartBytes / 16));
+export function partBudget(bytes: number, maxPartBytes: number, groups = 1): number {
+  // An `in` clause plans several separate ranges of parts; each may start and end with a small part.
+  return PART_READ_SLACK + 2 * (groups - 1) + Math.ceil(bytes / (maxPartBytes / 16));
+}
+
+/** How many runs of consecutive parts `parts` holds (an `in` clause plans one per value, at most 100). */
+function groupsOf(parts: readonly PlannedPart[]): number {
+  let groups = 0;
+  parts.forEach((p, i) => {
+    if (i === 0 || p.index !== parts[i - 1]!.index + 1) groups++;
+  });
+  return Math.max(1, groups);
 }
 
 /** What a read of some parts gave: their rows, and their size in bytes. */
@@ -148,10 +158,11 @@ export async function plannedRows(
   const desc = q.orderBy?.direction === 'desc';
   const rows: Row[] = [];
   let bytes = 0;
+  const groups = groupsOf(order);
   let batch = paged ? 1 : PART_READ_SLACK;
   let at = 0;
   while (at < order.length) {
-    const allowed = partBudget(bytes, maxPartBytes) - at;
+    const allowed = partBudget(bytes, maxPartBytes, groups) - at;
     if (allowed <= 0) throw tooManyParts(m, order.length, at, bytes);
     const next = order.slice(at, at + Math.min(batch, allowed));
     at += next.length;
