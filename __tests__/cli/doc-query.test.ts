@@ -228,6 +228,9 @@ describe('docdb doc query', () => {
   it.each([
     [['--where', 'data.stars'], /--where: "data.stars": it is not FIELD OPERATOR VALUE; allowed: FIELD=VALUE/],
     [['--where', 'data.stars>=true'], /--where: "data.stars>=true": its value for ">=" is true/],
+    // Once silently the value "=open" and 0 rows (issue 37 item 7).
+    [['--where', 'data.state==open'], /--where: "data.state==open": "==" is not an operator \(the operators are =, </],
+    [['--where', 'data.id=9007199254740993'], /--where: "data.id=9007199254740993": a number beyond/],
     [['--order-by', 'stars'], /--order-by: "stars" is not a field/],
     [['--limit', '0'], /--limit must be a positive whole number/],
     [['--limit', '20000'], /--limit: query limit is invalid/],

@@ -31,6 +31,8 @@ describe('parseWhere', () => {
     ['data.parent=null', { field: 'data.parent', op: '=', value: null }],
     ['data.code="10"', { field: 'data.code', op: '=', value: '10' }],
     ['data.title=a=b', { field: 'data.title', op: '=', value: 'a=b' }],
+    ['data.title="=b"', { field: 'data.title', op: '=', value: '=b' }],
+    ['data.id=9007199254740991', { field: 'data.id', op: '=', value: 9007199254740991 }],
     ['data.name=Hello world', { field: 'data.name', op: '=', value: 'Hello world' }],
     ['id=octo/hello', { field: 'id', op: '=', value: 'octo/hello' }],
     ['data.owner.login=octo', { field: 'data.owner.login', op: '=', value: 'octo' }],
@@ -55,7 +57,16 @@ describe('parseWhere', () => {
     ['data.x=', /no value after "="/],
     ['data.x in', /"in" needs a value/],
     ['data.x exists yes', /"exists" takes no value/],
-    ['data.stars>=true', /its value for ">=" is true; allowed: a finite number or a string$/],
+    ['data.stars>=true', /its value for ">=" is true; allowed: a number within ±\(2\^53 − 1\) or a string$/],
+    // An operator followed by operator characters: a typo, never the value "=open" (issue 37 item 7).
+    ['data.state==open', /"==" is not an operator \(the operators are =, <, <=, >, >=, ~; e.g. data.state>=10\)/],
+    ['data.stars~~3', /"~~" is not an operator .*written as JSON: data.stars~"~3"/],
+    ['data.x>=<1', /">=<" is not an operator/],
+    ['data.x = =open', /"==" is not an operator/],
+    // Beyond 2^53 a number is already rounded: refused, never compared as its neighbour.
+    ['data.id=9007199254740993', /beyond ±\(2\^53 − 1\) is not exact/],
+    ['data.id in 1,9007199254740993', /beyond ±\(2\^53 − 1\) is not exact/],
+    ['{"field":"data.id","op":">","value":-9007199254740993}', /beyond ±\(2\^53 − 1\) is not exact/],
     ['data.x={"a":1}', /its value for "=" is \{"a":1\}; allowed: a JSON scalar/],
     ['data.x~[1]', /its value for "contains" is \[1\]/],
     ['{"field":"data.x","op":"like","value":1}', /its op is "like"; allowed: =, in, </],
@@ -98,10 +109,13 @@ const field = fc.oneof(
 const scalar = fc.oneof(
   fc.constant(null),
   fc.boolean(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => (Object.is(n, -0) ? 0 : n)),
+  // Valid clauses hold exact numbers only (within ±(2^53 − 1)).
+  fc
+    .double({ noNaN: true, min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER })
+    .map((n) => (Object.is(n, -0) ? 0 : n)),
   fc.integer(),
   fc.string(),
-  fc.constantFrom('10', 'true', 'null', ' x', '=5', 'a,b', '[1]', '"q"', ''),
+  fc.constantFrom('10', 'true', 'null', ' x', '=5', '~x', '<b>', '>', 'a,b', '[1]', '"q"', ''),
 );
 const clause: fc.Arbitrary<WhereClause> = fc.oneof(
   fc.record({ field, op: fc.constantFrom('=' as const, 'contains' as const), value: scalar }),

@@ -13,6 +13,7 @@
  * so the SHAs are the same on every run.
  */
 
+import { appendAll } from '../core/arrays.js';
 import { seededRandom } from '../core/seeded-random.js';
 import { type DocumentInput, type DocumentOp, DocumentStore, type TypeIndex } from '../document/index.js';
 import type { EmulatorState } from '../emulator/index.js';
@@ -168,7 +169,10 @@ export async function seedDemoSection(state: EmulatorState): Promise<string> {
   const rand = seededRandom(29);
   const repos = firstRepos(rand);
   const first: DocumentInput[] = [...repos].map(([id, data]) => repoDoc(id, data));
-  first.push(...CITIES.slice(0, DEMO_SECTION.stations).map((c) => station(c, 0, rand)));
+  appendAll(
+    first,
+    CITIES.slice(0, DEMO_SECTION.stations).map((c) => station(c, 0, rand)),
+  );
   first.push({ namespace: 'app', type: 'settings', id: 'viewer', data: { theme: 'auto', pageSize: 100 } });
   const index: TypeIndex = { ...DEMO_SECTION.index, fields: [...DEMO_SECTION.index.fields] };
   await docs.putMany(first, { indexes: [index], message: 'Import the widgets catalogue' });

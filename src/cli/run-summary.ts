@@ -40,7 +40,7 @@ function projectionLines(input: SummaryInput): string[] {
       (p.skipped ? `, ${p.skipped} skipped` : '') +
       (p.notModified ? `, ${p.notModified} page(s) not modified` : ''),
   ]);
-  const width = (i: number) => Math.max(...rows.map((r) => (r[i] as string).length));
+  const width = (i: number) => rows.reduce((w, r) => Math.max(w, (r[i] as string).length), 0);
   const [w0, w1] = [width(0), width(1)];
   return rows.map(([name, source, counts]) => `  ${name?.padEnd(w0)}  ${source?.padEnd(w1)}  ${counts}`);
 }

@@ -257,7 +257,7 @@ export class DocumentStore {
    * });
    */
   async query<T = unknown>(q: DocumentQuery): Promise<DocumentQueryResult<T>> {
-    return queryDocuments<T>(this.store, q);
+    return queryDocuments<T>(this.store, q, this.indexOptions);
   }
 
   /**

@@ -20,6 +20,8 @@ export const WHERE_FORMS =
  */
 const FIELD = String.raw`id|data(?:\.[^.\s=<>~!]+)+`;
 const SYMBOL_CLAUSE = new RegExp(String.raw`^(${FIELD})\s*(>=|<=|=|<|>|~)\s*(.*)$`, 's');
+/** The symbol operators, as a message lists them. */
+const SYMBOL_OPERATORS = '=, <, <=, >, >=, ~';
 const WORD_CLAUSE = new RegExp(String.raw`^(${FIELD})\s+(in|contains|exists|absent)(?:\s+(.*))?$`, 's');
 
 /**
@@ -58,6 +60,15 @@ function listValue(text: string): unknown {
  */
 export function parseWhere(text: string, names: InputNames = ACTION_INPUT_NAMES): WhereClause {
   const clause = clauseOf(text.trim(), names);
+  const values = Array.isArray(clause.value) ? clause.value : [clause.value];
+  if (values.some((v) => typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER)) {
+    // JSON.parse has already rounded it (9007199254740993 reads as …992): refuse rather than match a neighbour.
+    malformed(
+      text,
+      names,
+      'a number beyond ±(2^53 − 1) is not exact (it would be rounded and match its neighbours); write it as a JSON string if the field holds one, e.g. data.big="9007199254740993"',
+    );
+  }
   try {
     validateQuery({ namespace: 'n', type: 't', where: [clause] });
   } catch (e) {
@@ -88,6 +99,17 @@ function clauseOf(text: string, names: InputNames): WhereClause {
   }
   const [, field, sign, rest] = symbol as unknown as [string, string, string, string];
   if (rest === '') malformed(text, names, `no value after "${sign}" (write "" for the empty string)`);
+  // `data.state==open` read as `=` and the value "=open" answered 0 rows without a word: an operator followed
+  // by operator characters is a typo far more often than a value, and a value that truly starts with one is
+  // written as JSON.
+  if (/^[=<>~]/.test(rest)) {
+    const op = `${sign}${/^[=<>~]+/.exec(rest)![0]}`;
+    malformed(
+      text,
+      names,
+      `"${op}" is not an operator (the operators are ${SYMBOL_OPERATORS}; e.g. ${field}>=10); a value that starts with "${rest[0]}" is written as JSON: ${field}${sign}${JSON.stringify(rest)}`,
+    );
+  }
   return { field, op: sign === '~' ? 'contains' : (sign as Operator), value: typedValue(rest) };
 }
 
@@ -132,8 +154,8 @@ export function formatWhere(clause: WhereClause): string {
 function valueText(value: unknown): string {
   if (typeof value !== 'string') return JSON.stringify(value);
   const reads = typedValue(value);
-  // A leading `=` would join the operator (`>` then `=5` reads as `>=` 5).
-  const plain = reads === value && value.trim() === value && value !== '' && !value.startsWith('=');
+  // A leading operator character would join the operator (`>` then `=5` reads as `>=` 5), or be refused.
+  const plain = reads === value && value.trim() === value && value !== '' && !/^[=<>~]/.test(value);
   return plain ? value : JSON.stringify(value);
 }
 

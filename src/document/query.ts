@@ -14,6 +14,7 @@ import { assertValidVersion, type VersionId } from '../core/version.js';
 import { addCost } from './bulk.js';
 import { decodeEnvelope, type Envelope } from './envelope.js';
 import { assertValidIdentity, deriveKey, parseKey } from './identity.js';
+import { type IndexOptions, partBound } from './indexes/build.js';
 import {
   evaluate,
   type IndexQuery,
@@ -28,6 +29,7 @@ import { plannedRows } from './indexes/page-reads.js';
 import { manifestPath } from './indexes/paths.js';
 import { type Row, rowsOf } from './indexes/rows.js';
 import { isMissing, type Stored, storedValue } from './indexes/values.js';
+import { checkCount, checkDocuments } from './query-verify.js';
 
 /** A query (docs/indexes.md "Queries") plus the version to read and whether an index must answer. */
 export interface DocumentQuery extends IndexQuery {
@@ -109,12 +111,17 @@ function checked(q: DocumentQuery) {
 }
 
 /**
- * Answer `q` (see {@link DocumentQuery}) on `store`.
+ * Answer `q` (see {@link DocumentQuery}) on `store`. `options.maxPartBytes` is the part bound the index was
+ * written with (what a query may read is budgeted from it, indexes/page-reads.ts).
  *
  * @example
  * const r = await queryDocuments(store, { namespace: 'github', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }], fields: ['data.stars'] });
  */
-export async function queryDocuments<T>(store: RefStore, q: DocumentQuery): Promise<DocumentQueryResult<T>> {
+export async function queryDocuments<T>(
+  store: RefStore,
+  q: DocumentQuery,
+  options: IndexOptions = {},
+): Promise<DocumentQueryResult<T>> {
   const { query, version: pinned, requireIndex } = checked(q);
   const cost: Cost = { meta: {} };
   const mpath = manifestPath(query.namespace, query.type);
@@ -132,24 +139,34 @@ export async function queryDocuments<T>(store: RefStore, q: DocumentQuery): Prom
   }
   const fi = manifest.fields.indexOf(plan.field);
   // An in-order plan reads a part at a time and stops once the page is settled (indexes/page-reads.ts).
-  const rows = await plannedRows(manifest, plan, query, async (wanted) => {
-    const parts = await readAt(
-      store,
-      wanted.map((p) => p.path),
-      version,
-      cost,
-    );
-    return wanted.flatMap((p) => {
-      const b = parts.items.get(p.path)?.value;
-      if (!b)
-        throw new InvalidResponse(
-          `index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`,
-          { key: p.path },
-        );
-      return parsePart(manifest, fi, p.index, b);
-    });
-  });
-  return answer<T>(store, manifest, query, rows, version, cost, 'index');
+  const read = await plannedRows(
+    manifest,
+    plan,
+    query,
+    async (wanted) => {
+      const parts = await readAt(
+        store,
+        wanted.map((p) => p.path),
+        version,
+        cost,
+      );
+      let bytes = 0;
+      const rows = wanted.flatMap((p) => {
+        const b = parts.items.get(p.path)?.value;
+        if (!b)
+          throw new InvalidResponse(
+            `index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`,
+            { key: p.path },
+          );
+        bytes += b.length;
+        return parsePart(manifest, fi, p.index, b);
+      });
+      return { rows, bytes };
+    },
+    partBound(options),
+  );
+  checkCount(manifest, read.rows, read.whole);
+  return answer<T>(store, manifest, query, read.rows, version, cost, 'index');
 }
 
 /** Evaluate (reading documents a cut value leaves undecided, at most twice), then read the page's documents. */
@@ -182,6 +199,8 @@ async function answer<T>(
   };
   if (query.fields === undefined) {
     out.documents = await readDocuments<T>(store, query, result.rows, version, cost);
+    // The documents, not the index, decide: a tampered or stale row is refused here (query-verify.ts).
+    if (by === 'index') checkDocuments(query, out.documents);
     Object.assign(out, cost.meta);
   }
   return out;
@@ -247,7 +266,7 @@ async function fallback<T>(
     const env = decodeEnvelope(item.value, version);
     exact.set(env.id, env.data);
     const values: Stored[] = fields.map((f) => storedValue(env.id, env.data, f));
-    rows.push(...rowsOf(0, env.id, item.blobSha, values).slice(0, 1));
+    rows.push(rowsOf(0, env.id, item.blobSha, values)[0]!);
   }
   return answer<T>(store, m, query, rows, version, cost, 'documents', exact, reason);
 }

@@ -3,6 +3,8 @@
  * `GET /commits?path=`), the set of ancestors and the merge base (for `GET /compare/{base}...{head}`).
  * Imports only the data model.
  */
+
+import { appendAll } from '../core/arrays.js';
 import type { RepoRecord } from './model.js';
 
 /**
@@ -64,7 +66,7 @@ export function ancestors(repo: RepoRecord, sha: string): Set<string> {
     const s = stack.pop() as string;
     if (seen.has(s) || repo.db.typeOf(s) !== 'commit') continue;
     seen.add(s);
-    stack.push(...repo.db.getCommit(s).parents);
+    appendAll(stack, repo.db.getCommit(s).parents);
   }
   return seen;
 }
@@ -85,7 +87,7 @@ export function mergeBase(repo: RepoRecord, base: string, head: string): string 
     if (seen.has(s)) continue;
     seen.add(s);
     if (fromBase.has(s)) return s;
-    if (repo.db.typeOf(s) === 'commit') queue.push(...repo.db.getCommit(s).parents);
+    if (repo.db.typeOf(s) === 'commit') appendAll(queue, repo.db.getCommit(s).parents);
   }
   return undefined;
 }

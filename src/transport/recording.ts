@@ -3,6 +3,8 @@
  * (a FIFO queue of responses plus optional routes), or passes through to an inner transport while
  * recording. Never touches the network by itself.
  */
+
+import { appendAll } from '../core/arrays.js';
 import type { HttpRequest, HttpResponse, HttpTransport } from './types.js';
 import { lowercaseHeaders } from './types.js';
 
@@ -72,7 +74,7 @@ export function recordingTransport(options: { inner?: HttpTransport } = {}): Rec
       return queue.length;
     },
     enqueue(...steps) {
-      queue.push(...steps);
+      appendAll(queue, steps);
       return t;
     },
     route(method, url, step) {

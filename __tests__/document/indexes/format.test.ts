@@ -97,3 +97,24 @@ describe('manifest and parts, read back', () => {
     expect(e.data.key).toBe('_docdb/index/g/repo/data.n/0.jsonl');
   });
 });
+
+describe('a part larger than a docdb writer writes (issue 37 item 4)', () => {
+  it('is InvalidResponse naming its path, before a line is parsed (a crafted part of 400,000 rows)', () => {
+    const row = `["r00","${SHA}",0,[],"x"]\n`;
+    const huge = new TextEncoder().encode(row.repeat(400_000));
+    const e = damage(
+      () => parsePart(m, 0, 0, huge),
+      /index part _docdb\/index\/g\/repo\/data\.n\/0\.jsonl holds \d+ bytes, more than a docdb writer writes \(at most 2097152\)/,
+    );
+    expect(e.data.key).toBe(partPath('g', 'repo', 'data.n', m.runs[0]!.parts[0]!.name));
+  });
+
+  it('a writer never writes one: maxPartBytes above 1 MiB (or not a byte count) is refused', () => {
+    for (const bad of [2 * 1024 * 1024, 0, 1.5, Number.NaN]) {
+      expect(() => buildIndex(decl, docs, { maxPartBytes: bad })).toThrow(
+        /index\.maxPartBytes must be a whole number of bytes from 64 to 1048576/,
+      );
+    }
+    expect(buildIndex(decl, docs, { maxPartBytes: 1024 * 1024 }).size).toBeGreaterThan(0);
+  });
+});

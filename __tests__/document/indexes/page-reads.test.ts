@@ -170,3 +170,43 @@ describe('in-order queries read a part at a time', () => {
     }, 60_000);
   }
 });
+
+describe('an ordered, limited query over a batch of many rows (issue 37 item 4)', () => {
+  it('appends the batch without spreading it into a call (500,000 rows: once a RangeError)', async () => {
+    const { buildIndex } = await import('../../../src/document/indexes/build.js');
+    const { parseManifest } = await import('../../../src/document/indexes/format.js');
+    const { planQuery } = await import('../../../src/document/indexes/plan.js');
+    const { plannedRows } = await import('../../../src/document/indexes/page-reads.js');
+    const decl = { version: 1 as const, indexes: [{ namespace: 'g', type: 'repo', fields: ['data.name'] }] };
+    const docs = Array.from({ length: 200 }, (_, i) => ({
+      namespace: 'g',
+      type: 'repo',
+      id: `r${String(i).padStart(3, '0')}`,
+      blobSha: 'a'.repeat(40),
+      data: { name: `${'n'.repeat(300)}${i}` },
+    }));
+    const files = buildIndex(decl, docs, { maxPartBytes: 4096 });
+    const m = parseManifest(files.get('_docdb/index/g/repo/manifest.json')!, 'g', 'repo');
+    const q = { namespace: 'g', type: 'repo', orderBy: { field: 'data.name' }, limit: 10 };
+    const plan = planQuery(m, q);
+    if (plan.kind !== 'index' || !plan.inOrder) throw new Error('expected an in-order plan');
+    expect(plan.parts.length).toBeGreaterThan(2);
+    // Every row's sort value is cut (only its document orders it): the page never settles, so the reader
+    // reads the whole run in doubling batches; the last batches hold hundreds of thousands of rows.
+    const row = {
+      key: { cut: 'n'.repeat(10) } as never,
+      id: 'x',
+      blobSha: 'a'.repeat(40),
+      values: [{ cut: 'n' } as never],
+      element: false,
+    };
+    const rows = await plannedRows(
+      m,
+      plan,
+      q,
+      async (parts) => ({ rows: Array(parts.length * 100_000).fill(row), bytes: parts.length * 3000 }),
+      4096,
+    );
+    expect(rows.rows.length).toBe(plan.parts.length * 100_000);
+  });
+});

@@ -159,3 +159,109 @@ describe('DocumentStore.query', () => {
     await expect(docs.query(q)).rejects.toBeInstanceOf(InvalidResponse);
   });
 });
+
+/** A section built through the library, then changed with raw RefStore writes (which bypass indexes). */
+async function tampered() {
+  const { store, docs } = await seeded(40);
+  const text = async (key: string) => new TextDecoder().decode((await store.get(key))!.value);
+  const starsParts = (await store.list({ prefix: '_docdb/index/github/repo/data.stars/' })).entries.map((e) => e.key);
+  /** Put a document's data raw, then point its rows in every part at the new blob (a stale index). */
+  const restate = async (id: string, data: unknown) => {
+    const key = `github/repo/${id}.json`;
+    const old = (await store.get(key))!;
+    const env = JSON.parse(new TextDecoder().decode(old.value));
+    await store.put(key, JSON.stringify({ ...env, data }));
+    const fresh = (await store.get(key))!.blobSha;
+    const all = (await store.list({ prefix: '_docdb/index/github/repo/' })).entries.map((e) => e.key);
+    for (const p of all.filter((k) => k.endsWith('.jsonl'))) {
+      const t = await text(p);
+      if (t.includes(old.blobSha)) await store.put(p, t.split(old.blobSha).join(fresh));
+    }
+  };
+  return { store, docs, text, starsParts, restate };
+}
+
+describe('a query checks what it read against the documents (issue 37 item 5)', () => {
+  const base = { namespace: 'github', type: 'repo' };
+
+  it('a row whose document does not match the where clause is InvalidResponse, never a wrong row', async () => {
+    const { docs, restate } = await tampered();
+    const q = { ...base, where: [{ field: 'data.stars', op: '>=' as const, value: 90 }] };
+    const before = await docs.query(q);
+    const victim = before.rows[0]!.id;
+    await restate(victim, { ...data(Number(victim.slice(3))), stars: 1 });
+    await expect(docs.query(q)).rejects.toThrow(
+      new RegExp(`returned "${victim}", whose document does not match data.stars >= 90; the index must be rebuilt`),
+    );
+    // With fields only, the index's word is the answer (no document is read): SECURITY.md says so.
+    expect(ids(await docs.query({ ...q, fields: ['data.stars'] }))).toContain(victim);
+  });
+
+  it('a row out of order by its document is InvalidResponse', async () => {
+    const { docs, restate } = await tampered();
+    const q = { ...base, orderBy: { field: 'data.stars', direction: 'desc' as const }, limit: 5 };
+    const before = await docs.query(q);
+    const first = before.rows[0]!.id;
+    await restate(first, { ...data(Number(first.slice(3))), stars: -5 });
+    // The next row sorts after -5 by its document: the page is refused, naming it.
+    await expect(docs.query(q)).rejects.toThrow(/returned "o\/r\d+" out of order \(its document sorts before/);
+  });
+
+  it('a manifest whose count disagrees with the rows of a whole run is InvalidResponse', async () => {
+    const { store, docs, text, starsParts } = await tampered();
+    const lines = (await text(starsParts[0]!)).split('\n');
+    await store.put(starsParts[0]!, `${lines.slice(1).join('\n')}`); // one row fewer
+    const q = { ...base, where: [{ field: 'data.stars', op: '>=' as const, value: 0 }], fields: ['data.stars'] };
+    await expect(docs.query(q)).rejects.toThrow(/counts 40 documents, but its rows name 39/);
+  });
+});
+
+describe('a manifest listing thousands of tiny parts (issue 37 item 6)', () => {
+  it('stops the query after a few part reads, with InvalidResponse', async () => {
+    const { store, text, starsParts } = await tampered();
+    const mkey = '_docdb/index/github/repo/manifest.json';
+    const m = JSON.parse(await text(mkey));
+    const fi = m.fields.indexOf('data.stars');
+    const rows: string[] = [];
+    for (const p of starsParts) rows.push(...(await text(p)).split('\n').filter((l) => l !== ''));
+    rows.sort((a, b) => {
+      const [x, y] = [JSON.parse(a), JSON.parse(b)];
+      return x[2 + fi] - y[2 + fi] || (x[0] < y[0] ? -1 : 1);
+    });
+    // One row per part, then 2,000 empty parts (keys past every row): every part valid on its own.
+    const parts = [];
+    const changes: { op: 'put'; key: string; value: string }[] = [];
+    for (let i = 0; i < rows.length + 2000; i++) {
+      const row = rows[i] === undefined ? undefined : JSON.parse(rows[i]!);
+      const lower = i === 0 ? null : row ? [row[2 + fi], row[0]] : [1000 + i, 'pad'];
+      changes.push({
+        op: 'put',
+        key: `_docdb/index/github/repo/data.stars/${i}.jsonl`,
+        value: row ? `${rows[i]}\n` : '',
+      });
+      parts.push({ name: String(i), lower });
+    }
+    await store.commit(changes);
+    m.runs[fi] = { field: 'data.stars', next: parts.length, parts };
+    await store.put(mkey, JSON.stringify(m));
+    const partReads: string[] = [];
+    const get = store.get.bind(store);
+    store.get = (async (key: string, o?: { version?: string }) => {
+      if (key.endsWith('.jsonl')) partReads.push(key);
+      return get(key, o);
+    }) as typeof store.get;
+    // A reader with the default part bound (128 KiB), as the CLI, the Action and the viewer are.
+    const reader = new DocumentStore(store);
+    const q = { namespace: 'github', type: 'repo', where: [{ field: 'data.stars', op: '>=' as const, value: 0 }] };
+    await expect(reader.query({ ...q, fields: ['data.stars'] })).rejects.toThrow(
+      /lists 2040 parts for this query, and the \d+ read hold only \d+ bytes/,
+    );
+    expect(partReads.length).toBeLessThanOrEqual(10);
+    partReads.length = 0;
+    // In order, a page at a time: the same stop.
+    await expect(reader.query({ ...q, where: [], orderBy: { field: 'data.stars' }, limit: 100 })).rejects.toThrow(
+      InvalidResponse,
+    );
+    expect(partReads.length).toBeLessThanOrEqual(10);
+  });
+});

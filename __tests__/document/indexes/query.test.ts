@@ -24,7 +24,16 @@ describe('query validation', () => {
     [{ where: [{ field: 'data.a', op: '~', value: 1 }] }, 'where[0].op', '=, in, <, <=, >, >=, exists, contains'],
     [{ where: [{ field: 'a', op: '=', value: 1 }] }, 'where[0].field', 'dotted path into data'],
     [{ where: [{ field: 'data.a', op: 'in', value: [] }] }, 'where[0].value', 'array of 1 to 100 JSON scalars'],
-    [{ where: [{ field: 'data.a', op: '>', value: true }] }, 'where[0].value', 'a finite number or a string'],
+    [
+      { where: [{ field: 'data.a', op: '>', value: true }] },
+      'where[0].value',
+      'a number within ±(2^53 − 1) or a string',
+    ],
+    [
+      { where: [{ field: 'data.a', op: '=', value: 2 ** 53 }] },
+      'where[0].value',
+      'a JSON scalar (null, boolean, number within ±(2^53 − 1), or string)',
+    ],
     [{ where: [{ field: 'data.a', op: 'exists', value: 'yes' }] }, 'where[0].value', 'true or false'],
     [{ where: [{ field: 'data.a', op: '=', value: { x: 1 } }] }, 'where[0].value', 'JSON scalar'],
     [{ orderBy: { field: 'stars' } }, 'orderBy.field', 'dotted path'],

@@ -2,6 +2,8 @@
  * What the `doc` subcommands share: naming a document (one word `NAMESPACE/TYPE/ID`, or three flags),
  * version flags (abbreviations resolved against the section), and running against the store the flags pick.
  */
+
+import { appendAll } from '../../core/arrays.js';
 import { InvalidVersion } from '../../core/errors.js';
 import { assertValidIdentity, DocumentStore, type Identity } from '../../document/index.js';
 import { type FlagSpecs, type FlagValues, requiredFlags, str } from '../args.js';
@@ -76,7 +78,7 @@ export async function withDocuments<T>(
   fn: (docs: DocumentStore, where: string) => Promise<T>,
 ): Promise<T> {
   const opened = await openStore(ctx.values, ctx.io);
-  ctx.secrets.push(...opened.secrets);
+  appendAll(ctx.secrets, opened.secrets);
   try {
     return await fn(new DocumentStore(opened.store), opened.where);
   } catch (e) {

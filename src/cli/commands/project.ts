@@ -9,6 +9,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
 import { runAction } from '../../action/run-action.js';
+import { appendAll } from '../../core/arrays.js';
 import { InvalidConfig } from '../../core/errors.js';
 import { checkUsage, str } from '../args.js';
 import type { CliCommand } from '../command.js';
@@ -110,7 +111,7 @@ after a commit that changed something.`,
     if (kind !== 'api') {
       // The section's store; --repo/--api-url/--token-env above are for the sources.
       opened = await openStore({ ...values, repo: undefined, 'api-url': undefined, 'token-env': undefined }, io);
-      secrets.push(...opened.secrets);
+      appendAll(secrets, opened.secrets);
     }
     try {
       const { outputs, summary, summaryInput, report, text } = await runAction(inputs, {

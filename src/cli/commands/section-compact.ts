@@ -3,6 +3,7 @@
  * retention policy says (docs/retention.md). Works on every store; on GitHub it paces itself within the
  * content-creation limits and needs a token that may push (the move is GraphQL `updateRefs`).
  */
+import { appendAll } from '../../core/arrays.js';
 import type { CompactResult, RetentionPolicy } from '../../retention/index.js';
 import { compactSection } from '../../retention/index.js';
 import { checkUsage, type FlagValues, positiveInt, str } from '../args.js';
@@ -111,7 +112,7 @@ request per 100 commits). Prints the new tip, and the counts on stderr; with --j
     const policy: RetentionPolicy = { ...keep, ...thin };
     const dryRun = ctx.values['dry-run'] === true;
     const opened = await openStore(ctx.values, ctx.io);
-    ctx.secrets.push(...opened.secrets);
+    appendAll(ctx.secrets, opened.secrets);
     try {
       // Only GitHub's API limits content creation; a git remote takes one push, a local store none.
       const pacing = kind === 'api' ? {} : { pacing: false as const };

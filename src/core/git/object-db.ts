@@ -2,6 +2,8 @@
  * A content-addressed, in-memory git object database plus refs with compare-and-swap.
  * Shared by MemoryRefStore and the GitHub API emulator so both produce the same real git objects.
  */
+
+import { appendAll } from '../arrays.js';
 import { utf8 } from '../bytes.js';
 import {
   type CommitFields,
@@ -380,7 +382,7 @@ export class ObjectDb {
       if (sha === ancestor) return true;
       if (seen.has(sha) || !this.has(sha)) continue;
       seen.add(sha);
-      stack.push(...this.getCommit(sha).parents);
+      appendAll(stack, this.getCommit(sha).parents);
     }
     return false;
   }

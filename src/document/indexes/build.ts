@@ -2,6 +2,7 @@
  * Build an index from the whole document set (issue 28: "adding or changing a declaration builds that
  * index in one commit"). Pure: the caller supplies the documents and writes the returned files.
  */
+import { InvalidConfig } from '../../core/errors.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import { encodePart, type Manifest, type PartRef, serializeManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
@@ -21,6 +22,28 @@ export interface IndexOptions {
 }
 
 export type TypedDocument = IndexedDocument & { namespace: string; type: string };
+
+/** Largest `maxPartBytes` a writer takes: readers refuse a part past twice this (format.ts MAX_READ_PART_BYTES). */
+export const MAX_PART_BYTES_OPTION = 1024 * 1024;
+
+/**
+ * The part bound of `options`, checked: a whole number of bytes from 64 to 1 MiB (`InvalidConfig` naming
+ * `index.maxPartBytes` otherwise), so a docdb writer never writes a part its readers refuse.
+ *
+ * @example
+ * partBound({}); // 131072
+ */
+export function partBound(options: IndexOptions): number {
+  const max = options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES;
+  if (!Number.isSafeInteger(max) || max < 64 || max > MAX_PART_BYTES_OPTION) {
+    throw new InvalidConfig(
+      'index.maxPartBytes',
+      `index.maxPartBytes must be a whole number of bytes from 64 to ${MAX_PART_BYTES_OPTION}, got ${String(max)}`,
+      { allowed: `64..${MAX_PART_BYTES_OPTION}` },
+    );
+  }
+  return max;
+}
 
 /** A full build fills parts to this fraction of the bound, so the next inserts do not split at once. */
 export const fillBytes = (max: number) => Math.floor((max * 3) / 4);
@@ -84,7 +107,7 @@ export function buildTypeIndexFromValues(
   docs: readonly StoredDocument[],
   options: IndexOptions = {},
 ): { manifest: Manifest; files: Map<string, Uint8Array> } {
-  const limit = fillBytes(options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES);
+  const limit = fillBytes(partBound(options));
   const values = docs.map((d) => d.values);
   const heads = docs.map((d, di) => rowHead(d.id, d.blobSha, values[di]!));
   const headBytes = heads.map(utf8Length);

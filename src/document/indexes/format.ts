@@ -138,6 +138,14 @@ export function parseManifest(bytes: Uint8Array, namespace: string, type: string
   return m;
 }
 
+/**
+ * Most bytes of one part a reader accepts. A writer splits a part above `maxPartBytes` (128 KiB by default,
+ * under 1 MiB by contract) and one row is at most ~80 KB (8 fields of 32 elements of 256 bytes), so no part
+ * a docdb writer writes comes near 2 MiB — and since a row takes at least 51 bytes, this also bounds a part
+ * to ~41,000 rows: a crafted part of 400,000 rows is refused before one line is parsed.
+ */
+export const MAX_READ_PART_BYTES = 2 * 1024 * 1024;
+
 /** A part's bytes: one row per line. */
 export function encodePart(rows: readonly Row[]): Uint8Array {
   let text = '';
@@ -159,6 +167,12 @@ export function pathOfPart(m: Manifest, fi: number, i: number): string {
  */
 export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array): Row[] {
   const path = pathOfPart(m, fi, i);
+  if (bytes.length > MAX_READ_PART_BYTES) {
+    throw new InvalidResponse(
+      `index part ${path} holds ${bytes.length} bytes, more than a docdb writer writes (at most ${MAX_READ_PART_BYTES}); the index must be rebuilt`,
+      { key: path, bytes: bytes.length, allowed: MAX_READ_PART_BYTES },
+    );
+  }
   if (!isUtf8(bytes))
     throw new InvalidResponse(`index part ${path} is not UTF-8; the index must be rebuilt`, { key: path });
   const text = fromUtf8(bytes);

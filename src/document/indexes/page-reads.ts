@@ -13,6 +13,9 @@
  * The settled rows then go through `evaluate` unchanged, which pages, sorts and settles cut values.
  */
 
+import { appendAll } from '../../core/arrays.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { DEFAULT_MAX_PART_BYTES } from './build.js';
 import { matches, sortValue } from './evaluate.js';
 import type { Manifest } from './format.js';
 import type { QueryPlan } from './plan.js';
@@ -89,34 +92,90 @@ export function pageSettled(
   return bound === null;
 }
 
+/** Parts a query may read beyond what the bytes it has read justify (item 6 of issue 37). */
+export const PART_READ_SLACK = 8;
+
 /**
- * The rows that answer `q`: all parts of the plan when its run is not in the query's order (or it has no
- * limit); else parts in page order, 1, then 2, 4, … at a time, until the page is settled.
+ * How many parts a query may have read once the parts read hold `bytes`: {@link PART_READ_SLACK}, plus 2 per
+ * further range of parts the plan reads, plus one per 1/16 of the part bound. A docdb writer leaves a part under 1/8 of the bound only beside one over 7/8
+ * of it (update.ts merges the rest), so its parts always fit; a manifest listing thousands of tiny parts
+ * is stopped after a few, instead of costing one request per part.
+ */
+export function partBudget(bytes: number, maxPartBytes: number, groups = 1): number {
+  // An `in` clause plans several separate ranges of parts; each may start and end with a small part.
+  return PART_READ_SLACK + 2 * (groups - 1) + Math.ceil(bytes / (maxPartBytes / 16));
+}
+
+/** How many runs of consecutive parts `parts` holds (an `in` clause plans one per value, at most 100). */
+function groupsOf(parts: readonly PlannedPart[]): number {
+  let groups = 0;
+  parts.forEach((p, i) => {
+    if (i === 0 || p.index !== parts[i - 1]!.index + 1) groups++;
+  });
+  return Math.max(1, groups);
+}
+
+/** What a read of some parts gave: their rows, and their size in bytes. */
+export interface PartsRead {
+  rows: Row[];
+  bytes: number;
+}
+
+/** The rows read, and whether they are every row of the run (every part read: the manifest's count must hold). */
+export interface PlannedRead {
+  rows: Row[];
+  whole: boolean;
+}
+
+function tooManyParts(m: Manifest, listed: number, read: number, bytes: number): InvalidResponse {
+  return new InvalidResponse(
+    `the index of ${m.namespace}/${m.type} lists ${listed} parts for this query, and the ${read} read hold only ${bytes} bytes: far smaller parts than a docdb writer leaves, so the query stops rather than read them all; the index must be rebuilt (declareIndexes)`,
+    { namespace: m.namespace, type: m.type, parts: listed, read, bytes },
+  );
+}
+
+/**
+ * The rows that answer `q`: when its run is in the query's order and it has a limit, parts in page order,
+ * 1, then 2, 4, … at a time, until the page is settled; else all parts of the plan, {@link PART_READ_SLACK}
+ * first and then the rest. Either way never more parts than {@link partBudget} allows for the bytes read
+ * (`InvalidResponse` when the plan needs more).
  *
  * @example
- * const rows = await plannedRows(manifest, plan, query, async (paths) => readParts(paths));
+ * const { rows, whole } = await plannedRows(manifest, plan, query, async (parts) => readParts(parts), 131072);
  */
 export async function plannedRows(
   m: Manifest,
   plan: IndexPlan,
   q: IndexQuery,
-  read: (parts: readonly PlannedPart[]) => Promise<Row[]>,
-): Promise<Row[]> {
+  read: (parts: readonly PlannedPart[]) => Promise<PartsRead>,
+  maxPartBytes = DEFAULT_MAX_PART_BYTES,
+): Promise<PlannedRead> {
   const lowers = m.runs[m.fields.indexOf(plan.field)]!.parts.map((p) => p.lower);
   // Only a whole run keeps every row of an unread document in the unread parts: a clause on the run's own
   // field narrows it to the parts of its range, where an array's matching element need not be its sort key.
-  if (!plan.inOrder || q.limit === undefined || plan.parts.length < lowers.length) return read(plan.parts);
-  const order = partsInPageOrder(m, plan, q);
+  const paged = plan.inOrder && q.limit !== undefined && plan.parts.length === lowers.length;
+  const order = paged ? partsInPageOrder(m, plan, q) : plan.parts;
   const desc = q.orderBy?.direction === 'desc';
   const rows: Row[] = [];
-  let batch = 1;
-  for (let at = 0; at < order.length; batch *= 2) {
-    const next = order.slice(at, at + batch);
+  let bytes = 0;
+  const groups = groupsOf(order);
+  let batch = paged ? 1 : PART_READ_SLACK;
+  let at = 0;
+  while (at < order.length) {
+    const allowed = partBudget(bytes, maxPartBytes, groups) - at;
+    if (allowed <= 0) throw tooManyParts(m, order.length, at, bytes);
+    const next = order.slice(at, at + Math.min(batch, allowed));
     at += next.length;
-    rows.push(...(await read(next)));
-    const edge = next[next.length - 1]!;
-    const bound = at >= order.length ? null : desc ? lowers[edge.index] : lowers[edge.index + 1];
-    if (pageSettled(m, plan, q, rows, bound ?? null)) break;
+    const got = await read(next);
+    // Not push(...got.rows): a batch of many parts holds more rows than a call takes arguments.
+    appendAll(rows, got.rows);
+    bytes += got.bytes;
+    if (paged) {
+      const edge = next[next.length - 1]!;
+      const bound = at >= order.length ? null : desc ? lowers[edge.index] : lowers[edge.index + 1];
+      if (pageSettled(m, plan, q, rows, bound ?? null)) break;
+      batch *= 2;
+    } else batch = order.length;
   }
-  return rows;
+  return { rows, whole: order.length === lowers.length && at === order.length };
 }

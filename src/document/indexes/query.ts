@@ -4,6 +4,8 @@
  * previous page; it comes back as untrusted input, so it is decoded, shape-checked and tied to the
  * query it was issued for.
  */
+
+import { toBase64 } from '../../core/bytes.js';
 import { InvalidConfig } from '../../core/errors.js';
 import {
   array,
@@ -47,20 +49,29 @@ export const MAX_LIMIT = 10_000;
 /** Longest cursor token accepted, in characters. */
 export const MAX_CURSOR_CHARS = 4096;
 
+/**
+ * A number a clause may hold: within ±(2^53 − 1), where every integer is exact. A larger one is already a
+ * rounded double (9007199254740993 parses as …992) and would silently match a neighbour, so it is refused.
+ */
+const isExactNumber = (v: unknown): v is number =>
+  typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER;
 const isScalar = (v: unknown): v is Scalar =>
-  v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+  v === null || typeof v === 'string' || typeof v === 'boolean' || isExactNumber(v);
+const NUMBER_RULE = 'a number within ±(2^53 − 1) or a string';
+const isBound = (v: unknown) => typeof v === 'string' || isExactNumber(v);
+const SCALAR_RULE = 'a JSON scalar (null, boolean, number within ±(2^53 − 1), or string)';
 
 const VALUE_RULES: Record<Operator, [string, (v: unknown) => boolean]> = {
-  '=': ['a JSON scalar (null, boolean, finite number or string)', isScalar],
-  contains: ['a JSON scalar (null, boolean, finite number or string)', isScalar],
+  '=': [SCALAR_RULE, isScalar],
+  contains: [SCALAR_RULE, isScalar],
   in: [
     `an array of 1 to ${MAX_IN_VALUES} JSON scalars`,
     (v) => Array.isArray(v) && v.length > 0 && v.length <= MAX_IN_VALUES && v.every(isScalar),
   ],
-  '<': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-  '<=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-  '>': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-  '>=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+  '<': [NUMBER_RULE, isBound],
+  '<=': [NUMBER_RULE, isBound],
+  '>': [NUMBER_RULE, isBound],
+  '>=': [NUMBER_RULE, isBound],
   exists: ['true or false', (v) => typeof v === 'boolean'],
 };
 
@@ -177,10 +188,7 @@ export interface CursorPosition {
 /** The opaque token for the page after `pos` of `q`. */
 export function encodeCursor(q: IndexQuery, pos: CursorPosition): string {
   const json = JSON.stringify({ v: 1, q: fingerprint(q), s: pos.sort, i: pos.id });
-  return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
-    .replace(/\+/g, '-')
-    .replace(/\//g, '_')
-    .replace(/=+$/, '');
+  return toBase64(new TextEncoder().encode(json)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 interface CursorFields {

@@ -7,8 +7,10 @@
  * when a part shrinks below 1/8 of the bound and is merged. The manifest is rewritten only when the
  * document count changes or a part splits or merges.
  */
+
+import { appendAll } from '../../core/arrays.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
-import { chunkRows, DEFAULT_MAX_PART_BYTES, fillBytes, type IndexOptions, separatorOf } from './build.js';
+import { chunkRows, fillBytes, type IndexOptions, partBound, separatorOf } from './build.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import {
   encodePart,
@@ -63,8 +65,14 @@ function runDelta(fi: number, t: TypeIndex, changes: readonly IndexChange[]): { 
     const after = rowsFor(c.after);
     const kept = new Set(after.map(encodeRow));
     const same = new Set(before.map(encodeRow).filter((l) => kept.has(l)));
-    removed.push(...before.filter((r) => !same.has(encodeRow(r))));
-    added.push(...after.filter((r) => !same.has(encodeRow(r))));
+    appendAll(
+      removed,
+      before.filter((r) => !same.has(encodeRow(r))),
+    );
+    appendAll(
+      added,
+      after.filter((r) => !same.has(encodeRow(r))),
+    );
   }
   return { removed, added };
 }
@@ -235,7 +243,7 @@ export function updateIndex(
     return read(p);
   };
   const ctx: Ctx = {
-    max: options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES,
+    max: partBound(options),
     out,
     read: (p) => {
       const b = readLogged(p);

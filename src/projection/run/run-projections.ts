@@ -7,6 +7,8 @@
  *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
  * - Everything is collected before the single commit: a failure anywhere means no commit at all.
  */
+
+import { appendAll } from '../../core/arrays.js';
 import { InvalidSpec } from '../../core/errors.js';
 import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
@@ -120,7 +122,7 @@ async function runLoaded(
   }
   // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
   if (options.receipt && mode !== 'dry-run') projected.pendingState.push(options.receipt);
-  changes.push(...projected.pendingState);
+  appendAll(changes, projected.pendingState);
   const base: BaseReport = {
     mode,
     ref: options.store.ref,

@@ -9,6 +9,7 @@
  * `object.sha`), so the `repository` reducer makes byte-identical documents over either API.
  */
 
+import { appendAll } from '../../core/arrays.js';
 import { NotFound } from '../../core/errors.js';
 import type { SelectionFilters } from '../spec/index.js';
 import {
@@ -87,7 +88,7 @@ async function completeBranches(ctx: ReadContext, nodes: RepositoryNode[]): Prom
         n.refs!.pageInfo = { hasNextPage: false, endCursor: null };
         return;
       }
-      n.refs!.nodes.push(...page.nodes);
+      appendAll(n.refs!.nodes, page.nodes);
       n.refs!.pageInfo = page.pageInfo;
     });
     open = open.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);

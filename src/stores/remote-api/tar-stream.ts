@@ -265,7 +265,8 @@ function paxRecords(body: Uint8Array): Pending {
   let at = 0;
   while (at < body.length) {
     const space = body.indexOf(0x20, at);
-    const len = space < 0 ? Number.NaN : Number(String.fromCharCode(...body.subarray(at, space)));
+    // The length is a few digits; a far-off space (or none) is a malformed record, never a huge spread.
+    const len = space < 0 || space - at > 20 ? Number.NaN : Number(String.fromCharCode(...body.subarray(at, space)));
     if (!Number.isSafeInteger(len) || len <= space - at || at + len > body.length || body[at + len - 1] !== 0x0a) {
       throw invalid('a pax record is malformed');
     }

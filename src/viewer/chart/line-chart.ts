@@ -5,6 +5,7 @@
  * value is read out in a live region (WAI-ARIA APG "roving" pattern, https://www.w3.org/WAI/ARIA/apg/).
  * Its text alternative is the values table next to it (values-table.ts); everything shown is text nodes.
  */
+
 import { h } from '../dom.js';
 import { formatTime, formatValue, niceTicks } from './scale.js';
 
@@ -36,12 +37,29 @@ function s<K extends keyof SVGElementTagNameMap>(
   return node;
 }
 
+/**
+ * The smallest and largest of `values` by a loop (the viewer imports only docdb/browser, so not core's
+ * helper): `Math.min(...values)` throws a RangeError past ~100,000 points.
+ */
+function extent(values: readonly number[]): { min: number; max: number } | undefined {
+  if (values.length === 0) return undefined;
+  let min = values[0]!;
+  let max = min;
+  for (const v of values) {
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return { min, max };
+}
+
 /** Where each point goes: by time when every point has one, else evenly by position. */
 function xPositions(points: readonly ChartPoint[]): number[] {
   const times = points.map((p) => p.time);
-  const byTime = times.every(Number.isFinite) && Math.min(...times) < Math.max(...times);
-  const lo = byTime ? Math.min(...times) : 0;
-  const span = byTime ? Math.max(...times) - lo : Math.max(1, points.length - 1);
+  // extent, not Math.min(...times): a long series has more points than a call takes arguments.
+  const range = extent(times);
+  const byTime = times.every(Number.isFinite) && range !== undefined && range.min < range.max;
+  const lo = byTime ? range.min : 0;
+  const span = byTime ? range.max - lo : Math.max(1, points.length - 1);
   const plot = W - PAD.left - PAD.right;
   return points.map(
     (p, i) => PAD.left + (points.length === 1 ? plot / 2 : (((byTime ? p.time : i) - lo) / span) * plot),
@@ -71,7 +89,8 @@ function linePath(xs: readonly number[], ys: readonly (number | null)[]): string
  */
 export function lineChart(points: readonly ChartPoint[], opts: { title: string; yLabel: string }): HTMLElement {
   const values = points.map((p) => p.value).filter((v): v is number => v !== null);
-  const ticks = values.length ? niceTicks(Math.min(...values), Math.max(...values)) : [0, 1];
+  const range = extent(values);
+  const ticks = range ? niceTicks(range.min, range.max) : [0, 1];
   const lo = ticks[0] ?? 0;
   const hi = ticks.at(-1) ?? 1;
   const plotH = H - PAD.top - PAD.bottom;
@@ -117,7 +136,8 @@ function axes(
   const bottom = H - PAD.bottom;
   out.push(s('line', { x1: PAD.left, x2: W - PAD.right, y1: bottom, y2: bottom, class: 'axis' }));
   const times = points.map((p) => p.time).filter(Number.isFinite);
-  const fine = times.length > 1 && Math.max(...times) - Math.min(...times) < 3 * 86_400_000;
+  const range = extent(times);
+  const fine = times.length > 1 && range !== undefined && range.max - range.min < 3 * 86_400_000;
   const labelled = points.length <= 1 ? [0] : [0, Math.floor((points.length - 1) / 2), points.length - 1];
   for (const i of new Set(labelled)) {
     const p = points[i];

@@ -139,7 +139,7 @@ export function versionPicker(ctx: ViewContext, identity: Identity, first: Histo
     more.disabled = true;
     try {
       const page = await historyPage(ctx.client, identity, picker.next);
-      picker.entries.push(...page.entries);
+      for (const e of page.entries) picker.entries.push(e); // not push(...): the list grows page by page
       picker.next = page.nextCursor;
       picker.compactedAt = page.compactedAt;
       draw();
