@@ -12,7 +12,7 @@ import { DocumentStore } from '../../src/document/index.js';
 import { createEmulatorApp } from '../../src/emulator/app.js';
 import { startEmulator } from '../../src/emulator/index.js';
 import { type DataDirOptions, JOURNAL_FILE, openDataDir } from '../../src/emulator/persist/data-dir.js';
-import { decodeRecords } from '../../src/emulator/persist/journal.js';
+import { decodeRecords, encodeRecord } from '../../src/emulator/persist/journal.js';
 import { applySeed, type EmulatorSeed } from '../../src/emulator/seed.js';
 import type { EmulatorState } from '../../src/emulator/state.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/remote-api-refstore.js';
@@ -188,10 +188,17 @@ describe('emulator --data-dir', () => {
 
   it('a half record that later records were appended after is corruption, not a torn tail', async () => {
     const { dir, journal, ends } = await twoPuts();
-    // What the emulator before issue 37 left after a failed append: half a record, then acknowledged ones.
-    const half = Buffer.concat([journal.subarray(0, ends[7]! + 10), journal.subarray(ends[7]!)]);
+    // What the emulator before issue 37 left after an append failed part-way: half a record (of a blob
+    // longer than everything after it, so it looks like it runs past the end), then acknowledged records.
+    const big = encodeRecord({
+      meta: { k: 'object', repo: 'octo/data', sha: 'x', type: 'blob' },
+      body: new Uint8Array(20_000),
+    });
+    const half = Buffer.concat([journal.subarray(0, ends[7]!), big.subarray(0, 10_000), journal.subarray(ends[7]!)]);
     writeFileSync(join(dir, JOURNAL_FILE), half);
-    expect(() => reopen(dir)).toThrow(`corrupt at byte ${ends[7]}, record 9`);
+    expect(() => reopen(dir)).toThrow(
+      `corrupt at byte ${ends[7]}, record 9 (it says ${big.length - 8} bytes, ${half.length - ends[7]! - 8} follow its header)`,
+    );
   });
 
   it('--data-dir-repair keeps the records before the corrupt one and moves it and the rest to a side file', async () => {

@@ -95,7 +95,7 @@ function readRecord(bytes: Uint8Array, at: number): Read {
   const length = view.getUint32(at);
   if (length < 4 || length > MAX_RECORD_BYTES) return { incomplete: false, why: `an impossible length (${length})` };
   if (at + HEADER + length > bytes.length) {
-    return { incomplete: true, why: `${bytes.length - at - HEADER} of its ${length} bytes` };
+    return { incomplete: true, why: `it says ${length} bytes, ${bytes.length - at - HEADER} follow its header` };
   }
   const payload = bytes.subarray(at + HEADER, at + HEADER + length);
   if (crc32(payload) !== view.getUint32(at + 4)) return { incomplete: false, why: 'its CRC-32 does not match' };
