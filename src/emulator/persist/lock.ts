@@ -19,6 +19,11 @@ export const LOCK_FILE = 'lock';
 /** Lock files this process holds (a second emulator in the same process is refused too). */
 const heldHere = new Set<string>();
 
+/** Test-only: run something between judging a lock dead and taking it over (another taker's turn). */
+export interface LockSeam {
+  beforeTakeOver?: (dead: string) => void;
+}
+
 /**
  * Take `dir` for this process: refused while another live process holds it; a lock left by a process
  * that is gone is taken over. Returns the release.
@@ -27,7 +32,7 @@ const heldHere = new Set<string>();
  * const unlock = lockDirectory('/data');
  * try { serve(); } finally { unlock(); }
  */
-export function lockDirectory(dir: string): () => void {
+export function lockDirectory(dir: string, seam: LockSeam = {}): () => void {
   const lock = join(dir, LOCK_FILE);
   if (heldHere.has(lock)) throw inUse(dir, process.pid);
   const content = `${process.pid}\n${randomUUID()}\n`;
@@ -46,6 +51,7 @@ export function lockDirectory(dir: string): () => void {
     const holder = Number.parseInt(seen, 10);
     // Our own pid in a lock this process does not hold is a previous process's (pids are reused).
     if (Number.isInteger(holder) && holder > 0 && holder !== process.pid && alive(holder)) throw inUse(dir, holder);
+    seam.beforeTakeOver?.(seen);
     reap(lock, seen);
   }
   throw new InvalidConfig(
