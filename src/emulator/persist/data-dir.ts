@@ -176,10 +176,14 @@ function corruptRecord(file: string, dir: string, damage: JournalDamage, size: n
   return new InvalidConfig(
     'dataDir',
     `${file} is corrupt at byte ${damage.offset}, record ${damage.record} (${damage.why}), with ${size - damage.offset} bytes from there on; ` +
-      `the ${damage.record - 1} records before it are whole. This is not a torn last write, so nothing is dropped: ` +
+      `${wholeBefore(damage.record - 1)} before it ${damage.record === 2 ? 'is' : 'are'} whole. This is not a torn last write, so nothing is dropped: ` +
       `start with --data-dir ${dir} --data-dir-repair to keep the records before it and move it and the rest to a side file (nothing is deleted)`,
     { allowed: 'a journal whose records all pass their checksum, or --data-dir-repair' },
   );
+}
+
+function wholeBefore(n: number): string {
+  return n === 1 ? 'the 1 record' : `the ${n} records`;
 }
 
 /** Save `tail` as a new side file next to `file` (fsync'd, with its directory entry); returns its path. */
