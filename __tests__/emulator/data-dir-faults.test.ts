@@ -104,7 +104,7 @@ describe('emulator --data-dir, a journal append that fails part-way', () => {
       expect(again.db().has(blobSha('the next one'))).toBe(true);
       again.data.close();
     }
-  });
+  }, 180_000); // two opens per byte of the record
 
   it('a ref update whose append fails leaves the ref where it was, in memory and after a restart', async () => {
     const dir = tempDir('docdb-faults-');

@@ -159,7 +159,7 @@ describe('emulator --data-dir', () => {
     }
     // Every state in between was seen: none, then each of the three puts' commits.
     expect(tips.size).toBe(4);
-  });
+  }, 300_000); // ~1,300 reopens: minutes on a loaded machine, seconds on a quiet one
 
   it('a flipped bit in the middle of the journal is refused, naming the file, byte and record; nothing is dropped', async () => {
     const { dir, journal, ends } = await twoPuts();
