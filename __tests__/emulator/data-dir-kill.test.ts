@@ -8,7 +8,7 @@
  * section is readable.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/index.js';
@@ -69,8 +69,11 @@ function cli(dir: string, flags: string[], env: Record<string, string> = {}): Ch
 }
 
 /** `docdb emulator --data-dir DIR` (text): its URL and its `data:` line, once it says it listens. */
-async function emulatorText(dir: string): Promise<{ child: ChildProcess; url: string; dataLine: string }> {
-  const child = cli(dir, []);
+async function emulatorText(
+  dir: string,
+  flags: string[] = [],
+): Promise<{ child: ChildProcess; url: string; dataLine: string }> {
+  const child = cli(dir, flags);
   let out = '';
   const lines = await new Promise<string[]>((ok, fail) => {
     child.stdout!.on('data', (c: Buffer) => {
@@ -183,6 +186,38 @@ describe('docdb emulator --data-dir, killed with SIGKILL', () => {
     },
     120_000,
   );
+});
+
+describe('docdb emulator --data-dir, a corrupt journal', () => {
+  it('is refused naming the file, byte and record (exit 2); --data-dir-repair starts and names the side file', async () => {
+    const dir = tempDir('docdb-corrupt-');
+    const em = await startEmulator({ seed: DEMO_SEED, dataDir: dir });
+    await docsAt(em.url).put(note(1));
+    await docsAt(em.url).put(note(2));
+    await em.stop();
+    const file = join(dir, 'journal.docdb');
+    const journal = readFileSync(file);
+    const second = 8 + journal.readUInt32BE(0); // record 2: the first put's first object
+    journal[second + 30]! ^= 0x10;
+    writeFileSync(file, journal);
+
+    const refused = cli(dir, []);
+    let err = '';
+    refused.stderr!.on('data', (c: Buffer) => {
+      err += c.toString();
+    });
+    await exited(refused);
+    running.delete(refused);
+    expect(refused.exitCode).toBe(2);
+    expect(err).toContain(`${file} is corrupt at byte ${second}, record 2 (its CRC-32 does not match)`);
+    expect(err).toContain(`start with --data-dir ${dir} --data-dir-repair`);
+
+    const repaired = await emulatorText(dir, ['--data-dir-repair']);
+    expect(repaired.dataLine).toBe(
+      `data: ${dir} (kept across restarts; repaired: record 2 at byte ${second} was corrupt; it and what followed (${journal.length - second} bytes) moved to ${file}.damaged)`,
+    );
+    expect(readFileSync(`${file}.damaged`)).toEqual(journal.subarray(second));
+  }, 60_000);
 });
 
 const batch = () => Array.from({ length: 2_000 }, (_, i) => ({ op: 'put' as const, document: note(1 + i) }));
