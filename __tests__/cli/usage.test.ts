@@ -237,6 +237,11 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
       /--secondary-limits must be on or off, got "offf"; did you mean "off"\?/,
     ],
     [
+      'emulator --data-dir-repair without --data-dir',
+      ['emulator', '--data-dir-repair'],
+      /--data-dir-repair repairs the journal of a --data-dir: give --data-dir DIR too/,
+    ],
+    [
       'emulator: every bad flag at once',
       ['emulator', '--port', 'x', '--secondary-limits', 'yes'],
       /2 problems with the command line:\n {2}- --port must be .*\n {2}- --secondary-limits must be on or off, got "yes"/,

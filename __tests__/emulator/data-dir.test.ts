@@ -1,8 +1,8 @@
 /**
  * `startEmulator({ dataDir })` / `docdb emulator --data-dir` (issue 32 item 11): repositories, refs and
  * objects survive a restart; the journal is replayable when cut at ANY byte (what a kill at any moment
- * leaves), keeping every whole record; a torn or corrupt tail is dropped and cut off; another seed is
- * refused. The SIGKILL tests (data-dir-kill.test.ts) kill a real `docdb emulator` process.
+ * leaves), keeping every whole record; a torn last record is dropped and cut off; a corrupt record is
+ * refused (or, with repair, moved to a side file with what follows it); another seed is refused. The SIGKILL tests (data-dir-kill.test.ts) kill a real `docdb emulator` process.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,8 +11,8 @@ import { InvalidConfig } from '../../src/core/errors.js';
 import { DocumentStore } from '../../src/document/index.js';
 import { createEmulatorApp } from '../../src/emulator/app.js';
 import { startEmulator } from '../../src/emulator/index.js';
-import { JOURNAL_FILE, openDataDir } from '../../src/emulator/persist/data-dir.js';
-import { decodeRecords } from '../../src/emulator/persist/journal.js';
+import { type DataDirOptions, JOURNAL_FILE, openDataDir } from '../../src/emulator/persist/data-dir.js';
+import { decodeRecords, encodeRecord } from '../../src/emulator/persist/journal.js';
 import { applySeed, type EmulatorSeed } from '../../src/emulator/seed.js';
 import type { EmulatorState } from '../../src/emulator/state.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/remote-api-refstore.js';
@@ -49,16 +49,41 @@ function assertReadable(state: EmulatorState): void {
 }
 
 /** A fresh emulator state, seeded, with the data directory `dir` replayed into it. */
-function reopen(dir: string) {
+function reopen(dir: string, seedKey = seedKeyOf(dir), options: DataDirOptions = {}) {
   const app = createEmulatorApp();
   applySeed(app.state, SEED, 'seed');
-  const data = openDataDir(app.state, dir, seedKeyOf(dir));
-  return { state: app.state, data };
+  const data = openDataDir(app.state, dir, seedKey, options);
+  return { app, state: app.state, data };
+}
+
+/** Where each record of a journal ends (read from the length fields alone). */
+function recordEnds(journal: Uint8Array): number[] {
+  const ends: number[] = [];
+  for (let at = 0, view = new DataView(journal.buffer, journal.byteOffset); at < journal.length; ) {
+    at += 8 + view.getUint32(at);
+    ends.push(at);
+  }
+  expect(ends.at(-1)).toBe(journal.length);
+  return ends;
 }
 
 /** The seed key the journal at `dir` starts with (the test reopens with the same seed). */
 function seedKeyOf(dir: string): string {
   return String(decodeRecords(readFileSync(join(dir, JOURNAL_FILE))).records[0]?.meta.key);
+}
+
+/** A data directory holding two puts (each journals 5 objects and a ref), its journal and where records end. */
+async function twoPuts() {
+  const dir = tempDir('docdb-data-');
+  const em = await startEmulator({ seed: SEED, dataDir: dir });
+  await docsAt(em.url).put(note(1, { n: 1 }));
+  const firstTip = em.state.repo('octo/data').db.readRef('refs/docdb/documents');
+  await docsAt(em.url).put(note(2, { n: 2 }));
+  await em.stop();
+  const journal = readFileSync(join(dir, JOURNAL_FILE));
+  const ends = recordEnds(journal);
+  expect(ends.length).toBe(13);
+  return { dir, journal, ends, firstTip };
 }
 
 describe('emulator --data-dir', () => {
@@ -103,12 +128,8 @@ describe('emulator --data-dir', () => {
     for (let n = 0; n < 3; n++) await docs.put(note(n, { n }));
     await em.stop();
     const journal = readFileSync(join(dir, JOURNAL_FILE));
-    const ends: number[] = []; // where each whole record ends
-    for (let at = 0, view = new DataView(journal.buffer, journal.byteOffset); at < journal.length; ) {
-      at += 8 + view.getUint32(at);
-      ends.push(at);
-    }
-    expect(ends.at(-1)).toBe(journal.length);
+    const seedKey = seedKeyOf(dir);
+    const ends = recordEnds(journal);
     // Every byte of the last put's records (header, meta, body), and around and inside every earlier record.
     const lastPut = ends[ends.length - 7]!; // a put journals 5 objects and 1 ref
     const cuts = new Set<number>();
@@ -119,37 +140,92 @@ describe('emulator --data-dir', () => {
     }
     const cutDir = tempDir('docdb-cut-');
     const tips = new Set<string | undefined>();
-    for (const cut of [...cuts].filter((c) => c >= ends[0]!).sort((a, b) => a - b)) {
+    // Inside the first record (the seed's) too: every byte of it, and the empty file.
+    for (let cut = 0; cut < ends[0]!; cut++) cuts.add(cut);
+    for (const cut of [...cuts].sort((a, b) => a - b)) {
       writeFileSync(join(cutDir, JOURNAL_FILE), journal.subarray(0, cut));
-      const { state, data } = reopen(cutDir);
+      const { state, data } = reopen(cutDir, seedKey);
       const whole = ends.filter((e) => e <= cut);
-      expect(data.replayed).toEqual({ records: whole.length, droppedBytes: cut - whole.at(-1)! });
-      // The torn tail is cut off the file, so what is appended next follows a whole record.
-      expect(readFileSync(join(cutDir, JOURNAL_FILE)).length).toBe(whole.at(-1));
+      const kept = whole.at(-1) ?? 0;
+      expect(data.replayed).toEqual({ records: whole.length, droppedBytes: cut - kept });
+      // The torn tail is cut off the file, so what is appended next follows a whole record; a journal
+      // left without its seed record gets it back.
+      const after = readFileSync(join(cutDir, JOURNAL_FILE));
+      expect(after.length).toBe(Math.max(kept, ends[0]!));
+      expect(decodeRecords(after).records[0]?.meta).toEqual({ k: 'seed', key: seedKey });
       assertReadable(state);
       tips.add(state.repo('octo/data').db.readRef('refs/docdb/documents'));
       data.close();
     }
     // Every state in between was seen: none, then each of the three puts' commits.
     expect(tips.size).toBe(4);
+  }, 300_000); // ~1,300 reopens: minutes on a loaded machine, seconds on a quiet one
+
+  it('a flipped bit in the middle of the journal is refused, naming the file, byte and record; nothing is dropped', async () => {
+    const { dir, journal, ends } = await twoPuts();
+    const file = join(dir, JOURNAL_FILE);
+    // Record 9 (the first put's ref update is record 7; 8 on are the second put's): whole records follow it.
+    const at = ends[7]!;
+    const flipped = Uint8Array.from(journal);
+    flipped[at + 20]! ^= 0x04;
+    writeFileSync(file, flipped);
+    expect(() => reopen(dir)).toThrow(InvalidConfig);
+    expect(() => reopen(dir)).toThrow(
+      `${file} is corrupt at byte ${at}, record 9 (its CRC-32 does not match), with ${journal.length - at} bytes from there on; the 8 records before it are whole`,
+    );
+    expect(() => reopen(dir)).toThrow(`start with --data-dir ${dir} --data-dir-repair`);
+    // Refusing changed nothing: the file is as it was, and the lock was released.
+    expect(readFileSync(file)).toEqual(Buffer.from(flipped));
   });
 
-  it('a record whose checksum does not match is dropped with everything after it', async () => {
-    const dir = tempDir('docdb-data-');
-    const em = await startEmulator({ seed: SEED, dataDir: dir });
-    await docsAt(em.url).put(note(1, { n: 1 }));
-    const before = em.state.repo('octo/data').db.readRef('refs/docdb/documents');
-    await docsAt(em.url).put(note(2, { n: 2 }));
-    await em.stop();
+  it('a whole last record that fails its checksum is corruption too (a kill leaves a short record, not a wrong one)', async () => {
+    const { dir, journal, ends } = await twoPuts();
+    const flipped = Uint8Array.from(journal);
+    flipped[journal.length - 3]! ^= 0xff; // inside the last record (the second put's ref update)
+    writeFileSync(join(dir, JOURNAL_FILE), flipped);
+    expect(() => reopen(dir)).toThrow(`corrupt at byte ${ends.at(-2)}, record ${ends.length}`);
+  });
+
+  it('a half record that later records were appended after is corruption, not a torn tail', async () => {
+    const { dir, journal, ends } = await twoPuts();
+    // What the emulator before issue 37 left after an append failed part-way: half a record (of a blob
+    // longer than everything after it, so it looks like it runs past the end), then acknowledged records.
+    const big = encodeRecord({
+      meta: { k: 'object', repo: 'octo/data', sha: 'x', type: 'blob' },
+      body: new Uint8Array(20_000),
+    });
+    const half = Buffer.concat([journal.subarray(0, ends[7]!), big.subarray(0, 10_000), journal.subarray(ends[7]!)]);
+    writeFileSync(join(dir, JOURNAL_FILE), half);
+    expect(() => reopen(dir)).toThrow(
+      `corrupt at byte ${ends[7]}, record 9 (it says ${big.length - 8} bytes, ${half.length - ends[7]! - 8} follow its header)`,
+    );
+  });
+
+  it('--data-dir-repair keeps the records before the corrupt one and moves it and the rest to a side file', async () => {
+    const { dir, journal, ends, firstTip } = await twoPuts();
     const file = join(dir, JOURNAL_FILE);
-    const journal = readFileSync(file);
-    journal[journal.length - 3]! ^= 0xff; // inside the last record (the second put's ref update)
-    writeFileSync(file, journal);
-    const { state, data } = reopen(dir);
-    expect(data.replayed.droppedBytes).toBeGreaterThan(0);
-    expect(state.repo('octo/data').db.readRef('refs/docdb/documents')).toBe(before);
+    const at = ends[7]!;
+    const flipped = Uint8Array.from(journal);
+    flipped[at + 20]! ^= 0x04;
+    writeFileSync(file, flipped);
+    const { state, data } = reopen(dir, undefined, { repair: true });
+    const side = `${file}.damaged`;
+    expect(data.replayed).toEqual({
+      records: 8,
+      droppedBytes: 0,
+      moved: { file: side, bytes: journal.length - at, offset: at, record: 9 },
+    });
+    expect(readFileSync(side)).toEqual(Buffer.from(flipped.subarray(at))); // every byte of it kept
+    expect(state.repo('octo/data').db.readRef('refs/docdb/documents')).toBe(firstTip);
     assertReadable(state);
     data.close();
+    expect(readFileSync(file)).toEqual(journal.subarray(0, at));
+    // A second repair never overwrites the first side file.
+    writeFileSync(file, flipped);
+    const again = reopen(dir, undefined, { repair: true });
+    expect(again.data.replayed.moved?.file).toBe(`${side}-1`);
+    expect(readFileSync(side)).toEqual(Buffer.from(flipped.subarray(at)));
+    again.data.close();
   });
 
   it('refuses a directory another running emulator uses; takes it once that one stopped', async () => {

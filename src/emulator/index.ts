@@ -8,10 +8,12 @@
  * await em.stop();
  */
 import { createHash } from 'node:crypto';
-import { createEmulatorApp, type EmulatorApp, positiveOption } from './app.js';
+import { createEmulatorApp, positiveOption } from './app.js';
 import { exportBare } from './export.js';
 import { listen } from './node-server.js';
-import { type DataDir, openDataDir } from './persist/data-dir.js';
+import { openDataDir } from './persist/data-dir.js';
+import { durable } from './persist/durable.js';
+import { journalFsFromEnv } from './persist/kill-switch.js';
 import { applySeed, type EmulatorSeed, loadSeedFile } from './seed.js';
 import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
@@ -19,6 +21,7 @@ export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './
 export { DEMO_SEED } from './demo-seed.js';
 export type { RequestEnv } from './incoming.js';
 export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
+export type { DataDirReplay } from './persist/data-dir.js';
 export { GITHUB_SECONDARY_LIMITS } from './rations.js';
 export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';
 export { type EmulatorSeed, loadSeedFile, parseSeed } from './seed.js';
@@ -52,7 +55,13 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     seed = typeof options.seed === 'string' ? await loadSeedFile(options.seed) : options.seed;
     applySeed(app.state, seed, typeof options.seed === 'string' ? options.seed : 'seed');
   }
-  const data = options.dataDir === undefined ? undefined : openDataDir(app.state, options.dataDir, seedKey(seed));
+  const data =
+    options.dataDir === undefined
+      ? undefined
+      : openDataDir(app.state, options.dataDir, seedKey(seed), {
+          repair: options.dataDirRepair,
+          fs: journalFsFromEnv(process.env),
+        });
   const served = data ? durable(app, data) : app;
   const { server, port } = await listen(served, host, requestedPort);
   const hostForUrl = host.includes(':') ? `[${host}]` : host;
@@ -66,6 +75,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
     codeloadUrl: app.codeloadUrl,
     state: app.state,
     secondaryLimits: app.secondaryLimits,
+    ...(data ? { dataDir: { replayed: data.replayed, stopped: () => data.stopped } } : {}),
     get requests() {
       return app.requests;
     },
@@ -89,17 +99,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Emul
         codeload.server.closeAllConnections();
       });
       return stopped;
-    },
-  };
-}
-
-/** The app, answering each request only once what it wrote is on disk (fsync'd by the data directory). */
-function durable(app: EmulatorApp, data: DataDir): Pick<EmulatorApp, 'fetch'> {
-  return {
-    fetch: async (request, env) => {
-      const response = await app.fetch(request, env);
-      data.flush();
-      return response;
     },
   };
 }

@@ -5,6 +5,7 @@
  */
 import type { ObjectDb } from '../core/git/object-db.js';
 import type { EmulatorAppOptions } from './app.js';
+import type { DataDirReplay } from './persist/data-dir.js';
 import type { SecondaryLimitFigures } from './rations.js';
 import type { EmulatorSeed } from './seed.js';
 import type { EmulatorState } from './state.js';
@@ -30,6 +31,12 @@ export interface EmulatorOptions extends EmulatorAppOptions {
    * Issues, pulls, releases and tokens come from the seed each time. One emulator per directory.
    */
   dataDir?: string;
+  /**
+   * With `dataDir`: when the journal has a corrupt record (not a torn last write), keep the records before
+   * it and move it and the rest to `DIR/journal.docdb.damaged` instead of refusing to start
+   * (`--data-dir-repair`). Nothing is deleted.
+   */
+  dataDirRepair?: boolean;
 }
 
 export interface EmulatorHandle {
@@ -48,6 +55,11 @@ export interface EmulatorHandle {
   /** The secondary rate limits enforced (`secondaryLimits` option), or undefined when they are off. */
   readonly secondaryLimits: Readonly<SecondaryLimitFigures> | undefined;
   exportBareRepo(fullName: string, dir: string): Promise<void>;
+  /**
+   * With `dataDir`: what the start replayed (records, the bytes of a torn last record dropped, where a
+   * repair moved damaged records) and, once the journal has stopped taking writes, why.
+   */
+  readonly dataDir?: { readonly replayed: DataDirReplay; stopped(): string | undefined };
 }
 
 export type { ObjectDb };

@@ -99,12 +99,13 @@ export class ObjectDb {
   private levelEntries = 0;
   /** Upper bound on cached decoded tree entries (≈100 bytes each). */
   static readonly DECODED_TREE_LIMIT = 500_000;
-  /** Told of every new object and ref change, synchronously and in order (the emulator's --data-dir journal). */
+  /** Told of every new object and ref change before it is made, synchronously and in order (the emulator's --data-dir journal). */
   private observer: ((change: ObjectDbChange) => void) | undefined;
 
   /**
-   * Be told of every change from now on (one observer; `undefined` stops). A throwing observer fails the
-   * write that caused the change, after it was made in memory.
+   * Be told of every change from now on (one observer; `undefined` stops), just before it is made: a
+   * throwing observer fails the write that caused the change and leaves it unmade, so what an observer
+   * journals and what is in memory never differ.
    *
    * @example
    * db.observe((c) => journal.append(c));
@@ -121,8 +122,8 @@ export class ObjectDb {
   }
 
   private add(sha: string, type: ObjectType, body: Uint8Array): void {
-    this.objects.set(sha, { type, body });
     this.observer?.({ kind: 'object', sha, type, body });
+    this.objects.set(sha, { type, body });
   }
 
   has(sha: string): boolean {
@@ -399,9 +400,9 @@ export class ObjectDb {
   compareAndSwapRef(name: string, expected: string | null, next: string | null): boolean {
     const current = this.refs.get(name) ?? null;
     if (current !== expected) return false;
+    if (current !== next) this.observer?.({ kind: 'ref', name, sha: next });
     if (next === null) this.refs.delete(name);
     else this.refs.set(name, next);
-    if (current !== next) this.observer?.({ kind: 'ref', name, sha: next });
     return true;
   }
 

@@ -7,12 +7,17 @@
  *   later, every object written since (content-addressed: its SHA is recomputed from its bytes), every
  *   ref change, in the order they happened. The journal's first record names the seed it grew from; a
  *   different seed is refused rather than replayed onto commits it does not have.
- * - While serving, every new object and ref change is appended as it happens (before the request that
- *   made it answers), and `flush()` — called after each request, before its response is sent — fsyncs
- *   the file: a write that was acknowledged is on disk.
- * - A kill at any point leaves whole records followed by at most one torn record: replay drops the torn
- *   tail (and cuts it off the file), so the state is the one after the last whole record — objects always
- *   precede the refs that point at them, so every ref replayed points at a complete commit.
+ * - While serving, every new object and ref change is appended just before it is made in memory (before
+ *   the request that made it answers), and `flush()` — called after each request, before its response is
+ *   sent — fsyncs the file: a write that was acknowledged is on disk. An append that fails part-way is cut
+ *   back and fails its request with a 500, the change unmade (./journal-file.ts); a journal that cannot be
+ *   cut back stops, and every write is then answered 503.
+ * - A kill at any point leaves whole records followed by at most one torn (incomplete) record: replay
+ *   drops it (and cuts it off the file), so the state is the one after the last whole record — objects
+ *   always precede the refs that point at them, so every ref replayed points at a complete commit.
+ * - A corrupt record (it fails its checksum, or whole records follow a bad one) is not a torn write: the
+ *   start is refused, naming the file, byte offset and record number, unless `repair` is set — then the
+ *   records before it are kept and it and the rest are moved to `journal.docdb.damaged` (never deleted).
  */
 import {
   closeSync,
@@ -21,31 +26,51 @@ import {
   mkdirSync,
   openSync,
   readFileSync,
-  rmSync,
   truncateSync,
   writeFileSync,
-  writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
 import { InvalidConfig } from '../../core/errors.js';
 import type { ObjectDbChange } from '../../core/git/object-db.js';
 import type { ObjectType } from '../../core/git/objects.js';
+import { ApiError } from '../http.js';
 import type { RepoRecord } from '../model.js';
 import type { EmulatorState } from '../state.js';
-import { decodeRecords, encodeRecord, type JournalRecord } from './journal.js';
+import { decodeRecords, type JournalDamage, type JournalRecord } from './journal.js';
+import { type JournalFs, openJournalFile } from './journal-file.js';
+import { lockDirectory } from './lock.js';
 
+export { LOCK_FILE } from './lock.js';
 export const JOURNAL_FILE = 'journal.docdb';
-/** Holds the pid of the emulator using the directory: two writers would interleave their journals. */
-export const LOCK_FILE = 'lock';
+
+/** What the start found in the journal. */
+export interface DataDirReplay {
+  /** Whole records replayed. */
+  records: number;
+  /** Bytes of a torn last record dropped (an append a kill cut short); 0 after a clean stop. */
+  droppedBytes: number;
+  /** With `repair`: where the records from a corrupt one on were moved, and how many bytes. */
+  moved?: { file: string; bytes: number; offset: number; record: number };
+}
 
 /** An open data directory: flush after each request, close when the emulator stops. */
 export interface DataDir {
-  /** Records replayed at start, and bytes of a torn tail dropped (0 after a clean stop). */
-  readonly replayed: { records: number; droppedBytes: number };
+  readonly replayed: DataDirReplay;
+  /** Why the journal takes no more writes (a failed append it could not cut back, a failed fsync). */
+  readonly stopped: string | undefined;
   /** Journal repositories created since the last flush, then fsync what was appended. */
   flush(): void;
   /** Flush, stop journaling, close the file. */
   close(): void;
+}
+
+export interface DataDirOptions {
+  /** Keep the records before a corrupt one and move it and the rest to a side file (`--data-dir-repair`). */
+  repair?: boolean;
+  /** The journal's file operations (tests inject failing writes). */
+  fs?: JournalFs;
+  /** Where a journal failure is said (default: stderr). */
+  log?: (line: string) => void;
 }
 
 /**
@@ -56,69 +81,72 @@ export interface DataDir {
  * const data = openDataDir(app.state, '.docdb-emulator', seedKey);
  * // after each request: data.flush(); when stopping: data.close();
  */
-export function openDataDir(state: EmulatorState, dir: string, seedKey: string): DataDir {
+export function openDataDir(state: EmulatorState, dir: string, seedKey: string, options: DataDirOptions = {}): DataDir {
   mkdirSync(dir, { recursive: true });
   const unlock = lockDirectory(dir);
   try {
-    return journal(state, dir, seedKey, unlock);
+    return journal(state, dir, seedKey, unlock, options);
   } catch (e) {
     unlock();
     throw e;
   }
 }
 
-function journal(state: EmulatorState, dir: string, seedKey: string, unlock: () => void): DataDir {
+function journal(
+  state: EmulatorState,
+  dir: string,
+  seedKey: string,
+  unlock: () => void,
+  options: DataDirOptions,
+): DataDir {
   const file = join(dir, JOURNAL_FILE);
   const fresh = !existsSync(file);
-  const replayed = fresh ? { records: 0, droppedBytes: 0 } : replay(state, file, dir, seedKey);
-  const fd = openSync(file, 'a');
-  let dirty = false;
-  const append = (record: JournalRecord) => {
-    const bytes = encodeRecord(record);
-    let at = 0;
-    while (at < bytes.length) at += writeSync(fd, bytes, at, bytes.length - at);
-    dirty = true;
-  };
-  if (fresh || replayed.records === 0) append({ meta: { k: 'seed', key: seedKey } });
+  const replayed = fresh ? { records: 0, droppedBytes: 0 } : replay(state, file, dir, seedKey, options.repair);
+  const out = openJournalFile(file, options.fs, options.log);
+  if (replayed.records === 0) out.append([{ meta: { k: 'seed', key: seedKey } }]);
   const watched = new Set<RepoRecord>();
   const watch = (repo: RepoRecord) => {
     watched.add(repo);
-    repo.db.observe((change) => append(changeRecord(repo.fullName, change)));
+    // Called before the change is made in memory: a failed append leaves memory as the journal has it.
+    repo.db.observe((change) => out.append([changeRecord(repo.fullName, change)]));
   };
   for (const repo of state.listRepos()) watch(repo);
   const flush = () => {
     for (const repo of state.listRepos()) {
       if (watched.has(repo)) continue;
-      for (const record of snapshot(repo)) append(record);
+      out.append(snapshot(repo)); // all of the repository or none of it (then again at the next flush)
       watch(repo);
     }
-    if (!dirty) return;
-    fsyncSync(fd);
-    dirty = false;
+    out.sync();
   };
   flush();
   if (fresh) syncDirectory(dir); // the new file's directory entry, too
   return {
     replayed,
+    get stopped() {
+      return out.stopped;
+    },
     flush,
     close: () => {
-      flush();
-      for (const repo of watched) repo.db.observe(undefined);
-      closeSync(fd);
-      unlock();
+      try {
+        flush();
+      } catch (e) {
+        // Already said (./journal-file.ts); what was not journaled was never acknowledged.
+        if (!(e instanceof ApiError)) throw e;
+      } finally {
+        for (const repo of watched) repo.db.observe(undefined);
+        out.close();
+        unlock();
+      }
     },
   };
 }
 
-/** Apply the journal's whole records to `state`; cut a torn tail off the file. */
-function replay(
-  state: EmulatorState,
-  file: string,
-  dir: string,
-  seedKey: string,
-): { records: number; droppedBytes: number } {
+/** Apply the journal's whole records to `state`; cut a torn tail off the file; refuse (or repair) corruption. */
+function replay(state: EmulatorState, file: string, dir: string, seedKey: string, repair = false): DataDirReplay {
   const bytes = readFileSync(file);
-  const { records, whole } = decodeRecords(bytes);
+  const { records, whole, damage } = decodeRecords(bytes);
+  if (damage?.kind === 'corrupt' && !repair) throw corruptRecord(file, dir, damage, bytes.length);
   const first = records[0]?.meta;
   if (first && (first.k !== 'seed' || first.key !== seedKey)) {
     throw new InvalidConfig(
@@ -128,13 +156,56 @@ function replay(
     );
   }
   for (const record of records.slice(1)) apply(state, record, file);
-  if (whole < bytes.length) {
-    truncateSync(file, whole);
-    const fd = openSync(file, 'r+');
-    fsyncSync(fd);
-    closeSync(fd);
+  const result: DataDirReplay = { records: records.length, droppedBytes: 0 };
+  if (damage?.kind === 'corrupt') {
+    result.moved = {
+      file: moveAside(file, bytes.subarray(whole)),
+      bytes: bytes.length - whole,
+      offset: whole,
+      record: damage.record,
+    };
+  } else if (damage) {
+    result.droppedBytes = bytes.length - whole;
   }
-  return { records: records.length, droppedBytes: bytes.length - whole };
+  if (whole < bytes.length) cutTo(file, whole);
+  return result;
+}
+
+/** The refusal for a corrupt record: which file, where, which record, and how to go on. */
+function corruptRecord(file: string, dir: string, damage: JournalDamage, size: number): InvalidConfig {
+  return new InvalidConfig(
+    'dataDir',
+    `${file} is corrupt at byte ${damage.offset}, record ${damage.record} (${damage.why}), with ${size - damage.offset} bytes from there on; ` +
+      `${wholeBefore(damage.record - 1)} before it ${damage.record === 2 ? 'is' : 'are'} whole. This is not a torn last write, so nothing is dropped: ` +
+      `start with --data-dir ${dir} --data-dir-repair to keep the records before it and move it and the rest to a side file (nothing is deleted)`,
+    { allowed: 'a journal whose records all pass their checksum, or --data-dir-repair' },
+  );
+}
+
+function wholeBefore(n: number): string {
+  return n === 1 ? 'the 1 record' : `the ${n} records`;
+}
+
+/** Save `tail` as a new side file next to `file` (fsync'd, with its directory entry); returns its path. */
+function moveAside(file: string, tail: Uint8Array): string {
+  for (let n = 0; ; n++) {
+    const side = `${file}.damaged${n === 0 ? '' : `-${n}`}`;
+    try {
+      writeFileSync(side, tail, { flag: 'wx' });
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') continue;
+      throw e;
+    }
+    fsyncPath(side, 'r');
+    fsyncPath(join(file, '..'), 'r');
+    return side;
+  }
+}
+
+/** Cut `file` to `length` bytes, on disk. */
+function cutTo(file: string, length: number): void {
+  truncateSync(file, length);
+  fsyncPath(file, 'r+');
 }
 
 function apply(state: EmulatorState, { meta, body }: JournalRecord, file: string): void {
@@ -187,54 +258,15 @@ function* snapshot(repo: RepoRecord): Generator<JournalRecord> {
   for (const { ref, sha } of repo.db.listRefs()) yield changeRecord(repo.fullName, { kind: 'ref', name: ref, sha });
 }
 
-/**
- * Take `dir` for this process: refused while another live process holds it; a lock left by a process
- * that is gone (killed) is taken over. Returns the release.
- */
-function lockDirectory(dir: string): () => void {
-  const lock = join(dir, LOCK_FILE);
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      if (heldHere.has(lock)) throw Object.assign(new Error('held'), { code: 'EEXIST' });
-      writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' });
-      heldHere.add(lock);
-      return () => {
-        heldHere.delete(lock);
-        rmSync(lock, { force: true });
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const holder = Number.parseInt(readFileSync(lock, 'utf8'), 10);
-    if (heldHere.has(lock) || (Number.isInteger(holder) && holder !== process.pid && alive(holder))) {
-      throw new InvalidConfig('dataDir', `--data-dir ${dir} is in use by another emulator (process ${holder})`, {
-        allowed: 'a directory no running emulator uses',
-      });
-    }
-    rmSync(lock, { force: true }); // its process is gone: take it over
-  }
-  throw new InvalidConfig('dataDir', `--data-dir ${dir}: could not take its lock file`, {
-    allowed: 'a writable directory',
-  });
-}
-
-/** Lock files this process holds (a second emulator in the same process is refused too). */
-const heldHere = new Set<string>();
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function syncDirectory(dir: string): void {
-  const fd = openSync(dir, 'r');
+function fsyncPath(path: string, flags: string): void {
+  const fd = openSync(path, flags);
   try {
     fsyncSync(fd);
   } finally {
     closeSync(fd);
   }
+}
+
+function syncDirectory(dir: string): void {
+  fsyncPath(dir, 'r');
 }
