@@ -151,6 +151,7 @@ describe('job summary', () => {
         incremental: false,
         items: keys.length,
         skipped: 0,
+        skips: [],
         notModified: 0,
         added: keys,
         changed: [],

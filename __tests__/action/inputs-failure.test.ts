@@ -13,6 +13,7 @@ import {
   TransportError,
   UpstreamUnavailable,
 } from '../../src/core/errors.js';
+import { RESERVED_REF_SPACES } from '../../src/core/refname.js';
 import { fetchSource, type SourceClient } from '../../src/projection/sources/index.js';
 import type { SourceSpec } from '../../src/projection/spec/index.js';
 
@@ -54,6 +55,21 @@ describe('readInputs', () => {
       expect(() => readInputs(reader(values), env)).toThrow(InvalidConfig);
     }
     expect(() => readInputs(reader({}), {})).toThrow(/no target repository/);
+  });
+
+  it("refuses a root or section in a section's reserved space, naming the input (issue 37 item 14)", () => {
+    const env = { GITHUB_REPOSITORY: 'o/r' };
+    for (const { suffix } of RESERVED_REF_SPACES) {
+      const section = () => readInputs(reader({ section: `documents${suffix}/1` }), env);
+      expect(section).toThrow(InvalidConfig);
+      expect(section).toThrow(
+        `input "section": "documents${suffix}/1" is in a reserved space: a component ending in "${suffix}"`,
+      );
+      expect(() => readInputs(reader({ root: `docdb${suffix}` }), env)).toThrow(
+        `input "root": "docdb${suffix}" is in a reserved space`,
+      );
+    }
+    expect(readInputs(reader({ section: 'documents-shards/1' }), env).section).toBe('documents-shards/1');
   });
 });
 

@@ -7,6 +7,7 @@ import { IDBFactory } from 'fake-indexeddb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explainError, loadDocDbClient, projectRepository } from '../../src/browser/index.js';
 import { NotFound, RateLimited, TransportError } from '../../src/core/errors.js';
+import { RESERVED_REF_SPACES } from '../../src/core/refname.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import type { HttpRequest, HttpTransport } from '../../src/transport/types.js';
 import { dumpDatabase, textOf } from '../indexeddb/helpers.js';
@@ -38,6 +39,27 @@ describe('loadDocDbClient: options', () => {
     // Node has no global indexedDB: asking for the store fails at load time, naming the option.
     await expect(loadDocDbClient({ backend: 'indexeddb', hostCapabilities: { store: true } })).rejects.toMatchObject({
       data: { field: 'indexedDB' },
+    });
+  });
+
+  it("refuses a ref in a section's reserved space, on every backend, before any request (issue 37 item 14)", async () => {
+    let requests = 0;
+    const http = async () => {
+      requests++;
+      return { status: 500, headers: {}, body: '' };
+    };
+    const transport = { fetch, http };
+    for (const { suffix } of RESERVED_REF_SPACES) {
+      const ref = `refs/docdb/documents${suffix}/1`;
+      for (const backend of ['remote', 'memory'] as const) {
+        const loading = loadDocDbClient({ backend, owner: 'o', repo: 'r', ref, hostCapabilities: { transport } });
+        await expect(loading).rejects.toMatchObject({ code: 'InvalidConfig', data: { field: 'ref' } });
+        await expect(loading).rejects.toThrow(`ref "${ref}" is in a reserved space: a component ending in "${suffix}"`);
+      }
+    }
+    expect(requests).toBe(0);
+    await expect(loadDocDbClient({ backend: 'memory', ref: 'refs/docdb/shards' })).resolves.toMatchObject({
+      ref: 'refs/docdb/shards',
     });
   });
 

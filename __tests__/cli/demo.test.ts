@@ -51,7 +51,8 @@ describe('docdb demo', () => {
     expect(text).toMatch(/second run with unchanged sources: changed=false.* of which 0 writes — no commit/);
     expect(text).toMatch(/"fullName": "octo-org\/widgets"/);
     expect(text).toMatch(/\(2 requests: ref \+ one contents read\)/);
-    expect(text).toMatch(/outputs.document = github\/release\/octo-org\/widgets@v1.0.0 "First release"/);
+    expect(text).toMatch(/docdb doc get github\/repo\/octo-org\/widgets {3}\(2 requests/);
+    expect(text).toMatch(/outputs.document = github\/repo\/octo-org\/widgets at [0-9a-f]{7}$/m);
     expect(text).not.toMatch(TERMINAL_NOISE);
   });
 
@@ -63,6 +64,7 @@ describe('docdb demo', () => {
       ok: true,
       outputs: { changed: 'true' },
       rerun: { changed: false, writes: 0 },
+      read: { name: 'github/repo/octo-org/widgets', requests: 2 },
       document: { namespace: 'github', type: 'repo', id: 'octo-org/widgets' },
     });
   });
@@ -111,6 +113,71 @@ describe('docdb demo', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(ok.stdout).toMatch(/job summary \(GITHUB_STEP_SUMMARY\)/);
     expect(ok.stdout).toMatch(/<details><summary>\d+ changed document key\(s\)<\/summary>/);
+  });
+});
+
+/** A user's own spec (issue 37 item 8): it writes mine/release/…, not the built-in demo's github/repo/octo-org/widgets. */
+function ownSpecProject(): string {
+  const dir = tempDir('docdb-demo-own-');
+  mkdirSync(join(dir, 'specs'));
+  writeFileSync(
+    join(dir, 'specs', 'mine.yml'),
+    'version: 1\nprojections:\n  gadget-releases:\n    source: { type: releases, repositories: [octo-org/gadgets] }\n    identity: { namespace: mine, type: release, id: "{repo}@{tag}" }\n',
+  );
+  return dir;
+}
+
+/** The numbers a text run printed, to hold against its --json. */
+function textNumbers(text: string) {
+  return {
+    rerunRequests: Number(
+      /second run with unchanged sources: .*, (\d+) requests of which (\d+) writes/.exec(text)?.[1],
+    ),
+    rerunWrites: Number(/second run with unchanged sources: .* of which (\d+) writes/.exec(text)?.[1]),
+    readName: /▶ docdb doc get (\S+) {3}\((\d+) requests/.exec(text)?.[1],
+    readRequests: Number(/▶ docdb doc get \S+ {3}\((\d+) requests/.exec(text)?.[1]),
+  };
+}
+
+describe("docdb demo --spec with the user's own spec (issue 37 item 8)", () => {
+  it.each([
+    ['dist/index.js', []],
+    ['--in-process', ['--in-process']],
+  ])('reads back a document the run wrote, exits 0, and text and --json agree (%s)', async (_, extra) => {
+    const cwd = ownSpecProject();
+    const r = await runCli(['demo', '--spec', 'specs/mine.yml', '--json', ...extra], { cwd });
+    expect(r.code, r.stderr).toBe(0);
+    const result = r.json() as {
+      ok: boolean;
+      reason?: string;
+      rerun: { requests: number; writes: number };
+      read: { name: string; requests: number };
+      document: { namespace: string; type: string; id: string } | null;
+    };
+    expect(result).toMatchObject({ ok: true, read: { name: 'mine/release/octo-org/gadgets@v0.1.0' } });
+    expect(result.reason).toBeUndefined();
+    expect(result.document).toMatchObject({ namespace: 'mine', type: 'release', id: 'octo-org/gadgets@v0.1.0' });
+    // --json's progress (stderr) is the text run's stdout: the same numbers in both.
+    const said = textNumbers(r.stderr);
+    expect(said).toEqual({
+      rerunRequests: result.rerun.requests,
+      rerunWrites: result.rerun.writes,
+      readName: result.read.name,
+      readRequests: result.read.requests,
+    });
+    expect(r.stderr).toMatch(/outputs\.document = mine\/release\/octo-org\/gadgets@v0\.1\.0 at [0-9a-f]{7}/);
+    expect(r.stderr).toMatch(/✓ demo complete/);
+    expect(r.stderr).not.toMatch(/github\/repo\/octo-org\/widgets/);
+  });
+
+  it('a run that fails: ok false with the reason, in the text and in --json', async () => {
+    const cwd = failingProject();
+    const r = await runCli(['demo', '--spec', 'bad.yml', '--json'], { cwd });
+    expect(r.code).toBe(1);
+    const result = r.json() as { ok: boolean; reason: string };
+    expect(result.ok).toBe(false);
+    expect(result.reason).toMatch(/^the Action failed: error: .*octo-org\/nope/);
+    expect(r.stderr).toContain(`✗ demo failed: ${result.reason}`);
   });
 });
 

@@ -60,10 +60,16 @@ describe('a document in one word, one value of it (item 12)', () => {
     const deeper = await cli(['doc', 'get', 'github/repo/octo-org/api', '--field', 'data.stars.x']);
     expect(deeper.stderr).toContain('data.stars has no "x" (its fields: none: it is 42)');
 
-    // The key with .json names another document; the message says what the name is.
-    const withSuffix = await cli(['doc', 'get', 'github/repo/octo-org/api.json']);
-    expect(withSuffix.code).toBe(3);
-    expect(withSuffix.stderr).toContain('(a document is named by its key without .json)');
+    // The key, .json and all, names the same document (issue 37 item 9: the Action's keys output prints it so);
+    // an id that ends in .json and is not there gets "did you mean" the id without it.
+    const withSuffix = await cli(['doc', 'get', 'github/repo/octo-org/api.json', '--field', 'data.stars']);
+    expect(withSuffix.code).toBe(0);
+    expect(withSuffix.stdout).toBe('42\n');
+    const byId = await cli(['doc', 'get', '--namespace', 'github', '--type', 'repo', '--id', 'octo-org/api.json']);
+    expect(byId.code).toBe(3);
+    expect(byId.stderr).toContain(
+      '(did you mean github/repo/octo-org/api? Its key is github/repo/octo-org/api.json.json)',
+    );
     expect((await cli(['doc', 'history', 'github/repo/octo-org/api'])).stdout).toMatch(/^[0-9a-f]{40} /);
     // An invalid part of the name is the identity's usage error, naming the flag that part stands for.
     const bad = await cli(['doc', 'get', 'github/../x']);

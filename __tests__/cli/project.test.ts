@@ -46,6 +46,29 @@ describe('docdb project', () => {
     expect(out.report.changed).toBe(false);
   });
 
+  it('every skip says why, in the text summary, the progress and --json (issue 37 item 15)', async () => {
+    // examples/reducers/release-notes.mjs returns null for a prerelease: one of octo-org/widgets' releases.
+    const reason = 'the reducer ./reducers/release-notes.mjs returned null (its way to skip an item)';
+    const key = 'github/release-notes/octo-org/widgets/v1.1.0-rc.1';
+    const text = await project(['--section', 'cli-skips-text']);
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stdout).toMatch(
+      /^ {2}release-notes +releases +3 added, 0 modified, 0 removed, 0 unchanged, 1 skipped$/m,
+    );
+    expect(text.stdout).toContain(`\n1 skipped in release-notes: ${reason}: ${key}\n`);
+    expect(text.stderr).toContain(
+      `[release-notes] 4 item(s): 3 added, 0 changed, 0 removed, 0 unchanged, 1 skipped: 1 because ${reason}\n`,
+    );
+    const json = await project(['--section', 'cli-skips-json', '--json']);
+    const { report } = json.json() as { report: { projections: { name: string; skipped: number; skips: unknown }[] } };
+    const notes = report.projections.find((p) => p.name === 'release-notes');
+    expect(notes).toMatchObject({ skipped: 1, skips: [{ reason, count: 1, keys: [`${key}.json`] }] });
+    // Every projection's skips add up to its count: no skip without a reason.
+    for (const p of report.projections) {
+      expect((p.skips as { count: number }[]).reduce((n, s) => n + s.count, 0)).toBe(p.skipped);
+    }
+  });
+
   it('under GitHub Actions (GITHUB_ACTIONS=true) stdout is the Markdown job summary, as before', async () => {
     const r = await runCli(
       ['project', '--spec', 'examples/docdb.yml', '--repo', 'octo-org/widgets', '--section', 'cli-actions'],
@@ -57,6 +80,9 @@ describe('docdb project', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^### docdb project: <code>refs\/docdb\/cli-actions<\/code> in octo-org\/widgets/);
     expect(r.stdout).toMatch(/\| repos \| repository \| 3 \| 0 \| 0 \| 0 \| 0 \|/);
+    expect(r.stdout).toContain(
+      '**1 skipped** in release-notes: the reducer ./reducers/release-notes.mjs returned null &#40;its way to skip an item&#41;: <code>github/release-notes/octo-org/widgets/v1.1.0-rc.1.json</code>', // mdText: parentheses as character references
+    );
     expect(r.stdout).toMatch(/Commit: \[`[0-9a-f]{7}`\]/);
     expect(r.stdout).toContain('<details>');
   });

@@ -31,6 +31,7 @@ function report(over: Partial<RunReport> = {}, removed: string[] = ['github/repo
         incremental: false,
         items: 1,
         skipped: 0,
+        skips: [],
         notModified: 0,
         added,
         changed: [],

@@ -2,7 +2,13 @@
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig } from '../../src/core/errors.js';
-import { assertValidRefName, sectionRef } from '../../src/core/refname.js';
+import {
+  assertNotReservedRef,
+  assertValidRefName,
+  RESERVED_REF_SPACES,
+  reservedSpaceProblem,
+  sectionRef,
+} from '../../src/core/refname.js';
 import { BASE_ENV } from './git-helpers.js';
 
 function gitAccepts(ref: string): boolean {
@@ -85,5 +91,41 @@ describe('assertValidRefName', () => {
     expect(sectionRef('docdb', 'proj/documents')).toBe('refs/docdb/proj/documents');
     expect(() => sectionRef('docdb', 'bad..name')).toThrow(InvalidConfig);
     expect(() => sectionRef('', 'documents')).toThrow(InvalidConfig);
+  });
+});
+
+describe("a section's reserved spaces (issue 37 item 14)", () => {
+  for (const { suffix } of RESERVED_REF_SPACES) {
+    it(`refuses refs in the "${suffix}/" space, naming the field, the space and the section's own ref`, () => {
+      for (const ref of [`refs/docdb/documents${suffix}/1`, `refs/docdb/documents${suffix}`]) {
+        expect(() => assertNotReservedRef(ref, '--ref')).toThrow(InvalidConfig);
+        expect(() => assertNotReservedRef(ref, '--ref')).toThrow(
+          new RegExp(
+            `^--ref "${ref.replace('.', '\\.')}" is in a reserved space: a component ending in "\\${suffix}".*use the section's own ref refs/docdb/documents,`,
+          ),
+        );
+        // git itself accepts these names: only docdb reserves them.
+        expect(gitAccepts(ref)).toBe(true);
+      }
+      expect(() => sectionRef('docdb', `documents${suffix}/1`)).toThrow(/reserved space/);
+      expect(() => sectionRef(`docdb${suffix}`, 'documents')).toThrow(/reserved space/);
+      expect(reservedSpaceProblem(`documents${suffix}`)).toMatch(/reserved space/);
+    });
+  }
+
+  it('keeps names that only resemble a reserved space', () => {
+    for (const ref of [
+      'refs/docdb/documents',
+      'refs/docdb/shards',
+      'refs/docdb/documents-shards/1',
+      'refs/docdb/a.shardsx',
+    ]) {
+      expect(() => assertNotReservedRef(ref)).not.toThrow();
+      expect(reservedSpaceProblem(ref)).toBeUndefined();
+    }
+  });
+
+  it('lists .shards, .quarantine and .previews', () => {
+    expect(RESERVED_REF_SPACES.map((s) => s.suffix)).toEqual(['.shards', '.quarantine', '.previews']);
   });
 });

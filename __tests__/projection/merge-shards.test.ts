@@ -173,7 +173,9 @@ describe('shard marks and names', () => {
 
   it('a section name ending a component in .shards is refused (it could be another section’s shard ref)', () => {
     expect(() => sectionRef('docdb', 'inventory.shards/1')).toThrow(InvalidConfig);
-    expect(() => sectionRef('docdb', 'inventory.shards')).toThrow(/no component may end with "\.shards"/);
+    expect(() => sectionRef('docdb', 'inventory.shards')).toThrow(
+      /is in a reserved space: a component ending in "\.shards"/,
+    );
     expect(() => sectionRef('x.shards', 'inventory')).toThrow(/reserved/);
     expect(sectionRef('docdb', 'inventory.shard')).toBe('refs/docdb/inventory.shard');
     expect(shardRefOf(sectionRef('docdb', 'inventory'), 3)).toBe('refs/docdb/inventory.shards/3');

@@ -127,6 +127,15 @@ describe('runProjections', () => {
     expect(p.incremental).toBe(true);
     expect(p.removed).toEqual(['github/issue/octo/hello#1.json']);
     expect(p.added).toEqual(['github/issue/octo/hello#9.json']);
+    // Every skip says why (issue 37 item 15): the closed issues are outside the source's filter.
+    expect(p.skipped).toBeGreaterThan(0);
+    expect(p.skips).toEqual([
+      {
+        reason: 'it does not match the source filter (state: open); its document is pruned',
+        count: p.skipped,
+        keys: expect.arrayContaining(['github/issue/octo/hello#1.json']),
+      },
+    ]);
     expect(await store.get('github/issue/octo/hello#1.json')).toBeNull();
     // An issue deleted upstream is only noticed by a full run (backfill).
     repo.issues = repo.issues.filter((i) => i.number !== 9);
@@ -228,6 +237,14 @@ export default () => 'not an object';
     const r = await runProjections({ spec, client: gh.client, store, apiUrl: API });
     expect(r.keys).toEqual(['github/issue/octo/hello#1.json']);
     expect(r.projections[0]!.skipped).toBe(1);
+    // …with its reason, naming the reducer, and the document the item would have been (issue 37 item 15).
+    expect(r.projections[0]!.skips).toEqual([
+      {
+        reason: 'the reducer ./titles.mjs (export titles) returned null (its way to skip an item)',
+        count: 1,
+        keys: ['github/issue/octo/hello#2.json'],
+      },
+    ]);
     expect((await readDoc(store, 'github/issue/octo/hello#1.json')).data).toEqual({
       title: 'ISSUE 1',
       from: 'octo/hello',

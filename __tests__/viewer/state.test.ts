@@ -5,6 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { RESERVED_REF_SPACES } from '../../src/core/refname.js';
 import { AGGREGATES, formatViewState, parseViewState, VIEWS, type ViewState } from '../../src/viewer/state.js';
 
 const chars = (alphabet: string, min: number, max: number) =>
@@ -18,7 +19,13 @@ const sha = chars('0123456789abcdef', 40, 40);
 const text = fc.string({ minLength: 1, maxLength: 30 }).filter((t) => t.trim() !== '' && t === t.trim());
 /** A ref name segment: git refuses `~` (and `^`, `:`, spaces…) in ref names. */
 const refSegment = chars(`${ALNUM}._-`, 1, 20).filter(
-  (n) => !n.startsWith('.') && !n.endsWith('.') && !n.endsWith('.lock') && !n.includes('..'),
+  (n) =>
+    !n.startsWith('.') &&
+    !n.endsWith('.') &&
+    !n.endsWith('.lock') &&
+    !n.includes('..') &&
+    // a section's reserved spaces are refused (the test below)
+    !RESERVED_REF_SPACES.some((r) => n.endsWith(r.suffix)),
 );
 const filePath = fc.array(segment, { minLength: 1, maxLength: 4 }).map((s) => s.join('/'));
 const ref = fc.oneof(
@@ -67,6 +74,21 @@ describe('viewer URL state', () => {
       }),
       { numRuns: 500 },
     );
+  });
+
+  it("refuses a ref or section in a section's reserved space, naming the parameter (issue 37 item 14)", () => {
+    for (const { suffix } of RESERVED_REF_SPACES) {
+      const byRef = parseViewState(`?repo=o/r&ref=refs/docdb/documents${suffix}/1`);
+      expect(byRef.problems).toEqual([
+        expect.objectContaining({
+          param: 'ref',
+          message: expect.stringContaining(`a component ending in "${suffix}"`),
+        }),
+      ]);
+      expect(byRef.state?.ref).toBe('refs/docdb/documents'); // the default section opens instead
+      const bySection = parseViewState(`?repo=o/r&section=documents${suffix}`);
+      expect(bySection.problems).toEqual([expect.objectContaining({ param: 'section' })]);
+    }
   });
 
   it('the default section and view stay out of the link', () => {

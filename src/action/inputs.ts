@@ -4,6 +4,7 @@
  */
 import { InvalidConfig } from '../core/errors.js';
 import { ACTION_INPUT_NAMES, type InputNames } from '../core/input-names.js';
+import { RESERVED_REF_SPACES, reservedSpaceProblem } from '../core/refname.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
@@ -77,6 +78,7 @@ export interface ActionInputs {
 export type InputReader = (name: string) => string;
 
 const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
+const RESERVED_ALLOWED_TEXT = `no component ending in ${RESERVED_REF_SPACES.map((r) => r.suffix).join(', ')}`;
 
 /**
  * Every input failure: names the input (in the caller's vocabulary: `input "mode"` in the Action, `--mode`
@@ -145,10 +147,23 @@ export function readInputs(
   };
   const query = readQueryInputs(get, mode, names);
   if (query) inputs.query = query;
+  checkSectionInputs(inputs, bad);
   checkModeInputs(inputs, bad);
   checkShardInputs(inputs, bad);
   checkNotifyInputs(inputs, bad);
   return inputs;
+}
+
+/**
+ * `root` and `section` name the section ref `refs/<root>/<section>`: neither may reach into a section's
+ * reserved space (core/refname.ts RESERVED_REF_SPACES: `.shards/`, `.quarantine/`, `.previews/`), whose refs
+ * docdb writes and deletes for a section; the refusal names the input.
+ */
+function checkSectionInputs(inputs: ActionInputs, bad: Bad): void {
+  for (const field of ['root', 'section'] as const) {
+    const problem = reservedSpaceProblem(inputs[field]);
+    if (problem) bad(field, problem, RESERVED_ALLOWED_TEXT);
+  }
 }
 
 function shardsInput(get: InputReader, bad: Bad): number {

@@ -57,6 +57,16 @@ export function renderSummary(input: SummaryInput): string {
     );
   }
   lines.push('');
+  // Every skip says why (issue 37 item 15), with the documents the skipped items would have been.
+  for (const p of report.projections) {
+    for (const sk of p.skips ?? []) {
+      const more = sk.count - sk.keys.length;
+      lines.push(
+        `**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`,
+        '',
+      );
+    }
+  }
   // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
   const removed = report.projections.flatMap((p) => p.removed).sort();
   if (removed.length > 0) {

@@ -4,6 +4,7 @@
  * the IndexedDB store. Works in a page, a Web Worker and an extension service worker (no DOM needed).
  */
 import { InvalidConfig } from '../core/errors.js';
+import { assertNotReservedRef } from '../core/refname.js';
 import type {
   HistoryResult,
   KeyHistoryOptions,
@@ -88,7 +89,7 @@ export interface LoadDocDbClientOptions {
   repo?: string;
   /** API base URL (default https://api.github.com; an emulator on loopback in tests). */
   apiUrl?: string;
-  /** Section ref (default `refs/docdb/documents`). */
+  /** Section ref (default `refs/docdb/documents`); a ref in a section's reserved space (`.shards/`, `.quarantine/`, `.previews/`) is refused. */
   ref?: string;
   /** Further RemoteApiRefStore options (retries, author, userAgent, logger…). */
   remote?: Omit<RemoteApiRefStoreOptions, 'transport' | 'owner' | 'repo' | 'apiUrl' | 'ref' | 'token' | 'credentials'>;
@@ -214,6 +215,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
       },
     );
   }
+  // A ref the caller gives (a page may take it from its URL) is a section, never a reserved space's ref.
+  if (options.ref !== undefined) assertNotReservedRef(options.ref, 'ref');
   if (caps.credentials !== undefined && typeof caps.credentials !== 'function') {
     throw new InvalidConfig('hostCapabilities.credentials', 'credentials must be a function returning a token', {
       allowed: 'async () => token | null',

@@ -9,6 +9,7 @@
 export * as errors from '../core/errors.js';
 export { DocDbError } from '../core/errors.js';
 export { readVersionsFrom } from '../core/read-versions.js';
+export { RESERVED_REF_SPACES, reservedSpaceProblem } from '../core/refname.js';
 export type * from '../core/refstore.js';
 export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from '../core/watch.js';
 export { DocumentStore } from '../document/document-store.js';

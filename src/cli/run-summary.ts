@@ -45,6 +45,20 @@ function projectionLines(input: SummaryInput): string[] {
   return rows.map(([name, source, counts]) => `  ${name?.padEnd(w0)}  ${source?.padEnd(w1)}  ${counts}`);
 }
 
+/**
+ * Every skip with its reason (issue 37 item 15): one line per projection and reason, with the documents the
+ * skipped items would have been (the first few).
+ */
+function skipLines(input: SummaryInput): string[] {
+  return input.report.projections.flatMap((p) =>
+    (p.skips ?? []).map((s) => {
+      const names = s.keys.map(documentName);
+      const shown = s.count > names.length ? `${names.join(', ')} and ${s.count - names.length} more` : keyList(names);
+      return `${s.count} skipped in ${p.name}: ${s.reason}: ${shown}`;
+    }),
+  );
+}
+
 /** What happened to the section: the commit, no change, or (dry run) what would change. */
 function outcomeLine(input: SummaryInput): string {
   const { report } = input;
@@ -80,6 +94,7 @@ export function renderTextSummary(input: SummaryInput): string {
   return `${[
     `${title}: ${report.ref} in ${input.repository}${shard}`,
     ...projectionLines(input),
+    ...skipLines(input),
     ...(removed.length
       ? [`${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}: ${keyList(removed)}`]
       : []),

@@ -6,7 +6,7 @@
  * binary: `--remote`); the section is `--ref`, or `--root`/`--section`.
  */
 import { AuthInvalid, Forbidden, InvalidConfig, TransportError } from '../core/errors.js';
-import { assertValidRefName, sectionRef } from '../core/refname.js';
+import { assertNotReservedRef, reservedSpaceProblem, sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
 import { GitRefStore, SubprocessGitRefStore } from '../stores/git/index.js';
 import { GitHttpRefStore } from '../stores/git-http/index.js';
@@ -69,15 +69,23 @@ export function refstoreKind(values: FlagValues): RefStoreKind {
   return kind as RefStoreKind;
 }
 
-/** The section ref from `--ref` or `--root`/`--section`. */
+/**
+ * The section ref from `--ref` or `--root`/`--section`: a valid ref name outside every section's reserved
+ * space (core/refname.ts RESERVED_REF_SPACES: `.shards/`, `.quarantine/`, `.previews/`), refused naming the
+ * flag it came from.
+ */
 export function refFromFlags(values: FlagValues): string {
   const ref = str(values, 'ref');
   if (ref !== undefined && (str(values, 'root') !== undefined || str(values, 'section') !== undefined)) {
     throw new UsageError('give either --ref or --root/--section, not both', '--ref');
   }
+  for (const name of ['root', 'section']) {
+    const problem = reservedSpaceProblem(str(values, name) ?? '');
+    if (problem) throw new UsageError(`--${name} ${problem}`, `--${name}`);
+  }
   try {
     if (ref !== undefined) {
-      assertValidRefName(ref, 'ref');
+      assertNotReservedRef(ref, 'ref');
       return ref;
     }
     return sectionRef(str(values, 'root') ?? 'docdb', str(values, 'section') ?? 'documents');

@@ -2,6 +2,7 @@
  * `docdb view`'s flags, checked all at once (every problem named with its flag and what is allowed, as
  * every command does: args.ts `checkUsage`).
  */
+import { reservedSpaceProblem } from '../core/refname.js';
 import { checkUsage, type FlagValues, str } from './args.js';
 import { UsageError } from './io.js';
 
@@ -70,6 +71,13 @@ function matching(name: string, v: string | undefined, rule: RegExp, what: strin
   return v;
 }
 
+/** `--section`: the viewer's rule, and never a section's reserved space (core/refname.ts RESERVED_REF_SPACES). */
+function sectionOf(v: string | undefined): string | undefined {
+  const problem = v === undefined ? undefined : reservedSpaceProblem(v);
+  if (problem) throw new UsageError(`--section ${problem}`, '--section');
+  return matching('section', v, SECTION, 'a section name such as documents');
+}
+
 /** Flags that do not go together, named both. */
 function exclusive(values: FlagValues): void {
   const given = (n: string) => values[n] !== undefined && values[n] !== false;
@@ -103,7 +111,7 @@ export async function viewOptions(values: FlagValues): Promise<ViewOptions> {
     () => portOf(str(values, 'port')),
     () => apiUrlOf(str(values, 'api-url')),
     () => matching('repo', str(values, 'repo'), REPO, 'owner/name (letters, digits, "-", "." and "_")'),
-    () => matching('section', str(values, 'section'), SECTION, 'a section name such as documents'),
+    () => sectionOf(str(values, 'section')),
     () => exclusive(values),
     () => str(values, 'host') ?? '127.0.0.1',
     () => str(values, 'out'),

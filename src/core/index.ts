@@ -23,7 +23,13 @@ export { type DiffTreeEntry, diffTrees, type TreeDiff } from './git/tree-diff.js
 export { assertValidKey, assertValidPrefix, isValidKey, MAX_KEY_BYTES } from './keys.js';
 export { readManyFrom } from './read-many.js';
 export { assertVersionedReads, MAX_VERSIONED_READS, readVersionsFrom } from './read-versions.js';
-export { assertValidRefName, sectionRef } from './refname.js';
+export {
+  assertNotReservedRef,
+  assertValidRefName,
+  RESERVED_REF_SPACES,
+  reservedSpaceProblem,
+  sectionRef,
+} from './refname.js';
 export type * from './refstore.js';
 export {
   MIN_VERSION_PREFIX,

@@ -21,6 +21,7 @@
  * | `field` | the charted field (`data.stars`) |
  * | `agg` | type chart: `count` · `sum` · `mean` |
  */
+import { reservedSpaceProblem } from '../browser/index.js';
 
 export const VIEWS = ['overview', 'table', 'document', 'diff', 'chart', 'file'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -153,7 +154,10 @@ function requireParams(state: ViewState, problems: readonly StateProblem[], bad:
 function readRef(params: URLSearchParams, state: ViewState, bad: (p: string, m: string) => void): void {
   const ref = one(params, 'ref');
   const section = one(params, 'section');
-  if (ref !== undefined) {
+  // A section's reserved spaces (`.shards/`, …) hold refs docdb writes for it, never a section to open.
+  const reserved = reservedSpaceProblem(ref ?? section ?? '');
+  if (reserved) bad(ref !== undefined ? 'ref' : 'section', `"${ref !== undefined ? 'ref' : 'section'}" ${reserved}`);
+  else if (ref !== undefined) {
     if (/^refs\/[A-Za-z0-9._/-]+$/.test(ref) && !ref.includes('..') && !ref.endsWith('/')) state.ref = ref;
     else bad('ref', `"ref" must be a full ref name such as refs/docdb/documents, got ${JSON.stringify(ref)}`);
   } else if (section !== undefined) {

@@ -16,15 +16,15 @@ import { readInputs } from '../../action/inputs.js';
 import { runLikeRunner } from '../../action/local-runner.js';
 import { runAction } from '../../action/run-action.js';
 import type { SummaryInput } from '../../action/summary.js';
-import { DocumentStore, type Envelope } from '../../document/index.js';
-import { DEMO_SEED, startEmulator } from '../../emulator/index.js';
+import { DocumentStore, type Envelope, type Identity, parseKey } from '../../document/index.js';
+import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../emulator/index.js';
 import { loadSpec } from '../../projection/spec/index.js';
 import { RemoteApiRefStore } from '../../stores/remote-api/index.js';
 import { fetchTransport } from '../../transport/fetch.js';
 import type { CliCommand } from '../command.js';
 import { CLI_INPUT_NAMES } from '../input-flags.js';
 import { EXIT } from '../io.js';
-import { outputsSummary, renderTextSummary } from '../run-summary.js';
+import { documentName, outputsSummary, renderTextSummary } from '../run-summary.js';
 import { plainStepLog, underActions } from '../workflow-commands.js';
 
 /** The installed package (or this checkout): its dist/index.js and the example spec. */
@@ -74,8 +74,14 @@ async function runInProcess(inputs: Record<string, string>, workspace: string): 
   }
 }
 
-/** Read one document through the API, counting the requests it takes (the ref, then one contents read at its commit). */
-async function readDocument(apiUrl: string): Promise<{ envelope: Envelope | null; requests: number }> {
+/**
+ * Read one document through the API, counting the requests it takes (the ref, then one contents read at
+ * its commit).
+ */
+async function readDocument(
+  apiUrl: string,
+  identity: Identity,
+): Promise<{ envelope: Envelope | null; requests: number }> {
   let requests = 0;
   const base = fetchTransport();
   const store = new RemoteApiRefStore({
@@ -90,8 +96,27 @@ async function readDocument(apiUrl: string): Promise<{ envelope: Envelope | null
     repo: 'widgets',
     token: TOKEN,
   });
-  const envelope = await new DocumentStore(store).get({ namespace: 'github', doc_type: 'repo', id: TARGET });
+  const envelope = await new DocumentStore(store).get(identity);
   return { envelope, requests };
+}
+
+/**
+ * The documents the first run wrote and left in the section (added or modified, not removed), in the
+ * order it reports them: the in-process report's lists, or dist/index.js's `keys` output (added, modified
+ * and removed keys, state files too) without the removed ones and every key that is not a document.
+ *
+ * @example
+ * writtenDocuments({ keys: '["github/repo/octo-org/api.json"]' }, undefined, []); // [{ namespace: 'github', … }]
+ */
+export function writtenDocuments(
+  outputs: Readonly<Record<string, string>>,
+  summaryInput: SummaryInput | undefined,
+  removed: readonly string[],
+): Identity[] {
+  const keys = summaryInput
+    ? summaryInput.report.projections.flatMap((p) => [...p.added, ...p.changed])
+    : (JSON.parse(outputs.keys || '[]') as string[]).filter((k) => !removed.includes(documentName(k)));
+  return keys.flatMap((k) => parseKey(k) ?? []);
 }
 
 const indent = (text: string, by = '    ') =>
@@ -155,6 +180,90 @@ async function checkSpec(spec: string, workspace: string): Promise<void> {
   });
 }
 
+/** What `docdb demo` found: its last text line and its --json say the same (`reason` whenever `ok` is false). */
+export interface DemoResult {
+  ok: boolean;
+  reason?: string;
+  /** The first run's step outputs. */
+  outputs: Record<string, string>;
+  /** The second run with unchanged sources: the requests it made, of which writes (there should be none). */
+  rerun?: { changed: boolean; requests: number; writes: number };
+  /** The document read back: one the first run wrote (null when it wrote none). */
+  read?: { name: string; requests: number } | null;
+  document?: Envelope | null;
+  /** The step log, when the Action failed. */
+  log?: string;
+}
+
+/** The last error line of a step log, in plain words (workflow commands read back), for a failure's reason. */
+function lastError(log: string): string {
+  const lines = plainStepLog(log)
+    .split('\n')
+    .map((l) => l.trim());
+  return lines.reverse().find((l) => /^error\b/i.test(l)) ?? 'see the step log above';
+}
+
+interface TourTools {
+  em: EmulatorHandle;
+  /** The same step again. */
+  step: () => Promise<StepResult>;
+  /** A `mode: read` step with these inputs. */
+  read: (inputs: Record<string, string>) => Promise<StepResult>;
+  log: (line?: string) => void;
+}
+
+/**
+ * After a first run that succeeded: run again with unchanged sources (no write may happen), read back a
+ * document the first run wrote, then read it with `mode: read` pinned to the first run's version.
+ */
+async function tour(t: TourTools, first: StepResult, removed: readonly string[]): Promise<DemoResult> {
+  const { em, log } = t;
+  em.clearLog();
+  const second = await t.step();
+  const writes = em.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length; // GraphQL queries are reads
+  const rerun = { changed: second.outputs.changed === 'true', requests: em.requests.length, writes };
+  log(
+    `\n▶ second run with unchanged sources: changed=${second.outputs.changed}, version=${second.outputs.version?.slice(0, 7)}, ` +
+      `${rerun.requests} requests of which ${writes} writes${writes === 0 && !rerun.changed ? ' — no commit' : ''}`,
+  );
+  const result: DemoResult = { ok: true, outputs: first.outputs, rerun };
+  if (!second.ok) return { ...result, ok: false, reason: `the second run failed: ${lastError(second.log)}` };
+  if (rerun.changed || writes > 0) {
+    const reason = `the second run with unchanged sources made ${writes} write request(s) (changed=${second.outputs.changed}): the spec's documents are not the same from one run to the next`;
+    return { ...result, ok: false, reason };
+  }
+  const [identity] = writtenDocuments(first.outputs, first.summaryInput, removed);
+  if (!identity) {
+    log('\n▶ the run wrote no document: nothing to read back');
+    return { ...result, read: null, document: null };
+  }
+  return { ...result, ...(await readBack(t, identity, first.outputs.version ?? '')) };
+}
+
+/** Read `identity` through the API, then with a `mode: read` step at `version`; ok only when both find it. */
+async function readBack(t: TourTools, identity: Identity, version: string): Promise<Partial<DemoResult>> {
+  const name = `${identity.namespace}/${identity.doc_type}/${identity.id}`;
+  const read = await readDocument(t.em.url, identity);
+  t.log(`\n▶ docdb doc get ${name}   (${read.requests} requests: ref + one contents read)`);
+  t.log(indent(JSON.stringify(read.envelope, null, 2)));
+  const found = { read: { name, requests: read.requests }, document: read.envelope };
+  if (read.envelope === null)
+    return { ...found, ok: false, reason: `${name}, which the run wrote, reads back as missing` };
+  const pinned = await t.read({
+    mode: 'read',
+    namespace: identity.namespace,
+    type: identity.doc_type,
+    id: identity.id,
+    version,
+  });
+  const doc = pinned.outputs.document ? (JSON.parse(pinned.outputs.document) as Envelope) : null;
+  t.log(
+    `\n▶ mode: read in a later step → outputs.document = ${doc ? `${doc.namespace}/${doc.type}/${doc.id} at ${String(doc.version).slice(0, 7)}` : '(none)'}`,
+  );
+  if (!doc) return { ...found, ok: false, reason: `mode: read of ${name} at ${version.slice(0, 7)} found no document` };
+  return found;
+}
+
 export const command: CliCommand = {
   name: 'demo',
   summary: 'run the Action end to end against the built-in emulator (offline)',
@@ -199,45 +308,13 @@ With --json the progress goes to stderr and stdout gets one JSON summary.`,
         : undefined;
       const removed = first.ok && !first.summaryInput ? await removedDocuments(em.url, first.outputs) : [];
       showFirstRun(first, log, relay, removed);
-      if (!first.ok) {
-        log('\n✗ the Action failed (see the log above)');
-        if (json) io.stdout(`${JSON.stringify({ ok: false, log: first.log })}\n`);
-        return EXIT.error;
-      }
-
-      em.clearLog();
-      const second = await step(inputs);
-      const writes = em.requests.filter((r) => r.method !== 'GET' && r.path !== '/graphql').length; // GraphQL queries are reads
-      log(
-        `\n▶ second run with unchanged sources: changed=${second.outputs.changed}, version=${second.outputs.version?.slice(0, 7)}, ` +
-          `${em.requests.length} requests of which ${writes} writes — no commit`,
-      );
-
-      const read = await readDocument(em.url);
-      log(
-        `\n▶ docdb doc get --namespace github --type repo --id ${TARGET}   (${read.requests} requests: ref + one contents read)`,
-      );
-      log(indent(JSON.stringify(read.envelope, null, 2)));
-      const pinned = await step({
-        ...inputs,
-        mode: 'read',
-        namespace: 'github',
-        type: 'release',
-        id: `${TARGET}@v1.0.0`,
-        version: first.outputs.version ?? '',
-      });
-      const rel = pinned.outputs.document ? JSON.parse(pinned.outputs.document) : null;
-      log(
-        `\n▶ mode: read in a later step → outputs.document = ${rel ? `${rel.namespace}/${rel.type}/${rel.id} "${rel.data.name}" at ${String(rel.version).slice(0, 7)}` : '(none)'}`,
-      );
-      log('\n✓ demo complete: no token and no network were used.');
-      const ok = read.envelope !== null && second.outputs.changed === 'false' && writes === 0;
-      if (json) {
-        io.stdout(
-          `${JSON.stringify({ ok, outputs: first.outputs, rerun: { changed: second.outputs.changed === 'true', requests: em.requests.length, writes }, document: read.envelope })}\n`,
-        );
-      }
-      return ok ? EXIT.ok : EXIT.error;
+      const result = first.ok
+        ? await tour({ em, step: () => step(inputs), read: (i) => step({ ...inputs, ...i }), log }, first, removed)
+        : { ok: false, reason: `the Action failed: ${lastError(first.log)}`, outputs: first.outputs, log: first.log };
+      // The last line and --json say the same: ok, and when not, why.
+      log(result.ok ? '\n✓ demo complete: no token and no network were used.' : `\n✗ demo failed: ${result.reason}`);
+      if (json) io.stdout(`${JSON.stringify(result)}\n`);
+      return result.ok ? EXIT.ok : EXIT.error;
     } finally {
       await em.stop();
     }

@@ -5,7 +5,7 @@
 
 import { appendAll } from '../../core/arrays.js';
 import { InvalidVersion } from '../../core/errors.js';
-import { assertValidIdentity, DocumentStore, type Identity } from '../../document/index.js';
+import { assertValidIdentity, DOCUMENT_SUFFIX, DocumentStore, type Identity } from '../../document/index.js';
 import { type FlagSpecs, type FlagValues, requiredFlags, str } from '../args.js';
 import type { CommandContext } from '../command.js';
 import { NotFoundResult, UsageError, withAdvice } from '../io.js';
@@ -22,28 +22,78 @@ export { STORE_FLAGS };
 /** How the usage lines write the document's name. */
 export const DOCUMENT_ARG = '(NAMESPACE/TYPE/ID | --namespace NS --type TYPE --id ID)';
 
-const ONE_WORD = 'NAMESPACE/TYPE/ID, e.g. github/repo/octo-org/api (the canonical key without .json)';
+const ONE_WORD = 'NAMESPACE/TYPE/ID, e.g. github/repo/octo-org/api (the canonical key, ".json" optional)';
 
 /**
- * The identity a one-word name gives: `namespace/type/id` (the id may hold more `/`). Checked by the
- * identity rules (an invalid part is InvalidIdentity naming it: a usage error).
+ * The identity a one-word name gives: `namespace/type/id` (the id may hold more `/`), or the document's
+ * key `namespace/type/id.json` — the form the Action's `keys` output, its job summary and commit messages
+ * print, so a key copied from them names its document (issue 37 item 9). One `.json` is the key's suffix:
+ * a document whose id itself ends in `.json` is `ns/type/x.json.json` (its key) or `--id x.json`.
+ * Checked by the identity rules (an invalid part is InvalidIdentity naming it: a usage error).
  *
  * @example
  * identityFromName('github/repo/octo-org/api'); // { namespace: 'github', doc_type: 'repo', id: 'octo-org/api' }
+ * identityFromName('github/repo/octo-org/api.json'); // the same document
  */
 export function identityFromName(name: string): Identity {
-  const first = name.indexOf('/');
-  const second = first < 0 ? -1 : name.indexOf('/', first + 1);
+  const word = name.endsWith(DOCUMENT_SUFFIX) ? name.slice(0, -DOCUMENT_SUFFIX.length) : name;
+  const first = word.indexOf('/');
+  const second = first < 0 ? -1 : word.indexOf('/', first + 1);
   if (second < 0) {
     throw new UsageError(`${JSON.stringify(name)} does not name a document: give ${ONE_WORD}, or the three flags`);
   }
   const identity = {
-    namespace: name.slice(0, first),
-    doc_type: name.slice(first + 1, second),
-    id: name.slice(second + 1),
+    namespace: word.slice(0, first),
+    doc_type: word.slice(first + 1, second),
+    id: word.slice(second + 1),
   };
   assertValidIdentity(identity);
   return identity;
+}
+
+/**
+ * The namespace and type a one-word `NAMESPACE/TYPE` gives (`doc query github/repo`), as the flags would:
+ * the same short form `doc get` takes, one level up. A name with an id (a document, or its key) is refused
+ * saying which command reads a document.
+ *
+ * @example
+ * typeFromName('github/repo'); // { namespace: 'github', type: 'repo' }
+ */
+export function typeFromName(name: string): { namespace: string; type: string } {
+  const parts = name.replace(/\/$/, '').split('/');
+  if (parts.length > 2) {
+    const doc = name.endsWith(DOCUMENT_SUFFIX) ? name.slice(0, -DOCUMENT_SUFFIX.length) : name;
+    throw new UsageError(
+      `${JSON.stringify(name)} names a document, not a type: give NAMESPACE/TYPE, e.g. ${parts.slice(0, 2).join('/')} (to read the document: docdb doc get ${doc})`,
+    );
+  }
+  const [namespace = '', type = ''] = parts;
+  if (parts.length < 2 || namespace === '' || type === '') {
+    throw new UsageError(
+      `${JSON.stringify(name)} does not name a type: give NAMESPACE/TYPE, e.g. github/repo, or --namespace and --type`,
+    );
+  }
+  return { namespace, type };
+}
+
+/**
+ * The flags with `--namespace`/`--type` taken from a one-word `NAMESPACE/TYPE` positional, if one is given
+ * (never with either flag).
+ *
+ * @example
+ * withTypeName({ where: ['data.stars>=10'] }, ['github/repo']); // { where: […], namespace: 'github', type: 'repo' }
+ */
+export function withTypeName(values: FlagValues, positionals: readonly string[]): FlagValues {
+  const [name] = positionals;
+  if (name === undefined) return values;
+  const given = ['namespace', 'type'].filter((n) => str(values, n) !== undefined);
+  if (given.length > 0) {
+    throw new UsageError(
+      `name the type once: ${JSON.stringify(name)} or --${given.join('/--')}, not both`,
+      `--${given[0]}`,
+    );
+  }
+  return { ...values, ...typeFromName(name) };
 }
 
 /**

@@ -13,16 +13,17 @@ import type { CliCommand, CommandContext } from '../command.js';
 import { CLI_INPUT_NAMES } from '../input-flags.js';
 import { EXIT, NotFoundResult, UsageError } from '../io.js';
 import { checkStoreFlags } from '../store-factory.js';
-import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
+import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments, withTypeName } from './doc-common.js';
 
 type Row = DocumentQueryResult<unknown>['rows'][number];
 
 export const query: CliCommand = {
   name: 'doc query',
   summary: 'find the documents of one type by field values (answered from the index when one is declared)',
-  usage: `usage: docdb doc query --namespace NS --type TYPE [--where CLAUSE]... [--order-by [-]FIELD] [--limit N] [--cursor C] [--fields F1,F2] [--version SHA] [--require-index] [--format jsonl|json|csv] [store flags] [--json]
+  usage: `usage: docdb doc query (NS/TYPE | --namespace NS --type TYPE) [--where CLAUSE]... [--order-by [-]FIELD] [--limit N] [--cursor C] [--fields F1,F2] [--version SHA] [--require-index] [--format jsonl|json|csv] [store flags] [--json]
 
-Finds the documents of NS/TYPE for which every --where clause holds. A clause is one of
+Finds the documents of NS/TYPE (one word, as doc get takes a document, or the two flags) for which
+every --where clause holds. A clause is one of
   ${WHERE_FORMS}.
 A value is read as JSON when it parses as JSON (10 is a number, true a boolean, "10" the string), else as
 text; types never mix (data.stars>=10 never matches the string "12"). --order-by sorts by a field ("-" in
@@ -48,10 +49,11 @@ nextCursor, answeredBy, fallbackReason, requests, rateLimit }. Exit code 3 when 
     format: { type: 'string', description: 'jsonl, json or csv: print the result as data' },
     ...STORE_FLAGS,
   },
+  maxPositionals: 1,
   async run(ctx) {
     let format: TextFormat | undefined;
     let given: string | undefined;
-    const q = await queryFrom(ctx.values, [
+    const q = await queryFrom(withTypeName(ctx.values, ctx.positionals), [
       () => {
         format = formatFrom(ctx);
       },
@@ -118,7 +120,12 @@ function asUsage<T>(flag: string, f: () => T): T {
  */
 export async function queryFrom(values: FlagValues, more: (() => unknown)[] = []): Promise<DocumentQuery> {
   const [names, where, orderBy, limit] = await checkUsage(
-    () => requiredFlags(values, ['namespace', 'type'], 'the type to query'),
+    () =>
+      requiredFlags(
+        values,
+        ['namespace', 'type'],
+        'the type to query; or name it in one word: NS/TYPE, e.g. github/repo',
+      ),
     () => asUsage('--where', () => strs(values, 'where').map((w) => parseWhere(w, CLI_INPUT_NAMES))),
     () => {
       const text = str(values, 'order-by');

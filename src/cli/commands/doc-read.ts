@@ -1,4 +1,5 @@
 /** `docdb doc get`, `doc list`, `doc history`: reads through DocumentStore on the chosen store. */
+import { DOCUMENT_SUFFIX } from '../../document/identity.js';
 import { checkUsage, type FlagValues, positiveInt, str, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { EXIT, NotFoundResult, printResult, UsageError } from '../io.js';
@@ -21,7 +22,7 @@ export const get: CliCommand = {
   usage: `usage: docdb doc get ${DOCUMENT_ARG} [--version SHA] [--data-only | --field PATH] [store flags] [--json]
 
 Prints the document envelope { namespace, type, id, version, data } as JSON (indented; one line with --json,
-which adds "etag"). Name the document in one word, NAMESPACE/TYPE/ID (its key without .json, e.g.
+which adds "etag"). Name the document in one word, NAMESPACE/TYPE/ID (its key, with or without .json, e.g.
 github/repo/octo-org/api), or with the three flags. --data-only prints just the data; --field PATH one value
 of the envelope (data.stars, data.owner.login, data.topics.0, version): a string as it is, anything else as
 JSON. The etag (the document's blob SHA, also printed on stderr) is what doc put/delete --if-match expect.
@@ -50,7 +51,7 @@ version is not a commit of the section, or the field is not in the document.`,
         throw (
           (version ? undefined : await missingSection(docs, where)) ??
           new NotFoundResult(
-            `document ${label(identity)} not found in ${where}${version ? ` at ${version}` : ''}${identity.id.endsWith('.json') ? ' (a document is named by its key without .json)' : ''}`,
+            `document ${label(identity)} not found in ${where}${version ? ` at ${version}` : ''}${identity.id.endsWith(DOCUMENT_SUFFIX) ? ` (did you mean ${label({ ...identity, id: identity.id.slice(0, -DOCUMENT_SUFFIX.length) })}? Its key is ${label(identity)}.json)` : ''}`,
           )
         );
       }

@@ -2,6 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import type { WriteResult } from '../../core/refstore.js';
+import { deriveKey } from '../../document/identity.js';
 import { checkUsage, type FlagValues, str } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, UsageError } from '../io.js';
@@ -125,7 +126,8 @@ written, deleted, unchanged, key }.`,
         { ...(message ? { message } : {}), ...ifMatch },
       ),
     );
-    return report(ctx, `put ${label(identity)}`, r);
+    // The key, as the Action's `keys` output prints it (and as every document command takes it back).
+    return report(ctx, `put ${label(identity)}`, r, { key: deriveKey(identity) });
   },
 };
 
@@ -150,6 +152,6 @@ otherwise the exit code is 4 (PreconditionFailed).`,
     const r = await withDocuments(ctx, (docs) =>
       docs.delete(identity, { ...(message ? { message } : {}), ...ifMatch }),
     );
-    return report(ctx, `delete ${label(identity)}`, r);
+    return report(ctx, `delete ${label(identity)}`, r, { key: deriveKey(identity) });
   },
 };

@@ -10,4 +10,5 @@ export type { ProjectionReport } from './projection-types.js';
 export { runProjections } from './run-projections.js';
 export { inShard, parseShard, type Shard, shardOf } from './shard.js';
 export { SHARD_RECEIPT_KEY, type ShardMark, shardMarkOf, shardRefOf } from './shard-refs.js';
+export { type ProjectionSkip, SKIP_KEYS_KEPT } from './skip-reasons.js';
 export { stateKey } from './state-file.js';

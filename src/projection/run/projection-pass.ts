@@ -21,6 +21,7 @@ import { encodeDocument, type ItemDocument, type ItemScope, itemIdentity, reduce
 import { projectionFailure } from './projection-failure.js';
 import type { ProjectionInput, ProjectionReport } from './projection-types.js';
 import { inShard } from './shard.js';
+import { addSkip, filterSkipReason, reducerSkipReason, skipsPhrase } from './skip-reasons.js';
 import { encodeState, trustedWatermarks } from './state-file.js';
 
 const REPO_VARS = new Set(['owner', 'name', 'repo']);
@@ -141,7 +142,8 @@ export class ProjectionPass {
   logEnd(): void {
     const r = this.report;
     this.log(
-      `[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.skipped ? `, ${r.skipped} skipped` : ''}${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}`,
+      // The skips last: each with its reason (skip-reasons.ts).
+      `[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}${r.skipped ? `, ${r.skipped} skipped: ${skipsPhrase(r.skips)}` : ''}`,
     );
   }
 
@@ -187,9 +189,9 @@ export class ProjectionPass {
     if (!inShard(key, this.input.shard)) return undefined;
     this.report.items++;
     this.observeWatermark(it);
-    if (!it.matches) return this.skip(key);
+    if (!it.matches) return this.skip(key, filterSkipReason(this.input.p));
     const data = await reduceItem(this.scope, it, key, id);
-    if (data === null) return this.skip(key);
+    if (data === null) return this.skip(key, reducerSkipReason(this.input.p));
     this.claim(key, id);
     const { document, bytes } = encodeDocument(this.scope, key, id, data);
     await this.diff(key, document, bytes);
@@ -202,10 +204,11 @@ export class ProjectionPass {
     if (!mark || it.updatedAt > mark) this.watermarks[it.repository] = it.updatedAt;
   }
 
-  /** The item produced no document: if its document exists, an incremental prune removes it. */
-  private skip(key: string): undefined {
+  /** The item produced no document, for `reason`: if its document exists, an incremental prune removes it. */
+  private skip(key: string, reason: string): undefined {
     this.unmatched.add(key);
     this.report.skipped++;
+    addSkip(this.report.skips, reason, key);
     return undefined;
   }
 
@@ -250,6 +253,7 @@ function emptyReport(p: ProjectionSpec, incremental: boolean): ProjectionReport 
     incremental,
     items: 0,
     skipped: 0,
+    skips: [],
     notModified: 0,
     added: [],
     changed: [],

@@ -7,6 +7,7 @@ import type { LoadedReducer } from '../reducers/index.js';
 import type { ReadContext } from '../sources/index.js';
 import type { ProjectionSpec } from '../spec/index.js';
 import type { Shard } from './shard.js';
+import type { ProjectionSkip } from './skip-reasons.js';
 import type { ProjectionState } from './state-file.js';
 
 export interface ProjectionReport {
@@ -19,6 +20,8 @@ export interface ProjectionReport {
   items: number;
   /** Items the reducer skipped (returned null) or that no longer match the source filter. */
   skipped: number;
+  /** Why they were skipped: one entry per reason, its count and the first document keys (sums to `skipped`). */
+  skips: ProjectionSkip[];
   /** Pages the server answered 304 Not Modified (their documents are unchanged). */
   notModified: number;
   added: string[];

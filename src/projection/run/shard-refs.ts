@@ -8,14 +8,16 @@
  * <run id>.<attempt>`, which is how a merge tells this run's shards from another run's leftovers.
  */
 import { isSha } from '../../core/git/objects.js';
+import { SHARDS_SUFFIX } from '../../core/refname.js';
 import type { DocumentOp } from '../../document/document-store.js';
 import type { Shard } from './shard.js';
 
 /**
- * Suffix of the directory of a section's shard refs. Section names may not end a component with it
- * (`sectionRef` refuses them), so a shard ref can never be, or sit under, another section's ref.
+ * Suffix of the directory of a section's shard refs: one of the reserved spaces every entry point refuses
+ * as a section (core/refname.ts RESERVED_REF_SPACES), so a shard ref can never be, or sit under, another
+ * section's ref.
  */
-export const SHARD_DIR_SUFFIX = '.shards';
+export const SHARD_DIR_SUFFIX = SHARDS_SUFFIX;
 
 /**
  * The metadata key every shard commit writes (its run, shard and base): a shard that changed no document
