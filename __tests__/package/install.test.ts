@@ -17,13 +17,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
-import { installConsumer, PKG, packCopy, REPO, sh } from './consumer.js';
+import { installConsumer, type Packed, PKG, packCopy, REPO, sh } from './consumer.js';
 import { allDocBlocks, type DocBlock, promisedOutput, testedBlock } from './doc-blocks.js';
 
 const EMULATOR_PORT = 8787; // the port the documented examples use
 /** Languages of the examples run as programs (sh blocks are shell sessions, run with bash). */
 const PROGRAM_LANGS = ['ts', 'typescript', 'tsx', 'js', 'javascript', 'mjs'];
 let tmp: ReturnType<typeof tempDir>;
+let packed: Packed;
 let tarball: string;
 let consumer: string;
 /** The README and docs that ship, and the program examples written into the consumer project from them. */
@@ -46,7 +47,8 @@ function userEnv(): NodeJS.ProcessEnv {
 
 beforeAll(() => {
   tmp = tempDir('docdb-package-');
-  tarball = packCopy(tmp.dir);
+  packed = packCopy(tmp.dir);
+  tarball = packed.tarball;
   consumer = installConsumer(tmp.dir, tarball);
   shipped = allDocBlocks(join(consumer, 'node_modules', PKG.name));
   examples = writeExamples(shipped.filter((b) => b.mark?.kind === 'tested' && PROGRAM_LANGS.includes(b.lang)));
@@ -55,7 +57,7 @@ afterAll(() => tmp?.cleanup());
 
 /**
  * Each program example in its own directory of the consumer project (so `docdb` resolves to the installed
- * package: examples/NAME/example.ts or .mjs), next to an empty bare repository `data.git` when its marker
+ * package: examples/NAME/example.mts — the name README.md tells users to give it — or .mjs), next to an empty bare repository `data.git` when its marker
  * says so. The .ts ones are type-checked with the consumer below.
  */
 function writeExamples(blocks: DocBlock[]) {
@@ -65,26 +67,26 @@ function writeExamples(blocks: DocBlock[]) {
     mkdirSync(dir, { recursive: true });
     if (b.mark?.kind === 'tested' && b.mark.note.includes('data.git'))
       git(['init', '-q', '--bare', join(dir, 'data.git')]);
-    const file = join(dir, `example.${['ts', 'typescript', 'tsx'].includes(b.lang) ? 'ts' : 'mjs'}`);
+    const file = join(dir, `example.${['ts', 'typescript', 'tsx'].includes(b.lang) ? 'mts' : 'mjs'}`);
     writeFileSync(file, b.code);
     return { name, file, dir };
   });
 }
 
 describe('the packed package', () => {
-  it('contains lib/, the bin, the Action bundle and docs, and every exports target', () => {
+  it('contains lib/, the bin, the docs and examples, and every exports target', () => {
     const files = sh('tar', ['-tzf', tarball], tmp.dir).split('\n');
     for (const f of [
       'lib/index.js',
       'lib/index.d.ts',
       'lib/node.js',
       'lib/cli/main.js',
+      'lib/action/main.js',
       'bin/docdb.js',
-      'dist/index.js',
-      'action.yml',
       'README.md',
       'docs/cli.md',
       'docs/git-stores.md',
+      'examples/docdb.yml',
     ]) {
       expect(files, f).toContain(`package/${f}`);
     }
@@ -93,6 +95,28 @@ describe('the packed package', () => {
       typeof t === 'string' ? [t] : Object.values(t as Record<string, string>),
     );
     for (const t of targets) expect(files, t).toContain(`package/${t.replace(/^\.\//, '')}`);
+  });
+
+  it('ships nothing a library or CLI user does not run or read: no images, no Action bundle, no source maps', () => {
+    const files = sh('tar', ['-tzf', tarball], tmp.dir).split('\n').filter(Boolean);
+    // The docs' screenshots are for the repository's pages; npm's README page loads them from GitHub.
+    expect(files.filter((f) => /\.(png|jpe?g|gif|webp)$/.test(f))).toEqual([]);
+    // The Action runs from the git repository (dist/ is committed there); `docdb demo` runs lib/action/main.js.
+    expect(files.filter((f) => f.startsWith('package/dist/') || f === 'package/action.yml')).toEqual([]);
+    // Source maps would point at src/, which is not shipped; the playground is `npm run playground` in a clone.
+    expect(files.filter((f) => f.endsWith('.map') || f.startsWith('package/lib/playground/'))).toEqual([]);
+    expect(files).not.toContain('package/lib/.build-inputs');
+  });
+
+  it('npm pack right after the npm ci build does not build lib/ again (prepare finds it current)', () => {
+    // What npm ci ran (npm run prepare in the fresh copy) built lib/ once: tsc and the browser bundles …
+    expect(packed.prepareLog).toContain('building lib/: lib/ has not been built');
+    expect(packed.prepareLog).toContain('tsc -p tsconfig.build.json');
+    expect(packed.prepareLog).toContain('node scripts/build-browser.mjs');
+    // … and npm pack, which runs prepare again (and no prepack any more), found it current.
+    expect(PKG.scripts).not.toHaveProperty('prepack');
+    expect(packed.packLog).toContain('lib/ is up to date with src/');
+    expect(packed.packLog).not.toMatch(/tsc -p tsconfig\.build\.json|build-browser|building lib/);
   });
 
   it('every subpath in package.json "exports" loads in a fresh Node process', () => {
@@ -205,11 +229,11 @@ export async function check(): Promise<string | null> {
           types: ['node'],
           typeRoots: [join(REPO, 'node_modules', '@types')],
         },
-        include: ['*.ts', 'examples/*/*.ts'],
+        include: ['*.ts', 'examples/*/*.mts'],
       }),
     );
     sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
-  });
+  }, 180_000);
 
   it('docdb and docdb/browser type-check without Node types; docdb/node with @types/node (issue 32 item 6)', () => {
     const tsc = (dir: string) =>
@@ -241,7 +265,7 @@ export const client = loadDocDbClient({ backend: 'memory' });
     );
     const node = `import { GitRefStore } from 'docdb/node';\nexport const s = new GitRefStore({ dir: 'data.git' });\n`;
     tsc(project('types-node', ['node'], node));
-  });
+  }, 180_000); // three tsc runs: over a minute on 2 shared cores
 
   it("in Node a store built as the README's first example reads 10,000 documents from the archive: 5 requests (item 13)", () => {
     const script = `
@@ -316,6 +340,8 @@ export const client = loadDocDbClient({ backend: 'memory' });
     cpSync(join(shippedExamples, 'reducers'), join(consumer, 'specs', 'reducers'), { recursive: true });
     const out = sh('npx', ['--no-install', 'docdb', 'demo', '--spec', 'specs/good.yml'], consumer, userEnv());
     expect(out).toContain('spec specs/good.yml');
+    // The package has no dist/: the same Action code runs unbundled from lib/, still as a runner would.
+    expect(out).toContain('▶ running the Action: node lib/action/main.js with INPUT_* variables');
     expect(out).toMatch(/^ {4}changed = true$/m);
     expect(out).toMatch(/second run with unchanged sources: changed=false/);
     // A terminal gets no HTML, Markdown, workflow commands or percent-encoding.
@@ -365,9 +391,7 @@ export const client = loadDocDbClient({ backend: 'memory' });
   }, 60_000);
 
   it('bin/docdb.js of this checkout works (lib/ was built by npm ci through "prepare")', () => {
-    expect(PKG).toMatchObject({
-      scripts: { prepare: expect.stringContaining('build:lib'), prepack: expect.stringContaining('build:lib') },
-    });
+    expect(PKG.scripts.prepare).toBe('node scripts/build-lib.mjs');
     expect(sh(process.execPath, [join(REPO, 'bin', 'docdb.js'), '--version'], REPO).trim()).toBe(PKG.version);
   });
 });
