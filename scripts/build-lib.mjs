@@ -84,12 +84,13 @@ export function staleReason(root) {
 }
 
 /**
- * Build lib/ under `root` with `build` when it is stale (or `force`); returns what was done.
+ * Build lib/ under `root` with `build` when it is stale (or `force`); returns what was done. Says which on
+ * stderr (by default), so that `npm pack --json` prints only JSON on stdout when lib/ is current.
  *
  * @example
  * ensureLib('.', () => run('npm', ['run', 'build:lib'])); // { built: false, reason: null } when current
  */
-export function ensureLib(root, build, { force = false, log = console.log } = {}) {
+export function ensureLib(root, build, { force = false, log = (line) => console.error(line) } = {}) {
   const reason = force ? 'forced' : staleReason(root);
   if (reason === null) {
     log('lib/ is up to date with src/ (lib/.build-inputs): not rebuilt');
