@@ -86,6 +86,7 @@ describe('the packed package', () => {
       'README.md',
       'docs/cli.md',
       'docs/git-stores.md',
+      'docs/performance.md',
       'examples/docdb.yml',
     ]) {
       expect(files, f).toContain(`package/${f}`);
@@ -461,6 +462,50 @@ describe('the documented examples run from the installed package', () => {
     expect(outcome!.ok).toBe(true);
     // Each `console.log(…) // comment` promises that comment as its output line.
     expect(outcome!.output.trimEnd().split('\n').filter(Boolean)).toEqual(promisedOutput(block.code));
+  });
+
+  describe("README's TypeScript examples in a fresh `npm init -y` project (CommonJS), run as the README says", () => {
+    /** Where the README's `node example.mts` is tested: Node 22 (this process, or DOCDB_NODE22) and DOCDB_NODE24. */
+    const runtimes = [
+      { label: 'Node 22', node: process.versions.node.startsWith('22.') ? process.execPath : process.env.DOCDB_NODE22 },
+      { label: 'Node 24', node: process.env.DOCDB_NODE24 },
+    ];
+    for (const r of runtimes.filter((x) => !x.node))
+      console.warn(
+        `README examples on ${r.label}: skipped because DOCDB_${r.label.replace(/\W/g, '').toUpperCase()} is not set`,
+      );
+    const readmeExamples = tested.filter((b) => b.file === 'README.md' && PROGRAM_LANGS.includes(b.lang));
+    let project: string;
+    beforeAll(() => {
+      project = installConsumer(tmp.dir, tarball, { name: 'npm-init-project', init: true });
+    }, 300_000);
+
+    it('the project is CommonJS, and the README names the file and the command', () => {
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+      expect(readmeExamples.map(nameOf)).toEqual(['library-example', 'bulk-read-example', 'git-store-example']);
+      const readme = readFileSync(join(project, 'node_modules', PKG.name, 'README.md'), 'utf8');
+      expect(readme).toContain('save an example as `example.mts` and run `node example.mts`');
+    });
+
+    for (const { label, node } of runtimes) {
+      it.skipIf(!node)(
+        `${label}: node example.mts runs each example verbatim, printing what it promises`,
+        () => {
+          if (!node) throw new Error('unreachable: skipped above');
+          expect(sh(node, ['--version'], project)).toMatch(label === 'Node 22' ? /^v22\./ : /^v24\./);
+          for (const b of readmeExamples) {
+            const dir = join(project, `${nameOf(b)}-${label.replace(' ', '')}`);
+            mkdirSync(dir, { recursive: true });
+            if (b.mark?.kind === 'tested' && b.mark.note.includes('data.git'))
+              git(['init', '-q', '--bare', join(dir, 'data.git')]);
+            writeFileSync(join(dir, 'example.mts'), b.code);
+            const out = sh(node, ['example.mts'], dir, userEnv());
+            expect(out.trimEnd().split('\n').filter(Boolean), nameOf(b)).toEqual(promisedOutput(b.code));
+          }
+        },
+        120_000,
+      );
+    }
   });
 
   const session = (name: string) => {
