@@ -4,6 +4,7 @@
  */
 
 import { compactionTable } from '../../bench/compaction-table.js';
+import { indexesTable } from '../../bench/indexes-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
@@ -126,4 +127,5 @@ export const tables: Record<string, Table> = {
   compaction: (r) => compactionTable(r.compaction),
   'shard-merge': (r) => shardMergeTable(r.shardMerge),
   viewer: (r) => viewerTable(r.viewer),
+  indexes: (r) => indexesTable(r.indexes),
 };
