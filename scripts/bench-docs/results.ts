@@ -11,6 +11,7 @@ import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { IndexesFile } from '../../bench/indexes-table.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
+import type { RetentionFile } from '../../bench/retention-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
@@ -64,12 +65,13 @@ export interface Results {
   shardMerge: ShardMergeFile;
   viewer: ViewerFile;
   indexes: IndexesFile;
+  retention: RetentionFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -90,6 +92,7 @@ export function loadResults(dir: string): Results {
     shardMerge: read('shard-merge.json', 'npx tsx bench/shard-merge.ts'),
     viewer: read('viewer.json', 'npx tsx bench/viewer.ts'),
     indexes: read('indexes.json', 'npx tsx bench/indexes.ts'),
+    retention: read('retention.json', 'npx tsx bench/retention.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(
