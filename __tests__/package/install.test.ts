@@ -1,6 +1,7 @@
 /**
- * The package installs and its docs run: `npm pack` (prepack builds lib/), install the tarball into a
- * fresh project offline, then — as a user would —
+ * The package installs and its docs run: `npm run prepare` (what `npm ci` runs: builds lib/) then `npm pack`
+ * (whose own `prepare` must find lib/ current), install the tarball into a fresh project offline, then — as a
+ * user would —
  * - load EVERY subpath of package.json `exports` (new entry points are covered automatically),
  * - type-check a consumer .ts file against the published types,
  * - run `npx docdb --version`,
@@ -8,6 +9,8 @@
  *   package: the programs in one Node process (each printing what its `// comments` promise), the shell
  *   sessions with bash, against `docdb emulator --port 8787` and bare repositories, with the installed
  *   `docdb` on PATH. (docs-examples.test.ts fails when a ts/js/html block is neither tested nor a fragment.)
+ * - run the README's TypeScript examples as the README says, `node example.mts`, in an `npm init -y`
+ *   (CommonJS) project, on Node 22 and 24.
  * Also: bin/docdb.js of this checkout works after `npm ci` (the `prepare` script built lib/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
