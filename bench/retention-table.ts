@@ -114,7 +114,7 @@ function cell(r: RetentionRow | undefined, none: number | undefined): string {
 }
 
 /** The main table: one line per (documents, churn), one column per policy. */
-function sizesTable(f: RetentionFile): string[] {
+export function sizesTable(f: RetentionFile): string[] {
   const policies = POLICIES.filter((p) => f.rows.some((r) => r.policy === p.name));
   const cases = [...new Map(f.rows.map((r) => [`${r.docs}/${r.churn}`, r])).values()];
   const lines = [

@@ -39,38 +39,59 @@ export function sh(cmd: string, args: string[], cwd: string, env: NodeJS.Process
   }
 }
 
+/** The packed tarball, and what `npm pack` printed when asked again after the `npm ci` build. */
+export interface Packed {
+  tarball: string;
+  /** Output of `npm run prepare` (what `npm ci` runs) in the fresh copy: it builds lib/. */
+  prepareLog: string;
+  /** Output of the `npm pack` that followed (npm runs `prepare` again before packing). */
+  packLog: string;
+}
+
 /**
  * `npm pack` in a copy of the package sources (so this checkout's lib/ is never rebuilt under other
- * running tests); `prepack` builds lib/ there. Returns the tarball path.
+ * running tests), the way a release does it after `npm ci`: `npm run prepare` (what `npm ci` runs) builds
+ * lib/, then `npm pack` runs `prepare` again, which must find lib/ current. Returns the tarball and both logs.
  */
-export function packCopy(work: string): string {
+export function packCopy(work: string): Packed {
   const copy = join(work, 'package-src');
+  const topLevel = PKG.files.filter((f) => !f.startsWith('!')).map((f) => f.split('/')[0]!);
   for (const entry of new Set([
-    ...PKG.files,
+    ...topLevel,
     'src',
     'scripts',
     'package.json',
+    'package-lock.json',
     'tsconfig.json',
     'tsconfig.build.json',
   ])) {
-    if (entry === 'lib') continue; // built by prepack, never copied
+    if (entry === 'lib') continue; // built by prepare, never copied
     if (existsSync(join(REPO, entry))) cpSync(join(REPO, entry), join(copy, entry), { recursive: true });
   }
   symlinkSync(join(REPO, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const out = sh('npm', ['pack', '--pack-destination', work, '--json'], copy);
-  const [{ filename }] = JSON.parse(out.slice(out.indexOf('['))) as [{ filename: string }];
-  return join(work, filename);
+  // stderr too: npm prints the scripts it runs there.
+  const both = (args: string[]) => sh('bash', ['-c', 'npm "$@" 2>&1', 'npm', ...args], copy);
+  const prepareLog = both(['run', 'prepare']);
+  const out = both(['pack', '--pack-destination', work, '--json']);
+  const json = out.indexOf('\n[');
+  const [{ filename }] = JSON.parse(out.slice(json + 1)) as [{ filename: string }];
+  return { tarball: join(work, filename), prepareLog, packLog: out.slice(0, json) };
 }
 
-/** A project depending on the tarball, installed with `npm ci --offline`. Returns its directory. */
-export function installConsumer(work: string, tarball: string): string {
-  const dir = join(work, 'consumer');
+/**
+ * A project depending on the tarball, installed with `npm ci --offline`. Returns its directory.
+ * `init: true` makes it the way a newcomer starts one — `npm init -y` (CommonJS: npm writes
+ * `"type": "commonjs"`) — with the package.json `npm install ./docdb-x.tgz` would leave; otherwise it is an
+ * ES module project (`"type": "module"`).
+ */
+export function installConsumer(work: string, tarball: string, { name = 'consumer', init = false } = {}): string {
+  const dir = join(work, name);
   const spec = `file:${tarball}`;
   const lock = JSON.parse(readFileSync(join(REPO, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, { dev?: boolean; link?: boolean }>;
   };
   const packages: Record<string, unknown> = {
-    '': { name: 'consumer', dependencies: { [PKG.name]: spec } },
+    '': { name, dependencies: { [PKG.name]: spec } },
     [`node_modules/${PKG.name}`]: {
       version: PKG.version,
       resolved: spec,
@@ -83,10 +104,15 @@ export function installConsumer(work: string, tarball: string): string {
   for (const [path, entry] of Object.entries(lock.packages)) {
     if (path !== '' && !entry.dev && !entry.link) packages[path] = entry;
   }
-  const write = (name: string, value: unknown) => writeFileSync(join(dir, name), `${JSON.stringify(value, null, 2)}\n`);
+  const write = (file: string, value: unknown) => writeFileSync(join(dir, file), `${JSON.stringify(value, null, 2)}\n`);
   mkdirSync(dir, { recursive: true });
-  write('package.json', { name: 'consumer', private: true, type: 'module', dependencies: { [PKG.name]: spec } });
-  write('package-lock.json', { name: 'consumer', lockfileVersion: 3, requires: true, packages });
+  let manifest: Record<string, unknown> = { name, private: true, type: 'module' };
+  if (init) {
+    sh('npm', ['init', '-y'], dir);
+    manifest = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as Record<string, unknown>;
+  }
+  write('package.json', { ...manifest, dependencies: { [PKG.name]: spec } });
+  write('package-lock.json', { name, lockfileVersion: 3, requires: true, packages });
   sh('npm', ['ci', '--offline', '--no-audit', '--no-fund'], dir);
   return dir;
 }

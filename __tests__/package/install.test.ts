@@ -1,6 +1,7 @@
 /**
- * The package installs and its docs run: `npm pack` (prepack builds lib/), install the tarball into a
- * fresh project offline, then — as a user would —
+ * The package installs and its docs run: `npm run prepare` (what `npm ci` runs: builds lib/) then `npm pack`
+ * (whose own `prepare` must find lib/ current), install the tarball into a fresh project offline, then — as a
+ * user would —
  * - load EVERY subpath of package.json `exports` (new entry points are covered automatically),
  * - type-check a consumer .ts file against the published types,
  * - run `npx docdb --version`,
@@ -8,6 +9,8 @@
  *   package: the programs in one Node process (each printing what its `// comments` promise), the shell
  *   sessions with bash, against `docdb emulator --port 8787` and bare repositories, with the installed
  *   `docdb` on PATH. (docs-examples.test.ts fails when a ts/js/html block is neither tested nor a fragment.)
+ * - run the README's TypeScript examples as the README says, `node example.mts`, in an `npm init -y`
+ *   (CommonJS) project, on Node 22 and 24.
  * Also: bin/docdb.js of this checkout works after `npm ci` (the `prepare` script built lib/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -17,13 +20,14 @@ import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
-import { installConsumer, PKG, packCopy, REPO, sh } from './consumer.js';
+import { installConsumer, type Packed, PKG, packCopy, REPO, sh } from './consumer.js';
 import { allDocBlocks, type DocBlock, promisedOutput, testedBlock } from './doc-blocks.js';
 
 const EMULATOR_PORT = 8787; // the port the documented examples use
 /** Languages of the examples run as programs (sh blocks are shell sessions, run with bash). */
 const PROGRAM_LANGS = ['ts', 'typescript', 'tsx', 'js', 'javascript', 'mjs'];
 let tmp: ReturnType<typeof tempDir>;
+let packed: Packed;
 let tarball: string;
 let consumer: string;
 /** The README and docs that ship, and the program examples written into the consumer project from them. */
@@ -46,7 +50,8 @@ function userEnv(): NodeJS.ProcessEnv {
 
 beforeAll(() => {
   tmp = tempDir('docdb-package-');
-  tarball = packCopy(tmp.dir);
+  packed = packCopy(tmp.dir);
+  tarball = packed.tarball;
   consumer = installConsumer(tmp.dir, tarball);
   shipped = allDocBlocks(join(consumer, 'node_modules', PKG.name));
   examples = writeExamples(shipped.filter((b) => b.mark?.kind === 'tested' && PROGRAM_LANGS.includes(b.lang)));
@@ -55,7 +60,7 @@ afterAll(() => tmp?.cleanup());
 
 /**
  * Each program example in its own directory of the consumer project (so `docdb` resolves to the installed
- * package: examples/NAME/example.ts or .mjs), next to an empty bare repository `data.git` when its marker
+ * package: examples/NAME/example.mts — the name README.md tells users to give it — or .mjs), next to an empty bare repository `data.git` when its marker
  * says so. The .ts ones are type-checked with the consumer below.
  */
 function writeExamples(blocks: DocBlock[]) {
@@ -65,26 +70,27 @@ function writeExamples(blocks: DocBlock[]) {
     mkdirSync(dir, { recursive: true });
     if (b.mark?.kind === 'tested' && b.mark.note.includes('data.git'))
       git(['init', '-q', '--bare', join(dir, 'data.git')]);
-    const file = join(dir, `example.${['ts', 'typescript', 'tsx'].includes(b.lang) ? 'ts' : 'mjs'}`);
+    const file = join(dir, `example.${['ts', 'typescript', 'tsx'].includes(b.lang) ? 'mts' : 'mjs'}`);
     writeFileSync(file, b.code);
     return { name, file, dir };
   });
 }
 
 describe('the packed package', () => {
-  it('contains lib/, the bin, the Action bundle and docs, and every exports target', () => {
+  it('contains lib/, the bin, the docs and examples, and every exports target', () => {
     const files = sh('tar', ['-tzf', tarball], tmp.dir).split('\n');
     for (const f of [
       'lib/index.js',
       'lib/index.d.ts',
       'lib/node.js',
       'lib/cli/main.js',
+      'lib/action/main.js',
       'bin/docdb.js',
-      'dist/index.js',
-      'action.yml',
       'README.md',
       'docs/cli.md',
       'docs/git-stores.md',
+      'docs/performance.md',
+      'examples/docdb.yml',
     ]) {
       expect(files, f).toContain(`package/${f}`);
     }
@@ -93,6 +99,28 @@ describe('the packed package', () => {
       typeof t === 'string' ? [t] : Object.values(t as Record<string, string>),
     );
     for (const t of targets) expect(files, t).toContain(`package/${t.replace(/^\.\//, '')}`);
+  });
+
+  it('ships nothing a library or CLI user does not run or read: no images, no Action bundle, no source maps', () => {
+    const files = sh('tar', ['-tzf', tarball], tmp.dir).split('\n').filter(Boolean);
+    // The docs' screenshots are for the repository's pages; npm's README page loads them from GitHub.
+    expect(files.filter((f) => /\.(png|jpe?g|gif|webp)$/.test(f))).toEqual([]);
+    // The Action runs from the git repository (dist/ is committed there); `docdb demo` runs lib/action/main.js.
+    expect(files.filter((f) => f.startsWith('package/dist/') || f === 'package/action.yml')).toEqual([]);
+    // Source maps would point at src/, which is not shipped; the playground is `npm run playground` in a clone.
+    expect(files.filter((f) => f.endsWith('.map') || f.startsWith('package/lib/playground/'))).toEqual([]);
+    expect(files).not.toContain('package/lib/.build-inputs');
+  });
+
+  it('npm pack right after the npm ci build does not build lib/ again (prepare finds it current)', () => {
+    // What npm ci ran (npm run prepare in the fresh copy) built lib/ once: tsc and the browser bundles …
+    expect(packed.prepareLog).toContain('building lib/: lib/ has not been built');
+    expect(packed.prepareLog).toContain('tsc -p tsconfig.build.json');
+    expect(packed.prepareLog).toContain('node scripts/build-browser.mjs');
+    // … and npm pack, which runs prepare again (and no prepack any more), found it current.
+    expect(PKG.scripts).not.toHaveProperty('prepack');
+    expect(packed.packLog).toContain('lib/ is up to date with src/');
+    expect(packed.packLog).not.toMatch(/tsc -p tsconfig\.build\.json|build-browser|building lib/);
   });
 
   it('every subpath in package.json "exports" loads in a fresh Node process', () => {
@@ -205,11 +233,11 @@ export async function check(): Promise<string | null> {
           types: ['node'],
           typeRoots: [join(REPO, 'node_modules', '@types')],
         },
-        include: ['*.ts', 'examples/*/*.ts'],
+        include: ['*.ts', 'examples/*/*.mts'],
       }),
     );
     sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
-  });
+  }, 180_000);
 
   it('docdb and docdb/browser type-check without Node types; docdb/node with @types/node (issue 32 item 6)', () => {
     const tsc = (dir: string) =>
@@ -241,7 +269,7 @@ export const client = loadDocDbClient({ backend: 'memory' });
     );
     const node = `import { GitRefStore } from 'docdb/node';\nexport const s = new GitRefStore({ dir: 'data.git' });\n`;
     tsc(project('types-node', ['node'], node));
-  });
+  }, 180_000); // three tsc runs: over a minute on 2 shared cores
 
   it("in Node a store built as the README's first example reads 10,000 documents from the archive: 5 requests (item 13)", () => {
     const script = `
@@ -316,6 +344,8 @@ export const client = loadDocDbClient({ backend: 'memory' });
     cpSync(join(shippedExamples, 'reducers'), join(consumer, 'specs', 'reducers'), { recursive: true });
     const out = sh('npx', ['--no-install', 'docdb', 'demo', '--spec', 'specs/good.yml'], consumer, userEnv());
     expect(out).toContain('spec specs/good.yml');
+    // The package has no dist/: the same Action code runs unbundled from lib/, still as a runner would.
+    expect(out).toContain('▶ running the Action: node lib/action/main.js with INPUT_* variables');
     expect(out).toMatch(/^ {4}changed = true$/m);
     expect(out).toMatch(/second run with unchanged sources: changed=false/);
     // A terminal gets no HTML, Markdown, workflow commands or percent-encoding.
@@ -365,9 +395,7 @@ export const client = loadDocDbClient({ backend: 'memory' });
   }, 60_000);
 
   it('bin/docdb.js of this checkout works (lib/ was built by npm ci through "prepare")', () => {
-    expect(PKG).toMatchObject({
-      scripts: { prepare: expect.stringContaining('build:lib'), prepack: expect.stringContaining('build:lib') },
-    });
+    expect(PKG.scripts.prepare).toBe('node scripts/build-lib.mjs');
     expect(sh(process.execPath, [join(REPO, 'bin', 'docdb.js'), '--version'], REPO).trim()).toBe(PKG.version);
   });
 });
@@ -437,6 +465,50 @@ describe('the documented examples run from the installed package', () => {
     expect(outcome!.ok).toBe(true);
     // Each `console.log(…) // comment` promises that comment as its output line.
     expect(outcome!.output.trimEnd().split('\n').filter(Boolean)).toEqual(promisedOutput(block.code));
+  });
+
+  describe("README's TypeScript examples in a fresh `npm init -y` project (CommonJS), run as the README says", () => {
+    /** Where the README's `node example.mts` is tested: Node 22 (this process, or DOCDB_NODE22) and DOCDB_NODE24. */
+    const runtimes = [
+      { label: 'Node 22', node: process.versions.node.startsWith('22.') ? process.execPath : process.env.DOCDB_NODE22 },
+      { label: 'Node 24', node: process.env.DOCDB_NODE24 },
+    ];
+    for (const r of runtimes.filter((x) => !x.node))
+      console.warn(
+        `README examples on ${r.label}: skipped because DOCDB_${r.label.replace(/\W/g, '').toUpperCase()} is not set`,
+      );
+    const readmeExamples = tested.filter((b) => b.file === 'README.md' && PROGRAM_LANGS.includes(b.lang));
+    let project: string;
+    beforeAll(() => {
+      project = installConsumer(tmp.dir, tarball, { name: 'npm-init-project', init: true });
+    }, 300_000);
+
+    it('the project is CommonJS, and the README names the file and the command', () => {
+      expect(JSON.parse(readFileSync(join(project, 'package.json'), 'utf8')).type ?? 'commonjs').toBe('commonjs');
+      expect(readmeExamples.map(nameOf)).toEqual(['library-example', 'bulk-read-example', 'git-store-example']);
+      const readme = readFileSync(join(project, 'node_modules', PKG.name, 'README.md'), 'utf8');
+      expect(readme).toContain('save an example as `example.mts` and run `node example.mts`');
+    });
+
+    for (const { label, node } of runtimes) {
+      it.skipIf(!node)(
+        `${label}: node example.mts runs each example verbatim, printing what it promises`,
+        () => {
+          if (!node) throw new Error('unreachable: skipped above');
+          expect(sh(node, ['--version'], project)).toMatch(label === 'Node 22' ? /^v22\./ : /^v24\./);
+          for (const b of readmeExamples) {
+            const dir = join(project, `${nameOf(b)}-${label.replace(' ', '')}`);
+            mkdirSync(dir, { recursive: true });
+            if (b.mark?.kind === 'tested' && b.mark.note.includes('data.git'))
+              git(['init', '-q', '--bare', join(dir, 'data.git')]);
+            writeFileSync(join(dir, 'example.mts'), b.code);
+            const out = sh(node, ['example.mts'], dir, userEnv());
+            expect(out.trimEnd().split('\n').filter(Boolean), nameOf(b)).toEqual(promisedOutput(b.code));
+          }
+        },
+        120_000,
+      );
+    }
   });
 
   const session = (name: string) => {

@@ -8,8 +8,10 @@ import { join } from 'node:path';
 import type { BackfillFile } from '../../bench/backfill-table.js';
 import type { CompactionFile } from '../../bench/compaction-table.js';
 import type { Row as GitHttpRow } from '../../bench/git-http.js';
+import type { IndexesFile } from '../../bench/indexes-table.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
+import type { RetentionFile } from '../../bench/retention-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
@@ -62,12 +64,14 @@ export interface Results {
   compaction: CompactionFile;
   shardMerge: ShardMergeFile;
   viewer: ViewerFile;
+  indexes: IndexesFile;
+  retention: RetentionFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -87,6 +91,8 @@ export function loadResults(dir: string): Results {
     compaction: read('compaction.json', 'npx tsx bench/compaction.ts'),
     shardMerge: read('shard-merge.json', 'npx tsx bench/shard-merge.ts'),
     viewer: read('viewer.json', 'npx tsx bench/viewer.ts'),
+    indexes: read('indexes.json', 'npx tsx bench/indexes.ts'),
+    retention: read('retention.json', 'npx tsx bench/retention.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

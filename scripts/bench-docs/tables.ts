@@ -4,8 +4,10 @@
  */
 
 import { compactionTable } from '../../bench/compaction-table.js';
+import { indexesTable } from '../../bench/indexes-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
+import { sizesTable } from '../../bench/retention-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
 import { shardMergeTable } from '../../bench/shard-merge-table.js';
 import { viewerTable } from '../../bench/viewer-table.js';
@@ -126,4 +128,6 @@ export const tables: Record<string, Table> = {
   compaction: (r) => compactionTable(r.compaction),
   'shard-merge': (r) => shardMergeTable(r.shardMerge),
   viewer: (r) => viewerTable(r.viewer),
+  indexes: (r) => indexesTable(r.indexes),
+  retention: (r) => sizesTable(r.retention).join('\n'),
 };

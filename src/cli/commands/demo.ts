@@ -11,7 +11,7 @@
  * under GitHub Actions the log and the Markdown job summary are shown as the runner would take them.
  */
 import { existsSync } from 'node:fs';
-import { isAbsolute, join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { readInputs } from '../../action/inputs.js';
 import { runLikeRunner } from '../../action/local-runner.js';
 import { runAction } from '../../action/run-action.js';
@@ -40,6 +40,15 @@ interface StepResult {
   summary: string;
   /** What the summary was rendered from (in-process runs only; dist/index.js gives its outputs). */
   summaryInput?: SummaryInput | undefined;
+}
+
+/**
+ * The Action's entry file, run as a runner would: the committed bundle dist/index.js in a checkout, or —
+ * in the npm package, which ships no dist/ — the same code unbundled, lib/action/main.js. Undefined when
+ * neither is built (the step then runs in-process).
+ */
+function actionEntry(): string | undefined {
+  return ['dist/index.js', 'lib/action/main.js'].map((f) => join(PACKAGE_ROOT, f)).find((f) => existsSync(f));
 }
 
 /** The spec the demo runs and the workspace it must be inside (see the file comment). */
@@ -270,8 +279,8 @@ export const command: CliCommand = {
   usage: `usage: docdb demo [--spec FILE] [--in-process] [--json]
 
 Starts the GitHub API emulator with the demo seed (no network, no token), runs the docdb GitHub Action
-end to end with the spec (the built dist/index.js as a runner would, or in-process with --in-process or
-when dist/ is missing), prints a summary and the step outputs, re-runs it, and reads a document back.
+end to end with the spec (the built Action as a runner would — dist/index.js in a checkout,
+lib/action/main.js in the npm package — or in-process with --in-process or when neither is built), prints a summary and the step outputs, re-runs it, and reads a document back.
 --spec is your file, relative to the current directory (which is the workspace: the spec and its
 reducer modules must be inside it); without it, the example spec shipped with docdb.
 In a terminal the output is plain text; under GitHub Actions (GITHUB_ACTIONS=true) the step log keeps
@@ -288,18 +297,17 @@ With --json the progress goes to stderr and stdout gets one JSON summary.`,
     const log = (line = '') => (json ? io.stderr : io.stdout)(`${line}\n`);
     const { spec, workspace } = demoSpec(typeof values.spec === 'string' ? values.spec : undefined, io.cwd);
     await checkSpec(spec, workspace);
-    const dist = join(PACKAGE_ROOT, 'dist/index.js');
-    const useDist = existsSync(dist) && values['in-process'] !== true;
+    const dist = values['in-process'] === true ? undefined : actionEntry();
     const em = await startEmulator({ seed: DEMO_SEED });
     try {
       log(`▶ GitHub API emulator on ${em.url} (demo seed: octo-org/widgets, octo-org/gadgets, octocat/hello-world, …)`);
       log(
-        useDist
-          ? `▶ running the Action: node dist/index.js with INPUT_* variables (spec ${spec}, target ${TARGET}, ref refs/docdb/documents)`
+        dist
+          ? `▶ running the Action: node ${relative(PACKAGE_ROOT, dist)} with INPUT_* variables (spec ${spec}, target ${TARGET}, ref refs/docdb/documents)`
           : `▶ running the Action in-process (${values['in-process'] ? '--in-process' : 'dist/index.js is missing: run "npm run build:action" to test the bundle'})`,
       );
       const inputs = { spec, token: TOKEN, 'api-url': em.url, repository: TARGET, mode: 'project' };
-      const step = (i: Record<string, string>) => (useDist ? runDist(dist, i, workspace) : runInProcess(i, workspace));
+      const step = (i: Record<string, string>) => (dist ? runDist(dist, i, workspace) : runInProcess(i, workspace));
 
       const first = await step(inputs);
       // Under Actions the step log goes out as the runner should read it (the Action's own, already inert).
