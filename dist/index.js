@@ -36296,10 +36296,12 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
+// EXTERNAL MODULE: ./src/core/refname.ts
+var refname = __nccwpck_require__(6365);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 8 modules
-var run = __nccwpck_require__(6606);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
+var run = __nccwpck_require__(2149);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
@@ -36378,6 +36380,7 @@ function readQueryInputs(get, mode, names) {
 
 
 
+
 const MODES = [
     'project',
     'backfill',
@@ -36395,6 +36398,7 @@ const MAX_EVENT_TYPE = 100;
 const THIN = ['day', 'week'];
 const EXPORT_FORMATS = ['jsonl', 'files'];
 const SHA_RE = /^[0-9a-fA-F]{4,40}$/;
+const RESERVED_ALLOWED_TEXT = `no component ending in ${refname/* RESERVED_REF_SPACES */.pP.map((r) => r.suffix).join(', ')}`;
 /**
  * Every input failure: names the input (in the caller's vocabulary: `input "mode"` in the Action, `--mode`
  * in the CLI), says what is wrong and, where it helps, what is allowed.
@@ -36456,10 +36460,23 @@ function readInputs(get, env = {}, names = input_names/* ACTION_INPUT_NAMES */.f
     const query = readQueryInputs(get, mode, names);
     if (query)
         inputs.query = query;
+    checkSectionInputs(inputs, bad);
     checkModeInputs(inputs, bad);
     checkShardInputs(inputs, bad);
     checkNotifyInputs(inputs, bad);
     return inputs;
+}
+/**
+ * `root` and `section` name the section ref `refs/<root>/<section>`: neither may reach into a section's
+ * reserved space (core/refname.ts RESERVED_REF_SPACES: `.shards/`, `.quarantine/`, `.previews/`), whose refs
+ * docdb writes and deletes for a section; the refusal names the input.
+ */
+function checkSectionInputs(inputs, bad) {
+    for (const field of ['root', 'section']) {
+        const problem = (0,refname/* reservedSpaceProblem */.Ke)(inputs[field]);
+        if (problem)
+            bad(field, problem, RESERVED_ALLOWED_TEXT);
+    }
 }
 function shardsInput(get, bad) {
     const text = get('shards');
@@ -36648,7 +36665,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7769);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5047);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5949);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36838,7 +36855,7 @@ function refused(status, eventType, target, repository, version) {
 
 /***/ }),
 
-/***/ 5047:
+/***/ 5949:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37101,55 +37118,10 @@ class KeyWritesThroughCommit {
 
 // EXTERNAL MODULE: ./src/core/read-versions.ts
 var read_versions = __nccwpck_require__(1273);
-;// CONCATENATED MODULE: ./src/core/compaction-trailers.ts
-/**
- * The trailers a compaction writes (git's trailer format: `Key: value` lines in the last paragraph of a
- * message, https://git-scm.com/docs/git-interpret-trailers):
- * - `Docdb-Compacted-From: <sha>` on every re-created commit, naming the commit it replaces (a commit that
- *   survives several compactions carries one line per compaction, oldest first), so a reader holding a
- *   removed version finds the kept commit with the same tree;
- * - `Docdb-Compaction-Root: <sha>` on the new root: the tip whose older history the compaction cut (the
- *   history below the root ended there).
- */
-const FROM_TRAILER = 'Docdb-Compacted-From';
-const ROOT_TRAILER = 'Docdb-Compaction-Root';
-/**
- * The message of a re-created commit: the original's, plus the trailer naming it (and, on the new root,
- * the tip whose history was cut).
- *
- * @example
- * compactedMessage('put a.json', 'ab12…'); // 'put a.json\n\nDocdb-Compacted-From: ab12…'
- */
-function compactedMessage(message, original, rootOf) {
-    const body = message.replace(/\n+$/, '');
-    const lines = body.split('\n');
-    const lastParagraph = lines.slice(lines.lastIndexOf('') + 1);
-    const hasTrailers = lines.includes('') && lastParagraph.every((l) => /^[A-Za-z0-9-]+: /.test(l));
-    const kept = hasTrailers
-        ? lines.filter((l, i) => !(i > lines.lastIndexOf('') && l.startsWith(`${ROOT_TRAILER}: `)))
-        : lines;
-    const add = [`${FROM_TRAILER}: ${original}`, ...(rootOf ? [`${ROOT_TRAILER}: ${rootOf}`] : [])];
-    return `${kept.join('\n')}${hasTrailers ? '\n' : '\n\n'}${add.join('\n')}`;
-}
-/**
- * The commits a message says it replaces (every `Docdb-Compacted-From` line).
- *
- * @example
- * compactedFrom('x\n\nDocdb-Compacted-From: ab12…'); // ['ab12…']
- */
-function compactedFrom(message) {
-    return [...message.matchAll(new RegExp(`^${FROM_TRAILER}: ([0-9a-f]{40})$`, 'gm'))].map((m) => m[1]);
-}
-/**
- * For a compaction root, the tip whose older history was cut; undefined for any other commit.
- *
- * @example
- * compactionRoot('x\n\nDocdb-Compaction-Root: ab12…'); // 'ab12…'
- */
-function compactionRoot(message) {
-    return new RegExp(`^${ROOT_TRAILER}: ([0-9a-f]{40})$`, 'm').exec(message)?.[1];
-}
-
+// EXTERNAL MODULE: ./src/core/compaction-removed.ts
+var compaction_removed = __nccwpck_require__(371);
+// EXTERNAL MODULE: ./src/core/compaction-trailers.ts
+var compaction_trailers = __nccwpck_require__(5411);
 ;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
 
 const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -37224,6 +37196,7 @@ function tree_walk_historyEntry(version, c) {
  * tip, another section's commit) is `InvalidVersion`, so `get(key, { version: <main's tip> })` can
  * never read data that was never in the section.
  */
+
 
 
 
@@ -37306,25 +37279,16 @@ async function sectionLog(tip, readCommit, limit) {
     return entries;
 }
 /**
- * `notInSection`, told better when the section was compacted (docs/retention.md): a version a kept commit's
- * `Docdb-Compacted-From` trailer names was removed by a compaction, and that commit holds the same tree; a
- * section whose oldest commit is a compaction root lost its older versions, which the version may have been.
- * `commits` are the section's commits, newest first (read only on this error path).
+ * `notInSection`, told better when the section was compacted (docs/retention.md): "removed by the compaction
+ * at <tip> on <date>; history kept from <root>", naming the kept commit with the same tree when one's
+ * `Docdb-Compacted-From` trailer names the version (compaction-removed.ts). `commits` are ALL the section's
+ * commits, newest first (read only on this error path).
  *
  * @example
  * throw compactedOrNotInSection(version, ref, await sectionLog(tip, readCommit, Infinity));
  */
 function compactedOrNotInSection(version, ref, commits) {
-    const keeper = commits.find((c) => compactedFrom(c.message).includes(version));
-    if (keeper) {
-        return new core_errors/* InvalidVersion */.KG(version, `version ${version} was removed from ${ref} by a compaction; commit ${keeper.version} holds the same tree (its Docdb-Compacted-From trailer names ${version}): read that version instead`, { reason: 'compacted', keptAs: keeper.version });
-    }
-    const root = commits[commits.length - 1];
-    const cut = root ? compactionRoot(root.message) : undefined;
-    if (root && cut) {
-        return new core_errors/* InvalidVersion */.KG(version, `version ${version} is not a commit of ${ref}: the section's history was compacted (it now starts at ${root.version}), so older versions were removed and ${version} may have been one of them; no kept commit replaces it`, { reason: 'compacted', compactionRoot: root.version });
-    }
-    return notInSection(version, ref);
+    return (0,compaction_removed/* removedByCompaction */.T)(version, ref, (0,compaction_removed/* compactionFacts */.n)(version, commits, true)) ?? notInSection(version, ref);
 }
 /**
  * A history result from its entries, with `compactedAt` when the last entry is a compaction root (a commit
@@ -37335,7 +37299,7 @@ function compactedOrNotInSection(version, ref, commits) {
  */
 function historyOf(entries) {
     const last = entries[entries.length - 1];
-    const root = last && last.parents.length === 0 && compactionRoot(last.message) !== undefined;
+    const root = last && last.parents.length === 0 && (0,compaction_trailers/* compactionRoot */.u6)(last.message) !== undefined;
     return root ? { entries, compactedAt: last.version } : { entries };
 }
 /**
@@ -38415,7 +38379,7 @@ const ZERO_OID = '0'.repeat(40);
 function checkDeletions(refs) {
     const seen = new Set();
     for (const r of refs) {
-        (0,refname/* assertValidRefName */.P)(r?.ref, 'refs[].ref');
+        (0,refname/* assertValidRefName */.Pu)(r?.ref, 'refs[].ref');
         (0,version/* assertValidVersion */.J)(r.oid);
         if (seen.has(r.ref))
             throw new core_errors/* InvalidConfig */.OZ('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
@@ -42379,7 +42343,8 @@ function paxRecords(body) {
     let at = 0;
     while (at < body.length) {
         const space = body.indexOf(0x20, at);
-        const len = space < 0 ? Number.NaN : Number(String.fromCharCode(...body.subarray(at, space)));
+        // The length is a few digits; a far-off space (or none) is a malformed record, never a huge spread.
+        const len = space < 0 || space - at > 20 ? Number.NaN : Number(String.fromCharCode(...body.subarray(at, space)));
         if (!Number.isSafeInteger(len) || len <= space - at || at + len > body.length || body[at + len - 1] !== 0x0a) {
             throw invalid('a pax record is malformed');
         }
@@ -43268,8 +43233,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
-var document_store = __nccwpck_require__(228);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
+var document_store = __nccwpck_require__(1657);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -43373,6 +43338,42 @@ function pacer(limits, now, sleep) {
     };
 }
 
+;// CONCATENATED MODULE: ./src/retention/plan.ts
+
+/**
+ * The plan for keeping `kept` of `entries` (both newest first, `kept` a subsequence).
+ *
+ * @example
+ * const kept = selectKept(entries, { keepCommits: 720 }, Date.now());
+ * const plan = await planOf(entries, kept, { whole: true, listing: 721, pacing: GITHUB_CONTENT_LIMITS });
+ * plan.githubRequests; // listing pages + kept commits + 2
+ */
+async function planOf(entries, kept, { whole, listing, pacing }) {
+    const oldest = kept[kept.length - 1];
+    const nothing = kept.length === entries.length;
+    const pages = Math.max(1, Math.ceil(Math.min(listing, entries.length) / 100));
+    const contentCreating = nothing ? 0 : kept.length + 1;
+    return {
+        listed: entries.length,
+        kept: kept.length,
+        removed: whole || nothing ? entries.length - kept.length : null,
+        oldestKept: { version: oldest.version, date: oldest.committer.date },
+        githubRequests: nothing ? pages : pages + kept.length + 2,
+        contentCreating,
+        pacedMs: pacing === false ? 0 : await pacedDuration(contentCreating, pacing),
+    };
+}
+/** How long `n` paced requests take at `limits` on a virtual clock (the requests themselves take no time). */
+async function pacedDuration(n, limits) {
+    let t = 0;
+    const pace = pacer(limits, () => t, async (ms) => {
+        t += ms;
+    });
+    for (let i = 0; i < n; i++)
+        await pace();
+    return t;
+}
+
 ;// CONCATENATED MODULE: ./src/retention/policy.ts
 /**
  * Retention policies (docs/retention.md): which commits of a section a compaction keeps. A commit is kept
@@ -43469,6 +43470,7 @@ function selectKept(entries, p, now) {
 
 
 
+
 /**
  * Compact `store`'s section to what `policy` keeps.
  *
@@ -43483,30 +43485,29 @@ async function compactSection(store, policy, options = {}) {
     const now = options.now ?? Date.now;
     const maxAttempts = checkAttempts(options.maxAttempts ?? 5);
     const sleep = options.sleep ?? wait;
-    const pace = options.pacing === false ? undefined : pacer(options.pacing ?? GITHUB_CONTENT_LIMITS, now, sleep);
-    const listed = await store.commits({ limit: listingNeeded(policy) });
-    let requests = listed.requests ?? 0;
-    const entries = listed.entries;
-    if (entries.length === 0) {
-        throw new core_errors/* NotFound */.Mk(`${store.ref} does not exist: there is no section to compact`, { ref: store.ref });
-    }
+    const limits = options.pacing === false ? false : (options.pacing ?? GITHUB_CONTENT_LIMITS);
+    const pace = limits === false ? undefined : pacer(limits, now, sleep);
+    const { entries, kept, plan, requests: listedWith } = await survey(store, policy, options, limits, now());
+    let requests = listedWith;
     const from = entries[0].version;
-    const kept = selectKept(entries, policy, now());
-    const counted = listingNeeded(policy) === Number.POSITIVE_INFINITY;
     const result = {
         previousVersion: from,
-        removed: counted ? entries.length - kept.length : null,
+        removed: plan.removed,
         replaced: {},
+        plan,
+        dryRun: options.dryRun === true,
     };
-    if (kept.length === entries.length) {
-        return { ...result, compacted: false, version: from, kept: 0, removed: 0, attempts: 0, requests };
+    if (options.dryRun || kept.length === entries.length) {
+        const wouldKeep = options.dryRun ? plan.kept : 0;
+        return { ...result, compacted: false, version: from, kept: wouldKeep, attempts: 0, requests };
     }
+    const root = { tip: from, date: isoSeconds(now()) };
     let batch = [...kept].reverse(); // oldest first
     let expected = from;
     let onto = null;
     let rateWaits = 0;
     for (let attempt = 1;;) {
-        const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? from : undefined));
+        const commits = batch.map((e, i) => replacement(e, onto === null && i === 0 ? root : undefined));
         const made = [];
         const keep = (created) => {
             created.forEach((sha, i) => {
@@ -43589,16 +43590,35 @@ function capability(store) {
     }
     return (o) => store.replaceHistory(o);
 }
-/** The re-creation of one kept commit (the new root also names the tip whose history it cuts). */
-function replacement(e, rootOf) {
+/** The re-creation of one kept commit (the new root also names the tip whose history it cuts, and when). */
+function replacement(e, root) {
     if (!e.tree)
         throw new core_errors/* InvalidConfig */.OZ('store', `commits() gave no tree for ${e.version}: cannot re-create it`);
     return {
         tree: e.tree,
-        message: compactedMessage(e.message, e.version, rootOf),
+        message: (0,compaction_trailers/* compactedMessage */.I)(e.message, e.version, root),
         author: e.author,
         committer: e.committer,
     };
+}
+/** An ISO-8601 time to the second (as git prints dates): the new root's `Docdb-Compaction-Date`. */
+const isoSeconds = (ms) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+/**
+ * The section's commits as far as the policy needs (all of them for a dry run or `count`), what the policy
+ * keeps of them, and the plan; `NotFound` for a section that does not exist.
+ */
+async function survey(store, policy, options, limits, now) {
+    const listing = options.count ? Number.POSITIVE_INFINITY : listingNeeded(policy);
+    // A dry run lists everything, to count; the plan's cost is the compaction's own (which lists `listing`).
+    const whole = options.dryRun === true || listing === Number.POSITIVE_INFINITY;
+    const listed = await store.commits({ limit: whole ? Number.POSITIVE_INFINITY : listing });
+    const entries = listed.entries;
+    if (entries.length === 0) {
+        throw new core_errors/* NotFound */.Mk(`${store.ref} does not exist: there is no section to compact`, { ref: store.ref });
+    }
+    const kept = selectKept(entries, policy, now);
+    const plan = await planOf(entries, kept, { whole, listing, pacing: limits });
+    return { entries, kept, plan, requests: listed.requests ?? 0 };
 }
 /**
  * The section's tip now and the commits that landed on it after `expected`, oldest first — no tip when
@@ -44264,8 +44284,8 @@ function rateOutputs(meter) {
 
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 8 modules
-var run = __nccwpck_require__(6606);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
+var run = __nccwpck_require__(2149);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
 var sources = __nccwpck_require__(9719);
 // EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
@@ -44362,6 +44382,13 @@ function renderSummary(input) {
         lines.push(`| ${mdText(p.name)} | ${mdText(p.source)}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`);
     }
     lines.push('');
+    // Every skip says why (issue 37 item 15), with the documents the skipped items would have been.
+    for (const p of report.projections) {
+        for (const sk of p.skips ?? []) {
+            const more = sk.count - sk.keys.length;
+            lines.push(`**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(summary_code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, '');
+        }
+    }
     // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
     const removed = report.projections.flatMap((p) => p.removed).sort();
     if (removed.length > 0) {
@@ -44711,8 +44738,8 @@ var canonical_json = __nccwpck_require__(9890);
 var envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
 var identity = __nccwpck_require__(9323);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 4 modules
-var indexes = __nccwpck_require__(9336);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var indexes = __nccwpck_require__(4441);
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
@@ -45037,7 +45064,7 @@ async function fullVersions(inputs, store) {
 /** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
 function actionTools(inputs, context) {
     const log = context.log ?? (() => { });
-    const ref = (0,refname/* sectionRef */.X)(inputs.root, inputs.section);
+    const ref = (0,refname/* sectionRef */.Xd)(inputs.root, inputs.section);
     const { owner, repo } = splitRepo(inputs.repository);
     const { fetch, meter } = meteredFetch(context.fetch ?? globalThis.fetch, context.debug);
     const octokit = createOctokit({
@@ -45234,6 +45261,53 @@ class MemoryCacheBackend {
             evictions: this.evictions,
         };
     }
+}
+
+
+/***/ }),
+
+/***/ 3309:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   u: () => (/* binding */ appendAll)
+/* harmony export */ });
+/* unused harmony export extent */
+/**
+ * Array helpers that never spread an unbounded array into a call: `target.push(...items)` and
+ * `Math.max(...values)` pass every element as an argument, and past about 100,000 of them V8 throws
+ * `RangeError: Maximum call stack size exceeded` (issue 37: an ordered query over a 440,000-row index
+ * crashed that way). The house test `__tests__/house/spread.test.ts` refuses such spreads in src/.
+ */
+/**
+ * Append every item of `items` to `target` (in place, in order) and return `target`.
+ *
+ * @example
+ * const rows: number[] = [1];
+ * appendAll(rows, [2, 3]); // [1, 2, 3]
+ */
+function appendAll(target, items) {
+    for (const item of items)
+        target.push(item);
+    return target;
+}
+/**
+ * The smallest and largest of `values` (`undefined` when there are none), by a loop.
+ *
+ * @example
+ * extent([3, 1, 2]); // { min: 1, max: 3 }
+ */
+function extent(values) {
+    let out;
+    for (const v of values) {
+        if (!out)
+            out = { min: v, max: v };
+        else if (v < out.min)
+            out.min = v;
+        else if (v > out.max)
+            out.max = v;
+    }
+    return out;
 }
 
 
@@ -45625,6 +45699,169 @@ function assertPartsOptions(options) {
             allowed: 'no ifMatch',
         });
     }
+}
+
+
+/***/ }),
+
+/***/ 371:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   T: () => (/* binding */ removedByCompaction),
+/* harmony export */   n: () => (/* binding */ compactionFacts)
+/* harmony export */ });
+/* harmony import */ var _compaction_trailers_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(5411);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/**
+ * What a section's compaction trailers (compaction-trailers.ts) say about a version it no longer holds, and
+ * the `InvalidVersion` that says it: "removed by the compaction at <tip> on <date>; history kept from
+ * <root>". Shared by every store's pinned read of a full SHA (section.ts `compactedOrNotInSection`) and by
+ * `resolveVersion` for an abbreviation, so both say the same sentence on every backend.
+ *
+ * What the trailers prove: a version a kept commit's `Docdb-Compacted-From` names WAS removed (re-created
+ * as that commit, same tree). The last such line of a commit comes from the newest compaction (it
+ * re-created every commit it kept), earlier lines from earlier ones. Any other version missing from a
+ * section whose oldest commit is a compaction root was removed by that compaction IF it was a version of
+ * the section at all — nothing kept names it, so the sentence says "if".
+ */
+
+
+/**
+ * The facts for `prefix` (a full SHA or an abbreviation, lowercase) in `commits` (newest first);
+ * `complete`: the commits reach the section's oldest one (else no root is claimed).
+ *
+ * @example
+ * const facts = compactionFacts('2ce87ab', (await store.commits()).entries, true);
+ * facts.named[0]?.keptAs; // the kept commit with the removed version's tree
+ */
+function compactionFacts(prefix, commits, complete) {
+    const named = new Map();
+    for (const c of commits) {
+        const lines = (0,_compaction_trailers_js__WEBPACK_IMPORTED_MODULE_0__/* .compactedFrom */ .bi)(c.message);
+        lines.forEach((removed, i) => {
+            if (removed.startsWith(prefix) && !named.has(removed)) {
+                named.set(removed, { removed, keptAs: c.version, latest: i === lines.length - 1 });
+            }
+        });
+    }
+    const oldest = commits[commits.length - 1];
+    const tip = complete && oldest ? (0,_compaction_trailers_js__WEBPACK_IMPORTED_MODULE_0__/* .compactionRoot */ .u6)(oldest.message) : undefined;
+    if (!oldest || tip === undefined)
+        return { named: [...named.values()] };
+    const date = (0,_compaction_trailers_js__WEBPACK_IMPORTED_MODULE_0__/* .compactionDate */ .ys)(oldest.message);
+    return { named: [...named.values()], root: { version: oldest.version, tip, ...(date ? { date } : {}) } };
+}
+/**
+ * The `InvalidVersion` (`data.reason` `compacted`) for `asked` when `facts` say a compaction removed it (or
+ * may have: see the module header); undefined when they say nothing about it. `data`: `removed` (the full
+ * SHA, when named), `keptAs`, `compactionRoot` (history kept from), `compactedTip` (the tip the compaction
+ * started from), `compactedOn` (its date).
+ *
+ * @example
+ * throw removedByCompaction(version, ref, compactionFacts(version, log, true)) ?? notInSection(version, ref);
+ */
+function removedByCompaction(asked, ref, facts) {
+    const { root } = facts;
+    const by = root ? `the compaction at ${root.tip}${root.date ? ` on ${root.date}` : ''}` : 'a compaction';
+    const keptFrom = root ? `; history kept from ${root.version}` : '';
+    const data = {
+        reason: 'compacted',
+        ...(root ? { compactionRoot: root.version, compactedTip: root.tip } : {}),
+        ...(root?.date ? { compactedOn: root.date } : {}),
+    };
+    const named = facts.named[0];
+    if (named) {
+        const which = named.latest ? by : `an earlier compaction than ${by}`;
+        const label = named.removed === asked ? asked : `${JSON.stringify(asked)} (${named.removed})`;
+        return new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(asked, `version ${label} was removed from ${ref} by ${which}${keptFrom}; commit ${named.keptAs} holds the same tree (its ${_compaction_trailers_js__WEBPACK_IMPORTED_MODULE_0__/* .FROM_TRAILER */ .pC} trailer names ${named.removed}): read that version instead`, { ...data, removed: named.removed, keptAs: named.keptAs });
+    }
+    if (!root)
+        return undefined;
+    const label = /^[0-9a-f]{40}$/.test(asked) ? asked : JSON.stringify(asked);
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(asked, `version ${label} is not a commit of ${ref} (no kept commit names it): if it was one, it was removed by ${by}${keptFrom}`, data);
+}
+
+
+/***/ }),
+
+/***/ 5411:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   I: () => (/* binding */ compactedMessage),
+/* harmony export */   bi: () => (/* binding */ compactedFrom),
+/* harmony export */   pC: () => (/* binding */ FROM_TRAILER),
+/* harmony export */   u6: () => (/* binding */ compactionRoot),
+/* harmony export */   ys: () => (/* binding */ compactionDate)
+/* harmony export */ });
+/* unused harmony exports ROOT_TRAILER, DATE_TRAILER */
+/**
+ * The trailers a compaction writes (git's trailer format: `Key: value` lines in the last paragraph of a
+ * message, https://git-scm.com/docs/git-interpret-trailers):
+ * - `Docdb-Compacted-From: <sha>` on every re-created commit, naming the commit it replaces (a commit that
+ *   survives several compactions carries one line per compaction, oldest first), so a reader holding a
+ *   removed version finds the kept commit with the same tree;
+ * - `Docdb-Compaction-Root: <sha>` on the new root: the tip whose older history the compaction cut (the
+ *   history below the root ended there);
+ * - `Docdb-Compaction-Date: <ISO-8601>` on the new root: when the compaction ran (the re-created commits keep
+ *   their original dates, so nothing else says it). Roots written before this trailer existed have none.
+ */
+const FROM_TRAILER = 'Docdb-Compacted-From';
+const ROOT_TRAILER = 'Docdb-Compaction-Root';
+const DATE_TRAILER = 'Docdb-Compaction-Date';
+/** Trailers only the newest root may carry: a commit re-created by a later compaction drops them. */
+const ROOT_ONLY = [ROOT_TRAILER, DATE_TRAILER].map((t) => `${t}: `);
+/**
+ * The message of a re-created commit: the original's, plus the trailer naming it (and, on the new root,
+ * the tip whose history was cut and when).
+ *
+ * @example
+ * compactedMessage('put a.json', 'ab12…'); // 'put a.json\n\nDocdb-Compacted-From: ab12…'
+ * compactedMessage('put a.json', 'ab12…', { tip: 'cd34…', date: '2026-12-02T03:00:00Z' }); // + the root's two
+ */
+function compactedMessage(message, original, root) {
+    const body = message.replace(/\n+$/, '');
+    const lines = body.split('\n');
+    const lastParagraph = lines.slice(lines.lastIndexOf('') + 1);
+    const hasTrailers = lines.includes('') && lastParagraph.every((l) => /^[A-Za-z0-9-]+: /.test(l));
+    const kept = hasTrailers
+        ? lines.filter((l, i) => !(i > lines.lastIndexOf('') && ROOT_ONLY.some((t) => l.startsWith(t))))
+        : lines;
+    const add = [
+        `${FROM_TRAILER}: ${original}`,
+        ...(root ? [`${ROOT_TRAILER}: ${root.tip}`] : []),
+        ...(root?.date ? [`${DATE_TRAILER}: ${root.date}`] : []),
+    ];
+    return `${kept.join('\n')}${hasTrailers ? '\n' : '\n\n'}${add.join('\n')}`;
+}
+/**
+ * The commits a message says it replaces (every `Docdb-Compacted-From` line).
+ *
+ * @example
+ * compactedFrom('x\n\nDocdb-Compacted-From: ab12…'); // ['ab12…']
+ */
+function compactedFrom(message) {
+    return [...message.matchAll(new RegExp(`^${FROM_TRAILER}: ([0-9a-f]{40})$`, 'gm'))].map((m) => m[1]);
+}
+/**
+ * For a compaction root, the tip whose older history was cut; undefined for any other commit.
+ *
+ * @example
+ * compactionRoot('x\n\nDocdb-Compaction-Root: ab12…'); // 'ab12…'
+ */
+function compactionRoot(message) {
+    return new RegExp(`^${ROOT_TRAILER}: ([0-9a-f]{40})$`, 'm').exec(message)?.[1];
+}
+/**
+ * For a compaction root, when the compaction ran (`Docdb-Compaction-Date`); undefined for any other commit
+ * and for roots written before the trailer existed.
+ *
+ * @example
+ * compactionDate('x\n\nDocdb-Compaction-Root: ab12…\nDocdb-Compaction-Date: 2026-12-02T03:00:00Z'); // '2026-12-02T03:00:00Z'
+ */
+function compactionDate(message) {
+    return new RegExp(`^${DATE_TRAILER}: (\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z)$`, 'm').exec(message)?.[1];
 }
 
 
@@ -46758,9 +46995,13 @@ function redactValue(v, secrets, seen, depth) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   P: () => (/* binding */ assertValidRefName),
-/* harmony export */   X: () => (/* binding */ sectionRef)
+/* harmony export */   Ke: () => (/* binding */ reservedSpaceProblem),
+/* harmony export */   Pu: () => (/* binding */ assertValidRefName),
+/* harmony export */   Xd: () => (/* binding */ sectionRef),
+/* harmony export */   gD: () => (/* binding */ SHARDS_SUFFIX),
+/* harmony export */   pP: () => (/* binding */ RESERVED_REF_SPACES)
 /* harmony export */ });
+/* unused harmony export assertNotReservedRef */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /** Validation of full ref names (`refs/<root>/<section>`), following `git check-ref-format`. */
 
@@ -46802,21 +47043,77 @@ function assertValidRefName(ref, field = 'ref') {
         fail('it must not contain spaces, control characters or any of ~ ^ : ? * [ \\');
 }
 /**
- * `refs/<root>/<section>` from its parts, validated. No component may end in `.shards`: that directory
- * holds a section's shard refs (`refs/<root>/<section>.shards/<i>`, docs/action.md "shard-commit"), so a
- * section named so could be, or collide with, another section's shard ref.
+ * The reserved spaces beside every section: a ref component ending in one of these suffixes is a
+ * directory of refs docdb writes FOR the section `refs/<root>/<section>` (`<section><suffix>/…`), never a
+ * section of its own. A ref there given by a user (`--ref`, `--section`, the Action's `root`/`section`, the
+ * library's `ref`) is refused: a merge job deletes leftover shard refs, so a section named
+ * `documents.shards/1` would be deleted as one. ONE list: a new space is added here and every entry point
+ * refuses it (`assertNotReservedRef`, `reservedSpaceProblem`).
+ */
+const RESERVED_REF_SPACES = [
+    {
+        suffix: '.shards',
+        holds: "a sharded run's shard refs (shard-commit: merge writes them; the merge job folds them into the section and deletes them as leftovers)",
+    },
+    { suffix: '.quarantine', holds: 'writes that failed a check, kept beside the section and out of it' },
+    { suffix: '.previews', holds: 'review previews of a change, written before it reaches the section' },
+];
+/** The suffix of the directory of a section's shard refs (`refs/<root>/<section>.shards/<i>`). */
+const SHARDS_SUFFIX = RESERVED_REF_SPACES[0].suffix;
+const RESERVED_SUFFIXES = RESERVED_REF_SPACES.map((s) => s.suffix);
+/** What to use instead, said by every refusal. */
+const RESERVED_ALLOWED = `a name with no component ending in ${RESERVED_SUFFIXES.join(', ')}`;
+/**
+ * Why `name` (a full ref, or a root or section name: slash-separated components) lies in a section's
+ * reserved space, as a sentence that starts with the name and says what to use instead; undefined when
+ * it does not. The caller puts the flag or input in front.
+ *
+ * @example
+ * reservedSpaceProblem('refs/docdb/documents.shards/1');
+ * // '"refs/docdb/documents.shards/1" is in a reserved space: refs under …documents.shards/ hold … use the section's own ref refs/docdb/documents …'
+ * reservedSpaceProblem('refs/docdb/documents'); // undefined
+ */
+function reservedSpaceProblem(name) {
+    const parts = name.split('/');
+    const at = parts.findIndex((p) => RESERVED_SUFFIXES.some((s) => p.endsWith(s)));
+    if (at < 0)
+        return undefined;
+    const part = parts[at];
+    const space = RESERVED_REF_SPACES.find((s) => part.endsWith(s.suffix));
+    const owner = [...parts.slice(0, at), part.slice(0, -space.suffix.length)].join('/');
+    const instead = name.startsWith('refs/') && owner.split('/').length >= 3 && !owner.endsWith('/')
+        ? `use the section's own ref ${owner}, or ${RESERVED_ALLOWED}`
+        : `use ${RESERVED_ALLOWED}`;
+    return `${JSON.stringify(name)} is in a reserved space: a component ending in "${space.suffix}" (here ${JSON.stringify(part)}) names the directory that holds ${space.holds}, never a section; ${instead}`;
+}
+/**
+ * Throw `InvalidConfig` (field `field`) unless `ref` is a valid ref name outside every section's reserved
+ * space (RESERVED_REF_SPACES): the check every entry point runs on a section ref a user gives.
+ *
+ * @example
+ * assertNotReservedRef('refs/docdb/documents'); // ok
+ * assertNotReservedRef('refs/docdb/documents.shards/1', '--ref'); // throws: in the reserved space ".shards"
+ */
+function assertNotReservedRef(ref, field = 'ref') {
+    assertValidRefName(ref, field);
+    const problem = reservedSpaceProblem(ref);
+    if (problem) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} ${problem}`, {
+            allowed: `refs/<root>/<section> with git ref-name rules, ${RESERVED_ALLOWED}`,
+        });
+    }
+}
+/**
+ * `refs/<root>/<section>` from its parts, validated, and outside every section's reserved space
+ * (RESERVED_REF_SPACES: no component may end in `.shards`, `.quarantine` or `.previews`), so a section can
+ * never be, or collide with, another section's shard, quarantine or preview refs.
  *
  * @example
  * sectionRef('docdb', 'inventory'); // 'refs/docdb/inventory'
  */
 function sectionRef(root, section) {
     const ref = `refs/${root}/${section}`;
-    assertValidRefName(ref, 'root/section');
-    if (ref.split('/').some((p) => p.endsWith('.shards'))) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('root/section', `root/section ${JSON.stringify(ref)} is reserved: no component may end with ".shards" (the refs of a section's shards live under refs/<root>/<section>.shards/)`, {
-            allowed: 'refs/<root>/<section> with git ref-name rules, no component ending in ".shards"',
-        });
-    }
+    assertNotReservedRef(ref, 'root/section');
     return ref;
 }
 
@@ -46830,7 +47127,8 @@ function sectionRef(root, section) {
 /* harmony export */   x: () => (/* binding */ resolveVersion)
 /* harmony export */ });
 /* unused harmony exports MIN_VERSION_PREFIX, RESOLVE_VERSION_DEPTH */
-/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _compaction_removed_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(371);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /**
  * Abbreviated versions typed back: docdb (like git) prints 7-character commit SHAs, and a user pastes
  * them into `--version`/`--since` or the Action's `since`. This is the ONE place an abbreviation becomes
@@ -46838,6 +47136,7 @@ function sectionRef(root, section) {
  * so a prefix can only name a commit of the section. The search is bounded (`depth`); a full SHA never
  * needs it. See docs/documents.md "Versions".
  */
+
 
 /** Shortest abbreviation accepted: git's own minimum (`core.abbrev` cannot go below 4). */
 const MIN_VERSION_PREFIX = 4;
@@ -46855,7 +47154,9 @@ function describe(e) {
  * least 4 hex characters is looked up among the section's newest `depth` commits. Throws `InvalidVersion`
  * (`data.reason`): `malformed` (not hex, or shorter than 4), `ambiguous` (`data.candidates` lists the
  * commits it could be), `not-in-section` (no commit of the section starts with it, as far as the search
- * looked), `unsupported` (the store cannot list its commits: give the full SHA).
+ * looked), `compacted` (a compaction removed it, as the section's compaction trailers say: the message names
+ * the compaction, its date and where history is kept from, `data.keptAs` the kept commit with its tree),
+ * `unsupported` (the store cannot list its commits: give the full SHA).
  *
  * @example
  * const v = await resolveVersion(store, '2ce87ab'); // '2ce87ab…' (40 characters)
@@ -46864,32 +47165,48 @@ function describe(e) {
 async function resolveVersion(store, version, options = {}) {
     const depth = options.depth ?? RESOLVE_VERSION_DEPTH;
     if (!Number.isInteger(depth) || depth < 1) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `resolveVersion: depth must be a positive integer, got ${String(depth)}`, {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `resolveVersion: depth must be a positive integer, got ${String(depth)}`, {
             reason: 'malformed',
         });
     }
     const v = typeof version === 'string' ? version.toLowerCase() : version;
     if (typeof v !== 'string' || !PREFIX_RE.test(v)) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit SHA: give the 40 hex characters, or at least the first ${MIN_VERSION_PREFIX} (as docdb prints them, e.g. 2ce87ab)`, { reason: 'malformed' });
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit SHA: give the 40 hex characters, or at least the first ${MIN_VERSION_PREFIX} (as docdb prints them, e.g. 2ce87ab)`, { reason: 'malformed' });
     }
     if (FULL_RE.test(v))
         return v;
     if (!store.commits) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is abbreviated, and this store cannot search the commits of ${store.ref} for it: give the full 40-character SHA`, { reason: 'unsupported' });
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is abbreviated, and this store cannot search the commits of ${store.ref} for it: give the full 40-character SHA`, { reason: 'unsupported' });
     }
     const { entries } = await store.commits({ limit: depth });
     const matches = entries.filter((e) => e.version.startsWith(v));
     if (matches.length === 1)
         return matches[0].version;
     if (matches.length > 1) {
-        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is ambiguous: ${matches.length} commits of ${store.ref} start with it (${matches.map(describe).join('; ')}); give more characters`, { reason: 'ambiguous', candidates: matches.map((e) => e.version) });
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is ambiguous: ${matches.length} commits of ${store.ref} start with it (${matches.map(describe).join('; ')}); give more characters`, { reason: 'ambiguous', candidates: matches.map((e) => e.version) });
     }
+    throw notFound(store.ref, version, v, entries, depth);
+}
+/**
+ * No commit of the section starts with `v`: said as a removal when the compaction trailers say a compaction
+ * removed it (or, in a compacted section searched to its root, may have), else as "not in the section",
+ * with how far the search looked. Several removed versions starting with `v` are `ambiguous`.
+ */
+function notFound(ref, version, v, entries, depth) {
+    const facts = (0,_compaction_removed_js__WEBPACK_IMPORTED_MODULE_0__/* .compactionFacts */ .n)(v, entries, entries.length < depth);
+    if (facts.named.length > 1) {
+        const removed = facts.named.map((n) => n.removed);
+        return new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is ambiguous: ${removed.length} versions that compactions removed from ${ref} start with it (${removed.join(', ')}); give more characters`, { reason: 'ambiguous', candidates: removed });
+    }
+    const compacted = (0,_compaction_removed_js__WEBPACK_IMPORTED_MODULE_0__/* .removedByCompaction */ .T)(version, ref, facts);
+    if (compacted)
+        return compacted;
     const looked = entries.length === 0
         ? 'the section has no commits yet'
         : entries.length < depth
             ? `searched all ${entries.length} commits of the section`
             : `searched its newest ${depth} commits; a full 40-character SHA always works`;
-    throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit of the section ${store.ref} (${looked}); use a version printed by this section's writes, list or history`, { reason: 'not-in-section', searched: entries.length });
+    return new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidVersion */ .KG(version, `version ${JSON.stringify(version)} is not a commit of the section ${ref} (${looked}); use a version printed by this section's writes, list or history`, { reason: 'not-in-section', searched: entries.length });
 }
 
 
@@ -47328,7 +47645,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 228:
+/***/ 1657:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47673,8 +47990,8 @@ function modifiedAndChanged(list) {
 var read_many = __nccwpck_require__(5815);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
 var format = __nccwpck_require__(2299);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 4 modules
-var indexes = __nccwpck_require__(9336);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var indexes = __nccwpck_require__(4441);
 // EXTERNAL MODULE: ./src/document/indexes/paths.ts
 var indexes_paths = __nccwpck_require__(1862);
 // EXTERNAL MODULE: ./src/document/indexes/rows.ts
@@ -48248,6 +48565,10 @@ async function listDocuments(store, options = {}) {
     return { ...meta, documents, version: listed.version, nextCursor };
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/build.ts
+var build = __nccwpck_require__(6394);
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
 // EXTERNAL MODULE: ./src/document/indexes/evaluate.ts
 var evaluate = __nccwpck_require__(9331);
 // EXTERNAL MODULE: ./src/document/indexes/query.ts
@@ -48269,6 +48590,9 @@ var indexes_values = __nccwpck_require__(1714);
  * clause's range on the run's own field is read whole, as before.
  * The settled rows then go through `evaluate` unchanged, which pages, sorts and settles cut values.
  */
+
+
+
 
 
 
@@ -48338,33 +48662,137 @@ function pageSettled(m, plan, q, rows, bound) {
     }
     return bound === null;
 }
+/** Parts a query may read beyond what the bytes it has read justify (item 6 of issue 37). */
+const PART_READ_SLACK = 8;
 /**
- * The rows that answer `q`: all parts of the plan when its run is not in the query's order (or it has no
- * limit); else parts in page order, 1, then 2, 4, … at a time, until the page is settled.
+ * How many parts a query may have read once the parts read hold `bytes`: {@link PART_READ_SLACK}, plus 2 per
+ * further range of parts the plan reads, plus one per 1/16 of the part bound. A docdb writer leaves a part under 1/8 of the bound only beside one over 7/8
+ * of it (update.ts merges the rest), so its parts always fit; a manifest listing thousands of tiny parts
+ * is stopped after a few, instead of costing one request per part.
+ */
+function partBudget(bytes, maxPartBytes, groups = 1) {
+    // An `in` clause plans several separate ranges of parts; each may start and end with a small part.
+    return PART_READ_SLACK + 2 * (groups - 1) + Math.ceil(bytes / (maxPartBytes / 16));
+}
+/** How many runs of consecutive parts `parts` holds (an `in` clause plans one per value, at most 100). */
+function groupsOf(parts) {
+    let groups = 0;
+    parts.forEach((p, i) => {
+        if (i === 0 || p.index !== parts[i - 1].index + 1)
+            groups++;
+    });
+    return Math.max(1, groups);
+}
+function tooManyParts(m, listed, read, bytes) {
+    return new errors/* InvalidResponse */.h5(`the index of ${m.namespace}/${m.type} lists ${listed} parts for this query, and the ${read} read hold only ${bytes} bytes: far smaller parts than a docdb writer leaves, so the query stops rather than read them all; the index must be rebuilt (declareIndexes)`, { namespace: m.namespace, type: m.type, parts: listed, read, bytes });
+}
+/**
+ * The rows that answer `q`: when its run is in the query's order and it has a limit, parts in page order,
+ * 1, then 2, 4, … at a time, until the page is settled; else all parts of the plan, {@link PART_READ_SLACK}
+ * first and then the rest. Either way never more parts than {@link partBudget} allows for the bytes read
+ * (`InvalidResponse` when the plan needs more).
  *
  * @example
- * const rows = await plannedRows(manifest, plan, query, async (paths) => readParts(paths));
+ * const { rows, whole } = await plannedRows(manifest, plan, query, async (parts) => readParts(parts), 131072);
  */
-async function plannedRows(m, plan, q, read) {
+async function plannedRows(m, plan, q, read, maxPartBytes = build/* DEFAULT_MAX_PART_BYTES */.Dj) {
     const lowers = m.runs[m.fields.indexOf(plan.field)].parts.map((p) => p.lower);
     // Only a whole run keeps every row of an unread document in the unread parts: a clause on the run's own
     // field narrows it to the parts of its range, where an array's matching element need not be its sort key.
-    if (!plan.inOrder || q.limit === undefined || plan.parts.length < lowers.length)
-        return read(plan.parts);
-    const order = partsInPageOrder(m, plan, q);
+    const paged = plan.inOrder && q.limit !== undefined && plan.parts.length === lowers.length;
+    const order = paged ? partsInPageOrder(m, plan, q) : plan.parts;
     const desc = q.orderBy?.direction === 'desc';
     const rows = [];
-    let batch = 1;
-    for (let at = 0; at < order.length; batch *= 2) {
-        const next = order.slice(at, at + batch);
+    let bytes = 0;
+    const groups = groupsOf(order);
+    let batch = paged ? 1 : PART_READ_SLACK;
+    let at = 0;
+    while (at < order.length) {
+        const allowed = partBudget(bytes, maxPartBytes, groups) - at;
+        if (allowed <= 0)
+            throw tooManyParts(m, order.length, at, bytes);
+        const next = order.slice(at, at + Math.min(batch, allowed));
         at += next.length;
-        rows.push(...(await read(next)));
-        const edge = next[next.length - 1];
-        const bound = at >= order.length ? null : desc ? lowers[edge.index] : lowers[edge.index + 1];
-        if (pageSettled(m, plan, q, rows, bound ?? null))
-            break;
+        const got = await read(next);
+        // Not push(...got.rows): a batch of many parts holds more rows than a call takes arguments.
+        (0,arrays/* appendAll */.u)(rows, got.rows);
+        bytes += got.bytes;
+        if (paged) {
+            const edge = next[next.length - 1];
+            const bound = at >= order.length ? null : desc ? lowers[edge.index] : lowers[edge.index + 1];
+            if (pageSettled(m, plan, q, rows, bound ?? null))
+                break;
+            batch *= 2;
+        }
+        else
+            batch = order.length;
     }
-    return rows;
+    return { rows, whole: order.length === lowers.length && at === order.length };
+}
+
+;// CONCATENATED MODULE: ./src/document/query-verify.ts
+/**
+ * A query's answer checked against what it read (issue 37 item 5). Index files are untrusted: a row whose
+ * values were rewritten (its blob SHA kept) would put a document on the page that does not match, or in
+ * the wrong place; a row removed would silently drop a document. So:
+ * - every document a query returns is checked against the `where` clauses and the order (and the cursor it
+ *   follows), from its own data — a mismatch is `InvalidResponse`, never a silently wrong row;
+ * - the rows read must agree with the manifest's document count: all of them when every part of the run
+ *   was read, at most that many otherwise.
+ * Rows without documents (`fields` given) are the index's word: SECURITY.md says so.
+ */
+
+
+
+
+function rebuild(m, why, data) {
+    return new errors/* InvalidResponse */.h5(`the index of ${m.namespace}/${m.type} ${why}; the index must be rebuilt (declareIndexes)`, data);
+}
+/**
+ * Refuse rows that disagree with the manifest's count of documents: every document has a row in every
+ * run, so a whole run read holds exactly `count` distinct ids, and part of one at most that many.
+ *
+ * @example
+ * checkCount(manifest, rows, true); // throws InvalidResponse when a row was removed or added
+ */
+function checkCount(m, rows, whole) {
+    const ids = new Set();
+    for (const r of rows)
+        ids.add(r.id);
+    if (whole ? ids.size !== m.count : ids.size > m.count) {
+        throw rebuild(m, `counts ${m.count} documents, but its rows ${whole ? 'name' : 'already name'} ${ids.size}`, {
+            count: m.count,
+            rows: ids.size,
+        });
+    }
+}
+/**
+ * Check each returned document, from its own data, against the `where` clauses, and the page's order
+ * (after the cursor): `InvalidResponse` naming the document when the index said otherwise.
+ *
+ * @example
+ * checkDocuments(query, envelopes); // throws InvalidResponse when a tampered row put a document here
+ */
+function checkDocuments(q, docs) {
+    const desc = q.orderBy?.direction === 'desc';
+    const dir = desc ? -1 : 1;
+    const order = (a, b) => dir * ((0,indexes_values/* compareStored */.hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    let previous = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
+    for (const d of docs) {
+        for (const w of q.where ?? []) {
+            if ((0,evaluate/* matches */.cK)((0,indexes_values/* storedValue */.bA)(d.id, d.data, w.field, true), w) !== true) {
+                throw rebuild(q, `returned ${JSON.stringify(d.id)}, whose document does not match ${w.field} ${w.op} ${JSON.stringify(w.value)}`, { id: d.id, field: w.field });
+            }
+        }
+        const here = {
+            sort: q.orderBy ? (0,evaluate/* sortValue */.ez)((0,indexes_values/* storedValue */.bA)(d.id, d.data, q.orderBy.field, true), desc) : null,
+            id: d.id,
+        };
+        if (previous && order(previous, here) >= 0) {
+            throw rebuild(q, `returned ${JSON.stringify(d.id)} out of order (its document sorts before the row ahead of it)`, { id: d.id });
+        }
+        previous = here;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/document/query.ts
@@ -48377,6 +48805,8 @@ async function plannedRows(m, plan, q, read) {
  * Index files are untrusted: a damaged manifest or part is `InvalidResponse` (from the pure core), and a
  * document whose blob is not the one its row names is `InvalidResponse` too — never a silently wrong row.
  */
+
+
 
 
 
@@ -48434,12 +48864,13 @@ function checked(q) {
     return { query, version: split.version, requireIndex: requireIndex === true };
 }
 /**
- * Answer `q` (see {@link DocumentQuery}) on `store`.
+ * Answer `q` (see {@link DocumentQuery}) on `store`. `options.maxPartBytes` is the part bound the index was
+ * written with (what a query may read is budgeted from it, indexes/page-reads.ts).
  *
  * @example
  * const r = await queryDocuments(store, { namespace: 'github', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }], fields: ['data.stars'] });
  */
-async function queryDocuments(store, q) {
+async function queryDocuments(store, q, options = {}) {
     const { query, version: pinned, requireIndex } = checked(q);
     const cost = { meta: {} };
     const mpath = (0,indexes_paths/* manifestPath */.ji)(query.namespace, query.type);
@@ -48458,16 +48889,20 @@ async function queryDocuments(store, q) {
     }
     const fi = manifest.fields.indexOf(plan.field);
     // An in-order plan reads a part at a time and stops once the page is settled (indexes/page-reads.ts).
-    const rows = await plannedRows(manifest, plan, query, async (wanted) => {
+    const read = await plannedRows(manifest, plan, query, async (wanted) => {
         const parts = await readAt(store, wanted.map((p) => p.path), version, cost);
-        return wanted.flatMap((p) => {
+        let bytes = 0;
+        const rows = wanted.flatMap((p) => {
             const b = parts.items.get(p.path)?.value;
             if (!b)
                 throw new errors/* InvalidResponse */.h5(`index part ${p.path} is listed in its manifest but missing; the index must be rebuilt`, { key: p.path });
+            bytes += b.length;
             return (0,indexes/* parsePart */.x2)(manifest, fi, p.index, b);
         });
-    });
-    return answer(store, manifest, query, rows, version, cost, 'index');
+        return { rows, bytes };
+    }, (0,build/* partBound */.oT)(options));
+    checkCount(manifest, read.rows, read.whole);
+    return answer(store, manifest, query, read.rows, version, cost, 'index');
 }
 /** Evaluate (reading documents a cut value leaves undecided, at most twice), then read the page's documents. */
 async function answer(store, m, query, rows, version, cost, by, exact = new Map(), reason) {
@@ -48490,6 +48925,9 @@ async function answer(store, m, query, rows, version, cost, by, exact = new Map(
     };
     if (query.fields === undefined) {
         out.documents = await readDocuments(store, query, result.rows, version, cost);
+        // The documents, not the index, decide: a tampered or stale row is refused here (query-verify.ts).
+        if (by === 'index')
+            checkDocuments(query, out.documents);
         Object.assign(out, cost.meta);
     }
     return out;
@@ -48535,7 +48973,7 @@ async function fallback(store, query, version, cost, reason) {
         const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
         exact.set(env.id, env.data);
         const values = fields.map((f) => (0,indexes_values/* storedValue */.bA)(env.id, env.data, f));
-        rows.push(...(0,indexes_rows/* rowsOf */.RO)(0, env.id, item.blobSha, values).slice(0, 1));
+        rows.push((0,indexes_rows/* rowsOf */.RO)(0, env.id, item.blobSha, values)[0]);
     }
     return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
 }
@@ -48733,7 +49171,7 @@ class DocumentStore {
      * });
      */
     async query(q) {
-        return queryDocuments(this.store, q);
+        return queryDocuments(this.store, q, this.indexOptions);
     }
     /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
@@ -49231,6 +49669,142 @@ function parseKey(key) {
         id: key.slice(second + 1, key.length - DOCUMENT_SUFFIX.length),
     };
     return isValidIdentity(identity) ? identity : null;
+}
+
+
+/***/ }),
+
+/***/ 6394:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BZ: () => (/* binding */ buildTypeIndexFromValues),
+/* harmony export */   Dj: () => (/* binding */ DEFAULT_MAX_PART_BYTES),
+/* harmony export */   HU: () => (/* binding */ chunkRows),
+/* harmony export */   VS: () => (/* binding */ separatorOf),
+/* harmony export */   oT: () => (/* binding */ partBound),
+/* harmony export */   xZ: () => (/* binding */ fillBytes)
+/* harmony export */ });
+/* unused harmony exports MAX_PART_BYTES_OPTION, buildTypeIndex, buildIndex */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2299);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1862);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4777);
+/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1714);
+/**
+ * Build an index from the whole document set (issue 28: "adding or changing a declaration builds that
+ * index in one commit"). Pure: the caller supplies the documents and writes the returned files.
+ */
+
+
+
+
+
+/**
+ * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB
+ * up (at most 3 parts of ≤ 128 KiB, see update.ts) and a selective query under 3 × 128 KiB down, with
+ * ~95 parts per field at 100,000 documents (a manifest of ~10 KB).
+ */
+const DEFAULT_MAX_PART_BYTES = 128 * 1024;
+/** Largest `maxPartBytes` a writer takes: readers refuse a part past twice this (format.ts MAX_READ_PART_BYTES). */
+const MAX_PART_BYTES_OPTION = 1024 * 1024;
+/**
+ * The part bound of `options`, checked: a whole number of bytes from 64 to 1 MiB (`InvalidConfig` naming
+ * `index.maxPartBytes` otherwise), so a docdb writer never writes a part its readers refuse.
+ *
+ * @example
+ * partBound({}); // 131072
+ */
+function partBound(options) {
+    const max = options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES;
+    if (!Number.isSafeInteger(max) || max < 64 || max > MAX_PART_BYTES_OPTION) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('index.maxPartBytes', `index.maxPartBytes must be a whole number of bytes from 64 to ${MAX_PART_BYTES_OPTION}, got ${String(max)}`, { allowed: `64..${MAX_PART_BYTES_OPTION}` });
+    }
+    return max;
+}
+/** A full build fills parts to this fraction of the bound, so the next inserts do not split at once. */
+const fillBytes = (max) => Math.floor((max * 3) / 4);
+/** Cut sorted rows into chunks of at most `limit` bytes (a single larger row gets a chunk of its own). */
+function chunkRows(rows, limit) {
+    const out = [];
+    let chunk = [];
+    let size = 0;
+    for (const r of rows) {
+        const b = (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowBytes */ .wg)(r);
+        if (chunk.length > 0 && size + b > limit) {
+            out.push(chunk);
+            chunk = [];
+            size = 0;
+        }
+        chunk.push(r);
+        size += b;
+    }
+    if (chunk.length > 0 || out.length === 0)
+        out.push(chunk);
+    return out;
+}
+/** Separator of a chunk that does not start the run: its first row. */
+const separatorOf = (rows) => [rows[0].key, rows[0].id];
+/**
+ * Manifest and files of one `(namespace, type)` built from its documents.
+ *
+ * @example
+ * const { manifest, files } = buildTypeIndex({ namespace: 'g', type: 'repo', fields: ['data.stars'] }, docs);
+ */
+function buildTypeIndex(t, docs, options = {}) {
+    return buildTypeIndexFromValues(t, docs.map((d) => ({ id: d.id, blobSha: d.blobSha, values: storedValues(t.fields, d) })), options);
+}
+/**
+ * {@link buildTypeIndex} from stored values — what an index's own covering rows hold, so a type can be
+ * rebuilt from one run of its old index plus a write's documents, without reading the other documents.
+ *
+ * @example
+ * const { manifest, files } = buildTypeIndexFromValues(t, [{ id: 'a', blobSha, values: [3] }]);
+ */
+function buildTypeIndexFromValues(t, docs, options = {}) {
+    const limit = fillBytes(partBound(options));
+    const values = docs.map((d) => d.values);
+    const heads = docs.map((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowHead */ .VU)(d.id, d.blobSha, values[di]));
+    const headBytes = heads.map(_values_js__WEBPACK_IMPORTED_MODULE_4__/* .utf8Length */ .wI);
+    const files = new Map();
+    const runs = t.fields.map((field, fi) => {
+        const rows = docs
+            .flatMap((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowsOf */ .RO)(fi, d.id, d.blobSha, values[di], heads[di], headBytes[di]))
+            .sort(_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .compareRows */ .fz);
+        const parts = chunkRows(rows, limit).map((chunk, i) => {
+            files.set((0,_paths_js__WEBPACK_IMPORTED_MODULE_2__/* .partPath */ .xl)(t.namespace, t.type, field, String(i)), (0,_format_js__WEBPACK_IMPORTED_MODULE_1__/* .encodePart */ .QU)(chunk));
+            return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };
+        });
+        return { field, next: parts.length, parts };
+    });
+    const manifest = {
+        version: 1,
+        namespace: t.namespace,
+        type: t.type,
+        fields: [...t.fields],
+        count: docs.length,
+        runs,
+    };
+    return { manifest, files };
+}
+/**
+ * Every index file of a declaration, built from the section's documents (documents of undeclared
+ * types are ignored). Throws `InvalidDocument` for a value an index cannot hold (values.ts).
+ *
+ * @example
+ * const files = buildIndex(declaration, [{ namespace: 'g', type: 'repo', id: 'a', blobSha, data: { stars: 3 } }]);
+ * // Map { '_docdb/index/g/repo/manifest.json' => …, '_docdb/index/g/repo/data.stars/0.jsonl' => … }
+ */
+function buildIndex(declaration, documents, options = {}) {
+    const out = new Map();
+    for (const t of declaration.indexes) {
+        const docs = documents.filter((d) => d.namespace === t.namespace && d.type === t.type);
+        const { manifest, files } = buildTypeIndex(t, docs, options);
+        for (const [p, b] of files)
+            out.set(p, b);
+        out.set(manifestPath(t.namespace, t.type), serializeManifest(manifest));
+    }
+    return out;
 }
 
 
@@ -49738,6 +50312,7 @@ function pageOf(q, cands, desc) {
 /* harmony export */   QU: () => (/* binding */ encodePart),
 /* harmony export */   x2: () => (/* binding */ parsePart)
 /* harmony export */ });
+/* unused harmony export MAX_READ_PART_BYTES */
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
@@ -49863,6 +50438,13 @@ function parseManifest(bytes, namespace, type) {
     checkRuns(m, key);
     return m;
 }
+/**
+ * Most bytes of one part a reader accepts. A writer splits a part above `maxPartBytes` (128 KiB by default,
+ * under 1 MiB by contract) and one row is at most ~80 KB (8 fields of 32 elements of 256 bytes), so no part
+ * a docdb writer writes comes near 2 MiB — and since a row takes at least 51 bytes, this also bounds a part
+ * to ~41,000 rows: a crafted part of 400,000 rows is refused before one line is parsed.
+ */
+const MAX_READ_PART_BYTES = 2 * 1024 * 1024;
 /** A part's bytes: one row per line. */
 function encodePart(rows) {
     let text = '';
@@ -49883,6 +50465,9 @@ function pathOfPart(m, fi, i) {
  */
 function parsePart(m, fi, i, bytes) {
     const path = pathOfPart(m, fi, i);
+    if (bytes.length > MAX_READ_PART_BYTES) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} holds ${bytes.length} bytes, more than a docdb writer writes (at most ${MAX_READ_PART_BYTES}); the index must be rebuilt`, { key: path, bytes: bytes.length, allowed: MAX_READ_PART_BYTES });
+    }
     if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} is not UTF-8; the index must be rebuilt`, { key: path });
     const text = (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes);
@@ -49923,14 +50508,14 @@ function partFor(run, r) {
 
 /***/ }),
 
-/***/ 9336:
+/***/ 4441:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   FF: () => (/* reexport */ declaration/* DECLARATION_KEY */.FF),
-  BZ: () => (/* reexport */ buildTypeIndexFromValues),
+  BZ: () => (/* reexport */ build/* buildTypeIndexFromValues */.BZ),
   Il: () => (/* reexport */ declarationChanges),
   _3: () => (/* reexport */ evaluate/* evaluate */._3),
   Av: () => (/* reexport */ declaration/* parseDeclaration */.Av),
@@ -49946,114 +50531,16 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: DEFAULT_MAX_PART_BYTES, INDEX_ROOT, MAX_ARRAY_ELEMENTS, MAX_INDEXED_FIELDS, MAX_STORED_STRING_BYTES, OPERATORS, buildIndex, buildTypeIndex, decodeCursor, dropIndex, manifestPath, partPath
 
-// EXTERNAL MODULE: ./src/document/indexes/format.ts
-var format = __nccwpck_require__(2299);
-// EXTERNAL MODULE: ./src/document/indexes/paths.ts
-var paths = __nccwpck_require__(1862);
-// EXTERNAL MODULE: ./src/document/indexes/rows.ts
-var indexes_rows = __nccwpck_require__(4777);
-// EXTERNAL MODULE: ./src/document/indexes/values.ts
-var indexes_values = __nccwpck_require__(1714);
-;// CONCATENATED MODULE: ./src/document/indexes/build.ts
-
-
-
-
-/**
- * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB
- * up (at most 3 parts of ≤ 128 KiB, see update.ts) and a selective query under 3 × 128 KiB down, with
- * ~95 parts per field at 100,000 documents (a manifest of ~10 KB).
- */
-const DEFAULT_MAX_PART_BYTES = 128 * 1024;
-/** A full build fills parts to this fraction of the bound, so the next inserts do not split at once. */
-const fillBytes = (max) => Math.floor((max * 3) / 4);
-/** Cut sorted rows into chunks of at most `limit` bytes (a single larger row gets a chunk of its own). */
-function chunkRows(rows, limit) {
-    const out = [];
-    let chunk = [];
-    let size = 0;
-    for (const r of rows) {
-        const b = (0,indexes_rows/* rowBytes */.wg)(r);
-        if (chunk.length > 0 && size + b > limit) {
-            out.push(chunk);
-            chunk = [];
-            size = 0;
-        }
-        chunk.push(r);
-        size += b;
-    }
-    if (chunk.length > 0 || out.length === 0)
-        out.push(chunk);
-    return out;
-}
-/** Separator of a chunk that does not start the run: its first row. */
-const separatorOf = (rows) => [rows[0].key, rows[0].id];
-/**
- * Manifest and files of one `(namespace, type)` built from its documents.
- *
- * @example
- * const { manifest, files } = buildTypeIndex({ namespace: 'g', type: 'repo', fields: ['data.stars'] }, docs);
- */
-function buildTypeIndex(t, docs, options = {}) {
-    return buildTypeIndexFromValues(t, docs.map((d) => ({ id: d.id, blobSha: d.blobSha, values: storedValues(t.fields, d) })), options);
-}
-/**
- * {@link buildTypeIndex} from stored values — what an index's own covering rows hold, so a type can be
- * rebuilt from one run of its old index plus a write's documents, without reading the other documents.
- *
- * @example
- * const { manifest, files } = buildTypeIndexFromValues(t, [{ id: 'a', blobSha, values: [3] }]);
- */
-function buildTypeIndexFromValues(t, docs, options = {}) {
-    const limit = fillBytes(options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES);
-    const values = docs.map((d) => d.values);
-    const heads = docs.map((d, di) => (0,indexes_rows/* rowHead */.VU)(d.id, d.blobSha, values[di]));
-    const headBytes = heads.map(indexes_values/* utf8Length */.wI);
-    const files = new Map();
-    const runs = t.fields.map((field, fi) => {
-        const rows = docs
-            .flatMap((d, di) => (0,indexes_rows/* rowsOf */.RO)(fi, d.id, d.blobSha, values[di], heads[di], headBytes[di]))
-            .sort(indexes_rows/* compareRows */.fz);
-        const parts = chunkRows(rows, limit).map((chunk, i) => {
-            files.set((0,paths/* partPath */.xl)(t.namespace, t.type, field, String(i)), (0,format/* encodePart */.QU)(chunk));
-            return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };
-        });
-        return { field, next: parts.length, parts };
-    });
-    const manifest = {
-        version: 1,
-        namespace: t.namespace,
-        type: t.type,
-        fields: [...t.fields],
-        count: docs.length,
-        runs,
-    };
-    return { manifest, files };
-}
-/**
- * Every index file of a declaration, built from the section's documents (documents of undeclared
- * types are ignored). Throws `InvalidDocument` for a value an index cannot hold (values.ts).
- *
- * @example
- * const files = buildIndex(declaration, [{ namespace: 'g', type: 'repo', id: 'a', blobSha, data: { stars: 3 } }]);
- * // Map { '_docdb/index/g/repo/manifest.json' => …, '_docdb/index/g/repo/data.stars/0.jsonl' => … }
- */
-function buildIndex(declaration, documents, options = {}) {
-    const out = new Map();
-    for (const t of declaration.indexes) {
-        const docs = documents.filter((d) => d.namespace === t.namespace && d.type === t.type);
-        const { manifest, files } = buildTypeIndex(t, docs, options);
-        for (const [p, b] of files)
-            out.set(p, b);
-        out.set(manifestPath(t.namespace, t.type), serializeManifest(manifest));
-    }
-    return out;
-}
-
+// EXTERNAL MODULE: ./src/document/indexes/build.ts
+var build = __nccwpck_require__(6394);
 // EXTERNAL MODULE: ./src/document/indexes/declaration.ts
 var declaration = __nccwpck_require__(9914);
 // EXTERNAL MODULE: ./src/document/indexes/evaluate.ts
 var evaluate = __nccwpck_require__(9331);
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var paths = __nccwpck_require__(1862);
 ;// CONCATENATED MODULE: ./src/document/indexes/lifecycle.ts
 
 
@@ -50092,6 +50579,8 @@ function dropIndex(read, namespace, type) {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/document/indexes/values.ts
+var values = __nccwpck_require__(1714);
 ;// CONCATENATED MODULE: ./src/document/indexes/plan.ts
 /**
  * Which parts a query reads. Every run lists every document (a missing value is a row too), so any one
@@ -50103,17 +50592,17 @@ var errors = __nccwpck_require__(4296);
 
 
 /** A bound for a string `v`: itself, unless some cut prefix could be a prefix of it (then open). */
-const stringBound = (v) => ((0,indexes_values/* utf8Length */.wI)(v) > indexes_values/* MAX_STORED_STRING_BYTES */.Vd - 4 ? undefined : v);
+const stringBound = (v) => ((0,values/* utf8Length */.wI)(v) > values/* MAX_STORED_STRING_BYTES */.Vd - 4 ? undefined : v);
 function rangesOf(w) {
     const v = w.value;
     switch (w.op) {
         case '=':
         case 'contains':
-            return [{ lo: (0,indexes_values/* storeScalar */.uT)(v), hi: (0,indexes_values/* storeScalar */.uT)(v) }];
+            return [{ lo: (0,values/* storeScalar */.uT)(v), hi: (0,values/* storeScalar */.uT)(v) }];
         case 'in':
-            return v.map((x) => ({ lo: (0,indexes_values/* storeScalar */.uT)(x), hi: (0,indexes_values/* storeScalar */.uT)(x) }));
+            return v.map((x) => ({ lo: (0,values/* storeScalar */.uT)(x), hi: (0,values/* storeScalar */.uT)(x) }));
         case 'exists':
-            return v ? [{ lo: [] }] : [{ lo: indexes_values/* MISSING */.lV, hi: indexes_values/* MISSING */.lV }];
+            return v ? [{ lo: [] }] : [{ lo: values/* MISSING */.lV, hi: values/* MISSING */.lV }];
         case '<':
         case '<=':
             return typeof v === 'number' ? [{ lo: -Infinity, hi: v }] : [{ lo: '', hi: stringBound(v) }];
@@ -50127,8 +50616,8 @@ function partsFor(m, fi, ranges) {
     const hit = [];
     parts.forEach((p, i) => {
         const next = parts[i + 1]?.lower;
-        const meets = (r) => (p.lower === null || r.hi === undefined || (0,indexes_values/* compareStored */.hR)(p.lower[0], r.hi) <= 0) &&
-            (!next || r.lo === undefined || (0,indexes_values/* compareStored */.hR)(next[0], r.lo) >= 0);
+        const meets = (r) => (p.lower === null || r.hi === undefined || (0,values/* compareStored */.hR)(p.lower[0], r.hi) <= 0) &&
+            (!next || r.lo === undefined || (0,values/* compareStored */.hR)(next[0], r.lo) >= 0);
         if (ranges.some(meets))
             hit.push(i);
     });
@@ -50178,6 +50667,10 @@ function planQuery(m, q) {
 
 // EXTERNAL MODULE: ./src/document/indexes/query.ts
 var query = __nccwpck_require__(202);
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts
+var indexes_rows = __nccwpck_require__(4777);
 ;// CONCATENATED MODULE: ./src/document/indexes/update.ts
 /**
  * Keep an index exact across a write (issue 28: "a write of k documents rewrites only the parts that
@@ -50193,6 +50686,7 @@ var query = __nccwpck_require__(202);
 
 
 
+
 /** Rows removed and added in one run, with rows that did not change (same line) cancelled out. */
 function runDelta(fi, t, changes) {
     const removed = [];
@@ -50203,8 +50697,8 @@ function runDelta(fi, t, changes) {
         const after = rowsFor(c.after);
         const kept = new Set(after.map(indexes_rows/* encodeRow */.b9));
         const same = new Set(before.map(indexes_rows/* encodeRow */.b9).filter((l) => kept.has(l)));
-        removed.push(...before.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
-        added.push(...after.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
+        (0,arrays/* appendAll */.u)(removed, before.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
+        (0,arrays/* appendAll */.u)(added, after.filter((r) => !same.has((0,indexes_rows/* encodeRow */.b9)(r))));
     }
     return { removed, added };
 }
@@ -50226,8 +50720,8 @@ function split(rows, max) {
     const size = sizeOf(rows);
     if (size <= max)
         return [rows];
-    const k = Math.ceil(size / fillBytes(max));
-    return chunkRows(rows, Math.ceil(size / k));
+    const k = Math.ceil(size / (0,build/* fillBytes */.xZ)(max));
+    return (0,build/* chunkRows */.HU)(rows, Math.ceil(size / k));
 }
 /** Rewrite the touched parts of run `fi`; returns whether its part list changed. */
 function updateRun(ctx, m, fi, delta) {
@@ -50305,7 +50799,7 @@ function rewriteRun(ctx, m, fi, rowsOfPart, path) {
         split(rows, ctx.max).forEach((chunk, k) => {
             const name = k === 0 ? p.name : String(run.next++);
             ctx.out.writes.set(path(name), (0,format/* encodePart */.QU)(chunk));
-            parts.push({ name, lower: k === 0 ? p.lower : separatorOf(chunk) });
+            parts.push({ name, lower: k === 0 ? p.lower : (0,build/* separatorOf */.VS)(chunk) });
             if (k > 0)
                 changed = true;
         });
@@ -50359,7 +50853,7 @@ function updateIndex(declaration, read, changes, options = {}) {
         return read(p);
     };
     const ctx = {
-        max: options.maxPartBytes ?? DEFAULT_MAX_PART_BYTES,
+        max: (0,build/* partBound */.oT)(options),
         out,
         read: (p) => {
             const b = readLogged(p);
@@ -50498,15 +50992,17 @@ function partPath(namespace, type, field, name) {
 /* harmony export */   vF: () => (/* binding */ encodeCursor)
 /* harmony export */ });
 /* unused harmony exports OPERATORS, MAX_IN_VALUES, MAX_CURSOR_CHARS */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(782);
-/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(4777);
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4777);
 /**
  * An index query (issue 28, item 3) and its cursor. Validation runs before any I/O and names the
  * field and what is allowed (`InvalidConfig`). A cursor is an opaque token the caller got from a
  * previous page; it comes back as untrusted input, so it is decoded, shape-checked and tied to the
  * query it was issued for.
  */
+
 
 
 
@@ -50517,18 +51013,26 @@ const MAX_IN_VALUES = 100;
 const MAX_LIMIT = 10_000;
 /** Longest cursor token accepted, in characters. */
 const MAX_CURSOR_CHARS = 4096;
-const isScalar = (v) => v === null || typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+/**
+ * A number a clause may hold: within ±(2^53 − 1), where every integer is exact. A larger one is already a
+ * rounded double (9007199254740993 parses as …992) and would silently match a neighbour, so it is refused.
+ */
+const isExactNumber = (v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= Number.MAX_SAFE_INTEGER;
+const isScalar = (v) => v === null || typeof v === 'string' || typeof v === 'boolean' || isExactNumber(v);
+const NUMBER_RULE = 'a number within ±(2^53 − 1) or a string';
+const isBound = (v) => typeof v === 'string' || isExactNumber(v);
+const SCALAR_RULE = 'a JSON scalar (null, boolean, number within ±(2^53 − 1), or string)';
 const VALUE_RULES = {
-    '=': ['a JSON scalar (null, boolean, finite number or string)', isScalar],
-    contains: ['a JSON scalar (null, boolean, finite number or string)', isScalar],
+    '=': [SCALAR_RULE, isScalar],
+    contains: [SCALAR_RULE, isScalar],
     in: [
         `an array of 1 to ${MAX_IN_VALUES} JSON scalars`,
         (v) => Array.isArray(v) && v.length > 0 && v.length <= MAX_IN_VALUES && v.every(isScalar),
     ],
-    '<': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-    '<=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-    '>': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
-    '>=': ['a finite number or a string', (v) => typeof v === 'string' || (typeof v === 'number' && Number.isFinite(v))],
+    '<': [NUMBER_RULE, isBound],
+    '<=': [NUMBER_RULE, isBound],
+    '>': [NUMBER_RULE, isBound],
+    '>=': [NUMBER_RULE, isBound],
     exists: ['true or false', (v) => typeof v === 'boolean'],
 };
 const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
@@ -50540,43 +51044,43 @@ const isFieldPath = (f) => typeof f === 'string' &&
                 .split('.')
                 .every((s) => s !== '')));
 function fail(field, message, allowed) {
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `query ${field} ${message}; allowed: ${allowed}`, { allowed });
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `query ${field} ${message}; allowed: ${allowed}`, { allowed });
 }
 const QUERY_KEYS = ['namespace', 'type', 'where', 'orderBy', 'limit', 'cursor', 'fields'];
 const SHAPE_RULE = 'namespace, type, where, orderBy { field, direction: asc|desc }, limit 1..10000, cursor, fields';
 /** One clause's shape: `{ field, op, value }`, each given (what each may be is checked in validateQuery). */
 function clauseShape(value, field) {
-    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(value, field);
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(value, field);
     for (const key of ['field', 'op', 'value'])
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .required */ .mw)(o, field, key);
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, field, ['field', 'op', 'value']);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .required */ .mw)(o, field, key);
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, field, ['field', 'op', 'value']);
     return { field: o.field, op: o.op, value: o.value };
 }
 function orderByShape(value) {
-    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(value, 'orderBy');
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .required */ .mw)(o, 'orderBy', 'field');
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(value, 'orderBy');
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .required */ .mw)(o, 'orderBy', 'field');
     const { direction } = o;
     if (direction !== undefined && direction !== 'asc' && direction !== 'desc') {
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .fail */ .fJ)('orderBy.direction', 'must be "asc" or "desc"');
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('orderBy.direction', 'must be "asc" or "desc"');
     }
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, 'orderBy', ['field', 'direction']);
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, 'orderBy', ['field', 'direction']);
     return direction === undefined ? { field: o.field } : { field: o.field, direction };
 }
 /** The query's shape, in a fresh object (optional keys given as undefined are left out). */
 function shapeOf(input) {
-    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .record */ .g1)(input, '');
-    const q = { namespace: (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.namespace, 'namespace', 1), type: (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.type, 'type', 1) };
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(input, '');
+    const q = { namespace: (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.namespace, 'namespace', 1), type: (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.type, 'type', 1) };
     if (o.where !== undefined)
-        q.where = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YO)(o.where, 'where').map((w, i) => clauseShape(w, (0,_check_js__WEBPACK_IMPORTED_MODULE_1__.at)('where', i)));
+        q.where = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.where, 'where').map((w, i) => clauseShape(w, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('where', i)));
     if (o.orderBy !== undefined)
         q.orderBy = orderByShape(o.orderBy);
     if (o.limit !== undefined)
-        q.limit = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .integer */ .nd)(o.limit, 'limit', 1, MAX_LIMIT);
+        q.limit = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(o.limit, 'limit', 1, MAX_LIMIT);
     if (o.cursor !== undefined)
-        q.cursor = (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .string */ .Yj)(o.cursor, 'cursor', 0, MAX_CURSOR_CHARS);
+        q.cursor = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.cursor, 'cursor', 0, MAX_CURSOR_CHARS);
     if (o.fields !== undefined)
-        q.fields = [...(0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .array */ .YO)(o.fields, 'fields')];
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .onlyKeys */ .Bh)(o, '', QUERY_KEYS);
+        q.fields = [...(0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.fields, 'fields')];
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', QUERY_KEYS);
     return q;
 }
 /**
@@ -50594,7 +51098,7 @@ function validateQuery(input) {
         q = shapeOf(input);
     }
     catch (e) {
-        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_1__/* .ShapeProblem */ .PT))
+        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_2__/* .ShapeProblem */ .PT))
             throw e;
         const what = e.unknownKeys ? `has unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
         return fail(e.field || '(query)', what, SHAPE_RULE);
@@ -50633,17 +51137,14 @@ function fingerprint(q) {
 /** The opaque token for the page after `pos` of `q`. */
 function encodeCursor(q, pos) {
     const json = JSON.stringify({ v: 1, q: fingerprint(q), s: pos.sort, i: pos.id });
-    return btoa(String.fromCharCode(...new TextEncoder().encode(json)))
-        .replace(/\+/g, '-')
-        .replace(/\//g, '_')
-        .replace(/=+$/, '');
+    return (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .toBase64 */ .nk)(new TextEncoder().encode(json)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 /** The decoded token is docdb's `{ v: 1, q, s, i }` and nothing else (it comes back from the caller). */
 function isCursorFields(c) {
-    return ((0,_check_js__WEBPACK_IMPORTED_MODULE_1__/* .isRecord */ .u4)(c) &&
+    return ((0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .isRecord */ .u4)(c) &&
         c.v === 1 &&
         typeof c.q === 'string' &&
-        (0,_rows_js__WEBPACK_IMPORTED_MODULE_2__/* .isStored */ .mL)(c.s) &&
+        (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .isStored */ .mL)(c.s) &&
         typeof c.i === 'string' &&
         c.i !== '' &&
         Object.keys(c).every((k) => k === 'v' || k === 'q' || k === 's' || k === 'i'));
@@ -51065,6 +51566,8 @@ const WHERE_FORMS = 'FIELD=VALUE, FIELD<VALUE, FIELD<=VALUE, FIELD>VALUE, FIELD>
  */
 const FIELD = String.raw `id|data(?:\.[^.\s=<>~!]+)+`;
 const SYMBOL_CLAUSE = new RegExp(String.raw `^(${FIELD})\s*(>=|<=|=|<|>|~)\s*(.*)$`, 's');
+/** The symbol operators, as a message lists them. */
+const SYMBOL_OPERATORS = '=, <, <=, >, >=, ~';
 const WORD_CLAUSE = new RegExp(String.raw `^(${FIELD})\s+(in|contains|exists|absent)(?:\s+(.*))?$`, 's');
 /**
  * A value as typed text: JSON when it parses as JSON (`10` → 10, `true`, `null`, `"10"` → the string "10"),
@@ -51102,6 +51605,11 @@ function listValue(text) {
  */
 function parseWhere(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODULE_1__/* .ACTION_INPUT_NAMES */ .f) {
     const clause = clauseOf(text.trim(), names);
+    const values = Array.isArray(clause.value) ? clause.value : [clause.value];
+    if (values.some((v) => typeof v === 'number' && Math.abs(v) > Number.MAX_SAFE_INTEGER)) {
+        // JSON.parse has already rounded it (9007199254740993 reads as …992): refuse rather than match a neighbour.
+        malformed(text, names, 'a number beyond ±(2^53 − 1) is not exact (it would be rounded and match its neighbours); write it as a JSON string if the field holds one, e.g. data.big="9007199254740993"');
+    }
     try {
         (0,_indexes_query_js__WEBPACK_IMPORTED_MODULE_2__/* .validateQuery */ .B4)({ namespace: 'n', type: 't', where: [clause] });
     }
@@ -51137,6 +51645,13 @@ function clauseOf(text, names) {
     const [, field, sign, rest] = symbol;
     if (rest === '')
         malformed(text, names, `no value after "${sign}" (write "" for the empty string)`);
+    // `data.state==open` read as `=` and the value "=open" answered 0 rows without a word: an operator followed
+    // by operator characters is a typo far more often than a value, and a value that truly starts with one is
+    // written as JSON.
+    if (/^[=<>~]/.test(rest)) {
+        const op = `${sign}${/^[=<>~]+/.exec(rest)[0]}`;
+        malformed(text, names, `"${op}" is not an operator (the operators are ${SYMBOL_OPERATORS}; e.g. ${field}>=10); a value that starts with "${rest[0]}" is written as JSON: ${field}${sign}${JSON.stringify(rest)}`);
+    }
     return { field, op: sign === '~' ? 'contains' : sign, value: typedValue(rest) };
 }
 function jsonClause(text, names) {
@@ -51180,8 +51695,8 @@ function valueText(value) {
     if (typeof value !== 'string')
         return JSON.stringify(value);
     const reads = typedValue(value);
-    // A leading `=` would join the operator (`>` then `=5` reads as `>=` 5).
-    const plain = reads === value && value.trim() === value && value !== '' && !value.startsWith('=');
+    // A leading operator character would join the operator (`>` then `=5` reads as `>=` 5), or be refused.
+    const plain = reads === value && value.trim() === value && value !== '' && !/^[=<>~]/.test(value);
     return plain ? value : JSON.stringify(value);
 }
 /**
@@ -51684,7 +52199,7 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 6606:
+/***/ 2149:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51694,16 +52209,18 @@ __nccwpck_require__.d(__webpack_exports__, {
   qQ: () => (/* reexport */ runProjections)
 });
 
-// UNUSED EXPORTS: SHARD_RECEIPT_KEY, inShard, mergeShards, shardMarkOf, shardOf, shardRefOf, stateKey
+// UNUSED EXPORTS: SHARD_RECEIPT_KEY, SKIP_KEYS_KEPT, inShard, mergeShards, shardMarkOf, shardOf, shardRefOf, stateKey
 
 // EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
 var merge_shards = __nccwpck_require__(8482);
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
-var document_store = __nccwpck_require__(228);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
+var document_store = __nccwpck_require__(1657);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -51885,6 +52402,65 @@ function inShard(key, shard) {
     return !shard || shard.count <= 1 || shardOf(key, shard.count) === shard.index;
 }
 
+;// CONCATENATED MODULE: ./src/projection/run/skip-reasons.ts
+/** Document keys kept per reason (the count is exact; the keys are examples). */
+const SKIP_KEYS_KEPT = 10;
+/**
+ * The reason for an item whose reducer returned null, naming the reducer.
+ *
+ * @example
+ * reducerSkipReason(p); // 'the reducer ./reducers/release-notes.mjs returned null (its way to skip an item)'
+ */
+function reducerSkipReason(p) {
+    const r = p.reducer;
+    const which = 'builtin' in r
+        ? `the built-in reducer "${r.builtin}"`
+        : `the reducer ${r.module}${r.export !== 'default' ? ` (export ${r.export})` : ''}`;
+    return `${which} returned null (its way to skip an item)`;
+}
+/**
+ * The reason for an item that does not match the source's filter (an incremental run sees items that left
+ * it, e.g. an issue closed while `state: open`), naming the filter.
+ *
+ * @example
+ * filterSkipReason(p); // 'it does not match the source filter (state: open, labels: bug); its document is pruned'
+ */
+function filterSkipReason(p) {
+    const s = p.source;
+    const filter = [
+        s.state !== undefined ? `state: ${s.state}` : '',
+        s.labels?.length ? `labels: ${s.labels.join(', ')}` : '',
+        s.base !== undefined ? `base: ${s.base}` : '',
+    ].filter(Boolean);
+    const prune = p.prune ? 'its document is pruned' : 'its document stays (prune is off)';
+    return `it does not match the source filter${filter.length ? ` (${filter.join(', ')})` : ''}; ${prune}`;
+}
+/**
+ * Count one skip of `key` under `reason`.
+ *
+ * @example
+ * addSkip(report.skips, reducerSkipReason(p), 'github/release/octo/a@v1.json');
+ */
+function addSkip(skips, reason, key) {
+    let entry = skips.find((s) => s.reason === reason);
+    if (!entry) {
+        entry = { reason, count: 0, keys: [] };
+        skips.push(entry);
+    }
+    entry.count++;
+    if (entry.keys.length < SKIP_KEYS_KEPT)
+        entry.keys.push(key);
+}
+/**
+ * The skips in one phrase, for a progress line: each reason with its count.
+ *
+ * @example
+ * skipsPhrase([{ reason: 'the reducer x.mjs returned null (…)', count: 2, keys: [] }]); // '2 because the reducer x.mjs returned null (…)'
+ */
+function skipsPhrase(skips) {
+    return skips.map((s) => `${s.count} because ${s.reason}`).join('; ');
+}
+
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/projection/run/state-file.ts
@@ -52001,6 +52577,7 @@ function trustedWatermarks(watermarks, log, now = Date.now()) {
 
 
 
+
 const REPO_VARS = new Set(['owner', 'name', 'repo']);
 /**
  * @example
@@ -52109,7 +52686,9 @@ class ProjectionPass {
     /** The progress line that closes the projection. */
     logEnd() {
         const r = this.report;
-        this.log(`[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.skipped ? `, ${r.skipped} skipped` : ''}${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}`);
+        this.log(
+        // The skips last: each with its reason (skip-reasons.ts).
+        `[${this.input.p.name}] ${r.items} item(s): ${r.added.length} added, ${r.changed.length} changed, ${r.removed.length} removed, ${r.unchanged} unchanged${r.notModified ? `, ${r.notModified} page(s) not modified` : ''}${r.skipped ? `, ${r.skipped} skipped: ${skipsPhrase(r.skips)}` : ''}`);
     }
     readContext() {
         const { p, shard } = this.input;
@@ -52149,10 +52728,10 @@ class ProjectionPass {
         this.report.items++;
         this.observeWatermark(it);
         if (!it.matches)
-            return this.skip(key);
+            return this.skip(key, filterSkipReason(this.input.p));
         const data = await reduceItem(this.scope, it, key, id);
         if (data === null)
-            return this.skip(key);
+            return this.skip(key, reducerSkipReason(this.input.p));
         this.claim(key, id);
         const { document, bytes } = encodeDocument(this.scope, key, id, data);
         await this.diff(key, document, bytes);
@@ -52165,10 +52744,11 @@ class ProjectionPass {
         if (!mark || it.updatedAt > mark)
             this.watermarks[it.repository] = it.updatedAt;
     }
-    /** The item produced no document: if its document exists, an incremental prune removes it. */
-    skip(key) {
+    /** The item produced no document, for `reason`: if its document exists, an incremental prune removes it. */
+    skip(key, reason) {
         this.unmatched.add(key);
         this.report.skipped++;
+        addSkip(this.report.skips, reason, key);
         return undefined;
     }
     /** Only changed documents go on (streamed into the commit by the run); unchanged ones are dropped here. */
@@ -52203,6 +52783,7 @@ function emptyReport(p, incremental) {
         incremental,
         items: 0,
         skipped: 0,
+        skips: [],
         notModified: 0,
         added: [],
         changed: [],
@@ -52329,6 +52910,7 @@ var streamed_commit = __nccwpck_require__(6434);
 
 
 
+
 function dirnameOf(file) {
     const i = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
     return i < 0 ? '.' : file.slice(0, i) || '/';
@@ -52390,7 +52972,7 @@ async function runLoaded(options, selected, reducers, documents) {
     // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
     if (options.receipt && mode !== 'dry-run')
         projected.pendingState.push(options.receipt);
-    changes.push(...projected.pendingState);
+    (0,arrays/* appendAll */.u)(changes, projected.pendingState);
     const base = {
         mode,
         ref: options.store.ref,
@@ -52549,6 +53131,7 @@ var shard_refs = __nccwpck_require__(1850);
 
 
 
+
 /***/ }),
 
 /***/ 8482:
@@ -52564,8 +53147,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 10 modules
-var document_store = __nccwpck_require__(228);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
+var document_store = __nccwpck_require__(1657);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -53031,6 +53614,7 @@ function opKey(op) {
 /* harmony export */ });
 /* unused harmony exports SHARD_DIR_SUFFIX, SHARD_RECEIPT_KEY */
 /* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9520);
+/* harmony import */ var _core_refname_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6365);
 /**
  * `shard-commit: merge`: the names and marks of shard refs. Each shard of a matrix writes its own ref,
  * `refs/<root>/<section>.shards/<i>`, branched from the section tip it started on, so shards never race
@@ -53041,11 +53625,13 @@ function opKey(op) {
  * <run id>.<attempt>`, which is how a merge tells this run's shards from another run's leftovers.
  */
 
+
 /**
- * Suffix of the directory of a section's shard refs. Section names may not end a component with it
- * (`sectionRef` refuses them), so a shard ref can never be, or sit under, another section's ref.
+ * Suffix of the directory of a section's shard refs: one of the reserved spaces every entry point refuses
+ * as a section (core/refname.ts RESERVED_REF_SPACES), so a shard ref can never be, or sit under, another
+ * section's ref.
  */
-const SHARD_DIR_SUFFIX = '.shards';
+const SHARD_DIR_SUFFIX = _core_refname_js__WEBPACK_IMPORTED_MODULE_1__/* .SHARDS_SUFFIX */ .gD;
 /**
  * The metadata key every shard commit writes (its run, shard and base): a shard that changed no document
  * still makes one commit, so its ref proves it finished and names its run. The merge never folds it.
@@ -56759,6 +57345,8 @@ function formatOf(source, res, url) {
         'json');
 }
 
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
 ;// CONCATENATED MODULE: ./src/projection/sources/graphql-queries.ts
 /**
  * The GraphQL documents the `repository` source sends (checked against GitHub's schema by the emulator's
@@ -57049,6 +57637,7 @@ function ownerPages(ctx, owner, first, filters) {
 
 
 
+
 /** REST's shape of a repository node, as the `repository` and `raw` reducers see it. */
 function restShape(node) {
     return {
@@ -57101,7 +57690,7 @@ async function completeBranches(ctx, nodes) {
                 n.refs.pageInfo = { hasNextPage: false, endCursor: null };
                 return;
             }
-            n.refs.nodes.push(...page.nodes);
+            (0,arrays/* appendAll */.u)(n.refs.nodes, page.nodes);
             n.refs.pageInfo = page.pageInfo;
         });
         open = open.filter((n) => n.refs?.pageInfo.hasNextPage && n.refs.pageInfo.endCursor);
@@ -58702,7 +59291,7 @@ function resolveConfig(options) {
     const apiBase = `${url.origin}${url.pathname.replace(/\/+$/, '')}`;
     checkRepository(options.owner, options.repo);
     const ref = options.ref ?? DEFAULT_REF;
-    (0,refname/* assertValidRefName */.P)(ref, 'ref');
+    (0,refname/* assertValidRefName */.Pu)(ref, 'ref');
     const startAt = checkStartAt(options.startAt);
     checkAuth(options);
     const cache = resolveCache(options.cache ?? {});
