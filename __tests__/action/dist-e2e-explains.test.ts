@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { tempDir } from '../temp-dir.js';
-import { type DistRun, inputsFor, runDist, workspace } from './run-dist.js';
+import { ACTION_RUN_MS, type DistRun, inputsFor, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'octo-org/widgets';
 const WRITE = 'ghp_demo_write';
@@ -175,7 +175,9 @@ describe('failures explain themselves', () => {
     expect(line.match(/empty/gi)).toHaveLength(2); // "octocat/empty is empty", said once
   });
 
-  it('read mode tells a missing section, a missing document and an invisible repository apart', async () => {
+  it('read mode tells a missing section, a missing document and an invisible repository apart', {
+    timeout: 6 * ACTION_RUN_MS,
+  }, async () => {
     const cwd = workspace({ '.github/docdb.yml': REPOS });
     const read = (extra: Record<string, string>) =>
       dist(inputs('read-why', { mode: 'read', namespace: 'github', type: 'repo', id: 'octo-org/widgets', ...extra }), {

@@ -31,6 +31,17 @@ export function runnerDefaults(env: Record<string, string | undefined>): Record<
 }
 
 export type DistRun = LocalRun;
+
+/**
+ * Test time allowed per Action run a test starts (`timeout: runs * ACTION_RUN_MS`). The work is real: each
+ * run is a fresh Node process that loads the Action (the 3 MB bundle, or src/ through tsx), reads its
+ * inputs and makes its requests to the emulator, which serves them from the test's own process. On the
+ * 2-core CI machine beside four busy loops (issue 37 item 18) a run that only starts and exits took 5 s,
+ * the runs of shard-merge.test.ts 13–22 s each (12 runs: 156 s), and vitest's default 60 s cut off tests
+ * of 4 to 12 runs mid-way. No assertion depends on how long a run takes: only this budget does.
+ */
+export const ACTION_RUN_MS = 30_000;
+
 export { parseOutputFile };
 
 /** Workspaces made by this test file; removed when the file's tests are done (no leftovers in /tmp). */

@@ -16,7 +16,7 @@ import { runLikeRunner } from '../../src/action/local-runner.js';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import type { EmulatorHandle, RequestLogEntry } from '../../src/emulator/index.js';
 import { startEmulator } from '../emulator/checked-emulator.js';
-import { runnerDefaults, workspace } from './run-dist.js';
+import { ACTION_RUN_MS, runnerDefaults, workspace } from './run-dist.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const MAIN = join(ROOT, 'src/action/main.ts');
@@ -82,7 +82,9 @@ const tipOf = (ref: string) => em.state.repo(REPO).db.readRef(ref);
 const creating = (log: readonly RequestLogEntry[]) => log.filter((r) => r.contentCreating);
 
 describe('shard-commit: merge, then mode: merge', () => {
-  it('4 shards land on their own refs with no lost race; the merge folds them in ONE commit equal to an unsharded run, state files exact, shard refs deleted; within the request budget', async () => {
+  it('4 shards land on their own refs with no lost race; the merge folds them in ONE commit equal to an unsharded run, state files exact, shard refs deleted; within the request budget', {
+    timeout: 12 * ACTION_RUN_MS,
+  }, async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(40, 'a')) });
     // The section exists already (an earlier direct run): shards branch from its tip, the merge compares.
     const first = await runStep(cwd, { section: 'merged' });
@@ -187,7 +189,9 @@ describe('shard-commit: merge, then mode: merge', () => {
     expect(tipOf('refs/docdb/merged.shards/1')).toBeUndefined();
   });
 
-  it('a missing shard, another run’s shard, a merge with no shard refs: each fails naming it, the section untouched', async () => {
+  it('a missing shard, another run’s shard, a merge with no shard refs: each fails naming it, the section untouched', {
+    timeout: 8 * ACTION_RUN_MS,
+  }, async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(12, 'a')) });
     const none = await runStep(cwd, { section: 'partial', mode: 'merge', shards: '3' });
     expect(none.code).toBe(1);
@@ -224,7 +228,9 @@ describe('shard-commit: merge, then mode: merge', () => {
     expect(docsOf('refs/docdb/partial')).toHaveLength(12 + 8);
   });
 
-  it('a merge run before a shard finished (no ref yet), or on a shard ref holding no shard commit, fails naming it', async () => {
+  it('a merge run before a shard finished (no ref yet), or on a shard ref holding no shard commit, fails naming it', {
+    timeout: 7 * ACTION_RUN_MS,
+  }, async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC, 'rows.csv': csv(rows(5, 'a')) });
     expect((await runStep(cwd, { section: 'early' })).code).toBe(0);
     // Every row changes before the shards run; an unsharded run of the new rows is what the merge must give.

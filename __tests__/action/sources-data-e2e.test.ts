@@ -12,7 +12,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
-import { inputsFor, runDist, workspace } from './run-dist.js';
+import { warmGraphql } from '../emulator/warm-graphql.js';
+import { ACTION_RUN_MS, inputsFor, runDist, workspace } from './run-dist.js';
 
 const TARGET = 'octo-org/widgets';
 const TOKEN = 'ghp_demo_write';
@@ -36,6 +37,7 @@ function tree(section: string): Map<string, unknown> {
 const inputs = inputsFor(() => ({ token: TOKEN, api: em.url, repository: TARGET }));
 
 beforeAll(async () => {
+  await warmGraphql(); // the organisation listings below are GraphQL
   em = await startEmulator({ seed: DEMO_SEED });
   for (let i = 0; i < 5; i++) {
     em.state.addWorkflowRun('octo-org/gadgets', {
@@ -298,7 +300,9 @@ describe('type: files', () => {
 });
 
 describe('owner/* selections', () => {
-  it('every repository of an organisation or user, filtered; GraphQL and REST agree; other sources expand too', async () => {
+  it('every repository of an organisation or user, filtered; GraphQL and REST agree; other sources expand too', {
+    timeout: 4 * ACTION_RUN_MS,
+  }, async () => {
     em.state.createRepo('octo-org/old-fork', { fork: true, archived: true, topics: ['demo'] });
     const spec = (api: string) => `projections:
   repos:

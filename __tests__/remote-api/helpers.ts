@@ -5,7 +5,13 @@ import type { EmulatorHandle } from '../../src/emulator/types.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { createOctokit } from '../../src/transport/create-octokit.js';
-import { fetchTransport, hostTransport, octokitTransport, recordingTransport } from '../../src/transport/index.js';
+import {
+  type FetchTransportOptions,
+  fetchTransport,
+  hostTransport,
+  octokitTransport,
+  recordingTransport,
+} from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 
 export const TOKEN = 'ghp_TestTokenValue0123456789abcdefABCDEF';
@@ -18,9 +24,9 @@ export function makeTransport(
   em: EmulatorHandle,
   token: string | undefined = TOKEN,
 ): HttpTransport {
-  if (kind === 'fetch') return fetchTransport({ timeoutMs: 10_000 });
+  if (kind === 'fetch') return untimedFetch();
   // The unit-test fake, recording while it passes every request through to a real transport.
-  if (kind === 'recording') return recordingTransport({ inner: fetchTransport({ timeoutMs: 10_000 }) });
+  if (kind === 'recording') return recordingTransport({ inner: untimedFetch() });
   if (kind === 'octokit') {
     // Octokit's own auth hook sets Authorization on every request, so it must carry the store's token.
     return octokitTransport(
@@ -40,6 +46,20 @@ export function makeTransport(
     const res = await fetch(req.url, init);
     return { status: res.status, headers: [...res.headers], body: new Uint8Array(await res.arrayBuffer()) };
   });
+}
+
+/**
+ * A fetch transport without a per-request timer. A timer would turn a slow answer into a retry — one more
+ * request than the test counts — and answers are slow on a loaded machine: the emulator runs in the test's
+ * own process, and its first GraphQL answer builds GitHub's whole schema (seconds of CPU, more under load).
+ * A request that never ends fails its test at vitest's test timeout instead; the tests of the timeout
+ * itself (faults.test.ts, transport-contract.test.ts) set their own `timeoutMs` and inject a hang.
+ *
+ * @example
+ * const s = store(fx.em, fx.repo, { transport: untimedFetch() });
+ */
+export function untimedFetch(options: Omit<FetchTransportOptions, 'timeoutMs'> = {}): HttpTransport {
+  return fetchTransport({ ...options, timeoutMs: 0 });
 }
 
 let repoCounter = 0;
@@ -171,7 +191,7 @@ export function meteredTransport(meter: Meter): HttpTransport {
       headers: res.headers,
     });
   };
-  return fetchTransport({ fetch: fetchFn, timeoutMs: 30_000 });
+  return untimedFetch({ fetch: fetchFn });
 }
 
 export function newMeter(): Meter {

@@ -8,8 +8,8 @@ import { seededRandom } from '../../src/core/seeded-random.js';
 import { createEmulatorApp, type EmulatorApp, type SecondaryLimitFigures } from '../../src/emulator/index.js';
 import type { RemoteApiRefStoreOptions } from '../../src/stores/remote-api/config.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
-import { fetchTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
+import { untimedFetch } from './helpers.js';
 
 let worlds = 0;
 
@@ -44,7 +44,8 @@ export function pacedWorld(limits: boolean | Partial<SecondaryLimitFigures> = tr
   app.state.createRepo('octo/data');
   app.state.addToken(token, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
   app.state.addToken(`${token}r`, { login: 'octo', repos: '*', rateLimit: 1_000_000 });
-  const inner = clock.track(fetchTransport({ fetch: app.fetchFunction }));
+  // No request timer: the clock is virtual, and a real-time timer would only fire on a busy machine.
+  const inner = clock.track(untimedFetch({ fetch: app.fetchFunction }));
   const world: PacedWorld = {
     app,
     token,

@@ -223,7 +223,11 @@ describe('16 writers against the limits', () => {
     for (const o of outcomes) expect(stored.get(o.key)).toBe(o.value);
     expect(limited(w)).toBeGreaterThan(0); // 48 puts need more than 80 content-creating requests a minute
     expect(inside(w)).toBe(0);
-  }, 60_000);
+    // The work is large, not slow to wait for: the clock is virtual (nothing sleeps for real), but 16 racing
+    // writers make ~680 requests to the in-process emulator, each answer a git object write or read and
+    // validated against GitHub's OpenAPI description. That took 57 s beside four busy loops (issue 37
+    // item 18), past the 60 s it had; 240 s leaves room on a busier machine. No assert depends on time.
+  }, 240_000);
 
   it("GitHub's figures: a 10,000-document first write, one mutating request a second, costs 15 requests and meets no limit", async () => {
     const w = pacedWorld(true);
