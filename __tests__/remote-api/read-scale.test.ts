@@ -4,11 +4,23 @@
  * put into the 100,000-document section is 6 requests and its bytes are those of the levels on the key's path
  * (computed from the emulator's objects), within GraphQL's JSON overhead.
  */
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { encodeTree } from '../../src/core/git/objects.js';
-import { emulatorPerFile, meteredTransport, newMeter, OWNER, store } from './helpers.js';
+import type { EmulatorHandle } from '../../src/emulator/types.js';
+import { emulator, freshRepo, meteredTransport, newMeter, OWNER, store } from './helpers.js';
 
-const fx = emulatorPerFile();
+// An emulator per test, on its own port: seeding 100,000 documents blocks the event loop longer than the
+// emulator's 5 s keep-alive window, and a request on a connection pooled by the previous test could meet
+// the server closing it — a lost attempt the meter rightly counts (seen on a busy machine: 3 requests
+// instead of 2). A new port has no pooled connection, so the counts are the store's alone.
+const fx = {} as { em: EmulatorHandle; repo: string };
+beforeEach(async () => {
+  fx.em = await emulator();
+  fx.repo = freshRepo(fx.em);
+});
+afterEach(async () => {
+  await fx.em?.stop();
+});
 const REF = 'refs/docdb/documents';
 const key = (i: number) => `bench/item/g${i % 50}/item-${i}.json`;
 const body = (i: number) =>
