@@ -243,51 +243,46 @@ export async function check(): Promise<string | null> {
     sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], consumer);
   }, 180_000);
 
-  it(
-    'docdb and docdb/browser type-check without Node types; docdb/node with @types/node (issue 32 item 6)',
-    {
-      // Three tsc processes, each checking docdb's declarations with skipLibCheck off and the DOM library:
-      // 88 s in all beside four busy loops on the 2-core CI machine (issue 37 item 18), past the default 60 s.
-      timeout: 240_000,
-    },
-    () => {
-      const tsc = (dir: string) =>
-        sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], dir);
-      const project = (name: string, types: string[], code: string) => {
-        const dir = join(consumer, name);
-        mkdirSync(dir, { recursive: true });
-        writeFileSync(join(dir, 'main.ts'), code);
-        // skipLibCheck off: errors inside docdb's own .d.ts count (a newcomer's tsconfig may have it off).
-        const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true };
-        const options = {
-          ...compilerOptions,
-          lib: ['ES2023', 'DOM', 'DOM.Iterable'],
-          noEmit: true,
-          skipLibCheck: false,
-        };
-        const typeRoots = types.length > 0 ? [join(REPO, 'node_modules', '@types')] : [];
-        writeFileSync(
-          join(dir, 'tsconfig.json'),
-          JSON.stringify({ compilerOptions: { ...options, types, typeRoots }, files: ['main.ts'] }),
-        );
-        return dir;
+  it('docdb and docdb/browser type-check without Node types; docdb/node with @types/node (issue 32 item 6)', {
+    // Three tsc processes, each checking docdb's declarations with skipLibCheck off and the DOM library:
+    // 88 s in all beside four busy loops on the 2-core CI machine (issue 37 item 18), past the default 60 s.
+    timeout: 240_000,
+  }, () => {
+    const tsc = (dir: string) =>
+      sh(process.execPath, [join(REPO, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.json'], dir);
+    const project = (name: string, types: string[], code: string) => {
+      const dir = join(consumer, name);
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'main.ts'), code);
+      // skipLibCheck off: errors inside docdb's own .d.ts count (a newcomer's tsconfig may have it off).
+      const compilerOptions = { target: 'ES2022', module: 'NodeNext', moduleResolution: 'NodeNext', strict: true };
+      const options = {
+        ...compilerOptions,
+        lib: ['ES2023', 'DOM', 'DOM.Iterable'],
+        noEmit: true,
+        skipLibCheck: false,
       };
-      const neutral = `import { DocumentStore, MemoryRefStore, RemoteApiRefStore, fetchTransport } from 'docdb';
+      const typeRoots = types.length > 0 ? [join(REPO, 'node_modules', '@types')] : [];
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ compilerOptions: { ...options, types, typeRoots }, files: ['main.ts'] }),
+      );
+      return dir;
+    };
+    const neutral = `import { DocumentStore, MemoryRefStore, RemoteApiRefStore, fetchTransport } from 'docdb';
 import { loadDocDbClient } from 'docdb/browser';
 export const store = new RemoteApiRefStore({ transport: fetchTransport(), owner: 'o', repo: 'r', archive: false });
 export const docs = new DocumentStore(new MemoryRefStore());
 export const client = loadDocDbClient({ backend: 'memory' });
 `;
-      tsc(project('types-neutral', [], neutral));
-      // The check has no Node types indeed: the same project fails on Buffer.
-      expect(() => tsc(project('types-probe', [], `${neutral}export const b = Buffer.from('x');\n`))).toThrow(
-        /Cannot find name 'Buffer'/,
-      );
-      const node = `import { GitRefStore } from 'docdb/node';\nexport const s = new GitRefStore({ dir: 'data.git' });\n`;
-      tsc(project('types-node', ['node'], node));
-    },
-    180_000,
-  ); // three tsc runs: over a minute on 2 shared cores
+    tsc(project('types-neutral', [], neutral));
+    // The check has no Node types indeed: the same project fails on Buffer.
+    expect(() => tsc(project('types-probe', [], `${neutral}export const b = Buffer.from('x');\n`))).toThrow(
+      /Cannot find name 'Buffer'/,
+    );
+    const node = `import { GitRefStore } from 'docdb/node';\nexport const s = new GitRefStore({ dir: 'data.git' });\n`;
+    tsc(project('types-node', ['node'], node));
+  });
 
   it("in Node a store built as the README's first example reads 10,000 documents from the archive: 5 requests (item 13)", () => {
     const script = `
