@@ -48775,8 +48775,7 @@ function checkCount(m, rows, whole) {
  */
 function checkDocuments(q, docs) {
     const desc = q.orderBy?.direction === 'desc';
-    const dir = desc ? -1 : 1;
-    const order = (a, b) => dir * ((0,indexes_values/* compareStored */.hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const order = (0,evaluate/* pageOrder */.Aq)(desc);
     let previous = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
     for (const d of docs) {
         for (const w of q.where ?? []) {
@@ -50155,6 +50154,7 @@ function serializeDeclaration(d) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Aq: () => (/* binding */ pageOrder),
 /* harmony export */   _3: () => (/* binding */ evaluate),
 /* harmony export */   cK: () => (/* binding */ matches),
 /* harmony export */   ez: () => (/* binding */ sortValue)
@@ -50284,10 +50284,21 @@ function evaluate(m, q, rows, exact = new Map()) {
     }));
     return page.cursor === undefined ? { kind: 'rows', rows: out } : { kind: 'rows', rows: out, cursor: page.cursor };
 }
+/**
+ * A query's page order: by sort value (descending when `desc`), then by id — the one order pages, cursors
+ * and the check of returned documents (query-verify.ts) agree on.
+ *
+ * @example
+ * const order = pageOrder(false);
+ * order({ sort: 1, id: 'a' }, { sort: 2, id: 'b' }); // < 0
+ */
+function pageOrder(desc) {
+    const dir = desc ? -1 : 1;
+    return (a, b) => dir * ((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .compareStored */ .hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
 /** Sort, skip past the cursor, cut to the limit; a cursor when more rows remain. */
 function pageOf(q, cands, desc) {
-    const dir = desc ? -1 : 1;
-    const order = (a, b) => dir * ((0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .compareStored */ .hR)(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    const order = pageOrder(desc);
     const sorted = cands.sort((a, b) => order({ sort: a.sort, id: a.row.id }, { sort: b.sort, id: b.row.id }));
     const after = q.cursor === undefined ? undefined : (0,_query_js__WEBPACK_IMPORTED_MODULE_1__/* .decodeCursor */ .Lt)(q, q.cursor);
     const rest = after ? sorted.filter((c) => order({ sort: c.sort, id: c.row.id }, after) > 0) : sorted;

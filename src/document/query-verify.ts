@@ -10,11 +10,11 @@
  */
 import { InvalidResponse } from '../core/errors.js';
 import type { Envelope } from './envelope.js';
-import { matches, sortValue } from './indexes/evaluate.js';
+import { matches, pageOrder, sortValue } from './indexes/evaluate.js';
 import type { Manifest } from './indexes/format.js';
 import { decodeCursor, type IndexQuery } from './indexes/query.js';
 import type { Row } from './indexes/rows.js';
-import { compareStored, type Stored, storedValue } from './indexes/values.js';
+import { storedValue } from './indexes/values.js';
 
 function rebuild(m: { namespace: string; type: string }, why: string, data: Record<string, unknown>): InvalidResponse {
   return new InvalidResponse(
@@ -50,9 +50,7 @@ export function checkCount(m: Manifest, rows: readonly Row[], whole: boolean): v
  */
 export function checkDocuments(q: IndexQuery, docs: readonly Envelope<unknown>[]): void {
   const desc = q.orderBy?.direction === 'desc';
-  const dir = desc ? -1 : 1;
-  const order = (a: { sort: Stored; id: string }, b: { sort: Stored; id: string }) =>
-    dir * (compareStored(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const order = pageOrder(desc);
   let previous = q.cursor === undefined ? undefined : decodeCursor(q, q.cursor);
   for (const d of docs) {
     for (const w of q.where ?? []) {

@@ -151,11 +151,22 @@ export function evaluate(
   return page.cursor === undefined ? { kind: 'rows', rows: out } : { kind: 'rows', rows: out, cursor: page.cursor };
 }
 
+/**
+ * A query's page order: by sort value (descending when `desc`), then by id — the one order pages, cursors
+ * and the check of returned documents (query-verify.ts) agree on.
+ *
+ * @example
+ * const order = pageOrder(false);
+ * order({ sort: 1, id: 'a' }, { sort: 2, id: 'b' }); // < 0
+ */
+export function pageOrder(desc: boolean): (a: { sort: Stored; id: string }, b: { sort: Stored; id: string }) => number {
+  const dir = desc ? -1 : 1;
+  return (a, b) => dir * (compareStored(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
 /** Sort, skip past the cursor, cut to the limit; a cursor when more rows remain. */
 function pageOf(q: IndexQuery, cands: Candidate[], desc: boolean): { rows: Candidate[]; cursor?: string } {
-  const dir = desc ? -1 : 1;
-  const order = (a: { sort: Stored; id: string }, b: { sort: Stored; id: string }) =>
-    dir * (compareStored(a.sort, b.sort) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  const order = pageOrder(desc);
   const sorted = cands.sort((a, b) => order({ sort: a.sort, id: a.row.id }, { sort: b.sort, id: b.row.id }));
   const after = q.cursor === undefined ? undefined : decodeCursor(q, q.cursor);
   const rest = after ? sorted.filter((c) => order({ sort: c.sort, id: c.row.id }, after) > 0) : sorted;
