@@ -5,9 +5,26 @@
  */
 
 export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
+export {
+  expectationsOf,
+  isExpectationsFailed,
+  type RunRefusal,
+  type RunViolation,
+  refusalOf,
+  type TypeExpectations,
+} from './guarded-write.js';
 export type { RunMode, RunOptions, RunReport } from './options.js';
 export type { ProjectionReport } from './projection-types.js';
+export {
+  assertQuarantineId,
+  QUARANTINE_SUFFIX,
+  quarantineBaseOf,
+  quarantinePrefixOf,
+  quarantineRefOf,
+} from './quarantine-refs.js';
+export type { QuarantineTarget } from './quarantine-write.js';
 export { runProjections } from './run-projections.js';
+export { loadSchemas, type TypeSchema } from './schema-files.js';
 export { inShard, parseShard, type Shard, shardOf } from './shard.js';
 export { SHARD_RECEIPT_KEY, type ShardMark, shardMarkOf, shardRefOf } from './shard-refs.js';
 export { type ProjectionSkip, SKIP_KEYS_KEPT } from './skip-reasons.js';

@@ -27,4 +27,5 @@ export {
   templateVariables,
   valueAt,
 } from './template.js';
-export type { ParseSpecOptions, ProjectionSpec, ReducerSpec, Spec, SpecIssue } from './types.js';
+export { type Confined, confinedTo } from './confine.js';
+export type { ParseSpecOptions, ProjectionSpec, ReducerSpec, SchemaSpec, Spec, SpecIssue } from './types.js';

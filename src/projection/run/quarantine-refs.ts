@@ -1,0 +1,88 @@
+/**
+ * Quarantine (docs/quarantine.md): a run whose expectations refuse its commit can write that would-be commit
+ * — the same operations — to `refs/<root>/<section>.quarantine/<id>` instead, branched from the tip the
+ * expectations were evaluated on, so a person can compare it with the section and promote it (a
+ * compare-and-set onto that tip) or drop it. The `.quarantine` space is reserved beside every section
+ * (core/refname.ts RESERVED_REF_SPACES): nothing reads a quarantine ref as a section unless asked by name.
+ *
+ * A quarantine commit says what it is in a git trailer, `Docdb-Quarantine-Base: <section tip it was
+ * computed on>` (or `none`), which `promote` compares the section with.
+ */
+import { InvalidConfig } from '../../core/errors.js';
+import { isSha } from '../../core/git/objects.js';
+import { RESERVED_REF_SPACES } from '../../core/refname.js';
+
+/** Suffix of the directory of a section's quarantine refs (one of the reserved spaces). */
+export const QUARANTINE_SUFFIX = RESERVED_REF_SPACES[1].suffix;
+
+/** A quarantine id: one ref component, short, no dot first or last (git ref rules). */
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
+
+/** The trailer naming the section tip a quarantined commit was computed on. */
+export const QUARANTINE_BASE_TRAILER = 'Docdb-Quarantine-Base';
+
+/**
+ * Throw InvalidConfig (field `field`) unless `id` is a quarantine id (letters, digits, `.`, `_`, `-`; ≤ 64).
+ *
+ * @example
+ * assertQuarantineId('4711.1'); // ok
+ */
+export function assertQuarantineId(id: unknown, field = 'id'): asserts id is string {
+  if (typeof id !== 'string' || id.length > 64 || !ID_RE.test(id) || id.endsWith('.lock')) {
+    throw new InvalidConfig(
+      field,
+      `${field} ${JSON.stringify(id)} is not a quarantine id: letters, digits, ".", "_" and "-", at most 64, starting with a letter or digit (list them with docdb section quarantine list)`,
+      { allowed: 'a quarantine id such as 4711.1' },
+    );
+  }
+}
+
+/**
+ * The ref a section's quarantined run `id` is written to.
+ *
+ * @example
+ * quarantineRefOf('refs/docdb/documents', '4711.1'); // 'refs/docdb/documents.quarantine/4711.1'
+ */
+export function quarantineRefOf(sectionRef: string, id: string): string {
+  assertQuarantineId(id);
+  return `${sectionRef}${QUARANTINE_SUFFIX}/${id}`;
+}
+
+/**
+ * The prefix of every quarantine ref of a section (for a ref listing).
+ *
+ * @example
+ * quarantinePrefixOf('refs/docdb/documents'); // 'refs/docdb/documents.quarantine/'
+ */
+export function quarantinePrefixOf(sectionRef: string): string {
+  return `${sectionRef}${QUARANTINE_SUFFIX}/`;
+}
+
+/**
+ * The trailer of a quarantine commit.
+ *
+ * @example
+ * quarantineTrailer(null); // 'Docdb-Quarantine-Base: none'
+ */
+export function quarantineTrailer(base: string | null): string {
+  return `${QUARANTINE_BASE_TRAILER}: ${base ?? 'none'}`;
+}
+
+/**
+ * The base a quarantine commit's message names: a SHA, null (`none`: the section did not exist), or
+ * undefined when the message has no well-formed trailer (the message is untrusted: anyone who can push can
+ * write a ref there).
+ *
+ * @example
+ * quarantineBaseOf('docdb: project\n\nDocdb-Quarantine-Base: none\n'); // null
+ */
+export function quarantineBaseOf(message: string): string | null | undefined {
+  let found: string | undefined;
+  for (const line of message.split('\n')) {
+    const m = /^Docdb-Quarantine-Base: (\S+)\s*$/.exec(line);
+    if (m) found = m[1];
+  }
+  if (found === undefined) return undefined;
+  if (found === 'none') return null;
+  return isSha(found) ? found.toLowerCase() : undefined;
+}
