@@ -8,8 +8,8 @@ import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import type { RefDeletion, RemoteApiRefStore } from '../stores/remote-api/index.js';
-import type { Meter } from './metered-fetch.js';
 import type { Annotation } from './annotations.js';
+import type { Meter } from './metered-fetch.js';
 import type { SummaryInput } from './summary.js';
 
 export interface ActionContext {

@@ -314,9 +314,13 @@ function shaInput(get: InputReader, field: 'version' | 'since', hint: string, ba
 function quarantineInput(get: InputReader, mode: ActionMode, bad: Bad): Pick<ActionInputs, 'quarantine'> {
   const text = get('quarantine');
   if (text === '') return {};
-  if (text !== 'true' && text !== 'false') bad('quarantine', `${JSON.stringify(text)} must be true or false`, 'true, false');
+  if (text !== 'true' && text !== 'false')
+    bad('quarantine', `${JSON.stringify(text)} must be true or false`, 'true, false');
   if (mode !== 'project' && mode !== 'backfill') {
-    bad('quarantine', `only applies to mode: project and backfill, the modes whose commit expectations check (mode is ${mode})`);
+    bad(
+      'quarantine',
+      `only applies to mode: project and backfill, the modes whose commit expectations check (mode is ${mode})`,
+    );
   }
   return { quarantine: text === 'true' };
 }

@@ -5,8 +5,8 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
-import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import { InvalidConfig } from '../core/errors.js';
+import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
 import {
   type QuarantineTarget,
   type RunMode,
@@ -90,7 +90,12 @@ function runOptions(
   mode: RunMode,
   context: ActionContext,
   tools: ActionTools,
-  { spec, specPath, workspace, target }: { spec: Spec; specPath: string; workspace: string; target: ShardTarget | undefined },
+  {
+    spec,
+    specPath,
+    workspace,
+    target,
+  }: { spec: Spec; specPath: string; workspace: string; target: ShardTarget | undefined },
 ): RunOptions {
   const { client, store, log } = tools;
   return {

@@ -4,7 +4,6 @@
  * of projection/: it uses spec/, sources/ and reducers/, and nothing there imports it.
  */
 
-export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
 export {
   expectationsOf,
   isExpectationsFailed,
@@ -13,8 +12,16 @@ export {
   refusalOf,
   type TypeExpectations,
 } from './guarded-write.js';
+export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
 export type { RunMode, RunOptions, RunReport } from './options.js';
 export type { ProjectionReport } from './projection-types.js';
+export {
+  dropQuarantine,
+  listQuarantine,
+  promoteQuarantine,
+  type QuarantineEntry,
+  type QuarantineHost,
+} from './quarantine-ops.js';
 export {
   assertQuarantineId,
   QUARANTINE_SUFFIX,

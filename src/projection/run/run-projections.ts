@@ -17,8 +17,10 @@ import type { TypeIndex } from '../../document/indexes/declaration.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
 import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
+import { expectationsOf, isExpectationsFailed, refusalOf } from './guarded-write.js';
 import type { RunMode, RunOptions, RunReport } from './options.js';
 import type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
+import { writeQuarantine } from './quarantine-write.js';
 import { runProjection } from './run-projection.js';
 import {
   type BaseReport,
@@ -31,8 +33,6 @@ import {
   withTrailers,
 } from './run-report.js';
 import { envOf, redactRunError } from './run-secrets.js';
-import { expectationsOf, isExpectationsFailed, refusalOf } from './guarded-write.js';
-import { writeQuarantine } from './quarantine-write.js';
 import { loadSchemas, type TypeSchema } from './schema-files.js';
 import { fingerprintOf, parseState, stateKey } from './state-file.js';
 import { StreamedCommit } from './streamed-commit.js';
@@ -188,7 +188,8 @@ async function refused(
       schemas: r.schemas,
     });
     const q = refusal.quarantine;
-    (e as Error).message += `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
+    (e as Error).message +=
+      `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
     r.options.log?.(`quarantined the refused commit at ${q.ref}: ${q.version}`);
   }
   (e as { data: Record<string, unknown> }).data.refusal = refusal;

@@ -88,7 +88,10 @@ async function readSchemaFile(
   }
   const size = (await stat(real)).size;
   if (size > MAX_SCHEMA_FILE_BYTES) {
-    throw fail(`schema file ${file} is ${size} bytes; a schema file holds at most ${MAX_SCHEMA_FILE_BYTES}`, 'too-large');
+    throw fail(
+      `schema file ${file} is ${size} bytes; a schema file holds at most ${MAX_SCHEMA_FILE_BYTES}`,
+      'too-large',
+    );
   }
   let value: unknown;
   try {

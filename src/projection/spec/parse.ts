@@ -8,8 +8,8 @@
  * prune scopes shared between projections here).
  */
 import type { z } from 'zod';
-import { canonicalJson } from '../../document/canonical-json.js';
 import { ACTION_INPUT_NAMES } from '../../core/input-names.js';
+import { canonicalJson } from '../../document/canonical-json.js';
 import { BUILTIN_REDUCERS } from './defaults.js';
 import { fieldName, schemaIssues, specError } from './issues.js';
 import { RESERVED_NAMES, specSchema } from './projection-schema.js';

@@ -54,7 +54,8 @@ const projectionSchema = z.strictObject({
    */
   schema: z
     .union([z.string().min(1), z.record(z.string(), z.unknown())], {
-      error: 'must be a JSON Schema (a mapping) or the path of a JSON file inside the workspace, e.g. ./schemas/repo.json',
+      error:
+        'must be a JSON Schema (a mapping) or the path of a JSON file inside the workspace, e.g. ./schemas/repo.json',
     })
     .optional(),
 });
