@@ -28,7 +28,11 @@ export const VIOLATIONS_OUTPUT_BYTES = 64 * 1024;
  * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
  */
 export function mdUntrusted(s: string): string {
-  return mdText(s).replace(/[@#]/g, (c) => `&#${c.charCodeAt(0)};`);
+  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
+  return s
+    .split(/([@#])/)
+    .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
+    .join('');
 }
 
 /**
