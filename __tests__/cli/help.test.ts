@@ -82,6 +82,7 @@ describe('every command against docs/cli.md', async () => {
         'init',
         'project',
         'section compact',
+        'section quarantine',
         'view',
       ].sort(),
     );
@@ -151,6 +152,7 @@ describe("the README's CLI section", async () => {
       'doc index',
       'doc query',
       'section compact',
+      'section quarantine',
       'view',
     ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);
