@@ -12,6 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
+import { loadDocDbClient } from '../../src/browser/index.js';
 import { runAction } from '../../src/action/run-action.js';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { DocDbError, InvalidDocument } from '../../src/core/errors.js';
@@ -19,6 +20,7 @@ import type { RefStore } from '../../src/core/refstore.js';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { fetchTransport } from '../../src/transport/index.js';
+import { parseViewState } from '../../src/viewer/state.js';
 import { startEmulator } from '../emulator/checked-emulator.js';
 import { workspace } from './run-dist.js';
 
@@ -159,6 +161,28 @@ describe('a run refused by its expectations', () => {
     for (const r of rows) expect(r.split('|')).toHaveLength(7); // 5 cells: no "|" from a key splits a row
     expect(result.summary).toContain('&#64;octo-org/owners &#35;1 &#60;!-- docdb --&#62; &#124;');
     expect(result.summary).toContain(`<code>${qref}</code>`);
+
+    // The viewer's diff of the quarantine against the tip (view=diff&from=<tip>&to=<quarantine version>
+    // &quarantine=<id>), at the request level: the browser client asked for the quarantine by name reads
+    // what the refused run would have changed; the section's own client does not know that version.
+    const { state } = parseViewState(`?repo=${REPO}&section=refused&quarantine=4711.1&view=diff&from=${before}&to=${qtip}`);
+    expect(state).toMatchObject({ ref: section, quarantine: '4711.1', view: 'diff', from: before, to: qtip });
+    const open = (quarantine?: string) =>
+      loadDocDbClient({
+        owner: 'octo',
+        repo: 'guarded',
+        ref: section,
+        apiUrl: em.url,
+        ...(quarantine ? { quarantine } : {}),
+        hostCapabilities: { transport: { fetch: globalThis.fetch }, credentials: async () => TOKEN },
+      });
+    const q = await open(state!.quarantine);
+    expect(q.ref).toBe(qref);
+    const diff = await q.changes({ from: before, to: qtip });
+    expect(diff.removed.map((d) => d.id).sort()).toEqual(['k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
+    expect(diff.added).toEqual([]);
+    const plain = await open();
+    await expect(plain.changes({ from: before, to: qtip })).rejects.toMatchObject({ code: 'InvalidVersion' });
   });
 
   it('without quarantine nothing is written anywhere', async () => {
