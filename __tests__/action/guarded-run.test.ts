@@ -12,8 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
-import { loadDocDbClient } from '../../src/browser/index.js';
 import { runAction } from '../../src/action/run-action.js';
+import { loadDocDbClient } from '../../src/browser/index.js';
 import { fromUtf8 } from '../../src/core/bytes.js';
 import { DocDbError, InvalidDocument } from '../../src/core/errors.js';
 import type { RefStore } from '../../src/core/refstore.js';
@@ -82,7 +82,12 @@ const SPEC = (extra = '') => `${extra}projections:
 `;
 const csv = (n: number) => `key,value\n${Array.from({ length: n }, (_, i) => `k${i},v${i}`).join('\n')}\n`;
 
-async function run(cwd: string, section: string, storeOn: ReturnType<typeof storeOnWith>, extra: Record<string, string> = {}) {
+async function run(
+  cwd: string,
+  section: string,
+  storeOn: ReturnType<typeof storeOnWith>,
+  extra: Record<string, string> = {},
+) {
   const values: Record<string, string> = { token: TOKEN, 'api-url': em.url, repository: REPO, section, ...extra };
   const inputs = readInputs((n) => values[n] ?? '', {});
   return runAction(inputs, { workspace: cwd, writeSpacingMs: 0, storeOn, run: { id: 4711, attempt: 1 } });
@@ -94,7 +99,8 @@ function files(ref: string): Map<string, string> {
   const out = new Map<string, string>();
   const tip = tipOf(ref);
   if (!tip) return out;
-  for (const e of db().flattenTree(db().getCommit(tip).tree)) if (e.type === 'blob') out.set(e.path, fromUtf8(db().getBlob(e.sha)));
+  for (const e of db().flattenTree(db().getCommit(tip).tree))
+    if (e.type === 'blob') out.set(e.path, fromUtf8(db().getBlob(e.sha)));
   return out;
 }
 
@@ -165,7 +171,9 @@ describe('a run refused by its expectations', () => {
     // The viewer's diff of the quarantine against the tip (view=diff&from=<tip>&to=<quarantine version>
     // &quarantine=<id>), at the request level: the browser client asked for the quarantine by name reads
     // what the refused run would have changed; the section's own client does not know that version.
-    const { state } = parseViewState(`?repo=${REPO}&section=refused&quarantine=4711.1&view=diff&from=${before}&to=${qtip}`);
+    const { state } = parseViewState(
+      `?repo=${REPO}&section=refused&quarantine=4711.1&view=diff&from=${before}&to=${qtip}`,
+    );
     expect(state).toMatchObject({ ref: section, quarantine: '4711.1', view: 'diff', from: before, to: qtip });
     const open = (quarantine?: string) =>
       loadDocDbClient({

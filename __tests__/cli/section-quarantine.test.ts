@@ -65,7 +65,13 @@ describe('docdb section quarantine', () => {
     const listed = await cli(['section', 'quarantine', 'list', '--json']);
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.json()).toEqual([
-      expect.objectContaining({ id: '4711.1', ref: q1.ref, version: q1.version, base, subject: 'docdb: project (quarantined 1)' }),
+      expect.objectContaining({
+        id: '4711.1',
+        ref: q1.ref,
+        version: q1.version,
+        base,
+        subject: 'docdb: project (quarantined 1)',
+      }),
     ]);
     const text = await cli(['section', 'quarantine', 'list']);
     expect(text.stdout).toMatch(new RegExp(`^4711\\.1\\t${q1.version}\\tbase ${base.slice(0, 7)}\\t\\d{4}-`));
@@ -76,7 +82,9 @@ describe('docdb section quarantine', () => {
     const refused = await cli(['section', 'quarantine', 'promote', '4711.1']);
     expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(
-      new RegExp(`cannot promote quarantine 4711\\.1: it was computed on ${base}, and ${SECTION} has moved to ${moved} since`),
+      new RegExp(
+        `cannot promote quarantine 4711\\.1: it was computed on ${base}, and ${SECTION} has moved to ${moved} since`,
+      ),
     );
     expect(tipOf(SECTION)).toBe(moved);
     expect(tipOf(q1.ref)).toBe(q1.version);

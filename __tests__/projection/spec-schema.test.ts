@@ -101,7 +101,12 @@ describe('schema files (loadSchemas)', () => {
 
   it.each([
     ['a path climbing out with ..', () => '../../outside/secret.json', 'outside-workspace', /outside the workspace/],
-    ['an absolute path outside', (root: string) => join(root, 'outside', 'secret.json'), 'outside-workspace', /outside the workspace/],
+    [
+      'an absolute path outside',
+      (root: string) => join(root, 'outside', 'secret.json'),
+      'outside-workspace',
+      /outside the workspace/,
+    ],
     ['a missing file', () => './schemas/none.json', 'not-found', /not found \(looked for/],
   ])('%s is refused naming projections.rows.schema and its line', async (_, path, reason, message) => {
     const { root, ws, base } = setup({});

@@ -38,4 +38,3 @@ export function quarantineRefOf(sectionRef: string, id: string): string {
   assertQuarantineId(id);
   return `${sectionRef}${QUARANTINE_SUFFIX}/${id}`;
 }
-

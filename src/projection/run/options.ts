@@ -8,7 +8,7 @@ import type { DocumentOp } from '../../document/document-store.js';
 import type { SourceClient } from '../sources/index.js';
 import type { Spec } from '../spec/index.js';
 import type { ProjectionReport } from './projection-types.js';
-import type { QuarantineTarget } from './quarantine-write.js';
+import type { QuarantineTarget } from './quarantine-refs.js';
 import type { Shard } from './shard.js';
 
 export type RunMode = 'project' | 'backfill' | 'dry-run';

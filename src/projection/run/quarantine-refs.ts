@@ -10,8 +10,17 @@
  */
 import { isSha } from '../../core/git/objects.js';
 import { QUARANTINE_SUFFIX } from '../../core/quarantine-ref.js';
+import type { RefStore } from '../../core/refstore.js';
 
 export { assertQuarantineId, QUARANTINE_SUFFIX, quarantineRefOf } from '../../core/quarantine-ref.js';
+
+/** Where a run may quarantine: the id to use, and a store on any ref of the section's repository. */
+export interface QuarantineTarget {
+  /** The quarantine id: the run's `<run id>.<attempt>` in Actions (a suffix `-2`, `-3`… when taken). */
+  id: string;
+  /** A store on `ref`, starting at `startAt` while that ref does not exist (RemoteApiRefStoreOptions.startAt). */
+  storeOn(ref: string, startAt?: string): RefStore;
+}
 
 /** The trailer naming the section tip a quarantined commit was computed on. */
 export const QUARANTINE_BASE_TRAILER = 'Docdb-Quarantine-Base';

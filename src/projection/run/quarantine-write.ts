@@ -5,20 +5,14 @@
  * is created ON that commit (the store's `startAt`), so a quarantine costs what a shard ref does.
  */
 import { InvalidConfig } from '../../core/errors.js';
-import type { RefStore } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
-import { quarantineRefOf, quarantineTrailer } from './quarantine-refs.js';
+import { type QuarantineTarget, quarantineRefOf, quarantineTrailer } from './quarantine-refs.js';
+
+export type { QuarantineTarget } from './quarantine-refs.js';
+
 import { withTrailers } from './run-report.js';
 import type { TypeSchema } from './schema-files.js';
-
-/** Where a run may quarantine: the id to use, and a store on any ref of the section's repository. */
-export interface QuarantineTarget {
-  /** The quarantine id: the run's `<run id>.<attempt>` in Actions (a suffix `-2`, `-3`… when taken). */
-  id: string;
-  /** A store on `ref`, starting at `startAt` while that ref does not exist (RemoteApiRefStoreOptions.startAt). */
-  storeOn(ref: string, startAt?: string): RefStore;
-}
 
 export interface QuarantineWrite {
   target: QuarantineTarget;
