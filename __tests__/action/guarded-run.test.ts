@@ -167,6 +167,10 @@ describe('a run refused by its expectations', () => {
     for (const r of rows) expect(r.split('|')).toHaveLength(7); // 5 cells: no "|" from a key splits a row
     expect(result.summary).toContain('&#64;octo-org/owners &#35;1 &#60;!-- docdb --&#62; &#124;');
     expect(result.summary).toContain(`<code>${qref}</code>`);
+    // The terminal's text (docdb project): plain lines, nothing a terminal or a runner would act on.
+    expect(result.text).toMatch(/^docdb: run refused by the expectations: nothing written to refs\/docdb\/refused/);
+    expect(result.text).toContain(`quarantined at ${qref}: ${qtip}`);
+    expect(result.text).not.toMatch(/^\s*::|\r/m);
 
     // The viewer's diff of the quarantine against the tip (view=diff&from=<tip>&to=<quarantine version>
     // &quarantine=<id>), at the request level: the browser client asked for the quarantine by name reads

@@ -21,7 +21,7 @@ import { compactSection } from '../retention/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { type Meter, rateOutputs } from './metered-fetch.js';
-import { refusalAnnotations, refusalOutputs, renderRefusal } from './refusal-report.js';
+import { refusalAnnotations, refusalOutputs, refusalText, renderRefusal } from './refusal-report.js';
 import { prepareShardRef, type ShardTarget } from './shard-commit.js';
 import { renderSummary, type SummaryInput } from './summary.js';
 
@@ -153,6 +153,7 @@ function refusedResult(e: Error, refusal: RunRefusal, specFile: string, tools: A
       ...refusalOutputs(refusal),
     },
     summary: renderRefusal(refusal, tools.ref),
+    text: refusalText(refusal, tools.ref),
     failed: { message: e.message, annotations: refusalAnnotations(refusal, specFile) },
   };
 }

@@ -134,3 +134,24 @@ export function renderRefusal(refusal: RunRefusal, sectionRef: string): string {
   if (more > 0) lines.push('', `… and ${more} more violation(s) (the first ${rows.length} are listed).`);
   return `${lines.join('\n')}\n`;
 }
+
+/**
+ * The refused run for a terminal (`docdb project`): plain lines, every string from documents made inert
+ * (no control sequence, no workflow command at a line's start).
+ *
+ * @example
+ * io.stdout(refusalText(refusal, 'refs/docdb/documents'));
+ */
+export function refusalText(refusal: RunRefusal, sectionRef: string): string {
+  const what = refusal.kind === 'schema' ? 'a schema' : 'the expectations';
+  const lines = [
+    `docdb: run refused by ${what}: nothing written to ${sectionRef} (still at ${refusal.version ?? '(no section yet)'})`,
+    `${refusal.count} violation(s):`,
+    ...refusal.violations.slice(0, SUMMARY_ROWS).map((v) => `  ${commandText(v.message)}`),
+  ];
+  const more = refusal.count - Math.min(refusal.violations.length, SUMMARY_ROWS);
+  if (more > 0) lines.push(`  … and ${more} more`);
+  const q = refusal.quarantine;
+  if (q) lines.push(`quarantined at ${q.ref}: ${q.version} (docdb section quarantine promote ${q.id} | drop ${q.id})`);
+  return `${lines.join('\n')}\n`;
+}
