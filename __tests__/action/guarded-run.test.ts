@@ -217,6 +217,41 @@ describe('a run refused by its expectations', () => {
   });
 });
 
+describe('a quarantine that cannot be written', () => {
+  it('leaves the refusal the failure and says why beside it; no quarantine output', async () => {
+    const cwd = workspace({ '.github/docdb.yml': SPEC('quarantine: true\n'), 'rows.csv': csv(3) });
+    const section = 'refs/docdb/qfail';
+    await run(cwd, 'qfail', storeOnWith());
+    const before = tipOf(section)!;
+    const refusing = storeOnWith({
+      section,
+      error: (version) => new ExpectationsFailedLike('expectations failed', { violations: [], count: 1, version }),
+    });
+    // Every quarantine ref's store refuses to write (a token that may not create refs, say).
+    const storeOn = (ref: string, startAt?: string) => {
+      const store = refusing(ref, startAt);
+      if (!ref.includes('.quarantine/')) return store;
+      return new Proxy(store, {
+        get(target, p, receiver) {
+          if (p === 'commit' || p === 'commitParts')
+            return async () => {
+              throw new Error('403 refs: forbidden');
+            };
+          const v = Reflect.get(target, p, receiver);
+          return typeof v === 'function' ? v.bind(target) : v;
+        },
+      });
+    };
+    writeFileSync(join(cwd, 'rows.csv'), csv(1));
+    const result = await run(cwd, 'qfail', storeOn);
+    expect(tipOf(section)).toBe(before);
+    expect(result.outputs).toMatchObject({ ok: 'false', 'quarantine-ref': '', 'quarantine-version': '' });
+    expect(result.failed?.message).toMatch(
+      /^expectations failed; quarantining the would-be commit failed too: 403 refs: forbidden/,
+    );
+  });
+});
+
 describe('a run refused by a schema', () => {
   it('annotates the schema: line per violation, names key, pointer, rule and type found; no quarantine even when on', async () => {
     const cwd = workspace({ '.github/docdb.yml': SPEC('quarantine: true\n'), 'rows.csv': csv(2) });

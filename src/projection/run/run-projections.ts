@@ -178,19 +178,26 @@ async function refused(
   if (!refusal) return e;
   const target = r.options.quarantine;
   if (target && isExpectationsFailed(e) && r.out) {
-    refusal.quarantine = await writeQuarantine({
-      target,
-      sectionRef: r.options.store.ref,
-      ops: r.out.kept(),
-      base: refusal.version,
-      message: r.message,
-      indexes: r.indexes,
-      schemas: r.schemas,
-    });
-    const q = refusal.quarantine;
-    (e as Error).message +=
-      `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
-    r.options.log?.(`quarantined the refused commit at ${q.ref}: ${q.version}`);
+    try {
+      const q = await writeQuarantine({
+        target,
+        sectionRef: r.options.store.ref,
+        ops: r.out.kept(),
+        base: refusal.version,
+        message: r.message,
+        indexes: r.indexes,
+        schemas: r.schemas,
+      });
+      refusal.quarantine = q;
+      (e as Error).message +=
+        `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
+      r.options.log?.(`quarantined the refused commit at ${q.ref}: ${q.version}`);
+    } catch (qe) {
+      // The refusal stays the run's failure: a quarantine that could not be written is said beside it.
+      const why = (qe as Error)?.message ?? String(qe);
+      (e as Error).message += `; quarantining the would-be commit failed too: ${why}`;
+      r.options.log?.(`warning: could not quarantine the refused commit: ${why}`);
+    }
   }
   (e as { data: Record<string, unknown> }).data.refusal = refusal;
   return e;
