@@ -104,14 +104,28 @@ describe('compileSchema: documents', () => {
         e: { type: 'integer' },
         f: { not: { type: 'string' } },
         g: { anyOf: [{ type: 'integer' }, { maxLength: 2 }] },
+        pin: { type: 'integer', maximum: 9, multipleOf: 2 },
       },
       propertyNames: { maxLength: 1 },
     });
-    const problems = s.validate({ a: secret, b: secret, c: secret, d: secret, e: secret, f: secret, g: secret });
+    const data = { a: secret, b: secret, c: secret, d: secret, e: secret, f: secret, g: secret, pin: 987654321 };
+    const problems = s.validate(data);
     expect(problems.map((p) => p.rule).sort()).toEqual(
-      ['anyOf', 'const', 'enum', 'maxLength', 'not', 'pattern', 'type'].sort(),
+      [
+        'anyOf',
+        'const',
+        'enum',
+        'maximum',
+        'maxLength',
+        'multipleOf',
+        'not',
+        'pattern',
+        'propertyNames',
+        'type',
+      ].sort(),
     );
     expect(JSON.stringify(problems)).not.toContain('SECRET');
+    expect(JSON.stringify(problems)).not.toContain('987654321');
   });
 
   it('applies 2020-12 keywords: prefixItems, unevaluatedProperties, $defs and $ref, dependentRequired', () => {
