@@ -202,9 +202,9 @@ export function toProblems(units: readonly OutputUnit[], ctx: ProblemContext): S
         : segments(unit.keywordLocation);
     if (insideSummarized(keywordSegs)) return;
     const instanceSegs = segments(unit.instanceLocation);
-    const found: SchemaProblem[] = [];
+    let found: SchemaProblem[] = [];
     if (unit.keyword === 'required' || unit.keyword === 'dependentRequired') {
-      found.push(...missing(unit, ctx, instanceSegs, keywordSegs));
+      found = missing(unit, ctx, instanceSegs, keywordSegs);
     } else {
       const fr = unit.keyword === 'false' ? falseRule(before) : undefined;
       const rule = fr?.rule ?? unit.keyword;
