@@ -7,6 +7,7 @@
  */
 import { Validator } from '@cfworker/json-schema';
 import { checkSchema, type RefResolver } from './check-schema.js';
+import { fastPath } from './fast-path.js';
 import { type SchemaProblem, toProblems } from './problems.js';
 
 export type { SchemaProblem } from './problems.js';
@@ -63,9 +64,13 @@ export function compileSchema(schema: unknown, options: CompileOptions = {}): Co
   const own = structuredClone(schema) as object | boolean;
   const validator = new Validator(own, '2020-12', false);
   const schemaAt = schemaLookup(own, resolve);
+  // Plain schemas get a closure-compiled yes/no check first: valid documents (the common case) skip the
+  // library's general interpreter; an invalid one is validated again by the library for its problems.
+  const valid = fastPath(own, resolve);
   compiles++;
   return {
     validate(data) {
+      if (valid?.(data)) return [];
       let units: ReturnType<Validator['validate']>;
       try {
         units = validator.validate(data);
