@@ -58,7 +58,7 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 function typeOk(t: string, v: unknown): boolean {
   switch (t) {
     case 'integer':
-      return typeof v === 'number' && v % 1 === 0 && v === v;
+      return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
     case 'null':
       return v === null;
     case 'array':
@@ -100,10 +100,12 @@ function refCheck(ctx: Ctx, ref: string): Check {
   if (pointer === undefined) throw new NotFast();
   let check = ctx.refs.get(pointer);
   if (!check) {
-    let compiled: Check | undefined;
-    check = (v) => (compiled ??= compile(ctx, at(ctx.root, pointer)))(v);
+    // Registered before the target is compiled, so a recursive $ref meets this check instead of recursing;
+    // `target` is set before any document is checked.
+    let target: Check = () => false;
+    check = (v) => target(v);
     ctx.refs.set(pointer, check);
-    compile(ctx, at(ctx.root, pointer)); // compile now too, so an unsupported keyword there is found up front
+    target = compile(ctx, at(ctx.root, pointer));
   }
   return check;
 }
