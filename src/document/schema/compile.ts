@@ -3,7 +3,8 @@
  * interpreter (no `new Function`, so it runs under the viewer's Content-Security-Policy without
  * `unsafe-eval`, and an untrusted schema is never turned into code). Schemas are checked first
  * (check-schema.ts: vocabulary, caps, `$ref` inside the schema only, safe patterns), then compiled once
- * per blob SHA. See docs/schemas-validator.md for what a schema may contain.
+ * per blob SHA. A plain schema also gets a closure-compiled yes/no check (fast-path.ts) so valid documents
+ * skip the interpreter; the library alone reports problems. See docs/schemas-validator.md.
  */
 import { Validator } from '@cfworker/json-schema';
 import { checkSchema, type RefResolver } from './check-schema.js';
