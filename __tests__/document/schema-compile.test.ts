@@ -331,3 +331,28 @@ describe('compileSchema: false schemas inside summarized keywords', () => {
     ]);
   });
 });
+
+describe('the validator in a browser bundle', () => {
+  it('carries no eval or new Function, so it runs under a Content-Security-Policy without unsafe-eval', async () => {
+    const { build } = await import('esbuild');
+    const bundle = async (contents: string) => {
+      const out = await build({
+        stdin: { contents, resolveDir: process.cwd(), loader: 'ts' },
+        bundle: true,
+        format: 'esm',
+        platform: 'browser',
+        write: false,
+        logLevel: 'silent',
+      });
+      return new TextDecoder().decode(out.outputFiles[0]!.contents);
+    };
+    const evalLike = /\bnew Function\b|\bFunction\(|\beval\(/;
+    // The check sees what it guards against: a code-generating validator is caught.
+    expect(await bundle("import Ajv from 'ajv/dist/2020.js'; console.log(new Ajv());")).toMatch(evalLike);
+    const ours = await bundle(
+      "import { compileSchema } from './src/document/schema/compile.ts'; console.log(compileSchema({ type: 'string' }));",
+    );
+    expect(ours).toContain('compileSchema');
+    expect(ours).not.toMatch(evalLike);
+  });
+});
