@@ -205,6 +205,8 @@ describe('compileSchema: untrusted schemas', () => {
     ['^(a)\\1$', 'backreference'],
     ['^a*a*$', 'two unbounded quantifiers'],
     ['^.*x.*$', 'two unbounded quantifiers'],
+    ['^(a*a*)$', 'inside one group'],
+    ['^(?=.*a.*a)b$', 'inside one group'],
     ['[a-z]+$', 'does not start with ^'],
     ['^a+|b+', 'top-level |'],
     ['^a{1,100000}$', 'more than 1000'],

@@ -10,7 +10,7 @@
  * - with an unbounded quantifier (`*`, `+`, `{n,}`), the pattern starts with `^` and has no top-level `|`
  *   (unanchored, the engine retries at every start position: quadratic), and two unbounded quantifiers
  *   in a row are separated by a required literal character the first cannot match (`^[a-z]+/[a-z]+$`
- *   is fine; `^a*a*$`, `^.*x.*$` are polynomial and refused).
+ *   is fine; `^a*a*$`, `^.*x.*$` are polynomial and refused); inside a group, at most one.
  */
 
 export const MAX_PATTERN_LENGTH = 256;
@@ -19,7 +19,8 @@ export const MAX_REPEAT = 1000;
 interface Frame {
   quantified: boolean;
   alternation: boolean;
-  unbounded: boolean;
+  /** Unbounded quantifiers inside this group (nested groups included). */
+  unbounded: number;
 }
 
 interface Quantifier {
@@ -90,7 +91,7 @@ export function patternRisk(pattern: string): string | undefined {
 }
 
 function scan(src: string): string | undefined {
-  const stack: Frame[] = [{ quantified: false, alternation: false, unbounded: false }];
+  const stack: Frame[] = [{ quantified: false, alternation: false, unbounded: 0 }];
   let unbounded = 0;
   let topAlternation = false;
   // Depth-0 sequence state: the last unbounded atom not yet separated from the next one.
@@ -107,7 +108,7 @@ function scan(src: string): string | undefined {
       continue;
     }
     if (c === '(') {
-      stack.push({ quantified: false, alternation: false, unbounded: false });
+      stack.push({ quantified: false, alternation: false, unbounded: 0 });
       const m = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)?/.exec(src.slice(i));
       i += m ? m[0].length : 1;
       continue;
@@ -119,7 +120,9 @@ function scan(src: string): string | undefined {
       const parent = stack[stack.length - 1]!;
       parent.quantified ||= inner.quantified;
       parent.alternation ||= inner.alternation;
-      parent.unbounded ||= inner.unbounded;
+      // Inside a group the sequence check below does not look: two unbounded quantifiers there are refused.
+      if (inner.unbounded > 1) return `${adjacent.split(' not ')[0]} inside one group (polynomial backtracking)`;
+      parent.unbounded += inner.unbounded;
       atom = '(group)';
       i++;
     } else if (c === '^' || c === '$') {
@@ -143,7 +146,7 @@ function scan(src: string): string | undefined {
       frame.quantified = true;
       if (q.max === Infinity) {
         unbounded++;
-        frame.unbounded = true;
+        frame.unbounded++;
         if (depth0) {
           if (pending !== undefined) return adjacent;
           pending = atom;
