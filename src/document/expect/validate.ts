@@ -25,9 +25,14 @@ const LIBRARY_KEYS = Object.fromEntries(Object.entries(SPEC_KEYS).map(([k, v]) =
  */
 export function checkExpectations(value: unknown, field: string): Expectations {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return parseExpectations(value, field);
-  const spec = Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [LIBRARY_KEYS[k] ? `${k} (use ${LIBRARY_KEYS[k]})` : (SPEC_KEYS[k] ?? k), v]),
-  );
+  const kebab = Object.keys(value).filter((k) => LIBRARY_KEYS[k]);
+  if (kebab.length > 0) {
+    const use = kebab.map((k) => `${k} (use ${LIBRARY_KEYS[k]})`).join(', ');
+    throw new InvalidConfig(field, `${field} has unknown key(s) ${use}: the library spells them camelCase`, {
+      allowed: 'count, maxRemoved, maxChanged, unique, notNull, acceptedValues, references, check',
+    });
+  }
+  const spec = Object.fromEntries(Object.entries(value).map(([k, v]) => [SPEC_KEYS[k] ?? k, v]));
   try {
     return parseExpectations(spec, field);
   } catch (e) {
