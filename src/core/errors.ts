@@ -255,6 +255,7 @@ export const MAX_EXPECT_VIOLATIONS = 50;
  */
 export class ExpectationsFailed extends DocDbError {
   override readonly code = 'ExpectationsFailed' as const;
+  declare readonly data: ErrorData & { violations: ExpectViolation[]; count: number; version: string | null };
   constructor(violations: readonly ExpectViolation[], version: string | null, count = violations.length) {
     const list = Array.isArray(violations) ? violations : [];
     const first = list[0];
