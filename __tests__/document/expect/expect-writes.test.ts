@@ -71,9 +71,9 @@ describe('max-removed, max-changed and count', () => {
   it('count is the type after the write: min and max', async () => {
     const { docs } = await seeded(3);
     const e = await failure(docs.commit([del('o/r0'), del('o/r1')], { expect: on({ count: { min: 2 } }) }));
-    expect(e.data.violations).toEqual([{ expectation: 'count', message: '1 documents after the write, fewer than count.min 2' }]);
+    expect(e.data.violations).toEqual([{ expectation: 'count', message: '1 document(s) of the type, fewer than count.min 2' }]);
     const f = await failure(docs.putMany([repo('o/x'), repo('o/y')], { expect: on({ count: { max: 4 } }) }));
-    expect(f.message).toMatch(/^expectations failed on [0-9a-f]{7}, nothing was written: count: 5 documents/);
+    expect(f.message).toMatch(/^expectations failed on [0-9a-f]{7}, nothing was written: count: 5 document\(s\) of the type/);
   });
 
   it('a first write (no section yet) reports version null', async () => {

@@ -76,10 +76,10 @@ export function countViolations(e: Expectations, c: WriteCounts): ExpectViolatio
   limit('max-changed', c.changed, 'changes', e.maxChanged);
   const { min, max } = e.count ?? {};
   if (min !== undefined && c.after < min) {
-    out.push({ expectation: 'count', message: `${c.after} documents after the write, fewer than count.min ${min}` });
+    out.push({ expectation: 'count', message: `${c.after} document(s) of the type, fewer than count.min ${min}` });
   }
   if (max !== undefined && c.after > max) {
-    out.push({ expectation: 'count', message: `${c.after} documents after the write, more than count.max ${max}` });
+    out.push({ expectation: 'count', message: `${c.after} document(s) of the type, more than count.max ${max}` });
   }
   return out;
 }

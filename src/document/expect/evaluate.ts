@@ -18,7 +18,8 @@ import { valueViolations } from './values.js';
 const MAX_CHECK_MESSAGE = 500;
 
 /**
- * Every violation of `entries` by the write `ops` on the tip `base`, in entry order.
+ * Every violation of `entries` by the write `ops` on the tip `base`, in entry order (`tip`: reads already
+ * made at that tip, to share them).
  *
  * @example
  * const violations = await evaluateExpectations(store, base, expect, collector.ops);
@@ -28,8 +29,8 @@ export async function evaluateExpectations(
   base: Pick<DeriveBase, 'version' | 'read' | 'written'>,
   entries: readonly TypeExpectations[],
   ops: readonly ExpectOp[],
+  tip = new Tip(store, base),
 ): Promise<ExpectViolation[]> {
-  const tip = new Tip(store, base);
   const out: ExpectViolation[] = [];
   for (const entry of entries) {
     const e = entry.expectations;

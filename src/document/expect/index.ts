@@ -20,3 +20,4 @@ export type {
 export { checkExpectations, validateExpect } from './validate.js';
 export { jsonType, valueViolations } from './values.js';
 export { expectingWrite } from './write.js';
+export { type SectionTestResult, testSection, withoutRun } from './section-test.js';
