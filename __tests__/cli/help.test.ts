@@ -78,6 +78,7 @@ describe('every command against docs/cli.md', async () => {
         'doc list',
         'doc put',
         'doc query',
+        'doc test',
         'emulator',
         'init',
         'project',
