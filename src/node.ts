@@ -24,3 +24,4 @@ export {
   type NodeArchiveReaderOptions,
   nodeArchiveReader,
 } from './stores/remote-api/node-archive.js';
+export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';

@@ -55,3 +55,14 @@ export {
   typeSeries,
 } from './type-series.js';
 export { type DocumentVersionsResult, documentVersions } from './versions-of.js';
+export {
+  type CheckContext,
+  type CheckDocument,
+  type CheckRunner,
+  type Expectations,
+  type ExpectViolation,
+  parseExpectations,
+  type SectionTestResult,
+  type TypeExpectations,
+  testSection,
+} from './expect/index.js';
