@@ -95,7 +95,10 @@ describe('docdb doc test', () => {
     const j = await runCli(['doc', 'test', '--json', '--projections', 'issues', ...flags], { env, cwd });
     expect(j.code).toBe(1);
     const out = JSON.parse(j.stdout);
-    expect(out).toMatchObject({ ok: false, types: [{ projection: 'issues', namespace: 'github', type: 'issue', documents: 1 }] });
+    expect(out).toMatchObject({
+      ok: false,
+      types: [{ projection: 'issues', namespace: 'github', type: 'issue', documents: 1 }],
+    });
     expect(out.violations).toEqual([
       {
         projection: 'issues',

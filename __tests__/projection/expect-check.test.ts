@@ -30,7 +30,9 @@ describe('check modules', () => {
     try {
       const store = new MemoryRefStore();
       const docs = new DocumentStore(store);
-      const expectation = [{ ...T, expectations: { check: { module: './checks/titles.mjs' } }, runCheck: check.runCheck }];
+      const expectation = [
+        { ...T, expectations: { check: { module: './checks/titles.mjs' } }, runCheck: check.runCheck },
+      ];
       await docs.putMany([doc('1', { title: 'a' })], { expect: expectation });
       const tip = await store.head();
       const e = await docs
@@ -73,7 +75,9 @@ describe('check modules', () => {
     const check = await loadCheck('./loop.mjs', { baseDir: ws, timeoutMs: 200 });
     try {
       const problems = await check.runCheck([{ ...T, id: '1', data: {} }], { ...T, removed: [], version: null });
-      expect(problems).toEqual([{ expectation: 'check', message: 'check module ./loop.mjs failed: did not return within 0.2 s' }]);
+      expect(problems).toEqual([
+        { expectation: 'check', message: 'check module ./loop.mjs failed: did not return within 0.2 s' },
+      ]);
     } finally {
       await check.close();
     }

@@ -70,7 +70,7 @@ describe('references against a 100,000-document type on the GitHub API store', (
     expect(withExpect.meter.log.some((l) => /\/contents\/|\/git\/blobs\//.test(l.path))).toBe(false);
   }, 120_000);
 
-  it('without an index: one listing of the type\'s keys — the requests of a cold list of it, no more', async () => {
+  it("without an index: one listing of the type's keys — the requests of a cold list of it, no more", async () => {
     const listing = cold();
     await listing.docs.store.list({ prefix: 'bench/plain/' });
     // Its ref, commit and root tree are the write's own reads too (measured: 41 requests, 38 of them new).
@@ -80,9 +80,10 @@ describe('references against a 100,000-document type on the GitHub API store', (
     const withExpect = cold();
     await withExpect.docs.putMany([issue(4, id(99_999))], { expect: refsTo('bench/plain') });
     const extra = withExpect.meter.requests - without.meter.requests;
-    expect(extra, `${paths(listing.meter)} | ${paths(without.meter)} vs ${paths(withExpect.meter)}`).toBeLessThanOrEqual(
-      listRequests,
-    );
+    expect(
+      extra,
+      `${paths(listing.meter)} | ${paths(without.meter)} vs ${paths(withExpect.meter)}`,
+    ).toBeLessThanOrEqual(listRequests);
   }, 120_000);
 
   it('a missing id is refused: no mutating request, the tip unchanged, the tip named in the error', async () => {

@@ -41,7 +41,6 @@ import type {
   PutManyOptions,
   ReadDocumentResult,
   ReadManyDocumentsResult,
-  WriteGuardOptions,
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { expectingWrite } from './expect/write.js';

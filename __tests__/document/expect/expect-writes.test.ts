@@ -47,7 +47,10 @@ describe('max-removed, max-changed and count', () => {
     expect(e.data.version).toBe(tip);
     expect(e.data.count).toBe(1);
     expect(e.data.violations).toEqual([
-      { expectation: 'max-removed', message: 'the write removes 60 of 100 documents (60%); max-removed allows 10% (10)' },
+      {
+        expectation: 'max-removed',
+        message: 'the write removes 60 of 100 documents (60%); max-removed allows 10% (10)',
+      },
     ]);
     expect(await store.head()).toBe(tip);
     expect((await docs.list({ namespace: 'github', type: 'repo' })).documents).toHaveLength(100);
@@ -62,7 +65,9 @@ describe('max-removed, max-changed and count', () => {
     const { docs } = await seeded(10);
     const same = Array.from({ length: 10 }, (_, i) => put(`o/r${i}`, { i }));
     await docs.commit([...same, put('o/new', { i: 99 })], { expect: on({ maxChanged: 0 }) });
-    const e = await failure(docs.commit([put('o/r1', { i: -1 }), put('o/r2', { i: -2 })], { expect: on({ maxChanged: 1 }) }));
+    const e = await failure(
+      docs.commit([put('o/r1', { i: -1 }), put('o/r2', { i: -2 })], { expect: on({ maxChanged: 1 }) }),
+    );
     expect(e.data.violations).toEqual([
       { expectation: 'max-changed', message: 'the write changes 2 of 11 documents (18.2%); max-changed allows 1' },
     ]);
@@ -71,9 +76,13 @@ describe('max-removed, max-changed and count', () => {
   it('count is the type after the write: min and max', async () => {
     const { docs } = await seeded(3);
     const e = await failure(docs.commit([del('o/r0'), del('o/r1')], { expect: on({ count: { min: 2 } }) }));
-    expect(e.data.violations).toEqual([{ expectation: 'count', message: '1 document(s) of the type, fewer than count.min 2' }]);
+    expect(e.data.violations).toEqual([
+      { expectation: 'count', message: '1 document(s) of the type, fewer than count.min 2' },
+    ]);
     const f = await failure(docs.putMany([repo('o/x'), repo('o/y')], { expect: on({ count: { max: 4 } }) }));
-    expect(f.message).toMatch(/^expectations failed on [0-9a-f]{7}, nothing was written: count: 5 document\(s\) of the type/);
+    expect(f.message).toMatch(
+      /^expectations failed on [0-9a-f]{7}, nothing was written: count: 5 document\(s\) of the type/,
+    );
   });
 
   it('a first write (no section yet) reports version null', async () => {
@@ -134,14 +143,26 @@ describe('unique', () => {
   it('within the write, and against untouched documents read from the type (no index)', async () => {
     const { docs } = await seeded(5, (i) => ({ slug: `s${i}` }));
     const within = await failure(
-      docs.putMany([repo('o/x', { slug: 'new' }), repo('o/y', { slug: 'new' })], { expect: on({ unique: ['data.slug'] }) }),
+      docs.putMany([repo('o/x', { slug: 'new' }), repo('o/y', { slug: 'new' })], {
+        expect: on({ unique: ['data.slug'] }),
+      }),
     );
     expect(within.data.violations).toEqual([
-      { expectation: 'unique', field: 'data.slug', key: 'github/repo/o/y.json', message: 'data.slug holds the same value as github/repo/o/x.json' },
+      {
+        expectation: 'unique',
+        field: 'data.slug',
+        key: 'github/repo/o/y.json',
+        message: 'data.slug holds the same value as github/repo/o/x.json',
+      },
     ]);
     const other = await failure(docs.putMany([repo('o/z', { slug: 's4' })], { expect: on({ unique: ['data.slug'] }) }));
     expect(other.data.violations).toEqual([
-      { expectation: 'unique', field: 'data.slug', key: 'github/repo/o/z.json', message: 'data.slug holds the same value as github/repo/o/r4.json' },
+      {
+        expectation: 'unique',
+        field: 'data.slug',
+        key: 'github/repo/o/z.json',
+        message: 'data.slug holds the same value as github/repo/o/r4.json',
+      },
     ]);
     // Rewriting a document with its own value, or moving a value from a document the write changes, is fine.
     await docs.putMany([repo('o/r4', { slug: 's4' }), repo('o/r0', { slug: 'moved' }), repo('o/w', { slug: 's0' })], {
@@ -158,7 +179,12 @@ describe('unique', () => {
     const get = vi.spyOn(store, 'get');
     const e = await failure(docs.putMany([repo('o/new', { slug: 's7' })], { expect: on({ unique: ['data.slug'] }) }));
     expect(e.data.violations).toEqual([
-      { expectation: 'unique', field: 'data.slug', key: 'github/repo/o/new.json', message: 'data.slug holds the same value as github/repo/o/r7.json' },
+      {
+        expectation: 'unique',
+        field: 'data.slug',
+        key: 'github/repo/o/new.json',
+        message: 'data.slug holds the same value as github/repo/o/r7.json',
+      },
     ]);
     expect(get.mock.calls.filter(([k]) => /^github\/repo\/o\/r/.test(String(k)))).toEqual([]);
   });
@@ -187,10 +213,9 @@ describe('references', () => {
     });
     // The referenced documents were never read.
     expect(get.mock.calls.filter(([k]) => String(k).startsWith('github/repo/'))).toEqual([]);
-    await docs.commit(
-      [{ op: 'put', document: issue('4', 'o/new') }, put('o/new')],
-      { expect: refs({ references: { 'data.repo': 'github/repo' } }) },
-    );
+    await docs.commit([{ op: 'put', document: issue('4', 'o/new') }, put('o/new')], {
+      expect: refs({ references: { 'data.repo': 'github/repo' } }),
+    });
     const gone = await failure(
       docs.commit([{ op: 'put', document: issue('5', 'o/r0') }, del('o/r0')], {
         expect: refs({ references: { 'data.repo': 'github/repo' } }),
@@ -199,7 +224,7 @@ describe('references', () => {
     expect(gone.data.violations.map((v) => v.key)).toEqual(['github/issue/5.json']);
   });
 
-  it('from the referenced type\'s id index when it has one (no listing of that type)', async () => {
+  it("from the referenced type's id index when it has one (no listing of that type)", async () => {
     const { store, docs } = await seeded(0);
     await docs.putMany(
       Array.from({ length: 40 }, (_, i) => repo(`o/r${i}`)),
@@ -207,7 +232,9 @@ describe('references', () => {
     );
     const list = vi.spyOn(store, 'list');
     const e = await failure(
-      docs.putMany([issue('1', 'o/r39'), issue('2', 'o/r40')], { expect: refs({ references: { 'data.repo': 'github/repo' } }) }),
+      docs.putMany([issue('1', 'o/r39'), issue('2', 'o/r40')], {
+        expect: refs({ references: { 'data.repo': 'github/repo' } }),
+      }),
     );
     expect(e.data.violations.map((v) => v.key)).toEqual(['github/issue/2.json']);
     expect(list.mock.calls.filter(([o]) => o?.prefix?.startsWith('github/repo'))).toEqual([]);
@@ -215,11 +242,13 @@ describe('references', () => {
 });
 
 describe('check and the paths of a write', () => {
-  it('runCheck gets the type\'s written documents and removed ids; its problems fail the write', async () => {
+  it("runCheck gets the type's written documents and removed ids; its problems fail the write", async () => {
     const { store, docs } = await seeded(2);
     const tip = await store.head();
     const runCheck = vi.fn(async (documents: { id: string }[]) =>
-      documents.filter((d) => d.id === 'o/bad').map((d) => ({ expectation: 'check', key: `github/repo/${d.id}.json`, message: 'bad one' })),
+      documents
+        .filter((d) => d.id === 'o/bad')
+        .map((d) => ({ expectation: 'check', key: `github/repo/${d.id}.json`, message: 'bad one' })),
     );
     const e = await failure(
       docs.commit([put('o/bad', { x: 1 }), put('o/good'), del('o/r0')], {
@@ -253,7 +282,7 @@ describe('check and the paths of a write', () => {
     expect(await store.head()).toBeNull();
   });
 
-  it('the caller\'s guard runs first, then the expectations, on the same tip', async () => {
+  it("the caller's guard runs first, then the expectations, on the same tip", async () => {
     const { store, docs } = await seeded(1);
     const seen: string[] = [];
     const guard = async (base: { version: string | null }) => {

@@ -74,9 +74,9 @@ describe('validateExpect (the DocumentStore option, library spelling)', () => {
     expect(validateExpect([{ namespace: 'g', type: 'repo', expectations: { maxRemoved: '10%' } }])).toEqual([
       { namespace: 'g', type: 'repo', expectations: { maxRemoved: '10%' } },
     ]);
-    expect(() =>
-      validateExpect([{ namespace: 'g', type: 'repo', expectations: { maxRemoved: 'lots' } }]),
-    ).toThrowError(/expect\[0\]\.expectations\.maxRemoved must be/);
+    expect(() => validateExpect([{ namespace: 'g', type: 'repo', expectations: { maxRemoved: 'lots' } }])).toThrowError(
+      /expect\[0\]\.expectations\.maxRemoved must be/,
+    );
     expect(() => validateExpect([{ namespace: 'g', type: 'repo', expectations: { 'max-removed': 1 } }])).toThrowError(
       /max-removed \(use maxRemoved\)/,
     );
@@ -84,9 +84,12 @@ describe('validateExpect (the DocumentStore option, library spelling)', () => {
 
   it('refuses a type given twice, a bad identity, and a check without runCheck', () => {
     const e = { expectations: {} };
-    expect(() => validateExpect([{ namespace: 'g', type: 'r', ...e }, { namespace: 'g', type: 'r', ...e }])).toThrow(
-      /expect\[1\] names g\/r again/,
-    );
+    expect(() =>
+      validateExpect([
+        { namespace: 'g', type: 'r', ...e },
+        { namespace: 'g', type: 'r', ...e },
+      ]),
+    ).toThrow(/expect\[1\] names g\/r again/);
     expect(() => validateExpect([{ namespace: 'g/x', type: 'r', ...e }])).toThrow(InvalidConfig);
     expect(() =>
       validateExpect([{ namespace: 'g', type: 'r', expectations: { check: { module: './c.mjs' } } }]),

@@ -55,7 +55,11 @@ message }], types: [{ projection, namespace, type, documents }] }.`,
         const missing = await missingSection(docs, where);
         if (missing) throw missing;
       }
-      return testSection(docs.store, entries.map((e) => e.entry), version ? { version } : {});
+      return testSection(
+        docs.store,
+        entries.map((e) => e.entry),
+        version ? { version } : {},
+      );
     });
     const byType = new Map(entries.map(({ p }) => [`${p.identity.namespace}/${p.identity.type}`, p.name]));
     const violations = r.violations.map((v) => ({ projection: byType.get(`${v.namespace}/${v.type}`), ...v }));
@@ -72,7 +76,10 @@ message }], types: [{ projection, namespace, type, documents }] }.`,
 
 /** The projections to test: those with `expect:` (among --projections, when given). */
 function chosen(all: readonly ProjectionSpec[], names: string | undefined, specPath: string): ProjectionSpec[] {
-  const wanted = names?.split(',').map((s) => s.trim()).filter(Boolean);
+  const wanted = names
+    ?.split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   for (const n of wanted ?? []) {
     if (!all.some((p) => p.name === n)) {
       throw new UsageError(
@@ -83,7 +90,10 @@ function chosen(all: readonly ProjectionSpec[], names: string | undefined, specP
   }
   const picked = all.filter((p) => p.expect && (!wanted || wanted.includes(p.name)));
   if (picked.length === 0) {
-    throw new UsageError(`no projection${wanted ? ' among --projections' : ''} of ${specPath} has expect:; nothing to test`, '--spec');
+    throw new UsageError(
+      `no projection${wanted ? ' among --projections' : ''} of ${specPath} has expect:; nothing to test`,
+      '--spec',
+    );
   }
   return picked;
 }

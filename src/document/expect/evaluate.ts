@@ -4,6 +4,7 @@
  * the fewest reads (tip.ts). A failure is `ExpectationsFailed` with the first 50 violations, their count
  * and the tip evaluated; the store then writes nothing.
  */
+import { appendAll } from '../../core/arrays.js';
 import { ExpectationsFailed, MAX_EXPECT_VIOLATIONS } from '../../core/errors.js';
 import type { DeriveBase, RefStore } from '../../core/refstore.js';
 import { countViolations, writeCounts } from './counts.js';
@@ -36,12 +37,12 @@ export async function evaluateExpectations(
     const e = entry.expectations;
     const mine = ops.filter((o) => typeKey(o) === typeKey(entry));
     if (e.count || e.maxRemoved !== undefined || e.maxChanged !== undefined) {
-      out.push(...countViolations(e, await writeCounts(tip, entry, mine, (k) => base.written(k))));
+      appendAll(out, countViolations(e, await writeCounts(tip, entry, mine, (k) => base.written(k))));
     }
-    out.push(...valueViolations(e, mine));
-    if (e.unique) out.push(...(await uniqueViolations(tip, entry, e.unique, mine)));
-    if (e.references) out.push(...(await referenceViolations(tip, e.references, mine, ops)));
-    if (e.check) out.push(...(await runCheck(entry, mine, base.version)));
+    appendAll(out, valueViolations(e, mine));
+    if (e.unique) appendAll(out, await uniqueViolations(tip, entry, e.unique, mine));
+    if (e.references) appendAll(out, await referenceViolations(tip, e.references, mine, ops));
+    if (e.check) appendAll(out, await runCheck(entry, mine, base.version));
   }
   return out;
 }

@@ -7,6 +7,7 @@ export { allowed, countViolations, type WriteCounts, writeCounts } from './count
 export { evaluateExpectations, expectHook } from './evaluate.js';
 export { type ExpectOp, expectOp, fieldsOf, keepOf } from './fields.js';
 export { MAX_ACCEPTED_VALUES, MAX_EXPECT_FIELDS, parseExpectations } from './parse.js';
+export { type SectionTestResult, testSection, withoutRun } from './section-test.js';
 export { Tip } from './tip.js';
 export type {
   AcceptedValue,
@@ -20,4 +21,3 @@ export type {
 export { checkExpectations, validateExpect } from './validate.js';
 export { jsonType, valueViolations } from './values.js';
 export { expectingWrite } from './write.js';
-export { type SectionTestResult, testSection, withoutRun } from './section-test.js';

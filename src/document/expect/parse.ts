@@ -65,7 +65,8 @@ export function parseExpectations(value: unknown, field = 'expect'): Expectation
 }
 
 function objectOf(v: unknown, base: string, path: Where, allowed: string): Record<string, unknown> {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(base, path, `must be ${allowed}, got ${kind(v)}`, allowed);
+  if (typeof v !== 'object' || v === null || Array.isArray(v))
+    fail(base, path, `must be ${allowed}, got ${kind(v)}`, allowed);
   return v as Record<string, unknown>;
 }
 
@@ -111,7 +112,13 @@ function fieldOf(v: unknown, base: string, path: Where): string {
     v.length <= 200 &&
     (v === 'id' || (v.startsWith('data.') && !v.slice(5).split('.').includes(''))) &&
     !/[\u0000-\u001f\u007f]/.test(v);
-  if (!ok) fail(base, path, `must be ${FIELD_RULE}, got ${typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : kind(v)}`, FIELD_RULE);
+  if (!ok)
+    fail(
+      base,
+      path,
+      `must be ${FIELD_RULE}, got ${typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : kind(v)}`,
+      FIELD_RULE,
+    );
   return v as string;
 }
 
@@ -140,11 +147,23 @@ function acceptedOf(v: unknown, base: string): Record<string, AcceptedValue[]> {
   const out: Record<string, AcceptedValue[]> = {};
   for (const [f, list] of fieldMapOf(v, base, 'accepted-values', allowed)) {
     if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ACCEPTED_VALUES) {
-      fail(base, ['accepted-values', f], `must be a list of 1 to ${MAX_ACCEPTED_VALUES} values, got ${kind(list)}`, allowed);
+      fail(
+        base,
+        ['accepted-values', f],
+        `must be a list of 1 to ${MAX_ACCEPTED_VALUES} values, got ${kind(list)}`,
+        allowed,
+      );
     }
     list.forEach((x, i) => {
-      const scalar = x === null || ['string', 'boolean'].includes(typeof x) || (typeof x === 'number' && Number.isFinite(x));
-      if (!scalar) fail(base, ['accepted-values', f, String(i)], `must be a string, number, boolean or null, got ${kind(x)}`, allowed);
+      const scalar =
+        x === null || ['string', 'boolean'].includes(typeof x) || (typeof x === 'number' && Number.isFinite(x));
+      if (!scalar)
+        fail(
+          base,
+          ['accepted-values', f, String(i)],
+          `must be a string, number, boolean or null, got ${kind(x)}`,
+          allowed,
+        );
     });
     out[f] = [...(list as AcceptedValue[])];
   }
@@ -160,7 +179,12 @@ function referencesOf(v: unknown, base: string): Record<string, string> {
       if (parts.length !== 2) throw new Error('not namespace/type');
       assertIdentityFields(parts[0], parts[1], 'x');
     } catch {
-      fail(base, ['references', f], `must be "namespace/type", got ${typeof target === 'string' ? JSON.stringify(target.slice(0, 60)) : kind(target)}`, allowed);
+      fail(
+        base,
+        ['references', f],
+        `must be "namespace/type", got ${typeof target === 'string' ? JSON.stringify(target.slice(0, 60)) : kind(target)}`,
+        allowed,
+      );
     }
     out[f] = target as string;
   }
@@ -173,7 +197,12 @@ function checkOf(v: unknown, base: string): { module: string } {
   const extra = Object.keys(o).filter((k) => k !== 'module');
   if (extra.length > 0) fail(base, ['check'], `has unknown key(s) ${extra.join(', ')}`, allowed);
   if (typeof o.module !== 'string' || !MODULE_RE.test(o.module)) {
-    fail(base, ['check', 'module'], `must be a path to a module, got ${typeof o.module === 'string' ? JSON.stringify(o.module.slice(0, 60)) : kind(o.module)}`, allowed);
+    fail(
+      base,
+      ['check', 'module'],
+      `must be a path to a module, got ${typeof o.module === 'string' ? JSON.stringify(o.module.slice(0, 60)) : kind(o.module)}`,
+      allowed,
+    );
   }
   return { module: o.module };
 }

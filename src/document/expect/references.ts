@@ -48,7 +48,11 @@ export async function referenceViolations(
       for (const id of idsOf(op.values.get(field))) {
         const key = keyOf(target, id);
         if (key === undefined) bad.push(op.key);
-        else wanted.set(key, [...(wanted.get(key) ?? []), op.key]);
+        else {
+          const from = wanted.get(key);
+          if (from) from.push(op.key);
+          else wanted.set(key, [op.key]);
+        }
       }
     }
     const missing = await missingKeys(tip, target, wanted, all);
@@ -75,7 +79,11 @@ async function missingKeys(
 }
 
 /** Which of `keys` exist at the tip: from the type's `id` index, else its key listing. */
-async function existing(tip: Tip, t: { namespace: string; type: string }, keys: readonly string[]): Promise<Set<string>> {
+async function existing(
+  tip: Tip,
+  t: { namespace: string; type: string },
+  keys: readonly string[],
+): Promise<Set<string>> {
   if (tip.version === null) return new Set();
   const m = await tip.manifest(t);
   const ids = keys.map((k) => k.slice(t.namespace.length + t.type.length + 2, -'.json'.length));

@@ -6,6 +6,7 @@
  * Cost: a listing of each type, a bulk read of its documents when a rule needs values, and what
  * `references` costs (its target's id index or key listing).
  */
+import { appendAll } from '../../core/arrays.js';
 import { readAt } from '../../core/derive.js';
 import { readManyFrom } from '../../core/read-many.js';
 import type { RefStore } from '../../core/refstore.js';
@@ -43,7 +44,11 @@ export async function testSection(
   options: { version?: VersionId } = {},
 ): Promise<SectionTestResult> {
   const version = options.version ?? (await store.head());
-  const tested = entries.map((t) => ({ namespace: t.namespace, type: t.type, expectations: withoutRun(t.expectations) }));
+  const tested = entries.map((t) => ({
+    namespace: t.namespace,
+    type: t.type,
+    expectations: withoutRun(t.expectations),
+  }));
   const shas = new Map<string, string>();
   const base = { version, read: readAt(store, version), written: (k: string) => shas.get(k) };
   const tip = new Tip(store, base);
@@ -66,7 +71,10 @@ export async function testSection(
   for (const t of tested) {
     const mine = ops.filter((o) => typeKey(o) === typeKey(t));
     const found = await evaluateExpectations(store, base, [t], mine, tip);
-    violations.push(...found.map((v) => ({ namespace: t.namespace, type: t.type, ...v })));
+    appendAll(
+      violations,
+      found.map((v) => ({ namespace: t.namespace, type: t.type, ...v })),
+    );
   }
   return { version, violations, types };
 }

@@ -9,8 +9,8 @@ import { readManyFrom } from '../../core/read-many.js';
 import type { DeriveBase, RefStore } from '../../core/refstore.js';
 import { decodeEnvelope } from '../envelope.js';
 import { parseKey } from '../identity.js';
-import { type Manifest, manifestPath, parseManifest, parsePart, type Row } from '../indexes/index.js';
 import { partFor, pathOfPart } from '../indexes/format.js';
+import { type Manifest, manifestPath, parseManifest, parsePart, type Row } from '../indexes/index.js';
 import { compareStored, type Stored } from '../indexes/values.js';
 import { typeKey } from './fields.js';
 
@@ -106,9 +106,7 @@ export class Tip {
       return paths.flatMap(({ i, path }) => {
         const bytes = got.get(path)?.value;
         if (!bytes) throw new InvalidResponse(`index part ${path} is missing`, { key: path });
-        return parsePart(m, fi, i, bytes).filter(
-          (r) => !r.element && keys.some((k) => compareStored(r.key, k) === 0),
-        );
+        return parsePart(m, fi, i, bytes).filter((r) => !r.element && keys.some((k) => compareStored(r.key, k) === 0));
       });
     } catch (e) {
       if (e instanceof InvalidResponse) return undefined;

@@ -66,4 +66,3 @@ export interface CheckContext {
 
 /** A check: the write's documents in, problems out (strings, or `{ id?, key?, field?, message }`). */
 export type CheckRunner = (documents: CheckDocument[], context: CheckContext) => Promise<ExpectViolation[]>;
-

@@ -5,6 +5,7 @@
  * at any size), else by reading the type's documents in bulk (a listing and the store's bulk read — on
  * the GitHub API store about 5 requests per 10,000 documents).
  */
+import { appendAll } from '../../core/arrays.js';
 import { deriveKey } from '../identity.js';
 import { isCut, type Stored, storeScalar, valueAt } from '../indexes/values.js';
 import type { ExpectOp } from './fields.js';
@@ -39,8 +40,9 @@ export async function uniqueViolations(
       else held.set(k, { key: op.key, value: v });
     }
     if (held.size === 0 || tip.version === null) continue;
-    const others = (await fromIndex(tip, t, field, held, touched)) ?? (await fromDocuments(tip, t, field, held, touched));
-    out.push(...others);
+    const others =
+      (await fromIndex(tip, t, field, held, touched)) ?? (await fromDocuments(tip, t, field, held, touched));
+    appendAll(out, others);
   }
   return out;
 }

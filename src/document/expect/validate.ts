@@ -38,8 +38,12 @@ export function checkExpectations(value: unknown, field: string): Expectations {
   } catch (e) {
     if (!(e instanceof InvalidConfig)) throw e;
     // The parser names spec keys; a library caller wrote the camelCase ones.
-    const camel = (s: string) => s.replace(/(?<=\.|^| )(max-removed|max-changed|not-null|accepted-values)\b/g, (k) => LIBRARY_KEYS[k]!);
-    throw new InvalidConfig(camel(String(e.data.field)), camel(e.message), { ...e.data, field: camel(String(e.data.field)) });
+    const camel = (s: string) =>
+      s.replace(/(?<=\.|^| )(max-removed|max-changed|not-null|accepted-values)\b/g, (k) => LIBRARY_KEYS[k]!);
+    throw new InvalidConfig(camel(String(e.data.field)), camel(e.message), {
+      ...e.data,
+      field: camel(String(e.data.field)),
+    });
   }
 }
 

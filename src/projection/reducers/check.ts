@@ -66,7 +66,12 @@ export async function loadCheck(
     try {
       returned = await handle.reduce(documents, context as never);
     } catch (e) {
-      return [{ expectation: 'check', message: `check module ${module} failed: ${(e as Error).message}`.slice(0, MAX_MESSAGE) }];
+      return [
+        {
+          expectation: 'check',
+          message: `check module ${module} failed: ${(e as Error).message}`.slice(0, MAX_MESSAGE),
+        },
+      ];
     }
     return problemsOf(returned, module, context);
   };
@@ -88,12 +93,17 @@ export function problemsOf(
 ): ExpectViolation[] {
   if (returned === undefined || returned === null) return [];
   if (!Array.isArray(returned)) {
-    return [{ expectation: 'check', message: `check module ${module} returned ${typeof returned}, not a list of problems` }];
+    return [
+      { expectation: 'check', message: `check module ${module} returned ${typeof returned}, not a list of problems` },
+    ];
   }
   return returned.map((p): ExpectViolation => {
     if (typeof p !== 'object' || p === null) return { expectation: 'check', message: String(p).slice(0, MAX_MESSAGE) };
     const o = p as { id?: unknown; key?: unknown; field?: unknown; message?: unknown };
-    const v: ExpectViolation = { expectation: 'check', message: String(o.message ?? 'a problem').slice(0, MAX_MESSAGE) };
+    const v: ExpectViolation = {
+      expectation: 'check',
+      message: String(o.message ?? 'a problem').slice(0, MAX_MESSAGE),
+    };
     const key = typeof o.key === 'string' ? o.key : typeof o.id === 'string' ? keyOf(t, o.id) : undefined;
     if (key) v.key = key;
     if (typeof o.field === 'string') v.field = o.field.slice(0, 200);

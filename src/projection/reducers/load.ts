@@ -70,7 +70,11 @@ function builtinReducer(projection: ReducerOf, name: string, specFile: string): 
 }
 
 /** The module's real path (symbolic links resolved) and its code (for the fingerprint). */
-export async function readModule(r: ModuleSpec, baseDir: string, at: ModuleWhere): Promise<{ real: string; code: Buffer }> {
+export async function readModule(
+  r: ModuleSpec,
+  baseDir: string,
+  at: ModuleWhere,
+): Promise<{ real: string; code: Buffer }> {
   const { resolve, isAbsolute } = await import('node:path');
   const { readFile, realpath } = await import('node:fs/promises');
   const file = isAbsolute(r.module) ? r.module : resolve(baseDir, r.module);
