@@ -106,3 +106,43 @@ describe('references against a 100,000-document type on the GitHub API store', (
     expect(db.readRef(REF)).toBe(tip);
   }, 120_000);
 });
+
+describe('max-removed on the GitHub API store', () => {
+  it('a refused prune costs the ref, commit and one listing, and writes nothing; an allowed one costs what the write costs without it', async () => {
+    const seedStore = new DocumentStore(store(fx.em, fx.repo));
+    await seedStore.putMany(
+      Array.from({ length: 40 }, (_, i) => ({ namespace: 'g', type: 'repo', id: `o/r${i}`, data: { i } })),
+    );
+    const db = fx.em.state.repo(`${OWNER}/${fx.repo}`).db;
+    const tip = db.readRef(REF);
+    const del = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({
+        op: 'delete' as const,
+        identity: { namespace: 'g', doc_type: 'repo', id: `o/r${i}` },
+      }));
+    const expect10 = [{ namespace: 'g', type: 'repo', expectations: { maxRemoved: '10%' as const } }];
+    const fresh = () => {
+      const meter = newMeter();
+      return { meter, docs: new DocumentStore(store(fx.em, fx.repo, { transport: meteredTransport(meter) })) };
+    };
+    const refused = fresh();
+    const e = await refused.docs.commit(del(24), { expect: expect10 }).catch((x) => x);
+    expect(e).toBeInstanceOf(ExpectationsFailed);
+    expect((e as ExpectationsFailed).data.violations[0]?.message).toBe(
+      'the write removes 24 of 40 documents (60%); max-removed allows 10% (4)',
+    );
+    expect(db.readRef(REF)).toBe(tip);
+    // The ref, its commit, and the listing of g/repo/ (one recursive tree read): nothing is created.
+    expect(
+      refused.meter.log.map((l) => l.path.replace(/^\/repos\/[^/]+\/[^/]+/, '').replace(/[0-9a-f]{40}/, 'SHA')),
+    ).toEqual(['/git/ref/docdb/documents', '/git/commits/SHA', '/git/trees/SHA']);
+    const without = fresh();
+    await without.docs.commit(del(1));
+    const allowed = fresh();
+    await allowed.docs.commit(del(2).slice(1), { expect: expect10 });
+    // Measured: 0 — the listing is the tree the delete reads anyway (cached by SHA in the store).
+    expect(allowed.meter.requests - without.meter.requests, `${paths(without.meter)} vs ${paths(allowed.meter)}`).toBe(
+      0,
+    );
+  }, 120_000);
+});

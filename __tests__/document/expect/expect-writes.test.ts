@@ -296,4 +296,21 @@ describe('check and the paths of a write', () => {
     const tip = (await store.commits!({ limit: 2 })).entries[1]!.version;
     expect(seen).toEqual([`guard ${tip}`, `check ${tip}`]);
   });
+
+  it('a lost race evaluates again on the new tip: a write that fit the old tip is refused on the new one', async () => {
+    const { store, docs } = await seeded(3);
+    const other = new DocumentStore(store);
+    let attempts = 0;
+    // The caller's guard runs first on each attempt: on the first, another writer adds a document meanwhile.
+    const guard = async () => {
+      if (attempts++ === 0) await other.put(repo('o/meanwhile'));
+    };
+    const e = await failure(docs.commit([put('o/mine')], { guard, expect: on({ count: { max: 4 } }) }));
+    expect(attempts).toBe(2);
+    expect(e.data.version).toBe(await store.head());
+    expect(e.data.violations).toEqual([
+      { expectation: 'count', message: '5 document(s) of the type, more than count.max 4' },
+    ]);
+    expect(await docs.get({ namespace: 'github', doc_type: 'repo', id: 'o/mine' })).toBeNull();
+  });
 });
