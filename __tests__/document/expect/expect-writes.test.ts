@@ -190,6 +190,34 @@ describe('unique', () => {
   });
 });
 
+describe('index lookups across parts', () => {
+  it('unique finds every holder of a value whose rows span several index parts; references finds ids in any part', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store, { index: { maxPartBytes: 400 } });
+    await docs.putMany(
+      Array.from({ length: 60 }, (_, i) =>
+        repo(`o/r${String(i).padStart(2, '0')}`, { slug: i < 30 ? 'dup' : `s${i}` }),
+      ),
+      { indexes: [{ namespace: 'github', type: 'repo', fields: ['id', 'data.slug'] }] },
+    );
+    const parts = (await store.list({ prefix: '_docdb/index/github/repo/data.slug/' })).entries;
+    expect(parts.length).toBeGreaterThan(3);
+    const e = await failure(docs.putMany([repo('o/new', { slug: 'dup' })], { expect: on({ unique: ['data.slug'] }) }));
+    expect(e.data.count).toBe(30);
+    expect(e.data.violations.map((v) => v.message)).toEqual(
+      Array.from(
+        { length: 30 },
+        (_, i) => `data.slug holds the same value as github/repo/o/r${String(i).padStart(2, '0')}.json`,
+      ),
+    );
+    const issue = (id: string, r: string) => ({ namespace: 'github', type: 'issue', id, data: { repo: r } });
+    const refs = [{ namespace: 'github', type: 'issue', expectations: { references: { 'data.repo': 'github/repo' } } }];
+    await docs.putMany([issue('1', 'o/r00'), issue('2', 'o/r31'), issue('3', 'o/r59')], { expect: refs });
+    const missing = await failure(docs.putMany([issue('4', 'o/r60'), issue('5', 'o/r05')], { expect: refs }));
+    expect(missing.data.violations.map((v) => v.key)).toEqual(['github/issue/4.json']);
+  });
+});
+
 describe('references', () => {
   const refs = (expectations: Expectations): TypeExpectations[] => [
     { namespace: 'github', type: 'issue', expectations },

@@ -47,7 +47,12 @@ export async function writeCounts(
   return c;
 }
 
-/** How many of `before` a limit allows: the number, or its percentage of `before`. */
+/**
+ * How many of `before` a limit allows: the number, or its percentage of `before`.
+ *
+ * @example
+ * allowed('10%', 1000); // 100
+ */
 export function allowed(limit: number | `${number}%`, before: number): number {
   if (typeof limit === 'number') return limit;
   return (before * Number(limit.slice(0, -1))) / 100;

@@ -25,7 +25,12 @@ export interface SectionTestResult {
   types: { namespace: string; type: string; documents: number }[];
 }
 
-/** Only the expectations that need no run (`max-removed`, `max-changed` and `check` are about a write). */
+/**
+ * Only the expectations that need no run (`max-removed`, `max-changed` and `check` are about a write).
+ *
+ * @example
+ * withoutRun({ count: { min: 1 }, maxRemoved: '10%' }); // { count: { min: 1 } }
+ */
 export function withoutRun(e: Expectations): Expectations {
   const { maxRemoved: _r, maxChanged: _c, check: _k, ...rest } = e;
   return rest;

@@ -16,7 +16,13 @@ import { typeKey } from './fields.js';
 
 type T = { namespace: string; type: string };
 
-/** The tip of one attempt, and the store to list and bulk-read it with. */
+/**
+ * The tip of one attempt, and the store to list and bulk-read it with.
+ *
+ * @example
+ * const tip = new Tip(store, base); // base: the DeriveBase of the attempt
+ * const keys = await tip.keys({ namespace: 'github', type: 'repo' });
+ */
 export class Tip {
   private readonly listings = new Map<string, Promise<Map<string, string>>>();
   private readonly manifests = new Map<string, Promise<Manifest | undefined>>();

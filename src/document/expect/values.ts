@@ -7,7 +7,12 @@
 import type { ExpectOp } from './fields.js';
 import type { AcceptedValue, Expectations, ExpectViolation } from './types.js';
 
-/** The JSON type of a value, as a violation may name it: `string`, `number`, `array`, `object`, `null`, `absent`. */
+/**
+ * The JSON type of a value, as a violation may name it: `string`, `number`, `array`, `object`, `null`, `absent`.
+ *
+ * @example
+ * jsonType(undefined); // 'absent'
+ */
 export function jsonType(v: unknown): string {
   if (v === undefined) return 'absent';
   if (v === null) return 'null';
@@ -45,7 +50,12 @@ export function valueViolations(e: Expectations, ops: readonly ExpectOp[]): Expe
   return out;
 }
 
-/** A comparable form of a scalar (so 1 and "1" differ); non-scalars never match. */
+/**
+ * A comparable form of a scalar (so 1 and "1" differ); non-scalars never match.
+ *
+ * @example
+ * scalarKey('1') === scalarKey(1); // false
+ */
 export function scalarKey(v: unknown): string {
   if (v === null || ['string', 'number', 'boolean'].includes(typeof v)) return JSON.stringify(v);
   return `\u0000${jsonType(v)}`;
