@@ -69,7 +69,13 @@ function builtinReducer(projection: ReducerOf, name: string, specFile: string): 
   return { reduce, fingerprint: `builtin:${name}:1`, close: async () => {} };
 }
 
-/** The module's real path (symbolic links resolved) and its code (for the fingerprint). */
+/**
+ * The module's real path (symbolic links resolved) and its code (for the fingerprint); shared with check
+ * modules (check.ts), which run under the same rules.
+ *
+ * @example
+ * const { real } = await readModule({ module: './r.js', export: 'default' }, baseDir, at);
+ */
 export async function readModule(
   r: ModuleSpec,
   baseDir: string,
@@ -92,6 +98,9 @@ export async function readModule(
 /**
  * A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
  * file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
+ *
+ * @example
+ * await confine(real, { module: './r.js', export: 'default' }, workspace, at); // throws InvalidSpec outside it
  */
 export async function confine(real: string, r: ModuleSpec, rootDir: string, at: ModuleWhere): Promise<void> {
   const { resolve, sep } = await import('node:path');
