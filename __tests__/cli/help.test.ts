@@ -151,6 +151,7 @@ describe("the README's CLI section", async () => {
       'doc export',
       'doc index',
       'doc query',
+      'doc test',
       'section compact',
       'view',
     ]);
