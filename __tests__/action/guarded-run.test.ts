@@ -15,7 +15,7 @@ import { readInputs } from '../../src/action/inputs.js';
 import { runAction } from '../../src/action/run-action.js';
 import { loadDocDbClient } from '../../src/browser/index.js';
 import { fromUtf8 } from '../../src/core/bytes.js';
-import { DocDbError, InvalidDocument } from '../../src/core/errors.js';
+import { ExpectationsFailed, InvalidDocument } from '../../src/core/errors.js';
 import type { RefStore } from '../../src/core/refstore.js';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
@@ -36,11 +36,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await em?.stop();
 });
-
-/** ExpectationsFailed as expect-core throws it (matched by code by the runner). */
-class ExpectationsFailedLike extends DocDbError {
-  override readonly code = 'ExpectationsFailed';
-}
 
 /** A key and field name carrying every threat a report must neutralise. */
 const HOSTILE = 'x::error::pwned @octo-org/owners #1 <!-- docdb --> | ![i](https://evil.example/p.png)';
@@ -79,6 +74,7 @@ const SPEC = (extra = '') => `${extra}projections:
     identity: { id: "{item.key}" }
     prune: true
     schema: { type: object, required: [value] }
+    expect: { max-removed: "10%" }
 `;
 const csv = (n: number) => `key,value\n${Array.from({ length: n }, (_, i) => `k${i},v${i}`).join('\n')}\n`;
 
@@ -118,18 +114,13 @@ describe('a run refused by its expectations', () => {
       key: `data/rows/${HOSTILE}${i}.json`,
       message: `${HOSTILE}\n::error::second line ${i}\r% done`,
     }));
-    const error: Refuse = (version) =>
-      new ExpectationsFailedLike('expectations failed: max-removed: 6 of 10 documents (60%) removed, at most 10%', {
-        violations: violations.slice(0, 50),
-        count: violations.length,
-        version,
-      });
+    const error: Refuse = (version) => new ExpectationsFailed(violations.slice(0, 50), version, violations.length);
     writeFileSync(join(cwd, 'rows.csv'), csv(4));
     const result = await run(cwd, 'refused', storeOnWith({ section, error }));
 
     // The section is untouched; the step fails with the outputs and summary written.
     expect(tipOf(section)).toBe(before);
-    expect(result.failed?.message).toMatch(/^expectations failed: max-removed/);
+    expect(result.failed?.message).toMatch(/^expectations failed on \w{7}, nothing was written: max-removed/);
     expect(result.outputs).toMatchObject({ ok: 'false', changed: 'false', version: before, 'violation-count': '60' });
     const out = JSON.parse(result.outputs.violations!) as { key: string; kind: string; expectation: string }[];
     expect(out).toHaveLength(50);
@@ -155,6 +146,9 @@ describe('a run refused by its expectations', () => {
       expect(a.message).not.toMatch(/[\r\n]/);
       expect(a.message).not.toContain('::');
       expect(a.properties.file).toBe('.github/docdb.yml');
+      // Line 8 is the projection's `expect:`; each violation names it and its expectation.
+      expect(a.properties.startLine).toBe(8);
+      expect(a.message).toMatch(/^projections\.rows\.expect: max-removed data\./);
     }
 
     // Summary: the first 50 as rows, every threat inert.
@@ -203,11 +197,7 @@ describe('a run refused by its expectations', () => {
     await run(cwd, 'plain', storeOnWith());
     const before = tipOf(section)!;
     const error: Refuse = (version) =>
-      new ExpectationsFailedLike('expectations failed', {
-        violations: [{ expectation: 'count', message: 'count 1 is below min 3' }],
-        count: 1,
-        version,
-      });
+      new ExpectationsFailed([{ expectation: 'count', message: 'count 1 is below min 3' }], version);
     writeFileSync(join(cwd, 'rows.csv'), csv(1));
     const result = await run(cwd, 'plain', storeOnWith({ section, error }));
     expect(tipOf(section)).toBe(before);
@@ -225,7 +215,7 @@ describe('a quarantine that cannot be written', () => {
     const before = tipOf(section)!;
     const refusing = storeOnWith({
       section,
-      error: (version) => new ExpectationsFailedLike('expectations failed', { violations: [], count: 1, version }),
+      error: (version) => new ExpectationsFailed([{ expectation: 'count', message: 'too few' }], version),
     });
     // Every quarantine ref's store refuses to write (a token that may not create refs, say).
     const storeOn = (ref: string, startAt?: string) => {
@@ -246,9 +236,7 @@ describe('a quarantine that cannot be written', () => {
     const result = await run(cwd, 'qfail', storeOn);
     expect(tipOf(section)).toBe(before);
     expect(result.outputs).toMatchObject({ ok: 'false', 'quarantine-ref': '', 'quarantine-version': '' });
-    expect(result.failed?.message).toMatch(
-      /^expectations failed; quarantining the would-be commit failed too: 403 refs: forbidden/,
-    );
+    expect(result.failed?.message).toMatch(/; quarantining the would-be commit failed too: 403 refs: forbidden$/);
   });
 });
 

@@ -8,15 +8,9 @@
  * the rule, never what the document held there (it may be a secret).
  */
 import { DocDbError } from '../../core/errors.js';
+import type { CheckRunner, TypeExpectations } from '../../document/expect/types.js';
 import { parseKey, RESERVED_PREFIX } from '../../document/identity.js';
 import type { ProjectionSpec } from '../spec/index.js';
-
-/** One type's expectations, in the shape of DocumentStore's `expect` commit option. */
-export interface TypeExpectations {
-  namespace: string;
-  type: string;
-  expectations: unknown;
-}
 
 /** One violation of a refused run, with the spec line it is about. */
 export interface RunViolation {
@@ -54,18 +48,23 @@ export interface RunRefusal {
 }
 
 /**
- * The selected projections' `expect:`, one per namespace/type (the first projection's, when two give one).
+ * The selected projections' `expect:`, one per namespace/type (the spec checked two projections writing one
+ * type give the same), each with the runner of its `check:` module when it has one (loaded by the runner).
  *
  * @example
- * await docs.commit(ops, { expect: expectationsOf(spec.projections) });
+ * await docs.commit(ops, { expect: expectationsOf(spec.projections, checks) });
  */
-export function expectationsOf(selected: readonly ProjectionSpec[]): TypeExpectations[] {
+export function expectationsOf(
+  selected: readonly ProjectionSpec[],
+  checks: ReadonlyMap<string, CheckRunner> = new Map(),
+): TypeExpectations[] {
   const byScope = new Map<string, TypeExpectations>();
   for (const p of selected) {
-    const expectations = (p as { expect?: unknown }).expect;
-    if (expectations === undefined) continue;
+    if (!p.expect) continue;
     const { namespace, type } = p.identity;
-    if (!byScope.has(`${namespace}/${type}`)) byScope.set(`${namespace}/${type}`, { namespace, type, expectations });
+    const runCheck = checks.get(p.name);
+    if (byScope.has(`${namespace}/${type}`)) continue;
+    byScope.set(`${namespace}/${type}`, { namespace, type, expectations: p.expect, ...(runCheck ? { runCheck } : {}) });
   }
   return [...byScope.values()];
 }
@@ -125,17 +124,18 @@ function schemaViolation(v: Record<string, unknown>, selected: readonly Projecti
 
 function expectViolation(v: Record<string, unknown>, selected: readonly ProjectionSpec[]): RunViolation {
   const key = text(v.key);
-  const p = projectionOf(selected, key, v, (q) => (q as { expect?: unknown }).expect !== undefined);
+  const p = projectionOf(selected, key, v, (q) => q.expect !== undefined);
   const expectation = text(v.expectation);
   const field = text(v.field);
   return {
     kind: 'expect',
     ...(p ? { projection: p.name } : {}),
-    line: p?.lines.expect ?? 0,
+    line: p ? (p.lines.expect ?? p.line) : 0,
     ...(key !== undefined ? { key } : {}),
     ...(expectation !== undefined ? { expectation } : {}),
     ...(field !== undefined ? { field } : {}),
-    message: text(v.message) ?? `${expectation ?? 'expectation'} not met`,
+    // Said as ExpectationsFailed says its first: which expectation, its field, the document, the problem.
+    message: `${expectation ?? 'expectation'}${field ? ` ${field}` : ''}${key ? ` at ${key}` : ''}: ${text(v.message) ?? 'not met'}`,
   };
 }
 

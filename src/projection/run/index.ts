@@ -10,7 +10,6 @@ export {
   type RunRefusal,
   type RunViolation,
   refusalOf,
-  type TypeExpectations,
 } from './guarded-write.js';
 export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
 export type { RunMode, RunOptions, RunReport } from './options.js';

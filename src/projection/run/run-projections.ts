@@ -13,10 +13,12 @@ import { InvalidSpec } from '../../core/errors.js';
 import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
+import type { CheckRunner } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
 import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
+import { type LoadedChecks, loadChecks } from './check-modules.js';
 import { expectationsOf, isExpectationsFailed, refusalOf } from './guarded-write.js';
 import type { RunMode, RunOptions, RunReport } from './options.js';
 import type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
@@ -79,6 +81,7 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   // Every reducer is resolved, confined, imported and checked before the first request (docs promise
   // that inputs and spec are checked first); custom modules start their worker threads here.
   const reducers = new Map<string, LoadedReducer>();
+  let checks: LoadedChecks | undefined;
   try {
     const baseDir = options.baseDir ?? dirnameOf(spec.file);
     // `schema:` files too: read, confined to the workspace and parsed before the first request.
@@ -96,25 +99,34 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
         }),
       );
     }
-    return await runLoaded(options, selected, { reducers, schemas }, documents);
+    // `expect: { check: { module } }` modules too, under the same rules as reducers.
+    checks = await loadChecks(selected, {
+      specFile: spec.file,
+      baseDir,
+      confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+      ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+    });
+    return await runLoaded(options, selected, { reducers, schemas, checks: checks.runners }, documents);
   } catch (e) {
     // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
     throw await redactRunError(e, options);
   } finally {
     await Promise.all([...reducers.values()].map((r) => r.close()));
+    await checks?.close();
   }
 }
 
-/** What is loaded before the first request: the reducers, and the `schema:` declarations. */
+/** What is loaded before the first request: the reducers, the `schema:` declarations, the check modules. */
 interface Loaded {
   reducers: ReadonlyMap<string, LoadedReducer>;
   schemas: readonly TypeSchema[];
+  checks: ReadonlyMap<string, CheckRunner>;
 }
 
 async function runLoaded(
   options: RunOptions,
   selected: ProjectionSpec[],
-  { reducers, schemas }: Loaded,
+  { reducers, schemas, checks }: Loaded,
   documents: DocumentStore,
 ): Promise<RunReport> {
   const mode = options.mode ?? 'project';
@@ -124,7 +136,7 @@ async function runLoaded(
   // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
   const changes: DocumentOp[] = [];
   const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-  const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected) };
+  const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
   // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
   const keep = options.quarantine !== undefined;
   const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, { ...guarded, keep });

@@ -9,8 +9,8 @@
  */
 import type { WriteResult } from '../../core/refstore.js';
 import type { DocumentOp, DocumentStore, WriteGuardOptions } from '../../document/document-store.js';
+import type { TypeExpectations } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
-import type { TypeExpectations } from './guarded-write.js';
 import type { TypeSchema } from './schema-files.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */

@@ -58,6 +58,8 @@ const projectionSchema = z.strictObject({
         'must be a JSON Schema (a mapping) or the path of a JSON file inside the workspace, e.g. ./schemas/repo.json',
     })
     .optional(),
+  /** Data tests on the run's would-be commit (docs/expectations.md), parsed by parseExpectations in resolve-projection.ts. */
+  expect: z.unknown().optional(),
 });
 
 export const specSchema = z.strictObject({
@@ -107,7 +109,7 @@ export function allowedFields(path: readonly PropertyKey[]): string[] | undefine
   const last = path[path.length - 1];
   if (path.length === 0) return ['version', 'defaults', 'retention', 'quarantine', 'projections'];
   if (path.length === 2 && path[0] === 'projections')
-    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema'];
+    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema', 'expect'];
   if (last === 'identity') return ['namespace', 'type', 'id'];
   if (last === 'reducer') return ['module', 'export'];
   if (last === 'defaults') return ['repositories'];

@@ -4,6 +4,7 @@
  * each other.
  */
 import type { InputNames } from '../../core/input-names.js';
+import type { Expectations } from '../../document/expect/types.js';
 import type { SourceSpec } from './source-types.js';
 
 export type ReducerSpec = { builtin: string } | { module: string; export: string };
@@ -26,13 +27,19 @@ export interface ProjectionSpec {
   index?: string[];
   /** `schema:` — the JSON Schema of this namespace/type's `data`, declared with the run's commit (docs/schemas.md). */
   schema?: SchemaSpec;
+  /**
+   * `expect:` — data tests on the run's would-be commit (docs/expectations.md), in the library's spelling.
+   * The runner passes them as DocumentStore's `expect` option.
+   */
+  expect?: Expectations;
   /** 1-based line of the projection in the spec file (for messages). */
   line: number;
   /**
-   * Lines of `source`, `reducer`, `identity.id`, `schema` and `expect` (the projection's line when absent or
-   * defaulted), for run-time messages and the annotations of a refused run.
+   * Lines of `source`, `reducer`, `identity.id` (the projection's line when defaulted), `schema` (the
+   * projection's line when absent) and `expect:` (when given), for run-time messages and the annotations of a
+   * refused run.
    */
-  lines: { source: number; reducer: number; id: number; schema: number; expect: number };
+  lines: { source: number; reducer: number; id: number; schema: number; expect?: number };
 }
 
 /** A parsed projection spec. */
