@@ -13,7 +13,6 @@ import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runLikeRunner } from '../../src/action/local-runner.js';
 import { loadDocDbClient } from '../../src/browser/index.js';
-import { fromUtf8 } from '../../src/core/bytes.js';
 import type { EmulatorHandle } from '../../src/emulator/index.js';
 import { startEmulator } from '../emulator/checked-emulator.js';
 import { ACTION_RUN_MS, DIST, runnerDefaults, workspace } from './run-dist.js';
