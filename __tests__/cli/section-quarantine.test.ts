@@ -5,12 +5,15 @@
  * the section moved — and deletes its ref; drop deletes the ref and nothing else; a bad id, no action, or a
  * local store are usage errors before any request.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
 import { writeQuarantine } from '../../src/projection/run/quarantine-write.js';
 import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
 import { fetchTransport } from '../../src/transport/index.js';
+import { workspace } from '../action/run-dist.js';
 import { runCli } from './run-cli.js';
 
 const TOKEN = 'ghp_CliQuarantineToken0123456789abcdefAB';
@@ -40,6 +43,8 @@ const tipOf = (ref: string) => em.state.repo(REPO).db.readRef(ref);
 const cli = (args: string[]) =>
   runCli([...args, '--repo', REPO, '--api-url', em.url, '--token-env', 'T'], { env: { T: TOKEN } });
 
+const csv = (n: number) => `key,value\n${Array.from({ length: n }, (_, i) => `k${i},v${i}`).join('\n')}\n`;
+
 /** Quarantine a would-be commit (n's document written) on the section's tip, as a refused run does. */
 async function quarantine(id: string, n: number) {
   const base = (await storeOn(SECTION).head()) ?? null;
@@ -53,6 +58,63 @@ async function quarantine(id: string, n: number) {
     schemas: [],
   });
 }
+
+describe('docdb project --quarantine, then docdb section quarantine', () => {
+  it('a run refused by max-removed exits 1 naming the expect: line, quarantines, and promote lands it', async () => {
+    const cwd = workspace({
+      'docdb.yml':
+        'projections:\n  rows:\n    source: { type: files, glob: rows.csv }\n    identity: { id: "{item.key}" }\n    prune: true\n    expect:\n      max-removed: "10%"\n',
+      'rows.csv': csv(10),
+    });
+    const project = (more: string[] = []) =>
+      runCli(
+        [
+          'project',
+          '--spec',
+          'docdb.yml',
+          '--section',
+          'cycle',
+          '--repo',
+          REPO,
+          '--api-url',
+          em.url,
+          '--token-env',
+          'T',
+          ...more,
+        ],
+        { env: { T: TOKEN, GITHUB_RUN_ID: '99', GITHUB_RUN_ATTEMPT: '1' }, cwd },
+      );
+    const first = await project();
+    expect(first.code, first.stderr).toBe(0);
+    const tip = tipOf('refs/docdb/cycle')!;
+    writeFileSync(join(cwd, 'rows.csv'), csv(4));
+    const refused = await project(['--quarantine']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(
+      /^docdb\.yml:6: projections\.rows\.expect: max-removed: the write removes 6 of 10 documents/m,
+    );
+    expect(refused.stdout).toMatch(/^docdb: run refused by the expectations: nothing written to refs\/docdb\/cycle/);
+    expect(tipOf('refs/docdb/cycle')).toBe(tip);
+    const q = tipOf('refs/docdb/cycle.quarantine/99.1')!;
+    expect(refused.stdout).toContain(`quarantined at refs/docdb/cycle.quarantine/99.1: ${q}`);
+
+    const flags = ['--section', 'cycle', '--repo', REPO, '--api-url', em.url, '--token-env', 'T'];
+    const list = await runCli(['section', 'quarantine', 'list', '--json', ...flags], { env: { T: TOKEN } });
+    expect(list.json()).toEqual([expect.objectContaining({ id: '99.1', version: q, base: tip })]);
+    const promoted = await runCli(['section', 'quarantine', 'promote', '99.1', ...flags], { env: { T: TOKEN } });
+    expect(promoted.code, promoted.stderr).toBe(0);
+    expect(tipOf('refs/docdb/cycle')).toBe(q);
+    const docs = await runCli(['doc', 'list', '--namespace', 'data', '--type', 'rows', '--json', ...flags], {
+      env: { T: TOKEN },
+    });
+    expect((docs.json() as { documents: { id: string }[] }).documents.map((d) => d.id)).toEqual([
+      'k0',
+      'k1',
+      'k2',
+      'k3',
+    ]);
+  });
+});
 
 describe('docdb section quarantine', () => {
   it('list, a refused promote after the section moved, promote, drop', async () => {
