@@ -91,7 +91,8 @@ export function parseViewState(search: string): { state: ViewState | null; probl
   readRef(params, state, bad);
   const quarantine = one(params, 'quarantine');
   if (quarantine !== undefined) {
-    if (QUARANTINE_ID.test(quarantine) && quarantine.length <= 64) state.quarantine = quarantine;
+    if (QUARANTINE_ID.test(quarantine) && quarantine.length <= 64 && !quarantine.endsWith('.lock'))
+      state.quarantine = quarantine;
     else bad('quarantine', `"quarantine" must be a quarantine id such as 4711.1, got ${JSON.stringify(quarantine)}`);
   }
   readView(params, state, bad);
