@@ -138,7 +138,7 @@ async function runLoaded(
   const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
   const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
   // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
-  const keep = options.quarantine !== undefined;
+  const keep = options.quarantine !== undefined && guarded.expect.length > 0;
   const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, { ...guarded, keep });
   const emit = out ? (op: DocumentOp) => out.add(op) : async (op: DocumentOp) => void changes.push(op);
   const read = readContextOf(options, log);
