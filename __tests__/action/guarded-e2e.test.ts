@@ -100,7 +100,15 @@ describe.each(ENTRIES)('max-removed: "10%" refuses a run that removes 60 % ($nam
     const tip = tipOf(ref)!;
 
     writeFileSync(join(cwd, 'rows.csv'), csv(4));
+    em.clearLog();
     const refused = await step();
+    // What the refusal cost in writes: the quarantine's tree, commit and ref (created ON its commit); the
+    // section's ref was never asked to move.
+    expect(em.requests.filter((r) => r.contentCreating).map((r) => `${r.method} ${r.operation}`)).toEqual([
+      'POST git/create-tree',
+      'POST git/create-commit',
+      'POST git/create-ref',
+    ]);
     expect(refused.code, `${name}: ${refused.stdout}`).toBe(1);
     expect(tipOf(ref)).toBe(tip);
     expect(refused.outputs).toMatchObject({ ok: 'false', changed: 'false', version: tip });
