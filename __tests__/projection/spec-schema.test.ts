@@ -117,6 +117,18 @@ describe('schema files (loadSchemas)', () => {
     expect(e.message).toMatch(message);
   });
 
+  it.each([
+    ['a $ref to the network', '{ type: object, properties: { a: { $ref: "https://evil.example/s.json" } } }', /\$ref/],
+    ['an unknown keyword', '{ type: object, propertiez: {} }', /propertiez/],
+  ])('an inline schema with %s is a spec error at the schema: line, before any request', async (_, inline, message) => {
+    const { ws, base } = setup({});
+    const e = await load(`schema: ${inline}`, ws, base).catch((x) => x);
+    expect(e).toBeInstanceOf(InvalidSpec);
+    expect(e.data).toMatchObject({ field: 'projections.rows.schema', line: 5, reason: 'invalid-schema' });
+    expect(e.message).toMatch(/^\.github\/docdb\.yml:5: /);
+    expect(e.message).toMatch(message);
+  });
+
   it('a symbolic link inside the workspace that points out of it is refused (resolved first)', async () => {
     const { root, ws, base } = setup({});
     symlinkSync(join(root, 'outside', 'secret.json'), join(base, 'schemas', 'link.json'));
