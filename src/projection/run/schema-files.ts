@@ -5,7 +5,8 @@
  * (symbolic links resolved) inside the workspace (spec/confine.ts) — a schema outside the checked-out
  * repository would let a spec read any file of the runner into the section.
  */
-import { InvalidSpec } from '../../core/errors.js';
+import { InvalidConfig, InvalidSpec } from '../../core/errors.js';
+import { compileSchema } from '../../document/schema/compile.js';
 import { confinedTo, type ProjectionSpec } from '../spec/index.js';
 
 /** One type's schema, in the shape of DocumentStore's `schemas` commit option. */
@@ -46,9 +47,30 @@ export async function loadSchemas(
     const scope = `${namespace}/${type}`;
     if (byScope.has(scope)) continue;
     const schema = 'inline' in p.schema ? p.schema.inline : await readSchemaFile(p, p.schema.file, options);
+    checkCompiles(p, schema, options.specFile);
     byScope.set(scope, { namespace, type, schema });
   }
   return [...byScope.values()];
+}
+
+/**
+ * A schema the validator refuses (an unknown keyword, a `$ref` outside it, a risky `pattern`, past a cap) is a
+ * spec error before the first request — not a refusal after every source was read.
+ */
+function checkCompiles(p: ProjectionSpec, schema: Record<string, unknown>, specFile: string): void {
+  const field = `projections.${p.name}.schema`;
+  try {
+    compileSchema(schema, { field });
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    throw new InvalidSpec(`${specFile}:${p.lines.schema}: ${e.message}`, {
+      file: specFile,
+      line: p.lines.schema,
+      field,
+      projection: p.name,
+      reason: 'invalid-schema',
+    });
+  }
 }
 
 /** The file's JSON object, or an InvalidSpec naming `projections.<name>.schema`, the line and what to do. */
