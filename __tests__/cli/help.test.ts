@@ -78,6 +78,7 @@ describe('every command against docs/cli.md', async () => {
         'doc list',
         'doc put',
         'doc query',
+        'doc schema',
         'emulator',
         'init',
         'project',
@@ -150,6 +151,7 @@ describe("the README's CLI section", async () => {
       'doc export',
       'doc index',
       'doc query',
+      'doc schema',
       'section compact',
       'view',
     ]);

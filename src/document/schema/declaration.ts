@@ -84,6 +84,8 @@ export function checkTypeSchemas(list: unknown, schemaField?: string): DeclaredS
     try {
       assertIdentityFields(t.namespace, t.type, 'x');
     } catch (e) {
+      // A lone schema (`declareSchema`) keeps the identity error, naming `namespace` or `doc_type`.
+      if (schemaField !== undefined) throw e;
       throw new InvalidConfig(field, `${field}: ${(e as Error).message}`);
     }
     const where = schemaField ?? `${field}.schema`;
