@@ -10,7 +10,6 @@ import type {
   HistoryResult,
   KeyHistoryOptions,
   KeyWriteOptions,
-  OperationMeta,
   RefStore,
   WriteOptions,
   WriteResult,
@@ -18,7 +17,7 @@ import type {
 import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-version.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { opsToChanges, putManyParts } from './batch.js';
-import { addCost, type BulkReadOptions, readManyDocuments } from './bulk.js';
+import { type BulkReadOptions, readDocument, readManyDocuments, streamDocuments } from './bulk.js';
 import { type DeclarationsWrite, type PreparedSchema, prepareSchemas, writeHook } from './declarations.js';
 import {
   type DocumentWatchChange,
@@ -43,7 +42,7 @@ import type {
   ReadDocumentResult,
   ReadManyDocumentsResult,
 } from './document-types.js';
-import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
+import type { DocumentInput, Envelope } from './envelope.js';
 import { deriveKey, type Identity } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
@@ -323,24 +322,7 @@ export class DocumentStore {
    * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
    */
   async read<T = unknown>(identity: Identity, options: DocumentGetOptions = {}): Promise<ReadDocumentResult<T>> {
-    const key = deriveKey(identity);
-    if (options.version !== undefined) assertValidVersion(options.version);
-    const got = await this.store.get(key, options);
-    if (!got) return { document: null, version: null, etag: null };
-    const envelope = decodeEnvelope<T>(got.value, got.version);
-    if (!envelopeMatches(envelope, identity)) {
-      throw new InvalidDocument(
-        'blob',
-        `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`,
-        {
-          key,
-        },
-      );
-    }
-    const meta: OperationMeta = {};
-    if (got.requests !== undefined) meta.requests = got.requests;
-    if (got.rateLimit) meta.rateLimit = got.rateLimit;
-    return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
+    return readDocument<T>(this.store, identity, options);
   }
 
   /** Delete one document (no commit when it does not exist). */
@@ -456,19 +438,7 @@ export class DocumentStore {
   async *stream(
     options: Omit<DocumentListOptions, 'limit' | 'cursor'> & BulkReadOptions = {},
   ): AsyncGenerator<DocumentListEntry> {
-    const { pageSize = 1000, onMeta, ...rest } = options;
-    if (!Number.isInteger(pageSize) || pageSize < 1) {
-      throw new InvalidConfig('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
-    }
-    let cursor: string | undefined;
-    let cost: OperationMeta = {};
-    do {
-      const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
-      cost = addCost(cost, page);
-      onMeta?.(cost);
-      yield* page.documents;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* streamDocuments((o) => this.list(o), options);
   }
 }
 

@@ -75,7 +75,14 @@ describe('declaring a schema', () => {
     const { store, docs } = fresh();
     await expect(docs.declareSchema(T, { type: 'integr' })).rejects.toThrow(InvalidConfig);
     await expect(docs.declareSchema(T, 'object' as never)).rejects.toMatchObject({ data: { field: 'schema' } });
-    await expect(docs.declareSchema({ namespace: 'github', type: '' }, SCHEMA)).rejects.toThrow(InvalidConfig);
+    await expect(docs.declareSchema({ namespace: 'github', type: '' }, SCHEMA)).rejects.toMatchObject({
+      code: 'InvalidIdentity',
+      data: { field: 'doc_type' },
+    });
+    await expect(docs.declareSchema({ namespace: '_docdb', type: 'repo' }, SCHEMA)).rejects.toMatchObject({
+      code: 'InvalidIdentity',
+      data: { field: 'namespace' },
+    });
     await expect(
       docs.commit([], {
         schemas: [

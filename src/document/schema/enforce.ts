@@ -47,7 +47,7 @@ export class Violations {
   /** A copy to go on from (a derive hook's attempt starts from what the parts already found). */
   copy(): Violations {
     const c = new Violations();
-    c.listed.push(...this.listed);
+    for (const v of this.listed) c.listed.push(v);
     c.count = this.count;
     return c;
   }
