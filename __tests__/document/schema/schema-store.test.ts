@@ -186,6 +186,19 @@ describe('every write path refuses a document that breaks its type schema; nothi
       'github/repo/o/old.json',
     ]);
     expect(r.previousVersion).toBe(head);
+    // A document already there that the write does not replace breaks a NEW schema: refused, unless force.
+    await docs.declareSchema(T, null);
+    await docs.put(repo('o/left', { stars: 'broken' }));
+    const strict = { ...SCHEMA, required: ['stars', 'name'] };
+    const before = await store.head();
+    await expect(
+      docs.putMany([repo('o/new', { stars: 1, name: 'n' })], { schemas: [{ ...T, schema: strict }] }),
+    ).rejects.toMatchObject({ code: 'InvalidConfig', data: { field: 'schemas[0].schema', count: 4 } });
+    expect(await store.head()).toBe(before);
+    const forced = await docs.putMany([repo('o/new', { stars: 1, name: 'n' })], {
+      schemas: [{ ...T, schema: strict, force: true }],
+    });
+    expect(forced.written).toContain('_docdb/types/github/repo.json');
     // Dropping it in a write lets that write through.
     expect(
       (await docs.commit([{ op: 'put', document: repo('o/z', 'x') }], { schemas: [{ ...T, schema: null }] })).changed,
