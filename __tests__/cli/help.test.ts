@@ -79,6 +79,7 @@ describe('every command against docs/cli.md', async () => {
         'doc put',
         'doc query',
         'doc schema',
+        'doc test',
         'emulator',
         'init',
         'project',
@@ -152,6 +153,7 @@ describe("the README's CLI section", async () => {
       'doc index',
       'doc query',
       'doc schema',
+      'doc test',
       'section compact',
       'view',
     ]);

@@ -16,7 +16,6 @@
  * 4. the index work (index-write.ts), from the same first read.
  */
 import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
-import type { WriteGuardOptions } from './document-types.js';
 import {
   type DocumentIndexOptions,
   type FirstRead,
@@ -45,7 +44,7 @@ export interface PreparedSchema extends DeclaredSchema {
 }
 
 /** One write's declarations work. */
-export interface DeclarationsWrite extends WriteGuardOptions {
+export interface DeclarationsWrite {
   store: RefStore;
   /** The write's documents (known once every part has arrived, for a commit in parts). */
   ops: () => readonly IndexedOp[];
@@ -56,6 +55,8 @@ export interface DeclarationsWrite extends WriteGuardOptions {
   indexOptions?: DocumentIndexOptions;
   /** What a commit in parts checked as its parts arrived. */
   parts?: PartsSchemas;
+  /** The caller's guard and the write's expectations (expect/write.ts), run first on each attempt's tip. */
+  guard?: ((base: DeriveBase) => Promise<void>) | undefined;
 }
 
 const typeKey = (t: { namespace: string; type: string }) => `${t.namespace}/${t.type}`;
@@ -87,7 +88,7 @@ export function writeHook(w: DeclarationsWrite): DeriveChanges {
   const guard = w.guard;
   if (!guard) return derive;
   return async (base: DeriveBase) => {
-    await guard({ version: base.version });
+    await guard(base);
     return derive(base);
   };
 }

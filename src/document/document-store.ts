@@ -43,6 +43,7 @@ import type {
   ReadManyDocumentsResult,
 } from './document-types.js';
 import type { DocumentInput, Envelope } from './envelope.js';
+import { expectingWrite } from './expect/write.js';
 import { deriveKey, type Identity } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
@@ -181,8 +182,9 @@ export class DocumentStore {
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
-    const { indexes, schemas, guard, ...rest } = options;
+    const { indexes, schemas, guard, expect, ...rest } = options;
     assertPartsOptions(rest);
+    const expecting = expectingWrite(this.store, expect, guard, dataOf);
     if (indexes) checkIndexes(indexes);
     const declared = schemas ? prepareSchemas(schemas) : undefined;
     const checks = new PartsSchemas(
@@ -195,13 +197,22 @@ export class DocumentStore {
       undefined,
       checks,
     );
-    return commitInParts(this.store, seen.collect(parts), {
+    const collected = seen.collect(parts);
+    return commitInParts(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
       ...rest,
-      derive: this.declarations(() => seen.ops, { indexes, schemas: declared, guard, parts: checks }),
+      derive: this.declarations(() => seen.ops, {
+        indexes,
+        schemas: declared,
+        guard: expecting.guard,
+        parts: checks,
+      }),
     });
   }
 
-  /** The ONE derive hook of every write (declarations.ts `writeHook`): schemas checked, indexes kept exact. */
+  /**
+   * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
+   * expectations first, then schemas checked and indexes kept exact.
+   */
   private declarations(ops: () => readonly IndexedOp[], o: Omit<DeclarationsWrite, 'store' | 'ops'> = {}) {
     return writeHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o });
   }
@@ -302,10 +313,16 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
-    const { indexes, schemas, guard, ...rest } = options;
+    const { indexes, schemas, guard, expect, ...rest } = options;
     const declared = schemas ? prepareSchemas(schemas) : undefined;
     const changes = opsToChanges(ops);
-    const derive = this.declarations(() => indexedOpsOf(ops, changes), { indexes, schemas: declared, guard });
+    const expecting = expectingWrite(this.store, expect, guard);
+    expecting.collector?.takeOps(ops, changes);
+    const derive = this.declarations(() => indexedOpsOf(ops, changes), {
+      indexes,
+      schemas: declared,
+      guard: expecting.guard,
+    });
     return this.store.commit(changes, { ...rest, derive });
   }
 
