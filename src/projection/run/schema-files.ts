@@ -7,14 +7,11 @@
  */
 import { InvalidConfig, InvalidSpec } from '../../core/errors.js';
 import { compileSchema } from '../../document/schema/compile.js';
+import type { TypeSchema } from '../../document/schema/declaration.js';
 import { confinedTo, type ProjectionSpec } from '../spec/index.js';
 
 /** One type's schema, in the shape of DocumentStore's `schemas` commit option. */
-export interface TypeSchema {
-  namespace: string;
-  type: string;
-  schema: Record<string, unknown>;
-}
+export type { TypeSchema };
 
 export interface LoadSchemasOptions {
   /** The spec file as messages name it. */
