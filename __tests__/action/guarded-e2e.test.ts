@@ -141,3 +141,57 @@ describe.each(ENTRIES)('max-removed: "10%" refuses a run that removes 60 % ($nam
     expect(diff.removed.map((d) => d.id).sort()).toEqual(['k4', 'k5', 'k6', 'k7', 'k8', 'k9']);
   });
 });
+
+describe('a schema: refuses a run whose documents break it (src/action/main.ts through tsx)', () => {
+  it('exit 1, nothing written, each violation on the schema: line with key, pointer, rule and type found; no quarantine', {
+    timeout: 2 * ACTION_RUN_MS,
+  }, async () => {
+    // Line 6 is `schema:`; the CSV's values are strings, the schema wants integers.
+    const spec = `quarantine: true
+projections:
+  rows:
+    source: { type: files, glob: rows.csv }
+    identity: { id: "{item.key}" }
+    schema: ./schemas/row.json
+`;
+    const cwd = workspace({
+      '.github/docdb.yml': spec,
+      '.github/schemas/row.json': JSON.stringify({ type: 'object', properties: { value: { type: 'integer' } } }),
+      'rows.csv': csv(12),
+    });
+    const env: Record<string, string> = {
+      GITHUB_WORKSPACE: cwd,
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_RUN_ID: '4712',
+      GITHUB_RUN_ATTEMPT: '1',
+      NODE_OPTIONS: `--import ${TSX}`,
+    };
+    const given = { token: TOKEN, 'api-url': em.url, repository: REPO, section: 'schema-e2e' };
+    em.clearLog();
+    const run = await runLikeRunner({ entry: MAIN, inputs: { ...runnerDefaults(env), ...given }, cwd, env });
+    expect(run.code, run.stdout).toBe(1);
+    expect(tipOf('refs/docdb/schema-e2e')).toBeUndefined();
+    expect(db().listRefs('refs/docdb/schema-e2e.quarantine/')).toEqual([]);
+    expect(em.requests.filter((r) => r.contentCreating)).toEqual([]);
+    expect(run.outputs).toMatchObject({ ok: 'false', 'violation-count': '12', 'quarantine-ref': '' });
+    const violations = JSON.parse(run.outputs.violations!) as Record<string, unknown>[];
+    expect(violations[0]).toMatchObject({
+      kind: 'schema',
+      projection: 'rows',
+      line: 6,
+      key: 'data/rows/k0.json',
+      pointer: '/data/value',
+      rule: 'type',
+      found: 'string',
+    });
+    // No document value in any report: "v0" … "v11" appear nowhere.
+    expect(`${run.stdout}${run.summary}${run.outputs.violations}`).not.toMatch(/\bv\d+\b/);
+    const marks = run.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(marks).toHaveLength(10);
+    expect(marks[0]).toMatch(
+      /^::error title=docdb%3A schema violation,file=\.github\/docdb\.yml,line=6::projections\.rows\.schema: data\/rows\/k0\.json: \/data\/value breaks "type"/,
+    );
+    expect(marks[9]).toMatch(/and 2 more violation\(s\)/);
+    expect(run.summary.split('\n').filter((l) => l.startsWith('| rows |'))).toHaveLength(12);
+  });
+});
