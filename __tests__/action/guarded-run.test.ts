@@ -271,3 +271,17 @@ describe('a run refused by a schema', () => {
     expect(result.summary).toMatch(/run refused by a schema: nothing written/);
   });
 });
+
+describe('the quarantine input', () => {
+  const read = (values: Record<string, string>) => () =>
+    readInputs((n) => ({ repository: REPO, ...values })[n] ?? '', {});
+  it('is true, false or empty (the spec decides), and only for the modes that commit a run', () => {
+    expect(read({ quarantine: 'true' })().quarantine).toBe(true);
+    expect(read({ quarantine: 'false', mode: 'backfill' })().quarantine).toBe(false);
+    expect(read({})()).not.toHaveProperty('quarantine');
+    expect(read({ quarantine: 'yes' })).toThrow(/input "quarantine": "yes" must be true or false/);
+    expect(read({ quarantine: 'true', mode: 'dry-run' })).toThrow(
+      /input "quarantine": only applies to mode: project and backfill.*\(mode is dry-run\)/,
+    );
+  });
+});
