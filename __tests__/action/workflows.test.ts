@@ -154,6 +154,7 @@ describe('action.yml', () => {
         'notify-repository',
         'min-rate-limit',
         'reducer-timeout',
+        'quarantine',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -175,6 +176,11 @@ describe('action.yml', () => {
         'rows',
         'answered-by',
         'kept',
+        'ok',
+        'violations',
+        'violation-count',
+        'quarantine-ref',
+        'quarantine-version',
         'requests',
         'rate-limit-remaining',
         'rate-limit-reset',

@@ -84,6 +84,7 @@ describe('every command against docs/cli.md', async () => {
         'init',
         'project',
         'section compact',
+        'section quarantine',
         'view',
       ].sort(),
     );
@@ -155,6 +156,7 @@ describe("the README's CLI section", async () => {
       'doc schema',
       'doc test',
       'section compact',
+      'section quarantine',
       'view',
     ]);
     expect(readmeExitCodes(old)).toEqual([0, 1, 2, 3]);

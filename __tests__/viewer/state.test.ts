@@ -97,3 +97,18 @@ describe('viewer URL state', () => {
     );
   });
 });
+
+describe('quarantine= (docs/quarantine.md)', () => {
+  it('opens a quarantined run only when named, keeps it in links, and refuses an id that is not one', () => {
+    const { state, problems } = parseViewState('?repo=octo/data&quarantine=4711.1&view=diff');
+    expect(problems).toEqual([]);
+    expect(state).toMatchObject({ ref: 'refs/docdb/documents', quarantine: '4711.1', view: 'diff' });
+    expect(formatViewState(state!)).toBe('repo=octo%2Fdata&quarantine=4711.1&view=diff');
+    expect(parseViewState('?repo=octo/data').state).not.toHaveProperty('quarantine');
+    for (const bad of ['../x', '4711.1/../../heads/main', 'x.lock', 'a b']) {
+      const r = parseViewState(`?repo=octo/data&quarantine=${encodeURIComponent(bad)}`);
+      expect(r.state).not.toHaveProperty('quarantine');
+      expect(r.problems).toEqual([{ param: 'quarantine', message: expect.stringMatching(/must be a quarantine id/) }]);
+    }
+  });
+});

@@ -8,6 +8,7 @@ import type { RefStore } from '../core/refstore.js';
 import type { RunReport } from '../projection/run/index.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import type { RefDeletion, RemoteApiRefStore } from '../stores/remote-api/index.js';
+import type { Annotation } from './annotations.js';
 import type { Meter } from './metered-fetch.js';
 import type { SummaryInput } from './summary.js';
 
@@ -57,6 +58,11 @@ export interface ActionResult {
   text?: string;
   /** What `summary` was rendered from (projection modes), so another entry point can render it its own way. */
   summaryInput?: SummaryInput;
+  /**
+   * The run failed after all, with its outputs and summary written (a commit refused by a `schema:` or
+   * `expect:`): the entry point reports `message` and `annotations` and exits with a failure.
+   */
+  failed?: { message: string; annotations: Annotation[] };
 }
 
 /** What run-action.ts sets up for every mode: one metered Octokit for sources and store, and the section. */

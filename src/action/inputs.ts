@@ -70,6 +70,11 @@ export interface ActionInputs {
   reducerTimeout?: number;
   /** mode query: the clauses and options (undefined in every other mode). */
   query?: QueryInputs;
+  /**
+   * `quarantine`: a run its expectations refuse writes its would-be commit to
+   * `refs/<root>/<section>.quarantine/<run>` (docs/quarantine.md); undefined: as the spec's `quarantine:` says.
+   */
+  quarantine?: boolean;
   /** mode compact: the retention policy (`keep-commits`, `keep-days`, `thin`; docs/retention.md). */
   retention?: { keepCommits?: number; keepDays?: number; thin?: (typeof THIN)[number] };
 }
@@ -143,6 +148,7 @@ export function readInputs(
     notifyRepository: get('notify-repository') || repository,
     minRateLimit: Number(minRateLimit),
     reducerTimeout: Number(reducerTimeout),
+    ...quarantineInput(get, mode, bad),
     ...retentionInputs(get, mode, bad),
   };
   const query = readQueryInputs(get, mode, names);
@@ -302,6 +308,21 @@ function shaInput(get: InputReader, field: 'version' | 'since', hint: string, ba
   if (sha && !SHA_RE.test(sha))
     bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
   return sha.toLowerCase();
+}
+
+/** `quarantine`: true or false (empty: the spec decides); only the modes that commit a run take it. */
+function quarantineInput(get: InputReader, mode: ActionMode, bad: Bad): Pick<ActionInputs, 'quarantine'> {
+  const text = get('quarantine');
+  if (text === '') return {};
+  if (text !== 'true' && text !== 'false')
+    bad('quarantine', `${JSON.stringify(text)} must be true or false`, 'true, false');
+  if (mode !== 'project' && mode !== 'backfill') {
+    bad(
+      'quarantine',
+      `only applies to mode: project and backfill, the modes whose commit expectations check (mode is ${mode})`,
+    );
+  }
+  return { quarantine: text === 'true' };
 }
 
 /** `keep-commits`, `keep-days`, `thin`: only with mode compact, which needs a policy that keeps something. */

@@ -36,7 +36,7 @@ async function main(): Promise<void> {
     if (inputs.token) core.setSecret(inputs.token);
     // Outputs are written after the commit: a step that could commit but not report it must fail first.
     await checkRunnerFiles(process.env);
-    const { outputs, summary } = await runAction(inputs, {
+    const { outputs, summary, failed } = await runAction(inputs, {
       // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
       log: (raw) => {
         const line = logText(raw);
@@ -57,6 +57,15 @@ async function main(): Promise<void> {
       // On a runner the summary goes to the job page; elsewhere (local runs) print it to the log.
       if (process.env.GITHUB_STEP_SUMMARY) await core.summary.addRaw(summary).write();
       else core.info(logText(`\n${summary}`));
+    }
+    // Refused by a schema or expectations: the outputs and summary say why; the step still fails.
+    if (failed) {
+      core.info(logText(failed.message));
+      for (const a of failed.annotations) {
+        core.error(logText(a.message), { ...a.properties, title: logText(a.properties.title) });
+      }
+      if (failed.annotations.length === 0) core.setFailed(logText(failed.message));
+      else process.exitCode = core.ExitCode.Failure;
     }
   } catch (e) {
     // Nothing printed relies on the runner's ::add-mask:: alone: every string of the error is redacted first.

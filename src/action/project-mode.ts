@@ -5,15 +5,24 @@
  */
 import { randomBytes } from 'node:crypto';
 import { isAbsolute, resolve } from 'node:path';
+import { InvalidConfig } from '../core/errors.js';
 import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js';
-import { type RunMode, type RunReport, runProjections } from '../projection/run/index.js';
+import {
+  type QuarantineTarget,
+  type RunMode,
+  type RunOptions,
+  type RunRefusal,
+  type RunReport,
+  runProjections,
+} from '../projection/run/index.js';
 import { tokenIdentity } from '../projection/sources/index.js';
-import { isLoopbackHost, loadSpec } from '../projection/spec/index.js';
+import { isLoopbackHost, loadSpec, type Spec } from '../projection/spec/index.js';
 import { compactSection } from '../retention/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { type Meter, rateOutputs } from './metered-fetch.js';
-import { prepareShardRef } from './shard-commit.js';
+import { refusalAnnotations, refusalOutputs, refusalText, renderRefusal } from './refusal-report.js';
+import { prepareShardRef, type ShardTarget } from './shard-commit.js';
 import { renderSummary, type SummaryInput } from './summary.js';
 
 /**
@@ -28,7 +37,7 @@ export async function projectMode(
   context: ActionContext,
   tools: ActionTools,
 ): Promise<ActionResult> {
-  const { client, store, meter, log } = tools;
+  const { store, meter, log } = tools;
   const workspace = context.workspace ?? process.cwd();
   const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
   // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
@@ -43,7 +52,53 @@ export async function projectMode(
     inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
       ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
       : undefined;
-  const report = await runProjections({
+  const quarantine = (inputs.quarantine ?? spec.quarantine ?? false) && mode !== 'dry-run' && !target;
+  let report: RunReport;
+  try {
+    report = await runProjections({
+      ...runOptions(inputs, mode, context, tools, { spec, specPath, workspace, target }),
+      ...(quarantine ? { quarantine: quarantineTarget(tools, context) } : {}),
+    });
+  } catch (e) {
+    const refusal = (e as { data?: { refusal?: RunRefusal } })?.data?.refusal;
+    if (!refusal) throw e;
+    return refusedResult(e as Error, refusal, spec.file, tools);
+  }
+  const result = { ...reportOf(report, inputs, context, meter), report };
+  // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
+  if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
+    const loopback = isLoopbackHost(new URL(inputs.apiUrl).hostname);
+    const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
+    log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
+    if (c.compacted) {
+      // The run's commit was re-created on the compacted history: report the tip that exists.
+      result.outputs = {
+        ...result.outputs,
+        version: c.version ?? '',
+        kept: String(c.kept),
+        requests: String(meter.requests),
+      };
+      result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
+    }
+  }
+  return result;
+}
+
+/** The run's options, as the inputs, the context and the shard target say. */
+function runOptions(
+  inputs: ActionInputs,
+  mode: RunMode,
+  context: ActionContext,
+  tools: ActionTools,
+  {
+    spec,
+    specPath,
+    workspace,
+    target,
+  }: { spec: Spec; specPath: string; workspace: string; target: ShardTarget | undefined },
+): RunOptions {
+  const { client, store, log } = tools;
+  return {
     spec,
     client,
     store: target?.store ?? store,
@@ -66,25 +121,41 @@ export async function projectMode(
     ...(context.inputNames ? { inputNames: context.inputNames } : {}),
     ...(context.fetch ? { fetch: context.fetch } : {}),
     ...(context.env ? { env: context.env } : {}),
-  });
-  const result = { ...reportOf(report, inputs, context, meter), report };
-  // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
-  if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
-    const loopback = isLoopbackHost(new URL(inputs.apiUrl).hostname);
-    const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
-    log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
-    if (c.compacted) {
-      // The run's commit was re-created on the compacted history: report the tip that exists.
-      result.outputs = {
-        ...result.outputs,
-        version: c.version ?? '',
-        kept: String(c.kept),
-        requests: String(meter.requests),
-      };
-      result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
-    }
+  };
+}
+
+/**
+ * Where a refused run quarantines: a store on any ref of the repository (the API store; a local section has
+ * none: refused before any request), under the run's id.
+ */
+function quarantineTarget(tools: ActionTools, context: ActionContext): QuarantineTarget {
+  if (!tools.shardRefs) {
+    throw new InvalidConfig(
+      'quarantine',
+      'quarantine writes refs/<root>/<section>.quarantine/<run> through the GitHub API; with a local git section, leave it off',
+    );
   }
-  return result;
+  const label = runLabel(context);
+  const id = label === 'local' ? `local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}` : label;
+  return { id, storeOn: tools.shardRefs.storeOn };
+}
+
+/** A run whose commit a `schema:` or `expect:` refused: outputs, summary and annotations say why; the step fails. */
+function refusedResult(e: Error, refusal: RunRefusal, specFile: string, tools: ActionTools): ActionResult {
+  const tip = refusal.version ?? '';
+  return {
+    outputs: {
+      version: tip,
+      'previous-version': tip,
+      changed: 'false',
+      requests: String(tools.meter.requests),
+      ...rateOutputs(tools.meter),
+      ...refusalOutputs(refusal),
+    },
+    summary: renderRefusal(refusal, tools.ref),
+    text: refusalText(refusal, tools.ref),
+    failed: { message: e.message, annotations: refusalAnnotations(refusal, specFile) },
+  };
 }
 
 /**
@@ -129,6 +200,12 @@ function reportOf(
     verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
     requests: String(meter.requests),
     ...rateOutputs(meter),
+    // Guarded writes (docs/quarantine.md): a run that got here passed its schemas and expectations.
+    ok: 'true',
+    violations: '[]',
+    'violation-count': '0',
+    'quarantine-ref': '',
+    'quarantine-version': '',
   };
   const summaryInput: SummaryInput = {
     report,

@@ -4,6 +4,7 @@
  * the IndexedDB store. Works in a page, a Web Worker and an extension service worker (no DOM needed).
  */
 import { InvalidConfig } from '../core/errors.js';
+import { assertQuarantineId, quarantineRefOf } from '../core/quarantine-ref.js';
 import { assertNotReservedRef } from '../core/refname.js';
 import type {
   HistoryResult,
@@ -91,6 +92,13 @@ export interface LoadDocDbClientOptions {
   apiUrl?: string;
   /** Section ref (default `refs/docdb/documents`); a ref in a section's reserved space (`.shards/`, `.quarantine/`, `.previews/`) is refused. */
   ref?: string;
+  /**
+   * Open a quarantined run of the section instead of the section itself: `<ref>.quarantine/<id>`, a run its
+   * expectations refused (docs/quarantine.md). Only ever read when asked by name like this; its history is
+   * the section's up to the tip it was computed on, so `changes({ from: tip, to: client.head() })` shows
+   * what the refused run would have changed. Remote backend only.
+   */
+  quarantine?: string;
   /** Further RemoteApiRefStore options (retries, author, userAgent, logger…). */
   remote?: Omit<RemoteApiRefStoreOptions, 'transport' | 'owner' | 'repo' | 'apiUrl' | 'ref' | 'token' | 'credentials'>;
 }
@@ -191,6 +199,21 @@ function hostHttpTransport(caps: HostCapabilities): HttpTransport {
   return fetchTransport(t.fetch ? { fetch: t.fetch } : {});
 }
 
+/** The ref a client reads: `options.ref`, or its quarantine ref when `quarantine` names one. */
+function quarantineRef(options: LoadDocDbClientOptions, backend: DocDbBackend): string | undefined {
+  if (options.quarantine === undefined) return options.ref;
+  if (backend !== 'remote') {
+    throw new InvalidConfig('quarantine', 'quarantine opens a quarantine ref on GitHub: the remote backend only', {
+      allowed: 'backend "remote"',
+    });
+  }
+  assertQuarantineId(options.quarantine, 'quarantine');
+  return quarantineRefOf(options.ref ?? DEFAULT_SECTION_REF, options.quarantine);
+}
+
+/** The section a client reads when `ref` is not given. */
+const DEFAULT_SECTION_REF = 'refs/docdb/documents';
+
 /**
  * Load a docdb client in a browser (page, worker, extension service worker).
  *
@@ -221,6 +244,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
   }
   // A ref the caller gives (a page may take it from its URL) is a section, never a reserved space's ref.
   if (options.ref !== undefined) assertNotReservedRef(options.ref, 'ref');
+  const ref = quarantineRef(options, backend);
   if (caps.credentials !== undefined && typeof caps.credentials !== 'function') {
     throw new InvalidConfig('hostCapabilities.credentials', 'credentials must be a function returning a token', {
       allowed: 'async () => token | null',
@@ -261,7 +285,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
       owner: options.owner as string,
       repo: options.repo as string,
       ...(options.apiUrl !== undefined ? { apiUrl: options.apiUrl } : {}),
-      ...(options.ref !== undefined ? { ref: options.ref } : {}),
+      ...(ref !== undefined ? { ref } : {}),
       ...(caps.credentials ? { credentials: caps.credentials } : {}),
       cache: { ...options.remote?.cache, ...cache },
     });

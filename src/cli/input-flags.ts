@@ -22,6 +22,7 @@ export const INPUT_FLAGS: Readonly<Record<string, string>> = {
   notify: '--notify',
   'notify-repository': '--notify-repository',
   'min-rate-limit': '--min-rate-limit',
+  quarantine: '--quarantine',
   namespace: '--namespace',
   type: '--type',
   id: '--id',

@@ -47,6 +47,11 @@ const ONLY_FOR: Record<string, RefStoreKind[]> = {
 
 export interface OpenedStore {
   store: RefStore;
+  /**
+   * The same store on another ref of the same repository (`--refstore api` only): the section's quarantine
+   * refs (docdb section quarantine).
+   */
+  storeOn?(ref: string): RemoteApiRefStore;
   kind: RefStoreKind;
   /** Human description: `octo/widgets refs/docdb/documents`. */
   where: string;
@@ -267,24 +272,27 @@ export async function openStore(values: FlagValues, io: CliIo, options: { gh?: G
       ...(options.gh ? { gh: options.gh } : {}),
     });
     const [owner, repo] = repository.split('/') as [string, string];
-    const store = new RemoteApiRefStore({
-      transport: fetchTransport(),
-      apiUrl,
-      owner,
-      repo,
-      ref,
-      userAgent: 'docdb-cli',
-      // Bulk reads (doc export) through the section's archive; the token never goes to its redirect.
-      archive: nodeArchiveReader(),
-      // A warning (an archive too large for the archive path, read in batches instead) reaches the user.
-      logger: (event) => {
-        if (event.level === 'warn') io.stderr(`warning: ${event.message}\n`);
-      },
-      ...(token ? { token } : {}),
-    });
+    const on = (r: string) =>
+      new RemoteApiRefStore({
+        transport: fetchTransport(),
+        apiUrl,
+        owner,
+        repo,
+        userAgent: 'docdb-cli',
+        // Bulk reads (doc export) through the section's archive; the token never goes to its redirect.
+        archive: nodeArchiveReader(),
+        // A warning (an archive too large for the archive path, read in batches instead) reaches the user.
+        logger: (event) => {
+          if (event.level === 'warn') io.stderr(`warning: ${event.message}\n`);
+        },
+        ...(token ? { token } : {}),
+        ref: r,
+      });
+    const store = on(ref);
     return {
       store,
       kind,
+      storeOn: on,
       where: `${repository} ${ref}`,
       secrets: token ? [token] : [],
       close: async () => {},

@@ -35,6 +35,11 @@ export interface ViewState {
   repo: string;
   /** Full ref name (from `ref`, or `refs/docdb/<section>`). */
   ref: string;
+  /**
+   * `quarantine=<id>`: read the section's quarantined run `<ref>.quarantine/<id>` (docs/quarantine.md)
+   * instead of the section — only when asked by name like this.
+   */
+  quarantine?: string;
   view: ViewName;
   at?: string;
   ns?: string;
@@ -58,6 +63,7 @@ export interface StateProblem {
 
 const SHA = /^[0-9a-f]{40}$/;
 const REPO = /^[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})\/[A-Za-z0-9._-]{1,100}$/;
+const QUARANTINE_ID = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
 const SECTION = /^[A-Za-z0-9._-]+(?:\/[A-Za-z0-9._-]+)*$/;
 
 function one(params: URLSearchParams, name: string): string | undefined {
@@ -83,6 +89,12 @@ export function parseViewState(search: string): { state: ViewState | null; probl
   }
   const state: ViewState = { repo, ref: `refs/docdb/${DEFAULT_SECTION}`, view: 'overview', where: [] };
   readRef(params, state, bad);
+  const quarantine = one(params, 'quarantine');
+  if (quarantine !== undefined) {
+    if (QUARANTINE_ID.test(quarantine) && quarantine.length <= 64 && !quarantine.endsWith('.lock'))
+      state.quarantine = quarantine;
+    else bad('quarantine', `"quarantine" must be a quarantine id such as 4711.1, got ${JSON.stringify(quarantine)}`);
+  }
   readView(params, state, bad);
   for (const name of ['at', 'from', 'to'] as const) {
     const v = one(params, name);
@@ -188,6 +200,7 @@ export function formatViewState(state: ViewState): string {
   const section = state.ref.startsWith('refs/docdb/') ? state.ref.slice('refs/docdb/'.length) : undefined;
   if (section === undefined) params.set('ref', state.ref);
   else if (section !== DEFAULT_SECTION) params.set('section', section);
+  if (state.quarantine !== undefined) params.set('quarantine', state.quarantine);
   if (state.view !== 'overview' && !(state.view === 'file' && state.path !== undefined)) params.set('view', state.view);
   for (const name of ['at', 'ns', 'type', 'id', 'path', 'q', 'sort', 'from', 'to', 'field', 'agg'] as const) {
     const v = state[name];

@@ -28,7 +28,7 @@ export const command: CliCommand = {
   summary: "run a projection spec locally with the Action's engine",
   usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run|merge] [--projections a,b] [--commit-message M]
                      [--shard i/n [--shard-commit direct|merge]] [--shards N] [--notify TYPE [--notify-repository O/R]]
-                     [--min-rate-limit N] [store flags] [--json]
+                     [--min-rate-limit N] [--quarantine] [store flags] [--json]
 
 Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
 are read through the GitHub API (--repo is the default source repository and, with --refstore api, the
@@ -42,7 +42,10 @@ before the rate limit left would fall below N, committing nothing. --shard-commi
 write its own ref (refs/<root>/<section>.shards/<i>) instead of racing for the section; --mode merge
 --shards N then folds the N shard refs of this run (GITHUB_RUN_ID) into the section in one commit and
 deletes them (docs/action.md "Shards that do not race"). --notify TYPE sends a repository_dispatch event
-after a commit that changed something.`,
+after a commit that changed something. A commit refused by a spec's schema: or expect: fails the run (exit
+1) naming each violation and its spec line, nothing written; with --quarantine (or the spec's quarantine:
+true) a commit refused by expectations is written to refs/<root>/<section>.quarantine/<id> instead, for
+docdb section quarantine list|promote|drop (docs/quarantine.md).`,
   flags: {
     spec: { type: 'string', description: 'projection spec file (default .github/docdb.yml)' },
     mode: { type: 'string', description: 'project (default) | backfill | dry-run' },
@@ -57,6 +60,10 @@ after a commit that changed something.`,
     },
     'notify-repository': { type: 'string', description: 'owner/name the --notify event goes to (default --repo)' },
     'min-rate-limit': { type: 'string', description: 'stop before the rate limit left falls below N (default 0)' },
+    quarantine: {
+      type: 'boolean',
+      description: 'a commit refused by expectations goes to refs/<root>/<section>.quarantine/<id> instead',
+    },
     ...STORE_FLAGS,
   },
   async run({ values, io, json, secrets }) {
@@ -97,6 +104,7 @@ after a commit that changed something.`,
       notify: str(values, 'notify'),
       'notify-repository': str(values, 'notify-repository'),
       'min-rate-limit': str(values, 'min-rate-limit'),
+      quarantine: values.quarantine === true ? 'true' : undefined,
     };
     const inputs = (() => {
       try {
@@ -114,7 +122,7 @@ after a commit that changed something.`,
       appendAll(secrets, opened.secrets);
     }
     try {
-      const { outputs, summary, summaryInput, report, text } = await runAction(inputs, {
+      const { outputs, summary, summaryInput, report, text, failed } = await runAction(inputs, {
         log: (line) => io.stderr(`${line}\n`),
         workspace: io.cwd,
         inputNames: CLI_INPUT_NAMES,
@@ -126,7 +134,11 @@ after a commit that changed something.`,
       // The Markdown job summary only means something on a runner (e.g. `>> "$GITHUB_STEP_SUMMARY"`).
       else if (underActions(io.env)) io.stdout(summary);
       else io.stdout(summaryInput ? renderTextSummary(summaryInput) : (text ?? summary));
-      return EXIT.ok;
+      if (!failed) return EXIT.ok;
+      // Refused by a schema or expectations: each violation with its spec line, then the reason.
+      for (const a of failed.annotations) io.stderr(`${a.properties.file}:${a.properties.startLine}: ${a.message}\n`);
+      io.stderr(`error: ${failed.message}\n`);
+      return EXIT.error;
     } catch (e) {
       // The way out, as the doc commands say it: the section's store first, else the API the sources read.
       throw withAdvice(e, opened?.advise?.(e) ?? apiAdvice(e, { apiUrl, apiUrlFrom, tokenSource }));

@@ -14,6 +14,7 @@
  * resolved first), and it runs in a worker thread of its own under a time limit (worker.ts).
  */
 import { InvalidSpec } from '../../core/errors.js';
+import { confinedTo } from '../spec/confine.js';
 import type { ProjectionSpec } from '../spec/index.js';
 import { BUILTINS } from './builtins.js';
 import type { LoadedReducer, LoadReducerOptions } from './types.js';
@@ -103,10 +104,8 @@ export async function readModule(
  * await confine(real, { module: './r.js', export: 'default' }, workspace, at); // throws InvalidSpec outside it
  */
 export async function confine(real: string, r: ModuleSpec, rootDir: string, at: ModuleWhere): Promise<void> {
-  const { resolve, sep } = await import('node:path');
-  const { realpath } = await import('node:fs/promises');
-  const root = await realpath(rootDir).catch(() => resolve(rootDir));
-  if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
+  const { inside, root } = await confinedTo(real, rootDir);
+  if (!inside) {
     throw new InvalidSpec(
       `${at.where}: ${at.what ?? 'reducer module'} ${r.module} resolves to ${real}, outside the workspace ${root}; ${at.what ?? 'reducer module'}s must be files inside the workspace (symbolic links are resolved first)`,
       { ...at.data, reason: 'outside-workspace' },

@@ -102,7 +102,7 @@ export async function mergeShards(options: MergeOptions): Promise<MergeReport> {
     );
   // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
   const documents = new DocumentStore(options.section);
-  const out = new StreamedCommit(documents, message, STREAM_PART, [], claims.guard(options.section));
+  const out = new StreamedCommit(documents, message, { partSize: STREAM_PART, guard: claims.guard(options.section) });
   let write: WriteResult | undefined;
   try {
     for (const s of found) shards.push(await foldShard(s, (op) => out.add(op), owner, claims));

@@ -8,6 +8,7 @@ import type { DocumentOp } from '../../document/document-store.js';
 import type { SourceClient } from '../sources/index.js';
 import type { Spec } from '../spec/index.js';
 import type { ProjectionReport } from './projection-types.js';
+import type { QuarantineTarget } from './quarantine-refs.js';
 import type { Shard } from './shard.js';
 
 export type RunMode = 'project' | 'backfill' | 'dry-run';
@@ -70,6 +71,12 @@ export interface RunOptions {
   receipt?: DocumentOp;
   /** How messages name the run's settings (default the Action's inputs, `the "token" input`; the CLI passes its flags). */
   inputNames?: InputNames;
+  /**
+   * Quarantine (docs/quarantine.md): when the spec's expectations refuse the commit, write it to
+   * `refs/<root>/<section>.quarantine/<id>` instead (the error's `data.refusal.quarantine` names it).
+   * Keeps the run's changes in memory until the commit lands.
+   */
+  quarantine?: QuarantineTarget;
 }
 
 export interface RunReport {

@@ -13,12 +13,16 @@ import { InvalidSpec } from '../../core/errors.js';
 import { ACTION_INPUT_NAMES, type InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
+import type { CheckRunner } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
 import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
+import { type LoadedChecks, loadChecks } from './check-modules.js';
+import { expectationsOf, isExpectationsFailed, refusalOf } from './guarded-write.js';
 import type { RunMode, RunOptions, RunReport } from './options.js';
 import type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
+import { writeQuarantine } from './quarantine-write.js';
 import { runProjection } from './run-projection.js';
 import {
   type BaseReport,
@@ -31,6 +35,7 @@ import {
   withTrailers,
 } from './run-report.js';
 import { envOf, redactRunError } from './run-secrets.js';
+import { loadSchemas, type TypeSchema } from './schema-files.js';
 import { fingerprintOf, parseState, stateKey } from './state-file.js';
 import { StreamedCommit } from './streamed-commit.js';
 
@@ -76,8 +81,15 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   // Every reducer is resolved, confined, imported and checked before the first request (docs promise
   // that inputs and spec are checked first); custom modules start their worker threads here.
   const reducers = new Map<string, LoadedReducer>();
+  let checks: LoadedChecks | undefined;
   try {
     const baseDir = options.baseDir ?? dirnameOf(spec.file);
+    // `schema:` files too: read, confined to the workspace and parsed before the first request.
+    const schemas = await loadSchemas(selected, {
+      specFile: spec.file,
+      baseDir,
+      confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+    });
     for (const p of selected) {
       reducers.set(
         p.name,
@@ -87,19 +99,34 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
         }),
       );
     }
-    return await runLoaded(options, selected, reducers, documents);
+    // `expect: { check: { module } }` modules too, under the same rules as reducers.
+    checks = await loadChecks(selected, {
+      specFile: spec.file,
+      baseDir,
+      confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+      ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+    });
+    return await runLoaded(options, selected, { reducers, schemas, checks: checks.runners }, documents);
   } catch (e) {
     // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
     throw await redactRunError(e, options);
   } finally {
     await Promise.all([...reducers.values()].map((r) => r.close()));
+    await checks?.close();
   }
+}
+
+/** What is loaded before the first request: the reducers, the `schema:` declarations, the check modules. */
+interface Loaded {
+  reducers: ReadonlyMap<string, LoadedReducer>;
+  schemas: readonly TypeSchema[];
+  checks: ReadonlyMap<string, CheckRunner>;
 }
 
 async function runLoaded(
   options: RunOptions,
   selected: ProjectionSpec[],
-  reducers: ReadonlyMap<string, LoadedReducer>,
+  { reducers, schemas, checks }: Loaded,
   documents: DocumentStore,
 ): Promise<RunReport> {
   const mode = options.mode ?? 'project';
@@ -109,7 +136,10 @@ async function runLoaded(
   // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
   const changes: DocumentOp[] = [];
   const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, undefined, indexesOf(selected));
+  const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
+  // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
+  const keep = options.quarantine !== undefined && guarded.expect.length > 0;
+  const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, { ...guarded, keep });
   const emit = out ? (op: DocumentOp) => out.add(op) : async (op: DocumentOp) => void changes.push(op);
   const read = readContextOf(options, log);
   const run: RunScope = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
@@ -118,7 +148,8 @@ async function runLoaded(
     projected = await projectAll(run, selected);
   } catch (e) {
     await out?.abort(e);
-    throw e;
+    // A streamed part refused by a schema surfaces here; its changes are not all known: no quarantine.
+    throw await refused(e, { options, selected, out: undefined, message: message(), ...guarded });
   }
   // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
   if (options.receipt && mode !== 'dry-run') projected.pendingState.push(options.receipt);
@@ -132,7 +163,56 @@ async function runLoaded(
     ...(options.shard ? { shard: options.shard } : {}),
   };
   if (mode === 'dry-run') return dryRun(base, changes, section.tip, log);
-  return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+  try {
+    return await commit(out, projected.pendingState, base, options.spec, section.tip, log);
+  } catch (e) {
+    throw await refused(e, { options, selected, out, message: message(), ...guarded });
+  }
+}
+
+/**
+ * A commit refused by a `schema:` or `expect:` (guarded-write.ts) carries the refusal in `data.refusal`, every
+ * violation pointing at its spec line; refused by expectations, with quarantine on, the would-be commit is
+ * written to its quarantine ref first (quarantine-write.ts). Any other error is returned as it is.
+ */
+async function refused(
+  e: unknown,
+  r: {
+    options: RunOptions;
+    selected: readonly ProjectionSpec[];
+    out: StreamedCommit | undefined;
+    message: string;
+    indexes: readonly TypeIndex[];
+    schemas: readonly TypeSchema[];
+  },
+): Promise<unknown> {
+  const refusal = refusalOf(e, r.selected);
+  if (!refusal) return e;
+  const target = r.options.quarantine;
+  if (target && isExpectationsFailed(e) && r.out) {
+    try {
+      const q = await writeQuarantine({
+        target,
+        sectionRef: r.options.store.ref,
+        ops: r.out.kept(),
+        base: refusal.version,
+        message: r.message,
+        indexes: r.indexes,
+        schemas: r.schemas,
+      });
+      refusal.quarantine = q;
+      (e as Error).message +=
+        `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
+      r.options.log?.(`quarantined the refused commit at ${q.ref}: ${q.version}`);
+    } catch (qe) {
+      // The refusal stays the run's failure: a quarantine that could not be written is said beside it.
+      const why = (qe as Error)?.message ?? String(qe);
+      (e as Error).message += `; quarantining the would-be commit failed too: ${why}`;
+      r.options.log?.(`warning: could not quarantine the refused commit: ${why}`);
+    }
+  }
+  (e as { data: Record<string, unknown> }).data.refusal = refusal;
+  return e;
 }
 
 /** The selected projections' `index:` declarations, one per namespace/type (the spec checked they agree). */

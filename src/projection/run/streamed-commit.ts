@@ -9,10 +9,28 @@
  */
 import type { WriteResult } from '../../core/refstore.js';
 import type { DocumentOp, DocumentStore, WriteGuardOptions } from '../../document/document-store.js';
+import type { TypeExpectations } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
+import type { TypeSchema } from './schema-files.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
 export const STREAM_PART = 1000;
+
+/** What the one commit carries besides the changes, and how it streams. */
+export interface StreamedCommitOptions {
+  /** Changes per part (default STREAM_PART). */
+  partSize?: number;
+  /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
+  indexes?: readonly TypeIndex[];
+  /** The spec's `schema:` declarations: declared in the same commit, the documents validated against them. */
+  schemas?: readonly TypeSchema[];
+  /** The spec's `expect:`: evaluated on the tip each attempt builds on, before the section moves. */
+  expect?: readonly TypeExpectations[];
+  /** Checked on the tip each attempt of the commit builds on (WriteGuardOptions): the shard merge's compare-and-set. */
+  guard?: WriteGuardOptions['guard'];
+  /** Keep every change (`kept()`), for a quarantine commit of the same operations. */
+  keep?: boolean;
+}
 
 /**
  * @example
@@ -33,23 +51,42 @@ export class StreamedCommit {
   /** Changes added so far. */
   count = 0;
 
+  /** Every change added, in order, when `keep` is on (a refused run's quarantine commit writes them again). */
+  private readonly keptOps: DocumentOp[] = [];
+
   constructor(
     private readonly documents: DocumentStore,
     private readonly message: () => string,
-    private readonly partSize = STREAM_PART,
-    /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
-    private readonly indexes: readonly TypeIndex[] = [],
-    /** Checked on the tip each attempt of the commit builds on (WriteGuardOptions): the shard merge's compare-and-set. */
-    private readonly guard?: WriteGuardOptions['guard'],
+    private readonly settings: StreamedCommitOptions = {},
   ) {}
 
-  /** The write options: the message, the index declarations when the spec has any, the guard. */
+  private get partSize(): number {
+    return this.settings.partSize ?? STREAM_PART;
+  }
+
+  /** The write options: the message, and the declarations, expectations and guard the caller gave. */
   private options<M>(message: M) {
+    const { indexes = [], schemas = [], expect = [], guard } = this.settings;
     return {
       message,
-      ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}),
-      ...(this.guard ? { guard: this.guard } : {}),
+      ...(indexes.length > 0 ? { indexes: [...indexes] } : {}),
+      ...(schemas.length > 0 ? { schemas: [...schemas] } : {}),
+      ...(expect.length > 0 ? { expect: [...expect] } : {}),
+      ...(guard ? { guard } : {}),
     };
+  }
+
+  /** Declarations that must land even when no document changed (declaring the same again writes nothing). */
+  private get declares(): boolean {
+    return (this.settings.indexes?.length ?? 0) > 0 || (this.settings.schemas?.length ?? 0) > 0;
+  }
+
+  /**
+   * Every change added so far, in order (with `keep: true`; empty otherwise), plus the `last` ones given to
+   * `finish`: the would-be commit's operations, for a quarantine ref (run-quarantine.ts).
+   */
+  kept(): readonly DocumentOp[] {
+    return this.keptOps;
   }
 
   /** True once a commit in parts has started (some changes are already on their way). */
@@ -60,6 +97,7 @@ export class StreamedCommit {
   /** Add one change; hands a full part over (waiting until the store took it). */
   async add(op: DocumentOp): Promise<void> {
     this.buffer.push(op);
+    if (this.settings.keep) this.keptOps.push(op);
     this.count++;
     if (this.buffer.length >= this.partSize) await this.handOver();
   }
@@ -69,12 +107,15 @@ export class StreamedCommit {
    * nothing at all), else the last part and the end of the commit in parts.
    */
   async finish(last: readonly DocumentOp[] = []): Promise<WriteResult | undefined> {
-    for (const op of last) this.buffer.push(op);
+    for (const op of last) {
+      this.buffer.push(op);
+      if (this.settings.keep) this.keptOps.push(op);
+    }
     if (!this.pending) {
       if (this.buffer.length === 0) {
-        // No document changed, but a new `index:` must still be declared (the same one again writes nothing).
-        if (this.indexes.length === 0) return undefined;
-        const r = await this.documents.declareIndexes([...this.indexes], { message: this.message() });
+        // No document changed, but a new `index:` or `schema:` must still be declared (the same again writes nothing).
+        if (!this.declares) return undefined;
+        const r = await this.documents.commit([], this.options(this.message()));
         return r.changed ? r : undefined;
       }
       const ops = this.buffer;

@@ -3,6 +3,8 @@
  * source, identity templates, and loading the file. The bottom of projection/: it imports nothing from the
  * sibling folders (sources/, reducers/, run/), which all read what is exported here.
  */
+
+export { type Confined, confinedTo } from './confine.js';
 export { BUILTIN_REDUCERS, SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
 export { type LoadSpecOptions, loadSpec } from './load.js';
 export { parseSpec } from './parse.js';
@@ -27,4 +29,4 @@ export {
   templateVariables,
   valueAt,
 } from './template.js';
-export type { ParseSpecOptions, ProjectionSpec, ReducerSpec, Spec, SpecIssue } from './types.js';
+export type { ParseSpecOptions, ProjectionSpec, ReducerSpec, SchemaSpec, Spec, SpecIssue } from './types.js';

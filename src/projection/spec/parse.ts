@@ -9,11 +9,12 @@
  */
 import type { z } from 'zod';
 import { ACTION_INPUT_NAMES } from '../../core/input-names.js';
+import { canonicalJson } from '../../document/canonical-json.js';
 import { BUILTIN_REDUCERS } from './defaults.js';
 import { fieldName, schemaIssues, specError } from './issues.js';
 import { RESERVED_NAMES, specSchema } from './projection-schema.js';
 import { type RawProjection, resolveProjection } from './resolve-projection.js';
-import type { ParseSpecOptions, ProjectionSpec, Spec, SpecIssue } from './types.js';
+import type { ParseSpecOptions, ProjectionSpec, SchemaSpec, Spec, SpecIssue } from './types.js';
 import { SpecYaml } from './yaml-document.js';
 
 type ValidSpec = z.infer<typeof specSchema>;
@@ -39,7 +40,13 @@ export function parseSpec(text: string, file = '.github/docdb.yml', options: Par
     ...(r['keep-days'] !== undefined ? { keepDays: r['keep-days'] } : {}),
     ...(r.thin !== undefined ? { thin: r.thin } : {}),
   };
-  return { version: 1, file, projections, ...(retention ? { retention } : {}) };
+  return {
+    version: 1,
+    file,
+    projections,
+    ...(retention ? { retention } : {}),
+    ...(parsed.data.quarantine !== undefined ? { quarantine: parsed.data.quarantine } : {}),
+  };
 }
 
 /** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */
@@ -110,6 +117,7 @@ function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, optio
   }
   checkPruneScopes(projections, at);
   checkIndexScopes(projections, at);
+  checkSchemaScopes(projections, at);
   checkExpectScopes(projections, at);
   if (issues.length > 0) throw specError(file, issues);
   return projections;
@@ -144,6 +152,30 @@ function checkExpectScopes(projections: ProjectionSpec[], at: (path: PropertyKey
       at(
         ['projections', p.name, 'expect'],
         `projections "${other.name}" and "${p.name}" both write ${scope}/… with different expect:; one type has one set of expectations: write the same in both, or in one of them only`,
+      );
+    }
+  }
+}
+
+/**
+ * One namespace/type has one schema: two projections writing it may both say `schema:` only alike (the same
+ * mapping, or the same file), like `index:`.
+ */
+function checkSchemaScopes(projections: ProjectionSpec[], at: (path: PropertyKey[], message: string) => void): void {
+  const declared = new Map<string, ProjectionSpec>();
+  const same = (a: SchemaSpec, b: SchemaSpec) =>
+    'file' in a
+      ? 'file' in b && a.file.replace(/^\.\//, '') === b.file.replace(/^\.\//, '')
+      : 'inline' in b && canonicalJson(a.inline) === canonicalJson(b.inline);
+  for (const p of projections) {
+    if (!p.schema) continue;
+    const scope = `${p.identity.namespace}/${p.identity.type}`;
+    const other = declared.get(scope);
+    if (!other) declared.set(scope, p);
+    else if (!same(other.schema as SchemaSpec, p.schema)) {
+      at(
+        ['projections', p.name, 'schema'],
+        `projections "${other.name}" and "${p.name}" both write ${scope}/… with different schemas; one type has one schema: give the same schema in both, or in one of them only`,
       );
     }
   }

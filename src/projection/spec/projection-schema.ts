@@ -48,6 +48,16 @@ const projectionSchema = z.strictObject({
       error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
     .optional(),
+  /**
+   * A JSON Schema for the documents' `data` (docs/schemas.md): inline, or a path to a JSON file inside the
+   * workspace (relative to the spec file, the reducer modules' rule). Declared in the same commit as the documents.
+   */
+  schema: z
+    .union([z.string().min(1), z.record(z.string(), z.unknown())], {
+      error:
+        'must be a JSON Schema (a mapping) or the path of a JSON file inside the workspace, e.g. ./schemas/repo.json',
+    })
+    .optional(),
   /** Data tests on the run's would-be commit (docs/expectations.md), parsed by parseExpectations in resolve-projection.ts. */
   expect: z.unknown().optional(),
 });
@@ -72,6 +82,8 @@ export const specSchema = z.strictObject({
       error: 'keeps nothing: give keep-commits and/or keep-days (thin only thins what they do not keep)',
     })
     .optional(),
+  // A run refused by its expectations writes its would-be commit beside the section (docs/quarantine.md).
+  quarantine: z.boolean({ error: 'must be true or false' }).optional(),
   projections: z.record(
     z.string().regex(NAME_RE, {
       error: (i) =>
@@ -95,9 +107,9 @@ export const specSchema = z.strictObject({
  */
 export function allowedFields(path: readonly PropertyKey[]): string[] | undefined {
   const last = path[path.length - 1];
-  if (path.length === 0) return ['version', 'defaults', 'projections'];
+  if (path.length === 0) return ['version', 'defaults', 'retention', 'quarantine', 'projections'];
   if (path.length === 2 && path[0] === 'projections')
-    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'expect'];
+    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema', 'expect'];
   if (last === 'identity') return ['namespace', 'type', 'id'];
   if (last === 'reducer') return ['module', 'export'];
   if (last === 'defaults') return ['repositories'];

@@ -14,7 +14,7 @@ import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patter
 import { FILTER_FIELDS } from './source-schema.js';
 import { endpointPerRepository, REPOSITORY_SOURCES, type SourceSpec, type SourceType } from './source-types.js';
 import { isItemVariable, parseTemplate, TemplateError, templateVariables } from './template.js';
-import type { ProjectionSpec, ReducerSpec } from './types.js';
+import type { ProjectionSpec, ReducerSpec, SchemaSpec } from './types.js';
 
 /** The projection as zod validated it (before defaults that depend on other fields). */
 export interface RawProjection {
@@ -24,6 +24,7 @@ export interface RawProjection {
   reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
   prune: boolean;
   index?: string[] | undefined;
+  schema?: string | Record<string, unknown> | undefined;
   expect?: unknown;
 }
 
@@ -84,6 +85,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
     reducer,
     prune: p.prune,
     ...(p.index !== undefined ? { index: p.index } : {}),
+    ...(p.schema !== undefined ? { schema: schemaSpec(p.schema, [...base, 'schema'], ctx) } : {}),
     ...(expect ? { expect } : {}),
     line: ctx.line(base),
     lines: {
@@ -94,9 +96,22 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
           : [...base, 'reducer'],
       ),
       id: ctx.line(idPath),
+      schema: ctx.line([...base, 'schema']),
       ...(p.expect !== undefined ? { expect: ctx.line([...base, 'expect']) } : {}),
     },
   };
+}
+
+/**
+ * `schema:` inline, or a file path. Only its shape is checked here (parsing reads no file): the file is read,
+ * confined to the workspace and parsed before the first request of a run (projection/run/schema-files.ts).
+ */
+function schemaSpec(value: string | Record<string, unknown>, path: PropertyKey[], ctx: ResolveContext): SchemaSpec {
+  if (typeof value !== 'string') return { inline: value };
+  if (!/\.json$/i.test(value)) {
+    ctx.at(path, `must be a JSON Schema (a mapping) or the path of a .json file, got ${JSON.stringify(value)}`);
+  }
+  return { file: value };
 }
 
 /** `expect:` by the library's rules (expect/parse.ts), each problem reported at its own field and line. */

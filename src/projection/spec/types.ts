@@ -9,6 +9,12 @@ import type { SourceSpec } from './source-types.js';
 
 export type ReducerSpec = { builtin: string } | { module: string; export: string };
 
+/**
+ * `schema:` as the spec gives it: the JSON Schema itself, or the path of a JSON file holding it (relative to
+ * the spec file's directory, inside the workspace: read before the first request, projection/run/schema-files.ts).
+ */
+export type SchemaSpec = { inline: Record<string, unknown> } | { file: string };
+
 /** One projection, validated and with every default filled in. */
 export interface ProjectionSpec {
   name: string;
@@ -19,6 +25,8 @@ export interface ProjectionSpec {
   prune: boolean;
   /** `index:` — the fields of this namespace/type's index, declared with the run's commit (docs/indexes.md). */
   index?: string[];
+  /** `schema:` — the JSON Schema of this namespace/type's `data`, declared with the run's commit (docs/schemas.md). */
+  schema?: SchemaSpec;
   /**
    * `expect:` — data tests on the run's would-be commit (docs/expectations.md), in the library's spelling.
    * The runner passes them as DocumentStore's `expect` option.
@@ -26,8 +34,12 @@ export interface ProjectionSpec {
   expect?: Expectations;
   /** 1-based line of the projection in the spec file (for messages). */
   line: number;
-  /** Lines of `source`, `reducer`, `identity.id` (the projection's line when defaulted) and `expect:`, for run-time messages. */
-  lines: { source: number; reducer: number; id: number; expect?: number };
+  /**
+   * Lines of `source`, `reducer`, `identity.id` (the projection's line when defaulted), `schema` (the
+   * projection's line when absent) and `expect:` (when given), for run-time messages and the annotations of a
+   * refused run.
+   */
+  lines: { source: number; reducer: number; id: number; schema: number; expect?: number };
 }
 
 /** A parsed projection spec. */
@@ -38,6 +50,8 @@ export interface Spec {
   projections: ProjectionSpec[];
   /** `retention:`: compact the section after each run that wrote (docs/retention.md). */
   retention?: { keepCommits?: number; keepDays?: number; thin?: 'day' | 'week' };
+  /** `quarantine: true`: a run its expectations refuse writes its would-be commit beside the section (docs/quarantine.md). */
+  quarantine?: boolean;
 }
 
 export interface SpecIssue {

@@ -55,6 +55,7 @@ import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
 import { checkDeletions, deleteRefsOnGitHub, type RefDeletion } from './delete-refs.js';
 import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
+import { type ListedRef, listRefsOnGitHub } from './matching-refs.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
 import { replaceOnGitHub } from './update-refs.js';
 import { readVersionsOnApi } from './versioned-reads.js';
@@ -259,6 +260,18 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    * @example
    * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
    */
+  /**
+   * Other refs of this repository under `prefix` (a full ref prefix ending in "/"), each with its commit: one
+   * `GET /git/matching-refs` per 100 (matching-refs.ts). Not a RefStore operation: how a section's
+   * quarantine refs are listed (docdb section quarantine list).
+   *
+   * @example
+   * await store.listRefs('refs/docdb/documents.quarantine/'); // [{ ref: 'refs/docdb/documents.quarantine/4711.1', oid: 'ab…' }]
+   */
+  listRefs(prefix: string): Promise<ListedRef[]> {
+    return this.wired.ops.run('listRefs', (ctx) => listRefsOnGitHub(this.wired.replace, ctx, prefix));
+  }
+
   async deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
     checkDeletions(refs);
     const run = this.writeChain.then(() =>

@@ -7,7 +7,8 @@ import { RECENT_COMMITS } from '../context.js';
 import { currentToken } from '../token.js';
 
 export interface ClientPool {
-  clientFor(repo: string, ref: string): Promise<DocDbClient>;
+  /** `quarantine`: the section's quarantined run of that id instead of the section (docs/quarantine.md). */
+  clientFor(repo: string, ref: string, quarantine?: string): Promise<DocDbClient>;
   /** `refStore.commits({ limit: RECENT_COMMITS })` of a client, once per (repo, ref, version). */
   recentCommits(repo: string, ref: string, version: string, client: DocDbClient): Promise<HistoryEntry[]>;
 }
@@ -33,14 +34,15 @@ export function clientPool(options: { apiUrl: string; fetch: typeof fetch; index
     return got;
   };
   return {
-    clientFor: (repo, ref) =>
-      remember(clients, `${repo}\n${ref}`, async () => {
+    clientFor: (repo, ref, quarantine) =>
+      remember(clients, `${repo}\n${ref}\n${quarantine ?? ''}`, async () => {
         const [owner, name] = repo.split('/') as [string, string];
         const load = (store: boolean) =>
           loadDocDbClient({
             owner,
             repo: name,
             ref,
+            ...(quarantine !== undefined ? { quarantine } : {}),
             apiUrl: options.apiUrl,
             hostCapabilities: {
               transport: { fetch: options.fetch },

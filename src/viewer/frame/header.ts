@@ -43,7 +43,9 @@ export function missingRefParts(state: ViewState): HTMLElement[] {
 }
 
 function where(state: ViewState): HTMLElement {
-  const section = state.ref.startsWith('refs/docdb/') ? `section ${state.ref.slice(11)}` : state.ref;
+  const name = state.ref.startsWith('refs/docdb/') ? `section ${state.ref.slice(11)}` : state.ref;
+  // A quarantined run is said as such: it is not the section (docs/quarantine.md).
+  const section = state.quarantine === undefined ? name : `${name} · quarantine ${state.quarantine} (not the section)`;
   return h(
     'p',
     { class: 'where' },
