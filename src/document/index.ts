@@ -46,6 +46,18 @@ export {
   type WhereClause,
 } from './indexes/index.js';
 export {
+  CAST_TYPES,
+  type CastType,
+  type MigrateOptions,
+  type MigrationCounts,
+  type MigrationOperation,
+  MigrationRaced,
+  type MigrationResult,
+  type MigrationSample,
+  migrationOf,
+  parseOperation,
+} from './migrate/index.js';
+export {
   SERIES_AGGREGATES,
   type SeriesAggregate,
   type SeriesGap,
