@@ -7,7 +7,8 @@
  * writes nothing. See docs/migrations.md.
  */
 import { ConcurrentUpdate, InvalidConfig, InvalidDocument } from '../../core/errors.js';
-import type { OperationMeta, WriteResult } from '../../core/refstore.js';
+import { readManyFrom } from '../../core/read-many.js';
+import type { OperationMeta, RefStore, WriteResult } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
 import { addCost } from '../bulk.js';
 import type {
@@ -18,7 +19,7 @@ import type {
   DocumentPartsOptions,
 } from '../document-types.js';
 import { assertValidIdentity, deriveKey } from '../identity.js';
-import type { IndexDeclaration, TypeIndex } from '../indexes/index.js';
+import { DECLARATION_KEY, parseDeclaration, type TypeIndex } from '../indexes/index.js';
 import { applyOperations, type MigrationProblem } from './apply.js';
 import { indexChanges } from './index-fields.js';
 import { assertOperations, type MigrationOperation } from './operations.js';
@@ -79,7 +80,7 @@ export interface MigrationResult extends OperationMeta {
 export interface MigrateHost {
   readonly ref: string;
   list(options: DocumentListOptions): Promise<DocumentListResult>;
-  indexes(options?: { version?: VersionId }): Promise<IndexDeclaration>;
+  readonly store: RefStore;
   commitParts(parts: AsyncIterable<readonly DocumentOp[]>, options: DocumentPartsOptions): Promise<WriteResult>;
 }
 
@@ -268,8 +269,15 @@ class MigrationRun {
   private async indexDeclarations(): Promise<TypeIndex[]> {
     const touches = this.o.operations.some((x) => x.op === 'move-type' || x.op === 'rename' || x.op === 'drop');
     if (!touches || this.version === null) return [];
-    const declared = await this.host.indexes({ version: this.version });
-    return indexChanges(declared.indexes, this.o.namespace, this.o.type, this.o.operations);
+    // As docs.indexes() reads it, with what the read cost (the result's `requests` counts every request).
+    let value: Uint8Array | null = null;
+    const onMeta = (m: OperationMeta) => {
+      this.cost = addCost(this.cost, m);
+    };
+    for await (const item of readManyFrom(this.host.store, [DECLARATION_KEY], { version: this.version, onMeta })) {
+      value = item.value;
+    }
+    return indexChanges(parseDeclaration(value ?? undefined).indexes, this.o.namespace, this.o.type, this.o.operations);
   }
 
   /** The schema declared in the commit: on the type the documents end in. */
