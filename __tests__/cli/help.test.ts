@@ -80,6 +80,7 @@ describe('every command against docs/cli.md', async () => {
         'doc query',
         'emulator',
         'init',
+        'migrate',
         'project',
         'section compact',
         'view',
@@ -150,6 +151,7 @@ describe("the README's CLI section", async () => {
       'doc export',
       'doc index',
       'doc query',
+      'migrate',
       'section compact',
       'view',
     ]);

@@ -29,4 +29,5 @@ export {
   type OperationName,
   parseOperation,
 } from './operations.js';
+export { cappedSample, capValues, SAMPLE_LINE_MAX, SAMPLE_VALUE_MAX, sampleLines } from './samples.js';
 export { MIGRATION_TRAILER, migrationMessage, migrationOf } from './trailer.js';
