@@ -306,17 +306,17 @@ describe('compare-and-set on the tip read', () => {
   it('a write that lands after the migration read refuses the commit: nothing of the migration lands', async () => {
     const store = new MemoryRefStore();
     const docs = await seeded(3, store);
-    // Another writer moves the tip while the migration reads its last page (pageSize 1: three pages).
+    // Another writer moves the tip right after the migration listed the type (its values are read at that listing's version).
     const inner = docs.list.bind(docs);
     let pages = 0;
     docs.list = async (o) => {
       const page = await inner(o);
-      if (o?.type === 'repo' && ++pages === 3)
+      if (o?.type === 'repo' && ++pages === 1)
         await new DocumentStore(store).put({ namespace: 'gh', type: 'other', id: 'z', data: {} });
       return page;
     };
     const err = await docs
-      .migrate({ namespace: 'gh', type: 'repo', operations: [{ op: 'drop', field: 'data.tmp' }], pageSize: 1 })
+      .migrate({ namespace: 'gh', type: 'repo', operations: [{ op: 'drop', field: 'data.tmp' }] })
       .catch((e) => e);
     expect(err).toBeInstanceOf(ConcurrentUpdate);
     expect(err.code).toBe('ConcurrentUpdate');

@@ -59,6 +59,27 @@ describe('migrating a type costs at most 1.2x writing it from scratch', () => {
   }, 120_000);
 });
 
+describe('the archive is read once, whatever the cache holds', () => {
+  it('a type larger than the store cache: one tarball for the whole dry run', async () => {
+    await new DocumentStore(store(fx.em, fx.repo)).putMany(documents().slice(0, 3_000));
+    // ~3.3 MB of documents, a 1 MiB cache: values read page by page would each need the archive again.
+    const docs = new DocumentStore(
+      store(fx.em, fx.repo, { archive: nodeArchiveReader(), cache: { maxBytes: 1024 * 1024 } }),
+    );
+    const from = fx.em.requests.length;
+    const r = await docs.migrate({
+      namespace: 'gh',
+      type: 'repo',
+      operations: [{ op: 'drop', field: 'data.old' }],
+      dryRun: true,
+    });
+    expect(r.counts.changed).toBe(3_000);
+    const sent = since(fx.em, from);
+    expect(sent.filter((q) => q.operation === 'repos/download-tarball-archive')).toHaveLength(1);
+    expect(sent.length).toBeLessThanOrEqual(6);
+  }, 60_000);
+});
+
 describe('dry run', () => {
   it('reads the type and sends no write request', async () => {
     await new DocumentStore(store(fx.em, fx.repo)).putMany(documents().slice(0, 300));

@@ -10,7 +10,7 @@ import { ConcurrentUpdate, InvalidConfig, InvalidDocument } from '../../core/err
 import { readManyFrom } from '../../core/read-many.js';
 import type { OperationMeta, RefStore, WriteResult } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
-import { addCost } from '../bulk.js';
+import { addCost, checkIdentity } from '../bulk.js';
 import type {
   DocumentListEntry,
   DocumentListOptions,
@@ -18,6 +18,7 @@ import type {
   DocumentOp,
   DocumentPartsOptions,
 } from '../document-types.js';
+import { decodeEnvelope } from '../envelope.js';
 import { assertValidIdentity, deriveKey } from '../identity.js';
 import { DECLARATION_KEY, parseDeclaration, type TypeIndex } from '../indexes/index.js';
 import { applyOperations, type MigrationProblem } from './apply.js';
@@ -37,7 +38,7 @@ export interface MigrateOptions {
   dryRun?: boolean;
   /** The commit's subject (default: the type and the operations); the `Docdb-Migration` trailer is always added. */
   message?: string;
-  /** Documents per page read (default 1,000). */
+  /** Documents per part handed to the store (default 1,000). */
   pageSize?: number;
 }
 
@@ -95,12 +96,12 @@ const MAX_PROBLEMS = 50;
  */
 export async function migrateType(host: MigrateHost, options: MigrateOptions): Promise<MigrationResult> {
   const run = new MigrationRun(host, checkOptions(options));
-  const first = await run.readPage();
+  await run.readListing();
   if (options.dryRun) {
-    for await (const _ of run.parts(first));
+    for await (const _ of run.parts());
     return run.result(null);
   }
-  const written = await host.commitParts(run.parts(first), await run.writeOptions());
+  const written = await host.commitParts(run.parts(), await run.writeOptions());
   return run.result(written);
 }
 
@@ -136,7 +137,7 @@ class MigrationRun {
   private cost: OperationMeta = {};
   /** The version every page is read at (the first page's). */
   private version: VersionId | null = null;
-  private cursor: string | null = null;
+  private entries: DocumentListEntry[] = [];
   /** Keys of the move-type target at the version read (a move never overwrites a document). */
   private taken: Set<string> | undefined;
   private readonly move: Extract<MigrationOperation, { op: 'move-type' }> | undefined;
@@ -148,31 +149,43 @@ class MigrationRun {
     this.move = o.operations.find((x) => x.op === 'move-type');
   }
 
-  /** The next page of the type (the first one fixes the version). */
-  async readPage(): Promise<DocumentListResult> {
-    const { namespace, type, pageSize } = this.o;
-    const page = await this.host.list({
-      namespace,
-      type,
-      limit: pageSize,
-      withData: true,
-      ...(this.cursor ? { cursor: this.cursor } : {}),
-    });
-    this.cost = addCost(this.cost, page);
-    if (this.cursor === null) this.version = page.version;
-    this.cursor = page.nextCursor;
-    return page;
+  /** The type's keys, listed at one version (the tip): the version every value is then read at. */
+  async readListing(): Promise<void> {
+    const { namespace, type } = this.o;
+    const listed = await this.host.list({ namespace, type });
+    this.cost = addCost(this.cost, listed);
+    this.version = listed.version;
+    this.entries = listed.documents;
   }
 
-  /** Every page's writes, from `first` on; after the last page, the problems found (if any) end the write. */
-  async *parts(first: DocumentListResult): AsyncGenerator<DocumentOp[]> {
-    if (this.move && this.version !== null) await this.readTaken(this.version);
-    let page: DocumentListResult | null = first;
-    while (page) {
-      const ops = page.documents.flatMap((d) => this.migrateOne(d));
-      if (this.problemCount === 0 && ops.length > 0) yield ops;
-      page = this.cursor ? await this.readPage() : null;
+  /**
+   * The writes, `pageSize` documents a part. The values are read in ONE bulk read at the listed version (on
+   * GitHub: the section's archive once, however large the type — pages of their own would each read it again
+   * once the cache has evicted the first), then migrated and handed on a part at a time; after the last part
+   * the problems found (if any) end the write.
+   */
+  async *parts(): AsyncGenerator<DocumentOp[]> {
+    if (this.version === null) return;
+    if (this.move) await this.readTaken(this.version);
+    const byKey = new Map(this.entries.map((e) => [e.key, e]));
+    const onMeta = (m: OperationMeta) => {
+      this.cost = addCost(this.cost, m);
+    };
+    let ops: DocumentOp[] = [];
+    const keys = this.entries.map((e) => e.key);
+    for await (const item of readManyFrom(this.host.store, keys, { version: this.version, onMeta })) {
+      const entry = byKey.get(item.key);
+      if (!entry || item.value === null) continue;
+      const document = decodeEnvelope(item.value, this.version);
+      checkIdentity(document, entry, item.key);
+      ops.push(...this.migrateOne({ ...entry, document }));
+      if (this.problemCount > 0) ops = [];
+      if (ops.length >= this.o.pageSize) {
+        yield ops;
+        ops = [];
+      }
     }
+    if (ops.length > 0 && this.problemCount === 0) yield ops;
     this.throwProblems();
   }
 
@@ -240,9 +253,7 @@ class MigrationRun {
       this.counts.unchanged++;
       return [];
     }
-    if (this.samples.length < SAMPLES) {
-      this.samples.push({ key: d.key, ...(movedTo ? { movedTo } : {}), before: env.data, after: out.data });
-    }
+    this.sample({ key: d.key, ...(movedTo ? { movedTo } : {}), before: env.data, after: out.data });
     const put: DocumentOp = {
       op: 'put',
       document: { namespace: out.namespace, type: out.type, id: d.id, data: out.data },
@@ -250,6 +261,14 @@ class MigrationRun {
     return out.moved
       ? [{ op: 'delete', identity: { namespace: d.namespace, doc_type: d.doc_type, id: d.id } }, put]
       : [put];
+  }
+
+  /** Keep the first {@link SAMPLES} changed documents in key order (whatever order the values arrive in). */
+  private sample(s: MigrationSample): void {
+    if (this.samples.length === SAMPLES && s.key > (this.samples[SAMPLES - 1] as MigrationSample).key) return;
+    this.samples.push(s);
+    this.samples.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    this.samples.length = Math.min(this.samples.length, SAMPLES);
   }
 
   private refuse(p: MigrationProblem): DocumentOp[] {
