@@ -8,6 +8,7 @@ import { gitObjectBenches } from './git-objects.js';
 import { peersBench } from './peers.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
+import { schemaValidateBench } from './schema-validate.js';
 import { sourceBenches } from './sources.js';
 import { storeComparison } from './stores.js';
 import { viewDemoSeed } from './view-demo.js';
@@ -62,4 +63,5 @@ export const benches: Record<string, Bench> = {
   peers: peersBench,
   backfill: backfillBench,
   'view-demo': viewDemoSeed,
+  'schema-validate': schemaValidateBench,
 };
