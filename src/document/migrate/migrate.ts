@@ -178,7 +178,7 @@ class MigrationRun {
       if (!entry || item.value === null) continue;
       const document = decodeEnvelope(item.value, this.version);
       checkIdentity(document, entry, item.key);
-      ops.push(...this.migrateOne({ ...entry, document }));
+      for (const op of this.migrateOne({ ...entry, document })) ops.push(op);
       if (this.problemCount > 0) ops = [];
       if (ops.length >= this.o.pageSize) {
         yield ops;
