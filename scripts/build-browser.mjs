@@ -21,9 +21,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Size budget of the bundle, min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
  * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
- * docs/decisions.md "Browser bundle budget".
+ * docs/decisions.md "Browser bundle budget" — and to 76 KB for data expectations on every write path
+ * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes).
  */
-export const BUNDLE_GZIP_BUDGET = 72 * 1024;
+export const BUNDLE_GZIP_BUDGET = 76 * 1024;
 
 const common = {
   bundle: true,

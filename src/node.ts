@@ -9,6 +9,8 @@
  * import { GitRefStore } from 'docdb/node';
  * const docs = new DocumentStore(new GitRefStore({ dir: './data.git' }));
  */
+
+export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,
   DEFAULT_GIT_RETRIES,

@@ -23,6 +23,8 @@ function make(cls: (typeof ALL_ERRORS)[number]): DocDbError {
       return new errors.DocumentTooLarge('big.bin', 104857601, 104857600);
     case errors.PreconditionFailed:
       return new errors.PreconditionFailed('a.json', null, 'b'.repeat(40), 'c'.repeat(40));
+    case errors.ExpectationsFailed:
+      return new errors.ExpectationsFailed([{ expectation: 'count', message: 'too few' }], 'a'.repeat(40));
     case errors.RateLimited:
       return new errors.RateLimited('slow down', { reset: 1700000000, retryAfter: 60 });
     default:
@@ -52,6 +54,7 @@ describe('errors', () => {
       'InvalidSpec',
       'GitError',
       'DocumentTooLarge',
+      'ExpectationsFailed',
     ]);
   });
 

@@ -231,6 +231,49 @@ export class DocumentTooLarge extends DocDbError {
   }
 }
 
+/**
+ * One broken data expectation (issue 38, `expect:`; the shape `src/document/expect` reports). Never a
+ * document's value (it may be a secret): keys and field names only.
+ */
+export interface ExpectViolation {
+  /** `count`, `max-removed`, `max-changed`, `unique`, `not-null`, `accepted-values`, `references`, `check`. */
+  expectation: string;
+  /** The field the expectation is about (`data.state`), when it has one. */
+  field?: string;
+  /** The document's key (`github/repo/o/r.json`), when one document breaks it. */
+  key?: string;
+  message: string;
+}
+
+/** Most violations an {@link ExpectationsFailed} carries in `data.violations` (`data.count` has them all). */
+export const MAX_EXPECT_VIOLATIONS = 50;
+
+/**
+ * A write broke the section's data expectations (`expect`, docs/expectations.md): nothing was written.
+ * `data.violations` lists the first 50 (keys and field names, never a document's value), `data.count`
+ * all of them, `data.version` the tip the would-be commit was computed on (null: no section yet).
+ */
+export class ExpectationsFailed extends DocDbError {
+  override readonly code = 'ExpectationsFailed' as const;
+  declare readonly data: ErrorData & { violations: ExpectViolation[]; count: number; version: string | null };
+  constructor(violations: readonly ExpectViolation[], version: string | null, count = violations.length) {
+    const list = Array.isArray(violations) ? violations : [];
+    const first = list[0];
+    const more = count > 1 ? ` (and ${count - 1} more)` : '';
+    const at = typeof version === 'string' ? ` on ${version.slice(0, 7)}` : '';
+    super(
+      first
+        ? `expectations failed${at}, nothing was written: ${first.expectation}${first.field ? ` ${first.field}` : ''}${first.key ? ` at ${first.key}` : ''}: ${first.message}${more}`
+        : `expectations failed${at}, nothing was written`,
+      {
+        violations: list.slice(0, MAX_EXPECT_VIOLATIONS),
+        count: Math.max(count, list.length),
+        version: typeof version === 'string' ? version : null,
+      },
+    );
+  }
+}
+
 /** Every error class, for iteration in tests and docs. */
 export const ALL_ERRORS = [
   InvalidKey,
@@ -252,4 +295,5 @@ export const ALL_ERRORS = [
   InvalidSpec,
   GitError,
   DocumentTooLarge,
+  ExpectationsFailed,
 ] as const;

@@ -41,9 +41,9 @@ import type {
   PutManyOptions,
   ReadDocumentResult,
   ReadManyDocumentsResult,
-  WriteGuardOptions,
 } from './document-types.js';
 import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
+import { expectingWrite } from './expect/write.js';
 import { deriveKey, type Identity } from './identity.js';
 import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
@@ -56,7 +56,8 @@ import { type DocumentVersionsResult, documentVersions } from './versions-of.js'
 
 export type * from './document-types.js';
 
-type WriteGuard = NonNullable<WriteGuardOptions['guard']>;
+/** The caller's guard and the write's expectations (expect/write.ts), run on each attempt's tip. */
+type WriteGuard = (base: DeriveBase) => Promise<void>;
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
@@ -184,17 +185,19 @@ export class DocumentStore {
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
-    const { indexes, guard, ...rest } = options;
+    const { indexes, guard, expect, ...rest } = options;
     assertPartsOptions(rest);
+    const expecting = expectingWrite(this.store, expect, guard, dataOf);
     if (indexes)
       applyDeclare(
         { version: 1, indexes: [] },
         indexes.filter((t) => t?.fields?.length !== 0),
       );
     const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
-    return commitInParts(this.store, seen.collect(parts), {
+    const collected = seen.collect(parts);
+    return commitInParts(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
       ...rest,
-      derive: this.indexing(() => seen.ops, indexes, guard),
+      derive: this.indexing(() => seen.ops, indexes, expecting.guard),
     });
   }
 
@@ -206,7 +209,7 @@ export class DocumentStore {
     const derive = indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
     if (!guard) return derive;
     return async (base: DeriveBase) => {
-      await guard({ version: base.version });
+      await guard(base);
       return derive(base);
     };
   }
@@ -273,9 +276,11 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
-    const { indexes, guard, ...rest } = options;
+    const { indexes, guard, expect, ...rest } = options;
     const changes = opsToChanges(ops);
-    const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, guard);
+    const expecting = expectingWrite(this.store, expect, guard);
+    expecting.collector?.takeOps(ops, changes);
+    const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, expecting.guard);
     return this.store.commit(changes, { ...rest, derive });
   }
 

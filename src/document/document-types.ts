@@ -10,6 +10,7 @@ import type {
 } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import type { DocumentInput, Envelope } from './envelope.js';
+import type { TypeExpectations } from './expect/types.js';
 import type { Identity } from './identity.js';
 import type { TypeIndex } from './indexes/index.js';
 
@@ -97,14 +98,29 @@ export interface WriteGuardOptions {
   guard?: (base: { version: VersionId | null }) => Promise<void>;
 }
 
+/**
+ * Data expectations checked on the would-be commit before the section moves (docs/expectations.md): per
+ * `(namespace, type)`, evaluated on each attempt's tip; a broken one throws `ExpectationsFailed` and
+ * nothing is written.
+ */
+export interface ExpectWriteOptions {
+  expect?: readonly TypeExpectations[];
+}
+
 /** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
-export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> & IndexWriteOptions & WriteGuardOptions;
+export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> &
+  IndexWriteOptions &
+  WriteGuardOptions &
+  ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.putMany}. */
-export type PutManyOptions = WriteOptions & IndexWriteOptions;
+export type PutManyOptions = WriteOptions & IndexWriteOptions & ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.commitParts}. */
-export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> & IndexWriteOptions & WriteGuardOptions;
+export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> &
+  IndexWriteOptions &
+  WriteGuardOptions &
+  ExpectWriteOptions;
 
 /** A document that differs between two versions (see {@link DocumentStore.changes}). */
 export type ChangedDocument = Identity & ChangedKey;

@@ -25,6 +25,17 @@ export {
   identityOf,
 } from './envelope.js';
 export {
+  type CheckContext,
+  type CheckDocument,
+  type CheckRunner,
+  type Expectations,
+  type ExpectViolation,
+  parseExpectations,
+  type SectionTestResult,
+  type TypeExpectations,
+  testSection,
+} from './expect/index.js';
+export {
   assertValidIdentity,
   DOCUMENT_SUFFIX,
   deriveKey,

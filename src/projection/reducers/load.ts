@@ -19,11 +19,13 @@ import { BUILTINS } from './builtins.js';
 import type { LoadedReducer, LoadReducerOptions } from './types.js';
 
 type ReducerOf = Pick<ProjectionSpec, 'name' | 'reducer' | 'line' | 'lines'>;
-type ModuleSpec = { module: string; export: string };
+export type ModuleSpec = { module: string; export: string };
 
 /** How messages about a custom module name it: `spec:line: field`, and the error data. */
-interface ModuleWhere {
+export interface ModuleWhere {
   where: string;
+  /** What the module is, in messages (default `reducer module`; a check says `check module`). */
+  what?: string;
   data: { file: string; line: number; field: string; projection: string };
 }
 
@@ -67,8 +69,18 @@ function builtinReducer(projection: ReducerOf, name: string, specFile: string): 
   return { reduce, fingerprint: `builtin:${name}:1`, close: async () => {} };
 }
 
-/** The module's real path (symbolic links resolved) and its code (for the fingerprint). */
-async function readModule(r: ModuleSpec, baseDir: string, at: ModuleWhere): Promise<{ real: string; code: Buffer }> {
+/**
+ * The module's real path (symbolic links resolved) and its code (for the fingerprint); shared with check
+ * modules (check.ts), which run under the same rules.
+ *
+ * @example
+ * const { real } = await readModule({ module: './r.js', export: 'default' }, baseDir, at);
+ */
+export async function readModule(
+  r: ModuleSpec,
+  baseDir: string,
+  at: ModuleWhere,
+): Promise<{ real: string; code: Buffer }> {
   const { resolve, isAbsolute } = await import('node:path');
   const { readFile, realpath } = await import('node:fs/promises');
   const file = isAbsolute(r.module) ? r.module : resolve(baseDir, r.module);
@@ -77,7 +89,7 @@ async function readModule(r: ModuleSpec, baseDir: string, at: ModuleWhere): Prom
     return { real, code: await readFile(real) };
   } catch {
     throw new InvalidSpec(
-      `${at.where}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`,
+      `${at.where}: ${at.what ?? 'reducer module'} ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`,
       at.data,
     );
   }
@@ -86,14 +98,17 @@ async function readModule(r: ModuleSpec, baseDir: string, at: ModuleWhere): Prom
 /**
  * A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
  * file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
+ *
+ * @example
+ * await confine(real, { module: './r.js', export: 'default' }, workspace, at); // throws InvalidSpec outside it
  */
-async function confine(real: string, r: ModuleSpec, rootDir: string, at: ModuleWhere): Promise<void> {
+export async function confine(real: string, r: ModuleSpec, rootDir: string, at: ModuleWhere): Promise<void> {
   const { resolve, sep } = await import('node:path');
   const { realpath } = await import('node:fs/promises');
   const root = await realpath(rootDir).catch(() => resolve(rootDir));
   if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
     throw new InvalidSpec(
-      `${at.where}: reducer module ${r.module} resolves to ${real}, outside the workspace ${root}; reducer modules must be files inside the workspace (symbolic links are resolved first)`,
+      `${at.where}: ${at.what ?? 'reducer module'} ${r.module} resolves to ${real}, outside the workspace ${root}; ${at.what ?? 'reducer module'}s must be files inside the workspace (symbolic links are resolved first)`,
       { ...at.data, reason: 'outside-workspace' },
     );
   }

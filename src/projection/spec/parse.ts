@@ -110,6 +110,7 @@ function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, optio
   }
   checkPruneScopes(projections, at);
   checkIndexScopes(projections, at);
+  checkExpectScopes(projections, at);
   if (issues.length > 0) throw specError(file, issues);
   return projections;
 }
@@ -126,6 +127,23 @@ function checkIndexScopes(projections: ProjectionSpec[], at: (path: PropertyKey[
       at(
         ['projections', p.name, 'index'],
         `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`,
+      );
+    }
+  }
+}
+
+/** One namespace/type is held to one set of expectations: two projections writing it must agree on `expect:`. */
+function checkExpectScopes(projections: ProjectionSpec[], at: (path: PropertyKey[], message: string) => void): void {
+  const declared = new Map<string, ProjectionSpec>();
+  for (const p of projections) {
+    if (!p.expect) continue;
+    const scope = `${p.identity.namespace}/${p.identity.type}`;
+    const other = declared.get(scope);
+    if (!other) declared.set(scope, p);
+    else if (JSON.stringify(other.expect) !== JSON.stringify(p.expect)) {
+      at(
+        ['projections', p.name, 'expect'],
+        `projections "${other.name}" and "${p.name}" both write ${scope}/… with different expect:; one type has one set of expectations: write the same in both, or in one of them only`,
       );
     }
   }

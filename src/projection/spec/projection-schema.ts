@@ -48,6 +48,8 @@ const projectionSchema = z.strictObject({
       error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
     .optional(),
+  /** Data tests on the run's would-be commit (docs/expectations.md), parsed by parseExpectations in resolve-projection.ts. */
+  expect: z.unknown().optional(),
 });
 
 export const specSchema = z.strictObject({
@@ -95,7 +97,7 @@ export function allowedFields(path: readonly PropertyKey[]): string[] | undefine
   const last = path[path.length - 1];
   if (path.length === 0) return ['version', 'defaults', 'projections'];
   if (path.length === 2 && path[0] === 'projections')
-    return ['description', 'source', 'identity', 'reducer', 'prune', 'index'];
+    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'expect'];
   if (last === 'identity') return ['namespace', 'type', 'id'];
   if (last === 'reducer') return ['module', 'export'];
   if (last === 'defaults') return ['repositories'];

@@ -6,6 +6,8 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import type { InputNames } from '../../core/input-names.js';
+import { parseExpectations } from '../../document/expect/parse.js';
+import type { Expectations } from '../../document/expect/types.js';
 import { type TypeIndex, validateDeclaration } from '../../document/indexes/declaration.js';
 import { SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
 import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patterns.js';
@@ -22,6 +24,7 @@ export interface RawProjection {
   reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
   prune: boolean;
   index?: string[] | undefined;
+  expect?: unknown;
 }
 
 export interface ResolveContext {
@@ -72,6 +75,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
   if (idTemplate === undefined || type === undefined) return undefined;
   const namespace = p.identity?.namespace ?? defaults.namespace;
   if (p.index !== undefined) checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
+  const expect = p.expect === undefined ? undefined : expectationsOf(p.expect, [...base, 'expect'], ctx);
   return {
     name,
     ...(p.description !== undefined ? { description: p.description } : {}),
@@ -80,6 +84,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
     reducer,
     prune: p.prune,
     ...(p.index !== undefined ? { index: p.index } : {}),
+    ...(expect ? { expect } : {}),
     line: ctx.line(base),
     lines: {
       source: ctx.line([...base, 'source']),
@@ -89,8 +94,23 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
           : [...base, 'reducer'],
       ),
       id: ctx.line(idPath),
+      ...(p.expect !== undefined ? { expect: ctx.line([...base, 'expect']) } : {}),
     },
   };
+}
+
+/** `expect:` by the library's rules (expect/parse.ts), each problem reported at its own field and line. */
+function expectationsOf(value: unknown, path: PropertyKey[], ctx: ResolveContext): Expectations | undefined {
+  try {
+    return parseExpectations(value, 'expect');
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    const below = (e.data.path as string[] | undefined) ?? [];
+    const field = String(e.data.field);
+    const message = e.message.startsWith(`${field} `) ? e.message.slice(field.length + 1) : e.message;
+    ctx.at([...path, ...below.map((s) => (/^\d+$/.test(s) ? Number(s) : s))], message);
+    return undefined;
+  }
 }
 
 /** `index:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */

@@ -4,6 +4,7 @@
  * each other.
  */
 import type { InputNames } from '../../core/input-names.js';
+import type { Expectations } from '../../document/expect/types.js';
 import type { SourceSpec } from './source-types.js';
 
 export type ReducerSpec = { builtin: string } | { module: string; export: string };
@@ -18,10 +19,15 @@ export interface ProjectionSpec {
   prune: boolean;
   /** `index:` — the fields of this namespace/type's index, declared with the run's commit (docs/indexes.md). */
   index?: string[];
+  /**
+   * `expect:` — data tests on the run's would-be commit (docs/expectations.md), in the library's spelling.
+   * The runner passes them as DocumentStore's `expect` option.
+   */
+  expect?: Expectations;
   /** 1-based line of the projection in the spec file (for messages). */
   line: number;
-  /** Lines of `source`, `reducer` and `identity.id` (the projection's line when defaulted), for run-time messages. */
-  lines: { source: number; reducer: number; id: number };
+  /** Lines of `source`, `reducer`, `identity.id` (the projection's line when defaulted) and `expect:`, for run-time messages. */
+  lines: { source: number; reducer: number; id: number; expect?: number };
 }
 
 /** A parsed projection spec. */
