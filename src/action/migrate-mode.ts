@@ -38,7 +38,8 @@ export async function migrateMode(
     version: r.version ?? '',
     'previous-version': r.previousVersion ?? '',
     changed: String(r.changed),
-    written: String(r.dryRun ? 0 : r.counts.changed + r.counts.moved - movedAndChanged(r)),
+    // Every document not left as it was is written once (a moved one at its new key, changed or not).
+    written: String(r.dryRun ? 0 : r.counts.read - r.counts.unchanged),
     deleted: String(r.dryRun ? 0 : r.counts.moved),
     unchanged: String(r.counts.unchanged),
     counts: JSON.stringify(r.counts),
@@ -46,11 +47,6 @@ export async function migrateMode(
     document: '',
   };
   return { outputs, summary: summaryOf(`${inputs.namespace}/${inputs.type}`, ref, inputs.repository, r) };
-}
-
-/** A moved document counts once in `written` whether or not its data changed too. */
-function movedAndChanged(r: MigrationResult): number {
-  return r.counts.moved > 0 ? Math.min(r.counts.changed, r.counts.moved) : 0;
 }
 
 /** The schema file, read only once its real path (symbolic links resolved) is inside the workspace. */
