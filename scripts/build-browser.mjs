@@ -21,10 +21,18 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 /**
  * Size budget of the bundle, min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
  * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
- * docs/decisions.md "Browser bundle budget" — and to 76 KB for data expectations on every write path
- * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes).
+ * docs/decisions.md "Browser bundle budget" — to 76 KB for data expectations on every write path
+ * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes), and to 88 KB for
+ * schemas checked on every write path, the browser client's included (issue 38: the validator,
+ * @cfworker/json-schema and its fast path, ~12 KB, and the declarations hook; measured 89,507 bytes).
  */
-export const BUNDLE_GZIP_BUDGET = 76 * 1024;
+export const BUNDLE_GZIP_BUDGET = 88 * 1024;
+
+/**
+ * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
+ * chosen for the browser on purpose, recorded in docs/decisions.md.
+ */
+export const BROWSER_DEPENDENCIES = ['@cfworker/json-schema'];
 
 const common = {
   bundle: true,

@@ -40,12 +40,15 @@ import { describePartsContract } from './parts-contract.js';
 import { describeReadManyContract } from './read-many-contract.js';
 import { describeReadVersionsContract } from './read-versions-contract.js';
 import { describeReplaceHistoryContract } from './replace-history-contract.js';
+import { describeSchemaContract } from './schema-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
   store: RefStore;
   /** Another independent writer on the same section. */
   peer: () => RefStore;
+  /** Optional: a writer on the same section through ANOTHER backend or transport (the schema contract uses it). */
+  foreignPeer?: () => RefStore;
   cleanup?: () => Promise<void>;
   /**
    * Optional: total upstream requests made so far by this fixture (all stores). When given, the suite
@@ -141,6 +144,7 @@ export function describeRefStoreContract(
     } else {
       describeDeriveContract(() => ({ fx, store }));
       describeIndexContract(() => ({ fx, store }), options.indexRuns ?? propertyRuns);
+      describeSchemaContract(() => ({ fx, store }));
     }
     describeReplaceHistoryContract(() => ({ fx, store }));
 

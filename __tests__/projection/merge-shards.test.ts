@@ -46,9 +46,11 @@ const db = () => em.state.repo(REPO).db;
 const doc = (id: string, data: unknown) => ({ namespace: 'n', type: 't', id, data });
 
 /** A section with one document, and `count` shard refs of run 9 branched from its tip. */
-async function sectionWithShards(name: string, count: number) {
+async function sectionWithShards(name: string, count: number, schema?: object) {
   const ref = `refs/docdb/${name}`;
-  const base = (await new DocumentStore(storeOn(ref)).put(doc('a', 1))).version!;
+  const section = new DocumentStore(storeOn(ref));
+  let base = (await section.put(doc('a', 1))).version!;
+  if (schema) base = (await section.declareSchema({ namespace: 'n', type: 't' }, schema)).version!;
   const shards = Array.from({ length: count }, (_, i) => {
     const shardRef = shardRefOf(ref, i + 1);
     db().compareAndSwapRef(shardRef, null, base);
@@ -161,6 +163,26 @@ describe('mergeShards: untrusted shard refs', () => {
 });
 
 describe('shard marks and names', () => {
+  it('a shard document that breaks the section schema (a raw write): InvalidDocument, nothing written, shard refs kept', async () => {
+    const s = await sectionWithShards('schema', 2, { type: 'integer' });
+    // A raw RefStore write on the shard ref skips the shard's own checks; the merge is a writer too.
+    await s.shards[0]!.store.commit([{ op: 'put', key: 'n/t/b.json', value: encodeEnvelope(doc('b', 'text')) }], {
+      message: s.shards[0]!.message,
+    });
+    const many = Array.from({ length: 1_100 }, (_, j) => ({
+      op: 'put' as const,
+      key: `n/t/m${j}.json`,
+      value: encodeEnvelope(doc(`m${j}`, { not: 'an integer' })),
+    }));
+    await s.shards[1]!.store.commit(many, { message: s.shards[1]!.message });
+    const e = await s.merge().catch((x) => x);
+    // Both shards' documents, streamed to the store in parts: every violation counted, the first 50 listed.
+    expect(e).toMatchObject({ code: 'InvalidDocument', data: { field: 'data', count: 1_101 } });
+    expect(e.data.violations).toHaveLength(50);
+    expect(db().readRef(s.ref)).toBe(s.base);
+    expect(s.deleted).toEqual([]);
+  });
+
   it('trailers are parsed strictly: a forged or partial mark is no mark', () => {
     const base = 'a'.repeat(40);
     const good = withTrailers('m', ['Docdb-Run: 7.1', ...shardTrailers({ index: 2, count: 4 }, base)]);

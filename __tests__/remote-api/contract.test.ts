@@ -29,6 +29,8 @@ for (const { kind, manyKeys, largeValueBytes } of KINDS) {
       return {
         store: store(em, repo, { ref, retryConcurrentWrites: 10 }, kind),
         peer: () => store(em, repo, { ref, retryConcurrentWrites: 10 }, kind),
+        // Another transport on the same repository and section.
+        foreignPeer: () => store(em, repo, { ref }, kind === 'fetch' ? 'octokit' : 'fetch'),
         otherSection: () => store(em, repo, { ref: 'refs/docdb/other' }, kind),
         requestCount: () => em.requests.length - start,
       };

@@ -142,6 +142,10 @@ export interface DocDbClient {
   query<T = unknown>(query: DocumentQuery): Promise<DocumentQueryResult<T>>;
   /** The section's index declaration (`{ version: 1, indexes: [] }` when none). */
   indexes: DocumentStore['indexes'];
+  /** A type's JSON Schema (null when none); every write of the client checks documents against it (docs/schemas.md). */
+  schema: DocumentStore['schema'];
+  /** Declare (or, with null, drop) a type's JSON Schema in one commit (docs/schemas.md). */
+  declareSchema: DocumentStore['declareSchema'];
   /**
    * Follow the section (If-None-Match polls: 304s cost no rate limit; paused while the tab is hidden).
    * Resolves when `options.signal` aborts. See docs/documents.md "Live pages".
@@ -283,6 +287,8 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     changes: (o) => documents.changes(o),
     query: <T>(q: DocumentQuery) => documents.query<T>(q),
     indexes: (o) => documents.indexes(o),
+    schema: (t, o) => documents.schema(t, o),
+    declareSchema: (t, schema, o) => documents.declareSchema(t, schema, o),
     watch: (o, onChange) => documents.watch(o, onChange),
     stats: () => ({ ...stats }),
     close: () => db?.close(),

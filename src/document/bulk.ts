@@ -8,7 +8,13 @@ import { InvalidConfig, InvalidDocument, InvalidIdentity } from '../core/errors.
 import { readManyFrom } from '../core/read-many.js';
 import type { OperationMeta, RefStore } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
-import type { ReadManyDocumentsResult } from './document-types.js';
+import type {
+  DocumentListEntry,
+  DocumentListOptions,
+  DocumentListResult,
+  ReadDocumentResult,
+  ReadManyDocumentsResult,
+} from './document-types.js';
 import { decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { deriveKey, type Identity } from './identity.js';
 
@@ -126,4 +132,57 @@ export function checkIdentity(env: Envelope, identity: Identity, key: string): v
       { key },
     );
   }
+}
+
+/**
+ * One document at the tip (or at `version`) with what the read cost (`DocumentStore.read`); a blob holding
+ * another identity than its key names is `InvalidDocument`.
+ *
+ * @example
+ * const { document, etag } = await readDocument(store, { namespace: 'n', doc_type: 't', id: 'a' });
+ */
+export async function readDocument<T>(
+  store: RefStore,
+  identity: Identity,
+  options: { version?: VersionId },
+): Promise<ReadDocumentResult<T>> {
+  const key = deriveKey(identity);
+  if (options.version !== undefined) assertValidVersion(options.version);
+  const got = await store.get(key, options);
+  if (!got) return { document: null, version: null, etag: null };
+  const envelope = decodeEnvelope<T>(got.value, got.version);
+  if (!envelopeMatches(envelope, identity)) {
+    throw new InvalidDocument(
+      'blob',
+      `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`,
+      { key },
+    );
+  }
+  return { ...costOf(got), document: envelope, version: got.version, etag: got.blobSha };
+}
+
+/**
+ * Every document `list` gives, a page at a time, all pages at the version of the first (`DocumentStore.stream`);
+ * `onMeta` gets the running cost after each page.
+ *
+ * @example
+ * for await (const d of streamDocuments((o) => docs.list(o), { namespace: 'github' })) console.log(d.id);
+ */
+export async function* streamDocuments(
+  list: (options: DocumentListOptions) => Promise<DocumentListResult>,
+  options: Omit<DocumentListOptions, 'limit' | 'cursor'> & BulkReadOptions,
+): AsyncGenerator<DocumentListEntry> {
+  const { pageSize = 1000, onMeta, ...rest } = options;
+  if (!Number.isInteger(pageSize) || pageSize < 1) {
+    throw new InvalidConfig('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+  }
+  let cursor: string | undefined;
+  let cost: OperationMeta = {};
+  do {
+    const page = await list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+    cost = addCost(cost, page);
+    onMeta?.(cost);
+    yield* page.documents;
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor);
 }

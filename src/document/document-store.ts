@@ -7,11 +7,9 @@ import { assertPartsOptions, commitInParts } from '../core/commit-parts.js';
 import { InvalidConfig, InvalidDocument } from '../core/errors.js';
 import type {
   Change,
-  DeriveBase,
   HistoryResult,
   KeyHistoryOptions,
   KeyWriteOptions,
-  OperationMeta,
   RefStore,
   WriteOptions,
   WriteResult,
@@ -19,7 +17,8 @@ import type {
 import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-version.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { opsToChanges, putManyParts } from './batch.js';
-import { addCost, type BulkReadOptions, readManyDocuments } from './bulk.js';
+import { type BulkReadOptions, readDocument, readManyDocuments, streamDocuments } from './bulk.js';
+import { type DeclarationsWrite, type PreparedSchema, prepareSchemas, writeHook } from './declarations.js';
 import {
   type DocumentWatchChange,
   type DocumentWatchOptions,
@@ -27,6 +26,7 @@ import {
   watchDocuments,
 } from './document-changes.js';
 import type {
+  DeclareSchemaOptions,
   DocumentChangesOptions,
   DocumentChangesResult,
   DocumentCommitOptions,
@@ -42,24 +42,22 @@ import type {
   ReadDocumentResult,
   ReadManyDocumentsResult,
 } from './document-types.js';
-import { type DocumentInput, decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
+import type { DocumentInput, Envelope } from './envelope.js';
 import { expectingWrite } from './expect/write.js';
 import { deriveKey, type Identity } from './identity.js';
-import { applyDeclare, type DocumentIndexOptions, type IndexedOp, indexDerive } from './index-write.js';
+import { applyDeclare, type DocumentIndexOptions, type IndexedOp } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
 import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import { type MigrateOptions, type MigrationResult, migrateType } from './migrate/index.js';
 import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
+import { PartsSchemas } from './schema/parts.js';
+import { storedSchema } from './schema/read.js';
 import { type DocumentVersionsResult, documentVersions } from './versions-of.js';
 
-export type * from './document-types.js';
-
-/** The caller's guard and the write's expectations (expect/write.ts), run on each attempt's tip. */
-type WriteGuard = (base: DeriveBase) => Promise<void>;
-
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
+export type * from './document-types.js';
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
 export type { DocumentVersionsResult } from './versions-of.js';
 
@@ -121,7 +119,7 @@ export class DocumentStore {
     const { key, value } = changes[0] as { key: string; value: Uint8Array };
     const result = await this.store.put(key, value, {
       ...options,
-      derive: this.indexing(() => indexedOpsOf(ops, changes)),
+      derive: this.declarations(() => indexedOpsOf(ops, changes)),
     });
     const document: Envelope<T> | null =
       result.version === null
@@ -185,33 +183,39 @@ export class DocumentStore {
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
-    const { indexes, guard, expect, ...rest } = options;
+    const { indexes, schemas, guard, expect, ...rest } = options;
     assertPartsOptions(rest);
     const expecting = expectingWrite(this.store, expect, guard, dataOf);
-    if (indexes)
-      applyDeclare(
-        { version: 1, indexes: [] },
-        indexes.filter((t) => t?.fields?.length !== 0),
-      );
-    const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
+    if (indexes) checkIndexes(indexes);
+    const declared = schemas ? prepareSchemas(schemas) : undefined;
+    const checks = new PartsSchemas(
+      (namespace, type) => storedSchema(this.store, { namespace, type }),
+      new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])),
+    );
+    const seen = new PartsCollector(
+      async () => applyDeclare(await this.indexes(), indexes ?? []),
+      dataOf,
+      undefined,
+      checks,
+    );
     const collected = seen.collect(parts);
     return commitInParts(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
       ...rest,
-      derive: this.indexing(() => seen.ops, indexes, expecting.guard),
+      derive: this.declarations(() => seen.ops, {
+        indexes,
+        schemas: declared,
+        guard: expecting.guard,
+        parts: checks,
+      }),
     });
   }
 
   /**
-   * The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts), after the
-   * caller's `guard` (WriteGuardOptions) has passed on the attempt's tip.
+   * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
+   * expectations first, then schemas checked and indexes kept exact.
    */
-  private indexing(ops: () => readonly IndexedOp[], declare?: readonly TypeIndex[], guard?: WriteGuard) {
-    const derive = indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
-    if (!guard) return derive;
-    return async (base: DeriveBase) => {
-      await guard(base);
-      return derive(base);
-    };
+  private declarations(ops: () => readonly IndexedOp[], o: Omit<DeclarationsWrite, 'store' | 'ops'> = {}) {
+    return writeHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o });
   }
 
   /**
@@ -241,11 +245,45 @@ export class DocumentStore {
         allowed: '[{ namespace, type, fields: ["data.x", …] }]',
       });
     }
-    applyDeclare(
-      { version: 1, indexes: [] },
-      indexes.filter((t) => t?.fields?.length !== 0),
-    );
+    checkIndexes(indexes);
     return this.commit([], { ...options, indexes });
+  }
+
+  /**
+   * The JSON Schema documents of one type must follow (at the tip, or at `version`), or null when none is
+   * declared. See docs/schemas.md.
+   *
+   * @example
+   * const schema = await docs.schema({ namespace: 'github', type: 'repo' }); // { type: 'object', … } | null
+   */
+  async schema(t: { namespace: string; type: string }, options: { version?: VersionId } = {}): Promise<object | null> {
+    return (await storedSchema(this.store, t, options))?.schema ?? null;
+  }
+
+  /**
+   * Declare the JSON Schema (2020-12) every writer checks `data` of one type's documents against, from the
+   * next write on (`null` drops it): one commit writing `_docdb/types/<ns>/<type>.json`, none when the same
+   * schema is declared already. Refused (`InvalidConfig`, nothing written) when it is not valid JSON Schema,
+   * or when documents already in the section break it — listing up to 50 in `data.violations`, all in
+   * `data.count` — unless `force: true`.
+   *
+   * @example
+   * await docs.declareSchema({ namespace: 'github', type: 'repo' }, {
+   *   type: 'object', required: ['stars'], properties: { stars: { type: 'integer', minimum: 0 } },
+   * });
+   */
+  async declareSchema(
+    t: { namespace: string; type: string },
+    schema: object | null,
+    options: DeclareSchemaOptions = {},
+  ): Promise<WriteResult> {
+    const { force, ...rest } = options;
+    const entry = { namespace: t?.namespace, type: t?.type, schema, ...(force !== undefined ? { force } : {}) };
+    const [declared] = prepareSchemas([entry], 'schema');
+    return this.store.commit([], {
+      ...rest,
+      derive: this.declarations(() => [], { schemas: [declared as PreparedSchema] }),
+    });
   }
 
   /**
@@ -276,11 +314,16 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
-    const { indexes, guard, expect, ...rest } = options;
+    const { indexes, schemas, guard, expect, ...rest } = options;
+    const declared = schemas ? prepareSchemas(schemas) : undefined;
     const changes = opsToChanges(ops);
     const expecting = expectingWrite(this.store, expect, guard);
     expecting.collector?.takeOps(ops, changes);
-    const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, expecting.guard);
+    const derive = this.declarations(() => indexedOpsOf(ops, changes), {
+      indexes,
+      schemas: declared,
+      guard: expecting.guard,
+    });
     return this.store.commit(changes, { ...rest, derive });
   }
 
@@ -308,24 +351,7 @@ export class DocumentStore {
    * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
    */
   async read<T = unknown>(identity: Identity, options: DocumentGetOptions = {}): Promise<ReadDocumentResult<T>> {
-    const key = deriveKey(identity);
-    if (options.version !== undefined) assertValidVersion(options.version);
-    const got = await this.store.get(key, options);
-    if (!got) return { document: null, version: null, etag: null };
-    const envelope = decodeEnvelope<T>(got.value, got.version);
-    if (!envelopeMatches(envelope, identity)) {
-      throw new InvalidDocument(
-        'blob',
-        `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`,
-        {
-          key,
-        },
-      );
-    }
-    const meta: OperationMeta = {};
-    if (got.requests !== undefined) meta.requests = got.requests;
-    if (got.rateLimit) meta.rateLimit = got.rateLimit;
-    return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
+    return readDocument<T>(this.store, identity, options);
   }
 
   /** Delete one document (no commit when it does not exist). */
@@ -334,7 +360,7 @@ export class DocumentStore {
     const changes = opsToChanges(ops);
     return this.store.delete(changes[0]!.key, {
       ...(options as KeyWriteOptions),
-      derive: this.indexing(() => indexedOpsOf(ops, changes)),
+      derive: this.declarations(() => indexedOpsOf(ops, changes)),
     });
   }
 
@@ -441,18 +467,14 @@ export class DocumentStore {
   async *stream(
     options: Omit<DocumentListOptions, 'limit' | 'cursor'> & BulkReadOptions = {},
   ): AsyncGenerator<DocumentListEntry> {
-    const { pageSize = 1000, onMeta, ...rest } = options;
-    if (!Number.isInteger(pageSize) || pageSize < 1) {
-      throw new InvalidConfig('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
-    }
-    let cursor: string | undefined;
-    let cost: OperationMeta = {};
-    do {
-      const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
-      cost = addCost(cost, page);
-      onMeta?.(cost);
-      yield* page.documents;
-      cursor = page.nextCursor ?? undefined;
-    } while (cursor);
+    yield* streamDocuments((o) => this.list(o), options);
   }
+}
+
+/** Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration). */
+function checkIndexes(indexes: readonly TypeIndex[]): void {
+  applyDeclare(
+    { version: 1, indexes: [] },
+    indexes.filter((t) => t?.fields?.length !== 0),
+  );
 }

@@ -13,6 +13,7 @@ import type { DocumentInput, Envelope } from './envelope.js';
 import type { TypeExpectations } from './expect/types.js';
 import type { Identity } from './identity.js';
 import type { TypeIndex } from './indexes/index.js';
+import type { TypeSchema } from './schema/declaration.js';
 
 /**
  * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
@@ -90,6 +91,15 @@ export interface IndexWriteOptions {
 }
 
 /**
+ * Schemas declared in the same commit as a write (docs/schemas.md): per `(namespace, type)` a JSON Schema
+ * for documents' `data` (`schema: null` drops it). The write's own documents are checked against it; one
+ * that documents already in the section break is refused unless `force`.
+ */
+export interface SchemaWriteOptions {
+  schemas?: readonly TypeSchema[];
+}
+
+/**
  * A check of the tip each attempt of a commit builds on (again after every lost race), made before the
  * index is derived: an error it throws ends the write with nothing written. How a caller makes a commit a
  * compare-and-set against what others wrote since it started (the shard merge, projection/run/merge-shards.ts).
@@ -110,17 +120,25 @@ export interface ExpectWriteOptions {
 /** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
 export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> &
   IndexWriteOptions &
+  SchemaWriteOptions &
   WriteGuardOptions &
   ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.putMany}. */
-export type PutManyOptions = WriteOptions & IndexWriteOptions & ExpectWriteOptions;
+export type PutManyOptions = WriteOptions & IndexWriteOptions & SchemaWriteOptions & ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.commitParts}. */
 export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> &
   IndexWriteOptions &
+  SchemaWriteOptions &
   WriteGuardOptions &
   ExpectWriteOptions;
+
+/** Options of {@link DocumentStore.declareSchema}. */
+export interface DeclareSchemaOptions extends WriteOptions {
+  /** Declare even when documents already in the section break the schema. */
+  force?: boolean;
+}
 
 /** A document that differs between two versions (see {@link DocumentStore.changes}). */
 export type ChangedDocument = Identity & ChangedKey;

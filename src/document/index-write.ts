@@ -78,44 +78,82 @@ export function applyDeclare(before: IndexDeclaration, declare: readonly TypeInd
   return validateDeclaration({ version: 1, indexes: [...byType.values()] });
 }
 
+/** What a hook's first read round gave: key → value and blob SHA, or null when absent. */
+export type FirstRead = Map<string, { value: Uint8Array; blobSha: string } | null>;
+
 /**
- * The derive hook of one DocumentStore write.
+ * The keys index maintenance needs in the FIRST read round of a write touching `types`: the declaration
+ * and each type's manifest. The declarations hook (declarations.ts) reads them with the schemas' keys in
+ * one batched read and hands the answer to {@link indexChanges}.
+ *
+ * @example
+ * indexFirstReads([{ namespace: 'github', type: 'repo' }]); // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json']
+ */
+export function indexFirstReads(types: Iterable<{ namespace: string; type: string }>): string[] {
+  return [DECLARATION_KEY, ...[...types].map((t) => manifestPath(t.namespace, t.type))];
+}
+
+/**
+ * The index changes of one write on the tip `base`, given the first read round ({@link indexFirstReads}
+ * of every written or declared type, read together with whatever else the hook needed).
+ *
+ * @example
+ * const first = await base.read([...indexFirstReads(types), ...others]);
+ * const changes = await indexChanges({ store, ops: () => ops }, base, first);
+ */
+export async function indexChanges(w: IndexWrite, base: DeriveBase, first: FirstRead): Promise<Change[]> {
+  const ops = withWrittenShas(w.ops(), base);
+  const stored = first.get(DECLARATION_KEY)?.value;
+  const before = parseDeclaration(stored);
+  const after = w.declare ? applyDeclare(before, w.declare) : before;
+  const files: IndexFiles = new Map();
+  const changed = declarationChanges(before, after);
+  const manifest = (t: { namespace: string; type: string }) => manifestAt(base, first, t);
+  await dropRemoved(changed.drop, manifest, files);
+  const byType = groupByType(ops);
+  const rebuilt = new Set(changed.build.map(typeKey));
+  for (const t of after.indexes) {
+    const mine = byType.get(typeKey(t)) ?? [];
+    if (mine.length === 0 && !rebuilt.has(typeKey(t))) continue;
+    for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
+      files.set(p, b);
+    }
+  }
+  const declaration = serializeDeclaration(after);
+  if (w.declare && !sameBytes(stored, declaration)) {
+    files.set(DECLARATION_KEY, after.indexes.length === 0 ? null : declaration);
+  }
+  return toChanges(files);
+}
+
+/**
+ * A derive hook doing the index work alone (its own first read round). DocumentStore installs the
+ * declarations hook (declarations.ts), which does this and the schema checks in one; this stays for tests
+ * of the index work by itself.
  *
  * @example
  * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
  */
 export function indexDerive(w: IndexWrite): DeriveChanges {
   return async (base) => {
-    const ops = withWrittenShas(w.ops(), base);
-    const types = new Map<string, { namespace: string; type: string }>();
-    for (const o of [...ops, ...(w.declare ?? [])]) types.set(typeKey(o), { namespace: o.namespace, type: o.type });
-    if (types.size === 0 && !w.declare) return [];
-    const first = await base.read([
-      DECLARATION_KEY,
-      ...[...types.values()].map((t) => manifestPath(t.namespace, t.type)),
-    ]);
-    const stored = first.get(DECLARATION_KEY)?.value;
-    const before = parseDeclaration(stored);
-    const after = w.declare ? applyDeclare(before, w.declare) : before;
-    const files: IndexFiles = new Map();
-    const changed = declarationChanges(before, after);
-    const manifest = (t: { namespace: string; type: string }) => manifestAt(base, first, t);
-    await dropRemoved(changed.drop, manifest, files);
-    const byType = groupByType(ops);
-    const rebuilt = new Set(changed.build.map(typeKey));
-    for (const t of after.indexes) {
-      const mine = byType.get(typeKey(t)) ?? [];
-      if (mine.length === 0 && !rebuilt.has(typeKey(t))) continue;
-      for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
-        files.set(p, b);
-      }
-    }
-    const declaration = serializeDeclaration(after);
-    if (w.declare && !sameBytes(stored, declaration)) {
-      files.set(DECLARATION_KEY, after.indexes.length === 0 ? null : declaration);
-    }
-    return toChanges(files);
+    const types = writtenTypes(w.ops(), w.declare ?? []);
+    if (types.length === 0 && !w.declare) return [];
+    return indexChanges(w, base, await base.read(indexFirstReads(types)));
   };
+}
+
+/**
+ * The distinct `(namespace, type)`s a write touches: its documents' and the types it declares.
+ *
+ * @example
+ * writtenTypes(ops, []); // [{ namespace: 'github', type: 'repo' }]
+ */
+export function writtenTypes(
+  ...lists: readonly (readonly { namespace: string; type: string }[])[]
+): { namespace: string; type: string }[] {
+  const types = new Map<string, { namespace: string; type: string }>();
+  for (const list of lists) for (const o of list) types.set(typeKey(o), { namespace: o.namespace, type: o.type });
+  return [...types.values()];
 }
 
 /** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
@@ -145,7 +183,7 @@ async function dropRemoved(
 /** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
 async function manifestAt(
   base: DeriveBase,
-  first: Map<string, { value: Uint8Array } | null>,
+  first: FirstRead,
   t: { namespace: string; type: string },
 ): Promise<Uint8Array | undefined> {
   const path = manifestPath(t.namespace, t.type);

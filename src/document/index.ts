@@ -56,6 +56,8 @@ export {
   type TypeIndex,
   type WhereClause,
 } from './indexes/index.js';
+export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
+export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export {
   CAST_TYPES,
   type CastType,

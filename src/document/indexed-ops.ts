@@ -10,6 +10,7 @@ import { parseKey } from './identity.js';
 import type { IndexedOp } from './index-write.js';
 import type { IndexDeclaration } from './indexes/index.js';
 import { storedValues } from './indexes/rows.js';
+import type { PartsSchemas } from './schema/parts.js';
 
 /**
  * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
@@ -49,7 +50,9 @@ export const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
  * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
  * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
  * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
- * commit time indexes a type whose values were not kept.
+ * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
+ * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
+ * refuses the write if the schema at commit time is another one.
  *
  * @example
  * const seen = new PartsCollector(() => docs.indexes());
@@ -65,11 +68,15 @@ export class PartsCollector {
     private readonly readDeclaration: () => Promise<IndexDeclaration>,
     private readonly dataOf?: (key: string) => unknown,
     private readonly limit = PARTS_BUFFER_BYTES,
+    /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
+    private readonly schemas?: PartsSchemas,
   ) {}
 
   /** Pass the parts through, collecting their documents. */
   async *collect(parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>): AsyncGenerator<Change[]> {
     for await (const part of parts) {
+      // Data is dropped as it is taken once the declaration is known: learn the part's schemas first.
+      if (this.fields && !this.dataOf) await this.schemas?.prepare(typesOf(part.map((c) => parseKey(c.key))));
       for (const c of part) this.take(c);
       if (this.buffered > this.limit && !this.fields) await this.learnDeclaration();
       yield part as Change[];
@@ -92,17 +99,28 @@ export class PartsCollector {
     this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
   }
 
-  /** A document's indexed values under the known declaration (none for a type it does not index). */
-  private valuesOf(d: { namespace: string; type: string; id: string }, sha: string, bytes: () => Uint8Array) {
+  /**
+   * A document's indexed values under the known declaration (none for a type it does not index), its data
+   * checked against its type's schema first: the data is dropped here.
+   */
+  private valuesOf(
+    d: { namespace: string; type: string; id: string; key: string },
+    sha: string,
+    bytes: () => Uint8Array,
+  ) {
     const f = this.fields!.get(`${d.namespace}/${d.type}`);
-    if (!f) return { blobSha: sha, values: [], fields: [] };
+    const checked = this.schemas?.has(d.namespace, d.type) === true;
+    if (!f && !checked) return { blobSha: sha, values: [], fields: [] };
     const data = (JSON.parse(new TextDecoder().decode(bytes())) as { data: unknown }).data;
+    if (checked) this.schemas!.check(d.key, d.namespace, d.type, data);
+    if (!f) return { blobSha: sha, values: [], fields: [] };
     return { blobSha: sha, values: storedValues(f, { id: d.id, blobSha: sha, data }), fields: f };
   }
 
-  /** Read the declaration; turn the buffered documents into values (dropping their bytes). */
+  /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
   private async learnDeclaration(): Promise<void> {
     const d = await this.readDeclaration();
+    await this.schemas?.prepare(typesOf(this.ops));
     this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
     for (const op of this.ops) {
       const a = op.after;
@@ -110,4 +128,16 @@ export class PartsCollector {
     }
     this.buffered = 0;
   }
+}
+
+/** The distinct `(namespace, type)`s of documents (entries that are not documents skipped). */
+function typesOf(
+  docs: readonly ({ namespace: string; type?: string; doc_type?: string } | null)[],
+): { namespace: string; type: string }[] {
+  const out = new Map<string, { namespace: string; type: string }>();
+  for (const d of docs) {
+    const type = d?.type ?? d?.doc_type;
+    if (d && type !== undefined) out.set(`${d.namespace}/${type}`, { namespace: d.namespace, type });
+  }
+  return [...out.values()];
 }

@@ -1,9 +1,9 @@
-/** `docdb doc get | put | list | delete | history | changes | export | query | index | test`: documents in a section, through any store. */
+/** `docdb doc get | put | list | delete | history | changes | export | query | index | schema | test`: documents in a section, through any store. */
 import type { CliGroup } from '../command.js';
 
 export const group: CliGroup = {
   name: 'doc',
-  summary: 'read and write documents: get, put, list, delete, history, changes, export, query, index, test',
+  summary: 'read and write documents: get, put, list, delete, history, changes, export, query, index, schema, test',
   subcommands: {
     get: async () => (await import('./doc-read.js')).get,
     list: async () => (await import('./doc-read.js')).list,
@@ -12,6 +12,7 @@ export const group: CliGroup = {
     export: async () => (await import('./doc-export.js')).exportCommand,
     query: async () => (await import('./doc-query.js')).query,
     index: async () => (await import('./doc-index.js')).index,
+    schema: async () => (await import('./doc-schema.js')).schema,
     test: async () => (await import('./doc-test.js')).test,
     put: async () => (await import('./doc-write.js')).put,
     delete: async () => (await import('./doc-write.js')).del,
