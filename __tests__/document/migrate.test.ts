@@ -326,3 +326,59 @@ describe('compare-and-set on the tip read', () => {
     expect((await docs.get({ namespace: 'gh', doc_type: 'repo', id: 'r0' }))?.data).toHaveProperty('tmp');
   });
 });
+
+describe('schema in the same commit', () => {
+  const STARS = { type: 'object', required: ['stars'], properties: { stars: { type: 'integer' } } } as const;
+  const STARGAZERS = {
+    type: 'object',
+    required: ['stargazers'],
+    properties: { stargazers: { type: 'integer' } },
+  } as const;
+
+  it('a rename that breaks the declared schema is refused; with the new schema it lands in ONE commit', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.putMany([
+      { namespace: 'gh', type: 'repo', id: 'a', data: { stars: 1 } },
+      { namespace: 'gh', type: 'repo', id: 'b', data: { stars: 2 } },
+    ]);
+    await docs.declareSchema({ namespace: 'gh', type: 'repo' }, STARS);
+    const tip = await docs.head();
+    const operations: MigrationOperation[] = [{ op: 'rename', from: 'data.stars', to: 'data.stargazers' }];
+    const refused = await docs.migrate({ namespace: 'gh', type: 'repo', operations }).catch((e) => e);
+    expect(refused).toBeInstanceOf(InvalidDocument);
+    expect(refused.data.violations[0]).toMatchObject({ key: 'gh/repo/a.json', rule: 'required' });
+    expect(await docs.head()).toBe(tip);
+    const r = await docs.migrate({ namespace: 'gh', type: 'repo', operations, schema: STARGAZERS });
+    const { entries } = await docs.store.commits!({ limit: 1 });
+    expect(entries[0]!.version).toBe(r.version);
+    expect(await docs.schema({ namespace: 'gh', type: 'repo' })).toEqual(STARGAZERS);
+    // The new schema holds from then on.
+    await expect(docs.put({ namespace: 'gh', type: 'repo', id: 'c', data: { stars: 3 } })).rejects.toThrow(
+      InvalidDocument,
+    );
+  });
+
+  it('a migration whose result breaks the schema it declares writes nothing', async () => {
+    const docs = await seeded(2);
+    const tip = await docs.head();
+    const err = await docs
+      .migrate({ namespace: 'gh', type: 'repo', operations: [{ op: 'drop', field: 'data.tmp' }], schema: STARGAZERS })
+      .catch((e) => e);
+    expect(err).toBeInstanceOf(InvalidDocument);
+    expect(await docs.head()).toBe(tip);
+    expect(await docs.schema({ namespace: 'gh', type: 'repo' })).toBeNull();
+  });
+
+  it('move-type takes the old type schema to the new type, as it takes the index', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.put({ namespace: 'gh', type: 'repo', id: 'a', data: { stars: 1 } });
+    await docs.declareSchema({ namespace: 'gh', type: 'repo' }, STARS);
+    await docs.migrate({
+      namespace: 'gh',
+      type: 'repo',
+      operations: [{ op: 'move-type', namespace: 'hub', type: 'project' }],
+    });
+    expect(await docs.schema({ namespace: 'hub', type: 'project' })).toEqual(STARS);
+    expect(await docs.schema({ namespace: 'gh', type: 'repo' })).toBeNull();
+  });
+});

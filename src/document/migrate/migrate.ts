@@ -20,9 +20,8 @@ import type {
 } from '../document-types.js';
 import { decodeEnvelope } from '../envelope.js';
 import { assertValidIdentity, deriveKey } from '../identity.js';
-import { DECLARATION_KEY, parseDeclaration, type TypeIndex } from '../indexes/index.js';
 import { applyOperations, type MigrationProblem } from './apply.js';
-import { indexChanges } from './index-fields.js';
+import { migrationDeclarations } from './declarations.js';
 import { assertOperations, type MigrationOperation } from './operations.js';
 import { migrationMessage } from './trailer.js';
 
@@ -192,9 +191,12 @@ class MigrationRun {
   /** The commit's options: message with trailer, compare-and-set guard, index and schema declarations. */
   async writeOptions(): Promise<DocumentPartsOptions> {
     const { namespace, type, operations } = this.o;
-    const indexes = await this.indexDeclarations();
-    const schemas = this.schemaDeclarations();
     const read = this.version;
+    const onMeta = (m: OperationMeta) => {
+      this.cost = addCost(this.cost, m);
+    };
+    const { indexes, schemas } =
+      read === null ? { indexes: [], schemas: [] } : await migrationDeclarations(this.host.store, read, this.o, onMeta);
     const ref = this.host.ref;
     return {
       message: migrationMessage(namespace, type, operations, this.o.message),
@@ -202,7 +204,7 @@ class MigrationRun {
         if (version !== read) throw new MigrationRaced(ref, `${namespace}/${type}`, read, version);
       },
       ...(indexes.length > 0 ? { indexes } : {}),
-      ...(schemas ? ({ schemas } as object) : {}),
+      ...(schemas.length > 0 ? { schemas } : {}),
     };
   }
 
@@ -282,29 +284,6 @@ class MigrationRun {
     const listed = await this.host.list({ namespace: move.namespace, type: move.type, version });
     this.cost = addCost(this.cost, listed);
     this.taken = new Set(listed.documents.map((e) => e.key));
-  }
-
-  /** The index declarations the commit changes (index-fields.ts), read at the migration's version. */
-  private async indexDeclarations(): Promise<TypeIndex[]> {
-    const touches = this.o.operations.some((x) => x.op === 'move-type' || x.op === 'rename' || x.op === 'drop');
-    if (!touches || this.version === null) return [];
-    // As docs.indexes() reads it, with what the read cost (the result's `requests` counts every request).
-    let value: Uint8Array | null = null;
-    const onMeta = (m: OperationMeta) => {
-      this.cost = addCost(this.cost, m);
-    };
-    for await (const item of readManyFrom(this.host.store, [DECLARATION_KEY], { version: this.version, onMeta })) {
-      value = item.value;
-    }
-    return indexChanges(parseDeclaration(value ?? undefined).indexes, this.o.namespace, this.o.type, this.o.operations);
-  }
-
-  /** The schema declared in the commit: on the type the documents end in. */
-  private schemaDeclarations(): { namespace: string; type: string; schema: object | null }[] | undefined {
-    if (this.o.schema === undefined) return undefined;
-    const namespace = this.move?.namespace ?? this.o.namespace;
-    const type = this.move?.type ?? this.o.type;
-    return [{ namespace, type, schema: this.o.schema }];
   }
 }
 
