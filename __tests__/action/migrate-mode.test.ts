@@ -9,7 +9,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readInputs } from '../../src/action/inputs.js';
 import { runAction } from '../../src/action/run-action.js';
 import { InvalidConfig } from '../../src/core/errors.js';
+import { DocumentStore } from '../../src/document/index.js';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { fetchTransport } from '../../src/transport/index.js';
 import { workspace } from './run-dist.js';
 
 const TOKEN = 'ghp_action_migrate_token';
@@ -86,6 +89,26 @@ describe('mode: migrate', () => {
     expect(r.summary).toContain('The first 5 changed document(s)');
     expect(em.state.repo(repo).db.readRef(REF)).toBe(before);
     expect(em.requests.slice(from).filter((q) => q.method !== 'GET' && q.operation !== 'graphql')).toEqual([]);
+  });
+
+  it('schema: a JSON file in the workspace, declared in the migration commit', async () => {
+    const repo = seeded();
+    const schema = { type: 'object', required: ['a'], properties: { a: { type: 'integer' } } };
+    const cwd = workspace({ 'schemas/repo.json': JSON.stringify(schema) });
+    const r = await runAction(inputs(repo, { operations: '- rename: data.old=data.a', schema: 'schemas/repo.json' }), {
+      workspace: cwd,
+    });
+    expect(r.outputs.changed).toBe('true');
+    const section = new RemoteApiRefStore({
+      transport: fetchTransport({ timeoutMs: 0 }),
+      apiUrl: em.url,
+      owner: 'octo',
+      repo: repo.slice('octo/'.length),
+      token: TOKEN,
+    });
+    expect(
+      await new DocumentStore(section).schema({ namespace: 'gh', type: 'repo' }, { version: r.outputs.version! }),
+    ).toEqual(schema);
   });
 
   it('a schema file outside the workspace is refused naming the input', async () => {

@@ -112,6 +112,15 @@ describe('docdb migrate', () => {
     const refused = await runCli(['migrate', ...TYPE, '--drop', 'data.x', '--schema', bad, ...flags], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/--schema .*bad\.json: a JSON Schema is a JSON object/);
+    const good = join(tmp.dir, 'good.json');
+    const schema = { type: 'object', required: ['count'], properties: { count: { type: 'integer' } } };
+    writeFileSync(good, JSON.stringify(schema));
+    const declared = await runCli(['migrate', ...TYPE, '--rename', 'data.old=data.count', '--schema', good, ...flags], {
+      env,
+    });
+    expect(declared.code, declared.stderr).toBe(0);
+    const shown = await runCli(['doc', 'schema', ...TYPE, '--json', ...flags], { env });
+    expect(shown.json()).toMatchObject({ schema });
     const moved = await runCli(['migrate', ...TYPE, '--move-type', 'hub/project', ...flags], { env });
     expect(moved.code, moved.stderr).toBe(0);
     const list = await runCli(['doc', 'list', '--namespace', 'hub', ...flags], { env });
