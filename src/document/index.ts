@@ -56,8 +56,6 @@ export {
   type TypeIndex,
   type WhereClause,
 } from './indexes/index.js';
-export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
-export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export {
   CAST_TYPES,
   type CastType,
@@ -70,6 +68,8 @@ export {
   migrationOf,
   parseOperation,
 } from './migrate/index.js';
+export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
+export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export {
   SERIES_AGGREGATES,
   type SeriesAggregate,
