@@ -11,6 +11,8 @@ export interface MigrateRow {
   wallMs: number;
   heapMiB: number;
   counts?: unknown;
+  /** Requests other than create-tree, by `METHOD operation status`. */
+  reads?: Record<string, number>;
 }
 
 /** bench/results/migrate.json. */

@@ -55,6 +55,17 @@ const documents = Array.from({ length: N }, (_, i) => ({
 
 type Row = MigrateRow;
 
+/** The requests other than create-tree, by operation (where a row's requests beyond its uploads go). */
+function readsOf(sent: { method: string; operation?: string; status: number }[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const r of sent) {
+    if (r.operation === 'git/create-tree') continue;
+    const k = `${r.method} ${r.operation ?? '?'} ${r.status}`;
+    out[k] = (out[k] ?? 0) + 1;
+  }
+  return out;
+}
+
 async function row(scenario: string, run: () => Promise<unknown>): Promise<Row> {
   const from = em.requests.length;
   const t0 = performance.now();
@@ -69,6 +80,7 @@ async function row(scenario: string, run: () => Promise<unknown>): Promise<Row> 
     wallMs,
     heapMiB: Math.round(process.memoryUsage().heapUsed / 2 ** 20),
     ...(result?.counts ? { counts: result.counts } : {}),
+    reads: readsOf(sent),
   };
   process.stderr.write(`${JSON.stringify(out)}\n`);
   return out;
