@@ -5,6 +5,7 @@ import { backfillBench } from './backfill.js';
 import { browserBundleSize } from './bundle.js';
 import { cpuBenches } from './cpu.js';
 import { gitObjectBenches } from './git-objects.js';
+import { guardedWriteBench } from './guarded-write.js';
 import { peersBench } from './peers.js';
 import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
@@ -64,4 +65,5 @@ export const benches: Record<string, Bench> = {
   backfill: backfillBench,
   'view-demo': viewDemoSeed,
   'schema-validate': schemaValidateBench,
+  'guarded-write': guardedWriteBench,
 };

@@ -124,7 +124,8 @@ function compile(ctx: Ctx, schema: unknown): Check {
   if (s.$ref !== undefined) any.push(refCheck(ctx, s.$ref as string));
   if (s.type !== undefined) {
     const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
-    any.push((v) => types.some((t) => typeOk(t, v)));
+    const only = types.length === 1 ? types[0]! : undefined;
+    any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
   }
   if (s.const !== undefined) {
     const c = s.const;
@@ -141,8 +142,16 @@ function compile(ctx: Ctx, schema: unknown): Check {
   if (xmin !== undefined) num.push((v) => (v as number) > xmin);
   if (xmax !== undefined) num.push((v) => (v as number) < xmax);
   const [minLength, maxLength] = [n('minLength'), n('maxLength')];
-  if (minLength !== undefined) str.push((v) => ucs2length(v as string) >= minLength);
-  if (maxLength !== undefined) str.push((v) => ucs2length(v as string) <= maxLength);
+  // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
+  // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
+  // description cost more than the rest of a document's checks).
+  if (minLength !== undefined)
+    str.push((v) => {
+      const n = (v as string).length;
+      return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v as string) >= minLength;
+    });
+  if (maxLength !== undefined)
+    str.push((v) => (v as string).length <= maxLength || ucs2length(v as string) <= maxLength);
   if (s.pattern !== undefined) {
     const re = new RegExp(s.pattern as string, 'u');
     str.push((v) => re.test(v as string));
@@ -153,14 +162,21 @@ function compile(ctx: Ctx, schema: unknown): Check {
   }
   arrayChecks(ctx, s, arr);
   objectChecks(ctx, s, obj);
+  // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
+  // every value of every document (bench/guarded-write.ts).
   return (v) => {
-    for (const c of any) if (!c(v)) return false;
-    if (typeof v === 'number') return num.every((c) => c(v));
-    if (typeof v === 'string') return str.every((c) => c(v));
-    if (Array.isArray(v)) return arr.every((c) => c(v));
-    if (isObj(v)) return obj.every((c) => c(v));
+    if (!all(any, v)) return false;
+    if (typeof v === 'number') return all(num, v);
+    if (typeof v === 'string') return all(str, v);
+    if (Array.isArray(v)) return all(arr as Check[], v);
+    if (isObj(v)) return all(obj as Check[], v);
     return v === null || typeof v === 'boolean';
   };
+}
+
+function all(checks: readonly Check[], v: unknown): boolean {
+  for (let i = 0; i < checks.length; i++) if (!checks[i]!(v)) return false;
+  return true;
 }
 
 function arrayChecks(ctx: Ctx, s: Obj, arr: ((a: unknown[]) => boolean)[]): void {
@@ -183,6 +199,8 @@ function arrayChecks(ctx: Ctx, s: Obj, arr: ((a: unknown[]) => boolean)[]): void
 
 function objectChecks(ctx: Ctx, s: Obj, obj: ((o: Obj) => boolean)[]): void {
   const props = Object.entries((s.properties as Obj | undefined) ?? {}).map(([k, p]) => [k, compile(ctx, p)] as const);
+  const propNames = props.map(([k]) => k);
+  const propChecks = props.map(([, c]) => c);
   const patterns = Object.entries((s.patternProperties as Obj | undefined) ?? {}).map(
     ([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)] as const,
   );
@@ -191,8 +209,11 @@ function objectChecks(ctx: Ctx, s: Obj, obj: ((o: Obj) => boolean)[]): void {
   const required = (s.required as string[] | undefined) ?? [];
   const [minP, maxP] = [s.minProperties as number | undefined, s.maxProperties as number | undefined];
   obj.push((o) => {
-    for (const k of required) if (!Object.hasOwn(o, k)) return false;
-    for (const [k, c] of props) if (Object.hasOwn(o, k) && !c(o[k])) return false;
+    for (let i = 0; i < required.length; i++) if (!Object.hasOwn(o, required[i]!)) return false;
+    for (let i = 0; i < propNames.length; i++) {
+      const k = propNames[i]!;
+      if (Object.hasOwn(o, k) && !propChecks[i]!(o[k])) return false;
+    }
     if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined) return true;
     const keys = Object.keys(o);
     if (minP !== undefined && keys.length < minP) return false;
