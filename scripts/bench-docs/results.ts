@@ -9,6 +9,7 @@ import type { BackfillFile } from '../../bench/backfill-table.js';
 import type { CompactionFile } from '../../bench/compaction-table.js';
 import type { Row as GitHttpRow } from '../../bench/git-http.js';
 import type { IndexesFile } from '../../bench/indexes-table.js';
+import type { MigrateFile } from '../../bench/migrate-table.js';
 import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js';
 import type { ReadRow } from '../../bench/reads-table.js';
 import type { RetentionFile } from '../../bench/retention-table.js';
@@ -66,6 +67,7 @@ export interface Results {
   viewer: ViewerFile;
   indexes: IndexesFile;
   retention: RetentionFile;
+  migrate: MigrateFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
@@ -93,6 +95,7 @@ export function loadResults(dir: string): Results {
     viewer: read('viewer.json', 'npx tsx bench/viewer.ts'),
     indexes: read('indexes.json', 'npx tsx bench/indexes.ts'),
     retention: read('retention.json', 'npx tsx bench/retention.ts'),
+    migrate: read('migrate.json', 'npx tsx bench/migrate.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

@@ -5,6 +5,7 @@
 
 import { compactionTable } from '../../bench/compaction-table.js';
 import { indexesTable } from '../../bench/indexes-table.js';
+import { migrateTable } from '../../bench/migrate-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { sizesTable } from '../../bench/retention-table.js';
@@ -130,4 +131,5 @@ export const tables: Record<string, Table> = {
   viewer: (r) => viewerTable(r.viewer),
   indexes: (r) => indexesTable(r.indexes),
   retention: (r) => sizesTable(r.retention).join('\n'),
+  migrate: (r) => migrateTable(r.migrate),
 };

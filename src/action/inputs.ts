@@ -9,6 +9,7 @@ import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js
 import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
+import { type MigrateInputs, readMigrateInputs } from './migrate-inputs.js';
 import { type QueryInputs, readQueryInputs } from './query-inputs.js';
 
 export const MODES = [
@@ -21,6 +22,7 @@ export const MODES = [
   'query',
   'merge',
   'compact',
+  'migrate',
 ] as const;
 export const SHARD_COMMITS = ['direct', 'merge'] as const;
 /** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
@@ -75,6 +77,8 @@ export interface ActionInputs {
    * `refs/<root>/<section>.quarantine/<run>` (docs/quarantine.md); undefined: as the spec's `quarantine:` says.
    */
   quarantine?: boolean;
+  /** mode migrate: the operations and options (undefined in every other mode). */
+  migrate?: MigrateInputs;
   /** mode compact: the retention policy (`keep-commits`, `keep-days`, `thin`; docs/retention.md). */
   retention?: { keepCommits?: number; keepDays?: number; thin?: (typeof THIN)[number] };
 }
@@ -153,6 +157,8 @@ export function readInputs(
   };
   const query = readQueryInputs(get, mode, names);
   if (query) inputs.query = query;
+  const migrate = readMigrateInputs(get, mode, names);
+  if (migrate) inputs.migrate = migrate;
   checkSectionInputs(inputs, bad);
   checkModeInputs(inputs, bad);
   checkShardInputs(inputs, bad);
@@ -365,9 +371,10 @@ function checkModeInputs(inputs: ActionInputs, bad: Bad): void {
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
     }
-  } else if (mode === 'query') {
+  } else if (mode === 'query' || mode === 'migrate') {
     for (const f of ['namespace', 'type'] as const) {
-      if (!inputs[f]) bad(f, 'is required with mode: query (the type whose documents to find)');
+      if (!inputs[f])
+        bad(f, `is required with mode: ${mode} (the type whose documents to ${mode === 'query' ? 'find' : 'migrate'})`);
     }
   } else if (mode === 'changes' || mode === 'export') {
     if (mode === 'changes' && !since)

@@ -19,6 +19,7 @@ import { exportMode } from './export-mode.js';
 import type { ActionInputs } from './inputs.js';
 import { mergeMode } from './merge-mode.js';
 import { meteredFetch, rateOutputs } from './metered-fetch.js';
+import { migrateMode } from './migrate-mode.js';
 import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
@@ -53,6 +54,13 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   if (inputs.mode === 'compact') {
     const { outputs, summary } = await compactMode(inputs, tools.store, tools.ref);
     tools.log(`compact: ${outputs.changed === 'true' ? `${outputs.kept} commit(s) kept` : 'nothing to compact'}`);
+    return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+  }
+  if (inputs.mode === 'migrate') {
+    const { outputs, summary } = await migrateMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
+    tools.log(
+      `migrate ${inputs.namespace}/${inputs.type}: ${outputs.counts}${inputs.migrate?.dryRun ? ' (dry run)' : ''}`,
+    );
     return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);

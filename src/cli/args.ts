@@ -27,6 +27,8 @@ export const COMMON_FLAGS: FlagSpecs = {
 export interface Parsed {
   values: FlagValues;
   positionals: string[];
+  /** Every string flag in the order given, across flags (`--rename a --drop b --rename c`: three entries). */
+  ordered: { name: string; value: string }[];
 }
 
 function flagList(specs: FlagSpecs): string {
@@ -98,8 +100,10 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
     throw new UsageError(message);
   }
   const seen = new Set<string>();
+  const ordered: Parsed['ordered'] = [];
   for (const t of parsed.tokens ?? []) {
     if (t.kind !== 'option') continue;
+    if (typeof t.value === 'string') ordered.push({ name: t.name, value: t.value });
     if (seen.has(t.name) && all[t.name]?.multiple !== true) {
       throw new UsageError(`--${t.name} is given more than once`, `--${t.name}`);
     }
@@ -116,7 +120,7 @@ export function parseCommandArgs(args: string[], specs: FlagSpecs, maxPositional
         : `unexpected argument ${JSON.stringify(extra)}`,
     );
   }
-  return { values: parsed.values as FlagValues, positionals: parsed.positionals };
+  return { values: parsed.values as FlagValues, positionals: parsed.positionals, ordered };
 }
 
 /** A string flag's value, or undefined. */

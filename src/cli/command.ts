@@ -5,6 +5,8 @@ import type { CliIo } from './io.js';
 export interface CommandContext {
   values: FlagValues;
   positionals: string[];
+  /** Every string flag in the order given, across flags (args.ts `Parsed.ordered`); absent in hand-built contexts. */
+  ordered?: { name: string; value: string }[];
   /** `--json`: one JSON value on stdout. */
   json: boolean;
   io: CliIo;

@@ -17,6 +17,7 @@ export const COMMANDS: Record<string, Entry> = {
   emulator: async () => (await import('./commands/emulator.js')).command,
   demo: async () => (await import('./commands/demo.js')).command,
   init: async () => (await import('./commands/init.js')).command,
+  migrate: async () => (await import('./commands/migrate.js')).command,
   section: async () => (await import('./commands/section.js')).group,
   view: async () => (await import('./commands/view.js')).command,
 };
@@ -161,8 +162,8 @@ async function run(argv: string[], io: CliIo): Promise<number> {
       io.stdout(json ? `${JSON.stringify({ command: command.name, usage: text })}\n` : text);
       return EXIT.ok;
     }
-    const { values, positionals } = parseCommandArgs(args, command.flags, command.maxPositionals ?? 0);
-    return await command.run({ values, positionals, json, io, secrets });
+    const { values, positionals, ordered } = parseCommandArgs(args, command.flags, command.maxPositionals ?? 0);
+    return await command.run({ values, positionals, ordered, json, io, secrets });
   } catch (e) {
     if (e instanceof OutputClosed) throw e;
     return reportError(io, label, e, { json, secrets });

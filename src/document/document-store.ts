@@ -50,6 +50,7 @@ import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
 import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
+import { type MigrateOptions, type MigrationResult, migrateType } from './migrate/index.js';
 import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
 import { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
@@ -324,6 +325,17 @@ export class DocumentStore {
       guard: expecting.guard,
     });
     return this.store.commit(changes, { ...rest, derive });
+  }
+
+  /**
+   * Migrate every document of one type in ONE commit, compare-and-set on the version read (migrate/migrate.ts,
+   * docs/migrations.md); `dryRun: true` writes nothing and reports counts and samples.
+   *
+   * @example
+   * await docs.migrate({ namespace: 'github', type: 'repo', operations: [{ op: 'rename', from: 'data.stars', to: 'data.stargazers' }] });
+   */
+  migrate(options: MigrateOptions): Promise<MigrationResult> {
+    return migrateType(this, options);
   }
 
   /** The document at the tip (or at `version`), or null when absent. */

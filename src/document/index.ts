@@ -56,6 +56,18 @@ export {
   type TypeIndex,
   type WhereClause,
 } from './indexes/index.js';
+export {
+  CAST_TYPES,
+  type CastType,
+  type MigrateOptions,
+  type MigrationCounts,
+  type MigrationOperation,
+  MigrationRaced,
+  type MigrationResult,
+  type MigrationSample,
+  migrationOf,
+  parseOperation,
+} from './migrate/index.js';
 export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
 export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export {
