@@ -98,6 +98,10 @@ describe('pattern guard: character sets', () => {
     ['b', '^a', false],
     ['\\-', 'a\\-z', false],
     ['m', 'a\\-z', true],
+    ['-', '[-a]', false],
+    ['-', '[a-]', false],
+    ['a', '[]', true],
+    ['a', '[^]', false],
   ])('%s and [%s] disjoint: %s', (a, b, expected) => {
     expect(disjoint(set(a), set(b))).toBe(expected);
   });
