@@ -36665,7 +36665,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7769);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5949);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4488);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36855,7 +36855,7 @@ function refused(status, eventType, target, repository, version) {
 
 /***/ }),
 
-/***/ 5949:
+/***/ 4488:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38948,7 +38948,7 @@ async function derivedChanges(derive, own, version, read) {
  * const read = readAt(store, tip);
  * const found = await read(['_docdb/indexes.json']); // Map { '_docdb/indexes.json' => null }
  */
-function readAt(store, version) {
+function derive_readAt(store, version) {
     return async (keys) => {
         const out = new Map();
         for (const key of new Set(keys)) {
@@ -43233,8 +43233,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
-var document_store = __nccwpck_require__(1657);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
+var document_store = __nccwpck_require__(32);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -44736,10 +44736,116 @@ function summary(inputs, ref, r, file) {
 var canonical_json = __nccwpck_require__(9890);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/expect/collect.ts
+var collect = __nccwpck_require__(6933);
+// EXTERNAL MODULE: ./src/document/expect/evaluate.ts + 4 modules
+var evaluate = __nccwpck_require__(6837);
+// EXTERNAL MODULE: ./src/document/expect/fields.ts
+var fields = __nccwpck_require__(6822);
+// EXTERNAL MODULE: ./src/document/expect/parse.ts
+var parse = __nccwpck_require__(6012);
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
+// EXTERNAL MODULE: ./src/document/expect/tip.ts
+var tip = __nccwpck_require__(6506);
+;// CONCATENATED MODULE: ./src/document/expect/section-test.ts
+/**
+ * Expectations that need no run, against a section as it is (`docdb doc test`, a scheduled health check):
+ * `count`, `unique`, `not-null`, `accepted-values` and `references` over every document of each type at
+ * one version. The same evaluation as a write's (evaluate.ts), with the type's documents as the "write":
+ * each one as it is, so nothing counts as removed or changed, and every document is held to every rule.
+ * Cost: a listing of each type, a bulk read of its documents when a rule needs values, and what
+ * `references` costs (its target's id index or key listing).
+ */
+
+
+
+
+
+
+
+/**
+ * Only the expectations that need no run (`max-removed`, `max-changed` and `check` are about a write).
+ *
+ * @example
+ * withoutRun({ count: { min: 1 }, maxRemoved: '10%' }); // { count: { min: 1 } }
+ */
+function withoutRun(e) {
+    const { maxRemoved: _r, maxChanged: _c, check: _k, ...rest } = e;
+    return rest;
+}
+/**
+ * Test `entries` against the section at `version` (default: the tip).
+ *
+ * @example
+ * const r = await testSection(store, [{ namespace: 'github', type: 'repo', expectations: { unique: ['data.name'] } }]);
+ * if (r.violations.length) process.exitCode = 1;
+ */
+async function testSection(store, entries, options = {}) {
+    const version = options.version ?? (await store.head());
+    const tested = entries.map((t) => ({
+        namespace: t.namespace,
+        type: t.type,
+        expectations: withoutRun(t.expectations),
+    }));
+    const shas = new Map();
+    const base = { version, read: readAt(store, version), written: (k) => shas.get(k) };
+    const tip = new Tip(store, base);
+    const ops = [];
+    const types = [];
+    for (const t of tested) {
+        const listed = await tip.keys(t);
+        for (const [k, sha] of listed)
+            shas.set(k, sha);
+        types.push({ namespace: t.namespace, type: t.type, documents: listed.size });
+        const fields = fieldsOf(t.expectations);
+        if (fields.length === 0 || version === null)
+            continue;
+        for await (const item of readManyFrom(store, [...listed.keys()], { version })) {
+            if (!item.value)
+                continue;
+            const env = decodeEnvelope(item.value, version);
+            ops.push(expectOp({ ...t, id: env.id, key: item.key }, env.data, { fields, data: false }));
+        }
+    }
+    // Each type's documents are its "write"; one type's are another's referenced documents only through the tip.
+    const violations = [];
+    for (const t of tested) {
+        const mine = ops.filter((o) => typeKey(o) === typeKey(t));
+        const found = await evaluateExpectations(store, base, [t], mine, tip);
+        appendAll(violations, found.map((v) => ({ namespace: t.namespace, type: t.type, ...v })));
+    }
+    return { version, violations, types };
+}
+
+// EXTERNAL MODULE: ./src/document/expect/validate.ts
+var validate = __nccwpck_require__(8205);
+// EXTERNAL MODULE: ./src/document/expect/write.ts
+var write = __nccwpck_require__(5012);
+;// CONCATENATED MODULE: ./src/document/expect/index.ts
+/**
+ * Data tests on a would-be commit (issue 38, `expect:`; docs/expectations.md): parse them, evaluate them
+ * on the tip a write builds on, and report violations without document values.
+ */
+
+
+
+
+
+
+
+
+
+
+
 // EXTERNAL MODULE: ./src/document/identity.ts
 var identity = __nccwpck_require__(9323);
 // EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
 var indexes = __nccwpck_require__(4441);
+// EXTERNAL MODULE: ./src/document/schema/declaration.ts
+var declaration = __nccwpck_require__(8969);
+// EXTERNAL MODULE: ./src/document/schema/enforce.ts
+var enforce = __nccwpck_require__(9171);
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
@@ -44897,6 +45003,9 @@ function fieldPoint(version, m, field, aggregate, total) {
 // EXTERNAL MODULE: ./src/document/versions-of.ts
 var versions_of = __nccwpck_require__(6056);
 ;// CONCATENATED MODULE: ./src/document/index.ts
+
+
+
 
 
 
@@ -45873,8 +45982,10 @@ function compactionDate(message) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   $$: () => (/* binding */ ConcurrentUpdate),
 /* harmony export */   $d: () => (/* binding */ AuthMissing),
+/* harmony export */   BT: () => (/* binding */ ExpectationsFailed),
 /* harmony export */   Cf: () => (/* binding */ EmptyRepository),
 /* harmony export */   D1: () => (/* binding */ InvalidDocument),
+/* harmony export */   Ex: () => (/* binding */ MAX_EXPECT_VIOLATIONS),
 /* harmony export */   JH: () => (/* binding */ RateLimited),
 /* harmony export */   KG: () => (/* binding */ InvalidVersion),
 /* harmony export */   Mk: () => (/* binding */ NotFound),
@@ -46084,6 +46195,29 @@ class DocumentTooLarge extends DocDbError {
         super(`the value of ${JSON.stringify(key)} is ${size} bytes; the limit is ${limit} bytes (GitHub's 100 MiB blob limit)`, { key, size, limit });
     }
 }
+/** Most violations an {@link ExpectationsFailed} carries in `data.violations` (`data.count` has them all). */
+const MAX_EXPECT_VIOLATIONS = 50;
+/**
+ * A write broke the section's data expectations (`expect`, docs/expectations.md): nothing was written.
+ * `data.violations` lists the first 50 (keys and field names, never a document's value), `data.count`
+ * all of them, `data.version` the tip the would-be commit was computed on (null: no section yet).
+ */
+class ExpectationsFailed extends DocDbError {
+    code = 'ExpectationsFailed';
+    constructor(violations, version, count = violations.length) {
+        const list = Array.isArray(violations) ? violations : [];
+        const first = list[0];
+        const more = count > 1 ? ` (and ${count - 1} more)` : '';
+        const at = typeof version === 'string' ? ` on ${version.slice(0, 7)}` : '';
+        super(first
+            ? `expectations failed${at}, nothing was written: ${first.expectation}${first.field ? ` ${first.field}` : ''}${first.key ? ` at ${first.key}` : ''}: ${first.message}${more}`
+            : `expectations failed${at}, nothing was written`, {
+            violations: list.slice(0, MAX_EXPECT_VIOLATIONS),
+            count: Math.max(count, list.length),
+            version: typeof version === 'string' ? version : null,
+        });
+    }
+}
 /** Every error class, for iteration in tests and docs. */
 const ALL_ERRORS = [
     InvalidKey,
@@ -46105,6 +46239,7 @@ const ALL_ERRORS = [
     InvalidSpec,
     GitError,
     DocumentTooLarge,
+    ExpectationsFailed,
 ];
 
 
@@ -47322,11 +47457,13 @@ function checkChangesOptions(options) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H1: () => (/* binding */ streamDocuments),
 /* harmony export */   Z0: () => (/* binding */ checkIdentity),
 /* harmony export */   aR: () => (/* binding */ withEnvelopes),
 /* harmony export */   ho: () => (/* binding */ costOf),
 /* harmony export */   kl: () => (/* binding */ readManyDocuments),
-/* harmony export */   nv: () => (/* binding */ addCost)
+/* harmony export */   nv: () => (/* binding */ addCost),
+/* harmony export */   u0: () => (/* binding */ readDocument)
 /* harmony export */ });
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
@@ -47435,6 +47572,48 @@ function checkIdentity(env, identity, key) {
     if (!(0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .envelopeMatches */ .K5)(env, identity)) {
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1('blob', `the blob at ${key} holds a different identity (${env.namespace}/${env.type}/${env.id})`, { key });
     }
+}
+/**
+ * One document at the tip (or at `version`) with what the read cost (`DocumentStore.read`); a blob holding
+ * another identity than its key names is `InvalidDocument`.
+ *
+ * @example
+ * const { document, etag } = await readDocument(store, { namespace: 'n', doc_type: 't', id: 'a' });
+ */
+async function readDocument(store, identity, options) {
+    const key = (0,_identity_js__WEBPACK_IMPORTED_MODULE_4__/* .deriveKey */ .Hz)(identity);
+    if (options.version !== undefined)
+        (0,_core_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(options.version);
+    const got = await store.get(key, options);
+    if (!got)
+        return { document: null, version: null, etag: null };
+    const envelope = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .decodeEnvelope */ .vw)(got.value, got.version);
+    if (!(0,_envelope_js__WEBPACK_IMPORTED_MODULE_3__/* .envelopeMatches */ .K5)(envelope, identity)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1('blob', `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`, { key });
+    }
+    return { ...costOf(got), document: envelope, version: got.version, etag: got.blobSha };
+}
+/**
+ * Every document `list` gives, a page at a time, all pages at the version of the first (`DocumentStore.stream`);
+ * `onMeta` gets the running cost after each page.
+ *
+ * @example
+ * for await (const d of streamDocuments((o) => docs.list(o), { namespace: 'github' })) console.log(d.id);
+ */
+async function* streamDocuments(list, options) {
+    const { pageSize = 1000, onMeta, ...rest } = options;
+    if (!Number.isInteger(pageSize) || pageSize < 1) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+    }
+    let cursor;
+    let cost = {};
+    do {
+        const page = await list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
+        cost = addCost(cost, page);
+        onMeta?.(cost);
+        yield* page.documents;
+        cursor = page.nextCursor ?? undefined;
+    } while (cursor);
 }
 
 
@@ -47645,7 +47824,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 1657:
+/***/ 32:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -47669,7 +47848,7 @@ var bytes = __nccwpck_require__(9596);
 // EXTERNAL MODULE: ./src/core/keys.ts
 var keys = __nccwpck_require__(1483);
 // EXTERNAL MODULE: ./src/document/envelope.ts
-var document_envelope = __nccwpck_require__(9949);
+var envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
 var document_identity = __nccwpck_require__(9323);
 ;// CONCATENATED MODULE: ./src/document/batch.ts
@@ -47703,7 +47882,7 @@ function opsToChanges(ops) {
         throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
     return ops.map((o, i) => {
         if (o?.op === 'put')
-            return { op: 'put', ...(0,document_envelope/* documentChange */.IN)(o.document) };
+            return { op: 'put', ...(0,envelope/* documentChange */.IN)(o.document) };
         if (o?.op === 'delete')
             return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
         if (o?.op === 'meta')
@@ -47733,7 +47912,7 @@ function metaChange(o, i) {
  * await commitInParts(store, putManyParts(docs, 1000), options);
  */
 function putManyParts(docs, size, onKeys) {
-    const keys = docs.map((d) => (0,document_envelope/* checkedDocumentKey */.wG)(d));
+    const keys = docs.map((d) => (0,envelope/* checkedDocumentKey */.wG)(d));
     onKeys?.(keys);
     // Indices sorted by key: a typed array, not an object per document.
     const order = Uint32Array.from({ length: docs.length }, (_, i) => i);
@@ -47754,7 +47933,7 @@ function* encodedParts(docs, keys, order, size) {
     for (let from = 0; from < order.length; from += size) {
         const part = [];
         for (const i of order.subarray(from, from + size)) {
-            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,document_envelope/* envelopeText */.q$)(docs[i])) });
+            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,envelope/* envelopeText */.q$)(docs[i])) });
         }
         yield part;
     }
@@ -47762,6 +47941,2960 @@ function* encodedParts(docs, keys, order, size) {
 
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var indexes = __nccwpck_require__(4441);
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var indexes_paths = __nccwpck_require__(1862);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts
+var indexes_rows = __nccwpck_require__(4777);
+;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
+/**
+ * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
+ * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
+ * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
+ * (a large write, where rewriting every part is cheaper than locating each document's old rows).
+ */
+
+
+
+
+
+
+
+
+/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
+function dataAfter(op) {
+    const a = op.after;
+    if (!a || 'values' in a)
+        return undefined;
+    if ('data' in a)
+        return { data: a.data };
+    return { data: JSON.parse(new TextDecoder().decode(a.bytes)).data };
+}
+/**
+ * The stored values of an op's new state for `t` (its data, or values taken for the same fields).
+ *
+ * @example
+ * valuesAfter(op, { namespace: 'g', type: 'repo', fields: ['data.stars'] }); // [3]
+ */
+function valuesAfter(op, t) {
+    const a = op.after;
+    if (!a)
+        return undefined;
+    const d = dataAfter(op);
+    if (d)
+        return (0,indexes_rows/* storedValues */.ee)(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        return undefined;
+    return v.values;
+}
+/** Apply a write's ops of type `t` to documents keyed by id. */
+function applyOps(docs, t, ops, missing) {
+    for (const op of ops) {
+        if (!op.after) {
+            docs.delete(op.id);
+            continue;
+        }
+        const values = valuesAfter(op, t) ?? missing();
+        docs.set(op.id, { id: op.id, blobSha: op.after.blobSha, values });
+    }
+}
+/** The new files of `t` built from `docs`, and deletes of the old files (from `old`) it does not rewrite. */
+function filesOf(t, docs, old, o) {
+    const { manifest, files } = (0,indexes/* buildTypeIndexFromValues */.BZ)(t, [...docs.values()], o);
+    const out = new Map();
+    if (old)
+        for (const p of oldPaths(old))
+            out.set(p, null);
+    for (const [p, b] of files)
+        out.set(p, b);
+    out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
+    return out;
+}
+/** Every part path an old manifest lists. */
+function oldPaths(m) {
+    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
+}
+/**
+ * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
+ * `old` is the type's manifest at `version`, if any, so its files that the build does not rewrite go.
+ *
+ * @example
+ * const files = await buildFromDocuments(store, version, t, ops, oldManifest, {});
+ */
+async function buildFromDocuments(store, version, t, ops, old, options, missing) {
+    const docs = new Map();
+    if (version !== null) {
+        const written = new Set(ops.map((o) => o.key));
+        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+            if (!item.value || !item.blobSha)
+                continue;
+            const env = (0,envelope/* decodeEnvelope */.vw)(item.value, version);
+            docs.set(env.id, {
+                id: env.id,
+                blobSha: item.blobSha,
+                values: (0,indexes_rows/* storedValues */.ee)(t.fields, { id: env.id, blobSha: item.blobSha, data: env.data }),
+            });
+        }
+    }
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, old, options);
+}
+/**
+ * Rebuild `t` from its own index: the rows of its first run (every document, covering) read through
+ * `read`, with the write's ops applied — the documents themselves are not read. Throws
+ * `InvalidResponse` for a damaged part (the caller then builds from the documents).
+ *
+ * @example
+ * const files = await buildFromRun(read, manifest, t, ops, {});
+ */
+async function buildFromRun(read, m, t, ops, options, missing) {
+    const run = m.runs[0];
+    const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
+    const got = await read(paths);
+    const docs = new Map();
+    run.parts.forEach((_, i) => {
+        const bytes = got.get(paths[i])?.value;
+        if (!bytes) {
+            throw new errors/* InvalidResponse */.h5(`index part ${paths[i]} is listed in its manifest but missing; the index must be rebuilt`, {
+                key: paths[i],
+            });
+        }
+        for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
+            docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
+    });
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, m, options);
+}
+/** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
+function manifestOf(bytes, t) {
+    if (!bytes)
+        return undefined;
+    return (0,indexes/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+}
+
+;// CONCATENATED MODULE: ./src/document/index-write.ts
+/**
+ * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
+ * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
+ * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
+ * files are always computed on the tree they land in, never rebased.
+ *
+ * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
+ * then the written documents' previous versions (a small write); then the index parts their rows live
+ * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
+ * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
+ * row that is not where the previous document says) is built from the documents themselves — exact
+ * either way, never a silently wrong index. A section without a declaration costs one read of
+ * `_docdb/` (free when the store already knows the tree has none).
+ */
+
+
+
+
+
+/** Above this many documents of one type in a write, rebuild the type from its own rows. */
+const LARGE_TYPE_WRITE = 256;
+const typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
+ *
+ * @example
+ * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
+ */
+function applyDeclare(before, declare) {
+    const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
+    for (const t of declare) {
+        byType.delete(typeKey(t));
+        if (t.fields.length > 0)
+            byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
+    }
+    return (0,indexes/* validateDeclaration */.jD)({ version: 1, indexes: [...byType.values()] });
+}
+/**
+ * The keys index maintenance needs in the FIRST read round of a write touching `types`: the declaration
+ * and each type's manifest. The declarations hook (declarations.ts) reads them with the schemas' keys in
+ * one batched read and hands the answer to {@link indexChanges}.
+ *
+ * @example
+ * indexFirstReads([{ namespace: 'github', type: 'repo' }]); // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json']
+ */
+function indexFirstReads(types) {
+    return [indexes/* DECLARATION_KEY */.FF, ...[...types].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))];
+}
+/**
+ * The index changes of one write on the tip `base`, given the first read round ({@link indexFirstReads}
+ * of every written or declared type, read together with whatever else the hook needed).
+ *
+ * @example
+ * const first = await base.read([...indexFirstReads(types), ...others]);
+ * const changes = await indexChanges({ store, ops: () => ops }, base, first);
+ */
+async function indexChanges(w, base, first) {
+    const ops = withWrittenShas(w.ops(), base);
+    const stored = first.get(indexes/* DECLARATION_KEY */.FF)?.value;
+    const before = (0,indexes/* parseDeclaration */.Av)(stored);
+    const after = w.declare ? applyDeclare(before, w.declare) : before;
+    const files = new Map();
+    const changed = (0,indexes/* declarationChanges */.Il)(before, after);
+    const manifest = (t) => manifestAt(base, first, t);
+    await dropRemoved(changed.drop, manifest, files);
+    const byType = groupByType(ops);
+    const rebuilt = new Set(changed.build.map(typeKey));
+    for (const t of after.indexes) {
+        const mine = byType.get(typeKey(t)) ?? [];
+        if (mine.length === 0 && !rebuilt.has(typeKey(t)))
+            continue;
+        for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
+            files.set(p, b);
+        }
+    }
+    const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
+    if (w.declare && !sameBytes(stored, declaration)) {
+        files.set(indexes/* DECLARATION_KEY */.FF, after.indexes.length === 0 ? null : declaration);
+    }
+    return toChanges(files);
+}
+/**
+ * A derive hook doing the index work alone (its own first read round). DocumentStore installs the
+ * declarations hook (declarations.ts), which does this and the schema checks in one; this stays for tests
+ * of the index work by itself.
+ *
+ * @example
+ * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
+ */
+function indexDerive(w) {
+    return async (base) => {
+        const types = writtenTypes(w.ops(), w.declare ?? []);
+        if (types.length === 0 && !w.declare)
+            return [];
+        return indexChanges(w, base, await base.read(indexFirstReads(types)));
+    };
+}
+/**
+ * The distinct `(namespace, type)`s a write touches: its documents' and the types it declares.
+ *
+ * @example
+ * writtenTypes(ops, []); // [{ namespace: 'github', type: 'repo' }]
+ */
+function writtenTypes(...lists) {
+    const types = new Map();
+    for (const list of lists)
+        for (const o of list)
+            types.set(typeKey(o), { namespace: o.namespace, type: o.type });
+    return [...types.values()];
+}
+/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
+function withWrittenShas(ops, base) {
+    for (const op of ops) {
+        if (op.after?.blobSha !== '')
+            continue;
+        const sha = base.written(op.key);
+        if (sha === undefined)
+            throw new errors/* InvalidConfig */.OZ('derive', `the store did not report the blob of ${op.key}`);
+        op.after.blobSha = sha;
+    }
+    return ops;
+}
+/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
+async function dropRemoved(drop, manifest, files) {
+    for (const t of drop) {
+        const m = safeManifest(await manifest(t), t);
+        if (!m)
+            continue;
+        for (const p of [(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), ...oldPaths(m)])
+            files.set(p, null);
+    }
+}
+/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
+async function manifestAt(base, first, t) {
+    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
+    if (first.has(path))
+        return first.get(path)?.value;
+    return (await base.read([path])).get(path)?.value;
+}
+/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
+function groupByType(ops) {
+    const out = new Map();
+    for (const op of ops) {
+        const k = typeKey(op);
+        const list = out.get(k);
+        if (list)
+            list.push(op);
+        else
+            out.set(k, [op]);
+    }
+    return out;
+}
+/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
+function safeManifest(bytes, t) {
+    try {
+        return manifestOf(bytes, t);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return undefined;
+        throw e;
+    }
+}
+/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
+async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
+    const o = w.options ?? {};
+    const m = safeManifest(manifestBytes, t);
+    const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
+    const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
+    if (rebuilt || !current)
+        return fromDocuments();
+    try {
+        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+            return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
+        return await incremental(base, t, mine, manifestBytes, o);
+    }
+    catch (e) {
+        // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return fromDocuments();
+        throw e;
+    }
+}
+/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
+async function incremental(base, t, mine, manifestBytes, o) {
+    const previous = await base.read(mine.map((op) => op.key));
+    const changes = [];
+    for (const op of mine) {
+        const got = previous.get(op.key);
+        if (got && op.after && got.blobSha === op.after.blobSha)
+            continue;
+        const change = { namespace: t.namespace, type: t.type, id: op.id };
+        if (got && base.version)
+            change.before = { blobSha: got.blobSha, data: (0,envelope/* decodeEnvelope */.vw)(got.value, base.version).data };
+        if (op.after)
+            change.after = afterState(op, t);
+        if (change.before || change.after)
+            changes.push(change);
+    }
+    const declaration = { version: 1, indexes: [t] };
+    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
+    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
+    // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
+    for (let round = 0;; round++) {
+        const wanted = [];
+        const read = (p) => {
+            if (!have.has(p))
+                wanted.push(p);
+            return have.get(p);
+        };
+        try {
+            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
+            const out = new Map();
+            for (const p of u.deletes)
+                out.set(p, null);
+            for (const [p, b] of u.writes)
+                out.set(p, b);
+            return out;
+        }
+        catch (e) {
+            if (wanted.length === 0 || round > 3)
+                throw e;
+            await fetchInto(base, have, wanted);
+        }
+    }
+}
+function afterState(op, t) {
+    const a = op.after;
+    const d = dataAfter(op);
+    if (d)
+        return { blobSha: a.blobSha, data: d.data };
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        declaredMeanwhile(t);
+    return { blobSha: a.blobSha, values: v.values };
+}
+async function fetchInto(base, have, paths) {
+    const todo = paths.filter((p) => !have.has(p));
+    if (todo.length === 0)
+        return;
+    const got = await base.read(todo);
+    for (const p of todo)
+        have.set(p, got.get(p)?.value);
+}
+/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
+function declaredMeanwhile(t) {
+    throw new errors/* InvalidConfig */.OZ('indexes', `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
+}
+function sameBytes(a, b) {
+    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+function toChanges(files) {
+    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
+}
+
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/pointer.js
+function encodePointer(p) {
+    return encodeURI(escapePointer(p)).replace(/#/g, '%23');
+}
+function escapePointer(p) {
+    return p.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+//# sourceMappingURL=pointer.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/dereference.js
+
+const uriFragmentCharacter = /^[A-Za-z0-9._~!$&'()*+,;=:@/?-]$/;
+const uriPercentEncoding = /^%[0-9A-Fa-f]{2}$/;
+const uriUnreservedCharacter = /^[A-Za-z0-9._~-]$/;
+function normalizeURIFragment(fragment) {
+    let normalized = '';
+    for (let index = 0; index < fragment.length;) {
+        const character = fragment[index];
+        const encoded = fragment.slice(index, index + 3);
+        if (character === '%' && uriPercentEncoding.test(encoded)) {
+            const decoded = String.fromCharCode(parseInt(encoded.slice(1), 16));
+            normalized += uriUnreservedCharacter.test(decoded)
+                ? decoded
+                : encoded.toUpperCase();
+            index += 3;
+            continue;
+        }
+        const codePoint = String.fromCodePoint(fragment.codePointAt(index));
+        normalized += uriFragmentCharacter.test(codePoint)
+            ? codePoint
+            : encodeURIComponent(codePoint);
+        index += codePoint.length;
+    }
+    return normalized;
+}
+function resolveURI(reference, baseURI) {
+    const url = new URL(reference, baseURI.href);
+    url.hash = url.hash ? normalizeURIFragment(url.hash.slice(1)) : '';
+    return url;
+}
+const schemaKeyword = {
+    additionalItems: true,
+    unevaluatedItems: true,
+    items: true,
+    contains: true,
+    additionalProperties: true,
+    unevaluatedProperties: true,
+    propertyNames: true,
+    not: true,
+    if: true,
+    then: true,
+    else: true
+};
+const schemaArrayKeyword = {
+    prefixItems: true,
+    items: true,
+    allOf: true,
+    anyOf: true,
+    oneOf: true
+};
+const schemaMapKeyword = {
+    $defs: true,
+    definitions: true,
+    properties: true,
+    patternProperties: true,
+    dependentSchemas: true
+};
+const ignoredKeyword = {
+    id: true,
+    $id: true,
+    $ref: true,
+    $schema: true,
+    $anchor: true,
+    $vocabulary: true,
+    $comment: true,
+    default: true,
+    enum: true,
+    const: true,
+    required: true,
+    dependentRequired: true,
+    type: true,
+    maximum: true,
+    minimum: true,
+    exclusiveMaximum: true,
+    exclusiveMinimum: true,
+    multipleOf: true,
+    maxLength: true,
+    minLength: true,
+    pattern: true,
+    format: true,
+    maxItems: true,
+    minItems: true,
+    uniqueItems: true,
+    maxProperties: true,
+    minProperties: true
+};
+let initialBaseURI = typeof self !== 'undefined' &&
+    self.location &&
+    self.location.origin !== 'null'
+    ?
+        new URL(self.location.origin + self.location.pathname + location.search)
+    : new URL('https://github.com/cfworker');
+function dereference(schema, lookup = Object.create(null), baseURI = initialBaseURI, basePointer = '') {
+    if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
+        const id = schema.$id || schema['id'];
+        if (id) {
+            const url = resolveURI(id, baseURI);
+            if (url.hash.length > 1) {
+                lookup[url.href] = schema;
+            }
+            else {
+                url.hash = '';
+                if (basePointer === '') {
+                    baseURI = url;
+                }
+                else {
+                    dereference(schema, lookup, baseURI);
+                }
+            }
+        }
+    }
+    else if (schema !== true && schema !== false) {
+        return lookup;
+    }
+    const schemaURI = baseURI.href + (basePointer ? '#' + basePointer : '');
+    if (lookup[schemaURI] !== undefined && lookup[schemaURI] !== schema) {
+        throw new Error(`Duplicate schema URI "${schemaURI}".`);
+    }
+    lookup[schemaURI] = schema;
+    if (schema === true || schema === false) {
+        return lookup;
+    }
+    if (schema.__absolute_uri__ === undefined) {
+        Object.defineProperty(schema, '__absolute_uri__', {
+            enumerable: false,
+            value: schemaURI
+        });
+    }
+    if (schema.$ref && schema.__absolute_ref__ === undefined) {
+        const url = resolveURI(schema.$ref, baseURI);
+        Object.defineProperty(schema, '__absolute_ref__', {
+            enumerable: false,
+            value: url.href
+        });
+    }
+    if (schema.$recursiveRef && schema.__absolute_recursive_ref__ === undefined) {
+        const url = resolveURI(schema.$recursiveRef, baseURI);
+        Object.defineProperty(schema, '__absolute_recursive_ref__', {
+            enumerable: false,
+            value: url.href
+        });
+    }
+    if (schema.$anchor) {
+        const url = resolveURI('#' + schema.$anchor, baseURI);
+        lookup[url.href] = schema;
+    }
+    for (let key in schema) {
+        if (ignoredKeyword[key]) {
+            continue;
+        }
+        const keyBase = `${basePointer}/${encodePointer(key)}`;
+        const subSchema = schema[key];
+        if (Array.isArray(subSchema)) {
+            if (schemaArrayKeyword[key]) {
+                const length = subSchema.length;
+                for (let i = 0; i < length; i++) {
+                    dereference(subSchema[i], lookup, baseURI, `${keyBase}/${i}`);
+                }
+            }
+        }
+        else if (schemaMapKeyword[key]) {
+            for (let subKey in subSchema) {
+                dereference(subSchema[subKey], lookup, baseURI, `${keyBase}/${encodePointer(subKey)}`);
+            }
+        }
+        else {
+            dereference(subSchema, lookup, baseURI, keyBase);
+        }
+    }
+    return lookup;
+}
+//# sourceMappingURL=dereference.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/deep-compare-strict.js
+function deepCompareStrict(a, b) {
+    const typeofa = typeof a;
+    if (typeofa !== typeof b) {
+        return false;
+    }
+    const aIsArray = Array.isArray(a);
+    const bIsArray = Array.isArray(b);
+    if (aIsArray !== bIsArray) {
+        return false;
+    }
+    if (aIsArray) {
+        const length = a.length;
+        if (length !== b.length) {
+            return false;
+        }
+        for (let i = 0; i < length; i++) {
+            if (!deepCompareStrict(a[i], b[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (typeofa === 'object') {
+        if (!a || !b) {
+            return a === b;
+        }
+        const aKeys = Object.keys(a);
+        const bKeys = Object.keys(b);
+        const length = aKeys.length;
+        if (length !== bKeys.length) {
+            return false;
+        }
+        for (const k of aKeys) {
+            if (!Object.prototype.hasOwnProperty.call(b, k)) {
+                return false;
+            }
+            if (!deepCompareStrict(a[k], b[k])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return a === b;
+}
+//# sourceMappingURL=deep-compare-strict.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/format.js
+const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const TIME = /^(\d\d):(\d\d):(\d\d)(\.\d+)?(z|([+-])(\d\d):(\d\d))?$/i;
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*$/i;
+const URIREF = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+const URITEMPLATE = /^(?:(?:[^\x00-\x20\x7f"<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+const URL_ = /^(?:(?:https?|ftp):\/\/)(?:\S+(?::\S*)?@)?(?:(?!10(?:\.\d{1,3}){3})(?!127(?:\.\d{1,3}){3})(?!169\.254(?:\.\d{1,3}){2})(?!192\.168(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)(?:\.(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu;
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+const JSON_POINTER = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
+const JSON_POINTER_URI_FRAGMENT = /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i;
+const RELATIVE_JSON_POINTER = /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/;
+const EMAIL_ADDRESS = /^("(?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)@(.+)$/i;
+const EMAIL = (input) => {
+    const matches = input.match(EMAIL_ADDRESS);
+    if (!matches)
+        return false;
+    const name = matches[1];
+    const host = matches[2];
+    if (!name || !host || name.length > 64 || host.length > 253)
+        return false;
+    if (name[0] !== '"' &&
+        (name[0] === '.' || name.endsWith('.') || name.includes('..'))) {
+        return false;
+    }
+    if (host.startsWith('[') && host.endsWith(']')) {
+        const address = host.slice(1, -1);
+        if (/^ipv6:/i.test(address))
+            return IPV6.test(address.slice(5));
+        return IPV4.test(address);
+    }
+    return HOSTNAME.test(host);
+};
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)$/;
+const IPV6 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
+const DURATION = (input) => /^P(?:\d+W|(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)))$/.test(input);
+function bind(r) {
+    return r.test.bind(r);
+}
+const format_format = {
+    date,
+    time: time.bind(undefined, true),
+    'date-time': date_time,
+    duration: DURATION,
+    uri,
+    'uri-reference': bind(URIREF),
+    'uri-template': bind(URITEMPLATE),
+    url: bind(URL_),
+    email: EMAIL,
+    hostname: bind(HOSTNAME),
+    ipv4: bind(IPV4),
+    ipv6: bind(IPV6),
+    regex: regex,
+    uuid: bind(UUID),
+    'json-pointer': bind(JSON_POINTER),
+    'json-pointer-uri-fragment': bind(JSON_POINTER_URI_FRAGMENT),
+    'relative-json-pointer': bind(RELATIVE_JSON_POINTER)
+};
+function isLeapYear(year) {
+    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+function date(str) {
+    const matches = str.match(DATE);
+    if (!matches)
+        return false;
+    const yearPart = matches[1];
+    const monthPart = matches[2];
+    const dayPart = matches[3];
+    if (!yearPart || !monthPart || !dayPart)
+        return false;
+    const year = +yearPart;
+    const month = +monthPart;
+    const day = +dayPart;
+    const maxDay = month == 2 && isLeapYear(year) ? 29 : DAYS[month];
+    return (month >= 1 &&
+        month <= 12 &&
+        day >= 1 &&
+        maxDay !== undefined &&
+        day <= maxDay);
+}
+function time(full, str) {
+    const matches = str.match(TIME);
+    if (!matches)
+        return false;
+    const hourPart = matches[1];
+    const minutePart = matches[2];
+    const secondPart = matches[3];
+    if (!hourPart || !minutePart || !secondPart)
+        return false;
+    const hour = +hourPart;
+    const minute = +minutePart;
+    const second = +secondPart;
+    const timeZone = matches[5];
+    const offsetSign = matches[6];
+    const offsetHour = +(matches[7] ?? 0);
+    const offsetMinute = +(matches[8] ?? 0);
+    if (hour > 23 ||
+        minute > 59 ||
+        second > 60 ||
+        offsetHour > 23 ||
+        offsetMinute > 59 ||
+        (full && timeZone === undefined)) {
+        return false;
+    }
+    if (second < 60)
+        return true;
+    const offsetDirection = offsetSign === '+' ? 1 : offsetSign === '-' ? -1 : 0;
+    const utcMinute = (hour * 60 +
+        minute -
+        offsetDirection * (offsetHour * 60 + offsetMinute) +
+        24 * 60) %
+        (24 * 60);
+    return utcMinute === 23 * 60 + 59;
+}
+const DATE_TIME_SEPARATOR = /t|\s/i;
+function date_time(str) {
+    const [datePart, timePart, extra] = str.split(DATE_TIME_SEPARATOR);
+    return (datePart !== undefined &&
+        timePart !== undefined &&
+        extra === undefined &&
+        date(datePart) &&
+        time(true, timePart));
+}
+const NOT_URI_FRAGMENT = /\/|:/;
+const URI_PATTERN = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+function uri(str) {
+    return NOT_URI_FRAGMENT.test(str) && URI_PATTERN.test(str);
+}
+const Z_ANCHOR = /[^\\]\\Z/;
+function regex(str) {
+    if (Z_ANCHOR.test(str))
+        return false;
+    try {
+        new RegExp(str, 'u');
+        return true;
+    }
+    catch (e) {
+        return false;
+    }
+}
+//# sourceMappingURL=format.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/ucs2-length.js
+function ucs2length(s) {
+    let result = 0;
+    let length = s.length;
+    let index = 0;
+    let charCode;
+    while (index < length) {
+        result++;
+        charCode = s.charCodeAt(index++);
+        if (charCode >= 0xd800 && charCode <= 0xdbff && index < length) {
+            charCode = s.charCodeAt(index);
+            if ((charCode & 0xfc00) == 0xdc00) {
+                index++;
+            }
+        }
+    }
+    return result;
+}
+//# sourceMappingURL=ucs2-length.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validate.js
+
+
+
+
+
+function validate_hasOwnProperty(instance, key) {
+    return Object.prototype.hasOwnProperty.call(instance, key);
+}
+function decimalInteger(value) {
+    const coefficientAndExponent = Math.abs(value).toString().split('e');
+    const coefficient = coefficientAndExponent[0];
+    const exponent = coefficientAndExponent[1] ?? '0';
+    const point = coefficient.indexOf('.');
+    const fractionLength = point === -1 ? 0 : coefficient.length - point - 1;
+    return [
+        BigInt(coefficient.replace('.', '')),
+        Number(exponent) - fractionLength
+    ];
+}
+function isMultipleOf(instance, divisor) {
+    if (!Number.isFinite(instance) || !Number.isFinite(divisor) || divisor <= 0) {
+        return false;
+    }
+    const [instanceCoefficient, instanceExponent] = decimalInteger(instance);
+    const [divisorCoefficient, divisorExponent] = decimalInteger(divisor);
+    const exponentDifference = instanceExponent - divisorExponent;
+    if (exponentDifference >= 0) {
+        return ((instanceCoefficient * 10n ** BigInt(exponentDifference)) %
+            divisorCoefficient ===
+            0n);
+    }
+    return (instanceCoefficient %
+        (divisorCoefficient * 10n ** BigInt(-exponentDifference)) ===
+        0n);
+}
+function validate(instance, schema, draft = '2019-09', lookup = dereference(schema), shortCircuit = true, recursiveAnchor = null, instanceLocation = '#', schemaLocation = '#', evaluated = Object.create(null)) {
+    if (schema === true) {
+        return { valid: true, errors: [] };
+    }
+    if (schema === false) {
+        return {
+            valid: false,
+            errors: [
+                {
+                    instanceLocation,
+                    keyword: 'false',
+                    keywordLocation: instanceLocation,
+                    error: 'False boolean schema.'
+                }
+            ]
+        };
+    }
+    const rawInstanceType = typeof instance;
+    let instanceType;
+    switch (rawInstanceType) {
+        case 'boolean':
+        case 'number':
+        case 'string':
+            instanceType = rawInstanceType;
+            break;
+        case 'object':
+            if (instance === null) {
+                instanceType = 'null';
+            }
+            else if (Array.isArray(instance)) {
+                instanceType = 'array';
+            }
+            else {
+                instanceType = 'object';
+            }
+            break;
+        default:
+            throw new Error(`Instances of "${rawInstanceType}" type are not supported.`);
+    }
+    const { $ref, $recursiveRef, $recursiveAnchor, type: $type, const: $const, enum: $enum, required: $required, not: $not, anyOf: $anyOf, allOf: $allOf, oneOf: $oneOf, if: $if, then: $then, else: $else, format: $format, properties: $properties, patternProperties: $patternProperties, additionalProperties: $additionalProperties, unevaluatedProperties: $unevaluatedProperties, minProperties: $minProperties, maxProperties: $maxProperties, propertyNames: $propertyNames, dependentRequired: $dependentRequired, dependentSchemas: $dependentSchemas, dependencies: $dependencies, prefixItems: $prefixItems, items: $items, additionalItems: $additionalItems, unevaluatedItems: $unevaluatedItems, contains: $contains, minContains: $minContains, maxContains: $maxContains, minItems: $minItems, maxItems: $maxItems, uniqueItems: $uniqueItems, minimum: $minimum, maximum: $maximum, exclusiveMinimum: $exclusiveMinimum, exclusiveMaximum: $exclusiveMaximum, multipleOf: $multipleOf, minLength: $minLength, maxLength: $maxLength, pattern: $pattern, __absolute_ref__, __absolute_recursive_ref__ } = schema;
+    const errors = [];
+    if ($recursiveAnchor === true && recursiveAnchor === null) {
+        recursiveAnchor = schema;
+    }
+    if ($recursiveRef === '#') {
+        const refSchema = recursiveAnchor === null
+            ? lookup[__absolute_recursive_ref__]
+            : recursiveAnchor;
+        const keywordLocation = `${schemaLocation}/$recursiveRef`;
+        const result = validate(instance, recursiveAnchor === null ? schema : recursiveAnchor, draft, lookup, shortCircuit, refSchema, instanceLocation, keywordLocation, evaluated);
+        if (!result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: '$recursiveRef',
+                keywordLocation,
+                error: 'A subschema had errors.'
+            }, ...result.errors);
+        }
+    }
+    if ($ref !== undefined) {
+        const uri = __absolute_ref__ || $ref;
+        const refSchema = lookup[uri];
+        if (refSchema === undefined) {
+            let message = `Unresolved $ref "${$ref}".`;
+            if (__absolute_ref__ && __absolute_ref__ !== $ref) {
+                message += `  Absolute URI "${__absolute_ref__}".`;
+            }
+            message += `\nKnown schemas:\n- ${Object.keys(lookup).join('\n- ')}`;
+            throw new Error(message);
+        }
+        const keywordLocation = `${schemaLocation}/$ref`;
+        const result = validate(instance, refSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, evaluated);
+        if (!result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: '$ref',
+                keywordLocation,
+                error: 'A subschema had errors.'
+            }, ...result.errors);
+        }
+        if (draft === '4' || draft === '7') {
+            return { valid: errors.length === 0, errors };
+        }
+    }
+    if (Array.isArray($type)) {
+        let length = $type.length;
+        let valid = false;
+        for (let i = 0; i < length; i++) {
+            if (instanceType === $type[i] ||
+                ($type[i] === 'integer' &&
+                    instanceType === 'number' &&
+                    instance % 1 === 0 &&
+                    instance === instance)) {
+                valid = true;
+                break;
+            }
+        }
+        if (!valid) {
+            errors.push({
+                instanceLocation,
+                keyword: 'type',
+                keywordLocation: `${schemaLocation}/type`,
+                error: `Instance type "${instanceType}" is invalid. Expected "${$type.join('", "')}".`
+            });
+        }
+    }
+    else if ($type === 'integer') {
+        if (instanceType !== 'number' || instance % 1 || instance !== instance) {
+            errors.push({
+                instanceLocation,
+                keyword: 'type',
+                keywordLocation: `${schemaLocation}/type`,
+                error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
+            });
+        }
+    }
+    else if ($type !== undefined && instanceType !== $type) {
+        errors.push({
+            instanceLocation,
+            keyword: 'type',
+            keywordLocation: `${schemaLocation}/type`,
+            error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
+        });
+    }
+    if ($const !== undefined) {
+        if (instanceType === 'object' || instanceType === 'array') {
+            if (!deepCompareStrict(instance, $const)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'const',
+                    keywordLocation: `${schemaLocation}/const`,
+                    error: `Instance does not match ${JSON.stringify($const)}.`
+                });
+            }
+        }
+        else if (instance !== $const) {
+            errors.push({
+                instanceLocation,
+                keyword: 'const',
+                keywordLocation: `${schemaLocation}/const`,
+                error: `Instance does not match ${JSON.stringify($const)}.`
+            });
+        }
+    }
+    if ($enum !== undefined) {
+        if (instanceType === 'object' || instanceType === 'array') {
+            if (!$enum.some(value => deepCompareStrict(instance, value))) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'enum',
+                    keywordLocation: `${schemaLocation}/enum`,
+                    error: `Instance does not match any of ${JSON.stringify($enum)}.`
+                });
+            }
+        }
+        else if (!$enum.some(value => instance === value)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'enum',
+                keywordLocation: `${schemaLocation}/enum`,
+                error: `Instance does not match any of ${JSON.stringify($enum)}.`
+            });
+        }
+    }
+    if ($not !== undefined) {
+        const keywordLocation = `${schemaLocation}/not`;
+        const result = validate(instance, $not, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation);
+        if (result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: 'not',
+                keywordLocation,
+                error: 'Instance matched "not" schema.'
+            });
+        }
+    }
+    let subEvaluateds = [];
+    if ($anyOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/anyOf`;
+        const errorsLength = errors.length;
+        let anyValid = false;
+        for (const [i, subSchema] of $anyOf.entries()) {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            anyValid = anyValid || result.valid;
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+        }
+        if (anyValid) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'anyOf',
+                keywordLocation,
+                error: 'Instance does not match any subschemas.'
+            });
+        }
+    }
+    if ($allOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/allOf`;
+        const errorsLength = errors.length;
+        let allValid = true;
+        for (const [i, subSchema] of $allOf.entries()) {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            allValid = allValid && result.valid;
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+        }
+        if (allValid) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'allOf',
+                keywordLocation,
+                error: `Instance does not match every subschema.`
+            });
+        }
+    }
+    if ($oneOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/oneOf`;
+        const errorsLength = errors.length;
+        const matches = $oneOf.filter((subSchema, i) => {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+            return result.valid;
+        }).length;
+        if (matches === 1) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'oneOf',
+                keywordLocation,
+                error: `Instance does not match exactly one subschema (${matches} matches).`
+            });
+        }
+    }
+    if (instanceType === 'object' || instanceType === 'array') {
+        Object.assign(evaluated, ...subEvaluateds);
+    }
+    if ($if !== undefined) {
+        const keywordLocation = `${schemaLocation}/if`;
+        const ifEvaluated = Object.create(null);
+        const conditionResult = validate(instance, $if, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, ifEvaluated).valid;
+        if (conditionResult) {
+            Object.assign(evaluated, ifEvaluated);
+            if ($then !== undefined) {
+                const thenResult = validate(instance, $then, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/then`, evaluated);
+                if (!thenResult.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'if',
+                        keywordLocation,
+                        error: `Instance does not match "then" schema.`
+                    }, ...thenResult.errors);
+                }
+            }
+        }
+        else if ($else !== undefined) {
+            const elseResult = validate(instance, $else, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/else`, evaluated);
+            if (!elseResult.valid) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'if',
+                    keywordLocation,
+                    error: `Instance does not match "else" schema.`
+                }, ...elseResult.errors);
+            }
+        }
+    }
+    if (instanceType === 'object') {
+        if ($required !== undefined) {
+            for (const key of $required) {
+                if (!validate_hasOwnProperty(instance, key)) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'required',
+                        keywordLocation: `${schemaLocation}/required`,
+                        error: `Instance does not have required property "${key}".`
+                    });
+                }
+            }
+        }
+        const keys = Object.keys(instance);
+        if ($minProperties !== undefined && keys.length < $minProperties) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minProperties',
+                keywordLocation: `${schemaLocation}/minProperties`,
+                error: `Instance does not have at least ${$minProperties} properties.`
+            });
+        }
+        if ($maxProperties !== undefined && keys.length > $maxProperties) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxProperties',
+                keywordLocation: `${schemaLocation}/maxProperties`,
+                error: `Instance does not have at least ${$maxProperties} properties.`
+            });
+        }
+        if ($propertyNames !== undefined) {
+            const keywordLocation = `${schemaLocation}/propertyNames`;
+            for (const key in instance) {
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(key, $propertyNames, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                if (!result.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'propertyNames',
+                        keywordLocation,
+                        error: `Property name "${key}" does not match schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        if ($dependentRequired !== undefined) {
+            const keywordLocation = `${schemaLocation}/dependantRequired`;
+            for (const key in $dependentRequired) {
+                if (validate_hasOwnProperty(instance, key)) {
+                    const required = $dependentRequired[key];
+                    for (const dependantKey of required) {
+                        if (!validate_hasOwnProperty(instance, dependantKey)) {
+                            errors.push({
+                                instanceLocation,
+                                keyword: 'dependentRequired',
+                                keywordLocation,
+                                error: `Instance has "${key}" but does not have "${dependantKey}".`
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if ($dependentSchemas !== undefined) {
+            for (const [key, dependentSchema] of Object.entries($dependentSchemas)) {
+                const keywordLocation = `${schemaLocation}/dependentSchemas`;
+                if (validate_hasOwnProperty(instance, key)) {
+                    const result = validate(instance, dependentSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`, evaluated);
+                    if (!result.valid) {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'dependentSchemas',
+                            keywordLocation,
+                            error: `Instance has "${key}" but does not match dependant schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if ($dependencies !== undefined) {
+            const keywordLocation = `${schemaLocation}/dependencies`;
+            for (const key in $dependencies) {
+                if (validate_hasOwnProperty(instance, key)) {
+                    const propsOrSchema = $dependencies[key];
+                    if (Array.isArray(propsOrSchema)) {
+                        for (const dependantKey of propsOrSchema) {
+                            if (!validate_hasOwnProperty(instance, dependantKey)) {
+                                errors.push({
+                                    instanceLocation,
+                                    keyword: 'dependencies',
+                                    keywordLocation,
+                                    error: `Instance has "${key}" but does not have "${dependantKey}".`
+                                });
+                            }
+                        }
+                    }
+                    else {
+                        const result = validate(instance, propsOrSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`);
+                        if (!result.valid) {
+                            errors.push({
+                                instanceLocation,
+                                keyword: 'dependencies',
+                                keywordLocation,
+                                error: `Instance has "${key}" but does not match dependant schema.`
+                            }, ...result.errors);
+                        }
+                    }
+                }
+            }
+        }
+        const thisEvaluated = Object.create(null);
+        let stop = false;
+        if ($properties !== undefined) {
+            const keywordLocation = `${schemaLocation}/properties`;
+            for (const [key, propertySchema] of Object.entries($properties)) {
+                if (!validate_hasOwnProperty(instance, key)) {
+                    continue;
+                }
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(instance[key], propertySchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(key)}`);
+                thisEvaluated[key] = true;
+                if (result.valid) {
+                    evaluated[key] = true;
+                }
+                else {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'properties',
+                        keywordLocation,
+                        error: `Property "${key}" does not match schema.`
+                    }, ...result.errors);
+                    if (stop)
+                        break;
+                }
+            }
+        }
+        if (!stop && $patternProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/patternProperties`;
+            for (const [pattern, subSchema] of Object.entries($patternProperties)) {
+                const regex = new RegExp(pattern, 'u');
+                for (const key in instance) {
+                    if (!regex.test(key)) {
+                        continue;
+                    }
+                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                    const result = validate(instance[key], subSchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(pattern)}`);
+                    thisEvaluated[key] = true;
+                    if (result.valid) {
+                        evaluated[key] = true;
+                    }
+                    else {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'patternProperties',
+                            keywordLocation,
+                            error: `Property "${key}" matches pattern "${pattern}" but does not match associated schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if (!stop && $additionalProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/additionalProperties`;
+            for (const key in instance) {
+                if (thisEvaluated[key]) {
+                    continue;
+                }
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(instance[key], $additionalProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                if (result.valid) {
+                    evaluated[key] = true;
+                }
+                else {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'additionalProperties',
+                        keywordLocation,
+                        error: `Property "${key}" does not match additional properties schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        else if (!stop && $unevaluatedProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/unevaluatedProperties`;
+            for (const key in instance) {
+                if (!evaluated[key]) {
+                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                    const result = validate(instance[key], $unevaluatedProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                    if (result.valid) {
+                        evaluated[key] = true;
+                    }
+                    else {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'unevaluatedProperties',
+                            keywordLocation,
+                            error: `Property "${key}" does not match unevaluated properties schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+    }
+    else if (instanceType === 'array') {
+        if ($maxItems !== undefined && instance.length > $maxItems) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxItems',
+                keywordLocation: `${schemaLocation}/maxItems`,
+                error: `Array has too many items (${instance.length} > ${$maxItems}).`
+            });
+        }
+        if ($minItems !== undefined && instance.length < $minItems) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minItems',
+                keywordLocation: `${schemaLocation}/minItems`,
+                error: `Array has too few items (${instance.length} < ${$minItems}).`
+            });
+        }
+        const length = instance.length;
+        let i = 0;
+        let stop = false;
+        if ($prefixItems !== undefined) {
+            const keywordLocation = `${schemaLocation}/prefixItems`;
+            const length2 = Math.min($prefixItems.length, length);
+            for (; i < length2; i++) {
+                const result = validate(instance[i], $prefixItems[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
+                evaluated[i] = true;
+                if (!result.valid) {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'prefixItems',
+                        keywordLocation,
+                        error: `Items did not match schema.`
+                    }, ...result.errors);
+                    if (stop)
+                        break;
+                }
+            }
+        }
+        if ($items !== undefined) {
+            const keywordLocation = `${schemaLocation}/items`;
+            if (Array.isArray($items)) {
+                const length2 = Math.min($items.length, length);
+                for (; i < length2; i++) {
+                    const result = validate(instance[i], $items[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'items',
+                            keywordLocation,
+                            error: `Items did not match schema.`
+                        }, ...result.errors);
+                        if (stop)
+                            break;
+                    }
+                }
+            }
+            else {
+                for (; i < length; i++) {
+                    const result = validate(instance[i], $items, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'items',
+                            keywordLocation,
+                            error: `Items did not match schema.`
+                        }, ...result.errors);
+                        if (stop)
+                            break;
+                    }
+                }
+            }
+            if (!stop && $additionalItems !== undefined) {
+                const keywordLocation = `${schemaLocation}/additionalItems`;
+                for (; i < length; i++) {
+                    const result = validate(instance[i], $additionalItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'additionalItems',
+                            keywordLocation,
+                            error: `Items did not match additional items schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if ($contains !== undefined) {
+            if (length === 0 && $minContains === undefined) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'contains',
+                    keywordLocation: `${schemaLocation}/contains`,
+                    error: `Array is empty. It must contain at least one item matching the schema.`
+                });
+            }
+            else if ($minContains !== undefined && length < $minContains) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minContains',
+                    keywordLocation: `${schemaLocation}/minContains`,
+                    error: `Array has less items (${length}) than minContains (${$minContains}).`
+                });
+            }
+            else {
+                const keywordLocation = `${schemaLocation}/contains`;
+                const errorsLength = errors.length;
+                let contained = 0;
+                for (let j = 0; j < length; j++) {
+                    const result = validate(instance[j], $contains, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${j}`, keywordLocation);
+                    if (result.valid) {
+                        evaluated[j] = true;
+                        contained++;
+                    }
+                    else {
+                        errors.push(...result.errors);
+                    }
+                }
+                if (contained >= ($minContains || 0)) {
+                    errors.length = errorsLength;
+                }
+                if ($minContains === undefined && contained === 0) {
+                    errors.splice(errorsLength, 0, {
+                        instanceLocation,
+                        keyword: 'contains',
+                        keywordLocation,
+                        error: `Array does not contain item matching schema.`
+                    });
+                }
+                else if ($minContains !== undefined && contained < $minContains) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'minContains',
+                        keywordLocation: `${schemaLocation}/minContains`,
+                        error: `Array must contain at least ${$minContains} items matching schema. Only ${contained} items were found.`
+                    });
+                }
+                else if ($maxContains !== undefined && contained > $maxContains) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'maxContains',
+                        keywordLocation: `${schemaLocation}/maxContains`,
+                        error: `Array may contain at most ${$maxContains} items matching schema. ${contained} items were found.`
+                    });
+                }
+            }
+        }
+        if (!stop && $unevaluatedItems !== undefined) {
+            const keywordLocation = `${schemaLocation}/unevaluatedItems`;
+            for (i; i < length; i++) {
+                if (evaluated[i]) {
+                    continue;
+                }
+                const result = validate(instance[i], $unevaluatedItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                evaluated[i] = true;
+                if (!result.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'unevaluatedItems',
+                        keywordLocation,
+                        error: `Items did not match unevaluated items schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        if ($uniqueItems) {
+            for (let j = 0; j < length; j++) {
+                const a = instance[j];
+                const ao = typeof a === 'object' && a !== null;
+                for (let k = 0; k < length; k++) {
+                    if (j === k) {
+                        continue;
+                    }
+                    const b = instance[k];
+                    const bo = typeof b === 'object' && b !== null;
+                    if (a === b || (ao && bo && deepCompareStrict(a, b))) {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'uniqueItems',
+                            keywordLocation: `${schemaLocation}/uniqueItems`,
+                            error: `Duplicate items at indexes ${j} and ${k}.`
+                        });
+                        j = Number.MAX_SAFE_INTEGER;
+                        k = Number.MAX_SAFE_INTEGER;
+                    }
+                }
+            }
+        }
+    }
+    else if (instanceType === 'number') {
+        if (draft === '4') {
+            if ($minimum !== undefined &&
+                (($exclusiveMinimum === true && instance <= $minimum) ||
+                    instance < $minimum)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minimum',
+                    keywordLocation: `${schemaLocation}/minimum`,
+                    error: `${instance} is less than ${$exclusiveMinimum ? 'or equal to ' : ''} ${$minimum}.`
+                });
+            }
+            if ($maximum !== undefined &&
+                (($exclusiveMaximum === true && instance >= $maximum) ||
+                    instance > $maximum)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'maximum',
+                    keywordLocation: `${schemaLocation}/maximum`,
+                    error: `${instance} is greater than ${$exclusiveMaximum ? 'or equal to ' : ''} ${$maximum}.`
+                });
+            }
+        }
+        else {
+            if ($minimum !== undefined && instance < $minimum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minimum',
+                    keywordLocation: `${schemaLocation}/minimum`,
+                    error: `${instance} is less than ${$minimum}.`
+                });
+            }
+            if ($maximum !== undefined && instance > $maximum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'maximum',
+                    keywordLocation: `${schemaLocation}/maximum`,
+                    error: `${instance} is greater than ${$maximum}.`
+                });
+            }
+            if ($exclusiveMinimum !== undefined && instance <= $exclusiveMinimum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'exclusiveMinimum',
+                    keywordLocation: `${schemaLocation}/exclusiveMinimum`,
+                    error: `${instance} is less than ${$exclusiveMinimum}.`
+                });
+            }
+            if ($exclusiveMaximum !== undefined && instance >= $exclusiveMaximum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'exclusiveMaximum',
+                    keywordLocation: `${schemaLocation}/exclusiveMaximum`,
+                    error: `${instance} is greater than or equal to ${$exclusiveMaximum}.`
+                });
+            }
+        }
+        if ($multipleOf !== undefined) {
+            if (!isMultipleOf(instance, $multipleOf)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'multipleOf',
+                    keywordLocation: `${schemaLocation}/multipleOf`,
+                    error: `${instance} is not a multiple of ${$multipleOf}.`
+                });
+            }
+        }
+    }
+    else if (instanceType === 'string') {
+        const length = $minLength === undefined && $maxLength === undefined
+            ? 0
+            : ucs2length(instance);
+        if ($minLength !== undefined && length < $minLength) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minLength',
+                keywordLocation: `${schemaLocation}/minLength`,
+                error: `String is too short (${length} < ${$minLength}).`
+            });
+        }
+        if ($maxLength !== undefined && length > $maxLength) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxLength',
+                keywordLocation: `${schemaLocation}/maxLength`,
+                error: `String is too long (${length} > ${$maxLength}).`
+            });
+        }
+        if ($pattern !== undefined && !new RegExp($pattern, 'u').test(instance)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'pattern',
+                keywordLocation: `${schemaLocation}/pattern`,
+                error: `String does not match pattern.`
+            });
+        }
+        if ($format !== undefined &&
+            format_format[$format] &&
+            !format_format[$format](instance)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'format',
+                keywordLocation: `${schemaLocation}/format`,
+                error: `String does not match format "${$format}".`
+            });
+        }
+    }
+    return { valid: errors.length === 0, errors };
+}
+//# sourceMappingURL=validate.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validator.js
+
+
+class Validator {
+    schema;
+    draft;
+    shortCircuit;
+    lookup;
+    constructor(schema, draft = '2019-09', shortCircuit = true) {
+        this.schema = schema;
+        this.draft = draft;
+        this.shortCircuit = shortCircuit;
+        this.lookup = dereference(schema);
+    }
+    validate(instance) {
+        return validate(instance, this.schema, this.draft, this.lookup, this.shortCircuit);
+    }
+    addSchema(schema, id) {
+        if (id) {
+            schema = { ...schema, $id: id };
+        }
+        dereference(schema, this.lookup);
+    }
+}
+//# sourceMappingURL=validator.js.map
+;// CONCATENATED MODULE: ./src/document/schema/limits.ts
+/**
+ * What a per-type schema may contain. Schemas are untrusted input (a writer with push access declares
+ * them), so the validator accepts a listed vocabulary of JSON Schema 2020-12 within fixed caps.
+ */
+/** Deepest nesting of schema objects and arrays (the root schema is depth 0). */
+const MAX_SCHEMA_DEPTH = 32;
+/** Bytes of the schema as JSON. */
+const MAX_SCHEMA_BYTES = 64 * 1024;
+/** Keywords in the whole schema (every key of every schema object counts). */
+const MAX_SCHEMA_KEYWORDS = 2_000;
+/** The only `$schema` accepted (or none). */
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+/** `format` values checked (others are refused, so a typo does not silently check nothing). */
+const FORMATS = ['date', 'time', 'date-time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
+/** Keywords whose value is one subschema. */
+const SCHEMA_KEYWORDS = [
+    'not',
+    'if',
+    'then',
+    'else',
+    'items',
+    'contains',
+    'additionalProperties',
+    'propertyNames',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+];
+/** Keywords whose value is a non-empty array of subschemas. */
+const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keywords whose value is an object of subschemas. */
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+/** Keywords whose value is a non-negative integer. */
+const COUNT_KEYWORDS = [
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minProperties',
+    'maxProperties',
+    'minContains',
+    'maxContains',
+];
+/** Keywords whose value is a number. */
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+/** Annotations: accepted, never checked. */
+const ANNOTATION_KEYWORDS = [
+    '$comment',
+    'title',
+    'description',
+    'default',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+];
+/** The other keywords, each checked on its own. */
+const OTHER_KEYWORDS = [
+    '$schema',
+    '$id',
+    '$ref',
+    '$anchor',
+    'type',
+    'enum',
+    'const',
+    'required',
+    'dependentRequired',
+    'pattern',
+    'format',
+    'uniqueItems',
+];
+const ALLOWED_KEYWORDS = new Set([
+    ...SCHEMA_KEYWORDS,
+    ...SCHEMA_ARRAY_KEYWORDS,
+    ...SCHEMA_MAP_KEYWORDS,
+    ...COUNT_KEYWORDS,
+    ...NUMBER_KEYWORDS,
+    ...ANNOTATION_KEYWORDS,
+    ...OTHER_KEYWORDS,
+]);
+
+;// CONCATENATED MODULE: ./src/document/schema/pattern-guard.ts
+/**
+ * Refuses `pattern` / `patternProperties` regular expressions that could backtrack catastrophically.
+ * Schemas are untrusted input (anyone with push access declares them) and JavaScript's regex engine
+ * backtracks, so a pattern like `^(a+)+$` or `^a*a*$` can stall every writer on one long string.
+ * The rules are structural and conservative (a few safe patterns are refused; the message says why):
+ *
+ * - at most {@link MAX_PATTERN_LENGTH} characters, valid with the `u` flag, no backreferences;
+ * - no repeated group that contains a quantifier or an alternation (`(a+)+`, `(a|ab)*`: exponential);
+ * - bounded repeats `{n,m}` at most {@link MAX_REPEAT};
+ * - with an unbounded quantifier (`*`, `+`, `{n,}`), the pattern starts with `^` and has no top-level `|`
+ *   (unanchored, the engine retries at every start position: quadratic), and two unbounded quantifiers
+ *   in a row are separated by a required literal character the first cannot match (`^[a-z]+/[a-z]+$`
+ *   is fine; `^a*a*$`, `^.*x.*$` are polynomial and refused); inside a group, at most one.
+ */
+const MAX_PATTERN_LENGTH = 256;
+const MAX_REPEAT = 1000;
+const QUANT_BRACES = /^\{(\d+)(,(\d*))?\}\??/;
+function readQuantifier(src, i) {
+    const c = src[i];
+    const lazy = (n) => (src[i + n] === '?' ? n + 1 : n);
+    if (c === '*')
+        return { min: 0, max: Infinity, length: lazy(1) };
+    if (c === '+')
+        return { min: 1, max: Infinity, length: lazy(1) };
+    if (c === '?')
+        return { min: 0, max: 1, length: lazy(1) };
+    if (c !== '{')
+        return undefined;
+    const m = QUANT_BRACES.exec(src.slice(i));
+    if (!m)
+        return undefined;
+    const min = Number(m[1]);
+    const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
+    return { min, max, length: m[0].length };
+}
+/** The end (exclusive) of the atom starting at `i` that is not a group: an escape, a class or one character. */
+function atomEnd(src, i) {
+    if (src[i] === '[') {
+        let j = i + 1;
+        while (j < src.length && src[j] !== ']')
+            j += src[j] === '\\' ? 2 : 1;
+        return j + 1;
+    }
+    if (src[i] !== '\\')
+        return i + 1;
+    const next = src[i + 1];
+    if ((next === 'u' || next === 'p' || next === 'P') && src[i + 2] === '{')
+        return src.indexOf('}', i) + 1;
+    if (next === 'u')
+        return i + 6;
+    if (next === 'x')
+        return i + 4;
+    if (next === 'c')
+        return i + 3;
+    return i + 2;
+}
+/** Whether the atom source can match the single character `ch` (a literal). */
+function atomMatches(atom, ch) {
+    if (atom === '(group)')
+        return true;
+    try {
+        return new RegExp(`^(?:${atom})$`, 'u').test(ch);
+    }
+    catch {
+        return true;
+    }
+}
+/** A literal single character an atom stands for, or undefined when it is a class, an escape class or `.`. */
+function literalOf(atom) {
+    if (atom.length === 1 && !'.^$'.includes(atom))
+        return atom;
+    if (atom.length === 2 && atom[0] === '\\' && !/[A-Za-z0-9]/.test(atom[1]))
+        return atom[1];
+    return undefined;
+}
+/** Undefined when the pattern is accepted, else why it is refused. */
+function patternRisk(pattern) {
+    if (pattern.length > MAX_PATTERN_LENGTH)
+        return `is longer than ${MAX_PATTERN_LENGTH} characters`;
+    try {
+        new RegExp(pattern, 'u');
+    }
+    catch {
+        return 'is not a valid regular expression (ECMAScript, u flag)';
+    }
+    if (/\\[1-9]|\\k</.test(pattern))
+        return 'uses a backreference';
+    return scan(pattern);
+}
+function scan(src) {
+    const stack = [{ quantified: false, alternation: false, unbounded: 0 }];
+    let unbounded = 0;
+    let topAlternation = false;
+    // Depth-0 sequence state: the last unbounded atom not yet separated from the next one.
+    let pending;
+    let i = 0;
+    while (i < src.length) {
+        const c = src[i];
+        const top = stack[stack.length - 1];
+        if (c === '|') {
+            top.alternation = true;
+            if (stack.length === 1)
+                topAlternation = true;
+            pending = undefined;
+            i++;
+            continue;
+        }
+        if (c === '(') {
+            stack.push({ quantified: false, alternation: false, unbounded: 0 });
+            const m = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)?/.exec(src.slice(i));
+            i += m ? m[0].length : 1;
+            continue;
+        }
+        let atom;
+        let inner;
+        if (c === ')') {
+            inner = stack.pop();
+            const parent = stack[stack.length - 1];
+            parent.quantified ||= inner.quantified;
+            parent.alternation ||= inner.alternation;
+            // Inside a group the sequence check below does not look: two unbounded quantifiers there are refused.
+            if (inner.unbounded > 1)
+                return `${adjacent.split(' not ')[0]} inside one group (polynomial backtracking)`;
+            parent.unbounded += inner.unbounded;
+            atom = '(group)';
+            i++;
+        }
+        else if (c === '^' || c === '$') {
+            i++;
+            continue;
+        }
+        else {
+            const end = atomEnd(src, i);
+            atom = src.slice(i, end);
+            i = end;
+        }
+        const q = readQuantifier(src, i);
+        const depth0 = stack.length === 1;
+        if (q) {
+            i += q.length;
+            if (q.max !== Infinity && q.max > MAX_REPEAT)
+                return `repeats more than ${MAX_REPEAT} times`;
+            if (q.min > MAX_REPEAT)
+                return `repeats more than ${MAX_REPEAT} times`;
+            if (inner && q.max > 1 && (inner.quantified || inner.alternation)) {
+                return 'repeats a group that itself contains a quantifier or an alternation (exponential backtracking)';
+            }
+            const frame = stack[stack.length - 1];
+            frame.quantified = true;
+            if (q.max === Infinity) {
+                unbounded++;
+                frame.unbounded++;
+                if (depth0) {
+                    if (pending !== undefined)
+                        return adjacent;
+                    pending = atom;
+                    continue;
+                }
+            }
+            if (depth0 && q.min === 0)
+                continue; // optional: separates nothing
+        }
+        if (!depth0)
+            continue;
+        if (inner?.unbounded) {
+            if (pending !== undefined)
+                return adjacent;
+            pending = '(group)';
+            continue;
+        }
+        const lit = literalOf(atom);
+        if (pending !== undefined && lit !== undefined && !atomMatches(pending, lit))
+            pending = undefined;
+    }
+    if (unbounded > 0 && !src.startsWith('^'))
+        return 'has an unbounded quantifier (*, +, {n,}) but does not start with ^';
+    if (unbounded > 0 && topAlternation)
+        return 'has an unbounded quantifier and a top-level | (wrap the branches: ^(?:a|b)…)';
+    return undefined;
+}
+const adjacent = 'has two unbounded quantifiers not separated by a required literal character the first cannot match (polynomial backtracking)';
+
+;// CONCATENATED MODULE: ./src/document/schema/check-schema.ts
+/**
+ * Checks a per-type schema before it is compiled: the listed JSON Schema 2020-12 vocabulary only, each
+ * keyword's value of the right shape, within the caps of limits.ts, `$ref` only to `#…` inside the schema
+ * (nothing is ever fetched), no `$ref` loop that never moves into the data, and safe `pattern`s.
+ * Every refusal is an `InvalidConfig` naming the JSON pointer inside the schema and what is allowed.
+ */
+
+
+
+/** Keywords applied to the same data value as their schema (a `$ref` loop through only these never ends). */
+const SAME_VALUE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
+const escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+function fail(w, at, message) {
+    throw new errors/* InvalidConfig */.OZ(w.field, `${w.field} at "${at || '/'}": ${message}`, { pointer: at });
+}
+/**
+ * Refuses a schema that is not plain JSON within the caps (depth, keywords, bytes) — before anything
+ * recurses into it, so a 100,000-deep or cyclic value fails fast instead of overflowing the stack.
+ */
+function checkShape(value, field) {
+    let keywords = 0;
+    const visit = (v, at, depth) => {
+        if (v === null || typeof v === 'boolean' || typeof v === 'string')
+            return;
+        if (typeof v === 'number') {
+            if (!Number.isFinite(v))
+                fail({ field }, at, 'numbers must be finite');
+            return;
+        }
+        if (typeof v !== 'object' ||
+            (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)) {
+            fail({ field }, at, 'is not JSON (only objects, arrays, strings, finite numbers, booleans and null)');
+        }
+        if (depth >= MAX_SCHEMA_DEPTH)
+            fail({ field }, at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+        if (Array.isArray(v)) {
+            for (const [i, x] of v.entries())
+                visit(x, `${at}/${i}`, depth + 1);
+            return;
+        }
+        for (const [k, x] of Object.entries(v)) {
+            if (++keywords > MAX_SCHEMA_KEYWORDS)
+                fail({ field }, at, `has more than ${MAX_SCHEMA_KEYWORDS} keys in all`);
+            visit(x, `${at}/${escapeKey(k)}`, depth + 1);
+        }
+    };
+    visit(value, '', 0);
+    const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+    if (bytes > MAX_SCHEMA_BYTES)
+        fail({ field }, '', `is ${bytes} bytes as JSON; at most ${MAX_SCHEMA_BYTES} are accepted`);
+}
+function checkRisk(w, at, pattern) {
+    if (typeof pattern !== 'string')
+        fail(w, at, 'must be a string (a regular expression)');
+    const risk = patternRisk(pattern);
+    if (risk)
+        fail(w, at, `pattern ${risk}`);
+}
+const nonNegInt = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const uniqueStrings = (v) => Array.isArray(v) && v.every((s) => typeof s === 'string') && new Set(v).size === v.length;
+/** One keyword's value (not its subschemas: walkSchema descends into those). */
+function checkKeyword(w, at, key, value, root) {
+    const here = `${at}/${escapeKey(key)}`;
+    if (COUNT_KEYWORDS.includes(key) && !nonNegInt(value)) {
+        fail(w, here, 'must be a non-negative integer');
+    }
+    if (NUMBER_KEYWORDS.includes(key)) {
+        if (typeof value !== 'number')
+            fail(w, here, 'must be a number');
+        if (key === 'multipleOf' && value <= 0)
+            fail(w, here, 'must be greater than 0');
+    }
+    if (ANNOTATION_KEYWORDS.includes(key)) {
+        if (['title', 'description', '$comment'].includes(key) && typeof value !== 'string')
+            fail(w, here, 'must be a string');
+        if (['deprecated', 'readOnly', 'writeOnly'].includes(key) && typeof value !== 'boolean')
+            fail(w, here, 'must be true or false');
+        if (key === 'examples' && !Array.isArray(value))
+            fail(w, here, 'must be an array');
+    }
+    switch (key) {
+        case '$schema':
+            if (!root || value !== DRAFT_2020_12)
+                fail(w, here, `only "${DRAFT_2020_12}" is accepted, on the root schema`);
+            break;
+        case '$id':
+            if (!root || typeof value !== 'string')
+                fail(w, here, 'is accepted only on the root schema, as a string');
+            break;
+        case '$anchor':
+            if (typeof value !== 'string' || !ANCHOR.test(value))
+                fail(w, here, 'must be a name like "node" (letters, digits, -._)');
+            if (w.anchors.has(value))
+                fail(w, here, `anchor "${value}" is declared twice`);
+            w.anchors.set(value, at);
+            break;
+        case '$ref':
+            if (typeof value !== 'string' || !value.startsWith('#')) {
+                fail(w, here, 'only references inside this schema are accepted ("#", "#/$defs/name" or "#anchor"); nothing is fetched');
+            }
+            w.refs.push({ at, ref: value });
+            break;
+        case 'type': {
+            const ok = (t) => TYPES.includes(t);
+            const list = Array.isArray(value) ? value : [value];
+            if (list.length === 0 || !list.every(ok) || new Set(list).size !== list.length) {
+                fail(w, here, `must be one of ${TYPES.join(', ')} or an array of distinct ones`);
+            }
+            break;
+        }
+        case 'enum':
+            if (!Array.isArray(value) || value.length === 0)
+                fail(w, here, 'must be a non-empty array');
+            break;
+        case 'required':
+            if (!uniqueStrings(value))
+                fail(w, here, 'must be an array of distinct property names');
+            break;
+        case 'dependentRequired':
+            if (!isObj(value))
+                fail(w, here, 'must be an object of arrays of property names');
+            for (const [k, v] of Object.entries(value)) {
+                if (!uniqueStrings(v))
+                    fail(w, `${here}/${escapeKey(k)}`, 'must be an array of distinct property names');
+            }
+            break;
+        case 'pattern':
+            checkRisk(w, here, value);
+            break;
+        case 'format':
+            if (!FORMATS.includes(value))
+                fail(w, here, `must be one of ${FORMATS.join(', ')}`);
+            break;
+        case 'uniqueItems':
+            if (typeof value !== 'boolean')
+                fail(w, here, 'must be true or false');
+            break;
+    }
+}
+/** Walks one schema (an object or a boolean) at `at`, recording its same-value edges. */
+function walkSchema(w, schema, at) {
+    if (typeof schema === 'boolean')
+        return;
+    if (!isObj(schema))
+        fail(w, at, 'a schema must be an object or a boolean');
+    const same = [];
+    w.sameValue.set(at, same);
+    for (const [key, value] of Object.entries(schema)) {
+        if (!ALLOWED_KEYWORDS.has(key)) {
+            fail(w, `${at}/${escapeKey(key)}`, `unknown keyword "${key}"; allowed: ${[...ALLOWED_KEYWORDS].sort().join(', ')}`);
+        }
+        checkKeyword(w, at, key, value, at === '');
+        const here = `${at}/${escapeKey(key)}`;
+        if (SCHEMA_KEYWORDS.includes(key)) {
+            if (key === 'items' && Array.isArray(value))
+                fail(w, here, 'must be a schema (2020-12: use prefixItems for a tuple)');
+            walkSchema(w, value, here);
+            if (SAME_VALUE.has(key))
+                same.push(here);
+        }
+        else if (SCHEMA_ARRAY_KEYWORDS.includes(key)) {
+            if (!Array.isArray(value) || value.length === 0)
+                fail(w, here, 'must be a non-empty array of schemas');
+            value.forEach((s, i) => {
+                walkSchema(w, s, `${here}/${i}`);
+                if (SAME_VALUE.has(key))
+                    same.push(`${here}/${i}`);
+            });
+        }
+        else if (SCHEMA_MAP_KEYWORDS.includes(key)) {
+            if (!isObj(value))
+                fail(w, here, 'must be an object of schemas');
+            for (const [name, s] of Object.entries(value)) {
+                if (key === 'patternProperties')
+                    checkRisk(w, `${here}/${escapeKey(name)}`, name);
+                walkSchema(w, s, `${here}/${escapeKey(name)}`);
+                if (SAME_VALUE.has(key))
+                    same.push(`${here}/${escapeKey(name)}`);
+            }
+        }
+    }
+}
+/** The pointer a `#…` reference names, or undefined when it names no schema in this one. */
+function resolveRef(w, ref) {
+    let fragment;
+    try {
+        fragment = decodeURIComponent(ref.slice(1));
+    }
+    catch {
+        return undefined;
+    }
+    const target = fragment === '' || fragment.startsWith('/') ? fragment : w.anchors.get(fragment);
+    return target !== undefined && w.sameValue.has(target) ? target : undefined;
+}
+/** Refuses a `$ref` loop that stays on one data value (it would recurse until the stack overflows). */
+function checkRefs(w) {
+    for (const { at, ref } of w.refs) {
+        const target = resolveRef(w, ref);
+        if (target === undefined)
+            fail(w, `${at}/$ref`, `"${ref}" does not point at a schema inside this schema`);
+        w.sameValue.get(at).push(target);
+    }
+    const state = new Map();
+    const visit = (p) => {
+        state.set(p, 'open');
+        for (const next of w.sameValue.get(p) ?? []) {
+            const s = state.get(next);
+            if (s === 'open')
+                fail(w, p, `$ref loop back to "${next || '/'}" that never moves into the data`);
+            if (s === undefined)
+                visit(next);
+        }
+        state.set(p, 'done');
+    };
+    for (const p of w.sameValue.keys())
+        if (!state.has(p))
+            visit(p);
+}
+/**
+ * Refuses anything but a JSON Schema 2020-12 the validator accepts (see docs/schemas-validator.md).
+ * @example
+ * checkSchema({ type: 'object', properties: { stars: { type: 'integer', minimum: 0 } } }, 'schema'); // a $ref resolver
+ * checkSchema({ pattern: '^(a+)+$' }, 'schema'); // throws InvalidConfig naming "/pattern"
+ */
+function checkSchema(schema, field) {
+    checkShape(schema, field);
+    const w = { field, sameValue: new Map(), refs: [], anchors: new Map() };
+    walkSchema(w, schema, '');
+    checkRefs(w);
+    return (ref) => resolveRef(w, ref);
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/fast-path.ts
+/**
+ * A fast yes/no check for the common case — a valid document against a schema of plain keywords — so a
+ * 10,000-document write does not pay the library's general interpreter per document. It is compiled into
+ * closures (no `new Function`: the viewer's Content-Security-Policy stays without `unsafe-eval`) and uses the
+ * library's own helpers (`deepCompareStrict`, `ucs2length`, `format`), so its verdict is the library's
+ * (a property test compares them). It only says "valid": when it says no, or when the schema uses a keyword
+ * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
+ */
+
+/** Keywords the fast path evaluates itself (annotations are ignored); any other keyword → no fast path. */
+const FAST_KEYWORDS = new Set([
+    'type',
+    'enum',
+    'const',
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'format',
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'required',
+    'minProperties',
+    'maxProperties',
+    '$ref',
+    '$defs',
+    '$schema',
+    '$id',
+    '$anchor',
+    '$comment',
+    'title',
+    'description',
+    'default',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+]);
+class NotFast extends Error {
+}
+const fast_path_isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+function typeOk(t, v) {
+    switch (t) {
+        case 'integer':
+            return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
+        case 'null':
+            return v === null;
+        case 'array':
+            return Array.isArray(v);
+        case 'object':
+            return fast_path_isObj(v);
+        default:
+            return typeof v === t;
+    }
+}
+function unique(a) {
+    for (let j = 0; j < a.length; j++) {
+        const x = a[j];
+        const xo = typeof x === 'object' && x !== null;
+        for (let k = j + 1; k < a.length; k++) {
+            const y = a[k];
+            if (x === y || (xo && typeof y === 'object' && y !== null && deepCompareStrict(x, y)))
+                return false;
+        }
+    }
+    return true;
+}
+function at(root, pointer) {
+    let v = root;
+    for (const s of pointer.split('/').slice(1))
+        v = v[s.replace(/~1/g, '/').replace(/~0/g, '~')];
+    return v;
+}
+function refCheck(ctx, ref) {
+    const pointer = ctx.resolve(ref);
+    if (pointer === undefined)
+        throw new NotFast();
+    let check = ctx.refs.get(pointer);
+    if (!check) {
+        // Registered before the target is compiled, so a recursive $ref meets this check instead of recursing;
+        // `target` is set before any document is checked.
+        let target = () => false;
+        check = (v) => target(v);
+        ctx.refs.set(pointer, check);
+        target = compile(ctx, at(ctx.root, pointer));
+    }
+    return check;
+}
+/** The checks of one schema object, one closure per keyword that applies. */
+function compile(ctx, schema) {
+    if (schema === true)
+        return () => true;
+    if (schema === false)
+        return () => false;
+    const s = schema;
+    for (const k of Object.keys(s))
+        if (!FAST_KEYWORDS.has(k))
+            throw new NotFast();
+    const any = [];
+    const num = [];
+    const str = [];
+    const arr = [];
+    const obj = [];
+    if (s.$ref !== undefined)
+        any.push(refCheck(ctx, s.$ref));
+    if (s.type !== undefined) {
+        const types = (Array.isArray(s.type) ? s.type : [s.type]);
+        const only = types.length === 1 ? types[0] : undefined;
+        any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
+    }
+    if (s.const !== undefined) {
+        const c = s.const;
+        any.push(typeof c === 'object' && c !== null ? (v) => deepCompareStrict(v, c) : (v) => v === c);
+    }
+    if (s.enum !== undefined) {
+        const e = s.enum;
+        any.push((v) => e.some((x) => (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)));
+    }
+    const n = (k) => s[k];
+    const [min, max, xmin, xmax] = [n('minimum'), n('maximum'), n('exclusiveMinimum'), n('exclusiveMaximum')];
+    if (min !== undefined)
+        num.push((v) => v >= min);
+    if (max !== undefined)
+        num.push((v) => v <= max);
+    if (xmin !== undefined)
+        num.push((v) => v > xmin);
+    if (xmax !== undefined)
+        num.push((v) => v < xmax);
+    const [minLength, maxLength] = [n('minLength'), n('maxLength')];
+    // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
+    // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
+    // description cost more than the rest of a document's checks).
+    if (minLength !== undefined)
+        str.push((v) => {
+            const n = v.length;
+            return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v) >= minLength;
+        });
+    if (maxLength !== undefined)
+        str.push((v) => v.length <= maxLength || ucs2length(v) <= maxLength);
+    if (s.pattern !== undefined) {
+        const re = new RegExp(s.pattern, 'u');
+        str.push((v) => re.test(v));
+    }
+    if (s.format !== undefined) {
+        const f = format_format[s.format];
+        if (f)
+            str.push((v) => f(v));
+    }
+    arrayChecks(ctx, s, arr);
+    objectChecks(ctx, s, obj);
+    // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
+    // every value of every document (bench/guarded-write.ts).
+    return (v) => {
+        if (!fast_path_all(any, v))
+            return false;
+        if (typeof v === 'number')
+            return fast_path_all(num, v);
+        if (typeof v === 'string')
+            return fast_path_all(str, v);
+        if (Array.isArray(v))
+            return fast_path_all(arr, v);
+        if (fast_path_isObj(v))
+            return fast_path_all(obj, v);
+        return v === null || typeof v === 'boolean';
+    };
+}
+function fast_path_all(checks, v) {
+    for (let i = 0; i < checks.length; i++)
+        if (!checks[i](v))
+            return false;
+    return true;
+}
+function arrayChecks(ctx, s, arr) {
+    const prefix = (s.prefixItems ?? []).map((p) => compile(ctx, p));
+    const items = s.items === undefined ? undefined : compile(ctx, s.items);
+    if (prefix.length > 0 || items) {
+        arr.push((a) => {
+            for (let i = 0; i < a.length; i++) {
+                const c = i < prefix.length ? prefix[i] : items;
+                if (c && !c(a[i]))
+                    return false;
+            }
+            return true;
+        });
+    }
+    const [minItems, maxItems] = [s.minItems, s.maxItems];
+    if (minItems !== undefined)
+        arr.push((a) => a.length >= minItems);
+    if (maxItems !== undefined)
+        arr.push((a) => a.length <= maxItems);
+    if (s.uniqueItems === true)
+        arr.push(unique);
+}
+function objectChecks(ctx, s, obj) {
+    const props = Object.entries(s.properties ?? {}).map(([k, p]) => [k, compile(ctx, p)]);
+    const propNames = props.map(([k]) => k);
+    const propChecks = props.map(([, c]) => c);
+    const patterns = Object.entries(s.patternProperties ?? {}).map(([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)]);
+    const known = new Set(props.map(([k]) => k));
+    const extra = s.additionalProperties === undefined ? undefined : compile(ctx, s.additionalProperties);
+    const required = s.required ?? [];
+    const [minP, maxP] = [s.minProperties, s.maxProperties];
+    obj.push((o) => {
+        for (let i = 0; i < required.length; i++)
+            if (!Object.hasOwn(o, required[i]))
+                return false;
+        for (let i = 0; i < propNames.length; i++) {
+            const k = propNames[i];
+            if (Object.hasOwn(o, k) && !propChecks[i](o[k]))
+                return false;
+        }
+        if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined)
+            return true;
+        const keys = Object.keys(o);
+        if (minP !== undefined && keys.length < minP)
+            return false;
+        if (maxP !== undefined && keys.length > maxP)
+            return false;
+        for (const k of keys) {
+            let matched = known.has(k);
+            for (const [re, c] of patterns) {
+                if (!re.test(k))
+                    continue;
+                matched = true;
+                if (!c(o[k]))
+                    return false;
+            }
+            if (!matched && extra && !extra(o[k]))
+                return false;
+        }
+        return true;
+    });
+}
+/**
+ * The fast check of a schema already accepted by checkSchema, or undefined when it uses a keyword the
+ * fast path leaves to the library (then every document goes to the library).
+ * @example
+ * const valid = fastPath(schema, resolve);
+ * if (valid?.(data)) return []; // else the library reports the problems
+ */
+function fastPath(schema, resolve) {
+    try {
+        return compile({ root: schema, resolve, refs: new Map() }, schema);
+    }
+    catch (e) {
+        if (e instanceof NotFast)
+            return undefined;
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/problems.ts
+/** Keywords whose failure the library reports together with the failures inside them (the inner ones are kept). */
+const WRAPPERS = new Set([
+    '$ref',
+    'allOf',
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'items',
+    'prefixItems',
+    'unevaluatedItems',
+    'dependentSchemas',
+    'if',
+]);
+/** Keywords reported as one problem: what failed inside their subschemas is not a problem of the data. */
+const SUMMARIZED = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
+/** Keywords followed by a name (a property, a definition), not a keyword. */
+const NAMED = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas', 'dependentRequired']);
+/** Decodes '#/a~1b/0' (URI-encoded JSON pointer, as the library writes it) into segments. */
+function segments(location) {
+    const p = location.slice(1);
+    if (p === '')
+        return [];
+    return p
+        .slice(1)
+        .split('/')
+        .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+const problems_escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerOf = (segs) => segs.map((s) => `/${problems_escapeKey(s)}`).join('');
+/** Whether a keyword location passes through a summarized keyword (and so is part of its one problem). */
+function insideSummarized(keywordSegs) {
+    for (let i = 0; i < keywordSegs.length - 1; i++) {
+        const s = keywordSegs[i];
+        if (NAMED.has(s)) {
+            i++; // skip the name
+            continue;
+        }
+        if (SUMMARIZED.has(s))
+            return true;
+    }
+    return false;
+}
+/** The JSON type of a value, as JSON Schema names it. */
+function jsonType(v) {
+    if (v === undefined)
+        return 'absent';
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    if (typeof v === 'number')
+        return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+}
+function valueAt(data, segs) {
+    let v = data;
+    for (const s of segs) {
+        if (v === null || typeof v !== 'object' || !Object.hasOwn(v, s))
+            return undefined;
+        v = v[s];
+    }
+    return v;
+}
+const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
+/** What the schema expected, said from the keyword's value in the schema. */
+function expectedFor(rule, value) {
+    const n = typeof value === 'number' ? value : undefined;
+    switch (rule) {
+        case 'type':
+            return Array.isArray(value) ? value.join(' or ') : String(value);
+        case 'minimum':
+            return `>= ${n}`;
+        case 'maximum':
+            return `<= ${n}`;
+        case 'exclusiveMinimum':
+            return `> ${n}`;
+        case 'exclusiveMaximum':
+            return `< ${n}`;
+        case 'multipleOf':
+            return `a multiple of ${n}`;
+        case 'minLength':
+            return `at least ${plural(n ?? 0, 'character')}`;
+        case 'maxLength':
+            return `at most ${plural(n ?? 0, 'character')}`;
+        case 'minItems':
+        case 'minContains':
+            return `at least ${plural(n ?? 0, 'item')}`;
+        case 'maxItems':
+        case 'maxContains':
+            return `at most ${plural(n ?? 0, 'item')}`;
+        case 'minProperties':
+            return `at least ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
+        case 'maxProperties':
+            return `at most ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
+        case 'enum':
+            return Array.isArray(value) ? `one of ${plural(value.length, 'value')}` : undefined;
+        case 'const':
+            return 'the constant value';
+        case 'pattern':
+            return typeof value === 'string' ? `matching ${value}` : undefined;
+        case 'format':
+            return typeof value === 'string' ? `format ${value}` : undefined;
+        case 'uniqueItems':
+            return 'unique items';
+        case 'anyOf':
+            return Array.isArray(value) ? `any of ${plural(value.length, 'schema')}` : undefined;
+        case 'oneOf':
+            return Array.isArray(value) ? `exactly one of ${plural(value.length, 'schema')}` : undefined;
+        case 'not':
+            return 'not matching its schema';
+        case 'contains':
+            return 'an item matching its schema';
+        case 'propertyNames':
+            return 'property names matching its schema';
+        default:
+            return undefined;
+    }
+}
+/**
+ * The keyword a `false` schema stands in (additionalProperties: false → 'additionalProperties'). The library
+ * gives a `false` unit no keyword location of its own; it follows the unit of the keyword that applied it.
+ */
+function falseRule(before) {
+    const k = before?.keyword;
+    if (k === 'additionalProperties')
+        return { rule: k, expected: 'no other properties' };
+    if (k === 'unevaluatedProperties')
+        return { rule: k, expected: 'no unevaluated properties' };
+    if (k === 'items' || k === 'unevaluatedItems')
+        return { rule: k, expected: 'no more items' };
+    return { rule: 'false', expected: 'nothing (false schema)' };
+}
+/** One problem per missing property of a `required` / `dependentRequired` failure. */
+function missing(unit, ctx, instanceSegs, keywordSegs) {
+    const obj = valueAt(ctx.data, instanceSegs);
+    const has = (k) => typeof obj === 'object' && obj !== null && Object.hasOwn(obj, k);
+    const schemaSegs = keywordSegs.slice(0, -1);
+    let names = [];
+    if (unit.keyword === 'required') {
+        names = ctx.schemaAt([...schemaSegs, 'required']) ?? [];
+    }
+    else {
+        const deps = (ctx.schemaAt([...schemaSegs, 'dependentRequired']) ?? {});
+        names = Object.keys(deps)
+            .filter(has)
+            .flatMap((k) => deps[k]);
+    }
+    return [...new Set(names)]
+        .filter((k) => !has(k))
+        .map((k) => ({
+        pointer: pointerOf([...instanceSegs, k]),
+        rule: unit.keyword,
+        expected: 'present',
+        found: 'absent',
+    }));
+}
+/**
+ * The problems of one failed validation, in the library's order, without duplicates.
+ * @example
+ * toProblems([{ keyword: 'type', keywordLocation: '#/properties/stars/type', instanceLocation: '#/stars', error: '…' }], ctx);
+ * // [{ pointer: '/stars', rule: 'type', expected: 'integer', found: 'string' }]
+ */
+function toProblems(units, ctx) {
+    const out = [];
+    const seen = new Set();
+    units.forEach((unit, i) => {
+        if (WRAPPERS.has(unit.keyword))
+            return;
+        const before = units[i - 1];
+        // A `false` unit sits where the unit before it points (its own location is the instance's).
+        const keywordSegs = unit.keyword === 'false'
+            ? [...segments(before?.keywordLocation ?? '#'), 'false']
+            : segments(unit.keywordLocation);
+        if (insideSummarized(keywordSegs))
+            return;
+        const instanceSegs = segments(unit.instanceLocation);
+        let found = [];
+        if (unit.keyword === 'required' || unit.keyword === 'dependentRequired') {
+            found = missing(unit, ctx, instanceSegs, keywordSegs);
+        }
+        else {
+            const fr = unit.keyword === 'false' ? falseRule(before) : undefined;
+            const rule = fr?.rule ?? unit.keyword;
+            const expected = fr?.expected ?? expectedFor(rule, ctx.schemaAt(keywordSegs));
+            const type = jsonType(valueAt(ctx.data, instanceSegs));
+            found.push({
+                pointer: pointerOf(instanceSegs),
+                rule,
+                ...(expected === undefined ? {} : { expected }),
+                found: type,
+            });
+        }
+        for (const p of found) {
+            const id = `${p.pointer}\u0000${p.rule}\u0000${p.expected}`;
+            if (seen.has(id))
+                continue;
+            seen.add(id);
+            out.push(p);
+        }
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/compile.ts
+/**
+ * The validator for per-type schemas (issue 38): JSON Schema 2020-12 through @cfworker/json-schema, an
+ * interpreter (no `new Function`, so it runs under the viewer's Content-Security-Policy without
+ * `unsafe-eval`, and an untrusted schema is never turned into code). Schemas are checked first
+ * (check-schema.ts: vocabulary, caps, `$ref` inside the schema only, safe patterns), then compiled once
+ * per blob SHA. A plain schema also gets a closure-compiled yes/no check (fast-path.ts) so valid documents
+ * skip the interpreter; the library alone reports problems. See docs/schemas-validator.md.
+ */
+
+
+
+
+/** Schemas compiled by this process so far (a test seam: the cache is asserted by counting compiles). */
+let compiles = 0;
+const schemaCompiles = () => compiles;
+/** The schema value at a keyword location, following `$ref` segments the way the library took them. */
+function schemaLookup(root, resolve) {
+    const at = (pointer) => pointer
+        .split('/')
+        .slice(1)
+        .reduce((v, s) => v?.[s.replace(/~1/g, '/').replace(/~0/g, '~')], root);
+    return (segs) => {
+        let v = root;
+        for (const s of segs) {
+            if (s === '$ref' && v !== null && typeof v === 'object') {
+                const target = resolve(String(v.$ref));
+                v = target === undefined ? undefined : at(target);
+            }
+            else {
+                v = v !== null && typeof v === 'object' ? v[s] : undefined;
+            }
+        }
+        return v;
+    };
+}
+/**
+ * Checks and compiles a per-type schema. Throws `InvalidConfig(field, …)` naming the JSON pointer inside
+ * the schema and what is allowed (unknown keyword, `$ref` outside the schema, risky `pattern`, caps).
+ * @example
+ * const compiled = compileSchema({ type: 'object', required: ['stars'], properties: { stars: { type: 'integer', minimum: 0 } } });
+ * compiled.validate({ stars: -1 }); // [{ pointer: '/stars', rule: 'minimum', expected: '>= 0', found: 'integer' }]
+ * compiled.validate({});            // [{ pointer: '/stars', rule: 'required', expected: 'present', found: 'absent' }]
+ */
+function compileSchema(schema, options = {}) {
+    const resolve = checkSchema(schema, options.field ?? 'schema');
+    // A private copy: the library annotates the schema objects it is given, and the caller's may change later.
+    const own = structuredClone(schema);
+    const validator = new Validator(own, '2020-12', false);
+    const schemaAt = schemaLookup(own, resolve);
+    // Plain schemas get a closure-compiled yes/no check first: valid documents (the common case) skip the
+    // library's general interpreter; an invalid one is validated again by the library for its problems.
+    const valid = fastPath(own, resolve);
+    compiles++;
+    return {
+        validate(data) {
+            if (valid?.(data))
+                return [];
+            let units;
+            try {
+                units = validator.validate(data);
+            }
+            catch {
+                // Only non-JSON data (undefined, a function) makes the library throw; say so without the value.
+                return [{ pointer: '', rule: 'type', expected: 'JSON data', found: 'not JSON' }];
+            }
+            return units.valid ? [] : toProblems(units.errors, { data, schemaAt });
+        },
+    };
+}
+/** Most schemas kept compiled: one per type a process writes is the common case, so 64 is plenty. */
+const COMPILED_CACHE_SIZE = 64;
+const cache = new Map();
+/**
+ * `compileSchema` once per blob SHA of the declaration (a bounded, least-recently-used cache), so a
+ * section's schema is compiled once per process however many writes use it.
+ * @example
+ * const compiled = compiledSchemaFor(blobSha, declaration.schema);
+ * const problems = compiled.validate(doc.data);
+ */
+function compiledSchemaFor(blobSha, schema, options = {}) {
+    const hit = cache.get(blobSha);
+    if (hit) {
+        cache.delete(blobSha); // re-inserted last: most recently used
+        cache.set(blobSha, hit);
+        return hit;
+    }
+    const compiled = compileSchema(schema, options);
+    cache.set(blobSha, compiled);
+    if (cache.size > COMPILED_CACHE_SIZE)
+        cache.delete(cache.keys().next().value);
+    return compiled;
+}
+
+// EXTERNAL MODULE: ./src/document/schema/declaration.ts
+var declaration = __nccwpck_require__(8969);
+// EXTERNAL MODULE: ./src/document/schema/enforce.ts
+var enforce = __nccwpck_require__(9171);
+;// CONCATENATED MODULE: ./src/document/schema/existing.ts
+/**
+ * The documents already in a section checked against a schema about to be declared (issue 38): refused,
+ * listing up to 50 violations, unless `force`. Read the way any bulk reader reads a type — one listing of
+ * the type's keys, then `readManyFrom` (core/read-many.ts: on the GitHub API the section's archive or
+ * batches of blobs, elsewhere key by key), streamed, so memory holds the keys and one document at a time.
+ * Runs only when a write declares a schema that differs from the one at the tip.
+ */
+
+
+
+/**
+ * Check every document of `namespace/type` at `version` (except `skip`: the write's own keys, checked — or
+ * deleted — by the write itself) against `schema`, into `violations`.
+ *
+ * @example
+ * const v = new Violations();
+ * await checkExisting(store, tip, { namespace: 'github', type: 'repo' }, compiled, new Set(), v);
+ * v.throwForDeclaration('schema', 'github/repo');
+ */
+async function checkExisting(store, version, t, schema, skip, violations) {
+    if (version === null)
+        return;
+    const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+    const keys = listed.entries
+        .map((e) => e.key)
+        .filter((k) => !skip.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type && (0,document_identity/* parseKey */.Do)(k)?.namespace === t.namespace);
+    if (keys.length === 0)
+        return;
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+        if (item.value === null)
+            continue;
+        violations.check(item.key, schema, (0,envelope/* decodeEnvelope */.vw)(item.value, version).data);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/parts.ts
+/**
+ * Schemas for a commit in parts (`commitParts`, a large `putMany`, a shard merge): memory must stay bounded,
+ * so once the parts collector drops documents' data (indexed-ops.ts `PartsCollector`), each part is checked
+ * as it arrives against the schema read when its type first appeared, and the collector remembers WHICH
+ * schema (its blob SHA). The derive hook (declarations.ts) refuses the write when the type's schema at the
+ * tip it lands on is another one — the schema changed while the write was under way — as it does for an
+ * index declaration (index-write.ts `declaredMeanwhile`).
+ */
+
+
+
+/** The write's own declaration wins over the section's: parts are checked against it, whatever the tip says. */
+const DECLARED_BY_WRITE = 'declared-by-this-write';
+const parts_typeKey = (namespace, type) => `${namespace}/${type}`;
+/**
+ * The schema checks of a commit in parts.
+ *
+ * @example
+ * const parts = new PartsSchemas((ns, t) => docs.storedSchema(ns, t), declared);
+ * await parts.prepare([{ namespace: 'github', type: 'repo' }]);
+ * parts.check('github/repo/o/r.json', 'github', 'repo', { stars: 1 });
+ */
+class PartsSchemas {
+    load;
+    declared;
+    /** Violations found in the parts (the hook goes on from a copy). */
+    violations = new enforce/* Violations */.n();
+    /** Per `namespace/type`: the schema its documents were checked against. */
+    checkedAgainst = new Map();
+    compiled = new Map();
+    constructor(load, 
+    /** Schemas the write declares itself (compiled; null: dropped). */
+    declared = new Map()) {
+        this.load = load;
+        this.declared = declared;
+    }
+    /** Learn the schema of each type not seen yet (one read each; the write's own declarations cost none). */
+    async prepare(types) {
+        for (const t of types) {
+            const k = parts_typeKey(t.namespace, t.type);
+            if (this.compiled.has(k))
+                continue;
+            if (this.declared.has(k)) {
+                this.compiled.set(k, this.declared.get(k) ?? null);
+                this.checkedAgainst.set(k, DECLARED_BY_WRITE);
+                continue;
+            }
+            const stored = await this.load(t.namespace, t.type);
+            this.checkedAgainst.set(k, stored?.blobSha ?? null);
+            this.compiled.set(k, stored ? compiledSchemaFor(stored.blobSha, stored.schema, { field: 'schema' }) : null);
+        }
+    }
+    /** Whether documents of the type must be checked (false when it has no schema); prepare() it first. */
+    has(namespace, type) {
+        return (this.compiled.get(parts_typeKey(namespace, type)) ?? null) !== null;
+    }
+    /** Check one document of a prepared type. */
+    check(key, namespace, type, data) {
+        const k = parts_typeKey(namespace, type);
+        if (!this.compiled.has(k))
+            throw new errors/* InvalidConfig */.OZ('schemas', `internal: schema of ${k} not prepared`);
+        const c = this.compiled.get(k);
+        if (c)
+            this.violations.check(key, c, data);
+    }
+}
+/**
+ * The write refused: the schema of a type changed between the parts' checks and the tip the commit lands on.
+ *
+ * @example
+ * schemaChangedMeanwhile('github', 'repo'); // throws InvalidConfig (field 'schemas')
+ */
+function schemaChangedMeanwhile(namespace, type) {
+    throw new errors/* InvalidConfig */.OZ('schemas', `the schema of ${namespace}/${type} changed while this write was under way; nothing was written — run the write again`, { namespace, type });
+}
+
+;// CONCATENATED MODULE: ./src/document/declarations.ts
+
+
+
+
+
+
+const declarations_typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * The `schemas` option of a write, checked and compiled before any I/O: a bad entry or a schema that is
+ * not valid JSON Schema is `InvalidConfig` naming `schemas[i]…` (`field` names a lone schema instead).
+ *
+ * @example
+ * const schemas = prepareSchemas([{ namespace: 'github', type: 'repo', schema: { type: 'object' } }]);
+ */
+function prepareSchemas(list, field) {
+    return (0,declaration/* checkTypeSchemas */.Je)(list, field).map((d, i) => {
+        const where = field ?? `schemas[${i}].schema`;
+        return { ...d, field: where, compiled: d.schema === null ? null : compileSchema(d.schema, { field: where }) };
+    });
+}
+/**
+ * The hook DocumentStore installs on a write: the caller's `guard` (WriteGuardOptions: a compare-and-set
+ * against what others wrote since it started, e.g. the shard merge) on the attempt's tip first, then
+ * {@link declarationsDerive}.
+ *
+ * @example
+ * await store.commit(changes, { derive: writeHook({ store, ops: () => indexedOpsOf(ops, changes), guard }) });
+ */
+function writeHook(w) {
+    const derive = declarationsDerive(w);
+    const guard = w.guard;
+    if (!guard)
+        return derive;
+    return async (base) => {
+        await guard(base);
+        return derive(base);
+    };
+}
+/**
+ * The derive hook of one DocumentStore write.
+ *
+ * @example
+ * await store.commit(changes, { derive: declarationsDerive({ store, ops: () => indexedOpsOf(ops, changes) }) });
+ */
+function declarationsDerive(w) {
+    return async (base) => {
+        const ops = w.ops();
+        const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
+        if (types.length === 0 && !w.indexes && !w.schemas)
+            return [];
+        const first = await base.read([
+            ...indexFirstReads(types),
+            ...types.map((t) => (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type)),
+        ]);
+        checkDocuments(w, ops, schemasAt(w, types, first));
+        const declared = await schemaFiles(w, base, ops, first);
+        const indexed = await indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, base, first);
+        return [...indexed, ...declared];
+    };
+}
+/** Per written type, the schema that applies on this tip: the write's own, else the one at the tip. */
+function schemasAt(w, types, first) {
+    const declared = new Map((w.schemas ?? []).map((d) => [declarations_typeKey(d), d]));
+    const out = new Map();
+    for (const t of types) {
+        const d = declared.get(declarations_typeKey(t));
+        if (d) {
+            out.set(declarations_typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+            continue;
+        }
+        const path = (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
+        const got = first.get(path) ?? null;
+        const stored = (0,declaration/* parseTypeDeclaration */.Cw)(path, got?.value);
+        out.set(declarations_typeKey(t), {
+            compiled: stored && got ? compiledSchemaFor(got.blobSha, stored.schema, { field: path }) : null,
+            against: got?.blobSha ?? null,
+        });
+    }
+    return out;
+}
+/** Check every written document (all violations at once); throws `InvalidDocument` if any. */
+function checkDocuments(w, ops, schemas) {
+    const violations = w.parts ? w.parts.violations.copy() : new enforce/* Violations */.n();
+    for (const op of ops) {
+        const a = op.after;
+        const s = schemas.get(declarations_typeKey(op));
+        if (!a || !s)
+            continue;
+        if ('data' in a) {
+            if (s.compiled)
+                violations.check(op.key, s.compiled, a.data);
+        }
+        else if ('bytes' in a) {
+            if (s.compiled)
+                violations.check(op.key, s.compiled, envelopeData(a.bytes));
+        }
+        else if ((w.parts?.checkedAgainst.get(declarations_typeKey(op)) ?? null) !== s.against) {
+            // Its data was checked (and dropped) as its part arrived, against another schema than this tip's.
+            schemaChangedMeanwhile(op.namespace, op.type);
+        }
+    }
+    violations.throwIfAny();
+}
+/**
+ * The files of the schemas the write declares: none when byte-identical to the tip's, a delete when
+ * dropped; a new or changed schema is first checked against the type's documents already in the section
+ * (those the write does not itself replace or delete) unless `force`.
+ */
+async function schemaFiles(w, base, ops, first) {
+    const out = [];
+    const own = new Set(ops.map((o) => o.key));
+    for (const d of w.schemas ?? []) {
+        const key = (0,declaration/* typeDeclarationPath */._O)(d.namespace, d.type);
+        const stored = first.get(key)?.value;
+        if (d.bytes === null || d.compiled === null) {
+            if (stored !== undefined)
+                out.push({ op: 'delete', key });
+            continue;
+        }
+        if (stored !== undefined && declarations_sameBytes(stored, d.bytes))
+            continue;
+        if (!d.force) {
+            const v = new enforce/* Violations */.n();
+            await checkExisting(w.store, base.version, d, d.compiled, own, v);
+            v.throwForDeclaration(d.field, declarations_typeKey(d));
+        }
+        out.push({ op: 'put', key, value: d.bytes });
+    }
+    return out;
+}
+/** The data of an envelope this write encoded itself (a commit in parts' buffered bytes). */
+function envelopeData(bytes) {
+    return JSON.parse(new TextDecoder().decode(bytes)).data;
+}
+function declarations_sameBytes(a, b) {
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -47986,370 +51119,8 @@ function modifiedAndChanged(list) {
     return { modified: list, changed: list };
 }
 
-// EXTERNAL MODULE: ./src/core/read-many.ts
-var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/indexes/format.ts
-var format = __nccwpck_require__(2299);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
-var indexes = __nccwpck_require__(4441);
-// EXTERNAL MODULE: ./src/document/indexes/paths.ts
-var indexes_paths = __nccwpck_require__(1862);
-// EXTERNAL MODULE: ./src/document/indexes/rows.ts
-var indexes_rows = __nccwpck_require__(4777);
-;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
-/**
- * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
- * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
- * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
- * (a large write, where rewriting every part is cheaper than locating each document's old rows).
- */
-
-
-
-
-
-
-
-
-/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
-function dataAfter(op) {
-    const a = op.after;
-    if (!a || 'values' in a)
-        return undefined;
-    if ('data' in a)
-        return { data: a.data };
-    return { data: JSON.parse(new TextDecoder().decode(a.bytes)).data };
-}
-/**
- * The stored values of an op's new state for `t` (its data, or values taken for the same fields).
- *
- * @example
- * valuesAfter(op, { namespace: 'g', type: 'repo', fields: ['data.stars'] }); // [3]
- */
-function valuesAfter(op, t) {
-    const a = op.after;
-    if (!a)
-        return undefined;
-    const d = dataAfter(op);
-    if (d)
-        return (0,indexes_rows/* storedValues */.ee)(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
-    const v = a;
-    if (v.fields.join('\n') !== t.fields.join('\n'))
-        return undefined;
-    return v.values;
-}
-/** Apply a write's ops of type `t` to documents keyed by id. */
-function applyOps(docs, t, ops, missing) {
-    for (const op of ops) {
-        if (!op.after) {
-            docs.delete(op.id);
-            continue;
-        }
-        const values = valuesAfter(op, t) ?? missing();
-        docs.set(op.id, { id: op.id, blobSha: op.after.blobSha, values });
-    }
-}
-/** The new files of `t` built from `docs`, and deletes of the old files (from `old`) it does not rewrite. */
-function filesOf(t, docs, old, o) {
-    const { manifest, files } = (0,indexes/* buildTypeIndexFromValues */.BZ)(t, [...docs.values()], o);
-    const out = new Map();
-    if (old)
-        for (const p of oldPaths(old))
-            out.set(p, null);
-    for (const [p, b] of files)
-        out.set(p, b);
-    out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
-    return out;
-}
-/** Every part path an old manifest lists. */
-function oldPaths(m) {
-    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
-}
-/**
- * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
- * `old` is the type's manifest at `version`, if any, so its files that the build does not rewrite go.
- *
- * @example
- * const files = await buildFromDocuments(store, version, t, ops, oldManifest, {});
- */
-async function buildFromDocuments(store, version, t, ops, old, options, missing) {
-    const docs = new Map();
-    if (version !== null) {
-        const written = new Set(ops.map((o) => o.key));
-        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
-        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
-        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
-            if (!item.value || !item.blobSha)
-                continue;
-            const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
-            docs.set(env.id, {
-                id: env.id,
-                blobSha: item.blobSha,
-                values: (0,indexes_rows/* storedValues */.ee)(t.fields, { id: env.id, blobSha: item.blobSha, data: env.data }),
-            });
-        }
-    }
-    applyOps(docs, t, ops, missing);
-    return filesOf(t, docs, old, options);
-}
-/**
- * Rebuild `t` from its own index: the rows of its first run (every document, covering) read through
- * `read`, with the write's ops applied — the documents themselves are not read. Throws
- * `InvalidResponse` for a damaged part (the caller then builds from the documents).
- *
- * @example
- * const files = await buildFromRun(read, manifest, t, ops, {});
- */
-async function buildFromRun(read, m, t, ops, options, missing) {
-    const run = m.runs[0];
-    const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
-    const got = await read(paths);
-    const docs = new Map();
-    run.parts.forEach((_, i) => {
-        const bytes = got.get(paths[i])?.value;
-        if (!bytes) {
-            throw new errors/* InvalidResponse */.h5(`index part ${paths[i]} is listed in its manifest but missing; the index must be rebuilt`, {
-                key: paths[i],
-            });
-        }
-        for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
-            docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
-    });
-    applyOps(docs, t, ops, missing);
-    return filesOf(t, docs, m, options);
-}
-/** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
-function manifestOf(bytes, t) {
-    if (!bytes)
-        return undefined;
-    return (0,indexes/* parseManifest */.Ng)(bytes, t.namespace, t.type);
-}
-
-;// CONCATENATED MODULE: ./src/document/index-write.ts
-/**
- * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
- * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
- * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
- * files are always computed on the tree they land in, never rebased.
- *
- * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
- * then the written documents' previous versions (a small write); then the index parts their rows live
- * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
- * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
- * row that is not where the previous document says) is built from the documents themselves — exact
- * either way, never a silently wrong index. A section without a declaration costs one read of
- * `_docdb/` (free when the store already knows the tree has none).
- */
-
-
-
-
-
-/** Above this many documents of one type in a write, rebuild the type from its own rows. */
-const LARGE_TYPE_WRITE = 256;
-const typeKey = (t) => `${t.namespace}/${t.type}`;
-/**
- * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
- *
- * @example
- * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
- */
-function applyDeclare(before, declare) {
-    const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
-    for (const t of declare) {
-        byType.delete(typeKey(t));
-        if (t.fields.length > 0)
-            byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
-    }
-    return (0,indexes/* validateDeclaration */.jD)({ version: 1, indexes: [...byType.values()] });
-}
-/**
- * The derive hook of one DocumentStore write.
- *
- * @example
- * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
- */
-function indexDerive(w) {
-    return async (base) => {
-        const ops = withWrittenShas(w.ops(), base);
-        const types = new Map();
-        for (const o of [...ops, ...(w.declare ?? [])])
-            types.set(typeKey(o), { namespace: o.namespace, type: o.type });
-        if (types.size === 0 && !w.declare)
-            return [];
-        const first = await base.read([
-            indexes/* DECLARATION_KEY */.FF,
-            ...[...types.values()].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type)),
-        ]);
-        const stored = first.get(indexes/* DECLARATION_KEY */.FF)?.value;
-        const before = (0,indexes/* parseDeclaration */.Av)(stored);
-        const after = w.declare ? applyDeclare(before, w.declare) : before;
-        const files = new Map();
-        const changed = (0,indexes/* declarationChanges */.Il)(before, after);
-        const manifest = (t) => manifestAt(base, first, t);
-        await dropRemoved(changed.drop, manifest, files);
-        const byType = groupByType(ops);
-        const rebuilt = new Set(changed.build.map(typeKey));
-        for (const t of after.indexes) {
-            const mine = byType.get(typeKey(t)) ?? [];
-            if (mine.length === 0 && !rebuilt.has(typeKey(t)))
-                continue;
-            for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
-                files.set(p, b);
-            }
-        }
-        const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
-        if (w.declare && !sameBytes(stored, declaration)) {
-            files.set(indexes/* DECLARATION_KEY */.FF, after.indexes.length === 0 ? null : declaration);
-        }
-        return toChanges(files);
-    };
-}
-/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
-function withWrittenShas(ops, base) {
-    for (const op of ops) {
-        if (op.after?.blobSha !== '')
-            continue;
-        const sha = base.written(op.key);
-        if (sha === undefined)
-            throw new errors/* InvalidConfig */.OZ('derive', `the store did not report the blob of ${op.key}`);
-        op.after.blobSha = sha;
-    }
-    return ops;
-}
-/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
-async function dropRemoved(drop, manifest, files) {
-    for (const t of drop) {
-        const m = safeManifest(await manifest(t), t);
-        if (!m)
-            continue;
-        for (const p of [(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), ...oldPaths(m)])
-            files.set(p, null);
-    }
-}
-/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
-async function manifestAt(base, first, t) {
-    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
-    if (first.has(path))
-        return first.get(path)?.value;
-    return (await base.read([path])).get(path)?.value;
-}
-/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
-function groupByType(ops) {
-    const out = new Map();
-    for (const op of ops) {
-        const k = typeKey(op);
-        const list = out.get(k);
-        if (list)
-            list.push(op);
-        else
-            out.set(k, [op]);
-    }
-    return out;
-}
-/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
-function safeManifest(bytes, t) {
-    try {
-        return manifestOf(bytes, t);
-    }
-    catch (e) {
-        if (e instanceof errors/* InvalidResponse */.h5)
-            return undefined;
-        throw e;
-    }
-}
-/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
-async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
-    const o = w.options ?? {};
-    const m = safeManifest(manifestBytes, t);
-    const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
-    const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
-    if (rebuilt || !current)
-        return fromDocuments();
-    try {
-        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
-            return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
-        return await incremental(base, t, mine, manifestBytes, o);
-    }
-    catch (e) {
-        // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
-        if (e instanceof errors/* InvalidResponse */.h5)
-            return fromDocuments();
-        throw e;
-    }
-}
-/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
-async function incremental(base, t, mine, manifestBytes, o) {
-    const previous = await base.read(mine.map((op) => op.key));
-    const changes = [];
-    for (const op of mine) {
-        const got = previous.get(op.key);
-        if (got && op.after && got.blobSha === op.after.blobSha)
-            continue;
-        const change = { namespace: t.namespace, type: t.type, id: op.id };
-        if (got && base.version)
-            change.before = { blobSha: got.blobSha, data: (0,document_envelope/* decodeEnvelope */.vw)(got.value, base.version).data };
-        if (op.after)
-            change.after = afterState(op, t);
-        if (change.before || change.after)
-            changes.push(change);
-    }
-    const declaration = { version: 1, indexes: [t] };
-    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
-    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
-    // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
-    for (let round = 0;; round++) {
-        const wanted = [];
-        const read = (p) => {
-            if (!have.has(p))
-                wanted.push(p);
-            return have.get(p);
-        };
-        try {
-            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
-            const out = new Map();
-            for (const p of u.deletes)
-                out.set(p, null);
-            for (const [p, b] of u.writes)
-                out.set(p, b);
-            return out;
-        }
-        catch (e) {
-            if (wanted.length === 0 || round > 3)
-                throw e;
-            await fetchInto(base, have, wanted);
-        }
-    }
-}
-function afterState(op, t) {
-    const a = op.after;
-    const d = dataAfter(op);
-    if (d)
-        return { blobSha: a.blobSha, data: d.data };
-    const v = a;
-    if (v.fields.join('\n') !== t.fields.join('\n'))
-        declaredMeanwhile(t);
-    return { blobSha: a.blobSha, values: v.values };
-}
-async function fetchInto(base, have, paths) {
-    const todo = paths.filter((p) => !have.has(p));
-    if (todo.length === 0)
-        return;
-    const got = await base.read(todo);
-    for (const p of todo)
-        have.set(p, got.get(p)?.value);
-}
-/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
-function declaredMeanwhile(t) {
-    throw new errors/* InvalidConfig */.OZ('indexes', `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
-}
-function sameBytes(a, b) {
-    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
-}
-function toChanges(files) {
-    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
-}
-
+// EXTERNAL MODULE: ./src/document/expect/write.ts
+var write = __nccwpck_require__(5012);
 ;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
 
 
@@ -48390,7 +51161,9 @@ const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
  * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
  * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
  * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
- * commit time indexes a type whose values were not kept.
+ * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
+ * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
+ * refuses the write if the schema at commit time is another one.
  *
  * @example
  * const seen = new PartsCollector(() => docs.indexes());
@@ -48400,18 +51173,25 @@ class PartsCollector {
     readDeclaration;
     dataOf;
     limit;
+    schemas;
     /** The ops' new blob SHAs are left empty here: index-write.ts takes them from the store (`written`). */
     ops = [];
     buffered = 0;
     fields;
-    constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES) {
+    constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES, 
+    /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
+    schemas) {
         this.readDeclaration = readDeclaration;
         this.dataOf = dataOf;
         this.limit = limit;
+        this.schemas = schemas;
     }
     /** Pass the parts through, collecting their documents. */
     async *collect(parts) {
         for await (const part of parts) {
+            // Data is dropped as it is taken once the declaration is known: learn the part's schemas first.
+            if (this.fields && !this.dataOf)
+                await this.schemas?.prepare(typesOf(part.map((c) => (0,document_identity/* parseKey */.Do)(c.key))));
             for (const c of part)
                 this.take(c);
             if (this.buffered > this.limit && !this.fields)
@@ -48437,17 +51217,26 @@ class PartsCollector {
         }
         this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
     }
-    /** A document's indexed values under the known declaration (none for a type it does not index). */
+    /**
+     * A document's indexed values under the known declaration (none for a type it does not index), its data
+     * checked against its type's schema first: the data is dropped here.
+     */
     valuesOf(d, sha, bytes) {
         const f = this.fields.get(`${d.namespace}/${d.type}`);
-        if (!f)
+        const checked = this.schemas?.has(d.namespace, d.type) === true;
+        if (!f && !checked)
             return { blobSha: sha, values: [], fields: [] };
         const data = JSON.parse(new TextDecoder().decode(bytes())).data;
+        if (checked)
+            this.schemas.check(d.key, d.namespace, d.type, data);
+        if (!f)
+            return { blobSha: sha, values: [], fields: [] };
         return { blobSha: sha, values: (0,indexes_rows/* storedValues */.ee)(f, { id: d.id, blobSha: sha, data }), fields: f };
     }
-    /** Read the declaration; turn the buffered documents into values (dropping their bytes). */
+    /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
     async learnDeclaration() {
         const d = await this.readDeclaration();
+        await this.schemas?.prepare(typesOf(this.ops));
         this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
         for (const op of this.ops) {
             const a = op.after;
@@ -48456,6 +51245,16 @@ class PartsCollector {
         }
         this.buffered = 0;
     }
+}
+/** The distinct `(namespace, type)`s of documents (entries that are not documents skipped). */
+function typesOf(docs) {
+    const out = new Map();
+    for (const d of docs) {
+        const type = d?.type ?? d?.doc_type;
+        if (d && type !== undefined)
+            out.set(`${d.namespace}/${type}`, { namespace: d.namespace, type });
+    }
+    return [...out.values()];
 }
 
 ;// CONCATENATED MODULE: ./src/document/list-pages.ts
@@ -48773,7 +51572,7 @@ function checkCount(m, rows, whole) {
  * @example
  * checkDocuments(query, envelopes); // throws InvalidResponse when a tampered row put a document here
  */
-function checkDocuments(q, docs) {
+function query_verify_checkDocuments(q, docs) {
     const desc = q.orderBy?.direction === 'desc';
     const order = (0,evaluate/* pageOrder */.Aq)(desc);
     let previous = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
@@ -48926,7 +51725,7 @@ async function answer(store, m, query, rows, version, cost, by, exact = new Map(
         out.documents = await readDocuments(store, query, result.rows, version, cost);
         // The documents, not the index, decide: a tampered or stale row is refused here (query-verify.ts).
         if (by === 'index')
-            checkDocuments(query, out.documents);
+            query_verify_checkDocuments(query, out.documents);
         Object.assign(out, cost.meta);
     }
     return out;
@@ -48948,7 +51747,7 @@ async function readDocuments(store, query, rows, version, cost) {
         if (!item?.value || item.blobSha !== r.blobSha) {
             throw new errors/* InvalidResponse */.h5(`the index of ${query.namespace}/${query.type} names blob ${r.blobSha} for ${JSON.stringify(r.id)}, but the section holds ${item?.blobSha ?? 'no such document'}; the index must be rebuilt (declareIndexes)`, { key: key(r.id), expected: r.blobSha, actual: item?.blobSha ?? null });
         }
-        return (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+        return (0,envelope/* decodeEnvelope */.vw)(item.value, version);
     });
 }
 /** No index for a named field: every document of the type, read in bulk, evaluated exactly. */
@@ -48969,12 +51768,32 @@ async function fallback(store, query, version, cost, reason) {
     for (const [, item] of got.items) {
         if (!item.value || !item.blobSha)
             continue;
-        const env = (0,document_envelope/* decodeEnvelope */.vw)(item.value, version);
+        const env = (0,envelope/* decodeEnvelope */.vw)(item.value, version);
         exact.set(env.id, env.data);
         const values = fields.map((f) => (0,indexes_values/* storedValue */.bA)(env.id, env.data, f));
         rows.push((0,indexes_rows/* rowsOf */.RO)(0, env.id, item.blobSha, values)[0]);
     }
     return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/read.ts
+
+
+
+/**
+ * A type's schema at the tip (or at `version`) with its blob SHA, or null when it has none.
+ *
+ * @example
+ * const s = await storedSchema(store, { namespace: 'github', type: 'repo' }); // { blobSha, schema } | null
+ */
+async function storedSchema(store, t, options = {}) {
+    (0,document_identity/* assertIdentityFields */._i)(t?.namespace, t?.type, 'x');
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const key = (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
+    const got = await store.get(key, options.version === undefined ? {} : { version: options.version });
+    const d = (0,declaration/* parseTypeDeclaration */.Cw)(key, got?.value);
+    return d && got ? { blobSha: got.blobSha, schema: d.schema } : null;
 }
 
 // EXTERNAL MODULE: ./src/document/versions-of.ts
@@ -48984,6 +51803,9 @@ var versions_of = __nccwpck_require__(6056);
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
+
+
+
 
 
 
@@ -49051,7 +51873,7 @@ class DocumentStore {
         const { key, value } = changes[0];
         const result = await this.store.put(key, value, {
             ...options,
-            derive: this.indexing(() => indexedOpsOf(ops, changes)),
+            derive: this.declarations(() => indexedOpsOf(ops, changes)),
         });
         const document = result.version === null
             ? null
@@ -49104,28 +51926,31 @@ class DocumentStore {
      * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
      */
     async commitChangeParts(parts, options, dataOf) {
-        const { indexes, guard, ...rest } = options;
+        const { indexes, schemas, guard, expect, ...rest } = options;
         (0,commit_parts/* assertPartsOptions */.Z9)(rest);
+        const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard, dataOf);
         if (indexes)
-            applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
-        const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf);
-        return (0,commit_parts/* commitInParts */.Bh)(this.store, seen.collect(parts), {
+            checkIndexes(indexes);
+        const declared = schemas ? prepareSchemas(schemas) : undefined;
+        const checks = new PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
+        const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks);
+        const collected = seen.collect(parts);
+        return (0,commit_parts/* commitInParts */.Bh)(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
             ...rest,
-            derive: this.indexing(() => seen.ops, indexes, guard),
+            derive: this.declarations(() => seen.ops, {
+                indexes,
+                schemas: declared,
+                guard: expecting.guard,
+                parts: checks,
+            }),
         });
     }
     /**
-     * The derive hook that keeps the section's indexes exact in a write's commit (index-write.ts), after the
-     * caller's `guard` (WriteGuardOptions) has passed on the attempt's tip.
+     * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
+     * expectations first, then schemas checked and indexes kept exact.
      */
-    indexing(ops, declare, guard) {
-        const derive = indexDerive({ store: this.store, ops, ...(declare ? { declare } : {}), options: this.indexOptions });
-        if (!guard)
-            return derive;
-        return async (base) => {
-            await guard({ version: base.version });
-            return derive(base);
-        };
+    declarations(ops, o = {}) {
+        return writeHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o });
     }
     /**
      * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
@@ -49154,8 +51979,39 @@ class DocumentStore {
                 allowed: '[{ namespace, type, fields: ["data.x", …] }]',
             });
         }
-        applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
+        checkIndexes(indexes);
         return this.commit([], { ...options, indexes });
+    }
+    /**
+     * The JSON Schema documents of one type must follow (at the tip, or at `version`), or null when none is
+     * declared. See docs/schemas.md.
+     *
+     * @example
+     * const schema = await docs.schema({ namespace: 'github', type: 'repo' }); // { type: 'object', … } | null
+     */
+    async schema(t, options = {}) {
+        return (await storedSchema(this.store, t, options))?.schema ?? null;
+    }
+    /**
+     * Declare the JSON Schema (2020-12) every writer checks `data` of one type's documents against, from the
+     * next write on (`null` drops it): one commit writing `_docdb/types/<ns>/<type>.json`, none when the same
+     * schema is declared already. Refused (`InvalidConfig`, nothing written) when it is not valid JSON Schema,
+     * or when documents already in the section break it — listing up to 50 in `data.violations`, all in
+     * `data.count` — unless `force: true`.
+     *
+     * @example
+     * await docs.declareSchema({ namespace: 'github', type: 'repo' }, {
+     *   type: 'object', required: ['stars'], properties: { stars: { type: 'integer', minimum: 0 } },
+     * });
+     */
+    async declareSchema(t, schema, options = {}) {
+        const { force, ...rest } = options;
+        const entry = { namespace: t?.namespace, type: t?.type, schema, ...(force !== undefined ? { force } : {}) };
+        const [declared] = prepareSchemas([entry], 'schema');
+        return this.store.commit([], {
+            ...rest,
+            derive: this.declarations(() => [], { schemas: [declared] }),
+        });
     }
     /**
      * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
@@ -49184,9 +52040,16 @@ class DocumentStore {
      * ]);
      */
     async commit(ops, options = {}) {
-        const { indexes, guard, ...rest } = options;
+        const { indexes, schemas, guard, expect, ...rest } = options;
+        const declared = schemas ? prepareSchemas(schemas) : undefined;
         const changes = opsToChanges(ops);
-        const derive = this.indexing(() => indexedOpsOf(ops, changes), indexes, guard);
+        const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard);
+        expecting.collector?.takeOps(ops, changes);
+        const derive = this.declarations(() => indexedOpsOf(ops, changes), {
+            indexes,
+            schemas: declared,
+            guard: expecting.guard,
+        });
         return this.store.commit(changes, { ...rest, derive });
     }
     /** The document at the tip (or at `version`), or null when absent. */
@@ -49201,24 +52064,7 @@ class DocumentStore {
      * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
      */
     async read(identity, options = {}) {
-        const key = (0,document_identity/* deriveKey */.Hz)(identity);
-        if (options.version !== undefined)
-            (0,core_version/* assertValidVersion */.J)(options.version);
-        const got = await this.store.get(key, options);
-        if (!got)
-            return { document: null, version: null, etag: null };
-        const envelope = (0,document_envelope/* decodeEnvelope */.vw)(got.value, got.version);
-        if (!(0,document_envelope/* envelopeMatches */.K5)(envelope, identity)) {
-            throw new errors/* InvalidDocument */.D1('blob', `the blob at ${key} holds a different identity (${envelope.namespace}/${envelope.type}/${envelope.id})`, {
-                key,
-            });
-        }
-        const meta = {};
-        if (got.requests !== undefined)
-            meta.requests = got.requests;
-        if (got.rateLimit)
-            meta.rateLimit = got.rateLimit;
-        return { ...meta, document: envelope, version: got.version, etag: got.blobSha };
+        return (0,bulk/* readDocument */.u0)(this.store, identity, options);
     }
     /** Delete one document (no commit when it does not exist). */
     async delete(identity, options) {
@@ -49226,7 +52072,7 @@ class DocumentStore {
         const changes = opsToChanges(ops);
         return this.store.delete(changes[0].key, {
             ...options,
-            derive: this.indexing(() => indexedOpsOf(ops, changes)),
+            derive: this.declarations(() => indexedOpsOf(ops, changes)),
         });
     }
     /**
@@ -49317,20 +52163,12 @@ class DocumentStore {
      * console.log(cost.requests); // every request the export made
      */
     async *stream(options = {}) {
-        const { pageSize = 1000, onMeta, ...rest } = options;
-        if (!Number.isInteger(pageSize) || pageSize < 1) {
-            throw new errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
-        }
-        let cursor;
-        let cost = {};
-        do {
-            const page = await this.list({ ...rest, limit: pageSize, ...(cursor ? { cursor } : {}) });
-            cost = (0,bulk/* addCost */.nv)(cost, page);
-            onMeta?.(cost);
-            yield* page.documents;
-            cursor = page.nextCursor ?? undefined;
-        } while (cursor);
+        yield* (0,bulk/* streamDocuments */.H1)((o) => this.list(o), options);
     }
+}
+/** Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration). */
+function checkIndexes(indexes) {
+    applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
 }
 
 
@@ -49471,6 +52309,1033 @@ function decodeEnvelope(bytes, version) {
 /** True when an envelope belongs to `identity`. */
 function envelopeMatches(envelope, identity) {
     return (envelope.namespace === identity.namespace && envelope.type === identity.doc_type && envelope.id === identity.id);
+}
+
+
+/***/ }),
+
+/***/ 6933:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   R: () => (/* binding */ ExpectCollector)
+/* harmony export */ });
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9323);
+/* harmony import */ var _fields_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6822);
+
+
+/**
+ * The documents of a write of types that have expectations.
+ *
+ * @example
+ * const seen = new ExpectCollector(expect);
+ * await commitInParts(store, seen.collect(parts), { derive });
+ * seen.ops; // what expectHook evaluates
+ */
+class ExpectCollector {
+    dataOf;
+    ops = [];
+    keep;
+    constructor(entries, dataOf) {
+        this.dataOf = dataOf;
+        this.keep = (0,_fields_js__WEBPACK_IMPORTED_MODULE_1__/* .keepOf */ .vb)(entries);
+    }
+    /** Take a commit's operations (already turned into `changes`, index for index). */
+    takeOps(ops, changes) {
+        ops.forEach((o, i) => {
+            const key = changes[i].key;
+            if (o.op === 'put')
+                this.add(o.document.namespace, o.document.type, o.document.id, key, () => o.document.data);
+            else if (o.op === 'delete')
+                this.add(o.identity.namespace, o.identity.doc_type, o.identity.id, key, undefined);
+        });
+    }
+    /** Pass a commit's parts through, taking their documents. */
+    async *collect(parts) {
+        for await (const part of parts) {
+            for (const c of part)
+                this.takeChange(c);
+            yield part;
+        }
+    }
+    takeChange(c) {
+        const id = (0,_identity_js__WEBPACK_IMPORTED_MODULE_0__/* .parseKey */ .Do)(c.key);
+        if (!id)
+            return;
+        const data = c.op === 'delete'
+            ? undefined
+            : () => (this.dataOf ? this.dataOf(c.key) : JSON.parse(text(c.value)).data);
+        this.add(id.namespace, id.doc_type, id.id, c.key, data);
+    }
+    add(namespace, type, id, key, data) {
+        const keep = this.keep.get((0,_fields_js__WEBPACK_IMPORTED_MODULE_1__/* .typeKey */ .y2)({ namespace, type }));
+        if (!keep)
+            return;
+        this.ops.push((0,_fields_js__WEBPACK_IMPORTED_MODULE_1__/* .expectOp */ .hH)({ namespace, type, id, key }, data?.(), keep, data === undefined));
+    }
+}
+function text(v) {
+    return typeof v === 'string' ? v : new TextDecoder().decode(v);
+}
+
+
+/***/ }),
+
+/***/ 6837:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  B: () => (/* binding */ expectHook)
+});
+
+// UNUSED EXPORTS: evaluateExpectations
+
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/document/expect/counts.ts
+/**
+ * The write's effect on its type's count.
+ *
+ * @example
+ * const c = await writeCounts(tip, { namespace: 'g', type: 'repo' }, ops, base.written);
+ * c.removed; // 3
+ */
+async function writeCounts(tip, t, ops, written) {
+    const before = await tip.keys(t);
+    const c = { before: before.size, after: before.size, removed: 0, changed: 0, added: 0 };
+    for (const op of ops) {
+        const had = before.get(op.key);
+        if (op.deleted) {
+            if (had !== undefined)
+                c.removed++;
+        }
+        else if (had === undefined)
+            c.added++;
+        // An unknown blob SHA (a store that does not report it) counts as changed: never under-counted.
+        else if (had !== written(op.key))
+            c.changed++;
+    }
+    c.after = c.before - c.removed + c.added;
+    return c;
+}
+/**
+ * How many of `before` a limit allows: the number, or its percentage of `before`.
+ *
+ * @example
+ * allowed('10%', 1000); // 100
+ */
+function allowed(limit, before) {
+    if (typeof limit === 'number')
+        return limit;
+    return (before * Number(limit.slice(0, -1))) / 100;
+}
+const pct = (n, of) => (of === 0 ? '' : ` (${Math.round((n / of) * 1000) / 10}%)`);
+/**
+ * The violations of `count`, `max-removed` and `max-changed` for counts `c`.
+ *
+ * @example
+ * countViolations({ maxRemoved: '10%' }, { before: 100, after: 40, removed: 60, changed: 0, added: 0 });
+ * // [{ expectation: 'max-removed', message: 'the write removes 60 of 100 documents (60%); max-removed allows 10% (10)' }]
+ */
+function countViolations(e, c) {
+    const out = [];
+    const limit = (expectation, n, verb, value) => {
+        if (value === undefined || n <= allowed(value, c.before))
+            return;
+        const spelled = typeof value === 'number' ? String(value) : `${value} (${Math.floor(allowed(value, c.before))})`;
+        out.push({
+            expectation,
+            message: `the write ${verb} ${n} of ${c.before} documents${pct(n, c.before)}; ${expectation} allows ${spelled}`,
+        });
+    };
+    limit('max-removed', c.removed, 'removes', e.maxRemoved);
+    limit('max-changed', c.changed, 'changes', e.maxChanged);
+    const { min, max } = e.count ?? {};
+    if (min !== undefined && c.after < min) {
+        out.push({ expectation: 'count', message: `${c.after} document(s) of the type, fewer than count.min ${min}` });
+    }
+    if (max !== undefined && c.after > max) {
+        out.push({ expectation: 'count', message: `${c.after} document(s) of the type, more than count.max ${max}` });
+    }
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/document/expect/fields.ts
+var fields = __nccwpck_require__(6822);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+// EXTERNAL MODULE: ./src/document/indexes/values.ts
+var values = __nccwpck_require__(1714);
+;// CONCATENATED MODULE: ./src/document/expect/references.ts
+/**
+ * `references`: every value of a field (a string, or each string of an array) is the id of a document
+ * of the named type after the write — a document the write puts, or one at the tip the write does not
+ * delete. Answered from the referenced type's index when it indexes `id` (its manifest and the parts the
+ * ids sort into), else from one listing of its keys; never by reading the referenced documents.
+ */
+
+
+/** The ids a value names: a string, a number, or each of an array's. */
+function idsOf(v) {
+    const one = (x) => (typeof x === 'string' ? [x] : typeof x === 'number' ? [String(x)] : []);
+    return Array.isArray(v) ? v.flatMap(one) : one(v);
+}
+/** The key of `id` in `target` (`namespace/type`), or undefined when it cannot be an id at all. */
+function keyOf(target, id) {
+    const [namespace, doc_type] = target.split('/');
+    try {
+        return (0,identity/* deriveKey */.Hz)({ namespace, doc_type, id });
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * The violations of `references` for the written documents `mine`, given every op of the write (`all`,
+ * which holds the referenced types' puts and deletes).
+ *
+ * @example
+ * await referenceViolations(tip, { 'data.repo': 'github/repo' }, mine, all);
+ */
+async function referenceViolations(tip, references, mine, all) {
+    const out = [];
+    for (const [field, target] of Object.entries(references)) {
+        const wanted = new Map(); // referenced key → referencing keys
+        let bad = [];
+        for (const op of mine) {
+            if (op.deleted)
+                continue;
+            for (const id of idsOf(op.values.get(field))) {
+                const key = keyOf(target, id);
+                if (key === undefined)
+                    bad.push(op.key);
+                else {
+                    const from = wanted.get(key);
+                    if (from)
+                        from.push(op.key);
+                    else
+                        wanted.set(key, [op.key]);
+                }
+            }
+        }
+        const missing = await missingKeys(tip, target, wanted, all);
+        bad = [...bad, ...missing.flatMap((k) => wanted.get(k) ?? [])];
+        for (const key of new Set(bad)) {
+            out.push({ expectation: 'references', field, key, message: `${field} names no document of ${target}` });
+        }
+    }
+    return out;
+}
+/** The referenced keys that do not exist after the write. */
+async function missingKeys(tip, target, wanted, all) {
+    const [namespace, type] = target.split('/');
+    const written = new Map(all.filter((o) => `${o.namespace}/${o.type}` === target).map((o) => [o.key, !o.deleted]));
+    const atTip = [...wanted.keys()].filter((k) => !written.has(k));
+    const found = atTip.length === 0 ? new Set() : await existing(tip, { namespace, type }, atTip);
+    return [...wanted.keys()].filter((k) => (written.has(k) ? !written.get(k) : !found.has(k)));
+}
+/** Which of `keys` exist at the tip: from the type's `id` index, else its key listing. */
+async function existing(tip, t, keys) {
+    if (tip.version === null)
+        return new Set();
+    const m = await tip.manifest(t);
+    const ids = keys.map((k) => k.slice(t.namespace.length + t.type.length + 2, -'.json'.length));
+    // A long id is stored cut in an index: only whole ones are looked up there.
+    if (m?.fields.includes('id') && !ids.some((id) => (0,values/* isCut */.xZ)((0,values/* storeScalar */.uT)(id)))) {
+        const rows = await tip.rowsWith(m, 'id', ids);
+        if (rows)
+            return new Set(rows.map((r) => (0,identity/* deriveKey */.Hz)({ namespace: t.namespace, doc_type: t.type, id: r.id })));
+    }
+    const listed = await tip.keys(t);
+    return new Set(keys.filter((k) => listed.has(k)));
+}
+
+// EXTERNAL MODULE: ./src/document/expect/tip.ts
+var expect_tip = __nccwpck_require__(6506);
+;// CONCATENATED MODULE: ./src/document/expect/unique.ts
+/**
+ * `unique`: no two documents of the type after the write share a value of the field (absent and null
+ * values are not compared). Among the written documents from the write's own data; against the others,
+ * from the type's index when it holds the field (the parts the written values sort into: a few requests
+ * at any size), else by reading the type's documents in bulk (a listing and the store's bulk read — on
+ * the GitHub API store about 5 requests per 10,000 documents).
+ */
+
+
+
+/** A comparable form of a value (scalars and arrays of them; JSON otherwise). */
+const valueKey = (v) => JSON.stringify(v);
+/**
+ * The violations of `unique` on `fields` for the written documents `ops` of type `t`.
+ *
+ * @example
+ * await uniqueViolations(tip, { namespace: 'g', type: 'repo' }, ['data.slug'], ops);
+ */
+async function uniqueViolations(tip, t, fields, ops) {
+    const out = [];
+    const touched = new Set(ops.map((o) => o.key));
+    for (const field of fields) {
+        const held = new Map();
+        for (const op of ops) {
+            const v = op.deleted ? undefined : op.values.get(field);
+            if (v === undefined || v === null)
+                continue;
+            const k = valueKey(v);
+            const first = held.get(k);
+            if (first)
+                out.push(clash(field, op.key, first.key));
+            else
+                held.set(k, { key: op.key, value: v });
+        }
+        if (held.size === 0 || tip.version === null)
+            continue;
+        const others = (await fromIndex(tip, t, field, held, touched)) ?? (await fromDocuments(tip, t, field, held, touched));
+        (0,arrays/* appendAll */.u)(out, others);
+    }
+    return out;
+}
+function clash(field, key, other) {
+    return { expectation: 'unique', field, key, message: `${field} holds the same value as ${other}` };
+}
+/** Clashes with documents the write does not touch, from the index; undefined when it cannot answer. */
+async function fromIndex(tip, t, field, held, touched) {
+    const m = await tip.manifest(t);
+    if (!m?.fields.includes(field))
+        return undefined;
+    const stored = [];
+    for (const { key, value } of held.values()) {
+        // An index stores long strings cut and arrays as element rows: only whole scalars are looked up there.
+        if (typeof value === 'object' && value !== null)
+            return undefined;
+        const s = (0,values/* storeScalar */.uT)(value);
+        if ((0,values/* isCut */.xZ)(s))
+            return undefined;
+        stored.push({ stored: s, key });
+    }
+    const rows = await tip.rowsWith(m, field, stored.map((s) => s.stored));
+    if (!rows)
+        return undefined;
+    const out = [];
+    for (const row of rows) {
+        const other = (0,identity/* deriveKey */.Hz)({ namespace: t.namespace, doc_type: t.type, id: row.id });
+        if (touched.has(other))
+            continue;
+        const mine = held.get(valueKey(row.key));
+        if (mine)
+            out.push(clash(field, mine.key, other));
+    }
+    return out;
+}
+/** Clashes with documents the write does not touch, by reading them (the type has no index on the field). */
+async function fromDocuments(tip, t, field, held, touched) {
+    const out = [];
+    for await (const d of tip.documents(t, touched)) {
+        const v = (0,values/* valueAt */.fK)(d.id, d.data, field);
+        if (v === undefined || v === null)
+            continue;
+        const mine = held.get(valueKey(v));
+        if (mine)
+            out.push(clash(field, mine.key, d.key));
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/expect/values.ts
+/**
+ * The JSON type of a value, as a violation may name it: `string`, `number`, `array`, `object`, `null`, `absent`.
+ *
+ * @example
+ * jsonType(undefined); // 'absent'
+ */
+function jsonType(v) {
+    if (v === undefined)
+        return 'absent';
+    if (v === null)
+        return 'null';
+    return Array.isArray(v) ? 'array' : typeof v;
+}
+/**
+ * The violations of `not-null` and `accepted-values` among the written documents.
+ *
+ * @example
+ * valueViolations({ notNull: ['data.title'] }, ops); // [{ expectation: 'not-null', field: 'data.title', key: 'g/issue/1.json', message: 'data.title is absent' }]
+ */
+function valueViolations(e, ops) {
+    const out = [];
+    const accepted = Object.entries(e.acceptedValues ?? {}).map(([f, list]) => [f, acceptedSet(list)]);
+    for (const op of ops) {
+        if (op.deleted)
+            continue;
+        for (const field of e.notNull ?? []) {
+            const v = op.values.get(field);
+            if (v === undefined || v === null) {
+                out.push({ expectation: 'not-null', field, key: op.key, message: `${field} is ${jsonType(v)}` });
+            }
+        }
+        for (const [field, set] of accepted) {
+            const v = op.values.get(field);
+            if (v === undefined || set.has(scalarKey(v)))
+                continue;
+            out.push({
+                expectation: 'accepted-values',
+                field,
+                key: op.key,
+                message: `${field} holds a ${jsonType(v)} that is not one of the ${set.size} accepted values`,
+            });
+        }
+    }
+    return out;
+}
+/**
+ * A comparable form of a scalar (so 1 and "1" differ); non-scalars never match.
+ *
+ * @example
+ * scalarKey('1') === scalarKey(1); // false
+ */
+function scalarKey(v) {
+    if (v === null || ['string', 'number', 'boolean'].includes(typeof v))
+        return JSON.stringify(v);
+    return `\u0000${jsonType(v)}`;
+}
+function acceptedSet(list) {
+    return new Set(list.map(scalarKey));
+}
+
+;// CONCATENATED MODULE: ./src/document/expect/evaluate.ts
+/**
+ * Evaluating a write's expectations on the tip one attempt of its commit builds on (again after a lost
+ * race), before the section moves: each type's counts, values, uniqueness, references and check, with
+ * the fewest reads (tip.ts). A failure is `ExpectationsFailed` with the first 50 violations, their count
+ * and the tip evaluated; the store then writes nothing.
+ */
+
+
+
+
+
+
+
+
+/** Longest message a check's problem keeps (it comes from user code). */
+const MAX_CHECK_MESSAGE = 500;
+/**
+ * Every violation of `entries` by the write `ops` on the tip `base`, in entry order (`tip`: reads already
+ * made at that tip, to share them).
+ *
+ * @example
+ * const violations = await evaluateExpectations(store, base, expect, collector.ops);
+ */
+async function evaluateExpectations(store, base, entries, ops, tip = new expect_tip/* Tip */.Y(store, base)) {
+    const out = [];
+    for (const entry of entries) {
+        const e = entry.expectations;
+        const mine = ops.filter((o) => (0,fields/* typeKey */.y2)(o) === (0,fields/* typeKey */.y2)(entry));
+        if (e.count || e.maxRemoved !== undefined || e.maxChanged !== undefined) {
+            (0,arrays/* appendAll */.u)(out, countViolations(e, await writeCounts(tip, entry, mine, (k) => base.written(k))));
+        }
+        (0,arrays/* appendAll */.u)(out, valueViolations(e, mine));
+        if (e.unique)
+            (0,arrays/* appendAll */.u)(out, await uniqueViolations(tip, entry, e.unique, mine));
+        if (e.references)
+            (0,arrays/* appendAll */.u)(out, await referenceViolations(tip, e.references, mine, ops));
+        if (e.check)
+            (0,arrays/* appendAll */.u)(out, await runCheck(entry, mine, base.version));
+    }
+    return out;
+}
+/** The check's problems on the type's written documents (runCheck is required by validateExpect). */
+async function runCheck(entry, mine, version) {
+    const documents = mine
+        .filter((o) => !o.deleted)
+        .map((o) => ({ namespace: o.namespace, type: o.type, id: o.id, data: o.data }));
+    const removed = mine.filter((o) => o.deleted).map((o) => o.id);
+    const problems = await entry.runCheck(documents, {
+        namespace: entry.namespace,
+        type: entry.type,
+        removed,
+        version,
+    });
+    return problems.map((p) => ({ ...p, expectation: 'check', message: p.message.slice(0, MAX_CHECK_MESSAGE) }));
+}
+/**
+ * A DocumentStore write's expectations as a step of its derive hook: evaluated on each attempt's tip;
+ * throws `ExpectationsFailed` (the first 50 violations, their count, the tip) when any is broken.
+ *
+ * @example
+ * const seen = new ExpectCollector(expect);
+ * const check = expectHook(store, expect, () => seen.ops);
+ * await store.commit(changes, { derive: async (base) => { await check(base); return derive(base); } });
+ */
+function expectHook(store, entries, ops) {
+    return async (base) => {
+        const violations = await evaluateExpectations(store, base, entries, ops());
+        if (violations.length > 0) {
+            throw new errors/* ExpectationsFailed */.BT(violations.slice(0, errors/* MAX_EXPECT_VIOLATIONS */.Ex), base.version, violations.length);
+        }
+    };
+}
+
+
+/***/ }),
+
+/***/ 6822:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   hH: () => (/* binding */ expectOp),
+/* harmony export */   vb: () => (/* binding */ keepOf),
+/* harmony export */   y2: () => (/* binding */ typeKey)
+/* harmony export */ });
+/* unused harmony export fieldsOf */
+/* harmony import */ var _indexes_values_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1714);
+/**
+ * The documents of a write as expectations need them: identity, key, whether it is deleted, and only the
+ * values of the fields some expectation names (a whole document's data only for a `check`), so a large
+ * commit in parts keeps a few values per document, not its data.
+ */
+
+/** `namespace/type`, the map key of a type throughout this folder. */
+const typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * Every field an expectation reads a value of (`unique`, `not-null`, `accepted-values`, `references`).
+ *
+ * @example
+ * fieldsOf({ unique: ['id'], notNull: ['data.title'] }); // ['id', 'data.title']
+ */
+function fieldsOf(e) {
+    const all = [
+        ...(e.unique ?? []),
+        ...(e.notNull ?? []),
+        ...Object.keys(e.acceptedValues ?? {}),
+        ...Object.keys(e.references ?? {}),
+    ];
+    return [...new Set(all)];
+}
+/**
+ * What to keep per `namespace/type` for a write's expectations.
+ *
+ * @example
+ * keepOf([{ namespace: 'g', type: 'repo', expectations: { unique: ['id'] } }]).get('g/repo'); // { fields: ['id'], data: false }
+ */
+function keepOf(entries) {
+    const out = new Map();
+    // A referenced type's own puts and deletes decide what exists after the write: keep their keys.
+    for (const t of entries) {
+        for (const target of Object.values(t.expectations.references ?? {}))
+            out.set(target, { fields: [], data: false });
+    }
+    for (const t of entries) {
+        out.set(typeKey(t), { fields: fieldsOf(t.expectations), data: t.expectations.check !== undefined });
+    }
+    return out;
+}
+/**
+ * The op of one written document (`data` undefined for a delete).
+ *
+ * @example
+ * const op = expectOp({ namespace: 'g', type: 'repo', id: 'o/r', key: 'g/repo/o/r.json' }, { stars: 1 }, keep);
+ */
+function expectOp(d, data, keep, deleted = false) {
+    const values = new Map();
+    if (!deleted)
+        for (const f of keep.fields)
+            values.set(f, (0,_indexes_values_js__WEBPACK_IMPORTED_MODULE_0__/* .valueAt */ .fK)(d.id, data, f));
+    const op = { ...d, deleted, values };
+    if (keep.data && !deleted)
+        op.data = data;
+    return op;
+}
+
+
+/***/ }),
+
+/***/ 6012:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   LC: () => (/* binding */ parseExpectations)
+/* harmony export */ });
+/* unused harmony exports MAX_EXPECT_FIELDS, MAX_ACCEPTED_VALUES */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9323);
+/**
+ * `expect:` as a spec (YAML) or a caller writes it, kebab-case keys, into {@link Expectations}. Every
+ * problem is `InvalidConfig` naming the field (`expect.max-removed`) and what is allowed, with
+ * `data.path` the field's segments after the base (so the spec parser can point at the YAML line).
+ */
+
+
+/** Most fields one list (`unique`, `not-null`) or mapping (`accepted-values`, `references`) may name. */
+const MAX_EXPECT_FIELDS = 32;
+/** Most values one `accepted-values` field may list. */
+const MAX_ACCEPTED_VALUES = 1000;
+const KEYS = [
+    'count',
+    'max-removed',
+    'max-changed',
+    'unique',
+    'not-null',
+    'accepted-values',
+    'references',
+    'check',
+];
+const FIELD_RULE = '"id" or a dotted path into data, such as "data.state"';
+const MODULE_RE = /\.(m?js|cjs|m?ts)$/;
+function fail(base, path, message, allowed) {
+    const field = [base, ...path].join('.');
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} ${message}`, { path: [...path], allowed });
+}
+function kind(v) {
+    return v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v;
+}
+/**
+ * Parse `expect:` (kebab-case keys) into {@link Expectations}.
+ *
+ * @example
+ * parseExpectations({ 'max-removed': '10%', unique: ['id'], 'accepted-values': { 'data.state': ['open', 'closed'] } });
+ * // { maxRemoved: '10%', unique: ['id'], acceptedValues: { 'data.state': ['open', 'closed'] } }
+ * parseExpectations({ 'max-removed': 'ten' }); // throws InvalidConfig: expect.max-removed must be a whole number ≥ 0 or a percentage …
+ */
+function parseExpectations(value, field = 'expect') {
+    const o = objectOf(value, field, [], `a mapping of ${KEYS.join(', ')}`);
+    const unknown = Object.keys(o).filter((k) => !KEYS.includes(k));
+    if (unknown.length > 0) {
+        const hint = unknown.map((k) => (k.includes('_') || /[A-Z]/.test(k) ? `${k} (spelt kebab-case here)` : k));
+        fail(field, [], `has unknown key(s) ${hint.join(', ')}`, KEYS.join(', '));
+    }
+    const out = {};
+    if (o.count !== undefined)
+        out.count = countOf(o.count, field);
+    if (o['max-removed'] !== undefined)
+        out.maxRemoved = limitOf(o['max-removed'], field, 'max-removed');
+    if (o['max-changed'] !== undefined)
+        out.maxChanged = limitOf(o['max-changed'], field, 'max-changed');
+    if (o.unique !== undefined)
+        out.unique = fieldListOf(o.unique, field, 'unique');
+    if (o['not-null'] !== undefined)
+        out.notNull = fieldListOf(o['not-null'], field, 'not-null');
+    if (o['accepted-values'] !== undefined)
+        out.acceptedValues = acceptedOf(o['accepted-values'], field);
+    if (o.references !== undefined)
+        out.references = referencesOf(o.references, field);
+    if (o.check !== undefined)
+        out.check = checkOf(o.check, field);
+    return out;
+}
+function objectOf(v, base, path, allowed) {
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+        fail(base, path, `must be ${allowed}, got ${kind(v)}`, allowed);
+    return v;
+}
+function wholeNumber(v, base, path) {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0) {
+        fail(base, path, `must be a whole number ≥ 0, got ${typeof v === 'number' ? v : kind(v)}`, 'a whole number ≥ 0');
+    }
+    return v;
+}
+function countOf(v, base) {
+    const allowed = '{ min: N, max: N } (either or both, whole numbers, min ≤ max)';
+    const o = objectOf(v, base, ['count'], allowed);
+    const extra = Object.keys(o).filter((k) => k !== 'min' && k !== 'max');
+    if (extra.length > 0)
+        fail(base, ['count'], `has unknown key(s) ${extra.join(', ')}`, allowed);
+    const out = {};
+    if (o.min !== undefined)
+        out.min = wholeNumber(o.min, base, ['count', 'min']);
+    if (o.max !== undefined)
+        out.max = wholeNumber(o.max, base, ['count', 'max']);
+    if (out.min === undefined && out.max === undefined)
+        fail(base, ['count'], 'must give min and/or max', allowed);
+    if (out.min !== undefined && out.max !== undefined && out.min > out.max) {
+        fail(base, ['count'], `has min ${out.min} above max ${out.max}`, allowed);
+    }
+    return out;
+}
+function limitOf(v, base, key) {
+    const allowed = 'a whole number ≥ 0, or a percentage from "0%" to "100%" such as "10%"';
+    if (typeof v === 'number') {
+        if (Number.isSafeInteger(v) && v >= 0)
+            return v;
+        fail(base, [key], `must be ${allowed}, got ${v}`, allowed);
+    }
+    if (typeof v === 'string') {
+        const m = /^(\d{1,3}(?:\.\d{1,4})?)%$/.exec(v.trim());
+        if (m && Number(m[1]) <= 100)
+            return `${Number(m[1])}%`;
+        fail(base, [key], `must be ${allowed}, got ${JSON.stringify(v.slice(0, 20))}`, allowed);
+    }
+    fail(base, [key], `must be ${allowed}, got ${kind(v)}`, allowed);
+}
+function fieldOf(v, base, path) {
+    const ok = typeof v === 'string' &&
+        v.length <= 200 &&
+        (v === 'id' || (v.startsWith('data.') && !v.slice(5).split('.').includes(''))) &&
+        !/[\u0000-\u001f\u007f]/.test(v);
+    if (!ok)
+        fail(base, path, `must be ${FIELD_RULE}, got ${typeof v === 'string' ? JSON.stringify(v.slice(0, 40)) : kind(v)}`, FIELD_RULE);
+    return v;
+}
+function fieldListOf(v, base, key) {
+    const allowed = `a list of 1 to ${MAX_EXPECT_FIELDS} fields (${FIELD_RULE})`;
+    if (!Array.isArray(v) || v.length === 0 || v.length > MAX_EXPECT_FIELDS) {
+        fail(base, [key], `must be ${allowed}, got ${Array.isArray(v) ? `${v.length} items` : kind(v)}`, allowed);
+    }
+    const fields = v.map((f, i) => fieldOf(f, base, [key, String(i)]));
+    const twice = fields.find((f, i) => fields.indexOf(f) !== i);
+    if (twice !== undefined)
+        fail(base, [key], `lists ${twice} twice`, allowed);
+    return fields;
+}
+function fieldMapOf(v, base, key, allowed) {
+    const entries = Object.entries(objectOf(v, base, [key], allowed));
+    if (entries.length === 0 || entries.length > MAX_EXPECT_FIELDS) {
+        fail(base, [key], `must name 1 to ${MAX_EXPECT_FIELDS} fields, got ${entries.length}`, allowed);
+    }
+    for (const [f] of entries)
+        fieldOf(f, base, [key, f]);
+    return entries;
+}
+function acceptedOf(v, base) {
+    const allowed = `a mapping of field to a list of 1 to ${MAX_ACCEPTED_VALUES} scalar values, e.g. { data.state: [open, closed] }`;
+    const out = {};
+    for (const [f, list] of fieldMapOf(v, base, 'accepted-values', allowed)) {
+        if (!Array.isArray(list) || list.length === 0 || list.length > MAX_ACCEPTED_VALUES) {
+            fail(base, ['accepted-values', f], `must be a list of 1 to ${MAX_ACCEPTED_VALUES} values, got ${kind(list)}`, allowed);
+        }
+        list.forEach((x, i) => {
+            const scalar = x === null || ['string', 'boolean'].includes(typeof x) || (typeof x === 'number' && Number.isFinite(x));
+            if (!scalar)
+                fail(base, ['accepted-values', f, String(i)], `must be a string, number, boolean or null, got ${kind(x)}`, allowed);
+        });
+        out[f] = [...list];
+    }
+    return out;
+}
+function referencesOf(v, base) {
+    const allowed = 'a mapping of field to "namespace/type", e.g. { data.repo: github/repo }';
+    const out = {};
+    for (const [f, target] of fieldMapOf(v, base, 'references', allowed)) {
+        const parts = typeof target === 'string' ? target.split('/') : [];
+        try {
+            if (parts.length !== 2)
+                throw new Error('not namespace/type');
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .assertIdentityFields */ ._i)(parts[0], parts[1], 'x');
+        }
+        catch {
+            fail(base, ['references', f], `must be "namespace/type", got ${typeof target === 'string' ? JSON.stringify(target.slice(0, 60)) : kind(target)}`, allowed);
+        }
+        out[f] = target;
+    }
+    return out;
+}
+function checkOf(v, base) {
+    const allowed = '{ module: ./checks/x.mjs } (a .js, .mjs, .cjs, .ts or .mts file inside the workspace)';
+    const o = objectOf(v, base, ['check'], allowed);
+    const extra = Object.keys(o).filter((k) => k !== 'module');
+    if (extra.length > 0)
+        fail(base, ['check'], `has unknown key(s) ${extra.join(', ')}`, allowed);
+    if (typeof o.module !== 'string' || !MODULE_RE.test(o.module)) {
+        fail(base, ['check', 'module'], `must be a path to a module, got ${typeof o.module === 'string' ? JSON.stringify(o.module.slice(0, 60)) : kind(o.module)}`, allowed);
+    }
+    return { module: o.module };
+}
+
+
+/***/ }),
+
+/***/ 6506:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Y: () => (/* binding */ Tip)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9949);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9323);
+/* harmony import */ var _indexes_format_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2299);
+/* harmony import */ var _indexes_index_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4441);
+/* harmony import */ var _indexes_values_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(1714);
+/* harmony import */ var _fields_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(6822);
+/**
+ * Reading the tip a would-be commit builds on, for expectations — each read once per evaluation:
+ * a type's key listing (keys and blob SHAs, never the documents), its index manifest, the index rows
+ * that hold given values (only the parts those values sort into), and, when nothing cheaper answers,
+ * every document of the type in bulk.
+ */
+
+
+
+
+
+
+
+
+/**
+ * The tip of one attempt, and the store to list and bulk-read it with.
+ *
+ * @example
+ * const tip = new Tip(store, base); // base: the DeriveBase of the attempt
+ * const keys = await tip.keys({ namespace: 'github', type: 'repo' });
+ */
+class Tip {
+    store;
+    base;
+    listings = new Map();
+    manifests = new Map();
+    constructor(store, base) {
+        this.store = store;
+        this.base = base;
+    }
+    get version() {
+        return this.base.version;
+    }
+    /**
+     * The type's documents at the tip: key → blob SHA (one listing of its keys; nothing is read).
+     *
+     * @example
+     * const before = await tip.keys({ namespace: 'github', type: 'repo' }); // Map { 'github/repo/o/r.json' => 'ab12…' }
+     */
+    keys(t) {
+        const k = (0,_fields_js__WEBPACK_IMPORTED_MODULE_7__/* .typeKey */ .y2)(t);
+        let got = this.listings.get(k);
+        if (!got) {
+            got = this.list(t);
+            this.listings.set(k, got);
+        }
+        return got;
+    }
+    async list(t) {
+        const out = new Map();
+        if (this.version === null)
+            return out;
+        const listed = await this.store.list({ prefix: `${t.namespace}/${t.type}/`, version: this.version });
+        for (const e of listed.entries) {
+            const id = (0,_identity_js__WEBPACK_IMPORTED_MODULE_3__/* .parseKey */ .Do)(e.key);
+            if (id && id.namespace === t.namespace && id.doc_type === t.type)
+                out.set(e.key, e.blobSha);
+        }
+        return out;
+    }
+    /** The type's index manifest at the tip; undefined without an index (or with a damaged one: not trusted). */
+    manifest(t) {
+        const k = (0,_fields_js__WEBPACK_IMPORTED_MODULE_7__/* .typeKey */ .y2)(t);
+        let got = this.manifests.get(k);
+        if (!got) {
+            got = this.readManifest(t);
+            this.manifests.set(k, got);
+        }
+        return got;
+    }
+    async readManifest(t) {
+        if (this.version === null)
+            return undefined;
+        const path = (0,_indexes_index_js__WEBPACK_IMPORTED_MODULE_5__/* .manifestPath */ .ji)(t.namespace, t.type);
+        const bytes = (await this.base.read([path])).get(path)?.value;
+        if (!bytes)
+            return undefined;
+        try {
+            return (0,_indexes_index_js__WEBPACK_IMPORTED_MODULE_5__/* .parseManifest */ .Ng)(bytes, t.namespace, t.type);
+        }
+        catch (e) {
+            if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5)
+                return undefined;
+            throw e;
+        }
+    }
+    /**
+     * The scalar rows of `field`'s run whose value equals one of `keys`: only the parts those values sort
+     * into are read, in one batched read. Undefined when the index cannot answer (no run of that field, or a
+     * part that does not parse): the caller falls back to a listing or a read of the type.
+     *
+     * @example
+     * const rows = await tip.rowsWith(manifest, 'id', ['o/a', 'o/b']);
+     */
+    async rowsWith(m, field, keys) {
+        const fi = m.fields.indexOf(field);
+        if (fi < 0)
+            return undefined;
+        const run = m.runs[fi];
+        const parts = new Set();
+        for (const key of keys) {
+            let i = (0,_indexes_format_js__WEBPACK_IMPORTED_MODULE_4__/* .partFor */ .LQ)(run, { key, id: '' });
+            parts.add(i);
+            // Rows of one value may continue into the next parts (a separator is a bound: [value, id]).
+            while (i + 1 < run.parts.length && (0,_indexes_values_js__WEBPACK_IMPORTED_MODULE_6__/* .compareStored */ .hR)(run.parts[i + 1].lower[0], key) === 0)
+                parts.add(++i);
+        }
+        const paths = [...parts].map((i) => ({ i, path: (0,_indexes_format_js__WEBPACK_IMPORTED_MODULE_4__/* .pathOfPart */ .Cd)(m, fi, i) }));
+        const got = await this.base.read(paths.map((p) => p.path));
+        try {
+            return paths.flatMap(({ i, path }) => {
+                const bytes = got.get(path)?.value;
+                if (!bytes)
+                    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`index part ${path} is missing`, { key: path });
+                return (0,_indexes_index_js__WEBPACK_IMPORTED_MODULE_5__/* .parsePart */ .x2)(m, fi, i, bytes).filter((r) => !r.element && keys.some((k) => (0,_indexes_values_js__WEBPACK_IMPORTED_MODULE_6__/* .compareStored */ .hR)(r.key, k) === 0));
+            });
+        }
+        catch (e) {
+            if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5)
+                return undefined;
+            throw e;
+        }
+    }
+    /**
+     * Every document of the type at the tip but `skip` (the write's own keys), in bulk (a listing, then the
+     * store's bulk read): the costly answer, for `unique` on a field the type's index does not hold.
+     */
+    async *documents(t, skip) {
+        if (this.version === null)
+            return;
+        const keys = [...(await this.keys(t)).keys()].filter((k) => !skip.has(k));
+        for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(this.store, keys, { version: this.version })) {
+            if (!item.value)
+                continue;
+            const env = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_2__/* .decodeEnvelope */ .vw)(item.value, this.version);
+            yield { key: item.key, id: env.id, data: env.data };
+        }
+    }
+}
+
+
+/***/ }),
+
+/***/ 8205:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ validateExpect)
+/* harmony export */ });
+/* unused harmony export checkExpectations */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9323);
+/* harmony import */ var _parse_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(6012);
+/**
+ * The `expect` option of DocumentStore writes, checked before any I/O: a list of `{ namespace, type,
+ * expectations, runCheck? }`, each type once, expectations in the library's spelling checked by the same
+ * rules as the spec's (parse.ts), and a `runCheck` wherever a `check` is given.
+ */
+
+
+
+/** Library spelling → spec spelling of the keys that differ. */
+const SPEC_KEYS = {
+    maxRemoved: 'max-removed',
+    maxChanged: 'max-changed',
+    notNull: 'not-null',
+    acceptedValues: 'accepted-values',
+};
+const LIBRARY_KEYS = Object.fromEntries(Object.entries(SPEC_KEYS).map(([k, v]) => [v, k]));
+/**
+ * Expectations in the library's spelling, validated (a fresh copy); `InvalidConfig` naming the field.
+ *
+ * @example
+ * checkExpectations({ maxRemoved: '10%' }, 'expect[0].expectations'); // { maxRemoved: '10%' }
+ */
+function checkExpectations(value, field) {
+    if (typeof value !== 'object' || value === null || Array.isArray(value))
+        return (0,_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseExpectations */ .LC)(value, field);
+    const kebab = Object.keys(value).filter((k) => LIBRARY_KEYS[k]);
+    if (kebab.length > 0) {
+        const use = kebab.map((k) => `${k} (use ${LIBRARY_KEYS[k]})`).join(', ');
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} has unknown key(s) ${use}: the library spells them camelCase`, {
+            allowed: 'count, maxRemoved, maxChanged, unique, notNull, acceptedValues, references, check',
+        });
+    }
+    const spec = Object.fromEntries(Object.entries(value).map(([k, v]) => [SPEC_KEYS[k] ?? k, v]));
+    try {
+        return (0,_parse_js__WEBPACK_IMPORTED_MODULE_2__/* .parseExpectations */ .LC)(spec, field);
+    }
+    catch (e) {
+        if (!(e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ))
+            throw e;
+        // The parser names spec keys; a library caller wrote the camelCase ones.
+        const camel = (s) => s.replace(/(?<=\.|^| )(max-removed|max-changed|not-null|accepted-values)\b/g, (k) => LIBRARY_KEYS[k]);
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(camel(String(e.data.field)), camel(e.message), {
+            ...e.data,
+            field: camel(String(e.data.field)),
+        });
+    }
+}
+/**
+ * The `expect` option, validated before any I/O.
+ *
+ * @example
+ * validateExpect([{ namespace: 'github', type: 'repo', expectations: { maxRemoved: '10%' } }]);
+ */
+function validateExpect(value, field = 'expect') {
+    const allowed = '[{ namespace, type, expectations: { count, maxRemoved, … }, runCheck? }]';
+    if (!Array.isArray(value))
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${field} must be a list of ${allowed}`, { allowed });
+    const seen = new Set();
+    return value.map((t, i) => {
+        const where = `${field}[${i}]`;
+        if (typeof t !== 'object' || t === null) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(where, `${where} must be { namespace, type, expectations }`, { allowed });
+        }
+        const { namespace, type, expectations, runCheck } = t;
+        try {
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .assertIdentityFields */ ._i)(namespace, type, 'x');
+        }
+        catch (e) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(where, `${where}: ${e.message}`, { allowed });
+        }
+        if (seen.has(`${namespace}/${type}`)) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(where, `${where} names ${namespace}/${type} again; give each type once`, { allowed });
+        }
+        seen.add(`${namespace}/${type}`);
+        const parsed = checkExpectations(expectations, `${where}.expectations`);
+        if (parsed.check && typeof runCheck !== 'function') {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(`${where}.runCheck`, `${where}.expectations.check needs runCheck: a check module runs under the custom-reducer rules, loaded by the caller (docdb/node's loadCheck, or the projection runner)`, { allowed: 'a function (documents, context) => Promise<ExpectViolation[]>' });
+        }
+        const out = { namespace: namespace, type: type, expectations: parsed };
+        if (runCheck)
+            out.runCheck = runCheck;
+        return out;
+    });
+}
+
+
+/***/ }),
+
+/***/ 5012:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   V: () => (/* binding */ expectingWrite)
+/* harmony export */ });
+/* harmony import */ var _collect_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6933);
+/* harmony import */ var _evaluate_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6837);
+/* harmony import */ var _validate_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(8205);
+
+
+
+/**
+ * The write's guard with its expectations after it, and the collector to feed its documents to (none
+ * without `expect`: the guard is returned as given).
+ *
+ * @example
+ * const x = expectingWrite(store, options.expect, options.guard);
+ * x.collector?.takeOps(ops, changes);
+ * await store.commit(changes, { derive: async (base) => { await x.guard?.(base); return derive(base); } });
+ */
+function expectingWrite(store, expect, guard, dataOf) {
+    if (expect === undefined)
+        return guard ? { guard } : {};
+    const entries = (0,_validate_js__WEBPACK_IMPORTED_MODULE_2__/* .validateExpect */ .O)(expect);
+    const collector = new _collect_js__WEBPACK_IMPORTED_MODULE_0__/* .ExpectCollector */ .R(entries, dataOf);
+    const check = (0,_evaluate_js__WEBPACK_IMPORTED_MODULE_1__/* .expectHook */ .B)(store, entries, () => collector.ops);
+    return {
+        collector,
+        guard: async (base) => {
+            await guard?.(base);
+            await check(base);
+        },
+    };
 }
 
 
@@ -50529,6 +54394,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   BZ: () => (/* reexport */ build/* buildTypeIndexFromValues */.BZ),
   Il: () => (/* reexport */ declarationChanges),
   _3: () => (/* reexport */ evaluate/* evaluate */._3),
+  ji: () => (/* reexport */ paths/* manifestPath */.ji),
   Av: () => (/* reexport */ declaration/* parseDeclaration */.Av),
   Ng: () => (/* reexport */ format/* parseManifest */.Ng),
   x2: () => (/* reexport */ format/* parsePart */.x2),
@@ -50540,7 +54406,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   B4: () => (/* reexport */ query/* validateQuery */.B4)
 });
 
-// UNUSED EXPORTS: DEFAULT_MAX_PART_BYTES, INDEX_ROOT, MAX_ARRAY_ELEMENTS, MAX_INDEXED_FIELDS, MAX_STORED_STRING_BYTES, OPERATORS, buildIndex, buildTypeIndex, decodeCursor, dropIndex, manifestPath, partPath
+// UNUSED EXPORTS: DEFAULT_MAX_PART_BYTES, INDEX_ROOT, MAX_ARRAY_ELEMENTS, MAX_INDEXED_FIELDS, MAX_STORED_STRING_BYTES, OPERATORS, buildIndex, buildTypeIndex, decodeCursor, dropIndex, partPath
 
 // EXTERNAL MODULE: ./src/document/indexes/build.ts
 var build = __nccwpck_require__(6394);
@@ -51349,6 +55215,7 @@ function rowMissing(r, fi) {
 /* harmony export */   Vd: () => (/* binding */ MAX_STORED_STRING_BYTES),
 /* harmony export */   b2: () => (/* binding */ isMissing),
 /* harmony export */   bA: () => (/* binding */ storedValue),
+/* harmony export */   fK: () => (/* binding */ valueAt),
 /* harmony export */   hR: () => (/* binding */ compareStored),
 /* harmony export */   lV: () => (/* binding */ MISSING),
 /* harmony export */   pK: () => (/* binding */ MAX_ARRAY_ELEMENTS),
@@ -51356,7 +55223,7 @@ function rowMissing(r, fi) {
 /* harmony export */   wI: () => (/* binding */ utf8Length),
 /* harmony export */   xZ: () => (/* binding */ isCut)
 /* harmony export */ });
-/* unused harmony exports valueAt, rank */
+/* unused harmony export rank */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /**
  * Indexed values: what a document's field becomes in an index row, and the one total order rows are
@@ -51738,6 +55605,244 @@ function parseOrderBy(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODUL
 
 /***/ }),
 
+/***/ 8969:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Cw: () => (/* binding */ parseTypeDeclaration),
+/* harmony export */   Je: () => (/* binding */ checkTypeSchemas),
+/* harmony export */   _O: () => (/* binding */ typeDeclarationPath)
+/* harmony export */ });
+/* unused harmony exports TYPES_PREFIX, assertSchemaShape, serializeTypeDeclaration */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _canonical_json_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9890);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9323);
+/**
+ * The per-type declaration file, `_docdb/types/<namespace>/<type>.json` (issue 38; docs/decisions.md):
+ * `{ "version": 1, "schema": {…} }` — the JSON Schema every writer checks the type's documents against.
+ * One canonical spelling (2-space indent, the schema's keys sorted, trailing newline), so declaring the same
+ * schema again gives the same bytes and no commit. Read back it is untrusted like any file of the section:
+ * anything but that shape is `InvalidResponse` naming the key and the field.
+ */
+
+
+
+
+/** Where the per-type declarations live in a section. */
+const TYPES_PREFIX = '_docdb/types/';
+/**
+ * The key of a type's declaration file.
+ *
+ * @example
+ * typeDeclarationPath('github', 'repo'); // '_docdb/types/github/repo.json'
+ */
+function typeDeclarationPath(namespace, type) {
+    return `${TYPES_PREFIX}${namespace}/${type}.json`;
+}
+/**
+ * A schema given by a caller, checked for shape: a plain JSON object (its JSON Schema rules are the
+ * validator's, compile.ts). Throws `InvalidConfig` naming `field`.
+ *
+ * @example
+ * assertSchemaShape({ type: 'object' }, 'schema'); // ok
+ * assertSchemaShape('object', 'schema'); // throws InvalidConfig
+ */
+function assertSchemaShape(schema, field) {
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field} must be a JSON Schema object (or null to drop it)`, {
+            allowed: '{ "type": "object", "properties": { … } } | null',
+        });
+    }
+}
+/**
+ * The `schemas` option of a write, checked before any I/O: each entry's identity, its schema's shape, and each
+ * `(namespace, type)` once. Throws `InvalidConfig` naming `schemas[i]…`.
+ *
+ * @example
+ * checkTypeSchemas([{ namespace: 'github', type: 'repo', schema: { type: 'object' } }]);
+ */
+function checkTypeSchemas(list, schemaField) {
+    if (!Array.isArray(list)) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ('schemas', 'schemas must be an array of { namespace, type, schema }', {
+            allowed: '[{ namespace, type, schema: object | null, force?: boolean }]',
+        });
+    }
+    const seen = new Set();
+    return list.map((t, i) => {
+        const field = `schemas[${i}]`;
+        if (t === null || typeof t !== 'object')
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field} must be { namespace, type, schema }`);
+        try {
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_3__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
+        }
+        catch (e) {
+            // A lone schema (`declareSchema`) keeps the identity error, naming `namespace` or `doc_type`.
+            if (schemaField !== undefined)
+                throw e;
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field}: ${e.message}`);
+        }
+        const where = schemaField ?? `${field}.schema`;
+        if (t.schema !== null)
+            assertSchemaShape(t.schema, where);
+        if (t.force !== undefined && typeof t.force !== 'boolean') {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(`${field}.force`, `${field}.force must be true or false`);
+        }
+        const k = `${t.namespace}/${t.type}`;
+        if (seen.has(k))
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field} declares ${k} again; list each (namespace, type) once`);
+        seen.add(k);
+        const schema = t.schema;
+        return {
+            namespace: t.namespace,
+            type: t.type,
+            schema,
+            force: t.force === true,
+            bytes: schema === null ? null : declarationBytes(schema, where),
+        };
+    });
+}
+/**
+ * The bytes of a type's declaration: `version` first, then the schema in canonical JSON (keys sorted).
+ *
+ * @example
+ * new TextDecoder().decode(serializeTypeDeclaration({ version: 1, schema: { type: 'object' } }));
+ * // '{\n  "version": 1,\n  "schema": {\n    "type": "object"\n  }\n}\n'
+ */
+function serializeTypeDeclaration(d) {
+    // JSON strings hold no raw newline, so indenting every line after the first is exact.
+    const schema = (0,_canonical_json_js__WEBPACK_IMPORTED_MODULE_2__/* .canonicalJson */ .d)(d.schema, 'schema').trimEnd().replaceAll('\n', '\n  ');
+    return (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(`{\n  "version": 1,\n  "schema": ${schema}\n}\n`);
+}
+/** The declaration bytes of a caller's schema; data that is not JSON is `InvalidConfig` naming where. */
+function declarationBytes(schema, field) {
+    try {
+        return serializeTypeDeclaration({ version: 1, schema });
+    }
+    catch (e) {
+        if (e instanceof _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidDocument */ .D1)
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${field}: ${e.message}`);
+        throw e;
+    }
+}
+/**
+ * A type's declaration file read back (untrusted): `undefined` bytes → no declaration. Anything but
+ * `{ "version": 1, "schema": { … } }` is `InvalidResponse` naming the key and the field.
+ *
+ * @example
+ * parseTypeDeclaration('_docdb/types/github/repo.json', undefined); // null
+ */
+function parseTypeDeclaration(key, bytes) {
+    if (bytes === undefined)
+        return null;
+    const bad = (field, why) => {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${key}: ${field} ${why}; fix or delete the file`, { key, field });
+    };
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch (e) {
+        return bad('(root)', `is not JSON (${e.message})`);
+    }
+    if (json === null || typeof json !== 'object' || Array.isArray(json))
+        return bad('(root)', 'must be an object');
+    const o = json;
+    if (o.version !== 1)
+        bad('version', 'must be 1');
+    const schema = o.schema;
+    if (schema === null || typeof schema !== 'object' || Array.isArray(schema))
+        bad('schema', 'must be an object');
+    const unknown = Object.keys(o).filter((k) => k !== 'version' && k !== 'schema');
+    if (unknown.length > 0)
+        bad(unknown[0], `is not a key of a type declaration (allowed: version, schema)`);
+    return { version: 1, schema: schema };
+}
+
+
+/***/ }),
+
+/***/ 9171:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   n: () => (/* binding */ Violations)
+/* harmony export */ });
+/* unused harmony export MAX_LISTED_VIOLATIONS */
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/**
+ * Schema violations of a write, as the contract shapes them (issue 38): every document that breaks its
+ * type's schema is checked, the first {@link MAX_LISTED_VIOLATIONS} violations are kept with the count of
+ * all, and the write fails with ONE `InvalidDocument` (`data.field = 'data'`, `data.violations`,
+ * `data.count`) before anything is written. A violation names the key, the JSON pointer inside the document
+ * (`/data/stars`), the rule and the JSON type found — never a value (it may be a secret).
+ */
+
+/** Violations listed in an error; `count` says how many there were in all. */
+const MAX_LISTED_VIOLATIONS = 50;
+/**
+ * The violations of one write (or one scan), bounded: the first 50 and the count.
+ *
+ * @example
+ * const v = new Violations();
+ * v.check('github/repo/o/r.json', compiled, { stars: 'many' });
+ * v.throwIfAny(); // InvalidDocument: github/repo/o/r.json /data/stars breaks "type" (found string); 1 violation
+ */
+class Violations {
+    listed = [];
+    count = 0;
+    /** Check one document's data against its type's compiled schema. */
+    check(key, schema, data) {
+        for (const p of schema.validate(data)) {
+            this.count++;
+            if (this.listed.length >= MAX_LISTED_VIOLATIONS)
+                continue;
+            const v = { key, pointer: `/data${p.pointer}`, rule: p.rule, found: p.found };
+            if (p.expected !== undefined)
+                v.expected = p.expected;
+            this.listed.push(v);
+        }
+    }
+    /** A copy to go on from (a derive hook's attempt starts from what the parts already found). */
+    copy() {
+        const c = new Violations();
+        for (const v of this.listed)
+            c.listed.push(v);
+        c.count = this.count;
+        return c;
+    }
+    /** The write's error: `InvalidDocument` naming the first violation and the count. */
+    throwIfAny() {
+        if (this.count === 0)
+            return;
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidDocument */ .D1('data', `${describe(this.listed[0])}; ${countText(this.count)}, nothing was written`, {
+            violations: this.listed,
+            count: this.count,
+        });
+    }
+    /**
+     * A declaration refused because documents already in the section break it: `InvalidConfig` naming the
+     * schema's field, with the same `violations` and `count`, and the way past it.
+     */
+    throwForDeclaration(field, type) {
+        if (this.count === 0)
+            return;
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `documents of ${type} already in the section break this schema: ${describe(this.listed[0])}; ${countText(this.count)}. Fix them (or migrate), or declare with force; nothing was written`, { violations: this.listed, count: this.count });
+    }
+}
+function describe(v) {
+    const expected = v.expected !== undefined ? `, expected ${v.expected}` : '';
+    return `${v.key} ${v.pointer} breaks "${v.rule}" (found ${v.found}${expected})`;
+}
+function countText(n) {
+    return n === 1 ? '1 violation' : `${n} violations in all (the first ${Math.min(n, MAX_LISTED_VIOLATIONS)} listed)`;
+}
+
+
+/***/ }),
+
 /***/ 6056:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -51989,7 +56094,13 @@ function builtinReducer(projection, name, specFile) {
     }
     return { reduce, fingerprint: `builtin:${name}:1`, close: async () => { } };
 }
-/** The module's real path (symbolic links resolved) and its code (for the fingerprint). */
+/**
+ * The module's real path (symbolic links resolved) and its code (for the fingerprint); shared with check
+ * modules (check.ts), which run under the same rules.
+ *
+ * @example
+ * const { real } = await readModule({ module: './r.js', export: 'default' }, baseDir, at);
+ */
 async function readModule(r, baseDir, at) {
     const { resolve, isAbsolute } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
     const { readFile, realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
@@ -51999,19 +56110,22 @@ async function readModule(r, baseDir, at) {
         return { real, code: await readFile(real) };
     }
     catch {
-        throw new errors/* InvalidSpec */.Nh(`${at.where}: reducer module ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, at.data);
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, at.data);
     }
 }
 /**
  * A reducer runs with the job's permissions: only code from the checked-out repository may run, never a
  * file elsewhere on the runner reached by an absolute path, "..", or a symbolic link.
+ *
+ * @example
+ * await confine(real, { module: './r.js', export: 'default' }, workspace, at); // throws InvalidSpec outside it
  */
 async function confine(real, r, rootDir, at) {
     const { resolve, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
     const { realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
     const root = await realpath(rootDir).catch(() => resolve(rootDir));
     if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-        throw new errors/* InvalidSpec */.Nh(`${at.where}: reducer module ${r.module} resolves to ${real}, outside the workspace ${root}; reducer modules must be files inside the workspace (symbolic links are resolved first)`, { ...at.data, reason: 'outside-workspace' });
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} resolves to ${real}, outside the workspace ${root}; ${at.what ?? 'reducer module'}s must be files inside the workspace (symbolic links are resolved first)`, { ...at.data, reason: 'outside-workspace' });
     }
 }
 /** Import the module into its worker and check that the export is a function. */
@@ -52230,8 +56344,8 @@ var arrays = __nccwpck_require__(3309);
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
-var document_store = __nccwpck_require__(1657);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
+var document_store = __nccwpck_require__(32);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
 var projection_reducers = __nccwpck_require__(1489);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -53158,8 +57272,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 11 modules
-var document_store = __nccwpck_require__(1657);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
+var document_store = __nccwpck_require__(32);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -58281,6 +62395,8 @@ const projectionSchema = schemas/* strictObject */.rej({
         error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
         .optional(),
+    /** Data tests on the run's would-be commit (docs/expectations.md), parsed by parseExpectations in resolve-projection.ts. */
+    expect: schemas/* unknown */.L5J().optional(),
 });
 const specSchema = schemas/* strictObject */.rej({
     version: schemas/* literal */.euz(1, { error: 'must be 1 (the only spec version)' }).default(1),
@@ -58318,7 +62434,7 @@ function allowedFields(path) {
     if (path.length === 0)
         return ['version', 'defaults', 'projections'];
     if (path.length === 2 && path[0] === 'projections')
-        return ['description', 'source', 'identity', 'reducer', 'prune', 'index'];
+        return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'expect'];
     if (last === 'identity')
         return ['namespace', 'type', 'id'];
     if (last === 'reducer')
@@ -58403,6 +62519,8 @@ function allowedHint(path) {
     return allowed ? `; allowed here: ${allowed.join(', ')}` : '';
 }
 
+// EXTERNAL MODULE: ./src/document/expect/parse.ts
+var parse = __nccwpck_require__(6012);
 // EXTERNAL MODULE: ./src/document/indexes/declaration.ts
 var declaration = __nccwpck_require__(9914);
 ;// CONCATENATED MODULE: ./src/projection/spec/template.ts
@@ -58565,6 +62683,7 @@ function renderTemplate(template, vars) {
 
 
 
+
 /**
  * Resolve one projection, or undefined when a problem makes the rest meaningless (already reported).
  *
@@ -58598,6 +62717,7 @@ function resolveProjection(name, p, ctx) {
     const namespace = p.identity?.namespace ?? defaults.namespace;
     if (p.index !== undefined)
         checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
+    const expect = p.expect === undefined ? undefined : expectationsOf(p.expect, [...base, 'expect'], ctx);
     return {
         name,
         ...(p.description !== undefined ? { description: p.description } : {}),
@@ -58606,6 +62726,7 @@ function resolveProjection(name, p, ctx) {
         reducer,
         prune: p.prune,
         ...(p.index !== undefined ? { index: p.index } : {}),
+        ...(expect ? { expect } : {}),
         line: ctx.line(base),
         lines: {
             source: ctx.line([...base, 'source']),
@@ -58613,8 +62734,24 @@ function resolveProjection(name, p, ctx) {
                 ? [...base, 'reducer', 'module']
                 : [...base, 'reducer']),
             id: ctx.line(idPath),
+            ...(p.expect !== undefined ? { expect: ctx.line([...base, 'expect']) } : {}),
         },
     };
+}
+/** `expect:` by the library's rules (expect/parse.ts), each problem reported at its own field and line. */
+function expectationsOf(value, path, ctx) {
+    try {
+        return (0,parse/* parseExpectations */.LC)(value, 'expect');
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        const below = e.data.path ?? [];
+        const field = String(e.data.field);
+        const message = e.message.startsWith(`${field} `) ? e.message.slice(field.length + 1) : e.message;
+        ctx.at([...path, ...below.map((s) => (/^\d+$/.test(s) ? Number(s) : s))], message);
+        return undefined;
+    }
 }
 /** `index:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */
 function checkIndex(index, path, ctx) {
@@ -58912,6 +63049,7 @@ function resolveProjections(data, yaml, file, options) {
     }
     checkPruneScopes(projections, at);
     checkIndexScopes(projections, at);
+    checkExpectScopes(projections, at);
     if (issues.length > 0)
         throw specError(file, issues);
     return projections;
@@ -58928,6 +63066,21 @@ function checkIndexScopes(projections, at) {
             declared.set(scope, p);
         else if (other.index?.join('\n') !== p.index.join('\n')) {
             at(['projections', p.name, 'index'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`);
+        }
+    }
+}
+/** One namespace/type is held to one set of expectations: two projections writing it must agree on `expect:`. */
+function checkExpectScopes(projections, at) {
+    const declared = new Map();
+    for (const p of projections) {
+        if (!p.expect)
+            continue;
+        const scope = `${p.identity.namespace}/${p.identity.type}`;
+        const other = declared.get(scope);
+        if (!other)
+            declared.set(scope, p);
+        else if (JSON.stringify(other.expect) !== JSON.stringify(p.expect)) {
+            at(['projections', p.name, 'expect'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different expect:; one type has one set of expectations: write the same in both, or in one of them only`);
         }
     }
 }
@@ -76938,10 +81091,11 @@ __nccwpck_require__.d(__webpack_exports__, {
   g1P: () => (/* binding */ record),
   rej: () => (/* binding */ strictObject),
   YjP: () => (/* binding */ schemas_string),
-  KCZ: () => (/* binding */ union)
+  KCZ: () => (/* binding */ union),
+  L5J: () => (/* binding */ unknown)
 });
 
-// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, unknown, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
+// UNUSED EXPORTS: ZodAny, ZodArray, ZodBase64, ZodBase64URL, ZodBigInt, ZodBigIntFormat, ZodBoolean, ZodCIDRv4, ZodCIDRv6, ZodCUID, ZodCUID2, ZodCatch, ZodCodec, ZodCreditCard, ZodCustom, ZodCustomStringFormat, ZodDate, ZodDefault, ZodDiscriminatedUnion, ZodE164, ZodEmail, ZodEmoji, ZodEnum, ZodExactOptional, ZodFile, ZodFunction, ZodGUID, ZodIBAN, ZodIPv4, ZodIPv6, ZodISODate, ZodISODateTime, ZodISODuration, ZodISOTime, ZodInstanceOf, ZodIntersection, ZodJWT, ZodKSUID, ZodLazy, ZodLiteral, ZodMAC, ZodMap, ZodNaN, ZodNanoID, ZodNever, ZodNonOptional, ZodNull, ZodNullable, ZodNumber, ZodNumberFormat, ZodObject, ZodOptional, ZodPipe, ZodPrefault, ZodPreprocess, ZodPromise, ZodReadonly, ZodRecord, ZodSet, ZodString, ZodStringFormat, ZodSuccess, ZodSymbol, ZodTemplateLiteral, ZodTransform, ZodTuple, ZodType, ZodULID, ZodURL, ZodUUID, ZodUndefined, ZodUnion, ZodUnknown, ZodVoid, ZodXID, ZodXor, _ZodString, _default, _function, any, base64, base64url, bigint, catch, check, cidrv4, cidrv6, codec, creditCard, cuid, cuid2, currencyCode, custom, date, describe, e164, email, emoji, exactOptional, file, float32, float64, function, guid, hash, hex, hostname, httpUrl, iban, instanceof, int32, int64, intersection, invertCodec, ipv4, ipv6, json, jwt, keyof, ksuid, lazy, looseObject, looseRecord, mac, map, meta, nan, nanoid, nativeEnum, never, nonoptional, null, nullable, nullish, optional, partialRecord, pipe, prefault, promise, readonly, refine, set, stringFormat, stringbool, success, superRefine, symbol, templateLiteral, transform, tuple, uint32, uint64, ulid, undefined, url, uuid, uuidv4, uuidv6, uuidv7, void, xid, xor
 
 ;// CONCATENATED MODULE: ./node_modules/zod/v4/core/util.js
 
