@@ -36281,7 +36281,7 @@ function readOnly(inputs) {
 
 /***/ }),
 
-/***/ 7769:
+/***/ 8236:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36298,14 +36298,114 @@ var errors = __nccwpck_require__(4296);
 var input_names = __nccwpck_require__(7630);
 // EXTERNAL MODULE: ./src/core/refname.ts
 var refname = __nccwpck_require__(6365);
-// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
-var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
-var run = __nccwpck_require__(2149);
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts
+var reducers = __nccwpck_require__(8003);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 17 modules
+var run = __nccwpck_require__(5358);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
 var config = __nccwpck_require__(8432);
+// EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
+var dist = __nccwpck_require__(8815);
+// EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
+var migrate = __nccwpck_require__(9638);
+;// CONCATENATED MODULE: ./src/action/migrate-inputs.ts
+/**
+ * The inputs of `mode: migrate` (action.yml, docs/migrations.md): `operations`, a YAML list whose items are
+ * the CLI's flags as one-key maps (`- rename: data.a=data.b`, `- cast: data.n=number`, `- move-type: ns/t`)
+ * or the library's objects (`- { op: set, field: data.x, value: 1 }`), applied in order; `dry-run`; `schema`
+ * (a JSON file in the workspace). Read and checked with the other inputs, before any request.
+ */
+
+
+
+/** The inputs only `mode: migrate` reads. */
+const MIGRATE_INPUTS = ['operations', 'dry-run', 'schema'];
+/**
+ * The migrate inputs: for `mode: migrate` the parsed operations and options; for any other mode, undefined —
+ * and a migrate input set there is `InvalidConfig` naming it (it would be silently ignored).
+ *
+ * @example
+ * readMigrateInputs((n) => ({ operations: '- rename: data.a=data.b' })[n] ?? '', 'migrate', ACTION_INPUT_NAMES);
+ * // { operations: [{ op: 'rename', from: 'data.a', to: 'data.b' }], dryRun: false }
+ */
+function readMigrateInputs(get, mode, names) {
+    const bad = (field, message, allowed) => {
+        throw new errors/* InvalidConfig */.OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+    };
+    if (mode !== 'migrate') {
+        const set = MIGRATE_INPUTS.find((n) => get(n) !== '' && !(n === 'dry-run' && get(n) === 'false'));
+        if (set !== undefined)
+            bad(set, `only applies to mode: migrate (mode is ${mode})`);
+        return undefined;
+    }
+    const dryText = get('dry-run') || 'false';
+    if (dryText !== 'true' && dryText !== 'false')
+        bad('dry-run', `${JSON.stringify(dryText)} must be true or false`, 'true, false');
+    const schema = get('schema');
+    const operations = operationsInput(get('operations'), bad);
+    checkOperations(operations, get('namespace'), get('type'), bad);
+    return {
+        operations,
+        dryRun: dryText === 'true',
+        ...(schema ? { schema } : {}),
+    };
+}
+const ITEM = `a one-key map: ${migrate/* OPERATION_NAMES */.d0.map((n) => `${n}: …`).join(', ')} (or { op, … } as the library takes it)`;
+/** The YAML list of operations, each item in its text form or as the library's object. */
+function operationsInput(text, bad) {
+    if (!text.trim())
+        bad('operations', 'is required with mode: migrate (a YAML list, e.g. "- rename: data.a=data.b")', ITEM);
+    let list;
+    try {
+        list = (0,dist/* parse */.qg)(text);
+    }
+    catch (e) {
+        bad('operations', `is not YAML: ${e.message.split('\n')[0]}`, 'a YAML list');
+    }
+    if (!Array.isArray(list))
+        bad('operations', 'must be a YAML list ("- rename: data.a=data.b" per line)', ITEM);
+    return list.map((item, i) => {
+        const where = `operations[${i}]`;
+        if (typeof item !== 'object' || item === null || Array.isArray(item))
+            return bad('operations', `item ${i + 1} is not a map`, ITEM);
+        if ('op' in item)
+            return item;
+        const entries = Object.entries(item);
+        const [name, value] = entries[0] ?? [];
+        if (entries.length !== 1 || !migrate/* OPERATION_NAMES */.d0.includes(name)) {
+            return bad('operations', `item ${i + 1} (${JSON.stringify(item)}) is not one operation`, ITEM);
+        }
+        if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
+            return bad('operations', `item ${i + 1}: ${name} takes text, e.g. ${name}: data.a=data.b`, ITEM);
+        }
+        try {
+            return (0,migrate/* parseOperation */.$$)(name, String(value), where);
+        }
+        catch (e) {
+            if (e instanceof errors/* InvalidConfig */.OZ)
+                bad('operations', `item ${i + 1}: ${e.message.replace(/^operations\[\d+\]: /, '')}`, String(e.data.allowed ?? ''));
+            throw e;
+        }
+    });
+}
+/** The library's checks of the whole list (before any request), named as the input and the item. */
+function checkOperations(operations, namespace, type, bad) {
+    if (!namespace || !type)
+        return; // named by the mode's required inputs
+    try {
+        (0,migrate/* assertOperations */.JW)(operations, { namespace, type });
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        const at = /^operations\[(\d+)\]/.exec(String(e.data.field ?? ''));
+        const why = e.message.replace(/^operations(\[\d+\])?(\.\w+)?: /, '');
+        bad('operations', at ? `item ${Number(at[1]) + 1}: ${why}` : why, String(e.data.allowed ?? ''));
+    }
+}
+
 // EXTERNAL MODULE: ./src/document/indexes/query.ts
 var query = __nccwpck_require__(202);
 // EXTERNAL MODULE: ./src/document/query-text.ts
@@ -36381,6 +36481,7 @@ function readQueryInputs(get, mode, names) {
 
 
 
+
 const MODES = [
     'project',
     'backfill',
@@ -36391,6 +36492,7 @@ const MODES = [
     'query',
     'merge',
     'compact',
+    'migrate',
 ];
 const SHARD_COMMITS = ['direct', 'merge'];
 /** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
@@ -36455,11 +36557,15 @@ function readInputs(get, env = {}, names = input_names/* ACTION_INPUT_NAMES */.f
         notifyRepository: get('notify-repository') || repository,
         minRateLimit: Number(minRateLimit),
         reducerTimeout: Number(reducerTimeout),
+        ...quarantineInput(get, mode, bad),
         ...retentionInputs(get, mode, bad),
     };
     const query = readQueryInputs(get, mode, names);
     if (query)
         inputs.query = query;
+    const migrate = readMigrateInputs(get, mode, names);
+    if (migrate)
+        inputs.migrate = migrate;
     checkSectionInputs(inputs, bad);
     checkModeInputs(inputs, bad);
     checkShardInputs(inputs, bad);
@@ -36588,6 +36694,18 @@ function shaInput(get, field, hint, bad) {
         bad(field, `${JSON.stringify(sha)} is not a commit SHA: 40 hex characters, or at least the first 4${hint}`);
     return sha.toLowerCase();
 }
+/** `quarantine`: true or false (empty: the spec decides); only the modes that commit a run take it. */
+function quarantineInput(get, mode, bad) {
+    const text = get('quarantine');
+    if (text === '')
+        return {};
+    if (text !== 'true' && text !== 'false')
+        bad('quarantine', `${JSON.stringify(text)} must be true or false`, 'true, false');
+    if (mode !== 'project' && mode !== 'backfill') {
+        bad('quarantine', `only applies to mode: project and backfill, the modes whose commit expectations check (mode is ${mode})`);
+    }
+    return { quarantine: text === 'true' };
+}
 /** `keep-commits`, `keep-days`, `thin`: only with mode compact, which needs a policy that keeps something. */
 function retentionInputs(get, mode, bad) {
     const given = ['keep-commits', 'keep-days', 'thin'].filter((n) => get(n) !== '');
@@ -36629,10 +36747,10 @@ function checkModeInputs(inputs, bad) {
                 bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
         }
     }
-    else if (mode === 'query') {
+    else if (mode === 'query' || mode === 'migrate') {
         for (const f of ['namespace', 'type']) {
             if (!inputs[f])
-                bad(f, 'is required with mode: query (the type whose documents to find)');
+                bad(f, `is required with mode: ${mode} (the type whose documents to ${mode === 'query' ? 'find' : 'migrate'})`);
         }
     }
     else if (mode === 'changes' || mode === 'export') {
@@ -36664,8 +36782,8 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _core_terminal_text_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(3155);
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
-/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(7769);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(4488);
+/* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9834);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36706,7 +36824,7 @@ async function main() {
             _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setSecret */ .Pq(inputs.token);
         // Outputs are written after the commit: a step that could commit but not report it must fail first.
         await (0,_runner_files_js__WEBPACK_IMPORTED_MODULE_6__/* .checkRunnerFiles */ .u)(process.env);
-        const { outputs, summary } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
+        const { outputs, summary, failed } = await (0,_run_action_js__WEBPACK_IMPORTED_MODULE_5__/* .runAction */ .C)(inputs, {
             // Warnings (e.g. section state that was ignored as untrusted) become annotations on the run page.
             log: (raw) => {
                 const line = logText(raw);
@@ -36732,6 +36850,17 @@ async function main() {
                 await _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .summary */ .z.addRaw(summary).write();
             else
                 _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(logText(`\n${summary}`));
+        }
+        // Refused by a schema or expectations: the outputs and summary say why; the step still fails.
+        if (failed) {
+            _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .info */ .pq(logText(failed.message));
+            for (const a of failed.annotations) {
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .error */ .z3(logText(a.message), { ...a.properties, title: logText(a.properties.title) });
+            }
+            if (failed.annotations.length === 0)
+                _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .setFailed */ .C1(logText(failed.message));
+            else
+                process.exitCode = _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .ExitCode */ .yU.Failure;
         }
     }
     catch (e) {
@@ -36855,7 +36984,7 @@ function refused(status, eventType, target, repository, version) {
 
 /***/ }),
 
-/***/ 4488:
+/***/ 9834:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38896,6 +39025,78 @@ async function versionCommit(h, ctx, pinned) {
     if (pinned !== undefined)
         await h.assertInSection(ctx, version);
     return { version, commit: await h.getCommit(ctx, version, pinned !== undefined) };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/matching-refs.ts
+/**
+ * Listing other refs of the store's repository under a prefix (`GET /repos/{o}/{r}/git/matching-refs/{ref}`,
+ * https://docs.github.com/rest/git/refs#list-matching-references): how `docdb section quarantine list` finds
+ * a section's quarantine refs. A prefix match, so the caller's prefix is asked without its trailing `/` and
+ * the answer filtered to refs really under it. The answer is untrusted: only well-formed entries count.
+ */
+
+
+
+
+
+/** Pages read at most (100 refs each). */
+const MAX_PAGES = 10;
+/**
+ * The refs under `prefix` (a full ref prefix ending in `/`), in the order GitHub gives them.
+ *
+ * @example
+ * await listRefsOnGitHub(host, ctx, 'refs/docdb/documents.quarantine/'); // [{ ref: '…/4711.1', oid: 'ab…' }]
+ */
+async function listRefsOnGitHub(h, ctx, prefix) {
+    const asked = prefix.replace(/\/+$/, '');
+    (0,refname/* assertValidRefName */.Pu)(asked, 'prefix');
+    const path = `/git/matching-refs/${asked.slice('refs/'.length).split('/').map(encodeURIComponent).join('/')}`;
+    const out = [];
+    let url;
+    for (let page = 0; page < MAX_PAGES; page++) {
+        const res = await h.client.send(ctx, {
+            step: 'list refs',
+            method: 'GET',
+            ...(url === undefined ? { path, query: { per_page: '100' } } : { url }),
+            retry: true,
+        });
+        const list = res.json();
+        if (!Array.isArray(list)) {
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list refs returned an unexpected body`, {
+                operation: ctx.operation,
+                step: 'list refs',
+            });
+        }
+        for (const item of list) {
+            if (!isObject(item) || typeof item.ref !== 'string' || !isObject(item.object))
+                continue;
+            const oid = item.object.sha;
+            if (item.ref.startsWith(`${asked}/`) && (0,objects/* isSha */.HH)(oid))
+                out.push({ ref: item.ref, oid: oid.toLowerCase() });
+        }
+        const next = (0,headers/* nextLink */.IX)(res.headers.link);
+        if (!next)
+            break;
+        url = sameOrigin(ctx, next, h);
+    }
+    return out;
+}
+/** A next-page link on the API's origin (the token is never sent elsewhere). */
+function sameOrigin(ctx, next, h) {
+    const origin = new URL(h.graphqlUrl).origin;
+    let u;
+    try {
+        u = new URL(next);
+    }
+    catch {
+        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list refs: the next page link is not a URL`, {
+            operation: ctx.operation,
+        });
+    }
+    if (u.origin !== origin) {
+        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list refs: the next page link points to ${u.origin}, not ${origin}; refusing to follow it`, { operation: ctx.operation, origin: u.origin });
+    }
+    return u.toString();
 }
 
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
@@ -41616,6 +41817,7 @@ function withDerived(changes, own, current, derived) {
 
 
 
+
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
  *
@@ -41801,6 +42003,17 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      * @example
      * await store.deleteRefs([{ ref: 'refs/docdb/inventory.shards/1', oid: tip1 }, { ref: 'refs/docdb/inventory.shards/2', oid: tip2 }]);
      */
+    /**
+     * Other refs of this repository under `prefix` (a full ref prefix ending in "/"), each with its commit: one
+     * `GET /git/matching-refs` per 100 (matching-refs.ts). Not a RefStore operation: how a section's
+     * quarantine refs are listed (docdb section quarantine list).
+     *
+     * @example
+     * await store.listRefs('refs/docdb/documents.quarantine/'); // [{ ref: 'refs/docdb/documents.quarantine/4711.1', oid: 'ab…' }]
+     */
+    listRefs(prefix) {
+        return this.wired.ops.run('listRefs', (ctx) => listRefsOnGitHub(this.wired.replace, ctx, prefix));
+    }
     async deleteRefs(refs) {
         checkDeletions(refs);
         const run = this.writeChain.then(() => this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)));
@@ -43233,8 +43446,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
-var document_store = __nccwpck_require__(32);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
+var document_store = __nccwpck_require__(981);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -44282,63 +44495,12 @@ function rateOutputs(meter) {
     };
 }
 
-// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
-var reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 9 modules
-var run = __nccwpck_require__(2149);
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts
+var reducers = __nccwpck_require__(8003);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 17 modules
+var run = __nccwpck_require__(5358);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
 var sources = __nccwpck_require__(9719);
-// EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
-var shard_refs = __nccwpck_require__(1850);
-;// CONCATENATED MODULE: ./src/action/shard-commit.ts
-/**
- * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, branched
- * from the section tip it starts from, so no two jobs of the matrix ever race for one ref. The ref is
- * created ON the shard's commit (the store's `startAt`: reads see the section tip until then), so a shard
- * costs 3 content-creating requests: a tree, a commit, the ref. Its commit carries the
- * `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the final
- * `mode: merge` job checks before folding every shard into the section in one commit.
- */
-
-
-/**
- * The store this shard writes: its ref, starting at the section tip (a leftover of this run, or of a shard
- * that never committed, is deleted first; another run's unmerged shard is refused).
- *
- * @example
- * const target = await prepareShardRef({ index: 2, count: 4 }, tools, '4711.1', 'octo/data');
- * await runProjections({ ...options, store: target.store, trailers: target.trailers, receipt: target.receipt });
- */
-async function prepareShardRef(shard, tools, run, repository) {
-    if (!tools.shardRefs) {
-        throw new core_errors/* InvalidConfig */.OZ('shard-commit', 'shard-commit: merge writes shard refs through the GitHub API; with a local git section use shard-commit: direct');
-    }
-    const { storeOn, deleteRefs } = tools.shardRefs;
-    const base = await tools.store.head();
-    const ref = (0,shard_refs/* shardRefOf */.v3)(tools.ref, shard.index);
-    const existing = storeOn(ref);
-    const leftover = await existing.head();
-    if (leftover !== null) {
-        await refuseForeign(existing, ref, run, repository);
-        await deleteRefs([{ ref, oid: leftover }]);
-        tools.log(`removed ${ref}, left by an earlier attempt of this run or by a shard that never committed`);
-    }
-    tools.log(`shard ${shard.index}/${shard.count} writes ${ref}, branched from ${base ?? '(no section yet)'}`);
-    return {
-        store: storeOn(ref, base ?? undefined),
-        trailers: (0,shard_refs/* shardTrailers */.Nx)(shard, base),
-        receipt: (0,shard_refs/* shardReceipt */.Dx)({ run, shard, base }),
-    };
-}
-/** A shard ref whose last commit is another run's shard commit holds work nobody merged yet: keep it. */
-async function refuseForeign(store, ref, run, repository) {
-    const last = (await store.commits?.({ limit: 1 }))?.entries[0];
-    const mark = last ? (0,shard_refs/* shardMarkOf */.L0)(last.message) : undefined;
-    if (!mark || (0,shard_refs/* runIdOf */.SR)(mark.run) === (0,shard_refs/* runIdOf */.SR)(run))
-        return;
-    throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} holds shard ${mark.shard.index}/${mark.shard.count} of another run (Docdb-Run ${mark.run} in its commit's trailers; this run is ${run}), not merged yet. Run that run's merge job (mode: merge), or delete the ref: gh api -X DELETE repos/${repository}/git/refs/${ref.replace(/^refs\//, '')}`, { ref, run: mark.run });
-}
-
 // EXTERNAL MODULE: ./src/core/terminal-text.ts
 var terminal_text = __nccwpck_require__(3155);
 ;// CONCATENATED MODULE: ./src/action/summary.ts
@@ -44422,12 +44584,207 @@ function renderSummary(input) {
     return `${lines.join('\n')}\n`;
 }
 
+;// CONCATENATED MODULE: ./src/action/refusal-report.ts
+/**
+ * A run refused by a `schema:` or `expect:` (projection/run/guarded-write.ts `RunRefusal`), as the Action
+ * reports it: step outputs (`ok=false`, `violations` as JSON cut to a size step outputs take), one workflow
+ * annotation per violation on the spec line it is about (GitHub shows at most 10 errors per step: the tenth
+ * says how many more), and the first 50 violations as rows of the job summary. Keys, pointers and messages
+ * come from documents and are untrusted: escaped for Markdown (summary.ts `mdText`, plus `@` and `#`, which
+ * notify people and link issues) and made inert for workflow commands (no line break, no `::` command).
+ */
+
+
+/** GitHub shows at most 10 error annotations per step (workflow commands). */
+const MAX_ANNOTATIONS = 10;
+/** Violations shown as rows in the job summary. */
+const SUMMARY_ROWS = 50;
+/**
+ * The `violations` output is cut to this many bytes of JSON: step outputs share 1 MB per job (GitHub's
+ * limit), and the other outputs and steps need room too.
+ */
+const VIOLATIONS_OUTPUT_BYTES = 64 * 1024;
+/**
+ * Text from documents as inert Markdown: `mdText`, and `@` (a mention notifies) and `#` (an issue autolink).
+ *
+ * @example
+ * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
+ */
+function mdUntrusted(s) {
+    // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
+    return s
+        .split(/([@#])/)
+        .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
+        .join('');
+}
+/**
+ * One line of a workflow command's message: line breaks become spaces, `::` cannot start a command
+ * (inertText), and @actions/core percent-encodes what is left.
+ *
+ * @example
+ * commandText('a\n::error::x'); // 'a \\u003A:error\\u003A:x', one line
+ */
+function commandText(s) {
+    return (0,terminal_text/* inertText */.UJ)(s.replace(/[\r\n\u2028\u2029]+/g, ' ')).replace(/::/g, '\\u003A:');
+}
+/**
+ * The step outputs of a refused run.
+ *
+ * @example
+ * const outputs = refusalOutputs(refusal); // { ok: 'false', violations: '[…]', 'violation-count': '3', … }
+ */
+function refusalOutputs(refusal) {
+    return {
+        ok: 'false',
+        violations: cappedJson(refusal.violations, VIOLATIONS_OUTPUT_BYTES),
+        'violation-count': String(refusal.count),
+        'quarantine-ref': refusal.quarantine?.ref ?? '',
+        'quarantine-version': refusal.quarantine?.version ?? '',
+    };
+}
+/** As many violations (from the first) as fit in `max` bytes of JSON. */
+function cappedJson(violations, max) {
+    let n = violations.length;
+    let json = JSON.stringify(violations);
+    while (Buffer.byteLength(json) > max && n > 0) {
+        n = Math.floor(n / 2);
+        json = JSON.stringify(violations.slice(0, n));
+    }
+    return json;
+}
+/**
+ * The annotations of a refused run: one per violation (at most 10; the last says how many more), each on
+ * its projection's `schema:`/`expect:` line, or the first line of the spec when no projection declares the type.
+ *
+ * @example
+ * for (const a of refusalAnnotations(refusal, 'docdb.yml')) core.error(a.message, a.properties);
+ */
+function refusalAnnotations(refusal, specFile) {
+    const title = refusal.kind === 'schema' ? 'docdb: schema violation' : 'docdb: expectation not met';
+    const shown = refusal.violations.slice(0, MAX_ANNOTATIONS);
+    const more = refusal.count - shown.length;
+    const file = specFile.replace(/^\.\//, '');
+    return shown.map((v, i) => {
+        const last = i === shown.length - 1 && more > 0;
+        const where = v.projection ? `projections.${v.projection}.${v.kind === 'schema' ? 'schema' : 'expect'}: ` : '';
+        const tail = last
+            ? ` (and ${more} more violation(s): see the job summary and the "violations" output; nothing was written)`
+            : '';
+        return {
+            message: commandText(`${where}${v.message}${tail}`),
+            properties: { title, file, startLine: v.line > 0 ? v.line : 1 },
+        };
+    });
+}
+/**
+ * The job summary's section for a refused run: what refused it, that the section is untouched, the
+ * quarantine when there is one, and the first 50 violations as table rows.
+ *
+ * @example
+ * summary += renderRefusal(refusal, 'refs/docdb/documents');
+ */
+function renderRefusal(refusal, sectionRef) {
+    const lines = [];
+    const what = refusal.kind === 'schema' ? 'a schema' : 'the expectations';
+    lines.push(`### docdb: run refused by ${what}: nothing written to ${summary_code(sectionRef)}`, '', `${refusal.count} violation(s); the section stays at ${refusal.version ? summary_code(refusal.version.slice(0, 12)) : '(no section yet)'}.`, '');
+    const q = refusal.quarantine;
+    if (q) {
+        lines.push(`Quarantined: the would-be commit is ${summary_code(q.version)} on ${summary_code(q.ref)}. Compare it with the section, then \`docdb section quarantine promote ${mdUntrusted(q.id)}\` (or \`drop\`); see docs/quarantine.md.`, '');
+    }
+    const rows = refusal.violations.slice(0, SUMMARY_ROWS);
+    lines.push('| Projection | Key | Where | Rule | Problem |', '|---|---|---|---|---|');
+    for (const v of rows) {
+        const where = v.kind === 'schema' ? (v.pointer ?? '') : (v.field ?? '');
+        const rule = v.kind === 'schema' ? (v.rule ?? '') : (v.expectation ?? '');
+        lines.push(`| ${mdUntrusted(v.projection ?? '')} | ${v.key ? `<code>${mdUntrusted(v.key)}</code>` : ''} | ${mdUntrusted(where)} | ${mdUntrusted(rule)} | ${mdUntrusted(v.message)} |`);
+    }
+    const more = refusal.count - rows.length;
+    if (more > 0)
+        lines.push('', `… and ${more} more violation(s) (the first ${rows.length} are listed).`);
+    return `${lines.join('\n')}\n`;
+}
+/**
+ * The refused run for a terminal (`docdb project`): plain lines, every string from documents made inert
+ * (no control sequence, no workflow command at a line's start).
+ *
+ * @example
+ * io.stdout(refusalText(refusal, 'refs/docdb/documents'));
+ */
+function refusalText(refusal, sectionRef) {
+    const what = refusal.kind === 'schema' ? 'a schema' : 'the expectations';
+    const lines = [
+        `docdb: run refused by ${what}: nothing written to ${sectionRef} (still at ${refusal.version ?? '(no section yet)'})`,
+        `${refusal.count} violation(s):`,
+        ...refusal.violations.slice(0, SUMMARY_ROWS).map((v) => `  ${commandText(v.message)}`),
+    ];
+    const more = refusal.count - Math.min(refusal.violations.length, SUMMARY_ROWS);
+    if (more > 0)
+        lines.push(`  … and ${more} more`);
+    const q = refusal.quarantine;
+    if (q)
+        lines.push(`quarantined at ${q.ref}: ${q.version} (docdb section quarantine promote ${q.id} | drop ${q.id})`);
+    return `${lines.join('\n')}\n`;
+}
+
+// EXTERNAL MODULE: ./src/projection/run/shard-refs.ts
+var shard_refs = __nccwpck_require__(1850);
+;// CONCATENATED MODULE: ./src/action/shard-commit.ts
+/**
+ * `shard-commit: merge`, the shard's side: the shard writes `refs/<root>/<section>.shards/<i>`, branched
+ * from the section tip it starts from, so no two jobs of the matrix ever race for one ref. The ref is
+ * created ON the shard's commit (the store's `startAt`: reads see the section tip until then), so a shard
+ * costs 3 content-creating requests: a tree, a commit, the ref. Its commit carries the
+ * `Docdb-Shard`/`Docdb-Shard-Base` trailers and a receipt (projection/run/shard-refs.ts), which the final
+ * `mode: merge` job checks before folding every shard into the section in one commit.
+ */
+
+
+/**
+ * The store this shard writes: its ref, starting at the section tip (a leftover of this run, or of a shard
+ * that never committed, is deleted first; another run's unmerged shard is refused).
+ *
+ * @example
+ * const target = await prepareShardRef({ index: 2, count: 4 }, tools, '4711.1', 'octo/data');
+ * await runProjections({ ...options, store: target.store, trailers: target.trailers, receipt: target.receipt });
+ */
+async function prepareShardRef(shard, tools, run, repository) {
+    if (!tools.shardRefs) {
+        throw new core_errors/* InvalidConfig */.OZ('shard-commit', 'shard-commit: merge writes shard refs through the GitHub API; with a local git section use shard-commit: direct');
+    }
+    const { storeOn, deleteRefs } = tools.shardRefs;
+    const base = await tools.store.head();
+    const ref = (0,shard_refs/* shardRefOf */.v3)(tools.ref, shard.index);
+    const existing = storeOn(ref);
+    const leftover = await existing.head();
+    if (leftover !== null) {
+        await refuseForeign(existing, ref, run, repository);
+        await deleteRefs([{ ref, oid: leftover }]);
+        tools.log(`removed ${ref}, left by an earlier attempt of this run or by a shard that never committed`);
+    }
+    tools.log(`shard ${shard.index}/${shard.count} writes ${ref}, branched from ${base ?? '(no section yet)'}`);
+    return {
+        store: storeOn(ref, base ?? undefined),
+        trailers: (0,shard_refs/* shardTrailers */.Nx)(shard, base),
+        receipt: (0,shard_refs/* shardReceipt */.Dx)({ run, shard, base }),
+    };
+}
+/** A shard ref whose last commit is another run's shard commit holds work nobody merged yet: keep it. */
+async function refuseForeign(store, ref, run, repository) {
+    const last = (await store.commits?.({ limit: 1 }))?.entries[0];
+    const mark = last ? (0,shard_refs/* shardMarkOf */.L0)(last.message) : undefined;
+    if (!mark || (0,shard_refs/* runIdOf */.SR)(mark.run) === (0,shard_refs/* runIdOf */.SR)(run))
+        return;
+    throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} holds shard ${mark.shard.index}/${mark.shard.count} of another run (Docdb-Run ${mark.run} in its commit's trailers; this run is ${run}), not merged yet. Run that run's merge job (mode: merge), or delete the ref: gh api -X DELETE repos/${repository}/git/refs/${ref.replace(/^refs\//, '')}`, { ref, run: mark.run });
+}
+
 ;// CONCATENATED MODULE: ./src/action/project-mode.ts
 /**
  * The Action's projection modes (`project`, `backfill`, `dry-run`): load the spec from the workspace, run
  * the projections over the run's Octokit and store, and turn the report into step outputs and the job
  * summary.
  */
+
+
 
 
 
@@ -44445,7 +44802,7 @@ function renderSummary(input) {
  * const { outputs, report } = await projectMode(inputs, 'project', context, { client: octokit, store, ref, meter, log });
  */
 async function projectMode(inputs, mode, context, tools) {
-    const { client, store, meter, log } = tools;
+    const { store, meter, log } = tools;
     const workspace = context.workspace ?? process.cwd();
     const specPath = (0,external_node_path_.isAbsolute)(inputs.spec) ? inputs.spec : (0,external_node_path_.resolve)(workspace, inputs.spec);
     // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
@@ -44459,7 +44816,43 @@ async function projectMode(inputs, mode, context, tools) {
     const target = inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
         ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
         : undefined;
-    const report = await (0,run/* runProjections */.qQ)({
+    const quarantine = (inputs.quarantine ?? spec.quarantine ?? false) && mode !== 'dry-run' && !target;
+    let report;
+    try {
+        report = await (0,run/* runProjections */.qQ)({
+            ...runOptions(inputs, mode, context, tools, { spec, specPath, workspace, target }),
+            ...(quarantine ? { quarantine: quarantineTarget(tools, context) } : {}),
+        });
+    }
+    catch (e) {
+        const refusal = e?.data?.refusal;
+        if (!refusal)
+            throw e;
+        return refusedResult(e, refusal, spec.file, tools);
+    }
+    const result = { ...reportOf(report, inputs, context, meter), report };
+    // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
+    if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
+        const loopback = (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname);
+        const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
+        log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
+        if (c.compacted) {
+            // The run's commit was re-created on the compacted history: report the tip that exists.
+            result.outputs = {
+                ...result.outputs,
+                version: c.version ?? '',
+                kept: String(c.kept),
+                requests: String(meter.requests),
+            };
+            result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
+        }
+    }
+    return result;
+}
+/** The run's options, as the inputs, the context and the shard target say. */
+function runOptions(inputs, mode, context, tools, { spec, specPath, workspace, target, }) {
+    const { client, store, log } = tools;
+    return {
         spec,
         client,
         store: target?.store ?? store,
@@ -44482,25 +44875,36 @@ async function projectMode(inputs, mode, context, tools) {
         ...(context.inputNames ? { inputNames: context.inputNames } : {}),
         ...(context.fetch ? { fetch: context.fetch } : {}),
         ...(context.env ? { env: context.env } : {}),
-    });
-    const result = { ...reportOf(report, inputs, context, meter), report };
-    // The spec's `retention:` compacts after a run that wrote (not a dry run, not one shard of a fan-out).
-    if (spec.retention && report.changed && mode !== 'dry-run' && !inputs.shard) {
-        const loopback = (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname);
-        const c = await compactSection(store, spec.retention, loopback ? { pacing: false } : {});
-        log(`retention: ${c.compacted ? `${c.kept} commit(s) kept, tip ${c.version}` : 'nothing to compact'}`);
-        if (c.compacted) {
-            // The run's commit was re-created on the compacted history: report the tip that exists.
-            result.outputs = {
-                ...result.outputs,
-                version: c.version ?? '',
-                kept: String(c.kept),
-                requests: String(meter.requests),
-            };
-            result.summary += `\nRetention: history compacted to ${c.kept} commit(s); tip \`${c.version}\`.\n`;
-        }
+    };
+}
+/**
+ * Where a refused run quarantines: a store on any ref of the repository (the API store; a local section has
+ * none: refused before any request), under the run's id.
+ */
+function quarantineTarget(tools, context) {
+    if (!tools.shardRefs) {
+        throw new core_errors/* InvalidConfig */.OZ('quarantine', 'quarantine writes refs/<root>/<section>.quarantine/<run> through the GitHub API; with a local git section, leave it off');
     }
-    return result;
+    const label = runLabel(context);
+    const id = label === 'local' ? `local-${new Date().toISOString().replace(/[-:]/g, '').slice(0, 15)}` : label;
+    return { id, storeOn: tools.shardRefs.storeOn };
+}
+/** A run whose commit a `schema:` or `expect:` refused: outputs, summary and annotations say why; the step fails. */
+function refusedResult(e, refusal, specFile, tools) {
+    const tip = refusal.version ?? '';
+    return {
+        outputs: {
+            version: tip,
+            'previous-version': tip,
+            changed: 'false',
+            requests: String(tools.meter.requests),
+            ...rateOutputs(tools.meter),
+            ...refusalOutputs(refusal),
+        },
+        summary: renderRefusal(refusal, tools.ref),
+        text: refusalText(refusal, tools.ref),
+        failed: { message: e.message, annotations: refusalAnnotations(refusal, specFile) },
+    };
 }
 /**
  * The run as its `Docdb-Run` trailer names it: `<run id>.<attempt>` on a runner, `local` elsewhere.
@@ -44537,6 +44941,12 @@ function reportOf(report, inputs, context, meter) {
         verified: verification ? String(verification.verified) : report.changed ? 'false' : '',
         requests: String(meter.requests),
         ...rateOutputs(meter),
+        // Guarded writes (docs/quarantine.md): a run that got here passed its schemas and expectations.
+        ok: 'true',
+        violations: '[]',
+        'violation-count': '0',
+        'quarantine-ref': '',
+        'quarantine-version': '',
     };
     const summaryInput = {
         report,
@@ -44620,6 +45030,89 @@ function mergeText(report, inputs) {
     return `${lines.join('\n')}\n`;
 }
 
+// EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
+var migrate = __nccwpck_require__(9638);
+;// CONCATENATED MODULE: ./src/action/migrate-mode.ts
+/**
+ * The Action's `mode: migrate`: every document of `namespace`/`type` migrated by `operations` in one commit
+ * (docs/migrations.md), or with `dry-run: true` only counted and sampled. Outputs the version and the counts;
+ * the summary lists the operations, the counts and, on a dry run, the samples (long values cut).
+ */
+
+
+
+
+
+/**
+ * Outputs and summary for `mode: migrate`.
+ *
+ * @example
+ * const { outputs } = await migrateMode(inputs, store, 'refs/docdb/documents', process.cwd());
+ * JSON.parse(outputs.counts); // { read: 120, changed: 120, unchanged: 0, moved: 0 }
+ */
+async function migrateMode(inputs, store, ref, workspace) {
+    const m = inputs.migrate;
+    const schema = m.schema === undefined ? undefined : await readSchema(workspace, m.schema);
+    const r = await new document_store/* DocumentStore */.V(store).migrate({
+        namespace: inputs.namespace,
+        type: inputs.type,
+        operations: m.operations,
+        dryRun: m.dryRun,
+        ...(schema !== undefined ? { schema } : {}),
+        ...(inputs.commitMessage ? { message: inputs.commitMessage } : {}),
+    });
+    const outputs = {
+        version: r.version ?? '',
+        'previous-version': r.previousVersion ?? '',
+        changed: String(r.changed),
+        // Every document not left as it was is written once (a moved one at its new key, changed or not).
+        written: String(r.dryRun ? 0 : r.counts.read - r.counts.unchanged),
+        deleted: String(r.dryRun ? 0 : r.counts.moved),
+        unchanged: String(r.counts.unchanged),
+        counts: JSON.stringify(r.counts),
+        keys: '[]',
+        document: '',
+    };
+    return { outputs, summary: summaryOf(`${inputs.namespace}/${inputs.type}`, ref, inputs.repository, r) };
+}
+/** The schema file, read only once its real path (symbolic links resolved) is inside the workspace. */
+async function readSchema(workspace, path) {
+    let schema;
+    try {
+        const real = await (0,promises_.realpath)((0,external_node_path_.resolve)(workspace, path));
+        const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
+        if (!real.startsWith(root.endsWith(external_node_path_.sep) ? root : root + external_node_path_.sep)) {
+            throw new core_errors/* InvalidConfig */.OZ('schema', `input "schema": ${path} is not a file inside the workspace (${root}); give a relative path such as schemas/repo.json`);
+        }
+        schema = JSON.parse(await (0,promises_.readFile)(real, 'utf8'));
+    }
+    catch (e) {
+        if (e instanceof core_errors/* InvalidConfig */.OZ)
+            throw e;
+        throw new core_errors/* InvalidConfig */.OZ('schema', `input "schema": cannot read ${path} as JSON (${e.message})`);
+    }
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) {
+        throw new core_errors/* InvalidConfig */.OZ('schema', `input "schema": ${path} is not a JSON object (a JSON Schema)`);
+    }
+    return schema;
+}
+function summaryOf(type, ref, repository, r) {
+    const c = r.counts;
+    const head = `### docdb migrate${r.dryRun ? ' (dry run)' : ''} of \`${type}\` in \`${ref}\` of ${repository}\n\n`;
+    const ops = r.operations.map((o) => `- \`${(0,migrate/* operationText */.xS)(o).replace(/`/g, "'")}\``).join('\n');
+    const counts = `\n\n| read | changed | unchanged | moved |\n|---|---|---|---|\n| ${c.read} | ${c.changed} | ${c.unchanged} | ${c.moved} |\n\n`;
+    const outcome = r.dryRun
+        ? `Nothing written (read at \`${r.previousVersion}\`).\n`
+        : r.changed
+            ? `New version \`${r.version}\` (previous \`${r.previousVersion}\`).\n`
+            : `Nothing to change: no commit (version \`${r.version}\`).\n`;
+    // Samples are the user's own documents, shown on a dry run because it was asked for; cut, in a code block.
+    const samples = r.dryRun && r.samples.length > 0
+        ? `\nThe first ${r.samples.length} changed document(s):\n\n\`\`\`\n${r.samples.flatMap(migrate/* sampleLines */.Mq).join('\n').replace(/```/g, "'''")}\n\`\`\`\n`
+        : '';
+    return head + ops + counts + outcome + samples;
+}
+
 // EXTERNAL MODULE: ./src/action/notify.ts
 var notify = __nccwpck_require__(5810);
 // EXTERNAL MODULE: ./src/document/query-text.ts
@@ -44647,7 +45140,7 @@ var query_text = __nccwpck_require__(8237);
  */
 const MAX_ROWS_OUTPUT_BYTES = 512 * 1024;
 /** Rows the job summary's table shows; the rest are in the output or the file. */
-const SUMMARY_ROWS = 20;
+const query_mode_SUMMARY_ROWS = 20;
 /** One item of the `rows` output or the file: the row, with its document when the documents were read. */
 function items(r) {
     return r.rows.map((row, i) => (r.documents ? { ...row, document: r.documents[i] } : row));
@@ -44723,11 +45216,11 @@ function summary(inputs, ref, r, file) {
     if (r.rows.length > 0) {
         const header = ['id', ...columns].map(mdText);
         lines.push('', `| ${header.join(' | ')} |`, `|${' --- |'.repeat(header.length)}`);
-        for (const row of r.rows.slice(0, SUMMARY_ROWS)) {
+        for (const row of r.rows.slice(0, query_mode_SUMMARY_ROWS)) {
             lines.push(`| ${[row.id, ...columns.map((c) => row.values[c])].map(cell).join(' | ')} |`);
         }
-        if (r.rows.length > SUMMARY_ROWS)
-            lines.push('', `… and ${r.rows.length - SUMMARY_ROWS} more`);
+        if (r.rows.length > query_mode_SUMMARY_ROWS)
+            lines.push('', `… and ${r.rows.length - query_mode_SUMMARY_ROWS} more`);
     }
     return `${lines.join('\n')}\n`;
 }
@@ -45014,6 +45507,7 @@ var versions_of = __nccwpck_require__(6056);
 
 
 
+
 ;// CONCATENATED MODULE: ./src/action/read-mode.ts
 /**
  * The Action's `mode: read`: one document of the section (at the tip, or at `version`) as the `document`
@@ -45111,6 +45605,7 @@ async function whyNotFound(inputs, store, ref) {
 
 
 
+
 function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
@@ -45137,6 +45632,11 @@ async function runAction(given, context = {}) {
     if (inputs.mode === 'compact') {
         const { outputs, summary } = await compactMode(inputs, tools.store, tools.ref);
         tools.log(`compact: ${outputs.changed === 'true' ? `${outputs.kept} commit(s) kept` : 'nothing to compact'}`);
+        return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
+    }
+    if (inputs.mode === 'migrate') {
+        const { outputs, summary } = await migrateMode(inputs, tools.store, tools.ref, context.workspace ?? process.cwd());
+        tools.log(`migrate ${inputs.namespace}/${inputs.type}: ${outputs.counts}${inputs.migrate?.dryRun ? ' (dry run)' : ''}`);
         return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
     }
     if (inputs.mode === 'read')
@@ -47824,7 +48324,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 32:
+/***/ 981:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -48336,2309 +48836,8 @@ function toChanges(files) {
     return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
 }
 
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/pointer.js
-function encodePointer(p) {
-    return encodeURI(escapePointer(p)).replace(/#/g, '%23');
-}
-function escapePointer(p) {
-    return p.replace(/~/g, '~0').replace(/\//g, '~1');
-}
-//# sourceMappingURL=pointer.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/dereference.js
-
-const uriFragmentCharacter = /^[A-Za-z0-9._~!$&'()*+,;=:@/?-]$/;
-const uriPercentEncoding = /^%[0-9A-Fa-f]{2}$/;
-const uriUnreservedCharacter = /^[A-Za-z0-9._~-]$/;
-function normalizeURIFragment(fragment) {
-    let normalized = '';
-    for (let index = 0; index < fragment.length;) {
-        const character = fragment[index];
-        const encoded = fragment.slice(index, index + 3);
-        if (character === '%' && uriPercentEncoding.test(encoded)) {
-            const decoded = String.fromCharCode(parseInt(encoded.slice(1), 16));
-            normalized += uriUnreservedCharacter.test(decoded)
-                ? decoded
-                : encoded.toUpperCase();
-            index += 3;
-            continue;
-        }
-        const codePoint = String.fromCodePoint(fragment.codePointAt(index));
-        normalized += uriFragmentCharacter.test(codePoint)
-            ? codePoint
-            : encodeURIComponent(codePoint);
-        index += codePoint.length;
-    }
-    return normalized;
-}
-function resolveURI(reference, baseURI) {
-    const url = new URL(reference, baseURI.href);
-    url.hash = url.hash ? normalizeURIFragment(url.hash.slice(1)) : '';
-    return url;
-}
-const schemaKeyword = {
-    additionalItems: true,
-    unevaluatedItems: true,
-    items: true,
-    contains: true,
-    additionalProperties: true,
-    unevaluatedProperties: true,
-    propertyNames: true,
-    not: true,
-    if: true,
-    then: true,
-    else: true
-};
-const schemaArrayKeyword = {
-    prefixItems: true,
-    items: true,
-    allOf: true,
-    anyOf: true,
-    oneOf: true
-};
-const schemaMapKeyword = {
-    $defs: true,
-    definitions: true,
-    properties: true,
-    patternProperties: true,
-    dependentSchemas: true
-};
-const ignoredKeyword = {
-    id: true,
-    $id: true,
-    $ref: true,
-    $schema: true,
-    $anchor: true,
-    $vocabulary: true,
-    $comment: true,
-    default: true,
-    enum: true,
-    const: true,
-    required: true,
-    dependentRequired: true,
-    type: true,
-    maximum: true,
-    minimum: true,
-    exclusiveMaximum: true,
-    exclusiveMinimum: true,
-    multipleOf: true,
-    maxLength: true,
-    minLength: true,
-    pattern: true,
-    format: true,
-    maxItems: true,
-    minItems: true,
-    uniqueItems: true,
-    maxProperties: true,
-    minProperties: true
-};
-let initialBaseURI = typeof self !== 'undefined' &&
-    self.location &&
-    self.location.origin !== 'null'
-    ?
-        new URL(self.location.origin + self.location.pathname + location.search)
-    : new URL('https://github.com/cfworker');
-function dereference(schema, lookup = Object.create(null), baseURI = initialBaseURI, basePointer = '') {
-    if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
-        const id = schema.$id || schema['id'];
-        if (id) {
-            const url = resolveURI(id, baseURI);
-            if (url.hash.length > 1) {
-                lookup[url.href] = schema;
-            }
-            else {
-                url.hash = '';
-                if (basePointer === '') {
-                    baseURI = url;
-                }
-                else {
-                    dereference(schema, lookup, baseURI);
-                }
-            }
-        }
-    }
-    else if (schema !== true && schema !== false) {
-        return lookup;
-    }
-    const schemaURI = baseURI.href + (basePointer ? '#' + basePointer : '');
-    if (lookup[schemaURI] !== undefined && lookup[schemaURI] !== schema) {
-        throw new Error(`Duplicate schema URI "${schemaURI}".`);
-    }
-    lookup[schemaURI] = schema;
-    if (schema === true || schema === false) {
-        return lookup;
-    }
-    if (schema.__absolute_uri__ === undefined) {
-        Object.defineProperty(schema, '__absolute_uri__', {
-            enumerable: false,
-            value: schemaURI
-        });
-    }
-    if (schema.$ref && schema.__absolute_ref__ === undefined) {
-        const url = resolveURI(schema.$ref, baseURI);
-        Object.defineProperty(schema, '__absolute_ref__', {
-            enumerable: false,
-            value: url.href
-        });
-    }
-    if (schema.$recursiveRef && schema.__absolute_recursive_ref__ === undefined) {
-        const url = resolveURI(schema.$recursiveRef, baseURI);
-        Object.defineProperty(schema, '__absolute_recursive_ref__', {
-            enumerable: false,
-            value: url.href
-        });
-    }
-    if (schema.$anchor) {
-        const url = resolveURI('#' + schema.$anchor, baseURI);
-        lookup[url.href] = schema;
-    }
-    for (let key in schema) {
-        if (ignoredKeyword[key]) {
-            continue;
-        }
-        const keyBase = `${basePointer}/${encodePointer(key)}`;
-        const subSchema = schema[key];
-        if (Array.isArray(subSchema)) {
-            if (schemaArrayKeyword[key]) {
-                const length = subSchema.length;
-                for (let i = 0; i < length; i++) {
-                    dereference(subSchema[i], lookup, baseURI, `${keyBase}/${i}`);
-                }
-            }
-        }
-        else if (schemaMapKeyword[key]) {
-            for (let subKey in subSchema) {
-                dereference(subSchema[subKey], lookup, baseURI, `${keyBase}/${encodePointer(subKey)}`);
-            }
-        }
-        else {
-            dereference(subSchema, lookup, baseURI, keyBase);
-        }
-    }
-    return lookup;
-}
-//# sourceMappingURL=dereference.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/deep-compare-strict.js
-function deepCompareStrict(a, b) {
-    const typeofa = typeof a;
-    if (typeofa !== typeof b) {
-        return false;
-    }
-    const aIsArray = Array.isArray(a);
-    const bIsArray = Array.isArray(b);
-    if (aIsArray !== bIsArray) {
-        return false;
-    }
-    if (aIsArray) {
-        const length = a.length;
-        if (length !== b.length) {
-            return false;
-        }
-        for (let i = 0; i < length; i++) {
-            if (!deepCompareStrict(a[i], b[i])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    if (typeofa === 'object') {
-        if (!a || !b) {
-            return a === b;
-        }
-        const aKeys = Object.keys(a);
-        const bKeys = Object.keys(b);
-        const length = aKeys.length;
-        if (length !== bKeys.length) {
-            return false;
-        }
-        for (const k of aKeys) {
-            if (!Object.prototype.hasOwnProperty.call(b, k)) {
-                return false;
-            }
-            if (!deepCompareStrict(a[k], b[k])) {
-                return false;
-            }
-        }
-        return true;
-    }
-    return a === b;
-}
-//# sourceMappingURL=deep-compare-strict.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/format.js
-const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
-const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-const TIME = /^(\d\d):(\d\d):(\d\d)(\.\d+)?(z|([+-])(\d\d):(\d\d))?$/i;
-const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*$/i;
-const URIREF = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-const URITEMPLATE = /^(?:(?:[^\x00-\x20\x7f"<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
-const URL_ = /^(?:(?:https?|ftp):\/\/)(?:\S+(?::\S*)?@)?(?:(?!10(?:\.\d{1,3}){3})(?!127(?:\.\d{1,3}){3})(?!169\.254(?:\.\d{1,3}){2})(?!192\.168(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)(?:\.(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu;
-const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
-const JSON_POINTER = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
-const JSON_POINTER_URI_FRAGMENT = /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i;
-const RELATIVE_JSON_POINTER = /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/;
-const EMAIL_ADDRESS = /^("(?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)@(.+)$/i;
-const EMAIL = (input) => {
-    const matches = input.match(EMAIL_ADDRESS);
-    if (!matches)
-        return false;
-    const name = matches[1];
-    const host = matches[2];
-    if (!name || !host || name.length > 64 || host.length > 253)
-        return false;
-    if (name[0] !== '"' &&
-        (name[0] === '.' || name.endsWith('.') || name.includes('..'))) {
-        return false;
-    }
-    if (host.startsWith('[') && host.endsWith(']')) {
-        const address = host.slice(1, -1);
-        if (/^ipv6:/i.test(address))
-            return IPV6.test(address.slice(5));
-        return IPV4.test(address);
-    }
-    return HOSTNAME.test(host);
-};
-const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)$/;
-const IPV6 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
-const DURATION = (input) => /^P(?:\d+W|(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)))$/.test(input);
-function bind(r) {
-    return r.test.bind(r);
-}
-const format_format = {
-    date,
-    time: time.bind(undefined, true),
-    'date-time': date_time,
-    duration: DURATION,
-    uri,
-    'uri-reference': bind(URIREF),
-    'uri-template': bind(URITEMPLATE),
-    url: bind(URL_),
-    email: EMAIL,
-    hostname: bind(HOSTNAME),
-    ipv4: bind(IPV4),
-    ipv6: bind(IPV6),
-    regex: regex,
-    uuid: bind(UUID),
-    'json-pointer': bind(JSON_POINTER),
-    'json-pointer-uri-fragment': bind(JSON_POINTER_URI_FRAGMENT),
-    'relative-json-pointer': bind(RELATIVE_JSON_POINTER)
-};
-function isLeapYear(year) {
-    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-}
-function date(str) {
-    const matches = str.match(DATE);
-    if (!matches)
-        return false;
-    const yearPart = matches[1];
-    const monthPart = matches[2];
-    const dayPart = matches[3];
-    if (!yearPart || !monthPart || !dayPart)
-        return false;
-    const year = +yearPart;
-    const month = +monthPart;
-    const day = +dayPart;
-    const maxDay = month == 2 && isLeapYear(year) ? 29 : DAYS[month];
-    return (month >= 1 &&
-        month <= 12 &&
-        day >= 1 &&
-        maxDay !== undefined &&
-        day <= maxDay);
-}
-function time(full, str) {
-    const matches = str.match(TIME);
-    if (!matches)
-        return false;
-    const hourPart = matches[1];
-    const minutePart = matches[2];
-    const secondPart = matches[3];
-    if (!hourPart || !minutePart || !secondPart)
-        return false;
-    const hour = +hourPart;
-    const minute = +minutePart;
-    const second = +secondPart;
-    const timeZone = matches[5];
-    const offsetSign = matches[6];
-    const offsetHour = +(matches[7] ?? 0);
-    const offsetMinute = +(matches[8] ?? 0);
-    if (hour > 23 ||
-        minute > 59 ||
-        second > 60 ||
-        offsetHour > 23 ||
-        offsetMinute > 59 ||
-        (full && timeZone === undefined)) {
-        return false;
-    }
-    if (second < 60)
-        return true;
-    const offsetDirection = offsetSign === '+' ? 1 : offsetSign === '-' ? -1 : 0;
-    const utcMinute = (hour * 60 +
-        minute -
-        offsetDirection * (offsetHour * 60 + offsetMinute) +
-        24 * 60) %
-        (24 * 60);
-    return utcMinute === 23 * 60 + 59;
-}
-const DATE_TIME_SEPARATOR = /t|\s/i;
-function date_time(str) {
-    const [datePart, timePart, extra] = str.split(DATE_TIME_SEPARATOR);
-    return (datePart !== undefined &&
-        timePart !== undefined &&
-        extra === undefined &&
-        date(datePart) &&
-        time(true, timePart));
-}
-const NOT_URI_FRAGMENT = /\/|:/;
-const URI_PATTERN = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
-function uri(str) {
-    return NOT_URI_FRAGMENT.test(str) && URI_PATTERN.test(str);
-}
-const Z_ANCHOR = /[^\\]\\Z/;
-function regex(str) {
-    if (Z_ANCHOR.test(str))
-        return false;
-    try {
-        new RegExp(str, 'u');
-        return true;
-    }
-    catch (e) {
-        return false;
-    }
-}
-//# sourceMappingURL=format.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/ucs2-length.js
-function ucs2length(s) {
-    let result = 0;
-    let length = s.length;
-    let index = 0;
-    let charCode;
-    while (index < length) {
-        result++;
-        charCode = s.charCodeAt(index++);
-        if (charCode >= 0xd800 && charCode <= 0xdbff && index < length) {
-            charCode = s.charCodeAt(index);
-            if ((charCode & 0xfc00) == 0xdc00) {
-                index++;
-            }
-        }
-    }
-    return result;
-}
-//# sourceMappingURL=ucs2-length.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validate.js
-
-
-
-
-
-function validate_hasOwnProperty(instance, key) {
-    return Object.prototype.hasOwnProperty.call(instance, key);
-}
-function decimalInteger(value) {
-    const coefficientAndExponent = Math.abs(value).toString().split('e');
-    const coefficient = coefficientAndExponent[0];
-    const exponent = coefficientAndExponent[1] ?? '0';
-    const point = coefficient.indexOf('.');
-    const fractionLength = point === -1 ? 0 : coefficient.length - point - 1;
-    return [
-        BigInt(coefficient.replace('.', '')),
-        Number(exponent) - fractionLength
-    ];
-}
-function isMultipleOf(instance, divisor) {
-    if (!Number.isFinite(instance) || !Number.isFinite(divisor) || divisor <= 0) {
-        return false;
-    }
-    const [instanceCoefficient, instanceExponent] = decimalInteger(instance);
-    const [divisorCoefficient, divisorExponent] = decimalInteger(divisor);
-    const exponentDifference = instanceExponent - divisorExponent;
-    if (exponentDifference >= 0) {
-        return ((instanceCoefficient * 10n ** BigInt(exponentDifference)) %
-            divisorCoefficient ===
-            0n);
-    }
-    return (instanceCoefficient %
-        (divisorCoefficient * 10n ** BigInt(-exponentDifference)) ===
-        0n);
-}
-function validate(instance, schema, draft = '2019-09', lookup = dereference(schema), shortCircuit = true, recursiveAnchor = null, instanceLocation = '#', schemaLocation = '#', evaluated = Object.create(null)) {
-    if (schema === true) {
-        return { valid: true, errors: [] };
-    }
-    if (schema === false) {
-        return {
-            valid: false,
-            errors: [
-                {
-                    instanceLocation,
-                    keyword: 'false',
-                    keywordLocation: instanceLocation,
-                    error: 'False boolean schema.'
-                }
-            ]
-        };
-    }
-    const rawInstanceType = typeof instance;
-    let instanceType;
-    switch (rawInstanceType) {
-        case 'boolean':
-        case 'number':
-        case 'string':
-            instanceType = rawInstanceType;
-            break;
-        case 'object':
-            if (instance === null) {
-                instanceType = 'null';
-            }
-            else if (Array.isArray(instance)) {
-                instanceType = 'array';
-            }
-            else {
-                instanceType = 'object';
-            }
-            break;
-        default:
-            throw new Error(`Instances of "${rawInstanceType}" type are not supported.`);
-    }
-    const { $ref, $recursiveRef, $recursiveAnchor, type: $type, const: $const, enum: $enum, required: $required, not: $not, anyOf: $anyOf, allOf: $allOf, oneOf: $oneOf, if: $if, then: $then, else: $else, format: $format, properties: $properties, patternProperties: $patternProperties, additionalProperties: $additionalProperties, unevaluatedProperties: $unevaluatedProperties, minProperties: $minProperties, maxProperties: $maxProperties, propertyNames: $propertyNames, dependentRequired: $dependentRequired, dependentSchemas: $dependentSchemas, dependencies: $dependencies, prefixItems: $prefixItems, items: $items, additionalItems: $additionalItems, unevaluatedItems: $unevaluatedItems, contains: $contains, minContains: $minContains, maxContains: $maxContains, minItems: $minItems, maxItems: $maxItems, uniqueItems: $uniqueItems, minimum: $minimum, maximum: $maximum, exclusiveMinimum: $exclusiveMinimum, exclusiveMaximum: $exclusiveMaximum, multipleOf: $multipleOf, minLength: $minLength, maxLength: $maxLength, pattern: $pattern, __absolute_ref__, __absolute_recursive_ref__ } = schema;
-    const errors = [];
-    if ($recursiveAnchor === true && recursiveAnchor === null) {
-        recursiveAnchor = schema;
-    }
-    if ($recursiveRef === '#') {
-        const refSchema = recursiveAnchor === null
-            ? lookup[__absolute_recursive_ref__]
-            : recursiveAnchor;
-        const keywordLocation = `${schemaLocation}/$recursiveRef`;
-        const result = validate(instance, recursiveAnchor === null ? schema : recursiveAnchor, draft, lookup, shortCircuit, refSchema, instanceLocation, keywordLocation, evaluated);
-        if (!result.valid) {
-            errors.push({
-                instanceLocation,
-                keyword: '$recursiveRef',
-                keywordLocation,
-                error: 'A subschema had errors.'
-            }, ...result.errors);
-        }
-    }
-    if ($ref !== undefined) {
-        const uri = __absolute_ref__ || $ref;
-        const refSchema = lookup[uri];
-        if (refSchema === undefined) {
-            let message = `Unresolved $ref "${$ref}".`;
-            if (__absolute_ref__ && __absolute_ref__ !== $ref) {
-                message += `  Absolute URI "${__absolute_ref__}".`;
-            }
-            message += `\nKnown schemas:\n- ${Object.keys(lookup).join('\n- ')}`;
-            throw new Error(message);
-        }
-        const keywordLocation = `${schemaLocation}/$ref`;
-        const result = validate(instance, refSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, evaluated);
-        if (!result.valid) {
-            errors.push({
-                instanceLocation,
-                keyword: '$ref',
-                keywordLocation,
-                error: 'A subschema had errors.'
-            }, ...result.errors);
-        }
-        if (draft === '4' || draft === '7') {
-            return { valid: errors.length === 0, errors };
-        }
-    }
-    if (Array.isArray($type)) {
-        let length = $type.length;
-        let valid = false;
-        for (let i = 0; i < length; i++) {
-            if (instanceType === $type[i] ||
-                ($type[i] === 'integer' &&
-                    instanceType === 'number' &&
-                    instance % 1 === 0 &&
-                    instance === instance)) {
-                valid = true;
-                break;
-            }
-        }
-        if (!valid) {
-            errors.push({
-                instanceLocation,
-                keyword: 'type',
-                keywordLocation: `${schemaLocation}/type`,
-                error: `Instance type "${instanceType}" is invalid. Expected "${$type.join('", "')}".`
-            });
-        }
-    }
-    else if ($type === 'integer') {
-        if (instanceType !== 'number' || instance % 1 || instance !== instance) {
-            errors.push({
-                instanceLocation,
-                keyword: 'type',
-                keywordLocation: `${schemaLocation}/type`,
-                error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
-            });
-        }
-    }
-    else if ($type !== undefined && instanceType !== $type) {
-        errors.push({
-            instanceLocation,
-            keyword: 'type',
-            keywordLocation: `${schemaLocation}/type`,
-            error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
-        });
-    }
-    if ($const !== undefined) {
-        if (instanceType === 'object' || instanceType === 'array') {
-            if (!deepCompareStrict(instance, $const)) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'const',
-                    keywordLocation: `${schemaLocation}/const`,
-                    error: `Instance does not match ${JSON.stringify($const)}.`
-                });
-            }
-        }
-        else if (instance !== $const) {
-            errors.push({
-                instanceLocation,
-                keyword: 'const',
-                keywordLocation: `${schemaLocation}/const`,
-                error: `Instance does not match ${JSON.stringify($const)}.`
-            });
-        }
-    }
-    if ($enum !== undefined) {
-        if (instanceType === 'object' || instanceType === 'array') {
-            if (!$enum.some(value => deepCompareStrict(instance, value))) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'enum',
-                    keywordLocation: `${schemaLocation}/enum`,
-                    error: `Instance does not match any of ${JSON.stringify($enum)}.`
-                });
-            }
-        }
-        else if (!$enum.some(value => instance === value)) {
-            errors.push({
-                instanceLocation,
-                keyword: 'enum',
-                keywordLocation: `${schemaLocation}/enum`,
-                error: `Instance does not match any of ${JSON.stringify($enum)}.`
-            });
-        }
-    }
-    if ($not !== undefined) {
-        const keywordLocation = `${schemaLocation}/not`;
-        const result = validate(instance, $not, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation);
-        if (result.valid) {
-            errors.push({
-                instanceLocation,
-                keyword: 'not',
-                keywordLocation,
-                error: 'Instance matched "not" schema.'
-            });
-        }
-    }
-    let subEvaluateds = [];
-    if ($anyOf !== undefined) {
-        const keywordLocation = `${schemaLocation}/anyOf`;
-        const errorsLength = errors.length;
-        let anyValid = false;
-        for (const [i, subSchema] of $anyOf.entries()) {
-            const subEvaluated = Object.create(evaluated);
-            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
-            errors.push(...result.errors);
-            anyValid = anyValid || result.valid;
-            if (result.valid) {
-                subEvaluateds.push(subEvaluated);
-            }
-        }
-        if (anyValid) {
-            errors.length = errorsLength;
-        }
-        else {
-            errors.splice(errorsLength, 0, {
-                instanceLocation,
-                keyword: 'anyOf',
-                keywordLocation,
-                error: 'Instance does not match any subschemas.'
-            });
-        }
-    }
-    if ($allOf !== undefined) {
-        const keywordLocation = `${schemaLocation}/allOf`;
-        const errorsLength = errors.length;
-        let allValid = true;
-        for (const [i, subSchema] of $allOf.entries()) {
-            const subEvaluated = Object.create(evaluated);
-            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
-            errors.push(...result.errors);
-            allValid = allValid && result.valid;
-            if (result.valid) {
-                subEvaluateds.push(subEvaluated);
-            }
-        }
-        if (allValid) {
-            errors.length = errorsLength;
-        }
-        else {
-            errors.splice(errorsLength, 0, {
-                instanceLocation,
-                keyword: 'allOf',
-                keywordLocation,
-                error: `Instance does not match every subschema.`
-            });
-        }
-    }
-    if ($oneOf !== undefined) {
-        const keywordLocation = `${schemaLocation}/oneOf`;
-        const errorsLength = errors.length;
-        const matches = $oneOf.filter((subSchema, i) => {
-            const subEvaluated = Object.create(evaluated);
-            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
-            errors.push(...result.errors);
-            if (result.valid) {
-                subEvaluateds.push(subEvaluated);
-            }
-            return result.valid;
-        }).length;
-        if (matches === 1) {
-            errors.length = errorsLength;
-        }
-        else {
-            errors.splice(errorsLength, 0, {
-                instanceLocation,
-                keyword: 'oneOf',
-                keywordLocation,
-                error: `Instance does not match exactly one subschema (${matches} matches).`
-            });
-        }
-    }
-    if (instanceType === 'object' || instanceType === 'array') {
-        Object.assign(evaluated, ...subEvaluateds);
-    }
-    if ($if !== undefined) {
-        const keywordLocation = `${schemaLocation}/if`;
-        const ifEvaluated = Object.create(null);
-        const conditionResult = validate(instance, $if, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, ifEvaluated).valid;
-        if (conditionResult) {
-            Object.assign(evaluated, ifEvaluated);
-            if ($then !== undefined) {
-                const thenResult = validate(instance, $then, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/then`, evaluated);
-                if (!thenResult.valid) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'if',
-                        keywordLocation,
-                        error: `Instance does not match "then" schema.`
-                    }, ...thenResult.errors);
-                }
-            }
-        }
-        else if ($else !== undefined) {
-            const elseResult = validate(instance, $else, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/else`, evaluated);
-            if (!elseResult.valid) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'if',
-                    keywordLocation,
-                    error: `Instance does not match "else" schema.`
-                }, ...elseResult.errors);
-            }
-        }
-    }
-    if (instanceType === 'object') {
-        if ($required !== undefined) {
-            for (const key of $required) {
-                if (!validate_hasOwnProperty(instance, key)) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'required',
-                        keywordLocation: `${schemaLocation}/required`,
-                        error: `Instance does not have required property "${key}".`
-                    });
-                }
-            }
-        }
-        const keys = Object.keys(instance);
-        if ($minProperties !== undefined && keys.length < $minProperties) {
-            errors.push({
-                instanceLocation,
-                keyword: 'minProperties',
-                keywordLocation: `${schemaLocation}/minProperties`,
-                error: `Instance does not have at least ${$minProperties} properties.`
-            });
-        }
-        if ($maxProperties !== undefined && keys.length > $maxProperties) {
-            errors.push({
-                instanceLocation,
-                keyword: 'maxProperties',
-                keywordLocation: `${schemaLocation}/maxProperties`,
-                error: `Instance does not have at least ${$maxProperties} properties.`
-            });
-        }
-        if ($propertyNames !== undefined) {
-            const keywordLocation = `${schemaLocation}/propertyNames`;
-            for (const key in instance) {
-                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
-                const result = validate(key, $propertyNames, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
-                if (!result.valid) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'propertyNames',
-                        keywordLocation,
-                        error: `Property name "${key}" does not match schema.`
-                    }, ...result.errors);
-                }
-            }
-        }
-        if ($dependentRequired !== undefined) {
-            const keywordLocation = `${schemaLocation}/dependantRequired`;
-            for (const key in $dependentRequired) {
-                if (validate_hasOwnProperty(instance, key)) {
-                    const required = $dependentRequired[key];
-                    for (const dependantKey of required) {
-                        if (!validate_hasOwnProperty(instance, dependantKey)) {
-                            errors.push({
-                                instanceLocation,
-                                keyword: 'dependentRequired',
-                                keywordLocation,
-                                error: `Instance has "${key}" but does not have "${dependantKey}".`
-                            });
-                        }
-                    }
-                }
-            }
-        }
-        if ($dependentSchemas !== undefined) {
-            for (const [key, dependentSchema] of Object.entries($dependentSchemas)) {
-                const keywordLocation = `${schemaLocation}/dependentSchemas`;
-                if (validate_hasOwnProperty(instance, key)) {
-                    const result = validate(instance, dependentSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`, evaluated);
-                    if (!result.valid) {
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'dependentSchemas',
-                            keywordLocation,
-                            error: `Instance has "${key}" but does not match dependant schema.`
-                        }, ...result.errors);
-                    }
-                }
-            }
-        }
-        if ($dependencies !== undefined) {
-            const keywordLocation = `${schemaLocation}/dependencies`;
-            for (const key in $dependencies) {
-                if (validate_hasOwnProperty(instance, key)) {
-                    const propsOrSchema = $dependencies[key];
-                    if (Array.isArray(propsOrSchema)) {
-                        for (const dependantKey of propsOrSchema) {
-                            if (!validate_hasOwnProperty(instance, dependantKey)) {
-                                errors.push({
-                                    instanceLocation,
-                                    keyword: 'dependencies',
-                                    keywordLocation,
-                                    error: `Instance has "${key}" but does not have "${dependantKey}".`
-                                });
-                            }
-                        }
-                    }
-                    else {
-                        const result = validate(instance, propsOrSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`);
-                        if (!result.valid) {
-                            errors.push({
-                                instanceLocation,
-                                keyword: 'dependencies',
-                                keywordLocation,
-                                error: `Instance has "${key}" but does not match dependant schema.`
-                            }, ...result.errors);
-                        }
-                    }
-                }
-            }
-        }
-        const thisEvaluated = Object.create(null);
-        let stop = false;
-        if ($properties !== undefined) {
-            const keywordLocation = `${schemaLocation}/properties`;
-            for (const [key, propertySchema] of Object.entries($properties)) {
-                if (!validate_hasOwnProperty(instance, key)) {
-                    continue;
-                }
-                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
-                const result = validate(instance[key], propertySchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(key)}`);
-                thisEvaluated[key] = true;
-                if (result.valid) {
-                    evaluated[key] = true;
-                }
-                else {
-                    stop = shortCircuit;
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'properties',
-                        keywordLocation,
-                        error: `Property "${key}" does not match schema.`
-                    }, ...result.errors);
-                    if (stop)
-                        break;
-                }
-            }
-        }
-        if (!stop && $patternProperties !== undefined) {
-            const keywordLocation = `${schemaLocation}/patternProperties`;
-            for (const [pattern, subSchema] of Object.entries($patternProperties)) {
-                const regex = new RegExp(pattern, 'u');
-                for (const key in instance) {
-                    if (!regex.test(key)) {
-                        continue;
-                    }
-                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
-                    const result = validate(instance[key], subSchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(pattern)}`);
-                    thisEvaluated[key] = true;
-                    if (result.valid) {
-                        evaluated[key] = true;
-                    }
-                    else {
-                        stop = shortCircuit;
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'patternProperties',
-                            keywordLocation,
-                            error: `Property "${key}" matches pattern "${pattern}" but does not match associated schema.`
-                        }, ...result.errors);
-                    }
-                }
-            }
-        }
-        if (!stop && $additionalProperties !== undefined) {
-            const keywordLocation = `${schemaLocation}/additionalProperties`;
-            for (const key in instance) {
-                if (thisEvaluated[key]) {
-                    continue;
-                }
-                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
-                const result = validate(instance[key], $additionalProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
-                if (result.valid) {
-                    evaluated[key] = true;
-                }
-                else {
-                    stop = shortCircuit;
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'additionalProperties',
-                        keywordLocation,
-                        error: `Property "${key}" does not match additional properties schema.`
-                    }, ...result.errors);
-                }
-            }
-        }
-        else if (!stop && $unevaluatedProperties !== undefined) {
-            const keywordLocation = `${schemaLocation}/unevaluatedProperties`;
-            for (const key in instance) {
-                if (!evaluated[key]) {
-                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
-                    const result = validate(instance[key], $unevaluatedProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
-                    if (result.valid) {
-                        evaluated[key] = true;
-                    }
-                    else {
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'unevaluatedProperties',
-                            keywordLocation,
-                            error: `Property "${key}" does not match unevaluated properties schema.`
-                        }, ...result.errors);
-                    }
-                }
-            }
-        }
-    }
-    else if (instanceType === 'array') {
-        if ($maxItems !== undefined && instance.length > $maxItems) {
-            errors.push({
-                instanceLocation,
-                keyword: 'maxItems',
-                keywordLocation: `${schemaLocation}/maxItems`,
-                error: `Array has too many items (${instance.length} > ${$maxItems}).`
-            });
-        }
-        if ($minItems !== undefined && instance.length < $minItems) {
-            errors.push({
-                instanceLocation,
-                keyword: 'minItems',
-                keywordLocation: `${schemaLocation}/minItems`,
-                error: `Array has too few items (${instance.length} < ${$minItems}).`
-            });
-        }
-        const length = instance.length;
-        let i = 0;
-        let stop = false;
-        if ($prefixItems !== undefined) {
-            const keywordLocation = `${schemaLocation}/prefixItems`;
-            const length2 = Math.min($prefixItems.length, length);
-            for (; i < length2; i++) {
-                const result = validate(instance[i], $prefixItems[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
-                evaluated[i] = true;
-                if (!result.valid) {
-                    stop = shortCircuit;
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'prefixItems',
-                        keywordLocation,
-                        error: `Items did not match schema.`
-                    }, ...result.errors);
-                    if (stop)
-                        break;
-                }
-            }
-        }
-        if ($items !== undefined) {
-            const keywordLocation = `${schemaLocation}/items`;
-            if (Array.isArray($items)) {
-                const length2 = Math.min($items.length, length);
-                for (; i < length2; i++) {
-                    const result = validate(instance[i], $items[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
-                    evaluated[i] = true;
-                    if (!result.valid) {
-                        stop = shortCircuit;
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'items',
-                            keywordLocation,
-                            error: `Items did not match schema.`
-                        }, ...result.errors);
-                        if (stop)
-                            break;
-                    }
-                }
-            }
-            else {
-                for (; i < length; i++) {
-                    const result = validate(instance[i], $items, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
-                    evaluated[i] = true;
-                    if (!result.valid) {
-                        stop = shortCircuit;
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'items',
-                            keywordLocation,
-                            error: `Items did not match schema.`
-                        }, ...result.errors);
-                        if (stop)
-                            break;
-                    }
-                }
-            }
-            if (!stop && $additionalItems !== undefined) {
-                const keywordLocation = `${schemaLocation}/additionalItems`;
-                for (; i < length; i++) {
-                    const result = validate(instance[i], $additionalItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
-                    evaluated[i] = true;
-                    if (!result.valid) {
-                        stop = shortCircuit;
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'additionalItems',
-                            keywordLocation,
-                            error: `Items did not match additional items schema.`
-                        }, ...result.errors);
-                    }
-                }
-            }
-        }
-        if ($contains !== undefined) {
-            if (length === 0 && $minContains === undefined) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'contains',
-                    keywordLocation: `${schemaLocation}/contains`,
-                    error: `Array is empty. It must contain at least one item matching the schema.`
-                });
-            }
-            else if ($minContains !== undefined && length < $minContains) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'minContains',
-                    keywordLocation: `${schemaLocation}/minContains`,
-                    error: `Array has less items (${length}) than minContains (${$minContains}).`
-                });
-            }
-            else {
-                const keywordLocation = `${schemaLocation}/contains`;
-                const errorsLength = errors.length;
-                let contained = 0;
-                for (let j = 0; j < length; j++) {
-                    const result = validate(instance[j], $contains, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${j}`, keywordLocation);
-                    if (result.valid) {
-                        evaluated[j] = true;
-                        contained++;
-                    }
-                    else {
-                        errors.push(...result.errors);
-                    }
-                }
-                if (contained >= ($minContains || 0)) {
-                    errors.length = errorsLength;
-                }
-                if ($minContains === undefined && contained === 0) {
-                    errors.splice(errorsLength, 0, {
-                        instanceLocation,
-                        keyword: 'contains',
-                        keywordLocation,
-                        error: `Array does not contain item matching schema.`
-                    });
-                }
-                else if ($minContains !== undefined && contained < $minContains) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'minContains',
-                        keywordLocation: `${schemaLocation}/minContains`,
-                        error: `Array must contain at least ${$minContains} items matching schema. Only ${contained} items were found.`
-                    });
-                }
-                else if ($maxContains !== undefined && contained > $maxContains) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'maxContains',
-                        keywordLocation: `${schemaLocation}/maxContains`,
-                        error: `Array may contain at most ${$maxContains} items matching schema. ${contained} items were found.`
-                    });
-                }
-            }
-        }
-        if (!stop && $unevaluatedItems !== undefined) {
-            const keywordLocation = `${schemaLocation}/unevaluatedItems`;
-            for (i; i < length; i++) {
-                if (evaluated[i]) {
-                    continue;
-                }
-                const result = validate(instance[i], $unevaluatedItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
-                evaluated[i] = true;
-                if (!result.valid) {
-                    errors.push({
-                        instanceLocation,
-                        keyword: 'unevaluatedItems',
-                        keywordLocation,
-                        error: `Items did not match unevaluated items schema.`
-                    }, ...result.errors);
-                }
-            }
-        }
-        if ($uniqueItems) {
-            for (let j = 0; j < length; j++) {
-                const a = instance[j];
-                const ao = typeof a === 'object' && a !== null;
-                for (let k = 0; k < length; k++) {
-                    if (j === k) {
-                        continue;
-                    }
-                    const b = instance[k];
-                    const bo = typeof b === 'object' && b !== null;
-                    if (a === b || (ao && bo && deepCompareStrict(a, b))) {
-                        errors.push({
-                            instanceLocation,
-                            keyword: 'uniqueItems',
-                            keywordLocation: `${schemaLocation}/uniqueItems`,
-                            error: `Duplicate items at indexes ${j} and ${k}.`
-                        });
-                        j = Number.MAX_SAFE_INTEGER;
-                        k = Number.MAX_SAFE_INTEGER;
-                    }
-                }
-            }
-        }
-    }
-    else if (instanceType === 'number') {
-        if (draft === '4') {
-            if ($minimum !== undefined &&
-                (($exclusiveMinimum === true && instance <= $minimum) ||
-                    instance < $minimum)) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'minimum',
-                    keywordLocation: `${schemaLocation}/minimum`,
-                    error: `${instance} is less than ${$exclusiveMinimum ? 'or equal to ' : ''} ${$minimum}.`
-                });
-            }
-            if ($maximum !== undefined &&
-                (($exclusiveMaximum === true && instance >= $maximum) ||
-                    instance > $maximum)) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'maximum',
-                    keywordLocation: `${schemaLocation}/maximum`,
-                    error: `${instance} is greater than ${$exclusiveMaximum ? 'or equal to ' : ''} ${$maximum}.`
-                });
-            }
-        }
-        else {
-            if ($minimum !== undefined && instance < $minimum) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'minimum',
-                    keywordLocation: `${schemaLocation}/minimum`,
-                    error: `${instance} is less than ${$minimum}.`
-                });
-            }
-            if ($maximum !== undefined && instance > $maximum) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'maximum',
-                    keywordLocation: `${schemaLocation}/maximum`,
-                    error: `${instance} is greater than ${$maximum}.`
-                });
-            }
-            if ($exclusiveMinimum !== undefined && instance <= $exclusiveMinimum) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'exclusiveMinimum',
-                    keywordLocation: `${schemaLocation}/exclusiveMinimum`,
-                    error: `${instance} is less than ${$exclusiveMinimum}.`
-                });
-            }
-            if ($exclusiveMaximum !== undefined && instance >= $exclusiveMaximum) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'exclusiveMaximum',
-                    keywordLocation: `${schemaLocation}/exclusiveMaximum`,
-                    error: `${instance} is greater than or equal to ${$exclusiveMaximum}.`
-                });
-            }
-        }
-        if ($multipleOf !== undefined) {
-            if (!isMultipleOf(instance, $multipleOf)) {
-                errors.push({
-                    instanceLocation,
-                    keyword: 'multipleOf',
-                    keywordLocation: `${schemaLocation}/multipleOf`,
-                    error: `${instance} is not a multiple of ${$multipleOf}.`
-                });
-            }
-        }
-    }
-    else if (instanceType === 'string') {
-        const length = $minLength === undefined && $maxLength === undefined
-            ? 0
-            : ucs2length(instance);
-        if ($minLength !== undefined && length < $minLength) {
-            errors.push({
-                instanceLocation,
-                keyword: 'minLength',
-                keywordLocation: `${schemaLocation}/minLength`,
-                error: `String is too short (${length} < ${$minLength}).`
-            });
-        }
-        if ($maxLength !== undefined && length > $maxLength) {
-            errors.push({
-                instanceLocation,
-                keyword: 'maxLength',
-                keywordLocation: `${schemaLocation}/maxLength`,
-                error: `String is too long (${length} > ${$maxLength}).`
-            });
-        }
-        if ($pattern !== undefined && !new RegExp($pattern, 'u').test(instance)) {
-            errors.push({
-                instanceLocation,
-                keyword: 'pattern',
-                keywordLocation: `${schemaLocation}/pattern`,
-                error: `String does not match pattern.`
-            });
-        }
-        if ($format !== undefined &&
-            format_format[$format] &&
-            !format_format[$format](instance)) {
-            errors.push({
-                instanceLocation,
-                keyword: 'format',
-                keywordLocation: `${schemaLocation}/format`,
-                error: `String does not match format "${$format}".`
-            });
-        }
-    }
-    return { valid: errors.length === 0, errors };
-}
-//# sourceMappingURL=validate.js.map
-;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validator.js
-
-
-class Validator {
-    schema;
-    draft;
-    shortCircuit;
-    lookup;
-    constructor(schema, draft = '2019-09', shortCircuit = true) {
-        this.schema = schema;
-        this.draft = draft;
-        this.shortCircuit = shortCircuit;
-        this.lookup = dereference(schema);
-    }
-    validate(instance) {
-        return validate(instance, this.schema, this.draft, this.lookup, this.shortCircuit);
-    }
-    addSchema(schema, id) {
-        if (id) {
-            schema = { ...schema, $id: id };
-        }
-        dereference(schema, this.lookup);
-    }
-}
-//# sourceMappingURL=validator.js.map
-;// CONCATENATED MODULE: ./src/document/schema/limits.ts
-/**
- * What a per-type schema may contain. Schemas are untrusted input (a writer with push access declares
- * them), so the validator accepts a listed vocabulary of JSON Schema 2020-12 within fixed caps.
- */
-/** Deepest nesting of schema objects and arrays (the root schema is depth 0). */
-const MAX_SCHEMA_DEPTH = 32;
-/** Bytes of the schema as JSON. */
-const MAX_SCHEMA_BYTES = 64 * 1024;
-/** Keywords in the whole schema (every key of every schema object counts). */
-const MAX_SCHEMA_KEYWORDS = 2_000;
-/** The only `$schema` accepted (or none). */
-const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
-/** `format` values checked (others are refused, so a typo does not silently check nothing). */
-const FORMATS = ['date', 'time', 'date-time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
-const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
-/** Keywords whose value is one subschema. */
-const SCHEMA_KEYWORDS = [
-    'not',
-    'if',
-    'then',
-    'else',
-    'items',
-    'contains',
-    'additionalProperties',
-    'propertyNames',
-    'unevaluatedItems',
-    'unevaluatedProperties',
-];
-/** Keywords whose value is a non-empty array of subschemas. */
-const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
-/** Keywords whose value is an object of subschemas. */
-const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
-/** Keywords whose value is a non-negative integer. */
-const COUNT_KEYWORDS = [
-    'minLength',
-    'maxLength',
-    'minItems',
-    'maxItems',
-    'minProperties',
-    'maxProperties',
-    'minContains',
-    'maxContains',
-];
-/** Keywords whose value is a number. */
-const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
-/** Annotations: accepted, never checked. */
-const ANNOTATION_KEYWORDS = [
-    '$comment',
-    'title',
-    'description',
-    'default',
-    'examples',
-    'deprecated',
-    'readOnly',
-    'writeOnly',
-];
-/** The other keywords, each checked on its own. */
-const OTHER_KEYWORDS = [
-    '$schema',
-    '$id',
-    '$ref',
-    '$anchor',
-    'type',
-    'enum',
-    'const',
-    'required',
-    'dependentRequired',
-    'pattern',
-    'format',
-    'uniqueItems',
-];
-const ALLOWED_KEYWORDS = new Set([
-    ...SCHEMA_KEYWORDS,
-    ...SCHEMA_ARRAY_KEYWORDS,
-    ...SCHEMA_MAP_KEYWORDS,
-    ...COUNT_KEYWORDS,
-    ...NUMBER_KEYWORDS,
-    ...ANNOTATION_KEYWORDS,
-    ...OTHER_KEYWORDS,
-]);
-
-;// CONCATENATED MODULE: ./src/document/schema/pattern-guard.ts
-/**
- * Refuses `pattern` / `patternProperties` regular expressions that could backtrack catastrophically.
- * Schemas are untrusted input (anyone with push access declares them) and JavaScript's regex engine
- * backtracks, so a pattern like `^(a+)+$` or `^a*a*$` can stall every writer on one long string.
- * The rules are structural and conservative (a few safe patterns are refused; the message says why):
- *
- * - at most {@link MAX_PATTERN_LENGTH} characters, valid with the `u` flag, no backreferences;
- * - no repeated group that contains a quantifier or an alternation (`(a+)+`, `(a|ab)*`: exponential);
- * - bounded repeats `{n,m}` at most {@link MAX_REPEAT};
- * - with an unbounded quantifier (`*`, `+`, `{n,}`), the pattern starts with `^` and has no top-level `|`
- *   (unanchored, the engine retries at every start position: quadratic), and two unbounded quantifiers
- *   in a row are separated by a required literal character the first cannot match (`^[a-z]+/[a-z]+$`
- *   is fine; `^a*a*$`, `^.*x.*$` are polynomial and refused); inside a group, at most one.
- */
-const MAX_PATTERN_LENGTH = 256;
-const MAX_REPEAT = 1000;
-const QUANT_BRACES = /^\{(\d+)(,(\d*))?\}\??/;
-function readQuantifier(src, i) {
-    const c = src[i];
-    const lazy = (n) => (src[i + n] === '?' ? n + 1 : n);
-    if (c === '*')
-        return { min: 0, max: Infinity, length: lazy(1) };
-    if (c === '+')
-        return { min: 1, max: Infinity, length: lazy(1) };
-    if (c === '?')
-        return { min: 0, max: 1, length: lazy(1) };
-    if (c !== '{')
-        return undefined;
-    const m = QUANT_BRACES.exec(src.slice(i));
-    if (!m)
-        return undefined;
-    const min = Number(m[1]);
-    const max = m[2] === undefined ? min : m[3] === '' ? Infinity : Number(m[3]);
-    return { min, max, length: m[0].length };
-}
-/** The end (exclusive) of the atom starting at `i` that is not a group: an escape, a class or one character. */
-function atomEnd(src, i) {
-    if (src[i] === '[') {
-        let j = i + 1;
-        while (j < src.length && src[j] !== ']')
-            j += src[j] === '\\' ? 2 : 1;
-        return j + 1;
-    }
-    if (src[i] !== '\\')
-        return i + 1;
-    const next = src[i + 1];
-    if ((next === 'u' || next === 'p' || next === 'P') && src[i + 2] === '{')
-        return src.indexOf('}', i) + 1;
-    if (next === 'u')
-        return i + 6;
-    if (next === 'x')
-        return i + 4;
-    if (next === 'c')
-        return i + 3;
-    return i + 2;
-}
-/** Whether the atom source can match the single character `ch` (a literal). */
-function atomMatches(atom, ch) {
-    if (atom === '(group)')
-        return true;
-    try {
-        return new RegExp(`^(?:${atom})$`, 'u').test(ch);
-    }
-    catch {
-        return true;
-    }
-}
-/** A literal single character an atom stands for, or undefined when it is a class, an escape class or `.`. */
-function literalOf(atom) {
-    if (atom.length === 1 && !'.^$'.includes(atom))
-        return atom;
-    if (atom.length === 2 && atom[0] === '\\' && !/[A-Za-z0-9]/.test(atom[1]))
-        return atom[1];
-    return undefined;
-}
-/** Undefined when the pattern is accepted, else why it is refused. */
-function patternRisk(pattern) {
-    if (pattern.length > MAX_PATTERN_LENGTH)
-        return `is longer than ${MAX_PATTERN_LENGTH} characters`;
-    try {
-        new RegExp(pattern, 'u');
-    }
-    catch {
-        return 'is not a valid regular expression (ECMAScript, u flag)';
-    }
-    if (/\\[1-9]|\\k</.test(pattern))
-        return 'uses a backreference';
-    return scan(pattern);
-}
-function scan(src) {
-    const stack = [{ quantified: false, alternation: false, unbounded: 0 }];
-    let unbounded = 0;
-    let topAlternation = false;
-    // Depth-0 sequence state: the last unbounded atom not yet separated from the next one.
-    let pending;
-    let i = 0;
-    while (i < src.length) {
-        const c = src[i];
-        const top = stack[stack.length - 1];
-        if (c === '|') {
-            top.alternation = true;
-            if (stack.length === 1)
-                topAlternation = true;
-            pending = undefined;
-            i++;
-            continue;
-        }
-        if (c === '(') {
-            stack.push({ quantified: false, alternation: false, unbounded: 0 });
-            const m = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)?/.exec(src.slice(i));
-            i += m ? m[0].length : 1;
-            continue;
-        }
-        let atom;
-        let inner;
-        if (c === ')') {
-            inner = stack.pop();
-            const parent = stack[stack.length - 1];
-            parent.quantified ||= inner.quantified;
-            parent.alternation ||= inner.alternation;
-            // Inside a group the sequence check below does not look: two unbounded quantifiers there are refused.
-            if (inner.unbounded > 1)
-                return `${adjacent.split(' not ')[0]} inside one group (polynomial backtracking)`;
-            parent.unbounded += inner.unbounded;
-            atom = '(group)';
-            i++;
-        }
-        else if (c === '^' || c === '$') {
-            i++;
-            continue;
-        }
-        else {
-            const end = atomEnd(src, i);
-            atom = src.slice(i, end);
-            i = end;
-        }
-        const q = readQuantifier(src, i);
-        const depth0 = stack.length === 1;
-        if (q) {
-            i += q.length;
-            if (q.max !== Infinity && q.max > MAX_REPEAT)
-                return `repeats more than ${MAX_REPEAT} times`;
-            if (q.min > MAX_REPEAT)
-                return `repeats more than ${MAX_REPEAT} times`;
-            if (inner && q.max > 1 && (inner.quantified || inner.alternation)) {
-                return 'repeats a group that itself contains a quantifier or an alternation (exponential backtracking)';
-            }
-            const frame = stack[stack.length - 1];
-            frame.quantified = true;
-            if (q.max === Infinity) {
-                unbounded++;
-                frame.unbounded++;
-                if (depth0) {
-                    if (pending !== undefined)
-                        return adjacent;
-                    pending = atom;
-                    continue;
-                }
-            }
-            if (depth0 && q.min === 0)
-                continue; // optional: separates nothing
-        }
-        if (!depth0)
-            continue;
-        if (inner?.unbounded) {
-            if (pending !== undefined)
-                return adjacent;
-            pending = '(group)';
-            continue;
-        }
-        const lit = literalOf(atom);
-        if (pending !== undefined && lit !== undefined && !atomMatches(pending, lit))
-            pending = undefined;
-    }
-    if (unbounded > 0 && !src.startsWith('^'))
-        return 'has an unbounded quantifier (*, +, {n,}) but does not start with ^';
-    if (unbounded > 0 && topAlternation)
-        return 'has an unbounded quantifier and a top-level | (wrap the branches: ^(?:a|b)…)';
-    return undefined;
-}
-const adjacent = 'has two unbounded quantifiers not separated by a required literal character the first cannot match (polynomial backtracking)';
-
-;// CONCATENATED MODULE: ./src/document/schema/check-schema.ts
-/**
- * Checks a per-type schema before it is compiled: the listed JSON Schema 2020-12 vocabulary only, each
- * keyword's value of the right shape, within the caps of limits.ts, `$ref` only to `#…` inside the schema
- * (nothing is ever fetched), no `$ref` loop that never moves into the data, and safe `pattern`s.
- * Every refusal is an `InvalidConfig` naming the JSON pointer inside the schema and what is allowed.
- */
-
-
-
-/** Keywords applied to the same data value as their schema (a `$ref` loop through only these never ends). */
-const SAME_VALUE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
-const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
-const escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-function fail(w, at, message) {
-    throw new errors/* InvalidConfig */.OZ(w.field, `${w.field} at "${at || '/'}": ${message}`, { pointer: at });
-}
-/**
- * Refuses a schema that is not plain JSON within the caps (depth, keywords, bytes) — before anything
- * recurses into it, so a 100,000-deep or cyclic value fails fast instead of overflowing the stack.
- */
-function checkShape(value, field) {
-    let keywords = 0;
-    const visit = (v, at, depth) => {
-        if (v === null || typeof v === 'boolean' || typeof v === 'string')
-            return;
-        if (typeof v === 'number') {
-            if (!Number.isFinite(v))
-                fail({ field }, at, 'numbers must be finite');
-            return;
-        }
-        if (typeof v !== 'object' ||
-            (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)) {
-            fail({ field }, at, 'is not JSON (only objects, arrays, strings, finite numbers, booleans and null)');
-        }
-        if (depth >= MAX_SCHEMA_DEPTH)
-            fail({ field }, at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
-        if (Array.isArray(v)) {
-            for (const [i, x] of v.entries())
-                visit(x, `${at}/${i}`, depth + 1);
-            return;
-        }
-        for (const [k, x] of Object.entries(v)) {
-            if (++keywords > MAX_SCHEMA_KEYWORDS)
-                fail({ field }, at, `has more than ${MAX_SCHEMA_KEYWORDS} keys in all`);
-            visit(x, `${at}/${escapeKey(k)}`, depth + 1);
-        }
-    };
-    visit(value, '', 0);
-    const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
-    if (bytes > MAX_SCHEMA_BYTES)
-        fail({ field }, '', `is ${bytes} bytes as JSON; at most ${MAX_SCHEMA_BYTES} are accepted`);
-}
-function checkRisk(w, at, pattern) {
-    if (typeof pattern !== 'string')
-        fail(w, at, 'must be a string (a regular expression)');
-    const risk = patternRisk(pattern);
-    if (risk)
-        fail(w, at, `pattern ${risk}`);
-}
-const nonNegInt = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
-const uniqueStrings = (v) => Array.isArray(v) && v.every((s) => typeof s === 'string') && new Set(v).size === v.length;
-/** One keyword's value (not its subschemas: walkSchema descends into those). */
-function checkKeyword(w, at, key, value, root) {
-    const here = `${at}/${escapeKey(key)}`;
-    if (COUNT_KEYWORDS.includes(key) && !nonNegInt(value)) {
-        fail(w, here, 'must be a non-negative integer');
-    }
-    if (NUMBER_KEYWORDS.includes(key)) {
-        if (typeof value !== 'number')
-            fail(w, here, 'must be a number');
-        if (key === 'multipleOf' && value <= 0)
-            fail(w, here, 'must be greater than 0');
-    }
-    if (ANNOTATION_KEYWORDS.includes(key)) {
-        if (['title', 'description', '$comment'].includes(key) && typeof value !== 'string')
-            fail(w, here, 'must be a string');
-        if (['deprecated', 'readOnly', 'writeOnly'].includes(key) && typeof value !== 'boolean')
-            fail(w, here, 'must be true or false');
-        if (key === 'examples' && !Array.isArray(value))
-            fail(w, here, 'must be an array');
-    }
-    switch (key) {
-        case '$schema':
-            if (!root || value !== DRAFT_2020_12)
-                fail(w, here, `only "${DRAFT_2020_12}" is accepted, on the root schema`);
-            break;
-        case '$id':
-            if (!root || typeof value !== 'string')
-                fail(w, here, 'is accepted only on the root schema, as a string');
-            break;
-        case '$anchor':
-            if (typeof value !== 'string' || !ANCHOR.test(value))
-                fail(w, here, 'must be a name like "node" (letters, digits, -._)');
-            if (w.anchors.has(value))
-                fail(w, here, `anchor "${value}" is declared twice`);
-            w.anchors.set(value, at);
-            break;
-        case '$ref':
-            if (typeof value !== 'string' || !value.startsWith('#')) {
-                fail(w, here, 'only references inside this schema are accepted ("#", "#/$defs/name" or "#anchor"); nothing is fetched');
-            }
-            w.refs.push({ at, ref: value });
-            break;
-        case 'type': {
-            const ok = (t) => TYPES.includes(t);
-            const list = Array.isArray(value) ? value : [value];
-            if (list.length === 0 || !list.every(ok) || new Set(list).size !== list.length) {
-                fail(w, here, `must be one of ${TYPES.join(', ')} or an array of distinct ones`);
-            }
-            break;
-        }
-        case 'enum':
-            if (!Array.isArray(value) || value.length === 0)
-                fail(w, here, 'must be a non-empty array');
-            break;
-        case 'required':
-            if (!uniqueStrings(value))
-                fail(w, here, 'must be an array of distinct property names');
-            break;
-        case 'dependentRequired':
-            if (!isObj(value))
-                fail(w, here, 'must be an object of arrays of property names');
-            for (const [k, v] of Object.entries(value)) {
-                if (!uniqueStrings(v))
-                    fail(w, `${here}/${escapeKey(k)}`, 'must be an array of distinct property names');
-            }
-            break;
-        case 'pattern':
-            checkRisk(w, here, value);
-            break;
-        case 'format':
-            if (!FORMATS.includes(value))
-                fail(w, here, `must be one of ${FORMATS.join(', ')}`);
-            break;
-        case 'uniqueItems':
-            if (typeof value !== 'boolean')
-                fail(w, here, 'must be true or false');
-            break;
-    }
-}
-/** Walks one schema (an object or a boolean) at `at`, recording its same-value edges. */
-function walkSchema(w, schema, at) {
-    if (typeof schema === 'boolean')
-        return;
-    if (!isObj(schema))
-        fail(w, at, 'a schema must be an object or a boolean');
-    const same = [];
-    w.sameValue.set(at, same);
-    for (const [key, value] of Object.entries(schema)) {
-        if (!ALLOWED_KEYWORDS.has(key)) {
-            fail(w, `${at}/${escapeKey(key)}`, `unknown keyword "${key}"; allowed: ${[...ALLOWED_KEYWORDS].sort().join(', ')}`);
-        }
-        checkKeyword(w, at, key, value, at === '');
-        const here = `${at}/${escapeKey(key)}`;
-        if (SCHEMA_KEYWORDS.includes(key)) {
-            if (key === 'items' && Array.isArray(value))
-                fail(w, here, 'must be a schema (2020-12: use prefixItems for a tuple)');
-            walkSchema(w, value, here);
-            if (SAME_VALUE.has(key))
-                same.push(here);
-        }
-        else if (SCHEMA_ARRAY_KEYWORDS.includes(key)) {
-            if (!Array.isArray(value) || value.length === 0)
-                fail(w, here, 'must be a non-empty array of schemas');
-            value.forEach((s, i) => {
-                walkSchema(w, s, `${here}/${i}`);
-                if (SAME_VALUE.has(key))
-                    same.push(`${here}/${i}`);
-            });
-        }
-        else if (SCHEMA_MAP_KEYWORDS.includes(key)) {
-            if (!isObj(value))
-                fail(w, here, 'must be an object of schemas');
-            for (const [name, s] of Object.entries(value)) {
-                if (key === 'patternProperties')
-                    checkRisk(w, `${here}/${escapeKey(name)}`, name);
-                walkSchema(w, s, `${here}/${escapeKey(name)}`);
-                if (SAME_VALUE.has(key))
-                    same.push(`${here}/${escapeKey(name)}`);
-            }
-        }
-    }
-}
-/** The pointer a `#…` reference names, or undefined when it names no schema in this one. */
-function resolveRef(w, ref) {
-    let fragment;
-    try {
-        fragment = decodeURIComponent(ref.slice(1));
-    }
-    catch {
-        return undefined;
-    }
-    const target = fragment === '' || fragment.startsWith('/') ? fragment : w.anchors.get(fragment);
-    return target !== undefined && w.sameValue.has(target) ? target : undefined;
-}
-/** Refuses a `$ref` loop that stays on one data value (it would recurse until the stack overflows). */
-function checkRefs(w) {
-    for (const { at, ref } of w.refs) {
-        const target = resolveRef(w, ref);
-        if (target === undefined)
-            fail(w, `${at}/$ref`, `"${ref}" does not point at a schema inside this schema`);
-        w.sameValue.get(at).push(target);
-    }
-    const state = new Map();
-    const visit = (p) => {
-        state.set(p, 'open');
-        for (const next of w.sameValue.get(p) ?? []) {
-            const s = state.get(next);
-            if (s === 'open')
-                fail(w, p, `$ref loop back to "${next || '/'}" that never moves into the data`);
-            if (s === undefined)
-                visit(next);
-        }
-        state.set(p, 'done');
-    };
-    for (const p of w.sameValue.keys())
-        if (!state.has(p))
-            visit(p);
-}
-/**
- * Refuses anything but a JSON Schema 2020-12 the validator accepts (see docs/schemas-validator.md).
- * @example
- * checkSchema({ type: 'object', properties: { stars: { type: 'integer', minimum: 0 } } }, 'schema'); // a $ref resolver
- * checkSchema({ pattern: '^(a+)+$' }, 'schema'); // throws InvalidConfig naming "/pattern"
- */
-function checkSchema(schema, field) {
-    checkShape(schema, field);
-    const w = { field, sameValue: new Map(), refs: [], anchors: new Map() };
-    walkSchema(w, schema, '');
-    checkRefs(w);
-    return (ref) => resolveRef(w, ref);
-}
-
-;// CONCATENATED MODULE: ./src/document/schema/fast-path.ts
-/**
- * A fast yes/no check for the common case — a valid document against a schema of plain keywords — so a
- * 10,000-document write does not pay the library's general interpreter per document. It is compiled into
- * closures (no `new Function`: the viewer's Content-Security-Policy stays without `unsafe-eval`) and uses the
- * library's own helpers (`deepCompareStrict`, `ucs2length`, `format`), so its verdict is the library's
- * (a property test compares them). It only says "valid": when it says no, or when the schema uses a keyword
- * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
- */
-
-/** Keywords the fast path evaluates itself (annotations are ignored); any other keyword → no fast path. */
-const FAST_KEYWORDS = new Set([
-    'type',
-    'enum',
-    'const',
-    'minimum',
-    'maximum',
-    'exclusiveMinimum',
-    'exclusiveMaximum',
-    'minLength',
-    'maxLength',
-    'pattern',
-    'format',
-    'items',
-    'prefixItems',
-    'minItems',
-    'maxItems',
-    'uniqueItems',
-    'properties',
-    'patternProperties',
-    'additionalProperties',
-    'required',
-    'minProperties',
-    'maxProperties',
-    '$ref',
-    '$defs',
-    '$schema',
-    '$id',
-    '$anchor',
-    '$comment',
-    'title',
-    'description',
-    'default',
-    'examples',
-    'deprecated',
-    'readOnly',
-    'writeOnly',
-]);
-class NotFast extends Error {
-}
-const fast_path_isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-function typeOk(t, v) {
-    switch (t) {
-        case 'integer':
-            return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
-        case 'null':
-            return v === null;
-        case 'array':
-            return Array.isArray(v);
-        case 'object':
-            return fast_path_isObj(v);
-        default:
-            return typeof v === t;
-    }
-}
-function unique(a) {
-    for (let j = 0; j < a.length; j++) {
-        const x = a[j];
-        const xo = typeof x === 'object' && x !== null;
-        for (let k = j + 1; k < a.length; k++) {
-            const y = a[k];
-            if (x === y || (xo && typeof y === 'object' && y !== null && deepCompareStrict(x, y)))
-                return false;
-        }
-    }
-    return true;
-}
-function at(root, pointer) {
-    let v = root;
-    for (const s of pointer.split('/').slice(1))
-        v = v[s.replace(/~1/g, '/').replace(/~0/g, '~')];
-    return v;
-}
-function refCheck(ctx, ref) {
-    const pointer = ctx.resolve(ref);
-    if (pointer === undefined)
-        throw new NotFast();
-    let check = ctx.refs.get(pointer);
-    if (!check) {
-        // Registered before the target is compiled, so a recursive $ref meets this check instead of recursing;
-        // `target` is set before any document is checked.
-        let target = () => false;
-        check = (v) => target(v);
-        ctx.refs.set(pointer, check);
-        target = compile(ctx, at(ctx.root, pointer));
-    }
-    return check;
-}
-/** The checks of one schema object, one closure per keyword that applies. */
-function compile(ctx, schema) {
-    if (schema === true)
-        return () => true;
-    if (schema === false)
-        return () => false;
-    const s = schema;
-    for (const k of Object.keys(s))
-        if (!FAST_KEYWORDS.has(k))
-            throw new NotFast();
-    const any = [];
-    const num = [];
-    const str = [];
-    const arr = [];
-    const obj = [];
-    if (s.$ref !== undefined)
-        any.push(refCheck(ctx, s.$ref));
-    if (s.type !== undefined) {
-        const types = (Array.isArray(s.type) ? s.type : [s.type]);
-        const only = types.length === 1 ? types[0] : undefined;
-        any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
-    }
-    if (s.const !== undefined) {
-        const c = s.const;
-        any.push(typeof c === 'object' && c !== null ? (v) => deepCompareStrict(v, c) : (v) => v === c);
-    }
-    if (s.enum !== undefined) {
-        const e = s.enum;
-        any.push((v) => e.some((x) => (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)));
-    }
-    const n = (k) => s[k];
-    const [min, max, xmin, xmax] = [n('minimum'), n('maximum'), n('exclusiveMinimum'), n('exclusiveMaximum')];
-    if (min !== undefined)
-        num.push((v) => v >= min);
-    if (max !== undefined)
-        num.push((v) => v <= max);
-    if (xmin !== undefined)
-        num.push((v) => v > xmin);
-    if (xmax !== undefined)
-        num.push((v) => v < xmax);
-    const [minLength, maxLength] = [n('minLength'), n('maxLength')];
-    // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
-    // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
-    // description cost more than the rest of a document's checks).
-    if (minLength !== undefined)
-        str.push((v) => {
-            const n = v.length;
-            return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v) >= minLength;
-        });
-    if (maxLength !== undefined)
-        str.push((v) => v.length <= maxLength || ucs2length(v) <= maxLength);
-    if (s.pattern !== undefined) {
-        const re = new RegExp(s.pattern, 'u');
-        str.push((v) => re.test(v));
-    }
-    if (s.format !== undefined) {
-        const f = format_format[s.format];
-        if (f)
-            str.push((v) => f(v));
-    }
-    arrayChecks(ctx, s, arr);
-    objectChecks(ctx, s, obj);
-    // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
-    // every value of every document (bench/guarded-write.ts).
-    return (v) => {
-        if (!fast_path_all(any, v))
-            return false;
-        if (typeof v === 'number')
-            return fast_path_all(num, v);
-        if (typeof v === 'string')
-            return fast_path_all(str, v);
-        if (Array.isArray(v))
-            return fast_path_all(arr, v);
-        if (fast_path_isObj(v))
-            return fast_path_all(obj, v);
-        return v === null || typeof v === 'boolean';
-    };
-}
-function fast_path_all(checks, v) {
-    for (let i = 0; i < checks.length; i++)
-        if (!checks[i](v))
-            return false;
-    return true;
-}
-function arrayChecks(ctx, s, arr) {
-    const prefix = (s.prefixItems ?? []).map((p) => compile(ctx, p));
-    const items = s.items === undefined ? undefined : compile(ctx, s.items);
-    if (prefix.length > 0 || items) {
-        arr.push((a) => {
-            for (let i = 0; i < a.length; i++) {
-                const c = i < prefix.length ? prefix[i] : items;
-                if (c && !c(a[i]))
-                    return false;
-            }
-            return true;
-        });
-    }
-    const [minItems, maxItems] = [s.minItems, s.maxItems];
-    if (minItems !== undefined)
-        arr.push((a) => a.length >= minItems);
-    if (maxItems !== undefined)
-        arr.push((a) => a.length <= maxItems);
-    if (s.uniqueItems === true)
-        arr.push(unique);
-}
-function objectChecks(ctx, s, obj) {
-    const props = Object.entries(s.properties ?? {}).map(([k, p]) => [k, compile(ctx, p)]);
-    const propNames = props.map(([k]) => k);
-    const propChecks = props.map(([, c]) => c);
-    const patterns = Object.entries(s.patternProperties ?? {}).map(([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)]);
-    const known = new Set(props.map(([k]) => k));
-    const extra = s.additionalProperties === undefined ? undefined : compile(ctx, s.additionalProperties);
-    const required = s.required ?? [];
-    const [minP, maxP] = [s.minProperties, s.maxProperties];
-    obj.push((o) => {
-        for (let i = 0; i < required.length; i++)
-            if (!Object.hasOwn(o, required[i]))
-                return false;
-        for (let i = 0; i < propNames.length; i++) {
-            const k = propNames[i];
-            if (Object.hasOwn(o, k) && !propChecks[i](o[k]))
-                return false;
-        }
-        if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined)
-            return true;
-        const keys = Object.keys(o);
-        if (minP !== undefined && keys.length < minP)
-            return false;
-        if (maxP !== undefined && keys.length > maxP)
-            return false;
-        for (const k of keys) {
-            let matched = known.has(k);
-            for (const [re, c] of patterns) {
-                if (!re.test(k))
-                    continue;
-                matched = true;
-                if (!c(o[k]))
-                    return false;
-            }
-            if (!matched && extra && !extra(o[k]))
-                return false;
-        }
-        return true;
-    });
-}
-/**
- * The fast check of a schema already accepted by checkSchema, or undefined when it uses a keyword the
- * fast path leaves to the library (then every document goes to the library).
- * @example
- * const valid = fastPath(schema, resolve);
- * if (valid?.(data)) return []; // else the library reports the problems
- */
-function fastPath(schema, resolve) {
-    try {
-        return compile({ root: schema, resolve, refs: new Map() }, schema);
-    }
-    catch (e) {
-        if (e instanceof NotFast)
-            return undefined;
-        throw e;
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/schema/problems.ts
-/** Keywords whose failure the library reports together with the failures inside them (the inner ones are kept). */
-const WRAPPERS = new Set([
-    '$ref',
-    'allOf',
-    'properties',
-    'patternProperties',
-    'additionalProperties',
-    'unevaluatedProperties',
-    'items',
-    'prefixItems',
-    'unevaluatedItems',
-    'dependentSchemas',
-    'if',
-]);
-/** Keywords reported as one problem: what failed inside their subschemas is not a problem of the data. */
-const SUMMARIZED = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
-/** Keywords followed by a name (a property, a definition), not a keyword. */
-const NAMED = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas', 'dependentRequired']);
-/** Decodes '#/a~1b/0' (URI-encoded JSON pointer, as the library writes it) into segments. */
-function segments(location) {
-    const p = location.slice(1);
-    if (p === '')
-        return [];
-    return p
-        .slice(1)
-        .split('/')
-        .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
-}
-const problems_escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
-const pointerOf = (segs) => segs.map((s) => `/${problems_escapeKey(s)}`).join('');
-/** Whether a keyword location passes through a summarized keyword (and so is part of its one problem). */
-function insideSummarized(keywordSegs) {
-    for (let i = 0; i < keywordSegs.length - 1; i++) {
-        const s = keywordSegs[i];
-        if (NAMED.has(s)) {
-            i++; // skip the name
-            continue;
-        }
-        if (SUMMARIZED.has(s))
-            return true;
-    }
-    return false;
-}
-/** The JSON type of a value, as JSON Schema names it. */
-function jsonType(v) {
-    if (v === undefined)
-        return 'absent';
-    if (v === null)
-        return 'null';
-    if (Array.isArray(v))
-        return 'array';
-    if (typeof v === 'number')
-        return Number.isInteger(v) ? 'integer' : 'number';
-    return typeof v;
-}
-function valueAt(data, segs) {
-    let v = data;
-    for (const s of segs) {
-        if (v === null || typeof v !== 'object' || !Object.hasOwn(v, s))
-            return undefined;
-        v = v[s];
-    }
-    return v;
-}
-const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
-/** What the schema expected, said from the keyword's value in the schema. */
-function expectedFor(rule, value) {
-    const n = typeof value === 'number' ? value : undefined;
-    switch (rule) {
-        case 'type':
-            return Array.isArray(value) ? value.join(' or ') : String(value);
-        case 'minimum':
-            return `>= ${n}`;
-        case 'maximum':
-            return `<= ${n}`;
-        case 'exclusiveMinimum':
-            return `> ${n}`;
-        case 'exclusiveMaximum':
-            return `< ${n}`;
-        case 'multipleOf':
-            return `a multiple of ${n}`;
-        case 'minLength':
-            return `at least ${plural(n ?? 0, 'character')}`;
-        case 'maxLength':
-            return `at most ${plural(n ?? 0, 'character')}`;
-        case 'minItems':
-        case 'minContains':
-            return `at least ${plural(n ?? 0, 'item')}`;
-        case 'maxItems':
-        case 'maxContains':
-            return `at most ${plural(n ?? 0, 'item')}`;
-        case 'minProperties':
-            return `at least ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
-        case 'maxProperties':
-            return `at most ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
-        case 'enum':
-            return Array.isArray(value) ? `one of ${plural(value.length, 'value')}` : undefined;
-        case 'const':
-            return 'the constant value';
-        case 'pattern':
-            return typeof value === 'string' ? `matching ${value}` : undefined;
-        case 'format':
-            return typeof value === 'string' ? `format ${value}` : undefined;
-        case 'uniqueItems':
-            return 'unique items';
-        case 'anyOf':
-            return Array.isArray(value) ? `any of ${plural(value.length, 'schema')}` : undefined;
-        case 'oneOf':
-            return Array.isArray(value) ? `exactly one of ${plural(value.length, 'schema')}` : undefined;
-        case 'not':
-            return 'not matching its schema';
-        case 'contains':
-            return 'an item matching its schema';
-        case 'propertyNames':
-            return 'property names matching its schema';
-        default:
-            return undefined;
-    }
-}
-/**
- * The keyword a `false` schema stands in (additionalProperties: false → 'additionalProperties'). The library
- * gives a `false` unit no keyword location of its own; it follows the unit of the keyword that applied it.
- */
-function falseRule(before) {
-    const k = before?.keyword;
-    if (k === 'additionalProperties')
-        return { rule: k, expected: 'no other properties' };
-    if (k === 'unevaluatedProperties')
-        return { rule: k, expected: 'no unevaluated properties' };
-    if (k === 'items' || k === 'unevaluatedItems')
-        return { rule: k, expected: 'no more items' };
-    return { rule: 'false', expected: 'nothing (false schema)' };
-}
-/** One problem per missing property of a `required` / `dependentRequired` failure. */
-function missing(unit, ctx, instanceSegs, keywordSegs) {
-    const obj = valueAt(ctx.data, instanceSegs);
-    const has = (k) => typeof obj === 'object' && obj !== null && Object.hasOwn(obj, k);
-    const schemaSegs = keywordSegs.slice(0, -1);
-    let names = [];
-    if (unit.keyword === 'required') {
-        names = ctx.schemaAt([...schemaSegs, 'required']) ?? [];
-    }
-    else {
-        const deps = (ctx.schemaAt([...schemaSegs, 'dependentRequired']) ?? {});
-        names = Object.keys(deps)
-            .filter(has)
-            .flatMap((k) => deps[k]);
-    }
-    return [...new Set(names)]
-        .filter((k) => !has(k))
-        .map((k) => ({
-        pointer: pointerOf([...instanceSegs, k]),
-        rule: unit.keyword,
-        expected: 'present',
-        found: 'absent',
-    }));
-}
-/**
- * The problems of one failed validation, in the library's order, without duplicates.
- * @example
- * toProblems([{ keyword: 'type', keywordLocation: '#/properties/stars/type', instanceLocation: '#/stars', error: '…' }], ctx);
- * // [{ pointer: '/stars', rule: 'type', expected: 'integer', found: 'string' }]
- */
-function toProblems(units, ctx) {
-    const out = [];
-    const seen = new Set();
-    units.forEach((unit, i) => {
-        if (WRAPPERS.has(unit.keyword))
-            return;
-        const before = units[i - 1];
-        // A `false` unit sits where the unit before it points (its own location is the instance's).
-        const keywordSegs = unit.keyword === 'false'
-            ? [...segments(before?.keywordLocation ?? '#'), 'false']
-            : segments(unit.keywordLocation);
-        if (insideSummarized(keywordSegs))
-            return;
-        const instanceSegs = segments(unit.instanceLocation);
-        let found = [];
-        if (unit.keyword === 'required' || unit.keyword === 'dependentRequired') {
-            found = missing(unit, ctx, instanceSegs, keywordSegs);
-        }
-        else {
-            const fr = unit.keyword === 'false' ? falseRule(before) : undefined;
-            const rule = fr?.rule ?? unit.keyword;
-            const expected = fr?.expected ?? expectedFor(rule, ctx.schemaAt(keywordSegs));
-            const type = jsonType(valueAt(ctx.data, instanceSegs));
-            found.push({
-                pointer: pointerOf(instanceSegs),
-                rule,
-                ...(expected === undefined ? {} : { expected }),
-                found: type,
-            });
-        }
-        for (const p of found) {
-            const id = `${p.pointer}\u0000${p.rule}\u0000${p.expected}`;
-            if (seen.has(id))
-                continue;
-            seen.add(id);
-            out.push(p);
-        }
-    });
-    return out;
-}
-
-;// CONCATENATED MODULE: ./src/document/schema/compile.ts
-/**
- * The validator for per-type schemas (issue 38): JSON Schema 2020-12 through @cfworker/json-schema, an
- * interpreter (no `new Function`, so it runs under the viewer's Content-Security-Policy without
- * `unsafe-eval`, and an untrusted schema is never turned into code). Schemas are checked first
- * (check-schema.ts: vocabulary, caps, `$ref` inside the schema only, safe patterns), then compiled once
- * per blob SHA. A plain schema also gets a closure-compiled yes/no check (fast-path.ts) so valid documents
- * skip the interpreter; the library alone reports problems. See docs/schemas-validator.md.
- */
-
-
-
-
-/** Schemas compiled by this process so far (a test seam: the cache is asserted by counting compiles). */
-let compiles = 0;
-const schemaCompiles = () => compiles;
-/** The schema value at a keyword location, following `$ref` segments the way the library took them. */
-function schemaLookup(root, resolve) {
-    const at = (pointer) => pointer
-        .split('/')
-        .slice(1)
-        .reduce((v, s) => v?.[s.replace(/~1/g, '/').replace(/~0/g, '~')], root);
-    return (segs) => {
-        let v = root;
-        for (const s of segs) {
-            if (s === '$ref' && v !== null && typeof v === 'object') {
-                const target = resolve(String(v.$ref));
-                v = target === undefined ? undefined : at(target);
-            }
-            else {
-                v = v !== null && typeof v === 'object' ? v[s] : undefined;
-            }
-        }
-        return v;
-    };
-}
-/**
- * Checks and compiles a per-type schema. Throws `InvalidConfig(field, …)` naming the JSON pointer inside
- * the schema and what is allowed (unknown keyword, `$ref` outside the schema, risky `pattern`, caps).
- * @example
- * const compiled = compileSchema({ type: 'object', required: ['stars'], properties: { stars: { type: 'integer', minimum: 0 } } });
- * compiled.validate({ stars: -1 }); // [{ pointer: '/stars', rule: 'minimum', expected: '>= 0', found: 'integer' }]
- * compiled.validate({});            // [{ pointer: '/stars', rule: 'required', expected: 'present', found: 'absent' }]
- */
-function compileSchema(schema, options = {}) {
-    const resolve = checkSchema(schema, options.field ?? 'schema');
-    // A private copy: the library annotates the schema objects it is given, and the caller's may change later.
-    const own = structuredClone(schema);
-    const validator = new Validator(own, '2020-12', false);
-    const schemaAt = schemaLookup(own, resolve);
-    // Plain schemas get a closure-compiled yes/no check first: valid documents (the common case) skip the
-    // library's general interpreter; an invalid one is validated again by the library for its problems.
-    const valid = fastPath(own, resolve);
-    compiles++;
-    return {
-        validate(data) {
-            if (valid?.(data))
-                return [];
-            let units;
-            try {
-                units = validator.validate(data);
-            }
-            catch {
-                // Only non-JSON data (undefined, a function) makes the library throw; say so without the value.
-                return [{ pointer: '', rule: 'type', expected: 'JSON data', found: 'not JSON' }];
-            }
-            return units.valid ? [] : toProblems(units.errors, { data, schemaAt });
-        },
-    };
-}
-/** Most schemas kept compiled: one per type a process writes is the common case, so 64 is plenty. */
-const COMPILED_CACHE_SIZE = 64;
-const cache = new Map();
-/**
- * `compileSchema` once per blob SHA of the declaration (a bounded, least-recently-used cache), so a
- * section's schema is compiled once per process however many writes use it.
- * @example
- * const compiled = compiledSchemaFor(blobSha, declaration.schema);
- * const problems = compiled.validate(doc.data);
- */
-function compiledSchemaFor(blobSha, schema, options = {}) {
-    const hit = cache.get(blobSha);
-    if (hit) {
-        cache.delete(blobSha); // re-inserted last: most recently used
-        cache.set(blobSha, hit);
-        return hit;
-    }
-    const compiled = compileSchema(schema, options);
-    cache.set(blobSha, compiled);
-    if (cache.size > COMPILED_CACHE_SIZE)
-        cache.delete(cache.keys().next().value);
-    return compiled;
-}
-
+// EXTERNAL MODULE: ./src/document/schema/compile.ts + 14 modules
+var compile = __nccwpck_require__(2845);
 // EXTERNAL MODULE: ./src/document/schema/declaration.ts
 var declaration = __nccwpck_require__(8969);
 // EXTERNAL MODULE: ./src/document/schema/enforce.ts
@@ -50729,7 +48928,7 @@ class PartsSchemas {
             }
             const stored = await this.load(t.namespace, t.type);
             this.checkedAgainst.set(k, stored?.blobSha ?? null);
-            this.compiled.set(k, stored ? compiledSchemaFor(stored.blobSha, stored.schema, { field: 'schema' }) : null);
+            this.compiled.set(k, stored ? (0,compile/* compiledSchemaFor */.Mv)(stored.blobSha, stored.schema, { field: 'schema' }) : null);
         }
     }
     /** Whether documents of the type must be checked (false when it has no schema); prepare() it first. */
@@ -50774,7 +48973,7 @@ const declarations_typeKey = (t) => `${t.namespace}/${t.type}`;
 function prepareSchemas(list, field) {
     return (0,declaration/* checkTypeSchemas */.Je)(list, field).map((d, i) => {
         const where = field ?? `schemas[${i}].schema`;
-        return { ...d, field: where, compiled: d.schema === null ? null : compileSchema(d.schema, { field: where }) };
+        return { ...d, field: where, compiled: d.schema === null ? null : (0,compile/* compileSchema */.Fc)(d.schema, { field: where }) };
     });
 }
 /**
@@ -50831,7 +49030,7 @@ function schemasAt(w, types, first) {
         const got = first.get(path) ?? null;
         const stored = (0,declaration/* parseTypeDeclaration */.Cw)(path, got?.value);
         out.set(declarations_typeKey(t), {
-            compiled: stored && got ? compiledSchemaFor(got.blobSha, stored.schema, { field: path }) : null,
+            compiled: stored && got ? (0,compile/* compiledSchemaFor */.Mv)(got.blobSha, stored.schema, { field: path }) : null,
             against: got?.blobSha ?? null,
         });
     }
@@ -51364,6 +49563,8 @@ async function listDocuments(store, options = {}) {
     return { ...meta, documents, version: listed.version, nextCursor };
 }
 
+// EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
+var migrate = __nccwpck_require__(9638);
 // EXTERNAL MODULE: ./src/document/indexes/build.ts
 var build = __nccwpck_require__(6394);
 // EXTERNAL MODULE: ./src/core/arrays.ts
@@ -51822,6 +50023,7 @@ var versions_of = __nccwpck_require__(6056);
 
 
 
+
 /**
  * Documents over a RefStore.
  *
@@ -52051,6 +50253,16 @@ class DocumentStore {
             guard: expecting.guard,
         });
         return this.store.commit(changes, { ...rest, derive });
+    }
+    /**
+     * Migrate every document of one type in ONE commit, compare-and-set on the version read (migrate/migrate.ts,
+     * docs/migrations.md); `dryRun: true` writes nothing and reports counts and samples.
+     *
+     * @example
+     * await docs.migrate({ namespace: 'github', type: 'repo', operations: [{ op: 'rename', from: 'data.stars', to: 'data.stargazers' }] });
+     */
+    migrate(options) {
+        return (0,migrate/* migrateType */.se)(this, options);
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -55413,6 +53625,847 @@ function certainCompare(a, b) {
 
 /***/ }),
 
+/***/ 9638:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  d0: () => (/* reexport */ OPERATION_NAMES),
+  JW: () => (/* reexport */ assertOperations),
+  se: () => (/* reexport */ migrateType),
+  xS: () => (/* reexport */ operationText),
+  $$: () => (/* reexport */ parseOperation),
+  Mq: () => (/* reexport */ sampleLines)
+});
+
+// UNUSED EXPORTS: CAST_TYPES, MIGRATION_TRAILER, MigrationRaced, OPERATION_SYNTAX, SAMPLES, SAMPLE_LINE_MAX, SAMPLE_VALUE_MAX, applyOperations, capValues, cappedSample, castValue, cut, indexChanges, migratedFields, migrationMessage, migrationOf
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/document/migrate/operations.ts
+/**
+ * The operations of a migration (docs/migrations.md): their one shape, the checks every entry point runs
+ * before any request (`assertOperations`, errors naming `operations[i]` and what is allowed), and the text
+ * form the CLI flags and the Action's YAML list share (`parseOperation('rename', 'data.a=data.b')`).
+ */
+
+
+/** What `cast` converts a value to. */
+const CAST_TYPES = ['number', 'string', 'boolean'];
+const OPERATION_NAMES = ['rename', 'set', 'cast', 'drop', 'move-type'];
+/** What each operation's text form looks like (CLI flag values, the Action's YAML list). */
+const OPERATION_SYNTAX = {
+    rename: 'data.FROM=data.TO',
+    set: 'data.FIELD=VALUE (VALUE parsed as JSON, else taken as a string)',
+    cast: `data.FIELD=${CAST_TYPES.join('|')}`,
+    drop: 'data.FIELD',
+    'move-type': 'NAMESPACE/TYPE',
+};
+/** Keys that would reach an object's prototype if written as a property. */
+const UNSAFE_SEGMENTS = new Set(['__proto__', 'constructor', 'prototype']);
+const fail = (field, message, allowed) => {
+    throw new errors/* InvalidConfig */.OZ(field, `${field}: ${message}`, { allowed });
+};
+/** The segments of a data field after `data.`, or an error naming `where`. */
+function fieldSegments(field, where) {
+    const allowed = 'data.<key> or a dotted path into data, e.g. data.owner.login';
+    if (typeof field !== 'string' || !field.startsWith('data.')) {
+        return fail(where, `must be a field of data (data.<key>), got ${JSON.stringify(field)}`, allowed);
+    }
+    const segments = field.slice('data.'.length).split('.');
+    if (segments.some((s) => s === ''))
+        fail(where, `${JSON.stringify(field)} has an empty segment`, allowed);
+    const unsafe = segments.find((s) => UNSAFE_SEGMENTS.has(s));
+    if (unsafe !== undefined)
+        fail(where, `${JSON.stringify(field)} names ${unsafe}, which is not allowed`, allowed);
+    return segments;
+}
+/** One checked operation (a copy holding only its own fields), or `InvalidConfig` naming `where`. */
+function checkOperation(o, where) {
+    if (typeof o !== 'object' || o === null || Array.isArray(o)) {
+        return fail(where, 'must be an object such as { op: "rename", from: "data.a", to: "data.b" }', opList());
+    }
+    const r = o;
+    switch (r.op) {
+        case 'rename': {
+            const from = fieldSegments(r.from, `${where}.from`).join('.');
+            const to = fieldSegments(r.to, `${where}.to`).join('.');
+            if (from === to || to.startsWith(`${from}.`) || from.startsWith(`${to}.`)) {
+                fail(where, `rename ${r.from}=${r.to} moves a field into itself`, 'two fields, neither inside the other');
+            }
+            return { op: 'rename', from: r.from, to: r.to };
+        }
+        case 'set':
+            fieldSegments(r.field, `${where}.field`);
+            if (!Object.hasOwn(r, 'value') || r.value === undefined)
+                fail(`${where}.value`, 'is required', 'any JSON value');
+            assertJson(r.value, `${where}.value`);
+            return { op: 'set', field: r.field, value: r.value };
+        case 'cast':
+            fieldSegments(r.field, `${where}.field`);
+            if (!CAST_TYPES.includes(r.to)) {
+                fail(`${where}.to`, `cannot cast to ${JSON.stringify(r.to)}`, CAST_TYPES.join(', '));
+            }
+            return { op: 'cast', field: r.field, to: r.to };
+        case 'drop':
+            fieldSegments(r.field, `${where}.field`);
+            return { op: 'drop', field: r.field };
+        case 'move-type':
+            assertTypeName(r.namespace, r.type, where);
+            return { op: 'move-type', namespace: r.namespace, type: r.type };
+        default:
+            return fail(`${where}.op`, `${JSON.stringify(r.op)} is not an operation`, opList());
+    }
+}
+const opList = () => OPERATION_NAMES.join(', ');
+/** A namespace and type that make a valid identity (the key rules), named as `where`. */
+function assertTypeName(namespace, type, where) {
+    try {
+        (0,identity/* assertValidIdentity */.xU)({ namespace, doc_type: type, id: 'x' });
+    }
+    catch (e) {
+        fail(where, `move-type: ${e.message}`, 'NAMESPACE/TYPE following the key rules (docs/documents.md)');
+    }
+}
+/** A value that survives JSON as it is (no undefined, NaN, functions, cycles), or an error naming `where`. */
+function assertJson(value, where, depth = 0) {
+    if (depth > 64)
+        fail(where, 'is nested too deeply', 'JSON up to 64 levels');
+    if (value === null || typeof value === 'string' || typeof value === 'boolean')
+        return;
+    if (typeof value === 'number') {
+        if (!Number.isFinite(value))
+            fail(where, 'is not a finite number', 'any JSON value');
+        return;
+    }
+    if (Array.isArray(value)) {
+        for (const v of value)
+            assertJson(v, where, depth + 1);
+        return;
+    }
+    if (typeof value === 'object' && Object.getPrototypeOf(value) === Object.prototype) {
+        for (const v of Object.values(value))
+            assertJson(v, where, depth + 1);
+        return;
+    }
+    fail(where, `is not JSON (${typeof value})`, 'any JSON value');
+}
+/**
+ * Every operation checked before any request: a list of 1 to 100 operations, each valid, at most one
+ * `move-type`, and a `move-type` to another type than `from`. Returns copies holding only the fields each
+ * operation takes (what the commit's trailer records).
+ *
+ * @example
+ * assertOperations([{ op: 'rename', from: 'data.a', to: 'data.b' }], { namespace: 'n', type: 't' });
+ */
+function assertOperations(operations, from, field = 'operations') {
+    if (!Array.isArray(operations) || operations.length === 0 || operations.length > 100) {
+        fail(field, 'must be a list of 1 to 100 operations', opList());
+    }
+    const checked = operations.map((o, i) => checkOperation(o, `${field}[${i}]`));
+    const moves = checked.filter((o) => o.op === 'move-type');
+    if (moves.length > 1)
+        fail(field, 'has more than one move-type', 'at most one move-type');
+    const move = moves[0];
+    if (move && move.namespace === from.namespace && move.type === from.type) {
+        fail(field, `move-type ${move.namespace}/${move.type} is the type being migrated`, 'another NAMESPACE/TYPE');
+    }
+    return checked;
+}
+/**
+ * One operation from its text form (a CLI flag's value, an item of the Action's YAML list); `where` names
+ * the flag or input in errors. Check the result with {@link assertOperations}.
+ *
+ * @example
+ * parseOperation('rename', 'data.a=data.b', '--rename'); // { op: 'rename', from: 'data.a', to: 'data.b' }
+ * parseOperation('set', 'data.n=3', '--set'); // { op: 'set', field: 'data.n', value: 3 }
+ * parseOperation('set', 'data.s=hello', '--set'); // { op: 'set', field: 'data.s', value: 'hello' }
+ */
+function parseOperation(name, text, where) {
+    const pair = () => {
+        const eq = text.indexOf('=');
+        if (eq < 0)
+            fail(where, `${JSON.stringify(text)} has no "="`, OPERATION_SYNTAX[name]);
+        return [text.slice(0, eq), text.slice(eq + 1)];
+    };
+    switch (name) {
+        case 'rename': {
+            const [from, to] = pair();
+            return { op: 'rename', from: from, to: to };
+        }
+        case 'set': {
+            const [field, value] = pair();
+            return { op: 'set', field: field, value: jsonOrString(value) };
+        }
+        case 'cast': {
+            const [field, to] = pair();
+            return { op: 'cast', field: field, to: to };
+        }
+        case 'drop':
+            return { op: 'drop', field: text };
+        case 'move-type': {
+            const slash = text.indexOf('/');
+            if (slash < 0 || text.indexOf('/', slash + 1) >= 0) {
+                fail(where, `${JSON.stringify(text)} is not NAMESPACE/TYPE`, OPERATION_SYNTAX['move-type']);
+            }
+            return { op: 'move-type', namespace: text.slice(0, slash), type: text.slice(slash + 1) };
+        }
+        default:
+            return fail(where, `${JSON.stringify(name)} is not an operation`, opList());
+    }
+}
+/** `set`'s VALUE: JSON when it parses (`3`, `true`, `"3"`, `{"a":1}`), else the text itself. */
+function jsonOrString(text) {
+    try {
+        return JSON.parse(text);
+    }
+    catch {
+        return text;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/apply.ts
+
+/** The text form of an operation, for messages and commit subjects (a `set` value cut to `maxValue` characters). */
+function operationText(o, maxValue = 40) {
+    switch (o.op) {
+        case 'rename':
+            return `rename ${o.from}=${o.to}`;
+        case 'set':
+            return `set ${o.field}=${cut(JSON.stringify(o.value), maxValue)}`;
+        case 'cast':
+            return `cast ${o.field}=${o.to}`;
+        case 'drop':
+            return `drop ${o.field}`;
+        case 'move-type':
+            return `move-type ${o.namespace}/${o.type}`;
+    }
+}
+/**
+ * `text` cut to `max` characters, saying how much was left out.
+ *
+ * @example
+ * cut('"' + 'x'.repeat(500) + '"', 20); // '"xxxxxxxxxxxxxxxxxx… (482 more)'
+ */
+function cut(text, max) {
+    return text.length <= max ? text : `${text.slice(0, max - 1)}… (${text.length - max + 1} more)`;
+}
+/** The JSON type of a value, as problems name it. */
+function jsonType(v) {
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    if (typeof v === 'number')
+        return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+}
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Thrown inside {@link applyOperations}, turned into a problem with the document's key. */
+class Refused {
+    problem;
+    constructor(problem) {
+        this.problem = problem;
+    }
+}
+/**
+ * The document `key` of `(namespace, type)` with `data` after `operations`, or the problem that stops it.
+ * `data` is not modified (the result is a copy when anything changed).
+ *
+ * @example
+ * applyOperations('n/t/a.json', 'n', 't', { a: 1 }, [{ op: 'rename', from: 'data.a', to: 'data.b' }]);
+ * // { namespace: 'n', type: 't', data: { b: 1 }, changed: true, moved: false }
+ */
+function applyOperations(key, namespace, type, data, operations) {
+    const out = { namespace, type, data: structuredClone(data), changed: false, moved: false };
+    try {
+        for (const o of operations)
+            applyOne(out, o);
+    }
+    catch (e) {
+        if (e instanceof Refused)
+            return { key, ...e.problem };
+        throw e;
+    }
+    if (!out.changed)
+        out.data = data;
+    return out;
+}
+function applyOne(doc, o) {
+    if (o.op === 'move-type') {
+        doc.namespace = o.namespace;
+        doc.type = o.type;
+        doc.moved = true;
+        return;
+    }
+    if (!isObject(doc.data))
+        throw new Refused({ operation: operationText(o), field: 'data', rule: 'not-an-object', found: jsonType(doc.data) });
+    const root = doc.data;
+    if (o.op === 'rename') {
+        const from = locate(root, o.from, o, false);
+        if (!from || !Object.hasOwn(from.parent, from.last))
+            return;
+        const to = locate(root, o.to, o, true);
+        if (Object.hasOwn(to.parent, to.last)) {
+            throw new Refused({
+                operation: operationText(o),
+                field: o.to,
+                rule: 'exists',
+                found: jsonType(to.parent[to.last]),
+            });
+        }
+        to.parent[to.last] = from.parent[from.last];
+        delete from.parent[from.last];
+        doc.changed = true;
+    }
+    else if (o.op === 'set') {
+        if (valueAtPath(root, o.field) !== undefined)
+            return;
+        const at = locate(root, o.field, o, true);
+        at.parent[at.last] = structuredClone(o.value);
+        doc.changed = true;
+    }
+    else if (o.op === 'drop') {
+        const at = locate(root, o.field, o, false);
+        if (!at || !Object.hasOwn(at.parent, at.last))
+            return;
+        delete at.parent[at.last];
+        doc.changed = true;
+    }
+    else {
+        const at = locate(root, o.field, o, false);
+        if (!at || !Object.hasOwn(at.parent, at.last))
+            return;
+        const before = at.parent[at.last];
+        const after = castValue(before, o.to);
+        if (after === undefined) {
+            throw new Refused({ operation: operationText(o), field: o.field, rule: 'not-castable', found: jsonType(before) });
+        }
+        if (after !== before) {
+            at.parent[at.last] = after;
+            doc.changed = true;
+        }
+    }
+}
+/**
+ * The object holding a field's last segment. `create`: missing objects on the way are made (a value that
+ * is not an object there is refused); otherwise a path that does not reach an object gives undefined.
+ */
+function locate(root, field, o, create) {
+    const segments = fieldSegments(field, 'field');
+    let parent = root;
+    for (let i = 0; i < segments.length - 1; i++) {
+        const seg = segments[i];
+        const next = Object.hasOwn(parent, seg) ? parent[seg] : undefined;
+        if (isObject(next)) {
+            parent = next;
+            continue;
+        }
+        if (!create)
+            return undefined;
+        if (next !== undefined) {
+            const at = `data.${segments.slice(0, i + 1).join('.')}`;
+            throw new Refused({ operation: operationText(o), field: at, rule: 'not-an-object', found: jsonType(next) });
+        }
+        const made = {};
+        parent[seg] = made;
+        parent = made;
+    }
+    return { parent, last: segments[segments.length - 1] };
+}
+/** The value at a data field, or undefined when absent (a path through a non-object is absent). */
+function valueAtPath(root, field) {
+    let v = root;
+    for (const seg of field.slice('data.'.length).split('.')) {
+        if (!isObject(v) || !Object.hasOwn(v, seg))
+            return undefined;
+        v = v[seg];
+    }
+    return v;
+}
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+/**
+ * A value converted to `to`; null stays null; undefined when it cannot be converted.
+ *
+ * @example
+ * castValue(' 42 ', 'number'); // 42
+ * castValue('yes', 'boolean'); // undefined
+ */
+function castValue(v, to) {
+    if (v === null)
+        return null;
+    if (to === 'number') {
+        if (typeof v === 'number')
+            return v;
+        if (typeof v === 'boolean')
+            return v ? 1 : 0;
+        if (typeof v === 'string' && JSON_NUMBER.test(v.trim())) {
+            const n = Number(v.trim());
+            return Number.isFinite(n) ? n : undefined;
+        }
+        return undefined;
+    }
+    if (to === 'string') {
+        if (typeof v === 'string')
+            return v;
+        if (typeof v === 'number' || typeof v === 'boolean')
+            return String(v);
+        return undefined;
+    }
+    if (typeof v === 'boolean')
+        return v;
+    if (typeof v === 'string') {
+        const t = v.trim().toLowerCase();
+        return t === 'true' ? true : t === 'false' ? false : undefined;
+    }
+    if (v === 1 || v === 0)
+        return v === 1;
+    return undefined;
+}
+
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
+// EXTERNAL MODULE: ./src/document/bulk.ts
+var bulk = __nccwpck_require__(7053);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var document_indexes = __nccwpck_require__(4441);
+// EXTERNAL MODULE: ./src/document/schema/declaration.ts
+var declaration = __nccwpck_require__(8969);
+;// CONCATENATED MODULE: ./src/document/migrate/index-fields.ts
+/** The fields of an index after the operations (renames followed, drops removed, duplicates once). */
+function migratedFields(fields, operations) {
+    let out = [...fields];
+    for (const o of operations) {
+        if (o.op === 'rename') {
+            out = out.map((f) => (f === o.from ? o.to : f.startsWith(`${o.from}.`) ? o.to + f.slice(o.from.length) : f));
+        }
+        else if (o.op === 'drop') {
+            out = out.filter((f) => f !== o.field && !f.startsWith(`${o.field}.`));
+        }
+    }
+    return [...new Set(out)];
+}
+/**
+ * The index declarations a migration's commit makes (`indexes` of the commit options): none when the
+ * declaration stays as it is.
+ *
+ * @example
+ * indexChanges([{ namespace: 'n', type: 't', fields: ['data.a'] }], 'n', 't',
+ *   [{ op: 'move-type', namespace: 'n', type: 'u' }]);
+ * // [{ namespace: 'n', type: 't', fields: [] }, { namespace: 'n', type: 'u', fields: ['data.a'] }]
+ */
+function indexChanges(declared, namespace, type, operations) {
+    const source = declared.find((t) => t.namespace === namespace && t.type === type);
+    if (!source)
+        return [];
+    const fields = migratedFields(source.fields, operations);
+    const move = operations.find((o) => o.op === 'move-type');
+    if (!move) {
+        const same = fields.length === source.fields.length && fields.every((f, i) => f === source.fields[i]);
+        return same ? [] : [{ namespace, type, fields }];
+    }
+    const out = [{ namespace, type, fields: [] }];
+    const targetDeclared = declared.some((t) => t.namespace === move.namespace && t.type === move.type);
+    if (!targetDeclared && fields.length > 0)
+        out.push({ namespace: move.namespace, type: move.type, fields });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/declarations.ts
+/**
+ * What a migration's commit declares besides its documents, read at the version the migration read: the
+ * index declaration (index-fields.ts: renames followed, drops removed, a move-type takes it along) and the
+ * types' schemas — `schema` when given, declared on the type the documents end in; without one, a move-type
+ * takes the old type's schema to the new type (unless that has its own), as it takes the index. One bulk
+ * read of the declaration files, counted in the migration's cost.
+ */
+
+
+
+
+/**
+ * The declarations the commit makes (empty lists: none).
+ *
+ * @example
+ * const { indexes, schemas } = await migrationDeclarations(store, version, { namespace: 'n', type: 't', operations }, onMeta);
+ */
+async function migrationDeclarations(store, version, o, onMeta) {
+    const move = o.operations.find((x) => x.op === 'move-type');
+    const touchesIndex = o.operations.some((x) => x.op === 'move-type' || x.op === 'rename' || x.op === 'drop');
+    const source = (0,declaration/* typeDeclarationPath */._O)(o.namespace, o.type);
+    const target = move ? (0,declaration/* typeDeclarationPath */._O)(move.namespace, move.type) : undefined;
+    const keys = [
+        ...(touchesIndex ? [document_indexes/* DECLARATION_KEY */.FF] : []),
+        ...(move && o.schema === undefined ? [source, target] : []),
+    ];
+    const values = new Map();
+    if (keys.length > 0) {
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version, onMeta }))
+            values.set(item.key, item.value);
+    }
+    const declared = (0,document_indexes/* parseDeclaration */.Av)(values.get(document_indexes/* DECLARATION_KEY */.FF) ?? undefined).indexes;
+    const indexes = touchesIndex ? indexChanges(declared, o.namespace, o.type, o.operations) : [];
+    const ends = move ? { namespace: move.namespace, type: move.type } : { namespace: o.namespace, type: o.type };
+    if (o.schema !== undefined)
+        return { indexes, schemas: [{ ...ends, schema: o.schema }] };
+    if (!move)
+        return { indexes, schemas: [] };
+    const old = (0,declaration/* parseTypeDeclaration */.Cw)(source, values.get(source) ?? undefined);
+    if (!old)
+        return { indexes, schemas: [] };
+    const theirs = (0,declaration/* parseTypeDeclaration */.Cw)(target, values.get(target) ?? undefined);
+    const schemas = [{ namespace: o.namespace, type: o.type, schema: null }];
+    if (!theirs)
+        schemas.push({ ...ends, schema: old.schema });
+    return { indexes, schemas };
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/trailer.ts
+/**
+ * What a migration's commit message says (git's trailer format, as compaction writes its trailers:
+ * core/compaction-trailers.ts): a subject naming the type and the operations, and
+ * `Docdb-Migration: <compact JSON of the operations>` — the record `docs.history` and `docdb doc history`
+ * show, and that {@link migrationOf} reads back.
+ */
+
+const MIGRATION_TRAILER = 'Docdb-Migration';
+/** Longest subject line (git tools show about this much). */
+const SUBJECT_MAX = 120;
+/**
+ * The commit message of a migration of `namespace/type`: `subject` (default: the operations) and the trailer.
+ *
+ * @example
+ * migrationMessage('github', 'repo', [{ op: 'drop', field: 'data.x' }]);
+ * // 'migrate github/repo: drop data.x\n\nDocdb-Migration: [{"op":"drop","field":"data.x"}]'
+ */
+function migrationMessage(namespace, type, operations, subject) {
+    const line = subject ?? cut(`migrate ${namespace}/${type}: ${operations.map((o) => operationText(o)).join(', ')}`, SUBJECT_MAX);
+    return `${line.replace(/\n+$/, '')}\n\n${MIGRATION_TRAILER}: ${JSON.stringify(operations)}`;
+}
+/**
+ * The operations a commit message records, or undefined when it is not a migration's.
+ *
+ * @example
+ * const { entries } = await docs.history(identity);
+ * migrationOf(entries[0].message); // [{ op: 'drop', field: 'data.x' }]
+ */
+function migrationOf(message) {
+    const line = new RegExp(`^${MIGRATION_TRAILER}: (\\[.*\\])$`, 'm').exec(message)?.[1];
+    if (line === undefined)
+        return undefined;
+    try {
+        const parsed = JSON.parse(line);
+        return Array.isArray(parsed) ? parsed : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/migrate.ts
+/**
+ * `docs.migrate`: every document of one `(namespace, type)` read at ONE version a page at a time (the bulk
+ * reads of `list`/`stream`: the archive, or batches), migrated (apply.ts) and written as ONE commit in parts
+ * (`commitParts`: the GitHub store uploads each part as it comes and paces its writes), so memory holds a
+ * page, not the type. The commit is a compare-and-set on the version read: its `guard` refuses any attempt
+ * built on another tip, so a migration computed on an old tip never lands. A dry run reads the same and
+ * writes nothing. See docs/migrations.md.
+ */
+
+
+
+
+
+
+
+
+
+const SAMPLES = 5;
+const MAX_PROBLEMS = 50;
+/**
+ * Migrate one type (see `DocumentStore.migrate`).
+ *
+ * @example
+ * const r = await migrateType(docs, { namespace: 'github', type: 'repo', operations: [{ op: 'drop', field: 'data.tmp' }] });
+ */
+async function migrateType(host, options) {
+    const run = new MigrationRun(host, checkOptions(options));
+    await run.readListing();
+    if (options.dryRun) {
+        for await (const _ of run.parts())
+            ;
+        return run.result(null);
+    }
+    const written = await host.commitParts(run.parts(), await run.writeOptions());
+    return run.result(written);
+}
+function checkOptions(options) {
+    if (typeof options !== 'object' || options === null) {
+        throw new errors/* InvalidConfig */.OZ('options', 'migrate takes { namespace, type, operations }', {
+            allowed: '{ namespace, type, operations, schema?, dryRun? }',
+        });
+    }
+    const { namespace, type } = options;
+    (0,identity/* assertValidIdentity */.xU)({ namespace, doc_type: type, id: 'x' });
+    const operations = assertOperations(options.operations, { namespace, type });
+    const pageSize = options.pageSize ?? 1000;
+    if (!Number.isInteger(pageSize) || pageSize < 1) {
+        throw new errors/* InvalidConfig */.OZ('pageSize', `pageSize must be a positive integer, got ${JSON.stringify(pageSize)}`);
+    }
+    if (options.schema !== undefined && options.schema !== null && typeof options.schema !== 'object') {
+        throw new errors/* InvalidConfig */.OZ('schema', 'schema must be a JSON Schema object (or null to drop it)', {
+            allowed: 'object | null',
+        });
+    }
+    return { ...options, operations, pageSize };
+}
+/** One migration in progress: what it read, counted and refused. */
+class MigrationRun {
+    host;
+    o;
+    counts = { read: 0, changed: 0, unchanged: 0, moved: 0 };
+    samples = [];
+    problems = [];
+    problemCount = 0;
+    cost = {};
+    /** The version every page is read at (the first page's). */
+    version = null;
+    entries = [];
+    /** Keys of the move-type target at the version read (a move never overwrites a document). */
+    taken;
+    move;
+    constructor(host, o) {
+        this.host = host;
+        this.o = o;
+        this.move = o.operations.find((x) => x.op === 'move-type');
+    }
+    /** The type's keys, listed at one version (the tip): the version every value is then read at. */
+    async readListing() {
+        const { namespace, type } = this.o;
+        const listed = await this.host.list({ namespace, type });
+        this.cost = (0,bulk/* addCost */.nv)(this.cost, listed);
+        this.version = listed.version;
+        this.entries = listed.documents;
+    }
+    /**
+     * The writes, `pageSize` documents a part. The values are read in ONE bulk read at the listed version (on
+     * GitHub: the section's archive once, however large the type — pages of their own would each read it again
+     * once the cache has evicted the first), then migrated and handed on a part at a time; after the last part
+     * the problems found (if any) end the write.
+     */
+    async *parts() {
+        if (this.version === null)
+            return;
+        if (this.move)
+            await this.readTaken(this.version);
+        const byKey = new Map(this.entries.map((e) => [e.key, e]));
+        const onMeta = (m) => {
+            this.cost = (0,bulk/* addCost */.nv)(this.cost, m);
+        };
+        let ops = [];
+        const keys = this.entries.map((e) => e.key);
+        for await (const item of (0,read_many/* readManyFrom */.O)(this.host.store, keys, { version: this.version, onMeta })) {
+            const entry = byKey.get(item.key);
+            if (!entry || item.value === null)
+                continue;
+            const document = (0,envelope/* decodeEnvelope */.vw)(item.value, this.version);
+            (0,bulk/* checkIdentity */.Z0)(document, entry, item.key);
+            for (const op of this.migrateOne({ ...entry, document }))
+                ops.push(op);
+            if (this.problemCount > 0)
+                ops = [];
+            if (ops.length >= this.o.pageSize) {
+                yield ops;
+                ops = [];
+            }
+        }
+        if (ops.length > 0 && this.problemCount === 0)
+            yield ops;
+        this.throwProblems();
+    }
+    /** The commit's options: message with trailer, compare-and-set guard, index and schema declarations. */
+    async writeOptions() {
+        const { namespace, type, operations } = this.o;
+        const read = this.version;
+        const onMeta = (m) => {
+            this.cost = (0,bulk/* addCost */.nv)(this.cost, m);
+        };
+        const { indexes, schemas } = read === null ? { indexes: [], schemas: [] } : await migrationDeclarations(this.host.store, read, this.o, onMeta);
+        const ref = this.host.ref;
+        return {
+            message: migrationMessage(namespace, type, operations, this.o.message),
+            guard: async ({ version }) => {
+                if (version !== read)
+                    throw new MigrationRaced(ref, `${namespace}/${type}`, read, version);
+            },
+            ...(indexes.length > 0 ? { indexes } : {}),
+            ...(schemas.length > 0 ? { schemas } : {}),
+        };
+    }
+    /** Throw the problems found, if any: nothing is written. */
+    throwProblems() {
+        const first = this.problems[0];
+        if (!first)
+            return;
+        const more = this.problemCount > 1 ? ` (and ${this.problemCount - 1} more)` : '';
+        throw new errors/* InvalidDocument */.D1(first.field, `migrate ${this.o.namespace}/${this.o.type}: ${first.key} cannot be migrated: ${describe(first)}${more}. Nothing was written.`, { key: first.key, problems: this.problems, count: this.problemCount, version: this.version });
+    }
+    result(written) {
+        return {
+            ...(0,bulk/* addCost */.nv)(this.cost, written ?? {}),
+            version: written ? written.version : this.version,
+            previousVersion: this.version,
+            changed: written?.changed ?? false,
+            dryRun: written === null,
+            counts: this.counts,
+            samples: this.samples,
+            operations: this.o.operations,
+        };
+    }
+    migrateOne(d) {
+        this.counts.read++;
+        const env = d.document;
+        if (!env)
+            return []; // deleted between the listing and the read: not in this version
+        const out = applyOperations(d.key, d.namespace, d.doc_type, env.data, this.o.operations);
+        if ('rule' in out)
+            return this.refuse(out);
+        const movedTo = out.moved ? (0,identity/* deriveKey */.Hz)({ namespace: out.namespace, doc_type: out.type, id: d.id }) : undefined;
+        if (movedTo !== undefined && this.taken?.has(movedTo)) {
+            return this.refuse({
+                key: d.key,
+                operation: `move-type ${out.namespace}/${out.type}`,
+                field: 'id',
+                rule: 'taken',
+                found: 'document',
+            });
+        }
+        if (out.changed)
+            this.counts.changed++;
+        if (out.moved)
+            this.counts.moved++;
+        if (!out.changed && !out.moved) {
+            this.counts.unchanged++;
+            return [];
+        }
+        this.sample({ key: d.key, ...(movedTo ? { movedTo } : {}), before: env.data, after: out.data });
+        const put = {
+            op: 'put',
+            document: { namespace: out.namespace, type: out.type, id: d.id, data: out.data },
+        };
+        return out.moved
+            ? [{ op: 'delete', identity: { namespace: d.namespace, doc_type: d.doc_type, id: d.id } }, put]
+            : [put];
+    }
+    /** Keep the first {@link SAMPLES} changed documents in key order (whatever order the values arrive in). */
+    sample(s) {
+        if (this.samples.length === SAMPLES && s.key > this.samples[SAMPLES - 1].key)
+            return;
+        this.samples.push(s);
+        this.samples.sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+        this.samples.length = Math.min(this.samples.length, SAMPLES);
+    }
+    refuse(p) {
+        this.problemCount++;
+        if (this.problems.length < MAX_PROBLEMS)
+            this.problems.push(p);
+        return [];
+    }
+    async readTaken(version) {
+        const move = this.move;
+        const listed = await this.host.list({ namespace: move.namespace, type: move.type, version });
+        this.cost = (0,bulk/* addCost */.nv)(this.cost, listed);
+        this.taken = new Set(listed.documents.map((e) => e.key));
+    }
+}
+function describe(p) {
+    switch (p.rule) {
+        case 'not-castable':
+            return `${p.operation} found a ${p.found} it cannot convert`;
+        case 'exists':
+            return `${p.operation}: ${p.field} is already there (a ${p.found}); drop one of them first`;
+        case 'not-an-object':
+            return `${p.operation}: ${p.field} is a ${p.found}, not an object`;
+        case 'taken':
+            return `${p.operation}: a document with the same id already exists there`;
+    }
+}
+/**
+ * The section moved after the migration read it: the commit was refused, nothing was written. Run the
+ * migration again (it reads the new tip). `code` stays `ConcurrentUpdate`, as for any lost race.
+ */
+class MigrationRaced extends errors/* ConcurrentUpdate */.$$ {
+    constructor(ref, type, read, now) {
+        super(ref, now ?? '(deleted)', 1);
+        this.message = `migrate ${type}: ${ref} moved from ${read ?? '(absent)'} to ${now ?? '(deleted)'} after the migration read it; nothing was written (a migration is never applied to a tip it was not computed on). Run it again.`;
+        Object.assign(this.data, { read, type });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/samples.ts
+/**
+ * How a dry run's samples are printed (CLI, Action summary): the values are the user's own documents,
+ * shown because the user asked, but each is cut so that one large field cannot flood a terminal or a
+ * job summary.
+ */
+
+/** Longest string value shown inside a sample, and longest sample line. */
+const SAMPLE_VALUE_MAX = 80;
+const SAMPLE_LINE_MAX = 400;
+/**
+ * A copy of `v` with every string longer than `max` cut (saying how much was left out).
+ *
+ * @example
+ * capValues({ a: 'x'.repeat(100) }, 10); // { a: 'xxxxxxxxx… (91 more)' }
+ */
+function capValues(v, max = SAMPLE_VALUE_MAX) {
+    if (typeof v === 'string')
+        return cut(v, max);
+    if (Array.isArray(v))
+        return v.map((x) => capValues(x, max));
+    if (typeof v === 'object' && v !== null) {
+        return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, capValues(x, max)]));
+    }
+    return v;
+}
+/**
+ * A sample with its values cut, for machine output.
+ *
+ * @example
+ * cappedSample({ key: 'n/t/a.json', before: { a: 1 }, after: { b: 1 } });
+ */
+function cappedSample(s) {
+    return { ...s, before: capValues(s.before), after: capValues(s.after) };
+}
+/**
+ * A sample as three lines: the key (and where it moves), `- before`, `+ after`, each cut.
+ *
+ * @example
+ * sampleLines({ key: 'n/t/a.json', before: { a: 1 }, after: { b: 1 } });
+ * // ['n/t/a.json', '  - {"a":1}', '  + {"b":1}']
+ */
+function sampleLines(s) {
+    const line = (v) => cut(JSON.stringify(capValues(v)), SAMPLE_LINE_MAX);
+    return [`${s.key}${s.movedTo ? ` -> ${s.movedTo}` : ''}`, `  - ${line(s.before)}`, `  + ${line(s.after)}`];
+}
+
+;// CONCATENATED MODULE: ./src/document/migrate/index.ts
+/** Migrations of one document type in one commit (docs/migrations.md). */
+
+
+
+
+
+
+
+
+/***/ }),
+
 /***/ 8237:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -55600,6 +54653,2633 @@ function parseOrderBy(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODUL
         });
     }
     return { field, direction };
+}
+
+
+/***/ }),
+
+/***/ 2845:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Fc: () => (/* binding */ compileSchema),
+  Mv: () => (/* binding */ compiledSchemaFor)
+});
+
+// UNUSED EXPORTS: COMPILED_CACHE_SIZE, schemaCompiles
+
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/pointer.js
+function encodePointer(p) {
+    return encodeURI(escapePointer(p)).replace(/#/g, '%23');
+}
+function escapePointer(p) {
+    return p.replace(/~/g, '~0').replace(/\//g, '~1');
+}
+//# sourceMappingURL=pointer.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/dereference.js
+
+const uriFragmentCharacter = /^[A-Za-z0-9._~!$&'()*+,;=:@/?-]$/;
+const uriPercentEncoding = /^%[0-9A-Fa-f]{2}$/;
+const uriUnreservedCharacter = /^[A-Za-z0-9._~-]$/;
+function normalizeURIFragment(fragment) {
+    let normalized = '';
+    for (let index = 0; index < fragment.length;) {
+        const character = fragment[index];
+        const encoded = fragment.slice(index, index + 3);
+        if (character === '%' && uriPercentEncoding.test(encoded)) {
+            const decoded = String.fromCharCode(parseInt(encoded.slice(1), 16));
+            normalized += uriUnreservedCharacter.test(decoded)
+                ? decoded
+                : encoded.toUpperCase();
+            index += 3;
+            continue;
+        }
+        const codePoint = String.fromCodePoint(fragment.codePointAt(index));
+        normalized += uriFragmentCharacter.test(codePoint)
+            ? codePoint
+            : encodeURIComponent(codePoint);
+        index += codePoint.length;
+    }
+    return normalized;
+}
+function resolveURI(reference, baseURI) {
+    const url = new URL(reference, baseURI.href);
+    url.hash = url.hash ? normalizeURIFragment(url.hash.slice(1)) : '';
+    return url;
+}
+const schemaKeyword = {
+    additionalItems: true,
+    unevaluatedItems: true,
+    items: true,
+    contains: true,
+    additionalProperties: true,
+    unevaluatedProperties: true,
+    propertyNames: true,
+    not: true,
+    if: true,
+    then: true,
+    else: true
+};
+const schemaArrayKeyword = {
+    prefixItems: true,
+    items: true,
+    allOf: true,
+    anyOf: true,
+    oneOf: true
+};
+const schemaMapKeyword = {
+    $defs: true,
+    definitions: true,
+    properties: true,
+    patternProperties: true,
+    dependentSchemas: true
+};
+const ignoredKeyword = {
+    id: true,
+    $id: true,
+    $ref: true,
+    $schema: true,
+    $anchor: true,
+    $vocabulary: true,
+    $comment: true,
+    default: true,
+    enum: true,
+    const: true,
+    required: true,
+    dependentRequired: true,
+    type: true,
+    maximum: true,
+    minimum: true,
+    exclusiveMaximum: true,
+    exclusiveMinimum: true,
+    multipleOf: true,
+    maxLength: true,
+    minLength: true,
+    pattern: true,
+    format: true,
+    maxItems: true,
+    minItems: true,
+    uniqueItems: true,
+    maxProperties: true,
+    minProperties: true
+};
+let initialBaseURI = typeof self !== 'undefined' &&
+    self.location &&
+    self.location.origin !== 'null'
+    ?
+        new URL(self.location.origin + self.location.pathname + location.search)
+    : new URL('https://github.com/cfworker');
+function dereference(schema, lookup = Object.create(null), baseURI = initialBaseURI, basePointer = '') {
+    if (schema && typeof schema === 'object' && !Array.isArray(schema)) {
+        const id = schema.$id || schema['id'];
+        if (id) {
+            const url = resolveURI(id, baseURI);
+            if (url.hash.length > 1) {
+                lookup[url.href] = schema;
+            }
+            else {
+                url.hash = '';
+                if (basePointer === '') {
+                    baseURI = url;
+                }
+                else {
+                    dereference(schema, lookup, baseURI);
+                }
+            }
+        }
+    }
+    else if (schema !== true && schema !== false) {
+        return lookup;
+    }
+    const schemaURI = baseURI.href + (basePointer ? '#' + basePointer : '');
+    if (lookup[schemaURI] !== undefined && lookup[schemaURI] !== schema) {
+        throw new Error(`Duplicate schema URI "${schemaURI}".`);
+    }
+    lookup[schemaURI] = schema;
+    if (schema === true || schema === false) {
+        return lookup;
+    }
+    if (schema.__absolute_uri__ === undefined) {
+        Object.defineProperty(schema, '__absolute_uri__', {
+            enumerable: false,
+            value: schemaURI
+        });
+    }
+    if (schema.$ref && schema.__absolute_ref__ === undefined) {
+        const url = resolveURI(schema.$ref, baseURI);
+        Object.defineProperty(schema, '__absolute_ref__', {
+            enumerable: false,
+            value: url.href
+        });
+    }
+    if (schema.$recursiveRef && schema.__absolute_recursive_ref__ === undefined) {
+        const url = resolveURI(schema.$recursiveRef, baseURI);
+        Object.defineProperty(schema, '__absolute_recursive_ref__', {
+            enumerable: false,
+            value: url.href
+        });
+    }
+    if (schema.$anchor) {
+        const url = resolveURI('#' + schema.$anchor, baseURI);
+        lookup[url.href] = schema;
+    }
+    for (let key in schema) {
+        if (ignoredKeyword[key]) {
+            continue;
+        }
+        const keyBase = `${basePointer}/${encodePointer(key)}`;
+        const subSchema = schema[key];
+        if (Array.isArray(subSchema)) {
+            if (schemaArrayKeyword[key]) {
+                const length = subSchema.length;
+                for (let i = 0; i < length; i++) {
+                    dereference(subSchema[i], lookup, baseURI, `${keyBase}/${i}`);
+                }
+            }
+        }
+        else if (schemaMapKeyword[key]) {
+            for (let subKey in subSchema) {
+                dereference(subSchema[subKey], lookup, baseURI, `${keyBase}/${encodePointer(subKey)}`);
+            }
+        }
+        else {
+            dereference(subSchema, lookup, baseURI, keyBase);
+        }
+    }
+    return lookup;
+}
+//# sourceMappingURL=dereference.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/deep-compare-strict.js
+function deepCompareStrict(a, b) {
+    const typeofa = typeof a;
+    if (typeofa !== typeof b) {
+        return false;
+    }
+    const aIsArray = Array.isArray(a);
+    const bIsArray = Array.isArray(b);
+    if (aIsArray !== bIsArray) {
+        return false;
+    }
+    if (aIsArray) {
+        const length = a.length;
+        if (length !== b.length) {
+            return false;
+        }
+        for (let i = 0; i < length; i++) {
+            if (!deepCompareStrict(a[i], b[i])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    if (typeofa === 'object') {
+        if (!a || !b) {
+            return a === b;
+        }
+        const aKeys = Object.keys(a);
+        const bKeys = Object.keys(b);
+        const length = aKeys.length;
+        if (length !== bKeys.length) {
+            return false;
+        }
+        for (const k of aKeys) {
+            if (!Object.prototype.hasOwnProperty.call(b, k)) {
+                return false;
+            }
+            if (!deepCompareStrict(a[k], b[k])) {
+                return false;
+            }
+        }
+        return true;
+    }
+    return a === b;
+}
+//# sourceMappingURL=deep-compare-strict.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/format.js
+const DATE = /^(\d\d\d\d)-(\d\d)-(\d\d)$/;
+const DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const TIME = /^(\d\d):(\d\d):(\d\d)(\.\d+)?(z|([+-])(\d\d):(\d\d))?$/i;
+const HOSTNAME = /^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[-0-9a-z]{0,61}[0-9a-z])?)*$/i;
+const URIREF = /^(?:[a-z][a-z0-9+\-.]*:)?(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'"()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'"()*+,;=:@]|%[0-9a-f]{2})*)*)?(?:\?(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'"()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+const URITEMPLATE = /^(?:(?:[^\x00-\x20\x7f"<>%\\^`{|}]|%[0-9a-f]{2})|\{[+#./;?&=,!@|]?(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?(?:,(?:[a-z0-9_]|%[0-9a-f]{2})+(?:\.(?:[a-z0-9_]|%[0-9a-f]{2})+)*(?::[1-9][0-9]{0,3}|\*)?)*\})*$/i;
+const URL_ = /^(?:(?:https?|ftp):\/\/)(?:\S+(?::\S*)?@)?(?:(?!10(?:\.\d{1,3}){3})(?!127(?:\.\d{1,3}){3})(?!169\.254(?:\.\d{1,3}){2})(?!192\.168(?:\.\d{1,3}){2})(?!172\.(?:1[6-9]|2\d|3[0-1])(?:\.\d{1,3}){2})(?:[1-9]\d?|1\d\d|2[01]\d|22[0-3])(?:\.(?:1?\d{1,2}|2[0-4]\d|25[0-5])){2}(?:\.(?:[1-9]\d?|1\d\d|2[0-4]\d|25[0-4]))|(?:(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)(?:\.(?:[a-z\u{00a1}-\u{ffff}0-9]+-?)*[a-z\u{00a1}-\u{ffff}0-9]+)*(?:\.(?:[a-z\u{00a1}-\u{ffff}]{2,})))(?::\d{2,5})?(?:\/[^\s]*)?$/iu;
+const UUID = /^[0-9a-f]{8}-(?:[0-9a-f]{4}-){3}[0-9a-f]{12}$/i;
+const JSON_POINTER = /^(?:\/(?:[^~/]|~0|~1)*)*$/;
+const JSON_POINTER_URI_FRAGMENT = /^#(?:\/(?:[a-z0-9_\-.!$&'()*+,;:=@]|%[0-9a-f]{2}|~0|~1)*)*$/i;
+const RELATIVE_JSON_POINTER = /^(?:0|[1-9][0-9]*)(?:#|(?:\/(?:[^~/]|~0|~1)*)*)$/;
+const EMAIL_ADDRESS = /^("(?:[\x20-\x21\x23-\x5b\x5d-\x7e]|\\[\x20-\x7e])*"|[a-z0-9.!#$%&'*+/=?^_`{|}~-]+)@(.+)$/i;
+const EMAIL = (input) => {
+    const matches = input.match(EMAIL_ADDRESS);
+    if (!matches)
+        return false;
+    const name = matches[1];
+    const host = matches[2];
+    if (!name || !host || name.length > 64 || host.length > 253)
+        return false;
+    if (name[0] !== '"' &&
+        (name[0] === '.' || name.endsWith('.') || name.includes('..'))) {
+        return false;
+    }
+    if (host.startsWith('[') && host.endsWith(']')) {
+        const address = host.slice(1, -1);
+        if (/^ipv6:/i.test(address))
+            return IPV6.test(address.slice(5));
+        return IPV4.test(address);
+    }
+    return HOSTNAME.test(host);
+};
+const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)$/;
+const IPV6 = /^((([0-9a-f]{1,4}:){7}([0-9a-f]{1,4}|:))|(([0-9a-f]{1,4}:){6}(:[0-9a-f]{1,4}|((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){5}(((:[0-9a-f]{1,4}){1,2})|:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3})|:))|(([0-9a-f]{1,4}:){4}(((:[0-9a-f]{1,4}){1,3})|((:[0-9a-f]{1,4})?:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){3}(((:[0-9a-f]{1,4}){1,4})|((:[0-9a-f]{1,4}){0,2}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){2}(((:[0-9a-f]{1,4}){1,5})|((:[0-9a-f]{1,4}){0,3}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(([0-9a-f]{1,4}:){1}(((:[0-9a-f]{1,4}){1,6})|((:[0-9a-f]{1,4}){0,4}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:))|(:(((:[0-9a-f]{1,4}){1,7})|((:[0-9a-f]{1,4}){0,5}:((25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(\.(25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}))|:)))$/i;
+const DURATION = (input) => /^P(?:\d+W|(?:(?:\d+Y(?:\d+M(?:\d+D)?)?|\d+M(?:\d+D)?|\d+D)(?:T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S))?|T(?:\d+H(?:\d+M(?:\d+S)?)?|\d+M(?:\d+S)?|\d+S)))$/.test(input);
+function bind(r) {
+    return r.test.bind(r);
+}
+const format = {
+    date,
+    time: time.bind(undefined, true),
+    'date-time': date_time,
+    duration: DURATION,
+    uri,
+    'uri-reference': bind(URIREF),
+    'uri-template': bind(URITEMPLATE),
+    url: bind(URL_),
+    email: EMAIL,
+    hostname: bind(HOSTNAME),
+    ipv4: bind(IPV4),
+    ipv6: bind(IPV6),
+    regex: regex,
+    uuid: bind(UUID),
+    'json-pointer': bind(JSON_POINTER),
+    'json-pointer-uri-fragment': bind(JSON_POINTER_URI_FRAGMENT),
+    'relative-json-pointer': bind(RELATIVE_JSON_POINTER)
+};
+function isLeapYear(year) {
+    return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+}
+function date(str) {
+    const matches = str.match(DATE);
+    if (!matches)
+        return false;
+    const yearPart = matches[1];
+    const monthPart = matches[2];
+    const dayPart = matches[3];
+    if (!yearPart || !monthPart || !dayPart)
+        return false;
+    const year = +yearPart;
+    const month = +monthPart;
+    const day = +dayPart;
+    const maxDay = month == 2 && isLeapYear(year) ? 29 : DAYS[month];
+    return (month >= 1 &&
+        month <= 12 &&
+        day >= 1 &&
+        maxDay !== undefined &&
+        day <= maxDay);
+}
+function time(full, str) {
+    const matches = str.match(TIME);
+    if (!matches)
+        return false;
+    const hourPart = matches[1];
+    const minutePart = matches[2];
+    const secondPart = matches[3];
+    if (!hourPart || !minutePart || !secondPart)
+        return false;
+    const hour = +hourPart;
+    const minute = +minutePart;
+    const second = +secondPart;
+    const timeZone = matches[5];
+    const offsetSign = matches[6];
+    const offsetHour = +(matches[7] ?? 0);
+    const offsetMinute = +(matches[8] ?? 0);
+    if (hour > 23 ||
+        minute > 59 ||
+        second > 60 ||
+        offsetHour > 23 ||
+        offsetMinute > 59 ||
+        (full && timeZone === undefined)) {
+        return false;
+    }
+    if (second < 60)
+        return true;
+    const offsetDirection = offsetSign === '+' ? 1 : offsetSign === '-' ? -1 : 0;
+    const utcMinute = (hour * 60 +
+        minute -
+        offsetDirection * (offsetHour * 60 + offsetMinute) +
+        24 * 60) %
+        (24 * 60);
+    return utcMinute === 23 * 60 + 59;
+}
+const DATE_TIME_SEPARATOR = /t|\s/i;
+function date_time(str) {
+    const [datePart, timePart, extra] = str.split(DATE_TIME_SEPARATOR);
+    return (datePart !== undefined &&
+        timePart !== undefined &&
+        extra === undefined &&
+        date(datePart) &&
+        time(true, timePart));
+}
+const NOT_URI_FRAGMENT = /\/|:/;
+const URI_PATTERN = /^(?:[a-z][a-z0-9+\-.]*:)(?:\/?\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:]|%[0-9a-f]{2})*@)?(?:\[(?:(?:(?:(?:[0-9a-f]{1,4}:){6}|::(?:[0-9a-f]{1,4}:){5}|(?:[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){4}|(?:(?:[0-9a-f]{1,4}:){0,1}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){3}|(?:(?:[0-9a-f]{1,4}:){0,2}[0-9a-f]{1,4})?::(?:[0-9a-f]{1,4}:){2}|(?:(?:[0-9a-f]{1,4}:){0,3}[0-9a-f]{1,4})?::[0-9a-f]{1,4}:|(?:(?:[0-9a-f]{1,4}:){0,4}[0-9a-f]{1,4})?::)(?:[0-9a-f]{1,4}:[0-9a-f]{1,4}|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?))|(?:(?:[0-9a-f]{1,4}:){0,5}[0-9a-f]{1,4})?::[0-9a-f]{1,4}|(?:(?:[0-9a-f]{1,4}:){0,6}[0-9a-f]{1,4})?::)|[Vv][0-9a-f]+\.[a-z0-9\-._~!$&'()*+,;=:]+)\]|(?:(?:25[0-5]|2[0-4]\d|[01]?\d\d?)\.){3}(?:25[0-5]|2[0-4]\d|[01]?\d\d?)|(?:[a-z0-9\-._~!$&'()*+,;=]|%[0-9a-f]{2})*)(?::\d*)?(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*|\/(?:(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)?|(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})+(?:\/(?:[a-z0-9\-._~!$&'()*+,;=:@]|%[0-9a-f]{2})*)*)(?:\?(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?(?:#(?:[a-z0-9\-._~!$&'()*+,;=:@/?]|%[0-9a-f]{2})*)?$/i;
+function uri(str) {
+    return NOT_URI_FRAGMENT.test(str) && URI_PATTERN.test(str);
+}
+const Z_ANCHOR = /[^\\]\\Z/;
+function regex(str) {
+    if (Z_ANCHOR.test(str))
+        return false;
+    try {
+        new RegExp(str, 'u');
+        return true;
+    }
+    catch (e) {
+        return false;
+    }
+}
+//# sourceMappingURL=format.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/ucs2-length.js
+function ucs2length(s) {
+    let result = 0;
+    let length = s.length;
+    let index = 0;
+    let charCode;
+    while (index < length) {
+        result++;
+        charCode = s.charCodeAt(index++);
+        if (charCode >= 0xd800 && charCode <= 0xdbff && index < length) {
+            charCode = s.charCodeAt(index);
+            if ((charCode & 0xfc00) == 0xdc00) {
+                index++;
+            }
+        }
+    }
+    return result;
+}
+//# sourceMappingURL=ucs2-length.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validate.js
+
+
+
+
+
+function validate_hasOwnProperty(instance, key) {
+    return Object.prototype.hasOwnProperty.call(instance, key);
+}
+function decimalInteger(value) {
+    const coefficientAndExponent = Math.abs(value).toString().split('e');
+    const coefficient = coefficientAndExponent[0];
+    const exponent = coefficientAndExponent[1] ?? '0';
+    const point = coefficient.indexOf('.');
+    const fractionLength = point === -1 ? 0 : coefficient.length - point - 1;
+    return [
+        BigInt(coefficient.replace('.', '')),
+        Number(exponent) - fractionLength
+    ];
+}
+function isMultipleOf(instance, divisor) {
+    if (!Number.isFinite(instance) || !Number.isFinite(divisor) || divisor <= 0) {
+        return false;
+    }
+    const [instanceCoefficient, instanceExponent] = decimalInteger(instance);
+    const [divisorCoefficient, divisorExponent] = decimalInteger(divisor);
+    const exponentDifference = instanceExponent - divisorExponent;
+    if (exponentDifference >= 0) {
+        return ((instanceCoefficient * 10n ** BigInt(exponentDifference)) %
+            divisorCoefficient ===
+            0n);
+    }
+    return (instanceCoefficient %
+        (divisorCoefficient * 10n ** BigInt(-exponentDifference)) ===
+        0n);
+}
+function validate(instance, schema, draft = '2019-09', lookup = dereference(schema), shortCircuit = true, recursiveAnchor = null, instanceLocation = '#', schemaLocation = '#', evaluated = Object.create(null)) {
+    if (schema === true) {
+        return { valid: true, errors: [] };
+    }
+    if (schema === false) {
+        return {
+            valid: false,
+            errors: [
+                {
+                    instanceLocation,
+                    keyword: 'false',
+                    keywordLocation: instanceLocation,
+                    error: 'False boolean schema.'
+                }
+            ]
+        };
+    }
+    const rawInstanceType = typeof instance;
+    let instanceType;
+    switch (rawInstanceType) {
+        case 'boolean':
+        case 'number':
+        case 'string':
+            instanceType = rawInstanceType;
+            break;
+        case 'object':
+            if (instance === null) {
+                instanceType = 'null';
+            }
+            else if (Array.isArray(instance)) {
+                instanceType = 'array';
+            }
+            else {
+                instanceType = 'object';
+            }
+            break;
+        default:
+            throw new Error(`Instances of "${rawInstanceType}" type are not supported.`);
+    }
+    const { $ref, $recursiveRef, $recursiveAnchor, type: $type, const: $const, enum: $enum, required: $required, not: $not, anyOf: $anyOf, allOf: $allOf, oneOf: $oneOf, if: $if, then: $then, else: $else, format: $format, properties: $properties, patternProperties: $patternProperties, additionalProperties: $additionalProperties, unevaluatedProperties: $unevaluatedProperties, minProperties: $minProperties, maxProperties: $maxProperties, propertyNames: $propertyNames, dependentRequired: $dependentRequired, dependentSchemas: $dependentSchemas, dependencies: $dependencies, prefixItems: $prefixItems, items: $items, additionalItems: $additionalItems, unevaluatedItems: $unevaluatedItems, contains: $contains, minContains: $minContains, maxContains: $maxContains, minItems: $minItems, maxItems: $maxItems, uniqueItems: $uniqueItems, minimum: $minimum, maximum: $maximum, exclusiveMinimum: $exclusiveMinimum, exclusiveMaximum: $exclusiveMaximum, multipleOf: $multipleOf, minLength: $minLength, maxLength: $maxLength, pattern: $pattern, __absolute_ref__, __absolute_recursive_ref__ } = schema;
+    const errors = [];
+    if ($recursiveAnchor === true && recursiveAnchor === null) {
+        recursiveAnchor = schema;
+    }
+    if ($recursiveRef === '#') {
+        const refSchema = recursiveAnchor === null
+            ? lookup[__absolute_recursive_ref__]
+            : recursiveAnchor;
+        const keywordLocation = `${schemaLocation}/$recursiveRef`;
+        const result = validate(instance, recursiveAnchor === null ? schema : recursiveAnchor, draft, lookup, shortCircuit, refSchema, instanceLocation, keywordLocation, evaluated);
+        if (!result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: '$recursiveRef',
+                keywordLocation,
+                error: 'A subschema had errors.'
+            }, ...result.errors);
+        }
+    }
+    if ($ref !== undefined) {
+        const uri = __absolute_ref__ || $ref;
+        const refSchema = lookup[uri];
+        if (refSchema === undefined) {
+            let message = `Unresolved $ref "${$ref}".`;
+            if (__absolute_ref__ && __absolute_ref__ !== $ref) {
+                message += `  Absolute URI "${__absolute_ref__}".`;
+            }
+            message += `\nKnown schemas:\n- ${Object.keys(lookup).join('\n- ')}`;
+            throw new Error(message);
+        }
+        const keywordLocation = `${schemaLocation}/$ref`;
+        const result = validate(instance, refSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, evaluated);
+        if (!result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: '$ref',
+                keywordLocation,
+                error: 'A subschema had errors.'
+            }, ...result.errors);
+        }
+        if (draft === '4' || draft === '7') {
+            return { valid: errors.length === 0, errors };
+        }
+    }
+    if (Array.isArray($type)) {
+        let length = $type.length;
+        let valid = false;
+        for (let i = 0; i < length; i++) {
+            if (instanceType === $type[i] ||
+                ($type[i] === 'integer' &&
+                    instanceType === 'number' &&
+                    instance % 1 === 0 &&
+                    instance === instance)) {
+                valid = true;
+                break;
+            }
+        }
+        if (!valid) {
+            errors.push({
+                instanceLocation,
+                keyword: 'type',
+                keywordLocation: `${schemaLocation}/type`,
+                error: `Instance type "${instanceType}" is invalid. Expected "${$type.join('", "')}".`
+            });
+        }
+    }
+    else if ($type === 'integer') {
+        if (instanceType !== 'number' || instance % 1 || instance !== instance) {
+            errors.push({
+                instanceLocation,
+                keyword: 'type',
+                keywordLocation: `${schemaLocation}/type`,
+                error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
+            });
+        }
+    }
+    else if ($type !== undefined && instanceType !== $type) {
+        errors.push({
+            instanceLocation,
+            keyword: 'type',
+            keywordLocation: `${schemaLocation}/type`,
+            error: `Instance type "${instanceType}" is invalid. Expected "${$type}".`
+        });
+    }
+    if ($const !== undefined) {
+        if (instanceType === 'object' || instanceType === 'array') {
+            if (!deepCompareStrict(instance, $const)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'const',
+                    keywordLocation: `${schemaLocation}/const`,
+                    error: `Instance does not match ${JSON.stringify($const)}.`
+                });
+            }
+        }
+        else if (instance !== $const) {
+            errors.push({
+                instanceLocation,
+                keyword: 'const',
+                keywordLocation: `${schemaLocation}/const`,
+                error: `Instance does not match ${JSON.stringify($const)}.`
+            });
+        }
+    }
+    if ($enum !== undefined) {
+        if (instanceType === 'object' || instanceType === 'array') {
+            if (!$enum.some(value => deepCompareStrict(instance, value))) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'enum',
+                    keywordLocation: `${schemaLocation}/enum`,
+                    error: `Instance does not match any of ${JSON.stringify($enum)}.`
+                });
+            }
+        }
+        else if (!$enum.some(value => instance === value)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'enum',
+                keywordLocation: `${schemaLocation}/enum`,
+                error: `Instance does not match any of ${JSON.stringify($enum)}.`
+            });
+        }
+    }
+    if ($not !== undefined) {
+        const keywordLocation = `${schemaLocation}/not`;
+        const result = validate(instance, $not, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation);
+        if (result.valid) {
+            errors.push({
+                instanceLocation,
+                keyword: 'not',
+                keywordLocation,
+                error: 'Instance matched "not" schema.'
+            });
+        }
+    }
+    let subEvaluateds = [];
+    if ($anyOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/anyOf`;
+        const errorsLength = errors.length;
+        let anyValid = false;
+        for (const [i, subSchema] of $anyOf.entries()) {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            anyValid = anyValid || result.valid;
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+        }
+        if (anyValid) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'anyOf',
+                keywordLocation,
+                error: 'Instance does not match any subschemas.'
+            });
+        }
+    }
+    if ($allOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/allOf`;
+        const errorsLength = errors.length;
+        let allValid = true;
+        for (const [i, subSchema] of $allOf.entries()) {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            allValid = allValid && result.valid;
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+        }
+        if (allValid) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'allOf',
+                keywordLocation,
+                error: `Instance does not match every subschema.`
+            });
+        }
+    }
+    if ($oneOf !== undefined) {
+        const keywordLocation = `${schemaLocation}/oneOf`;
+        const errorsLength = errors.length;
+        const matches = $oneOf.filter((subSchema, i) => {
+            const subEvaluated = Object.create(evaluated);
+            const result = validate(instance, subSchema, draft, lookup, shortCircuit, $recursiveAnchor === true ? recursiveAnchor : null, instanceLocation, `${keywordLocation}/${i}`, subEvaluated);
+            errors.push(...result.errors);
+            if (result.valid) {
+                subEvaluateds.push(subEvaluated);
+            }
+            return result.valid;
+        }).length;
+        if (matches === 1) {
+            errors.length = errorsLength;
+        }
+        else {
+            errors.splice(errorsLength, 0, {
+                instanceLocation,
+                keyword: 'oneOf',
+                keywordLocation,
+                error: `Instance does not match exactly one subschema (${matches} matches).`
+            });
+        }
+    }
+    if (instanceType === 'object' || instanceType === 'array') {
+        Object.assign(evaluated, ...subEvaluateds);
+    }
+    if ($if !== undefined) {
+        const keywordLocation = `${schemaLocation}/if`;
+        const ifEvaluated = Object.create(null);
+        const conditionResult = validate(instance, $if, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, keywordLocation, ifEvaluated).valid;
+        if (conditionResult) {
+            Object.assign(evaluated, ifEvaluated);
+            if ($then !== undefined) {
+                const thenResult = validate(instance, $then, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/then`, evaluated);
+                if (!thenResult.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'if',
+                        keywordLocation,
+                        error: `Instance does not match "then" schema.`
+                    }, ...thenResult.errors);
+                }
+            }
+        }
+        else if ($else !== undefined) {
+            const elseResult = validate(instance, $else, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${schemaLocation}/else`, evaluated);
+            if (!elseResult.valid) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'if',
+                    keywordLocation,
+                    error: `Instance does not match "else" schema.`
+                }, ...elseResult.errors);
+            }
+        }
+    }
+    if (instanceType === 'object') {
+        if ($required !== undefined) {
+            for (const key of $required) {
+                if (!validate_hasOwnProperty(instance, key)) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'required',
+                        keywordLocation: `${schemaLocation}/required`,
+                        error: `Instance does not have required property "${key}".`
+                    });
+                }
+            }
+        }
+        const keys = Object.keys(instance);
+        if ($minProperties !== undefined && keys.length < $minProperties) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minProperties',
+                keywordLocation: `${schemaLocation}/minProperties`,
+                error: `Instance does not have at least ${$minProperties} properties.`
+            });
+        }
+        if ($maxProperties !== undefined && keys.length > $maxProperties) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxProperties',
+                keywordLocation: `${schemaLocation}/maxProperties`,
+                error: `Instance does not have at least ${$maxProperties} properties.`
+            });
+        }
+        if ($propertyNames !== undefined) {
+            const keywordLocation = `${schemaLocation}/propertyNames`;
+            for (const key in instance) {
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(key, $propertyNames, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                if (!result.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'propertyNames',
+                        keywordLocation,
+                        error: `Property name "${key}" does not match schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        if ($dependentRequired !== undefined) {
+            const keywordLocation = `${schemaLocation}/dependantRequired`;
+            for (const key in $dependentRequired) {
+                if (validate_hasOwnProperty(instance, key)) {
+                    const required = $dependentRequired[key];
+                    for (const dependantKey of required) {
+                        if (!validate_hasOwnProperty(instance, dependantKey)) {
+                            errors.push({
+                                instanceLocation,
+                                keyword: 'dependentRequired',
+                                keywordLocation,
+                                error: `Instance has "${key}" but does not have "${dependantKey}".`
+                            });
+                        }
+                    }
+                }
+            }
+        }
+        if ($dependentSchemas !== undefined) {
+            for (const [key, dependentSchema] of Object.entries($dependentSchemas)) {
+                const keywordLocation = `${schemaLocation}/dependentSchemas`;
+                if (validate_hasOwnProperty(instance, key)) {
+                    const result = validate(instance, dependentSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`, evaluated);
+                    if (!result.valid) {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'dependentSchemas',
+                            keywordLocation,
+                            error: `Instance has "${key}" but does not match dependant schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if ($dependencies !== undefined) {
+            const keywordLocation = `${schemaLocation}/dependencies`;
+            for (const key in $dependencies) {
+                if (validate_hasOwnProperty(instance, key)) {
+                    const propsOrSchema = $dependencies[key];
+                    if (Array.isArray(propsOrSchema)) {
+                        for (const dependantKey of propsOrSchema) {
+                            if (!validate_hasOwnProperty(instance, dependantKey)) {
+                                errors.push({
+                                    instanceLocation,
+                                    keyword: 'dependencies',
+                                    keywordLocation,
+                                    error: `Instance has "${key}" but does not have "${dependantKey}".`
+                                });
+                            }
+                        }
+                    }
+                    else {
+                        const result = validate(instance, propsOrSchema, draft, lookup, shortCircuit, recursiveAnchor, instanceLocation, `${keywordLocation}/${encodePointer(key)}`);
+                        if (!result.valid) {
+                            errors.push({
+                                instanceLocation,
+                                keyword: 'dependencies',
+                                keywordLocation,
+                                error: `Instance has "${key}" but does not match dependant schema.`
+                            }, ...result.errors);
+                        }
+                    }
+                }
+            }
+        }
+        const thisEvaluated = Object.create(null);
+        let stop = false;
+        if ($properties !== undefined) {
+            const keywordLocation = `${schemaLocation}/properties`;
+            for (const [key, propertySchema] of Object.entries($properties)) {
+                if (!validate_hasOwnProperty(instance, key)) {
+                    continue;
+                }
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(instance[key], propertySchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(key)}`);
+                thisEvaluated[key] = true;
+                if (result.valid) {
+                    evaluated[key] = true;
+                }
+                else {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'properties',
+                        keywordLocation,
+                        error: `Property "${key}" does not match schema.`
+                    }, ...result.errors);
+                    if (stop)
+                        break;
+                }
+            }
+        }
+        if (!stop && $patternProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/patternProperties`;
+            for (const [pattern, subSchema] of Object.entries($patternProperties)) {
+                const regex = new RegExp(pattern, 'u');
+                for (const key in instance) {
+                    if (!regex.test(key)) {
+                        continue;
+                    }
+                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                    const result = validate(instance[key], subSchema, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, `${keywordLocation}/${encodePointer(pattern)}`);
+                    thisEvaluated[key] = true;
+                    if (result.valid) {
+                        evaluated[key] = true;
+                    }
+                    else {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'patternProperties',
+                            keywordLocation,
+                            error: `Property "${key}" matches pattern "${pattern}" but does not match associated schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if (!stop && $additionalProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/additionalProperties`;
+            for (const key in instance) {
+                if (thisEvaluated[key]) {
+                    continue;
+                }
+                const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                const result = validate(instance[key], $additionalProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                if (result.valid) {
+                    evaluated[key] = true;
+                }
+                else {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'additionalProperties',
+                        keywordLocation,
+                        error: `Property "${key}" does not match additional properties schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        else if (!stop && $unevaluatedProperties !== undefined) {
+            const keywordLocation = `${schemaLocation}/unevaluatedProperties`;
+            for (const key in instance) {
+                if (!evaluated[key]) {
+                    const subInstancePointer = `${instanceLocation}/${encodePointer(key)}`;
+                    const result = validate(instance[key], $unevaluatedProperties, draft, lookup, shortCircuit, recursiveAnchor, subInstancePointer, keywordLocation);
+                    if (result.valid) {
+                        evaluated[key] = true;
+                    }
+                    else {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'unevaluatedProperties',
+                            keywordLocation,
+                            error: `Property "${key}" does not match unevaluated properties schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+    }
+    else if (instanceType === 'array') {
+        if ($maxItems !== undefined && instance.length > $maxItems) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxItems',
+                keywordLocation: `${schemaLocation}/maxItems`,
+                error: `Array has too many items (${instance.length} > ${$maxItems}).`
+            });
+        }
+        if ($minItems !== undefined && instance.length < $minItems) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minItems',
+                keywordLocation: `${schemaLocation}/minItems`,
+                error: `Array has too few items (${instance.length} < ${$minItems}).`
+            });
+        }
+        const length = instance.length;
+        let i = 0;
+        let stop = false;
+        if ($prefixItems !== undefined) {
+            const keywordLocation = `${schemaLocation}/prefixItems`;
+            const length2 = Math.min($prefixItems.length, length);
+            for (; i < length2; i++) {
+                const result = validate(instance[i], $prefixItems[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
+                evaluated[i] = true;
+                if (!result.valid) {
+                    stop = shortCircuit;
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'prefixItems',
+                        keywordLocation,
+                        error: `Items did not match schema.`
+                    }, ...result.errors);
+                    if (stop)
+                        break;
+                }
+            }
+        }
+        if ($items !== undefined) {
+            const keywordLocation = `${schemaLocation}/items`;
+            if (Array.isArray($items)) {
+                const length2 = Math.min($items.length, length);
+                for (; i < length2; i++) {
+                    const result = validate(instance[i], $items[i], draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, `${keywordLocation}/${i}`);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'items',
+                            keywordLocation,
+                            error: `Items did not match schema.`
+                        }, ...result.errors);
+                        if (stop)
+                            break;
+                    }
+                }
+            }
+            else {
+                for (; i < length; i++) {
+                    const result = validate(instance[i], $items, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'items',
+                            keywordLocation,
+                            error: `Items did not match schema.`
+                        }, ...result.errors);
+                        if (stop)
+                            break;
+                    }
+                }
+            }
+            if (!stop && $additionalItems !== undefined) {
+                const keywordLocation = `${schemaLocation}/additionalItems`;
+                for (; i < length; i++) {
+                    const result = validate(instance[i], $additionalItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                    evaluated[i] = true;
+                    if (!result.valid) {
+                        stop = shortCircuit;
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'additionalItems',
+                            keywordLocation,
+                            error: `Items did not match additional items schema.`
+                        }, ...result.errors);
+                    }
+                }
+            }
+        }
+        if ($contains !== undefined) {
+            if (length === 0 && $minContains === undefined) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'contains',
+                    keywordLocation: `${schemaLocation}/contains`,
+                    error: `Array is empty. It must contain at least one item matching the schema.`
+                });
+            }
+            else if ($minContains !== undefined && length < $minContains) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minContains',
+                    keywordLocation: `${schemaLocation}/minContains`,
+                    error: `Array has less items (${length}) than minContains (${$minContains}).`
+                });
+            }
+            else {
+                const keywordLocation = `${schemaLocation}/contains`;
+                const errorsLength = errors.length;
+                let contained = 0;
+                for (let j = 0; j < length; j++) {
+                    const result = validate(instance[j], $contains, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${j}`, keywordLocation);
+                    if (result.valid) {
+                        evaluated[j] = true;
+                        contained++;
+                    }
+                    else {
+                        errors.push(...result.errors);
+                    }
+                }
+                if (contained >= ($minContains || 0)) {
+                    errors.length = errorsLength;
+                }
+                if ($minContains === undefined && contained === 0) {
+                    errors.splice(errorsLength, 0, {
+                        instanceLocation,
+                        keyword: 'contains',
+                        keywordLocation,
+                        error: `Array does not contain item matching schema.`
+                    });
+                }
+                else if ($minContains !== undefined && contained < $minContains) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'minContains',
+                        keywordLocation: `${schemaLocation}/minContains`,
+                        error: `Array must contain at least ${$minContains} items matching schema. Only ${contained} items were found.`
+                    });
+                }
+                else if ($maxContains !== undefined && contained > $maxContains) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'maxContains',
+                        keywordLocation: `${schemaLocation}/maxContains`,
+                        error: `Array may contain at most ${$maxContains} items matching schema. ${contained} items were found.`
+                    });
+                }
+            }
+        }
+        if (!stop && $unevaluatedItems !== undefined) {
+            const keywordLocation = `${schemaLocation}/unevaluatedItems`;
+            for (i; i < length; i++) {
+                if (evaluated[i]) {
+                    continue;
+                }
+                const result = validate(instance[i], $unevaluatedItems, draft, lookup, shortCircuit, recursiveAnchor, `${instanceLocation}/${i}`, keywordLocation);
+                evaluated[i] = true;
+                if (!result.valid) {
+                    errors.push({
+                        instanceLocation,
+                        keyword: 'unevaluatedItems',
+                        keywordLocation,
+                        error: `Items did not match unevaluated items schema.`
+                    }, ...result.errors);
+                }
+            }
+        }
+        if ($uniqueItems) {
+            for (let j = 0; j < length; j++) {
+                const a = instance[j];
+                const ao = typeof a === 'object' && a !== null;
+                for (let k = 0; k < length; k++) {
+                    if (j === k) {
+                        continue;
+                    }
+                    const b = instance[k];
+                    const bo = typeof b === 'object' && b !== null;
+                    if (a === b || (ao && bo && deepCompareStrict(a, b))) {
+                        errors.push({
+                            instanceLocation,
+                            keyword: 'uniqueItems',
+                            keywordLocation: `${schemaLocation}/uniqueItems`,
+                            error: `Duplicate items at indexes ${j} and ${k}.`
+                        });
+                        j = Number.MAX_SAFE_INTEGER;
+                        k = Number.MAX_SAFE_INTEGER;
+                    }
+                }
+            }
+        }
+    }
+    else if (instanceType === 'number') {
+        if (draft === '4') {
+            if ($minimum !== undefined &&
+                (($exclusiveMinimum === true && instance <= $minimum) ||
+                    instance < $minimum)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minimum',
+                    keywordLocation: `${schemaLocation}/minimum`,
+                    error: `${instance} is less than ${$exclusiveMinimum ? 'or equal to ' : ''} ${$minimum}.`
+                });
+            }
+            if ($maximum !== undefined &&
+                (($exclusiveMaximum === true && instance >= $maximum) ||
+                    instance > $maximum)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'maximum',
+                    keywordLocation: `${schemaLocation}/maximum`,
+                    error: `${instance} is greater than ${$exclusiveMaximum ? 'or equal to ' : ''} ${$maximum}.`
+                });
+            }
+        }
+        else {
+            if ($minimum !== undefined && instance < $minimum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'minimum',
+                    keywordLocation: `${schemaLocation}/minimum`,
+                    error: `${instance} is less than ${$minimum}.`
+                });
+            }
+            if ($maximum !== undefined && instance > $maximum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'maximum',
+                    keywordLocation: `${schemaLocation}/maximum`,
+                    error: `${instance} is greater than ${$maximum}.`
+                });
+            }
+            if ($exclusiveMinimum !== undefined && instance <= $exclusiveMinimum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'exclusiveMinimum',
+                    keywordLocation: `${schemaLocation}/exclusiveMinimum`,
+                    error: `${instance} is less than ${$exclusiveMinimum}.`
+                });
+            }
+            if ($exclusiveMaximum !== undefined && instance >= $exclusiveMaximum) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'exclusiveMaximum',
+                    keywordLocation: `${schemaLocation}/exclusiveMaximum`,
+                    error: `${instance} is greater than or equal to ${$exclusiveMaximum}.`
+                });
+            }
+        }
+        if ($multipleOf !== undefined) {
+            if (!isMultipleOf(instance, $multipleOf)) {
+                errors.push({
+                    instanceLocation,
+                    keyword: 'multipleOf',
+                    keywordLocation: `${schemaLocation}/multipleOf`,
+                    error: `${instance} is not a multiple of ${$multipleOf}.`
+                });
+            }
+        }
+    }
+    else if (instanceType === 'string') {
+        const length = $minLength === undefined && $maxLength === undefined
+            ? 0
+            : ucs2length(instance);
+        if ($minLength !== undefined && length < $minLength) {
+            errors.push({
+                instanceLocation,
+                keyword: 'minLength',
+                keywordLocation: `${schemaLocation}/minLength`,
+                error: `String is too short (${length} < ${$minLength}).`
+            });
+        }
+        if ($maxLength !== undefined && length > $maxLength) {
+            errors.push({
+                instanceLocation,
+                keyword: 'maxLength',
+                keywordLocation: `${schemaLocation}/maxLength`,
+                error: `String is too long (${length} > ${$maxLength}).`
+            });
+        }
+        if ($pattern !== undefined && !new RegExp($pattern, 'u').test(instance)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'pattern',
+                keywordLocation: `${schemaLocation}/pattern`,
+                error: `String does not match pattern.`
+            });
+        }
+        if ($format !== undefined &&
+            format[$format] &&
+            !format[$format](instance)) {
+            errors.push({
+                instanceLocation,
+                keyword: 'format',
+                keywordLocation: `${schemaLocation}/format`,
+                error: `String does not match format "${$format}".`
+            });
+        }
+    }
+    return { valid: errors.length === 0, errors };
+}
+//# sourceMappingURL=validate.js.map
+;// CONCATENATED MODULE: ./node_modules/@cfworker/json-schema/dist/esm/validator.js
+
+
+class Validator {
+    schema;
+    draft;
+    shortCircuit;
+    lookup;
+    constructor(schema, draft = '2019-09', shortCircuit = true) {
+        this.schema = schema;
+        this.draft = draft;
+        this.shortCircuit = shortCircuit;
+        this.lookup = dereference(schema);
+    }
+    validate(instance) {
+        return validate(instance, this.schema, this.draft, this.lookup, this.shortCircuit);
+    }
+    addSchema(schema, id) {
+        if (id) {
+            schema = { ...schema, $id: id };
+        }
+        dereference(schema, this.lookup);
+    }
+}
+//# sourceMappingURL=validator.js.map
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/document/schema/limits.ts
+/**
+ * What a per-type schema may contain. Schemas are untrusted input (a writer with push access declares
+ * them), so the validator accepts a listed vocabulary of JSON Schema 2020-12 within fixed caps.
+ */
+/** Deepest nesting of schema objects and arrays (the root schema is depth 0). */
+const MAX_SCHEMA_DEPTH = 32;
+/** Bytes of the schema as JSON. */
+const MAX_SCHEMA_BYTES = 64 * 1024;
+/** Keywords in the whole schema (every key of every schema object counts). */
+const MAX_SCHEMA_KEYWORDS = 2_000;
+/** The only `$schema` accepted (or none). */
+const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
+/** `format` values checked (others are refused, so a typo does not silently check nothing). */
+const FORMATS = ['date', 'time', 'date-time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid'];
+const TYPES = ['string', 'number', 'integer', 'boolean', 'null', 'object', 'array'];
+/** Keywords whose value is one subschema. */
+const SCHEMA_KEYWORDS = [
+    'not',
+    'if',
+    'then',
+    'else',
+    'items',
+    'contains',
+    'additionalProperties',
+    'propertyNames',
+    'unevaluatedItems',
+    'unevaluatedProperties',
+];
+/** Keywords whose value is a non-empty array of subschemas. */
+const SCHEMA_ARRAY_KEYWORDS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+/** Keywords whose value is an object of subschemas. */
+const SCHEMA_MAP_KEYWORDS = ['properties', 'patternProperties', '$defs', 'dependentSchemas'];
+/** Keywords whose value is a non-negative integer. */
+const COUNT_KEYWORDS = [
+    'minLength',
+    'maxLength',
+    'minItems',
+    'maxItems',
+    'minProperties',
+    'maxProperties',
+    'minContains',
+    'maxContains',
+];
+/** Keywords whose value is a number. */
+const NUMBER_KEYWORDS = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'];
+/** Annotations: accepted, never checked. */
+const ANNOTATION_KEYWORDS = [
+    '$comment',
+    'title',
+    'description',
+    'default',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+];
+/** The other keywords, each checked on its own. */
+const OTHER_KEYWORDS = [
+    '$schema',
+    '$id',
+    '$ref',
+    '$anchor',
+    'type',
+    'enum',
+    'const',
+    'required',
+    'dependentRequired',
+    'pattern',
+    'format',
+    'uniqueItems',
+];
+const ALLOWED_KEYWORDS = new Set([
+    ...SCHEMA_KEYWORDS,
+    ...SCHEMA_ARRAY_KEYWORDS,
+    ...SCHEMA_MAP_KEYWORDS,
+    ...COUNT_KEYWORDS,
+    ...NUMBER_KEYWORDS,
+    ...ANNOTATION_KEYWORDS,
+    ...OTHER_KEYWORDS,
+]);
+
+;// CONCATENATED MODULE: ./src/document/schema/pattern-charset.ts
+/**
+ * Character sets for the pattern guard: which characters one regex atom can match, as sorted code point
+ * ranges. `ANY` stands for "could be anything": unicode property escapes and whatever the guard does not
+ * model. Every rule that uses these sets asks "are these two sets disjoint?", so a set that is too large only
+ * ever makes the guard refuse more — and the complement of `ANY` is `ANY` too, never an under-estimate.
+ */
+const ANY = 'any';
+const EMPTY = [];
+const MAX_CP = 0x10ffff;
+const r = (lo, hi = lo) => [lo.codePointAt(0), hi.codePointAt(0)];
+const DIGIT = [r('0', '9')];
+const WORD = normalize([r('0', '9'), r('A', 'Z'), r('_'), r('a', 'z')]);
+// What \s matches in ECMAScript: WhiteSpace and LineTerminator.
+const SPACE = normalize([
+    [0x09, 0x0d],
+    [0x20, 0x20],
+    [0xa0, 0xa0],
+    [0x1680, 0x1680],
+    [0x2000, 0x200a],
+    [0x2028, 0x2029],
+    [0x202f, 0x202f],
+    [0x205f, 0x205f],
+    [0x3000, 0x3000],
+    [0xfeff, 0xfeff],
+]);
+/** Sorts and merges ranges. */
+function normalize(ranges) {
+    const sorted = [...ranges].sort((a, b) => a[0] - b[0]);
+    const out = [];
+    for (const [lo, hi] of sorted) {
+        const last = out[out.length - 1];
+        if (last && lo <= last[1] + 1)
+            last[1] = Math.max(last[1], hi);
+        else
+            out.push([lo, hi]);
+    }
+    return out;
+}
+function single(cp) {
+    return [[cp, cp]];
+}
+function union(a, b) {
+    if (a === ANY || b === ANY)
+        return ANY;
+    return normalize([...a, ...b]);
+}
+function complement(a) {
+    if (a === ANY)
+        return ANY;
+    const out = [];
+    let next = 0;
+    for (const [lo, hi] of a) {
+        if (lo > next)
+            out.push([next, lo - 1]);
+        next = hi + 1;
+    }
+    if (next <= MAX_CP)
+        out.push([next, MAX_CP]);
+    return out;
+}
+/** True only when no character is in both sets (`ANY` overlaps everything, even the empty set's neighbours). */
+function disjoint(a, b) {
+    if (a === ANY)
+        return b !== ANY && b.length === 0;
+    if (b === ANY)
+        return a.length === 0;
+    return a.every(([lo, hi]) => b.every(([blo, bhi]) => hi < blo || bhi < lo));
+}
+/** `\d \D \w \W \s \S`, or undefined for any other letter. */
+function classEscape(letter) {
+    const base = { d: DIGIT, w: WORD, s: SPACE }[letter.toLowerCase()];
+    if (!base)
+        return undefined;
+    return letter === letter.toLowerCase() ? base : complement(base);
+}
+const CONTROL = { n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b, f: 0x0c, '0': 0 };
+/**
+ * Reads the escape at `src[i] === '\\'` (outside or inside a class) and returns the set it matches and the
+ * index after it. `\b` is backspace here (inside a class); the parser handles `\b` / `\B` assertions itself.
+ */
+function readEscape(src, i) {
+    const c = src[i + 1];
+    const cls = classEscape(c);
+    if (cls)
+        return { set: cls, end: i + 2 };
+    if ((c === 'p' || c === 'P') && src[i + 2] === '{')
+        return { set: ANY, end: src.indexOf('}', i) + 1 };
+    if (c in CONTROL)
+        return { set: single(CONTROL[c]), end: i + 2 };
+    if (c === 'b')
+        return { set: single(8), end: i + 2 };
+    if (c === 'c')
+        return { set: single(src.charCodeAt(i + 2) % 32), end: i + 3 };
+    if (c === 'x')
+        return { set: single(Number.parseInt(src.slice(i + 2, i + 4), 16)), end: i + 4 };
+    if (c === 'u' && src[i + 2] === '{') {
+        const close = src.indexOf('}', i);
+        return { set: single(Number.parseInt(src.slice(i + 3, close), 16)), end: close + 1 };
+    }
+    if (c === 'u')
+        return readUnicodeEscape(src, i);
+    // An identity escape of a syntax character (`\.`, `\-`, `\/`...): that character.
+    const cp = src.codePointAt(i + 1);
+    return { set: single(cp), end: i + 1 + String.fromCodePoint(cp).length };
+}
+/** `\uXXXX`, joining a `\uD83D\uDE00` surrogate pair into one code point as the `u` flag does. */
+function readUnicodeEscape(src, i) {
+    const hi = Number.parseInt(src.slice(i + 2, i + 6), 16);
+    const lo = /^\\u([0-9a-fA-F]{4})/.exec(src.slice(i + 6));
+    if (hi >= 0xd800 && hi <= 0xdbff && lo) {
+        const low = Number.parseInt(lo[1], 16);
+        if (low >= 0xdc00 && low <= 0xdfff) {
+            return { set: single((hi - 0xd800) * 0x400 + (low - 0xdc00) + 0x10000), end: i + 12 };
+        }
+    }
+    return { set: single(hi), end: i + 6 };
+}
+/** Reads the class `[...]` starting at `src[i] === '['`: its set and the index after the `]`. */
+function readClass(src, i) {
+    let j = i + 1;
+    const negated = src[j] === '^';
+    if (negated)
+        j++;
+    let set = EMPTY;
+    while (j < src.length && src[j] !== ']') {
+        const from = readClassAtom(src, j);
+        j = from.end;
+        if (src[j] === '-' && src[j + 1] !== ']' && j + 1 < src.length) {
+            const to = readClassAtom(src, j + 1);
+            j = to.end;
+            set = union(set, rangeBetween(from.set, to.set));
+        }
+        else {
+            set = union(set, from.set);
+        }
+    }
+    return { set: negated ? complement(set) : set, end: j + 1 };
+}
+function readClassAtom(src, j) {
+    if (src[j] === '\\')
+        return readEscape(src, j);
+    const cp = src.codePointAt(j);
+    return { set: single(cp), end: j + String.fromCodePoint(cp).length };
+}
+/** `a-z`: both ends are single characters (the `u` flag refuses `\d-z`); anything else is `ANY`. */
+function rangeBetween(from, to) {
+    if (from === ANY || to === ANY || from.length !== 1 || to.length !== 1)
+        return ANY;
+    const [lo] = from[0];
+    const [hi] = to[0];
+    return lo === from[0][1] && hi === to[0][1] && lo <= hi ? [[lo, hi]] : ANY;
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/pattern-parse.ts
+/**
+ * A small parser for the regular expressions the pattern guard analyses (ECMAScript, `u` flag). It runs only
+ * on patterns `new RegExp(p, 'u')` already accepted, so it reads valid syntax and does not report errors.
+ */
+
+/** A pattern the guard refuses; the message follows "pattern" in the schema error. */
+class PatternRefused extends Error {
+}
+const QUANT_BRACES = /^\{(\d+)(?:,(\d*))?\}/;
+const GROUP_OPEN = /^\(\?(?::|=|!|<=|<!|<[A-Za-z_$][\w$]*>)?/;
+/** Parses a pattern into its top-level alternatives. Throws on syntax the guard does not model (inline modifiers). */
+function parsePattern(src) {
+    return parseAlternatives({ src, i: 0 });
+}
+function parseAlternatives(s) {
+    const alternatives = [[]];
+    while (s.i < s.src.length && s.src[s.i] !== ')') {
+        if (s.src[s.i] === '|') {
+            s.i++;
+            alternatives.push([]);
+            continue;
+        }
+        const node = parseAtom(s);
+        alternatives[alternatives.length - 1].push({ node, ...parseQuantifier(s) });
+    }
+    return alternatives;
+}
+function parseAtom(s) {
+    const { src } = s;
+    const c = src[s.i];
+    if (c === '(')
+        return parseGroup(s);
+    if (c === '^' || c === '$') {
+        s.i++;
+        return { kind: 'assert' };
+    }
+    if (c === '\\' && (src[s.i + 1] === 'b' || src[s.i + 1] === 'B')) {
+        s.i += 2;
+        return { kind: 'assert' };
+    }
+    // `.` is every character but line terminators; `ANY` is a superset, which only makes the guard stricter.
+    const dot = { set: ANY, end: s.i + 1 };
+    const read = c === '\\' ? readEscape(src, s.i) : c === '[' ? readClass(src, s.i) : c === '.' ? dot : literal(src, s.i);
+    s.i = read.end;
+    return { kind: 'char', set: read.set };
+}
+function literal(src, i) {
+    const cp = src.codePointAt(i);
+    return { set: single(cp), end: i + String.fromCodePoint(cp).length };
+}
+function parseGroup(s) {
+    const open = GROUP_OPEN.exec(s.src.slice(s.i));
+    const opener = open?.[0] ?? '(';
+    if (opener === '(?')
+        throw new PatternRefused('uses a group form the guard does not analyse (inline modifiers such as (?i:…))');
+    s.i += opener.length;
+    const look = ['(?=', '(?!', '(?<=', '(?<!'].includes(opener);
+    const alternatives = parseAlternatives(s);
+    s.i++; // ')'
+    return { kind: 'group', alternatives, look };
+}
+function parseQuantifier(s) {
+    const c = s.src[s.i];
+    let q;
+    if (c === '*')
+        q = { min: 0, max: Infinity, length: 1 };
+    else if (c === '+')
+        q = { min: 1, max: Infinity, length: 1 };
+    else if (c === '?')
+        q = { min: 0, max: 1, length: 1 };
+    else if (c === '{') {
+        const m = QUANT_BRACES.exec(s.src.slice(s.i));
+        if (m) {
+            const min = Number(m[1]);
+            const max = m[2] === undefined ? min : m[2] === '' ? Infinity : Number(m[2]);
+            q = { min, max, length: m[0].length };
+        }
+    }
+    if (!q)
+        return { min: 1, max: 1 };
+    s.i += q.length;
+    if (s.src[s.i] === '?')
+        s.i++; // lazy: the same set of paths, tried in another order
+    return { min: q.min, max: q.max };
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/pattern-guard.ts
+/**
+ * Refuses `pattern` / `patternProperties` regular expressions that could backtrack catastrophically.
+ * Schemas are untrusted input (anyone with push access declares them) and JavaScript's regex engine
+ * backtracks, so a pattern like `^(a+)+$` or `^a*a*$` can stall every writer on one long string.
+ * The rules are structural and conservative (some safe patterns are refused; the message says why). A part
+ * of a pattern is *ambiguous* when, from one position, it can match in more than one way (a quantifier with
+ * `max > min`, or a `|` whose branches can start with the same character):
+ *
+ * - at most {@link MAX_PATTERN_LENGTH} characters, valid with the `u` flag, no backreferences;
+ * - repeats `{n,m}` at most {@link MAX_REPEAT};
+ * - a repeated group (`*`, `+`, `{n,}`, `{n,m}` with m > 1) whose body is ambiguous must start each
+ *   branch with one required character (a literal or a class, no quantifier) whose characters no ambiguous
+ *   part inside the group can match, and the branches must start with different characters: then every
+ *   repetition starts at a place the text decides (`(?:-[a-z0-9]+)*` is accepted, `(a+)+`, `(a|ab)*`,
+ *   `([a-z]+-?)*` are refused). What the group can match at the end of a repetition is part of its
+ *   ambiguous parts, so it is covered;
+ * - in a sequence, two ambiguous parts in a row that can match the same characters (no required character
+ *   between them that the first cannot match) must not both be unbounded (`^a*a*$`, `^.*x.*$`: polynomial),
+ *   and bounded ones must not multiply to more than {@link MAX_AMBIGUITY} ways (`a?a?a?…`, `a{0,999}a{0,999}`);
+ *   a group counts by its first characters: `^[a-z0-9]+(?:-[a-z0-9]+)*$` is accepted;
+ * - a lookaround that holds an ambiguous part stands at the top level, not after an unbounded part that
+ *   could end in many places (it would run again at each);
+ * - with an unbounded quantifier, the pattern starts with `^` and has no top-level `|` (unanchored, the
+ *   engine retries at every start position: quadratic).
+ */
+
+
+const MAX_PATTERN_LENGTH = 256;
+const MAX_REPEAT = 1000;
+/** How many ways a run of adjacent bounded ambiguous parts may match the same text. */
+const MAX_AMBIGUITY = 1000;
+const ZERO = {
+    first: EMPTY,
+    all: EMPTY,
+    nullable: true,
+    det: true,
+    unbounded: false,
+    ways: 1,
+    loop: EMPTY,
+    zeroWidth: true,
+    lookLoop: false,
+};
+/**
+ * Undefined when the pattern is accepted, else why it is refused (a phrase that follows "pattern").
+ *
+ * @example
+ * patternRisk('^[a-z0-9]+(?:-[a-z0-9]+)*$'); // undefined
+ * patternRisk('^(a+)+$'); // 'repeats a group …'
+ */
+function patternRisk(pattern) {
+    if (pattern.length > MAX_PATTERN_LENGTH)
+        return `is longer than ${MAX_PATTERN_LENGTH} characters`;
+    try {
+        new RegExp(pattern, 'u');
+    }
+    catch {
+        return 'is not a valid regular expression (ECMAScript, u flag)';
+    }
+    if (/\\[1-9]|\\k</.test(pattern))
+        return 'uses a backreference';
+    try {
+        const top = parsePattern(pattern);
+        const info = analyseAlternatives(top, 0).body;
+        if (info.unbounded && !pattern.startsWith('^'))
+            return 'has an unbounded quantifier (*, +, {n,}) but does not start with ^';
+        if (info.unbounded && top.length > 1)
+            return 'has an unbounded quantifier and a top-level | (wrap the branches: ^(?:a|b)…)';
+        return undefined;
+    }
+    catch (e) {
+        // Anything the analysis did not foresee is refused: conservative stays the default.
+        return e instanceof PatternRefused ? e.message : 'could not be analysed for catastrophic backtracking';
+    }
+}
+function analyseAlternatives(alternatives, depth) {
+    const branches = alternatives.map((seq) => analyseSequence(seq, depth));
+    if (branches.length === 1)
+        return { body: branches[0], branches };
+    const det = branches.every((b) => b.det && !b.nullable) &&
+        branches.every((b, i) => branches.slice(i + 1).every((c) => disjoint(b.first, c.first)));
+    const all = branches.reduce((acc, b) => union(acc, b.all), EMPTY);
+    const body = {
+        first: branches.reduce((acc, b) => union(acc, b.first), EMPTY),
+        all,
+        nullable: branches.some((b) => b.nullable),
+        det,
+        unbounded: branches.some((b) => b.unbounded),
+        ways: det ? 1 : branches.reduce((acc, b) => acc + b.ways, 0),
+        loop: det ? EMPTY : all,
+        zeroWidth: false,
+        lookLoop: false,
+    };
+    return { body, branches };
+}
+/** Plain groups `(…)` / `(?:…)` without a quantifier or `|` are read as part of the sequence around them. */
+function flatten(seq) {
+    return seq.flatMap((t) => t.node.kind === 'group' && !t.node.look && t.node.alternatives.length === 1 && t.min === 1 && t.max === 1
+        ? flatten(t.node.alternatives[0])
+        : [t]);
+}
+function analyseSequence(seq, depth) {
+    const infos = flatten(seq).map((t) => analyseTerm(t, depth));
+    checkAdjacent(infos, depth);
+    let first = EMPTY;
+    let open = true; // still inside the nullable prefix
+    for (const t of infos) {
+        if (!open || t.zeroWidth)
+            continue;
+        first = union(first, t.first);
+        if (!t.nullable)
+            open = false;
+    }
+    const det = infos.every((t) => t.det);
+    return {
+        first,
+        all: infos.reduce((acc, t) => union(acc, t.all), EMPTY),
+        nullable: open,
+        det,
+        unbounded: infos.some((t) => t.unbounded),
+        ways: det
+            ? 1
+            : Math.min(Number.MAX_SAFE_INTEGER, infos.reduce((acc, t) => acc * t.ways, 1)),
+        loop: infos.reduce((acc, t) => union(acc, t.loop), EMPTY),
+        zeroWidth: false,
+        lookLoop: infos.some((t) => t.lookLoop),
+    };
+}
+/**
+ * The sequence rule: walks the parts left to right keeping the run of ambiguous parts not yet cut off by a
+ * required part they cannot match (`pending`). Within one run, the engine tries every way of splitting the
+ * text between the parts, so two unbounded parts there cost n², and bounded ones multiply.
+ */
+function checkAdjacent(infos, depth) {
+    let pending;
+    for (const t of infos) {
+        if (t.zeroWidth) {
+            if (t.lookLoop && depth > 0)
+                throw new PatternRefused(LOOK_NESTED);
+            if (t.lookLoop && pending?.unbounded)
+                throw new PatternRefused(LOOK_AFTER);
+            continue;
+        }
+        const overlaps = pending !== undefined && !disjoint(t.first, pending.chars);
+        if (t.det) {
+            if (pending && !t.nullable && !overlaps)
+                pending = undefined;
+            else if (pending)
+                pending = { ...pending, chars: union(pending.chars, t.all) };
+            continue;
+        }
+        const own = { chars: t.all, unbounded: t.unbounded, ways: t.ways };
+        if (!pending || (!overlaps && !t.nullable)) {
+            pending = own;
+        }
+        else if (!overlaps) {
+            // The part is either empty (the run goes on past it) or starts where the run must stop.
+            pending = {
+                chars: union(pending.chars, t.all),
+                unbounded: pending.unbounded || t.unbounded,
+                ways: Math.max(pending.ways, t.ways),
+            };
+        }
+        else {
+            if (pending.unbounded && t.unbounded)
+                throw new PatternRefused(ADJACENT);
+            const ways = pending.ways * t.ways;
+            if (ways > MAX_AMBIGUITY)
+                throw new PatternRefused(MULTIPLIED);
+            pending = { chars: union(pending.chars, t.all), unbounded: pending.unbounded || t.unbounded, ways };
+        }
+    }
+}
+function analyseTerm(term, depth) {
+    const { node, min, max } = term;
+    if ((max !== Infinity && max > MAX_REPEAT) || min > MAX_REPEAT)
+        throw new PatternRefused(`repeats more than ${MAX_REPEAT} times`);
+    if (node.kind === 'assert')
+        return ZERO;
+    if (node.kind === 'char') {
+        const det = min === max;
+        return {
+            first: max === 0 ? EMPTY : node.set,
+            all: node.set,
+            nullable: min === 0,
+            det,
+            unbounded: max === Infinity,
+            ways: det || max === Infinity ? 1 : max - min + 1,
+            loop: det ? EMPTY : node.set,
+            zeroWidth: false,
+            lookLoop: false,
+        };
+    }
+    const { body, branches } = analyseAlternatives(node.alternatives, depth + 1);
+    // A lookaround is atomic: once it matched, the engine does not come back into it.
+    if (node.look)
+        return { ...ZERO, unbounded: body.unbounded, lookLoop: !body.det };
+    if (max > 1 && !body.det)
+        checkRepeat(node.alternatives, branches);
+    const det = body.det && min === max;
+    const ways = det
+        ? 1
+        : max === Infinity
+            ? body.ways
+            : max <= 1
+                ? (min === 0 ? 1 : 0) + body.ways
+                : (max - min + 1) * body.ways;
+    return {
+        first: body.first,
+        all: body.all,
+        nullable: min === 0 || body.nullable,
+        det,
+        unbounded: body.unbounded || max === Infinity,
+        ways,
+        loop: det ? EMPTY : min === max ? body.loop : body.all,
+        zeroWidth: false,
+        lookLoop: body.lookLoop,
+    };
+}
+/**
+ * The repeated-group rule: each branch starts with one required character `L`, the branches' `L`s are
+ * disjoint, and no ambiguous part of the body can match an `L`. A repetition then ends exactly where the
+ * next `L` stands, so the engine never tries another way to cut the text into repetitions.
+ */
+function checkRepeat(alternatives, branches) {
+    const leads = [];
+    for (const seq of alternatives) {
+        const lead = flatten(seq).find((t) => t.node.kind !== 'assert' && !(t.node.kind === 'group' && t.node.look));
+        const set = lead?.node.kind === 'char' && lead.min === 1 && lead.max === 1 ? lead.node.set : undefined;
+        if (set === undefined)
+            throw new PatternRefused(NO_LEAD);
+        if (leads.some((l) => !disjoint(l, set)))
+            throw new PatternRefused(SAME_LEAD);
+        leads.push(set);
+    }
+    const leadSet = leads.reduce((acc, l) => union(acc, l), EMPTY);
+    const loop = branches.reduce((acc, b) => union(acc, b.loop), EMPTY);
+    if (!disjoint(leadSet, loop))
+        throw new PatternRefused(LEAD_IN_LOOP);
+}
+const REPEAT = 'repeats a group that can match in more than one way (exponential backtracking): ';
+const NO_LEAD = `${REPEAT}each repetition must start with one required character, as in (?:-[a-z0-9]+)*`;
+const SAME_LEAD = `${REPEAT}its branches must start with different characters (write (?:a|b)c, not a|ab)`;
+const LEAD_IN_LOOP = `${REPEAT}the character a repetition starts with can also be matched by a quantifier or | inside the group`;
+const ADJACENT = 'has two unbounded quantifiers not separated by a required character the first cannot match (polynomial backtracking)';
+const MULTIPLIED = `has quantifiers next to each other that can match the same text in more than ${MAX_AMBIGUITY} ways`;
+const LOOK_NESTED = 'has a lookaround with a quantifier inside a group (it would run again at each try)';
+const LOOK_AFTER = 'has a lookaround with a quantifier after an unbounded quantifier (it would run again at each try)';
+
+;// CONCATENATED MODULE: ./src/document/schema/check-schema.ts
+/**
+ * Checks a per-type schema before it is compiled: the listed JSON Schema 2020-12 vocabulary only, each
+ * keyword's value of the right shape, within the caps of limits.ts, `$ref` only to `#…` inside the schema
+ * (nothing is ever fetched), no `$ref` loop that never moves into the data, and safe `pattern`s.
+ * Every refusal is an `InvalidConfig` naming the JSON pointer inside the schema and what is allowed.
+ */
+
+
+
+/** Keywords applied to the same data value as their schema (a `$ref` loop through only these never ends). */
+const SAME_VALUE = new Set(['allOf', 'anyOf', 'oneOf', 'not', 'if', 'then', 'else', 'dependentSchemas']);
+const ANCHOR = /^[A-Za-z_][-A-Za-z0-9._]*$/;
+const escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+function fail(w, at, message) {
+    throw new errors/* InvalidConfig */.OZ(w.field, `${w.field} at "${at || '/'}": ${message}`, { pointer: at });
+}
+/**
+ * Refuses a schema that is not plain JSON within the caps (depth, keywords, bytes) — before anything
+ * recurses into it, so a 100,000-deep or cyclic value fails fast instead of overflowing the stack.
+ */
+function checkShape(value, field) {
+    let keywords = 0;
+    const visit = (v, at, depth) => {
+        if (v === null || typeof v === 'boolean' || typeof v === 'string')
+            return;
+        if (typeof v === 'number') {
+            if (!Number.isFinite(v))
+                fail({ field }, at, 'numbers must be finite');
+            return;
+        }
+        if (typeof v !== 'object' ||
+            (!Array.isArray(v) && Object.getPrototypeOf(v) !== Object.prototype && Object.getPrototypeOf(v) !== null)) {
+            fail({ field }, at, 'is not JSON (only objects, arrays, strings, finite numbers, booleans and null)');
+        }
+        if (depth >= MAX_SCHEMA_DEPTH)
+            fail({ field }, at, `nests deeper than ${MAX_SCHEMA_DEPTH} levels`);
+        if (Array.isArray(v)) {
+            for (const [i, x] of v.entries())
+                visit(x, `${at}/${i}`, depth + 1);
+            return;
+        }
+        for (const [k, x] of Object.entries(v)) {
+            if (++keywords > MAX_SCHEMA_KEYWORDS)
+                fail({ field }, at, `has more than ${MAX_SCHEMA_KEYWORDS} keys in all`);
+            visit(x, `${at}/${escapeKey(k)}`, depth + 1);
+        }
+    };
+    visit(value, '', 0);
+    const bytes = new TextEncoder().encode(JSON.stringify(value)).length;
+    if (bytes > MAX_SCHEMA_BYTES)
+        fail({ field }, '', `is ${bytes} bytes as JSON; at most ${MAX_SCHEMA_BYTES} are accepted`);
+}
+function checkRisk(w, at, pattern) {
+    if (typeof pattern !== 'string')
+        fail(w, at, 'must be a string (a regular expression)');
+    const risk = patternRisk(pattern);
+    if (risk)
+        fail(w, at, `pattern ${risk}`);
+}
+const nonNegInt = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
+const uniqueStrings = (v) => Array.isArray(v) && v.every((s) => typeof s === 'string') && new Set(v).size === v.length;
+/** One keyword's value (not its subschemas: walkSchema descends into those). */
+function checkKeyword(w, at, key, value, root) {
+    const here = `${at}/${escapeKey(key)}`;
+    if (COUNT_KEYWORDS.includes(key) && !nonNegInt(value)) {
+        fail(w, here, 'must be a non-negative integer');
+    }
+    if (NUMBER_KEYWORDS.includes(key)) {
+        if (typeof value !== 'number')
+            fail(w, here, 'must be a number');
+        if (key === 'multipleOf' && value <= 0)
+            fail(w, here, 'must be greater than 0');
+    }
+    if (ANNOTATION_KEYWORDS.includes(key)) {
+        if (['title', 'description', '$comment'].includes(key) && typeof value !== 'string')
+            fail(w, here, 'must be a string');
+        if (['deprecated', 'readOnly', 'writeOnly'].includes(key) && typeof value !== 'boolean')
+            fail(w, here, 'must be true or false');
+        if (key === 'examples' && !Array.isArray(value))
+            fail(w, here, 'must be an array');
+    }
+    switch (key) {
+        case '$schema':
+            if (!root || value !== DRAFT_2020_12)
+                fail(w, here, `only "${DRAFT_2020_12}" is accepted, on the root schema`);
+            break;
+        case '$id':
+            if (!root || typeof value !== 'string')
+                fail(w, here, 'is accepted only on the root schema, as a string');
+            break;
+        case '$anchor':
+            if (typeof value !== 'string' || !ANCHOR.test(value))
+                fail(w, here, 'must be a name like "node" (letters, digits, -._)');
+            if (w.anchors.has(value))
+                fail(w, here, `anchor "${value}" is declared twice`);
+            w.anchors.set(value, at);
+            break;
+        case '$ref':
+            if (typeof value !== 'string' || !value.startsWith('#')) {
+                fail(w, here, 'only references inside this schema are accepted ("#", "#/$defs/name" or "#anchor"); nothing is fetched');
+            }
+            w.refs.push({ at, ref: value });
+            break;
+        case 'type': {
+            const ok = (t) => TYPES.includes(t);
+            const list = Array.isArray(value) ? value : [value];
+            if (list.length === 0 || !list.every(ok) || new Set(list).size !== list.length) {
+                fail(w, here, `must be one of ${TYPES.join(', ')} or an array of distinct ones`);
+            }
+            break;
+        }
+        case 'enum':
+            if (!Array.isArray(value) || value.length === 0)
+                fail(w, here, 'must be a non-empty array');
+            break;
+        case 'required':
+            if (!uniqueStrings(value))
+                fail(w, here, 'must be an array of distinct property names');
+            break;
+        case 'dependentRequired':
+            if (!isObj(value))
+                fail(w, here, 'must be an object of arrays of property names');
+            for (const [k, v] of Object.entries(value)) {
+                if (!uniqueStrings(v))
+                    fail(w, `${here}/${escapeKey(k)}`, 'must be an array of distinct property names');
+            }
+            break;
+        case 'pattern':
+            checkRisk(w, here, value);
+            break;
+        case 'format':
+            if (!FORMATS.includes(value))
+                fail(w, here, `must be one of ${FORMATS.join(', ')}`);
+            break;
+        case 'uniqueItems':
+            if (typeof value !== 'boolean')
+                fail(w, here, 'must be true or false');
+            break;
+    }
+}
+/** Walks one schema (an object or a boolean) at `at`, recording its same-value edges. */
+function walkSchema(w, schema, at) {
+    if (typeof schema === 'boolean')
+        return;
+    if (!isObj(schema))
+        fail(w, at, 'a schema must be an object or a boolean');
+    const same = [];
+    w.sameValue.set(at, same);
+    for (const [key, value] of Object.entries(schema)) {
+        if (!ALLOWED_KEYWORDS.has(key)) {
+            fail(w, `${at}/${escapeKey(key)}`, `unknown keyword "${key}"; allowed: ${[...ALLOWED_KEYWORDS].sort().join(', ')}`);
+        }
+        checkKeyword(w, at, key, value, at === '');
+        const here = `${at}/${escapeKey(key)}`;
+        if (SCHEMA_KEYWORDS.includes(key)) {
+            if (key === 'items' && Array.isArray(value))
+                fail(w, here, 'must be a schema (2020-12: use prefixItems for a tuple)');
+            walkSchema(w, value, here);
+            if (SAME_VALUE.has(key))
+                same.push(here);
+        }
+        else if (SCHEMA_ARRAY_KEYWORDS.includes(key)) {
+            if (!Array.isArray(value) || value.length === 0)
+                fail(w, here, 'must be a non-empty array of schemas');
+            value.forEach((s, i) => {
+                walkSchema(w, s, `${here}/${i}`);
+                if (SAME_VALUE.has(key))
+                    same.push(`${here}/${i}`);
+            });
+        }
+        else if (SCHEMA_MAP_KEYWORDS.includes(key)) {
+            if (!isObj(value))
+                fail(w, here, 'must be an object of schemas');
+            for (const [name, s] of Object.entries(value)) {
+                if (key === 'patternProperties')
+                    checkRisk(w, `${here}/${escapeKey(name)}`, name);
+                walkSchema(w, s, `${here}/${escapeKey(name)}`);
+                if (SAME_VALUE.has(key))
+                    same.push(`${here}/${escapeKey(name)}`);
+            }
+        }
+    }
+}
+/** The pointer a `#…` reference names, or undefined when it names no schema in this one. */
+function resolveRef(w, ref) {
+    let fragment;
+    try {
+        fragment = decodeURIComponent(ref.slice(1));
+    }
+    catch {
+        return undefined;
+    }
+    const target = fragment === '' || fragment.startsWith('/') ? fragment : w.anchors.get(fragment);
+    return target !== undefined && w.sameValue.has(target) ? target : undefined;
+}
+/** Refuses a `$ref` loop that stays on one data value (it would recurse until the stack overflows). */
+function checkRefs(w) {
+    for (const { at, ref } of w.refs) {
+        const target = resolveRef(w, ref);
+        if (target === undefined)
+            fail(w, `${at}/$ref`, `"${ref}" does not point at a schema inside this schema`);
+        w.sameValue.get(at).push(target);
+    }
+    const state = new Map();
+    const visit = (p) => {
+        state.set(p, 'open');
+        for (const next of w.sameValue.get(p) ?? []) {
+            const s = state.get(next);
+            if (s === 'open')
+                fail(w, p, `$ref loop back to "${next || '/'}" that never moves into the data`);
+            if (s === undefined)
+                visit(next);
+        }
+        state.set(p, 'done');
+    };
+    for (const p of w.sameValue.keys())
+        if (!state.has(p))
+            visit(p);
+}
+/**
+ * Refuses anything but a JSON Schema 2020-12 the validator accepts (see docs/schemas-validator.md).
+ * @example
+ * checkSchema({ type: 'object', properties: { stars: { type: 'integer', minimum: 0 } } }, 'schema'); // a $ref resolver
+ * checkSchema({ pattern: '^(a+)+$' }, 'schema'); // throws InvalidConfig naming "/pattern"
+ */
+function checkSchema(schema, field) {
+    checkShape(schema, field);
+    const w = { field, sameValue: new Map(), refs: [], anchors: new Map() };
+    walkSchema(w, schema, '');
+    checkRefs(w);
+    return (ref) => resolveRef(w, ref);
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/fast-path.ts
+/**
+ * A fast yes/no check for the common case — a valid document against a schema of plain keywords — so a
+ * 10,000-document write does not pay the library's general interpreter per document. It is compiled into
+ * closures (no `new Function`: the viewer's Content-Security-Policy stays without `unsafe-eval`) and uses the
+ * library's own helpers (`deepCompareStrict`, `ucs2length`, `format`), so its verdict is the library's
+ * (a property test compares them). It only says "valid": when it says no, or when the schema uses a keyword
+ * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
+ */
+
+/** Keywords the fast path evaluates itself (annotations are ignored); any other keyword → no fast path. */
+const FAST_KEYWORDS = new Set([
+    'type',
+    'enum',
+    'const',
+    'minimum',
+    'maximum',
+    'exclusiveMinimum',
+    'exclusiveMaximum',
+    'minLength',
+    'maxLength',
+    'pattern',
+    'format',
+    'items',
+    'prefixItems',
+    'minItems',
+    'maxItems',
+    'uniqueItems',
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'required',
+    'minProperties',
+    'maxProperties',
+    '$ref',
+    '$defs',
+    '$schema',
+    '$id',
+    '$anchor',
+    '$comment',
+    'title',
+    'description',
+    'default',
+    'examples',
+    'deprecated',
+    'readOnly',
+    'writeOnly',
+]);
+class NotFast extends Error {
+}
+const fast_path_isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+function typeOk(t, v) {
+    switch (t) {
+        case 'integer':
+            return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
+        case 'null':
+            return v === null;
+        case 'array':
+            return Array.isArray(v);
+        case 'object':
+            return fast_path_isObj(v);
+        default:
+            return typeof v === t;
+    }
+}
+function unique(a) {
+    for (let j = 0; j < a.length; j++) {
+        const x = a[j];
+        const xo = typeof x === 'object' && x !== null;
+        for (let k = j + 1; k < a.length; k++) {
+            const y = a[k];
+            if (x === y || (xo && typeof y === 'object' && y !== null && deepCompareStrict(x, y)))
+                return false;
+        }
+    }
+    return true;
+}
+function at(root, pointer) {
+    let v = root;
+    for (const s of pointer.split('/').slice(1))
+        v = v[s.replace(/~1/g, '/').replace(/~0/g, '~')];
+    return v;
+}
+function refCheck(ctx, ref) {
+    const pointer = ctx.resolve(ref);
+    if (pointer === undefined)
+        throw new NotFast();
+    let check = ctx.refs.get(pointer);
+    if (!check) {
+        // Registered before the target is compiled, so a recursive $ref meets this check instead of recursing;
+        // `target` is set before any document is checked.
+        let target = () => false;
+        check = (v) => target(v);
+        ctx.refs.set(pointer, check);
+        target = compile(ctx, at(ctx.root, pointer));
+    }
+    return check;
+}
+/** The checks of one schema object, one closure per keyword that applies. */
+function compile(ctx, schema) {
+    if (schema === true)
+        return () => true;
+    if (schema === false)
+        return () => false;
+    const s = schema;
+    for (const k of Object.keys(s))
+        if (!FAST_KEYWORDS.has(k))
+            throw new NotFast();
+    const any = [];
+    const num = [];
+    const str = [];
+    const arr = [];
+    const obj = [];
+    if (s.$ref !== undefined)
+        any.push(refCheck(ctx, s.$ref));
+    if (s.type !== undefined) {
+        const types = (Array.isArray(s.type) ? s.type : [s.type]);
+        const only = types.length === 1 ? types[0] : undefined;
+        any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
+    }
+    if (s.const !== undefined) {
+        const c = s.const;
+        any.push(typeof c === 'object' && c !== null ? (v) => deepCompareStrict(v, c) : (v) => v === c);
+    }
+    if (s.enum !== undefined) {
+        const e = s.enum;
+        any.push((v) => e.some((x) => (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)));
+    }
+    const n = (k) => s[k];
+    const [min, max, xmin, xmax] = [n('minimum'), n('maximum'), n('exclusiveMinimum'), n('exclusiveMaximum')];
+    if (min !== undefined)
+        num.push((v) => v >= min);
+    if (max !== undefined)
+        num.push((v) => v <= max);
+    if (xmin !== undefined)
+        num.push((v) => v > xmin);
+    if (xmax !== undefined)
+        num.push((v) => v < xmax);
+    const [minLength, maxLength] = [n('minLength'), n('maxLength')];
+    // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
+    // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
+    // description cost more than the rest of a document's checks).
+    if (minLength !== undefined)
+        str.push((v) => {
+            const n = v.length;
+            return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v) >= minLength;
+        });
+    if (maxLength !== undefined)
+        str.push((v) => v.length <= maxLength || ucs2length(v) <= maxLength);
+    if (s.pattern !== undefined) {
+        const re = new RegExp(s.pattern, 'u');
+        str.push((v) => re.test(v));
+    }
+    if (s.format !== undefined) {
+        const f = format[s.format];
+        if (f)
+            str.push((v) => f(v));
+    }
+    arrayChecks(ctx, s, arr);
+    objectChecks(ctx, s, obj);
+    // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
+    // every value of every document (bench/guarded-write.ts).
+    return (v) => {
+        if (!fast_path_all(any, v))
+            return false;
+        if (typeof v === 'number')
+            return fast_path_all(num, v);
+        if (typeof v === 'string')
+            return fast_path_all(str, v);
+        if (Array.isArray(v))
+            return fast_path_all(arr, v);
+        if (fast_path_isObj(v))
+            return fast_path_all(obj, v);
+        return v === null || typeof v === 'boolean';
+    };
+}
+function fast_path_all(checks, v) {
+    for (let i = 0; i < checks.length; i++)
+        if (!checks[i](v))
+            return false;
+    return true;
+}
+function arrayChecks(ctx, s, arr) {
+    const prefix = (s.prefixItems ?? []).map((p) => compile(ctx, p));
+    const items = s.items === undefined ? undefined : compile(ctx, s.items);
+    if (prefix.length > 0 || items) {
+        arr.push((a) => {
+            for (let i = 0; i < a.length; i++) {
+                const c = i < prefix.length ? prefix[i] : items;
+                if (c && !c(a[i]))
+                    return false;
+            }
+            return true;
+        });
+    }
+    const [minItems, maxItems] = [s.minItems, s.maxItems];
+    if (minItems !== undefined)
+        arr.push((a) => a.length >= minItems);
+    if (maxItems !== undefined)
+        arr.push((a) => a.length <= maxItems);
+    if (s.uniqueItems === true)
+        arr.push(unique);
+}
+function objectChecks(ctx, s, obj) {
+    const props = Object.entries(s.properties ?? {}).map(([k, p]) => [k, compile(ctx, p)]);
+    const propNames = props.map(([k]) => k);
+    const propChecks = props.map(([, c]) => c);
+    const patterns = Object.entries(s.patternProperties ?? {}).map(([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)]);
+    const known = new Set(props.map(([k]) => k));
+    const extra = s.additionalProperties === undefined ? undefined : compile(ctx, s.additionalProperties);
+    const required = s.required ?? [];
+    const [minP, maxP] = [s.minProperties, s.maxProperties];
+    obj.push((o) => {
+        for (let i = 0; i < required.length; i++)
+            if (!Object.hasOwn(o, required[i]))
+                return false;
+        for (let i = 0; i < propNames.length; i++) {
+            const k = propNames[i];
+            if (Object.hasOwn(o, k) && !propChecks[i](o[k]))
+                return false;
+        }
+        if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined)
+            return true;
+        const keys = Object.keys(o);
+        if (minP !== undefined && keys.length < minP)
+            return false;
+        if (maxP !== undefined && keys.length > maxP)
+            return false;
+        for (const k of keys) {
+            let matched = known.has(k);
+            for (const [re, c] of patterns) {
+                if (!re.test(k))
+                    continue;
+                matched = true;
+                if (!c(o[k]))
+                    return false;
+            }
+            if (!matched && extra && !extra(o[k]))
+                return false;
+        }
+        return true;
+    });
+}
+/**
+ * The fast check of a schema already accepted by checkSchema, or undefined when it uses a keyword the
+ * fast path leaves to the library (then every document goes to the library).
+ * @example
+ * const valid = fastPath(schema, resolve);
+ * if (valid?.(data)) return []; // else the library reports the problems
+ */
+function fastPath(schema, resolve) {
+    try {
+        return compile({ root: schema, resolve, refs: new Map() }, schema);
+    }
+    catch (e) {
+        if (e instanceof NotFast)
+            return undefined;
+        throw e;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/problems.ts
+/** Keywords whose failure the library reports together with the failures inside them (the inner ones are kept). */
+const WRAPPERS = new Set([
+    '$ref',
+    'allOf',
+    'properties',
+    'patternProperties',
+    'additionalProperties',
+    'unevaluatedProperties',
+    'items',
+    'prefixItems',
+    'unevaluatedItems',
+    'dependentSchemas',
+    'if',
+]);
+/** Keywords reported as one problem: what failed inside their subschemas is not a problem of the data. */
+const SUMMARIZED = new Set(['anyOf', 'oneOf', 'not', 'contains', 'propertyNames']);
+/** Keywords followed by a name (a property, a definition), not a keyword. */
+const NAMED = new Set(['properties', 'patternProperties', '$defs', 'dependentSchemas', 'dependentRequired']);
+/** Decodes '#/a~1b/0' (URI-encoded JSON pointer, as the library writes it) into segments. */
+function segments(location) {
+    const p = location.slice(1);
+    if (p === '')
+        return [];
+    return p
+        .slice(1)
+        .split('/')
+        .map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+}
+const problems_escapeKey = (key) => key.replace(/~/g, '~0').replace(/\//g, '~1');
+const pointerOf = (segs) => segs.map((s) => `/${problems_escapeKey(s)}`).join('');
+/** Whether a keyword location passes through a summarized keyword (and so is part of its one problem). */
+function insideSummarized(keywordSegs) {
+    for (let i = 0; i < keywordSegs.length - 1; i++) {
+        const s = keywordSegs[i];
+        if (NAMED.has(s)) {
+            i++; // skip the name
+            continue;
+        }
+        if (SUMMARIZED.has(s))
+            return true;
+    }
+    return false;
+}
+/** The JSON type of a value, as JSON Schema names it. */
+function jsonType(v) {
+    if (v === undefined)
+        return 'absent';
+    if (v === null)
+        return 'null';
+    if (Array.isArray(v))
+        return 'array';
+    if (typeof v === 'number')
+        return Number.isInteger(v) ? 'integer' : 'number';
+    return typeof v;
+}
+function valueAt(data, segs) {
+    let v = data;
+    for (const s of segs) {
+        if (v === null || typeof v !== 'object' || !Object.hasOwn(v, s))
+            return undefined;
+        v = v[s];
+    }
+    return v;
+}
+const plural = (n, one) => `${n} ${one}${n === 1 ? '' : 's'}`;
+/** What the schema expected, said from the keyword's value in the schema. */
+function expectedFor(rule, value) {
+    const n = typeof value === 'number' ? value : undefined;
+    switch (rule) {
+        case 'type':
+            return Array.isArray(value) ? value.join(' or ') : String(value);
+        case 'minimum':
+            return `>= ${n}`;
+        case 'maximum':
+            return `<= ${n}`;
+        case 'exclusiveMinimum':
+            return `> ${n}`;
+        case 'exclusiveMaximum':
+            return `< ${n}`;
+        case 'multipleOf':
+            return `a multiple of ${n}`;
+        case 'minLength':
+            return `at least ${plural(n ?? 0, 'character')}`;
+        case 'maxLength':
+            return `at most ${plural(n ?? 0, 'character')}`;
+        case 'minItems':
+        case 'minContains':
+            return `at least ${plural(n ?? 0, 'item')}`;
+        case 'maxItems':
+        case 'maxContains':
+            return `at most ${plural(n ?? 0, 'item')}`;
+        case 'minProperties':
+            return `at least ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
+        case 'maxProperties':
+            return `at most ${plural(n ?? 0, 'property')}`.replace('propertys', 'properties');
+        case 'enum':
+            return Array.isArray(value) ? `one of ${plural(value.length, 'value')}` : undefined;
+        case 'const':
+            return 'the constant value';
+        case 'pattern':
+            return typeof value === 'string' ? `matching ${value}` : undefined;
+        case 'format':
+            return typeof value === 'string' ? `format ${value}` : undefined;
+        case 'uniqueItems':
+            return 'unique items';
+        case 'anyOf':
+            return Array.isArray(value) ? `any of ${plural(value.length, 'schema')}` : undefined;
+        case 'oneOf':
+            return Array.isArray(value) ? `exactly one of ${plural(value.length, 'schema')}` : undefined;
+        case 'not':
+            return 'not matching its schema';
+        case 'contains':
+            return 'an item matching its schema';
+        case 'propertyNames':
+            return 'property names matching its schema';
+        default:
+            return undefined;
+    }
+}
+/**
+ * The keyword a `false` schema stands in (additionalProperties: false → 'additionalProperties'). The library
+ * gives a `false` unit no keyword location of its own; it follows the unit of the keyword that applied it.
+ */
+function falseRule(before) {
+    const k = before?.keyword;
+    if (k === 'additionalProperties')
+        return { rule: k, expected: 'no other properties' };
+    if (k === 'unevaluatedProperties')
+        return { rule: k, expected: 'no unevaluated properties' };
+    if (k === 'items' || k === 'unevaluatedItems')
+        return { rule: k, expected: 'no more items' };
+    return { rule: 'false', expected: 'nothing (false schema)' };
+}
+/** One problem per missing property of a `required` / `dependentRequired` failure. */
+function missing(unit, ctx, instanceSegs, keywordSegs) {
+    const obj = valueAt(ctx.data, instanceSegs);
+    const has = (k) => typeof obj === 'object' && obj !== null && Object.hasOwn(obj, k);
+    const schemaSegs = keywordSegs.slice(0, -1);
+    let names = [];
+    if (unit.keyword === 'required') {
+        names = ctx.schemaAt([...schemaSegs, 'required']) ?? [];
+    }
+    else {
+        const deps = (ctx.schemaAt([...schemaSegs, 'dependentRequired']) ?? {});
+        names = Object.keys(deps)
+            .filter(has)
+            .flatMap((k) => deps[k]);
+    }
+    return [...new Set(names)]
+        .filter((k) => !has(k))
+        .map((k) => ({
+        pointer: pointerOf([...instanceSegs, k]),
+        rule: unit.keyword,
+        expected: 'present',
+        found: 'absent',
+    }));
+}
+/**
+ * The problems of one failed validation, in the library's order, without duplicates.
+ * @example
+ * toProblems([{ keyword: 'type', keywordLocation: '#/properties/stars/type', instanceLocation: '#/stars', error: '…' }], ctx);
+ * // [{ pointer: '/stars', rule: 'type', expected: 'integer', found: 'string' }]
+ */
+function toProblems(units, ctx) {
+    const out = [];
+    const seen = new Set();
+    units.forEach((unit, i) => {
+        if (WRAPPERS.has(unit.keyword))
+            return;
+        const before = units[i - 1];
+        // A `false` unit sits where the unit before it points (its own location is the instance's).
+        const keywordSegs = unit.keyword === 'false'
+            ? [...segments(before?.keywordLocation ?? '#'), 'false']
+            : segments(unit.keywordLocation);
+        if (insideSummarized(keywordSegs))
+            return;
+        const instanceSegs = segments(unit.instanceLocation);
+        let found = [];
+        if (unit.keyword === 'required' || unit.keyword === 'dependentRequired') {
+            found = missing(unit, ctx, instanceSegs, keywordSegs);
+        }
+        else {
+            const fr = unit.keyword === 'false' ? falseRule(before) : undefined;
+            const rule = fr?.rule ?? unit.keyword;
+            const expected = fr?.expected ?? expectedFor(rule, ctx.schemaAt(keywordSegs));
+            const type = jsonType(valueAt(ctx.data, instanceSegs));
+            found.push({
+                pointer: pointerOf(instanceSegs),
+                rule,
+                ...(expected === undefined ? {} : { expected }),
+                found: type,
+            });
+        }
+        for (const p of found) {
+            const id = `${p.pointer}\u0000${p.rule}\u0000${p.expected}`;
+            if (seen.has(id))
+                continue;
+            seen.add(id);
+            out.push(p);
+        }
+    });
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/compile.ts
+/**
+ * The validator for per-type schemas (issue 38): JSON Schema 2020-12 through @cfworker/json-schema, an
+ * interpreter (no `new Function`, so it runs under the viewer's Content-Security-Policy without
+ * `unsafe-eval`, and an untrusted schema is never turned into code). Schemas are checked first
+ * (check-schema.ts: vocabulary, caps, `$ref` inside the schema only, safe patterns), then compiled once
+ * per blob SHA. A plain schema also gets a closure-compiled yes/no check (fast-path.ts) so valid documents
+ * skip the interpreter; the library alone reports problems. See docs/schemas-validator.md.
+ */
+
+
+
+
+/** Schemas compiled by this process so far (a test seam: the cache is asserted by counting compiles). */
+let compiles = 0;
+const schemaCompiles = () => compiles;
+/** The schema value at a keyword location, following `$ref` segments the way the library took them. */
+function schemaLookup(root, resolve) {
+    const at = (pointer) => pointer
+        .split('/')
+        .slice(1)
+        .reduce((v, s) => v?.[s.replace(/~1/g, '/').replace(/~0/g, '~')], root);
+    return (segs) => {
+        let v = root;
+        for (const s of segs) {
+            if (s === '$ref' && v !== null && typeof v === 'object') {
+                const target = resolve(String(v.$ref));
+                v = target === undefined ? undefined : at(target);
+            }
+            else {
+                v = v !== null && typeof v === 'object' ? v[s] : undefined;
+            }
+        }
+        return v;
+    };
+}
+/**
+ * Checks and compiles a per-type schema. Throws `InvalidConfig(field, …)` naming the JSON pointer inside
+ * the schema and what is allowed (unknown keyword, `$ref` outside the schema, risky `pattern`, caps).
+ * @example
+ * const compiled = compileSchema({ type: 'object', required: ['stars'], properties: { stars: { type: 'integer', minimum: 0 } } });
+ * compiled.validate({ stars: -1 }); // [{ pointer: '/stars', rule: 'minimum', expected: '>= 0', found: 'integer' }]
+ * compiled.validate({});            // [{ pointer: '/stars', rule: 'required', expected: 'present', found: 'absent' }]
+ */
+function compileSchema(schema, options = {}) {
+    const resolve = checkSchema(schema, options.field ?? 'schema');
+    // A private copy: the library annotates the schema objects it is given, and the caller's may change later.
+    const own = structuredClone(schema);
+    const validator = new Validator(own, '2020-12', false);
+    const schemaAt = schemaLookup(own, resolve);
+    // Plain schemas get a closure-compiled yes/no check first: valid documents (the common case) skip the
+    // library's general interpreter; an invalid one is validated again by the library for its problems.
+    const valid = fastPath(own, resolve);
+    compiles++;
+    return {
+        validate(data) {
+            if (valid?.(data))
+                return [];
+            let units;
+            try {
+                units = validator.validate(data);
+            }
+            catch {
+                // Only non-JSON data (undefined, a function) makes the library throw; say so without the value.
+                return [{ pointer: '', rule: 'type', expected: 'JSON data', found: 'not JSON' }];
+            }
+            return units.valid ? [] : toProblems(units.errors, { data, schemaAt });
+        },
+    };
+}
+/** Most schemas kept compiled: one per type a process writes is the common case, so 64 is plenty. */
+const COMPILED_CACHE_SIZE = 64;
+const cache = new Map();
+/**
+ * `compileSchema` once per blob SHA of the declaration (a bounded, least-recently-used cache), so a
+ * section's schema is compiled once per process however many writes use it.
+ * @example
+ * const compiled = compiledSchemaFor(blobSha, declaration.schema);
+ * const problems = compiled.validate(doc.data);
+ */
+function compiledSchemaFor(blobSha, schema, options = {}) {
+    const hit = cache.get(blobSha);
+    if (hit) {
+        cache.delete(blobSha); // re-inserted last: most recently used
+        cache.set(blobSha, hit);
+        return hit;
+    }
+    const compiled = compileSchema(schema, options);
+    cache.set(blobSha, compiled);
+    if (cache.size > COMPILED_CACHE_SIZE)
+        cache.delete(cache.keys().next().value);
+    return compiled;
 }
 
 
@@ -55897,20 +57577,13 @@ async function documentVersions(store, identity, versions) {
 
 /***/ }),
 
-/***/ 1489:
+/***/ 6975:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-
-// EXPORTS
-__nccwpck_require__.d(__webpack_exports__, {
-  n0: () => (/* reexport */ worker.DEFAULT_REDUCER_TIMEOUT_SECONDS),
-  JV: () => (/* reexport */ worker/* ReducerCallError */.J),
-  je: () => (/* reexport */ loadReducer)
-});
-
-// UNUSED EXPORTS: BUILTINS, issueReducer, pullReducer, rawReducer, releaseReducer, repositoryReducer
-
-;// CONCATENATED MODULE: ./src/projection/reducers/builtins.ts
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H3: () => (/* binding */ BUILTINS)
+/* harmony export */ });
+/* unused harmony exports repositoryReducer, issueReducer, pullReducer, releaseReducer, rawReducer */
 const str = (v) => (typeof v === 'string' ? v : null);
 const login = (u) => str(u?.login);
 const labelNames = (labels) => Array.isArray(labels)
@@ -56040,9 +57713,42 @@ const BUILTINS = {
     raw: rawReducer,
 };
 
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-;// CONCATENATED MODULE: ./src/projection/reducers/load.ts
+
+/***/ }),
+
+/***/ 8003:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   JV: () => (/* reexport safe */ _worker_js__WEBPACK_IMPORTED_MODULE_2__.J),
+/* harmony export */   je: () => (/* reexport safe */ _load_js__WEBPACK_IMPORTED_MODULE_1__.je),
+/* harmony export */   n0: () => (/* reexport safe */ _worker_js__WEBPACK_IMPORTED_MODULE_2__.DEFAULT_REDUCER_TIMEOUT_SECONDS)
+/* harmony export */ });
+/* harmony import */ var _builtins_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6975);
+/* harmony import */ var _load_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8191);
+/* harmony import */ var _worker_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(329);
+/**
+ * reducers/: source item → document data. The built-ins, loading a custom module from the workspace, and
+ * the worker thread a custom module runs in under a time limit. Depends on spec/ only; run/ calls them.
+ */
+
+
+
+
+
+/***/ }),
+
+/***/ 8191:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Do: () => (/* binding */ confine),
+/* harmony export */   bH: () => (/* binding */ readModule),
+/* harmony export */   je: () => (/* binding */ loadReducer)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _spec_confine_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9609);
+/* harmony import */ var _builtins_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6975);
 /**
  * Loading a projection's reducer before any request is made. Custom reducers are JavaScript (or, on
  * Node >= 22.18, TypeScript) modules in the user's repository:
@@ -56058,6 +57764,7 @@ var errors = __nccwpck_require__(4296);
  * A reducer runs with the job's permissions, so a module must be a file of the workspace (symbolic links
  * resolved first), and it runs in a worker thread of its own under a time limit (worker.ts).
  */
+
 
 
 /**
@@ -56084,9 +57791,9 @@ async function loadReducer(projection, baseDir, specFile = 'spec', options = {})
     return startModule(real, code, r, options, at);
 }
 function builtinReducer(projection, name, specFile) {
-    const reduce = BUILTINS[name];
+    const reduce = _builtins_js__WEBPACK_IMPORTED_MODULE_1__/* .BUILTINS */ .H3[name];
     if (!reduce) {
-        throw new errors/* InvalidSpec */.Nh(`unknown built-in reducer ${name}`, {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidSpec */ .Nh(`unknown built-in reducer ${name}`, {
             file: specFile,
             line: projection.lines.reducer,
             field: `projections.${projection.name}.reducer`,
@@ -56110,7 +57817,7 @@ async function readModule(r, baseDir, at) {
         return { real, code: await readFile(real) };
     }
     catch {
-        throw new errors/* InvalidSpec */.Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, at.data);
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidSpec */ .Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} not found (looked for ${file}; paths are relative to the spec file's directory)`, at.data);
     }
 }
 /**
@@ -56121,11 +57828,9 @@ async function readModule(r, baseDir, at) {
  * await confine(real, { module: './r.js', export: 'default' }, workspace, at); // throws InvalidSpec outside it
  */
 async function confine(real, r, rootDir, at) {
-    const { resolve, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
-    const { realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
-    const root = await realpath(rootDir).catch(() => resolve(rootDir));
-    if (real !== root && !real.startsWith(root.endsWith(sep) ? root : root + sep)) {
-        throw new errors/* InvalidSpec */.Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} resolves to ${real}, outside the workspace ${root}; ${at.what ?? 'reducer module'}s must be files inside the workspace (symbolic links are resolved first)`, { ...at.data, reason: 'outside-workspace' });
+    const { inside, root } = await (0,_spec_confine_js__WEBPACK_IMPORTED_MODULE_2__/* .confinedTo */ .O)(real, rootDir);
+    if (!inside) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidSpec */ .Nh(`${at.where}: ${at.what ?? 'reducer module'} ${r.module} resolves to ${real}, outside the workspace ${root}; ${at.what ?? 'reducer module'}s must be files inside the workspace (symbolic links are resolved first)`, { ...at.data, reason: 'outside-workspace' });
     }
 }
 /** Import the module into its worker and check that the export is a function. */
@@ -56139,27 +57844,16 @@ async function startModule(real, code, r, options, at) {
     if ('loadError' in loaded) {
         await handle.close();
         const ts = /\.m?ts$/.test(real);
-        throw new errors/* InvalidSpec */.Nh(`${at.where}: cannot load reducer module ${r.module}: ${loaded.loadError}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`, at.data);
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidSpec */ .Nh(`${at.where}: cannot load reducer module ${r.module}: ${loaded.loadError}${ts ? ' (TypeScript modules need Node >= 22.18 with type stripping; the action runs on node24)' : ''}`, at.data);
     }
     if (!loaded.ok) {
         await handle.close();
         const field = `projections.${at.data.projection}.reducer.export`;
-        throw new errors/* InvalidSpec */.Nh(`${at.data.file}:${at.data.line}: ${field}: module ${r.module} has no function export "${r.export}"${loaded.exported.length ? `; it exports ${loaded.exported.join(', ')}` : ''}`, { ...at.data, field });
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidSpec */ .Nh(`${at.data.file}:${at.data.line}: ${field}: module ${r.module} has no function export "${r.export}"${loaded.exported.length ? `; it exports ${loaded.exported.join(', ')}` : ''}`, { ...at.data, field });
     }
     const fingerprint = `module:${createHash('sha256').update(code).digest('hex').slice(0, 16)}:${r.export}`;
     return { reduce: (item, context) => handle.reduce(item, context), fingerprint, close: () => handle.close() };
 }
-
-// EXTERNAL MODULE: ./src/projection/reducers/worker.ts
-var worker = __nccwpck_require__(329);
-;// CONCATENATED MODULE: ./src/projection/reducers/index.ts
-/**
- * reducers/: source item → document data. The built-ins, loading a custom module from the workspace, and
- * the worker thread a custom module runs in under a time limit. Depends on spec/ only; run/ calls them.
- */
-
-
-
 
 
 /***/ }),
@@ -56324,7 +58018,7 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 2149:
+/***/ 5358:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -56334,26 +58028,519 @@ __nccwpck_require__.d(__webpack_exports__, {
   qQ: () => (/* reexport */ runProjections)
 });
 
-// UNUSED EXPORTS: SHARD_RECEIPT_KEY, SKIP_KEYS_KEPT, inShard, mergeShards, shardMarkOf, shardOf, shardRefOf, stateKey
+// UNUSED EXPORTS: QUARANTINE_SUFFIX, SHARD_RECEIPT_KEY, SKIP_KEYS_KEPT, assertQuarantineId, dropQuarantine, expectationsOf, inShard, isExpectationsFailed, listQuarantine, loadSchemas, mergeShards, promoteQuarantine, quarantineBaseOf, quarantinePrefixOf, quarantineRefOf, refusalOf, shardMarkOf, shardOf, shardRefOf, stateKey
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/projection/run/guarded-write.ts
+/**
+ * A run's guarded write, seen from the runner: the spec's `expect:` in the shape of DocumentStore's `expect`
+ * commit option, and the two refusals the commit can answer with — `InvalidDocument` carrying
+ * `data.violations` (a `schema:` broken) and `ExpectationsFailed` (an `expect:` not met) — as ONE model,
+ * `RunRefusal`, that every report renders (the Action's outputs, annotations and job summary; the CLI).
+ * Each violation points at the spec line it is about: the `schema:` or `expect:` of the projection that
+ * writes the violation's type. Nothing here holds a document value: a violation names the key, the field and
+ * the rule, never what the document held there (it may be a secret).
+ */
+
+
+/**
+ * The selected projections' `expect:`, one per namespace/type (the spec checked two projections writing one
+ * type give the same), each with the runner of its `check:` module when it has one (loaded by the runner).
+ *
+ * @example
+ * await docs.commit(ops, { expect: expectationsOf(spec.projections, checks) });
+ */
+function expectationsOf(selected, checks = new Map()) {
+    const byScope = new Map();
+    for (const p of selected) {
+        if (!p.expect)
+            continue;
+        const { namespace, type } = p.identity;
+        const runCheck = checks.get(p.name);
+        if (byScope.has(`${namespace}/${type}`))
+            continue;
+        byScope.set(`${namespace}/${type}`, { namespace, type, expectations: p.expect, ...(runCheck ? { runCheck } : {}) });
+    }
+    return [...byScope.values()];
+}
+/**
+ * True for `ExpectationsFailed` (matched by its code: the runner never needs the class itself).
+ *
+ * @example
+ * if (isExpectationsFailed(e) && quarantine) await writeQuarantine(...);
+ */
+function isExpectationsFailed(e) {
+    return e instanceof errors/* DocDbError */.rq && e.code === 'ExpectationsFailed';
+}
+/**
+ * The refusal `e` is, or undefined when `e` is another failure (it then stays what it is). `selected` maps
+ * each violation to the projection (and spec line) it is about.
+ *
+ * @example
+ * const refusal = refusalOf(e, selected);
+ * if (refusal) for (const v of refusal.violations) console.log(`${spec.file}:${v.line}: ${v.message}`);
+ */
+function refusalOf(e, selected) {
+    if (!(e instanceof errors/* DocDbError */.rq))
+        return undefined;
+    const data = e.data;
+    const schema = e.code === 'InvalidDocument' && Array.isArray(data.violations);
+    if (!schema && e.code !== 'ExpectationsFailed')
+        return undefined;
+    const raw = (Array.isArray(data.violations) ? data.violations : []);
+    const violations = raw.map((v) => (schema ? schemaViolation(v, selected) : expectViolation(v, selected)));
+    const count = typeof data.count === 'number' ? data.count : violations.length;
+    const version = typeof data.version === 'string' ? data.version : null;
+    return { kind: schema ? 'schema' : 'expect', message: e.message, count, violations, version };
+}
+const guarded_write_text = (v) => (typeof v === 'string' ? v : undefined);
+function schemaViolation(v, selected) {
+    const key = guarded_write_text(v.key);
+    const p = projectionOf(selected, key, v, (q) => q.schema !== undefined);
+    const pointer = guarded_write_text(v.pointer);
+    const rule = guarded_write_text(v.rule);
+    const expected = guarded_write_text(v.expected);
+    const found = guarded_write_text(v.found);
+    const message = `${key ?? '(document)'}: ${pointer || '/data'} breaks "${rule ?? '?'}"${expected ? ` (expected ${expected})` : ''}${found ? `, found ${found}` : ''}`;
+    return {
+        kind: 'schema',
+        ...(p ? { projection: p.name } : {}),
+        line: p?.lines.schema ?? 0,
+        ...(key !== undefined ? { key } : {}),
+        ...(pointer !== undefined ? { pointer } : {}),
+        ...(rule !== undefined ? { rule } : {}),
+        ...(expected !== undefined ? { expected } : {}),
+        ...(found !== undefined ? { found } : {}),
+        message,
+    };
+}
+function expectViolation(v, selected) {
+    const key = guarded_write_text(v.key);
+    const p = projectionOf(selected, key, v, (q) => q.expect !== undefined);
+    const expectation = guarded_write_text(v.expectation);
+    const field = guarded_write_text(v.field);
+    return {
+        kind: 'expect',
+        ...(p ? { projection: p.name } : {}),
+        line: p ? (p.lines.expect ?? p.line) : 0,
+        ...(key !== undefined ? { key } : {}),
+        ...(expectation !== undefined ? { expectation } : {}),
+        ...(field !== undefined ? { field } : {}),
+        // Said as ExpectationsFailed says its first: which expectation, its field, the document, the problem.
+        message: `${expectation ?? 'expectation'}${field ? ` ${field}` : ''}${key ? ` at ${key}` : ''}: ${guarded_write_text(v.message) ?? 'not met'}`,
+    };
+}
+/**
+ * The projection a violation is about: the one that declares (`declares`) for the violation's type — the type
+ * of its key, or its own `namespace`/`type` when it names them — else, when only one projection declares at
+ * all, that one.
+ */
+function projectionOf(selected, key, v, declares) {
+    const scope = scopeOf(key, v);
+    const declaring = selected.filter(declares);
+    const ofScope = scope
+        ? declaring.find((p) => p.identity.namespace === scope.namespace && p.identity.type === scope.type)
+        : undefined;
+    return ofScope ?? (declaring.length === 1 || !scope ? declaring[0] : undefined);
+}
+function scopeOf(key, v) {
+    if (typeof v.namespace === 'string' && typeof v.type === 'string')
+        return { namespace: v.namespace, type: v.type };
+    if (!key || key.startsWith(identity/* RESERVED_PREFIX */.Uy))
+        return undefined;
+    const id = (0,identity/* parseKey */.Do)(key);
+    return id ? { namespace: id.namespace, type: id.doc_type } : undefined;
+}
 
 // EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
 var merge_shards = __nccwpck_require__(8482);
-// EXTERNAL MODULE: ./src/core/arrays.ts
-var arrays = __nccwpck_require__(3309);
-// EXTERNAL MODULE: ./src/core/errors.ts
-var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/input-names.ts
-var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
-var document_store = __nccwpck_require__(32);
-// EXTERNAL MODULE: ./src/projection/reducers/index.ts + 2 modules
-var projection_reducers = __nccwpck_require__(1489);
-// EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
-var sources = __nccwpck_require__(9719);
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9520);
-// EXTERNAL MODULE: ./src/document/identity.ts
-var identity = __nccwpck_require__(9323);
+// EXTERNAL MODULE: ./src/core/refname.ts
+var refname = __nccwpck_require__(6365);
+;// CONCATENATED MODULE: ./src/core/quarantine-ref.ts
+/**
+ * The name of a section's quarantine ref, `refs/<root>/<section>.quarantine/<id>` (docs/quarantine.md): where
+ * a run refused by its expectations writes its would-be commit. In the core so that the runner, the CLI and
+ * the browser client (which opens one only when asked by name) build it one way.
+ */
+
+
+/** Suffix of the directory of a section's quarantine refs (one of the reserved spaces). */
+const quarantine_ref_QUARANTINE_SUFFIX = refname/* RESERVED_REF_SPACES */.pP[1].suffix;
+/** A quarantine id: one ref component, short, no dot first or last (git ref rules). */
+const ID_RE = /^[A-Za-z0-9][A-Za-z0-9_-]*(\.[A-Za-z0-9_-]+)*$/;
+/**
+ * Throw InvalidConfig (field `field`) unless `id` is a quarantine id (letters, digits, `.`, `_`, `-`; ≤ 64).
+ *
+ * @example
+ * assertQuarantineId('4711.1'); // ok
+ */
+function assertQuarantineId(id, field = 'id') {
+    if (typeof id !== 'string' || id.length > 64 || !ID_RE.test(id) || id.endsWith('.lock')) {
+        throw new errors/* InvalidConfig */.OZ(field, `${field} ${JSON.stringify(id)} is not a quarantine id: letters, digits, ".", "_" and "-", at most 64, starting with a letter or digit (list them with docdb section quarantine list)`, { allowed: 'a quarantine id such as 4711.1' });
+    }
+}
+/**
+ * The ref a section's quarantined run `id` is written to.
+ *
+ * @example
+ * quarantineRefOf('refs/docdb/documents', '4711.1'); // 'refs/docdb/documents.quarantine/4711.1'
+ */
+function quarantine_ref_quarantineRefOf(sectionRef, id) {
+    assertQuarantineId(id);
+    return `${sectionRef}${quarantine_ref_QUARANTINE_SUFFIX}/${id}`;
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/quarantine-refs.ts
+/**
+ * Quarantine (docs/quarantine.md): a run whose expectations refuse its commit can write that would-be commit
+ * — the same operations — to `refs/<root>/<section>.quarantine/<id>` instead, branched from the tip the
+ * expectations were evaluated on, so a person can compare it with the section and promote it (a
+ * compare-and-set onto that tip) or drop it. The `.quarantine` space is reserved beside every section
+ * (core/refname.ts RESERVED_REF_SPACES): nothing reads a quarantine ref as a section unless asked by name.
+ *
+ * A quarantine commit says what it is in a git trailer, `Docdb-Quarantine-Base: <section tip it was
+ * computed on>` (or `none`), which `promote` compares the section with.
+ */
+
+
+
+/** The trailer naming the section tip a quarantined commit was computed on. */
+const QUARANTINE_BASE_TRAILER = 'Docdb-Quarantine-Base';
+/**
+ * The prefix of every quarantine ref of a section (for a ref listing).
+ *
+ * @example
+ * quarantinePrefixOf('refs/docdb/documents'); // 'refs/docdb/documents.quarantine/'
+ */
+function quarantine_refs_quarantinePrefixOf(sectionRef) {
+    return `${sectionRef}${QUARANTINE_SUFFIX}/`;
+}
+/**
+ * The trailer of a quarantine commit.
+ *
+ * @example
+ * quarantineTrailer(null); // 'Docdb-Quarantine-Base: none'
+ */
+function quarantineTrailer(base) {
+    return `${QUARANTINE_BASE_TRAILER}: ${base ?? 'none'}`;
+}
+/**
+ * The base a quarantine commit's message names: a SHA, null (`none`: the section did not exist), or
+ * undefined when the message has no well-formed trailer (the message is untrusted: anyone who can push can
+ * write a ref there).
+ *
+ * @example
+ * quarantineBaseOf('docdb: project\n\nDocdb-Quarantine-Base: none\n'); // null
+ */
+function quarantine_refs_quarantineBaseOf(message) {
+    let found;
+    for (const line of message.split('\n')) {
+        const m = /^Docdb-Quarantine-Base: (\S+)\s*$/.exec(line);
+        if (m)
+            found = m[1];
+    }
+    if (found === undefined)
+        return undefined;
+    if (found === 'none')
+        return null;
+    return isSha(found) ? found.toLowerCase() : undefined;
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/quarantine-ops.ts
+/**
+ * A section's quarantine (docs/quarantine.md), as `docdb section quarantine list | promote ID | drop ID` uses
+ * it: list the quarantine refs with what each was computed on, promote one (a compare-and-set moving the
+ * section from the tip the quarantined commit was computed on to that commit: the store's `replaceHistory`,
+ * the capability compaction uses, refused with the reason when the section moved since), drop one (delete its
+ * ref, only while it still points at the commit listed).
+ */
+
+
+/**
+ * The section's quarantined runs, oldest first.
+ *
+ * @example
+ * for (const q of await listQuarantine(host)) console.log(q.id, q.version, q.base, q.date);
+ */
+async function listQuarantine(host) {
+    const prefix = quarantinePrefixOf(host.section.ref);
+    const refs = await host.listRefs(prefix);
+    const out = [];
+    for (const r of refs)
+        out.push(await entryOf(host, r.ref.slice(prefix.length), r.ref));
+    return out.sort((a, b) => (a.date < b.date ? -1 : a.date > b.date ? 1 : a.id < b.id ? -1 : 1));
+}
+/** One quarantine ref as an entry (its last commit read once). */
+async function entryOf(host, id, ref) {
+    const last = (await host.storeOn(ref).commits?.({ limit: 1 }))?.entries[0];
+    if (!last)
+        throw new NotFound(`${ref} does not exist (list them with docdb section quarantine list)`, { ref });
+    return {
+        id,
+        ref,
+        version: last.version,
+        base: quarantineBaseOf(last.message),
+        date: last.committer.date,
+        subject: last.message.split('\n')[0] ?? '',
+    };
+}
+/** The quarantine `id` of the section, or NotFound naming it. */
+async function find(host, id) {
+    const ref = quarantineRefOf(host.section.ref, id);
+    if ((await host.storeOn(ref).head()) === null) {
+        throw new NotFound(`no quarantine ${JSON.stringify(id)} for ${host.section.ref}: ${ref} does not exist (docdb section quarantine list shows them)`, {
+            ref,
+            id,
+        });
+    }
+    return entryOf(host, id, ref);
+}
+/**
+ * Move the section onto quarantined run `id`: a compare-and-set from the tip it was computed on (refused,
+ * nothing moved, when the section is elsewhere now), then its quarantine ref is deleted.
+ *
+ * @example
+ * const { from, to } = await promoteQuarantine(host, '4711.1');
+ */
+async function promoteQuarantine(host, id) {
+    const q = await find(host, id);
+    if (q.base === undefined) {
+        throw new InvalidConfig('id', `${q.ref} holds ${q.version}, which is not a quarantine commit (no Docdb-Quarantine-Base trailer); refusing to move ${host.section.ref} onto it`, { ref: q.ref });
+    }
+    if (q.base === null) {
+        throw new InvalidConfig('id', `${q.ref} was computed when ${host.section.ref} did not exist; promote moves an existing section: re-run the projection instead`, { ref: q.ref });
+    }
+    const tip = await host.section.head();
+    if (tip !== q.base)
+        throw moved(host.section.ref, q, tip);
+    if (!host.section.replaceHistory) {
+        throw new InvalidConfig('refstore', `this store cannot compare-and-set ${host.section.ref}; promote needs one that can`);
+    }
+    const r = await host.section.replaceHistory({ from: q.base, onto: q.version, commits: [] });
+    if (!r.moved)
+        throw moved(host.section.ref, q, r.tip);
+    await host.deleteRefs([{ ref: q.ref, oid: q.version }]);
+    return { from: q.base, to: q.version, ref: q.ref };
+}
+function moved(sectionRef, q, tip) {
+    const e = new PreconditionFailed(sectionRef, q.base ?? null, tip, tip);
+    e.message = `cannot promote quarantine ${q.id}: it was computed on ${q.base}, and ${sectionRef} has moved to ${tip ?? '(deleted)'} since; promoting would drop the writes made meanwhile. Nothing moved. Re-run the projection (its expectations are checked on the new tip), or drop ${q.id}`;
+    Object.assign(e.data, { reason: 'tip-moved', id: q.id, base: q.base, tip });
+    return e;
+}
+/**
+ * Delete quarantined run `id` (only while its ref still points at the commit read).
+ *
+ * @example
+ * await dropQuarantine(host, '4711.1');
+ */
+async function dropQuarantine(host, id) {
+    const q = await find(host, id);
+    await host.deleteRefs([{ ref: q.ref, oid: q.version }]);
+    return { ref: q.ref, version: q.version };
+}
+
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
+var document_store = __nccwpck_require__(981);
+// EXTERNAL MODULE: ./src/projection/reducers/index.ts
+var projection_reducers = __nccwpck_require__(8003);
+// EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
+var sources = __nccwpck_require__(9719);
+// EXTERNAL MODULE: ./src/projection/reducers/load.ts
+var load = __nccwpck_require__(8191);
+;// CONCATENATED MODULE: ./src/projection/reducers/check.ts
+/**
+ * `expect: { check: { module } }` (issue 38): a module of the workspace given a write's documents of one
+ * type that returns problems. It runs under the custom-reducer rules — a file inside the workspace once
+ * symbolic links are resolved (load.ts `confine`), imported into a worker thread of its own, each call
+ * under a time limit (worker.ts) — because like a reducer it runs with the job's permissions.
+ *
+ * ```js
+ * // checks/no-empty-titles.mjs
+ * export default function (documents, context) {
+ *   return documents.filter((d) => !d.data.title).map((d) => ({ id: d.id, field: 'data.title', message: 'empty title' }));
+ * }
+ * ```
+ */
+
+
+
+/** Longest message kept of one problem a check returns. */
+const MAX_MESSAGE = 500;
+/**
+ * Load a check module under the custom-reducer rules; `runCheck` is what DocumentStore's `expect` option
+ * takes. Call `close()` when the run ends.
+ *
+ * @example
+ * const check = await loadCheck('./checks/titles.mjs', { baseDir: dirname(spec.file), confineTo: workspace });
+ * try {
+ *   await docs.putMany(documents, { expect: [{ namespace, type, expectations, runCheck: check.runCheck }] });
+ * } finally { await check.close(); }
+ */
+async function loadCheck(module, options) {
+    const data = options.where ?? { file: 'spec', line: 0, field: 'expect.check.module', projection: '' };
+    const at = { where: `${data.file}:${data.line}: ${data.field}`, what: 'check module', data };
+    const r = { module, export: 'default' };
+    const { real } = await (0,load/* readModule */.bH)(r, options.baseDir, at);
+    await (0,load/* confine */.Do)(real, r, options.confineTo ?? options.baseDir, at);
+    const { pathToFileURL } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 3136, 23));
+    const { startReducerWorker, DEFAULT_REDUCER_TIMEOUT_SECONDS } = await Promise.resolve(/* import() */).then(__nccwpck_require__.bind(__nccwpck_require__, 329));
+    const handle = await startReducerWorker(pathToFileURL(real).href, 'default', options.timeoutMs ?? DEFAULT_REDUCER_TIMEOUT_SECONDS * 1000);
+    if ('loadError' in handle.loaded || !handle.loaded.ok) {
+        await handle.close();
+        const why = 'loadError' in handle.loaded ? handle.loaded.loadError : 'it has no default export that is a function';
+        throw new errors/* InvalidSpec */.Nh(`${at.where}: cannot load check module ${module}: ${why}`, data);
+    }
+    const runCheck = async (documents, context) => {
+        let returned;
+        try {
+            returned = await handle.reduce(documents, context);
+        }
+        catch (e) {
+            return [
+                {
+                    expectation: 'check',
+                    message: `check module ${module} failed: ${e.message}`.slice(0, MAX_MESSAGE),
+                },
+            ];
+        }
+        return problemsOf(returned, module, context);
+    };
+    return { runCheck, close: () => handle.close() };
+}
+/**
+ * What a check returned, as violations: a list of strings or `{ id?, key?, field?, message }` (an `id` of the
+ * checked type becomes its key); anything else is itself a problem.
+ *
+ * @example
+ * problemsOf([{ id: 'o/r', message: 'bad' }], './c.mjs', { namespace: 'github', type: 'repo' });
+ * // [{ expectation: 'check', key: 'github/repo/o/r.json', message: 'bad' }]
+ */
+function problemsOf(returned, module, t) {
+    if (returned === undefined || returned === null)
+        return [];
+    if (!Array.isArray(returned)) {
+        return [
+            { expectation: 'check', message: `check module ${module} returned ${typeof returned}, not a list of problems` },
+        ];
+    }
+    return returned.map((p) => {
+        if (typeof p !== 'object' || p === null)
+            return { expectation: 'check', message: String(p).slice(0, MAX_MESSAGE) };
+        const o = p;
+        const v = {
+            expectation: 'check',
+            message: String(o.message ?? 'a problem').slice(0, MAX_MESSAGE),
+        };
+        const key = typeof o.key === 'string' ? o.key : typeof o.id === 'string' ? keyOf(t, o.id) : undefined;
+        if (key)
+            v.key = key;
+        if (typeof o.field === 'string')
+            v.field = o.field.slice(0, 200);
+        return v;
+    });
+}
+function keyOf(t, id) {
+    try {
+        return (0,identity/* deriveKey */.Hz)({ namespace: t.namespace, doc_type: t.type, id });
+    }
+    catch {
+        return undefined;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/projection/run/check-modules.ts
+
+/**
+ * Load every selected projection's check module (none: an empty map).
+ *
+ * @example
+ * const checks = await loadChecks(spec.projections, { specFile: spec.file, baseDir, confineTo: workspace });
+ * try { … expectationsOf(selected, checks.runners) … } finally { await checks.close(); }
+ */
+async function loadChecks(selected, options) {
+    const runners = new Map();
+    const closers = [];
+    const close = async () => {
+        await Promise.all(closers.map((c) => c()));
+    };
+    try {
+        for (const p of selected) {
+            const module = p.expect?.check?.module;
+            if (!module)
+                continue;
+            const line = p.lines.expect ?? p.line;
+            const check = await loadCheck(module, {
+                baseDir: options.baseDir,
+                confineTo: options.confineTo,
+                ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+                where: { file: options.specFile, line, field: `projections.${p.name}.expect.check.module`, projection: p.name },
+            });
+            closers.push(check.close);
+            runners.set(p.name, check.runCheck);
+        }
+    }
+    catch (e) {
+        await close();
+        throw e;
+    }
+    return { runners, close };
+}
+
+// EXTERNAL MODULE: ./src/projection/run/run-report.ts
+var run_report = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/projection/run/quarantine-write.ts
+/**
+ * Writing a refused run's would-be commit to its quarantine ref (quarantine-refs.ts): the same operations,
+ * with the same `index:` and `schema:` declarations (so the quarantined tree is exactly what the section
+ * would have held, index parts included), committed on the tip the expectations were evaluated on. The ref
+ * is created ON that commit (the store's `startAt`), so a quarantine costs what a shard ref does.
+ */
+
+
+
+
+/** Ids tried (`id`, `id-2`, …) before giving up: a run quarantines once per attempt. */
+const MAX_TRIES = 20;
+/**
+ * Write the quarantine commit; its id, ref and version.
+ *
+ * @example
+ * const q = await writeQuarantine({ target, sectionRef: store.ref, ops, base: e.data.version, message, indexes, schemas });
+ */
+async function writeQuarantine(w) {
+    const { id, ref } = await freeRef(w);
+    const store = w.target.storeOn(ref, w.base ?? undefined);
+    const documents = new document_store/* DocumentStore */.V(store);
+    const result = await documents.commit(w.ops, {
+        message: (0,run_report/* withTrailers */.jX)(w.message, [quarantineTrailer(w.base)]),
+        ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
+        ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
+    });
+    if (!result.version)
+        throw new errors/* InvalidConfig */.OZ('quarantine', `the quarantine commit on ${ref} made no version`);
+    return { id, ref, version: result.version };
+}
+/** The first of `id`, `id-2`, … whose ref does not exist yet (a re-run quarantines beside, never on top). */
+async function freeRef(w) {
+    for (let n = 1; n <= MAX_TRIES; n++) {
+        const id = n === 1 ? w.target.id : `${w.target.id}-${n}`;
+        const ref = quarantine_ref_quarantineRefOf(w.sectionRef, id);
+        if ((await w.target.storeOn(ref).head()) === null)
+            return { id, ref };
+    }
+    throw new errors/* InvalidConfig */.OZ('quarantine', `${quarantine_ref_quarantineRefOf(w.sectionRef, w.target.id)} and ${MAX_TRIES - 1} more ids after it are taken; drop old quarantines (docdb section quarantine drop ID)`);
+}
+
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/document/envelope.ts
@@ -56917,8 +59104,6 @@ function emptyReport(p, incremental) {
     };
 }
 
-// EXTERNAL MODULE: ./src/projection/run/run-report.ts
-var run_report = __nccwpck_require__(3621);
 ;// CONCATENATED MODULE: ./src/projection/run/run-projection.ts
 /**
  * One projection of a run: read its source page by page, render each item's identity, reduce it, compare
@@ -57013,6 +59198,110 @@ function headerSecrets(options) {
     });
 }
 
+// EXTERNAL MODULE: ./src/document/schema/compile.ts + 14 modules
+var compile = __nccwpck_require__(2845);
+;// CONCATENATED MODULE: ./src/projection/run/schema-files.ts
+/**
+ * The spec's `schema:` declarations as the run's commit takes them (the `schemas` commit option,
+ * docs/schemas.md): one per namespace/type, inline or read from a JSON file. A file is read before the first
+ * request, under the reducer modules' rule: relative to the spec file's directory, and its real path
+ * (symbolic links resolved) inside the workspace (spec/confine.ts) — a schema outside the checked-out
+ * repository would let a spec read any file of the runner into the section.
+ */
+
+
+
+/** Schema files larger than this are refused: a schema is a page of rules, not data. */
+const MAX_SCHEMA_FILE_BYTES = 1024 * 1024;
+/**
+ * The selected projections' schemas, one per namespace/type (parse.ts checked that two projections writing
+ * one type give the same one).
+ *
+ * @example
+ * const schemas = await loadSchemas(spec.projections, { specFile: spec.file, baseDir, confineTo: workspace });
+ * await docs.commit(ops, { schemas });
+ */
+async function loadSchemas(selected, options) {
+    const byScope = new Map();
+    for (const p of selected) {
+        if (!p.schema)
+            continue;
+        const { namespace, type } = p.identity;
+        const scope = `${namespace}/${type}`;
+        if (byScope.has(scope))
+            continue;
+        const schema = 'inline' in p.schema ? p.schema.inline : await readSchemaFile(p, p.schema.file, options);
+        checkCompiles(p, schema, options.specFile);
+        byScope.set(scope, { namespace, type, schema });
+    }
+    return [...byScope.values()];
+}
+/**
+ * A schema the validator refuses (an unknown keyword, a `$ref` outside it, a risky `pattern`, past a cap) is a
+ * spec error before the first request — not a refusal after every source was read.
+ */
+function checkCompiles(p, schema, specFile) {
+    const field = `projections.${p.name}.schema`;
+    try {
+        (0,compile/* compileSchema */.Fc)(schema, { field });
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        throw new errors/* InvalidSpec */.Nh(`${specFile}:${p.lines.schema}: ${e.message}`, {
+            file: specFile,
+            line: p.lines.schema,
+            field,
+            projection: p.name,
+            reason: 'invalid-schema',
+        });
+    }
+}
+/** The file's JSON object, or an InvalidSpec naming `projections.<name>.schema`, the line and what to do. */
+async function readSchemaFile(p, file, options) {
+    const { resolve, isAbsolute } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const { readFile, realpath, stat } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const field = `projections.${p.name}.schema`;
+    const where = `${options.specFile}:${p.lines.schema}: ${field}`;
+    const fail = (message, reason) => new errors/* InvalidSpec */.Nh(`${where}: ${message}`, {
+        file: options.specFile,
+        line: p.lines.schema,
+        field,
+        projection: p.name,
+        reason,
+    });
+    const path = isAbsolute(file) ? file : resolve(options.baseDir, file);
+    let real;
+    try {
+        real = await realpath(path);
+    }
+    catch {
+        throw fail(`schema file ${file} not found (looked for ${path}; paths are relative to the spec file's directory)`, 'not-found');
+    }
+    const { inside, root } = await (0,spec/* confinedTo */.OQ)(real, options.confineTo);
+    if (!inside) {
+        throw fail(`schema file ${file} resolves to ${real}, outside the workspace ${root}; schema files must be files inside the workspace (symbolic links are resolved first)`, 'outside-workspace');
+    }
+    const size = (await stat(real)).size;
+    if (size > MAX_SCHEMA_FILE_BYTES) {
+        throw fail(`schema file ${file} is ${size} bytes; a schema file holds at most ${MAX_SCHEMA_FILE_BYTES}`, 'too-large');
+    }
+    let value;
+    try {
+        value = JSON.parse(await readFile(real, 'utf8'));
+    }
+    catch (e) {
+        throw fail(`schema file ${file} is not JSON: ${e.message}`, 'not-json');
+    }
+    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+        throw fail(`schema file ${file} must hold a JSON object (a JSON Schema), not ${kind(value)}`, 'not-object');
+    }
+    return value;
+}
+function kind(value) {
+    return value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
 // EXTERNAL MODULE: ./src/projection/run/streamed-commit.ts
 var streamed_commit = __nccwpck_require__(6434);
 ;// CONCATENATED MODULE: ./src/projection/run/run-projections.ts
@@ -57025,6 +59314,10 @@ var streamed_commit = __nccwpck_require__(6434);
  *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
  * - Everything is collected before the single commit: a failure anywhere means no commit at all.
  */
+
+
+
+
 
 
 
@@ -57056,15 +59349,29 @@ async function runProjections(options) {
     // Every reducer is resolved, confined, imported and checked before the first request (docs promise
     // that inputs and spec are checked first); custom modules start their worker threads here.
     const reducers = new Map();
+    let checks;
     try {
         const baseDir = options.baseDir ?? dirnameOf(spec.file);
+        // `schema:` files too: read, confined to the workspace and parsed before the first request.
+        const schemas = await loadSchemas(selected, {
+            specFile: spec.file,
+            baseDir,
+            confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+        });
         for (const p of selected) {
             reducers.set(p.name, await (0,projection_reducers/* loadReducer */.je)(p, baseDir, spec.file, {
                 confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
                 ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
             }));
         }
-        return await runLoaded(options, selected, reducers, documents);
+        // `expect: { check: { module } }` modules too, under the same rules as reducers.
+        checks = await loadChecks(selected, {
+            specFile: spec.file,
+            baseDir,
+            confineTo: options.confineReducersTo ?? options.workspace ?? baseDir,
+            ...(options.reducerTimeoutMs !== undefined ? { timeoutMs: options.reducerTimeoutMs } : {}),
+        });
+        return await runLoaded(options, selected, { reducers, schemas, checks: checks.runners }, documents);
     }
     catch (e) {
         // The one place a run's errors leave it: no token in them, whatever its shape (run-secrets.ts).
@@ -57072,9 +59379,10 @@ async function runProjections(options) {
     }
     finally {
         await Promise.all([...reducers.values()].map((r) => r.close()));
+        await checks?.close();
     }
 }
-async function runLoaded(options, selected, reducers, documents) {
+async function runLoaded(options, selected, { reducers, schemas, checks }, documents) {
     const mode = options.mode ?? 'project';
     const log = options.log ?? (() => { });
     const section = await readSection(options.store);
@@ -57082,7 +59390,10 @@ async function runLoaded(options, selected, reducers, documents) {
     // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
     const changes = [];
     const message = () => (0,run_report/* withTrailers */.jX)(options.commitMessage || (0,run_report/* defaultMessage */.zD)(reports, mode), options.trailers ?? []);
-    const out = mode === 'dry-run' ? undefined : new streamed_commit/* StreamedCommit */.V(documents, message, undefined, indexesOf(selected));
+    const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
+    // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
+    const keep = options.quarantine !== undefined && guarded.expect.length > 0;
+    const out = mode === 'dry-run' ? undefined : new streamed_commit/* StreamedCommit */.V(documents, message, { ...guarded, keep });
     const emit = out ? (op) => out.add(op) : async (op) => void changes.push(op);
     const read = readContextOf(options, log);
     const run = { options, mode, reducers, section, reports, claimed: new Map(), read, emit };
@@ -57092,7 +59403,8 @@ async function runLoaded(options, selected, reducers, documents) {
     }
     catch (e) {
         await out?.abort(e);
-        throw e;
+        // A streamed part refused by a schema surfaces here; its changes are not all known: no quarantine.
+        throw await refused(e, { options, selected, out: undefined, message: message(), ...guarded });
     }
     // State files (and a shard's receipt) go last so the document changes stay in spec order in the commit.
     if (options.receipt && mode !== 'dry-run')
@@ -57108,7 +59420,48 @@ async function runLoaded(options, selected, reducers, documents) {
     };
     if (mode === 'dry-run')
         return dryRun(base, changes, section.tip, log);
-    return commit(out, projected.pendingState, base, options.spec, section.tip, log);
+    try {
+        return await commit(out, projected.pendingState, base, options.spec, section.tip, log);
+    }
+    catch (e) {
+        throw await refused(e, { options, selected, out, message: message(), ...guarded });
+    }
+}
+/**
+ * A commit refused by a `schema:` or `expect:` (guarded-write.ts) carries the refusal in `data.refusal`, every
+ * violation pointing at its spec line; refused by expectations, with quarantine on, the would-be commit is
+ * written to its quarantine ref first (quarantine-write.ts). Any other error is returned as it is.
+ */
+async function refused(e, r) {
+    const refusal = refusalOf(e, r.selected);
+    if (!refusal)
+        return e;
+    const target = r.options.quarantine;
+    if (target && isExpectationsFailed(e) && r.out) {
+        try {
+            const q = await writeQuarantine({
+                target,
+                sectionRef: r.options.store.ref,
+                ops: r.out.kept(),
+                base: refusal.version,
+                message: r.message,
+                indexes: r.indexes,
+                schemas: r.schemas,
+            });
+            refusal.quarantine = q;
+            e.message +=
+                `; the would-be commit is quarantined at ${q.ref} (version ${q.version}): compare it with the section, then docdb section quarantine promote ${q.id} (or drop ${q.id})`;
+            r.options.log?.(`quarantined the refused commit at ${q.ref}: ${q.version}`);
+        }
+        catch (qe) {
+            // The refusal stays the run's failure: a quarantine that could not be written is said beside it.
+            const why = qe?.message ?? String(qe);
+            e.message += `; quarantining the would-be commit failed too: ${why}`;
+            r.options.log?.(`warning: could not quarantine the refused commit: ${why}`);
+        }
+    }
+    e.data.refusal = refusal;
+    return e;
 }
 /** The selected projections' `index:` declarations, one per namespace/type (the spec checked they agree). */
 function indexesOf(selected) {
@@ -57257,6 +59610,10 @@ var shard_refs = __nccwpck_require__(1850);
 
 
 
+
+
+
+
 /***/ }),
 
 /***/ 8482:
@@ -57272,8 +59629,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 28 modules
-var document_store = __nccwpck_require__(32);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
+var document_store = __nccwpck_require__(981);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -57432,7 +59789,7 @@ async function mergeShards(options) {
     const message = () => (0,run_report/* withTrailers */.jX)(options.message || `docdb: merge ${found.length} shard(s) (${describe(shards)})`, options.trailers ?? []);
     // The changes stream into the one commit as the runner's do: a large fold holds one part in memory.
     const documents = new document_store/* DocumentStore */.V(options.section);
-    const out = new streamed_commit/* StreamedCommit */.V(documents, message, streamed_commit/* STREAM_PART */.X, [], claims.guard(options.section));
+    const out = new streamed_commit/* StreamedCommit */.V(documents, message, { partSize: streamed_commit/* STREAM_PART */.X, guard: claims.guard(options.section) });
     let write;
     try {
         for (const s of found)
@@ -57850,9 +60207,7 @@ const STREAM_PART = 1000;
 class StreamedCommit {
     documents;
     message;
-    partSize;
-    indexes;
-    guard;
+    settings;
     buffer = [];
     /** Hand-over slot: the part the consumer will take next, and who to tell when it did. */
     slot;
@@ -57864,24 +60219,37 @@ class StreamedCommit {
     pending;
     /** Changes added so far. */
     count = 0;
-    constructor(documents, message, partSize = STREAM_PART, 
-    /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
-    indexes = [], 
-    /** Checked on the tip each attempt of the commit builds on (WriteGuardOptions): the shard merge's compare-and-set. */
-    guard) {
+    /** Every change added, in order, when `keep` is on (a refused run's quarantine commit writes them again). */
+    keptOps = [];
+    constructor(documents, message, settings = {}) {
         this.documents = documents;
         this.message = message;
-        this.partSize = partSize;
-        this.indexes = indexes;
-        this.guard = guard;
+        this.settings = settings;
     }
-    /** The write options: the message, the index declarations when the spec has any, the guard. */
+    get partSize() {
+        return this.settings.partSize ?? STREAM_PART;
+    }
+    /** The write options: the message, and the declarations, expectations and guard the caller gave. */
     options(message) {
+        const { indexes = [], schemas = [], expect = [], guard } = this.settings;
         return {
             message,
-            ...(this.indexes.length > 0 ? { indexes: [...this.indexes] } : {}),
-            ...(this.guard ? { guard: this.guard } : {}),
+            ...(indexes.length > 0 ? { indexes: [...indexes] } : {}),
+            ...(schemas.length > 0 ? { schemas: [...schemas] } : {}),
+            ...(expect.length > 0 ? { expect: [...expect] } : {}),
+            ...(guard ? { guard } : {}),
         };
+    }
+    /** Declarations that must land even when no document changed (declaring the same again writes nothing). */
+    get declares() {
+        return (this.settings.indexes?.length ?? 0) > 0 || (this.settings.schemas?.length ?? 0) > 0;
+    }
+    /**
+     * Every change added so far, in order (with `keep: true`; empty otherwise), plus the `last` ones given to
+     * `finish`: the would-be commit's operations, for a quarantine ref (run-quarantine.ts).
+     */
+    kept() {
+        return this.keptOps;
     }
     /** True once a commit in parts has started (some changes are already on their way). */
     get streaming() {
@@ -57890,6 +60258,8 @@ class StreamedCommit {
     /** Add one change; hands a full part over (waiting until the store took it). */
     async add(op) {
         this.buffer.push(op);
+        if (this.settings.keep)
+            this.keptOps.push(op);
         this.count++;
         if (this.buffer.length >= this.partSize)
             await this.handOver();
@@ -57899,14 +60269,17 @@ class StreamedCommit {
      * nothing at all), else the last part and the end of the commit in parts.
      */
     async finish(last = []) {
-        for (const op of last)
+        for (const op of last) {
             this.buffer.push(op);
+            if (this.settings.keep)
+                this.keptOps.push(op);
+        }
         if (!this.pending) {
             if (this.buffer.length === 0) {
-                // No document changed, but a new `index:` must still be declared (the same one again writes nothing).
-                if (this.indexes.length === 0)
+                // No document changed, but a new `index:` or `schema:` must still be declared (the same again writes nothing).
+                if (!this.declares)
                     return undefined;
-                const r = await this.documents.declareIndexes([...this.indexes], { message: this.message() });
+                const r = await this.documents.commit([], this.options(this.message()));
                 return r.changed ? r : undefined;
             }
             const ops = this.buffer;
@@ -62059,6 +64432,35 @@ async function* readSource(ctx, source) {
 
 /***/ }),
 
+/***/ 9609:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   O: () => (/* binding */ confinedTo)
+/* harmony export */ });
+/**
+ * The workspace rule for files a spec names (reducer modules, `schema:` files): the file's real path, with
+ * symbolic links resolved, must be inside the workspace directory. One check, so a module and a schema can
+ * never be held to different rules (Node only: imports node:fs and node:path when called).
+ */
+/**
+ * Resolve `real` (an already-resolved real path) against `rootDir` (resolved here, symbolic links too).
+ *
+ * @example
+ * const { inside, root } = await confinedTo(await realpath(file), workspace);
+ * if (!inside) throw new InvalidSpec(`${file} is outside the workspace ${root}`, { field });
+ */
+async function confinedTo(real, rootDir) {
+    const { resolve, sep } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 6760, 23));
+    const { realpath } = await Promise.resolve(/* import() */).then(__nccwpck_require__.t.bind(__nccwpck_require__, 1455, 23));
+    const root = await realpath(rootDir).catch(() => resolve(rootDir));
+    const inside = real === root || real.startsWith(root.endsWith(sep) ? root : root + sep);
+    return { real, root, inside };
+}
+
+
+/***/ }),
+
 /***/ 1495:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -62067,6 +64469,7 @@ async function* readSource(ctx, source) {
 __nccwpck_require__.d(__webpack_exports__, {
   rP: () => (/* reexport */ OWNER_WILDCARD_RE),
   vk: () => (/* reexport */ REPO_RE),
+  OQ: () => (/* reexport */ confine/* confinedTo */.O),
   xv: () => (/* reexport */ endpointPerRepository),
   tt: () => (/* reexport */ hasDotSegment),
   cW: () => (/* reexport */ isLoopbackHost),
@@ -62080,6 +64483,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // UNUSED EXPORTS: BUILTIN_REDUCERS, ENDPOINT_RE, REPOSITORY_SOURCES, SEGMENT_RE, SOURCE_DEFAULTS, SOURCE_TYPES, SOURCE_VARIABLES, TemplateError, isItemVariable, parseSpec, readsRepositories
 
+// EXTERNAL MODULE: ./src/projection/spec/confine.ts
+var confine = __nccwpck_require__(9609);
 ;// CONCATENATED MODULE: ./src/projection/spec/source-types.ts
 /**
  * What a source is once the spec is validated: the source types, the `SourceSpec` union the readers in
@@ -62153,6 +64558,8 @@ const BUILTIN_REDUCERS = {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
+// EXTERNAL MODULE: ./src/document/canonical-json.ts
+var canonical_json = __nccwpck_require__(9890);
 // EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
 var schemas = __nccwpck_require__(8816);
 ;// CONCATENATED MODULE: ./src/projection/spec/patterns.ts
@@ -62395,6 +64802,14 @@ const projectionSchema = schemas/* strictObject */.rej({
         error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
         .optional(),
+    /**
+     * A JSON Schema for the documents' `data` (docs/schemas.md): inline, or a path to a JSON file inside the
+     * workspace (relative to the spec file, the reducer modules' rule). Declared in the same commit as the documents.
+     */
+    schema: schemas/* union */.KCZ([schemas/* string */.YjP().min(1), schemas/* record */.g1P(schemas/* string */.YjP(), schemas/* unknown */.L5J())], {
+        error: 'must be a JSON Schema (a mapping) or the path of a JSON file inside the workspace, e.g. ./schemas/repo.json',
+    })
+        .optional(),
     /** Data tests on the run's would-be commit (docs/expectations.md), parsed by parseExpectations in resolve-projection.ts. */
     expect: schemas/* unknown */.L5J().optional(),
 });
@@ -62415,6 +64830,8 @@ const specSchema = schemas/* strictObject */.rej({
         error: 'keeps nothing: give keep-commits and/or keep-days (thin only thins what they do not keep)',
     })
         .optional(),
+    // A run refused by its expectations writes its would-be commit beside the section (docs/quarantine.md).
+    quarantine: schemas/* boolean */.zMY({ error: 'must be true or false' }).optional(),
     projections: schemas/* record */.g1P(schemas/* string */.YjP().regex(NAME_RE, {
         error: (i) => `projection name ${JSON.stringify(i.input)} must start with a letter or "_" and contain only letters, digits, "_" and "-"`,
     }), projectionSchema, {
@@ -62432,9 +64849,9 @@ const specSchema = schemas/* strictObject */.rej({
 function allowedFields(path) {
     const last = path[path.length - 1];
     if (path.length === 0)
-        return ['version', 'defaults', 'projections'];
+        return ['version', 'defaults', 'retention', 'quarantine', 'projections'];
     if (path.length === 2 && path[0] === 'projections')
-        return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'expect'];
+        return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema', 'expect'];
     if (last === 'identity')
         return ['namespace', 'type', 'id'];
     if (last === 'reducer')
@@ -62726,6 +65143,7 @@ function resolveProjection(name, p, ctx) {
         reducer,
         prune: p.prune,
         ...(p.index !== undefined ? { index: p.index } : {}),
+        ...(p.schema !== undefined ? { schema: schemaSpec(p.schema, [...base, 'schema'], ctx) } : {}),
         ...(expect ? { expect } : {}),
         line: ctx.line(base),
         lines: {
@@ -62734,9 +65152,22 @@ function resolveProjection(name, p, ctx) {
                 ? [...base, 'reducer', 'module']
                 : [...base, 'reducer']),
             id: ctx.line(idPath),
+            schema: ctx.line([...base, 'schema']),
             ...(p.expect !== undefined ? { expect: ctx.line([...base, 'expect']) } : {}),
         },
     };
+}
+/**
+ * `schema:` inline, or a file path. Only its shape is checked here (parsing reads no file): the file is read,
+ * confined to the workspace and parsed before the first request of a run (projection/run/schema-files.ts).
+ */
+function schemaSpec(value, path, ctx) {
+    if (typeof value !== 'string')
+        return { inline: value };
+    if (!/\.json$/i.test(value)) {
+        ctx.at(path, `must be a JSON Schema (a mapping) or the path of a .json file, got ${JSON.stringify(value)}`);
+    }
+    return { file: value };
 }
 /** `expect:` by the library's rules (expect/parse.ts), each problem reported at its own field and line. */
 function expectationsOf(value, path, ctx) {
@@ -62958,6 +65389,7 @@ class SpecYaml {
 
 
 
+
 /**
  * Parse and validate a projection spec. Throws `InvalidSpec` whose message lists every problem as
  * `file:line:column: field: what is wrong` and whose `data` has `file`, `line`, `field` (first
@@ -62980,7 +65412,13 @@ function parseSpec(text, file = '.github/docdb.yml', options = {}) {
         ...(r['keep-days'] !== undefined ? { keepDays: r['keep-days'] } : {}),
         ...(r.thin !== undefined ? { thin: r.thin } : {}),
     };
-    return { version: 1, file, projections, ...(retention ? { retention } : {}) };
+    return {
+        version: 1,
+        file,
+        projections,
+        ...(retention ? { retention } : {}),
+        ...(parsed.data.quarantine !== undefined ? { quarantine: parsed.data.quarantine } : {}),
+    };
 }
 /** The document's value; throws for YAML errors, alias bombs, reserved projection names and an empty spec. */
 function readYaml(yaml, file) {
@@ -63049,6 +65487,7 @@ function resolveProjections(data, yaml, file, options) {
     }
     checkPruneScopes(projections, at);
     checkIndexScopes(projections, at);
+    checkSchemaScopes(projections, at);
     checkExpectScopes(projections, at);
     if (issues.length > 0)
         throw specError(file, issues);
@@ -63081,6 +65520,27 @@ function checkExpectScopes(projections, at) {
             declared.set(scope, p);
         else if (JSON.stringify(other.expect) !== JSON.stringify(p.expect)) {
             at(['projections', p.name, 'expect'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different expect:; one type has one set of expectations: write the same in both, or in one of them only`);
+        }
+    }
+}
+/**
+ * One namespace/type has one schema: two projections writing it may both say `schema:` only alike (the same
+ * mapping, or the same file), like `index:`.
+ */
+function checkSchemaScopes(projections, at) {
+    const declared = new Map();
+    const same = (a, b) => 'file' in a
+        ? 'file' in b && a.file.replace(/^\.\//, '') === b.file.replace(/^\.\//, '')
+        : 'inline' in b && (0,canonical_json/* canonicalJson */.d)(a.inline) === (0,canonical_json/* canonicalJson */.d)(b.inline);
+    for (const p of projections) {
+        if (!p.schema)
+            continue;
+        const scope = `${p.identity.namespace}/${p.identity.type}`;
+        const other = declared.get(scope);
+        if (!other)
+            declared.set(scope, p);
+        else if (!same(other.schema, p.schema)) {
+            at(['projections', p.name, 'schema'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different schemas; one type has one schema: give the same schema in both, or in one of them only`);
         }
     }
 }
@@ -63157,6 +65617,7 @@ async function readConfined(path, shown, workspace, names) {
  * source, identity templates, and loading the file. The bottom of projection/: it imports nothing from the
  * sibling folders (sources/, reducers/, run/), which all read what is exported here.
  */
+
 
 
 

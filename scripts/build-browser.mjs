@@ -24,9 +24,11 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
  * docs/decisions.md "Browser bundle budget" — to 76 KB for data expectations on every write path
  * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes), and to 88 KB for
  * schemas checked on every write path, the browser client's included (issue 38: the validator,
- * @cfworker/json-schema and its fast path, ~12 KB, and the declarations hook; measured 89,507 bytes).
+ * @cfworker/json-schema and its fast path, ~12 KB, and the declarations hook; measured 89,507 bytes), and to
+ * 96 KB for `DocumentStore.migrate` (src/document/migrate, ~4 KB) and the pattern guard's parser
+ * (measured 95,998 bytes).
  */
-export const BUNDLE_GZIP_BUDGET = 88 * 1024;
+export const BUNDLE_GZIP_BUDGET = 96 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
