@@ -43,6 +43,16 @@ export const inlineFigures: Record<string, Figure> = {
     if (counts.size !== 1) throw new Error(`cold get costs ${[...counts].join(' or ')} requests depending on size`);
     return String([...counts][0]);
   },
+  /** Issue 38: documents/second the schema validator checks (10,000 of ~1.2 KB, bench/schema-validate.ts). */
+  'schema-validate-per-second': (r) =>
+    int(extra(r, 'schema validate 10000 documents of ~1.2 KB (10-property schema)', 'docsPerSecond')),
+  'schema-validator-gzip': (r) =>
+    bytes(extra(r, 'schema validator browser size (@cfworker/json-schema + src/document/schema)', 'gzipBytes')),
+  /** A first write's client CPU with a schema (and with schema + expectations) over the plain write. */
+  'guarded-write-schema-ratio': (r) =>
+    `${extra(r, 'first write of 10000 documents of ~1.2 KB, client CPU: schema', 'ratioToPlain').toFixed(2)}×`,
+  'guarded-write-expect-ratio': (r) =>
+    `${extra(r, 'first write of 10000 documents of ~1.2 KB, client CPU: schema+expect', 'ratioToPlain').toFixed(2)}×`,
   'bundle-gzip': (r) => bytes(extra(r, 'browser bundle (docdb.bundle.js)', 'gzipBytes')),
   'viewer-weight': (r) => `${(r.viewer.pageWeight.gzipBytes / 1024).toFixed(1)} KB`,
   'git-http-bundle-gzip': (r) => bytes(extra(r, 'browser bundle (git-http.bundle.js)', 'gzipBytes')),
