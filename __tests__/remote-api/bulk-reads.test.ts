@@ -123,6 +123,22 @@ describe('a 10,000-document section with data', () => {
     expect(again.requests).toBe(1);
   }, 120_000);
 
+  it('values that fill the cache do not push out the tree levels: a migration right after its bulk read', async () => {
+    seedDocs(2_000); // ~700 KB of values and ~130 KB of tree levels, in a cache of 800 KB
+    const s = store(fx.em, fx.repo, { archive: nodeArchiveReader(), cache: { maxBytes: 800_000 } });
+    const from = fx.em.requests.length;
+    const done = await new DocumentStore(s).migrate({
+      namespace: 'bench',
+      type: 'item',
+      operations: [{ op: 'set', field: 'data.flag', value: true }],
+    });
+    expect(done.version).not.toBeNull();
+    // ref, commit, tree, tarball, codeload, then the write (ref, tree, commit, ref update): 9. With the levels
+    // cached before the values, the values pushed them out and the commit read them again: 59.
+    expect(ops(fx.em, from).filter((o) => o.includes('get-tree'))).toEqual(['GET git/get-tree 200']);
+    expect(fx.em.requests.length - from).toBeLessThanOrEqual(10);
+  }, 120_000);
+
   it('getMany of every document cold: ref, commit, tarball, codeload (no listing)', async () => {
     seedDocs(2_000);
     const s = store(fx.em, fx.repo, { archive: nodeArchiveReader() });

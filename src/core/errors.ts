@@ -242,6 +242,9 @@ export interface ExpectViolation {
   field?: string;
   /** The document's key (`github/repo/o/r.json`), when one document breaks it. */
   key?: string;
+  /** The type whose expectations these are (a `count` or `max-removed` violation has no key to tell it by). */
+  namespace?: string;
+  type?: string;
   message: string;
 }
 

@@ -49,6 +49,8 @@ describe('max-removed, max-changed and count', () => {
     expect(e.data.violations).toEqual([
       {
         expectation: 'max-removed',
+        namespace: 'github',
+        type: 'repo',
         message: 'the write removes 60 of 100 documents (60%); max-removed allows 10% (10)',
       },
     ]);
@@ -69,7 +71,12 @@ describe('max-removed, max-changed and count', () => {
       docs.commit([put('o/r1', { i: -1 }), put('o/r2', { i: -2 })], { expect: on({ maxChanged: 1 }) }),
     );
     expect(e.data.violations).toEqual([
-      { expectation: 'max-changed', message: 'the write changes 2 of 11 documents (18.2%); max-changed allows 1' },
+      {
+        expectation: 'max-changed',
+        namespace: 'github',
+        type: 'repo',
+        message: 'the write changes 2 of 11 documents (18.2%); max-changed allows 1',
+      },
     ]);
   });
 
@@ -77,7 +84,12 @@ describe('max-removed, max-changed and count', () => {
     const { docs } = await seeded(3);
     const e = await failure(docs.commit([del('o/r0'), del('o/r1')], { expect: on({ count: { min: 2 } }) }));
     expect(e.data.violations).toEqual([
-      { expectation: 'count', message: '1 document(s) of the type, fewer than count.min 2' },
+      {
+        expectation: 'count',
+        namespace: 'github',
+        type: 'repo',
+        message: '1 document(s) of the type, fewer than count.min 2',
+      },
     ]);
     const f = await failure(docs.putMany([repo('o/x'), repo('o/y')], { expect: on({ count: { max: 4 } }) }));
     expect(f.message).toMatch(
@@ -337,7 +349,12 @@ describe('check and the paths of a write', () => {
     expect(attempts).toBe(2);
     expect(e.data.version).toBe(await store.head());
     expect(e.data.violations).toEqual([
-      { expectation: 'count', message: '5 document(s) of the type, more than count.max 4' },
+      {
+        expectation: 'count',
+        namespace: 'github',
+        type: 'repo',
+        message: '5 document(s) of the type, more than count.max 4',
+      },
     ]);
     expect(await docs.get({ namespace: 'github', doc_type: 'repo', id: 'o/mine' })).toBeNull();
   });

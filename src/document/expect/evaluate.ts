@@ -32,8 +32,9 @@ export async function evaluateExpectations(
   ops: readonly ExpectOp[],
   tip = new Tip(store, base),
 ): Promise<ExpectViolation[]> {
-  const out: ExpectViolation[] = [];
+  const all: ExpectViolation[] = [];
   for (const entry of entries) {
+    const out: ExpectViolation[] = [];
     const e = entry.expectations;
     const mine = ops.filter((o) => typeKey(o) === typeKey(entry));
     if (e.count || e.maxRemoved !== undefined || e.maxChanged !== undefined) {
@@ -43,8 +44,14 @@ export async function evaluateExpectations(
     if (e.unique) appendAll(out, await uniqueViolations(tip, entry, e.unique, mine));
     if (e.references) appendAll(out, await referenceViolations(tip, e.references, mine, ops));
     if (e.check) appendAll(out, await runCheck(entry, mine, base.version));
+    // A violation without a key (count, max-removed, max-changed) says whose expectations it broke, so the
+    // runner can point it at that projection's `expect:` (one with a key is told by its key).
+    appendAll(
+      all,
+      out.map((v) => (v.key === undefined ? { ...v, namespace: entry.namespace, type: entry.type } : v)),
+    );
   }
-  return out;
+  return all;
 }
 
 /** The check's problems on the type's written documents (runCheck is required by validateExpect). */
