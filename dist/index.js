@@ -38050,14 +38050,19 @@ async function downloadWithRetry(download) {
         }
     }
 }
+/**
+ * The archive's values go to the job and the cache first, its tree levels last: the cache is an LRU, and a
+ * type larger than the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the
+ * levels a write right after this read needs (a migration's commit read them all again: 7 requests).
+ */
 async function useArchive(h, job, section) {
-    if (section.verified)
-        for (const [sha, level] of section.levels)
-            await h.cache.putTree(sha, level);
     for (const [sha, bytes] of section.blobs) {
         job.values.set(sha, bytes);
         await h.cache.putBlob(sha, bytes);
     }
+    if (section.verified)
+        for (const [sha, level] of section.levels)
+            await h.cache.putTree(sha, level);
 }
 /**
  * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
@@ -50942,8 +50947,9 @@ const MAX_CHECK_MESSAGE = 500;
  * const violations = await evaluateExpectations(store, base, expect, collector.ops);
  */
 async function evaluateExpectations(store, base, entries, ops, tip = new expect_tip/* Tip */.Y(store, base)) {
-    const out = [];
+    const all = [];
     for (const entry of entries) {
+        const out = [];
         const e = entry.expectations;
         const mine = ops.filter((o) => (0,fields/* typeKey */.y2)(o) === (0,fields/* typeKey */.y2)(entry));
         if (e.count || e.maxRemoved !== undefined || e.maxChanged !== undefined) {
@@ -50956,8 +50962,11 @@ async function evaluateExpectations(store, base, entries, ops, tip = new expect_
             (0,arrays/* appendAll */.u)(out, await referenceViolations(tip, e.references, mine, ops));
         if (e.check)
             (0,arrays/* appendAll */.u)(out, await runCheck(entry, mine, base.version));
+        // A violation without a key (count, max-removed, max-changed) says whose expectations it broke, so the
+        // runner can point it at that projection's `expect:` (one with a key is told by its key).
+        (0,arrays/* appendAll */.u)(all, out.map((v) => (v.key === undefined ? { ...v, namespace: entry.namespace, type: entry.type } : v)));
     }
-    return out;
+    return all;
 }
 /** The check's problems on the type's written documents (runCheck is required by validateExpect). */
 async function runCheck(entry, mine, version) {
