@@ -18,7 +18,7 @@ import { DocumentStore } from '../src/document/document-store.js';
 import type { Expectations } from '../src/document/expect/types.js';
 import { MemoryRefStore } from '../src/stores/memory/memory-refstore.js';
 import type { BenchResult } from './run.js';
-import { repoSchema } from './schema-validate.js';
+import { repoData, repoSchema } from './schema-validate.js';
 
 const LANGS = ['C', 'C++', 'Go', 'Java', 'JavaScript', 'Python', 'Ruby', 'Rust', 'TypeScript', 'Zig'];
 
@@ -28,18 +28,7 @@ function documents(n: number) {
     namespace: 'github',
     type: 'repo',
     id: `owner-${i % 997}/repo-${i}`,
-    data: {
-      name: `repo-${i}`,
-      full_name: `owner-${i % 997}/repo-${i}`,
-      language: LANGS[(i * 7) % LANGS.length],
-      stars: (i * 7919) % 50_000,
-      forks: i % 300,
-      description: `A repository about ${'lorem ipsum dolor sit amet '.repeat(30)}`.slice(0, 900),
-      topics: ['docdb', `t${i % 50}`],
-      archived: i % 13 === 0,
-      pushed_at: '2026-01-02T03:04:05Z',
-      owner: { login: `owner-${i % 997}`, id: i % 997 },
-    },
+    data: repoData(i),
   }));
 }
 

@@ -45,7 +45,7 @@ export const repoSchema = {
 };
 
 /** A repository document's data of ~1.2 KB (as canonical JSON with its envelope). */
-function data(i: number) {
+export function repoData(i: number) {
   return {
     name: `repo-${i}`,
     full_name: `owner-${i % 997}/repo-${i}`,
@@ -89,7 +89,7 @@ async function browserBytes(): Promise<{ bytes: number; gzipBytes: number }> {
 export async function schemaValidateBench(quick: boolean): Promise<BenchResult[]> {
   const n = quick ? 2_000 : 10_000;
   const runs = quick ? 3 : 5;
-  const docs = Array.from({ length: n }, (_, i) => data(i));
+  const docs = Array.from({ length: n }, (_, i) => repoData(i));
   const bad = docs.map((d) => ({ ...d, stars: -1, pushed_at: 'yesterday', extra: true }));
   const compiled = compileSchema(repoSchema);
   const docBytes = docs.reduce(

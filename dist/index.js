@@ -56741,6 +56741,7 @@ function checkSchema(schema, field) {
  * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
  */
 
+
 /** Keywords the fast path evaluates itself (annotations are ignored); any other keyword → no fast path. */
 const FAST_KEYWORDS = new Set([
     'type',
@@ -56770,14 +56771,7 @@ const FAST_KEYWORDS = new Set([
     '$schema',
     '$id',
     '$anchor',
-    '$comment',
-    'title',
-    'description',
-    'default',
-    'examples',
-    'deprecated',
-    'readOnly',
-    'writeOnly',
+    ...ANNOTATION_KEYWORDS,
 ]);
 class NotFast extends Error {
 }

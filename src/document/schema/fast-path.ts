@@ -8,6 +8,7 @@
  */
 import { deepCompareStrict, format, ucs2length } from '@cfworker/json-schema';
 import type { RefResolver } from './check-schema.js';
+import { ANNOTATION_KEYWORDS } from './limits.js';
 
 type Check = (v: unknown) => boolean;
 type Obj = Record<string, unknown>;
@@ -41,14 +42,7 @@ const FAST_KEYWORDS = new Set([
   '$schema',
   '$id',
   '$anchor',
-  '$comment',
-  'title',
-  'description',
-  'default',
-  'examples',
-  'deprecated',
-  'readOnly',
-  'writeOnly',
+  ...ANNOTATION_KEYWORDS,
 ]);
 
 class NotFast extends Error {}
