@@ -311,3 +311,27 @@ function tooLarge(ctx: OpContext, opts: SendOptions, pathname: string, e: Transp
 
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 export { nextLink } from '../../transport/headers.js';
+
+/**
+ * The next page's URL (a `Link: rel="next"` target), refused unless it is on the configured API origin:
+ * following it would send the token to another origin, and a partial listing is not an answer either. One
+ * check for every paged read of the store (history, the section's commits, matching refs).
+ *
+ * @example
+ * url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, 'history'); // throws InvalidResponse for https://evil.example/…
+ */
+export function nextPageOnApiOrigin(ctx: OpContext, apiOrigin: string, next: string, what: string): string {
+  let url: URL;
+  try {
+    url = new URL(next);
+  } catch {
+    throw new InvalidResponse(`${what}: the next page link is not an absolute URL`, { operation: ctx.operation });
+  }
+  if (url.origin !== apiOrigin) {
+    throw new InvalidResponse(
+      `${what}: the next page link points to ${url.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`,
+      { operation: ctx.operation, origin: url.origin },
+    );
+  }
+  return url.toString();
+}

@@ -6,10 +6,10 @@
  * https://docs.github.com/rest/commits/commits#list-commits
  */
 import type { CachedHistory, GitCache } from '../../cache/git-cache.js';
-import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
+import { InvalidConfig } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
-import { nextLink, type OpContext } from './client.js';
+import { nextLink, nextPageOnApiOrigin, type OpContext } from './client.js';
 import { badResponse, isObject, listedCommit, parsePerson } from './shapes.js';
 import type { VersionsHost } from './versions.js';
 
@@ -105,7 +105,7 @@ export async function keyHistory(
     if (left !== undefined) page.nextCursor = left;
     else if (next && entries.length >= limit) page.nextCursor = entries[entries.length - 1]?.parents[0];
     if (!next || entries.length >= limit) break;
-    url = nextPageUrl(ctx, h.apiOrigin, next);
+    url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, 'history');
   }
   if (page.nextCursor === undefined) delete page.nextCursor;
   if (etag) await h.cache.putHistory(id, ctx.tokenId, { etag, ...page });
@@ -170,22 +170,4 @@ function historyEntry(ctx: OpContext, item: unknown): HistoryEntry {
       return p.sha;
     }),
   };
-}
-
-/** The next page's URL, refused unless it is on the configured API origin. */
-function nextPageUrl(ctx: OpContext, apiOrigin: string, next: string): string {
-  let nextUrl: URL;
-  try {
-    nextUrl = new URL(next);
-  } catch {
-    throw badResponse(ctx, 'list commits', 'Link next is not an absolute URL');
-  }
-  if (nextUrl.origin !== apiOrigin) {
-    // Following would send the token to another origin; a partial history is not an answer either.
-    throw new InvalidResponse(
-      `history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`,
-      { operation: 'history', origin: nextUrl.origin },
-    );
-  }
-  return nextUrl.toString();
 }

@@ -7,7 +7,7 @@
 import { InvalidResponse } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
 import { assertValidRefName } from '../../core/refname.js';
-import { nextLink, type OpContext } from './client.js';
+import { nextLink, nextPageOnApiOrigin, type OpContext } from './client.js';
 import { isObject } from './shapes.js';
 import type { ReplaceHost } from './update-refs.js';
 
@@ -32,7 +32,14 @@ export async function listRefsOnGitHub(h: ReplaceHost, ctx: OpContext, prefix: s
   const path = `/git/matching-refs/${asked.slice('refs/'.length).split('/').map(encodeURIComponent).join('/')}`;
   const out: ListedRef[] = [];
   let url: string | undefined;
-  for (let page = 0; page < MAX_PAGES; page++) {
+  for (let page = 0; ; page++) {
+    if (page === MAX_PAGES) {
+      // A partial list would hide quarantined runs: say so rather than answer with the first 1,000.
+      throw new InvalidResponse(
+        `${ctx.operation}: more than ${MAX_PAGES * 100} refs under ${asked}/; drop some (docdb section quarantine drop ID) and list again`,
+        { operation: ctx.operation, prefix: asked },
+      );
+    }
     const res = await h.client.send(ctx, {
       step: 'list refs',
       method: 'GET',
@@ -53,27 +60,7 @@ export async function listRefsOnGitHub(h: ReplaceHost, ctx: OpContext, prefix: s
     }
     const next = nextLink(res.headers.link);
     if (!next) break;
-    url = sameOrigin(ctx, next, h);
+    url = nextPageOnApiOrigin(ctx, new URL(h.graphqlUrl).origin, next, `${ctx.operation}: list refs`);
   }
   return out;
-}
-
-/** A next-page link on the API's origin (the token is never sent elsewhere). */
-function sameOrigin(ctx: OpContext, next: string, h: ReplaceHost): string {
-  const origin = new URL(h.graphqlUrl).origin;
-  let u: URL;
-  try {
-    u = new URL(next);
-  } catch {
-    throw new InvalidResponse(`${ctx.operation}: list refs: the next page link is not a URL`, {
-      operation: ctx.operation,
-    });
-  }
-  if (u.origin !== origin) {
-    throw new InvalidResponse(
-      `${ctx.operation}: list refs: the next page link points to ${u.origin}, not ${origin}; refusing to follow it`,
-      { operation: ctx.operation, origin: u.origin },
-    );
-  }
-  return u.toString();
 }

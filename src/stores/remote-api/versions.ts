@@ -18,7 +18,7 @@ import { InvalidResponse, InvalidVersion } from '../../core/errors.js';
 import { diffTrees } from '../../core/git/tree-diff.js';
 import { type ChangesOptions, type ChangesResult, keyChanges } from '../../core/refstore.js';
 import { compactedOrNotInSection, notInSection } from '../../core/section.js';
-import { nextLink, type OpContext, type SendOptions, type SendResult } from './client.js';
+import { nextLink, nextPageOnApiOrigin, type OpContext, type SendOptions, type SendResult } from './client.js';
 import { changesByCompare } from './compare-changes.js';
 import type { GraphqlDeps } from './graphql.js';
 import { listedCommit } from './shapes.js';
@@ -115,20 +115,8 @@ export async function assertInSection(
     }
     const next = nextLink(res.headers.link);
     if (!next) break;
-    let nextUrl: URL;
-    try {
-      nextUrl = new URL(next);
-    } catch {
-      break;
-    }
-    // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
-    if (nextUrl.origin !== h.apiOrigin) {
-      throw new InvalidResponse(
-        `${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`,
-        { operation: ctx.operation, origin: nextUrl.origin },
-      );
-    }
-    url = nextUrl.toString();
+    // Never send the token to another origin; an unfinished walk is not a "not found" either.
+    url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, `${ctx.operation}: the section's commits`);
   }
   for (const s of listed) h.known.add(s);
   throw compactedOrNotInSection(version, h.ref, messages);
