@@ -38793,6 +38793,27 @@ function tooLarge(ctx, opts, pathname, e) {
 }
 /** `rel="next"` URL of a Link header (the one parser lives in transport/headers.ts). */
 
+/**
+ * The next page's URL (a `Link: rel="next"` target), refused unless it is on the configured API origin:
+ * following it would send the token to another origin, and a partial listing is not an answer either. One
+ * check for every paged read of the store (history, the section's commits, matching refs).
+ *
+ * @example
+ * url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, 'history'); // throws InvalidResponse for https://evil.example/…
+ */
+function nextPageOnApiOrigin(ctx, apiOrigin, next, what) {
+    let url;
+    try {
+        url = new URL(next);
+    }
+    catch {
+        throw new core_errors/* InvalidResponse */.h5(`${what}: the next page link is not an absolute URL`, { operation: ctx.operation });
+    }
+    if (url.origin !== apiOrigin) {
+        throw new core_errors/* InvalidResponse */.h5(`${what}: the next page link points to ${url.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: url.origin });
+    }
+    return url.toString();
+}
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/history.ts
 
@@ -38880,7 +38901,7 @@ async function keyHistory(h, ctx, key, limit, cursor) {
             page.nextCursor = entries[entries.length - 1]?.parents[0];
         if (!next || entries.length >= limit)
             break;
-        url = nextPageUrl(ctx, h.apiOrigin, next);
+        url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, 'history');
     }
     if (page.nextCursor === undefined)
         delete page.nextCursor;
@@ -38943,21 +38964,6 @@ function history_historyEntry(ctx, item) {
             return p.sha;
         }),
     };
-}
-/** The next page's URL, refused unless it is on the configured API origin. */
-function nextPageUrl(ctx, apiOrigin, next) {
-    let nextUrl;
-    try {
-        nextUrl = new URL(next);
-    }
-    catch {
-        throw badResponse(ctx, 'list commits', 'Link next is not an absolute URL');
-    }
-    if (nextUrl.origin !== apiOrigin) {
-        // Following would send the token to another origin; a partial history is not an answer either.
-        throw new core_errors/* InvalidResponse */.h5(`history: the next page link points to ${nextUrl.origin}, not the configured API origin ${apiOrigin}; refusing to follow it`, { operation: 'history', origin: nextUrl.origin });
-    }
-    return nextUrl.toString();
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/key-reads.ts
@@ -39058,7 +39064,11 @@ async function listRefsOnGitHub(h, ctx, prefix) {
     const path = `/git/matching-refs/${asked.slice('refs/'.length).split('/').map(encodeURIComponent).join('/')}`;
     const out = [];
     let url;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0;; page++) {
+        if (page === MAX_PAGES) {
+            // A partial list would hide quarantined runs: say so rather than answer with the first 1,000.
+            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: more than ${MAX_PAGES * 100} refs under ${asked}/; drop some (docdb section quarantine drop ID) and list again`, { operation: ctx.operation, prefix: asked });
+        }
         const res = await h.client.send(ctx, {
             step: 'list refs',
             method: 'GET',
@@ -39082,26 +39092,9 @@ async function listRefsOnGitHub(h, ctx, prefix) {
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
         if (!next)
             break;
-        url = sameOrigin(ctx, next, h);
+        url = nextPageOnApiOrigin(ctx, new URL(h.graphqlUrl).origin, next, `${ctx.operation}: list refs`);
     }
     return out;
-}
-/** A next-page link on the API's origin (the token is never sent elsewhere). */
-function sameOrigin(ctx, next, h) {
-    const origin = new URL(h.graphqlUrl).origin;
-    let u;
-    try {
-        u = new URL(next);
-    }
-    catch {
-        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list refs: the next page link is not a URL`, {
-            operation: ctx.operation,
-        });
-    }
-    if (u.origin !== origin) {
-        throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: list refs: the next page link points to ${u.origin}, not ${origin}; refusing to follow it`, { operation: ctx.operation, origin: u.origin });
-    }
-    return u.toString();
 }
 
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
@@ -40234,18 +40227,8 @@ async function assertInSection(h, ctx, version, tip) {
         const next = (0,headers/* nextLink */.IX)(res.headers.link);
         if (!next)
             break;
-        let nextUrl;
-        try {
-            nextUrl = new URL(next);
-        }
-        catch {
-            break;
-        }
-        // Never send the token to another origin; an unfinished walk is a "not found", said plainly.
-        if (nextUrl.origin !== h.apiOrigin) {
-            throw new core_errors/* InvalidResponse */.h5(`${ctx.operation}: the next page of the section's commits points to ${nextUrl.origin}, not ${h.apiOrigin}; refusing to follow it`, { operation: ctx.operation, origin: nextUrl.origin });
-        }
-        url = nextUrl.toString();
+        // Never send the token to another origin; an unfinished walk is not a "not found" either.
+        url = nextPageOnApiOrigin(ctx, h.apiOrigin, next, `${ctx.operation}: the section's commits`);
     }
     for (const s of listed)
         h.known.add(s);
