@@ -47,7 +47,7 @@ describe('check modules', () => {
       expect(e).toBeInstanceOf(ExpectationsFailed);
       expect((e as ExpectationsFailed).data.violations).toEqual([
         { expectation: 'check', key: 'github/issue/2.json', field: 'data.title', message: 'empty title' },
-        { expectation: 'check', message: 'removed 1' },
+        { expectation: 'check', namespace: 'github', type: 'issue', message: 'removed 1' },
       ]);
       expect(await store.head()).toBe(tip);
     } finally {
