@@ -8,11 +8,10 @@ import { InvalidConfig } from '../../core/errors.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
 import { type QuarantineTarget, quarantineRefOf, quarantineTrailer } from './quarantine-refs.js';
-
-export type { QuarantineTarget } from './quarantine-refs.js';
-
 import { withTrailers } from './run-report.js';
 import type { TypeSchema } from './schema-files.js';
+
+export type { QuarantineTarget } from './quarantine-refs.js';
 
 export interface QuarantineWrite {
   target: QuarantineTarget;
@@ -36,18 +35,20 @@ const MAX_TRIES = 20;
  */
 export async function writeQuarantine(w: QuarantineWrite): Promise<{ id: string; ref: string; version: string }> {
   const { id, ref } = await freeRef(w);
-  const store = w.target.storeOn(ref, w.base ?? undefined);
-  const documents = new DocumentStore(store);
-  const result = await documents.commit(w.ops, {
+  const result = await new DocumentStore(w.target.storeOn(ref, w.base ?? undefined)).commit(w.ops, {
     message: withTrailers(w.message, [quarantineTrailer(w.base)]),
     ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
-    ...((w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}) as object),
+    ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
   });
   if (!result.version) throw new InvalidConfig('quarantine', `the quarantine commit on ${ref} made no version`);
   return { id, ref, version: result.version };
 }
 
-/** The first of `id`, `id-2`, … whose ref does not exist yet (a re-run quarantines beside, never on top). */
+/**
+ * The first of `id`, `id-2`, … whose ref does not exist yet (a re-run quarantines beside, never on top). The
+ * probe is a store without `startAt` (one with it answers `startAt` for an absent ref); the write's store
+ * reads the ref again anyway, as every write does, and creating it fails if another writer took the name.
+ */
 async function freeRef(w: QuarantineWrite): Promise<{ id: string; ref: string }> {
   for (let n = 1; n <= MAX_TRIES; n++) {
     const id = n === 1 ? w.target.id : `${w.target.id}-${n}`;
