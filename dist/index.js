@@ -58505,9 +58505,7 @@ const MAX_TRIES = 20;
  */
 async function writeQuarantine(w) {
     const { id, ref } = await freeRef(w);
-    const store = w.target.storeOn(ref, w.base ?? undefined);
-    const documents = new document_store/* DocumentStore */.V(store);
-    const result = await documents.commit(w.ops, {
+    const result = await new document_store/* DocumentStore */.V(w.target.storeOn(ref, w.base ?? undefined)).commit(w.ops, {
         message: (0,run_report/* withTrailers */.jX)(w.message, [quarantineTrailer(w.base)]),
         ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
         ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
@@ -58516,7 +58514,11 @@ async function writeQuarantine(w) {
         throw new errors/* InvalidConfig */.OZ('quarantine', `the quarantine commit on ${ref} made no version`);
     return { id, ref, version: result.version };
 }
-/** The first of `id`, `id-2`, … whose ref does not exist yet (a re-run quarantines beside, never on top). */
+/**
+ * The first of `id`, `id-2`, … whose ref does not exist yet (a re-run quarantines beside, never on top). The
+ * probe is a store without `startAt` (one with it answers `startAt` for an absent ref); the write's store
+ * reads the ref again anyway, as every write does, and creating it fails if another writer took the name.
+ */
 async function freeRef(w) {
     for (let n = 1; n <= MAX_TRIES; n++) {
         const id = n === 1 ? w.target.id : `${w.target.id}-${n}`;
