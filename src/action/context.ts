@@ -47,6 +47,11 @@ export interface ActionContext {
   run?: { id?: number | undefined; attempt?: number | undefined };
   /** How messages name the settings: the Action's inputs (default), or the CLI's flags (`docdb project`). */
   inputNames?: InputNames;
+  /**
+   * The workflow's event (`GITHUB_EVENT_NAME`, `GITHUB_EVENT_PATH`): the review modes take the pull request
+   * from it (review-event.ts reads the payload as untrusted JSON).
+   */
+  event?: { name?: string | undefined; path?: string | undefined };
 }
 
 export interface ActionResult {

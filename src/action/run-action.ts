@@ -24,6 +24,7 @@ import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
+import { reviewCleanupMode } from './review-cleanup.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -65,6 +66,8 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
+  // Pull-request reviews (issue 39): none of them moves the section.
+  if (inputs.mode === 'review-cleanup') return reviewCleanupMode(inputs, context, tools);
   const result =
     inputs.mode === 'merge'
       ? await mergeMode(inputs, context, tools)
@@ -91,8 +94,13 @@ async function fullVersions(inputs: ActionInputs, store: RefStore): Promise<Acti
   return { ...inputs, version: await full('version'), since: await full('since') };
 }
 
-/** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
-function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools {
+/**
+ * One metered Octokit for sources and store, and the section's store (unless the context brings one).
+ *
+ * @example
+ * const tools = actionTools(inputs, { workspace }); // tools.store on refs/<root>/<section>
+ */
+export function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools {
   const log = context.log ?? (() => {});
   const ref = sectionRef(inputs.root, inputs.section);
   const { owner, repo } = splitRepo(inputs.repository);
