@@ -100,5 +100,5 @@ function field(o: unknown, name: string): unknown {
   return o !== null && typeof o === 'object' && !Array.isArray(o) ? (o as Record<string, unknown>)[name] : undefined;
 }
 
-const sha = (v: unknown) => (typeof v === 'string' && isSha(v) ? v.toLowerCase() : undefined);
+const sha = (v: unknown) => (isSha(v) ? v : undefined);
 const repo = (v: unknown) => (typeof v === 'string' && REPO_RE.test(v) ? v : undefined);

@@ -36,7 +36,7 @@ export async function prepareReview(
   tools: ActionTools,
   event: ReviewEvent,
 ): Promise<PreparedReview> {
-  const pull = await reviewPull(inputs, event, tools.client);
+  const pull = await reviewPull(inputs, event, tools.client, context.inputNames);
   const underTarget = event.name === 'pull_request_target';
   const run = await reviewDryRun(inputs, context, tools, underTarget ? TARGET_REFUSAL : undefined);
   const notes: string[] = [];

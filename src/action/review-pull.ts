@@ -7,6 +7,7 @@
  */
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
 import { isSha } from '../core/git/objects.js';
+import { ACTION_INPUT_NAMES, type InputNames } from '../core/input-names.js';
 import type { SourceClient } from '../projection/sources/index.js';
 import { REPO_RE } from '../projection/spec/index.js';
 import type { ActionInputs } from './inputs.js';
@@ -35,8 +36,13 @@ export interface PullFacts {
  * @example
  * const pull = await reviewPull(inputs, event, client); // { number: 42, headSha: 'ab12…', fork: false }
  */
-export async function reviewPull(inputs: ActionInputs, event: ReviewEvent, client: SourceClient): Promise<ReviewPull> {
-  const number = pullNumberOf(inputs, event);
+export async function reviewPull(
+  inputs: ActionInputs,
+  event: ReviewEvent,
+  client: SourceClient,
+  names: InputNames = ACTION_INPUT_NAMES,
+): Promise<ReviewPull> {
+  const number = pullNumberOf(inputs, event, names);
   const fromEvent = event.pullRequest?.number === number ? event.pullRequest : undefined;
   if (fromEvent?.headSha) {
     const base = fromEvent.baseRepo ?? inputs.repository;
@@ -46,7 +52,7 @@ export async function reviewPull(inputs: ActionInputs, event: ReviewEvent, clien
       fork: fromEvent.headRepo === undefined || !sameRepo(fromEvent.headRepo, base),
     };
   }
-  const facts = await getPull(client, inputs.repository, number);
+  const facts = await getPull(client, inputs.repository, number, names);
   return {
     number,
     headSha: facts.headSha,
@@ -60,12 +66,12 @@ export async function reviewPull(inputs: ActionInputs, event: ReviewEvent, clien
  * @example
  * pullNumberOf(inputs, { name: 'pull_request', pullRequest: { number: 42 } }); // 42
  */
-export function pullNumberOf(inputs: ActionInputs, event: ReviewEvent): number {
+export function pullNumberOf(inputs: ActionInputs, event: ReviewEvent, names: InputNames = ACTION_INPUT_NAMES): number {
   const given = inputs.review?.pullRequest ?? event.pullRequest?.number;
   if (given === undefined) {
     throw new InvalidConfig(
       'pull-request',
-      `input "pull-request": mode: ${inputs.mode} needs the pull request's number: run it on a pull_request event (the payload's pull_request.number), or set pull-request${event.name ? ` (the ${event.name} event has none)` : ''}`,
+      `${names.label('pull-request')}: mode: ${inputs.mode} needs the pull request's number: run it on a pull_request event (the payload's pull_request.number), or set ${names.phrase('pull-request')}${event.name ? ` (the ${event.name} event has none)` : ''}`,
       { allowed: 'a whole number from 1' },
     );
   }
@@ -79,7 +85,12 @@ export function pullNumberOf(inputs: ActionInputs, event: ReviewEvent): number {
  * @example
  * const { headSha } = await getPull(octokit, 'octo/data', 42);
  */
-export async function getPull(client: SourceClient, repository: string, number: number): Promise<PullFacts> {
+export async function getPull(
+  client: SourceClient,
+  repository: string,
+  number: number,
+  names: InputNames = ACTION_INPUT_NAMES,
+): Promise<PullFacts> {
   const [owner, repo] = repository.split('/') as [string, string];
   let data: unknown;
   try {
@@ -90,9 +101,13 @@ export async function getPull(client: SourceClient, repository: string, number: 
     }));
   } catch (e) {
     if ((e as { status?: number }).status === 404) {
-      throw new InvalidConfig('pull-request', `input "pull-request": ${repository} has no pull request #${number}`, {
-        allowed: 'the number of a pull request of the repository',
-      });
+      throw new InvalidConfig(
+        'pull-request',
+        `${names.label('pull-request')}: ${repository} has no pull request #${number}`,
+        {
+          allowed: 'the number of a pull request of the repository',
+        },
+      );
     }
     throw e;
   }
