@@ -228,7 +228,8 @@ describe('mode: review, prepared', () => {
         log: (l: string) => lines.push(l),
         event: { name: 'pull_request', path: eventFile(cwd, 7) },
       };
-      return reviewCleanupMode(inputs, context, actionTools(inputs, context));
+      const event = await readReviewEvent(context.event);
+      return reviewCleanupMode(inputs, context, actionTools(inputs, context), event);
     };
     const first = await cleanup();
     expect(first.outputs).toMatchObject({ 'preview-ref': ref, deleted: 'true', 'previous-version': held });

@@ -87,5 +87,7 @@ export interface ActionTools {
   shardRefs?: {
     storeOn(ref: string, startAt?: string): RefStore;
     deleteRefs(refs: readonly RefDeletion[]): Promise<void>;
+    /** The refs under a prefix with their commits (RemoteApiRefStore.listRefs), when the store has it. */
+    listRefs?(prefix: string): Promise<{ ref: string; oid: string }[]>;
   };
 }

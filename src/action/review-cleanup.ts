@@ -8,7 +8,7 @@ import { deletePreview } from '../projection/run/index.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { rateOutputs } from './metered-fetch.js';
-import { readReviewEvent } from './review-event.js';
+import type { ReviewEvent } from './review-event.js';
 import { pullNumberOf } from './review-pull.js';
 
 /**
@@ -21,8 +21,8 @@ export async function reviewCleanupMode(
   inputs: ActionInputs,
   context: ActionContext,
   tools: ActionTools,
+  event: ReviewEvent,
 ): Promise<ActionResult> {
-  const event = await readReviewEvent(context.event ?? {});
   const number = pullNumberOf(inputs, event);
   if (!tools.shardRefs) {
     throw new InvalidConfig(

@@ -29,6 +29,8 @@ export interface ReviewEvent {
   };
   /** `workflow_run` events: the run's head commit and the pull requests GitHub lists for it. */
   workflowRun?: { headSha?: string; pullRequests: number[] };
+  /** The workflow's repository (`repository.full_name`, `repository.node_id`: its GraphQL id). */
+  repository?: { fullName: string; nodeId: string };
 }
 
 /**
@@ -92,6 +94,12 @@ export function reviewFields(payload: unknown): Omit<ReviewEvent, 'name'> {
       .map((p) => field(p, 'number'))
       .filter(isPullRequestNumber);
     out.workflowRun = { ...(headSha ? { headSha } : {}), pullRequests };
+  }
+  const repository = field(payload, 'repository');
+  const fullName = repo(field(repository, 'full_name'));
+  const nodeId = field(repository, 'node_id');
+  if (fullName && typeof nodeId === 'string' && /^[A-Za-z0-9_=-]{1,100}$/.test(nodeId)) {
+    out.repository = { fullName, nodeId };
   }
   return out;
 }

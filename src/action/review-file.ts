@@ -5,8 +5,8 @@
  * resolved (as `export-path` does: export/real-path.ts); the file is read size-capped, its contents are the
  * review renderers' business (readReviewFile validates them).
  */
-import { readFile, realpath, stat, writeFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { mkdir, readFile, realpath, stat, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
 import { InvalidConfig } from '../core/errors.js';
 import { isInside, realTarget } from '../export/real-path.js';
 
@@ -41,6 +41,8 @@ export async function reviewFileTarget(path: string, workspace: string): Promise
  */
 export async function writeReviewTo(path: string, json: string, workspace: string): Promise<string> {
   const target = await reviewFileTarget(path, workspace);
+  // Its directory may not exist yet (out/review.json): made where the real path said, inside the workspace.
+  await mkdir(dirname(target), { recursive: true });
   await writeFile(target, json);
   return target;
 }

@@ -13,7 +13,7 @@ import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
 import { rateOutputs } from './metered-fetch.js';
 import { refusalAnnotations } from './refusal-report.js';
-import { readReviewEvent } from './review-event.js';
+import type { ReviewEvent } from './review-event.js';
 import { writeReviewTo } from './review-file.js';
 import { prepareReview } from './review-prepare.js';
 
@@ -28,8 +28,8 @@ export async function reviewMode(
   inputs: ActionInputs,
   context: ActionContext,
   tools: ActionTools,
+  event: ReviewEvent,
 ): Promise<ActionResult> {
-  const event = await readReviewEvent(context.event ?? {});
   const prepared = await prepareReview(inputs, context, tools, event);
   const review = buildReview(prepared.input);
   const rendered = { comment: renderComment(review), check: renderCheckRun(review) };

@@ -47,10 +47,7 @@ export async function prepareReview(
       'No preview: the pull request comes from a fork, whose token is read-only (contents: write is missing); the review was computed in memory.',
     );
   } else {
-    const host = tools.shardRefs
-      ? { storeOn: tools.shardRefs.storeOn, deleteRefs: tools.shardRefs.deleteRefs }
-      : undefined;
-    const p = await tryPreview(host, tools.ref, pull.number, run, context);
+    const p = await tryPreview(tools.shardRefs, tools.ref, pull.number, run, context);
     preview = p.preview;
     if (p.note) notes.push(p.note);
   }

@@ -12,7 +12,7 @@ import { readReviewFile, renderCheckRun, renderComment } from '../review/index.j
 import type { Review } from '../review/types.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { type ReviewEvent, readReviewEvent } from './review-event.js';
+import type { ReviewEvent } from './review-event.js';
 import { readReviewText } from './review-file.js';
 import { logOutcome, publishTarget, reviewResult } from './review-mode.js';
 import { getPull } from './review-pull.js';
@@ -27,8 +27,8 @@ export async function reviewPublishMode(
   inputs: ActionInputs,
   context: ActionContext,
   tools: ActionTools,
+  event: ReviewEvent,
 ): Promise<ActionResult> {
-  const event = await readReviewEvent(context.event ?? {});
   const text = await readReviewText(inputs.review?.reviewFile as string, context.workspace ?? process.cwd());
   const review = trusted(readReviewFile(text), inputs);
   await checkHead(review, inputs, event, tools);

@@ -3,6 +3,7 @@
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+import { MemoryCacheBackend } from '../cache/backend.js';
 import { InvalidVersion } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
@@ -24,7 +25,8 @@ import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
-import { reviewCleanupMode } from './review-cleanup.js';
+import { isReviewMode } from './review-inputs.js';
+import { runReviewMode } from './review-modes.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -40,6 +42,10 @@ function splitRepo(full: string) {
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
 export async function runAction(given: ActionInputs, context: ActionContext = {}): Promise<ActionResult> {
+  // Pull-request reviews (issue 39): the event first (it may name the repository's id); none moves the section.
+  if (isReviewMode(given.mode)) {
+    return runReviewMode({ ...given, mode: given.mode }, context, (id) => actionTools(given, context, id));
+  }
   const tools = actionTools(given, context);
   const inputs = await fullVersions(given, tools.store);
   if (inputs.mode === 'changes') {
@@ -66,8 +72,6 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
-  // Pull-request reviews (issue 39): none of them moves the section.
-  if (inputs.mode === 'review-cleanup') return reviewCleanupMode(inputs, context, tools);
   const result =
     inputs.mode === 'merge'
       ? await mergeMode(inputs, context, tools)
@@ -100,7 +104,7 @@ async function fullVersions(inputs: ActionInputs, store: RefStore): Promise<Acti
  * @example
  * const tools = actionTools(inputs, { workspace }); // tools.store on refs/<root>/<section>
  */
-export function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools {
+export function actionTools(inputs: ActionInputs, context: ActionContext, repositoryId?: string): ActionTools {
   const log = context.log ?? (() => {});
   const ref = sectionRef(inputs.root, inputs.section);
   const { owner, repo } = splitRepo(inputs.repository);
@@ -117,8 +121,13 @@ export function actionTools(inputs: ActionInputs, context: ActionContext): Actio
         ? { writeSpacingMs: 0 }
         : {}),
   });
+  // A review's stores (the section, its preview ref) share one object cache: the preview commit is built on
+  // the tip the dry run already read, so its commit and trees cost no second read (objects keyed by SHA).
+  const shared = isReviewMode(inputs.mode) ? { cache: { backend: new MemoryCacheBackend() } } : {};
   const apiStore = (on: string, startAt?: string): RemoteApiRefStore =>
     new RemoteApiRefStore({
+      ...shared,
+      ...(repositoryId ? { repositoryId } : {}),
       transport: octokitTransport(octokit),
       apiUrl: inputs.apiUrl,
       owner,
@@ -138,6 +147,12 @@ export function actionTools(inputs: ActionInputs, context: ActionContext): Actio
   const storeOn = context.storeOn ?? apiStore;
   const store = storeOn(ref);
   // Shard refs are deleted through the section's store: one updateRefs mutation, each ref compared.
-  const shardRefs = { storeOn, deleteRefs: (refs: readonly RefDeletion[]) => store.deleteRefs(refs) };
+  const listRefs = (store as Partial<Pick<RemoteApiRefStore, 'listRefs'>>).listRefs;
+  const shardRefs = {
+    storeOn,
+    deleteRefs: (refs: readonly RefDeletion[]) => store.deleteRefs(refs),
+    // A review finds its old preview in a listing, which leaves no cached tip to catch up from (review-run.ts).
+    ...(listRefs ? { listRefs: (prefix: string) => listRefs.call(store, prefix) } : {}),
+  };
   return { client: octokit, store, ref, meter, log, shardRefs };
 }

@@ -7,7 +7,7 @@
  * created again on the tip (`storeOn(ref, tip)`); a writer that got there in between makes the create fail
  * instead of being overwritten.
  */
-import { previewRefOf } from '../../core/preview-ref.js';
+import { PREVIEWS_SUFFIX, previewRefOf } from '../../core/preview-ref.js';
 import type { RefStore } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
@@ -20,6 +20,12 @@ export interface PreviewHost {
   storeOn(ref: string, startAt?: string): RefStore;
   /** Delete each ref only while it points at `oid` (RemoteApiRefStore.deleteRefs). */
   deleteRefs(refs: readonly { ref: string; oid: string }[]): Promise<void>;
+  /**
+   * The refs under a prefix with their commits (RemoteApiRefStore.listRefs): how the old preview is found
+   * when the host has it — a listing leaves no cached tip of the preview ref behind, so the new preview's
+   * store (sharing the run's object cache) has nothing to catch up from. Without it: `storeOn(ref).head()`.
+   */
+  listRefs?(prefix: string): Promise<{ ref: string; oid: string }[]>;
 }
 
 export interface PreviewWrite {
@@ -77,7 +83,9 @@ export async function deletePreview(
   pullRequest: number,
 ): Promise<{ ref: string; replaced: string | null }> {
   const ref = previewRefOf(sectionRef, pullRequest);
-  const replaced = await host.storeOn(ref).head();
+  const replaced = host.listRefs
+    ? ((await host.listRefs(`${sectionRef}${PREVIEWS_SUFFIX}/`)).find((r) => r.ref === ref)?.oid ?? null)
+    : await host.storeOn(ref).head();
   if (replaced) await host.deleteRefs([{ ref, oid: replaced }]);
   return { ref, replaced };
 }

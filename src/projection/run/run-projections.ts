@@ -170,7 +170,7 @@ async function runLoaded(
     const report = dryRun(base, changes, section.tip, log);
     if (!options.evaluate) return report;
     // A review: the would-be commit's operations, and what its guarded write would say on this tip.
-    const refusal = await wouldBeRefusal(options.store, section.tip, changes, guarded, selected);
+    const refusal = await wouldBeRefusal(options.store, section.tip, changes, guarded, selected, section.existing);
     return { ...report, planned: { ops: changes, refusal, indexes: guarded.indexes, schemas: guarded.schemas } };
   }
   try {

@@ -5,7 +5,7 @@
  * over a store whose commit runs that derive hook on the tip and then stops, writing nothing. So a review
  * reports exactly what the run's commit would refuse, with no second implementation of the rules.
  */
-import { readAt } from '../../core/derive.js';
+import { type ReadAt, readAt } from '../../core/derive.js';
 import { normalizeChanges } from '../../core/plan.js';
 import type { CommitOptions, RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
@@ -37,10 +37,11 @@ export async function wouldBeRefusal(
   ops: readonly DocumentOp[],
   guarded: Guarded,
   selected: readonly ProjectionSpec[],
+  listed?: ReadonlyMap<string, string>,
 ): Promise<RunRefusal | null> {
   if (guarded.expect.length === 0 && guarded.schemas.length === 0 && !touchesDeclaredTypes(ops)) return null;
   try {
-    await new DocumentStore(planOnly(store, tip)).commit(ops, {
+    await new DocumentStore(planOnly(store, tip, listed)).commit(ops, {
       message: 'docdb: review (never committed)',
       ...(guarded.indexes.length > 0 ? { indexes: [...guarded.indexes] } : {}),
       ...(guarded.schemas.length > 0 ? { schemas: [...guarded.schemas] } : {}),
@@ -64,9 +65,17 @@ function touchesDeclaredTypes(ops: readonly DocumentOp[]): boolean {
 
 /**
  * `store` for reading, with a commit that validates the changes and runs the write's derive hook on `tip`
- * (where expectations and schemas are enforced), then reports that nothing was written.
+ * (where expectations and schemas are enforced), then reports that nothing was written. `listed` (the run's
+ * listing of the tip: key → blob SHA) answers "absent" for declarations the tip does not hold without a
+ * request, as a store's own derive reader does from its cached trees.
  */
-function planOnly(store: RefStore, tip: string | null): RefStore {
+function planOnly(store: RefStore, tip: string | null, listed?: ReadonlyMap<string, string>): RefStore {
+  const readTip = readAt(store, tip);
+  const read: ReadAt = async (keys) => {
+    const out = await readTip(listed ? keys.filter((k) => listed.has(k)) : keys);
+    for (const k of keys) if (!out.has(k)) out.set(k, null);
+    return out;
+  };
   const commit = async (
     changes: Parameters<RefStore['commit']>[0],
     options: CommitOptions = {},
@@ -74,7 +83,7 @@ function planOnly(store: RefStore, tip: string | null): RefStore {
     const normalized = normalizeChanges(changes);
     if (options.derive) {
       const shas = new Map(normalized.flatMap((c) => (c.op === 'put' ? [[c.key, c.sha] as const] : [])));
-      await options.derive({ version: tip, read: readAt(store, tip), written: (k) => shas.get(k) });
+      await options.derive({ version: tip, read, written: (k) => shas.get(k) });
     }
     return { version: tip, previousVersion: tip, changed: false, written: [], deleted: [], unchanged: 0 };
   };

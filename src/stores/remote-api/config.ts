@@ -63,6 +63,11 @@ export interface RemoteApiRefStoreOptions {
    * ref is an empty section).
    */
   startAt?: string;
+  /**
+   * The repository's GraphQL node id (REST `node_id`), when the caller already knows it — a workflow's
+   * event payload names its repository's: saves the one query `deleteRefs` and compaction make for it.
+   */
+  repositoryId?: string;
   /** Token sent as `Authorization: Bearer`. Omit for unauthenticated reads of public repositories. */
   token?: string;
   /** Async token provider (browser `hostCapabilities.credentials`), asked once per operation. Exclusive with `token`. */
@@ -140,6 +145,8 @@ export interface ResolvedConfig {
   ref: string;
   /** Where the absent ref starts (`RemoteApiRefStoreOptions.startAt`), lower-case. */
   startAt: string | undefined;
+  /** `RemoteApiRefStoreOptions.repositoryId`, checked. */
+  repositoryId: string | undefined;
   /** Non-enumerable (a getter over a closure), so inspecting or serialising the config never shows it. */
   readonly token: string | undefined;
   credentials: RemoteApiRefStoreOptions['credentials'];
@@ -171,6 +178,18 @@ const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
 function fail(field: string, message: string, allowed: string): never {
   throw new InvalidConfig(field, message, { allowed });
+}
+
+function checkRepositoryId(v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || !/^[A-Za-z0-9_=-]{1,100}$/.test(v)) {
+    fail(
+      'repositoryId',
+      `repositoryId must be a GraphQL node id, got ${JSON.stringify(v)}`,
+      'a node id such as R_kgDO…',
+    );
+  }
+  return v;
 }
 
 function checkStartAt(v: unknown): string | undefined {
@@ -225,6 +244,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   const ref = options.ref ?? DEFAULT_REF;
   assertValidRefName(ref, 'ref');
   const startAt = checkStartAt(options.startAt);
+  const repositoryId = checkRepositoryId(options.repositoryId);
   checkAuth(options);
   const cache = resolveCache(options.cache ?? {});
   const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
@@ -239,6 +259,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     repo: options.repo,
     ref,
     startAt,
+    repositoryId,
     credentials: options.credentials,
     retryConcurrentWrites: writeRetry.maxRetries,
     writeRetry,
