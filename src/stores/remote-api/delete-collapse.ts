@@ -54,7 +54,7 @@ export async function collapseDeletes(
       if (child.whole) {
         wholeDirs.add(name);
         out.push({ path, mode: '040000', sha: null });
-      } else out.push(...child.entries);
+      } else for (const entry of child.entries) out.push(entry);
     }
     const directNames = new Set(direct.map((i) => (deleted[i] as string).slice(offset[i])));
     const allGone = entries.every((e) =>
