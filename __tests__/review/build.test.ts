@@ -67,7 +67,7 @@ describe('buildReview: totals, fields, rows', () => {
   it('keeps the first 5,000 rows in key order from documents in any order, and counts them all', () => {
     const all = [...repoDocuments(12_000)];
     // A fixed shuffle: reversed halves interleaved.
-    const shuffled = all.map((d, i) => all[i % 2 === 0 ? i / 2 : all.length - 1 - (i - 1) / 2] as ReviewDocument);
+    const shuffled = all.map((_, i) => all[i % 2 === 0 ? i / 2 : all.length - 1 - (i - 1) / 2] as ReviewDocument);
     const r = buildReview(reviewInput(shuffled));
     expect(r.rowCount).toBe(12_000);
     expect(r.rows).toHaveLength(MAX_ROWS);

@@ -26,15 +26,15 @@ const num = (n: number) => n.toLocaleString('en-US');
 export function writeReviewFile(review: Review): string {
   const whole = JSON.stringify(review);
   if (utf8Bytes(whole) <= MAX_FILE_BYTES) return whole;
-  let lo = 0;
-  let hi = review.rows.length;
-  // The largest number of rows that fits.
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (utf8Bytes(JSON.stringify({ ...review, rows: review.rows.slice(0, mid) })) <= MAX_FILE_BYTES) lo = mid;
-    else hi = mid - 1;
+  // `[row,row,…]` in place of `[]`: each kept row adds its JSON and a comma, so the size is known row by row.
+  let size = utf8Bytes(JSON.stringify({ ...review, rows: [] }));
+  let kept = 0;
+  for (const row of review.rows) {
+    size += utf8Bytes(JSON.stringify(row)) + (kept > 0 ? 1 : 0);
+    if (size > MAX_FILE_BYTES) break;
+    kept++;
   }
-  return JSON.stringify({ ...review, rows: review.rows.slice(0, lo) });
+  return JSON.stringify({ ...review, rows: review.rows.slice(0, kept) });
 }
 
 /**
