@@ -67,6 +67,8 @@ describe('at 20,000 documents', () => {
       expect(bytes(body)).toBeLessThanOrEqual(60_000);
     }
     const body = renderComment(hostile);
+    // Full, not just small: the limit is what cut it.
+    expect(bytes(body)).toBeGreaterThan(55_000);
     expect(body).toMatch(/… and [\d,]+ more type\(s\) in the check run \/ job summary\./);
     // The tail survives the cut: preview, viewer link and footer.
     expect(body).toContain('[Open the change in the viewer](');

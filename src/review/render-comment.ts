@@ -25,8 +25,11 @@ import type { Review } from './types.js';
  * https://docs.github.com/rest/issues/comments#create-an-issue-comment answers 422 "body is too long".
  */
 export const MAX_COMMENT_BYTES = 60_000;
-/** What each part may take at most; together with the headline and tail they stay under the limit. */
-const PART_BYTES = { totals: 14_000, violations: 14_000, fields: 12_000, notes: 6_000 };
+/**
+ * What each part may take at most, so one long part cannot crowd out the others; together they exceed the
+ * limit, which the comment's own budget then keeps (the tail's room is reserved before the parts).
+ */
+const PART_BYTES = { totals: 24_000, violations: 18_000, fields: 14_000, notes: 8_000 };
 const MORE = (n: number, what: string) =>
   `… and ${n.toLocaleString('en-US')} more ${what} in the check run / job summary.`;
 
