@@ -38,9 +38,49 @@ export function code(s: string): string {
  * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
  */
 export function mdUntrusted(s: string): string {
+  // Kept as the refusal report has always written it; new code uses escapeMarkdown (below), which also
+  // stops GitHub from finding mentions and autolinks after the references are decoded.
   // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
   return s
     .split(/([@#])/)
     .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
     .join('');
+}
+
+/** A zero-width space, as a character reference: visible in the Markdown source, invisible when rendered. */
+const ZWSP = '&#8203;';
+
+/**
+ * `text` as inert GitHub Markdown on one line: no HTML, no link, no table-breaking `|`, no code span, no
+ * emphasis, no line break (`mdText` above turns each such character into a numeric
+ * character reference), and no notification or autolink. GitHub finds `@mentions`, `#123` references,
+ * e-mail addresses and `www.`/`scheme://` URLs in the text AFTER character references are decoded, so a
+ * reference alone would still ping `@org/team`; a zero-width space after `@` and `#`, inside `://` and after
+ * `www` breaks each pattern while the text reads the same (Dependabot neutralises mentions the same way).
+ *
+ * @example
+ * escapeMarkdown('@org/team <b>|'); // '&#64;&#8203;org/team &#60;b&#62;&#124;'
+ * escapeMarkdown('[x](http://evil)'); // '&#91;x&#93;&#40;http&#58;&#8203;//evil&#41;'
+ */
+export function escapeMarkdown(text: string): string {
+  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
+  return text
+    .replace(/:\/\//g, ':\u0000//')
+    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\u0000.`)
+    .split(/([@#\u0000])/)
+    .map((part) =>
+      part === '@' ? `&#64;${ZWSP}` : part === '#' ? `&#35;${ZWSP}` : part === '\u0000' ? ZWSP : mdText(part),
+    )
+    .join('');
+}
+
+/**
+ * `text` as inline code: `<code>` around {@link escapeMarkdown}'s output (a backtick code span could be
+ * closed by the text itself; GitHub never links or notifies inside `<code>` either).
+ *
+ * @example
+ * codeText('a`b'); // '<code>a&#96;b</code>'
+ */
+export function codeText(text: string): string {
+  return `<code>${escapeMarkdown(text)}</code>`;
 }

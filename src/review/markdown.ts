@@ -3,45 +3,10 @@
  * document, a key, a note or a review file passes through {@link escapeMarkdown}, and every rendering is
  * assembled inside a {@link Budget} of UTF-8 bytes, so no GitHub size limit can refuse it.
  */
-import { mdText } from '../core/markdown-text.js';
+import { codeText, escapeMarkdown } from '../core/markdown-text.js';
 
-/** A zero-width space, as a character reference: visible in the Markdown source, invisible when rendered. */
-const ZWSP = '&#8203;';
-
-/**
- * `text` as inert GitHub Markdown on one line: no HTML, no link, no table-breaking `|`, no code span, no
- * emphasis, no line break (core/markdown-text.ts `mdText` turns each such character into a numeric
- * character reference), and no notification or autolink. GitHub finds `@mentions`, `#123` references,
- * e-mail addresses and `www.`/`scheme://` URLs in the text AFTER character references are decoded, so a
- * reference alone would still ping `@org/team`; a zero-width space after `@` and `#`, inside `://` and after
- * `www` breaks each pattern while the text reads the same (Dependabot neutralises mentions the same way).
- *
- * @example
- * escapeMarkdown('@org/team <b>|'); // '&#64;&#8203;org/team &#60;b&#62;&#124;'
- * escapeMarkdown('[x](http://evil)'); // '&#91;x&#93;&#40;http&#58;&#8203;//evil&#41;'
- */
-export function escapeMarkdown(text: string): string {
-  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
-  return text
-    .replace(/:\/\//g, ':\u0000//')
-    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\u0000.`)
-    .split(/([@#\u0000])/)
-    .map((part) =>
-      part === '@' ? `&#64;${ZWSP}` : part === '#' ? `&#35;${ZWSP}` : part === '\u0000' ? ZWSP : mdText(part),
-    )
-    .join('');
-}
-
-/**
- * `text` as inline code: `<code>` around {@link escapeMarkdown}'s output (a backtick code span could be
- * closed by the text itself; GitHub never links or notifies inside `<code>` either).
- *
- * @example
- * codeText('a`b'); // '<code>a&#96;b</code>'
- */
-export function codeText(text: string): string {
-  return `<code>${escapeMarkdown(text)}</code>`;
-}
+// The escaping lives beside the job summaries' (src/core/markdown-text.ts): one set of rules for all Markdown.
+export { codeText, escapeMarkdown };
 
 /**
  * `text` cut to at most `max` characters, the cut marked with `…` (which counts), never between the two

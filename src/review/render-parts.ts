@@ -25,11 +25,6 @@ export function shortSection(section: string): string {
   return parts.length > 2 && parts[0] === 'refs' ? parts.slice(2).join('/') : section;
 }
 
-/** Documents that would change, all types together. */
-export function changedCount(review: Review): number {
-  return review.rowCount;
-}
-
 /** The first line: what would happen to which section. */
 export function headline(review: Review, chars: number): string {
   const where = `${code(review.section, chars)} (pull request ${num(review.pullRequest)})`;
