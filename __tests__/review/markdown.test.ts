@@ -60,6 +60,12 @@ describe('escapeMarkdown', () => {
     expect(shown).not.toMatch(/:\/\//);
   });
 
+  it('writes no "$": GitHub would typeset $…$ from the data as math', () => {
+    const out = escapeMarkdown('$\\color{red}{\\text{APPROVED}}$');
+    expect(out).not.toContain('$');
+    expect(decode(out)).toBe('$\\color{red}{\\text{APPROVED}}$');
+  });
+
   it('leaves plain names as they are', () => {
     expect(escapeMarkdown('github/repo/octo-org/widgets.json')).toBe('github/repo/octo-org/widgets.json');
   });

@@ -57,6 +57,7 @@ const ZWSP = '&#8203;';
  * e-mail addresses and `www.`/`scheme://` URLs in the text AFTER character references are decoded, so a
  * reference alone would still ping `@org/team`; a zero-width space after `@` and `#`, inside `://` and after
  * `www` breaks each pattern while the text reads the same (Dependabot neutralises mentions the same way).
+ * `$` is escaped too: GitHub typesets `$…$` as math.
  *
  * @example
  * escapeMarkdown('@org/team <b>|'); // '&#64;&#8203;org/team &#60;b&#62;&#124;'
@@ -71,7 +72,9 @@ export function escapeMarkdown(text: string): string {
     .map((part) =>
       part === '@' ? `&#64;${ZWSP}` : part === '#' ? `&#35;${ZWSP}` : part === '\u0000' ? ZWSP : mdText(part),
     )
-    .join('');
+    .join('')
+    // `$…$` is math on GitHub: data could typeset its own coloured text. (mdText's output has no `$`.)
+    .replace(/\$/g, '&#36;');
 }
 
 /**
