@@ -161,6 +161,16 @@ describe('renderComment', () => {
     expect(new URL(hrefs[0] as string).host).toBe('v.example');
   });
 
+  it('is the same text for the same change, in whatever order the documents come (a re-run writes nothing)', () => {
+    const docs = [...repoDocuments(7_000)];
+    const a = renderComment(buildReview(reviewInput(docs)));
+    const b = renderComment(buildReview(reviewInput([...docs].reverse())));
+    expect(b).toBe(a);
+    expect(renderCheckRun(buildReview(reviewInput([...docs].reverse())))).toEqual(
+      renderCheckRun(buildReview(reviewInput(docs))),
+    );
+  });
+
   it('says nothing would change when nothing would', () => {
     const body = renderComment(buildReview(reviewInput([])));
     expect(body).toContain('### docdb: nothing would change in <code>refs/docdb/documents</code>');
