@@ -147,8 +147,9 @@ function annotationsOf(
   return [...groups.values()].map((g) => {
     const line = Math.max(1, projections.find((p) => p.name === g.projection)?.line ?? 1);
     const more = g.count - g.keys.length;
-    const named =
-      g.keys.length > 0 ? `: ${g.keys.join(', ')}${more > 0 && g.keys.length > 0 ? ` and ${more} more` : ''}` : '';
+    // Keys cut so that five of them fit in the message beside the counts.
+    const keys = g.keys.map((k) => cut(k, 150)).join(', ');
+    const named = g.keys.length > 0 ? `: ${keys}${more > 0 ? ` and ${more} more` : ''}` : '';
     return {
       path,
       start_line: line,
