@@ -1,6 +1,6 @@
 /**
- * The pieces the three renderings share (comment, check-run summary, job summary): the headline, the
- * tables' header and rows, the preview line and the notes. Every string from the review — which may have
+ * The pieces the three renderings share (comment, check-run summary, job summary; laid out by
+ * render-layout.ts): the headline, the tables' header and rows, the preview line and the notes. Every string from the review — which may have
  * come from an untrusted file — is cut to `chars` characters and escaped (markdown.ts).
  */
 import { codeText, cut, escapeMarkdown } from './markdown.js';
