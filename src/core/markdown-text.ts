@@ -64,17 +64,21 @@ const ZWSP = '&#8203;';
  * escapeMarkdown('[x](http://evil)'); // '&#91;x&#93;&#40;http&#58;&#8203;//evil&#41;'
  */
 export function escapeMarkdown(text: string): string {
-  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
-  return text
-    .replace(/:\/\//g, ':\u0000//')
-    .replace(/www\./gi, (w) => `${w.slice(0, 3)}\u0000.`)
+  // Where a zero-width space goes is marked with NUL first (a NUL of the text becomes one too: harmless).
+  const marked = text.replace(/:\/\//g, ':\u0000//').replace(/www\./gi, (w) => `${w.slice(0, 3)}\u0000.`);
+  // Split before escaping: mdText's own references (`&#58;`) carry a "#" that must stay one.
+  const escaped = marked
     .split(/([@#\u0000])/)
-    .map((part) =>
-      part === '@' ? `&#64;${ZWSP}` : part === '#' ? `&#35;${ZWSP}` : part === '\u0000' ? ZWSP : mdText(part),
-    )
-    .join('')
-    // `$…$` is math on GitHub: data could typeset its own coloured text. (mdText's output has no `$`.)
-    .replace(/\$/g, '&#36;');
+    .map(escapePart)
+    .join('');
+  // `$…$` is math on GitHub: data could typeset its own coloured text. (mdText's output has no `$`.)
+  return escaped.replace(/\$/g, '&#36;');
+}
+
+function escapePart(part: string): string {
+  if (part === '@') return `&#64;${ZWSP}`;
+  if (part === '#') return `&#35;${ZWSP}`;
+  return part === '\u0000' ? ZWSP : mdText(part);
 }
 
 /**
