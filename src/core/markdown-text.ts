@@ -31,22 +31,6 @@ export function code(s: string): string {
   return `<code>${mdText(s)}</code>`;
 }
 
-/**
- * Text from documents as inert Markdown: `mdText`, and `@` (a mention notifies) and `#` (an issue autolink).
- *
- * @example
- * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
- */
-export function mdUntrusted(s: string): string {
-  // Kept as the refusal report has always written it; new code uses escapeMarkdown (below), which also
-  // stops GitHub from finding mentions and autolinks after the references are decoded.
-  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
-  return s
-    .split(/([@#])/)
-    .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
-    .join('');
-}
-
 /** A zero-width space, as a character reference: visible in the Markdown source, invisible when rendered. */
 const ZWSP = '&#8203;';
 
@@ -91,3 +75,13 @@ function escapePart(part: string): string {
 export function codeText(text: string): string {
   return `<code>${escapeMarkdown(text)}</code>`;
 }
+
+/**
+ * Text from documents as inert Markdown (the refusal report's name for {@link escapeMarkdown}): a
+ * character reference alone for `@` would still ping, since GitHub decodes references before it looks for
+ * mentions.
+ *
+ * @example
+ * mdUntrusted('@octo #1'); // '&#64;&#8203;octo &#35;&#8203;1'
+ */
+export const mdUntrusted = escapeMarkdown;
