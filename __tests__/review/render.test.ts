@@ -137,6 +137,7 @@ describe('renderComment', () => {
     expect(state).toMatchObject({
       repo: 'octo-org/data',
       ref: 'refs/docdb/documents',
+      preview: 42,
       view: 'diff',
       from: BASE,
       to: PREVIEW,

@@ -1,6 +1,6 @@
 /**
- * The link from the review to the viewer's section diff (src/viewer/state.ts: `repo`, `ref`, `view=diff`,
- * `from`, `to`): only to an http(s) viewer, and written so Markdown cannot read anything else into it.
+ * The link from the review to the viewer's section diff (src/viewer/state.ts: `repo`, `ref`, `preview`,
+ * `view=diff`, `from`, `to`): only to an http(s) viewer, and written so Markdown cannot read anything else into it.
  */
 import type { Review } from './types.js';
 
@@ -39,19 +39,22 @@ function linkSafe(href: string): string {
  * is no viewer address, no preview or no base to compare with.
  *
  * @example
- * viewerDiffUrl(review); // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&view=diff&from=…&to=…'
+ * viewerDiffUrl(review); // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&preview=42&view=diff&from=…&to=…'
  */
 export function viewerDiffUrl(
-  review: Pick<Review, 'viewerUrl' | 'preview' | 'base' | 'repository' | 'section'>,
+  review: Pick<Review, 'viewerUrl' | 'preview' | 'base' | 'repository' | 'section' | 'pullRequest'>,
 ): string | undefined {
   const base = review.viewerUrl === undefined ? undefined : httpUrl(review.viewerUrl);
   if (base === undefined || review.preview === null || review.base === null) return undefined;
   const url = new URL(base);
   url.search = '';
   url.hash = '';
+  // `preview=N`: the viewer opens the preview ref (the tip is in its history; the section alone does not know
+  // the preview commit).
   const params = new URLSearchParams({
     repo: review.repository,
     ref: review.section,
+    preview: String(review.pullRequest),
     view: 'diff',
     from: review.base,
     to: review.preview.version,
