@@ -112,3 +112,26 @@ describe('quarantine= (docs/quarantine.md)', () => {
     }
   });
 });
+
+describe('preview= (a pull request review preview, docs/action.md)', () => {
+  it('opens pull request N’s preview only when named, keeps it in links, refuses what is not a PR number', () => {
+    const { state, problems } = parseViewState('?repo=octo/data&preview=42&view=diff');
+    expect(problems).toEqual([]);
+    expect(state).toMatchObject({ ref: 'refs/docdb/documents', preview: 42, view: 'diff' });
+    expect(formatViewState(state!)).toBe('repo=octo%2Fdata&preview=42&view=diff');
+    expect(parseViewState('?repo=octo/data').state).not.toHaveProperty('preview');
+    for (const bad of ['0', '-1', '1e3', '042', '4.2', 'pr-42', '../x', '99999999999']) {
+      const r = parseViewState(`?repo=octo/data&preview=${encodeURIComponent(bad)}`);
+      expect(r.state).not.toHaveProperty('preview');
+      expect(r.problems).toEqual([
+        { param: 'preview', message: expect.stringMatching(/must be a pull request number/) },
+      ]);
+    }
+  });
+
+  it('never together with quarantine= (each opens one ref beside the section)', () => {
+    const r = parseViewState('?repo=octo/data&quarantine=4711.1&preview=42');
+    expect(r.state).not.toHaveProperty('preview');
+    expect(r.problems).toEqual([{ param: 'preview', message: expect.stringMatching(/give one of them/) }]);
+  });
+});

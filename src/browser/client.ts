@@ -4,6 +4,7 @@
  * the IndexedDB store. Works in a page, a Web Worker and an extension service worker (no DOM needed).
  */
 import { InvalidConfig } from '../core/errors.js';
+import { isPullRequestNumber, previewRefOf } from '../core/preview-ref.js';
 import { assertQuarantineId, quarantineRefOf } from '../core/quarantine-ref.js';
 import { assertNotReservedRef } from '../core/refname.js';
 import type {
@@ -99,6 +100,12 @@ export interface LoadDocDbClientOptions {
    * what the refused run would have changed. Remote backend only.
    */
   quarantine?: string;
+  /**
+   * Open a pull request's review preview instead of the section: `<ref>.previews/pr-<N>`, the would-be commit
+   * `mode: review` wrote on the section's tip (docs/action.md "Review data changes"). Like `quarantine`: only
+   * when asked by name, remote backend only; not both.
+   */
+  preview?: number;
   /** Further RemoteApiRefStore options (retries, author, userAgent, logger…). */
   remote?: Omit<RemoteApiRefStoreOptions, 'transport' | 'owner' | 'repo' | 'apiUrl' | 'ref' | 'token' | 'credentials'>;
 }
@@ -199,16 +206,35 @@ function hostHttpTransport(caps: HostCapabilities): HttpTransport {
   return fetchTransport(t.fetch ? { fetch: t.fetch } : {});
 }
 
-/** The ref a client reads: `options.ref`, or its quarantine ref when `quarantine` names one. */
-function quarantineRef(options: LoadDocDbClientOptions, backend: DocDbBackend): string | undefined {
-  if (options.quarantine === undefined) return options.ref;
+/**
+ * The ref a client reads: `options.ref`, or the ref beside it that `quarantine` or `preview` names (each in a
+ * reserved space of the section, opened only when asked by name like this).
+ */
+function sideRef(options: LoadDocDbClientOptions, backend: DocDbBackend): string | undefined {
+  const { quarantine, preview } = options;
+  if (quarantine === undefined && preview === undefined) return options.ref;
+  const field = quarantine !== undefined ? 'quarantine' : 'preview';
+  if (quarantine !== undefined && preview !== undefined) {
+    throw new InvalidConfig('preview', 'give quarantine or preview, not both: each opens one ref beside the section', {
+      allowed: 'one of quarantine, preview',
+    });
+  }
   if (backend !== 'remote') {
-    throw new InvalidConfig('quarantine', 'quarantine opens a quarantine ref on GitHub: the remote backend only', {
+    throw new InvalidConfig(field, `${field} opens a ref beside the section on GitHub: the remote backend only`, {
       allowed: 'backend "remote"',
     });
   }
-  assertQuarantineId(options.quarantine, 'quarantine');
-  return quarantineRefOf(options.ref ?? DEFAULT_SECTION_REF, options.quarantine);
+  const section = options.ref ?? DEFAULT_SECTION_REF;
+  if (quarantine === undefined) {
+    if (!isPullRequestNumber(preview)) {
+      throw new InvalidConfig('preview', `preview must be a pull request number, got ${JSON.stringify(preview)}`, {
+        allowed: 'a whole number from 1',
+      });
+    }
+    return previewRefOf(section, preview);
+  }
+  assertQuarantineId(quarantine, 'quarantine');
+  return quarantineRefOf(section, quarantine);
 }
 
 /** The section a client reads when `ref` is not given. */
@@ -244,7 +270,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
   }
   // A ref the caller gives (a page may take it from its URL) is a section, never a reserved space's ref.
   if (options.ref !== undefined) assertNotReservedRef(options.ref, 'ref');
-  const ref = quarantineRef(options, backend);
+  const ref = sideRef(options, backend);
   if (caps.credentials !== undefined && typeof caps.credentials !== 'function') {
     throw new InvalidConfig('hostCapabilities.credentials', 'credentials must be a function returning a token', {
       allowed: 'async () => token | null',

@@ -91,7 +91,10 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       return;
     }
     try {
-      const client = await pool.clientFor(state.repo, state.ref, state.quarantine);
+      const client = await pool.clientFor(state.repo, state.ref, {
+        quarantine: state.quarantine,
+        preview: state.preview,
+      });
       const version = state.at ?? (await tips.read(state, client));
       if (controller.signal.aborted) return;
       if (version === null) return showMissingRef(doc, frame, state);
@@ -253,7 +256,7 @@ function tipMemo() {
   const tips = new Map<string, string>();
   return {
     async read(state: ViewState, client: DocDbClient): Promise<string | null> {
-      const key = `${state.repo}\n${state.ref}\n${state.quarantine ?? ''}`;
+      const key = `${state.repo}\n${state.ref}\n${state.quarantine ?? ''}\n${state.preview ?? ''}`;
       const known = tips.get(key);
       if (known !== undefined) return known;
       const tip = await client.head();

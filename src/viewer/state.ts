@@ -22,6 +22,7 @@
  * | `agg` | type chart: `count` · `sum` · `mean` |
  */
 import { reservedSpaceProblem } from '../browser/index.js';
+import { isPullRequestNumber } from '../core/preview-ref.js';
 
 export const VIEWS = ['overview', 'table', 'document', 'diff', 'chart', 'file'] as const;
 export type ViewName = (typeof VIEWS)[number];
@@ -40,6 +41,11 @@ export interface ViewState {
    * instead of the section — only when asked by name like this.
    */
   quarantine?: string;
+  /**
+   * `preview=<N>`: read pull request N's review preview `<ref>.previews/pr-<N>` (the would-be commit `mode:
+   * review` wrote on the section's tip) instead of the section — only when asked by name like this.
+   */
+  preview?: number;
   view: ViewName;
   at?: string;
   ns?: string;
@@ -95,6 +101,7 @@ export function parseViewState(search: string): { state: ViewState | null; probl
       state.quarantine = quarantine;
     else bad('quarantine', `"quarantine" must be a quarantine id such as 4711.1, got ${JSON.stringify(quarantine)}`);
   }
+  readPreview(params, state, bad);
   readView(params, state, bad);
   for (const name of ['at', 'from', 'to'] as const) {
     const v = one(params, name);
@@ -201,6 +208,7 @@ export function formatViewState(state: ViewState): string {
   if (section === undefined) params.set('ref', state.ref);
   else if (section !== DEFAULT_SECTION) params.set('section', section);
   if (state.quarantine !== undefined) params.set('quarantine', state.quarantine);
+  if (state.preview !== undefined) params.set('preview', String(state.preview));
   if (state.view !== 'overview' && !(state.view === 'file' && state.path !== undefined)) params.set('view', state.view);
   for (const name of ['at', 'ns', 'type', 'id', 'path', 'q', 'sort', 'from', 'to', 'field', 'agg'] as const) {
     const v = state[name];
@@ -208,4 +216,16 @@ export function formatViewState(state: ViewState): string {
   }
   for (const w of state.where) params.append('where', w);
   return params.toString();
+}
+
+/** `preview=<N>`: a pull request number (1 to 2^31 - 1, GitHub's ids), and never with `quarantine=`. */
+function readPreview(params: URLSearchParams, state: ViewState, bad: (field: string, message: string) => void): void {
+  const preview = one(params, 'preview');
+  if (preview === undefined) return;
+  const n = /^[1-9][0-9]{0,9}$/.test(preview) ? Number(preview) : Number.NaN;
+  if (!isPullRequestNumber(n)) {
+    bad('preview', `"preview" must be a pull request number such as 42, got ${JSON.stringify(preview)}`);
+  } else if (state.quarantine !== undefined) {
+    bad('preview', '"preview" and "quarantine" each open a ref beside the section: give one of them');
+  } else state.preview = n;
 }

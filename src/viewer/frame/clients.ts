@@ -6,9 +6,18 @@ import { type DocDbClient, type HistoryEntry, loadDocDbClient } from '../../brow
 import { RECENT_COMMITS } from '../context.js';
 import { currentToken } from '../token.js';
 
+/** A ref beside the section the viewer was asked to open by name (`quarantine=` or `preview=`). */
+export interface SideRef {
+  quarantine?: string | undefined;
+  preview?: number | undefined;
+}
+
 export interface ClientPool {
-  /** `quarantine`: the section's quarantined run of that id instead of the section (docs/quarantine.md). */
-  clientFor(repo: string, ref: string, quarantine?: string): Promise<DocDbClient>;
+  /**
+   * `side.quarantine`: the section's quarantined run of that id (docs/quarantine.md); `side.preview`: pull
+   * request N's review preview — each instead of the section.
+   */
+  clientFor(repo: string, ref: string, side?: SideRef): Promise<DocDbClient>;
   /** `refStore.commits({ limit: RECENT_COMMITS })` of a client, once per (repo, ref, version). */
   recentCommits(repo: string, ref: string, version: string, client: DocDbClient): Promise<HistoryEntry[]>;
 }
@@ -34,15 +43,16 @@ export function clientPool(options: { apiUrl: string; fetch: typeof fetch; index
     return got;
   };
   return {
-    clientFor: (repo, ref, quarantine) =>
-      remember(clients, `${repo}\n${ref}\n${quarantine ?? ''}`, async () => {
+    clientFor: (repo, ref, side = {}) =>
+      remember(clients, `${repo}\n${ref}\n${side.quarantine ?? ''}\n${side.preview ?? ''}`, async () => {
         const [owner, name] = repo.split('/') as [string, string];
         const load = (store: boolean) =>
           loadDocDbClient({
             owner,
             repo: name,
             ref,
-            ...(quarantine !== undefined ? { quarantine } : {}),
+            ...(side.quarantine !== undefined ? { quarantine: side.quarantine } : {}),
+            ...(side.preview !== undefined ? { preview: side.preview } : {}),
             apiUrl: options.apiUrl,
             hostCapabilities: {
               transport: { fetch: options.fetch },

@@ -44,8 +44,13 @@ export function missingRefParts(state: ViewState): HTMLElement[] {
 
 function where(state: ViewState): HTMLElement {
   const name = state.ref.startsWith('refs/docdb/') ? `section ${state.ref.slice(11)}` : state.ref;
-  // A quarantined run is said as such: it is not the section (docs/quarantine.md).
-  const section = state.quarantine === undefined ? name : `${name} · quarantine ${state.quarantine} (not the section)`;
+  // A quarantined run or a review preview is said as such: it is not the section (docs/quarantine.md).
+  const section =
+    state.quarantine !== undefined
+      ? `${name} · quarantine ${state.quarantine} (not the section)`
+      : state.preview !== undefined
+        ? `${name} · preview of pull request #${state.preview} (not the section)`
+        : name;
   return h(
     'p',
     { class: 'where' },
