@@ -45,6 +45,7 @@ export async function prepareReview(
   if (pull.fork) {
     notes.push(
       'No preview: the pull request comes from a fork, whose token is read-only (contents: write is missing); the review was computed in memory.',
+      'No comment and no check run from this run (pull-requests: write and checks: write are missing for a fork): mode: review-publish posts them from the review file in a workflow_run workflow.',
     );
   } else {
     const p = await tryPreview(tools.shardRefs, tools.ref, pull.number, run, context);

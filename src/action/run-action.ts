@@ -72,10 +72,10 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
+  const { mode } = inputs;
+  if (isReviewMode(mode)) throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
   const result =
-    inputs.mode === 'merge'
-      ? await mergeMode(inputs, context, tools)
-      : await projectMode(inputs, inputs.mode, context, tools);
+    mode === 'merge' ? await mergeMode(inputs, context, tools) : await projectMode(inputs, mode, context, tools);
   if (inputs.notify && result.outputs.changed === 'true') await notifyNext(inputs, result.outputs, tools);
   return result;
 }
