@@ -23,7 +23,7 @@ export async function reviewCleanupMode(
   tools: ActionTools,
   event: ReviewEvent,
 ): Promise<ActionResult> {
-  const number = pullNumberOf(inputs, event);
+  const number = pullNumberOf(inputs, event, context.inputNames);
   if (!tools.shardRefs) {
     throw new InvalidConfig(
       'mode',

@@ -8,6 +8,7 @@
  */
 import { publishReview } from '../review/github/index.js';
 import { buildReview, renderCheckRun, renderComment, renderJobSummary, writeReviewFile } from '../review/index.js';
+import { inertText } from '../core/terminal-text.js';
 import type { PublishOutcome, Review } from '../review/types.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
@@ -110,5 +111,22 @@ export function reviewResult(
       ...rateOutputs(tools.meter),
     },
     summary: renderJobSummary(review) + note,
+    text: reviewText(review, outcome, missing),
   };
+}
+
+/** The review for a terminal (`docdb project --mode review`): counts, conclusion, where it went; inert text. */
+function reviewText(review: Review, outcome: PublishOutcome | undefined, missing: readonly string[]): string {
+  const lines = [
+    `docdb review: pull request #${review.pullRequest} against ${review.section} (tip ${review.base?.slice(0, 7) ?? 'none'}): ${review.conclusion}`,
+    ...review.totals.map(
+      (t) => `  ${t.namespace}/${t.type}  ${t.added} added, ${t.modified} modified, ${t.removed} removed`,
+    ),
+    review.changed ? `${review.rowCount} document(s) would change` : 'nothing would change',
+    `expectations: ${review.expectations.declared ? `${review.expectations.count} violation(s)` : 'none declared'}`,
+    review.preview ? `preview ${review.preview.ref} at ${review.preview.version}` : 'no preview',
+    ...(outcome ? [`comment: ${outcome.comment.action}`, `check: ${outcome.check.action}`] : []),
+    ...(missing.length ? [`the token lacks ${missing.join(', ')}: that part was not published`] : []),
+  ];
+  return inertText(`${lines.join('\n')}\n`);
 }

@@ -84,6 +84,10 @@ when an expectation fails. --review-file F also writes the review as JSON.`,
         if (!(MODES as readonly string[]).includes(mode)) {
           throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
         }
+        // A terminal has no pull_request event: the pull request is named.
+        if (mode === 'review' && str(values, 'pull-request') === undefined) {
+          throw new UsageError('--mode review needs --pull-request N (the pull request to review)', '--pull-request');
+        }
       },
       // The section's store flags; --repo/--api-url are the sources' (checked next) with any store.
       () => checkStoreFlags({ ...values, repo: undefined, 'api-url': undefined }, io.env, { target: false }),
