@@ -43,3 +43,37 @@ export function actorShape(u: Account, urls: Urls): Record<string, unknown> {
   const { user_view_type: _viewType, ...actor } = userShape(u, urls);
   return actor;
 }
+
+/**
+ * private-user (`GET /user`): the token's own account, with the fields only its owner sees. The emulator
+ * keeps no profile, so they are empty or 0.
+ *
+ * @example
+ * privateUserShape(token.user, urls).login; // 'alice'
+ */
+export function privateUserShape(u: Account, urls: Urls): Record<string, unknown> {
+  return {
+    ...userShape(u, urls),
+    user_view_type: 'private',
+    name: u.name ?? null,
+    company: null,
+    blog: '',
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: '2024-01-01T00:00:00Z',
+    private_gists: 0,
+    total_private_repos: 0,
+    owned_private_repos: 0,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: true,
+  };
+}
