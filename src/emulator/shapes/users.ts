@@ -9,7 +9,9 @@ import { nodeId } from './common.js';
  * userShape(repo.owner, urls).login; // 'octo-org'
  */
 export function userShape(u: Account, urls: Urls): Record<string, unknown> {
-  const url = `${urls.api}/users/${u.login}`;
+  // A bot's login has brackets (`github-actions[bot]`): GitHub escapes them in URLs, and its page is the app's.
+  const url = `${urls.api}/users/${encodeURIComponent(u.login)}`;
+  const html = u.type === 'Bot' ? `${urls.html}/apps/${u.login.replace(/\[bot\]$/, '')}` : `${urls.html}/${u.login}`;
   return {
     login: u.login,
     id: u.id,
@@ -17,7 +19,7 @@ export function userShape(u: Account, urls: Urls): Record<string, unknown> {
     avatar_url: `https://avatars.githubusercontent.com/u/${u.id}?v=4`,
     gravatar_id: '',
     url,
-    html_url: `${urls.html}/${u.login}`,
+    html_url: html,
     followers_url: `${url}/followers`,
     following_url: `${url}/following{/other_user}`,
     gists_url: `${url}/gists{/gist_id}`,
