@@ -27,6 +27,12 @@ import {
 let w: World;
 afterEach(() => w?.em.stop());
 
+/** Everything an error shows: its text, stack, JSON form, data and cause. */
+function shown(err: unknown): string {
+  const e = err as Error & { data?: unknown; cause?: unknown };
+  return [String(e), e.stack, JSON.stringify(e), JSON.stringify(e.data), String(e.cause)].join('\n');
+}
+
 const comments = () => w.em.state.repo(REPO).comments.filter((c) => c.issueNumber === w.pr);
 
 describe('the sticky comment', () => {
@@ -223,16 +229,26 @@ describe('failures', () => {
     w = await world();
     w.em.inject({ kind: 'status', status: 500, path: /\/comments$/, times: 100, body: { message: 'Server Error' } });
     const err = await publishReview(client(w, BOT), target(w), review(w), render('x')).catch((e: unknown) => e);
+    expect(shown(err)).not.toContain(BOT.slice(4, 20));
     expect(err).toBeInstanceOf(UpstreamUnavailable);
-    const seen = [
-      String(err),
-      (err as Error).stack,
-      JSON.stringify(err),
-      JSON.stringify((err as UpstreamUnavailable).data),
-    ].join('\n');
-    expect(seen).toContain('find the review comment');
-    expect(seen).not.toContain(BOT);
-    expect(seen).not.toContain(BOT.slice(4, 20));
+    expect(shown(err)).toContain('find the review comment');
+  });
+
+  it('whatever a client error carries (a client that does not redact), the thrown error has no token', async () => {
+    w = await world();
+    // Octokit redacts the authorization header on its errors; a plain SourceClient might not.
+    const leaky = {
+      request: async () => {
+        throw Object.assign(new Error(`request failed (authorization: token ${BOT})`), {
+          status: 500,
+          request: { method: 'GET', url: '/x', headers: { authorization: `token ${BOT}` } },
+          response: { status: 500, headers: {}, data: { message: 'Server Error' } },
+        });
+      },
+    };
+    const err = await publishReview(leaky, target(w), review(w), render('x')).catch((e: unknown) => e);
+    expect(shown(err)).not.toContain(BOT.slice(4, 20));
+    expect(err).toBeInstanceOf(UpstreamUnavailable);
   });
 
   it('a 422 (GitHub refusing the body) throws, it is not a missing permission', async () => {
