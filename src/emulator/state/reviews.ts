@@ -125,7 +125,7 @@ export function updateCheckRun(rec: CheckRunRecord, input: CheckRunInput, now: n
     if (out.title !== undefined) rec.output.title = out.title;
     if (out.summary !== undefined) rec.output.summary = out.summary;
     if (out.text !== undefined) rec.output.text = out.text;
-    rec.annotations.push(...(out.annotations ?? []));
+    for (const a of out.annotations ?? []) rec.annotations.push(a);
   }
 }
 
