@@ -297,3 +297,38 @@ describe('the new writes are content-creating requests', () => {
     }
   });
 });
+
+describe('seeds and the other write paths', () => {
+  it('a seed declares a fork pull request and a token with permissions', async () => {
+    const seeded = await startEmulator({
+      seed: {
+        repos: [
+          { name: 'mallory/data', fork: true, branches: [{ name: 'evil', files: { 'a.txt': 'x' } }] },
+          { name: 'acme/data', pulls: [{ title: 'From a fork', head: 'evil', headRepo: 'mallory/data' }] },
+        ],
+        tokens: [{ token: 'ghs_seeded', login: 'acme', permissions: { checks: 'write' } }],
+      },
+    });
+    try {
+      const call = apiClient(seeded.url, 'ghs_seeded');
+      const pull = await call('GET', `${R}/pulls/1`);
+      expect(pull.body.head.repo.full_name).toBe('mallory/data');
+      expect((await call('GET', `${R}/pulls?head=mallory:evil`)).body).toHaveLength(1);
+      expect((await call('GET', `${R}/pulls?head=acme:evil`)).body).toHaveLength(0);
+      expect((await call('POST', `${R}/issues/1/comments`, { body: 'x' })).status).toBe(403);
+    } finally {
+      await seeded.stop();
+    }
+  });
+
+  it('GraphQL updateRefs also needs contents: write', async () => {
+    em.state.addToken('ghs_nocontents', { login: 'acme', permissions: { 'pull-requests': 'write' } });
+    const repoId = (await pat('GET', R)).body.node_id;
+    const r = await apiClient(em.url, 'ghs_nocontents')('POST', '/graphql', {
+      query: 'mutation($i: UpdateRefsInput!) { updateRefs(input: $i) { clientMutationId } }',
+      variables: { i: { repositoryId: repoId, refUpdates: [{ name: 'refs/heads/x', afterOid: head, force: true }] } },
+    });
+    expect(r.body.errors?.[0]?.message).toMatch(/Resource not accessible by integration/);
+    expect(em.state.repo('acme/data').db.readRef('refs/heads/x')).toBeUndefined();
+  });
+});

@@ -93,7 +93,9 @@ function listPulls(ctx: RouteContext) {
   const state = stateFilter(ctx, doc);
   let items = ctx.repo.pulls.filter((p) => state === 'all' || p.issue.state === state);
   const head = ctx.query.get('head');
-  if (head) items = items.filter((p) => `${ctx.repo.owner.login}:${p.head}`.toLowerCase() === head.toLowerCase());
+  // `head` is `owner:branch`, the owner being the fork's for a fork's pull request.
+  const headOf = (p: PullRecord) => `${p.headRepo ? p.headRepo.split('/')[0] : ctx.repo.owner.login}:${p.head}`;
+  if (head) items = items.filter((p) => headOf(p).toLowerCase() === head.toLowerCase());
   const base = ctx.query.get('base');
   if (base) items = items.filter((p) => p.base === base);
   items = sortDirection(
