@@ -87,6 +87,22 @@ describe('the sticky comment', () => {
     expect(comments()).toHaveLength(1);
   });
 
+  it('deleted between the list and the edit (404): a new comment is written, not a missing permission', async () => {
+    w = await world();
+    await publishReview(client(w, BOT), target(w), review(w), render('one'));
+    w.em.inject({
+      kind: 'status',
+      status: 404,
+      method: 'PATCH',
+      path: /\/issues\/comments\/\d+$/,
+      body: { message: 'Not Found' },
+    });
+    const out = await publishReview(client(w, BOT), target(w), review(w), render('two'));
+    expect(out.comment.action).toBe('created');
+    expect(out.missing).toEqual([]);
+    expect(comments().map((c) => c.body)).toEqual([render('one').comment, render('two').comment]);
+  });
+
   it('nothing changes and no earlier comment: skipped, nothing written', async () => {
     w = await world();
     const from = w.em.requests.length;

@@ -5,6 +5,7 @@
  * Create and edit are https://docs.github.com/rest/issues/comments#create-an-issue-comment and
  * #update-an-issue-comment; the list is read oldest first in pages of 100, at most `COMMENT_PAGE_CAP`.
  */
+import { NotFound } from '../../core/errors.js';
 import type { PublishOutcome } from '../types.js';
 import { isDenial, type ReviewApi } from './api.js';
 
@@ -60,23 +61,39 @@ export async function publishComment(
   if (own && own.body === job.body) return { action: 'unchanged', ...where(own) };
   if (!own && !job.changed) return { action: 'skipped' };
   try {
-    const written = own
-      ? await api.send(
-          'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
-          { comment_id: own.id, body: job.body },
-          'edit the review comment',
-        )
-      : await api.send(
-          'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
-          { issue_number: job.pullRequest, body: job.body },
-          'write the review comment',
-        );
-    return { action: own ? 'updated' : 'created', ...where(written.data as CommentItem) };
+    return own ? await editOrRecreate(api, job, own) : await create(api, job);
   } catch (e) {
     if (!isDenial(e)) throw e;
     missing.add('pull-requests: write');
     return { action: 'denied' };
   }
+}
+
+/**
+ * Edit the comment; when it is gone (deleted between the list and the edit: 404 on a comment the token
+ * could just read), write a new one rather than report a permission the token has.
+ */
+async function editOrRecreate(api: ReviewApi, job: CommentJob, own: CommentItem): Promise<PublishOutcome['comment']> {
+  try {
+    const { data } = await api.send(
+      'PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}',
+      { comment_id: own.id, body: job.body },
+      'edit the review comment',
+    );
+    return { action: 'updated', ...where(data as CommentItem) };
+  } catch (e) {
+    if (!(e instanceof NotFound)) throw e;
+    return create(api, job);
+  }
+}
+
+async function create(api: ReviewApi, job: CommentJob): Promise<PublishOutcome['comment']> {
+  const { data } = await api.send(
+    'POST /repos/{owner}/{repo}/issues/{issue_number}/comments',
+    { issue_number: job.pullRequest, body: job.body },
+    'write the review comment',
+  );
+  return { action: 'created', ...where(data as CommentItem) };
 }
 
 function where(c: CommentItem): { id: number; url?: string } {
