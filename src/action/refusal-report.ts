@@ -3,13 +3,17 @@
  * reports it: step outputs (`ok=false`, `violations` as JSON cut to a size step outputs take), one workflow
  * annotation per violation on the spec line it is about (GitHub shows at most 10 errors per step: the tenth
  * says how many more), and the first 50 violations as rows of the job summary. Keys, pointers and messages
- * come from documents and are untrusted: escaped for Markdown (summary.ts `mdText`, plus `@` and `#`, which
+ * come from documents and are untrusted: escaped for Markdown (core/markdown-text.ts `mdText`, plus `@` and `#`, which
  * notify people and link issues) and made inert for workflow commands (no line break, no `::` command).
  */
+
+import { code, mdUntrusted } from '../core/markdown-text.js';
 import { inertText } from '../core/terminal-text.js';
 import type { RunRefusal, RunViolation } from '../projection/run/index.js';
 import type { Annotation } from './annotations.js';
-import { code, mdText } from './summary.js';
+
+// Moved down to src/core/markdown-text.ts (shared with src/review/); re-exported for its callers.
+export { mdUntrusted };
 
 /** GitHub shows at most 10 error annotations per step (workflow commands). */
 export const MAX_ANNOTATIONS = 10;
@@ -20,20 +24,6 @@ export const SUMMARY_ROWS = 50;
  * limit), and the other outputs and steps need room too.
  */
 export const VIOLATIONS_OUTPUT_BYTES = 64 * 1024;
-
-/**
- * Text from documents as inert Markdown: `mdText`, and `@` (a mention notifies) and `#` (an issue autolink).
- *
- * @example
- * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
- */
-export function mdUntrusted(s: string): string {
-  // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
-  return s
-    .split(/([@#])/)
-    .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
-    .join('');
-}
 
 /**
  * One line of a workflow command's message: line breaks become spaces, `::` cannot start a command

@@ -1,7 +1,11 @@
 /** The Markdown job summary: one row per projection, the commit link, requests and rate limit. */
+
+import { code, mdText } from '../core/markdown-text.js';
 import type { RateLimit } from '../core/refstore.js';
-import { BIDI_CONTROLS, visibleEscape } from '../core/terminal-text.js';
 import type { RunReport } from '../projection/run/index.js';
+
+// Moved down to src/core/markdown-text.ts (shared with src/review/); re-exported for the modes that use them.
+export { code, mdText };
 
 export interface SummaryInput {
   report: RunReport;
@@ -13,29 +17,8 @@ export interface SummaryInput {
   verification?: { verified: boolean; reason: string };
 }
 
-/**
- * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
- * read as syntax becomes a numeric character reference, which GitHub renders as the character itself. A
- * release tag like ``v1`</details><img src=x onerror=…>`` then shows as text and cannot close a code span,
- * a table cell or the <details> block around it.
- *
- * @example
- * mdText('a|b<c>'); // 'a&#124;b&#60;c&#62;'
- * mdText('abc\u202Efdp.exe'); // 'abc&#92;u202Efdp.exe' (shown as abc\u202Efdp.exe)
- */
-export function mdText(s: string): string {
-  return s
-    .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
-    .replace(BIDI_CONTROLS, (c) => `&#92;${visibleEscape(c).slice(1)}`);
-}
-
 /** Removed keys named in the summary's text before "and N more" (all changed keys are in the <details> list). */
 const REMOVED_SHOWN = 10;
-
-/** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
-export function code(s: string): string {
-  return `<code>${mdText(s)}</code>`;
-}
 
 /**
  * Render the job summary (GitHub-flavoured Markdown).

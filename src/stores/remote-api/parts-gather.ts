@@ -8,6 +8,7 @@ import { assertNoPathConflicts, normalizeChanges, planWrite } from '../../core/p
 import type { Change } from '../../core/refstore.js';
 import type { TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
+import { collapseDeletes } from './delete-collapse.js';
 import { touchesKeySet } from './stale-tip.js';
 import type { TreeUpload } from './tree-upload.js';
 import { assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
@@ -33,6 +34,9 @@ export class PartsGatherer {
   /** The directories of every key (a file another writer puts there touches the write). */
   private readonly keyDirs = new Set<string>();
   private upload: TreeUpload | undefined;
+  /** Keys to delete, sent by `finish` (after every put). */
+  private readonly unsentDeletes = new Set<string>();
+
   /** The directory whose ancestors were last added, for puts (to `dirs` and `keyDirs`) and for deletes. */
   private putRun = '';
   private keyRun = '';
@@ -61,16 +65,31 @@ export class PartsGatherer {
     const current = await currentShas(this.h.trees, this.ctx, this.baseTree, changes);
     const p = planWrite(changes, (k) => current.get(k));
     for (const k of p.written) this.plan.written.push(k);
-    for (const k of p.deleted) this.plan.deleted.push(k);
+    for (const k of p.deleted) {
+      this.plan.deleted.push(k);
+      this.unsentDeletes.add(k);
+    }
     if (p.treeChanges.length === 0) return;
     assertCanWrite(this.ctx, this.h.repository);
     this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
-    await this.upload.add(p.treeChanges);
+    // A put below a key of the base tree is refused above (currentShas), deleted or not: holding the
+    // deletes back never leaves a put waiting for one.
+    await this.upload.add(p.treeChanges.filter((c) => c.sha !== null));
   }
 
-  /** Send what is queued; the new root tree, or null when no part changed anything. */
+  /**
+   * Send the deletes, then what is queued; the new root tree, or null when no part changed anything. Puts
+   * go as their parts come; deletes wait for the last part, so that a directory all of whose keys go is
+   * one entry (delete-collapse.ts) — unless a put of this write lands in it.
+   */
   async finish(): Promise<string | null> {
-    return this.upload ? await this.upload.finish() : null;
+    if (!this.upload) return null;
+    const deleted = [...this.unsentDeletes];
+    if (deleted.length > 0) {
+      const level = (sha: string) => this.h.trees.cachedLevel(sha);
+      await this.upload.add(await collapseDeletes(level, this.baseTree, deleted, (d) => this.dirs.has(d)));
+    }
+    return await this.upload.finish();
   }
 
   /** A key may appear once in the whole commit, and no put key may be a directory of another. */

@@ -68,7 +68,8 @@ export class TreeBodyWriter {
   private open(path: string, mode: string): void {
     this.ascii(this.count++ === 0 ? '{"path":' : ',{"path":');
     this.text(JSON.stringify(path));
-    this.ascii(`,"mode":"${mode}","type":"blob"`);
+    // 040000 names a directory (deleted whole: delete-collapse.ts); GitHub checks type against mode.
+    this.ascii(`,"mode":"${mode}","type":"${mode === '040000' ? 'tree' : 'blob'}"`);
   }
 
   /** Append JSON text (already escaped: a path) as UTF-8. */

@@ -10,8 +10,11 @@ import { isUtf8 } from '../../core/bytes.js';
 import type { PlannedTreeChange } from '../../core/plan.js';
 import { TreeBodyWriter } from './tree-body.js';
 
-/** A tree change: with `content` it may go inline; without, `sha` names a blob that already exists. */
-export type UploadChange = Pick<PlannedTreeChange, 'path' | 'mode' | 'sha' | 'content'>;
+/**
+ * A tree change: with `content` it may go inline; without, `sha` names a blob that already exists, or
+ * (`null`) deletes the path — a whole directory with mode `040000` (delete-collapse.ts).
+ */
+export type UploadChange = Pick<PlannedTreeChange, 'path' | 'sha' | 'content'> & { mode: '100644' | '040000' };
 
 export interface TreeUploadHost {
   maxInlineBytes: number;

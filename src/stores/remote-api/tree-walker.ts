@@ -121,6 +121,11 @@ export class TreeWalker {
     this.tooBig.add(sha);
   }
 
+  /** A level if it is cached (never a request). */
+  cachedLevel(sha: string): Promise<CachedTreeEntry[] | undefined> {
+    return this.cache.getTree(sha);
+  }
+
   private async isWarm(): Promise<boolean> {
     return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
   }

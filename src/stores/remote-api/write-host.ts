@@ -27,7 +27,7 @@ export interface WriteHost {
   repository: string;
   cfg: Pick<ResolvedConfig, 'writeRetry' | 'random' | 'now' | 'logger' | 'sleep'>;
   tips: Pick<TipMemory, 'recentlySeen'>;
-  trees: Pick<TreeWalker, 'lookup' | 'lastRootTree'>;
+  trees: Pick<TreeWalker, 'lookup' | 'lastRootTree' | 'cachedLevel'>;
   objects: Pick<ObjectWriter, 'treeUpload' | 'createTrees' | 'rememberOwnTrees' | 'createCommit'>;
   refs: Pick<RefUpdater, 'update'>;
   catchUp: Pick<CatchUp, 'from'>;
