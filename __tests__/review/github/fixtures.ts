@@ -5,7 +5,7 @@
  */
 import type { EmulatorHandle, RequestLogEntry } from '../../../src/emulator/index.js';
 import type { PublishTarget } from '../../../src/review/github/index.js';
-import { reviewMarker } from '../../../src/review/github/marker.js';
+import { reviewMarker } from '../../../src/review/index.js';
 import type { Review, ReviewAnnotation } from '../../../src/review/types.js';
 import { createOctokit, type DocDbOctokit } from '../../../src/transport/create-octokit.js';
 import { startEmulator } from '../../emulator/checked-emulator.js';

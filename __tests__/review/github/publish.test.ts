@@ -7,7 +7,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse, UpstreamUnavailable } from '../../../src/core/errors.js';
 import { COMMENT_PAGE_CAP, publishReview } from '../../../src/review/github/index.js';
-import { reviewMarker } from '../../../src/review/github/marker.js';
+import { reviewMarker } from '../../../src/review/index.js';
 import {
   annotations,
   BOT,

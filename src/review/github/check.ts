@@ -8,22 +8,14 @@
  * of 50 per API request … annotations are appended", https://docs.github.com/rest/checks/runs#update-a-check-run):
  * the first 50 with the create (or update), the rest as PATCHes of 50.
  */
-import type { PublishOutcome, Review, ReviewAnnotation } from '../types.js';
+import type { CheckRunOutput } from '../index.js';
+import type { PublishOutcome, ReviewAnnotation } from '../types.js';
 import { isDenial, type ReviewApi } from './api.js';
 
 /** Annotations one create or update may carry. */
 export const ANNOTATIONS_PER_REQUEST = 50;
 /** Characters of a commit status's description (GitHub: 140). */
 export const STATUS_DESCRIPTION_MAX = 140;
-
-/** What the renderer made of the review for the check (render39's `renderCheckRun` output). */
-export interface RenderedCheck {
-  name: string;
-  title: string;
-  conclusion: Review['conclusion'];
-  summary: string;
-  annotations: ReviewAnnotation[];
-}
 
 interface CheckRunItem {
   id: number;
@@ -41,7 +33,7 @@ interface CheckRunItem {
 export async function publishCheck(
   api: ReviewApi,
   target: { headSha: string; tokenKind: 'installation' | 'personal' },
-  check: RenderedCheck,
+  check: CheckRunOutput,
   missing: Set<string>,
 ): Promise<PublishOutcome['check']> {
   const permission = target.tokenKind === 'personal' ? 'statuses: write' : 'checks: write';
@@ -56,7 +48,7 @@ export async function publishCheck(
   }
 }
 
-async function writeCheckRun(api: ReviewApi, headSha: string, check: RenderedCheck): Promise<PublishOutcome['check']> {
+async function writeCheckRun(api: ReviewApi, headSha: string, check: CheckRunOutput): Promise<PublishOutcome['check']> {
   const [first = [], ...rest] = batches(check.annotations);
   const existing = await latestRun(api, headSha, check.name);
   const output = (annotations: ReviewAnnotation[]) => ({ title: check.title, summary: check.summary, annotations });
@@ -99,7 +91,7 @@ function batches<T>(items: readonly T[]): T[][] {
 }
 
 /** A commit status carrying the conclusion (`neutral` is not a status state: it is reported as success). */
-async function writeStatus(api: ReviewApi, headSha: string, check: RenderedCheck): Promise<PublishOutcome['check']> {
+async function writeStatus(api: ReviewApi, headSha: string, check: CheckRunOutput): Promise<PublishOutcome['check']> {
   const chars = [...check.title];
   const description =
     chars.length <= STATUS_DESCRIPTION_MAX ? check.title : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;

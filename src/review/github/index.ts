@@ -6,13 +6,13 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import type { SourceClient } from '../../projection/sources/types.js';
+import { type CheckRunOutput, reviewMarker } from '../index.js';
 import type { PublishOutcome, Review } from '../types.js';
 import { ReviewApi } from './api.js';
-import { publishCheck, type RenderedCheck } from './check.js';
+import { publishCheck } from './check.js';
 import { publishComment } from './comment.js';
-import { reviewMarker } from './marker.js';
 
-export { ANNOTATIONS_PER_REQUEST, type RenderedCheck, STATUS_DESCRIPTION_MAX } from './check.js';
+export { ANNOTATIONS_PER_REQUEST, STATUS_DESCRIPTION_MAX } from './check.js';
 export { ACTIONS_BOT_LOGIN, COMMENT_PAGE_CAP, COMMENTS_PER_PAGE } from './comment.js';
 
 /** Where to publish, and what kind of token the client carries. */
@@ -44,7 +44,7 @@ export async function publishReview(
   client: SourceClient,
   target: PublishTarget,
   review: Review,
-  render: { comment: string; check: RenderedCheck },
+  render: { comment: string; check: CheckRunOutput },
 ): Promise<PublishOutcome> {
   checkTarget(target);
   const api = new ReviewApi(client, `${target.owner}/${target.repo}`);
