@@ -321,6 +321,15 @@ describe('seeds and the other write paths', () => {
     }
   });
 
+  it('the bot account that wrote a comment is no GraphQL RepositoryOwner', async () => {
+    await bot('POST', `${R}/issues/${pr}/comments`, { body: 'makes the bot account' });
+    expect(em.state.findAccount('github-actions[bot]')?.type).toBe('Bot');
+    const r = await pat('POST', '/graphql', {
+      query: 'query { repositoryOwner(login: "github-actions[bot]") { login } }',
+    });
+    expect(r.body).toEqual({ data: { repositoryOwner: null } });
+  });
+
   it('GraphQL updateRefs also needs contents: write', async () => {
     em.state.addToken('ghs_nocontents', { login: 'acme', permissions: { 'pull-requests': 'write' } });
     const repoId = (await pat('GET', R)).body.node_id;
