@@ -44,6 +44,17 @@ const OPERATIONS = [
   'repos/create-or-update-file-contents',
   'repos/download-tarball-archive',
   'repos/create-dispatch-event',
+  // Issue 39 (review a data change in its pull request): the pull request, its sticky comment, the check
+  // run or commit status on its head, and the token's own account (to recognise its comment).
+  'pulls/get',
+  'issues/list-comments',
+  'issues/create-comment',
+  'issues/update-comment',
+  'checks/create',
+  'checks/update',
+  'checks/list-for-ref',
+  'repos/create-commit-status',
+  'users/get-authenticated',
 ];
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');

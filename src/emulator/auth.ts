@@ -3,8 +3,9 @@
  * `permissions` a repository shows it). Its rate limits live in ./rations.ts.
  */
 import { ApiError } from './http.js';
-import type { RepoPermissions, RepoRecord, TokenRecord } from './model.js';
+import type { PermissionScope, RepoPermissions, RepoRecord, TokenRecord } from './model.js';
 import type { RouteState, ServedState } from './route-context.js';
+import { mayWrite } from './state/tokens.js';
 
 export type Caller = { kind: 'anonymous' } | { kind: 'token'; token: TokenRecord } | { kind: 'bad' };
 
@@ -23,7 +24,9 @@ export function authenticate(header: string | undefined, state: ServedState): Ca
 
 /**
  * Access rules: an unreadable repository (missing, or private without access) is 404; a write without
- * a token is 401 "Requires authentication"; a write with read-only access is 403.
+ * a token is 401 "Requires authentication"; a write with read-only access, or by a token whose
+ * `permissions` grant none of the route's `scopes` for writing, is 403 "Resource not accessible by
+ * integration" (an installation token, as GitHub answers `GITHUB_TOKEN`) or "… by personal access token".
  *
  * @example
  * const repo = checkRepoAccess(state, caller, state.findRepo('octo/data'), true, doc);
@@ -34,16 +37,27 @@ export function checkRepoAccess(
   repo: RepoRecord | undefined,
   write: boolean,
   doc: string,
+  scopes: readonly PermissionScope[] = ['contents'],
 ): RepoRecord {
   const token = caller.kind === 'token' ? caller.token : undefined;
   if (!repo || state.accessOf(token, repo) === 'none') throw new ApiError(404, 'Not Found', doc);
   if (write) {
     if (!token) throw new ApiError(401, 'Requires authentication', doc);
-    if (state.accessOf(token, repo) !== 'write') {
-      throw new ApiError(403, 'Resource not accessible by personal access token', doc);
-    }
+    if (state.accessOf(token, repo) !== 'write' || !mayWrite(token, scopes)) throw notAccessible(token, doc);
   }
   return repo;
+}
+
+/**
+ * GitHub's 403 for a write the token may not do, worded by the kind of token
+ * (https://docs.github.com/rest/using-the-rest-api/troubleshooting-the-rest-api#resource-not-accessible).
+ *
+ * @example
+ * throw notAccessible(ctx.token, doc);
+ */
+export function notAccessible(token: TokenRecord, doc: string): ApiError {
+  const by = token.bot ? 'integration' : 'personal access token';
+  return new ApiError(403, `Resource not accessible by ${by}`, doc);
 }
 
 /**

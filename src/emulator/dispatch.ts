@@ -71,7 +71,8 @@ async function dispatch(
   const token = caller.kind === 'token' ? caller.token : undefined;
   let repo: RepoRecord | undefined;
   if (route.repoScoped) {
-    repo = checkRepoAccess(state, caller, state.findRepo(`${params.owner}/${params.repo}`), route.write === true, doc);
+    const named = state.findRepo(`${params.owner}/${params.repo}`);
+    repo = checkRepoAccess(state, caller, named, route.write === true, doc, route.permissions);
     if (route.emptyConflict && state.isEmpty(repo)) throw new ApiError(409, 'Git Repository is empty.', doc);
   }
   const body = parseJson(incoming, doc);

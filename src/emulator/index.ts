@@ -19,8 +19,20 @@ import type { EmulatorHandle, EmulatorOptions } from './types.js';
 
 export { createEmulatorApp, type EmulatorApp, type EmulatorAppOptions } from './app.js';
 export { DEMO_SEED } from './demo-seed.js';
+export { type PullRequestAction, type PullRequestEventPayload, pullRequestEvent } from './events.js';
 export type { RequestEnv } from './incoming.js';
-export type { Account, IssueRecord, PullRecord, ReleaseRecord, RepoRecord } from './model.js';
+export type {
+  Account,
+  CheckRunRecord,
+  CommitStatusRecord,
+  IssueCommentRecord,
+  IssueRecord,
+  PermissionScope,
+  PullRecord,
+  ReleaseRecord,
+  RepoRecord,
+  TokenPermissions,
+} from './model.js';
 export type { DataDirReplay } from './persist/data-dir.js';
 export { GITHUB_SECONDARY_LIMITS } from './rations.js';
 export { DELETE_MISSING_PATH_MESSAGE } from './routes/git-trees.js';

@@ -6,7 +6,8 @@
  */
 import type { ObjectDb } from '../core/git/object-db.js';
 
-export type AccountType = 'User' | 'Organization';
+/** `Bot`: the account GitHub Apps act as (`github-actions[bot]` for `GITHUB_TOKEN`). */
+export type AccountType = 'User' | 'Organization' | 'Bot';
 
 export interface Account {
   login: string;
@@ -36,6 +37,10 @@ export interface PullRecord {
   number: number;
   head: string;
   base: string;
+  /** The head commit when pinned (a fork's head, or a seeded SHA); else the head branch's tip. */
+  headSha?: string;
+  /** `owner/name` of the repository the head branch lives in when it is a fork (absent: this repository). */
+  headRepo?: string;
   draft: boolean;
   mergedAt: string | null;
   issue: IssueRecord;
@@ -91,6 +96,57 @@ export interface RepoRecord {
    * embedding a real `gpgsig` header, so its commit SHAs stay those of the unsigned commit text.
    */
   signedCommits?: Set<string>;
+  /** Issue and pull-request comments, oldest first (./state/reviews.ts). */
+  comments: IssueCommentRecord[];
+  /** Check runs, oldest first. */
+  checkRuns: CheckRunRecord[];
+  /** Commit statuses, oldest first. */
+  statuses: CommitStatusRecord[];
+}
+
+/** A comment on an issue or on a pull request's conversation (`POST /issues/{n}/comments`). */
+export interface IssueCommentRecord {
+  id: number;
+  issueNumber: number;
+  body: string;
+  /** Login of the author (`github-actions[bot]` for an installation token). */
+  user: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** A check-run annotation as stored (the request's fields). */
+export type CheckAnnotationRecord = Record<string, unknown>;
+
+/** A check run (`POST /check-runs`), created by a GitHub App. */
+export interface CheckRunRecord {
+  id: number;
+  name: string;
+  headSha: string;
+  status: string;
+  conclusion: string | null;
+  detailsUrl: string | null;
+  externalId: string | null;
+  startedAt: string;
+  completedAt: string | null;
+  output: { title: string | null; summary: string | null; text: string | null };
+  /** Every annotation sent, appended on each update as GitHub does. */
+  annotations: CheckAnnotationRecord[];
+  /** Login of the app's bot account that created it. */
+  app: string;
+}
+
+/** A commit status (`POST /statuses/{sha}`). */
+export interface CommitStatusRecord {
+  id: number;
+  sha: string;
+  state: 'error' | 'failure' | 'pending' | 'success';
+  context: string;
+  description: string | null;
+  targetUrl: string | null;
+  creator: string;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** One `repository_dispatch` event as GitHub would hand it to the workflows listening for it. */
@@ -133,7 +189,20 @@ export interface TokenOptions {
    * as GitHub signs them.
    */
   bot?: boolean;
+  /**
+   * The token's permissions, as a workflow's `permissions:` grants them to `GITHUB_TOKEN`
+   * (https://docs.github.com/actions/writing-workflows/choosing-what-your-workflow-does/controlling-permissions-for-github_token).
+   * Absent: whatever `repos` gives. Present: a scope it does not list is `none`, as in a workflow; a write
+   * needing a scope it lacks is 403 `Resource not accessible by integration` (by personal access token).
+   */
+  permissions?: TokenPermissions;
 }
+
+/** The permission scopes the emulator enforces on writes. */
+export type PermissionScope = 'contents' | 'pull-requests' | 'issues' | 'checks' | 'statuses';
+
+/** A token's `permissions` (a workflow's `permissions:` block). */
+export type TokenPermissions = Partial<Record<PermissionScope, 'read' | 'write' | 'none'>>;
 
 export interface TokenRecord {
   /** Internal identity used for ETags and logs; never the token text. */
@@ -145,6 +214,8 @@ export interface TokenRecord {
   graphqlBudget: Budget;
   /** An installation token (`GITHUB_TOKEN`, GitHub App): GitHub signs the commits it creates through the API. */
   bot?: boolean;
+  /** See TokenOptions.permissions. */
+  permissions?: TokenPermissions;
 }
 
 export interface Budget {

@@ -5,7 +5,16 @@
  * state (or each other).
  */
 import type { ApiResponse } from './http.js';
-import type { Account, Budget, LabelRecord, RepoAccess, RepoRecord, TokenRecord, Urls } from './model.js';
+import type {
+  Account,
+  Budget,
+  LabelRecord,
+  PermissionScope,
+  RepoAccess,
+  RepoRecord,
+  TokenRecord,
+  Urls,
+} from './model.js';
 
 /** What routes (and the GraphQL resolvers) may read and change in the world. EmulatorState implements it. */
 export interface RouteState {
@@ -19,8 +28,10 @@ export interface RouteState {
   findRepo(fullName: string): RepoRecord | undefined;
   listRepos(): RepoRecord[];
   findAccount(login: string): Account | undefined;
-  /** The account with this login, created if unknown. */
-  account(login: string): Account;
+  /** The account with this login, created if unknown (a `Bot` when `type` says so). */
+  account(login: string, type?: Account['type']): Account;
+  /** A fresh id (one sequence for every record, like GitHub's database ids). */
+  newId(): number;
   /** Record a push (updates `pushed_at`). */
   touch(repo: RepoRecord): void;
   ensureLabel(repo: RepoRecord, name: string, color?: string, description?: string | null): LabelRecord;
@@ -86,6 +97,11 @@ export interface RouteDef {
   doc: string;
   /** Needs write access to the repository (POST/PATCH/DELETE on repo routes). */
   write?: boolean;
+  /**
+   * With `write`: the token permissions of which one must be `write` when the token has `permissions`
+   * (TokenOptions.permissions); default `['contents']`.
+   */
+  permissions?: readonly PermissionScope[];
   /** Answer 409 "Git Repository is empty." when the repository has no refs. */
   emptyConflict?: boolean;
   /** False for endpoints that cost no rate-limit budget (`GET /rate_limit`), or that charge it themselves. */

@@ -10,6 +10,7 @@ import { fullRefName } from './revisions.js';
 import type { EmulatorState } from './state.js';
 
 const files = z.record(z.string(), z.string().nullable());
+const permissionLevel = z.enum(['read', 'write', 'none']).optional();
 const date = z.string().refine((s) => !Number.isNaN(Date.parse(s)), 'must be an ISO 8601 date');
 
 const commitSchema = z.object({
@@ -69,6 +70,12 @@ const repoSchema = z.object({
         base: z.string().optional(),
         draft: z.boolean().optional(),
         merged: z.boolean().optional(),
+        headSha: z
+          .string()
+          .regex(/^[0-9a-f]{40}$/, 'must be a 40-character lowercase hex SHA')
+          .optional(),
+        /** A fork (a repository listed earlier in the seed) the head branch lives in. */
+        headRepo: z.string().optional(),
       }),
     )
     .optional(),
@@ -121,6 +128,16 @@ export const seedSchema = z.object({
         repos: z.union([z.literal('*'), z.record(z.string(), z.enum(['read', 'write']))]).optional(),
         rateLimit: z.number().int().positive().optional(),
         graphqlRateLimit: z.number().int().positive().optional(),
+        bot: z.boolean().optional(),
+        permissions: z
+          .strictObject({
+            contents: permissionLevel,
+            'pull-requests': permissionLevel,
+            issues: permissionLevel,
+            checks: permissionLevel,
+            statuses: permissionLevel,
+          })
+          .optional(),
       }),
     )
     .optional(),
@@ -190,6 +207,8 @@ export function applySeed(state: EmulatorState, seed: EmulatorSeed, source = 'se
       repos: t.repos,
       rateLimit: t.rateLimit,
       graphqlRateLimit: t.graphqlRateLimit,
+      ...(t.bot !== undefined ? { bot: t.bot } : {}),
+      ...(t.permissions ? { permissions: t.permissions } : {}),
     });
   }
 }

@@ -28,6 +28,7 @@ import { branchStart, buildFilesCommit, type CommitFilesOptions, markPushed, mov
 import { addIssue, addPull, ensureLabel, type IssueInput, type PullInput } from './state/issues.js';
 import { addRelease, type ReleaseInput } from './state/releases.js';
 import { type CreateRepoOptions, initialCommit, newRepoRecord, parseFullName } from './state/repositories.js';
+import { addComment } from './state/reviews.js';
 import { accessOf, newTokenRecord } from './state/tokens.js';
 import { addWorkflowRun, type WorkflowRunInput } from './state/workflow-runs.js';
 
@@ -75,7 +76,7 @@ export class EmulatorState implements ServedState {
   }
 
   /** The account with this login, created (as a User unless `type` says otherwise) if unknown. */
-  account(login: string, type: AccountType = 'User'): Account {
+  account(login: string, type: AccountType = login.endsWith('[bot]') ? 'Bot' : 'User'): Account {
     let a = this.accounts.get(lower(login));
     if (!a) {
       a = { login, id: this.newId(), type };
@@ -173,8 +174,28 @@ export class EmulatorState implements ServedState {
     return addIssue(this, this.repo(fullName), issue);
   }
 
+  /**
+   * Add a pull request. `headRepo` makes it a fork's: that repository must exist here, and its head
+   * branch's tip is the head commit unless `headSha` pins one.
+   */
   addPull(fullName: string, pull: PullInput): PullRecord {
+    if (pull.headRepo && !pull.headSha) {
+      const sha = this.repo(pull.headRepo).db.readRef(fullRefName(pull.head));
+      if (!sha) throw new Error(`addPull: head branch ${pull.head} does not exist in ${pull.headRepo}`);
+      return addPull(this, this.repo(fullName), { ...pull, headSha: sha });
+    }
+    if (pull.headRepo) this.repo(pull.headRepo);
     return addPull(this, this.repo(fullName), pull);
+  }
+
+  /** Add a comment to issue or pull request `issueNumber` (by the repository's owner unless `user` says). */
+  addComment(fullName: string, c: { issueNumber: number; body: string; user?: string; createdAt?: string }) {
+    const repo = this.repo(fullName);
+    if (!repo.issues.some((i) => i.number === c.issueNumber)) {
+      throw new Error(`addComment: ${fullName} has no issue or pull request #${c.issueNumber}`);
+    }
+    const user = this.account(c.user ?? repo.owner.login).login;
+    return addComment(this, repo, { ...c, user }, this.now());
   }
 
   addRelease(fullName: string, rel: ReleaseInput): ReleaseRecord {

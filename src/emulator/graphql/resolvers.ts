@@ -96,7 +96,8 @@ type View = Pick<RootContext, 'state' | 'token' | 'urls' | 'blobTextBytes' | 'se
 function ownerObject(view: View, login: string) {
   const { state, urls, token } = view;
   const account = state.findAccount(login);
-  if (!account) return null;
+  // A bot (`github-actions[bot]`) is no RepositoryOwner (User or Organization) in GitHub's schema.
+  if (!account || account.type === 'Bot') return null;
   return {
     __typename: account.type,
     id: nodeId(account.type, account.id),

@@ -14,6 +14,7 @@ import { assertValidRefName } from '../../core/refname.js';
 import type { RepoRecord, TokenRecord } from '../model.js';
 import type { RouteState } from '../route-context.js';
 import { nodeId } from '../shapes/common.js';
+import { mayWrite } from '../state/tokens.js';
 import { TypedGraphqlError } from './resolvers.js';
 
 /** The all-zero object id: "absent" as `beforeOid`, "delete" as `afterOid`. */
@@ -46,7 +47,7 @@ export interface MutationView {
 export function updateRefs(view: MutationView, args: UpdateRefsArgs): { clientMutationId: string | null } {
   const { input } = args;
   const repo = repositoryByNodeId(view, input.repositoryId);
-  if (view.state.accessOf(view.token, repo) !== 'write') {
+  if (view.state.accessOf(view.token, repo) !== 'write' || (view.token && !mayWrite(view.token, ['contents']))) {
     throw new TypedGraphqlError(
       'FORBIDDEN',
       `Resource not accessible by integration: the token cannot push to ${repo.fullName} (needs contents: write)`,

@@ -9,6 +9,8 @@ import type { RouteDef } from '../route-context.js';
 import { compileRoute, type Route } from '../router.js';
 import { actionsRoutes } from './actions.js';
 import { archiveRoutes } from './archive.js';
+import { checkRoutes } from './checks.js';
+import { commentRoutes } from './comments.js';
 import { compareRoutes } from './compare.js';
 import { contentsRoutes } from './contents.js';
 import { contentsGetRoutes } from './contents-get.js';
@@ -20,8 +22,10 @@ import { gitTreeRoutes } from './git-trees.js';
 import { graphqlRoutes } from './graphql.js';
 import { issueRoutes } from './issues.js';
 import { ownerRepoRoutes } from './owner-repos.js';
+import { pullRoutes } from './pulls.js';
 import { rateLimitRoutes } from './rate-limit.js';
 import { repoRoutes } from './repos.js';
+import { userRoutes } from './user.js';
 
 export const ROUTE_DEFS: readonly RouteDef[] = [
   ...gitBlobRoutes,
@@ -36,6 +40,10 @@ export const ROUTE_DEFS: readonly RouteDef[] = [
   ...archiveRoutes,
   ...contentsRoutes,
   ...issueRoutes,
+  ...pullRoutes,
+  ...commentRoutes,
+  ...checkRoutes,
+  ...userRoutes,
   ...actionsRoutes,
   ...dispatchRoutes,
   ...graphqlRoutes,

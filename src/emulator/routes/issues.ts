@@ -3,6 +3,7 @@
  * plus `POST /labels` (kept for the recorded `errors` exchange in @octokit/fixtures).
  */
 import { ApiError, invalidRequest } from '../http.js';
+import type { PullRecord, RepoRecord } from '../model.js';
 import { paginate } from '../paginate.js';
 import type { RouteContext, RouteDef } from '../route-context.js';
 import { issueShape, labelShape } from '../shapes/issues.js';
@@ -92,7 +93,9 @@ function listPulls(ctx: RouteContext) {
   const state = stateFilter(ctx, doc);
   let items = ctx.repo.pulls.filter((p) => state === 'all' || p.issue.state === state);
   const head = ctx.query.get('head');
-  if (head) items = items.filter((p) => `${ctx.repo.owner.login}:${p.head}`.toLowerCase() === head.toLowerCase());
+  // `head` is `owner:branch`, the owner being the fork's for a fork's pull request.
+  const headOf = (p: PullRecord) => `${p.headRepo ? p.headRepo.split('/')[0] : ctx.repo.owner.login}:${p.head}`;
+  if (head) items = items.filter((p) => headOf(p).toLowerCase() === head.toLowerCase());
   const base = ctx.query.get('base');
   if (base) items = items.filter((p) => p.base === base);
   items = sortDirection(
@@ -110,9 +113,14 @@ function listPulls(ctx: RouteContext) {
   const page = paginate(ctx, items, doc);
   return {
     status: 200,
-    body: page.items.map((p) => pullShape(ctx.repo, p, ctx.urls, ctx.state.account(p.issue.user))),
+    body: page.items.map((p) => pullShape(ctx.repo, p, ctx.urls, ctx.state.account(p.issue.user), headRepoOf(ctx, p))),
     headers: page.headers,
   };
+}
+
+/** The repository a pull request's head branch lives in: a fork's when it has one. */
+function headRepoOf(ctx: RouteContext, p: PullRecord): RepoRecord {
+  return (p.headRepo ? ctx.state.findRepo(p.headRepo) : undefined) ?? ctx.repo;
 }
 
 function listReleases(ctx: RouteContext) {
@@ -174,6 +182,7 @@ export const issueRoutes: RouteDef[] = [
     operation: 'issues/create-label',
     doc: DOC.createLabel,
     write: true,
+    permissions: ['issues', 'pull-requests'],
     handler: createLabel,
   },
 ];

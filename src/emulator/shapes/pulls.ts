@@ -8,17 +8,34 @@ import { userShape } from './users.js';
 const NO_COMMIT = '0'.repeat(40);
 
 /**
- * pull-request-simple; head and base point into the same repository (the emulator has no forks).
+ * The head commit of a pull request: its pinned SHA (a fork's head), else its head branch's tip.
+ *
+ * @example
+ * pullHeadSha(repo, pull); // '3f7a…'
+ */
+export function pullHeadSha(r: RepoRecord, p: PullRecord): string {
+  return p.headSha ?? r.db.readRef(`refs/heads/${p.head}`) ?? NO_COMMIT;
+}
+
+/**
+ * pull-request-simple. The head side is the fork's when the pull request comes from one (`headRepo`,
+ * the fork's record); the base side is always this repository.
  *
  * @example
  * pullShape(repo, pull, urls, state.account(pull.issue.user)).head.ref; // 'feature/login'
  */
-export function pullShape(r: RepoRecord, p: PullRecord, urls: Urls, user: Account): Record<string, unknown> {
+export function pullShape(
+  r: RepoRecord,
+  p: PullRecord,
+  urls: Urls,
+  user: Account,
+  headRepo: RepoRecord = r,
+): Record<string, unknown> {
   const i = p.issue;
   const repoUrl = repoApiUrl(r, urls);
   const url = `${repoUrl}/pulls/${p.number}`;
   const html = `${urls.html}/${r.fullName}/pull/${p.number}`;
-  const headSha = r.db.readRef(`refs/heads/${p.head}`) ?? NO_COMMIT;
+  const headSha = pullHeadSha(r, p);
   return {
     url,
     id: p.id,
@@ -50,7 +67,7 @@ export function pullShape(r: RepoRecord, p: PullRecord, urls: Urls, user: Accoun
     assignees: [],
     requested_reviewers: [],
     requested_teams: [],
-    head: branchSide(r, p.head, headSha, urls),
+    head: branchSide(headRepo, p.head, headSha, urls),
     base: branchSide(r, p.base, r.db.readRef(`refs/heads/${p.base}`) ?? NO_COMMIT, urls),
     _links: pullLinks(repoUrl, p.number, html, headSha),
     author_association: 'OWNER',
@@ -75,5 +92,37 @@ function pullLinks(repoUrl: string, n: number, html: string, headSha: string): R
     review_comment: { href: `${repoUrl}/pulls/comments{/number}` },
     commits: { href: `${url}/commits` },
     statuses: { href: `${repoUrl}/statuses/${headSha}` },
+  };
+}
+
+/**
+ * pull-request (`GET /repos/{owner}/{repo}/pulls/{pull_number}`): pull-request-simple plus the merge
+ * and size fields. The emulator computes no diff, so the counts are 0 and `mergeable` is unknown (null,
+ * as GitHub answers while it computes it).
+ *
+ * @example
+ * fullPullShape(repo, pull, urls, author, forkRecord).head.repo.full_name; // 'mallory/data'
+ */
+export function fullPullShape(
+  r: RepoRecord,
+  p: PullRecord,
+  urls: Urls,
+  user: Account,
+  headRepo: RepoRecord = r,
+): Record<string, unknown> {
+  return {
+    ...pullShape(r, p, urls, user, headRepo),
+    merged: p.mergedAt !== null,
+    mergeable: null,
+    rebaseable: null,
+    mergeable_state: 'unknown',
+    merged_by: null,
+    comments: p.issue.comments,
+    review_comments: 0,
+    maintainer_can_modify: false,
+    commits: 0,
+    additions: 0,
+    deletions: 0,
+    changed_files: 0,
   };
 }

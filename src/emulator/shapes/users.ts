@@ -9,7 +9,9 @@ import { nodeId } from './common.js';
  * userShape(repo.owner, urls).login; // 'octo-org'
  */
 export function userShape(u: Account, urls: Urls): Record<string, unknown> {
-  const url = `${urls.api}/users/${u.login}`;
+  // A bot's login has brackets (`github-actions[bot]`): GitHub escapes them in URLs, and its page is the app's.
+  const url = `${urls.api}/users/${encodeURIComponent(u.login)}`;
+  const html = u.type === 'Bot' ? `${urls.html}/apps/${u.login.replace(/\[bot\]$/, '')}` : `${urls.html}/${u.login}`;
   return {
     login: u.login,
     id: u.id,
@@ -17,7 +19,7 @@ export function userShape(u: Account, urls: Urls): Record<string, unknown> {
     avatar_url: `https://avatars.githubusercontent.com/u/${u.id}?v=4`,
     gravatar_id: '',
     url,
-    html_url: `${urls.html}/${u.login}`,
+    html_url: html,
     followers_url: `${url}/followers`,
     following_url: `${url}/following{/other_user}`,
     gists_url: `${url}/gists{/gist_id}`,
@@ -42,4 +44,38 @@ export function userShape(u: Account, urls: Urls): Record<string, unknown> {
 export function actorShape(u: Account, urls: Urls): Record<string, unknown> {
   const { user_view_type: _viewType, ...actor } = userShape(u, urls);
   return actor;
+}
+
+/**
+ * private-user (`GET /user`): the token's own account, with the fields only its owner sees. The emulator
+ * keeps no profile, so they are empty or 0.
+ *
+ * @example
+ * privateUserShape(token.user, urls).login; // 'alice'
+ */
+export function privateUserShape(u: Account, urls: Urls): Record<string, unknown> {
+  return {
+    ...userShape(u, urls),
+    user_view_type: 'private',
+    name: u.name ?? null,
+    company: null,
+    blog: '',
+    location: null,
+    email: null,
+    hireable: null,
+    bio: null,
+    twitter_username: null,
+    public_repos: 0,
+    public_gists: 0,
+    followers: 0,
+    following: 0,
+    created_at: '2024-01-01T00:00:00Z',
+    updated_at: '2024-01-01T00:00:00Z',
+    private_gists: 0,
+    total_private_repos: 0,
+    owned_private_repos: 0,
+    disk_usage: 0,
+    collaborators: 0,
+    two_factor_authentication: true,
+  };
 }

@@ -19,6 +19,13 @@ export interface IssueInput {
 export type PullInput = IssueInput & {
   head: string;
   base?: string;
+  /** Pin the head commit (default: the head branch's tip, read when the pull is served). */
+  headSha?: string;
+  /**
+   * `owner/name` of a fork the head branch lives in (the fork must be a repository of the emulator; its
+   * branch's tip is the head commit unless `headSha` pins one). Absent: the branch is in this repository.
+   */
+  headRepo?: string;
   draft?: boolean;
   merged?: boolean;
   mergedAt?: string | null;
@@ -60,7 +67,12 @@ export function addIssue(registry: Registry, repo: RepoRecord, issue: IssueInput
  */
 export function addPull(registry: Registry, repo: RepoRecord, pull: PullInput): PullRecord {
   const base = pull.base ?? repo.defaultBranch;
-  if (!repo.db.readRef(fullRefName(pull.head))) throw new Error(`addPull: head branch ${pull.head} does not exist`);
+  if (pull.headSha !== undefined && !/^[0-9a-f]{40}$/.test(pull.headSha)) {
+    throw new Error(`addPull: headSha must be a 40-character lowercase hex SHA, got ${JSON.stringify(pull.headSha)}`);
+  }
+  if (!pull.headRepo && !pull.headSha && !repo.db.readRef(fullRefName(pull.head))) {
+    throw new Error(`addPull: head branch ${pull.head} does not exist`);
+  }
   if (!repo.db.readRef(fullRefName(base))) throw new Error(`addPull: base branch ${base} does not exist`);
   const issue = addIssue(registry, repo, pull);
   const rec: PullRecord = {
@@ -68,6 +80,8 @@ export function addPull(registry: Registry, repo: RepoRecord, pull: PullInput): 
     number: issue.number,
     head: pull.head,
     base,
+    ...(pull.headSha ? { headSha: pull.headSha } : {}),
+    ...(pull.headRepo ? { headRepo: pull.headRepo } : {}),
     draft: pull.draft ?? false,
     mergedAt: pull.mergedAt ?? (pull.merged ? (issue.closedAt ?? issue.updatedAt) : null),
     issue,

@@ -62,6 +62,9 @@ export function newRepoRecord(id: number, owner: Account, name: string, opts: Cr
     workflowRuns: [],
     nextNumber: 1,
     dispatches: [],
+    comments: [],
+    checkRuns: [],
+    statuses: [],
   };
 }
 

@@ -1,5 +1,13 @@
 /** Tokens: what registering one creates, and the access a token (or no token) has to a repository. */
-import type { Budget, RepoAccess, RepoRecord, TokenOptions, TokenRecord } from '../model.js';
+import type {
+  Budget,
+  PermissionScope,
+  RepoAccess,
+  RepoRecord,
+  TokenOptions,
+  TokenPermissions,
+  TokenRecord,
+} from '../model.js';
 import type { Registry } from './registry.js';
 
 /**
@@ -24,6 +32,7 @@ export function newTokenRecord(
     graphqlBudget: { ...budget(opts.graphqlRateLimit), resource: 'graphql' },
     // GitHub's installation tokens (GITHUB_TOKEN in Actions, GitHub Apps) start with "ghs_".
     bot: opts.bot ?? token.startsWith('ghs_'),
+    ...(opts.permissions ? { permissions: checkedPermissions(opts.permissions) } : {}),
   };
 }
 
@@ -46,4 +55,31 @@ function grantedAccess(token: TokenRecord, repo: RepoRecord): RepoAccess | undef
   if (token.repos === '*') return 'write';
   if (token.repos === undefined) return lower(repo.owner.login) === lower(token.user.login) ? 'write' : undefined;
   return Object.entries(token.repos).find(([k]) => lower(k) === lower(repo.fullName))?.[1];
+}
+
+const SCOPES: readonly PermissionScope[] = ['contents', 'pull-requests', 'issues', 'checks', 'statuses'];
+
+/** `permissions` with every scope and level checked (a typo would silently grant nothing). */
+function checkedPermissions(p: TokenPermissions): TokenPermissions {
+  for (const [scope, level] of Object.entries(p)) {
+    if (!SCOPES.includes(scope as PermissionScope)) {
+      throw new Error(`addToken: permissions.${scope} is not a scope (${SCOPES.join(', ')})`);
+    }
+    if (level !== 'read' && level !== 'write' && level !== 'none') {
+      throw new Error(`addToken: permissions.${scope} must be read, write or none, got ${String(level)}`);
+    }
+  }
+  return { ...p };
+}
+
+/**
+ * Whether a token may write with one of `scopes` (any one suffices, as GitHub's "at least one of the
+ * following permission sets"): always when it has no `permissions`, else when one of them is `write`.
+ *
+ * @example
+ * mayWrite(token, ['issues', 'pull-requests']); // comment on a pull request
+ */
+export function mayWrite(token: TokenRecord, scopes: readonly PermissionScope[]): boolean {
+  if (!token.permissions) return true;
+  return scopes.some((s) => token.permissions?.[s] === 'write');
 }
