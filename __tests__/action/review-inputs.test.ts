@@ -165,3 +165,15 @@ describe('the event payload (untrusted)', () => {
     });
   });
 });
+
+describe('the store facts a review gives (given-facts.ts)', () => {
+  it('refuses a repository id that is not a node id, and a date that is not one', async () => {
+    const { checkCommitDate, checkRepositoryId } = await import('../../src/stores/remote-api/given-facts.js');
+    expect(checkRepositoryId('R_kgDOAbc-12=')).toBe('R_kgDOAbc-12=');
+    expect(() => checkRepositoryId('x y')).toThrow(/repositoryId must be a GraphQL node id, got "x y"/);
+    expect(() => checkRepositoryId('')).toThrow(/repositoryId must be a GraphQL node id/);
+    expect(checkCommitDate(new Date(0))?.getTime()).toBe(0);
+    expect(() => checkCommitDate(new Date('nope'))).toThrow(/commitDate must be a valid Date/);
+    expect(() => checkCommitDate('2000-01-01')).toThrow(/commitDate must be a valid Date/);
+  });
+});

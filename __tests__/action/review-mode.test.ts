@@ -113,12 +113,8 @@ describe('mode: review', () => {
     writeFileSync(join(cwd, 'rows.csv'), csv(9, '!'));
     const event = { name: 'pull_request', path: eventFile(cwd, pullRequestEvent(em.state, REPO, 1)) };
 
-    const first = await run(
-      cwd,
-      'same',
-      { mode: 'review', 'review-file': 'docdb-review.json', 'viewer-url': 'https://octo.github.io/data/' },
-      event,
-    );
+    const inputs = { mode: 'review', 'review-file': 'docdb-review.json', 'viewer-url': 'https://octo.github.io/data/' };
+    const first = await run(cwd, 'same', inputs, event);
     expect(first.failed).toBeUndefined();
     expect(tipOf('refs/docdb/same')).toBe(tip);
     const preview = tipOf('refs/docdb/same.previews/pr-1')!;
@@ -146,7 +142,10 @@ describe('mode: review', () => {
 
     // Re-run with nothing new: the same comment text, no comment write; the preview is replaced.
     em.clearLog();
-    const again = await run(cwd, 'same', { mode: 'review' }, event);
+    const again = await run(cwd, 'same', inputs, event);
+    // The same change on the same tip: the very same preview commit (its author and date are pinned).
+    expect(again.outputs.version).toBe(preview);
+    expect(again.outputs.review).toBe(first.outputs.review);
     expect(commentWrites()).toEqual([]);
     expect(again.lines).toContain(
       'review comment: unchanged' + (again.outputs['comment-url'] ? ` (${again.outputs['comment-url']})` : ''),
@@ -156,7 +155,8 @@ describe('mode: review', () => {
     // A new push changes the review: the one comment is edited in place.
     writeFileSync(join(cwd, 'rows.csv'), csv(8, '?'));
     em.clearLog();
-    const third = await run(cwd, 'same', { mode: 'review' }, event);
+    const third = await run(cwd, 'same', inputs, event);
+    expect(third.outputs.version).not.toBe(preview);
     expect(commentWrites().map((r) => r.method)).toEqual(['PATCH']);
     const after = await comments(1);
     expect(after).toHaveLength(1);

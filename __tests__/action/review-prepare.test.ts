@@ -143,12 +143,17 @@ describe('mode: review, prepared', () => {
       value: 'v1!',
     });
 
-    // A re-run replaces the preview: a new commit on the tip, the same one ref.
+    // A re-run of the same change writes the very same commit (author and date pinned): the version stays.
     const again = await prepare(cwd, 'same', 'pull_request');
+    expect(tipOf(ref)).toBe(first);
+    expect(again.prepared.input.preview).toEqual({ ref, version: first });
+    // A new change replaces the preview: a new commit on the tip, the same one ref.
+    writeFileSync(join(cwd, 'rows.csv'), csv(TEN.slice(0, 8)));
+    const third = await prepare(cwd, 'same', 'pull_request');
     const second = tipOf(ref)!;
     expect(second).not.toBe(first);
     expect(db().getCommit(second).parents).toEqual([tip]);
-    expect(again.prepared.input.preview).toEqual({ ref, version: second });
+    expect(third.prepared.input.preview).toEqual({ ref, version: second });
     expect(tipOf('refs/docdb/same')).toBe(tip);
   });
 

@@ -60,7 +60,9 @@ describe('docdb project --mode review', () => {
     ).json()) as { body: string }[];
     expect(comments).toHaveLength(1);
     const runs = (await (
-      await fetch(`${em.url}/repos/${REPO}/commits/${HEAD}/check-runs`, { headers: { authorization: `Bearer ${TOKEN}` } })
+      await fetch(`${em.url}/repos/${REPO}/commits/${HEAD}/check-runs`, {
+        headers: { authorization: `Bearer ${TOKEN}` },
+      })
     ).json()) as { check_runs: { name: string }[] };
     expect(runs.check_runs.map((c) => c.name)).toEqual(['docdb: cli']);
   });

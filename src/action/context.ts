@@ -85,7 +85,8 @@ export interface ActionTools {
    * `mode: merge`); absent when the context brought its own store (a local git section).
    */
   shardRefs?: {
-    storeOn(ref: string, startAt?: string): RefStore;
+    /** `pinned`: the author and date of the commits the store creates (a review preview's: preview-write.ts). */
+    storeOn(ref: string, startAt?: string, pinned?: { author: { name: string; email: string }; date: Date }): RefStore;
     deleteRefs(refs: readonly RefDeletion[]): Promise<void>;
     /** The refs under a prefix with their commits (RemoteApiRefStore.listRefs), when the store has it. */
     listRefs?(prefix: string): Promise<{ ref: string; oid: string }[]>;

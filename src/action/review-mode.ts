@@ -6,9 +6,10 @@
  * `review` output and the `review-file`. A missing permission is a note, never a failure; the step fails
  * only when an expectation fails (conclusion `failure`), as a refused run does.
  */
+
+import { inertText } from '../core/terminal-text.js';
 import { publishReview } from '../review/github/index.js';
 import { buildReview, renderCheckRun, renderComment, renderJobSummary, writeReviewFile } from '../review/index.js';
-import { inertText } from '../core/terminal-text.js';
 import type { PublishOutcome, Review } from '../review/types.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';

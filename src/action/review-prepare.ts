@@ -48,7 +48,7 @@ export async function prepareReview(
       'No comment and no check run from this run (pull-requests: write and checks: write are missing for a fork): mode: review-publish posts them from the review file in a workflow_run workflow.',
     );
   } else {
-    const p = await tryPreview(tools.shardRefs, tools.ref, pull.number, run, context);
+    const p = await tryPreview(tools.shardRefs, tools.ref, pull.number, run);
     preview = p.preview;
     if (p.note) notes.push(p.note);
   }

@@ -23,7 +23,7 @@ import { opKey } from '../projection/run/run-report.js';
 import type { ReviewDocument, ReviewViolation } from '../review/types.js';
 import type { ActionContext, ActionTools } from './context.js';
 import type { ActionInputs } from './inputs.js';
-import { loadActionSpec, runOptions, runTrailers } from './project-mode.js';
+import { loadActionSpec, runOptions } from './project-mode.js';
 
 /** Why modules are refused under `pull_request_target` (module-refusal.ts says it on the spec line). */
 export const TARGET_REFUSAL =
@@ -145,14 +145,13 @@ export async function reviewDocuments(store: RefStore, run: ReviewRun): Promise<
  * the section's schemas would refuse leaves no preview and says why in `note`, never failing the step.
  *
  * @example
- * const { preview, note } = await tryPreview(host, tools.ref, 42, run, context);
+ * const { preview, note } = await tryPreview(host, tools.ref, 42, run);
  */
 export async function tryPreview(
   host: PreviewHost | undefined,
   sectionRef: string,
   pullRequest: number,
   run: ReviewRun,
-  context: ActionContext,
 ): Promise<{ preview: { ref: string; version: string } | null; note?: string }> {
   if (!host) return { preview: null, note: 'no preview: the section is not on the GitHub API (a local git section)' };
   if (run.planned.refusal?.kind === 'schema') {
@@ -166,7 +165,6 @@ export async function tryPreview(
       ops: documentOpsOrNone(run.planned.ops),
       base: run.report.previousVersion,
       message: `docdb: review preview of pull request #${pullRequest}`,
-      trailers: runTrailers(context),
       indexes: run.planned.indexes,
       schemas: run.planned.schemas,
     });

@@ -124,8 +124,13 @@ export function actionTools(inputs: ActionInputs, context: ActionContext, reposi
   // A review's stores (the section, its preview ref) share one object cache: the preview commit is built on
   // the tip the dry run already read, so its commit and trees cost no second read (objects keyed by SHA).
   const shared = isReviewMode(inputs.mode) ? { cache: { backend: new MemoryCacheBackend() } } : {};
-  const apiStore = (on: string, startAt?: string): RemoteApiRefStore =>
+  const apiStore = (
+    on: string,
+    startAt?: string,
+    pinned?: { author: { name: string; email: string }; date: Date },
+  ): RemoteApiRefStore =>
     new RemoteApiRefStore({
+      ...(pinned ? { author: pinned.author, commitDate: pinned.date } : {}),
       ...shared,
       ...(repositoryId ? { repositoryId } : {}),
       transport: octokitTransport(octokit),

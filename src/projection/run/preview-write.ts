@@ -16,8 +16,11 @@ import type { TypeSchema } from './schema-files.js';
 
 /** Where previews go: a store on any ref of the section's repository, and the compare-and-delete of refs. */
 export interface PreviewHost {
-  /** A store on `ref`, starting at `startAt` while that ref does not exist (RemoteApiRefStoreOptions.startAt). */
-  storeOn(ref: string, startAt?: string): RefStore;
+  /**
+   * A store on `ref`, starting at `startAt` while that ref does not exist (RemoteApiRefStoreOptions.startAt);
+   * `pinned`: the author and date of the commits it creates (RemoteApiRefStoreOptions.author, commitDate).
+   */
+  storeOn(ref: string, startAt?: string, pinned?: PinnedCommit): RefStore;
   /** Delete each ref only while it points at `oid` (RemoteApiRefStore.deleteRefs). */
   deleteRefs(refs: readonly { ref: string; oid: string }[]): Promise<void>;
   /**
@@ -42,6 +45,22 @@ export interface PreviewWrite {
   schemas: readonly TypeSchema[];
 }
 
+/** The author and date of a commit, fixed so the same change on the same parent makes the same commit. */
+export interface PinnedCommit {
+  author: { name: string; email: string };
+  date: Date;
+}
+
+/**
+ * Every preview commit's author and date: fixed, so a re-run that computes the same change on the same tip
+ * writes the very same commit (same SHA) — the preview version, and so the review comment that names it,
+ * stay as they were, and the comment is not edited.
+ */
+export const PREVIEW_COMMIT: PinnedCommit = {
+  author: { name: 'docdb review', email: 'docdb-review@users.noreply.github.com' },
+  date: new Date('2000-01-01T00:00:00Z'),
+};
+
 /** The trailer naming the section tip a preview was computed on. */
 export const PREVIEW_BASE_TRAILER = 'Docdb-Preview-Base';
 
@@ -58,7 +77,7 @@ export async function writePreview(
 ): Promise<{ ref: string; version: string | null; replaced: string | null }> {
   const { replaced, ref } = await deletePreview(w.host, w.sectionRef, w.pullRequest);
   if (w.ops.length === 0) return { ref, version: null, replaced };
-  const result = await new DocumentStore(w.host.storeOn(ref, w.base ?? undefined)).commit(w.ops, {
+  const result = await new DocumentStore(w.host.storeOn(ref, w.base ?? undefined, PREVIEW_COMMIT)).commit(w.ops, {
     message: withTrailers(w.message, [...(w.trailers ?? []), `${PREVIEW_BASE_TRAILER}: ${w.base ?? 'none'}`]),
     ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
     ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),

@@ -7,6 +7,7 @@ import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 import { platformArchiveReader } from './archive-default.js';
 import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
+import { checkCommitDate, checkRepositoryId } from './given-facts.js';
 import { resolveMutationSpacing } from './pacing.js';
 
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
@@ -94,6 +95,12 @@ export interface RemoteApiRefStoreOptions {
    */
   mutationSpacingMs?: number;
   cache?: RemoteApiCacheOptions;
+  /**
+   * The date of every commit this store creates (with `author`, which puts it in the commit): the same
+   * change on the same parent then makes the same commit SHA (a review preview written again is the same
+   * commit). Default: the time of the write.
+   */
+  commitDate?: Date;
   /** User-Agent header (default `docdb/0.1`). GitHub rejects requests without one. */
   userAgent?: string;
   /** Allow `http://` to a non-loopback host (default false: the token would travel in clear text). */
@@ -162,6 +169,8 @@ export interface ResolvedConfig {
   etag: boolean;
   userAgent: string;
   author: { name: string; email: string } | undefined;
+  /** `RemoteApiRefStoreOptions.commitDate` (undefined: the time of each write). */
+  commitDate: Date | undefined;
   maxInlineBytes: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
@@ -178,18 +187,6 @@ const REPO_RE = /^[A-Za-z0-9._-]{1,100}$/;
 
 function fail(field: string, message: string, allowed: string): never {
   throw new InvalidConfig(field, message, { allowed });
-}
-
-function checkRepositoryId(v: unknown): string | undefined {
-  if (v === undefined) return undefined;
-  if (typeof v !== 'string' || !/^[A-Za-z0-9_=-]{1,100}$/.test(v)) {
-    fail(
-      'repositoryId',
-      `repositoryId must be a GraphQL node id, got ${JSON.stringify(v)}`,
-      'a node id such as R_kgDO…',
-    );
-  }
-  return v;
 }
 
 function checkStartAt(v: unknown): string | undefined {
@@ -267,6 +264,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     ...cache,
     userAgent,
     author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
+    commitDate: checkCommitDate(options.commitDate),
     ...resolveHooks(options),
     ...resolveArchive(options),
     maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
