@@ -261,6 +261,10 @@ describe('mode: review-publish', () => {
     await expect(
       run(ws, 'forged', { mode: 'review-publish', 'review-file': 'real.json' }, runEvent(ws, 'e'.repeat(40))),
     ).rejects.toThrow(/the review is about commit f0f0f0\w+, but the workflow run that made it ran on e{40}: refused/);
+    // A file about another section of the repository is refused too (the marker names the section).
+    await expect(
+      run(ws, 'elsewhere', { mode: 'review-publish', 'review-file': 'real.json' }, runEvent(ws, FORK_HEAD)),
+    ).rejects.toThrow(/the review is about the section refs\/docdb\/forged, this step's is refs\/docdb\/elsewhere/);
     expect(await comments(2)).toHaveLength(1); // only the one from the test before
   });
 

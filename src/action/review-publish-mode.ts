@@ -30,7 +30,7 @@ export async function reviewPublishMode(
   event: ReviewEvent,
 ): Promise<ActionResult> {
   const text = await readReviewText(inputs.review?.reviewFile as string, context.workspace ?? process.cwd());
-  const review = trusted(readReviewFile(text), inputs);
+  const review = trusted(readReviewFile(text), inputs, tools.ref);
   await checkHead(review, inputs, event, tools);
   const rendered = { comment: renderComment(review), check: renderCheckRun(review) };
   const outcome = await publishReview(
@@ -48,11 +48,17 @@ export async function reviewPublishMode(
  * (a file about another section is refused), the pull request the input's when given, and the viewer link
  * the workflow's own `viewer-url` (never the file's).
  */
-function trusted(review: Review, inputs: ActionInputs): Review {
+function trusted(review: Review, inputs: ActionInputs, sectionRef: string): Review {
   if (review.repository.toLowerCase() !== inputs.repository.toLowerCase()) {
     throw new InvalidConfig(
       'review-file',
       `input "review-file": the review is about ${review.repository}, not ${inputs.repository}`,
+    );
+  }
+  if (review.section !== sectionRef) {
+    throw new InvalidConfig(
+      'review-file',
+      `input "review-file": the review is about the section ${review.section}, this step's is ${sectionRef} (set root and section as the review step did)`,
     );
   }
   const given = inputs.review?.pullRequest;
