@@ -62,6 +62,7 @@ describe('review inputs', () => {
       /input "review-file": .* is not a file inside the workspace/,
     ],
     [{ mode: 'review-publish' }, /input "review-file": is required with mode: review-publish/],
+    [{ mode: 'review', shard: '1/2' }, /input "shard": does not apply to mode: review/],
     [
       { mode: 'project', 'pull-request': '3' },
       /input "pull-request": only applies to mode: review, review-publish, review-cleanup \(mode is project\)/,

@@ -65,6 +65,8 @@ export function readReviewInputs(
     }
   }
   if (!isReviewMode(mode)) return undefined;
+  // A review is about the whole change: every selected projection, in one job.
+  if (get('shard') !== '') bad('shard', `does not apply to mode: ${mode} (a review runs the projections in one job)`);
   const out: ReviewInputs = {};
   const pr = get('pull-request');
   if (pr !== '') {
