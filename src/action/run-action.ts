@@ -108,6 +108,8 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
       : isLoopbackHost(new URL(inputs.apiUrl).hostname)
         ? { writeSpacingMs: 0 }
         : {}),
+    // A review comment notifies people: 3 s apart on GitHub; an emulator on loopback notifies nobody.
+    ...(isLoopbackHost(new URL(inputs.apiUrl).hostname) ? { notificationSpacingMs: 0 } : {}),
   });
   const apiStore = (on: string, startAt?: string): RemoteApiRefStore =>
     new RemoteApiRefStore({
