@@ -120,6 +120,8 @@ export function actionTools(inputs: ActionInputs, context: ActionContext, reposi
       : isLoopbackHost(new URL(inputs.apiUrl).hostname)
         ? { writeSpacingMs: 0 }
         : {}),
+    // A review comment notifies people: 3 s apart on GitHub; an emulator on loopback notifies nobody.
+    ...(isLoopbackHost(new URL(inputs.apiUrl).hostname) ? { notificationSpacingMs: 0 } : {}),
   });
   // A review's stores (the section, its preview ref) share one object cache: the preview commit is built on
   // the tip the dry run already read, so its commit and trees cost no second read (objects keyed by SHA).

@@ -64,6 +64,12 @@ export interface CreateOctokitOptions {
   onRateLimit?: (event: RateLimitEvent) => boolean | undefined;
   /** Minimum spacing of writes in ms (default: plugin-throttling's 1000). 0 disables spacing (tests). */
   writeSpacingMs?: number;
+  /**
+   * Minimum spacing in ms of writes that notify people — an issue or pull-request comment, an issue, a
+   * release (plugin-throttling's list) — default plugin-throttling's 3000, process-wide. 0 disables it: only
+   * against an emulator on loopback, where nobody is notified.
+   */
+  notificationSpacingMs?: number;
   /** Milliseconds per "second" of Retry-After / retry backoff (default 1000). Tests set 1 to avoid real waits. */
   retryAfterBaseMs?: number;
   /** The fetch implementation (default global fetch). Its answers are read under the two caps below. */
@@ -154,6 +160,10 @@ export function createOctokit(options: CreateOctokitOptions = {}): DocDbOctokit 
   if (options.writeSpacingMs !== undefined) {
     checkCount('writeSpacingMs', options.writeSpacingMs, 0);
     throttle.write = writeLanes(options.writeSpacingMs);
+  }
+  if (options.notificationSpacingMs !== undefined) {
+    checkCount('notificationSpacingMs', options.notificationSpacingMs, 0);
+    throttle.notifications = writeLanes(options.notificationSpacingMs);
   }
   const ctorOptions: Record<string, unknown> = {
     baseUrl,

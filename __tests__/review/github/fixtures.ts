@@ -36,7 +36,14 @@ export async function world(options: Parameters<typeof startEmulator>[0] = {}): 
 
 /** Octokit over the emulator with `token`, no write spacing, fast retries. */
 export function client(w: World, token: string): DocDbOctokit {
-  return createOctokit({ auth: token, baseUrl: w.em.url, writeSpacingMs: 0, retryAfterBaseMs: 1, warn: () => {} });
+  return createOctokit({
+    auth: token,
+    baseUrl: w.em.url,
+    writeSpacingMs: 0,
+    notificationSpacingMs: 0,
+    retryAfterBaseMs: 1,
+    warn: () => {},
+  });
 }
 
 export function target(w: World, tokenKind: PublishTarget['tokenKind'] = 'installation'): PublishTarget {
