@@ -158,6 +158,9 @@ describe('action.yml', () => {
         'min-rate-limit',
         'reducer-timeout',
         'quarantine',
+        'pull-request',
+        'viewer-url',
+        'review-file',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -183,6 +186,13 @@ describe('action.yml', () => {
         'ok',
         'violations',
         'violation-count',
+        'review',
+        'conclusion',
+        'preview-ref',
+        'review-file',
+        'comment-url',
+        'check-url',
+        'missing',
         'quarantine-ref',
         'quarantine-version',
         'requests',

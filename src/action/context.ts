@@ -47,6 +47,11 @@ export interface ActionContext {
   run?: { id?: number | undefined; attempt?: number | undefined };
   /** How messages name the settings: the Action's inputs (default), or the CLI's flags (`docdb project`). */
   inputNames?: InputNames;
+  /**
+   * The workflow's event (`GITHUB_EVENT_NAME`, `GITHUB_EVENT_PATH`): the review modes take the pull request
+   * from it (review-event.ts reads the payload as untrusted JSON).
+   */
+  event?: { name?: string | undefined; path?: string | undefined };
 }
 
 export interface ActionResult {
@@ -80,7 +85,10 @@ export interface ActionTools {
    * `mode: merge`); absent when the context brought its own store (a local git section).
    */
   shardRefs?: {
-    storeOn(ref: string, startAt?: string): RefStore;
+    /** `pinned`: the author and date of the commits the store creates (a review preview's: preview-write.ts). */
+    storeOn(ref: string, startAt?: string, pinned?: { author: { name: string; email: string }; date: Date }): RefStore;
     deleteRefs(refs: readonly RefDeletion[]): Promise<void>;
+    /** The refs under a prefix with their commits (RemoteApiRefStore.listRefs), when the store has it. */
+    listRefs?(prefix: string): Promise<{ ref: string; oid: string }[]>;
   };
 }

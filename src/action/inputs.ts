@@ -11,6 +11,7 @@ import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
 import { type MigrateInputs, readMigrateInputs } from './migrate-inputs.js';
 import { type QueryInputs, readQueryInputs } from './query-inputs.js';
+import { type ReviewInputs, readReviewInputs } from './review-inputs.js';
 
 export const MODES = [
   'project',
@@ -23,6 +24,9 @@ export const MODES = [
   'merge',
   'compact',
   'migrate',
+  'review',
+  'review-publish',
+  'review-cleanup',
 ] as const;
 export const SHARD_COMMITS = ['direct', 'merge'] as const;
 /** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
@@ -79,6 +83,8 @@ export interface ActionInputs {
   quarantine?: boolean;
   /** mode migrate: the operations and options (undefined in every other mode). */
   migrate?: MigrateInputs;
+  /** mode review, review-publish, review-cleanup: the pull request and where the review goes (review-inputs.ts). */
+  review?: ReviewInputs;
   /** mode compact: the retention policy (`keep-commits`, `keep-days`, `thin`; docs/retention.md). */
   retention?: { keepCommits?: number; keepDays?: number; thin?: (typeof THIN)[number] };
 }
@@ -159,6 +165,8 @@ export function readInputs(
   if (query) inputs.query = query;
   const migrate = readMigrateInputs(get, mode, names);
   if (migrate) inputs.migrate = migrate;
+  const review = readReviewInputs(get, mode, names);
+  if (review) inputs.review = review;
   checkSectionInputs(inputs, bad);
   checkModeInputs(inputs, bad);
   checkShardInputs(inputs, bad);

@@ -46,6 +46,8 @@ async function main(): Promise<void> {
       debug: (line) => core.debug(logText(line)),
       group: { start: (name) => core.startGroup(logText(`projection ${name}`)), end: () => core.endGroup() },
       workspace,
+      // The review modes read the pull request from the event (untrusted JSON, size-capped: review-event.ts).
+      event: { name: process.env.GITHUB_EVENT_NAME, path: process.env.GITHUB_EVENT_PATH },
       serverUrl: context.serverUrl,
       run: {
         id: Number.isFinite(context.runId) ? context.runId : undefined,

@@ -38,16 +38,7 @@ export async function projectMode(
   tools: ActionTools,
 ): Promise<ActionResult> {
   const { store, meter, log } = tools;
-  const workspace = context.workspace ?? process.cwd();
-  const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
-  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
-  // the spec and the reducer modules must be files of the workspace (the checked-out repository).
-  const spec = await loadSpec(specPath, {
-    defaultRepository: inputs.repository,
-    displayPath: inputs.spec,
-    workspace,
-    ...(context.inputNames ? { inputNames: context.inputNames } : {}),
-  });
+  const { spec, specPath, workspace } = await loadActionSpec(inputs, context);
   const target =
     inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
       ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
@@ -84,8 +75,36 @@ export async function projectMode(
   return result;
 }
 
-/** The run's options, as the inputs, the context and the shard target say. */
-function runOptions(
+/**
+ * The spec of the inputs, loaded from the workspace (relative paths resolve there).
+ *
+ * @example
+ * const { spec, specPath, workspace } = await loadActionSpec(inputs, context);
+ */
+export async function loadActionSpec(
+  inputs: ActionInputs,
+  context: ActionContext,
+): Promise<{ spec: Spec; specPath: string; workspace: string }> {
+  const workspace = context.workspace ?? process.cwd();
+  const specPath = isAbsolute(inputs.spec) ? inputs.spec : resolve(workspace, inputs.spec);
+  // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+  // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+  const spec = await loadSpec(specPath, {
+    defaultRepository: inputs.repository,
+    displayPath: inputs.spec,
+    workspace,
+    ...(context.inputNames ? { inputNames: context.inputNames } : {}),
+  });
+  return { spec, specPath, workspace };
+}
+
+/**
+ * The run's options, as the inputs, the context and the shard target say.
+ *
+ * @example
+ * await runProjections({ ...runOptions(inputs, 'dry-run', context, tools, { spec, specPath, workspace, target: undefined }), evaluate: true });
+ */
+export function runOptions(
   inputs: ActionInputs,
   mode: RunMode,
   context: ActionContext,

@@ -3,6 +3,7 @@
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+import { MemoryCacheBackend } from '../cache/backend.js';
 import { InvalidVersion } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import type { RefStore } from '../core/refstore.js';
@@ -24,6 +25,8 @@ import { notifyNext } from './notify.js';
 import { projectMode } from './project-mode.js';
 import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
+import { isReviewMode } from './review-inputs.js';
+import { runReviewMode } from './review-modes.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -39,6 +42,10 @@ function splitRepo(full: string) {
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
 export async function runAction(given: ActionInputs, context: ActionContext = {}): Promise<ActionResult> {
+  // Pull-request reviews (issue 39): the event first (it may name the repository's id); none moves the section.
+  if (isReviewMode(given.mode)) {
+    return runReviewMode({ ...given, mode: given.mode }, context, (id) => actionTools(given, context, id));
+  }
   const tools = actionTools(given, context);
   const inputs = await fullVersions(given, tools.store);
   if (inputs.mode === 'changes') {
@@ -65,10 +72,10 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
+  const { mode } = inputs;
+  if (isReviewMode(mode)) throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
   const result =
-    inputs.mode === 'merge'
-      ? await mergeMode(inputs, context, tools)
-      : await projectMode(inputs, inputs.mode, context, tools);
+    mode === 'merge' ? await mergeMode(inputs, context, tools) : await projectMode(inputs, mode, context, tools);
   if (inputs.notify && result.outputs.changed === 'true') await notifyNext(inputs, result.outputs, tools);
   return result;
 }
@@ -91,8 +98,13 @@ async function fullVersions(inputs: ActionInputs, store: RefStore): Promise<Acti
   return { ...inputs, version: await full('version'), since: await full('since') };
 }
 
-/** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
-function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools {
+/**
+ * One metered Octokit for sources and store, and the section's store (unless the context brings one).
+ *
+ * @example
+ * const tools = actionTools(inputs, { workspace }); // tools.store on refs/<root>/<section>
+ */
+export function actionTools(inputs: ActionInputs, context: ActionContext, repositoryId?: string): ActionTools {
   const log = context.log ?? (() => {});
   const ref = sectionRef(inputs.root, inputs.section);
   const { owner, repo } = splitRepo(inputs.repository);
@@ -111,8 +123,18 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
     // A review comment notifies people: 3 s apart on GitHub; an emulator on loopback notifies nobody.
     ...(isLoopbackHost(new URL(inputs.apiUrl).hostname) ? { notificationSpacingMs: 0 } : {}),
   });
-  const apiStore = (on: string, startAt?: string): RemoteApiRefStore =>
+  // A review's stores (the section, its preview ref) share one object cache: the preview commit is built on
+  // the tip the dry run already read, so its commit and trees cost no second read (objects keyed by SHA).
+  const shared = isReviewMode(inputs.mode) ? { cache: { backend: new MemoryCacheBackend() } } : {};
+  const apiStore = (
+    on: string,
+    startAt?: string,
+    pinned?: { author: { name: string; email: string }; date: Date },
+  ): RemoteApiRefStore =>
     new RemoteApiRefStore({
+      ...(pinned ? { author: pinned.author, commitDate: pinned.date } : {}),
+      ...shared,
+      ...(repositoryId ? { repositoryId } : {}),
       transport: octokitTransport(octokit),
       apiUrl: inputs.apiUrl,
       owner,
@@ -132,6 +154,12 @@ function actionTools(inputs: ActionInputs, context: ActionContext): ActionTools 
   const storeOn = context.storeOn ?? apiStore;
   const store = storeOn(ref);
   // Shard refs are deleted through the section's store: one updateRefs mutation, each ref compared.
-  const shardRefs = { storeOn, deleteRefs: (refs: readonly RefDeletion[]) => store.deleteRefs(refs) };
+  const listRefs = (store as Partial<Pick<RemoteApiRefStore, 'listRefs'>>).listRefs;
+  const shardRefs = {
+    storeOn,
+    deleteRefs: (refs: readonly RefDeletion[]) => store.deleteRefs(refs),
+    // A review finds its old preview in a listing, which leaves no cached tip to catch up from (review-run.ts).
+    ...(listRefs ? { listRefs: (prefix: string) => listRefs.call(store, prefix) } : {}),
+  };
   return { client: octokit, store, ref, meter, log, shardRefs };
 }

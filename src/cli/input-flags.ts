@@ -28,6 +28,9 @@ export const INPUT_FLAGS: Readonly<Record<string, string>> = {
   id: '--id',
   version: '--version',
   since: '--since',
+  'pull-request': '--pull-request',
+  'viewer-url': '--viewer-url',
+  'review-file': '--review-file',
 };
 
 /**

@@ -20,15 +20,16 @@ import { apiAdvice, apiTarget, checkStoreFlags, type OpenedStore, openStore, STO
 import { ghHostFor, resolveToken } from '../token.js';
 import { underActions } from '../workflow-commands.js';
 
-const MODES = ['project', 'backfill', 'dry-run', 'merge'] as const;
+const MODES = ['project', 'backfill', 'dry-run', 'merge', 'review'] as const;
 const DEFAULT_SPEC = '.github/docdb.yml';
 
 export const command: CliCommand = {
   name: 'project',
   summary: "run a projection spec locally with the Action's engine",
-  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run|merge] [--projections a,b] [--commit-message M]
+  usage: `usage: docdb project [--spec FILE] [--mode project|backfill|dry-run|merge|review] [--projections a,b] [--commit-message M]
                      [--shard i/n [--shard-commit direct|merge]] [--shards N] [--notify TYPE [--notify-repository O/R]]
-                     [--min-rate-limit N] [--quarantine] [store flags] [--json]
+                     [--min-rate-limit N] [--quarantine] [--pull-request N [--viewer-url URL] [--review-file F]]
+                     [store flags] [--json]
 
 Runs the projections of a spec (default .github/docdb.yml) exactly as the GitHub Action does: sources
 are read through the GitHub API (--repo is the default source repository and, with --refstore api, the
@@ -45,7 +46,13 @@ deletes them (docs/action.md "Shards that do not race"). --notify TYPE sends a r
 after a commit that changed something. A commit refused by a spec's schema: or expect: fails the run (exit
 1) naming each violation and its spec line, nothing written; with --quarantine (or the spec's quarantine:
 true) a commit refused by expectations is written to refs/<root>/<section>.quarantine/<id> instead, for
-docdb section quarantine list|promote|drop (docs/quarantine.md).`,
+docdb section quarantine list|promote|drop (docs/quarantine.md). --mode review --pull-request N reviews
+what pull request N of --repo would do to the data, as the Action's mode: review does (docs/action.md
+"Review data changes in pull requests"): the spec in the working directory is the pull request's (check
+out its branch first); a dry run against the section tip with its expectations evaluated, the preview ref
+refs/<root>/<section>.previews/pr-<N> for a same-repository pull request, the sticky comment and the
+check run (or a commit status with a personal token) on the pull request; the section never moves; exit 1
+when an expectation fails. --review-file F also writes the review as JSON.`,
   flags: {
     spec: { type: 'string', description: 'projection spec file (default .github/docdb.yml)' },
     mode: { type: 'string', description: 'project (default) | backfill | dry-run' },
@@ -64,6 +71,9 @@ docdb section quarantine list|promote|drop (docs/quarantine.md).`,
       type: 'boolean',
       description: 'a commit refused by expectations goes to refs/<root>/<section>.quarantine/<id> instead',
     },
+    'pull-request': { type: 'string', description: '--mode review: the pull request to review (its number)' },
+    'viewer-url': { type: 'string', description: '--mode review: the docdb viewer the comment links to (http(s))' },
+    'review-file': { type: 'string', description: '--mode review: also write the review as JSON to this file' },
     ...STORE_FLAGS,
   },
   async run({ values, io, json, secrets }) {
@@ -73,6 +83,10 @@ docdb section quarantine list|promote|drop (docs/quarantine.md).`,
       () => {
         if (!(MODES as readonly string[]).includes(mode)) {
           throw new UsageError(`--mode ${JSON.stringify(mode)} is not a mode (allowed: ${MODES.join(', ')})`, '--mode');
+        }
+        // A terminal has no pull_request event: the pull request is named.
+        if (mode === 'review' && str(values, 'pull-request') === undefined) {
+          throw new UsageError('--mode review needs --pull-request N (the pull request to review)', '--pull-request');
         }
       },
       // The section's store flags; --repo/--api-url are the sources' (checked next) with any store.
@@ -105,6 +119,9 @@ docdb section quarantine list|promote|drop (docs/quarantine.md).`,
       'notify-repository': str(values, 'notify-repository'),
       'min-rate-limit': str(values, 'min-rate-limit'),
       quarantine: values.quarantine === true ? 'true' : undefined,
+      'pull-request': str(values, 'pull-request'),
+      'viewer-url': str(values, 'viewer-url'),
+      'review-file': str(values, 'review-file'),
     };
     const inputs = (() => {
       try {

@@ -12,7 +12,8 @@ export {
   refusalOf,
 } from './guarded-write.js';
 export { type MergedShard, type MergeOptions, type MergeReport, mergeShards } from './merge-shards.js';
-export type { RunMode, RunOptions, RunReport } from './options.js';
+export type { PlannedCommit, RunMode, RunOptions, RunReport } from './options.js';
+export { deletePreview, PREVIEW_BASE_TRAILER, type PreviewHost, writePreview } from './preview-write.js';
 export type { ProjectionReport } from './projection-types.js';
 export {
   dropQuarantine,

@@ -5,10 +5,13 @@
 import type { InputNames } from '../../core/input-names.js';
 import type { RefStore, WriteResult } from '../../core/refstore.js';
 import type { DocumentOp } from '../../document/document-store.js';
+import type { TypeIndex } from '../../document/indexes/declaration.js';
 import type { SourceClient } from '../sources/index.js';
 import type { Spec } from '../spec/index.js';
+import type { RunRefusal } from './guarded-write.js';
 import type { ProjectionReport } from './projection-types.js';
 import type { QuarantineTarget } from './quarantine-refs.js';
+import type { TypeSchema } from './schema-files.js';
 import type { Shard } from './shard.js';
 
 export type RunMode = 'project' | 'backfill' | 'dry-run';
@@ -77,6 +80,28 @@ export interface RunOptions {
    * Keeps the run's changes in memory until the commit lands.
    */
   quarantine?: QuarantineTarget;
+  /**
+   * With `mode: 'dry-run'` (a pull-request review, issue 39): keep the would-be commit's operations and
+   * evaluate its `schema:` and `expect:` on the tip as the commit would, writing nothing (`report.planned`).
+   */
+  evaluate?: boolean;
+  /**
+   * Refuse every custom reducer and `check:` module of the workspace, saying this reason (a review under
+   * `pull_request_target`, where a fork's files may be in the workspace next to a write token); built-in
+   * reducers still run.
+   */
+  refuseModules?: string;
+}
+
+/** A dry run's would-be commit (`RunOptions.evaluate`). */
+export interface PlannedCommit {
+  /** Its operations in commit order (state files last). */
+  ops: readonly DocumentOp[];
+  /** What the guarded write would refuse on the tip (null: it would be accepted). */
+  refusal: RunRefusal | null;
+  /** The declarations the commit carries (a preview commit writes them too). */
+  indexes: readonly TypeIndex[];
+  schemas: readonly TypeSchema[];
 }
 
 export interface RunReport {
@@ -99,4 +124,6 @@ export interface RunReport {
   write?: WriteResult;
   /** The shard this run projected, if any. */
   shard?: Shard;
+  /** A dry run with `evaluate`: the would-be commit and its evaluation. */
+  planned?: PlannedCommit;
 }

@@ -20,6 +20,7 @@ import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
 import { type LoadedChecks, loadChecks } from './check-modules.js';
 import { expectationsOf, isExpectationsFailed, refusalOf } from './guarded-write.js';
+import { refuseWorkspaceModules } from './module-refusal.js';
 import type { RunMode, RunOptions, RunReport } from './options.js';
 import type { ProjectionInput, ProjectionReport, ProjectionRun } from './projection-types.js';
 import { writeQuarantine } from './quarantine-write.js';
@@ -38,6 +39,7 @@ import { envOf, redactRunError } from './run-secrets.js';
 import { loadSchemas, type TypeSchema } from './schema-files.js';
 import { fingerprintOf, parseState, stateKey } from './state-file.js';
 import { StreamedCommit } from './streamed-commit.js';
+import { wouldBeRefusal } from './would-be.js';
 
 /** The section as the run found it: its tip, and the blob SHA of every key there. */
 interface Section {
@@ -83,6 +85,8 @@ export async function runProjections(options: RunOptions): Promise<RunReport> {
   const reducers = new Map<string, LoadedReducer>();
   let checks: LoadedChecks | undefined;
   try {
+    // Under pull_request_target (mode: review) no module of the workspace is imported: refused first.
+    if (options.refuseModules) refuseWorkspaceModules(selected, spec.file, options.refuseModules);
     const baseDir = options.baseDir ?? dirnameOf(spec.file);
     // `schema:` files too: read, confined to the workspace and parsed before the first request.
     const schemas = await loadSchemas(selected, {
@@ -162,7 +166,13 @@ async function runLoaded(
     keys: changedKeys(reports),
     ...(options.shard ? { shard: options.shard } : {}),
   };
-  if (mode === 'dry-run') return dryRun(base, changes, section.tip, log);
+  if (mode === 'dry-run') {
+    const report = dryRun(base, changes, section.tip, log);
+    if (!options.evaluate) return report;
+    // A review: the would-be commit's operations, and what its guarded write would say on this tip.
+    const refusal = await wouldBeRefusal(options.store, section.tip, changes, guarded, selected, section.existing);
+    return { ...report, planned: { ops: changes, refusal, indexes: guarded.indexes, schemas: guarded.schemas } };
+  }
   try {
     return await commit(out, projected.pendingState, base, options.spec, section.tip, log);
   } catch (e) {

@@ -7,6 +7,7 @@ import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 import { platformArchiveReader } from './archive-default.js';
 import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
+import { checkCommitDate, checkRepositoryId } from './given-facts.js';
 import { resolveMutationSpacing } from './pacing.js';
 
 // Write retries after lost races share one policy with the git stores (src/core/backoff.ts).
@@ -63,6 +64,11 @@ export interface RemoteApiRefStoreOptions {
    * ref is an empty section).
    */
   startAt?: string;
+  /**
+   * The repository's GraphQL node id (REST `node_id`), when the caller already knows it — a workflow's
+   * event payload names its repository's: saves the one query `deleteRefs` and compaction make for it.
+   */
+  repositoryId?: string;
   /** Token sent as `Authorization: Bearer`. Omit for unauthenticated reads of public repositories. */
   token?: string;
   /** Async token provider (browser `hostCapabilities.credentials`), asked once per operation. Exclusive with `token`. */
@@ -89,6 +95,12 @@ export interface RemoteApiRefStoreOptions {
    */
   mutationSpacingMs?: number;
   cache?: RemoteApiCacheOptions;
+  /**
+   * The date of every commit this store creates (with `author`, which puts it in the commit): the same
+   * change on the same parent then makes the same commit SHA (a review preview written again is the same
+   * commit). Default: the time of the write.
+   */
+  commitDate?: Date;
   /** User-Agent header (default `docdb/0.1`). GitHub rejects requests without one. */
   userAgent?: string;
   /** Allow `http://` to a non-loopback host (default false: the token would travel in clear text). */
@@ -140,6 +152,8 @@ export interface ResolvedConfig {
   ref: string;
   /** Where the absent ref starts (`RemoteApiRefStoreOptions.startAt`), lower-case. */
   startAt: string | undefined;
+  /** `RemoteApiRefStoreOptions.repositoryId`, checked. */
+  repositoryId: string | undefined;
   /** Non-enumerable (a getter over a closure), so inspecting or serialising the config never shows it. */
   readonly token: string | undefined;
   credentials: RemoteApiRefStoreOptions['credentials'];
@@ -155,6 +169,8 @@ export interface ResolvedConfig {
   etag: boolean;
   userAgent: string;
   author: { name: string; email: string } | undefined;
+  /** `RemoteApiRefStoreOptions.commitDate` (undefined: the time of each write). */
+  commitDate: Date | undefined;
   maxInlineBytes: number;
   sleep: (ms: number) => Promise<void>;
   random: () => number;
@@ -225,6 +241,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
   const ref = options.ref ?? DEFAULT_REF;
   assertValidRefName(ref, 'ref');
   const startAt = checkStartAt(options.startAt);
+  const repositoryId = checkRepositoryId(options.repositoryId);
   checkAuth(options);
   const cache = resolveCache(options.cache ?? {});
   const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
@@ -239,6 +256,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     repo: options.repo,
     ref,
     startAt,
+    repositoryId,
     credentials: options.credentials,
     retryConcurrentWrites: writeRetry.maxRetries,
     writeRetry,
@@ -246,6 +264,7 @@ export function resolveConfig(options: RemoteApiRefStoreOptions): ResolvedConfig
     ...cache,
     userAgent,
     author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
+    commitDate: checkCommitDate(options.commitDate),
     ...resolveHooks(options),
     ...resolveArchive(options),
     maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),

@@ -23,7 +23,7 @@ import type { TreeWalker } from './tree-walker.js';
 /** What the writer needs of the store. */
 export interface ObjectWriterDeps {
   ref: string;
-  cfg: Pick<ResolvedConfig, 'maxInlineBytes' | 'author' | 'logger' | 'readRetries' | 'sleep'>;
+  cfg: Pick<ResolvedConfig, 'maxInlineBytes' | 'author' | 'commitDate' | 'logger' | 'readRetries' | 'sleep'>;
   client: Pick<GitHubClient, 'send' | 'backoffMs'>;
   cache: Pick<GitCache, 'getTree' | 'putTree' | 'putBlob' | 'putCommit'>;
   trees: Pick<TreeWalker, 'cacheListing' | 'lastRootTree'>;
@@ -88,7 +88,7 @@ export class ObjectWriter {
    * whose reply was lost is never sent again blindly (commit-create.ts). Its SHA.
    */
   async createCommit(ctx: OpContext, tree: string, parent: string | null, message: string): Promise<string> {
-    const req = commitRequest(tree, parent, message, this.deps.cfg.author, new Date());
+    const req = commitRequest(tree, parent, message, this.deps.cfg.author, this.deps.cfg.commitDate ?? new Date());
     const c = await createCommitOnce(this.deps, ctx, req);
     if (c.tree !== tree) throw badResponse(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
     await this.deps.cache.putCommit(c);

@@ -107,7 +107,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
         versions.known.clear();
         await cache.deleteRefTip(cfg.ref, ctx.tokenId);
       },
-      memo: {},
+      memo: cfg.repositoryId ? { repositoryId: cfg.repositoryId } : {},
     },
   };
 }
