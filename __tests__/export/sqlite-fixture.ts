@@ -20,9 +20,18 @@ export const hasSqliteUtils = existsSync(SQLITE_UTILS);
 export const blob = (namespace: string, type: string, id: string, data: unknown) =>
   `${JSON.stringify({ data, id, namespace, type }, null, 2)}\n`;
 
-/** Commit `files` (path → content, null deletes) on the section of `owner/repo`; returns the commit. */
-export function commitDocs(em: EmulatorHandle, repo: string, files: Record<string, string | null>, message = 'docs') {
-  return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files, message });
+/**
+ * Commit `files` (path → content, null deletes) on the section of `owner/repo`; returns the commit. `orphan`: a
+ * missing section starts with this commit as its root (else on the repository's README-only first commit).
+ */
+export function commitDocs(
+  em: EmulatorHandle,
+  repo: string,
+  files: Record<string, string | null>,
+  message = 'docs',
+  orphan = false,
+) {
+  return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files, message, orphan });
 }
 
 /** A fresh store over the emulator (cold caches), counting requests and bytes. */

@@ -5,15 +5,55 @@
  * (on the GitHub API a compare: ≤ 300 files, old blob SHAs in one GraphQL query) and its changed documents are
  * read with those of the commits around it, {@link READ_BATCH} at a time (one GraphQL query per 100).
  */
-import type { HistoryEntry, RefStore } from '../../core/refstore.js';
+import { pairId } from '../../core/read-versions.js';
+import type { HistoryEntry, RefStore, VersionedRead } from '../../core/refstore.js';
 import type { DocumentStore } from '../../document/document-store.js';
 import type { DocumentChangesResult } from '../../document/document-types.js';
+import type { Envelope } from '../../document/envelope.js';
 import { applyChanges, readEnvelopes, readsOf } from './changes.js';
 import { loadVersion, type RowSink } from './rows.js';
 import type { CommitRow } from './tables.js';
 
 /** Changed documents read in one go (across commits): bounds what is held in memory. */
 export const READ_BATCH = 1000;
+/** Documents one bulk read asks at once on the GitHub API (GraphQL aliases): batches are cut at its multiples. */
+export const READ_UNIT = 100;
+
+/**
+ * Changed documents waiting to be read, across commits. A read takes a whole number of {@link READ_UNIT}s (the
+ * rest waits for the next commits' documents), so 100 changed documents per commit cost one query per commit, not
+ * one per commit plus one per batch.
+ */
+class ReadQueue {
+  private unread: VersionedRead[] = [];
+  readonly values = new Map<string, Envelope>();
+  constructor(private readonly store: RefStore) {}
+
+  get waiting(): number {
+    return this.unread.length;
+  }
+
+  add(reads: readonly VersionedRead[]): void {
+    this.unread.push(...reads);
+  }
+
+  /** Read whole units of what waits (`all`: everything). */
+  async read(all: boolean): Promise<void> {
+    const n = all ? this.unread.length : this.unread.length - (this.unread.length % READ_UNIT);
+    const now = this.unread.slice(0, n);
+    this.unread = this.unread.slice(n);
+    for (const [id, env] of await readEnvelopes(this.store, now)) this.values.set(id, env);
+  }
+
+  /** Whether every one of `reads` has been read. */
+  has(reads: readonly VersionedRead[]): boolean {
+    return reads.every((r) => this.values.has(pairId(r)));
+  }
+
+  forget(reads: readonly VersionedRead[]): void {
+    for (const r of reads) this.values.delete(pairId(r));
+  }
+}
 
 /** A history to replay into the tables. */
 export interface Replay {
@@ -71,31 +111,28 @@ export async function replayHistory(r: Replay): Promise<number> {
     previous = first.version;
     rest = rest.slice(1);
   }
-  let pending: { entry: HistoryEntry; changes: DocumentChangesResult }[] = [];
-  let reads = 0;
-  const flush = async () => {
-    const envelopes = await readEnvelopes(
-      r.docs.store,
-      pending.flatMap((p) => readsOf(p.changes)),
-    );
-    for (const p of pending) {
+  const queue = new ReadQueue(r.docs.store);
+  const pending: { entry: HistoryEntry; changes: DocumentChangesResult }[] = [];
+  const apply = async (all: boolean) => {
+    await queue.read(all);
+    while (pending[0] && queue.has(readsOf(pending[0].changes))) {
+      const p = pending.shift() as (typeof pending)[number];
       const commit = commitRow(p.entry);
       r.sink.tables.addCommit(commit);
-      const applied = await applyChanges({ ...r.sink, commit }, p.changes, envelopes);
+      const applied = await applyChanges({ ...r.sink, commit }, p.changes, queue.values);
+      queue.forget(readsOf(p.changes));
       rows += applied.written + applied.removed;
       r.onCommit?.(++done);
     }
-    pending = [];
-    reads = 0;
   };
   for (const entry of rest) {
     if (previous === null) throw new Error('replayHistory: no commit to start from');
     const changes = await r.docs.changes({ ...r.filter, from: previous, to: entry.version });
     pending.push({ entry, changes });
-    reads += changes.added.length + changes.modified.length;
-    if (reads >= READ_BATCH) await flush();
+    queue.add(readsOf(changes));
+    if (queue.waiting >= READ_BATCH) await apply(false);
     previous = entry.version;
   }
-  await flush();
+  await apply(true);
   return rows;
 }
