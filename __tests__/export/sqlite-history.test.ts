@@ -35,7 +35,9 @@ const doc = (i: number, rev: number) =>
     station: { name: `s${i}`, lat: 48 + i / 1000, lon: 2 + i / 1000 },
     updated_at: `2026-01-01T00:${String(rev % 60).padStart(2, '0')}:00Z`,
     description: `Weather station ${i}, operated by the city; readings every ten minutes. `.repeat(8),
-    links: Object.fromEntries(['html', 'api', 'history', 'map', 'owner'].map((k) => [k, `https://example.org/${k}/${i}`])),
+    links: Object.fromEntries(
+      ['html', 'api', 'history', 'map', 'owner'].map((k) => [k, `https://example.org/${k}/${i}`]),
+    ),
     sensors: Array.from({ length: 8 }, (_, j) => ({ kind: `sensor-${j}`, model: `m${(i + j) % 5}`, since: 2020 + j })),
   });
 
@@ -44,7 +46,11 @@ const doc = (i: number, rev: number) =>
  * documents: modified, except in every fifth commit, which modifies `churn - 1`, adds one and deletes one of the
  * last ten (never modified). Returns the repository and the bytes of every document version written.
  */
-function seed(size: number, commits: number, churn: number): { repo: string; changedBytes: number; firstBytes: number } {
+function seed(
+  size: number,
+  commits: number,
+  churn: number,
+): { repo: string; changedBytes: number; firstBytes: number } {
   const repo = freshRepo(em);
   const files: Record<string, string | null> = {};
   let changedBytes = 0;
@@ -111,7 +117,8 @@ describe('exportSqlite --history', () => {
       {
         temp: 103,
         rev: 0,
-        _changed: '["temp","rev","station.name","station.lat","station.lon","updated_at","description","links.html","links.api","links.history","links.map"]',
+        _changed:
+          '["temp","rev","station.name","station.lat","station.lon","updated_at","description","links.html","links.api","links.history","links.map"]',
         _deleted: 0,
         message: 'seed',
       },
@@ -125,6 +132,17 @@ describe('exportSqlite --history', () => {
     const times = sql<{ t: string }>(out, 'SELECT _committed_at AS t FROM city_weather_versions ORDER BY _id');
     expect(times.map((t) => t.t)).toEqual(times.map((t) => t.t).sort());
   }, 120_000);
+
+  it('changed documents are read across commits in whole GraphQL queries of 100 (20 commits × 60: 12 reads, not 20)', async () => {
+    const { repo } = seed(100, 21, 60);
+    const out = join(tmp.dir, 'history-units.db');
+    const { meter } = await run(repo, out);
+    const graphql = meter.log.filter((l) => l.path.endsWith('/graphql')).length;
+    // Per commit one query of old blob SHAs (60 modified, or 59 and one removed); the 1,200 changed documents in
+    // ⌈1,200 / 100⌉ = 12 reads: a read takes whole hundreds and leaves the rest to the next commits' documents.
+    expect(graphql).toBe(20 + 12);
+    expect(sql(out, 'SELECT count(*) AS n FROM city_weather_versions')).toEqual([{ n: 100 + 20 * 60 + 4 }]); // every fifth: one more (a removal)
+  }, 60_000);
 
   it('run again after 3 more commits: only those commits are read and appended', async () => {
     const { repo } = seed(20, 4, 3);
@@ -142,46 +160,52 @@ describe('exportSqlite --history', () => {
   }, 60_000);
 
   // CI installs sqlite-utils (.ci/run, next to chromium); elsewhere the test says why it does not run.
-  if (!hasSqliteUtils) console.warn('skipping the sqlite-utils reader: install it with apt-get install -y sqlite-utils');
-  it.runIf(hasSqliteUtils)('sqlite-utils reads the tables, their columns, counts and the foreign key to commits', async () => {
-    const { repo } = seed(30, 3, 3);
-    const out = join(tmp.dir, 'history-utils.db');
-    await run(repo, out);
-    const tables = JSON.parse(execFileSync(SQLITE_UTILS, ['tables', out, '--counts', '--columns'], { encoding: 'utf8' }));
-    const byName = Object.fromEntries(tables.map((t: { table: string }) => [t.table, t]));
-    expect(byName.city_weather).toMatchObject({
-      count: 30,
-      columns: [
-        'id',
-        'temp',
-        'rev',
-        'station.name',
-        'station.lat',
-        'station.lon',
-        'updated_at',
-        'description',
-        'links.html',
-        'links.api',
-        'links.history',
-        'links.map',
-        'data',
-        '_version',
-      ],
-    });
-    expect(byName.commits.count).toBe(3);
-    expect(byName.city_weather_versions.count).toBe(30 + 2 * 3);
-    const fks = execFileSync(
-      SQLITE_UTILS,
-      ['query', out, "SELECT * FROM pragma_foreign_key_list('city_weather_versions')"],
-      { encoding: 'utf8' },
-    );
-    expect(JSON.parse(fks)).toEqual([expect.objectContaining({ table: 'commits', from: '_commit', to: 'sha' })]);
-    const rows = execFileSync(SQLITE_UTILS, ['rows', out, 'city_weather', '-c', 'id', '-c', 'temp', '--limit', '2'], {
-      encoding: 'utf8',
-    });
-    expect(JSON.parse(rows)).toEqual([
-      { id: 'c0', temp: 0 },
-      { id: 'c1', temp: 1 },
-    ]);
-  });
+  if (!hasSqliteUtils)
+    console.warn('skipping the sqlite-utils reader: install it with apt-get install -y sqlite-utils');
+  it.runIf(hasSqliteUtils)(
+    'sqlite-utils reads the tables, their columns, counts and the foreign key to commits',
+    async () => {
+      const { repo } = seed(30, 3, 3);
+      const out = join(tmp.dir, 'history-utils.db');
+      await run(repo, out);
+      const tables = JSON.parse(
+        execFileSync(SQLITE_UTILS, ['tables', out, '--counts', '--columns'], { encoding: 'utf8' }),
+      );
+      const byName = Object.fromEntries(tables.map((t: { table: string }) => [t.table, t]));
+      expect(byName.city_weather).toMatchObject({
+        count: 30,
+        columns: [
+          'id',
+          'temp',
+          'rev',
+          'station.name',
+          'station.lat',
+          'station.lon',
+          'updated_at',
+          'description',
+          'links.html',
+          'links.api',
+          'links.history',
+          'links.map',
+          'data',
+          '_version',
+        ],
+      });
+      expect(byName.commits.count).toBe(3);
+      expect(byName.city_weather_versions.count).toBe(30 + 2 * 3);
+      const fks = execFileSync(
+        SQLITE_UTILS,
+        ['query', out, "SELECT * FROM pragma_foreign_key_list('city_weather_versions')"],
+        { encoding: 'utf8' },
+      );
+      expect(JSON.parse(fks)).toEqual([expect.objectContaining({ table: 'commits', from: '_commit', to: 'sha' })]);
+      const rows = execFileSync(SQLITE_UTILS, ['rows', out, 'city_weather', '-c', 'id', '-c', 'temp', '--limit', '2'], {
+        encoding: 'utf8',
+      });
+      expect(JSON.parse(rows)).toEqual([
+        { id: 'c0', temp: 0 },
+        { id: 'c1', temp: 1 },
+      ]);
+    },
+  );
 });
