@@ -2,9 +2,9 @@
  * Node's built-in SQLite (`node:sqlite`, https://nodejs.org/api/sqlite.html), loaded only when an export asks
  * for it. It exists without a flag from Node 22.13 and 23.4; on Node 22.12 (the oldest this package supports) it
  * needs `--experimental-sqlite`, so a missing module is said plainly, with the versions that have it. Loading it
- * prints Node's one-time "SQLite is an experimental feature" ExperimentalWarning on Node 24: that warning alone is
- * dropped while the module loads (any other warning passes through), since the user asked for a file, not for
- * Node's release notes. Why node:sqlite and not better-sqlite3 or sql.js: docs/decisions.md.
+ * prints Node's one-time "SQLite is an experimental feature" ExperimentalWarning on Node 22 (24 no longer does):
+ * that warning alone is dropped while the module loads (any other warning passes through), since the user asked
+ * for a file, not for Node's release notes. Why node:sqlite and not better-sqlite3 or sql.js: docs/decisions.md.
  */
 import type * as NodeSqlite from 'node:sqlite';
 
