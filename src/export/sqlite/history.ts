@@ -5,6 +5,7 @@
  * (on the GitHub API a compare: ≤ 300 files, old blob SHAs in one GraphQL query) and its changed documents are
  * read with those of the commits around it, {@link READ_BATCH} at a time (one GraphQL query per 100).
  */
+import { appendAll } from '../../core/arrays.js';
 import { pairId } from '../../core/read-versions.js';
 import type { HistoryEntry, RefStore, VersionedRead } from '../../core/refstore.js';
 import type { DocumentStore } from '../../document/document-store.js';
@@ -34,7 +35,7 @@ class ReadQueue {
   }
 
   add(reads: readonly VersionedRead[]): void {
-    this.unread.push(...reads);
+    appendAll(this.unread, reads);
   }
 
   /** Read whole units of what waits (`all`: everything). */

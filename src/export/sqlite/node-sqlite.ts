@@ -35,10 +35,11 @@ const SQLITE_WARNING = /SQLite is an experimental feature/;
  */
 export function loadSqlite(getBuiltin: (id: string) => unknown = (id) => process.getBuiltinModule?.(id)): SqliteModule {
   const emit = process.emitWarning;
-  process.emitWarning = function (this: unknown, warning: string | Error, ...rest: unknown[]) {
+  process.emitWarning = function (this: unknown, ...args: unknown[]) {
+    const warning = args[0] as string | Error | undefined;
     const text = typeof warning === 'string' ? warning : warning?.message;
     if (SQLITE_WARNING.test(String(text))) return;
-    return (emit as (...a: unknown[]) => void).call(this, warning, ...rest);
+    Reflect.apply(emit, this, args);
   } as typeof process.emitWarning;
   let sqlite: unknown;
   try {

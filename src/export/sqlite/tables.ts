@@ -78,7 +78,7 @@ export class TypeTables {
 
   /** Insert or replace a document's row. */
   upsert(t: TableInfo, env: Envelope, version: string): void {
-    this.statements(t).upsert.run(env.id, ...values(t.columns, env.data), JSON.stringify(env.data), version);
+    this.statements(t).upsert.run(params([env.id, values(t.columns, env.data), JSON.stringify(env.data), version]));
   }
 
   /** Remove a document's row (no row: nothing happens). */
@@ -98,13 +98,15 @@ export class TypeTables {
     const now = env ? values(t.columns, env.data) : t.columns.map(() => null);
     const changed = env ? t.columns.filter((c, i) => (before ? before[c.column] : null) !== now[i]) : [];
     s.version.run(
-      commit.sha,
-      commit.committedAt,
-      env ? 0 : 1,
-      env ? JSON.stringify(changed.map((c) => c.column)) : null,
-      id,
-      ...now,
-      env ? JSON.stringify(env.data) : null,
+      params([
+        commit.sha,
+        commit.committedAt,
+        env ? 0 : 1,
+        env ? JSON.stringify(changed.map((c) => c.column)) : null,
+        id,
+        now,
+        env ? JSON.stringify(env.data) : null,
+      ]),
     );
   }
 
@@ -119,7 +121,7 @@ export class TypeTables {
     if (s) return s;
     const cols = t.columns.map((c) => q(c.column));
     const table = q(t.name);
-    const marks = (n: number) => Array.from({ length: n }, () => '?').join(', ');
+    const marks = (n: number) => Array.from({ length: n }, (_, i) => `:p${i}`).join(', ');
     s = {
       upsert: this.db.prepare(
         `INSERT OR REPLACE INTO ${table} (${[q('id'), ...cols, q('data'), q('_version')].join(', ')}) VALUES (${marks(cols.length + 3)})`,
@@ -136,6 +138,20 @@ export class TypeTables {
     this.prepared.set(t.name, s);
     return s;
   }
+}
+
+/**
+ * Values bound by name (`:p0`, `:p1`…, in the order given; arrays are flattened in place): a row has as many
+ * values as its table has columns, bound without spreading them into a call.
+ */
+function params(list: readonly (SqlValue | readonly SqlValue[])[]): Record<string, SqlValue> {
+  const out: Record<string, SqlValue> = {};
+  let i = 0;
+  for (const v of list) {
+    if (Array.isArray(v)) for (const x of v) out[`p${i++}`] = x;
+    else out[`p${i++}`] = v as SqlValue;
+  }
+  return out;
 }
 
 function values(columns: readonly FieldColumn[], data: unknown): SqlValue[] {
