@@ -186,6 +186,24 @@ describe('exportSqlite: the same file again', () => {
     expect(sql(out, 'SELECT "commit" FROM _docdb')).toEqual([{ commit: version }]);
   });
 
+  it('a recorded commit no longer in the section (history rewritten): the file is rebuilt, not patched', async () => {
+    const repo = section(3);
+    const out = file();
+    await run(repo, out);
+    // Rewrite the section: a new root commit with other documents, the ref moved onto it.
+    const rewritten = em.state.commitFiles(`octo/${repo}`, {
+      branch: 'refs/heads/rewrite',
+      orphan: true,
+      files: { 'github/repo/z.json': blob('github', 'repo', 'z', { stars: 9 }) },
+    });
+    em.state.setRef(`octo/${repo}`, 'refs/docdb/documents', rewritten);
+    const { result, version } = await run(repo, out);
+    expect(result).toMatchObject({ mode: 'created', rows: 1, version: rewritten });
+    expect(version).toBe(rewritten);
+    expect(sql(out, 'SELECT id, stars FROM github_repo')).toEqual([{ id: 'z', stars: 9 }]);
+    expect(sql(out, "SELECT name FROM sqlite_master WHERE name = 'other_note'")).toEqual([]);
+  });
+
   it('refuses a file that is not its export, and one of another section, leaving both as they were', async () => {
     const repo = section(2);
     const foreign = file();
