@@ -11,6 +11,7 @@ import { remoteBatchWrite, remoteColdGet, remoteWarmGet } from './remote.js';
 import type { BenchResult } from './run.js';
 import { schemaValidateBench } from './schema-validate.js';
 import { sourceBenches } from './sources.js';
+import { sqliteExportBench } from './sqlite-export.js';
 import { storeComparison } from './stores.js';
 import { viewDemoSeed } from './view-demo.js';
 import { writesBench } from './writes.js';
@@ -66,4 +67,5 @@ export const benches: Record<string, Bench> = {
   'view-demo': viewDemoSeed,
   'schema-validate': schemaValidateBench,
   'guarded-write': guardedWriteBench,
+  sqlite: sqliteExportBench,
 };

@@ -16,6 +16,7 @@ import type { RetentionFile } from '../../bench/retention-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
+import type { SqliteFile } from '../../bench/sqlite-export-table.js';
 import type { ViewerFile } from '../../bench/viewer-table.js';
 import type { WritesFile } from '../../bench/writes-table.js';
 
@@ -68,12 +69,13 @@ export interface Results {
   indexes: IndexesFile;
   retention: RetentionFile;
   migrate: MigrateFile;
+  sqlite: SqliteFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before,sqlite-export}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -96,6 +98,7 @@ export function loadResults(dir: string): Results {
     indexes: read('indexes.json', 'npx tsx bench/indexes.ts'),
     retention: read('retention.json', 'npx tsx bench/retention.ts'),
     migrate: read('migrate.json', 'npx tsx bench/migrate.ts'),
+    sqlite: read('sqlite-export.json', 'npx tsx bench/sqlite-export.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

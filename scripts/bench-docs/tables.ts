@@ -11,6 +11,7 @@ import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { sizesTable } from '../../bench/retention-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
 import { shardMergeTable } from '../../bench/shard-merge-table.js';
+import { sqliteTable } from '../../bench/sqlite-export-table.js';
 import { viewerTable } from '../../bench/viewer-table.js';
 import { writesSummary } from '../../bench/writes-table.js';
 import { bytes, duration, int, mib, ms } from './format.js';
@@ -132,4 +133,5 @@ export const tables: Record<string, Table> = {
   indexes: (r) => indexesTable(r.indexes),
   retention: (r) => sizesTable(r.retention).join('\n'),
   migrate: (r) => migrateTable(r.migrate),
+  'sqlite-export': (r) => sqliteTable(r.sqlite.rows).trim(),
 };

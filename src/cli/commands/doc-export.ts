@@ -11,6 +11,7 @@ import { str, versionFlag } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, type NotFoundResult, printResult, UsageError } from '../io.js';
 import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
+import { SQLITE_USAGE, sqliteExport } from './doc-export-sqlite.js';
 
 /** Progress every this many documents (stderr, terminals only). */
 const PROGRESS_EVERY = 1000;
@@ -19,6 +20,7 @@ export const exportCommand: CliCommand = {
   name: 'doc export',
   summary: 'write every document (with data) as JSON Lines or one file per document',
   usage: `usage: docdb doc export [--namespace NS [--type TYPE]] [--version SHA] [--format jsonl|json|csv [--fields COLUMNS]] [--out FILE | --dir DIR [--force]] [--quiet] [store flags] [--json]
+       docdb doc export --format sqlite --out FILE [--history] [--namespace NS [--type TYPE]] [--version SHA] [--quiet] [store flags] [--json]
 
 Reads every document of the section (or of one namespace / type) at one version, in bulk (on the GitHub API:
 the section's archive — a handful of requests at any size), and writes each envelope
@@ -29,6 +31,7 @@ the section's archive — a handful of requests at any size), and writes each en
                quoting, CRLF line ends); --fields picks the columns, comma-separated paths into the envelope
                (default namespace,type,id,version,data): a string cell is the string, anything else its JSON
                (on stdout records end with a newline, in --out FILE with CRLF);
+${SQLITE_USAGE}
   --dir DIR    as DIR/<namespace>/<type>/<id>.json, one file per document. DIR must not exist or be empty,
                unless --force (then what it held when the export started is replaced).
 Files are written under a temporary name and renamed when complete: a failed export leaves nothing behind.
@@ -41,15 +44,18 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
     version: { type: 'string', description: 'export at this commit of the section (SHA, or its first 4+ characters)' },
-    format: { type: 'string', description: 'jsonl (default), json or csv' },
+    format: { type: 'string', description: 'jsonl (default), json, csv, or sqlite (needs --out FILE)' },
     fields: { type: 'string', description: 'with --format csv: the columns, e.g. id,data.stars,data.owner.login' },
-    out: { type: 'string', description: 'write to FILE instead of stdout' },
+    out: { type: 'string', description: 'write to FILE instead of stdout (with --format sqlite: the database file)' },
+    history: { type: 'boolean', description: 'with --format sqlite: add commits and one row per document version' },
     dir: { type: 'string', description: 'write one file per document under DIR' },
     force: { type: 'boolean', description: 'with --dir: replace a directory that is not empty' },
     quiet: { type: 'boolean', description: 'no progress on stderr' },
     ...STORE_FLAGS,
   },
   async run(ctx) {
+    if (str(ctx.values, 'format') === 'sqlite')
+      return sqliteExport(ctx, progressPrinter(ctx, ctx.values.quiet === true));
     const opts = exportOptions(ctx);
     const progress = progressPrinter(ctx, opts.quiet);
     const { version, written } = await withDocuments(ctx, async (docs, where) => {
@@ -92,7 +98,7 @@ export function formatFlags(values: CommandContext['values']): { format: TextFor
   const format = (str(values, 'format') ?? 'jsonl') as TextFormat;
   if (!TEXT_FORMATS.includes(format)) {
     throw new UsageError(
-      `--format ${JSON.stringify(format)} is not a format: use ${TEXT_FORMATS.join(', ')}`,
+      `--format ${JSON.stringify(format)} is not a format: use ${[...TEXT_FORMATS, 'sqlite'].join(', ')}`,
       '--format',
     );
   }
@@ -112,6 +118,7 @@ export function formatFlags(values: CommandContext['values']): { format: TextFor
 
 function exportOptions(ctx: CommandContext): ExportOptions {
   const { format, columns } = formatFlags(ctx.values);
+  if (ctx.values.history === true) throw new UsageError('--history applies to --format sqlite only', '--history');
   const namespace = str(ctx.values, 'namespace');
   const type = str(ctx.values, 'type');
   if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');

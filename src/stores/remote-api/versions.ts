@@ -148,14 +148,19 @@ async function assertFromBelow(h: VersionsHost, ctx: OpContext, from: string, to
  * fetching only levels not cached (cold: ref + 2 commits + 2 recursive tree listings).
  */
 export async function changesBetween(h: VersionsHost, ctx: OpContext, options: ChangesOptions): Promise<ChangesResult> {
-  const tip = await h.readRef(ctx);
+  // A `to` already proven to be in the section (listed by `commits()` or `history()`: a walk over consecutive
+  // versions) needs no tip; the compare proves `from` below it. The tip is read only when the compare cannot answer.
+  const proven = options.to !== undefined && options.to !== options.from && h.known.has(options.to);
+  let tip = proven ? undefined : await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);
-  const to = options.to ?? tip;
-  if (to !== tip) await assertInSection(h, ctx, to, tip);
+  const to = options.to ?? (tip as string);
+  if (!proven && to !== tip) await assertInSection(h, ctx, to, tip);
   // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
   const quick =
     options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
   if (quick) return { from: options.from, to, ...keyChanges(quick) };
+  tip ??= await h.readRef(ctx);
+  if (tip === null) throw notInSection(options.from, h.ref);
   const toCommit = await h.getCommit(ctx, to, true);
   await assertFromBelow(h, ctx, options.from, to, tip);
   const fromCommit = await h.getCommit(ctx, options.from, true);
