@@ -36300,12 +36300,12 @@ var input_names = __nccwpck_require__(7630);
 var refname = __nccwpck_require__(6365);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts
 var reducers = __nccwpck_require__(8003);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 17 modules
-var run = __nccwpck_require__(5358);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 20 modules
+var run = __nccwpck_require__(2993);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var spec = __nccwpck_require__(1495);
-// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
-var config = __nccwpck_require__(8432);
+// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 2 modules
+var config = __nccwpck_require__(6843);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
@@ -36468,11 +36468,14 @@ function readQueryInputs(get, mode, names) {
     };
 }
 
+// EXTERNAL MODULE: ./src/action/review-inputs.ts
+var review_inputs = __nccwpck_require__(9328);
 ;// CONCATENATED MODULE: ./src/action/inputs.ts
 /**
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
  */
+
 
 
 
@@ -36493,6 +36496,9 @@ const MODES = [
     'merge',
     'compact',
     'migrate',
+    'review',
+    'review-publish',
+    'review-cleanup',
 ];
 const SHARD_COMMITS = ['direct', 'merge'];
 /** GitHub's limit on a repository_dispatch `event_type` (REST "Create a repository dispatch event"). */
@@ -36566,6 +36572,9 @@ function readInputs(get, env = {}, names = input_names/* ACTION_INPUT_NAMES */.f
     const migrate = readMigrateInputs(get, mode, names);
     if (migrate)
         inputs.migrate = migrate;
+    const review = (0,review_inputs/* readReviewInputs */.w9)(get, mode, names);
+    if (review)
+        inputs.review = review;
     checkSectionInputs(inputs, bad);
     checkModeInputs(inputs, bad);
     checkShardInputs(inputs, bad);
@@ -36783,7 +36792,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9834);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3145);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -36836,6 +36845,8 @@ async function main() {
             debug: (line) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .debug */ .Yz(logText(line)),
             group: { start: (name) => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .startGroup */ .Oh(logText(`projection ${name}`)), end: () => _actions_core__WEBPACK_IMPORTED_MODULE_0__/* .endGroup */ .N4() },
             workspace,
+            // The review modes read the pull request from the event (untrusted JSON, size-capped: review-event.ts).
+            event: { name: process.env.GITHUB_EVENT_NAME, path: process.env.GITHUB_EVENT_PATH },
             serverUrl: _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.serverUrl,
             run: {
                 id: Number.isFinite(_actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.runId) ? _actions_github__WEBPACK_IMPORTED_MODULE_1__/* .context */ ._.runId : undefined,
@@ -36984,7 +36995,127 @@ function refused(status, eventType, target, repository, version) {
 
 /***/ }),
 
-/***/ 9834:
+/***/ 9328:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   EQ: () => (/* binding */ isReviewMode),
+/* harmony export */   w9: () => (/* binding */ readReviewInputs)
+/* harmony export */ });
+/* unused harmony exports REVIEW_MODES, REVIEW_INPUTS, isHttpUrl */
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_preview_ref_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2691);
+/**
+ * The inputs of the review modes (issue 39, docs/action.md "Review data changes in pull requests"):
+ * `pull-request` (default: the event's), `viewer-url` (the viewer the comment links to) and `review-file`
+ * (where `mode: review` writes the review as JSON, and what `mode: review-publish` reads). Read and
+ * checked with the other inputs, before any request; the event payload (review-event.ts) and the
+ * workspace (the file's real path) are checked when the mode runs.
+ */
+
+
+
+/** The modes of a pull-request review. */
+const REVIEW_MODES = ['review', 'review-publish', 'review-cleanup'];
+/** The inputs only the review modes read. */
+const REVIEW_INPUTS = ['pull-request', 'viewer-url', 'review-file'];
+/** Which modes take each input. */
+const TAKEN_BY = {
+    'pull-request': REVIEW_MODES,
+    'viewer-url': ['review', 'review-publish'],
+    'review-file': ['review', 'review-publish'],
+};
+/**
+ * True for the review modes.
+ *
+ * @example
+ * isReviewMode('review-publish'); // true
+ */
+function isReviewMode(mode) {
+    return REVIEW_MODES.includes(mode);
+}
+/**
+ * The review inputs: for a review mode, the checked values; for any other mode, undefined — and a review input
+ * set there is `InvalidConfig` naming it (it would be silently ignored).
+ *
+ * @example
+ * readReviewInputs((n) => ({ 'pull-request': '42', 'viewer-url': 'https://octo.github.io/data/' })[n] ?? '', 'review', ACTION_INPUT_NAMES);
+ * // { pullRequest: 42, viewerUrl: 'https://octo.github.io/data/' }
+ */
+function readReviewInputs(get, mode, names) {
+    const bad = (field, message, allowed) => {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+    };
+    for (const n of REVIEW_INPUTS) {
+        if (get(n) !== '' && !TAKEN_BY[n].includes(mode)) {
+            bad(n, `only applies to mode: ${TAKEN_BY[n].join(', ')} (mode is ${mode})`);
+        }
+    }
+    if (!isReviewMode(mode))
+        return undefined;
+    // A review is about the whole change: every selected projection, in one job.
+    if (get('shard') !== '')
+        bad('shard', `does not apply to mode: ${mode} (a review runs the projections in one job)`);
+    const out = {};
+    const pr = get('pull-request');
+    if (pr !== '') {
+        if (!/^[1-9][0-9]{0,9}$/.test(pr) || !(0,_core_preview_ref_js__WEBPACK_IMPORTED_MODULE_2__/* .isPullRequestNumber */ .mV)(Number(pr))) {
+            bad('pull-request', `${JSON.stringify(pr)} is not a pull request number (a whole number from 1)`, 'a whole number from 1');
+        }
+        out.pullRequest = Number(pr);
+    }
+    const viewer = get('viewer-url');
+    if (viewer !== '') {
+        if (!isHttpUrl(viewer)) {
+            bad('viewer-url', `${JSON.stringify(viewer)} is not an http(s) address of the docdb viewer (e.g. https://octo.github.io/data/)`, 'an http(s) URL');
+        }
+        out.viewerUrl = viewer;
+    }
+    const file = get('review-file');
+    if (file !== '')
+        out.reviewFile = reviewFilePath(file, bad);
+    if (mode === 'review-publish' && out.reviewFile === undefined) {
+        bad('review-file', 'is required with mode: review-publish (the review file mode: review wrote, downloaded from its artifact)', 'a relative path inside the workspace');
+    }
+    return out;
+}
+/**
+ * True for an absolute http: or https: URL with a host and no credentials in it.
+ *
+ * @example
+ * isHttpUrl('https://octo.github.io/data/'); // true
+ * isHttpUrl('javascript:alert(1)'); // false
+ */
+function isHttpUrl(text) {
+    let u;
+    try {
+        u = new URL(text);
+    }
+    catch {
+        return false;
+    }
+    return (u.protocol === 'https:' || u.protocol === 'http:') && u.host !== '' && !u.username && !u.password;
+}
+/** `review-file`: a relative path that stays inside the workspace (lexically; the real path is checked on use). */
+function reviewFilePath(file, bad) {
+    const n = (0,node_path__WEBPACK_IMPORTED_MODULE_0__.normalize)(file);
+    if ((0,node_path__WEBPACK_IMPORTED_MODULE_0__.isAbsolute)(file) ||
+        n === '..' ||
+        n.startsWith('../') ||
+        n.startsWith('..\\') ||
+        n === '.' ||
+        file.includes('\0')) {
+        bad('review-file', `${JSON.stringify(file)} is not a file inside the workspace; give a relative path such as docdb-review.json`, 'a relative path inside the workspace');
+    }
+    return file;
+}
+
+
+/***/ }),
+
+/***/ 3145:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -36993,6 +37124,10 @@ __nccwpck_require__.d(__webpack_exports__, {
   C: () => (/* binding */ runAction)
 });
 
+// UNUSED EXPORTS: actionTools
+
+// EXTERNAL MODULE: ./src/cache/backend.ts
+var backend = __nccwpck_require__(6270);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var core_errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/refname.ts
@@ -37003,220 +37138,10 @@ var resolve_version = __nccwpck_require__(4538);
 var projection_spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
 var archive_reads = __nccwpck_require__(602);
-// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 1 modules
-var config = __nccwpck_require__(8432);
-// EXTERNAL MODULE: ./src/core/bytes.ts
-var core_bytes = __nccwpck_require__(9596);
-// EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
-// EXTERNAL MODULE: ./src/core/keys.ts
-var core_keys = __nccwpck_require__(1483);
-;// CONCATENATED MODULE: ./src/core/plan.ts
-/**
- * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
- * each key. Shared by every store so "no-op writes make no commit" means the same everywhere.
- */
-
-
-
-
-/**
- * Largest value any store accepts, in bytes of the encoded value: GitHub refuses blobs over 100 MiB
- * (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github),
- * so every backend applies the same limit and a value that works locally works remotely.
- */
-const MAX_VALUE_BYTES = 100 * 1024 * 1024;
-/**
- * Validate every change (before any I/O) and reject a key named twice, or a value over
- * {@link MAX_VALUE_BYTES} (`DocumentTooLarge`, before its blob is hashed or uploaded).
- * Returns the changes with values as bytes.
- */
-function normalizeChanges(changes) {
-    if (!Array.isArray(changes))
-        throw new TypeError('changes must be an array');
-    const seen = new Set();
-    return changes.map((c) => {
-        (0,core_keys/* assertValidKey */.Mw)(c?.key);
-        if (seen.has(c.key)) {
-            throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
-        }
-        seen.add(c.key);
-        if (c.op === 'put') {
-            if (typeof c.value !== 'string' && !(c.value instanceof Uint8Array)) {
-                throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
-            }
-            const value = (0,core_bytes/* toBytes */.ZJ)(c.value);
-            if (value.length > MAX_VALUE_BYTES)
-                throw new core_errors/* DocumentTooLarge */.ZW(c.key, value.length, MAX_VALUE_BYTES);
-            return { op: 'put', key: c.key, value, sha: (0,objects/* blobSha */.wJ)(value) };
-        }
-        if (c.op === 'delete')
-            return { op: 'delete', key: c.key };
-        throw new TypeError(`change op must be "put" or "delete", got ${JSON.stringify(c.op)}`);
-    });
-}
-/**
- * Plan a write against the current state. `currentSha(key)` returns the blob SHA at the tip, or
- * undefined when the key is absent.
- *
- * @example
- * const plan = planWrite(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), () => undefined);
- * plan.written // ['a']
- */
-function planWrite(changes, currentSha, preconditions) {
-    // Checked on the state this attempt plans against — every store calls planWrite again after a
-    // rebase onto a moved tip, so an expectation is always judged against the tip the commit lands on.
-    if (preconditions)
-        assertPreconditions(preconditions, currentSha);
-    const plan = { treeChanges: [], written: [], deleted: [], unchanged: 0 };
-    for (const c of changes) {
-        const current = currentSha(c.key);
-        if (c.op === 'put') {
-            if (current === c.sha) {
-                plan.unchanged++;
-                continue;
-            }
-            plan.treeChanges.push({ path: c.key, mode: '100644', sha: c.sha, content: c.value });
-            plan.written.push(c.key);
-        }
-        else {
-            if (current === undefined) {
-                plan.unchanged++;
-                continue;
-            }
-            plan.treeChanges.push({ path: c.key, mode: '100644', sha: null });
-            plan.deleted.push(c.key);
-        }
-    }
-    return plan;
-}
-/** Default commit message for a plan. */
-function defaultCommitMessage(plan) {
-    const n = plan.written.length + plan.deleted.length;
-    if (n === 1)
-        return plan.written.length === 1 ? `docdb: put ${plan.written[0]}` : `docdb: delete ${plan.deleted[0]}`;
-    return `docdb: write ${plan.written.length}, delete ${plan.deleted.length} keys`;
-}
-/**
- * Throw `InvalidKey` (rule `conflict`) when a batch would make a key both a file and a directory:
- * putting `a/b` while `a` is (or stays) a file, or putting `a` while `a/…` keys exist. Without this
- * check a tree write would silently replace the directory `a` (and every key below it) with a file.
- * `isFile`/`isDir` describe the tree the batch is applied to. Runs before any write.
- *
- * @example
- * assertNoPathConflicts(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), { isFile: () => false, isDir: (p) => p === 'a' });
- * // throws InvalidKey { rule: 'conflict' }
- */
-function assertNoPathConflicts(changes, base) {
-    const puts = new Set();
-    const deletes = new Set();
-    for (const c of changes)
-        (c.op === 'put' ? puts : deletes).add(c.key);
-    // Keys of one directory have the same ancestors: checked once per run of them (a batch cut in key
-    // order is such runs), without a substring per key.
-    let checkedDir = '';
-    for (const key of puts) {
-        if (base.isDir(key)) {
-            throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
-        }
-        const dirEnd = key.lastIndexOf('/');
-        if (dirEnd > 0 && dirEnd === checkedDir.length && key.startsWith(checkedDir))
-            continue;
-        if (dirEnd > 0)
-            checkedDir = key.slice(0, dirEnd);
-        let slash = key.indexOf('/');
-        while (slash > 0) {
-            const ancestor = key.slice(0, slash);
-            if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
-                throw new core_errors/* InvalidKey */.rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
-            }
-            slash = key.indexOf('/', slash + 1);
-        }
-    }
-}
-const SHA_RE = /^[0-9a-f]{40}$/;
-/**
- * The `commit` options of a `put`/`delete` with `ifMatch`: `{ ...options, ifMatch: { [key]: value } }`.
- *
- * @example
- * keyWriteToCommit('a.json', { ifMatch: null }); // { ifMatch: { 'a.json': null } }
- */
-function keyWriteToCommit(key, options) {
-    if (!options || !('ifMatch' in options) || options.ifMatch === undefined) {
-        if (!options)
-            return undefined;
-        const { ifMatch: _omit, ...rest } = options;
-        return rest;
-    }
-    const { ifMatch, ...rest } = options;
-    return { ...rest, ifMatch: { [key]: ifMatch } };
-}
-/**
- * A write's `message` option, checked before any I/O: when given, a non-empty string.
- *
- * @example
- * assertCommitMessage('nightly projection'); // passes; assertCommitMessage('') throws InvalidConfig
- */
-function assertCommitMessage(message) {
-    if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
-        throw new core_errors/* InvalidConfig */.OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
-    }
-}
-/**
- * What every store's `commit` checks before any I/O, in one place: the changes (validated, encoded and
- * hashed), the `ifMatch` expectations and the `message`.
- *
- * @example
- * const { changes, ifMatch } = prepareCommit([{ op: 'put', key: 'a.json', value: '{}' }], { ifMatch: { 'a.json': null } });
- */
-function prepareCommit(changes, options = {}) {
-    const normalized = normalizeChanges(changes);
-    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
-    assertCommitMessage(options.message);
-    return { changes: normalized, ifMatch };
-}
-/**
- * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
- * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
- *
- * @example
- * normalizeIfMatch(normalizeChanges([{ op: 'delete', key: 'a' }]), { a: null }); // Map { 'a' => null }
- */
-function normalizeIfMatch(changes, ifMatch) {
-    if (ifMatch === undefined)
-        return undefined;
-    if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
-        throw new core_errors/* InvalidConfig */.OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
-            allowed: '{ [key]: blobSha | null }',
-        });
-    }
-    const keys = new Set(changes.map((c) => c.key));
-    const out = new Map();
-    for (const [key, value] of Object.entries(ifMatch)) {
-        if (!keys.has(key)) {
-            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
-        }
-        if (value !== null && (typeof value !== 'string' || !SHA_RE.test(value))) {
-            throw new core_errors/* InvalidConfig */.OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
-        }
-        out.set(key, value);
-    }
-    return out.size === 0 ? undefined : out;
-}
-/**
- * Throw `PreconditionFailed` for the first key whose current blob SHA differs from its expectation.
- *
- * @example
- * assertPreconditions({ ifMatch: new Map([['a', null]]), version: null }, () => undefined); // passes: "a" is absent
- */
-function assertPreconditions(p, currentSha) {
-    for (const [key, expected] of p.ifMatch) {
-        const actual = currentSha(key) ?? null;
-        if (actual !== expected)
-            throw new core_errors/* PreconditionFailed */.OJ(key, expected, actual, p.version);
-    }
-}
-
+// EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 2 modules
+var config = __nccwpck_require__(6843);
+// EXTERNAL MODULE: ./src/core/plan.ts
+var core_plan = __nccwpck_require__(4620);
 ;// CONCATENATED MODULE: ./src/core/key-writes.ts
 /**
  * `put` and `delete` are one-change commits in every store, so `ifMatch`, retries, no-op detection and
@@ -37241,16 +37166,20 @@ class KeyWritesThroughCommit {
     }
     /** One key's change as a commit; a store that names the operation in its errors overrides this. */
     writeKey(_operation, change, options) {
-        return this.commit([change], keyWriteToCommit(change.key, options));
+        return this.commit([change], (0,core_plan/* keyWriteToCommit */.jq)(change.key, options));
     }
 }
 
+// EXTERNAL MODULE: ./src/core/keys.ts
+var core_keys = __nccwpck_require__(1483);
 // EXTERNAL MODULE: ./src/core/read-versions.ts
 var read_versions = __nccwpck_require__(1273);
 // EXTERNAL MODULE: ./src/core/compaction-removed.ts
 var compaction_removed = __nccwpck_require__(371);
 // EXTERNAL MODULE: ./src/core/compaction-trailers.ts
 var compaction_trailers = __nccwpck_require__(5411);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
 ;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
 
 const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -37448,6 +37377,8 @@ function historyPage(found, limit) {
 
 // EXTERNAL MODULE: ./src/core/version.ts
 var version = __nccwpck_require__(3323);
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
 // EXTERNAL MODULE: ./src/stores/remote-api/local-trees.ts
 var local_trees = __nccwpck_require__(6635);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
@@ -39099,65 +39030,8 @@ async function listRefsOnGitHub(h, ctx, prefix) {
 
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
 var commit_parts = __nccwpck_require__(1297);
-;// CONCATENATED MODULE: ./src/core/derive.ts
-/**
- * Derived changes (`CommitOptions.derive`): changes computed from the tip a write lands on — a section's
- * index files — joined to each attempt's commit. The stores call {@link derivedChanges} once per attempt,
- * on the tip that attempt builds on, so a lost race recomputes them on the new tip instead of rebasing
- * changes made for an old one (ARCHITECTURE.md, "Wave 4 seams").
- */
-
-
-/**
- * The derived changes of one attempt, normalized (validated, blob SHAs computed); none without a hook.
- * A derived key that is also a key of the write itself is `InvalidConfig`: a derived change must not
- * overwrite what the caller asked for.
- *
- * @example
- * const extra = await derivedChanges(options.derive, normalized, tip, readAt(store, tip));
- * const all = [...normalized, ...extra];
- */
-async function derivedChanges(derive, own, version, read) {
-    if (derive === undefined)
-        return [];
-    let shas;
-    const written = (key) => {
-        shas ??= new Map(own.flatMap((c) => (c.sha === undefined ? [] : [[c.key, c.sha]])));
-        return shas.get(key);
-    };
-    const extra = normalizeChanges(await derive({ version, read, written }));
-    if (extra.length === 0)
-        return extra;
-    const keys = new Set(own.map((c) => c.key));
-    for (const c of extra) {
-        if (keys.has(c.key)) {
-            throw new core_errors/* InvalidConfig */.OZ('derive', `a derived change names ${JSON.stringify(c.key)}, a key the write changes itself`, {
-                key: c.key,
-                allowed: 'keys the write does not change',
-            });
-        }
-    }
-    return extra;
-}
-/**
- * A derive hook's reader on any RefStore: one `get` per key at `version` (local stores read their own
- * objects; the GitHub API store has its own batched reader).
- *
- * @example
- * const read = readAt(store, tip);
- * const found = await read(['_docdb/indexes.json']); // Map { '_docdb/indexes.json' => null }
- */
-function derive_readAt(store, version) {
-    return async (keys) => {
-        const out = new Map();
-        for (const key of new Set(keys)) {
-            const got = version === null ? null : await store.get(key, { version });
-            out.set(key, got && { value: got.value, blobSha: got.blobSha });
-        }
-        return out;
-    };
-}
-
+// EXTERNAL MODULE: ./src/core/derive.ts
+var derive = __nccwpck_require__(3868);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/derived-reads.ts
 /**
  * Derived changes (`CommitOptions.derive`, src/core/derive.ts) on the GitHub API: the hook's `read(keys)` at
@@ -39190,7 +39064,7 @@ async function deriveAt(h, ctx, hook, own, tip, probe = []) {
     if (hook === undefined)
         return { changes: [], current: new Map() };
     const view = new DerivedView(h, ctx, tip, probe);
-    const changes = await derivedChanges(hook, own, tip?.commit ?? null, (keys) => view.read(keys));
+    const changes = await (0,derive/* derivedChanges */.Z)(hook, own, tip?.commit ?? null, (keys) => view.read(keys));
     return { changes, current: changes.length > 0 ? await view.currentShas(changes) : new Map() };
 }
 /**
@@ -39405,6 +39279,78 @@ function lookupFrom(key, got) {
     return { kind: 'absent' };
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/delete-collapse.ts
+/**
+ * The tree entries deleting `deleted` (keys that exist at `baseRoot`), whole directories folded into one.
+ * `keepDir(dir)` says a directory the same write puts keys in (never deleted whole: the put would go too).
+ *
+ * @example
+ * await collapseDeletes((sha) => cache.getTree(sha), base, ['gh/repo/a.json', 'gh/repo/b.json'], (d) => d === 'gh');
+ * // [{ path: 'gh/repo', mode: '040000', sha: null }] when gh/repo held exactly those two keys
+ */
+async function collapseDeletes(level, baseRoot, deleted, keepDir) {
+    if (baseRoot === null || deleted.length === 0)
+        return deleted.map(deleteKey);
+    // Where each key's next path segment starts (one offset per key, as buildTreesLocally walks).
+    const offset = new Int32Array(deleted.length);
+    const visit = async (treeSha, dir, list) => {
+        const entries = await level(treeSha);
+        if (!entries)
+            return { whole: false, entries: list.map((i) => deleteKey(deleted[i])) };
+        const byName = new Map(entries.map((e) => [e.name, e]));
+        const { direct, nested } = splitLevel(deleted, list, offset);
+        const out = [];
+        const wholeDirs = new Set();
+        for (const i of direct)
+            out.push(deleteKey(deleted[i]));
+        for (const [name, sub] of nested) {
+            const path = dir === '' ? name : `${dir}/${name}`;
+            const e = byName.get(name);
+            const child = e?.type === 'tree'
+                ? await visit(e.sha, path, sub)
+                : { whole: false, entries: sub.map((i) => deleteKey(deleted[i])) };
+            if (child.whole) {
+                wholeDirs.add(name);
+                out.push({ path, mode: '040000', sha: null });
+            }
+            else
+                for (const entry of child.entries)
+                    out.push(entry);
+        }
+        const directNames = new Set(direct.map((i) => deleted[i].slice(offset[i])));
+        const allGone = entries.every((e) => e.type === 'tree' ? wholeDirs.has(e.name) : e.type === 'blob' && directNames.has(e.name));
+        // The root is never deleted whole (a commit needs a tree); a directory the write puts into stays.
+        return dir !== '' && allGone && !keepDir(dir) ? { whole: true } : { whole: false, entries: out };
+    };
+    const root = await visit(baseRoot, '', deleted.map((_, i) => i));
+    return root.whole ? deleted.map(deleteKey) : root.entries;
+}
+function deleteKey(key) {
+    return { path: key, mode: '100644', sha: null };
+}
+/** A level's keys: those named in it (`direct`) and those below, by subdirectory; advances `offset`. */
+function splitLevel(keys, list, offset) {
+    const direct = [];
+    const nested = new Map();
+    for (const i of list) {
+        const key = keys[i];
+        const from = offset[i];
+        const slash = key.indexOf('/', from);
+        if (slash < 0) {
+            direct.push(i);
+            continue;
+        }
+        const name = key.slice(from, slash);
+        offset[i] = slash + 1;
+        const sub = nested.get(name);
+        if (sub)
+            sub.push(i);
+        else
+            nested.set(name, [i]);
+    }
+    return { direct, nested };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/stale-tip.ts
 
 
@@ -39572,6 +39518,7 @@ async function reachesBack(client, ctx, ancestor, tip) {
 
 
 
+
 /**
  * @example
  * const gathered = new PartsGatherer(host, ctx, base.tree);
@@ -39590,6 +39537,8 @@ class PartsGatherer {
     /** The directories of every key (a file another writer puts there touches the write). */
     keyDirs = new Set();
     upload;
+    /** Keys to delete, sent by `finish` (after every put). */
+    unsentDeletes = new Set();
     /** The directory whose ancestors were last added, for puts (to `dirs` and `keyDirs`) and for deletes. */
     putRun = '';
     keyRun = '';
@@ -39606,24 +39555,39 @@ class PartsGatherer {
     async add(part) {
         if (!Array.isArray(part))
             throw new TypeError('each part must be an array of changes');
-        const changes = normalizeChanges(part);
+        const changes = (0,core_plan/* normalizeChanges */.RI)(part);
         this.assertNew(changes);
         this.remember(changes);
         const current = await currentShas(this.h.trees, this.ctx, this.baseTree, changes);
-        const p = planWrite(changes, (k) => current.get(k));
+        const p = (0,core_plan/* planWrite */.Ni)(changes, (k) => current.get(k));
         for (const k of p.written)
             this.plan.written.push(k);
-        for (const k of p.deleted)
+        for (const k of p.deleted) {
             this.plan.deleted.push(k);
+            this.unsentDeletes.add(k);
+        }
         if (p.treeChanges.length === 0)
             return;
         assertCanWrite(this.ctx, this.h.repository);
         this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
-        await this.upload.add(p.treeChanges);
+        // A put below a key of the base tree is refused above (currentShas), deleted or not: holding the
+        // deletes back never leaves a put waiting for one.
+        await this.upload.add(p.treeChanges.filter((c) => c.sha !== null));
     }
-    /** Send what is queued; the new root tree, or null when no part changed anything. */
+    /**
+     * Send the deletes, then what is queued; the new root tree, or null when no part changed anything. Puts
+     * go as their parts come; deletes wait for the last part, so that a directory all of whose keys go is
+     * one entry (delete-collapse.ts) — unless a put of this write lands in it.
+     */
     async finish() {
-        return this.upload ? await this.upload.finish() : null;
+        if (!this.upload)
+            return null;
+        const deleted = [...this.unsentDeletes];
+        if (deleted.length > 0) {
+            const level = (sha) => this.h.trees.cachedLevel(sha);
+            await this.upload.add(await collapseDeletes(level, this.baseTree, deleted, (d) => this.dirs.has(d)));
+        }
+        return await this.upload.finish();
     }
     /** A key may appear once in the whole commit, and no put key may be a directory of another. */
     assertNew(changes) {
@@ -39632,7 +39596,7 @@ class PartsGatherer {
                 throw new core_errors/* InvalidKey */.rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
             }
         }
-        assertNoPathConflicts(changes, {
+        (0,core_plan/* assertNoPathConflicts */.q5)(changes, {
             isFile: (p) => typeof this.desired.get(p) === 'string',
             isDir: (p) => this.dirs.has(p),
         });
@@ -39675,7 +39639,7 @@ class PartsGatherer {
 function assertPartsWrite(options) {
     (0,commit_parts/* assertPartsOptions */.Z9)(options);
     if (typeof options.message !== 'function')
-        assertCommitMessage(options.message);
+        (0,core_plan/* assertCommitMessage */.H$)(options.message);
 }
 /**
  * Gather `parts` into one commit on the section's tip, retrying lost races.
@@ -39704,7 +39668,7 @@ async function inParts(h, ctx, parts, options) {
     for await (const part of parts)
         await gathered.add(part);
     const custom = (0,commit_parts/* partsMessage */.gH)(options);
-    assertCommitMessage(custom);
+    (0,core_plan/* assertCommitMessage */.H$)(custom);
     const retry = writeRetryOf(h, ctx);
     const tree = await gathered.finish();
     const s = { tip, confirmed, baseTree, tree };
@@ -39758,7 +39722,7 @@ class PartsCommit {
             ? [...this.desired].map(([key, sha]) => (sha === null ? { key } : { key, sha }))
             : [];
         const d = await deriveAt(this.h.derived, this.ctx, this.finish.derive, own, at);
-        return planWrite(d.changes, (k) => d.current.get(k));
+        return (0,core_plan/* planWrite */.Ni)(d.changes, (k) => d.current.get(k));
     }
     /** The gathered tree with the derived changes as one more tree on top (null: nothing to write at all). */
     async withDerived(derived) {
@@ -39789,7 +39753,7 @@ class PartsCommit {
             written: [...this.plan.written, ...derived.written],
             deleted: [...this.plan.deleted, ...derived.deleted],
         };
-        const message = this.finish.custom ?? defaultCommitMessage({ ...all, treeChanges: [], unchanged: 0 });
+        const message = this.finish.custom ?? (0,core_plan/* defaultCommitMessage */.y1)({ ...all, treeChanges: [], unchanged: 0 });
         return this.h.objects.createCommit(this.ctx, tree, this.s.tip, message);
     }
     async afterLoss(outcome) {
@@ -40259,16 +40223,22 @@ async function assertFromBelow(h, ctx, from, to, tip) {
  * fetching only levels not cached (cold: ref + 2 commits + 2 recursive tree listings).
  */
 async function changesBetween(h, ctx, options) {
-    const tip = await h.readRef(ctx);
+    // A `to` already proven to be in the section (listed by `commits()` or `history()`: a walk over consecutive
+    // versions) needs no tip; the compare proves `from` below it. The tip is read only when the compare cannot answer.
+    const proven = options.to !== undefined && options.to !== options.from && h.known.has(options.to);
+    let tip = proven ? undefined : await h.readRef(ctx);
     if (tip === null)
         throw notInSection(options.from, h.ref);
     const to = options.to ?? tip;
-    if (to !== tip)
+    if (!proven && to !== tip)
         await assertInSection(h, ctx, to, tip);
     // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
     const quick = options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
     if (quick)
         return { from: options.from, to, ...keyChanges(quick) };
+    tip ??= await h.readRef(ctx);
+    if (tip === null)
+        throw notInSection(options.from, h.ref);
     const toCommit = await h.getCommit(ctx, to, true);
     await assertFromBelow(h, ctx, options.from, to, tip);
     const fromCommit = await h.getCommit(ctx, options.from, true);
@@ -40478,8 +40448,6 @@ class CommitReader {
     }
 }
 
-// EXTERNAL MODULE: ./src/cache/backend.ts
-var backend = __nccwpck_require__(6270);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-body.ts
 /**
  * The JSON body of one `POST /git/trees` request, written as bytes while its entries are added:
@@ -40544,7 +40512,8 @@ class TreeBodyWriter {
     open(path, mode) {
         this.ascii(this.count++ === 0 ? '{"path":' : ',{"path":');
         this.text(JSON.stringify(path));
-        this.ascii(`,"mode":"${mode}","type":"blob"`);
+        // 040000 names a directory (deleted whole: delete-collapse.ts); GitHub checks type against mode.
+        this.ascii(`,"mode":"${mode}","type":"${mode === '040000' ? 'tree' : 'blob'}"`);
     }
     /** Append JSON text (already escaped: a path) as UTF-8. */
     text(s) {
@@ -40757,7 +40726,7 @@ class ObjectWriter {
      * whose reply was lost is never sent again blindly (commit-create.ts). Its SHA.
      */
     async createCommit(ctx, tree, parent, message) {
-        const req = commitRequest(tree, parent, message, this.deps.cfg.author, new Date());
+        const req = commitRequest(tree, parent, message, this.deps.cfg.author, this.deps.cfg.commitDate ?? new Date());
         const c = await createCommitOnce(this.deps, ctx, req);
         if (c.tree !== tree)
             throw badResponse(ctx, 'create commit', `commit tree ${c.tree} is not ${tree}`);
@@ -41295,6 +41264,10 @@ class TreeWalker {
             this.tooBig.add(t);
         this.tooBig.add(sha);
     }
+    /** A level if it is cached (never a request). */
+    cachedLevel(sha) {
+        return this.cache.getTree(sha);
+    }
     async isWarm() {
         return this.lastRootTree !== undefined && (await this.cache.getTree(this.lastRootTree)) !== undefined;
     }
@@ -41499,7 +41472,7 @@ function wireStore(options) {
                 versions.known.clear();
                 await cache.deleteRefTip(cfg.ref, ctx.tokenId);
             },
-            memo: {},
+            memo: cfg.repositoryId ? { repositoryId: cfg.repositoryId } : {},
         },
     };
 }
@@ -41578,10 +41551,10 @@ function writeHost(s) {
  * const { changes, ifMatch } = checkedWrite([{ op: 'put', key: 'a.json', value: '1' }], {});
  */
 function checkedWrite(changes, options) {
-    const prepared = prepareCommit(changes, options);
+    const prepared = (0,core_plan/* prepareCommit */.vj)(changes, options);
     // Within the batch: a put key must not be a directory of another put key. Conflicts with the
     // tree at the tip are checked per attempt in `currentShas` (the tip may move between attempts).
-    assertNoPathConflicts(prepared.changes, { isFile: () => false, isDir: () => false });
+    (0,core_plan/* assertNoPathConflicts */.q5)(prepared.changes, { isFile: () => false, isDir: () => false });
     return prepared;
 }
 /**
@@ -41697,7 +41670,7 @@ class SingleCommitWrite {
     async plan(current) {
         const ifMatch = this.ifMatch;
         try {
-            return planWrite(this.changes, (k) => current.get(k), ifMatch ? { ifMatch, version: this.tip } : undefined);
+            return (0,core_plan/* planWrite */.Ni)(this.changes, (k) => current.get(k), ifMatch ? { ifMatch, version: this.tip } : undefined);
         }
         catch (e) {
             // A precondition that failed on a cached tip is judged again on the real tip before it is final
@@ -41729,7 +41702,7 @@ class SingleCommitWrite {
         const baseTree = base ? base.tree : null;
         const tree = await this.h.objects.createTrees(this.ctx, baseTree, plan.treeChanges, this.uploaded);
         await this.h.objects.rememberOwnTrees(baseTree, plan.treeChanges, tree);
-        const message = this.options.message ?? defaultCommitMessage(plan);
+        const message = this.options.message ?? (0,core_plan/* defaultCommitMessage */.y1)(plan);
         return this.h.objects.createCommit(this.ctx, tree, this.tip, message);
     }
     /** Lost the fast-forward race: rebase the SAME change onto the new tip's tree. */
@@ -41767,7 +41740,7 @@ class SingleCommitWrite {
 function withDerived(changes, own, current, derived) {
     if (derived.changes.length === 0)
         return own;
-    return planWrite([...changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
+    return (0,core_plan/* planWrite */.Ni)([...changes, ...derived.changes], (k) => current.get(k) ?? derived.current.get(k));
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/remote-api-refstore.ts
@@ -42014,7 +41987,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     }
     /** `put` and `delete` (core/key-writes.ts), named as their own operation in errors and logs. */
     writeKey(operation, change, options) {
-        return this.write(operation, [change], keyWriteToCommit(change.key, options));
+        return this.write(operation, [change], (0,core_plan/* keyWriteToCommit */.jq)(change.key, options));
     }
     async write(operation, changes, options = {}) {
         const checked = checkedWrite(changes, options);
@@ -43292,6 +43265,10 @@ function createOctokit(options = {}) {
         checkCount('writeSpacingMs', options.writeSpacingMs, 0);
         throttle.write = writeLanes(options.writeSpacingMs);
     }
+    if (options.notificationSpacingMs !== undefined) {
+        checkCount('notificationSpacingMs', options.notificationSpacingMs, 0);
+        throttle.notifications = writeLanes(options.notificationSpacingMs);
+    }
     const ctorOptions = {
         baseUrl,
         userAgent: options.userAgent ?? 'docdb',
@@ -44485,13 +44462,18 @@ function rateOutputs(meter) {
 
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts
 var reducers = __nccwpck_require__(8003);
-// EXTERNAL MODULE: ./src/projection/run/index.ts + 17 modules
-var run = __nccwpck_require__(5358);
+// EXTERNAL MODULE: ./src/projection/run/index.ts + 20 modules
+var projection_run = __nccwpck_require__(2993);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
 var sources = __nccwpck_require__(9719);
 // EXTERNAL MODULE: ./src/core/terminal-text.ts
 var terminal_text = __nccwpck_require__(3155);
-;// CONCATENATED MODULE: ./src/action/summary.ts
+;// CONCATENATED MODULE: ./src/core/markdown-text.ts
+/**
+ * Untrusted text (keys, names, messages from source data or a file) as inert GitHub-flavoured Markdown.
+ * Shared by the job summaries (src/action/) and the pull-request review (src/review/): one set of rules for
+ * everything docdb writes as Markdown.
+ */
 
 /**
  * Text from source data (keys, names, tags) as inert Markdown: every character that Markdown or HTML could
@@ -44508,69 +44490,67 @@ function mdText(s) {
         .replace(/[&<>"'`*_[\]()|\\~:\r\n]/g, (c) => `&#${c.charCodeAt(0)};`)
         .replace(terminal_text/* BIDI_CONTROLS */.KL, (c) => `&#92;${(0,terminal_text/* visibleEscape */.cE)(c).slice(1)}`);
 }
-/** Removed keys named in the summary's text before "and N more" (all changed keys are in the <details> list). */
-const REMOVED_SHOWN = 10;
-/** Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text). */
-function summary_code(s) {
-    return `<code>${mdText(s)}</code>`;
-}
 /**
- * Render the job summary (GitHub-flavoured Markdown).
+ * Source text shown as code: `<code>` with escaped content (a backtick code span could be closed by the text).
  *
  * @example
- * await core.summary.addRaw(renderSummary({ report, repository, serverUrl, requests })).write();
+ * code('a|b'); // '<code>a&#124;b</code>'
  */
-function renderSummary(input) {
-    const { report } = input;
-    const lines = [];
-    const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
-    const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-    lines.push(`### ${title}: ${summary_code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
-    lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
-    lines.push('|---|---|--:|--:|--:|--:|--:|');
-    for (const p of report.projections) {
-        lines.push(`| ${mdText(p.name)} | ${mdText(p.source)}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`);
-    }
-    lines.push('');
-    // Every skip says why (issue 37 item 15), with the documents the skipped items would have been.
-    for (const p of report.projections) {
-        for (const sk of p.skips ?? []) {
-            const more = sk.count - sk.keys.length;
-            lines.push(`**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(summary_code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, '');
-        }
-    }
-    // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
-    const removed = report.projections.flatMap((p) => p.removed).sort();
-    if (removed.length > 0) {
-        const shown = removed.slice(0, REMOVED_SHOWN);
-        const more = removed.length - shown.length;
-        lines.push(`**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(summary_code).join(', ')}${more ? ` and ${more} more` : ''}`, '');
-    }
-    const server = input.serverUrl.replace(/\/+$/, '');
-    if (report.mode === 'dry-run') {
-        lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);
-    }
-    else if (report.changed && report.version) {
-        lines.push(`Commit: [\`${report.version.slice(0, 7)}\`](${server}/${input.repository}/commit/${report.version})` +
-            (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)') +
-            (input.verification
-                ? input.verification.verified
-                    ? ' · verified (signed by GitHub)'
-                    : ` · not verified (${mdText(input.verification.reason || 'unsigned')})`
-                : ''));
-    }
-    else {
-        lines.push(`No changes: no commit, no write request. Section tip ${report.version ? `\`${report.version.slice(0, 7)}\`` : '(section does not exist yet)'}.`);
-    }
-    const rl = input.rateLimit;
-    lines.push('', `Requests: ${input.requests}` +
-        (rl ? ` · rate limit left: ${rl.remaining}/${rl.limit} (resets ${new Date(rl.reset * 1000).toISOString()})` : ''));
-    if (report.keys.length > 0) {
-        const shown = report.keys.slice(0, 100);
-        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${summary_code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
-    }
-    return `${lines.join('\n')}\n`;
+function markdown_text_code(s) {
+    return `<code>${mdText(s)}</code>`;
 }
+/** A zero-width space, as a character reference: visible in the Markdown source, invisible when rendered. */
+const ZWSP = '&#8203;';
+/**
+ * `text` as inert GitHub Markdown on one line: no HTML, no link, no table-breaking `|`, no code span, no
+ * emphasis, no line break (`mdText` above turns each such character into a numeric
+ * character reference), and no notification or autolink. GitHub finds `@mentions`, `#123` references,
+ * e-mail addresses and `www.`/`scheme://` URLs in the text AFTER character references are decoded, so a
+ * reference alone would still ping `@org/team`; a zero-width space after `@` and `#`, inside `://` and after
+ * `www` breaks each pattern while the text reads the same (Dependabot neutralises mentions the same way).
+ * `$` is escaped too: GitHub typesets `$…$` as math.
+ *
+ * @example
+ * escapeMarkdown('@org/team <b>|'); // '&#64;&#8203;org/team &#60;b&#62;&#124;'
+ * escapeMarkdown('[x](http://evil)'); // '&#91;x&#93;&#40;http&#58;&#8203;//evil&#41;'
+ */
+function escapeMarkdown(text) {
+    // Where a zero-width space goes is marked with NUL first (a NUL of the text becomes one too: harmless).
+    const marked = text.replace(/:\/\//g, ':\u0000//').replace(/www\./gi, (w) => `${w.slice(0, 3)}\u0000.`);
+    // Split before escaping: mdText's own references (`&#58;`) carry a "#" that must stay one.
+    const escaped = marked
+        .split(/([@#\u0000])/)
+        .map(escapePart)
+        .join('');
+    // `$…$` is math on GitHub: data could typeset its own coloured text. (mdText's output has no `$`.)
+    return escaped.replace(/\$/g, '&#36;');
+}
+function escapePart(part) {
+    if (part === '@')
+        return `&#64;${ZWSP}`;
+    if (part === '#')
+        return `&#35;${ZWSP}`;
+    return part === '\u0000' ? ZWSP : mdText(part);
+}
+/**
+ * `text` as inline code: `<code>` around {@link escapeMarkdown}'s output (a backtick code span could be
+ * closed by the text itself; GitHub never links or notifies inside `<code>` either).
+ *
+ * @example
+ * codeText('a`b'); // '<code>a&#96;b</code>'
+ */
+function codeText(text) {
+    return `<code>${escapeMarkdown(text)}</code>`;
+}
+/**
+ * Text from documents as inert Markdown (the refusal report's name for {@link escapeMarkdown}): a
+ * character reference alone for `@` would still ping, since GitHub decodes references before it looks for
+ * mentions.
+ *
+ * @example
+ * mdUntrusted('@octo #1'); // '&#64;&#8203;octo &#35;&#8203;1'
+ */
+const mdUntrusted = escapeMarkdown;
 
 ;// CONCATENATED MODULE: ./src/action/refusal-report.ts
 /**
@@ -44578,10 +44558,12 @@ function renderSummary(input) {
  * reports it: step outputs (`ok=false`, `violations` as JSON cut to a size step outputs take), one workflow
  * annotation per violation on the spec line it is about (GitHub shows at most 10 errors per step: the tenth
  * says how many more), and the first 50 violations as rows of the job summary. Keys, pointers and messages
- * come from documents and are untrusted: escaped for Markdown (summary.ts `mdText`, plus `@` and `#`, which
+ * come from documents and are untrusted: escaped for Markdown (core/markdown-text.ts `mdText`, plus `@` and `#`, which
  * notify people and link issues) and made inert for workflow commands (no line break, no `::` command).
  */
 
+
+// Moved down to src/core/markdown-text.ts (shared with src/review/); re-exported for its callers.
 
 /** GitHub shows at most 10 error annotations per step (workflow commands). */
 const MAX_ANNOTATIONS = 10;
@@ -44592,19 +44574,6 @@ const SUMMARY_ROWS = 50;
  * limit), and the other outputs and steps need room too.
  */
 const VIOLATIONS_OUTPUT_BYTES = 64 * 1024;
-/**
- * Text from documents as inert Markdown: `mdText`, and `@` (a mention notifies) and `#` (an issue autolink).
- *
- * @example
- * mdUntrusted('@octo #1 <!-- x'); // '&#64;octo &#35;1 &#60;!-- x'
- */
-function mdUntrusted(s) {
-    // Split first: mdText's own references (`&#58;`) carry a "#" that must stay one.
-    return s
-        .split(/([@#])/)
-        .map((part) => (part === '@' ? '&#64;' : part === '#' ? '&#35;' : mdText(part)))
-        .join('');
-}
 /**
  * One line of a workflow command's message: line breaks become spaces, `::` cannot start a command
  * (inertText), and @actions/core percent-encodes what is left.
@@ -44674,10 +44643,10 @@ function refusalAnnotations(refusal, specFile) {
 function renderRefusal(refusal, sectionRef) {
     const lines = [];
     const what = refusal.kind === 'schema' ? 'a schema' : 'the expectations';
-    lines.push(`### docdb: run refused by ${what}: nothing written to ${summary_code(sectionRef)}`, '', `${refusal.count} violation(s); the section stays at ${refusal.version ? summary_code(refusal.version.slice(0, 12)) : '(no section yet)'}.`, '');
+    lines.push(`### docdb: run refused by ${what}: nothing written to ${markdown_text_code(sectionRef)}`, '', `${refusal.count} violation(s); the section stays at ${refusal.version ? markdown_text_code(refusal.version.slice(0, 12)) : '(no section yet)'}.`, '');
     const q = refusal.quarantine;
     if (q) {
-        lines.push(`Quarantined: the would-be commit is ${summary_code(q.version)} on ${summary_code(q.ref)}. Compare it with the section, then \`docdb section quarantine promote ${mdUntrusted(q.id)}\` (or \`drop\`); see docs/quarantine.md.`, '');
+        lines.push(`Quarantined: the would-be commit is ${markdown_text_code(q.version)} on ${markdown_text_code(q.ref)}. Compare it with the section, then \`docdb section quarantine promote ${mdUntrusted(q.id)}\` (or \`drop\`); see docs/quarantine.md.`, '');
     }
     const rows = refusal.violations.slice(0, SUMMARY_ROWS);
     lines.push('| Projection | Key | Where | Rule | Problem |', '|---|---|---|---|---|');
@@ -44765,6 +44734,71 @@ async function refuseForeign(store, ref, run, repository) {
     throw new core_errors/* InvalidConfig */.OZ('shard', `${ref} holds shard ${mark.shard.index}/${mark.shard.count} of another run (Docdb-Run ${mark.run} in its commit's trailers; this run is ${run}), not merged yet. Run that run's merge job (mode: merge), or delete the ref: gh api -X DELETE repos/${repository}/git/refs/${ref.replace(/^refs\//, '')}`, { ref, run: mark.run });
 }
 
+;// CONCATENATED MODULE: ./src/action/summary.ts
+/** The Markdown job summary: one row per projection, the commit link, requests and rate limit. */
+
+// Moved down to src/core/markdown-text.ts (shared with src/review/); re-exported for the modes that use them.
+
+/** Removed keys named in the summary's text before "and N more" (all changed keys are in the <details> list). */
+const REMOVED_SHOWN = 10;
+/**
+ * Render the job summary (GitHub-flavoured Markdown).
+ *
+ * @example
+ * await core.summary.addRaw(renderSummary({ report, repository, serverUrl, requests })).write();
+ */
+function renderSummary(input) {
+    const { report } = input;
+    const lines = [];
+    const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
+    const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
+    lines.push(`### ${title}: ${markdown_text_code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
+    lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
+    lines.push('|---|---|--:|--:|--:|--:|--:|');
+    for (const p of report.projections) {
+        lines.push(`| ${mdText(p.name)} | ${mdText(p.source)}${p.incremental ? ' (incremental)' : ''}${p.notModified ? ` (${p.notModified} page(s) not modified)` : ''} | ${p.added.length} | ${p.changed.length} | ${p.removed.length} | ${p.unchanged} | ${p.skipped} |`);
+    }
+    lines.push('');
+    // Every skip says why (issue 37 item 15), with the documents the skipped items would have been.
+    for (const p of report.projections) {
+        for (const sk of p.skips ?? []) {
+            const more = sk.count - sk.keys.length;
+            lines.push(`**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(markdown_text_code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, '');
+        }
+    }
+    // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
+    const removed = report.projections.flatMap((p) => p.removed).sort();
+    if (removed.length > 0) {
+        const shown = removed.slice(0, REMOVED_SHOWN);
+        const more = removed.length - shown.length;
+        lines.push(`**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(markdown_text_code).join(', ')}${more ? ` and ${more} more` : ''}`, '');
+    }
+    const server = input.serverUrl.replace(/\/+$/, '');
+    if (report.mode === 'dry-run') {
+        lines.push(`Dry run: ${report.keys.length} document(s) would change; nothing was written.`);
+    }
+    else if (report.changed && report.version) {
+        lines.push(`Commit: [\`${report.version.slice(0, 7)}\`](${server}/${input.repository}/commit/${report.version})` +
+            (report.previousVersion ? ` (previous \`${report.previousVersion.slice(0, 7)}\`)` : ' (section created)') +
+            (input.verification
+                ? input.verification.verified
+                    ? ' · verified (signed by GitHub)'
+                    : ` · not verified (${mdText(input.verification.reason || 'unsigned')})`
+                : ''));
+    }
+    else {
+        lines.push(`No changes: no commit, no write request. Section tip ${report.version ? `\`${report.version.slice(0, 7)}\`` : '(section does not exist yet)'}.`);
+    }
+    const rl = input.rateLimit;
+    lines.push('', `Requests: ${input.requests}` +
+        (rl ? ` · rate limit left: ${rl.remaining}/${rl.limit} (resets ${new Date(rl.reset * 1000).toISOString()})` : ''));
+    if (report.keys.length > 0) {
+        const shown = report.keys.slice(0, 100);
+        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${markdown_text_code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
+    }
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/action/project-mode.ts
 /**
  * The Action's projection modes (`project`, `backfill`, `dry-run`): load the spec from the workspace, run
@@ -44791,23 +44825,14 @@ async function refuseForeign(store, ref, run, repository) {
  */
 async function projectMode(inputs, mode, context, tools) {
     const { store, meter, log } = tools;
-    const workspace = context.workspace ?? process.cwd();
-    const specPath = (0,external_node_path_.isAbsolute)(inputs.spec) ? inputs.spec : (0,external_node_path_.resolve)(workspace, inputs.spec);
-    // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
-    // the spec and the reducer modules must be files of the workspace (the checked-out repository).
-    const spec = await (0,projection_spec/* loadSpec */.II)(specPath, {
-        defaultRepository: inputs.repository,
-        displayPath: inputs.spec,
-        workspace,
-        ...(context.inputNames ? { inputNames: context.inputNames } : {}),
-    });
+    const { spec, specPath, workspace } = await loadActionSpec(inputs, context);
     const target = inputs.shardCommit === 'merge' && inputs.shard && mode !== 'dry-run'
         ? await prepareShardRef(inputs.shard, tools, runLabel(context), inputs.repository)
         : undefined;
     const quarantine = (inputs.quarantine ?? spec.quarantine ?? false) && mode !== 'dry-run' && !target;
     let report;
     try {
-        report = await (0,run/* runProjections */.qQ)({
+        report = await (0,projection_run/* runProjections */.qQ)({
             ...runOptions(inputs, mode, context, tools, { spec, specPath, workspace, target }),
             ...(quarantine ? { quarantine: quarantineTarget(tools, context) } : {}),
         });
@@ -44837,7 +44862,31 @@ async function projectMode(inputs, mode, context, tools) {
     }
     return result;
 }
-/** The run's options, as the inputs, the context and the shard target say. */
+/**
+ * The spec of the inputs, loaded from the workspace (relative paths resolve there).
+ *
+ * @example
+ * const { spec, specPath, workspace } = await loadActionSpec(inputs, context);
+ */
+async function loadActionSpec(inputs, context) {
+    const workspace = context.workspace ?? process.cwd();
+    const specPath = (0,external_node_path_.isAbsolute)(inputs.spec) ? inputs.spec : (0,external_node_path_.resolve)(workspace, inputs.spec);
+    // Messages name the spec as the user wrote it; reducer modules resolve against its real directory. Both
+    // the spec and the reducer modules must be files of the workspace (the checked-out repository).
+    const spec = await (0,projection_spec/* loadSpec */.II)(specPath, {
+        defaultRepository: inputs.repository,
+        displayPath: inputs.spec,
+        workspace,
+        ...(context.inputNames ? { inputNames: context.inputNames } : {}),
+    });
+    return { spec, specPath, workspace };
+}
+/**
+ * The run's options, as the inputs, the context and the shard target say.
+ *
+ * @example
+ * await runProjections({ ...runOptions(inputs, 'dry-run', context, tools, { spec, specPath, workspace, target: undefined }), evaluate: true });
+ */
 function runOptions(inputs, mode, context, tools, { spec, specPath, workspace, target, }) {
     const { client, store, log } = tools;
     return {
@@ -44999,12 +45048,12 @@ async function mergeMode(inputs, context, tools) {
 }
 /** The job summary: what landed, and one row per shard. */
 function mergeSummary(report, inputs) {
-    const lines = [`### docdb merge: ${summary_code(report.ref)} in ${mdText(inputs.repository)}`, ''];
+    const lines = [`### docdb merge: ${markdown_text_code(report.ref)} in ${mdText(inputs.repository)}`, ''];
     lines.push(report.changed
-        ? `Merged ${report.shards.length} shard(s) in one commit: ${summary_code(report.version ?? '')} (${report.keys.length} document(s) changed).`
+        ? `Merged ${report.shards.length} shard(s) in one commit: ${markdown_text_code(report.version ?? '')} (${report.keys.length} document(s) changed).`
         : `Merged ${report.shards.length} shard(s): nothing changed, no commit.`, '', '| shard | ref | added | modified | removed |', '|---|---|---|---|---|');
     for (const s of report.shards)
-        lines.push(`| ${s.index} | ${summary_code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
+        lines.push(`| ${s.index} | ${markdown_text_code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
     return `${lines.join('\n')}\n`;
 }
 /** The same for a terminal (`docdb project --mode merge`). */
@@ -45191,14 +45240,14 @@ function requireIndexInActionTerms(e) {
 const cell = (v) => mdText(v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 function summary(inputs, ref, r, file) {
     const q = inputs.query;
-    const clauses = q.where.length > 0 ? q.where.map((w) => summary_code((0,query_text/* formatWhere */.Hp)(w))).join(' and ') : 'every document';
+    const clauses = q.where.length > 0 ? q.where.map((w) => markdown_text_code((0,query_text/* formatWhere */.Hp)(w))).join(' and ') : 'every document';
     const by = r.answeredBy === 'index'
         ? 'answered by the index'
         : `answered by reading the documents (${mdText(r.fallbackReason ?? 'no index covers the query')})`;
     const lines = [
-        `### docdb query of ${summary_code(`${inputs.namespace}/${inputs.type}`)} in ${summary_code(ref)} of ${mdText(inputs.repository)}`,
+        `### docdb query of ${markdown_text_code(`${inputs.namespace}/${inputs.type}`)} in ${markdown_text_code(ref)} of ${mdText(inputs.repository)}`,
         '',
-        `${clauses}: ${r.rows.length} row(s) at \`${r.version}\`, ${by} · requests: ${r.requests ?? 0}${file ? ` · rows in ${summary_code(file)}` : ''}`,
+        `${clauses}: ${r.rows.length} row(s) at \`${r.version}\`, ${by} · requests: ${r.requests ?? 0}${file ? ` · rows in ${markdown_text_code(file)}` : ''}`,
     ];
     const columns = [...new Set(r.rows.flatMap((row) => Object.keys(row.values)))].filter((c) => c !== 'id');
     if (r.rows.length > 0) {
@@ -45545,7 +45594,7 @@ async function readMode(inputs, tools) {
         requests: String(meter.requests),
         ...rateOutputs(meter),
     };
-    const summary = `### docdb read: ${summary_code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${summary_code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${markdown_text_code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${markdown_text_code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
 }
 function notVisible(inputs, ref) {
@@ -45570,12 +45619,2135 @@ async function whyNotFound(inputs, store, ref) {
     return new core_errors/* NotFound */.Mk(`section ${ref} does not exist in ${inputs.repository}, so document ${doc} cannot be read: run the projection first, or check the "root" and "section" inputs`, { ...data, reason: 'section-missing' });
 }
 
+// EXTERNAL MODULE: ./src/action/review-inputs.ts
+var review_inputs = __nccwpck_require__(9328);
+// EXTERNAL MODULE: ./src/core/input-names.ts
+var input_names = __nccwpck_require__(7630);
+;// CONCATENATED MODULE: ./src/action/review-pull.ts
+/**
+ * Which pull request a review is about, and whether it comes from a fork (issue 39): its number from the
+ * `pull-request` input or the event, its head commit and head repository from the event payload, or — when
+ * the payload does not have them (a `workflow_dispatch`, `docdb project --pull-request N`) — from one
+ * `GET /repos/{owner}/{repo}/pulls/{number}`. A fork's pull request gets no preview and no comment from
+ * `mode: review` (its token is read-only; `mode: review-publish` posts them).
+ */
+
+
+
+
+/**
+ * The pull request of a review mode; `InvalidConfig` naming `pull-request` when neither the input nor the
+ * event gives one.
+ *
+ * @example
+ * const pull = await reviewPull(inputs, event, client); // { number: 42, headSha: 'ab12…', fork: false }
+ */
+async function reviewPull(inputs, event, client, names = input_names/* ACTION_INPUT_NAMES */.f) {
+    const number = pullNumberOf(inputs, event, names);
+    const fromEvent = event.pullRequest?.number === number ? event.pullRequest : undefined;
+    if (fromEvent?.headSha) {
+        const base = fromEvent.baseRepo ?? inputs.repository;
+        return {
+            number,
+            headSha: fromEvent.headSha,
+            fork: fromEvent.headRepo === undefined || !sameRepo(fromEvent.headRepo, base),
+        };
+    }
+    const facts = await getPull(client, inputs.repository, number, names);
+    return {
+        number,
+        headSha: facts.headSha,
+        fork: facts.headRepo === undefined || !sameRepo(facts.headRepo, facts.baseRepo ?? inputs.repository),
+    };
+}
+/**
+ * The pull request number: the `pull-request` input, else the event's `pull_request.number`.
+ *
+ * @example
+ * pullNumberOf(inputs, { name: 'pull_request', pullRequest: { number: 42 } }); // 42
+ */
+function pullNumberOf(inputs, event, names = input_names/* ACTION_INPUT_NAMES */.f) {
+    const given = inputs.review?.pullRequest ?? event.pullRequest?.number;
+    if (given === undefined) {
+        throw new core_errors/* InvalidConfig */.OZ('pull-request', `${names.label('pull-request')}: mode: ${inputs.mode} needs the pull request's number: run it on a pull_request event (the payload's pull_request.number), or set ${names.phrase('pull-request')}${event.name ? ` (the ${event.name} event has none)` : ''}`, { allowed: 'a whole number from 1' });
+    }
+    return given;
+}
+/**
+ * One `GET /repos/{owner}/{repo}/pulls/{number}`: the head commit and repositories (a 404 is `InvalidConfig`
+ * naming `pull-request`).
+ *
+ * @example
+ * const { headSha } = await getPull(octokit, 'octo/data', 42);
+ */
+async function getPull(client, repository, number, names = input_names/* ACTION_INPUT_NAMES */.f) {
+    const [owner, repo] = repository.split('/');
+    let data;
+    try {
+        ({ data } = await client.request('GET /repos/{owner}/{repo}/pulls/{pull_number}', {
+            owner,
+            repo,
+            pull_number: number,
+        }));
+    }
+    catch (e) {
+        if (e.status === 404) {
+            throw new core_errors/* InvalidConfig */.OZ('pull-request', `${names.label('pull-request')}: ${repository} has no pull request #${number}`, {
+                allowed: 'the number of a pull request of the repository',
+            });
+        }
+        throw e;
+    }
+    const pick = (o, k) => o !== null && typeof o === 'object' ? o[k] : undefined;
+    const headSha = pick(pick(data, 'head'), 'sha');
+    if (!(0,objects/* isSha */.HH)(headSha))
+        throw new core_errors/* InvalidResponse */.h5(`GET pulls/${number}: the answer has no head.sha`, {});
+    const full = (v) => (typeof v === 'string' && projection_spec/* REPO_RE */.vk.test(v) ? v : undefined);
+    return {
+        headSha: headSha.toLowerCase(),
+        headRepo: full(pick(pick(pick(data, 'head'), 'repo'), 'full_name')),
+        baseRepo: full(pick(pick(pick(data, 'base'), 'repo'), 'full_name')),
+        state: String(pick(data, 'state') ?? ''),
+    };
+}
+/** GitHub compares repository names without regard to case. */
+function sameRepo(a, b) {
+    return a.toLowerCase() === b.toLowerCase();
+}
+
+;// CONCATENATED MODULE: ./src/action/review-cleanup.ts
+/**
+ * `mode: review-cleanup` (issue 39), for a workflow on `pull_request: closed`: deletes the pull request's
+ * preview ref `refs/<root>/<section>.previews/pr-<N>` while it points where it was read (one compare-and-
+ * delete); when there is none, nothing is sent but the read, and the step says so.
+ */
+
+
+
+
+/**
+ * Delete the preview of the pull request (the `pull-request` input, else the event's).
+ *
+ * @example
+ * const { outputs } = await reviewCleanupMode(inputs, context, tools); // outputs.deleted === 'true'
+ */
+async function reviewCleanupMode(inputs, context, tools, event) {
+    const number = pullNumberOf(inputs, event, context.inputNames);
+    if (!tools.shardRefs) {
+        throw new core_errors/* InvalidConfig */.OZ('mode', 'mode: review-cleanup deletes a preview ref through the GitHub API; a local git section has none');
+    }
+    const { ref, replaced } = await (0,projection_run/* deletePreview */.mH)(tools.shardRefs, tools.ref, number);
+    const said = replaced
+        ? `deleted the preview of pull request #${number}: ${ref} (was ${replaced})`
+        : `no preview of pull request #${number} to delete (${ref} does not exist): nothing to do`;
+    tools.log(said);
+    return {
+        outputs: {
+            'preview-ref': ref,
+            deleted: String(replaced !== null),
+            'previous-version': replaced ?? '',
+            requests: String(tools.meter.requests),
+            ...rateOutputs(tools.meter),
+        },
+        summary: `### docdb review cleanup\n\n${replaced ? `Deleted the preview \`${ref}\` (was \`${replaced}\`).` : `No preview \`${ref}\`: nothing to do.`}\n`,
+    };
+}
+
+// EXTERNAL MODULE: ./src/core/preview-ref.ts
+var preview_ref = __nccwpck_require__(2691);
+;// CONCATENATED MODULE: ./src/action/review-event.ts
+/**
+ * The workflow's event, as the review modes need it (issue 39): the name (`GITHUB_EVENT_NAME`) and the
+ * payload file (`GITHUB_EVENT_PATH`). The payload describes a pull request another person opened — its
+ * branch name, title and head repository are theirs — so it is read as untrusted JSON: size-capped before
+ * it is parsed, and only the few fields a review uses are taken, each checked for its type and form.
+ */
+
+
+
+
+
+/** GitHub caps webhook (and so event) payloads at 25 MB ("Webhook events and payloads"). */
+const MAX_EVENT_BYTES = 25 * 1024 * 1024;
+/**
+ * The event name and the review fields of the payload at `path` (none: no payload, a local run).
+ * `InvalidConfig` (field `GITHUB_EVENT_PATH`) when the file is larger than {@link MAX_EVENT_BYTES} or not JSON.
+ *
+ * @example
+ * const event = await readReviewEvent({ name: process.env.GITHUB_EVENT_NAME, path: process.env.GITHUB_EVENT_PATH });
+ * event.pullRequest?.number; // 42
+ */
+async function readReviewEvent(given) {
+    const name = given.name ?? '';
+    if (!given.path)
+        return { name };
+    const size = (await (0,promises_.stat)(given.path).catch(() => undefined))?.size;
+    if (size === undefined)
+        return { name };
+    if (size > MAX_EVENT_BYTES) {
+        throw new core_errors/* InvalidConfig */.OZ('GITHUB_EVENT_PATH', `the event payload is ${size} bytes, more than the ${MAX_EVENT_BYTES} GitHub sends; it is not read`, { allowed: `at most ${MAX_EVENT_BYTES} bytes` });
+    }
+    let payload;
+    try {
+        payload = JSON.parse(await (0,promises_.readFile)(given.path, 'utf8'));
+    }
+    catch {
+        throw new core_errors/* InvalidConfig */.OZ('GITHUB_EVENT_PATH', 'the event payload is not JSON', { allowed: 'a JSON object' });
+    }
+    return { name, ...reviewFields(payload) };
+}
+/**
+ * The review fields of an event payload (already parsed); anything of the wrong type or form is left out.
+ *
+ * @example
+ * reviewFields({ pull_request: { number: 7, head: { sha: 'a'.repeat(40) } } }).pullRequest; // { number: 7, headSha: 'aaa…' }
+ */
+function reviewFields(payload) {
+    const out = {};
+    const pr = field(payload, 'pull_request');
+    const number = field(pr, 'number');
+    if ((0,preview_ref/* isPullRequestNumber */.mV)(number)) {
+        const headSha = sha(field(field(pr, 'head'), 'sha'));
+        const headRepo = repo(field(field(field(pr, 'head'), 'repo'), 'full_name'));
+        const baseRepo = repo(field(field(field(pr, 'base'), 'repo'), 'full_name'));
+        out.pullRequest = {
+            number,
+            ...(headSha ? { headSha } : {}),
+            ...(headRepo ? { headRepo } : {}),
+            ...(baseRepo ? { baseRepo } : {}),
+        };
+    }
+    const run = field(payload, 'workflow_run');
+    if (run !== undefined) {
+        const headSha = sha(field(run, 'head_sha'));
+        const listed = field(run, 'pull_requests');
+        const pullRequests = (Array.isArray(listed) ? listed.slice(0, 100) : [])
+            .map((p) => field(p, 'number'))
+            .filter(preview_ref/* isPullRequestNumber */.mV);
+        out.workflowRun = { ...(headSha ? { headSha } : {}), pullRequests };
+    }
+    const repository = field(payload, 'repository');
+    const fullName = repo(field(repository, 'full_name'));
+    const nodeId = field(repository, 'node_id');
+    if (fullName && typeof nodeId === 'string' && /^[A-Za-z0-9_=-]{1,100}$/.test(nodeId)) {
+        out.repository = { fullName, nodeId };
+    }
+    return out;
+}
+function field(o, name) {
+    return o !== null && typeof o === 'object' && !Array.isArray(o) ? o[name] : undefined;
+}
+const sha = (v) => ((0,objects/* isSha */.HH)(v) ? v : undefined);
+const repo = (v) => (typeof v === 'string' && projection_spec/* REPO_RE */.vk.test(v) ? v : undefined);
+
+;// CONCATENATED MODULE: ./src/review/markdown.ts
+/**
+ * Markdown for the review (comment, check-run summary, job summary): every string that comes from a
+ * document, a key, a note or a review file passes through {@link escapeMarkdown}, and every rendering is
+ * assembled inside a {@link Budget} of UTF-8 bytes, so no GitHub size limit can refuse it.
+ */
+
+// The escaping lives beside the job summaries' (src/core/markdown-text.ts): one set of rules for all Markdown.
+
+/**
+ * `text` cut to at most `max` characters, the cut marked with `…` (which counts), never between the two
+ * halves of a surrogate pair.
+ *
+ * @example
+ * cut('abcdef', 4); // 'abc…'
+ */
+function cut(text, max) {
+    if (text.length <= max)
+        return text;
+    let end = Math.max(0, max - 1);
+    const last = text.charCodeAt(end - 1);
+    if (last >= 0xd800 && last <= 0xdbff)
+        end -= 1;
+    return `${text.slice(0, end)}…`;
+}
+/**
+ * The UTF-8 length of `text` without encoding it (GitHub's limits are on the stored text; bytes are never
+ * fewer than UTF-16 code units, so a byte budget also keeps a character limit).
+ *
+ * @example
+ * utf8Bytes('é'); // 2
+ */
+function utf8Bytes(text) {
+    let n = 0;
+    for (let i = 0; i < text.length; i++) {
+        const c = text.charCodeAt(i);
+        if (c < 0x80)
+            n += 1;
+        else if (c < 0x800)
+            n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length) {
+            n += 4;
+            i++;
+        }
+        else
+            n += 3;
+    }
+    return n;
+}
+/** Bytes kept free while rows are added, so the "N more" sentence after them always fits. */
+const MORE_NOTE_ROOM = 400;
+/**
+ * Lines of Markdown within `max` UTF-8 bytes (newlines counted). `add` takes a line only when it fits;
+ * `table` adds a header and rows while they fit and then says how many rows were left out.
+ *
+ * @example
+ * const b = new Budget(60_000);
+ * b.add('### docdb'); b.table(['| a |', '|---|'], rows, total, (n) => `… ${n} more`);
+ * const markdown = b.text();
+ */
+class Budget {
+    max;
+    lines = [];
+    used = 0;
+    constructor(max) {
+        this.max = max;
+    }
+    /** Bytes still free. */
+    get remaining() {
+        return this.max - this.used;
+    }
+    /** Add `line` when it fits with `keep` bytes to spare; false (and nothing added) when it does not. */
+    add(line, keep = 0) {
+        const size = utf8Bytes(line) + 1;
+        if (size + keep > this.remaining)
+            return false;
+        this.lines.push(line);
+        this.used += size;
+        return true;
+    }
+    /**
+     * A table: `header` lines, then `rows` while they fit (keeping room for the note), then `more(n)` when
+     * `total` rows were there and only some were added (`total` counts rows the caller never produced too).
+     * Nothing but the note when not even one row fits under the header. Returns the rows added.
+     */
+    table(header, rows, total, more) {
+        const headerBytes = header.reduce((n, h) => n + utf8Bytes(h) + 1, 0);
+        let added = 0;
+        for (const row of rows) {
+            const extra = added === 0 ? headerBytes : 0;
+            if (utf8Bytes(row) + 1 + extra + MORE_NOTE_ROOM > this.remaining)
+                break;
+            if (added === 0)
+                for (const h of header)
+                    this.add(h);
+            this.add(row);
+            added++;
+        }
+        if (added < total) {
+            if (added > 0)
+                this.add('');
+            this.add(more(total - added));
+        }
+        return added;
+    }
+    /**
+     * A part of at most `cap` bytes that leaves `keep` bytes free for what follows: `fill` writes it into a
+     * budget of its own, which is then added here whole.
+     */
+    part(cap, keep, fill) {
+        const part = new Budget(Math.max(0, Math.min(cap, this.remaining - keep)));
+        fill(part);
+        const text = part.text();
+        if (text !== '')
+            this.add(text.slice(0, -1));
+    }
+    /** The Markdown, newline-terminated. */
+    text() {
+        return this.lines.length === 0 ? '' : `${this.lines.join('\n')}\n`;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/review/field-diff.ts
+/**
+ * Which fields of a document's `data` changed: paths like `data.owner.login`, recursing into objects on
+ * both sides, comparing arrays (and everything else) whole, and naming fields added or removed.
+ */
+
+/** Values shown in a field change are JSON cut to this many characters (the cut marked with `…`). */
+const VALUE_CHARS = 80;
+/**
+ * Objects nested deeper than this are compared whole: the path stops there. Source data can nest without
+ * bound, and the diff must not run out of stack on it.
+ */
+const MAX_DEPTH = 32;
+function isPlainObject(v) {
+    return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+/** `.name` for a name that reads as one, else `["…"]` (a key with a dot or a space stays one step). */
+function step(path, key) {
+    return /^[A-Za-z_$][\w$-]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
+}
+/**
+ * The changed fields between `before` and `after` (a modified document's `data`), under the path `root`,
+ * in key order.
+ *
+ * @example
+ * changedFields({ a: 1, b: { c: [1] } }, { a: 1, b: { c: [2] }, d: true });
+ * // [{ path: 'data.b.c', before: [1], after: [2] }, { path: 'data.d', before: undefined, after: true }]
+ */
+function changedFields(before, after, root = 'data') {
+    const out = [];
+    walk(before, after, root, 0, out);
+    return out;
+}
+function walk(before, after, path, depth, out) {
+    if (isPlainObject(before) && isPlainObject(after) && depth < MAX_DEPTH) {
+        const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
+        for (const key of keys) {
+            const has = [Object.hasOwn(before, key), Object.hasOwn(after, key)];
+            walk(has[0] ? before[key] : undefined, has[1] ? after[key] : undefined, step(path, key), depth + 1, out);
+        }
+        return;
+    }
+    if (!jsonEqual(before, after))
+        out.push({ path, before, after });
+}
+/**
+ * Deep equality of JSON values (object key order ignored, array order not), without recursion: a value
+ * nested a million levels deep compares without a stack overflow.
+ *
+ * @example
+ * jsonEqual({ a: [1, { b: 2 }] }, { a: [1, { b: 2 }] }); // true
+ */
+function jsonEqual(a, b) {
+    const stack = [[a, b]];
+    while (stack.length > 0) {
+        const [x, y] = stack.pop();
+        if (Object.is(x, y))
+            continue;
+        if (typeof x !== 'object' || typeof y !== 'object' || x === null || y === null)
+            return false;
+        if (Array.isArray(x) !== Array.isArray(y))
+            return false;
+        if (Array.isArray(x) && Array.isArray(y)) {
+            if (x.length !== y.length)
+                return false;
+            for (let i = 0; i < x.length; i++)
+                stack.push([x[i], y[i]]);
+            continue;
+        }
+        const xo = x;
+        const yo = y;
+        const keys = Object.keys(xo);
+        if (keys.length !== Object.keys(yo).length)
+            return false;
+        for (const k of keys) {
+            if (!Object.hasOwn(yo, k))
+                return false;
+            stack.push([xo[k], yo[k]]);
+        }
+    }
+    return true;
+}
+/**
+ * A value as it is shown in a field change: JSON cut at {@link VALUE_CHARS} characters, `(absent)` for a
+ * field that is not there. A value JSON cannot write (nested too deep) says so instead of throwing.
+ *
+ * @example
+ * shownValue('x'.repeat(100)); // '"xxx…xx…"' (80 characters)
+ * shownValue(undefined); // '(absent)'
+ */
+function shownValue(value) {
+    if (value === undefined)
+        return '(absent)';
+    let json;
+    try {
+        json = JSON.stringify(value) ?? String(value);
+    }
+    catch {
+        return '(too deeply nested to show)';
+    }
+    return cut(json, VALUE_CHARS);
+}
+
+;// CONCATENATED MODULE: ./src/review/limits.ts
+/**
+ * The review's limits: what `buildReview` keeps, and what `readReviewFile` accepts from an untrusted file.
+ * ONE list, so a review this code builds always reads back (review-file.test.ts round-trips the largest).
+ */
+/** Changed documents kept as rows (in key order); `rowCount` counts them all. */
+const MAX_ROWS = 5_000;
+/** Changed fields named per row. */
+const MAX_ROW_FIELDS = 10;
+/** Fields ranked by how many documents changed them. */
+const MAX_FIELD_CHANGES = 10;
+/** Violations kept (the first ones); `expectations.count` counts them all. */
+const MAX_VIOLATIONS = 50;
+/** Check-run annotations (GitHub takes at most 50 per request). */
+const limits_MAX_ANNOTATIONS = 50;
+/** Sentences for the reader. */
+const MAX_NOTES = 20;
+/** Document types in the totals. */
+const MAX_TYPES = 1_000;
+/** Any string of the review. */
+const MAX_STRING = 1_000;
+/** A document key: a key's own limit (core/keys.ts MAX_KEY_BYTES, ASCII keys are that many characters). */
+const MAX_KEY = 1_024;
+/** Keys an annotation names. */
+const ANNOTATION_KEYS = 5;
+/**
+ * Distinct (type, field) pairs counted while the documents stream by. Data with keys of its own (a map of
+ * ids) would otherwise grow the count without bound; beyond this many, new fields are not ranked (a note
+ * says how many).
+ */
+const MAX_TRACKED_FIELDS = 10_000;
+/** GitHub's limit on an annotation's title. */
+const ANNOTATION_TITLE_CHARS = 255;
+/** The review file's size, checked before it is parsed. */
+const MAX_FILE_BYTES = 8 * 1024 * 1024;
+
+;// CONCATENATED MODULE: ./src/review/build-parts.ts
+/** The accumulators `buildReview` streams the documents through, each with a bound on what it keeps. */
+
+
+
+const typeId = (namespace, type) => `${namespace}\u0000${type}`;
+const build_parts_byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+/** Added, modified and removed counts per (namespace, type). */
+class Totals {
+    byType = new Map();
+    add(doc) {
+        const id = typeId(doc.namespace, doc.type);
+        let t = this.byType.get(id);
+        if (!t) {
+            t = {
+                namespace: cut(doc.namespace, MAX_STRING),
+                type: cut(doc.type, MAX_STRING),
+                added: 0,
+                modified: 0,
+                removed: 0,
+            };
+            this.byType.set(id, t);
+        }
+        t[doc.change]++;
+    }
+    /** Every type, in (namespace, type) order. */
+    list() {
+        return [...this.byType.values()].sort((a, b) => build_parts_byKey({ key: typeId(a.namespace, a.type) }, { key: typeId(b.namespace, b.type) }));
+    }
+}
+/** How many documents changed each (type, field), with the first key in key order as the sample. */
+class FieldCounter {
+    fields = new Map();
+    /** Changed fields not counted because MAX_TRACKED_FIELDS distinct ones were already counted. */
+    untracked = 0;
+    add(doc, changes) {
+        for (const c of changes) {
+            const id = `${typeId(doc.namespace, doc.type)}\u0000${c.path}`;
+            const known = this.fields.get(id);
+            if (known) {
+                known.documents++;
+                // The sample is the smallest key: the values are shown only when it is replaced.
+                if (doc.key < known.sample.key)
+                    known.sample = this.sample(doc, c);
+            }
+            else if (this.fields.size < MAX_TRACKED_FIELDS) {
+                this.fields.set(id, {
+                    namespace: cut(doc.namespace, MAX_STRING),
+                    type: cut(doc.type, MAX_STRING),
+                    field: cut(c.path, MAX_STRING),
+                    documents: 1,
+                    sample: this.sample(doc, c),
+                });
+            }
+            else
+                this.untracked++;
+        }
+    }
+    sample(doc, c) {
+        return { key: doc.key, before: shownValue(c.before), after: shownValue(c.after) };
+    }
+    /** The fields changed in the most documents (ties: by type, then field). */
+    top() {
+        const all = [...this.fields.values()].sort((a, b) => b.documents - a.documents ||
+            build_parts_byKey({ key: typeId(a.namespace, a.type) }, { key: typeId(b.namespace, b.type) }) ||
+            build_parts_byKey({ key: a.field }, { key: b.field }));
+        return all
+            .slice(0, MAX_FIELD_CHANGES)
+            .map((f) => ({ ...f, sample: { ...f.sample, key: cut(f.sample.key, MAX_KEY) } }));
+    }
+}
+/**
+ * The first `limit` rows in key order, from documents in any order: rows are collected and, whenever twice
+ * the limit is reached, sorted and cut back — memory stays at 2 × limit rows, whatever the count.
+ */
+class FirstRows {
+    limit;
+    rows = [];
+    count = 0;
+    constructor(limit) {
+        this.limit = limit;
+    }
+    add(doc, changes) {
+        this.count++;
+        const fields = changes.slice(0, MAX_ROW_FIELDS).map((c) => cut(c.path, MAX_STRING));
+        this.rows.push({
+            key: cut(doc.key, MAX_KEY),
+            change: doc.change,
+            projection: cut(doc.projection, MAX_STRING),
+            fields,
+        });
+        if (this.rows.length >= 2 * this.limit)
+            this.trim();
+    }
+    trim() {
+        this.rows.sort(build_parts_byKey);
+        this.rows.length = Math.min(this.rows.length, this.limit);
+    }
+    list() {
+        this.trim();
+        return this.rows;
+    }
+}
+
+;// CONCATENATED MODULE: ./src/review/viewer-link.ts
+/**
+ * `text` as a normalised http(s) address without credentials, or undefined (a `javascript:` or `data:`
+ * address, or one that does not parse, is never linked).
+ *
+ * @example
+ * httpUrl('https://octo.github.io/viewer/'); // 'https://octo.github.io/viewer/'
+ * httpUrl('javascript:alert(1)'); // undefined
+ */
+function httpUrl(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return undefined;
+    if (url.username !== '' || url.password !== '')
+        return undefined;
+    return url.href;
+}
+/**
+ * Every character of an address that could end or change a Markdown link destination (`(`, `)`, `<`, `>`,
+ * space, quotes, backslash, control and non-ASCII characters) percent-encoded.
+ */
+function linkSafe(href) {
+    return href.replace(/[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g, (c) => [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+}
+/**
+ * The viewer's diff from the section tip the review ran on to its preview commit, or undefined when there
+ * is no viewer address, no preview or no base to compare with.
+ *
+ * @example
+ * viewerDiffUrl(review); // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&preview=42&view=diff&from=…&to=…'
+ */
+function viewerDiffUrl(review) {
+    const base = review.viewerUrl === undefined ? undefined : httpUrl(review.viewerUrl);
+    if (base === undefined || review.preview === null || review.base === null)
+        return undefined;
+    const url = new URL(base);
+    url.search = '';
+    url.hash = '';
+    // `preview=N`: the viewer opens the preview ref (the tip is in its history; the section alone does not know
+    // the preview commit).
+    const params = new URLSearchParams({
+        repo: review.repository,
+        ref: review.section,
+        preview: String(review.pullRequest),
+        view: 'diff',
+        from: review.base,
+        to: review.preview.version,
+    });
+    return linkSafe(`${url.href}?${params.toString()}`);
+}
+
+;// CONCATENATED MODULE: ./src/review/build.ts
+/**
+ * `buildReview`: from what `mode: review` computed (a dry run's documents, the expectations' violations)
+ * to the compact `Review` every rendering and the review file work from. The documents are streamed once
+ * (20,000 and more of them); what is kept is bounded (limits.ts), whatever their number.
+ */
+
+
+
+
+
+
+/**
+ * The review of a pull request's data change.
+ *
+ * @example
+ * const review = buildReview({ section: 'refs/docdb/documents', repository: 'octo/data', pullRequest: 7,
+ *   headSha, base: tip, preview: null, specFile: 'docdb.yml', projections: [{ name: 'repos', line: 3 }],
+ *   expectations: { declared: false, violations: [] }, documents: changedDocuments(), notes: [] });
+ * review.conclusion; // 'neutral': changes, no expectations declared
+ */
+function buildReview(input) {
+    // The marker and every heading are made of it: a section the review file would refuse is refused here.
+    (0,refname/* assertNotReservedRef */.n7)(input.section, 'section');
+    const totals = new Totals();
+    const fields = new FieldCounter();
+    const rows = new FirstRows(MAX_ROWS);
+    // One pass: an iterable of documents may be a generator that cannot be replayed.
+    for (const doc of input.documents) {
+        const changes = doc.change === 'modified' ? changedFields(doc.before, doc.after) : [];
+        totals.add(doc);
+        fields.add(doc, changes);
+        rows.add(doc, changes);
+    }
+    const violations = input.expectations.violations;
+    const allTypes = totals.list();
+    const changed = rows.count > 0;
+    const viewerUrl = input.viewerUrl === undefined ? undefined : httpUrl(input.viewerUrl);
+    const notes = reviewNotes(input, {
+        untrackedFields: fields.untracked,
+        typesLeftOut: allTypes.length - MAX_TYPES,
+        viewerUrlRefused: input.viewerUrl !== undefined && viewerUrl === undefined,
+    });
+    return {
+        format: 1,
+        section: input.section,
+        repository: input.repository,
+        pullRequest: input.pullRequest,
+        headSha: input.headSha,
+        base: input.base,
+        preview: input.preview,
+        ...(viewerUrl ? { viewerUrl } : {}),
+        changed,
+        conclusion: conclusionOf(violations.length, changed, input.expectations.declared),
+        totals: allTypes.slice(0, MAX_TYPES),
+        fieldChanges: fields.top(),
+        expectations: {
+            declared: input.expectations.declared,
+            count: violations.length,
+            violations: violations.slice(0, MAX_VIOLATIONS).map(keptViolation),
+        },
+        rows: rows.list(),
+        rowCount: rows.count,
+        annotations: annotationsOf(violations, input.projections, input.specFile),
+        notes,
+    };
+}
+/**
+ * `failure` when an expectation fails; `success` when nothing would change or every declared expectation
+ * holds; `neutral` for changes nothing was declared to check.
+ *
+ * @example
+ * conclusionOf(0, true, false); // 'neutral'
+ */
+function conclusionOf(violations, changed, declared) {
+    if (violations > 0)
+        return 'failure';
+    return !changed || declared ? 'success' : 'neutral';
+}
+function keptViolation(v) {
+    return {
+        projection: cut(v.projection, MAX_STRING),
+        rule: cut(v.rule, MAX_STRING),
+        ...(v.key !== undefined ? { key: cut(v.key, MAX_KEY) } : {}),
+        message: cut(v.message, MAX_STRING),
+    };
+}
+/** The input's notes, then the builder's own, at most MAX_NOTES in all (the builder's come first to go). */
+function reviewNotes(input, facts) {
+    const own = [];
+    if (facts.viewerUrlRefused)
+        own.push('viewer-url is not an http(s) address: the comment has no viewer link.');
+    if (facts.untrackedFields > 0)
+        own.push(`${facts.untrackedFields} field change(s) were not ranked: the documents changed more than ${MAX_TRACKED_FIELDS.toLocaleString('en-US')} distinct fields.`);
+    if (facts.typesLeftOut > 0)
+        own.push(`${facts.typesLeftOut} more document type(s) changed; the totals list the first ${MAX_TYPES.toLocaleString('en-US')}.`);
+    const room = Math.max(0, MAX_NOTES - own.length);
+    const given = input.notes.slice(0, input.notes.length > room ? room - 1 : room);
+    const dropped = input.notes.length - given.length;
+    if (dropped > 0)
+        given.push(`${dropped} more note(s) not shown.`);
+    return [...given, ...own].slice(0, MAX_NOTES).map((n) => cut(n, MAX_STRING));
+}
+/**
+ * One annotation per (projection, rule) that has violations, on the projection's line of the spec: how
+ * many violations, and up to ANNOTATION_KEYS of the documents they are about.
+ */
+function annotationsOf(violations, projections, specFile) {
+    const groups = new Map();
+    for (const v of violations) {
+        const id = `${v.projection}\u0000${v.rule}`;
+        let g = groups.get(id);
+        if (!g) {
+            if (groups.size >= limits_MAX_ANNOTATIONS)
+                continue;
+            g = { projection: v.projection, rule: v.rule, count: 0, keys: [], first: v.message };
+            groups.set(id, g);
+        }
+        g.count++;
+        if (v.key !== undefined && g.keys.length < ANNOTATION_KEYS)
+            g.keys.push(v.key);
+    }
+    const path = cut(specFile.replace(/^\.\//, ''), MAX_STRING);
+    return [...groups.values()].map((g) => {
+        const line = Math.max(1, projections.find((p) => p.name === g.projection)?.line ?? 1);
+        const more = g.count - g.keys.length;
+        // Keys cut so that five of them fit in the message beside the counts.
+        const keys = g.keys.map((k) => cut(k, 150)).join(', ');
+        const named = g.keys.length > 0 ? `: ${keys}${more > 0 ? ` and ${more} more` : ''}` : '';
+        return {
+            path,
+            start_line: line,
+            end_line: line,
+            annotation_level: 'failure',
+            title: cut(`docdb: ${g.rule} failed in projection ${g.projection}`, ANNOTATION_TITLE_CHARS),
+            message: cut(`${g.count} violation(s) of ${g.rule} in projection ${g.projection}${named}. First: ${g.first}`, MAX_STRING),
+        };
+    });
+}
+
+;// CONCATENATED MODULE: ./src/review/marker.ts
+/** The hidden marker that makes the review comment sticky: the publisher finds its own comment by it. */
+/** Characters a section ref keeps as they are in the marker; everything else is percent-encoded. */
+const PLAIN = /[A-Za-z0-9._/-]/;
+/**
+ * The hidden HTML comment that starts the review comment of `section`. The section is percent-encoded
+ * outside `A-Z a-z 0-9 . _ / -`, so no section name can close the comment (`-->`, `--!>`), open another
+ * or break the line, and two different sections never share a marker.
+ *
+ * @example
+ * reviewMarker('refs/docdb/documents'); // '<!-- docdb-review: refs/docdb/documents -->'
+ * reviewMarker('refs/x/a-->b'); // '<!-- docdb-review: refs/x/a--%3Eb -->'
+ */
+function reviewMarker(section) {
+    let encoded = '';
+    for (const c of section) {
+        if (PLAIN.test(c))
+            encoded += c;
+        else
+            for (const b of new TextEncoder().encode(c))
+                encoded += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    }
+    return `<!-- docdb-review: ${encoded} -->`;
+}
+
+;// CONCATENATED MODULE: ./src/review/render-parts.ts
+/**
+ * The pieces the three renderings share (comment, check-run summary, job summary; laid out by
+ * render-layout.ts): the headline, the tables' header and rows, the preview line and the notes. Every string from the review — which may have
+ * come from an untrusted file — is cut to `chars` characters and escaped (markdown.ts).
+ */
+
+
+/** Characters of one string shown in the comment and the check run (the job summary shows them whole). */
+const SHORT_CHARS = 200;
+const num = (n) => n.toLocaleString('en-US');
+const esc = (s, chars) => escapeMarkdown(cut(s, chars));
+const render_parts_code = (s, chars) => codeText(cut(s, chars));
+/**
+ * The section's name without `refs/<root>/`: `refs/docdb/documents` → `documents`.
+ *
+ * @example
+ * shortSection('refs/docdb/weather/daily'); // 'weather/daily'
+ */
+function shortSection(section) {
+    const parts = section.split('/');
+    return parts.length > 2 && parts[0] === 'refs' ? parts.slice(2).join('/') : section;
+}
+/** The first line: what would happen to which section. */
+function headline(review, chars) {
+    const where = `${render_parts_code(review.section, chars)} (pull request ${num(review.pullRequest)})`;
+    if (!review.changed)
+        return `### docdb: nothing would change in ${where}`;
+    return `### docdb: ${num(review.rowCount)} document(s) would change in ${where}`;
+}
+/** One sentence about the expectations. */
+function expectationLine(review) {
+    const { declared, count } = review.expectations;
+    if (count > 0)
+        return `**Expectations: ${num(count)} violation(s)** — this change would be refused by the section's checks.`;
+    if (declared)
+        return '**Expectations: all hold.**';
+    return 'Expectations: none declared (no `expect:` or `schema:` in the spec).';
+}
+const TOTALS_HEADER = ['| Type | Added | Modified | Removed |', '|---|--:|--:|--:|'];
+function totalsRow(t, chars) {
+    return `| ${render_parts_code(`${t.namespace}/${t.type}`, chars)} | ${num(t.added)} | ${num(t.modified)} | ${num(t.removed)} |`;
+}
+const VIOLATIONS_HEADER = ['| Projection | Rule | Document | Problem |', '|---|---|---|---|'];
+function violationRow(v, chars) {
+    const key = v.key === undefined ? '' : render_parts_code(v.key, chars);
+    return `| ${esc(v.projection, chars)} | ${esc(v.rule, chars)} | ${key} | ${esc(v.message, chars)} |`;
+}
+const FIELDS_HEADER = ['| Type | Field | Documents | Example | Before → after |', '|---|---|--:|---|---|'];
+function fieldRow(f, chars) {
+    // Values are JSON cut at 80 characters already (field-diff.ts); a forged file's are cut again here.
+    const before = render_parts_code(f.sample.before, 81);
+    const after = render_parts_code(f.sample.after, 81);
+    return `| ${render_parts_code(`${f.namespace}/${f.type}`, chars)} | ${render_parts_code(f.field, chars)} | ${num(f.documents)} | ${render_parts_code(f.sample.key, chars)} | ${before} → ${after} |`;
+}
+const ROWS_HEADER = ['| Document | Change | Projection | Fields changed |', '|---|---|---|---|'];
+function documentRow(r, chars) {
+    return `| ${render_parts_code(r.key, chars)} | ${r.change} | ${esc(r.projection, chars)} | ${r.fields.map((f) => render_parts_code(f, chars)).join(', ')} |`;
+}
+function noteLine(note, chars) {
+    return `- ${esc(note, chars)}`;
+}
+/** The preview commit and the viewer's diff link, when there are. */
+function previewLines(review, chars) {
+    if (review.preview === null)
+        return [];
+    const lines = [`Preview: version ${render_parts_code(review.preview.version, 64)} on ${render_parts_code(review.preview.ref, chars)}.`];
+    const link = viewerDiffUrl(review);
+    if (link !== undefined)
+        lines.push('', `[Open the change in the viewer](${link})`);
+    return lines;
+}
+/** Where the review was computed: the head commit and the section tip. */
+function footer(review) {
+    const base = review.base === null ? 'a section that does not exist yet' : `section tip ${render_parts_code(review.base.slice(0, 12), 12)}`;
+    return `<sub>docdb review of head ${render_parts_code(review.headSha.slice(0, 12), 12)} against ${base}; updated on every push.</sub>`;
+}
+
+;// CONCATENATED MODULE: ./src/review/render-layout.ts
+/**
+ * The layout the three renderings share: the headline and the expectations, then totals per type, the
+ * expectations not met, the field changes and the notes (each part with its share of the budget), then
+ * whatever the rendering adds (the documents), then the preview with the viewer link and the footer, whose
+ * room is reserved before anything else so that no long part can push them out.
+ */
+
+
+function* map(items, f) {
+    for (const item of items)
+        yield f(item);
+}
+/**
+ * The review's Markdown within `max` UTF-8 bytes, laid out as above, `first` lines (the comment's marker) on top.
+ *
+ * @example
+ * const summary = layOut(review, 65_535, { chars: 200, caps, more: (n) => `… and ${n} more in the job summary.` });
+ */
+function layOut(review, max, style, first = []) {
+    const b = new Budget(max);
+    for (const line of first)
+        b.add(line);
+    b.add(headline(review, style.chars));
+    b.add('');
+    if (!review.changed)
+        b.add('Nothing would change: the projections produce exactly the documents the section holds.');
+    b.add(expectationLine(review));
+    const preview = previewLines(review, style.chars);
+    const tail = [...(preview.length > 0 ? ['', ...preview] : []), '', footer(review)];
+    const keep = tail.reduce((n, line) => n + utf8Bytes(line) + 1, 0);
+    sharedParts(b, review, keep, style);
+    if (style.rest)
+        b.part(max, keep, style.rest);
+    for (const line of tail)
+        b.add(line);
+    return b.text();
+}
+function sharedParts(b, review, keep, style) {
+    const { chars, caps, more } = style;
+    b.part(caps.totals, keep, (p) => {
+        if (review.totals.length === 0)
+            return;
+        p.add('');
+        const rows = map(review.totals, (t) => totalsRow(t, chars));
+        p.table(TOTALS_HEADER, rows, review.totals.length, (n) => more(n, 'totals'));
+    });
+    b.part(caps.violations, keep, (p) => {
+        const { violations, count } = review.expectations;
+        if (count === 0)
+            return;
+        p.add('');
+        p.add('#### Expectations not met');
+        p.table(VIOLATIONS_HEADER, map(violations, (v) => violationRow(v, chars)), count, (n) => more(n, 'violations'));
+    });
+    b.part(caps.fields, keep, (p) => {
+        const fields = review.fieldChanges;
+        if (fields.length === 0)
+            return;
+        p.add('');
+        p.add('#### Fields changed in the most documents');
+        p.table(FIELDS_HEADER, map(fields, (f) => fieldRow(f, chars)), fields.length, (n) => more(n, 'fields'));
+    });
+    b.part(caps.notes, keep, (p) => {
+        if (review.notes.length === 0)
+            return;
+        p.add('');
+        p.table(['Notes:'], map(review.notes, (x) => noteLine(x, chars)), review.notes.length, (n) => more(n, 'notes'));
+    });
+}
+
+;// CONCATENATED MODULE: ./src/review/render-check.ts
+/**
+ * The check run `docdb: <section>` on the pull request's head commit: its conclusion, a title, a summary of
+ * at most 65,535 characters (GitHub's limit on `output.summary`) with the totals per type, and the
+ * annotations on the spec lines whose projections broke an expectation (at most 50: GitHub takes 50 per request).
+ */
+
+
+
+
+/**
+ * `output.summary`'s limit, in UTF-8 bytes (so in characters too; GitHub counts bytes in practice,
+ * github/rest-api-description#5399). https://docs.github.com/rest/checks/runs#create-a-check-run
+ */
+const MAX_CHECK_SUMMARY_BYTES = 65_535;
+/** A check run's name is shown in a narrow column; longer section names are cut. */
+const NAME_CHARS = 100;
+const WHAT = {
+    totals: 'type(s)',
+    violations: 'violation(s)',
+    fields: 'field(s)',
+    notes: 'note(s)',
+    documents: 'document(s)',
+};
+const more = (n, part) => `… and ${n.toLocaleString('en-US')} more ${WHAT[part]} in the job summary.`;
+/**
+ * The check run of a review.
+ *
+ * @example
+ * const check = renderCheckRun(review); // { name: 'docdb: documents', conclusion: 'neutral', title: '3 document(s) would change …', … }
+ */
+function renderCheckRun(review) {
+    return {
+        name: cut(`docdb: ${shortSection(review.section)}`, NAME_CHARS),
+        title: checkTitle(review),
+        conclusion: review.conclusion,
+        summary: checkSummary(review, MAX_CHECK_SUMMARY_BYTES),
+        annotations: review.annotations.slice(0, limits_MAX_ANNOTATIONS),
+    };
+}
+function checkTitle(review) {
+    const n = (x) => x.toLocaleString('en-US');
+    const violations = review.expectations.count;
+    if (violations > 0)
+        return `${n(violations)} expectation violation(s); ${n(review.rowCount)} document(s) would change`;
+    if (!review.changed)
+        return 'Nothing would change';
+    const checked = review.expectations.declared ? 'expectations hold' : 'no expectations declared';
+    return `${n(review.rowCount)} document(s) would change (${checked})`;
+}
+/**
+ * The summary within `max` bytes: the shared parts, then as many documents as the room left takes.
+ *
+ * @example
+ * checkSummary(review, 65_535);
+ */
+function checkSummary(review, max) {
+    const style = {
+        chars: SHORT_CHARS,
+        caps: { totals: 20_000, violations: 16_000, fields: 10_000, notes: 4_000 },
+        more,
+        rest: (p) => {
+            if (review.rowCount === 0)
+                return;
+            p.add('');
+            p.add('#### Documents');
+            const rows = review.rows.map((r) => documentRow(r, SHORT_CHARS));
+            p.table(ROWS_HEADER, rows, review.rowCount, (n) => more(n, 'documents'));
+        },
+    };
+    return layOut(review, max, style);
+}
+
+;// CONCATENATED MODULE: ./src/review/render-comment.ts
+/**
+ * The sticky pull-request comment: what the change would do to the section, in at most 60,000 characters
+ * (GitHub refuses a comment over 65,536), the detail cut with a pointer to the check run and job summary.
+ */
+
+
+
+
+/**
+ * The comment's limit, in UTF-8 bytes (so in characters too): under GitHub's 65,536 with room to spare.
+ * https://docs.github.com/rest/issues/comments#create-an-issue-comment answers 422 "body is too long".
+ */
+const MAX_COMMENT_BYTES = 60_000;
+const render_comment_WHAT = {
+    totals: 'type(s)',
+    violations: 'violation(s)',
+    fields: 'field(s)',
+    notes: 'note(s)',
+    documents: 'document(s)',
+};
+const STYLE = {
+    chars: SHORT_CHARS,
+    // Together more than the limit: one long part cannot crowd out the others, and the budget keeps the whole.
+    caps: { totals: 24_000, violations: 18_000, fields: 14_000, notes: 8_000 },
+    more: (n, part) => `… and ${n.toLocaleString('en-US')} more ${render_comment_WHAT[part]} in the check run / job summary.`,
+};
+/**
+ * The review comment's Markdown: the marker first (the publisher finds the comment by it), then totals per
+ * type, the expectations, the 10 largest field changes, the notes, the preview and the viewer link.
+ *
+ * @example
+ * const body = renderComment(review); // '<!-- docdb-review: refs/docdb/documents -->\n### docdb: 3 document(s) would change …'
+ */
+function renderComment(review) {
+    const text = commentWithin(review, MAX_COMMENT_BYTES);
+    // Cannot happen (every part is budgeted); should it, a short comment beats one GitHub refuses.
+    return utf8Bytes(text) <= MAX_COMMENT_BYTES ? text : minimalComment(review);
+}
+/**
+ * The comment within `max` bytes.
+ *
+ * @example
+ * commentWithin(review, 20_000).length; // ≤ 20,000
+ */
+function commentWithin(review, max) {
+    return layOut(review, max, STYLE, [reviewMarker(review.section)]);
+}
+/** The marker and the headline only. */
+function minimalComment(review) {
+    return `${reviewMarker(review.section)}\n### docdb: ${review.rowCount.toLocaleString('en-US')} document(s) would change; the detail is in the check run / job summary.\n`;
+}
+
+;// CONCATENATED MODULE: ./src/review/render-summary.ts
+/**
+ * The job summary of a review: everything the comment and the check run cut — every kept document as a
+ * row — within 1,000,000 bytes. GitHub drops a step summary over 1 MiB entirely (with an error annotation),
+ * https://docs.github.com/actions/reference/workflows-and-actions/workflow-commands#adding-a-job-summary
+ */
+
+
+
+/** The job summary's limit in UTF-8 bytes: under GitHub's 1 MiB, with room for the step's other lines. */
+const MAX_JOB_SUMMARY_BYTES = 1_000_000;
+/** Strings are shown whole (the review keeps them at most 1,024 characters). */
+const FULL = 1_024;
+const n = (x) => x.toLocaleString('en-US');
+/**
+ * The job summary's Markdown.
+ *
+ * @example
+ * await core.summary.addRaw(renderJobSummary(review)).write();
+ */
+function renderJobSummary(review) {
+    return jobSummaryWithin(review, MAX_JOB_SUMMARY_BYTES);
+}
+/**
+ * The job summary within `max` bytes.
+ *
+ * @example
+ * jobSummaryWithin(review, 500_000);
+ */
+function jobSummaryWithin(review, max) {
+    const style = {
+        chars: FULL,
+        caps: { totals: 200_000, violations: 150_000, fields: 50_000, notes: 50_000 },
+        more: (x, part) => moreSentence(review, x, part),
+        rest: (p) => documentTable(p, review),
+    };
+    return layOut(review, max, style);
+}
+/** Why `x` rows of a part are not listed: the review did not keep them, or the summary had no room. */
+function moreSentence(review, x, part) {
+    if (part === 'violations' && review.expectations.count > review.expectations.violations.length) {
+        return `… and ${n(x)} more violation(s); the review keeps the first ${review.expectations.violations.length}.`;
+    }
+    const what = {
+        totals: 'type(s)',
+        violations: 'violation(s)',
+        fields: 'field(s)',
+        notes: 'note(s)',
+        documents: 'document(s)',
+    }[part];
+    return `… and ${n(x)} more ${what}, not listed: the job summary stays under GitHub’s 1 MiB.`;
+}
+/** Every kept document as a row, then why the rest are not listed: the review's cap, or the size limit. */
+function documentTable(p, review) {
+    if (review.rowCount === 0)
+        return;
+    p.add('');
+    p.add(`#### Documents (${n(review.rowCount)})`);
+    p.table(ROWS_HEADER, review.rows.map((r) => documentRow(r, FULL)), review.rowCount, (x) => {
+        const added = review.rowCount - x;
+        if (added < review.rows.length)
+            return moreSentence(review, x, 'documents');
+        return `… and ${n(x)} more document(s), not listed: the review keeps the first ${n(Math.min(review.rows.length, MAX_ROWS))} in key order.`;
+    });
+}
+
+// EXTERNAL MODULE: ./node_modules/zod/v4/classic/schemas.js + 17 modules
+var schemas = __nccwpck_require__(8816);
+;// CONCATENATED MODULE: ./src/review/review-schema.ts
+/**
+ * The review file's schema: every field typed, every string and array capped (limits.ts). The file comes
+ * from a fork's artifact (`mode: review-publish`), so nothing in it is trusted until it passed this.
+ */
+
+
+const review_schema_num = (n) => n.toLocaleString('en-US');
+const str = (max = MAX_STRING) => schemas/* string */.YjP().max(max, { error: `must be at most ${review_schema_num(max)} characters` });
+const list = (item, max, what) => schemas/* array */.YOg(item).max(max, { error: `must hold at most ${review_schema_num(max)} ${what}` });
+const count = schemas/* number */.aig()
+    .int({ error: 'must be a whole number' })
+    .nonnegative({ error: 'must not be negative' })
+    .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' });
+const line = schemas/* number */.aig()
+    .int({ error: 'must be a whole number' })
+    .positive({ error: 'must be a line number (1 or more)' });
+const review_schema_sha = schemas/* string */.YjP().regex(/^[0-9a-f]{40}$/, { error: 'must be a commit SHA: 40 lower-case hex digits' });
+const change = schemas/* enum */.k5n(['added', 'modified', 'removed']);
+const typeTotals = schemas/* strictObject */.rej({ namespace: str(), type: str(), added: count, modified: count, removed: count });
+const fieldChange = schemas/* strictObject */.rej({
+    namespace: str(),
+    type: str(),
+    field: str(),
+    documents: count,
+    sample: schemas/* strictObject */.rej({ key: str(MAX_KEY), before: str(), after: str() }),
+});
+const violation = schemas/* strictObject */.rej({ projection: str(), rule: str(), key: str(MAX_KEY).optional(), message: str() });
+const row = schemas/* strictObject */.rej({
+    key: str(MAX_KEY),
+    change,
+    projection: str(),
+    fields: list(str(), MAX_ROW_FIELDS, 'fields'),
+});
+const annotation = schemas/* strictObject */.rej({
+    path: str(),
+    start_line: line,
+    end_line: line,
+    annotation_level: schemas/* enum */.k5n(['notice', 'warning', 'failure']),
+    title: str(ANNOTATION_TITLE_CHARS),
+    message: str(),
+});
+/** A review as the file holds it (section, preview and viewerUrl are checked further in review-file.ts). */
+const reviewSchema = schemas/* strictObject */.rej({
+    format: schemas/* literal */.euz(1, { error: 'must be 1 (the only review-file format)' }),
+    section: str(),
+    repository: schemas/* string */.YjP().regex(/^[A-Za-z0-9-]{1,39}\/[A-Za-z0-9._-]{1,100}$/, { error: 'must be owner/name' }),
+    pullRequest: schemas/* number */.aig()
+        .int({ error: 'must be a whole number' })
+        .positive({ error: 'must be a pull request number (1 or more)' })
+        .max(Number.MAX_SAFE_INTEGER, { error: 'is too large' }),
+    headSha: review_schema_sha,
+    base: review_schema_sha.nullable(),
+    preview: schemas/* strictObject */.rej({ ref: str(), version: review_schema_sha }).nullable(),
+    viewerUrl: str().optional(),
+    changed: schemas/* boolean */.zMY(),
+    conclusion: schemas/* enum */.k5n(['success', 'neutral', 'failure']),
+    totals: list(typeTotals, MAX_TYPES, 'types'),
+    fieldChanges: list(fieldChange, MAX_FIELD_CHANGES, 'field changes'),
+    expectations: schemas/* strictObject */.rej({
+        declared: schemas/* boolean */.zMY(),
+        count,
+        violations: list(violation, MAX_VIOLATIONS, 'violations'),
+    }),
+    rows: list(row, MAX_ROWS, 'rows'),
+    rowCount: count,
+    annotations: list(annotation, limits_MAX_ANNOTATIONS, 'annotations'),
+    notes: list(str(), MAX_NOTES, 'notes'),
+});
+
+;// CONCATENATED MODULE: ./src/review/review-file.ts
+/**
+ * The review file (`review-file` input): the review as JSON, written by `mode: review` in a fork's run and
+ * read back by `mode: review-publish` with the base repository's token. Reading treats it as hostile: the
+ * size is checked before parsing, then the schema (review-schema.ts), then what a schema cannot say (the
+ * section is a section ref, the preview lies beside it, the viewer address is http(s), counts add up).
+ * Every refusal is `InvalidConfig` naming the field as a JSON path and what is allowed — never the value.
+ */
+
+
+
+
+
+
+const review_file_num = (n) => n.toLocaleString('en-US');
+/**
+ * The review as the file's JSON, at most 8 MiB: a review with long keys in all of its 5,000 rows would be
+ * larger, so rows are dropped from the end until it fits (`rowCount` still counts them all, and the job
+ * summary says how many are not listed).
+ *
+ * @example
+ * await writeFile(reviewFilePath, writeReviewFile(review));
+ */
+function writeReviewFile(review) {
+    const whole = JSON.stringify(review);
+    if (utf8Bytes(whole) <= MAX_FILE_BYTES)
+        return whole;
+    // `[row,row,…]` in place of `[]`: each kept row adds its JSON and a comma, so the size is known row by row.
+    let size = utf8Bytes(JSON.stringify({ ...review, rows: [] }));
+    let kept = 0;
+    for (const row of review.rows) {
+        size += utf8Bytes(JSON.stringify(row)) + (kept > 0 ? 1 : 0);
+        if (size > MAX_FILE_BYTES)
+            break;
+        kept++;
+    }
+    return JSON.stringify({ ...review, rows: review.rows.slice(0, kept) });
+}
+/**
+ * The review in an untrusted file, validated; `InvalidConfig` (with `data.field`, the JSON path, and
+ * `data.allowed`) for anything else.
+ *
+ * @example
+ * const review = readReviewFile(await readFile(reviewFilePath, 'utf8'));
+ */
+function readReviewFile(text) {
+    // Size first: a forged file must not cost a parse of gigabytes. UTF-8 bytes are never fewer than UTF-16 units.
+    if (text.length > MAX_FILE_BYTES || utf8Bytes(text) > MAX_FILE_BYTES) {
+        throw refused('review-file', `is larger than ${review_file_num(MAX_FILE_BYTES)} bytes (8 MiB)`, 'at most 8 MiB of JSON');
+    }
+    let json;
+    try {
+        json = JSON.parse(text);
+    }
+    catch {
+        throw refused('review-file', 'is not JSON', 'the JSON that mode: review writes (review-file)');
+    }
+    const parsed = reviewSchema.safeParse(json);
+    if (!parsed.success) {
+        const issue = parsed.error.issues[0];
+        const more = parsed.error.issues.length - 1;
+        const also = more > 0 ? ` (and ${more} more problem(s))` : '';
+        if (issue.code === 'unrecognized_keys') {
+            // Named, but cut and quoted: the name is the file's, not ours.
+            const name = JSON.stringify(cut(String(issue.keys[0]), 40));
+            throw refused(jsonPath(issue.path), `has a field this format does not have: ${name}${also}`, 'the fields of review-file format 1');
+        }
+        throw refused(jsonPath(issue.path), `${issue.message}${also}`, issue.message);
+    }
+    const review = parsed.data;
+    checkMeaning(review);
+    return review;
+}
+/** What the schema cannot say. */
+function checkMeaning(review) {
+    try {
+        (0,refname/* assertNotReservedRef */.n7)(review.section, 'section');
+    }
+    catch {
+        throw refused('section', 'is not a section ref', 'refs/<root>/<section> (git ref-name rules, outside .shards/.quarantine/.previews)');
+    }
+    if (review.preview !== null && !review.preview.ref.startsWith(`${review.section}.previews/`)) {
+        throw refused('preview.ref', 'is not a preview ref of the section', `a ref under ${review.section}.previews/`);
+    }
+    if (review.viewerUrl !== undefined && httpUrl(review.viewerUrl) === undefined) {
+        throw refused('viewerUrl', 'is not an http(s) address', 'an http: or https: URL without credentials, or no viewerUrl');
+    }
+    if (review.rowCount < review.rows.length) {
+        throw refused('rowCount', 'is less than the number of rows', 'a count of every changed document (at least rows.length)');
+    }
+    if (review.expectations.count < review.expectations.violations.length) {
+        throw refused('expectations.count', 'is less than the number of violations', 'at least expectations.violations.length');
+    }
+}
+/** `rows[3].key` from zod's path; `review-file` for the whole file. */
+function jsonPath(path) {
+    if (path.length === 0)
+        return 'review-file';
+    return path.map((p, i) => (typeof p === 'number' ? `[${p}]` : i === 0 ? String(p) : `.${String(p)}`)).join('');
+}
+function refused(field, problem, allowed) {
+    const what = field === 'review-file' ? 'review file' : `review file: ${field}`;
+    return new core_errors/* InvalidConfig */.OZ(field, `${what} ${problem}; allowed: ${allowed}`, { allowed });
+}
+
+;// CONCATENATED MODULE: ./src/review/index.ts
+/**
+ * The review of a pull request's data change (issue 39, docs/review.md): built from a dry run
+ * (`buildReview`), rendered as the sticky comment, the check run and the job summary, and carried between
+ * workflows as an untrusted file. Pure functions, no I/O; publishing is src/review/github/.
+ */
+
+
+
+
+
+
+
+
+
+;// CONCATENATED MODULE: ./src/review/github/api.ts
+/**
+ * The publisher's one way to GitHub: every request goes through `ReviewApi.send`, which counts it and
+ * turns an Octokit failure into docdb's typed error through THE status mapping (`mapStatusError`), built
+ * from the status, headers and body only — never from the failed request, whose headers hold the token.
+ * The callers then tell a refusal they report (`isDenial`) from a failure they throw.
+ */
+
+
+
+/** Operation name the publisher's errors carry in `data.operation`. */
+const PUBLISH_OPERATION = 'review publish';
+/**
+ * A counting, error-mapping view of a `SourceClient` (Octokit's `request`) for one repository.
+ *
+ * @example
+ * const api = new ReviewApi(octokit, 'octo/data');
+ * const { data } = await api.send('GET /repos/{owner}/{repo}/pulls/{pull_number}', { pull_number: 7 }, 'read the pull request');
+ * api.requests; // 1
+ */
+class ReviewApi {
+    client;
+    repository;
+    /** Requests sent so far. */
+    requests = 0;
+    owner;
+    repo;
+    constructor(client, repository) {
+        this.client = client;
+        this.repository = repository;
+        const [owner, repo] = repository.split('/');
+        this.owner = owner;
+        this.repo = repo;
+    }
+    /** Send one request (`owner` and `repo` filled in); a failure is a DocDbError naming `step`, token-free. */
+    async send(route, params, step) {
+        this.requests++;
+        try {
+            const res = await this.client.request(route, { owner: this.owner, repo: this.repo, ...params });
+            return { headers: res.headers, data: res.data };
+        }
+        catch (e) {
+            throw this.failure(e, route, params, step);
+        }
+    }
+    failure(e, route, params, step) {
+        if (e instanceof core_errors/* DocDbError */.rq)
+            return e;
+        const [method = 'GET', template = ''] = route.split(' ');
+        const path = template.replace(/\{(\w+)\}/g, (_m, k) => encodeURIComponent(String({ owner: this.owner, repo: this.repo, ...params }[k] ?? k)));
+        const f = e;
+        if (!f?.response) {
+            return new core_errors/* TransportError */.wX(`${PUBLISH_OPERATION}: ${step} (${method} ${path}) failed without a response`, {
+                operation: PUBLISH_OPERATION,
+                step,
+                method,
+                path,
+            });
+        }
+        const headers = {};
+        for (const [k, v] of Object.entries(f.response.headers ?? {}))
+            if (v !== undefined)
+                headers[k.toLowerCase()] = String(v);
+        const data = f.response.data;
+        const body = data === undefined ? new Uint8Array() : (0,core_bytes/* utf8 */.As)(typeof data === 'string' ? data : JSON.stringify(data));
+        const ctx = { operation: PUBLISH_OPERATION, step, method, path, repo: this.repository, authenticated: true };
+        return (0,remote_api_status/* mapStatusError */.pt)(ctx, { status: f.response.status, headers, body });
+    }
+}
+/**
+ * A refusal of the token (403 that is not a rate limit, or 404: GitHub hides what a token may not see):
+ * reported as a missing permission, never thrown.
+ *
+ * @example
+ * try { await api.send(...) } catch (e) { if (!isDenial(e)) throw e; missing.add('checks: write'); }
+ */
+function isDenial(e) {
+    return e instanceof core_errors/* Forbidden */.cw || e instanceof core_errors/* NotFound */.Mk;
+}
+
+;// CONCATENATED MODULE: ./src/review/github/check.ts
+
+/** Annotations one create or update may carry. */
+const ANNOTATIONS_PER_REQUEST = 50;
+/** Characters of a commit status's description (GitHub: 140). */
+const STATUS_DESCRIPTION_MAX = 140;
+/**
+ * Write the check run (installation token) or the commit status (personal token); a refusal is
+ * `denied` with the permission added to `missing`, never thrown.
+ *
+ * @example
+ * await publishCheck(api, { headSha, tokenKind: 'installation' }, renderCheckRun(review), missing);
+ */
+async function publishCheck(api, target, check, missing) {
+    const permission = target.tokenKind === 'personal' ? 'statuses: write' : 'checks: write';
+    try {
+        return target.tokenKind === 'personal'
+            ? await writeStatus(api, target.headSha, check)
+            : await writeCheckRun(api, target.headSha, check);
+    }
+    catch (e) {
+        if (!isDenial(e))
+            throw e;
+        missing.add(permission);
+        return { action: 'denied' };
+    }
+}
+async function writeCheckRun(api, headSha, check) {
+    const [first = [], ...rest] = batches(check.annotations);
+    const existing = await latestRun(api, headSha, check.name);
+    const output = (annotations) => ({ title: check.title, summary: check.summary, annotations });
+    const fields = { name: check.name, status: 'completed', conclusion: check.conclusion, output: output(first) };
+    // Annotations are appended on every update: a run that already has some (an earlier run on this commit)
+    // would show the old ones beside the new. Then a new run is created; GitHub shows the latest of a name.
+    const reuse = existing && (existing.output?.annotations_count ?? 0) === 0;
+    const { data } = reuse
+        ? await api.send('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { check_run_id: existing.id, ...fields }, 'update the check run')
+        : await api.send('POST /repos/{owner}/{repo}/check-runs', { head_sha: headSha, ...fields }, 'create the check run');
+    const run = data;
+    for (const batch of rest) {
+        await api.send('PATCH /repos/{owner}/{repo}/check-runs/{check_run_id}', { check_run_id: run.id, output: output(batch) }, 'add check-run annotations');
+    }
+    return { action: reuse ? 'updated' : 'created', id: run.id, ...(run.html_url ? { url: run.html_url } : {}) };
+}
+/** The newest check run of this name on the commit, if any (one request). */
+async function latestRun(api, headSha, name) {
+    const { data } = await api.send('GET /repos/{owner}/{repo}/commits/{ref}/check-runs', { ref: headSha, check_name: name, filter: 'latest', per_page: 1 }, 'find the check run');
+    return data?.check_runs?.[0];
+}
+function batches(items) {
+    const out = [];
+    for (let i = 0; i < items.length; i += ANNOTATIONS_PER_REQUEST)
+        out.push(items.slice(i, i + ANNOTATIONS_PER_REQUEST));
+    return out;
+}
+/** A commit status carrying the conclusion (`neutral` is not a status state: it is reported as success). */
+async function writeStatus(api, headSha, check) {
+    const chars = [...check.title];
+    const description = chars.length <= STATUS_DESCRIPTION_MAX ? check.title : `${chars.slice(0, STATUS_DESCRIPTION_MAX - 1).join('')}…`;
+    const { data } = await api.send('POST /repos/{owner}/{repo}/statuses/{sha}', { sha: headSha, state: check.conclusion === 'failure' ? 'failure' : 'success', context: check.name, description }, 'write the commit status');
+    const status = data;
+    return { action: 'status', id: status.id, ...(status.url ? { url: status.url } : {}) };
+}
+
+;// CONCATENATED MODULE: ./src/review/github/comment.ts
+/**
+ * The sticky comment: one comment on the pull request, found by its hidden marker AND its author being
+ * the token's own account, edited in place on later runs. A comment carrying the marker written by
+ * anyone else (a person quoting it, another bot) is never touched: the publisher writes its own instead.
+ * Create and edit are https://docs.github.com/rest/issues/comments#create-an-issue-comment and
+ * #update-an-issue-comment; the list is read oldest first in pages of 100, at most `COMMENT_PAGE_CAP`.
+ */
+
+
+/** Comments per page (GitHub's maximum `per_page`). */
+const COMMENTS_PER_PAGE = 100;
+/** Pages of comments read at most (3,000 comments); past it the publisher writes a new comment. */
+const COMMENT_PAGE_CAP = 30;
+/** The account `GITHUB_TOKEN` (GitHub Actions' installation token) writes as. */
+const ACTIONS_BOT_LOGIN = 'github-actions[bot]';
+/**
+ * Create, edit or leave the sticky comment; a refused write (or read) is `denied` with the permission
+ * added to `missing`, never thrown.
+ *
+ * @example
+ * const outcome = await publishComment(api, { pullRequest: 7, tokenKind: 'installation', marker, body, changed: true }, missing);
+ */
+async function publishComment(api, job, missing) {
+    let own;
+    try {
+        const author = await whoAmI(api, job.tokenKind);
+        own = await findOwnComment(api, job, author);
+    }
+    catch (e) {
+        if (!isDenial(e))
+            throw e;
+        missing.add('pull-requests: read');
+        return { action: 'denied' };
+    }
+    if (own && own.body === job.body)
+        return { action: 'unchanged', ...where(own) };
+    if (!own && !job.changed)
+        return { action: 'skipped' };
+    try {
+        return own ? await editOrRecreate(api, job, own) : await create(api, job);
+    }
+    catch (e) {
+        if (!isDenial(e))
+            throw e;
+        missing.add('pull-requests: write');
+        return { action: 'denied' };
+    }
+}
+/**
+ * Edit the comment; when it is gone (deleted between the list and the edit: 404 on a comment the token
+ * could just read), write a new one rather than report a permission the token has.
+ */
+async function editOrRecreate(api, job, own) {
+    try {
+        const { data } = await api.send('PATCH /repos/{owner}/{repo}/issues/comments/{comment_id}', { comment_id: own.id, body: job.body }, 'edit the review comment');
+        return { action: 'updated', ...where(data) };
+    }
+    catch (e) {
+        if (!(e instanceof core_errors/* NotFound */.Mk))
+            throw e;
+        return create(api, job);
+    }
+}
+async function create(api, job) {
+    const { data } = await api.send('POST /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: job.pullRequest, body: job.body }, 'write the review comment');
+    return { action: 'created', ...where(data) };
+}
+function where(c) {
+    return { id: c.id, ...(c.html_url ? { url: c.html_url } : {}) };
+}
+/** An installation token writes as `github-actions[bot]` (no request); a personal token as its user (`GET /user`). */
+async function whoAmI(api, tokenKind) {
+    if (tokenKind === 'installation')
+        return { kind: 'installation' };
+    const { data } = await api.send('GET /user', {}, 'read the token’s account');
+    const login = data?.login;
+    if (typeof login !== 'string' || login === '') {
+        throw new TypeError(`review publish: GET /user answered no login`);
+    }
+    return { kind: 'personal', login };
+}
+function isOwn(c, author) {
+    if (author.kind === 'installation')
+        return c.user?.type === 'Bot' && c.user.login === ACTIONS_BOT_LOGIN;
+    return typeof c.user?.login === 'string' && c.user.login.toLowerCase() === author.login.toLowerCase();
+}
+/** The oldest comment with the marker by the token's account, reading pages until one has no `next`. */
+async function findOwnComment(api, job, author) {
+    for (let page = 1; page <= COMMENT_PAGE_CAP; page++) {
+        const { headers, data } = await api.send('GET /repos/{owner}/{repo}/issues/{issue_number}/comments', { issue_number: job.pullRequest, per_page: COMMENTS_PER_PAGE, page }, 'find the review comment');
+        const items = Array.isArray(data) ? data : [];
+        const own = items.find((c) => typeof c.body === 'string' && c.body.includes(job.marker) && isOwn(c, author));
+        if (own)
+            return own;
+        if (!/rel="next"/.test(String(headers.link ?? '')))
+            return undefined;
+    }
+    return undefined;
+}
+
+;// CONCATENATED MODULE: ./src/review/github/index.ts
+/**
+ * Publishing a review on GitHub (issue 39, docs/review-publishing.md): the sticky comment on the pull
+ * request and the check run (or, for a personal access token, a commit status) on its head commit.
+ * A permission the token lacks is reported (`missing`, action `denied`), never thrown; any other failure
+ * (a 5xx after the client's retries, a 422) throws a typed, token-free error.
+ */
+
+
+
+
+
+
+
+/**
+ * Publish `review` on its pull request: find the token's own sticky comment (pages of 100, at most 30)
+ * and edit it when its text changes (create it when there is none, unless nothing would change), then
+ * write the check run `render.check.name` on `headSha` (update the latest of that name, else create;
+ * annotations 50 a request) or, for a personal token, a commit status. The budget on a pull request with
+ * ≤ 100 comments and an earlier comment: at most 4 requests (list, edit, find run, write run).
+ *
+ * @example
+ * const outcome = await publishReview(octokit, { owner: 'octo', repo: 'data', pullRequest: 7, headSha, tokenKind: 'installation' }, review, {
+ *   comment: renderComment(review),
+ *   check: renderCheckRun(review),
+ * });
+ * outcome.missing; // [] or ['pull-requests: write', …]
+ */
+async function publishReview(client, target, review, render) {
+    checkTarget(target);
+    const api = new ReviewApi(client, `${target.owner}/${target.repo}`);
+    const missing = new Set();
+    const comment = await publishComment(api, {
+        pullRequest: target.pullRequest,
+        tokenKind: target.tokenKind,
+        marker: reviewMarker(review.section),
+        body: render.comment,
+        changed: review.changed,
+    }, missing);
+    const check = await publishCheck(api, target, render.check, missing);
+    return { comment, check, missing: [...missing], requests: api.requests };
+}
+function checkTarget(t) {
+    const name = /^[A-Za-z0-9._-]+$/;
+    if (typeof t.owner !== 'string' || !name.test(t.owner))
+        throw new core_errors/* InvalidConfig */.OZ('owner', `publishReview: owner must be a GitHub account name, got ${JSON.stringify(t.owner)}`);
+    if (typeof t.repo !== 'string' || !name.test(t.repo))
+        throw new core_errors/* InvalidConfig */.OZ('repo', `publishReview: repo must be a repository name, got ${JSON.stringify(t.repo)}`);
+    if (!Number.isSafeInteger(t.pullRequest) || t.pullRequest < 1) {
+        throw new core_errors/* InvalidConfig */.OZ('pullRequest', `publishReview: pullRequest must be a positive integer, got ${JSON.stringify(t.pullRequest)}`);
+    }
+    if (typeof t.headSha !== 'string' || !/^[0-9a-f]{40}$/.test(t.headSha)) {
+        throw new core_errors/* InvalidConfig */.OZ('headSha', `publishReview: headSha must be 40 lowercase hex characters, got ${JSON.stringify(t.headSha)}`);
+    }
+    if (t.tokenKind !== 'installation' && t.tokenKind !== 'personal') {
+        throw new core_errors/* InvalidConfig */.OZ('tokenKind', `publishReview: tokenKind must be "installation" or "personal", got ${JSON.stringify(t.tokenKind)}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/review-file.ts
+/**
+ * The `review-file` (issue 39): where `mode: review` writes the review as JSON (for
+ * `actions/upload-artifact`, so a `workflow_run` workflow can publish a fork's review) and where
+ * `mode: review-publish` reads it from. Both paths stay inside the workspace, also once symbolic links are
+ * resolved (as `export-path` does: export/real-path.ts); the file is read size-capped, its contents are the
+ * review renderers' business (readReviewFile validates them).
+ */
+
+
+
+
+/** The review file is refused past this size before it is read (render39's readReviewFile checks it too). */
+const MAX_REVIEW_FILE_BYTES = 8 * 1024 * 1024;
+const review_file_notInside = (path, workspace, how) => new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-review.json`, { allowed: 'a relative path inside the workspace' });
+/**
+ * The real path `path` leads to, which must be inside the workspace's real path.
+ *
+ * @example
+ * await reviewFileTarget('docdb-review.json', '/home/runner/work/repo'); // '/home/runner/work/repo/docdb-review.json'
+ */
+async function reviewFileTarget(path, workspace) {
+    const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
+    const real = await realTarget((0,external_node_path_.resolve)(workspace, path));
+    if (real === root || !isInside(real, root))
+        throw review_file_notInside(path, workspace, `: it leads to ${real}`);
+    return real;
+}
+/**
+ * Write the review JSON to `path` (inside the workspace); its real path.
+ *
+ * @example
+ * const written = await writeReviewTo('docdb-review.json', writeReviewFile(review), workspace);
+ */
+async function writeReviewTo(path, json, workspace) {
+    const target = await reviewFileTarget(path, workspace);
+    // Its directory may not exist yet (out/review.json): made where the real path said, inside the workspace.
+    await (0,promises_.mkdir)((0,external_node_path_.dirname)(target), { recursive: true });
+    await (0,promises_.writeFile)(target, json);
+    return target;
+}
+/**
+ * The review file's text, refused (naming `review-file`) when missing or larger than {@link MAX_REVIEW_FILE_BYTES}.
+ *
+ * @example
+ * const review = readReviewFile(await readReviewText('docdb-review.json', workspace));
+ */
+async function readReviewText(path, workspace) {
+    const target = await reviewFileTarget(path, workspace);
+    const size = (await (0,promises_.stat)(target).catch(() => undefined))?.size;
+    if (size === undefined) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": ${JSON.stringify(path)} does not exist in the workspace (download the review artifact first)`, {
+            allowed: 'the review file mode: review wrote',
+        });
+    }
+    if (size > MAX_REVIEW_FILE_BYTES) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": ${JSON.stringify(path)} is ${size} bytes, more than a review file holds (${MAX_REVIEW_FILE_BYTES}); it is not read`, { allowed: `at most ${MAX_REVIEW_FILE_BYTES} bytes` });
+    }
+    return (0,promises_.readFile)(target, 'utf8');
+}
+
+// EXTERNAL MODULE: ./src/projection/run/run-report.ts
+var run_report = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/action/review-run.ts
+/**
+ * The computing half of `mode: review` (issue 39): the spec's projections as a dry run against the section
+ * tip (incremental, as a scheduled run), with the would-be commit's `schema:`/`expect:` evaluated on that
+ * tip without moving the section (RunOptions.evaluate), the `before` data of every modified or removed
+ * document in ONE bulk read at the tip (the store's readMany: the archive on GitHub), and — for a
+ * same-repository pull request — the would-be commit written to the preview ref.
+ */
+
+
+
+
+
+
+
+/** Why modules are refused under `pull_request_target` (module-refusal.ts says it on the spec line). */
+const TARGET_REFUSAL = 'a review under pull_request_target runs with the base repository’s write token and secrets, so it imports no reducer or check module from the workspace (it may hold the pull request’s code); review on pull_request and post with mode: review-publish from a workflow_run workflow (docs/action.md), or use built-in reducers';
+/**
+ * The dry run with its evaluation (modules refused when `refuseModules` says why).
+ *
+ * @example
+ * const run = await reviewDryRun(inputs, context, tools, undefined);
+ * run.planned.refusal; // null: the commit would be accepted
+ */
+async function reviewDryRun(inputs, context, tools, refuseModules) {
+    const { spec, specPath, workspace } = await loadActionSpec(inputs, context);
+    const report = await (0,projection_run/* runProjections */.qQ)({
+        ...runOptions(inputs, 'dry-run', context, tools, { spec, specPath, workspace, target: undefined }),
+        evaluate: true,
+        ...(refuseModules ? { refuseModules } : {}),
+    });
+    const planned = report.planned;
+    const selected = spec.projections.filter((p) => report.projections.some((r) => r.name === p.name));
+    return {
+        report,
+        planned,
+        specFile: spec.file,
+        projections: selected.map((p) => ({ name: p.name, line: p.lines.expect ?? p.line })),
+        declared: selected.some((p) => p.expect !== undefined || p.schema !== undefined),
+    };
+}
+/**
+ * The refusal's violations in the review's shape (each names its projection and rule; never a value).
+ *
+ * @example
+ * reviewViolations(run.planned.refusal); // [{ projection: 'repos', rule: 'max-removed', message: '…' }]
+ */
+function reviewViolations(refusal) {
+    if (!refusal)
+        return [];
+    const all = refusal.violations.map((v) => ({
+        projection: v.projection ?? '',
+        rule: v.kind === 'schema' ? 'schema' : (v.expectation ?? 'expect'),
+        ...(v.key !== undefined ? { key: v.key } : {}),
+        message: v.message,
+    }));
+    // The refusal lists the first 50 and counts the rest; the review counts every one, so the unlisted ones
+    // stand in as the last listed one's projection and rule (the builder shows only the first 50 anyway).
+    const last = all[all.length - 1];
+    for (let i = all.length; last && i < refusal.count; i++) {
+        all.push({
+            projection: last.projection,
+            rule: last.rule,
+            message: `one of ${refusal.count} violations (the first ${refusal.violations.length} are listed)`,
+        });
+    }
+    return all;
+}
+/**
+ * Every document the run would change, in key order, with its data before (read at the tip in ONE bulk
+ * read) and after (the run's own operation).
+ *
+ * @example
+ * for (const d of await reviewDocuments(store, run)) console.log(d.change, d.key);
+ */
+async function reviewDocuments(store, run) {
+    const tip = run.report.previousVersion;
+    const changes = new Map();
+    for (const p of run.report.projections) {
+        for (const k of p.added)
+            changes.set(k, { change: 'added', projection: p.name });
+        for (const k of p.changed)
+            changes.set(k, { change: 'modified', projection: p.name });
+        for (const k of p.removed)
+            changes.set(k, { change: 'removed', projection: p.name });
+    }
+    const after = new Map();
+    for (const op of run.planned.ops)
+        if (op.op === 'put')
+            after.set((0,run_report/* opKey */.Bm)(op), op.document.data);
+    const earlier = [...changes].filter(([, c]) => c.change !== 'added').map(([k]) => k);
+    const before = new Map();
+    if (tip && earlier.length > 0) {
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, earlier, { version: tip })) {
+            if (item.value)
+                before.set(item.key, (0,envelope/* decodeEnvelope */.vw)(item.value, tip).data);
+        }
+    }
+    const keys = [...changes.keys()].sort();
+    return (function* () {
+        for (const key of keys) {
+            const id = (0,identity/* parseKey */.Do)(key);
+            const c = changes.get(key);
+            if (!id)
+                continue;
+            yield {
+                key,
+                namespace: id.namespace,
+                type: id.doc_type,
+                id: id.id,
+                change: c.change,
+                projection: c.projection,
+                before: before.get(key),
+                after: after.get(key),
+            };
+        }
+    })();
+}
+/**
+ * Write the preview of a same-repository pull request; a token that may not write (403/404) or a commit
+ * the section's schemas would refuse leaves no preview and says why in `note`, never failing the step.
+ *
+ * @example
+ * const { preview, note } = await tryPreview(host, tools.ref, 42, run);
+ */
+async function tryPreview(host, sectionRef, pullRequest, run) {
+    if (!host)
+        return { preview: null, note: 'no preview: the section is not on the GitHub API (a local git section)' };
+    if (run.planned.refusal?.kind === 'schema') {
+        return { preview: null, note: 'no preview: documents of the change break their schema (see the expectations)' };
+    }
+    try {
+        const p = await (0,projection_run/* writePreview */.EN)({
+            host,
+            sectionRef,
+            pullRequest,
+            ops: documentOpsOrNone(run.planned.ops),
+            base: run.report.previousVersion,
+            message: `docdb: review preview of pull request #${pullRequest}`,
+            indexes: run.planned.indexes,
+            schemas: run.planned.schemas,
+        });
+        return { preview: p.version ? { ref: p.ref, version: p.version } : null };
+    }
+    catch (e) {
+        if (e instanceof core_errors/* DocDbError */.rq && (e.code === 'Forbidden' || e.code === 'NotFound' || e.code === 'Unauthorized')) {
+            return {
+                preview: null,
+                note: 'no preview: the token may not write refs (contents: write is missing); the review was computed in memory',
+            };
+        }
+        throw e;
+    }
+}
+/** A preview only when some document changes (state files alone are no change to look at). */
+function documentOpsOrNone(ops) {
+    return ops.some((o) => o.op !== 'meta') ? ops : [];
+}
+
+;// CONCATENATED MODULE: ./src/action/review-prepare.ts
+/**
+ * `mode: review` up to the review's input (issue 39): the pull request (from the event or the API), the
+ * dry run with its evaluation (modules refused under `pull_request_target`), the preview for a
+ * same-repository pull request, and the documents with their data before and after — `ReviewInput`, what
+ * the review builder takes (src/review). Nothing here moves the section.
+ */
+
+
+
+/**
+ * Everything `mode: review` computes before the review is built and published.
+ *
+ * @example
+ * const { input, pull } = await prepareReview(inputs, context, tools, event);
+ * const review = buildReview(input);
+ */
+async function prepareReview(inputs, context, tools, event) {
+    const pull = await reviewPull(inputs, event, tools.client, context.inputNames);
+    const underTarget = event.name === 'pull_request_target';
+    const run = await reviewDryRun(inputs, context, tools, underTarget ? TARGET_REFUSAL : undefined);
+    const notes = [];
+    if (underTarget)
+        notes.push('Run under pull_request_target: no reducer or check module of the workspace was loaded.');
+    let preview = null;
+    if (pull.fork) {
+        notes.push('No preview: the pull request comes from a fork, whose token is read-only (contents: write is missing); the review was computed in memory.', 'No comment and no check run from this run (pull-requests: write and checks: write are missing for a fork): mode: review-publish posts them from the review file in a workflow_run workflow.');
+    }
+    else {
+        const p = await tryPreview(tools.shardRefs, tools.ref, pull.number, run);
+        preview = p.preview;
+        if (p.note)
+            notes.push(p.note);
+    }
+    const documents = await reviewDocuments(tools.store, run);
+    const input = {
+        section: tools.ref,
+        repository: inputs.repository,
+        pullRequest: pull.number,
+        headSha: pull.headSha,
+        base: run.report.previousVersion,
+        preview,
+        ...(inputs.review?.viewerUrl ? { viewerUrl: inputs.review.viewerUrl } : {}),
+        specFile: run.specFile,
+        projections: run.projections,
+        expectations: { declared: run.declared, violations: reviewViolations(run.planned.refusal) },
+        documents,
+        notes,
+    };
+    tools.log(`review of pull request #${pull.number} (${pull.headSha.slice(0, 7)}${pull.fork ? ', from a fork' : ''}): ${run.report.keys.length} document(s) would change${run.planned.refusal ? `, ${run.planned.refusal.count} violation(s)` : ''}`);
+    return {
+        input,
+        pull,
+        previewRef: tools.shardRefs && !pull.fork ? (0,preview_ref/* previewRefOf */.n1)(tools.ref, pull.number) : null,
+        refusal: run.planned.refusal,
+    };
+}
+
+;// CONCATENATED MODULE: ./src/action/review-mode.ts
+/**
+ * `mode: review` (issue 39; docs/action.md "Review data changes in pull requests"): the review of a pull
+ * request's data change — prepared without moving the section (review-prepare.ts), built and rendered by
+ * src/review, published on the pull request (one sticky comment, a check run or, for a personal token, a
+ * commit status) unless the pull request comes from a fork, and always given to the job summary, the
+ * `review` output and the `review-file`. A missing permission is a note, never a failure; the step fails
+ * only when an expectation fails (conclusion `failure`), as a refused run does.
+ */
+
+
+
+
+
+
+
+/**
+ * Review the pull request's data change.
+ *
+ * @example
+ * const { outputs } = await reviewMode(inputs, { event: { name: 'pull_request', path: process.env.GITHUB_EVENT_PATH } }, tools);
+ * outputs.conclusion; // 'neutral'
+ */
+async function reviewMode(inputs, context, tools, event) {
+    const prepared = await prepareReview(inputs, context, tools, event);
+    const review = buildReview(prepared.input);
+    const rendered = { comment: renderComment(review), check: renderCheckRun(review) };
+    const workspace = context.workspace ?? process.cwd();
+    const file = inputs.review?.reviewFile
+        ? await writeReviewTo(inputs.review.reviewFile, writeReviewFile(review), workspace)
+        : undefined;
+    const outcome = prepared.pull.fork
+        ? undefined
+        : await publishReview(tools.client, publishTarget(inputs, prepared.pull.number, prepared.pull.headSha), review, rendered);
+    if (outcome)
+        logOutcome(outcome, tools.log);
+    const result = reviewResult(review, rendered.comment, outcome, tools, { file, previewRef: prepared.previewRef });
+    if (review.conclusion === 'failure' && prepared.refusal) {
+        result.failed = {
+            message: `docdb review: ${prepared.refusal.count} expectation violation(s) in pull request #${review.pullRequest}: ${prepared.refusal.message}`,
+            annotations: refusalAnnotations(prepared.refusal, prepared.input.specFile),
+        };
+    }
+    return result;
+}
+/**
+ * Where a review is published: the base repository, the pull request and its head commit; a GitHub App
+ * installation token (`GITHUB_TOKEN` starts `ghs_`) creates check runs, any other token gets a commit status.
+ *
+ * @example
+ * publishTarget(inputs, 42, headSha); // { owner: 'octo', repo: 'data', pullRequest: 42, headSha, tokenKind: 'installation' }
+ */
+function publishTarget(inputs, pullRequest, headSha) {
+    const [owner, repo] = inputs.repository.split('/');
+    const tokenKind = inputs.token.startsWith('ghs_') ? 'installation' : 'personal';
+    return { owner, repo, pullRequest, headSha, tokenKind };
+}
+/** Log what publishing did, and each permission that was missing (a note, not a failure). */
+function logOutcome(outcome, log) {
+    log(`review comment: ${outcome.comment.action}${outcome.comment.url ? ` (${outcome.comment.url})` : ''}`);
+    log(`review check: ${outcome.check.action}${outcome.check.url ? ` (${outcome.check.url})` : ''}`);
+    for (const m of outcome.missing)
+        log(`warning: the token lacks ${m}: that part of the review was not published`);
+}
+/**
+ * Outputs and job summary of a review (mode review and review-publish).
+ *
+ * @example
+ * const { outputs, summary } = reviewResult(review, comment, outcome, tools, { previewRef: null });
+ */
+function reviewResult(review, comment, outcome, tools, extra) {
+    const missing = outcome?.missing ?? [];
+    const note = missing.length
+        ? `\n> The token lacks ${missing.join(', ')}: that part of the review was not published (add it to the workflow's permissions:).\n`
+        : '';
+    return {
+        outputs: {
+            review: comment,
+            conclusion: review.conclusion,
+            changed: String(review.changed),
+            version: review.preview?.version ?? '',
+            'preview-ref': review.preview?.ref ?? extra.previewRef ?? '',
+            'previous-version': review.base ?? '',
+            'review-file': extra.file ?? '',
+            'violation-count': String(review.expectations.count),
+            'comment-url': outcome?.comment.url ?? '',
+            'check-url': outcome?.check.url ?? '',
+            missing: missing.join(', '),
+            requests: String(tools.meter.requests),
+            ...rateOutputs(tools.meter),
+        },
+        summary: renderJobSummary(review) + note,
+        text: reviewText(review, outcome, missing),
+    };
+}
+/** The review for a terminal (`docdb project --mode review`): counts, conclusion, where it went; inert text. */
+function reviewText(review, outcome, missing) {
+    const lines = [
+        `docdb review: pull request #${review.pullRequest} against ${review.section} (tip ${review.base?.slice(0, 7) ?? 'none'}): ${review.conclusion}`,
+        ...review.totals.map((t) => `  ${t.namespace}/${t.type}  ${t.added} added, ${t.modified} modified, ${t.removed} removed`),
+        review.changed ? `${review.rowCount} document(s) would change` : 'nothing would change',
+        `expectations: ${review.expectations.declared ? `${review.expectations.count} violation(s)` : 'none declared'}`,
+        review.preview ? `preview ${review.preview.ref} at ${review.preview.version}` : 'no preview',
+        ...(outcome ? [`comment: ${outcome.comment.action}`, `check: ${outcome.check.action}`] : []),
+        ...(missing.length ? [`the token lacks ${missing.join(', ')}: that part was not published`] : []),
+    ];
+    return (0,terminal_text/* inertText */.UJ)(`${lines.join('\n')}\n`);
+}
+
+;// CONCATENATED MODULE: ./src/action/review-publish-mode.ts
+/**
+ * `mode: review-publish` (issue 39), for a `workflow_run` workflow that follows a fork's review: posts the
+ * comment and the check from the `review-file` with the base repository's token, running NO code from the
+ * fork — no spec, no reducer, no projection; only the file, which is untrusted (readReviewFile: size cap,
+ * schema, every count capped; the renderers escape every string). The file must be about the pull request
+ * as it is now: its head commit must equal the pull request's (`GET pulls/N`) AND the workflow_run's
+ * `head_sha`, else the step refuses naming the mismatch. GitHub Security Lab's two-workflow pattern.
+ */
+
+
+
+
+
+
+/**
+ * Publish the review a fork's run left in `review-file`.
+ *
+ * @example
+ * const { outputs } = await reviewPublishMode(inputs, { event: { name: 'workflow_run', path } }, tools);
+ */
+async function reviewPublishMode(inputs, context, tools, event) {
+    const text = await readReviewText(inputs.review?.reviewFile, context.workspace ?? process.cwd());
+    const review = trusted(readReviewFile(text), inputs, tools.ref);
+    await checkHead(review, inputs, event, tools);
+    const rendered = { comment: renderComment(review), check: renderCheckRun(review) };
+    const outcome = await publishReview(tools.client, publishTarget(inputs, review.pullRequest, review.headSha), review, rendered);
+    logOutcome(outcome, tools.log);
+    return reviewResult(review, rendered.comment, outcome, tools, { previewRef: null });
+}
+/**
+ * The file's review with what this workflow knows better: its section and repository must be this step's
+ * (a file about another section is refused), the pull request the input's when given, and the viewer link
+ * the workflow's own `viewer-url` (never the file's).
+ */
+function trusted(review, inputs, sectionRef) {
+    if (review.repository.toLowerCase() !== inputs.repository.toLowerCase()) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": the review is about ${review.repository}, not ${inputs.repository}`);
+    }
+    if (review.section !== sectionRef) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": the review is about the section ${review.section}, this step's is ${sectionRef} (set root and section as the review step did)`);
+    }
+    const given = inputs.review?.pullRequest;
+    if (given !== undefined && given !== review.pullRequest) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": the review is about pull request #${review.pullRequest}, the pull-request input says #${given}`);
+    }
+    const { viewerUrl: _fromFile, ...rest } = review;
+    return { ...rest, ...(inputs.review?.viewerUrl ? { viewerUrl: inputs.review.viewerUrl } : {}) };
+}
+/** The file's head commit = the pull request's now = the workflow_run's; else a refusal naming the mismatch. */
+async function checkHead(review, inputs, event, tools) {
+    const runSha = event.workflowRun?.headSha;
+    if (!runSha) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `mode: review-publish runs on a workflow_run event, whose head_sha the review file must match${event.name ? ` (this is a ${event.name} event)` : ' (no event payload: GITHUB_EVENT_PATH)'}`);
+    }
+    if (runSha !== review.headSha) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": the review is about commit ${review.headSha}, but the workflow run that made it ran on ${runSha}: refused`);
+    }
+    const pull = await getPull(tools.client, inputs.repository, review.pullRequest);
+    if (pull.headSha !== review.headSha) {
+        throw new core_errors/* InvalidConfig */.OZ('review-file', `input "review-file": the review is about commit ${review.headSha}, but pull request #${review.pullRequest}'s head is now ${pull.headSha}: refused (a newer run will review it)`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/action/review-modes.ts
+
+
+
+
+/**
+ * Run a review mode; `toolsFor` makes the run's tools (run-action.ts `actionTools`) with the repository id.
+ *
+ * @example
+ * return runReviewMode(inputs, context, (repositoryId) => actionTools(inputs, context, repositoryId));
+ */
+async function runReviewMode(inputs, context, toolsFor) {
+    const event = await readReviewEvent(context.event ?? {});
+    const own = event.repository && event.repository.fullName.toLowerCase() === inputs.repository.toLowerCase();
+    const tools = toolsFor(own ? event.repository?.nodeId : undefined);
+    if (inputs.mode === 'review')
+        return reviewMode(inputs, context, tools, event);
+    if (inputs.mode === 'review-publish')
+        return reviewPublishMode(inputs, context, tools, event);
+    return reviewCleanupMode(inputs, context, tools, event);
+}
+
 ;// CONCATENATED MODULE: ./src/action/run-action.ts
 /**
  * The Action's work, independent of `@actions/core` so it can run in-process (tests, `docdb demo`
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+
+
+
 
 
 
@@ -45605,6 +47777,10 @@ function splitRepo(full) {
  * const { outputs, summary } = await runAction(readInputs(core.getInput, process.env));
  */
 async function runAction(given, context = {}) {
+    // Pull-request reviews (issue 39): the event first (it may name the repository's id); none moves the section.
+    if ((0,review_inputs/* isReviewMode */.EQ)(given.mode)) {
+        return runReviewMode({ ...given, mode: given.mode }, context, (id) => actionTools(given, context, id));
+    }
     const tools = actionTools(given, context);
     const inputs = await fullVersions(given, tools.store);
     if (inputs.mode === 'changes') {
@@ -45631,9 +47807,10 @@ async function runAction(given, context = {}) {
         return readMode(inputs, tools);
     if (inputs.mode === 'query')
         return queryMode(inputs, tools, context.workspace ?? process.cwd());
-    const result = inputs.mode === 'merge'
-        ? await mergeMode(inputs, context, tools)
-        : await projectMode(inputs, inputs.mode, context, tools);
+    const { mode } = inputs;
+    if ((0,review_inputs/* isReviewMode */.EQ)(mode))
+        throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
+    const result = mode === 'merge' ? await mergeMode(inputs, context, tools) : await projectMode(inputs, mode, context, tools);
     if (inputs.notify && result.outputs.changed === 'true')
         await (0,notify/* notifyNext */.tI)(inputs, result.outputs, tools);
     return result;
@@ -45658,8 +47835,13 @@ async function fullVersions(inputs, store) {
     };
     return { ...inputs, version: await full('version'), since: await full('since') };
 }
-/** One metered Octokit for sources and store, and the section's store (unless the context brings one). */
-function actionTools(inputs, context) {
+/**
+ * One metered Octokit for sources and store, and the section's store (unless the context brings one).
+ *
+ * @example
+ * const tools = actionTools(inputs, { workspace }); // tools.store on refs/<root>/<section>
+ */
+function actionTools(inputs, context, repositoryId) {
     const log = context.log ?? (() => { });
     const ref = (0,refname/* sectionRef */.Xd)(inputs.root, inputs.section);
     const { owner, repo } = splitRepo(inputs.repository);
@@ -45675,8 +47857,16 @@ function actionTools(inputs, context) {
             : (0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname)
                 ? { writeSpacingMs: 0 }
                 : {}),
+        // A review comment notifies people: 3 s apart on GitHub; an emulator on loopback notifies nobody.
+        ...((0,projection_spec/* isLoopbackHost */.cW)(new URL(inputs.apiUrl).hostname) ? { notificationSpacingMs: 0 } : {}),
     });
-    const apiStore = (on, startAt) => new RemoteApiRefStore({
+    // A review's stores (the section, its preview ref) share one object cache: the preview commit is built on
+    // the tip the dry run already read, so its commit and trees cost no second read (objects keyed by SHA).
+    const shared = (0,review_inputs/* isReviewMode */.EQ)(inputs.mode) ? { cache: { backend: new backend/* MemoryCacheBackend */.u() } } : {};
+    const apiStore = (on, startAt, pinned) => new RemoteApiRefStore({
+        ...(pinned ? { author: pinned.author, commitDate: pinned.date } : {}),
+        ...shared,
+        ...(repositoryId ? { repositoryId } : {}),
         transport: octokitTransport(octokit),
         apiUrl: inputs.apiUrl,
         owner,
@@ -45698,7 +47888,13 @@ function actionTools(inputs, context) {
     const storeOn = context.storeOn ?? apiStore;
     const store = storeOn(ref);
     // Shard refs are deleted through the section's store: one updateRefs mutation, each ref compared.
-    const shardRefs = { storeOn, deleteRefs: (refs) => store.deleteRefs(refs) };
+    const listRefs = store.listRefs;
+    const shardRefs = {
+        storeOn,
+        deleteRefs: (refs) => store.deleteRefs(refs),
+        // A review finds its old preview in a listing, which leaves no cached tip to catch up from (review-run.ts).
+        ...(listRefs ? { listRefs: (prefix) => listRefs.call(store, prefix) } : {}),
+    };
     return { client: octokit, store, ref, meter, log, shardRefs };
 }
 
@@ -46459,6 +48655,76 @@ function compactionRoot(message) {
  */
 function compactionDate(message) {
     return new RegExp(`^${DATE_TRAILER}: (\\d{4}-\\d\\d-\\d\\dT[0-9:.]+Z)$`, 'm').exec(message)?.[1];
+}
+
+
+/***/ }),
+
+/***/ 3868:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   Z: () => (/* binding */ derivedChanges),
+/* harmony export */   m: () => (/* binding */ readAt)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _plan_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4620);
+/**
+ * Derived changes (`CommitOptions.derive`): changes computed from the tip a write lands on — a section's
+ * index files — joined to each attempt's commit. The stores call {@link derivedChanges} once per attempt,
+ * on the tip that attempt builds on, so a lost race recomputes them on the new tip instead of rebasing
+ * changes made for an old one (ARCHITECTURE.md, "Wave 4 seams").
+ */
+
+
+/**
+ * The derived changes of one attempt, normalized (validated, blob SHAs computed); none without a hook.
+ * A derived key that is also a key of the write itself is `InvalidConfig`: a derived change must not
+ * overwrite what the caller asked for.
+ *
+ * @example
+ * const extra = await derivedChanges(options.derive, normalized, tip, readAt(store, tip));
+ * const all = [...normalized, ...extra];
+ */
+async function derivedChanges(derive, own, version, read) {
+    if (derive === undefined)
+        return [];
+    let shas;
+    const written = (key) => {
+        shas ??= new Map(own.flatMap((c) => (c.sha === undefined ? [] : [[c.key, c.sha]])));
+        return shas.get(key);
+    };
+    const extra = (0,_plan_js__WEBPACK_IMPORTED_MODULE_1__/* .normalizeChanges */ .RI)(await derive({ version, read, written }));
+    if (extra.length === 0)
+        return extra;
+    const keys = new Set(own.map((c) => c.key));
+    for (const c of extra) {
+        if (keys.has(c.key)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('derive', `a derived change names ${JSON.stringify(c.key)}, a key the write changes itself`, {
+                key: c.key,
+                allowed: 'keys the write does not change',
+            });
+        }
+    }
+    return extra;
+}
+/**
+ * A derive hook's reader on any RefStore: one `get` per key at `version` (local stores read their own
+ * objects; the GitHub API store has its own batched reader).
+ *
+ * @example
+ * const read = readAt(store, tip);
+ * const found = await read(['_docdb/indexes.json']); // Map { '_docdb/indexes.json' => null }
+ */
+function readAt(store, version) {
+    return async (keys) => {
+        const out = new Map();
+        for (const key of new Set(keys)) {
+            const got = version === null ? null : await store.get(key, { version });
+            out.set(key, got && { value: got.value, blobSha: got.blobSha });
+        }
+        return out;
+    };
 }
 
 
@@ -47351,6 +49617,281 @@ function assertValidPrefix(prefix) {
 
 /***/ }),
 
+/***/ 4620:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   H$: () => (/* binding */ assertCommitMessage),
+/* harmony export */   Ni: () => (/* binding */ planWrite),
+/* harmony export */   RI: () => (/* binding */ normalizeChanges),
+/* harmony export */   jq: () => (/* binding */ keyWriteToCommit),
+/* harmony export */   q5: () => (/* binding */ assertNoPathConflicts),
+/* harmony export */   vj: () => (/* binding */ prepareCommit),
+/* harmony export */   y1: () => (/* binding */ defaultCommitMessage)
+/* harmony export */ });
+/* unused harmony exports MAX_VALUE_BYTES, normalizeIfMatch, assertPreconditions */
+/* harmony import */ var _bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _git_objects_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9520);
+/* harmony import */ var _keys_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1483);
+/**
+ * Turn a list of key changes into the minimal set of tree changes, given the current blob SHA of
+ * each key. Shared by every store so "no-op writes make no commit" means the same everywhere.
+ */
+
+
+
+
+/**
+ * Largest value any store accepts, in bytes of the encoded value: GitHub refuses blobs over 100 MiB
+ * (https://docs.github.com/en/repositories/working-with-files/managing-large-files/about-large-files-on-github),
+ * so every backend applies the same limit and a value that works locally works remotely.
+ */
+const MAX_VALUE_BYTES = 100 * 1024 * 1024;
+/**
+ * Validate every change (before any I/O) and reject a key named twice, or a value over
+ * {@link MAX_VALUE_BYTES} (`DocumentTooLarge`, before its blob is hashed or uploaded).
+ * Returns the changes with values as bytes.
+ */
+function normalizeChanges(changes) {
+    if (!Array.isArray(changes))
+        throw new TypeError('changes must be an array');
+    const seen = new Set();
+    return changes.map((c) => {
+        (0,_keys_js__WEBPACK_IMPORTED_MODULE_3__/* .assertValidKey */ .Mw)(c?.key);
+        if (seen.has(c.key)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidKey */ .rk(c.key, 'duplicate', `key ${JSON.stringify(c.key)} appears more than once in one commit`);
+        }
+        seen.add(c.key);
+        if (c.op === 'put') {
+            if (typeof c.value !== 'string' && !(c.value instanceof Uint8Array)) {
+                throw new TypeError(`value for ${JSON.stringify(c.key)} must be a string or Uint8Array`);
+            }
+            const value = (0,_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .toBytes */ .ZJ)(c.value);
+            if (value.length > MAX_VALUE_BYTES)
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .DocumentTooLarge */ .ZW(c.key, value.length, MAX_VALUE_BYTES);
+            return { op: 'put', key: c.key, value, sha: (0,_git_objects_js__WEBPACK_IMPORTED_MODULE_2__/* .blobSha */ .wJ)(value) };
+        }
+        if (c.op === 'delete')
+            return { op: 'delete', key: c.key };
+        throw new TypeError(`change op must be "put" or "delete", got ${JSON.stringify(c.op)}`);
+    });
+}
+/**
+ * Plan a write against the current state. `currentSha(key)` returns the blob SHA at the tip, or
+ * undefined when the key is absent.
+ *
+ * @example
+ * const plan = planWrite(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), () => undefined);
+ * plan.written // ['a']
+ */
+function planWrite(changes, currentSha, preconditions) {
+    // Checked on the state this attempt plans against — every store calls planWrite again after a
+    // rebase onto a moved tip, so an expectation is always judged against the tip the commit lands on.
+    if (preconditions)
+        assertPreconditions(preconditions, currentSha);
+    const plan = { treeChanges: [], written: [], deleted: [], unchanged: 0 };
+    for (const c of changes) {
+        const current = currentSha(c.key);
+        if (c.op === 'put') {
+            if (current === c.sha) {
+                plan.unchanged++;
+                continue;
+            }
+            plan.treeChanges.push({ path: c.key, mode: '100644', sha: c.sha, content: c.value });
+            plan.written.push(c.key);
+        }
+        else {
+            if (current === undefined) {
+                plan.unchanged++;
+                continue;
+            }
+            plan.treeChanges.push({ path: c.key, mode: '100644', sha: null });
+            plan.deleted.push(c.key);
+        }
+    }
+    return plan;
+}
+/** Default commit message for a plan. */
+function defaultCommitMessage(plan) {
+    const n = plan.written.length + plan.deleted.length;
+    if (n === 1)
+        return plan.written.length === 1 ? `docdb: put ${plan.written[0]}` : `docdb: delete ${plan.deleted[0]}`;
+    return `docdb: write ${plan.written.length}, delete ${plan.deleted.length} keys`;
+}
+/**
+ * Throw `InvalidKey` (rule `conflict`) when a batch would make a key both a file and a directory:
+ * putting `a/b` while `a` is (or stays) a file, or putting `a` while `a/…` keys exist. Without this
+ * check a tree write would silently replace the directory `a` (and every key below it) with a file.
+ * `isFile`/`isDir` describe the tree the batch is applied to. Runs before any write.
+ *
+ * @example
+ * assertNoPathConflicts(normalizeChanges([{ op: 'put', key: 'a', value: 'x' }]), { isFile: () => false, isDir: (p) => p === 'a' });
+ * // throws InvalidKey { rule: 'conflict' }
+ */
+function assertNoPathConflicts(changes, base) {
+    const puts = new Set();
+    const deletes = new Set();
+    for (const c of changes)
+        (c.op === 'put' ? puts : deletes).add(c.key);
+    // Keys of one directory have the same ancestors: checked once per run of them (a batch cut in key
+    // order is such runs), without a substring per key.
+    let checkedDir = '';
+    for (const key of puts) {
+        if (base.isDir(key)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidKey */ .rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: other keys exist below "${key}/" (a key cannot also be a directory of other keys)`);
+        }
+        const dirEnd = key.lastIndexOf('/');
+        if (dirEnd > 0 && dirEnd === checkedDir.length && key.startsWith(checkedDir))
+            continue;
+        if (dirEnd > 0)
+            checkedDir = key.slice(0, dirEnd);
+        let slash = key.indexOf('/');
+        while (slash > 0) {
+            const ancestor = key.slice(0, slash);
+            if (puts.has(ancestor) || (base.isFile(ancestor) && !deletes.has(ancestor))) {
+                throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidKey */ .rk(key, 'conflict', `cannot put ${JSON.stringify(key)}: key ${JSON.stringify(ancestor)} is a value, not a directory (a key cannot also be a directory of other keys)`);
+            }
+            slash = key.indexOf('/', slash + 1);
+        }
+    }
+}
+const SHA_RE = /^[0-9a-f]{40}$/;
+/**
+ * The `commit` options of a `put`/`delete` with `ifMatch`: `{ ...options, ifMatch: { [key]: value } }`.
+ *
+ * @example
+ * keyWriteToCommit('a.json', { ifMatch: null }); // { ifMatch: { 'a.json': null } }
+ */
+function keyWriteToCommit(key, options) {
+    if (!options || !('ifMatch' in options) || options.ifMatch === undefined) {
+        if (!options)
+            return undefined;
+        const { ifMatch: _omit, ...rest } = options;
+        return rest;
+    }
+    const { ifMatch, ...rest } = options;
+    return { ...rest, ifMatch: { [key]: ifMatch } };
+}
+/**
+ * A write's `message` option, checked before any I/O: when given, a non-empty string.
+ *
+ * @example
+ * assertCommitMessage('nightly projection'); // passes; assertCommitMessage('') throws InvalidConfig
+ */
+function assertCommitMessage(message) {
+    if (message !== undefined && (typeof message !== 'string' || message.trim() === '')) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ('message', 'commit message must be a non-empty string', { allowed: 'non-empty string' });
+    }
+}
+/**
+ * What every store's `commit` checks before any I/O, in one place: the changes (validated, encoded and
+ * hashed), the `ifMatch` expectations and the `message`.
+ *
+ * @example
+ * const { changes, ifMatch } = prepareCommit([{ op: 'put', key: 'a.json', value: '{}' }], { ifMatch: { 'a.json': null } });
+ */
+function prepareCommit(changes, options = {}) {
+    const normalized = normalizeChanges(changes);
+    const ifMatch = normalizeIfMatch(normalized, options.ifMatch);
+    assertCommitMessage(options.message);
+    return { changes: normalized, ifMatch };
+}
+/**
+ * Validate `options.ifMatch` of a commit before any I/O: every key must be a key of `changes`, every
+ * value a 40-hex blob SHA or null. Returns the expectations as a map (undefined when none).
+ *
+ * @example
+ * normalizeIfMatch(normalizeChanges([{ op: 'delete', key: 'a' }]), { a: null }); // Map { 'a' => null }
+ */
+function normalizeIfMatch(changes, ifMatch) {
+    if (ifMatch === undefined)
+        return undefined;
+    if (typeof ifMatch !== 'object' || ifMatch === null || Array.isArray(ifMatch)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ('ifMatch', 'ifMatch must be an object mapping keys to a blob SHA or null', {
+            allowed: '{ [key]: blobSha | null }',
+        });
+    }
+    const keys = new Set(changes.map((c) => c.key));
+    const out = new Map();
+    for (const [key, value] of Object.entries(ifMatch)) {
+        if (!keys.has(key)) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ('ifMatch', `ifMatch names ${JSON.stringify(key)}, which this write does not change; name only keys that are put or deleted`, { key, allowed: 'keys of the changes' });
+        }
+        if (value !== null && (typeof value !== 'string' || !SHA_RE.test(value))) {
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ('ifMatch', `ifMatch for ${JSON.stringify(key)} must be a 40-character lowercase hex blob SHA (the blobSha from get) or null for "absent", got ${JSON.stringify(value)}`, { key, allowed: 'blob SHA or null' });
+        }
+        out.set(key, value);
+    }
+    return out.size === 0 ? undefined : out;
+}
+/**
+ * Throw `PreconditionFailed` for the first key whose current blob SHA differs from its expectation.
+ *
+ * @example
+ * assertPreconditions({ ifMatch: new Map([['a', null]]), version: null }, () => undefined); // passes: "a" is absent
+ */
+function assertPreconditions(p, currentSha) {
+    for (const [key, expected] of p.ifMatch) {
+        const actual = currentSha(key) ?? null;
+        if (actual !== expected)
+            throw new _errors_js__WEBPACK_IMPORTED_MODULE_1__/* .PreconditionFailed */ .OJ(key, expected, actual, p.version);
+    }
+}
+
+
+/***/ }),
+
+/***/ 2691:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   OO: () => (/* binding */ PREVIEWS_SUFFIX),
+/* harmony export */   mV: () => (/* binding */ isPullRequestNumber),
+/* harmony export */   n1: () => (/* binding */ previewRefOf)
+/* harmony export */ });
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _refname_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6365);
+/**
+ * The name of a pull request's review preview, `refs/<root>/<section>.previews/pr-<N>` (issue 39,
+ * docs/action.md "Review data changes"): where `mode: review` writes the would-be commit of a same-repository
+ * pull request, replaced on every run, deleted by `mode: review-cleanup`. In the core beside the quarantine
+ * ref (quarantine-ref.ts) so every entry point builds it one way.
+ */
+
+
+/** Suffix of the directory of a section's preview refs (one of the reserved spaces). */
+const PREVIEWS_SUFFIX = _refname_js__WEBPACK_IMPORTED_MODULE_1__/* .RESERVED_REF_SPACES */ .pP[2].suffix;
+/** GitHub numbers issues and pull requests from 1; far beyond any repository's count. */
+const MAX_PULL_REQUEST = 2_147_483_647;
+/**
+ * True for a pull request number: a whole number from 1 (GitHub's ids fit a 32-bit signed integer).
+ *
+ * @example
+ * isPullRequestNumber(42); // true
+ * isPullRequestNumber(0); // false
+ */
+function isPullRequestNumber(n) {
+    return typeof n === 'number' && Number.isInteger(n) && n >= 1 && n <= MAX_PULL_REQUEST;
+}
+/**
+ * The ref the review preview of pull request `pr` is written to.
+ *
+ * @example
+ * previewRefOf('refs/docdb/documents', 42); // 'refs/docdb/documents.previews/pr-42'
+ */
+function previewRefOf(sectionRef, pr) {
+    if (!isPullRequestNumber(pr)) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('pull-request', `pull request ${JSON.stringify(pr)} is not a pull request number`, {
+            allowed: 'a whole number from 1',
+        });
+    }
+    return `${sectionRef}${PREVIEWS_SUFFIX}/pr-${pr}`;
+}
+
+
+/***/ }),
+
 /***/ 5349:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -47622,9 +50163,9 @@ function redactValue(v, secrets, seen, depth) {
 /* harmony export */   Pu: () => (/* binding */ assertValidRefName),
 /* harmony export */   Xd: () => (/* binding */ sectionRef),
 /* harmony export */   gD: () => (/* binding */ SHARDS_SUFFIX),
+/* harmony export */   n7: () => (/* binding */ assertNotReservedRef),
 /* harmony export */   pP: () => (/* binding */ RESERVED_REF_SPACES)
 /* harmony export */ });
-/* unused harmony export assertNotReservedRef */
 /* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /** Validation of full ref names (`refs/<root>/<section>`), following `git check-ref-format`. */
 
@@ -58004,17 +60545,19 @@ class WorkerCalls {
 
 /***/ }),
 
-/***/ 5358:
+/***/ 2993:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
+  mH: () => (/* reexport */ deletePreview),
   uK: () => (/* reexport */ parseShard),
-  qQ: () => (/* reexport */ runProjections)
+  qQ: () => (/* reexport */ runProjections),
+  EN: () => (/* reexport */ writePreview)
 });
 
-// UNUSED EXPORTS: QUARANTINE_SUFFIX, SHARD_RECEIPT_KEY, SKIP_KEYS_KEPT, assertQuarantineId, dropQuarantine, expectationsOf, inShard, isExpectationsFailed, listQuarantine, loadSchemas, mergeShards, promoteQuarantine, quarantineBaseOf, quarantinePrefixOf, quarantineRefOf, refusalOf, shardMarkOf, shardOf, shardRefOf, stateKey
+// UNUSED EXPORTS: PREVIEW_BASE_TRAILER, QUARANTINE_SUFFIX, SHARD_RECEIPT_KEY, SKIP_KEYS_KEPT, assertQuarantineId, dropQuarantine, expectationsOf, inShard, isExpectationsFailed, listQuarantine, loadSchemas, mergeShards, promoteQuarantine, quarantineBaseOf, quarantinePrefixOf, quarantineRefOf, refusalOf, shardMarkOf, shardOf, shardRefOf, stateKey
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
@@ -58143,6 +60686,76 @@ function scopeOf(key, v) {
 
 // EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
 var merge_shards = __nccwpck_require__(8482);
+// EXTERNAL MODULE: ./src/core/preview-ref.ts
+var preview_ref = __nccwpck_require__(2691);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
+var document_store = __nccwpck_require__(981);
+// EXTERNAL MODULE: ./src/projection/run/run-report.ts
+var run_report = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/projection/run/preview-write.ts
+/**
+ * A pull request's review preview (issue 39): the would-be commit of a dry run — the same operations with
+ * the same `index:` and `schema:` declarations, as a quarantine is written (quarantine-write.ts) — on
+ * `refs/<root>/<section>.previews/pr-<N>`, branched from the tip the review was computed on, so the viewer
+ * can show the section diff and a later step can read it. Replaced on every run with a compare-and-set: the
+ * old preview ref is deleted only while it points where it was read (the store's `deleteRefs`), then
+ * created again on the tip (`storeOn(ref, tip)`); a writer that got there in between makes the create fail
+ * instead of being overwritten.
+ */
+
+
+
+/**
+ * Every preview commit's author and date: fixed, so a re-run that computes the same change on the same tip
+ * writes the very same commit (same SHA) — the preview version, and so the review comment that names it,
+ * stay as they were, and the comment is not edited.
+ */
+const PREVIEW_COMMIT = {
+    author: { name: 'docdb review', email: 'docdb-review@users.noreply.github.com' },
+    date: new Date('2000-01-01T00:00:00Z'),
+};
+/** The trailer naming the section tip a preview was computed on. */
+const PREVIEW_BASE_TRAILER = 'Docdb-Preview-Base';
+/**
+ * Replace the pull request's preview with the would-be commit; its ref and version, and the preview it
+ * replaced. With no operation there is nothing to preview: the old preview is deleted and `version` is null.
+ *
+ * @example
+ * const p = await writePreview({ host, sectionRef: 'refs/docdb/documents', pullRequest: 42, ops, base: tip, message, indexes: [], schemas: [] });
+ * p.ref; // 'refs/docdb/documents.previews/pr-42'
+ */
+async function writePreview(w) {
+    const { replaced, ref } = await deletePreview(w.host, w.sectionRef, w.pullRequest);
+    if (w.ops.length === 0)
+        return { ref, version: null, replaced };
+    const result = await new document_store/* DocumentStore */.V(w.host.storeOn(ref, w.base ?? undefined, PREVIEW_COMMIT)).commit(w.ops, {
+        message: (0,run_report/* withTrailers */.jX)(w.message, [...(w.trailers ?? []), `${PREVIEW_BASE_TRAILER}: ${w.base ?? 'none'}`]),
+        ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
+        ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
+    });
+    if (!result.changed || !result.version) {
+        // Every operation was a no-op on the tip: the preview would be the tip itself, so none is kept.
+        return { ref, version: null, replaced };
+    }
+    return { ref, version: result.version, replaced };
+}
+/**
+ * Delete the pull request's preview while it points where it was read (`mode: review-cleanup`, and the first
+ * step of a replace); `replaced` is the commit it held (null: there was none, nothing sent but the read).
+ *
+ * @example
+ * const { replaced } = await deletePreview(host, 'refs/docdb/documents', 42);
+ */
+async function deletePreview(host, sectionRef, pullRequest) {
+    const ref = (0,preview_ref/* previewRefOf */.n1)(sectionRef, pullRequest);
+    const replaced = host.listRefs
+        ? ((await host.listRefs(`${sectionRef}${preview_ref/* PREVIEWS_SUFFIX */.OO}/`)).find((r) => r.ref === ref)?.oid ?? null)
+        : await host.storeOn(ref).head();
+    if (replaced)
+        await host.deleteRefs([{ ref, oid: replaced }]);
+    return { ref, replaced };
+}
+
 // EXTERNAL MODULE: ./src/core/git/objects.ts
 var objects = __nccwpck_require__(9520);
 // EXTERNAL MODULE: ./src/core/refname.ts
@@ -58335,8 +60948,6 @@ async function dropQuarantine(host, id) {
 var arrays = __nccwpck_require__(3309);
 // EXTERNAL MODULE: ./src/core/input-names.ts
 var input_names = __nccwpck_require__(7630);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
-var document_store = __nccwpck_require__(981);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts
 var projection_reducers = __nccwpck_require__(8003);
 // EXTERNAL MODULE: ./src/projection/sources/index.ts + 37 modules
@@ -58482,8 +61093,44 @@ async function loadChecks(selected, options) {
     return { runners, close };
 }
 
-// EXTERNAL MODULE: ./src/projection/run/run-report.ts
-var run_report = __nccwpck_require__(3621);
+;// CONCATENATED MODULE: ./src/projection/run/module-refusal.ts
+/**
+ * Refusing code from the workspace (issue 39): under `pull_request_target` a workflow runs with the base
+ * repository's write token and secrets while the workspace may hold a fork's files, so `mode: review` must
+ * not import a custom reducer or an `expect: { check: { module } }` from it (GitHub Security Lab's "pwn
+ * request"). Built-in reducers are docdb's own code and still run. Checked before any module is read.
+ */
+
+/**
+ * Throw `InvalidSpec` on the first selected projection that names a module from the workspace (its reducer
+ * or its check), on that line of the spec, saying `reason` (why modules are refused here and what to do).
+ *
+ * @example
+ * refuseWorkspaceModules(spec.projections, spec.file, 'under pull_request_target; use pull_request + review-publish');
+ */
+function refuseWorkspaceModules(selected, specFile, reason) {
+    for (const p of selected) {
+        const found = 'module' in p.reducer
+            ? {
+                field: `projections.${p.name}.reducer.module`,
+                line: p.lines.reducer,
+                what: 'reducer module',
+                module: p.reducer.module,
+            }
+            : p.expect?.check?.module
+                ? {
+                    field: `projections.${p.name}.expect.check.module`,
+                    line: p.lines.expect ?? p.line,
+                    what: 'check module',
+                    module: p.expect.check.module,
+                }
+                : undefined;
+        if (!found)
+            continue;
+        throw new errors/* InvalidSpec */.Nh(`${specFile}:${found.line}: ${found.field}: the ${found.what} ${found.module} is not loaded: ${reason}`, { file: specFile, line: found.line, field: found.field, projection: p.name, reason: 'workspace-module-refused' });
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/projection/run/quarantine-write.ts
 /**
  * Writing a refused run's would-be commit to its quarantine ref (quarantine-refs.ts): the same operations,
@@ -59292,6 +61939,92 @@ function kind(value) {
 
 // EXTERNAL MODULE: ./src/projection/run/streamed-commit.ts
 var streamed_commit = __nccwpck_require__(6434);
+// EXTERNAL MODULE: ./src/core/derive.ts
+var derive = __nccwpck_require__(3868);
+// EXTERNAL MODULE: ./src/core/plan.ts
+var plan = __nccwpck_require__(4620);
+;// CONCATENATED MODULE: ./src/projection/run/would-be.ts
+/**
+ * A dry run's guarded write, evaluated without moving anything (issue 39, `mode: review`): the run's
+ * operations go through DocumentStore's one commit path — the same `expect:` evaluation, `schema:` checks
+ * and `index:` work a real run's commit does on the tip (guarded-write.ts, document/declarations.ts) —
+ * over a store whose commit runs that derive hook on the tip and then stops, writing nothing. So a review
+ * reports exactly what the run's commit would refuse, with no second implementation of the rules.
+ */
+
+
+
+
+/**
+ * The refusal the run's commit of `ops` on `tip` would meet (a broken `schema:` or `expect:`, every
+ * violation on its spec line), or null when it would be accepted. Reads the tip as the commit would; writes
+ * nothing. Any other error (a request that failed) is thrown.
+ *
+ * @example
+ * const refusal = await wouldBeRefusal(store, tip, ops, guarded, spec.projections);
+ * if (refusal) console.log(`${refusal.count} violation(s)`);
+ */
+async function wouldBeRefusal(store, tip, ops, guarded, selected, listed) {
+    if (guarded.expect.length === 0 && guarded.schemas.length === 0 && !touchesDeclaredTypes(ops))
+        return null;
+    try {
+        await new document_store/* DocumentStore */.V(planOnly(store, tip, listed)).commit(ops, {
+            message: 'docdb: review (never committed)',
+            ...(guarded.indexes.length > 0 ? { indexes: [...guarded.indexes] } : {}),
+            ...(guarded.schemas.length > 0 ? { schemas: [...guarded.schemas] } : {}),
+            ...(guarded.expect.length > 0 ? { expect: [...guarded.expect] } : {}),
+        });
+        return null;
+    }
+    catch (e) {
+        const refusal = refusalOf(e, selected);
+        if (!refusal)
+            throw e;
+        return refusal;
+    }
+}
+/**
+ * Schemas declared earlier (not by this spec) still hold a write's documents: only a write of documents can
+ * meet one, so a run with document puts is always evaluated (the first read finds the declarations).
+ */
+function touchesDeclaredTypes(ops) {
+    return ops.some((o) => o.op === 'put');
+}
+/**
+ * `store` for reading, with a commit that validates the changes and runs the write's derive hook on `tip`
+ * (where expectations and schemas are enforced), then reports that nothing was written. `listed` (the run's
+ * listing of the tip: key → blob SHA) answers "absent" for declarations the tip does not hold without a
+ * request, as a store's own derive reader does from its cached trees.
+ */
+function planOnly(store, tip, listed) {
+    const readTip = (0,derive/* readAt */.m)(store, tip);
+    const read = async (keys) => {
+        const out = await readTip(listed ? keys.filter((k) => listed.has(k)) : keys);
+        for (const k of keys)
+            if (!out.has(k))
+                out.set(k, null);
+        return out;
+    };
+    const commit = async (changes, options = {}) => {
+        const normalized = (0,plan/* normalizeChanges */.RI)(changes);
+        if (options.derive) {
+            const shas = new Map(normalized.flatMap((c) => (c.op === 'put' ? [[c.key, c.sha]] : [])));
+            await options.derive({ version: tip, read, written: (k) => shas.get(k) });
+        }
+        return { version: tip, previousVersion: tip, changed: false, written: [], deleted: [], unchanged: 0 };
+    };
+    return new Proxy(store, {
+        get(target, p, receiver) {
+            if (p === 'commit')
+                return commit;
+            if (p === 'commitParts')
+                return undefined;
+            const v = Reflect.get(target, p, receiver);
+            return typeof v === 'function' ? v.bind(target) : v;
+        },
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/projection/run/run-projections.ts
 /**
  * The projection runner: spec → sources (page by page) → reducers → envelopes → ONE atomic commit.
@@ -59302,6 +62035,8 @@ var streamed_commit = __nccwpck_require__(6434);
  *   `_docdb/state/<projection>.json`, committed with the documents: runs are stateless.
  * - Everything is collected before the single commit: a failure anywhere means no commit at all.
  */
+
+
 
 
 
@@ -59339,6 +62074,9 @@ async function runProjections(options) {
     const reducers = new Map();
     let checks;
     try {
+        // Under pull_request_target (mode: review) no module of the workspace is imported: refused first.
+        if (options.refuseModules)
+            refuseWorkspaceModules(selected, spec.file, options.refuseModules);
         const baseDir = options.baseDir ?? dirnameOf(spec.file);
         // `schema:` files too: read, confined to the workspace and parsed before the first request.
         const schemas = await loadSchemas(selected, {
@@ -59406,8 +62144,14 @@ async function runLoaded(options, selected, { reducers, schemas, checks }, docum
         keys: (0,run_report/* changedKeys */.F$)(reports),
         ...(options.shard ? { shard: options.shard } : {}),
     };
-    if (mode === 'dry-run')
-        return dryRun(base, changes, section.tip, log);
+    if (mode === 'dry-run') {
+        const report = dryRun(base, changes, section.tip, log);
+        if (!options.evaluate)
+            return report;
+        // A review: the would-be commit's operations, and what its guarded write would say on this tip.
+        const refusal = await wouldBeRefusal(options.store, section.tip, changes, guarded, selected, section.existing);
+        return { ...report, planned: { ops: changes, refusal, indexes: guarded.indexes, schemas: guarded.schemas } };
+    }
     try {
         return await commit(out, projected.pendingState, base, options.spec, section.tip, log);
     }
@@ -59590,6 +62334,7 @@ var shard_refs = __nccwpck_require__(1850);
  * the section, shards (and the merge of shard refs), and the one commit the changes stream into. The top
  * of projection/: it uses spec/, sources/ and reducers/, and nothing there imports it.
  */
+
 
 
 
@@ -65777,7 +68522,7 @@ function unsafe(what) {
 
 /***/ }),
 
-/***/ 8432:
+/***/ 6843:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -65823,10 +68568,49 @@ function platformArchiveReader() {
 
 // EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
 var archive_reads = __nccwpck_require__(602);
+;// CONCATENATED MODULE: ./src/stores/remote-api/given-facts.ts
+/**
+ * Options of the GitHub API store that give it facts it would otherwise find out or make up itself: the
+ * repository's GraphQL id (a workflow's event payload names it; `deleteRefs` needs it) and the date of the
+ * commits it creates (pinned, so the same change on the same parent makes the same commit). Checked here.
+ */
+
+/**
+ * `repositoryId`: a GraphQL node id, or undefined.
+ *
+ * @example
+ * checkRepositoryId('R_kgDOAbc123'); // 'R_kgDOAbc123'
+ */
+function checkRepositoryId(v) {
+    if (v === undefined)
+        return undefined;
+    if (typeof v !== 'string' || !/^[A-Za-z0-9_=-]{1,100}$/.test(v)) {
+        throw new errors/* InvalidConfig */.OZ('repositoryId', `repositoryId must be a GraphQL node id, got ${JSON.stringify(v)}`, {
+            allowed: 'a node id such as R_kgDO…',
+        });
+    }
+    return v;
+}
+/**
+ * `commitDate`: a valid Date from 1970 on (copied), or undefined.
+ *
+ * @example
+ * checkCommitDate(new Date('2000-01-01T00:00:00Z')); // a copy of it
+ */
+function checkCommitDate(v) {
+    if (v === undefined)
+        return undefined;
+    if (!(v instanceof Date) || Number.isNaN(v.getTime()) || v.getTime() < 0) {
+        throw new errors/* InvalidConfig */.OZ('commitDate', 'commitDate must be a valid Date from 1970 on', { allowed: 'a Date' });
+    }
+    return new Date(v.getTime());
+}
+
 // EXTERNAL MODULE: ./src/stores/remote-api/pacing.ts
 var pacing = __nccwpck_require__(9854);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/config.ts
 /** Validation and defaults of RemoteApiRefStore options. Every error names the field and what is allowed. */
+
 
 
 
@@ -65906,6 +68690,7 @@ function resolveConfig(options) {
     const ref = options.ref ?? DEFAULT_REF;
     (0,refname/* assertValidRefName */.Pu)(ref, 'ref');
     const startAt = checkStartAt(options.startAt);
+    const repositoryId = checkRepositoryId(options.repositoryId);
     checkAuth(options);
     const cache = resolveCache(options.cache ?? {});
     const userAgent = checkUserAgent(options.userAgent ?? DEFAULT_USER_AGENT);
@@ -65920,6 +68705,7 @@ function resolveConfig(options) {
         repo: options.repo,
         ref,
         startAt,
+        repositoryId,
         credentials: options.credentials,
         retryConcurrentWrites: writeRetry.maxRetries,
         writeRetry,
@@ -65927,6 +68713,7 @@ function resolveConfig(options) {
         ...cache,
         userAgent,
         author: options.author ? { name: options.author.name, email: options.author.email } : undefined,
+        commitDate: checkCommitDate(options.commitDate),
         ...resolveHooks(options),
         ...resolveArchive(options),
         maxResponseBytes: checkMaxResponseBytes(options.maxResponseBytes),
