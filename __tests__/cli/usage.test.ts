@@ -201,7 +201,7 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     [
       'project --mode read',
       ['project', '--mode', 'read'],
-      /--mode "read" is not a mode \(allowed: project, backfill, dry-run, merge\)/,
+      /--mode "read" is not a mode \(allowed: project, backfill, dry-run, merge, review\)/,
     ],
     // Several problems: ONE usage error lists them all (issue 32 item 5), before any I/O.
     [

@@ -8,10 +8,18 @@
  */
 export * as errors from '../core/errors.js';
 export { DocDbError } from '../core/errors.js';
+export { isPullRequestNumber } from '../core/preview-ref.js';
 export { readVersionsFrom } from '../core/read-versions.js';
 export { RESERVED_REF_SPACES, reservedSpaceProblem } from '../core/refname.js';
 export type * from '../core/refstore.js';
 export { type VisibilitySource, type WatchChange, type WatchOptions, watch } from '../core/watch.js';
+export {
+  fieldValue,
+  indexColumns,
+  MAX_SAMPLE_COLUMNS,
+  SAMPLE_SIZE,
+  sampleColumns,
+} from '../document/columns.js';
 export { DocumentStore } from '../document/document-store.js';
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';

@@ -21,8 +21,7 @@
  * | `field` | the charted field (`data.stars`) |
  * | `agg` | type chart: `count` · `sum` · `mean` |
  */
-import { reservedSpaceProblem } from '../browser/index.js';
-import { isPullRequestNumber } from '../core/preview-ref.js';
+import { isPullRequestNumber, reservedSpaceProblem } from '../browser/index.js';
 
 export const VIEWS = ['overview', 'table', 'document', 'diff', 'chart', 'file'] as const;
 export type ViewName = (typeof VIEWS)[number];

@@ -55,7 +55,7 @@ check run (or a commit status with a personal token) on the pull request; the se
 when an expectation fails. --review-file F also writes the review as JSON.`,
   flags: {
     spec: { type: 'string', description: 'projection spec file (default .github/docdb.yml)' },
-    mode: { type: 'string', description: 'project (default) | backfill | dry-run' },
+    mode: { type: 'string', description: 'project (default) | backfill | dry-run | merge | review' },
     projections: { type: 'string', description: 'comma-separated projection names to run (default all)' },
     'commit-message': { type: 'string', description: 'commit message (default summarises the run)' },
     shard: { type: 'string', description: 'i/n: project only shard i of n (1 ≤ i ≤ n), as the Action input shard' },

@@ -5,7 +5,7 @@
  * columns miss is still one `json_extract(data, '$.path')` away. Values are stored as SQLite has them: numbers,
  * text, booleans as 1/0 (SQLite has no boolean), objects and arrays as JSON text, absent fields as NULL.
  */
-import { fieldValue, indexColumns, SAMPLE_SIZE, sampleColumns } from '../../viewer/table/cells.js';
+import { fieldValue, indexColumns, SAMPLE_SIZE, sampleColumns } from '../../document/columns.js';
 import { columnName, NameSet } from './names.js';
 
 export { SAMPLE_SIZE };
