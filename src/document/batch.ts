@@ -18,18 +18,27 @@ import type { Change } from '../core/refstore.js';
 import type { DocumentOp } from './document-types.js';
 import { checkedDocumentKey, type DocumentInput, documentChange, envelopeText } from './envelope.js';
 import { deriveKey, RESERVED_PREFIX } from './identity.js';
+import type { PartsSchemas } from './schema/parts.js';
+
+/** The write's schema checks when it declares schemas: each document is checked as it is encoded. */
+type EncodeChecks = Pick<PartsSchemas, 'checkEncoded'> | undefined;
 
 /**
- * Validate and encode operations into store changes (each document validated once, here).
+ * Validate and encode operations into store changes (each document validated once, here), each document
+ * checked against a schema the write declares for its type as it is encoded (`checks`, schema/parts.ts).
  *
  * @example
  * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
  * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
  */
-export function opsToChanges(ops: readonly DocumentOp[]): Change[] {
+export function opsToChanges(ops: readonly DocumentOp[], checks?: EncodeChecks): Change[] {
   if (!Array.isArray(ops)) throw new InvalidDocument('ops', 'commit takes an array of operations');
   return ops.map((o, i) => {
-    if (o?.op === 'put') return { op: 'put', ...documentChange(o.document) };
+    if (o?.op === 'put') {
+      const change = documentChange(o.document);
+      checks?.checkEncoded(change.key, o.document.namespace, o.document.type, o.document.data);
+      return { op: 'put', ...change };
+    }
     if (o?.op === 'delete') return { op: 'delete', key: deriveKey(o.identity) };
     if (o?.op === 'meta') return metaChange(o, i);
     throw new InvalidDocument(
@@ -57,8 +66,9 @@ function metaChange(o: { key: string; value: Uint8Array | string | null }, i: nu
 /**
  * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
  * checked before the first part (such an error fails the write before any request); each document is
- * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
- * at a time (see the module header for what a late error costs).
+ * encoded — and its `data` checked, against a schema the write declares for its type too (`checks`) — only
+ * when its part is taken, so one part's encoded documents are held at a time (see the module header for
+ * what a late error costs).
  *
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);
@@ -67,6 +77,7 @@ export function putManyParts(
   docs: readonly DocumentInput[],
   size: number,
   onKeys?: (keys: readonly string[]) => void,
+  checks?: EncodeChecks,
 ): Generator<Change[]> {
   const keys = docs.map((d) => checkedDocumentKey(d));
   onKeys?.(keys);
@@ -83,7 +94,7 @@ export function putManyParts(
       throw new InvalidKey(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
     }
   }
-  return encodedParts(docs, keys, order, size);
+  return encodedParts(docs, keys, order, size, checks);
 }
 
 function* encodedParts(
@@ -91,11 +102,15 @@ function* encodedParts(
   keys: readonly string[],
   order: Uint32Array,
   size: number,
+  checks: EncodeChecks,
 ): Generator<Change[]> {
   for (let from = 0; from < order.length; from += size) {
     const part: Change[] = [];
     for (const i of order.subarray(from, from + size)) {
-      part.push({ op: 'put', key: keys[i] as string, value: utf8(envelopeText(docs[i] as DocumentInput)) });
+      const doc = docs[i] as DocumentInput;
+      const key = keys[i] as string;
+      part.push({ op: 'put', key, value: utf8(envelopeText(doc)) });
+      checks?.checkEncoded(key, doc.namespace, doc.type, doc.data);
     }
     yield part;
   }

@@ -7,10 +7,11 @@
  * 1. ONE batched read (`base.read`) of everything declared about the written types: the index declaration
  *    and their manifests (index-write.ts) and their per-type files `_docdb/types/<ns>/<type>.json`
  *    (schema/declaration.ts) — a schema costs no request of its own;
- * 2. the write's documents checked against their type's schema (as declared by the write, else as at the
- *    tip); a commit in parts checked its parts as they arrived (schema/parts.ts) and is refused if the
- *    schema it used is not the one at the tip; any violation ends the write with ONE `InvalidDocument`
- *    (schema/enforce.ts) and nothing written;
+ * 2. the write's documents checked against their type's schema: one the write declares was checked as each
+ *    document was encoded (schema/parts.ts), so only those of types whose schema is the tip's are checked
+ *    here; a commit in parts checked its parts as they arrived and is refused if the schema it used is not
+ *    the one at the tip; any violation (found here or while encoding) ends the write with ONE
+ *    `InvalidDocument` (schema/enforce.ts) and nothing written;
  * 3. schemas the write declares: refused if documents already in the section break them (unless `force`),
  *    their files written (nothing when byte-identical; deleted when dropped);
  * 4. the index work (index-write.ts), from the same first read.
@@ -53,7 +54,7 @@ export interface DeclarationsWrite {
   /** Schemas declared in the same commit ({@link prepareSchemas}). */
   schemas?: readonly PreparedSchema[] | undefined;
   indexOptions?: DocumentIndexOptions;
-  /** What a commit in parts checked as its parts arrived. */
+  /** What the write checked as its documents were encoded, and a commit in parts as its parts arrived. */
   parts?: PartsSchemas;
   /** The caller's guard and the write's expectations (expect/write.ts), run first on each attempt's tip. */
   guard?: ((base: DeriveBase) => Promise<void>) | undefined;
@@ -119,23 +120,33 @@ export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
   };
 }
 
-/** Per written type, the schema that applies on this tip: the write's own, else the one at the tip. */
+/** A written type's schema on this tip, and what its documents were checked against. */
+type TypeCheck = { compiled: CompiledSchema | null; against: CheckedAgainst };
+
+/**
+ * Per written type, the schema that applies on this tip (the write's own, else the one at the tip) — but
+ * not types with nothing left to check: those the write declares, checked as their documents were encoded,
+ * and those with no schema at the tip that a commit in parts did not check against one either.
+ */
 function schemasAt(
   w: DeclarationsWrite,
   types: readonly { namespace: string; type: string }[],
   first: FirstRead,
-): Map<string, { compiled: CompiledSchema | null; against: CheckedAgainst }> {
+): Map<string, TypeCheck> {
   const declared = new Map((w.schemas ?? []).map((d) => [typeKey(d), d]));
-  const out = new Map<string, { compiled: CompiledSchema | null; against: CheckedAgainst }>();
+  const out = new Map<string, TypeCheck>();
   for (const t of types) {
     const d = declared.get(typeKey(t));
     if (d) {
-      out.set(typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+      if (!w.parts?.checkedAtEncode(t.namespace, t.type)) {
+        out.set(typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+      }
       continue;
     }
     const path = typeDeclarationPath(t.namespace, t.type);
     const got = first.get(path) ?? null;
     const stored = parseTypeDeclaration(path, got?.value);
+    if (!got && (w.parts?.checkedAgainst.get(typeKey(t)) ?? null) === null) continue;
     out.set(typeKey(t), {
       compiled: stored && got ? compiledSchemaFor(got.blobSha, stored.schema, { field: path }) : null,
       against: got?.blobSha ?? null,
@@ -144,14 +155,14 @@ function schemasAt(
   return out;
 }
 
-/** Check every written document (all violations at once); throws `InvalidDocument` if any. */
-function checkDocuments(
-  w: DeclarationsWrite,
-  ops: readonly IndexedOp[],
-  schemas: Map<string, { compiled: CompiledSchema | null; against: CheckedAgainst }>,
-): void {
+/**
+ * Check every written document not checked as it was encoded (all violations at once, with those found
+ * while encoding); throws `InvalidDocument` if any.
+ */
+function checkDocuments(w: DeclarationsWrite, ops: readonly IndexedOp[], schemas: Map<string, TypeCheck>): void {
   const violations = w.parts ? w.parts.violations.copy() : new Violations();
-  for (const op of ops) {
+  // Every type checked as encoded (a write declaring its schemas): no walk over the documents at all.
+  for (const op of schemas.size === 0 ? [] : ops) {
     const a = op.after;
     const s = schemas.get(typeKey(op));
     if (!a || !s) continue;
@@ -179,7 +190,7 @@ async function schemaFiles(
   first: FirstRead,
 ): Promise<Change[]> {
   const out: Change[] = [];
-  const own = new Set(ops.map((o) => o.key));
+  let own: Set<string> | undefined;
   for (const d of w.schemas ?? []) {
     const key = typeDeclarationPath(d.namespace, d.type);
     const stored = first.get(key)?.value;
@@ -188,7 +199,9 @@ async function schemaFiles(
       continue;
     }
     if (stored !== undefined && sameBytes(stored, d.bytes)) continue;
-    if (!d.force) {
+    // A first write (no tip) has no documents to check: nor a set of its own keys to build.
+    if (!d.force && base.version !== null) {
+      own ??= new Set(ops.map((o) => o.key));
       const v = new Violations();
       await checkExisting(w.store, base.version, d, d.compiled, own, v);
       v.throwForDeclaration(d.field, typeKey(d));

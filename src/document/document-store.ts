@@ -146,10 +146,14 @@ export class DocumentStore {
     }
     // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
     const byKey = new Map<string, number>();
-    const parts = putManyParts(docs, PUT_MANY_PART, (keys) => {
+    const onKeys = (keys: readonly string[]) => {
       for (const [i, k] of keys.entries()) byKey.set(k, i);
-    });
-    return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key) as number]?.data);
+    };
+    return this.commitChangeParts(
+      (checks) => putManyParts(docs, PUT_MANY_PART, onKeys, checks),
+      options,
+      (key) => docs[byKey.get(key) as number]?.data,
+    );
   }
 
   /**
@@ -168,18 +172,19 @@ export class DocumentStore {
     parts: AsyncIterable<readonly DocumentOp[]> | Iterable<readonly DocumentOp[]>,
     options: DocumentPartsOptions = {},
   ): Promise<WriteResult> {
-    async function* changes(): AsyncGenerator<Change[]> {
-      for await (const part of parts) yield opsToChanges(part);
+    async function* changes(checks: PartsSchemas | undefined): AsyncGenerator<Change[]> {
+      for await (const part of parts) yield opsToChanges(part, checks);
     }
-    return this.commitChangeParts(changes(), options);
+    return this.commitChangeParts(changes, options);
   }
 
   /**
    * A commit in parts with its index kept exact: its documents are collected as the parts stream by
    * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
+   * `encode` makes the parts, given the checks of the schemas the write declares (when it declares any).
    */
   private async commitChangeParts(
-    parts: AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>,
+    encode: (checks: PartsSchemas | undefined) => AsyncIterable<readonly Change[]> | Iterable<readonly Change[]>,
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
@@ -188,17 +193,14 @@ export class DocumentStore {
     const expecting = expectingWrite(this.store, expect, guard, dataOf);
     if (indexes) checkIndexes(indexes);
     const declared = schemas ? prepareSchemas(schemas) : undefined;
-    const checks = new PartsSchemas(
-      (namespace, type) => storedSchema(this.store, { namespace, type }),
-      new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])),
-    );
+    const checks = this.schemaChecks(declared);
     const seen = new PartsCollector(
       async () => applyDeclare(await this.indexes(), indexes ?? []),
       dataOf,
       undefined,
       checks,
     );
-    const collected = seen.collect(parts);
+    const collected = seen.collect(encode(checks.declaresAny ? checks : undefined));
     return commitInParts(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
       ...rest,
       derive: this.declarations(() => seen.ops, {
@@ -208,6 +210,17 @@ export class DocumentStore {
         parts: checks,
       }),
     });
+  }
+
+  /**
+   * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
+   * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
+   */
+  private schemaChecks(declared: readonly PreparedSchema[] | undefined): PartsSchemas {
+    return new PartsSchemas(
+      (namespace, type) => storedSchema(this.store, { namespace, type }),
+      new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])),
+    );
   }
 
   /**
@@ -316,13 +329,15 @@ export class DocumentStore {
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
     const { indexes, schemas, guard, expect, ...rest } = options;
     const declared = schemas ? prepareSchemas(schemas) : undefined;
-    const changes = opsToChanges(ops);
+    const checks = this.schemaChecks(declared);
+    const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
     const expecting = expectingWrite(this.store, expect, guard);
     expecting.collector?.takeOps(ops, changes);
     const derive = this.declarations(() => indexedOpsOf(ops, changes), {
       indexes,
       schemas: declared,
       guard: expecting.guard,
+      parts: checks,
     });
     return this.store.commit(changes, { ...rest, derive });
   }

@@ -52,7 +52,8 @@ export const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
  * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
  * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
  * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
- * refuses the write if the schema at commit time is another one.
+ * refuses the write if the schema at commit time is another one; a type whose schema the write declares
+ * was checked as it was encoded (batch.ts), so its data is never decoded for that.
  *
  * @example
  * const seen = new PartsCollector(() => docs.indexes());
@@ -101,7 +102,7 @@ export class PartsCollector {
 
   /**
    * A document's indexed values under the known declaration (none for a type it does not index), its data
-   * checked against its type's schema first: the data is dropped here.
+   * checked against its type's schema from the section first: the data is dropped here.
    */
   private valuesOf(
     d: { namespace: string; type: string; id: string; key: string },
@@ -109,7 +110,7 @@ export class PartsCollector {
     bytes: () => Uint8Array,
   ) {
     const f = this.fields!.get(`${d.namespace}/${d.type}`);
-    const checked = this.schemas?.has(d.namespace, d.type) === true;
+    const checked = this.schemas?.needsData(d.namespace, d.type) === true;
     if (!f && !checked) return { blobSha: sha, values: [], fields: [] };
     const data = (JSON.parse(new TextDecoder().decode(bytes())) as { data: unknown }).data;
     if (checked) this.schemas!.check(d.key, d.namespace, d.type, data);

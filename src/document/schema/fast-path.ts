@@ -6,8 +6,9 @@
  * (a property test compares them). It only says "valid": when it says no, or when the schema uses a keyword
  * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
  */
-import { deepCompareStrict, format, ucs2length } from '@cfworker/json-schema';
+import { deepCompareStrict, ucs2length } from '@cfworker/json-schema';
 import type { RefResolver } from './check-schema.js';
+import { fastFormat } from './fast-format.js';
 import { ANNOTATION_KEYWORDS } from './limits.js';
 
 type Check = (v: unknown) => boolean;
@@ -49,20 +50,16 @@ class NotFast extends Error {}
 
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-function typeOk(t: string, v: unknown): boolean {
-  switch (t) {
-    case 'integer':
-      return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
-    case 'null':
-      return v === null;
-    case 'array':
-      return Array.isArray(v);
-    case 'object':
-      return isObj(v);
-    default:
-      return typeof v === t;
-  }
-}
+/** One check per JSON Schema type name (no closure per call, no switch per value). */
+const TYPE_CHECKS: Record<string, Check> = {
+  integer: (v) => typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v),
+  number: (v) => typeof v === 'number',
+  string: (v) => typeof v === 'string',
+  boolean: (v) => typeof v === 'boolean',
+  null: (v) => v === null,
+  array: (v) => Array.isArray(v),
+  object: isObj,
+};
 
 function unique(a: readonly unknown[]): boolean {
   for (let j = 0; j < a.length; j++) {
@@ -104,22 +101,67 @@ function refCheck(ctx: Ctx, ref: string): Check {
   return check;
 }
 
-/** The checks of one schema object, one closure per keyword that applies. */
+/**
+ * Several checks as one (undefined: none). Two are joined directly and more looped over: a value passes
+ * through a handful of calls, not an array walk per keyword kind (a write checks every value of every
+ * document, bench/guarded-write.ts).
+ */
+function seq<T>(checks: readonly ((v: T) => boolean)[]): ((v: T) => boolean) | undefined {
+  const [a, b] = checks;
+  if (checks.length === 0) return undefined;
+  if (checks.length === 1) return a;
+  if (checks.length === 2) return (v) => a!(v) && b!(v);
+  return (v) => {
+    for (let i = 0; i < checks.length; i++) if (!checks[i]!(v)) return false;
+    return true;
+  };
+}
+
+/** The checks of one schema object, each keyword kind joined into one check (see {@link seq}). */
 function compile(ctx: Ctx, schema: unknown): Check {
   if (schema === true) return () => true;
   if (schema === false) return () => false;
   const s = schema as Obj;
   for (const k of Object.keys(s)) if (!FAST_KEYWORDS.has(k)) throw new NotFast();
+  const any = seq(anyChecks(ctx, s));
+  const num = seq(numberChecks(s));
+  const str = seq(stringChecks(s));
+  const arr = seq(arrayChecks(ctx, s));
+  const obj = seq(objectChecks(ctx, s));
+  return (v) => {
+    if (any !== undefined && !any(v)) return false;
+    switch (typeof v) {
+      case 'number':
+        return num === undefined || num(v);
+      case 'string':
+        return str === undefined || str(v);
+      case 'boolean':
+        return true;
+      case 'object':
+        if (v === null) return true;
+        if (Array.isArray(v)) return arr === undefined || arr(v);
+        return obj === undefined || obj(v as Obj);
+      default:
+        return false;
+    }
+  };
+}
+
+/** Keywords that apply to any value: `$ref`, `type`, `const`, `enum`. */
+function anyChecks(ctx: Ctx, s: Obj): Check[] {
   const any: Check[] = [];
-  const num: Check[] = [];
-  const str: Check[] = [];
-  const arr: ((a: unknown[]) => boolean)[] = [];
-  const obj: ((o: Obj) => boolean)[] = [];
   if (s.$ref !== undefined) any.push(refCheck(ctx, s.$ref as string));
   if (s.type !== undefined) {
-    const types = (Array.isArray(s.type) ? s.type : [s.type]) as string[];
-    const only = types.length === 1 ? types[0]! : undefined;
-    any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
+    const types = ((Array.isArray(s.type) ? s.type : [s.type]) as string[]).map((t) => TYPE_CHECKS[t]!);
+    const [only] = types;
+    any.push(
+      types.length === 1
+        ? only!
+        : (v) => {
+            for (let i = 0; i < types.length; i++) if (types[i]!(v)) return true;
+            return false;
+          },
+    );
   }
   if (s.const !== undefined) {
     const c = s.const;
@@ -127,53 +169,53 @@ function compile(ctx: Ctx, schema: unknown): Check {
   }
   if (s.enum !== undefined) {
     const e = s.enum as unknown[];
-    any.push((v) => e.some((x) => (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)));
+    any.push((v) => {
+      for (let i = 0; i < e.length; i++) {
+        const x = e[i];
+        if (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x) return true;
+      }
+      return false;
+    });
   }
+  return any;
+}
+
+function numberChecks(s: Obj): ((v: number) => boolean)[] {
+  const num: ((v: number) => boolean)[] = [];
   const n = (k: string) => s[k] as number | undefined;
   const [min, max, xmin, xmax] = [n('minimum'), n('maximum'), n('exclusiveMinimum'), n('exclusiveMaximum')];
-  if (min !== undefined) num.push((v) => (v as number) >= min);
-  if (max !== undefined) num.push((v) => (v as number) <= max);
-  if (xmin !== undefined) num.push((v) => (v as number) > xmin);
-  if (xmax !== undefined) num.push((v) => (v as number) < xmax);
-  const [minLength, maxLength] = [n('minLength'), n('maxLength')];
+  if (min !== undefined) num.push((v) => v >= min);
+  if (max !== undefined) num.push((v) => v <= max);
+  if (xmin !== undefined) num.push((v) => v > xmin);
+  if (xmax !== undefined) num.push((v) => v < xmax);
+  return num;
+}
+
+function stringChecks(s: Obj): ((v: string) => boolean)[] {
+  const str: ((v: string) => boolean)[] = [];
+  const [minLength, maxLength] = [s.minLength as number | undefined, s.maxLength as number | undefined];
   // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
   // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
   // description cost more than the rest of a document's checks).
   if (minLength !== undefined)
     str.push((v) => {
-      const n = (v as string).length;
-      return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v as string) >= minLength;
+      const n = v.length;
+      return n < minLength ? false : Math.ceil(n / 2) >= minLength || ucs2length(v) >= minLength;
     });
-  if (maxLength !== undefined)
-    str.push((v) => (v as string).length <= maxLength || ucs2length(v as string) <= maxLength);
+  if (maxLength !== undefined) str.push((v) => v.length <= maxLength || ucs2length(v) <= maxLength);
   if (s.pattern !== undefined) {
     const re = new RegExp(s.pattern as string, 'u');
-    str.push((v) => re.test(v as string));
+    str.push((v) => re.test(v));
   }
   if (s.format !== undefined) {
-    const f = (format as Record<string, ((x: string) => boolean) | undefined>)[s.format as string];
-    if (f) str.push((v) => f(v as string));
+    const f = fastFormat(s.format as string);
+    if (f) str.push(f);
   }
-  arrayChecks(ctx, s, arr);
-  objectChecks(ctx, s, obj);
-  // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
-  // every value of every document (bench/guarded-write.ts).
-  return (v) => {
-    if (!all(any, v)) return false;
-    if (typeof v === 'number') return all(num, v);
-    if (typeof v === 'string') return all(str, v);
-    if (Array.isArray(v)) return all(arr as Check[], v);
-    if (isObj(v)) return all(obj as Check[], v);
-    return v === null || typeof v === 'boolean';
-  };
+  return str;
 }
 
-function all(checks: readonly Check[], v: unknown): boolean {
-  for (let i = 0; i < checks.length; i++) if (!checks[i]!(v)) return false;
-  return true;
-}
-
-function arrayChecks(ctx: Ctx, s: Obj, arr: ((a: unknown[]) => boolean)[]): void {
+function arrayChecks(ctx: Ctx, s: Obj): ((a: unknown[]) => boolean)[] {
+  const arr: ((a: unknown[]) => boolean)[] = [];
   const prefix = ((s.prefixItems as unknown[] | undefined) ?? []).map((p) => compile(ctx, p));
   const items = s.items === undefined ? undefined : compile(ctx, s.items);
   if (prefix.length > 0 || items) {
@@ -189,40 +231,74 @@ function arrayChecks(ctx: Ctx, s: Obj, arr: ((a: unknown[]) => boolean)[]): void
   if (minItems !== undefined) arr.push((a) => a.length >= minItems);
   if (maxItems !== undefined) arr.push((a) => a.length <= maxItems);
   if (s.uniqueItems === true) arr.push(unique);
+  return arr;
 }
 
-function objectChecks(ctx: Ctx, s: Obj, obj: ((o: Obj) => boolean)[]): void {
+function objectChecks(ctx: Ctx, s: Obj): ((o: Obj) => boolean)[] {
   const props = Object.entries((s.properties as Obj | undefined) ?? {}).map(([k, p]) => [k, compile(ctx, p)] as const);
-  const propNames = props.map(([k]) => k);
-  const propChecks = props.map(([, c]) => c);
   const patterns = Object.entries((s.patternProperties as Obj | undefined) ?? {}).map(
     ([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)] as const,
   );
-  const known = new Set(props.map(([k]) => k));
   const extra = s.additionalProperties === undefined ? undefined : compile(ctx, s.additionalProperties);
-  const required = (s.required as string[] | undefined) ?? [];
   const [minP, maxP] = [s.minProperties as number | undefined, s.maxProperties as number | undefined];
-  obj.push((o) => {
-    for (let i = 0; i < required.length; i++) if (!Object.hasOwn(o, required[i]!)) return false;
-    for (let i = 0; i < propNames.length; i++) {
-      const k = propNames[i]!;
-      if (Object.hasOwn(o, k) && !propChecks[i]!(o[k])) return false;
-    }
-    if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined) return true;
-    const keys = Object.keys(o);
-    if (minP !== undefined && keys.length < minP) return false;
-    if (maxP !== undefined && keys.length > maxP) return false;
-    for (const k of keys) {
-      let matched = known.has(k);
-      for (const [re, c] of patterns) {
-        if (!re.test(k)) continue;
-        matched = true;
-        if (!c(o[k])) return false;
-      }
-      if (!matched && extra && !extra(o[k])) return false;
+  const obj: ((o: Obj) => boolean)[] = [];
+  const required = (s.required as string[] | undefined) ?? [];
+  if (required.length > 0) {
+    obj.push((o) => {
+      for (let i = 0; i < required.length; i++) if (!Object.hasOwn(o, required[i]!)) return false;
+      return true;
+    });
+  }
+  if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined) {
+    if (props.length > 0) obj.push(declaredProperties(props));
+  } else if (props.length > 0 || patterns.length > 0 || extra || minP !== undefined || maxP !== undefined) {
+    obj.push(everyProperty(new Map(props), patterns, extra, minP, maxP));
+  }
+  return obj;
+}
+
+/** `properties` alone: only the declared names are looked up (a document may have many more). */
+function declaredProperties(props: readonly (readonly [string, Check])[]): (o: Obj) => boolean {
+  const names = props.map(([k]) => k);
+  const checks = props.map(([, c]) => c);
+  return (o) => {
+    for (let i = 0; i < names.length; i++) {
+      const k = names[i]!;
+      if (Object.hasOwn(o, k) && !checks[i]!(o[k])) return false;
     }
     return true;
-  });
+  };
+}
+
+/**
+ * `properties` with `patternProperties`, `additionalProperties` or a property count: one walk over the
+ * object's own keys (`for…in` reads values through its enumeration cache; no array of keys per object).
+ */
+function everyProperty(
+  props: ReadonlyMap<string, Check>,
+  patterns: readonly (readonly [RegExp, Check])[],
+  extra: Check | undefined,
+  minP: number | undefined,
+  maxP: number | undefined,
+): (o: Obj) => boolean {
+  return (o) => {
+    let count = 0;
+    for (const k in o) {
+      if (!Object.hasOwn(o, k)) continue;
+      count++;
+      const c = props.get(k);
+      if (c !== undefined && !c(o[k])) return false;
+      let matched = c !== undefined;
+      for (let i = 0; i < patterns.length; i++) {
+        const p = patterns[i]!;
+        if (!p[0].test(k)) continue;
+        matched = true;
+        if (!p[1](o[k])) return false;
+      }
+      if (!matched && extra !== undefined && !extra(o[k])) return false;
+    }
+    return (minP === undefined || count >= minP) && (maxP === undefined || count <= maxP);
+  };
 }
 
 /**
