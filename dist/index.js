@@ -50900,18 +50900,22 @@ var document_identity = __nccwpck_require__(9323);
 
 
 /**
- * Validate and encode operations into store changes (each document validated once, here).
+ * Validate and encode operations into store changes (each document validated once, here), each document
+ * checked against a schema the write declares for its type as it is encoded (`checks`, schema/parts.ts).
  *
  * @example
  * opsToChanges([{ op: 'put', document: { namespace: 'n', type: 't', id: 'a', data: 1 } }]);
  * // [{ op: 'put', key: 'n/t/a.json', value: <canonical JSON bytes> }]
  */
-function opsToChanges(ops) {
+function opsToChanges(ops, checks) {
     if (!Array.isArray(ops))
         throw new errors/* InvalidDocument */.D1('ops', 'commit takes an array of operations');
     return ops.map((o, i) => {
-        if (o?.op === 'put')
-            return { op: 'put', ...(0,envelope/* documentChange */.IN)(o.document) };
+        if (o?.op === 'put') {
+            const change = (0,envelope/* documentChange */.IN)(o.document);
+            checks?.checkEncoded(change.key, o.document.namespace, o.document.type, o.document.data);
+            return { op: 'put', ...change };
+        }
         if (o?.op === 'delete')
             return { op: 'delete', key: (0,document_identity/* deriveKey */.Hz)(o.identity) };
         if (o?.op === 'meta')
@@ -50934,13 +50938,14 @@ function metaChange(o, i) {
 /**
  * The changes of a `putMany`, in parts of `size` cut in key order. Every document's fields and key are
  * checked before the first part (such an error fails the write before any request); each document is
- * encoded — and its `data` checked — only when its part is taken, so one part's encoded documents are held
- * at a time (see the module header for what a late error costs).
+ * encoded — and its `data` checked, against a schema the write declares for its type too (`checks`) — only
+ * when its part is taken, so one part's encoded documents are held at a time (see the module header for
+ * what a late error costs).
  *
  * @example
  * await commitInParts(store, putManyParts(docs, 1000), options);
  */
-function putManyParts(docs, size, onKeys) {
+function putManyParts(docs, size, onKeys, checks) {
     const keys = docs.map((d) => (0,envelope/* checkedDocumentKey */.wG)(d));
     onKeys?.(keys);
     // Indices sorted by key: a typed array, not an object per document.
@@ -50956,13 +50961,16 @@ function putManyParts(docs, size, onKeys) {
             throw new errors/* InvalidKey */.rk(key, 'duplicate', `key ${JSON.stringify(key)} appears more than once in one commit`);
         }
     }
-    return encodedParts(docs, keys, order, size);
+    return encodedParts(docs, keys, order, size, checks);
 }
-function* encodedParts(docs, keys, order, size) {
+function* encodedParts(docs, keys, order, size, checks) {
     for (let from = 0; from < order.length; from += size) {
         const part = [];
         for (const i of order.subarray(from, from + size)) {
-            part.push({ op: 'put', key: keys[i], value: (0,bytes/* utf8 */.As)((0,envelope/* envelopeText */.q$)(docs[i])) });
+            const doc = docs[i];
+            const key = keys[i];
+            part.push({ op: 'put', key, value: (0,bytes/* utf8 */.As)((0,envelope/* envelopeText */.q$)(doc)) });
+            checks?.checkEncoded(key, doc.namespace, doc.type, doc.data);
         }
         yield part;
     }
@@ -51365,8 +51373,8 @@ function toChanges(files) {
     return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
 }
 
-// EXTERNAL MODULE: ./src/document/schema/compile.ts + 14 modules
-var compile = __nccwpck_require__(2845);
+// EXTERNAL MODULE: ./src/document/schema/compile.ts + 15 modules
+var compile = __nccwpck_require__(6017);
 // EXTERNAL MODULE: ./src/document/schema/declaration.ts
 var declaration = __nccwpck_require__(8969);
 // EXTERNAL MODULE: ./src/document/schema/enforce.ts
@@ -51409,12 +51417,18 @@ async function checkExisting(store, version, t, schema, skip, violations) {
 
 ;// CONCATENATED MODULE: ./src/document/schema/parts.ts
 /**
- * Schemas for a commit in parts (`commitParts`, a large `putMany`, a shard merge): memory must stay bounded,
- * so once the parts collector drops documents' data (indexed-ops.ts `PartsCollector`), each part is checked
- * as it arrives against the schema read when its type first appeared, and the collector remembers WHICH
- * schema (its blob SHA). The derive hook (declarations.ts) refuses the write when the type's schema at the
- * tip it lands on is another one — the schema changed while the write was under way — as it does for an
- * index declaration (index-write.ts `declaredMeanwhile`).
+ * The schema checks of one write's documents, made as they are encoded, so no document's data is held or
+ * decoded again for the check:
+ * - a type whose schema the write declares itself: every document is checked as it is encoded (batch.ts),
+ *   whatever the path (commit, putMany, a commit in parts); the derive hook (declarations.ts) does not check
+ *   them again — which saves a commit in parts decoding every buffered envelope back;
+ * - a type whose schema is the section's: not known before the hook's batched read (reading it up front would
+ *   cost a request), so the hook checks the documents it holds; but a commit in parts (`commitParts`, a large
+ *   `putMany`, a shard merge) keeps memory bounded, so once the parts collector drops documents' data
+ *   (indexed-ops.ts `PartsCollector`) each part is checked as it arrives against the schema read when its
+ *   type first appeared, and the collector remembers WHICH schema (its blob SHA). The hook refuses the write
+ *   when the type's schema at the tip it lands on is another one — the schema changed while the write was
+ *   under way — as it does for an index declaration (index-write.ts `declaredMeanwhile`).
  */
 
 
@@ -51423,10 +51437,11 @@ async function checkExisting(store, version, t, schema, skip, violations) {
 const DECLARED_BY_WRITE = 'declared-by-this-write';
 const parts_typeKey = (namespace, type) => `${namespace}/${type}`;
 /**
- * The schema checks of a commit in parts.
+ * The schema checks of one write.
  *
  * @example
  * const parts = new PartsSchemas((ns, t) => docs.storedSchema(ns, t), declared);
+ * parts.checkEncoded('github/repo/o/a.json', 'github', 'repo', { stars: 1 }); // a type the write declares
  * await parts.prepare([{ namespace: 'github', type: 'repo' }]);
  * parts.check('github/repo/o/r.json', 'github', 'repo', { stars: 1 });
  */
@@ -51438,6 +51453,8 @@ class PartsSchemas {
     /** Per `namespace/type`: the schema its documents were checked against. */
     checkedAgainst = new Map();
     compiled = new Map();
+    /** The type of the previous document encoded (a write's documents come in runs of one type). */
+    last;
     constructor(load, 
     /** Schemas the write declares itself (compiled; null: dropped). */
     declared = new Map()) {
@@ -51460,9 +51477,33 @@ class PartsSchemas {
             this.compiled.set(k, stored ? (0,compile/* compiledSchemaFor */.Mv)(stored.blobSha, stored.schema, { field: 'schema' }) : null);
         }
     }
-    /** Whether documents of the type must be checked (false when it has no schema); prepare() it first. */
-    has(namespace, type) {
-        return (this.compiled.get(parts_typeKey(namespace, type)) ?? null) !== null;
+    /** Whether the write declares schemas: then its encoders call {@link checkEncoded} for every document. */
+    get declaresAny() {
+        return this.declared.size > 0;
+    }
+    /**
+     * A document of the write as it is encoded (its data was just read by the encoder): checked now when the
+     * write declares its type's schema; nothing otherwise (the section's schema is the hook's to check).
+     */
+    checkEncoded(key, namespace, type, data) {
+        let last = this.last;
+        if (last?.namespace !== namespace || last.type !== type) {
+            last = { namespace, type, schema: this.declared.get(parts_typeKey(namespace, type)) };
+            this.last = last;
+        }
+        if (last.schema)
+            this.violations.check(key, last.schema, data);
+    }
+    /** Whether the type's documents were checked as they were encoded (the write declares its schema). */
+    checkedAtEncode(namespace, type) {
+        return this.declared.has(parts_typeKey(namespace, type));
+    }
+    /**
+     * Whether a dropped document's data must be checked first (its type has a schema from the section; one the
+     * write declares was checked as the document was encoded); prepare() it first.
+     */
+    needsData(namespace, type) {
+        return !this.checkedAtEncode(namespace, type) && (this.compiled.get(parts_typeKey(namespace, type)) ?? null) !== null;
     }
     /** Check one document of a prepared type. */
     check(key, namespace, type, data) {
@@ -51545,19 +51586,27 @@ function declarationsDerive(w) {
         return [...indexed, ...declared];
     };
 }
-/** Per written type, the schema that applies on this tip: the write's own, else the one at the tip. */
+/**
+ * Per written type, the schema that applies on this tip (the write's own, else the one at the tip) — but
+ * not types with nothing left to check: those the write declares, checked as their documents were encoded,
+ * and those with no schema at the tip that a commit in parts did not check against one either.
+ */
 function schemasAt(w, types, first) {
     const declared = new Map((w.schemas ?? []).map((d) => [declarations_typeKey(d), d]));
     const out = new Map();
     for (const t of types) {
         const d = declared.get(declarations_typeKey(t));
         if (d) {
-            out.set(declarations_typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+            if (!w.parts?.checkedAtEncode(t.namespace, t.type)) {
+                out.set(declarations_typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+            }
             continue;
         }
         const path = (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
         const got = first.get(path) ?? null;
         const stored = (0,declaration/* parseTypeDeclaration */.Cw)(path, got?.value);
+        if (!got && (w.parts?.checkedAgainst.get(declarations_typeKey(t)) ?? null) === null)
+            continue;
         out.set(declarations_typeKey(t), {
             compiled: stored && got ? (0,compile/* compiledSchemaFor */.Mv)(got.blobSha, stored.schema, { field: path }) : null,
             against: got?.blobSha ?? null,
@@ -51565,10 +51614,14 @@ function schemasAt(w, types, first) {
     }
     return out;
 }
-/** Check every written document (all violations at once); throws `InvalidDocument` if any. */
+/**
+ * Check every written document not checked as it was encoded (all violations at once, with those found
+ * while encoding); throws `InvalidDocument` if any.
+ */
 function checkDocuments(w, ops, schemas) {
     const violations = w.parts ? w.parts.violations.copy() : new enforce/* Violations */.n();
-    for (const op of ops) {
+    // Every type checked as encoded (a write declaring its schemas): no walk over the documents at all.
+    for (const op of schemas.size === 0 ? [] : ops) {
         const a = op.after;
         const s = schemas.get(declarations_typeKey(op));
         if (!a || !s)
@@ -51595,7 +51648,7 @@ function checkDocuments(w, ops, schemas) {
  */
 async function schemaFiles(w, base, ops, first) {
     const out = [];
-    const own = new Set(ops.map((o) => o.key));
+    let own;
     for (const d of w.schemas ?? []) {
         const key = (0,declaration/* typeDeclarationPath */._O)(d.namespace, d.type);
         const stored = first.get(key)?.value;
@@ -51606,7 +51659,9 @@ async function schemaFiles(w, base, ops, first) {
         }
         if (stored !== undefined && declarations_sameBytes(stored, d.bytes))
             continue;
-        if (!d.force) {
+        // A first write (no tip) has no documents to check: nor a set of its own keys to build.
+        if (!d.force && base.version !== null) {
+            own ??= new Set(ops.map((o) => o.key));
             const v = new enforce/* Violations */.n();
             await checkExisting(w.store, base.version, d, d.compiled, own, v);
             v.throwForDeclaration(d.field, declarations_typeKey(d));
@@ -51891,7 +51946,8 @@ const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
  * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
  * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
  * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
- * refuses the write if the schema at commit time is another one.
+ * refuses the write if the schema at commit time is another one; a type whose schema the write declares
+ * was checked as it was encoded (batch.ts), so its data is never decoded for that.
  *
  * @example
  * const seen = new PartsCollector(() => docs.indexes());
@@ -51947,11 +52003,11 @@ class PartsCollector {
     }
     /**
      * A document's indexed values under the known declaration (none for a type it does not index), its data
-     * checked against its type's schema first: the data is dropped here.
+     * checked against its type's schema from the section first: the data is dropped here.
      */
     valuesOf(d, sha, bytes) {
         const f = this.fields.get(`${d.namespace}/${d.type}`);
-        const checked = this.schemas?.has(d.namespace, d.type) === true;
+        const checked = this.schemas?.needsData(d.namespace, d.type) === true;
         if (!f && !checked)
             return { blobSha: sha, values: [], fields: [] };
         const data = JSON.parse(new TextDecoder().decode(bytes())).data;
@@ -52627,11 +52683,11 @@ class DocumentStore {
         }
         // The index hook takes each document's data from `docs` (not decoded back from its bytes), by key.
         const byKey = new Map();
-        const parts = putManyParts(docs, PUT_MANY_PART, (keys) => {
+        const onKeys = (keys) => {
             for (const [i, k] of keys.entries())
                 byKey.set(k, i);
-        });
-        return this.commitChangeParts(parts, options, (key) => docs[byKey.get(key)]?.data);
+        };
+        return this.commitChangeParts((checks) => putManyParts(docs, PUT_MANY_PART, onKeys, checks), options, (key) => docs[byKey.get(key)]?.data);
     }
     /**
      * ONE commit of operations that arrive in parts (pages of a source): each part is validated and encoded
@@ -52646,26 +52702,27 @@ class DocumentStore {
      * await docs.commitParts(pages(), { message: 'backfill' });
      */
     async commitParts(parts, options = {}) {
-        async function* changes() {
+        async function* changes(checks) {
             for await (const part of parts)
-                yield opsToChanges(part);
+                yield opsToChanges(part, checks);
         }
-        return this.commitChangeParts(changes(), options);
+        return this.commitChangeParts(changes, options);
     }
     /**
      * A commit in parts with its index kept exact: its documents are collected as the parts stream by
      * (bounded: indexed-ops.ts `PartsCollector`) for the hook that updates the index in the same commit.
+     * `encode` makes the parts, given the checks of the schemas the write declares (when it declares any).
      */
-    async commitChangeParts(parts, options, dataOf) {
+    async commitChangeParts(encode, options, dataOf) {
         const { indexes, schemas, guard, expect, ...rest } = options;
         (0,commit_parts/* assertPartsOptions */.Z9)(rest);
         const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard, dataOf);
         if (indexes)
             checkIndexes(indexes);
         const declared = schemas ? prepareSchemas(schemas) : undefined;
-        const checks = new PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
+        const checks = this.schemaChecks(declared);
         const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks);
-        const collected = seen.collect(parts);
+        const collected = seen.collect(encode(checks.declaresAny ? checks : undefined));
         return (0,commit_parts/* commitInParts */.Bh)(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
             ...rest,
             derive: this.declarations(() => seen.ops, {
@@ -52675,6 +52732,13 @@ class DocumentStore {
                 parts: checks,
             }),
         });
+    }
+    /**
+     * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
+     * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
+     */
+    schemaChecks(declared) {
+        return new PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
     }
     /**
      * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
@@ -52773,13 +52837,15 @@ class DocumentStore {
     async commit(ops, options = {}) {
         const { indexes, schemas, guard, expect, ...rest } = options;
         const declared = schemas ? prepareSchemas(schemas) : undefined;
-        const changes = opsToChanges(ops);
+        const checks = this.schemaChecks(declared);
+        const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
         const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard);
         expecting.collector?.takeOps(ops, changes);
         const derive = this.declarations(() => indexedOpsOf(ops, changes), {
             indexes,
             schemas: declared,
             guard: expecting.guard,
+            parts: checks,
         });
         return this.store.commit(changes, { ...rest, derive });
     }
@@ -57191,7 +57257,7 @@ function parseOrderBy(text, names = _core_input_names_js__WEBPACK_IMPORTED_MODUL
 
 /***/ }),
 
-/***/ 2845:
+/***/ 6017:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -59255,6 +59321,86 @@ function checkSchema(schema, field) {
     return (ref) => resolveRef(w, ref);
 }
 
+;// CONCATENATED MODULE: ./src/document/schema/fast-format.ts
+/**
+ * `format` checks for the fast path (fast-path.ts) without allocating: the library's `date-time` splits the
+ * string and matches two regular expressions (arrays and substrings per value), which made it a fifth of a
+ * 10,000-document write's validation (bench/guarded-write.ts). Here the common RFC 3339 shape is accepted
+ * by reading its characters; anything else — a leap second, a lower-case separator, another shape — goes to
+ * the library's own check, so the verdict is always the library's (a property test compares them).
+ */
+
+const fast_format_DAYS = [0, 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+const fast_format_ZERO = 48;
+/** The digits at `s[i..i+n)` as a number, or -1 when one of them is not an ASCII digit. */
+function digits(s, i, n) {
+    let out = 0;
+    for (let j = i; j < i + n; j++) {
+        const d = s.charCodeAt(j) - fast_format_ZERO;
+        if (d < 0 || d > 9)
+            return -1;
+        out = out * 10 + d;
+    }
+    return out;
+}
+/**
+ * `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` with every field in range and seconds below 60: a string the
+ * library's `date-time` accepts. False means "not this shape", not "invalid".
+ */
+function plainDateTime(s) {
+    const n = s.length;
+    if (n < 20 || s.charCodeAt(4) !== 45 || s.charCodeAt(7) !== 45 || s.charCodeAt(10) !== 84)
+        return false;
+    if (s.charCodeAt(13) !== 58 || s.charCodeAt(16) !== 58)
+        return false;
+    const year = digits(s, 0, 4);
+    const month = digits(s, 5, 2);
+    const day = digits(s, 8, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1)
+        return false;
+    const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
+    if (day > (month === 2 && leap ? 29 : fast_format_DAYS[month]))
+        return false;
+    const hour = digits(s, 11, 2);
+    const minute = digits(s, 14, 2);
+    const second = digits(s, 17, 2);
+    if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59)
+        return false;
+    let i = 19;
+    if (s.charCodeAt(i) === 46) {
+        const start = ++i;
+        while (i < n && digits(s, i, 1) >= 0)
+            i++;
+        if (i === start)
+            return false;
+    }
+    const zone = s.charCodeAt(i);
+    if (zone === 90)
+        return i + 1 === n; // Z
+    if (zone !== 43 && zone !== 45)
+        return false; // + or -
+    if (i + 6 !== n || s.charCodeAt(i + 3) !== 58)
+        return false;
+    const oh = digits(s, i + 1, 2);
+    const om = digits(s, i + 4, 2);
+    return oh >= 0 && oh <= 23 && om >= 0 && om <= 59;
+}
+/**
+ * The check of one `format` for the fast path (undefined: a format the library does not know, which
+ * checks nothing).
+ *
+ * @example
+ * fastFormat('date-time')?.('2026-01-02T03:04:05Z'); // true
+ */
+function fastFormat(name) {
+    const library = format[name];
+    if (!library)
+        return undefined;
+    if (name === 'date-time')
+        return (s) => plainDateTime(s) || library(s);
+    return library;
+}
+
 ;// CONCATENATED MODULE: ./src/document/schema/fast-path.ts
 /**
  * A fast yes/no check for the common case — a valid document against a schema of plain keywords — so a
@@ -59264,6 +59410,7 @@ function checkSchema(schema, field) {
  * (a property test compares them). It only says "valid": when it says no, or when the schema uses a keyword
  * outside {@link FAST_KEYWORDS}, the library validates and reports the problems.
  */
+
 
 
 /** Keywords the fast path evaluates itself (annotations are ignored); any other keyword → no fast path. */
@@ -59300,20 +59447,16 @@ const FAST_KEYWORDS = new Set([
 class NotFast extends Error {
 }
 const fast_path_isObj = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
-function typeOk(t, v) {
-    switch (t) {
-        case 'integer':
-            return typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v);
-        case 'null':
-            return v === null;
-        case 'array':
-            return Array.isArray(v);
-        case 'object':
-            return fast_path_isObj(v);
-        default:
-            return typeof v === t;
-    }
-}
+/** One check per JSON Schema type name (no closure per call, no switch per value). */
+const TYPE_CHECKS = {
+    integer: (v) => typeof v === 'number' && v % 1 === 0 && !Number.isNaN(v),
+    number: (v) => typeof v === 'number',
+    string: (v) => typeof v === 'string',
+    boolean: (v) => typeof v === 'boolean',
+    null: (v) => v === null,
+    array: (v) => Array.isArray(v),
+    object: fast_path_isObj,
+};
 function unique(a) {
     for (let j = 0; j < a.length; j++) {
         const x = a[j];
@@ -59347,7 +59490,27 @@ function refCheck(ctx, ref) {
     }
     return check;
 }
-/** The checks of one schema object, one closure per keyword that applies. */
+/**
+ * Several checks as one (undefined: none). Two are joined directly and more looped over: a value passes
+ * through a handful of calls, not an array walk per keyword kind (a write checks every value of every
+ * document, bench/guarded-write.ts).
+ */
+function seq(checks) {
+    const [a, b] = checks;
+    if (checks.length === 0)
+        return undefined;
+    if (checks.length === 1)
+        return a;
+    if (checks.length === 2)
+        return (v) => a(v) && b(v);
+    return (v) => {
+        for (let i = 0; i < checks.length; i++)
+            if (!checks[i](v))
+                return false;
+        return true;
+    };
+}
+/** The checks of one schema object, each keyword kind joined into one check (see {@link seq}). */
 function compile(ctx, schema) {
     if (schema === true)
         return () => true;
@@ -59357,17 +59520,48 @@ function compile(ctx, schema) {
     for (const k of Object.keys(s))
         if (!FAST_KEYWORDS.has(k))
             throw new NotFast();
+    const any = seq(anyChecks(ctx, s));
+    const num = seq(numberChecks(s));
+    const str = seq(stringChecks(s));
+    const arr = seq(arrayChecks(ctx, s));
+    const obj = seq(objectChecks(ctx, s));
+    return (v) => {
+        if (any !== undefined && !any(v))
+            return false;
+        switch (typeof v) {
+            case 'number':
+                return num === undefined || num(v);
+            case 'string':
+                return str === undefined || str(v);
+            case 'boolean':
+                return true;
+            case 'object':
+                if (v === null)
+                    return true;
+                if (Array.isArray(v))
+                    return arr === undefined || arr(v);
+                return obj === undefined || obj(v);
+            default:
+                return false;
+        }
+    };
+}
+/** Keywords that apply to any value: `$ref`, `type`, `const`, `enum`. */
+function anyChecks(ctx, s) {
     const any = [];
-    const num = [];
-    const str = [];
-    const arr = [];
-    const obj = [];
     if (s.$ref !== undefined)
         any.push(refCheck(ctx, s.$ref));
     if (s.type !== undefined) {
-        const types = (Array.isArray(s.type) ? s.type : [s.type]);
-        const only = types.length === 1 ? types[0] : undefined;
-        any.push(only !== undefined ? (v) => typeOk(only, v) : (v) => types.some((t) => typeOk(t, v)));
+        const types = (Array.isArray(s.type) ? s.type : [s.type]).map((t) => TYPE_CHECKS[t]);
+        const [only] = types;
+        any.push(types.length === 1
+            ? only
+            : (v) => {
+                for (let i = 0; i < types.length; i++)
+                    if (types[i](v))
+                        return true;
+                return false;
+            });
     }
     if (s.const !== undefined) {
         const c = s.const;
@@ -59375,8 +59569,19 @@ function compile(ctx, schema) {
     }
     if (s.enum !== undefined) {
         const e = s.enum;
-        any.push((v) => e.some((x) => (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)));
+        any.push((v) => {
+            for (let i = 0; i < e.length; i++) {
+                const x = e[i];
+                if (typeof x === 'object' && x !== null ? deepCompareStrict(v, x) : v === x)
+                    return true;
+            }
+            return false;
+        });
     }
+    return any;
+}
+function numberChecks(s) {
+    const num = [];
     const n = (k) => s[k];
     const [min, max, xmin, xmax] = [n('minimum'), n('maximum'), n('exclusiveMinimum'), n('exclusiveMaximum')];
     if (min !== undefined)
@@ -59387,7 +59592,11 @@ function compile(ctx, schema) {
         num.push((v) => v > xmin);
     if (xmax !== undefined)
         num.push((v) => v < xmax);
-    const [minLength, maxLength] = [n('minLength'), n('maxLength')];
+    return num;
+}
+function stringChecks(s) {
+    const str = [];
+    const [minLength, maxLength] = [s.minLength, s.maxLength];
     // A string's code points are between half its UTF-16 length and all of it, so most strings are judged by
     // `.length` alone; only one near the bound is counted (ucs2length walks the string: 900 characters of a
     // description cost more than the rest of a document's checks).
@@ -59403,35 +59612,14 @@ function compile(ctx, schema) {
         str.push((v) => re.test(v));
     }
     if (s.format !== undefined) {
-        const f = format[s.format];
+        const f = fastFormat(s.format);
         if (f)
-            str.push((v) => f(v));
+            str.push(f);
     }
-    arrayChecks(ctx, s, arr);
-    objectChecks(ctx, s, obj);
-    // Plain loops, not `every((c) => c(v))`: that allocates a closure per value checked, and a write checks
-    // every value of every document (bench/guarded-write.ts).
-    return (v) => {
-        if (!fast_path_all(any, v))
-            return false;
-        if (typeof v === 'number')
-            return fast_path_all(num, v);
-        if (typeof v === 'string')
-            return fast_path_all(str, v);
-        if (Array.isArray(v))
-            return fast_path_all(arr, v);
-        if (fast_path_isObj(v))
-            return fast_path_all(obj, v);
-        return v === null || typeof v === 'boolean';
-    };
+    return str;
 }
-function fast_path_all(checks, v) {
-    for (let i = 0; i < checks.length; i++)
-        if (!checks[i](v))
-            return false;
-    return true;
-}
-function arrayChecks(ctx, s, arr) {
+function arrayChecks(ctx, s) {
+    const arr = [];
     const prefix = (s.prefixItems ?? []).map((p) => compile(ctx, p));
     const items = s.items === undefined ? undefined : compile(ctx, s.items);
     if (prefix.length > 0 || items) {
@@ -59451,46 +59639,73 @@ function arrayChecks(ctx, s, arr) {
         arr.push((a) => a.length <= maxItems);
     if (s.uniqueItems === true)
         arr.push(unique);
+    return arr;
 }
-function objectChecks(ctx, s, obj) {
+function objectChecks(ctx, s) {
     const props = Object.entries(s.properties ?? {}).map(([k, p]) => [k, compile(ctx, p)]);
-    const propNames = props.map(([k]) => k);
-    const propChecks = props.map(([, c]) => c);
     const patterns = Object.entries(s.patternProperties ?? {}).map(([p, x]) => [new RegExp(p, 'u'), compile(ctx, x)]);
-    const known = new Set(props.map(([k]) => k));
     const extra = s.additionalProperties === undefined ? undefined : compile(ctx, s.additionalProperties);
-    const required = s.required ?? [];
     const [minP, maxP] = [s.minProperties, s.maxProperties];
-    obj.push((o) => {
-        for (let i = 0; i < required.length; i++)
-            if (!Object.hasOwn(o, required[i]))
-                return false;
-        for (let i = 0; i < propNames.length; i++) {
-            const k = propNames[i];
-            if (Object.hasOwn(o, k) && !propChecks[i](o[k]))
-                return false;
-        }
-        if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined)
-            return true;
-        const keys = Object.keys(o);
-        if (minP !== undefined && keys.length < minP)
-            return false;
-        if (maxP !== undefined && keys.length > maxP)
-            return false;
-        for (const k of keys) {
-            let matched = known.has(k);
-            for (const [re, c] of patterns) {
-                if (!re.test(k))
-                    continue;
-                matched = true;
-                if (!c(o[k]))
+    const obj = [];
+    const required = s.required ?? [];
+    if (required.length > 0) {
+        obj.push((o) => {
+            for (let i = 0; i < required.length; i++)
+                if (!Object.hasOwn(o, required[i]))
                     return false;
-            }
-            if (!matched && extra && !extra(o[k]))
+            return true;
+        });
+    }
+    if (patterns.length === 0 && !extra && minP === undefined && maxP === undefined) {
+        if (props.length > 0)
+            obj.push(declaredProperties(props));
+    }
+    else if (props.length > 0 || patterns.length > 0 || extra || minP !== undefined || maxP !== undefined) {
+        obj.push(everyProperty(new Map(props), patterns, extra, minP, maxP));
+    }
+    return obj;
+}
+/** `properties` alone: only the declared names are looked up (a document may have many more). */
+function declaredProperties(props) {
+    const names = props.map(([k]) => k);
+    const checks = props.map(([, c]) => c);
+    return (o) => {
+        for (let i = 0; i < names.length; i++) {
+            const k = names[i];
+            if (Object.hasOwn(o, k) && !checks[i](o[k]))
                 return false;
         }
         return true;
-    });
+    };
+}
+/**
+ * `properties` with `patternProperties`, `additionalProperties` or a property count: one walk over the
+ * object's own keys (`for…in` reads values through its enumeration cache; no array of keys per object).
+ */
+function everyProperty(props, patterns, extra, minP, maxP) {
+    return (o) => {
+        let count = 0;
+        for (const k in o) {
+            if (!Object.hasOwn(o, k))
+                continue;
+            count++;
+            const c = props.get(k);
+            if (c !== undefined && !c(o[k]))
+                return false;
+            let matched = c !== undefined;
+            for (let i = 0; i < patterns.length; i++) {
+                const p = patterns[i];
+                if (!p[0].test(k))
+                    continue;
+                matched = true;
+                if (!p[1](o[k]))
+                    return false;
+            }
+            if (!matched && extra !== undefined && !extra(o[k]))
+                return false;
+        }
+        return (minP === undefined || count >= minP) && (maxP === undefined || count <= maxP);
+    };
 }
 /**
  * The fast check of a schema already accepted by checkSchema, or undefined when it uses a keyword the
@@ -61833,8 +62048,8 @@ function headerSecrets(options) {
     });
 }
 
-// EXTERNAL MODULE: ./src/document/schema/compile.ts + 14 modules
-var compile = __nccwpck_require__(2845);
+// EXTERNAL MODULE: ./src/document/schema/compile.ts + 15 modules
+var compile = __nccwpck_require__(6017);
 ;// CONCATENATED MODULE: ./src/projection/run/schema-files.ts
 /**
  * The spec's `schema:` declarations as the run's commit takes them (the `schemas` commit option,
