@@ -46297,6 +46297,9 @@ function buildReview(input) {
         rows.add(doc, changes);
     }
     const violations = input.expectations.violations;
+    // A refusal lists its first 50 violations and counts them all: the count is the refusal's, never fewer
+    // than those listed.
+    const violationCount = Math.max(input.expectations.count ?? 0, violations.length);
     const allTypes = totals.list();
     const changed = rows.count > 0;
     const viewerUrl = input.viewerUrl === undefined ? undefined : httpUrl(input.viewerUrl);
@@ -46315,12 +46318,12 @@ function buildReview(input) {
         preview: input.preview,
         ...(viewerUrl ? { viewerUrl } : {}),
         changed,
-        conclusion: conclusionOf(violations.length, changed, input.expectations.declared),
+        conclusion: conclusionOf(violationCount, changed, input.expectations.declared),
         totals: allTypes.slice(0, MAX_TYPES),
         fieldChanges: fields.top(),
         expectations: {
             declared: input.expectations.declared,
-            count: violations.length,
+            count: violationCount,
             violations: violations.slice(0, MAX_VIOLATIONS).map(keptViolation),
         },
         rows: rows.list(),
@@ -47377,23 +47380,13 @@ async function reviewDryRun(inputs, context, tools, refuseModules) {
 function reviewViolations(refusal) {
     if (!refusal)
         return [];
-    const all = refusal.violations.map((v) => ({
+    // The refusal lists its first 50 violations; ReviewInput.expectations.count carries how many in all.
+    return refusal.violations.map((v) => ({
         projection: v.projection ?? '',
         rule: v.kind === 'schema' ? 'schema' : (v.expectation ?? 'expect'),
         ...(v.key !== undefined ? { key: v.key } : {}),
         message: v.message,
     }));
-    // The refusal lists the first 50 and counts the rest; the review counts every one, so the unlisted ones
-    // stand in as the last listed one's projection and rule (the builder shows only the first 50 anyway).
-    const last = all[all.length - 1];
-    for (let i = all.length; last && i < refusal.count; i++) {
-        all.push({
-            projection: last.projection,
-            rule: last.rule,
-            message: `one of ${refusal.count} violations (the first ${refusal.violations.length} are listed)`,
-        });
-    }
-    return all;
 }
 /**
  * Every document the run would change, in key order, with its data before (read at the tip in ONE bulk
@@ -47531,7 +47524,11 @@ async function prepareReview(inputs, context, tools, event) {
         ...(inputs.review?.viewerUrl ? { viewerUrl: inputs.review.viewerUrl } : {}),
         specFile: run.specFile,
         projections: run.projections,
-        expectations: { declared: run.declared, violations: reviewViolations(run.planned.refusal) },
+        expectations: {
+            declared: run.declared,
+            violations: reviewViolations(run.planned.refusal),
+            ...(run.planned.refusal ? { count: run.planned.refusal.count } : {}),
+        },
         documents,
         notes,
     };

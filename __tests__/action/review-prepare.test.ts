@@ -167,6 +167,7 @@ describe('mode: review, prepared', () => {
     expect(prepared.input.expectations.violations).toEqual([
       { projection: 'rows', rule: 'max-removed', message: expect.stringMatching(/^max-removed: /) },
     ]);
+    expect(prepared.input.expectations.count).toBe(1);
     // The preview still shows what the change would do (reviewers look at the failing data).
     expect(prepared.input.preview?.version).toBe(tipOf('refs/docdb/failing.previews/pr-7'));
   });

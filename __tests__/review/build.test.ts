@@ -148,6 +148,14 @@ describe('buildReview: expectations and annotations', () => {
     expect(r.expectations.violations[0]?.key).toBe('k0');
   });
 
+  it("takes the refusal's count when it lists only the first 50 (never fewer than listed)", () => {
+    const violations = [...Array(50).keys()].map((i) => violation('repos', 'unique', `k${i}`));
+    const refused = buildReview(reviewInput([], { expectations: { declared: true, violations, count: 4_000 } }));
+    expect([refused.expectations.count, refused.conclusion]).toEqual([4_000, 'failure']);
+    const under = buildReview(reviewInput([], { expectations: { declared: true, violations, count: 3 } }));
+    expect(under.expectations.count).toBe(50);
+  });
+
   it('one annotation per (projection, rule) on the projection line, counting violations and naming up to 5 keys', () => {
     const violations = [
       ...[...Array(7).keys()].map((i) => violation('repos', 'unique', `k${i}`)),

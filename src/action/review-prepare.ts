@@ -63,7 +63,11 @@ export async function prepareReview(
     ...(inputs.review?.viewerUrl ? { viewerUrl: inputs.review.viewerUrl } : {}),
     specFile: run.specFile,
     projections: run.projections,
-    expectations: { declared: run.declared, violations: reviewViolations(run.planned.refusal) },
+    expectations: {
+      declared: run.declared,
+      violations: reviewViolations(run.planned.refusal),
+      ...(run.planned.refusal ? { count: run.planned.refusal.count } : {}),
+    },
     documents,
     notes,
   };

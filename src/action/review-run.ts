@@ -77,23 +77,13 @@ export async function reviewDryRun(
  */
 export function reviewViolations(refusal: RunRefusal | null): ReviewViolation[] {
   if (!refusal) return [];
-  const all = refusal.violations.map((v) => ({
+  // The refusal lists its first 50 violations; ReviewInput.expectations.count carries how many in all.
+  return refusal.violations.map((v) => ({
     projection: v.projection ?? '',
     rule: v.kind === 'schema' ? 'schema' : (v.expectation ?? 'expect'),
     ...(v.key !== undefined ? { key: v.key } : {}),
     message: v.message,
   }));
-  // The refusal lists the first 50 and counts the rest; the review counts every one, so the unlisted ones
-  // stand in as the last listed one's projection and rule (the builder shows only the first 50 anyway).
-  const last = all[all.length - 1];
-  for (let i = all.length; last && i < refusal.count; i++) {
-    all.push({
-      projection: last.projection,
-      rule: last.rule,
-      message: `one of ${refusal.count} violations (the first ${refusal.violations.length} are listed)`,
-    });
-  }
-  return all;
 }
 
 /**

@@ -46,6 +46,9 @@ export function buildReview(input: ReviewInput): Review {
     rows.add(doc, changes);
   }
   const violations = input.expectations.violations;
+  // A refusal lists its first 50 violations and counts them all: the count is the refusal's, never fewer
+  // than those listed.
+  const violationCount = Math.max(input.expectations.count ?? 0, violations.length);
   const allTypes = totals.list();
   const changed = rows.count > 0;
   const viewerUrl = input.viewerUrl === undefined ? undefined : httpUrl(input.viewerUrl);
@@ -64,12 +67,12 @@ export function buildReview(input: ReviewInput): Review {
     preview: input.preview,
     ...(viewerUrl ? { viewerUrl } : {}),
     changed,
-    conclusion: conclusionOf(violations.length, changed, input.expectations.declared),
+    conclusion: conclusionOf(violationCount, changed, input.expectations.declared),
     totals: allTypes.slice(0, MAX_TYPES),
     fieldChanges: fields.top(),
     expectations: {
       declared: input.expectations.declared,
-      count: violations.length,
+      count: violationCount,
       violations: violations.slice(0, MAX_VIOLATIONS).map(keptViolation),
     },
     rows: rows.list(),

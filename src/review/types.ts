@@ -55,8 +55,11 @@ export interface ReviewInput {
   /** The spec as the workspace names it (annotations' path). */
   specFile: string;
   projections: ReviewProjection[];
-  /** `declared`: some projection has `expect:` or `schema:`; `violations`: every one found (not cut). */
-  expectations: { declared: boolean; violations: ReviewViolation[] };
+  /**
+   * `declared`: some projection has `expect:` or `schema:`; `violations`: those listed (a refusal lists the
+   * first 50); `count`: how many were found in all (default: the listed ones).
+   */
+  expectations: { declared: boolean; violations: ReviewViolation[]; count?: number };
   /** Every document that would change (20,000 and more: the builder keeps what it needs). */
   documents: Iterable<ReviewDocument>;
   /** Sentences for the reader: a permission that was missing, a preview not written and why. */
