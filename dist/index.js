@@ -46517,6 +46517,24 @@ function footer(review) {
  */
 
 
+/** What a part's rows are, in the "… and N more" sentence. */
+const ROWS_OF = {
+    totals: 'type(s)',
+    violations: 'violation(s)',
+    fields: 'field(s)',
+    notes: 'note(s)',
+    documents: 'document(s)',
+};
+/**
+ * The sentence after a table cut short: `n` more rows of `part`, and where to find them (`where`: ' in the job
+ * summary', or '' when nothing else has them).
+ *
+ * @example
+ * moreRows(1200, 'documents', ' in the job summary'); // '… and 1,200 more document(s) in the job summary.'
+ */
+function moreRows(n, part, where) {
+    return `… and ${n.toLocaleString('en-US')} more ${ROWS_OF[part]}${where}.`;
+}
 function* map(items, f) {
     for (const item of items)
         yield f(item);
@@ -46596,14 +46614,7 @@ function sharedParts(b, review, keep, style) {
 const MAX_CHECK_SUMMARY_BYTES = 65_535;
 /** A check run's name is shown in a narrow column; longer section names are cut. */
 const NAME_CHARS = 100;
-const WHAT = {
-    totals: 'type(s)',
-    violations: 'violation(s)',
-    fields: 'field(s)',
-    notes: 'note(s)',
-    documents: 'document(s)',
-};
-const more = (n, part) => `… and ${n.toLocaleString('en-US')} more ${WHAT[part]} in the job summary.`;
+const more = (n, part) => moreRows(n, part, ' in the job summary');
 /**
  * The check run of a review.
  *
@@ -46666,18 +46677,11 @@ function checkSummary(review, max) {
  * https://docs.github.com/rest/issues/comments#create-an-issue-comment answers 422 "body is too long".
  */
 const MAX_COMMENT_BYTES = 60_000;
-const render_comment_WHAT = {
-    totals: 'type(s)',
-    violations: 'violation(s)',
-    fields: 'field(s)',
-    notes: 'note(s)',
-    documents: 'document(s)',
-};
 const STYLE = {
     chars: SHORT_CHARS,
     // Together more than the limit: one long part cannot crowd out the others, and the budget keeps the whole.
     caps: { totals: 24_000, violations: 18_000, fields: 14_000, notes: 8_000 },
-    more: (n, part) => `… and ${n.toLocaleString('en-US')} more ${render_comment_WHAT[part]} in the check run / job summary.`,
+    more: (n, part) => moreRows(n, part, ' in the check run / job summary'),
 };
 /**
  * The review comment's Markdown: the marker first (the publisher finds the comment by it), then totals per
@@ -46748,14 +46752,7 @@ function moreSentence(review, x, part) {
     if (part === 'violations' && review.expectations.count > review.expectations.violations.length) {
         return `… and ${n(x)} more violation(s); the review keeps the first ${review.expectations.violations.length}.`;
     }
-    const what = {
-        totals: 'type(s)',
-        violations: 'violation(s)',
-        fields: 'field(s)',
-        notes: 'note(s)',
-        documents: 'document(s)',
-    }[part];
-    return `… and ${n(x)} more ${what}, not listed: the job summary stays under GitHub’s 1 MiB.`;
+    return moreRows(x, part, ', not listed: the job summary stays under GitHub’s 1 MiB');
 }
 /** Every kept document as a row, then why the rest are not listed: the review's cap, or the size limit. */
 function documentTable(p, review) {

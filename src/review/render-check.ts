@@ -5,7 +5,7 @@
  */
 import { MAX_ANNOTATIONS } from './limits.js';
 import { cut } from './markdown.js';
-import { type LayoutStyle, layOut, type PartName } from './render-layout.js';
+import { type LayoutStyle, layOut, moreRows, type PartName } from './render-layout.js';
 import { documentRow, ROWS_HEADER, SHORT_CHARS, shortSection } from './render-parts.js';
 import type { Review, ReviewAnnotation } from './types.js';
 
@@ -17,14 +17,7 @@ export const MAX_CHECK_SUMMARY_BYTES = 65_535;
 /** A check run's name is shown in a narrow column; longer section names are cut. */
 const NAME_CHARS = 100;
 
-const WHAT: Record<PartName, string> = {
-  totals: 'type(s)',
-  violations: 'violation(s)',
-  fields: 'field(s)',
-  notes: 'note(s)',
-  documents: 'document(s)',
-};
-const more = (n: number, part: PartName) => `… and ${n.toLocaleString('en-US')} more ${WHAT[part]} in the job summary.`;
+const more = (n: number, part: PartName) => moreRows(n, part, ' in the job summary');
 
 export interface CheckRunOutput {
   name: string;

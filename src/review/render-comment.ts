@@ -5,7 +5,7 @@
 
 import { utf8Bytes } from './markdown.js';
 import { reviewMarker } from './marker.js';
-import { type LayoutStyle, layOut, type PartName } from './render-layout.js';
+import { type LayoutStyle, layOut, moreRows } from './render-layout.js';
 import { SHORT_CHARS } from './render-parts.js';
 import type { Review } from './types.js';
 
@@ -15,19 +15,11 @@ import type { Review } from './types.js';
  */
 export const MAX_COMMENT_BYTES = 60_000;
 
-const WHAT: Record<PartName, string> = {
-  totals: 'type(s)',
-  violations: 'violation(s)',
-  fields: 'field(s)',
-  notes: 'note(s)',
-  documents: 'document(s)',
-};
-
 const STYLE: LayoutStyle = {
   chars: SHORT_CHARS,
   // Together more than the limit: one long part cannot crowd out the others, and the budget keeps the whole.
   caps: { totals: 24_000, violations: 18_000, fields: 14_000, notes: 8_000 },
-  more: (n, part) => `… and ${n.toLocaleString('en-US')} more ${WHAT[part]} in the check run / job summary.`,
+  more: (n, part) => moreRows(n, part, ' in the check run / job summary'),
 };
 
 /**

@@ -22,6 +22,26 @@ import type { Review } from './types.js';
 
 export type PartName = 'totals' | 'violations' | 'fields' | 'notes' | 'documents';
 
+/** What a part's rows are, in the "… and N more" sentence. */
+const ROWS_OF: Record<PartName, string> = {
+  totals: 'type(s)',
+  violations: 'violation(s)',
+  fields: 'field(s)',
+  notes: 'note(s)',
+  documents: 'document(s)',
+};
+
+/**
+ * The sentence after a table cut short: `n` more rows of `part`, and where to find them (`where`: ' in the job
+ * summary', or '' when nothing else has them).
+ *
+ * @example
+ * moreRows(1200, 'documents', ' in the job summary'); // '… and 1,200 more document(s) in the job summary.'
+ */
+export function moreRows(n: number, part: PartName, where: string): string {
+  return `… and ${n.toLocaleString('en-US')} more ${ROWS_OF[part]}${where}.`;
+}
+
 export interface LayoutStyle {
   /** Characters of one string shown (longer ones are cut with `…`). */
   chars: number;

@@ -5,7 +5,7 @@
  */
 import { MAX_ROWS } from './limits.js';
 import type { Budget } from './markdown.js';
-import { type LayoutStyle, layOut, type PartName } from './render-layout.js';
+import { type LayoutStyle, layOut, moreRows, type PartName } from './render-layout.js';
 import { documentRow, ROWS_HEADER } from './render-parts.js';
 import type { Review } from './types.js';
 
@@ -46,14 +46,7 @@ function moreSentence(review: Review, x: number, part: PartName): string {
   if (part === 'violations' && review.expectations.count > review.expectations.violations.length) {
     return `… and ${n(x)} more violation(s); the review keeps the first ${review.expectations.violations.length}.`;
   }
-  const what = {
-    totals: 'type(s)',
-    violations: 'violation(s)',
-    fields: 'field(s)',
-    notes: 'note(s)',
-    documents: 'document(s)',
-  }[part];
-  return `… and ${n(x)} more ${what}, not listed: the job summary stays under GitHub’s 1 MiB.`;
+  return moreRows(x, part, ', not listed: the job summary stays under GitHub’s 1 MiB');
 }
 
 /** Every kept document as a row, then why the rest are not listed: the review's cap, or the size limit. */
