@@ -10,6 +10,13 @@
  * const docs = new DocumentStore(new GitRefStore({ dir: './data.git' }));
  */
 
+export {
+  DEFAULT_FEED_LIMIT,
+  MAX_FEED_LIMIT,
+  type SectionFeedOptions,
+  type SectionFeedResult,
+  sectionFeed,
+} from './export/feed/section-feed.js';
 export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,
