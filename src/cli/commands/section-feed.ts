@@ -109,7 +109,7 @@ is refused and left as it was (exit 2). Prints the path; with --json: { version,
       );
       return EXIT.ok;
     } catch (e) {
-      if (e instanceof ExportTargetError) throw new UsageError(e.message, '--out');
+      if (e instanceof ExportTargetError) throw new UsageError(`--out: ${e.message}`, '--out');
       if (e instanceof InvalidConfig) throw new UsageError(e.message, OPTION_FLAGS[String(e.data.field)]);
       if (e instanceof NotFound) throw new NotFoundResult(e.message);
       throw withAdvice(e, opened.advise?.(e));

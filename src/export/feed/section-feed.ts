@@ -67,17 +67,7 @@ export interface SectionFeedResult {
  */
 export async function sectionFeed(docs: DocumentStore, options: SectionFeedOptions): Promise<SectionFeedResult> {
   const limit = checkOptions(options);
-  const target = await realTarget(options.file);
-  const existing = await existingFeed(target);
-  const own = existing ? readOwnFeed(existing) : undefined;
-  if (existing !== undefined && own === undefined) {
-    throw new ExportTargetError(`${target} exists and is not a docdb feed: give another --out, or remove the file`);
-  }
-  if (own?.section !== undefined && (own.section !== options.section || own.ref !== docs.ref)) {
-    throw new ExportTargetError(
-      `${target} holds the feed of ${own.section}, not of ${options.section}: give another --out, or remove the file`,
-    );
-  }
+  const { target, existing, own } = await feedTarget(options.file, options.section, docs.ref);
   const tip = await docs.head();
   if (tip === null)
     throw new NotFound(`section ${docs.ref} does not exist (${options.section}): it has no commits to list`);
@@ -120,13 +110,51 @@ function headOf(o: SectionFeedOptions, ref: string): Omit<FeedHead, 'limit' | 'c
   };
 }
 
+/** Where a feed goes, and what is there already. */
+export interface FeedTarget {
+  /** The real path (symbolic links resolved). */
+  target: string;
+  /** The file's text (undefined: no file). */
+  existing?: string;
+  /** What the file holds, as a docdb feed (undefined: no file). */
+  own?: OwnFeed;
+}
+
+/**
+ * The real path of `file` and what it holds; `ExportTargetError` (nothing read from the section, the file left
+ * as it is) when it is not a file, not a docdb feed, or the feed of a section other than `section` at `ref`.
+ * `sectionFeed` calls it first; the Action calls it before its run too, so a wrong `feed` fails before a commit.
+ *
+ * @example
+ * await feedTarget('site/feed.xml', 'octo/data refs/docdb/documents', 'refs/docdb/documents');
+ */
+export async function feedTarget(file: string, section: string, ref: string): Promise<FeedTarget> {
+  const target = await realTarget(file);
+  const existing = await existingFeed(target);
+  if (existing === undefined) return { target };
+  const own = readOwnFeed(existing);
+  if (own === undefined) {
+    throw new ExportTargetError(
+      `${target} exists and is not a docdb feed: write the feed to another file, or remove this one`,
+    );
+  }
+  if (own.section !== undefined && (own.section !== section || own.ref !== ref)) {
+    throw new ExportTargetError(
+      `${target} holds the feed of ${own.section}, not of ${section}: write the feed to another file, or remove this one`,
+    );
+  }
+  return { target, existing, own };
+}
+
 /** The text of the file at `target`, undefined when there is none; refused when it cannot be a feed. */
 async function existingFeed(target: string): Promise<string | undefined> {
   const st = await stat(target).catch(() => undefined);
   if (!st) return undefined;
   if (!st.isFile()) throw new ExportTargetError(`${target} exists and is not a file`);
   if (st.size > MAX_FEED_BYTES) {
-    throw new ExportTargetError(`${target} exists and is not a docdb feed (${st.size} bytes): give another --out`);
+    throw new ExportTargetError(
+      `${target} exists and is not a docdb feed (${st.size} bytes): write the feed to another file`,
+    );
   }
   return readFile(target, 'utf8');
 }
