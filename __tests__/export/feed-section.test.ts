@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfig } from '../../src/core/errors.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { ExportTargetError } from '../../src/export/errors.js';
+import { MAX_FEED_BYTES } from '../../src/export/feed/section-feed.js';
 import { tempDir } from '../git/helpers.js';
 import { emulator, freshRepo, OWNER } from '../remote-api/helpers.js';
 import { blob, commitDocs, parseFeed, repoFiles, runFeed, xmllint } from './feed-fixture.js';
@@ -281,6 +282,23 @@ describe('sectionFeed: files that are not its own', () => {
     expect(err).toBeInstanceOf(ExportTargetError);
     expect((err as Error).message).toContain(`holds the feed of ${OWNER}/${other}`);
     expect(readFileSync(out, 'utf8')).toBe(before);
+  });
+
+  it('a file over MAX_FEED_BYTES: only its head is read — a docdb feed is rebuilt, anything else refused', async () => {
+    const { repo, shas } = section();
+    const out = file();
+    await runFeed(em, repo, { file: out });
+    const good = readFileSync(out, 'utf8');
+    const padding = `<!--${' '.repeat(MAX_FEED_BYTES)}-->\n`;
+    writeFileSync(out, good + padding);
+    const { result } = await runFeed(em, repo, { file: out });
+    expect(result).toMatchObject({ mode: 'created', version: shas[2], read: 4 });
+    expect(readFileSync(out, 'utf8')).toBe(good);
+    const other = file();
+    writeFileSync(other, `<html>${padding}</html>\n`);
+    const err = await runFeed(em, repo, { file: other }).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(ExportTargetError);
+    expect(statSync(other).size).toBe(padding.length + 14);
   });
 
   it.each([

@@ -6,7 +6,7 @@
  * are taken from the file. The file is written beside the target and renamed over it; a file that is not a docdb
  * feed (or a feed of another section) is refused and left as it was.
  */
-import { readFile, stat } from 'node:fs/promises';
+import { open, readFile, stat } from 'node:fs/promises';
 import { InvalidConfig, NotFound } from '../../core/errors.js';
 import type { HistoryEntry } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
@@ -24,7 +24,7 @@ import { type OwnFeed, readOwnFeed } from './read-feed.js';
 export const DEFAULT_FEED_LIMIT = 50;
 /** The most commits a feed may hold (each new one costs about one request). */
 export const MAX_FEED_LIMIT = 1000;
-/** An existing file larger than this is not read (a docdb feed of {@link MAX_FEED_LIMIT} entries is far smaller). */
+/** An existing file larger than this is not read whole: only its head, to know whether it is a docdb feed (then rebuilt). */
 export const MAX_FEED_BYTES = 32 * 1024 * 1024;
 
 export interface SectionFeedOptions {
@@ -130,8 +130,9 @@ export interface FeedTarget {
  */
 export async function feedTarget(file: string, section: string, ref: string): Promise<FeedTarget> {
   const target = await realTarget(file);
-  const existing = await existingFeed(target);
-  if (existing === undefined) return { target };
+  const found = await existingFeed(target);
+  if (found === undefined) return { target };
+  const existing = found.text;
   const own = readOwnFeed(existing);
   if (own === undefined) {
     throw new ExportTargetError(
@@ -143,20 +144,31 @@ export async function feedTarget(file: string, section: string, ref: string): Pr
       `${target} holds the feed of ${own.section}, not of ${section}: write the feed to another file, or remove this one`,
     );
   }
+  // Too large to read whole (hostile names can make ours large too): ours by its head, rebuilt from the section.
+  if (!found.whole) delete own.entries;
   return { target, existing, own };
 }
 
-/** The text of the file at `target`, undefined when there is none; refused when it cannot be a feed. */
-async function existingFeed(target: string): Promise<string | undefined> {
+/** What is read of a file over {@link MAX_FEED_BYTES}: enough to hold the feed's head (docdb's elements come first). */
+const HEAD_BYTES = 64 * 1024;
+
+/**
+ * The text of the file at `target` (`whole: false`: only its first {@link HEAD_BYTES}, the file is larger than
+ * {@link MAX_FEED_BYTES}), undefined when there is none; refused when it is not a file.
+ */
+async function existingFeed(target: string): Promise<{ text: string; whole: boolean } | undefined> {
   const st = await stat(target).catch(() => undefined);
   if (!st) return undefined;
   if (!st.isFile()) throw new ExportTargetError(`${target} exists and is not a file`);
-  if (st.size > MAX_FEED_BYTES) {
-    throw new ExportTargetError(
-      `${target} exists and is not a docdb feed (${st.size} bytes): write the feed to another file`,
-    );
+  if (st.size <= MAX_FEED_BYTES) return { text: await readFile(target, 'utf8'), whole: true };
+  const handle = await open(target, 'r');
+  try {
+    const head = Buffer.alloc(HEAD_BYTES);
+    const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+    return { text: head.subarray(0, bytesRead).toString('utf8'), whole: false };
+  } finally {
+    await handle.close();
   }
-  return readFile(target, 'utf8');
 }
 
 /** Write `text` unless the file already holds exactly it. */
