@@ -33,6 +33,7 @@ export interface Placed {
  */
 export class Staging {
   private readonly temps = new Set<string>();
+  private readonly closers: (() => Promise<void>)[] = [];
 
   constructor(
     readonly dir: string,
@@ -45,6 +46,11 @@ export class Staging {
     const path = join(this.dir, `.docdb-${what}-${randomBytes(6).toString('hex')}`);
     this.temps.add(path);
     return path;
+  }
+
+  /** Run `close` (e.g. close a spill's file) when the run is discarded. */
+  whenDiscarded(close: () => Promise<void>): void {
+    this.closers.push(close);
   }
 
   /** The path of `name` in the directory, checked to be inside it (names come from the data). */
@@ -82,6 +88,7 @@ export class Staging {
 
   /** Remove every temporary file (and the directory, when this run created it and nothing else is there). */
   async discard(): Promise<void> {
+    for (const close of this.closers) await close().catch(() => {});
     for (const path of this.temps) await rm(path, { force: true });
     this.temps.clear();
     if (this.created) await rmdir(this.dir).catch(() => {});

@@ -63,8 +63,10 @@ export class TypeBuild {
   private async startSpill(): Promise<void> {
     const columns =
       typeof this.columns === 'function' ? await this.columns(this.held.map((h) => h.data)) : this.columns;
-    this.spill = await Spill.create(this.staging.tempPath('spill'), columns);
-    for (const h of this.held) await this.spill.add(h.id, h.version, h.data, h.json);
+    const spill = await Spill.create(this.staging.tempPath('spill'), columns);
+    this.staging.whenDiscarded(() => spill.remove());
+    this.spill = spill;
+    for (const h of this.held) await spill.add(h.id, h.version, h.data, h.json);
     this.held = [];
   }
 }
