@@ -73,9 +73,9 @@ describe('exportParquet: the files', () => {
     expect(await duck(`SELECT data->>'$.owner.login' AS login FROM ${lit(file)} WHERE id = 'o/r4'`)).toEqual([
       { login: 'u1' },
     ]);
-    expect(await duck(`SELECT count(*)::INT AS n FROM read_parquet(${lit(join(dir, '*.parquet'))}, union_by_name = true)`)).toEqual([
-      { n: 7 },
-    ]);
+    expect(
+      await duck(`SELECT count(*)::INT AS n FROM read_parquet(${lit(join(dir, '*.parquet'))}, union_by_name = true)`),
+    ).toEqual([{ n: 7 }]);
     expect(await duck(`SELECT id, data FROM ${lit(join(dir, 'other_note.parquet'))} ORDER BY id`)).toEqual([
       { id: 'a', data: '"just text"' },
       { id: 'b', data: '"more text"' },
@@ -139,7 +139,15 @@ describe('exportParquet: the files', () => {
       ['_version', 'VARCHAR'],
     ]);
     const rows = await rowsById(file);
-    expect(rows.get('d03')).toMatchObject({ n: '3', x: 3, big: 3, none: null, list: '[3]', 'deep.a': '{"b":3}', flag: true });
+    expect(rows.get('d03')).toMatchObject({
+      n: '3',
+      x: 3,
+      big: 3,
+      none: null,
+      list: '[3]',
+      'deep.a': '{"b":3}',
+      flag: true,
+    });
     expect(rows.get('d26')).toMatchObject({ n: '"text"', x: 26.5 });
     expect(rows.get('d29')).toMatchObject({ big: 2 ** 60 });
   });

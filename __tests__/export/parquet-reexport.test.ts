@@ -152,7 +152,9 @@ describe('exportParquet: a failed run', () => {
     expect(dirState(dir)).toEqual(before);
     // A fresh directory: not left behind at all.
     const fresh = outDir();
-    await expect(run(repo, fresh, { onProgress: (k) => (k === 31 ? stop() : undefined) })).rejects.toThrow(/on purpose/);
+    await expect(run(repo, fresh, { onProgress: (k) => (k === 31 ? stop() : undefined) })).rejects.toThrow(
+      /on purpose/,
+    );
     expect(existsSync(fresh)).toBe(false);
   });
 });
