@@ -204,3 +204,25 @@ describe('exportParquet: the files', () => {
 function run(repo: string, dir: string, extra: Parameters<typeof runParquet>[3] = {}) {
   return runParquet(em, repo, dir, extra);
 }
+
+describe('exportParquet: request budget', () => {
+  it('a 10,000-document type cold: ≤ 5 requests (ref, commit, tree, the archive’s 302 and codeload)', async () => {
+    const repo = freshRepo(em);
+    const files: Record<string, string | null> = { 'README.md': null };
+    for (let i = 0; i < 10_000; i++) files[`big/item/i${i}.json`] = blob('big', 'item', `i${i}`, { i, g: i % 7 });
+    commitDocs(em, repo, files);
+    const dir = outDir();
+    const { result, meter } = await run(repo, dir, { namespace: 'big', type: 'item' });
+    expect(result.rows).toBe(10_000);
+    expect(meter.requests).toBeLessThanOrEqual(5);
+    expect(meter.log.filter((l) => l.path.includes('tar')).length).toBe(2);
+    const file = join(dir, 'big_item.parquet');
+    expect(await duck(`SELECT count(*)::INT AS n, sum(i)::BIGINT::VARCHAR AS s FROM ${lit(file)}`)).toEqual([
+      { n: 10_000, s: '49995000' },
+    ]);
+    // The default row groups: 10,000 rows in one.
+    expect(await duck(`SELECT count(DISTINCT row_group_id)::INT AS g FROM parquet_metadata(${lit(file)})`)).toEqual([
+      { g: 1 },
+    ]);
+  }, 120_000);
+});

@@ -131,7 +131,7 @@ export async function buildUpdate(ctx: BuildContext, previous: ParquetMeta): Pro
   built.rows += changes.removed.length;
   const kept = new Set(built.files.map((f) => f.file));
   built.gone = [...rebuilt].filter((f) => !kept.has(f));
-  built.files.push(...previous.files.filter((f) => !rebuilt.has(f.file)));
+  for (const f of previous.files) if (!rebuilt.has(f.file)) built.files.push(f);
   return built;
 }
 

@@ -53,10 +53,10 @@ export interface ParquetExportResult {
  * Export the section at `version` as Parquet files in `dir`.
  *
  * @example
- * import { DocumentStore, RemoteApiRefStore } from 'docdb';
+ * import { DocumentStore, fetchTransport, RemoteApiRefStore } from 'docdb';
  * import { exportParquet } from 'docdb/node';
  *
- * const docs = new DocumentStore(new RemoteApiRefStore({ owner: 'octo', repo: 'data', token }));
+ * const docs = new DocumentStore(new RemoteApiRefStore({ transport: fetchTransport(), owner: 'octo', repo: 'data', token }));
  * const version = await docs.head();
  * const r = await exportParquet(docs, { dir: 'out', section: 'octo/data refs/docdb/documents', version });
  * console.log(r.mode, r.files.map((f) => f.file)); // 'created' [ 'github_repo.parquet', … ]
