@@ -3,7 +3,7 @@
  * commit: only the changed types' files, only the changed rows), a failed run (the directory as it was), names from
  * the data that try to leave the directory, and directories that are not this export's (refused, untouched).
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
@@ -132,6 +132,33 @@ describe('exportParquet: the same directory again', () => {
     expect(await duck(`SELECT id, stars::INT AS s FROM ${lit(join(dir, 'github_repo.parquet'))}`)).toEqual([
       { id: 'z', s: 9 },
     ]);
+  });
+});
+
+describe('exportParquet: a directory that lost a file, or holds a crashed run’s temporaries', () => {
+  it('a listed file removed by hand: the next run after a commit builds every file again', async () => {
+    const repo = section(3);
+    const dir = outDir();
+    await run(repo, dir);
+    unlinkSync(join(dir, 'github_repo.parquet'));
+    commitDocs(em, repo, { 'other/note/a.json': blob('other', 'note', 'a', 'changed') });
+    const { result } = await run(repo, dir);
+    expect(result).toMatchObject({ mode: 'created', rows: 5 });
+    expect(await duck(`SELECT count(*)::INT AS n FROM ${lit(join(dir, 'github_repo.parquet'))}`)).toEqual([{ n: 3 }]);
+  });
+
+  it('an otherwise empty directory holding only .docdb- temporaries is used (they are not content)', async () => {
+    const repo = section(1);
+    const dir = outDir();
+    mkdirSync(dir);
+    writeFileSync(join(dir, '.docdb-spill-0123456789ab'), 'left by a crash');
+    await expect(run(repo, dir)).resolves.toMatchObject({ result: { mode: 'created' } });
+    // A file of anyone else's still makes it foreign.
+    const other = outDir();
+    mkdirSync(other);
+    writeFileSync(join(other, '.docdb-spill-0123456789ab'), 'left by a crash');
+    writeFileSync(join(other, 'mine.txt'), 'mine');
+    await expect(run(repo, other)).rejects.toThrow(ExportTargetError);
   });
 });
 

@@ -7,6 +7,7 @@
  *   bulk: one GraphQL query per 100). A changed type's file is rebuilt from its previous file (read from disk:
  *   no request) without the changed rows, plus the changed documents; the other files are not touched.
  */
+import { stat } from 'node:fs/promises';
 import { InvalidVersion } from '../../core/errors.js';
 import type { DocumentStore } from '../../document/document-store.js';
 import type { ChangedDocument } from '../../document/document-types.js';
@@ -39,6 +40,12 @@ export interface BuildContext {
   rowGroupRows: number | undefined;
   onProgress: ((n: number) => void) | undefined;
 }
+
+const exists = (path: string) =>
+  stat(path).then(
+    (st) => st.isFile(),
+    () => false,
+  );
 
 const typeKey = (namespace: string, type: string) => `${namespace}\n${type}`;
 
@@ -92,6 +99,8 @@ export async function buildUpdate(ctx: BuildContext, previous: ParquetMeta): Pro
     if (e instanceof InvalidVersion) return undefined;
     throw e;
   }
+  // A listed file that is gone (removed by hand) cannot give its rows: every file is built again instead.
+  for (const f of previous.files) if (!(await exists(ctx.staging.pathOf(f.file)))) return undefined;
   const envelopes = await readEnvelopes(ctx.docs.store, readsOf(changes));
   const byType = new Map<string, { present: ChangedDocument[]; touched: Set<string> }>();
   const touch = (d: ChangedDocument, present: boolean) => {

@@ -18,7 +18,7 @@ import { assertStillReal, realTarget } from '../real-path.js';
 import { type BuildContext, type Built, buildUpdate, buildWhole } from './build.js';
 import { fileNames, META_FILE } from './file-names.js';
 import { metaText, type ParquetMeta, readMeta, sameSource, type TypeFile } from './meta.js';
-import { Staging } from './staging.js';
+import { isTemporary, Staging } from './staging.js';
 
 export interface ParquetExportOptions {
   /** The directory to write (created, or brought up to date when it holds this export). */
@@ -112,7 +112,8 @@ async function inspectTarget(
   if (!st) return { existing: undefined, entries: undefined };
   if (!st.isDirectory()) throw new ExportTargetError(`${dir} exists and is not a directory`);
   const entries = await readdir(dir);
-  if (entries.length === 0) return { existing: undefined, entries };
+  // A run that crashed (not one that failed: that cleans up) may leave its temporary files: they are not content.
+  if (entries.every(isTemporary)) return { existing: undefined, entries };
   const meta = await readMeta(join(dir, META_FILE));
   if (meta === undefined || meta === 'foreign') {
     throw new ExportTargetError(

@@ -17,6 +17,16 @@ import { ExportChanged } from '../errors.js';
 import { assertStillReal, isInside } from '../real-path.js';
 import { META_FILE } from './file-names.js';
 
+const TEMP_PREFIX = '.docdb-';
+
+/**
+ * Whether a directory entry is one of this export's temporary files (`.docdb-part-…`, `.docdb-spill-…`).
+ *
+ * @example
+ * isTemporary('.docdb-spill-1a2b3c4d5e6f'); // true
+ */
+export const isTemporary = (name: string) => name.startsWith(TEMP_PREFIX);
+
 /** A finished file and the name it takes; `replaces`: the name is the export's own (listed) file. */
 export interface Placed {
   temp: string;
@@ -43,7 +53,7 @@ export class Staging {
 
   /** A new temporary path in the directory (`.docdb-<what>-<random>`), removed by {@link discard}. */
   tempPath(what: 'part' | 'spill' | 'meta'): string {
-    const path = join(this.dir, `.docdb-${what}-${randomBytes(6).toString('hex')}`);
+    const path = join(this.dir, `${TEMP_PREFIX}${what}-${randomBytes(6).toString('hex')}`);
     this.temps.add(path);
     return path;
   }
