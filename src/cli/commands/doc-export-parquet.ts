@@ -16,7 +16,8 @@ export const PARQUET_USAGE = `  --format parquet --out DIR
                BOOLEAN, STRING, JSON; mixed values: their JSON text), data (JSON) and _version; _docdb.json
                says which section, ref and commit DIR holds. Run again on the same DIR: nothing is read when
                the section has not moved, else only the changed types' files are rebuilt. A DIR that holds
-               anything else is refused. Read it with duckdb -c "select * from 'DIR/*.parquet'" (docs/export.md).`;
+               anything else is refused. Read a type with
+               duckdb -c "select * from 'DIR/github_repo.parquet'" (types, costs: docs/export.md).`;
 
 /** Flags the Parquet format does not take. */
 const NOT_WITH_PARQUET = {
