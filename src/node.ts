@@ -17,6 +17,11 @@ export {
   type SectionFeedResult,
   sectionFeed,
 } from './export/feed/section-feed.js';
+export {
+  exportParquet,
+  type ParquetExportOptions,
+  type ParquetExportResult,
+} from './export/parquet/export-parquet.js';
 export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,
