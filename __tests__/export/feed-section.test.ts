@@ -18,8 +18,17 @@ import { blob, commitDocs, parseFeed, repoFiles, runFeed, xmllint } from './feed
 let em: EmulatorHandle;
 let tmp: ReturnType<typeof tempDir>;
 let n = 0;
+/** Run once when the next ref read is answered: a write that lands "during" a run, without any timing. */
+let onRefRead: (() => void) | undefined;
 beforeAll(async () => {
-  em = await emulator();
+  em = await emulator({
+    onResponse: (r) => {
+      if (!r.path.includes('/git/ref/')) return;
+      const act = onRefRead;
+      onRefRead = undefined;
+      act?.();
+    },
+  });
   tmp = tempDir('docdb-feed-');
 });
 afterAll(async () => {
@@ -246,6 +255,23 @@ describe('sectionFeed: costs and the file it keeps', () => {
       '−1 github/repo, +1 other/note',
       '+1 ~2 github/repo',
     ]);
+  });
+
+  it('a commit that lands after the tip was read: in the feed, and recorded as the commit it holds', async () => {
+    const { repo } = section();
+    const out = file();
+    let late = '';
+    onRefRead = () => {
+      late = commitDocs(em, repo, repoFiles(1, 50, 7), 'late');
+    };
+    const { result } = await runFeed(em, repo, { file: out });
+    expect(late).toMatch(/^[0-9a-f]{40}$/);
+    expect(result).toMatchObject({ version: late, entries: 5 });
+    expect(readFileSync(out, 'utf8')).toContain(`<docdb:commit>${late}</docdb:commit>`);
+    expect(readBack(out).entries[0]?.title).toBe('+1 github/repo');
+    const again = await runFeed(em, repo, { file: out });
+    expect(again.result).toMatchObject({ mode: 'unchanged' });
+    expect(again.meter.requests).toBe(1);
   });
 
   it('a new viewer address on an unchanged section: re-rendered from the file, still 1 request', async () => {

@@ -76,8 +76,10 @@ export async function sectionFeed(docs: DocumentStore, options: SectionFeedOptio
   const held = own?.commit === tip && own.limit === limit ? own.entries : undefined;
   if (held) return put(target, existing, renderFeed(head, held), tip, held.length, 0);
   const { entries, read } = await newestEntries(docs, limit, own);
-  const text = renderFeed(head, entries);
-  const r = await put(target, existing, text, tip, entries.length, read);
+  // The listing's newest commit: a write that landed since the tip was read is in the feed, and recorded as held.
+  const newest = entries[0]?.commit ?? tip;
+  const text = renderFeed({ ...head, commit: newest }, entries);
+  const r = await put(target, existing, text, newest, entries.length, read);
   return existing === undefined || own?.entries === undefined ? { ...r, mode: 'created' } : r;
 }
 
