@@ -3,7 +3,7 @@
  * naming the option and what it takes; the token and the API URL come from the environment when not given.
  */
 import { tokenFromEnvironment } from '../core/env-token.js';
-import { InvalidConfig } from '../core/errors.js';
+import { InvalidConfig, type InvalidIdentity } from '../core/errors.js';
 import { sectionRef } from '../core/refname.js';
 import { assertValidIdentity } from '../document/identity.js';
 import { DEFAULT_API_URL } from '../stores/remote-api/config.js';
@@ -61,7 +61,12 @@ export function checkLoaderOptions(o: DocdbLoaderOptions): void {
       throw new InvalidConfig(field, `docdbLoader: ${field} is required (a string): the collection holds one type`);
     }
   }
-  assertValidIdentity({ namespace: o.namespace, doc_type: o.type, id: 'x' });
+  try {
+    assertValidIdentity({ namespace: o.namespace, doc_type: o.type, id: 'x' });
+  } catch (e) {
+    const field = (e as InvalidIdentity).data?.field === 'doc_type' ? 'type' : 'namespace';
+    throw new InvalidConfig(field, `docdbLoader: ${field}: ${(e as Error).message}`);
+  }
   for (const field of ['section', 'root', 'token', 'apiUrl'] as const) {
     if (o[field] !== undefined && (typeof o[field] !== 'string' || o[field] === '')) {
       throw new InvalidConfig(field, `docdbLoader: ${field} must be a non-empty string when given`);
