@@ -154,6 +154,13 @@ describe('docdbLoader in a real astro build', { timeout: 300_000 }, () => {
     em.clearLog();
     const out = await build();
     expect(out).toMatch(/updated, 0 entries written, 1 removed/);
+    // No document to read: the ref, the ref in changes() (304), the compare, the removed path's old blob SHA.
+    expect(requests(em.requests)).toEqual([
+      '200 /git/ref/docdb/documents',
+      '304 /git/ref/docdb/documents',
+      expect.stringMatching(/^200 \/compare\//),
+      '200 /graphql',
+    ]);
     expect(em.requests.flatMap((r) => r.blobs ?? [])).toEqual([]);
     const { count, titles } = page();
     expect(count).toBe('99 notes');
