@@ -154,7 +154,9 @@ describe('the packed package', () => {
     // … and neither its code nor its types name astro (a user's tsc would have to resolve it).
     const astroLib = join(consumer, 'node_modules', PKG.name, 'lib', 'astro');
     const namesAstro = readdirSync(astroLib).filter((f) =>
-      /^\s*(?:import|export)\b[^;]*?\bfrom\s+'astro(?:\/[^']*)?'|\bimport\(\s*'astro/m.test(readFileSync(join(astroLib, f), 'utf8')),
+      /^\s*(?:import|export)\b[^;]*?\bfrom\s+'astro(?:\/[^']*)?'|\bimport\(\s*'astro/m.test(
+        readFileSync(join(astroLib, f), 'utf8'),
+      ),
     );
     expect(namesAstro).toEqual([]);
   });
