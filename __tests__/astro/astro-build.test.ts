@@ -123,7 +123,7 @@ describe('docdbLoader in a real astro build', { timeout: 300_000 }, () => {
     const out = await build();
     expect(requests(em.requests)).toEqual(['304 /git/ref/docdb/documents']);
     expect(em.requests[0]!.costsBudget).toBe(false);
-    expect(out).toMatch(/unchanged \(1 requests\)/);
+    expect(out).toMatch(/unchanged \(1 request\)/);
     expect(page().count).toBe('100 notes');
   });
 

@@ -225,7 +225,7 @@ describe('docdbLoader treats what it reads as untrusted', () => {
     em.clearLog();
     await loader(name).load(context);
     expect(em.requests.map((r) => r.status)).toEqual([200]);
-    expect(logs.at(-1)).toMatch(/unchanged \(1 requests\)/);
+    expect(logs.at(-1)).toMatch(/unchanged \(1 request\)/);
     expect(JSON.parse(meta.get(META_KEY)!).etag).toBe(kept.etag); // the ETag of this read, kept again
   });
 });

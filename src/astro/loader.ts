@@ -74,18 +74,20 @@ async function loadCollection(context: DocdbLoaderContext, o: ResolvedLoaderOpti
   if (tip === null) {
     context.store.clear();
     context.meta.delete(META_KEY);
-    context.logger.warn(`${where}: the section does not exist; the collection is empty (${requests.count} requests)`);
+    context.logger.warn(`${where}: the section does not exist; the collection is empty (${counted(requests.count)})`);
     return;
   }
   const outcome = await syncEntries(context, docs, o, kept?.commit, tip);
   writeKept(context.meta, source, keptAfter(await store.cache.getRefTip(o.ref, tokenId), tip));
-  context.logger.info(`${where} at ${tip.slice(0, 7)}: ${describe(outcome)} (${requests.count} requests)`);
+  context.logger.info(`${where} at ${tip.slice(0, 7)}: ${describe(outcome)} (${counted(requests.count)})`);
 }
 
 /** The state to keep: the tip, with the ETag of the ref read that returned it. */
 function keptAfter(read: RefTip | undefined, tip: string): Kept {
   return read?.etag !== undefined && read.sha === tip ? { commit: tip, etag: read.etag } : { commit: tip };
 }
+
+const counted = (n: number) => `${n} request${n === 1 ? '' : 's'}`;
 
 function describe(o: SyncOutcome): string {
   if (o.mode === 'unchanged') return 'unchanged';
