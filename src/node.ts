@@ -10,6 +10,11 @@
  * const docs = new DocumentStore(new GitRefStore({ dir: './data.git' }));
  */
 
+export {
+  exportParquet,
+  type ParquetExportOptions,
+  type ParquetExportResult,
+} from './export/parquet/export-parquet.js';
 export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,

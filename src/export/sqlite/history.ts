@@ -11,7 +11,8 @@ import type { HistoryEntry, RefStore, VersionedRead } from '../../core/refstore.
 import type { DocumentStore } from '../../document/document-store.js';
 import type { DocumentChangesResult } from '../../document/document-types.js';
 import type { Envelope } from '../../document/envelope.js';
-import { applyChanges, readEnvelopes, readsOf } from './changes.js';
+import { readEnvelopes, readsOf } from '../read-changes.js';
+import { applyChanges } from './changes.js';
 import { loadVersion, type RowSink } from './rows.js';
 import type { CommitRow } from './tables.js';
 
