@@ -93,7 +93,7 @@ function entryElement(head: FeedHead, e: FeedEntry): XmlElement {
   if (EMAIL.test(e.author.email)) author.push(el('email', {}, [e.author.email]));
   return el('entry', {}, [
     el('id', {}, [atomId(head.section, e.commit)]),
-    el('title', {}, [`${entryTitle(e)}`]),
+    el('title', {}, [entryTitle(e)]),
     el('updated', {}, [e.updated]),
     el('author', {}, author),
     ...(link ? [el('link', { rel: 'alternate', type: 'text/html', href: link })] : []),
