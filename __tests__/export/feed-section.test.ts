@@ -8,9 +8,11 @@ import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidConfig } from '../../src/core/errors.js';
+import { DocumentStore } from '../../src/document/index.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { ExportTargetError } from '../../src/export/errors.js';
-import { MAX_FEED_BYTES } from '../../src/export/feed/section-feed.js';
+import { MAX_FEED_BYTES, sectionFeed } from '../../src/export/feed/section-feed.js';
+import { MemoryRefStore } from '../../src/stores/memory/index.js';
 import { tempDir } from '../git/helpers.js';
 import { emulator, freshRepo, OWNER } from '../remote-api/helpers.js';
 import { blob, commitDocs, parseFeed, repoFiles, runFeed, xmllint } from './feed-fixture.js';
@@ -140,6 +142,22 @@ describe('sectionFeed: the Atom document', () => {
       expect((err as InvalidConfig).data.field).toBe('viewerUrl');
       expect((err as Error).message).toContain('http(s)');
     }
+  });
+});
+
+describe('sectionFeed: any store', () => {
+  it('a MemoryRefStore section (no GitHub): the same entries, no viewer links without a repository', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.put({ namespace: 'n', type: 't', id: 'a', data: 1 });
+    await docs.put({ namespace: 'n', type: 't', id: 'a', data: 2 });
+    await docs.delete({ namespace: 'n', doc_type: 't', id: 'a' });
+    const out = file();
+    const r = await sectionFeed(docs, { file: out, section: 'memory', viewerUrl: VIEWER });
+    expect(r).toMatchObject({ mode: 'created', entries: 3, read: 3 });
+    const feed = readBack(out);
+    expect(feed.entries.map((e) => e.title)).toEqual(['−1 n/t', '~1 n/t', '+1 n/t']);
+    expect(feed.entries.every((e) => e.links.length === 0)).toBe(true);
+    expect((await sectionFeed(docs, { file: out, section: 'memory' })).mode).toBe('unchanged');
   });
 });
 
