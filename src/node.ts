@@ -11,6 +11,13 @@
  */
 
 export {
+  DEFAULT_FEED_LIMIT,
+  MAX_FEED_LIMIT,
+  type SectionFeedOptions,
+  type SectionFeedResult,
+  sectionFeed,
+} from './export/feed/section-feed.js';
+export {
   exportParquet,
   type ParquetExportOptions,
   type ParquetExportResult,
