@@ -88,7 +88,9 @@ export function typeSteps(n: number): SeriesStep[] {
 export async function seriesByQuery(
   docs: DocumentStore,
   versions: readonly string[],
-): Promise<{ count: number | null; sum: number | null; mean: number | null; min: number | null; max: number | null }[]> {
+): Promise<
+  { count: number | null; sum: number | null; mean: number | null; min: number | null; max: number | null }[]
+> {
   const out = [];
   for (const version of versions) {
     const r = await docs.query({ namespace: 'github', type: 'repo', fields: ['data.stars'], limit: 10_000, version });

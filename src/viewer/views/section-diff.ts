@@ -124,7 +124,10 @@ function modifiedSection(
         list.append(modifiedItem(ctx, d, from, to, fieldDiff(documentChanges(before, after))));
       }
     } catch (error) {
-      note.textContent = `Could not read the modified documents: ${explainError(error, { repository: ctx.state.repo })}`;
+      const stopped = ctx.budget.stopped(error);
+      if (stopped) list.append(stopped);
+      else
+        note.textContent = `Could not read the modified documents: ${explainError(error, { repository: ctx.state.repo })}`;
     }
   });
   const title = `${docs.length} modified`;
