@@ -149,7 +149,8 @@ function documentReads(
   let columns: string[] = [];
   return {
     note: `No index: read from the ${identities.length} documents of ${chart.namespace}/${chart.type} at the newest and the oldest version charted, each at every version.`,
-    cost: (v, token) => (token ? n * Math.ceil(v / MAX_CHART_VERSIONS) : v * n),
+    // With a token `versionsOf` costs about two GraphQL queries a document per 100 versions (measured: 23 for 12).
+    cost: (v, token) => (token ? 2 * n * Math.ceil(v / MAX_CHART_VERSIONS) : v * n),
     read: async (list) => {
       const { points, newest } = await documentTypePoints(ctx.client, chart, identities, list);
       columns = sampleColumns(newest.slice(0, 20).map((d) => d.data)).filter((c) => c !== 'id');
@@ -158,7 +159,7 @@ function documentReads(
     },
     // Each version costs a read per document: as many versions as fit in what the sample may spend.
     sample: async () => (versions < 2 ? [] : sampleEvenly(entries, versions)),
-    sampleCost: Math.max(2, versions) * n,
+    sampleCost: versions < 2 ? 0 : versions * n,
     fields: () => ({
       fields: columns,
       source:
