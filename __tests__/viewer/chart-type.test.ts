@@ -60,6 +60,35 @@ describe('chart of a type across section versions', () => {
     expect(await page.locator('.chart-summary').innerText()).toContain(`Sampled: ${rows.length} of 40 versions`);
   });
 
+  it('anonymous, over 100 versions: the count and the sum sampled within 20 requests, the page says how many of how many', async () => {
+    const { repo, versions } = await section(110);
+    for (const [agg, of] of [
+      ['count', 'count'],
+      ['sum&field=data.stars', 'sum'],
+    ] as const) {
+      freshAnonymousHour(world.em);
+      const page = await openChart(world, `repo=${OWNER}/${repo}&${TYPE}&agg=${agg}`);
+      const warning = page.locator('.chart-budget');
+      await warning.waitFor();
+      expect(await warning.innerText()).toContain('This chart of 100 versions needs about');
+      expect(await warning.getByRole('button', { name: 'Read all 100 versions' }).count()).toBe(0);
+      await warning.getByRole('button', { name: 'Sample the versions' }).click();
+      const rows = await tableValues(page);
+      expect(world.requests(page), of).toBeLessThanOrEqual(20);
+      expect(rows.at(-1)?.version).toBe(versions[109]); // the newest
+      expect(rows[0]?.version).toBe(versions[10]); // the oldest of the last 100
+      const expected = await seriesByQuery(
+        new DocumentStore(store(world.em, repo)),
+        rows.map((r) => r.version),
+      );
+      expect(
+        rows.map((r) => r.value),
+        of,
+      ).toEqual(expected.map((e) => e[of]));
+      expect(await page.locator('.chart-summary').innerText()).toContain(`Sampled: ${rows.length} of 100 versions`);
+    }
+  });
+
   it('says what a type chart URL lacks', async () => {
     const { repo } = await section(4);
     const page = await openChart(world, `repo=${OWNER}/${repo}&${TYPE}&agg=sum`, { token: true });
