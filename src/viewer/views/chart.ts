@@ -5,8 +5,9 @@
  * the documents of a small type without one — under a form that picks the field and the aggregate (the
  * count is drawn at once). Before spending the visitor's rate limit it asks `ctx.budget`: an anonymous
  * visitor is never spent more than {@link SAMPLE_BUDGET} requests without being asked — a chart that would
- * cost more says what, and offers a token, an evenly spaced sample within that budget, or (when what is
- * left of the hour covers it) every version.
+ * cost more is drawn from an evenly spaced sample within that budget, saying so, what every version would
+ * cost, and offering a token (or, when what is left of the hour covers it, every version); when even the
+ * sample is more than is left, the page says so, offers a token and spends nothing.
  */
 import { explainError, type HistoryEntry } from '../../browser/index.js';
 import { lineChart } from '../chart/line-chart.js';
@@ -66,7 +67,15 @@ export const chartView: View = async (root, ctx) => {
     showForm();
     return;
   }
-  ask(section, ctx, plan, { verdict, full, showForm });
+  const box = ask(section, ctx, plan, { verdict, full, showForm });
+  if (ctx.hasToken() || plan.sampleCost === 0) return;
+  // Anonymous: the sample, at once, when what is left of the hour pays for it; else nothing is spent.
+  const left = ctx.budget.check(plan.sampleCost, 'The sample');
+  if (!left.ok) {
+    box.append(h('p', { class: 'error', dataset: { sample: 'refused' } }, left.message ?? ''));
+    return;
+  }
+  await box.sample();
 };
 
 /** The type chart's form, kept current: its field choices can come from the documents the chart read. */
@@ -83,27 +92,29 @@ function formIn(section: HTMLElement, ctx: ViewContext, plan: ChartPlan): () => 
 }
 
 /**
- * The budget warning (ctx.budget.warning, with "Add a token") and the choices: sample the versions within
- * {@link SAMPLE_BUDGET} requests, or read every version when what is left of the hour covers it.
+ * The budget warning (ctx.budget.warning, with "Add a token") and its choices — every version when what is
+ * left of the hour covers it — with what a token or a sample would cost; `sample()` draws the sample under it.
  */
 function ask(
   section: HTMLElement,
   ctx: ViewContext,
   plan: ChartPlan,
   args: { verdict: BudgetVerdict; full: number; showForm: () => void },
-): void {
+): HTMLElement & { sample(): Promise<void> } {
   const n = plan.entries.length;
   const message = args.verdict.ok
     ? `This chart of ${n} versions needs about ${args.full} requests of the ${args.verdict.remaining ?? ANONYMOUS_HOURLY} left in this hour (GitHub allows ${ANONYMOUS_HOURLY} an hour without a token; a token gives 5,000).`
     : (args.verdict.message ?? '');
-  const box = h('div', { class: 'chart-budget' });
+  const box = Object.assign(h('div', { class: 'chart-budget' }), { sample: async () => {} });
+  let drawn: HTMLElement | undefined;
   const run = (entries: () => Promise<readonly HistoryEntry[]>, sampled: boolean) => async () => {
-    for (const b of box.querySelectorAll('button')) b.disabled = true;
+    for (const b of box.querySelectorAll<HTMLButtonElement>('button.read-all')) b.disabled = true;
     try {
       const list = await entries();
       if (ctx.signal.aborted) return;
-      box.remove();
-      await draw(section, ctx, plan, list, sampled ? n : undefined);
+      drawn?.remove();
+      drawn = await draw(section, ctx, plan, list, sampled ? n : undefined);
+      if (!sampled) box.remove();
       args.showForm();
     } catch (error) {
       section.append(
@@ -112,30 +123,20 @@ function ask(
       );
     }
   };
+  box.sample = run(plan.sample, true);
   const choices: BudgetChoice[] = [];
-  if (plan.sampleCost > 0) {
-    const sample = run(plan.sample, true);
-    choices.push({
-      label: 'Sample the versions',
-      run: () => {
-        // Even a sample is refused when what is left of the hour cannot pay for it: nothing is spent.
-        const left = ctx.budget.check(plan.sampleCost, 'The sample');
-        if (left.ok) return void sample();
-        box.append(h('p', { class: 'error', dataset: { sample: 'refused' } }, left.message ?? ''));
-      },
-    });
-  }
   if (args.verdict.ok)
     choices.push({ label: `Read all ${n} versions`, run: () => void run(async () => plan.entries, false)() });
   const how =
     plan.sampleCost > 0
-      ? `a sample reads evenly spaced versions, the newest and the oldest included, within ${SAMPLE_BUDGET} requests in all.`
+      ? `without one the chart samples evenly spaced versions, the newest and the oldest included, within ${SAMPLE_BUDGET} requests in all.`
       : `no sample fits in ${SAMPLE_BUDGET} requests (every version costs a read per document).`;
-  box.append(
-    ctx.budget.warning({ ...args.verdict, message }, choices),
-    h('p', null, `A token reads all ${n} versions in about ${plan.cost(n, true)} requests; ${how}`),
-  );
+  const warning = ctx.budget.warning({ ...args.verdict, message }, choices);
+  for (const b of warning.querySelectorAll('button'))
+    if (b.textContent?.startsWith('Read all')) b.classList.add('read-all');
+  box.append(warning, h('p', null, `A token reads all ${n} versions in about ${plan.cost(n, true)} requests; ${how}`));
   section.append(box);
+  return box;
 }
 
 /** Read `entries` and draw the chart, its summary and its values table. */
@@ -145,10 +146,10 @@ async function draw(
   plan: ChartPlan,
   entries: readonly HistoryEntry[],
   sampledFrom: number | undefined,
-): Promise<void> {
+): Promise<HTMLElement | undefined> {
   ctx.status(`Reading ${entries.length} versions…`);
   const { points, gaps } = await plan.read(entries);
-  if (ctx.signal.aborted) return;
+  if (ctx.signal.aborted) return undefined;
   ctx.status('');
   const what =
     sampledFrom === undefined ? `${points.length} versions` : `Sampled: ${points.length} of ${sampledFrom} versions`;
@@ -164,4 +165,5 @@ async function draw(
   else box.append(h('p', { class: 'error' }, `No version holds a number to chart; the table says why.`));
   box.append(valuesTable(points, caption, plan.yLabel, plan.linkOf));
   section.append(box);
+  return box;
 }
