@@ -78,11 +78,8 @@ export function aggregateOf(
   const sum = numbers.reduce((a, b) => a + b, 0);
   if (chart.aggregate === 'sum') return { value: sum };
   if (numbers.length === 0) return { value: null, note: `no document holds a number at ${field}` };
-  const value =
-    chart.aggregate === 'mean'
-      ? sum / numbers.length
-      : chart.aggregate === 'min'
-        ? Math.min(...numbers)
-        : Math.max(...numbers);
-  return { value };
+  if (chart.aggregate === 'mean') return { value: sum / numbers.length };
+  // A fold, not Math.min(...numbers): a spread of an unbounded array into a call can overflow the stack.
+  const pick = chart.aggregate === 'min' ? Math.min : Math.max;
+  return { value: numbers.reduce((a, b) => pick(a, b)) };
 }
