@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { freshRepo, OWNER, TOKEN } from '../remote-api/helpers.js';
+import { seedType } from './table-seed.js';
 import { settled, viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
@@ -69,6 +70,37 @@ describe('a rate limit that stops the page', () => {
     await page.waitForSelector('body[data-state="ready"]');
     expect(await page.locator('.limit-stop').count()).toBe(0);
     expect(await page.locator('#view').innerText()).toContain('(all 2 read)');
+  });
+
+  it('the hour running out while the table scrolls: the next page says the hourly limit above the grid', async () => {
+    const repo = freshRepo(world.em);
+    seedType(world.em, repo, {
+      n: 3000,
+      id: (i) => `octo/r${String(i).padStart(5, '0')}`,
+      data: (i) => ({ stars: i }),
+      fields: ['data.stars'],
+    });
+    const budget = world.em.state.refreshBudget(world.em.state.anonymousBudget);
+    budget.used = budget.limit - 4; // the table opens with 4 (ref, declaration, manifest, one part): none left
+    const page = await world.open(`repo=${OWNER}/${repo}&view=table&ns=github&type=repo`);
+    await page.locator('.vt-body .vt-row').first().focus();
+    const stop = page.locator('.limit-stop[role="alert"]');
+    // End nears the end of the rows loaded: the next page is read, from the part already read while it holds
+    // them, then from the next part — the request the hour cannot pay for.
+    for (let loaded = '200'; (await stop.count()) === 0; ) {
+      await page.keyboard.press('End');
+      await page.waitForFunction(
+        (before) =>
+          document.querySelector('.limit-stop') !== null ||
+          (document.querySelector('.vt-scroll') as HTMLElement | null)?.dataset.loaded !== before,
+        loaded,
+      );
+      loaded = (await page.getAttribute('.vt-scroll', 'data-loaded')) ?? '';
+    }
+    expect(await stop.getAttribute('data-limit')).toBe('primary');
+    expect(await stop.locator('p').innerText()).toContain("GitHub's hourly rate limit is used up");
+    expect(await stop.getByRole('button', { name: 'Add a token' }).count()).toBe(1);
+    expect(await page.locator('.vt-body .vt-row').count()).toBeGreaterThan(0); // the rows loaded stay
   });
 
   it('a secondary limit (retry-after, budget left) says secondary and when to try again, not the hourly limit', async () => {

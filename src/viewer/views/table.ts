@@ -184,7 +184,8 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
     ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
-  return new VirtualList({
+  let stop: HTMLElement | undefined;
+  const list: VirtualList = new VirtualList({
     label: `Documents of ${ns}/${type}`,
     columns: source.columns,
     header: headerRow(source.columns, source.sortable, source.orderBy, sort),
@@ -193,12 +194,23 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
     href: (row) => ctx.link(docState(row.id, ctx)),
     open: (row) => ctx.navigate(docState(row.id, ctx)),
     nearEnd: () => {
-      if (source.done || ctx.signal.aborted) return;
-      void source.loadMore().then(() => {
-        if (!ctx.signal.aborted) loaded();
-      });
+      if (source.done || ctx.signal.aborted || stop) return;
+      source.loadMore().then(
+        () => {
+          if (!ctx.signal.aborted) loaded();
+        },
+        (error: unknown) => {
+          // A rate limit says which one and offers a token, above the grid (once: callers share one page's
+          // read); anything else in the status line.
+          if (stop) return;
+          stop = ctx.budget.stopped(error);
+          if (stop) list.element.before(stop);
+          else ctx.status(`Could not load more rows: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      );
     },
   });
+  return list;
 }
 
 /** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
