@@ -10,6 +10,11 @@
  * const docs = new DocumentStore(new GitRefStore({ dir: './data.git' }));
  */
 
+export {
+  exportSqlite,
+  type SqliteExportOptions,
+  type SqliteExportResult,
+} from './export/sqlite/export-sqlite.js';
 export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,
