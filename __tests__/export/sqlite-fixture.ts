@@ -34,8 +34,15 @@ export function commitDocs(
   return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files, message, orphan });
 }
 
-/** A fresh store over the emulator (cold caches), counting requests and bytes. */
-export function meteredDocs(em: EmulatorHandle, repo: string): { docs: DocumentStore; meter: Meter } {
+/**
+ * A fresh store over the emulator (cold caches), counting requests and bytes. `archiveFetch` stands between the
+ * archive reader and the network (e.g. to tamper with what codeload sends).
+ */
+export function meteredDocs(
+  em: EmulatorHandle,
+  repo: string,
+  archiveFetch: typeof fetch = fetch,
+): { docs: DocumentStore; meter: Meter } {
   const meter = newMeter();
   const store = new RemoteApiRefStore({
     transport: meteredTransport(meter),
@@ -43,16 +50,16 @@ export function meteredDocs(em: EmulatorHandle, repo: string): { docs: DocumentS
     owner: OWNER,
     repo,
     token: TOKEN,
-    archive: nodeArchiveReader({ fetch: meteredFetch(meter) }),
+    archive: nodeArchiveReader({ fetch: meteredFetch(meter, archiveFetch) }),
     sleep: async () => {},
   });
   return { docs: new DocumentStore(store), meter };
 }
 
 /** A fetch counted in the same meter (the archive reader makes its own two requests). */
-function meteredFetch(meter: Meter): typeof fetch {
+function meteredFetch(meter: Meter, inner: typeof fetch): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await inner(input, init);
     const buf = new Uint8Array(await res.arrayBuffer());
     meter.requests++;
     meter.received += buf.byteLength;

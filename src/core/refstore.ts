@@ -46,6 +46,12 @@ export interface ListOptions {
   /** Only keys starting with this string (a directory prefix should end in "/"). */
   prefix?: string;
   version?: VersionId;
+  /**
+   * A hint: the caller reads the values of the listed keys next (`readMany` at the listed version). A store
+   * may read them along with the listing — the GitHub API store with an archive reader reads the commit's
+   * archive first, whose tree, checked against the commit's, is the listing — or ignore it (the others do).
+   */
+  withValues?: boolean;
 }
 
 export interface ListEntry {

@@ -40,7 +40,9 @@ export async function listDocuments(store: RefStore, options: DocumentListOption
     after = c.after;
   }
   const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-  const listed = await store.list(version === undefined ? { prefix } : { prefix, version });
+  // With data, the values are read next: a store may read them with the listing (RefStore ListOptions.withValues).
+  const hint = withData ? { withValues: true } : {};
+  const listed = await store.list(version === undefined ? { prefix, ...hint } : { prefix, version, ...hint });
   const documents: DocumentListEntry[] = [];
   let nextCursor: string | null = null;
   for (const entry of listed.entries) {
