@@ -253,7 +253,7 @@ describe('exportSqlite: a type whose recursive listing GitHub truncates', () => 
   const trees = (meter: { log: { path: string }[] }) => meter.log.filter((l) => l.path.includes('/git/trees/')).length;
 
   async function exportWith(archiveFetch?: typeof fetch) {
-    const { docs, meter } = meteredDocs(small, repo, archiveFetch);
+    const { docs, meter } = meteredDocs(small, repo, archiveFetch ? { archiveFetch } : {});
     const version = (await docs.head()) as string;
     const out = file();
     const result = await exportSqlite(docs, {

@@ -36,21 +36,31 @@ export function commitDocs(
 
 /**
  * A fresh store over the emulator (cold caches), counting requests and bytes. `archiveFetch` stands between the
- * archive reader and the network (e.g. to tamper with what codeload sends).
+ * archive reader and the network (e.g. to tamper with what codeload sends); `rewrite` changes an API answer's body
+ * after it was counted (e.g. a compare's patches).
  */
 export function meteredDocs(
   em: EmulatorHandle,
   repo: string,
-  archiveFetch: typeof fetch = fetch,
+  o: { archiveFetch?: typeof fetch; rewrite?: (url: string, body: Uint8Array) => Uint8Array } = {},
 ): { docs: DocumentStore; meter: Meter } {
   const meter = newMeter();
+  const api = meteredTransport(meter);
+  const rewrite = o.rewrite;
   const store = new RemoteApiRefStore({
-    transport: meteredTransport(meter),
+    transport: rewrite
+      ? {
+          request: async (req) => {
+            const res = await api.request(req);
+            return { ...res, body: rewrite(req.url, res.body) };
+          },
+        }
+      : api,
     apiUrl: em.url,
     owner: OWNER,
     repo,
     token: TOKEN,
-    archive: nodeArchiveReader({ fetch: meteredFetch(meter, archiveFetch) }),
+    archive: nodeArchiveReader({ fetch: meteredFetch(meter, o.archiveFetch ?? fetch) }),
     sleep: async () => {},
   });
   return { docs: new DocumentStore(store), meter };
