@@ -187,6 +187,20 @@ describe('a 10,000-document section with data', () => {
     expect(costs).toEqual([4, 4]);
   }, 60_000);
 
+  it('a page of fewer than 100 with data: the listing and one GraphQL read, not the section’s archive', async () => {
+    seedDocs(2_000);
+    const s = store(fx.em, fx.repo, { archive: nodeArchiveReader() });
+    const from = fx.em.requests.length;
+    const page = await new DocumentStore(s).list({ withData: true, limit: 10 });
+    expect(page.documents.filter((d) => d.document)).toHaveLength(10);
+    expect(ops(fx.em, from)).toEqual([
+      'GET git/get-ref 200',
+      'GET git/get-commit 200',
+      'GET git/get-tree 200',
+      'POST graphql 200',
+    ]);
+  });
+
   it('a private repository: the redirect carries its own credential, still no Authorization at codeload', async () => {
     const repo = `private-${Math.random().toString(36).slice(2, 8)}`;
     fx.em.state.createRepo(`${OWNER}/${repo}`, { private: true });

@@ -77,7 +77,10 @@ export async function readManyAt(
     archived: false,
     restOnly: new Set(),
   };
-  takeReadAhead(h, job);
+  // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
+  const ahead = h.archives.take(version);
+  job.archived = ahead !== undefined;
+  for (const [sha, bytes] of ahead?.blobs ?? []) job.values.set(sha, bytes);
   await resolveShas(h, ctx, job, keys);
   await walkUnresolved(h, ctx, job, keys);
   await resolveValues(h, ctx, job, keys);
@@ -86,17 +89,6 @@ export async function readManyAt(
     const value = sha === null ? null : (job.values.get(sha) ?? null);
     return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
   });
-}
-
-/**
- * What a `list` at this commit read ahead (its archive): the values, never downloaded again — the archive counts as
- * read even when it was over its limits.
- */
-function takeReadAhead(h: BulkReadHost, job: Job): void {
-  const ahead = h.archives.take(job.version);
-  if (!ahead) return;
-  job.archived = true;
-  for (const [sha, bytes] of ahead.blobs ?? []) job.values.set(sha, bytes);
 }
 
 /** Each key's blob SHA, cheapest source first. */

@@ -85,9 +85,8 @@ function fileChanges(list: unknown[], prefix: string, withPatches: boolean): Fil
   };
   for (const f of list) {
     if (!isObject(f) || typeof f.filename !== 'string' || !isSha(f.sha)) return undefined;
-    const patch = withPatches && typeof f.patch === 'string' ? { patch: f.patch } : {};
-    if (f.status === 'added') add({ key: f.filename, status: 'added', sha: f.sha, ...patch });
-    else if (f.status === 'copied') add({ key: f.filename, status: 'added', sha: f.sha });
+    const patch = withPatches && f.status !== 'copied' && typeof f.patch === 'string' ? { patch: f.patch } : {};
+    if (f.status === 'added' || f.status === 'copied') add({ key: f.filename, status: 'added', sha: f.sha, ...patch });
     else if (f.status === 'removed') add({ key: f.filename, status: 'removed' });
     else if (f.status === 'modified' || f.status === 'changed')
       add({ key: f.filename, status: 'changed', sha: f.sha, ...patch });

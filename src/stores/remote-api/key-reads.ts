@@ -107,7 +107,7 @@ export async function listKeys(
   const entries: ListEntry[] = [];
   // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
   const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
-  if (withValues && h.archives.available && !(await startLevelCached(h, at.commit.tree, dir))) {
+  if (withValues && !(await startLevelCached(h, at.commit.tree, dir))) {
     await h.archives.readAhead(ctx, at.version, pinned !== undefined);
   }
   let start: string | undefined = at.commit.tree;
@@ -125,10 +125,8 @@ export async function listKeys(
 
 /** Whether the level a listing of `dir` starts at is cached (a warm walk: no archive needed to list it). */
 async function startLevelCached(h: KeyReadHost, root: string, dir: string): Promise<boolean> {
-  if (dir === '') return (await h.trees.cachedLevel(root)) !== undefined;
-  const at = await h.trees.lookupCached(root, dir);
-  if (at === undefined) return false;
-  return at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined;
+  const at = dir === '' ? { kind: 'tree', sha: root } : await h.trees.lookupCached(root, dir);
+  return at !== undefined && (at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined);
 }
 
 /** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */

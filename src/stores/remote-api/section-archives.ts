@@ -38,16 +38,12 @@ export class SectionArchives {
 
   constructor(private readonly h: SectionArchiveHost) {}
 
-  /** Whether archives can be read here (an archive reader is configured: Node). */
-  get available(): boolean {
-    return this.h.cfg.archive !== undefined;
-  }
-
   /**
-   * Read `version`'s archive for the bulk read that follows a listing (see the module comment).
+   * Read `version`'s archive for the bulk read that follows a listing (see the module comment); without an archive
+   * reader (a browser) nothing is read, and the bulk read takes that answer too (it has no archive to read either).
    *
    * @example
-   * if (withValues && archives.available && !listingCached) await archives.readAhead(ctx, version, pinned);
+   * if (withValues && !listingCached) await archives.readAhead(ctx, version, pinned);
    */
   async readAhead(ctx: OpContext, version: string, pinned: boolean): Promise<void> {
     this.ahead = undefined; // the one before is for another read: let it go before holding this one
