@@ -11,6 +11,18 @@
  */
 
 export {
+  DEFAULT_FEED_LIMIT,
+  MAX_FEED_LIMIT,
+  type SectionFeedOptions,
+  type SectionFeedResult,
+  sectionFeed,
+} from './export/feed/section-feed.js';
+export {
+  exportParquet,
+  type ParquetExportOptions,
+  type ParquetExportResult,
+} from './export/parquet/export-parquet.js';
+export {
   exportSqlite,
   type SqliteExportOptions,
   type SqliteExportResult,

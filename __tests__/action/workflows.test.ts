@@ -67,6 +67,7 @@ describe('workflows parse with @actions/workflow-parser', () => {
         'examples/workflows/docdb-read.yml',
         'examples/workflows/docdb-org-inventory-matrix.yml',
         'examples/workflows/docdb-viewer-pages.yml',
+        'examples/workflows/docdb-feed-pages.yml',
       ]),
     );
   });
@@ -161,6 +162,9 @@ describe('action.yml', () => {
         'pull-request',
         'viewer-url',
         'review-file',
+        'feed',
+        'feed-limit',
+        'feed-url',
       ].sort(),
     );
     expect(Object.keys(action.outputs).sort()).toEqual(
@@ -190,6 +194,7 @@ describe('action.yml', () => {
         'conclusion',
         'preview-ref',
         'review-file',
+        'feed',
         'comment-url',
         'check-url',
         'missing',

@@ -80,7 +80,7 @@ describe('docdb doc export --format sqlite', () => {
     [['--format', 'sqlite', '--out', 'x.db', '--fields', 'id'], '--fields', /--fields does not apply/],
     [['--format', 'sqlite', '--out', 'x.db', '--type', 'repo'], '--type', /--type needs --namespace/],
     [['--history', '--out', 'x.jsonl'], '--history', /--history applies to --format sqlite only/],
-    [['--format', 'parquet'], '--format', /use jsonl, json, csv, sqlite/],
+    [['--format', 'xlsx'], '--format', /use jsonl, json, csv, sqlite, parquet/],
   ])('usage error %j: exit 2 naming %s', async (args, flag, message) => {
     const { flags } = section();
     const r = await runCli(['doc', 'export', ...flags, ...args, '--json'], { env });

@@ -85,6 +85,7 @@ describe('every command against docs/cli.md', async () => {
         'migrate',
         'project',
         'section compact',
+        'section feed',
         'section quarantine',
         'view',
       ].sort(),
@@ -158,6 +159,7 @@ describe("the README's CLI section", async () => {
       'doc test',
       'migrate',
       'section compact',
+      'section feed',
       'section quarantine',
       'view',
     ]);

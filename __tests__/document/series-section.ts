@@ -79,7 +79,7 @@ export function typeSteps(n: number): SeriesStep[] {
 }
 
 /**
- * What the library's query says at each version: the documents of github/repo (count) and the sum and mean
+ * What the library's query says at each version: the documents of github/repo (count) and the sum, mean, min and max
  * of the numbers among their `data.stars` — null where no index answers (before the index was declared).
  *
  * @example
@@ -88,17 +88,26 @@ export function typeSteps(n: number): SeriesStep[] {
 export async function seriesByQuery(
   docs: DocumentStore,
   versions: readonly string[],
-): Promise<{ count: number | null; sum: number | null; mean: number | null }[]> {
+): Promise<
+  { count: number | null; sum: number | null; mean: number | null; min: number | null; max: number | null }[]
+> {
   const out = [];
   for (const version of versions) {
     const r = await docs.query({ namespace: 'github', type: 'repo', fields: ['data.stars'], limit: 10_000, version });
     if (r.answeredBy !== 'index') {
-      out.push({ count: null, sum: null, mean: null });
+      out.push({ count: null, sum: null, mean: null, min: null, max: null });
       continue;
     }
     const numbers = r.rows.map((row) => row.values['data.stars']).filter((v): v is number => typeof v === 'number');
     const sum = numbers.reduce((a, b) => a + b, 0);
-    out.push({ count: r.rows.length, sum, mean: numbers.length ? sum / numbers.length : null });
+    const some = numbers.length > 0;
+    out.push({
+      count: r.rows.length,
+      sum,
+      mean: some ? sum / numbers.length : null,
+      min: some ? Math.min(...numbers) : null,
+      max: some ? Math.max(...numbers) : null,
+    });
   }
   return out;
 }

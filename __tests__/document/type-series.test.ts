@@ -33,6 +33,12 @@ describe('typeSeries', () => {
     const mean = await typeSeries(s, { ...Q, aggregate: 'mean', field: 'data.stars' }, versions);
     expect(mean.points.map((p) => p.value)).toEqual(expected.map((e) => e.mean));
     expect(mean.points[0]?.numbers).toBeLessThan(mean.points[0]?.documents ?? 0); // "many" and [1, 2] are not numbers
+    // min and max over the same numbers (issue 40 item 1: the chart form offers them); [1, 2] is not a number.
+    const min = await typeSeries(s, { ...Q, aggregate: 'min', field: 'data.stars' }, versions);
+    expect(min.points.map((p) => p.value)).toEqual(expected.map((e) => e.min));
+    const max = await typeSeries(s, { ...Q, aggregate: 'max', field: 'data.stars' }, versions);
+    expect(max.points.map((p) => p.value)).toEqual(expected.map((e) => e.max));
+    expect(new Set(max.points.map((p) => p.value)).size).toBeGreaterThan(2); // the max moves between versions
   });
 
   it('a field the index lacks is a gap at every version; bad queries are InvalidConfig naming the field', async () => {
@@ -43,10 +49,10 @@ describe('typeSeries', () => {
     const noField = await typeSeries(s, { ...Q, aggregate: 'mean' }, versions).catch((e: unknown) => e);
     expect(noField).toBeInstanceOf(InvalidConfig);
     expect((noField as InvalidConfig).data.field).toBe('field');
-    const badAgg = await typeSeries(s, { ...Q, aggregate: 'max' as 'sum', field: 'data.stars' }, versions).catch(
+    const badAgg = await typeSeries(s, { ...Q, aggregate: 'median' as 'sum', field: 'data.stars' }, versions).catch(
       (e: unknown) => e,
     );
-    expect((badAgg as Error).message).toContain('aggregate must be one of count, sum, mean');
+    expect((badAgg as Error).message).toContain('aggregate must be one of count, sum, mean, min, max');
   });
 
   it('a listed part that is missing at a version is InvalidResponse naming the key, not a wrong sum', async () => {

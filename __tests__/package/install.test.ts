@@ -14,7 +14,7 @@
  * Also: bin/docdb.js of this checkout works after `npm ci` (the `prepare` script built lib/).
  */
 import { type ChildProcess, spawn } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
@@ -150,6 +150,17 @@ describe('the packed package', () => {
     expect(loaded.docdb).toEqual(expect.arrayContaining(['DocumentStore', 'RemoteApiRefStore', 'MemoryRefStore']));
     // The platform-neutral entry point never carries the Node-only stores.
     expect(loaded.docdb).not.toContain('GitRefStore');
+    // docdb/astro loads where astro is not installed (it is no dependency of docdb) …
+    expect(loaded['docdb/astro']).toEqual(expect.arrayContaining(['docdbLoader']));
+    expect(() => createRequire(join(consumer, 'package.json')).resolve('astro')).toThrow();
+    // … and neither its code nor its types name astro (a user's tsc would have to resolve it).
+    const astroLib = join(consumer, 'node_modules', PKG.name, 'lib', 'astro');
+    const namesAstro = readdirSync(astroLib).filter((f) =>
+      /^\s*(?:import|export)\b[^;]*?\bfrom\s+'astro(?:\/[^']*)?'|\bimport\(\s*'astro/m.test(
+        readFileSync(join(astroLib, f), 'utf8'),
+      ),
+    );
+    expect(namesAstro).toEqual([]);
   });
 
   it('the main entry point reaches no node: module (it stays platform-neutral)', () => {

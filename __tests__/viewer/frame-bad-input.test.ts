@@ -96,7 +96,7 @@ describe('bad input', () => {
     const page = await world.open(`repo=${OWNER}/${repo}&view=table&ns=a/b&agg=median`);
     const problems = await said(page, '.problems');
     expect(problems).toContain('"ns" must be one name (letters, digits, ".", "_", "-", "~"; no "/"), got "a/b"');
-    expect(problems).toContain('"agg" must be one of count, sum, mean, got "median"');
+    expect(problems).toContain('"agg" must be one of count, sum, mean, min, max, got "median"');
     expect(problems).toContain('view=table needs "type"; showing the overview instead');
     expect(await page.locator('table.types td.num').innerText()).toBe('1');
 

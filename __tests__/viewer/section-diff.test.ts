@@ -115,6 +115,10 @@ describe('section diff', () => {
       /The field diffs of 10 modified documents needs about 20 requests and \d+ are left in this hour .*listed without field diffs/,
     );
     expect(await page.locator('.modified-doc .diff-skipped').count()).toBe(10);
+    // The way out (issue 40 item 2): a token, in the page's budget warning.
+    expect(
+      await page.locator('.budget-note .budget-warning').getByRole('button', { name: 'Add a token' }).count(),
+    ).toBe(1);
     expect(await page.locator('.modified-doc .change').count()).toBe(0);
     // None of them read: the emulator served no document's bytes at either version to draw this view
     // (its own record, whichever route a read would take).

@@ -15,42 +15,55 @@ import { isInside, realTarget } from '../export/real-path.js';
 import { ExportChanged, ExportTargetError, writeDirectory, writeJsonLines } from '../export/write-export.js';
 import type { ActionInputs } from './inputs.js';
 
-const notInside = (path: string, workspace: string, how: string) =>
+/** The workspace file inputs this guard checks (`export-path`, and `feed`: feed-step.ts). */
+type FileInput = 'export-path' | 'feed';
+
+const notInside = (path: string, workspace: string, how: string, input: FileInput, example: string) =>
   new InvalidConfig(
-    'export-path',
-    `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`,
+    input,
+    `input "${input}": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as ${example}`,
     { allowed: 'a relative path inside the workspace' },
   );
 
 /**
- * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
- * Lexical only: {@link realExportTarget} also resolves symbolic links.
+ * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `input` (default
+ * `export-path`) otherwise. Lexical only: {@link realExportTarget} also resolves symbolic links.
  *
  * @example
  * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
  */
-export function exportTarget(path: string, workspace: string): string {
+export function exportTarget(
+  path: string,
+  workspace: string,
+  input: FileInput = 'export-path',
+  example = 'docdb-export.jsonl',
+): string {
   const target = resolve(workspace, path);
   const rel = relative(resolve(workspace), target);
-  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw notInside(path, workspace, '');
+  if (rel === '' || rel.startsWith('..') || isAbsolute(rel)) throw notInside(path, workspace, '', input, example);
   return target;
 }
 
 /**
  * Where the export would really be written: {@link exportTarget}, then the real path of its deepest
  * existing part, which must be inside the workspace's real path (a symbolic link such as `site ->
- * /elsewhere` does not lead out of it). `InvalidConfig` naming `export-path` otherwise, before anything
- * is written.
+ * /elsewhere` does not lead out of it). `InvalidConfig` naming `input` (default `export-path`; the Action's
+ * `feed` is checked the same way) otherwise, before anything is written.
  *
  * @example
  * await realExportTarget('site/docs.jsonl', '/home/runner/work/repo'); // with site -> /srv: InvalidConfig
  */
-export async function realExportTarget(path: string, workspace: string): Promise<string> {
-  const lexical = exportTarget(path, workspace);
+export async function realExportTarget(
+  path: string,
+  workspace: string,
+  input: FileInput = 'export-path',
+  example = 'docdb-export.jsonl',
+): Promise<string> {
+  const lexical = exportTarget(path, workspace, input, example);
   const root = await realpath(workspace).catch(() => resolve(workspace));
   const real = await realTarget(lexical);
   if (real === root || !isInside(real, root)) {
-    throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`);
+    throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`, input, example);
   }
   return real;
 }

@@ -9,6 +9,7 @@ import { DEFAULT_REDUCER_TIMEOUT_SECONDS } from '../projection/reducers/index.js
 import { parseShard, type Shard } from '../projection/run/index.js';
 import { isLoopbackHost, REPO_RE } from '../projection/spec/index.js';
 import { DEFAULT_RETRY_CONCURRENT_WRITES } from '../stores/remote-api/config.js';
+import { type FeedInputs, readFeedInputs } from './feed-inputs.js';
 import { type MigrateInputs, readMigrateInputs } from './migrate-inputs.js';
 import { type QueryInputs, readQueryInputs } from './query-inputs.js';
 import { type ReviewInputs, readReviewInputs } from './review-inputs.js';
@@ -85,6 +86,8 @@ export interface ActionInputs {
   migrate?: MigrateInputs;
   /** mode review, review-publish, review-cleanup: the pull request and where the review goes (review-inputs.ts). */
   review?: ReviewInputs;
+  /** mode project, backfill, merge: the Atom feed to bring up to date after the run (feed-inputs.ts). */
+  feed?: FeedInputs;
   /** mode compact: the retention policy (`keep-commits`, `keep-days`, `thin`; docs/retention.md). */
   retention?: { keepCommits?: number; keepDays?: number; thin?: (typeof THIN)[number] };
 }
@@ -167,6 +170,8 @@ export function readInputs(
   if (migrate) inputs.migrate = migrate;
   const review = readReviewInputs(get, mode, names);
   if (review) inputs.review = review;
+  const feed = readFeedInputs(get, inputs, names);
+  if (feed) inputs.feed = feed;
   checkSectionInputs(inputs, bad);
   checkModeInputs(inputs, bad);
   checkShardInputs(inputs, bad);

@@ -9,6 +9,7 @@ import { isAbsolute, normalize } from 'node:path';
 import { InvalidConfig } from '../core/errors.js';
 import type { InputNames } from '../core/input-names.js';
 import { isPullRequestNumber } from '../core/preview-ref.js';
+import { FEED_MODES } from './feed-inputs.js';
 
 /** The modes of a pull-request review. */
 export const REVIEW_MODES = ['review', 'review-publish', 'review-cleanup'] as const;
@@ -27,9 +28,10 @@ export interface ReviewInputs {
 export const REVIEW_INPUTS = ['pull-request', 'viewer-url', 'review-file'] as const;
 
 /** Which modes take each input. */
-const TAKEN_BY: Record<(typeof REVIEW_INPUTS)[number], readonly ReviewMode[]> = {
+const TAKEN_BY: Record<(typeof REVIEW_INPUTS)[number], readonly string[]> = {
   'pull-request': REVIEW_MODES,
-  'viewer-url': ['review', 'review-publish'],
+  // The feed's modes take it too: where the feed's entries link (feed-inputs.ts checks it there).
+  'viewer-url': ['review', 'review-publish', ...FEED_MODES],
   'review-file': ['review', 'review-publish'],
 };
 
@@ -60,7 +62,7 @@ export function readReviewInputs(
     throw new InvalidConfig(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
   };
   for (const n of REVIEW_INPUTS) {
-    if (get(n) !== '' && !(TAKEN_BY[n] as readonly string[]).includes(mode)) {
+    if (get(n) !== '' && !TAKEN_BY[n].includes(mode)) {
       bad(n, `only applies to mode: ${TAKEN_BY[n].join(', ')} (mode is ${mode})`);
     }
   }

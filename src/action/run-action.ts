@@ -17,6 +17,7 @@ import { changesMode } from './changes-mode.js';
 import { compactMode } from './compact-mode.js';
 import type { ActionContext, ActionResult, ActionTools } from './context.js';
 import { exportMode } from './export-mode.js';
+import { checkFeedInput, feedStep } from './feed-step.js';
 import type { ActionInputs } from './inputs.js';
 import { mergeMode } from './merge-mode.js';
 import { meteredFetch, rateOutputs } from './metered-fetch.js';
@@ -74,10 +75,32 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
   if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
   const { mode } = inputs;
   if (isReviewMode(mode)) throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
+  const workspace = context.workspace ?? process.cwd();
+  // A wrong `feed` fails before the run, never after a commit (the path is checked like export-path).
+  const feedFile = inputs.feed ? await checkFeedInput(inputs, tools.ref, workspace) : undefined;
   const result =
     mode === 'merge' ? await mergeMode(inputs, context, tools) : await projectMode(inputs, mode, context, tools);
   if (inputs.notify && result.outputs.changed === 'true') await notifyNext(inputs, result.outputs, tools);
+  if (feedFile !== undefined && !result.failed) await withFeed(result, inputs, tools, feedFile, workspace);
   return result;
+}
+
+/** The feed brought up to date after the run (docs/feed.md): its path output, a summary line, the requests. */
+async function withFeed(
+  result: ActionResult,
+  inputs: ActionInputs,
+  tools: ActionTools,
+  target: string,
+  workspace: string,
+): Promise<void> {
+  const feed = await feedStep(inputs, tools, target, workspace);
+  result.outputs = {
+    ...result.outputs,
+    ...feed.outputs,
+    requests: String(tools.meter.requests),
+    ...rateOutputs(tools.meter),
+  };
+  result.summary += feed.summary;
 }
 
 /**

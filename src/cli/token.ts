@@ -6,6 +6,7 @@
  * token-remote.ts, so a GitHub token never goes to another host.
  */
 import { spawn } from 'node:child_process';
+import { tokenFromEnvironment } from '../core/env-token.js';
 import { UsageError } from './io.js';
 
 export interface ResolvedToken {
@@ -65,9 +66,8 @@ export async function resolveToken(options: {
 }): Promise<ResolvedToken> {
   const { tokenEnv, env } = options;
   if (tokenEnv !== undefined) return tokenFromVariable(tokenEnv, env);
-  for (const name of ['GITHUB_TOKEN', 'GH_TOKEN']) {
-    if (env[name]) return { token: env[name], source: `$${name}` };
-  }
+  const fromEnv = tokenFromEnvironment(env);
+  if (fromEnv.token !== undefined) return fromEnv;
   if (options.ghHost) {
     const token = await (options.gh ?? runGh)(options.ghHost, env);
     if (token) return { token, source: 'gh auth token' };

@@ -3,11 +3,11 @@
  * type across section versions"), answered from the type's index (docs/indexes.md), never from documents:
  * - `count`: the manifest's `count` at each version — one `readVersions` of the manifest (one GraphQL
  *   query per 100 versions with a token, one read each without);
- * - `sum`/`mean` of an indexed field: the field's run parts each version's manifest lists. A part not
+ * - `sum`/`mean`/`min`/`max` of an indexed field: the field's run parts each version's manifest lists. A part not
  *   touched between two versions keeps its blob SHA, so the parts' SHAs are asked first (`sharedBlobs`) and
  *   each distinct part is read — and summed — once.
  * A version without the type's index, or whose index lacks the field, is a gap (`value: null`, `gap` says
- * why); `mean` over no numeric value is a gap too. Index files are untrusted: a damaged one is
+ * why); `mean`, `min` or `max` over no numeric value is a gap too. Index files are untrusted: a damaged one is
  * `InvalidResponse` naming the key (parseManifest, parsePart), never a silently wrong point.
  */
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
@@ -19,7 +19,7 @@ import { assertValidIdentity } from './identity.js';
 import { pathOfPart } from './indexes/format.js';
 import { type Manifest, manifestPath, parseManifest, parsePart } from './indexes/index.js';
 
-export const SERIES_AGGREGATES = ['count', 'sum', 'mean'] as const;
+export const SERIES_AGGREGATES = ['count', 'sum', 'mean', 'min', 'max'] as const;
 export type SeriesAggregate = (typeof SERIES_AGGREGATES)[number];
 
 export interface TypeSeriesQuery {
@@ -58,6 +58,8 @@ export interface TypeSeriesResult extends OperationMeta {
 interface PartTotal {
   sum: number;
   numbers: number;
+  min: number;
+  max: number;
 }
 
 /**
@@ -172,7 +174,7 @@ async function partTotals(
   );
   const byBlob = new Map<string, PartTotal>();
   const totals: (PartTotal | undefined)[] = manifests.map((m) =>
-    m?.fields.includes(field) ? { sum: 0, numbers: 0 } : undefined,
+    m?.fields.includes(field) ? { sum: 0, numbers: 0, min: Infinity, max: -Infinity } : undefined,
   );
   items.forEach((item, i) => {
     const a = asks[i] as (typeof asks)[number];
@@ -193,20 +195,23 @@ async function partTotals(
     const total = totals[a.at] as PartTotal;
     total.sum += part.sum;
     total.numbers += part.numbers;
+    total.min = Math.min(total.min, part.min);
+    total.max = Math.max(total.max, part.max);
   });
   return totals;
 }
 
 /** The numeric scalar rows of a part (an array's element rows are not a document's number). */
 function partTotal(rows: ReturnType<typeof parsePart>): PartTotal {
-  let sum = 0;
-  let numbers = 0;
+  const t = { sum: 0, numbers: 0, min: Infinity, max: -Infinity };
   for (const r of rows) {
     if (r.element || typeof r.key !== 'number') continue;
-    sum += r.key;
-    numbers++;
+    t.sum += r.key;
+    t.numbers++;
+    t.min = Math.min(t.min, r.key);
+    t.max = Math.max(t.max, r.key);
   }
-  return { sum, numbers };
+  return t;
 }
 
 function fieldPoint(
@@ -220,7 +225,6 @@ function fieldPoint(
   if (!total) return { version, value: null, gap: 'field-not-indexed', documents: m.count };
   const base = { version, documents: m.count, numbers: total.numbers, parts: partsOf(m, field) as number };
   if (aggregate === 'sum') return { ...base, value: total.sum };
-  return total.numbers === 0
-    ? { ...base, value: null, gap: 'no-numbers' }
-    : { ...base, value: total.sum / total.numbers };
+  if (total.numbers === 0) return { ...base, value: null, gap: 'no-numbers' };
+  return { ...base, value: aggregate === 'mean' ? total.sum / total.numbers : total[aggregate as 'min' | 'max'] };
 }

@@ -2,27 +2,10 @@
  * The link from the review to the viewer's section diff (src/viewer/state.ts: `repo`, `ref`, `preview`,
  * `view=diff`, `from`, `to`): only to an http(s) viewer, and written so Markdown cannot read anything else into it.
  */
+import { httpUrl, viewerUrl } from '../core/viewer-url.js';
 import type { Review } from './types.js';
 
-/**
- * `text` as a normalised http(s) address without credentials, or undefined (a `javascript:` or `data:`
- * address, or one that does not parse, is never linked).
- *
- * @example
- * httpUrl('https://octo.github.io/viewer/'); // 'https://octo.github.io/viewer/'
- * httpUrl('javascript:alert(1)'); // undefined
- */
-export function httpUrl(text: string): string | undefined {
-  let url: URL;
-  try {
-    url = new URL(text);
-  } catch {
-    return undefined;
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return undefined;
-  if (url.username !== '' || url.password !== '') return undefined;
-  return url.href;
-}
+export { httpUrl };
 
 /**
  * Every character of an address that could end or change a Markdown link destination (`(`, `)`, `<`, `>`,
@@ -44,20 +27,16 @@ function linkSafe(href: string): string {
 export function viewerDiffUrl(
   review: Pick<Review, 'viewerUrl' | 'preview' | 'base' | 'repository' | 'section' | 'pullRequest'>,
 ): string | undefined {
-  const base = review.viewerUrl === undefined ? undefined : httpUrl(review.viewerUrl);
-  if (base === undefined || review.preview === null || review.base === null) return undefined;
-  const url = new URL(base);
-  url.search = '';
-  url.hash = '';
+  if (review.viewerUrl === undefined || review.preview === null || review.base === null) return undefined;
   // `preview=N`: the viewer opens the preview ref (the tip is in its history; the section alone does not know
   // the preview commit).
-  const params = new URLSearchParams({
+  const href = viewerUrl(review.viewerUrl, {
     repo: review.repository,
     ref: review.section,
-    preview: String(review.pullRequest),
+    preview: review.pullRequest,
     view: 'diff',
     from: review.base,
     to: review.preview.version,
   });
-  return linkSafe(`${url.href}?${params.toString()}`);
+  return href === undefined ? undefined : linkSafe(href);
 }

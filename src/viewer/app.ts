@@ -8,13 +8,13 @@ import type { DocDbClient } from '../browser/index.js';
 import { readApiUrl, readWatchInterval, webOriginOf } from './config.js';
 import type { ViewContext } from './context.js';
 import { clear, h } from './dom.js';
-import { budgetWarning } from './frame/budget-warning.js';
+import { budgetWarning, limitNotice } from './frame/budget-warning.js';
 import { type ClientPool, clientPool } from './frame/clients.js';
 import { explainFailure } from './frame/explain.js';
 import { locationParts, missingRefParts } from './frame/header.js';
 import { followSection } from './frame/live.js';
 import { countingFetch, type ViewerStats } from './frame/network.js';
-import { checkBudget, meterText } from './frame/rate-limit.js';
+import { checkBudget, limitStop, meterText } from './frame/rate-limit.js';
 import { type TokenPanel, tokenPanel } from './frame/token-panel.js';
 import { formatViewState, parseViewState, type StateProblem, type ViewState } from './state.js';
 import { currentToken } from './token.js';
@@ -110,11 +110,12 @@ export async function startViewer(doc: Document, win: Window): Promise<void> {
       if (controller.signal.aborted) return;
       clear(frame.view);
       frame.view.append(
-        h(
-          'p',
-          { class: 'error', attrs: { role: 'alert' } },
-          explainFailure(error, { state, apiUrl, hasToken: currentToken() !== null }),
-        ),
+        stoppedBy(error, stats, panel) ??
+          h(
+            'p',
+            { class: 'error', attrs: { role: 'alert' } },
+            explainFailure(error, { state, apiUrl, hasToken: currentToken() !== null }),
+          ),
       );
       doc.body.dataset.state = 'error';
     }
@@ -187,6 +188,7 @@ function contextFor(p: ContextParts): ViewContext {
           nowMs: Date.now(),
         }),
       warning: (verdict, choices = []) => budgetWarning(verdict, choices, () => panel.open()),
+      stopped: (error) => stoppedBy(error, stats, panel),
     },
     commitUrl: (sha) => {
       const web = webOriginOf(apiUrl);
@@ -214,13 +216,22 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
   });
 }
 
+/** Reset times in the visitor's local time (the meter's format). */
+const localTime = (s: number) => new Date(s * 1000).toLocaleTimeString();
+
+/** The notice for a read a rate limit stopped (which limit, when, "Add a token"), or undefined for other errors. */
+function stoppedBy(error: unknown, stats: ViewerStats, panel: TokenPanel): HTMLElement | undefined {
+  const stop = limitStop(error, { rateLimit: stats.rateLimit, hasToken: currentToken() !== null, time: localTime });
+  return stop && limitNotice(stop, () => panel.open());
+}
+
 /** The footer's meter: requests made, and the rate limit left with its reset time. */
 function showRateLimit(meter: HTMLElement, stats: ViewerStats): void {
   meter.textContent = meterText({
     requests: stats.requests,
     rateLimit: stats.rateLimit,
     hasToken: currentToken() !== null,
-    time: (s) => new Date(s * 1000).toLocaleTimeString(),
+    time: localTime,
   });
 }
 

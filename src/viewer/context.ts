@@ -56,6 +56,12 @@ export interface ViewContext {
      * "Sample 20 versions"), plus "Add a token" which opens the token panel. Keyboard-usable, `role=alert`.
      */
     warning(verdict: BudgetVerdict, choices?: readonly BudgetChoice[]): HTMLElement;
+    /**
+     * Where a read failed: for a rate limit, the notice that says which limit stopped it (the hourly one:
+     * when it resets, in local time, and "Add a token"; a secondary one: when to try again); undefined for
+     * any other error (the view says it as before).
+     */
+    stopped(error: unknown): HTMLElement | undefined;
   };
   /** The GitHub page of a commit of this repository (derived from the API URL), or undefined for a host without one. */
   commitUrl(sha: string): string | undefined;

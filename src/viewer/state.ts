@@ -19,13 +19,13 @@
  * | `sort` | a field, `-` in front for descending |
  * | `from`, `to` | two versions compared (document diff, section diff) |
  * | `field` | the charted field (`data.stars`) |
- * | `agg` | type chart: `count` · `sum` · `mean` |
+ * | `agg` | type chart: `count` · `sum` · `mean` · `min` · `max` |
  */
 import { isPullRequestNumber, reservedSpaceProblem } from '../browser/index.js';
 
 export const VIEWS = ['overview', 'table', 'document', 'diff', 'chart', 'file'] as const;
 export type ViewName = (typeof VIEWS)[number];
-export const AGGREGATES = ['count', 'sum', 'mean'] as const;
+export const AGGREGATES = ['count', 'sum', 'mean', 'min', 'max'] as const;
 export type Aggregate = (typeof AGGREGATES)[number];
 
 /** The default root of section refs (`refs/docdb/<section>`). */

@@ -11,6 +11,7 @@ import { str, versionFlag } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, type NotFoundResult, printResult, UsageError } from '../io.js';
 import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
+import { PARQUET_USAGE, parquetExport } from './doc-export-parquet.js';
 import { SQLITE_USAGE, sqliteExport } from './doc-export-sqlite.js';
 
 /** Progress every this many documents (stderr, terminals only). */
@@ -21,6 +22,7 @@ export const exportCommand: CliCommand = {
   summary: 'write every document (with data) as JSON Lines or one file per document',
   usage: `usage: docdb doc export [--namespace NS [--type TYPE]] [--version SHA] [--format jsonl|json|csv [--fields COLUMNS]] [--out FILE | --dir DIR [--force]] [--quiet] [store flags] [--json]
        docdb doc export --format sqlite --out FILE [--history] [--namespace NS [--type TYPE]] [--version SHA] [--quiet] [store flags] [--json]
+       docdb doc export --format parquet --out DIR [--namespace NS [--type TYPE]] [--version SHA] [--quiet] [store flags] [--json]
 
 Reads every document of the section (or of one namespace / type) at one version, in bulk (on the GitHub API:
 the section's archive — a handful of requests at any size), and writes each envelope
@@ -32,6 +34,7 @@ the section's archive — a handful of requests at any size), and writes each en
                (default namespace,type,id,version,data): a string cell is the string, anything else its JSON
                (on stdout records end with a newline, in --out FILE with CRLF);
 ${SQLITE_USAGE}
+${PARQUET_USAGE}
   --dir DIR    as DIR/<namespace>/<type>/<id>.json, one file per document. DIR must not exist or be empty,
                unless --force (then what it held when the export started is replaced).
 Files are written under a temporary name and renamed when complete: a failed export leaves nothing behind.
@@ -44,9 +47,15 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
     version: { type: 'string', description: 'export at this commit of the section (SHA, or its first 4+ characters)' },
-    format: { type: 'string', description: 'jsonl (default), json, csv, or sqlite (needs --out FILE)' },
+    format: {
+      type: 'string',
+      description: 'jsonl (default), json, csv, sqlite (needs --out FILE) or parquet (needs --out DIR)',
+    },
     fields: { type: 'string', description: 'with --format csv: the columns, e.g. id,data.stars,data.owner.login' },
-    out: { type: 'string', description: 'write to FILE instead of stdout (with --format sqlite: the database file)' },
+    out: {
+      type: 'string',
+      description: 'write to FILE instead of stdout (--format sqlite: the database file; parquet: the directory)',
+    },
     history: { type: 'boolean', description: 'with --format sqlite: add commits and one row per document version' },
     dir: { type: 'string', description: 'write one file per document under DIR' },
     force: { type: 'boolean', description: 'with --dir: replace a directory that is not empty' },
@@ -56,6 +65,8 @@ with --quiet). With --json (needs --out or --dir): { version, documents, path } 
   async run(ctx) {
     if (str(ctx.values, 'format') === 'sqlite')
       return sqliteExport(ctx, progressPrinter(ctx, ctx.values.quiet === true));
+    if (str(ctx.values, 'format') === 'parquet')
+      return parquetExport(ctx, progressPrinter(ctx, ctx.values.quiet === true));
     const opts = exportOptions(ctx);
     const progress = progressPrinter(ctx, opts.quiet);
     const { version, written } = await withDocuments(ctx, async (docs, where) => {
@@ -98,7 +109,7 @@ export function formatFlags(values: CommandContext['values']): { format: TextFor
   const format = (str(values, 'format') ?? 'jsonl') as TextFormat;
   if (!TEXT_FORMATS.includes(format)) {
     throw new UsageError(
-      `--format ${JSON.stringify(format)} is not a format: use ${[...TEXT_FORMATS, 'sqlite'].join(', ')}`,
+      `--format ${JSON.stringify(format)} is not a format: use ${[...TEXT_FORMATS, 'sqlite', 'parquet'].join(', ')}`,
       '--format',
     );
   }

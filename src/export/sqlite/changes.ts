@@ -2,24 +2,19 @@
  * Applying what changed between two versions of the section to the tables: the documents added or modified and
  * the ones removed. A changed document's new envelope is rebuilt, where it can be, from the text its row holds and
  * the patch the compare handed over with it (`changes({ withPatches })`: bytes the compare carries anyway), else
- * read in bulk with `readVersionsFrom` — on the GitHub API one GraphQL query per 100 documents, whatever commits
+ * read in bulk by ../read-changes.ts — on the GitHub API one GraphQL query per 100 documents, whatever commits
  * they belong to.
  */
 import { utf8 } from '../../core/bytes.js';
 import { blobSha } from '../../core/git/objects.js';
 import { applyPatch } from '../../core/patch-apply.js';
-import { pairId, readVersionsFrom } from '../../core/read-versions.js';
-import type { RefStore, VersionedRead } from '../../core/refstore.js';
-import { checkIdentity } from '../../document/bulk.js';
+import { pairId } from '../../core/read-versions.js';
+import type { RefStore } from '../../core/refstore.js';
 import type { ChangedDocument, DocumentChangesResult } from '../../document/document-types.js';
 import { decodeEnvelope, type Envelope, envelopeText } from '../../document/envelope.js';
+import { envelopeOf, readEnvelopes, readsOf } from '../read-changes.js';
 import { type RowSink, tableFor, writeRow } from './rows.js';
 import type { TypeTables } from './tables.js';
-
-/** The documents to read for a set of changes: each added or modified one at the version it changed in. */
-export function readsOf(c: DocumentChangesResult): VersionedRead[] {
-  return [...c.added, ...c.modified].map((d) => ({ key: d.key, version: c.to }));
-}
 
 /**
  * The new envelopes of a set of changes, by {@link pairId}: rebuilt from the patches where they can be
@@ -100,22 +95,6 @@ function rebuilt(d: ChangedDocument, before: string, version: string): Envelope 
 }
 
 /**
- * The envelopes of `reads`, by {@link pairId}, checked to hold the identity their key names.
- *
- * @example
- * const envelopes = await readEnvelopes(docs.store, readsOf(changes));
- */
-export async function readEnvelopes(store: RefStore, reads: readonly VersionedRead[]): Promise<Map<string, Envelope>> {
-  const out = new Map<string, Envelope>();
-  if (reads.length === 0) return out;
-  for (const item of await readVersionsFrom(store, reads)) {
-    if (item.value === null) continue;
-    out.set(pairId(item), decodeEnvelope(item.value, item.version));
-  }
-  return out;
-}
-
-/**
  * Write one set of changes into the tables (a new type's columns come from its changed documents); returns the
  * rows written and removed.
  *
@@ -141,11 +120,4 @@ export async function applyChanges(
     removed++;
   }
   return { written: present.length, removed };
-}
-
-function envelopeOf(envelopes: ReadonlyMap<string, Envelope>, d: ChangedDocument, version: string): Envelope {
-  const env = envelopes.get(pairId({ key: d.key, version }));
-  if (!env) throw new Error(`${d.key} was listed as changed at ${version} but could not be read there`);
-  checkIdentity(env, d, d.key);
-  return env;
 }

@@ -17,12 +17,13 @@ import { InvalidVersion } from '../../core/errors.js';
 import type { HistoryEntry } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
 import type { DocumentStore } from '../../document/document-store.js';
+import { ColumnChooser } from '../column-chooser.js';
 import { ExportTargetError } from '../errors.js';
 import { assertStillReal, realTarget } from '../real-path.js';
 import { applyChanges, changedEnvelopes } from './changes.js';
 import { replayHistory, sectionCommits } from './history.js';
 import { type Database, loadSqlite, type SqliteModule } from './node-sqlite.js';
-import { ColumnChooser, loadVersion, type RowSink } from './rows.js';
+import { loadVersion, type RowSink } from './rows.js';
 import { createMetaTables, type ExportMeta, readMeta, writeMeta } from './schema.js';
 import { TypeTables } from './tables.js';
 

@@ -13,7 +13,8 @@ import type { HistoryEntry, RefStore, VersionedRead } from '../../core/refstore.
 import type { DocumentStore } from '../../document/document-store.js';
 import type { DocumentChangesResult } from '../../document/document-types.js';
 import type { Envelope } from '../../document/envelope.js';
-import { applyChanges, readEnvelopes, readsOf, rebuildFromPatches, rowIsPrevious } from './changes.js';
+import { readEnvelopes, readsOf } from '../read-changes.js';
+import { applyChanges, rebuildFromPatches, rowIsPrevious } from './changes.js';
 import { loadVersion, type RowSink } from './rows.js';
 import type { CommitRow, TypeTables } from './tables.js';
 

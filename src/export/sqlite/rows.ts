@@ -1,49 +1,14 @@
 /**
  * Filling type tables from documents: a whole version (a stream of the section, grouped by type as keys sort)
  * or a list of changed documents. A type seen for the first time gets its table with the columns chosen from
- * its index declaration or from the first documents of it (columns.ts).
+ * its index declaration or from the first documents of it (../column-chooser.ts).
  */
-import type { DocumentStore } from '../../document/document-store.js';
 import type { Envelope } from '../../document/envelope.js';
-import { DECLARATION_KEY, type DocumentListEntry } from '../../document/index.js';
-import { type FieldColumn, fieldColumns, SAMPLE_SIZE } from './columns.js';
+import type { DocumentListEntry } from '../../document/index.js';
+import type { ColumnChooser } from '../column-chooser.js';
+import { SAMPLE_SIZE } from './columns.js';
 import type { TableInfo } from './schema.js';
 import type { CommitRow, TypeTables } from './tables.js';
-
-/**
- * Chooses a new type's columns; reads the section's index declaration once, when first needed. With `listed`
- * (the section was just read whole at `version`, so its tree is in the store's cache), the declaration's key is
- * first looked up in the listing — free — and not read at all when absent (most sections).
- */
-export class ColumnChooser {
-  private declared: Promise<Map<string, readonly string[]>> | undefined;
-
-  constructor(
-    private readonly docs: DocumentStore,
-    private readonly version: string,
-    private readonly listed: boolean,
-  ) {}
-
-  /**
-   * The columns of `namespace/type`: its index fields, else the sample's leaf paths.
-   *
-   * @example
-   * const columns = await chooser.columns('github', 'repo', [doc.data]);
-   */
-  async columns(namespace: string, type: string, sample: readonly unknown[]): Promise<FieldColumn[]> {
-    this.declared ??= this.declaration();
-    return fieldColumns((await this.declared).get(`${namespace}\n${type}`), sample);
-  }
-
-  private async declaration(): Promise<Map<string, readonly string[]>> {
-    if (this.listed) {
-      const { entries } = await this.docs.store.list({ prefix: DECLARATION_KEY, version: this.version });
-      if (!entries.some((e) => e.key === DECLARATION_KEY)) return new Map();
-    }
-    const d = await this.docs.indexes({ version: this.version });
-    return new Map(d.indexes.map((t) => [`${t.namespace}\n${t.type}`, t.fields]));
-  }
-}
 
 /** Where rows go: the tables, the chooser for new types, and (with history) the commit each row is a version of. */
 export interface RowSink {

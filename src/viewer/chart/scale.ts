@@ -64,15 +64,15 @@ export const SAMPLE_VERSIONS = SAMPLE_BUDGET - 2;
 
 /**
  * Versions an anonymous sum/mean chart can read within {@link SAMPLE_BUDGET}, when each costs its manifest
- * and its `parts` index parts (one request each without GraphQL), after the ref read, the commit listing and
- * the tip's manifest. At least 2 (the newest and the oldest).
+ * and its `parts` index parts (one request each without GraphQL), after the `before` requests spent (by default
+ * 3: the ref read, the commit listing and the tip's manifest). At least 2 (the newest and the oldest).
  *
  * @example
  * sampledFieldVersions(1); // 9: 1 ref + 1 commits + 1 tip manifest + 1 tip part + 8 × (manifest + part) = 20
  */
-export function sampledFieldVersions(parts: number): number {
+export function sampledFieldVersions(parts: number, before = 3): number {
   const p = Math.max(1, parts);
-  return Math.max(2, 1 + Math.floor((SAMPLE_BUDGET - 3 - p) / (1 + p)));
+  return Math.max(2, 1 + Math.floor((SAMPLE_BUDGET - before - p) / (1 + p)));
 }
 
 /**

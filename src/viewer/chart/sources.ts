@@ -2,11 +2,11 @@
  * What a chart reads, through the public client only: the versions to chart (a document's history, the
  * section's commits — each one request per 100) and the values at them (`versionsOf`: one GraphQL query per
  * 100 versions with a token; `typeSeries`: from the type's index). Without a token every version costs a
- * request, so each read also says what it would cost, and how to sample within {@link SAMPLE_BUDGET}.
+ * request, so a chart says what it would cost, and samples within {@link SAMPLE_BUDGET} (./plans.ts).
  */
 import type { DocDbClient, HistoryEntry, Identity, SeriesAggregate, TypeSeriesPoint } from '../../browser/index.js';
 import type { ChartPoint } from './line-chart.js';
-import { fieldValue, SAMPLE_VERSIONS, sampledFieldVersions, sampleEvenly } from './scale.js';
+import { fieldValue, SAMPLE_BUDGET, SAMPLE_VERSIONS, sampledFieldVersions, sampleEvenly } from './scale.js';
 
 /** Versions charted at most (the budget's "last 100 versions"; one history page). */
 export const MAX_CHART_VERSIONS = 100;
@@ -93,23 +93,18 @@ export async function typePoints(
 }
 
 /**
- * The versions a sampled type chart reads: 18 for a count (a manifest each); for a sum or mean, as many as
- * fit when each costs its manifest and its parts — the tip's manifest, read first, says how many parts.
+ * The versions a sampled type chart reads within {@link SAMPLE_BUDGET} in all, `before` requests being spent
+ * already (the ref, the commits, the index declaration: 3): for a count a manifest each (17); for a sum, mean,
+ * min or max, as many as fit when each costs its manifest and its parts — the tip's manifest, read first,
+ * says how many parts.
  */
 export async function typeSample(
   client: DocDbClient,
   chart: TypeChart,
   entries: readonly HistoryEntry[],
+  before = 3,
 ): Promise<HistoryEntry[]> {
-  if (chart.aggregate === 'count' || entries.length === 0) return sampleEvenly(entries, SAMPLE_VERSIONS);
+  if (chart.aggregate === 'count' || entries.length === 0) return sampleEvenly(entries, SAMPLE_BUDGET - before);
   const tip = await client.typeSeries({ ...chart, aggregate: 'count' }, [(entries[0] as HistoryEntry).version]);
-  return sampleEvenly(entries, sampledFieldVersions(tip.points[0]?.parts ?? 1));
-}
-
-/**
- * Requests a chart of `versions` would cost (an estimate for the budget check): with a token, GraphQL
- * batches; without one, a request per version (and per index part for a sum or mean: about two).
- */
-export function estimateCost(versions: number, perVersion: number, token: boolean): number {
-  return token ? 2 * Math.ceil(versions / MAX_CHART_VERSIONS) + 1 : versions * perVersion;
+  return sampleEvenly(entries, sampledFieldVersions(tip.points[0]?.parts ?? 1, before + 1));
 }

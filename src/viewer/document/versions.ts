@@ -144,7 +144,9 @@ export function versionPicker(ctx: ViewContext, identity: Identity, first: Histo
       picker.compactedAt = page.compactedAt;
       draw();
     } catch (error) {
-      ctx.status(`Could not load older versions: ${error instanceof Error ? error.message : String(error)}`);
+      const stopped = ctx.budget.stopped(error);
+      if (stopped) more.after(stopped);
+      else ctx.status(`Could not load older versions: ${error instanceof Error ? error.message : String(error)}`);
     } finally {
       more.disabled = false;
     }

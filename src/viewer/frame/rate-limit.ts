@@ -3,7 +3,7 @@
  * headers (https://docs.github.com/rest/using-the-rest-api/rate-limits-for-the-rest-api), and the
  * budget check views call before an expensive action. Pure: the clock is a parameter.
  */
-import type { RateLimit } from '../../browser/index.js';
+import { DocDbError, type RateLimit } from '../../browser/index.js';
 import type { BudgetVerdict } from '../context.js';
 
 /** What GitHub allows an hour without a token. */
@@ -55,4 +55,47 @@ export function meterText(args: {
   const who = args.hasToken ? 'with your token' : `no token: GitHub allows ${ANONYMOUS_HOURLY} an hour`;
   const left = rl ? `${rl.remaining} of ${rl.limit} requests left, resets at ${args.time(rl.reset)}` : 'not read yet';
   return `Rate limit: ${left} (${who}) · ${args.requests} request(s) by this page`;
+}
+
+/** Which limit stopped a read, and the sentence that says so (see {@link limitStop}). */
+export interface LimitStop {
+  kind: 'primary' | 'secondary';
+  message: string;
+}
+
+/**
+ * The limit behind `error`, or undefined when it is not a rate limit. The PRIMARY limit (the hourly budget:
+ * an answer with `x-ratelimit-remaining: 0`) is told apart from a secondary one (a burst limit: `retry-after`
+ * or GitHub's "secondary rate limit" message, with budget left) by the error's `reset` — or, for a request
+ * the client held back because the budget was gone, by the latest answer's `remaining: 0`. The error's
+ * `retryAfter` alone says nothing: the client sets it for both (the wait until the gate opens).
+ *
+ * @example
+ * const stop = limitStop(error, { rateLimit: stats.rateLimit, hasToken: false, time: (s) => new Date(s * 1000).toLocaleTimeString() });
+ */
+export function limitStop(
+  error: unknown,
+  args: { rateLimit: RateLimit | undefined; hasToken: boolean; time: (epochSeconds: number) => string },
+): LimitStop | undefined {
+  if (!(error instanceof DocDbError) || error.code !== 'RateLimited') return undefined;
+  const data = error.data as { reset?: number; retryAfter?: number };
+  const rl = args.rateLimit;
+  const reset = data.reset ?? (rl?.remaining === 0 ? rl.reset : undefined);
+  if (reset !== undefined) {
+    const limit = rl?.limit ?? (args.hasToken ? undefined : ANONYMOUS_HOURLY);
+    const allowance =
+      limit === undefined
+        ? ''
+        : ` (${limit} requests an hour ${args.hasToken ? 'with your token' : 'without a token'})`;
+    const way = args.hasToken ? '' : ' Add a token for 5,000 an hour.';
+    return {
+      kind: 'primary',
+      message: `GitHub's hourly rate limit is used up${allowance}: nothing more can be read until it resets at ${args.time(reset)} (your local time).${way}`,
+    };
+  }
+  const wait = data.retryAfter === undefined ? 'in a minute' : `in ${data.retryAfter} seconds`;
+  return {
+    kind: 'secondary',
+    message: `GitHub asked to slow down (a secondary rate limit, for bursts of requests; the hourly limit is not used up). Try again ${wait}.`,
+  };
 }

@@ -60,7 +60,7 @@ export const overviewView: View = async (root, ctx) => {
       run: () => {
         warning.remove();
         drawOverview(root, ctx, version).catch((error) =>
-          root.append(notice(explainError(error, { repository: ctx.state.repo }))),
+          root.append(ctx.budget.stopped(error) ?? notice(explainError(error, { repository: ctx.state.repo }))),
         );
       },
     },

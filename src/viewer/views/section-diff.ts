@@ -102,7 +102,7 @@ function modifiedSection(
   to: string,
 ): { section: HTMLElement; ready: Promise<void> } {
   const list = h('div', { class: 'modified-list' });
-  const note = h('p', { class: 'budget-note', attrs: { role: 'status' } });
+  const note = h('div', { class: 'budget-note', attrs: { role: 'status' } });
   const size = ctx.hasToken() ? MODIFIED_PAGE : ANONYMOUS_MODIFIED_PAGE;
   const { more, first } = paged(docs, size, 'modified documents', async (page) => {
     const verdict = ctx.budget.check(
@@ -110,8 +110,9 @@ function modifiedSection(
       `The field diffs of ${page.length} modified documents`,
     );
     if (!verdict.ok) {
-      // Listed without their diffs: each still links to its own diff, read on request.
-      note.textContent = `${verdict.message ?? ''} They are listed without field diffs; open one to see its diff.`;
+      // Listed without their diffs: each still links to its own diff, read on request; or add a token.
+      const message = `${verdict.message ?? ''} They are listed without field diffs; open one to see its diff.`;
+      note.replaceChildren(ctx.budget.warning({ ...verdict, message }));
       list.append(
         ...page.map((d) =>
           modifiedItem(ctx, d, from, to, h('p', { class: 'diff-skipped' }, 'Field diff not read (rate limit).')),
@@ -124,7 +125,10 @@ function modifiedSection(
         list.append(modifiedItem(ctx, d, from, to, fieldDiff(documentChanges(before, after))));
       }
     } catch (error) {
-      note.textContent = `Could not read the modified documents: ${explainError(error, { repository: ctx.state.repo })}`;
+      const stopped = ctx.budget.stopped(error);
+      if (stopped) list.append(stopped);
+      else
+        note.textContent = `Could not read the modified documents: ${explainError(error, { repository: ctx.state.repo })}`;
     }
   });
   const title = `${docs.length} modified`;

@@ -6,7 +6,7 @@
  * version, type, filters and sort) are kept across those redraws, so typing in the text filter reads nothing.
  */
 import { parseOrderBy, parseWhere, type WhereClause } from '../../browser/index.js';
-import type { View, ViewContext } from '../context.js';
+import type { BudgetVerdict, View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
@@ -184,7 +184,8 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
     ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
-  return new VirtualList({
+  let stop: HTMLElement | undefined;
+  const list: VirtualList = new VirtualList({
     label: `Documents of ${ns}/${type}`,
     columns: source.columns,
     header: headerRow(source.columns, source.sortable, source.orderBy, sort),
@@ -193,12 +194,23 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
     href: (row) => ctx.link(docState(row.id, ctx)),
     open: (row) => ctx.navigate(docState(row.id, ctx)),
     nearEnd: () => {
-      if (source.done || ctx.signal.aborted) return;
-      void source.loadMore().then(() => {
-        if (!ctx.signal.aborted) loaded();
-      });
+      if (source.done || ctx.signal.aborted || stop) return;
+      source.loadMore().then(
+        () => {
+          if (!ctx.signal.aborted) loaded();
+        },
+        (error: unknown) => {
+          // A rate limit says which one and offers a token, above the grid (once: callers share one page's
+          // read); anything else in the status line.
+          if (stop) return;
+          stop = ctx.budget.stopped(error);
+          if (stop) list.element.before(stop);
+          else ctx.status(`Could not load more rows: ${error instanceof Error ? error.message : String(error)}`);
+        },
+      );
     },
   });
+  return list;
 }
 
 /** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
@@ -249,17 +261,24 @@ function docState(id: string, ctx: ViewContext) {
 
 /**
  * Load the pages not loaded yet, checking the rate limit before each (a page costs at most 2 requests: an
- * index part or two; parts already read cost none). Returns the sentence to show when it had to stop.
+ * index part or two; parts already read cost none). Returns the budget's verdict when it had to stop.
  */
-async function loadRest(ctx: ViewContext, source: TableSource, progress: () => void): Promise<string | undefined> {
+async function loadRest(
+  ctx: ViewContext,
+  source: TableSource,
+  progress: () => void,
+): Promise<BudgetVerdict | undefined> {
   while (!source.done && !ctx.signal.aborted) {
     const verdict = ctx.budget.check(2, 'Loading the next page of rows');
-    if (!verdict.ok) return `${verdict.message ?? ''} Stopped with ${source.rows.length} rows loaded.`;
+    if (!verdict.ok) return verdict;
     await source.loadMore();
     progress();
   }
   return undefined;
 }
+
+const stoppedAt = (verdict: BudgetVerdict, rows: number) =>
+  `${verdict.message ?? ''} Stopped with ${rows} rows loaded.`;
 
 function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => void): HTMLElement | null {
   if (source.done) return null;
@@ -268,15 +287,17 @@ function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => vo
     button.disabled = true;
     ctx.status('Loading every row of this filter…');
     const stopped = await loadRest(ctx, source, progress);
-    ctx.status(stopped ?? `All ${source.rows.length} rows loaded.`);
+    ctx.status(stopped ? stoppedAt(stopped, source.rows.length) : `All ${source.rows.length} rows loaded.`);
     button.remove();
   });
   return button;
 }
 
 /**
- * A download of the filtered rows (after loading the pages not loaded yet, within the rate limit). The
- * file is a blob this page made from the rows as text, not a link from the section.
+ * A download of the filtered rows (after loading the pages not loaded yet, within the rate limit). When the
+ * rate limit left cannot pay for the rest, the page says so and asks: download the rows loaded, or add a
+ * token (ctx.budget.warning). The file is a blob this page made from the rows as text, not a link from the
+ * section.
  */
 function downloadButton(
   format: 'csv' | 'json',
@@ -286,9 +307,7 @@ function downloadButton(
   name: string,
 ): HTMLElement {
   const button = h('button', { attrs: { type: 'button', 'data-format': format } }, `Download ${format.toUpperCase()}`);
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    const stopped = await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`));
+  const save = (note?: string) => {
     const all = textFilter(source.rows, source.columns, text());
     const body = format === 'csv' ? toCsv(source.columns, all) : toJson(source.columns, all);
     const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/json' }));
@@ -296,7 +315,29 @@ function downloadButton(
     a.href = url;
     a.click();
     setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    ctx.status(stopped ?? `Downloaded ${all.length} rows as ${format.toUpperCase()}.`);
+    ctx.status(`Downloaded ${all.length} rows as ${format.toUpperCase()}.${note ? ` ${note}` : ''}`);
+    button.disabled = false;
+  };
+  button.addEventListener('click', async () => {
+    button.disabled = true;
+    button.parentElement?.querySelector('.budget-warning')?.remove();
+    const stopped = await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`));
+    if (!stopped) return save();
+    ctx.status('');
+    const loaded = source.rows.length;
+    const warning = ctx.budget.warning(
+      { ...stopped, message: `${stoppedAt(stopped, loaded)} The download would hold only those.` },
+      [
+        {
+          label: `Download the ${loaded} rows loaded`,
+          run: () => {
+            warning.remove();
+            save(`Only the ${loaded} rows loaded: the rate limit stopped the rest.`);
+          },
+        },
+      ],
+    );
+    button.after(warning);
     button.disabled = false;
   });
   return button;
