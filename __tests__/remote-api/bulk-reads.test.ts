@@ -370,6 +370,27 @@ describe('bad input and untrusted archives', () => {
     expect(() => store(fx.em, fx.repo, { archive: 'yes' as never })).toThrow(InvalidConfig);
   });
 
+  it('a name with a backslash (git allows it) is read from an archive that verifies; unverified, it is refused', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 100; i++) {
+      files[`bench/a\\b/x${i}.json`] =
+        `${JSON.stringify({ data: { i }, id: `x${i}`, namespace: 'bench', type: 'a\\b' }, null, 2)}\n`;
+    }
+    fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, { branch: REF, files });
+    const s = store(fx.em, fx.repo, { archive: nodeArchiveReader() });
+    const from = fx.em.requests.length;
+    const page = await new DocumentStore(s).list({ namespace: 'bench', type: 'a\\b', withData: true });
+    expect(page.documents.map((d) => d.document?.data)).toHaveLength(100);
+    expect(page.documents.find((d) => d.id === 'x42')?.document?.data).toEqual({ i: 42 });
+    expect(ops(fx.em, from)).toContain('GET codeload/legacy.tar.gz 200');
+    expect(ops(fx.em, from).filter((o) => o.includes('get-tree') || o.includes('graphql'))).toEqual([]);
+    // The same name in an archive whose tree is not the commit's: refused (the unit test above, at the end).
+    const commit = 'a'.repeat(40);
+    const top = `o-r-${commit.slice(0, 7)}/`;
+    const entry = { path: `${top}a\\b.json`, type: 'file' as const, mode: 0o644, bytes: new Uint8Array([1]) };
+    expect(() => sectionFromArchive([entry], commit, 'x'.repeat(40))).toThrow(/a\\\\b\.json" has an unsafe path/);
+  });
+
   it('an archive of another commit (a tampered codeload) is refused: its top directory names another commit', async () => {
     seedDocs(100);
     const tamper: typeof fetch = async (input, init) => {
