@@ -17,6 +17,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { envelopeText } from '../src/document/envelope.js';
 import { DocumentStore } from '../src/document/index.js';
 import { startEmulator } from '../src/emulator/index.js';
 import type { EmulatorHandle } from '../src/emulator/types.js';
@@ -32,32 +33,31 @@ const here = dirname(fileURLToPath(import.meta.url));
 const TOKEN = 'ghp_bench_sqlite_token_0123456789abcdef';
 const REF = 'refs/docdb/documents';
 
-/** A scraped record of about 1.6 KB, of which a scrape changes a few fields (temp, rev, updated_at). */
+/**
+ * A scraped record of about 1.6 KB as docdb stores it (canonical JSON, envelopeText), of which a scrape changes a
+ * few fields (temp, rev, updated_at).
+ */
 const record = (i: number, rev: number) =>
-  `${JSON.stringify(
-    {
-      data: {
-        temp: i + rev,
-        rev,
-        station: { name: `s${i}`, lat: 48 + i / 1e5, lon: 2 + i / 1e5 },
-        updated_at: `2026-01-01T00:${String(rev % 60).padStart(2, '0')}:00Z`,
-        description: `Weather station ${i}, operated by the city; readings every ten minutes. `.repeat(8),
-        links: Object.fromEntries(
-          ['html', 'api', 'history', 'map', 'owner'].map((k) => [k, `https://example.org/${k}/${i}`]),
-        ),
-        sensors: Array.from({ length: 8 }, (_, j) => ({
-          kind: `sensor-${j}`,
-          model: `m${(i + j) % 5}`,
-          since: 2020 + j,
-        })),
-      },
-      id: `c${i}`,
-      namespace: 'city',
-      type: 'weather',
+  envelopeText({
+    data: {
+      temp: i + rev,
+      rev,
+      station: { name: `s${i}`, lat: 48 + i / 1e5, lon: 2 + i / 1e5 },
+      updated_at: `2026-01-01T00:${String(rev % 60).padStart(2, '0')}:00Z`,
+      description: `Weather station ${i}, operated by the city; readings every ten minutes. `.repeat(8),
+      links: Object.fromEntries(
+        ['html', 'api', 'history', 'map', 'owner'].map((k) => [k, `https://example.org/${k}/${i}`]),
+      ),
+      sensors: Array.from({ length: 8 }, (_, j) => ({
+        kind: `sensor-${j}`,
+        model: `m${(i + j) % 5}`,
+        since: 2020 + j,
+      })),
     },
-    null,
-    2,
-  )}\n`;
+    id: `c${i}`,
+    namespace: 'city',
+    type: 'weather',
+  });
 
 /** A small record (≈ 300 bytes). */
 const small = (i: number) =>
@@ -231,7 +231,7 @@ if (process.argv[1]?.endsWith('sqlite-export.ts')) {
         commits: Number(arg('commits', '720')),
         churn: Number(arg('churn', '100')),
       });
-  const md = `# SQLite export (issue 41)\n\nEmulator on loopback, no injected latency; requests and bytes received are exact, times one run on a loaded 2-core machine. Cold: records of ≈ 300 bytes in one type (flat ids). History: records of ≈ 1.6 KB (a scraped station), of which a commit changes \`temp\`, \`rev\` and \`updated_at\` in each changed document. At 100,000 the recursive tree listing is truncated (7 MB), so the type's level is read on its own (20 MB) before the archive.\n\n${sqliteTable(rows)}`;
+  const md = `# SQLite export (issue 41)\n\nEmulator on loopback, no injected latency; requests and bytes received are exact, times one run on a loaded 2-core machine. Cold: records of ≈ 300 bytes in one type (flat ids). History: records of ≈ 1.6 KB (a scraped station) as docdb writes them (canonical JSON), of which a commit changes \`temp\`, \`rev\` and \`updated_at\` in each changed document; each changed document is rebuilt from the version before and the compare's patch. At 100,000 a recursive tree listing would be truncated (7 MB): the archive is read first, and its verified tree is the listing.\n\n${sqliteTable(rows)}`;
   if (!process.argv.includes('--render')) {
     const file: SqliteFile = { date: new Date().toISOString(), node: process.version, rows };
     writeFileSync(join(here, 'results', 'sqlite-export.json'), `${JSON.stringify(file, null, 2)}\n`);

@@ -22,6 +22,11 @@ export {
   type ParquetExportOptions,
   type ParquetExportResult,
 } from './export/parquet/export-parquet.js';
+export {
+  exportSqlite,
+  type SqliteExportOptions,
+  type SqliteExportResult,
+} from './export/sqlite/export-sqlite.js';
 export { type LoadCheckOptions, loadCheck } from './projection/reducers/check.js';
 export {
   DEFAULT_GIT_REF,

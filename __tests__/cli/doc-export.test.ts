@@ -178,7 +178,8 @@ describe('docdb doc export', () => {
     writeFileSync(file, 'x');
     const dir = join(tmp.dir, `fail-${n}`);
     mkdirSync(dir);
-    em.inject({ kind: 'status', status: 500, path: /\/git\/trees\//, times: 20 });
+    // The listing reads the archive first (values follow), the tree API when it cannot: fail both.
+    em.inject({ kind: 'status', status: 500, path: /\/git\/trees\/|\/tarball\//, times: 20 });
     const out = join(dir, 'out.jsonl');
     const failed = await runCli(['doc', 'export', ...flags, '--out', out], { env });
     em.clearFaults();

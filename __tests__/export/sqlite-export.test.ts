@@ -5,6 +5,7 @@
  */
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
 import { ExportTargetError } from '../../src/export/errors.js';
@@ -219,7 +220,7 @@ describe('exportSqlite: the same file again', () => {
 });
 
 describe('exportSqlite: request budget', () => {
-  it('a 10,000-document type cold: ≤ 5 requests (ref, commit, tree, the archive’s 302 and codeload)', async () => {
+  it('a 10,000-document type cold: 4 requests (ref, commit, the archive’s 302 and codeload: its tree is the listing)', async () => {
     const repo = freshRepo(em);
     const files: Record<string, string | null> = { 'README.md': null };
     for (let i = 0; i < 10_000; i++) files[`big/item/i${i}.json`] = blob('big', 'item', `i${i}`, { i, g: i % 7 });
@@ -227,8 +228,81 @@ describe('exportSqlite: request budget', () => {
     const out = file();
     const { result, meter } = await run(repo, out, { namespace: 'big', type: 'item' });
     expect(result.rows).toBe(10_000);
-    expect(meter.requests).toBeLessThanOrEqual(5);
+    expect(meter.requests).toBe(4); // 5 when the tree was listed before the archive was read
     expect(meter.log.filter((l) => l.path.includes('tar')).length).toBe(2);
     expect(sql(out, 'SELECT count(*) AS n, sum(i) AS s FROM big_item')).toEqual([{ n: 10_000, s: 49_995_000 }]);
   }, 120_000);
+});
+
+describe('exportSqlite: a type whose recursive listing GitHub truncates', () => {
+  // GitHub truncates a recursive tree listing past 100,000 entries or 7 MB; this emulator past 1,000 entries, so
+  // the smallest section that is truncated is small: 1,000 documents, their two directories and the README.
+  const LIMIT = 1_000;
+  let small: EmulatorHandle;
+  let repo: string;
+  beforeAll(async () => {
+    small = await emulator({ treeTruncateLimit: LIMIT });
+    repo = freshRepo(small);
+    const files: Record<string, string | null> = { 'README.md': null };
+    for (let i = 0; i < LIMIT; i++) files[`big/item/i${i}.json`] = blob('big', 'item', `i${i}`, { i });
+    commitDocs(small, repo, files);
+  });
+  afterAll(async () => {
+    await small?.stop();
+  });
+  const trees = (meter: { log: { path: string }[] }) => meter.log.filter((l) => l.path.includes('/git/trees/')).length;
+
+  async function exportWith(archiveFetch?: typeof fetch) {
+    const { docs, meter } = meteredDocs(small, repo, archiveFetch ? { archiveFetch } : {});
+    const version = (await docs.head()) as string;
+    const out = file();
+    const result = await exportSqlite(docs, {
+      file: out,
+      section: `octo/${repo} ${docs.ref}`,
+      version,
+      namespace: 'big',
+      type: 'item',
+    });
+    return { out, result, meter };
+  }
+
+  it('cold: 4 requests — the archive read first, its verified tree the listing (no truncated listing, no level)', async () => {
+    // The section is truncated: listing it (no values) costs the recursive listing and then the type's level.
+    const plain = meteredDocs(small, repo);
+    expect((await plain.docs.list({ namespace: 'big', type: 'item' })).documents).toHaveLength(LIMIT);
+    expect(trees(plain.meter)).toBe(2);
+    const { out, result, meter } = await exportWith();
+    expect(result.rows).toBe(LIMIT);
+    // ref, commit, tarball 302, codeload: no tree request at all (6 when the tree was listed first).
+    expect(meter.log.map((l) => l.path.replace(/^\/repos\/[^/]+\/[^/]+/, '').split('/')[1])).toEqual([
+      'git',
+      'git',
+      'tarball',
+      expect.any(String), // codeload's path
+    ]);
+    expect(meter.requests).toBe(4);
+    expect(trees(meter)).toBe(0);
+    expect(sql(out, 'SELECT count(*) AS n, sum(i) AS s FROM big_item')).toEqual([{ n: LIMIT, s: 499_500 }]);
+  }, 60_000);
+
+  it('an archive with one document’s bytes changed is not the listing: the tree API lists, the true value is read', async () => {
+    const tamper: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (new URL(String(input)).origin === small.url) return res;
+      const tar = gunzipSync(Buffer.from(await res.arrayBuffer()));
+      const at = tar.indexOf('"i": 7\n');
+      expect(at).toBeGreaterThan(0);
+      tar.write('"i": 8\n', at); // same length: the tar stays well-formed, the blob no longer hashes to i7's
+      return new Response(gzipSync(tar), { status: res.status });
+    };
+    const { out, result, meter } = await exportWith(tamper);
+    expect(result.rows).toBe(LIMIT);
+    expect(sql(out, `SELECT i FROM big_item WHERE id = 'i7'`)).toEqual([{ i: 7 }]);
+    expect(sql(out, 'SELECT sum(i) AS s FROM big_item')).toEqual([{ s: 499_500 }]);
+    // The unverified archive gave no listing (the truncated one and the level were read) and one value was
+    // read again by its SHA (GraphQL); the archive was not downloaded twice.
+    expect(trees(meter)).toBe(2);
+    expect(meter.log.filter((l) => l.path.endsWith('/graphql')).length).toBe(1);
+    expect(meter.log.filter((l) => l.path.includes('tar')).length).toBe(2);
+  }, 60_000);
 });

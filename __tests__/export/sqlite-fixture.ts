@@ -34,25 +34,42 @@ export function commitDocs(
   return em.state.commitFiles(`${OWNER}/${repo}`, { branch: REF, files, message, orphan });
 }
 
-/** A fresh store over the emulator (cold caches), counting requests and bytes. */
-export function meteredDocs(em: EmulatorHandle, repo: string): { docs: DocumentStore; meter: Meter } {
+/**
+ * A fresh store over the emulator (cold caches), counting requests and bytes. `archiveFetch` stands between the
+ * archive reader and the network (e.g. to tamper with what codeload sends); `rewrite` changes an API answer's body
+ * after it was counted (e.g. a compare's patches).
+ */
+export function meteredDocs(
+  em: EmulatorHandle,
+  repo: string,
+  o: { archiveFetch?: typeof fetch; rewrite?: (url: string, body: Uint8Array) => Uint8Array } = {},
+): { docs: DocumentStore; meter: Meter } {
   const meter = newMeter();
+  const api = meteredTransport(meter);
+  const rewrite = o.rewrite;
   const store = new RemoteApiRefStore({
-    transport: meteredTransport(meter),
+    transport: rewrite
+      ? {
+          request: async (req) => {
+            const res = await api.request(req);
+            return { ...res, body: rewrite(req.url, res.body) };
+          },
+        }
+      : api,
     apiUrl: em.url,
     owner: OWNER,
     repo,
     token: TOKEN,
-    archive: nodeArchiveReader({ fetch: meteredFetch(meter) }),
+    archive: nodeArchiveReader({ fetch: meteredFetch(meter, o.archiveFetch ?? fetch) }),
     sleep: async () => {},
   });
   return { docs: new DocumentStore(store), meter };
 }
 
 /** A fetch counted in the same meter (the archive reader makes its own two requests). */
-function meteredFetch(meter: Meter): typeof fetch {
+function meteredFetch(meter: Meter, inner: typeof fetch): typeof fetch {
   return async (input, init) => {
-    const res = await fetch(input, init);
+    const res = await inner(input, init);
     const buf = new Uint8Array(await res.arrayBuffer());
     meter.requests++;
     meter.received += buf.byteLength;

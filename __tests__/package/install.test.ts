@@ -144,7 +144,9 @@ describe('the packed package', () => {
       sh(process.execPath, ['--input-type=module', '-e', script], consumer, userEnv()),
     ) as Record<string, string[]>;
     for (const s of specifiers) expect(loaded[s]!.length, s).toBeGreaterThan(0);
-    expect(loaded['docdb/node']).toEqual(expect.arrayContaining(['GitRefStore', 'SubprocessGitRefStore']));
+    expect(loaded['docdb/node']).toEqual(
+      expect.arrayContaining(['GitRefStore', 'SubprocessGitRefStore', 'exportSqlite']),
+    );
     expect(loaded.docdb).toEqual(expect.arrayContaining(['DocumentStore', 'RemoteApiRefStore', 'MemoryRefStore']));
     // The platform-neutral entry point never carries the Node-only stores.
     expect(loaded.docdb).not.toContain('GitRefStore');

@@ -195,14 +195,15 @@ describe('an archive over maxBytes or maxEntries: a warning, then the values in 
         data: { limit: 'maxEntries', allowed: 1_000 },
       },
     ]);
+    // The archive first (values follow the listing); over its limit, the tree is listed, and GraphQL reads the values.
     expect(r.log).toEqual([
       'GET git/get-ref 200',
       'GET git/get-commit 200',
-      'GET git/get-tree 200',
       'GET repos/download-tarball-archive 302',
+      'GET git/get-tree 200',
       'POST graphql 200',
     ]);
-    expect(r.page.requests).toBe(6); // the listing's 3, the archive's 2 (302, codeload), GraphQL's 1
+    expect(r.page.requests).toBe(6); // ref, commit, the archive's 2 (302, codeload), the listing's 1, GraphQL's 1
     expect(loop.hits).toBe(1);
     expect(r.stats.tarBytes).toBeLessThan(16 * MiB); // of 1 GB
     expect(r.pulled.bytes).toBeLessThan(512 * 1024);

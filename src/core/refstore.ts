@@ -46,6 +46,12 @@ export interface ListOptions {
   /** Only keys starting with this string (a directory prefix should end in "/"). */
   prefix?: string;
   version?: VersionId;
+  /**
+   * A hint: the caller reads the values of the listed keys next (`readMany` at the listed version). A store
+   * may read them along with the listing — the GitHub API store with an archive reader reads the commit's
+   * archive first, whose tree, checked against the commit's, is the listing — or ignore it (the others do).
+   */
+  withValues?: boolean;
 }
 
 export interface ListEntry {
@@ -155,6 +161,11 @@ export interface ChangesOptions {
   to?: VersionId;
   /** Only keys starting with this string. */
   prefix?: string;
+  /**
+   * Also hand over the unified diff of each changed key where the store has one for free (`ChangedKey.patch`: the
+   * GitHub API store's compare answer carries them). Default false: results stay small.
+   */
+  withPatches?: boolean;
 }
 
 /** One key that differs between two versions. */
@@ -164,6 +175,13 @@ export interface ChangedKey {
   blobSha?: string;
   /** Blob SHA at `from` (absent for added keys). */
   previousBlobSha?: string;
+  /**
+   * With `withPatches`: the unified diff from the value at `from` (empty for an added key) to the value at `to`,
+   * as GitHub's compare gives it (`files[].patch`: git's hunks, no header lines; src/core/patch-apply.ts applies
+   * it). Absent when the store has none (GitHub omits it for large and binary files). Untrusted: use what it
+   * rebuilds only when that hashes to `blobSha`.
+   */
+  patch?: string;
 }
 
 export interface ChangesResult extends OperationMeta {

@@ -32,6 +32,7 @@ export async function documentChanges(
     from: options.from,
     ...(options.to !== undefined ? { to: options.to } : {}),
     prefix,
+    ...(options.withPatches === true ? { withPatches: true } : {}),
   });
   const meta: OperationMeta = {};
   if (r.rateLimit) meta.rateLimit = r.rateLimit;

@@ -165,6 +165,8 @@ export interface DocumentChangesOptions {
   namespace?: string;
   /** Only this doc_type (requires `namespace`). */
   type?: string;
+  /** Also hand over each changed document's unified diff where the store has one (RefStore `ChangesOptions.withPatches`). */
+  withPatches?: boolean;
 }
 
 /** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */

@@ -10,6 +10,9 @@ import type { DocumentListEntry, DocumentListOptions, DocumentListResult } from 
 import { assertValidIdentity, parseKey } from './identity.js';
 import { assertLimit, decodeCursor, encodeCursor } from './list-pages.js';
 
+/** Fewest documents a page must be able to hold for its listing to say the values follow (see below). */
+const VALUES_HINT_MIN = 100;
+
 /**
  * One page of documents (see `DocumentStore.list`).
  *
@@ -40,7 +43,11 @@ export async function listDocuments(store: RefStore, options: DocumentListOption
     after = c.after;
   }
   const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-  const listed = await store.list(version === undefined ? { prefix } : { prefix, version });
+  // With data, the values are read next: a store may read them with the listing (RefStore ListOptions.withValues).
+  // Not for a page smaller than one bulk read (100 on GitHub's GraphQL): its values cost one request anyway, and
+  // reading them with the listing (the section's archive) would carry the whole section for a few documents.
+  const hint = withData && (limit === undefined || limit >= VALUES_HINT_MIN) ? { withValues: true } : {};
+  const listed = await store.list(version === undefined ? { prefix, ...hint } : { prefix, version, ...hint });
   const documents: DocumentListEntry[] = [];
   let nextCursor: string | null = null;
   for (const entry of listed.entries) {

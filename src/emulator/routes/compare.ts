@@ -12,6 +12,7 @@ import { resolveCommitish } from '../revisions.js';
 import type { RouteContext, RouteDef } from '../route-context.js';
 import { commitShape } from '../shapes/commits.js';
 import { repoApiUrl } from '../shapes/common.js';
+import { unifiedDiff } from '../unified-diff.js';
 
 const DOC = 'https://docs.github.com/rest/commits/commits#compare-two-commits';
 const MAX_COMMITS = 250;
@@ -84,41 +85,13 @@ function commitPage(ctx: RouteContext, all: string[]): string[] {
   return all.slice(start, start + per);
 }
 
-/**
- * A unified-diff hunk as GitHub's `patch` carries it: the lines between the common first and last lines, with
- * up to 3 lines of context (one hunk — for the one-region edits of a document exactly git's; otherwise at
- * most as long as git's). Binary content has no patch.
- */
-function patchOf(before: Uint8Array | undefined, after: Uint8Array | undefined): string | undefined {
-  if (before?.includes(0) || after?.includes(0)) return undefined;
-  const lines = (b: Uint8Array | undefined) =>
-    b?.length ? new TextDecoder().decode(b).replace(/\n$/, '').split('\n') : [];
-  const a = lines(before);
-  const b = lines(after);
-  let head = 0;
-  while (head < a.length && head < b.length && a[head] === b[head]) head++;
-  let tail = 0;
-  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
-  const from = Math.max(0, head - 3);
-  const keepTail = Math.min(3, tail);
-  const oldBody = a.slice(from, a.length - tail + keepTail);
-  const newBody = b.slice(from, b.length - tail + keepTail);
-  const range = (start: number, n: number) => (n === 0 ? `${start},0` : `${start + 1},${n}`);
-  const out = [`@@ -${range(from, oldBody.length)} +${range(from, newBody.length)} @@`];
-  for (let i = from; i < head; i++) out.push(` ${a[i]}`);
-  for (let i = head; i < a.length - tail; i++) out.push(`-${a[i]}`);
-  for (let i = head; i < b.length - tail; i++) out.push(`+${b[i]}`);
-  for (let i = a.length - tail; i < a.length - tail + keepTail; i++) out.push(` ${a[i]}`);
-  return out.join('\n');
-}
-
 /** The files that differ between the merge base and head, by name, each with its patch. */
 async function changedFiles(ctx: RouteContext, mb: string, head: string) {
   const repo = ctx.repo;
   const repoUrl = repoApiUrl(repo, ctx.urls);
   const blob = (sha: string | undefined) => (sha === undefined ? undefined : repo.db.getBlob(sha));
   const entry = (filename: string, sha: string, fileStatus: string, previous?: string) => {
-    const patch = patchOf(blob(previous), fileStatus === 'removed' ? undefined : blob(sha));
+    const patch = unifiedDiff(blob(previous), fileStatus === 'removed' ? undefined : blob(sha));
     const additions = patch ? patch.split('\n').filter((l) => l.startsWith('+')).length : 0;
     const deletions = patch ? patch.split('\n').filter((l) => l.startsWith('-')).length : 0;
     return {

@@ -19,9 +19,8 @@ import type { VersionId } from '../../core/version.js';
 import type { DocumentStore } from '../../document/document-store.js';
 import { ColumnChooser } from '../column-chooser.js';
 import { ExportTargetError } from '../errors.js';
-import { readEnvelopes, readsOf } from '../read-changes.js';
 import { assertStillReal, realTarget } from '../real-path.js';
-import { applyChanges } from './changes.js';
+import { applyChanges, changedEnvelopes } from './changes.js';
 import { replayHistory, sectionCommits } from './history.js';
 import { type Database, loadSqlite, type SqliteModule } from './node-sqlite.js';
 import { loadVersion, type RowSink } from './rows.js';
@@ -176,8 +175,8 @@ async function catchUp(
         ...(onProgress ? { onCommit: onProgress } : {}),
       });
     }
-    const changes = await docs.changes({ ...filter, from, to: meta.commit });
-    const applied = await applyChanges(sink, changes, await readEnvelopes(docs.store, readsOf(changes)));
+    const changes = await docs.changes({ ...filter, from, to: meta.commit, withPatches: true });
+    const applied = await applyChanges(sink, changes, await changedEnvelopes(docs.store, sink.tables, changes));
     onProgress?.(applied.written + applied.removed);
     return applied.written + applied.removed;
   } catch (e) {

@@ -24,6 +24,7 @@ interface Prepared {
   upsert: Statement;
   remove: Statement;
   current: Statement;
+  data: Statement;
   version: Statement | undefined;
 }
 
@@ -81,6 +82,12 @@ export class TypeTables {
     this.statements(t).upsert.run(params([env.id, values(t.columns, env.data), JSON.stringify(env.data), version]));
   }
 
+  /** A document's `data` as its row holds it (JSON text), or undefined when it has no row. */
+  dataOf(t: TableInfo, id: string): string | undefined {
+    const row = this.statements(t).data.get(id) as { data: string } | undefined;
+    return row?.data;
+  }
+
   /** Remove a document's row (no row: nothing happens). */
   remove(t: TableInfo, id: string): void {
     this.statements(t).remove.run(id);
@@ -128,6 +135,7 @@ export class TypeTables {
       ),
       remove: this.db.prepare(`DELETE FROM ${table} WHERE ${q('id')} = ?`),
       current: this.db.prepare(`SELECT ${[q('id'), ...cols].join(', ')} FROM ${table} WHERE ${q('id')} = ?`),
+      data: this.db.prepare(`SELECT ${q('data')} AS data FROM ${table} WHERE ${q('id')} = ?`),
       version:
         t.versions === null
           ? undefined

@@ -4,7 +4,9 @@
  * The download itself is platform code (`nodeArchiveReader` in `docdb/node`: codeload sends no CORS header,
  * so pages cannot use it); this module judges what came back, which is untrusted:
  * - every entry must sit under ONE top directory ending in the commit's short SHA, with no absolute path,
- *   no `.`/`..`/empty segment, no backslash or NUL; only files, symlinks and directories;
+ *   no `.`/`..`/empty segment, no NUL, and no backslash unless the archive verifies (below: then the name is the
+ *   commit's own — git allows it — and the tree API would list it just the same); only files, symlinks and
+ *   directories;
  * - the tree is rebuilt from the entries with the git object model and must hash to the commit's tree:
  *   then the archive IS the commit (every path, byte and mode), and its levels and blobs are cached. An
  *   archive that differs (a `.gitattributes` `export-ignore`/`export-subst`, a submodule) is still used,
@@ -98,6 +100,8 @@ export class ArchiveSectionBuilder {
   private prefix: string | undefined;
   /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
   private held = 0;
+  /** The first entry whose path holds a backslash: refused unless the archive verifies (see {@link finish}). */
+  private backslash: string | undefined;
 
   /**
    * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
@@ -115,6 +119,7 @@ export class ArchiveSectionBuilder {
     this.prefix ??= topDirectory(e.path, this.commit);
     const rel = relativePath(e.path, this.prefix);
     if (rel === '') return;
+    if (rel.includes('\\')) this.backslash ??= e.path;
     if (e.type === 'directory') {
       this.dir(rel.split('/'));
       return;
@@ -135,6 +140,10 @@ export class ArchiveSectionBuilder {
     if (this.prefix === undefined) topDirectory('', this.commit); // an archive without entries: refused
     const levels = new Map<string, CachedTreeEntry[]>();
     const root = hashLevels(this.root, levels);
+    // A backslash is a Windows separator to anything that might write these paths: only the commit's own names pass.
+    if (root !== this.rootTree && this.backslash !== undefined) {
+      throw unsafe(`entry ${JSON.stringify(this.backslash)} has an unsafe path`);
+    }
     return { verified: root === this.rootTree, levels, blobs: this.blobs };
   }
 
@@ -207,7 +216,7 @@ function relativePath(path: string, prefix: string): string {
   if (!path.startsWith(prefix)) throw unsafe(`entry ${JSON.stringify(path)} is outside the archive's top directory`);
   const rel = path.slice(prefix.length).replace(/\/$/, '');
   if (rel === '') return '';
-  if (/[\\\0]/.test(rel) || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+  if (rel.includes('\0') || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
     throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
   }
   return rel;

@@ -1,6 +1,8 @@
 /**
  * `readMany` on the API: many keys at one version for a handful of requests, never one request per key when
- * avoidable. The version is the tip (one conditional ref read) or a pinned commit of the section. Then:
+ * avoidable. The version is the tip (one conditional ref read) or a pinned commit of the section. A `list` at that
+ * commit told the values follow (`withValues`) may have read its archive ahead (section-archives.ts): those values
+ * are taken first and the archive is not downloaded again. Then:
  * 1. each key's blob SHA — from tree levels already cached (after a `list`), else from the archive, else from
  *    GraphQL (`object(expression: "<commit>:<key>")`, 100 keys per query, the bytes too when they are text),
  *    else one contents request per key (anonymous, bounded concurrency);
@@ -11,15 +13,13 @@
  * Warm (tip unchanged, values cached): one 304.
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
-import { TransportError } from '../../core/errors.js';
 import type { ReadManyItem } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
-import { type ArchiveDownload, type ArchiveSection, ArchiveSectionBuilder } from './archive-reads.js';
-import type { GitHubClient, OpContext } from './client.js';
+import type { OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
 import { blobsAt, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
-import { mapStatusError } from './status.js';
+import type { SectionArchives } from './section-archives.js';
 import type { TreeWalker } from './tree-walker.js';
 
 /** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
@@ -29,9 +29,10 @@ export const BULK_CONCURRENCY = 8;
 
 /** What the bulk reader borrows from the store. */
 export interface BulkReadHost {
-  cfg: Pick<ResolvedConfig, 'archive' | 'archiveLimits' | 'owner' | 'repo' | 'userAgent' | 'apiOrigin' | 'logger'>;
-  client: Pick<GitHubClient, 'repoBase'>;
-  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'putTree' | 'getCommit'>;
+  cfg: Pick<ResolvedConfig, 'archive'>;
+  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getCommit'>;
+  /** The commit's archive, and what a `list` read ahead (section-archives.ts). */
+  archives: Pick<SectionArchives, 'read' | 'take'>;
   trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
   paths: PathReadDeps;
   graphql: GraphqlDeps;
@@ -76,6 +77,10 @@ export async function readManyAt(
     archived: false,
     restOnly: new Set(),
   };
+  // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
+  const ahead = h.archives.take(version);
+  job.archived = ahead !== undefined;
+  for (const [sha, bytes] of ahead?.blobs ?? []) job.values.set(sha, bytes);
   await resolveShas(h, ctx, job, keys);
   await walkUnresolved(h, ctx, job, keys);
   await resolveValues(h, ctx, job, keys);
@@ -91,7 +96,7 @@ async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: read
   await shasFromCachedLevels(h, job, keys);
   await shasFromPathCache(h, job, keys);
   let open = keys.filter((k) => !job.shas.has(k));
-  if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
+  if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
     await readArchive(h, ctx, job);
     await shasFromCachedLevels(h, job, open);
     open = open.filter((k) => !job.shas.has(k));
@@ -188,78 +193,12 @@ async function keep(h: BulkReadHost, job: Job, sha: string, bytes: Uint8Array): 
 }
 
 /**
- * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
- * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes). An archive
- * over `maxBytes`/`maxEntries` is left (a warning): the batched reads that follow read the values instead.
+ * The commit's archive (section-archives.ts), once per job. An archive over its limits gives nothing: the batched
+ * reads that follow read the values instead.
  */
 async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<void> {
   job.archived = true;
-  const reader = h.cfg.archive;
-  if (!reader) return;
-  const commit = await h.getCommit(ctx, job.version, job.pinned);
-  const url = `${h.client.repoBase}/tarball/${job.version}`;
-  const headers: Record<string, string> = {
-    accept: 'application/vnd.github+json',
-    'x-github-api-version': '2022-11-28',
-    'user-agent': h.cfg.userAgent,
-    ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
-  };
-  const limits = h.cfg.archiveLimits;
-  let section = new ArchiveSectionBuilder(job.version, commit.tree, limits.maxEntries);
-  const got = await downloadWithRetry(() => {
-    section = new ArchiveSectionBuilder(job.version, commit.tree, limits.maxEntries); // each attempt starts afresh
-    return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
-  });
-  ctx.requests += got.requests;
-  if (got.overLimit) {
-    h.cfg.logger?.({
-      level: 'warn',
-      message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
-      data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
-    });
-    return;
-  }
-  if (got.status !== 200) {
-    throw mapStatusError(
-      {
-        operation: ctx.operation,
-        step: 'read archive',
-        method: 'GET',
-        path: new URL(url).pathname,
-        repo: `${h.cfg.owner}/${h.cfg.repo}`,
-        authenticated: ctx.token !== undefined,
-      },
-      { status: got.status, headers: got.headers, body: got.body },
-    );
-  }
-  await useArchive(h, job, section.finish());
-}
-
-/**
- * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
- * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
- */
-async function downloadWithRetry(download: () => Promise<ArchiveDownload>): Promise<ArchiveDownload> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await download();
-    } catch (e) {
-      if (!(e instanceof TransportError) || e.data.reason !== 'network' || attempt >= 2) throw e;
-    }
-  }
-}
-
-/**
- * The archive's values go to the job and the cache first, its tree levels last: the cache is an LRU, and a
- * type larger than the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the
- * levels a write right after this read needs (a migration's commit read them all again: 7 requests).
- */
-async function useArchive(h: BulkReadHost, job: Job, section: ArchiveSection): Promise<void> {
-  for (const [sha, bytes] of section.blobs) {
-    job.values.set(sha, bytes);
-    await h.cache.putBlob(sha, bytes);
-  }
-  if (section.verified) for (const [sha, level] of section.levels) await h.cache.putTree(sha, level);
+  for (const [sha, bytes] of (await h.archives.read(ctx, job.version, job.pinned)) ?? []) job.values.set(sha, bytes);
 }
 
 /**

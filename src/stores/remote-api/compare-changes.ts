@@ -36,6 +36,8 @@ interface FileChange {
   key: string;
   status: 'added' | 'changed' | 'removed';
   sha?: string;
+  /** GitHub's unified diff of the file (kept only when asked for, and never for a rename's halves). */
+  patch?: string;
 }
 
 /**
@@ -50,6 +52,7 @@ export async function changesByCompare(
   from: string,
   to: string,
   prefix: string,
+  withPatches = false,
 ): Promise<KeyChanges | undefined> {
   const res = await h.send(ctx, {
     step: 'compare versions',
@@ -63,7 +66,7 @@ export async function changesByCompare(
   const j = res.json();
   if (!isObject(j) || (j.status !== 'ahead' && j.status !== 'identical') || !Array.isArray(j.files)) return undefined;
   if (j.files.length >= COMPARE_FILE_LIMIT) return undefined;
-  const files = fileChanges(j.files, prefix);
+  const files = fileChanges(j.files, prefix, withPatches);
   if (!files) return undefined;
   const before = await previousShas(h, ctx, from, files);
   if (!before) return undefined;
@@ -71,17 +74,22 @@ export async function changesByCompare(
   return sorted(files, before);
 }
 
-/** The compare's files as key changes under `prefix` (a rename is a removal and an addition). */
-function fileChanges(list: unknown[], prefix: string): FileChange[] | undefined {
+/**
+ * The compare's files as key changes under `prefix` (a rename is a removal and an addition). With `withPatches`,
+ * an added or modified file keeps its `patch` — not a copy's or a rename's, whose patch starts from another file.
+ */
+function fileChanges(list: unknown[], prefix: string, withPatches: boolean): FileChange[] | undefined {
   const out: FileChange[] = [];
   const add = (c: FileChange) => {
     if (c.key.startsWith(prefix)) out.push(c);
   };
   for (const f of list) {
     if (!isObject(f) || typeof f.filename !== 'string' || !isSha(f.sha)) return undefined;
-    if (f.status === 'added' || f.status === 'copied') add({ key: f.filename, status: 'added', sha: f.sha });
+    const patch = withPatches && f.status !== 'copied' && typeof f.patch === 'string' ? { patch: f.patch } : {};
+    if (f.status === 'added' || f.status === 'copied') add({ key: f.filename, status: 'added', sha: f.sha, ...patch });
     else if (f.status === 'removed') add({ key: f.filename, status: 'removed' });
-    else if (f.status === 'modified' || f.status === 'changed') add({ key: f.filename, status: 'changed', sha: f.sha });
+    else if (f.status === 'modified' || f.status === 'changed')
+      add({ key: f.filename, status: 'changed', sha: f.sha, ...patch });
     else if (f.status === 'renamed' && typeof f.previous_filename === 'string') {
       add({ key: f.previous_filename, status: 'removed' });
       add({ key: f.filename, status: 'added', sha: f.sha });
@@ -108,9 +116,11 @@ function sorted(files: FileChange[], before: Map<string, string | null>): KeyCha
   const out: KeyChanges = { added: [], changed: [], removed: [] };
   for (const f of files) {
     const previousBlobSha = before.get(f.key) ?? undefined;
-    if (f.status === 'added') out.added.push({ key: f.key, blobSha: f.sha as string });
+    const patch = f.patch !== undefined ? { patch: f.patch } : {};
+    if (f.status === 'added') out.added.push({ key: f.key, blobSha: f.sha as string, ...patch });
     else if (f.status === 'removed') out.removed.push({ key: f.key, previousBlobSha: previousBlobSha as string });
-    else out.changed.push({ key: f.key, blobSha: f.sha as string, previousBlobSha: previousBlobSha as string });
+    else
+      out.changed.push({ key: f.key, blobSha: f.sha as string, previousBlobSha: previousBlobSha as string, ...patch });
   }
   const byKey = (a: ChangedKey, b: ChangedKey) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
   out.added.sort(byKey);

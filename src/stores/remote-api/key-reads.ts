@@ -11,6 +11,7 @@ import type { ListEntry } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
 import type { OpContext } from './client.js';
 import { type PathReadDeps, type PathValue, readPathAt } from './path-reads.js';
+import type { SectionArchives } from './section-archives.js';
 import type { TreeWalker } from './tree-walker.js';
 
 /** What the store lends to the key reads (all bound to one store instance). */
@@ -19,10 +20,12 @@ export interface KeyReadHost {
   getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
   /** `InvalidVersion` unless `version` is a commit of the section (versions.ts). */
   assertInSection(ctx: OpContext, version: string): Promise<void>;
-  trees: Pick<TreeWalker, 'lookup' | 'lookupCached' | 'blob' | 'flatten' | 'lastRootTree'>;
+  trees: Pick<TreeWalker, 'lookup' | 'lookupCached' | 'cachedLevel' | 'blob' | 'flatten' | 'lastRootTree'>;
   cachedCommit(sha: string): Promise<CachedCommit | undefined>;
   /** Single-path reads (contents endpoint) and their cache. */
   paths: PathReadDeps;
+  /** The commit's archive, read ahead of a bulk read by a `list` told the values follow (section-archives.ts). */
+  archives: SectionArchives;
 }
 
 /** A value read at a version. */
@@ -82,7 +85,12 @@ async function walkToKey(
 
 /**
  * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
- * does not exist.
+ * does not exist. `withValues` (the caller reads the values next): when the listing is not cached and an archive
+ * reader is configured, the commit's archive is read first — its verified tree is the listing (its levels are
+ * cached, so the walk below costs nothing), and its values wait for the bulk read (section-archives.ts). A large
+ * type's listing then costs no request of its own: GitHub truncates a recursive listing past 100,000 entries or
+ * 7 MB, after which the type's level would be read on its own. An archive that does not verify (or is over its
+ * limits) leaves the walk to the tree API, as without the hint.
  *
  * @example
  * const { entries } = await listKeys(host, ctx, 'github/repo/', undefined);
@@ -92,12 +100,16 @@ export async function listKeys(
   ctx: OpContext,
   prefix: string,
   pinned: VersionId | undefined,
+  withValues = false,
 ): Promise<{ entries: ListEntry[]; version: VersionId | null }> {
   const at = await versionCommit(h, ctx, pinned);
   if (at === null) return { entries: [], version: null };
   const entries: ListEntry[] = [];
   // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
   const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+  if (withValues && !(await startLevelCached(h, at.commit.tree, dir))) {
+    await h.archives.readAhead(ctx, at.version, pinned !== undefined);
+  }
   let start: string | undefined = at.commit.tree;
   if (dir !== '') {
     const found = await h.trees.lookup(ctx, at.commit.tree, dir, 'bulk');
@@ -109,6 +121,12 @@ export async function listKeys(
     .filter((e) => e.key.startsWith(prefix))
     .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
   return { entries: out, version: at.version };
+}
+
+/** Whether the level a listing of `dir` starts at is cached (a warm walk: no archive needed to list it). */
+async function startLevelCached(h: KeyReadHost, root: string, dir: string): Promise<boolean> {
+  const at = dir === '' ? { kind: 'tree', sha: root } : await h.trees.lookupCached(root, dir);
+  return at !== undefined && (at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined);
 }
 
 /** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */

@@ -118,7 +118,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     assertValidPrefix(prefix);
     if (options.version !== undefined) assertValidVersion(options.version);
     return this.wired.ops.run('list', async (ctx) => {
-      const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version);
+      const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version, options.withValues === true);
       return { ...listed, ...this.meta(ctx) };
     });
   }

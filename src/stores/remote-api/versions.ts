@@ -157,7 +157,9 @@ export async function changesBetween(h: VersionsHost, ctx: OpContext, options: C
   if (!proven && to !== tip) await assertInSection(h, ctx, to, tip);
   // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
   const quick =
-    options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
+    options.from === to
+      ? undefined
+      : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '', options.withPatches === true);
   if (quick) return { from: options.from, to, ...keyChanges(quick) };
   tip ??= await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);

@@ -16,6 +16,7 @@ import { ObjectWriter } from './object-writer.js';
 import { OperationRunner } from './operation.js';
 import { RefReader } from './ref-reader.js';
 import { RefUpdater } from './ref-update.js';
+import { SectionArchives } from './section-archives.js';
 import { badResponse } from './shapes.js';
 import { TipMemory } from './tip-memory.js';
 import { TreeWalker } from './tree-walker.js';
@@ -57,6 +58,7 @@ interface Shared {
   ops: OperationRunner;
   repository: string;
   gql: GraphqlDeps;
+  archives: SectionArchives;
 }
 
 /**
@@ -79,7 +81,13 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const repository = `${cfg.owner}/${cfg.repo}`;
   const commits = new CommitReader(client, cache, repository);
   const ops = new OperationRunner(cfg);
-  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
+  const archives = new SectionArchives({
+    cfg,
+    client,
+    cache,
+    getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+  });
+  const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql, archives };
   const versions = versionsHost(shared);
   const keyReads = keyReadHost(shared, versions);
   return {
@@ -90,7 +98,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
     keyReads,
     versions,
     writes: writeHost(shared),
-    bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+    bulk: { ...keyReads, cfg, cache, graphql: gql },
     versioned: { keyReads, cache, graphql: gql },
     replace: {
       ref: cfg.ref,
@@ -129,7 +137,7 @@ function versionsHost({ cfg, client, cache, trees, refs, commits, gql }: Shared)
   };
 }
 
-function keyReadHost({ trees, refs, commits, client, cache }: Shared, versions: VersionsHost): KeyReadHost {
+function keyReadHost({ trees, refs, commits, client, cache, archives }: Shared, versions: VersionsHost): KeyReadHost {
   return {
     readRef: (ctx) => refs.read(ctx),
     getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
@@ -137,6 +145,7 @@ function keyReadHost({ trees, refs, commits, client, cache }: Shared, versions: 
     assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
     trees,
     paths: { client, cache, trees },
+    archives,
   };
 }
 
