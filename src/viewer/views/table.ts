@@ -11,7 +11,8 @@ import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
 import { toCsv, toJson } from '../table/export.js';
-import { openSource, type TableSource } from '../table/source.js';
+import { facetsPanel } from '../table/facets-panel.js';
+import { openSource, PAGE_ROWS, type TableSource } from '../table/source.js';
 import { VirtualList } from '../table/virtual-list.js';
 
 /** How a clause's error names where it came from (the library's messages take the setting's name). */
@@ -125,7 +126,13 @@ function draw(
     list.refresh();
     sayCount(count, list.element, source, shown);
   };
-  const list = gridOf(ctx, source, shown, () => update());
+  const list = gridOf(
+    ctx,
+    source,
+    shown,
+    () => update(),
+    (progress) => loadRest(ctx, source, progress),
+  );
   list.element.addEventListener('scroll', () => {
     mine.scrollTop = list.element.scrollTop;
   });
@@ -145,6 +152,7 @@ function draw(
     h('p', { class: 'vt-note' }, source.note),
     ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
     filtersOf(ctx, source),
+    facetsPanel(ctx, source) ?? '',
     actions,
     count,
     list.element,
@@ -167,20 +175,44 @@ function downloadCost(source: TableSource): string {
   return 'Downloads hold every row that matches the filters and the text filter: the rows not loaded yet are read first, about one request per 1,000 rows (index parts already read cost none), stopping when the rate limit runs low.';
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The type's total and how many rows match the filters: every row when unfiltered, else exact once every
+ * matching row is loaded and "at least" before.
+ */
+function totals(source: TableSource): string {
+  if (source.typeCount === undefined || source.mode === 'sample') return '';
+  const total = `${fmt(source.typeCount)} rows in the type`;
+  if (!source.filtered) return `${total}, all match; `;
+  if (source.done) return `${total}, ${fmt(source.rows.length)} match the filters; `;
+  return `${total}, at least ${fmt(source.rows.length)} match the filters ("Load all rows" counts them); `;
+}
+
 /** The count line (and the grid's `data-loaded` / `data-done`, which tests and scripts wait on). */
 function sayCount(count: HTMLElement, grid: HTMLElement, source: TableSource, shown: Shown): void {
   const loaded = source.done
-    ? `all ${source.rows.length} rows loaded`
-    : `${source.rows.length} rows loaded, more as you scroll`;
+    ? `all ${fmt(source.rows.length)} rows loaded`
+    : `${fmt(source.rows.length)} rows loaded, more as you scroll`;
   grid.dataset.loaded = String(source.rows.length);
   grid.dataset.done = String(source.done);
+  const head = totals(source);
   count.textContent = shown.typed
-    ? `${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
-    : `${loaded}.`;
+    ? `${head}${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
+    : `${head}${loaded}.`;
 }
 
-/** The grid: sort buttons in its header, rows linking to their documents, the next page near the end. */
-function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () => void): VirtualList {
+/**
+ * The grid: sort buttons in its header, rows linking to their documents, the next page near the end, and
+ * End loading every row not loaded yet (within the rate limit) so it lands on the type's last row.
+ */
+function gridOf(
+  ctx: ViewContext,
+  source: TableSource,
+  shown: Shown,
+  loaded: () => void,
+  rest: (progress: () => void) => Promise<string | undefined>,
+): VirtualList {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
     ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
@@ -197,6 +229,12 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
       void source.loadMore().then(() => {
         if (!ctx.signal.aborted) loaded();
       });
+    },
+    toEnd: async () => {
+      if (source.done || ctx.signal.aborted) return;
+      ctx.status('Loading the rows up to the last one…');
+      const stopped = await rest(loaded);
+      ctx.status(stopped ?? `At the last of ${fmt(source.rows.length)} rows.`);
     },
   });
 }
@@ -248,16 +286,26 @@ function docState(id: string, ctx: ViewContext) {
 }
 
 /**
- * Load the pages not loaded yet, checking the rate limit before each (a page costs at most 2 requests: an
- * index part or two; parts already read cost none). Returns the sentence to show when it had to stop.
+ * What loading every row not loaded yet costs: with a token two bulk reads (GraphQL, 100 parts each); without
+ * one a request per index part not read yet, about one per 1,000 rows of the type not loaded (an upper
+ * bound for a filtered table, whose plan may read fewer parts).
+ */
+function restCost(ctx: ViewContext, source: TableSource): number {
+  const left = Math.max(0, (source.typeCount ?? source.rows.length) - source.rows.length);
+  const parts = Math.max(1, Math.ceil(left / PAGE_ROWS));
+  return ctx.hasToken() ? 1 + Math.ceil(parts / 100) : parts;
+}
+
+/**
+ * Load every row not loaded yet in one query (source.loadRest), after checking its cost against the rate
+ * limit left. Returns the sentence to show when it could not.
  */
 async function loadRest(ctx: ViewContext, source: TableSource, progress: () => void): Promise<string | undefined> {
-  while (!source.done && !ctx.signal.aborted) {
-    const verdict = ctx.budget.check(2, 'Loading the next page of rows');
-    if (!verdict.ok) return `${verdict.message ?? ''} Stopped with ${source.rows.length} rows loaded.`;
-    await source.loadMore();
-    progress();
-  }
+  if (source.done || ctx.signal.aborted) return undefined;
+  const verdict = ctx.budget.check(restCost(ctx, source), 'Loading the rows not loaded yet');
+  if (!verdict.ok) return `${verdict.message ?? ''} Stopped with ${fmt(source.rows.length)} rows loaded.`;
+  await source.loadRest();
+  if (!ctx.signal.aborted) progress();
   return undefined;
 }
 
