@@ -180,4 +180,31 @@ describe('facets, totals, id and End (issue 40 items 7 and 8)', () => {
     expect(sent.every((r) => !r.authenticated)).toBe(true);
     expect(sent.length).toBeLessThanOrEqual(parts - 1);
   });
+
+  // Last in the file: it spends the emulator's anonymous hour (shared by every anonymous page here).
+  it('End when the hour would not cover the rest: says so, and the reversed order shows the last rows', async () => {
+    const { repo } = seeded();
+    // Leave 7 anonymous requests: the table's first screen takes 4, End would need 5 (4,800 rows to go),
+    // the reversed order's first screen takes up to 3 (the last part may hold fewer than 200 rows).
+    const left = async () =>
+      ((await (await fetch(`${world.em.url}/rate_limit`)).json()) as { resources: { core: { remaining: number } } })
+        .resources.core.remaining;
+    for (let n = (await left()) - 7; n > 0; n--)
+      await fetch(`${world.em.url}/repos/${OWNER}/${repo}/git/ref/docdb/documents`);
+    expect(await left()).toBe(7);
+    const page = await world.open(table(repo));
+    await page.locator('.vt-body .vt-row').first().focus();
+    const before = world.em.requests.length;
+    await page.keyboard.press('End');
+    const warning = page.locator('.vt-notice [role="alert"]');
+    await warning.waitFor();
+    expect(await warning.innerText()).toMatch(/Loading the rows not loaded yet needs about 5 requests and 3 are left/);
+    expect(api(before)).toEqual([]); // nothing spent on a read that could not finish
+    expect(await page.evaluate(() => (document.activeElement as HTMLElement).dataset.index)).toBe('199');
+    await page.getByRole('button', { name: 'Show the last rows first' }).click();
+    await page.waitForURL(/sort=-data.stars/);
+    await settled(page);
+    const rows = await libraryRows(repo, { orderBy: { field: 'data.stars' }, fields: ['data.stars'] });
+    expect(await page.locator('.vt-row[data-index="0"]').getAttribute('data-id')).toBe(rows.at(-1)?.id);
+  });
 });

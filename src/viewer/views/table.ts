@@ -6,7 +6,7 @@
  * version, type, filters and sort) are kept across those redraws, so typing in the text filter reads nothing.
  */
 import { parseOrderBy, parseWhere, type WhereClause } from '../../browser/index.js';
-import type { View, ViewContext } from '../context.js';
+import type { BudgetVerdict, View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
@@ -126,12 +126,13 @@ function draw(
     list.refresh();
     sayCount(count, list.element, source, shown);
   };
+  const notice = h('div', { class: 'vt-notice' });
   const list = gridOf(
     ctx,
     source,
     shown,
     () => update(),
-    (progress) => loadRest(ctx, source, progress),
+    endOf(ctx, source, notice, () => update()),
   );
   list.element.addEventListener('scroll', () => {
     mine.scrollTop = list.element.scrollTop;
@@ -155,6 +156,7 @@ function draw(
     facetsPanel(ctx, source) ?? '',
     actions,
     count,
+    notice,
     list.element,
   );
   list.refresh();
@@ -211,7 +213,7 @@ function gridOf(
   source: TableSource,
   shown: Shown,
   loaded: () => void,
-  rest: (progress: () => void) => Promise<string | undefined>,
+  toEnd: () => Promise<void>,
 ): VirtualList {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
@@ -230,13 +232,34 @@ function gridOf(
         if (!ctx.signal.aborted) loaded();
       });
     },
-    toEnd: async () => {
-      if (source.done || ctx.signal.aborted) return;
-      ctx.status('Loading the rows up to the last one…');
-      const stopped = await rest(loaded);
-      ctx.status(stopped ?? `At the last of ${fmt(source.rows.length)} rows.`);
-    },
+    toEnd,
   });
+}
+
+/** The descending form of the table's order (`id` ascending when it has none): the last rows come first. */
+function reversedSort(source: TableSource): string {
+  const o = source.orderBy ?? { field: 'id', direction: 'asc' };
+  return o.direction === 'asc' ? `-${o.field}` : o.field;
+}
+
+/**
+ * End: load every row not loaded yet, then the grid focuses the last. When the rate limit left would not
+ * cover that, the page says so (with "Add a token") and offers the reversed order, whose first screen —
+ * the type's last rows — costs one index part.
+ */
+function endOf(ctx: ViewContext, source: TableSource, notice: HTMLElement, loaded: () => void): () => Promise<void> {
+  return async () => {
+    if (source.done || ctx.signal.aborted) return;
+    ctx.status('Loading the rows up to the last one…');
+    const refused = await loadRest(ctx, source, loaded);
+    if (!refused) {
+      ctx.status(`At the last of ${fmt(source.rows.length)} rows.`);
+      return;
+    }
+    ctx.status('');
+    const reverse = { label: 'Show the last rows first', run: () => ctx.navigate({ sort: reversedSort(source) }) };
+    notice.replaceChildren(ctx.budget.warning(refused, [reverse]));
+  };
 }
 
 /** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
@@ -298,16 +321,24 @@ function restCost(ctx: ViewContext, source: TableSource): number {
 
 /**
  * Load every row not loaded yet in one query (source.loadRest), after checking its cost against the rate
- * limit left. Returns the sentence to show when it could not.
+ * limit left. Returns the refusing verdict when it could not.
  */
-async function loadRest(ctx: ViewContext, source: TableSource, progress: () => void): Promise<string | undefined> {
+async function loadRest(
+  ctx: ViewContext,
+  source: TableSource,
+  progress: () => void,
+): Promise<BudgetVerdict | undefined> {
   if (source.done || ctx.signal.aborted) return undefined;
   const verdict = ctx.budget.check(restCost(ctx, source), 'Loading the rows not loaded yet');
-  if (!verdict.ok) return `${verdict.message ?? ''} Stopped with ${fmt(source.rows.length)} rows loaded.`;
+  if (!verdict.ok) return verdict;
   await source.loadRest();
   if (!ctx.signal.aborted) progress();
   return undefined;
 }
+
+/** The sentence for a load the rate limit refused. */
+const stoppedAt = (verdict: BudgetVerdict | undefined, source: TableSource) =>
+  verdict && `${verdict.message ?? ''} Stopped with ${fmt(source.rows.length)} rows loaded.`;
 
 function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => void): HTMLElement | null {
   if (source.done) return null;
@@ -315,7 +346,7 @@ function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => vo
   button.addEventListener('click', async () => {
     button.disabled = true;
     ctx.status('Loading every row of this filter…');
-    const stopped = await loadRest(ctx, source, progress);
+    const stopped = stoppedAt(await loadRest(ctx, source, progress), source);
     ctx.status(stopped ?? `All ${source.rows.length} rows loaded.`);
     button.remove();
   });
@@ -336,7 +367,10 @@ function downloadButton(
   const button = h('button', { attrs: { type: 'button', 'data-format': format } }, `Download ${format.toUpperCase()}`);
   button.addEventListener('click', async () => {
     button.disabled = true;
-    const stopped = await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`));
+    const stopped = stoppedAt(
+      await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`)),
+      source,
+    );
     const all = textFilter(source.rows, source.columns, text());
     const body = format === 'csv' ? toCsv(source.columns, all) : toJson(source.columns, all);
     const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/json' }));
