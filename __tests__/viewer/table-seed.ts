@@ -21,12 +21,13 @@ export interface SeedSpec {
 }
 
 /**
- * Commit the documents (and their index) as the section `refs/docdb/documents` of `repo`.
+ * Commit the documents (and their index) as the section `refs/docdb/documents` of `repo`; returns the
+ * files committed (a test reads the index's manifest from them).
  *
  * @example
  * seedType(world.em, repo, { n: 10_000, id: (i) => `octo/r${i}`, data: (i) => ({ stars: i }), fields: ['data.stars'] });
  */
-export function seedType(em: EmulatorHandle, repo: string, spec: SeedSpec): void {
+export function seedType(em: EmulatorHandle, repo: string, spec: SeedSpec): Record<string, Uint8Array> {
   const namespace = spec.namespace ?? 'github';
   const type = spec.type ?? 'repo';
   const files: Record<string, Uint8Array> = {};
@@ -44,4 +45,5 @@ export function seedType(em: EmulatorHandle, repo: string, spec: SeedSpec): void
     files[DECLARATION_KEY] = serializeDeclaration(declaration);
   }
   em.state.commitFiles(`${OWNER}/${repo}`, { branch: 'refs/docdb/documents', orphan: true, files });
+  return files;
 }

@@ -173,10 +173,10 @@ describe('table per type', () => {
     await page.keyboard.press('PageDown');
     const focusedIndex = () => page.evaluate(() => Number((document.activeElement as HTMLElement).dataset.index));
     await page.keyboard.press('End');
-    expect(await focusedIndex()).toBe(199);
-    // End nears the end of what is loaded: the next page loads and the focused row keeps the focus.
+    // End goes to the type's last row, not the last of the 200 loaded (issue 40 item 8): the rest loads
+    // and the focus follows (table-facets.test.ts counts what that costs).
     await page.waitForSelector('.vt-scroll[data-done="true"]');
-    expect(await focusedIndex()).toBe(199);
+    await page.waitForFunction(() => (document.activeElement as HTMLElement).dataset.index === '299');
     await page.keyboard.press('End');
     expect(await focusedIndex()).toBe(299);
     await page.keyboard.press('Home');

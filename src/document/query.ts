@@ -57,6 +57,11 @@ export interface DocumentQueryResult<T = unknown> extends OperationMeta {
   /** `index`: answered from the index; `documents`: every document of the type was read (see `fallbackReason`). */
   answeredBy: 'index' | 'documents';
   fallbackReason?: string;
+  /**
+   * Documents of the type at `version` (the index manifest's `count`: no extra read), when answered by
+   * the index — the total a table shows next to the rows that match.
+   */
+  typeCount?: number;
 }
 
 type Cost = { meta: OperationMeta };
@@ -196,6 +201,7 @@ async function answer<T>(
     nextCursor: result.cursor === undefined ? null : `${version}.${result.cursor}`,
     answeredBy: by,
     ...(reason ? { fallbackReason: reason } : {}),
+    ...(by === 'index' ? { typeCount: m.count } : {}),
   };
   if (query.fields === undefined) {
     out.documents = await readDocuments<T>(store, query, result.rows, version, cost);

@@ -97,9 +97,50 @@ describe('planQuery', () => {
     );
     expect(plan).toEqual({
       kind: 'not-indexed',
-      fields: ['data.name', 'id'],
-      message: 'data.name, id are not indexed for g/repo (indexed: data.lang, data.stars, data.tags)',
+      fields: ['data.name'],
+      message: 'data.name is not indexed for g/repo (indexed: data.lang, data.stars, data.tags)',
     });
+  });
+
+  it('filters, orders and projects by an undeclared id from any run (every row carries it)', () => {
+    const q = (extra: Partial<IndexQuery>): IndexQuery => ({ ...base, ...extra });
+    const range = run(
+      q({
+        where: [
+          { field: 'id', op: '>=', value: 'r1990' },
+          { field: 'id', op: '<', value: 'r1994' },
+        ],
+        orderBy: { field: 'id', direction: 'desc' },
+        fields: ['id', 'data.stars'],
+      }),
+    );
+    expect(range.plan).toMatchObject({ kind: 'index', field: 'data.lang', inOrder: false });
+    expect(range.result).toMatchObject({
+      kind: 'rows',
+      rows: [
+        { id: 'r1993', values: { id: 'r1993', 'data.stars': 1993 } },
+        { id: 'r1992' },
+        { id: 'r1991' },
+        { id: 'r1990' },
+      ],
+    });
+    // The last rows of the type by id: what the table's End shows first (a page in reverse).
+    const last = run(q({ orderBy: { field: 'id', direction: 'desc' }, limit: 2 }));
+    expect(ids(last)).toEqual(['str', 'r1999']);
+    const next = run(
+      q({ orderBy: { field: 'id', direction: 'desc' }, limit: 2, cursor: (last.result as { cursor: string }).cursor }),
+    );
+    expect(ids(next)).toEqual(['r1998', 'r1997']);
+    // With a clause on a declared field, that field's run is read and id is checked on its rows.
+    const go = run(
+      q({
+        where: [
+          { field: 'data.lang', op: '=', value: 'Go' },
+          { field: 'id', op: 'in', value: ['r0001', 'r0002', 'str'] },
+        ],
+      }),
+    );
+    expect(ids(go)).toEqual(['r0001', 'str']);
   });
 
   it('marks a plan whose run order is the result order', () => {

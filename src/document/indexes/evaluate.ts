@@ -104,8 +104,11 @@ export function evaluate(
   rows: readonly Row[],
   exact: ReadonlyMap<string, unknown> = new Map(),
 ): QueryResult {
+  // `id` not declared is read from the row itself: the position one past the declared values.
+  const ID = m.fields.length;
   const fieldIndex = (f: string) => {
     const i = m.fields.indexOf(f);
+    if (i < 0 && f === 'id') return ID;
     if (i < 0)
       throw new InvalidConfig('fields', `${f} is not indexed for ${m.namespace}/${m.type}; plan the query first`);
     return i;
@@ -121,7 +124,10 @@ export function evaluate(
     if (seen.has(row.id)) continue;
     seen.add(row.id);
     const data = exact.get(row.id);
-    const values = data === undefined ? row.values : m.fields.map((f) => storedValue(row.id, data, f, true));
+    const values = [
+      ...(data === undefined ? row.values : m.fields.map((f) => storedValue(row.id, data, f, true))),
+      row.id,
+    ];
     const verdict = where.reduce<Verdict>((acc, { w, fi }) => {
       const v = matches(values[fi]!, w);
       return acc === false || v === false ? false : acc === undefined || v === undefined ? undefined : true;

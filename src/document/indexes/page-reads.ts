@@ -82,7 +82,8 @@ export function pageSettled(
   for (const row of rows) {
     if (seen.has(row.id)) continue;
     seen.add(row.id);
-    if (!where.every(({ w, fi: wi }) => matches(row.values[wi]!, w) === true)) continue;
+    // A clause on an undeclared `id` (wi < 0) reads the row's own id (plan.ts: every row carries it).
+    if (!where.every(({ w, fi: wi }) => matches(wi < 0 ? row.id : row.values[wi]!, w) === true)) continue;
     const sort = q.orderBy ? sortValue(row.values[fi]!, desc) : row.id;
     if (isCut(sort) || (Array.isArray(row.values[fi]) && (row.values[fi] as Stored[]).some(isCut))) continue;
     if (after && dir * (certainPosition(sort, row.id, after.sort, after.id) ?? -dir) <= 0) continue;

@@ -62,10 +62,13 @@ function partsFor(m: Manifest, fi: number, ranges: Range[]): number[] {
   return hit;
 }
 
-/** Fields the query names that the manifest does not index. */
+/**
+ * Fields the query names that the manifest does not index. `id` is never one: every row of every run
+ * carries its document's id, so any run filters, orders and projects by it (issue 40 item 8).
+ */
 function unindexed(m: Manifest, q: IndexQuery): string[] {
   const named = [...(q.where ?? []).map((w) => w.field), ...(q.orderBy ? [q.orderBy.field] : []), ...(q.fields ?? [])];
-  return [...new Set(named.filter((f) => !m.fields.includes(f)))];
+  return [...new Set(named.filter((f) => f !== 'id' && !m.fields.includes(f)))];
 }
 
 /**
@@ -92,6 +95,8 @@ export function planQuery(m: Manifest, q: IndexQuery): QueryPlan {
   let best: { fi: number; parts: number[] } | undefined;
   for (const w of q.where ?? []) {
     const fi = m.fields.indexOf(w.field);
+    // `id` without a run of its own narrows nothing: it is checked on the rows of the run read.
+    if (fi < 0) continue;
     const parts = partsFor(m, fi, rangesOf(w));
     const better = !best || parts.length < best.parts.length;
     if (
@@ -102,7 +107,7 @@ export function planQuery(m: Manifest, q: IndexQuery): QueryPlan {
     }
   }
   if (!best) {
-    const fi = orderField === undefined ? 0 : m.fields.indexOf(orderField);
+    const fi = orderField === undefined ? 0 : Math.max(0, m.fields.indexOf(orderField));
     best = { fi, parts: m.runs[fi]!.parts.map((_, i) => i) };
   }
   const field = m.fields[best.fi]!;

@@ -39,8 +39,20 @@ export interface TableSource {
   readonly rows: TableRow[];
   /** True once every matching row is loaded. */
   done: boolean;
+  /** Documents of the type at the version (the index manifest's count; every document read without one). */
+  typeCount?: number;
+  /** Fields the facets count (the index's, `id` left out); empty without an index. */
+  readonly facetFields: string[];
   /** Load the next page (nothing when done). */
   loadMore(): Promise<void>;
+  /**
+   * Load every row not loaded yet in ONE query (no limit: the index's whole-read path, its parts in two
+   * bulk reads — two GraphQL requests with a token up to 100 parts; one request per part not read yet
+   * without one). What End, "Load all rows" and the downloads use.
+   */
+  loadRest(): Promise<void>;
+  /** True when the rows are filtered (`where` in force): the matching count is then known once `done`. */
+  readonly filtered: boolean;
 }
 
 /**
@@ -64,11 +76,13 @@ async function indexSource(q: SourceQuery, fields: string[]): Promise<TableSourc
   const columns = indexColumns(fields);
   const problems: string[] = [];
   const where: WhereClause[] = [];
+  // `id` sorts and filters on any index: every row of every run carries it (docs/indexes.md "Planning").
+  const sortable = fields.includes('id') ? fields : ['id', ...fields];
   for (const w of q.where) {
-    if (fields.includes(w.field)) where.push(w);
+    if (sortable.includes(w.field)) where.push(w);
     else problems.push(unindexed('The filter on', w.field, fields));
   }
-  const asked = q.orderBy && fields.includes(q.orderBy.field) ? q.orderBy : undefined;
+  const asked = q.orderBy && sortable.includes(q.orderBy.field) ? q.orderBy : undefined;
   if (q.orderBy && !asked) problems.push(unindexed('The sort by', q.orderBy.field, fields));
   // Without a sort, the index's first field's own run is read in order (id's when indexed: the query's default).
   const orderBy =
@@ -79,27 +93,37 @@ async function indexSource(q: SourceQuery, fields: string[]): Promise<TableSourc
   const source: TableSource = {
     mode: 'index',
     columns,
-    sortable: fields,
+    sortable,
+    facetFields: fields.filter((f) => f !== 'id'),
     ...(orderBy ? { orderBy } : {}),
-    note: `Rows from the index of ${q.namespace}/${q.type}, ${FIRST_PAGE_ROWS} then ${PAGE_ROWS} at a time as you scroll; sort and filter by its fields.`,
+    note: `Rows from the index of ${q.namespace}/${q.type}, ${FIRST_PAGE_ROWS} then ${PAGE_ROWS} at a time as you scroll; sort and filter by id and its fields.`,
     problems,
     rows: [],
     done: false,
+    filtered: where.length > 0,
     loadMore() {
-      loading ??= page().finally(() => {
+      loading ??= page(cursor === undefined ? FIRST_PAGE_ROWS : PAGE_ROWS).finally(() => {
+        loading = undefined;
+      });
+      return loading;
+    },
+    async loadRest() {
+      // A page under way ends first: its rows and cursor are where the rest starts.
+      while (loading) await loading;
+      loading = page(undefined).finally(() => {
         loading = undefined;
       });
       return loading;
     },
   };
-  const page = async () => {
+  const page = async (limit: number | undefined) => {
     if (source.done) return;
     const r = await q.client.query({
       namespace: q.namespace,
       type: q.type,
       where,
       ...(orderBy ? { orderBy } : {}),
-      limit: cursor === undefined ? FIRST_PAGE_ROWS : PAGE_ROWS,
+      ...(limit ? { limit } : {}),
       ...(cursor ? { cursor } : {}),
       fields: projected.length > 0 ? projected : ['id'],
       version: q.version,
@@ -108,6 +132,7 @@ async function indexSource(q: SourceQuery, fields: string[]): Promise<TableSourc
     for (const row of r.rows) source.rows.push({ id: row.id, values: row.values });
     cursor = r.nextCursor ?? undefined;
     source.done = r.nextCursor === null;
+    if (r.typeCount !== undefined) source.typeCount = r.typeCount;
   };
   await source.loadMore();
   return source;
@@ -117,12 +142,20 @@ async function documentsSource(q: SourceQuery): Promise<TableSource> {
   const listed = await q.client.list({ namespace: q.namespace, type: q.type, version: q.version });
   const n = listed.documents.length;
   const what = `${q.namespace}/${q.type}`;
-  const done = { done: true, problems: [], loadMore: async () => {} };
+  const done = {
+    done: true,
+    problems: [],
+    loadMore: async () => {},
+    loadRest: async () => {},
+    filtered: q.where.length > 0,
+  };
   if (n === 0) {
     return {
       mode: 'all',
       columns: ['id'],
       sortable: [],
+      facetFields: [],
+      typeCount: 0,
       note: `No documents of ${what} at this version.`,
       rows: [],
       ...done,
@@ -146,6 +179,8 @@ async function documentsSource(q: SourceQuery): Promise<TableSource> {
       mode: 'all',
       columns,
       sortable: columns,
+      facetFields: [],
+      typeCount: n,
       ...(q.orderBy ? { orderBy: q.orderBy } : {}),
       note: `${head} (all ${n} read).`,
       rows: docs.map((d) => rowOf(d, columns)),
@@ -161,8 +196,11 @@ async function documentsSource(q: SourceQuery): Promise<TableSource> {
     mode: 'sample',
     columns,
     sortable: [],
+    facetFields: [],
+    typeCount: n,
     note: `${head}: ${verdict.message ?? ''} Showing the first ${docs.length} of ${n} documents, unsorted and unfiltered.`,
     rows: docs.map((d) => rowOf(d, columns)),
     ...done,
+    filtered: false,
   };
 }

@@ -25,6 +25,11 @@ export interface VirtualListOptions {
   open(row: TableRow): void;
   /** Called when the view nears the last row loaded. */
   nearEnd(): void;
+  /**
+   * End was pressed: load what the last row of the whole list needs (the grid focuses the last row loaded
+   * at once, and the last row again when this settles).
+   */
+  toEnd?(): Promise<void>;
 }
 
 export class VirtualList {
@@ -156,6 +161,12 @@ export class VirtualList {
     if (to === undefined || (e.target as HTMLElement).closest('.vt-head')) return;
     e.preventDefault();
     this.focus(Math.min(count - 1, Math.max(0, to)));
+    if (e.key === 'End' && this.o.toEnd) {
+      void this.o.toEnd().then(() => {
+        // Only when the focus is still where End put it (the visitor may have moved on meanwhile).
+        if (this.focused === count - 1 && this.element.isConnected) this.focus(Math.max(0, this.o.count() - 1));
+      });
+    }
   }
 
   /** Make row `i` the focused one: scroll it into view, draw, focus it. */

@@ -11,7 +11,8 @@ import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
 import { toCsv, toJson } from '../table/export.js';
-import { openSource, type TableSource } from '../table/source.js';
+import { facetsPanel } from '../table/facets-panel.js';
+import { openSource, PAGE_ROWS, type TableSource } from '../table/source.js';
 import { VirtualList } from '../table/virtual-list.js';
 
 /** How a clause's error names where it came from (the library's messages take the setting's name). */
@@ -125,7 +126,14 @@ function draw(
     list.refresh();
     sayCount(count, list.element, source, shown);
   };
-  const list = gridOf(ctx, source, shown, () => update());
+  const notice = h('div', { class: 'vt-notice' });
+  const list = gridOf(
+    ctx,
+    source,
+    shown,
+    () => update(),
+    endOf(ctx, source, notice, () => update()),
+  );
   list.element.addEventListener('scroll', () => {
     mine.scrollTop = list.element.scrollTop;
   });
@@ -145,8 +153,10 @@ function draw(
     h('p', { class: 'vt-note' }, source.note),
     ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
     filtersOf(ctx, source),
+    facetsPanel(ctx, source) ?? '',
     actions,
     count,
+    notice,
     list.element,
   );
   list.refresh();
@@ -167,20 +177,44 @@ function downloadCost(source: TableSource): string {
   return 'Downloads hold every row that matches the filters and the text filter: the rows not loaded yet are read first, about one request per 1,000 rows (index parts already read cost none), stopping when the rate limit runs low.';
 }
 
+const fmt = (n: number) => n.toLocaleString('en-US');
+
+/**
+ * The type's total and how many rows match the filters: every row when unfiltered, else exact once every
+ * matching row is loaded and "at least" before.
+ */
+function totals(source: TableSource): string {
+  if (source.typeCount === undefined || source.mode === 'sample') return '';
+  const total = `${fmt(source.typeCount)} rows in the type`;
+  if (!source.filtered) return `${total}, all match; `;
+  if (source.done) return `${total}, ${fmt(source.rows.length)} match the filters; `;
+  return `${total}, at least ${fmt(source.rows.length)} match the filters ("Load all rows" counts them); `;
+}
+
 /** The count line (and the grid's `data-loaded` / `data-done`, which tests and scripts wait on). */
 function sayCount(count: HTMLElement, grid: HTMLElement, source: TableSource, shown: Shown): void {
   const loaded = source.done
-    ? `all ${source.rows.length} rows loaded`
-    : `${source.rows.length} rows loaded, more as you scroll`;
+    ? `all ${fmt(source.rows.length)} rows loaded`
+    : `${fmt(source.rows.length)} rows loaded, more as you scroll`;
   grid.dataset.loaded = String(source.rows.length);
   grid.dataset.done = String(source.done);
+  const head = totals(source);
   count.textContent = shown.typed
-    ? `${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
-    : `${loaded}.`;
+    ? `${head}${shown.rows.length} of the ${loaded} contain "${shown.typed}" (the text filter searches the rows loaded).`
+    : `${head}${loaded}.`;
 }
 
-/** The grid: sort buttons in its header, rows linking to their documents, the next page near the end. */
-function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () => void): VirtualList {
+/**
+ * The grid: sort buttons in its header, rows linking to their documents, the next page near the end, and
+ * End loading every row not loaded yet (within the rate limit) so it lands on the type's last row.
+ */
+function gridOf(
+  ctx: ViewContext,
+  source: TableSource,
+  shown: Shown,
+  loaded: () => void,
+  toEnd: () => Promise<void>,
+): VirtualList {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
     ctx.navigate({ sort: direction === 'desc' ? `-${field}` : field });
@@ -209,8 +243,35 @@ function gridOf(ctx: ViewContext, source: TableSource, shown: Shown, loaded: () 
         },
       );
     },
+    toEnd,
   });
   return list;
+}
+
+/** The descending form of the table's order (`id` ascending when it has none): the last rows come first. */
+function reversedSort(source: TableSource): string {
+  const o = source.orderBy ?? { field: 'id', direction: 'asc' };
+  return o.direction === 'asc' ? `-${o.field}` : o.field;
+}
+
+/**
+ * End: load every row not loaded yet, then the grid focuses the last. When the rate limit left would not
+ * cover that, the page says so (with "Add a token") and offers the reversed order, whose first screen —
+ * the type's last rows — costs one index part.
+ */
+function endOf(ctx: ViewContext, source: TableSource, notice: HTMLElement, loaded: () => void): () => Promise<void> {
+  return async () => {
+    if (source.done || ctx.signal.aborted) return;
+    ctx.status('Loading the rows up to the last one…');
+    const refused = await loadRest(ctx, source, loaded);
+    if (!refused) {
+      ctx.status(`At the last of ${fmt(source.rows.length)} rows.`);
+      return;
+    }
+    ctx.status('');
+    const reverse = { label: 'Show the last rows first', run: () => ctx.navigate({ sort: reversedSort(source) }) };
+    notice.replaceChildren(ctx.budget.warning(refused, [reverse]));
+  };
 }
 
 /** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
@@ -260,25 +321,36 @@ function docState(id: string, ctx: ViewContext) {
 }
 
 /**
- * Load the pages not loaded yet, checking the rate limit before each (a page costs at most 2 requests: an
- * index part or two; parts already read cost none). Returns the budget's verdict when it had to stop.
+ * What loading every row not loaded yet costs: with a token two bulk reads (GraphQL, 100 parts each); without
+ * one a request per index part not read yet, about one per 1,000 rows of the type not loaded (an upper
+ * bound for a filtered table, whose plan may read fewer parts).
+ */
+function restCost(ctx: ViewContext, source: TableSource): number {
+  const left = Math.max(0, (source.typeCount ?? source.rows.length) - source.rows.length);
+  const parts = Math.max(1, Math.ceil(left / PAGE_ROWS));
+  return ctx.hasToken() ? 1 + Math.ceil(parts / 100) : parts;
+}
+
+/**
+ * Load every row not loaded yet in one query (source.loadRest), after checking its cost against the rate
+ * limit left. Returns the refusing verdict when it could not.
  */
 async function loadRest(
   ctx: ViewContext,
   source: TableSource,
   progress: () => void,
 ): Promise<BudgetVerdict | undefined> {
-  while (!source.done && !ctx.signal.aborted) {
-    const verdict = ctx.budget.check(2, 'Loading the next page of rows');
-    if (!verdict.ok) return verdict;
-    await source.loadMore();
-    progress();
-  }
+  if (source.done || ctx.signal.aborted) return undefined;
+  const verdict = ctx.budget.check(restCost(ctx, source), 'Loading the rows not loaded yet');
+  if (!verdict.ok) return verdict;
+  await source.loadRest();
+  if (!ctx.signal.aborted) progress();
   return undefined;
 }
 
-const stoppedAt = (verdict: BudgetVerdict, rows: number) =>
-  `${verdict.message ?? ''} Stopped with ${rows} rows loaded.`;
+/** The sentence for a load the rate limit refused. */
+const stoppedAt = (verdict: BudgetVerdict | undefined, source: TableSource) =>
+  verdict && `${verdict.message ?? ''} Stopped with ${fmt(source.rows.length)} rows loaded.`;
 
 function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => void): HTMLElement | null {
   if (source.done) return null;
@@ -286,8 +358,8 @@ function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => vo
   button.addEventListener('click', async () => {
     button.disabled = true;
     ctx.status('Loading every row of this filter…');
-    const stopped = await loadRest(ctx, source, progress);
-    ctx.status(stopped ? stoppedAt(stopped, source.rows.length) : `All ${source.rows.length} rows loaded.`);
+    const stopped = stoppedAt(await loadRest(ctx, source, progress), source);
+    ctx.status(stopped ?? `All ${source.rows.length} rows loaded.`);
     button.remove();
   });
   return button;
@@ -326,7 +398,7 @@ function downloadButton(
     ctx.status('');
     const loaded = source.rows.length;
     const warning = ctx.budget.warning(
-      { ...stopped, message: `${stoppedAt(stopped, loaded)} The download would hold only those.` },
+      { ...stopped, message: `${stoppedAt(stopped, source)} The download would hold only those.` },
       [
         {
           label: `Download the ${loaded} rows loaded`,
