@@ -35,7 +35,7 @@ describe('asking before spending what is left', () => {
     const warning = page.locator('.budget-warning[role="alert"]');
     await warning.waitFor();
     expect(await warning.locator('p').innerText()).toMatch(
-      /^Loading the next page of rows needs about 2 requests and [01] are left in this hour \(GitHub allows 60 an hour without a token; a token gives 5,000\)\. Stopped with (\d+) rows loaded\. The download would hold only those\.$/,
+      /^Loading the rows not loaded yet needs about \d+ requests and [0-2] are left in this hour \(GitHub allows 60 an hour without a token; a token gives 5,000\)\. Stopped with (\d+) rows loaded\. The download would hold only those\.$/,
     );
     const loaded = Number((await warning.locator('p').innerText()).match(/Stopped with (\d+) rows/)?.[1]);
     expect(loaded).toBeLessThan(3000);
