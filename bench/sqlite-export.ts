@@ -30,14 +30,14 @@ import type { BenchResult } from './run.js';
 import { type SqliteFile, type SqliteRow, sqliteTable } from './sqlite-export-table.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const TOKEN = 'ghp_bench_sqlite_token_0123456789abcdef';
-const REF = 'refs/docdb/documents';
+export const TOKEN = 'ghp_bench_sqlite_token_0123456789abcdef';
+export const REF = 'refs/docdb/documents';
 
 /**
  * A scraped record of about 1.6 KB as docdb stores it (canonical JSON, envelopeText), of which a scrape changes a
  * few fields (temp, rev, updated_at).
  */
-const record = (i: number, rev: number) =>
+export const record = (i: number, rev: number) =>
   envelopeText({
     data: {
       temp: i + rev,
@@ -60,12 +60,13 @@ const record = (i: number, rev: number) =>
   });
 
 /** A small record (≈ 300 bytes). */
-const small = (i: number) =>
+export const small = (i: number) =>
   `${JSON.stringify({ data: { temp: i % 40, station: `s${i}`, city: `c${i % 500}`, ok: i % 2 === 0, tags: ['a', 'b'] }, id: `c${i}`, namespace: 'city', type: 'weather' }, null, 2)}\n`;
 
 const log = (m: string) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${m}\n`);
 
-function docs(em: EmulatorHandle, repo: string, m: Meter): DocumentStore {
+/** A DocumentStore over the emulator's `repo` as the CLI builds it (archive reader on), metered by `m`. */
+export function docs(em: EmulatorHandle, repo: string, m: Meter): DocumentStore {
   const fetch = meteredFetch(m);
   const [owner, name] = repo.split('/') as [string, string];
   return new DocumentStore(
@@ -81,7 +82,7 @@ function docs(em: EmulatorHandle, repo: string, m: Meter): DocumentStore {
   );
 }
 
-const meter = (): Meter => ({ requests: 0, writes: 0, sent: 0, received: 0 });
+export const meter = (): Meter => ({ requests: 0, writes: 0, sent: 0, received: 0 });
 
 async function exportOnce(em: EmulatorHandle, repo: string, file: string, history: boolean) {
   const m = meter();

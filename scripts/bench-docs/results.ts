@@ -70,12 +70,14 @@ export interface Results {
   retention: RetentionFile;
   migrate: MigrateFile;
   sqlite: SqliteFile;
+  /** bench/export-formats.ts: the Parquet export and the Atom feed (rows in the SQLite bench's shape). */
+  exportFormats: SqliteFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before,sqlite-export}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before,sqlite-export,export-formats}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -99,6 +101,7 @@ export function loadResults(dir: string): Results {
     retention: read('retention.json', 'npx tsx bench/retention.ts'),
     migrate: read('migrate.json', 'npx tsx bench/migrate.ts'),
     sqlite: read('sqlite-export.json', 'npx tsx bench/sqlite-export.ts'),
+    exportFormats: read('export-formats.json', 'npx tsx bench/export-formats.ts'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

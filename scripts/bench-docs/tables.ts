@@ -134,4 +134,5 @@ export const tables: Record<string, Table> = {
   retention: (r) => sizesTable(r.retention).join('\n'),
   migrate: (r) => migrateTable(r.migrate),
   'sqlite-export': (r) => sqliteTable(r.sqlite.rows).trim(),
+  'export-formats': (r) => sqliteTable(r.exportFormats.rows).trim(),
 };
