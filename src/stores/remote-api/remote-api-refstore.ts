@@ -37,6 +37,7 @@ import type {
   KeyWriteOptions,
   ListOptions,
   ListResult,
+  OperationMeta,
   ReadManyItem,
   ReadManyOptions,
   ReadVersionsOptions,
@@ -57,6 +58,7 @@ import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { type ListedRef, listRefsOnGitHub } from './matching-refs.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
+import { listTreeOnce, type TreeListing } from './tree-listing.js';
 import { replaceOnGitHub } from './update-refs.js';
 import { readVersionsOnApi } from './versioned-reads.js';
 import { assertInSection, changesBetween } from './versions.js';
@@ -119,6 +121,22 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     if (options.version !== undefined) assertValidVersion(options.version);
     return this.wired.ops.run('list', async (ctx) => {
       const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version);
+      return { ...listed, ...this.meta(ctx) };
+    });
+  }
+
+  /**
+   * Every file of the tree at `version` (or the tip) with its size, from ONE recursive listing once the
+   * commit is known — for a page that shows a listing. When GitHub cuts the listing (past 100,000 entries
+   * or 7 MB) `truncated` is true and `files` is only part of the tree: say so; `list()` walks it whole.
+   *
+   * @example
+   * const { files, truncated } = await store.listTree({ version });
+   */
+  async listTree(options: { version?: VersionId } = {}): Promise<TreeListing & OperationMeta> {
+    if (options.version !== undefined) assertValidVersion(options.version);
+    return this.wired.ops.run('listTree', async (ctx) => {
+      const listed = await listTreeOnce(this.wired.keyReads, this.wired.versions, ctx, options.version);
       return { ...listed, ...this.meta(ctx) };
     });
   }
