@@ -84,7 +84,7 @@ describe('data files on a branch', () => {
     await page.click('a:text("data/stars.json")');
     await settled(page);
     await page.locator('.vt-scroll').waitFor();
-    // The listing filled the tree cache: opening a listed file costs its blob alone.
+    // Opening a listed file: one request more (the file's contents).
     expect(world.requests(page)).toBe(4);
   });
 
@@ -166,6 +166,12 @@ describe('data files on a branch', () => {
     ]);
     await page.click('button[aria-label="Sort by data.__proto__"]');
     await settled(page);
+    expect(await grid(page)).toEqual([['<script>alert(1)</script>', 'polluted', '{"a":1}']]);
+    // "__proto__" is a column like any other: a filter on it finds the row (not the prototype).
+    await world.open(
+      `repo=${OWNER}/${repo}&ref=refs/heads/main&path=data/evil.csv&where=${encodeURIComponent('data.__proto__=polluted')}`,
+      page,
+    );
     expect(await grid(page)).toEqual([['<script>alert(1)</script>', 'polluted', '{"a":1}']]);
   });
 });

@@ -3,8 +3,8 @@
  * viewer's file list): ONE `GET /git/trees/<tree>?recursive=1` once the commit is known. GitHub cuts
  * that answer past 100,000 entries or 7 MB (`truncated: true`); `list()` then walks the tree a level at a
  * time so no key is ever missed, which a page cannot afford anonymously (60 requests an hour). Here the
- * cut is reported instead (`truncated`), and the caller says so. A complete listing also fills the tree
- * cache, so reading one of its files next costs only the blob.
+ * cut is reported instead (`truncated`), and the caller says so. A complete listing fills the tree cache
+ * as any whole listing does (a later `list()` or tree walk at this commit reads nothing again).
  */
 import { isSha } from '../../core/git/objects.js';
 import type { VersionId } from '../../core/version.js';
