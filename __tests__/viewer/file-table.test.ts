@@ -30,6 +30,10 @@ beforeAll(() => {
     files: {
       'data/stars.json': JSON.stringify(STARS),
       'data/config.json': JSON.stringify({ name: 'docdb', nested: { a: 1 } }),
+      'nested.json': JSON.stringify([
+        { name: 'a', meta: { x: 1 } },
+        { name: 'b', meta: [1, 2] },
+      ]),
       'data/people.csv': 'name,score,note\r\nann,10,"=HYPERLINK(""http://x"")"\r\nben,9,fine\r\ncid,100,"-2+3"\r\n',
       'logs/events.jsonl': '{"n":1}\n{"n":2}\n',
       'notes.txt': 'not data',
@@ -77,6 +81,7 @@ describe('data files on a branch', () => {
       ['data/people.csv', expect.stringMatching(/^\d+ B$/), ''],
       ['data/stars.json', size(JSON.stringify(STARS)), ''],
       ['logs/events.jsonl', '16 B', ''],
+      ['nested.json', expect.stringMatching(/^\d+ B$/), ''],
     ]);
     expect(await page.locator('.file-list-truncated').count()).toBe(0);
     // The frame's ref read, the commit, ONE recursive tree listing.
@@ -144,6 +149,21 @@ describe('data files on a branch', () => {
     expect(new URL(page.url()).searchParams.get('q')).toBe('cid');
     expect((await grid(page)).map((r) => r[0])).toEqual(['cid']);
     expect(await downloaded(page, 'json')).toBe('[\n{"name":"cid","score":100,"note":"-2+3"}\n]\n');
+  });
+
+  it('a column holding objects is shown as JSON text but neither sorts nor filters (a query could not compare it)', async () => {
+    const page = await world.open(
+      `repo=${OWNER}/${repo}&ref=refs/heads/main&path=nested.json&sort=data.meta&where=${encodeURIComponent('data.meta exists')}`,
+    );
+    expect(await grid(page)).toEqual([
+      ['a', '{"x":1}'],
+      ['b', '[1,2]'],
+    ]);
+    expect(await page.locator('#vt-filter-field option').allInnerTexts()).toEqual(['data.name']);
+    expect((await page.locator('main .error').allInnerTexts()).filter((t) => t !== '')).toEqual([
+      'The filter data.meta exists: data.meta is not a column of this file that filters and sorts (data.name); it is left out.',
+      "The sort by data.meta: data.meta is not a column of this file that filters and sorts (data.name); the rows are in the file's order.",
+    ]);
   });
 
   it('keeps hostile headers and cells as text: no markup, no prototype, no dialog', async () => {

@@ -1,12 +1,11 @@
 /**
  * A query's `where` and `orderBy` over records already in memory (a data file's rows in the viewer),
  * with exactly the semantics of `DocumentStore.query` (docs/indexes.md "Queries"): the same `matches`,
- * the same total order of values, ties by id. A value an index could not hold (an object, an array of
- * objects) matches only `exists` and sorts after every other value.
+ * the same total order of values, ties by id.
  */
 import { matches, pageOrder, sortValue } from './indexes/evaluate.js';
 import type { WhereClause } from './indexes/query.js';
-import { MISSING, type Stored, storedValue } from './indexes/values.js';
+import { MISSING, storedValue } from './indexes/values.js';
 
 /** A record as a query sees it: an id and the `data` its fields (`data.<path>`) are read from. */
 export interface MemoryRecord {
@@ -14,25 +13,10 @@ export interface MemoryRecord {
   data: unknown;
 }
 
-type Value = { stored: Stored } | { unindexable: true };
-
-function fieldOf(r: MemoryRecord, field: string): Value {
-  try {
-    return { stored: storedValue(r.id, r.data, field, true) };
-  } catch {
-    return { unindexable: true };
-  }
-}
-
-function meets(r: MemoryRecord, w: WhereClause): boolean {
-  const v = fieldOf(r, w.field);
-  if ('unindexable' in v) return w.op === 'exists' && w.value === true;
-  return matches(v.stored, w) === true;
-}
-
 /**
  * The records that meet every clause of `where`, in `orderBy`'s order (by id when none). `where` and
- * `orderBy` as `parseWhere` / `parseOrderBy` give them.
+ * `orderBy` as `parseWhere` / `parseOrderBy` give them. A value an index could not hold at a named field
+ * is `InvalidDocument`, as a query over those documents would answer.
  *
  * @example
  * filterRecords(rows, [parseWhere('data.stars>=10')], parseOrderBy('-data.stars'));
@@ -42,15 +26,11 @@ export function filterRecords<T extends MemoryRecord>(
   where: readonly WhereClause[],
   orderBy?: { field: string; direction: 'asc' | 'desc' },
 ): T[] {
-  const kept = records.filter((r) => where.every((w) => meets(r, w)));
   const desc = orderBy?.direction === 'desc';
-  const order = pageOrder(desc);
-  const keyed = kept.map((r) => {
-    const v = orderBy ? fieldOf(r, orderBy.field) : { stored: MISSING as Stored };
-    return { r, last: 'unindexable' in v, sort: 'stored' in v ? sortValue(v.stored, desc) : MISSING, id: r.id };
-  });
-  keyed.sort((a, b) =>
-    a.last !== b.last ? (a.last ? 1 : -1) : orderBy ? order(a, b) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0,
-  );
-  return keyed.map((k) => k.r);
+  const at = (r: T, field: string) => storedValue(r.id, r.data, field, true);
+  return records
+    .filter((r) => where.every((w) => matches(at(r, w.field), w) === true))
+    .map((r) => ({ r, id: r.id, sort: orderBy ? sortValue(at(r, orderBy.field), desc) : MISSING }))
+    .sort(pageOrder(desc))
+    .map((k) => k.r);
 }

@@ -19,7 +19,7 @@ export interface KeyReadHost {
   getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
   /** `InvalidVersion` unless `version` is a commit of the section (versions.ts). */
   assertInSection(ctx: OpContext, version: string): Promise<void>;
-  trees: Pick<TreeWalker, 'lookup' | 'lookupCached' | 'blob' | 'flatten' | 'lastRootTree' | 'cacheListing'>;
+  trees: Pick<TreeWalker, 'lookup' | 'lookupCached' | 'blob' | 'flatten' | 'lastRootTree'>;
   cachedCommit(sha: string): Promise<CachedCommit | undefined>;
   /** Single-path reads (contents endpoint) and their cache. */
   paths: PathReadDeps;

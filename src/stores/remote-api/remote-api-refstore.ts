@@ -37,7 +37,6 @@ import type {
   KeyWriteOptions,
   ListOptions,
   ListResult,
-  OperationMeta,
   ReadManyItem,
   ReadManyOptions,
   ReadVersionsOptions,
@@ -126,19 +125,18 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   }
 
   /**
-   * Every file of the tree at `version` (or the tip) with its size, from ONE recursive listing once the
-   * commit is known — for a page that shows a listing. When GitHub cuts the listing (past 100,000 entries
-   * or 7 MB) `truncated` is true and `files` is only part of the tree: say so; `list()` walks it whole.
+   * Every file of the tree at `version` (a commit of this ref) with its size, from ONE recursive listing
+   * once the commit is known — for a page that shows a listing. When GitHub cuts the listing (past 100,000
+   * entries or 7 MB) `truncated` is true and `files` is only part of the tree: say so; `list()` walks it whole.
    *
    * @example
-   * const { files, truncated } = await store.listTree({ version });
+   * const { files, truncated } = await store.listTree(version);
    */
-  async listTree(options: { version?: VersionId } = {}): Promise<TreeListing & OperationMeta> {
-    if (options.version !== undefined) assertValidVersion(options.version);
-    return this.wired.ops.run('listTree', async (ctx) => {
-      const listed = await listTreeOnce(this.wired.keyReads, this.wired.versions, ctx, options.version);
-      return { ...listed, ...this.meta(ctx) };
-    });
+  async listTree(version: VersionId): Promise<TreeListing> {
+    assertValidVersion(version);
+    return this.wired.ops.run('listTree', (ctx) =>
+      listTreeOnce(this.wired.keyReads, this.wired.versions, ctx, version),
+    );
   }
 
   /**

@@ -24,11 +24,11 @@ export function formatSize(bytes: number | undefined): string {
 /** One listing of the ref's tree: with sizes from a GitHub store, else the store's own (complete) list. */
 async function listing(client: DocDbClient, version: string): Promise<TreeListing> {
   const store = client.refStore as DocDbClient['refStore'] & {
-    listTree?: (o: { version: string }) => Promise<TreeListing>;
+    listTree?: (version: string) => Promise<TreeListing>;
   };
-  if (typeof store.listTree === 'function') return store.listTree({ version });
+  if (typeof store.listTree === 'function') return store.listTree(version);
   const listed = await store.list({ version });
-  return { files: listed.entries.map((e) => ({ path: e.key, blobSha: e.blobSha })), truncated: false, version };
+  return { files: listed.entries.map((e) => ({ path: e.key })), truncated: false };
 }
 
 function fileRow(ctx: ViewContext, f: TreeFile, maxBytes: number): HTMLElement {
@@ -54,7 +54,9 @@ export async function fileList(root: HTMLElement, ctx: ViewContext, maxBytes: nu
   const client = await ctx.clientFor(ctx.state.ref);
   const listed = await listing(client, ctx.version);
   if (ctx.signal.aborted) return;
-  const files = listed.files.filter((f) => formatOf(f.path) !== undefined);
+  const files = listed.files
+    .filter((f) => formatOf(f.path) !== undefined)
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const shown = files.slice(0, MAX_LISTED_FILES);
   const say = (cls: string, text: string, role = 'status') => h('p', { class: cls, attrs: { role } }, text);
   root.append(

@@ -47,6 +47,11 @@ export interface FileTable {
   total?: number;
 }
 
+const isScalar = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
+/** What a query compares: a scalar or an array of at most 32 scalars (docs/indexes.md); an object is shown, not compared. */
+const comparable = (v: unknown) =>
+  v === undefined || isScalar(v) || (Array.isArray(v) && v.length <= 32 && v.every(isScalar));
+
 const rowId = (i: number) => String(i + 1).padStart(7, '0');
 
 /** A CSV cell that reads back as the same number is a number (`007`, `1e5` and `-0` stay text). */
@@ -78,7 +83,10 @@ function tableOf(names: string[], values: unknown[][], truncated: boolean, total
     records.push({ id, data: Object.fromEntries(present) });
     rows.push({ id, values: Object.fromEntries(present.map(([n, v]) => [`data.${n}`, v])) });
   }
-  const sortable = keys.filter((_, j) => PLAIN_NAME.test(names[j] as string));
+  // A column a clause can name, holding only what a query compares (a scalar or an array of scalars).
+  const sortable = keys.filter(
+    (_, j) => PLAIN_NAME.test(names[j] as string) && values.every((row) => comparable(row[j])),
+  );
   return { names, keys, sortable, records, rows, truncated, ...(total === undefined ? {} : { total }) };
 }
 
