@@ -194,4 +194,15 @@ describe('data files on a branch', () => {
     );
     expect(await grid(page)).toEqual([['<script>alert(1)</script>', 'polluted', '{"a":1}']]);
   });
+
+  it('the list and a file table fit a 375 px screen', async () => {
+    const page = await world.newPage();
+    await page.setViewportSize({ width: 375, height: 700 });
+    const width = () => page.evaluate(() => document.documentElement.scrollWidth);
+    await world.open(`repo=${OWNER}/${repo}&ref=refs/heads/main&view=file`, page);
+    expect(await width()).toBeLessThanOrEqual(375);
+    await world.open(`repo=${OWNER}/${repo}&ref=refs/heads/main&path=data/people.csv`, page);
+    await page.locator('.vt-scroll').waitFor();
+    expect(await width()).toBeLessThanOrEqual(375);
+  });
 });
