@@ -105,12 +105,17 @@ describe('URL parameters', () => {
     for (const [query, message] of [
       ['view=table&ns=a', 'view=table needs "type"; showing the overview instead'],
       ['view=document&ns=a&type=b', 'view=document needs "id"; showing the overview instead'],
-      ['view=file', 'view=file needs "path"; showing the overview instead'],
     ] as const) {
       const { state, problems } = parseViewState(`?repo=o/r&${query}`);
       expect(state?.view).toBe('overview');
       expect(problems.map((p) => p.message)).toEqual([message]);
     }
+  });
+
+  it("view=file without a path is the list of the ref's data files, not a problem", () => {
+    const { state, problems } = parseViewState('?repo=o/r&ref=refs/heads/main&view=file');
+    expect([state?.view, state?.path, problems]).toEqual(['file', undefined, []]);
+    expect(formatViewState(state as never)).toBe('repo=o%2Fr&ref=refs%2Fheads%2Fmain&view=file');
   });
 
   it('good states still round-trip', () => {

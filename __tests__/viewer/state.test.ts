@@ -60,7 +60,6 @@ const state: fc.Arbitrary<ViewState> = fc
       (s.view !== 'table' && s.view !== 'chart' && s.view !== 'document') ||
       (s.ns !== undefined && s.type !== undefined && (s.view !== 'document' || s.id !== undefined)),
   )
-  .filter((s) => s.view !== 'file' || s.path !== undefined)
   // Without `view`, a path means the file view: an overview with a path is not a state the page makes.
   .filter((s) => !(s.view === 'overview' && s.path !== undefined));
 

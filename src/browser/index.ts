@@ -21,6 +21,7 @@ export {
   sampleColumns,
 } from '../document/columns.js';
 export { DocumentStore } from '../document/document-store.js';
+export { filterRecords, type MemoryRecord } from '../document/filter-records.js';
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
 export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
@@ -35,6 +36,7 @@ export { openDocDbDatabase } from '../stores/indexeddb/database.js';
 export { IndexedDbRefStore, type IndexedDbRefStoreOptions } from '../stores/indexeddb/indexeddb-refstore.js';
 export { MemoryRefStore } from '../stores/memory/memory-refstore.js';
 export { RemoteApiRefStore } from '../stores/remote-api/remote-api-refstore.js';
+export type { TreeFile, TreeListing } from '../stores/remote-api/tree-listing.js';
 export { fetchTransport } from '../transport/fetch.js';
 export { parseRateLimit } from '../transport/headers.js';
 export { type HostHttpFunction, type HostHttpResponse, hostTransport } from '../transport/host.js';

@@ -13,7 +13,7 @@
  * | `view` | `overview` (default) · `table` · `document` · `diff` · `chart` · `file` |
  * | `ns`, `type` | a document type (table, chart, document) |
  * | `id` | a document id (document view, document chart) |
- * | `path` | a file path on `ref` (file view: `.json`, `.jsonl`, `.csv`) |
+ * | `path` | a file path on `ref` (file view: `.json`, `.jsonl`, `.csv`; without it, `view=file` lists them) |
  * | `q` | text filter of the table |
  * | `where` | repeated: one clause each, in the CLI's text form (`data.stars>=10`, docs/indexes.md) |
  * | `sort` | a field, `-` in front for descending |
@@ -119,6 +119,9 @@ export function parseViewState(search: string): { state: ViewState | null; probl
     if ((AGGREGATES as readonly string[]).includes(agg)) state.agg = agg as Aggregate;
     else bad('agg', `"agg" must be one of ${AGGREGATES.join(', ')}, got ${JSON.stringify(agg)}`);
   }
+  // A file view implied by a path alone (no `view`) whose path was refused opens the overview, as before
+  // `view=file` without a path became the list of data files.
+  if (state.view === 'file' && state.path === undefined && one(params, 'view') === undefined) state.view = 'overview';
   requireParams(state, problems, bad);
   return { state, problems };
 }
@@ -152,7 +155,6 @@ const REQUIRED: Partial<Record<ViewName, readonly (keyof ViewState)[]>> = {
   table: ['ns', 'type'],
   chart: ['ns', 'type'],
   document: ['ns', 'type', 'id'],
-  file: ['path'],
 };
 
 function requireParams(state: ViewState, problems: readonly StateProblem[], bad: (p: string, m: string) => void): void {

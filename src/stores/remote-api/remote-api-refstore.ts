@@ -57,6 +57,7 @@ import { historyLimit, keyHistory } from './history.js';
 import { listKeys, readKey } from './key-reads.js';
 import { type ListedRef, listRefsOnGitHub } from './matching-refs.js';
 import { assertPartsWrite, writeInParts } from './parts-loop.js';
+import { listTreeOnce, type TreeListing } from './tree-listing.js';
 import { replaceOnGitHub } from './update-refs.js';
 import { readVersionsOnApi } from './versioned-reads.js';
 import { assertInSection, changesBetween } from './versions.js';
@@ -121,6 +122,21 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
       const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version, options.withValues === true);
       return { ...listed, ...this.meta(ctx) };
     });
+  }
+
+  /**
+   * Every file of the tree at `version` (a commit of this ref) with its size, from ONE recursive listing
+   * once the commit is known — for a page that shows a listing. When GitHub cuts the listing (past 100,000
+   * entries or 7 MB) `truncated` is true and `files` is only part of the tree: say so; `list()` walks it whole.
+   *
+   * @example
+   * const { files, truncated } = await store.listTree(version);
+   */
+  async listTree(version: VersionId): Promise<TreeListing> {
+    assertValidVersion(version);
+    return this.wired.ops.run('listTree', (ctx) =>
+      listTreeOnce(this.wired.keyReads, this.wired.versions, ctx, version),
+    );
   }
 
   /**

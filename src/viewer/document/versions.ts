@@ -9,6 +9,7 @@ import type { HistoryEntry, HistoryResult, Identity } from '../../browser/index.
 import type { ViewContext } from '../context.js';
 import { h, safeHref } from '../dom.js';
 import { historyPage } from './reads.js';
+import { changedFields, readVersions, unreadVersions } from './version-changes.js';
 
 const short = (sha: string) => sha.slice(0, 7);
 const firstLine = (message: string) => message.split('\n', 1)[0] ?? '';
@@ -33,7 +34,21 @@ interface PickerState {
   compactedAt?: string;
 }
 
-function versionItem(ctx: ViewContext, entry: HistoryEntry, older: HistoryEntry | undefined): HTMLElement {
+/** What a version changed, when known: against the version before it, or as the first version. */
+function changesOf(ctx: ViewContext, identity: Identity, picker: PickerState, i: number): string | undefined {
+  const entry = picker.entries[i] as HistoryEntry;
+  const older = picker.entries[i + 1];
+  // The oldest loaded version: its predecessor is on a page not read yet, or removed by a compaction.
+  if (!older && (picker.next !== undefined || picker.compactedAt !== undefined)) return undefined;
+  return changedFields(ctx.client, identity, entry.version, older?.version);
+}
+
+function versionItem(
+  ctx: ViewContext,
+  entry: HistoryEntry,
+  older: HistoryEntry | undefined,
+  changed: string | undefined,
+): HTMLElement {
   const v = entry.version;
   const current = v === ctx.version;
   return h(
@@ -48,6 +63,9 @@ function versionItem(ctx: ViewContext, entry: HistoryEntry, older: HistoryEntry 
     commitRef(ctx, v),
     ' ',
     h('span', { class: 'message' }, firstLine(entry.message)),
+    ' ',
+    h('span', { class: 'author' }, `by ${entry.author.name}`),
+    changed !== undefined && h('span', { class: 'version-changes' }, changed),
     h(
       'span',
       { class: 'version-links' },
@@ -115,6 +133,56 @@ function compareForm(ctx: ViewContext, picker: PickerState): { form: HTMLFormEle
 }
 
 /**
+ * The reads that say what each version changed: with a token at once (one GraphQL request per 100
+ * versions); without one on request, after the rate-limit check (a request per version).
+ */
+function changesReader(ctx: ViewContext, identity: Identity, picker: PickerState, redraw: () => void) {
+  const button = h('button', { attrs: { type: 'button' }, class: 'load-changes' });
+  const warning = h('div', { class: 'changes-warning' });
+  const unread = () =>
+    unreadVersions(
+      ctx.client,
+      identity,
+      picker.entries.map((e) => e.version),
+    );
+  const read = async () => {
+    button.disabled = true;
+    try {
+      await readVersions(
+        ctx.client,
+        identity,
+        picker.entries.map((e) => e.version),
+      );
+    } catch (error) {
+      ctx.status(`Could not read what each version changed: ${error instanceof Error ? error.message : String(error)}`);
+    } finally {
+      button.disabled = false;
+    }
+    if (ctx.signal.aborted) return;
+    button.hidden = unread().length === 0 || ctx.hasToken();
+    redraw();
+  };
+  button.addEventListener('click', () => {
+    const n = unread().length;
+    const verdict = ctx.budget.check(n, `Reading the document at ${n} versions`);
+    if (!verdict.ok) return warning.replaceChildren(ctx.budget.warning(verdict));
+    warning.replaceChildren();
+    void read();
+  });
+  return {
+    element: h('div', { class: 'versions-changes' }, button, warning),
+    /** After the list changed: read at once with a token, else offer the button with its cost. */
+    update() {
+      const n = unread().length;
+      button.hidden = n === 0 || ctx.hasToken();
+      const s = n === 1 ? '' : 's';
+      button.textContent = `Show which fields each version changed (${n} request${s}: the document at ${n} version${s})`;
+      if (n > 0 && ctx.hasToken()) void read();
+    },
+  };
+}
+
+/**
  * The picker for `identity`, its first page read from `first` (the history below the view's version).
  *
  * @example
@@ -126,13 +194,20 @@ export function versionPicker(ctx: ViewContext, identity: Identity, first: Histo
   const count = h('p', { class: 'versions-count', attrs: { 'aria-live': 'polite' } });
   const more = h('button', { attrs: { type: 'button' }, class: 'load-older' }, 'Load older versions');
   const { form, refill } = compareForm(ctx, picker);
+  const drawList = () =>
+    list.replaceChildren(
+      ...picker.entries.map((e, i) => versionItem(ctx, e, picker.entries[i + 1], changesOf(ctx, identity, picker, i))),
+    );
+  const changes = changesReader(ctx, identity, picker, drawList);
   const draw = () => {
-    list.replaceChildren(...picker.entries.map((e, i) => versionItem(ctx, e, picker.entries[i + 1])));
+    drawList();
     const all = picker.next === undefined;
     count.textContent = `${picker.entries.length} version${picker.entries.length === 1 ? '' : 's'}${all ? '' : ' loaded so far (older ones on request)'}${picker.compactedAt ? '; older versions were removed by a compaction of the section' : ''}.`;
     more.hidden = all;
+    // One version has nothing to compare with: no form at all (issue 40 item 11).
     form.hidden = picker.entries.length < 2;
     refill();
+    changes.update();
   };
   more.addEventListener('click', async () => {
     if (picker.next === undefined) return;
@@ -158,6 +233,7 @@ export function versionPicker(ctx: ViewContext, identity: Identity, first: Histo
     h('h2', { attrs: { id: 'versions-title' } }, 'Versions'),
     count,
     form,
+    changes.element,
     list,
     more,
   );

@@ -1,33 +1,46 @@
 /**
- * The file view (issue 29 item 1): a plain data file on any ref (`ref=refs/heads/main&path=data/x.json`),
- * read at the frame's version — `.json` as a collapsible tree, `.jsonl` and `.csv` as a table. Anything
- * else (by extension, or content that does not read as its extension says) gets a sentence, not a guess.
+ * The file view (issue 29 item 1, issue 40 item 9): a plain data file on any ref
+ * (`ref=refs/heads/main&path=data/x.json`), read at the frame's version — `.jsonl`, `.csv` and a `.json`
+ * array of objects as a table that sorts, filters and downloads like a type's; any other `.json` as a
+ * collapsible tree. Without `path`, the ref's data files (src/viewer/files/file-list.ts). Anything else
+ * (by extension, or content that does not read as its extension says) gets a sentence, not a guess.
  */
 import type { View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
-import { CsvSyntaxError, parseCsv } from '../frame/csv.js';
+import { fileList } from '../files/file-list.js';
+import { fileTable } from '../files/file-table.js';
+import {
+  csvTable,
+  type FileTable,
+  type FileFormat as Format,
+  formatOf,
+  jsonArrayTable,
+  jsonLinesTable,
+} from '../files/records.js';
 import { jsonTree } from '../frame/json-tree.js';
 
-/** Rows drawn at most (`.jsonl`, `.csv`); the rest is counted, not drawn. */
-export const MAX_FILE_ROWS = 1000;
+export { MAX_FILE_ROWS } from '../files/records.js';
+
 /** Bytes read into the page at most: beyond it the file is named, not drawn. */
 export const MAX_FILE_BYTES = 20 * 1024 * 1024;
 
-type Format = 'json' | 'jsonl' | 'csv';
-const FORMAT_OF: Record<string, Format> = { json: 'json', jsonl: 'jsonl', ndjson: 'jsonl', csv: 'csv' };
-
 export const fileView: View = async (root, ctx) => {
-  const path = ctx.state.path as string;
-  root.append(h('h1', { class: 'view-title' }, h('code', { text: path })));
+  const path = ctx.state.path;
+  if (path === undefined) return fileList(root, ctx, MAX_FILE_BYTES);
+  const list = ctx.link({ view: 'file', path: undefined, where: [], sort: undefined, q: undefined });
+  root.append(
+    h('h1', { class: 'view-title' }, h('code', { text: path })),
+    h('p', { class: 'file-back' }, h('a', { attrs: { href: list } }, `All data files on ${ctx.state.ref}`)),
+  );
   const say = (text: string) => root.append(h('p', { class: 'notice', attrs: { role: 'status' }, text }));
-  const format = FORMAT_OF[path.slice(path.lastIndexOf('.') + 1).toLowerCase()];
+  const format = formatOf(path);
   if (format === undefined) {
     say(`${path} is not a JSON, JSONL or CSV file: the file view opens .json, .jsonl (or .ndjson) and .csv files.`);
     return;
   }
   const text = await readText(ctx, path);
   if (typeof text !== 'string') return say(text.problem);
-  const drawn = draw(format, path, text);
+  const drawn = draw(ctx, format, path, text);
   if (typeof drawn === 'string') return say(drawn);
   root.append(...drawn);
 };
@@ -50,72 +63,17 @@ async function readText(ctx: ViewContext, path: string): Promise<string | { prob
   }
 }
 
-function draw(format: Format, path: string, text: string): HTMLElement[] | string {
-  if (format === 'json') {
-    try {
-      return [jsonTree(JSON.parse(text))];
-    } catch (e) {
-      return `${path} is not valid JSON: ${(e as Error).message}.`;
-    }
-  }
-  if (format === 'jsonl') return jsonLines(path, text);
+function draw(ctx: ViewContext, format: Format, path: string, text: string): HTMLElement[] | string {
+  const name = path.slice(path.lastIndexOf('/') + 1).replace(/\.[^.]*$/, '') || 'rows';
+  const table = (t: FileTable | string) => (typeof t === 'string' ? t : fileTable(ctx, t, name));
+  if (format === 'jsonl') return table(jsonLinesTable(path, text));
+  if (format === 'csv') return table(csvTable(path, text));
+  let value: unknown;
   try {
-    const { rows, truncated } = parseCsv(text, MAX_FILE_ROWS + 1);
-    const [first = [], ...body] = rows;
-    // A record wider than the header still shows all its fields (under unnamed columns).
-    const width = body.reduce((w, r) => Math.max(w, r.length), first.length);
-    const head = Array.from({ length: width }, (_, i) => first[i] ?? '');
-    return [countLine(body.length, truncated), table(head, body)];
+    value = JSON.parse(text);
   } catch (e) {
-    if (e instanceof CsvSyntaxError) return `${path} is not valid CSV (RFC 4180): ${e.message}.`;
-    throw e;
+    return `${path} is not valid JSON: ${(e as Error).message}.`;
   }
-}
-
-/** One JSON value a line; columns are the keys of the objects drawn (a non-object goes in "value"). */
-function jsonLines(path: string, text: string): HTMLElement[] | string {
-  const values: unknown[] = [];
-  const lines = text.split(/\r?\n/);
-  let more = 0;
-  for (const [i, line] of lines.entries()) {
-    if (line.trim() === '') continue;
-    if (values.length >= MAX_FILE_ROWS) {
-      more++;
-      continue;
-    }
-    try {
-      values.push(JSON.parse(line));
-    } catch (e) {
-      return `${path} is not valid JSON Lines: line ${i + 1} is not JSON (${(e as Error).message}).`;
-    }
-  }
-  const columns: string[] = [];
-  const isRecord = (v: unknown): v is Record<string, unknown> =>
-    v !== null && typeof v === 'object' && !Array.isArray(v);
-  for (const v of values) {
-    for (const k of isRecord(v) ? Object.keys(v) : ['value']) if (!columns.includes(k)) columns.push(k);
-  }
-  const cell = (v: unknown) => (v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
-  const rows = values.map((v) => columns.map((c) => cell(isRecord(v) ? v[c] : c === 'value' ? v : undefined)));
-  return [countLine(rows.length, more > 0, rows.length + more), table(columns, rows)];
-}
-
-function countLine(drawn: number, truncated: boolean, total?: number): HTMLElement {
-  const text = truncated
-    ? `Showing the first ${drawn.toLocaleString('en')} rows${total ? ` of ${total.toLocaleString('en')}` : ''}: the page draws at most ${MAX_FILE_ROWS.toLocaleString('en')}.`
-    : `${drawn.toLocaleString('en')} row(s).`;
-  return h('p', { class: 'file-count', text });
-}
-
-function table(head: readonly string[], body: readonly string[][]): HTMLElement {
-  return h(
-    'div',
-    { class: 'table-scroll', attrs: { tabindex: 0, role: 'region', 'aria-label': 'File contents' } },
-    h(
-      'table',
-      { class: 'file-table' },
-      h('thead', null, h('tr', null, ...head.map((c) => h('th', { attrs: { scope: 'col' }, text: c })))),
-      h('tbody', null, ...body.map((r) => h('tr', null, ...head.map((_, i) => h('td', { text: r[i] ?? '' }))))),
-    ),
-  );
+  const rows = jsonArrayTable(value);
+  return rows ? table(rows) : [jsonTree(value)];
 }

@@ -100,7 +100,7 @@ function noDocuments(ctx: ViewContext, otherFiles: number): string {
   if (ref.startsWith('refs/docdb/')) {
     return `This section holds no documents at ${at}: its tree has no <namespace>/<type>/<id>.json file.`;
   }
-  return `${ref} is not a docdb section: at ${at} its tree holds no <namespace>/<type>/<id>.json document${otherFiles ? ` (${otherFiles} other file(s))` : ''}. To open a data file on it, add path= to the URL (for example ?repo=${repo}&ref=${ref}&path=data/x.json).`;
+  return `${ref} is not a docdb section: at ${at} its tree holds no <namespace>/<type>/<id>.json document${otherFiles ? ` (${otherFiles} other file(s))` : ''}. To list its data files, add view=file to the URL (?repo=${repo}&ref=${ref}&view=file); to open one, path= (for example ?repo=${repo}&ref=${ref}&path=data/x.json).`;
 }
 
 function versionLine(ctx: ViewContext, commit: HistoryEntry | undefined, version: string): HTMLElement {
