@@ -19,7 +19,15 @@ import { gzipSync } from 'node:zlib';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Size budget of the bundle, min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
+ * Size budget of the bundle's ENTRY chunk, min+gzip (issue 40 "Budgets"): what `loadDocDbClient` and
+ * get/put/list/delete need — 60 KB, as issue 10 first set for the whole bundle. The rest (index maintenance
+ * and queries, schemas, expectations, migrations, the versions reader) loads on first use from chunks beside
+ * it (src/browser/lazy/features.ts); the entry and every chunk together keep {@link BUNDLE_GZIP_BUDGET}.
+ */
+export const ENTRY_GZIP_BUDGET = 60 * 1024;
+
+/**
+ * Size budget of the whole bundle (entry + every chunk), min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
  * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
  * docs/decisions.md "Browser bundle budget" — to 76 KB for data expectations on every write path
  * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes), and to 88 KB for
@@ -97,13 +105,76 @@ export async function buildBundle(entry, outfile, extra = {}) {
   };
 }
 
-/** `docdb/browser` as one bundle in `outDir/browser/docdb.bundle.js`. */
-export function buildBrowserBundle(outDir = join(root, 'lib')) {
-  // Without keepNames (~4.8 KB min+gzip): error classes take their `name` from their literal `code`
-  // (src/core/errors.ts), the only names the library reads at run time.
-  return buildBundle(join(root, 'src/browser/index.ts'), join(outDir, 'browser', 'docdb.bundle.js'), {
+/**
+ * The browser's DocumentStore features load lazily: src/document/features.ts (eager loaders, what Node and
+ * `lib/` use) is replaced by src/browser/lazy/features.ts, whose loaders `import()` each piece — so each
+ * becomes a chunk of its own and the entry chunk holds only what get/put/list/delete need.
+ */
+const lazyFeatures = {
+  name: 'docdb-lazy-features',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/features\.js$/ }, (args) =>
+      args.importer.startsWith(join(root, 'src', 'document'))
+        ? { path: join(root, 'src/browser/lazy/features.ts') }
+        : undefined,
+    );
+  },
+};
+
+/** Files of a `docdb/browser` build: the entry `docdb.bundle.js` and its chunks `docdb.chunk-<hash>.js`. */
+const isDocDbBundleFile = (f) => f === 'docdb.bundle.js' || /^docdb\.chunk-[\w-]+\.js$/.test(f);
+
+/**
+ * `docdb/browser` in `outDir/browser/`: the entry `docdb.bundle.js` and, beside it, the chunks it imports on
+ * first use (`docdb.chunk-<name>-<hash>.js`, content-hashed: a page or CDN may cache them forever). Returns
+ * the entry's size and inputs, each chunk's, and the total min+gzip.
+ */
+export async function buildBrowserBundle(outDir = join(root, 'lib')) {
+  const esbuild = await import('esbuild');
+  const dir = join(outDir, 'browser');
+  await mkdir(dir, { recursive: true });
+  // Chunks of an earlier build have other hashes: remove them (git-http.bundle.js and the typings stay).
+  for (const f of await readdir(dir)) if (isDocDbBundleFile(f)) await rm(join(dir, f));
+  const result = await esbuild.build({
+    ...common,
+    // Without keepNames (~4.8 KB min+gzip): error classes take their `name` from their literal `code`
+    // (src/core/errors.ts), the only names the library reads at run time.
     keepNames: false,
+    plugins: [lazyFeatures, ...common.plugins],
+    entryPoints: { 'docdb.bundle': join(root, 'src/browser/index.ts') },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'docdb.chunk-[name]-[hash]',
   });
+  const files = [];
+  for (const [path, out] of Object.entries(result.metafile.outputs)) {
+    const file = resolve(root, path);
+    const code = await readFile(file);
+    files.push({
+      file,
+      bytes: code.length,
+      gzipBytes: gzipSync(code, { level: 9 }).length,
+      inputs: Object.keys(out.inputs),
+    });
+  }
+  const entry = files.find((f) => f.file.endsWith('docdb.bundle.js'));
+  // What a page downloads before its first call: the entry and the chunks it imports statically (esbuild
+  // moves code the entry shares with a lazy chunk into such a chunk); the lazy ones load on first use.
+  const outputs = result.metafile.outputs;
+  const entryPath = Object.keys(outputs).find((p) => p.endsWith('docdb.bundle.js'));
+  const staticFiles = outputs[entryPath].imports
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => resolve(root, i.path));
+  const initial = files.filter((f) => f === entry || staticFiles.includes(f.file));
+  const sum = (list) => list.reduce((n, f) => n + f.gzipBytes, 0);
+  return {
+    ...entry,
+    inputs: Object.keys(result.metafile.inputs),
+    entryInputs: entry.inputs,
+    chunks: files.filter((f) => f !== entry).map((f) => ({ ...f, initial: initial.includes(f) })),
+    initialGzipBytes: sum(initial),
+    totalGzipBytes: sum(files),
+  };
 }
 
 /** `docdb/git-http` as one bundle in `outDir/browser/git-http.bundle.js` (its own file: the main bundle stays small). */
@@ -186,7 +257,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const viewer = await buildViewer(out);
   console.log(`built ${gitHttp.file}: ${gitHttp.bytes} bytes, ${gitHttp.gzipBytes} bytes min+gzip`);
   console.log(
-    `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip (budget ${BUNDLE_GZIP_BUDGET})`,
+    `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip, ` +
+      `${bundle.initialGzipBytes} with the chunks it imports (entry budget ${ENTRY_GZIP_BUDGET}), ` +
+      `${bundle.chunks.length} chunks, ${bundle.totalGzipBytes} bytes min+gzip in all (budget ${BUNDLE_GZIP_BUDGET})`,
   );
   console.log(`built ${playground.dir}: ${playground.files.join(', ')}`);
   console.log(`built ${viewer.dir}: ${viewer.gzipBytes} bytes min+gzip in all (budget ${VIEWER_GZIP_BUDGET})`);
@@ -194,7 +267,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('the viewer is over its size budget');
     process.exitCode = 1;
   }
-  if (bundle.gzipBytes > BUNDLE_GZIP_BUDGET) {
+  if (bundle.initialGzipBytes > ENTRY_GZIP_BUDGET || bundle.totalGzipBytes > BUNDLE_GZIP_BUDGET) {
     console.error('bundle is over its size budget');
     process.exitCode = 1;
   }
