@@ -1,6 +1,7 @@
 /** Types of scripts/build-browser.mjs (used by the browser tests and scripts/playground.ts). */
 export declare const BUNDLE_GZIP_BUDGET: number;
 export declare const ENTRY_GZIP_BUDGET: number;
+export declare const INITIAL_GZIP_BUDGET: number;
 export declare const BROWSER_DEPENDENCIES: string[];
 export interface BundleInfo {
   file: string;

@@ -27,6 +27,13 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const ENTRY_GZIP_BUDGET = 60 * 1024;
 
 /**
+ * What a page downloads before its first call: the entry and the chunks it imports statically — esbuild
+ * moves code the entry shares with a lazy chunk into chunks of their own, which the entry imports (esbuild
+ * has no way to keep them in the entry). Measured 70,161 bytes (issue 40).
+ */
+export const INITIAL_GZIP_BUDGET = 72 * 1024;
+
+/**
  * Size budget of the whole bundle (entry + every chunk), min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
  * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
  * docs/decisions.md "Browser bundle budget" — to 76 KB for data expectations on every write path
@@ -34,9 +41,11 @@ export const ENTRY_GZIP_BUDGET = 60 * 1024;
  * schemas checked on every write path, the browser client's included (issue 38: the validator,
  * @cfworker/json-schema and its fast path, ~12 KB, and the declarations hook; measured 89,507 bytes), and to
  * 96 KB for `DocumentStore.migrate` (src/document/migrate, ~4 KB) and the pattern guard's parser
- * (measured 95,998 bytes).
+ * (measured 95,998 bytes) — and to 108 KB when the bundle was split into an entry and chunks (issue 40): the
+ * same code (301 KB minified, 296 KB as one file), but each of its 12 files is gzipped alone, without the
+ * others' repeats to refer back to (measured 105,953 bytes in all).
  */
-export const BUNDLE_GZIP_BUDGET = 96 * 1024;
+export const BUNDLE_GZIP_BUDGET = 108 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
@@ -258,7 +267,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   console.log(`built ${gitHttp.file}: ${gitHttp.bytes} bytes, ${gitHttp.gzipBytes} bytes min+gzip`);
   console.log(
     `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip, ` +
-      `${bundle.initialGzipBytes} with the chunks it imports (entry budget ${ENTRY_GZIP_BUDGET}), ` +
+      `${bundle.initialGzipBytes} with the chunks it imports (budgets ${ENTRY_GZIP_BUDGET}, ${INITIAL_GZIP_BUDGET}), ` +
       `${bundle.chunks.length} chunks, ${bundle.totalGzipBytes} bytes min+gzip in all (budget ${BUNDLE_GZIP_BUDGET})`,
   );
   console.log(`built ${playground.dir}: ${playground.files.join(', ')}`);
@@ -267,7 +276,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('the viewer is over its size budget');
     process.exitCode = 1;
   }
-  if (bundle.initialGzipBytes > ENTRY_GZIP_BUDGET || bundle.totalGzipBytes > BUNDLE_GZIP_BUDGET) {
+  if (
+    bundle.gzipBytes > ENTRY_GZIP_BUDGET ||
+    bundle.initialGzipBytes > INITIAL_GZIP_BUDGET ||
+    bundle.totalGzipBytes > BUNDLE_GZIP_BUDGET
+  ) {
     console.error('bundle is over its size budget');
     process.exitCode = 1;
   }
