@@ -1,5 +1,7 @@
 /** Types of scripts/build-browser.mjs (used by the browser tests and scripts/playground.ts). */
 export declare const BUNDLE_GZIP_BUDGET: number;
+export declare const ENTRY_GZIP_BUDGET: number;
+export declare const INITIAL_GZIP_BUDGET: number;
 export declare const BROWSER_DEPENDENCIES: string[];
 export interface BundleInfo {
   file: string;
@@ -12,7 +14,18 @@ export declare function buildBundle(
   outfile: string,
   extra?: Record<string, unknown>,
 ): Promise<BundleInfo>;
-export declare function buildBrowserBundle(outDir?: string): Promise<BundleInfo>;
+/** `docdb/browser`: its entry (the BundleInfo fields), every chunk, and what a page downloads up front. */
+export interface BrowserBundleInfo extends BundleInfo {
+  /** Every input of the build (entry and chunks); `entryInputs` are the entry file's own. */
+  entryInputs: string[];
+  /** The chunks beside the entry; `initial`: imported statically by the entry (downloaded with it). */
+  chunks: (BundleInfo & { initial: boolean })[];
+  /** min+gzip of the entry and its `initial` chunks: what a page pays before its first call. */
+  initialGzipBytes: number;
+  /** min+gzip of the entry and every chunk. */
+  totalGzipBytes: number;
+}
+export declare function buildBrowserBundle(outDir?: string): Promise<BrowserBundleInfo>;
 export declare function buildGitHttpBundle(outDir?: string): Promise<BundleInfo>;
 export declare function buildPlayground(outDir?: string): Promise<{ dir: string; files: string[]; inputs: string[] }>;
 export declare const VIEWER_GZIP_BUDGET: number;

@@ -19,17 +19,34 @@ import { gzipSync } from 'node:zlib';
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 
 /**
- * Size budget of the bundle, min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
+ * Size budget of the bundle's ENTRY chunk, min+gzip (issue 40 "Budgets"): what `loadDocDbClient` and
+ * get/put/list/delete need — 60 KB, as issue 10 first set for the whole bundle. The rest (index maintenance
+ * and queries, schemas, expectations, migrations, the versions reader) loads on first use from chunks beside
+ * it (src/browser/lazy/features.ts); the entry and every chunk together keep {@link BUNDLE_GZIP_BUDGET}.
+ */
+export const ENTRY_GZIP_BUDGET = 60 * 1024;
+
+/**
+ * What a page downloads before its first call: the entry and the chunks it imports statically — esbuild
+ * moves code the entry shares with a lazy chunk into chunks of their own, which the entry imports (esbuild
+ * has no way to keep them in the entry). Measured 70,161 bytes (issue 40).
+ */
+export const INITIAL_GZIP_BUDGET = 72 * 1024;
+
+/**
+ * Size budget of the whole bundle (entry + every chunk), min+gzip: 60 KB (issue 10), raised to 72 KB when every write path grew the index
  * maintenance and queries (issue 28), rate-limit pacing (issue 30) and compaction readers (issue 31) —
  * docs/decisions.md "Browser bundle budget" — to 76 KB for data expectations on every write path
  * (issue 38, src/document/expect: +4.5 KB min+gzip, measured 70,460 → 75,024 bytes), and to 88 KB for
  * schemas checked on every write path, the browser client's included (issue 38: the validator,
  * @cfworker/json-schema and its fast path, ~12 KB, and the declarations hook; measured 89,507 bytes), and to
  * 96 KB for `DocumentStore.migrate` (src/document/migrate, ~4 KB) and the pattern guard's parser
- * (measured 95,998 bytes), and to 97 KB for the GitHub API store reading a section's archive ahead of a listing
- * whose values follow and `changes({ withPatches })` (issue 41: +0.43 KB, measured 98,032 → 98,466 bytes).
+ * (measured 95,998 bytes), to 97 KB for the archive read ahead of a listing and `changes({ withPatches })` (issue 41,
+ * +0.43 KB) — and to 108 KB when the bundle was split into an entry and chunks (issue 40): the
+ * same code (301 KB minified, 296 KB as one file), but each of its 12 files is gzipped alone, without the
+ * others' repeats to refer back to (measured 105,953 bytes in all).
  */
-export const BUNDLE_GZIP_BUDGET = 97 * 1024;
+export const BUNDLE_GZIP_BUDGET = 108 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
@@ -98,13 +115,76 @@ export async function buildBundle(entry, outfile, extra = {}) {
   };
 }
 
-/** `docdb/browser` as one bundle in `outDir/browser/docdb.bundle.js`. */
-export function buildBrowserBundle(outDir = join(root, 'lib')) {
-  // Without keepNames (~4.8 KB min+gzip): error classes take their `name` from their literal `code`
-  // (src/core/errors.ts), the only names the library reads at run time.
-  return buildBundle(join(root, 'src/browser/index.ts'), join(outDir, 'browser', 'docdb.bundle.js'), {
+/**
+ * The browser's DocumentStore features load lazily: src/document/features.ts (eager loaders, what Node and
+ * `lib/` use) is replaced by src/browser/lazy/features.ts, whose loaders `import()` each piece — so each
+ * becomes a chunk of its own and the entry chunk holds only what get/put/list/delete need.
+ */
+const lazyFeatures = {
+  name: 'docdb-lazy-features',
+  setup(build) {
+    build.onResolve({ filter: /^\.\/features\.js$/ }, (args) =>
+      args.importer.startsWith(join(root, 'src', 'document'))
+        ? { path: join(root, 'src/browser/lazy/features.ts') }
+        : undefined,
+    );
+  },
+};
+
+/** Files of a `docdb/browser` build: the entry `docdb.bundle.js` and its chunks `docdb.chunk-<hash>.js`. */
+const isDocDbBundleFile = (f) => f === 'docdb.bundle.js' || /^docdb\.chunk-[\w-]+\.js$/.test(f);
+
+/**
+ * `docdb/browser` in `outDir/browser/`: the entry `docdb.bundle.js` and, beside it, the chunks it imports on
+ * first use (`docdb.chunk-<name>-<hash>.js`, content-hashed: a page or CDN may cache them forever). Returns
+ * the entry's size and inputs, each chunk's, and the total min+gzip.
+ */
+export async function buildBrowserBundle(outDir = join(root, 'lib')) {
+  const esbuild = await import('esbuild');
+  const dir = join(outDir, 'browser');
+  await mkdir(dir, { recursive: true });
+  // Chunks of an earlier build have other hashes: remove them (git-http.bundle.js and the typings stay).
+  for (const f of await readdir(dir)) if (isDocDbBundleFile(f)) await rm(join(dir, f));
+  const result = await esbuild.build({
+    ...common,
+    // Without keepNames (~4.8 KB min+gzip): error classes take their `name` from their literal `code`
+    // (src/core/errors.ts), the only names the library reads at run time.
     keepNames: false,
+    plugins: [lazyFeatures, ...common.plugins],
+    entryPoints: { 'docdb.bundle': join(root, 'src/browser/index.ts') },
+    outdir: dir,
+    splitting: true,
+    chunkNames: 'docdb.chunk-[name]-[hash]',
   });
+  const files = [];
+  for (const [path, out] of Object.entries(result.metafile.outputs)) {
+    const file = resolve(root, path);
+    const code = await readFile(file);
+    files.push({
+      file,
+      bytes: code.length,
+      gzipBytes: gzipSync(code, { level: 9 }).length,
+      inputs: Object.keys(out.inputs),
+    });
+  }
+  const entry = files.find((f) => f.file.endsWith('docdb.bundle.js'));
+  // What a page downloads before its first call: the entry and the chunks it imports statically (esbuild
+  // moves code the entry shares with a lazy chunk into such a chunk); the lazy ones load on first use.
+  const outputs = result.metafile.outputs;
+  const entryPath = Object.keys(outputs).find((p) => p.endsWith('docdb.bundle.js'));
+  const staticFiles = outputs[entryPath].imports
+    .filter((i) => i.kind === 'import-statement')
+    .map((i) => resolve(root, i.path));
+  const initial = files.filter((f) => f === entry || staticFiles.includes(f.file));
+  const sum = (list) => list.reduce((n, f) => n + f.gzipBytes, 0);
+  return {
+    ...entry,
+    inputs: Object.keys(result.metafile.inputs),
+    entryInputs: entry.inputs,
+    chunks: files.filter((f) => f !== entry).map((f) => ({ ...f, initial: initial.includes(f) })),
+    initialGzipBytes: sum(initial),
+    totalGzipBytes: sum(files),
+  };
 }
 
 /** `docdb/git-http` as one bundle in `outDir/browser/git-http.bundle.js` (its own file: the main bundle stays small). */
@@ -187,7 +267,9 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
   const viewer = await buildViewer(out);
   console.log(`built ${gitHttp.file}: ${gitHttp.bytes} bytes, ${gitHttp.gzipBytes} bytes min+gzip`);
   console.log(
-    `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip (budget ${BUNDLE_GZIP_BUDGET})`,
+    `built ${bundle.file}: ${bundle.bytes} bytes, ${bundle.gzipBytes} bytes min+gzip, ` +
+      `${bundle.initialGzipBytes} with the chunks it imports (budgets ${ENTRY_GZIP_BUDGET}, ${INITIAL_GZIP_BUDGET}), ` +
+      `${bundle.chunks.length} chunks, ${bundle.totalGzipBytes} bytes min+gzip in all (budget ${BUNDLE_GZIP_BUDGET})`,
   );
   console.log(`built ${playground.dir}: ${playground.files.join(', ')}`);
   console.log(`built ${viewer.dir}: ${viewer.gzipBytes} bytes min+gzip in all (budget ${VIEWER_GZIP_BUDGET})`);
@@ -195,7 +277,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('the viewer is over its size budget');
     process.exitCode = 1;
   }
-  if (bundle.gzipBytes > BUNDLE_GZIP_BUDGET) {
+  if (
+    bundle.gzipBytes > ENTRY_GZIP_BUDGET ||
+    bundle.initialGzipBytes > INITIAL_GZIP_BUDGET ||
+    bundle.totalGzipBytes > BUNDLE_GZIP_BUDGET
+  ) {
     console.error('bundle is over its size budget');
     process.exitCode = 1;
   }

@@ -10,7 +10,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { buildBrowserBundle, buildPlayground } from '../../scripts/build-browser.mjs';
+import { type BrowserBundleInfo, buildBrowserBundle, buildPlayground } from '../../scripts/build-browser.mjs';
 import { type StaticServer, startStaticServer } from '../../scripts/static-server.js';
 
 export const CHROMIUM = process.env.DOCDB_CHROMIUM ?? '/usr/bin/chromium';
@@ -65,8 +65,10 @@ self.onmessage = async (event) => {
 export interface Site {
   url: string;
   dir: string;
-  /** min+gzip bytes of the bundle the pages load. */
+  /** min+gzip bytes of the bundle's entry the pages load. */
   bundleGzipBytes: number;
+  /** The bundle the pages load: its entry and chunks. */
+  bundle: BrowserBundleInfo;
   close(): Promise<void>;
 }
 
@@ -82,6 +84,7 @@ export async function startSite(): Promise<Site> {
     url: server.url,
     dir,
     bundleGzipBytes: bundle.gzipBytes,
+    bundle,
     close: async () => {
       await server.close();
       await rm(dir, { recursive: true, force: true });

@@ -18,6 +18,7 @@ import { cpSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'nod
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GIT_TEST_ENV, git, tempDir } from '../git/helpers.js';
 import { installConsumer, type Packed, PKG, packCopy, REPO, sh } from './consumer.js';
@@ -355,6 +356,24 @@ export const client = loadDocDbClient({ backend: 'memory' });
         `node_modules/${PKG.name}/lib/stores/remote-api/node-archive.js`,
       ]),
     );
+  });
+
+  it('the docdb/browser bundle ships its chunks and loads them from the installed package (issue 40)', async () => {
+    const dir = join(consumer, 'node_modules', PKG.name, 'lib', 'browser');
+    const shipped = readdirSync(dir).filter((f) => /^docdb\.chunk-[\w-]+\.js$/.test(f));
+    for (const piece of ['write-kit', 'query', 'migrate', 'versions-of']) {
+      expect(shipped.filter((f) => f.startsWith(`docdb.chunk-${piece}-`))).toHaveLength(1);
+    }
+    // Every chunk the entry names is in the package (a missing one would fail only at first use).
+    const named = [...readFileSync(join(dir, 'docdb.bundle.js'), 'utf8').matchAll(/"\.\/(docdb\.chunk-[\w-]+\.js)"/g)];
+    expect(named.length).toBeGreaterThan(0);
+    for (const [, f] of named) expect(shipped).toContain(f);
+    const docdb = await import(pathToFileURL(join(dir, 'docdb.bundle.js')).href);
+    const client = await docdb.loadDocDbClient({ backend: 'memory' });
+    await client.documents.declareIndexes([{ namespace: 'g', type: 'r', fields: ['data.n'] }]); // the write kit
+    await client.put({ namespace: 'g', type: 'r', id: 'a', data: { n: 1 } });
+    const q = await client.query({ namespace: 'g', type: 'r', where: [{ field: 'data.n', op: '=', value: 1 }] });
+    expect({ by: q.answeredBy, ids: q.rows.map((r: { id: string }) => r.id) }).toEqual({ by: 'index', ids: ['a'] });
   });
 
   it('npx docdb --version prints the package version; --help works', () => {

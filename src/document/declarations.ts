@@ -17,14 +17,8 @@
  * 4. the index work (index-write.ts), from the same first read.
  */
 import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
-import {
-  type DocumentIndexOptions,
-  type FirstRead,
-  type IndexedOp,
-  indexChanges,
-  indexFirstReads,
-  writtenTypes,
-} from './index-write.js';
+import { declarationsFirstReads, writtenTypes } from './first-reads.js';
+import { type DocumentIndexOptions, type FirstRead, type IndexedOp, indexChanges } from './index-write.js';
 import type { TypeIndex } from './indexes/index.js';
 import { type CompiledSchema, compiledSchemaFor, compileSchema } from './schema/compile.js';
 import {
@@ -105,10 +99,7 @@ export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
     const ops = w.ops();
     const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
     if (types.length === 0 && !w.indexes && !w.schemas) return [];
-    const first = await base.read([
-      ...indexFirstReads(types),
-      ...types.map((t) => typeDeclarationPath(t.namespace, t.type)),
-    ]);
+    const first = await base.read(declarationsFirstReads(types));
     checkDocuments(w, ops, schemasAt(w, types, first));
     const declared = await schemaFiles(w, base, ops, first);
     const indexed = await indexChanges(

@@ -18,7 +18,7 @@ import { type ResolveVersionOptions, resolveVersion } from '../core/resolve-vers
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { opsToChanges, putManyParts } from './batch.js';
 import { type BulkReadOptions, readDocument, readManyDocuments, streamDocuments } from './bulk.js';
-import { type DeclarationsWrite, type PreparedSchema, prepareSchemas, writeHook } from './declarations.js';
+import type { DeclarationsWrite, PreparedSchema } from './declarations.js';
 import {
   type DocumentWatchChange,
   type DocumentWatchOptions,
@@ -43,18 +43,20 @@ import type {
   ReadManyDocumentsResult,
 } from './document-types.js';
 import type { DocumentInput, Envelope } from './envelope.js';
-import { expectingWrite } from './expect/write.js';
+import { features } from './features.js';
 import { deriveKey, type Identity } from './identity.js';
-import { applyDeclare, type DocumentIndexOptions, type IndexedOp } from './index-write.js';
+import type { DocumentIndexOptions, IndexedOp } from './index-write.js';
 import { indexedOpsOf, PartsCollector } from './indexed-ops.js';
-import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/index.js';
+import { DECLARATION_KEY, type IndexDeclaration, parseDeclaration, type TypeIndex } from './indexes/declaration.js';
+import { lightWriteHook } from './light-write.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
-import { type MigrateOptions, type MigrationResult, migrateType } from './migrate/index.js';
-import { type DocumentQuery, type DocumentQueryResult, queryDocuments } from './query.js';
-import { PartsSchemas } from './schema/parts.js';
+import type { MigrateOptions, MigrationResult } from './migrate/index.js';
+import type { DocumentQuery, DocumentQueryResult } from './query.js';
+import type { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
-import { type DocumentVersionsResult, documentVersions } from './versions-of.js';
+import type { DocumentVersionsResult } from './versions-of.js';
+import type * as WriteKit from './write-kit.js';
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type * from './document-types.js';
@@ -190,12 +192,13 @@ export class DocumentStore {
   ): Promise<WriteResult> {
     const { indexes, schemas, guard, expect, ...rest } = options;
     assertPartsOptions(rest);
-    const expecting = expectingWrite(this.store, expect, guard, dataOf);
-    if (indexes) checkIndexes(indexes);
-    const declared = schemas ? prepareSchemas(schemas) : undefined;
-    const checks = this.schemaChecks(declared);
+    const kit = await features.write();
+    const expecting = kit.expectingWrite(this.store, expect, guard, dataOf);
+    if (indexes) kit.checkIndexes(indexes);
+    const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
+    const checks = this.schemaChecks(kit, declared);
     const seen = new PartsCollector(
-      async () => applyDeclare(await this.indexes(), indexes ?? []),
+      async () => kit.applyDeclare(await this.indexes(), indexes ?? []),
       dataOf,
       undefined,
       checks,
@@ -216,19 +219,19 @@ export class DocumentStore {
    * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
    * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
    */
-  private schemaChecks(declared: readonly PreparedSchema[] | undefined): PartsSchemas {
-    return new PartsSchemas(
+  private schemaChecks(kit: typeof WriteKit, declared: readonly PreparedSchema[] | undefined): PartsSchemas {
+    return new kit.PartsSchemas(
       (namespace, type) => storedSchema(this.store, { namespace, type }),
       new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])),
     );
   }
 
   /**
-   * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
-   * expectations first, then schemas checked and indexes kept exact.
+   * The ONE derive hook of every write (light-write.ts, then declarations.ts `writeHook`): the caller's guard
+   * and the write's expectations first, then schemas checked and indexes kept exact.
    */
   private declarations(ops: () => readonly IndexedOp[], o: Omit<DeclarationsWrite, 'store' | 'ops'> = {}) {
-    return writeHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o });
+    return lightWriteHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o }, features);
   }
 
   /**
@@ -258,7 +261,7 @@ export class DocumentStore {
         allowed: '[{ namespace, type, fields: ["data.x", …] }]',
       });
     }
-    checkIndexes(indexes);
+    (await features.write()).checkIndexes(indexes);
     return this.commit([], { ...options, indexes });
   }
 
@@ -292,7 +295,7 @@ export class DocumentStore {
   ): Promise<WriteResult> {
     const { force, ...rest } = options;
     const entry = { namespace: t?.namespace, type: t?.type, schema, ...(force !== undefined ? { force } : {}) };
-    const [declared] = prepareSchemas([entry], 'schema');
+    const [declared] = (await features.write()).prepareSchemas([entry], 'schema');
     return this.store.commit([], {
       ...rest,
       derive: this.declarations(() => [], { schemas: [declared as PreparedSchema] }),
@@ -312,7 +315,7 @@ export class DocumentStore {
    * });
    */
   async query<T = unknown>(q: DocumentQuery): Promise<DocumentQueryResult<T>> {
-    return queryDocuments<T>(this.store, q, this.indexOptions);
+    return (await features.query()).queryDocuments<T>(this.store, q, this.indexOptions);
   }
 
   /**
@@ -328,10 +331,17 @@ export class DocumentStore {
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
     const { indexes, schemas, guard, expect, ...rest } = options;
-    const declared = schemas ? prepareSchemas(schemas) : undefined;
-    const checks = this.schemaChecks(declared);
+    if (!indexes && !schemas && expect === undefined) {
+      // Declares nothing: the light hook loads the declarations work only if the section needs it.
+      const changes = opsToChanges(ops);
+      const derive = this.declarations(() => indexedOpsOf(ops, changes), { guard });
+      return this.store.commit(changes, { ...rest, derive });
+    }
+    const kit = await features.write();
+    const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
+    const checks = this.schemaChecks(kit, declared);
     const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
-    const expecting = expectingWrite(this.store, expect, guard);
+    const expecting = kit.expectingWrite(this.store, expect, guard);
     expecting.collector?.takeOps(ops, changes);
     const derive = this.declarations(() => indexedOpsOf(ops, changes), {
       indexes,
@@ -349,8 +359,8 @@ export class DocumentStore {
    * @example
    * await docs.migrate({ namespace: 'github', type: 'repo', operations: [{ op: 'rename', from: 'data.stars', to: 'data.stargazers' }] });
    */
-  migrate(options: MigrateOptions): Promise<MigrationResult> {
-    return migrateType(this, options);
+  async migrate(options: MigrateOptions): Promise<MigrationResult> {
+    return (await features.migrate()).migrateType(this, options);
   }
 
   /** The document at the tip (or at `version`), or null when absent. */
@@ -424,8 +434,11 @@ export class DocumentStore {
    * const { entries } = await docs.history(identity, { limit: 100 });
    * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
    */
-  versionsOf<T = unknown>(identity: Identity, versions: readonly VersionId[]): Promise<DocumentVersionsResult<T>> {
-    return documentVersions<T>(this.store, identity, versions);
+  async versionsOf<T = unknown>(
+    identity: Identity,
+    versions: readonly VersionId[],
+  ): Promise<DocumentVersionsResult<T>> {
+    return (await features.versions()).documentVersions<T>(this.store, identity, versions);
   }
 
   /**
@@ -484,12 +497,4 @@ export class DocumentStore {
   ): AsyncGenerator<DocumentListEntry> {
     yield* streamDocuments((o) => this.list(o), options);
   }
-}
-
-/** Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration). */
-function checkIndexes(indexes: readonly TypeIndex[]): void {
-  applyDeclare(
-    { version: 1, indexes: [] },
-    indexes.filter((t) => t?.fields?.length !== 0),
-  );
 }

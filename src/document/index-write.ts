@@ -15,6 +15,7 @@
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
 import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
 import { decodeEnvelope } from './envelope.js';
+import { indexFirstReads, writtenTypes } from './first-reads.js';
 import {
   buildFromDocuments,
   buildFromRun,
@@ -41,6 +42,7 @@ import { manifestPath } from './indexes/paths.js';
 import type { IndexChange } from './indexes/update.js';
 import type { Stored } from './indexes/values.js';
 
+export { indexFirstReads, writtenTypes } from './first-reads.js';
 export type { IndexedOp } from './index-rebuild.js';
 
 /** Above this many documents of one type in a write, rebuild the type from its own rows. */
@@ -80,18 +82,6 @@ export function applyDeclare(before: IndexDeclaration, declare: readonly TypeInd
 
 /** What a hook's first read round gave: key → value and blob SHA, or null when absent. */
 export type FirstRead = Map<string, { value: Uint8Array; blobSha: string } | null>;
-
-/**
- * The keys index maintenance needs in the FIRST read round of a write touching `types`: the declaration
- * and each type's manifest. The declarations hook (declarations.ts) reads them with the schemas' keys in
- * one batched read and hands the answer to {@link indexChanges}.
- *
- * @example
- * indexFirstReads([{ namespace: 'github', type: 'repo' }]); // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json']
- */
-export function indexFirstReads(types: Iterable<{ namespace: string; type: string }>): string[] {
-  return [DECLARATION_KEY, ...[...types].map((t) => manifestPath(t.namespace, t.type))];
-}
 
 /**
  * The index changes of one write on the tip `base`, given the first read round ({@link indexFirstReads}
@@ -140,20 +130,6 @@ export function indexDerive(w: IndexWrite): DeriveChanges {
     if (types.length === 0 && !w.declare) return [];
     return indexChanges(w, base, await base.read(indexFirstReads(types)));
   };
-}
-
-/**
- * The distinct `(namespace, type)`s a write touches: its documents' and the types it declares.
- *
- * @example
- * writtenTypes(ops, []); // [{ namespace: 'github', type: 'repo' }]
- */
-export function writtenTypes(
-  ...lists: readonly (readonly { namespace: string; type: string }[])[]
-): { namespace: string; type: string }[] {
-  const types = new Map<string, { namespace: string; type: string }>();
-  for (const list of lists) for (const o of list) types.set(typeKey(o), { namespace: o.namespace, type: o.type });
-  return [...types.values()];
 }
 
 /** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */

@@ -16,8 +16,8 @@ import type { OperationMeta, RefStore, VersionedItem } from '../core/refstore.js
 import type { VersionId } from '../core/version.js';
 import { addCost } from './bulk.js';
 import { assertValidIdentity } from './identity.js';
-import { pathOfPart } from './indexes/format.js';
-import { type Manifest, manifestPath, parseManifest, parsePart } from './indexes/index.js';
+import { type Manifest, parseManifest, parsePart, pathOfPart } from './indexes/format.js';
+import { manifestPath } from './indexes/paths.js';
 
 export const SERIES_AGGREGATES = ['count', 'sum', 'mean', 'min', 'max'] as const;
 export type SeriesAggregate = (typeof SERIES_AGGREGATES)[number];

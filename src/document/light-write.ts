@@ -1,0 +1,65 @@
+/**
+ * The derive hook DocumentStore installs on every write, in front of the declarations hook
+ * (declarations.ts): a write that declares nothing makes the hook's first read round itself
+ * (first-reads.ts) and, when the section declares nothing about the written types — no index of theirs, no
+ * manifest, no schema file — is done with no further code: the declarations hook would return no changes
+ * from that same read. Otherwise the declarations hook is loaded (`features.write()`) and runs on the
+ * answer already read, so the section costs the same requests either way. This is what lets the browser
+ * bundle leave the index engine, the schema validator and expectations out of a page that only puts.
+ */
+import type { DeriveBase, DeriveChanges } from '../core/refstore.js';
+import type { DeclarationsWrite } from './declarations.js';
+import type { DocumentFeatures } from './features.js';
+import { declarationsFirstReads, writtenTypes } from './first-reads.js';
+import type { IndexedOp } from './index-write.js';
+import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
+
+/**
+ * The ONE derive hook of a DocumentStore write: the caller's guard (and the write's expectations) first,
+ * then the declarations work — loaded only when the write or the section needs it.
+ *
+ * @example
+ * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
+ */
+export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures): DeriveChanges {
+  if (w.indexes || w.schemas || w.parts) {
+    // The write declares something (or checks schemas as it encodes): the full hook, as it is.
+    return async (base) => (await features.write()).writeHook(w)(base);
+  }
+  return async (base) => {
+    await w.guard?.(base);
+    const ops = w.ops();
+    const types = writtenTypes(ops);
+    if (types.length === 0) return [];
+    const keys = declarationsFirstReads(types);
+    const first = await base.read(keys);
+    if (!declaresAnything(first, types)) return [];
+    const { declarationsDerive } = await features.write();
+    return declarationsDerive({ ...w, guard: undefined, ops: () => ops })(withFirstRead(base, keys, first));
+  };
+}
+
+/**
+ * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
+ * a schema file of one of them, or an index declaration naming one of them.
+ */
+function declaresAnything(
+  first: Map<string, unknown>,
+  types: readonly Pick<IndexedOp, 'namespace' | 'type'>[],
+): boolean {
+  for (const [key, got] of first) if (key !== DECLARATION_KEY && got) return true;
+  const declared = first.get(DECLARATION_KEY) as { value: Uint8Array } | null | undefined;
+  if (!declared) return false;
+  const indexes = parseDeclaration(declared.value).indexes;
+  return indexes.some((t) => types.some((o) => o.namespace === t.namespace && o.type === t.type));
+}
+
+/** `base`, with the first read round answered from what was read already (no request spent twice). */
+function withFirstRead(base: DeriveBase, keys: readonly string[], first: Awaited<ReturnType<DeriveBase['read']>>) {
+  const same = (asked: readonly string[]) => asked.length === keys.length && asked.every((k, i) => k === keys[i]);
+  return {
+    version: base.version,
+    written: (key: string) => base.written(key),
+    read: (asked: readonly string[]) => (same(asked) ? Promise.resolve(first) : base.read(asked)),
+  } satisfies DeriveBase;
+}

@@ -1,0 +1,27 @@
+/**
+ * The write path's declared-features half: the declarations hook (index maintenance, schema checks), the
+ * schema compiler behind a write's `schemas`, expectations (`expect`) and index declarations. DocumentStore
+ * reaches it only through `features.write()` (features.ts), and only when a write needs it: a write that
+ * declares something, or one to a section that declares something about the written types
+ * (light-write.ts). In Node it is loaded with the store; the browser bundle loads it on first use.
+ */
+import { applyDeclare } from './index-write.js';
+import type { TypeIndex } from './indexes/index.js';
+
+export { declarationsDerive, prepareSchemas, writeHook } from './declarations.js';
+export { expectingWrite } from './expect/write.js';
+export { applyDeclare } from './index-write.js';
+export { PartsSchemas } from './schema/parts.js';
+
+/**
+ * Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration).
+ *
+ * @example
+ * checkIndexes([{ namespace: 'github', type: 'repo', fields: ['data.stars'] }]); // throws InvalidConfig when bad
+ */
+export function checkIndexes(indexes: readonly TypeIndex[]): void {
+  applyDeclare(
+    { version: 1, indexes: [] },
+    indexes.filter((t) => t?.fields?.length !== 0),
+  );
+}
