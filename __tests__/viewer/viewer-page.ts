@@ -36,13 +36,13 @@ export async function settled(page: Page): Promise<string> {
 }
 
 /**
- * Register the file's hooks.
+ * Register the file's hooks; `emulatorOptions` start the file's emulator (a seed, a looser anonymous limit).
  *
  * @example
  * const world = viewerWorld();
  * it('…', async () => { const page = await world.open(`repo=${OWNER}/${repo}&view=table&ns=github&type=repo`); });
  */
-export function viewerWorld(): ViewerWorld {
+export function viewerWorld(emulatorOptions: Parameters<typeof emulator>[0] = {}): ViewerWorld {
   let browser: Browser;
   let site: StaticServer;
   let dir: string;
@@ -50,7 +50,11 @@ export function viewerWorld(): ViewerWorld {
   let context: BrowserContext | undefined;
   const counters = new WeakMap<Page, RequestCounter>();
   beforeAll(async () => {
-    [browser, em, dir] = await Promise.all([launchChromium(), emulator(), mkdtemp(join(tmpdir(), 'docdb-viewer-'))]);
+    [browser, em, dir] = await Promise.all([
+      launchChromium(),
+      emulator(emulatorOptions),
+      mkdtemp(join(tmpdir(), 'docdb-viewer-')),
+    ]);
     await buildViewer(dir, { apiUrl: em.url });
     site = await startStaticServer({ root: dir });
   });
