@@ -45,6 +45,39 @@ async function axeFindings(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} — ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
+/**
+ * Dates in another format than the viewer's one (`2026-11-28 01:07 UTC`, or the day alone on a chart's
+ * axis): a time without " UTC", a locale's `11/28/2026` or `1:07:42 AM`.
+ */
+function otherDateFormats(text: string): string[] {
+  const patterns = [
+    /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?!\d| UTC)\S*/g,
+    /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/g,
+    /\b\d{1,2}:\d{2}(:\d{2})? ?[AP]M\b/g,
+  ];
+  return patterns.flatMap((re) => text.match(re) ?? []);
+}
+
+/**
+ * A chart's text that reaches outside its SVG's viewBox (drawn cut off), e.g. a wide y tick "130,000".
+ * Measured in a monospace font, wider than any system font's digits: this machine's narrow sans-serif
+ * fits "130,000" where a visitor's font did not.
+ */
+function clippedChartText(page: Page): Promise<string[]> {
+  return page.$$eval('svg.line-chart', (svgs) =>
+    svgs.flatMap((svg) => {
+      const box = (svg as SVGSVGElement).viewBox.baseVal;
+      return [...svg.querySelectorAll('text')]
+        .filter((t) => {
+          t.style.fontFamily = 'monospace';
+          const b = t.getBBox();
+          return b.x < box.x || b.x + b.width > box.x + box.width || b.y < box.y || b.y + b.height > box.y + box.height;
+        })
+        .map((t) => t.textContent ?? '');
+    }),
+  );
+}
+
 /** Open every view at one width and colour scheme; what axe finds and how wide each page is. */
 async function walk(width: number, colorScheme: 'light' | 'dark') {
   const problems: string[] = [];
@@ -57,6 +90,9 @@ async function walk(width: number, colorScheme: 'light' | 'dark') {
     expect(await page.getAttribute('body', 'data-state'), `${view.name} settles ready`).toBe('ready');
     for (const finding of await axeFindings(page)) problems.push(`${view.name}: ${finding}`);
     widths[view.name] = await page.evaluate(() => document.documentElement.scrollWidth);
+    for (const date of otherDateFormats(await page.locator('body').innerText()))
+      problems.push(`${view.name}: a date not in the one format: ${date}`);
+    for (const label of await clippedChartText(page)) problems.push(`${view.name}: chart text clipped: ${label}`);
     await page.close();
   }
   return { problems, widths };
@@ -76,4 +112,45 @@ describe('every view is accessible and fits a phone', () => {
     const dark = await walk(1280, 'dark');
     expect([...light.problems, ...dark.problems.map((p) => `dark ${p}`)]).toEqual([]);
   }, 240_000);
+
+  it('at 375 × 640: one-line footer, focused rows stay above it, the version picker opens over the page', async () => {
+    const page = await world.newPage();
+    await page.setViewportSize({ width: 375, height: 640 });
+    await world.open(views.find((v) => v.name === 'table')?.query as string, page);
+    const box = (selector: string) =>
+      page
+        .locator(selector)
+        .first()
+        .evaluate((el) => el.getBoundingClientRect().toJSON() as DOMRect);
+    // One line of 12 px text in its 2.75 rem bar (three lines before: status, limit, reset, requests).
+    expect((await box('footer.bottom')).height).toBeLessThanOrEqual(48);
+
+    await page.locator('.vt-body .vt-row').first().focus();
+    const hidden: number[] = [];
+    for (let i = 1; i <= 20; i++) {
+      await page.keyboard.press('ArrowDown');
+      const { row, footer, index } = await page.evaluate(() => ({
+        row: (document.activeElement as HTMLElement).getBoundingClientRect().bottom,
+        footer: (document.querySelector('footer.bottom') as HTMLElement).getBoundingClientRect().top,
+        index: Number((document.activeElement as HTMLElement).getAttribute('aria-rowindex')),
+      }));
+      expect(index).toBe(i + 2);
+      if (row > footer) hidden.push(i);
+    }
+    expect(hidden).toEqual([]);
+
+    const header = (await box('header.top')).height;
+    await page.getByText('Pick a version').click();
+    await page.waitForSelector('.picker-list a');
+    const list = await box('.picker-list');
+    expect((await box('header.top')).height).toBe(header);
+    expect(list.bottom).toBeGreaterThan((await box('header.top')).bottom);
+    // Over the page: what is drawn at the list's middle is the list, not the view under it.
+    const onTop = await page.evaluate(
+      ([x, y]) => document.elementFromPoint(x as number, y as number)?.closest('.picker-list') !== null,
+      [list.left + list.width / 2, list.top + list.height / 2],
+    );
+    expect(onTop).toBe(true);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  }, 120_000);
 });

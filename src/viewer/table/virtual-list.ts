@@ -171,5 +171,8 @@ export class VirtualList {
     const el = this.drawn.get(i);
     el?.setAttribute('tabindex', '0');
     el?.focus({ preventScroll: true });
+    // The box may reach below the pinned footer: scroll the page too, so the row is never under it (the
+    // page's scroll-padding-bottom, 00-base.css, keeps the footer's height clear).
+    el?.scrollIntoView({ block: 'nearest' });
   }
 }
