@@ -125,6 +125,11 @@ describe('every view is accessible and fits a phone', () => {
     // One line of 12 px text in its 2.75 rem bar (three lines before: status, limit, reset, requests).
     expect((await box('footer.bottom')).height).toBeLessThanOrEqual(48);
 
+    // The column the rows are sorted by (data.stars, the third) is in the table's box.
+    const [scroller, sorted] = [await box('.vt-scroll'), await box('[aria-sort="descending"]')];
+    expect(sorted.left).toBeGreaterThanOrEqual(scroller.left);
+    expect(sorted.right).toBeLessThanOrEqual(scroller.right);
+
     await page.locator('.vt-body .vt-row').first().focus();
     const hidden: number[] = [];
     for (let i = 1; i <= 20; i++) {
@@ -152,5 +157,13 @@ describe('every view is accessible and fits a phone', () => {
     );
     expect(onTop).toBe(true);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+
+    // The overview shows every column of its types table without scrolling it.
+    await world.open(views.find((v) => v.name === 'overview')?.query as string, page);
+    const types = await page.locator('table.types').evaluate((t) => ({
+      table: t.getBoundingClientRect().right,
+      box: (t.closest('.table-scroll') as HTMLElement).getBoundingClientRect().right,
+    }));
+    expect(types.table).toBeLessThanOrEqual(types.box);
   }, 120_000);
 });

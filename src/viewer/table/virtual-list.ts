@@ -33,6 +33,8 @@ export class VirtualList {
   private readonly drawn = new Map<number, HTMLElement>();
   private focused = 0;
   private frame = 0;
+  /** Whether the sorted column was brought into view (once: later the visitor's own scrolling wins). */
+  private revealed = false;
 
   constructor(private readonly o: VirtualListOptions) {
     this.body = h('div', { class: 'vt-body', attrs: { role: 'rowgroup' } });
@@ -66,6 +68,22 @@ export class VirtualList {
     this.drawn.clear();
     this.draw();
     if (hadFocus) this.drawn.get(this.focused)?.focus({ preventScroll: true });
+    this.revealSorted();
+  }
+
+  /**
+   * At 375 px the box shows about one and a half columns: scroll it sideways so the column the rows are
+   * sorted by (its header has `aria-sort`) is in view (issue 40 item 12). Once the box has a width.
+   */
+  private revealSorted(): void {
+    if (this.revealed || this.element.clientWidth === 0) return;
+    this.revealed = true;
+    const sorted = this.o.header.querySelector<HTMLElement>('[aria-sort="ascending"], [aria-sort="descending"]');
+    if (!sorted) return;
+    const right = sorted.offsetLeft + sorted.offsetWidth;
+    if (right > this.element.scrollLeft + this.element.clientWidth) {
+      this.element.scrollLeft = Math.min(sorted.offsetLeft, right - this.element.clientWidth);
+    }
   }
 
   /** Scroll so that `top` px of rows are above the view. */
