@@ -34,7 +34,7 @@ const TICK_CHAR_WIDTH = 8;
  * left: "130,000" (about 56 px) does not fit the 50 px left of the axis (issue 40 item 13).
  */
 function tickOverhang(ticks: readonly number[]): number {
-  const widest = Math.max(0, ...ticks.map((t) => formatValue(t).length)) * TICK_CHAR_WIDTH;
+  const widest = ticks.reduce((most, t) => Math.max(most, formatValue(t).length), 0) * TICK_CHAR_WIDTH;
   return Math.max(0, Math.ceil(widest - (PAD.left - 6) + 4));
 }
 /** Charts drawn so far: each gets its own element ids. */
