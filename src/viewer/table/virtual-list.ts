@@ -81,9 +81,8 @@ export class VirtualList {
     const sorted = this.o.header.querySelector<HTMLElement>('[aria-sort="ascending"], [aria-sort="descending"]');
     if (!sorted) return;
     const right = sorted.offsetLeft + sorted.offsetWidth;
-    if (right > this.element.scrollLeft + this.element.clientWidth) {
-      this.element.scrollLeft = Math.min(sorted.offsetLeft, right - this.element.clientWidth);
-    }
+    // At the box's left edge (not a cut column before it); the browser clamps it for the last column.
+    if (right > this.element.scrollLeft + this.element.clientWidth) this.element.scrollLeft = sorted.offsetLeft;
   }
 
   /** Scroll so that `top` px of rows are above the view. */
