@@ -7,6 +7,7 @@
  *   npx tsx scripts/viewer-screenshots.ts                      # every view → docs/images/viewer-<view>.png
  *   npx tsx scripts/viewer-screenshots.ts --only table,chart   # some of them
  *   npx tsx scripts/viewer-screenshots.ts --out .tmp/shots     # elsewhere (to compare before replacing)
+ *   npx tsx scripts/viewer-screenshots.ts --out .tmp/phone --width 375 --scheme dark   # a phone, dark
  *
  * Needs /usr/bin/chromium (or DOCDB_CHROMIUM) and esbuild (a checkout after `npm ci`). A view that ends
  * in `data-state="error"` or does not settle is reported with the page's message and the script exits 1;
@@ -18,55 +19,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { DEMO_SECTION, seedDemoSection } from '../src/cli/demo-section.js';
+import { seedDemoSection } from '../src/cli/demo-section.js';
 import { type StaticServer, startStaticServer } from '../src/cli/static-server.js';
 import { viewerPage, writeSite } from '../src/cli/viewer-site.js';
-import { DocumentStore } from '../src/document/index.js';
-import { DEMO_SEED, type EmulatorHandle, startEmulator } from '../src/emulator/index.js';
-import { MemoryRefStore } from '../src/stores/memory/index.js';
+import { DEMO_SEED, startEmulator } from '../src/emulator/index.js';
+import { demoViews } from './demo-views.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const CHROMIUM = process.env.DOCDB_CHROMIUM ?? '/usr/bin/chromium';
 const VIEWPORT = { width: 1280, height: 800 };
 /** How long one view may take to settle (the emulator answers in milliseconds; a slow machine may not). */
 const SETTLE_MS = 60_000;
-
-interface Shot {
-  name: string;
-  query: string;
-}
-
-/** Versions the URLs name, read from the demo section as the library sees it. */
-async function demoVersions(
-  em: EmulatorHandle,
-): Promise<{ tip: string; weekAgo: string; day21: string; day20: string }> {
-  const store = new MemoryRefStore({ db: em.state.repo(DEMO_SECTION.repo).db, ref: DEMO_SECTION.ref });
-  const { entries } = await new DocumentStore(store).history(
-    { namespace: 'weather', doc_type: 'station', id: 'oslo' },
-    { limit: 100 },
-  );
-  // Newest first, one entry per commit (every commit moves every station); the import is the last.
-  const at = (i: number) => (entries[i] as { version: string }).version;
-  const day = (d: number) => at(DEMO_SECTION.updates - d);
-  return { tip: at(0), weekAgo: at(7), day21: day(21), day20: day(20) };
-}
-
-/** The views the docs show, each by its URL (docs/viewer.md "Opening a section: the URL"). */
-async function shots(em: EmulatorHandle): Promise<Shot[]> {
-  const v = await demoVersions(em);
-  const repo = `repo=${DEMO_SECTION.repo}`;
-  const station = 'ns=weather&type=station&id=oslo';
-  return [
-    { name: 'overview', query: repo },
-    { name: 'table', query: `${repo}&view=table&ns=github&type=repo&sort=-data.stars` },
-    { name: 'document', query: `${repo}&view=document&${station}&from=${v.weekAgo}&to=${v.tip}` },
-    // Day 21 adds a repository and removes one, and moves dozens: every kind of change.
-    { name: 'section-diff', query: `${repo}&view=diff&from=${v.day20}&to=${v.day21}` },
-    { name: 'chart', query: `${repo}&view=chart&${station}&field=data.temperature_c` },
-    { name: 'chart-type', query: `${repo}&view=chart&ns=github&type=repo&field=data.stars&agg=sum` },
-    { name: 'file', query: `${repo}&ref=${DEMO_SECTION.filesRef}&path=${DEMO_SECTION.files[0]}` },
-  ];
-}
 
 /** Open one view and shoot it; the page's own words when it does not get to `ready`. */
 async function shoot(page: Page, url: string, file: string): Promise<string | undefined> {
@@ -98,7 +61,19 @@ async function launch(): Promise<Browser> {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { out: { type: 'string' }, only: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      out: { type: 'string' },
+      only: { type: 'string' },
+      width: { type: 'string' },
+      scheme: { type: 'string' },
+    },
+  });
+  const width = Number(values.width ?? VIEWPORT.width);
+  if (!Number.isInteger(width) || width < 200 || width > 4000)
+    throw new Error(`--width: ${values.width} is not a width in px; allowed 200 to 4000`);
+  const scheme = values.scheme ?? 'light';
+  if (scheme !== 'light' && scheme !== 'dark') throw new Error(`--scheme: ${scheme}; allowed light or dark`);
   const out = resolve(values.out ?? join(ROOT, 'docs/images'));
   const only = values.only?.split(',').map((s) => s.trim());
   // GitHub's anonymous budget is 60 an hour; the screenshots are not about it.
@@ -111,14 +86,14 @@ async function main(): Promise<number> {
   try {
     await seedDemoSection(em.state);
     await writeSite(siteDir, page, { apiUrl: em.url });
-    const all = await shots(em);
+    const all = (await demoViews(em)).filter((view) => view.screenshot);
     // Checked before Chromium starts: a typo costs nothing.
     const unknown = (only ?? []).filter((name) => !all.some((shot) => shot.name === name));
     if (unknown.length > 0)
       throw new Error(`--only: unknown ${unknown.join(', ')}; known: ${all.map((s) => s.name).join(', ')}`);
     site = await startStaticServer({ root: siteDir });
     browser = await launch();
-    const context = await browser.newContext({ viewport: VIEWPORT, colorScheme: 'light' });
+    const context = await browser.newContext({ viewport: { ...VIEWPORT, width }, colorScheme: scheme });
     await mkdir(out, { recursive: true });
     for (const shot of all) {
       if (only && !only.includes(shot.name)) continue;

@@ -78,7 +78,7 @@ describe('formatting', () => {
     expect(formatValue(1234)).toBe('1,234');
     expect(formatValue(1234.5678)).toBe('1,235');
     expect(formatValue(0.123456)).toBe('0.1235');
-    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4), true)).toBe('2026-01-02 03:04');
+    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4), true)).toBe('2026-01-02 03:04 UTC');
     expect(formatTime(Date.UTC(2026, 0, 2, 3, 4))).toBe('2026-01-02');
     expect(formatTime(Number.NaN)).toBe('');
   });

@@ -18,7 +18,7 @@ describe('limitStop', () => {
     const stop = limitStop(error, { rateLimit: exhausted, hasToken: false, time });
     expect(stop?.kind).toBe('primary');
     expect(stop?.message).toBe(
-      "GitHub's hourly rate limit is used up (60 requests an hour without a token): nothing more can be read until it resets at T1800000000 (your local time). Add a token for 5,000 an hour.",
+      "GitHub's hourly rate limit is used up (60 requests an hour without a token): nothing more can be read until it resets at T1800000000. Add a token for 5,000 an hour.",
     );
     expect(stop?.message).not.toContain('3387');
   });
@@ -32,7 +32,7 @@ describe('limitStop', () => {
       time,
     });
     expect(withToken?.message).toBe(
-      "GitHub's hourly rate limit is used up (5000 requests an hour with your token): nothing more can be read until it resets at T1800000000 (your local time).",
+      "GitHub's hourly rate limit is used up (5000 requests an hour with your token): nothing more can be read until it resets at T1800000000.",
     );
   });
 

@@ -2,12 +2,12 @@
  * Where a rate limit stops the page (issue 40 item 2), in Chromium against the emulator with GitHub's
  * anonymous limit (60 an hour, shared by every anonymous visitor of one emulator, as GitHub shares it per
  * IP address): the PRIMARY limit — a 403 with `x-ratelimit-remaining: 0` — is named as the hourly limit, with
- * its reset in local time and "Add a token"; only a real secondary limit (`retry-after`, budget left) says
+ * its reset (in the viewer's one date format, UTC) and "Add a token"; only a real secondary limit (`retry-after`, budget left) says
  * "secondary". Before the fix an anonymous visitor past 60 requests read "GitHub asked to slow down
  * (secondary rate limit). Try again in 3387 seconds".
  */
-import type { Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
+import { formatUtc } from '../../src/viewer/dates.js';
 import { freshRepo, OWNER, TOKEN } from '../remote-api/helpers.js';
 import { seedType } from './table-seed.js';
 import { settled, viewerWorld } from './viewer-page.js';
@@ -25,9 +25,9 @@ function section(): string {
   return repo;
 }
 
-/** The reset time as the page formats it (the visitor's local time), from the emulator's `x-ratelimit-reset`. */
-function localTime(page: Page, epochSeconds: number): Promise<string> {
-  return page.evaluate((s) => new Date(s * 1000).toLocaleTimeString(), epochSeconds);
+/** The reset time as the page formats it (src/viewer/dates.ts, UTC), from the emulator's `x-ratelimit-reset`. */
+function resetTime(epochSeconds: number): string {
+  return formatUtc(epochSeconds * 1000);
 }
 
 describe('a rate limit that stops the page', () => {
@@ -45,7 +45,7 @@ describe('a rate limit that stops the page', () => {
     expect(await stop.getAttribute('data-limit')).toBe('primary');
     const text = await stop.locator('p').innerText();
     expect(text).toBe(
-      `GitHub's hourly rate limit is used up (60 requests an hour without a token): nothing more can be read until it resets at ${await localTime(page, budget.reset)} (your local time). Add a token for 5,000 an hour.`,
+      `GitHub's hourly rate limit is used up (60 requests an hour without a token): nothing more can be read until it resets at ${resetTime(budget.reset)}. Add a token for 5,000 an hour.`,
     );
     expect(await page.locator('body').innerText()).not.toMatch(/secondary|seconds/);
 

@@ -112,5 +112,8 @@ describe('viewer tokens', () => {
     await page.keyboard.press('Enter');
     await page.waitForSelector('table.types');
     expect(await page.locator('table.types td.num').innerText()).toBe('1');
+    // The panel closes once the token is in use; the focus is back on its summary (issue 40 item 13).
+    expect(await page.locator('details.token-panel').evaluate((d) => (d as HTMLDetailsElement).open)).toBe(false);
+    expect(await focused()).toBe('Token: in use');
   });
 });

@@ -36,7 +36,8 @@ export async function settled(page: Page): Promise<string> {
 }
 
 /**
- * Register the file's hooks (`emulatorOptions`: the emulator's, e.g. a lower `treeTruncateLimit`).
+ * Register the file's hooks; `emulatorOptions` start the file's emulator (a seed, a looser anonymous limit, a
+ * lower `treeTruncateLimit`).
  *
  * @example
  * const world = viewerWorld();

@@ -4,9 +4,11 @@
  * rate limit in view, holds the token panel, and follows the section while a view shows its tip.
  * Views change the page only through `ctx.navigate` or `?…` links (history entries; back/forward work).
  */
+
 import type { DocDbClient } from '../browser/index.js';
 import { readApiUrl, readWatchInterval, webOriginOf } from './config.js';
 import type { ViewContext } from './context.js';
+import { formatUtc } from './dates.js';
 import { clear, h } from './dom.js';
 import { budgetWarning, limitNotice } from './frame/budget-warning.js';
 import { type ClientPool, clientPool } from './frame/clients.js';
@@ -38,7 +40,8 @@ function buildFrame(doc: Document, token: HTMLElement): Frame {
     problems: h('div', { class: 'problems', attrs: { role: 'alert' } }),
     view: h('main', { class: 'view', attrs: { id: 'view', tabindex: -1 } }),
     status: h('p', { class: 'status', attrs: { role: 'status', 'aria-live': 'polite' } }),
-    meter: h('p', { class: 'meter', attrs: { 'aria-live': 'off' } }),
+    // Focusable: at phone width the footer shows one line, and the meter's whole text while focused (a tap).
+    meter: h('p', { class: 'meter', attrs: { 'aria-live': 'off', tabindex: 0 } }),
   };
   const header = h(
     'header',
@@ -216,8 +219,8 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
   });
 }
 
-/** Reset times in the visitor's local time (the meter's format). */
-const localTime = (s: number) => new Date(s * 1000).toLocaleTimeString();
+/** Reset times in the viewer's one date format (src/viewer/dates.ts). */
+const localTime = (s: number) => formatUtc(s * 1000);
 
 /** The notice for a read a rate limit stopped (which limit, when, "Add a token"), or undefined for other errors. */
 function stoppedBy(error: unknown, stats: ViewerStats, panel: TokenPanel): HTMLElement | undefined {

@@ -23,6 +23,20 @@ const SVG = 'http://www.w3.org/2000/svg';
 const W = 640;
 const H = 280;
 const PAD = { left: 56, right: 16, top: 32, bottom: 40 };
+/**
+ * A tick label's width per character at the ticks' 13 px (40-chart.css), rounded up: digits and commas of
+ * system fonts are narrower. Over-estimating only widens the margin.
+ */
+const TICK_CHAR_WIDTH = 8;
+
+/**
+ * How far the y ticks' labels reach left of the SVG's own edge, so the viewBox can start that much further
+ * left: "130,000" (about 56 px) does not fit the 50 px left of the axis (issue 40 item 13).
+ */
+function tickOverhang(ticks: readonly number[]): number {
+  const widest = ticks.reduce((most, t) => Math.max(most, formatValue(t).length), 0) * TICK_CHAR_WIDTH;
+  return Math.max(0, Math.ceil(widest - (PAD.left - 6) + 4));
+}
 /** Charts drawn so far: each gets its own element ids. */
 let charts = 0;
 
@@ -99,7 +113,7 @@ export function lineChart(points: readonly ChartPoint[], opts: { title: string; 
   const ys = points.map((p) => (p.value === null ? null : yOf(p.value)));
   const titleId = `chart-title-${++charts}`;
   const svg = s('svg', {
-    viewBox: `0 0 ${W} ${H}`,
+    viewBox: `${-tickOverhang(ticks)} 0 ${W + tickOverhang(ticks)} ${H}`,
     class: 'line-chart',
     role: 'img',
     tabindex: 0,

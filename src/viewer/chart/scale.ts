@@ -3,6 +3,8 @@
  * an anonymous visitor can afford, and reading a numeric field out of an untrusted envelope.
  */
 
+import { formatUtc } from '../dates.js';
+
 /**
  * About `count` round tick values covering [min, max] (steps of 1, 2 or 5 × 10^k — the classic "nice numbers"
  * of Heckbert, Graphics Gems 1990). A flat series gets one tick; NaN/Infinity none.
@@ -91,10 +93,9 @@ export function formatValue(v: number): string {
  * minute when `fine`.
  *
  * @example
- * formatTime(Date.UTC(2026, 0, 2, 3, 4), true); // '2026-01-02 03:04'
+ * formatTime(Date.UTC(2026, 0, 2, 3, 4), true); // '2026-01-02 03:04 UTC'
  */
 export function formatTime(ms: number, fine = false): string {
   if (!Number.isFinite(ms)) return '';
-  const iso = new Date(ms).toISOString();
-  return fine ? `${iso.slice(0, 10)} ${iso.slice(11, 16)}` : iso.slice(0, 10);
+  return formatUtc(ms, fine ? 'minute' : 'day');
 }

@@ -5,8 +5,10 @@
  * section at that version and to the commit on GitHub (when the API has a web page: not for the emulator,
  * where the SHA is shown as text). The form compares any two loaded versions (`from`/`to` in the URL).
  */
+
 import type { HistoryEntry, HistoryResult, Identity } from '../../browser/index.js';
 import type { ViewContext } from '../context.js';
+import { formatUtc } from '../dates.js';
 import { h, safeHref } from '../dom.js';
 import { historyPage } from './reads.js';
 import { changedFields, readVersions, unreadVersions } from './version-changes.js';
@@ -16,8 +18,7 @@ const firstLine = (message: string) => message.split('\n', 1)[0] ?? '';
 
 /** `2026-11-28 01:07 UTC` from an ISO date (UTC: the same text for every visitor). */
 function when(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : `${d.toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+  return formatUtc(iso);
 }
 
 function commitRef(ctx: ViewContext, sha: string): HTMLElement {

@@ -90,7 +90,7 @@ export function limitStop(
     const way = args.hasToken ? '' : ' Add a token for 5,000 an hour.';
     return {
       kind: 'primary',
-      message: `GitHub's hourly rate limit is used up${allowance}: nothing more can be read until it resets at ${args.time(reset)} (your local time).${way}`,
+      message: `GitHub's hourly rate limit is used up${allowance}: nothing more can be read until it resets at ${args.time(reset)}.${way}`,
     };
   }
   const wait = data.retryAfter === undefined ? 'in a minute' : `in ${data.retryAfter} seconds`;

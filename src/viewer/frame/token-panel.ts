@@ -46,6 +46,10 @@ export function tokenPanel(changed: () => void): TokenPanel {
     if (value === '') return;
     setToken(value, { keepForTab: keep.checked });
     show();
+    // Done with the panel: close it (it covered the page at 375 px) and give the focus back to its summary,
+    // which now says "Token: in use", so a keyboard user is where they opened it.
+    details.open = false;
+    summary.focus();
     changed();
   };
   const forget = () => {

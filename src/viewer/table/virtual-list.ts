@@ -38,6 +38,8 @@ export class VirtualList {
   private readonly drawn = new Map<number, HTMLElement>();
   private focused = 0;
   private frame = 0;
+  /** Whether the sorted column was brought into view (once: later the visitor's own scrolling wins). */
+  private revealed = false;
 
   constructor(private readonly o: VirtualListOptions) {
     this.body = h('div', { class: 'vt-body', attrs: { role: 'rowgroup' } });
@@ -71,6 +73,21 @@ export class VirtualList {
     this.drawn.clear();
     this.draw();
     if (hadFocus) this.drawn.get(this.focused)?.focus({ preventScroll: true });
+    this.revealSorted();
+  }
+
+  /**
+   * At 375 px the box shows about one and a half columns: scroll it sideways so the column the rows are
+   * sorted by (its header has `aria-sort`) is in view (issue 40 item 12). Once the box has a width.
+   */
+  private revealSorted(): void {
+    if (this.revealed || this.element.clientWidth === 0) return;
+    this.revealed = true;
+    const sorted = this.o.header.querySelector<HTMLElement>('[aria-sort="ascending"], [aria-sort="descending"]');
+    if (!sorted) return;
+    const right = sorted.offsetLeft + sorted.offsetWidth;
+    // At the box's left edge (not a cut column before it); the browser clamps it for the last column.
+    if (right > this.element.scrollLeft + this.element.clientWidth) this.element.scrollLeft = sorted.offsetLeft;
   }
 
   /** Scroll so that `top` px of rows are above the view. */
@@ -182,5 +199,8 @@ export class VirtualList {
     const el = this.drawn.get(i);
     el?.setAttribute('tabindex', '0');
     el?.focus({ preventScroll: true });
+    // The box may reach below the pinned footer: scroll the page too, so the row is never under it (the
+    // page's scroll-padding-bottom, 00-base.css, keeps the footer's height clear).
+    el?.scrollIntoView({ block: 'nearest' });
   }
 }

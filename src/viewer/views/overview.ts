@@ -4,8 +4,10 @@
  * page of commits (`ctx.recentCommits()`) and ONE listing at `ctx.version` — the listing after the
  * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`.
  */
+
 import { explainError, type HistoryEntry, parseKey } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
+import { formatUtc } from '../dates.js';
 import { h, safeHref } from '../dom.js';
 
 /** One document type of the section and what the listing says of it. */
@@ -219,8 +221,7 @@ function firstLine(message: string): string {
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 
-/** An ISO date as the visitor's local date and time (display only). */
+/** An ISO date in the viewer's one format (src/viewer/dates.ts). */
 export function formatDate(iso: string): string {
-  const d = new Date(iso);
-  return Number.isNaN(d.getTime()) ? iso : d.toLocaleString();
+  return formatUtc(iso);
 }
