@@ -36281,6 +36281,92 @@ function readOnly(inputs) {
 
 /***/ }),
 
+/***/ 988:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   K: () => (/* binding */ readFeedInputs),
+/* harmony export */   k: () => (/* binding */ FEED_MODES)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_viewer_url_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1165);
+/* harmony import */ var _export_feed_section_feed_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(3989);
+/**
+ * The Action's feed inputs (docs/feed.md): `feed` (a workspace path: the Atom feed of the section's newest
+ * commits, written after the run), `feed-limit`, `feed-url` (where it is published) and, in the modes that take
+ * `feed`, `viewer-url` (the viewer its entries link to; the review modes read `viewer-url` for their comment).
+ * Read and checked with the other inputs, before any request; the real path is checked when the run starts.
+ */
+
+
+
+/**
+ * The modes that take `feed`: those that write the section (the feed is written after the commit lands, and when
+ * nothing changed). `dry-run` writes nothing; the read modes have `export-path` for files.
+ */
+const FEED_MODES = ['project', 'backfill', 'merge'];
+/** The inputs that need `feed`. */
+const WITH_FEED = ['feed-limit', 'feed-url'];
+/**
+ * The feed inputs (undefined without `feed`), or `InvalidConfig` naming the input: `feed` in a mode that does not
+ * write the section, on one shard of a `shard-commit: merge` fan-out (the merge job writes the section), a limit
+ * out of range, an address that is not http(s).
+ *
+ * @example
+ * readFeedInputs((n) => ({ feed: 'site/feed.xml' })[n] ?? '', { mode: 'project', shardCommit: 'direct' }, ACTION_INPUT_NAMES);
+ * // { path: 'site/feed.xml', limit: 50 }
+ */
+function readFeedInputs(get, run, names) {
+    const bad = (field, message, allowed) => {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(field, `${names.label(field)}: ${message}`, allowed ? { allowed } : {});
+    };
+    const path = get('feed');
+    const feedMode = FEED_MODES.includes(run.mode);
+    if (path === '') {
+        for (const n of WITH_FEED)
+            if (get(n) !== '')
+                bad(n, 'needs feed too (the path of the feed to write)');
+        if (feedMode && get('viewer-url') !== '') {
+            bad('viewer-url', `in mode: ${run.mode} it is where the feed's entries link: give feed too`);
+        }
+        return undefined;
+    }
+    if (!feedMode) {
+        bad('feed', `only applies to mode: ${FEED_MODES.join(', ')}, the modes that write the section (mode is ${run.mode})`);
+    }
+    if (run.shardCommit === 'merge' && run.mode !== 'merge' && run.shard) {
+        bad('feed', 'belongs on the mode: merge job: with shard-commit: merge a shard commits to its own ref, not the section');
+    }
+    if (path.includes('\0'))
+        bad('feed', 'is not a path', 'a relative path inside the workspace');
+    const out = { path, limit: limitInput(get('feed-limit'), bad) };
+    for (const [name, key] of [
+        ['feed-url', 'feedUrl'],
+        ['viewer-url', 'viewerUrl'],
+    ]) {
+        const v = get(name);
+        if (v === '')
+            continue;
+        if ((0,_core_viewer_url_js__WEBPACK_IMPORTED_MODULE_2__/* .httpUrl */ .q)(v) === undefined) {
+            bad(name, `${JSON.stringify(v)} is not an http(s) address (e.g. https://octo.github.io/data/)`, 'an http(s) URL');
+        }
+        out[key] = v;
+    }
+    return out;
+}
+function limitInput(text, bad) {
+    if (text === '')
+        return _export_feed_section_feed_js__WEBPACK_IMPORTED_MODULE_1__/* .DEFAULT_FEED_LIMIT */ .ZH;
+    const n = /^[1-9]\d{0,8}$/.test(text) ? Number(text) : Number.NaN;
+    if (!(n <= _export_feed_section_feed_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_FEED_LIMIT */ .cs)) {
+        bad('feed-limit', `${JSON.stringify(text)} must be a whole number from 1 to ${_export_feed_section_feed_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_FEED_LIMIT */ .cs}`, `1-${_export_feed_section_feed_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_FEED_LIMIT */ .cs}`);
+    }
+    return n;
+}
+
+
+/***/ }),
+
 /***/ 8236:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -36306,6 +36392,8 @@ var run = __nccwpck_require__(2993);
 var spec = __nccwpck_require__(1495);
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 2 modules
 var config = __nccwpck_require__(6843);
+// EXTERNAL MODULE: ./src/action/feed-inputs.ts
+var feed_inputs = __nccwpck_require__(988);
 // EXTERNAL MODULE: ./node_modules/yaml/dist/index.js
 var dist = __nccwpck_require__(8815);
 // EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
@@ -36352,7 +36440,7 @@ function readMigrateInputs(get, mode, names) {
         ...(schema ? { schema } : {}),
     };
 }
-const ITEM = `a one-key map: ${migrate/* OPERATION_NAMES */.d0.map((n) => `${n}: …`).join(', ')} (or { op, … } as the library takes it)`;
+const ITEM = `a one-key map: ${migrate.OPERATION_NAMES.map((n) => `${n}: …`).join(', ')} (or { op, … } as the library takes it)`;
 /** The YAML list of operations, each item in its text form or as the library's object. */
 function operationsInput(text, bad) {
     if (!text.trim())
@@ -36374,14 +36462,14 @@ function operationsInput(text, bad) {
             return item;
         const entries = Object.entries(item);
         const [name, value] = entries[0] ?? [];
-        if (entries.length !== 1 || !migrate/* OPERATION_NAMES */.d0.includes(name)) {
+        if (entries.length !== 1 || !migrate.OPERATION_NAMES.includes(name)) {
             return bad('operations', `item ${i + 1} (${JSON.stringify(item)}) is not one operation`, ITEM);
         }
         if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') {
             return bad('operations', `item ${i + 1}: ${name} takes text, e.g. ${name}: data.a=data.b`, ITEM);
         }
         try {
-            return (0,migrate/* parseOperation */.$$)(name, String(value), where);
+            return (0,migrate.parseOperation)(name, String(value), where);
         }
         catch (e) {
             if (e instanceof errors/* InvalidConfig */.OZ)
@@ -36395,7 +36483,7 @@ function checkOperations(operations, namespace, type, bad) {
     if (!namespace || !type)
         return; // named by the mode's required inputs
     try {
-        (0,migrate/* assertOperations */.JW)(operations, { namespace, type });
+        (0,migrate.assertOperations)(operations, { namespace, type });
     }
     catch (e) {
         if (!(e instanceof errors/* InvalidConfig */.OZ))
@@ -36475,6 +36563,7 @@ var review_inputs = __nccwpck_require__(9328);
  * The Action's inputs (names are the public interface, see action.yml and docs/action.md), read and
  * validated before any request is made.
  */
+
 
 
 
@@ -36575,6 +36664,9 @@ function readInputs(get, env = {}, names = input_names/* ACTION_INPUT_NAMES */.f
     const review = (0,review_inputs/* readReviewInputs */.w9)(get, mode, names);
     if (review)
         inputs.review = review;
+    const feed = (0,feed_inputs/* readFeedInputs */.K)(get, inputs, names);
+    if (feed)
+        inputs.feed = feed;
     checkSectionInputs(inputs, bad);
     checkModeInputs(inputs, bad);
     checkShardInputs(inputs, bad);
@@ -36792,7 +36884,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3145);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6478);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -37007,6 +37099,7 @@ function refused(status, eventType, target, repository, version) {
 /* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_0__);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_preview_ref_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2691);
+/* harmony import */ var _feed_inputs_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(988);
 /**
  * The inputs of the review modes (issue 39, docs/action.md "Review data changes in pull requests"):
  * `pull-request` (default: the event's), `viewer-url` (the viewer the comment links to) and `review-file`
@@ -37017,6 +37110,7 @@ function refused(status, eventType, target, repository, version) {
 
 
 
+
 /** The modes of a pull-request review. */
 const REVIEW_MODES = ['review', 'review-publish', 'review-cleanup'];
 /** The inputs only the review modes read. */
@@ -37024,7 +37118,8 @@ const REVIEW_INPUTS = ['pull-request', 'viewer-url', 'review-file'];
 /** Which modes take each input. */
 const TAKEN_BY = {
     'pull-request': REVIEW_MODES,
-    'viewer-url': ['review', 'review-publish'],
+    // The feed's modes take it too: where the feed's entries link (feed-inputs.ts checks it there).
+    'viewer-url': ['review', 'review-publish', ..._feed_inputs_js__WEBPACK_IMPORTED_MODULE_3__/* .FEED_MODES */ .k],
     'review-file': ['review', 'review-publish'],
 };
 /**
@@ -37115,7 +37210,7 @@ function reviewFilePath(file, bad) {
 
 /***/ }),
 
-/***/ 3145:
+/***/ 6478:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37376,7 +37471,7 @@ function historyPage(found, limit) {
 }
 
 // EXTERNAL MODULE: ./src/core/version.ts
-var version = __nccwpck_require__(3323);
+var core_version = __nccwpck_require__(3323);
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
 // EXTERNAL MODULE: ./src/stores/remote-api/local-trees.ts
@@ -37771,12 +37866,7 @@ async function remember(d, commit, key, entry, result) {
     return result;
 }
 
-// EXTERNAL MODULE: ./src/stores/remote-api/status.ts
-var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
-
-
-
 
 
 /** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
@@ -37803,6 +37893,11 @@ async function readManyAt(h, ctx, keys, pinned) {
         archived: false,
         restOnly: new Set(),
     };
+    // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
+    const ahead = h.archives.take(version);
+    job.archived = ahead !== undefined;
+    for (const [sha, bytes] of ahead?.blobs ?? [])
+        job.values.set(sha, bytes);
     await resolveShas(h, ctx, job, keys);
     await walkUnresolved(h, ctx, job, keys);
     await resolveValues(h, ctx, job, keys);
@@ -37817,7 +37912,7 @@ async function resolveShas(h, ctx, job, keys) {
     await shasFromCachedLevels(h, job, keys);
     await shasFromPathCache(h, job, keys);
     let open = keys.filter((k) => !job.shas.has(k));
-    if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive) {
+    if (open.length >= ARCHIVE_MIN_BLOBS && h.cfg.archive && !job.archived) {
         await readArchive(h, ctx, job);
         await shasFromCachedLevels(h, job, open);
         open = open.filter((k) => !job.shas.has(k));
@@ -37922,78 +38017,13 @@ async function keep(h, job, sha, bytes) {
     await h.cache.putBlob(sha, bytes);
 }
 /**
- * The commit's archive: the API's 302, then codeload (2 requests, no token there). A verified archive fills
- * the level and blob caches; an unverified one only gives blobs (each hashed from its own bytes). An archive
- * over `maxBytes`/`maxEntries` is left (a warning): the batched reads that follow read the values instead.
+ * The commit's archive (section-archives.ts), once per job. An archive over its limits gives nothing: the batched
+ * reads that follow read the values instead.
  */
 async function readArchive(h, ctx, job) {
     job.archived = true;
-    const reader = h.cfg.archive;
-    if (!reader)
-        return;
-    const commit = await h.getCommit(ctx, job.version, job.pinned);
-    const url = `${h.client.repoBase}/tarball/${job.version}`;
-    const headers = {
-        accept: 'application/vnd.github+json',
-        'x-github-api-version': '2022-11-28',
-        'user-agent': h.cfg.userAgent,
-        ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
-    };
-    const limits = h.cfg.archiveLimits;
-    let section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree, limits.maxEntries);
-    const got = await downloadWithRetry(() => {
-        section = new archive_reads/* ArchiveSectionBuilder */.nM(job.version, commit.tree, limits.maxEntries); // each attempt starts afresh
-        return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
-    });
-    ctx.requests += got.requests;
-    if (got.overLimit) {
-        h.cfg.logger?.({
-            level: 'warn',
-            message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
-            data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
-        });
-        return;
-    }
-    if (got.status !== 200) {
-        throw (0,remote_api_status/* mapStatusError */.pt)({
-            operation: ctx.operation,
-            step: 'read archive',
-            method: 'GET',
-            path: new URL(url).pathname,
-            repo: `${h.cfg.owner}/${h.cfg.repo}`,
-            authenticated: ctx.token !== undefined,
-        }, { status: got.status, headers: got.headers, body: got.body });
-    }
-    await useArchive(h, job, section.finish());
-}
-/**
- * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
- * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
- */
-async function downloadWithRetry(download) {
-    for (let attempt = 0;; attempt++) {
-        try {
-            return await download();
-        }
-        catch (e) {
-            if (!(e instanceof core_errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
-                throw e;
-        }
-    }
-}
-/**
- * The archive's values go to the job and the cache first, its tree levels last: the cache is an LRU, and a
- * type larger than the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the
- * levels a write right after this read needs (a migration's commit read them all again: 7 requests).
- */
-async function useArchive(h, job, section) {
-    for (const [sha, bytes] of section.blobs) {
+    for (const [sha, bytes] of (await h.archives.read(ctx, job.version, job.pinned)) ?? [])
         job.values.set(sha, bytes);
-        await h.cache.putBlob(sha, bytes);
-    }
-    if (section.verified)
-        for (const [sha, level] of section.levels)
-            await h.cache.putTree(sha, level);
 }
 /**
  * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
@@ -38027,9 +38057,9 @@ async function eachLimited(items, fn) {
  * checkReplaceHistory({ from: tip, onto: null, commits: [{ tree, message, author, committer }] });
  */
 function checkReplaceHistory(o) {
-    (0,version/* assertValidVersion */.J)(o.from);
+    (0,core_version/* assertValidVersion */.J)(o.from);
     if (o.onto !== null)
-        (0,version/* assertValidVersion */.J)(o.onto);
+        (0,core_version/* assertValidVersion */.J)(o.onto);
     if (!Array.isArray(o.commits) || (o.commits.length === 0 && o.onto === null)) {
         throw new core_errors/* InvalidConfig */.OZ('commits', 'replaceHistory needs a commit to create, or `onto` to move the ref to', {
             allowed: 'an array of { tree, message, author, committer } (non-empty when onto is null)',
@@ -38445,7 +38475,7 @@ function checkDeletions(refs) {
     const seen = new Set();
     for (const r of refs) {
         (0,refname/* assertValidRefName */.Pu)(r?.ref, 'refs[].ref');
-        (0,version/* assertValidVersion */.J)(r.oid);
+        (0,core_version/* assertValidVersion */.J)(r.oid);
         if (seen.has(r.ref))
             throw new core_errors/* InvalidConfig */.OZ('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
         seen.add(r.ref);
@@ -38497,6 +38527,8 @@ async function deleteRefsOnGitHub(h, ctx, refs) {
 var headers = __nccwpck_require__(4403);
 // EXTERNAL MODULE: ./src/stores/remote-api/pacing.ts
 var pacing = __nccwpck_require__(9854);
+// EXTERNAL MODULE: ./src/stores/remote-api/status.ts
+var remote_api_status = __nccwpck_require__(5924);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/client.ts
 /**
  * The request executor of the remote-api store: builds URLs and headers, counts requests, tracks
@@ -38934,18 +38966,26 @@ async function walkToKey(h, ctx, version, key, pinned) {
 }
 /**
  * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
- * does not exist.
+ * does not exist. `withValues` (the caller reads the values next): when the listing is not cached and an archive
+ * reader is configured, the commit's archive is read first — its verified tree is the listing (its levels are
+ * cached, so the walk below costs nothing), and its values wait for the bulk read (section-archives.ts). A large
+ * type's listing then costs no request of its own: GitHub truncates a recursive listing past 100,000 entries or
+ * 7 MB, after which the type's level would be read on its own. An archive that does not verify (or is over its
+ * limits) leaves the walk to the tree API, as without the hint.
  *
  * @example
  * const { entries } = await listKeys(host, ctx, 'github/repo/', undefined);
  */
-async function listKeys(h, ctx, prefix, pinned) {
+async function listKeys(h, ctx, prefix, pinned, withValues = false) {
     const at = await versionCommit(h, ctx, pinned);
     if (at === null)
         return { entries: [], version: null };
     const entries = [];
     // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
     const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    if (withValues && !(await startLevelCached(h, at.commit.tree, dir))) {
+        await h.archives.readAhead(ctx, at.version, pinned !== undefined);
+    }
     let start = at.commit.tree;
     if (dir !== '') {
         const found = await h.trees.lookup(ctx, at.commit.tree, dir, 'bulk');
@@ -38958,6 +38998,11 @@ async function listKeys(h, ctx, prefix, pinned) {
         .filter((e) => e.key.startsWith(prefix))
         .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     return { entries: out, version: at.version };
+}
+/** Whether the level a listing of `dir` starts at is cached (a warm walk: no archive needed to list it). */
+async function startLevelCached(h, root, dir) {
+    const at = dir === '' ? { kind: 'tree', sha: root } : await h.trees.lookupCached(root, dir);
+    return at !== undefined && (at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined);
 }
 /** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */
 async function versionCommit(h, ctx, pinned) {
@@ -39828,6 +39873,35 @@ async function replanBySha(h, ctx, tip, desired) {
     return { plan, tree: await up.finish(), baseTree };
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/tree-listing.ts
+
+const tree_listing_STEP = 'read tree (recursive)';
+/**
+ * The files of the tree at `version` (a commit of the ref) in one listing request.
+ *
+ * @example
+ * const { files, truncated } = await listTreeOnce(host, client, ctx, version);
+ */
+async function listTreeOnce(h, client, ctx, version) {
+    await h.assertInSection(ctx, version);
+    const { tree } = await h.getCommit(ctx, version, true);
+    const res = await client.send(ctx, {
+        step: tree_listing_STEP,
+        method: 'GET',
+        path: `/git/trees/${tree}`,
+        query: { recursive: '1' },
+        retry: true,
+    });
+    const j = res.json();
+    if (!Array.isArray(j?.tree))
+        throw badResponse(ctx, tree_listing_STEP, 'expected { sha, tree: [...] }');
+    // Display only: directories and submodules are left out; a path is shown as text, whatever it holds.
+    const files = j.tree
+        .filter((e) => e?.type === 'blob')
+        .map((e) => ({ path: String(e.path), ...(typeof e.size === 'number' && { size: e.size }) }));
+    return { files, truncated: j.truncated === true };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/versioned-reads.ts
 
 
@@ -40029,7 +40103,7 @@ const COMPARE_FILE_LIMIT = 300;
  * @example
  * const d = await changesByCompare(host, ctx, v1, tip, 'github/'); // { added, changed, removed } | undefined
  */
-async function changesByCompare(h, ctx, from, to, prefix) {
+async function changesByCompare(h, ctx, from, to, prefix, withPatches = false) {
     const res = await h.send(ctx, {
         step: 'compare versions',
         method: 'GET',
@@ -40045,7 +40119,7 @@ async function changesByCompare(h, ctx, from, to, prefix) {
         return undefined;
     if (j.files.length >= COMPARE_FILE_LIMIT)
         return undefined;
-    const files = fileChanges(j.files, prefix);
+    const files = fileChanges(j.files, prefix, withPatches);
     if (!files)
         return undefined;
     const before = await previousShas(h, ctx, from, files);
@@ -40054,8 +40128,11 @@ async function changesByCompare(h, ctx, from, to, prefix) {
     h.known.add(from);
     return sorted(files, before);
 }
-/** The compare's files as key changes under `prefix` (a rename is a removal and an addition). */
-function fileChanges(list, prefix) {
+/**
+ * The compare's files as key changes under `prefix` (a rename is a removal and an addition). With `withPatches`,
+ * an added or modified file keeps its `patch` — not a copy's or a rename's, whose patch starts from another file.
+ */
+function fileChanges(list, prefix, withPatches) {
     const out = [];
     const add = (c) => {
         if (c.key.startsWith(prefix))
@@ -40064,12 +40141,13 @@ function fileChanges(list, prefix) {
     for (const f of list) {
         if (!isObject(f) || typeof f.filename !== 'string' || !(0,objects/* isSha */.HH)(f.sha))
             return undefined;
+        const patch = withPatches && f.status !== 'copied' && typeof f.patch === 'string' ? { patch: f.patch } : {};
         if (f.status === 'added' || f.status === 'copied')
-            add({ key: f.filename, status: 'added', sha: f.sha });
+            add({ key: f.filename, status: 'added', sha: f.sha, ...patch });
         else if (f.status === 'removed')
             add({ key: f.filename, status: 'removed' });
         else if (f.status === 'modified' || f.status === 'changed')
-            add({ key: f.filename, status: 'changed', sha: f.sha });
+            add({ key: f.filename, status: 'changed', sha: f.sha, ...patch });
         else if (f.status === 'renamed' && typeof f.previous_filename === 'string') {
             add({ key: f.previous_filename, status: 'removed' });
             add({ key: f.filename, status: 'added', sha: f.sha });
@@ -40093,12 +40171,13 @@ function sorted(files, before) {
     const out = { added: [], changed: [], removed: [] };
     for (const f of files) {
         const previousBlobSha = before.get(f.key) ?? undefined;
+        const patch = f.patch !== undefined ? { patch: f.patch } : {};
         if (f.status === 'added')
-            out.added.push({ key: f.key, blobSha: f.sha });
+            out.added.push({ key: f.key, blobSha: f.sha, ...patch });
         else if (f.status === 'removed')
             out.removed.push({ key: f.key, previousBlobSha: previousBlobSha });
         else
-            out.changed.push({ key: f.key, blobSha: f.sha, previousBlobSha: previousBlobSha });
+            out.changed.push({ key: f.key, blobSha: f.sha, previousBlobSha: previousBlobSha, ...patch });
     }
     const byKey = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
     out.added.sort(byKey);
@@ -40233,7 +40312,9 @@ async function changesBetween(h, ctx, options) {
     if (!proven && to !== tip)
         await assertInSection(h, ctx, to, tip);
     // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
-    const quick = options.from === to ? undefined : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '');
+    const quick = options.from === to
+        ? undefined
+        : await changesByCompare(h, ctx, options.from, to, options.prefix ?? '', options.withPatches === true);
     if (quick)
         return { from: options.from, to, ...keyChanges(quick) };
     tip ??= await h.readRef(ctx);
@@ -41127,6 +41208,124 @@ class RefUpdater {
     }
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/section-archives.ts
+
+
+
+/**
+ * @example
+ * const archives = new SectionArchives({ cfg, client, cache, getCommit });
+ * const blobs = await archives.read(ctx, commitSha, true); // blob SHA → bytes, or undefined (over the limits)
+ */
+class SectionArchives {
+    h;
+    /** The last read ahead, kept until the bulk read at its commit takes it (or the next read ahead replaces it). */
+    ahead;
+    constructor(h) {
+        this.h = h;
+    }
+    /**
+     * Read `version`'s archive for the bulk read that follows a listing (see the module comment); without an archive
+     * reader (a browser) nothing is read, and the bulk read takes that answer too (it has no archive to read either).
+     *
+     * @example
+     * if (withValues && !listingCached) await archives.readAhead(ctx, version, pinned);
+     */
+    async readAhead(ctx, version, pinned) {
+        this.ahead = undefined; // the one before is for another read: let it go before holding this one
+        this.ahead = { version, blobs: await this.read(ctx, version, pinned) };
+    }
+    /**
+     * What a read ahead at `version` gave, taken once; undefined when none was made.
+     *
+     * @example
+     * const ahead = archives.take(job.version); // then no second download of the same archive
+     */
+    take(version) {
+        const got = this.ahead?.version === version ? this.ahead : undefined;
+        if (got)
+            this.ahead = undefined;
+        return got;
+    }
+    /**
+     * The commit's archive: its blobs (each hashed from its own bytes), cached; a verified archive's tree levels
+     * are cached too (after the blobs, see {@link cacheSection}). Undefined when there is no reader, or the archive
+     * is over `maxBytes`/`maxEntries` (a warning: the values are then read in batches). A bad archive (a path
+     * outside its top directory, another commit's) is `InvalidResponse`; an error answer is mapped as any other.
+     *
+     * @example
+     * const blobs = await archives.read(ctx, version, pinned);
+     */
+    async read(ctx, version, pinned) {
+        const reader = this.h.cfg.archive;
+        if (!reader)
+            return undefined;
+        const commit = await this.h.getCommit(ctx, version, pinned);
+        const url = `${this.h.client.repoBase}/tarball/${version}`;
+        const headers = {
+            accept: 'application/vnd.github+json',
+            'x-github-api-version': '2022-11-28',
+            'user-agent': this.h.cfg.userAgent,
+            ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
+        };
+        const limits = this.h.cfg.archiveLimits;
+        let section = new archive_reads/* ArchiveSectionBuilder */.nM(version, commit.tree, limits.maxEntries);
+        const got = await downloadWithRetry(() => {
+            section = new archive_reads/* ArchiveSectionBuilder */.nM(version, commit.tree, limits.maxEntries); // each attempt starts afresh
+            return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
+        });
+        ctx.requests += got.requests;
+        if (got.overLimit) {
+            this.h.cfg.logger?.({
+                level: 'warn',
+                message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
+                data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
+            });
+            return undefined;
+        }
+        if (got.status !== 200) {
+            throw (0,remote_api_status/* mapStatusError */.pt)({
+                operation: ctx.operation,
+                step: 'read archive',
+                method: 'GET',
+                path: new URL(url).pathname,
+                repo: `${this.h.cfg.owner}/${this.h.cfg.repo}`,
+                authenticated: ctx.token !== undefined,
+            }, { status: got.status, headers: got.headers, body: got.body });
+        }
+        const finished = section.finish();
+        await this.cacheSection(finished);
+        return finished.blobs;
+    }
+    /**
+     * The archive's values go to the cache first, its tree levels last: the cache is an LRU, and a type larger than
+     * the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the levels a write right
+     * after this read needs (a migration's commit read them all again: 7 requests).
+     */
+    async cacheSection(section) {
+        for (const [sha, bytes] of section.blobs)
+            await this.h.cache.putBlob(sha, bytes);
+        if (section.verified)
+            for (const [sha, level] of section.levels)
+                await this.h.cache.putTree(sha, level);
+    }
+}
+/**
+ * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
+ * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
+ */
+async function downloadWithRetry(download) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            return await download();
+        }
+        catch (e) {
+            if (!(e instanceof core_errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
+                throw e;
+        }
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tip-memory.ts
 /**
  * @example
@@ -41426,6 +41625,7 @@ class TreeWalker {
 
 
 
+
 /**
  * Validate `options` (`InvalidConfig` naming the field) and build the store's modules.
  *
@@ -41444,7 +41644,13 @@ function wireStore(options) {
     const repository = `${cfg.owner}/${cfg.repo}`;
     const commits = new CommitReader(client, cache, repository);
     const ops = new OperationRunner(cfg);
-    const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql };
+    const archives = new SectionArchives({
+        cfg,
+        client,
+        cache,
+        getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+    });
+    const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql, archives };
     const versions = versionsHost(shared);
     const keyReads = keyReadHost(shared, versions);
     return {
@@ -41455,7 +41661,7 @@ function wireStore(options) {
         keyReads,
         versions,
         writes: writeHost(shared),
-        bulk: { ...keyReads, cfg, client, cache, graphql: gql },
+        bulk: { ...keyReads, cfg, cache, graphql: gql },
         versioned: { keyReads, cache, graphql: gql },
         replace: {
             ref: cfg.ref,
@@ -41492,7 +41698,7 @@ function versionsHost({ cfg, client, cache, trees, refs, commits, gql }) {
         graphql: gql,
     };
 }
-function keyReadHost({ trees, refs, commits, client, cache }, versions) {
+function keyReadHost({ trees, refs, commits, client, cache, archives }, versions) {
     return {
         readRef: (ctx) => refs.read(ctx),
         getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
@@ -41500,6 +41706,7 @@ function keyReadHost({ trees, refs, commits, client, cache }, versions) {
         assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
         trees,
         paths: { client, cache, trees },
+        archives,
     };
 }
 function writeHost(s) {
@@ -41779,6 +41986,7 @@ function withDerived(changes, own, current, derived) {
 
 
 
+
 /**
  * A RefStore on `refs/<root>/<section>` of a GitHub repository.
  *
@@ -41818,7 +42026,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     async get(key, options = {}) {
         (0,core_keys/* assertValidKey */.Mw)(key);
         if (options.version !== undefined)
-            (0,version/* assertValidVersion */.J)(options.version);
+            (0,core_version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('get', async (ctx) => {
             const found = await readKey(this.wired.keyReads, ctx, key, options.version);
             return found && { key, ...found, ...this.meta(ctx) };
@@ -41828,11 +42036,23 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         const prefix = options.prefix ?? '';
         (0,core_keys/* assertValidPrefix */.x3)(prefix);
         if (options.version !== undefined)
-            (0,version/* assertValidVersion */.J)(options.version);
+            (0,core_version/* assertValidVersion */.J)(options.version);
         return this.wired.ops.run('list', async (ctx) => {
-            const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version);
+            const listed = await listKeys(this.wired.keyReads, ctx, prefix, options.version, options.withValues === true);
             return { ...listed, ...this.meta(ctx) };
         });
+    }
+    /**
+     * Every file of the tree at `version` (a commit of this ref) with its size, from ONE recursive listing
+     * once the commit is known — for a page that shows a listing. When GitHub cuts the listing (past 100,000
+     * entries or 7 MB) `truncated` is true and `files` is only part of the tree: say so; `list()` walks it whole.
+     *
+     * @example
+     * const { files, truncated } = await store.listTree(version);
+     */
+    async listTree(version) {
+        (0,core_version/* assertValidVersion */.J)(version);
+        return this.wired.ops.run('listTree', (ctx) => listTreeOnce(this.wired.keyReads, this.wired.versions, ctx, version));
     }
     /**
      * The values of many keys at one version (the tip unless `version` is given): cached values are never
@@ -41847,7 +42067,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         for (const k of keys)
             (0,core_keys/* assertValidKey */.Mw)(k);
         if (options.version !== undefined)
-            (0,version/* assertValidVersion */.J)(options.version);
+            (0,core_version/* assertValidVersion */.J)(options.version);
         const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => ({
             items: await readManyAt(this.wired.bulk, ctx, keys, options.version),
             meta: this.meta(ctx),
@@ -41876,7 +42096,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         (0,core_keys/* assertValidKey */.Mw)(key);
         const limit = historyLimit(options);
         if (options.cursor !== undefined)
-            (0,version/* assertValidVersion */.J)(options.cursor);
+            (0,core_version/* assertValidVersion */.J)(options.cursor);
         return this.wired.ops.run('history', async (ctx) => {
             const versions = this.wired.versions;
             // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
@@ -41915,7 +42135,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      * const { added, modified, removed } = await store.changes({ from: v1 }); // v1 → tip
      */
     async changes(options) {
-        const prefix = (0,version/* checkChangesOptions */.i)(options);
+        const prefix = (0,core_version/* checkChangesOptions */.i)(options);
         return this.wired.ops.run('changes', async (ctx) => {
             const r = await changesBetween(this.wired.versions, ctx, { ...options, prefix });
             return { ...r, ...this.meta(ctx) };
@@ -43411,8 +43631,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
-var document_store = __nccwpck_require__(981);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
+var document_store = __nccwpck_require__(4283);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -43862,445 +44082,10 @@ async function compactMode(inputs, store, ref) {
 var promises_ = __nccwpck_require__(1455);
 // EXTERNAL MODULE: external "node:path"
 var external_node_path_ = __nccwpck_require__(6760);
-;// CONCATENATED MODULE: ./src/export/errors.ts
-/** The export writers' own errors; each caller turns them into its terms (a CLI flag, an Action input). */
-/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
-class ExportTargetError extends Error {
-}
-/**
- * The target directory changed while the export was being written (a file appeared in it, or with
- * `--force` one of its files changed): nothing of it was removed, and the export was not put in place.
- */
-class ExportChanged extends Error {
-    entries;
-    code = 'ExportChanged';
-    constructor(message, 
-    /** Entries (relative to the target) that were not there when the export started, or changed since. */
-    entries) {
-        super(message);
-        this.entries = entries;
-        this.name = 'ExportChanged';
-    }
-}
-
-;// CONCATENATED MODULE: ./src/export/real-path.ts
-/**
- * Where an export path really leads. A lexical check (`relative(workspace, path)`) is fooled by a
- * symbolic link inside the workspace that points out of it (`site -> /elsewhere`), so the export writers
- * resolve the real path of the deepest part of the target that exists, as the spec, reducer and `files`
- * source checks do (src/projection/spec/load.ts), write only there, and check again before the final
- * rename that the directory still resolves to the same place (a link swapped in meanwhile must not
- * redirect the write).
- */
-
-
-
-const MISSING = new Set(['ENOENT', 'ENOTDIR']);
-/**
- * The real path of `path`: its deepest existing ancestor with every symbolic link resolved, followed by
- * the components that do not exist yet. A dangling link as the last component is the link itself (the
- * final rename replaces it; it is never followed).
- *
- * @example
- * // with /work/site -> /srv/www
- * await realTarget('/work/site/docs.jsonl'); // '/srv/www/docs.jsonl'
- */
-async function realTarget(path) {
-    const missing = [];
-    let current = (0,external_node_path_.resolve)(path);
-    for (;;) {
-        try {
-            return (0,external_node_path_.join)(await (0,promises_.realpath)(current), ...missing.reverse());
-        }
-        catch (e) {
-            const parent = (0,external_node_path_.dirname)(current);
-            if (!MISSING.has(String(e.code)) || parent === current)
-                throw e;
-            missing.push((0,external_node_path_.basename)(current));
-            current = parent;
-        }
-    }
-}
-/**
- * Whether `path` is `root` or inside it (both already real paths).
- *
- * @example
- * isInside('/work/out/a.jsonl', '/work'); // true
- */
-function isInside(path, root) {
-    const rel = (0,external_node_path_.relative)(root, path);
-    return rel === '' || (!rel.startsWith('..') && !(0,external_node_path_.isAbsolute)(rel));
-}
-/**
- * Throw `ExportChanged` unless the directory `dir` (a real path resolved earlier) still resolves to
- * itself: a component replaced by a symbolic link since would send the bytes somewhere else.
- *
- * @example
- * await assertStillReal('/work/out'); // before renaming the finished export into /work/out
- */
-async function assertStillReal(dir) {
-    const now = await (0,promises_.realpath)(dir).catch(() => undefined);
-    if (now !== dir) {
-        throw new ExportChanged(`${dir} changed during the export (it now ${now === undefined ? 'does not exist' : `leads to ${now} through a symbolic link`}); nothing was written there`, [dir]);
-    }
-}
-
-// EXTERNAL MODULE: external "node:crypto"
-var external_node_crypto_ = __nccwpck_require__(7598);
-;// CONCATENATED MODULE: external "node:fs"
-const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
-;// CONCATENATED MODULE: external "node:stream/promises"
-const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
-;// CONCATENATED MODULE: ./src/export/formats.ts
-/**
- * The text formats an export or a query result is written in: JSON Lines (one value per line), JSON (one
- * array) and CSV (RFC 4180: https://www.rfc-editor.org/rfc/rfc4180 — fields with a comma, a double quote
- * or a line break are quoted, a quote inside is doubled, records end with CRLF). Pure: the writers in
- * write-export.ts and the entry points decide where the text goes.
- */
-const TEXT_FORMATS = (/* unused pure expression or super */ null && (['jsonl', 'json', 'csv']));
-/** The columns a CSV export has when none are picked: the envelope, with `data` as its JSON text. */
-const ENVELOPE_COLUMNS = ['namespace', 'type', 'id', 'version', 'data'];
-/**
- * A value as one CSV field's text: a string as it is, an absent value as the empty field, anything else
- * (a number, true/false, null, an object or array) as its JSON text; quoted per RFC 4180 when needed.
- *
- * @example
- * csvField('a,b'); // '"a,b"'
- * csvField({ x: 1 }); // '"{""x"":1}"'
- * csvField(undefined); // ''
- */
-function csvField(value) {
-    const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
-    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
-/**
- * One CSV record (RFC 4180: fields separated by commas, the record ended by CRLF). `eol` '\n' is for a
- * terminal's stdout, which the CLI makes inert: a `\r` there would show as `\u000D` (core/terminal-text.ts).
- *
- * @example
- * csvRecord(['id', 'data.stars']); // 'id,data.stars\r\n'
- */
-function csvRecord(values, eol = '\r\n') {
-    return `${values.map(csvField).join(',')}${eol}`;
-}
-/**
- * The value at a dotted path of an object (`data.owner.login`), undefined when a step is missing.
- *
- * @example
- * valueAt({ data: { owner: { login: 'octo' } } }, 'data.owner.login'); // 'octo'
- */
-function valueAt(value, path) {
-    let here = value;
-    for (const segment of path.split('.')) {
-        if (here === null || typeof here !== 'object' || !Object.hasOwn(here, segment))
-            return undefined;
-        here = here[segment];
-    }
-    return here;
-}
-/**
- * `items` as text in `format`, a chunk at a time (for a file stream or stdout). CSV needs `columns`: the
- * header, then per item the value at each column's path ({@link valueAt}, or `pick` when given). JSON is
- * one array, one item per line. `onItem` counts what was written.
- *
- * @example
- * for await (const chunk of formatItems(envelopes, 'csv', { columns: ['id', 'data.stars'] })) process.stdout.write(chunk);
- */
-async function* formatItems(items, format, options = {}) {
-    const eol = options.eol ?? '\r\n';
-    const columns = options.columns ?? ENVELOPE_COLUMNS;
-    const pick = options.pick ?? ((item, column) => valueAt(item, column));
-    if (format === 'csv')
-        yield csvRecord(columns, eol);
-    if (format === 'json')
-        yield '[';
-    let first = true;
-    for await (const item of items) {
-        options.onItem?.();
-        if (format === 'csv')
-            yield csvRecord(columns.map((c) => pick(item, c)), eol);
-        else if (format === 'json')
-            yield `${first ? '\n' : ',\n'}${JSON.stringify(item)}`;
-        else
-            yield `${JSON.stringify(item)}\n`;
-        first = false;
-    }
-    if (format === 'json')
-        yield first ? ']\n' : '\n]\n';
-}
-
-;// CONCATENATED MODULE: ./src/export/place-dir.ts
-/**
- * Putting a finished one-file-per-document export in place without deleting anything the export did not
- * create or was not asked to replace. The export is written into a fresh sibling directory first; then:
- * - the target was absent or empty: one `rename` onto it, which POSIX performs only while it is still
- *   absent or empty (it fails with ENOTEMPTY otherwise; elsewhere an empty directory is removed with
- *   `rmdir`, which also refuses a directory that is not empty) — a file that appeared meanwhile stays,
- *   and the export fails;
- * - with `--force`, the target held files: what it held when the export started was recorded; the target
- *   is moved aside, compared with that record, and put back untouched if anything appeared or changed;
- *   otherwise the export takes its place and only the recorded entries are removed.
- */
-
-
-
-
-/**
- * Every entry under `dir`, recursively, without following symbolic links.
- *
- * @example
- * const before = await snapshot('./out'); // Map { 'a.json' => 'f:12:1732…:4211', … }
- */
-async function snapshot(dir) {
-    const out = new Map();
-    async function walk(rel) {
-        for (const name of await (0,promises_.readdir)((0,external_node_path_.join)(dir, rel))) {
-            const path = rel === '' ? name : `${rel}/${name}`;
-            const st = await (0,promises_.lstat)((0,external_node_path_.join)(dir, path));
-            // A directory's size and mtime move with its entries; the entries themselves are compared.
-            out.set(path, st.isDirectory() ? `d:${st.ino}` : `${st.isSymbolicLink() ? 'l' : 'f'}:${st.size}:${st.mtimeMs}:${st.ino}`);
-            if (st.isDirectory())
-                await walk(path);
-        }
-    }
-    await walk('');
-    return out;
-}
-/** Entries of `after` that `before` did not have, or had as something else. */
-function differences(before, after) {
-    return [...after].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
-}
-function changed(target, entries, what) {
-    const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} in all)` : '');
-    return new ExportChanged(`${target} changed during the export (${shown}): ${what}. Run the export again when nothing else writes there.`, entries);
-}
-const code = (e) => String(e.code);
-/**
- * Move the finished export `temp` to `target`, where `before` is what `target` held when the export
- * started (empty: absent or an empty directory). Throws `ExportChanged` — having removed nothing — when
- * `target` changed meanwhile; the caller removes `temp`.
- *
- * @example
- * await placeDirectory('/work/out.tmp-1a2b', '/work/out', new Map());
- */
-async function placeDirectory(temp, target, before) {
-    if (before.size === 0)
-        await placeOverEmpty(temp, target);
-    else
-        await replaceRecorded(temp, target, before);
-}
-async function placeOverEmpty(temp, target) {
-    try {
-        await (0,promises_.rename)(temp, target);
-        return;
-    }
-    catch (e) {
-        if (code(e) === 'ENOTDIR')
-            throw new ExportTargetError(`${target} exists and is not a directory`);
-        if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EISDIR'].includes(code(e)))
-            throw e;
-    }
-    // Not POSIX (a rename does not replace a directory there), or something appeared: rmdir refuses the latter.
-    try {
-        await (0,promises_.rmdir)(target);
-    }
-    catch (e) {
-        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
-            throw e;
-        const appeared = [...(await snapshot(target)).keys()];
-        throw changed(target, appeared, 'nothing in it was removed and the export was not put in place');
-    }
-    await (0,promises_.rename)(temp, target);
-}
-async function replaceRecorded(temp, target, before) {
-    const aside = `${target}.old-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-    await (0,promises_.rename)(target, aside);
-    const moved = differences(before, await snapshot(aside));
-    if (moved.length > 0) {
-        const back = await (0,promises_.rename)(aside, target).then(() => 'nothing in it was removed and the export was not put in place', () => `its content was kept in ${aside} and the export was not put in place`);
-        throw changed(target, moved, back);
-    }
-    try {
-        await (0,promises_.rename)(temp, target);
-    }
-    catch (e) {
-        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
-            throw e;
-        throw changed(target, ['(recreated)'], `its previous content was kept in ${aside}; the export was not put in place`);
-    }
-    await removeRecorded(aside, before, target);
-}
-/** Remove from `dir` the entries of `before` only, deepest first; `dir` goes last, if nothing else is left. */
-async function removeRecorded(dir, before, target) {
-    const paths = [...before.keys()].sort((a, b) => b.split('/').length - a.split('/').length);
-    for (const path of paths) {
-        const isDir = before.get(path)?.startsWith('d:') === true;
-        await (isDir ? (0,promises_.rmdir)((0,external_node_path_.join)(dir, path)) : (0,promises_.unlink)((0,external_node_path_.join)(dir, path))).catch((e) => {
-            if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes(code(e)))
-                throw e;
-        });
-    }
-    try {
-        await (0,promises_.rmdir)(dir);
-    }
-    catch (e) {
-        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
-            throw e;
-        const left = [...(await snapshot(dir)).keys()];
-        throw changed(target, left, `the export is in place; what appeared in the replaced directory was kept in ${dir}`);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/export/write-export.ts
-/**
- * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
- * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
- * directory put in place at the end without removing anything the export did not create (place-dir.ts).
- * Both write where the target really leads (symbolic links resolved once, at the start: real-path.ts).
- * Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
- */
-
-
-
-
-
-
-
-
-
-
-/** One envelope as a JSON Lines record. */
-const jsonLine = (env) => `${JSON.stringify(env)}\n`;
-/**
- * Create the directory `dir` (a real path) and its missing parents, and check that it is still where it
- * was resolved: a missing component created as a symbolic link meanwhile would lead elsewhere.
- */
-async function realDirectory(dir) {
-    await (0,promises_.mkdir)(dir, { recursive: true });
-    await assertStillReal(dir);
-}
-/**
- * Write `chunks` of text to `file` atomically: a temporary name in the real directory of `file`, renamed
- * at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed. An existing
- * link is followed: the file it names is replaced. Returns the real path written.
- *
- * @example
- * await writeTextFile('/tmp/rows.csv', formatItems(rows, 'csv', { columns: ['id'] }));
- */
-async function writeTextFile(file, chunks) {
-    const target = await realTarget(file);
-    await realDirectory((0,external_node_path_.dirname)(target));
-    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-    try {
-        // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
-        // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
-        await (0,external_node_stream_promises_namespaceObject.pipeline)(chunks, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
-        await assertStillReal((0,external_node_path_.dirname)(target));
-        await (0,promises_.rename)(temp, target);
-        return target;
-    }
-    catch (e) {
-        await (0,promises_.rm)(temp, { force: true });
-        throw e;
-    }
-}
-/** The envelopes of `entries` (entries without one are skipped), counted for progress. */
-async function* envelopes(entries, onProgress) {
-    let n = 0;
-    for await (const e of entries) {
-        if (!e.document)
-            continue;
-        onProgress?.(++n);
-        yield e.document;
-    }
-}
-/**
- * Write the envelopes of `entries` to `file` in `format` (JSON Lines, one JSON array, or CSV with
- * `columns`: paths into the envelope such as `id` or `data.stars`), atomically as {@link writeTextFile}.
- * Returns the count and the real path.
- *
- * @example
- * const { count } = await writeFormatted('/tmp/repos.csv', docs.stream({ withData: true }), { format: 'csv', columns: ['id', 'data.stars'] });
- */
-async function writeFormatted(file, entries, options, onProgress) {
-    let count = 0;
-    const counted = envelopes(entries, (n) => {
-        count = n;
-        onProgress?.(n);
-    });
-    const columns = options.columns ? { columns: options.columns } : {};
-    const path = await writeTextFile(file, formatItems(counted, options.format, columns));
-    return { count, path };
-}
-/**
- * Write `entries` as JSON Lines to `file` ({@link writeFormatted} in `jsonl`). Returns the count and the
- * real path.
- *
- * @example
- * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
- */
-function writeJsonLines(file, entries, onProgress) {
-    return writeFormatted(file, entries, { format: 'jsonl' }, onProgress);
-}
-/**
- * Check a `--dir` target: absent, or an empty directory, or any directory with `force`. Returns what it
- * holds (empty when absent), the record of what `force` may replace.
- *
- * @example
- * await assertDirTarget('./out', false); // throws ExportTargetError when ./out has files
- */
-async function assertDirTarget(dir, force) {
-    const st = await (0,promises_.stat)(dir).catch(() => undefined);
-    if (!st)
-        return new Map();
-    if (!st.isDirectory())
-        throw new ExportTargetError(`${dir} exists and is not a directory`);
-    if (!force && (await (0,promises_.readdir)(dir)).length > 0) {
-        throw new ExportTargetError(`${dir} exists and is not empty (pass --force to replace it)`);
-    }
-    return force ? await snapshot(dir) : new Map();
-}
-/**
- * One file per document at `<dir>/<namespace>/<type>/<id>.json` (its canonical key), written into a
- * fresh sibling directory put in place at the end. What `dir` held at the start is replaced only with
- * `force`; anything that appears in it during the export is never removed: the export then fails with
- * `ExportChanged` (place-dir.ts). Returns the count and the real path.
- *
- * @example
- * const { count } = await writeDirectory('./out', docs.stream({ withData: true }), false);
- */
-async function writeDirectory(dir, entries, force, onProgress) {
-    const target = await realTarget(dir);
-    const before = await assertDirTarget(target, force);
-    await realDirectory((0,external_node_path_.dirname)(target));
-    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
-    await (0,promises_.mkdir)(temp);
-    let n = 0;
-    try {
-        for await (const e of entries) {
-            if (!e.document)
-                continue;
-            const file = (0,external_node_path_.resolve)(temp, ...e.key.split('/'));
-            // Keys follow the identity rules (no `..`), but the path is checked anyway: nothing is written outside.
-            if ((0,external_node_path_.relative)(temp, file).startsWith('..') || !file.startsWith(`${temp}${external_node_path_.sep}`)) {
-                throw new ExportTargetError(`document key ${e.key} would leave the export directory`);
-            }
-            await (0,promises_.mkdir)((0,external_node_path_.dirname)(file), { recursive: true });
-            await (0,promises_.writeFile)(file, `${JSON.stringify(e.document, null, 2)}\n`, { flag: 'wx' });
-            n++;
-            onProgress?.(n);
-        }
-        await assertStillReal((0,external_node_path_.dirname)(target));
-        await placeDirectory(temp, target, before);
-        return { count: n, path: target };
-    }
-    catch (e) {
-        await (0,promises_.rm)(temp, { recursive: true, force: true });
-        throw e;
-    }
-}
-
+// EXTERNAL MODULE: ./src/export/real-path.ts
+var real_path = __nccwpck_require__(5014);
+// EXTERNAL MODULE: ./src/export/write-export.ts + 3 modules
+var write_export = __nccwpck_require__(6353);
 ;// CONCATENATED MODULE: ./src/action/export-mode.ts
 /**
  * The Action's `mode: export`: every document of the section (or of `namespace`/`type`) with its data, at
@@ -44316,36 +44101,36 @@ async function writeDirectory(dir, entries, force, onProgress) {
 
 
 
-const notInside = (path, workspace, how) => new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as docdb-export.jsonl`, { allowed: 'a relative path inside the workspace' });
+const notInside = (path, workspace, how, input, example) => new core_errors/* InvalidConfig */.OZ(input, `input "${input}": ${JSON.stringify(path)} is not a file inside the workspace (${workspace})${how}; give a relative path such as ${example}`, { allowed: 'a relative path inside the workspace' });
 /**
- * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `export-path` otherwise.
- * Lexical only: {@link realExportTarget} also resolves symbolic links.
+ * The export target as an absolute path inside `workspace`; `InvalidConfig` naming `input` (default
+ * `export-path`) otherwise. Lexical only: {@link realExportTarget} also resolves symbolic links.
  *
  * @example
  * exportTarget('out/docs.jsonl', '/home/runner/work/repo'); // '/home/runner/work/repo/out/docs.jsonl'
  */
-function exportTarget(path, workspace) {
+function exportTarget(path, workspace, input = 'export-path', example = 'docdb-export.jsonl') {
     const target = (0,external_node_path_.resolve)(workspace, path);
     const rel = (0,external_node_path_.relative)((0,external_node_path_.resolve)(workspace), target);
     if (rel === '' || rel.startsWith('..') || (0,external_node_path_.isAbsolute)(rel))
-        throw notInside(path, workspace, '');
+        throw notInside(path, workspace, '', input, example);
     return target;
 }
 /**
  * Where the export would really be written: {@link exportTarget}, then the real path of its deepest
  * existing part, which must be inside the workspace's real path (a symbolic link such as `site ->
- * /elsewhere` does not lead out of it). `InvalidConfig` naming `export-path` otherwise, before anything
- * is written.
+ * /elsewhere` does not lead out of it). `InvalidConfig` naming `input` (default `export-path`; the Action's
+ * `feed` is checked the same way) otherwise, before anything is written.
  *
  * @example
  * await realExportTarget('site/docs.jsonl', '/home/runner/work/repo'); // with site -> /srv: InvalidConfig
  */
-async function realExportTarget(path, workspace) {
-    const lexical = exportTarget(path, workspace);
+async function realExportTarget(path, workspace, input = 'export-path', example = 'docdb-export.jsonl') {
+    const lexical = exportTarget(path, workspace, input, example);
     const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
-    const real = await realTarget(lexical);
-    if (real === root || !isInside(real, root)) {
-        throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`);
+    const real = await (0,real_path/* realTarget */.aO)(lexical);
+    if (real === root || !(0,real_path/* isInside */.FK)(real, root)) {
+        throw notInside(path, workspace, `: through a symbolic link it leads to ${real}`, input, example);
     }
     return real;
 }
@@ -44369,12 +44154,12 @@ async function exportMode(inputs, store, ref, workspace) {
     try {
         written =
             inputs.exportFormat === 'files'
-                ? await writeDirectory(target, entries, false)
-                : await writeJsonLines(target, entries);
+                ? await (0,write_export/* writeDirectory */.Bh)(target, entries, false)
+                : await (0,write_export/* writeJsonLines */.j5)(target, entries);
     }
     catch (e) {
-        if (e instanceof ExportTargetError || e instanceof ExportChanged) {
-            throw new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`, e instanceof ExportChanged ? { changed: e.entries } : {});
+        if (e instanceof write_export/* ExportTargetError */.El || e instanceof write_export/* ExportChanged */.Ry) {
+            throw new core_errors/* InvalidConfig */.OZ('export-path', `input "export-path": ${e.message.replace(' (pass --force to replace it)', '')}`, e instanceof write_export/* ExportChanged */.Ry ? { changed: e.entries } : {});
         }
         throw e;
     }
@@ -44384,6 +44169,85 @@ async function exportMode(inputs, store, ref, workspace) {
     const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
     const summary = `### docdb export of ${where}\n\n${count} document(s) at \`${version ?? '(no section)'}\` → \`${(0,external_node_path_.relative)(root, path)}\` (${inputs.exportFormat})\n`;
     return { outputs, summary };
+}
+
+// EXTERNAL MODULE: ./src/export/errors.ts
+var errors = __nccwpck_require__(9095);
+// EXTERNAL MODULE: ./src/export/feed/section-feed.ts + 4 modules
+var section_feed = __nccwpck_require__(3989);
+;// CONCATENATED MODULE: ./src/action/feed-step.ts
+/**
+ * The Action's `feed` step (docs/feed.md): after a run that writes the section (`mode: project`, `backfill`,
+ * `merge`) — whether it committed or not — the Atom feed of the section's newest commits is brought up to date in
+ * the workspace file `feed`, through the run's store (the tip it just wrote is known: an unchanged feed costs the
+ * ref read). The path is checked before the run, like `export-path`: inside the workspace also once symbolic links
+ * are resolved, and not a file that is something else than this section's feed — so a wrong `feed` fails before
+ * anything is committed.
+ */
+
+
+
+
+
+
+
+/** The section as the feed names it: the same as `docdb section feed --repo` does, so both keep one file. */
+const sectionOf = (inputs, ref) => `${inputs.repository} ${ref}`;
+/** An export error of the feed file, as the failure of the `feed` input. */
+function asInput(e) {
+    if (e instanceof errors/* ExportTargetError */.E || e instanceof errors/* ExportChanged */.R) {
+        return new core_errors/* InvalidConfig */.OZ('feed', `input "feed": ${e.message}`, { allowed: 'a relative path inside the workspace' });
+    }
+    return e;
+}
+/**
+ * The feed's real path, checked before the run: inside the workspace, and absent or this section's feed.
+ *
+ * @example
+ * const target = await checkFeedInput(inputs, 'refs/docdb/documents', workspace); // InvalidConfig naming feed
+ */
+async function checkFeedInput(inputs, ref, workspace) {
+    const path = inputs.feed?.path;
+    const target = await realExportTarget(path, workspace, 'feed', 'site/feed.xml');
+    try {
+        await (0,section_feed/* feedTarget */.yy)(target, sectionOf(inputs, ref), ref);
+    }
+    catch (e) {
+        throw asInput(e);
+    }
+    return target;
+}
+/**
+ * Bring the feed at `target` up to date; the `feed` output (its absolute path) and a summary line.
+ *
+ * @example
+ * const { outputs, summary } = await feedStep(inputs, tools, target, workspace);
+ */
+async function feedStep(inputs, tools, target, workspace) {
+    const feed = inputs.feed;
+    if (!feed)
+        throw new Error('feedStep: no feed input');
+    try {
+        const r = await (0,section_feed/* sectionFeed */.mI)(new document_store/* DocumentStore */.V(tools.store), {
+            file: target,
+            section: sectionOf(inputs, tools.ref),
+            repository: inputs.repository,
+            limit: feed.limit,
+            ...(feed.viewerUrl !== undefined ? { viewerUrl: feed.viewerUrl } : {}),
+            ...(feed.feedUrl !== undefined ? { feedUrl: feed.feedUrl } : {}),
+        });
+        const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
+        const where = (0,external_node_path_.relative)(root, r.path);
+        const did = r.mode === 'unchanged' ? 'up to date' : `${r.mode}, ${r.read} commit(s) read`;
+        tools.log(`feed: ${r.entries} entr${r.entries === 1 ? 'y' : 'ies'} in ${r.path} (${did})`);
+        return {
+            outputs: { feed: r.path },
+            summary: `\nFeed: ${r.entries} entr${r.entries === 1 ? 'y' : 'ies'} → \`${where}\` (${did}).\n`,
+        };
+    }
+    catch (e) {
+        throw asInput(e);
+    }
 }
 
 // EXTERNAL MODULE: ./src/projection/run/merge-shards.ts + 1 modules
@@ -44460,6 +44324,8 @@ function rateOutputs(meter) {
     };
 }
 
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
 // EXTERNAL MODULE: ./src/projection/reducers/index.ts
 var reducers = __nccwpck_require__(8003);
 // EXTERNAL MODULE: ./src/projection/run/index.ts + 20 modules
@@ -44496,7 +44362,7 @@ function mdText(s) {
  * @example
  * code('a|b'); // '<code>a&#124;b</code>'
  */
-function markdown_text_code(s) {
+function code(s) {
     return `<code>${mdText(s)}</code>`;
 }
 /** A zero-width space, as a character reference: visible in the Markdown source, invisible when rendered. */
@@ -44643,10 +44509,10 @@ function refusalAnnotations(refusal, specFile) {
 function renderRefusal(refusal, sectionRef) {
     const lines = [];
     const what = refusal.kind === 'schema' ? 'a schema' : 'the expectations';
-    lines.push(`### docdb: run refused by ${what}: nothing written to ${markdown_text_code(sectionRef)}`, '', `${refusal.count} violation(s); the section stays at ${refusal.version ? markdown_text_code(refusal.version.slice(0, 12)) : '(no section yet)'}.`, '');
+    lines.push(`### docdb: run refused by ${what}: nothing written to ${code(sectionRef)}`, '', `${refusal.count} violation(s); the section stays at ${refusal.version ? code(refusal.version.slice(0, 12)) : '(no section yet)'}.`, '');
     const q = refusal.quarantine;
     if (q) {
-        lines.push(`Quarantined: the would-be commit is ${markdown_text_code(q.version)} on ${markdown_text_code(q.ref)}. Compare it with the section, then \`docdb section quarantine promote ${mdUntrusted(q.id)}\` (or \`drop\`); see docs/quarantine.md.`, '');
+        lines.push(`Quarantined: the would-be commit is ${code(q.version)} on ${code(q.ref)}. Compare it with the section, then \`docdb section quarantine promote ${mdUntrusted(q.id)}\` (or \`drop\`); see docs/quarantine.md.`, '');
     }
     const rows = refusal.violations.slice(0, SUMMARY_ROWS);
     lines.push('| Projection | Key | Where | Rule | Problem |', '|---|---|---|---|---|');
@@ -44752,7 +44618,7 @@ function renderSummary(input) {
     const lines = [];
     const title = report.mode === 'dry-run' ? 'docdb dry run (nothing written)' : `docdb ${report.mode}`;
     const shard = report.shard && report.shard.count > 1 ? ` (shard ${report.shard.index}/${report.shard.count})` : '';
-    lines.push(`### ${title}: ${markdown_text_code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
+    lines.push(`### ${title}: ${code(report.ref)} in ${mdText(input.repository)}${shard}`, '');
     lines.push('| Projection | Source | Added | Changed | Removed | Unchanged | Skipped |');
     lines.push('|---|---|--:|--:|--:|--:|--:|');
     for (const p of report.projections) {
@@ -44763,7 +44629,7 @@ function renderSummary(input) {
     for (const p of report.projections) {
         for (const sk of p.skips ?? []) {
             const more = sk.count - sk.keys.length;
-            lines.push(`**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(markdown_text_code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, '');
+            lines.push(`**${sk.count} skipped** in ${mdText(p.name)}: ${mdText(sk.reason)}: ${sk.keys.map(code).join(', ')}${more > 0 ? ` and ${more} more` : ''}`, '');
         }
     }
     // Pruned documents are named outside the folded list: a deletion should not go unnoticed.
@@ -44771,7 +44637,7 @@ function renderSummary(input) {
     if (removed.length > 0) {
         const shown = removed.slice(0, REMOVED_SHOWN);
         const more = removed.length - shown.length;
-        lines.push(`**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(markdown_text_code).join(', ')}${more ? ` and ${more} more` : ''}`, '');
+        lines.push(`**${removed.length} ${report.mode === 'dry-run' ? 'would be removed' : 'removed'}**: ${shown.map(code).join(', ')}${more ? ` and ${more} more` : ''}`, '');
     }
     const server = input.serverUrl.replace(/\/+$/, '');
     if (report.mode === 'dry-run') {
@@ -44794,7 +44660,7 @@ function renderSummary(input) {
         (rl ? ` · rate limit left: ${rl.remaining}/${rl.limit} (resets ${new Date(rl.reset * 1000).toISOString()})` : ''));
     if (report.keys.length > 0) {
         const shown = report.keys.slice(0, 100);
-        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${markdown_text_code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
+        lines.push('', `<details><summary>${report.keys.length} changed document key(s)</summary>`, '', ...shown.map((k) => `- ${code(k)}`), ...(report.keys.length > shown.length ? [`- … and ${report.keys.length - shown.length} more`] : []), '', '</details>');
     }
     return `${lines.join('\n')}\n`;
 }
@@ -45048,12 +44914,12 @@ async function mergeMode(inputs, context, tools) {
 }
 /** The job summary: what landed, and one row per shard. */
 function mergeSummary(report, inputs) {
-    const lines = [`### docdb merge: ${markdown_text_code(report.ref)} in ${mdText(inputs.repository)}`, ''];
+    const lines = [`### docdb merge: ${code(report.ref)} in ${mdText(inputs.repository)}`, ''];
     lines.push(report.changed
-        ? `Merged ${report.shards.length} shard(s) in one commit: ${markdown_text_code(report.version ?? '')} (${report.keys.length} document(s) changed).`
+        ? `Merged ${report.shards.length} shard(s) in one commit: ${code(report.version ?? '')} (${report.keys.length} document(s) changed).`
         : `Merged ${report.shards.length} shard(s): nothing changed, no commit.`, '', '| shard | ref | added | modified | removed |', '|---|---|---|---|---|');
     for (const s of report.shards)
-        lines.push(`| ${s.index} | ${markdown_text_code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
+        lines.push(`| ${s.index} | ${code(s.ref)} | ${s.added} | ${s.modified} | ${s.removed} |`);
     return `${lines.join('\n')}\n`;
 }
 /** The same for a terminal (`docdb project --mode merge`). */
@@ -45136,7 +45002,7 @@ async function readSchema(workspace, path) {
 function summaryOf(type, ref, repository, r) {
     const c = r.counts;
     const head = `### docdb migrate${r.dryRun ? ' (dry run)' : ''} of \`${type}\` in \`${ref}\` of ${repository}\n\n`;
-    const ops = r.operations.map((o) => `- \`${(0,migrate/* operationText */.xS)(o).replace(/`/g, "'")}\``).join('\n');
+    const ops = r.operations.map((o) => `- \`${(0,migrate.operationText)(o).replace(/`/g, "'")}\``).join('\n');
     const counts = `\n\n| read | changed | unchanged | moved |\n|---|---|---|---|\n| ${c.read} | ${c.changed} | ${c.unchanged} | ${c.moved} |\n\n`;
     const outcome = r.dryRun
         ? `Nothing written (read at \`${r.previousVersion}\`).\n`
@@ -45145,7 +45011,7 @@ function summaryOf(type, ref, repository, r) {
             : `Nothing to change: no commit (version \`${r.version}\`).\n`;
     // Samples are the user's own documents, shown on a dry run because it was asked for; cut, in a code block.
     const samples = r.dryRun && r.samples.length > 0
-        ? `\nThe first ${r.samples.length} changed document(s):\n\n\`\`\`\n${r.samples.flatMap(migrate/* sampleLines */.Mq).join('\n').replace(/```/g, "'''")}\n\`\`\`\n`
+        ? `\nThe first ${r.samples.length} changed document(s):\n\n\`\`\`\n${r.samples.flatMap(migrate.sampleLines).join('\n').replace(/```/g, "'''")}\n\`\`\`\n`
         : '';
     return head + ops + counts + outcome + samples;
 }
@@ -45154,6 +45020,8 @@ function summaryOf(type, ref, repository, r) {
 var notify = __nccwpck_require__(5810);
 // EXTERNAL MODULE: ./src/document/query-text.ts
 var query_text = __nccwpck_require__(8237);
+// EXTERNAL MODULE: ./src/export/formats.ts
+var formats = __nccwpck_require__(7746);
 ;// CONCATENATED MODULE: ./src/action/query-mode.ts
 /**
  * The Action's `mode: query`: the documents of one namespace/type that match the `where` clauses
@@ -45213,7 +45081,7 @@ async function queryMode(inputs, tools, workspace) {
     const json = JSON.stringify(all);
     let path = '';
     if (json.length * 2 > MAX_ROWS_OUTPUT_BYTES) {
-        path = await writeTextFile(await realExportTarget(inputs.exportPath, workspace), formatItems(all, 'jsonl'));
+        path = await (0,write_export/* writeTextFile */.Tl)(await realExportTarget(inputs.exportPath, workspace), (0,formats/* formatItems */.ah)(all, 'jsonl'));
     }
     tools.log(`query ${inputs.namespace}/${inputs.type}: ${r.rows.length} row(s), answered by ${r.answeredBy}`);
     const outputs = {
@@ -45240,14 +45108,14 @@ function requireIndexInActionTerms(e) {
 const cell = (v) => mdText(v === undefined ? '' : typeof v === 'string' ? v : JSON.stringify(v));
 function summary(inputs, ref, r, file) {
     const q = inputs.query;
-    const clauses = q.where.length > 0 ? q.where.map((w) => markdown_text_code((0,query_text/* formatWhere */.Hp)(w))).join(' and ') : 'every document';
+    const clauses = q.where.length > 0 ? q.where.map((w) => code((0,query_text/* formatWhere */.Hp)(w))).join(' and ') : 'every document';
     const by = r.answeredBy === 'index'
         ? 'answered by the index'
         : `answered by reading the documents (${mdText(r.fallbackReason ?? 'no index covers the query')})`;
     const lines = [
-        `### docdb query of ${markdown_text_code(`${inputs.namespace}/${inputs.type}`)} in ${markdown_text_code(ref)} of ${mdText(inputs.repository)}`,
+        `### docdb query of ${code(`${inputs.namespace}/${inputs.type}`)} in ${code(ref)} of ${mdText(inputs.repository)}`,
         '',
-        `${clauses}: ${r.rows.length} row(s) at \`${r.version}\`, ${by} · requests: ${r.requests ?? 0}${file ? ` · rows in ${markdown_text_code(file)}` : ''}`,
+        `${clauses}: ${r.rows.length} row(s) at \`${r.version}\`, ${by} · requests: ${r.requests ?? 0}${file ? ` · rows in ${code(file)}` : ''}`,
     ];
     const columns = [...new Set(r.rows.flatMap((row) => Object.keys(row.values)))].filter((c) => c !== 'id');
     if (r.rows.length > 0) {
@@ -45380,17 +45248,19 @@ var enforce = __nccwpck_require__(9171);
 var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
 var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var paths = __nccwpck_require__(1862);
 ;// CONCATENATED MODULE: ./src/document/type-series.ts
 /**
  * A type's aggregate across section versions (issue 29: "a count or a sum/mean of an indexed field of a
  * type across section versions"), answered from the type's index (docs/indexes.md), never from documents:
  * - `count`: the manifest's `count` at each version — one `readVersions` of the manifest (one GraphQL
  *   query per 100 versions with a token, one read each without);
- * - `sum`/`mean` of an indexed field: the field's run parts each version's manifest lists. A part not
+ * - `sum`/`mean`/`min`/`max` of an indexed field: the field's run parts each version's manifest lists. A part not
  *   touched between two versions keeps its blob SHA, so the parts' SHAs are asked first (`sharedBlobs`) and
  *   each distinct part is read — and summed — once.
  * A version without the type's index, or whose index lacks the field, is a gap (`value: null`, `gap` says
- * why); `mean` over no numeric value is a gap too. Index files are untrusted: a damaged one is
+ * why); `mean`, `min` or `max` over no numeric value is a gap too. Index files are untrusted: a damaged one is
  * `InvalidResponse` naming the key (parseManifest, parsePart), never a silently wrong point.
  */
 
@@ -45399,7 +45269,7 @@ var format = __nccwpck_require__(2299);
 
 
 
-const SERIES_AGGREGATES = (/* unused pure expression or super */ null && (['count', 'sum', 'mean']));
+const SERIES_AGGREGATES = (/* unused pure expression or super */ null && (['count', 'sum', 'mean', 'min', 'max']));
 /**
  * The aggregate of a type at each of `versions` (commits of the section), from its index.
  *
@@ -45485,7 +45355,7 @@ async function partTotals(store, manifests, versions, field, onMeta) {
     });
     const items = await readVersionsFrom(store, asks.map((a) => ({ key: a.key, version: versions[a.at] })), { sharedBlobs: true, onMeta });
     const byBlob = new Map();
-    const totals = manifests.map((m) => m?.fields.includes(field) ? { sum: 0, numbers: 0 } : undefined);
+    const totals = manifests.map((m) => m?.fields.includes(field) ? { sum: 0, numbers: 0, min: Infinity, max: -Infinity } : undefined);
     items.forEach((item, i) => {
         const a = asks[i];
         if (item.value === null || item.blobSha === null) {
@@ -45502,20 +45372,23 @@ async function partTotals(store, manifests, versions, field, onMeta) {
         const total = totals[a.at];
         total.sum += part.sum;
         total.numbers += part.numbers;
+        total.min = Math.min(total.min, part.min);
+        total.max = Math.max(total.max, part.max);
     });
     return totals;
 }
 /** The numeric scalar rows of a part (an array's element rows are not a document's number). */
 function partTotal(rows) {
-    let sum = 0;
-    let numbers = 0;
+    const t = { sum: 0, numbers: 0, min: Infinity, max: -Infinity };
     for (const r of rows) {
         if (r.element || typeof r.key !== 'number')
             continue;
-        sum += r.key;
-        numbers++;
+        t.sum += r.key;
+        t.numbers++;
+        t.min = Math.min(t.min, r.key);
+        t.max = Math.max(t.max, r.key);
     }
-    return { sum, numbers };
+    return t;
 }
 function fieldPoint(version, m, field, aggregate, total) {
     if (!m)
@@ -45525,9 +45398,9 @@ function fieldPoint(version, m, field, aggregate, total) {
     const base = { version, documents: m.count, numbers: total.numbers, parts: partsOf(m, field) };
     if (aggregate === 'sum')
         return { ...base, value: total.sum };
-    return total.numbers === 0
-        ? { ...base, value: null, gap: 'no-numbers' }
-        : { ...base, value: total.sum / total.numbers };
+    if (total.numbers === 0)
+        return { ...base, value: null, gap: 'no-numbers' };
+    return { ...base, value: aggregate === 'mean' ? total.sum / total.numbers : total[aggregate] };
 }
 
 // EXTERNAL MODULE: ./src/document/versions-of.ts
@@ -45594,7 +45467,7 @@ async function readMode(inputs, tools) {
         requests: String(meter.requests),
         ...rateOutputs(meter),
     };
-    const summary = `### docdb read: ${markdown_text_code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${markdown_text_code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
+    const summary = `### docdb read: ${code(`${inputs.namespace}/${inputs.type}/${inputs.id}`)} from ${code(ref)} in ${mdText(inputs.repository)}\n\nVersion \`${String(envelope.version)}\`${inputs.version ? ' (pinned)' : ' (tip)'} · requests: ${meter.requests}\n`;
     return { outputs, summary };
 }
 function notVisible(inputs, ref) {
@@ -46205,63 +46078,8 @@ class FirstRows {
     }
 }
 
-;// CONCATENATED MODULE: ./src/review/viewer-link.ts
-/**
- * `text` as a normalised http(s) address without credentials, or undefined (a `javascript:` or `data:`
- * address, or one that does not parse, is never linked).
- *
- * @example
- * httpUrl('https://octo.github.io/viewer/'); // 'https://octo.github.io/viewer/'
- * httpUrl('javascript:alert(1)'); // undefined
- */
-function httpUrl(text) {
-    let url;
-    try {
-        url = new URL(text);
-    }
-    catch {
-        return undefined;
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:')
-        return undefined;
-    if (url.username !== '' || url.password !== '')
-        return undefined;
-    return url.href;
-}
-/**
- * Every character of an address that could end or change a Markdown link destination (`(`, `)`, `<`, `>`,
- * space, quotes, backslash, control and non-ASCII characters) percent-encoded.
- */
-function linkSafe(href) {
-    return href.replace(/[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g, (c) => [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
-}
-/**
- * The viewer's diff from the section tip the review ran on to its preview commit, or undefined when there
- * is no viewer address, no preview or no base to compare with.
- *
- * @example
- * viewerDiffUrl(review); // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&preview=42&view=diff&from=…&to=…'
- */
-function viewerDiffUrl(review) {
-    const base = review.viewerUrl === undefined ? undefined : httpUrl(review.viewerUrl);
-    if (base === undefined || review.preview === null || review.base === null)
-        return undefined;
-    const url = new URL(base);
-    url.search = '';
-    url.hash = '';
-    // `preview=N`: the viewer opens the preview ref (the tip is in its history; the section alone does not know
-    // the preview commit).
-    const params = new URLSearchParams({
-        repo: review.repository,
-        ref: review.section,
-        preview: String(review.pullRequest),
-        view: 'diff',
-        from: review.base,
-        to: review.preview.version,
-    });
-    return linkSafe(`${url.href}?${params.toString()}`);
-}
-
+// EXTERNAL MODULE: ./src/core/viewer-url.ts
+var viewer_url = __nccwpck_require__(1165);
 ;// CONCATENATED MODULE: ./src/review/build.ts
 /**
  * `buildReview`: from what `mode: review` computed (a dry run's documents, the expectations' violations)
@@ -46302,7 +46120,7 @@ function buildReview(input) {
     const violationCount = Math.max(input.expectations.count ?? 0, violations.length);
     const allTypes = totals.list();
     const changed = rows.count > 0;
-    const viewerUrl = input.viewerUrl === undefined ? undefined : httpUrl(input.viewerUrl);
+    const viewerUrl = input.viewerUrl === undefined ? undefined : (0,viewer_url/* httpUrl */.q)(input.viewerUrl);
     const notes = reviewNotes(input, {
         untrackedFields: fields.untracked,
         typesLeftOut: allTypes.length - MAX_TYPES,
@@ -46428,6 +46246,43 @@ function reviewMarker(section) {
                 encoded += `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
     }
     return `<!-- docdb-review: ${encoded} -->`;
+}
+
+;// CONCATENATED MODULE: ./src/review/viewer-link.ts
+/**
+ * The link from the review to the viewer's section diff (src/viewer/state.ts: `repo`, `ref`, `preview`,
+ * `view=diff`, `from`, `to`): only to an http(s) viewer, and written so Markdown cannot read anything else into it.
+ */
+
+
+/**
+ * Every character of an address that could end or change a Markdown link destination (`(`, `)`, `<`, `>`,
+ * space, quotes, backslash, control and non-ASCII characters) percent-encoded.
+ */
+function linkSafe(href) {
+    return href.replace(/[^A-Za-z0-9\-._~:/?#@!$&*+,;=%]/g, (c) => [...new TextEncoder().encode(c)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join(''));
+}
+/**
+ * The viewer's diff from the section tip the review ran on to its preview commit, or undefined when there
+ * is no viewer address, no preview or no base to compare with.
+ *
+ * @example
+ * viewerDiffUrl(review); // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&preview=42&view=diff&from=…&to=…'
+ */
+function viewerDiffUrl(review) {
+    if (review.viewerUrl === undefined || review.preview === null || review.base === null)
+        return undefined;
+    // `preview=N`: the viewer opens the preview ref (the tip is in its history; the section alone does not know
+    // the preview commit).
+    const href = (0,viewer_url/* viewerUrl */.k)(review.viewerUrl, {
+        repo: review.repository,
+        ref: review.section,
+        preview: review.pullRequest,
+        view: 'diff',
+        from: review.base,
+        to: review.preview.version,
+    });
+    return href === undefined ? undefined : linkSafe(href);
 }
 
 ;// CONCATENATED MODULE: ./src/review/render-parts.ts
@@ -46924,7 +46779,7 @@ function checkMeaning(review) {
     if (review.preview !== null && !review.preview.ref.startsWith(`${review.section}.previews/`)) {
         throw refused('preview.ref', 'is not a preview ref of the section', `a ref under ${review.section}.previews/`);
     }
-    if (review.viewerUrl !== undefined && httpUrl(review.viewerUrl) === undefined) {
+    if (review.viewerUrl !== undefined && (0,viewer_url/* httpUrl */.q)(review.viewerUrl) === undefined) {
         throw refused('viewerUrl', 'is not an http(s) address', 'an http: or https: URL without credentials, or no viewerUrl');
     }
     if (review.rowCount < review.rows.length) {
@@ -47287,8 +47142,8 @@ const review_file_notInside = (path, workspace, how) => new core_errors/* Invali
  */
 async function reviewFileTarget(path, workspace) {
     const root = await (0,promises_.realpath)(workspace).catch(() => (0,external_node_path_.resolve)(workspace));
-    const real = await realTarget((0,external_node_path_.resolve)(workspace, path));
-    if (real === root || !isInside(real, root))
+    const real = await (0,real_path/* realTarget */.aO)((0,external_node_path_.resolve)(workspace, path));
+    if (real === root || !(0,real_path/* isInside */.FK)(real, root))
         throw review_file_notInside(path, workspace, `: it leads to ${real}`);
     return real;
 }
@@ -47760,6 +47615,7 @@ async function runReviewMode(inputs, context, toolsFor) {
 
 
 
+
 function splitRepo(full) {
     const i = full.indexOf('/');
     return { owner: full.slice(0, i), repo: full.slice(i + 1) };
@@ -47804,10 +47660,26 @@ async function runAction(given, context = {}) {
     const { mode } = inputs;
     if ((0,review_inputs/* isReviewMode */.EQ)(mode))
         throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
+    const workspace = context.workspace ?? process.cwd();
+    // A wrong `feed` fails before the run, never after a commit (the path is checked like export-path).
+    const feedFile = inputs.feed ? await checkFeedInput(inputs, tools.ref, workspace) : undefined;
     const result = mode === 'merge' ? await mergeMode(inputs, context, tools) : await projectMode(inputs, mode, context, tools);
     if (inputs.notify && result.outputs.changed === 'true')
         await (0,notify/* notifyNext */.tI)(inputs, result.outputs, tools);
+    if (feedFile !== undefined && !result.failed)
+        await withFeed(result, inputs, tools, feedFile, workspace);
     return result;
+}
+/** The feed brought up to date after the run (docs/feed.md): its path output, a summary line, the requests. */
+async function withFeed(result, inputs, tools, target, workspace) {
+    const feed = await feedStep(inputs, tools, target, workspace);
+    result.outputs = {
+        ...result.outputs,
+        ...feed.outputs,
+        requests: String(tools.meter.requests),
+        ...rateOutputs(tools.meter),
+    };
+    result.summary += feed.summary;
 }
 /**
  * The `version` and `since` inputs as full commit SHAs of the section: an abbreviation (the 7 characters
@@ -50476,6 +50348,71 @@ function checkChangesOptions(options) {
 
 /***/ }),
 
+/***/ 1165:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   k: () => (/* binding */ viewerUrl),
+/* harmony export */   q: () => (/* binding */ httpUrl)
+/* harmony export */ });
+/**
+ * Addresses in the docdb viewer (src/viewer/state.ts is the contract: `repo`, `ref`, `preview`, `view`, `at`,
+ * `from`, `to`). Shared by everything that links to it — the review comment (src/review/viewer-link.ts) and the
+ * Atom feed (src/export/feed/) — so the parameters are written in one place. Only an http(s) viewer is ever linked.
+ */
+/**
+ * `text` as a normalised http(s) address without credentials, or undefined (a `javascript:` or `data:`
+ * address, or one that does not parse, is never linked).
+ *
+ * @example
+ * httpUrl('https://octo.github.io/viewer/'); // 'https://octo.github.io/viewer/'
+ * httpUrl('javascript:alert(1)'); // undefined
+ */
+function httpUrl(text) {
+    let url;
+    try {
+        url = new URL(text);
+    }
+    catch {
+        return undefined;
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+        return undefined;
+    if (url.host === '' || url.username !== '' || url.password !== '')
+        return undefined;
+    return url.href;
+}
+/**
+ * The viewer at `base` opened on `target`, or undefined when `base` is not an http(s) address. The base's own
+ * query and fragment are dropped (the state is all in the query).
+ *
+ * @example
+ * viewerUrl('https://octo.github.io/viewer/', { repo: 'octo/data', ref: 'refs/docdb/documents', view: 'diff', from: a, to: b });
+ * // 'https://octo.github.io/viewer/?repo=octo%2Fdata&ref=refs%2Fdocdb%2Fdocuments&view=diff&from=…&to=…'
+ */
+function viewerUrl(base, target) {
+    const href = httpUrl(base);
+    if (href === undefined)
+        return undefined;
+    const url = new URL(href);
+    url.search = '';
+    url.hash = '';
+    const params = new URLSearchParams({ repo: target.repo, ref: target.ref });
+    if (target.preview !== undefined)
+        params.set('preview', String(target.preview));
+    if (target.view !== undefined)
+        params.set('view', target.view);
+    for (const name of ['at', 'from', 'to']) {
+        const v = target[name];
+        if (v !== undefined)
+            params.set(name, v);
+    }
+    return `${url.href}?${params.toString()}`;
+}
+
+
+/***/ }),
+
 /***/ 7053:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -50847,7 +50784,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 981:
+/***/ 4283:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50857,6 +50794,26 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: PUT_MANY_PART
+
+// NAMESPACE OBJECT: ./src/document/query.ts
+var query_namespaceObject = {};
+__nccwpck_require__.r(query_namespaceObject);
+__nccwpck_require__.d(query_namespaceObject, {
+  queryDocuments: () => (queryDocuments)
+});
+
+// NAMESPACE OBJECT: ./src/document/write-kit.ts
+var write_kit_namespaceObject = {};
+__nccwpck_require__.r(write_kit_namespaceObject);
+__nccwpck_require__.d(write_kit_namespaceObject, {
+  PartsSchemas: () => (PartsSchemas),
+  applyDeclare: () => (applyDeclare),
+  checkIndexes: () => (checkIndexes),
+  declarationsDerive: () => (declarationsDerive),
+  expectingWrite: () => (write/* expectingWrite */.V),
+  prepareSchemas: () => (prepareSchemas),
+  writeHook: () => (writeHook)
+});
 
 // EXTERNAL MODULE: ./src/core/commit-parts.ts
 var commit_parts = __nccwpck_require__(1297);
@@ -50972,706 +50929,6 @@ function* encodedParts(docs, keys, order, size, checks) {
 
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
-// EXTERNAL MODULE: ./src/core/read-many.ts
-var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/indexes/format.ts
-var format = __nccwpck_require__(2299);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
-var indexes = __nccwpck_require__(4441);
-// EXTERNAL MODULE: ./src/document/indexes/paths.ts
-var indexes_paths = __nccwpck_require__(1862);
-// EXTERNAL MODULE: ./src/document/indexes/rows.ts
-var indexes_rows = __nccwpck_require__(4777);
-;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
-/**
- * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
- * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
- * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
- * (a large write, where rewriting every part is cheaper than locating each document's old rows).
- */
-
-
-
-
-
-
-
-
-/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
-function dataAfter(op) {
-    const a = op.after;
-    if (!a || 'values' in a)
-        return undefined;
-    if ('data' in a)
-        return { data: a.data };
-    return { data: JSON.parse(new TextDecoder().decode(a.bytes)).data };
-}
-/**
- * The stored values of an op's new state for `t` (its data, or values taken for the same fields).
- *
- * @example
- * valuesAfter(op, { namespace: 'g', type: 'repo', fields: ['data.stars'] }); // [3]
- */
-function valuesAfter(op, t) {
-    const a = op.after;
-    if (!a)
-        return undefined;
-    const d = dataAfter(op);
-    if (d)
-        return (0,indexes_rows/* storedValues */.ee)(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
-    const v = a;
-    if (v.fields.join('\n') !== t.fields.join('\n'))
-        return undefined;
-    return v.values;
-}
-/** Apply a write's ops of type `t` to documents keyed by id. */
-function applyOps(docs, t, ops, missing) {
-    for (const op of ops) {
-        if (!op.after) {
-            docs.delete(op.id);
-            continue;
-        }
-        const values = valuesAfter(op, t) ?? missing();
-        docs.set(op.id, { id: op.id, blobSha: op.after.blobSha, values });
-    }
-}
-/** The new files of `t` built from `docs`, and deletes of the old files (from `old`) it does not rewrite. */
-function filesOf(t, docs, old, o) {
-    const { manifest, files } = (0,indexes/* buildTypeIndexFromValues */.BZ)(t, [...docs.values()], o);
-    const out = new Map();
-    if (old)
-        for (const p of oldPaths(old))
-            out.set(p, null);
-    for (const [p, b] of files)
-        out.set(p, b);
-    out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
-    return out;
-}
-/** Every part path an old manifest lists. */
-function oldPaths(m) {
-    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
-}
-/**
- * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
- * `old` is the type's manifest at `version`, if any, so its files that the build does not rewrite go.
- *
- * @example
- * const files = await buildFromDocuments(store, version, t, ops, oldManifest, {});
- */
-async function buildFromDocuments(store, version, t, ops, old, options, missing) {
-    const docs = new Map();
-    if (version !== null) {
-        const written = new Set(ops.map((o) => o.key));
-        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
-        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
-        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
-            if (!item.value || !item.blobSha)
-                continue;
-            const env = (0,envelope/* decodeEnvelope */.vw)(item.value, version);
-            docs.set(env.id, {
-                id: env.id,
-                blobSha: item.blobSha,
-                values: (0,indexes_rows/* storedValues */.ee)(t.fields, { id: env.id, blobSha: item.blobSha, data: env.data }),
-            });
-        }
-    }
-    applyOps(docs, t, ops, missing);
-    return filesOf(t, docs, old, options);
-}
-/**
- * Rebuild `t` from its own index: the rows of its first run (every document, covering) read through
- * `read`, with the write's ops applied — the documents themselves are not read. Throws
- * `InvalidResponse` for a damaged part (the caller then builds from the documents).
- *
- * @example
- * const files = await buildFromRun(read, manifest, t, ops, {});
- */
-async function buildFromRun(read, m, t, ops, options, missing) {
-    const run = m.runs[0];
-    const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
-    const got = await read(paths);
-    const docs = new Map();
-    run.parts.forEach((_, i) => {
-        const bytes = got.get(paths[i])?.value;
-        if (!bytes) {
-            throw new errors/* InvalidResponse */.h5(`index part ${paths[i]} is listed in its manifest but missing; the index must be rebuilt`, {
-                key: paths[i],
-            });
-        }
-        for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
-            docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
-    });
-    applyOps(docs, t, ops, missing);
-    return filesOf(t, docs, m, options);
-}
-/** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
-function manifestOf(bytes, t) {
-    if (!bytes)
-        return undefined;
-    return (0,indexes/* parseManifest */.Ng)(bytes, t.namespace, t.type);
-}
-
-;// CONCATENATED MODULE: ./src/document/index-write.ts
-/**
- * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
- * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
- * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
- * files are always computed on the tree they land in, never rebased.
- *
- * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
- * then the written documents' previous versions (a small write); then the index parts their rows live
- * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
- * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
- * row that is not where the previous document says) is built from the documents themselves — exact
- * either way, never a silently wrong index. A section without a declaration costs one read of
- * `_docdb/` (free when the store already knows the tree has none).
- */
-
-
-
-
-
-/** Above this many documents of one type in a write, rebuild the type from its own rows. */
-const LARGE_TYPE_WRITE = 256;
-const typeKey = (t) => `${t.namespace}/${t.type}`;
-/**
- * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
- *
- * @example
- * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
- */
-function applyDeclare(before, declare) {
-    const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
-    for (const t of declare) {
-        byType.delete(typeKey(t));
-        if (t.fields.length > 0)
-            byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
-    }
-    return (0,indexes/* validateDeclaration */.jD)({ version: 1, indexes: [...byType.values()] });
-}
-/**
- * The keys index maintenance needs in the FIRST read round of a write touching `types`: the declaration
- * and each type's manifest. The declarations hook (declarations.ts) reads them with the schemas' keys in
- * one batched read and hands the answer to {@link indexChanges}.
- *
- * @example
- * indexFirstReads([{ namespace: 'github', type: 'repo' }]); // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json']
- */
-function indexFirstReads(types) {
-    return [indexes/* DECLARATION_KEY */.FF, ...[...types].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))];
-}
-/**
- * The index changes of one write on the tip `base`, given the first read round ({@link indexFirstReads}
- * of every written or declared type, read together with whatever else the hook needed).
- *
- * @example
- * const first = await base.read([...indexFirstReads(types), ...others]);
- * const changes = await indexChanges({ store, ops: () => ops }, base, first);
- */
-async function indexChanges(w, base, first) {
-    const ops = withWrittenShas(w.ops(), base);
-    const stored = first.get(indexes/* DECLARATION_KEY */.FF)?.value;
-    const before = (0,indexes/* parseDeclaration */.Av)(stored);
-    const after = w.declare ? applyDeclare(before, w.declare) : before;
-    const files = new Map();
-    const changed = (0,indexes/* declarationChanges */.Il)(before, after);
-    const manifest = (t) => manifestAt(base, first, t);
-    await dropRemoved(changed.drop, manifest, files);
-    const byType = groupByType(ops);
-    const rebuilt = new Set(changed.build.map(typeKey));
-    for (const t of after.indexes) {
-        const mine = byType.get(typeKey(t)) ?? [];
-        if (mine.length === 0 && !rebuilt.has(typeKey(t)))
-            continue;
-        for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
-            files.set(p, b);
-        }
-    }
-    const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
-    if (w.declare && !sameBytes(stored, declaration)) {
-        files.set(indexes/* DECLARATION_KEY */.FF, after.indexes.length === 0 ? null : declaration);
-    }
-    return toChanges(files);
-}
-/**
- * A derive hook doing the index work alone (its own first read round). DocumentStore installs the
- * declarations hook (declarations.ts), which does this and the schema checks in one; this stays for tests
- * of the index work by itself.
- *
- * @example
- * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
- */
-function indexDerive(w) {
-    return async (base) => {
-        const types = writtenTypes(w.ops(), w.declare ?? []);
-        if (types.length === 0 && !w.declare)
-            return [];
-        return indexChanges(w, base, await base.read(indexFirstReads(types)));
-    };
-}
-/**
- * The distinct `(namespace, type)`s a write touches: its documents' and the types it declares.
- *
- * @example
- * writtenTypes(ops, []); // [{ namespace: 'github', type: 'repo' }]
- */
-function writtenTypes(...lists) {
-    const types = new Map();
-    for (const list of lists)
-        for (const o of list)
-            types.set(typeKey(o), { namespace: o.namespace, type: o.type });
-    return [...types.values()];
-}
-/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
-function withWrittenShas(ops, base) {
-    for (const op of ops) {
-        if (op.after?.blobSha !== '')
-            continue;
-        const sha = base.written(op.key);
-        if (sha === undefined)
-            throw new errors/* InvalidConfig */.OZ('derive', `the store did not report the blob of ${op.key}`);
-        op.after.blobSha = sha;
-    }
-    return ops;
-}
-/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
-async function dropRemoved(drop, manifest, files) {
-    for (const t of drop) {
-        const m = safeManifest(await manifest(t), t);
-        if (!m)
-            continue;
-        for (const p of [(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), ...oldPaths(m)])
-            files.set(p, null);
-    }
-}
-/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
-async function manifestAt(base, first, t) {
-    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
-    if (first.has(path))
-        return first.get(path)?.value;
-    return (await base.read([path])).get(path)?.value;
-}
-/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
-function groupByType(ops) {
-    const out = new Map();
-    for (const op of ops) {
-        const k = typeKey(op);
-        const list = out.get(k);
-        if (list)
-            list.push(op);
-        else
-            out.set(k, [op]);
-    }
-    return out;
-}
-/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
-function safeManifest(bytes, t) {
-    try {
-        return manifestOf(bytes, t);
-    }
-    catch (e) {
-        if (e instanceof errors/* InvalidResponse */.h5)
-            return undefined;
-        throw e;
-    }
-}
-/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
-async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
-    const o = w.options ?? {};
-    const m = safeManifest(manifestBytes, t);
-    const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
-    const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
-    if (rebuilt || !current)
-        return fromDocuments();
-    try {
-        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
-            return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
-        return await incremental(base, t, mine, manifestBytes, o);
-    }
-    catch (e) {
-        // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
-        if (e instanceof errors/* InvalidResponse */.h5)
-            return fromDocuments();
-        throw e;
-    }
-}
-/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
-async function incremental(base, t, mine, manifestBytes, o) {
-    const previous = await base.read(mine.map((op) => op.key));
-    const changes = [];
-    for (const op of mine) {
-        const got = previous.get(op.key);
-        if (got && op.after && got.blobSha === op.after.blobSha)
-            continue;
-        const change = { namespace: t.namespace, type: t.type, id: op.id };
-        if (got && base.version)
-            change.before = { blobSha: got.blobSha, data: (0,envelope/* decodeEnvelope */.vw)(got.value, base.version).data };
-        if (op.after)
-            change.after = afterState(op, t);
-        if (change.before || change.after)
-            changes.push(change);
-    }
-    const declaration = { version: 1, indexes: [t] };
-    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
-    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
-    // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
-    for (let round = 0;; round++) {
-        const wanted = [];
-        const read = (p) => {
-            if (!have.has(p))
-                wanted.push(p);
-            return have.get(p);
-        };
-        try {
-            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
-            const out = new Map();
-            for (const p of u.deletes)
-                out.set(p, null);
-            for (const [p, b] of u.writes)
-                out.set(p, b);
-            return out;
-        }
-        catch (e) {
-            if (wanted.length === 0 || round > 3)
-                throw e;
-            await fetchInto(base, have, wanted);
-        }
-    }
-}
-function afterState(op, t) {
-    const a = op.after;
-    const d = dataAfter(op);
-    if (d)
-        return { blobSha: a.blobSha, data: d.data };
-    const v = a;
-    if (v.fields.join('\n') !== t.fields.join('\n'))
-        declaredMeanwhile(t);
-    return { blobSha: a.blobSha, values: v.values };
-}
-async function fetchInto(base, have, paths) {
-    const todo = paths.filter((p) => !have.has(p));
-    if (todo.length === 0)
-        return;
-    const got = await base.read(todo);
-    for (const p of todo)
-        have.set(p, got.get(p)?.value);
-}
-/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
-function declaredMeanwhile(t) {
-    throw new errors/* InvalidConfig */.OZ('indexes', `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
-}
-function sameBytes(a, b) {
-    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
-}
-function toChanges(files) {
-    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
-}
-
-// EXTERNAL MODULE: ./src/document/schema/compile.ts + 15 modules
-var compile = __nccwpck_require__(6017);
-// EXTERNAL MODULE: ./src/document/schema/declaration.ts
-var declaration = __nccwpck_require__(8969);
-// EXTERNAL MODULE: ./src/document/schema/enforce.ts
-var enforce = __nccwpck_require__(9171);
-;// CONCATENATED MODULE: ./src/document/schema/existing.ts
-/**
- * The documents already in a section checked against a schema about to be declared (issue 38): refused,
- * listing up to 50 violations, unless `force`. Read the way any bulk reader reads a type — one listing of
- * the type's keys, then `readManyFrom` (core/read-many.ts: on the GitHub API the section's archive or
- * batches of blobs, elsewhere key by key), streamed, so memory holds the keys and one document at a time.
- * Runs only when a write declares a schema that differs from the one at the tip.
- */
-
-
-
-/**
- * Check every document of `namespace/type` at `version` (except `skip`: the write's own keys, checked — or
- * deleted — by the write itself) against `schema`, into `violations`.
- *
- * @example
- * const v = new Violations();
- * await checkExisting(store, tip, { namespace: 'github', type: 'repo' }, compiled, new Set(), v);
- * v.throwForDeclaration('schema', 'github/repo');
- */
-async function checkExisting(store, version, t, schema, skip, violations) {
-    if (version === null)
-        return;
-    const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
-    const keys = listed.entries
-        .map((e) => e.key)
-        .filter((k) => !skip.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type && (0,document_identity/* parseKey */.Do)(k)?.namespace === t.namespace);
-    if (keys.length === 0)
-        return;
-    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
-        if (item.value === null)
-            continue;
-        violations.check(item.key, schema, (0,envelope/* decodeEnvelope */.vw)(item.value, version).data);
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/schema/parts.ts
-/**
- * The schema checks of one write's documents, made as they are encoded, so no document's data is held or
- * decoded again for the check:
- * - a type whose schema the write declares itself: every document is checked as it is encoded (batch.ts),
- *   whatever the path (commit, putMany, a commit in parts); the derive hook (declarations.ts) does not check
- *   them again — which saves a commit in parts decoding every buffered envelope back;
- * - a type whose schema is the section's: not known before the hook's batched read (reading it up front would
- *   cost a request), so the hook checks the documents it holds; but a commit in parts (`commitParts`, a large
- *   `putMany`, a shard merge) keeps memory bounded, so once the parts collector drops documents' data
- *   (indexed-ops.ts `PartsCollector`) each part is checked as it arrives against the schema read when its
- *   type first appeared, and the collector remembers WHICH schema (its blob SHA). The hook refuses the write
- *   when the type's schema at the tip it lands on is another one — the schema changed while the write was
- *   under way — as it does for an index declaration (index-write.ts `declaredMeanwhile`).
- */
-
-
-
-/** The write's own declaration wins over the section's: parts are checked against it, whatever the tip says. */
-const DECLARED_BY_WRITE = 'declared-by-this-write';
-const parts_typeKey = (namespace, type) => `${namespace}/${type}`;
-/**
- * The schema checks of one write.
- *
- * @example
- * const parts = new PartsSchemas((ns, t) => docs.storedSchema(ns, t), declared);
- * parts.checkEncoded('github/repo/o/a.json', 'github', 'repo', { stars: 1 }); // a type the write declares
- * await parts.prepare([{ namespace: 'github', type: 'repo' }]);
- * parts.check('github/repo/o/r.json', 'github', 'repo', { stars: 1 });
- */
-class PartsSchemas {
-    load;
-    declared;
-    /** Violations found in the parts (the hook goes on from a copy). */
-    violations = new enforce/* Violations */.n();
-    /** Per `namespace/type`: the schema its documents were checked against. */
-    checkedAgainst = new Map();
-    compiled = new Map();
-    /** The type of the previous document encoded (a write's documents come in runs of one type). */
-    last;
-    constructor(load, 
-    /** Schemas the write declares itself (compiled; null: dropped). */
-    declared = new Map()) {
-        this.load = load;
-        this.declared = declared;
-    }
-    /** Learn the schema of each type not seen yet (one read each; the write's own declarations cost none). */
-    async prepare(types) {
-        for (const t of types) {
-            const k = parts_typeKey(t.namespace, t.type);
-            if (this.compiled.has(k))
-                continue;
-            if (this.declared.has(k)) {
-                this.compiled.set(k, this.declared.get(k) ?? null);
-                this.checkedAgainst.set(k, DECLARED_BY_WRITE);
-                continue;
-            }
-            const stored = await this.load(t.namespace, t.type);
-            this.checkedAgainst.set(k, stored?.blobSha ?? null);
-            this.compiled.set(k, stored ? (0,compile/* compiledSchemaFor */.Mv)(stored.blobSha, stored.schema, { field: 'schema' }) : null);
-        }
-    }
-    /** Whether the write declares schemas: then its encoders call {@link checkEncoded} for every document. */
-    get declaresAny() {
-        return this.declared.size > 0;
-    }
-    /**
-     * A document of the write as it is encoded (its data was just read by the encoder): checked now when the
-     * write declares its type's schema; nothing otherwise (the section's schema is the hook's to check).
-     */
-    checkEncoded(key, namespace, type, data) {
-        let last = this.last;
-        if (last?.namespace !== namespace || last.type !== type) {
-            last = { namespace, type, schema: this.declared.get(parts_typeKey(namespace, type)) };
-            this.last = last;
-        }
-        if (last.schema)
-            this.violations.check(key, last.schema, data);
-    }
-    /** Whether the type's documents were checked as they were encoded (the write declares its schema). */
-    checkedAtEncode(namespace, type) {
-        return this.declared.has(parts_typeKey(namespace, type));
-    }
-    /**
-     * Whether a dropped document's data must be checked first (its type has a schema from the section; one the
-     * write declares was checked as the document was encoded); prepare() it first.
-     */
-    needsData(namespace, type) {
-        return !this.checkedAtEncode(namespace, type) && (this.compiled.get(parts_typeKey(namespace, type)) ?? null) !== null;
-    }
-    /** Check one document of a prepared type. */
-    check(key, namespace, type, data) {
-        const k = parts_typeKey(namespace, type);
-        if (!this.compiled.has(k))
-            throw new errors/* InvalidConfig */.OZ('schemas', `internal: schema of ${k} not prepared`);
-        const c = this.compiled.get(k);
-        if (c)
-            this.violations.check(key, c, data);
-    }
-}
-/**
- * The write refused: the schema of a type changed between the parts' checks and the tip the commit lands on.
- *
- * @example
- * schemaChangedMeanwhile('github', 'repo'); // throws InvalidConfig (field 'schemas')
- */
-function schemaChangedMeanwhile(namespace, type) {
-    throw new errors/* InvalidConfig */.OZ('schemas', `the schema of ${namespace}/${type} changed while this write was under way; nothing was written — run the write again`, { namespace, type });
-}
-
-;// CONCATENATED MODULE: ./src/document/declarations.ts
-
-
-
-
-
-
-const declarations_typeKey = (t) => `${t.namespace}/${t.type}`;
-/**
- * The `schemas` option of a write, checked and compiled before any I/O: a bad entry or a schema that is
- * not valid JSON Schema is `InvalidConfig` naming `schemas[i]…` (`field` names a lone schema instead).
- *
- * @example
- * const schemas = prepareSchemas([{ namespace: 'github', type: 'repo', schema: { type: 'object' } }]);
- */
-function prepareSchemas(list, field) {
-    return (0,declaration/* checkTypeSchemas */.Je)(list, field).map((d, i) => {
-        const where = field ?? `schemas[${i}].schema`;
-        return { ...d, field: where, compiled: d.schema === null ? null : (0,compile/* compileSchema */.Fc)(d.schema, { field: where }) };
-    });
-}
-/**
- * The hook DocumentStore installs on a write: the caller's `guard` (WriteGuardOptions: a compare-and-set
- * against what others wrote since it started, e.g. the shard merge) on the attempt's tip first, then
- * {@link declarationsDerive}.
- *
- * @example
- * await store.commit(changes, { derive: writeHook({ store, ops: () => indexedOpsOf(ops, changes), guard }) });
- */
-function writeHook(w) {
-    const derive = declarationsDerive(w);
-    const guard = w.guard;
-    if (!guard)
-        return derive;
-    return async (base) => {
-        await guard(base);
-        return derive(base);
-    };
-}
-/**
- * The derive hook of one DocumentStore write.
- *
- * @example
- * await store.commit(changes, { derive: declarationsDerive({ store, ops: () => indexedOpsOf(ops, changes) }) });
- */
-function declarationsDerive(w) {
-    return async (base) => {
-        const ops = w.ops();
-        const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
-        if (types.length === 0 && !w.indexes && !w.schemas)
-            return [];
-        const first = await base.read([
-            ...indexFirstReads(types),
-            ...types.map((t) => (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type)),
-        ]);
-        checkDocuments(w, ops, schemasAt(w, types, first));
-        const declared = await schemaFiles(w, base, ops, first);
-        const indexed = await indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, base, first);
-        return [...indexed, ...declared];
-    };
-}
-/**
- * Per written type, the schema that applies on this tip (the write's own, else the one at the tip) — but
- * not types with nothing left to check: those the write declares, checked as their documents were encoded,
- * and those with no schema at the tip that a commit in parts did not check against one either.
- */
-function schemasAt(w, types, first) {
-    const declared = new Map((w.schemas ?? []).map((d) => [declarations_typeKey(d), d]));
-    const out = new Map();
-    for (const t of types) {
-        const d = declared.get(declarations_typeKey(t));
-        if (d) {
-            if (!w.parts?.checkedAtEncode(t.namespace, t.type)) {
-                out.set(declarations_typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
-            }
-            continue;
-        }
-        const path = (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
-        const got = first.get(path) ?? null;
-        const stored = (0,declaration/* parseTypeDeclaration */.Cw)(path, got?.value);
-        if (!got && (w.parts?.checkedAgainst.get(declarations_typeKey(t)) ?? null) === null)
-            continue;
-        out.set(declarations_typeKey(t), {
-            compiled: stored && got ? (0,compile/* compiledSchemaFor */.Mv)(got.blobSha, stored.schema, { field: path }) : null,
-            against: got?.blobSha ?? null,
-        });
-    }
-    return out;
-}
-/**
- * Check every written document not checked as it was encoded (all violations at once, with those found
- * while encoding); throws `InvalidDocument` if any.
- */
-function checkDocuments(w, ops, schemas) {
-    const violations = w.parts ? w.parts.violations.copy() : new enforce/* Violations */.n();
-    // Every type checked as encoded (a write declaring its schemas): no walk over the documents at all.
-    for (const op of schemas.size === 0 ? [] : ops) {
-        const a = op.after;
-        const s = schemas.get(declarations_typeKey(op));
-        if (!a || !s)
-            continue;
-        if ('data' in a) {
-            if (s.compiled)
-                violations.check(op.key, s.compiled, a.data);
-        }
-        else if ('bytes' in a) {
-            if (s.compiled)
-                violations.check(op.key, s.compiled, envelopeData(a.bytes));
-        }
-        else if ((w.parts?.checkedAgainst.get(declarations_typeKey(op)) ?? null) !== s.against) {
-            // Its data was checked (and dropped) as its part arrived, against another schema than this tip's.
-            schemaChangedMeanwhile(op.namespace, op.type);
-        }
-    }
-    violations.throwIfAny();
-}
-/**
- * The files of the schemas the write declares: none when byte-identical to the tip's, a delete when
- * dropped; a new or changed schema is first checked against the type's documents already in the section
- * (those the write does not itself replace or delete) unless `force`.
- */
-async function schemaFiles(w, base, ops, first) {
-    const out = [];
-    let own;
-    for (const d of w.schemas ?? []) {
-        const key = (0,declaration/* typeDeclarationPath */._O)(d.namespace, d.type);
-        const stored = first.get(key)?.value;
-        if (d.bytes === null || d.compiled === null) {
-            if (stored !== undefined)
-                out.push({ op: 'delete', key });
-            continue;
-        }
-        if (stored !== undefined && declarations_sameBytes(stored, d.bytes))
-            continue;
-        // A first write (no tip) has no documents to check: nor a set of its own keys to build.
-        if (!d.force && base.version !== null) {
-            own ??= new Set(ops.map((o) => o.key));
-            const v = new enforce/* Violations */.n();
-            await checkExisting(w.store, base.version, d, d.compiled, own, v);
-            v.throwForDeclaration(d.field, declarations_typeKey(d));
-        }
-        out.push({ op: 'put', key, value: d.bytes });
-    }
-    return out;
-}
-/** The data of an envelope this write encoded itself (a commit in parts' buffered bytes). */
-function envelopeData(bytes) {
-    return JSON.parse(new TextDecoder().decode(bytes)).data;
-}
-function declarations_sameBytes(a, b) {
-    return a.length === b.length && a.every((x, i) => x === b[i]);
-}
-
 ;// CONCATENATED MODULE: ./src/core/watch.ts
 /**
  * `watch`: follow a section and report what changed, for the price of conditional ref reads.
@@ -51837,6 +51094,7 @@ async function documentChanges(store, options) {
         from: options.from,
         ...(options.to !== undefined ? { to: options.to } : {}),
         prefix,
+        ...(options.withPatches === true ? { withPatches: true } : {}),
     });
     const meta = {};
     if (r.rateLimit)
@@ -51896,256 +51154,14 @@ function modifiedAndChanged(list) {
     return { modified: list, changed: list };
 }
 
-// EXTERNAL MODULE: ./src/document/expect/write.ts
-var write = __nccwpck_require__(5012);
-;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
-
-
-/**
- * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
- *
- * @example
- * const changes = opsToChanges(ops);
- * const indexed = indexedOpsOf(ops, changes);
- */
-function indexedOpsOf(ops, changes) {
-    const out = [];
-    ops.forEach((o, i) => {
-        const c = changes[i];
-        if (o.op === 'put' && c.op === 'put') {
-            const d = o.document;
-            out.push({
-                namespace: d.namespace,
-                type: d.type,
-                id: d.id,
-                key: c.key,
-                // The blob SHA comes from the store (DeriveBase.written), which hashes the value anyway.
-                after: { blobSha: '', data: d.data },
-            });
-        }
-        else if (o.op === 'delete') {
-            out.push({ namespace: o.identity.namespace, type: o.identity.doc_type, id: o.identity.id, key: c.key });
-        }
-    });
-    return out;
-}
-/** Envelope bytes a commit in parts buffers before it reads the section's declaration (see {@link PartsCollector}). */
-const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
-/**
- * A commit in parts' documents, collected while its parts stream by, for the index hook. The declaration
- * is not known up front (reading it would cost every streamed write requests even when the section has
- * no index), so documents are kept as their envelope bytes — or, for `putMany`, as the caller's own data —
- * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
- * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
- * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
- * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
- * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
- * refuses the write if the schema at commit time is another one; a type whose schema the write declares
- * was checked as it was encoded (batch.ts), so its data is never decoded for that.
- *
- * @example
- * const seen = new PartsCollector(() => docs.indexes());
- * await commitInParts(store, seen.collect(parts), { derive: indexDerive({ store, ops: () => seen.ops }) });
- */
-class PartsCollector {
-    readDeclaration;
-    dataOf;
-    limit;
-    schemas;
-    /** The ops' new blob SHAs are left empty here: index-write.ts takes them from the store (`written`). */
-    ops = [];
-    buffered = 0;
-    fields;
-    constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES, 
-    /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
-    schemas) {
-        this.readDeclaration = readDeclaration;
-        this.dataOf = dataOf;
-        this.limit = limit;
-        this.schemas = schemas;
-    }
-    /** Pass the parts through, collecting their documents. */
-    async *collect(parts) {
-        for await (const part of parts) {
-            // Data is dropped as it is taken once the declaration is known: learn the part's schemas first.
-            if (this.fields && !this.dataOf)
-                await this.schemas?.prepare(typesOf(part.map((c) => (0,document_identity/* parseKey */.Do)(c.key))));
-            for (const c of part)
-                this.take(c);
-            if (this.buffered > this.limit && !this.fields)
-                await this.learnDeclaration();
-            yield part;
-        }
-    }
-    take(c) {
-        const identity = (0,document_identity/* parseKey */.Do)(c.key);
-        if (!identity)
-            return;
-        const base = { namespace: identity.namespace, type: identity.doc_type, id: identity.id, key: c.key };
-        if (c.op === 'delete')
-            return void this.ops.push(base);
-        const value = c.value;
-        // The blob SHA is the store's (DeriveBase.written): hashing every document twice costs CPU.
-        const sha = '';
-        if (this.dataOf)
-            return void this.ops.push({ ...base, after: { blobSha: sha, data: this.dataOf(c.key) } });
-        if (!this.fields) {
-            this.buffered += value.length;
-            return void this.ops.push({ ...base, after: { blobSha: sha, bytes: value } });
-        }
-        this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
-    }
-    /**
-     * A document's indexed values under the known declaration (none for a type it does not index), its data
-     * checked against its type's schema from the section first: the data is dropped here.
-     */
-    valuesOf(d, sha, bytes) {
-        const f = this.fields.get(`${d.namespace}/${d.type}`);
-        const checked = this.schemas?.needsData(d.namespace, d.type) === true;
-        if (!f && !checked)
-            return { blobSha: sha, values: [], fields: [] };
-        const data = JSON.parse(new TextDecoder().decode(bytes())).data;
-        if (checked)
-            this.schemas.check(d.key, d.namespace, d.type, data);
-        if (!f)
-            return { blobSha: sha, values: [], fields: [] };
-        return { blobSha: sha, values: (0,indexes_rows/* storedValues */.ee)(f, { id: d.id, blobSha: sha, data }), fields: f };
-    }
-    /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
-    async learnDeclaration() {
-        const d = await this.readDeclaration();
-        await this.schemas?.prepare(typesOf(this.ops));
-        this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
-        for (const op of this.ops) {
-            const a = op.after;
-            if (a && 'bytes' in a)
-                op.after = this.valuesOf(op, a.blobSha, () => a.bytes);
-        }
-        this.buffered = 0;
-    }
-}
-/** The distinct `(namespace, type)`s of documents (entries that are not documents skipped). */
-function typesOf(docs) {
-    const out = new Map();
-    for (const d of docs) {
-        const type = d?.type ?? d?.doc_type;
-        if (d && type !== undefined)
-            out.set(`${d.namespace}/${type}`, { namespace: d.namespace, type });
-    }
-    return [...out.values()];
-}
-
-;// CONCATENATED MODULE: ./src/document/list-pages.ts
-/**
- * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
- * first page's version, and the `limit` rule.
- */
-
-
-/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
-function encodeCursor(version, lastKey) {
-    return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
-        .replace(/\+/g, '-')
-        .replace(/\//g, '_')
-        .replace(/=+$/, '');
-}
-function decodeCursor(cursor) {
-    const bad = () => {
-        throw new errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
-            allowed: 'the nextCursor string of a previous list() result',
-        });
-    };
-    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
-        return bad();
-    let text;
-    try {
-        text = (0,bytes/* fromUtf8 */.ar)((0,bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
-    }
-    catch {
-        return bad();
-    }
-    const version = text.slice(0, 40);
-    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
-        return bad();
-    return { version, after: text.slice(41) };
-}
-function assertLimit(limit) {
-    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
-        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
-            allowed: 'an integer ≥ 1',
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/list-documents.ts
-/**
- * `DocumentStore.list`: documents in ascending key order, filtered by namespace and/or type, a page at a
- * time (list-pages.ts cursors pin later pages to the first page's version).
- */
-
-
-
-
-
-/**
- * One page of documents (see `DocumentStore.list`).
- *
- * @example
- * const { documents, nextCursor } = await listDocuments(store, { namespace: 'github', limit: 100 });
- */
-async function listDocuments(store, options = {}) {
-    const { namespace, type, limit, withData } = options;
-    if (withData !== undefined && typeof withData !== 'boolean') {
-        throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
-            allowed: 'true or false',
-        });
-    }
-    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
-    if (namespace !== undefined || type !== undefined) {
-        (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
-    }
-    assertLimit(limit);
-    let version = options.version;
-    if (version !== undefined)
-        (0,core_version/* assertValidVersion */.J)(version);
-    let after;
-    if (options.cursor !== undefined) {
-        const c = decodeCursor(options.cursor);
-        if (version !== undefined && version !== c.version) {
-            throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
-        }
-        version = c.version;
-        after = c.after;
-    }
-    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-    const listed = await store.list(version === undefined ? { prefix } : { prefix, version });
-    const documents = [];
-    let nextCursor = null;
-    for (const entry of listed.entries) {
-        if (after !== undefined && entry.key <= after)
-            continue;
-        const identity = (0,document_identity/* parseKey */.Do)(entry.key);
-        if (!identity || (type !== undefined && identity.doc_type !== type))
-            continue;
-        if (limit !== undefined && documents.length === limit) {
-            const last = documents[documents.length - 1];
-            nextCursor = encodeCursor(listed.version, last.key);
-            break;
-        }
-        documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
-    }
-    let meta = (0,bulk/* addCost */.nv)({}, listed);
-    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
-    if (withData && listed.version !== null) {
-        meta = (0,bulk/* addCost */.nv)(meta, await (0,bulk/* withEnvelopes */.aR)(store, documents, listed.version));
-    }
-    return { ...meta, documents, version: listed.version, nextCursor };
-}
-
 // EXTERNAL MODULE: ./src/document/migrate/index.ts + 7 modules
 var migrate = __nccwpck_require__(9638);
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
 // EXTERNAL MODULE: ./src/document/indexes/build.ts
 var build = __nccwpck_require__(6394);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var indexes = __nccwpck_require__(4441);
 // EXTERNAL MODULE: ./src/core/arrays.ts
 var arrays = __nccwpck_require__(3309);
 // EXTERNAL MODULE: ./src/document/indexes/evaluate.ts
@@ -52227,7 +51243,8 @@ function pageSettled(m, plan, q, rows, bound) {
         if (seen.has(row.id))
             continue;
         seen.add(row.id);
-        if (!where.every(({ w, fi: wi }) => (0,evaluate/* matches */.cK)(row.values[wi], w) === true))
+        // A clause on an undeclared `id` (wi < 0) reads the row's own id (plan.ts: every row carries it).
+        if (!where.every(({ w, fi: wi }) => (0,evaluate/* matches */.cK)(wi < 0 ? row.id : row.values[wi], w) === true))
             continue;
         const sort = q.orderBy ? (0,evaluate/* sortValue */.ez)(row.values[fi], desc) : row.id;
         if ((0,indexes_values/* isCut */.xZ)(sort) || (Array.isArray(row.values[fi]) && row.values[fi].some(indexes_values/* isCut */.xZ)))
@@ -52309,6 +51326,10 @@ async function plannedRows(m, plan, q, read, maxPartBytes = build/* DEFAULT_MAX_
     return { rows, whole: order.length === lowers.length && at === order.length };
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/paths.ts
+var indexes_paths = __nccwpck_require__(1862);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts
+var indexes_rows = __nccwpck_require__(4777);
 ;// CONCATENATED MODULE: ./src/document/query-verify.ts
 /**
  * A query's answer checked against what it read (issue 37 item 5). Index files are untrusted: a row whose
@@ -52352,7 +51373,7 @@ function checkCount(m, rows, whole) {
  * @example
  * checkDocuments(query, envelopes); // throws InvalidResponse when a tampered row put a document here
  */
-function query_verify_checkDocuments(q, docs) {
+function checkDocuments(q, docs) {
     const desc = q.orderBy?.direction === 'desc';
     const order = (0,evaluate/* pageOrder */.Aq)(desc);
     let previous = q.cursor === undefined ? undefined : (0,query/* decodeCursor */.Lt)(q, q.cursor);
@@ -52500,12 +51521,13 @@ async function answer(store, m, query, rows, version, cost, by, exact = new Map(
         nextCursor: result.cursor === undefined ? null : `${version}.${result.cursor}`,
         answeredBy: by,
         ...(reason ? { fallbackReason: reason } : {}),
+        ...(by === 'index' ? { typeCount: m.count } : {}),
     };
     if (query.fields === undefined) {
         out.documents = await readDocuments(store, query, result.rows, version, cost);
         // The documents, not the index, decide: a tampered or stale row is refused here (query-verify.ts).
         if (by === 'index')
-            query_verify_checkDocuments(query, out.documents);
+            checkDocuments(query, out.documents);
         Object.assign(out, cost.meta);
     }
     return out;
@@ -52556,6 +51578,1078 @@ async function fallback(store, query, version, cost, reason) {
     return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
 }
 
+// EXTERNAL MODULE: ./src/document/versions-of.ts
+var versions_of = __nccwpck_require__(6056);
+// EXTERNAL MODULE: ./src/document/indexes/declaration.ts
+var declaration = __nccwpck_require__(9914);
+// EXTERNAL MODULE: ./src/document/schema/declaration.ts
+var schema_declaration = __nccwpck_require__(8969);
+;// CONCATENATED MODULE: ./src/document/first-reads.ts
+/**
+ * The FIRST read round of every DocumentStore write's declarations hook (declarations.ts): which types the
+ * write touches and the keys that say what the section declares about them — the index declaration, each
+ * type's index manifest and its schema file. Kept apart from the hook itself (and free of the index engine
+ * and the schema validator) so the browser bundle can make this read up front and load the hook's code
+ * only when something is declared (src/document/light-write.ts).
+ */
+
+
+
+/**
+ * The distinct `(namespace, type)` pairs of one or more lists, in first-seen order.
+ *
+ * @example
+ * writtenTypes(ops, []); // [{ namespace: 'github', type: 'repo' }]
+ */
+function first_reads_writtenTypes(...lists) {
+    const types = new Map();
+    for (const list of lists)
+        for (const o of list)
+            types.set(`${o.namespace}/${o.type}`, { namespace: o.namespace, type: o.type });
+    return [...types.values()];
+}
+/**
+ * The keys index maintenance needs in the FIRST read round of a write touching `types`: the declaration
+ * and each type's manifest. The declarations hook (declarations.ts) reads them with the schemas' keys in
+ * one batched read and hands the answer to `indexChanges` (index-write.ts).
+ *
+ * @example
+ * indexFirstReads([{ namespace: 'github', type: 'repo' }]); // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json']
+ */
+function first_reads_indexFirstReads(types) {
+    return [declaration/* DECLARATION_KEY */.FF, ...[...types].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))];
+}
+/**
+ * Every key of the declarations hook's first read round: the index keys, then each type's schema file.
+ *
+ * @example
+ * declarationsFirstReads([{ namespace: 'github', type: 'repo' }]);
+ * // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json', '_docdb/types/github/repo.json']
+ */
+function declarationsFirstReads(types) {
+    return [...first_reads_indexFirstReads(types), ...types.map((t) => (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type))];
+}
+
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
+/**
+ * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
+ * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
+ * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
+ * (a large write, where rewriting every part is cheaper than locating each document's old rows).
+ */
+
+
+
+
+
+
+
+
+/** The data of an op's new state, decoding buffered envelope bytes on first use; undefined for values only. */
+function dataAfter(op) {
+    const a = op.after;
+    if (!a || 'values' in a)
+        return undefined;
+    if ('data' in a)
+        return { data: a.data };
+    return { data: JSON.parse(new TextDecoder().decode(a.bytes)).data };
+}
+/**
+ * The stored values of an op's new state for `t` (its data, or values taken for the same fields).
+ *
+ * @example
+ * valuesAfter(op, { namespace: 'g', type: 'repo', fields: ['data.stars'] }); // [3]
+ */
+function valuesAfter(op, t) {
+    const a = op.after;
+    if (!a)
+        return undefined;
+    const d = dataAfter(op);
+    if (d)
+        return (0,indexes_rows/* storedValues */.ee)(t.fields, { id: op.id, blobSha: a.blobSha, data: d.data });
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        return undefined;
+    return v.values;
+}
+/** Apply a write's ops of type `t` to documents keyed by id. */
+function applyOps(docs, t, ops, missing) {
+    for (const op of ops) {
+        if (!op.after) {
+            docs.delete(op.id);
+            continue;
+        }
+        const values = valuesAfter(op, t) ?? missing();
+        docs.set(op.id, { id: op.id, blobSha: op.after.blobSha, values });
+    }
+}
+/** The new files of `t` built from `docs`, and deletes of the old files (from `old`) it does not rewrite. */
+function filesOf(t, docs, old, o) {
+    const { manifest, files } = (0,indexes/* buildTypeIndexFromValues */.BZ)(t, [...docs.values()], o);
+    const out = new Map();
+    if (old)
+        for (const p of oldPaths(old))
+            out.set(p, null);
+    for (const [p, b] of files)
+        out.set(p, b);
+    out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
+    return out;
+}
+/** Every part path an old manifest lists. */
+function oldPaths(m) {
+    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
+}
+/**
+ * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
+ * `old` is the type's manifest at `version`, if any, so its files that the build does not rewrite go.
+ *
+ * @example
+ * const files = await buildFromDocuments(store, version, t, ops, oldManifest, {});
+ */
+async function buildFromDocuments(store, version, t, ops, old, options, missing) {
+    const docs = new Map();
+    if (version !== null) {
+        const written = new Set(ops.map((o) => o.key));
+        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+            if (!item.value || !item.blobSha)
+                continue;
+            const env = (0,envelope/* decodeEnvelope */.vw)(item.value, version);
+            docs.set(env.id, {
+                id: env.id,
+                blobSha: item.blobSha,
+                values: (0,indexes_rows/* storedValues */.ee)(t.fields, { id: env.id, blobSha: item.blobSha, data: env.data }),
+            });
+        }
+    }
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, old, options);
+}
+/**
+ * Rebuild `t` from its own index: the rows of its first run (every document, covering) read through
+ * `read`, with the write's ops applied — the documents themselves are not read. Throws
+ * `InvalidResponse` for a damaged part (the caller then builds from the documents).
+ *
+ * @example
+ * const files = await buildFromRun(read, manifest, t, ops, {});
+ */
+async function buildFromRun(read, m, t, ops, options, missing) {
+    const run = m.runs[0];
+    const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
+    const got = await read(paths);
+    const docs = new Map();
+    run.parts.forEach((_, i) => {
+        const bytes = got.get(paths[i])?.value;
+        if (!bytes) {
+            throw new errors/* InvalidResponse */.h5(`index part ${paths[i]} is listed in its manifest but missing; the index must be rebuilt`, {
+                key: paths[i],
+            });
+        }
+        for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
+            docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
+    });
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, m, options);
+}
+/** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
+function manifestOf(bytes, t) {
+    if (!bytes)
+        return undefined;
+    return (0,indexes/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+}
+
+;// CONCATENATED MODULE: ./src/document/index-write.ts
+/**
+ * Keeping a section's indexes exact in the SAME commit as its documents (issue 28, item 2): every
+ * DocumentStore write hands the store a derive hook (`CommitOptions.derive`, src/core/derive.ts) built
+ * here. The store calls it on the tip each attempt builds on — again after a lost race — so the index
+ * files are always computed on the tree they land in, never rebased.
+ *
+ * Reads, in rounds (each one batched by the store): the declaration and the written types' manifests;
+ * then the written documents' previous versions (a small write); then the index parts their rows live
+ * in. A large write of a type rebuilds it from one run of its own covering rows instead; a declaration
+ * added or changed in this write, a missing manifest, or a damaged index (a part that does not parse, a
+ * row that is not where the previous document says) is built from the documents themselves — exact
+ * either way, never a silently wrong index. A section without a declaration costs one read of
+ * `_docdb/` (free when the store already knows the tree has none).
+ */
+
+
+
+
+
+
+
+/** Above this many documents of one type in a write, rebuild the type from its own rows. */
+const LARGE_TYPE_WRITE = 256;
+const typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * The declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
+ *
+ * @example
+ * applyDeclare({ version: 1, indexes: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.stars'] }]);
+ */
+function applyDeclare(before, declare) {
+    const byType = new Map(before.indexes.map((t) => [typeKey(t), t]));
+    for (const t of declare) {
+        byType.delete(typeKey(t));
+        if (t.fields.length > 0)
+            byType.set(typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
+    }
+    return (0,indexes/* validateDeclaration */.jD)({ version: 1, indexes: [...byType.values()] });
+}
+/**
+ * The index changes of one write on the tip `base`, given the first read round ({@link indexFirstReads}
+ * of every written or declared type, read together with whatever else the hook needed).
+ *
+ * @example
+ * const first = await base.read([...indexFirstReads(types), ...others]);
+ * const changes = await indexChanges({ store, ops: () => ops }, base, first);
+ */
+async function indexChanges(w, base, first) {
+    const ops = withWrittenShas(w.ops(), base);
+    const stored = first.get(indexes/* DECLARATION_KEY */.FF)?.value;
+    const before = (0,indexes/* parseDeclaration */.Av)(stored);
+    const after = w.declare ? applyDeclare(before, w.declare) : before;
+    const files = new Map();
+    const changed = (0,indexes/* declarationChanges */.Il)(before, after);
+    const manifest = (t) => manifestAt(base, first, t);
+    await dropRemoved(changed.drop, manifest, files);
+    const byType = groupByType(ops);
+    const rebuilt = new Set(changed.build.map(typeKey));
+    for (const t of after.indexes) {
+        const mine = byType.get(typeKey(t)) ?? [];
+        if (mine.length === 0 && !rebuilt.has(typeKey(t)))
+            continue;
+        for (const [p, b] of await typeFiles(w, base, t, mine, await manifest(t), rebuilt.has(typeKey(t)))) {
+            files.set(p, b);
+        }
+    }
+    const declaration = (0,indexes/* serializeDeclaration */.hv)(after);
+    if (w.declare && !sameBytes(stored, declaration)) {
+        files.set(indexes/* DECLARATION_KEY */.FF, after.indexes.length === 0 ? null : declaration);
+    }
+    return toChanges(files);
+}
+/**
+ * A derive hook doing the index work alone (its own first read round). DocumentStore installs the
+ * declarations hook (declarations.ts), which does this and the schema checks in one; this stays for tests
+ * of the index work by itself.
+ *
+ * @example
+ * await store.commit(changes, { derive: indexDerive({ store, ops: () => ops }) });
+ */
+function indexDerive(w) {
+    return async (base) => {
+        const types = writtenTypes(w.ops(), w.declare ?? []);
+        if (types.length === 0 && !w.declare)
+            return [];
+        return indexChanges(w, base, await base.read(indexFirstReads(types)));
+    };
+}
+/** Fill in the new blob SHAs from the store, which hashed every value it writes (no document is hashed twice). */
+function withWrittenShas(ops, base) {
+    for (const op of ops) {
+        if (op.after?.blobSha !== '')
+            continue;
+        const sha = base.written(op.key);
+        if (sha === undefined)
+            throw new errors/* InvalidConfig */.OZ('derive', `the store did not report the blob of ${op.key}`);
+        op.after.blobSha = sha;
+    }
+    return ops;
+}
+/** Delete the files of every type whose index the declaration drops (or declares with other fields). */
+async function dropRemoved(drop, manifest, files) {
+    for (const t of drop) {
+        const m = safeManifest(await manifest(t), t);
+        if (!m)
+            continue;
+        for (const p of [(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), ...oldPaths(m)])
+            files.set(p, null);
+    }
+}
+/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
+async function manifestAt(base, first, t) {
+    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
+    if (first.has(path))
+        return first.get(path)?.value;
+    return (await base.read([path])).get(path)?.value;
+}
+/** The write's documents grouped by `namespace/type` (one pass, whatever the number of declared types). */
+function groupByType(ops) {
+    const out = new Map();
+    for (const op of ops) {
+        const k = typeKey(op);
+        const list = out.get(k);
+        if (list)
+            list.push(op);
+        else
+            out.set(k, [op]);
+    }
+    return out;
+}
+/** A manifest read back, or undefined when absent or damaged (a rebuild replaces it). */
+function safeManifest(bytes, t) {
+    try {
+        return manifestOf(bytes, t);
+    }
+    catch (e) {
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return undefined;
+        throw e;
+    }
+}
+/** The index files of type `t` after the write: incremental, from its own rows, or from the documents. */
+async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
+    const o = w.options ?? {};
+    const m = safeManifest(manifestBytes, t);
+    const fromDocuments = () => buildFromDocuments(w.store, base.version, t, mine, m, o, () => declaredMeanwhile(t));
+    const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
+    if (rebuilt || !current)
+        return fromDocuments();
+    try {
+        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+            return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
+        return await incremental(base, t, mine, manifestBytes, o);
+    }
+    catch (e) {
+        // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return fromDocuments();
+        throw e;
+    }
+}
+/** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
+async function incremental(base, t, mine, manifestBytes, o) {
+    const previous = await base.read(mine.map((op) => op.key));
+    const changes = [];
+    for (const op of mine) {
+        const got = previous.get(op.key);
+        if (got && op.after && got.blobSha === op.after.blobSha)
+            continue;
+        const change = { namespace: t.namespace, type: t.type, id: op.id };
+        if (got && base.version)
+            change.before = { blobSha: got.blobSha, data: (0,envelope/* decodeEnvelope */.vw)(got.value, base.version).data };
+        if (op.after)
+            change.after = afterState(op, t);
+        if (change.before || change.after)
+            changes.push(change);
+    }
+    const declaration = { version: 1, indexes: [t] };
+    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
+    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
+    // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
+    for (let round = 0;; round++) {
+        const wanted = [];
+        const read = (p) => {
+            if (!have.has(p))
+                wanted.push(p);
+            return have.get(p);
+        };
+        try {
+            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
+            const out = new Map();
+            for (const p of u.deletes)
+                out.set(p, null);
+            for (const [p, b] of u.writes)
+                out.set(p, b);
+            return out;
+        }
+        catch (e) {
+            if (wanted.length === 0 || round > 3)
+                throw e;
+            await fetchInto(base, have, wanted);
+        }
+    }
+}
+function afterState(op, t) {
+    const a = op.after;
+    const d = dataAfter(op);
+    if (d)
+        return { blobSha: a.blobSha, data: d.data };
+    const v = a;
+    if (v.fields.join('\n') !== t.fields.join('\n'))
+        declaredMeanwhile(t);
+    return { blobSha: a.blobSha, values: v.values };
+}
+async function fetchInto(base, have, paths) {
+    const todo = paths.filter((p) => !have.has(p));
+    if (todo.length === 0)
+        return;
+    const got = await base.read(todo);
+    for (const p of todo)
+        have.set(p, got.get(p)?.value);
+}
+/** A commit in parts took its documents' values for the declaration it saw first; it changed since. */
+function declaredMeanwhile(t) {
+    throw new errors/* InvalidConfig */.OZ('indexes', `the index declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
+}
+function sameBytes(a, b) {
+    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+function toChanges(files) {
+    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
+}
+
+// EXTERNAL MODULE: ./src/document/schema/compile.ts + 15 modules
+var compile = __nccwpck_require__(6017);
+// EXTERNAL MODULE: ./src/document/schema/enforce.ts
+var enforce = __nccwpck_require__(9171);
+;// CONCATENATED MODULE: ./src/document/schema/existing.ts
+/**
+ * The documents already in a section checked against a schema about to be declared (issue 38): refused,
+ * listing up to 50 violations, unless `force`. Read the way any bulk reader reads a type — one listing of
+ * the type's keys, then `readManyFrom` (core/read-many.ts: on the GitHub API the section's archive or
+ * batches of blobs, elsewhere key by key), streamed, so memory holds the keys and one document at a time.
+ * Runs only when a write declares a schema that differs from the one at the tip.
+ */
+
+
+
+/**
+ * Check every document of `namespace/type` at `version` (except `skip`: the write's own keys, checked — or
+ * deleted — by the write itself) against `schema`, into `violations`.
+ *
+ * @example
+ * const v = new Violations();
+ * await checkExisting(store, tip, { namespace: 'github', type: 'repo' }, compiled, new Set(), v);
+ * v.throwForDeclaration('schema', 'github/repo');
+ */
+async function checkExisting(store, version, t, schema, skip, violations) {
+    if (version === null)
+        return;
+    const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+    const keys = listed.entries
+        .map((e) => e.key)
+        .filter((k) => !skip.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type && (0,document_identity/* parseKey */.Do)(k)?.namespace === t.namespace);
+    if (keys.length === 0)
+        return;
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+        if (item.value === null)
+            continue;
+        violations.check(item.key, schema, (0,envelope/* decodeEnvelope */.vw)(item.value, version).data);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/parts.ts
+/**
+ * The schema checks of one write's documents, made as they are encoded, so no document's data is held or
+ * decoded again for the check:
+ * - a type whose schema the write declares itself: every document is checked as it is encoded (batch.ts),
+ *   whatever the path (commit, putMany, a commit in parts); the derive hook (declarations.ts) does not check
+ *   them again — which saves a commit in parts decoding every buffered envelope back;
+ * - a type whose schema is the section's: not known before the hook's batched read (reading it up front would
+ *   cost a request), so the hook checks the documents it holds; but a commit in parts (`commitParts`, a large
+ *   `putMany`, a shard merge) keeps memory bounded, so once the parts collector drops documents' data
+ *   (indexed-ops.ts `PartsCollector`) each part is checked as it arrives against the schema read when its
+ *   type first appeared, and the collector remembers WHICH schema (its blob SHA). The hook refuses the write
+ *   when the type's schema at the tip it lands on is another one — the schema changed while the write was
+ *   under way — as it does for an index declaration (index-write.ts `declaredMeanwhile`).
+ */
+
+
+
+/** The write's own declaration wins over the section's: parts are checked against it, whatever the tip says. */
+const DECLARED_BY_WRITE = 'declared-by-this-write';
+const parts_typeKey = (namespace, type) => `${namespace}/${type}`;
+/**
+ * The schema checks of one write.
+ *
+ * @example
+ * const parts = new PartsSchemas((ns, t) => docs.storedSchema(ns, t), declared);
+ * parts.checkEncoded('github/repo/o/a.json', 'github', 'repo', { stars: 1 }); // a type the write declares
+ * await parts.prepare([{ namespace: 'github', type: 'repo' }]);
+ * parts.check('github/repo/o/r.json', 'github', 'repo', { stars: 1 });
+ */
+class PartsSchemas {
+    load;
+    declared;
+    /** Violations found in the parts (the hook goes on from a copy). */
+    violations = new enforce/* Violations */.n();
+    /** Per `namespace/type`: the schema its documents were checked against. */
+    checkedAgainst = new Map();
+    compiled = new Map();
+    /** The type of the previous document encoded (a write's documents come in runs of one type). */
+    last;
+    constructor(load, 
+    /** Schemas the write declares itself (compiled; null: dropped). */
+    declared = new Map()) {
+        this.load = load;
+        this.declared = declared;
+    }
+    /** Learn the schema of each type not seen yet (one read each; the write's own declarations cost none). */
+    async prepare(types) {
+        for (const t of types) {
+            const k = parts_typeKey(t.namespace, t.type);
+            if (this.compiled.has(k))
+                continue;
+            if (this.declared.has(k)) {
+                this.compiled.set(k, this.declared.get(k) ?? null);
+                this.checkedAgainst.set(k, DECLARED_BY_WRITE);
+                continue;
+            }
+            const stored = await this.load(t.namespace, t.type);
+            this.checkedAgainst.set(k, stored?.blobSha ?? null);
+            this.compiled.set(k, stored ? (0,compile/* compiledSchemaFor */.Mv)(stored.blobSha, stored.schema, { field: 'schema' }) : null);
+        }
+    }
+    /** Whether the write declares schemas: then its encoders call {@link checkEncoded} for every document. */
+    get declaresAny() {
+        return this.declared.size > 0;
+    }
+    /**
+     * A document of the write as it is encoded (its data was just read by the encoder): checked now when the
+     * write declares its type's schema; nothing otherwise (the section's schema is the hook's to check).
+     */
+    checkEncoded(key, namespace, type, data) {
+        let last = this.last;
+        if (last?.namespace !== namespace || last.type !== type) {
+            last = { namespace, type, schema: this.declared.get(parts_typeKey(namespace, type)) };
+            this.last = last;
+        }
+        if (last.schema)
+            this.violations.check(key, last.schema, data);
+    }
+    /** Whether the type's documents were checked as they were encoded (the write declares its schema). */
+    checkedAtEncode(namespace, type) {
+        return this.declared.has(parts_typeKey(namespace, type));
+    }
+    /**
+     * Whether a dropped document's data must be checked first (its type has a schema from the section; one the
+     * write declares was checked as the document was encoded); prepare() it first.
+     */
+    needsData(namespace, type) {
+        return !this.checkedAtEncode(namespace, type) && (this.compiled.get(parts_typeKey(namespace, type)) ?? null) !== null;
+    }
+    /** Check one document of a prepared type. */
+    check(key, namespace, type, data) {
+        const k = parts_typeKey(namespace, type);
+        if (!this.compiled.has(k))
+            throw new errors/* InvalidConfig */.OZ('schemas', `internal: schema of ${k} not prepared`);
+        const c = this.compiled.get(k);
+        if (c)
+            this.violations.check(key, c, data);
+    }
+}
+/**
+ * The write refused: the schema of a type changed between the parts' checks and the tip the commit lands on.
+ *
+ * @example
+ * schemaChangedMeanwhile('github', 'repo'); // throws InvalidConfig (field 'schemas')
+ */
+function schemaChangedMeanwhile(namespace, type) {
+    throw new errors/* InvalidConfig */.OZ('schemas', `the schema of ${namespace}/${type} changed while this write was under way; nothing was written — run the write again`, { namespace, type });
+}
+
+;// CONCATENATED MODULE: ./src/document/declarations.ts
+
+
+
+
+
+
+
+const declarations_typeKey = (t) => `${t.namespace}/${t.type}`;
+/**
+ * The `schemas` option of a write, checked and compiled before any I/O: a bad entry or a schema that is
+ * not valid JSON Schema is `InvalidConfig` naming `schemas[i]…` (`field` names a lone schema instead).
+ *
+ * @example
+ * const schemas = prepareSchemas([{ namespace: 'github', type: 'repo', schema: { type: 'object' } }]);
+ */
+function prepareSchemas(list, field) {
+    return (0,schema_declaration/* checkTypeSchemas */.Je)(list, field).map((d, i) => {
+        const where = field ?? `schemas[${i}].schema`;
+        return { ...d, field: where, compiled: d.schema === null ? null : (0,compile/* compileSchema */.Fc)(d.schema, { field: where }) };
+    });
+}
+/**
+ * The hook DocumentStore installs on a write: the caller's `guard` (WriteGuardOptions: a compare-and-set
+ * against what others wrote since it started, e.g. the shard merge) on the attempt's tip first, then
+ * {@link declarationsDerive}.
+ *
+ * @example
+ * await store.commit(changes, { derive: writeHook({ store, ops: () => indexedOpsOf(ops, changes), guard }) });
+ */
+function writeHook(w) {
+    const derive = declarationsDerive(w);
+    const guard = w.guard;
+    if (!guard)
+        return derive;
+    return async (base) => {
+        await guard(base);
+        return derive(base);
+    };
+}
+/**
+ * The derive hook of one DocumentStore write.
+ *
+ * @example
+ * await store.commit(changes, { derive: declarationsDerive({ store, ops: () => indexedOpsOf(ops, changes) }) });
+ */
+function declarationsDerive(w) {
+    return async (base) => {
+        const ops = w.ops();
+        const types = first_reads_writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
+        if (types.length === 0 && !w.indexes && !w.schemas)
+            return [];
+        const first = await base.read(declarationsFirstReads(types));
+        declarations_checkDocuments(w, ops, schemasAt(w, types, first));
+        const declared = await schemaFiles(w, base, ops, first);
+        const indexed = await indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, base, first);
+        return [...indexed, ...declared];
+    };
+}
+/**
+ * Per written type, the schema that applies on this tip (the write's own, else the one at the tip) — but
+ * not types with nothing left to check: those the write declares, checked as their documents were encoded,
+ * and those with no schema at the tip that a commit in parts did not check against one either.
+ */
+function schemasAt(w, types, first) {
+    const declared = new Map((w.schemas ?? []).map((d) => [declarations_typeKey(d), d]));
+    const out = new Map();
+    for (const t of types) {
+        const d = declared.get(declarations_typeKey(t));
+        if (d) {
+            if (!w.parts?.checkedAtEncode(t.namespace, t.type)) {
+                out.set(declarations_typeKey(t), { compiled: d.compiled, against: DECLARED_BY_WRITE });
+            }
+            continue;
+        }
+        const path = (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
+        const got = first.get(path) ?? null;
+        const stored = (0,schema_declaration/* parseTypeDeclaration */.Cw)(path, got?.value);
+        if (!got && (w.parts?.checkedAgainst.get(declarations_typeKey(t)) ?? null) === null)
+            continue;
+        out.set(declarations_typeKey(t), {
+            compiled: stored && got ? (0,compile/* compiledSchemaFor */.Mv)(got.blobSha, stored.schema, { field: path }) : null,
+            against: got?.blobSha ?? null,
+        });
+    }
+    return out;
+}
+/**
+ * Check every written document not checked as it was encoded (all violations at once, with those found
+ * while encoding); throws `InvalidDocument` if any.
+ */
+function declarations_checkDocuments(w, ops, schemas) {
+    const violations = w.parts ? w.parts.violations.copy() : new enforce/* Violations */.n();
+    // Every type checked as encoded (a write declaring its schemas): no walk over the documents at all.
+    for (const op of schemas.size === 0 ? [] : ops) {
+        const a = op.after;
+        const s = schemas.get(declarations_typeKey(op));
+        if (!a || !s)
+            continue;
+        if ('data' in a) {
+            if (s.compiled)
+                violations.check(op.key, s.compiled, a.data);
+        }
+        else if ('bytes' in a) {
+            if (s.compiled)
+                violations.check(op.key, s.compiled, envelopeData(a.bytes));
+        }
+        else if ((w.parts?.checkedAgainst.get(declarations_typeKey(op)) ?? null) !== s.against) {
+            // Its data was checked (and dropped) as its part arrived, against another schema than this tip's.
+            schemaChangedMeanwhile(op.namespace, op.type);
+        }
+    }
+    violations.throwIfAny();
+}
+/**
+ * The files of the schemas the write declares: none when byte-identical to the tip's, a delete when
+ * dropped; a new or changed schema is first checked against the type's documents already in the section
+ * (those the write does not itself replace or delete) unless `force`.
+ */
+async function schemaFiles(w, base, ops, first) {
+    const out = [];
+    let own;
+    for (const d of w.schemas ?? []) {
+        const key = (0,schema_declaration/* typeDeclarationPath */._O)(d.namespace, d.type);
+        const stored = first.get(key)?.value;
+        if (d.bytes === null || d.compiled === null) {
+            if (stored !== undefined)
+                out.push({ op: 'delete', key });
+            continue;
+        }
+        if (stored !== undefined && declarations_sameBytes(stored, d.bytes))
+            continue;
+        // A first write (no tip) has no documents to check: nor a set of its own keys to build.
+        if (!d.force && base.version !== null) {
+            own ??= new Set(ops.map((o) => o.key));
+            const v = new enforce/* Violations */.n();
+            await checkExisting(w.store, base.version, d, d.compiled, own, v);
+            v.throwForDeclaration(d.field, declarations_typeKey(d));
+        }
+        out.push({ op: 'put', key, value: d.bytes });
+    }
+    return out;
+}
+/** The data of an envelope this write encoded itself (a commit in parts' buffered bytes). */
+function envelopeData(bytes) {
+    return JSON.parse(new TextDecoder().decode(bytes)).data;
+}
+function declarations_sameBytes(a, b) {
+    return a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+// EXTERNAL MODULE: ./src/document/expect/write.ts
+var write = __nccwpck_require__(5012);
+;// CONCATENATED MODULE: ./src/document/write-kit.ts
+/**
+ * The write path's declared-features half: the declarations hook (index maintenance, schema checks), the
+ * schema compiler behind a write's `schemas`, expectations (`expect`) and index declarations. DocumentStore
+ * reaches it only through `features.write()` (features.ts), and only when a write needs it: a write that
+ * declares something, or one to a section that declares something about the written types
+ * (light-write.ts). In Node it is loaded with the store; the browser bundle loads it on first use.
+ */
+
+
+
+
+
+/**
+ * Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration).
+ *
+ * @example
+ * checkIndexes([{ namespace: 'github', type: 'repo', fields: ['data.stars'] }]); // throws InvalidConfig when bad
+ */
+function checkIndexes(indexes) {
+    applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
+}
+
+;// CONCATENATED MODULE: ./src/document/features.ts
+/**
+ * The loader seam of DocumentStore's optional features: the write path's declarations work (write-kit.ts),
+ * queries, migrations and the versions reader. DocumentStore always reaches them through these async
+ * loaders, never by a static import, so a build can choose how they load without changing what they do:
+ * here (Node, `lib/`, the Action) they are imported eagerly and the loaders resolve at once; the browser
+ * bundle swaps this module for src/browser/lazy/features.ts, whose loaders `import()` each piece as its own
+ * chunk on first use (scripts/build-browser.mjs), so a page that only gets and puts never downloads them.
+ */
+
+
+
+
+/**
+ * The eager loaders (every piece already imported).
+ *
+ * @example
+ * const { queryDocuments } = await features.query();
+ */
+const features = {
+    write: async () => write_kit_namespaceObject,
+    query: async () => query_namespaceObject,
+    migrate: async () => migrate,
+    versions: async () => versions_of,
+};
+
+;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
+
+
+/**
+ * The documents of `ops` (already turned into `changes`, index for index); metadata ops are not documents.
+ *
+ * @example
+ * const changes = opsToChanges(ops);
+ * const indexed = indexedOpsOf(ops, changes);
+ */
+function indexedOpsOf(ops, changes) {
+    const out = [];
+    ops.forEach((o, i) => {
+        const c = changes[i];
+        if (o.op === 'put' && c.op === 'put') {
+            const d = o.document;
+            out.push({
+                namespace: d.namespace,
+                type: d.type,
+                id: d.id,
+                key: c.key,
+                // The blob SHA comes from the store (DeriveBase.written), which hashes the value anyway.
+                after: { blobSha: '', data: d.data },
+            });
+        }
+        else if (o.op === 'delete') {
+            out.push({ namespace: o.identity.namespace, type: o.identity.doc_type, id: o.identity.id, key: c.key });
+        }
+    });
+    return out;
+}
+/** Envelope bytes a commit in parts buffers before it reads the section's declaration (see {@link PartsCollector}). */
+const PARTS_BUFFER_BYTES = 8 * 1024 * 1024;
+/**
+ * A commit in parts' documents, collected while its parts stream by, for the index hook. The declaration
+ * is not known up front (reading it would cost every streamed write requests even when the section has
+ * no index), so documents are kept as their envelope bytes — or, for `putMany`, as the caller's own data —
+ * until {@link PARTS_BUFFER_BYTES} are buffered; then the declaration is read once and, from there on, a
+ * document of an indexed type keeps only its indexed values, and others only their key. So memory stays
+ * bounded whatever the write's size; index-write.ts refuses the write if the declaration it sees at
+ * commit time indexes a type whose values were not kept. Likewise schemas (schema/parts.ts): a document
+ * whose data is dropped is first checked against its type's schema, and the hook (declarations.ts)
+ * refuses the write if the schema at commit time is another one; a type whose schema the write declares
+ * was checked as it was encoded (batch.ts), so its data is never decoded for that.
+ *
+ * @example
+ * const seen = new PartsCollector(() => docs.indexes());
+ * await commitInParts(store, seen.collect(parts), { derive: indexDerive({ store, ops: () => seen.ops }) });
+ */
+class PartsCollector {
+    readDeclaration;
+    dataOf;
+    limit;
+    schemas;
+    /** The ops' new blob SHAs are left empty here: index-write.ts takes them from the store (`written`). */
+    ops = [];
+    buffered = 0;
+    fields;
+    constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES, 
+    /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
+    schemas) {
+        this.readDeclaration = readDeclaration;
+        this.dataOf = dataOf;
+        this.limit = limit;
+        this.schemas = schemas;
+    }
+    /** Pass the parts through, collecting their documents. */
+    async *collect(parts) {
+        for await (const part of parts) {
+            // Data is dropped as it is taken once the declaration is known: learn the part's schemas first.
+            if (this.fields && !this.dataOf)
+                await this.schemas?.prepare(typesOf(part.map((c) => (0,document_identity/* parseKey */.Do)(c.key))));
+            for (const c of part)
+                this.take(c);
+            if (this.buffered > this.limit && !this.fields)
+                await this.learnDeclaration();
+            yield part;
+        }
+    }
+    take(c) {
+        const identity = (0,document_identity/* parseKey */.Do)(c.key);
+        if (!identity)
+            return;
+        const base = { namespace: identity.namespace, type: identity.doc_type, id: identity.id, key: c.key };
+        if (c.op === 'delete')
+            return void this.ops.push(base);
+        const value = c.value;
+        // The blob SHA is the store's (DeriveBase.written): hashing every document twice costs CPU.
+        const sha = '';
+        if (this.dataOf)
+            return void this.ops.push({ ...base, after: { blobSha: sha, data: this.dataOf(c.key) } });
+        if (!this.fields) {
+            this.buffered += value.length;
+            return void this.ops.push({ ...base, after: { blobSha: sha, bytes: value } });
+        }
+        this.ops.push({ ...base, after: this.valuesOf(base, sha, () => value) });
+    }
+    /**
+     * A document's indexed values under the known declaration (none for a type it does not index), its data
+     * checked against its type's schema from the section first: the data is dropped here.
+     */
+    valuesOf(d, sha, bytes) {
+        const f = this.fields.get(`${d.namespace}/${d.type}`);
+        const checked = this.schemas?.needsData(d.namespace, d.type) === true;
+        if (!f && !checked)
+            return { blobSha: sha, values: [], fields: [] };
+        const data = JSON.parse(new TextDecoder().decode(bytes())).data;
+        if (checked)
+            this.schemas.check(d.key, d.namespace, d.type, data);
+        if (!f)
+            return { blobSha: sha, values: [], fields: [] };
+        return { blobSha: sha, values: (0,indexes_rows/* storedValues */.ee)(f, { id: d.id, blobSha: sha, data }), fields: f };
+    }
+    /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
+    async learnDeclaration() {
+        const d = await this.readDeclaration();
+        await this.schemas?.prepare(typesOf(this.ops));
+        this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
+        for (const op of this.ops) {
+            const a = op.after;
+            if (a && 'bytes' in a)
+                op.after = this.valuesOf(op, a.blobSha, () => a.bytes);
+        }
+        this.buffered = 0;
+    }
+}
+/** The distinct `(namespace, type)`s of documents (entries that are not documents skipped). */
+function typesOf(docs) {
+    const out = new Map();
+    for (const d of docs) {
+        const type = d?.type ?? d?.doc_type;
+        if (d && type !== undefined)
+            out.set(`${d.namespace}/${type}`, { namespace: d.namespace, type });
+    }
+    return [...out.values()];
+}
+
+;// CONCATENATED MODULE: ./src/document/light-write.ts
+
+
+/**
+ * The ONE derive hook of a DocumentStore write: the caller's guard (and the write's expectations) first,
+ * then the declarations work — loaded only when the write or the section needs it.
+ *
+ * @example
+ * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
+ */
+function lightWriteHook(w, features) {
+    if (w.indexes || w.schemas || w.parts) {
+        // The write declares something (or checks schemas as it encodes): the full hook, as it is.
+        return async (base) => (await features.write()).writeHook(w)(base);
+    }
+    return async (base) => {
+        await w.guard?.(base);
+        const ops = w.ops();
+        const types = first_reads_writtenTypes(ops);
+        if (types.length === 0)
+            return [];
+        const keys = declarationsFirstReads(types);
+        const first = await base.read(keys);
+        if (!declaresAnything(first, types))
+            return [];
+        const { declarationsDerive } = await features.write();
+        return declarationsDerive({ ...w, guard: undefined, ops: () => ops })(withFirstRead(base, keys, first));
+    };
+}
+/**
+ * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
+ * a schema file of one of them, or an index declaration naming one of them.
+ */
+function declaresAnything(first, types) {
+    for (const [key, got] of first)
+        if (key !== declaration/* DECLARATION_KEY */.FF && got)
+            return true;
+    const declared = first.get(declaration/* DECLARATION_KEY */.FF);
+    if (!declared)
+        return false;
+    const indexes = (0,declaration/* parseDeclaration */.Av)(declared.value).indexes;
+    return indexes.some((t) => types.some((o) => o.namespace === t.namespace && o.type === t.type));
+}
+/** `base`, with the first read round answered from what was read already (no request spent twice). */
+function withFirstRead(base, keys, first) {
+    const same = (asked) => asked.length === keys.length && asked.every((k, i) => k === keys[i]);
+    return {
+        version: base.version,
+        written: (key) => base.written(key),
+        read: (asked) => (same(asked) ? Promise.resolve(first) : base.read(asked)),
+    };
+}
+
+;// CONCATENATED MODULE: ./src/document/list-pages.ts
+/**
+ * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
+ * first page's version, and the `limit` rule.
+ */
+
+
+/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
+function encodeCursor(version, lastKey) {
+    return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+}
+function decodeCursor(cursor) {
+    const bad = () => {
+        throw new errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
+            allowed: 'the nextCursor string of a previous list() result',
+        });
+    };
+    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
+        return bad();
+    let text;
+    try {
+        text = (0,bytes/* fromUtf8 */.ar)((0,bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+    }
+    catch {
+        return bad();
+    }
+    const version = text.slice(0, 40);
+    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
+        return bad();
+    return { version, after: text.slice(41) };
+}
+function assertLimit(limit) {
+    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
+            allowed: 'an integer ≥ 1',
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/list-documents.ts
+/**
+ * `DocumentStore.list`: documents in ascending key order, filtered by namespace and/or type, a page at a
+ * time (list-pages.ts cursors pin later pages to the first page's version).
+ */
+
+
+
+
+
+/** Fewest documents a page must be able to hold for its listing to say the values follow (see below). */
+const VALUES_HINT_MIN = 100;
+/**
+ * One page of documents (see `DocumentStore.list`).
+ *
+ * @example
+ * const { documents, nextCursor } = await listDocuments(store, { namespace: 'github', limit: 100 });
+ */
+async function listDocuments(store, options = {}) {
+    const { namespace, type, limit, withData } = options;
+    if (withData !== undefined && typeof withData !== 'boolean') {
+        throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+            allowed: 'true or false',
+        });
+    }
+    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
+    if (namespace !== undefined || type !== undefined) {
+        (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
+    }
+    assertLimit(limit);
+    let version = options.version;
+    if (version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(version);
+    let after;
+    if (options.cursor !== undefined) {
+        const c = decodeCursor(options.cursor);
+        if (version !== undefined && version !== c.version) {
+            throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
+        }
+        version = c.version;
+        after = c.after;
+    }
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    // With data, the values are read next: a store may read them with the listing (RefStore ListOptions.withValues).
+    // Not for a page smaller than one bulk read (100 on GitHub's GraphQL): its values cost one request anyway, and
+    // reading them with the listing (the section's archive) would carry the whole section for a few documents.
+    const hint = withData && (limit === undefined || limit >= VALUES_HINT_MIN) ? { withValues: true } : {};
+    const listed = await store.list(version === undefined ? { prefix, ...hint } : { prefix, version, ...hint });
+    const documents = [];
+    let nextCursor = null;
+    for (const entry of listed.entries) {
+        if (after !== undefined && entry.key <= after)
+            continue;
+        const identity = (0,document_identity/* parseKey */.Do)(entry.key);
+        if (!identity || (type !== undefined && identity.doc_type !== type))
+            continue;
+        if (limit !== undefined && documents.length === limit) {
+            const last = documents[documents.length - 1];
+            nextCursor = encodeCursor(listed.version, last.key);
+            break;
+        }
+        documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
+    }
+    let meta = (0,bulk/* addCost */.nv)({}, listed);
+    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
+    if (withData && listed.version !== null) {
+        meta = (0,bulk/* addCost */.nv)(meta, await (0,bulk/* withEnvelopes */.aR)(store, documents, listed.version));
+    }
+    return { ...meta, documents, version: listed.version, nextCursor };
+}
+
 ;// CONCATENATED MODULE: ./src/document/schema/read.ts
 
 
@@ -52570,24 +52664,17 @@ async function storedSchema(store, t, options = {}) {
     (0,document_identity/* assertIdentityFields */._i)(t?.namespace, t?.type, 'x');
     if (options.version !== undefined)
         (0,core_version/* assertValidVersion */.J)(options.version);
-    const key = (0,declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
+    const key = (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
     const got = await store.get(key, options.version === undefined ? {} : { version: options.version });
-    const d = (0,declaration/* parseTypeDeclaration */.Cw)(key, got?.value);
+    const d = (0,schema_declaration/* parseTypeDeclaration */.Cw)(key, got?.value);
     return d && got ? { blobSha: got.blobSha, schema: d.schema } : null;
 }
 
-// EXTERNAL MODULE: ./src/document/versions-of.ts
-var versions_of = __nccwpck_require__(6056);
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
-
-
-
-
-
 
 
 
@@ -52710,12 +52797,13 @@ class DocumentStore {
     async commitChangeParts(encode, options, dataOf) {
         const { indexes, schemas, guard, expect, ...rest } = options;
         (0,commit_parts/* assertPartsOptions */.Z9)(rest);
-        const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard, dataOf);
+        const kit = await features.write();
+        const expecting = kit.expectingWrite(this.store, expect, guard, dataOf);
         if (indexes)
-            checkIndexes(indexes);
-        const declared = schemas ? prepareSchemas(schemas) : undefined;
-        const checks = this.schemaChecks(declared);
-        const seen = new PartsCollector(async () => applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks);
+            kit.checkIndexes(indexes);
+        const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
+        const checks = this.schemaChecks(kit, declared);
+        const seen = new PartsCollector(async () => kit.applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks);
         const collected = seen.collect(encode(checks.declaresAny ? checks : undefined));
         return (0,commit_parts/* commitInParts */.Bh)(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
             ...rest,
@@ -52731,15 +52819,15 @@ class DocumentStore {
      * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
      * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
      */
-    schemaChecks(declared) {
-        return new PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
+    schemaChecks(kit, declared) {
+        return new kit.PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
     }
     /**
-     * The ONE derive hook of every write (declarations.ts `writeHook`): the caller's guard and the write's
-     * expectations first, then schemas checked and indexes kept exact.
+     * The ONE derive hook of every write (light-write.ts, then declarations.ts `writeHook`): the caller's guard
+     * and the write's expectations first, then schemas checked and indexes kept exact.
      */
     declarations(ops, o = {}) {
-        return writeHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o });
+        return lightWriteHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o }, features);
     }
     /**
      * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
@@ -52751,8 +52839,8 @@ class DocumentStore {
     async indexes(options = {}) {
         if (options.version !== undefined)
             (0,core_version/* assertValidVersion */.J)(options.version);
-        const got = await this.store.get(indexes/* DECLARATION_KEY */.FF, options);
-        return (0,indexes/* parseDeclaration */.Av)(got?.value);
+        const got = await this.store.get(declaration/* DECLARATION_KEY */.FF, options);
+        return (0,declaration/* parseDeclaration */.Av)(got?.value);
     }
     /**
      * Declare indexes: per `(namespace, type)` the fields to index (`id` or `data.<path>`, 1 to 8), replacing
@@ -52768,7 +52856,7 @@ class DocumentStore {
                 allowed: '[{ namespace, type, fields: ["data.x", …] }]',
             });
         }
-        checkIndexes(indexes);
+        (await features.write()).checkIndexes(indexes);
         return this.commit([], { ...options, indexes });
     }
     /**
@@ -52796,7 +52884,7 @@ class DocumentStore {
     async declareSchema(t, schema, options = {}) {
         const { force, ...rest } = options;
         const entry = { namespace: t?.namespace, type: t?.type, schema, ...(force !== undefined ? { force } : {}) };
-        const [declared] = prepareSchemas([entry], 'schema');
+        const [declared] = (await features.write()).prepareSchemas([entry], 'schema');
         return this.store.commit([], {
             ...rest,
             derive: this.declarations(() => [], { schemas: [declared] }),
@@ -52815,7 +52903,7 @@ class DocumentStore {
      * });
      */
     async query(q) {
-        return queryDocuments(this.store, q, this.indexOptions);
+        return (await features.query()).queryDocuments(this.store, q, this.indexOptions);
     }
     /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
@@ -52830,10 +52918,17 @@ class DocumentStore {
      */
     async commit(ops, options = {}) {
         const { indexes, schemas, guard, expect, ...rest } = options;
-        const declared = schemas ? prepareSchemas(schemas) : undefined;
-        const checks = this.schemaChecks(declared);
+        if (!indexes && !schemas && expect === undefined) {
+            // Declares nothing: the light hook loads the declarations work only if the section needs it.
+            const changes = opsToChanges(ops);
+            const derive = this.declarations(() => indexedOpsOf(ops, changes), { guard });
+            return this.store.commit(changes, { ...rest, derive });
+        }
+        const kit = await features.write();
+        const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
+        const checks = this.schemaChecks(kit, declared);
         const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
-        const expecting = (0,write/* expectingWrite */.V)(this.store, expect, guard);
+        const expecting = kit.expectingWrite(this.store, expect, guard);
         expecting.collector?.takeOps(ops, changes);
         const derive = this.declarations(() => indexedOpsOf(ops, changes), {
             indexes,
@@ -52850,8 +52945,8 @@ class DocumentStore {
      * @example
      * await docs.migrate({ namespace: 'github', type: 'repo', operations: [{ op: 'rename', from: 'data.stars', to: 'data.stargazers' }] });
      */
-    migrate(options) {
-        return (0,migrate/* migrateType */.se)(this, options);
+    async migrate(options) {
+        return (await features.migrate()).migrateType(this, options);
     }
     /** The document at the tip (or at `version`), or null when absent. */
     async get(identity, options = {}) {
@@ -52918,8 +53013,8 @@ class DocumentStore {
      * const { entries } = await docs.history(identity, { limit: 100 });
      * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
      */
-    versionsOf(identity, versions) {
-        return (0,versions_of/* documentVersions */.T)(this.store, identity, versions);
+    async versionsOf(identity, versions) {
+        return (await features.versions()).documentVersions(this.store, identity, versions);
     }
     /**
      * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
@@ -52966,10 +53061,6 @@ class DocumentStore {
     async *stream(options = {}) {
         yield* (0,bulk/* streamDocuments */.H1)((o) => this.list(o), options);
     }
-}
-/** Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration). */
-function checkIndexes(indexes) {
-    applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
 }
 
 
@@ -54909,8 +55000,12 @@ function undecidedOrder(cands, fi) {
  * if (result.kind === 'rows') console.log(result.rows.map((r) => r.id), result.cursor);
  */
 function evaluate(m, q, rows, exact = new Map()) {
+    // `id` not declared is read from the row itself: the position one past the declared values.
+    const ID = m.fields.length;
     const fieldIndex = (f) => {
         const i = m.fields.indexOf(f);
+        if (i < 0 && f === 'id')
+            return ID;
         if (i < 0)
             throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('fields', `${f} is not indexed for ${m.namespace}/${m.type}; plan the query first`);
         return i;
@@ -54927,7 +55022,10 @@ function evaluate(m, q, rows, exact = new Map()) {
             continue;
         seen.add(row.id);
         const data = exact.get(row.id);
-        const values = data === undefined ? row.values : m.fields.map((f) => (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .storedValue */ .bA)(row.id, data, f, true));
+        const values = [
+            ...(data === undefined ? row.values : m.fields.map((f) => (0,_values_js__WEBPACK_IMPORTED_MODULE_2__/* .storedValue */ .bA)(row.id, data, f, true))),
+            row.id,
+        ];
         const verdict = where.reduce((acc, { w, fi }) => {
             const v = matches(values[fi], w);
             return acc === false || v === false ? false : acc === undefined || v === undefined ? undefined : true;
@@ -55305,10 +55403,13 @@ function partsFor(m, fi, ranges) {
     });
     return hit;
 }
-/** Fields the query names that the manifest does not index. */
+/**
+ * Fields the query names that the manifest does not index. `id` is never one: every row of every run
+ * carries its document's id, so any run filters, orders and projects by it (issue 40 item 8).
+ */
 function unindexed(m, q) {
     const named = [...(q.where ?? []).map((w) => w.field), ...(q.orderBy ? [q.orderBy.field] : []), ...(q.fields ?? [])];
-    return [...new Set(named.filter((f) => !m.fields.includes(f)))];
+    return [...new Set(named.filter((f) => f !== 'id' && !m.fields.includes(f)))];
 }
 /**
  * The parts of `m` that answer `q` (validated with `validateQuery`), or `not-indexed` naming the fields
@@ -55331,6 +55432,9 @@ function planQuery(m, q) {
     let best;
     for (const w of q.where ?? []) {
         const fi = m.fields.indexOf(w.field);
+        // `id` without a run of its own narrows nothing: it is checked on the rows of the run read.
+        if (fi < 0)
+            continue;
         const parts = partsFor(m, fi, rangesOf(w));
         const better = !best || parts.length < best.parts.length;
         if (better ||
@@ -55339,7 +55443,7 @@ function planQuery(m, q) {
         }
     }
     if (!best) {
-        const fi = orderField === undefined ? 0 : m.fields.indexOf(orderField);
+        const fi = orderField === undefined ? 0 : Math.max(0, m.fields.indexOf(orderField));
         best = { fi, parts: m.runs[fi].parts.map((_, i) => i) };
     }
     const field = m.fields[best.fi];
@@ -56221,18 +56325,34 @@ function certainCompare(a, b) {
 /***/ 9638:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
+// ESM COMPAT FLAG
+__nccwpck_require__.r(__webpack_exports__);
 
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
-  d0: () => (/* reexport */ OPERATION_NAMES),
-  JW: () => (/* reexport */ assertOperations),
-  se: () => (/* reexport */ migrateType),
-  xS: () => (/* reexport */ operationText),
-  $$: () => (/* reexport */ parseOperation),
-  Mq: () => (/* reexport */ sampleLines)
+  CAST_TYPES: () => (/* reexport */ CAST_TYPES),
+  MIGRATION_TRAILER: () => (/* reexport */ MIGRATION_TRAILER),
+  MigrationRaced: () => (/* reexport */ MigrationRaced),
+  OPERATION_NAMES: () => (/* reexport */ OPERATION_NAMES),
+  OPERATION_SYNTAX: () => (/* reexport */ OPERATION_SYNTAX),
+  SAMPLES: () => (/* reexport */ SAMPLES),
+  SAMPLE_LINE_MAX: () => (/* reexport */ SAMPLE_LINE_MAX),
+  SAMPLE_VALUE_MAX: () => (/* reexport */ SAMPLE_VALUE_MAX),
+  applyOperations: () => (/* reexport */ applyOperations),
+  assertOperations: () => (/* reexport */ assertOperations),
+  capValues: () => (/* reexport */ capValues),
+  cappedSample: () => (/* reexport */ cappedSample),
+  castValue: () => (/* reexport */ castValue),
+  cut: () => (/* reexport */ cut),
+  indexChanges: () => (/* reexport */ indexChanges),
+  migrateType: () => (/* reexport */ migrateType),
+  migratedFields: () => (/* reexport */ migratedFields),
+  migrationMessage: () => (/* reexport */ migrationMessage),
+  migrationOf: () => (/* reexport */ migrationOf),
+  operationText: () => (/* reexport */ operationText),
+  parseOperation: () => (/* reexport */ parseOperation),
+  sampleLines: () => (/* reexport */ sampleLines)
 });
-
-// UNUSED EXPORTS: CAST_TYPES, MIGRATION_TRAILER, MigrationRaced, OPERATION_SYNTAX, SAMPLES, SAMPLE_LINE_MAX, SAMPLE_VALUE_MAX, applyOperations, capValues, cappedSample, castValue, cut, indexChanges, migratedFields, migrationMessage, migrationOf
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
@@ -56619,16 +56739,6 @@ function castValue(v, to) {
     return undefined;
 }
 
-// EXTERNAL MODULE: ./src/core/read-many.ts
-var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/bulk.ts
-var bulk = __nccwpck_require__(7053);
-// EXTERNAL MODULE: ./src/document/envelope.ts
-var envelope = __nccwpck_require__(9949);
-// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
-var document_indexes = __nccwpck_require__(4441);
-// EXTERNAL MODULE: ./src/document/schema/declaration.ts
-var declaration = __nccwpck_require__(8969);
 ;// CONCATENATED MODULE: ./src/document/migrate/index-fields.ts
 /** The fields of an index after the operations (renames followed, drops removed, duplicates once). */
 function migratedFields(fields, operations) {
@@ -56669,6 +56779,16 @@ function indexChanges(declared, namespace, type, operations) {
     return out;
 }
 
+// EXTERNAL MODULE: ./src/core/read-many.ts
+var read_many = __nccwpck_require__(5815);
+// EXTERNAL MODULE: ./src/document/bulk.ts
+var bulk = __nccwpck_require__(7053);
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var envelope = __nccwpck_require__(9949);
+// EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
+var document_indexes = __nccwpck_require__(4441);
+// EXTERNAL MODULE: ./src/document/schema/declaration.ts
+var declaration = __nccwpck_require__(8969);
 ;// CONCATENATED MODULE: ./src/document/migrate/declarations.ts
 /**
  * What a migration's commit declares besides its documents, read at the version the migration read: the
@@ -60262,8 +60382,9 @@ function countText(n) {
 /***/ 6056:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
+__nccwpck_require__.r(__webpack_exports__);
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   T: () => (/* binding */ documentVersions)
+/* harmony export */   documentVersions: () => (/* binding */ documentVersions)
 /* harmony export */ });
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
 /* harmony import */ var _core_read_versions_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1273);
@@ -60308,6 +60429,1089 @@ async function documentVersions(store, identity, versions) {
         return env;
     });
     return { ...(0,_bulk_js__WEBPACK_IMPORTED_MODULE_2__/* .costOf */ .ho)(meta), documents };
+}
+
+
+/***/ }),
+
+/***/ 9095:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   E: () => (/* binding */ ExportTargetError),
+/* harmony export */   R: () => (/* binding */ ExportChanged)
+/* harmony export */ });
+/** The export writers' own errors; each caller turns them into its terms (a CLI flag, an Action input). */
+/** Why an export target cannot be used (the caller turns it into its own error naming the flag or input). */
+class ExportTargetError extends Error {
+}
+/**
+ * The target directory changed while the export was being written (a file appeared in it, or with
+ * `--force` one of its files changed): nothing of it was removed, and the export was not put in place.
+ */
+class ExportChanged extends Error {
+    entries;
+    code = 'ExportChanged';
+    constructor(message, 
+    /** Entries (relative to the target) that were not there when the export started, or changed since. */
+    entries) {
+        super(message);
+        this.entries = entries;
+        this.name = 'ExportChanged';
+    }
+}
+
+
+/***/ }),
+
+/***/ 3989:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  ZH: () => (/* binding */ DEFAULT_FEED_LIMIT),
+  cs: () => (/* binding */ MAX_FEED_LIMIT),
+  yy: () => (/* binding */ feedTarget),
+  mI: () => (/* binding */ sectionFeed)
+});
+
+// UNUSED EXPORTS: MAX_FEED_BYTES
+
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+// EXTERNAL MODULE: ./src/core/viewer-url.ts
+var viewer_url = __nccwpck_require__(1165);
+// EXTERNAL MODULE: ./src/export/errors.ts
+var export_errors = __nccwpck_require__(9095);
+// EXTERNAL MODULE: ./src/export/real-path.ts
+var real_path = __nccwpck_require__(5014);
+// EXTERNAL MODULE: ./src/export/write-export.ts + 3 modules
+var write_export = __nccwpck_require__(6353);
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: ./src/export/feed/xml.ts
+/**
+ * A minimal XML 1.0 writer for the Atom feed: every text and attribute value escaped, and every character XML 1.0
+ * forbids (most C0 controls, U+FFFE, U+FFFF, unpaired surrogates) replaced — a document name, a commit message or
+ * an author taken from the section can hold them, and one such character makes the whole feed unreadable.
+ * Pure: no I/O, no parsing.
+ */
+/** Characters XML 1.0 does not allow in a document (§2.2 Char), unpaired surrogates included. */
+const FORBIDDEN = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/**
+ * `text` with every character XML 1.0 forbids replaced by U+FFFD (the replacement character), so the text
+ * round-trips through any XML reader.
+ *
+ * @example
+ * xmlChars('a\u0000b'); // 'a\ufffdb'
+ */
+function xmlChars(text) {
+    return text.replace(FORBIDDEN, '\ufffd');
+}
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
+/**
+ * `text` safe as XML character data or an attribute value: markup characters escaped (`>` too, so `]]>` never
+ * appears), forbidden characters replaced ({@link xmlChars}).
+ *
+ * @example
+ * xmlEscape('<script>]]>'); // '&lt;script&gt;]]&gt;'
+ */
+function xmlEscape(text) {
+    return xmlChars(text).replace(/[&<>"']/g, (c) => ESCAPES[c]);
+}
+/**
+ * The text of an element written by {@link xmlEscape}, decoded (only the five entities it writes; anything else
+ * is left as it is, so a foreign entity never expands).
+ *
+ * @example
+ * xmlUnescape('&lt;a&gt; &amp;amp;'); // '<a> &amp;'
+ */
+function xmlUnescape(text) {
+    return text.replace(/&(amp|lt|gt|quot|apos);/g, (_, name) => UNESCAPES[name]);
+}
+const UNESCAPES = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+/**
+ * Shorthand for an {@link XmlElement}; undefined attributes are left out.
+ *
+ * @example
+ * el('link', { rel: 'alternate', href: url });
+ * el('title', {}, ['+3 github/repo']);
+ */
+function el(name, attrs = {}, children = []) {
+    return { name, attrs, children };
+}
+/**
+ * `node` as XML text, indented two spaces per level (an element holding only text stays on one line).
+ *
+ * @example
+ * writeXml(el('feed', { xmlns: 'http://www.w3.org/2005/Atom' }, [el('title', {}, ['a & b'])]));
+ * // '<feed xmlns="http://www.w3.org/2005/Atom">\n  <title>a &amp; b</title>\n</feed>\n'
+ */
+function writeXml(node, depth = 0) {
+    const pad = '  '.repeat(depth);
+    const attrs = Object.entries(node.attrs ?? {})
+        .filter((a) => a[1] !== undefined)
+        .map(([k, v]) => ` ${k}="${xmlEscape(v)}"`)
+        .join('');
+    const children = node.children ?? [];
+    if (children.length === 0)
+        return `${pad}<${node.name}${attrs}/>\n`;
+    if (children.every((c) => typeof c === 'string')) {
+        return `${pad}<${node.name}${attrs}>${children.map((c) => xmlEscape(c)).join('')}</${node.name}>\n`;
+    }
+    const inner = children
+        .map((c) => (typeof c === 'string' ? `${pad}  ${xmlEscape(c)}\n` : writeXml(c, depth + 1)))
+        .join('');
+    return `${pad}<${node.name}${attrs}>\n${inner}${pad}</${node.name}>\n`;
+}
+
+;// CONCATENATED MODULE: ./src/export/feed/entry.ts
+
+/** Changes listed by key in an entry's content ("and N more" after them). */
+const LISTED_CHANGES = 20;
+/** Types counted one by one in an entry (more are summed into {@link FeedEntry.otherTypes}). */
+const COUNTED_TYPES = 50;
+/** Longest text kept from the section (a message line, a name, a key). */
+const MAX_TEXT = 300;
+const CHANGE_KINDS = ['added', 'modified', 'removed'];
+/** `text` cut to {@link MAX_TEXT} characters (an ellipsis marks the cut) and cleared of XML-forbidden characters. */
+function clip(text, max = MAX_TEXT) {
+    const chars = [...xmlChars(text)];
+    return chars.length <= max ? chars.join('') : `${chars.slice(0, max - 1).join('')}…`;
+}
+/** An ISO date as RFC 3339 UTC (an unreadable date becomes the epoch: the entry stays valid). */
+function rfc3339(date) {
+    const t = Date.parse(date);
+    return new Date(Number.isNaN(t) ? 0 : t).toISOString().replace('.000Z', 'Z');
+}
+/**
+ * The entry of `commit`, whose documents changed as `changes` says (from its first parent; for a root commit,
+ * every document it holds as added).
+ *
+ * @example
+ * const entry = feedEntry(commit, await docs.changes({ from: commit.parents[0], to: commit.version }));
+ */
+function feedEntry(commit, changes) {
+    const counted = countTypes(changes);
+    const rest = counted.slice(COUNTED_TYPES);
+    const sum = (k) => rest.reduce((n, t) => n + t[k], 0);
+    const all = CHANGE_KINDS.flatMap((kind) => changes[kind].map((d) => ({ kind, document: documentName(d) })));
+    return {
+        commit: commit.version,
+        parent: commit.parents[0] ?? null,
+        updated: rfc3339(commit.committer.date),
+        author: { name: clip(commit.author.name), email: clip(commit.author.email) },
+        subject: clip(commit.message.split('\n')[0] ?? ''),
+        types: counted.slice(0, COUNTED_TYPES),
+        otherTypes: { types: rest.length, added: sum('added'), modified: sum('modified'), removed: sum('removed') },
+        changes: all.slice(0, LISTED_CHANGES).map((c) => ({ kind: c.kind, document: clip(c.document) })),
+        more: Math.max(0, all.length - LISTED_CHANGES),
+    };
+}
+const documentName = (d) => `${d.namespace}/${d.doc_type}/${d.id}`;
+const total = (t) => t.added + t.modified + t.removed;
+/** The counts per type, most-changed first, then by name. */
+function countTypes(changes) {
+    const byType = new Map();
+    for (const kind of CHANGE_KINDS) {
+        for (const d of changes[kind]) {
+            const name = `${d.namespace}/${d.doc_type}`;
+            let t = byType.get(name);
+            if (!t) {
+                t = { namespace: clip(d.namespace), type: clip(d.doc_type), added: 0, modified: 0, removed: 0 };
+                byType.set(name, t);
+            }
+            t[kind]++;
+        }
+    }
+    return [...byType.entries()]
+        .sort(([an, a], [bn, b]) => total(b) - total(a) || (an < bn ? -1 : an > bn ? 1 : 0))
+        .map(([, t]) => t);
+}
+/** Types named in a title; the rest are "N more types". */
+const TITLE_TYPES = 3;
+/** A type name in a title is cut to this many characters. */
+const TITLE_NAME = 40;
+/**
+ * The entry's title: the counts per type, most-changed first (`+3 ~12 −1 github/repo, +1 other/note`), zero
+ * counts left out, at most three types named and the rest counted.
+ *
+ * @example
+ * entryTitle(entry); // '+3 ~12 −1 github/repo, ~2 other/note and 4 more types'
+ */
+function entryTitle(e) {
+    const others = e.types.length - TITLE_TYPES + e.otherTypes.types;
+    const named = e.types
+        .slice(0, TITLE_TYPES)
+        .map((t) => `${counts(t)} ${clip(`${t.namespace}/${t.type}`, TITLE_NAME)}`);
+    if (named.length === 0)
+        return 'no document changed';
+    const more = others > 0 ? ` and ${others} more type${others === 1 ? '' : 's'}` : '';
+    return `${named.join(', ')}${more}`;
+}
+/** `+3 ~12 −1` (zero counts left out). */
+function counts(t) {
+    const parts = [];
+    if (t.added > 0)
+        parts.push(`+${t.added}`);
+    if (t.modified > 0)
+        parts.push(`~${t.modified}`);
+    if (t.removed > 0)
+        parts.push(`\u2212${t.removed}`);
+    return parts.join(' ');
+}
+
+;// CONCATENATED MODULE: ./src/export/feed/atom.ts
+/**
+ * The Atom document (RFC 4287) of a section's entries: feed id, title, updated, author, links; one `entry` per
+ * commit with a stable id, its title of counts, the committer date, the commit author, an HTML content listing the
+ * changes and, when a viewer address is given, a link to the viewer's diff of that commit. docdb's own elements
+ * (namespace {@link DOCDB_NS}) record what the file holds — the section, the commit of its newest entry, the limit,
+ * each entry's data — so the next run reads only newer commits (read-feed.ts). Readers ignore them.
+ */
+
+
+
+
+const ATOM_NS = 'http://www.w3.org/2005/Atom';
+/** docdb's extension elements (`docdb:section`, `docdb:commit`, `docdb:limit`, `docdb:entry`). */
+const DOCDB_NS = 'urn:docdb:feed:1';
+/** A name-based UUID (RFC 4122 version 5, in the URL namespace) as an Atom id: stable for the same name. */
+function uuidUrn(name) {
+    const h = (0,external_node_crypto_.createHash)('sha1').update(Buffer.from('6ba7b8119dad11d180b400c04fd430c8', 'hex')).update(name).digest();
+    h[6] = (h[6] & 0x0f) | 0x50;
+    h[8] = (h[8] & 0x3f) | 0x80;
+    const hex = h.subarray(0, 16).toString('hex');
+    return `urn:uuid:${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+/**
+ * The Atom id of the feed of `section` (`commit` undefined) or of its entry for `commit`: a name-based UUID of
+ * the section and the commit SHA, the same on every run.
+ *
+ * @example
+ * atomId('octo/data refs/docdb/documents', sha); // 'urn:uuid:…'
+ */
+function atomId(section, commit) {
+    return uuidUrn(`docdb feed\n${section}${commit === undefined ? '' : `\n${commit}`}`);
+}
+/** The viewer address of one entry (its commit's diff; a root commit: the section at it). */
+function entryLink(head, e) {
+    if (head.viewerUrl === undefined || head.repository === undefined)
+        return undefined;
+    const at = e.parent === null
+        ? { view: 'overview', at: e.commit }
+        : { view: 'diff', from: e.parent, to: e.commit };
+    return (0,viewer_url/* viewerUrl */.k)(head.viewerUrl, { repo: head.repository, ref: head.ref, ...at });
+}
+/** An address Atom accepts as `email` (an addr-spec, roughly): else it is left out. */
+const EMAIL = /^[^\s@<>()[\]\\,;:"]+@[^\s@<>()[\]\\,;:"]+$/;
+/** The entry's content: the counts per type, then its first changes by document, "and N more". */
+function entryHtml(e) {
+    const h = xmlEscape;
+    const parts = [];
+    if (e.subject !== '')
+        parts.push(`<p>${h(e.subject)}</p>`);
+    const typeRows = e.types.map((t) => `<li>${h(`${t.namespace}/${t.type}`)}: ${h(words(t))}</li>`);
+    if (e.otherTypes.types > 0)
+        typeRows.push(`<li>${e.otherTypes.types} more types: ${h(words(e.otherTypes))}</li>`);
+    parts.push(typeRows.length > 0 ? `<ul>${typeRows.join('')}</ul>` : '<p>No document changed.</p>');
+    if (e.changes.length > 0) {
+        parts.push(`<ul>${e.changes.map((c) => `<li>${c.kind} <code>${h(c.document)}</code></li>`).join('')}</ul>`);
+    }
+    if (e.more > 0)
+        parts.push(`<p>and ${e.more} more</p>`);
+    return parts.join('\n');
+}
+/** `3 added, 12 modified, 1 removed` (zero counts left out). */
+function words(t) {
+    return CHANGE_KINDS.filter((k) => t[k] > 0)
+        .map((k) => `${t[k]} ${k}`)
+        .join(', ');
+}
+function entryElement(head, e) {
+    const link = entryLink(head, e);
+    const author = [el('name', {}, [e.author.name === '' ? 'unknown' : e.author.name])];
+    if (EMAIL.test(e.author.email))
+        author.push(el('email', {}, [e.author.email]));
+    return el('entry', {}, [
+        el('id', {}, [atomId(head.section, e.commit)]),
+        el('title', {}, [entryTitle(e)]),
+        el('updated', {}, [e.updated]),
+        el('author', {}, author),
+        ...(link ? [el('link', { rel: 'alternate', type: 'text/html', href: link })] : []),
+        el('content', { type: 'html' }, [entryHtml(e)]),
+        el('docdb:entry', {}, [JSON.stringify(e)]),
+    ]);
+}
+/**
+ * The feed document: `entries` newest first (the first one's commit is `head.commit`).
+ *
+ * @example
+ * const xml = renderFeed({ section: 'octo/data refs/docdb/documents', ref, repository: 'octo/data', limit: 50, commit: tip }, entries);
+ */
+function renderFeed(head, entries) {
+    const overview = head.viewerUrl !== undefined && head.repository !== undefined
+        ? (0,viewer_url/* viewerUrl */.k)(head.viewerUrl, { repo: head.repository, ref: head.ref })
+        : undefined;
+    const feed = el('feed', { xmlns: ATOM_NS, 'xmlns:docdb': DOCDB_NS }, [
+        el('id', {}, [atomId(head.section)]),
+        el('title', {}, [`docdb: ${head.section}`]),
+        el('updated', {}, [entries[0]?.updated ?? '1970-01-01T00:00:00Z']),
+        el('author', {}, [el('name', {}, [head.repository ?? 'docdb'])]),
+        el('generator', {}, ['docdb']),
+        ...(head.feedUrl ? [el('link', { rel: 'self', type: 'application/atom+xml', href: head.feedUrl })] : []),
+        ...(overview ? [el('link', { rel: 'alternate', type: 'text/html', href: overview })] : []),
+        el('docdb:section', {}, [head.section]),
+        el('docdb:ref', {}, [head.ref]),
+        el('docdb:commit', {}, [head.commit]),
+        el('docdb:limit', {}, [String(head.limit)]),
+        ...entries.map((e) => entryElement(head, e)),
+    ]);
+    return `<?xml version="1.0" encoding="utf-8"?>\n${writeXml(feed)}`;
+}
+
+;// CONCATENATED MODULE: ./src/export/feed/read-feed.ts
+/**
+ * Reading back a feed file docdb wrote, to know which section commit it holds and to reuse its entries. The file
+ * is untrusted (anyone with the workspace or the Pages branch may have edited it): only docdb's own elements are
+ * read, each checked for shape and size; anything unexpected makes the file "damaged" and the caller rebuilds
+ * it from the section. A file without docdb's feed marker is not ours and is never touched.
+ */
+
+
+
+/** The opening of every feed docdb writes (atom.ts renderFeed). */
+const MARKER = `<feed xmlns="${ATOM_NS}" xmlns:docdb="${DOCDB_NS}">`;
+const SHA = /^[0-9a-f]{40}$/;
+const DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
+/**
+ * What the feed text `text` holds, or undefined when it is not a feed docdb wrote.
+ *
+ * @example
+ * const own = readOwnFeed(await readFile('feed.xml', 'utf8'));
+ * if (own?.commit === tip) console.log('up to date');
+ */
+function readOwnFeed(text) {
+    if (!text.startsWith('<?xml ') || !text.slice(0, 200).includes(MARKER))
+        return undefined;
+    const one = (name) => {
+        const m = new RegExp(`<docdb:${name}>([^<]*)</docdb:${name}>`).exec(text);
+        return m ? xmlUnescape(m[1]) : undefined;
+    };
+    const out = {};
+    const section = one('section');
+    const ref = one('ref');
+    const commit = one('commit');
+    const limit = Number(one('limit'));
+    if (section !== undefined)
+        out.section = section;
+    if (ref !== undefined)
+        out.ref = ref;
+    if (commit !== undefined && SHA.test(commit))
+        out.commit = commit;
+    if (Number.isSafeInteger(limit) && limit > 0)
+        out.limit = limit;
+    const entries = readEntries(text);
+    if (entries)
+        out.entries = entries;
+    return out;
+}
+/** Every entry's data, or undefined when one is missing or does not read. */
+function readEntries(text) {
+    const raw = [...text.matchAll(/<docdb:entry>([^<]*)<\/docdb:entry>/g)].map((m) => m[1]);
+    if (raw.length !== text.split('<entry>').length - 1)
+        return undefined;
+    const entries = [];
+    for (const r of raw) {
+        let value;
+        try {
+            value = JSON.parse(xmlUnescape(r));
+        }
+        catch {
+            return undefined;
+        }
+        if (!isFeedEntry(value))
+            return undefined;
+        entries.push(value);
+    }
+    return entries;
+}
+const isText = (v, max = MAX_TEXT) => typeof v === 'string' && [...v].length <= max;
+const isCount = (v) => Number.isSafeInteger(v) && v >= 0;
+const isObject = (v) => typeof v === 'object' && v !== null && !Array.isArray(v);
+const hasCounts = (v) => CHANGE_KINDS.every((k) => isCount(v[k]));
+/** Whether `v` has the exact shape feedEntry() builds, within its limits. */
+function isFeedEntry(v) {
+    if (!isObject(v))
+        return false;
+    const { commit, parent, updated, author, subject, types, otherTypes, changes, more } = v;
+    return (typeof commit === 'string' &&
+        SHA.test(commit) &&
+        (parent === null || (typeof parent === 'string' && SHA.test(parent))) &&
+        typeof updated === 'string' &&
+        DATE.test(updated) &&
+        isObject(author) &&
+        isText(author.name) &&
+        isText(author.email) &&
+        isText(subject) &&
+        Array.isArray(types) &&
+        types.length <= COUNTED_TYPES &&
+        types.every((t) => isObject(t) && isText(t.namespace) && isText(t.type) && hasCounts(t)) &&
+        isObject(otherTypes) &&
+        isCount(otherTypes.types) &&
+        hasCounts(otherTypes) &&
+        Array.isArray(changes) &&
+        changes.length <= LISTED_CHANGES &&
+        changes.every((c) => isObject(c) && CHANGE_KINDS.includes(c.kind) && isText(c.document)) &&
+        isCount(more));
+}
+
+;// CONCATENATED MODULE: ./src/export/feed/section-feed.ts
+/**
+ * `sectionFeed`: an Atom feed of a section's newest commits, written to a file (docs/feed.md). Each entry is one
+ * commit, its counts and first changes taken from `changes()` between its first parent and it (on the GitHub API
+ * a compare: about one request a commit). The file records the commit it holds: when the section has not moved,
+ * the run costs the ref read and writes nothing; when it has, only the new commits are read and the other entries
+ * are taken from the file. The file is written beside the target and renamed over it; a file that is not a docdb
+ * feed (or a feed of another section) is refused and left as it was.
+ */
+
+
+
+
+
+
+
+
+
+/** Commits a feed holds unless told otherwise. */
+const DEFAULT_FEED_LIMIT = 50;
+/** The most commits a feed may hold (each new one costs about one request). */
+const MAX_FEED_LIMIT = 1000;
+/** An existing file larger than this is not read whole: only its head, to know whether it is a docdb feed (then rebuilt). */
+const MAX_FEED_BYTES = 32 * 1024 * 1024;
+/**
+ * Write (or bring up to date) the Atom feed of the section's newest commits in `options.file`.
+ *
+ * @example
+ * import { DocumentStore, RemoteApiRefStore } from 'docdb';
+ * import { sectionFeed } from 'docdb/node';
+ * const docs = new DocumentStore(new RemoteApiRefStore({ owner: 'octo', repo: 'data', token }));
+ * const r = await sectionFeed(docs, { file: 'site/feed.xml', section: 'octo/data refs/docdb/documents', repository: 'octo/data', viewerUrl: 'https://octo.github.io/viewer/' });
+ * console.log(r.mode, r.entries); // 'created' 50
+ */
+async function sectionFeed(docs, options) {
+    const limit = checkOptions(options);
+    const { target, existing, own } = await feedTarget(options.file, options.section, docs.ref);
+    const tip = await docs.head();
+    if (tip === null)
+        throw new errors/* NotFound */.Mk(`section ${docs.ref} does not exist (${options.section}): it has no commits to list`);
+    const head = { ...headOf(options, docs.ref), limit, commit: tip };
+    // The section has not moved: what the file holds is the feed (re-rendered: a new viewer address still applies).
+    const held = own?.commit === tip && own.limit === limit ? own.entries : undefined;
+    if (held)
+        return put(target, existing, renderFeed(head, held), tip, held.length, 0);
+    const { entries, read } = await newestEntries(docs, limit, own);
+    // The listing's newest commit: a write that landed since the tip was read is in the feed, and recorded as held.
+    const newest = entries[0]?.commit ?? tip;
+    const text = renderFeed({ ...head, commit: newest }, entries);
+    const r = await put(target, existing, text, newest, entries.length, read);
+    return existing === undefined || own?.entries === undefined ? { ...r, mode: 'created' } : r;
+}
+/** The limit, after checking every option (an `InvalidConfig` naming it). */
+function checkOptions(o) {
+    const limit = o.limit ?? DEFAULT_FEED_LIMIT;
+    if (!Number.isSafeInteger(limit) || limit < 1 || limit > MAX_FEED_LIMIT) {
+        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a whole number from 1 to ${MAX_FEED_LIMIT}, got ${limit}`, {
+            allowed: `1-${MAX_FEED_LIMIT}`,
+        });
+    }
+    for (const field of ['viewerUrl', 'feedUrl']) {
+        const v = o[field];
+        if (v !== undefined && (0,viewer_url/* httpUrl */.q)(v) === undefined) {
+            throw new errors/* InvalidConfig */.OZ(field, `${field} must be an http(s) address, got ${JSON.stringify(v)}`, {
+                allowed: 'an http(s) URL',
+            });
+        }
+    }
+    return limit;
+}
+function headOf(o, ref) {
+    return {
+        section: o.section,
+        ref,
+        ...(o.repository !== undefined ? { repository: o.repository } : {}),
+        ...(o.viewerUrl !== undefined ? { viewerUrl: o.viewerUrl } : {}),
+        ...(o.feedUrl !== undefined ? { feedUrl: o.feedUrl } : {}),
+    };
+}
+/**
+ * The real path of `file` and what it holds; `ExportTargetError` (nothing read from the section, the file left
+ * as it is) when it is not a file, not a docdb feed, or the feed of a section other than `section` at `ref`.
+ * `sectionFeed` calls it first; the Action calls it before its run too, so a wrong `feed` fails before a commit.
+ *
+ * @example
+ * await feedTarget('site/feed.xml', 'octo/data refs/docdb/documents', 'refs/docdb/documents');
+ */
+async function feedTarget(file, section, ref) {
+    const target = await (0,real_path/* realTarget */.aO)(file);
+    const found = await existingFeed(target);
+    if (found === undefined)
+        return { target };
+    const existing = found.text;
+    const own = readOwnFeed(existing);
+    if (own === undefined) {
+        throw new export_errors/* ExportTargetError */.E(`${target} exists and is not a docdb feed: write the feed to another file, or remove this one`);
+    }
+    if (own.section !== undefined && (own.section !== section || own.ref !== ref)) {
+        throw new export_errors/* ExportTargetError */.E(`${target} holds the feed of ${own.section}, not of ${section}: write the feed to another file, or remove this one`);
+    }
+    // Too large to read whole (hostile names can make ours large too): ours by its head, rebuilt from the section.
+    if (!found.whole)
+        delete own.entries;
+    return { target, existing, own };
+}
+/** What is read of a file over {@link MAX_FEED_BYTES}: enough to hold the feed's head (docdb's elements come first). */
+const HEAD_BYTES = 64 * 1024;
+/**
+ * The text of the file at `target` (`whole: false`: only its first {@link HEAD_BYTES}, the file is larger than
+ * {@link MAX_FEED_BYTES}), undefined when there is none; refused when it is not a file.
+ */
+async function existingFeed(target) {
+    const st = await (0,promises_.stat)(target).catch(() => undefined);
+    if (!st)
+        return undefined;
+    if (!st.isFile())
+        throw new export_errors/* ExportTargetError */.E(`${target} exists and is not a file`);
+    if (st.size <= MAX_FEED_BYTES)
+        return { text: await (0,promises_.readFile)(target, 'utf8'), whole: true };
+    const handle = await (0,promises_.open)(target, 'r');
+    try {
+        const head = Buffer.alloc(HEAD_BYTES);
+        const { bytesRead } = await handle.read(head, 0, HEAD_BYTES, 0);
+        return { text: head.subarray(0, bytesRead).toString('utf8'), whole: false };
+    }
+    finally {
+        await handle.close();
+    }
+}
+/** Write `text` unless the file already holds exactly it. */
+async function put(target, existing, text, version, entries, read) {
+    if (existing === text)
+        return { path: target, version, mode: 'unchanged', entries, read };
+    const path = await (0,write_export/* writeTextFile */.Tl)(target, (async function* () {
+        yield text;
+    })());
+    return { path, version, mode: 'updated', entries, read };
+}
+/**
+ * The entries of the newest `limit` commits: the file's entry of a commit when it has one (same commit, same
+ * parent), else one built from the commit's changes. One listing (1 request per 100 commits on the API).
+ */
+async function newestEntries(docs, limit, own) {
+    if (!docs.store.commits)
+        throw new Error('a feed needs a store that lists the section’s commits');
+    const commits = (await docs.store.commits({ limit })).entries.slice(0, limit);
+    const kept = new Map((own?.entries ?? []).map((e) => [e.commit, e]));
+    const entries = [];
+    let read = 0;
+    for (const c of commits) {
+        const old = kept.get(c.version);
+        if (old && old.parent === (c.parents[0] ?? null)) {
+            entries.push(old);
+            continue;
+        }
+        entries.push(feedEntry(c, await changesOf(docs, c)));
+        read++;
+    }
+    return { entries, read };
+}
+/** What `c` changed: from its first parent, or (a root commit) every document it holds, added. */
+async function changesOf(docs, c) {
+    const parent = c.parents[0];
+    if (parent !== undefined)
+        return docs.changes({ from: parent, to: c.version });
+    const added = (await docs.list({ version: c.version })).documents.map((d) => ({
+        namespace: d.namespace,
+        doc_type: d.doc_type,
+        id: d.id,
+        key: d.key,
+        blobSha: d.blobSha,
+    }));
+    return { added, modified: [], removed: [] };
+}
+
+
+/***/ }),
+
+/***/ 7746:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   ah: () => (/* binding */ formatItems)
+/* harmony export */ });
+/* unused harmony exports TEXT_FORMATS, ENVELOPE_COLUMNS, csvField, csvRecord, valueAt */
+/**
+ * The text formats an export or a query result is written in: JSON Lines (one value per line), JSON (one
+ * array) and CSV (RFC 4180: https://www.rfc-editor.org/rfc/rfc4180 — fields with a comma, a double quote
+ * or a line break are quoted, a quote inside is doubled, records end with CRLF). Pure: the writers in
+ * write-export.ts and the entry points decide where the text goes.
+ */
+const TEXT_FORMATS = (/* unused pure expression or super */ null && (['jsonl', 'json', 'csv']));
+/** The columns a CSV export has when none are picked: the envelope, with `data` as its JSON text. */
+const ENVELOPE_COLUMNS = ['namespace', 'type', 'id', 'version', 'data'];
+/**
+ * A value as one CSV field's text: a string as it is, an absent value as the empty field, anything else
+ * (a number, true/false, null, an object or array) as its JSON text; quoted per RFC 4180 when needed.
+ *
+ * @example
+ * csvField('a,b'); // '"a,b"'
+ * csvField({ x: 1 }); // '"{""x"":1}"'
+ * csvField(undefined); // ''
+ */
+function csvField(value) {
+    const text = value === undefined ? '' : typeof value === 'string' ? value : JSON.stringify(value);
+    return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+/**
+ * One CSV record (RFC 4180: fields separated by commas, the record ended by CRLF). `eol` '\n' is for a
+ * terminal's stdout, which the CLI makes inert: a `\r` there would show as `\u000D` (core/terminal-text.ts).
+ *
+ * @example
+ * csvRecord(['id', 'data.stars']); // 'id,data.stars\r\n'
+ */
+function csvRecord(values, eol = '\r\n') {
+    return `${values.map(csvField).join(',')}${eol}`;
+}
+/**
+ * The value at a dotted path of an object (`data.owner.login`), undefined when a step is missing.
+ *
+ * @example
+ * valueAt({ data: { owner: { login: 'octo' } } }, 'data.owner.login'); // 'octo'
+ */
+function valueAt(value, path) {
+    let here = value;
+    for (const segment of path.split('.')) {
+        if (here === null || typeof here !== 'object' || !Object.hasOwn(here, segment))
+            return undefined;
+        here = here[segment];
+    }
+    return here;
+}
+/**
+ * `items` as text in `format`, a chunk at a time (for a file stream or stdout). CSV needs `columns`: the
+ * header, then per item the value at each column's path ({@link valueAt}, or `pick` when given). JSON is
+ * one array, one item per line. `onItem` counts what was written.
+ *
+ * @example
+ * for await (const chunk of formatItems(envelopes, 'csv', { columns: ['id', 'data.stars'] })) process.stdout.write(chunk);
+ */
+async function* formatItems(items, format, options = {}) {
+    const eol = options.eol ?? '\r\n';
+    const columns = options.columns ?? ENVELOPE_COLUMNS;
+    const pick = options.pick ?? ((item, column) => valueAt(item, column));
+    if (format === 'csv')
+        yield csvRecord(columns, eol);
+    if (format === 'json')
+        yield '[';
+    let first = true;
+    for await (const item of items) {
+        options.onItem?.();
+        if (format === 'csv')
+            yield csvRecord(columns.map((c) => pick(item, c)), eol);
+        else if (format === 'json')
+            yield `${first ? '\n' : ',\n'}${JSON.stringify(item)}`;
+        else
+            yield `${JSON.stringify(item)}\n`;
+        first = false;
+    }
+    if (format === 'json')
+        yield first ? ']\n' : '\n]\n';
+}
+
+
+/***/ }),
+
+/***/ 5014:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   B1: () => (/* binding */ assertStillReal),
+/* harmony export */   FK: () => (/* binding */ isInside),
+/* harmony export */   aO: () => (/* binding */ realTarget)
+/* harmony export */ });
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(1455);
+/* harmony import */ var node_fs_promises__WEBPACK_IMPORTED_MODULE_0___default = /*#__PURE__*/__nccwpck_require__.n(node_fs_promises__WEBPACK_IMPORTED_MODULE_0__);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(6760);
+/* harmony import */ var node_path__WEBPACK_IMPORTED_MODULE_1___default = /*#__PURE__*/__nccwpck_require__.n(node_path__WEBPACK_IMPORTED_MODULE_1__);
+/* harmony import */ var _errors_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9095);
+/**
+ * Where an export path really leads. A lexical check (`relative(workspace, path)`) is fooled by a
+ * symbolic link inside the workspace that points out of it (`site -> /elsewhere`), so the export writers
+ * resolve the real path of the deepest part of the target that exists, as the spec, reducer and `files`
+ * source checks do (src/projection/spec/load.ts), write only there, and check again before the final
+ * rename that the directory still resolves to the same place (a link swapped in meanwhile must not
+ * redirect the write).
+ */
+
+
+
+const MISSING = new Set(['ENOENT', 'ENOTDIR']);
+/**
+ * The real path of `path`: its deepest existing ancestor with every symbolic link resolved, followed by
+ * the components that do not exist yet. A dangling link as the last component is the link itself (the
+ * final rename replaces it; it is never followed).
+ *
+ * @example
+ * // with /work/site -> /srv/www
+ * await realTarget('/work/site/docs.jsonl'); // '/srv/www/docs.jsonl'
+ */
+async function realTarget(path) {
+    const missing = [];
+    let current = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.resolve)(path);
+    for (;;) {
+        try {
+            return (0,node_path__WEBPACK_IMPORTED_MODULE_1__.join)(await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath)(current), ...missing.reverse());
+        }
+        catch (e) {
+            const parent = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.dirname)(current);
+            if (!MISSING.has(String(e.code)) || parent === current)
+                throw e;
+            missing.push((0,node_path__WEBPACK_IMPORTED_MODULE_1__.basename)(current));
+            current = parent;
+        }
+    }
+}
+/**
+ * Whether `path` is `root` or inside it (both already real paths).
+ *
+ * @example
+ * isInside('/work/out/a.jsonl', '/work'); // true
+ */
+function isInside(path, root) {
+    const rel = (0,node_path__WEBPACK_IMPORTED_MODULE_1__.relative)(root, path);
+    return rel === '' || (!rel.startsWith('..') && !(0,node_path__WEBPACK_IMPORTED_MODULE_1__.isAbsolute)(rel));
+}
+/**
+ * Throw `ExportChanged` unless the directory `dir` (a real path resolved earlier) still resolves to
+ * itself: a component replaced by a symbolic link since would send the bytes somewhere else.
+ *
+ * @example
+ * await assertStillReal('/work/out'); // before renaming the finished export into /work/out
+ */
+async function assertStillReal(dir) {
+    const now = await (0,node_fs_promises__WEBPACK_IMPORTED_MODULE_0__.realpath)(dir).catch(() => undefined);
+    if (now !== dir) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_2__/* .ExportChanged */ .R(`${dir} changed during the export (it now ${now === undefined ? 'does not exist' : `leads to ${now} through a symbolic link`}); nothing was written there`, [dir]);
+    }
+}
+
+
+/***/ }),
+
+/***/ 6353:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  Ry: () => (/* reexport */ errors/* ExportChanged */.R),
+  El: () => (/* reexport */ errors/* ExportTargetError */.E),
+  Bh: () => (/* binding */ writeDirectory),
+  j5: () => (/* binding */ writeJsonLines),
+  Tl: () => (/* binding */ writeTextFile)
+});
+
+// UNUSED EXPORTS: assertDirTarget, jsonLine, writeFormatted
+
+// EXTERNAL MODULE: external "node:crypto"
+var external_node_crypto_ = __nccwpck_require__(7598);
+;// CONCATENATED MODULE: external "node:fs"
+const external_node_fs_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:fs");
+// EXTERNAL MODULE: external "node:fs/promises"
+var promises_ = __nccwpck_require__(1455);
+// EXTERNAL MODULE: external "node:path"
+var external_node_path_ = __nccwpck_require__(6760);
+;// CONCATENATED MODULE: external "node:stream/promises"
+const external_node_stream_promises_namespaceObject = __WEBPACK_EXTERNAL_createRequire(import.meta.url)("node:stream/promises");
+// EXTERNAL MODULE: ./src/export/errors.ts
+var errors = __nccwpck_require__(9095);
+// EXTERNAL MODULE: ./src/export/formats.ts
+var formats = __nccwpck_require__(7746);
+;// CONCATENATED MODULE: ./src/export/place-dir.ts
+/**
+ * Putting a finished one-file-per-document export in place without deleting anything the export did not
+ * create or was not asked to replace. The export is written into a fresh sibling directory first; then:
+ * - the target was absent or empty: one `rename` onto it, which POSIX performs only while it is still
+ *   absent or empty (it fails with ENOTEMPTY otherwise; elsewhere an empty directory is removed with
+ *   `rmdir`, which also refuses a directory that is not empty) — a file that appeared meanwhile stays,
+ *   and the export fails;
+ * - with `--force`, the target held files: what it held when the export started was recorded; the target
+ *   is moved aside, compared with that record, and put back untouched if anything appeared or changed;
+ *   otherwise the export takes its place and only the recorded entries are removed.
+ */
+
+
+
+
+/**
+ * Every entry under `dir`, recursively, without following symbolic links.
+ *
+ * @example
+ * const before = await snapshot('./out'); // Map { 'a.json' => 'f:12:1732…:4211', … }
+ */
+async function snapshot(dir) {
+    const out = new Map();
+    async function walk(rel) {
+        for (const name of await (0,promises_.readdir)((0,external_node_path_.join)(dir, rel))) {
+            const path = rel === '' ? name : `${rel}/${name}`;
+            const st = await (0,promises_.lstat)((0,external_node_path_.join)(dir, path));
+            // A directory's size and mtime move with its entries; the entries themselves are compared.
+            out.set(path, st.isDirectory() ? `d:${st.ino}` : `${st.isSymbolicLink() ? 'l' : 'f'}:${st.size}:${st.mtimeMs}:${st.ino}`);
+            if (st.isDirectory())
+                await walk(path);
+        }
+    }
+    await walk('');
+    return out;
+}
+/** Entries of `after` that `before` did not have, or had as something else. */
+function differences(before, after) {
+    return [...after].filter(([path, sig]) => before.get(path) !== sig).map(([path]) => path);
+}
+function changed(target, entries, what) {
+    const shown = entries.slice(0, 5).join(', ') + (entries.length > 5 ? `, … (${entries.length} in all)` : '');
+    return new errors/* ExportChanged */.R(`${target} changed during the export (${shown}): ${what}. Run the export again when nothing else writes there.`, entries);
+}
+const code = (e) => String(e.code);
+/**
+ * Move the finished export `temp` to `target`, where `before` is what `target` held when the export
+ * started (empty: absent or an empty directory). Throws `ExportChanged` — having removed nothing — when
+ * `target` changed meanwhile; the caller removes `temp`.
+ *
+ * @example
+ * await placeDirectory('/work/out.tmp-1a2b', '/work/out', new Map());
+ */
+async function placeDirectory(temp, target, before) {
+    if (before.size === 0)
+        await placeOverEmpty(temp, target);
+    else
+        await replaceRecorded(temp, target, before);
+}
+async function placeOverEmpty(temp, target) {
+    try {
+        await (0,promises_.rename)(temp, target);
+        return;
+    }
+    catch (e) {
+        if (code(e) === 'ENOTDIR')
+            throw new errors/* ExportTargetError */.E(`${target} exists and is not a directory`);
+        if (!['ENOTEMPTY', 'EEXIST', 'EPERM', 'EACCES', 'EISDIR'].includes(code(e)))
+            throw e;
+    }
+    // Not POSIX (a rename does not replace a directory there), or something appeared: rmdir refuses the latter.
+    try {
+        await (0,promises_.rmdir)(target);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        const appeared = [...(await snapshot(target)).keys()];
+        throw changed(target, appeared, 'nothing in it was removed and the export was not put in place');
+    }
+    await (0,promises_.rename)(temp, target);
+}
+async function replaceRecorded(temp, target, before) {
+    const aside = `${target}.old-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.rename)(target, aside);
+    const moved = differences(before, await snapshot(aside));
+    if (moved.length > 0) {
+        const back = await (0,promises_.rename)(aside, target).then(() => 'nothing in it was removed and the export was not put in place', () => `its content was kept in ${aside} and the export was not put in place`);
+        throw changed(target, moved, back);
+    }
+    try {
+        await (0,promises_.rename)(temp, target);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        throw changed(target, ['(recreated)'], `its previous content was kept in ${aside}; the export was not put in place`);
+    }
+    await removeRecorded(aside, before, target);
+}
+/** Remove from `dir` the entries of `before` only, deepest first; `dir` goes last, if nothing else is left. */
+async function removeRecorded(dir, before, target) {
+    const paths = [...before.keys()].sort((a, b) => b.split('/').length - a.split('/').length);
+    for (const path of paths) {
+        const isDir = before.get(path)?.startsWith('d:') === true;
+        await (isDir ? (0,promises_.rmdir)((0,external_node_path_.join)(dir, path)) : (0,promises_.unlink)((0,external_node_path_.join)(dir, path))).catch((e) => {
+            if (!['ENOENT', 'ENOTEMPTY', 'EEXIST'].includes(code(e)))
+                throw e;
+        });
+    }
+    try {
+        await (0,promises_.rmdir)(dir);
+    }
+    catch (e) {
+        if (code(e) !== 'ENOTEMPTY' && code(e) !== 'EEXIST')
+            throw e;
+        const left = [...(await snapshot(dir)).keys()];
+        throw changed(target, left, `the export is in place; what appeared in the replaced directory was kept in ${dir}`);
+    }
+}
+
+// EXTERNAL MODULE: ./src/export/real-path.ts
+var real_path = __nccwpck_require__(5014);
+;// CONCATENATED MODULE: ./src/export/write-export.ts
+/**
+ * Writing an export of documents to disk without ever leaving half a result: JSON Lines go to a temporary
+ * file beside the target that is renamed over it at the end; one-file-per-document goes to a temporary
+ * directory put in place at the end without removing anything the export did not create (place-dir.ts).
+ * Both write where the target really leads (symbolic links resolved once, at the start: real-path.ts).
+ * Shared by the CLI (`docdb doc export`) and the Action (`mode: export`).
+ */
+
+
+
+
+
+
+
+
+
+
+/** One envelope as a JSON Lines record. */
+const jsonLine = (env) => `${JSON.stringify(env)}\n`;
+/**
+ * Create the directory `dir` (a real path) and its missing parents, and check that it is still where it
+ * was resolved: a missing component created as a symbolic link meanwhile would lead elsewhere.
+ */
+async function realDirectory(dir) {
+    await (0,promises_.mkdir)(dir, { recursive: true });
+    await (0,real_path/* assertStillReal */.B1)(dir);
+}
+/**
+ * Write `chunks` of text to `file` atomically: a temporary name in the real directory of `file`, renamed
+ * at the end, so a symbolic link put in place of `file` meanwhile is replaced, not followed. An existing
+ * link is followed: the file it names is replaced. Returns the real path written.
+ *
+ * @example
+ * await writeTextFile('/tmp/rows.csv', formatItems(rows, 'csv', { columns: ['id'] }));
+ */
+async function writeTextFile(file, chunks) {
+    const target = await (0,real_path/* realTarget */.aO)(file);
+    await realDirectory((0,external_node_path_.dirname)(target));
+    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    try {
+        // pipeline: backpressure, and on a failure of either side the file stream is destroyed and closed before
+        // it settles — no write lands after the temporary file is removed, no stream error goes unhandled.
+        await (0,external_node_stream_promises_namespaceObject.pipeline)(chunks, (0,external_node_fs_namespaceObject.createWriteStream)(temp, { flags: 'wx' }));
+        await (0,real_path/* assertStillReal */.B1)((0,external_node_path_.dirname)(target));
+        await (0,promises_.rename)(temp, target);
+        return target;
+    }
+    catch (e) {
+        await (0,promises_.rm)(temp, { force: true });
+        throw e;
+    }
+}
+/** The envelopes of `entries` (entries without one are skipped), counted for progress. */
+async function* envelopes(entries, onProgress) {
+    let n = 0;
+    for await (const e of entries) {
+        if (!e.document)
+            continue;
+        onProgress?.(++n);
+        yield e.document;
+    }
+}
+/**
+ * Write the envelopes of `entries` to `file` in `format` (JSON Lines, one JSON array, or CSV with
+ * `columns`: paths into the envelope such as `id` or `data.stars`), atomically as {@link writeTextFile}.
+ * Returns the count and the real path.
+ *
+ * @example
+ * const { count } = await writeFormatted('/tmp/repos.csv', docs.stream({ withData: true }), { format: 'csv', columns: ['id', 'data.stars'] });
+ */
+async function writeFormatted(file, entries, options, onProgress) {
+    let count = 0;
+    const counted = envelopes(entries, (n) => {
+        count = n;
+        onProgress?.(n);
+    });
+    const columns = options.columns ? { columns: options.columns } : {};
+    const path = await writeTextFile(file, (0,formats/* formatItems */.ah)(counted, options.format, columns));
+    return { count, path };
+}
+/**
+ * Write `entries` as JSON Lines to `file` ({@link writeFormatted} in `jsonl`). Returns the count and the
+ * real path.
+ *
+ * @example
+ * const { count, path } = await writeJsonLines('/tmp/section.jsonl', docs.stream({ withData: true }));
+ */
+function writeJsonLines(file, entries, onProgress) {
+    return writeFormatted(file, entries, { format: 'jsonl' }, onProgress);
+}
+/**
+ * Check a `--dir` target: absent, or an empty directory, or any directory with `force`. Returns what it
+ * holds (empty when absent), the record of what `force` may replace.
+ *
+ * @example
+ * await assertDirTarget('./out', false); // throws ExportTargetError when ./out has files
+ */
+async function assertDirTarget(dir, force) {
+    const st = await (0,promises_.stat)(dir).catch(() => undefined);
+    if (!st)
+        return new Map();
+    if (!st.isDirectory())
+        throw new errors/* ExportTargetError */.E(`${dir} exists and is not a directory`);
+    if (!force && (await (0,promises_.readdir)(dir)).length > 0) {
+        throw new errors/* ExportTargetError */.E(`${dir} exists and is not empty (pass --force to replace it)`);
+    }
+    return force ? await snapshot(dir) : new Map();
+}
+/**
+ * One file per document at `<dir>/<namespace>/<type>/<id>.json` (its canonical key), written into a
+ * fresh sibling directory put in place at the end. What `dir` held at the start is replaced only with
+ * `force`; anything that appears in it during the export is never removed: the export then fails with
+ * `ExportChanged` (place-dir.ts). Returns the count and the real path.
+ *
+ * @example
+ * const { count } = await writeDirectory('./out', docs.stream({ withData: true }), false);
+ */
+async function writeDirectory(dir, entries, force, onProgress) {
+    const target = await (0,real_path/* realTarget */.aO)(dir);
+    const before = await assertDirTarget(target, force);
+    await realDirectory((0,external_node_path_.dirname)(target));
+    const temp = `${target}.tmp-${(0,external_node_crypto_.randomBytes)(6).toString('hex')}`;
+    await (0,promises_.mkdir)(temp);
+    let n = 0;
+    try {
+        for await (const e of entries) {
+            if (!e.document)
+                continue;
+            const file = (0,external_node_path_.resolve)(temp, ...e.key.split('/'));
+            // Keys follow the identity rules (no `..`), but the path is checked anyway: nothing is written outside.
+            if ((0,external_node_path_.relative)(temp, file).startsWith('..') || !file.startsWith(`${temp}${external_node_path_.sep}`)) {
+                throw new errors/* ExportTargetError */.E(`document key ${e.key} would leave the export directory`);
+            }
+            await (0,promises_.mkdir)((0,external_node_path_.dirname)(file), { recursive: true });
+            await (0,promises_.writeFile)(file, `${JSON.stringify(e.document, null, 2)}\n`, { flag: 'wx' });
+            n++;
+            onProgress?.(n);
+        }
+        await (0,real_path/* assertStillReal */.B1)((0,external_node_path_.dirname)(target));
+        await placeDirectory(temp, target, before);
+        return { count: n, path: target };
+    }
+    catch (e) {
+        await (0,promises_.rm)(temp, { recursive: true, force: true });
+        throw e;
+    }
 }
 
 
@@ -60897,8 +62101,8 @@ function scopeOf(key, v) {
 var merge_shards = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/core/preview-ref.ts
 var preview_ref = __nccwpck_require__(2691);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
-var document_store = __nccwpck_require__(981);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
+var document_store = __nccwpck_require__(4283);
 // EXTERNAL MODULE: ./src/projection/run/run-report.ts
 var run_report = __nccwpck_require__(3621);
 ;// CONCATENATED MODULE: ./src/projection/run/preview-write.ts
@@ -62571,8 +63775,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 15 modules
-var document_store = __nccwpck_require__(981);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
+var document_store = __nccwpck_require__(4283);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -68613,6 +69817,8 @@ class ArchiveSectionBuilder {
     prefix;
     /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
     held = 0;
+    /** The first entry whose path holds a backslash: refused unless the archive verifies (see {@link finish}). */
+    backslash;
     /**
      * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
      * directory per segment that no tar header announced (issue 27), so without this a 100 MiB tar of deep
@@ -68629,6 +69835,8 @@ class ArchiveSectionBuilder {
         const rel = relativePath(e.path, this.prefix);
         if (rel === '')
             return;
+        if (rel.includes('\\'))
+            this.backslash ??= e.path;
         if (e.type === 'directory') {
             this.dir(rel.split('/'));
             return;
@@ -68651,6 +69859,10 @@ class ArchiveSectionBuilder {
             topDirectory('', this.commit); // an archive without entries: refused
         const levels = new Map();
         const root = hashLevels(this.root, levels);
+        // A backslash is a Windows separator to anything that might write these paths: only the commit's own names pass.
+        if (root !== this.rootTree && this.backslash !== undefined) {
+            throw unsafe(`entry ${JSON.stringify(this.backslash)} has an unsafe path`);
+        }
         return { verified: root === this.rootTree, levels, blobs: this.blobs };
     }
     /** The directory at `segments` below the root, created (and counted) as needed. */
@@ -68716,7 +69928,7 @@ function relativePath(path, prefix) {
     const rel = path.slice(prefix.length).replace(/\/$/, '');
     if (rel === '')
         return '';
-    if (/[\\\0]/.test(rel) || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+    if (rel.includes('\0') || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
         throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
     }
     return rel;
