@@ -82,7 +82,7 @@ describe('bad input', () => {
       /^refs\/heads\/main is not a docdb section: at [0-9a-f]{7} its tree holds no <namespace>\/<type>\/<id>\.json document \(1 other file\(s\)\)\./,
     );
     expect(text).toContain(
-      `add path= to the URL (for example ?repo=${OWNER}/${repo}&ref=refs/heads/main&path=data/x.json)`,
+      `To list its data files, add view=file to the URL (?repo=${OWNER}/${repo}&ref=refs/heads/main&view=file); to open one, path= (for example ?repo=${OWNER}/${repo}&ref=refs/heads/main&path=data/x.json).`,
     );
   });
 
