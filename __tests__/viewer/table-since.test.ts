@@ -6,6 +6,8 @@
  * index read, never a document per row; a plain table (no `from`) costs what it did (the picker reads the
  * recent commits only when opened).
  */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { freshRepo, OWNER } from '../remote-api/helpers.js';
 import { seedType } from './table-seed.js';
@@ -52,6 +54,18 @@ function twoVersions(fields: string[] | undefined): { repo: string; v1: string }
   return { repo, v1 };
 }
 
+/** axe-core's serious and critical violations on the page (as a11y.test.ts runs it). */
+async function seriousAxeFindings(page: import('playwright-core').Page): Promise<string[]> {
+  await page.evaluate(await readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'));
+  const found = (await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run(ctx: Document): Promise<{ violations: unknown[] }> } }).axe;
+    return (await axe.run(document)).violations;
+  })) as { id: string; impact: string | null; nodes: { target: unknown[] }[] }[];
+  return found
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
 async function expectMarked(page: import('playwright-core').Page, v1: string): Promise<void> {
   const summary = page.locator('p.vt-since');
   await summary.waitFor();
@@ -83,6 +97,11 @@ describe('table from=<version>: what changed since', () => {
     // The picker shows the version compared with, chosen.
     expect(await page.locator('#vt-from').inputValue()).toBe(v1);
     expect(world.requests(page)).toBeLessThanOrEqual(MEASURED.fromIndexed);
+    // The marks pass axe (contrast of the tinted cells, the picker's label) at both widths.
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await seriousAxeFindings(page)).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   });
 
   it('a small unindexed type: its documents at from, the unchanged ones not read again', async () => {
