@@ -46,12 +46,12 @@ async function axeFindings(page: Page): Promise<string[]> {
 }
 
 /**
- * Dates in another format than the viewer's one (`2026-11-28 01:07 UTC`, or the day alone on a chart's
- * axis): a time without " UTC", a locale's `11/28/2026` or `1:07:42 AM`.
+ * Dates in another format than the viewer's one (`2026-11-28 02:07 CET` — local, naming its zone — or the day
+ * alone on a chart's axis): a time without its zone, a locale's `11/28/2026` or `1:07:42 AM`.
  */
 function otherDateFormats(text: string): string[] {
   const patterns = [
-    /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?!\d| UTC)\S*/g,
+    /\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(?!\d| (?:[A-Z]{2,5}|(?:GMT|UTC)[+-]\d{1,2}(?::\d{2})?)\b)\S*/g,
     /\b\d{1,2}[/.]\d{1,2}[/.]\d{4}\b/g,
     /\b\d{1,2}:\d{2}(:\d{2})? ?[AP]M\b/g,
   ];

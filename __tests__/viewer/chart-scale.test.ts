@@ -10,6 +10,7 @@ import {
   sampledFieldVersions,
   sampleEvenly,
 } from '../../src/viewer/chart/scale.js';
+import { formatLocal } from '../../src/viewer/dates.js';
 
 describe('niceTicks', () => {
   it('covers the range with round steps of 1, 2 or 5 × 10^k', () => {
@@ -74,12 +75,14 @@ describe('fieldValue (untrusted envelopes)', () => {
 });
 
 describe('formatting', () => {
-  it('numbers and UTC times as the chart and table show them', () => {
+  it('numbers and local times as the chart and table show them (the host zone, named)', () => {
     expect(formatValue(1234)).toBe('1,234');
     expect(formatValue(1234.5678)).toBe('1,235');
     expect(formatValue(0.123456)).toBe('0.1235');
-    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4), true)).toBe('2026-01-02 03:04 UTC');
-    expect(formatTime(Date.UTC(2026, 0, 2, 3, 4))).toBe('2026-01-02');
+    const t = Date.UTC(2026, 0, 2, 3, 4);
+    expect(formatTime(t, true)).toBe(formatLocal(t));
+    expect(formatTime(t, true)).toMatch(/^2026-01-0[12] \d{2}:04 \S+$/);
+    expect(formatTime(t)).toBe(formatLocal(t, 'day'));
     expect(formatTime(Number.NaN)).toBe('');
   });
 });

@@ -2,15 +2,15 @@
  * Where a rate limit stops the page (issue 40 item 2), in Chromium against the emulator with GitHub's
  * anonymous limit (60 an hour, shared by every anonymous visitor of one emulator, as GitHub shares it per
  * IP address): the PRIMARY limit — a 403 with `x-ratelimit-remaining: 0` — is named as the hourly limit, with
- * its reset (in the viewer's one date format, UTC) and "Add a token"; only a real secondary limit (`retry-after`, budget left) says
+ * its reset (in the viewer's one date format: local time with its zone) and "Add a token"; only a real secondary limit (`retry-after`, budget left) says
  * "secondary". Before the fix an anonymous visitor past 60 requests read "GitHub asked to slow down
  * (secondary rate limit). Try again in 3387 seconds".
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { formatUtc } from '../../src/viewer/dates.js';
+import { formatLocal } from '../../src/viewer/dates.js';
 import { freshRepo, OWNER, TOKEN } from '../remote-api/helpers.js';
 import { seedType } from './table-seed.js';
-import { settled, viewerWorld } from './viewer-page.js';
+import { settled, VIEWER_ZONE, viewerWorld } from './viewer-page.js';
 
 const world = viewerWorld();
 
@@ -25,9 +25,14 @@ function section(): string {
   return repo;
 }
 
-/** The reset time as the page formats it (src/viewer/dates.ts, UTC), from the emulator's `x-ratelimit-reset`. */
+/**
+ * The reset time as the page formats it (src/viewer/dates.ts) in the test browser's zone (Paris, en-GB), from
+ * the emulator's `x-ratelimit-reset`: `… CET`, one hour ahead of UTC in winter (two in summer, `CEST`).
+ */
 function resetTime(epochSeconds: number): string {
-  return formatUtc(epochSeconds * 1000);
+  const text = formatLocal(epochSeconds * 1000, 'minute', VIEWER_ZONE);
+  expect(text).toMatch(/ CES?T$/);
+  return text;
 }
 
 describe('a rate limit that stops the page', () => {

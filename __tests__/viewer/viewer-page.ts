@@ -14,6 +14,12 @@ import { launchChromium } from '../browser/harness.js';
 import { countRequests, type RequestCounter } from '../browser/page-requests.js';
 import { emulator } from '../remote-api/helpers.js';
 
+/**
+ * Every viewer test's browser clock: Paris in an en-GB browser, so the page's local dates (src/viewer/dates.ts)
+ * are exact in asserts whatever the host's zone — `2026-11-28 02:07 CET` for 01:07 UTC.
+ */
+export const VIEWER_ZONE = { timeZone: 'Europe/Paris', locale: 'en-GB' } as const;
+
 export interface ViewerWorld {
   readonly em: EmulatorHandle;
   /** The site's origin (the viewer is at `${url}/viewer/`). */
@@ -70,7 +76,7 @@ export function viewerWorld(emulatorOptions: Parameters<typeof emulator>[0] = {}
     context = undefined;
   });
   const newPage = async () => {
-    context ??= await browser.newContext();
+    context ??= await browser.newContext({ timezoneId: VIEWER_ZONE.timeZone, locale: VIEWER_ZONE.locale });
     const page = await context.newPage();
     counters.set(page, countRequests(page, em.url));
     return page;

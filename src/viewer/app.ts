@@ -8,7 +8,7 @@
 import type { DocDbClient } from '../browser/index.js';
 import { readApiUrl, readWatchInterval, webOriginOf } from './config.js';
 import type { ViewContext } from './context.js';
-import { formatUtc } from './dates.js';
+import { formatLocal } from './dates.js';
 import { clear, h } from './dom.js';
 import { budgetWarning, limitNotice } from './frame/budget-warning.js';
 import { type ClientPool, clientPool } from './frame/clients.js';
@@ -220,7 +220,7 @@ function interceptLinks(doc: Document, go: (href: string) => void): void {
 }
 
 /** Reset times in the viewer's one date format (src/viewer/dates.ts). */
-const localTime = (s: number) => formatUtc(s * 1000);
+const localTime = (s: number) => formatLocal(s * 1000);
 
 /** The notice for a read a rate limit stopped (which limit, when, "Add a token"), or undefined for other errors. */
 function stoppedBy(error: unknown, stats: ViewerStats, panel: TokenPanel): HTMLElement | undefined {

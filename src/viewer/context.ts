@@ -58,7 +58,7 @@ export interface ViewContext {
     warning(verdict: BudgetVerdict, choices?: readonly BudgetChoice[]): HTMLElement;
     /**
      * Where a read failed: for a rate limit, the notice that says which limit stopped it (the hourly one:
-     * when it resets (in UTC, src/viewer/dates.ts), and "Add a token"; a secondary one: when to try again); undefined for
+     * when it resets (local time with its zone, src/viewer/dates.ts), and "Add a token"; a secondary one: when to try again); undefined for
      * any other error (the view says it as before).
      */
     stopped(error: unknown): HTMLElement | undefined;

@@ -17,7 +17,7 @@
  * | `q` | text filter of the table |
  * | `where` | repeated: one clause each, in the CLI's text form (`data.stars>=10`, docs/indexes.md) |
  * | `sort` | a field, `-` in front for descending |
- * | `from`, `to` | two versions compared (document diff, section diff) |
+ * | `from`, `to` | two versions compared (document diff, section diff); `from` alone on a table: mark what changed since |
  * | `field` | the charted field (`data.stars`) |
  * | `agg` | type chart: `count` · `sum` · `mean` · `min` · `max` |
  */

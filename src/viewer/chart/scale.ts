@@ -3,7 +3,7 @@
  * an anonymous visitor can afford, and reading a numeric field out of an untrusted envelope.
  */
 
-import { formatUtc } from '../dates.js';
+import { formatLocal } from '../dates.js';
 
 /**
  * About `count` round tick values covering [min, max] (steps of 1, 2 or 5 × 10^k — the classic "nice numbers"
@@ -89,13 +89,13 @@ export function formatValue(v: number): string {
 }
 
 /**
- * A commit time as the axis and table show it (UTC, so every visitor reads the same): the day, or the
+ * A commit time as the axis and table show it (the visitor's local time, src/viewer/dates.ts): the day, or the
  * minute when `fine`.
  *
  * @example
- * formatTime(Date.UTC(2026, 0, 2, 3, 4), true); // '2026-01-02 03:04 UTC'
+ * formatTime(Date.UTC(2026, 0, 2, 3, 4), true); // '2026-01-02 04:04 CET' in Paris
  */
 export function formatTime(ms: number, fine = false): string {
   if (!Number.isFinite(ms)) return '';
-  return formatUtc(ms, fine ? 'minute' : 'day');
+  return formatLocal(ms, fine ? 'minute' : 'day');
 }

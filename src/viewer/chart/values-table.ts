@@ -3,6 +3,7 @@
  * none, each version a link to what it charts at that version. Untrusted text only as text nodes; links
  * only the viewer's own (`ctx.link`).
  */
+import { zoneName } from '../dates.js';
 import { h } from '../dom.js';
 import type { ChartPoint } from './line-chart.js';
 import { formatTime, formatValue } from './scale.js';
@@ -42,7 +43,7 @@ export function valuesTable(
     'tr',
     null,
     h('th', { attrs: { scope: 'col' } }, 'Version'),
-    h('th', { attrs: { scope: 'col' } }, 'Committed (UTC)'),
+    h('th', { attrs: { scope: 'col' } }, `Committed (${zoneName()})`),
     h('th', { attrs: { scope: 'col' } }, valueHeader),
     h('th', { attrs: { scope: 'col' } }, 'Note'),
   );

@@ -8,7 +8,7 @@
 
 import type { HistoryEntry, HistoryResult, Identity } from '../../browser/index.js';
 import type { ViewContext } from '../context.js';
-import { formatUtc } from '../dates.js';
+import { formatLocal } from '../dates.js';
 import { h, safeHref } from '../dom.js';
 import { historyPage } from './reads.js';
 import { changedFields, readVersions, unreadVersions } from './version-changes.js';
@@ -16,9 +16,9 @@ import { changedFields, readVersions, unreadVersions } from './version-changes.j
 const short = (sha: string) => sha.slice(0, 7);
 const firstLine = (message: string) => message.split('\n', 1)[0] ?? '';
 
-/** `2026-11-28 01:07 UTC` from an ISO date (UTC: the same text for every visitor). */
+/** `2026-11-28 02:07 CET` from an ISO date (the visitor's local time and zone, src/viewer/dates.ts). */
 function when(iso: string): string {
-  return formatUtc(iso);
+  return formatLocal(iso);
 }
 
 function commitRef(ctx: ViewContext, sha: string): HTMLElement {

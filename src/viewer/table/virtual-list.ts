@@ -30,6 +30,11 @@ export interface VirtualListOptions {
    * at once, and the last row again when this settles).
    */
   toEnd?(): Promise<void>;
+  /**
+   * What changed in a cell since the table's `from=` version (src/viewer/table/since.ts): the cell gets a
+   * class, a glyph and words for screen readers (never colour alone); `was` is its value then.
+   */
+  change?(row: TableRow, column: string): { kind: 'added' | 'changed'; was?: string } | undefined;
 }
 
 export class VirtualList {
@@ -132,19 +137,26 @@ export class VirtualList {
 
   private rowElement(i: number, row: TableRow): HTMLElement {
     const cells = this.o.columns.map((c) => {
-      if (c !== 'id') return h('div', { class: 'vt-cell', attrs: { role: 'gridcell' } }, cellText(cellValue(row, c)));
-      const link = h('a', { attrs: { href: this.o.href(row), tabindex: -1 } }, cellText(row.id));
-      link.addEventListener('click', (e) => {
-        if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: the link's job
-        e.preventDefault();
-        this.o.open(row);
-      });
-      return h('div', { class: 'vt-cell', attrs: { role: 'gridcell' } }, link);
+      const change = this.o.change?.(row, c);
+      const content = c === 'id' ? this.idLink(row) : cellText(cellValue(row, c));
+      if (!change) return h('div', { class: 'vt-cell', attrs: { role: 'gridcell' } }, content);
+      return h(
+        'div',
+        {
+          class: `vt-cell vt-${change.kind}`,
+          attrs: { role: 'gridcell', title: change.was === undefined ? undefined : `was: ${change.was}` },
+          dataset: { change: change.kind },
+        },
+        h('span', { class: 'vt-mark', attrs: { 'aria-hidden': 'true' } }, change.kind === 'added' ? '+' : '±'),
+        content,
+        h('span', { class: 'vt-sr' }, changeWords(change)),
+      );
     });
+    const added = cells.some((cell) => cell.dataset.change === 'added');
     const el = h(
       'div',
       {
-        class: 'vt-row',
+        class: added ? 'vt-row vt-row-added' : 'vt-row',
         attrs: { role: 'row', 'aria-rowindex': i + 2, tabindex: i === this.focused ? 0 : -1 },
         dataset: { index: String(i), id: row.id },
       },
@@ -152,6 +164,17 @@ export class VirtualList {
     );
     el.style.top = `${i * ROW_HEIGHT}px`;
     return el;
+  }
+
+  /** The id cell's link to the row's document (a plain click stays in the page). */
+  private idLink(row: TableRow): HTMLElement {
+    const link = h('a', { attrs: { href: this.o.href(row), tabindex: -1 } }, cellText(row.id));
+    link.addEventListener('click', (e) => {
+      if (e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return; // a new tab: the link's job
+      e.preventDefault();
+      this.o.open(row);
+    });
+    return link;
   }
 
   private key(e: KeyboardEvent): void {
@@ -203,4 +226,10 @@ export class VirtualList {
     // page's scroll-padding-bottom, 00-base.css, keeps the footer's height clear).
     el?.scrollIntoView({ block: 'nearest' });
   }
+}
+
+/** What a screen reader hears after a marked cell's value. */
+function changeWords(change: { kind: 'added' | 'changed'; was?: string }): string {
+  if (change.kind === 'added') return ' (added since the version compared with)';
+  return change.was === undefined || change.was === '' ? ' (changed; absent before)' : ` (changed; was ${change.was})`;
 }

@@ -7,7 +7,7 @@
 
 import { explainError, type HistoryEntry, parseKey } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
-import { formatUtc } from '../dates.js';
+import { formatLocal } from '../dates.js';
 import { h, safeHref } from '../dom.js';
 
 /** One document type of the section and what the listing says of it. */
@@ -223,5 +223,5 @@ function firstLine(message: string): string {
 
 /** An ISO date in the viewer's one format (src/viewer/dates.ts). */
 export function formatDate(iso: string): string {
-  return formatUtc(iso);
+  return formatLocal(iso);
 }

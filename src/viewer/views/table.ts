@@ -12,6 +12,8 @@ import { type TableRow, textFilter } from '../table/cells.js';
 import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
 import { toCsv, toJson } from '../table/export.js';
 import { facetsPanel } from '../table/facets-panel.js';
+import { type Since, summarise } from '../table/since.js';
+import { changeHook, sinceOf, sincePicker, sinceSummary } from '../table/since-panel.js';
 import { openSource, PAGE_ROWS, type TableSource } from '../table/source.js';
 import { VirtualList } from '../table/virtual-list.js';
 
@@ -66,8 +68,11 @@ export const tableView: View = async (root, ctx) => {
   }
   const mine = session;
   const source = await mine.source;
+  // `from=`: the rows at that version, to mark what changed since (src/viewer/table/since.ts).
+  const since = await sinceOf(ctx, key, source);
   if (ctx.signal.aborted) return;
-  draw(root, ctx, source, mine, problems);
+  if (since && 'problem' in since) problems.push(since.problem);
+  draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since);
 };
 
 /** The `where` parameters read as clauses; a malformed one is said and left out (the rest still applies). */
@@ -115,16 +120,20 @@ function draw(
   source: TableSource,
   mine: NonNullable<typeof session>,
   problems: string[],
+  since: Since | undefined,
 ): void {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const q = ctx.state.q ?? '';
   const shown: Shown = { typed: q, rows: textFilter(source.rows, source.columns, q) };
   const count = h('p', { class: 'vt-count', attrs: { role: 'status' } });
+  const changes = h('div', { class: 'vt-changes' });
+  const sayChanges = () => since && changes.replaceChildren(sinceSummary(since, summarise(since, source)));
   const update = (text = shown.typed) => {
     shown.typed = text;
     shown.rows = textFilter(source.rows, source.columns, text);
     list.refresh();
     sayCount(count, list.element, source, shown);
+    sayChanges();
   };
   const notice = h('div', { class: 'vt-notice' });
   const list = gridOf(
@@ -133,6 +142,7 @@ function draw(
     shown,
     () => update(),
     endOf(ctx, source, notice, () => update()),
+    since,
   );
   list.element.addEventListener('scroll', () => {
     mine.scrollTop = list.element.scrollTop;
@@ -154,6 +164,8 @@ function draw(
     ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
     filtersOf(ctx, source),
     facetsPanel(ctx, source) ?? '',
+    sincePicker(ctx),
+    changes,
     actions,
     count,
     notice,
@@ -163,6 +175,7 @@ function draw(
   if (mine.q === q) list.scrollTo(mine.scrollTop);
   mine.q = q;
   sayCount(count, list.element, source, shown);
+  sayChanges();
   if (typing) {
     qInput.focus();
     qInput.setSelectionRange(typing.caret, typing.caret);
@@ -214,6 +227,7 @@ function gridOf(
   shown: Shown,
   loaded: () => void,
   toEnd: () => Promise<void>,
+  since: Since | undefined,
 ): VirtualList {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const sort = (field: string, direction: 'asc' | 'desc') =>
@@ -244,6 +258,7 @@ function gridOf(
       );
     },
     toEnd,
+    ...(since ? { change: changeHook(since) } : {}),
   });
   return list;
 }
