@@ -102,7 +102,7 @@ function groupDetails(g: TypeGroup, open: boolean, draw: DrawGroup): { el: HTMLE
 }
 
 /**
- * The filter and the groups under it; typing in the filter redraws the groups of the matching documents
+ * The filter and the groups under it; a filter given (Enter) redraws the groups of the matching documents
  * (`draw` is the caller's, which keeps what it already read). `ready`: the first drawing's open groups.
  *
  * @example
@@ -127,7 +127,9 @@ export function groupedChanges(
   const input = h('input', {
     attrs: { id: 'diff-filter', type: 'search', spellcheck: 'false', placeholder: 'part of a key, e.g. octo/r01' },
   });
-  input.addEventListener('input', () => void render(input.value));
+  // On Enter or leaving the field, not per keystroke: each redraw opens the first matching group, whose field diffs
+  // may cost requests, and "t4/k3" typed letter by letter would read the pages of "t" and "t4" on the way.
+  input.addEventListener('change', () => void render(input.value));
   const form = h(
     'div',
     { class: 'diff-filter' },
