@@ -126,6 +126,21 @@ describe('section diff', () => {
     expect(served.filter((sha) => documents.has(sha))).toEqual([]);
   });
 
+  it('the filter by key redraws from the envelopes already read: no budget warning, no request', async () => {
+    const { repo, from, to } = twoVersions();
+    // 35 left when the page opens: its first page of 10 diffs takes about 25, leaving fewer than another page costs.
+    world.em.state.anonymousBudget.used = 25;
+    const page = await world.open(`repo=${OWNER}/${repo}&view=diff&from=${from}&to=${to}`);
+    expect(await page.locator('.modified-doc .field-diff').count()).toBe(10);
+    const before = world.requests(page);
+    await page.fill('#diff-filter', 'octo/r00');
+    await page.locator('#diff-filter').press('Enter');
+    await page.waitForFunction(() => document.querySelectorAll('.modified-doc').length === 10);
+    expect(await page.locator('.modified-doc .field-diff').count()).toBe(10);
+    expect(await page.locator('.budget-note').innerText()).toBe('');
+    expect(world.requests(page) - before).toBe(0);
+  });
+
   it('with a token, every modified document of a page is read in bulk: a few requests, not two each', async () => {
     const { repo, from, to } = twoVersions();
     const page = await world.newPage();

@@ -2,13 +2,15 @@
  * The section diff (`view=diff&from&to`, optional `ns`/`type`; issue 29 item 5): the documents added,
  * modified and removed between two versions (`client.changes`), each modified one with its field diff.
  * Modified documents come a page at a time, both versions of a page read in bulk (`getMany` at `from` and
- * at `to`: a few requests per page, not one per document); long lists say how many there are.
+ * at `to`: a few requests per page, not one per document); long lists say how many there are. The changes are
+ * grouped by type, each group collapsible, under a filter by key (../section-diff/groups.ts, issue 40 item 11).
  */
 import { type DocDbClient, type Envelope, explainError, type Identity } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
 import { documentChanges, fieldDiff } from '../document/field-diff.js';
 import { versionProblem } from '../document/problems.js';
 import { h } from '../dom.js';
+import { type Changed, groupedChanges, type TypeGroup } from '../section-diff/groups.js';
 
 /** Modified documents whose field diffs are read and drawn per page (with a token: bulk reads). */
 export const MODIFIED_PAGE = 50;
@@ -18,7 +20,9 @@ export const ANONYMOUS_MODIFIED_PAGE = 10;
 export const LISTED_PAGE = 200;
 
 type DocumentChangesResult = Awaited<ReturnType<DocDbClient['changes']>>;
-type Changed = DocumentChangesResult['added'][number];
+/** A modified document's two envelopes, kept by key so a redraw (the filter) never reads them again. */
+type Pair = { before: Envelope | null; after: Envelope | null };
+type PairCache = Map<string, Pair>;
 const short = (sha: string) => sha.slice(0, 7);
 const label = (d: Identity) => `${d.namespace}/${d.doc_type}/${d.id}`;
 const identity = (d: Changed): Identity => ({ namespace: d.namespace, doc_type: d.doc_type, id: d.id });
@@ -65,16 +69,23 @@ function listSection(ctx: ViewContext, kind: 'added' | 'removed', docs: Changed[
   });
   void first();
   const title = `${docs.length} ${kind}`;
-  return h('section', { class: `diff-${kind} card`, attrs: { 'aria-label': title } }, h('h2', null, title), list, more);
+  return h('section', { class: `diff-${kind}`, attrs: { 'aria-label': title } }, h('h3', null, title), list, more);
 }
 
-async function modifiedPage(client: DocDbClient, docs: readonly Changed[], from: string, to: string) {
-  const ids = docs.map(identity);
-  const [before, after] = await Promise.all([
-    client.getMany(ids, { version: from }),
-    client.getMany(ids, { version: to }),
-  ]);
-  return docs.map((d, i) => ({ d, before: before[i] as Envelope | null, after: after[i] as Envelope | null }));
+/** Both envelopes of each document of a page: those not yet in `cache` read in bulk, then kept there. */
+async function modifiedPage(client: DocDbClient, docs: readonly Changed[], from: string, to: string, cache: PairCache) {
+  const missing = docs.filter((d) => !cache.has(d.key));
+  if (missing.length > 0) {
+    const ids = missing.map(identity);
+    const [before, after] = await Promise.all([
+      client.getMany(ids, { version: from }),
+      client.getMany(ids, { version: to }),
+    ]);
+    missing.forEach((d, i) => {
+      cache.set(d.key, { before: before[i] as Envelope | null, after: after[i] as Envelope | null });
+    });
+  }
+  return docs.map((d) => ({ d, ...(cache.get(d.key) as Pair) }));
 }
 
 /**
@@ -82,6 +93,7 @@ async function modifiedPage(client: DocDbClient, docs: readonly Changed[], from:
  * one a browser reads each document's blob alone (codeload sends no CORS header, so no archive), 2 a document.
  */
 function pageCost(ctx: ViewContext, n: number): number {
+  if (n === 0) return 0; // all read before (the filter redrew the page)
   return ctx.hasToken() ? 4 : 2 * n;
 }
 
@@ -90,7 +102,7 @@ function modifiedItem(ctx: ViewContext, d: Changed, from: string, to: string, di
   return h(
     'article',
     { class: 'modified-doc', dataset: { key: d.key } },
-    h('h3', null, h('a', { attrs: { href: diffLink } }, label(d))),
+    h('h4', null, h('a', { attrs: { href: diffLink } }, label(d))),
     diff,
   );
 }
@@ -100,13 +112,14 @@ function modifiedSection(
   docs: Changed[],
   from: string,
   to: string,
+  cache: PairCache,
 ): { section: HTMLElement; ready: Promise<void> } {
   const list = h('div', { class: 'modified-list' });
   const note = h('div', { class: 'budget-note', attrs: { role: 'status' } });
   const size = ctx.hasToken() ? MODIFIED_PAGE : ANONYMOUS_MODIFIED_PAGE;
   const { more, first } = paged(docs, size, 'modified documents', async (page) => {
     const verdict = ctx.budget.check(
-      pageCost(ctx, page.length),
+      pageCost(ctx, page.filter((d) => !cache.has(d.key)).length),
       `The field diffs of ${page.length} modified documents`,
     );
     if (!verdict.ok) {
@@ -121,7 +134,7 @@ function modifiedSection(
       return;
     }
     try {
-      for (const { d, before, after } of await modifiedPage(ctx.client, page, from, to)) {
+      for (const { d, before, after } of await modifiedPage(ctx.client, page, from, to, cache)) {
         list.append(modifiedItem(ctx, d, from, to, fieldDiff(documentChanges(before, after))));
       }
     } catch (error) {
@@ -134,8 +147,8 @@ function modifiedSection(
   const title = `${docs.length} modified`;
   const section = h(
     'section',
-    { class: 'diff-modified card', attrs: { 'aria-label': title } },
-    h('h2', null, title),
+    { class: 'diff-modified', attrs: { 'aria-label': title } },
+    h('h3', null, title),
     note,
     list,
     more,
@@ -228,11 +241,16 @@ export const sectionDiffView: View = async (root, ctx) => {
   );
   root.append(body);
   if (added.length + modified.length + removed.length === 0) return;
-  const mod = modifiedSection(ctx, modified, from, to);
-  body.append(
-    ...(added.length ? [listSection(ctx, 'added', added, to)] : []),
-    ...(modified.length ? [mod.section] : []),
-    ...(removed.length ? [listSection(ctx, 'removed', removed, from)] : []),
-  );
-  await mod.ready;
+  const cache: PairCache = new Map();
+  const grouped = groupedChanges(result, (g: TypeGroup) => {
+    const mod = g.modified.length ? modifiedSection(ctx, g.modified, from, to, cache) : undefined;
+    const parts = [
+      g.added.length ? listSection(ctx, 'added', g.added, to) : undefined,
+      mod?.section,
+      g.removed.length ? listSection(ctx, 'removed', g.removed, from) : undefined,
+    ];
+    return { body: parts.filter((p) => p !== undefined), ready: mod?.ready ?? Promise.resolve() };
+  });
+  body.append(grouped.el);
+  await grouped.ready;
 };
