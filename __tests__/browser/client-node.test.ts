@@ -239,7 +239,13 @@ describe('projectRepository and explainError', () => {
     });
     const limited = new RateLimited('x', { reset: 1_700_000_000 });
     expect(explainError(limited)).toMatch(/rate limit is used up.*It resets at/);
-    expect(explainError(new RateLimited('x', { retryAfter: 30 }))).toMatch(/Try again in 30 seconds/);
+    expect(explainError(new RateLimited('x', { retryAfter: 30 }))).toMatch(
+      /secondary rate limit\)\. Try again in 30 seconds/,
+    );
+    // The primary limit with the client's wait until the reset (retryAfter is set for both): still the primary.
+    const hourly = explainError(new RateLimited('x', { reset: 1_700_000_000, retryAfter: 3387 }));
+    expect(hourly).toMatch(/rate limit is used up.*It resets at/);
+    expect(hourly).not.toMatch(/secondary/);
     expect(explainError(new TransportError('x', { reason: 'network' }), { apiUrl: API })).toBe(
       `Could not reach ${API}. Check your network connection and the API URL.`,
     );

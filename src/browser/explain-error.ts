@@ -19,10 +19,13 @@ export function explainError(error: unknown, context: { repository?: string; api
     case 'NotFound':
       return `Repository ${repo} was not found. Check the spelling; a private repository needs a token that can see it.`;
     case 'RateLimited': {
-      if (data.retryAfter !== undefined) {
-        return `GitHub asked to slow down (secondary rate limit). Try again in ${data.retryAfter} seconds.`;
+      // `reset` is set only for the primary (hourly) limit (stores/remote-api/status.ts); the client sets
+      // `retryAfter` for both — the wait until the gate opens — so it cannot tell them apart.
+      if (data.reset === undefined) {
+        const wait = data.retryAfter === undefined ? 'in a minute' : `in ${data.retryAfter} seconds`;
+        return `GitHub asked to slow down (secondary rate limit). Try again ${wait}.`;
       }
-      const when = data.reset ? ` It resets at ${new Date(data.reset * 1000).toLocaleTimeString()}.` : '';
+      const when = ` It resets at ${new Date(data.reset * 1000).toLocaleTimeString()}.`;
       return `The API rate limit is used up (unauthenticated clients get 60 requests per hour).${when} Add a token for 5,000 per hour.`;
     }
     case 'TransportError':
