@@ -2,12 +2,10 @@
  * `docdb doc export --format parquet --out DIR`: the section as a directory of Parquet files, one per type
  * (src/export/parquet/, docs/export.md), created, or brought up to date when DIR already holds this export.
  */
-import { ExportTargetError } from '../../export/errors.js';
 import { exportParquet } from '../../export/parquet/export-parquet.js';
-import { str, versionFlag } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { EXIT, type NotFoundResult, printResult, UsageError } from '../io.js';
-import { missingSection, resolveFlag, withDocuments } from './doc-common.js';
+import { EXIT, printResult } from '../io.js';
+import { exportTargetOptions, runTargetExport } from './doc-export-target.js';
 
 /** The lines `docdb doc export --help` gives the Parquet format. */
 export const PARQUET_USAGE = `  --format parquet --out DIR
@@ -37,23 +35,16 @@ export async function parquetExport(
   ctx: CommandContext,
   progress: { tick(n: number): void; done(n: number): void },
 ): Promise<number> {
-  const opts = parquetOptions(ctx);
-  const result = await withDocuments(ctx, async (docs, where) => {
-    const version = (await resolveFlag(docs, 'version', opts.version)) ?? (await docs.head());
-    if (version === null) throw (await missingSection(docs, where)) as NotFoundResult;
-    try {
-      return await exportParquet(docs, {
-        ...opts.filter,
-        dir: opts.out,
-        section: where,
-        version,
-        onProgress: (n) => progress.tick(n),
-      });
-    } catch (e) {
-      if (e instanceof ExportTargetError) throw new UsageError(e.message, '--out');
-      throw e;
-    }
-  });
+  const opts = exportTargetOptions(ctx, 'parquet', NOT_WITH_PARQUET, 'writes a directory: give --out DIR');
+  const result = await runTargetExport(ctx, opts, (docs, where, version) =>
+    exportParquet(docs, {
+      ...opts.filter,
+      dir: opts.out,
+      section: where,
+      version,
+      onProgress: (n) => progress.tick(n),
+    }),
+  );
   progress.done(result.rows);
   const { path, version, mode, rows, files, written } = result;
   printResult(ctx.io, ctx.json, { version, mode, rows, path, files: files.map((f) => f.file), written }, () =>
@@ -62,22 +53,4 @@ export async function parquetExport(
       : `${rows} row(s) ${mode === 'created' ? 'written' : 'updated'} in ${written.length} file(s) → ${path} (${version.slice(0, 7)})`,
   );
   return EXIT.ok;
-}
-
-function parquetOptions(ctx: CommandContext) {
-  for (const [flag, why] of Object.entries(NOT_WITH_PARQUET)) {
-    if (ctx.values[flag] !== undefined && ctx.values[flag] !== false) {
-      throw new UsageError(`--${flag} does not apply to --format parquet (${why})`, `--${flag}`);
-    }
-  }
-  const out = str(ctx.values, 'out');
-  if (out === undefined) throw new UsageError('--format parquet writes a directory: give --out DIR', '--out');
-  const namespace = str(ctx.values, 'namespace');
-  const type = str(ctx.values, 'type');
-  if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
-  return {
-    out,
-    filter: { ...(namespace !== undefined ? { namespace } : {}), ...(type !== undefined ? { type } : {}) },
-    version: versionFlag(ctx.values),
-  };
 }

@@ -2,12 +2,10 @@
  * `docdb doc export --format sqlite --out FILE [--history]`: the section as an SQLite database (src/export/sqlite/,
  * docs/export.md), created, or brought up to date in place when FILE already holds this export.
  */
-import { ExportTargetError } from '../../export/errors.js';
 import { exportSqlite } from '../../export/sqlite/export-sqlite.js';
-import { str, versionFlag } from '../args.js';
 import type { CommandContext } from '../command.js';
-import { EXIT, type NotFoundResult, printResult, UsageError } from '../io.js';
-import { missingSection, resolveFlag, withDocuments } from './doc-common.js';
+import { EXIT, printResult } from '../io.js';
+import { exportTargetOptions, runTargetExport } from './doc-export-target.js';
 
 /** The lines `docdb doc export --help` gives the SQLite format. */
 export const SQLITE_USAGE = `  --format sqlite --out FILE
@@ -21,7 +19,8 @@ export const SQLITE_USAGE = `  --format sqlite --out FILE
                Open it with sqlite3 FILE, or datasette FILE (docs/export.md).`;
 
 /** Flags the SQLite format does not take (it always writes one file). */
-const NOT_WITH_SQLITE = ['dir', 'fields', 'force'] as const;
+const ONE_FILE = 'it writes one database file: --out FILE';
+const NOT_WITH_SQLITE = { dir: ONE_FILE, fields: ONE_FILE, force: ONE_FILE } as const;
 
 /**
  * Run the SQLite export. `progress` is the command's stderr progress line (terminals only).
@@ -33,24 +32,20 @@ export async function sqliteExport(
   ctx: CommandContext,
   progress: { tick(n: number): void; done(n: number): void },
 ): Promise<number> {
-  const opts = sqliteOptions(ctx);
-  const result = await withDocuments(ctx, async (docs, where) => {
-    const version = (await resolveFlag(docs, 'version', opts.version)) ?? (await docs.head());
-    if (version === null) throw (await missingSection(docs, where)) as NotFoundResult;
-    try {
-      return await exportSqlite(docs, {
-        ...opts.filter,
-        file: opts.out,
-        section: where,
-        version,
-        history: opts.history,
-        onProgress: (n) => progress.tick(n),
-      });
-    } catch (e) {
-      if (e instanceof ExportTargetError) throw new UsageError(e.message, '--out');
-      throw e;
-    }
-  });
+  const opts = {
+    ...exportTargetOptions(ctx, 'sqlite', NOT_WITH_SQLITE, 'writes a database file: give --out FILE'),
+    history: ctx.values.history === true,
+  };
+  const result = await runTargetExport(ctx, opts, (docs, where, version) =>
+    exportSqlite(docs, {
+      ...opts.filter,
+      file: opts.out,
+      section: where,
+      version,
+      history: opts.history,
+      onProgress: (n) => progress.tick(n),
+    }),
+  );
   progress.done(result.rows);
   const { path, version, mode, rows } = result;
   printResult(ctx.io, ctx.json, { version, mode, rows, path }, () =>
@@ -59,26 +54,4 @@ export async function sqliteExport(
       : `${rows} ${opts.history ? 'version row(s)' : 'row(s)'} ${mode === 'created' ? 'written' : 'updated'} → ${path} (${version.slice(0, 7)})`,
   );
   return EXIT.ok;
-}
-
-function sqliteOptions(ctx: CommandContext) {
-  for (const flag of NOT_WITH_SQLITE) {
-    if (ctx.values[flag] !== undefined && ctx.values[flag] !== false) {
-      throw new UsageError(
-        `--${flag} does not apply to --format sqlite (it writes one database file: --out FILE)`,
-        `--${flag}`,
-      );
-    }
-  }
-  const out = str(ctx.values, 'out');
-  if (out === undefined) throw new UsageError('--format sqlite writes a database file: give --out FILE', '--out');
-  const namespace = str(ctx.values, 'namespace');
-  const type = str(ctx.values, 'type');
-  if (type !== undefined && namespace === undefined) throw new UsageError('--type needs --namespace', '--type');
-  return {
-    out,
-    filter: { ...(namespace !== undefined ? { namespace } : {}), ...(type !== undefined ? { type } : {}) },
-    version: versionFlag(ctx.values),
-    history: ctx.values.history === true,
-  };
 }
