@@ -51,8 +51,14 @@ export function applyPatch(text: string, patch: string): string | undefined {
   return joinChecked(out);
 }
 
-/** The lines of `text`, each keeping its `\n` (the last one may have none). */
-function linesOf(text: string): Line[] {
+/**
+ * The lines of `text`, each keeping its `\n` (the last one may have none: a file without a final newline).
+ * Shared with the emulator's diff, so a patch it writes and the apply here split text the same way.
+ *
+ * @example
+ * linesOf('a\nb'); // ['a\n', 'b']
+ */
+export function linesOf(text: string): Line[] {
   const out: Line[] = [];
   let start = 0;
   for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {

@@ -7,6 +7,8 @@
  * so does this (NUL bytes; more than {@link MAX_DIFF_LINES} lines, or an edit longer than {@link MAX_EDIT}).
  */
 
+import { linesOf } from '../core/patch-apply.js';
+
 /** Lines (old and new together) past which no patch is given. */
 export const MAX_DIFF_LINES = 20_000;
 /** Changed lines past which no patch is given (bounds the diff's work: Myers is O((N+M)·D)). */
@@ -23,25 +25,14 @@ type Op = { op: ' ' | '-' | '+'; line: string };
  */
 export function unifiedDiff(before: Uint8Array | undefined, after: Uint8Array | undefined): string | undefined {
   if (before?.includes(0) || after?.includes(0)) return undefined;
-  const a = linesOf(before);
-  const b = linesOf(after);
+  const a = linesOf(textOf(before));
+  const b = linesOf(textOf(after));
   if (a.length + b.length > MAX_DIFF_LINES) return undefined;
   const ops = diffLines(a, b);
   return ops && hunks(ops, a);
 }
 
-/** The lines of a text, each keeping its `\n` (a last one without: a file without a final newline). */
-function linesOf(bytes: Uint8Array | undefined): string[] {
-  const text = bytes ? new TextDecoder().decode(bytes) : '';
-  const out: string[] = [];
-  let start = 0;
-  for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
-    out.push(text.slice(start, nl + 1));
-    start = nl + 1;
-  }
-  if (start < text.length) out.push(text.slice(start));
-  return out;
-}
+const textOf = (bytes: Uint8Array | undefined) => (bytes ? new TextDecoder().decode(bytes) : '');
 
 /** Myers' greedy diff (the common head and tail taken first); undefined past {@link MAX_EDIT}. */
 function diffLines(a: readonly string[], b: readonly string[]): Op[] | undefined {
