@@ -9,12 +9,11 @@ import { filterRecords, parseOrderBy, parseWhere, type WhereClause } from '../..
 import type { ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
-import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
+import { headerRow, textFilterInput } from '../table/controls.js';
 import { toCsv, toJson } from '../table/export.js';
 import { VirtualList } from '../table/virtual-list.js';
+import { FILTER_NAMES, whereForm } from '../table/where-form.js';
 import { type FileTable, MAX_FILE_ROWS } from './records.js';
-
-const NAMES = { phrase: () => 'the filter', label: () => 'filter', example: () => '' };
 
 /** The caret of the text filter, to put back after the redraw its own Enter caused. */
 let typing: { caret: number } | undefined;
@@ -27,7 +26,7 @@ function queryOf(ctx: ViewContext, table: FileTable) {
     `${field} is not a column of this file that filters and sorts (${table.sortable.join(', ') || 'none'})`;
   for (const text of ctx.state.where) {
     try {
-      const clause = parseWhere(text, NAMES);
+      const clause = parseWhere(text, FILTER_NAMES);
       if (table.sortable.includes(clause.field)) where.push(clause);
       else problems.push(`The filter ${text}: ${notColumn(clause.field)}; it is left out.`);
     } catch (e) {
@@ -37,7 +36,7 @@ function queryOf(ctx: ViewContext, table: FileTable) {
   let orderBy: { field: string; direction: 'asc' | 'desc' } | undefined;
   if (ctx.state.sort !== undefined) {
     try {
-      orderBy = parseOrderBy(ctx.state.sort, { ...NAMES, label: () => '"sort"' });
+      orderBy = parseOrderBy(ctx.state.sort, { ...FILTER_NAMES, label: () => '"sort"' });
       if (!table.sortable.includes(orderBy.field)) {
         problems.push(`The sort by ${orderBy.field}: ${notColumn(orderBy.field)}; the rows are in the file's order.`);
         orderBy = undefined;
@@ -103,16 +102,6 @@ export function fileTable(ctx: ViewContext, table: FileTable, name: string): HTM
       ctx.navigate({ q: value === '' ? undefined : value });
     },
   });
-  const add = (clause: string): string | undefined => {
-    try {
-      parseWhere(clause, NAMES);
-    } catch (e) {
-      return (e as Error).message;
-    }
-    ctx.navigate({ where: [...ctx.state.where, clause] });
-    return undefined;
-  };
-  const remove = (i: number) => ctx.navigate({ where: ctx.state.where.filter((_, j) => j !== i) });
   const out = [
     h(
       'p',
@@ -120,7 +109,7 @@ export function fileTable(ctx: ViewContext, table: FileTable, name: string): HTM
       "Each row is read as a document's data: the column name is the field data.name. Sorting and filtering cost no request (the file is read once).",
     ),
     ...problems.map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
-    filterForm(table.sortable, ctx.state.where, add, remove),
+    whereForm(ctx, table.sortable),
     h(
       'div',
       { class: 'vt-actions' },

@@ -9,20 +9,14 @@ import { parseOrderBy, parseWhere, type WhereClause } from '../../browser/index.
 import type { BudgetVerdict, View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { type TableRow, textFilter } from '../table/cells.js';
-import { filterForm, headerRow, textFilterInput } from '../table/controls.js';
+import { headerRow, textFilterInput } from '../table/controls.js';
 import { toCsv, toJson } from '../table/export.js';
 import { facetsPanel } from '../table/facets-panel.js';
 import { type Since, summarise } from '../table/since.js';
 import { changeHook, sinceOf, sincePicker, sinceSummary } from '../table/since-panel.js';
 import { openSource, PAGE_ROWS, type TableSource } from '../table/source.js';
 import { VirtualList } from '../table/virtual-list.js';
-
-/** How a clause's error names where it came from (the library's messages take the setting's name). */
-const FILTER_NAMES = {
-  phrase: () => 'the filter',
-  label: () => 'filter',
-  example: () => '',
-};
+import { FILTER_NAMES, whereForm } from '../table/where-form.js';
 
 /** The rows of the last query shown, kept while only `q` changes (and for back/forward to it). */
 let session: { key: string; source: Promise<TableSource>; scrollTop: number; q: string } | undefined;
@@ -162,7 +156,7 @@ function draw(
     h('h1', { class: 'vt-title' }, `${ns}/${type}`),
     h('p', { class: 'vt-note' }, source.note),
     ...[...problems, ...source.problems].map((p) => h('p', { class: 'error', attrs: { role: 'alert' } }, p)),
-    filtersOf(ctx, source),
+    whereForm(ctx, source.sortable),
     facetsPanel(ctx, source) ?? '',
     sincePicker(ctx),
     changes,
@@ -287,21 +281,6 @@ function endOf(ctx: ViewContext, source: TableSource, notice: HTMLElement, loade
     const reverse = { label: 'Show the last rows first', run: () => ctx.navigate({ sort: reversedSort(source) }) };
     notice.replaceChildren(ctx.budget.warning(refused, [reverse]));
   };
-}
-
-/** The per-column filters: a clause is checked by the library's parser before it goes in the URL. */
-function filtersOf(ctx: ViewContext, source: TableSource): HTMLElement {
-  const add = (clause: string): string | undefined => {
-    try {
-      parseWhere(clause, FILTER_NAMES);
-    } catch (e) {
-      return (e as Error).message;
-    }
-    ctx.navigate({ where: [...ctx.state.where, clause] });
-    return undefined;
-  };
-  const remove = (i: number) => ctx.navigate({ where: ctx.state.where.filter((_, j) => j !== i) });
-  return filterForm(source.sortable, ctx.state.where, add, remove);
 }
 
 /**
