@@ -10,6 +10,7 @@ import type { DerivedRead, RefStore } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import { decodeEnvelope } from './envelope.js';
 import { parseKey } from './identity.js';
+import { countsPaths } from './indexes/counts.js';
 import { serializeManifest } from './indexes/format.js';
 import {
   buildTypeIndexFromValues,
@@ -86,9 +87,10 @@ function filesOf(t: TypeIndex, docs: Map<string, StoredDocument>, old: Manifest 
   return out;
 }
 
-/** Every part path an old manifest lists. */
+/** Every part path an old manifest lists, and its fields' value counts (deleting an absent one is a no-op). */
 export function oldPaths(m: Manifest): string[] {
-  return m.runs.flatMap((run) => run.parts.map((p) => partPath(m.namespace, m.type, run.field, p.name)));
+  const parts = m.runs.flatMap((run) => run.parts.map((p) => partPath(m.namespace, m.type, run.field, p.name)));
+  return [...parts, ...countsPaths(m)];
 }
 
 /**

@@ -249,6 +249,11 @@ async function incremental(
     };
     try {
       const u = updateIndex(declaration, read, changes, o);
+      // A counts file not fetched reads as absent (left alone): fetch it and go again, never skip it.
+      if (wanted.length > 0 && round <= 3) {
+        await fetchInto(base, have, wanted);
+        continue;
+      }
       const out: IndexFiles = new Map();
       for (const p of u.deletes) out.set(p, null);
       for (const [p, b] of u.writes) out.set(p, b);
