@@ -53,6 +53,8 @@ export interface FieldFacets {
   state: 'counted' | 'too-many' | 'not-kept';
   /** Distinct values (`counted` only). */
   distinct?: number;
+  /** `too-many` only: the field has more distinct values than this ({@link COUNTS_CAP}). */
+  moreThan?: number;
   /** Every distinct value, most frequent first (ties in the index's value order); empty unless `counted`. */
   values: FacetCount[];
 }
@@ -119,7 +121,7 @@ function facetCount(k: KeyCount): FacetCount {
 function fieldFacets(m: Manifest, field: string, bytes: Uint8Array | null | undefined): FieldFacets {
   if (!bytes) return { field, state: 'not-kept', values: [] };
   const c = parseCounts(bytes, m.namespace, m.type, field, m.count);
-  if (c.values === null) return { field, state: 'too-many', values: [] };
+  if (c.values === null) return { field, state: 'too-many', moreThan: COUNTS_CAP, values: [] };
   const values = [...c.values]
     .sort((a, b) => b.count - a.count || compareStored(a.key, b.key) || Number(a.element) - Number(b.element))
     .map(facetCount);
