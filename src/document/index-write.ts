@@ -250,7 +250,8 @@ async function incremental(
     try {
       const u = updateIndex(declaration, read, changes, o);
       // A counts file not fetched reads as absent (left alone): fetch it and go again, never skip it.
-      if (wanted.length > 0 && round <= 3) {
+      if (wanted.length > 0) {
+        if (round > 3) throw new InvalidResponse(`index files ${wanted.join(', ')} could not be read`, {});
         await fetchInto(base, have, wanted);
         continue;
       }

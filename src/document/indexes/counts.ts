@@ -228,14 +228,14 @@ function countsOf(v: unknown): ValueCounts {
  * {@link MAX_ARRAY_ELEMENTS} element rows — so a changed count shows unless another count changed with it.
  */
 function sumsFit(c: ValueCounts): boolean {
+  if (c.values === null) return true;
   let whole = 0;
   let elements = 0;
-  for (const v of c.values ?? []) {
+  for (const v of c.values) {
     if (v.element) elements += v.count;
     else whole += v.count;
   }
-  const arrays = c.count - whole;
-  if (c.values === null) return true;
+  const arrays = c.count - whole; // documents whose value is a non-empty array
   return arrays >= 0 && elements >= arrays && elements <= arrays * MAX_ARRAY_ELEMENTS;
 }
 

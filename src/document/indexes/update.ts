@@ -267,11 +267,12 @@ export function updateIndex(
 }
 
 /**
- * The parts `updateIndex` will read for `changes`, from the manifests alone — so a store can fetch
- * them in one batch (one GraphQL request, or parallel contents reads) before calling `updateIndex`
- * with a synchronous `read` — with the value counts files it rewrites (counts.ts; absent ones are fine). `read` needs to answer only the manifests. A part merged with a
- * neighbour needs that neighbour too: `updateIndex` then throws `InvalidResponse` ("listed in its
- * manifest but missing") when `read` lacks it, and lists it in `readPaths`; fetch it and call again.
+ * The parts `updateIndex` will read for `changes`, and the value counts files it rewrites (counts.ts),
+ * from the manifests alone — so a store can fetch them in one batch (one GraphQL request, or parallel
+ * contents reads) before calling `updateIndex` with a synchronous `read`. `read` needs to answer only
+ * the manifests. A part merged with a neighbour needs that neighbour too: `updateIndex` then throws
+ * `InvalidResponse` ("listed in its manifest but missing") when `read` lacks it, and lists it in
+ * `readPaths`; fetch it and call again.
  *
  * @example
  * const paths = partsToRead(declaration, (p) => manifests.get(p), changes); // fetch these, then updateIndex
