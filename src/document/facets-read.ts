@@ -48,7 +48,7 @@ export interface FieldFacets {
   /**
    * `counted`: every distinct value with its exact count. `too-many`: more than {@link COUNTS_CAP} distinct
    * values, whose counts the index does not keep. `not-kept`: the index was written before value counts
-   * (its next rebuild adds them) — count the rows of a query instead.
+   * (the type's next write adds them) — count the rows of a query instead.
    */
   state: 'counted' | 'too-many' | 'not-kept';
   /** Distinct values (`counted` only). */

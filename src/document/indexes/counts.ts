@@ -162,8 +162,8 @@ export function countsToRead(
 
 /**
  * The new bytes of run `fi`'s counts after a write (`m` as before it, `count` after), or undefined when
- * the write leaves them alone — or the index has none (written before counts were kept: the reader falls
- * back to the run, and the type's next rebuild adds them). `read` answers the file at the tip.
+ * the write leaves them alone — or the index has none (written before counts were kept: index-write.ts
+ * then counts the field from one run, `countsFromRun`). `read` answers the file at the tip.
  *
  * @example
  * const next = countsAfter((p) => filesAtTip.get(p), manifest, 0, keyDelta(removed, added), manifest.count + 1);
