@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseWhere } from '../../src/browser/index.js';
-import { countFacets, facetClause, facetCost, TOP_VALUES } from '../../src/viewer/table/facets.js';
+import { countFacets, facetClause, facetCost, keptFacet, TOP_VALUES } from '../../src/viewer/table/facets.js';
 
 describe('countFacets', () => {
   it('counts every row, arrays per distinct element, absent apart; top values by count then text', () => {
@@ -45,6 +45,43 @@ describe('countFacets', () => {
     expect(facetCost(0)).toBe(1);
     expect(facetCost(5_000)).toBe(4);
     expect(facetCost(100_000)).toBe(99);
+  });
+});
+
+describe('keptFacet (the counts the index keeps)', () => {
+  const v = (value: unknown, count: number, o: { absent?: boolean; element?: boolean; cut?: boolean } = {}) => ({
+    value,
+    count,
+    absent: o.absent ?? false,
+    element: o.element ?? false,
+    cut: o.cut ?? false,
+  });
+
+  it(`keeps the library's order, the first ${TOP_VALUES}, each with its clause; absent, elements and cut prefixes`, () => {
+    const values = [
+      v('cli', 9, { element: true }),
+      v(undefined, 7, { absent: true }),
+      v('x'.repeat(256), 5, { cut: true }),
+      ...Array.from({ length: 20 }, (_, i) => v(i, 1)),
+    ];
+    const f = keptFacet({ field: 'data.t', state: 'counted', distinct: values.length, values });
+    expect(f.distinct).toBe(23);
+    expect(f.top).toHaveLength(TOP_VALUES);
+    expect(f.top.slice(0, 4).map((t) => [t.value, t.count, t.element, t.clause, t.cut])).toEqual([
+      ['cli', 9, true, 'data.t~cli', undefined],
+      [undefined, 7, false, 'data.t absent', undefined],
+      ['x'.repeat(256), 5, false, undefined, true], // a prefix of longer strings: no clause names them all
+      [0, 1, false, 'data.t=0', undefined],
+    ]);
+  });
+
+  it('a field with too many values: no top list, the limit said', () => {
+    expect(keptFacet({ field: 'data.n', state: 'too-many', moreThan: 1000, values: [] })).toEqual({
+      field: 'data.n',
+      distinct: undefined,
+      moreThan: 1000,
+      top: [],
+    });
   });
 });
 

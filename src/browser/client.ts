@@ -155,6 +155,11 @@ export interface DocDbClient {
    * fields (a few requests at any size; see docs/indexes.md "Querying"); `answeredBy` says which.
    */
   query<T = unknown>(query: DocumentQuery): Promise<DocumentQueryResult<T>>;
+  /**
+   * Each indexed field's values with their counts over the whole type, from the counts the index keeps:
+   * one request per field without a token, one in all with one (docs/indexes.md "Value counts").
+   */
+  facets: DocumentStore['facets'];
   /** The section's index declaration (`{ version: 1, indexes: [] }` when none). */
   indexes: DocumentStore['indexes'];
   /** A type's JSON Schema (null when none); every write of the client checks documents against it (docs/schemas.md). */
@@ -336,6 +341,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     head: () => documents.head(),
     changes: (o) => documents.changes(o),
     query: <T>(q: DocumentQuery) => documents.query<T>(q),
+    facets: (q) => documents.facets(q),
     indexes: (o) => documents.indexes(o),
     schema: (t, o) => documents.schema(t, o),
     declareSchema: (t, schema, o) => documents.declareSchema(t, schema, o),

@@ -52,11 +52,10 @@ import { lightWriteHook } from './light-write.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import type { MigrateOptions, MigrationResult } from './migrate/index.js';
-import type { DocumentQuery, DocumentQueryResult } from './query.js';
+import type { DocumentQuery, DocumentQueryResult, FacetsQuery, FacetsResult } from './query.js';
 import type { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
 import type { DocumentVersionsResult } from './versions-of.js';
-import type * as WriteKit from './write-kit.js';
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type * from './document-types.js';
@@ -196,7 +195,7 @@ export class DocumentStore {
     const expecting = kit.expectingWrite(this.store, expect, guard, dataOf);
     if (indexes) kit.checkIndexes(indexes);
     const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
-    const checks = this.schemaChecks(kit, declared);
+    const checks = kit.schemaChecks(this.store, declared);
     const seen = new PartsCollector(
       async () => kit.applyDeclare(await this.indexes(), indexes ?? []),
       dataOf,
@@ -213,17 +212,6 @@ export class DocumentStore {
         parts: checks,
       }),
     });
-  }
-
-  /**
-   * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
-   * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
-   */
-  private schemaChecks(kit: typeof WriteKit, declared: readonly PreparedSchema[] | undefined): PartsSchemas {
-    return new kit.PartsSchemas(
-      (namespace, type) => storedSchema(this.store, { namespace, type }),
-      new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])),
-    );
   }
 
   /**
@@ -319,6 +307,17 @@ export class DocumentStore {
   }
 
   /**
+   * Each indexed field's values with their counts over the whole type, from the counts its index keeps: one
+   * small read per field (docs/indexes.md "Value counts").
+   *
+   * @example
+   * const { typeCount, fields } = await docs.facets({ namespace: 'github', type: 'repo', fields: ['data.language'] });
+   */
+  async facets(q: FacetsQuery): Promise<FacetsResult> {
+    return (await features.query()).typeFacets(this.store, q);
+  }
+
+  /**
    * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
    * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
    *
@@ -339,7 +338,7 @@ export class DocumentStore {
     }
     const kit = await features.write();
     const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
-    const checks = this.schemaChecks(kit, declared);
+    const checks = kit.schemaChecks(this.store, declared);
     const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
     const expecting = kit.expectingWrite(this.store, expect, guard);
     expecting.collector?.takeOps(ops, changes);

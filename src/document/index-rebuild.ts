@@ -2,7 +2,8 @@
  * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
  * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
  * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
- * (a large write, where rewriting every part is cheaper than locating each document's old rows).
+ * (a large write, where rewriting every part is cheaper than locating each document's old rows) — or
+ * only the value counts an index written before them lacks, from that same run.
  */
 import { InvalidResponse } from '../core/errors.js';
 import { readManyFrom } from '../core/read-many.js';
@@ -10,6 +11,7 @@ import type { DerivedRead, RefStore } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import { decodeEnvelope } from './envelope.js';
 import { parseKey } from './identity.js';
+import { countRows, countsPath, countsPaths, serializeCounts } from './indexes/counts.js';
 import { serializeManifest } from './indexes/format.js';
 import {
   buildTypeIndexFromValues,
@@ -21,7 +23,7 @@ import {
   type TypeIndex,
 } from './indexes/index.js';
 import { manifestPath, partPath } from './indexes/paths.js';
-import { storedValues } from './indexes/rows.js';
+import { rowsOf, storedValues } from './indexes/rows.js';
 import type { Stored } from './indexes/values.js';
 
 /** One document a write changes, as an index needs it; `after` absent = deleted. */
@@ -86,9 +88,10 @@ function filesOf(t: TypeIndex, docs: Map<string, StoredDocument>, old: Manifest 
   return out;
 }
 
-/** Every part path an old manifest lists. */
+/** Every part path an old manifest lists, and its fields' value counts (deleting an absent one is a no-op). */
 export function oldPaths(m: Manifest): string[] {
-  return m.runs.flatMap((run) => run.parts.map((p) => partPath(m.namespace, m.type, run.field, p.name)));
+  const parts = m.runs.flatMap((run) => run.parts.map((p) => partPath(m.namespace, m.type, run.field, p.name)));
+  return [...parts, ...countsPaths(m)];
 }
 
 /**
@@ -142,6 +145,44 @@ export async function buildFromRun(
   options: IndexOptions,
   missing: () => never,
 ): Promise<IndexFiles> {
+  const docs = await documentsOfRun(read, m);
+  applyOps(docs, t, ops, missing);
+  return filesOf(t, docs, m, options);
+}
+
+/**
+ * The value counts of `fields` after the write, counted from the first run of `t`'s index (every
+ * document, covering) with the write's ops applied: how a write adds the counts an index written before
+ * them lacks (counts.ts), without rewriting a part. Throws `InvalidResponse` for a damaged part.
+ *
+ * @example
+ * const files = await countsFromRun(read, manifest, t, ops, ['data.language'], missing); // counts.json → bytes
+ */
+export async function countsFromRun(
+  read: (keys: readonly string[]) => Promise<Map<string, DerivedRead | null>>,
+  m: Manifest,
+  t: TypeIndex,
+  ops: readonly IndexedOp[],
+  fields: readonly string[],
+  missing: () => never,
+): Promise<IndexFiles> {
+  const docs = await documentsOfRun(read, m);
+  applyOps(docs, t, ops, missing);
+  const all = [...docs.values()];
+  const out: IndexFiles = new Map();
+  for (const field of fields) {
+    const fi = t.fields.indexOf(field);
+    const rows = all.flatMap((d) => rowsOf(fi, d.id, d.blobSha, d.values));
+    out.set(countsPath(t.namespace, t.type, field), serializeCounts(countRows(field, all.length, rows)));
+  }
+  return out;
+}
+
+/** Every document of the type, from the rows of the first run of its index (read whole through `read`). */
+async function documentsOfRun(
+  read: (keys: readonly string[]) => Promise<Map<string, DerivedRead | null>>,
+  m: Manifest,
+): Promise<Map<string, StoredDocument>> {
   const run = m.runs[0]!;
   const paths = run.parts.map((p) => partPath(m.namespace, m.type, run.field, p.name));
   const got = await read(paths);
@@ -158,8 +199,7 @@ export async function buildFromRun(
     }
     for (const r of parsePart(m, 0, i, bytes)) docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
   });
-  applyOps(docs, t, ops, missing);
-  return filesOf(t, docs, m, options);
+  return docs;
 }
 
 /** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */

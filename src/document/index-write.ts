@@ -19,12 +19,14 @@ import { indexFirstReads, writtenTypes } from './first-reads.js';
 import {
   buildFromDocuments,
   buildFromRun,
+  countsFromRun,
   dataAfter,
   type IndexedOp,
   type IndexFiles,
   manifestOf,
   oldPaths,
 } from './index-rebuild.js';
+import { countsPath } from './indexes/counts.js';
 import {
   DECLARATION_KEY,
   declarationChanges,
@@ -249,15 +251,44 @@ async function incremental(
     };
     try {
       const u = updateIndex(declaration, read, changes, o);
+      // A counts file not fetched reads as absent (left alone): fetch it and go again, never skip it.
+      if (wanted.length > 0) {
+        if (round > 3) throw new InvalidResponse(`index files ${wanted.join(', ')} could not be read`, {});
+        await fetchInto(base, have, wanted);
+        continue;
+      }
       const out: IndexFiles = new Map();
       for (const p of u.deletes) out.set(p, null);
       for (const [p, b] of u.writes) out.set(p, b);
-      return out;
+      return await withMissingCounts(base, t, mine, manifestBytes, have, out);
     } catch (e) {
       if (wanted.length === 0 || round > 3) throw e;
       await fetchInto(base, have, wanted);
     }
   }
+}
+
+/**
+ * An index written before value counts (counts.ts) lacks the counts files this write would update: count
+ * those fields from one run of the index (read whole, once: 1–2 GraphQL requests at 100,000 documents) so
+ * the write adds them, exact — the next writes then keep them at no extra read.
+ */
+async function withMissingCounts(
+  base: DeriveBase,
+  t: TypeIndex,
+  mine: readonly IndexedOp[],
+  manifestBytes: Uint8Array,
+  have: Map<string, Uint8Array | undefined>,
+  out: IndexFiles,
+): Promise<IndexFiles> {
+  const absent = t.fields.filter((f) => {
+    const p = countsPath(t.namespace, t.type, f);
+    return have.has(p) && have.get(p) === undefined;
+  });
+  if (absent.length === 0) return out;
+  const m = manifestOf(manifestBytes, t)!;
+  for (const [p, b] of await countsFromRun(base.read, m, t, mine, absent, () => declaredMeanwhile(t))) out.set(p, b);
+  return out;
 }
 
 function afterState(op: IndexedOp, t: TypeIndex) {

@@ -35,6 +35,7 @@ export {
   type TypeExpectations,
   testSection,
 } from './expect/index.js';
+export type { FacetCount, FacetsQuery, FacetsResult, FieldFacets } from './facets-read.js';
 export {
   assertValidIdentity,
   DOCUMENT_SUFFIX,

@@ -31,6 +31,9 @@ import { type Row, rowsOf } from './indexes/rows.js';
 import { isMissing, type Stored, storedValue } from './indexes/values.js';
 import { checkCount, checkDocuments } from './query-verify.js';
 
+// Facets load with queries (the same lazy chunk in the browser, features.ts): a table that queries counts too.
+export { type FacetsQuery, type FacetsResult, typeFacets } from './facets-read.js';
+
 /** A query (docs/indexes.md "Queries") plus the version to read and whether an index must answer. */
 export interface DocumentQuery extends IndexQuery {
   /** Read at this commit of the section instead of the tip (a cursor carries its own). */

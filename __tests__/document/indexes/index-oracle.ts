@@ -2,12 +2,14 @@
  * The property every write path must keep (issue 28, item 2): the index stored in a commit is the index
  * recomputed from that commit's documents. Compared by content, not bytes — an incremental update splits
  * and merges parts differently from a fresh build — per run: every part parses (in order, within its
- * separators), the concatenated rows equal the rows a fresh build makes, and the count is the document count.
+ * separators), the concatenated rows equal the rows a fresh build makes, the count is the document count,
+ * and the field's value counts equal a fresh build's.
  */
 import { expect } from 'vitest';
 import type { RefStore } from '../../../src/core/refstore.js';
 import { decodeEnvelope } from '../../../src/document/envelope.js';
 import { parseKey } from '../../../src/document/identity.js';
+import { countsPath, parseCounts } from '../../../src/document/indexes/counts.js';
 import {
   buildTypeIndex,
   DECLARATION_KEY,
@@ -59,6 +61,14 @@ export async function assertIndexExact(store: RefStore, version?: string): Promi
         lines(parsePart(fresh.manifest, fi, i, fresh.files.get(partPath(t.namespace, t.type, run.field, p.name))!)),
       );
       expect(stored, `run ${run.field} of ${t.namespace}/${t.type}`).toEqual(expected);
+      // Its value counts: exactly what a fresh build counts (counts.ts), for this manifest's count.
+      const cpath = countsPath(t.namespace, t.type, run.field);
+      listedByManifests.add(cpath);
+      const cbytes = await read(cpath);
+      expect(cbytes, `counts ${cpath}`).toBeDefined();
+      expect(parseCounts(cbytes!, t.namespace, t.type, run.field, m.count), `counts of ${run.field}`).toEqual(
+        parseCounts(fresh.files.get(cpath)!, t.namespace, t.type, run.field, docs.length),
+      );
     }
   }
   // No index file that no manifest lists (a dropped type's, a merged part's).

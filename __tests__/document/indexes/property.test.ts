@@ -1,7 +1,7 @@
 /**
  * The index core's two promises, checked on random inputs (fast-check):
  * 1. `updateIndex` applied batch after batch gives the same rows per field as `buildIndex` of the final
- *    documents, the same counts, no orphan or missing files, and every part within the size bound
+ *    documents, the same counts (the manifest's and each field's value counts), no orphan or missing files, and every part within the size bound
  *    (part splits may differ from a fresh build: that is allowed and intended).
  * 2. `evaluate` over the parts `planQuery` picks returns exactly what a brute-force filter and sort over
  *    the documents returns, page by page through cursors (with the documents supplied when it asks).
@@ -149,6 +149,10 @@ describe('index core, random operations', () => {
           const rows = runRows(files, m, fi);
           expect(lines(rows)).toEqual(lines(runRows(fresh, f, fi)));
           for (const p of m.runs[fi]!.parts) listed.add(`_docdb/index/g/repo/${m.fields[fi]}/${p.name}.jsonl`);
+          // The value counts, kept from the rows each batch removed and added, equal a fresh count.
+          const counts = `_docdb/index/g/repo/${m.fields[fi]}/counts.json`;
+          listed.add(counts);
+          expect(new TextDecoder().decode(files.get(counts))).toBe(new TextDecoder().decode(fresh.get(counts)));
         });
         expect([...files.keys()].sort()).toEqual([...listed].sort());
         for (const [p, bytes] of files) {

@@ -3,6 +3,7 @@
  * index in one commit"). Pure: the caller supplies the documents and writes the returned files.
  */
 import { InvalidConfig } from '../../core/errors.js';
+import { countRows, countsPath, serializeCounts } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import { encodePart, type Manifest, type PartRef, serializeManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
@@ -116,6 +117,7 @@ export function buildTypeIndexFromValues(
     const rows = docs
       .flatMap((d, di) => rowsOf(fi, d.id, d.blobSha, values[di]!, heads[di], headBytes[di]))
       .sort(compareRows);
+    files.set(countsPath(t.namespace, t.type, field), serializeCounts(countRows(field, docs.length, rows)));
     const parts: PartRef[] = chunkRows(rows, limit).map((chunk, i) => {
       files.set(partPath(t.namespace, t.type, field, String(i)), encodePart(chunk));
       return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };

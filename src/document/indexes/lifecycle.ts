@@ -4,6 +4,7 @@
  * the one it commits, builds what was added or changed with `buildTypeIndex`, and deletes what
  * `dropIndex` lists.
  */
+import { countsPaths } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import { parseManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
@@ -33,7 +34,8 @@ export function declarationChanges(
 }
 
 /**
- * Every file of one type's index, from its manifest at the tip (none when there is no manifest).
+ * Every file of one type's index, from its manifest at the tip (none when there is no manifest): the
+ * manifest, the parts and each field's value counts (counts.ts; an old index may lack them).
  *
  * @example
  * dropIndex((p) => filesAtTip.get(p), 'g', 'repo'); // ['_docdb/index/g/repo/manifest.json', '_docdb/index/g/repo/id/0.jsonl', …]
@@ -43,5 +45,5 @@ export function dropIndex(read: (path: string) => Uint8Array | undefined, namesp
   if (bytes === undefined) return [];
   const m = parseManifest(bytes, namespace, type);
   const parts = m.runs.flatMap((run) => run.parts.map((p) => partPath(namespace, type, run.field, p.name)));
-  return [manifestPath(namespace, type), ...parts];
+  return [manifestPath(namespace, type), ...parts, ...countsPaths(m)];
 }

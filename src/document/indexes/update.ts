@@ -11,6 +11,7 @@
 import { appendAll } from '../../core/arrays.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { chunkRows, fillBytes, type IndexOptions, partBound, separatorOf } from './build.js';
+import { countsAfter, countsToRead, keyDelta } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import {
   encodePart,
@@ -208,7 +209,11 @@ function updateType(ctx: Ctx, read: ReadFile, t: TypeIndex, changes: readonly In
   }
   let changed = delta !== 0;
   t.fields.forEach((_, fi) => {
-    if (updateRun(ctx, m, fi, runDelta(fi, t, changes))) changed = true;
+    const rows = runDelta(fi, t, changes);
+    // The field's value counts (counts.ts), from the same rows, before m.count moves.
+    const counts = countsAfter(read, m, fi, keyDelta(rows.removed, rows.added), m.count + delta);
+    if (counts) ctx.out.writes.set(counts.path, counts.bytes);
+    if (updateRun(ctx, m, fi, rows)) changed = true;
   });
   if (changed) {
     m.count += delta;
@@ -262,11 +267,12 @@ export function updateIndex(
 }
 
 /**
- * The parts `updateIndex` will read for `changes`, from the manifests alone — so a store can fetch
- * them in one batch (one GraphQL request, or parallel contents reads) before calling `updateIndex`
- * with a synchronous `read`. `read` needs to answer only the manifests. A part merged with a
- * neighbour needs that neighbour too: `updateIndex` then throws `InvalidResponse` ("listed in its
- * manifest but missing") when `read` lacks it, and lists it in `readPaths`; fetch it and call again.
+ * The parts `updateIndex` will read for `changes`, and the value counts files it rewrites (counts.ts),
+ * from the manifests alone — so a store can fetch them in one batch (one GraphQL request, or parallel
+ * contents reads) before calling `updateIndex` with a synchronous `read`. `read` needs to answer only
+ * the manifests. A part merged with a neighbour needs that neighbour too: `updateIndex` then throws
+ * `InvalidResponse` ("listed in its manifest but missing") when `read` lacks it, and lists it in
+ * `readPaths`; fetch it and call again.
  *
  * @example
  * const paths = partsToRead(declaration, (p) => manifests.get(p), changes); // fetch these, then updateIndex
@@ -279,11 +285,14 @@ export function partsToRead(declaration: IndexDeclaration, read: ReadFile, chang
     if (!bytes) continue;
     const m = parseManifest(bytes, t.namespace, t.type);
     if (m.fields.join('\n') !== t.fields.join('\n')) continue;
+    const count = mine.reduce((n, c) => n + (c.after ? 1 : 0) - (c.before ? 1 : 0), m.count);
     t.fields.forEach((field, fi) => {
       const { removed, added } = runDelta(fi, t, mine);
       for (const r of [...removed, ...added]) {
         out.add(partPath(t.namespace, t.type, field, m.runs[fi]!.parts[partFor(m.runs[fi]!, r)]!.name));
       }
+      const counts = countsToRead(m, fi, keyDelta(removed, added), count);
+      if (counts) out.add(counts);
     });
   }
   return [...out];

@@ -1,14 +1,15 @@
 /**
  * The table's facets panel (docs/viewer.md "Facets"): per indexed field its most frequent values over the
  * whole type with their counts, each value a link that adds its `where` clause to the URL (a history entry;
- * the value in force is marked). With a token the counts are read when the table opens (one whole index
- * run: two GraphQL requests up to ~100,000 documents); without one, a button says what they would cost and
- * reads them only when pressed, within the rate limit left.
+ * the value in force is marked). The counts come from the index (facets.ts): with a token they are read when
+ * the table opens (one GraphQL request); without one, a button says what they cost (one request per field)
+ * and reads them only when pressed, within the rate limit left — as does the whole run an index written
+ * before value counts needs.
  */
 import type { ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { cellText } from './cells.js';
-import { type Facets, facetCost, readFacets } from './facets.js';
+import { type Facets, readFacets } from './facets.js';
 import type { TableSource } from './source.js';
 
 /** Facets read during this page's life, by repo, ref, version and type: a facet click reads nothing again. */
@@ -27,6 +28,14 @@ function load(ctx: ViewContext, source: TableSource): Promise<Facets> {
       namespace: ctx.state.ns as string,
       type: ctx.state.type as string,
       fields: source.facetFields,
+      beforeRunRead: (cost) => {
+        if (ctx.hasToken()) return;
+        const verdict = ctx.budget.check(
+          cost,
+          `Counting the values of ${ctx.state.ns}/${ctx.state.type} from its rows`,
+        );
+        if (!verdict.ok) throw new Error(verdict.message ?? `Counting needs about ${cost} requests`);
+      },
     });
     read.set(key, facets);
     facets.catch(() => read.delete(key));
@@ -65,7 +74,8 @@ export function facetsPanel(ctx: ViewContext, source: TableSource): HTMLElement 
     show();
     return panel;
   }
-  const cost = facetCost(source.typeCount ?? 0);
+  // One counts file per field (an index written before counts costs more: beforeRunRead asks again).
+  const cost = source.facetFields.length;
   const button = h(
     'button',
     { attrs: { type: 'button', class: 'vt-facets-load' } },
@@ -83,7 +93,7 @@ export function facetsPanel(ctx: ViewContext, source: TableSource): HTMLElement 
     h(
       'p',
       { class: 'vt-note' },
-      'The most frequent values of each indexed field over the whole type, each a filter. Counting reads the index (one request per index part without a token).',
+      'The most frequent values of each indexed field over the whole type, each a filter. Counting reads the counts the index keeps (one request per field without a token).',
     ),
     button,
   );
@@ -93,7 +103,12 @@ export function facetsPanel(ctx: ViewContext, source: TableSource): HTMLElement 
 /** One list per field: its top values, each a link adding its clause (or marking it when in force). */
 function facetLists(ctx: ViewContext, facets: Facets): HTMLElement[] {
   return facets.fields.map((f) => {
-    const more = f.distinct > f.top.length ? ` (top ${f.top.length} of ${f.distinct} values)` : '';
+    const more =
+      f.moreThan !== undefined
+        ? ` (more than ${f.moreThan.toLocaleString('en-US')} distinct values: no counts kept)`
+        : (f.distinct ?? 0) > f.top.length
+          ? ` (top ${f.top.length} of ${f.distinct} values)`
+          : '';
     return h(
       'div',
       { class: 'vt-facet' },
@@ -102,7 +117,7 @@ function facetLists(ctx: ViewContext, facets: Facets): HTMLElement[] {
         'ul',
         { attrs: { 'aria-label': `Counts of ${f.field}` } },
         ...f.top.map((v) => {
-          const label = v.value === undefined ? '(absent)' : cellText(v.value);
+          const label = v.value === undefined ? '(absent)' : `${cellText(v.value)}${v.cut ? '…' : ''}`;
           const text = `${label}${v.element ? ' (element)' : ''}`;
           const count = h('span', { class: 'vt-facet-count' }, ` ${v.count.toLocaleString('en-US')}`);
           if (v.clause === undefined) return h('li', null, text, count); // no clause names it exactly

@@ -1,10 +1,11 @@
 /**
  * Facets (issue 40 item 7; docs/viewer.md "Facets"): for each indexed field of a type, its most frequent
- * values with their counts over the whole type, each a filter. Counted from the index's covering rows — one
- * run holds every document with every indexed value, so one read of one run counts every field at once.
- * Pure except {@link readFacets}, one `client.query`.
+ * values with their counts over the whole type, each a filter. Read from the value counts the index keeps
+ * (`client.facets`: one small file per field — one request each without a token, one GraphQL request with
+ * one); a field whose index was written before counts were kept is counted from the index's covering rows
+ * instead (one read of one run, which counts every such field at once). Pure except {@link readFacets}.
  */
-import { type DocDbClient, parseWhere } from '../../browser/index.js';
+import { type DocDbClient, type FacetsResult, type FieldFacets, parseWhere } from '../../browser/index.js';
 
 /** Values shown per field. */
 export const TOP_VALUES = 10;
@@ -15,6 +16,8 @@ export interface FacetValue {
   value: unknown;
   /** True when it is an element of an array value (its filter is `contains`). */
   element: boolean;
+  /** True when `value` is the kept prefix of longer strings (no clause names them all). */
+  cut?: boolean;
   count: number;
   /**
    * The `where` clause (the CLI's text form) that shows the documents holding it; undefined for a number
@@ -25,8 +28,10 @@ export interface FacetValue {
 
 export interface Facet {
   field: string;
-  /** Distinct values counted. */
-  distinct: number;
+  /** Distinct values counted (undefined when `moreThan` says there are too many to keep counts of). */
+  distinct: number | undefined;
+  /** The field has more distinct values than this, whose counts the index does not keep (no top list). */
+  moreThan?: number;
   top: FacetValue[];
 }
 
@@ -109,18 +114,69 @@ export interface FacetQuery {
   type: string;
   /** The indexed fields (`id` is left out: every id is its own value). */
   fields: string[];
+  /**
+   * Called with the cost before a whole run is read for fields whose counts the index does not keep (an
+   * index written before counts); throw to refuse it (the error is what the panel shows).
+   */
+  beforeRunRead?: (cost: number, typeCount: number) => void;
 }
 
 /**
- * Read every row of the type from its index (no filter, no limit: one whole run, every indexed value in
- * each row) and count its fields' values. The whole read fetches the run's parts in two bulk reads (8,
- * then the rest: docs/indexes.md "Bounded reads") — with a token two GraphQL requests for every field at
- * once up to 100 parts (~100,000 documents); without one, one request per part not read yet.
+ * One field's facet from the counts the library read: its {@link TOP_VALUES} most frequent values (ties in
+ * the index's value order), each with its clause.
+ *
+ * @example
+ * keptFacet({ field: 'data.l', state: 'counted', distinct: 1, values: [{ value: 'Go', count: 3, absent: false, element: false, cut: false }] });
+ * // { field: 'data.l', distinct: 1, top: [{ value: 'Go', element: false, count: 3, clause: 'data.l=Go' }] }
+ */
+export function keptFacet(f: FieldFacets): Facet {
+  if (f.state === 'too-many') return { field: f.field, distinct: undefined, moreThan: f.moreThan, top: [] };
+  const top = f.values.slice(0, TOP_VALUES).map((v) => {
+    const value = v.absent ? undefined : v.value;
+    const clause = v.cut ? undefined : facetClause(f.field, value, v.element);
+    return { value, element: v.element, count: v.count, clause, ...(v.cut ? { cut: true } : {}) };
+  });
+  return { field: f.field, distinct: f.distinct, top };
+}
+
+/**
+ * Read the facets of `q.fields`: the counts the index keeps (one request per field without a token), and
+ * for fields it keeps none of, one whole read of an index run (see {@link readRunFacets}).
  *
  * @example
  * const facets = await readFacets({ client, version, namespace: 'github', type: 'repo', fields: ['data.language'] });
  */
 export async function readFacets(q: FacetQuery): Promise<Facets> {
+  const fields = q.fields.filter((f) => f !== 'id');
+  const kept: FacetsResult = await q.client.facets({
+    namespace: q.namespace,
+    type: q.type,
+    fields,
+    version: q.version,
+  });
+  const missing = kept.fields.filter((f) => f.state === 'not-kept').map((f) => f.field);
+  let fromRun: Facets | undefined;
+  if (missing.length > 0) {
+    q.beforeRunRead?.(facetCost(kept.typeCount), kept.typeCount);
+    fromRun = await readRunFacets({ ...q, fields: missing });
+  }
+  return {
+    total: kept.typeCount,
+    fields: kept.fields.map((f) => fromRun?.fields.find((r) => r.field === f.field) ?? keptFacet(f)),
+  };
+}
+
+/**
+ * Count from the index's rows: every row of the type (no filter, no limit: one whole run, every indexed
+ * value in each row). The whole read fetches the run's parts in two bulk reads (8, then the rest:
+ * docs/indexes.md "Bounded reads") — with a token two GraphQL requests for every field at once up to 100
+ * parts (~100,000 documents); without one, one request per part not read yet. Only for an index written
+ * before value counts were kept.
+ *
+ * @example
+ * const facets = await readRunFacets({ client, version, namespace: 'github', type: 'repo', fields: ['data.language'] });
+ */
+export async function readRunFacets(q: FacetQuery): Promise<Facets> {
   const fields = q.fields.filter((f) => f !== 'id');
   const r = await q.client.query({
     namespace: q.namespace,
@@ -135,7 +191,7 @@ export async function readFacets(q: FacetQuery): Promise<Facets> {
 }
 
 /**
- * About how many requests {@link readFacets} costs without a token: one per index part of the run, at
+ * About how many requests {@link readRunFacets} costs without a token: one per index part of the run, at
  * about 1,000 rows a part (a full build fills 128 KiB parts to 3/4 with ~90-byte rows), the first part
  * (read by the table already) excepted.
  *
