@@ -150,7 +150,11 @@ async function assertFromBelow(h: VersionsHost, ctx: OpContext, from: string, to
 export async function changesBetween(h: VersionsHost, ctx: OpContext, options: ChangesOptions): Promise<ChangesResult> {
   // A `to` already proven to be in the section (listed by `commits()` or `history()`: a walk over consecutive
   // versions) needs no tip; the compare proves `from` below it. The tip is read only when the compare cannot answer.
-  const proven = options.to !== undefined && options.to !== options.from && h.known.has(options.to);
+  // The cached tip counts as proven too: it was the ref's value (a page that just read the ref compares up to it).
+  const proven =
+    options.to !== undefined &&
+    options.to !== options.from &&
+    (h.known.has(options.to) || (await h.cachedTip(ctx)) === options.to);
   let tip = proven ? undefined : await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);
   const to = options.to ?? (tip as string);
