@@ -155,10 +155,12 @@ export async function changesBetween(h: VersionsHost, ctx: OpContext, options: C
     options.to !== undefined &&
     options.to !== options.from &&
     (h.known.has(options.to) || (await h.cachedTip(ctx)) === options.to);
-  let tip = proven ? undefined : await h.readRef(ctx);
+  // A `to` given is proven by the section's commit list from the ref NAME (one request; no ref read first): the
+  // tip itself is read only when the compare cannot answer.
+  let tip = proven || options.to !== undefined ? undefined : await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);
   const to = options.to ?? (tip as string);
-  if (!proven && to !== tip) await assertInSection(h, ctx, to, tip);
+  if (!proven && options.to !== undefined) await assertInSection(h, ctx, to);
   // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
   const quick =
     options.from === to
