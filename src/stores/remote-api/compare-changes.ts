@@ -6,9 +6,10 @@
  * (`object(expression: "<from>:<key>") { oid }`, 100 per query) with a token; without one (GitHub has no
  * anonymous GraphQL) from the tree of `from` (named by the compare's `base_commit`): one recursive listing,
  * through the store's tree cache, which walks level by level when GitHub cuts the listing — 1 request at any
- * number of changed keys, where diffing the two trees costs 4 and more. `status: "ahead"` also proves `from` is an ancestor of `to`, i.e. a
- * commit of the section. Anything it cannot settle — 300 files or more, a status other than ahead/identical,
- * an answer without `files` — returns undefined, and the caller diffs the trees as before.
+ * number of changed keys, where diffing the two trees costs 4 and more. `status: "ahead"` also proves `from` is
+ * an ancestor of `to`, i.e. a commit of the section. Anything it cannot settle — 300 files or more, a status
+ * other than ahead/identical, an answer without `files`, a changed key `from`'s tree does not hold — returns
+ * undefined, and the caller diffs the trees as before.
  */
 
 import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
