@@ -112,8 +112,8 @@ describe('both versions of modified documents at the fewest reads', () => {
       const since = fx.em.requests.length;
       // A fresh store each time: nothing cached from the round before.
       const pairs = await changedVersions(anonymous(), docs, from, to);
-      expect(pairs.map((p) => (p.after?.data as { stars: number }).stars)).toEqual([1, 2, 3, 4]);
-      expect(pairs.map((p) => (p.before?.data as { stars: number }).stars)).toEqual([0, 1, 2, 3]);
+      expect(pairs.map((p) => (p.after?.data as { stars: number } | undefined)?.stars)).toEqual([1, 2, 3, 4]);
+      expect(pairs.map((p) => (p.before?.data as { stars: number } | undefined)?.stars)).toEqual([0, 1, 2, 3]);
       expect(fx.em.requests.length - since, 'both versions read').toBeGreaterThan(0);
     }
   });
