@@ -17,6 +17,7 @@ import type {
 } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
 import {
+  type ChangedDocument,
   type DocumentChangesOptions,
   type DocumentChangesResult,
   type DocumentCommitOptions,
@@ -33,6 +34,7 @@ import {
 } from '../document/document-store.js';
 import type { DocumentInput, Envelope } from '../document/envelope.js';
 import type { Identity } from '../document/identity.js';
+import { changedVersions, type VersionPair } from '../document/patch-documents.js';
 import { type TypeSeriesQuery, type TypeSeriesResult, typeSeries } from '../document/type-series.js';
 import type { DocumentVersionsResult } from '../document/versions-of.js';
 import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
@@ -150,6 +152,11 @@ export interface DocDbClient {
   head(): Promise<VersionId | null>;
   /** Documents added, changed and removed between two versions (see docs/documents.md "Reading what changed"). */
   changes(options: DocumentChangesOptions): Promise<DocumentChangesResult>;
+  /**
+   * Both versions of modified documents (of `changes({ withDocuments: true })`) at the fewest reads: none for
+   * those rebuilt from their patch, the `from` version for the rest with a patch, both otherwise (docs/documents.md).
+   */
+  changedVersions(docs: readonly ChangedDocument[], from: VersionId, to: VersionId): Promise<VersionPair[]>;
   /**
    * The documents of one namespace/type matching `where`, from the section's index when one covers the
    * fields (a few requests at any size; see docs/indexes.md "Querying"); `answeredBy` says which.
@@ -340,6 +347,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     typeSeries: (query, versions) => typeSeries(refStore, query, versions),
     head: () => documents.head(),
     changes: (o) => documents.changes(o),
+    changedVersions: (docs, from, to) => changedVersions(documents, docs, from, to),
     query: <T>(q: DocumentQuery) => documents.query<T>(q),
     facets: (q) => documents.facets(q),
     indexes: (o) => documents.indexes(o),

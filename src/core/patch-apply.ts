@@ -52,6 +52,25 @@ export function applyPatch(text: string, patch: string): string | undefined {
 }
 
 /**
+ * The lines of the OLD text a patch shows (its context and removed lines), by 0-based line number; undefined
+ * when the patch is malformed. The lines between hunks are not in a patch: a caller that knows them some other
+ * way (a file's fixed shape) can rebuild the whole old text, and must check it against its blob SHA.
+ *
+ * @example
+ * oldLinesShown('@@ -2,2 +2,2 @@\n b\n-c\n+C'); // Map { 1 → 'b\n', 2 → 'c\n' }
+ */
+export function oldLinesShown(patch: string): Map<number, Line> | undefined {
+  const hunks = parseHunks(patch);
+  if (!hunks) return undefined;
+  const out = new Map<number, Line>();
+  for (const h of hunks) {
+    let at = h.oldStart;
+    for (const { op, line } of h.body) if (op !== '+') out.set(at++, line);
+  }
+  return out;
+}
+
+/**
  * The lines of `text`, each keeping its `\n` (the last one may have none: a file without a final newline).
  * Shared with the emulator's diff, so a patch it writes and the apply here split text the same way.
  *

@@ -9,6 +9,7 @@ import type { VersionId } from '../core/version.js';
 import { type WatchOptions, watch } from '../core/watch.js';
 import type { ChangedDocument, DocumentChangesOptions, DocumentChangesResult } from './document-types.js';
 import { assertValidIdentity, parseKey } from './identity.js';
+import { rebuiltVersions } from './patch-documents.js';
 
 /** The options `DocumentStore.watch` takes: the core watch's, with a namespace/type instead of a prefix. */
 export type DocumentWatchOptions = Omit<WatchOptions, 'prefix'> & { namespace?: string; type?: string };
@@ -32,8 +33,10 @@ export async function documentChanges(
     from: options.from,
     ...(options.to !== undefined ? { to: options.to } : {}),
     prefix,
-    ...(options.withPatches === true ? { withPatches: true } : {}),
+    ...(options.withPatches === true || options.withDocuments === true ? { withPatches: true } : {}),
   });
+  const modified = documentsOf(r.modified, type);
+  if (options.withDocuments === true) await withRebuiltVersions(modified, r.from, r.to);
   const meta: OperationMeta = {};
   if (r.rateLimit) meta.rateLimit = r.rateLimit;
   if (r.requests !== undefined) meta.requests = r.requests;
@@ -43,7 +46,7 @@ export async function documentChanges(
     to: r.to,
     added: documentsOf(r.added, type),
     // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
-    ...modifiedAndChanged(documentsOf(r.modified, type)),
+    ...modifiedAndChanged(modified),
     removed: documentsOf(r.removed, type),
   };
 }
@@ -88,6 +91,14 @@ function documentsOf(keys: readonly ChangedKey[], type?: string): ChangedDocumen
     if (identity && (type === undefined || identity.doc_type === type)) out.push({ ...identity, ...k });
   }
   return out;
+}
+
+/** Each modified document whose patch proves both its versions gets them as `before` and `after` (no request). */
+async function withRebuiltVersions(modified: ChangedDocument[], from: VersionId, to: VersionId): Promise<void> {
+  const rebuilt = await Promise.all(modified.map((d) => rebuiltVersions(d, from, to)));
+  rebuilt.forEach((pair, i) => {
+    if (pair) Object.assign(modified[i] as ChangedDocument, pair);
+  });
 }
 
 /** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */

@@ -141,7 +141,16 @@ export interface DeclareSchemaOptions extends WriteOptions {
 }
 
 /** A document that differs between two versions (see {@link DocumentStore.changes}). */
-export type ChangedDocument = Identity & ChangedKey;
+export type ChangedDocument = Identity &
+  ChangedKey & {
+    /**
+     * With `withDocuments`: a modified document's envelope at `from`, rebuilt from its patch with no read and
+     * proven by its blob SHA (src/document/patch-documents.ts). Absent when the patch could not prove it.
+     */
+    before?: Envelope;
+    /** With `withDocuments`: its envelope at `to`, as `before` (both or neither). */
+    after?: Envelope;
+  };
 
 export interface DocumentChangesResult extends OperationMeta {
   from: VersionId;
@@ -167,6 +176,13 @@ export interface DocumentChangesOptions {
   type?: string;
   /** Also hand over each changed document's unified diff where the store has one (RefStore `ChangesOptions.withPatches`). */
   withPatches?: boolean;
+  /**
+   * Also hand over both versions of each modified document whose patch rebuilds them exactly (`before`/`after`,
+   * each checked against its blob SHA; implies `withPatches`): a field diff with no read. The others carry
+   * neither: read them (`getMany` at `from` and `to`). Stores without patches (all but the GitHub API's
+   * compare) give none.
+   */
+  withDocuments?: boolean;
 }
 
 /** Result of {@link DocumentStore.put}: the write result plus the document as now stored. */

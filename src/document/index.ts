@@ -69,6 +69,13 @@ export {
   migrationOf,
   parseOperation,
 } from './migrate/index.js';
+export {
+  changedVersions,
+  type RebuiltVersions,
+  rebuiltVersions,
+  type VersionPair,
+  type VersionReader,
+} from './patch-documents.js';
 export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
 export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export {

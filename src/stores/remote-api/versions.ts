@@ -150,11 +150,17 @@ async function assertFromBelow(h: VersionsHost, ctx: OpContext, from: string, to
 export async function changesBetween(h: VersionsHost, ctx: OpContext, options: ChangesOptions): Promise<ChangesResult> {
   // A `to` already proven to be in the section (listed by `commits()` or `history()`: a walk over consecutive
   // versions) needs no tip; the compare proves `from` below it. The tip is read only when the compare cannot answer.
-  const proven = options.to !== undefined && options.to !== options.from && h.known.has(options.to);
-  let tip = proven ? undefined : await h.readRef(ctx);
+  // The cached tip counts as proven too: it was the ref's value (a page that just read the ref compares up to it).
+  const proven =
+    options.to !== undefined &&
+    options.to !== options.from &&
+    (h.known.has(options.to) || (await h.cachedTip(ctx)) === options.to);
+  // A `to` given is proven by the section's commit list from the ref NAME (one request; no ref read first): the
+  // tip itself is read only when the compare cannot answer.
+  let tip = proven || options.to !== undefined ? undefined : await h.readRef(ctx);
   if (tip === null) throw notInSection(options.from, h.ref);
   const to = options.to ?? (tip as string);
-  if (!proven && to !== tip) await assertInSection(h, ctx, to, tip);
+  if (!proven && options.to !== undefined) await assertInSection(h, ctx, to);
   // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
   const quick =
     options.from === to

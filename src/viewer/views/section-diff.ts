@@ -1,8 +1,10 @@
 /**
  * The section diff (`view=diff&from&to`, optional `ns`/`type`; issue 29 item 5): the documents added,
  * modified and removed between two versions (`client.changes`), each modified one with its field diff.
- * Modified documents come a page at a time, both versions of a page read in bulk (`getMany` at `from` and
- * at `to`: a few requests per page, not one per document); long lists say how many there are. The changes are
+ * Modified documents come a page at a time. `changes({ withDocuments })` rebuilds most of them from the compare's
+ * patches (issue 40 item 4: their field diffs cost no request); the rest of a page are read in bulk
+ * (`changedVersions`: the `from` version plus the patch, or both versions; a few requests per page with a token,
+ * one or two a document without); long lists say how many there are. The changes are
  * grouped by type, each group collapsible, under a filter by key (../section-diff/groups.ts, issue 40 item 11).
  */
 import { type DocDbClient, type Envelope, explainError, type Identity } from '../../browser/index.js';
@@ -12,9 +14,13 @@ import { versionProblem } from '../document/problems.js';
 import { h } from '../dom.js';
 import { type Changed, groupedChanges, type TypeGroup } from '../section-diff/groups.js';
 
-/** Modified documents whose field diffs are read and drawn per page (with a token: bulk reads). */
+/** Modified documents whose field diffs are drawn per page (with a token: bulk reads). */
 export const MODIFIED_PAGE = 50;
-/** The same without a token: 2 requests a document, so a page stays a third of GitHub's 60 an hour. */
+/**
+ * Without a token: documents of a page that must be READ (not rebuilt from their patch; 1 or 2 requests each),
+ * so a page stays a third of GitHub's 60 an hour. Rebuilt documents cost nothing: a page holds up to
+ * {@link MODIFIED_PAGE} of them besides.
+ */
 export const ANONYMOUS_MODIFIED_PAGE = 10;
 /** Added or removed documents listed per page. */
 export const LISTED_PAGE = 200;
@@ -25,7 +31,6 @@ type Pair = { before: Envelope | null; after: Envelope | null };
 type PairCache = Map<string, Pair>;
 const short = (sha: string) => sha.slice(0, 7);
 const label = (d: Identity) => `${d.namespace}/${d.doc_type}/${d.id}`;
-const identity = (d: Changed): Identity => ({ namespace: d.namespace, doc_type: d.doc_type, id: d.id });
 
 function docLink(ctx: ViewContext, d: Changed, version: string): HTMLElement {
   const href = ctx.link({
@@ -40,23 +45,28 @@ function docLink(ctx: ViewContext, d: Changed, version: string): HTMLElement {
   return h('a', { attrs: { href } }, label(d));
 }
 
-/** A "show more" button under a list that draws the next `size` items each time, and hides at the end. */
+/**
+ * A "show more" button under a list that draws the next page each time, and hides at the end. `size`: items per
+ * page, or how many of the items left the next page takes.
+ */
 function paged<T>(
   items: readonly T[],
-  size: number,
+  size: number | ((rest: readonly T[]) => number),
   what: string,
   drawPage: (page: readonly T[]) => Promise<void> | void,
 ) {
   let shown = 0;
+  const sizeOf = (rest: readonly T[]) => (typeof size === 'number' ? size : size(rest));
   const more = h('button', { class: 'show-more', attrs: { type: 'button' } });
   const next = async () => {
-    const page = items.slice(shown, shown + size);
+    const page = items.slice(shown, shown + sizeOf(items.slice(shown)));
     shown += page.length;
     more.disabled = true;
     await drawPage(page);
     more.disabled = false;
     more.hidden = shown >= items.length;
-    more.textContent = `Show the next ${Math.min(size, items.length - shown)} of ${items.length - shown} more ${what}`;
+    const rest = items.slice(shown);
+    more.textContent = `Show the next ${Math.min(sizeOf(rest), rest.length)} of ${rest.length} more ${what}`;
   };
   more.addEventListener('click', () => void next());
   return { more, first: next };
@@ -72,29 +82,48 @@ function listSection(ctx: ViewContext, kind: 'added' | 'removed', docs: Changed[
   return h('section', { class: `diff-${kind}`, attrs: { 'aria-label': title } }, h('h3', null, title), list, more);
 }
 
-/** Both envelopes of each document of a page: those not yet in `cache` read in bulk, then kept there. */
+/**
+ * Both envelopes of each document of a page: those not yet in `cache` from `changedVersions` (rebuilt ones free,
+ * the rest read in bulk), then kept there.
+ */
 async function modifiedPage(client: DocDbClient, docs: readonly Changed[], from: string, to: string, cache: PairCache) {
   const missing = docs.filter((d) => !cache.has(d.key));
   if (missing.length > 0) {
-    const ids = missing.map(identity);
-    const [before, after] = await Promise.all([
-      client.getMany(ids, { version: from }),
-      client.getMany(ids, { version: to }),
-    ]);
+    const pairs = await client.changedVersions(missing, from, to);
     missing.forEach((d, i) => {
-      cache.set(d.key, { before: before[i] as Envelope | null, after: after[i] as Envelope | null });
+      cache.set(d.key, pairs[i] as Pair);
     });
   }
   return docs.map((d) => ({ d, ...(cache.get(d.key) as Pair) }));
 }
 
 /**
- * What a page of field diffs costs: with a token, `getMany` reads a page in a few GraphQL batches; without
- * one a browser reads each document's blob alone (codeload sends no CORS header, so no archive), 2 a document.
+ * Requests a document's field diff costs without a token: none when its patch rebuilt both versions; else a browser
+ * reads each blob alone (codeload sends no CORS header, so no archive): its `from` version when a patch gives the
+ * rest, both versions otherwise.
  */
-function pageCost(ctx: ViewContext, n: number): number {
-  if (n === 0) return 0; // all read before (the filter redrew the page)
-  return ctx.hasToken() ? 4 : 2 * n;
+const anonymousCost = (d: Changed) => (d.before && d.after ? 0 : d.patch !== undefined ? 1 : 2);
+
+/** What a page of field diffs costs: with a token, a few GraphQL batches; without one, each document's reads. */
+function pageCost(ctx: ViewContext, unread: readonly Changed[]): number {
+  if (unread.every((d) => d.before && d.after)) return 0; // rebuilt from patches, or read before (a redraw)
+  return ctx.hasToken() ? 4 : unread.reduce((n, d) => n + anonymousCost(d), 0);
+}
+
+/**
+ * How many of `rest` the next anonymous page takes: up to {@link MODIFIED_PAGE}, of which at most
+ * {@link ANONYMOUS_MODIFIED_PAGE} must be read (a rebuilt document costs nothing).
+ */
+function anonymousPageSize(rest: readonly Changed[], cache: PairCache): number {
+  let reads = 0;
+  let n = 0;
+  for (const d of rest.slice(0, MODIFIED_PAGE)) {
+    const read = !cache.has(d.key) && anonymousCost(d) > 0;
+    if (read && reads === ANONYMOUS_MODIFIED_PAGE) break;
+    if (read) reads++;
+    n++;
+  }
+  return n;
 }
 
 function modifiedItem(ctx: ViewContext, d: Changed, from: string, to: string, diff: HTMLElement): HTMLElement {
@@ -116,10 +145,13 @@ function modifiedSection(
 ): { section: HTMLElement; ready: Promise<void> } {
   const list = h('div', { class: 'modified-list' });
   const note = h('div', { class: 'budget-note', attrs: { role: 'status' } });
-  const size = ctx.hasToken() ? MODIFIED_PAGE : ANONYMOUS_MODIFIED_PAGE;
+  const size = ctx.hasToken() ? MODIFIED_PAGE : (rest: readonly Changed[]) => anonymousPageSize(rest, cache);
   const { more, first } = paged(docs, size, 'modified documents', async (page) => {
     const verdict = ctx.budget.check(
-      pageCost(ctx, page.filter((d) => !cache.has(d.key)).length),
+      pageCost(
+        ctx,
+        page.filter((d) => !cache.has(d.key)),
+      ),
       `The field diffs of ${page.length} modified documents`,
     );
     if (!verdict.ok) {
@@ -225,7 +257,9 @@ export const sectionDiffView: View = async (root, ctx) => {
   const { ns, type } = ctx.state;
   let result: DocumentChangesResult;
   try {
-    result = await ctx.client.changes({ from, to, ...(ns ? { namespace: ns, ...(type ? { type } : {}) } : {}) });
+    const scope = ns ? { namespace: ns, ...(type ? { type } : {}) } : {};
+    // withDocuments: modified documents rebuilt from the compare's patches need no read for their field diffs.
+    result = await ctx.client.changes({ from, to, ...scope, withDocuments: true });
   } catch (error) {
     root.append(changesProblem(ctx, error, from, to));
     return;
