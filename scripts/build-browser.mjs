@@ -12,7 +12,7 @@
  *   node scripts/build-browser.mjs --out DIR  # writes DIR/browser/… and DIR/playground/… instead
  */
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
@@ -116,20 +116,53 @@ export async function buildBundle(entry, outfile, extra = {}) {
 }
 
 /**
- * The browser's DocumentStore features load lazily: src/document/features.ts (eager loaders, what Node and
- * `lib/` use) is replaced by src/browser/lazy/features.ts, whose loaders `import()` each piece — so each
- * becomes a chunk of its own and the entry chunk holds only what get/put/list/delete need.
+ * The loader seams of the browser's optional pieces, each an eager module (what Node and `lib/` use) and the
+ * browser's lazy one, whose loaders `import()` each piece — so each becomes a chunk of its own and the entry
+ * holds only what get/put/list/delete need:
+ * - DocumentStore's features (src/document/features.ts → src/browser/lazy/features.ts): the declarations
+ *   work, queries, migrations, the versions reader;
+ * - RemoteApiRefStore's (src/stores/remote-api/features.ts → src/browser/lazy/remote-api-features.ts):
+ *   history, versions and changes, bulk and versioned reads, GraphQL, archives, derive hooks, commits in
+ *   parts, other refs.
+ * Each seam is `./features.js` imported from its own directory (the document seam: from src/document or below).
  */
+const LAZY_SEAMS = [
+  { from: join(root, 'src', 'document'), below: true, lazy: join(root, 'src/browser/lazy/features.ts') },
+  {
+    from: join(root, 'src', 'stores', 'remote-api'),
+    below: false,
+    lazy: join(root, 'src/browser/lazy/remote-api-features.ts'),
+  },
+];
+
 const lazyFeatures = {
   name: 'docdb-lazy-features',
   setup(build) {
-    build.onResolve({ filter: /^\.\/features\.js$/ }, (args) =>
-      args.importer.startsWith(join(root, 'src', 'document'))
-        ? { path: join(root, 'src/browser/lazy/features.ts') }
-        : undefined,
-    );
+    build.onResolve({ filter: /^\.\/features\.js$/ }, (args) => {
+      const dir = dirname(args.importer);
+      const seam = LAZY_SEAMS.find((s) => dir === s.from || (s.below && dir.startsWith(`${s.from}${sep}`)));
+      return seam ? { path: seam.lazy } : undefined;
+    });
+    // Each piece a lazy seam imports becomes a chunk through a stand-in that also re-exports the entry's
+    // namespace: then every module the entry holds is reachable from the entry AND every lazy piece, and
+    // esbuild puts all of them in ONE shared chunk — instead of one small chunk per combination of lazy
+    // pieces that shares it (each gzipped alone: 26 such chunks cost more than the lazy pieces saved).
+    const seams = new Set(LAZY_SEAMS.map((s) => s.lazy));
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || !seams.has(args.importer)) return undefined;
+      const real = await build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+      return { path: real.path, namespace: 'docdb-lazy-piece' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'docdb-lazy-piece' }, (args) => ({
+      contents: `export * from ${JSON.stringify(args.path)};\nexport * as __docdbEntry from ${JSON.stringify(BROWSER_ENTRY)};\n`,
+      resolveDir: dirname(args.path),
+      loader: 'ts',
+    }));
   },
 };
+
+/** The `docdb/browser` entry module. */
+const BROWSER_ENTRY = join(root, 'src/browser/index.ts');
 
 /** Files of a `docdb/browser` build: the entry `docdb.bundle.js` and its chunks `docdb.chunk-<hash>.js`. */
 const isDocDbBundleFile = (f) => f === 'docdb.bundle.js' || /^docdb\.chunk-[\w-]+\.js$/.test(f);

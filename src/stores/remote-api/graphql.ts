@@ -26,16 +26,7 @@ export interface GraphqlDeps {
 /** Blobs per query: 100 aliases keep a query and its answer small (GitHub documents no alias limit). */
 export const GRAPHQL_BLOB_BATCH = 100;
 
-/**
- * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
- *
- * @example
- * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
- * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
- */
-export function graphqlUrl(apiBase: string): string {
-  return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
-}
+export { graphqlUrl } from './graphql-url.js';
 
 /** The `repository` object of a query's answer, or undefined when the answer has errors. */
 async function query(
