@@ -33,7 +33,7 @@ import {
 } from '../document/document-store.js';
 import type { DocumentInput, Envelope } from '../document/envelope.js';
 import type { Identity } from '../document/identity.js';
-import { type TypeSeriesQuery, type TypeSeriesResult, typeSeries } from '../document/type-series.js';
+import type { TypeSeriesQuery, TypeSeriesResult } from '../document/type-series.js';
 import type { DocumentVersionsResult } from '../document/versions-of.js';
 import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
 import { openDocDbDatabase } from '../stores/indexeddb/database.js';
@@ -45,6 +45,7 @@ import { parseRateLimit } from '../stores/remote-api/status.js';
 import { fetchTransport } from '../transport/fetch.js';
 import { type HostHttpFunction, hostTransport } from '../transport/host.js';
 import type { HttpTransport } from '../transport/types.js';
+import { typeSeries } from './functions.js';
 
 /** The IndexedDB database the host offers: the host store and the remote cache live in it. */
 export interface HostStoreOptions {

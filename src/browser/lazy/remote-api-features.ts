@@ -1,10 +1,16 @@
 /**
  * The browser bundle's RemoteApiRefStore features (scripts/build-browser.mjs puts this module in place of
- * src/stores/remote-api/features.ts): each piece is its own chunk, fetched by `import()` the first time a
- * call needs it, so a page that only gets and puts downloads none of them. Same modules, same code as the
+ * src/stores/remote-api/features.ts): fetched by `import()` the first time a call needs them, so a page
+ * that only gets and puts downloads none of them. Pieces used together load together (a chunk each costs a
+ * request and its own gzip): the history readers, the bulk readers, the other-ref operations; GraphQL's
+ * path levels (a cold put with a token) and commits in parts load alone. Same modules, same code as the
  * eager loaders: only WHEN they load differs.
  */
 import type { RemoteApiFeatures } from '../../stores/remote-api/features.js';
+
+const history = () => import('./remote-api-history.js');
+const bulk = () => import('./remote-api-bulk.js');
+const refs = () => import('./remote-api-refs.js');
 
 /**
  * The lazy loaders.
@@ -13,15 +19,15 @@ import type { RemoteApiFeatures } from '../../stores/remote-api/features.js';
  * const { keyHistory } = await remoteApiFeatures.history(); // the history chunk is requested now, once
  */
 export const remoteApiFeatures: RemoteApiFeatures = {
-  history: () => import('../../stores/remote-api/history.js'),
-  versions: () => import('../../stores/remote-api/versions.js'),
-  bulk: () => import('../../stores/remote-api/bulk-reads.js'),
-  archives: () => import('../../stores/remote-api/section-archives.js'),
-  versioned: () => import('../../stores/remote-api/versioned-reads.js'),
-  derived: () => import('../../stores/remote-api/derived-reads.js'),
+  history: async () => (await history()).history,
+  versions: async () => (await history()).versions,
+  bulk: async () => (await bulk()).bulk,
+  archives: async () => (await bulk()).archives,
+  versioned: async () => (await bulk()).versioned,
+  derived: async () => (await bulk()).derived,
   graphql: () => import('../../stores/remote-api/graphql.js'),
   parts: () => import('../../stores/remote-api/parts-loop.js'),
-  replace: () => import('../../stores/remote-api/update-refs.js'),
-  deleteRefs: () => import('../../stores/remote-api/delete-refs.js'),
-  listRefs: () => import('../../stores/remote-api/matching-refs.js'),
+  replace: async () => (await refs()).replace,
+  deleteRefs: async () => (await refs()).deleteRefs,
+  listRefs: async () => (await refs()).listRefs,
 };
