@@ -2,8 +2,8 @@
  * The browser bundle's RemoteApiRefStore features (scripts/build-browser.mjs puts this module in place of
  * src/stores/remote-api/features.ts): fetched by `import()` the first time a call needs them, so a page
  * that only gets and puts downloads none of them. Pieces used together load together (a chunk each costs a
- * request and its own gzip): the history readers, the bulk readers, the other-ref operations; GraphQL's
- * path levels (a cold put with a token) and commits in parts load alone. Same modules, same code as the
+ * request and its own gzip): the history readers, the bulk readers, the other-ref operations; commits in
+ * parts load alone. Same modules, same code as the
  * eager loaders: only WHEN they load differs.
  */
 import type { RemoteApiFeatures } from '../../stores/remote-api/features.js';
@@ -24,8 +24,6 @@ export const remoteApiFeatures: RemoteApiFeatures = {
   bulk: async () => (await bulk()).bulk,
   archives: async () => (await bulk()).archives,
   versioned: async () => (await bulk()).versioned,
-  derived: async () => (await bulk()).derived,
-  graphql: () => import('../../stores/remote-api/graphql.js'),
   parts: () => import('../../stores/remote-api/parts-loop.js'),
   replace: async () => (await refs()).replace,
   deleteRefs: async () => (await refs()).deleteRefs,

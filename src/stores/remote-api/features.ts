@@ -1,7 +1,8 @@
 /**
  * The loader seam of RemoteApiRefStore's readers and writers that a get, a put, a list or a delete does
- * not use: history, versions and changes, bulk and versioned reads (GraphQL batches, archives), derive
- * hooks, commits in parts, and the other-ref operations. The store reaches them only through these async
+ * not use: history, versions and changes, bulk and versioned reads (GraphQL batches, archives), commits in
+ * parts, and the other-ref operations. (The derive reads and GraphQL's path levels and objects stay: every
+ * DocumentStore write reads its section's declarations through them.) The store reaches them only through these async
  * loaders, never by a static import, so a build chooses how they load without changing what they do: here
  * (Node, `lib/`, the Action) they are imported eagerly and the loaders resolve at once; the browser bundle
  * swaps this module for src/browser/lazy/remote-api-features.ts (scripts/build-browser.mjs), whose
@@ -10,8 +11,6 @@
  */
 import * as bulk from './bulk-reads.js';
 import * as deleteRefs from './delete-refs.js';
-import * as derived from './derived-reads.js';
-import * as graphql from './graphql.js';
 import * as history from './history.js';
 import * as listRefs from './matching-refs.js';
 import * as parts from './parts-loop.js';
@@ -32,10 +31,6 @@ export interface RemoteApiFeatures {
   archives(): Promise<typeof archives>;
   /** `readVersions`. */
   versioned(): Promise<typeof versioned>;
-  /** Reads for `CommitOptions.derive` hooks. */
-  derived(): Promise<typeof derived>;
-  /** The tree levels on one path in one GraphQL query (a cold one-key lookup with a token). */
-  graphql(): Promise<typeof graphql>;
   /** `commitParts`. */
   parts(): Promise<typeof parts>;
   /** `replaceHistory`. */
@@ -58,8 +53,6 @@ export const remoteApiFeatures: RemoteApiFeatures = {
   bulk: async () => bulk,
   archives: async () => archives,
   versioned: async () => versioned,
-  derived: async () => derived,
-  graphql: async () => graphql,
   parts: async () => parts,
   replace: async () => replace,
   deleteRefs: async () => deleteRefs,

@@ -11,7 +11,7 @@ import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
 import { type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
 import { remoteApiFeatures as features } from './features.js';
-import type { GraphqlDeps } from './graphql.js';
+import { type GraphqlDeps, pathLevels } from './graphql.js';
 import { graphqlUrl } from './graphql-url.js';
 import type { KeyReadHost } from './key-reads.js';
 import { ObjectWriter } from './object-writer.js';
@@ -77,8 +77,8 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const client = new GitHubClient(cfg);
   const cache = new GitCache(cfg.backend, `${cfg.apiBase}/${cfg.owner}/${cfg.repo}`);
   const gql = { client, url: graphqlUrl(cfg.apiBase), owner: cfg.owner, repo: cfg.repo };
-  const trees = new TreeWalker(client, cache, cfg.logger, badResponse, async (ctx, root, path) =>
-    (await features.graphql()).pathLevels(gql, ctx, root, path),
+  const trees = new TreeWalker(client, cache, cfg.logger, badResponse, (ctx, root, path) =>
+    pathLevels(gql, ctx, root, path),
   );
   const tips = new TipMemory(cfg);
   const refs = new RefReader({ ref: cfg.ref, cfg, client, cache, tips });

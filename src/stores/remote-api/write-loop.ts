@@ -16,8 +16,7 @@ import { assertNoPathConflicts, defaultCommitMessage, planWrite, prepareCommit }
 import type { Change, CommitOptions, WriteResult } from '../../core/refstore.js';
 import { rebaseView, type TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
-import type { deriveAt } from './derived-reads.js';
-import { remoteApiFeatures as features } from './features.js';
+import { deriveAt } from './derived-reads.js';
 import type { RefUpdateOutcome } from './ref-update.js';
 import { touchesAny } from './stale-tip.js';
 import {
@@ -164,12 +163,9 @@ class SingleCommitWrite {
    * on: the derived keys are not known in advance, so the compare proved nothing about them. `probe`: keys
    * whose uncached path levels join the hook's first query.
    */
-  private async derive(base: CachedCommit | null, probe: Normalized): ReturnType<typeof deriveAt> {
-    // No hook, nothing to derive: the derive reader is not even loaded (a browser chunk).
-    if (this.options.derive === undefined) return { changes: [], current: new Map() };
+  private derive(base: CachedCommit | null, probe: Normalized): ReturnType<typeof deriveAt> {
     const tip = this.tip !== null && base ? { commit: this.tip, tree: base.tree } : null;
     const keys = probe.map((c) => c.key);
-    const { deriveAt } = await features.derived();
     return deriveAt(this.h.derived, this.ctx, this.options.derive, this.changes, tip, keys);
   }
 
