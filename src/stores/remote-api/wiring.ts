@@ -186,11 +186,17 @@ function writeHost(s: Shared): WriteHost {
   };
 }
 
-/** `make` called once, on first use; every later call gets the same promise. */
+/**
+ * `make` called on first use; every later call gets the same promise — unless it failed (a browser chunk that
+ * could not be fetched): then the next call tries again rather than failing for the store's lifetime.
+ */
 function once<T>(make: () => Promise<T>): () => Promise<T> {
   let made: Promise<T> | undefined;
   return () => {
-    made ??= make();
+    made ??= make().catch((e: unknown) => {
+      made = undefined;
+      throw e;
+    });
     return made;
   };
 }
