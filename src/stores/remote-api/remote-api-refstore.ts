@@ -15,6 +15,9 @@
  *   write-host.ts; object-writer.ts (trees, blobs, commits), ref-update.ts (the fast-forward and lost
  *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
  * - put and delete are one-change commits (core/key-writes.ts).
+ * What a get, a put, a list or a delete does not use (history, versions and changes, bulk and versioned reads,
+ * commits in parts, other refs) is reached through features.ts, never imported: the browser bundle loads
+ * those modules on first use.
  */
 
 import type { GitCache } from '../../cache/git-cache.js';
