@@ -30,7 +30,7 @@ export const ENTRY_GZIP_BUDGET = 60 * 1024;
  * What a page downloads before its first call — the entry and the chunks it imports statically — min+gzip:
  * 60 KB (issue 40: "a page that only gets and puts pays for neither" the index, query and history readers).
  * Measured 71,914 bytes before (the entry and 6 small chunks of code it shared with lazy pieces, each gzipped
- * alone), 59,318 after (the entry and ONE chunk; RemoteApiRefStore's history, versions, bulk, GraphQL blob
+ * alone), 59,330 after (the entry and ONE chunk; RemoteApiRefStore's history, versions, bulk, GraphQL blob
  * batch, archive, parts and other-ref code, `typeSeries` and `projectRepository` load on first use).
  */
 export const INITIAL_GZIP_BUDGET = 60 * 1024;
@@ -47,8 +47,8 @@ export const INITIAL_GZIP_BUDGET = 60 * 1024;
  * +0.43 KB) — to 108 KB when the bundle was split into an entry and chunks (issue 40): the
  * same code (301 KB minified, 296 KB as one file), but each of its 12 files is gzipped alone, without the
  * others' repeats to refer back to (measured 105,953 bytes in all) — and to 112 KB when the store's readers
- * and two entry functions became lazy pieces too (issue 40, the first download 71,914 → 59,318 bytes): 15
- * files, and the names the shared chunk exports to the pieces (measured 109,780 bytes in all).
+ * and two entry functions became lazy pieces too (issue 40, the first download 71,914 → 59,330 bytes): 15
+ * files, and the names the shared chunk exports to the pieces (measured 109,795 bytes in all).
  */
 export const BUNDLE_GZIP_BUDGET = 112 * 1024;
 
@@ -126,7 +126,7 @@ export async function buildBundle(entry, outfile, extra = {}) {
  * - DocumentStore's features (src/document/features.ts → src/browser/lazy/features.ts): the declarations
  *   work, queries, migrations, the versions reader;
  * - RemoteApiRefStore's (src/stores/remote-api/features.ts → src/browser/lazy/remote-api-features.ts):
- *   history, versions and changes, bulk and versioned reads, GraphQL, archives, derive hooks, commits in
+ *   history, versions and changes, bulk and versioned reads (GraphQL blob batches, archives), commits in
  *   parts, other refs;
  * - `docdb/browser`'s own async functions (src/browser/functions.ts → src/browser/lazy/functions.ts):
  *   `typeSeries`, `projectRepository`.
@@ -171,6 +171,7 @@ const lazyFeatures = {
     build.onResolve({ filter: /.*/ }, async (args) => {
       if (args.kind !== 'dynamic-import' || dirname(args.importer) !== LAZY_DIR) return undefined;
       const real = await build.resolve(args.path, { kind: 'import-statement', resolveDir: args.resolveDir });
+      if (real.errors.length > 0) return { errors: real.errors };
       return { path: real.path, namespace: LAZY_PIECE };
     });
     build.onLoad({ filter: /.*/, namespace: LAZY_PIECE }, (args) => ({
