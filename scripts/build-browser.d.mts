@@ -18,8 +18,13 @@ export declare function buildBundle(
 export interface BrowserBundleInfo extends BundleInfo {
   /** Every input of the build (entry and chunks); `entryInputs` are the entry file's own. */
   entryInputs: string[];
-  /** The chunks beside the entry; `initial`: imported statically by the entry (downloaded with it). */
-  chunks: (BundleInfo & { initial: boolean })[];
+  /** The entry file's modules and their minified bytes in it. */
+  modules: Record<string, number>;
+  /**
+   * The chunks beside the entry, each with its modules and their minified bytes; `initial`: imported
+   * statically by the entry or by such a chunk (downloaded with it).
+   */
+  chunks: (BundleInfo & { initial: boolean; modules: Record<string, number> })[];
   /** min+gzip of the entry and its `initial` chunks: what a page pays before its first call. */
   initialGzipBytes: number;
   /** min+gzip of the entry and every chunk. */

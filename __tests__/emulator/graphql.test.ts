@@ -14,7 +14,8 @@ import {
   repositoriesQuery,
 } from '../../src/projection/sources/graphql-queries.js';
 import type { OpContext } from '../../src/stores/remote-api/client.js';
-import { blobsAt, blobsByOid, type GraphqlDeps, oidsAt, pathLevels } from '../../src/stores/remote-api/graphql.js';
+import { type GraphqlDeps, pathLevels } from '../../src/stores/remote-api/graphql.js';
+import { blobsAt, blobsByOid, oidsAt } from '../../src/stores/remote-api/graphql-blobs.js';
 
 const TOKEN = 'ghp_demo_write';
 

@@ -59,6 +59,10 @@ export const inlineFigures: Record<string, Figure> = {
   'bundle-budget': (r) => `${extra(r, 'browser bundle (docdb.bundle.js)', 'budgetGzipBytes') / 1024} KB`,
   /** Issue 40: the entry with the chunks it imports statically, and the entry with every chunk. */
   'bundle-initial-gzip': (r) => bytes(extra(r, 'browser bundle (docdb.bundle.js)', 'initialGzipBytes')),
+  'bundle-initial-budget': (r) => `${extra(r, 'browser bundle (docdb.bundle.js)', 'initialBudgetGzipBytes') / 1024} KB`,
+  /** Files a page downloads before its first call (the entry and its static chunks), and chunks in all. */
+  'bundle-initial-files': (r) => String(extra(r, 'browser bundle (docdb.bundle.js)', 'initialFiles')),
+  'bundle-chunks': (r) => String(extra(r, 'browser bundle (docdb.bundle.js)', 'chunks')),
   'bundle-total-gzip': (r) => bytes(extra(r, 'browser bundle (docdb.bundle.js)', 'totalGzipBytes')),
   'bundle-total-budget': (r) => `${extra(r, 'browser bundle (docdb.bundle.js)', 'totalBudgetGzipBytes') / 1024} KB`,
   'git-process-start': (r) => ms(bench(r, 'git process start (git --version)').perOpMs),

@@ -35,7 +35,7 @@ import {
 import type { DocumentInput, Envelope } from '../document/envelope.js';
 import type { Identity } from '../document/identity.js';
 import { changedVersions, type VersionPair } from '../document/patch-documents.js';
-import { type TypeSeriesQuery, type TypeSeriesResult, typeSeries } from '../document/type-series.js';
+import type { TypeSeriesQuery, TypeSeriesResult } from '../document/type-series.js';
 import type { DocumentVersionsResult } from '../document/versions-of.js';
 import { IndexedDbCacheBackend } from '../stores/indexeddb/cache-backend.js';
 import { openDocDbDatabase } from '../stores/indexeddb/database.js';
@@ -47,6 +47,7 @@ import { parseRateLimit } from '../stores/remote-api/status.js';
 import { fetchTransport } from '../transport/fetch.js';
 import { type HostHttpFunction, hostTransport } from '../transport/host.js';
 import type { HttpTransport } from '../transport/types.js';
+import { typeSeries } from './functions.js';
 
 /** The IndexedDB database the host offers: the host store and the remote cache live in it. */
 export interface HostStoreOptions {

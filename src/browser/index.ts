@@ -25,7 +25,7 @@ export { filterRecords, type MemoryRecord } from '../document/filter-records.js'
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
 export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
-export { SERIES_AGGREGATES, typeSeries } from '../document/type-series.js';
+export { SERIES_AGGREGATES } from '../document/series-aggregates.js';
 export { csvField } from '../export/formats.js';
 export {
   IndexedDbCacheBackend,
@@ -50,4 +50,5 @@ export {
   loadDocDbClient,
 } from './client.js';
 export { explainError } from './explain-error.js';
-export { projectRepository, type RepoProjectionData, type RepoProjectionResult } from './repo-projection.js';
+export { projectRepository, typeSeries } from './functions.js';
+export type { RepoProjectionData, RepoProjectionResult } from './repo-projection.js';

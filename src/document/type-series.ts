@@ -18,9 +18,9 @@ import { addCost } from './bulk.js';
 import { assertValidIdentity } from './identity.js';
 import { type Manifest, parseManifest, parsePart, pathOfPart } from './indexes/format.js';
 import { manifestPath } from './indexes/paths.js';
+import { SERIES_AGGREGATES, type SeriesAggregate } from './series-aggregates.js';
 
-export const SERIES_AGGREGATES = ['count', 'sum', 'mean', 'min', 'max'] as const;
-export type SeriesAggregate = (typeof SERIES_AGGREGATES)[number];
+export { SERIES_AGGREGATES, type SeriesAggregate } from './series-aggregates.js';
 
 export interface TypeSeriesQuery {
   namespace: string;

@@ -16,6 +16,7 @@ import type { CachedTreeEntry } from '../../cache/git-cache.js';
 import { utf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { blobSha } from '../../core/git/objects.js';
+import type { ArchiveLimits } from './archive-limits.js';
 import { levelSha } from './local-trees.js';
 import type { TarEntry } from './tar-stream.js';
 
@@ -41,27 +42,7 @@ export interface ArchiveDownload {
 /** Most bytes read of an error answer's body (the rest is cancelled): enough for GitHub's JSON message. */
 export const ERROR_BODY_BYTES = 4096;
 
-/** Limits on what an archive may hold (it is untrusted input). */
-export interface ArchiveLimits {
-  /**
-   * Bytes of the uncompressed tar: headers, metadata, contents (default 160 MiB). The content is held
-   * until the read ends, so this bounds the read's memory; a larger section is read in batches instead.
-   */
-  maxBytes: number;
-  /** Files, directories and symlinks (default 200,000); a section with more is read in batches instead. */
-  maxEntries: number;
-  /** Bytes of one entry (GitHub's blob limit: 100 MiB). */
-  maxEntryBytes: number;
-  /** The whole download, in ms (default 120 s). */
-  timeoutMs: number;
-}
-
-export const DEFAULT_ARCHIVE_LIMITS: ArchiveLimits = {
-  maxBytes: 160 * 1024 * 1024,
-  maxEntries: 200_000,
-  maxEntryBytes: 100 * 1024 * 1024,
-  timeoutMs: 120_000,
-};
+export { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from './archive-limits.js';
 
 /**
  * Download an archive: GET `url` with `headers` (the API's), follow ONE redirect by hand WITHOUT the

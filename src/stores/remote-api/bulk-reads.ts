@@ -17,15 +17,17 @@ import type { ReadManyItem } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
 import type { OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
-import { blobsAt, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
+import { eachLimited } from './each-limited.js';
+import { GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
+import { blobsAt, blobsByOid } from './graphql-blobs.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
 import type { SectionArchives } from './section-archives.js';
 import type { TreeWalker } from './tree-walker.js';
 
+export { BULK_CONCURRENCY, eachLimited } from './each-limited.js';
+
 /** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
 export const ARCHIVE_MIN_BLOBS = 64;
-/** Requests in flight at once when reading key by key (REST blobs, contents). */
-export const BULK_CONCURRENCY = 8;
 
 /** What the bulk reader borrows from the store. */
 export interface BulkReadHost {
@@ -199,18 +201,4 @@ async function keep(h: BulkReadHost, job: Job, sha: string, bytes: Uint8Array): 
 async function readArchive(h: BulkReadHost, ctx: OpContext, job: Job): Promise<void> {
   job.archived = true;
   for (const [sha, bytes] of (await h.archives.read(ctx, job.version, job.pinned)) ?? []) job.values.set(sha, bytes);
-}
-
-/**
- * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
- *
- * @example
- * await eachLimited(shas, async (sha) => { values.set(sha, await trees.blob(ctx, sha)); });
- */
-export async function eachLimited<T>(items: readonly T[], fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < items.length) await fn(items[next++] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
 }

@@ -16,7 +16,8 @@ import type { CachedCommit, CachedTreeEntry } from '../../cache/git-cache.js';
 import { isSha } from '../../core/git/objects.js';
 import type { ChangedKey } from '../../core/refstore.js';
 import type { OpContext, SendOptions, SendResult } from './client.js';
-import { type GraphqlDeps, oidsAt } from './graphql.js';
+import type { GraphqlDeps } from './graphql.js';
+import { oidsAt } from './graphql-blobs.js';
 import { isObject } from './shapes.js';
 
 /** GitHub lists at most this many files in a compare. */

@@ -6,7 +6,8 @@ import { isSha } from '../../core/git/objects.js';
 import { assertValidRefName } from '../../core/refname.js';
 import type { HttpTransport } from '../../transport/types.js';
 import { platformArchiveReader } from './archive-default.js';
-import { type ArchiveLimits, type ArchiveReader, DEFAULT_ARCHIVE_LIMITS } from './archive-reads.js';
+import { type ArchiveLimits, DEFAULT_ARCHIVE_LIMITS } from './archive-limits.js';
+import type { ArchiveReader } from './archive-reads.js';
 import { checkCommitDate, checkRepositoryId } from './given-facts.js';
 import { resolveMutationSpacing } from './pacing.js';
 

@@ -7,8 +7,7 @@
  * commit was not folded). A host without the mutation gets a refusal, never an unchecked delete.
  */
 import { Forbidden, InvalidConfig, PreconditionFailed } from '../../core/errors.js';
-import { assertValidRefName } from '../../core/refname.js';
-import { assertValidVersion } from '../../core/version.js';
+import type { RefDeletion } from './call-checks.js';
 import type { OpContext } from './client.js';
 import { isObject } from './shapes.js';
 import { type ReplaceHost, repositoryIdOf, UPDATE_REFS_MUTATION } from './update-refs.js';
@@ -17,27 +16,7 @@ import { assertCanWrite } from './write-host.js';
 /** The all-zero object id: as `afterOid`, delete the ref. */
 const ZERO_OID = '0'.repeat(40);
 
-/** A ref to delete and the commit it must still point at. */
-export interface RefDeletion {
-  ref: string;
-  oid: string;
-}
-
-/**
- * Check the deletions before any request: full ref names, commit SHAs, each ref once.
- *
- * @example
- * checkDeletions([{ ref: 'refs/docdb/inv.shards/1', oid: tip }]);
- */
-export function checkDeletions(refs: readonly RefDeletion[]): void {
-  const seen = new Set<string>();
-  for (const r of refs) {
-    assertValidRefName(r?.ref, 'refs[].ref');
-    assertValidVersion(r.oid);
-    if (seen.has(r.ref)) throw new InvalidConfig('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
-    seen.add(r.ref);
-  }
-}
+export { checkDeletions, type RefDeletion } from './call-checks.js';
 
 /**
  * Delete `refs` in one mutation, as the module header says; PreconditionFailed naming them (nothing

@@ -3,8 +3,9 @@
  * own points budget, https://docs.github.com/graphql/overview/rate-limits-and-node-limits-for-the-graphql-api):
  * - the tree levels on a key's path (`object(expression: "<tree>:<dir>") { ... on Tree { entries } }`), for
  *   a cold one-key lookup (a write's) without the section's recursive listing;
- * - blobs by oid in batches (`object(oid:) { ... on Blob { text isBinary isTruncated } }`), for bulk reads
- *   in a browser, where the archive cannot be read.
+ * - the objects at a few paths of a commit, for the derive reads of every write (derived-reads.ts).
+ * The batched blob reads of bulk and versioned reads are in graphql-blobs.ts (they load on first use in a
+ * browser bundle; these load with the write path).
  * An answer with `errors` or without the expected data yields `undefined`: the caller falls back to REST.
  */
 import type { CachedTreeEntry } from '../../cache/git-cache.js';
@@ -26,19 +27,15 @@ export interface GraphqlDeps {
 /** Blobs per query: 100 aliases keep a query and its answer small (GitHub documents no alias limit). */
 export const GRAPHQL_BLOB_BATCH = 100;
 
+export { graphqlUrl } from './graphql-url.js';
+
 /**
- * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
+ * The `repository` object of a query's answer, or undefined when the answer has errors.
  *
  * @example
- * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
- * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
+ * const repo = await query(deps, ctx, 'read path levels', 'r: object(expression: $r) { oid }', { r: `${tree}:` });
  */
-export function graphqlUrl(apiBase: string): string {
-  return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
-}
-
-/** The `repository` object of a query's answer, or undefined when the answer has errors. */
-async function query(
+export async function query(
   d: GraphqlDeps,
   ctx: OpContext,
   step: string,
@@ -112,125 +109,6 @@ export async function pathLevels(
   return out;
 }
 
-/**
- * The bytes of each blob by oid, in one query; a blob GraphQL cannot give exactly (binary, truncated, or text
- * that does not hash back to the oid) is missing from the result — read it from `GET /git/blobs/{sha}`.
- *
- * @example
- * const got = await blobsByOid(deps, ctx, shas.slice(0, GRAPHQL_BLOB_BATCH));
- */
-export async function blobsByOid(
-  d: GraphqlDeps,
-  ctx: OpContext,
-  oids: readonly string[],
-): Promise<Map<string, Uint8Array> | undefined> {
-  const fields = oids.map((oid, i) => {
-    if (!isSha(oid)) throw new TypeError(`not a blob SHA: ${oid}`);
-    return `o${i}: object(oid: "${oid}") { ... on Blob { text isBinary isTruncated } }`;
-  });
-  const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), {});
-  if (!repo) return undefined;
-  const out = new Map<string, Uint8Array>();
-  for (const [i, oid] of oids.entries()) {
-    const o = repo[`o${i}`];
-    if (!isObject(o) || o.isBinary !== false || o.isTruncated !== false || typeof o.text !== 'string') continue;
-    const bytes = utf8(o.text);
-    // Text that is not valid UTF-8 comes back altered: only bytes that hash to the oid are kept.
-    if ((await blobShaAsync(bytes)) === oid) out.set(oid, bytes);
-  }
-  return out;
-}
-
-/**
- * The blob SHA of each path at `commit` (null for a path that is not there), in queries of
- * {@link GRAPHQL_BLOB_BATCH} paths; undefined when GraphQL cannot answer.
- *
- * @example
- * const before = await oidsAt(deps, ctx, fromSha, ['github/repo/o/r.json']); // Map { path → sha | null }
- */
-export async function oidsAt(
-  d: GraphqlDeps,
-  ctx: OpContext,
-  commit: string,
-  paths: readonly string[],
-): Promise<Map<string, string | null> | undefined> {
-  const out = new Map<string, string | null>();
-  for (let i = 0; i < paths.length; i += GRAPHQL_BLOB_BATCH) {
-    const batch = paths.slice(i, i + GRAPHQL_BLOB_BATCH);
-    const vars: Record<string, string> = {};
-    const fields = batch.map((p, j) => {
-      vars[`e${j}`] = `${commit}:${p}`;
-      return `e${j}: object(expression: $e${j}) { __typename oid }`;
-    });
-    const repo = await query(d, ctx, 'read previous blob SHAs', fields.join(' '), vars);
-    if (!repo) return undefined;
-    for (const [j, p] of batch.entries()) {
-      const o = repo[`e${j}`];
-      out.set(p, isObject(o) && o.__typename === 'Blob' && isSha(o.oid) ? o.oid : null);
-    }
-  }
-  return out;
-}
-
-/**
- * Each path's blob at `commit` in queries of {@link GRAPHQL_BLOB_BATCH}: its SHA, and its bytes when GraphQL
- * can give them exactly (see {@link blobsByOid}); null for a path that holds no blob. Undefined when GraphQL
- * cannot answer.
- *
- * @example
- * const got = await blobsAt(deps, ctx, tip, ['github/repo/o/r.json']); // Map { path → { sha, bytes? } | null }
- */
-export async function blobsAt(
-  d: GraphqlDeps,
-  ctx: OpContext,
-  commit: string,
-  paths: readonly string[],
-): Promise<Map<string, { sha: string; bytes?: Uint8Array } | null> | undefined> {
-  const got = await blobsAtPairs(
-    d,
-    ctx,
-    paths.map((key) => ({ key, version: commit })),
-    true,
-  );
-  return got && new Map(paths.map((p, i) => [p, got[i] ?? null]));
-}
-
-/** One pair's blob: its SHA, and its bytes when asked for and exact; null when the pair holds no blob. */
-export type BlobAt = { sha: string; bytes?: Uint8Array } | null;
-
-/**
- * The blob of each `(key, version)` pair (`object(expression: "<commit>:<key>")` aliases, in queries of
- * {@link GRAPHQL_BLOB_BATCH}), in the order given: its SHA, and with `withText` its bytes when GraphQL gives
- * them exactly (not binary, not truncated, hashing to the SHA). Undefined when GraphQL cannot answer.
- *
- * @example
- * const got = await blobsAtPairs(deps, ctx, versions.map((version) => ({ key, version })), true); // [{ sha, bytes } | null, …]
- */
-export async function blobsAtPairs(
-  d: GraphqlDeps,
-  ctx: OpContext,
-  pairs: readonly { key: string; version: string }[],
-  withText: boolean,
-): Promise<BlobAt[] | undefined> {
-  const out: BlobAt[] = [];
-  const text = withText ? ' ... on Blob { text isBinary isTruncated }' : '';
-  for (let i = 0; i < pairs.length; i += GRAPHQL_BLOB_BATCH) {
-    const batch = pairs.slice(i, i + GRAPHQL_BLOB_BATCH);
-    const vars: Record<string, string> = {};
-    const fields = batch.map((p, j) => {
-      vars[`e${j}`] = `${p.version}:${p.key}`;
-      return `e${j}: object(expression: $e${j}) { __typename oid${text} }`;
-    });
-    const repo = await query(d, ctx, 'read blobs (GraphQL)', fields.join(' '), vars);
-    if (!repo) return undefined;
-    for (const j of batch.keys()) {
-      const o = await objectAt(repo[`e${j}`]);
-      out.push(o?.type === 'Blob' ? (o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid }) : null);
-    }
-  }
-  return out;
-}
-
 /** What `object(expression: "<tree>:<path>")` named: a blob (with its bytes when exact), a tree, or nothing usable. */
 export type ObjectAt =
   | { type: 'Blob'; oid: string; bytes?: Uint8Array }
@@ -287,7 +165,13 @@ export async function objectsAt(
 }
 
 /** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
-async function objectAt(o: unknown): Promise<ObjectAt> {
+/**
+ * One `object(...)` answer as an {@link ObjectAt} (a blob's bytes only when they hash to its oid).
+ *
+ * @example
+ * const o = await objectAt(repo.e0); // { type: 'Blob', oid, bytes } | { type: 'Tree', oid } | …
+ */
+export async function objectAt(o: unknown): Promise<ObjectAt> {
   if (!isObject(o) || !isSha(o.oid)) return null;
   if (o.__typename === 'Tree') return { type: 'Tree', oid: o.oid };
   if (o.__typename !== 'Blob') return { type: 'other' };

@@ -6,9 +6,8 @@
  * https://docs.github.com/rest/commits/commits#list-commits
  */
 import type { CachedHistory, GitCache } from '../../cache/git-cache.js';
-import { InvalidConfig } from '../../core/errors.js';
 import { isSha } from '../../core/git/objects.js';
-import type { HistoryEntry, HistoryOptions } from '../../core/refstore.js';
+import type { HistoryEntry } from '../../core/refstore.js';
 import { nextLink, nextPageOnApiOrigin, type OpContext } from './client.js';
 import { badResponse, isObject, listedCommit, parsePerson } from './shapes.js';
 import type { VersionsHost } from './versions.js';
@@ -21,22 +20,7 @@ export type HistoryHost = Pick<VersionsHost, 'ref' | 'apiOrigin' | 'send' | 'rea
 /** Largest page GitHub serves. */
 const MAX_PER_PAGE = 100;
 
-/**
- * The most entries a history may return (`Infinity` when not limited); `InvalidConfig` for a limit that
- * is not a non-negative integer.
- *
- * @example
- * const limit = historyLimit({ limit: 10 }); // 10
- */
-export function historyLimit(options: HistoryOptions): number {
-  const limit = options.limit ?? Number.POSITIVE_INFINITY;
-  if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
-    throw new InvalidConfig('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
-      allowed: 'integer >= 0',
-    });
-  }
-  return limit;
-}
+export { historyLimit } from './call-checks.js';
 
 /** One page of a key's history: newest first, and where the next page starts when older entries remain. */
 export interface HistoryPage {

@@ -25,7 +25,7 @@ export interface KeyReadHost {
   /** Single-path reads (contents endpoint) and their cache. */
   paths: PathReadDeps;
   /** The commit's archive, read ahead of a bulk read by a `list` told the values follow (section-archives.ts). */
-  archives: SectionArchives;
+  archives: Pick<SectionArchives, 'readAhead'>;
 }
 
 /** A value read at a version. */

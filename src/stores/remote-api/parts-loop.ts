@@ -5,7 +5,7 @@
  * kept blob SHAs (every blob is on GitHub by then): no value is sent twice.
  */
 import type { WriteRetry } from '../../core/backoff.js';
-import { assertPartsOptions, partsMessage } from '../../core/commit-parts.js';
+import { partsMessage } from '../../core/commit-parts.js';
 import {
   assertCommitMessage,
   defaultCommitMessage,
@@ -31,17 +31,7 @@ import {
 /** Every key of the write with its blob SHA (null: delete). */
 type Desired = ReadonlyMap<string, string | null>;
 
-/**
- * The options of a commit in parts, checked before it queues (a message function is called, and so
- * checked, once every part is in).
- *
- * @example
- * assertPartsWrite({ message: 'backfill' });
- */
-export function assertPartsWrite(options: CommitPartsOptions): void {
-  assertPartsOptions(options);
-  if (typeof options.message !== 'function') assertCommitMessage(options.message);
-}
+export { assertPartsWrite } from './call-checks.js';
 
 /**
  * Gather `parts` into one commit on the section's tip, retrying lost races.

@@ -15,6 +15,9 @@
  *   write-host.ts; object-writer.ts (trees, blobs, commits), ref-update.ts (the fast-forward and lost
  *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
  * - put and delete are one-change commits (core/key-writes.ts).
+ * What a get, a put, a list or a delete does not use (history, versions and changes, bulk and versioned reads,
+ * commits in parts, other refs) is reached through features.ts, never imported: the browser bundle loads
+ * those modules on first use.
  */
 
 import type { GitCache } from '../../cache/git-cache.js';
@@ -49,18 +52,13 @@ import type {
 } from '../../core/refstore.js';
 import { historyOf } from '../../core/section.js';
 import { assertValidVersion, checkChangesOptions, type VersionId } from '../../core/version.js';
-import { readManyAt } from './bulk-reads.js';
+import { assertPartsWrite, checkDeletions, historyLimit, type RefDeletion } from './call-checks.js';
 import type { OpContext } from './client.js';
 import type { RemoteApiRefStoreOptions, ResolvedConfig } from './config.js';
-import { checkDeletions, deleteRefsOnGitHub, type RefDeletion } from './delete-refs.js';
-import { historyLimit, keyHistory } from './history.js';
+import { remoteApiFeatures as features } from './features.js';
 import { listKeys, readKey } from './key-reads.js';
-import { type ListedRef, listRefsOnGitHub } from './matching-refs.js';
-import { assertPartsWrite, writeInParts } from './parts-loop.js';
+import type { ListedRef } from './matching-refs.js';
 import { listTreeOnce, type TreeListing } from './tree-listing.js';
-import { replaceOnGitHub } from './update-refs.js';
-import { readVersionsOnApi } from './versioned-reads.js';
-import { assertInSection, changesBetween } from './versions.js';
 import { type StoreWiring, wireStore } from './wiring.js';
 import { checkedWrite, writeOneCommit } from './write-loop.js';
 
@@ -151,10 +149,11 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async *readMany(keys: readonly string[], options: ReadManyOptions = {}): AsyncGenerator<ReadManyItem> {
     for (const k of keys) assertValidKey(k);
     if (options.version !== undefined) assertValidVersion(options.version);
-    const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => ({
-      items: await readManyAt(this.wired.bulk, ctx, keys, options.version),
-      meta: this.meta(ctx),
-    }));
+    const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => {
+      const { readManyAt } = await features.bulk();
+      const host = { ...this.wired.bulk, archives: await this.wired.archives() };
+      return { items: await readManyAt(host, ctx, keys, options.version), meta: this.meta(ctx) };
+    });
     options.onMeta?.(meta);
     yield* items;
   }
@@ -169,10 +168,13 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    */
   async readVersions(reads: readonly VersionedRead[], options: ReadVersionsOptions = {}): Promise<VersionedItem[]> {
     assertVersionedReads(reads);
-    const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => ({
-      items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
-      meta: this.meta(ctx),
-    }));
+    const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => {
+      const { readVersionsOnApi } = await features.versioned();
+      return {
+        items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
+        meta: this.meta(ctx),
+      };
+    });
     options.onMeta?.(meta);
     return items;
   }
@@ -183,6 +185,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     if (options.cursor !== undefined) assertValidVersion(options.cursor);
     return this.wired.ops.run('history', async (ctx) => {
       const versions = this.wired.versions;
+      const [{ keyHistory }, { assertInSection }] = await Promise.all([features.history(), features.versions()]);
       // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
       if (options.cursor !== undefined) await assertInSection(versions, ctx, options.cursor);
       const page = await keyHistory({ ...versions, cache: this.cache }, ctx, key, limit, options.cursor);
@@ -197,6 +200,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async commits(options: HistoryOptions = {}): Promise<HistoryResult> {
     const limit = historyLimit(options);
     return this.wired.ops.run('history', async (ctx) => {
+      const { keyHistory } = await features.history();
       const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
       this.inSection(entries);
       return { entries, ...this.meta(ctx) };
@@ -222,6 +226,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
   async changes(options: ChangesOptions): Promise<ChangesResult> {
     const prefix = checkChangesOptions(options);
     return this.wired.ops.run('changes', async (ctx) => {
+      const { changesBetween } = await features.versions();
       const r = await changesBetween(this.wired.versions, ctx, { ...options, prefix });
       return { ...r, ...this.meta(ctx) };
     });
@@ -246,7 +251,9 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    */
   commitParts(parts: ChangeParts, options: CommitPartsOptions = {}): Promise<WriteResult> {
     assertPartsWrite(options);
-    return this.serialised('commit', (ctx) => writeInParts(this.wired.writes, ctx, parts, options));
+    return this.serialised('commit', async (ctx) =>
+      (await features.parts()).writeInParts(this.wired.writes, ctx, parts, options),
+    );
   }
 
   /**
@@ -260,7 +267,7 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     // In line with this instance's writes, as they are with each other.
     const run = this.writeChain.then(() =>
       this.wired.ops.run('replaceHistory', async (ctx) => ({
-        ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
+        ...(await (await features.replace()).replaceOnGitHub(this.wired.replace, ctx, options)),
         ...this.meta(ctx),
       })),
     );
@@ -285,13 +292,17 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
    * await store.listRefs('refs/docdb/documents.quarantine/'); // [{ ref: 'refs/docdb/documents.quarantine/4711.1', oid: 'ab…' }]
    */
   listRefs(prefix: string): Promise<ListedRef[]> {
-    return this.wired.ops.run('listRefs', (ctx) => listRefsOnGitHub(this.wired.replace, ctx, prefix));
+    return this.wired.ops.run('listRefs', async (ctx) =>
+      (await features.listRefs()).listRefsOnGitHub(this.wired.replace, ctx, prefix),
+    );
   }
 
   async deleteRefs(refs: readonly RefDeletion[]): Promise<void> {
     checkDeletions(refs);
     const run = this.writeChain.then(() =>
-      this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)),
+      this.wired.ops.run('deleteRefs', async (ctx) =>
+        (await features.deleteRefs()).deleteRefsOnGitHub(this.wired.replace, ctx, refs),
+      ),
     );
     this.writeChain = run.catch(() => {});
     return run;

@@ -12,9 +12,10 @@
 import type { GitCache } from '../../cache/git-cache.js';
 import { pairId } from '../../core/read-versions.js';
 import type { VersionedItem, VersionedRead } from '../../core/refstore.js';
-import { eachLimited } from './bulk-reads.js';
 import type { OpContext } from './client.js';
-import { blobsAtPairs, blobsByOid, GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
+import { eachLimited } from './each-limited.js';
+import { GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
+import { blobsAtPairs, blobsByOid } from './graphql-blobs.js';
 import { type KeyReadHost, readKey } from './key-reads.js';
 
 /** What the versioned reader borrows from the store. */

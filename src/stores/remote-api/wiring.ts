@@ -10,19 +10,21 @@ import { CatchUp } from './catch-up.js';
 import { GitHubClient, type OpContext } from './client.js';
 import { CommitReader } from './commit-reader.js';
 import { type RemoteApiRefStoreOptions, type ResolvedConfig, resolveConfig } from './config.js';
-import { type GraphqlDeps, graphqlUrl, pathLevels } from './graphql.js';
+import { remoteApiFeatures as features } from './features.js';
+import { type GraphqlDeps, pathLevels } from './graphql.js';
+import { graphqlUrl } from './graphql-url.js';
 import type { KeyReadHost } from './key-reads.js';
 import { ObjectWriter } from './object-writer.js';
 import { OperationRunner } from './operation.js';
 import { RefReader } from './ref-reader.js';
 import { RefUpdater } from './ref-update.js';
-import { SectionArchives } from './section-archives.js';
+import type { SectionArchives } from './section-archives.js';
 import { badResponse } from './shapes.js';
 import { TipMemory } from './tip-memory.js';
 import { TreeWalker } from './tree-walker.js';
 import type { ReplaceHost } from './update-refs.js';
 import type { VersionedReadHost } from './versioned-reads.js';
-import { assertInSection, type VersionsHost } from './versions.js';
+import type { VersionsHost } from './versions.js';
 import type { WriteHost } from './write-host.js';
 
 /** What RemoteApiRefStore coordinates. */
@@ -38,8 +40,10 @@ export interface StoreWiring {
   versions: VersionsHost;
   /** Lent to write-loop.ts and parts-loop.ts. */
   writes: WriteHost;
-  /** Lent to bulk-reads.ts (readMany). */
-  bulk: BulkReadHost;
+  /** Lent to bulk-reads.ts (readMany), with {@link archives}. */
+  bulk: Omit<BulkReadHost, 'archives'>;
+  /** The section's archives (section-archives.ts): loaded and built on first use, then kept. */
+  archives(): Promise<SectionArchives>;
   /** Lent to versioned-reads.ts (readVersions). */
   versioned: VersionedReadHost;
   /** Lent to update-refs.ts (replaceHistory). */
@@ -58,7 +62,7 @@ interface Shared {
   ops: OperationRunner;
   repository: string;
   gql: GraphqlDeps;
-  archives: SectionArchives;
+  archives(): Promise<SectionArchives>;
 }
 
 /**
@@ -81,11 +85,9 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
   const repository = `${cfg.owner}/${cfg.repo}`;
   const commits = new CommitReader(client, cache, repository);
   const ops = new OperationRunner(cfg);
-  const archives = new SectionArchives({
-    cfg,
-    client,
-    cache,
-    getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+  const archives = once(async () => {
+    const { SectionArchives } = await features.archives();
+    return new SectionArchives({ cfg, client, cache, getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned) });
   });
   const shared: Shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql, archives };
   const versions = versionsHost(shared);
@@ -99,6 +101,7 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
     versions,
     writes: writeHost(shared),
     bulk: { ...keyReads, cfg, cache, graphql: gql },
+    archives,
     versioned: { keyReads, cache, graphql: gql },
     replace: {
       ref: cfg.ref,
@@ -142,10 +145,10 @@ function keyReadHost({ trees, refs, commits, client, cache, archives }: Shared, 
     readRef: (ctx) => refs.read(ctx),
     getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
     cachedCommit: (sha) => cache.getCommit(sha),
-    assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
+    assertInSection: async (ctx, version) => (await features.versions()).assertInSection(versions, ctx, version),
     trees,
     paths: { client, cache, trees },
-    archives,
+    archives: { readAhead: async (ctx, version, pinned) => (await archives()).readAhead(ctx, version, pinned) },
   };
 }
 
@@ -180,5 +183,20 @@ function writeHost(s: Shared): WriteHost {
     readRef: (ctx, checkRepo) => refs.read(ctx, checkRepo),
     getCommit,
     meta: (ctx) => ops.meta(ctx),
+  };
+}
+
+/**
+ * `make` called on first use; every later call gets the same promise — unless it failed (a browser chunk that
+ * could not be fetched): then the next call tries again rather than failing for the store's lifetime.
+ */
+function once<T>(make: () => Promise<T>): () => Promise<T> {
+  let made: Promise<T> | undefined;
+  return () => {
+    made ??= make().catch((e: unknown) => {
+      made = undefined;
+      throw e;
+    });
+    return made;
   };
 }
