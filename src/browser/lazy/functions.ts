@@ -7,8 +7,6 @@
  */
 import type { RefStore } from '../../core/refstore.js';
 import type { VersionId } from '../../core/version.js';
-import type { ChangedDocument } from '../../document/document-types.js';
-import type { VersionPair, VersionReader } from '../../document/patch-documents.js';
 import type { TypeSeriesQuery, TypeSeriesResult } from '../../document/type-series.js';
 import type { RepoProjectionOptions, RepoProjectionResult } from '../repo-projection.js';
 
@@ -37,21 +35,4 @@ export async function typeSeries(
 export async function projectRepository(options: RepoProjectionOptions): Promise<RepoProjectionResult> {
   const projection = await import('../repo-projection.js');
   return projection.projectRepository(options);
-}
-
-/**
- * Both versions of each changed document, rebuilt from its patch where it can be (src/document/patch-documents.ts,
- * loaded now: only the section diff needs it).
- *
- * @example
- * const pairs = await changedVersions(documents, changed, from, to);
- */
-export async function changedVersions(
-  reader: VersionReader,
-  docs: readonly ChangedDocument[],
-  from: VersionId,
-  to: VersionId,
-): Promise<VersionPair[]> {
-  const patches = await import('../../document/patch-documents.js');
-  return patches.changedVersions(reader, docs, from, to);
 }
