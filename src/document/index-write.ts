@@ -206,7 +206,7 @@ async function typeFiles(
   try {
     if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
       return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
-    return await incremental(base, t, mine, manifestBytes!, o);
+    return await incremental(base, t, mine, { bytes: manifestBytes!, parsed: current }, o);
   } catch (e) {
     // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
     if (e instanceof InvalidResponse) return fromDocuments();
@@ -219,7 +219,7 @@ async function incremental(
   base: DeriveBase,
   t: TypeIndex,
   mine: readonly IndexedOp[],
-  manifestBytes: Uint8Array,
+  manifest: { bytes: Uint8Array; parsed: Manifest },
   o: IndexOptions,
 ): Promise<IndexFiles> {
   const previous = await base.read(mine.map((op) => op.key));
@@ -234,11 +234,14 @@ async function incremental(
     if (change.before || change.after) changes.push(change);
   }
   const declaration: IndexDeclaration = { version: 1, indexes: [t] };
-  const have = new Map<string, Uint8Array | undefined>([[manifestPath(t.namespace, t.type), manifestBytes]]);
+  const path = manifestPath(t.namespace, t.type);
+  const have = new Map<string, Uint8Array | undefined>([[path, manifest.bytes]]);
+  // The manifest was parsed once (typeFiles): the plan and the update reuse it rather than parse it again.
+  const parsed = new Map([[path, manifest.parsed]]);
   await fetchInto(
     base,
     have,
-    partsToRead(declaration, (p) => have.get(p), changes),
+    partsToRead(declaration, (p) => have.get(p), changes, parsed),
   );
   // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
   for (let round = 0; ; round++) {
@@ -248,7 +251,7 @@ async function incremental(
       return have.get(p);
     };
     try {
-      const u = updateIndex(declaration, read, changes, o);
+      const u = updateIndex(declaration, read, changes, o, parsed);
       const out: IndexFiles = new Map();
       for (const p of u.deletes) out.set(p, null);
       for (const [p, b] of u.writes) out.set(p, b);

@@ -16,6 +16,7 @@ import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from
 import { manifestPath, partPath } from './paths.js';
 import { compareRows, compareToSeparator, decodeRow, encodeRow, isStored, type Row, type Separator } from './rows.js';
 import type { Stored } from './values.js';
+import { indexWork } from './work.js';
 
 export interface PartRef {
   /** Decimal part number, unique within the run. */
@@ -119,6 +120,7 @@ function checkRuns(m: Manifest, key: string): void {
  */
 export function parseManifest(bytes: Uint8Array, namespace: string, type: string): Manifest {
   const key = manifestPath(namespace, type);
+  indexWork.manifestsParsed++;
   let json: unknown;
   try {
     if (!isUtf8(bytes)) throw new Error('not UTF-8');
@@ -167,6 +169,7 @@ export function pathOfPart(m: Manifest, fi: number, i: number): string {
  */
 export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array): Row[] {
   const path = pathOfPart(m, fi, i);
+  indexWork.partsParsed++;
   if (bytes.length > MAX_READ_PART_BYTES) {
     throw new InvalidResponse(
       `index part ${path} holds ${bytes.length} bytes, more than a docdb writer writes (at most ${MAX_READ_PART_BYTES}); the index must be rebuilt`,

@@ -18,6 +18,7 @@ import {
   storedValue,
   utf8Length,
 } from './values.js';
+import { indexWork } from './work.js';
 
 export interface Row {
   /** What the run sorts on: the field's value, or one element of it. */
@@ -64,9 +65,11 @@ export function rowsOf(
 ): Row[] {
   const v = values[fi]!;
   if (!Array.isArray(v) || v.length === 0) {
+    indexWork.rowsEncoded++;
     return [{ key: v, id, blobSha, values, element: false, line: `${head}]`, bytes: headBytes + 2 }];
   }
   const keys = [...v].sort(compareStored).filter((k, i, all) => i === 0 || compareStored(all[i - 1]!, k) !== 0);
+  indexWork.rowsEncoded += keys.length;
   return keys.map((key) => {
     const tail = JSON.stringify(key);
     return {
@@ -111,7 +114,9 @@ export function compareToSeparator(r: { key: Stored; id: string }, s: Separator)
 
 /** One row as its JSON line (without the newline). */
 export function encodeRow(r: Row): string {
-  r.line ??= JSON.stringify(r.element ? [r.id, r.blobSha, ...r.values, r.key] : [r.id, r.blobSha, ...r.values]);
+  if (r.line !== undefined) return r.line;
+  indexWork.rowsEncoded++;
+  r.line = JSON.stringify(r.element ? [r.id, r.blobSha, ...r.values, r.key] : [r.id, r.blobSha, ...r.values]);
   return r.line;
 }
 
@@ -142,6 +147,7 @@ function bad(path: string, line: number, why: string): never {
 
 /** Decode one line of a part (untrusted) of the run of `fields[fi]` among `n` fields. */
 export function decodeRow(text: string, n: number, fi: number, path: string, line: number): Row {
+  indexWork.rowsDecoded++;
   let a: unknown;
   try {
     a = JSON.parse(text);
@@ -163,7 +169,9 @@ export function decodeRow(text: string, n: number, fi: number, path: string, lin
     bad(path, line, 'has an element that is not in its array');
   }
   if (!element && Array.isArray(own) && own.length > 0) bad(path, line, 'has an array value but no element');
-  return { key, id, blobSha, values: values as Stored[], element };
+  // The line read is kept: a part rewritten around one changed row re-sends its other rows as they came,
+  // instead of serializing each again (it parsed as exactly this row, so it means the same).
+  return { key, id, blobSha, values: values as Stored[], element, line: text };
 }
 
 /** True when a row's stored values say the field is absent. */
