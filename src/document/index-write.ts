@@ -28,6 +28,7 @@ import {
 import {
   DECLARATION_KEY,
   declarationChanges,
+  FORMAT_VERSION,
   type IndexDeclaration,
   type IndexOptions,
   type Manifest,
@@ -204,7 +205,8 @@ async function typeFiles(
   const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
   if (rebuilt || !current) return fromDocuments();
   try {
-    if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+    // A large write, or an index in an older format (format 1 rows are still read), is rebuilt from one run.
+    if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE) || current.version !== FORMAT_VERSION)
       return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
     return await incremental(base, t, mine, { bytes: manifestBytes!, parsed: current }, o);
   } catch (e) {

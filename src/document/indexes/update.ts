@@ -14,6 +14,7 @@ import { chunkRows, fillBytes, type IndexOptions, partBound, separatorOf } from 
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import {
   encodePart,
+  FORMAT_VERSION,
   type Manifest,
   type PartRef,
   parseManifest,
@@ -42,7 +43,7 @@ export interface IndexUpdate {
   deletes: string[];
   /** Every path `read` was asked for, in order (what the caller must fetch at the tip). */
   readPaths: string[];
-  /** Declared types with no manifest, or one for other fields: build them with `buildTypeIndex`. */
+  /** Declared types with no manifest, one for other fields or in an older format: build them with `buildTypeIndex`. */
   rebuild: TypeIndex[];
 }
 
@@ -236,7 +237,8 @@ function manifestAt(read: ReadFile, t: TypeIndex, parsed: ParsedManifests): Mani
 
 function updateType(ctx: Ctx, read: ReadFile, t: TypeIndex, changes: readonly IndexChange[], parsed: ParsedManifests) {
   const m = manifestAt(read, t, parsed);
-  if (m === undefined) return void ctx.out.rebuild.push(t);
+  // No manifest, or one of an older format (rewritten whole in the current one): the caller builds the type.
+  if (m === undefined || m.version !== FORMAT_VERSION) return void ctx.out.rebuild.push(t);
   if (m.fields.join('\n') !== t.fields.join('\n')) return void ctx.out.rebuild.push(t);
   const ids = new Set<string>();
   let delta = 0;
@@ -325,8 +327,7 @@ export function partsToRead(
   for (const t of declaration.indexes) {
     const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
     const m = mine.length > 0 ? manifestAt(read, t, parsed) : undefined;
-    if (!m) continue;
-    if (m.fields.join('\n') !== t.fields.join('\n')) continue;
+    if (!m || m.version !== FORMAT_VERSION || m.fields.join('\n') !== t.fields.join('\n')) continue;
     t.fields.forEach((field, fi) => {
       const { removed, added } = runDelta(fi, t, mine);
       for (const r of [...removed, ...added]) {
