@@ -7,10 +7,14 @@ import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
 import { buildIndex } from '../../../src/document/indexes/build.js';
+import { encodePart, parseManifest, parsePart } from '../../../src/document/indexes/format.js';
+import { manifestPath } from '../../../src/document/indexes/paths.js';
+import { encodeRow, rowBytes } from '../../../src/document/indexes/rows.js';
+import { shaToText } from '../../../src/document/indexes/sha-text.js';
 import { updateIndex } from '../../../src/document/indexes/update.js';
 import { type IndexWork, measureIndexWork } from '../../../src/document/indexes/work.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
-import { doc } from './helpers.js';
+import { doc, enc } from './helpers.js';
 import { assertIndexExact } from './index-oracle.js';
 
 const REPO = { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars'] };
@@ -89,5 +93,26 @@ describe('a part edited in place (binary search, no sort of the part)', () => {
     const written = [...u.writes.values()].map((b) => new TextDecoder().decode(b)).join('');
     const before = [...files.values()].map((b) => new TextDecoder().decode(b)).join('');
     for (const line of before.split('\n').filter((l) => l.startsWith('["r1"'))) expect(written).toContain(line);
+  });
+
+  it('re-sends a row read back as written only when it is in canonical form: a spaced row is serialized anew', () => {
+    const m = parseManifest(files.get(manifestPath('g', 'repo'))!, 'g', 'repo');
+    const sha = shaToText(docs[0]!.blobSha);
+    const spaced = `[0, "r0", "${sha}", 0]\n[1,"1","${sha}",1]\n[1,"é","${sha}",2]\n`;
+    const rows = parsePart(
+      { ...m, runs: [{ ...m.runs[0]!, parts: [m.runs[0]!.parts[0]!] }] },
+      0,
+      0,
+      enc.encode(spaced),
+    );
+    expect(rows.map((r) => r.id)).toEqual(['r0', 'r1', 'ré']);
+    expect(rows.map((r) => r.blobSha)).toEqual([docs[0]!.blobSha, docs[0]!.blobSha, docs[0]!.blobSha]);
+    expect(new TextDecoder().decode(encodePart(rows))).toBe(
+      `[0,"r0","${sha}",0]\n[1,"1","${sha}",1]\n[1,"é","${sha}",2]\n`,
+    );
+    // The size bound of each row is its standalone line's, whether measured from the read or serialized.
+    expect(rows.map(rowBytes)).toEqual(
+      rows.map((r) => enc.encode(encodeRow({ ...r, line: undefined, bytes: undefined })).length + 1),
+    );
   });
 });

@@ -151,6 +151,18 @@ export function encodeRow(r: Row): string {
   return r.line;
 }
 
+/**
+ * A read row's standalone size without serializing it: `[0,` + its id + its tail, newline included — when
+ * the id needs no escaping and is ASCII (the usual id), else undefined (rowBytes serializes it).
+ */
+function standaloneBytes(tail: string, id: string): number | undefined {
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return undefined;
+  }
+  return 3 + id.length + 2 + utf8Length(tail) + 1;
+}
+
 /** Characters (UTF-16 code units) `id` shares at its start with `prev`. */
 export function sharedPrefix(prev: string, id: string): number {
   const max = Math.min(prev.length, id.length);
@@ -232,11 +244,16 @@ export function decodeRow(text: string, n: number, fi: number, path: string, lin
   if (id === '') bad(path, line, 'has no id');
   const blobSha = typeof sha64 === 'string' ? textToSha(sha64) : undefined;
   if (blobSha === undefined) bad(path, line, 'has no blob SHA (27 base64url characters)');
-  const row: Row = { ...keyOf(a.slice(3), n, fi, path, line), id, blobSha };
+  const { key, values, element } = keyOf(a.slice(3), n, fi, path, line);
+  const row: Row = { key, id, blobSha, values, element };
   // The tail read is kept: a part rewritten around one changed row re-sends its other rows as they came,
-  // instead of serializing each again (it parsed as exactly this row, so it means the same).
-  const head = `[${k},${JSON.stringify(suffix)}`;
-  if (text.startsWith(head)) row.tail = text.slice(head.length);
+  // instead of serializing each again (it parsed as exactly this row, so it means the same). A JSON string
+  // holds no bare `"`, so the first `,"<sha>"` ends the id's suffix.
+  const at = text.indexOf(`,"${sha64}"`);
+  if (at > 0) {
+    row.tail = text.slice(at);
+    row.bytes = standaloneBytes(row.tail, id);
+  }
   return row;
 }
 

@@ -4,10 +4,12 @@
  * by hand rather than with Buffer: the index core also runs in the browser client.
  */
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
-const VALUE = new Map([...ALPHABET].map((c, i) => [c, i]));
+/** Character code → its 6-bit value (tables, not a Map: every row read back converts one SHA). */
+const VALUE = new Uint8Array(128).fill(255);
+for (const [i, c] of [...ALPHABET].entries()) VALUE[c.charCodeAt(0)] = i;
+/** 12-bit value → its 3 hex digits. */
+const HEX3 = Array.from({ length: 4096 }, (_, v) => v.toString(16).padStart(3, '0'));
 const HEX = /^[0-9a-f]{40}$/;
-/** 26 characters of 6 bits and a last one of 4 (its 2 low bits zero): exactly one spelling per SHA. */
-const SHA64 = /^[A-Za-z0-9_-]{26}[AEIMQUYcgkosw048]$/;
 
 /**
  * The 27-character base64url spelling of a 40-hex SHA.
@@ -33,11 +35,17 @@ export function shaToText(hex: string): string {
  * textToSha('ASNFZ4mrze8BI0VniavN7wEjRWc'); // '0123456789abcdef0123456789abcdef01234567'
  */
 export function textToSha(text: string): string | undefined {
-  if (!SHA64.test(text)) return undefined;
+  if (text.length !== 27) return undefined;
+  let bad = 0;
   let out = '';
   for (let i = 0; i < 26; i += 2) {
-    const v = (VALUE.get(text[i]!)! << 6) | VALUE.get(text[i + 1]!)!;
-    out += v.toString(16).padStart(3, '0');
+    const a = VALUE[text.charCodeAt(i)] ?? 255;
+    const b = VALUE[text.charCodeAt(i + 1)] ?? 255;
+    bad |= a | b;
+    out += HEX3[((a & 63) << 6) | (b & 63)];
   }
-  return out + (VALUE.get(text[26]!)! >> 2).toString(16);
+  const last = VALUE[text.charCodeAt(26)] ?? 255;
+  // 26 characters of 6 bits and a last one of 4 (its 2 low bits zero): exactly one spelling per SHA.
+  if (bad > 63 || last > 63 || (last & 3) !== 0) return undefined;
+  return out + HEX3[last >> 2]!.slice(2);
 }
