@@ -206,9 +206,12 @@ export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array)
   }
   const lines = text === '' ? [] : text.slice(0, -1).split('\n');
   const n = m.fields.length;
+  const ascii = text.length === bytes.length;
   const rows: Row[] = [];
   for (const [k, l] of lines.entries()) {
-    rows.push(m.version === 1 ? decodeRowV1(l, n, fi, path, k + 1) : decodeRow(l, n, fi, path, k + 1, rows[k - 1]?.id));
+    rows.push(
+      m.version === 1 ? decodeRowV1(l, n, fi, path, k + 1) : decodeRow(l, n, fi, path, k + 1, rows[k - 1]?.id, ascii),
+    );
   }
   const { lower } = m.runs[fi]!.parts[i]!;
   const upper = m.runs[fi]!.parts[i + 1]?.lower;

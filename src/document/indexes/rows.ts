@@ -11,7 +11,7 @@
  * ~73 in format 1: `[id, blobSha hex, v_0, …]`, still read — decodeRowV1).
  */
 import { InvalidResponse } from '../../core/errors.js';
-import { shaToText, textToSha } from './sha-text.js';
+import { isShaText, shaToText, textToSha } from './sha-text.js';
 import {
   compareStored,
   isCut,
@@ -152,15 +152,17 @@ export function encodeRow(r: Row): string {
 }
 
 /**
- * A read row's standalone size without serializing it: `[0,` + its id + its tail, newline included — when
- * the id needs no escaping and is ASCII (the usual id), else undefined (rowBytes serializes it).
+ * A read row's standalone size without serializing it, newline included: its stored line with the shared
+ * id prefix written out (`[0,` + the whole id instead of `[k,` + the suffix) — when the part is ASCII and the
+ * prefix needs no escaping (the usual id), else undefined (rowBytes serializes the row).
  */
-function standaloneBytes(tail: string, id: string): number | undefined {
-  for (let i = 0; i < id.length; i++) {
+function standaloneBytes(stored: string, id: string, k: number, ascii: boolean): number | undefined {
+  if (!ascii) return undefined;
+  for (let i = 0; i < k; i++) {
     const c = id.charCodeAt(i);
-    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return undefined;
+    if (c < 0x20 || c === 0x22 || c === 0x5c) return undefined;
   }
-  return 3 + id.length + 2 + utf8Length(tail) + 1;
+  return stored.length + 1 - String(k).length + k + 1;
 }
 
 /** Characters (UTF-16 code units) `id` shares at its start with `prev`. */
@@ -202,6 +204,29 @@ function bad(path: string, line: number, why: string): never {
   throw new InvalidResponse(`index part ${path} line ${line} ${why}; the index must be rebuilt`, { key: path, line });
 }
 
+/**
+ * A row read from a format-2 part. Its blob SHA is spelled in hex only when asked: a write reads whole
+ * parts to edit one row, and spelling every other row's SHA was a third of the cost of reading a part.
+ */
+class ReadRow implements Row {
+  line?: string;
+  bytes?: number;
+  tail?: string;
+  #hex: string | undefined;
+  constructor(
+    public key: Stored,
+    public id: string,
+    public values: Stored[],
+    public element: boolean,
+    private readonly sha64: string,
+  ) {}
+
+  get blobSha(): string {
+    this.#hex ??= textToSha(this.sha64)!;
+    return this.#hex;
+  }
+}
+
 function parseLine(text: string, path: string, line: number): unknown[] {
   let a: unknown;
   try {
@@ -229,9 +254,18 @@ function keyOf(rest: unknown[], n: number, fi: number, path: string, line: numbe
 
 /**
  * Decode one line of a format-2 part (untrusted) of the run of `fields[fi]` among `n` fields; `prev` is
- * the id of the part's previous row (undefined for its first), which the front-coded id continues.
+ * the id of the part's previous row (undefined for its first), which the front-coded id continues;
+ * `ascii` says the part holds only ASCII (a line's length is then its bytes).
  */
-export function decodeRow(text: string, n: number, fi: number, path: string, line: number, prev?: string): Row {
+export function decodeRow(
+  text: string,
+  n: number,
+  fi: number,
+  path: string,
+  line: number,
+  prev?: string,
+  ascii = false,
+): Row {
   indexWork.rowsDecoded++;
   const a = parseLine(text, path, line);
   if (a.length !== n + 3 && a.length !== n + 4) bad(path, line, `is not a row [k, id, sha, ${n} value(s)(, element)]`);
@@ -242,17 +276,16 @@ export function decodeRow(text: string, n: number, fi: number, path: string, lin
   if (typeof suffix !== 'string') bad(path, line, 'has no id');
   const id = (prev ?? '').slice(0, k as number) + suffix;
   if (id === '') bad(path, line, 'has no id');
-  const blobSha = typeof sha64 === 'string' ? textToSha(sha64) : undefined;
-  if (blobSha === undefined) bad(path, line, 'has no blob SHA (27 base64url characters)');
+  if (typeof sha64 !== 'string' || !isShaText(sha64)) bad(path, line, 'has no blob SHA (27 base64url characters)');
   const { key, values, element } = keyOf(a.slice(3), n, fi, path, line);
-  const row: Row = { key, id, blobSha, values, element };
+  const row: Row = new ReadRow(key, id, values, element, sha64);
   // The tail read is kept: a part rewritten around one changed row re-sends its other rows as they came,
   // instead of serializing each again (it parsed as exactly this row, so it means the same). A JSON string
   // holds no bare `"`, so the first `,"<sha>"` ends the id's suffix.
   const at = text.indexOf(`,"${sha64}"`);
   if (at > 0) {
     row.tail = text.slice(at);
-    row.bytes = standaloneBytes(row.tail, id);
+    row.bytes = standaloneBytes(text, id, k as number, ascii);
   }
   return row;
 }

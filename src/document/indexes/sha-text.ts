@@ -49,3 +49,17 @@ export function textToSha(text: string): string | undefined {
   if (bad > 63 || last > 63 || (last & 3) !== 0) return undefined;
   return out + HEX3[last >> 2]!.slice(2);
 }
+
+/**
+ * Whether `text` is a SHA's stored spelling (27 characters of the alphabet, the last with its 2 low bits
+ * zero), without spelling it in hex.
+ *
+ * @example
+ * isShaText('ASNFZ4mrze8BI0VniavN7wEjRWc'); // true
+ */
+export function isShaText(text: string): boolean {
+  if (text.length !== 27) return false;
+  let bad = 0;
+  for (let i = 0; i < 27; i++) bad |= VALUE[text.charCodeAt(i)] ?? 255;
+  return bad <= 63 && (VALUE[text.charCodeAt(26)]! & 3) === 0;
+}
