@@ -166,13 +166,15 @@ export const MAX_READ_PART_BYTES = 2 * 1024 * 1024;
 
 /** A part's bytes in the current format: one row per line, each id front-coded on the one before it. */
 export function encodePart(rows: readonly Row[]): Uint8Array {
-  let text = '';
+  const lines: string[] = new Array(rows.length + 1);
   let prev = '';
-  for (const r of rows) {
-    text += `${storedLine(r, prev)}\n`;
+  for (const [i, r] of rows.entries()) {
+    lines[i] = storedLine(r, prev);
     prev = r.id;
   }
-  return new TextEncoder().encode(text);
+  lines[rows.length] = ''; // the last newline
+  // One join (a flat string) rather than a chain of concatenations the encoder must flatten first.
+  return new TextEncoder().encode(rows.length === 0 ? '' : lines.join('\n'));
 }
 
 /** The path of part `i` of the run of `fields[fi]`. */

@@ -92,11 +92,10 @@ export function rowsOf(
   head = rowHead(id, blobSha, values),
 ): Row[] {
   const v = values[fi]!;
-  const start = `[0,${head.idJson}`;
   if (!Array.isArray(v) || v.length === 0) {
     indexWork.rowsEncoded++;
     const tail = `${head.shared}]`;
-    return [{ key: v, id, blobSha, values, element: false, tail, line: start + tail, bytes: head.bytes + 2 }];
+    return [{ key: v, id, blobSha, values, element: false, tail, bytes: head.bytes + 2 }];
   }
   const keys = [...v].sort(compareStored).filter((k, i, all) => i === 0 || compareStored(all[i - 1]!, k) !== 0);
   indexWork.rowsEncoded += keys.length;
@@ -110,7 +109,6 @@ export function rowsOf(
       values,
       element: true,
       tail,
-      line: start + tail,
       bytes: head.bytes + utf8Length(element) + 3,
     };
   });

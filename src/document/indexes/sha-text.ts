@@ -7,6 +7,8 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 /** Character code → its 6-bit value (tables, not a Map: every row read back converts one SHA). */
 const VALUE = new Uint8Array(128).fill(255);
 for (const [i, c] of [...ALPHABET].entries()) VALUE[c.charCodeAt(0)] = i;
+/** 12-bit value → its 2 characters. */
+const PAIR = Array.from({ length: 4096 }, (_, v) => ALPHABET[v >> 6]! + ALPHABET[v & 63]!);
 /** 12-bit value → its 3 hex digits. */
 const HEX3 = Array.from({ length: 4096 }, (_, v) => v.toString(16).padStart(3, '0'));
 const HEX = /^[0-9a-f]{40}$/;
@@ -21,10 +23,7 @@ export function shaToText(hex: string): string {
   if (!HEX.test(hex)) throw new TypeError(`not a 40-hex SHA: ${hex}`);
   let out = '';
   // 160 bits = 26 groups of 6 and 4 left: read 3 hex digits (12 bits) at a time, 2 characters each.
-  for (let i = 0; i < 39; i += 3) {
-    const v = Number.parseInt(hex.slice(i, i + 3), 16);
-    out += ALPHABET[v >> 6]! + ALPHABET[v & 63]!;
-  }
+  for (let i = 0; i < 39; i += 3) out += PAIR[Number.parseInt(hex.slice(i, i + 3), 16)]!;
   return out + ALPHABET[Number.parseInt(hex[39]!, 16) << 2]!;
 }
 
