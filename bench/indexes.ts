@@ -6,7 +6,9 @@
  *    unchanged), the same returning the 50 documents in full, and a put of 1 document — requests, bytes
  *    down (and, for the query, the index files' own bytes), bytes up.
  * Run: npx tsx bench/indexes.ts [--n 100000] [--runs 3] [--text 1100]   → bench/results/indexes.{json,md}
- * (--text: filler characters per document; the table says the document size it was measured with)
+ * (--text: filler characters per document; the table says the document size it was measured with; another
+ * size than the default's writes bench/results/indexes-text<chars>.{json,md}, so the docs' table stays the
+ * default's)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -146,8 +148,9 @@ async function main() {
   result.query.received = cold.m.received;
   const md = indexesTable(result);
   mkdirSync(join(here, 'results'), { recursive: true });
-  writeFileSync(join(here, 'results', 'indexes.json'), `${JSON.stringify(result, null, 2)}\n`);
-  writeFileSync(join(here, 'results', 'indexes.md'), `${md}\n`);
+  const stem = TEXT === 1100 ? 'indexes' : `indexes-text${TEXT}`;
+  writeFileSync(join(here, 'results', `${stem}.json`), `${JSON.stringify(result, null, 2)}\n`);
+  writeFileSync(join(here, 'results', `${stem}.md`), `${md}\n`);
   console.log(md);
 }
 

@@ -137,7 +137,7 @@ describe('issue 28 write budget on the GitHub API store', () => {
     const holding = starParts.flatMap((path, i) =>
       text(blob(path))
         .split('\n')
-        .some((line) => line !== '' && (JSON.parse(line) as number[])[2 + fi]! >= 990)
+        .some((line) => line !== '' && (JSON.parse(line) as number[])[3 + fi]! >= 990) // [k, id, sha, values…]
         ? [i]
         : [],
     );

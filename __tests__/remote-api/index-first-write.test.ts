@@ -3,8 +3,9 @@
  * requests of the same write without an index" — both through `DocumentStore.putMany` on the GitHub API store
  * against the emulator, the index declared in the same commit. (Its CPU ratio, ≤ 1.3×, is a timing: measured
  * in bench/indexes.ts, never here.) Asserted with ≈ 1.2 KB documents (bench/writes.ts's size): create-tree
- * requests carry ≤ 1 MiB each and the index adds ≈ 130 bytes per document, so the ratio depends on document
- * size — with ≈ 240-byte documents it is 1.54× (43 vs 28 requests: README "Indexes and queries"), over the goal.
+ * requests carry ≤ 1 MiB each and the index adds ≈ 105 bytes per document (stored format 2), so the ratio
+ * depends on document size — with ≈ 240-byte documents it is 1.39× (39 vs 28 requests; 1.54× in format 1), over
+ * the goal: index-first-write-small-docs.test.ts asserts it in request counts at a tenth of the scale.
  */
 import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';

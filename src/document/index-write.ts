@@ -30,6 +30,7 @@ import { countsPath } from './indexes/counts.js';
 import {
   DECLARATION_KEY,
   declarationChanges,
+  FORMAT_VERSION,
   type IndexDeclaration,
   type IndexOptions,
   type Manifest,
@@ -206,9 +207,10 @@ async function typeFiles(
   const current = m && m.fields.join('\n') === t.fields.join('\n') ? m : undefined;
   if (rebuilt || !current) return fromDocuments();
   try {
-    if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+    // A large write, or an index in an older format (format 1 rows are still read), is rebuilt from one run.
+    if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE) || current.version !== FORMAT_VERSION)
       return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
-    return await incremental(base, t, mine, manifestBytes!, o);
+    return await incremental(base, t, mine, { bytes: manifestBytes!, parsed: current }, o);
   } catch (e) {
     // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
     if (e instanceof InvalidResponse) return fromDocuments();
@@ -221,7 +223,7 @@ async function incremental(
   base: DeriveBase,
   t: TypeIndex,
   mine: readonly IndexedOp[],
-  manifestBytes: Uint8Array,
+  manifest: { bytes: Uint8Array; parsed: Manifest },
   o: IndexOptions,
 ): Promise<IndexFiles> {
   const previous = await base.read(mine.map((op) => op.key));
@@ -236,11 +238,14 @@ async function incremental(
     if (change.before || change.after) changes.push(change);
   }
   const declaration: IndexDeclaration = { version: 1, indexes: [t] };
-  const have = new Map<string, Uint8Array | undefined>([[manifestPath(t.namespace, t.type), manifestBytes]]);
+  const path = manifestPath(t.namespace, t.type);
+  const have = new Map<string, Uint8Array | undefined>([[path, manifest.bytes]]);
+  // The manifest was parsed once (typeFiles): the plan and the update reuse it rather than parse it again.
+  const parsed = new Map([[path, manifest.parsed]]);
   await fetchInto(
     base,
     have,
-    partsToRead(declaration, (p) => have.get(p), changes),
+    partsToRead(declaration, (p) => have.get(p), changes, parsed),
   );
   // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
   for (let round = 0; ; round++) {
@@ -250,7 +255,7 @@ async function incremental(
       return have.get(p);
     };
     try {
-      const u = updateIndex(declaration, read, changes, o);
+      const u = updateIndex(declaration, read, changes, o, parsed);
       // A counts file not fetched reads as absent (left alone): fetch it and go again, never skip it.
       if (wanted.length > 0) {
         if (round > 3) throw new InvalidResponse(`index files ${wanted.join(', ')} could not be read`, {});
@@ -260,7 +265,7 @@ async function incremental(
       const out: IndexFiles = new Map();
       for (const p of u.deletes) out.set(p, null);
       for (const [p, b] of u.writes) out.set(p, b);
-      return await withMissingCounts(base, t, mine, manifestBytes, have, out);
+      return await withMissingCounts(base, t, mine, manifest.parsed, have, out);
     } catch (e) {
       if (wanted.length === 0 || round > 3) throw e;
       await fetchInto(base, have, wanted);
@@ -277,7 +282,7 @@ async function withMissingCounts(
   base: DeriveBase,
   t: TypeIndex,
   mine: readonly IndexedOp[],
-  manifestBytes: Uint8Array,
+  m: Manifest,
   have: Map<string, Uint8Array | undefined>,
   out: IndexFiles,
 ): Promise<IndexFiles> {
@@ -286,7 +291,6 @@ async function withMissingCounts(
     return have.has(p) && have.get(p) === undefined;
   });
   if (absent.length === 0) return out;
-  const m = manifestOf(manifestBytes, t)!;
   for (const [p, b] of await countsFromRun(base.read, m, t, mine, absent, () => declaredMeanwhile(t))) out.set(p, b);
   return out;
 }

@@ -5,6 +5,7 @@ import { assertValidKey } from '../../../src/core/keys.js';
 import { buildIndex } from '../../../src/document/indexes/build.js';
 import { parseManifest, parsePart, partFor, serializeManifest } from '../../../src/document/indexes/format.js';
 import { fieldDir, partPath } from '../../../src/document/indexes/paths.js';
+import { shaToText } from '../../../src/document/indexes/sha-text.js';
 import { doc, enc, manifestOf } from './helpers.js';
 
 const decl = { version: 1 as const, indexes: [{ namespace: 'g', type: 'repo', fields: ['data.n', 'data.tags'] }] };
@@ -14,6 +15,8 @@ const docs = Array.from({ length: 40 }, (_, i) =>
 const files = buildIndex(decl, docs, { maxPartBytes: 1024 });
 const m = manifestOf(files, 'g', 'repo');
 const SHA = 'a'.repeat(40);
+/** SHA as a format-2 row spells it (base64url). */
+const SHA64 = shaToText(SHA);
 
 function damage(fn: () => unknown, text: RegExp | string): InvalidResponse {
   try {
@@ -85,13 +88,27 @@ describe('manifest and parts, read back', () => {
   const part0 = (text: string) => () => parsePart(m, 0, 0, enc.encode(text));
   it.each([
     ['not JSON', '{\n', /line 1 is not JSON/],
-    ['a row of another length', '["a","x",1]\n', /is not a row/],
-    ['no blob SHA', `["a","xyz",1,["x"]]\n`, /40-hex/],
-    ['a value of no stored kind', `["a","${SHA}",{"a":1},[]]\n`, /not a stored index value/],
-    ['rows out of order', `["b","${SHA}",1,[]]\n["a","${SHA}",1,[]]\n`, /line 2 is out of order/],
-    ['a row beyond its part', `["z","${SHA}",1000000,[]]\n`, /outside its part/],
-    ['no final newline', `["a","${SHA}",1,[]]`, /newline/],
-    ['an element not in its array', `["a","${SHA}",["x"],[],"y"]\n`, /not in its array/],
+    ['a row of another length', '[0,"a","x",1]\n', /is not a row/],
+    ['no blob SHA', `[0,"a","xyz",1,["x"]]\n`, /no blob SHA \(27 base64url characters\)/],
+    ['a hex blob SHA (format 1 spelling)', `[0,"a","${SHA}",1,["x"]]\n`, /no blob SHA/],
+    ['a SHA of a non-canonical spelling', `[0,"a","${SHA64.slice(0, 26)}B",1,[]]\n`, /no blob SHA/],
+    ['a value of no stored kind', `[0,"a","${SHA64}",{"a":1},[]]\n`, /not a stored index value/],
+    ['rows out of order', `[0,"b","${SHA64}",1,[]]\n[0,"a","${SHA64}",1,[]]\n`, /line 2 is out of order/],
+    ['a row beyond its part', `[0,"z","${SHA64}",1000000,[]]\n`, /outside its part/],
+    ['no final newline', `[0,"a","${SHA64}",1,[]]`, /newline/],
+    ['an element not in its array', `[0,"a","${SHA64}",["x"],[],"y"]\n`, /not in its array/],
+    ['a first row continuing an id', `[1,"a","${SHA64}",1,[]]\n`, /line 1 has a shared id prefix that is not 0 to 0/],
+    [
+      'a prefix longer than the id before',
+      `[0,"a","${SHA64}",1,[]]\n[2,"b","${SHA64}",1,[]]\n`,
+      /line 2 has a shared id prefix/,
+    ],
+    [
+      'a prefix that is not a count',
+      `[0,"a","${SHA64}",1,[]]\n[0.5,"b","${SHA64}",1,[]]\n`,
+      /line 2 has a shared id prefix/,
+    ],
+    ['an empty id', `["","","${SHA64}",1,[]]\n`, /shared id prefix|no id/],
   ])('refuses a part that has %s', (_, text, re) => {
     const e = damage(part0(text), re);
     expect(e.data.key).toBe('_docdb/index/g/repo/data.n/0.jsonl');

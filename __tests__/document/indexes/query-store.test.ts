@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
+import { shaToText } from '../../../src/document/indexes/sha-text.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 
 const LANGS = ['TypeScript', 'Go', 'Rust', 'C'];
@@ -151,7 +152,7 @@ describe('DocumentStore.query', () => {
     // A row naming a blob that is not the document's: caught when the documents are read.
     const part = (await store.list({ prefix: '_docdb/index/github/repo/data.stars/' })).entries[0]!;
     const text = new TextDecoder().decode((await store.get(part.key))!.value);
-    await store.put(part.key, text.replace(/"[0-9a-f]{40}"/, `"${'0'.repeat(40)}"`));
+    await store.put(part.key, text.replace(/"[A-Za-z0-9_-]{27}"/, `"${shaToText('0'.repeat(40))}"`));
     await expect(docs.query(q)).rejects.toBeInstanceOf(InvalidResponse);
     await store.put(part.key, 'garbage\n');
     await expect(docs.query({ ...q, fields: ['data.stars'] })).rejects.toBeInstanceOf(InvalidResponse);
@@ -177,7 +178,8 @@ async function tampered() {
     const all = (await store.list({ prefix: '_docdb/index/github/repo/' })).entries.map((e) => e.key);
     for (const p of all.filter((k) => k.endsWith('.jsonl'))) {
       const t = await text(p);
-      if (t.includes(old.blobSha)) await store.put(p, t.split(old.blobSha).join(fresh));
+      const [was, now] = [shaToText(old.blobSha), shaToText(fresh)]; // as rows spell a SHA (format 2)
+      if (t.includes(was)) await store.put(p, t.split(was).join(now));
     }
   };
   return { store, docs, text, starsParts, restate };
@@ -212,7 +214,7 @@ describe('a query checks what it read against the documents (issue 37 item 5)', 
   it('a manifest whose count disagrees with the rows of a whole run is InvalidResponse', async () => {
     const { store, docs, text, starsParts } = await tampered();
     const lines = (await text(starsParts[0]!)).split('\n');
-    await store.put(starsParts[0]!, `${lines.slice(1).join('\n')}`); // one row fewer
+    await store.put(starsParts[0]!, [...lines.slice(0, -2), ''].join('\n')); // one row fewer (the last)
     const q = { ...base, where: [{ field: 'data.stars', op: '>=' as const, value: 0 }], fields: ['data.stars'] };
     await expect(docs.query(q)).rejects.toThrow(/counts 40 documents, but its rows name 39/);
   });
@@ -225,17 +227,25 @@ describe('a manifest listing thousands of tiny parts (issue 37 item 6)', () => {
     const m = JSON.parse(await text(mkey));
     const fi = m.fields.indexOf('data.stars');
     const rows: string[] = [];
-    for (const p of starsParts) rows.push(...(await text(p)).split('\n').filter((l) => l !== ''));
+    for (const p of starsParts) {
+      // Each row standing alone (its id no longer front-coded on the row before): one row per part below.
+      let prev = '';
+      for (const l of (await text(p)).split('\n').filter((x) => x !== '')) {
+        const [k, suffix, ...rest] = JSON.parse(l);
+        prev = prev.slice(0, k) + suffix;
+        rows.push(JSON.stringify([0, prev, ...rest]));
+      }
+    }
     rows.sort((a, b) => {
       const [x, y] = [JSON.parse(a), JSON.parse(b)];
-      return x[2 + fi] - y[2 + fi] || (x[0] < y[0] ? -1 : 1);
+      return x[3 + fi] - y[3 + fi] || (x[1] < y[1] ? -1 : 1);
     });
     // One row per part, then 2,000 empty parts (keys past every row): every part valid on its own.
     const parts = [];
     const changes: { op: 'put'; key: string; value: string }[] = [];
     for (let i = 0; i < rows.length + 2000; i++) {
       const row = rows[i] === undefined ? undefined : JSON.parse(rows[i]!);
-      const lower = i === 0 ? null : row ? [row[2 + fi], row[0]] : [1000 + i, 'pad'];
+      const lower = i === 0 ? null : row ? [row[3 + fi], row[1]] : [1000 + i, 'pad'];
       changes.push({
         op: 'put',
         key: `_docdb/index/github/repo/data.stars/${i}.jsonl`,

@@ -5,10 +5,10 @@
 import { InvalidConfig } from '../../core/errors.js';
 import { countRows, countsPath, serializeCounts } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
-import { encodePart, type Manifest, type PartRef, serializeManifest } from './format.js';
+import { encodePart, FORMAT_VERSION, type Manifest, type PartRef, serializeManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
 import { compareRows, type IndexedDocument, type Row, rowBytes, rowHead, rowsOf, storedValues } from './rows.js';
-import { type Stored, utf8Length } from './values.js';
+import type { Stored } from './values.js';
 
 /**
  * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB
@@ -68,6 +68,16 @@ export function chunkRows(rows: readonly Row[], limit: number): Row[][] {
   return out;
 }
 
+/**
+ * A build's chunks with a last one under 1/8 of the bound joined to the one before (the result stays under
+ * 7/8 of the bound): else the first write touching the run's end would merge it, reading one more part.
+ */
+function withoutSmallTail(chunks: Row[][], max: number): Row[][] {
+  const last = chunks[chunks.length - 1]!;
+  if (chunks.length < 2 || last.reduce((n, r) => n + rowBytes(r), 0) >= max / 8) return chunks;
+  return [...chunks.slice(0, -2), chunks[chunks.length - 2]!.concat(last)];
+}
+
 /** Separator of a chunk that does not start the run: its first row. */
 export const separatorOf = (rows: readonly Row[]): [Row['key'], string] => [rows[0]!.key, rows[0]!.id];
 
@@ -111,21 +121,18 @@ export function buildTypeIndexFromValues(
   const limit = fillBytes(partBound(options));
   const values = docs.map((d) => d.values);
   const heads = docs.map((d, di) => rowHead(d.id, d.blobSha, values[di]!));
-  const headBytes = heads.map(utf8Length);
   const files = new Map<string, Uint8Array>();
   const runs = t.fields.map((field, fi) => {
-    const rows = docs
-      .flatMap((d, di) => rowsOf(fi, d.id, d.blobSha, values[di]!, heads[di], headBytes[di]))
-      .sort(compareRows);
+    const rows = docs.flatMap((d, di) => rowsOf(fi, d.id, d.blobSha, values[di]!, heads[di])).sort(compareRows);
     files.set(countsPath(t.namespace, t.type, field), serializeCounts(countRows(field, docs.length, rows)));
-    const parts: PartRef[] = chunkRows(rows, limit).map((chunk, i) => {
+    const parts: PartRef[] = withoutSmallTail(chunkRows(rows, limit), partBound(options)).map((chunk, i) => {
       files.set(partPath(t.namespace, t.type, field, String(i)), encodePart(chunk));
       return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };
     });
     return { field, next: parts.length, parts };
   });
   const manifest: Manifest = {
-    version: 1,
+    version: FORMAT_VERSION,
     namespace: t.namespace,
     type: t.type,
     fields: [...t.fields],

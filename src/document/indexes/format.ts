@@ -14,8 +14,18 @@ import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from './check.js';
 import { manifestPath, partPath } from './paths.js';
-import { compareRows, compareToSeparator, decodeRow, encodeRow, isStored, type Row, type Separator } from './rows.js';
+import {
+  compareRows,
+  compareToSeparator,
+  decodeRow,
+  decodeRowV1,
+  isStored,
+  type Row,
+  type Separator,
+  storedLine,
+} from './rows.js';
 import type { Stored } from './values.js';
+import { indexWork } from './work.js';
 
 export interface PartRef {
   /** Decimal part number, unique within the run. */
@@ -29,8 +39,15 @@ export interface Run {
   parts: PartRef[];
 }
 
+/**
+ * The stored format a writer writes: 2 (front-coded ids, base64url SHAs; rows.ts). Format 1 is still read,
+ * so queries answer from an index written before; the next write of the type rewrites it in format 2.
+ */
+export const FORMAT_VERSION = 2;
+
 export interface Manifest {
-  version: 1;
+  /** 1 or 2: how the parts' rows are spelled (the manifest itself is the same). */
+  version: 1 | 2;
   namespace: string;
   type: string;
   fields: string[];
@@ -71,7 +88,7 @@ function runOf(v: unknown, field: string): Run {
 /** The manifest's shape, in a fresh object; its order and consistency are checked by checkRuns. */
 function manifestOf(v: unknown): Manifest {
   const o = record(v, '');
-  if (o.version !== 1) fail('version', 'must be 1');
+  if (o.version !== 1 && o.version !== FORMAT_VERSION) fail('version', `must be 1 or ${FORMAT_VERSION}`);
   const namespace = string(o.namespace, 'namespace');
   const type = string(o.type, 'type');
   const fields = array(o.fields, 'fields').map((f, i) => string(f, at('fields', i)));
@@ -79,7 +96,7 @@ function manifestOf(v: unknown): Manifest {
   const count = integer(o.count, 'count', 0);
   const runs = array(o.runs, 'runs').map((r, i) => runOf(r, at('runs', i)));
   onlyKeys(o, '', ['version', 'namespace', 'type', 'fields', 'count', 'runs']);
-  return { version: 1, namespace, type, fields, count, runs };
+  return { version: o.version as 1 | 2, namespace, type, fields, count, runs };
 }
 
 /** The manifest's bytes (one compact line: it is read on every query, so size counts more than diffs). */
@@ -119,6 +136,7 @@ function checkRuns(m: Manifest, key: string): void {
  */
 export function parseManifest(bytes: Uint8Array, namespace: string, type: string): Manifest {
   const key = manifestPath(namespace, type);
+  indexWork.manifestsParsed++;
   let json: unknown;
   try {
     if (!isUtf8(bytes)) throw new Error('not UTF-8');
@@ -146,11 +164,17 @@ export function parseManifest(bytes: Uint8Array, namespace: string, type: string
  */
 export const MAX_READ_PART_BYTES = 2 * 1024 * 1024;
 
-/** A part's bytes: one row per line. */
+/** A part's bytes in the current format: one row per line, each id front-coded on the one before it. */
 export function encodePart(rows: readonly Row[]): Uint8Array {
-  let text = '';
-  for (const r of rows) text += `${encodeRow(r)}\n`;
-  return new TextEncoder().encode(text);
+  const lines: string[] = new Array(rows.length + 1);
+  let prev = '';
+  for (const [i, r] of rows.entries()) {
+    lines[i] = storedLine(r, prev);
+    prev = r.id;
+  }
+  lines[rows.length] = ''; // the last newline
+  // One join (a flat string) rather than a chain of concatenations the encoder must flatten first.
+  return new TextEncoder().encode(rows.length === 0 ? '' : lines.join('\n'));
 }
 
 /** The path of part `i` of the run of `fields[fi]`. */
@@ -167,6 +191,7 @@ export function pathOfPart(m: Manifest, fi: number, i: number): string {
  */
 export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array): Row[] {
   const path = pathOfPart(m, fi, i);
+  indexWork.partsParsed++;
   if (bytes.length > MAX_READ_PART_BYTES) {
     throw new InvalidResponse(
       `index part ${path} holds ${bytes.length} bytes, more than a docdb writer writes (at most ${MAX_READ_PART_BYTES}); the index must be rebuilt`,
@@ -182,7 +207,14 @@ export function parsePart(m: Manifest, fi: number, i: number, bytes: Uint8Array)
     });
   }
   const lines = text === '' ? [] : text.slice(0, -1).split('\n');
-  const rows = lines.map((l, n) => decodeRow(l, m.fields.length, fi, path, n + 1));
+  const n = m.fields.length;
+  const ascii = text.length === bytes.length;
+  const rows: Row[] = [];
+  for (const [k, l] of lines.entries()) {
+    rows.push(
+      m.version === 1 ? decodeRowV1(l, n, fi, path, k + 1) : decodeRow(l, n, fi, path, k + 1, rows[k - 1]?.id, ascii),
+    );
+  }
   const { lower } = m.runs[fi]!.parts[i]!;
   const upper = m.runs[fi]!.parts[i + 1]?.lower;
   rows.forEach((r, n) => {

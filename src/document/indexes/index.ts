@@ -22,7 +22,7 @@ export {
   validateDeclaration,
 } from './declaration.js';
 export { evaluate, type QueryResult, type ResultRow } from './evaluate.js';
-export { type Manifest, type PartRef, parseManifest, parsePart, type Run } from './format.js';
+export { FORMAT_VERSION, type Manifest, type PartRef, parseManifest, parsePart, type Run } from './format.js';
 export { declarationChanges, dropIndex } from './lifecycle.js';
 export { INDEX_ROOT, manifestPath, partPath } from './paths.js';
 export { planQuery, type QueryPlan } from './plan.js';

@@ -15,6 +15,7 @@ import { countsAfter, countsToRead, keyDelta } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import {
   encodePart,
+  FORMAT_VERSION,
   type Manifest,
   type PartRef,
   parseManifest,
@@ -43,7 +44,7 @@ export interface IndexUpdate {
   deletes: string[];
   /** Every path `read` was asked for, in order (what the caller must fetch at the tip). */
   readPaths: string[];
-  /** Declared types with no manifest, or one for other fields: build them with `buildTypeIndex`. */
+  /** Declared types with no manifest, one for other fields or in an older format: build them with `buildTypeIndex`. */
   rebuild: TypeIndex[];
 }
 
@@ -78,20 +79,48 @@ function runDelta(fi: number, t: TypeIndex, changes: readonly IndexChange[]): { 
   return { removed, added };
 }
 
-/** Apply removals and additions to the rows of one part. */
-function applyToPart(rows: Row[], removed: readonly Row[], added: readonly Row[], path: string): Row[] {
-  let out = rows;
+/** Where `r` is, or would go, in sorted `rows` (binary search: the part is already in order). */
+function seek(rows: readonly Row[], r: Row): { at: number; found: boolean } {
+  let lo = 0;
+  let hi = rows.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    const c = compareRows(rows[mid]!, r);
+    if (c === 0) return { at: mid, found: true };
+    if (c < 0) lo = mid + 1;
+    else hi = mid;
+  }
+  return { at: lo, found: false };
+}
+
+/**
+ * Apply removals and additions to the sorted rows of one part: each found or placed by binary search, so
+ * the work is the change's, not a sort of the part. A removed row that is not there, or an added row that
+ * already is, means the stored index contradicts the documents: InvalidResponse (the write rebuilds it).
+ */
+function applyToPart(rows: readonly Row[], removed: readonly Row[], added: readonly Row[], path: string): Row[] {
+  const out = rows.slice();
   for (const r of removed) {
-    const at = out.findIndex((x) => compareRows(x, r) === 0);
-    if (at < 0) {
+    const { at, found } = seek(out, r);
+    if (!found) {
       throw new InvalidResponse(
         `index part ${path} does not hold the row of ${JSON.stringify(r.id)} that the document's previous state implies; the index must be rebuilt`,
         { key: path, id: r.id },
       );
     }
-    out = out.slice(0, at).concat(out.slice(at + 1));
+    out.splice(at, 1);
   }
-  return out.concat(added).sort(compareRows);
+  for (const r of added) {
+    const { at, found } = seek(out, r);
+    if (found) {
+      throw new InvalidResponse(
+        `index part ${path} already holds a row of ${JSON.stringify(r.id)} that the write adds; the index must be rebuilt`,
+        { key: path, id: r.id },
+      );
+    }
+    out.splice(at, 0, r);
+  }
+  return out;
 }
 
 const sizeOf = (rows: readonly Row[]) => rows.reduce((n, r) => n + rowBytes(r), 0);
@@ -191,10 +220,26 @@ function rewriteRun(
   return changed;
 }
 
-function updateType(ctx: Ctx, read: ReadFile, t: TypeIndex, changes: readonly IndexChange[]): void {
-  const bytes = read(manifestPath(t.namespace, t.type));
-  if (bytes === undefined) return void ctx.out.rebuild.push(t);
-  const m = parseManifest(bytes, t.namespace, t.type);
+/**
+ * Manifests the caller has already parsed, by path: a write parses its type's manifest once, not once more
+ * for the plan and once more for the update (the manifest grows with the type; the change does not).
+ */
+export type ParsedManifests = ReadonlyMap<string, Manifest>;
+
+/** The manifest at the tip: the caller's parse (copied: an update edits its runs) or the bytes parsed now. */
+function manifestAt(read: ReadFile, t: TypeIndex, parsed: ParsedManifests): Manifest | undefined {
+  const path = manifestPath(t.namespace, t.type);
+  const bytes = read(path);
+  if (bytes === undefined) return undefined;
+  const known = parsed.get(path);
+  if (!known) return parseManifest(bytes, t.namespace, t.type);
+  return { ...known, fields: [...known.fields], runs: known.runs.map((r) => ({ ...r, parts: [...r.parts] })) };
+}
+
+function updateType(ctx: Ctx, read: ReadFile, t: TypeIndex, changes: readonly IndexChange[], parsed: ParsedManifests) {
+  const m = manifestAt(read, t, parsed);
+  // No manifest, or one of an older format (rewritten whole in the current one): the caller builds the type.
+  if (m === undefined || m.version !== FORMAT_VERSION) return void ctx.out.rebuild.push(t);
   if (m.fields.join('\n') !== t.fields.join('\n')) return void ctx.out.rebuild.push(t);
   const ids = new Set<string>();
   let delta = 0;
@@ -241,6 +286,7 @@ export function updateIndex(
   read: ReadFile,
   changes: readonly IndexChange[],
   options: IndexOptions = {},
+  parsed: ParsedManifests = new Map(),
 ): IndexUpdate {
   const out: IndexUpdate = { writes: new Map(), deletes: [], readPaths: [], rebuild: [] };
   const readLogged = (p: string) => {
@@ -261,7 +307,7 @@ export function updateIndex(
   };
   for (const t of declaration.indexes) {
     const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
-    if (mine.length > 0) updateType(ctx, readLogged, t, mine);
+    if (mine.length > 0) updateType(ctx, readLogged, t, mine, parsed);
   }
   return out;
 }
@@ -277,14 +323,17 @@ export function updateIndex(
  * @example
  * const paths = partsToRead(declaration, (p) => manifests.get(p), changes); // fetch these, then updateIndex
  */
-export function partsToRead(declaration: IndexDeclaration, read: ReadFile, changes: readonly IndexChange[]): string[] {
+export function partsToRead(
+  declaration: IndexDeclaration,
+  read: ReadFile,
+  changes: readonly IndexChange[],
+  parsed: ParsedManifests = new Map(),
+): string[] {
   const out = new Set<string>();
   for (const t of declaration.indexes) {
     const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
-    const bytes = mine.length > 0 ? read(manifestPath(t.namespace, t.type)) : undefined;
-    if (!bytes) continue;
-    const m = parseManifest(bytes, t.namespace, t.type);
-    if (m.fields.join('\n') !== t.fields.join('\n')) continue;
+    const m = mine.length > 0 ? manifestAt(read, t, parsed) : undefined;
+    if (!m || m.version !== FORMAT_VERSION || m.fields.join('\n') !== t.fields.join('\n')) continue;
     const count = mine.reduce((n, c) => n + (c.after ? 1 : 0) - (c.before ? 1 : 0), m.count);
     t.fields.forEach((field, fi) => {
       const { removed, added } = runDelta(fi, t, mine);
