@@ -6,7 +6,8 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
-import { SEARCH_DECLARATION_KEY, SEARCH_ROOT } from '../../../src/document/search/index.js';
+import { SEARCH_DECLARATION_PATH, searchManifestAt } from '../../../src/document/first-reads.js';
+import { SEARCH_DECLARATION_KEY, SEARCH_ROOT, searchManifestPath } from '../../../src/document/search/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 import { assertNoStrayFiles, assertSearchExact } from './search-oracle.js';
 
@@ -24,6 +25,11 @@ async function keys(store: MemoryRefStore, prefix: string): Promise<string[]> {
 }
 
 describe('DocumentStore search', () => {
+  it("spells the search keys of the write's first read round as the search core does", () => {
+    expect(SEARCH_DECLARATION_PATH).toBe(SEARCH_DECLARATION_KEY);
+    expect(searchManifestAt('github', 'repo')).toBe(searchManifestPath('github', 'repo'));
+  });
+
   it('declaring builds from the documents in one commit; declaring again writes nothing', async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);
