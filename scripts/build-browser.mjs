@@ -46,11 +46,13 @@ export const INITIAL_GZIP_BUDGET = 60 * 1024;
  * (measured 95,998 bytes), to 97 KB for the archive read ahead of a listing and `changes({ withPatches })` (issue 41,
  * +0.43 KB) — to 108 KB when the bundle was split into an entry and chunks (issue 40): the
  * same code (301 KB minified, 296 KB as one file), but each of its 12 files is gzipped alone, without the
- * others' repeats to refer back to (measured 105,953 bytes in all) — and to 112 KB when the store's readers
+ * others' repeats to refer back to (measured 105,953 bytes in all) — to 112 KB when the store's readers
  * and two entry functions became lazy pieces too (issue 40, the first download 71,914 → 59,330 bytes): 15
- * files, and the names the shared chunk exports to the pieces (measured 109,795 bytes in all).
+ * files, and the names the shared chunk exports to the pieces (measured 109,795 bytes in all) — and to 124 KB
+ * for full-text search (issue 42: the search core, the write path keeping it and `DocumentStore.search`, all in
+ * lazy chunks; the first download stays within its budget).
  */
-export const BUNDLE_GZIP_BUDGET = 112 * 1024;
+export const BUNDLE_GZIP_BUDGET = 124 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
