@@ -95,7 +95,7 @@ export function checkSearch(search: unknown): void {
     });
   }
   const declared = search.filter((t) => (t as TypeSearch | null)?.fields?.length !== 0);
-  validateSearchDeclaration({ version: 1, search: declared }, 'search');
+  validateSearchDeclaration({ version: 1, search: declared });
 }
 
 /**
