@@ -211,7 +211,8 @@ function tableWrites(p: Plan, files: Map<string, Uint8Array | null>, out: Map<st
     }
     return { ids, at: o - n * TABLE_PART_SIZE, key: tablePartPath(m.namespace, m.type, n) };
   };
-  for (const d of p.deltas) {
+  // An update keeps its document's ordinal: only creates and deletes touch the table.
+  for (const d of p.deltas.filter((x) => !x.before || !x.after)) {
     const { ids, at, key } = partOf(p.ordinals.get(d.id)!);
     if (d.before && ids[at] !== d.id) {
       throw new InvalidResponse(`search table ${key} does not hold ${JSON.stringify(d.id)} at its ordinal; rebuild`, {
@@ -235,13 +236,15 @@ function bucketWrites(
 ) {
   const { m } = p;
   const maps = all ?? p.buckets;
-  for (const d of p.deltas) {
-    const b = maps.get(bucketOf(d.id, m.buckets))!;
-    if (d.after) b.set(d.id, p.ordinals.get(d.id)!);
-    else b.delete(d.id);
+  const touched = new Set<number>();
+  for (const d of p.deltas.filter((x) => !x.before || !x.after)) {
+    const b = bucketOf(d.id, m.buckets);
+    touched.add(b);
+    if (d.after) maps.get(b)!.set(d.id, p.ordinals.get(d.id)!);
+    else maps.get(b)!.delete(d.id);
   }
   if (!all) {
-    for (const [b, map] of maps) out.set(bucketPath(m.namespace, m.type, b), encodeBucket(map));
+    for (const b of touched) out.set(bucketPath(m.namespace, m.type, b), encodeBucket(maps.get(b)!));
     return m.buckets;
   }
   const buckets = bucketCountFor(count);
