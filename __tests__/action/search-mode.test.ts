@@ -97,6 +97,12 @@ describe('mode: query with search, in-process', () => {
     expect(e).toBeInstanceOf(InvalidConfig);
     expect((e as Error).message).toMatch(/^input "type": .*draft/);
     expect((e as Error).message).toContain('declare the searchable fields with search: on the projection');
+    expect((e as Error).message).toContain('or leave type empty');
+    const none = await runAction(search({ search: 'search', namespace: 'other' }), { store }).catch((x) => x);
+    expect(none).toMatchObject({ code: 'InvalidConfig', data: { field: 'namespace' } });
+    expect((none as Error).message).toMatch(
+      /^input "namespace": no type of namespace other has search declared; declare the searchable fields with search: on the projection that writes the type \(e\.g\. search: \[data\.title, data\.body\]\)$/,
+    );
   });
 
   it('hits too large for an output go to a JSON Lines file in the workspace, named by path', async () => {

@@ -212,6 +212,11 @@ describe('docdb doc search', () => {
     expect(r.stderr).toMatch(/--type: .*draft/);
     expect(r.stderr).toContain('docdb doc search-index --namespace notes --type draft --fields');
     expect(r.stdout).toBe('');
+    const none = await runCli(['doc', 'search', 'search', '--namespace', 'other', ...flags], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /--namespace: no type of namespace other has search declared; declare one with docdb doc search-index --namespace other --type TYPE --fields/,
+    );
   });
 
   it.each([
@@ -221,6 +226,7 @@ describe('docdb doc search', () => {
     [['x', '--limit', '0'], /--limit must be a positive whole number/],
     [['x', '--limit', '101'], /--limit must be from 1 to 100, got 101/],
     [['x', '--version', 'zz'], /--version must be a commit SHA/],
+    [['x', '--cursor', 'nope'], /--cursor: search cursor is not a cursor docdb issued/],
   ])('%j is a usage error naming the flag (before any request)', async (args, message) => {
     const before = em.requests.length;
     const r = await runCli(['doc', 'search', ...args, '--namespace', 'notes', '--repo', 'octo/none'], {
