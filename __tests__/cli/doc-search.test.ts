@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { untimedFetch } from '../remote-api/helpers.js';
 import { runCli } from './run-cli.js';
 
 const TOKEN = 'ghp_CliSearchTestToken0123456789abcdefAB';
@@ -217,6 +219,30 @@ describe('docdb doc search', () => {
     expect(none.stderr).toMatch(
       /--namespace: no type of namespace other has search declared; declare one with docdb doc search-index --namespace other --type TYPE --fields/,
     );
+  });
+
+  it('a tampered search index is an error naming the files, never a wrong hit (exit 1, no table)', async () => {
+    const tampered = await searchable();
+    const repo = tampered[tampered.indexOf('--repo') + 1] as string;
+    const raw = new RemoteApiRefStore({
+      owner: 'octo',
+      repo: repo.split('/')[1]!,
+      apiUrl: em.url,
+      token: TOKEN,
+      transport: untimedFetch(),
+    });
+    // The ordinal → id table of article, every id moved one place by a raw write (which bypasses DocumentStore).
+    const table = '_docdb/search/notes/article/table/0.json';
+    const ids = JSON.parse(new TextDecoder().decode((await raw.get(table))!.value!)) as string[];
+    expect(ids).toContain('a2');
+    await raw.put(table, `${JSON.stringify([...ids.slice(1), ids[0]])}\n`);
+    const r = await runCli(['doc', 'search', 'espresso', '--namespace', 'notes', '--type', 'article', ...tampered], {
+      env,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/InvalidResponse.*does not hold the words it was found for/s);
+    expect(r.stderr).toContain('notes/article');
   });
 
   it.each([
