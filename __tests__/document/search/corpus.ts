@@ -16,7 +16,24 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'ro', 'mi', 'te', 'sun', 'lo', 'ver', 'an', 'di', 'po', 'qua', 'le', 'tion', 'in', 'ex', 'ber'];
+const SYLLABLES = [
+  'ka',
+  'ro',
+  'mi',
+  'te',
+  'sun',
+  'lo',
+  'ver',
+  'an',
+  'di',
+  'po',
+  'qua',
+  'le',
+  'tion',
+  'in',
+  'ex',
+  'ber',
+];
 
 /** `count` documents `{ title, body }` with ids `doc-00000…`. */
 export function zipfCorpus(count: number, seed = 42): SearchDoc[] {

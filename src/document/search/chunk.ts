@@ -35,13 +35,17 @@ function termBytes(term: string, prev: string): number {
 /** Bytes of a shard's lines as encoded. */
 export function shardBytes(lines: readonly Line[], fields: number): number {
   let n = 0;
-  for (const [i, l] of lines.entries()) {
-    n += termBytes(l.term, lines[i - 1]?.term ?? '');
-    let prev = -1;
-    for (const p of l.postings) {
-      n += postingLength(p, prev, fields);
-      prev = p.ordinal;
-    }
+  for (const [i, l] of lines.entries())
+    n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
+  return n;
+}
+
+function postingsBytes(postings: readonly Posting[], fields: number): number {
+  let n = 0;
+  let prev = -1;
+  for (const p of postings) {
+    n += postingLength(p, prev, fields);
+    prev = p.ordinal;
   }
   return n;
 }
@@ -57,6 +61,13 @@ export function chunkLines(lines: readonly Line[], fields: number, maxBytes: num
   let cur: Line[] = [];
   let curBytes = 0;
   for (const line of lines) {
+    const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+    if (curBytes + whole <= maxBytes) {
+      // The usual case: the whole line fits, no copy of its postings.
+      cur.push(line);
+      curBytes += whole;
+      continue;
+    }
     let piece: Posting[] = [];
     let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
     let prev = -1;
