@@ -89,7 +89,11 @@ describe('docdb doc search-index', () => {
       version: 1,
       search: [{ namespace: 'notes', type: 'article', fields: ['data.title', 'data.body'] }],
     });
-    const again = await runCli(['doc', 'search-index', ...type, ...SEARCHED, '--json', ...flags], { env });
+    // The same fields with the flag repeated: the same declaration, no commit.
+    const again = await runCli(
+      ['doc', 'search-index', ...type, '--fields', 'data.title', '--fields', 'data.body', '--json', ...flags],
+      { env },
+    );
     expect(again.json()).toMatchObject({ changed: false, version: declared.stdout.trim() });
     // The declaration at the version before it: none.
     const before = /previous ([0-9a-f]{7})/.exec(declared.stderr)?.[1] as string;
