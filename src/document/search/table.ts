@@ -11,7 +11,7 @@ import { Cursor, numberText } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
-import { bucketPath, searchManifestPath, tablePartPath } from './paths.js';
+import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 
 /** FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host. */
 export function idHash(id: string): number {
@@ -170,6 +170,7 @@ export function searchFilesOf(t: TypeSearch, manifest: Uint8Array): string[] {
   const m = parseSearchManifest(t, manifest, true);
   const out = [searchManifestPath(t.namespace, t.type)];
   for (let i = 0; i < m.shards.length; i++) out.push(shardPathOf(m, i));
+  out.push(deltaPath(t.namespace, t.type));
   for (let p = 0; p * TABLE_PART_SIZE < m.next; p++) out.push(tablePartPath(t.namespace, t.type, p));
   for (let b = 0; b < m.buckets; b++) out.push(bucketPath(t.namespace, t.type, b));
   return out;
