@@ -13,11 +13,22 @@ import { encodeShard, type Line, type Posting, parseShard } from './shard.js';
 /** term → ordinal → posting (a tombstone when every tf is 0). */
 export type Delta = Map<string, Map<number, Posting>>;
 
-/** Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB. */
+/**
+ * Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB.
+ *
+ * @example
+ * deltaBound(131072); // 32768
+ */
 export function deltaBound(maxShardBytes: number): number {
   return Math.min(32 * 1024, Math.floor(maxShardBytes / 4));
 }
 
+/**
+ * Whether a delta entry says its (term, ordinal) is gone.
+ *
+ * @example
+ * isTombstone({ ordinal: 3, tf: [0, 0], norm: [0, 0] }); // true
+ */
 export function isTombstone(p: Posting): boolean {
   return p.tf.every((x) => x === 0);
 }
@@ -49,7 +60,12 @@ export function parseDelta(m: SearchManifest, bytes: Uint8Array | null): Delta {
   return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
 }
 
-/** The delta's bytes: terms in order, ordinals in order. */
+/**
+ * The delta's bytes: terms in order, ordinals in order.
+ *
+ * @example
+ * encodeDelta(new Map(), 2); // empty
+ */
 export function encodeDelta(delta: Delta, fields: number): Uint8Array {
   const lines: Line[] = [...delta.keys()]
     .sort()
@@ -72,7 +88,12 @@ export function withDelta(term: string, postings: readonly Posting[], delta: Del
   return out.sort((a, b) => a.ordinal - b.ordinal);
 }
 
-/** Delta terms in order (for queries: terms that may be in no shard yet). */
+/**
+ * Delta terms in order (for queries: terms that may be in no shard yet).
+ *
+ * @example
+ * deltaTerms(parseDelta(m, bytes)); // ['git', 'search']
+ */
 export function deltaTerms(delta: Delta): string[] {
   return [...delta.keys()].filter((t) => delta.get(t)!.size > 0).sort();
 }

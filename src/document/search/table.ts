@@ -13,7 +13,12 @@ import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE 
 import { readAll, type SearchRead } from './need.js';
 import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 
-/** FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host. */
+/**
+ * FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host.
+ *
+ * @example
+ * idHash('a'); // 3826002220
+ */
 export function idHash(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
@@ -127,7 +132,12 @@ export function readManifest(t: TypeSearch, read: SearchRead): SearchManifest {
   return parseSearchManifest(t, bytes);
 }
 
-/** Paths of the table parts holding `ordinals`. */
+/**
+ * Paths of the table parts holding `ordinals` (to fetch a page's ids with its documents' round).
+ *
+ * @example
+ * tablePathsOf(m, [3, 300]); // ['…/table/0.json', '…/table/1.json']
+ */
 export function tablePathsOf(m: SearchManifest, ordinals: Iterable<number>): string[] {
   const parts = new Set<number>();
   for (const o of ordinals) parts.add(Math.floor(o / TABLE_PART_SIZE));
