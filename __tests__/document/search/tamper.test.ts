@@ -91,6 +91,14 @@ describe('damaged search files', () => {
     expectDamage(key, null);
   });
 
+  it('a delta that is not UTF-8, references an ordinal past the table, or is absent', () => {
+    const key = '_docdb/search/n/t/delta.txt';
+    expectDamage(key, new Uint8Array([0xff, 0x0a]));
+    expectDamage(key, enc('!common ~~~~~~~~~~\n'));
+    expectDamage(key, enc('!common'));
+    expectDamage(key, null);
+  });
+
   it('a table part or bucket that is not JSON, the wrong length, or of another bucket', () => {
     const part = firstOf('/table/0.json');
     expectDamage(part, enc('[1'));

@@ -1,11 +1,8 @@
 /**
- * Applying posting changes to the shards that hold them, during an update: remove a document's old
- * postings (each must be there as the document's old text says: otherwise the index is out of step
- * with the documents, `InvalidResponse`), add its new ones, and re-cut the shard if it outgrew the
- * bound. An emptied shard is dropped (the one before it, or the next when it was the first, covers its
- * range).
+ * Merging the delta's entries into the shards that hold their keys: drop tombstoned postings, replace
+ * or insert the others, and re-cut a shard that outgrew the bound. An emptied shard is dropped (the one
+ * before it, or the next when it was the first, covers its range).
  */
-import { InvalidResponse } from '../../core/errors.js';
 import { firstKey, resplit } from './chunk.js';
 import { type Key, type SearchManifest, type ShardRef, shardFor, shardPathOf } from './manifest.js';
 import { encodeShard, type Line, loadShard, type Posting } from './shard.js';
@@ -17,19 +14,13 @@ export interface PostingChange {
   remove: boolean;
 }
 
-function samePosting(a: Posting, b: Posting): boolean {
-  return a.tf.every((x, f) => x === b.tf[f] && (x === 0 || a.norm[f] === b.norm[f]));
-}
-
-/** Lines of one shard with its changes applied, still in term order. */
-function applyToLines(key: string, lines: Line[], changes: readonly PostingChange[]): Line[] {
+/**
+ * Lines of one shard with the delta's entries merged in, still in term order: a removal drops the
+ * posting if the shard holds it (a tombstone may stand for a posting that only the delta held), an
+ * addition replaces or inserts it.
+ */
+function applyToLines(lines: Line[], changes: readonly PostingChange[]): Line[] {
   const byTerm = new Map(lines.map((l) => [l.term, [...l.postings]]));
-  const outOfStep = (c: PostingChange, why: string): never => {
-    throw new InvalidResponse(
-      `search shard ${key} ${why} for term ${JSON.stringify(c.term)} at ordinal ${c.posting.ordinal}: the search index is out of step with the documents; rebuild it`,
-      { key },
-    );
-  };
   for (const c of changes) {
     const list = byTerm.get(c.term) ?? [];
     let lo = 0;
@@ -41,12 +32,8 @@ function applyToLines(key: string, lines: Line[], changes: readonly PostingChang
     }
     const found = list[lo]?.ordinal === c.posting.ordinal;
     if (c.remove) {
-      if (!found || !samePosting(list[lo]!, c.posting)) outOfStep(c, 'lacks the posting a document holds');
-      list.splice(lo, 1);
-    } else {
-      if (found) outOfStep(c, 'already holds a posting');
-      list.splice(lo, 0, c.posting);
-    }
+      if (found) list.splice(lo, 1);
+    } else list.splice(lo, found ? 1 : 0, c.posting);
     byTerm.set(c.term, list);
   }
   const terms = [...byTerm.keys()].filter((t) => byTerm.get(t)!.length > 0).sort();
@@ -103,7 +90,7 @@ export function applyToShards(
       return;
     }
     const key = shardPathOf(m, i);
-    const lines = applyToLines(key, loadShard(m, i, bytesOf(i)), changes);
+    const lines = applyToLines(loadShard(m, i, bytesOf(i)), changes);
     if (lines.length === 0 && m.shards.length > 1) {
       edit.deletes.push(key);
       return;

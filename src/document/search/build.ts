@@ -10,7 +10,7 @@ import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { type SearchManifest, serializeSearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { type SearchOptions, searchOptions } from './need.js';
-import { bucketPath, searchManifestPath, tablePartPath } from './paths.js';
+import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 import { encodeShard, type Line, type Posting } from './shard.js';
 import { bucketOf, encodeBucket, encodeTablePart } from './table.js';
 import type { SearchDoc } from './text.js';
@@ -121,6 +121,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
   for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeShard(c, t.fields.length));
+  out.set(deltaPath(t.namespace, t.type), new Uint8Array(0));
   tableFiles(
     t,
     sorted.map((d) => d.id),

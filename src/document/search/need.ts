@@ -10,7 +10,12 @@ import { fail, integer, isRecord, onlyKeys, ShapeProblem } from '../indexes/chec
 /** Files at the tip: bytes; null = absent at the tip; undefined = not fetched yet. */
 export type SearchRead = (path: string) => Uint8Array | null | undefined;
 
-/** Thrown when `read` returned undefined for paths the step needs: fetch `paths` at the SAME version, call again. */
+/**
+ * Thrown when `read` returned undefined for paths the step needs: fetch `paths` at the SAME version, call again.
+ *
+ * @example
+ * try { rankSearch(t, q, read); } catch (e) { if (e instanceof NeedFiles) fetchAll(e.paths); }
+ */
 export class NeedFiles extends Error {
   readonly paths: string[];
   constructor(paths: string[]) {

@@ -3,6 +3,7 @@
  *
  *   _docdb/search/<namespace>/<type>/manifest.json
  *   _docdb/search/<namespace>/<type>/terms/<shard name>.txt   (term shards, by term range)
+ *   _docdb/search/<namespace>/<type>/delta.txt                (recent postings and tombstones)
  *   _docdb/search/<namespace>/<type>/table/<part>.json        (ordinal → id, 256 ordinals a part)
  *   _docdb/search/<namespace>/<type>/ids/<bucket>.json        (id → ordinal, by a hash of the id)
  *
@@ -32,6 +33,14 @@ export function searchManifestPath(namespace: string, type: string): string {
  */
 export function shardPath(namespace: string, type: string, name: string): string {
   return `${searchDir(namespace, type)}terms/${name}.txt`;
+}
+
+/**
+ * @example
+ * deltaPath('github', 'repo'); // '_docdb/search/github/repo/delta.txt'
+ */
+export function deltaPath(namespace: string, type: string): string {
+  return `${searchDir(namespace, type)}delta.txt`;
 }
 
 /**

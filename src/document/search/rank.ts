@@ -11,10 +11,11 @@
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { normLength } from './codec.js';
 import type { TypeSearch } from './declaration.js';
+import { type Delta, deltaTerms, parseDelta, withDelta } from './delta.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, shardsForRange } from './manifest.js';
 import { termWeight, wordRange } from './match.js';
 import { readAll, type SearchRead } from './need.js';
-import { searchManifestPath } from './paths.js';
+import { deltaPath, searchManifestPath } from './paths.js';
 import { type Line, loadShard, type Posting } from './shard.js';
 import { readManifest } from './table.js';
 import { tokenize } from './text.js';
@@ -73,7 +74,7 @@ function wordShards(m: SearchManifest, q: ParsedSearch): number[][] {
 export function rankFirstPaths(t: TypeSearch, q: ParsedSearch, manifest: Uint8Array): string[] {
   const m = parseSearchManifest(t, manifest);
   const all = new Set(wordShards(m, q).flat());
-  return [...all].sort((a, b) => a - b).map((i) => shardPathOf(m, i));
+  return [...[...all].sort((a, b) => a - b).map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)];
 }
 
 interface Candidate {
@@ -82,17 +83,36 @@ interface Candidate {
   postings: Posting[];
 }
 
-/** Matching terms of word i from its shards, a term split over shards joined back. */
-function candidates(word: string, last: boolean, shards: readonly number[], lines: Map<number, Line[]>): Candidate[] {
-  const out: Candidate[] = [];
+/**
+ * Matching terms of word i from its shards (a term split over shards joined back) and from the delta
+ * (entries override the shards' postings), in term order.
+ */
+function candidates(
+  word: string,
+  last: boolean,
+  shards: readonly number[],
+  lines: Map<number, Line[]>,
+  delta: Delta,
+): Candidate[] {
+  const found = new Map<string, Candidate>();
   for (const s of shards) {
     for (const l of lines.get(s)!) {
       const weight = termWeight(word, l.term, last);
       if (weight === 0) continue;
-      const prev = out[out.length - 1];
-      if (prev && prev.term === l.term) prev.postings = prev.postings.concat(l.postings);
-      else out.push({ term: l.term, weight, postings: l.postings });
+      const prev = found.get(l.term);
+      if (prev) prev.postings = prev.postings.concat(l.postings);
+      else found.set(l.term, { term: l.term, weight, postings: l.postings });
     }
+  }
+  for (const term of deltaTerms(delta)) {
+    const weight = termWeight(word, term, last);
+    if (weight > 0 && !found.has(term)) found.set(term, { term, weight, postings: [] });
+  }
+  const out: Candidate[] = [];
+  for (const term of [...found.keys()].sort()) {
+    const c = found.get(term)!;
+    c.postings = withDelta(term, c.postings, delta);
+    if (c.postings.length > 0) out.push(c);
   }
   return out;
 }
@@ -173,14 +193,12 @@ export function rankSearch(t: TypeSearch, q: ParsedSearch, read: SearchRead): { 
   const m = readManifest(t, read);
   const shardsOf = wordShards(m, q);
   const wanted = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
-  const bytes = readAll(
-    read,
-    wanted.map((i) => shardPathOf(m, i)),
-  );
+  const bytes = readAll(read, [...wanted.map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)]);
   const lines = new Map(wanted.map((s, i) => [s, loadShard(m, s, bytes[i]!)]));
+  const delta = parseDelta(m, bytes[wanted.length]!);
   const perWord = q.words.map((w, i) => {
     const into = new Map<number, WordScore>();
-    for (const c of candidates(w, i === q.words.length - 1, shardsOf[i]!, lines)) scoreTerm(m, c, into);
+    for (const c of candidates(w, i === q.words.length - 1, shardsOf[i]!, lines, delta)) scoreTerm(m, c, into);
     return into;
   });
   const hits = combine(m, perWord);

@@ -41,8 +41,10 @@ export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
  * @example
  * const w = new ByteWriter(); writePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, w); // two bytes
  */
-export function writePostings(postings: readonly Posting[], fields: number, w: ByteWriter): void {
-  const m = (1 << fields) - 1;
+export function writePostings(postings: readonly Posting[], fields: number, w: ByteWriter, tombstones = false): void {
+  // In the delta (delta.ts) a posting may be a tombstone (no field): masks then count from 0.
+  const m = (1 << fields) - (tombstones ? 0 : 1);
+  const off = tombstones ? 0 : 1;
   let last = -1;
   for (const p of postings) {
     let mask = 0;
@@ -54,7 +56,7 @@ export function writePostings(postings: readonly Posting[], fields: number, w: B
         if (tf !== 1) allOne = 0;
       }
     }
-    w.number(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne);
+    w.number(((p.ordinal - last - 1) * m + (mask - off)) * 2 + allOne);
     for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.symbol(p.norm[f]!);
     if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.number(p.tf[f]! - 1);
     last = p.ordinal;
@@ -81,12 +83,12 @@ function isHighSurrogate(c: number): boolean {
 }
 
 /** Write one line after the line of `prev` ('' for a shard's first), newline included. */
-function writeLine(line: Line, prev: string, fields: number, w: ByteWriter): void {
+function writeLine(line: Line, prev: string, fields: number, w: ByteWriter, tombstones: boolean): void {
   const shared = sharedPrefix(line.term, prev);
   w.symbol(shared);
   w.text(line.term.slice(shared));
   w.ascii(0x20);
-  writePostings(line.postings, fields, w);
+  writePostings(line.postings, fields, w, tombstones);
   w.ascii(0x0a);
 }
 
@@ -106,24 +108,25 @@ export function utf8Length(s: string): number {
 }
 
 /** A shard's bytes. */
-export function encodeShard(lines: readonly Line[], fields: number): Uint8Array {
+export function encodeShard(lines: readonly Line[], fields: number, tombstones = false): Uint8Array {
   const w = new ByteWriter();
-  for (const [i, l] of lines.entries()) writeLine(l, lines[i - 1]?.term ?? '', fields, w);
+  for (const [i, l] of lines.entries()) writeLine(l, lines[i - 1]?.term ?? '', fields, w, tombstones);
   return w.bytes();
 }
 
 const TERM = /^[\p{L}\p{N}]+$/u;
 
-function decodePostings(c: Cursor, fields: number, next: number): Posting[] {
-  const m = (1 << fields) - 1;
+function decodePostings(c: Cursor, fields: number, next: number, tombstones: boolean): Posting[] {
+  const off = tombstones ? 0 : 1;
+  const m = (1 << fields) - off;
   const postings: Posting[] = [];
   let last = -1;
   while (!c.done) {
     const head = c.number();
     const allOne = head % 2;
     const rest = (head - allOne) / 2;
-    const mask = (rest % m) + 1;
-    const ordinal = last + 1 + (rest - (mask - 1)) / m;
+    const mask = (rest % m) + off;
+    const ordinal = last + 1 + (rest - (mask - off)) / m;
     if (ordinal >= next) c.bad(`references ordinal ${ordinal}, not below the manifest's next ${next}`);
     const tf = new Array<number>(fields).fill(0);
     const norm = new Array<number>(fields).fill(0);
@@ -147,6 +150,8 @@ export interface ShardBounds {
   /** The manifest's next ordinal: every posting is below it. */
   next: number;
   lower: Key | null;
+  /** The delta's lines may hold tombstones (postings of no field). */
+  tombstones?: boolean;
   upper: Key | null;
 }
 
@@ -165,7 +170,7 @@ function parseLine(text: string, prev: string, n: number, b: ShardBounds): Line 
   const term = space < 0 ? '' : prev.slice(0, shared) + text.slice(1, space);
   if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS) badShard(b.key, 'does not hold a term', n);
   const c = new Cursor(text, space + 1, (why) => badShard(b.key, why, n));
-  return { term, postings: decodePostings(c, b.fields, b.next) };
+  return { term, postings: decodePostings(c, b.fields, b.next, b.tombstones === true) };
 }
 
 /**

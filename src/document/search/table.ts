@@ -11,9 +11,14 @@ import { Cursor, numberText } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
-import { bucketPath, searchManifestPath, tablePartPath } from './paths.js';
+import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 
-/** FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host. */
+/**
+ * FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host.
+ *
+ * @example
+ * idHash('a'); // 3826002220
+ */
 export function idHash(id: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < id.length; i++) {
@@ -127,7 +132,12 @@ export function readManifest(t: TypeSearch, read: SearchRead): SearchManifest {
   return parseSearchManifest(t, bytes);
 }
 
-/** Paths of the table parts holding `ordinals`. */
+/**
+ * Paths of the table parts holding `ordinals` (to fetch a page's ids with its documents' round).
+ *
+ * @example
+ * tablePathsOf(m, [3, 300]); // ['…/table/0.json', '…/table/1.json']
+ */
 export function tablePathsOf(m: SearchManifest, ordinals: Iterable<number>): string[] {
   const parts = new Set<number>();
   for (const o of ordinals) parts.add(Math.floor(o / TABLE_PART_SIZE));
@@ -170,6 +180,7 @@ export function searchFilesOf(t: TypeSearch, manifest: Uint8Array): string[] {
   const m = parseSearchManifest(t, manifest, true);
   const out = [searchManifestPath(t.namespace, t.type)];
   for (let i = 0; i < m.shards.length; i++) out.push(shardPathOf(m, i));
+  out.push(deltaPath(t.namespace, t.type));
   for (let p = 0; p * TABLE_PART_SIZE < m.next; p++) out.push(tablePartPath(t.namespace, t.type, p));
   for (let b = 0; b < m.buckets; b++) out.push(bucketPath(t.namespace, t.type, b));
   return out;

@@ -1,32 +1,33 @@
 /**
  * Keep a type's search index exact across a write (issue 42), in the same commit as the documents.
  * Pure: the caller reads files at the tip through `read` (NeedFiles protocol) and commits `writes` and
- * `deletes`. Only what the changed documents touch is read and rewritten: the shards holding their old
- * and new terms, the id buckets of their ids, the table parts of their ordinals, and the manifest when
- * its counts change. A document whose searchable text did not change costs nothing.
+ * `deletes`. A write records its documents' removed and added postings in the delta (delta.ts) and
+ * rewrites the id buckets of their ids, the table parts of their ordinals, and the manifest when its
+ * counts change; when the delta outgrows its bound, the write merges it into the shards its entries
+ * fall in. A document whose searchable text did not change costs nothing.
  *
- * Rounds: (1) the manifest; (2) the id buckets, the shards of the old and new terms, and the table
- * parts of the ordinals new documents get (all predictable: `searchFirstPaths`); (3) the table parts
- * of deleted documents' ordinals (known from their bucket), and every bucket when the type outgrew its
- * bucket count.
+ * Rounds: (1) the manifest; (2) the id buckets, the delta, and the table parts of the ordinals new
+ * documents get (all predictable: `searchFirstPaths`); (3) the table parts of deleted documents'
+ * ordinals (known from their bucket), the shards a full delta merges into, and every bucket when the
+ * type outgrew its bucket count.
  */
 import { bytesEqual } from '../../core/bytes.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { type Analyzed, analyze } from './analyze.js';
-import { applyToShards, changesByShard, type PostingChange } from './apply.js';
+import { applyToShards, changesByShard, type PostingChange, type ShardEdit } from './apply.js';
 import { BUCKET_TARGET, bucketCountFor, checkShardCount } from './build.js';
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
+import { type Delta as DeltaEntries, deltaBound, encodeDelta, isTombstone, parseDelta } from './delta.js';
 import {
   parseSearchManifest,
   type SearchManifest,
   serializeSearchManifest,
   shardPathOf,
-  shardsForRange,
   TABLE_PART_SIZE,
 } from './manifest.js';
 import { readAll, type SearchOptions, type SearchRead, searchOptions } from './need.js';
-import { bucketPath, searchManifestPath, tablePartPath } from './paths.js';
+import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 import {
   bucketOf,
   encodeBucket,
@@ -85,16 +86,11 @@ function newOrdinals(m: SearchManifest, deltas: readonly Delta[]): Map<string, n
   return out;
 }
 
-/** Paths of round 2: buckets of the ids, shards of every old and new term, table parts of new ordinals. */
+/** Paths of round 2: buckets of the ids, the delta, table parts of new ordinals. */
 function roundTwo(m: SearchManifest, deltas: readonly Delta[]): string[] {
   const paths = new Set<string>();
   for (const d of deltas) paths.add(bucketPath(m.namespace, m.type, bucketOf(d.id, m.buckets)));
-  const terms = new Set<string>();
-  for (const d of deltas)
-    for (const a of [d.before, d.after]) if (a) for (const term of a.terms.keys()) terms.add(term);
-  const shards = new Set<number>();
-  for (const term of terms) for (const i of shardsForRange(m, term, true)) shards.add(i);
-  for (const i of [...shards].sort((a, b) => a - b)) paths.add(shardPathOf(m, i));
+  paths.add(deltaPath(m.namespace, m.type));
   for (const o of newOrdinals(m, deltas).values()) {
     const p = Math.floor(o / TABLE_PART_SIZE);
     if (p * TABLE_PART_SIZE < m.next) paths.add(tablePartPath(m.namespace, m.type, p));
@@ -135,6 +131,26 @@ function postingChanges(d: Delta, ordinal: number): PostingChange[] {
     if (same) after!.delete(term);
   }
   for (const [term, p] of after ?? []) out.push({ term, posting: p, remove: false });
+  return out;
+}
+
+/** Record posting changes in the delta: a removal becomes a tombstone, an addition the new posting. */
+function recordChanges(entries: DeltaEntries, changes: readonly PostingChange[], fields: number): void {
+  for (const c of changes) {
+    let e = entries.get(c.term);
+    if (!e) {
+      e = new Map();
+      entries.set(c.term, e);
+    }
+    const none = new Array<number>(fields).fill(0);
+    e.set(c.posting.ordinal, c.remove ? { ordinal: c.posting.ordinal, tf: none, norm: none } : c.posting);
+  }
+}
+
+/** The delta's entries as changes to merge into the shards. */
+function mergeChanges(entries: DeltaEntries): PostingChange[] {
+  const out: PostingChange[] = [];
+  for (const [term, e] of entries) for (const p of e.values()) out.push({ term, posting: p, remove: isTombstone(p) });
   return out;
 }
 
@@ -292,11 +308,26 @@ export function updateSearch(
     next: m.next + Math.max(0, created - m.free.length),
   };
   const count = m.count + created - freed.length;
-  const all = roundThree(plan, read, count, files);
-  const changesOf = deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id)!));
-  const edit = applyToShards(m, changesByShard(m, changesOf), (i) => files.get(shardPathOf(m, i))!, opts.maxShardBytes);
+  const entries = parseDelta(m, files.get(deltaPath(t.namespace, t.type))!);
+  recordChanges(
+    entries,
+    deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id)!)),
+    m.fields.length,
+  );
+  let deltaBytes = encodeDelta(entries, m.fields.length);
+  // A full delta is merged whole into the shards its keys fall in (read in round 3), then emptied.
+  const merge = deltaBytes.length > deltaBound(opts.maxShardBytes) ? changesByShard(m, mergeChanges(entries)) : null;
+  const shardPaths = [...(merge?.keys() ?? [])].sort((a, b) => a - b).map((i) => shardPathOf(m, i));
+  const all = roundThree(plan, read, count, files, shardPaths);
+  let edit: ShardEdit = { shards: m.shards, nextShard: m.nextShard, writes: new Map(), deletes: [] };
+  if (merge) {
+    edit = applyToShards(m, merge, (i) => files.get(shardPathOf(m, i))!, opts.maxShardBytes);
+    deltaBytes = new Uint8Array(0);
+  }
   checkShardCount(t, edit.shards.length, opts.maxShards);
   const writes = edit.writes;
+  const deltaKey = deltaPath(t.namespace, t.type);
+  if (!bytesEqual(deltaBytes, files.get(deltaKey)!)) writes.set(deltaKey, deltaBytes);
   tableWrites(plan, files, writes);
   const bucketCount = bucketWrites(plan, all, count, writes);
   const manifest = serializeSearchManifest(nextManifest(plan, edit.shards, edit.nextShard, bucketCount));
@@ -305,10 +336,20 @@ export function updateSearch(
   return { writes, deletes: edit.deletes };
 }
 
-/** Round 3: table parts of freed ordinals, and every bucket when they must grow (those returned). */
-function roundThree(p: Plan, read: SearchRead, count: number, files: Map<string, Uint8Array | null>) {
+/**
+ * Round 3: table parts of freed ordinals, the shards a full delta merges into, and every bucket when
+ * they must grow (those returned).
+ */
+function roundThree(
+  p: Plan,
+  read: SearchRead,
+  count: number,
+  files: Map<string, Uint8Array | null>,
+  shardPaths: string[],
+) {
   const { m } = p;
   const paths = p.freed.map((o) => tablePartPath(m.namespace, m.type, Math.floor(o / TABLE_PART_SIZE)));
+  paths.push(...shardPaths);
   const grow = outgrew(m, count);
   if (grow) for (let b = 0; b < m.buckets; b++) paths.push(bucketPath(m.namespace, m.type, b));
   for (const [path, bytes] of fetched(read, [...new Set(paths)])) files.set(path, bytes);

@@ -1,0 +1,99 @@
+/**
+ * The delta: one small file of recent postings and tombstones, so a write of a few documents rewrites
+ * it instead of every term shard its words fall in (a document's ~60 terms spread over the whole term
+ * range). Same line format as a shard (shard.ts) with tombstones allowed: a posting of no field says
+ * "(term, ordinal) is gone". An entry overrides the shards' posting of the same (term, ordinal). When
+ * the delta outgrows its bound, a write merges all of it into the shards it touches and empties it.
+ */
+import { InvalidResponse } from '../../core/errors.js';
+import type { SearchManifest } from './manifest.js';
+import { deltaPath } from './paths.js';
+import { encodeShard, type Line, type Posting, parseShard } from './shard.js';
+
+/** term → ordinal → posting (a tombstone when every tf is 0). */
+export type Delta = Map<string, Map<number, Posting>>;
+
+/**
+ * Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB.
+ *
+ * @example
+ * deltaBound(131072); // 32768
+ */
+export function deltaBound(maxShardBytes: number): number {
+  return Math.min(32 * 1024, Math.floor(maxShardBytes / 4));
+}
+
+/**
+ * Whether a delta entry says its (term, ordinal) is gone.
+ *
+ * @example
+ * isTombstone({ ordinal: 3, tf: [0, 0], norm: [0, 0] }); // true
+ */
+export function isTombstone(p: Posting): boolean {
+  return p.tf.every((x) => x === 0);
+}
+
+/**
+ * Parse the delta read back (untrusted; absent is `InvalidResponse` naming its key, as for a shard).
+ *
+ * @example
+ * const delta = parseDelta(m, bytes);
+ */
+export function parseDelta(m: SearchManifest, bytes: Uint8Array | null): Delta {
+  const key = deltaPath(m.namespace, m.type);
+  if (bytes === null) {
+    throw new InvalidResponse(
+      `search delta ${key} is absent though the index needs it; the search index must be rebuilt`,
+      {
+        key,
+      },
+    );
+  }
+  const lines = parseShard(bytes, {
+    key,
+    fields: m.fields.length,
+    next: m.next,
+    lower: null,
+    upper: null,
+    tombstones: true,
+  });
+  return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+}
+
+/**
+ * The delta's bytes: terms in order, ordinals in order.
+ *
+ * @example
+ * encodeDelta(new Map(), 2); // empty
+ */
+export function encodeDelta(delta: Delta, fields: number): Uint8Array {
+  const lines: Line[] = [...delta.keys()]
+    .sort()
+    .filter((term) => delta.get(term)!.size > 0)
+    .map((term) => ({ term, postings: [...delta.get(term)!.values()].sort((a, b) => a.ordinal - b.ordinal) }));
+  return encodeShard(lines, fields, true);
+}
+
+/**
+ * The postings of `term` once the delta is applied to the shards' postings (in ordinal order).
+ *
+ * @example
+ * withDelta('git', shardPostings, delta);
+ */
+export function withDelta(term: string, postings: readonly Posting[], delta: Delta): Posting[] {
+  const entries = delta.get(term);
+  if (!entries || entries.size === 0) return [...postings];
+  const out = postings.filter((p) => !entries.has(p.ordinal));
+  for (const p of entries.values()) if (!isTombstone(p)) out.push(p);
+  return out.sort((a, b) => a.ordinal - b.ordinal);
+}
+
+/**
+ * Delta terms in order (for queries: terms that may be in no shard yet).
+ *
+ * @example
+ * deltaTerms(parseDelta(m, bytes)); // ['git', 'search']
+ */
+export function deltaTerms(delta: Delta): string[] {
+  return [...delta.keys()].filter((t) => delta.get(t)!.size > 0).sort();
+}
