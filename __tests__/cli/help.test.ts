@@ -24,12 +24,14 @@ function readmeCli(readme: string): string {
 
 /** The commands a README CLI section names: `docdb doc a | b`, `docdb name`. */
 function readmeCommands(text: string): string[] {
-  return [...text.matchAll(/`docdb ([a-z]+)((?: \| [a-z][a-z-]*|(?: [a-z][a-z-]*)?)*)`/g)].flatMap(([, first, rest]) => {
-    const words = (rest ?? '').trim();
-    if (!words) return [first!];
-    const [sub, ...alternatives] = words.split(' | ');
-    return [sub!, ...alternatives].map((w) => `${first} ${w}`);
-  });
+  return [...text.matchAll(/`docdb ([a-z]+)((?: \| [a-z][a-z-]*|(?: [a-z][a-z-]*)?)*)`/g)].flatMap(
+    ([, first, rest]) => {
+      const words = (rest ?? '').trim();
+      if (!words) return [first!];
+      const [sub, ...alternatives] = words.split(' | ');
+      return [sub!, ...alternatives].map((w) => `${first} ${w}`);
+    },
+  );
 }
 
 /** The codes in a README line "exit codes 0 ok, 1 error, …". */

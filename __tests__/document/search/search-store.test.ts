@@ -178,14 +178,19 @@ describe('DocumentStore search', () => {
     await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
   });
 
-  it('a shard that does not parse is InvalidResponse to a search, and the next write rebuilds it', async () => {
+  it('a shard that does not parse is InvalidResponse to every search until search is declared again', async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);
     await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
     const [shard] = await keys(store, `${SEARCH_ROOT}github/repo/terms/`);
     await store.put(shard!, new TextEncoder().encode('not a shard\n'));
     await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+    // A small write goes to the delta of recent writes and never reads the shard: search still refuses.
     await docs.put(doc('o/c', 'gamma'));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+    // Dropping the declaration and declaring it again rebuilds every file from the documents.
+    await docs.declareSearch([{ ...REPO, fields: [] }]);
+    await docs.declareSearch([REPO]);
     await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
     await assertSearchExact(docs, 'gamma', { namespace: 'github', type: 'repo' });
     await assertNoStrayFiles(store, [REPO]);
