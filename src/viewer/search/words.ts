@@ -1,0 +1,167 @@
+/**
+ * The words of a search hit, for its snippet (pure): where a field's text holds the query's words, so the
+ * results list can mark them. Tokens are the search engine's (docs/search.md "Text and scoring"): Unicode
+ * NFKD, combining marks removed, lower-cased, split on every run of characters that are not letters or
+ * digits, tokens over 64 characters dropped. The engine's tokenizer gives tokens without their place in
+ * the text; a snippet needs the place, so this module folds the text a code point at a time and keeps, for
+ * every token, the span of the original text it came from.
+ *
+ * A query word matches a token as the engine matches terms: equal; the LAST word also as a prefix; a word
+ * of 5 or more characters also at one edit (insert, delete, substitute) that keeps its first two characters.
+ */
+import { fieldValue } from '../../browser/index.js';
+
+/** One token of a text and the span of the original text it came from. */
+export interface TokenSpan {
+  token: string;
+  start: number;
+  end: number;
+}
+
+/** Tokens longer than this are not indexed, so never marked. */
+export const MAX_TOKEN_CHARS = 64;
+/** The engine reads at most this much text of a field. */
+export const MAX_FIELD_CHARS = 100_000;
+
+const MARKS = /\p{M}+/gu;
+const WORD = /[\p{L}\p{N}]+/gu;
+
+/**
+ * Every token of `text` with its span in `text`.
+ *
+ * @example
+ * tokenSpans('Crème brûlée!'); // [{ token: 'creme', start: 0, end: 5 }, { token: 'brulee', start: 6, end: 12 }]
+ */
+export function tokenSpans(text: string): TokenSpan[] {
+  // The folded text, and for each of its UTF-16 units the span of the code point it came from.
+  let folded = '';
+  const from: number[] = [];
+  const to: number[] = [];
+  let at = 0;
+  for (const cp of text) {
+    const piece = cp.normalize('NFKD').replace(MARKS, '');
+    folded += piece;
+    for (let i = 0; i < piece.length; i++) {
+      from.push(at);
+      to.push(at + cp.length);
+    }
+    at += cp.length;
+  }
+  // Lower-cased whole (a final sigma needs its context); per code point only if that changed the length.
+  let lower = folded.toLowerCase();
+  if (lower.length !== folded.length)
+    lower = [...folded].map((c) => (c.toLowerCase().length === c.length ? c.toLowerCase() : c)).join('');
+  const out: TokenSpan[] = [];
+  for (const m of lower.matchAll(WORD)) {
+    const token = m[0];
+    if ([...token].length > MAX_TOKEN_CHARS) continue;
+    const first = m.index as number;
+    out.push({ token, start: from[first] as number, end: to[first + token.length - 1] as number });
+  }
+  return out;
+}
+
+/**
+ * The query's words, tokenized as the engine tokenizes them.
+ *
+ * @example
+ * queryWords('Crème  BRÛ'); // ['creme', 'bru']
+ */
+export function queryWords(text: string): string[] {
+  return tokenSpans(text).map((t) => t.token);
+}
+
+/** Whether `a` and `b` are at most one edit apart (insert, delete or substitute one character). */
+export function withinOneEdit(a: string, b: string): boolean {
+  const x = [...a];
+  const y = [...b];
+  if (Math.abs(x.length - y.length) > 1) return false;
+  let i = 0;
+  while (i < x.length && i < y.length && x[i] === y[i]) i++;
+  // After the first difference, the rest must agree once one edit is spent.
+  const rest = (p: string[], q: string[]) => p.join('') === q.join('');
+  if (x.length === y.length) return rest(x.slice(i + 1), y.slice(i + 1));
+  return x.length > y.length ? rest(x.slice(i + 1), y.slice(i)) : rest(x.slice(i), y.slice(i + 1));
+}
+
+/**
+ * Does query word `word` match the text's token `token`? `last`: the query's last word (prefixes count).
+ *
+ * @example
+ * wordMatches('hel', 'hello', true); // true
+ * wordMatches('seach', 'search', false); // true: one edit, same first two characters
+ */
+export function wordMatches(word: string, token: string, last: boolean): boolean {
+  if (token === word) return true;
+  if (last && token.startsWith(word)) return true;
+  const chars = [...word];
+  if (chars.length < 5) return false;
+  return [...token].slice(0, 2).join('') === chars.slice(0, 2).join('') && withinOneEdit(word, token);
+}
+
+/**
+ * A field's searchable text, as the engine reads it: `id` is the id; otherwise every string and finite
+ * number under the path (depth first, in key order), joined by a space, at most {@link MAX_FIELD_CHARS}.
+ *
+ * @example
+ * fieldText({ id: 'a', data: { t: ['x', 2, true] } }, 'data.t'); // 'x 2'
+ */
+export function fieldText(doc: { id: string; data: unknown }, field: string): string {
+  if (field === 'id') return doc.id;
+  const parts: string[] = [];
+  const walk = (v: unknown) => {
+    if (typeof v === 'string') parts.push(v);
+    else if (typeof v === 'number' && Number.isFinite(v)) parts.push(String(v));
+    else if (Array.isArray(v)) for (const e of v) walk(e);
+    else if (v !== null && typeof v === 'object')
+      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k]);
+  };
+  walk(fieldValue(doc.id, doc.data, field));
+  return parts.join(' ').slice(0, MAX_FIELD_CHARS);
+}
+
+/** A piece of a snippet: text, marked where it matched a query word. */
+export interface SnippetPart {
+  text: string;
+  marked: boolean;
+}
+
+/** Characters of context shown before the first match. */
+const LEAD = 60;
+
+/**
+ * The piece of `text` around its first matching token, at most `width` characters (cut at spaces where
+ * possible, `…` where cut), the tokens that match a query word marked. No match: the text's start, unmarked.
+ *
+ * @example
+ * snippet('A small search engine', ['search']); // [{ text: 'A small ', marked: false }, { text: 'search', marked: true }, …]
+ */
+export function snippet(text: string, words: readonly string[], width = 180): SnippetPart[] {
+  const spans = tokenSpans(text);
+  const last = words.length - 1;
+  const hits = spans.filter((s) => words.some((w, i) => wordMatches(w, s.token, i === last)));
+  const first = hits[0]?.start ?? 0;
+  let start = Math.max(0, first - LEAD);
+  if (start > 0) {
+    const space = text.indexOf(' ', start);
+    start = space >= 0 && space < first ? space + 1 : start;
+  }
+  let end = Math.min(text.length, start + width);
+  if (end < text.length) {
+    const space = text.lastIndexOf(' ', end);
+    end = space > first ? space : end;
+  }
+  const parts: SnippetPart[] = [];
+  const push = (t: string, marked: boolean) => t && parts.push({ text: t, marked });
+  if (start > 0) push('…', false);
+  let at = start;
+  for (const s of hits) {
+    if (s.end <= start || s.start >= end) continue;
+    push(text.slice(at, Math.max(at, s.start)), false);
+    push(text.slice(Math.max(at, s.start), Math.min(end, s.end)), true);
+    at = Math.min(end, s.end);
+  }
+  push(text.slice(at, end), false);
+  if (end < text.length) push('…', false);
+  return parts;
+}
