@@ -63,17 +63,12 @@ export async function queryMode(inputs: ActionInputs, tools: ActionTools, worksp
       { repository: inputs.repository, ref: tools.ref, reason: 'section-missing' },
     );
   }
-  const all = items(r);
-  const json = JSON.stringify(all);
-  let path = '';
-  if (json.length * 2 > MAX_ROWS_OUTPUT_BYTES) {
-    path = await writeTextFile(await realExportTarget(inputs.exportPath, workspace), formatItems(all, 'jsonl'));
-  }
+  const { rows, path } = await rowsOutput(items(r), inputs.exportPath, workspace);
   tools.log(`query ${inputs.namespace}/${inputs.type}: ${r.rows.length} row(s), answered by ${r.answeredBy}`);
   const outputs = {
     version: r.version,
     count: String(r.rows.length),
-    rows: path ? '' : json,
+    rows,
     path,
     'answered-by': r.answeredBy,
     changed: 'false',
@@ -82,6 +77,24 @@ export async function queryMode(inputs: ActionInputs, tools: ActionTools, worksp
     ...rateOutputs(tools.meter),
   };
   return { outputs, summary: summary(inputs, tools.ref, r, path ? relative(workspace, path) : '') };
+}
+
+/**
+ * The `rows` output: the items as JSON when that fits GitHub's output limits; else empty, and the items
+ * written as JSON Lines to `exportPath` in the workspace (as `mode: export` writes), whose path is returned.
+ *
+ * @example
+ * const { rows, path } = await rowsOutput(hits, inputs.exportPath, workspace); // rows '' when path is set
+ */
+export async function rowsOutput(
+  all: readonly unknown[],
+  exportPath: string,
+  workspace: string,
+): Promise<{ rows: string; path: string }> {
+  const json = JSON.stringify(all);
+  if (json.length * 2 <= MAX_ROWS_OUTPUT_BYTES) return { rows: json, path: '' };
+  const path = await writeTextFile(await realExportTarget(exportPath, workspace), formatItems(all, 'jsonl'));
+  return { rows: '', path };
 }
 
 /** The library's "no index answers this" in the Action's terms: the input, and how a workflow declares one. */

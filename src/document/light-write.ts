@@ -10,7 +10,7 @@
 import type { DeriveBase, DeriveChanges } from '../core/refstore.js';
 import type { DeclarationsWrite } from './declarations.js';
 import type { DocumentFeatures } from './features.js';
-import { declarationsFirstReads, writtenTypes } from './first-reads.js';
+import { declarationsFirstReads, SEARCH_DECLARATION_PATH, writtenTypes } from './first-reads.js';
 import type { IndexedOp } from './index-write.js';
 import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
 
@@ -22,7 +22,7 @@ import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
  * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
  */
 export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures): DeriveChanges {
-  if (w.indexes || w.schemas || w.parts) {
+  if (w.indexes || w.schemas || w.search || w.parts) {
     // The write declares something (or checks schemas as it encodes): the full hook, as it is.
     return async (base) => (await features.write()).writeHook(w)(base);
   }
@@ -39,19 +39,35 @@ export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures)
   };
 }
 
+type TypeName = Pick<IndexedOp, 'namespace' | 'type'>;
+
 /**
  * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
- * a schema file of one of them, or an index declaration naming one of them.
+ * a schema file of one of them, or an index or search declaration naming one of them.
  */
-function declaresAnything(
-  first: Map<string, unknown>,
-  types: readonly Pick<IndexedOp, 'namespace' | 'type'>[],
-): boolean {
-  for (const [key, got] of first) if (key !== DECLARATION_KEY && got) return true;
+function declaresAnything(first: Map<string, unknown>, types: readonly TypeName[]): boolean {
+  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_PATH && got) return true;
+  const names = (t: TypeName) => types.some((o) => o.namespace === t.namespace && o.type === t.type);
+  if (searchNames(first.get(SEARCH_DECLARATION_PATH) as { value: Uint8Array } | null | undefined, names)) return true;
   const declared = first.get(DECLARATION_KEY) as { value: Uint8Array } | null | undefined;
   if (!declared) return false;
-  const indexes = parseDeclaration(declared.value).indexes;
-  return indexes.some((t) => types.some((o) => o.namespace === t.namespace && o.type === t.type));
+  return parseDeclaration(declared.value).indexes.some(names);
+}
+
+/**
+ * Whether the search declaration names one of the written types. Read without the search engine (it is
+ * not loaded yet): anything that is not the plain shape counts as naming them, so the full hook — which
+ * parses it strictly — decides (a damaged declaration is its `InvalidResponse`, never skipped).
+ */
+function searchNames(declared: { value: Uint8Array } | null | undefined, names: (t: TypeName) => boolean): boolean {
+  if (!declared) return false;
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(declared.value)) as { search?: unknown };
+    if (!Array.isArray(parsed.search)) return true;
+    return parsed.search.some((t: TypeName | null) => typeof t !== 'object' || t === null || names(t));
+  } catch {
+    return true;
+  }
 }
 
 /** `base`, with the first read round answered from what was read already (no request spent twice). */
