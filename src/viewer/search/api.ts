@@ -44,7 +44,7 @@ export interface SearchCall extends SearchScope {
  */
 export async function searchPage(client: DocDbClient, text: string, call: SearchCall): Promise<ScopePage<SearchHit>> {
   const { namespace, type, limit, cursor, version } = call;
-  return client.search(text, {
+  return client.documents.search(text, {
     namespace,
     limit,
     version,

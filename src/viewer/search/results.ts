@@ -93,7 +93,9 @@ async function firstPage(
     try {
       hits = await merged.next();
     } catch (error) {
-      if (!ctx.signal.aborted) more.replaceWith(failure(ctx, error));
+      if (ctx.signal.aborted) return false;
+      more.remove();
+      panel.append(failure(ctx, error));
       return false;
     }
     if (ctx.signal.aborted) return false;

@@ -1,15 +1,17 @@
 /**
  * The words of a search hit, for its snippet (pure): where a field's text holds the query's words, so the
- * results list can mark them. Tokens are the search engine's (docs/search.md "Text and scoring"): Unicode
- * NFKD, combining marks removed, lower-cased, split on every run of characters that are not letters or
- * digits, tokens over 64 characters dropped. The engine's tokenizer gives tokens without their place in
- * the text; a snippet needs the place, so this module folds the text a code point at a time and keeps, for
- * every token, the span of the original text it came from.
+ * results list can mark them. Tokens are the search engine's (`tokenize`, docs/search.md): Unicode NFKD,
+ * combining marks removed, lower-cased, split on every run of characters that are not letters or digits,
+ * tokens over 64 code points dropped. The engine's tokenizer gives tokens without their place in the text;
+ * a snippet needs the place, so {@link tokenSpans} folds the text a code point at a time and keeps, for
+ * every token, the span of the original text it came from (a test holds its tokens equal to `tokenize`'s).
  *
  * A query word matches a token as the engine matches terms: equal; the LAST word also as a prefix; a word
  * of 5 or more characters also at one edit (insert, delete, substitute) that keeps its first two characters.
  */
-import { fieldValue } from '../../browser/index.js';
+import { tokenize } from '../../browser/index.js';
+
+export { fieldText } from '../../browser/index.js';
 
 /** One token of a text and the span of the original text it came from. */
 export interface TokenSpan {
@@ -18,10 +20,8 @@ export interface TokenSpan {
   end: number;
 }
 
-/** Tokens longer than this are not indexed, so never marked. */
+/** Tokens longer than this (in code points) are not indexed, so never marked. */
 export const MAX_TOKEN_CHARS = 64;
-/** The engine reads at most this much text of a field. */
-export const MAX_FIELD_CHARS = 100_000;
 
 const MARKS = /\p{M}+/gu;
 const WORD = /[\p{L}\p{N}]+/gu;
@@ -40,6 +40,8 @@ export function tokenSpans(text: string): TokenSpan[] {
   let at = 0;
   for (const cp of text) {
     const piece = cp.normalize('NFKD').replace(MARKS, '');
+    // A code point that folds to nothing (a combining mark) belongs to the character before it.
+    if (piece === '' && to.length > 0 && to[to.length - 1] === at) to[to.length - 1] = at + cp.length;
     folded += piece;
     for (let i = 0; i < piece.length; i++) {
       from.push(at);
@@ -62,13 +64,13 @@ export function tokenSpans(text: string): TokenSpan[] {
 }
 
 /**
- * The query's words, tokenized as the engine tokenizes them.
+ * The query's words: the engine's own tokens of the text.
  *
  * @example
  * queryWords('Crème  BRÛ'); // ['creme', 'bru']
  */
 export function queryWords(text: string): string[] {
-  return tokenSpans(text).map((t) => t.token);
+  return tokenize(text);
 }
 
 /** Whether `a` and `b` are at most one edit apart (insert, delete or substitute one character). */
@@ -97,27 +99,6 @@ export function wordMatches(word: string, token: string, last: boolean): boolean
   const chars = [...word];
   if (chars.length < 5) return false;
   return [...token].slice(0, 2).join('') === chars.slice(0, 2).join('') && withinOneEdit(word, token);
-}
-
-/**
- * A field's searchable text, as the engine reads it: `id` is the id; otherwise every string and finite
- * number under the path (depth first, in key order), joined by a space, at most {@link MAX_FIELD_CHARS}.
- *
- * @example
- * fieldText({ id: 'a', data: { t: ['x', 2, true] } }, 'data.t'); // 'x 2'
- */
-export function fieldText(doc: { id: string; data: unknown }, field: string): string {
-  if (field === 'id') return doc.id;
-  const parts: string[] = [];
-  const walk = (v: unknown) => {
-    if (typeof v === 'string') parts.push(v);
-    else if (typeof v === 'number' && Number.isFinite(v)) parts.push(String(v));
-    else if (Array.isArray(v)) for (const e of v) walk(e);
-    else if (v !== null && typeof v === 'object')
-      for (const k of Object.keys(v)) walk((v as Record<string, unknown>)[k]);
-  };
-  walk(fieldValue(doc.id, doc.data, field));
-  return parts.join(' ').slice(0, MAX_FIELD_CHARS);
 }
 
 /** A piece of a snippet: text, marked where it matched a query word. */
