@@ -24,7 +24,7 @@ function readmeCli(readme: string): string {
 
 /** The commands a README CLI section names: `docdb doc a | b`, `docdb name`. */
 function readmeCommands(text: string): string[] {
-  return [...text.matchAll(/`docdb ([a-z]+)((?: \| [a-z]+|(?: [a-z]+)?)*)`/g)].flatMap(([, first, rest]) => {
+  return [...text.matchAll(/`docdb ([a-z]+)((?: \| [a-z][a-z-]*|(?: [a-z][a-z-]*)?)*)`/g)].flatMap(([, first, rest]) => {
     const words = (rest ?? '').trim();
     if (!words) return [first!];
     const [sub, ...alternatives] = words.split(' | ');
@@ -79,6 +79,8 @@ describe('every command against docs/cli.md', async () => {
         'doc put',
         'doc query',
         'doc schema',
+        'doc search',
+        'doc search-index',
         'doc test',
         'emulator',
         'init',
@@ -156,6 +158,8 @@ describe("the README's CLI section", async () => {
       'doc index',
       'doc query',
       'doc schema',
+      'doc search',
+      'doc search-index',
       'doc test',
       'migrate',
       'section compact',

@@ -384,6 +384,9 @@ function checkModeInputs(inputs: ActionInputs, bad: Bad): void {
     for (const f of ['namespace', 'type', 'id'] as const) {
       if (!inputs[f]) bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
     }
+  } else if (mode === 'query' && inputs.query?.search !== undefined) {
+    // A search without `type` ranks every type of the namespace that has a search index.
+    if (!inputs.namespace) bad('namespace', 'is required with mode: query and search (the namespace to search)');
   } else if (mode === 'query' || mode === 'migrate') {
     for (const f of ['namespace', 'type'] as const) {
       if (!inputs[f])

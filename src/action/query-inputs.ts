@@ -1,13 +1,15 @@
 /**
  * The inputs of `mode: query` (action.yml): `where` (one clause per line, the text syntax the CLI's
- * --where takes: document/query-text.ts), `order-by`, `limit`, `fields`, `require-index`. Read and checked
- * with the other inputs, before any request.
+ * --where takes: document/query-text.ts), `order-by`, `limit`, `fields`, `require-index` — or `search`
+ * (words, answered from the section's search index: docs/search.md) with `limit`. Read and checked with the
+ * other inputs, before any request.
  */
 import { InvalidConfig } from '../core/errors.js';
 import type { InputNames } from '../core/input-names.js';
 import type { WhereClause } from '../document/indexes/query.js';
 import { MAX_LIMIT } from '../document/indexes/query.js';
 import { parseOrderBy, parseWhere } from '../document/query-text.js';
+import { parseSearchText } from '../document/search/index.js';
 
 export interface QueryInputs {
   where: WhereClause[];
@@ -16,10 +18,18 @@ export interface QueryInputs {
   /** The fields to return, answered from the index alone (then no document is read). */
   fields?: string[];
   requireIndex: boolean;
+  /** `search`: the words to find, ranked by the section's search index (then no clause or index option applies). */
+  search?: string;
 }
 
 /** The inputs only `mode: query` reads (a runner passes each one, empty or "false" when not set). */
-export const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-index'] as const;
+export const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-index', 'search'] as const;
+
+/** The query inputs a `search` leaves no meaning to: it ranks by the words, from the search index. */
+const NOT_WITH_SEARCH = ['where', 'order-by', 'fields', 'require-index'] as const;
+
+/** The most hits one search returns (DocumentStore.search `limit`). */
+export const MAX_SEARCH_LIMIT = 100;
 
 /** `a, b` or one per line → the list (empty entries dropped). */
 const list = (text: string) =>
@@ -49,6 +59,8 @@ export function readQueryInputs(
     if (set !== undefined) bad(set, `only applies to mode: query (mode is ${mode})`);
     return undefined;
   }
+  const search = get('search');
+  if (search !== '') return readSearchInputs(get, search, bad);
   const where = get('where')
     .split('\n')
     .map((l) => l.trim())
@@ -71,4 +83,34 @@ export function readQueryInputs(
     ...(fields.length > 0 ? { fields } : {}),
     requireIndex: requireText === 'true',
   };
+}
+
+/**
+ * `mode: query` with `search`: the words (checked by the search engine's own parser, so a query it would
+ * refuse fails here, before any request) and `limit` (1–100); a clause or index option is refused naming it.
+ */
+function readSearchInputs(
+  get: (name: string) => string,
+  search: string,
+  bad: (field: string, message: string, allowed?: string) => never,
+): QueryInputs {
+  const set = NOT_WITH_SEARCH.find((n) => get(n) !== '' && !(n === 'require-index' && get(n) === 'false'));
+  if (set !== undefined) {
+    bad(set, 'does not apply with search (the words rank the documents, from the search index)');
+  }
+  try {
+    parseSearchText(search);
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    bad('search', e.message, 'from 1 to 32 words');
+  }
+  const limitText = get('limit');
+  if (limitText !== '' && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > MAX_SEARCH_LIMIT)) {
+    bad(
+      'limit',
+      `${JSON.stringify(limitText)} must be a whole number from 1 to ${MAX_SEARCH_LIMIT} with search`,
+      `1-${MAX_SEARCH_LIMIT}`,
+    );
+  }
+  return { where: [], requireIndex: false, search, ...(limitText ? { limit: Number(limitText) } : {}) };
 }

@@ -28,6 +28,7 @@ import { queryMode } from './query-mode.js';
 import { readMode } from './read-mode.js';
 import { isReviewMode } from './review-inputs.js';
 import { runReviewMode } from './review-modes.js';
+import { searchMode } from './search-mode.js';
 
 export type { ActionContext, ActionResult } from './context.js';
 
@@ -72,7 +73,12 @@ export async function runAction(given: ActionInputs, context: ActionContext = {}
     return { outputs: { ...outputs, requests: String(tools.meter.requests), ...rateOutputs(tools.meter) }, summary };
   }
   if (inputs.mode === 'read') return readMode(inputs, tools);
-  if (inputs.mode === 'query') return queryMode(inputs, tools, context.workspace ?? process.cwd());
+  if (inputs.mode === 'query') {
+    const workspace = context.workspace ?? process.cwd();
+    return inputs.query?.search !== undefined
+      ? searchMode(inputs, tools, workspace)
+      : queryMode(inputs, tools, workspace);
+  }
   const { mode } = inputs;
   if (isReviewMode(mode)) throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
   const workspace = context.workspace ?? process.cwd();

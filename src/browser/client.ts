@@ -26,6 +26,7 @@ import {
   type DocumentOp,
   type DocumentQuery,
   type DocumentQueryResult,
+  type DocumentSearchQuery,
   DocumentStore,
   type DocumentWriteOptions,
   type PutDocumentResult,
@@ -157,6 +158,17 @@ export interface DocDbClient {
   query<T = unknown>(query: DocumentQuery): Promise<DocumentQueryResult<T>>;
   /** The section's index declaration (`{ version: 1, indexes: [] }` when none). */
   indexes: DocumentStore['indexes'];
+  /**
+   * The documents of a namespace (or one `type`) whose searchable fields hold the words, best first (BM25),
+   * from the section's search index: only the shards of the words are read, and the search code itself is
+   * downloaded on the first call (docs/search.md). `{ hits: [{ namespace, type, id, score, fields, document }],
+   * total, nextCursor, version, requests, rateLimit }`.
+   */
+  search: DocumentStore['search'];
+  /** Declare (or, with `fields: []`, drop) the searchable fields of types, their search index built in one commit. */
+  declareSearch: DocumentStore['declareSearch'];
+  /** The section's search declaration (`{ version: 1, search: [] }` when none). */
+  searchDeclaration: DocumentStore['searchDeclaration'];
   /** A type's JSON Schema (null when none); every write of the client checks documents against it (docs/schemas.md). */
   schema: DocumentStore['schema'];
   /** Declare (or, with null, drop) a type's JSON Schema in one commit (docs/schemas.md). */
@@ -337,6 +349,9 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     changes: (o) => documents.changes(o),
     query: <T>(q: DocumentQuery) => documents.query<T>(q),
     indexes: (o) => documents.indexes(o),
+    search: <T>(text: string, o: DocumentSearchQuery) => documents.search<T>(text, o),
+    declareSearch: (list, o) => documents.declareSearch(list, o),
+    searchDeclaration: (o) => documents.searchDeclaration(o),
     schema: (t, o) => documents.schema(t, o),
     declareSchema: (t, schema, o) => documents.declareSchema(t, schema, o),
     watch: (o, onChange) => documents.watch(o, onChange),

@@ -8,24 +8,10 @@
 import { DECLARATION_KEY } from './indexes/declaration.js';
 import { manifestPath } from './indexes/paths.js';
 import { typeDeclarationPath } from './schema/declaration.js';
+import { SEARCH_DECLARATION_KEY } from './search/declaration.js';
+import { searchManifestPath } from './search/paths.js';
 
 type TypeName = { namespace: string; type: string };
-
-/**
- * The search declaration's key — the same string as the search core's `SEARCH_DECLARATION_KEY` (a test
- * asserts it), spelled here so the write path's first read does not load the search engine.
- */
-export const SEARCH_DECLARATION_PATH = '_docdb/search.json';
-
-/**
- * A type's search manifest — the same path as the search core's `searchManifestPath` (a test asserts it).
- *
- * @example
- * searchManifestAt('github', 'repo'); // '_docdb/search/github/repo/manifest.json'
- */
-export function searchManifestAt(namespace: string, type: string): string {
-  return `_docdb/search/${namespace}/${type}/manifest.json`;
-}
 
 /**
  * The distinct `(namespace, type)` pairs of one or more lists, in first-seen order.
@@ -65,7 +51,7 @@ export function declarationsFirstReads(types: readonly TypeName[]): string[] {
   return [
     ...indexFirstReads(types),
     ...types.map((t) => typeDeclarationPath(t.namespace, t.type)),
-    SEARCH_DECLARATION_PATH,
-    ...types.map((t) => searchManifestAt(t.namespace, t.type)),
+    SEARCH_DECLARATION_KEY,
+    ...types.map((t) => searchManifestPath(t.namespace, t.type)),
   ];
 }

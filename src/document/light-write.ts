@@ -10,9 +10,13 @@
 import type { DeriveBase, DeriveChanges } from '../core/refstore.js';
 import type { DeclarationsWrite } from './declarations.js';
 import type { DocumentFeatures } from './features.js';
-import { declarationsFirstReads, SEARCH_DECLARATION_PATH, writtenTypes } from './first-reads.js';
+import { declarationsFirstReads, writtenTypes } from './first-reads.js';
 import type { IndexedOp } from './index-write.js';
+
+type TypeName = Pick<IndexedOp, 'namespace' | 'type'>;
+
 import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
+import { parseSearchDeclaration, SEARCH_DECLARATION_KEY } from './search/declaration.js';
 
 /**
  * The ONE derive hook of a DocumentStore write: the caller's guard (and the write's expectations) first,
@@ -39,35 +43,18 @@ export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures)
   };
 }
 
-type TypeName = Pick<IndexedOp, 'namespace' | 'type'>;
-
 /**
  * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
  * a schema file of one of them, or an index or search declaration naming one of them.
  */
 function declaresAnything(first: Map<string, unknown>, types: readonly TypeName[]): boolean {
-  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_PATH && got) return true;
+  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_KEY && got) return true;
   const names = (t: TypeName) => types.some((o) => o.namespace === t.namespace && o.type === t.type);
-  if (searchNames(first.get(SEARCH_DECLARATION_PATH) as { value: Uint8Array } | null | undefined, names)) return true;
-  const declared = first.get(DECLARATION_KEY) as { value: Uint8Array } | null | undefined;
-  if (!declared) return false;
-  return parseDeclaration(declared.value).indexes.some(names);
-}
-
-/**
- * Whether the search declaration names one of the written types. Read without the search engine (it is
- * not loaded yet): anything that is not the plain shape counts as naming them, so the full hook — which
- * parses it strictly — decides (a damaged declaration is its `InvalidResponse`, never skipped).
- */
-function searchNames(declared: { value: Uint8Array } | null | undefined, names: (t: TypeName) => boolean): boolean {
-  if (!declared) return false;
-  try {
-    const parsed = JSON.parse(new TextDecoder().decode(declared.value)) as { search?: unknown };
-    if (!Array.isArray(parsed.search)) return true;
-    return parsed.search.some((t: TypeName | null) => typeof t !== 'object' || t === null || names(t));
-  } catch {
-    return true;
-  }
+  const value = (key: string) => (first.get(key) as { value: Uint8Array } | null | undefined)?.value;
+  const search = value(SEARCH_DECLARATION_KEY);
+  if (search && parseSearchDeclaration(search).search.some(names)) return true;
+  const indexes = value(DECLARATION_KEY);
+  return indexes !== undefined && parseDeclaration(indexes).indexes.some(names);
 }
 
 /** `base`, with the first read round answered from what was read already (no request spent twice). */

@@ -95,7 +95,7 @@ export function checkSearch(search: unknown): void {
     });
   }
   const declared = search.filter((t) => (t as TypeSearch | null)?.fields?.length !== 0);
-  validateSearchDeclaration({ version: 1, search: declared }, 'search');
+  validateSearchDeclaration({ version: 1, search: declared });
 }
 
 /**
@@ -165,14 +165,14 @@ async function typeFiles(
   manifest: Uint8Array | undefined,
   rebuilt: boolean,
 ): Promise<Files> {
-  const large = mine.length > (w.options?.largeTypeWrite ?? LARGE_SEARCH_WRITE);
+  const { largeTypeWrite = LARGE_SEARCH_WRITE, ...o } = w.options ?? {};
   const build = async () => {
     const old = await oldFiles(w.store, base.version, t, manifest);
-    return buildFromDocuments(w.store, base.version, t, mine, old, w.options ?? {});
+    return buildFromDocuments(w.store, base.version, t, mine, old, o);
   };
-  if (rebuilt || !manifest || large) return build();
+  if (rebuilt || !manifest || mine.length > largeTypeWrite) return build();
   try {
-    return await incremental(base, t, mine, w.options ?? {});
+    return await incremental(base, t, mine, o);
   } catch (e) {
     // A damaged search (untrusted bytes read back) is built again from the documents: exact, if slower.
     if (e instanceof InvalidResponse) return build();

@@ -6,8 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
-import { SEARCH_DECLARATION_PATH, searchManifestAt } from '../../../src/document/first-reads.js';
-import { SEARCH_DECLARATION_KEY, searchManifestPath } from '../../../src/document/search/index.js';
+import { SEARCH_DECLARATION_KEY } from '../../../src/document/search/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 
 const REPO = { namespace: 'github', type: 'repo', fields: ['data.title', 'data.body'] };
@@ -24,11 +23,6 @@ async function keys(store: MemoryRefStore, prefix: string): Promise<string[]> {
 }
 
 describe('DocumentStore search', () => {
-  it('spells the declaration and manifest paths as the search core does (the light write path reads them)', () => {
-    expect(SEARCH_DECLARATION_PATH).toBe(SEARCH_DECLARATION_KEY);
-    expect(searchManifestAt('g', 'repo')).toBe(searchManifestPath('g', 'repo'));
-  });
-
   it('declaring builds from the documents in one commit; declaring again writes nothing', async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);
