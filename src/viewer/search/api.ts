@@ -44,7 +44,7 @@ export interface SearchCall extends SearchScope {
  */
 export async function searchPage(client: DocDbClient, text: string, call: SearchCall): Promise<ScopePage<SearchHit>> {
   const { namespace, type, limit, cursor, version } = call;
-  return client.documents.search(text, {
+  return client.search(text, {
     namespace,
     limit,
     version,
@@ -67,7 +67,7 @@ export function declaredSearch(client: DocDbClient, version: string): Promise<De
   declarations.set(client, byVersion);
   let got = byVersion.get(version);
   if (!got) {
-    got = client.documents.searchDeclaration({ version }).then((d) => d.search);
+    got = client.searchDeclaration({ version }).then((d) => d.search);
     byVersion.set(version, got);
     got.catch(() => byVersion.delete(version));
   }
