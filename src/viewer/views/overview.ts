@@ -2,7 +2,8 @@
  * The overview (issue 29 item 2): namespaces and types with document counts, the commit read and its
  * time, recent commits (each a link to that version and to its changes). Cost: the frame's head, one
  * page of commits (`ctx.recentCommits()`) and ONE listing at `ctx.version` — the listing after the
- * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`.
+ * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`. Where types
+ * declare search, the section's search box (search/section-search.ts), and with `q` its results.
  */
 
 import { explainError, type HistoryEntry, parseKey } from '../../browser/index.js';
