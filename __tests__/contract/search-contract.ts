@@ -20,7 +20,11 @@ const FIELD_SETS = [['data.title', 'data.body'], ['data.title'], ['id', 'data.bo
 const WORDS = ['git', 'gitter', 'database', 'databse', 'Café', 'cafe', 'search', 'serach', 'rust', 'rusty', 'ruby'];
 const QUERIES = ['git', 'cafe data', 'serach', 'ru'];
 
-const words = fc.array(fc.constantFrom(...WORDS), { maxLength: 4 }).map((w) => w.join(' '));
+/** Filler terms, so a type's index spans several 512-byte shards and builds of other sizes leave files behind. */
+const FILLER = Array.from({ length: 80 }, (_, i) => `filler${i}term`);
+const words = fc
+  .array(fc.oneof(fc.constantFrom(...WORDS), fc.constantFrom(...FILLER)), { maxLength: 6 })
+  .map((w) => w.join(' '));
 const data = fc.record(
   {
     title: words,
@@ -49,7 +53,8 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     weight: 2,
     arbitrary: fc.record({
       kind: fc.constant('commit' as const),
-      ops: fc.uniqueArray(docOp, { maxLength: 5, selector: (o) => `${o.type}/${o.id}` }),
+      // Up to 8: more than the "large write" bound of 4 for one type, deletes included (a build from documents).
+      ops: fc.uniqueArray(docOp, { maxLength: 8, selector: (o) => `${o.type}/${o.id}` }),
     }),
   },
   {

@@ -60,11 +60,11 @@ describe('search: in a run', () => {
 
   it('lands in the same commit as the documents; a second run declares nothing again', async () => {
     const memory = new MemoryRefStore();
-    const spec = parseSpec(`${REPOS}    search: [data.name, data.full_name]\n`, 'docdb.yml');
+    const spec = parseSpec(`${REPOS}    search: [data.fullName, data.description]\n`, 'docdb.yml');
     const report = await runProjections({ spec, client: world().client, store: memory, apiUrl: API });
     const docs = new DocumentStore(memory);
     expect((await docs.searchDeclaration()).search).toEqual([
-      { namespace: 'github', type: 'repo', fields: ['data.name', 'data.full_name'] },
+      { namespace: 'github', type: 'repo', fields: ['data.fullName', 'data.description'] },
     ]);
     expect((await memory.history(SEARCH_DECLARATION_KEY)).entries.map((e) => e.version)).toEqual([report.version]);
     const keys = (await memory.list({ version: report.version! })).entries.map((e) => e.key);

@@ -74,6 +74,8 @@ type Cost = { meta: OperationMeta };
 type Files = Map<string, Uint8Array | null>;
 /** A ranked hit with the type it came from. */
 type TypedHit = RankedHit & { t: TypeSearch };
+/** A ranked hit with its id (read from the type's document table). */
+type NamedHit = TypedHit & { id: string };
 
 /**
  * Search `text` in `store` (see {@link DocumentSearchQuery}).
@@ -96,11 +98,12 @@ export async function searchDocuments<T>(
     start.types.map((t) => rankSearch(t, parsed, read)),
   );
   const all = merged(start.types, ranked);
-  const page = all.slice(offset, offset + limit);
+  const span = tiedSpan(all, offset, limit);
   const ids = await untilAnswered(store, version, files, cost, (read) =>
-    start.types.map((t) => idsOf(t, pageOrdinals(page, t), read)),
+    start.types.map((t) => idsOf(t, ordinalsOf(span.hits, t), read)),
   );
-  const hits = await readHits<T>(store, page, start.types, ids, version, cost);
+  const page = pageOf(span, offset, limit, start.types, ids);
+  const hits = await readHits<T>(store, page, version, cost);
   const next = offset + limit < all.length ? `${version}.${offset + limit}` : null;
   return { ...cost.meta, hits, total: all.length, nextCursor: next, version };
 }
@@ -227,51 +230,76 @@ async function untilAnswered<R>(
   }
 }
 
-/** Every type's hits, best first; equal scores by (namespace, type), each type's own order kept. */
+/** Every type's hits, best first; equal scores by type (and, once the ids are known, by id: {@link pageOf}). */
 function merged(types: readonly TypeSearch[], ranked: readonly { hits: RankedHit[] }[]): TypedHit[] {
   const all: TypedHit[] = [];
   types.forEach((t, i) => {
     for (const h of ranked[i]!.hits) all.push({ ...h, t });
   });
-  const byName = [...types].sort((a, b) => (a.type < b.type ? -1 : a.type > b.type ? 1 : 0));
-  const rank = new Map(byName.map((t, i) => [t, i]));
-  const within = new Map(all.map((h, i) => [h, i]));
-  all.sort((a, b) => b.score - a.score || rank.get(a.t)! - rank.get(b.t)! || within.get(a)! - within.get(b)!);
-  return all;
+  return all.sort((a, b) => b.score - a.score || byCodeUnit(a.t.type, b.t.type));
 }
 
-function pageOrdinals(page: readonly TypedHit[], t: TypeSearch): number[] {
-  return page.filter((h) => h.t === t).map((h) => h.ordinal);
+/**
+ * The hits whose order decides the page: those of the page and every hit tied in score with its first or
+ * last one (a tie is ordered by type, then id — and the ids are only known once their table parts are read).
+ * `from` is the position of the first of them in the whole ranking.
+ */
+function tiedSpan(all: readonly TypedHit[], offset: number, limit: number): { from: number; hits: TypedHit[] } {
+  const window = all.slice(offset, offset + limit);
+  if (window.length === 0) return { from: offset, hits: [] };
+  const high = window[0]!.score;
+  const low = window[window.length - 1]!.score;
+  const from = all.findIndex((h) => h.score <= high);
+  const to = all.findLastIndex((h) => h.score >= low);
+  return { from, hits: all.slice(from, to + 1) };
+}
+
+function ordinalsOf(hits: readonly TypedHit[], t: TypeSearch): number[] {
+  return hits.filter((h) => h.t === t).map((h) => h.ordinal);
+}
+
+/** The page: the tied span ordered by (score, type, id) with each hit's id, cut to `offset`..`offset + limit`. */
+function pageOf(
+  span: { from: number; hits: TypedHit[] },
+  offset: number,
+  limit: number,
+  types: readonly TypeSearch[],
+  ids: readonly Map<number, string>[],
+): NamedHit[] {
+  const named = span.hits.map((h) => {
+    const id = ids[types.indexOf(h.t)]!.get(h.ordinal);
+    if (id === undefined) throw damaged(h.t, `has no id for ordinal ${h.ordinal}`, {});
+    return { ...h, id };
+  });
+  named.sort((a, b) => b.score - a.score || byCodeUnit(a.t.type, b.t.type) || byCodeUnit(a.id, b.id));
+  return named.slice(offset - span.from, offset - span.from + limit);
+}
+
+function byCodeUnit(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The page's documents in one bulk read, each checked to hold the words it was found for. */
 async function readHits<T>(
   store: RefStore,
-  page: readonly TypedHit[],
-  types: readonly TypeSearch[],
-  ids: readonly Map<number, string>[],
+  page: readonly NamedHit[],
   version: VersionId,
   cost: Cost,
 ): Promise<SearchHit<T>[]> {
-  const idOf = (h: TypedHit) => {
-    const id = ids[types.indexOf(h.t)]!.get(h.ordinal);
-    if (id === undefined) throw damaged(h.t, `has no id for ordinal ${h.ordinal}`, {});
-    return id;
-  };
-  const keyOf = (h: TypedHit) => deriveKey({ namespace: h.t.namespace, doc_type: h.t.type, id: idOf(h) });
+  const keyOf = (h: NamedHit) => deriveKey({ namespace: h.t.namespace, doc_type: h.t.type, id: h.id });
   const files: Files = new Map();
   await readAt(store, page.map(keyOf), version, cost, files);
   return page.map((h) => {
-    const id = idOf(h);
     const bytes = files.get(keyOf(h));
-    if (!bytes) throw damaged(h.t, `names ${JSON.stringify(id)}, which the section does not hold`, { id });
+    if (!bytes) throw damaged(h.t, `names ${JSON.stringify(h.id)}, which the section does not hold`, { id: h.id });
     const document = decodeEnvelope<T>(bytes, version);
-    if (document.id !== id || !documentMatches(h.t, { id, data: document.data }, h.terms)) {
-      throw damaged(h.t, `found ${JSON.stringify(id)}, whose document does not hold the words it was found for`, {
-        id,
+    if (document.id !== h.id || !documentMatches(h.t, { id: h.id, data: document.data }, h.terms)) {
+      throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose document does not hold the words it was found for`, {
+        id: h.id,
       });
     }
-    return { namespace: h.t.namespace, type: h.t.type, id, score: h.score, fields: h.fields, document };
+    const { namespace, type } = h.t;
+    return { namespace, type, id: h.id, score: h.score, fields: h.fields, document };
   });
 }
 

@@ -6,8 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
-import { SEARCH_DECLARATION_KEY } from '../../../src/document/search/index.js';
+import { SEARCH_DECLARATION_KEY, SEARCH_ROOT } from '../../../src/document/search/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
+import { assertNoStrayFiles, assertSearchExact } from './search-oracle.js';
 
 const REPO = { namespace: 'github', type: 'repo', fields: ['data.title', 'data.body'] };
 const doc = (id: string, title: string, body = '') => ({
@@ -125,5 +126,50 @@ describe('DocumentStore search', () => {
     env.data.title = 'omega';
     await store.put(key, new TextEncoder().encode(JSON.stringify(env)));
     await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+  });
+
+  it('a large write that shrinks the index deletes the files the new build does not rewrite', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store, { search: { maxShardBytes: 512, largeTypeWrite: 4 } });
+    const filler = (i: number) => Array.from({ length: 40 }, (_, j) => `w${i}x${j}`).join(' ');
+    await docs.putMany(
+      Array.from({ length: 8 }, (_, i) => doc(`o/r${i}`, i === 7 ? 'alpha' : `alpha ${filler(i)}`)),
+      { search: [REPO] },
+    );
+    const before = (await keys(store, `${SEARCH_ROOT}github/repo/terms/`)).length;
+    expect(before).toBeGreaterThan(1);
+    await docs.commit(
+      Array.from({ length: 7 }, (_, i) => ({
+        op: 'delete' as const,
+        identity: { namespace: 'github', doc_type: 'repo', id: `o/r${i}` },
+      })),
+    );
+    expect((await keys(store, `${SEARCH_ROOT}github/repo/terms/`)).length).toBeLessThan(before);
+    await assertNoStrayFiles(store, [REPO]);
+    await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
+  });
+
+  it('a table part whose ids were swapped is InvalidResponse, never the wrong document', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    const part = `${SEARCH_ROOT}github/repo/table/0.json`;
+    const ids = JSON.parse(new TextDecoder().decode((await store.get(part))!.value)) as string[];
+    expect([...ids].sort()).toEqual(['o/a', 'o/b']);
+    await store.put(part, new TextEncoder().encode(JSON.stringify([...ids].reverse())));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+  });
+
+  it('a shard that does not parse is InvalidResponse to a search, and the next write rebuilds it', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    const [shard] = await keys(store, `${SEARCH_ROOT}github/repo/terms/`);
+    await store.put(shard!, new TextEncoder().encode('not a shard\n'));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+    await docs.put(doc('o/c', 'gamma'));
+    await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
+    await assertSearchExact(docs, 'gamma', { namespace: 'github', type: 'repo' });
+    await assertNoStrayFiles(store, [REPO]);
   });
 });
