@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { tokenize } from '../../src/browser/index.js';
 import { MergedSearch, type RankedItem, rankOrder, type ScopePage } from '../../src/viewer/search/merge.js';
 import { searchCost } from '../../src/viewer/search/results.js';
-import { snippet, tokenSpans, withinOneEdit, wordMatches } from '../../src/viewer/search/words.js';
+import { snippet, tokenSpans } from '../../src/viewer/search/words.js';
 
 const marked = (parts: { text: string; marked: boolean }[]) => parts.filter((p) => p.marked).map((p) => p.text);
 const joined = (parts: { text: string }[]) => parts.map((p) => p.text).join('');
@@ -62,48 +62,13 @@ describe('token spans', () => {
   });
 });
 
-describe('a query word against a token (the engine’s rule)', () => {
-  it('equal; the last word also as a prefix', () => {
-    expect(wordMatches('git', 'git', false)).toBe(true);
-    expect(wordMatches('gi', 'git', false)).toBe(false);
-    expect(wordMatches('gi', 'git', true)).toBe(true);
-  });
-
-  it('one edit for words of 5 or more characters that keep their first two', () => {
-    expect(wordMatches('seach', 'search', false)).toBe(true); // insert
-    expect(wordMatches('searchh', 'search', false)).toBe(true); // delete
-    expect(wordMatches('searck', 'search', false)).toBe(true); // substitute
-    expect(wordMatches('saerch', 'search', false)).toBe(false); // two edits
-    expect(wordMatches('xearch', 'search', false)).toBe(false); // the first two characters differ
-    expect(wordMatches('serch', 'search', false)).toBe(true);
-    expect(wordMatches('sarch', 'search', false)).toBe(false); // 'sa' is not 'se'
-    expect(wordMatches('seac', 'sea', false)).toBe(false); // 4 characters: no typo
-  });
-
-  it('withinOneEdit is symmetric and agrees with a plain Levenshtein (fast-check)', () => {
-    const lev = (a: string[], b: string[]): number => {
-      const d = Array.from({ length: a.length + 1 }, (_, i) => [i, ...b.map(() => 0)]);
-      for (let j = 1; j <= b.length; j++) (d[0] as number[])[j] = j;
-      for (let i = 1; i <= a.length; i++)
-        for (let j = 1; j <= b.length; j++) {
-          const row = d[i] as number[];
-          const up = d[i - 1] as number[];
-          row[j] = Math.min(
-            (up[j] as number) + 1,
-            (row[j - 1] as number) + 1,
-            (up[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1),
-          );
-        }
-      return (d[a.length] as number[])[b.length] as number;
-    };
-    const word = fc.array(fc.constantFrom('a', 'b', 'c', '𝒳'), { maxLength: 6 }).map((c) => c.join(''));
-    fc.assert(
-      fc.property(word, word, (a, b) => {
-        expect(withinOneEdit(a, b)).toBe(lev([...a], [...b]) <= 1);
-        expect(withinOneEdit(b, a)).toBe(withinOneEdit(a, b));
-      }),
-      { numRuns: 1000 },
-    );
+describe('marked words follow the engine’s rule', () => {
+  it('equal; the last word also as a prefix; one edit for 5+ characters keeping the first two', () => {
+    expect(marked(snippet('git gitlab', ['git']))).toEqual(['git', 'gitlab']);
+    expect(marked(snippet('git gitlab', ['gi', 'x']))).toEqual([]);
+    expect(marked(snippet('search sarch serch saerch', ['seach']))).toEqual(['search', 'serch']);
+    expect(marked(snippet('search serch', ['searck', 'zzz']))).toEqual(['search']);
+    expect(marked(snippet('sea seac', ['seab', 'zzz']))).toEqual([]);
   });
 });
 

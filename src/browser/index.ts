@@ -25,6 +25,7 @@ export { filterRecords, type MemoryRecord } from '../document/filter-records.js'
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
 export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
+export { termWeight } from '../document/search/match.js';
 export { fieldText, tokenize } from '../document/search/text.js';
 export { SERIES_AGGREGATES, typeSeries } from '../document/type-series.js';
 export { csvField } from '../export/formats.js';

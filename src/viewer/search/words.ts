@@ -6,10 +6,10 @@
  * a snippet needs the place, so {@link tokenSpans} folds the text a code point at a time and keeps, for
  * every token, the span of the original text it came from (a test holds its tokens equal to `tokenize`'s).
  *
- * A query word matches a token as the engine matches terms: equal; the LAST word also as a prefix; a word
- * of 5 or more characters also at one edit (insert, delete, substitute) that keeps its first two characters.
+ * A query word marks a token the engine would match it with (`termWeight`): equal; the LAST word also as a
+ * prefix; a word of 5 or more characters also at one edit that keeps its first two characters.
  */
-import { tokenize } from '../../browser/index.js';
+import { termWeight, tokenize } from '../../browser/index.js';
 
 export { fieldText } from '../../browser/index.js';
 
@@ -73,34 +73,6 @@ export function queryWords(text: string): string[] {
   return tokenize(text);
 }
 
-/** Whether `a` and `b` are at most one edit apart (insert, delete or substitute one character). */
-export function withinOneEdit(a: string, b: string): boolean {
-  const x = [...a];
-  const y = [...b];
-  if (Math.abs(x.length - y.length) > 1) return false;
-  let i = 0;
-  while (i < x.length && i < y.length && x[i] === y[i]) i++;
-  // After the first difference, the rest must agree once one edit is spent.
-  const rest = (p: string[], q: string[]) => p.join('') === q.join('');
-  if (x.length === y.length) return rest(x.slice(i + 1), y.slice(i + 1));
-  return x.length > y.length ? rest(x.slice(i + 1), y.slice(i)) : rest(x.slice(i), y.slice(i + 1));
-}
-
-/**
- * Does query word `word` match the text's token `token`? `last`: the query's last word (prefixes count).
- *
- * @example
- * wordMatches('hel', 'hello', true); // true
- * wordMatches('seach', 'search', false); // true: one edit, same first two characters
- */
-export function wordMatches(word: string, token: string, last: boolean): boolean {
-  if (token === word) return true;
-  if (last && token.startsWith(word)) return true;
-  const chars = [...word];
-  if (chars.length < 5) return false;
-  return [...token].slice(0, 2).join('') === chars.slice(0, 2).join('') && withinOneEdit(word, token);
-}
-
 /** A piece of a snippet: text, marked where it matched a query word. */
 export interface SnippetPart {
   text: string;
@@ -120,7 +92,7 @@ const LEAD = 60;
 export function snippet(text: string, words: readonly string[], width = 180): SnippetPart[] {
   const spans = tokenSpans(text);
   const last = words.length - 1;
-  const hits = spans.filter((s) => words.some((w, i) => wordMatches(w, s.token, i === last)));
+  const hits = spans.filter((s) => words.some((w, i) => termWeight(w, s.token, i === last) > 0));
   const first = hits[0]?.start ?? 0;
   let start = Math.max(0, first - LEAD);
   if (start > 0) {
