@@ -25,10 +25,15 @@ const WORDS = [
   'signal',
 ];
 
-/** Words of document `i` of a type (`salt` varies the types): 3 to 7 of them, repeated words included. */
+/** Words of document `i` of a type (`salt` varies the types): 3 to 7 of them, picked by a fixed hash. */
 export function wordsOf(i: number, salt: number): string {
-  const n = 3 + ((i * 7 + salt) % 5);
-  return Array.from({ length: n }, (_, k) => WORDS[(i * 5 + k * k * 3 + salt * 11) % WORDS.length]).join(' ');
+  let x = (i + 1) * 2654435761 + salt * 40503;
+  const next = () => {
+    x = (Math.imul(x ^ (x >>> 15), 2246822507) + 1) >>> 0;
+    return x;
+  };
+  const n = 3 + (next() % 5);
+  return Array.from({ length: n }, () => WORDS[next() % WORDS.length]).join(' ');
 }
 
 /** The repositories: 120 of them, searchable in name and description, indexed on stars. */
