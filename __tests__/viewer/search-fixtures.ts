@@ -65,7 +65,11 @@ export function searchSection(em: EmulatorHandle): string {
       type: 'post',
       id: (i) => `p${i}`,
       // A long body: the snippet shows the words' neighbourhood, not the whole text.
-      data: (i) => ({ title: wordsOf(i, 2), body: `${'Lorem ipsum dolor sit amet. '.repeat(12)}${wordsOf(i, 3)}` }),
+      // Every third one ends in an unbroken run of 100 characters, which must wrap inside a phone's width.
+      data: (i) => ({
+        title: wordsOf(i, 2),
+        body: `${'Lorem ipsum dolor sit amet. '.repeat(12)}${wordsOf(i, 3)}${i % 3 === 0 ? ` harbor_signal_${'x'.repeat(100)}` : ''}`,
+      }),
       search: ['data.title', 'data.body'],
     },
     {

@@ -9,6 +9,7 @@
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OWNER, TOKEN } from '../remote-api/helpers.js';
+import { axeFindings } from './axe.js';
 import { type Found, librarySearch, REPOS, searchSection } from './search-fixtures.js';
 import { settled, viewerWorld } from './viewer-page.js';
 
@@ -269,5 +270,60 @@ describe('the rate limit', () => {
     await world.open(overview('&q=repo'), page);
     expect(await page.locator('.search-hit').count()).toBe(20);
     expect(REPOS).toBeGreaterThan(20);
+  });
+});
+
+describe('what a link to a search costs, cold', () => {
+  // Measured on the emulator: with a token the ref, the declaration (the table's), then one GraphQL batch per
+  // round of the search; without one a request per file and per hit's document.
+  it('a type’s search with a token: the ref, the declaration and 4 rounds', async () => {
+    const page = await withToken();
+    await world.open(table('repo', '&q=meadow%20river'), page);
+    expect(world.requests(page)).toBeLessThanOrEqual(6);
+    expect(await page.locator('.search-count').innerText()).toMatch(/\(the search made [1-4] requests?\)\.$/);
+  });
+
+  it('the section’s search with a token: the overview’s 3, then the declaration and 4 rounds per namespace', async () => {
+    const page = await withToken();
+    await world.open(overview('&q=harbor%20sig'), page);
+    expect(world.requests(page)).toBeLessThanOrEqual(12);
+  });
+
+  it('a type’s search without a token: a page of 10, each document read on its own', async () => {
+    world.em.state.anonymousBudget.used = 0;
+    const page = await world.open(table('repo', '&q=meadow%20river'));
+    expect(await page.locator('.search-hit').count()).toBe(10);
+    expect(world.requests(page)).toBeLessThanOrEqual(15);
+    world.em.state.anonymousBudget.used = 0;
+  });
+});
+
+describe('accessible, light and dark, and fits a phone', () => {
+  const pages = () => [overview('&q=harbor%20sig'), table('repo', '&q=meadow%20river'), table('repo')];
+
+  it('at 375 px: no sideways scroll and no serious or critical axe violation (light)', async () => {
+    const problems: string[] = [];
+    for (const query of pages()) {
+      const page = await withToken();
+      await page.setViewportSize({ width: 375, height: 800 });
+      await world.open(query, page);
+      for (const f of await axeFindings(page)) problems.push(`${query}: ${f}`);
+      const width = await page.evaluate(() => document.documentElement.scrollWidth);
+      if (width > 375) problems.push(`${query}: ${width} px wide`);
+      await page.close();
+    }
+    expect(problems).toEqual([]);
+  });
+
+  it('at 1280 px in dark: no serious or critical axe violation (contrast of marked words included)', async () => {
+    const problems: string[] = [];
+    for (const query of pages()) {
+      const page = await withToken();
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await world.open(query, page);
+      for (const f of await axeFindings(page)) problems.push(`${query}: ${f}`);
+      await page.close();
+    }
+    expect(problems).toEqual([]);
   });
 });
