@@ -97,6 +97,23 @@ describe('mode: query with search, in-process', () => {
     expect(e).toBeInstanceOf(InvalidConfig);
     expect((e as Error).message).toMatch(/^input "type": .*draft/);
     expect((e as Error).message).toContain('declare the searchable fields with search: on the projection');
+    expect((e as Error).message).toContain('or leave type empty');
+    const none = await runAction(search({ search: 'search', namespace: 'other' }), { store }).catch((x) => x);
+    expect(none).toMatchObject({ code: 'InvalidConfig', data: { field: 'namespace' } });
+    expect((none as Error).message).toMatch(
+      /^input "namespace": no type of namespace other has search declared; declare the searchable fields with search: on the projection that writes the type \(e\.g\. search: \[data\.title, data\.body\]\)$/,
+    );
+  });
+
+  it('a tampered search index fails the step with InvalidResponse, never a wrong hit', async () => {
+    const store = await searchableStore();
+    const table = '_docdb/search/notes/article/table/0.json';
+    const ids = JSON.parse(new TextDecoder().decode((await store.get(table))!.value!)) as string[];
+    // Every id moved one place, by a raw write (which bypasses DocumentStore).
+    await store.put(table, `${JSON.stringify([...ids.slice(1), ids[0]])}\n`);
+    const e = await runAction(search({ search: 'espresso', type: 'article' }), { store }).catch((x) => x);
+    expect(e).toMatchObject({ code: 'InvalidResponse' });
+    expect((e as Error).message).toMatch(/notes\/article .*does not hold the words it was found for/);
   });
 
   it('hits too large for an output go to a JSON Lines file in the workspace, named by path', async () => {

@@ -9,6 +9,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type EmulatorHandle, startEmulator } from '../../src/emulator/index.js';
+import { RemoteApiRefStore } from '../../src/stores/remote-api/index.js';
+import { untimedFetch } from '../remote-api/helpers.js';
 import { runCli } from './run-cli.js';
 
 const TOKEN = 'ghp_CliSearchTestToken0123456789abcdefAB';
@@ -87,7 +89,11 @@ describe('docdb doc search-index', () => {
       version: 1,
       search: [{ namespace: 'notes', type: 'article', fields: ['data.title', 'data.body'] }],
     });
-    const again = await runCli(['doc', 'search-index', ...type, ...SEARCHED, '--json', ...flags], { env });
+    // The same fields with the flag repeated: the same declaration, no commit.
+    const again = await runCli(
+      ['doc', 'search-index', ...type, '--fields', 'data.title', '--fields', 'data.body', '--json', ...flags],
+      { env },
+    );
     expect(again.json()).toMatchObject({ changed: false, version: declared.stdout.trim() });
     // The declaration at the version before it: none.
     const before = /previous ([0-9a-f]{7})/.exec(declared.stderr)?.[1] as string;
@@ -212,6 +218,35 @@ describe('docdb doc search', () => {
     expect(r.stderr).toMatch(/--type: .*draft/);
     expect(r.stderr).toContain('docdb doc search-index --namespace notes --type draft --fields');
     expect(r.stdout).toBe('');
+    const none = await runCli(['doc', 'search', 'search', '--namespace', 'other', ...flags], { env });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(
+      /--namespace: no type of namespace other has search declared; declare one with docdb doc search-index --namespace other --type TYPE --fields/,
+    );
+  });
+
+  it('a tampered search index is an error naming the files, never a wrong hit (exit 1, no table)', async () => {
+    const tampered = await searchable();
+    const repo = tampered[tampered.indexOf('--repo') + 1] as string;
+    const raw = new RemoteApiRefStore({
+      owner: 'octo',
+      repo: repo.split('/')[1]!,
+      apiUrl: em.url,
+      token: TOKEN,
+      transport: untimedFetch(),
+    });
+    // The ordinal → id table of article, every id moved one place by a raw write (which bypasses DocumentStore).
+    const table = '_docdb/search/notes/article/table/0.json';
+    const ids = JSON.parse(new TextDecoder().decode((await raw.get(table))!.value!)) as string[];
+    expect(ids).toContain('a2');
+    await raw.put(table, `${JSON.stringify([...ids.slice(1), ids[0]])}\n`);
+    const r = await runCli(['doc', 'search', 'espresso', '--namespace', 'notes', '--type', 'article', ...tampered], {
+      env,
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/InvalidResponse.*does not hold the words it was found for/s);
+    expect(r.stderr).toContain('notes/article');
   });
 
   it.each([
@@ -221,6 +256,7 @@ describe('docdb doc search', () => {
     [['x', '--limit', '0'], /--limit must be a positive whole number/],
     [['x', '--limit', '101'], /--limit must be from 1 to 100, got 101/],
     [['x', '--version', 'zz'], /--version must be a commit SHA/],
+    [['x', '--cursor', 'nope'], /--cursor: search cursor is not a cursor docdb issued/],
   ])('%j is a usage error naming the flag (before any request)', async (args, message) => {
     const before = em.requests.length;
     const r = await runCli(['doc', 'search', ...args, '--namespace', 'notes', '--repo', 'octo/none'], {

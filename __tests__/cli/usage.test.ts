@@ -55,7 +55,7 @@ describe('usage errors (exit code 2) name the flag and what is allowed', () => {
     [
       'missing subcommand',
       ['doc'],
-      /docdb doc needs a subcommand: get, list, history, changes, export, query, index, schema, test, put, delete/,
+      /docdb doc needs a subcommand: get, list, history, changes, export, query, index, search, search-index, schema, test, put, delete/,
     ],
     ['unknown subcommand', ['doc', 'remove'], /unknown subcommand "remove" of docdb doc \(allowed: get, list/],
     [

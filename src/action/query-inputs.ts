@@ -28,7 +28,10 @@ export const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-in
 /** The query inputs a `search` leaves no meaning to: it ranks by the words, from the search index. */
 const NOT_WITH_SEARCH = ['where', 'order-by', 'fields', 'require-index'] as const;
 
-/** The most hits one search returns (DocumentStore.search `limit`). */
+/**
+ * The most hits one search returns: DocumentStore.search's `limit` bound (search-read.ts keeps its own copy
+ * unexported), checked here before any request; `docdb doc search --limit` takes the same.
+ */
 export const MAX_SEARCH_LIMIT = 100;
 
 /** `a, b` or one per line → the list (empty entries dropped). */

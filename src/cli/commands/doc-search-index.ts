@@ -5,7 +5,7 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import { type TypeSearch, validateSearchDeclaration } from '../../document/search/index.js';
-import { checkUsage, type FlagValues, str, versionFlag } from '../args.js';
+import { checkUsage, type FlagValues, str, strs, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
 import { EXIT, printResult, UsageError } from '../io.js';
 import { checkStoreFlags } from '../store-factory.js';
@@ -15,12 +15,12 @@ import { report } from './doc-write.js';
 export const searchIndex: CliCommand = {
   name: 'doc search-index',
   summary: 'show, declare or drop the search index of a namespace/type (what doc search answers from)',
-  usage: `usage: docdb doc search-index [--namespace NS --type TYPE [--fields F1,F2 | --drop]] [--message M] [--version SHA] [store flags] [--json]
+  usage: `usage: docdb doc search-index [--namespace NS --type TYPE [--fields F1,F2... | --drop]] [--message M] [--version SHA] [store flags] [--json]
 
 Without --fields: prints the section's search declaration, one "NAMESPACE/TYPE: field, field" per line
 (only NS/TYPE's with --namespace/--type; --version reads it at an older commit). With --json: { version: 1,
 search: [{ namespace, type, fields }] }.
-With --fields (comma-separated, 1 to 8: id or data.<path>, e.g. --fields data.title,data.body): declares
+With --fields (comma-separated or repeated, 1 to 8: id or data.<path>, e.g. --fields data.title,data.body): declares
 NS/TYPE's searchable fields — replacing what it had — and builds its search index from the type's
 documents in one commit, printed as for doc put. Declaring the same fields again makes no commit. --drop
 removes NS/TYPE's declaration and search index in one commit. Every later write keeps the search index
@@ -28,7 +28,11 @@ exact in the same commit as the documents.`,
   flags: {
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
-    fields: { type: 'string', description: 'the searchable fields, comma-separated: id or data.<path>' },
+    fields: {
+      type: 'string',
+      multiple: true,
+      description: 'the searchable fields, comma-separated (or repeat the flag): id or data.<path>',
+    },
     drop: { type: 'boolean', description: "remove NS/TYPE's search index" },
     message: { type: 'string', description: 'commit message (declaring or dropping)' },
     version: { type: 'string', description: 'show the declaration at this commit (SHA, or its first 4+ characters)' },
@@ -73,7 +77,8 @@ type SearchIndexAction = { kind: 'show'; namespace?: string; type?: string } | {
 function actionFrom(values: FlagValues): SearchIndexAction {
   const namespace = str(values, 'namespace');
   const type = str(values, 'type');
-  const fieldsText = str(values, 'fields');
+  const given = strs(values, 'fields');
+  const fieldsText = given.length > 0 ? given.join(',') : undefined;
   const drop = values.drop === true;
   if ((namespace === undefined) !== (type === undefined)) {
     throw new UsageError(

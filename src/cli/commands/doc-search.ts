@@ -3,6 +3,7 @@
  * BM25 from the section's search index (DocumentStore.search; docs/search.md). The words are checked by
  * the engine's own parser before any request, so a query the library would refuse is a usage error here.
  */
+import { MAX_SEARCH_LIMIT } from '../../action/query-inputs.js';
 import { InvalidConfig } from '../../core/errors.js';
 import type { DocumentSearchQuery, DocumentSearchResult } from '../../document/document-store.js';
 import { parseSearchText } from '../../document/search/index.js';
@@ -11,9 +12,6 @@ import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, NotFoundResult, UsageError } from '../io.js';
 import { checkStoreFlags } from '../store-factory.js';
 import { IDENTITY_FLAGS, missingSection, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
-
-/** The library's bound on one page of hits (DocumentStore.search `limit`). */
-export const MAX_SEARCH_LIMIT = 100;
 
 export const search: CliCommand = {
   name: 'doc search',

@@ -58,7 +58,7 @@ function invert(t: TypeSearch, docs: readonly SearchDoc[]): { lines: Line[]; doc
   const byTerm = new Map<string, Posting[]>();
   const docsPer = t.fields.map(() => 0);
   const lengths = t.fields.map(() => 0);
-  docs.forEach((doc, ordinal) => {
+  for (const [ordinal, doc] of docs.entries()) {
     const a = analyze(t, doc);
     const norm = a.lengths.map(normOf);
     a.lengths.forEach((n, f) => {
@@ -67,11 +67,12 @@ function invert(t: TypeSearch, docs: readonly SearchDoc[]): { lines: Line[]; doc
     });
     for (const [term, tf] of a.terms) {
       const list = byTerm.get(term);
-      const p = { ordinal, tf, norm: tf.map((x, f) => (x > 0 ? norm[f]! : 0)) };
+      // One norm array per document, shared by its postings (read only where tf > 0).
+      const p = { ordinal, tf, norm };
       if (list) list.push(p);
       else byTerm.set(term, [p]);
     }
-  });
+  }
   const terms = [...byTerm.keys()].sort();
   return { lines: terms.map((term) => ({ term, postings: byTerm.get(term)! })), docsPer, lengths };
 }

@@ -5,7 +5,7 @@
  */
 import { numberLength } from './codec.js';
 import type { Key } from './manifest.js';
-import { type Line, type Posting, utf8Length } from './shard.js';
+import { type Line, type Posting, sharedPrefix, utf8Length } from './shard.js';
 
 /** Characters of one encoded posting after `prev`. */
 function postingLength(p: Posting, prev: number, fields: number): number {
@@ -27,16 +27,25 @@ function postingLength(p: Posting, prev: number, fields: number): number {
   return numberLength(head) + present + (allOne ? 0 : tfs);
 }
 
+/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
+function termBytes(term: string, prev: string): number {
+  return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
+}
+
 /** Bytes of a shard's lines as encoded. */
 export function shardBytes(lines: readonly Line[], fields: number): number {
   let n = 0;
-  for (const l of lines) {
-    n += utf8Length(l.term) + 2;
-    let prev = -1;
-    for (const p of l.postings) {
-      n += postingLength(p, prev, fields);
-      prev = p.ordinal;
-    }
+  for (const [i, l] of lines.entries())
+    n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
+  return n;
+}
+
+function postingsBytes(postings: readonly Posting[], fields: number): number {
+  let n = 0;
+  let prev = -1;
+  for (const p of postings) {
+    n += postingLength(p, prev, fields);
+    prev = p.ordinal;
   }
   return n;
 }
@@ -52,9 +61,15 @@ export function chunkLines(lines: readonly Line[], fields: number, maxBytes: num
   let cur: Line[] = [];
   let curBytes = 0;
   for (const line of lines) {
-    const termBytes = utf8Length(line.term) + 2;
+    const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+    if (curBytes + whole <= maxBytes) {
+      // The usual case: the whole line fits, no copy of its postings.
+      cur.push(line);
+      curBytes += whole;
+      continue;
+    }
     let piece: Posting[] = [];
-    let pieceBytes = termBytes;
+    let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
     let prev = -1;
     for (const p of line.postings) {
       let pb = postingLength(p, prev, fields);
@@ -64,7 +79,7 @@ export function chunkLines(lines: readonly Line[], fields: number, maxBytes: num
         cur = [];
         curBytes = 0;
         piece = [];
-        pieceBytes = termBytes;
+        pieceBytes = termBytes(line.term, '');
         pb = postingLength(p, -1, fields);
       }
       piece.push(p);

@@ -1,9 +1,9 @@
 /**
  * The printable encoding of postings (docs/search.md "Stored format"). Shards are ASCII text so that
- * they diff, display and travel like every other file of the section; numbers are written in base 47
- * with 94 printable characters (`!`..`~`): a terminal digit is one of the first 47, a continuation
- * digit one of the last 47, least significant first. Values below 47 take one character, below 2,209
- * two.
+ * they diff, display and travel like every other file of the section; numbers are written with 94
+ * printable symbols (`!`..`~`): a number below 62 is one terminal symbol; a larger one is a
+ * continuation symbol (62..93, carrying (v − 62) mod 32) followed by the rest, ⌊(v − 62) / 32⌋. Values
+ * below 62 take one character, below 2,046 two, below 65,534 three.
  *
  * A field's length is stored as one NORM symbol (Lucene's norms idea): its level in a table of lower
  * bounds — exact up to 15 tokens, then steps of 12 % — so ranking needs no other file, and the oracle
@@ -11,21 +11,33 @@
  */
 
 const FIRST = 0x21;
-const BASE = 47;
+/** Symbols: 94 printable characters. */
+export const SYMBOL_COUNT = 94;
+const SYMBOLS = SYMBOL_COUNT;
+/** Terminal digits (the last symbol of a number). */
+const TERMINAL = 62;
+/** Continuation digits. */
+const CONTINUE = SYMBOLS - TERMINAL;
+
+/** The 94 symbols as one-character strings (no string is made per digit). */
+const CHARS: readonly string[] = Array.from({ length: SYMBOL_COUNT }, (_, i) => String.fromCharCode(FIRST + i));
 
 /**
- * Append `v` (a non-negative safe integer) in base 47 to `out`.
+ * `v` (a non-negative safe integer) as symbols.
  *
  * @example
- * const out: string[] = []; writeNumber(100, out); out.join(''); // two characters
+ * numberText(100); // two characters
  */
-export function writeNumber(v: number, out: string[]): void {
+export function numberText(v: number): string {
+  if (v < TERMINAL) return CHARS[v]!;
   let n = v;
-  while (n >= BASE) {
-    out.push(String.fromCharCode(FIRST + BASE + (n % BASE)));
-    n = Math.floor(n / BASE);
+  let out = '';
+  while (n >= TERMINAL) {
+    n -= TERMINAL;
+    out += CHARS[TERMINAL + (n % CONTINUE)];
+    n = Math.floor(n / CONTINUE);
   }
-  out.push(String.fromCharCode(FIRST + n));
+  return out + CHARS[n];
 }
 
 /** Where a reader of base-47 numbers is in a line; `bad` says why the line is not well formed. */
@@ -43,18 +55,19 @@ export class Cursor {
     return this.pos >= this.text.length;
   }
 
-  /** The next number (at most 47^9: nothing stored comes near it, and larger is damage). */
+  /** The next number (at most ~2^50: nothing stored comes near it, and larger is damage). */
   number(): number {
     let v = 0;
     let scale = 1;
     for (;;) {
       if (this.pos >= this.text.length) this.bad('ends inside a number');
       const d = this.text.charCodeAt(this.pos++) - FIRST;
-      if (d < 0 || d >= 2 * BASE) this.bad('holds a character outside the posting alphabet');
+      if (d < 0 || d >= SYMBOLS) this.bad('holds a character outside the posting alphabet');
       if (scale > 2 ** 45) this.bad('holds a number too large');
-      if (d < BASE) return v + d * scale;
-      v += (d - BASE) * scale;
-      scale *= BASE;
+      // v = d0 + 32·(d1 + 32·(…)) with every continuation digit d ≥ 62 standing for itself.
+      v += d * scale;
+      if (d < TERMINAL) return v;
+      scale *= CONTINUE;
     }
   }
 
@@ -62,14 +75,14 @@ export class Cursor {
   symbol(): number {
     if (this.pos >= this.text.length) this.bad('ends before a norm symbol');
     const d = this.text.charCodeAt(this.pos++) - FIRST;
-    if (d < 0 || d >= 2 * BASE) this.bad('holds a character outside the posting alphabet');
+    if (d < 0 || d >= SYMBOLS) this.bad('holds a character outside the posting alphabet');
     return d;
   }
 }
 
 /** One printable symbol 0..93. */
 export function symbolChar(s: number): string {
-  return String.fromCharCode(FIRST + s);
+  return CHARS[s]!;
 }
 
 /** Lower bounds of the norm levels: 0..15 exact, then ×1.12 (rounded up, distinct) past 100,000. */
@@ -113,14 +126,14 @@ export function normLength(symbol: number): number {
 }
 
 /**
- * Characters `writeNumber(v)` writes.
+ * Characters `numberText(v)` has.
  *
  * @example
- * numberLength(46); // 1
- * numberLength(47); // 2
+ * numberLength(61); // 1
+ * numberLength(62); // 2
  */
 export function numberLength(v: number): number {
   let n = 1;
-  for (let x = v; x >= BASE; x = Math.floor(x / BASE)) n++;
+  for (let x = v; x >= TERMINAL; x = Math.floor((x - TERMINAL) / CONTINUE)) n++;
   return n;
 }

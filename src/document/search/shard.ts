@@ -1,6 +1,7 @@
 /**
- * Term shards: the inverted index of one type, one line per term (`<term> <postings>\n`), lines in
- * term order. Postings reference documents by ordinal, gap-coded; each carries, per field, the term's
+ * Term shards: the inverted index of one type, one line per term, lines in term order:
+ * `<shared><suffix> <postings>\n`, where `shared` is one symbol (codec.ts) counting the code units the
+ * term shares with the previous line's term (front coding: sorted terms share their starts). Postings reference documents by ordinal, gap-coded; each carries, per field, the term's
  * frequency and the field's length as one norm symbol (codec.ts):
  *
  *   head  = ((gap − 1) · M + (mask − 1)) · 2 + allOne    base 47; M = 2^fields − 1; mask = fields holding the term
@@ -13,7 +14,7 @@
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { Cursor, NORM_LEVELS, symbolChar, writeNumber } from './codec.js';
+import { Cursor, NORM_LEVELS, numberText, SYMBOL_COUNT, symbolChar } from './codec.js';
 import { compareKeys, type Key, type SearchManifest, shardPathOf } from './manifest.js';
 import { codePoints, MAX_TOKEN_CHARS } from './text.js';
 
@@ -35,36 +36,57 @@ export interface Line {
 export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 
 /**
- * Append the encoded postings of `line` (no term) to `out`.
+ * The encoded postings of a line (no term).
  *
  * @example
- * const out: string[] = []; encodePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, out);
+ * encodePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1); // two characters
  */
-export function encodePostings(postings: readonly Posting[], fields: number, out: string[], prev = -1): void {
+export function encodePostings(postings: readonly Posting[], fields: number): string {
   const m = (1 << fields) - 1;
-  let last = prev;
+  let last = -1;
+  let out = '';
   for (const p of postings) {
     let mask = 0;
     let allOne = 1;
+    let norms = '';
     for (let f = 0; f < fields; f++) {
-      if (p.tf[f]! > 0) {
+      const tf = p.tf[f]!;
+      if (tf > 0) {
         mask |= 1 << f;
-        if (p.tf[f] !== 1) allOne = 0;
+        norms += symbolChar(p.norm[f]!);
+        if (tf !== 1) allOne = 0;
       }
     }
-    writeNumber(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne, out);
-    for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) out.push(symbolChar(p.norm[f]!));
-    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) writeNumber(p.tf[f]! - 1, out);
+    out += numberText(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne) + norms;
+    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) out += numberText(p.tf[f]! - 1);
     last = p.ordinal;
   }
+  return out;
 }
 
-/** One line's text, newline included. */
-export function encodeLine(line: Line, fields: number): string {
-  const out: string[] = [line.term, ' '];
-  encodePostings(line.postings, fields, out);
-  out.push('\n');
-  return out.join('');
+/**
+ * Code units `term` shares with the previous term of its shard (front coding), at most 93 and never
+ * half of a surrogate pair, so the suffix is well-formed text.
+ *
+ * @example
+ * sharedPrefix('database', 'data'); // 4
+ */
+export function sharedPrefix(term: string, prev: string): number {
+  const most = Math.min(term.length, prev.length, SYMBOL_COUNT - 1);
+  let n = 0;
+  while (n < most && term.charCodeAt(n) === prev.charCodeAt(n)) n++;
+  if (n > 0 && n < term.length && isHighSurrogate(term.charCodeAt(n - 1))) n--;
+  return n;
+}
+
+function isHighSurrogate(c: number): boolean {
+  return c >= 0xd800 && c <= 0xdbff;
+}
+
+/** One line's text after the line of `prev` ('' for a shard's first), newline included. */
+export function encodeLine(line: Line, prev: string, fields: number): string {
+  const shared = sharedPrefix(line.term, prev);
+  return `${symbolChar(shared)}${line.term.slice(shared)} ${encodePostings(line.postings, fields)}\n`;
 }
 
 /** UTF-8 bytes of a string, without encoding it. */
@@ -84,7 +106,9 @@ export function utf8Length(s: string): number {
 
 /** A shard's bytes. */
 export function encodeShard(lines: readonly Line[], fields: number): Uint8Array {
-  return new TextEncoder().encode(lines.map((l) => encodeLine(l, fields)).join(''));
+  let text = '';
+  for (const [i, l] of lines.entries()) text += encodeLine(l, lines[i - 1]?.term ?? '', fields);
+  return new TextEncoder().encode(text);
 }
 
 const TERM = /^[\p{L}\p{N}]+$/u;
@@ -130,11 +154,15 @@ function badShard(key: string, why: string, line?: number): never {
   throw new InvalidResponse(`search shard ${key}${where} ${why}; the search index must be rebuilt`, { key, line });
 }
 
-/** One line, checked: a well-formed term, postings that decode. */
-function parseLine(text: string, n: number, b: ShardBounds): Line {
-  const space = text.indexOf(' ');
-  const term = space < 0 ? '' : text.slice(0, space);
-  if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS) badShard(b.key, 'does not start with a term', n);
+/** One line after the line of `prev`, checked: a well-formed term, postings that decode. */
+function parseLine(text: string, prev: string, n: number, b: ShardBounds): Line {
+  const shared = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
+  if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length) {
+    badShard(b.key, 'does not start with the length of the prefix shared with the previous term', n);
+  }
+  const space = text.indexOf(' ', 1);
+  const term = space < 0 ? '' : prev.slice(0, shared) + text.slice(1, space);
+  if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS) badShard(b.key, 'does not hold a term', n);
   const c = new Cursor(text, space + 1, (why) => badShard(b.key, why, n));
   return { term, postings: decodePostings(c, b.fields, b.next) };
 }
@@ -152,7 +180,8 @@ export function parseShard(bytes: Uint8Array, b: ShardBounds): Line[] {
   const text = fromUtf8(bytes);
   if (text !== '' && !text.endsWith('\n')) badShard(b.key, 'does not end with a newline');
   const rows = text === '' ? [] : text.slice(0, -1).split('\n');
-  const lines = rows.map((r, i) => parseLine(r, i + 1, b));
+  const lines: Line[] = [];
+  for (const [i, r] of rows.entries()) lines.push(parseLine(r, lines[i - 1]?.term ?? '', i + 1, b));
   lines.forEach((l, i) => {
     const first: Key = [l.term, l.postings[0]!.ordinal];
     const last: Key = [l.term, l.postings[l.postings.length - 1]!.ordinal];

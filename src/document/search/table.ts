@@ -1,12 +1,13 @@
 /**
  * The document table of one type's search index: ordinal → id in parts of 256 ordinals
  * (`table/<part>.json`, a JSON array of ids, null for a free ordinal), so the ids of a page of hits cost
- * a few small files; and id → ordinal in buckets by a hash of the id (`ids/<bucket>.json`, a JSON array
- * of `[id, ordinal]` sorted by id), so a write finds a document's ordinal without the whole table.
+ * a few small files; and id → ordinal in buckets by a hash of the id (`ids/<bucket>.json`: see
+ * parseBucket), so a write finds a document's ordinal without the whole table.
  * Read back, both are untrusted: damage is `InvalidResponse` naming the key.
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
+import { Cursor, numberText } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
@@ -68,7 +69,9 @@ export function parseTablePart(m: SearchManifest, p: number, bytes: Uint8Array |
 }
 
 /**
- * Parse bucket `b` (untrusted): `[id, ordinal]` pairs sorted by id, each id hashing to `b`.
+ * Parse bucket `b` (untrusted): `["<ordinals>", id, id, …]` — the ids of the bucket in ordinal order,
+ * their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each ordinal below
+ * next.
  *
  * @example
  * parseBucket(m, 0, bytes); // Map { 'a' => 0 }
@@ -76,15 +79,19 @@ export function parseTablePart(m: SearchManifest, p: number, bytes: Uint8Array |
 export function parseBucket(m: SearchManifest, b: number, bytes: Uint8Array | null): Map<string, number> {
   const key = bucketPath(m.namespace, m.type, b);
   const v = jsonOf(bytes, key);
-  if (!Array.isArray(v)) bad(key, 'is not an array of [id, ordinal]');
+  if (!Array.isArray(v) || typeof v[0] !== 'string') bad(key, 'is not ["<ordinals>", id, …]');
+  const ordinals: number[] = [];
+  const c = new Cursor(v[0], 0, (why) => bad(key, `ordinals ${why}`));
+  while (!c.done) ordinals.push((ordinals[ordinals.length - 1] ?? -1) + c.number() + 1);
+  if (ordinals.length !== v.length - 1 || ordinals.some((o) => o >= m.next)) {
+    bad(key, 'does not hold one ordinal below next per id');
+  }
   const out = new Map<string, number>();
-  let prev = '';
-  for (const e of v) {
-    const ok = Array.isArray(e) && e.length === 2 && typeof e[0] === 'string' && Number.isSafeInteger(e[1]);
-    if (!ok || e[1] < 0 || e[1] >= m.next) bad(key, 'holds an entry that is not [id, ordinal below next]');
-    if (e[0] <= prev || bucketOf(e[0], m.buckets) !== b) bad(key, 'holds ids out of order or of another bucket');
-    out.set(e[0], e[1]);
-    prev = e[0];
+  for (const [i, id] of v.slice(1).entries()) {
+    if (typeof id !== 'string' || id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
+      bad(key, 'holds an id twice, not an id, or an id of another bucket');
+    }
+    out.set(id, ordinals[i]!);
   }
   return out;
 }
@@ -94,10 +101,12 @@ export function encodeTablePart(ids: readonly (string | null)[]): Uint8Array {
   return new TextEncoder().encode(`${JSON.stringify(ids)}\n`);
 }
 
-/** A bucket's bytes (sorted by id). */
+/** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
 export function encodeBucket(entries: ReadonlyMap<string, number>): Uint8Array {
-  const list = [...entries].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-  return new TextEncoder().encode(`${JSON.stringify(list)}\n`);
+  const list = [...entries].sort((a, b) => a[1] - b[1]);
+  let gaps = '';
+  for (const [i, [, o]] of list.entries()) gaps += numberText(o - (list[i - 1]?.[1] ?? -1) - 1);
+  return new TextEncoder().encode(`${JSON.stringify([gaps, ...list.map(([id]) => id)])}\n`);
 }
 
 /**
