@@ -5,7 +5,8 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { tokenize } from '../../src/browser/index.js';
+import { termWeight } from '../../src/document/search/match.js';
+import { tokenize } from '../../src/document/search/text.js';
 import { MergedSearch, type RankedItem, rankOrder, type ScopePage } from '../../src/viewer/search/merge.js';
 import { searchCost } from '../../src/viewer/search/results.js';
 import { snippet, tokenSpans } from '../../src/viewer/search/words.js';
@@ -64,31 +65,31 @@ describe('token spans', () => {
 
 describe('marked words follow the engine’s rule', () => {
   it('equal; the last word also as a prefix; one edit for 5+ characters keeping the first two', () => {
-    expect(marked(snippet('git gitlab', ['git']))).toEqual(['git', 'gitlab']);
-    expect(marked(snippet('git gitlab', ['gi', 'x']))).toEqual([]);
-    expect(marked(snippet('search sarch serch saerch', ['seach']))).toEqual(['search', 'serch']);
-    expect(marked(snippet('search serch', ['searck', 'zzz']))).toEqual(['search']);
-    expect(marked(snippet('sea seac', ['seab', 'zzz']))).toEqual([]);
+    expect(marked(snippet('git gitlab', ['git'], termWeight))).toEqual(['git', 'gitlab']);
+    expect(marked(snippet('git gitlab', ['gi', 'x'], termWeight))).toEqual([]);
+    expect(marked(snippet('search sarch serch saerch', ['seach'], termWeight))).toEqual(['search', 'serch']);
+    expect(marked(snippet('search serch', ['searck', 'zzz'], termWeight))).toEqual(['search']);
+    expect(marked(snippet('sea seac', ['seab', 'zzz'], termWeight))).toEqual([]);
   });
 });
 
 describe('snippets', () => {
   it('mark every matching word and keep the text whole when it is short', () => {
-    const parts = snippet('A small Search engine; searching is fast', ['search']);
+    const parts = snippet('A small Search engine; searching is fast', ['search'], termWeight);
     expect(joined(parts)).toBe('A small Search engine; searching is fast');
     expect(marked(parts)).toEqual(['Search', 'searching']);
   });
 
   it('only the last word matches as a prefix', () => {
-    expect(marked(snippet('gitlab git github', ['git', 'hub']))).toEqual(['git']);
-    expect(marked(snippet('gitlab git github', ['hub', 'git']))).toEqual(['gitlab', 'git', 'github']);
+    expect(marked(snippet('gitlab git github', ['git', 'hub'], termWeight))).toEqual(['git']);
+    expect(marked(snippet('gitlab git github', ['hub', 'git'], termWeight))).toEqual(['gitlab', 'git', 'github']);
   });
 
   it('start a little before the first match in a long text, cut at spaces, with ellipses', () => {
     const before = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
     const after = Array.from({ length: 80 }, (_, i) => `z${i}`).join(' ');
     const text = `${before} needle ${after}`;
-    const parts = snippet(text, ['needle']);
+    const parts = snippet(text, ['needle'], termWeight);
     const shown = joined(parts);
     expect(shown.startsWith('…')).toBe(true);
     expect(shown.endsWith('…')).toBe(true);
@@ -100,7 +101,7 @@ describe('snippets', () => {
   });
 
   it('without a match, the start of the text unmarked', () => {
-    const parts = snippet('nothing to see', ['absent']);
+    const parts = snippet('nothing to see', ['absent'], termWeight);
     expect(joined(parts)).toBe('nothing to see');
     expect(marked(parts)).toEqual([]);
   });

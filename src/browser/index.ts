@@ -25,8 +25,6 @@ export { filterRecords, type MemoryRecord } from '../document/filter-records.js'
 export { deriveKey, parseKey } from '../document/identity.js';
 export type * from '../document/index.js';
 export { formatWhere, parseOrderBy, parseWhere, WHERE_FORMS } from '../document/query-text.js';
-export { termWeight } from '../document/search/match.js';
-export { fieldText, tokenize } from '../document/search/text.js';
 export { SERIES_AGGREGATES, typeSeries } from '../document/type-series.js';
 export { csvField } from '../export/formats.js';
 export {
@@ -52,4 +50,13 @@ export {
   loadDocDbClient,
 } from './client.js';
 export { explainError } from './explain-error.js';
+
+/**
+ * The search engine's text rules — `fieldText`, `tokenize`, `termWeight` (docs/search.md) — loaded on first
+ * use, so the entry does not carry them (a page that shows search hits needs them; most pages never do).
+ *
+ * @example
+ * const { tokenize, termWeight } = await loadSearchText();
+ */
+export const loadSearchText = () => import('./search-text.js');
 export { projectRepository, type RepoProjectionData, type RepoProjectionResult } from './repo-projection.js';

@@ -6,12 +6,12 @@
  * Before it reads, the search is weighed against the rate limit left (an anonymous visitor reads each hit's
  * document on its own); a limit that stops it is said as every view says it (src/viewer/frame/).
  */
-import { explainError } from '../../browser/index.js';
+import { explainError, loadSearchText } from '../../browser/index.js';
 import type { ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { declaredSearch, type SearchHit, type SearchScope, searchPage } from './api.js';
 import { MergedSearch } from './merge.js';
-import { fieldText, queryWords, type SnippetPart, snippet } from './words.js';
+import { type SnippetPart, snippet } from './words.js';
 
 /** Hits a page with a token (the documents come in one GraphQL batch). */
 export const PAGE_WITH_TOKEN = 20;
@@ -65,6 +65,21 @@ export async function searchResults(ctx: ViewContext, q: string, scopes: readonl
   return panel;
 }
 
+/** The engine's text rules (`loadSearchText`): tokens, a field's text, how a word matches a term. */
+type SearchText = Awaited<ReturnType<typeof loadSearchText>>;
+
+/**
+ * What the first page needs before any hit: the engine's text rules (a chunk, no API request), and — when
+ * several namespaces' searches will run side by side, each starting with the declaration — the declaration
+ * read once, so they find it cached instead of each asking for it. Returns the requests that cost.
+ */
+async function prepare(ctx: ViewContext, scopes: readonly SearchScope[]): Promise<{ rules: SearchText; cost: number }> {
+  const before = ctx.client.stats().requests;
+  const rules = await loadSearchText();
+  if (scopes.length > 1) await declaredSearch(ctx.client, ctx.version);
+  return { rules, cost: ctx.client.stats().requests - before };
+}
+
 async function firstPage(
   ctx: ViewContext,
   panel: HTMLElement,
@@ -72,7 +87,15 @@ async function firstPage(
   scopes: readonly SearchScope[],
   pageSize: number,
 ): Promise<void> {
-  const words = queryWords(q);
+  let prepared: { rules: SearchText; cost: number };
+  try {
+    prepared = await prepare(ctx, scopes);
+  } catch (error) {
+    if (!ctx.signal.aborted) panel.append(failure(ctx, error));
+    return;
+  }
+  const { rules } = prepared;
+  const words = rules.tokenize(q);
   const merged = new MergedSearch<SearchHit>(
     scopes.length,
     (i, cursor) =>
@@ -84,17 +107,8 @@ async function firstPage(
       }),
     pageSize,
   );
+  merged.requests += prepared.cost;
   const count = h('p', { class: 'search-count', attrs: { role: 'status' } });
-  // Several namespaces' searches run side by side and each starts with the declaration: read it once
-  // first, so they find it cached instead of each asking for it (counted with the search's cost).
-  const primed = ctx.client.stats().requests;
-  try {
-    if (scopes.length > 1) await declaredSearch(ctx.client, ctx.version);
-  } catch (error) {
-    if (!ctx.signal.aborted) panel.append(failure(ctx, error));
-    return;
-  }
-  merged.requests += ctx.client.stats().requests - primed;
   const list = h('ol', { class: 'search-hits' });
   panel.append(count, list);
   const more = h('button', { class: 'search-more', attrs: { type: 'button' } }, 'More results');
@@ -109,8 +123,7 @@ async function firstPage(
       return false;
     }
     if (ctx.signal.aborted) return false;
-    const items = hits.map((hit) => hitItem(ctx, hit, words));
-    list.append(...items);
+    list.append(...hits.map((hit) => hitItem(ctx, hit, words, rules)));
     count.textContent = countLine(q, merged, list.childElementCount);
     list.dataset.shown = String(list.childElementCount);
     list.dataset.done = String(merged.done);
@@ -148,7 +161,7 @@ function failure(ctx: ViewContext, error: unknown): HTMLElement {
   );
 }
 
-function hitItem(ctx: ViewContext, hit: SearchHit, words: readonly string[]): HTMLElement {
+function hitItem(ctx: ViewContext, hit: SearchHit, words: readonly string[], rules: SearchText): HTMLElement {
   const link = ctx.link({
     view: 'document',
     ns: hit.namespace,
@@ -176,7 +189,9 @@ function hitItem(ctx: ViewContext, hit: SearchHit, words: readonly string[]): HT
       h('span', { class: 'search-score', text: `score ${hit.score.toFixed(2)}` }),
     ),
     h('p', { class: 'search-fields', text: `Matched in ${fields.join(', ')}` }),
-    ...fields.slice(0, SNIPPETS).map((f) => snippetLine(f, snippet(fieldText(hit.document, f), words))),
+    ...fields
+      .slice(0, SNIPPETS)
+      .map((f) => snippetLine(f, snippet(rules.fieldText(hit.document, f), words, rules.termWeight))),
   );
 }
 

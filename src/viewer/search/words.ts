@@ -6,12 +6,10 @@
  * a snippet needs the place, so {@link tokenSpans} folds the text a code point at a time and keeps, for
  * every token, the span of the original text it came from (a test holds its tokens equal to `tokenize`'s).
  *
- * A query word marks a token the engine would match it with (`termWeight`): equal; the LAST word also as a
- * prefix; a word of 5 or more characters also at one edit that keeps its first two characters.
+ * A query word marks a token the engine would match it with (its `termWeight`, given by the caller): equal;
+ * the LAST word also as a prefix; a word of 5 or more characters also at one edit that keeps its first two
+ * characters.
  */
-import { termWeight, tokenize } from '../../browser/index.js';
-
-export { fieldText } from '../../browser/index.js';
 
 /** One token of a text and the span of the original text it came from. */
 export interface TokenSpan {
@@ -63,21 +61,14 @@ export function tokenSpans(text: string): TokenSpan[] {
   return out;
 }
 
-/**
- * The query's words: the engine's own tokens of the text.
- *
- * @example
- * queryWords('Crème  BRÛ'); // ['creme', 'bru']
- */
-export function queryWords(text: string): string[] {
-  return tokenize(text);
-}
-
 /** A piece of a snippet: text, marked where it matched a query word. */
 export interface SnippetPart {
   text: string;
   marked: boolean;
 }
+
+/** How a query word matches a term: the engine's `termWeight` (0: no match; `loadSearchText()`). */
+export type TermWeight = (word: string, term: string, last: boolean) => number;
 
 /** Characters of context shown before the first match. */
 const LEAD = 60;
@@ -87,12 +78,12 @@ const LEAD = 60;
  * possible, `…` where cut), the tokens that match a query word marked. No match: the text's start, unmarked.
  *
  * @example
- * snippet('A small search engine', ['search']); // [{ text: 'A small ', marked: false }, { text: 'search', marked: true }, …]
+ * snippet('A small search engine', ['search'], termWeight); // [{ text: 'A small ', marked: false }, { text: 'search', marked: true }, …]
  */
-export function snippet(text: string, words: readonly string[], width = 180): SnippetPart[] {
+export function snippet(text: string, words: readonly string[], weight: TermWeight, width = 180): SnippetPart[] {
   const spans = tokenSpans(text);
   const last = words.length - 1;
-  const hits = spans.filter((s) => words.some((w, i) => termWeight(w, s.token, i === last) > 0));
+  const hits = spans.filter((s) => words.some((w, i) => weight(w, s.token, i === last) > 0));
   const first = hits[0]?.start ?? 0;
   let start = Math.max(0, first - LEAD);
   if (start > 0) {
