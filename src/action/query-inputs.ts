@@ -10,6 +10,7 @@ import type { WhereClause } from '../document/indexes/query.js';
 import { MAX_LIMIT } from '../document/indexes/query.js';
 import { parseOrderBy, parseWhere } from '../document/query-text.js';
 import { parseSearchText } from '../document/search/index.js';
+import { MAX_SEARCH_LIMIT } from '../document/search-read.js';
 
 export interface QueryInputs {
   where: WhereClause[];
@@ -27,12 +28,6 @@ export const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-in
 
 /** The query inputs a `search` leaves no meaning to: it ranks by the words, from the search index. */
 const NOT_WITH_SEARCH = ['where', 'order-by', 'fields', 'require-index'] as const;
-
-/**
- * The most hits one search returns: DocumentStore.search's `limit` bound (search-read.ts keeps its own copy
- * unexported), checked here before any request; `docdb doc search --limit` takes the same.
- */
-export const MAX_SEARCH_LIMIT = 100;
 
 /** `a, b` or one per line → the list (empty entries dropped). */
 const list = (text: string) =>

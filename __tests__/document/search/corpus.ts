@@ -46,7 +46,10 @@ export function zipfCorpus(count: number, seed = 42): SearchDoc[] {
   // Cumulative Zipf weights 1/rank, sampled by binary search.
   const cdf: number[] = [];
   let sum = 0;
-  for (let r = 1; r <= vocabulary.length; r++) cdf.push((sum += 1 / r));
+  for (let r = 1; r <= vocabulary.length; r++) {
+    sum += 1 / r;
+    cdf.push(sum);
+  }
   const pick = () => {
     const x = rnd() * sum;
     let lo = 0;

@@ -63,7 +63,8 @@ describe('rankSearch', () => {
     expect(rounds).toHaveLength(2);
     expect(rounds[1]).toEqual(rankFirstPaths(t, q, big.get(searchManifestPath('github', 'repo'))!));
     // 'gamma' (5 letters: typo tolerant) reads the range of "ga", a few shards of many.
-    expect(rounds[1]!.length).toBeLessThanOrEqual(2);
+    expect(rounds[1]!.length).toBeLessThanOrEqual(3);
+    expect(rounds[1]!.length).toBeLessThan(shards.length / 4);
     expect(sameHits(searchIndex(big, t, 'gamma zeta1'), oracle(t, many, 'gamma zeta1'))).toBeNull();
   });
 

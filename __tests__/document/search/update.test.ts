@@ -100,7 +100,9 @@ describe('what a write reads and rewrites', () => {
     const r = applyUpdate(files, t, [{ id: doc.id, after: doc.data }], opts);
     expect(r.rounds[0]).toEqual([MANIFEST]);
     const read = r.rounds[1]!;
-    expect(read.filter((p) => p.includes('/terms/')).length).toBeLessThanOrEqual(5);
+    // Five terms; a frequent one ('kaka') spans shards.
+    expect(read.filter((p) => p.includes('/terms/')).length).toBeLessThanOrEqual(10);
+    expect(read.filter((p) => p.includes('/terms/')).length).toBeLessThan(shardCount / 5);
     expect(read.filter((p) => p.includes('/ids/'))).toHaveLength(1);
     expect(read.filter((p) => p.includes('/table/'))).toEqual(['_docdb/search/n/t/table/7.json']);
     expect(r.rounds).toHaveLength(2);

@@ -20,9 +20,9 @@ export const searchIndex: CliCommand = {
 Without --fields: prints the section's search declaration, one "NAMESPACE/TYPE: field, field" per line
 (only NS/TYPE's with --namespace/--type; --version reads it at an older commit). With --json: { version: 1,
 search: [{ namespace, type, fields }] }.
-With --fields (comma-separated or repeated, 1 to 8: id or data.<path>, e.g. --fields data.title,data.body): declares
-NS/TYPE's searchable fields — replacing what it had — and builds its search index from the type's
-documents in one commit, printed as for doc put. Declaring the same fields again makes no commit. --drop
+With --fields (comma-separated or repeated, 1 to 8: id or data.<path>, e.g. --fields
+data.title,data.body): declares NS/TYPE's searchable fields — replacing what it had — and builds its
+search index from the type's documents in one commit, printed as for doc put. Declaring the same fields again makes no commit. --drop
 removes NS/TYPE's declaration and search index in one commit. Every later write keeps the search index
 exact in the same commit as the documents.`,
   flags: {

@@ -3,10 +3,10 @@
  * BM25 from the section's search index (DocumentStore.search; docs/search.md). The words are checked by
  * the engine's own parser before any request, so a query the library would refuse is a usage error here.
  */
-import { MAX_SEARCH_LIMIT } from '../../action/query-inputs.js';
 import { InvalidConfig } from '../../core/errors.js';
 import type { DocumentSearchQuery, DocumentSearchResult } from '../../document/document-store.js';
 import { parseSearchText } from '../../document/search/index.js';
+import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from '../../document/search-read.js';
 import { checkUsage, type FlagValues, positiveInt, requiredFlags, str, versionFlag } from '../args.js';
 import type { CliCommand, CommandContext } from '../command.js';
 import { EXIT, NotFoundResult, UsageError } from '../io.js';
@@ -25,13 +25,16 @@ also matches at one typo. WORDS may be one quoted argument or several (at most 3
 Declare a type's searchable fields first: docdb doc search-index --namespace NS --type TYPE --fields
 data.title,data.body.
 Output: a table on stdout (score, type, id, matched fields; tab-separated), and on stderr "# N of TOTAL
-hit(s) at VERSION, N request(s)" and the next page's cursor (--cursor; --limit: 1 to 100, default 20).
+hit(s) at VERSION, N request(s)" and the next page's cursor (--cursor; --limit: 1 to ${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT}).
 With --json: { hits: [{ namespace, type, id, score, fields, document }], total, version, nextCursor,
 requests, rateLimit }. Exit code 3 when the section does not exist.`,
   flags: {
     namespace: IDENTITY_FLAGS.namespace!,
     type: { type: 'string', description: 'only this type (default: every type of NS with a search index)' },
-    limit: { type: 'string', description: `at most N hits per page (1 to ${MAX_SEARCH_LIMIT}, default 20)` },
+    limit: {
+      type: 'string',
+      description: `at most N hits per page (1 to ${MAX_SEARCH_LIMIT}, default ${DEFAULT_SEARCH_LIMIT})`,
+    },
     cursor: { type: 'string', description: 'next page: the cursor printed by the previous page' },
     version: { type: 'string', description: 'search at this commit of the section (SHA, or its first 4+ characters)' },
     ...STORE_FLAGS,

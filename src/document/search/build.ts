@@ -5,7 +5,7 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import { analyze } from './analyze.js';
-import { chunkLines, firstKey } from './chunk.js';
+import { chunkLines, FILL, firstKey } from './chunk.js';
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { type SearchManifest, serializeSearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
@@ -102,7 +102,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   const opts = searchOptions(o);
   const sorted = sortedDocs(docs);
   const { lines, docsPer, lengths } = invert(t, sorted);
-  const chunks = chunkLines(lines, t.fields.length, opts.maxShardBytes);
+  const chunks = chunkLines(lines, t.fields.length, Math.floor(FILL * opts.maxShardBytes));
   checkShardCount(t, chunks.length, opts.maxShards);
   const m: SearchManifest = {
     version: 1,
