@@ -8,7 +8,7 @@
  */
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { OWNER, TOKEN } from '../remote-api/helpers.js';
+import { freshRepo, OWNER, TOKEN } from '../remote-api/helpers.js';
 import { axeFindings } from './axe.js';
 import { type Found, librarySearch, REPOS, searchSection } from './search-fixtures.js';
 import { settled, viewerWorld } from './viewer-page.js';
@@ -237,6 +237,26 @@ describe('a type’s table', () => {
     await world.open(table('issue', '&q=issue%202'), page);
     expect(await page.locator('.vt-body .vt-row').count()).toBe(11);
     expect(await page.locator('.search-hit').count()).toBe(0);
+  });
+});
+
+describe('a damaged search declaration', () => {
+  it('is named in the table, which keeps its text filter; the section’s search says it', async () => {
+    const damaged = freshRepo(world.em);
+    const doc = (id: string) => JSON.stringify({ namespace: 'a', type: 'b', id, data: { t: `word ${id}` } });
+    world.em.state.commitFiles(`${OWNER}/${damaged}`, {
+      branch: 'refs/docdb/documents',
+      orphan: true,
+      files: { 'a/b/1.json': doc('1'), 'a/b/2.json': doc('2'), '_docdb/search.json': '{"version":1,"search":"no"}' },
+    });
+    const page = await withToken();
+    await world.open(`repo=${OWNER}/${damaged}&view=table&ns=a&type=b&q=word`, page);
+    expect(await page.getAttribute('body', 'data-state')).toBe('ready');
+    expect(await page.locator('.error[role="alert"]').first().innerText()).toMatch(
+      /^The section's search declaration could not be read \(.*_docdb\/search\.json.*\): the box filters the rows loaded\.$/,
+    );
+    expect(await page.getByLabel('Text filter (rows loaded)').inputValue()).toBe('word');
+    expect(await page.locator('.vt-body .vt-row').count()).toBe(2);
   });
 });
 

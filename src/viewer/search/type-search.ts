@@ -3,23 +3,40 @@
  * the type — words in the URL (`q`), the ranked hits in place of the grid — and Escape (or "Back to the
  * table") brings the grid back. A type without search keeps the text filter of the loaded rows.
  */
+import { DocDbError } from '../../browser/index.js';
 import type { ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import { type DeclaredSearch, declaredSearch } from './api.js';
 import { restoreSearchFocus, searchBox } from './box.js';
 import { searchResults } from './results.js';
 
+/** What the table learns of its type's search: the declaration, or why it could not be read. */
+export interface TypeSearchAnswer {
+  search?: DeclaredSearch;
+  /** A damaged declaration, said in the page: the table keeps its text filter rather than failing. */
+  problem?: string;
+}
+
 /**
- * The search the type `ns/type` declares at the view's version, or undefined. Reads the section's search
- * declaration once per version: one request on a cold page, none after the overview when the section
- * declares none (its listing is cached), none again at that version.
+ * The search the type `ns/type` declares at the view's version. Reads the section's search declaration once
+ * per version: one request on a cold page, none after the overview when the section declares none (its
+ * listing is cached), none again at that version. A damaged declaration (`InvalidResponse`) is a problem
+ * the table names, not a failed table; any other error (a rate limit) is thrown as the table's reads are.
  *
  * @example
- * const declared = await typeSearchOf(ctx, 'github', 'repo');
+ * const { search, problem } = await typeSearchOf(ctx, 'github', 'repo');
  */
-export async function typeSearchOf(ctx: ViewContext, ns: string, type: string): Promise<DeclaredSearch | undefined> {
-  const all = await declaredSearch(ctx.client, ctx.version);
-  return all.find((d) => d.namespace === ns && d.type === type);
+export async function typeSearchOf(ctx: ViewContext, ns: string, type: string): Promise<TypeSearchAnswer> {
+  try {
+    const all = await declaredSearch(ctx.client, ctx.version);
+    const search = all.find((d) => d.namespace === ns && d.type === type);
+    return search ? { search } : {};
+  } catch (error) {
+    if (!(error instanceof DocDbError) || error.code !== 'InvalidResponse') throw error;
+    return {
+      problem: `The section's search declaration could not be read (${error.message}): the box filters the rows loaded.`,
+    };
+  }
 }
 
 /**

@@ -35,8 +35,10 @@ export const tableView: View = async (root, ctx) => {
   }
   // A type that declares search: its box searches the type, and `q` shows the ranked hits, not the grid.
   const declared = typeSearchOf(ctx, ns, type);
+  // Awaited below; a rejection meanwhile (a rate limit) is not "unhandled".
+  declared.catch(() => undefined);
   if (ctx.state.q) {
-    const search = await declared;
+    const { search } = await declared;
     if (search) return typeSearchView(root, ctx, search);
   }
   const problems: string[] = [];
@@ -72,9 +74,10 @@ export const tableView: View = async (root, ctx) => {
   const mine = session;
   const source = await mine.source;
   // `from=`: the rows at that version, to mark what changed since (src/viewer/table/since.ts).
-  const [since, search] = await Promise.all([sinceOf(ctx, key, source), declared]);
+  const [since, { search, problem }] = await Promise.all([sinceOf(ctx, key, source), declared]);
   if (ctx.signal.aborted) return;
   if (since && 'problem' in since) problems.push(since.problem);
+  if (problem) problems.push(problem);
   draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since, search);
 };
 
