@@ -55,5 +55,7 @@ export async function demoViews(em: EmulatorHandle): Promise<DemoView[]> {
     shot('chart', `${repo}&view=chart&${station}&field=data.temperature_c`),
     shot('chart-type', `${repo}&view=chart&ns=github&type=repo&field=data.stars&agg=sum`),
     shot('file', `${repo}&ref=${DEMO_SECTION.filesRef}&path=${DEMO_SECTION.files[0]}`),
+    // The section's search box: the repositories whose description holds both words (a prefix for the last).
+    shot('search', `${repo}&q=rust%20osl`, false),
   ];
 }

@@ -72,6 +72,18 @@ describe('the demo section', () => {
     expect(stars).toEqual([...stars].sort((a, b) => b - a));
   });
 
+  it('declares search on the repositories, and the viewer’s demo search finds what a scan finds', async () => {
+    expect((await docs.searchDeclaration()).search).toEqual([DEMO_SECTION.search]);
+    const r = await docs.search('rust osl', { namespace: 'github', limit: 100 });
+    const { documents } = await docs.list({ namespace: 'github', type: 'repo', withData: true });
+    const scan = documents.filter((e) => {
+      const text = String((e.document?.data as { description?: string } | undefined)?.description).toLowerCase();
+      return /\brust\b/.test(text) && /\bosl/.test(text);
+    });
+    expect(r.total).toBeGreaterThan(0);
+    expect(r.hits.map((h) => h.id).sort()).toEqual(scan.map((e) => e.id).sort());
+  });
+
   it('a station has one version per commit, its temperature moving; the commits are a day apart', async () => {
     const oslo = { namespace: 'weather', doc_type: 'station', id: 'oslo' };
     const { entries } = await docs.history(oslo, { limit: 100 });

@@ -139,6 +139,15 @@ describe('issue 11 request budget', () => {
     expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200']);
     expect(text((await s.get('d1/k1.json'))?.value)).toBe('changed');
   });
+
+  it('a key the cached levels show absent is answered without a request (a page asking for an optional file)', async () => {
+    const s = store(fx.em, fx.repo);
+    await s.commit([{ op: 'put', key: 'd/k.json', value: '1' }]);
+    const from = fx.em.requests.length;
+    expect(await s.get('d/absent.json')).toBeNull();
+    expect(await s.get('absent/k.json')).toBeNull();
+    expect(ops(fx.em, from)).toEqual(['GET git/get-ref 200', 'GET git/get-ref 304']);
+  });
 });
 
 describe('issue 11: a section whose recursive listing is truncated', () => {

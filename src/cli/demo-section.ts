@@ -29,6 +29,8 @@ export const DEMO_SECTION = {
   /** Commits after the first one. */
   updates: 40,
   index: { namespace: 'github', type: 'repo', fields: ['data.language', 'data.stars', 'data.open_issues'] },
+  /** The searchable fields of the indexed type (docs/search.md): the viewer's search box has words to find. */
+  search: { namespace: 'github', type: 'repo', fields: ['id', 'data.description'] },
   /** The first commit's time; every next commit is one day later. */
   start: Date.UTC(2026, 0, 1, 6, 0, 0),
   /** Plain data files committed on this branch (the file view: `ref=refs/heads/main&path=…`). */
@@ -175,7 +177,8 @@ export async function seedDemoSection(state: EmulatorState): Promise<string> {
   );
   first.push({ namespace: 'app', type: 'settings', id: 'viewer', data: { theme: 'auto', pageSize: 100 } });
   const index: TypeIndex = { ...DEMO_SECTION.index, fields: [...DEMO_SECTION.index.fields] };
-  await docs.putMany(first, { indexes: [index], message: 'Import the widgets catalogue' });
+  const search = { ...DEMO_SECTION.search, fields: [...DEMO_SECTION.search.fields] };
+  await docs.putMany(first, { indexes: [index], search: [search], message: 'Import the widgets catalogue' });
   for (let day = 1; day <= DEMO_SECTION.updates; day++) {
     commits = day;
     await docs.commit(dayOps(day, repos, rand), { message: `Daily refresh, day ${day}` });

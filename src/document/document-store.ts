@@ -57,7 +57,6 @@ import type { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
 import type { TypeSearch } from './search/index.js';
 import type { DocumentSearchOptions } from './search-write.js';
-import type * as WriteKit from './write-kit.js';
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type * from './document-types.js';

@@ -14,7 +14,7 @@
  * | `ns`, `type` | a document type (table, chart, document) |
  * | `id` | a document id (document view, document chart) |
  * | `path` | a file path on `ref` (file view: `.json`, `.jsonl`, `.csv`; without it, `view=file` lists them) |
- * | `q` | text filter of the table |
+ * | `q` | words searched (overview: every type that declares search; a table: its type) — else the table's text filter |
  * | `where` | repeated: one clause each, in the CLI's text form (`data.stars>=10`, docs/indexes.md) |
  * | `sort` | a field, `-` in front for descending |
  * | `from`, `to` | two versions compared (document diff, section diff); `from` alone on a table: mark what changed since |

@@ -50,7 +50,9 @@ export async function readKey(
   const version = pinned ?? (await h.readRef(ctx));
   if (version === null) return null;
   if (pinned !== undefined) await h.assertInSection(ctx, version);
-  const found = (await fromCachedLevels(h, ctx, version, key)) ?? (await readPathAt(h.paths, ctx, version, key));
+  // A key the cached levels show absent (null) is answered too: only a level not cached (undefined) costs a read.
+  const cached = await fromCachedLevels(h, ctx, version, key);
+  const found = cached !== undefined ? cached : await readPathAt(h.paths, ctx, version, key);
   const value = found === undefined ? await walkToKey(h, ctx, version, key, pinned !== undefined) : found;
   return value && { value: value.value.slice(), version, blobSha: value.sha };
 }

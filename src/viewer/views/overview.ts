@@ -2,13 +2,15 @@
  * The overview (issue 29 item 2): namespaces and types with document counts, the commit read and its
  * time, recent commits (each a link to that version and to its changes). Cost: the frame's head, one
  * page of commits (`ctx.recentCommits()`) and ONE listing at `ctx.version` — the listing after the
- * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`.
+ * commits, whose cached trees let it go straight to `GET /git/trees/<tree>?recursive=1`. Where types
+ * declare search, the section's search box (search/section-search.ts), and with `q` its results.
  */
 
 import { explainError, type HistoryEntry, parseKey } from '../../browser/index.js';
 import type { View, ViewContext } from '../context.js';
 import { formatLocal } from '../dates.js';
 import { h, safeHref } from '../dom.js';
+import { sectionSearch } from '../search/section-search.js';
 
 /** One document type of the section and what the listing says of it. */
 export interface TypeSummary {
@@ -17,34 +19,37 @@ export interface TypeSummary {
   count: number;
   /** An index of the type exists (`_docdb/index/<ns>/<type>/manifest.json`, docs/indexes.md). */
   indexed: boolean;
+  /** The type declares search: its search index exists (`_docdb/search/<ns>/<type>/manifest.json`, docs/search.md). */
+  searchable: boolean;
 }
 
 /**
  * Document counts per type from a listing's keys (`<ns>/<type>/<id>.json`; other keys are not documents).
  *
  * @example
- * summarize(['github/repo/a.json', '_docdb/index/github/repo/manifest.json']) // [{ ns: 'github', type: 'repo', count: 1, indexed: true }]
+ * summarize(['github/repo/a.json', '_docdb/index/github/repo/manifest.json']) // [{ ns: 'github', type: 'repo', count: 1, indexed: true, searchable: false }]
  */
 export function summarize(keys: Iterable<string>): { types: TypeSummary[]; otherFiles: number } {
   const byType = new Map<string, TypeSummary>();
   const indexed = new Set<string>();
+  const searchable = new Set<string>();
   let otherFiles = 0;
   for (const key of keys) {
-    const m = /^_docdb\/index\/([^/]+)\/([^/]+)\/manifest\.json$/.exec(key);
-    if (m) indexed.add(`${m[1]}/${m[2]}`);
+    const m = /^_docdb\/(index|search)\/([^/]+)\/([^/]+)\/manifest\.json$/.exec(key);
+    if (m) (m[1] === 'index' ? indexed : searchable).add(`${m[2]}/${m[3]}`);
     const id = parseKey(key);
     if (!id) {
       if (!key.startsWith('_docdb/')) otherFiles++;
       continue;
     }
     const k = `${id.namespace}/${id.doc_type}`;
-    const t = byType.get(k) ?? { ns: id.namespace, type: id.doc_type, count: 0, indexed: false };
+    const t = byType.get(k) ?? { ns: id.namespace, type: id.doc_type, count: 0, indexed: false, searchable: false };
     t.count++;
     byType.set(k, t);
   }
   const types = [...byType.entries()]
     .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .map(([k, t]) => ({ ...t, indexed: indexed.has(k) }));
+    .map(([k, t]) => ({ ...t, indexed: indexed.has(k), searchable: searchable.has(k) }));
   return { types, otherFiles };
 }
 
@@ -86,6 +91,8 @@ async function drawOverview(root: HTMLElement, ctx: ViewContext, version: string
     ),
   );
   const { types, otherFiles } = summarize(listed.entries.map((e) => e.key));
+  await sectionSearch(root, ctx, types);
+  if (ctx.signal.aborted) return;
   if (types.length === 0) root.append(notice(noDocuments(ctx, otherFiles)));
   else root.append(typesTable(ctx, types));
   root.append(recentCommitsList(ctx, commits));
@@ -129,7 +136,7 @@ function typesTable(ctx: ViewContext, types: readonly TypeSummary[]): HTMLElemen
       h('td', { text: t.ns }),
       h('td', null, h('a', { attrs: { href: ctx.link(typeLink(t, 'table')) }, text: t.type })),
       h('td', { class: 'num', text: t.count.toLocaleString('en') }),
-      h('td', { text: t.indexed ? 'indexed' : '—' }),
+      h('td', { text: indexCell(t) }),
       h(
         'td',
         null,
@@ -164,6 +171,12 @@ function typesTable(ctx: ViewContext, types: readonly TypeSummary[]): HTMLElemen
       ),
     ),
   );
+}
+
+/** The index column: an index (sorting, filters) and search, each when the type has it. */
+function indexCell(t: TypeSummary): string {
+  const kinds = [t.indexed ? 'indexed' : '', t.searchable ? 'search' : ''].filter(Boolean);
+  return kinds.length ? kinds.join(', ') : '—';
 }
 
 function typeLink(t: TypeSummary, view: 'table' | 'chart') {

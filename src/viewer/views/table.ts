@@ -6,15 +6,18 @@
  * version, type, filters and sort) are kept across those redraws, so typing in the text filter reads nothing.
  */
 import { parseOrderBy, parseWhere, type WhereClause } from '../../browser/index.js';
-import type { BudgetVerdict, View, ViewContext } from '../context.js';
+import type { View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
+import type { DeclaredSearch } from '../search/api.js';
+import { restoreSearchFocus } from '../search/box.js';
+import { typeSearchBox, typeSearchOf, typeSearchView } from '../search/type-search.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { headerRow, textFilterInput } from '../table/controls.js';
-import { toCsv, toJson } from '../table/export.js';
 import { facetsPanel } from '../table/facets-panel.js';
+import { downloadButton, downloadCost, loadAllButton, loadRest } from '../table/row-loads.js';
 import { type Since, summarise } from '../table/since.js';
 import { changeHook, sinceOf, sincePicker, sinceSummary } from '../table/since-panel.js';
-import { openSource, PAGE_ROWS, type TableSource } from '../table/source.js';
+import { openSource, type TableSource } from '../table/source.js';
 import { VirtualList } from '../table/virtual-list.js';
 import { FILTER_NAMES, whereForm } from '../table/where-form.js';
 
@@ -29,6 +32,14 @@ export const tableView: View = async (root, ctx) => {
   if (!ns || !type) {
     root.append(missing(ctx));
     return;
+  }
+  // A type that declares search: its box searches the type, and `q` shows the ranked hits, not the grid.
+  const declared = typeSearchOf(ctx, ns, type);
+  // Awaited below; a rejection meanwhile (a rate limit) is not "unhandled".
+  declared.catch(() => undefined);
+  if (ctx.state.q) {
+    const { search } = await declared;
+    if (search) return typeSearchView(root, ctx, search);
   }
   const problems: string[] = [];
   const where = clauses(ctx.state.where, problems);
@@ -63,10 +74,11 @@ export const tableView: View = async (root, ctx) => {
   const mine = session;
   const source = await mine.source;
   // `from=`: the rows at that version, to mark what changed since (src/viewer/table/since.ts).
-  const since = await sinceOf(ctx, key, source);
+  const [since, { search, problem }] = await Promise.all([sinceOf(ctx, key, source), declared]);
   if (ctx.signal.aborted) return;
   if (since && 'problem' in since) problems.push(since.problem);
-  draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since);
+  if (problem) problems.push(problem);
+  draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since, search);
 };
 
 /** The `where` parameters read as clauses; a malformed one is said and left out (the rest still applies). */
@@ -115,6 +127,7 @@ function draw(
   mine: NonNullable<typeof session>,
   problems: string[],
   since: Since | undefined,
+  search: DeclaredSearch | undefined,
 ): void {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const q = ctx.state.q ?? '';
@@ -142,11 +155,15 @@ function draw(
     mine.scrollTop = list.element.scrollTop;
   });
   const qInput = textFilterOf(ctx, update);
+  qInput.placeholder = 'No search index here: filters the rows loaded';
+  // A type that declares search gets its search box instead of the text filter of the loaded rows.
+  const filterBox = search
+    ? [typeSearchBox(ctx, search)]
+    : [h('label', { attrs: { for: 'vt-q' } }, 'Text filter (rows loaded)'), qInput];
   const actions = h(
     'div',
     { class: 'vt-actions' },
-    h('label', { attrs: { for: 'vt-q' } }, 'Text filter (rows loaded)'),
-    qInput,
+    ...filterBox,
     loadAllButton(ctx, source, () => update()),
     downloadButton('csv', ctx, source, () => shown.typed, `${ns}-${type}`),
     downloadButton('json', ctx, source, () => shown.typed, `${ns}-${type}`),
@@ -170,18 +187,12 @@ function draw(
   mine.q = q;
   sayCount(count, list.element, source, shown);
   sayChanges();
+  restoreSearchFocus(root);
   if (typing) {
     qInput.focus();
     qInput.setSelectionRange(typing.caret, typing.caret);
     typing = undefined;
   }
-}
-
-/** What a download costs, said next to its buttons. */
-function downloadCost(source: TableSource): string {
-  if (source.done)
-    return 'Downloads hold the rows that match the filters and the text filter; every row is loaded, so they cost no request.';
-  return 'Downloads hold every row that matches the filters and the text filter: the rows not loaded yet are read first, about one request per 1,000 rows (index parts already read cost none), stopping when the rate limit runs low.';
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -312,99 +323,4 @@ function docState(id: string, ctx: ViewContext) {
     ns: ctx.state.ns,
     type: ctx.state.type,
   };
-}
-
-/**
- * What loading every row not loaded yet costs: with a token two bulk reads (GraphQL, 100 parts each); without
- * one a request per index part not read yet, about one per 1,000 rows of the type not loaded (an upper
- * bound for a filtered table, whose plan may read fewer parts).
- */
-function restCost(ctx: ViewContext, source: TableSource): number {
-  const left = Math.max(0, (source.typeCount ?? source.rows.length) - source.rows.length);
-  const parts = Math.max(1, Math.ceil(left / PAGE_ROWS));
-  return ctx.hasToken() ? 1 + Math.ceil(parts / 100) : parts;
-}
-
-/**
- * Load every row not loaded yet in one query (source.loadRest), after checking its cost against the rate
- * limit left. Returns the refusing verdict when it could not.
- */
-async function loadRest(
-  ctx: ViewContext,
-  source: TableSource,
-  progress: () => void,
-): Promise<BudgetVerdict | undefined> {
-  if (source.done || ctx.signal.aborted) return undefined;
-  const verdict = ctx.budget.check(restCost(ctx, source), 'Loading the rows not loaded yet');
-  if (!verdict.ok) return verdict;
-  await source.loadRest();
-  if (!ctx.signal.aborted) progress();
-  return undefined;
-}
-
-/** The sentence for a load the rate limit refused. */
-const stoppedAt = (verdict: BudgetVerdict | undefined, source: TableSource) =>
-  verdict && `${verdict.message ?? ''} Stopped with ${fmt(source.rows.length)} rows loaded.`;
-
-function loadAllButton(ctx: ViewContext, source: TableSource, progress: () => void): HTMLElement | null {
-  if (source.done) return null;
-  const button = h('button', { attrs: { type: 'button', class: 'vt-load-all' } }, 'Load all rows');
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    ctx.status('Loading every row of this filter…');
-    const stopped = stoppedAt(await loadRest(ctx, source, progress), source);
-    ctx.status(stopped ?? `All ${source.rows.length} rows loaded.`);
-    button.remove();
-  });
-  return button;
-}
-
-/**
- * A download of the filtered rows (after loading the pages not loaded yet, within the rate limit). When the
- * rate limit left cannot pay for the rest, the page says so and asks: download the rows loaded, or add a
- * token (ctx.budget.warning). The file is a blob this page made from the rows as text, not a link from the
- * section.
- */
-function downloadButton(
-  format: 'csv' | 'json',
-  ctx: ViewContext,
-  source: TableSource,
-  text: () => string,
-  name: string,
-): HTMLElement {
-  const button = h('button', { attrs: { type: 'button', 'data-format': format } }, `Download ${format.toUpperCase()}`);
-  const save = (note?: string) => {
-    const all = textFilter(source.rows, source.columns, text());
-    const body = format === 'csv' ? toCsv(source.columns, all) : toJson(source.columns, all);
-    const url = URL.createObjectURL(new Blob([body], { type: format === 'csv' ? 'text/csv' : 'application/json' }));
-    const a = h('a', { attrs: { download: `${name}.${format}` } });
-    a.href = url;
-    a.click();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
-    ctx.status(`Downloaded ${all.length} rows as ${format.toUpperCase()}.${note ? ` ${note}` : ''}`);
-    button.disabled = false;
-  };
-  button.addEventListener('click', async () => {
-    button.disabled = true;
-    button.parentElement?.querySelector('.budget-warning')?.remove();
-    const stopped = await loadRest(ctx, source, () => ctx.status(`Loading rows: ${source.rows.length}…`));
-    if (!stopped) return save();
-    ctx.status('');
-    const loaded = source.rows.length;
-    const warning = ctx.budget.warning(
-      { ...stopped, message: `${stoppedAt(stopped, source)} The download would hold only those.` },
-      [
-        {
-          label: `Download the ${loaded} rows loaded`,
-          run: () => {
-            warning.remove();
-            save(`Only the ${loaded} rows loaded: the rate limit stopped the rest.`);
-          },
-        },
-      ],
-    );
-    button.after(warning);
-    button.disabled = false;
-  });
-  return button;
 }
