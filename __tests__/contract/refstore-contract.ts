@@ -41,6 +41,7 @@ import { describeReadManyContract } from './read-many-contract.js';
 import { describeReadVersionsContract } from './read-versions-contract.js';
 import { describeReplaceHistoryContract } from './replace-history-contract.js';
 import { describeSchemaContract } from './schema-contract.js';
+import { describeSearchContract } from './search-contract.js';
 import { describeVersionsContract } from './versions-contract.js';
 
 export interface ContractFixture {
@@ -68,6 +69,8 @@ export interface ContractOptions {
   propertyRuns?: number;
   /** fast-check runs of the index property (default: propertyRuns). */
   indexRuns?: number;
+  /** fast-check runs of the search property (default: 3, or fewer when indexRuns/propertyRuns say so). */
+  searchRuns?: number;
   /**
    * Set (to the reason) when the store is reached through a serializing proxy (a page): callbacks such as a
    * derive hook cannot be passed, so the derived-changes and index parts are skipped, printing the reason.
@@ -140,11 +143,15 @@ export function describeRefStoreContract(
       describe('derived changes and indexes', () => {
         it.skip(`skipped: ${options.serializedCalls}`, () => {});
       });
-      console.log(`[contract ${name}] derived changes and indexes skipped: ${options.serializedCalls}`);
+      console.log(`[contract ${name}] derived changes, indexes and search skipped: ${options.serializedCalls}`);
     } else {
       describeDeriveContract(() => ({ fx, store }));
       describeIndexContract(() => ({ fx, store }), options.indexRuns ?? propertyRuns);
       describeSchemaContract(() => ({ fx, store }));
+      describeSearchContract(
+        () => ({ fx, store }),
+        options.searchRuns ?? Math.min(3, options.indexRuns ?? propertyRuns),
+      );
     }
     describeReplaceHistoryContract(() => ({ fx, store }));
 

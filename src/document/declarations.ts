@@ -14,7 +14,9 @@
  *    `InvalidDocument` (schema/enforce.ts) and nothing written;
  * 3. schemas the write declares: refused if documents already in the section break them (unless `force`),
  *    their files written (nothing when byte-identical; deleted when dropped);
- * 4. the index work (index-write.ts), from the same first read.
+ * 4. the index work (index-write.ts), from the same first read;
+ * 5. the search work (search-write.ts), from the same first read — and the same read of the written
+ *    documents' previous versions as the index work (shared-reads.ts: one read, not two).
  */
 import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
 import { declarationsFirstReads, writtenTypes } from './first-reads.js';
@@ -30,6 +32,9 @@ import {
 import { Violations } from './schema/enforce.js';
 import { checkExisting } from './schema/existing.js';
 import { type CheckedAgainst, DECLARED_BY_WRITE, type PartsSchemas, schemaChangedMeanwhile } from './schema/parts.js';
+import type { TypeSearch } from './search/index.js';
+import { type DocumentSearchOptions, searchChanges } from './search-write.js';
+import { sharedReads } from './shared-reads.js';
 
 /** A schema declared by a write, checked and compiled (null: dropped). */
 export interface PreparedSchema extends DeclaredSchema {
@@ -48,6 +53,9 @@ export interface DeclarationsWrite {
   /** Schemas declared in the same commit ({@link prepareSchemas}). */
   schemas?: readonly PreparedSchema[] | undefined;
   indexOptions?: DocumentIndexOptions;
+  /** Search declared in the same commit (search-write.ts): per (namespace, type), `fields: []` drops it. */
+  search?: readonly TypeSearch[] | undefined;
+  searchOptions?: DocumentSearchOptions;
   /** What the write checked as its documents were encoded, and a commit in parts as its parts arrived. */
   parts?: PartsSchemas;
   /** The caller's guard and the write's expectations (expect/write.ts), run first on each attempt's tip. */
@@ -97,17 +105,23 @@ export function writeHook(w: DeclarationsWrite): DeriveChanges {
 export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
   return async (base) => {
     const ops = w.ops();
-    const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
-    if (types.length === 0 && !w.indexes && !w.schemas) return [];
+    const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? []);
+    if (types.length === 0 && !w.indexes && !w.schemas && !w.search) return [];
     const first = await base.read(declarationsFirstReads(types));
     checkDocuments(w, ops, schemasAt(w, types, first));
     const declared = await schemaFiles(w, base, ops, first);
+    const shared = sharedReads(base, first);
     const indexed = await indexChanges(
       { store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} },
-      base,
+      shared,
       first,
     );
-    return [...indexed, ...declared];
+    const searched = await searchChanges(
+      { store: w.store, ops, declare: w.search, options: w.searchOptions },
+      shared,
+      first,
+    );
+    return [...indexed, ...searched, ...declared];
   };
 }
 

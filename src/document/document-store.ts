@@ -25,6 +25,7 @@ import {
   documentChanges,
   watchDocuments,
 } from './document-changes.js';
+import { DocumentReads } from './document-reads.js';
 import type {
   DeclareSchemaOptions,
   DocumentChangesOptions,
@@ -52,14 +53,16 @@ import { lightWriteHook } from './light-write.js';
 import { listDocuments } from './list-documents.js';
 import { assertLimit } from './list-pages.js';
 import type { MigrateOptions, MigrationResult } from './migrate/index.js';
-import type { DocumentQuery, DocumentQueryResult, FacetsQuery, FacetsResult } from './query.js';
 import type { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
-import type { DocumentVersionsResult } from './versions-of.js';
+import type { TypeSearch } from './search/index.js';
+import type { DocumentSearchOptions } from './search-write.js';
+import type * as WriteKit from './write-kit.js';
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
 export type * from './document-types.js';
 export type { DocumentQuery, DocumentQueryResult, QueryRow } from './query.js';
+export type { DocumentSearchQuery, DocumentSearchResult, SearchHit } from './search-read.js';
 export type { DocumentVersionsResult } from './versions-of.js';
 
 /**
@@ -74,19 +77,23 @@ export type { DocumentVersionsResult } from './versions-of.js';
 /** Documents per part when `putMany` hands a large write to the store in parts. */
 export const PUT_MANY_PART = 1000;
 
-export class DocumentStore {
+export class DocumentStore extends DocumentReads {
   /**
    * @param store the section's RefStore.
-   * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less).
+   * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less);
+   *   `search.maxShardBytes` / `search.largeTypeWrite`: the same for search (docs/search.md).
    */
   constructor(
     readonly store: RefStore,
-    options: { index?: DocumentIndexOptions } = {},
+    options: { index?: DocumentIndexOptions; search?: DocumentSearchOptions } = {},
   ) {
+    super();
     this.indexOptions = options.index ?? {};
+    this.searchOptions = options.search ?? {};
   }
 
-  private readonly indexOptions: DocumentIndexOptions;
+  protected readonly indexOptions: DocumentIndexOptions;
+  private readonly searchOptions: DocumentSearchOptions;
 
   /** Full name of the section ref. */
   get ref(): string {
@@ -189,11 +196,12 @@ export class DocumentStore {
     options: DocumentPartsOptions,
     dataOf?: (key: string) => unknown,
   ): Promise<WriteResult> {
-    const { indexes, schemas, guard, expect, ...rest } = options;
+    const { indexes, schemas, search, guard, expect, ...rest } = options;
     assertPartsOptions(rest);
     const kit = await features.write();
     const expecting = kit.expectingWrite(this.store, expect, guard, dataOf);
     if (indexes) kit.checkIndexes(indexes);
+    if (search) kit.checkSearch(search);
     const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
     const checks = kit.schemaChecks(this.store, declared);
     const seen = new PartsCollector(
@@ -201,12 +209,14 @@ export class DocumentStore {
       dataOf,
       undefined,
       checks,
+      async () => kit.applySearchDeclare(await kit.storedSearchDeclaration(this.store), search ?? []).search,
     );
     const collected = seen.collect(encode(checks.declaresAny ? checks : undefined));
     return commitInParts(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
       ...rest,
       derive: this.declarations(() => seen.ops, {
         indexes,
+        search,
         schemas: declared,
         guard: expecting.guard,
         parts: checks,
@@ -219,7 +229,8 @@ export class DocumentStore {
    * and the write's expectations first, then schemas checked and indexes kept exact.
    */
   private declarations(ops: () => readonly IndexedOp[], o: Omit<DeclarationsWrite, 'store' | 'ops'> = {}) {
-    return lightWriteHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o }, features);
+    const options = { indexOptions: this.indexOptions, searchOptions: this.searchOptions };
+    return lightWriteHook({ store: this.store, ops, ...options, ...o }, features);
   }
 
   /**
@@ -251,6 +262,19 @@ export class DocumentStore {
     }
     (await features.write()).checkIndexes(indexes);
     return this.commit([], { ...options, indexes });
+  }
+
+  /**
+   * Declare full-text search (docs/search.md): per `(namespace, type)` the fields whose text is searchable
+   * (`id` or `data.<path>`, 1 to 8), replacing that type's declaration; `fields: []` drops it. Builds (or
+   * deletes) those search indexes in ONE commit, from the documents; declaring what is declared writes nothing.
+   *
+   * @example
+   * await docs.declareSearch([{ namespace: 'github', type: 'repo', fields: ['data.title', 'data.body'] }]);
+   */
+  async declareSearch(search: readonly TypeSearch[], options: WriteOptions = {}): Promise<WriteResult> {
+    (await features.write()).checkSearch(search);
+    return this.commit([], { ...options, search });
   }
 
   /**
@@ -291,33 +315,6 @@ export class DocumentStore {
   }
 
   /**
-   * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
-   * `orderBy`, `limit`/`cursor` pages, `fields` (rows from the index alone). On a field without an index
-   * the documents are read instead and `answeredBy` says so; `requireIndex: true` makes that an error.
-   *
-   * @example
-   * const { rows, documents, answeredBy, requests } = await docs.query({
-   *   namespace: 'github', type: 'repo',
-   *   where: [{ field: 'data.language', op: '=', value: 'TypeScript' }],
-   *   orderBy: { field: 'data.stars', direction: 'desc' }, limit: 20,
-   * });
-   */
-  async query<T = unknown>(q: DocumentQuery): Promise<DocumentQueryResult<T>> {
-    return (await features.query()).queryDocuments<T>(this.store, q, this.indexOptions);
-  }
-
-  /**
-   * Each indexed field's values with their counts over the whole type, from the counts its index keeps: one
-   * small read per field (docs/indexes.md "Value counts").
-   *
-   * @example
-   * const { typeCount, fields } = await docs.facets({ namespace: 'github', type: 'repo', fields: ['data.language'] });
-   */
-  async facets(q: FacetsQuery): Promise<FacetsResult> {
-    return (await features.query()).typeFacets(this.store, q);
-  }
-
-  /**
    * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
    * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
    *
@@ -329,14 +326,15 @@ export class DocumentStore {
    * ]);
    */
   async commit(ops: readonly DocumentOp[], options: DocumentCommitOptions = {}): Promise<WriteResult> {
-    const { indexes, schemas, guard, expect, ...rest } = options;
-    if (!indexes && !schemas && expect === undefined) {
+    const { indexes, schemas, search, guard, expect, ...rest } = options;
+    if (!indexes && !schemas && !search && expect === undefined) {
       // Declares nothing: the light hook loads the declarations work only if the section needs it.
       const changes = opsToChanges(ops);
       const derive = this.declarations(() => indexedOpsOf(ops, changes), { guard });
       return this.store.commit(changes, { ...rest, derive });
     }
     const kit = await features.write();
+    if (search) kit.checkSearch(search);
     const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
     const checks = kit.schemaChecks(this.store, declared);
     const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
@@ -344,6 +342,7 @@ export class DocumentStore {
     expecting.collector?.takeOps(ops, changes);
     const derive = this.declarations(() => indexedOpsOf(ops, changes), {
       indexes,
+      search,
       schemas: declared,
       guard: expecting.guard,
       parts: checks,
@@ -423,21 +422,6 @@ export class DocumentStore {
   async history(identity: Identity, options: KeyHistoryOptions = {}): Promise<HistoryResult> {
     assertLimit(options.limit);
     return this.store.history(deriveKey(identity), options);
-  }
-
-  /**
-   * The document at each of `versions` (commits of the section), in order, null where it is absent: one
-   * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
-   *
-   * @example
-   * const { entries } = await docs.history(identity, { limit: 100 });
-   * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
-   */
-  async versionsOf<T = unknown>(
-    identity: Identity,
-    versions: readonly VersionId[],
-  ): Promise<DocumentVersionsResult<T>> {
-    return (await features.versions()).documentVersions<T>(this.store, identity, versions);
   }
 
   /**

@@ -14,6 +14,7 @@ import type { TypeExpectations } from './expect/types.js';
 import type { Identity } from './identity.js';
 import type { TypeIndex } from './indexes/index.js';
 import type { TypeSchema } from './schema/declaration.js';
+import type { TypeSearch } from './search/index.js';
 
 /**
  * One operation of an atomic {@link DocumentStore.commit}: put or delete a document, or write (`value`)
@@ -91,6 +92,14 @@ export interface IndexWriteOptions {
 }
 
 /**
+ * Full-text search declared in the same commit as a write (docs/search.md): per `(namespace, type)` the
+ * searchable fields, replacing that type's declaration; `fields: []` drops it. Other types' declarations stay.
+ */
+export interface SearchWriteOptions {
+  search?: readonly TypeSearch[];
+}
+
+/**
  * Schemas declared in the same commit as a write (docs/schemas.md): per `(namespace, type)` a JSON Schema
  * for documents' `data` (`schema: null` drops it). The write's own documents are checked against it; one
  * that documents already in the section break is refused unless `force`.
@@ -120,16 +129,22 @@ export interface ExpectWriteOptions {
 /** Options of {@link DocumentStore.commit}: `ifMatch` maps canonical keys (see `deriveKey`) to etags or null. */
 export type DocumentCommitOptions = Omit<CommitOptions, 'derive'> &
   IndexWriteOptions &
+  SearchWriteOptions &
   SchemaWriteOptions &
   WriteGuardOptions &
   ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.putMany}. */
-export type PutManyOptions = WriteOptions & IndexWriteOptions & SchemaWriteOptions & ExpectWriteOptions;
+export type PutManyOptions = WriteOptions &
+  IndexWriteOptions &
+  SearchWriteOptions &
+  SchemaWriteOptions &
+  ExpectWriteOptions;
 
 /** Options of {@link DocumentStore.commitParts}. */
 export type DocumentPartsOptions = Omit<CommitPartsOptions, 'derive'> &
   IndexWriteOptions &
+  SearchWriteOptions &
   SchemaWriteOptions &
   WriteGuardOptions &
   ExpectWriteOptions;

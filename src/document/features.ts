@@ -1,6 +1,6 @@
 /**
  * The loader seam of DocumentStore's optional features: the write path's declarations work (write-kit.ts),
- * queries, migrations and the versions reader. DocumentStore always reaches them through these async
+ * queries, full-text search (search-read.ts), migrations and the versions reader. DocumentStore always reaches them through these async
  * loaders, never by a static import, so a build can choose how they load without changing what they do:
  * here (Node, `lib/`, the Action) they are imported eagerly and the loaders resolve at once; the browser
  * bundle swaps this module for src/browser/lazy/features.ts, whose loaders `import()` each piece as its own
@@ -8,6 +8,7 @@
  */
 import * as migrate from './migrate/index.js';
 import * as query from './query.js';
+import * as search from './search-read.js';
 import * as versions from './versions-of.js';
 import * as write from './write-kit.js';
 
@@ -15,6 +16,7 @@ import * as write from './write-kit.js';
 export interface DocumentFeatures {
   write(): Promise<typeof write>;
   query(): Promise<typeof query>;
+  search(): Promise<typeof search>;
   migrate(): Promise<typeof migrate>;
   versions(): Promise<typeof versions>;
 }
@@ -28,6 +30,7 @@ export interface DocumentFeatures {
 export const features: DocumentFeatures = {
   write: async () => write,
   query: async () => query,
+  search: async () => search,
   migrate: async () => migrate,
   versions: async () => versions,
 };

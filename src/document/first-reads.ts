@@ -1,13 +1,15 @@
 /**
  * The FIRST read round of every DocumentStore write's declarations hook (declarations.ts): which types the
  * write touches and the keys that say what the section declares about them — the index declaration, each
- * type's index manifest and its schema file. Kept apart from the hook itself (and free of the index engine
+ * type's index manifest and its schema file, the search declaration and each type's search manifest. Kept apart from the hook itself (and free of the index engine
  * and the schema validator) so the browser bundle can make this read up front and load the hook's code
  * only when something is declared (src/document/light-write.ts).
  */
 import { DECLARATION_KEY } from './indexes/declaration.js';
 import { manifestPath } from './indexes/paths.js';
 import { typeDeclarationPath } from './schema/declaration.js';
+import { SEARCH_DECLARATION_KEY } from './search/declaration.js';
+import { searchManifestPath } from './search/paths.js';
 
 type TypeName = { namespace: string; type: string };
 
@@ -37,12 +39,19 @@ export function indexFirstReads(types: Iterable<TypeName>): string[] {
 }
 
 /**
- * Every key of the declarations hook's first read round: the index keys, then each type's schema file.
+ * Every key of the declarations hook's first read round: the index keys, each type's schema file, then the
+ * search declaration and each type's search manifest.
  *
  * @example
  * declarationsFirstReads([{ namespace: 'github', type: 'repo' }]);
- * // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json', '_docdb/types/github/repo.json']
+ * // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json', '_docdb/types/github/repo.json',
+ * //  '_docdb/search.json', '_docdb/search/github/repo/manifest.json']
  */
 export function declarationsFirstReads(types: readonly TypeName[]): string[] {
-  return [...indexFirstReads(types), ...types.map((t) => typeDeclarationPath(t.namespace, t.type))];
+  return [
+    ...indexFirstReads(types),
+    ...types.map((t) => typeDeclarationPath(t.namespace, t.type)),
+    SEARCH_DECLARATION_KEY,
+    ...types.map((t) => searchManifestPath(t.namespace, t.type)),
+  ];
 }

@@ -9,11 +9,14 @@ export {
   type DocumentOp,
   type DocumentQuery,
   type DocumentQueryResult,
+  type DocumentSearchQuery,
+  type DocumentSearchResult,
   DocumentStore,
   PUT_MANY_PART,
   type PutDocumentResult,
   type QueryRow,
   type ReadDocumentResult,
+  type SearchHit,
 } from './document-store.js';
 export {
   assertValidDocumentInput,
@@ -71,6 +74,8 @@ export {
 } from './migrate/index.js';
 export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
 export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
+export type { SearchDeclaration, TypeSearch } from './search/index.js';
+export type { DocumentSearchOptions } from './search-write.js';
 export {
   SERIES_AGGREGATES,
   type SeriesAggregate,

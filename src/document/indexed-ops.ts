@@ -64,6 +64,7 @@ export class PartsCollector {
   readonly ops: IndexedOp[] = [];
   private buffered = 0;
   private fields: Map<string, readonly string[]> | undefined;
+  private searched = new Set<string>();
 
   constructor(
     private readonly readDeclaration: () => Promise<IndexDeclaration>,
@@ -71,6 +72,11 @@ export class PartsCollector {
     private readonly limit = PARTS_BUFFER_BYTES,
     /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
     private readonly schemas?: PartsSchemas,
+    /**
+     * The types whose search the section declares (with the write's own declarations): their documents keep
+     * their data — a search index needs their text — so memory is bounded only for the other types.
+     */
+    private readonly readSearched?: () => Promise<readonly { namespace: string; type: string }[]>,
   ) {}
 
   /** Pass the parts through, collecting their documents. */
@@ -111,9 +117,11 @@ export class PartsCollector {
   ) {
     const f = this.fields!.get(`${d.namespace}/${d.type}`);
     const checked = this.schemas?.needsData(d.namespace, d.type) === true;
-    if (!f && !checked) return { blobSha: sha, values: [], fields: [] };
+    const searched = this.searched.has(`${d.namespace}/${d.type}`);
+    if (!f && !checked && !searched) return { blobSha: sha, values: [], fields: [] };
     const data = (JSON.parse(new TextDecoder().decode(bytes())) as { data: unknown }).data;
     if (checked) this.schemas!.check(d.key, d.namespace, d.type, data);
+    if (searched) return { blobSha: sha, data };
     if (!f) return { blobSha: sha, values: [], fields: [] };
     return { blobSha: sha, values: storedValues(f, { id: d.id, blobSha: sha, data }), fields: f };
   }
@@ -121,6 +129,8 @@ export class PartsCollector {
   /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
   private async learnDeclaration(): Promise<void> {
     const d = await this.readDeclaration();
+    const searched = (await this.readSearched?.()) ?? [];
+    this.searched = new Set(searched.map((t) => `${t.namespace}/${t.type}`));
     await this.schemas?.prepare(typesOf(this.ops));
     this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
     for (const op of this.ops) {

@@ -12,7 +12,11 @@ import type { DeclarationsWrite } from './declarations.js';
 import type { DocumentFeatures } from './features.js';
 import { declarationsFirstReads, writtenTypes } from './first-reads.js';
 import type { IndexedOp } from './index-write.js';
+
+type TypeName = Pick<IndexedOp, 'namespace' | 'type'>;
+
 import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
+import { parseSearchDeclaration, SEARCH_DECLARATION_KEY } from './search/declaration.js';
 
 /**
  * The ONE derive hook of a DocumentStore write: the caller's guard (and the write's expectations) first,
@@ -22,7 +26,7 @@ import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
  * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
  */
 export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures): DeriveChanges {
-  if (w.indexes || w.schemas || w.parts) {
+  if (w.indexes || w.schemas || w.search || w.parts) {
     // The write declares something (or checks schemas as it encodes): the full hook, as it is.
     return async (base) => (await features.write()).writeHook(w)(base);
   }
@@ -41,17 +45,16 @@ export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures)
 
 /**
  * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
- * a schema file of one of them, or an index declaration naming one of them.
+ * a schema file of one of them, or an index or search declaration naming one of them.
  */
-function declaresAnything(
-  first: Map<string, unknown>,
-  types: readonly Pick<IndexedOp, 'namespace' | 'type'>[],
-): boolean {
-  for (const [key, got] of first) if (key !== DECLARATION_KEY && got) return true;
-  const declared = first.get(DECLARATION_KEY) as { value: Uint8Array } | null | undefined;
-  if (!declared) return false;
-  const indexes = parseDeclaration(declared.value).indexes;
-  return indexes.some((t) => types.some((o) => o.namespace === t.namespace && o.type === t.type));
+function declaresAnything(first: Map<string, unknown>, types: readonly TypeName[]): boolean {
+  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_KEY && got) return true;
+  const names = (t: TypeName) => types.some((o) => o.namespace === t.namespace && o.type === t.type);
+  const value = (key: string) => (first.get(key) as { value: Uint8Array } | null | undefined)?.value;
+  const search = value(SEARCH_DECLARATION_KEY);
+  if (search && parseSearchDeclaration(search).search.some(names)) return true;
+  const indexes = value(DECLARATION_KEY);
+  return indexes !== undefined && parseDeclaration(indexes).indexes.some(names);
 }
 
 /** `base`, with the first read round answered from what was read already (no request spent twice). */

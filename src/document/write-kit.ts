@@ -16,6 +16,8 @@ export { declarationsDerive, prepareSchemas, writeHook } from './declarations.js
 export { expectingWrite } from './expect/write.js';
 export { applyDeclare } from './index-write.js';
 export { PartsSchemas } from './schema/parts.js';
+export { storedSearchDeclaration } from './search-declared.js';
+export { applySearchDeclare, checkSearch } from './search-write.js';
 
 /**
  * Indexes a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration).

@@ -15,6 +15,7 @@ import type { DocumentFeatures } from '../../document/features.js';
 export const features: DocumentFeatures = {
   write: () => import('../../document/write-kit.js'),
   query: () => import('../../document/query.js'),
+  search: () => import('../../document/search-read.js'),
   migrate: () => import('../../document/migrate/index.js'),
   versions: () => import('../../document/versions-of.js'),
 };

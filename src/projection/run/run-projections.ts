@@ -15,6 +15,7 @@ import type { RefStore, WriteResult } from '../../core/refstore.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { CheckRunner } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
+import type { TypeSearch } from '../../document/search/declaration.js';
 import { type LoadedReducer, loadReducer } from '../reducers/index.js';
 import { apiBaseOf, budgetedClient, RateBudget } from '../sources/index.js';
 import type { ProjectionSpec, Spec } from '../spec/index.js';
@@ -140,7 +141,12 @@ async function runLoaded(
   // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
   const changes: DocumentOp[] = [];
   const message = () => withTrailers(options.commitMessage || defaultMessage(reports, mode), options.trailers ?? []);
-  const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
+  const guarded = {
+    indexes: indexesOf(selected),
+    search: searchOf(selected),
+    schemas,
+    expect: expectationsOf(selected, checks),
+  };
   // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
   const keep = options.quarantine !== undefined && guarded.expect.length > 0;
   const out = mode === 'dry-run' ? undefined : new StreamedCommit(documents, message, { ...guarded, keep });
@@ -232,6 +238,17 @@ function indexesOf(selected: readonly ProjectionSpec[]): TypeIndex[] {
     if (!p.index) continue;
     const { namespace, type } = p.identity;
     byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.index });
+  }
+  return [...byScope.values()];
+}
+
+/** The selected projections' `search:` declarations, one per namespace/type (the spec checked they agree). */
+function searchOf(selected: readonly ProjectionSpec[]): TypeSearch[] {
+  const byScope = new Map<string, TypeSearch>();
+  for (const p of selected) {
+    if (!p.search) continue;
+    const { namespace, type } = p.identity;
+    byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.search });
   }
   return [...byScope.values()];
 }

@@ -11,6 +11,7 @@ import type { WriteResult } from '../../core/refstore.js';
 import type { DocumentOp, DocumentStore, WriteGuardOptions } from '../../document/document-store.js';
 import type { TypeExpectations } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
+import type { TypeSearch } from '../../document/search/declaration.js';
 import type { TypeSchema } from './schema-files.js';
 
 /** Changes per part (and the count that starts streaming): ~1 MiB of typical documents. */
@@ -22,6 +23,8 @@ export interface StreamedCommitOptions {
   partSize?: number;
   /** The spec's `index:` declarations: they land in the same commit as the documents (docs/indexes.md). */
   indexes?: readonly TypeIndex[];
+  /** The spec's `search:` declarations: they land in the same commit as the documents (docs/search.md). */
+  search?: readonly TypeSearch[];
   /** The spec's `schema:` declarations: declared in the same commit, the documents validated against them. */
   schemas?: readonly TypeSchema[];
   /** The spec's `expect:`: evaluated on the tip each attempt builds on, before the section moves. */
@@ -66,10 +69,11 @@ export class StreamedCommit {
 
   /** The write options: the message, and the declarations, expectations and guard the caller gave. */
   private options<M>(message: M) {
-    const { indexes = [], schemas = [], expect = [], guard } = this.settings;
+    const { indexes = [], search = [], schemas = [], expect = [], guard } = this.settings;
     return {
       message,
       ...(indexes.length > 0 ? { indexes: [...indexes] } : {}),
+      ...(search.length > 0 ? { search: [...search] } : {}),
       ...(schemas.length > 0 ? { schemas: [...schemas] } : {}),
       ...(expect.length > 0 ? { expect: [...expect] } : {}),
       ...(guard ? { guard } : {}),
@@ -78,7 +82,8 @@ export class StreamedCommit {
 
   /** Declarations that must land even when no document changed (declaring the same again writes nothing). */
   private get declares(): boolean {
-    return (this.settings.indexes?.length ?? 0) > 0 || (this.settings.schemas?.length ?? 0) > 0;
+    const { indexes = [], search = [], schemas = [] } = this.settings;
+    return indexes.length > 0 || search.length > 0 || schemas.length > 0;
   }
 
   /**

@@ -117,6 +117,7 @@ function resolveProjections(data: ValidSpec, yaml: SpecYaml, file: string, optio
   }
   checkPruneScopes(projections, at);
   checkIndexScopes(projections, at);
+  checkSearchScopes(projections, at);
   checkSchemaScopes(projections, at);
   checkExpectScopes(projections, at);
   if (issues.length > 0) throw specError(file, issues);
@@ -135,6 +136,23 @@ function checkIndexScopes(projections: ProjectionSpec[], at: (path: PropertyKey[
       at(
         ['projections', p.name, 'index'],
         `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`,
+      );
+    }
+  }
+}
+
+/** One namespace/type has one search: two projections writing it may both say `search:` only alike, like `index:`. */
+function checkSearchScopes(projections: ProjectionSpec[], at: (path: PropertyKey[], message: string) => void): void {
+  const declared = new Map<string, ProjectionSpec>();
+  for (const p of projections) {
+    if (!p.search) continue;
+    const scope = `${p.identity.namespace}/${p.identity.type}`;
+    const other = declared.get(scope);
+    if (!other) declared.set(scope, p);
+    else if (other.search?.join('\n') !== p.search.join('\n')) {
+      at(
+        ['projections', p.name, 'search'],
+        `projections "${other.name}" and "${p.name}" both write ${scope}/… with different search fields; one type has one search: list the same fields in both, or in one of them only`,
       );
     }
   }

@@ -48,6 +48,12 @@ const projectionSchema = z.strictObject({
       error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
     .optional(),
+  /** The fields whose text is searchable (docs/search.md), declared in the same commit as the documents. */
+  search: z
+    .array(z.string({ error: 'must be a field name: id or data.<path>, e.g. data.title' }), {
+      error: 'must be a list of fields to search, e.g. [data.title, data.body]',
+    })
+    .optional(),
   /**
    * A JSON Schema for the documents' `data` (docs/schemas.md): inline, or a path to a JSON file inside the
    * workspace (relative to the spec file, the reducer modules' rule). Declared in the same commit as the documents.
@@ -109,7 +115,7 @@ export function allowedFields(path: readonly PropertyKey[]): string[] | undefine
   const last = path[path.length - 1];
   if (path.length === 0) return ['version', 'defaults', 'retention', 'quarantine', 'projections'];
   if (path.length === 2 && path[0] === 'projections')
-    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema', 'expect'];
+    return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'search', 'schema', 'expect'];
   if (last === 'identity') return ['namespace', 'type', 'id'];
   if (last === 'reducer') return ['module', 'export'];
   if (last === 'defaults') return ['repositories'];

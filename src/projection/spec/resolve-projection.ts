@@ -9,6 +9,7 @@ import type { InputNames } from '../../core/input-names.js';
 import { parseExpectations } from '../../document/expect/parse.js';
 import type { Expectations } from '../../document/expect/types.js';
 import { type TypeIndex, validateDeclaration } from '../../document/indexes/declaration.js';
+import { type TypeSearch, validateSearchDeclaration } from '../../document/search/declaration.js';
 import { SOURCE_DEFAULTS, SOURCE_VARIABLES } from './defaults.js';
 import { isLoopbackHost, OWNER_WILDCARD_RE, REPO_RE, SEGMENT_RE } from './patterns.js';
 import { FILTER_FIELDS } from './source-schema.js';
@@ -24,6 +25,7 @@ export interface RawProjection {
   reducer?: string | { module: string; export?: string | undefined } | { builtin: string } | undefined;
   prune: boolean;
   index?: string[] | undefined;
+  search?: string[] | undefined;
   schema?: string | Record<string, unknown> | undefined;
   expect?: unknown;
 }
@@ -76,6 +78,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
   if (idTemplate === undefined || type === undefined) return undefined;
   const namespace = p.identity?.namespace ?? defaults.namespace;
   if (p.index !== undefined) checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
+  if (p.search !== undefined) checkSearch({ namespace, type, fields: p.search }, [...base, 'search'], ctx);
   const expect = p.expect === undefined ? undefined : expectationsOf(p.expect, [...base, 'expect'], ctx);
   return {
     name,
@@ -85,6 +88,7 @@ export function resolveProjection(name: string, p: RawProjection, ctx: ResolveCo
     reducer,
     prune: p.prune,
     ...(p.index !== undefined ? { index: p.index } : {}),
+    ...(p.search !== undefined ? { search: p.search } : {}),
     ...(p.schema !== undefined ? { schema: schemaSpec(p.schema, [...base, 'schema'], ctx) } : {}),
     ...(expect ? { expect } : {}),
     line: ctx.line(base),
@@ -138,6 +142,20 @@ function checkIndex(index: TypeIndex, path: PropertyKey[], ctx: ResolveContext):
     ctx.at(
       at ? [...path, Number(at[1])] : path,
       e.message.replace(/^index declaration indexes\[0\](\.fields(\[\d+\])?)? ?/, ''),
+    );
+  }
+}
+
+/** `search:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */
+function checkSearch(search: TypeSearch, path: PropertyKey[], ctx: ResolveContext): void {
+  try {
+    validateSearchDeclaration({ version: 1, search: [search] });
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    const at = /fields\[(\d+)\]/.exec(String(e.data.field ?? ''));
+    ctx.at(
+      at ? [...path, Number(at[1])] : path,
+      e.message.replace(/^search declaration search\[0\](\.fields(\[\d+\])?)? ?(is invalid: )?/, ''),
     );
   }
 }

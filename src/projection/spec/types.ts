@@ -25,6 +25,8 @@ export interface ProjectionSpec {
   prune: boolean;
   /** `index:` — the fields of this namespace/type's index, declared with the run's commit (docs/indexes.md). */
   index?: string[];
+  /** `search:` — the fields whose text is searchable in this namespace/type, declared with the run's commit (docs/search.md). */
+  search?: string[];
   /** `schema:` — the JSON Schema of this namespace/type's `data`, declared with the run's commit (docs/schemas.md). */
   schema?: SchemaSpec;
   /**

@@ -1,0 +1,175 @@
+/**
+ * DocumentStore's search on one store (MemoryRefStore): declaring builds in one commit, every write keeps it,
+ * dropping deletes every file, the options are checked before any I/O, and a document that does not hold the
+ * words it was found for is `InvalidResponse`.
+ */
+import { describe, expect, it } from 'vitest';
+import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
+import { DocumentStore } from '../../../src/document/document-store.js';
+import { SEARCH_DECLARATION_KEY, SEARCH_ROOT } from '../../../src/document/search/index.js';
+import { MemoryRefStore } from '../../../src/stores/memory/index.js';
+import { assertNoStrayFiles, assertSearchExact } from './search-oracle.js';
+
+const REPO = { namespace: 'github', type: 'repo', fields: ['data.title', 'data.body'] };
+const doc = (id: string, title: string, body = '') => ({
+  namespace: 'github',
+  type: 'repo',
+  id,
+  data: { title, body },
+});
+const ids = (r: { hits: { id: string }[] }) => r.hits.map((h) => h.id);
+
+async function keys(store: MemoryRefStore, prefix: string): Promise<string[]> {
+  return (await store.list({ prefix })).entries.map((e) => e.key);
+}
+
+describe('DocumentStore search', () => {
+  it('declaring builds from the documents in one commit; declaring again writes nothing', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'Git database', 'kept in a ref'), doc('o/b', 'Café search', 'fast')]);
+    const before = await docs.head();
+    const r = await docs.declareSearch([REPO]);
+    expect(r.changed).toBe(true);
+    expect(r.previousVersion).toBe(before);
+    expect((await store.history(SEARCH_DECLARATION_KEY)).entries).toHaveLength(1);
+    expect(await docs.searchDeclaration()).toEqual({ version: 1, search: [REPO] });
+    expect(ids(await docs.search('database', { namespace: 'github', type: 'repo' }))).toEqual(['o/a']);
+    expect(ids(await docs.search('cafe', { namespace: 'github' }))).toEqual(['o/b']);
+    const again = await docs.declareSearch([REPO]);
+    expect(again.changed).toBe(false);
+  });
+
+  it('put, delete and commit keep it exact; dropping deletes every file', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.declareSearch([REPO]);
+    await docs.put(doc('o/a', 'alpha beta'));
+    await docs.put(doc('o/b', 'beta gamma'));
+    expect(ids(await docs.search('beta', { namespace: 'github', type: 'repo' })).sort()).toEqual(['o/a', 'o/b']);
+    await docs.put(doc('o/a', 'delta'));
+    expect(ids(await docs.search('beta', { namespace: 'github', type: 'repo' }))).toEqual(['o/b']);
+    await docs.delete({ namespace: 'github', doc_type: 'repo', id: 'o/b' });
+    expect((await docs.search('beta', { namespace: 'github', type: 'repo' })).total).toBe(0);
+    await docs.commit([{ op: 'put', document: doc('o/c', 'gamma ray') }], { message: 'c' });
+    expect(ids(await docs.search('gam', { namespace: 'github', type: 'repo' }))).toEqual(['o/c']);
+    expect((await keys(store, '_docdb/search/')).length).toBeGreaterThan(0);
+    await docs.declareSearch([{ ...REPO, fields: [] }]);
+    expect(await keys(store, '_docdb/search')).toEqual([]);
+    expect(await docs.searchDeclaration()).toEqual({ version: 1, search: [] });
+  });
+
+  it('declares in the same commit as a write (commit, putMany, commitParts)', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    const r = await docs.putMany([doc('o/a', 'one'), doc('o/b', 'two')], { search: [REPO] });
+    expect(r.written).toContain(SEARCH_DECLARATION_KEY);
+    expect(ids(await docs.search('two', { namespace: 'github', type: 'repo' }))).toEqual(['o/b']);
+    await docs.commitParts([[{ op: 'put', document: doc('o/c', 'three') }]], {
+      search: [{ namespace: 'github', type: 'issue', fields: ['data.title'] }],
+    });
+    const issue = { namespace: 'github', type: 'issue', id: 'o/r#1', data: { title: 'three bugs' } };
+    await docs.put(issue);
+    const all = await docs.search('three', { namespace: 'github' });
+    expect(all.hits.map((h) => `${h.type}:${h.id}`).sort()).toEqual(['issue:o/r#1', 'repo:o/c']);
+  });
+
+  it('pages with a cursor pinned to the version of the first page', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.putMany(
+      Array.from({ length: 5 }, (_, i) => doc(`o/r${i}`, 'same words')),
+      { search: [REPO] },
+    );
+    const first = await docs.search('same', { namespace: 'github', type: 'repo', limit: 2 });
+    expect(first.total).toBe(5);
+    expect(first.nextCursor).toBe(`${first.version}.2`);
+    await docs.put(doc('o/r9', 'same'));
+    const second = await docs.search('same', {
+      namespace: 'github',
+      type: 'repo',
+      limit: 2,
+      cursor: first.nextCursor!,
+    });
+    expect(second.version).toBe(first.version);
+    const third = await docs.search('same', {
+      namespace: 'github',
+      type: 'repo',
+      limit: 2,
+      cursor: second.nextCursor!,
+    });
+    expect(third.nextCursor).toBeNull();
+    expect([...ids(first), ...ids(second), ...ids(third)].sort()).toEqual(['o/r0', 'o/r1', 'o/r2', 'o/r3', 'o/r4']);
+  });
+
+  it('refuses bad options before any I/O, and a type without search names how to declare it', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.put(doc('o/a', 'x'));
+    const q = { namespace: 'github', type: 'repo' };
+    await expect(docs.search('', q)).rejects.toThrow(InvalidConfig);
+    await expect(docs.search('x', { ...q, limit: 0 })).rejects.toMatchObject({ data: { field: 'limit' } });
+    await expect(docs.search('x', { ...q, limit: 101 })).rejects.toMatchObject({ data: { field: 'limit' } });
+    await expect(docs.search('x', { ...q, cursor: 'nope' })).rejects.toMatchObject({ data: { field: 'cursor' } });
+    await expect(docs.search('x', q)).rejects.toThrow(/github\/repo has no search declared.*declareSearch/);
+    await expect(docs.declareSearch([{ namespace: 'github', type: 'repo', fields: ['title'] }])).rejects.toThrow(
+      InvalidConfig,
+    );
+    await expect(docs.declareSearch('x' as never)).rejects.toMatchObject({ data: { field: 'search' } });
+  });
+
+  it('a document that no longer holds the words it was found for is InvalidResponse (raw write past the index)', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    // A raw RefStore write bypasses documents' declarations: the index still says o/a holds "alpha".
+    const key = 'github/repo/o/a.json';
+    const env = JSON.parse(new TextDecoder().decode((await store.get(key))!.value));
+    env.data.title = 'omega';
+    await store.put(key, new TextEncoder().encode(JSON.stringify(env)));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+  });
+
+  it('a large write that shrinks the index deletes the files the new build does not rewrite', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store, { search: { maxShardBytes: 512, largeTypeWrite: 4 } });
+    const filler = (i: number) => Array.from({ length: 40 }, (_, j) => `w${i}x${j}`).join(' ');
+    await docs.putMany(
+      Array.from({ length: 8 }, (_, i) => doc(`o/r${i}`, i === 7 ? 'alpha' : `alpha ${filler(i)}`)),
+      { search: [REPO] },
+    );
+    const before = (await keys(store, `${SEARCH_ROOT}github/repo/terms/`)).length;
+    expect(before).toBeGreaterThan(1);
+    await docs.commit(
+      Array.from({ length: 7 }, (_, i) => ({
+        op: 'delete' as const,
+        identity: { namespace: 'github', doc_type: 'repo', id: `o/r${i}` },
+      })),
+    );
+    expect((await keys(store, `${SEARCH_ROOT}github/repo/terms/`)).length).toBeLessThan(before);
+    await assertNoStrayFiles(store, [REPO]);
+    await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
+  });
+
+  it('a table part whose ids were swapped is InvalidResponse, never the wrong document', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    const part = `${SEARCH_ROOT}github/repo/table/0.json`;
+    const ids = JSON.parse(new TextDecoder().decode((await store.get(part))!.value)) as string[];
+    expect([...ids].sort()).toEqual(['o/a', 'o/b']);
+    await store.put(part, new TextEncoder().encode(JSON.stringify([...ids].reverse())));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+  });
+
+  it('a shard that does not parse is InvalidResponse to a search, and the next write rebuilds it', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    const [shard] = await keys(store, `${SEARCH_ROOT}github/repo/terms/`);
+    await store.put(shard!, new TextEncoder().encode('not a shard\n'));
+    await expect(docs.search('alpha', { namespace: 'github', type: 'repo' })).rejects.toThrow(InvalidResponse);
+    await docs.put(doc('o/c', 'gamma'));
+    await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
+    await assertSearchExact(docs, 'gamma', { namespace: 'github', type: 'repo' });
+    await assertNoStrayFiles(store, [REPO]);
+  });
+});

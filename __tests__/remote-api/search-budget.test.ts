@@ -1,0 +1,153 @@
+/**
+ * Issue 42's budgets on the GitHub API store (with a token: GraphQL batching on), counted at the transport
+ * against the emulator: a one-word search over a 10,000-document type, a put of one document into it, and
+ * declaring search. The section (10,000 documents with a title and a body, ~60 words each, their search built
+ * by the search core from the same documents) is seeded into the emulator's git state directly, as
+ * derive-scale.test.ts does for indexes.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import { DocumentStore } from '../../src/document/document-store.js';
+import { encodeEnvelope } from '../../src/document/envelope.js';
+import {
+  buildSearch,
+  SEARCH_DECLARATION_KEY,
+  SEARCH_ROOT,
+  type SearchDeclaration,
+  serializeSearchDeclaration,
+} from '../../src/document/search/index.js';
+import { emulatorPerFile, freshRepo, meteredTransport, newMeter, OWNER, store } from './helpers.js';
+
+const fx = emulatorPerFile();
+const shared = { repo: '' };
+const REF = 'refs/docdb/documents';
+const N = 10_000;
+const T = { namespace: 'bench', type: 'note', fields: ['data.title', 'data.body'] };
+const DECLARATION: SearchDeclaration = { version: 1, search: [T] };
+
+/** A deterministic vocabulary of 3,000 pronounceable words; word i is drawn with a Zipf-like skew. */
+const SYLLABLES = ['ka', 'lo', 'mi', 'ne', 'ru', 'ta', 'vo', 'zi', 'pe', 'su', 'da', 'fo', 'gi', 'ha', 'ju'];
+const VOCABULARY = Array.from({ length: 3000 }, (_, i) => {
+  let w = '';
+  for (let n = i + 15; n > 0; n = Math.floor(n / 15)) w += SYLLABLES[n % 15];
+  return w;
+});
+function words(seed: number, count: number): string {
+  let x = (seed * 2654435761) >>> 0 || 1;
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    const u = (x >>> 0) / 2 ** 32;
+    out.push(VOCABULARY[Math.floor(VOCABULARY.length * u * u * u)]!);
+  }
+  return out.join(' ');
+}
+const id = (i: number) => `g${i % 50}/note-${i}`;
+const data = (i: number) => ({ title: words(i, 6), body: words(i + N, 54), n: i });
+const doc = (i: number, d: object = data(i)) => ({ namespace: 'bench', type: 'note', id: id(i), data: d });
+const text = (b: Uint8Array | undefined) => new TextDecoder().decode(b);
+
+/** A word in about 20–60 documents' text: what a one-word search usually looks for. */
+function rareWord(): string {
+  const df = new Map<string, number>();
+  for (let i = 0; i < N; i++) {
+    const d = data(i);
+    for (const w of new Set(`${d.title} ${d.body}`.split(' '))) df.set(w, (df.get(w) ?? 0) + 1);
+  }
+  return [...df].find(([, n]) => n >= 20 && n <= 60)![0];
+}
+
+/** Documents whose text holds `w` as a word. */
+function exactCount(w: string): number {
+  let n = 0;
+  for (let i = 0; i < N; i++) {
+    const d = data(i);
+    if (`${d.title} ${d.body}`.split(' ').includes(w)) n++;
+  }
+  return n;
+}
+
+function seed(): { textBytes: number; indexBytes: number } {
+  const files: Record<string, string | null> = { 'README.md': null };
+  const docs = [];
+  let textBytes = 0;
+  for (let i = 0; i < N; i++) {
+    files[`bench/note/${id(i)}.json`] = text(encodeEnvelope(doc(i)));
+    const d = data(i);
+    textBytes += new TextEncoder().encode(d.title).length + new TextEncoder().encode(d.body).length;
+    docs.push({ id: id(i), data: d });
+  }
+  let indexBytes = 0;
+  for (const [path, bytes] of buildSearch(T, docs)) {
+    files[path] = text(bytes);
+    indexBytes += bytes.length;
+  }
+  files[SEARCH_DECLARATION_KEY] = text(serializeSearchDeclaration(DECLARATION));
+  fx.em.state.commitFiles(`${OWNER}/${shared.repo}`, { branch: REF, files, message: `seed ${N} searchable documents` });
+  return { textBytes, indexBytes };
+}
+
+describe('issue 42 budgets on the GitHub API store', () => {
+  let sizes: { textBytes: number; indexBytes: number };
+  let word: string;
+  beforeAll(() => {
+    shared.repo = freshRepo(fx.em);
+    sizes = seed();
+    word = rareWord();
+  }, 300_000);
+
+  it('a one-word search over 10,000 documents, cold: 5 requests, ≤ 480 KB down (the issue asks 4 and 300 KB)', async () => {
+    const meter = newMeter();
+    const docs = new DocumentStore(store(fx.em, shared.repo, { transport: meteredTransport(meter) }));
+    const r = await docs.search(word, { namespace: 'bench', type: 'note' });
+    expect(r.hits.length).toBeGreaterThan(0);
+    // Every document holding the word exactly is found (a word of 5+ letters also finds those at one typo).
+    expect(r.total).toBeGreaterThanOrEqual(exactCount(word));
+    const log = JSON.stringify(meter.log.map((l) => `${l.path} ${l.status} ${l.bytes}`));
+    console.log(`[search budget] index ${sizes.indexBytes} B for ${sizes.textBytes} B of text`);
+    console.log(
+      `[search budget] one word: ${r.total} hits, ${meter.requests} requests, ${meter.received} B down ${log}`,
+    );
+    expect(r.requests, log).toBe(meter.requests);
+    // ref; declaration + manifest; the word's term shards; the page's table parts; the page's documents.
+    // The table parts depend on the ranking and the documents' keys on the ids, so the last three rounds
+    // cannot merge: 5, not the issue's 4. Bytes: the word's typo candidates span two 128 KiB shards (~265 KB),
+    // and the page's 20 hits (with the hits tied in score at its end, ordered by id) lie in ~30 table parts of
+    // 256 ids — above the issue's 300 KB; docs/search.md "Budgets" says so.
+    expect(meter.requests, log).toBe(5);
+    expect(meter.received, log).toBeLessThanOrEqual(480 * 1024);
+  }, 120_000);
+
+  it('put of 1 document into the searchable 10,000-document type: 8 requests; an update rewrites shards and the manifest only', async () => {
+    const meter = newMeter();
+    const docs = new DocumentStore(store(fx.em, shared.repo, { transport: meteredTransport(meter) }));
+    const r = await docs.put(doc(77, { title: `${word} zebra`, body: 'a fresh body', n: 77 }));
+    expect(r.changed).toBe(true);
+    const log = JSON.stringify(meter.log.map((l) => `${l.path} ${l.status} ${l.bytes}`));
+    console.log(`[search budget] put 1: ${meter.requests} requests, ${meter.sent} B up ${log}`);
+    const searchFiles = r.written.filter((k) => k.startsWith(SEARCH_ROOT));
+    console.log(`[search budget] put 1 rewrote ${searchFiles.length} search files: ${searchFiles.join(' ')}`);
+    // The document keeps its ordinal: no table part or id bucket changes, only the shards of its old and new words.
+    expect(searchFiles.every((k) => k.endsWith('/manifest.json') || k.includes('/terms/'))).toBe(true);
+    // ref, commit, declarations + manifests (with the key's previous value, which both the index and the
+    // search work then take at no cost), the shards and id buckets, two create trees, create commit, update ref.
+    expect(meter.requests, log).toBe(8);
+    const found = await docs.search('zebra', { namespace: 'bench', type: 'note' });
+    expect(found.hits.map((h) => h.id)).toEqual([id(77)]);
+  }, 120_000);
+
+  it('declaring search on another type writes one commit; declaring it again writes none', async () => {
+    const docs = new DocumentStore(store(fx.em, shared.repo));
+    await docs.putMany(Array.from({ length: 30 }, (_, i) => ({ ...doc(i), type: 'page' })));
+    const before = await docs.head();
+    const r = await docs.declareSearch([{ namespace: 'bench', type: 'page', fields: ['data.title'] }]);
+    expect(r.changed).toBe(true);
+    expect((await docs.store.history(SEARCH_DECLARATION_KEY, { limit: 1 })).entries[0]!.version).toBe(r.version);
+    const log = await docs.store.history('_docdb/search/bench/page/manifest.json');
+    expect(log.entries.map((e) => e.version)).toEqual([r.version]);
+    expect(r.previousVersion).toBe(before);
+    const again = await docs.declareSearch([{ namespace: 'bench', type: 'page', fields: ['data.title'] }]);
+    expect(again.changed).toBe(false);
+  }, 120_000);
+});

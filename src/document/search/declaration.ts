@@ -1,0 +1,187 @@
+/**
+ * The search declaration of a section, `_docdb/search.json` (issue 42): per `(namespace, type)`, the
+ * fields whose text is searchable — `id` or a dotted path into `data`, under the same rules as index
+ * fields (indexes/declaration.ts). Read back, it is untrusted like any file of the section.
+ */
+import { fromUtf8, isUtf8 } from '../../core/bytes.js';
+import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
+import { assertIdentityFields } from '../identity.js';
+import { array, at, fail, onlyKeys, record, ShapeProblem, string } from '../indexes/check.js';
+import { MAX_DECLARED_TYPES, MAX_FIELD_CHARS } from '../indexes/declaration.js';
+
+/** Where the declaration is stored in the section. */
+export const SEARCH_DECLARATION_KEY = '_docdb/search.json';
+
+/** Most searchable fields of one type (each is a column of every posting). */
+export const MAX_SEARCH_FIELDS = 8;
+
+export interface TypeSearch {
+  namespace: string;
+  type: string;
+  /** `id` or `data.<dotted path>`, in the order postings store their term frequencies. */
+  fields: string[];
+}
+
+export interface SearchDeclaration {
+  version: 1;
+  search: TypeSearch[];
+}
+
+const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.title"';
+const ALLOWED = `{ "version": 1, "search": [{ "namespace", "type", "fields": 1..${MAX_SEARCH_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
+
+function fieldOf(value: unknown, field: string): string {
+  const f = string(value, field);
+  if (f.length > MAX_FIELD_CHARS) fail(field, `at most ${MAX_FIELD_CHARS} characters`);
+  if (f === 'id') return f;
+  if (!f.startsWith('data.')) fail(field, FIELD_RULE);
+  if (f.slice(5).split('.').includes('')) {
+    fail(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
+  }
+  if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
+    fail(field, 'must be valid UTF-8 without control characters');
+  return f;
+}
+
+function typeSearchOf(value: unknown, field: string): TypeSearch {
+  const o = record(value, field);
+  const namespace = string(o.namespace, at(field, 'namespace'));
+  const type = string(o.type, at(field, 'type'));
+  const where = at(field, 'fields');
+  const list = array(o.fields, where, MAX_SEARCH_FIELDS, `may list at most ${MAX_SEARCH_FIELDS} fields`);
+  const fields = list.map((f, i) => fieldOf(f, at(where, i)));
+  if (fields.length === 0) fail(where, 'must list at least one field');
+  if (new Set(fields).size !== fields.length) fail(where, 'lists a field twice');
+  onlyKeys(o, field, ['namespace', 'type', 'fields']);
+  return { namespace, type, fields };
+}
+
+function shapeOf(value: unknown): SearchDeclaration {
+  const o = record(value, '');
+  if (o.version !== 1) fail('version', 'must be 1');
+  const list = array(o.search, 'search', MAX_DECLARED_TYPES, `at most ${MAX_DECLARED_TYPES} entries`);
+  const search = list.map((t, i) => typeSearchOf(t, at('search', i)));
+  onlyKeys(o, '', ['version', 'search']);
+  return { version: 1, search };
+}
+
+type Checked = { ok: true; value: SearchDeclaration } | { ok: false; field: string; message: string };
+
+function shapeProblem(value: unknown): Checked {
+  try {
+    return { ok: true, value: shapeOf(value) };
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    const field = e.field || '(root)';
+    const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+    return { ok: false, field, message: `search declaration ${field} ${what}` };
+  }
+}
+
+/** The shape, then each entry's identity rules, then "a type appears once". */
+function check(value: unknown): Checked {
+  const parsed = shapeProblem(value);
+  if (!parsed.ok) return parsed;
+  const seen = new Set<string>();
+  for (const [i, t] of parsed.value.search.entries()) {
+    const field = `search[${i}]`;
+    try {
+      assertIdentityFields(t.namespace, t.type, 'x');
+    } catch (e) {
+      return { ok: false, field, message: `search declaration ${field}: ${(e as Error).message}` };
+    }
+    const k = `${t.namespace}/${t.type}`;
+    if (seen.has(k)) {
+      return { ok: false, field, message: `search declaration ${field} declares ${k} again; list each type once` };
+    }
+    seen.add(k);
+  }
+  return parsed;
+}
+
+/**
+ * Validate a declaration given by the caller (library, CLI, projection spec). Throws `InvalidConfig`
+ * naming the field (`search[0].fields[1]`, prefixed by `field` when given) and what is allowed.
+ *
+ * @example
+ * validateSearchDeclaration({ version: 1, search: [{ namespace: 'github', type: 'repo', fields: ['data.title'] }] });
+ * validateSearchDeclaration({ version: 1, search: [{ namespace: 'github', type: 'repo', fields: ['title'] }] });
+ * // throws InvalidConfig: search declaration search[0].fields[0] is invalid: must be "id" or a dotted path…
+ */
+export function validateSearchDeclaration(value: unknown, field?: string): SearchDeclaration {
+  const r = check(value);
+  if (r.ok) return r.value;
+  const where = field ? `${field}.${r.field}` : r.field;
+  throw new InvalidConfig(where, field ? `${field}: ${r.message}` : r.message, { allowed: ALLOWED });
+}
+
+/**
+ * Parse the declaration read back from the section (untrusted). Absent: nothing declared. Not JSON or
+ * not a valid declaration: `InvalidResponse` naming the key and the field.
+ *
+ * @example
+ * parseSearchDeclaration(undefined); // { version: 1, search: [] }
+ */
+export function parseSearchDeclaration(bytes: Uint8Array | undefined): SearchDeclaration {
+  if (bytes === undefined) return { version: 1, search: [] };
+  let json: unknown;
+  try {
+    if (!isUtf8(bytes)) throw new Error('not UTF-8');
+    json = JSON.parse(fromUtf8(bytes));
+  } catch (e) {
+    throw new InvalidResponse(`${SEARCH_DECLARATION_KEY} is not JSON (${(e as Error).message}); fix or delete it`, {
+      key: SEARCH_DECLARATION_KEY,
+    });
+  }
+  const r = check(json);
+  if (!r.ok) {
+    throw new InvalidResponse(`${SEARCH_DECLARATION_KEY}: ${r.message}`, {
+      key: SEARCH_DECLARATION_KEY,
+      field: r.field,
+    });
+  }
+  return r.value;
+}
+
+/**
+ * The declaration's bytes as stored: one canonical spelling (types sorted), so declaring what is
+ * declared writes nothing.
+ *
+ * @example
+ * serializeSearchDeclaration({ version: 1, search: [] }); // '{\n  "version": 1,\n  "search": []\n}\n' as bytes
+ */
+export function serializeSearchDeclaration(d: SearchDeclaration): Uint8Array {
+  const search = [...d.search]
+    .sort((a, b) => compareTypes(a, b))
+    .map((t) => ({ namespace: t.namespace, type: t.type, fields: t.fields }));
+  return new TextEncoder().encode(`${JSON.stringify({ version: 1, search }, null, 2)}\n`);
+}
+
+function compareTypes(a: TypeSearch, b: TypeSearch): number {
+  const x = `${a.namespace}/${a.type}`;
+  const y = `${b.namespace}/${b.type}`;
+  return x < y ? -1 : x > y ? 1 : 0;
+}
+
+/**
+ * What a change of declaration means for the stored indexes: `build` = types newly declared or whose
+ * fields changed (a build replaces every file of the type: the caller deletes the old files the build
+ * does not rewrite, `searchFilesOf`), `drop` = types no longer declared (delete all their files).
+ *
+ * @example
+ * const { build, drop } = searchDeclarationChanges(before, after);
+ */
+export function searchDeclarationChanges(
+  before: SearchDeclaration,
+  after: SearchDeclaration,
+): { build: TypeSearch[]; drop: TypeSearch[] } {
+  const key = (t: TypeSearch) => `${t.namespace}/${t.type}`;
+  const old = new Map(before.search.map((t) => [key(t), t]));
+  const now = new Map(after.search.map((t) => [key(t), t]));
+  const build = after.search.filter((t) => {
+    const was = old.get(key(t));
+    return !was || was.fields.join('\n') !== t.fields.join('\n');
+  });
+  const drop = before.search.filter((t) => !now.has(key(t)));
+  return { build, drop };
+}

@@ -1,0 +1,216 @@
+/**
+ * The manifest of one type's search index: one compact JSON line, read first by every query and write.
+ * It holds what BM25 needs besides the postings (documents and total length per field), the ordinal
+ * allocator (`next`, `free`), the id-bucket count, and the term shards with their lower bounds.
+ *
+ * A shard's lower bound is a key `[term, ordinal]` (null for the first): shard i holds the postings
+ * (term, ordinal) with lower_i ≤ key < lower_{i+1}, so one huge term's postings may span shards. A
+ * bound is a bound, not the shard's first key: removing postings leaves it valid.
+ */
+import { fromUtf8, isUtf8 } from '../../core/bytes.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from '../indexes/check.js';
+import type { TypeSearch } from './declaration.js';
+import { searchManifestPath, shardPath } from './paths.js';
+
+/** A posting's place in the index: its term, then its ordinal. */
+export type Key = readonly [term: string, ordinal: number];
+
+export interface ShardRef {
+  /** Decimal shard number, unique within the type. */
+  name: string;
+  lower: Key | null;
+}
+
+export interface SearchManifest {
+  version: 1;
+  namespace: string;
+  type: string;
+  fields: string[];
+  /** Documents of the type. */
+  count: number;
+  /** Per field: documents whose field holds at least one token (BM25's N). */
+  docs: number[];
+  /** Per field: total tokens over all documents (BM25's avgdl = lengths / docs). */
+  lengths: number[];
+  /** The next ordinal never used. */
+  next: number;
+  /** Ordinals of deleted documents, ascending: reused first. */
+  free: number[];
+  /** Number of id → ordinal buckets (a power of two). */
+  buckets: number;
+  /** The next shard name. */
+  nextShard: number;
+  shards: ShardRef[];
+}
+
+/** Ordinals per document-table part. */
+export const TABLE_PART_SIZE = 256;
+/** Most id → ordinal buckets. */
+export const MAX_BUCKETS = 1 << 16;
+
+/**
+ * Order of two keys: term by UTF-16 code units, then ordinal.
+ *
+ * @example
+ * compareKeys(['a', 9], ['b', 0]); // negative
+ */
+export function compareKeys(a: Key, b: Key): number {
+  if (a[0] !== b[0]) return a[0] < b[0] ? -1 : 1;
+  return a[1] - b[1];
+}
+
+function keyOf(v: unknown, field: string): Key {
+  const pair = array(v, field, 2, 'must be null or a [term, ordinal] bound');
+  if (pair.length !== 2) fail(field, 'must be null or a [term, ordinal] bound');
+  return [string(pair[0], at(field, 0), 1, 256), integer(pair[1], at(field, 1), 0)];
+}
+
+function shardRefOf(v: unknown, field: string): ShardRef {
+  const o = record(v, field);
+  const name = string(o.name, at(field, 'name'));
+  if (!/^(0|[1-9][0-9]{0,8})$/.test(name)) fail(at(field, 'name'), 'must be a shard number of 1 to 9 digits');
+  const lower = o.lower === null ? null : keyOf(o.lower, at(field, 'lower'));
+  onlyKeys(o, field, ['name', 'lower']);
+  return { name, lower };
+}
+
+const numbers = (v: unknown, field: string, n: number) => {
+  const list = array(v, field, n);
+  if (list.length !== n) fail(field, `must list ${n} numbers, one per field`);
+  return list.map((x, i) => integer(x, at(field, i), 0));
+};
+
+function manifestOf(v: unknown): SearchManifest {
+  const o = record(v, '');
+  if (o.version !== 1) fail('version', 'must be 1');
+  const namespace = string(o.namespace, 'namespace');
+  const type = string(o.type, 'type');
+  const fields = array(o.fields, 'fields', 8).map((f, i) => string(f, at('fields', i)));
+  const count = integer(o.count, 'count', 0);
+  const docs = numbers(o.docs, 'docs', fields.length);
+  const lengths = numbers(o.lengths, 'lengths', fields.length);
+  const next = integer(o.next, 'next', 0, 2 ** 32);
+  const free = array(o.free, 'free', next).map((x, i) => integer(x, at('free', i), 0, next - 1));
+  const buckets = integer(o.buckets, 'buckets', 1, MAX_BUCKETS);
+  const nextShard = integer(o.nextShard, 'nextShard', 1, 999_999_999);
+  const shards = array(o.shards, 'shards', 4096).map((s, i) => shardRefOf(s, at('shards', i)));
+  onlyKeys(o, '', [
+    'version',
+    'namespace',
+    'type',
+    'fields',
+    'count',
+    'docs',
+    'lengths',
+    'next',
+    'free',
+    'buckets',
+    'nextShard',
+    'shards',
+  ]);
+  return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards };
+}
+
+function badManifest(key: string, why: string): never {
+  throw new InvalidResponse(`search manifest ${key} ${why}; the search index must be rebuilt`, { key });
+}
+
+/** Rules between the manifest's parts (its shape is checked by manifestOf). */
+function checkConsistent(m: SearchManifest, t: TypeSearch, key: string, anyFields: boolean): void {
+  if (m.namespace !== t.namespace || m.type !== t.type) badManifest(key, `names ${m.namespace}/${m.type}`);
+  if (!anyFields && m.fields.join('\n') !== t.fields.join('\n')) {
+    badManifest(key, `indexes fields ${JSON.stringify(m.fields)}, not the declared ${JSON.stringify(t.fields)}`);
+  }
+  if (m.free.some((f, i) => i > 0 && f <= m.free[i - 1]!)) badManifest(key, 'has free ordinals out of order');
+  if (m.count !== m.next - m.free.length) badManifest(key, 'counts documents other than its ordinals hold');
+  if (m.docs.some((d) => d > m.count)) badManifest(key, 'counts more documents in a field than in the type');
+  // Each document with a non-empty field adds at least one token, and only those add tokens.
+  if (m.docs.some((d, f) => m.lengths[f]! < d || (d === 0 && m.lengths[f]! > 0))) {
+    badManifest(key, 'has field lengths that do not fit its document counts');
+  }
+  if ((m.buckets & (m.buckets - 1)) !== 0) badManifest(key, 'has a bucket count that is not a power of two');
+  if (m.shards.length === 0 || m.shards[0]!.lower !== null) badManifest(key, 'does not start with a shard from ""');
+  const names = new Set<string>();
+  m.shards.forEach((s, i) => {
+    if (names.has(s.name) || Number(s.name) >= m.nextShard) badManifest(key, 'has duplicate or unnumbered shards');
+    names.add(s.name);
+    const prev = m.shards[i - 1]?.lower;
+    if (i > 0 && (s.lower === null || (prev && compareKeys(prev, s.lower) >= 0))) {
+      badManifest(key, 'has shard bounds out of order');
+    }
+  });
+}
+
+/**
+ * Parse the manifest of `t` read back from the section (untrusted): `InvalidResponse` naming the key
+ * when it is not JSON, not the manifest's shape, inconsistent, or (unless `anyFields`: a manifest about
+ * to be dropped) for other fields than declared.
+ *
+ * @example
+ * const m = parseSearchManifest(t, bytes);
+ */
+export function parseSearchManifest(t: TypeSearch, bytes: Uint8Array, anyFields = false): SearchManifest {
+  const key = searchManifestPath(t.namespace, t.type);
+  let json: unknown;
+  try {
+    if (!isUtf8(bytes)) throw new Error('not UTF-8');
+    json = JSON.parse(fromUtf8(bytes));
+  } catch {
+    badManifest(key, 'is not JSON');
+  }
+  let m: SearchManifest;
+  try {
+    m = manifestOf(json);
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+  }
+  checkConsistent(m, t, key, anyFields);
+  return m;
+}
+
+/** The manifest's bytes: one compact line (it is read by every query, so size counts more than diffs). */
+export function serializeSearchManifest(m: SearchManifest): Uint8Array {
+  return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+}
+
+/** The path of shard `i`. */
+export function shardPathOf(m: SearchManifest, i: number): string {
+  return shardPath(m.namespace, m.type, m.shards[i]!.name);
+}
+
+/**
+ * Index of the shard whose range holds `key` (binary search over lower bounds).
+ *
+ * @example
+ * shardFor(m, ['apple', 0]); // 0 when one shard
+ */
+export function shardFor(m: SearchManifest, key: Key): number {
+  let lo = 0;
+  let hi = m.shards.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if (compareKeys(key, m.shards[mid]!.lower!) >= 0) lo = mid;
+    else hi = mid - 1;
+  }
+  return lo;
+}
+
+/**
+ * Indexes of the shards that may hold a term starting with `prefix` (`exact`: equal to it).
+ *
+ * @example
+ * shardsForRange(m, 'da', false); // every shard overlapping the terms "da…"
+ */
+export function shardsForRange(m: SearchManifest, prefix: string, exact: boolean): number[] {
+  const first = shardFor(m, [prefix, 0]);
+  const out = [first];
+  // Every later bound is above [prefix, 0]; the range ends at the first bound past every term it holds.
+  for (let i = first + 1; i < m.shards.length; i++) {
+    const term = m.shards[i]!.lower![0];
+    if (exact ? term !== prefix : !term.startsWith(prefix)) break;
+    out.push(i);
+  }
+  return out;
+}

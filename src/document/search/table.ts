@@ -1,0 +1,176 @@
+/**
+ * The document table of one type's search index: ordinal → id in parts of 256 ordinals
+ * (`table/<part>.json`, a JSON array of ids, null for a free ordinal), so the ids of a page of hits cost
+ * a few small files; and id → ordinal in buckets by a hash of the id (`ids/<bucket>.json`: see
+ * parseBucket), so a write finds a document's ordinal without the whole table.
+ * Read back, both are untrusted: damage is `InvalidResponse` naming the key.
+ */
+import { fromUtf8, isUtf8 } from '../../core/bytes.js';
+import { InvalidResponse } from '../../core/errors.js';
+import { Cursor, writeNumber } from './codec.js';
+import type { TypeSearch } from './declaration.js';
+import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
+import { readAll, type SearchRead } from './need.js';
+import { bucketPath, searchManifestPath, tablePartPath } from './paths.js';
+
+/** FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host. */
+export function idHash(id: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < id.length; i++) {
+    h ^= id.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/**
+ * The bucket of `id` among `buckets` (a power of two).
+ *
+ * @example
+ * bucketOf('a', 1); // 0
+ */
+export function bucketOf(id: string, buckets: number): number {
+  return idHash(id) & (buckets - 1);
+}
+
+/** Ordinals in table part `p` of a manifest whose next ordinal is `next`. */
+export function partLength(p: number, next: number): number {
+  return Math.max(0, Math.min(TABLE_PART_SIZE, next - p * TABLE_PART_SIZE));
+}
+
+function bad(key: string, why: string): never {
+  throw new InvalidResponse(`search table ${key} ${why}; the search index must be rebuilt`, { key });
+}
+
+function jsonOf(bytes: Uint8Array | null, key: string): unknown {
+  if (bytes === null) bad(key, 'is absent though the manifest needs it');
+  try {
+    if (!isUtf8(bytes)) throw new Error('not UTF-8');
+    return JSON.parse(fromUtf8(bytes));
+  } catch {
+    bad(key, 'is not JSON');
+  }
+}
+
+/**
+ * Parse table part `p` (untrusted): an array of the part's length of non-empty ids or null.
+ *
+ * @example
+ * parseTablePart(m, 0, bytes); // ['a', null, 'c']
+ */
+export function parseTablePart(m: SearchManifest, p: number, bytes: Uint8Array | null): (string | null)[] {
+  const key = tablePartPath(m.namespace, m.type, p);
+  const v = jsonOf(bytes, key);
+  const n = partLength(p, m.next);
+  if (!Array.isArray(v) || v.length !== n) bad(key, `is not an array of ${n} ids`);
+  for (const id of v)
+    if (id !== null && (typeof id !== 'string' || id === '')) bad(key, 'holds an entry that is not an id');
+  return v as (string | null)[];
+}
+
+/**
+ * Parse bucket `b` (untrusted): `["<ordinals>", id, id, …]` — the ids of the bucket in ordinal order,
+ * their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each ordinal below
+ * next.
+ *
+ * @example
+ * parseBucket(m, 0, bytes); // Map { 'a' => 0 }
+ */
+export function parseBucket(m: SearchManifest, b: number, bytes: Uint8Array | null): Map<string, number> {
+  const key = bucketPath(m.namespace, m.type, b);
+  const v = jsonOf(bytes, key);
+  if (!Array.isArray(v) || typeof v[0] !== 'string') bad(key, 'is not ["<ordinals>", id, …]');
+  const ordinals: number[] = [];
+  const c = new Cursor(v[0], 0, (why) => bad(key, `ordinals ${why}`));
+  while (!c.done) ordinals.push((ordinals[ordinals.length - 1] ?? -1) + c.number() + 1);
+  if (ordinals.length !== v.length - 1 || ordinals.some((o) => o >= m.next)) {
+    bad(key, 'does not hold one ordinal below next per id');
+  }
+  const out = new Map<string, number>();
+  for (const [i, id] of v.slice(1).entries()) {
+    if (typeof id !== 'string' || id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
+      bad(key, 'holds an id twice, not an id, or an id of another bucket');
+    }
+    out.set(id, ordinals[i]!);
+  }
+  return out;
+}
+
+/** A table part's bytes. */
+export function encodeTablePart(ids: readonly (string | null)[]): Uint8Array {
+  return new TextEncoder().encode(`${JSON.stringify(ids)}\n`);
+}
+
+/** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
+export function encodeBucket(entries: ReadonlyMap<string, number>): Uint8Array {
+  const list = [...entries].sort((a, b) => a[1] - b[1]);
+  const gaps: string[] = [];
+  list.forEach(([, o], i) => writeNumber(o - (list[i - 1]?.[1] ?? -1) - 1, gaps));
+  return new TextEncoder().encode(`${JSON.stringify([gaps.join(''), ...list.map(([id]) => id)])}\n`);
+}
+
+/**
+ * The manifest of `t` through `read` (NeedFiles protocol); absent is `InvalidResponse`: the caller asks
+ * only for declared types, whose manifest every writer keeps.
+ *
+ * @example
+ * const m = readManifest(t, read);
+ */
+export function readManifest(t: TypeSearch, read: SearchRead): SearchManifest {
+  const key = searchManifestPath(t.namespace, t.type);
+  const [bytes] = readAll(read, [key]);
+  if (!bytes) {
+    throw new InvalidResponse(`search manifest ${key} is absent though search is declared; rebuild the index`, {
+      key,
+    });
+  }
+  return parseSearchManifest(t, bytes);
+}
+
+/** Paths of the table parts holding `ordinals`. */
+export function tablePathsOf(m: SearchManifest, ordinals: Iterable<number>): string[] {
+  const parts = new Set<number>();
+  for (const o of ordinals) parts.add(Math.floor(o / TABLE_PART_SIZE));
+  return [...parts].sort((a, b) => a - b).map((p) => tablePartPath(m.namespace, m.type, p));
+}
+
+/**
+ * The ids of `ordinals` (NeedFiles protocol: the manifest, then the table parts holding them). An
+ * ordinal that is free or past the table is `InvalidResponse` (a shard referenced no document).
+ *
+ * @example
+ * idsOf(t, hits.map((h) => h.ordinal), read); // Map { 12 => 'octo/docdb', … }
+ */
+export function idsOf(t: TypeSearch, ordinals: readonly number[], read: SearchRead): Map<number, string> {
+  const m = readManifest(t, read);
+  const parts = [...new Set(ordinals.map((o) => Math.floor(o / TABLE_PART_SIZE)))];
+  const bytes = readAll(
+    read,
+    parts.map((p) => tablePartPath(t.namespace, t.type, p)),
+  );
+  const table = new Map(parts.map((p, i) => [p, parseTablePart(m, p, bytes[i]!)]));
+  const out = new Map<number, string>();
+  for (const o of ordinals) {
+    const p = Math.floor(o / TABLE_PART_SIZE);
+    const id = table.get(p)![o - p * TABLE_PART_SIZE];
+    if (typeof id !== 'string') bad(tablePartPath(t.namespace, t.type, p), `has no document at ordinal ${o}`);
+    out.set(o, id);
+  }
+  return out;
+}
+
+/**
+ * Every file of the type's search index, from its manifest (to drop the index, or to delete what a
+ * rebuild does not rewrite).
+ *
+ * @example
+ * searchFilesOf(t, manifestBytes); // ['_docdb/search/github/repo/manifest.json', '…/terms/0.txt', …]
+ */
+export function searchFilesOf(t: TypeSearch, manifest: Uint8Array): string[] {
+  const m = parseSearchManifest(t, manifest, true);
+  const out = [searchManifestPath(t.namespace, t.type)];
+  for (let i = 0; i < m.shards.length; i++) out.push(shardPathOf(m, i));
+  for (let p = 0; p * TABLE_PART_SIZE < m.next; p++) out.push(tablePartPath(t.namespace, t.type, p));
+  for (let b = 0; b < m.buckets; b++) out.push(bucketPath(t.namespace, t.type, b));
+  return out;
+}
