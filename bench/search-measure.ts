@@ -4,6 +4,7 @@
  * the type — each counted at the transport (requests, bytes up and down).
  */
 import { performance } from 'node:perf_hooks';
+import { InvalidConfig } from '../src/core/errors.js';
 import { DocumentStore } from '../src/document/index.js';
 import { SEARCH_ROOT } from '../src/document/search/index.js';
 import type { EmulatorHandle } from '../src/emulator/types.js';
@@ -112,14 +113,22 @@ export async function measureWrite(
     data: searchData(i, generation),
   }));
   const { m, docs: store } = meteredDocs(em.url, repo);
-  const r = await store.putMany(docs);
-  const written = r.written.filter((k) => k.startsWith(TYPE_DIR));
-  return {
-    documents: count,
-    requests: m.requests,
-    sent: m.sent,
-    shardsRewritten: written.filter(isShard).length,
-    shards: indexSizes(em, repo).shards,
-    searchFiles: written.length,
-  };
+  const shardsBefore = indexSizes(em, repo).shards;
+  try {
+    const r = await store.putMany(docs);
+    const written = r.written.filter((k) => k.startsWith(TYPE_DIR));
+    return {
+      documents: count,
+      requests: m.requests,
+      sent: m.sent,
+      shardsRewritten: written.filter(isShard).length,
+      shards: indexSizes(em, repo).shards,
+      searchFiles: written.length,
+    };
+  } catch (e) {
+    // A write the search refuses (e.g. the shard bound) is a result to report, not a crash of the bench.
+    if (!(e instanceof InvalidConfig)) throw e;
+    const refused = { refused: e.message, requests: m.requests, sent: m.sent };
+    return { documents: count, ...refused, shardsRewritten: 0, shards: shardsBefore, searchFiles: 0 };
+  }
 }
