@@ -44,9 +44,11 @@ export const INITIAL_GZIP_BUDGET = 72 * 1024;
  * (measured 95,998 bytes), to 97 KB for the archive read ahead of a listing and `changes({ withPatches })` (issue 41,
  * +0.43 KB) — and to 108 KB when the bundle was split into an entry and chunks (issue 40): the
  * same code (301 KB minified, 296 KB as one file), but each of its 12 files is gzipped alone, without the
- * others' repeats to refer back to (measured 105,953 bytes in all).
+ * others' repeats to refer back to (measured 105,953 bytes in all) — and to 120 KB for full-text search (issue 42:
+ * the search core, the write path keeping it and `DocumentStore.search`, all in lazy chunks — the up-front
+ * download is unchanged within its budget; measured 121,355 bytes in all).
  */
-export const BUNDLE_GZIP_BUDGET = 108 * 1024;
+export const BUNDLE_GZIP_BUDGET = 120 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each

@@ -5,7 +5,7 @@
  * exactly as the full hook would (indexes kept exact, schemas enforced).
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidDocument } from '../../src/core/errors.js';
+import { InvalidDocument, InvalidResponse } from '../../src/core/errors.js';
 import type { DeriveBase } from '../../src/core/refstore.js';
 import { opsToChanges } from '../../src/document/batch.js';
 import { DocumentStore } from '../../src/document/document-store.js';
@@ -94,5 +94,30 @@ describe('lightWriteHook', () => {
     expect(await store.head()).toBe(head);
     await put(store, c.features, repo('o/good', 1));
     expect(await store.head()).not.toBe(head);
+  });
+
+  it('search on another type does not load it; search on the written type does, and the search finds the put', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.declareSearch([{ namespace: 'github', type: 'issue', fields: ['data.title'] }]);
+    const c = countingFeatures();
+    await put(store, c.features, repo('o/a', 1));
+    expect(c.writeLoads()).toBe(0);
+    await docs.declareSearch([{ ...REPO, fields: ['id'] }]);
+    const reads: string[][] = [];
+    await put(store, c.features, repo('o/findme', 2), reads);
+    expect(c.writeLoads()).toBe(1);
+    expect(reads.filter((r) => r.join() === declarationsFirstReads([REPO]).join())).toHaveLength(1);
+    expect((await docs.search('findme', { ...REPO })).hits.map((h) => h.id)).toEqual(['o/findme']);
+  });
+
+  it('a damaged search declaration loads it, and the write is refused (InvalidResponse) with nothing written', async () => {
+    const store = new MemoryRefStore();
+    await store.put('_docdb/search.json', new TextEncoder().encode('{"search": 1}'));
+    const head = await store.head();
+    const c = countingFeatures();
+    await expect(put(store, c.features, repo('o/a', 1))).rejects.toBeInstanceOf(InvalidResponse);
+    expect(c.writeLoads()).toBe(1);
+    expect(await store.head()).toBe(head);
   });
 });

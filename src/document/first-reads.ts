@@ -8,10 +8,23 @@
 import { DECLARATION_KEY } from './indexes/declaration.js';
 import { manifestPath } from './indexes/paths.js';
 import { typeDeclarationPath } from './schema/declaration.js';
-import { SEARCH_DECLARATION_KEY } from './search/declaration.js';
-import { searchManifestPath } from './search/paths.js';
 
 type TypeName = { namespace: string; type: string };
+
+/**
+ * The search declaration's key and a type's search manifest — the search core's `SEARCH_DECLARATION_KEY`
+ * and `searchManifestPath` (search-store.test.ts asserts they agree), spelled here so that the browser
+ * bundle's entry, which makes this read round, does not carry the search core.
+ */
+export const SEARCH_DECLARATION_PATH = '_docdb/search.json';
+
+/**
+ * @example
+ * searchManifestAt('github', 'repo'); // '_docdb/search/github/repo/manifest.json'
+ */
+export function searchManifestAt(namespace: string, type: string): string {
+  return `_docdb/search/${namespace}/${type}/manifest.json`;
+}
 
 /**
  * The distinct `(namespace, type)` pairs of one or more lists, in first-seen order.
@@ -51,7 +64,7 @@ export function declarationsFirstReads(types: readonly TypeName[]): string[] {
   return [
     ...indexFirstReads(types),
     ...types.map((t) => typeDeclarationPath(t.namespace, t.type)),
-    SEARCH_DECLARATION_KEY,
-    ...types.map((t) => searchManifestPath(t.namespace, t.type)),
+    SEARCH_DECLARATION_PATH,
+    ...types.map((t) => searchManifestAt(t.namespace, t.type)),
   ];
 }

@@ -75,6 +75,7 @@ export {
 export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './schema/declaration.js';
 export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export type { SearchDeclaration, TypeSearch } from './search/index.js';
+export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-read.js';
 export type { DocumentSearchOptions } from './search-write.js';
 export {
   SERIES_AGGREGATES,

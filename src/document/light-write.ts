@@ -10,13 +10,12 @@
 import type { DeriveBase, DeriveChanges } from '../core/refstore.js';
 import type { DeclarationsWrite } from './declarations.js';
 import type { DocumentFeatures } from './features.js';
-import { declarationsFirstReads, writtenTypes } from './first-reads.js';
+import { declarationsFirstReads, SEARCH_DECLARATION_PATH, writtenTypes } from './first-reads.js';
 import type { IndexedOp } from './index-write.js';
 
 type TypeName = Pick<IndexedOp, 'namespace' | 'type'>;
 
 import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
-import { parseSearchDeclaration, SEARCH_DECLARATION_KEY } from './search/declaration.js';
 
 /**
  * The ONE derive hook of a DocumentStore write: the caller's guard (and the write's expectations) first,
@@ -48,13 +47,28 @@ export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures)
  * a schema file of one of them, or an index or search declaration naming one of them.
  */
 function declaresAnything(first: Map<string, unknown>, types: readonly TypeName[]): boolean {
-  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_KEY && got) return true;
+  for (const [key, got] of first) if (key !== DECLARATION_KEY && key !== SEARCH_DECLARATION_PATH && got) return true;
   const names = (t: TypeName) => types.some((o) => o.namespace === t.namespace && o.type === t.type);
   const value = (key: string) => (first.get(key) as { value: Uint8Array } | null | undefined)?.value;
-  const search = value(SEARCH_DECLARATION_KEY);
-  if (search && parseSearchDeclaration(search).search.some(names)) return true;
+  const search = value(SEARCH_DECLARATION_PATH);
+  if (search && searchNames(search, names)) return true;
   const indexes = value(DECLARATION_KEY);
   return indexes !== undefined && parseDeclaration(indexes).indexes.some(names);
+}
+
+/**
+ * Whether the search declaration names one of the written types, read without the search core (the entry
+ * of the browser bundle does not carry it): anything but the plain shape counts as naming them, so the full
+ * hook — which parses it strictly — decides (a damaged declaration is its `InvalidResponse`, never skipped).
+ */
+function searchNames(bytes: Uint8Array, names: (t: TypeName) => boolean): boolean {
+  try {
+    const parsed = JSON.parse(new TextDecoder().decode(bytes)) as { search?: unknown };
+    if (!Array.isArray(parsed.search)) return true;
+    return parsed.search.some((t: TypeName | null) => typeof t !== 'object' || t === null || names(t));
+  } catch {
+    return true;
+  }
 }
 
 /** `base`, with the first read round answered from what was read already (no request spent twice). */

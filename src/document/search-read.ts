@@ -65,8 +65,10 @@ export interface DocumentSearchResult<T = unknown> extends OperationMeta {
   version: VersionId | null;
 }
 
-const DEFAULT_LIMIT = 20;
-const MAX_LIMIT = 100;
+/** Hits per page when `limit` is not given. */
+export const DEFAULT_SEARCH_LIMIT = 20;
+/** Most hits per page (`limit`). */
+export const MAX_SEARCH_LIMIT = 100;
 /** Rounds of `NeedFiles` a step may ask for before the files are taken as damaged. */
 const MAX_ROUNDS = 8;
 
@@ -115,11 +117,15 @@ function checked(text: unknown, q: DocumentSearchQuery) {
   }
   const parsed = parseSearchText(text);
   assertValidIdentity({ namespace: q.namespace, doc_type: q.type ?? 'x', id: 'x' });
-  const limit = q.limit ?? DEFAULT_LIMIT;
-  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) {
-    throw new InvalidConfig('limit', `limit must be an integer from 1 to ${MAX_LIMIT}, got ${JSON.stringify(limit)}`, {
-      allowed: `1..${MAX_LIMIT}`,
-    });
+  const limit = q.limit ?? DEFAULT_SEARCH_LIMIT;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+    throw new InvalidConfig(
+      'limit',
+      `limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${JSON.stringify(limit)}`,
+      {
+        allowed: `1..${MAX_SEARCH_LIMIT}`,
+      },
+    );
   }
   if (q.version !== undefined) assertValidVersion(q.version);
   const { version, offset } = splitCursor(q.cursor, q.version);

@@ -16,7 +16,24 @@ function mulberry32(seed: number): () => number {
   };
 }
 
-const SYLLABLES = ['ka', 'ro', 'mi', 'te', 'sun', 'lo', 'ver', 'an', 'di', 'po', 'qua', 'le', 'tion', 'in', 'ex', 'ber'];
+const SYLLABLES = [
+  'ka',
+  'ro',
+  'mi',
+  'te',
+  'sun',
+  'lo',
+  'ver',
+  'an',
+  'di',
+  'po',
+  'qua',
+  'le',
+  'tion',
+  'in',
+  'ex',
+  'ber',
+];
 
 /** `count` documents `{ title, body }` with ids `doc-00000…`. */
 export function zipfCorpus(count: number, seed = 42): SearchDoc[] {
@@ -29,7 +46,10 @@ export function zipfCorpus(count: number, seed = 42): SearchDoc[] {
   // Cumulative Zipf weights 1/rank, sampled by binary search.
   const cdf: number[] = [];
   let sum = 0;
-  for (let r = 1; r <= vocabulary.length; r++) cdf.push((sum += 1 / r));
+  for (let r = 1; r <= vocabulary.length; r++) {
+    sum += 1 / r;
+    cdf.push(sum);
+  }
   const pick = () => {
     const x = rnd() * sum;
     let lo = 0;

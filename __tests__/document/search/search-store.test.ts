@@ -4,9 +4,14 @@
  * words it was found for is `InvalidResponse`.
  */
 import { describe, expect, it } from 'vitest';
+import { commitInParts } from '../../../src/core/commit-parts.js';
 import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
+import { opsToChanges } from '../../../src/document/batch.js';
+import { declarationsDerive } from '../../../src/document/declarations.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
-import { SEARCH_DECLARATION_KEY, SEARCH_ROOT } from '../../../src/document/search/index.js';
+import { SEARCH_DECLARATION_PATH, searchManifestAt } from '../../../src/document/first-reads.js';
+import { PartsCollector } from '../../../src/document/indexed-ops.js';
+import { SEARCH_DECLARATION_KEY, SEARCH_ROOT, searchManifestPath } from '../../../src/document/search/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 import { assertNoStrayFiles, assertSearchExact } from './search-oracle.js';
 
@@ -24,6 +29,11 @@ async function keys(store: MemoryRefStore, prefix: string): Promise<string[]> {
 }
 
 describe('DocumentStore search', () => {
+  it("spells the search keys of the write's first read round as the search core does", () => {
+    expect(SEARCH_DECLARATION_PATH).toBe(SEARCH_DECLARATION_KEY);
+    expect(searchManifestAt('github', 'repo')).toBe(searchManifestPath('github', 'repo'));
+  });
+
   it('declaring builds from the documents in one commit; declaring again writes nothing', async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);
@@ -171,5 +181,33 @@ describe('DocumentStore search', () => {
     await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
     await assertSearchExact(docs, 'gamma', { namespace: 'github', type: 'repo' });
     await assertNoStrayFiles(store, [REPO]);
+  });
+
+  it("a commit in parts past its buffer keeps a searchable type's data (and drops the others'); search is exact", async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.declareSearch([REPO]);
+    const issue = (id: string) => ({ namespace: 'github', type: 'issue', id, data: { title: 'alpha' } });
+    const part = (from: number) =>
+      opsToChanges([
+        { op: 'put', document: doc(`o/r${from}`, `alpha ${from}`) },
+        { op: 'put', document: issue(`o/r#${from}`) },
+      ]);
+    // A 10-byte buffer: the declarations are learnt after the first part.
+    const seen = new PartsCollector(
+      async () => docs.indexes(),
+      undefined,
+      10,
+      undefined,
+      async () => (await docs.searchDeclaration()).search,
+    );
+    await commitInParts(store, seen.collect([part(0), part(1), part(2)]), {
+      derive: declarationsDerive({ store, ops: () => seen.ops }),
+    });
+    const kept = (type: string) => seen.ops.filter((o) => o.type === type).map((o) => o.after && 'data' in o.after);
+    expect(kept('repo')).toEqual([true, true, true]);
+    expect(kept('issue')).toEqual([false, false, false]);
+    await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
+    expect((await docs.search('alpha', { namespace: 'github' })).total).toBe(3);
   });
 });

@@ -6,7 +6,7 @@
  * range).
  */
 import { InvalidResponse } from '../../core/errors.js';
-import { chunkLines, firstKey } from './chunk.js';
+import { firstKey, resplit } from './chunk.js';
 import { type Key, type SearchManifest, type ShardRef, shardFor, shardPathOf } from './manifest.js';
 import { encodeShard, type Line, loadShard, type Posting } from './shard.js';
 
@@ -108,7 +108,7 @@ export function applyToShards(
       edit.deletes.push(key);
       return;
     }
-    chunkLines(lines, fields, maxBytes).forEach((chunk, n) => {
+    resplit(lines, fields, maxBytes).forEach((chunk, n) => {
       const name = n === 0 ? ref.name : String(edit.nextShard++);
       const shard: ShardRef = { name, lower: n === 0 ? ref.lower : firstKey(chunk) };
       edit.shards.push(shard);

@@ -5,7 +5,7 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import { analyze } from './analyze.js';
-import { chunkLines, firstKey } from './chunk.js';
+import { chunkLines, FILL, firstKey } from './chunk.js';
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { type SearchManifest, serializeSearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
@@ -58,7 +58,7 @@ function invert(t: TypeSearch, docs: readonly SearchDoc[]): { lines: Line[]; doc
   const byTerm = new Map<string, Posting[]>();
   const docsPer = t.fields.map(() => 0);
   const lengths = t.fields.map(() => 0);
-  docs.forEach((doc, ordinal) => {
+  for (const [ordinal, doc] of docs.entries()) {
     const a = analyze(t, doc);
     const norm = a.lengths.map(normOf);
     a.lengths.forEach((n, f) => {
@@ -67,11 +67,12 @@ function invert(t: TypeSearch, docs: readonly SearchDoc[]): { lines: Line[]; doc
     });
     for (const [term, tf] of a.terms) {
       const list = byTerm.get(term);
-      const p = { ordinal, tf, norm: tf.map((x, f) => (x > 0 ? norm[f]! : 0)) };
+      // One norm array per document, shared by its postings (read only where tf > 0).
+      const p = { ordinal, tf, norm };
       if (list) list.push(p);
       else byTerm.set(term, [p]);
     }
-  });
+  }
   const terms = [...byTerm.keys()].sort();
   return { lines: terms.map((term) => ({ term, postings: byTerm.get(term)! })), docsPer, lengths };
 }
@@ -101,7 +102,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   const opts = searchOptions(o);
   const sorted = sortedDocs(docs);
   const { lines, docsPer, lengths } = invert(t, sorted);
-  const chunks = chunkLines(lines, t.fields.length, opts.maxShardBytes);
+  const chunks = chunkLines(lines, t.fields.length, Math.floor(FILL * opts.maxShardBytes));
   checkShardCount(t, chunks.length, opts.maxShards);
   const m: SearchManifest = {
     version: 1,

@@ -35,19 +35,24 @@ function termBytes(term: string, prev: string): number {
 /** Bytes of a shard's lines as encoded. */
 export function shardBytes(lines: readonly Line[], fields: number): number {
   let n = 0;
-  for (const [i, l] of lines.entries()) {
-    n += termBytes(l.term, lines[i - 1]?.term ?? '');
-    let prev = -1;
-    for (const p of l.postings) {
-      n += postingLength(p, prev, fields);
-      prev = p.ordinal;
-    }
+  for (const [i, l] of lines.entries())
+    n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
+  return n;
+}
+
+function postingsBytes(postings: readonly Posting[], fields: number): number {
+  let n = 0;
+  let prev = -1;
+  for (const p of postings) {
+    n += postingLength(p, prev, fields);
+    prev = p.ordinal;
   }
   return n;
 }
 
 /**
  * Cut `lines` (term order) into shards of at most `maxBytes` each; at least one (maybe empty) shard.
+ * A build passes FILL · its bound.
  *
  * @example
  * chunkLines(lines, 2, 131072); // [[...lines of shard 0], [...lines of shard 1]]
@@ -57,6 +62,13 @@ export function chunkLines(lines: readonly Line[], fields: number, maxBytes: num
   let cur: Line[] = [];
   let curBytes = 0;
   for (const line of lines) {
+    const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+    if (curBytes + whole <= maxBytes) {
+      // The usual case: the whole line fits, no copy of its postings.
+      cur.push(line);
+      curBytes += whole;
+      continue;
+    }
     let piece: Posting[] = [];
     let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
     let prev = -1;
@@ -80,6 +92,26 @@ export function chunkLines(lines: readonly Line[], fields: number, maxBytes: num
   }
   if (cur.length > 0 || chunks.length === 0) chunks.push(cur);
   return chunks;
+}
+
+/**
+ * How full a build or a split leaves a shard: room for the next writes' postings, so that a write does
+ * not split every shard it touches (B-tree bulk loading's fill factor).
+ */
+export const FILL = 0.75;
+
+/**
+ * Cut a shard's lines that outgrew `maxBytes` into even pieces of at most FILL · maxBytes; lines that
+ * fit stay one shard.
+ *
+ * @example
+ * resplit(lines, 2, 131072); // [lines] when they fit, else two or more even shards
+ */
+export function resplit(lines: readonly Line[], fields: number, maxBytes: number): Line[][] {
+  const bytes = shardBytes(lines, fields);
+  if (bytes <= maxBytes) return [[...lines]];
+  const pieces = Math.ceil(bytes / (FILL * maxBytes));
+  return chunkLines(lines, fields, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
 }
 
 /** The first key of a non-empty shard. */

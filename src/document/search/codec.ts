@@ -19,20 +19,25 @@ const TERMINAL = 62;
 /** Continuation digits. */
 const CONTINUE = SYMBOLS - TERMINAL;
 
+/** The 94 symbols as one-character strings (no string is made per digit). */
+const CHARS: readonly string[] = Array.from({ length: SYMBOL_COUNT }, (_, i) => String.fromCharCode(FIRST + i));
+
 /**
- * Append `v` (a non-negative safe integer) in base 47 to `out`.
+ * `v` (a non-negative safe integer) as symbols.
  *
  * @example
- * const out: string[] = []; writeNumber(100, out); out.join(''); // two characters
+ * numberText(100); // two characters
  */
-export function writeNumber(v: number, out: string[]): void {
+export function numberText(v: number): string {
+  if (v < TERMINAL) return CHARS[v]!;
   let n = v;
+  let out = '';
   while (n >= TERMINAL) {
     n -= TERMINAL;
-    out.push(String.fromCharCode(FIRST + TERMINAL + (n % CONTINUE)));
+    out += CHARS[TERMINAL + (n % CONTINUE)];
     n = Math.floor(n / CONTINUE);
   }
-  out.push(String.fromCharCode(FIRST + n));
+  return out + CHARS[n];
 }
 
 /** Where a reader of base-47 numbers is in a line; `bad` says why the line is not well formed. */
@@ -77,7 +82,7 @@ export class Cursor {
 
 /** One printable symbol 0..93. */
 export function symbolChar(s: number): string {
-  return String.fromCharCode(FIRST + s);
+  return CHARS[s]!;
 }
 
 /** Lower bounds of the norm levels: 0..15 exact, then ×1.12 (rounded up, distinct) past 100,000. */
@@ -121,7 +126,7 @@ export function normLength(symbol: number): number {
 }
 
 /**
- * Characters `writeNumber(v)` writes.
+ * Characters `numberText(v)` has.
  *
  * @example
  * numberLength(61); // 1

@@ -21,9 +21,10 @@ export {
   type SearchOptions,
   type SearchRead,
 } from './need.js';
+export { type PagedHit, rankedPage } from './page.js';
 export { SEARCH_ROOT, searchManifestPath } from './paths.js';
 export { type ParsedSearch, parseSearchText, type RankedHit, rankFirstPaths, rankSearch } from './rank.js';
-export { idsOf, searchFilesOf } from './table.js';
+export { idsOf, searchFilesOf, tablePathsOf } from './table.js';
 export { fieldText, MAX_FIELD_TEXT_CHARS, MAX_TOKEN_CHARS, type SearchDoc, tokenize } from './text.js';
 export { type SearchChange, searchFirstPaths, updateSearch } from './update.js';
 export { documentMatches } from './verify.js';

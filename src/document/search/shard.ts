@@ -14,7 +14,7 @@
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { Cursor, NORM_LEVELS, SYMBOL_COUNT, symbolChar, writeNumber } from './codec.js';
+import { Cursor, NORM_LEVELS, numberText, SYMBOL_COUNT, symbolChar } from './codec.js';
 import { compareKeys, type Key, type SearchManifest, shardPathOf } from './manifest.js';
 import { codePoints, MAX_TOKEN_CHARS } from './text.js';
 
@@ -36,28 +36,32 @@ export interface Line {
 export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 
 /**
- * Append the encoded postings of `line` (no term) to `out`.
+ * The encoded postings of a line (no term).
  *
  * @example
- * const out: string[] = []; encodePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, out);
+ * encodePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1); // two characters
  */
-export function encodePostings(postings: readonly Posting[], fields: number, out: string[], prev = -1): void {
+export function encodePostings(postings: readonly Posting[], fields: number): string {
   const m = (1 << fields) - 1;
-  let last = prev;
+  let last = -1;
+  let out = '';
   for (const p of postings) {
     let mask = 0;
     let allOne = 1;
+    let norms = '';
     for (let f = 0; f < fields; f++) {
-      if (p.tf[f]! > 0) {
+      const tf = p.tf[f]!;
+      if (tf > 0) {
         mask |= 1 << f;
-        if (p.tf[f] !== 1) allOne = 0;
+        norms += symbolChar(p.norm[f]!);
+        if (tf !== 1) allOne = 0;
       }
     }
-    writeNumber(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne, out);
-    for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) out.push(symbolChar(p.norm[f]!));
-    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) writeNumber(p.tf[f]! - 1, out);
+    out += numberText(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne) + norms;
+    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) out += numberText(p.tf[f]! - 1);
     last = p.ordinal;
   }
+  return out;
 }
 
 /**
@@ -82,10 +86,7 @@ function isHighSurrogate(c: number): boolean {
 /** One line's text after the line of `prev` ('' for a shard's first), newline included. */
 export function encodeLine(line: Line, prev: string, fields: number): string {
   const shared = sharedPrefix(line.term, prev);
-  const out: string[] = [symbolChar(shared), line.term.slice(shared), ' '];
-  encodePostings(line.postings, fields, out);
-  out.push('\n');
-  return out.join('');
+  return `${symbolChar(shared)}${line.term.slice(shared)} ${encodePostings(line.postings, fields)}\n`;
 }
 
 /** UTF-8 bytes of a string, without encoding it. */
@@ -105,7 +106,9 @@ export function utf8Length(s: string): number {
 
 /** A shard's bytes. */
 export function encodeShard(lines: readonly Line[], fields: number): Uint8Array {
-  return new TextEncoder().encode(lines.map((l, i) => encodeLine(l, lines[i - 1]?.term ?? '', fields)).join(''));
+  let text = '';
+  for (const [i, l] of lines.entries()) text += encodeLine(l, lines[i - 1]?.term ?? '', fields);
+  return new TextEncoder().encode(text);
 }
 
 const TERM = /^[\p{L}\p{N}]+$/u;

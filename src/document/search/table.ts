@@ -7,7 +7,7 @@
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { Cursor, writeNumber } from './codec.js';
+import { Cursor, numberText } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
@@ -104,9 +104,9 @@ export function encodeTablePart(ids: readonly (string | null)[]): Uint8Array {
 /** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
 export function encodeBucket(entries: ReadonlyMap<string, number>): Uint8Array {
   const list = [...entries].sort((a, b) => a[1] - b[1]);
-  const gaps: string[] = [];
-  list.forEach(([, o], i) => writeNumber(o - (list[i - 1]?.[1] ?? -1) - 1, gaps));
-  return new TextEncoder().encode(`${JSON.stringify([gaps.join(''), ...list.map(([id]) => id)])}\n`);
+  let gaps = '';
+  for (const [i, [, o]] of list.entries()) gaps += numberText(o - (list[i - 1]?.[1] ?? -1) - 1);
+  return new TextEncoder().encode(`${JSON.stringify([gaps, ...list.map(([id]) => id)])}\n`);
 }
 
 /**

@@ -1,0 +1,142 @@
+/**
+ * Every file read back is untrusted: a damaged manifest, shard, table part or bucket is InvalidResponse
+ * naming its key, never a wrong answer; a shard that points a word at a document lacking it is caught
+ * by documentMatches.
+ */
+import { describe, expect, it } from 'vitest';
+import { InvalidResponse } from '../../../src/core/errors.js';
+import {
+  buildSearch,
+  documentMatches,
+  idsOf,
+  parseSearchText,
+  rankSearch,
+  searchManifestPath,
+  updateSearch,
+} from '../../../src/document/search/index.js';
+import { type Files, withFetches } from './helpers.js';
+
+const t = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
+const docs = Array.from({ length: 300 }, (_, i) => ({
+  id: `d${i}`,
+  data: { title: `alpha${i % 7} common`, body: `beta${i % 5} gamma w${i}` },
+}));
+const base = buildSearch(t, docs, { maxShardBytes: 512 });
+const MANIFEST = searchManifestPath('n', 't');
+const enc = (s: string) => new TextEncoder().encode(s);
+const text = (b: Uint8Array) => new TextDecoder().decode(b);
+const firstOf = (part: string) => [...base.keys()].find((p) => p.includes(part))!;
+
+/** Search 'common' and resolve every id, then write one change: whatever reads the damaged file fails. */
+function useAll(files: Files): void {
+  withFetches(files, (read) => {
+    const ranked = rankSearch(t, parseSearchText('common'), read);
+    return idsOf(
+      t,
+      ranked.hits.map((h) => h.ordinal),
+      read,
+    );
+  });
+  // Deleting ten documents reads both id buckets and a table part.
+  const gone = docs.slice(0, 10).map((d) => ({ id: d.id, before: d.data }));
+  withFetches(files, (read) => updateSearch(t, read, gone, { maxShardBytes: 512 }));
+}
+
+function expectDamage(path: string, bytes: Uint8Array | null): void {
+  const files = new Map(base);
+  if (bytes === null) files.delete(path);
+  else files.set(path, bytes);
+  let e: unknown;
+  try {
+    useAll(files);
+  } catch (x) {
+    e = x;
+  }
+  expect(e, path).toBeInstanceOf(InvalidResponse);
+  expect((e as InvalidResponse).data.key).toBe(path);
+}
+
+describe('damaged search files', () => {
+  it('the undamaged index answers', () => {
+    expect(() => useAll(new Map(base))).not.toThrow();
+  });
+
+  it('a manifest that is not JSON, of the wrong shape, inconsistent, or absent', () => {
+    const m = JSON.parse(text(base.get(MANIFEST)!));
+    for (const bad of [
+      '{',
+      '[]',
+      JSON.stringify({ ...m, count: -1 }),
+      JSON.stringify({ ...m, count: m.count + 1 }),
+      JSON.stringify({ ...m, fields: ['data.other', 'data.body'] }),
+      JSON.stringify({ ...m, shards: [...m.shards].reverse() }),
+      JSON.stringify({ ...m, buckets: 3 }),
+      JSON.stringify({ ...m, docs: [m.count + 1, 0] }),
+      JSON.stringify({ ...m, extra: 1 }),
+    ]) {
+      expectDamage(MANIFEST, enc(bad));
+    }
+    expectDamage(MANIFEST, null);
+  });
+
+  it('a shard truncated, out of order, with a posting past the table, or absent', () => {
+    const key = firstOf('/terms/0.txt');
+    const s = text(base.get(key)!);
+    const lines = s.slice(0, -1).split('\n');
+    expectDamage(key, enc(s.slice(0, s.length - 3)));
+    expectDamage(key, enc(`${[lines[1], lines[0], ...lines.slice(2)].join('\n')}\n`));
+    expectDamage(key, enc(`${lines[0]!.replace(/ .*/, ' ~~~~~~~~~~~')}\n`));
+    expectDamage(key, enc(`${lines[0]!.replace(/ .*/, ' \u00e9')}\n`));
+    expectDamage(key, new Uint8Array([0xff, 0x0a]));
+    expectDamage(key, null);
+  });
+
+  it('a table part or bucket that is not JSON, the wrong length, or of another bucket', () => {
+    const part = firstOf('/table/0.json');
+    expectDamage(part, enc('[1'));
+    expectDamage(part, enc('["d0"]'));
+    expectDamage(part, enc(JSON.stringify(Array(256).fill(7))));
+    const bucket = firstOf('/ids/0.json');
+    const other = firstOf('/ids/1.json');
+    expectDamage(bucket, enc('{}'));
+    expectDamage(bucket, base.get(other)!);
+    expectDamage(bucket, null);
+  });
+
+  it('a table that maps a hit to another document is caught by documentMatches', () => {
+    const part = firstOf('/table/0.json');
+    const ids = JSON.parse(text(base.get(part)!)) as string[];
+    const files = new Map(base);
+    files.set(part, enc(JSON.stringify(ids.map((_, i) => ids[(i + 1) % ids.length]))));
+    const q = parseSearchText('alpha3');
+    const { value } = withFetches(files, (read) => {
+      const ranked = rankSearch(t, q, read);
+      const resolved = idsOf(
+        t,
+        ranked.hits.map((h) => h.ordinal),
+        read,
+      );
+      return ranked.hits.map((h) => ({ id: resolved.get(h.ordinal)!, terms: h.terms }));
+    });
+    const byId = new Map(docs.map((d) => [d.id, d]));
+    const verdicts = value.map((h) => documentMatches(t, byId.get(h.id)!, h.terms));
+    expect(verdicts.filter((v) => !v).length).toBeGreaterThan(0);
+    // A verdict is false exactly for the documents whose words lack every term the hit was found for
+    // ('alpha3' matches alpha0..alpha6: one edit away).
+    value.forEach((h, i) => {
+      const d = byId.get(h.id)!.data as { title: string; body: string };
+      const words = `${d.title} ${d.body}`.split(' ');
+      expect(verdicts[i]).toBe(h.terms.every((found) => found.some((term) => words.includes(term))));
+    });
+    // Untampered, every hit verifies.
+    const clean = withFetches(base, (read) => rankSearch(t, q, read)).value.hits;
+    const cleanIds = withFetches(base, (read) =>
+      idsOf(
+        t,
+        clean.map((h) => h.ordinal),
+        read,
+      ),
+    ).value;
+    expect(clean.every((h) => documentMatches(t, byId.get(cleanIds.get(h.ordinal)!)!, h.terms))).toBe(true);
+  });
+});
