@@ -15,8 +15,9 @@
  * 3. schemas the write declares: refused if documents already in the section break them (unless `force`),
  *    their files written (nothing when byte-identical; deleted when dropped);
  * 4. the index work (index-write.ts), from the same first read;
- * 5. the search work (search-write.ts), from the same first read — and the same read of the written
- *    documents' previous versions as the index work (shared-reads.ts: one read, not two).
+ * 5. the search work (search-write.ts), from the same first read, side by side with the index work: the
+ *    written documents' previous versions are read once for both, and the index parts and search shards
+ *    in one round (shared-reads.ts).
  */
 import type { Change, DeriveBase, DeriveChanges, RefStore } from '../core/refstore.js';
 import { declarationsFirstReads, writtenTypes } from './first-reads.js';
@@ -110,17 +111,16 @@ export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
     const first = await base.read(declarationsFirstReads(types));
     checkDocuments(w, ops, schemasAt(w, types, first));
     const declared = await schemaFiles(w, base, ops, first);
+    // Side by side on one memo: the previous documents are read once, the parts and shards in one round.
     const shared = sharedReads(base, first);
-    const indexed = await indexChanges(
-      { store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} },
-      shared,
-      first,
-    );
-    const searched = await searchChanges(
-      { store: w.store, ops, declare: w.search, options: w.searchOptions },
-      shared,
-      first,
-    );
+    const [indexed, searched] = await Promise.all([
+      indexChanges(
+        { store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} },
+        shared,
+        first,
+      ),
+      searchChanges({ store: w.store, ops, declare: w.search, options: w.searchOptions }, shared, first),
+    ]);
     return [...indexed, ...searched, ...declared];
   };
 }

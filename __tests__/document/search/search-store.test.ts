@@ -9,8 +9,9 @@ import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
 import { opsToChanges } from '../../../src/document/batch.js';
 import { declarationsDerive } from '../../../src/document/declarations.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
+import type { DocumentOp } from '../../../src/document/document-types.js';
 import { SEARCH_DECLARATION_PATH, searchManifestAt } from '../../../src/document/first-reads.js';
-import { PartsCollector } from '../../../src/document/indexed-ops.js';
+import { indexedOpsOf, PartsCollector } from '../../../src/document/indexed-ops.js';
 import { SEARCH_DECLARATION_KEY, SEARCH_ROOT, searchManifestPath } from '../../../src/document/search/index.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 import { assertNoStrayFiles, assertSearchExact } from './search-oracle.js';
@@ -209,5 +210,36 @@ describe('DocumentStore search', () => {
     expect(kept('issue')).toEqual([false, false, false]);
     await assertSearchExact(docs, 'alpha', { namespace: 'github', type: 'repo' });
     expect((await docs.search('alpha', { namespace: 'github' })).total).toBe(3);
+  });
+
+  it('a put into a type with an index and a search reads the previous document once and parts + shards in one round', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany(
+      Array.from({ length: 20 }, (_, i) => doc(`o/r${i}`, `alpha ${i}`)),
+      { search: [REPO], indexes: [{ namespace: 'github', type: 'repo', fields: ['data.title'] }] },
+    );
+    const ops: DocumentOp[] = [{ op: 'put', document: doc('o/r3', 'omega') }];
+    const changes = opsToChanges(ops);
+    const rounds: string[][] = [];
+    const derive = declarationsDerive({ store, ops: () => indexedOpsOf(ops, changes) });
+    await store.commit(changes, {
+      derive: (base) =>
+        derive({
+          ...base,
+          written: (k) => base.written(k),
+          read: (keys) => {
+            rounds.push([...keys]);
+            return base.read(keys);
+          },
+        }),
+    });
+    // The first round; the previous document (for both); the index parts and the search files together.
+    expect(rounds).toHaveLength(3);
+    expect(rounds[1]).toEqual(['github/repo/o/r3.json']);
+    expect(rounds[2]!.some((k) => k.startsWith('_docdb/index/'))).toBe(true);
+    expect(rounds[2]!.some((k) => k.startsWith(SEARCH_ROOT))).toBe(true);
+    await assertSearchExact(docs, 'omega', { namespace: 'github', type: 'repo' });
+    expect((await docs.search('alpha', { namespace: 'github', type: 'repo' })).total).toBe(19);
   });
 });
