@@ -51,6 +51,13 @@ describe('DocumentStore search', () => {
     expect(again.changed).toBe(false);
   });
 
+  it('dropping search that was never declared writes nothing', async () => {
+    const docs = new DocumentStore(new MemoryRefStore());
+    await docs.put(doc('o/a', 'x'));
+    const r = await docs.declareSearch([{ ...REPO, fields: [] }]);
+    expect(r.changed).toBe(false);
+  });
+
   it('put, delete and commit keep it exact; dropping deletes every file', async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);

@@ -80,11 +80,6 @@ export class Cursor {
   }
 }
 
-/** One printable symbol 0..93. */
-export function symbolChar(s: number): string {
-  return CHARS[s]!;
-}
-
 /** Lower bounds of the norm levels: 0..15 exact, then ×1.12 (rounded up, distinct) past 100,000. */
 export const NORM_LEVELS: readonly number[] = (() => {
   const out: number[] = [];
@@ -136,4 +131,73 @@ export function numberLength(v: number): number {
   let n = 1;
   for (let x = v; x >= TERMINAL; x = Math.floor((x - TERMINAL) / CONTINUE)) n++;
   return n;
+}
+
+/**
+ * A growing byte buffer that shards are written into directly: symbols are single ASCII bytes, so a
+ * shard is encoded without building strings (a 10,000-document build spent most of its time
+ * concatenating them).
+ */
+export class ByteWriter {
+  private buf = new Uint8Array(1 << 16);
+  length = 0;
+
+  private room(n: number): void {
+    if (this.length + n <= this.buf.length) return;
+    const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+    next.set(this.buf.subarray(0, this.length));
+    this.buf = next;
+  }
+
+  /** One symbol 0..93. */
+  symbol(s: number): void {
+    this.room(1);
+    this.buf[this.length++] = FIRST + s;
+  }
+
+  /** One raw ASCII byte (space, newline). */
+  ascii(code: number): void {
+    this.room(1);
+    this.buf[this.length++] = code;
+  }
+
+  /** A number as numberText writes it. */
+  number(v: number): void {
+    this.room(8);
+    let n = v;
+    while (n >= TERMINAL) {
+      n -= TERMINAL;
+      this.buf[this.length++] = FIRST + TERMINAL + (n % CONTINUE);
+      n = Math.floor(n / CONTINUE);
+    }
+    this.buf[this.length++] = FIRST + n;
+  }
+
+  /** Well-formed text as UTF-8. */
+  text(s: string): void {
+    this.room(s.length * 3);
+    for (let i = 0; i < s.length; i++) {
+      let c = s.charCodeAt(i);
+      if (c < 0x80) this.buf[this.length++] = c;
+      else if (c < 0x800) {
+        this.buf[this.length++] = 0xc0 | (c >> 6);
+        this.buf[this.length++] = 0x80 | (c & 63);
+      } else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+        c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+        this.buf[this.length++] = 0xf0 | (c >> 18);
+        this.buf[this.length++] = 0x80 | ((c >> 12) & 63);
+        this.buf[this.length++] = 0x80 | ((c >> 6) & 63);
+        this.buf[this.length++] = 0x80 | (c & 63);
+      } else {
+        this.buf[this.length++] = 0xe0 | (c >> 12);
+        this.buf[this.length++] = 0x80 | ((c >> 6) & 63);
+        this.buf[this.length++] = 0x80 | (c & 63);
+      }
+    }
+  }
+
+  /** The bytes written (a copy the size of the content). */
+  bytes(): Uint8Array {
+    return this.buf.slice(0, this.length);
+  }
 }

@@ -14,7 +14,7 @@
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { Cursor, NORM_LEVELS, numberText, SYMBOL_COUNT, symbolChar } from './codec.js';
+import { ByteWriter, Cursor, NORM_LEVELS, SYMBOL_COUNT } from './codec.js';
 import { compareKeys, type Key, type SearchManifest, shardPathOf } from './manifest.js';
 import { codePoints, MAX_TOKEN_CHARS } from './text.js';
 
@@ -36,32 +36,29 @@ export interface Line {
 export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 
 /**
- * The encoded postings of a line (no term).
+ * Write the encoded postings of a line (no term).
  *
  * @example
- * encodePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1); // two characters
+ * const w = new ByteWriter(); writePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, w); // two bytes
  */
-export function encodePostings(postings: readonly Posting[], fields: number): string {
+export function writePostings(postings: readonly Posting[], fields: number, w: ByteWriter): void {
   const m = (1 << fields) - 1;
   let last = -1;
-  let out = '';
   for (const p of postings) {
     let mask = 0;
     let allOne = 1;
-    let norms = '';
     for (let f = 0; f < fields; f++) {
       const tf = p.tf[f]!;
       if (tf > 0) {
         mask |= 1 << f;
-        norms += symbolChar(p.norm[f]!);
         if (tf !== 1) allOne = 0;
       }
     }
-    out += numberText(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne) + norms;
-    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) out += numberText(p.tf[f]! - 1);
+    w.number(((p.ordinal - last - 1) * m + (mask - 1)) * 2 + allOne);
+    for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.symbol(p.norm[f]!);
+    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.number(p.tf[f]! - 1);
     last = p.ordinal;
   }
-  return out;
 }
 
 /**
@@ -83,10 +80,14 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-/** One line's text after the line of `prev` ('' for a shard's first), newline included. */
-export function encodeLine(line: Line, prev: string, fields: number): string {
+/** Write one line after the line of `prev` ('' for a shard's first), newline included. */
+function writeLine(line: Line, prev: string, fields: number, w: ByteWriter): void {
   const shared = sharedPrefix(line.term, prev);
-  return `${symbolChar(shared)}${line.term.slice(shared)} ${encodePostings(line.postings, fields)}\n`;
+  w.symbol(shared);
+  w.text(line.term.slice(shared));
+  w.ascii(0x20);
+  writePostings(line.postings, fields, w);
+  w.ascii(0x0a);
 }
 
 /** UTF-8 bytes of a string, without encoding it. */
@@ -106,9 +107,9 @@ export function utf8Length(s: string): number {
 
 /** A shard's bytes. */
 export function encodeShard(lines: readonly Line[], fields: number): Uint8Array {
-  let text = '';
-  for (const [i, l] of lines.entries()) text += encodeLine(l, lines[i - 1]?.term ?? '', fields);
-  return new TextEncoder().encode(text);
+  const w = new ByteWriter();
+  for (const [i, l] of lines.entries()) writeLine(l, lines[i - 1]?.term ?? '', fields, w);
+  return w.bytes();
 }
 
 const TERM = /^[\p{L}\p{N}]+$/u;

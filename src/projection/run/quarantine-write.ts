@@ -7,6 +7,7 @@
 import { InvalidConfig } from '../../core/errors.js';
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
+import type { TypeSearch } from '../../document/search/declaration.js';
 import { type QuarantineTarget, quarantineRefOf, quarantineTrailer } from './quarantine-refs.js';
 import { withTrailers } from './run-report.js';
 import type { TypeSchema } from './schema-files.js';
@@ -21,6 +22,8 @@ export interface QuarantineWrite {
   base: string | null;
   message: string;
   indexes: readonly TypeIndex[];
+  /** The spec's `search:` declarations (absent: none). */
+  search?: readonly TypeSearch[];
   schemas: readonly TypeSchema[];
 }
 
@@ -38,6 +41,7 @@ export async function writeQuarantine(w: QuarantineWrite): Promise<{ id: string;
   const result = await new DocumentStore(w.target.storeOn(ref, w.base ?? undefined)).commit(w.ops, {
     message: withTrailers(w.message, [quarantineTrailer(w.base)]),
     ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
+    ...(w.search?.length ? { search: [...w.search] } : {}),
     ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
   });
   if (!result.version) throw new InvalidConfig('quarantine', `the quarantine commit on ${ref} made no version`);

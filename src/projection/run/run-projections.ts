@@ -199,6 +199,7 @@ async function refused(
     out: StreamedCommit | undefined;
     message: string;
     indexes: readonly TypeIndex[];
+    search: readonly TypeSearch[];
     schemas: readonly TypeSchema[];
   },
 ): Promise<unknown> {
@@ -214,6 +215,7 @@ async function refused(
         base: refusal.version,
         message: r.message,
         indexes: r.indexes,
+        search: r.search,
         schemas: r.schemas,
       });
       refusal.quarantine = q;

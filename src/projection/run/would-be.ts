@@ -11,6 +11,7 @@ import type { CommitOptions, RefStore, WriteResult } from '../../core/refstore.j
 import { type DocumentOp, DocumentStore } from '../../document/document-store.js';
 import type { TypeExpectations } from '../../document/expect/types.js';
 import type { TypeIndex } from '../../document/indexes/declaration.js';
+import type { TypeSearch } from '../../document/search/declaration.js';
 import type { ProjectionSpec } from '../spec/index.js';
 import { type RunRefusal, refusalOf } from './guarded-write.js';
 import type { TypeSchema } from './schema-files.js';
@@ -18,6 +19,8 @@ import type { TypeSchema } from './schema-files.js';
 /** What a run's commit carries besides its operations (run-projections.ts `guarded`). */
 export interface Guarded {
   indexes: readonly TypeIndex[];
+  /** The spec's `search:` declarations (absent: none). */
+  search?: readonly TypeSearch[];
   schemas: readonly TypeSchema[];
   expect: readonly TypeExpectations[];
 }
@@ -44,6 +47,7 @@ export async function wouldBeRefusal(
     await new DocumentStore(planOnly(store, tip, listed)).commit(ops, {
       message: 'docdb: review (never committed)',
       ...(guarded.indexes.length > 0 ? { indexes: [...guarded.indexes] } : {}),
+      ...(guarded.search?.length ? { search: [...guarded.search] } : {}),
       ...(guarded.schemas.length > 0 ? { schemas: [...guarded.schemas] } : {}),
       ...(guarded.expect.length > 0 ? { expect: [...guarded.expect] } : {}),
     });
