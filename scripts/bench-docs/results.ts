@@ -14,6 +14,7 @@ import type { PeerRow, PeersFile, ScalingFile } from '../../bench/peers-table.js
 import type { ReadRow } from '../../bench/reads-table.js';
 import type { RetentionFile } from '../../bench/retention-table.js';
 import type { BenchResult, LatestFile } from '../../bench/run.js';
+import type { SearchFile } from '../../bench/search-table.js';
 import type { SecondaryLimitsFile } from '../../bench/secondary-limits-table.js';
 import type { ShardMergeFile } from '../../bench/shard-merge-table.js';
 import type { SqliteFile } from '../../bench/sqlite-export-table.js';
@@ -72,12 +73,14 @@ export interface Results {
   sqlite: SqliteFile;
   /** bench/export-formats.ts: the Parquet export and the Atom feed (rows in the SQLite bench's shape). */
   exportFormats: SqliteFile;
+  /** bench/search.ts: issue 42's full-text search budgets. */
+  search: SearchFile;
   /** bench/writes.ts: this build, and the build before issue 21 measured with the same script. */
   writes: WritesFile;
   writesBefore: WritesFile;
 }
 
-/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before,sqlite-export,export-formats}.json from `dir`. */
+/** Read bench/results/{latest,git-http,peers,scaling,backfill,contention,secondary-limits,compaction,shard-merge,viewer,indexes,retention,reads,writes,writes-before,sqlite-export,export-formats,search}.json from `dir`. */
 export function loadResults(dir: string): Results {
   const read = <T>(name: string, bench: string): T => {
     try {
@@ -102,6 +105,7 @@ export function loadResults(dir: string): Results {
     migrate: read('migrate.json', 'npx tsx bench/migrate.ts'),
     sqlite: read('sqlite-export.json', 'npx tsx bench/sqlite-export.ts'),
     exportFormats: read('export-formats.json', 'npx tsx bench/export-formats.ts'),
+    search: read('search.json', 'npx tsx bench/search.ts --n 10000,100000'),
     reads: read('reads.json', 'npx tsx bench/reads.ts'),
     writes: read('writes.json', 'npx tsx bench/writes.ts'),
     writesBefore: read(

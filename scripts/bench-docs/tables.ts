@@ -9,6 +9,7 @@ import { migrateTable } from '../../bench/migrate-table.js';
 import { peersSummaryTable, scalingRowsTable } from '../../bench/peers-table.js';
 import { readmeRows, table as readsTable } from '../../bench/reads-table.js';
 import { sizesTable } from '../../bench/retention-table.js';
+import { searchTable } from '../../bench/search-table.js';
 import { secondaryLimitsTable } from '../../bench/secondary-limits-table.js';
 import { shardMergeTable } from '../../bench/shard-merge-table.js';
 import { sqliteTable } from '../../bench/sqlite-export-table.js';
@@ -135,4 +136,5 @@ export const tables: Record<string, Table> = {
   migrate: (r) => migrateTable(r.migrate),
   'sqlite-export': (r) => sqliteTable(r.sqlite.rows).trim(),
   'export-formats': (r) => sqliteTable(r.exportFormats.rows).trim(),
+  search: (r) => searchTable(r.search),
 };
