@@ -36498,17 +36498,26 @@ function checkOperations(operations, namespace, type, bad) {
 var query = __nccwpck_require__(202);
 // EXTERNAL MODULE: ./src/document/query-text.ts
 var query_text = __nccwpck_require__(8237);
+// EXTERNAL MODULE: ./src/document/search/index.ts + 17 modules
+var document_search = __nccwpck_require__(8029);
+// EXTERNAL MODULE: ./src/document/search-read.ts
+var search_read = __nccwpck_require__(8974);
 ;// CONCATENATED MODULE: ./src/action/query-inputs.ts
 /**
  * The inputs of `mode: query` (action.yml): `where` (one clause per line, the text syntax the CLI's
- * --where takes: document/query-text.ts), `order-by`, `limit`, `fields`, `require-index`. Read and checked
- * with the other inputs, before any request.
+ * --where takes: document/query-text.ts), `order-by`, `limit`, `fields`, `require-index` — or `search`
+ * (words, answered from the section's search index: docs/search.md) with `limit`. Read and checked with the
+ * other inputs, before any request.
  */
 
 
 
+
+
 /** The inputs only `mode: query` reads (a runner passes each one, empty or "false" when not set). */
-const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-index'];
+const QUERY_INPUTS = ['where', 'order-by', 'limit', 'fields', 'require-index', 'search'];
+/** The query inputs a `search` leaves no meaning to: it ranks by the words, from the search index. */
+const NOT_WITH_SEARCH = ['where', 'order-by', 'fields', 'require-index'];
 /** `a, b` or one per line → the list (empty entries dropped). */
 const list = (text) => text
     .split(/[,\n]/)
@@ -36532,6 +36541,9 @@ function readQueryInputs(get, mode, names) {
             bad(set, `only applies to mode: query (mode is ${mode})`);
         return undefined;
     }
+    const search = get('search');
+    if (search !== '')
+        return readSearchInputs(get, search, bad);
     const where = get('where')
         .split('\n')
         .map((l) => l.trim())
@@ -36554,6 +36566,29 @@ function readQueryInputs(get, mode, names) {
         ...(fields.length > 0 ? { fields } : {}),
         requireIndex: requireText === 'true',
     };
+}
+/**
+ * `mode: query` with `search`: the words (checked by the search engine's own parser, so a query it would
+ * refuse fails here, before any request) and `limit` (1–100); a clause or index option is refused naming it.
+ */
+function readSearchInputs(get, search, bad) {
+    const set = NOT_WITH_SEARCH.find((n) => get(n) !== '' && !(n === 'require-index' && get(n) === 'false'));
+    if (set !== undefined) {
+        bad(set, 'does not apply with search (the words rank the documents, from the search index)');
+    }
+    try {
+        (0,document_search/* parseSearchText */.js)(search);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        bad('search', e.message, 'from 1 to 32 words');
+    }
+    const limitText = get('limit');
+    if (limitText !== '' && (!/^\d+$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > search_read.MAX_SEARCH_LIMIT)) {
+        bad('limit', `${JSON.stringify(limitText)} must be a whole number from 1 to ${search_read.MAX_SEARCH_LIMIT} with search`, `1-${search_read.MAX_SEARCH_LIMIT}`);
+    }
+    return { where: [], requireIndex: false, search, ...(limitText ? { limit: Number(limitText) } : {}) };
 }
 
 // EXTERNAL MODULE: ./src/action/review-inputs.ts
@@ -36848,6 +36883,11 @@ function checkModeInputs(inputs, bad) {
                 bad(f, `is required with mode: read (the document to read is namespace/type/id)`);
         }
     }
+    else if (mode === 'query' && inputs.query?.search !== undefined) {
+        // A search without `type` ranks every type of the namespace that has a search index.
+        if (!inputs.namespace)
+            bad('namespace', 'is required with mode: query and search (the namespace to search)');
+    }
     else if (mode === 'query' || mode === 'migrate') {
         for (const f of ['namespace', 'type']) {
             if (!inputs[f])
@@ -36884,7 +36924,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(6478);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5737);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -37210,7 +37250,7 @@ function reviewFilePath(file, bad) {
 
 /***/ }),
 
-/***/ 6478:
+/***/ 5737:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -37220,6 +37260,80 @@ __nccwpck_require__.d(__webpack_exports__, {
 });
 
 // UNUSED EXPORTS: actionTools
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/bulk-reads.ts
+var bulk_reads_namespaceObject = {};
+__nccwpck_require__.r(bulk_reads_namespaceObject);
+__nccwpck_require__.d(bulk_reads_namespaceObject, {
+  ARCHIVE_MIN_BLOBS: () => (ARCHIVE_MIN_BLOBS),
+  BULK_CONCURRENCY: () => (BULK_CONCURRENCY),
+  eachLimited: () => (eachLimited),
+  readManyAt: () => (readManyAt)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/update-refs.ts
+var update_refs_namespaceObject = {};
+__nccwpck_require__.r(update_refs_namespaceObject);
+__nccwpck_require__.d(update_refs_namespaceObject, {
+  REPOSITORY_ID_QUERY: () => (REPOSITORY_ID_QUERY),
+  UPDATE_REFS_MUTATION: () => (UPDATE_REFS_MUTATION),
+  errorTexts: () => (errorTexts),
+  replaceOnGitHub: () => (replaceOnGitHub),
+  repositoryIdOf: () => (repositoryIdOf)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/delete-refs.ts
+var delete_refs_namespaceObject = {};
+__nccwpck_require__.r(delete_refs_namespaceObject);
+__nccwpck_require__.d(delete_refs_namespaceObject, {
+  checkDeletions: () => (checkDeletions),
+  deleteRefsOnGitHub: () => (deleteRefsOnGitHub)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/history.ts
+var history_namespaceObject = {};
+__nccwpck_require__.r(history_namespaceObject);
+__nccwpck_require__.d(history_namespaceObject, {
+  historyLimit: () => (historyLimit),
+  keyHistory: () => (keyHistory)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/matching-refs.ts
+var matching_refs_namespaceObject = {};
+__nccwpck_require__.r(matching_refs_namespaceObject);
+__nccwpck_require__.d(matching_refs_namespaceObject, {
+  listRefsOnGitHub: () => (listRefsOnGitHub)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/parts-loop.ts
+var parts_loop_namespaceObject = {};
+__nccwpck_require__.r(parts_loop_namespaceObject);
+__nccwpck_require__.d(parts_loop_namespaceObject, {
+  assertPartsWrite: () => (assertPartsWrite),
+  writeInParts: () => (writeInParts)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/section-archives.ts
+var section_archives_namespaceObject = {};
+__nccwpck_require__.r(section_archives_namespaceObject);
+__nccwpck_require__.d(section_archives_namespaceObject, {
+  SectionArchives: () => (SectionArchives)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/versioned-reads.ts
+var versioned_reads_namespaceObject = {};
+__nccwpck_require__.r(versioned_reads_namespaceObject);
+__nccwpck_require__.d(versioned_reads_namespaceObject, {
+  readVersionsOnApi: () => (readVersionsOnApi)
+});
+
+// NAMESPACE OBJECT: ./src/stores/remote-api/versions.ts
+var versions_namespaceObject = {};
+__nccwpck_require__.r(versions_namespaceObject);
+__nccwpck_require__.d(versions_namespaceObject, {
+  assertInSection: () => (assertInSection),
+  changesBetween: () => (changesBetween)
+});
 
 // EXTERNAL MODULE: ./src/cache/backend.ts
 var backend = __nccwpck_require__(6270);
@@ -37231,8 +37345,295 @@ var refname = __nccwpck_require__(6365);
 var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/projection/spec/index.ts + 11 modules
 var projection_spec = __nccwpck_require__(1495);
-// EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
-var archive_reads = __nccwpck_require__(602);
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
+;// CONCATENATED MODULE: ./src/stores/remote-api/local-trees.ts
+
+/** Object id of a tree level given as cached entries. */
+function levelSha(entries) {
+    return (0,objects/* hashObject */.wM)('tree', (0,objects/* encodeTree */.hN)(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
+}
+/**
+ * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
+ * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
+ * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
+ * trusts GitHub's reply and caches less.
+ *
+ * @example
+ * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
+ *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
+ * ]);
+ * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
+ */
+async function buildTreesLocally(getLevel, baseRoot, changes) {
+    const levels = new Map();
+    const unknown = Symbol('unknown');
+    // Where each change's next path segment starts. A change descends one path, so one offset per change
+    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
+    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
+    const offset = new Int32Array(changes.length);
+    const apply = async (treeSha, list) => {
+        const entries = new Map();
+        if (treeSha !== null) {
+            const level = await getLevel(treeSha);
+            if (!level)
+                return unknown;
+            for (const e of level)
+                entries.set(e.name, e);
+        }
+        const nested = new Map();
+        for (const i of list) {
+            const c = changes[i];
+            const from = offset[i];
+            const slash = c.path.indexOf('/', from);
+            if (slash < 0) {
+                const name = c.path.slice(from);
+                if (c.sha === null) {
+                    if (!entries.has(name))
+                        return unknown;
+                    entries.delete(name);
+                }
+                else {
+                    if (entries.get(name)?.type === 'tree')
+                        return unknown;
+                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
+                }
+            }
+            else {
+                const name = c.path.slice(from, slash);
+                offset[i] = slash + 1;
+                const sub = nested.get(name);
+                if (sub)
+                    sub.push(i);
+                else
+                    nested.set(name, [i]);
+            }
+        }
+        for (const [name, sub] of nested) {
+            const existing = entries.get(name);
+            if (existing && existing.type !== 'tree')
+                return unknown;
+            const child = await apply(existing?.sha ?? null, sub);
+            if (child === unknown)
+                return unknown;
+            if (child === null)
+                entries.delete(name);
+            else
+                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
+        }
+        if (entries.size === 0)
+            return null;
+        const level = [...entries.values()];
+        const sha = levelSha(level);
+        levels.set(sha, level);
+        return sha;
+    };
+    const root = await apply(baseRoot, changes.map((_, i) => i));
+    if (root === unknown)
+        return undefined;
+    if (root === null) {
+        // Every path deleted: GitHub answers with the empty tree.
+        const sha = levelSha([]);
+        levels.set(sha, []);
+        return { root: sha, levels };
+    }
+    return { root, levels };
+}
+/**
+ * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
+ * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
+ *
+ * @example
+ * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
+ */
+function verifiedLevels(rootSha, list, limit) {
+    const dirs = new Map([
+        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
+    ]);
+    list.forEach((raw, index) => {
+        const e = raw;
+        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
+            return;
+        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
+        const slash = e.path.lastIndexOf('/');
+        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
+        if (!parent)
+            return; // its directory's entry was not shown: nothing about it can be verified
+        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
+        if (type === 'tree')
+            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
+    });
+    const levels = new Map();
+    const tooBig = new Set();
+    for (const d of dirs.values()) {
+        let ok = false;
+        try {
+            ok = levelSha(d.entries) === d.sha;
+        }
+        catch {
+            ok = false; // duplicate names or malformed entries: not a level we can vouch for
+        }
+        if (ok)
+            levels.set(d.sha, d.entries);
+        else if (list.length - d.firstIndex >= limit / 2)
+            tooBig.add(d.sha);
+    }
+    return { levels, tooBig };
+}
+
+// EXTERNAL MODULE: ./src/stores/remote-api/archive-limits.ts
+var archive_limits = __nccwpck_require__(5847);
+;// CONCATENATED MODULE: ./src/stores/remote-api/archive-reads.ts
+
+
+
+
+/** Most bytes read of an error answer's body (the rest is cancelled): enough for GitHub's JSON message. */
+const ERROR_BODY_BYTES = 4096;
+
+/**
+ * The commit's tree rebuilt one entry at a time, as the archive streams: each entry's path is judged when
+ * it arrives (a bad one throws and stops the read), and only its blob and a tree entry are kept.
+ *
+ * @example
+ * const builder = new ArchiveSectionBuilder(commitSha, commit.tree);
+ * await reader({ url, headers, limits, onEntry: (e) => builder.add(e) });
+ * const section = builder.finish();
+ */
+class ArchiveSectionBuilder {
+    commit;
+    rootTree;
+    maxEntries;
+    root = new DirNode();
+    blobs = new Map();
+    prefix;
+    /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
+    held = 0;
+    /** The first entry whose path holds a backslash: refused unless the archive verifies (see {@link finish}). */
+    backslash;
+    /**
+     * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
+     * directory per segment that no tar header announced (issue 27), so without this a 100 MiB tar of deep
+     * paths built millions of them.
+     */
+    constructor(commit, rootTree, maxEntries = Number.POSITIVE_INFINITY) {
+        this.commit = commit;
+        this.rootTree = rootTree;
+        this.maxEntries = maxEntries;
+    }
+    /** Judge one entry's path and keep its blob and tree entry. */
+    add(e) {
+        this.prefix ??= topDirectory(e.path, this.commit);
+        const rel = relativePath(e.path, this.prefix);
+        if (rel === '')
+            return;
+        if (rel.includes('\\'))
+            this.backslash ??= e.path;
+        if (e.type === 'directory') {
+            this.dir(rel.split('/'));
+            return;
+        }
+        const bytes = e.type === 'symlink' ? (0,core_bytes/* utf8 */.As)(e.linkname ?? '') : e.bytes;
+        const sha = (0,objects/* blobSha */.wJ)(bytes);
+        if (!this.blobs.has(sha))
+            this.blobs.set(sha, bytes);
+        const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
+        const segments = rel.split('/');
+        const name = segments.pop();
+        const parent = this.dir(segments);
+        if (!parent.entries.has(name))
+            this.hold();
+        parent.entries.set(name, { name, mode, type: 'blob', sha });
+    }
+    /** Hash the rebuilt tree and say whether it is the commit's. */
+    finish() {
+        if (this.prefix === undefined)
+            topDirectory('', this.commit); // an archive without entries: refused
+        const levels = new Map();
+        const root = hashLevels(this.root, levels);
+        // A backslash is a Windows separator to anything that might write these paths: only the commit's own names pass.
+        if (root !== this.rootTree && this.backslash !== undefined) {
+            throw unsafe(`entry ${JSON.stringify(this.backslash)} has an unsafe path`);
+        }
+        return { verified: root === this.rootTree, levels, blobs: this.blobs };
+    }
+    /** The directory at `segments` below the root, created (and counted) as needed. */
+    dir(segments) {
+        let node = this.root;
+        for (const name of segments) {
+            let child = node.children.get(name);
+            if (!child) {
+                this.hold();
+                child = new DirNode();
+                node.children.set(name, child);
+            }
+            node = child;
+        }
+        return node;
+    }
+    hold() {
+        if (++this.held > this.maxEntries) {
+            throw new core_errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected answer: the archive holds more than ${this.maxEntries} files and directories, implied ones included (maxEntries)`, { operation: 'readMany', step: 'read archive', limit: 'maxEntries', allowed: this.maxEntries });
+        }
+    }
+}
+/** One directory of the rebuilt tree: its files by name and its subdirectories by name (no full paths held). */
+class DirNode {
+    entries = new Map();
+    children = new Map();
+}
+/** Hash `node` bottom-up as git writes trees, recording every level; its SHA. */
+function hashLevels(node, levels) {
+    for (const [name, child] of node.children) {
+        node.entries.set(name, { name, mode: '040000', type: 'tree', sha: hashLevels(child, levels) });
+    }
+    const entries = [...node.entries.values()];
+    const sha = levelSha(entries);
+    levels.set(sha, entries);
+    return sha;
+}
+/**
+ * Check an archive's entries and rebuild the commit's tree from them.
+ *
+ * @example
+ * const section = sectionFromArchive(entries, commitSha, commit.tree);
+ * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
+ */
+function sectionFromArchive(entries, commit, rootTree) {
+    const builder = new ArchiveSectionBuilder(commit, rootTree);
+    for (const e of entries)
+        builder.add(e);
+    return builder.finish();
+}
+/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under (named by the first). */
+function topDirectory(first, commit) {
+    const top = first.slice(0, first.indexOf('/') + 1);
+    if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
+        throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);
+    }
+    return top;
+}
+/** The path below the top directory, refused when it could leave the section. */
+function relativePath(path, prefix) {
+    if (!path.startsWith(prefix))
+        throw unsafe(`entry ${JSON.stringify(path)} is outside the archive's top directory`);
+    const rel = path.slice(prefix.length).replace(/\/$/, '');
+    if (rel === '')
+        return '';
+    if (rel.includes('\0') || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
+        throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
+    }
+    return rel;
+}
+function unsafe(what) {
+    return new core_errors/* InvalidResponse */.h5(`readMany: read archive returned an unexpected body: ${what}`, {
+        operation: 'readMany',
+        step: 'read archive',
+    });
+}
+
 // EXTERNAL MODULE: ./src/stores/remote-api/config.ts + 2 modules
 var config = __nccwpck_require__(6843);
 // EXTERNAL MODULE: ./src/core/plan.ts
@@ -37273,8 +37674,6 @@ var read_versions = __nccwpck_require__(1273);
 var compaction_removed = __nccwpck_require__(371);
 // EXTERNAL MODULE: ./src/core/compaction-trailers.ts
 var compaction_trailers = __nccwpck_require__(5411);
-// EXTERNAL MODULE: ./src/core/git/objects.ts
-var objects = __nccwpck_require__(9520);
 ;// CONCATENATED MODULE: ./src/core/git/tree-walk.ts
 
 const byCodeUnit = (a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
@@ -37472,10 +37871,87 @@ function historyPage(found, limit) {
 
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(3323);
-// EXTERNAL MODULE: ./src/core/bytes.ts
-var core_bytes = __nccwpck_require__(9596);
-// EXTERNAL MODULE: ./src/stores/remote-api/local-trees.ts
-var local_trees = __nccwpck_require__(6635);
+// EXTERNAL MODULE: ./src/core/commit-parts.ts
+var commit_parts = __nccwpck_require__(1297);
+;// CONCATENATED MODULE: ./src/stores/remote-api/call-checks.ts
+/**
+ * The argument checks RemoteApiRefStore makes before an operation queues (a bad argument throws at the
+ * call, before any request), kept apart from the readers and writers that do the work: those load on first
+ * use in a browser bundle (readers.ts), these checks never wait for them.
+ */
+
+
+
+
+
+/**
+ * The most entries a history may return (`Infinity` when not limited); `InvalidConfig` for a limit that
+ * is not a non-negative integer.
+ *
+ * @example
+ * const limit = historyLimit({ limit: 10 }); // 10
+ */
+function historyLimit(options) {
+    const limit = options.limit ?? Number.POSITIVE_INFINITY;
+    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
+        throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
+            allowed: 'integer >= 0',
+        });
+    }
+    return limit;
+}
+/**
+ * The options of a commit in parts, checked before it queues (a message function is called, and so
+ * checked, once every part is in).
+ *
+ * @example
+ * assertPartsWrite({ message: 'backfill' });
+ */
+function assertPartsWrite(options) {
+    (0,commit_parts/* assertPartsOptions */.Z9)(options);
+    if (typeof options.message !== 'function')
+        (0,core_plan/* assertCommitMessage */.H$)(options.message);
+}
+/**
+ * Check the deletions before any request: full ref names, commit SHAs, each ref once.
+ *
+ * @example
+ * checkDeletions([{ ref: 'refs/docdb/inv.shards/1', oid: tip }]);
+ */
+function checkDeletions(refs) {
+    const seen = new Set();
+    for (const r of refs) {
+        (0,refname/* assertValidRefName */.Pu)(r?.ref, 'refs[].ref');
+        (0,core_version/* assertValidVersion */.J)(r.oid);
+        if (seen.has(r.ref))
+            throw new core_errors/* InvalidConfig */.OZ('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
+        seen.add(r.ref);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/each-limited.ts
+/**
+ * Bounded concurrency for reads key by key, apart from the bulk reader (bulk-reads.ts): the derive reads of
+ * every write (derived-reads.ts) use it too, and load with the write path, while the bulk reader loads only
+ * for `readMany` — in a browser bundle, on first use.
+ */
+/** Requests in flight at once when reading key by key (REST blobs, contents). */
+const BULK_CONCURRENCY = 8;
+/**
+ * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
+ *
+ * @example
+ * await eachLimited(shas, async (sha) => { values.set(sha, await trees.blob(ctx, sha)); });
+ */
+async function eachLimited(items, fn) {
+    let next = 0;
+    const worker = async () => {
+        while (next < items.length)
+            await fn(items[next++]);
+    };
+    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/shapes.ts
 
 
@@ -37573,17 +38049,13 @@ function parseCommit(ctx, step, j) {
 
 /** Blobs per query: 100 aliases keep a query and its answer small (GitHub documents no alias limit). */
 const GRAPHQL_BLOB_BATCH = 100;
+
 /**
- * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
+ * The `repository` object of a query's answer, or undefined when the answer has errors.
  *
  * @example
- * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
- * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
+ * const repo = await query(deps, ctx, 'read path levels', 'r: object(expression: $r) { oid }', { r: `${tree}:` });
  */
-function graphqlUrl(apiBase) {
-    return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
-}
-/** The `repository` object of a query's answer, or undefined when the answer has errors. */
 async function query(d, ctx, step, fields, variables) {
     if (ctx.token === undefined)
         return undefined; // no anonymous GraphQL on GitHub
@@ -37647,11 +38119,81 @@ async function pathLevels(d, ctx, root, path) {
         const level = repo[name] === null ? undefined : levelEntries(repo[name]);
         if (!level)
             break; // absent or not a directory: the levels below it do not exist either
-        if ((0,local_trees/* levelSha */.jz)(level.entries) === level.oid)
+        if (levelSha(level.entries) === level.oid)
             out.set(level.oid, level.entries);
     }
     return out;
 }
+/**
+ * What each path is in tree `root`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: `text` paths come with
+ * their bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid — else read them
+ * by SHA); `level` paths (directories) with their entries, each level kept only when its entries hash to its
+ * SHA; `type` paths with their type and oid only (a few bytes). Undefined when GraphQL cannot answer.
+ *
+ * @example
+ * const at = await objectsAt(deps, ctx, rootTree, [{ path: '_docdb', want: 'level' }, { path: '_docdb/indexes.json', want: 'text' }]);
+ * at?.objects.get('_docdb/indexes.json'); // { type: 'Blob', oid, bytes } | null
+ */
+async function objectsAt(d, ctx, root, asks) {
+    const objects = new Map();
+    const levels = new Map();
+    const want = {
+        text: '... on Blob { text isBinary isTruncated byteSize }',
+        type: '',
+        level: '... on Tree { entries { name oid mode } }',
+    };
+    for (let i = 0; i < asks.length; i += GRAPHQL_BLOB_BATCH) {
+        const batch = asks.slice(i, i + GRAPHQL_BLOB_BATCH);
+        const vars = {};
+        const fields = batch.map((a, j) => {
+            vars[`e${j}`] = `${root}:${a.path}`;
+            return `e${j}: object(expression: $e${j}) { __typename oid ${want[a.want]} }`;
+        });
+        const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
+        if (!repo)
+            return undefined;
+        for (const [j, a] of batch.entries()) {
+            const o = repo[`e${j}`];
+            objects.set(a.path, await objectAt(o));
+            const level = a.want === 'level' && isObject(o) ? levelEntries(o) : undefined;
+            if (level && levelSha(level.entries) === level.oid)
+                levels.set(level.oid, level.entries);
+        }
+    }
+    return { objects, levels };
+}
+/** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
+/**
+ * One `object(...)` answer as an {@link ObjectAt} (a blob's bytes only when they hash to its oid).
+ *
+ * @example
+ * const o = await objectAt(repo.e0); // { type: 'Blob', oid, bytes } | { type: 'Tree', oid } | …
+ */
+async function objectAt(o) {
+    if (!isObject(o) || !(0,objects/* isSha */.HH)(o.oid))
+        return null;
+    if (o.__typename === 'Tree')
+        return { type: 'Tree', oid: o.oid };
+    if (o.__typename !== 'Blob')
+        return { type: 'other' };
+    const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
+    const bytes = exact ? (0,core_bytes/* utf8 */.As)(o.text) : undefined;
+    const ok = bytes !== undefined && (await (0,objects/* blobShaAsync */.oz)(bytes)) === o.oid;
+    return ok ? { type: 'Blob', oid: o.oid, bytes } : { type: 'Blob', oid: o.oid };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/graphql-blobs.ts
+/**
+ * The batched blob reads over GraphQL (graphql.ts sends the queries): blobs by oid
+ * (`object(oid:) { ... on Blob { text isBinary isTruncated } }`) and the blob at each path or `(key,
+ * version)` pair, for bulk and versioned reads in a browser, where the archive cannot be read, and the
+ * previous blob SHAs of a compare. An answer with `errors` or without the expected data yields `undefined`:
+ * the caller falls back to REST.
+ */
+
+
+
+
 /**
  * The bytes of each blob by oid, in one query; a blob GraphQL cannot give exactly (binary, truncated, or text
  * that does not hash back to the oid) is missing from the result — read it from `GET /git/blobs/{sha}`.
@@ -37746,57 +38288,6 @@ async function blobsAtPairs(d, ctx, pairs, withText) {
     }
     return out;
 }
-/**
- * What each path is in tree `root`, in ONE query per {@link GRAPHQL_BLOB_BATCH} paths: `text` paths come with
- * their bytes when GraphQL gives them exactly (not binary, not truncated, hashing to the oid — else read them
- * by SHA); `level` paths (directories) with their entries, each level kept only when its entries hash to its
- * SHA; `type` paths with their type and oid only (a few bytes). Undefined when GraphQL cannot answer.
- *
- * @example
- * const at = await objectsAt(deps, ctx, rootTree, [{ path: '_docdb', want: 'level' }, { path: '_docdb/indexes.json', want: 'text' }]);
- * at?.objects.get('_docdb/indexes.json'); // { type: 'Blob', oid, bytes } | null
- */
-async function objectsAt(d, ctx, root, asks) {
-    const objects = new Map();
-    const levels = new Map();
-    const want = {
-        text: '... on Blob { text isBinary isTruncated byteSize }',
-        type: '',
-        level: '... on Tree { entries { name oid mode } }',
-    };
-    for (let i = 0; i < asks.length; i += GRAPHQL_BLOB_BATCH) {
-        const batch = asks.slice(i, i + GRAPHQL_BLOB_BATCH);
-        const vars = {};
-        const fields = batch.map((a, j) => {
-            vars[`e${j}`] = `${root}:${a.path}`;
-            return `e${j}: object(expression: $e${j}) { __typename oid ${want[a.want]} }`;
-        });
-        const repo = await query(d, ctx, 'read derived keys (GraphQL)', fields.join(' '), vars);
-        if (!repo)
-            return undefined;
-        for (const [j, a] of batch.entries()) {
-            const o = repo[`e${j}`];
-            objects.set(a.path, await objectAt(o));
-            const level = a.want === 'level' && isObject(o) ? levelEntries(o) : undefined;
-            if (level && (0,local_trees/* levelSha */.jz)(level.entries) === level.oid)
-                levels.set(level.oid, level.entries);
-        }
-    }
-    return { objects, levels };
-}
-/** One answered object, checked: an untrusted blob text is kept only when it hashes to the blob's oid. */
-async function objectAt(o) {
-    if (!isObject(o) || !(0,objects/* isSha */.HH)(o.oid))
-        return null;
-    if (o.__typename === 'Tree')
-        return { type: 'Tree', oid: o.oid };
-    if (o.__typename !== 'Blob')
-        return { type: 'other' };
-    const exact = o.isBinary === false && o.isTruncated === false && typeof o.text === 'string';
-    const bytes = exact ? (0,core_bytes/* utf8 */.As)(o.text) : undefined;
-    const ok = bytes !== undefined && (await (0,objects/* blobShaAsync */.oz)(bytes)) === o.oid;
-    return ok ? { type: 'Blob', oid: o.oid, bytes } : { type: 'Blob', oid: o.oid };
-}
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/path-reads.ts
 
@@ -37869,10 +38360,11 @@ async function remember(d, commit, key, entry, result) {
 ;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
 
 
+
+
+
 /** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
 const ARCHIVE_MIN_BLOBS = 64;
-/** Requests in flight at once when reading key by key (REST blobs, contents). */
-const BULK_CONCURRENCY = 8;
 /**
  * The values of `keys` at `pinned` (or the tip).
  *
@@ -38024,20 +38516,6 @@ async function readArchive(h, ctx, job) {
     job.archived = true;
     for (const [sha, bytes] of (await h.archives.read(ctx, job.version, job.pinned)) ?? [])
         job.values.set(sha, bytes);
-}
-/**
- * Run `fn` over `items`, at most {@link BULK_CONCURRENCY} at a time.
- *
- * @example
- * await eachLimited(shas, async (sha) => { values.set(sha, await trees.blob(ctx, sha)); });
- */
-async function eachLimited(items, fn) {
-    let next = 0;
-    const worker = async () => {
-        while (next < items.length)
-            await fn(items[next++]);
-    };
-    await Promise.all(Array.from({ length: Math.min(BULK_CONCURRENCY, items.length) }, worker));
 }
 
 ;// CONCATENATED MODULE: ./src/core/git/replacement.ts
@@ -38461,26 +38939,9 @@ async function definiteFailure(write) {
 
 
 
-
-
 /** The all-zero object id: as `afterOid`, delete the ref. */
 const ZERO_OID = '0'.repeat(40);
-/**
- * Check the deletions before any request: full ref names, commit SHAs, each ref once.
- *
- * @example
- * checkDeletions([{ ref: 'refs/docdb/inv.shards/1', oid: tip }]);
- */
-function checkDeletions(refs) {
-    const seen = new Set();
-    for (const r of refs) {
-        (0,refname/* assertValidRefName */.Pu)(r?.ref, 'refs[].ref');
-        (0,core_version/* assertValidVersion */.J)(r.oid);
-        if (seen.has(r.ref))
-            throw new core_errors/* InvalidConfig */.OZ('refs', `deleteRefs: ${r.ref} is named twice`, { ref: r.ref });
-        seen.add(r.ref);
-    }
-}
+
 /**
  * Delete `refs` in one mutation, as the module header says; PreconditionFailed naming them (nothing
  * deleted) when one moved or is gone.
@@ -38782,25 +39243,9 @@ function nextPageOnApiOrigin(ctx, apiOrigin, next, what) {
 
 
 
-
 /** Largest page GitHub serves. */
 const MAX_PER_PAGE = 100;
-/**
- * The most entries a history may return (`Infinity` when not limited); `InvalidConfig` for a limit that
- * is not a non-negative integer.
- *
- * @example
- * const limit = historyLimit({ limit: 10 }); // 10
- */
-function historyLimit(options) {
-    const limit = options.limit ?? Number.POSITIVE_INFINITY;
-    if (limit !== Number.POSITIVE_INFINITY && (!Number.isInteger(limit) || limit < 0)) {
-        throw new core_errors/* InvalidConfig */.OZ('limit', `history limit must be a non-negative integer, got ${String(limit)}`, {
-            allowed: 'integer >= 0',
-        });
-    }
-    return limit;
-}
+
 /**
  * The commits that changed `key` (every commit of the section when `key` is ''), newest first, at most
  * `limit`, from `cursor` (a commit of the section, checked by the caller) or the tip; empty when the
@@ -38929,91 +39374,6 @@ function history_historyEntry(ctx, item) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/key-reads.ts
-
-/**
- * The value of `key` at `pinned` (or at the tip); null when the key or the section is absent.
- *
- * @example
- * const got = await readKey(host, ctx, 'github/repo/octo/hello.json', undefined); // { value, version, blobSha }
- */
-async function readKey(h, ctx, key, pinned) {
-    const version = pinned ?? (await h.readRef(ctx));
-    if (version === null)
-        return null;
-    if (pinned !== undefined)
-        await h.assertInSection(ctx, version);
-    const found = (await fromCachedLevels(h, ctx, version, key)) ?? (await readPathAt(h.paths, ctx, version, key));
-    const value = found === undefined ? await walkToKey(h, ctx, version, key, pinned !== undefined) : found;
-    return value && { value: value.value.slice(), version, blobSha: value.sha };
-}
-/** The key through tree levels already cached (no tree request); undefined when one is missing. */
-async function fromCachedLevels(h, ctx, version, key) {
-    const commit = await h.cachedCommit(version);
-    if (!commit)
-        return undefined;
-    const at = await h.trees.lookupCached(commit.tree, key);
-    if (at === undefined)
-        return undefined;
-    return at.kind === 'blob' ? { sha: at.sha, value: await h.trees.blob(ctx, at.sha) } : null;
-}
-/** The fallback: the commit, then the tree levels on the key's path (symlinks and submodules end here). */
-async function walkToKey(h, ctx, version, key, pinned) {
-    const commit = await h.getCommit(ctx, version, pinned);
-    const found = await h.trees.lookup(ctx, commit.tree, key, 'single');
-    h.trees.lastRootTree = commit.tree;
-    return found.kind === 'blob' ? { sha: found.sha, value: await h.trees.blob(ctx, found.sha) } : null;
-}
-/**
- * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
- * does not exist. `withValues` (the caller reads the values next): when the listing is not cached and an archive
- * reader is configured, the commit's archive is read first — its verified tree is the listing (its levels are
- * cached, so the walk below costs nothing), and its values wait for the bulk read (section-archives.ts). A large
- * type's listing then costs no request of its own: GitHub truncates a recursive listing past 100,000 entries or
- * 7 MB, after which the type's level would be read on its own. An archive that does not verify (or is over its
- * limits) leaves the walk to the tree API, as without the hint.
- *
- * @example
- * const { entries } = await listKeys(host, ctx, 'github/repo/', undefined);
- */
-async function listKeys(h, ctx, prefix, pinned, withValues = false) {
-    const at = await versionCommit(h, ctx, pinned);
-    if (at === null)
-        return { entries: [], version: null };
-    const entries = [];
-    // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
-    const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
-    if (withValues && !(await startLevelCached(h, at.commit.tree, dir))) {
-        await h.archives.readAhead(ctx, at.version, pinned !== undefined);
-    }
-    let start = at.commit.tree;
-    if (dir !== '') {
-        const found = await h.trees.lookup(ctx, at.commit.tree, dir, 'bulk');
-        start = found.kind === 'tree' ? found.sha : undefined;
-    }
-    if (start !== undefined)
-        await h.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
-    h.trees.lastRootTree = at.commit.tree;
-    const out = entries
-        .filter((e) => e.key.startsWith(prefix))
-        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
-    return { entries: out, version: at.version };
-}
-/** Whether the level a listing of `dir` starts at is cached (a warm walk: no archive needed to list it). */
-async function startLevelCached(h, root, dir) {
-    const at = dir === '' ? { kind: 'tree', sha: root } : await h.trees.lookupCached(root, dir);
-    return at !== undefined && (at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined);
-}
-/** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */
-async function versionCommit(h, ctx, pinned) {
-    const version = pinned ?? (await h.readRef(ctx));
-    if (version === null)
-        return null;
-    if (pinned !== undefined)
-        await h.assertInSection(ctx, version);
-    return { version, commit: await h.getCommit(ctx, version, pinned !== undefined) };
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/matching-refs.ts
 /**
  * Listing other refs of the store's repository under a prefix (`GET /repos/{o}/{r}/git/matching-refs/{ref}`,
@@ -39073,8 +39433,6 @@ async function listRefsOnGitHub(h, ctx, prefix) {
     return out;
 }
 
-// EXTERNAL MODULE: ./src/core/commit-parts.ts
-var commit_parts = __nccwpck_require__(1297);
 // EXTERNAL MODULE: ./src/core/derive.ts
 var derive = __nccwpck_require__(3868);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/derived-reads.ts
@@ -39674,18 +40032,7 @@ class PartsGatherer {
 
 
 
-/**
- * The options of a commit in parts, checked before it queues (a message function is called, and so
- * checked, once every part is in).
- *
- * @example
- * assertPartsWrite({ message: 'backfill' });
- */
-function assertPartsWrite(options) {
-    (0,commit_parts/* assertPartsOptions */.Z9)(options);
-    if (typeof options.message !== 'function')
-        (0,core_plan/* assertCommitMessage */.H$)(options.message);
-}
+
 /**
  * Gather `parts` into one commit on the section's tip, retrying lost races.
  *
@@ -39873,36 +40220,213 @@ async function replanBySha(h, ctx, tip, desired) {
     return { plan, tree: await up.finish(), baseTree };
 }
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/tree-listing.ts
+;// CONCATENATED MODULE: ./src/stores/remote-api/section-archives.ts
 
-const tree_listing_STEP = 'read tree (recursive)';
+
+
 /**
- * The files of the tree at `version` (a commit of the ref) in one listing request.
+ * @example
+ * const archives = new SectionArchives({ cfg, client, cache, getCommit });
+ * const blobs = await archives.read(ctx, commitSha, true); // blob SHA → bytes, or undefined (over the limits)
+ */
+class SectionArchives {
+    h;
+    /** The last read ahead, kept until the bulk read at its commit takes it (or the next read ahead replaces it). */
+    ahead;
+    constructor(h) {
+        this.h = h;
+    }
+    /**
+     * Read `version`'s archive for the bulk read that follows a listing (see the module comment); without an archive
+     * reader (a browser) nothing is read, and the bulk read takes that answer too (it has no archive to read either).
+     *
+     * @example
+     * if (withValues && !listingCached) await archives.readAhead(ctx, version, pinned);
+     */
+    async readAhead(ctx, version, pinned) {
+        this.ahead = undefined; // the one before is for another read: let it go before holding this one
+        this.ahead = { version, blobs: await this.read(ctx, version, pinned) };
+    }
+    /**
+     * What a read ahead at `version` gave, taken once; undefined when none was made.
+     *
+     * @example
+     * const ahead = archives.take(job.version); // then no second download of the same archive
+     */
+    take(version) {
+        const got = this.ahead?.version === version ? this.ahead : undefined;
+        if (got)
+            this.ahead = undefined;
+        return got;
+    }
+    /**
+     * The commit's archive: its blobs (each hashed from its own bytes), cached; a verified archive's tree levels
+     * are cached too (after the blobs, see {@link cacheSection}). Undefined when there is no reader, or the archive
+     * is over `maxBytes`/`maxEntries` (a warning: the values are then read in batches). A bad archive (a path
+     * outside its top directory, another commit's) is `InvalidResponse`; an error answer is mapped as any other.
+     *
+     * @example
+     * const blobs = await archives.read(ctx, version, pinned);
+     */
+    async read(ctx, version, pinned) {
+        const reader = this.h.cfg.archive;
+        if (!reader)
+            return undefined;
+        const commit = await this.h.getCommit(ctx, version, pinned);
+        const url = `${this.h.client.repoBase}/tarball/${version}`;
+        const headers = {
+            accept: 'application/vnd.github+json',
+            'x-github-api-version': '2022-11-28',
+            'user-agent': this.h.cfg.userAgent,
+            ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
+        };
+        const limits = this.h.cfg.archiveLimits;
+        let section = new ArchiveSectionBuilder(version, commit.tree, limits.maxEntries);
+        const got = await downloadWithRetry(() => {
+            section = new ArchiveSectionBuilder(version, commit.tree, limits.maxEntries); // each attempt starts afresh
+            return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
+        });
+        ctx.requests += got.requests;
+        if (got.overLimit) {
+            this.h.cfg.logger?.({
+                level: 'warn',
+                message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
+                data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
+            });
+            return undefined;
+        }
+        if (got.status !== 200) {
+            throw (0,remote_api_status/* mapStatusError */.pt)({
+                operation: ctx.operation,
+                step: 'read archive',
+                method: 'GET',
+                path: new URL(url).pathname,
+                repo: `${this.h.cfg.owner}/${this.h.cfg.repo}`,
+                authenticated: ctx.token !== undefined,
+            }, { status: got.status, headers: got.headers, body: got.body });
+        }
+        const finished = section.finish();
+        await this.cacheSection(finished);
+        return finished.blobs;
+    }
+    /**
+     * The archive's values go to the cache first, its tree levels last: the cache is an LRU, and a type larger than
+     * the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the levels a write right
+     * after this read needs (a migration's commit read them all again: 7 requests).
+     */
+    async cacheSection(section) {
+        for (const [sha, bytes] of section.blobs)
+            await this.h.cache.putBlob(sha, bytes);
+        if (section.verified)
+            for (const [sha, level] of section.levels)
+                await this.h.cache.putTree(sha, level);
+    }
+}
+/**
+ * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
+ * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
+ */
+async function downloadWithRetry(download) {
+    for (let attempt = 0;; attempt++) {
+        try {
+            return await download();
+        }
+        catch (e) {
+            if (!(e instanceof core_errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
+                throw e;
+        }
+    }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/key-reads.ts
+
+/**
+ * The value of `key` at `pinned` (or at the tip); null when the key or the section is absent.
  *
  * @example
- * const { files, truncated } = await listTreeOnce(host, client, ctx, version);
+ * const got = await readKey(host, ctx, 'github/repo/octo/hello.json', undefined); // { value, version, blobSha }
  */
-async function listTreeOnce(h, client, ctx, version) {
-    await h.assertInSection(ctx, version);
-    const { tree } = await h.getCommit(ctx, version, true);
-    const res = await client.send(ctx, {
-        step: tree_listing_STEP,
-        method: 'GET',
-        path: `/git/trees/${tree}`,
-        query: { recursive: '1' },
-        retry: true,
-    });
-    const j = res.json();
-    if (!Array.isArray(j?.tree))
-        throw badResponse(ctx, tree_listing_STEP, 'expected { sha, tree: [...] }');
-    // Display only: directories and submodules are left out; a path is shown as text, whatever it holds.
-    const files = j.tree
-        .filter((e) => e?.type === 'blob')
-        .map((e) => ({ path: String(e.path), ...(typeof e.size === 'number' && { size: e.size }) }));
-    return { files, truncated: j.truncated === true };
+async function readKey(h, ctx, key, pinned) {
+    const version = pinned ?? (await h.readRef(ctx));
+    if (version === null)
+        return null;
+    if (pinned !== undefined)
+        await h.assertInSection(ctx, version);
+    // A key the cached levels show absent (null) is answered too: only a level not cached (undefined) costs a read.
+    const cached = await fromCachedLevels(h, ctx, version, key);
+    const found = cached !== undefined ? cached : await readPathAt(h.paths, ctx, version, key);
+    const value = found === undefined ? await walkToKey(h, ctx, version, key, pinned !== undefined) : found;
+    return value && { value: value.value.slice(), version, blobSha: value.sha };
+}
+/** The key through tree levels already cached (no tree request); undefined when one is missing. */
+async function fromCachedLevels(h, ctx, version, key) {
+    const commit = await h.cachedCommit(version);
+    if (!commit)
+        return undefined;
+    const at = await h.trees.lookupCached(commit.tree, key);
+    if (at === undefined)
+        return undefined;
+    return at.kind === 'blob' ? { sha: at.sha, value: await h.trees.blob(ctx, at.sha) } : null;
+}
+/** The fallback: the commit, then the tree levels on the key's path (symlinks and submodules end here). */
+async function walkToKey(h, ctx, version, key, pinned) {
+    const commit = await h.getCommit(ctx, version, pinned);
+    const found = await h.trees.lookup(ctx, commit.tree, key, 'single');
+    h.trees.lastRootTree = commit.tree;
+    return found.kind === 'blob' ? { sha: found.sha, value: await h.trees.blob(ctx, found.sha) } : null;
+}
+/**
+ * Every key under `prefix` at `pinned` (or at the tip), sorted; the version is null when the section
+ * does not exist. `withValues` (the caller reads the values next): when the listing is not cached and an archive
+ * reader is configured, the commit's archive is read first — its verified tree is the listing (its levels are
+ * cached, so the walk below costs nothing), and its values wait for the bulk read (section-archives.ts). A large
+ * type's listing then costs no request of its own: GitHub truncates a recursive listing past 100,000 entries or
+ * 7 MB, after which the type's level would be read on its own. An archive that does not verify (or is over its
+ * limits) leaves the walk to the tree API, as without the hint.
+ *
+ * @example
+ * const { entries } = await listKeys(host, ctx, 'github/repo/', undefined);
+ */
+async function listKeys(h, ctx, prefix, pinned, withValues = false) {
+    const at = await versionCommit(h, ctx, pinned);
+    if (at === null)
+        return { entries: [], version: null };
+    const entries = [];
+    // Start at the deepest directory the prefix names, so a prefix list reads only that subtree.
+    const dir = prefix.includes('/') ? prefix.slice(0, prefix.lastIndexOf('/')) : '';
+    if (withValues && !(await startLevelCached(h, at.commit.tree, dir))) {
+        await h.archives.readAhead(ctx, at.version, pinned !== undefined);
+    }
+    let start = at.commit.tree;
+    if (dir !== '') {
+        const found = await h.trees.lookup(ctx, at.commit.tree, dir, 'bulk');
+        start = found.kind === 'tree' ? found.sha : undefined;
+    }
+    if (start !== undefined)
+        await h.trees.flatten(ctx, start, dir === '' ? '' : `${dir}/`, entries);
+    h.trees.lastRootTree = at.commit.tree;
+    const out = entries
+        .filter((e) => e.key.startsWith(prefix))
+        .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+    return { entries: out, version: at.version };
+}
+/** Whether the level a listing of `dir` starts at is cached (a warm walk: no archive needed to list it). */
+async function startLevelCached(h, root, dir) {
+    const at = dir === '' ? { kind: 'tree', sha: root } : await h.trees.lookupCached(root, dir);
+    return at !== undefined && (at.kind !== 'tree' || (await h.trees.cachedLevel(at.sha)) !== undefined);
+}
+/** The version to read (a pinned one is checked to be in the section) and its commit; null: no section. */
+async function versionCommit(h, ctx, pinned) {
+    const version = pinned ?? (await h.readRef(ctx));
+    if (version === null)
+        return null;
+    if (pinned !== undefined)
+        await h.assertInSection(ctx, version);
+    return { version, commit: await h.getCommit(ctx, version, pinned !== undefined) };
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/versioned-reads.ts
+
 
 
 
@@ -40087,10 +40611,13 @@ function keyChanges(d) {
  * (https://docs.github.com/rest/commits/commits#compare-two-commits) names every file changed between the two
  * commits with its new blob SHA — up to 300 files, on the first page only, so `per_page=1` keeps the commit
  * list to one. Its answer has no old blob SHAs: those of changed and removed keys come from one GraphQL query
- * (`object(expression: "<from>:<key>") { oid }`, 100 per query). `status: "ahead"` also proves `from` is an
- * ancestor of `to`, i.e. a commit of the section. Anything it cannot settle — 300 files or more, a status
- * other than ahead/identical, no token for GraphQL, an answer without `files` — returns undefined, and the
- * caller diffs the trees as before.
+ * (`object(expression: "<from>:<key>") { oid }`, 100 per query) with a token; without one (GitHub has no
+ * anonymous GraphQL) from the tree of `from` (named by the compare's `base_commit`): one recursive listing,
+ * through the store's tree cache, which walks level by level when GitHub cuts the listing — 1 request at any
+ * number of changed keys, where diffing the two trees costs 4 and more. `status: "ahead"` also proves `from` is
+ * an ancestor of `to`, i.e. a commit of the section. Anything it cannot settle — 300 files or more, a status
+ * other than ahead/identical, an answer without `files`, a changed key `from`'s tree does not hold — returns
+ * undefined, and the caller diffs the trees as before.
  */
 
 
@@ -40122,7 +40649,7 @@ async function changesByCompare(h, ctx, from, to, prefix, withPatches = false) {
     const files = fileChanges(j.files, prefix, withPatches);
     if (!files)
         return undefined;
-    const before = await previousShas(h, ctx, from, files);
+    const before = await previousShas(h, ctx, { commit: from, tree: baseTree(j.base_commit, from) }, files);
     if (!before)
         return undefined;
     h.known.add(from);
@@ -40157,15 +40684,60 @@ function fileChanges(list, prefix, withPatches) {
     }
     return out;
 }
-/** Blob SHAs at `from` of the changed and removed keys (none needed: no request). */
+/**
+ * Blob SHAs at `from` of the changed and removed keys (none needed: no request): by GraphQL with a token, else
+ * from `from`'s tree. A key the compare calls changed or removed that `from` does not hold as a blob: undefined.
+ */
 async function previousShas(h, ctx, from, files) {
     const keys = files.filter((f) => f.status !== 'added').map((f) => f.key);
     if (keys.length === 0)
         return new Map();
-    const shas = await oidsAt(h.graphql, ctx, from, keys);
-    if (!shas || keys.some((k) => !shas.get(k)))
+    if (ctx.token !== undefined)
+        return oidsAt(h.graphql, ctx, from.commit, keys).then((s) => complete(s, keys));
+    const tree = from.tree ?? (await h.getCommit(ctx, from.commit, true)).tree;
+    return complete(await blobShasInTree(h, ctx, tree, keys), keys);
+}
+/** The map when every key has a SHA in it, else undefined (the compare and the tree disagree: diff the trees). */
+function complete(shas, keys) {
+    return shas && keys.every((k) => shas.get(k)) ? shas : undefined;
+}
+/**
+ * The root tree of `from` as the compare's `base_commit` names it (`commit.tree.sha`), which saves reading the
+ * commit; undefined when the answer does not say it for this very commit.
+ */
+function baseTree(base, from) {
+    if (!isObject(base) || base.sha !== from || !isObject(base.commit) || !isObject(base.commit.tree))
         return undefined;
-    return shas;
+    const tree = base.commit.tree.sha;
+    return (0,objects/* isSha */.HH)(tree) ? tree : undefined;
+}
+/**
+ * Each key's blob SHA in the tree `tree` (null when it holds no blob there), through the store's tree cache:
+ * cold, one recursive listing; the levels under the root come from it (GitHub cuts a listing past 100,000
+ * entries or 7 MB: the cache then walks the levels the keys need, one request each).
+ *
+ * @example
+ * const before = await blobShasInTree(host, ctx, rootTreeSha, ['github/repo/o/r.json']); // Map { key → sha | null }
+ */
+async function blobShasInTree(h, ctx, tree, keys) {
+    // Each level's entries by name, built once: 300 keys share a few directories.
+    const levels = new Map();
+    const level = async (sha) => {
+        let byName = levels.get(sha);
+        if (!byName) {
+            byName = new Map((await h.treeLevel(ctx, sha)).map((e) => [e.name, e]));
+            levels.set(sha, byName);
+        }
+        return byName;
+    };
+    const out = new Map();
+    for (const key of keys) {
+        let entry = { name: '', mode: '040000', type: 'tree', sha: tree };
+        for (const name of key.split('/'))
+            entry = entry?.type === 'tree' ? (await level(entry.sha)).get(name) : undefined;
+        out.set(key, entry?.type === 'blob' && (0,objects/* isSha */.HH)(entry.sha) ? entry.sha : null);
+    }
+    return out;
 }
 function sorted(files, before) {
     const out = { added: [], changed: [], removed: [] };
@@ -40304,13 +40876,18 @@ async function assertFromBelow(h, ctx, from, to, tip) {
 async function changesBetween(h, ctx, options) {
     // A `to` already proven to be in the section (listed by `commits()` or `history()`: a walk over consecutive
     // versions) needs no tip; the compare proves `from` below it. The tip is read only when the compare cannot answer.
-    const proven = options.to !== undefined && options.to !== options.from && h.known.has(options.to);
-    let tip = proven ? undefined : await h.readRef(ctx);
+    // The cached tip counts as proven too: it was the ref's value (a page that just read the ref compares up to it).
+    const proven = options.to !== undefined &&
+        options.to !== options.from &&
+        (h.known.has(options.to) || (await h.cachedTip(ctx)) === options.to);
+    // A `to` given is proven by the section's commit list from the ref NAME (one request; no ref read first): the
+    // tip itself is read only when the compare cannot answer.
+    let tip = proven || options.to !== undefined ? undefined : await h.readRef(ctx);
     if (tip === null)
         throw notInSection(options.from, h.ref);
     const to = options.to ?? tip;
-    if (!proven && to !== tip)
-        await assertInSection(h, ctx, to, tip);
+    if (!proven && options.to !== undefined)
+        await assertInSection(h, ctx, to);
     // Up to 300 changed files: one compare (+ one GraphQL query for old blob SHAs) instead of two listings.
     const quick = options.from === to
         ? undefined
@@ -40331,6 +40908,74 @@ async function changesBetween(h, ctx, options) {
     }
     const d = await diffTrees(fromCommit.tree, toCommit.tree, (sha) => h.treeLevel(ctx, sha), options.prefix ?? '');
     return { from: options.from, to, ...keyChanges(d) };
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/features.ts
+/**
+ * The loader seam of RemoteApiRefStore's readers and writers that a get, a put, a list or a delete does
+ * not use: history, versions and changes, bulk and versioned reads (GraphQL batches, archives), commits in
+ * parts, and the other-ref operations. (The derive reads and GraphQL's path levels and objects stay: every
+ * DocumentStore write reads its section's declarations through them.) The store reaches them only through these async
+ * loaders, never by a static import, so a build chooses how they load without changing what they do: here
+ * (Node, `lib/`, the Action) they are imported eagerly and the loaders resolve at once; the browser bundle
+ * swaps this module for src/browser/lazy/remote-api-features.ts (scripts/build-browser.mjs), whose
+ * loaders `import()` each piece as a chunk of its own on first use — as src/document/features.ts does
+ * for DocumentStore.
+ */
+
+
+
+
+
+
+
+
+
+/**
+ * The eager loaders (every piece already imported).
+ *
+ * @example
+ * const { keyHistory } = await remoteApiFeatures.history();
+ */
+const remoteApiFeatures = {
+    history: async () => history_namespaceObject,
+    versions: async () => versions_namespaceObject,
+    bulk: async () => bulk_reads_namespaceObject,
+    archives: async () => section_archives_namespaceObject,
+    versioned: async () => versioned_reads_namespaceObject,
+    parts: async () => parts_loop_namespaceObject,
+    replace: async () => update_refs_namespaceObject,
+    deleteRefs: async () => delete_refs_namespaceObject,
+    listRefs: async () => matching_refs_namespaceObject,
+};
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/tree-listing.ts
+
+const tree_listing_STEP = 'read tree (recursive)';
+/**
+ * The files of the tree at `version` (a commit of the ref) in one listing request.
+ *
+ * @example
+ * const { files, truncated } = await listTreeOnce(host, client, ctx, version);
+ */
+async function listTreeOnce(h, client, ctx, version) {
+    await h.assertInSection(ctx, version);
+    const { tree } = await h.getCommit(ctx, version, true);
+    const res = await client.send(ctx, {
+        step: tree_listing_STEP,
+        method: 'GET',
+        path: `/git/trees/${tree}`,
+        query: { recursive: '1' },
+        retry: true,
+    });
+    const j = res.json();
+    if (!Array.isArray(j?.tree))
+        throw badResponse(ctx, tree_listing_STEP, 'expected { sha, tree: [...] }');
+    // Display only: directories and submodules are left out; a path is shown as text, whatever it holds.
+    const files = j.tree
+        .filter((e) => e?.type === 'blob')
+        .map((e) => ({ path: String(e.path), ...(typeof e.size === 'number' && { size: e.size }) }));
+    return { files, truncated: j.truncated === true };
 }
 
 // EXTERNAL MODULE: ./src/core/git/sha1.ts
@@ -40463,7 +41108,7 @@ class CatchUp {
         const replay = changedFilesAsTreeChanges(files);
         if (!old || !replay)
             return false;
-        const built = await (0,local_trees/* buildTreesLocally */.od)((sha) => this.cache.getTree(sha), old.tree, replay);
+        const built = await buildTreesLocally((sha) => this.cache.getTree(sha), old.tree, replay);
         if (built?.root !== newTree)
             return false;
         for (const [sha, level] of built.levels)
@@ -40527,6 +41172,22 @@ class CommitReader {
         await this.cache.putCommit(c);
         return c;
     }
+}
+
+;// CONCATENATED MODULE: ./src/stores/remote-api/graphql-url.ts
+/**
+ * Where a store sends GraphQL, apart from the GraphQL reader (graphql.ts): every store resolves the URL
+ * when it is built, while the reader loads only when a query is sent — in a browser bundle, on first use.
+ */
+/**
+ * The GraphQL endpoint for a REST API base (`…/api/v3` on GitHub Enterprise Server → `…/api/graphql`).
+ *
+ * @example
+ * graphqlUrl('https://api.github.com'); // 'https://api.github.com/graphql'
+ * graphqlUrl('https://ghe.example/api/v3'); // 'https://ghe.example/api/graphql'
+ */
+function graphqlUrl(apiBase) {
+    return apiBase.endsWith('/api/v3') ? `${apiBase.slice(0, -3)}graphql` : `${apiBase}/graphql`;
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tree-body.ts
@@ -40786,7 +41447,7 @@ class ObjectWriter {
      */
     async rememberOwnTrees(baseTree, changes, replied) {
         const { cache, cfg, trees } = this.deps;
-        const built = await (0,local_trees/* buildTreesLocally */.od)((sha) => cache.getTree(sha), baseTree, changes);
+        const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, changes);
         if (built?.root !== replied) {
             if (built) {
                 cfg.logger?.({
@@ -41208,124 +41869,6 @@ class RefUpdater {
     }
 }
 
-;// CONCATENATED MODULE: ./src/stores/remote-api/section-archives.ts
-
-
-
-/**
- * @example
- * const archives = new SectionArchives({ cfg, client, cache, getCommit });
- * const blobs = await archives.read(ctx, commitSha, true); // blob SHA → bytes, or undefined (over the limits)
- */
-class SectionArchives {
-    h;
-    /** The last read ahead, kept until the bulk read at its commit takes it (or the next read ahead replaces it). */
-    ahead;
-    constructor(h) {
-        this.h = h;
-    }
-    /**
-     * Read `version`'s archive for the bulk read that follows a listing (see the module comment); without an archive
-     * reader (a browser) nothing is read, and the bulk read takes that answer too (it has no archive to read either).
-     *
-     * @example
-     * if (withValues && !listingCached) await archives.readAhead(ctx, version, pinned);
-     */
-    async readAhead(ctx, version, pinned) {
-        this.ahead = undefined; // the one before is for another read: let it go before holding this one
-        this.ahead = { version, blobs: await this.read(ctx, version, pinned) };
-    }
-    /**
-     * What a read ahead at `version` gave, taken once; undefined when none was made.
-     *
-     * @example
-     * const ahead = archives.take(job.version); // then no second download of the same archive
-     */
-    take(version) {
-        const got = this.ahead?.version === version ? this.ahead : undefined;
-        if (got)
-            this.ahead = undefined;
-        return got;
-    }
-    /**
-     * The commit's archive: its blobs (each hashed from its own bytes), cached; a verified archive's tree levels
-     * are cached too (after the blobs, see {@link cacheSection}). Undefined when there is no reader, or the archive
-     * is over `maxBytes`/`maxEntries` (a warning: the values are then read in batches). A bad archive (a path
-     * outside its top directory, another commit's) is `InvalidResponse`; an error answer is mapped as any other.
-     *
-     * @example
-     * const blobs = await archives.read(ctx, version, pinned);
-     */
-    async read(ctx, version, pinned) {
-        const reader = this.h.cfg.archive;
-        if (!reader)
-            return undefined;
-        const commit = await this.h.getCommit(ctx, version, pinned);
-        const url = `${this.h.client.repoBase}/tarball/${version}`;
-        const headers = {
-            accept: 'application/vnd.github+json',
-            'x-github-api-version': '2022-11-28',
-            'user-agent': this.h.cfg.userAgent,
-            ...(ctx.token !== undefined ? { authorization: `Bearer ${ctx.token}` } : {}),
-        };
-        const limits = this.h.cfg.archiveLimits;
-        let section = new archive_reads/* ArchiveSectionBuilder */.nM(version, commit.tree, limits.maxEntries);
-        const got = await downloadWithRetry(() => {
-            section = new archive_reads/* ArchiveSectionBuilder */.nM(version, commit.tree, limits.maxEntries); // each attempt starts afresh
-            return reader({ url, headers, limits, onEntry: (e) => section.add(e) });
-        });
-        ctx.requests += got.requests;
-        if (got.overLimit) {
-            this.h.cfg.logger?.({
-                level: 'warn',
-                message: `read archive: ${got.overLimit.message}; reading the values in batches instead`,
-                data: { limit: got.overLimit.data.limit, allowed: got.overLimit.data.allowed },
-            });
-            return undefined;
-        }
-        if (got.status !== 200) {
-            throw (0,remote_api_status/* mapStatusError */.pt)({
-                operation: ctx.operation,
-                step: 'read archive',
-                method: 'GET',
-                path: new URL(url).pathname,
-                repo: `${this.h.cfg.owner}/${this.h.cfg.repo}`,
-                authenticated: ctx.token !== undefined,
-            }, { status: got.status, headers: got.headers, body: got.body });
-        }
-        const finished = section.finish();
-        await this.cacheSection(finished);
-        return finished.blobs;
-    }
-    /**
-     * The archive's values go to the cache first, its tree levels last: the cache is an LRU, and a type larger than
-     * the cache (50,000 documents of ~1.2 KB fill its 64 MiB) would otherwise push out the levels a write right
-     * after this read needs (a migration's commit read them all again: 7 requests).
-     */
-    async cacheSection(section) {
-        for (const [sha, bytes] of section.blobs)
-            await this.h.cache.putBlob(sha, bytes);
-        if (section.verified)
-            for (const [sha, level] of section.levels)
-                await this.h.cache.putTree(sha, level);
-    }
-}
-/**
- * A download that lost its connection (a kept-alive socket closed under it) is tried again, twice at most.
- * Bytes that arrived and are wrong (`InvalidResponse`) are never downloaded again.
- */
-async function downloadWithRetry(download) {
-    for (let attempt = 0;; attempt++) {
-        try {
-            return await download();
-        }
-        catch (e) {
-            if (!(e instanceof core_errors/* TransportError */.wX) || e.data.reason !== 'network' || attempt >= 2)
-                throw e;
-        }
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tip-memory.ts
 /**
  * @example
@@ -41456,7 +41999,7 @@ class TreeWalker {
         return dirs.get('');
     }
     async keepVerifiedLevels(sha, list) {
-        const { levels, tooBig } = (0,local_trees/* verifiedLevels */.M8)(sha, list, list.length);
+        const { levels, tooBig } = verifiedLevels(sha, list, list.length);
         for (const [levelSha, entries] of levels)
             await this.cache.putTree(levelSha, entries);
         for (const t of tooBig)
@@ -41644,11 +42187,9 @@ function wireStore(options) {
     const repository = `${cfg.owner}/${cfg.repo}`;
     const commits = new CommitReader(client, cache, repository);
     const ops = new OperationRunner(cfg);
-    const archives = new SectionArchives({
-        cfg,
-        client,
-        cache,
-        getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
+    const archives = once(async () => {
+        const { SectionArchives } = await remoteApiFeatures.archives();
+        return new SectionArchives({ cfg, client, cache, getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned) });
     });
     const shared = { cfg, client, cache, trees, tips, refs, commits, ops, repository, gql, archives };
     const versions = versionsHost(shared);
@@ -41662,6 +42203,7 @@ function wireStore(options) {
         versions,
         writes: writeHost(shared),
         bulk: { ...keyReads, cfg, cache, graphql: gql },
+        archives,
         versioned: { keyReads, cache, graphql: gql },
         replace: {
             ref: cfg.ref,
@@ -41703,10 +42245,10 @@ function keyReadHost({ trees, refs, commits, client, cache, archives }, versions
         readRef: (ctx) => refs.read(ctx),
         getCommit: (ctx, sha, pinned) => commits.get(ctx, sha, pinned),
         cachedCommit: (sha) => cache.getCommit(sha),
-        assertInSection: (ctx, version) => assertInSection(versions, ctx, version),
+        assertInSection: async (ctx, version) => (await remoteApiFeatures.versions()).assertInSection(versions, ctx, version),
         trees,
         paths: { client, cache, trees },
-        archives,
+        archives: { readAhead: async (ctx, version, pinned) => (await archives()).readAhead(ctx, version, pinned) },
     };
 }
 function writeHost(s) {
@@ -41740,6 +42282,20 @@ function writeHost(s) {
         readRef: (ctx, checkRepo) => refs.read(ctx, checkRepo),
         getCommit,
         meta: (ctx) => ops.meta(ctx),
+    };
+}
+/**
+ * `make` called on first use; every later call gets the same promise — unless it failed (a browser chunk that
+ * could not be fetched): then the next call tries again rather than failing for the store's lifetime.
+ */
+function once(make) {
+    let made;
+    return () => {
+        made ??= make().catch((e) => {
+            made = undefined;
+            throw e;
+        });
+        return made;
     };
 }
 
@@ -41968,13 +42524,10 @@ function withDerived(changes, own, current, derived) {
  *   write-host.ts; object-writer.ts (trees, blobs, commits), ref-update.ts (the fast-forward and lost
  *   replies), catch-up.ts (one compare after the tip moved), tip-memory.ts (tips seen recently);
  * - put and delete are one-change commits (core/key-writes.ts).
+ * What a get, a put, a list or a delete does not use (history, versions and changes, bulk and versioned reads,
+ * commits in parts, other refs) is reached through features.ts, never imported: the browser bundle loads
+ * those modules on first use.
  */
-
-
-
-
-
-
 
 
 
@@ -42068,10 +42621,11 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             (0,core_keys/* assertValidKey */.Mw)(k);
         if (options.version !== undefined)
             (0,core_version/* assertValidVersion */.J)(options.version);
-        const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => ({
-            items: await readManyAt(this.wired.bulk, ctx, keys, options.version),
-            meta: this.meta(ctx),
-        }));
+        const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => {
+            const { readManyAt } = await remoteApiFeatures.bulk();
+            const host = { ...this.wired.bulk, archives: await this.wired.archives() };
+            return { items: await readManyAt(host, ctx, keys, options.version), meta: this.meta(ctx) };
+        });
         options.onMeta?.(meta);
         yield* items;
     }
@@ -42085,10 +42639,13 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      */
     async readVersions(reads, options = {}) {
         (0,read_versions/* assertVersionedReads */.rh)(reads);
-        const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => ({
-            items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
-            meta: this.meta(ctx),
-        }));
+        const { items, meta } = await this.wired.ops.run('readVersions', async (ctx) => {
+            const { readVersionsOnApi } = await remoteApiFeatures.versioned();
+            return {
+                items: await readVersionsOnApi(this.wired.versioned, ctx, reads, options.sharedBlobs === true),
+                meta: this.meta(ctx),
+            };
+        });
         options.onMeta?.(meta);
         return items;
     }
@@ -42099,6 +42656,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             (0,core_version/* assertValidVersion */.J)(options.cursor);
         return this.wired.ops.run('history', async (ctx) => {
             const versions = this.wired.versions;
+            const [{ keyHistory }, { assertInSection }] = await Promise.all([remoteApiFeatures.history(), remoteApiFeatures.versions()]);
             // A cursor from an earlier page is known (below): free; any other commit is checked like a version.
             if (options.cursor !== undefined)
                 await assertInSection(versions, ctx, options.cursor);
@@ -42113,6 +42671,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     async commits(options = {}) {
         const limit = historyLimit(options);
         return this.wired.ops.run('history', async (ctx) => {
+            const { keyHistory } = await remoteApiFeatures.history();
             const { entries } = await keyHistory({ ...this.wired.versions, cache: this.cache }, ctx, '', limit);
             this.inSection(entries);
             return { entries, ...this.meta(ctx) };
@@ -42137,6 +42696,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     async changes(options) {
         const prefix = (0,core_version/* checkChangesOptions */.i)(options);
         return this.wired.ops.run('changes', async (ctx) => {
+            const { changesBetween } = await remoteApiFeatures.versions();
             const r = await changesBetween(this.wired.versions, ctx, { ...options, prefix });
             return { ...r, ...this.meta(ctx) };
         });
@@ -42158,7 +42718,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      */
     commitParts(parts, options = {}) {
         assertPartsWrite(options);
-        return this.serialised('commit', (ctx) => writeInParts(this.wired.writes, ctx, parts, options));
+        return this.serialised('commit', async (ctx) => (await remoteApiFeatures.parts()).writeInParts(this.wired.writes, ctx, parts, options));
     }
     /**
      * Create `commits` on `onto` (`POST /git/commits` each) and move the ref from `from` to the last of them with
@@ -42170,7 +42730,7 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
     replaceHistory(options) {
         // In line with this instance's writes, as they are with each other.
         const run = this.writeChain.then(() => this.wired.ops.run('replaceHistory', async (ctx) => ({
-            ...(await replaceOnGitHub(this.wired.replace, ctx, options)),
+            ...(await (await remoteApiFeatures.replace()).replaceOnGitHub(this.wired.replace, ctx, options)),
             ...this.meta(ctx),
         })));
         this.writeChain = run.catch(() => { });
@@ -42193,11 +42753,11 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
      * await store.listRefs('refs/docdb/documents.quarantine/'); // [{ ref: 'refs/docdb/documents.quarantine/4711.1', oid: 'ab…' }]
      */
     listRefs(prefix) {
-        return this.wired.ops.run('listRefs', (ctx) => listRefsOnGitHub(this.wired.replace, ctx, prefix));
+        return this.wired.ops.run('listRefs', async (ctx) => (await remoteApiFeatures.listRefs()).listRefsOnGitHub(this.wired.replace, ctx, prefix));
     }
     async deleteRefs(refs) {
         checkDeletions(refs);
-        const run = this.writeChain.then(() => this.wired.ops.run('deleteRefs', (ctx) => deleteRefsOnGitHub(this.wired.replace, ctx, refs)));
+        const run = this.writeChain.then(() => this.wired.ops.run('deleteRefs', async (ctx) => (await remoteApiFeatures.deleteRefs()).deleteRefsOnGitHub(this.wired.replace, ctx, refs)));
         this.writeChain = run.catch(() => { });
         return run;
     }
@@ -42872,7 +43432,7 @@ async function node_archive_answer(res, requests, limits, onEntry) {
         // Only the head of an error answer (the transports' one capped reader): its status decides, and a huge or
         // endless body must not. A 2xx other than 200 with more than that is refused as too large.
         const req = { method: 'GET', url: res.url };
-        const head = await readCapped(res.body, res.status, null, req, archive_reads/* ERROR_BODY_BYTES */.S5, archive_reads/* ERROR_BODY_BYTES */.S5);
+        const head = await readCapped(res.body, res.status, null, req, ERROR_BODY_BYTES, ERROR_BODY_BYTES);
         return { requests, status: res.status, headers, body: (0,core_bytes/* concatBytes */.Id)(head) };
     }
     try {
@@ -43631,8 +44191,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
-var document_store = __nccwpck_require__(4283);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
+var document_store = __nccwpck_require__(7419);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -45077,17 +45637,12 @@ async function queryMode(inputs, tools, workspace) {
     if (r.version === null) {
         throw new core_errors/* NotFound */.Mk(`section ${tools.ref} does not exist in ${inputs.repository}: nothing to query; run the projection first, or check the "root" and "section" inputs`, { repository: inputs.repository, ref: tools.ref, reason: 'section-missing' });
     }
-    const all = items(r);
-    const json = JSON.stringify(all);
-    let path = '';
-    if (json.length * 2 > MAX_ROWS_OUTPUT_BYTES) {
-        path = await (0,write_export/* writeTextFile */.Tl)(await realExportTarget(inputs.exportPath, workspace), (0,formats/* formatItems */.ah)(all, 'jsonl'));
-    }
+    const { rows, path } = await rowsOutput(items(r), inputs.exportPath, workspace);
     tools.log(`query ${inputs.namespace}/${inputs.type}: ${r.rows.length} row(s), answered by ${r.answeredBy}`);
     const outputs = {
         version: r.version,
         count: String(r.rows.length),
-        rows: path ? '' : json,
+        rows,
         path,
         'answered-by': r.answeredBy,
         changed: 'false',
@@ -45096,6 +45651,20 @@ async function queryMode(inputs, tools, workspace) {
         ...rateOutputs(tools.meter),
     };
     return { outputs, summary: summary(inputs, tools.ref, r, path ? (0,external_node_path_.relative)(workspace, path) : '') };
+}
+/**
+ * The `rows` output: the items as JSON when that fits GitHub's output limits; else empty, and the items
+ * written as JSON Lines to `exportPath` in the workspace (as `mode: export` writes), whose path is returned.
+ *
+ * @example
+ * const { rows, path } = await rowsOutput(hits, inputs.exportPath, workspace); // rows '' when path is set
+ */
+async function rowsOutput(all, exportPath, workspace) {
+    const json = JSON.stringify(all);
+    if (json.length * 2 <= MAX_ROWS_OUTPUT_BYTES)
+        return { rows: json, path: '' };
+    const path = await (0,write_export/* writeTextFile */.Tl)(await realExportTarget(exportPath, workspace), (0,formats/* formatItems */.ah)(all, 'jsonl'));
+    return { rows: '', path };
 }
 /** The library's "no index answers this" in the Action's terms: the input, and how a workflow declares one. */
 function requireIndexInActionTerms(e) {
@@ -45240,10 +45809,14 @@ var write = __nccwpck_require__(5012);
 var identity = __nccwpck_require__(9323);
 // EXTERNAL MODULE: ./src/document/indexes/index.ts + 3 modules
 var indexes = __nccwpck_require__(4441);
+// EXTERNAL MODULE: ./src/document/patch-documents.ts + 1 modules
+var patch_documents = __nccwpck_require__(2100);
 // EXTERNAL MODULE: ./src/document/schema/declaration.ts
 var declaration = __nccwpck_require__(8969);
 // EXTERNAL MODULE: ./src/document/schema/enforce.ts
 var enforce = __nccwpck_require__(9171);
+// EXTERNAL MODULE: ./src/document/search-read.ts
+var search_read = __nccwpck_require__(8974);
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
@@ -45269,7 +45842,8 @@ var paths = __nccwpck_require__(1862);
 
 
 
-const SERIES_AGGREGATES = (/* unused pure expression or super */ null && (['count', 'sum', 'mean', 'min', 'max']));
+
+
 /**
  * The aggregate of a type at each of `versions` (commits of the section), from its index.
  *
@@ -45406,6 +45980,8 @@ function fieldPoint(version, m, field, aggregate, total) {
 // EXTERNAL MODULE: ./src/document/versions-of.ts
 var versions_of = __nccwpck_require__(6056);
 ;// CONCATENATED MODULE: ./src/document/index.ts
+
+
 
 
 
@@ -47588,12 +48164,103 @@ async function runReviewMode(inputs, context, toolsFor) {
     return reviewCleanupMode(inputs, context, tools, event);
 }
 
+;// CONCATENATED MODULE: ./src/action/search-mode.ts
+/**
+ * The Action's `mode: query` with `search`: the documents of a namespace (or one type) whose text holds
+ * the words, ranked by BM25 from the section's search index (DocumentStore.search; docs/search.md). The
+ * hits go out as `mode: query` writes its rows: the `rows` output as JSON when it fits, else a JSON Lines
+ * file in the workspace named by `path`; and a job-summary table.
+ */
+
+
+
+
+
+
+/** Hits the job summary's table shows; every hit is in the output or the file. */
+const SUMMARY_HITS = 20;
+/**
+ * Outputs and summary for `mode: query` with `search`.
+ *
+ * @example
+ * const { outputs } = await searchMode(inputs, tools, process.env.GITHUB_WORKSPACE);
+ * JSON.parse(outputs.rows).map((hit) => `${hit.type}/${hit.id} ${hit.score}`);
+ */
+async function searchMode(inputs, tools, workspace) {
+    const q = inputs.query;
+    const text = q.search;
+    const docs = new document_store/* DocumentStore */.V(tools.store);
+    const r = await docs
+        .search(text, {
+        namespace: inputs.namespace,
+        ...(inputs.type ? { type: inputs.type } : {}),
+        ...(q.limit !== undefined ? { limit: q.limit } : {}),
+        ...(inputs.version ? { version: inputs.version } : {}),
+    })
+        .catch((e) => {
+        throw searchErrorInActionTerms(e);
+    });
+    if (r.version === null) {
+        throw new core_errors/* NotFound */.Mk(`section ${tools.ref} does not exist in ${inputs.repository}: nothing to search; run the projection first, or check the "root" and "section" inputs`, { repository: inputs.repository, ref: tools.ref, reason: 'section-missing' });
+    }
+    const { rows, path } = await rowsOutput(r.hits, inputs.exportPath, workspace);
+    tools.log(`search ${scopeOf(inputs)} for ${JSON.stringify(text)}: ${r.hits.length} of ${r.total} hit(s)`);
+    const outputs = {
+        version: r.version,
+        count: String(r.hits.length),
+        total: String(r.total),
+        rows,
+        path,
+        'answered-by': 'search',
+        changed: 'false',
+        keys: '[]',
+        requests: String(tools.meter.requests),
+        ...rateOutputs(tools.meter),
+    };
+    return { outputs, summary: search_mode_summary(inputs, tools.ref, r, path ? (0,external_node_path_.relative)(workspace, path) : '') };
+}
+/** `github` or `github/repo`: what was searched. */
+const scopeOf = (inputs) => (inputs.type ? `${inputs.namespace}/${inputs.type}` : inputs.namespace);
+/**
+ * The library's refusal of a type (or a namespace) with no search index, in the Action's terms: the
+ * input, and how a workflow declares one (`search:` on the projection that writes the type). Any other
+ * error as it is.
+ */
+function searchErrorInActionTerms(e) {
+    const field = e instanceof core_errors/* InvalidConfig */.OZ ? e.data.field : undefined;
+    if (field !== 'type' && field !== 'namespace')
+        return e;
+    const reason = e.message.replace(/[;:]\s*declare[^;]*$/i, '');
+    const instead = field === 'type' ? ', or leave type empty to search every type that has one' : '';
+    return new core_errors/* InvalidConfig */.OZ(field, `input "${field}": ${reason}; declare the searchable fields with search: on the projection that writes the type (e.g. search: [data.title, data.body])${instead}`, {
+        allowed: field === 'type' ? 'a type with a search index declared, or empty' : 'a namespace with a search index declared',
+    });
+}
+function search_mode_summary(inputs, ref, r, file) {
+    const text = inputs.query?.search;
+    const lines = [
+        `### docdb search of ${code(scopeOf(inputs))} in ${code(ref)} of ${mdText(inputs.repository)}`,
+        '',
+        `${code(text)}: ${r.hits.length} of ${r.total} hit(s) at \`${r.version}\`, ranked by the search index · requests: ${r.requests ?? 0}${file ? ` · hits in ${code(file)}` : ''}`,
+    ];
+    if (r.hits.length > 0) {
+        lines.push('', '| score | type | id | fields |', '| --: | --- | --- | --- |');
+        for (const h of r.hits.slice(0, SUMMARY_HITS)) {
+            lines.push(`| ${h.score.toFixed(4)} | ${mdText(h.type)} | ${mdText(h.id)} | ${mdText(h.fields.join(', '))} |`);
+        }
+        if (r.hits.length > SUMMARY_HITS)
+            lines.push('', `… and ${r.hits.length - SUMMARY_HITS} more`);
+    }
+    return `${lines.join('\n')}\n`;
+}
+
 ;// CONCATENATED MODULE: ./src/action/run-action.ts
 /**
  * The Action's work, independent of `@actions/core` so it can run in-process (tests, `docdb demo`
  * fallback) and from `main.ts`: inputs → Octokit + RemoteApiRefStore → projections or a read →
  * step outputs + a Markdown job summary.
  */
+
 
 
 
@@ -47655,8 +48322,12 @@ async function runAction(given, context = {}) {
     }
     if (inputs.mode === 'read')
         return readMode(inputs, tools);
-    if (inputs.mode === 'query')
-        return queryMode(inputs, tools, context.workspace ?? process.cwd());
+    if (inputs.mode === 'query') {
+        const workspace = context.workspace ?? process.cwd();
+        return inputs.query?.search !== undefined
+            ? searchMode(inputs, tools, workspace)
+            : queryMode(inputs, tools, workspace);
+    }
     const { mode } = inputs;
     if ((0,review_inputs/* isReviewMode */.EQ)(mode))
         throw new Error(`mode ${mode} is dispatched above`); // narrows: never reached
@@ -48089,13 +48760,14 @@ class WriteRetry {
 /* harmony export */   As: () => (/* binding */ utf8),
 /* harmony export */   Ey: () => (/* binding */ fromBase64),
 /* harmony export */   Id: () => (/* binding */ concatBytes),
+/* harmony export */   O6: () => (/* binding */ bytesEqual),
 /* harmony export */   UD: () => (/* binding */ hexInto),
 /* harmony export */   ZJ: () => (/* binding */ toBytes),
 /* harmony export */   ar: () => (/* binding */ fromUtf8),
 /* harmony export */   co: () => (/* binding */ isUtf8),
 /* harmony export */   nk: () => (/* binding */ toBase64)
 /* harmony export */ });
-/* unused harmony exports bytesEqual, toBase64Js, fromBase64Js, toHex, fromHex */
+/* unused harmony exports toBase64Js, fromBase64Js, toHex, fromHex */
 /**
  * Small byte helpers shared by every layer. Platform APIs (`Buffer`, `btoa`/`atob`) are read lazily and
  * used when present; portable fallbacks keep every host working.
@@ -50784,7 +51456,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 4283:
+/***/ 7419:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -50799,7 +51471,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var query_namespaceObject = {};
 __nccwpck_require__.r(query_namespaceObject);
 __nccwpck_require__.d(query_namespaceObject, {
-  queryDocuments: () => (queryDocuments)
+  queryDocuments: () => (queryDocuments),
+  typeFacets: () => (typeFacets)
 });
 
 // NAMESPACE OBJECT: ./src/document/write-kit.ts
@@ -50808,10 +51481,14 @@ __nccwpck_require__.r(write_kit_namespaceObject);
 __nccwpck_require__.d(write_kit_namespaceObject, {
   PartsSchemas: () => (PartsSchemas),
   applyDeclare: () => (applyDeclare),
+  applySearchDeclare: () => (applySearchDeclare),
   checkIndexes: () => (checkIndexes),
+  checkSearch: () => (checkSearch),
   declarationsDerive: () => (declarationsDerive),
   expectingWrite: () => (write/* expectingWrite */.V),
   prepareSchemas: () => (prepareSchemas),
+  schemaChecks: () => (schemaChecks),
+  storedSearchDeclaration: () => (search_declared/* storedSearchDeclaration */.m),
   writeHook: () => (writeHook)
 });
 
@@ -51073,11 +51750,14 @@ async function addedAt(store, version, prefix) {
     return listed.entries.map((e) => ({ key: e.key, blobSha: e.blobSha }));
 }
 
+// EXTERNAL MODULE: ./src/document/patch-documents.ts + 1 modules
+var patch_documents = __nccwpck_require__(2100);
 ;// CONCATENATED MODULE: ./src/document/document-changes.ts
 /**
  * What changed between versions of a section, as documents: `DocumentStore.changes` (two versions) and
  * `DocumentStore.watch` (every move of the tip). Keys that are not documents (`_docdb/…`) are left out.
  */
+
 
 
 
@@ -51094,8 +51774,11 @@ async function documentChanges(store, options) {
         from: options.from,
         ...(options.to !== undefined ? { to: options.to } : {}),
         prefix,
-        ...(options.withPatches === true ? { withPatches: true } : {}),
+        ...(options.withPatches === true || options.withDocuments === true ? { withPatches: true } : {}),
     });
+    const modified = documentsOf(r.modified, type);
+    if (options.withDocuments === true)
+        await withRebuiltVersions(modified, r.from, r.to);
     const meta = {};
     if (r.rateLimit)
         meta.rateLimit = r.rateLimit;
@@ -51107,7 +51790,7 @@ async function documentChanges(store, options) {
         to: r.to,
         added: documentsOf(r.added, type),
         // `modified` and its deprecated alias `changed`: one list (ChangesResult.modified).
-        ...modifiedAndChanged(documentsOf(r.modified, type)),
+        ...modifiedAndChanged(modified),
         removed: documentsOf(r.removed, type),
     };
 }
@@ -51148,6 +51831,14 @@ function documentsOf(keys, type) {
             out.push({ ...identity, ...k });
     }
     return out;
+}
+/** Each modified document whose patch proves both its versions gets them as `before` and `after` (no request). */
+async function withRebuiltVersions(modified, from, to) {
+    const rebuilt = await Promise.all(modified.map((d) => (0,patch_documents/* rebuiltVersions */.l)(d, from, to)));
+    rebuilt.forEach((pair, i) => {
+        if (pair)
+            Object.assign(modified[i], pair);
+    });
 }
 /** The list under both names, `modified` and its deprecated alias `changed` (ChangesResult.modified). */
 function modifiedAndChanged(list) {
@@ -51328,8 +52019,8 @@ async function plannedRows(m, plan, q, read, maxPartBytes = build/* DEFAULT_MAX_
 
 // EXTERNAL MODULE: ./src/document/indexes/paths.ts
 var indexes_paths = __nccwpck_require__(1862);
-// EXTERNAL MODULE: ./src/document/indexes/rows.ts
-var indexes_rows = __nccwpck_require__(4777);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts + 1 modules
+var indexes_rows = __nccwpck_require__(2000);
 ;// CONCATENATED MODULE: ./src/document/query-verify.ts
 /**
  * A query's answer checked against what it read (issue 37 item 5). Index files are untrusted: a row whose
@@ -51394,6 +52085,119 @@ function checkDocuments(q, docs) {
     }
 }
 
+// EXTERNAL MODULE: ./src/document/indexes/counts.ts
+var indexes_counts = __nccwpck_require__(2620);
+// EXTERNAL MODULE: ./src/document/indexes/format.ts
+var format = __nccwpck_require__(2299);
+;// CONCATENATED MODULE: ./src/document/facets-read.ts
+/**
+ * `DocumentStore.facets` (issue 40 item 7): each indexed field's values with their counts over the whole
+ * type, read from the value counts its index keeps (indexes/counts.ts) — the manifest (which a table has
+ * usually read already: the same path at the same commit is cached) and ONE small file per field, read
+ * together in one bulk read: one GraphQL request with a token, one contents request per field without.
+ * The counts are untrusted: a damaged or outdated file is `InvalidResponse`, never a wrong count.
+ * See docs/indexes.md "Value counts".
+ */
+
+
+
+
+
+
+
+
+
+
+/** Read keys at `version` in one bulk read, adding its cost; returns the bytes by key and the version read. */
+async function readAt(store, keys, version, cost) {
+    const out = new Map();
+    let at = version ?? null;
+    const onMeta = (m) => {
+        cost.meta = (0,bulk/* addCost */.nv)(cost.meta, m);
+    };
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { ...(version ? { version } : {}), onMeta })) {
+        out.set(item.key, item.value);
+        at = item.version;
+    }
+    return { items: out, version: at };
+}
+function checked(q) {
+    if (typeof q !== 'object' || q === null)
+        throw new errors/* InvalidConfig */.OZ('query', 'facets takes an object { namespace, type, fields?, version? }');
+    (0,document_identity/* assertValidIdentity */.xU)({ namespace: q.namespace, doc_type: q.type, id: 'x' });
+    if (q.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(q.version);
+    if (q.fields !== undefined && (!Array.isArray(q.fields) || !q.fields.every((f) => typeof f === 'string')))
+        throw new errors/* InvalidConfig */.OZ('fields', 'fields must be an array of indexed field names (e.g. ["data.language"])');
+    return q;
+}
+/** The asked fields, each one the index declares (InvalidConfig naming the ones it does not). */
+function fieldsOf(q, m) {
+    const fields = q.fields ?? m.fields;
+    const unknown = fields.filter((f) => !m.fields.includes(f));
+    if (unknown.length > 0) {
+        throw new errors/* InvalidConfig */.OZ('fields', `the index of ${q.namespace}/${q.type} does not declare ${unknown.join(', ')}; facets are kept for ${m.fields.join(', ')}`, { allowed: m.fields.join(', ') });
+    }
+    return fields;
+}
+/** A run key as the caller sees it. */
+function facetCount(k) {
+    const absent = (0,indexes_values/* isMissing */.b2)(k.key);
+    const cut = (0,indexes_values/* isCut */.xZ)(k.key);
+    const value = absent ? undefined : cut ? k.key.cut : k.key;
+    return { value, absent, element: k.element, cut, count: k.count };
+}
+/** One field's facets from its counts file's bytes (null: none kept). */
+function fieldFacets(m, field, bytes) {
+    if (!bytes)
+        return { field, state: 'not-kept', values: [] };
+    const c = (0,indexes_counts/* parseCounts */.UJ)(bytes, m.namespace, m.type, field, m.count);
+    if (c.values === null)
+        return { field, state: 'too-many', moreThan: indexes_counts/* COUNTS_CAP */.wQ, values: [] };
+    const values = [...c.values]
+        .sort((a, b) => b.count - a.count || (0,indexes_values/* compareStored */.hR)(a.key, b.key) || Number(a.element) - Number(b.element))
+        .map(facetCount);
+    return { field, state: 'counted', distinct: values.length, values };
+}
+/**
+ * The facets of one indexed type (see {@link FacetsQuery}). Throws `NotFound` when the type has no index at
+ * that version, `InvalidConfig` for a field it does not declare, `InvalidResponse` for a damaged file.
+ *
+ * @example
+ * const { typeCount, fields } = await typeFacets(store, { namespace: 'github', type: 'repo', fields: ['data.language'] });
+ * // fields[0]: { field: 'data.language', state: 'counted', distinct: 4, values: [{ value: 'TypeScript', count: 2000, … }, …] }
+ */
+async function typeFacets(store, query) {
+    const q = checked(query);
+    const cost = { meta: {} };
+    const mpath = (0,indexes_paths/* manifestPath */.ji)(q.namespace, q.type);
+    // Named fields: their counts are read with the manifest, in the same bulk read.
+    const guessed = (q.fields ?? []).map((f) => (0,indexes_counts/* countsPath */.Uw)(q.namespace, q.type, f));
+    const first = await readAt(store, [mpath, ...guessed], q.version, cost);
+    if (first.version === null)
+        return { ...cost.meta, version: null, typeCount: 0, fields: [] };
+    const bytes = first.items.get(mpath);
+    if (!bytes)
+        throw new errors/* NotFound */.Mk(`${q.namespace}/${q.type} has no index at ${first.version}: facets are counted by an index`, {
+            namespace: q.namespace,
+            type: q.type,
+        });
+    const m = (0,format/* parseManifest */.Ng)(bytes, q.namespace, q.type);
+    const fields = fieldsOf(q, m);
+    const missing = fields.map((f) => (0,indexes_counts/* countsPath */.Uw)(m.namespace, m.type, f)).filter((p) => !first.items.has(p));
+    const rest = missing.length > 0 ? (await readAt(store, missing, first.version, cost)).items : new Map();
+    const counts = (f) => {
+        const p = (0,indexes_counts/* countsPath */.Uw)(m.namespace, m.type, f);
+        return first.items.has(p) ? first.items.get(p) : rest.get(p);
+    };
+    return {
+        ...cost.meta,
+        version: first.version,
+        typeCount: m.count,
+        fields: fields.map((f) => fieldFacets(m, f, counts(f))),
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/document/query.ts
 /**
  * `DocumentStore.query` (issue 28, item 3): a question about one `(namespace, type)` answered from its
@@ -51417,8 +52221,10 @@ function checkDocuments(q, docs) {
 
 
 
+// Facets load with queries (the same lazy chunk in the browser, features.ts): a table that queries counts too.
+
 /** Read keys at `version` in one bulk read, adding its cost. */
-async function readAt(store, keys, version, cost) {
+async function query_readAt(store, keys, version, cost) {
     const out = new Map();
     let at = version ?? null;
     const onMeta = (m) => {
@@ -51447,7 +52253,7 @@ function splitCursor(cursor, pinned) {
     return { version, inner: cursor.slice(dot + 1) };
 }
 /** Check the query before any I/O; returns the pure query and the options around it. */
-function checked(q) {
+function query_checked(q) {
     if (typeof q !== 'object' || q === null) {
         throw new errors/* InvalidConfig */.OZ('query', 'query takes an object { namespace, type, where, orderBy, limit, cursor, fields }');
     }
@@ -51470,10 +52276,10 @@ function checked(q) {
  * const r = await queryDocuments(store, { namespace: 'github', type: 'repo', where: [{ field: 'data.stars', op: '>=', value: 10 }], fields: ['data.stars'] });
  */
 async function queryDocuments(store, q, options = {}) {
-    const { query, version: pinned, requireIndex } = checked(q);
+    const { query, version: pinned, requireIndex } = query_checked(q);
     const cost = { meta: {} };
     const mpath = (0,indexes_paths/* manifestPath */.ji)(query.namespace, query.type);
-    const first = await readAt(store, [mpath], pinned, cost);
+    const first = await query_readAt(store, [mpath], pinned, cost);
     const version = first.version;
     if (version === null)
         return { ...cost.meta, rows: [], version: null, nextCursor: null, answeredBy: 'index' };
@@ -51489,7 +52295,7 @@ async function queryDocuments(store, q, options = {}) {
     const fi = manifest.fields.indexOf(plan.field);
     // An in-order plan reads a part at a time and stops once the page is settled (indexes/page-reads.ts).
     const read = await plannedRows(manifest, plan, query, async (wanted) => {
-        const parts = await readAt(store, wanted.map((p) => p.path), version, cost);
+        const parts = await query_readAt(store, wanted.map((p) => p.path), version, cost);
         let bytes = 0;
         const rows = wanted.flatMap((p) => {
             const b = parts.items.get(p.path)?.value;
@@ -51543,7 +52349,7 @@ function publicRow(r) {
 /** The documents of `rows` at `version`, in order; each must be the blob its row names. */
 async function readDocuments(store, query, rows, version, cost) {
     const key = (id) => (0,document_identity/* deriveKey */.Hz)({ namespace: query.namespace, doc_type: query.type, id });
-    const got = await readAt(store, rows.map((r) => key(r.id)), version, cost);
+    const got = await query_readAt(store, rows.map((r) => key(r.id)), version, cost);
     return rows.map((r) => {
         const item = got.items.get(key(r.id));
         if (!item?.value || item.blobSha !== r.blobSha) {
@@ -51564,7 +52370,7 @@ async function fallback(store, query, version, cost, reason) {
     ];
     const fields = [...new Set(named.length > 0 ? named : ['id'])];
     const m = { version: 1, namespace: query.namespace, type: query.type, fields, count: 0, runs: [] };
-    const got = await readAt(store, keys, version, cost);
+    const got = await query_readAt(store, keys, version, cost);
     const rows = [];
     const exact = new Map();
     for (const [, item] of got.items) {
@@ -51578,6 +52384,8 @@ async function fallback(store, query, version, cost, reason) {
     return answer(store, m, query, rows, version, cost, 'documents', exact, reason);
 }
 
+// EXTERNAL MODULE: ./src/document/search-read.ts
+var search_read = __nccwpck_require__(8974);
 // EXTERNAL MODULE: ./src/document/versions-of.ts
 var versions_of = __nccwpck_require__(6056);
 // EXTERNAL MODULE: ./src/document/indexes/declaration.ts
@@ -51588,13 +52396,26 @@ var schema_declaration = __nccwpck_require__(8969);
 /**
  * The FIRST read round of every DocumentStore write's declarations hook (declarations.ts): which types the
  * write touches and the keys that say what the section declares about them — the index declaration, each
- * type's index manifest and its schema file. Kept apart from the hook itself (and free of the index engine
+ * type's index manifest and its schema file, the search declaration and each type's search manifest. Kept apart from the hook itself (and free of the index engine
  * and the schema validator) so the browser bundle can make this read up front and load the hook's code
  * only when something is declared (src/document/light-write.ts).
  */
 
 
 
+/**
+ * The search declaration's key and a type's search manifest — the search core's `SEARCH_DECLARATION_KEY`
+ * and `searchManifestPath` (search-store.test.ts asserts they agree), spelled here so that the browser
+ * bundle's entry, which makes this read round, does not carry the search core.
+ */
+const SEARCH_DECLARATION_PATH = '_docdb/search.json';
+/**
+ * @example
+ * searchManifestAt('github', 'repo'); // '_docdb/search/github/repo/manifest.json'
+ */
+function searchManifestAt(namespace, type) {
+    return `_docdb/search/${namespace}/${type}/manifest.json`;
+}
 /**
  * The distinct `(namespace, type)` pairs of one or more lists, in first-seen order.
  *
@@ -51620,25 +52441,32 @@ function first_reads_indexFirstReads(types) {
     return [declaration/* DECLARATION_KEY */.FF, ...[...types].map((t) => (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type))];
 }
 /**
- * Every key of the declarations hook's first read round: the index keys, then each type's schema file.
+ * Every key of the declarations hook's first read round: the index keys, each type's schema file, then the
+ * search declaration and each type's search manifest.
  *
  * @example
  * declarationsFirstReads([{ namespace: 'github', type: 'repo' }]);
- * // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json', '_docdb/types/github/repo.json']
+ * // ['_docdb/indexes.json', '_docdb/index/github/repo/manifest.json', '_docdb/types/github/repo.json',
+ * //  '_docdb/search.json', '_docdb/search/github/repo/manifest.json']
  */
 function declarationsFirstReads(types) {
-    return [...first_reads_indexFirstReads(types), ...types.map((t) => (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type))];
+    return [
+        ...first_reads_indexFirstReads(types),
+        ...types.map((t) => (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type)),
+        SEARCH_DECLARATION_PATH,
+        ...types.map((t) => searchManifestAt(t.namespace, t.type)),
+    ];
 }
 
-// EXTERNAL MODULE: ./src/document/indexes/format.ts
-var format = __nccwpck_require__(2299);
 ;// CONCATENATED MODULE: ./src/document/index-rebuild.ts
 /**
  * Whole-type index builds for a write (index-write.ts): from the documents at the tip plus the write
  * (a new or changed declaration, a missing or damaged index), or from one run of the type's own index —
  * its rows are covering, so every document's id, blob SHA and stored values are there — plus the write
- * (a large write, where rewriting every part is cheaper than locating each document's old rows).
+ * (a large write, where rewriting every part is cheaper than locating each document's old rows) — or
+ * only the value counts an index written before them lacks, from that same run.
  */
+
 
 
 
@@ -51697,9 +52525,10 @@ function filesOf(t, docs, old, o) {
     out.set((0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), (0,format/* serializeManifest */.MZ)(manifest));
     return out;
 }
-/** Every part path an old manifest lists. */
+/** Every part path an old manifest lists, and its fields' value counts (deleting an absent one is a no-op). */
 function oldPaths(m) {
-    return m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
+    const parts = m.runs.flatMap((run) => run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name)));
+    return [...parts, ...(0,indexes_counts/* countsPaths */.RB)(m)];
 }
 /**
  * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied.
@@ -51737,6 +52566,32 @@ async function buildFromDocuments(store, version, t, ops, old, options, missing)
  * const files = await buildFromRun(read, manifest, t, ops, {});
  */
 async function buildFromRun(read, m, t, ops, options, missing) {
+    const docs = await documentsOfRun(read, m);
+    applyOps(docs, t, ops, missing);
+    return filesOf(t, docs, m, options);
+}
+/**
+ * The value counts of `fields` after the write, counted from the first run of `t`'s index (every
+ * document, covering) with the write's ops applied: how a write adds the counts an index written before
+ * them lacks (counts.ts), without rewriting a part. Throws `InvalidResponse` for a damaged part.
+ *
+ * @example
+ * const files = await countsFromRun(read, manifest, t, ops, ['data.language'], missing); // counts.json → bytes
+ */
+async function countsFromRun(read, m, t, ops, fields, missing) {
+    const docs = await documentsOfRun(read, m);
+    applyOps(docs, t, ops, missing);
+    const all = [...docs.values()];
+    const out = new Map();
+    for (const field of fields) {
+        const fi = t.fields.indexOf(field);
+        const rows = all.flatMap((d) => (0,indexes_rows/* rowsOf */.RO)(fi, d.id, d.blobSha, d.values));
+        out.set((0,indexes_counts/* countsPath */.Uw)(t.namespace, t.type, field), (0,indexes_counts/* serializeCounts */.FU)((0,indexes_counts/* countRows */.BO)(field, all.length, rows)));
+    }
+    return out;
+}
+/** Every document of the type, from the rows of the first run of its index (read whole through `read`). */
+async function documentsOfRun(read, m) {
     const run = m.runs[0];
     const paths = run.parts.map((p) => (0,indexes_paths/* partPath */.xl)(m.namespace, m.type, run.field, p.name));
     const got = await read(paths);
@@ -51751,8 +52606,7 @@ async function buildFromRun(read, m, t, ops, options, missing) {
         for (const r of (0,indexes/* parsePart */.x2)(m, 0, i, bytes))
             docs.set(r.id, { id: r.id, blobSha: r.blobSha, values: r.values });
     });
-    applyOps(docs, t, ops, missing);
-    return filesOf(t, docs, m, options);
+    return docs;
 }
 /** The manifest of `t` read at the tip, or undefined when absent or built for other fields. */
 function manifestOf(bytes, t) {
@@ -51776,6 +52630,7 @@ function manifestOf(bytes, t) {
  * either way, never a silently wrong index. A section without a declaration costs one read of
  * `_docdb/` (free when the store already knows the tree has none).
  */
+
 
 
 
@@ -51912,9 +52767,10 @@ async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
     if (rebuilt || !current)
         return fromDocuments();
     try {
-        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE))
+        // A large write, or an index in an older format (format 1 rows are still read), is rebuilt from one run.
+        if (mine.length > (w.options?.largeTypeWrite ?? LARGE_TYPE_WRITE) || current.version !== indexes/* FORMAT_VERSION */.Hp)
             return await buildFromRun(base.read, current, t, mine, o, () => declaredMeanwhile(t));
-        return await incremental(base, t, mine, manifestBytes, o);
+        return await incremental(base, t, mine, { bytes: manifestBytes, parsed: current }, o);
     }
     catch (e) {
         // A damaged index (untrusted bytes read back) is rebuilt from the documents: exact, if slower.
@@ -51924,7 +52780,7 @@ async function typeFiles(w, base, t, mine, manifestBytes, rebuilt) {
     }
 }
 /** A 1..k-document update of `t`: the previous documents, then the parts that hold their rows. */
-async function incremental(base, t, mine, manifestBytes, o) {
+async function incremental(base, t, mine, manifest, o) {
     const previous = await base.read(mine.map((op) => op.key));
     const changes = [];
     for (const op of mine) {
@@ -51940,8 +52796,11 @@ async function incremental(base, t, mine, manifestBytes, o) {
             changes.push(change);
     }
     const declaration = { version: 1, indexes: [t] };
-    const have = new Map([[(0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type), manifestBytes]]);
-    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes));
+    const path = (0,indexes_paths/* manifestPath */.ji)(t.namespace, t.type);
+    const have = new Map([[path, manifest.bytes]]);
+    // The manifest was parsed once (typeFiles): the plan and the update reuse it rather than parse it again.
+    const parsed = new Map([[path, manifest.parsed]]);
+    await fetchInto(base, have, (0,indexes/* partsToRead */.y)(declaration, (p) => have.get(p), changes, parsed));
     // A merge with a neighbour part needs that part too: updateIndex names it; fetch it and go again.
     for (let round = 0;; round++) {
         const wanted = [];
@@ -51951,13 +52810,20 @@ async function incremental(base, t, mine, manifestBytes, o) {
             return have.get(p);
         };
         try {
-            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o);
+            const u = (0,indexes/* updateIndex */.UB)(declaration, read, changes, o, parsed);
+            // A counts file not fetched reads as absent (left alone): fetch it and go again, never skip it.
+            if (wanted.length > 0) {
+                if (round > 3)
+                    throw new errors/* InvalidResponse */.h5(`index files ${wanted.join(', ')} could not be read`, {});
+                await fetchInto(base, have, wanted);
+                continue;
+            }
             const out = new Map();
             for (const p of u.deletes)
                 out.set(p, null);
             for (const [p, b] of u.writes)
                 out.set(p, b);
-            return out;
+            return await withMissingCounts(base, t, mine, manifest.parsed, have, out);
         }
         catch (e) {
             if (wanted.length === 0 || round > 3)
@@ -51965,6 +52831,22 @@ async function incremental(base, t, mine, manifestBytes, o) {
             await fetchInto(base, have, wanted);
         }
     }
+}
+/**
+ * An index written before value counts (counts.ts) lacks the counts files this write would update: count
+ * those fields from one run of the index (read whole, once: 1–2 GraphQL requests at 100,000 documents) so
+ * the write adds them, exact — the next writes then keep them at no extra read.
+ */
+async function withMissingCounts(base, t, mine, m, have, out) {
+    const absent = t.fields.filter((f) => {
+        const p = (0,indexes_counts/* countsPath */.Uw)(t.namespace, t.type, f);
+        return have.has(p) && have.get(p) === undefined;
+    });
+    if (absent.length === 0)
+        return out;
+    for (const [p, b] of await countsFromRun(base.read, m, t, mine, absent, () => declaredMeanwhile(t)))
+        out.set(p, b);
+    return out;
 }
 function afterState(op, t) {
     const a = op.after;
@@ -51999,42 +52881,6 @@ function toChanges(files) {
 var compile = __nccwpck_require__(6017);
 // EXTERNAL MODULE: ./src/document/schema/enforce.ts
 var enforce = __nccwpck_require__(9171);
-;// CONCATENATED MODULE: ./src/document/schema/existing.ts
-/**
- * The documents already in a section checked against a schema about to be declared (issue 38): refused,
- * listing up to 50 violations, unless `force`. Read the way any bulk reader reads a type — one listing of
- * the type's keys, then `readManyFrom` (core/read-many.ts: on the GitHub API the section's archive or
- * batches of blobs, elsewhere key by key), streamed, so memory holds the keys and one document at a time.
- * Runs only when a write declares a schema that differs from the one at the tip.
- */
-
-
-
-/**
- * Check every document of `namespace/type` at `version` (except `skip`: the write's own keys, checked — or
- * deleted — by the write itself) against `schema`, into `violations`.
- *
- * @example
- * const v = new Violations();
- * await checkExisting(store, tip, { namespace: 'github', type: 'repo' }, compiled, new Set(), v);
- * v.throwForDeclaration('schema', 'github/repo');
- */
-async function checkExisting(store, version, t, schema, skip, violations) {
-    if (version === null)
-        return;
-    const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
-    const keys = listed.entries
-        .map((e) => e.key)
-        .filter((k) => !skip.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type && (0,document_identity/* parseKey */.Do)(k)?.namespace === t.namespace);
-    if (keys.length === 0)
-        return;
-    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
-        if (item.value === null)
-            continue;
-        violations.check(item.key, schema, (0,envelope/* decodeEnvelope */.vw)(item.value, version).data);
-    }
-}
-
 ;// CONCATENATED MODULE: ./src/document/schema/parts.ts
 /**
  * The schema checks of one write's documents, made as they are encoded, so no document's data is held or
@@ -52145,7 +52991,350 @@ function schemaChangedMeanwhile(namespace, type) {
     throw new errors/* InvalidConfig */.OZ('schemas', `the schema of ${namespace}/${type} changed while this write was under way; nothing was written — run the write again`, { namespace, type });
 }
 
+;// CONCATENATED MODULE: ./src/document/schema/read.ts
+
+
+
+/**
+ * A type's schema at the tip (or at `version`) with its blob SHA, or null when it has none.
+ *
+ * @example
+ * const s = await storedSchema(store, { namespace: 'github', type: 'repo' }); // { blobSha, schema } | null
+ */
+async function storedSchema(store, t, options = {}) {
+    (0,document_identity/* assertIdentityFields */._i)(t?.namespace, t?.type, 'x');
+    if (options.version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(options.version);
+    const key = (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
+    const got = await store.get(key, options.version === undefined ? {} : { version: options.version });
+    const d = (0,schema_declaration/* parseTypeDeclaration */.Cw)(key, got?.value);
+    return d && got ? { blobSha: got.blobSha, schema: d.schema } : null;
+}
+
+;// CONCATENATED MODULE: ./src/document/schema/existing.ts
+/**
+ * The documents already in a section checked against a schema about to be declared (issue 38): refused,
+ * listing up to 50 violations, unless `force`. Read the way any bulk reader reads a type — one listing of
+ * the type's keys, then `readManyFrom` (core/read-many.ts: on the GitHub API the section's archive or
+ * batches of blobs, elsewhere key by key), streamed, so memory holds the keys and one document at a time.
+ * Runs only when a write declares a schema that differs from the one at the tip.
+ */
+
+
+
+/**
+ * Check every document of `namespace/type` at `version` (except `skip`: the write's own keys, checked — or
+ * deleted — by the write itself) against `schema`, into `violations`.
+ *
+ * @example
+ * const v = new Violations();
+ * await checkExisting(store, tip, { namespace: 'github', type: 'repo' }, compiled, new Set(), v);
+ * v.throwForDeclaration('schema', 'github/repo');
+ */
+async function checkExisting(store, version, t, schema, skip, violations) {
+    if (version === null)
+        return;
+    const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+    const keys = listed.entries
+        .map((e) => e.key)
+        .filter((k) => !skip.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type && (0,document_identity/* parseKey */.Do)(k)?.namespace === t.namespace);
+    if (keys.length === 0)
+        return;
+    for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+        if (item.value === null)
+            continue;
+        violations.check(item.key, schema, (0,envelope/* decodeEnvelope */.vw)(item.value, version).data);
+    }
+}
+
+// EXTERNAL MODULE: ./src/document/search/index.ts + 17 modules
+var document_search = __nccwpck_require__(8029);
+;// CONCATENATED MODULE: ./src/document/search-write.ts
+/**
+ * Keeping a section's full-text search exact in the SAME commit as its documents (issue 42): the
+ * declarations hook (declarations.ts) calls {@link searchChanges} on the tip each attempt builds on, with
+ * its first read round (`_docdb/search.json` and the written types' search manifests, read together with
+ * the index and schema keys: no request of its own).
+ *
+ * Per declared type the write touches:
+ * - a small write: the previous versions of its documents (the SAME read as the index work's: the hook
+ *   hands both a memoizing `base`, so one read, not two), then `updateSearch` asking for the shards and
+ *   table buckets it needs (`NeedFiles`), each round one batched `base.read`;
+ * - a large write (more than {@link LARGE_SEARCH_WRITE} documents of the type), a declaration added or
+ *   changed, a missing or damaged manifest, a damaged shard: `buildSearch` from the type's documents at the
+ *   tip with the write applied — exact either way, never a silently wrong index;
+ * - a dropped declaration: every file of the type deleted.
+ */
+
+
+
+
+
+
+/** Above this many documents of one type in a write, rebuild its search from the documents. */
+const LARGE_SEARCH_WRITE = 256;
+const search_write_typeKey = (t) => `${t.namespace}/${t.type}`;
+/** Rounds of `NeedFiles` one step may ask for before the answer is taken as damaged. */
+const MAX_ROUNDS = 8;
+/**
+ * The search declaration after `declare` is applied to `before` (upsert per type; no fields = drop), validated.
+ *
+ * @example
+ * applySearchDeclare({ version: 1, search: [] }, [{ namespace: 'g', type: 'repo', fields: ['data.title'] }]);
+ */
+function applySearchDeclare(before, declare) {
+    const byType = new Map(before.search.map((t) => [search_write_typeKey(t), t]));
+    for (const t of declare) {
+        byType.delete(search_write_typeKey(t));
+        if (t.fields.length > 0)
+            byType.set(search_write_typeKey(t), { namespace: t.namespace, type: t.type, fields: [...t.fields] });
+    }
+    return (0,document_search/* validateSearchDeclaration */.NC)({ version: 1, search: [...byType.values()] });
+}
+/**
+ * Search a write declares, checked before any I/O (`fields: []` drops, so it is not checked as a declaration):
+ * `InvalidConfig` naming `search[i]…`.
+ *
+ * @example
+ * checkSearch([{ namespace: 'github', type: 'repo', fields: ['data.title'] }]); // throws InvalidConfig when bad
+ */
+function checkSearch(search) {
+    if (!Array.isArray(search)) {
+        throw new errors/* InvalidConfig */.OZ('search', 'search takes an array of { namespace, type, fields }', {
+            allowed: '[{ namespace, type, fields: ["data.title", …] }]',
+        });
+    }
+    const declared = search.filter((t) => t?.fields?.length !== 0);
+    (0,document_search/* validateSearchDeclaration */.NC)({ version: 1, search: declared });
+}
+/**
+ * The search changes of one write on the tip `base`, given the hook's first read round.
+ *
+ * @example
+ * const first = await base.read(declarationsFirstReads(types));
+ * const changes = await searchChanges({ store, ops }, base, first);
+ */
+async function searchChanges(w, base, first) {
+    const stored = first.get(document_search/* SEARCH_DECLARATION_KEY */._r)?.value;
+    const before = (0,document_search/* parseSearchDeclaration */.ak)(stored);
+    const after = w.declare ? applySearchDeclare(before, w.declare) : before;
+    const changed = (0,document_search/* searchDeclarationChanges */.MR)(before, after);
+    const files = new Map();
+    const manifest = (t) => search_write_manifestAt(base, first, t);
+    for (const t of changed.drop)
+        for (const p of await oldFiles(w.store, base.version, t, await manifest(t)))
+            files.set(p, null);
+    const byType = search_write_groupByType(w.ops);
+    const rebuilt = new Set(changed.build.map(search_write_typeKey));
+    for (const t of after.search) {
+        const mine = byType.get(search_write_typeKey(t)) ?? [];
+        if (mine.length === 0 && !rebuilt.has(search_write_typeKey(t)))
+            continue;
+        const bytes = await manifest(t);
+        for (const [p, b] of await search_write_typeFiles(w, base, t, mine, bytes, rebuilt.has(search_write_typeKey(t))))
+            files.set(p, b);
+    }
+    const declaration = (0,document_search/* serializeSearchDeclaration */.pZ)(after);
+    if (w.declare && !search_write_sameBytes(stored, declaration)) {
+        files.set(document_search/* SEARCH_DECLARATION_KEY */._r, after.search.length === 0 ? null : declaration);
+    }
+    return [...files].map(([key, value]) => (value === null ? { op: 'delete', key } : { op: 'put', key, value }));
+}
+/** A type's manifest at the tip: from the first read round, else read now (a dropped type not written). */
+async function search_write_manifestAt(base, first, t) {
+    const path = (0,document_search/* searchManifestPath */.eT)(t.namespace, t.type);
+    if (first.has(path))
+        return first.get(path)?.value;
+    return (await base.read([path])).get(path)?.value;
+}
+/**
+ * Every file of `t`'s search at the tip, to delete: those its manifest lists — or, when the manifest is
+ * damaged (it cannot be trusted to list them), whatever the section holds under the type's folder.
+ */
+async function oldFiles(store, version, t, manifest) {
+    if (!manifest || version === null)
+        return [];
+    try {
+        return (0,document_search/* searchFilesOf */.zr)(t, manifest);
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidResponse */.h5))
+            throw e;
+        const folder = (0,document_search/* searchManifestPath */.eT)(t.namespace, t.type).replace(/manifest\.json$/, '');
+        return (await store.list({ prefix: folder, version })).entries.map((x) => x.key);
+    }
+}
+/** The search files of `t` after the write: incremental, or built from the documents. */
+async function search_write_typeFiles(w, base, t, mine, manifest, rebuilt) {
+    const { largeTypeWrite = LARGE_SEARCH_WRITE, ...o } = w.options ?? {};
+    const build = async () => {
+        const old = await oldFiles(w.store, base.version, t, manifest);
+        return search_write_buildFromDocuments(w.store, base.version, t, mine, old, o);
+    };
+    if (rebuilt || !manifest || mine.length > largeTypeWrite)
+        return build();
+    try {
+        return await search_write_incremental(base, t, mine, o);
+    }
+    catch (e) {
+        // A damaged search (untrusted bytes read back) is built again from the documents: exact, if slower.
+        if (e instanceof errors/* InvalidResponse */.h5)
+            return build();
+        throw e;
+    }
+}
+/** A few documents of `t` changed: their previous versions, then `updateSearch` on the files it names. */
+async function search_write_incremental(base, t, mine, o) {
+    const previous = await base.read(mine.map((op) => op.key));
+    const changes = [];
+    for (const op of mine) {
+        const got = previous.get(op.key);
+        const sha = op.after ? op.after.blobSha || base.written(op.key) : undefined;
+        if (got && got.blobSha === sha)
+            continue;
+        const change = { id: op.id };
+        if (got && base.version)
+            change.before = (0,envelope/* decodeEnvelope */.vw)(got.value, base.version).data;
+        if (op.after)
+            change.after = searchData(op, t);
+        if ('before' in change || 'after' in change)
+            changes.push(change);
+    }
+    if (changes.length === 0)
+        return new Map();
+    const have = new Map();
+    const u = await withFiles(base, have, (read) => (0,document_search/* updateSearch */.YX)(t, read, changes, o));
+    const out = new Map();
+    for (const p of u.deletes)
+        out.set(p, null);
+    for (const [p, b] of u.writes)
+        out.set(p, b);
+    return out;
+}
+/**
+ * Run a pure step that may throw `NeedFiles`: fetch what it names (one batched read per round, at the
+ * write's tip) and run it again, until it answers.
+ */
+async function withFiles(base, have, step) {
+    const read = (p) => (have.has(p) ? have.get(p) : undefined);
+    for (let round = 0;; round++) {
+        try {
+            return step(read);
+        }
+        catch (e) {
+            if (!(e instanceof document_search/* NeedFiles */.uo) || round >= MAX_ROUNDS)
+                throw e;
+            const todo = e.paths.filter((p) => !have.has(p));
+            if (todo.length === 0)
+                throw e;
+            const got = await base.read(todo);
+            for (const p of todo)
+                have.set(p, got.get(p)?.value ?? null);
+        }
+    }
+}
+/** The data of an op's new state; a commit in parts that kept only index values cannot be searched. */
+function searchData(op, t) {
+    const d = dataAfter(op);
+    if (d)
+        return d.data;
+    throw new errors/* InvalidConfig */.OZ('search', `the search declaration of ${t.namespace}/${t.type} changed while this write was under way (now: ${t.fields.join(', ')}); nothing was written — run the write again`, { namespace: t.namespace, type: t.type });
+}
+/**
+ * Build `t` from every document of the type at `version` (read in bulk) with the write's ops applied;
+ * `old` files the build does not rewrite are deleted.
+ *
+ * @example
+ * const files = await buildFromDocuments(store, version, t, ops, oldFiles, {});
+ */
+async function search_write_buildFromDocuments(store, version, t, ops, old, o) {
+    const docs = new Map();
+    if (version !== null) {
+        const written = new Set(ops.map((op) => op.key));
+        const listed = await store.list({ prefix: `${t.namespace}/${t.type}/`, version });
+        const keys = listed.entries.map((e) => e.key).filter((k) => !written.has(k) && (0,document_identity/* parseKey */.Do)(k)?.doc_type === t.type);
+        for await (const item of (0,read_many/* readManyFrom */.O)(store, keys, { version })) {
+            if (!item.value)
+                continue;
+            const env = (0,envelope/* decodeEnvelope */.vw)(item.value, version);
+            docs.set(env.id, { id: env.id, data: env.data });
+        }
+    }
+    for (const op of ops) {
+        if (op.after)
+            docs.set(op.id, { id: op.id, data: searchData(op, t) });
+        else
+            docs.delete(op.id);
+    }
+    const out = new Map();
+    for (const p of old)
+        out.set(p, null);
+    for (const [p, b] of (0,document_search/* buildSearch */.ng)(t, [...docs.values()], o))
+        out.set(p, b);
+    return out;
+}
+/** The write's documents grouped by `namespace/type`. */
+function search_write_groupByType(ops) {
+    const out = new Map();
+    for (const op of ops) {
+        const list = out.get(search_write_typeKey(op));
+        if (list)
+            list.push(op);
+        else
+            out.set(search_write_typeKey(op), [op]);
+    }
+    return out;
+}
+function search_write_sameBytes(a, b) {
+    return a !== undefined && a.length === b.length && a.every((x, i) => x === b[i]);
+}
+
+;// CONCATENATED MODULE: ./src/document/shared-reads.ts
+/**
+ * `base`, remembering every value read through it (seeded with the first read round's answer) and
+ * gathering the reads asked for in one turn into one.
+ *
+ * @example
+ * const shared = sharedReads(base, first);
+ * await Promise.all([shared.read(['a.json']), shared.read(['b.json'])]); // one base.read(['a.json', 'b.json'])
+ * await shared.read(['a.json']); // answered from memory
+ */
+function sharedReads(base, first) {
+    const known = new Map(first);
+    let pending;
+    const gather = (keys) => {
+        if (!pending) {
+            const batch = { keys: new Set(), done: Promise.resolve() };
+            // A macrotask: every piece of work that is only awaiting memory gets to ask before the round goes out.
+            batch.done = new Promise((resolve) => setTimeout(resolve, 0)).then(async () => {
+                if (pending === batch)
+                    pending = undefined;
+                const todo = [...batch.keys];
+                const got = await base.read(todo);
+                for (const k of todo)
+                    known.set(k, got.get(k) ?? null);
+            });
+            pending = batch;
+        }
+        for (const k of keys)
+            pending.keys.add(k);
+        return pending.done;
+    };
+    return {
+        version: base.version,
+        written: (key) => base.written(key),
+        read: async (keys) => {
+            const todo = keys.filter((k) => !known.has(k));
+            if (todo.length > 0)
+                await gather(todo);
+            return new Map(keys.map((k) => [k, known.get(k) ?? null]));
+        },
+    };
+}
+
 ;// CONCATENATED MODULE: ./src/document/declarations.ts
+
+
 
 
 
@@ -52194,14 +53383,19 @@ function writeHook(w) {
 function declarationsDerive(w) {
     return async (base) => {
         const ops = w.ops();
-        const types = first_reads_writtenTypes(ops, w.indexes ?? [], w.schemas ?? []);
-        if (types.length === 0 && !w.indexes && !w.schemas)
+        const types = first_reads_writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? []);
+        if (types.length === 0 && !w.indexes && !w.schemas && !w.search)
             return [];
         const first = await base.read(declarationsFirstReads(types));
         declarations_checkDocuments(w, ops, schemasAt(w, types, first));
         const declared = await schemaFiles(w, base, ops, first);
-        const indexed = await indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, base, first);
-        return [...indexed, ...declared];
+        // Side by side on one memo: the previous documents are read once, the parts and shards in one round.
+        const shared = sharedReads(base, first);
+        const [indexed, searched] = await Promise.all([
+            indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, shared, first),
+            searchChanges({ store: w.store, ops, declare: w.search, options: w.searchOptions }, shared, first),
+        ]);
+        return [...indexed, ...searched, ...declared];
     };
 }
 /**
@@ -52298,14 +53492,13 @@ function declarations_sameBytes(a, b) {
 
 // EXTERNAL MODULE: ./src/document/expect/write.ts
 var write = __nccwpck_require__(5012);
+// EXTERNAL MODULE: ./src/document/search-declared.ts
+var search_declared = __nccwpck_require__(1472);
 ;// CONCATENATED MODULE: ./src/document/write-kit.ts
-/**
- * The write path's declared-features half: the declarations hook (index maintenance, schema checks), the
- * schema compiler behind a write's `schemas`, expectations (`expect`) and index declarations. DocumentStore
- * reaches it only through `features.write()` (features.ts), and only when a write needs it: a write that
- * declares something, or one to a section that declares something about the written types
- * (light-write.ts). In Node it is loaded with the store; the browser bundle loads it on first use.
- */
+
+
+
+
 
 
 
@@ -52320,16 +53513,27 @@ var write = __nccwpck_require__(5012);
 function checkIndexes(indexes) {
     applyDeclare({ version: 1, indexes: [] }, indexes.filter((t) => t?.fields?.length !== 0));
 }
+/**
+ * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
+ * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
+ *
+ * @example
+ * const checks = schemaChecks(store, prepareSchemas(schemas));
+ */
+function schemaChecks(store, declared) {
+    return new PartsSchemas((namespace, type) => storedSchema(store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
+}
 
 ;// CONCATENATED MODULE: ./src/document/features.ts
 /**
  * The loader seam of DocumentStore's optional features: the write path's declarations work (write-kit.ts),
- * queries, migrations and the versions reader. DocumentStore always reaches them through these async
+ * queries, full-text search (search-read.ts), migrations and the versions reader. DocumentStore always reaches them through these async
  * loaders, never by a static import, so a build can choose how they load without changing what they do:
  * here (Node, `lib/`, the Action) they are imported eagerly and the loaders resolve at once; the browser
  * bundle swaps this module for src/browser/lazy/features.ts, whose loaders `import()` each piece as its own
  * chunk on first use (scripts/build-browser.mjs), so a page that only gets and puts never downloads them.
  */
+
 
 
 
@@ -52343,9 +53547,74 @@ function checkIndexes(indexes) {
 const features = {
     write: async () => write_kit_namespaceObject,
     query: async () => query_namespaceObject,
+    search: async () => search_read,
     migrate: async () => migrate,
     versions: async () => versions_of,
 };
+
+;// CONCATENATED MODULE: ./src/document/document-reads.ts
+
+class DocumentReads {
+    /**
+     * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
+     * `orderBy`, `limit`/`cursor` pages, `fields` (rows from the index alone). On a field without an index
+     * the documents are read instead and `answeredBy` says so; `requireIndex: true` makes that an error.
+     *
+     * @example
+     * const { rows, documents, answeredBy, requests } = await docs.query({
+     *   namespace: 'github', type: 'repo',
+     *   where: [{ field: 'data.language', op: '=', value: 'TypeScript' }],
+     *   orderBy: { field: 'data.stars', direction: 'desc' }, limit: 20,
+     * });
+     */
+    async query(q) {
+        return (await features.query()).queryDocuments(this.store, q, this.indexOptions);
+    }
+    /**
+     * Each indexed field's values with their counts over the whole type, from the counts its index keeps: one
+     * small read per field (docs/indexes.md "Value counts").
+     *
+     * @example
+     * const { typeCount, fields } = await docs.facets({ namespace: 'github', type: 'repo', fields: ['data.language'] });
+     */
+    async facets(q) {
+        return (await features.query()).typeFacets(this.store, q);
+    }
+    /**
+     * Full-text search (issue 42, docs/search.md): documents of `namespace` (one `type`, or every type with
+     * search declared) holding every word of `text`, best first by BM25 — the last word also as a prefix,
+     * words of 5+ letters with one typo — in pages of `limit` (1..100, default 20) with `cursor`. Each hit's
+     * document is read and checked to hold its words (a tampered index is `InvalidResponse`).
+     *
+     * @example
+     * const { hits, total, nextCursor } = await docs.search('git database', { namespace: 'github', type: 'repo', limit: 10 });
+     * for (const h of hits) console.log(h.score.toFixed(2), h.id, h.fields.join(', '));
+     */
+    async search(text, options) {
+        return (await features.search()).searchDocuments(this.store, text, options);
+    }
+    /**
+     * The section's search declaration (at the tip, or at `version`): per `(namespace, type)` the searchable
+     * fields; an empty list when none is declared.
+     *
+     * @example
+     * const { search } = await docs.searchDeclaration(); // [{ namespace: 'github', type: 'repo', fields: ['data.title'] }]
+     */
+    async searchDeclaration(options = {}) {
+        return (await features.search()).storedSearchDeclaration(this.store, options);
+    }
+    /**
+     * The document at each of `versions` (commits of the section), in order, null where it is absent: one
+     * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
+     *
+     * @example
+     * const { entries } = await docs.history(identity, { limit: 100 });
+     * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
+     */
+    async versionsOf(identity, versions) {
+        return (await features.versions()).documentVersions(this.store, identity, versions);
+    }
+}
 
 ;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
 
@@ -52401,17 +53670,25 @@ class PartsCollector {
     dataOf;
     limit;
     schemas;
+    readSearched;
     /** The ops' new blob SHAs are left empty here: index-write.ts takes them from the store (`written`). */
     ops = [];
     buffered = 0;
     fields;
+    searched = new Set();
     constructor(readDeclaration, dataOf, limit = PARTS_BUFFER_BYTES, 
     /** The write's schema checks, for documents whose data is dropped (none: no schema is checked here). */
-    schemas) {
+    schemas, 
+    /**
+     * The types whose search the section declares (with the write's own declarations): their documents keep
+     * their data — a search index needs their text — so memory is bounded only for the other types.
+     */
+    readSearched) {
         this.readDeclaration = readDeclaration;
         this.dataOf = dataOf;
         this.limit = limit;
         this.schemas = schemas;
+        this.readSearched = readSearched;
     }
     /** Pass the parts through, collecting their documents. */
     async *collect(parts) {
@@ -52451,11 +53728,14 @@ class PartsCollector {
     valuesOf(d, sha, bytes) {
         const f = this.fields.get(`${d.namespace}/${d.type}`);
         const checked = this.schemas?.needsData(d.namespace, d.type) === true;
-        if (!f && !checked)
+        const searched = this.searched.has(`${d.namespace}/${d.type}`);
+        if (!f && !checked && !searched)
             return { blobSha: sha, values: [], fields: [] };
         const data = JSON.parse(new TextDecoder().decode(bytes())).data;
         if (checked)
             this.schemas.check(d.key, d.namespace, d.type, data);
+        if (searched)
+            return { blobSha: sha, data };
         if (!f)
             return { blobSha: sha, values: [], fields: [] };
         return { blobSha: sha, values: (0,indexes_rows/* storedValues */.ee)(f, { id: d.id, blobSha: sha, data }), fields: f };
@@ -52463,6 +53743,8 @@ class PartsCollector {
     /** Read the declaration (and the buffered types' schemas); turn the buffered documents into values (dropping their bytes). */
     async learnDeclaration() {
         const d = await this.readDeclaration();
+        const searched = (await this.readSearched?.()) ?? [];
+        this.searched = new Set(searched.map((t) => `${t.namespace}/${t.type}`));
         await this.schemas?.prepare(typesOf(this.ops));
         this.fields = new Map(d.indexes.map((t) => [`${t.namespace}/${t.type}`, t.fields]));
         for (const op of this.ops) {
@@ -52495,7 +53777,7 @@ function typesOf(docs) {
  * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
  */
 function lightWriteHook(w, features) {
-    if (w.indexes || w.schemas || w.parts) {
+    if (w.indexes || w.schemas || w.search || w.parts) {
         // The write declares something (or checks schemas as it encodes): the full hook, as it is.
         return async (base) => (await features.write()).writeHook(w)(base);
     }
@@ -52515,17 +53797,35 @@ function lightWriteHook(w, features) {
 }
 /**
  * Whether the first read round found anything the declarations hook acts on for these types: a manifest or
- * a schema file of one of them, or an index declaration naming one of them.
+ * a schema file of one of them, or an index or search declaration naming one of them.
  */
 function declaresAnything(first, types) {
     for (const [key, got] of first)
-        if (key !== declaration/* DECLARATION_KEY */.FF && got)
+        if (key !== declaration/* DECLARATION_KEY */.FF && key !== SEARCH_DECLARATION_PATH && got)
             return true;
-    const declared = first.get(declaration/* DECLARATION_KEY */.FF);
-    if (!declared)
-        return false;
-    const indexes = (0,declaration/* parseDeclaration */.Av)(declared.value).indexes;
-    return indexes.some((t) => types.some((o) => o.namespace === t.namespace && o.type === t.type));
+    const names = (t) => types.some((o) => o.namespace === t.namespace && o.type === t.type);
+    const value = (key) => first.get(key)?.value;
+    const search = value(SEARCH_DECLARATION_PATH);
+    if (search && searchNames(search, names))
+        return true;
+    const indexes = value(declaration/* DECLARATION_KEY */.FF);
+    return indexes !== undefined && (0,declaration/* parseDeclaration */.Av)(indexes).indexes.some(names);
+}
+/**
+ * Whether the search declaration names one of the written types, read without the search core (the entry
+ * of the browser bundle does not carry it): anything but the plain shape counts as naming them, so the full
+ * hook — which parses it strictly — decides (a damaged declaration is its `InvalidResponse`, never skipped).
+ */
+function searchNames(bytes, names) {
+    try {
+        const parsed = JSON.parse(new TextDecoder().decode(bytes));
+        if (!Array.isArray(parsed.search))
+            return true;
+        return parsed.search.some((t) => typeof t !== 'object' || t === null || names(t));
+    }
+    catch {
+        return true;
+    }
 }
 /** `base`, with the first read round answered from what was read already (no request spent twice). */
 function withFirstRead(base, keys, first) {
@@ -52650,31 +53950,12 @@ async function listDocuments(store, options = {}) {
     return { ...meta, documents, version: listed.version, nextCursor };
 }
 
-;// CONCATENATED MODULE: ./src/document/schema/read.ts
-
-
-
-/**
- * A type's schema at the tip (or at `version`) with its blob SHA, or null when it has none.
- *
- * @example
- * const s = await storedSchema(store, { namespace: 'github', type: 'repo' }); // { blobSha, schema } | null
- */
-async function storedSchema(store, t, options = {}) {
-    (0,document_identity/* assertIdentityFields */._i)(t?.namespace, t?.type, 'x');
-    if (options.version !== undefined)
-        (0,core_version/* assertValidVersion */.J)(options.version);
-    const key = (0,schema_declaration/* typeDeclarationPath */._O)(t.namespace, t.type);
-    const got = await store.get(key, options.version === undefined ? {} : { version: options.version });
-    const d = (0,schema_declaration/* parseTypeDeclaration */.Cw)(key, got?.value);
-    return d && got ? { blobSha: got.blobSha, schema: d.schema } : null;
-}
-
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
+
 
 
 
@@ -52701,17 +53982,21 @@ async function storedSchema(store, t, options = {}) {
  */
 /** Documents per part when `putMany` hands a large write to the store in parts. */
 const PUT_MANY_PART = 1000;
-class DocumentStore {
+class DocumentStore extends DocumentReads {
     store;
     /**
      * @param store the section's RefStore.
-     * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less).
+     * @param options `index.maxPartBytes`: split an index part above this size (default 128 KiB; tests use less);
+     *   `search.maxShardBytes` / `search.largeTypeWrite`: the same for search (docs/search.md).
      */
     constructor(store, options = {}) {
+        super();
         this.store = store;
         this.indexOptions = options.index ?? {};
+        this.searchOptions = options.search ?? {};
     }
     indexOptions;
+    searchOptions;
     /** Full name of the section ref. */
     get ref() {
         return this.store.ref;
@@ -52795,20 +54080,23 @@ class DocumentStore {
      * `encode` makes the parts, given the checks of the schemas the write declares (when it declares any).
      */
     async commitChangeParts(encode, options, dataOf) {
-        const { indexes, schemas, guard, expect, ...rest } = options;
+        const { indexes, schemas, search, guard, expect, ...rest } = options;
         (0,commit_parts/* assertPartsOptions */.Z9)(rest);
         const kit = await features.write();
         const expecting = kit.expectingWrite(this.store, expect, guard, dataOf);
         if (indexes)
             kit.checkIndexes(indexes);
+        if (search)
+            kit.checkSearch(search);
         const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
-        const checks = this.schemaChecks(kit, declared);
-        const seen = new PartsCollector(async () => kit.applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks);
+        const checks = kit.schemaChecks(this.store, declared);
+        const seen = new PartsCollector(async () => kit.applyDeclare(await this.indexes(), indexes ?? []), dataOf, undefined, checks, async () => kit.applySearchDeclare(await kit.storedSearchDeclaration(this.store), search ?? []).search);
         const collected = seen.collect(encode(checks.declaresAny ? checks : undefined));
         return (0,commit_parts/* commitInParts */.Bh)(this.store, expecting.collector ? expecting.collector.collect(collected) : collected, {
             ...rest,
             derive: this.declarations(() => seen.ops, {
                 indexes,
+                search,
                 schemas: declared,
                 guard: expecting.guard,
                 parts: checks,
@@ -52816,18 +54104,12 @@ class DocumentStore {
         });
     }
     /**
-     * The schema checks of one write (schema/parts.ts): documents of a type whose schema it declares are
-     * checked as they are encoded; a commit in parts learns the section's schemas as its parts arrive.
-     */
-    schemaChecks(kit, declared) {
-        return new kit.PartsSchemas((namespace, type) => storedSchema(this.store, { namespace, type }), new Map((declared ?? []).map((d) => [`${d.namespace}/${d.type}`, d.compiled])));
-    }
-    /**
      * The ONE derive hook of every write (light-write.ts, then declarations.ts `writeHook`): the caller's guard
      * and the write's expectations first, then schemas checked and indexes kept exact.
      */
     declarations(ops, o = {}) {
-        return lightWriteHook({ store: this.store, ops, indexOptions: this.indexOptions, ...o }, features);
+        const options = { indexOptions: this.indexOptions, searchOptions: this.searchOptions };
+        return lightWriteHook({ store: this.store, ops, ...options, ...o }, features);
     }
     /**
      * The section's index declaration (at the tip, or at `version`): per `(namespace, type)` the indexed
@@ -52858,6 +54140,18 @@ class DocumentStore {
         }
         (await features.write()).checkIndexes(indexes);
         return this.commit([], { ...options, indexes });
+    }
+    /**
+     * Declare full-text search (docs/search.md): per `(namespace, type)` the fields whose text is searchable
+     * (`id` or `data.<path>`, 1 to 8), replacing that type's declaration; `fields: []` drops it. Builds (or
+     * deletes) those search indexes in ONE commit, from the documents; declaring what is declared writes nothing.
+     *
+     * @example
+     * await docs.declareSearch([{ namespace: 'github', type: 'repo', fields: ['data.title', 'data.body'] }]);
+     */
+    async declareSearch(search, options = {}) {
+        (await features.write()).checkSearch(search);
+        return this.commit([], { ...options, search });
     }
     /**
      * The JSON Schema documents of one type must follow (at the tip, or at `version`), or null when none is
@@ -52891,21 +54185,6 @@ class DocumentStore {
         });
     }
     /**
-     * Answer a question about one type from its index (issue 28): `where` clauses combined with AND,
-     * `orderBy`, `limit`/`cursor` pages, `fields` (rows from the index alone). On a field without an index
-     * the documents are read instead and `answeredBy` says so; `requireIndex: true` makes that an error.
-     *
-     * @example
-     * const { rows, documents, answeredBy, requests } = await docs.query({
-     *   namespace: 'github', type: 'repo',
-     *   where: [{ field: 'data.language', op: '=', value: 'TypeScript' }],
-     *   orderBy: { field: 'data.stars', direction: 'desc' }, limit: 20,
-     * });
-     */
-    async query(q) {
-        return (await features.query()).queryDocuments(this.store, q, this.indexOptions);
-    }
-    /**
      * Atomic mix of puts and deletes: one commit, all or nothing. Every operation is validated before any
      * I/O. `written`/`deleted` in the result are canonical keys (metadata keys included).
      *
@@ -52917,21 +54196,24 @@ class DocumentStore {
      * ]);
      */
     async commit(ops, options = {}) {
-        const { indexes, schemas, guard, expect, ...rest } = options;
-        if (!indexes && !schemas && expect === undefined) {
+        const { indexes, schemas, search, guard, expect, ...rest } = options;
+        if (!indexes && !schemas && !search && expect === undefined) {
             // Declares nothing: the light hook loads the declarations work only if the section needs it.
             const changes = opsToChanges(ops);
             const derive = this.declarations(() => indexedOpsOf(ops, changes), { guard });
             return this.store.commit(changes, { ...rest, derive });
         }
         const kit = await features.write();
+        if (search)
+            kit.checkSearch(search);
         const declared = schemas ? kit.prepareSchemas(schemas) : undefined;
-        const checks = this.schemaChecks(kit, declared);
+        const checks = kit.schemaChecks(this.store, declared);
         const changes = opsToChanges(ops, checks.declaresAny ? checks : undefined);
         const expecting = kit.expectingWrite(this.store, expect, guard);
         expecting.collector?.takeOps(ops, changes);
         const derive = this.declarations(() => indexedOpsOf(ops, changes), {
             indexes,
+            search,
             schemas: declared,
             guard: expecting.guard,
             parts: checks,
@@ -53004,17 +54286,6 @@ class DocumentStore {
     async history(identity, options = {}) {
         assertLimit(options.limit);
         return this.store.history((0,document_identity/* deriveKey */.Hz)(identity), options);
-    }
-    /**
-     * The document at each of `versions` (commits of the section), in order, null where it is absent: one
-     * GraphQL query per 100 versions on the GitHub API with a token (`RefStore.readVersions`), else one read each.
-     *
-     * @example
-     * const { entries } = await docs.history(identity, { limit: 100 });
-     * const { documents } = await docs.versionsOf(identity, entries.map((e) => e.version));
-     */
-    async versionsOf(identity, versions) {
-        return (await features.versions()).documentVersions(this.store, identity, versions);
     }
     /**
      * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
@@ -54447,10 +55718,10 @@ function parseKey(key) {
 /* harmony export */ });
 /* unused harmony exports MAX_PART_BYTES_OPTION, buildTypeIndex, buildIndex */
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2299);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(1862);
-/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4777);
-/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1714);
+/* harmony import */ var _counts_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(2620);
+/* harmony import */ var _format_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(2299);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1862);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2000);
 /**
  * Build an index from the whole document set (issue 28: "adding or changing a declaration builds that
  * index in one commit"). Pure: the caller supplies the documents and writes the returned files.
@@ -54490,7 +55761,7 @@ function chunkRows(rows, limit) {
     let chunk = [];
     let size = 0;
     for (const r of rows) {
-        const b = (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowBytes */ .wg)(r);
+        const b = (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .rowBytes */ .wg)(r);
         if (chunk.length > 0 && size + b > limit) {
             out.push(chunk);
             chunk = [];
@@ -54502,6 +55773,16 @@ function chunkRows(rows, limit) {
     if (chunk.length > 0 || out.length === 0)
         out.push(chunk);
     return out;
+}
+/**
+ * A build's chunks with a last one under 1/8 of the bound joined to the one before (the result stays under
+ * 7/8 of the bound): else the first write touching the run's end would merge it, reading one more part.
+ */
+function withoutSmallTail(chunks, max) {
+    const last = chunks[chunks.length - 1];
+    if (chunks.length < 2 || last.reduce((n, r) => n + (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .rowBytes */ .wg)(r), 0) >= max / 8)
+        return chunks;
+    return [...chunks.slice(0, -2), chunks[chunks.length - 2].concat(last)];
 }
 /** Separator of a chunk that does not start the run: its first row. */
 const separatorOf = (rows) => [rows[0].key, rows[0].id];
@@ -54524,21 +55805,19 @@ function buildTypeIndex(t, docs, options = {}) {
 function buildTypeIndexFromValues(t, docs, options = {}) {
     const limit = fillBytes(partBound(options));
     const values = docs.map((d) => d.values);
-    const heads = docs.map((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowHead */ .VU)(d.id, d.blobSha, values[di]));
-    const headBytes = heads.map(_values_js__WEBPACK_IMPORTED_MODULE_4__/* .utf8Length */ .wI);
+    const heads = docs.map((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .rowHead */ .VU)(d.id, d.blobSha, values[di]));
     const files = new Map();
     const runs = t.fields.map((field, fi) => {
-        const rows = docs
-            .flatMap((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .rowsOf */ .RO)(fi, d.id, d.blobSha, values[di], heads[di], headBytes[di]))
-            .sort(_rows_js__WEBPACK_IMPORTED_MODULE_3__/* .compareRows */ .fz);
-        const parts = chunkRows(rows, limit).map((chunk, i) => {
-            files.set((0,_paths_js__WEBPACK_IMPORTED_MODULE_2__/* .partPath */ .xl)(t.namespace, t.type, field, String(i)), (0,_format_js__WEBPACK_IMPORTED_MODULE_1__/* .encodePart */ .QU)(chunk));
+        const rows = docs.flatMap((d, di) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .rowsOf */ .RO)(fi, d.id, d.blobSha, values[di], heads[di])).sort(_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .compareRows */ .fz);
+        files.set((0,_counts_js__WEBPACK_IMPORTED_MODULE_1__/* .countsPath */ .Uw)(t.namespace, t.type, field), (0,_counts_js__WEBPACK_IMPORTED_MODULE_1__/* .serializeCounts */ .FU)((0,_counts_js__WEBPACK_IMPORTED_MODULE_1__/* .countRows */ .BO)(field, docs.length, rows)));
+        const parts = withoutSmallTail(chunkRows(rows, limit), partBound(options)).map((chunk, i) => {
+            files.set((0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .partPath */ .xl)(t.namespace, t.type, field, String(i)), (0,_format_js__WEBPACK_IMPORTED_MODULE_2__/* .encodePart */ .QU)(chunk));
             return { name: String(i), lower: i === 0 ? null : separatorOf(chunk) };
         });
         return { field, next: parts.length, parts };
     });
     const manifest = {
-        version: 1,
+        version: _format_js__WEBPACK_IMPORTED_MODULE_2__/* .FORMAT_VERSION */ .Hp,
         namespace: t.namespace,
         type: t.type,
         fields: [...t.fields],
@@ -54737,16 +56016,291 @@ function integer(v, field, min, max = Number.MAX_SAFE_INTEGER) {
 
 /***/ }),
 
+/***/ 2620:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   BO: () => (/* binding */ countRows),
+/* harmony export */   FU: () => (/* binding */ serializeCounts),
+/* harmony export */   RB: () => (/* binding */ countsPaths),
+/* harmony export */   UJ: () => (/* binding */ parseCounts),
+/* harmony export */   Uw: () => (/* binding */ countsPath),
+/* harmony export */   VI: () => (/* binding */ countsAfter),
+/* harmony export */   mB: () => (/* binding */ keyDelta),
+/* harmony export */   sj: () => (/* binding */ countsToRead),
+/* harmony export */   wQ: () => (/* binding */ COUNTS_CAP)
+/* harmony export */ });
+/* unused harmony export applyKeyDelta */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1862);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2000);
+/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(1714);
+/**
+ * Value counts (issue 40 item 7, facets): per indexed field, how many rows of its run hold each key —
+ * kept next to the run as `_docdb/index/<ns>/<type>/<field dir>/counts.json`, so the facets of a field
+ * cost one read at any type size (the run itself is ~95 parts at 100,000 documents). Every docdb writer
+ * keeps the file EXACT in the same commit as the run: a build counts the run's rows, an update applies the
+ * rows it removes and adds (update.ts knows them), a drop deletes it. See docs/indexes.md "Value counts".
+ *
+ * A count is of ROWS, so it follows the run's own rules (rows.ts): a scalar is one row, a non-empty array
+ * one row per distinct element (counted apart from the same scalar: its filter is `contains`, not `=`),
+ * `[]` and a missing field (`{}`) are keys of their own, a long string counts under its cut prefix.
+ *
+ * Stored form, one compact line:
+ *   {"version":1,"field":"data.language","count":5000,"values":[["C",500],["Go",1500],["cli",4000,1]]}
+ * `count` is the type's document count (the manifest's), `values` every distinct key in run order
+ * (`[key, count]`, or `[key, count, 1]` for an array element) — or `null` past {@link COUNTS_CAP}
+ * distinct keys: then no count is kept (a top list kept from a partial count could be wrong after the
+ * next write). Read back it is untrusted: shape, order, cap, and sums consistent with `count` are
+ * checked, and anything else is `InvalidResponse` naming the file — never a wrong count.
+ */
+
+
+
+
+
+
+/** Most distinct keys whose counts a field keeps; past it the file says "more than this" and keeps none. */
+const COUNTS_CAP = 1000;
+/**
+ * Where a field's counts live, beside its run's parts.
+ *
+ * @example
+ * countsPath('github', 'repo', 'data.language'); // '_docdb/index/github/repo/data.language/counts.json'
+ */
+function countsPath(namespace, type, field) {
+    return `${(0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .indexDir */ .sA)(namespace, type)}${(0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .fieldDir */ .at)(field)}/counts.json`;
+}
+/** Every counts path of a type's fields (what a drop or a rebuild for other fields deletes). */
+function countsPaths(m) {
+    return m.fields.map((f) => countsPath(m.namespace, m.type, f));
+}
+const slotOf = (key, element) => `${element ? 'e' : 's'}${JSON.stringify(key)}`;
+/** Run order of two counted keys: by key, a whole value before the same key as an element. */
+function compareCounted(a, b) {
+    return (0,_values_js__WEBPACK_IMPORTED_MODULE_5__/* .compareStored */ .hR)(a.key, b.key) || Number(a.element) - Number(b.element);
+}
+/** Counts keyed by slot, from a list (the stored form's `values`). */
+function bySlot(values) {
+    return new Map(values.map((v) => [slotOf(v.key, v.element), { ...v }]));
+}
+/** The counts as stored: the slots in run order, or null past the cap. */
+function finish(field, count, slots) {
+    const values = slots.size > COUNTS_CAP ? null : [...slots.values()].sort(compareCounted);
+    return { field, count, values };
+}
+/**
+ * The counts of one run's rows (a build: every row of the field, `count` documents).
+ *
+ * @example
+ * countRows('data.l', 2, rows).values; // [{ key: 'Go', element: false, count: 2 }]
+ */
+function countRows(field, count, rows) {
+    const slots = new Map();
+    for (const r of rows) {
+        const slot = slotOf(r.key, r.element);
+        const seen = slots.get(slot);
+        if (seen)
+            seen.count++;
+        else
+            slots.set(slot, { key: r.key, element: r.element, count: 1 });
+    }
+    return finish(field, count, slots);
+}
+/**
+ * The net change of each key's count from rows removed and added (keys whose rows only moved, e.g. a
+ * document rewritten with the same value, cancel out); `count` may be negative, zeros are left out.
+ *
+ * @example
+ * keyDelta(rowsOfGo, rowsOfRust); // [{ key: 'Go', element: false, count: -1 }, { key: 'Rust', element: false, count: 1 }]
+ */
+function keyDelta(removed, added) {
+    const slots = new Map();
+    const add = (r, n) => {
+        const slot = slotOf(r.key, r.element);
+        const seen = slots.get(slot);
+        if (seen)
+            seen.count += n;
+        else
+            slots.set(slot, { key: r.key, element: r.element, count: n });
+    };
+    for (const r of removed)
+        add(r, -1);
+    for (const r of added)
+        add(r, 1);
+    return [...slots.values()].filter((k) => k.count !== 0);
+}
+/**
+ * The counts after a write: `delta` from {@link keyDelta}, `count` the type's new document count. Counts
+ * past the cap stay uncounted (only a build counts them again). Throws `InvalidResponse` when a key would
+ * fall below zero: the file contradicts the run.
+ *
+ * @example
+ * applyKeyDelta(old, keyDelta(removed, added), 5001, path);
+ */
+function applyKeyDelta(old, delta, count, path) {
+    if (old.values === null)
+        return { field: old.field, count, values: null };
+    const slots = bySlot(old.values);
+    for (const d of delta) {
+        const slot = slotOf(d.key, d.element);
+        const now = (slots.get(slot)?.count ?? 0) + d.count;
+        if (now < 0) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index counts ${path} holds fewer rows of ${JSON.stringify(d.key)} than the write removes; the index must be rebuilt`, { key: path });
+        }
+        if (now === 0)
+            slots.delete(slot);
+        else
+            slots.set(slot, { key: d.key, element: d.element, count: now });
+    }
+    return finish(old.field, count, slots);
+}
+/** What a write does to one field's counts: nothing when no key's count and not the document count change. */
+function touches(delta, before, after) {
+    return delta.length > 0 || before !== after;
+}
+/**
+ * The counts file of run `fi` a write must read (then rewrite), or undefined when it leaves it alone.
+ *
+ * @example
+ * countsToRead(manifest, 0, keyDelta(removed, added), manifest.count + 1); // '_docdb/index/g/repo/data.l/counts.json'
+ */
+function countsToRead(m, fi, delta, count) {
+    return touches(delta, m.count, count) ? countsPath(m.namespace, m.type, m.fields[fi]) : undefined;
+}
+/**
+ * The new bytes of run `fi`'s counts after a write (`m` as before it, `count` after), or undefined when
+ * the write leaves them alone — or the index has none (written before counts were kept: index-write.ts
+ * then counts the field from one run, `countsFromRun`). `read` answers the file at the tip.
+ *
+ * @example
+ * const next = countsAfter((p) => filesAtTip.get(p), manifest, 0, keyDelta(removed, added), manifest.count + 1);
+ */
+function countsAfter(read, m, fi, delta, count) {
+    const path = countsToRead(m, fi, delta, count);
+    const bytes = path === undefined ? undefined : read(path);
+    if (path === undefined || bytes === undefined)
+        return undefined;
+    const old = parseCounts(bytes, m.namespace, m.type, m.fields[fi], m.count);
+    return { path, bytes: serializeCounts(applyKeyDelta(old, delta, count, path)) };
+}
+/**
+ * The stored bytes of one field's counts (one line).
+ *
+ * @example
+ * serializeCounts({ field: 'data.l', count: 1, values: [{ key: 'Go', element: false, count: 1 }] });
+ * // '{"version":1,"field":"data.l","count":1,"values":[["Go",1]]}\n'
+ */
+function serializeCounts(c) {
+    const values = c.values?.map((v) => (v.element ? [v.key, v.count, 1] : [v.key, v.count])) ?? null;
+    return new TextEncoder().encode(`${JSON.stringify({ version: 1, field: c.field, count: c.count, values })}\n`);
+}
+function keyCountOf(v, field) {
+    const a = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(v, field, 3, 'must be [key, count] or [key, count, 1]');
+    if (a.length < 2)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, 'must be [key, count] or [key, count, 1]');
+    const key = a[0];
+    const element = a.length === 3;
+    // A run's keys: a whole value is a scalar, `[]` or missing; an element is a scalar (rows.ts).
+    if (!(0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .isStored */ .mL)(key) || (Array.isArray(key) && key.length > 0) || (element && !isScalarKey(key)))
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 0), 'must be a key of the run (an element: a scalar)');
+    const count = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(a[1], (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 1), 1);
+    if (element && a[2] !== 1)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)((0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 2), 'must be 1 (an array element) or left out');
+    return { key, element, count };
+}
+/** An element key is a scalar or a cut string: never an array or the missing marker. */
+function isScalarKey(v) {
+    return !Array.isArray(v) && !(typeof v === 'object' && v !== null && !('cut' in v));
+}
+function countsOf(v) {
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(v, '');
+    if (o.version !== 1)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', 'must be 1');
+    const field = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.field, 'field', 1);
+    const count = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(o.count, 'count', 0);
+    const values = o.values === null ? null : (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.values, 'values', COUNTS_CAP, `must list at most ${COUNTS_CAP} values`);
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', ['version', 'field', 'count', 'values']);
+    return { field, count, values: values?.map((x, i) => keyCountOf(x, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('values', i))) ?? null };
+}
+/**
+ * Whether the sums fit `count` documents: each document is one whole-value row, or 1 to
+ * {@link MAX_ARRAY_ELEMENTS} element rows — so a changed count shows unless another count changed with it.
+ */
+function sumsFit(c) {
+    if (c.values === null)
+        return true;
+    let whole = 0;
+    let elements = 0;
+    for (const v of c.values) {
+        if (v.element)
+            elements += v.count;
+        else
+            whole += v.count;
+    }
+    const arrays = c.count - whole; // documents whose value is a non-empty array
+    return arrays >= 0 && elements >= arrays && elements <= arrays * _values_js__WEBPACK_IMPORTED_MODULE_5__/* .MAX_ARRAY_ELEMENTS */ .pK;
+}
+function badCounts(key, why) {
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index counts ${key} ${why}; the index must be rebuilt`, { key });
+}
+/**
+ * Parse a field's counts read back from the section (untrusted) and check them against the type's
+ * manifest count: a wrong shape, keys out of run order, more than the cap, sums that do not fit the
+ * documents, or a count other than the manifest's (a writer that does not keep counts wrote the type
+ * since) are `InvalidResponse` naming the file.
+ *
+ * @example
+ * parseCounts(bytes, 'github', 'repo', 'data.language', manifest.count); // ValueCounts, or throws
+ */
+function parseCounts(bytes, namespace, type, field, documents) {
+    const key = countsPath(namespace, type, field);
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch {
+        badCounts(key, 'is not JSON');
+    }
+    let c;
+    try {
+        c = countsOf(json);
+    }
+    catch (e) {
+        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_2__/* .ShapeProblem */ .PT))
+            throw e;
+        badCounts(key, `does not have the counts' shape (${e.field || 'the file'} ${e.problem})`);
+    }
+    if (c.field !== field)
+        badCounts(key, `names the field ${JSON.stringify(c.field)}`);
+    if (c.count !== documents)
+        badCounts(key, `counts ${c.count} documents where the manifest has ${documents} (written by a writer that does not keep counts?)`);
+    if (c.values?.some((v, i) => i > 0 && compareCounted(c.values[i - 1], v) >= 0))
+        badCounts(key, 'lists values out of order or twice');
+    if (!sumsFit(c))
+        badCounts(key, `has counts that do not add up to its ${c.count} documents`);
+    return c;
+}
+
+
+/***/ }),
+
 /***/ 9914:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   AP: () => (/* binding */ MAX_FIELD_CHARS),
 /* harmony export */   Av: () => (/* binding */ parseDeclaration),
 /* harmony export */   FF: () => (/* binding */ DECLARATION_KEY),
+/* harmony export */   ab: () => (/* binding */ MAX_DECLARED_TYPES),
 /* harmony export */   hv: () => (/* binding */ serializeDeclaration),
 /* harmony export */   jD: () => (/* binding */ validateDeclaration)
 /* harmony export */ });
-/* unused harmony exports MAX_INDEXED_FIELDS, MAX_FIELD_CHARS, MAX_DECLARED_TYPES */
+/* unused harmony export MAX_INDEXED_FIELDS */
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
@@ -55085,6 +56639,7 @@ function pageOf(q, cands, desc) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Cd: () => (/* binding */ pathOfPart),
+/* harmony export */   Hp: () => (/* binding */ FORMAT_VERSION),
 /* harmony export */   LQ: () => (/* binding */ partFor),
 /* harmony export */   MZ: () => (/* binding */ serializeManifest),
 /* harmony export */   Ng: () => (/* binding */ parseManifest),
@@ -55096,7 +56651,8 @@ function pageOf(q, cands, desc) {
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
 /* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1862);
-/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(4777);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(2000);
+/* harmony import */ var _work_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(3569);
 /**
  * The stored form of one `(namespace, type)`'s index: its manifest and its parts.
  *
@@ -55114,6 +56670,12 @@ function pageOf(q, cands, desc) {
 
 
 
+
+/**
+ * The stored format a writer writes: 2 (front-coded ids, base64url SHAs; rows.ts). Format 1 is still read,
+ * so queries answer from an index written before; the next write of the type rewrites it in format 2.
+ */
+const FORMAT_VERSION = 2;
 /** A part's lower bound: `null` (from the start of the run) or `[key, id]` with a stored key and an id. */
 function lowerOf(v, field) {
     if (v === null)
@@ -55148,8 +56710,8 @@ function runOf(v, field) {
 /** The manifest's shape, in a fresh object; its order and consistency are checked by checkRuns. */
 function manifestOf(v) {
     const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(v, '');
-    if (o.version !== 1)
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', 'must be 1');
+    if (o.version !== 1 && o.version !== FORMAT_VERSION)
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', `must be 1 or ${FORMAT_VERSION}`);
     const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.namespace, 'namespace');
     const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.type, 'type');
     const fields = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.fields, 'fields').map((f, i) => (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('fields', i)));
@@ -55158,7 +56720,7 @@ function manifestOf(v) {
     const count = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .integer */ .nd)(o.count, 'count', 0);
     const runs = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.runs, 'runs').map((r, i) => runOf(r, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('runs', i)));
     (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', ['version', 'namespace', 'type', 'fields', 'count', 'runs']);
-    return { version: 1, namespace, type, fields, count, runs };
+    return { version: o.version, namespace, type, fields, count, runs };
 }
 /** The manifest's bytes (one compact line: it is read on every query, so size counts more than diffs). */
 function serializeManifest(m) {
@@ -55194,6 +56756,7 @@ function checkRuns(m, key) {
  */
 function parseManifest(bytes, namespace, type) {
     const key = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .manifestPath */ .ji)(namespace, type);
+    _work_js__WEBPACK_IMPORTED_MODULE_5__/* .indexWork */ .e.manifestsParsed++;
     let json;
     try {
         if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
@@ -55224,12 +56787,17 @@ function parseManifest(bytes, namespace, type) {
  * to ~41,000 rows: a crafted part of 400,000 rows is refused before one line is parsed.
  */
 const MAX_READ_PART_BYTES = 2 * 1024 * 1024;
-/** A part's bytes: one row per line. */
+/** A part's bytes in the current format: one row per line, each id front-coded on the one before it. */
 function encodePart(rows) {
-    let text = '';
-    for (const r of rows)
-        text += `${(0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .encodeRow */ .b9)(r)}\n`;
-    return new TextEncoder().encode(text);
+    const lines = new Array(rows.length + 1);
+    let prev = '';
+    for (const [i, r] of rows.entries()) {
+        lines[i] = (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .storedLine */ .O2)(r, prev);
+        prev = r.id;
+    }
+    lines[rows.length] = ''; // the last newline
+    // One join (a flat string) rather than a chain of concatenations the encoder must flatten first.
+    return new TextEncoder().encode(rows.length === 0 ? '' : lines.join('\n'));
 }
 /** The path of part `i` of the run of `fields[fi]`. */
 function pathOfPart(m, fi, i) {
@@ -55244,6 +56812,7 @@ function pathOfPart(m, fi, i) {
  */
 function parsePart(m, fi, i, bytes) {
     const path = pathOfPart(m, fi, i);
+    _work_js__WEBPACK_IMPORTED_MODULE_5__/* .indexWork */ .e.partsParsed++;
     if (bytes.length > MAX_READ_PART_BYTES) {
         throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`index part ${path} holds ${bytes.length} bytes, more than a docdb writer writes (at most ${MAX_READ_PART_BYTES}); the index must be rebuilt`, { key: path, bytes: bytes.length, allowed: MAX_READ_PART_BYTES });
     }
@@ -55256,7 +56825,12 @@ function parsePart(m, fi, i, bytes) {
         });
     }
     const lines = text === '' ? [] : text.slice(0, -1).split('\n');
-    const rows = lines.map((l, n) => (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeRow */ .X5)(l, m.fields.length, fi, path, n + 1));
+    const n = m.fields.length;
+    const ascii = text.length === bytes.length;
+    const rows = [];
+    for (const [k, l] of lines.entries()) {
+        rows.push(m.version === 1 ? (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeRowV1 */ ._Q)(l, n, fi, path, k + 1) : (0,_rows_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeRow */ .X5)(l, n, fi, path, k + 1, rows[k - 1]?.id, ascii));
+    }
     const { lower } = m.runs[fi].parts[i];
     const upper = m.runs[fi].parts[i + 1]?.lower;
     rows.forEach((r, n) => {
@@ -55294,6 +56868,7 @@ function partFor(run, r) {
 // EXPORTS
 __nccwpck_require__.d(__webpack_exports__, {
   FF: () => (/* reexport */ declaration/* DECLARATION_KEY */.FF),
+  Hp: () => (/* reexport */ format/* FORMAT_VERSION */.Hp),
   BZ: () => (/* reexport */ build/* buildTypeIndexFromValues */.BZ),
   Il: () => (/* reexport */ declarationChanges),
   _3: () => (/* reexport */ evaluate/* evaluate */._3),
@@ -55319,9 +56894,18 @@ var declaration = __nccwpck_require__(9914);
 var evaluate = __nccwpck_require__(9331);
 // EXTERNAL MODULE: ./src/document/indexes/format.ts
 var format = __nccwpck_require__(2299);
+// EXTERNAL MODULE: ./src/document/indexes/counts.ts
+var indexes_counts = __nccwpck_require__(2620);
 // EXTERNAL MODULE: ./src/document/indexes/paths.ts
 var paths = __nccwpck_require__(1862);
 ;// CONCATENATED MODULE: ./src/document/indexes/lifecycle.ts
+/**
+ * Declaring and dropping indexes (issue 28, item 1: "adding or changing a declaration builds that index
+ * in one commit; removing it deletes it"). Pure: the caller compares the declaration at the tip with
+ * the one it commits, builds what was added or changed with `buildTypeIndex`, and deletes what
+ * `dropIndex` lists.
+ */
+
 
 
 const keyOf = (t) => `${t.namespace}/${t.type}`;
@@ -55343,7 +56927,8 @@ function declarationChanges(before, after) {
     };
 }
 /**
- * Every file of one type's index, from its manifest at the tip (none when there is no manifest).
+ * Every file of one type's index, from its manifest at the tip (none when there is no manifest): the
+ * manifest, the parts and each field's value counts (counts.ts; an old index may lack them).
  *
  * @example
  * dropIndex((p) => filesAtTip.get(p), 'g', 'repo'); // ['_docdb/index/g/repo/manifest.json', '_docdb/index/g/repo/id/0.jsonl', …]
@@ -55354,7 +56939,7 @@ function dropIndex(read, namespace, type) {
         return [];
     const m = parseManifest(bytes, namespace, type);
     const parts = m.runs.flatMap((run) => run.parts.map((p) => partPath(namespace, type, run.field, p.name)));
-    return [manifestPath(namespace, type), ...parts];
+    return [manifestPath(namespace, type), ...parts, ...countsPaths(m)];
 }
 
 // EXTERNAL MODULE: ./src/core/errors.ts
@@ -55455,8 +57040,8 @@ function planQuery(m, q) {
 var query = __nccwpck_require__(202);
 // EXTERNAL MODULE: ./src/core/arrays.ts
 var arrays = __nccwpck_require__(3309);
-// EXTERNAL MODULE: ./src/document/indexes/rows.ts
-var indexes_rows = __nccwpck_require__(4777);
+// EXTERNAL MODULE: ./src/document/indexes/rows.ts + 1 modules
+var indexes_rows = __nccwpck_require__(2000);
 ;// CONCATENATED MODULE: ./src/document/indexes/update.ts
 /**
  * Keep an index exact across a write (issue 28: "a write of k documents rewrites only the parts that
@@ -55467,6 +57052,7 @@ var indexes_rows = __nccwpck_require__(4777);
  * when a part shrinks below 1/8 of the bound and is merged. The manifest is rewritten only when the
  * document count changes or a part splits or merges.
  */
+
 
 
 
@@ -55488,17 +57074,44 @@ function runDelta(fi, t, changes) {
     }
     return { removed, added };
 }
-/** Apply removals and additions to the rows of one part. */
+/** Where `r` is, or would go, in sorted `rows` (binary search: the part is already in order). */
+function seek(rows, r) {
+    let lo = 0;
+    let hi = rows.length;
+    while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        const c = (0,indexes_rows/* compareRows */.fz)(rows[mid], r);
+        if (c === 0)
+            return { at: mid, found: true };
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return { at: lo, found: false };
+}
+/**
+ * Apply removals and additions to the sorted rows of one part: each found or placed by binary search, so
+ * the work is the change's, not a sort of the part. A removed row that is not there, or an added row that
+ * already is, means the stored index contradicts the documents: InvalidResponse (the write rebuilds it).
+ */
 function applyToPart(rows, removed, added, path) {
-    let out = rows;
+    const out = rows.slice();
     for (const r of removed) {
-        const at = out.findIndex((x) => (0,indexes_rows/* compareRows */.fz)(x, r) === 0);
-        if (at < 0) {
+        const { at, found } = seek(out, r);
+        if (!found) {
             throw new errors/* InvalidResponse */.h5(`index part ${path} does not hold the row of ${JSON.stringify(r.id)} that the document's previous state implies; the index must be rebuilt`, { key: path, id: r.id });
         }
-        out = out.slice(0, at).concat(out.slice(at + 1));
+        out.splice(at, 1);
     }
-    return out.concat(added).sort(indexes_rows/* compareRows */.fz);
+    for (const r of added) {
+        const { at, found } = seek(out, r);
+        if (found) {
+            throw new errors/* InvalidResponse */.h5(`index part ${path} already holds a row of ${JSON.stringify(r.id)} that the write adds; the index must be rebuilt`, { key: path, id: r.id });
+        }
+        out.splice(at, 0, r);
+    }
+    return out;
 }
 const sizeOf = (rows) => rows.reduce((n, r) => n + (0,indexes_rows/* rowBytes */.wg)(r), 0);
 /** Split an oversized part into near-equal chunks, each within the fill size. */
@@ -55595,11 +57208,22 @@ function rewriteRun(ctx, m, fi, rowsOfPart, path) {
     run.parts = parts;
     return changed;
 }
-function updateType(ctx, read, t, changes) {
-    const bytes = read((0,paths/* manifestPath */.ji)(t.namespace, t.type));
+/** The manifest at the tip: the caller's parse (copied: an update edits its runs) or the bytes parsed now. */
+function manifestAt(read, t, parsed) {
+    const path = (0,paths/* manifestPath */.ji)(t.namespace, t.type);
+    const bytes = read(path);
     if (bytes === undefined)
+        return undefined;
+    const known = parsed.get(path);
+    if (!known)
+        return (0,format/* parseManifest */.Ng)(bytes, t.namespace, t.type);
+    return { ...known, fields: [...known.fields], runs: known.runs.map((r) => ({ ...r, parts: [...r.parts] })) };
+}
+function updateType(ctx, read, t, changes, parsed) {
+    const m = manifestAt(read, t, parsed);
+    // No manifest, or one of an older format (rewritten whole in the current one): the caller builds the type.
+    if (m === undefined || m.version !== format/* FORMAT_VERSION */.Hp)
         return void ctx.out.rebuild.push(t);
-    const m = (0,format/* parseManifest */.Ng)(bytes, t.namespace, t.type);
     if (m.fields.join('\n') !== t.fields.join('\n'))
         return void ctx.out.rebuild.push(t);
     const ids = new Set();
@@ -55612,7 +57236,12 @@ function updateType(ctx, read, t, changes) {
     }
     let changed = delta !== 0;
     t.fields.forEach((_, fi) => {
-        if (updateRun(ctx, m, fi, runDelta(fi, t, changes)))
+        const rows = runDelta(fi, t, changes);
+        // The field's value counts (counts.ts), from the same rows, before m.count moves.
+        const counts = (0,indexes_counts/* countsAfter */.VI)(read, m, fi, (0,indexes_counts/* keyDelta */.mB)(rows.removed, rows.added), m.count + delta);
+        if (counts)
+            ctx.out.writes.set(counts.path, counts.bytes);
+        if (updateRun(ctx, m, fi, rows))
             changed = true;
     });
     if (changed) {
@@ -55632,7 +57261,7 @@ function updateType(ctx, read, t, changes) {
  *   { namespace: 'g', type: 'repo', id: 'a', before: { blobSha: old, data: { stars: 1 } }, after: { blobSha: neu, data: { stars: 2 } } },
  * ]);
  */
-function updateIndex(declaration, read, changes, options = {}) {
+function updateIndex(declaration, read, changes, options = {}, parsed = new Map()) {
     const out = { writes: new Map(), deletes: [], readPaths: [], rebuild: [] };
     const readLogged = (p) => {
         out.readPaths.push(p);
@@ -55653,35 +57282,37 @@ function updateIndex(declaration, read, changes, options = {}) {
     for (const t of declaration.indexes) {
         const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
         if (mine.length > 0)
-            updateType(ctx, readLogged, t, mine);
+            updateType(ctx, readLogged, t, mine, parsed);
     }
     return out;
 }
 /**
- * The parts `updateIndex` will read for `changes`, from the manifests alone — so a store can fetch
- * them in one batch (one GraphQL request, or parallel contents reads) before calling `updateIndex`
- * with a synchronous `read`. `read` needs to answer only the manifests. A part merged with a
- * neighbour needs that neighbour too: `updateIndex` then throws `InvalidResponse` ("listed in its
- * manifest but missing") when `read` lacks it, and lists it in `readPaths`; fetch it and call again.
+ * The parts `updateIndex` will read for `changes`, and the value counts files it rewrites (counts.ts),
+ * from the manifests alone — so a store can fetch them in one batch (one GraphQL request, or parallel
+ * contents reads) before calling `updateIndex` with a synchronous `read`. `read` needs to answer only
+ * the manifests. A part merged with a neighbour needs that neighbour too: `updateIndex` then throws
+ * `InvalidResponse` ("listed in its manifest but missing") when `read` lacks it, and lists it in
+ * `readPaths`; fetch it and call again.
  *
  * @example
  * const paths = partsToRead(declaration, (p) => manifests.get(p), changes); // fetch these, then updateIndex
  */
-function partsToRead(declaration, read, changes) {
+function partsToRead(declaration, read, changes, parsed = new Map()) {
     const out = new Set();
     for (const t of declaration.indexes) {
         const mine = changes.filter((c) => c.namespace === t.namespace && c.type === t.type);
-        const bytes = mine.length > 0 ? read((0,paths/* manifestPath */.ji)(t.namespace, t.type)) : undefined;
-        if (!bytes)
+        const m = mine.length > 0 ? manifestAt(read, t, parsed) : undefined;
+        if (!m || m.version !== format/* FORMAT_VERSION */.Hp || m.fields.join('\n') !== t.fields.join('\n'))
             continue;
-        const m = (0,format/* parseManifest */.Ng)(bytes, t.namespace, t.type);
-        if (m.fields.join('\n') !== t.fields.join('\n'))
-            continue;
+        const count = mine.reduce((n, c) => n + (c.after ? 1 : 0) - (c.before ? 1 : 0), m.count);
         t.fields.forEach((field, fi) => {
             const { removed, added } = runDelta(fi, t, mine);
             for (const r of [...removed, ...added]) {
                 out.add((0,paths/* partPath */.xl)(t.namespace, t.type, field, m.runs[fi].parts[(0,format/* partFor */.LQ)(m.runs[fi], r)].name));
             }
+            const counts = (0,indexes_counts/* countsToRead */.sj)(m, fi, (0,indexes_counts/* keyDelta */.mB)(removed, added), count);
+            if (counts)
+                out.add(counts);
         });
     }
     return [...out];
@@ -55713,9 +57344,10 @@ function partsToRead(declaration, read, changes) {
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   at: () => (/* binding */ fieldDir),
 /* harmony export */   ji: () => (/* binding */ manifestPath),
+/* harmony export */   sA: () => (/* binding */ indexDir),
 /* harmony export */   xl: () => (/* binding */ partPath)
 /* harmony export */ });
-/* unused harmony exports INDEX_ROOT, indexDir */
+/* unused harmony export INDEX_ROOT */
 /* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9323);
 /**
  * Where index files live in the section:
@@ -55781,7 +57413,7 @@ function partPath(namespace, type, field, name) {
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
-/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(4777);
+/* harmony import */ var _rows_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(2000);
 /**
  * An index query (issue 28, item 3) and its cursor. Validation runs before any I/O and names the
  * field and what is allowed (`InvalidConfig`). A cursor is an opaque token the caller got from a
@@ -55964,37 +57596,134 @@ function decodeCursor(q, token) {
 
 /***/ }),
 
-/***/ 4777:
+/***/ 2000:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   RO: () => (/* binding */ rowsOf),
-/* harmony export */   VU: () => (/* binding */ rowHead),
-/* harmony export */   X5: () => (/* binding */ decodeRow),
-/* harmony export */   aY: () => (/* binding */ compareToSeparator),
-/* harmony export */   b9: () => (/* binding */ encodeRow),
-/* harmony export */   ee: () => (/* binding */ storedValues),
-/* harmony export */   fz: () => (/* binding */ compareRows),
-/* harmony export */   mL: () => (/* binding */ isStored),
-/* harmony export */   wg: () => (/* binding */ rowBytes)
-/* harmony export */ });
-/* unused harmony export rowMissing */
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
-/* harmony import */ var _values_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(1714);
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  fz: () => (/* binding */ compareRows),
+  aY: () => (/* binding */ compareToSeparator),
+  X5: () => (/* binding */ decodeRow),
+  _Q: () => (/* binding */ decodeRowV1),
+  b9: () => (/* binding */ encodeRow),
+  mL: () => (/* binding */ isStored),
+  wg: () => (/* binding */ rowBytes),
+  VU: () => (/* binding */ rowHead),
+  RO: () => (/* binding */ rowsOf),
+  O2: () => (/* binding */ storedLine),
+  ee: () => (/* binding */ storedValues)
+});
+
+// UNUSED EXPORTS: rowMissing, rowTail, sharedPrefix
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/document/indexes/sha-text.ts
+/**
+ * A blob SHA as an index row stores it since format 2: the 20 bytes in base64url, 27 characters instead of
+ * 40 hex (rows carry one per run, so this is ~13 bytes a run off every document of a first write). Written
+ * by hand rather than with Buffer: the index core also runs in the browser client.
+ */
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+/** Character code → its 6-bit value (tables, not a Map: every row read back converts one SHA). */
+const VALUE = new Uint8Array(128).fill(255);
+for (const [i, c] of [...ALPHABET].entries())
+    VALUE[c.charCodeAt(0)] = i;
+/** 12-bit value → its 2 characters. */
+const PAIR = Array.from({ length: 4096 }, (_, v) => ALPHABET[v >> 6] + ALPHABET[v & 63]);
+/** 12-bit value → its 3 hex digits. */
+const HEX3 = Array.from({ length: 4096 }, (_, v) => v.toString(16).padStart(3, '0'));
+const HEX = /^[0-9a-f]{40}$/;
+/**
+ * The 27-character base64url spelling of a 40-hex SHA.
+ *
+ * @example
+ * shaToText('0123456789abcdef0123456789abcdef01234567'); // 'ASNFZ4mrze8BI0VniavN7wEjRWc'
+ */
+function shaToText(hex) {
+    if (!HEX.test(hex))
+        throw new TypeError(`not a 40-hex SHA: ${hex}`);
+    let out = '';
+    // 160 bits = 26 groups of 6 and 4 left: read 3 hex digits (12 bits) at a time, 2 characters each.
+    for (let i = 0; i < 39; i += 3)
+        out += PAIR[Number.parseInt(hex.slice(i, i + 3), 16)];
+    return out + ALPHABET[Number.parseInt(hex[39], 16) << 2];
+}
+/**
+ * The 40-hex SHA of a stored spelling, or undefined when `text` is not one (untrusted input).
+ *
+ * @example
+ * textToSha('ASNFZ4mrze8BI0VniavN7wEjRWc'); // '0123456789abcdef0123456789abcdef01234567'
+ */
+function textToSha(text) {
+    if (text.length !== 27)
+        return undefined;
+    let bad = 0;
+    let out = '';
+    for (let i = 0; i < 26; i += 2) {
+        const a = VALUE[text.charCodeAt(i)] ?? 255;
+        const b = VALUE[text.charCodeAt(i + 1)] ?? 255;
+        bad |= a | b;
+        out += HEX3[((a & 63) << 6) | (b & 63)];
+    }
+    const last = VALUE[text.charCodeAt(26)] ?? 255;
+    // 26 characters of 6 bits and a last one of 4 (its 2 low bits zero): exactly one spelling per SHA.
+    if (bad > 63 || last > 63 || (last & 3) !== 0)
+        return undefined;
+    return out + HEX3[last >> 2].slice(2);
+}
+/**
+ * Whether `text` is a SHA's stored spelling (27 characters of the alphabet, the last with its 2 low bits
+ * zero), without spelling it in hex.
+ *
+ * @example
+ * isShaText('ASNFZ4mrze8BI0VniavN7wEjRWc'); // true
+ */
+function isShaText(text) {
+    if (text.length !== 27)
+        return false;
+    let bad = 0;
+    for (let i = 0; i < 27; i++)
+        bad |= VALUE[text.charCodeAt(i)] ?? 255;
+    return bad <= 63 && (VALUE[text.charCodeAt(26)] & 3) === 0;
+}
+
+// EXTERNAL MODULE: ./src/document/indexes/values.ts
+var indexes_values = __nccwpck_require__(1714);
+// EXTERNAL MODULE: ./src/document/indexes/work.ts
+var work = __nccwpck_require__(3569);
+;// CONCATENATED MODULE: ./src/document/indexes/rows.ts
 /**
  * Index rows: one per document and field (one per distinct element when the value is a non-empty
  * array), sorted by `(key, id)`. A row is covering — it carries the document's blob SHA and every
  * declared value — so a query is answered from one field's run without reading documents.
  *
- * On disk a row is one JSON line: `[id, blobSha, v_0, …, v_{n-1}]`, whose key is the run's own value
- * `v_f`; an element row of an array appends its element: `[id, blobSha, v_0, …, v_{n-1}, element]`.
- * The key is not repeated for scalar rows, which keeps a 2-field row near 90 bytes.
+ * On disk (format 2) a row is one JSON line: `[k, idSuffix, sha, v_0, …, v_{n-1}]`, whose key is the
+ * run's own value `v_f`; an element row of an array appends its element. The id is front-coded — its
+ * first `k` characters are the previous row's in the same part (the first row of a part has k = 0), so
+ * ids sorted together cost their differing tail — and the blob SHA is 27 base64url characters
+ * (sha-text.ts). The key is not repeated for scalar rows. A 2-field row of the bench is ~53 bytes (was
+ * ~73 in format 1: `[id, blobSha hex, v_0, …]`, still read — decodeRowV1).
  */
+
+
 
 
 /** The stored values of a document, in declaration order (throws InvalidDocument for an unindexable value). */
 function storedValues(fields, doc) {
-    return fields.map((f) => (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .storedValue */ .bA)(doc.id, doc.data, f));
+    return fields.map((f) => (0,indexes_values/* storedValue */.bA)(doc.id, doc.data, f));
+}
+/**
+ * The serialized pieces shared by a document's rows in every run (a build computes them once per document).
+ *
+ * @example
+ * rowHead('a', 'f'.repeat(40), [3]).shared; // ',"__________________________8",3'
+ */
+function rowHead(id, blobSha, values) {
+    const idJson = JSON.stringify(id);
+    const shared = `,"${shaToText(blobSha)}",${JSON.stringify(values).slice(1, -1)}`;
+    return { idJson, shared, bytes: 3 + (0,indexes_values/* utf8Length */.wI)(idJson) + (0,indexes_values/* utf8Length */.wI)(shared) };
 }
 /**
  * The rows of one document in the run of `fields[fi]`.
@@ -56002,31 +57731,28 @@ function storedValues(fields, doc) {
  * @example
  * rowsOf(1, 'a', 'f'.repeat(40), [3, ['x', 'y']]).map((r) => r.key); // ['x', 'y']
  */
-function rowsOf(fi, id, blobSha, values, head = rowHead(id, blobSha, values), headBytes = (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(head)) {
+function rowsOf(fi, id, blobSha, values, head = rowHead(id, blobSha, values)) {
     const v = values[fi];
     if (!Array.isArray(v) || v.length === 0) {
-        return [{ key: v, id, blobSha, values, element: false, line: `${head}]`, bytes: headBytes + 2 }];
+        work/* indexWork */.e.rowsEncoded++;
+        const tail = `${head.shared}]`;
+        return [{ key: v, id, blobSha, values, element: false, tail, bytes: head.bytes + 2 }];
     }
-    const keys = [...v].sort(_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR).filter((k, i, all) => i === 0 || (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(all[i - 1], k) !== 0);
+    const keys = [...v].sort(indexes_values/* compareStored */.hR).filter((k, i, all) => i === 0 || (0,indexes_values/* compareStored */.hR)(all[i - 1], k) !== 0);
+    work/* indexWork */.e.rowsEncoded += keys.length;
     return keys.map((key) => {
-        const tail = JSON.stringify(key);
+        const element = JSON.stringify(key);
+        const tail = `${head.shared},${element}]`;
         return {
             key,
             id,
             blobSha,
             values,
             element: true,
-            line: `${head},${tail}]`,
-            bytes: headBytes + (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(tail) + 3,
+            tail,
+            bytes: head.bytes + (0,indexes_values/* utf8Length */.wI)(element) + 3,
         };
     });
-}
-/**
- * The start of every row of one document, `[id,blobSha,v_0,…,v_{n-1}` — the same in every run, so a
- * build serializes it once per document. Byte-identical to `JSON.stringify` of the whole row.
- */
-function rowHead(id, blobSha, values) {
-    return `[${JSON.stringify(id)},${JSON.stringify(blobSha)},${JSON.stringify(values).slice(1, -1)}`;
 }
 /** The order of a run: by key (values.ts), then id by UTF-16 code unit. */
 function compareRows(a, b) {
@@ -56039,7 +57765,7 @@ function compareRows(a, b) {
             return ka < kb ? -1 : 1;
     }
     else {
-        const c = (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(ka, kb);
+        const c = (0,indexes_values/* compareStored */.hR)(ka, kb);
         if (c !== 0)
             return c;
     }
@@ -56049,14 +57775,51 @@ function compareRows(a, b) {
 function compareToSeparator(r, s) {
     return compareRows(r, { key: s[0], id: s[1] });
 }
-/** One row as its JSON line (without the newline). */
+/** What follows the id in the row's stored line, computed once (a row read back keeps the one it came with). */
+function rowTail(r) {
+    if (r.tail !== undefined)
+        return r.tail;
+    work/* indexWork */.e.rowsEncoded++;
+    const element = r.element ? `,${JSON.stringify(r.key)}` : '';
+    r.tail = `,"${shaToText(r.blobSha)}",${JSON.stringify(r.values).slice(1, -1)}${element}]`;
+    return r.tail;
+}
+/** The row standing alone as a JSON line (without the newline): `[0,"id","sha",v…]`. */
 function encodeRow(r) {
-    r.line ??= JSON.stringify(r.element ? [r.id, r.blobSha, ...r.values, r.key] : [r.id, r.blobSha, ...r.values]);
+    r.line ??= `[0,${JSON.stringify(r.id)}${rowTail(r)}`;
     return r.line;
 }
-/** Serialized size of a row in a part, newline included. */
+/**
+ * A read row's standalone size without serializing it, newline included: its stored line with the shared
+ * id prefix written out (`[0,` + the whole id instead of `[k,` + the suffix) — when the part is ASCII and the
+ * prefix needs no escaping (the usual id), else undefined (rowBytes serializes the row).
+ */
+function standaloneBytes(stored, id, k, ascii) {
+    if (!ascii)
+        return undefined;
+    for (let i = 0; i < k; i++) {
+        const c = id.charCodeAt(i);
+        if (c < 0x20 || c === 0x22 || c === 0x5c)
+            return undefined;
+    }
+    return stored.length + 1 - String(k).length + k + 1;
+}
+/** Characters (UTF-16 code units) `id` shares at its start with `prev`. */
+function sharedPrefix(prev, id) {
+    const max = Math.min(prev.length, id.length);
+    let k = 0;
+    while (k < max && prev.charCodeAt(k) === id.charCodeAt(k))
+        k++;
+    return k;
+}
+/** The row as stored after a row of id `prev` in a part (`''` for a part's first row): its id front-coded. */
+function storedLine(r, prev) {
+    const k = sharedPrefix(prev, r.id);
+    return `[${k},${JSON.stringify(r.id.slice(k))}${rowTail(r)}`;
+}
+/** Upper bound of a row's serialized size in a part, newline included (front coding only shortens it). */
 function rowBytes(r) {
-    r.bytes ??= (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .utf8Length */ .wI)(encodeRow(r)) + 1;
+    r.bytes ??= (0,indexes_values/* utf8Length */.wI)(encodeRow(r)) + 1;
     return r.bytes;
 }
 const SHA = /^[0-9a-f]{40}$/;
@@ -56065,21 +57828,46 @@ function isStoredScalar(v) {
         return true;
     if (typeof v === 'number')
         return Number.isFinite(v);
-    return (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .isCut */ .xZ)(v) && Object.keys(v).length === 1;
+    return (0,indexes_values/* isCut */.xZ)(v) && Object.keys(v).length === 1;
 }
 /** Shape check of a stored value read back from the section. */
 function isStored(v) {
     if (isStoredScalar(v))
         return true;
     if (Array.isArray(v))
-        return v.length <= _values_js__WEBPACK_IMPORTED_MODULE_1__/* .MAX_ARRAY_ELEMENTS */ .pK && v.every(isStoredScalar);
+        return v.length <= indexes_values/* MAX_ARRAY_ELEMENTS */.pK && v.every(isStoredScalar);
     return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
 }
 function bad(path, line, why) {
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`index part ${path} line ${line} ${why}; the index must be rebuilt`, { key: path, line });
+    throw new errors/* InvalidResponse */.h5(`index part ${path} line ${line} ${why}; the index must be rebuilt`, { key: path, line });
 }
-/** Decode one line of a part (untrusted) of the run of `fields[fi]` among `n` fields. */
-function decodeRow(text, n, fi, path, line) {
+/**
+ * A row read from a format-2 part. Its blob SHA is spelled in hex only when asked: a write reads whole
+ * parts to edit one row, and spelling every other row's SHA was a third of the cost of reading a part.
+ */
+class ReadRow {
+    key;
+    id;
+    values;
+    element;
+    sha64;
+    line;
+    bytes;
+    tail;
+    #hex;
+    constructor(key, id, values, element, sha64) {
+        this.key = key;
+        this.id = id;
+        this.values = values;
+        this.element = element;
+        this.sha64 = sha64;
+    }
+    get blobSha() {
+        this.#hex ??= textToSha(this.sha64);
+        return this.#hex;
+    }
+}
+function parseLine(text, path, line) {
     let a;
     try {
         a = JSON.parse(text);
@@ -56087,26 +57875,70 @@ function decodeRow(text, n, fi, path, line) {
     catch {
         bad(path, line, 'is not JSON');
     }
-    if (!Array.isArray(a) || (a.length !== n + 2 && a.length !== n + 3)) {
-        bad(path, line, `is not a row [id, blobSha, ${n} value(s)(, element)]`);
+    if (!Array.isArray(a))
+        bad(path, line, 'is not a row (a JSON array)');
+    return a;
+}
+/** The key and element flag of a row's values (the part after id and SHA), checked. */
+function keyOf(rest, n, fi, path, line) {
+    const values = rest.slice(0, n);
+    if (!values.every(isStored))
+        bad(path, line, 'has a value that is not a stored index value');
+    const element = rest.length === n + 1;
+    const own = values[fi];
+    const key = (element ? rest[n] : own);
+    if (element ? !(Array.isArray(own) && isStoredScalar(key) && own.some((e) => (0,indexes_values/* compareStored */.hR)(e, key) === 0)) : false) {
+        bad(path, line, 'has an element that is not in its array');
     }
+    if (!element && Array.isArray(own) && own.length > 0)
+        bad(path, line, 'has an array value but no element');
+    return { key, values: values, element };
+}
+/**
+ * Decode one line of a format-2 part (untrusted) of the run of `fields[fi]` among `n` fields; `prev` is
+ * the id of the part's previous row (undefined for its first), which the front-coded id continues;
+ * `ascii` says the part holds only ASCII (a line's length is then its bytes).
+ */
+function decodeRow(text, n, fi, path, line, prev, ascii = false) {
+    work/* indexWork */.e.rowsDecoded++;
+    const a = parseLine(text, path, line);
+    if (a.length !== n + 3 && a.length !== n + 4)
+        bad(path, line, `is not a row [k, id, sha, ${n} value(s)(, element)]`);
+    const [k, suffix, sha64] = a;
+    if (!Number.isSafeInteger(k) || k < 0 || k > (prev?.length ?? 0)) {
+        bad(path, line, `has a shared id prefix that is not 0 to ${prev?.length ?? 0} (the previous row's id length)`);
+    }
+    if (typeof suffix !== 'string')
+        bad(path, line, 'has no id');
+    const id = (prev ?? '').slice(0, k) + suffix;
+    if (id === '')
+        bad(path, line, 'has no id');
+    if (typeof sha64 !== 'string' || !isShaText(sha64))
+        bad(path, line, 'has no blob SHA (27 base64url characters)');
+    const { key, values, element } = keyOf(a.slice(3), n, fi, path, line);
+    const row = new ReadRow(key, id, values, element, sha64);
+    // The tail read is kept: a part rewritten around one changed row re-sends its other rows as they came,
+    // instead of serializing each again (it parsed as exactly this row, so it means the same). A JSON string
+    // holds no bare `"`, so the first `,"<sha>"` ends the id's suffix.
+    const at = text.indexOf(`,"${sha64}"`);
+    if (at > 0) {
+        row.tail = text.slice(at);
+        row.bytes = standaloneBytes(text, id, k, ascii);
+    }
+    return row;
+}
+/** Decode one line of a format-1 part (untrusted): `[id, blobSha hex, v_0, …(, element)]`. */
+function decodeRowV1(text, n, fi, path, line) {
+    work/* indexWork */.e.rowsDecoded++;
+    const a = parseLine(text, path, line);
+    if (a.length !== n + 2 && a.length !== n + 3)
+        bad(path, line, `is not a row [id, blobSha, ${n} value(s)(, element)]`);
     const [id, blobSha] = a;
     if (typeof id !== 'string' || id === '')
         bad(path, line, 'has no id');
     if (typeof blobSha !== 'string' || !SHA.test(blobSha))
         bad(path, line, 'has no 40-hex blob SHA');
-    const values = a.slice(2, n + 2);
-    if (!values.every(isStored))
-        bad(path, line, 'has a value that is not a stored index value');
-    const element = a.length === n + 3;
-    const own = values[fi];
-    const key = (element ? a[n + 2] : own);
-    if (element ? !(Array.isArray(own) && isStoredScalar(key) && own.some((e) => (0,_values_js__WEBPACK_IMPORTED_MODULE_1__/* .compareStored */ .hR)(e, key) === 0)) : false) {
-        bad(path, line, 'has an element that is not in its array');
-    }
-    if (!element && Array.isArray(own) && own.length > 0)
-        bad(path, line, 'has an array value but no element');
-    return { key, id, blobSha, values: values, element };
+    return { ...keyOf(a.slice(2), n, fi, path, line), id, blobSha };
 }
 /** True when a row's stored values say the field is absent. */
 function rowMissing(r, fi) {
@@ -56317,6 +58149,33 @@ function certainCompare(a, b) {
             return 1;
     }
     return compareStored(a, b);
+}
+
+
+/***/ }),
+
+/***/ 3569:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   e: () => (/* binding */ indexWork)
+/* harmony export */ });
+/* unused harmony export measureIndexWork */
+/** The running totals (mutated by format.ts and rows.ts). */
+const indexWork = { manifestsParsed: 0, partsParsed: 0, rowsDecoded: 0, rowsEncoded: 0 };
+/**
+ * The work done while `fn` runs (async or not).
+ *
+ * @example
+ * const { work } = await measureIndexWork(() => docs.put(doc)); // work.rowsDecoded, work.partsParsed, …
+ */
+async function measureIndexWork(fn) {
+    const before = { ...indexWork };
+    const value = await fn();
+    const work = { ...indexWork };
+    for (const k of Object.keys(work))
+        work[k] -= before[k];
+    return { value, work };
 }
 
 
@@ -57175,6 +59034,329 @@ function sampleLines(s) {
 
 
 
+
+
+/***/ }),
+
+/***/ 2100:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  l: () => (/* binding */ rebuiltVersions)
+});
+
+// UNUSED EXPORTS: changedVersions
+
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/core/git/objects.ts
+var objects = __nccwpck_require__(9520);
+;// CONCATENATED MODULE: ./src/core/patch-apply.ts
+/**
+ * Applying a unified diff as GitHub's compare hands it over (`files[].patch`: the hunks of `git diff`, without
+ * its `diff --git`/`---`/`+++` header lines) to the text it was made from. Pure and strict: every context and
+ * removed line must match the text exactly, every hunk's line counts must add up, hunks must come in order —
+ * anything else answers undefined, never a guess. A patch is untrusted input: whoever applies one checks the
+ * result against what it must be (for a file at a commit, its git blob SHA) before using it.
+ */
+const HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+const NO_NEWLINE = '\\ No newline at end of file';
+/**
+ * `text` with `patch` applied, or undefined when the patch does not apply to it exactly (or is malformed).
+ *
+ * @example
+ * applyPatch('a\nb\nc\n', '@@ -1,3 +1,3 @@\n a\n-b\n+B\n c'); // 'a\nB\nc\n'
+ * applyPatch('a\nx\nc\n', '@@ -1,3 +1,3 @@\n a\n-b\n+B\n c'); // undefined: line 2 is not "b"
+ */
+function patch_apply_applyPatch(text, patch) {
+    const hunks = parseHunks(patch);
+    if (!hunks)
+        return undefined;
+    const old = linesOf(text);
+    const out = [];
+    let at = 0;
+    for (const h of hunks) {
+        if (h.oldStart < at || h.oldStart + h.oldCount > old.length)
+            return undefined;
+        for (; at < h.oldStart; at++)
+            out.push(old[at]);
+        for (const { op, line } of h.body) {
+            if (op === '+') {
+                out.push(line);
+                continue;
+            }
+            if (old[at] !== line)
+                return undefined;
+            at++;
+            if (op === ' ')
+                out.push(line);
+        }
+    }
+    for (; at < old.length; at++)
+        out.push(old[at]);
+    return joinChecked(out);
+}
+/**
+ * The lines of the OLD text a patch shows (its context and removed lines), by 0-based line number; undefined
+ * when the patch is malformed. The lines between hunks are not in a patch: a caller that knows them some other
+ * way (a file's fixed shape) can rebuild the whole old text, and must check it against its blob SHA.
+ *
+ * @example
+ * oldLinesShown('@@ -2,2 +2,2 @@\n b\n-c\n+C'); // Map { 1 → 'b\n', 2 → 'c\n' }
+ */
+function oldLinesShown(patch) {
+    const hunks = parseHunks(patch);
+    if (!hunks)
+        return undefined;
+    const out = new Map();
+    for (const h of hunks) {
+        let at = h.oldStart;
+        for (const { op, line } of h.body)
+            if (op !== '+')
+                out.set(at++, line);
+    }
+    return out;
+}
+/**
+ * The lines of `text`, each keeping its `\n` (the last one may have none: a file without a final newline).
+ * Shared with the emulator's diff, so a patch it writes and the apply here split text the same way.
+ *
+ * @example
+ * linesOf('a\nb'); // ['a\n', 'b']
+ */
+function linesOf(text) {
+    const out = [];
+    let start = 0;
+    for (let nl = text.indexOf('\n'); nl >= 0; nl = text.indexOf('\n', start)) {
+        out.push(text.slice(start, nl + 1));
+        start = nl + 1;
+    }
+    if (start < text.length)
+        out.push(text.slice(start));
+    return out;
+}
+/** The lines joined; undefined when a line without `\n` would end up anywhere but last (a malformed patch). */
+function joinChecked(lines) {
+    for (let i = 0; i < lines.length - 1; i++)
+        if (!lines[i].endsWith('\n'))
+            return undefined;
+    return lines.join('');
+}
+/** The patch's hunks, or undefined when it is not a well-formed sequence of hunks. */
+function parseHunks(patch) {
+    const rows = patch.split('\n');
+    // GitHub's patch has no final newline; a patch that has one ends in an empty row, which is not a line.
+    if (rows.length > 1 && rows[rows.length - 1] === '')
+        rows.pop();
+    const hunks = [];
+    let i = 0;
+    while (i < rows.length) {
+        const hunk = hunkAt(rows, i);
+        if (!hunk)
+            return undefined;
+        hunks.push(hunk.hunk);
+        i = hunk.next;
+    }
+    return hunks.length > 0 ? hunks : undefined;
+}
+/** The hunk whose header is `rows[i]`, and the row after it. */
+function hunkAt(rows, i) {
+    const m = HEADER.exec(rows[i]);
+    if (!m)
+        return undefined;
+    const oldCount = m[2] === undefined ? 1 : Number(m[2]);
+    const newCount = m[4] === undefined ? 1 : Number(m[4]);
+    // An empty side names the line it comes after (`-3,0`: after line 3), any other its first line (1-based).
+    const oldStart = oldCount === 0 ? Number(m[1]) : Number(m[1]) - 1;
+    const body = [];
+    let olds = 0;
+    let news = 0;
+    let r = i + 1;
+    while (r < rows.length && (olds < oldCount || news < newCount)) {
+        const row = rows[r];
+        const op = row[0];
+        if (op !== ' ' && op !== '-' && op !== '+')
+            return undefined;
+        const noNewline = rows[r + 1] === NO_NEWLINE;
+        body.push({ op, line: noNewline ? row.slice(1) : `${row.slice(1)}\n` });
+        if (op !== '+')
+            olds++;
+        if (op !== '-')
+            news++;
+        r += noNewline ? 2 : 1;
+    }
+    if (olds !== oldCount || news !== newCount || oldStart < 0)
+        return undefined;
+    return { hunk: { oldStart, oldCount, newCount, body }, next: r };
+}
+
+// EXTERNAL MODULE: ./src/document/envelope.ts
+var document_envelope = __nccwpck_require__(9949);
+;// CONCATENATED MODULE: ./src/document/patch-documents.ts
+/**
+ * A modified document's two versions rebuilt from the compare's patch alone — no read (issue 40 item 4: an
+ * anonymous section diff of 50 documents in a few requests). A stored document is canonical JSON, one field a
+ * line (canonical-json.ts), so a patch with git's 3 lines of context shows only the lines around each change;
+ * but the lines a patch does not show are often fixed by the envelope's shape, known from the key alone:
+ *
+ *   {                                  line 0, always
+ *     "data": {                        line 1 when the data is an object (a guess: the SHA decides)
+ *       … the data's fields …          only the patch can show these
+ *     },                               the end of the data: the line before "id"
+ *     "id": "octo/hello",              the last four lines, from the identity
+ *     "namespace": "github",
+ *     "type": "repo"
+ *   }
+ *
+ * The old text is the patch's old lines with that frame around them; it is kept only when EVERY line is known
+ * and it hashes to the old blob SHA, and the new text (the patch applied to it) only when it hashes to the new
+ * one. A guess that is wrong, a line nobody knows, a damaged patch: undefined, and the caller reads the
+ * document as before. Never a wrong version.
+ */
+
+
+
+
+/**
+ * `d`'s envelopes at `from` and at `to`, rebuilt from `d.patch` and proven by both blob SHAs; undefined when the
+ * patch does not show enough of the old text (or anything does not check out): read the document then.
+ *
+ * @example
+ * const changes = await docs.changes({ from, to, withPatches: true });
+ * const pair = await rebuiltVersions(changes.modified[0], from, changes.to); // { before, after } | undefined
+ */
+async function rebuiltVersions(d, from, to) {
+    if (d.patch === undefined || d.blobSha === undefined || d.previousBlobSha === undefined)
+        return undefined;
+    const shown = oldLinesShown(d.patch);
+    const oldText = shown && framedText(shown, d);
+    if (oldText === undefined || (await shaOf(oldText)) !== d.previousBlobSha)
+        return undefined;
+    const newText = patch_apply_applyPatch(oldText, d.patch);
+    if (newText === undefined || (await shaOf(newText)) !== d.blobSha)
+        return undefined;
+    const before = envelopeOf(oldText, from, d);
+    const after = envelopeOf(newText, to, d);
+    return before && after ? { before, after } : undefined;
+}
+/** The whole old text: the patch's lines, the envelope's frame where it shows none; undefined if a line is unknown. */
+function framedText(shown, d) {
+    const tail = [
+        `  "id": ${JSON.stringify(d.id)},\n`,
+        `  "namespace": ${JSON.stringify(d.namespace)},\n`,
+        `  "type": ${JSON.stringify(d.doc_type)}\n`,
+        '}\n',
+    ];
+    const idLine = idLineIn(shown, tail[0]);
+    if (idLine === undefined)
+        return undefined;
+    const frame = new Map([
+        [0, '{\n'],
+        [1, '  "data": {\n'],
+    ]);
+    for (const [i, line] of tail.entries())
+        frame.set(idLine + i, line);
+    const lines = [];
+    for (let i = 0; i < idLine + tail.length; i++) {
+        // What the patch shows wins over the frame's guess (data that is an array opens with "[").
+        const line = shown.get(i) ?? frame.get(i);
+        if (line === undefined)
+            return undefined;
+        lines.push(line);
+    }
+    // A patch line past the envelope's end: not this document's patch.
+    for (const at of shown.keys())
+        if (at >= lines.length)
+            return undefined;
+    return lines.join('');
+}
+/**
+ * Where the old text's `"id"` line is: shown by the patch, or right after the data's closing line (the only
+ * line indented two spaces that closes something: the envelope's other fields are strings).
+ */
+function idLineIn(shown, idLine) {
+    for (const [at, line] of shown) {
+        if (line === idLine)
+            return at;
+        if (line === '  },\n' || line === '  ],\n')
+            return at + 1;
+    }
+    return undefined;
+}
+function shaOf(text) {
+    return (0,objects/* blobShaAsync */.oz)((0,bytes/* utf8 */.As)(text));
+}
+/** The envelope in `text` read at `version`, if it is `d`'s (the SHA proved the bytes; this proves the shape). */
+function envelopeOf(text, version, d) {
+    try {
+        const envelope = (0,document_envelope/* decodeEnvelope */.vw)((0,bytes/* utf8 */.As)(text), version);
+        return (0,document_envelope/* envelopeMatches */.K5)(envelope, d) ? envelope : undefined;
+    }
+    catch {
+        return undefined;
+    }
+}
+/**
+ * Both versions of each modified document at the fewest reads: those `changes({ withDocuments })` rebuilt cost
+ * nothing; one with a patch costs its `from` version (the patch applied to its stored text gives `to`, kept when
+ * it hashes to `blobSha`); any other both versions. In `docs` order.
+ *
+ * @example
+ * const c = await docs.changes({ from, withDocuments: true });
+ * const pairs = await changedVersions(docs, c.modified, c.from, c.to); // [{ before, after }, …]
+ */
+async function changedVersions(reader, docs, from, to) {
+    const out = docs.map((d) => d.before && d.after ? { before: d.before, after: d.after } : undefined);
+    const unread = (i) => out[i] === undefined;
+    const olds = await readAt(reader, docs, indexesWhere(docs, unread), from);
+    for (const [i, before] of olds) {
+        const after = before && (await patchedForward(before, docs[i], to));
+        if (after)
+            out[i] = { before, after };
+    }
+    const news = await readAt(reader, docs, indexesWhere(docs, unread), to);
+    for (const [i, after] of news)
+        out[i] = { before: olds.get(i) ?? null, after };
+    return out;
+}
+/** Which `docs` (by index) `keep` says. */
+function indexesWhere(docs, keep) {
+    return docs.map((_d, i) => i).filter(keep);
+}
+/** The envelopes of `docs[i]` for each index, read at `version` in one bulk read (none: no read). */
+async function readAt(reader, docs, indexes, version) {
+    if (indexes.length === 0)
+        return new Map();
+    const ids = indexes
+        .map((i) => docs[i])
+        .map(({ namespace, doc_type, id }) => ({ namespace, doc_type, id }));
+    const got = await reader.getMany(ids, { version });
+    return new Map(indexes.map((i, j) => [i, got[j] ?? null]));
+}
+/**
+ * `d`'s envelope at `to` from its envelope at `from` and its patch: the stored text is the envelope's canonical
+ * JSON (checked against `previousBlobSha`: a document not written canonically is read instead), the patch applied
+ * to it must hash to `blobSha`.
+ */
+async function patchedForward(before, d, to) {
+    if (d.patch === undefined || d.blobSha === undefined)
+        return undefined;
+    let oldText;
+    try {
+        oldText = envelopeText({ namespace: before.namespace, type: before.type, id: before.id, data: before.data });
+    }
+    catch {
+        return undefined;
+    }
+    if ((await shaOf(oldText)) !== d.previousBlobSha)
+        return undefined;
+    const newText = applyPatch(oldText, d.patch);
+    if (newText === undefined || (await shaOf(newText)) !== d.blobSha)
+        return undefined;
+    return envelopeOf(newText, to, d);
+}
 
 
 /***/ }),
@@ -60379,6 +62561,2571 @@ function countText(n) {
 
 /***/ }),
 
+/***/ 1472:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   m: () => (/* binding */ storedSearchDeclaration)
+/* harmony export */ });
+/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3323);
+/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(8029);
+
+
+/**
+ * The search declaration at the tip (or at `version`): empty when none is declared; a damaged file is
+ * `InvalidResponse` naming it.
+ *
+ * @example
+ * const { search } = await storedSearchDeclaration(store); // [{ namespace: 'github', type: 'repo', fields: ['data.title'] }]
+ */
+async function storedSearchDeclaration(store, options = {}) {
+    if (options.version !== undefined)
+        (0,_core_version_js__WEBPACK_IMPORTED_MODULE_0__/* .assertValidVersion */ .J)(options.version);
+    const got = await store.get(_search_index_js__WEBPACK_IMPORTED_MODULE_1__/* .SEARCH_DECLARATION_KEY */ ._r, options);
+    return (0,_search_index_js__WEBPACK_IMPORTED_MODULE_1__/* .parseSearchDeclaration */ .ak)(got?.value);
+}
+
+
+/***/ }),
+
+/***/ 8974:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+__nccwpck_require__.r(__webpack_exports__);
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   DEFAULT_SEARCH_LIMIT: () => (/* binding */ DEFAULT_SEARCH_LIMIT),
+/* harmony export */   MAX_SEARCH_LIMIT: () => (/* binding */ MAX_SEARCH_LIMIT),
+/* harmony export */   searchDocuments: () => (/* binding */ searchDocuments),
+/* harmony export */   storedSearchDeclaration: () => (/* reexport safe */ _search_declared_js__WEBPACK_IMPORTED_MODULE_7__.m)
+/* harmony export */ });
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _core_read_many_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(5815);
+/* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(3323);
+/* harmony import */ var _bulk_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7053);
+/* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9949);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9323);
+/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(8029);
+/* harmony import */ var _search_declared_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1472);
+/**
+ * `DocumentStore.search` (issue 42): words found in a namespace's searchable types, ranked by BM25, read
+ * at ONE version in rounds, each one bulk read (`readManyFrom`): the declaration and the types' manifests
+ * (with the tip), the term shards the words fall in, the document-table parts of the page's hits, and the
+ * page's documents. The search files are untrusted: every returned document is checked to hold the words
+ * it was found for (`documentMatches`), so a tampered shard is `InvalidResponse`, never a wrong hit.
+ */
+
+
+
+
+
+
+
+
+/** Hits per page when `limit` is not given. */
+const DEFAULT_SEARCH_LIMIT = 20;
+/** Most hits per page (`limit`). */
+const MAX_SEARCH_LIMIT = 100;
+/** Rounds of `NeedFiles` a step may ask for before the files are taken as damaged. */
+const MAX_ROUNDS = 8;
+/**
+ * Search `text` in `store` (see {@link DocumentSearchQuery}).
+ *
+ * @example
+ * const { hits, total, nextCursor } = await searchDocuments(store, 'git database', { namespace: 'github', type: 'repo' });
+ */
+async function searchDocuments(store, text, q) {
+    const { parsed, namespace, type, limit, offset, pinned } = checked(text, q);
+    const cost = { meta: {} };
+    const start = await firstRound(store, namespace, type, pinned, cost);
+    if (start.version === null)
+        return { ...cost.meta, hits: [], total: 0, nextCursor: null, version: null };
+    const version = start.version;
+    const files = start.files;
+    const ranked = await untilAnswered(store, version, files, cost, (read) => start.types.map((t) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSearch */ .Nv)(t, parsed, read)));
+    const all = merged(start.types, ranked);
+    const span = tiedSpan(all, offset, limit);
+    const ids = await untilAnswered(store, version, files, cost, (read) => start.types.map((t) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .idsOf */ .UX)(t, ordinalsOf(span.hits, t), read)));
+    const page = pageOf(span, offset, limit, start.types, ids);
+    const hits = await readHits(store, page, version, cost);
+    const next = offset + limit < all.length ? `${version}.${offset + limit}` : null;
+    return { ...cost.meta, hits, total: all.length, nextCursor: next, version };
+}
+/** Check everything before any I/O. */
+function checked(text, q) {
+    if (typeof q !== 'object' || q === null) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('search', 'search takes the words and an object { namespace, type?, limit?, cursor? }');
+    }
+    const parsed = (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .parseSearchText */ .js)(text);
+    (0,_identity_js__WEBPACK_IMPORTED_MODULE_5__/* .assertValidIdentity */ .xU)({ namespace: q.namespace, doc_type: q.type ?? 'x', id: 'x' });
+    const limit = q.limit ?? DEFAULT_SEARCH_LIMIT;
+    if (!Number.isInteger(limit) || limit < 1 || limit > MAX_SEARCH_LIMIT) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('limit', `limit must be an integer from 1 to ${MAX_SEARCH_LIMIT}, got ${JSON.stringify(limit)}`, {
+            allowed: `1..${MAX_SEARCH_LIMIT}`,
+        });
+    }
+    if (q.version !== undefined)
+        (0,_core_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(q.version);
+    const { version, offset } = splitCursor(q.cursor, q.version);
+    return { parsed, namespace: q.namespace, type: q.type, limit, offset, pinned: version };
+}
+/** `<version>.<offset>`: a page's cursor pins the version the first page read. */
+function splitCursor(cursor, pinned) {
+    if (cursor === undefined)
+        return { version: pinned, offset: 0 };
+    const m = typeof cursor === 'string' ? /^([0-9a-f]{40})\.(0|[1-9][0-9]{0,8})$/.exec(cursor) : null;
+    if (!m) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('cursor', 'search cursor is not a cursor docdb issued', {
+            allowed: 'the nextCursor of the previous page of this same search',
+        });
+    }
+    if (pinned !== undefined && pinned !== m[1]) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('cursor', `search cursor belongs to version ${m[1]}, not ${pinned}`);
+    }
+    return { version: m[1], offset: Number(m[2]) };
+}
+/**
+ * The first round: the declaration with the named type's manifest (one read, the tip with it), or the
+ * declaration alone and then the manifests of every type it declares in the namespace.
+ */
+async function firstRound(store, namespace, type, pinned, cost) {
+    const files = new Map();
+    const guess = type === undefined ? [] : [(0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .searchManifestPath */ .eT)(namespace, type)];
+    const got = await readAt(store, [_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_DECLARATION_KEY */ ._r, ...guess], pinned, cost, files);
+    if (got === null)
+        return { version: null, types: [], files };
+    const declared = (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .parseSearchDeclaration */ .ak)(files.get(_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_DECLARATION_KEY */ ._r) ?? undefined).search;
+    const types = declared.filter((t) => t.namespace === namespace && (type === undefined || t.type === type));
+    if (types.length === 0)
+        throw notDeclared(namespace, type);
+    const manifests = types.map((t) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .searchManifestPath */ .eT)(t.namespace, t.type)).filter((p) => !files.has(p));
+    if (manifests.length > 0)
+        await readAt(store, manifests, got, cost, files);
+    return { version: got, types, files };
+}
+function notDeclared(namespace, type) {
+    const what = type === undefined ? `no type of namespace ${namespace} has` : `${namespace}/${type} has no`;
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(type === undefined ? 'namespace' : 'type', `${what} search declared; declare it first: docs.declareSearch([{ namespace: '${namespace}', type: '${type ?? '<type>'}', fields: ['data.title', 'data.body'] }]) (CLI: docdb doc search-index)`, { namespace, ...(type !== undefined ? { type } : {}) });
+}
+/** Read `keys` at `version` (the tip when undefined) into `files`, adding the cost; the version read. */
+async function readAt(store, keys, version, cost, files) {
+    let at = version ?? null;
+    const onMeta = (m) => {
+        cost.meta = (0,_bulk_js__WEBPACK_IMPORTED_MODULE_3__/* .addCost */ .nv)(cost.meta, m);
+    };
+    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, keys, { ...(version ? { version } : {}), onMeta })) {
+        files.set(item.key, item.value);
+        at = item.version;
+    }
+    return at;
+}
+/**
+ * Run pure steps that may throw `NeedFiles` until every one answers: each round reads what ALL of them
+ * still need in one bulk read (so types searched together cost the rounds of one).
+ */
+async function untilAnswered(store, version, files, cost, steps) {
+    const read = (p) => (files.has(p) ? (files.get(p) ?? null) : undefined);
+    for (let round = 0;; round++) {
+        const wanted = new Set();
+        const answer = (() => {
+            try {
+                return steps((p) => {
+                    const got = read(p);
+                    if (got === undefined)
+                        wanted.add(p);
+                    return got;
+                });
+            }
+            catch (e) {
+                if (!(e instanceof _search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .NeedFiles */ .uo))
+                    throw e;
+                for (const p of e.paths)
+                    if (!files.has(p))
+                        wanted.add(p);
+                return undefined;
+            }
+        })();
+        if (answer !== undefined)
+            return answer;
+        if (wanted.size === 0 || round >= MAX_ROUNDS) {
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5('the search files did not settle (a step kept asking for files); rebuild the search', {});
+        }
+        await readAt(store, [...wanted], version, cost, files);
+    }
+}
+/** Every type's hits, best first; equal scores by type (and, once the ids are known, by id: {@link pageOf}). */
+function merged(types, ranked) {
+    const all = [];
+    types.forEach((t, i) => {
+        for (const h of ranked[i].hits)
+            all.push({ ...h, t });
+    });
+    return all.sort((a, b) => b.score - a.score || byCodeUnit(a.t.type, b.t.type));
+}
+/**
+ * The hits whose order decides the page: those of the page and every hit tied in score with its first or
+ * last one (a tie is ordered by type, then id — and the ids are only known once their table parts are read).
+ * `from` is the position of the first of them in the whole ranking.
+ */
+function tiedSpan(all, offset, limit) {
+    const window = all.slice(offset, offset + limit);
+    if (window.length === 0)
+        return { from: offset, hits: [] };
+    const high = window[0].score;
+    const low = window[window.length - 1].score;
+    const from = all.findIndex((h) => h.score <= high);
+    const to = all.findLastIndex((h) => h.score >= low);
+    return { from, hits: all.slice(from, to + 1) };
+}
+function ordinalsOf(hits, t) {
+    return hits.filter((h) => h.t === t).map((h) => h.ordinal);
+}
+/** The page: the tied span ordered by (score, type, id) with each hit's id, cut to `offset`..`offset + limit`. */
+function pageOf(span, offset, limit, types, ids) {
+    const named = span.hits.map((h) => {
+        const id = ids[types.indexOf(h.t)].get(h.ordinal);
+        if (id === undefined)
+            throw damaged(h.t, `has no id for ordinal ${h.ordinal}`, {});
+        return { ...h, id };
+    });
+    named.sort((a, b) => b.score - a.score || byCodeUnit(a.t.type, b.t.type) || byCodeUnit(a.id, b.id));
+    return named.slice(offset - span.from, offset - span.from + limit);
+}
+function byCodeUnit(a, b) {
+    return a < b ? -1 : a > b ? 1 : 0;
+}
+/** The page's documents in one bulk read, each checked to hold the words it was found for. */
+async function readHits(store, page, version, cost) {
+    const keyOf = (h) => (0,_identity_js__WEBPACK_IMPORTED_MODULE_5__/* .deriveKey */ .Hz)({ namespace: h.t.namespace, doc_type: h.t.type, id: h.id });
+    const files = new Map();
+    await readAt(store, page.map(keyOf), version, cost, files);
+    return page.map((h) => {
+        const bytes = files.get(keyOf(h));
+        if (!bytes)
+            throw damaged(h.t, `names ${JSON.stringify(h.id)}, which the section does not hold`, { id: h.id });
+        const document = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeEnvelope */ .vw)(bytes, version);
+        if (document.id !== h.id || !(0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .documentMatches */ .lm)(h.t, { id: h.id, data: document.data }, h.terms)) {
+            throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose document does not hold the words it was found for`, {
+                id: h.id,
+            });
+        }
+        const { namespace, type } = h.t;
+        return { namespace, type, id: h.id, score: h.score, fields: h.fields, document };
+    });
+}
+function damaged(t, why, data) {
+    const key = (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .searchManifestPath */ .eT)(t.namespace, t.type).replace(/manifest\.json$/, '');
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`the search of ${t.namespace}/${t.type} ${why}; rebuild it (declareSearch with fields: [], then again)`, { key, ...data });
+}
+
+
+/***/ }),
+
+/***/ 9030:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
+/* harmony export */   MR: () => (/* binding */ searchDeclarationChanges),
+/* harmony export */   NC: () => (/* binding */ validateSearchDeclaration),
+/* harmony export */   _r: () => (/* binding */ SEARCH_DECLARATION_KEY),
+/* harmony export */   ak: () => (/* binding */ parseSearchDeclaration),
+/* harmony export */   pZ: () => (/* binding */ serializeSearchDeclaration)
+/* harmony export */ });
+/* unused harmony export MAX_SEARCH_FIELDS */
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
+/* harmony import */ var _indexes_check_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(782);
+/* harmony import */ var _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9914);
+/**
+ * The search declaration of a section, `_docdb/search.json` (issue 42): per `(namespace, type)`, the
+ * fields whose text is searchable — `id` or a dotted path into `data`, under the same rules as index
+ * fields (indexes/declaration.ts). Read back, it is untrusted like any file of the section.
+ */
+
+
+
+
+
+/** Where the declaration is stored in the section. */
+const SEARCH_DECLARATION_KEY = '_docdb/search.json';
+/** Most searchable fields of one type (each is a column of every posting). */
+const MAX_SEARCH_FIELDS = 8;
+const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.title"';
+const ALLOWED = `{ "version": 1, "search": [{ "namespace", "type", "fields": 1..${MAX_SEARCH_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
+function fieldOf(value, field) {
+    const f = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(value, field);
+    if (f.length > _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_FIELD_CHARS */ .AP)
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `at most ${_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_FIELD_CHARS */ .AP} characters`);
+    if (f === 'id')
+        return f;
+    if (!f.startsWith('data.'))
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, FIELD_RULE);
+    if (f.slice(5).split('.').includes('')) {
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
+    }
+    if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
+    return f;
+}
+function typeSearchOf(value, field) {
+    const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, field);
+    const namespace = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.namespace, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'namespace'));
+    const type = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.type, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'type'));
+    const where = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'fields');
+    const list = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, MAX_SEARCH_FIELDS, `may list at most ${MAX_SEARCH_FIELDS} fields`);
+    const fields = list.map((f, i) => fieldOf(f, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(where, i)));
+    if (fields.length === 0)
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'must list at least one field');
+    if (new Set(fields).size !== fields.length)
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'lists a field twice');
+    (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
+    return { namespace, type, fields };
+}
+function shapeOf(value) {
+    const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
+    if (o.version !== 1)
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)('version', 'must be 1');
+    const list = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.search, 'search', _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_DECLARED_TYPES */ .ab, `at most ${_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_DECLARED_TYPES */ .ab} entries`);
+    const search = list.map((t, i) => typeSearchOf(t, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)('search', i)));
+    (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, '', ['version', 'search']);
+    return { version: 1, search };
+}
+function shapeProblem(value) {
+    try {
+        return { ok: true, value: shapeOf(value) };
+    }
+    catch (e) {
+        if (!(e instanceof _indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .ShapeProblem */ .PT))
+            throw e;
+        const field = e.field || '(root)';
+        const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+        return { ok: false, field, message: `search declaration ${field} ${what}` };
+    }
+}
+/** The shape, then each entry's identity rules, then "a type appears once". */
+function check(value) {
+    const parsed = shapeProblem(value);
+    if (!parsed.ok)
+        return parsed;
+    const seen = new Set();
+    for (const [i, t] of parsed.value.search.entries()) {
+        const field = `search[${i}]`;
+        try {
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_2__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
+        }
+        catch (e) {
+            return { ok: false, field, message: `search declaration ${field}: ${e.message}` };
+        }
+        const k = `${t.namespace}/${t.type}`;
+        if (seen.has(k)) {
+            return { ok: false, field, message: `search declaration ${field} declares ${k} again; list each type once` };
+        }
+        seen.add(k);
+    }
+    return parsed;
+}
+/**
+ * Validate a declaration given by the caller (library, CLI, projection spec). Throws `InvalidConfig`
+ * naming the field (`search[0].fields[1]`, prefixed by `field` when given) and what is allowed.
+ *
+ * @example
+ * validateSearchDeclaration({ version: 1, search: [{ namespace: 'github', type: 'repo', fields: ['data.title'] }] });
+ * validateSearchDeclaration({ version: 1, search: [{ namespace: 'github', type: 'repo', fields: ['title'] }] });
+ * // throws InvalidConfig: search declaration search[0].fields[0] is invalid: must be "id" or a dotted path…
+ */
+function validateSearchDeclaration(value, field) {
+    const r = check(value);
+    if (r.ok)
+        return r.value;
+    const where = field ? `${field}.${r.field}` : r.field;
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(where, field ? `${field}: ${r.message}` : r.message, { allowed: ALLOWED });
+}
+/**
+ * Parse the declaration read back from the section (untrusted). Absent: nothing declared. Not JSON or
+ * not a valid declaration: `InvalidResponse` naming the key and the field.
+ *
+ * @example
+ * parseSearchDeclaration(undefined); // { version: 1, search: [] }
+ */
+function parseSearchDeclaration(bytes) {
+    if (bytes === undefined)
+        return { version: 1, search: [] };
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch (e) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${SEARCH_DECLARATION_KEY} is not JSON (${e.message}); fix or delete it`, {
+            key: SEARCH_DECLARATION_KEY,
+        });
+    }
+    const r = check(json);
+    if (!r.ok) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${SEARCH_DECLARATION_KEY}: ${r.message}`, {
+            key: SEARCH_DECLARATION_KEY,
+            field: r.field,
+        });
+    }
+    return r.value;
+}
+/**
+ * The declaration's bytes as stored: one canonical spelling (types sorted), so declaring what is
+ * declared writes nothing.
+ *
+ * @example
+ * serializeSearchDeclaration({ version: 1, search: [] }); // '{\n  "version": 1,\n  "search": []\n}\n' as bytes
+ */
+function serializeSearchDeclaration(d) {
+    const search = [...d.search]
+        .sort((a, b) => compareTypes(a, b))
+        .map((t) => ({ namespace: t.namespace, type: t.type, fields: t.fields }));
+    return new TextEncoder().encode(`${JSON.stringify({ version: 1, search }, null, 2)}\n`);
+}
+function compareTypes(a, b) {
+    const x = `${a.namespace}/${a.type}`;
+    const y = `${b.namespace}/${b.type}`;
+    return x < y ? -1 : x > y ? 1 : 0;
+}
+/**
+ * What a change of declaration means for the stored indexes: `build` = types newly declared or whose
+ * fields changed (a build replaces every file of the type: the caller deletes the old files the build
+ * does not rewrite, `searchFilesOf`), `drop` = types no longer declared (delete all their files).
+ *
+ * @example
+ * const { build, drop } = searchDeclarationChanges(before, after);
+ */
+function searchDeclarationChanges(before, after) {
+    const key = (t) => `${t.namespace}/${t.type}`;
+    const old = new Map(before.search.map((t) => [key(t), t]));
+    const now = new Map(after.search.map((t) => [key(t), t]));
+    const build = after.search.filter((t) => {
+        const was = old.get(key(t));
+        return !was || was.fields.join('\n') !== t.fields.join('\n');
+    });
+    const drop = before.search.filter((t) => !now.has(key(t)));
+    return { build, drop };
+}
+
+
+/***/ }),
+
+/***/ 8029:
+/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
+
+
+// EXPORTS
+__nccwpck_require__.d(__webpack_exports__, {
+  uo: () => (/* reexport */ NeedFiles),
+  _r: () => (/* reexport */ declaration/* SEARCH_DECLARATION_KEY */._r),
+  ng: () => (/* reexport */ buildSearch),
+  lm: () => (/* reexport */ documentMatches),
+  UX: () => (/* reexport */ table_idsOf),
+  ak: () => (/* reexport */ declaration/* parseSearchDeclaration */.ak),
+  js: () => (/* reexport */ parseSearchText),
+  Nv: () => (/* reexport */ rankSearch),
+  MR: () => (/* reexport */ declaration/* searchDeclarationChanges */.MR),
+  zr: () => (/* reexport */ searchFilesOf),
+  eT: () => (/* reexport */ searchManifestPath),
+  pZ: () => (/* reexport */ declaration/* serializeSearchDeclaration */.pZ),
+  YX: () => (/* reexport */ updateSearch),
+  NC: () => (/* reexport */ declaration/* validateSearchDeclaration */.NC)
+});
+
+// UNUSED EXPORTS: DEFAULT_MAX_SHARDS, DEFAULT_MAX_SHARD_BYTES, MAX_FIELD_TEXT_CHARS, MAX_SEARCH_FIELDS, MAX_TOKEN_CHARS, SEARCH_ROOT, fieldText, rankFirstPaths, rankedPage, searchFirstPaths, tablePathsOf, tokenize
+
+// EXTERNAL MODULE: ./src/core/errors.ts
+var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/document/search/text.ts
+/**
+ * The text of a document's field and its tokens (issue 42). Hand-written rather than MiniSearch's: its
+ * tokenizer is one regular expression, and its index format loads whole (docs/decisions.md).
+ *
+ * A field's text is every string and finite number leaf under the field's path, depth-first in key
+ * order, joined by a space; `id` is the id. Booleans and null are not text. An array met on the way
+ * down applies the rest of the path to each element (`data.authors.name` over a list of authors).
+ */
+/** Most characters of one field's text that are indexed (the rest is ignored, in the index and the oracle). */
+const MAX_FIELD_TEXT_CHARS = 100_000;
+/** Longest token kept, in code points: longer runs are hashes or base64, not words. */
+const MAX_TOKEN_CHARS = 64;
+function leavesInto(v, out) {
+    if (typeof v === 'string')
+        out.push(v);
+    else if (typeof v === 'number') {
+        if (Number.isFinite(v))
+            out.push(String(v));
+    }
+    else if (Array.isArray(v)) {
+        for (const e of v)
+            leavesInto(e, out);
+    }
+    else if (typeof v === 'object' && v !== null) {
+        for (const k of Object.keys(v))
+            leavesInto(v[k], out);
+    }
+}
+function valuesAt(v, path, i, out) {
+    if (i === path.length) {
+        out.push(v);
+        return;
+    }
+    if (Array.isArray(v)) {
+        for (const e of v)
+            valuesAt(e, path, i, out);
+        return;
+    }
+    if (typeof v !== 'object' || v === null || !Object.hasOwn(v, path[i]))
+        return;
+    valuesAt(v[path[i]], path, i + 1, out);
+}
+/**
+ * The searchable text of `field` (`id` or `data.<dotted path>`) in a document, cut at
+ * {@link MAX_FIELD_TEXT_CHARS} characters.
+ *
+ * @example
+ * fieldText({ id: 'a', data: { post: { title: 'Hello', tags: ['x', 2, true] } } }, 'data.post'); // 'Hello x 2'
+ * fieldText({ id: 'a', data: {} }, 'id'); // 'a'
+ */
+function fieldText(doc, field) {
+    if (field === 'id')
+        return doc.id.slice(0, MAX_FIELD_TEXT_CHARS);
+    const path = field === 'data' ? [] : field.slice(5).split('.');
+    const found = [];
+    valuesAt(doc.data, path, 0, found);
+    const leaves = [];
+    for (const v of found)
+        leavesInto(v, leaves);
+    return leaves.join(' ').slice(0, MAX_FIELD_TEXT_CHARS);
+}
+const MARKS = /\p{M}+/gu;
+const SEPARATORS = /[^\p{L}\p{N}]+/u;
+/**
+ * Tokens of a text: Unicode NFKD, combining marks removed (diacritics folded), lower-cased, split on
+ * every run of characters that are not letters or digits; tokens of more than 64 code points dropped.
+ * No stemming, no stop words.
+ *
+ * @example
+ * tokenize('Crème Brûlée, 2× — naïve!'); // ['creme', 'brulee', '2', 'naive']
+ */
+function tokenize(text) {
+    const folded = text.normalize('NFKD').replace(MARKS, '').toLowerCase();
+    const out = [];
+    for (const t of folded.split(SEPARATORS)) {
+        if (t === '')
+            continue;
+        if (t.length > MAX_TOKEN_CHARS && codePoints(t) > MAX_TOKEN_CHARS)
+            continue;
+        out.push(t);
+    }
+    return out;
+}
+/** Length in code points (a CJK run or an emoji-free word; surrogate pairs count once). */
+function codePoints(s) {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0xd800 || c > 0xdbff)
+            n++;
+    }
+    return n;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/analyze.ts
+
+/**
+ * Terms and field lengths of a document.
+ *
+ * @example
+ * analyze({ namespace: 'n', type: 't', fields: ['data.title'] }, { id: 'a', data: { title: 'To be or not to be' } });
+ * // { terms: Map { 'to' => [2], 'be' => [2], 'or' => [1], 'not' => [1] }, lengths: [6] }
+ */
+function analyze(t, doc) {
+    const terms = new Map();
+    const lengths = t.fields.map((field, f) => {
+        const tokens = tokenize(fieldText(doc, field));
+        for (const term of tokens) {
+            let tf = terms.get(term);
+            if (!tf) {
+                tf = new Array(t.fields.length).fill(0);
+                terms.set(term, tf);
+            }
+            tf[f]++;
+        }
+        return tokens.length;
+    });
+    return { terms, lengths };
+}
+
+;// CONCATENATED MODULE: ./src/document/search/codec.ts
+/**
+ * The printable encoding of postings (docs/search.md "Stored format"). Shards are ASCII text so that
+ * they diff, display and travel like every other file of the section; numbers are written with 94
+ * printable symbols (`!`..`~`): a number below 62 is one terminal symbol; a larger one is a
+ * continuation symbol (62..93, carrying (v − 62) mod 32) followed by the rest, ⌊(v − 62) / 32⌋. Values
+ * below 62 take one character, below 2,046 two, below 65,534 three.
+ *
+ * A field's length is stored as one NORM symbol (Lucene's norms idea): its level in a table of lower
+ * bounds — exact up to 15 tokens, then steps of 12 % — so ranking needs no other file, and the oracle
+ * quantizes the same way.
+ */
+const FIRST = 0x21;
+/** Symbols: 94 printable characters. */
+const SYMBOL_COUNT = 94;
+const SYMBOLS = SYMBOL_COUNT;
+/** Terminal digits (the last symbol of a number). */
+const TERMINAL = 62;
+/** Continuation digits. */
+const CONTINUE = SYMBOLS - TERMINAL;
+/** The 94 symbols as one-character strings (no string is made per digit). */
+const CHARS = Array.from({ length: SYMBOL_COUNT }, (_, i) => String.fromCharCode(FIRST + i));
+/**
+ * `v` (a non-negative safe integer) as symbols.
+ *
+ * @example
+ * numberText(100); // two characters
+ */
+function numberText(v) {
+    if (v < TERMINAL)
+        return CHARS[v];
+    let n = v;
+    let out = '';
+    while (n >= TERMINAL) {
+        n -= TERMINAL;
+        out += CHARS[TERMINAL + (n % CONTINUE)];
+        n = Math.floor(n / CONTINUE);
+    }
+    return out + CHARS[n];
+}
+/** Where a reader of base-47 numbers is in a line; `bad` says why the line is not well formed. */
+class Cursor {
+    text;
+    bad;
+    pos;
+    constructor(text, start, bad) {
+        this.text = text;
+        this.bad = bad;
+        this.pos = start;
+    }
+    get done() {
+        return this.pos >= this.text.length;
+    }
+    /** The next number (at most ~2^50: nothing stored comes near it, and larger is damage). */
+    number() {
+        let v = 0;
+        let scale = 1;
+        for (;;) {
+            if (this.pos >= this.text.length)
+                this.bad('ends inside a number');
+            const d = this.text.charCodeAt(this.pos++) - FIRST;
+            if (d < 0 || d >= SYMBOLS)
+                this.bad('holds a character outside the posting alphabet');
+            if (scale > 2 ** 45)
+                this.bad('holds a number too large');
+            // v = d0 + 32·(d1 + 32·(…)) with every continuation digit d ≥ 62 standing for itself.
+            v += d * scale;
+            if (d < TERMINAL)
+                return v;
+            scale *= CONTINUE;
+        }
+    }
+    /** The next single character as a symbol 0..93. */
+    symbol() {
+        if (this.pos >= this.text.length)
+            this.bad('ends before a norm symbol');
+        const d = this.text.charCodeAt(this.pos++) - FIRST;
+        if (d < 0 || d >= SYMBOLS)
+            this.bad('holds a character outside the posting alphabet');
+        return d;
+    }
+}
+/** Lower bounds of the norm levels: 0..15 exact, then ×1.12 (rounded up, distinct) past 100,000. */
+const NORM_LEVELS = (() => {
+    const out = [];
+    for (let i = 0; i < 16; i++)
+        out.push(i);
+    let x = 16;
+    while (x <= 100_000) {
+        out.push(x);
+        x = Math.max(x + 1, Math.ceil(x * 1.12));
+    }
+    return out;
+})();
+/**
+ * The norm symbol of a field of `length` tokens: the highest level whose lower bound ≤ length.
+ *
+ * @example
+ * normOf(7); // 7
+ * normLength(normOf(1000)); // a length within 12 % below 1000
+ */
+function normOf(length) {
+    let lo = 0;
+    let hi = NORM_LEVELS.length - 1;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (NORM_LEVELS[mid] <= length)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+/**
+ * The field length a norm symbol stands for (its level's lower bound).
+ *
+ * @example
+ * normLength(3); // 3
+ */
+function normLength(symbol) {
+    return NORM_LEVELS[symbol];
+}
+/**
+ * Characters `numberText(v)` has.
+ *
+ * @example
+ * numberLength(61); // 1
+ * numberLength(62); // 2
+ */
+function numberLength(v) {
+    let n = 1;
+    for (let x = v; x >= TERMINAL; x = Math.floor((x - TERMINAL) / CONTINUE))
+        n++;
+    return n;
+}
+/**
+ * A growing byte buffer that shards are written into directly: symbols are single ASCII bytes, so a
+ * shard is encoded without building strings (a 10,000-document build spent most of its time
+ * concatenating them).
+ */
+class ByteWriter {
+    buf = new Uint8Array(1 << 16);
+    length = 0;
+    room(n) {
+        if (this.length + n <= this.buf.length)
+            return;
+        const next = new Uint8Array(Math.max(this.buf.length * 2, this.length + n));
+        next.set(this.buf.subarray(0, this.length));
+        this.buf = next;
+    }
+    /** One symbol 0..93. */
+    symbol(s) {
+        this.room(1);
+        this.buf[this.length++] = FIRST + s;
+    }
+    /** One raw ASCII byte (space, newline). */
+    ascii(code) {
+        this.room(1);
+        this.buf[this.length++] = code;
+    }
+    /** A number as numberText writes it. */
+    number(v) {
+        this.room(8);
+        let n = v;
+        while (n >= TERMINAL) {
+            n -= TERMINAL;
+            this.buf[this.length++] = FIRST + TERMINAL + (n % CONTINUE);
+            n = Math.floor(n / CONTINUE);
+        }
+        this.buf[this.length++] = FIRST + n;
+    }
+    /** Well-formed text as UTF-8. */
+    text(s) {
+        this.room(s.length * 3);
+        for (let i = 0; i < s.length; i++) {
+            let c = s.charCodeAt(i);
+            if (c < 0x80)
+                this.buf[this.length++] = c;
+            else if (c < 0x800) {
+                this.buf[this.length++] = 0xc0 | (c >> 6);
+                this.buf[this.length++] = 0x80 | (c & 63);
+            }
+            else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+                c = 0x10000 + ((c - 0xd800) << 10) + (s.charCodeAt(++i) - 0xdc00);
+                this.buf[this.length++] = 0xf0 | (c >> 18);
+                this.buf[this.length++] = 0x80 | ((c >> 12) & 63);
+                this.buf[this.length++] = 0x80 | ((c >> 6) & 63);
+                this.buf[this.length++] = 0x80 | (c & 63);
+            }
+            else {
+                this.buf[this.length++] = 0xe0 | (c >> 12);
+                this.buf[this.length++] = 0x80 | ((c >> 6) & 63);
+                this.buf[this.length++] = 0x80 | (c & 63);
+            }
+        }
+    }
+    /** The bytes written (a copy the size of the content). */
+    bytes() {
+        return this.buf.slice(0, this.length);
+    }
+}
+
+// EXTERNAL MODULE: ./src/core/bytes.ts
+var core_bytes = __nccwpck_require__(9596);
+// EXTERNAL MODULE: ./src/document/indexes/check.ts
+var check = __nccwpck_require__(782);
+// EXTERNAL MODULE: ./src/document/identity.ts
+var identity = __nccwpck_require__(9323);
+;// CONCATENATED MODULE: ./src/document/search/paths.ts
+/**
+ * Where the files of one type's search index live in the section:
+ *
+ *   _docdb/search/<namespace>/<type>/manifest.json
+ *   _docdb/search/<namespace>/<type>/terms/<shard name>.txt   (term shards, by term range)
+ *   _docdb/search/<namespace>/<type>/delta.txt                (recent postings and tombstones)
+ *   _docdb/search/<namespace>/<type>/table/<part>.json        (ordinal → id, 256 ordinals a part)
+ *   _docdb/search/<namespace>/<type>/ids/<bucket>.json        (id → ordinal, by a hash of the id)
+ *
+ * Namespaces and types follow the identity rules, and every other segment is a decimal number, so each
+ * path is a plain key.
+ */
+
+const SEARCH_ROOT = `${identity/* RESERVED_PREFIX */.Uy}search/`;
+/** The directory of one `(namespace, type)`'s search index. */
+function searchDir(namespace, type) {
+    return `${SEARCH_ROOT}${namespace}/${type}/`;
+}
+/**
+ * @example
+ * searchManifestPath('github', 'repo'); // '_docdb/search/github/repo/manifest.json'
+ */
+function searchManifestPath(namespace, type) {
+    return `${searchDir(namespace, type)}manifest.json`;
+}
+/**
+ * @example
+ * shardPath('github', 'repo', '3'); // '_docdb/search/github/repo/terms/3.txt'
+ */
+function shardPath(namespace, type, name) {
+    return `${searchDir(namespace, type)}terms/${name}.txt`;
+}
+/**
+ * @example
+ * deltaPath('github', 'repo'); // '_docdb/search/github/repo/delta.txt'
+ */
+function paths_deltaPath(namespace, type) {
+    return `${searchDir(namespace, type)}delta.txt`;
+}
+/**
+ * @example
+ * tablePartPath('github', 'repo', 0); // '_docdb/search/github/repo/table/0.json'
+ */
+function paths_tablePartPath(namespace, type, part) {
+    return `${searchDir(namespace, type)}table/${part}.json`;
+}
+/**
+ * @example
+ * bucketPath('github', 'repo', 5); // '_docdb/search/github/repo/ids/5.json'
+ */
+function bucketPath(namespace, type, bucket) {
+    return `${searchDir(namespace, type)}ids/${bucket}.json`;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/manifest.ts
+/**
+ * The manifest of one type's search index: one compact JSON line, read first by every query and write.
+ * It holds what BM25 needs besides the postings (documents and total length per field), the ordinal
+ * allocator (`next`, `free`), the id-bucket count, and the term shards with their lower bounds.
+ *
+ * A shard's lower bound is a key `[term, ordinal]` (null for the first): shard i holds the postings
+ * (term, ordinal) with lower_i ≤ key < lower_{i+1}, so one huge term's postings may span shards. A
+ * bound is a bound, not the shard's first key: removing postings leaves it valid.
+ */
+
+
+
+
+/** Ordinals per document-table part. */
+const manifest_TABLE_PART_SIZE = 256;
+/** Most id → ordinal buckets. */
+const MAX_BUCKETS = 1 << 16;
+/**
+ * Order of two keys: term by UTF-16 code units, then ordinal.
+ *
+ * @example
+ * compareKeys(['a', 9], ['b', 0]); // negative
+ */
+function compareKeys(a, b) {
+    if (a[0] !== b[0])
+        return a[0] < b[0] ? -1 : 1;
+    return a[1] - b[1];
+}
+function keyOf(v, field) {
+    const pair = (0,check/* array */.YO)(v, field, 2, 'must be null or a [term, ordinal] bound');
+    if (pair.length !== 2)
+        (0,check/* fail */.fJ)(field, 'must be null or a [term, ordinal] bound');
+    return [(0,check/* string */.Yj)(pair[0], (0,check.at)(field, 0), 1, 256), (0,check/* integer */.nd)(pair[1], (0,check.at)(field, 1), 0)];
+}
+function shardRefOf(v, field) {
+    const o = (0,check/* record */.g1)(v, field);
+    const name = (0,check/* string */.Yj)(o.name, (0,check.at)(field, 'name'));
+    if (!/^(0|[1-9][0-9]{0,8})$/.test(name))
+        (0,check/* fail */.fJ)((0,check.at)(field, 'name'), 'must be a shard number of 1 to 9 digits');
+    const lower = o.lower === null ? null : keyOf(o.lower, (0,check.at)(field, 'lower'));
+    (0,check/* onlyKeys */.Bh)(o, field, ['name', 'lower']);
+    return { name, lower };
+}
+const numbers = (v, field, n) => {
+    const list = (0,check/* array */.YO)(v, field, n);
+    if (list.length !== n)
+        (0,check/* fail */.fJ)(field, `must list ${n} numbers, one per field`);
+    return list.map((x, i) => (0,check/* integer */.nd)(x, (0,check.at)(field, i), 0));
+};
+function manifestOf(v) {
+    const o = (0,check/* record */.g1)(v, '');
+    if (o.version !== 1)
+        (0,check/* fail */.fJ)('version', 'must be 1');
+    const namespace = (0,check/* string */.Yj)(o.namespace, 'namespace');
+    const type = (0,check/* string */.Yj)(o.type, 'type');
+    const fields = (0,check/* array */.YO)(o.fields, 'fields', 8).map((f, i) => (0,check/* string */.Yj)(f, (0,check.at)('fields', i)));
+    const count = (0,check/* integer */.nd)(o.count, 'count', 0);
+    const docs = numbers(o.docs, 'docs', fields.length);
+    const lengths = numbers(o.lengths, 'lengths', fields.length);
+    const next = (0,check/* integer */.nd)(o.next, 'next', 0, 2 ** 32);
+    const free = (0,check/* array */.YO)(o.free, 'free', next).map((x, i) => (0,check/* integer */.nd)(x, (0,check.at)('free', i), 0, next - 1));
+    const buckets = (0,check/* integer */.nd)(o.buckets, 'buckets', 1, MAX_BUCKETS);
+    const nextShard = (0,check/* integer */.nd)(o.nextShard, 'nextShard', 1, 999_999_999);
+    const shards = (0,check/* array */.YO)(o.shards, 'shards', 4096).map((s, i) => shardRefOf(s, (0,check.at)('shards', i)));
+    (0,check/* onlyKeys */.Bh)(o, '', [
+        'version',
+        'namespace',
+        'type',
+        'fields',
+        'count',
+        'docs',
+        'lengths',
+        'next',
+        'free',
+        'buckets',
+        'nextShard',
+        'shards',
+    ]);
+    return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards };
+}
+function badManifest(key, why) {
+    throw new errors/* InvalidResponse */.h5(`search manifest ${key} ${why}; the search index must be rebuilt`, { key });
+}
+/** Rules between the manifest's parts (its shape is checked by manifestOf). */
+function checkConsistent(m, t, key, anyFields) {
+    if (m.namespace !== t.namespace || m.type !== t.type)
+        badManifest(key, `names ${m.namespace}/${m.type}`);
+    if (!anyFields && m.fields.join('\n') !== t.fields.join('\n')) {
+        badManifest(key, `indexes fields ${JSON.stringify(m.fields)}, not the declared ${JSON.stringify(t.fields)}`);
+    }
+    if (m.free.some((f, i) => i > 0 && f <= m.free[i - 1]))
+        badManifest(key, 'has free ordinals out of order');
+    if (m.count !== m.next - m.free.length)
+        badManifest(key, 'counts documents other than its ordinals hold');
+    if (m.docs.some((d) => d > m.count))
+        badManifest(key, 'counts more documents in a field than in the type');
+    // Each document with a non-empty field adds at least one token, and only those add tokens.
+    if (m.docs.some((d, f) => m.lengths[f] < d || (d === 0 && m.lengths[f] > 0))) {
+        badManifest(key, 'has field lengths that do not fit its document counts');
+    }
+    if ((m.buckets & (m.buckets - 1)) !== 0)
+        badManifest(key, 'has a bucket count that is not a power of two');
+    if (m.shards.length === 0 || m.shards[0].lower !== null)
+        badManifest(key, 'does not start with a shard from ""');
+    const names = new Set();
+    m.shards.forEach((s, i) => {
+        if (names.has(s.name) || Number(s.name) >= m.nextShard)
+            badManifest(key, 'has duplicate or unnumbered shards');
+        names.add(s.name);
+        const prev = m.shards[i - 1]?.lower;
+        if (i > 0 && (s.lower === null || (prev && compareKeys(prev, s.lower) >= 0))) {
+            badManifest(key, 'has shard bounds out of order');
+        }
+    });
+}
+/**
+ * Parse the manifest of `t` read back from the section (untrusted): `InvalidResponse` naming the key
+ * when it is not JSON, not the manifest's shape, inconsistent, or (unless `anyFields`: a manifest about
+ * to be dropped) for other fields than declared.
+ *
+ * @example
+ * const m = parseSearchManifest(t, bytes);
+ */
+function manifest_parseSearchManifest(t, bytes, anyFields = false) {
+    const key = searchManifestPath(t.namespace, t.type);
+    let json;
+    try {
+        if (!(0,core_bytes/* isUtf8 */.co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
+    }
+    catch {
+        badManifest(key, 'is not JSON');
+    }
+    let m;
+    try {
+        m = manifestOf(json);
+    }
+    catch (e) {
+        if (!(e instanceof check/* ShapeProblem */.PT))
+            throw e;
+        badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+    }
+    checkConsistent(m, t, key, anyFields);
+    return m;
+}
+/** The manifest's bytes: one compact line (it is read by every query, so size counts more than diffs). */
+function serializeSearchManifest(m) {
+    return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+}
+/** The path of shard `i`. */
+function manifest_shardPathOf(m, i) {
+    return shardPath(m.namespace, m.type, m.shards[i].name);
+}
+/**
+ * Index of the shard whose range holds `key` (binary search over lower bounds).
+ *
+ * @example
+ * shardFor(m, ['apple', 0]); // 0 when one shard
+ */
+function shardFor(m, key) {
+    let lo = 0;
+    let hi = m.shards.length - 1;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (compareKeys(key, m.shards[mid].lower) >= 0)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+/**
+ * Indexes of the shards that may hold a term starting with `prefix` (`exact`: equal to it).
+ *
+ * @example
+ * shardsForRange(m, 'da', false); // every shard overlapping the terms "da…"
+ */
+function shardsForRange(m, prefix, exact) {
+    const first = shardFor(m, [prefix, 0]);
+    const out = [first];
+    // Every later bound is above [prefix, 0]; the range ends at the first bound past every term it holds.
+    for (let i = first + 1; i < m.shards.length; i++) {
+        const term = m.shards[i].lower[0];
+        if (exact ? term !== prefix : !term.startsWith(prefix))
+            break;
+        out.push(i);
+    }
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/shard.ts
+/**
+ * Term shards: the inverted index of one type, one line per term, lines in term order:
+ * `<shared><suffix> <postings>\n`, where `shared` is one symbol (codec.ts) counting the code units the
+ * term shares with the previous line's term (front coding: sorted terms share their starts). Postings reference documents by ordinal, gap-coded; each carries, per field, the term's
+ * frequency and the field's length as one norm symbol (codec.ts):
+ *
+ *   head  = ((gap − 1) · M + (mask − 1)) · 2 + allOne    base 47; M = 2^fields − 1; mask = fields holding the term
+ *   norms = one symbol per field of the mask
+ *   tfs   = (tf − 1) per field of the mask, only when allOne = 0
+ *
+ * so the usual posting (one field, tf 1, a small gap) takes two characters. Read back, a shard is
+ * untrusted: `parseShard` checks every number, the order and the shard's bounds, and gives
+ * `InvalidResponse` naming the key.
+ */
+
+
+
+
+
+/** Most bytes of a shard a reader accepts (a writer stays under 1 MiB; larger is damage). */
+const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
+/**
+ * Write the encoded postings of a line (no term).
+ *
+ * @example
+ * const w = new ByteWriter(); writePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, w); // two bytes
+ */
+function writePostings(postings, fields, w, tombstones = false) {
+    // In the delta (delta.ts) a posting may be a tombstone (no field): masks then count from 0.
+    const m = (1 << fields) - (tombstones ? 0 : 1);
+    const off = tombstones ? 0 : 1;
+    let last = -1;
+    for (const p of postings) {
+        let mask = 0;
+        let allOne = 1;
+        for (let f = 0; f < fields; f++) {
+            const tf = p.tf[f];
+            if (tf > 0) {
+                mask |= 1 << f;
+                if (tf !== 1)
+                    allOne = 0;
+            }
+        }
+        w.number(((p.ordinal - last - 1) * m + (mask - off)) * 2 + allOne);
+        for (let f = 0; f < fields; f++)
+            if (p.tf[f] > 0)
+                w.symbol(p.norm[f]);
+        if (!allOne)
+            for (let f = 0; f < fields; f++)
+                if (p.tf[f] > 0)
+                    w.number(p.tf[f] - 1);
+        last = p.ordinal;
+    }
+}
+/**
+ * Code units `term` shares with the previous term of its shard (front coding), at most 93 and never
+ * half of a surrogate pair, so the suffix is well-formed text.
+ *
+ * @example
+ * sharedPrefix('database', 'data'); // 4
+ */
+function sharedPrefix(term, prev) {
+    const most = Math.min(term.length, prev.length, SYMBOL_COUNT - 1);
+    let n = 0;
+    while (n < most && term.charCodeAt(n) === prev.charCodeAt(n))
+        n++;
+    if (n > 0 && n < term.length && isHighSurrogate(term.charCodeAt(n - 1)))
+        n--;
+    return n;
+}
+function isHighSurrogate(c) {
+    return c >= 0xd800 && c <= 0xdbff;
+}
+/** Write one line after the line of `prev` ('' for a shard's first), newline included. */
+function writeLine(line, prev, fields, w, tombstones) {
+    const shared = sharedPrefix(line.term, prev);
+    w.symbol(shared);
+    w.text(line.term.slice(shared));
+    w.ascii(0x20);
+    writePostings(line.postings, fields, w, tombstones);
+    w.ascii(0x0a);
+}
+/** UTF-8 bytes of a string, without encoding it. */
+function utf8Length(s) {
+    let n = 0;
+    for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (c < 0x80)
+            n += 1;
+        else if (c < 0x800)
+            n += 2;
+        else if (c >= 0xd800 && c <= 0xdbff) {
+            n += 4;
+            i++;
+        }
+        else
+            n += 3;
+    }
+    return n;
+}
+/** A shard's bytes. */
+function encodeShard(lines, fields, tombstones = false) {
+    const w = new ByteWriter();
+    for (const [i, l] of lines.entries())
+        writeLine(l, lines[i - 1]?.term ?? '', fields, w, tombstones);
+    return w.bytes();
+}
+const TERM = /^[\p{L}\p{N}]+$/u;
+function decodePostings(c, fields, next, tombstones) {
+    const off = tombstones ? 0 : 1;
+    const m = (1 << fields) - off;
+    const postings = [];
+    let last = -1;
+    while (!c.done) {
+        const head = c.number();
+        const allOne = head % 2;
+        const rest = (head - allOne) / 2;
+        const mask = (rest % m) + off;
+        const ordinal = last + 1 + (rest - (mask - off)) / m;
+        if (ordinal >= next)
+            c.bad(`references ordinal ${ordinal}, not below the manifest's next ${next}`);
+        const tf = new Array(fields).fill(0);
+        const norm = new Array(fields).fill(0);
+        for (let f = 0; f < fields; f++) {
+            if (!(mask & (1 << f)))
+                continue;
+            norm[f] = c.symbol();
+            if (norm[f] >= NORM_LEVELS.length)
+                c.bad('holds a norm symbol out of range');
+            tf[f] = 1;
+        }
+        if (!allOne)
+            for (let f = 0; f < fields; f++)
+                if (mask & (1 << f))
+                    tf[f] = c.number() + 1;
+        postings.push({ ordinal, tf, norm });
+        last = ordinal;
+    }
+    if (postings.length === 0)
+        c.bad('has a term without postings');
+    return postings;
+}
+function badShard(key, why, line) {
+    const where = line === undefined ? '' : ` line ${line}`;
+    throw new errors/* InvalidResponse */.h5(`search shard ${key}${where} ${why}; the search index must be rebuilt`, { key, line });
+}
+/** One line after the line of `prev`, checked: a well-formed term, postings that decode. */
+function parseLine(text, prev, n, b) {
+    const shared = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
+    if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length) {
+        badShard(b.key, 'does not start with the length of the prefix shared with the previous term', n);
+    }
+    const space = text.indexOf(' ', 1);
+    const term = space < 0 ? '' : prev.slice(0, shared) + text.slice(1, space);
+    if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS)
+        badShard(b.key, 'does not hold a term', n);
+    const c = new Cursor(text, space + 1, (why) => badShard(b.key, why, n));
+    return { term, postings: decodePostings(c, b.fields, b.next, b.tombstones === true) };
+}
+/**
+ * Parse a shard read back from the section (untrusted): terms strictly increasing, every posting within
+ * the shard's bounds and below the next ordinal. Anything else is `InvalidResponse` naming the key.
+ *
+ * @example
+ * const lines = parseShard(bytes, { key, fields: 2, next: m.next, lower: null, upper: null });
+ */
+function parseShard(bytes, b) {
+    if (bytes.length > MAX_READ_SHARD_BYTES)
+        badShard(b.key, `holds ${bytes.length} bytes, more than a writer writes`);
+    if (!(0,core_bytes/* isUtf8 */.co)(bytes))
+        badShard(b.key, 'is not UTF-8');
+    const text = (0,core_bytes/* fromUtf8 */.ar)(bytes);
+    if (text !== '' && !text.endsWith('\n'))
+        badShard(b.key, 'does not end with a newline');
+    const rows = text === '' ? [] : text.slice(0, -1).split('\n');
+    const lines = [];
+    for (const [i, r] of rows.entries())
+        lines.push(parseLine(r, lines[i - 1]?.term ?? '', i + 1, b));
+    lines.forEach((l, i) => {
+        const first = [l.term, l.postings[0].ordinal];
+        const last = [l.term, l.postings[l.postings.length - 1].ordinal];
+        if (i > 0 && lines[i - 1].term >= l.term)
+            badShard(b.key, 'has terms out of order', i + 1);
+        if ((b.lower && compareKeys(first, b.lower) < 0) || (b.upper && compareKeys(last, b.upper) >= 0)) {
+            badShard(b.key, 'holds a posting outside its shard', i + 1);
+        }
+    });
+    return lines;
+}
+/**
+ * Parse shard `i` of the manifest `m` with its bounds from the manifest.
+ *
+ * @example
+ * const lines = loadShard(m, 0, bytes);
+ */
+function loadShard(m, i, bytes) {
+    const key = manifest_shardPathOf(m, i);
+    if (bytes === null)
+        badShard(key, 'is absent though the manifest lists it');
+    const upper = m.shards[i + 1]?.lower ?? null;
+    return parseShard(bytes, { key, fields: m.fields.length, next: m.next, lower: m.shards[i].lower, upper });
+}
+
+;// CONCATENATED MODULE: ./src/document/search/chunk.ts
+/**
+ * Cutting term lines into shards of at most `maxBytes`: lines in order fill a shard until the next
+ * posting would not fit; a term too large for the space left continues in the next shard (whose lower
+ * bound is then `[term, ordinal]`), so a huge term's postings span shards.
+ */
+
+
+/** Characters of one encoded posting after `prev`. */
+function postingLength(p, prev, fields) {
+    const m = (1 << fields) - 1;
+    let mask = 0;
+    let allOne = 1;
+    let present = 0;
+    let tfs = 0;
+    for (let f = 0; f < fields; f++) {
+        const tf = p.tf[f];
+        if (tf > 0) {
+            mask |= 1 << f;
+            present++;
+            tfs += numberLength(tf - 1);
+            if (tf !== 1)
+                allOne = 0;
+        }
+    }
+    const head = ((p.ordinal - prev - 1) * m + (mask - 1)) * 2 + allOne;
+    return numberLength(head) + present + (allOne ? 0 : tfs);
+}
+/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
+function termBytes(term, prev) {
+    return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
+}
+/** Bytes of a shard's lines as encoded. */
+function shardBytes(lines, fields) {
+    let n = 0;
+    for (const [i, l] of lines.entries())
+        n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
+    return n;
+}
+function postingsBytes(postings, fields) {
+    let n = 0;
+    let prev = -1;
+    for (const p of postings) {
+        n += postingLength(p, prev, fields);
+        prev = p.ordinal;
+    }
+    return n;
+}
+/**
+ * Cut `lines` (term order) into shards of at most `maxBytes` each; at least one (maybe empty) shard.
+ * A build passes FILL · its bound.
+ *
+ * @example
+ * chunkLines(lines, 2, 131072); // [[...lines of shard 0], [...lines of shard 1]]
+ */
+function chunkLines(lines, fields, maxBytes) {
+    const chunks = [];
+    let cur = [];
+    let curBytes = 0;
+    for (const line of lines) {
+        const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+        if (curBytes + whole <= maxBytes) {
+            // The usual case: the whole line fits, no copy of its postings.
+            cur.push(line);
+            curBytes += whole;
+            continue;
+        }
+        let piece = [];
+        let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
+        let prev = -1;
+        for (const p of line.postings) {
+            let pb = postingLength(p, prev, fields);
+            if (curBytes + pieceBytes + pb > maxBytes && (piece.length > 0 || cur.length > 0)) {
+                if (piece.length > 0)
+                    cur.push({ term: line.term, postings: piece });
+                chunks.push(cur);
+                cur = [];
+                curBytes = 0;
+                piece = [];
+                pieceBytes = termBytes(line.term, '');
+                pb = postingLength(p, -1, fields);
+            }
+            piece.push(p);
+            pieceBytes += pb;
+            prev = p.ordinal;
+        }
+        cur.push({ term: line.term, postings: piece });
+        curBytes += pieceBytes;
+    }
+    if (cur.length > 0 || chunks.length === 0)
+        chunks.push(cur);
+    return chunks;
+}
+/**
+ * How full a build or a split leaves a shard: room for the next writes' postings, so that a write does
+ * not split every shard it touches (B-tree bulk loading's fill factor).
+ */
+const FILL = 0.75;
+/**
+ * Cut a shard's lines that outgrew `maxBytes` into even pieces of at most FILL · maxBytes; lines that
+ * fit stay one shard.
+ *
+ * @example
+ * resplit(lines, 2, 131072); // [lines] when they fit, else two or more even shards
+ */
+function resplit(lines, fields, maxBytes) {
+    const bytes = shardBytes(lines, fields);
+    if (bytes <= maxBytes)
+        return [[...lines]];
+    const pieces = Math.ceil(bytes / (FILL * maxBytes));
+    return chunkLines(lines, fields, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
+}
+/** The first key of a non-empty shard. */
+function firstKey(lines) {
+    return [lines[0].term, lines[0].postings[0].ordinal];
+}
+
+;// CONCATENATED MODULE: ./src/document/search/need.ts
+/**
+ * The read protocol of the pure search core. A step gets files through `read(path)`: bytes, `null`
+ * (absent at the tip), or `undefined` (not fetched yet). When a step needs files it has not got, it
+ * throws {@link NeedFiles} listing ALL of them it can name at that point, so the caller fetches them
+ * in one round at the same version and calls the step again with a reader that has them.
+ */
+
+
+/**
+ * Thrown when `read` returned undefined for paths the step needs: fetch `paths` at the SAME version, call again.
+ *
+ * @example
+ * try { rankSearch(t, q, read); } catch (e) { if (e instanceof NeedFiles) fetchAll(e.paths); }
+ */
+class NeedFiles extends Error {
+    paths;
+    constructor(paths) {
+        super(`fetch ${paths.length} search file(s) at the same version and call again: ${paths.slice(0, 3).join(', ')}…`);
+        this.name = 'NeedFiles';
+        this.paths = paths;
+    }
+}
+/**
+ * Read every path of `paths`, or throw one {@link NeedFiles} naming all that are not fetched yet.
+ *
+ * @example
+ * const [manifest] = readAll(read, [searchManifestPath('github', 'repo')]);
+ */
+function readAll(read, paths) {
+    const out = [];
+    const missing = [];
+    for (const p of paths) {
+        const b = read(p);
+        if (b === undefined)
+            missing.push(p);
+        else
+            out.push(b);
+    }
+    if (missing.length > 0)
+        throw new NeedFiles([...new Set(missing)]);
+    return out;
+}
+const DEFAULT_MAX_SHARD_BYTES = 128 * 1024;
+const DEFAULT_MAX_SHARDS = 256;
+/** Smallest shard bound: a line holds a term of up to 256 UTF-8 bytes and at least one posting. */
+const MIN_SHARD_BYTES = 512;
+/**
+ * Options with defaults filled in; a bad one is `InvalidConfig` naming it.
+ *
+ * @example
+ * searchOptions({ maxShardBytes: 4096 }); // { maxShardBytes: 4096, maxShards: 256 }
+ */
+function searchOptions(o) {
+    try {
+        if (o !== undefined && !(0,check/* isRecord */.u4)(o))
+            (0,check/* fail */.fJ)('options', 'must be an object');
+        const v = (o ?? {});
+        (0,check/* onlyKeys */.Bh)(v, 'options', ['maxShardBytes', 'maxShards']);
+        const maxShardBytes = v.maxShardBytes === undefined
+            ? DEFAULT_MAX_SHARD_BYTES
+            : (0,check/* integer */.nd)(v.maxShardBytes, 'maxShardBytes', MIN_SHARD_BYTES, 1024 * 1024);
+        const maxShards = v.maxShards === undefined ? DEFAULT_MAX_SHARDS : (0,check/* integer */.nd)(v.maxShards, 'maxShards', 1, 4096);
+        return { maxShardBytes, maxShards };
+    }
+    catch (e) {
+        if (!(e instanceof check/* ShapeProblem */.PT))
+            throw e;
+        throw new errors/* InvalidConfig */.OZ(e.field, `search option ${e.field} ${e.problem}`);
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/search/table.ts
+/**
+ * The document table of one type's search index: ordinal → id in parts of 256 ordinals
+ * (`table/<part>.json`, a JSON array of ids, null for a free ordinal), so the ids of a page of hits cost
+ * a few small files; and id → ordinal in buckets by a hash of the id (`ids/<bucket>.json`: see
+ * parseBucket), so a write finds a document's ordinal without the whole table.
+ * Read back, both are untrusted: damage is `InvalidResponse` naming the key.
+ */
+
+
+
+
+
+
+/**
+ * FNV-1a over the id's UTF-16 code units: cheap, stable, and the same in every host.
+ *
+ * @example
+ * idHash('a'); // 3826002220
+ */
+function idHash(id) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < id.length; i++) {
+        h ^= id.charCodeAt(i);
+        h = Math.imul(h, 0x01000193);
+    }
+    return h >>> 0;
+}
+/**
+ * The bucket of `id` among `buckets` (a power of two).
+ *
+ * @example
+ * bucketOf('a', 1); // 0
+ */
+function bucketOf(id, buckets) {
+    return idHash(id) & (buckets - 1);
+}
+/** Ordinals in table part `p` of a manifest whose next ordinal is `next`. */
+function partLength(p, next) {
+    return Math.max(0, Math.min(manifest_TABLE_PART_SIZE, next - p * manifest_TABLE_PART_SIZE));
+}
+function bad(key, why) {
+    throw new errors/* InvalidResponse */.h5(`search table ${key} ${why}; the search index must be rebuilt`, { key });
+}
+function jsonOf(bytes, key) {
+    if (bytes === null)
+        bad(key, 'is absent though the manifest needs it');
+    try {
+        if (!(0,core_bytes/* isUtf8 */.co)(bytes))
+            throw new Error('not UTF-8');
+        return JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
+    }
+    catch {
+        bad(key, 'is not JSON');
+    }
+}
+/**
+ * Parse table part `p` (untrusted): an array of the part's length of non-empty ids or null.
+ *
+ * @example
+ * parseTablePart(m, 0, bytes); // ['a', null, 'c']
+ */
+function parseTablePart(m, p, bytes) {
+    const key = paths_tablePartPath(m.namespace, m.type, p);
+    const v = jsonOf(bytes, key);
+    const n = partLength(p, m.next);
+    if (!Array.isArray(v) || v.length !== n)
+        bad(key, `is not an array of ${n} ids`);
+    for (const id of v)
+        if (id !== null && (typeof id !== 'string' || id === ''))
+            bad(key, 'holds an entry that is not an id');
+    return v;
+}
+/**
+ * Parse bucket `b` (untrusted): `["<ordinals>", id, id, …]` — the ids of the bucket in ordinal order,
+ * their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each ordinal below
+ * next.
+ *
+ * @example
+ * parseBucket(m, 0, bytes); // Map { 'a' => 0 }
+ */
+function parseBucket(m, b, bytes) {
+    const key = bucketPath(m.namespace, m.type, b);
+    const v = jsonOf(bytes, key);
+    if (!Array.isArray(v) || typeof v[0] !== 'string')
+        bad(key, 'is not ["<ordinals>", id, …]');
+    const ordinals = [];
+    const c = new Cursor(v[0], 0, (why) => bad(key, `ordinals ${why}`));
+    while (!c.done)
+        ordinals.push((ordinals[ordinals.length - 1] ?? -1) + c.number() + 1);
+    if (ordinals.length !== v.length - 1 || ordinals.some((o) => o >= m.next)) {
+        bad(key, 'does not hold one ordinal below next per id');
+    }
+    const out = new Map();
+    for (const [i, id] of v.slice(1).entries()) {
+        if (typeof id !== 'string' || id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
+            bad(key, 'holds an id twice, not an id, or an id of another bucket');
+        }
+        out.set(id, ordinals[i]);
+    }
+    return out;
+}
+/** A table part's bytes. */
+function encodeTablePart(ids) {
+    return new TextEncoder().encode(`${JSON.stringify(ids)}\n`);
+}
+/** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
+function encodeBucket(entries) {
+    const list = [...entries].sort((a, b) => a[1] - b[1]);
+    let gaps = '';
+    for (const [i, [, o]] of list.entries())
+        gaps += numberText(o - (list[i - 1]?.[1] ?? -1) - 1);
+    return new TextEncoder().encode(`${JSON.stringify([gaps, ...list.map(([id]) => id)])}\n`);
+}
+/**
+ * The manifest of `t` through `read` (NeedFiles protocol); absent is `InvalidResponse`: the caller asks
+ * only for declared types, whose manifest every writer keeps.
+ *
+ * @example
+ * const m = readManifest(t, read);
+ */
+function readManifest(t, read) {
+    const key = searchManifestPath(t.namespace, t.type);
+    const [bytes] = readAll(read, [key]);
+    if (!bytes) {
+        throw new errors/* InvalidResponse */.h5(`search manifest ${key} is absent though search is declared; rebuild the index`, {
+            key,
+        });
+    }
+    return manifest_parseSearchManifest(t, bytes);
+}
+/**
+ * Paths of the table parts holding `ordinals` (to fetch a page's ids with its documents' round).
+ *
+ * @example
+ * tablePathsOf(m, [3, 300]); // ['…/table/0.json', '…/table/1.json']
+ */
+function tablePathsOf(m, ordinals) {
+    const parts = new Set();
+    for (const o of ordinals)
+        parts.add(Math.floor(o / TABLE_PART_SIZE));
+    return [...parts].sort((a, b) => a - b).map((p) => tablePartPath(m.namespace, m.type, p));
+}
+/**
+ * The ids of `ordinals` (NeedFiles protocol: the manifest, then the table parts holding them). An
+ * ordinal that is free or past the table is `InvalidResponse` (a shard referenced no document).
+ *
+ * @example
+ * idsOf(t, hits.map((h) => h.ordinal), read); // Map { 12 => 'octo/docdb', … }
+ */
+function table_idsOf(t, ordinals, read) {
+    const m = readManifest(t, read);
+    const parts = [...new Set(ordinals.map((o) => Math.floor(o / manifest_TABLE_PART_SIZE)))];
+    const bytes = readAll(read, parts.map((p) => paths_tablePartPath(t.namespace, t.type, p)));
+    const table = new Map(parts.map((p, i) => [p, parseTablePart(m, p, bytes[i])]));
+    const out = new Map();
+    for (const o of ordinals) {
+        const p = Math.floor(o / manifest_TABLE_PART_SIZE);
+        const id = table.get(p)[o - p * manifest_TABLE_PART_SIZE];
+        if (typeof id !== 'string')
+            bad(paths_tablePartPath(t.namespace, t.type, p), `has no document at ordinal ${o}`);
+        out.set(o, id);
+    }
+    return out;
+}
+/**
+ * Every file of the type's search index, from its manifest (to drop the index, or to delete what a
+ * rebuild does not rewrite).
+ *
+ * @example
+ * searchFilesOf(t, manifestBytes); // ['_docdb/search/github/repo/manifest.json', '…/terms/0.txt', …]
+ */
+function searchFilesOf(t, manifest) {
+    const m = manifest_parseSearchManifest(t, manifest, true);
+    const out = [searchManifestPath(t.namespace, t.type)];
+    for (let i = 0; i < m.shards.length; i++)
+        out.push(manifest_shardPathOf(m, i));
+    out.push(paths_deltaPath(t.namespace, t.type));
+    for (let p = 0; p * manifest_TABLE_PART_SIZE < m.next; p++)
+        out.push(paths_tablePartPath(t.namespace, t.type, p));
+    for (let b = 0; b < m.buckets; b++)
+        out.push(bucketPath(t.namespace, t.type, b));
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/build.ts
+/**
+ * Build one type's search index from all its documents: ordinals by id order, postings per term,
+ * term shards cut by size, the document table and the id buckets, and the manifest. Pure: the caller
+ * commits every file returned.
+ */
+
+
+
+
+
+
+
+
+
+/** Ids per bucket a build aims at (a bucket is read by every write of one of its ids). */
+const BUCKET_TARGET = 256;
+/**
+ * Buckets for `count` documents: the power of two that keeps about {@link BUCKET_TARGET} ids in each.
+ *
+ * @example
+ * bucketCountFor(10_000); // 64
+ */
+function bucketCountFor(count) {
+    let b = 1;
+    while (b * BUCKET_TARGET < count && b < 1 << 16)
+        b *= 2;
+    return b;
+}
+/**
+ * Refuse a type whose index needs more than `maxShards` shards (nothing is written).
+ *
+ * @example
+ * checkShardCount(t, 300, 256); // throws InvalidConfig naming github/repo and 256
+ */
+function checkShardCount(t, shards, maxShards) {
+    if (shards <= maxShards)
+        return;
+    throw new errors/* InvalidConfig */.OZ('search', `the search index of ${t.namespace}/${t.type} would need ${shards} shards, more than the bound of ${maxShards} per type; search fewer or shorter fields`, { namespace: t.namespace, type: t.type, shards, allowed: maxShards });
+}
+function sortedDocs(docs) {
+    const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    sorted.forEach((d, i) => {
+        if (i > 0 && sorted[i - 1].id === d.id)
+            throw new errors/* InvalidConfig */.OZ('docs', `document ${d.id} is given twice`);
+    });
+    return sorted;
+}
+/** Postings of every term, in term order, and the per-field totals. */
+function invert(t, docs) {
+    const byTerm = new Map();
+    const docsPer = t.fields.map(() => 0);
+    const lengths = t.fields.map(() => 0);
+    for (const [ordinal, doc] of docs.entries()) {
+        const a = analyze(t, doc);
+        const norm = a.lengths.map(normOf);
+        a.lengths.forEach((n, f) => {
+            lengths[f] += n;
+            if (n > 0)
+                docsPer[f]++;
+        });
+        for (const [term, tf] of a.terms) {
+            const list = byTerm.get(term);
+            // One norm array per document, shared by its postings (read only where tf > 0).
+            const p = { ordinal, tf, norm };
+            if (list)
+                list.push(p);
+            else
+                byTerm.set(term, [p]);
+        }
+    }
+    const terms = [...byTerm.keys()].sort();
+    return { lines: terms.map((term) => ({ term, postings: byTerm.get(term) })), docsPer, lengths };
+}
+/** The document table parts and id buckets of ids in ordinal order. */
+function tableFiles(t, ids, buckets, out) {
+    for (let p = 0; p * manifest_TABLE_PART_SIZE < ids.length; p++) {
+        const part = ids.slice(p * manifest_TABLE_PART_SIZE, (p + 1) * manifest_TABLE_PART_SIZE);
+        out.set(paths_tablePartPath(t.namespace, t.type, p), encodeTablePart(part));
+    }
+    const maps = Array.from({ length: buckets }, () => new Map());
+    for (const [ordinal, id] of ids.entries())
+        maps[bucketOf(id, buckets)].set(id, ordinal);
+    for (const [b, map] of maps.entries())
+        out.set(bucketPath(t.namespace, t.type, b), encodeBucket(map));
+}
+/**
+ * Every file of the search index of `t` over `docs` (all documents of the type), manifest included.
+ * More shards than `maxShards` is `InvalidConfig` naming the type and the bound.
+ *
+ * @example
+ * const files = buildSearch({ namespace: 'github', type: 'repo', fields: ['data.title'] }, [
+ *   { id: 'octo/docdb', data: { title: 'A document database on git' } },
+ * ]);
+ * files.has('_docdb/search/github/repo/manifest.json'); // true
+ */
+function buildSearch(t, docs, o) {
+    const opts = searchOptions(o);
+    const sorted = sortedDocs(docs);
+    const { lines, docsPer, lengths } = invert(t, sorted);
+    const chunks = chunkLines(lines, t.fields.length, Math.floor(FILL * opts.maxShardBytes));
+    checkShardCount(t, chunks.length, opts.maxShards);
+    const m = {
+        version: 1,
+        namespace: t.namespace,
+        type: t.type,
+        fields: [...t.fields],
+        count: sorted.length,
+        docs: docsPer,
+        lengths,
+        next: sorted.length,
+        free: [],
+        buckets: bucketCountFor(sorted.length),
+        nextShard: chunks.length,
+        shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstKey(c) })),
+    };
+    const out = new Map();
+    out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
+    for (const [i, c] of chunks.entries())
+        out.set(manifest_shardPathOf(m, i), encodeShard(c, t.fields.length));
+    out.set(paths_deltaPath(t.namespace, t.type), new Uint8Array(0));
+    tableFiles(t, sorted.map((d) => d.id), m.buckets, out);
+    return out;
+}
+
+// EXTERNAL MODULE: ./src/document/search/declaration.ts
+var declaration = __nccwpck_require__(9030);
+;// CONCATENATED MODULE: ./src/document/search/page.ts
+
+/**
+ * Hits `offset`..`offset + limit` of `hits` (rankSearch's order) with their ids, ties by id
+ * (NeedFiles protocol: the table parts of the page and its ties).
+ *
+ * @example
+ * const ranked = rankSearch(t, q, read);
+ * const page = rankedPage(t, ranked.hits, 0, 20, read); // [{ id, score, fields, terms, ordinal }, …]
+ */
+function rankedPage(t, hits, offset, limit, read) {
+    const end = Math.min(hits.length, offset + limit);
+    if (offset >= end)
+        return [];
+    let lo = offset;
+    while (lo > 0 && hits[lo - 1].score === hits[offset].score)
+        lo--;
+    let hi = end;
+    while (hi < hits.length && hits[hi].score === hits[end - 1].score)
+        hi++;
+    const window = hits.slice(lo, hi);
+    const ids = idsOf(t, window.map((h) => h.ordinal), read);
+    const named = window.map((h) => ({ ...h, id: ids.get(h.ordinal) }));
+    named.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+    return named.slice(offset - lo, offset - lo + (end - offset));
+}
+
+;// CONCATENATED MODULE: ./src/document/search/delta.ts
+/**
+ * The delta: one small file of recent postings and tombstones, so a write of a few documents rewrites
+ * it instead of every term shard its words fall in (a document's ~60 terms spread over the whole term
+ * range). Same line format as a shard (shard.ts) with tombstones allowed: a posting of no field says
+ * "(term, ordinal) is gone". An entry overrides the shards' posting of the same (term, ordinal). When
+ * the delta outgrows its bound, a write merges all of it into the shards it touches and empties it.
+ */
+
+
+
+/**
+ * Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB.
+ *
+ * @example
+ * deltaBound(131072); // 32768
+ */
+function deltaBound(maxShardBytes) {
+    return Math.min(32 * 1024, Math.floor(maxShardBytes / 4));
+}
+/**
+ * Whether a delta entry says its (term, ordinal) is gone.
+ *
+ * @example
+ * isTombstone({ ordinal: 3, tf: [0, 0], norm: [0, 0] }); // true
+ */
+function isTombstone(p) {
+    return p.tf.every((x) => x === 0);
+}
+/**
+ * Parse the delta read back (untrusted; absent is `InvalidResponse` naming its key, as for a shard).
+ *
+ * @example
+ * const delta = parseDelta(m, bytes);
+ */
+function parseDelta(m, bytes) {
+    const key = paths_deltaPath(m.namespace, m.type);
+    if (bytes === null) {
+        throw new errors/* InvalidResponse */.h5(`search delta ${key} is absent though the index needs it; the search index must be rebuilt`, {
+            key,
+        });
+    }
+    const lines = parseShard(bytes, {
+        key,
+        fields: m.fields.length,
+        next: m.next,
+        lower: null,
+        upper: null,
+        tombstones: true,
+    });
+    return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+}
+/**
+ * The delta's bytes: terms in order, ordinals in order.
+ *
+ * @example
+ * encodeDelta(new Map(), 2); // empty
+ */
+function encodeDelta(delta, fields) {
+    const lines = [...delta.keys()]
+        .sort()
+        .filter((term) => delta.get(term).size > 0)
+        .map((term) => ({ term, postings: [...delta.get(term).values()].sort((a, b) => a.ordinal - b.ordinal) }));
+    return encodeShard(lines, fields, true);
+}
+/**
+ * The postings of `term` once the delta is applied to the shards' postings (in ordinal order).
+ *
+ * @example
+ * withDelta('git', shardPostings, delta);
+ */
+function withDelta(term, postings, delta) {
+    const entries = delta.get(term);
+    if (!entries || entries.size === 0)
+        return [...postings];
+    const out = postings.filter((p) => !entries.has(p.ordinal));
+    for (const p of entries.values())
+        if (!isTombstone(p))
+            out.push(p);
+    return out.sort((a, b) => a.ordinal - b.ordinal);
+}
+/**
+ * Delta terms in order (for queries: terms that may be in no shard yet).
+ *
+ * @example
+ * deltaTerms(parseDelta(m, bytes)); // ['git', 'search']
+ */
+function deltaTerms(delta) {
+    return [...delta.keys()].filter((t) => delta.get(t).size > 0).sort();
+}
+
+;// CONCATENATED MODULE: ./src/document/search/match.ts
+/**
+ * Which index terms a query word matches, and with what weight: the term equal to it (1), for the LAST
+ * word every term it is a prefix of (0.5), and for a word of 5+ characters every term one edit away
+ * (insert, delete, substitute) that keeps its first two characters (0.45). A term matching several
+ * ways takes the highest weight. Keeping the first two characters (Elasticsearch's `prefix_length`)
+ * puts every candidate of a word in one term range, so a query reads only the shards of that range.
+ */
+
+const EXACT_WEIGHT = 1;
+const PREFIX_WEIGHT = 0.5;
+const TYPO_WEIGHT = 0.45;
+/** Shortest word (code points) that tolerates a typo. */
+const TYPO_MIN_CHARS = 5;
+/** Characters a typo candidate shares with the word's start. */
+const TYPO_PREFIX_CHARS = 2;
+/**
+ * @example
+ * wordRange('search', false); // { prefix: 'se', exact: false }
+ * wordRange('db', true);      // { prefix: 'db', exact: false }
+ * wordRange('db', false);     // { prefix: 'db', exact: true }
+ */
+function wordRange(word, last) {
+    if (codePoints(word) >= TYPO_MIN_CHARS) {
+        return { prefix: Array.from(word).slice(0, TYPO_PREFIX_CHARS).join(''), exact: false };
+    }
+    return { prefix: word, exact: !last };
+}
+/** Whether two code point arrays are at most one insert, delete or substitution apart. */
+function withinOneEdit(a, b) {
+    if (Math.abs(a.length - b.length) > 1)
+        return false;
+    let i = 0;
+    while (i < a.length && i < b.length && a[i] === b[i])
+        i++;
+    if (a.length === b.length)
+        return a.slice(i + 1).join('') === b.slice(i + 1).join('');
+    const [long, short] = a.length > b.length ? [a, b] : [b, a];
+    return long.slice(i + 1).join('') === short.slice(i).join('');
+}
+/**
+ * The weight with which `term` matches `word` (0: no match).
+ *
+ * @example
+ * termWeight('search', 'search', false);   // 1
+ * termWeight('sea', 'search', true);       // 0.5
+ * termWeight('serach', 'search', false);   // 0 (two substitutions)
+ * termWeight('seerch', 'search', false);   // 0.45
+ */
+function termWeight(word, term, last) {
+    if (term === word)
+        return EXACT_WEIGHT;
+    if (last && term.startsWith(word))
+        return PREFIX_WEIGHT;
+    if (codePoints(word) < TYPO_MIN_CHARS)
+        return 0;
+    const w = Array.from(word);
+    const x = Array.from(term);
+    if (x.length < TYPO_PREFIX_CHARS || w[0] !== x[0] || w[1] !== x[1])
+        return 0;
+    return withinOneEdit(w, x) ? TYPO_WEIGHT : 0;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/rank.ts
+/**
+ * Ranking a query over one type's index: BM25 per field (k1 = 1.2, b = 0.75), each word scored by its
+ * best-weighted matching terms (match.ts), every word required. Pure; reads the manifest, then exactly
+ * the shards covering the words' term ranges (NeedFiles protocol).
+ *
+ * Per document d and word w: among the terms matching w that d holds, those of the highest weight W
+ * count: score_w(d) = W · Σ_terms Σ_fields BM25_f(term, d), where BM25_f uses N_f (documents with the
+ * field non-empty) and df_f (documents holding the term in the field) from the index, avgdl_f from the
+ * manifest, and d's field length from its norm symbol. score(d) = Σ_w score_w(d).
+ */
+
+
+
+
+
+
+
+
+
+
+const K1 = 1.2;
+const B = 0.75;
+/** Most words of one query: each is a range of shards to read. */
+const MAX_QUERY_WORDS = 32;
+/**
+ * The words of a query, tokenized as documents are. Not a string, no words, or more than 32 words is
+ * `InvalidConfig` naming `q`.
+ *
+ * @example
+ * parseSearchText('Crème brû'); // { words: ['creme', 'bru'] }
+ */
+function parseSearchText(text) {
+    if (typeof text !== 'string')
+        throw new errors/* InvalidConfig */.OZ('q', `search text must be a string, got ${typeof text}`);
+    const words = tokenize(text);
+    if (words.length === 0) {
+        throw new errors/* InvalidConfig */.OZ('q', 'search text has no words (letters or digits); give at least one word');
+    }
+    if (words.length > MAX_QUERY_WORDS) {
+        throw new errors/* InvalidConfig */.OZ('q', `search text has ${words.length} words; at most ${MAX_QUERY_WORDS} are allowed`);
+    }
+    return { words };
+}
+/** Shard indexes each word's range covers. */
+function wordShards(m, q) {
+    return q.words.map((w, i) => {
+        const r = wordRange(w, i === q.words.length - 1);
+        return shardsForRange(m, r.prefix, r.exact);
+    });
+}
+/**
+ * Every shard a query reads, from the manifest's bytes, so a caller fetches them in one round.
+ *
+ * @example
+ * rankFirstPaths(t, parseSearchText('docdb'), manifestBytes); // ['_docdb/search/github/repo/terms/3.txt']
+ */
+function rankFirstPaths(t, q, manifest) {
+    const m = parseSearchManifest(t, manifest);
+    const all = new Set(wordShards(m, q).flat());
+    return [...[...all].sort((a, b) => a - b).map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)];
+}
+/**
+ * Matching terms of word i from its shards (a term split over shards joined back) and from the delta
+ * (entries override the shards' postings), in term order.
+ */
+function candidates(word, last, shards, lines, delta) {
+    const found = new Map();
+    for (const s of shards) {
+        for (const l of lines.get(s)) {
+            const weight = termWeight(word, l.term, last);
+            if (weight === 0)
+                continue;
+            const prev = found.get(l.term);
+            if (prev)
+                prev.postings = prev.postings.concat(l.postings);
+            else
+                found.set(l.term, { term: l.term, weight, postings: l.postings });
+        }
+    }
+    for (const term of deltaTerms(delta)) {
+        const weight = termWeight(word, term, last);
+        if (weight > 0 && !found.has(term))
+            found.set(term, { term, weight, postings: [] });
+    }
+    const out = [];
+    for (const term of [...found.keys()].sort()) {
+        const c = found.get(term);
+        c.postings = withDelta(term, c.postings, delta);
+        if (c.postings.length > 0)
+            out.push(c);
+    }
+    return out;
+}
+/** BM25 of one candidate term over its postings, folded into each document's best-weighted score. */
+function scoreTerm(m, c, into) {
+    const fields = m.fields.length;
+    const idf = [];
+    for (let f = 0; f < fields; f++) {
+        let df = 0;
+        for (const p of c.postings)
+            if (p.tf[f] > 0)
+                df++;
+        // More documents holding the term than hold the field is a damaged shard or manifest, not a score.
+        if (df > m.docs[f]) {
+            const key = searchManifestPath(m.namespace, m.type);
+            throw new errors/* InvalidResponse */.h5(`search index of ${m.namespace}/${m.type}: term ${JSON.stringify(c.term)} is in ${df} documents' ${m.fields[f]}, but ${key} counts ${m.docs[f]}; the search index must be rebuilt`, { key });
+        }
+        idf.push(Math.log(1 + (m.docs[f] - df + 0.5) / (df + 0.5)));
+    }
+    for (const p of c.postings) {
+        let s = 0;
+        let mask = 0;
+        for (let f = 0; f < fields; f++) {
+            const tf = p.tf[f];
+            if (tf === 0)
+                continue;
+            const avgdl = m.lengths[f] / m.docs[f];
+            s += (idf[f] * tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * normLength(p.norm[f])) / avgdl));
+            mask |= 1 << f;
+        }
+        const e = into.get(p.ordinal);
+        if (!e || c.weight > e.weight)
+            into.set(p.ordinal, { weight: c.weight, terms: [c.term], sum: s, mask });
+        else if (c.weight === e.weight) {
+            e.terms.push(c.term);
+            e.sum += s;
+            e.mask |= mask;
+        }
+    }
+}
+/** Documents holding every word, scored and in rank order (score, then ordinal). */
+function combine(m, perWord) {
+    const [first, ...rest] = perWord;
+    const hits = [];
+    for (const ordinal of first.keys()) {
+        if (!rest.every((w) => w.has(ordinal)))
+            continue;
+        let score = 0;
+        let mask = 0;
+        const terms = [];
+        for (const w of perWord) {
+            const e = w.get(ordinal);
+            score += e.weight * e.sum;
+            mask |= e.mask;
+            terms.push(e.terms);
+        }
+        const fields = m.fields.filter((_, f) => mask & (1 << f));
+        hits.push({ ordinal, score, fields, terms });
+    }
+    return hits.sort((a, b) => b.score - a.score || a.ordinal - b.ordinal);
+}
+/**
+ * Every document of the type matching the query, best first (ties by ordinal: `rankedPage` orders a
+ * page's ties by id). NeedFiles protocol: the manifest, then the shards of the words' ranges.
+ *
+ * @example
+ * const { total, hits } = rankSearch(t, parseSearchText('git database'), read);
+ */
+function rankSearch(t, q, read) {
+    const m = readManifest(t, read);
+    const shardsOf = wordShards(m, q);
+    const wanted = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
+    const bytes = readAll(read, [...wanted.map((i) => manifest_shardPathOf(m, i)), paths_deltaPath(m.namespace, m.type)]);
+    const lines = new Map(wanted.map((s, i) => [s, loadShard(m, s, bytes[i])]));
+    const delta = parseDelta(m, bytes[wanted.length]);
+    const perWord = q.words.map((w, i) => {
+        const into = new Map();
+        for (const c of candidates(w, i === q.words.length - 1, shardsOf[i], lines, delta))
+            scoreTerm(m, c, into);
+        return into;
+    });
+    const hits = combine(m, perWord);
+    return { total: hits.length, hits };
+}
+
+;// CONCATENATED MODULE: ./src/document/search/apply.ts
+/**
+ * Merging the delta's entries into the shards that hold their keys: drop tombstoned postings, replace
+ * or insert the others, and re-cut a shard that outgrew the bound. An emptied shard is dropped (the one
+ * before it, or the next when it was the first, covers its range).
+ */
+
+
+
+/**
+ * Lines of one shard with the delta's entries merged in, still in term order: a removal drops the
+ * posting if the shard holds it (a tombstone may stand for a posting that only the delta held), an
+ * addition replaces or inserts it.
+ */
+function applyToLines(lines, changes) {
+    const byTerm = new Map(lines.map((l) => [l.term, [...l.postings]]));
+    for (const c of changes) {
+        const list = byTerm.get(c.term) ?? [];
+        let lo = 0;
+        let hi = list.length;
+        while (lo < hi) {
+            const mid = (lo + hi) >> 1;
+            if (list[mid].ordinal < c.posting.ordinal)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        const found = list[lo]?.ordinal === c.posting.ordinal;
+        if (c.remove) {
+            if (found)
+                list.splice(lo, 1);
+        }
+        else
+            list.splice(lo, found ? 1 : 0, c.posting);
+        byTerm.set(c.term, list);
+    }
+    const terms = [...byTerm.keys()].filter((t) => byTerm.get(t).length > 0).sort();
+    return terms.map((term) => ({ term, postings: byTerm.get(term) }));
+}
+/** Every shard emptied: the index keeps its first shard, empty (a type always has one). */
+function keepOneEmpty(m, edit) {
+    const key = edit.deletes.shift();
+    const ref = m.shards.find((_, i) => manifest_shardPathOf(m, i) === key);
+    edit.shards.push({ name: ref.name, lower: null });
+    edit.writes.set(key, new Uint8Array(0));
+}
+/** Changes grouped by the index of the shard whose range holds them. */
+function changesByShard(m, changes) {
+    const out = new Map();
+    for (const c of changes) {
+        const key = [c.term, c.posting.ordinal];
+        const i = shardFor(m, key);
+        const list = out.get(i);
+        if (list)
+            list.push(c);
+        else
+            out.set(i, [c]);
+    }
+    return out;
+}
+/**
+ * Rewrite the shards `grouped` touches (their bytes given by `bytesOf`), re-cutting those that outgrew
+ * `maxBytes` and dropping the emptied ones; the new shard list with its new bounds.
+ *
+ * @example
+ * const edit = applyToShards(m, changesByShard(m, changes), bytesOf, 131072);
+ */
+function applyToShards(m, grouped, bytesOf, maxBytes) {
+    const edit = { shards: [], nextShard: m.nextShard, writes: new Map(), deletes: [] };
+    const fields = m.fields.length;
+    m.shards.forEach((ref, i) => {
+        const changes = grouped.get(i);
+        if (!changes) {
+            edit.shards.push(ref);
+            return;
+        }
+        const key = manifest_shardPathOf(m, i);
+        const lines = applyToLines(loadShard(m, i, bytesOf(i)), changes);
+        if (lines.length === 0 && m.shards.length > 1) {
+            edit.deletes.push(key);
+            return;
+        }
+        resplit(lines, fields, maxBytes).forEach((chunk, n) => {
+            const name = n === 0 ? ref.name : String(edit.nextShard++);
+            const shard = { name, lower: n === 0 ? ref.lower : firstKey(chunk) };
+            edit.shards.push(shard);
+            edit.writes.set(manifest_shardPathOf({ ...m, shards: [shard] }, 0), encodeShard(chunk, fields));
+        });
+    });
+    if (edit.shards.length === 0)
+        keepOneEmpty(m, edit);
+    // The first shard starts from the beginning whichever shard it was.
+    edit.shards[0] = { ...edit.shards[0], lower: null };
+    return edit;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/update.ts
+/**
+ * Keep a type's search index exact across a write (issue 42), in the same commit as the documents.
+ * Pure: the caller reads files at the tip through `read` (NeedFiles protocol) and commits `writes` and
+ * `deletes`. A write records its documents' removed and added postings in the delta (delta.ts) and
+ * rewrites the id buckets of their ids, the table parts of their ordinals, and the manifest when its
+ * counts change; when the delta outgrows its bound, the write merges it into the shards its entries
+ * fall in. A document whose searchable text did not change costs nothing.
+ *
+ * Rounds: (1) the manifest; (2) the id buckets, the delta, and the table parts of the ordinals new
+ * documents get (all predictable: `searchFirstPaths`); (3) the table parts of deleted documents'
+ * ordinals (known from their bucket), the shards a full delta merges into, and every bucket when the
+ * type outgrew its bucket count.
+ */
+
+
+
+
+
+
+
+
+
+
+
+function sameAnalysis(a, b) {
+    // Equal lengths, not just equal norms: the manifest's totals would change.
+    if (a.terms.size !== b.terms.size || a.lengths.some((n, f) => n !== b.lengths[f]))
+        return false;
+    for (const [term, tf] of a.terms) {
+        const other = b.terms.get(term);
+        if (!other || tf.some((x, f) => x !== other[f]))
+            return false;
+    }
+    return true;
+}
+function deltasOf(t, changes) {
+    const seen = new Set();
+    const out = [];
+    changes.forEach((c, i) => {
+        if (typeof c.id !== 'string' || c.id === '')
+            throw new errors/* InvalidConfig */.OZ(`changes[${i}].id`, 'must be a non-empty id');
+        if (seen.has(c.id))
+            throw new errors/* InvalidConfig */.OZ(`changes[${i}].id`, `changes ${c.id} twice; give one change per id`);
+        seen.add(c.id);
+        const before = c.before === undefined ? null : analyze(t, { id: c.id, data: c.before });
+        const after = c.after === undefined ? null : analyze(t, { id: c.id, data: c.after });
+        if (before && after && sameAnalysis(before, after))
+            return;
+        if (before || after)
+            out.push({ id: c.id, before, after });
+    });
+    return out;
+}
+/** Ordinals new documents get, in change order: freed ones first (lowest first), then fresh ones. */
+function newOrdinals(m, deltas) {
+    const out = new Map();
+    let free = 0;
+    let next = m.next;
+    for (const d of deltas)
+        if (!d.before)
+            out.set(d.id, free < m.free.length ? m.free[free++] : next++);
+    return out;
+}
+/** Paths of round 2: buckets of the ids, the delta, table parts of new ordinals. */
+function roundTwo(m, deltas) {
+    const paths = new Set();
+    for (const d of deltas)
+        paths.add(bucketPath(m.namespace, m.type, bucketOf(d.id, m.buckets)));
+    paths.add(paths_deltaPath(m.namespace, m.type));
+    for (const o of newOrdinals(m, deltas).values()) {
+        const p = Math.floor(o / manifest_TABLE_PART_SIZE);
+        if (p * manifest_TABLE_PART_SIZE < m.next)
+            paths.add(paths_tablePartPath(m.namespace, m.type, p));
+    }
+    return [...paths];
+}
+/**
+ * The files `updateSearch` needs after the manifest, from the manifest's bytes, so a caller fetches
+ * them in one round (all but the table parts of deleted documents, which their buckets name).
+ *
+ * @example
+ * searchFirstPaths(t, manifestBytes, [{ id: 'a', after: { title: 'new' } }]); // bucket, shards, table part
+ */
+function searchFirstPaths(t, manifest, changes) {
+    return roundTwo(parseSearchManifest(t, manifest), deltasOf(t, changes));
+}
+/** A reader that fails for absent files the manifest needs (InvalidResponse, from each parser). */
+function fetched(read, paths) {
+    const bytes = readAll(read, paths);
+    return new Map(paths.map((p, i) => [p, bytes[i]]));
+}
+function postingChanges(d, ordinal) {
+    const out = [];
+    const postingOf = (a, tf) => ({
+        ordinal,
+        tf,
+        norm: tf.map((x, f) => (x > 0 ? normOf(a.lengths[f]) : 0)),
+    });
+    const before = d.before ? new Map([...d.before.terms].map(([term, tf]) => [term, postingOf(d.before, tf)])) : null;
+    const after = d.after ? new Map([...d.after.terms].map(([term, tf]) => [term, postingOf(d.after, tf)])) : null;
+    for (const [term, p] of before ?? []) {
+        const q = after?.get(term);
+        const same = q && p.tf.every((x, f) => x === q.tf[f] && (x === 0 || p.norm[f] === q.norm[f]));
+        if (!same)
+            out.push({ term, posting: p, remove: true });
+        if (same)
+            after.delete(term);
+    }
+    for (const [term, p] of after ?? [])
+        out.push({ term, posting: p, remove: false });
+    return out;
+}
+/** Record posting changes in the delta: a removal becomes a tombstone, an addition the new posting. */
+function recordChanges(entries, changes, fields) {
+    for (const c of changes) {
+        let e = entries.get(c.term);
+        if (!e) {
+            e = new Map();
+            entries.set(c.term, e);
+        }
+        const none = new Array(fields).fill(0);
+        e.set(c.posting.ordinal, c.remove ? { ordinal: c.posting.ordinal, tf: none, norm: none } : c.posting);
+    }
+}
+/** The delta's entries as changes to merge into the shards. */
+function mergeChanges(entries) {
+    const out = [];
+    for (const [term, e] of entries)
+        for (const p of e.values())
+            out.push({ term, posting: p, remove: isTombstone(p) });
+    return out;
+}
+function bucketMaps(m, deltas, files) {
+    const out = new Map();
+    for (const d of deltas) {
+        const b = bucketOf(d.id, m.buckets);
+        if (!out.has(b))
+            out.set(b, parseBucket(m, b, files.get(bucketPath(m.namespace, m.type, b))));
+    }
+    return out;
+}
+/** Each changed document's ordinal: from its bucket when it exists, a new one when it is created. */
+function ordinalsOf(m, deltas, buckets) {
+    const fresh = newOrdinals(m, deltas);
+    const out = new Map();
+    for (const d of deltas) {
+        const b = bucketOf(d.id, m.buckets);
+        const known = buckets.get(b).get(d.id);
+        if ((known !== undefined) !== (d.before !== null)) {
+            const key = bucketPath(m.namespace, m.type, b);
+            const why = d.before ? 'does not list' : 'already lists';
+            throw new errors/* InvalidResponse */.h5(`search bucket ${key} ${why} document ${JSON.stringify(d.id)}: the search index is out of step with the documents; rebuild it`, { key, id: d.id });
+        }
+        out.set(d.id, known ?? fresh.get(d.id));
+    }
+    return out;
+}
+/** The manifest after the write, its shard list from the shard edit. */
+function nextManifest(p, shards, nextShard, buckets) {
+    const docs = [...p.m.docs];
+    const lengths = [...p.m.lengths];
+    for (const d of p.deltas) {
+        for (const [a, sign] of [
+            [d.before, -1],
+            [d.after, 1],
+        ]) {
+            a?.lengths.forEach((n, f) => {
+                lengths[f] += sign * n;
+                if (n > 0)
+                    docs[f] += sign;
+            });
+        }
+    }
+    const free = [...p.m.free.slice(p.used), ...p.freed].sort((a, b) => a - b);
+    const count = p.next - free.length;
+    return { ...p.m, count, docs, lengths, next: p.next, free, buckets, nextShard, shards };
+}
+/** Table parts with new ids set and freed ordinals cleared (each freed entry must be the deleted id). */
+function tableWrites(p, files, out) {
+    const { m } = p;
+    const parts = new Map();
+    const partOf = (o) => {
+        const n = Math.floor(o / manifest_TABLE_PART_SIZE);
+        let ids = parts.get(n);
+        if (!ids) {
+            ids = n * manifest_TABLE_PART_SIZE < m.next ? parseTablePart(m, n, files.get(paths_tablePartPath(m.namespace, m.type, n))) : [];
+            while (ids.length < partLength(n, p.next))
+                ids.push(null);
+            parts.set(n, ids);
+        }
+        return { ids, at: o - n * manifest_TABLE_PART_SIZE, key: paths_tablePartPath(m.namespace, m.type, n) };
+    };
+    // An update keeps its document's ordinal: only creates and deletes touch the table.
+    for (const d of p.deltas.filter((x) => !x.before || !x.after)) {
+        const { ids, at, key } = partOf(p.ordinals.get(d.id));
+        if (d.before && ids[at] !== d.id) {
+            throw new errors/* InvalidResponse */.h5(`search table ${key} does not hold ${JSON.stringify(d.id)} at its ordinal; rebuild`, {
+                key,
+            });
+        }
+        if (!d.before && ids[at] !== null) {
+            throw new errors/* InvalidResponse */.h5(`search table ${key} holds a document at a free ordinal; rebuild`, { key });
+        }
+        ids[at] = d.after ? d.id : null;
+    }
+    for (const [n, ids] of parts)
+        out.set(paths_tablePartPath(m.namespace, m.type, n), encodeTablePart(ids));
+}
+/** Buckets with the changed ids; every bucket, redistributed, when the type outgrew its bucket count. */
+function bucketWrites(p, all, count, out) {
+    const { m } = p;
+    const maps = all ?? p.buckets;
+    const touched = new Set();
+    for (const d of p.deltas.filter((x) => !x.before || !x.after)) {
+        const b = bucketOf(d.id, m.buckets);
+        touched.add(b);
+        if (d.after)
+            maps.get(b).set(d.id, p.ordinals.get(d.id));
+        else
+            maps.get(b).delete(d.id);
+    }
+    if (!all) {
+        for (const b of touched)
+            out.set(bucketPath(m.namespace, m.type, b), encodeBucket(maps.get(b)));
+        return m.buckets;
+    }
+    const buckets = bucketCountFor(count);
+    const grown = Array.from({ length: buckets }, () => new Map());
+    for (const map of maps.values())
+        for (const [id, o] of map)
+            grown[bucketOf(id, buckets)].set(id, o);
+    for (const [b, map] of grown.entries())
+        out.set(bucketPath(m.namespace, m.type, b), encodeBucket(map));
+    return buckets;
+}
+/** Buckets hold about BUCKET_TARGET ids; a type that grew past 4× that per bucket doubles them (all rewritten). */
+function outgrew(m, count) {
+    return count > m.buckets * BUCKET_TARGET * 4 && bucketCountFor(count) > m.buckets;
+}
+/**
+ * The files to write and delete so the search index of `t` stays exact after `changes` (NeedFiles
+ * protocol; `InvalidResponse` on a damaged file or an index out of step with the documents' old text).
+ * More shards than `maxShards` is `InvalidConfig` naming the type and the bound.
+ *
+ * @example
+ * const { writes, deletes } = updateSearch(t, read, [{ id: 'a', before: { title: 'old' }, after: { title: 'new' } }]);
+ */
+function updateSearch(t, read, changes, o) {
+    const opts = searchOptions(o);
+    const m = readManifest(t, read);
+    const deltas = deltasOf(t, changes);
+    if (deltas.length === 0)
+        return { writes: new Map(), deletes: [] };
+    const files = fetched(read, roundTwo(m, deltas));
+    const buckets = bucketMaps(m, deltas, files);
+    const ordinals = ordinalsOf(m, deltas, buckets);
+    const created = deltas.filter((d) => !d.before).length;
+    const freed = deltas.filter((d) => !d.after).map((d) => ordinals.get(d.id));
+    const plan = {
+        m,
+        deltas,
+        ordinals,
+        buckets,
+        freed,
+        used: Math.min(created, m.free.length),
+        next: m.next + Math.max(0, created - m.free.length),
+    };
+    const count = m.count + created - freed.length;
+    const entries = parseDelta(m, files.get(paths_deltaPath(t.namespace, t.type)));
+    recordChanges(entries, deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id))), m.fields.length);
+    let deltaBytes = encodeDelta(entries, m.fields.length);
+    // A full delta is merged whole into the shards its keys fall in (read in round 3), then emptied.
+    const merge = deltaBytes.length > deltaBound(opts.maxShardBytes) ? changesByShard(m, mergeChanges(entries)) : null;
+    const shardPaths = [...(merge?.keys() ?? [])].sort((a, b) => a - b).map((i) => manifest_shardPathOf(m, i));
+    const all = roundThree(plan, read, count, files, shardPaths);
+    let edit = { shards: m.shards, nextShard: m.nextShard, writes: new Map(), deletes: [] };
+    if (merge) {
+        edit = applyToShards(m, merge, (i) => files.get(manifest_shardPathOf(m, i)), opts.maxShardBytes);
+        deltaBytes = new Uint8Array(0);
+    }
+    checkShardCount(t, edit.shards.length, opts.maxShards);
+    const writes = edit.writes;
+    const deltaKey = paths_deltaPath(t.namespace, t.type);
+    if (!(0,core_bytes/* bytesEqual */.O6)(deltaBytes, files.get(deltaKey)))
+        writes.set(deltaKey, deltaBytes);
+    tableWrites(plan, files, writes);
+    const bucketCount = bucketWrites(plan, all, count, writes);
+    const manifest = serializeSearchManifest(nextManifest(plan, edit.shards, edit.nextShard, bucketCount));
+    const key = searchManifestPath(t.namespace, t.type);
+    if (!(0,core_bytes/* bytesEqual */.O6)(manifest, read(key)))
+        writes.set(key, manifest);
+    return { writes, deletes: edit.deletes };
+}
+/**
+ * Round 3: table parts of freed ordinals, the shards a full delta merges into, and every bucket when
+ * they must grow (those returned).
+ */
+function roundThree(p, read, count, files, shardPaths) {
+    const { m } = p;
+    const paths = p.freed.map((o) => paths_tablePartPath(m.namespace, m.type, Math.floor(o / manifest_TABLE_PART_SIZE)));
+    paths.push(...shardPaths);
+    const grow = outgrew(m, count);
+    if (grow)
+        for (let b = 0; b < m.buckets; b++)
+            paths.push(bucketPath(m.namespace, m.type, b));
+    for (const [path, bytes] of fetched(read, [...new Set(paths)]))
+        files.set(path, bytes);
+    if (!grow)
+        return null;
+    const all = new Map();
+    for (let b = 0; b < m.buckets; b++) {
+        all.set(b, p.buckets.get(b) ?? parseBucket(m, b, files.get(bucketPath(m.namespace, m.type, b))));
+    }
+    return all;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/verify.ts
+/**
+ * Verification of a hit against its document (issue 42: "documents are checked to contain the words
+ * they were found for"): a tampered shard that points a word at a document lacking it is caught by the
+ * caller, which turns `false` into `InvalidResponse`.
+ */
+
+/**
+ * Whether the document's searchable text holds, for every word, one of the terms it was found for.
+ *
+ * @example
+ * documentMatches(t, { id: 'a', data: { title: 'Git database' } }, [['git'], ['data', 'database']]); // true
+ */
+function documentMatches(t, doc, terms) {
+    const { terms: held } = analyze(t, doc);
+    return terms.every((word) => word.some((term) => held.has(term)));
+}
+
+;// CONCATENATED MODULE: ./src/document/search/index.ts
+/**
+ * Full-text search (issue 42): the pure core — declaration, text and tokens, stored format, build,
+ * incremental update, ranking. No I/O: DocumentStore supplies bytes read at a version (the
+ * {@link NeedFiles} protocol) and commits the files returned. See docs/search.md.
+ */
+
+
+
+
+
+
+
+
+
+
+
+
+/***/ }),
+
 /***/ 6056:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
@@ -62101,8 +66848,8 @@ function scopeOf(key, v) {
 var merge_shards = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/core/preview-ref.ts
 var preview_ref = __nccwpck_require__(2691);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
-var document_store = __nccwpck_require__(4283);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
+var document_store = __nccwpck_require__(7419);
 // EXTERNAL MODULE: ./src/projection/run/run-report.ts
 var run_report = __nccwpck_require__(3621);
 ;// CONCATENATED MODULE: ./src/projection/run/preview-write.ts
@@ -62568,6 +67315,7 @@ async function writeQuarantine(w) {
     const result = await new document_store/* DocumentStore */.V(w.target.storeOn(ref, w.base ?? undefined)).commit(w.ops, {
         message: (0,run_report/* withTrailers */.jX)(w.message, [quarantineTrailer(w.base)]),
         ...(w.indexes.length > 0 ? { indexes: [...w.indexes] } : {}),
+        ...(w.search?.length ? { search: [...w.search] } : {}),
         ...(w.schemas.length > 0 ? { schemas: [...w.schemas] } : {}),
     });
     if (!result.version)
@@ -63384,6 +68132,7 @@ async function wouldBeRefusal(store, tip, ops, guarded, selected, listed) {
         await new document_store/* DocumentStore */.V(planOnly(store, tip, listed)).commit(ops, {
             message: 'docdb: review (never committed)',
             ...(guarded.indexes.length > 0 ? { indexes: [...guarded.indexes] } : {}),
+            ...(guarded.search?.length ? { search: [...guarded.search] } : {}),
             ...(guarded.schemas.length > 0 ? { schemas: [...guarded.schemas] } : {}),
             ...(guarded.expect.length > 0 ? { expect: [...guarded.expect] } : {}),
         });
@@ -63529,7 +68278,12 @@ async function runLoaded(options, selected, { reducers, schemas, checks }, docum
     // Document changes stream into the commit as they are found (streamed-commit.ts); a dry run only lists them.
     const changes = [];
     const message = () => (0,run_report/* withTrailers */.jX)(options.commitMessage || (0,run_report/* defaultMessage */.zD)(reports, mode), options.trailers ?? []);
-    const guarded = { indexes: indexesOf(selected), schemas, expect: expectationsOf(selected, checks) };
+    const guarded = {
+        indexes: indexesOf(selected),
+        search: searchOf(selected),
+        schemas,
+        expect: expectationsOf(selected, checks),
+    };
     // With quarantine the changes are kept: a refused commit is written again to its quarantine ref.
     const keep = options.quarantine !== undefined && guarded.expect.length > 0;
     const out = mode === 'dry-run' ? undefined : new streamed_commit/* StreamedCommit */.V(documents, message, { ...guarded, keep });
@@ -63591,6 +68345,7 @@ async function refused(e, r) {
                 base: refusal.version,
                 message: r.message,
                 indexes: r.indexes,
+                search: r.search,
                 schemas: r.schemas,
             });
             refusal.quarantine = q;
@@ -63616,6 +68371,17 @@ function indexesOf(selected) {
             continue;
         const { namespace, type } = p.identity;
         byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.index });
+    }
+    return [...byScope.values()];
+}
+/** The selected projections' `search:` declarations, one per namespace/type (the spec checked they agree). */
+function searchOf(selected) {
+    const byScope = new Map();
+    for (const p of selected) {
+        if (!p.search)
+            continue;
+        const { namespace, type } = p.identity;
+        byScope.set(`${namespace}/${type}`, { namespace, type, fields: p.search });
     }
     return [...byScope.values()];
 }
@@ -63775,8 +68541,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 19 modules
-var document_store = __nccwpck_require__(4283);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
+var document_store = __nccwpck_require__(7419);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts
@@ -64377,10 +69143,11 @@ class StreamedCommit {
     }
     /** The write options: the message, and the declarations, expectations and guard the caller gave. */
     options(message) {
-        const { indexes = [], schemas = [], expect = [], guard } = this.settings;
+        const { indexes = [], search = [], schemas = [], expect = [], guard } = this.settings;
         return {
             message,
             ...(indexes.length > 0 ? { indexes: [...indexes] } : {}),
+            ...(search.length > 0 ? { search: [...search] } : {}),
             ...(schemas.length > 0 ? { schemas: [...schemas] } : {}),
             ...(expect.length > 0 ? { expect: [...expect] } : {}),
             ...(guard ? { guard } : {}),
@@ -64388,7 +69155,8 @@ class StreamedCommit {
     }
     /** Declarations that must land even when no document changed (declaring the same again writes nothing). */
     get declares() {
-        return (this.settings.indexes?.length ?? 0) > 0 || (this.settings.schemas?.length ?? 0) > 0;
+        const { indexes = [], search = [], schemas = [] } = this.settings;
+        return indexes.length > 0 || search.length > 0 || schemas.length > 0;
     }
     /**
      * Every change added so far, in order (with `keep: true`; empty otherwise), plus the `last` ones given to
@@ -68948,6 +73716,11 @@ const projectionSchema = schemas/* strictObject */.rej({
         error: 'must be a list of fields to index, e.g. [data.language, data.stars]',
     })
         .optional(),
+    /** The fields whose text is searchable (docs/search.md), declared in the same commit as the documents. */
+    search: schemas/* array */.YOg(schemas/* string */.YjP({ error: 'must be a field name: id or data.<path>, e.g. data.title' }), {
+        error: 'must be a list of fields to search, e.g. [data.title, data.body]',
+    })
+        .optional(),
     /**
      * A JSON Schema for the documents' `data` (docs/schemas.md): inline, or a path to a JSON file inside the
      * workspace (relative to the spec file, the reducer modules' rule). Declared in the same commit as the documents.
@@ -68997,7 +73770,7 @@ function allowedFields(path) {
     if (path.length === 0)
         return ['version', 'defaults', 'retention', 'quarantine', 'projections'];
     if (path.length === 2 && path[0] === 'projections')
-        return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'schema', 'expect'];
+        return ['description', 'source', 'identity', 'reducer', 'prune', 'index', 'search', 'schema', 'expect'];
     if (last === 'identity')
         return ['namespace', 'type', 'id'];
     if (last === 'reducer')
@@ -69086,6 +73859,8 @@ function allowedHint(path) {
 var parse = __nccwpck_require__(6012);
 // EXTERNAL MODULE: ./src/document/indexes/declaration.ts
 var declaration = __nccwpck_require__(9914);
+// EXTERNAL MODULE: ./src/document/search/declaration.ts
+var search_declaration = __nccwpck_require__(9030);
 ;// CONCATENATED MODULE: ./src/projection/spec/template.ts
 /**
  * Identity id templates: `{owner}/{name}`, `{repo}#{number}`, `{repo}@{tag}`. A template is literal
@@ -69247,6 +74022,7 @@ function renderTemplate(template, vars) {
 
 
 
+
 /**
  * Resolve one projection, or undefined when a problem makes the rest meaningless (already reported).
  *
@@ -69280,6 +74056,8 @@ function resolveProjection(name, p, ctx) {
     const namespace = p.identity?.namespace ?? defaults.namespace;
     if (p.index !== undefined)
         checkIndex({ namespace, type, fields: p.index }, [...base, 'index'], ctx);
+    if (p.search !== undefined)
+        checkSearch({ namespace, type, fields: p.search }, [...base, 'search'], ctx);
     const expect = p.expect === undefined ? undefined : expectationsOf(p.expect, [...base, 'expect'], ctx);
     return {
         name,
@@ -69289,6 +74067,7 @@ function resolveProjection(name, p, ctx) {
         reducer,
         prune: p.prune,
         ...(p.index !== undefined ? { index: p.index } : {}),
+        ...(p.search !== undefined ? { search: p.search } : {}),
         ...(p.schema !== undefined ? { schema: schemaSpec(p.schema, [...base, 'schema'], ctx) } : {}),
         ...(expect ? { expect } : {}),
         line: ctx.line(base),
@@ -69340,6 +74119,18 @@ function checkIndex(index, path, ctx) {
             throw e;
         const at = /fields\[(\d+)\]/.exec(String(e.data.field ?? ''));
         ctx.at(at ? [...path, Number(at[1])] : path, e.message.replace(/^index declaration indexes\[0\](\.fields(\[\d+\])?)? ?/, ''));
+    }
+}
+/** `search:` by the library's declaration rules (1 to 8 distinct fields, id or data.<path>), reported at the field. */
+function checkSearch(search, path, ctx) {
+    try {
+        (0,search_declaration/* validateSearchDeclaration */.NC)({ version: 1, search: [search] });
+    }
+    catch (e) {
+        if (!(e instanceof errors/* InvalidConfig */.OZ))
+            throw e;
+        const at = /fields\[(\d+)\]/.exec(String(e.data.field ?? ''));
+        ctx.at(at ? [...path, Number(at[1])] : path, e.message.replace(/^search declaration search\[0\](\.fields(\[\d+\])?)? ?(is invalid: )?/, ''));
     }
 }
 /**
@@ -69633,6 +74424,7 @@ function resolveProjections(data, yaml, file, options) {
     }
     checkPruneScopes(projections, at);
     checkIndexScopes(projections, at);
+    checkSearchScopes(projections, at);
     checkSchemaScopes(projections, at);
     checkExpectScopes(projections, at);
     if (issues.length > 0)
@@ -69651,6 +74443,21 @@ function checkIndexScopes(projections, at) {
             declared.set(scope, p);
         else if (other.index?.join('\n') !== p.index.join('\n')) {
             at(['projections', p.name, 'index'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different index fields; one type has one index: list the same fields in both, or in one of them only`);
+        }
+    }
+}
+/** One namespace/type has one search: two projections writing it may both say `search:` only alike, like `index:`. */
+function checkSearchScopes(projections, at) {
+    const declared = new Map();
+    for (const p of projections) {
+        if (!p.search)
+            continue;
+        const scope = `${p.identity.namespace}/${p.identity.type}`;
+        const other = declared.get(scope);
+        if (!other)
+            declared.set(scope, p);
+        else if (other.search?.join('\n') !== p.search.join('\n')) {
+            at(['projections', p.name, 'search'], `projections "${other.name}" and "${p.name}" both write ${scope}/… with different search fields; one type has one search: list the same fields in both, or in one of them only`);
         }
     }
 }
@@ -69774,171 +74581,23 @@ async function readConfined(path, shown, workspace, names) {
 
 /***/ }),
 
-/***/ 602:
+/***/ 5847:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   S5: () => (/* binding */ ERROR_BODY_BYTES),
-/* harmony export */   nM: () => (/* binding */ ArchiveSectionBuilder),
-/* harmony export */   wP: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
+/* harmony export */   w: () => (/* binding */ DEFAULT_ARCHIVE_LIMITS)
 /* harmony export */ });
-/* unused harmony export sectionFromArchive */
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9520);
-/* harmony import */ var _local_trees_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(6635);
-
-
-
-
-/** Most bytes read of an error answer's body (the rest is cancelled): enough for GitHub's JSON message. */
-const ERROR_BODY_BYTES = 4096;
+/**
+ * The limits on a section's archive (untrusted input), apart from the archive reader itself: the store's
+ * configuration (config.ts) resolves them for every store, while the reader (archive-reads.ts,
+ * section-archives.ts) loads only for a bulk read — in a browser bundle, on first use.
+ */
 const DEFAULT_ARCHIVE_LIMITS = {
     maxBytes: 160 * 1024 * 1024,
     maxEntries: 200_000,
     maxEntryBytes: 100 * 1024 * 1024,
     timeoutMs: 120_000,
 };
-/**
- * The commit's tree rebuilt one entry at a time, as the archive streams: each entry's path is judged when
- * it arrives (a bad one throws and stops the read), and only its blob and a tree entry are kept.
- *
- * @example
- * const builder = new ArchiveSectionBuilder(commitSha, commit.tree);
- * await reader({ url, headers, limits, onEntry: (e) => builder.add(e) });
- * const section = builder.finish();
- */
-class ArchiveSectionBuilder {
-    commit;
-    rootTree;
-    maxEntries;
-    root = new DirNode();
-    blobs = new Map();
-    prefix;
-    /** Directories and files held so far: implied directories count too (`a/b/c/x` holds three). */
-    held = 0;
-    /** The first entry whose path holds a backslash: refused unless the archive verifies (see {@link finish}). */
-    backslash;
-    /**
-     * `maxEntries` bounds what is held, implied directories included: a path like `a/a/…/a/x` holds one
-     * directory per segment that no tar header announced (issue 27), so without this a 100 MiB tar of deep
-     * paths built millions of them.
-     */
-    constructor(commit, rootTree, maxEntries = Number.POSITIVE_INFINITY) {
-        this.commit = commit;
-        this.rootTree = rootTree;
-        this.maxEntries = maxEntries;
-    }
-    /** Judge one entry's path and keep its blob and tree entry. */
-    add(e) {
-        this.prefix ??= topDirectory(e.path, this.commit);
-        const rel = relativePath(e.path, this.prefix);
-        if (rel === '')
-            return;
-        if (rel.includes('\\'))
-            this.backslash ??= e.path;
-        if (e.type === 'directory') {
-            this.dir(rel.split('/'));
-            return;
-        }
-        const bytes = e.type === 'symlink' ? (0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .utf8 */ .As)(e.linkname ?? '') : e.bytes;
-        const sha = (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_2__/* .blobSha */ .wJ)(bytes);
-        if (!this.blobs.has(sha))
-            this.blobs.set(sha, bytes);
-        const mode = e.type === 'symlink' ? '120000' : e.mode & 0o111 ? '100755' : '100644';
-        const segments = rel.split('/');
-        const name = segments.pop();
-        const parent = this.dir(segments);
-        if (!parent.entries.has(name))
-            this.hold();
-        parent.entries.set(name, { name, mode, type: 'blob', sha });
-    }
-    /** Hash the rebuilt tree and say whether it is the commit's. */
-    finish() {
-        if (this.prefix === undefined)
-            topDirectory('', this.commit); // an archive without entries: refused
-        const levels = new Map();
-        const root = hashLevels(this.root, levels);
-        // A backslash is a Windows separator to anything that might write these paths: only the commit's own names pass.
-        if (root !== this.rootTree && this.backslash !== undefined) {
-            throw unsafe(`entry ${JSON.stringify(this.backslash)} has an unsafe path`);
-        }
-        return { verified: root === this.rootTree, levels, blobs: this.blobs };
-    }
-    /** The directory at `segments` below the root, created (and counted) as needed. */
-    dir(segments) {
-        let node = this.root;
-        for (const name of segments) {
-            let child = node.children.get(name);
-            if (!child) {
-                this.hold();
-                child = new DirNode();
-                node.children.set(name, child);
-            }
-            node = child;
-        }
-        return node;
-    }
-    hold() {
-        if (++this.held > this.maxEntries) {
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`readMany: read archive returned an unexpected answer: the archive holds more than ${this.maxEntries} files and directories, implied ones included (maxEntries)`, { operation: 'readMany', step: 'read archive', limit: 'maxEntries', allowed: this.maxEntries });
-        }
-    }
-}
-/** One directory of the rebuilt tree: its files by name and its subdirectories by name (no full paths held). */
-class DirNode {
-    entries = new Map();
-    children = new Map();
-}
-/** Hash `node` bottom-up as git writes trees, recording every level; its SHA. */
-function hashLevels(node, levels) {
-    for (const [name, child] of node.children) {
-        node.entries.set(name, { name, mode: '040000', type: 'tree', sha: hashLevels(child, levels) });
-    }
-    const entries = [...node.entries.values()];
-    const sha = (0,_local_trees_js__WEBPACK_IMPORTED_MODULE_3__/* .levelSha */ .jz)(entries);
-    levels.set(sha, entries);
-    return sha;
-}
-/**
- * Check an archive's entries and rebuild the commit's tree from them.
- *
- * @example
- * const section = sectionFromArchive(entries, commitSha, commit.tree);
- * if (section.verified) for (const [sha, level] of section.levels) await cache.putTree(sha, level);
- */
-function sectionFromArchive(entries, commit, rootTree) {
-    const builder = new ArchiveSectionBuilder(commit, rootTree);
-    for (const e of entries)
-        builder.add(e);
-    return builder.finish();
-}
-/** The one top directory `<owner>-<repo>-<short sha>/` every entry must sit under (named by the first). */
-function topDirectory(first, commit) {
-    const top = first.slice(0, first.indexOf('/') + 1);
-    if (!/^[A-Za-z0-9._-]+\/$/.test(top) || !top.endsWith(`-${commit.slice(0, 7)}/`)) {
-        throw unsafe(`the archive's top directory ${JSON.stringify(top)} does not name commit ${commit.slice(0, 7)}`);
-    }
-    return top;
-}
-/** The path below the top directory, refused when it could leave the section. */
-function relativePath(path, prefix) {
-    if (!path.startsWith(prefix))
-        throw unsafe(`entry ${JSON.stringify(path)} is outside the archive's top directory`);
-    const rel = path.slice(prefix.length).replace(/\/$/, '');
-    if (rel === '')
-        return '';
-    if (rel.includes('\0') || rel.split('/').some((s) => s === '' || s === '.' || s === '..')) {
-        throw unsafe(`entry ${JSON.stringify(path)} has an unsafe path`);
-    }
-    return rel;
-}
-function unsafe(what) {
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`readMany: read archive returned an unexpected body: ${what}`, {
-        operation: 'readMany',
-        step: 'read archive',
-    });
-}
 
 
 /***/ }),
@@ -69987,8 +74646,8 @@ function platformArchiveReader() {
     return platformDefault;
 }
 
-// EXTERNAL MODULE: ./src/stores/remote-api/archive-reads.ts
-var archive_reads = __nccwpck_require__(602);
+// EXTERNAL MODULE: ./src/stores/remote-api/archive-limits.ts
+var archive_limits = __nccwpck_require__(5847);
 ;// CONCATENATED MODULE: ./src/stores/remote-api/given-facts.ts
 /**
  * Options of the GitHub API store that give it facts it would otherwise find out or make up itself: the
@@ -70159,7 +74818,7 @@ function resolveArchive(options) {
     if (given !== undefined && given !== false && typeof given !== 'function') {
         fail('archive', `archive must be an archive reader function (nodeArchiveReader()) or false, got ${typeof given}`, 'nodeArchiveReader(), false');
     }
-    const limits = { ...archive_reads/* DEFAULT_ARCHIVE_LIMITS */.wP };
+    const limits = { ...archive_limits/* DEFAULT_ARCHIVE_LIMITS */.w };
     for (const [k, v] of Object.entries(options.archiveLimits ?? {})) {
         if (!(k in limits))
             fail(`archiveLimits.${k}`, `unknown archive limit ${k}`, Object.keys(limits).join(', '));
@@ -70301,151 +74960,6 @@ function resolveHooks(options) {
         random: options.random ?? Math.random,
         logger: options.logger,
     };
-}
-
-
-/***/ }),
-
-/***/ 6635:
-/***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
-
-/* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   M8: () => (/* binding */ verifiedLevels),
-/* harmony export */   jz: () => (/* binding */ levelSha),
-/* harmony export */   od: () => (/* binding */ buildTreesLocally)
-/* harmony export */ });
-/* harmony import */ var _core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9520);
-
-/** Object id of a tree level given as cached entries. */
-function levelSha(entries) {
-    return (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__/* .hashObject */ .wM)('tree', (0,_core_git_objects_js__WEBPACK_IMPORTED_MODULE_0__/* .encodeTree */ .hN)(entries.map((e) => ({ mode: e.mode, name: e.name, sha: e.sha }))));
-}
-/**
- * Apply `changes` to the tree `baseRoot` (null: empty) using only cached levels. Returns the new root SHA
- * and every level created (SHA → entries), or undefined when a needed level is not cached or the change
- * is one GitHub would reject (deleting a missing path, writing below a file) — the caller then just
- * trusts GitHub's reply and caches less.
- *
- * @example
- * const built = await buildTreesLocally((sha) => cache.getTree(sha), baseTree, [
- *   { path: 'a/b.json', mode: '100644', sha: blobSha(bytes) },
- * ]);
- * if (built?.root === replySha) for (const [sha, level] of built.levels) await cache.putTree(sha, level);
- */
-async function buildTreesLocally(getLevel, baseRoot, changes) {
-    const levels = new Map();
-    const unknown = Symbol('unknown');
-    // Where each change's next path segment starts. A change descends one path, so one offset per change
-    // is enough, and a level's changes are passed down as indices: a 100,000-key write allocates no
-    // per-change objects or segment arrays (this runs at the end of every write, at its memory peak).
-    const offset = new Int32Array(changes.length);
-    const apply = async (treeSha, list) => {
-        const entries = new Map();
-        if (treeSha !== null) {
-            const level = await getLevel(treeSha);
-            if (!level)
-                return unknown;
-            for (const e of level)
-                entries.set(e.name, e);
-        }
-        const nested = new Map();
-        for (const i of list) {
-            const c = changes[i];
-            const from = offset[i];
-            const slash = c.path.indexOf('/', from);
-            if (slash < 0) {
-                const name = c.path.slice(from);
-                if (c.sha === null) {
-                    if (!entries.has(name))
-                        return unknown;
-                    entries.delete(name);
-                }
-                else {
-                    if (entries.get(name)?.type === 'tree')
-                        return unknown;
-                    entries.set(name, { name, mode: c.mode, type: 'blob', sha: c.sha });
-                }
-            }
-            else {
-                const name = c.path.slice(from, slash);
-                offset[i] = slash + 1;
-                const sub = nested.get(name);
-                if (sub)
-                    sub.push(i);
-                else
-                    nested.set(name, [i]);
-            }
-        }
-        for (const [name, sub] of nested) {
-            const existing = entries.get(name);
-            if (existing && existing.type !== 'tree')
-                return unknown;
-            const child = await apply(existing?.sha ?? null, sub);
-            if (child === unknown)
-                return unknown;
-            if (child === null)
-                entries.delete(name);
-            else
-                entries.set(name, { name, mode: '040000', type: 'tree', sha: child });
-        }
-        if (entries.size === 0)
-            return null;
-        const level = [...entries.values()];
-        const sha = levelSha(level);
-        levels.set(sha, level);
-        return sha;
-    };
-    const root = await apply(baseRoot, changes.map((_, i) => i));
-    if (root === unknown)
-        return undefined;
-    if (root === null) {
-        // Every path deleted: GitHub answers with the empty tree.
-        const sha = levelSha([]);
-        levels.set(sha, []);
-        return { root: sha, levels };
-    }
-    return { root, levels };
-}
-/**
- * Split a (possibly truncated) recursive listing of tree `rootSha` into levels and keep the complete ones.
- * `limit` is the number of entries a recursive listing shows at most (the listing's length when truncated).
- *
- * @example
- * const { levels, tooBig } = verifiedLevels(sha, reply.tree, reply.tree.length);
- */
-function verifiedLevels(rootSha, list, limit) {
-    const dirs = new Map([
-        ['', { sha: rootSha, entries: [], firstIndex: 0 }],
-    ]);
-    list.forEach((raw, index) => {
-        const e = raw;
-        if (typeof e?.path !== 'string' || typeof e.mode !== 'string' || typeof e.sha !== 'string')
-            return;
-        const type = e.type === 'tree' || e.type === 'commit' ? e.type : 'blob';
-        const slash = e.path.lastIndexOf('/');
-        const parent = dirs.get(slash < 0 ? '' : e.path.slice(0, slash));
-        if (!parent)
-            return; // its directory's entry was not shown: nothing about it can be verified
-        parent.entries.push({ name: e.path.slice(slash + 1), mode: e.mode, type, sha: e.sha });
-        if (type === 'tree')
-            dirs.set(e.path, { sha: e.sha, entries: [], firstIndex: index });
-    });
-    const levels = new Map();
-    const tooBig = new Set();
-    for (const d of dirs.values()) {
-        let ok = false;
-        try {
-            ok = levelSha(d.entries) === d.sha;
-        }
-        catch {
-            ok = false; // duplicate names or malformed entries: not a level we can vouch for
-        }
-        if (ok)
-            levels.set(d.sha, d.entries);
-        else if (list.length - d.firstIndex >= limit / 2)
-            tooBig.add(d.sha);
-    }
-    return { levels, tooBig };
 }
 
 
