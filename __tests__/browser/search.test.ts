@@ -56,7 +56,8 @@ describe('client.search in chromium', () => {
     const first = await step('search');
     expect(first).toMatchObject({ ids: ['a2'], fields: [['data.title']] });
     expect(first.requests).toBeGreaterThan(0);
-    expect(first.requests).toBeLessThanOrEqual(6);
+    // Anonymous: the ref, the declaration, the manifest, the word's shard, the delta, the table part, the document.
+    expect(first.requests).toBeLessThanOrEqual(7);
     expect(scripts.some((s) => s.startsWith('docdb.chunk-search'))).toBe(true);
     expect(scripts.filter((s) => s.startsWith('docdb.chunk-write-kit'))).toEqual([]);
     const loaded = scripts.length;

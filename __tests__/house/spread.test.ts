@@ -30,6 +30,7 @@ const BOUNDED: Record<string, Record<string, string>> = {
   'src/emulator/export.ts': { "ref.split('/')": 'the segments of one ref name' },
   'src/export/real-path.ts': { 'missing.reverse()': 'the segments of one path' },
   'src/export/write-export.ts': { "e.key.split('/')": 'the segments of one key' },
+  'src/viewer/search/merge.ts': { 'page.hits': 'one page of search hits (limit ≤ 100, MAX_SEARCH_LIMIT)' },
 };
 
 /**

@@ -51,13 +51,5 @@ export {
 } from './client.js';
 export { explainError } from './explain-error.js';
 export { projectRepository, typeSeries } from './functions.js';
+export { loadSearchText } from './lazy/search-text.js';
 export type { RepoProjectionData, RepoProjectionResult } from './repo-projection.js';
-
-/**
- * The search engine's text rules — `fieldText`, `tokenize`, `termWeight` (docs/search.md) — loaded on first
- * use, so the entry does not carry them (a page that shows search hits needs them; most pages never do).
- *
- * @example
- * const { tokenize, termWeight } = await loadSearchText();
- */
-export const loadSearchText = () => import('./search-text.js');

@@ -23,8 +23,8 @@ import {
   type TypeIndex,
 } from './indexes/index.js';
 import { manifestPath, partPath } from './indexes/paths.js';
-import { rowsOf, storedValues } from './indexes/rows.js';
-import type { Stored } from './indexes/values.js';
+import { rowsOf } from './indexes/rows.js';
+import { type Stored, storedValues } from './indexes/values.js';
 
 /** One document a write changes, as an index needs it; `after` absent = deleted. */
 export interface IndexedOp {

@@ -9,7 +9,7 @@ import type { DocumentOp } from './document-types.js';
 import { parseKey } from './identity.js';
 import type { IndexedOp } from './index-write.js';
 import type { IndexDeclaration } from './indexes/index.js';
-import { storedValues } from './indexes/rows.js';
+import { storedValues } from './indexes/values.js';
 import type { PartsSchemas } from './schema/parts.js';
 
 /**

@@ -7,8 +7,8 @@ import { countRows, countsPath, serializeCounts } from './counts.js';
 import type { IndexDeclaration, TypeIndex } from './declaration.js';
 import { encodePart, FORMAT_VERSION, type Manifest, type PartRef, serializeManifest } from './format.js';
 import { manifestPath, partPath } from './paths.js';
-import { compareRows, type IndexedDocument, type Row, rowBytes, rowHead, rowsOf, storedValues } from './rows.js';
-import type { Stored } from './values.js';
+import { compareRows, type Row, rowBytes, rowHead, rowsOf } from './rows.js';
+import { type IndexedDocument, type Stored, storedValues } from './values.js';
 
 /**
  * Split a part above this many bytes. 128 KiB keeps a 1-document put of a 2-field type under ~0.5 MB

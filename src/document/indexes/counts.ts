@@ -21,8 +21,8 @@ import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from './check.js';
 import { fieldDir, indexDir } from './paths.js';
-import { isStored, type Row } from './rows.js';
-import { compareStored, MAX_ARRAY_ELEMENTS, type Stored } from './values.js';
+import type { Row } from './rows.js';
+import { compareStored, isStored, MAX_ARRAY_ELEMENTS, type Stored } from './values.js';
 
 /** Most distinct keys whose counts a field keeps; past it the file says "more than this" and keeps none. */
 export const COUNTS_CAP = 1000;

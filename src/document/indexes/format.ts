@@ -19,12 +19,11 @@ import {
   compareToSeparator,
   decodeRow,
   decodeRowV1,
-  isStored,
   type Row,
   type Separator,
   storedLine,
 } from './rows.js';
-import type { Stored } from './values.js';
+import { isStored, type Stored } from './values.js';
 import { indexWork } from './work.js';
 
 export interface PartRef {

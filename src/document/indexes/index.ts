@@ -27,6 +27,6 @@ export { declarationChanges, dropIndex } from './lifecycle.js';
 export { INDEX_ROOT, manifestPath, partPath } from './paths.js';
 export { planQuery, type QueryPlan } from './plan.js';
 export { decodeCursor, type IndexQuery, OPERATORS, type Operator, validateQuery, type WhereClause } from './query.js';
-export type { IndexedDocument, Row } from './rows.js';
+export type { Row } from './rows.js';
 export { type DocumentState, type IndexChange, type IndexUpdate, partsToRead, updateIndex } from './update.js';
-export { MAX_ARRAY_ELEMENTS, MAX_STORED_STRING_BYTES, type Stored } from './values.js';
+export { type IndexedDocument, MAX_ARRAY_ELEMENTS, MAX_STORED_STRING_BYTES, type Stored } from './values.js';

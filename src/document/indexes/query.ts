@@ -19,8 +19,8 @@ import {
   ShapeProblem,
   string,
 } from './check.js';
-import { isStored } from './rows.js';
 import type { Scalar, Stored } from './values.js';
+import { isStored } from './values.js';
 
 export const OPERATORS = ['=', 'in', '<', '<=', '>', '>=', 'exists', 'contains'] as const;
 export type Operator = (typeof OPERATORS)[number];

@@ -12,16 +12,7 @@
  */
 import { InvalidResponse } from '../../core/errors.js';
 import { isShaText, shaToText, textToSha } from './sha-text.js';
-import {
-  compareStored,
-  isCut,
-  isMissing,
-  MAX_ARRAY_ELEMENTS,
-  type Stored,
-  type StoredScalar,
-  storedValue,
-  utf8Length,
-} from './values.js';
+import { compareStored, isMissing, isStored, isStoredScalar, type Stored, utf8Length } from './values.js';
 import { indexWork } from './work.js';
 
 export interface Row {
@@ -44,19 +35,8 @@ export interface Row {
   tail?: string;
 }
 
-export interface IndexedDocument {
-  id: string;
-  blobSha: string;
-  data: unknown;
-}
-
 /** A run's lower bound: rows `>= [key, id]` (see compareRows). */
 export type Separator = [Stored, string];
-
-/** The stored values of a document, in declaration order (throws InvalidDocument for an unindexable value). */
-export function storedValues(fields: readonly string[], doc: IndexedDocument): Stored[] {
-  return fields.map((f) => storedValue(doc.id, doc.data, f));
-}
 
 /** What every row of one document shares in every run: its id and `,"sha",v_0,…,v_{n-1}`, serialized once. */
 export interface RowHead {
@@ -184,19 +164,6 @@ export function rowBytes(r: Row): number {
 }
 
 const SHA = /^[0-9a-f]{40}$/;
-
-function isStoredScalar(v: unknown): v is StoredScalar {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
-  if (typeof v === 'number') return Number.isFinite(v);
-  return isCut(v) && Object.keys(v as object).length === 1;
-}
-
-/** Shape check of a stored value read back from the section. */
-export function isStored(v: unknown): v is Stored {
-  if (isStoredScalar(v)) return true;
-  if (Array.isArray(v)) return v.length <= MAX_ARRAY_ELEMENTS && v.every(isStoredScalar);
-  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
-}
 
 function bad(path: string, line: number, why: string): never {
   throw new InvalidResponse(`index part ${path} line ${line} ${why}; the index must be rebuilt`, { key: path, line });

@@ -24,8 +24,8 @@ import {
   serializeManifest,
 } from './format.js';
 import { manifestPath, partPath } from './paths.js';
-import { compareRows, encodeRow, type Row, rowBytes, rowsOf, storedValues } from './rows.js';
-import type { Stored } from './values.js';
+import { compareRows, encodeRow, type Row, rowBytes, rowsOf } from './rows.js';
+import { type Stored, storedValues } from './values.js';
 
 /** A document's state: its data, or the stored values an index row holds (declaration order). */
 export type DocumentState = { blobSha: string; data: unknown } | { blobSha: string; values: Stored[] };

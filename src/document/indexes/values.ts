@@ -201,3 +201,32 @@ export function certainCompare(a: Stored, b: Stored): number | undefined {
   }
   return compareStored(a, b);
 }
+
+// What a write and a query's check need of the stored values, kept here rather than in rows.ts: the browser
+// bundle's first download (get/put/list pages) carries this file but not the row format (docs/browser.md).
+
+/** A document as index rows are built from it. */
+export interface IndexedDocument {
+  id: string;
+  blobSha: string;
+  data: unknown;
+}
+
+/** The stored values of a document, in declaration order (throws InvalidDocument for an unindexable value). */
+export function storedValues(fields: readonly string[], doc: IndexedDocument): Stored[] {
+  return fields.map((f) => storedValue(doc.id, doc.data, f));
+}
+
+/** Shape check of a stored scalar (an array element or sort key) read back from the section. */
+export function isStoredScalar(v: unknown): v is StoredScalar {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') return true;
+  if (typeof v === 'number') return Number.isFinite(v);
+  return isCut(v) && Object.keys(v as object).length === 1;
+}
+
+/** Shape check of a stored value read back from the section. */
+export function isStored(v: unknown): v is Stored {
+  if (isStoredScalar(v)) return true;
+  if (Array.isArray(v)) return v.length <= MAX_ARRAY_ELEMENTS && v.every(isStoredScalar);
+  return typeof v === 'object' && v !== null && Object.keys(v).length === 0;
+}

@@ -11,6 +11,7 @@
  * ordinals (known from their bucket), the shards a full delta merges into, and every bucket when the
  * type outgrew its bucket count.
  */
+import { appendAll } from '../../core/arrays.js';
 import { bytesEqual } from '../../core/bytes.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { type Analyzed, analyze } from './analyze.js';
@@ -349,7 +350,7 @@ function roundThree(
 ) {
   const { m } = p;
   const paths = p.freed.map((o) => tablePartPath(m.namespace, m.type, Math.floor(o / TABLE_PART_SIZE)));
-  paths.push(...shardPaths);
+  appendAll(paths, shardPaths);
   const grow = outgrew(m, count);
   if (grow) for (let b = 0; b < m.buckets; b++) paths.push(bucketPath(m.namespace, m.type, b));
   for (const [path, bytes] of fetched(read, [...new Set(paths)])) files.set(path, bytes);
