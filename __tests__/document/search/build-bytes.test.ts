@@ -1,7 +1,7 @@
 /**
  * The build's stored bytes are pinned: buildSearch was rewritten for CPU (typed arrays instead of one
  * object per posting) and must write byte-identical files. The SHA-256s below were taken from the
- * object-per-posting build (commit 3a42937) over seeded corpora; any change of the stored format or of
+ * object-per-posting build (src of commit 3a42937) over seeded corpora; any change of the stored format or of
  * the build's output shows here first.
  */
 import { createHash } from 'node:crypto';
@@ -32,6 +32,22 @@ function unicodeDocs(): SearchDoc[] {
   }));
 }
 
+/** ASCII text the scanner reads in place: upper case, digits, punctuation, runs of 64 and 65 characters. */
+function asciiDocs(): SearchDoc[] {
+  const words = ['Alpha', 'BETA', 'gamma42', 'x', '2024', "don't", 'e-mail', 'snake_case', 'CamelCase', 'a.b.c'];
+  return Array.from({ length: 400 }, (_, i) => ({
+    id: `a/${(i * 104_729) % 997}-${i}`,
+    data: {
+      title: `${words[i % words.length]} ${words[(i * 7) % words.length]}!! ${'Q'.repeat(63 + (i % 4))} ${'k'.repeat(i % 5)}`,
+      body: [
+        `${words[(i * 3) % words.length]} `.repeat(1 + (i % 5)),
+        i * 1.5,
+        { z: 'Zed zed ZED', y: [i % 3 === 0, 'tail'] },
+      ],
+    },
+  }));
+}
+
 const T2 = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 const T3 = { namespace: 'n', type: 'u', fields: ['id', 'data.title', 'data.body'] };
 
@@ -52,6 +68,12 @@ describe('buildSearch stored bytes', () => {
   it('are those of the object-per-posting build for non-ASCII text over 3 fields', () => {
     expect(digestOf(buildSearch(T3, unicodeDocs(), { maxShardBytes: 8192, maxShards: 4096 }))).toBe(
       'b7576e828407d453cf8d22ce664298ced78fc37cf4c87a51f9dcda110742b8e8',
+    );
+  });
+
+  it('are those of the object-per-posting build for ASCII text read in place (case, digits, long runs)', () => {
+    expect(digestOf(buildSearch(T3, asciiDocs(), { maxShardBytes: 2048, maxShards: 4096 }))).toBe(
+      '87138ab4ceae78f9a43a55847a9c00bfc50dfd6ce927a4352e2ed3566fa2a0ee',
     );
   });
 

@@ -9,7 +9,8 @@
  */
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
-import { fieldText, type SearchDoc, tokenize } from './text.js';
+import { TermTable } from './terms.js';
+import { fieldText, type SearchDoc } from './text.js';
 
 /** Every posting of a build, grouped by term in term order. */
 export interface Inverted {
@@ -47,20 +48,15 @@ class PostingLog {
   /** Per term id: the last ordinal that made a posting of it, and that posting. */
   lastOrdinal: Int32Array = new Int32Array(1 << 12).fill(-1);
   lastPosting: Int32Array = new Int32Array(1 << 12);
-  readonly ids = new Map<string, number>();
+  readonly table = new TermTable();
 
   constructor(readonly fields: number) {
     this.tfs = new Int32Array((1 << 16) * fields);
   }
 
-  /** Count one occurrence of `term` in field `f` of document `ordinal`. */
-  add(term: string, ordinal: number, f: number): void {
-    let id = this.ids.get(term);
-    if (id === undefined) {
-      id = this.ids.size;
-      this.ids.set(term, id);
-      if (id >= this.lastOrdinal.length) this.growTerms(id + 1);
-    }
+  /** Count one occurrence of term `id` (of the table) in field `f` of document `ordinal`. */
+  add(id: number, ordinal: number, f: number): void {
+    if (id >= this.lastOrdinal.length) this.growTerms(id + 1);
     let k = this.lastPosting[id]!;
     if (this.lastOrdinal[id] !== ordinal) {
       k = this.newPosting(id, ordinal);
@@ -98,11 +94,10 @@ function logDocs(t: TypeSearch, docs: readonly SearchDoc[], log: PostingLog) {
   const lengths = t.fields.map(() => 0);
   for (let ordinal = 0; ordinal < docs.length; ordinal++) {
     for (let f = 0; f < fields; f++) {
-      const tokens = tokenize(fieldText(docs[ordinal]!, t.fields[f]!));
-      for (const term of tokens) log.add(term, ordinal, f);
-      norms[ordinal * fields + f] = normOf(tokens.length);
-      lengths[f]! += tokens.length;
-      if (tokens.length > 0) docsPer[f]!++;
+      const n = log.table.tokens(fieldText(docs[ordinal]!, t.fields[f]!), (id) => log.add(id, ordinal, f));
+      norms[ordinal * fields + f] = normOf(n);
+      lengths[f]! += n;
+      if (n > 0) docsPer[f]!++;
     }
   }
   return { norms, docsPer, lengths };
@@ -110,11 +105,13 @@ function logDocs(t: TypeSearch, docs: readonly SearchDoc[], log: PostingLog) {
 
 /** Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. */
 function groupByTerm(log: PostingLog, fields: number) {
-  // The default sort compares code units natively, as the stored order (shard.ts) requires.
-  const terms = [...log.ids.keys()].sort();
+  // Terms compared by code units (`<`), the order shard lines are stored in.
+  const byId = log.table.terms;
+  const order = byId.map((_, id) => id).sort((a, b) => (byId[a]! < byId[b]! ? -1 : byId[a]! > byId[b]! ? 1 : 0));
+  const terms = order.map((id) => byId[id]!);
   const rank = new Int32Array(terms.length);
-  terms.forEach((term, r) => {
-    rank[log.ids.get(term)!] = r;
+  order.forEach((id, r) => {
+    rank[id] = r;
   });
   const starts = new Int32Array(terms.length + 1);
   for (let k = 0; k < log.count; k++) starts[rank[log.termIds[k]!]! + 1]!++;
