@@ -1,5 +1,16 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fieldText, MAX_FIELD_TEXT_CHARS, tokenize } from '../../../src/document/search/index.js';
+import { fieldText, MAX_FIELD_TEXT_CHARS, MAX_TOKEN_CHARS, tokenize } from '../../../src/document/search/index.js';
+import { codePoints } from '../../../src/document/search/text.js';
+
+/** The tokenizer as it was before its ASCII fast path: the definition the fast path must agree with. */
+function referenceTokenize(text: string): string[] {
+  const folded = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase();
+  return folded.split(/[^\p{L}\p{N}]+/u).filter((t) => t !== '' && codePoints(t) <= MAX_TOKEN_CHARS);
+}
 
 describe('tokenize', () => {
   it('folds diacritics and case, splits on non letters/digits', () => {
@@ -22,6 +33,48 @@ describe('tokenize', () => {
   it('gives nothing for empty or separator-only text', () => {
     expect(tokenize('')).toEqual([]);
     expect(tokenize(' ,.;— ')).toEqual([]);
+  });
+});
+
+describe('tokenize on ASCII (the fast path)', () => {
+  const ascii = Array.from({ length: 128 }, (_, c) => String.fromCharCode(c));
+
+  it('relies on NFKD and mark removal being no-ops on every ASCII character', () => {
+    for (const ch of ascii) {
+      expect(ch.normalize('NFKD')).toBe(ch);
+      expect(/\p{M}/u.test(ch)).toBe(false);
+    }
+  });
+
+  it('relies on the ASCII letters and digits being exactly [A-Za-z0-9], lower-cased to ASCII', () => {
+    for (const ch of ascii) {
+      expect(/[\p{L}\p{N}]/u.test(ch)).toBe(/[A-Za-z0-9]/.test(ch));
+      expect(ch.toLowerCase().charCodeAt(0)).toBeLessThan(128);
+    }
+  });
+
+  it('gives the tokens of the full Unicode path for any ASCII text', () => {
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('a'.repeat(64), 'B'.repeat(65), 'x9'.repeat(40)),
+    );
+    fc.assert(
+      fc.property(fc.string({ unit }), (t) => {
+        expect(tokenize(t)).toEqual(referenceTokenize(t));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives the tokens of the full Unicode path for mixed text (the slow path)', () => {
+    const part = fc.oneof(fc.string({ unit: 'binary', maxLength: 8 }), fc.constantFrom('Crème ', 'ﬁ', '①', 'ǅ', '🎉'));
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), (parts) => {
+        const t = parts.join('');
+        expect(tokenize(t)).toEqual(referenceTokenize(t));
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 

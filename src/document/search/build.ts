@@ -4,14 +4,13 @@
  * commits every file returned.
  */
 import { InvalidConfig } from '../../core/errors.js';
-import { analyze } from './analyze.js';
-import { chunkLines, FILL, firstKey } from './chunk.js';
-import { normOf } from './codec.js';
+import { chunkRuns, encodeRuns, firstRunKey } from './build-shards.js';
+import { FILL } from './chunk.js';
 import type { TypeSearch } from './declaration.js';
+import { invertDocs } from './invert.js';
 import { type SearchManifest, serializeSearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { type SearchOptions, searchOptions } from './need.js';
 import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
-import { encodeShard, type Line, type Posting } from './shard.js';
 import { bucketOf, encodeBucket, encodeTablePart } from './table.js';
 import type { SearchDoc } from './text.js';
 
@@ -53,30 +52,6 @@ function sortedDocs(docs: readonly SearchDoc[]): SearchDoc[] {
   return sorted;
 }
 
-/** Postings of every term, in term order, and the per-field totals. */
-function invert(t: TypeSearch, docs: readonly SearchDoc[]): { lines: Line[]; docsPer: number[]; lengths: number[] } {
-  const byTerm = new Map<string, Posting[]>();
-  const docsPer = t.fields.map(() => 0);
-  const lengths = t.fields.map(() => 0);
-  for (const [ordinal, doc] of docs.entries()) {
-    const a = analyze(t, doc);
-    const norm = a.lengths.map(normOf);
-    a.lengths.forEach((n, f) => {
-      lengths[f]! += n;
-      if (n > 0) docsPer[f]!++;
-    });
-    for (const [term, tf] of a.terms) {
-      const list = byTerm.get(term);
-      // One norm array per document, shared by its postings (read only where tf > 0).
-      const p = { ordinal, tf, norm };
-      if (list) list.push(p);
-      else byTerm.set(term, [p]);
-    }
-  }
-  const terms = [...byTerm.keys()].sort();
-  return { lines: terms.map((term) => ({ term, postings: byTerm.get(term)! })), docsPer, lengths };
-}
-
 /** The document table parts and id buckets of ids in ordinal order. */
 function tableFiles(t: TypeSearch, ids: readonly string[], buckets: number, out: Map<string, Uint8Array>): void {
   for (let p = 0; p * TABLE_PART_SIZE < ids.length; p++) {
@@ -101,8 +76,8 @@ function tableFiles(t: TypeSearch, ids: readonly string[], buckets: number, out:
 export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: SearchOptions): Map<string, Uint8Array> {
   const opts = searchOptions(o);
   const sorted = sortedDocs(docs);
-  const { lines, docsPer, lengths } = invert(t, sorted);
-  const chunks = chunkLines(lines, t.fields.length, Math.floor(FILL * opts.maxShardBytes));
+  const inv = invertDocs(t, sorted);
+  const chunks = chunkRuns(inv, Math.floor(FILL * opts.maxShardBytes));
   checkShardCount(t, chunks.length, opts.maxShards);
   const m: SearchManifest = {
     version: 1,
@@ -110,17 +85,17 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
     type: t.type,
     fields: [...t.fields],
     count: sorted.length,
-    docs: docsPer,
-    lengths,
+    docs: inv.docsPer,
+    lengths: inv.lengths,
     next: sorted.length,
     free: [],
     buckets: bucketCountFor(sorted.length),
     nextShard: chunks.length,
-    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstKey(c) })),
+    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstRunKey(inv, c) })),
   };
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
-  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeShard(c, t.fields.length));
+  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeRuns(inv, c));
   out.set(deltaPath(t.namespace, t.type), new Uint8Array(0));
   tableFiles(
     t,

@@ -62,6 +62,8 @@ export function fieldText(doc: SearchDoc, field: string): string {
 
 const MARKS = /\p{M}+/gu;
 const SEPARATORS = /[^\p{L}\p{N}]+/u;
+const ASCII = /^[\x00-\x7f]*$/;
+const ASCII_WORDS = /[a-z0-9]+/g;
 
 /**
  * Tokens of a text: Unicode NFKD, combining marks removed (diacritics folded), lower-cased, split on
@@ -72,6 +74,23 @@ const SEPARATORS = /[^\p{L}\p{N}]+/u;
  * tokenize('Crème Brûlée, 2× — naïve!'); // ['creme', 'brulee', '2', 'naive']
  */
 export function tokenize(text: string): string[] {
+  return ASCII.test(text) ? asciiTokens(text) : unicodeTokens(text);
+}
+
+/**
+ * The same tokens for ASCII text in one regex pass, the build's usual case: on ASCII, NFKD and mark
+ * removal change nothing and the letters and digits are exactly [A-Za-z0-9] (text.test.ts checks all
+ * 128 code points), so only lower-casing and splitting are left.
+ */
+function asciiTokens(text: string): string[] {
+  const words = text.toLowerCase().match(ASCII_WORDS);
+  if (words === null) return [];
+  // A code unit is a code point in ASCII: drop runs longer than the token bound.
+  for (const w of words) if (w.length > MAX_TOKEN_CHARS) return words.filter((x) => x.length <= MAX_TOKEN_CHARS);
+  return words;
+}
+
+function unicodeTokens(text: string): string[] {
   const folded = text.normalize('NFKD').replace(MARKS, '').toLowerCase();
   const out: string[] = [];
   for (const t of folded.split(SEPARATORS)) {
