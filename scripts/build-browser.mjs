@@ -53,9 +53,11 @@ export const INITIAL_GZIP_BUDGET = 60 * 1024;
  * lazy chunks; the first download stays within its budget) — and to 128 KB for the search, facets and
  * index-format-2 merges (issue 42): the search core (~10 KB, a chunk the write kit and `search` share), the
  * front-coded rows and their base64url SHAs, now a chunk the write kit, query, migrate and `typeSeries` share
- * rather than the first download (measured 130,350 bytes in all, 18 files; the first download 60,418).
+ * rather than the first download (measured 130,350 bytes in all, 18 files; the first download 60,418) — and to
+ * 132 KB for the search build's flat posting arrays and term table (issue 42: `buildSearch` 3.5–5× cheaper in
+ * CPU for +1.6 KB in the write kit's search chunk; measured 131,964 bytes in all, the first download unchanged).
  */
-export const BUNDLE_GZIP_BUDGET = 128 * 1024;
+export const BUNDLE_GZIP_BUDGET = 132 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each

@@ -126,11 +126,13 @@ describe('URL parameters', () => {
 });
 
 describe('overview counts', () => {
-  it('counts documents per type from the keys, marks indexed types, and counts other files', () => {
+  it('counts documents per type from the keys, marks indexed and searchable types, and counts other files', () => {
     expect(
       summarize([
         '_docdb/index/github/repo/manifest.json',
         '_docdb/index/github/repo/parts/0.csv',
+        '_docdb/search/people/user/manifest.json',
+        '_docdb/search/people/user/terms/0.txt',
         'github/repo/octo/a.json',
         'github/repo/octo/b.json',
         'people/user/ada.json',
@@ -138,8 +140,8 @@ describe('overview counts', () => {
       ]),
     ).toEqual({
       types: [
-        { ns: 'github', type: 'repo', count: 2, indexed: true },
-        { ns: 'people', type: 'user', count: 1, indexed: false },
+        { ns: 'github', type: 'repo', count: 2, indexed: true, searchable: false },
+        { ns: 'people', type: 'user', count: 1, indexed: false, searchable: true },
       ],
       otherFiles: 1,
     });
