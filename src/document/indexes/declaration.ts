@@ -36,19 +36,30 @@ export interface IndexDeclaration {
   indexes: TypeIndex[];
 }
 
-const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
-
-/** One indexed field: `id` or `data.<dotted path>`, short enough to name a directory (see paths.ts). */
-function fieldOf(value: unknown, field: string): string {
+/**
+ * One declared field — `id` or `data.<dotted path>`, at most {@link MAX_FIELD_CHARS} characters, no empty
+ * segment, well-formed text — the rule index and search declarations share (`example` names a field of
+ * the kind in the error).
+ *
+ * @example
+ * declaredField('data.title', 'search[0].fields[0]', 'data.title'); // 'data.title'
+ */
+export function declaredField(value: unknown, field: string, example: string): string {
   const f = string(value, field);
   if (f.length > MAX_FIELD_CHARS) fail(field, `at most ${MAX_FIELD_CHARS} characters`);
   if (f === 'id') return f;
-  if (!f.startsWith('data.')) fail(field, FIELD_RULE);
+  if (!f.startsWith('data.')) fail(field, `must be "id" or a dotted path into data, such as "${example}"`);
   if (f.slice(5).split('.').includes('')) {
     fail(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
   }
   if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
     fail(field, 'must be valid UTF-8 without control characters');
+  return f;
+}
+
+/** One indexed field: a declared field short enough to name a directory (see paths.ts). */
+function fieldOf(value: unknown, field: string): string {
+  const f = declaredField(value, field, 'data.language');
   if (fieldDir(f).length > MAX_FIELD_DIR_BYTES) {
     fail(
       field,
@@ -58,19 +69,34 @@ function fieldOf(value: unknown, field: string): string {
   return f;
 }
 
-/** One `{ namespace, type, fields }` entry (its identity rules are checked after the shape, in `check`). */
-function typeIndexOf(value: unknown, field: string): TypeIndex {
+/**
+ * One `{ namespace, type, fields }` entry of a declaration — 1 to `max` distinct fields, each checked by
+ * `fieldOf`, no other key (its identity rules are checked after the shape). Index and search declarations
+ * share it.
+ *
+ * @example
+ * typeFieldsOf({ namespace: 'g', type: 'repo', fields: ['id'] }, 'indexes[0]', 8, fieldOf);
+ */
+export function typeFieldsOf(
+  value: unknown,
+  field: string,
+  max: number,
+  fieldOf: (value: unknown, field: string) => string,
+): { namespace: string; type: string; fields: string[] } {
   const o = record(value, field);
   const namespace = string(o.namespace, at(field, 'namespace'));
   const type = string(o.type, at(field, 'type'));
   const where = at(field, 'fields');
-  const list = array(o.fields, where, MAX_INDEXED_FIELDS, `may list at most ${MAX_INDEXED_FIELDS} fields`);
+  const list = array(o.fields, where, max, `may list at most ${max} fields`);
   const fields = list.map((f, i) => fieldOf(f, at(where, i)));
   if (fields.length === 0) fail(where, 'must list at least one field');
   if (new Set(fields).size !== fields.length) fail(where, 'lists a field twice');
   onlyKeys(o, field, ['namespace', 'type', 'fields']);
   return { namespace, type, fields };
 }
+
+const typeIndexOf = (value: unknown, field: string): TypeIndex =>
+  typeFieldsOf(value, field, MAX_INDEXED_FIELDS, fieldOf);
 
 /** The declaration's shape: `{ version: 1, indexes: [...] }` and nothing else (a fresh copy). */
 function shapeOf(value: unknown): IndexDeclaration {

@@ -6,8 +6,8 @@
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { assertIdentityFields } from '../identity.js';
-import { array, at, fail, onlyKeys, record, ShapeProblem, string } from '../indexes/check.js';
-import { MAX_DECLARED_TYPES, MAX_FIELD_CHARS } from '../indexes/declaration.js';
+import { array, at, fail, onlyKeys, record, ShapeProblem } from '../indexes/check.js';
+import { declaredField, MAX_DECLARED_TYPES, typeFieldsOf } from '../indexes/declaration.js';
 
 /** Where the declaration is stored in the section. */
 export const SEARCH_DECLARATION_KEY = '_docdb/search.json';
@@ -27,34 +27,11 @@ export interface SearchDeclaration {
   search: TypeSearch[];
 }
 
-const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.title"';
 const ALLOWED = `{ "version": 1, "search": [{ "namespace", "type", "fields": 1..${MAX_SEARCH_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
 
-function fieldOf(value: unknown, field: string): string {
-  const f = string(value, field);
-  if (f.length > MAX_FIELD_CHARS) fail(field, `at most ${MAX_FIELD_CHARS} characters`);
-  if (f === 'id') return f;
-  if (!f.startsWith('data.')) fail(field, FIELD_RULE);
-  if (f.slice(5).split('.').includes('')) {
-    fail(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
-  }
-  if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
-    fail(field, 'must be valid UTF-8 without control characters');
-  return f;
-}
-
-function typeSearchOf(value: unknown, field: string): TypeSearch {
-  const o = record(value, field);
-  const namespace = string(o.namespace, at(field, 'namespace'));
-  const type = string(o.type, at(field, 'type'));
-  const where = at(field, 'fields');
-  const list = array(o.fields, where, MAX_SEARCH_FIELDS, `may list at most ${MAX_SEARCH_FIELDS} fields`);
-  const fields = list.map((f, i) => fieldOf(f, at(where, i)));
-  if (fields.length === 0) fail(where, 'must list at least one field');
-  if (new Set(fields).size !== fields.length) fail(where, 'lists a field twice');
-  onlyKeys(o, field, ['namespace', 'type', 'fields']);
-  return { namespace, type, fields };
-}
+const searchField = (value: unknown, field: string) => declaredField(value, field, 'data.title');
+const typeSearchOf = (value: unknown, field: string): TypeSearch =>
+  typeFieldsOf(value, field, MAX_SEARCH_FIELDS, searchField);
 
 function shapeOf(value: unknown): SearchDeclaration {
   const o = record(value, '');
