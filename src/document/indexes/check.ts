@@ -11,6 +11,7 @@
  * unknown keys; an array's length bound before its elements (a huge array is refused without walking
  * it), its minimum and cross-element rules after them.
  */
+import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 
 /** The first problem found in a value; never leaves the index modules (each caller converts it). */
 export class ShapeProblem extends Error {
@@ -138,4 +139,27 @@ export function integer(v: unknown, field: string, min: number, max = Number.MAX
   // isSafeInteger also refuses NaN, ±Infinity and fractions.
   if (!Number.isSafeInteger(v) || v < min || v > max) fail(field, `must be a whole number ${range}, got ${v}`);
   return v;
+}
+
+/**
+ * A stored JSON file read back (untrusted): parsed, then checked by `shape`; a file that is not UTF-8 JSON,
+ * or whose shape `shape` refuses, goes to `bad` with the reason (which throws the caller's typed error).
+ *
+ * @example
+ * const m = shapedJson(bytes, manifestOf, (why) => badManifest(key, why));
+ */
+export function shapedJson<T>(bytes: Uint8Array, shape: (json: unknown) => T, bad: (why: string) => never): T {
+  let json: unknown;
+  try {
+    if (!isUtf8(bytes)) throw new Error('not UTF-8');
+    json = JSON.parse(fromUtf8(bytes));
+  } catch {
+    bad('is not JSON');
+  }
+  try {
+    return shape(json);
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    bad(`does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+  }
 }

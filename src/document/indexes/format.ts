@@ -12,7 +12,7 @@
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from './check.js';
+import { array, at, fail, integer, onlyKeys, record, shapedJson, string } from './check.js';
 import { manifestPath, partPath } from './paths.js';
 import {
   compareRows,
@@ -136,20 +136,7 @@ function checkRuns(m: Manifest, key: string): void {
 export function parseManifest(bytes: Uint8Array, namespace: string, type: string): Manifest {
   const key = manifestPath(namespace, type);
   indexWork.manifestsParsed++;
-  let json: unknown;
-  try {
-    if (!isUtf8(bytes)) throw new Error('not UTF-8');
-    json = JSON.parse(fromUtf8(bytes));
-  } catch {
-    badManifest(key, 'is not JSON');
-  }
-  let m: Manifest;
-  try {
-    m = manifestOf(json);
-  } catch (e) {
-    if (!(e instanceof ShapeProblem)) throw e;
-    badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
-  }
+  const m: Manifest = shapedJson(bytes, manifestOf, (why) => badManifest(key, why));
   if (m.namespace !== namespace || m.type !== type) badManifest(key, `names ${m.namespace}/${m.type}`);
   checkRuns(m, key);
   return m;

@@ -1,15 +1,5 @@
-/**
- * The manifest of one type's search index: one compact JSON line, read first by every query and write.
- * It holds what BM25 needs besides the postings (documents and total length per field), the ordinal
- * allocator (`next`, `free`), the id-bucket count, and the term shards with their lower bounds.
- *
- * A shard's lower bound is a key `[term, ordinal]` (null for the first): shard i holds the postings
- * (term, ordinal) with lower_i ≤ key < lower_{i+1}, so one huge term's postings may span shards. A
- * bound is a bound, not the shard's first key: removing postings leaves it valid.
- */
-import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { array, at, fail, integer, onlyKeys, record, ShapeProblem, string } from '../indexes/check.js';
+import { array, at, fail, integer, onlyKeys, record, shapedJson, string } from '../indexes/check.js';
 import type { TypeSearch } from './declaration.js';
 import { searchManifestPath, shardPath } from './paths.js';
 
@@ -152,20 +142,7 @@ function checkConsistent(m: SearchManifest, t: TypeSearch, key: string, anyField
  */
 export function parseSearchManifest(t: TypeSearch, bytes: Uint8Array, anyFields = false): SearchManifest {
   const key = searchManifestPath(t.namespace, t.type);
-  let json: unknown;
-  try {
-    if (!isUtf8(bytes)) throw new Error('not UTF-8');
-    json = JSON.parse(fromUtf8(bytes));
-  } catch {
-    badManifest(key, 'is not JSON');
-  }
-  let m: SearchManifest;
-  try {
-    m = manifestOf(json);
-  } catch (e) {
-    if (!(e instanceof ShapeProblem)) throw e;
-    badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
-  }
+  const m: SearchManifest = shapedJson(bytes, manifestOf, (why) => badManifest(key, why));
   checkConsistent(m, t, key, anyFields);
   return m;
 }
