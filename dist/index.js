@@ -55865,8 +55865,10 @@ function buildIndex(declaration, documents, options = {}) {
 /* harmony export */   g1: () => (/* binding */ record),
 /* harmony export */   mw: () => (/* binding */ required),
 /* harmony export */   nd: () => (/* binding */ integer),
+/* harmony export */   sD: () => (/* binding */ shapedJson),
 /* harmony export */   u4: () => (/* binding */ isRecord)
 /* harmony export */ });
+/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /**
  * Small shape checks for the index files and options (declaration, query, cursor, manifest). They are
  * hand-written rather than a schema library because the index core is on every write path of
@@ -55880,6 +55882,7 @@ function buildIndex(declaration, documents, options = {}) {
  * unknown keys; an array's length bound before its elements (a huge array is refused without walking
  * it), its minimum and cross-element rules after them.
  */
+
 /** The first problem found in a value; never leaves the index modules (each caller converts it). */
 class ShapeProblem extends Error {
     field;
@@ -56014,6 +56017,32 @@ function integer(v, field, min, max = Number.MAX_SAFE_INTEGER) {
     if (!Number.isSafeInteger(v) || v < min || v > max)
         fail(field, `must be a whole number ${range}, got ${v}`);
     return v;
+}
+/**
+ * A stored JSON file read back (untrusted): parsed, then checked by `shape`; a file that is not UTF-8 JSON,
+ * or whose shape `shape` refuses, goes to `bad` with the reason (which throws the caller's typed error).
+ *
+ * @example
+ * const m = shapedJson(bytes, manifestOf, (why) => badManifest(key, why));
+ */
+function shapedJson(bytes, shape, bad) {
+    let json;
+    try {
+        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+            throw new Error('not UTF-8');
+        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+    }
+    catch {
+        bad('is not JSON');
+    }
+    try {
+        return shape(json);
+    }
+    catch (e) {
+        if (!(e instanceof ShapeProblem))
+            throw e;
+        bad(`does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
+    }
 }
 
 
@@ -56294,14 +56323,15 @@ function parseCounts(bytes, namespace, type, field, documents) {
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
-/* harmony export */   AP: () => (/* binding */ MAX_FIELD_CHARS),
 /* harmony export */   Av: () => (/* binding */ parseDeclaration),
 /* harmony export */   FF: () => (/* binding */ DECLARATION_KEY),
+/* harmony export */   Th: () => (/* binding */ declaredField),
 /* harmony export */   ab: () => (/* binding */ MAX_DECLARED_TYPES),
+/* harmony export */   he: () => (/* binding */ typeFieldsOf),
 /* harmony export */   hv: () => (/* binding */ serializeDeclaration),
 /* harmony export */   jD: () => (/* binding */ validateDeclaration)
 /* harmony export */ });
-/* unused harmony export MAX_INDEXED_FIELDS */
+/* unused harmony exports MAX_INDEXED_FIELDS, MAX_FIELD_CHARS */
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
 /* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
@@ -56327,33 +56357,51 @@ const MAX_FIELD_CHARS = 200;
 const MAX_FIELD_DIR_BYTES = 250;
 /** Declarations that make a section's declaration file implausibly large. */
 const MAX_DECLARED_TYPES = 1000;
-const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.language"';
-/** One indexed field: `id` or `data.<dotted path>`, short enough to name a directory (see paths.ts). */
-function fieldOf(value, field) {
+/**
+ * One declared field — `id` or `data.<dotted path>`, at most {@link MAX_FIELD_CHARS} characters, no empty
+ * segment, well-formed text — the rule index and search declarations share (`example` names a field of
+ * the kind in the error).
+ *
+ * @example
+ * declaredField('data.title', 'search[0].fields[0]', 'data.title'); // 'data.title'
+ */
+function declaredField(value, field, example) {
     const f = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(value, field);
     if (f.length > MAX_FIELD_CHARS)
         (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `at most ${MAX_FIELD_CHARS} characters`);
     if (f === 'id')
         return f;
     if (!f.startsWith('data.'))
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, FIELD_RULE);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `must be "id" or a dotted path into data, such as "${example}"`);
     if (f.slice(5).split('.').includes('')) {
         (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
     }
     if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
         (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
+    return f;
+}
+/** One indexed field: a declared field short enough to name a directory (see paths.ts). */
+function fieldOf(value, field) {
+    const f = declaredField(value, field, 'data.language');
     if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_4__/* .fieldDir */ .at)(f).length > MAX_FIELD_DIR_BYTES) {
         (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`);
     }
     return f;
 }
-/** One `{ namespace, type, fields }` entry (its identity rules are checked after the shape, in `check`). */
-function typeIndexOf(value, field) {
+/**
+ * One `{ namespace, type, fields }` entry of a declaration — 1 to `max` distinct fields, each checked by
+ * `fieldOf`, no other key (its identity rules are checked after the shape). Index and search declarations
+ * share it.
+ *
+ * @example
+ * typeFieldsOf({ namespace: 'g', type: 'repo', fields: ['id'] }, 'indexes[0]', 8, fieldOf);
+ */
+function typeFieldsOf(value, field, max, fieldOf) {
     const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, field);
     const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.namespace, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'namespace'));
     const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.type, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'type'));
     const where = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'fields');
-    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, MAX_INDEXED_FIELDS, `may list at most ${MAX_INDEXED_FIELDS} fields`);
+    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, max, `may list at most ${max} fields`);
     const fields = list.map((f, i) => fieldOf(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(where, i)));
     if (fields.length === 0)
         (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'must list at least one field');
@@ -56362,6 +56410,7 @@ function typeIndexOf(value, field) {
     (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
     return { namespace, type, fields };
 }
+const typeIndexOf = (value, field) => typeFieldsOf(value, field, MAX_INDEXED_FIELDS, fieldOf);
 /** The declaration's shape: `{ version: 1, indexes: [...] }` and nothing else (a fresh copy). */
 function shapeOf(value) {
     const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
@@ -56760,24 +56809,7 @@ function checkRuns(m, key) {
 function parseManifest(bytes, namespace, type) {
     const key = (0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .manifestPath */ .ji)(namespace, type);
     _work_js__WEBPACK_IMPORTED_MODULE_6__/* .indexWork */ .e.manifestsParsed++;
-    let json;
-    try {
-        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
-            throw new Error('not UTF-8');
-        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
-    }
-    catch {
-        badManifest(key, 'is not JSON');
-    }
-    let m;
-    try {
-        m = manifestOf(json);
-    }
-    catch (e) {
-        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_2__/* .ShapeProblem */ .PT))
-            throw e;
-        badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
-    }
+    const m = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .shapedJson */ .sD)(bytes, manifestOf, (why) => badManifest(key, why));
     if (m.namespace !== namespace || m.type !== type)
         badManifest(key, `names ${m.namespace}/${m.type}`);
     checkRuns(m, key);
@@ -62856,37 +62888,9 @@ function damaged(t, why, data) {
 const SEARCH_DECLARATION_KEY = '_docdb/search.json';
 /** Most searchable fields of one type (each is a column of every posting). */
 const MAX_SEARCH_FIELDS = 8;
-const FIELD_RULE = 'must be "id" or a dotted path into data, such as "data.title"';
 const ALLOWED = `{ "version": 1, "search": [{ "namespace", "type", "fields": 1..${MAX_SEARCH_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
-function fieldOf(value, field) {
-    const f = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(value, field);
-    if (f.length > _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_FIELD_CHARS */ .AP)
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `at most ${_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_FIELD_CHARS */ .AP} characters`);
-    if (f === 'id')
-        return f;
-    if (!f.startsWith('data.'))
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, FIELD_RULE);
-    if (f.slice(5).split('.').includes('')) {
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
-    }
-    if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
-    return f;
-}
-function typeSearchOf(value, field) {
-    const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, field);
-    const namespace = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.namespace, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'namespace'));
-    const type = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.type, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'type'));
-    const where = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'fields');
-    const list = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, MAX_SEARCH_FIELDS, `may list at most ${MAX_SEARCH_FIELDS} fields`);
-    const fields = list.map((f, i) => fieldOf(f, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(where, i)));
-    if (fields.length === 0)
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'must list at least one field');
-    if (new Set(fields).size !== fields.length)
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'lists a field twice');
-    (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
-    return { namespace, type, fields };
-}
+const searchField = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .declaredField */ .Th)(value, field, 'data.title');
+const typeSearchOf = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .typeFieldsOf */ .he)(value, field, MAX_SEARCH_FIELDS, searchField);
 function shapeOf(value) {
     const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
     if (o.version !== 1)
@@ -63307,16 +63311,6 @@ function bucketPath(namespace, type, bucket) {
 }
 
 ;// CONCATENATED MODULE: ./src/document/search/manifest.ts
-/**
- * The manifest of one type's search index: one compact JSON line, read first by every query and write.
- * It holds what BM25 needs besides the postings (documents and total length per field), the ordinal
- * allocator (`next`, `free`), the id-bucket count, and the term shards with their lower bounds.
- *
- * A shard's lower bound is a key `[term, ordinal]` (null for the first): shard i holds the postings
- * (term, ordinal) with lower_i ≤ key < lower_{i+1}, so one huge term's postings may span shards. A
- * bound is a bound, not the shard's first key: removing postings leaves it valid.
- */
-
 
 
 
@@ -63432,24 +63426,7 @@ function checkConsistent(m, t, key, anyFields) {
  */
 function manifest_parseSearchManifest(t, bytes, anyFields = false) {
     const key = searchManifestPath(t.namespace, t.type);
-    let json;
-    try {
-        if (!(0,core_bytes/* isUtf8 */.co)(bytes))
-            throw new Error('not UTF-8');
-        json = JSON.parse((0,core_bytes/* fromUtf8 */.ar)(bytes));
-    }
-    catch {
-        badManifest(key, 'is not JSON');
-    }
-    let m;
-    try {
-        m = manifestOf(json);
-    }
-    catch (e) {
-        if (!(e instanceof check/* ShapeProblem */.PT))
-            throw e;
-        badManifest(key, `does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
-    }
+    const m = (0,check/* shapedJson */.sD)(bytes, manifestOf, (why) => badManifest(key, why));
     checkConsistent(m, t, key, anyFields);
     return m;
 }
