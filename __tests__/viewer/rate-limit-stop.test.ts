@@ -86,7 +86,7 @@ describe('a rate limit that stops the page', () => {
       fields: ['data.stars'],
     });
     const budget = world.em.state.refreshBudget(world.em.state.anonymousBudget);
-    budget.used = budget.limit - 5; // the table opens with 5 (ref, declaration, search declaration, manifest, one part): none left
+    budget.used = budget.limit - 4; // the table opens with 4 (ref, declaration, manifest, one part): none left
     const page = await world.open(`repo=${OWNER}/${repo}&view=table&ns=github&type=repo`);
     await page.locator('.vt-body .vt-row').first().focus();
     const stop = page.locator('.limit-stop[role="alert"]');

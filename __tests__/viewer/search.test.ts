@@ -194,6 +194,11 @@ describe('a type’s table', () => {
     const page = await withToken();
     await world.open(table('repo'), page);
     await page.waitForSelector('.vt-body .vt-row');
+    // A cold table has not read the search declaration: its box asks on first use, then becomes the search box.
+    const opened = world.requests(page);
+    await page.getByLabel('Text filter (rows loaded)').focus();
+    await page.getByLabel('Search github/repo').waitFor();
+    expect(world.requests(page) - opened).toBe(1);
     expect(await page.getByLabel('Text filter (rows loaded)').count()).toBe(0);
     expect(await page.getByLabel('Search github/repo').getAttribute('placeholder')).toBe(
       'Words in data.name, data.description',
@@ -227,6 +232,14 @@ describe('a type’s table', () => {
     await world.open(table('issue'), page);
     await page.waitForSelector('.vt-body .vt-row');
     const filter = page.getByLabel('Text filter (rows loaded)');
+    // Cold, the box does not know yet; its first use asks (the search declaration) and then says so.
+    expect(await filter.getAttribute('placeholder')).toBe(
+      'Filters the rows loaded, or searches the type where it has a search index',
+    );
+    await filter.focus();
+    await page.waitForFunction(() =>
+      (document.getElementById('vt-q') as HTMLInputElement | null)?.placeholder.startsWith('No search index'),
+    );
     expect(await filter.getAttribute('placeholder')).toBe('No search index here: filters the rows loaded');
     expect(await page.locator('.search-box').count()).toBe(0);
     const before = world.requests(page);

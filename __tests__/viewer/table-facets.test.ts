@@ -68,9 +68,9 @@ describe('facets, totals, id and End (issue 40 items 7 and 8)', () => {
     await page.waitForSelector('.vt-facet');
     const sent = api(from);
     expect(sent.every((r) => r.authenticated)).toBe(true);
-    // The table's own first screen alone (ref, declaration, search declaration, manifest, first part: 5) plus
-    // the facets: every field's counts in one GraphQL request.
-    const facetRequests = sent.slice(5);
+    // The table's own first screen alone (ref, declaration, manifest, first part: 4) plus the facets: every
+    // field's counts in one GraphQL request.
+    const facetRequests = sent.slice(4);
     expect(
       facetRequests.map((r) => `${r.method} ${r.path}`),
       sent.map((r) => `${r.method} ${r.path}`).join('\n'),
@@ -100,8 +100,9 @@ describe('facets, totals, id and End (issue 40 items 7 and 8)', () => {
     const from = world.em.requests.length;
     await world.open(table(repo), page);
     await page.waitForSelector('.vt-body .vt-row');
-    // ref, declaration, search declaration (issue 42: does the box search?), manifest, the first part: no facet read yet
-    expect(api(from).length).toBe(5);
+    // ref, declaration, manifest, the first part: no facet read yet (nor the search declaration: read when the
+    // box is used)
+    expect(api(from).length).toBe(4);
     const button = page.getByRole('button', { name: /^Count values \(about \d+ requests\)$/ });
     expect(await button.innerText()).toBe(`Count values (about ${FIELDS.length} requests)`);
     const before = world.em.requests.length;
@@ -215,15 +216,14 @@ describe('facets, totals, id and End (issue 40 items 7 and 8)', () => {
   // Last in the file: it spends the emulator's anonymous hour (shared by every anonymous page here).
   it('End when the hour would not cover the rest: says so, and the reversed order shows the last rows', async () => {
     const { repo } = seeded();
-    // Leave 8 anonymous requests: the table's first screen takes 5 (4, and the search declaration since
-    // issue 42), End would need 5 (4,800 rows to go),
+    // Leave 7 anonymous requests: the table's first screen takes 4, End would need 5 (4,800 rows to go),
     // the reversed order's first screen takes up to 3 (the last part may hold fewer than 200 rows).
     const left = async () =>
       ((await (await fetch(`${world.em.url}/rate_limit`)).json()) as { resources: { core: { remaining: number } } })
         .resources.core.remaining;
-    for (let n = (await left()) - 8; n > 0; n--)
+    for (let n = (await left()) - 7; n > 0; n--)
       await fetch(`${world.em.url}/repos/${OWNER}/${repo}/git/ref/docdb/documents`);
-    expect(await left()).toBe(8);
+    expect(await left()).toBe(7);
     const page = await world.open(table(repo));
     await page.locator('.vt-body .vt-row').first().focus();
     const before = world.em.requests.length;

@@ -63,13 +63,23 @@ const declarations = new WeakMap<DocDbClient, Map<string, Promise<DeclaredSearch
  * const declared = await declaredSearch(ctx.client, ctx.version);
  */
 export function declaredSearch(client: DocDbClient, version: string): Promise<DeclaredSearch[]> {
+  const known = knownDeclaredSearch(client, version);
+  if (known) return known;
   const byVersion = declarations.get(client) ?? new Map<string, Promise<DeclaredSearch[]>>();
   declarations.set(client, byVersion);
-  let got = byVersion.get(version);
-  if (!got) {
-    got = client.searchDeclaration({ version }).then((d) => d.search);
-    byVersion.set(version, got);
-    got.catch(() => byVersion.delete(version));
-  }
+  const got = client.searchDeclaration({ version }).then((d) => d.search);
+  byVersion.set(version, got);
+  got.catch(() => byVersion.delete(version));
   return got;
+}
+
+/**
+ * The search declaration at `version` when this client has already read (or is reading) it — no request —
+ * else undefined.
+ *
+ * @example
+ * const known = knownDeclaredSearch(ctx.client, ctx.version); // undefined on a cold page
+ */
+export function knownDeclaredSearch(client: DocDbClient, version: string): Promise<DeclaredSearch[]> | undefined {
+  return declarations.get(client)?.get(version);
 }

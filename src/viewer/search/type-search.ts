@@ -6,7 +6,7 @@
 import { DocDbError } from '../../browser/index.js';
 import type { ViewContext } from '../context.js';
 import { h } from '../dom.js';
-import { type DeclaredSearch, declaredSearch } from './api.js';
+import { type DeclaredSearch, declaredSearch, knownDeclaredSearch } from './api.js';
 import { restoreSearchFocus, searchBox } from './box.js';
 import { searchResults } from './results.js';
 
@@ -26,9 +26,14 @@ export interface TypeSearchAnswer {
  * @example
  * const { search, problem } = await typeSearchOf(ctx, 'github', 'repo');
  */
-export async function typeSearchOf(ctx: ViewContext, ns: string, type: string): Promise<TypeSearchAnswer> {
+export async function typeSearchOf(
+  ctx: ViewContext,
+  ns: string,
+  type: string,
+  read: (client: ViewContext['client'], version: string) => Promise<DeclaredSearch[]> = declaredSearch,
+): Promise<TypeSearchAnswer> {
   try {
-    const all = await declaredSearch(ctx.client, ctx.version);
+    const all = await read(ctx.client, ctx.version);
     const search = all.find((d) => d.namespace === ns && d.type === type);
     return search ? { search } : {};
   } catch (error) {
@@ -40,17 +45,64 @@ export async function typeSearchOf(ctx: ViewContext, ns: string, type: string): 
 }
 
 /**
+ * What the table knows of its type's search without a request: the answer when the declaration at the view's
+ * version was read already (a search, a redraw, the way back from a document), else undefined — a cold table
+ * then asks only when its box is used ({@link askTypeSearch}), so opening a table costs what it did before
+ * search existed (issue 40 item 6).
+ *
+ * @example
+ * const known = knownTypeSearch(ctx, 'github', 'repo');
+ */
+export function knownTypeSearch(ctx: ViewContext, ns: string, type: string): Promise<TypeSearchAnswer> | undefined {
+  const known = knownDeclaredSearch(ctx.client, ctx.version);
+  return known && typeSearchOf(ctx, ns, type, () => known);
+}
+
+/**
+ * A cold table's text filter asks, on its first focus, whether the type declares search (one request; none
+ * when the page has read the section's tree): if it does, the filter is replaced by the type's search box,
+ * the typed words kept and the focus with them; if not, it says so in its placeholder.
+ *
+ * @example
+ * askTypeSearch(ctx, qInput, [label, qInput]);
+ */
+export function askTypeSearch(ctx: ViewContext, input: HTMLInputElement, replaced: readonly Element[]): void {
+  const { ns, type } = ctx.state as { ns: string; type: string };
+  input.placeholder = 'Filters the rows loaded, or searches the type where it has a search index';
+  input.addEventListener(
+    'focus',
+    () => {
+      typeSearchOf(ctx, ns, type).then(
+        ({ search }) => {
+          if (ctx.signal.aborted || !input.isConnected) return;
+          if (!search) {
+            input.placeholder = 'No search index here: filters the rows loaded';
+            return;
+          }
+          const box = typeSearchBox(ctx, search, input.value);
+          replaced[0]?.before(box);
+          for (const el of replaced) el.remove();
+          box.querySelector('input')?.focus();
+        },
+        () => undefined, // a refused read (a rate limit) leaves the text filter as it is
+      );
+    },
+    { once: true },
+  );
+}
+
+/**
  * The box of a searchable type's table: Enter searches the type (`q` in the URL).
  *
  * @example
  * actions.append(typeSearchBox(ctx, declared));
  */
-export function typeSearchBox(ctx: ViewContext, declared: DeclaredSearch): HTMLFormElement {
+export function typeSearchBox(ctx: ViewContext, declared: DeclaredSearch, value = ctx.state.q ?? ''): HTMLFormElement {
   return searchBox({
     id: 'vt-search',
     label: `Search ${declared.namespace}/${declared.type}`,
     placeholder: `Words in ${declared.fields.join(', ')}`,
-    value: ctx.state.q ?? '',
+    value,
     search: (words) => ctx.navigate({ q: words === '' ? undefined : words }),
   });
 }

@@ -10,7 +10,7 @@ import type { View, ViewContext } from '../context.js';
 import { h } from '../dom.js';
 import type { DeclaredSearch } from '../search/api.js';
 import { restoreSearchFocus } from '../search/box.js';
-import { typeSearchBox, typeSearchOf, typeSearchView } from '../search/type-search.js';
+import { askTypeSearch, knownTypeSearch, typeSearchBox, typeSearchOf, typeSearchView } from '../search/type-search.js';
 import { type TableRow, textFilter } from '../table/cells.js';
 import { headerRow, textFilterInput } from '../table/controls.js';
 import { facetsPanel } from '../table/facets-panel.js';
@@ -33,12 +33,13 @@ export const tableView: View = async (root, ctx) => {
     root.append(missing(ctx));
     return;
   }
-  // A type that declares search: its box searches the type, and `q` shows the ranked hits, not the grid.
-  const declared = typeSearchOf(ctx, ns, type);
+  // A type that declares search: its box searches the type, and `q` shows the ranked hits, not the grid. Read
+  // with `q` (the words may be a search), else only if already known: a cold table asks when its box is used.
+  const declared = ctx.state.q ? typeSearchOf(ctx, ns, type) : knownTypeSearch(ctx, ns, type);
   // Awaited below; a rejection meanwhile (a rate limit) is not "unhandled".
-  declared.catch(() => undefined);
+  declared?.catch(() => undefined);
   if (ctx.state.q) {
-    const { search } = await declared;
+    const { search } = (await declared) ?? {};
     if (search) return typeSearchView(root, ctx, search);
   }
   const problems: string[] = [];
@@ -74,11 +75,12 @@ export const tableView: View = async (root, ctx) => {
   const mine = session;
   const source = await mine.source;
   // `from=`: the rows at that version, to mark what changed since (src/viewer/table/since.ts).
-  const [since, { search, problem }] = await Promise.all([sinceOf(ctx, key, source), declared]);
+  const [since, answer] = await Promise.all([sinceOf(ctx, key, source), declared]);
+  const { search, problem } = answer ?? {};
   if (ctx.signal.aborted) return;
   if (since && 'problem' in since) problems.push(since.problem);
   if (problem) problems.push(problem);
-  draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since, search);
+  draw(root, ctx, source, mine, problems, since && 'problem' in since ? undefined : since, search, !answer);
 };
 
 /** The `where` parameters read as clauses; a malformed one is said and left out (the rest still applies). */
@@ -128,6 +130,7 @@ function draw(
   problems: string[],
   since: Since | undefined,
   search: DeclaredSearch | undefined,
+  searchUnknown: boolean,
 ): void {
   const { ns, type } = ctx.state as { ns: string; type: string };
   const q = ctx.state.q ?? '';
@@ -160,6 +163,7 @@ function draw(
   const filterBox = search
     ? [typeSearchBox(ctx, search)]
     : [h('label', { attrs: { for: 'vt-q' } }, 'Text filter (rows loaded)'), qInput];
+  if (searchUnknown) askTypeSearch(ctx, qInput, filterBox);
   const actions = h(
     'div',
     { class: 'vt-actions' },
