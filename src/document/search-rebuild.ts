@@ -6,7 +6,7 @@
  * path a changed declaration takes (search-write.ts `typeFiles` with `rebuilt`): every file of the type
  * built again from the documents at the tip, the old ones deleted, in ONE commit.
  */
-import { InvalidConfig } from '../core/errors.js';
+import { InvalidConfig, InvalidIdentity } from '../core/errors.js';
 import { assertIdentityFields } from './identity.js';
 import { array, at, fail, onlyKeys, record, ShapeProblem, string } from './indexes/check.js';
 import { MAX_DECLARED_TYPES } from './indexes/declaration.js';
@@ -34,9 +34,9 @@ export function checkRebuildSearch(types: unknown): SearchTypeName[] {
     try {
       assertIdentityFields(t.namespace, t.type, 'x');
     } catch (e) {
-      throw new InvalidConfig(at('types', i), `rebuildSearch types[${i}]: ${(e as Error).message}`, {
-        allowed: ALLOWED,
-      });
+      if (!(e instanceof InvalidIdentity)) throw e;
+      const field = at(at('types', i), e.data.field === 'doc_type' ? 'type' : 'namespace');
+      throw new InvalidConfig(field, `rebuildSearch ${field}: ${e.message}`, { allowed: ALLOWED });
     }
   });
   const byKey = new Map(list.map((t) => [`${t.namespace}/${t.type}`, t]));

@@ -132,7 +132,8 @@ describe.each(backends)('rebuildSearch on the $name', (backend) => {
       [[{ namespace: 'github' }], 'types[0].type'],
       [[WHERE, { namespace: 'github', type: '' }], 'types[1].type'],
       [[{ ...WHERE, fields: ['data.title'] }], 'types[0]'],
-      [[{ namespace: '..', type: 'repo' }], 'types[0]'],
+      [[{ namespace: '..', type: 'repo' }], 'types[0].namespace'],
+      [[WHERE, { namespace: 'github', type: 'a/b' }], 'types[1].type'],
       [Array.from({ length: 1001 }, () => WHERE), 'types'],
     ];
     for (const [types, field] of cases) {
