@@ -9,8 +9,9 @@
  *   hands both a memoizing `base`, so one read, not two), then `updateSearch` asking for the shards and
  *   table buckets it needs (`NeedFiles`), each round one batched `base.read`;
  * - a large write (more than {@link LARGE_SEARCH_WRITE} documents of the type), a declaration added or
- *   changed, a rebuild asked for (search-rebuild.ts), a missing or damaged manifest, a damaged shard read: `buildSearch` from the type's documents at the
+ *   changed, a missing or damaged manifest, a damaged shard: `buildSearch` from the type's documents at the
  *   tip with the write applied — exact either way, never a silently wrong index;
+ * - a rebuild asked for (`rebuild`, search-rebuild.ts): the same build, for a declared type nothing changed in;
  * - a dropped declaration: every file of the type deleted.
  */
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
