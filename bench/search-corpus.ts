@@ -4,7 +4,9 @@
  * short for the frequent ranks and longer for the rare ones (mean ≈ 4.6 letters a word, English's is ≈ 4.7).
  * Generated the same at every run, so every run measures the same bytes.
  */
+import { seededRandom } from '../src/core/seeded-random.js';
 import { fieldText, type SearchDoc, tokenize } from '../src/document/search/index.js';
+import { zipfSampler } from './zipf-words.js';
 
 export const SEARCH_NAMESPACE = 'bench';
 export const SEARCH_TYPE = 'note';
@@ -16,18 +18,6 @@ const CONSONANTS = 'bcdfghklmnprstvw';
 const VOWELS = 'aeiou';
 const CODAS = 'nrstl';
 
-/** Mulberry32: a small seeded generator (uniform in [0, 1)). */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** How many syllables the word of `rank` has: frequent words are short, as in English. */
 function syllablesOf(rank: number, rnd: () => number): number {
   if (rank < 50) return 1;
@@ -38,7 +28,7 @@ function syllablesOf(rank: number, rnd: () => number): number {
 
 /** The vocabulary, most frequent first: distinct pronounceable words (consonant, vowel, sometimes a coda). */
 function vocabulary(): string[] {
-  const rnd = seeded(7);
+  const rnd = seededRandom(7);
   const pick = (s: string) => s[Math.floor(rnd() * s.length)]!;
   const seen = new Set<string>();
   const words: string[] = [];
@@ -55,24 +45,7 @@ function vocabulary(): string[] {
   return words;
 }
 
-const VOCABULARY = vocabulary();
-/** Cumulative Zipf weights 1/rank, sampled by binary search. */
-const CDF = (() => {
-  let sum = 0;
-  return VOCABULARY.map((_, r) => (sum += 1 / (r + 1)));
-})();
-
-function zipfWord(rnd: () => number): string {
-  const x = rnd() * CDF[CDF.length - 1]!;
-  let lo = 0;
-  let hi = CDF.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if (CDF[mid]! < x) lo = mid + 1;
-    else hi = mid;
-  }
-  return VOCABULARY[lo]!;
-}
+const zipfWord = zipfSampler(vocabulary());
 
 function sentence(rnd: () => number, words: number): string {
   const ws = Array.from({ length: words }, () => zipfWord(rnd));
@@ -102,7 +75,7 @@ export const searchId = (i: number) => `g${i % 50}/note-${i}`;
  * searchData(0); // { i: 0, title: 'Ka lo …', body: 'Me ti …. …' }
  */
 export function searchData(i: number, generation = 0): { i: number; title: string; body: string } {
-  const rnd = seeded(i * 7919 + generation * 104_729 + 1);
+  const rnd = seededRandom(i * 7919 + generation * 104_729 + 1);
   return { i, title: sentence(rnd, 6 + Math.floor(rnd() * 5)), body: body(rnd) };
 }
 

@@ -2,12 +2,13 @@
  * `client.declareSearch`, `client.searchDeclaration` and `client.search` of loadDocDbClient in Node against
  * the emulator (issue 42): declared in one commit, searched with a token in a few requests (what the result
  * says it cost is what the transport carried), anonymously on a public repository, and a cold client with
- * no cache pays the same small count; a type without a search index is InvalidConfig naming `type`.
+ * no cache pays the same small count; a type without a search index is InvalidConfig naming `type`; a damaged
+ * shard is repaired by `client.rebuildSearch`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DocDbClient, loadDocDbClient } from '../../src/browser/index.js';
 import type { EmulatorHandle } from '../../src/emulator/types.js';
-import { emulator, freshRepo, OWNER, TOKEN } from '../remote-api/helpers.js';
+import { emulator, freshRepo, OWNER, store, TOKEN } from '../remote-api/helpers.js';
 
 const NOTES = [
   { type: 'article', id: 'a1', data: { title: 'Full-text search in git', body: 'An inverted index' } },
@@ -101,6 +102,31 @@ describe('client.search on the remote backend', () => {
       code: 'InvalidConfig',
       data: { field: 'type' },
     });
+    reader.close();
+  });
+});
+
+describe('client.rebuildSearch', () => {
+  it('a damaged term shard fails search until the client rebuilds the type in one commit', async () => {
+    const { repo, writer } = await searchableRepo();
+    const raw = store(em, repo);
+    const [shard] = (await raw.list({ prefix: '_docdb/search/notes/article/terms/' })).entries.map((e) => e.key);
+    await raw.put(shard!, 'not a shard\n');
+    const reader = await clientOn(repo, TOKEN);
+    await expect(reader.search('espresso', { namespace: 'notes', type: 'article' })).rejects.toThrow(
+      /search shard .*docs\.rebuildSearch/,
+    );
+    const before = await writer.head();
+    const r = await writer.rebuildSearch([{ namespace: 'notes', type: 'article' }]);
+    expect(r).toMatchObject({ changed: true, previousVersion: before });
+    expect((await reader.search('espresso', { namespace: 'notes', type: 'article' })).hits.map((h) => h.id)).toEqual([
+      'a2',
+    ]);
+    await expect(writer.rebuildSearch([{ namespace: 'notes', type: 'draft' }])).rejects.toMatchObject({
+      code: 'InvalidConfig',
+      data: { field: 'types[0]', namespace: 'notes', type: 'draft' },
+    });
+    writer.close();
     reader.close();
   });
 });

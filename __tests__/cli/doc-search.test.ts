@@ -63,6 +63,18 @@ async function searchable(): Promise<string[]> {
   return flags;
 }
 
+/** A RefStore over the repository `flags` name, to write past DocumentStore (as a damaged file would be). */
+function rawStore(flags: string[]): RemoteApiRefStore {
+  const repo = flags[flags.indexOf('--repo') + 1] as string;
+  return new RemoteApiRefStore({
+    owner: 'octo',
+    repo: repo.split('/')[1]!,
+    apiUrl: em.url,
+    token: TOKEN,
+    transport: untimedFetch(),
+  });
+}
+
 /** The table's rows after the header, as [type, id, fields]. */
 const rowsOf = (stdout: string) =>
   stdout
@@ -117,6 +129,57 @@ describe('docdb doc search-index', () => {
       ['doc', 'search-index', '--namespace', 'notes', '--type', 'article', ...args, '--repo', 'octo/none'],
       { env: { ...env, GITHUB_API_URL: em.url } },
     );
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(em.requests.length).toBe(before);
+  });
+
+  it('--rebuild: a damaged shard fails every search until the type is rebuilt, in one commit', async () => {
+    const flags = await searchable();
+    const raw = rawStore(flags);
+    const [shard] = (await raw.list({ prefix: '_docdb/search/notes/article/terms/' })).entries.map((e) => e.key);
+    await raw.put(shard!, 'not a shard\n');
+    const article = ['--namespace', 'notes', '--type', 'article'];
+    const refused = await runCli(['doc', 'search', 'espresso', ...article, ...flags], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/InvalidResponse.*doc search-index --rebuild/s);
+    const before = em.requests.length;
+    const rebuilt = await runCli(['doc', 'search-index', ...article, '--rebuild', '--message', 'fix', ...flags], {
+      env,
+    });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toMatch(/^rebuild search index notes\/article: new version [0-9a-f]{7} \(previous /);
+    const writes = em.requests.slice(before).filter((r) => r.method !== 'GET' && r.path.includes('/git/'));
+    expect(writes.map((r) => `${r.method} ${r.path.replace(/.*\/git\//, '')}`)).toEqual([
+      'POST trees',
+      'POST commits',
+      'PATCH refs/docdb/documents',
+    ]);
+    const found = await runCli(['doc', 'search', 'espresso', ...article, '--json', ...flags], { env });
+    expect(found.code, found.stderr).toBe(0);
+    expect(found.json()).toMatchObject({ total: 1, hits: [{ id: 'a2' }] });
+    // A type without a search index has nothing to rebuild: an error naming it, no commit.
+    const draft = await runCli(
+      ['doc', 'search-index', '--namespace', 'notes', '--type', 'draft', '--rebuild', ...flags],
+      {
+        env,
+      },
+    );
+    expect(draft.code).toBe(2);
+    expect(draft.stderr).toMatch(/notes\/draft has no search declared/);
+  });
+
+  it.each([
+    [['--type', 'article', '--rebuild', '--fields', 'data.a'], /give --rebuild alone/],
+    [['--type', 'article', '--rebuild', '--drop'], /give --rebuild alone/],
+    [['--type', 'article', '--rebuild', '--version', 'abcd'], /--rebuild builds at the tip/],
+    [['--rebuild'], /--rebuild needs --namespace and --type/],
+    [['--type', 'a/b', '--rebuild'], /--type: .*doc_type "a\/b" is invalid/],
+  ])('%j is a usage error naming the flag (before any request)', async (args, message) => {
+    const before = em.requests.length;
+    const r = await runCli(['doc', 'search-index', '--namespace', 'notes', ...args, '--repo', 'octo/none'], {
+      env: { ...env, GITHUB_API_URL: em.url },
+    });
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toMatch(message);
     expect(em.requests.length).toBe(before);
@@ -227,14 +290,7 @@ describe('docdb doc search', () => {
 
   it('a tampered search index is an error naming the files, never a wrong hit (exit 1, no table)', async () => {
     const tampered = await searchable();
-    const repo = tampered[tampered.indexOf('--repo') + 1] as string;
-    const raw = new RemoteApiRefStore({
-      owner: 'octo',
-      repo: repo.split('/')[1]!,
-      apiUrl: em.url,
-      token: TOKEN,
-      transport: untimedFetch(),
-    });
+    const raw = rawStore(tampered);
     // The ordinal → id table of article, every id moved one place by a raw write (which bypasses DocumentStore).
     const table = '_docdb/search/notes/article/table/0.json';
     const ids = JSON.parse(new TextDecoder().decode((await raw.get(table))!.value!)) as string[];

@@ -180,6 +180,8 @@ export interface DocDbClient {
   search: DocumentStore['search'];
   /** Declare (or, with `fields: []`, drop) the searchable fields of types, their search index built in one commit. */
   declareSearch: DocumentStore['declareSearch'];
+  /** Build declared types' search index again from their documents in one commit (a damaged file: docs/search.md). */
+  rebuildSearch: DocumentStore['rebuildSearch'];
   /** The section's search declaration (`{ version: 1, search: [] }` when none). */
   searchDeclaration: DocumentStore['searchDeclaration'];
   /** A type's JSON Schema (null when none); every write of the client checks documents against it (docs/schemas.md). */
@@ -366,6 +368,7 @@ export async function loadDocDbClient(options: LoadDocDbClientOptions = {}): Pro
     indexes: (o) => documents.indexes(o),
     search: <T>(text: string, o: DocumentSearchQuery) => documents.search<T>(text, o),
     declareSearch: (list, o) => documents.declareSearch(list, o),
+    rebuildSearch: (list, o) => documents.rebuildSearch(list, o),
     searchDeclaration: (o) => documents.searchDeclaration(o),
     schema: (t, o) => documents.schema(t, o),
     declareSchema: (t, schema, o) => documents.declareSchema(t, schema, o),

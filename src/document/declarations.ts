@@ -34,6 +34,7 @@ import { Violations } from './schema/enforce.js';
 import { checkExisting } from './schema/existing.js';
 import { type CheckedAgainst, DECLARED_BY_WRITE, type PartsSchemas, schemaChangedMeanwhile } from './schema/parts.js';
 import type { TypeSearch } from './search/index.js';
+import type { SearchTypeName } from './search-rebuild.js';
 import { type DocumentSearchOptions, searchChanges } from './search-write.js';
 import { sharedReads } from './shared-reads.js';
 
@@ -56,6 +57,8 @@ export interface DeclarationsWrite {
   indexOptions?: DocumentIndexOptions;
   /** Search declared in the same commit (search-write.ts): per (namespace, type), `fields: []` drops it. */
   search?: readonly TypeSearch[] | undefined;
+  /** Declared types whose search is built again from their documents (search-rebuild.ts). */
+  rebuildSearch?: readonly SearchTypeName[] | undefined;
   searchOptions?: DocumentSearchOptions;
   /** What the write checked as its documents were encoded, and a commit in parts as its parts arrived. */
   parts?: PartsSchemas;
@@ -106,7 +109,7 @@ export function writeHook(w: DeclarationsWrite): DeriveChanges {
 export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
   return async (base) => {
     const ops = w.ops();
-    const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? []);
+    const types = writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? [], w.rebuildSearch ?? []);
     if (types.length === 0 && !w.indexes && !w.schemas && !w.search) return [];
     const first = await base.read(declarationsFirstReads(types));
     checkDocuments(w, ops, schemasAt(w, types, first));
@@ -119,7 +122,11 @@ export function declarationsDerive(w: DeclarationsWrite): DeriveChanges {
         shared,
         first,
       ),
-      searchChanges({ store: w.store, ops, declare: w.search, options: w.searchOptions }, shared, first),
+      searchChanges(
+        { store: w.store, ops, declare: w.search, rebuild: w.rebuildSearch, options: w.searchOptions },
+        shared,
+        first,
+      ),
     ]);
     return [...indexed, ...searched, ...declared];
   };

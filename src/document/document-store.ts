@@ -56,6 +56,7 @@ import type { MigrateOptions, MigrationResult } from './migrate/index.js';
 import type { PartsSchemas } from './schema/parts.js';
 import { storedSchema } from './schema/read.js';
 import type { TypeSearch } from './search/index.js';
+import type { SearchTypeName } from './search-rebuild.js';
 import type { DocumentSearchOptions } from './search-write.js';
 
 export type { DocumentWatchChange, DocumentWatchOptions } from './document-changes.js';
@@ -274,6 +275,18 @@ export class DocumentStore extends DocumentReads {
   async declareSearch(search: readonly TypeSearch[], options: WriteOptions = {}): Promise<WriteResult> {
     (await features.write()).checkSearch(search);
     return this.commit([], { ...options, search });
+  }
+
+  /**
+   * Build the search of declared types again from their documents at the tip, in ONE commit — the way out
+   * of a damaged search file (docs/search.md); `InvalidConfig` naming a type without search declared.
+   *
+   * @example
+   * await docs.rebuildSearch([{ namespace: 'github', type: 'repo' }]);
+   */
+  async rebuildSearch(types: readonly SearchTypeName[], options: WriteOptions = {}): Promise<WriteResult> {
+    const rebuildSearch = (await features.write()).checkRebuildSearch(types);
+    return this.store.commit([], { ...options, derive: this.declarations(() => [], { rebuildSearch }) });
   }
 
   /**

@@ -83,6 +83,7 @@ export { type TypeDeclaration, type TypeSchema, typeDeclarationPath } from './sc
 export { MAX_LISTED_VIOLATIONS, type SchemaViolation } from './schema/enforce.js';
 export type { SearchDeclaration, TypeSearch } from './search/index.js';
 export { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from './search-read.js';
+export type { SearchTypeName } from './search-rebuild.js';
 export type { DocumentSearchOptions } from './search-write.js';
 export {
   SERIES_AGGREGATES,

@@ -25,7 +25,7 @@ import { DECLARATION_KEY, parseDeclaration } from './indexes/declaration.js';
  * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
  */
 export function lightWriteHook(w: DeclarationsWrite, features: DocumentFeatures): DeriveChanges {
-  if (w.indexes || w.schemas || w.search || w.parts) {
+  if (w.indexes || w.schemas || w.search || w.rebuildSearch || w.parts) {
     // The write declares something (or checks schemas as it encodes): the full hook, as it is.
     return async (base) => (await features.write()).writeHook(w)(base);
   }

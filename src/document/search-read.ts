@@ -228,7 +228,7 @@ async function untilAnswered<R>(
     if (answer !== undefined) return answer;
     if (wanted.size === 0 || round >= MAX_ROUNDS) {
       throw new InvalidResponse(
-        'the search files did not settle (a step kept asking for files); rebuild the search',
+        'the search files did not settle (a step kept asking for files); rebuild the search (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)',
         {},
       );
     }
@@ -312,7 +312,7 @@ async function readHits<T>(
 function damaged(t: TypeSearch, why: string, data: Record<string, unknown>): InvalidResponse {
   const key = searchManifestPath(t.namespace, t.type).replace(/manifest\.json$/, '');
   return new InvalidResponse(
-    `the search of ${t.namespace}/${t.type} ${why}; rebuild it (declareSearch with fields: [], then again)`,
+    `the search of ${t.namespace}/${t.type} ${why}; rebuild it: docs.rebuildSearch([{ namespace: '${t.namespace}', type: '${t.type}' }]) (CLI: docdb doc search-index --namespace ${t.namespace} --type ${t.type} --rebuild)`,
     { key, ...data },
   );
 }

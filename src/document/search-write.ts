@@ -11,6 +11,7 @@
  * - a large write (more than {@link LARGE_SEARCH_WRITE} documents of the type), a declaration added or
  *   changed, a missing or damaged manifest, a damaged shard: `buildSearch` from the type's documents at the
  *   tip with the write applied — exact either way, never a silently wrong index;
+ * - a rebuild asked for (`rebuild`, search-rebuild.ts): the same build, for a declared type nothing changed in;
  * - a dropped declaration: every file of the type deleted.
  */
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
@@ -39,6 +40,7 @@ import {
   updateSearch,
   validateSearchDeclaration,
 } from './search/index.js';
+import { rebuildTargets, type SearchTypeName } from './search-rebuild.js';
 
 /** Above this many documents of one type in a write, rebuild its search from the documents. */
 export const LARGE_SEARCH_WRITE = 256;
@@ -55,6 +57,8 @@ export interface SearchWrite {
   ops: readonly IndexedOp[];
   /** Search declared in the same commit: per (namespace, type), `fields: []` drops it. */
   declare?: readonly TypeSearch[] | undefined;
+  /** Declared types built again from their documents though nothing changed (search-rebuild.ts). */
+  rebuild?: readonly SearchTypeName[] | undefined;
   options?: DocumentSearchOptions | undefined;
 }
 
@@ -115,7 +119,7 @@ export async function searchChanges(w: SearchWrite, base: DeriveBase, first: Fir
   for (const t of changed.drop)
     for (const p of await oldFiles(w.store, base.version, t, await manifest(t))) files.set(p, null);
   const byType = groupByType(w.ops);
-  const rebuilt = new Set(changed.build.map(typeKey));
+  const rebuilt = new Set([...changed.build, ...rebuildTargets(after, w.rebuild ?? [])].map(typeKey));
   for (const t of after.search) {
     const mine = byType.get(typeKey(t)) ?? [];
     if (mine.length === 0 && !rebuilt.has(typeKey(t))) continue;

@@ -17,6 +17,7 @@ export { expectingWrite } from './expect/write.js';
 export { applyDeclare } from './index-write.js';
 export { PartsSchemas } from './schema/parts.js';
 export { storedSearchDeclaration } from './search-declared.js';
+export { checkRebuildSearch } from './search-rebuild.js';
 export { applySearchDeclare, checkSearch } from './search-write.js';
 
 /**

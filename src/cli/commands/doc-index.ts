@@ -5,12 +5,12 @@
  */
 import { InvalidConfig } from '../../core/errors.js';
 import { type TypeIndex, validateDeclaration } from '../../document/indexes/declaration.js';
-import { checkUsage, type FlagValues, str, strs, versionFlag } from '../args.js';
+import { checkUsage, strs, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
-import { EXIT, printResult, UsageError } from '../io.js';
+import { UsageError } from '../io.js';
 import { checkStoreFlags } from '../store-factory.js';
-import { IDENTITY_FLAGS, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
-import { report } from './doc-write.js';
+import { type DeclarationKind, declarationAction, runDeclaration } from './declaration-command.js';
+import { IDENTITY_FLAGS, STORE_FLAGS } from './doc-common.js';
 
 export const index: CliCommand = {
   name: 'doc index',
@@ -35,61 +35,28 @@ index in one commit. Every later write keeps the index exact in the same commit 
   },
   async run(ctx) {
     const [action, given] = await checkUsage(
-      () => actionFrom(ctx.values),
+      () => declarationAction(INDEX, ctx.values),
       () => versionFlag(ctx.values),
       () => checkStoreFlags(ctx.values, ctx.io.env),
     );
-    if (action.kind === 'show') {
-      const declaration = await withDocuments(ctx, async (docs) => {
-        const version = await resolveFlag(docs, 'version', given);
-        return docs.indexes(version ? { version } : {});
-      });
-      const { namespace, type } = action;
-      const shown = declaration.indexes.filter(
-        (i) => namespace === undefined || (i.namespace === namespace && i.type === type),
-      );
-      printResult(ctx.io, ctx.json, { version: 1, indexes: shown }, () =>
-        shown.length === 0
-          ? `# no index declared${namespace !== undefined ? ` for ${namespace}/${type}` : ''} (declare one with --field)`
-          : shown.map((i) => `${i.namespace}/${i.type}: ${i.fields.join(', ')}`).join('\n'),
-      );
-      return EXIT.ok;
-    }
-    const message = str(ctx.values, 'message');
-    const r = await withDocuments(ctx, (docs) => docs.declareIndexes([action.index], message ? { message } : {}));
-    const { namespace, type, fields } = action.index;
-    const what =
-      fields.length === 0 ? `drop index ${namespace}/${type}` : `index ${namespace}/${type} (${fields.join(', ')})`;
-    return report(ctx, what, r, { index: action.index });
+    return runDeclaration(INDEX, ctx, action, given);
   },
 };
 
-type IndexAction = { kind: 'show'; namespace?: string; type?: string } | { kind: 'declare'; index: TypeIndex };
-
-/** What the flags ask: show (all, or one type), declare fields, or drop (fields: []). */
-function actionFrom(values: FlagValues): IndexAction {
-  const namespace = str(values, 'namespace');
-  const type = str(values, 'type');
-  const fields = strs(values, 'field');
-  const drop = values.drop === true;
-  if ((namespace === undefined) !== (type === undefined)) {
-    throw new UsageError(
-      'give --namespace and --type together (the type whose index to show or declare)',
-      namespace === undefined ? '--namespace' : '--type',
-    );
-  }
-  if (drop && fields.length > 0) throw new UsageError('give --field or --drop, not both', '--drop');
-  if ((drop || fields.length > 0) && namespace === undefined) {
-    throw new UsageError(`${drop ? '--drop' : '--field'} needs --namespace and --type`, '--namespace');
-  }
-  if (!drop && fields.length === 0)
-    return namespace === undefined ? { kind: 'show' } : { kind: 'show', namespace, type };
-  if (values.version !== undefined)
-    throw new UsageError('--version applies to showing the declaration only', '--version');
-  const index = { namespace: namespace as string, type: type as string, fields };
-  if (!drop) checkFields(index);
-  return { kind: 'declare', index };
-}
+/** `doc index`: the fields of a type's index, one per repeated --field. */
+const INDEX: DeclarationKind = {
+  noun: 'index',
+  fieldsFlag: 'field',
+  fieldsOf: (values) => {
+    const fields = strs(values, 'field');
+    return fields.length > 0 ? fields : undefined;
+  },
+  check: checkFields,
+  listKey: 'indexes',
+  typeKey: 'index',
+  read: async (docs, version) => (await docs.indexes(version ? { version } : {})).indexes,
+  declare: (docs, t, options) => docs.declareIndexes([t], options),
+};
 
 /** The library's declaration rules, before any I/O; a problem names --field (its position among them). */
 function checkFields(index: TypeIndex): void {

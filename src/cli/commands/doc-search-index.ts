@@ -1,21 +1,28 @@
 /**
  * `docdb doc search-index`: the section's search declaration (docs/search.md) — show it, declare the
- * searchable fields of one namespace/type (its search index built in one commit), or drop that type's
- * search index. The same declaration as a projection spec's `search:` and the library's `docs.declareSearch`.
+ * searchable fields of one namespace/type (its search index built in one commit), drop that type's
+ * search index, or rebuild it from the documents (a damaged file). The same declaration as a projection spec's `search:` and the library's `docs.declareSearch`.
  */
 import { InvalidConfig } from '../../core/errors.js';
 import { type TypeSearch, validateSearchDeclaration } from '../../document/search/index.js';
+import { checkRebuildSearch, type SearchTypeName } from '../../document/search-rebuild.js';
 import { checkUsage, type FlagValues, str, strs, versionFlag } from '../args.js';
 import type { CliCommand } from '../command.js';
-import { EXIT, printResult, UsageError } from '../io.js';
+import { UsageError } from '../io.js';
 import { checkStoreFlags } from '../store-factory.js';
-import { IDENTITY_FLAGS, resolveFlag, STORE_FLAGS, withDocuments } from './doc-common.js';
+import {
+  type DeclarationAction,
+  type DeclarationKind,
+  declarationAction,
+  runDeclaration,
+} from './declaration-command.js';
+import { IDENTITY_FLAGS, STORE_FLAGS, withDocuments } from './doc-common.js';
 import { report } from './doc-write.js';
 
 export const searchIndex: CliCommand = {
   name: 'doc search-index',
-  summary: 'show, declare or drop the search index of a namespace/type (what doc search answers from)',
-  usage: `usage: docdb doc search-index [--namespace NS --type TYPE [--fields F1,F2... | --drop]] [--message M] [--version SHA] [store flags] [--json]
+  summary: 'show, declare, drop or rebuild the search index of a namespace/type (what doc search answers from)',
+  usage: `usage: docdb doc search-index [--namespace NS --type TYPE [--fields F1,F2... | --drop | --rebuild]] [--message M] [--version SHA] [store flags] [--json]
 
 Without --fields: prints the section's search declaration, one "NAMESPACE/TYPE: field, field" per line
 (only NS/TYPE's with --namespace/--type; --version reads it at an older commit). With --json: { version: 1,
@@ -24,7 +31,9 @@ With --fields (comma-separated or repeated, 1 to 8: id or data.<path>, e.g. --fi
 data.title,data.body): declares NS/TYPE's searchable fields — replacing what it had — and builds its
 search index from the type's documents in one commit, printed as for doc put. Declaring the same fields again makes no commit. --drop
 removes NS/TYPE's declaration and search index in one commit. Every later write keeps the search index
-exact in the same commit as the documents.`,
+exact in the same commit as the documents. --rebuild builds NS/TYPE's search index again from its
+documents at the tip, for the fields declared, in one commit: the way out when a file of it is damaged (a
+search fails with InvalidResponse); a type without a search index is an error.`,
   flags: {
     namespace: IDENTITY_FLAGS.namespace!,
     type: IDENTITY_FLAGS.type!,
@@ -34,7 +43,8 @@ exact in the same commit as the documents.`,
       description: 'the searchable fields, comma-separated (or repeat the flag): id or data.<path>',
     },
     drop: { type: 'boolean', description: "remove NS/TYPE's search index" },
-    message: { type: 'string', description: 'commit message (declaring or dropping)' },
+    rebuild: { type: 'boolean', description: "build NS/TYPE's search index again from its documents (a damaged file)" },
+    message: { type: 'string', description: 'commit message (declaring, dropping or rebuilding)' },
     version: { type: 'string', description: 'show the declaration at this commit (SHA, or its first 4+ characters)' },
     ...STORE_FLAGS,
   },
@@ -44,62 +54,59 @@ exact in the same commit as the documents.`,
       () => versionFlag(ctx.values),
       () => checkStoreFlags(ctx.values, ctx.io.env),
     );
-    if (action.kind === 'show') {
-      const declaration = await withDocuments(ctx, async (docs) => {
-        const version = await resolveFlag(docs, 'version', given);
-        return docs.searchDeclaration(version ? { version } : {});
-      });
-      const { namespace, type } = action;
-      const shown = declaration.search.filter(
-        (s) => namespace === undefined || (s.namespace === namespace && s.type === type),
-      );
-      printResult(ctx.io, ctx.json, { version: 1, search: shown }, () =>
-        shown.length === 0
-          ? `# no search index declared${namespace !== undefined ? ` for ${namespace}/${type}` : ''} (declare one with --fields)`
-          : shown.map((s) => `${s.namespace}/${s.type}: ${s.fields.join(', ')}`).join('\n'),
-      );
-      return EXIT.ok;
-    }
+    if (action.kind !== 'rebuild') return runDeclaration(SEARCH, ctx, action, given);
     const message = str(ctx.values, 'message');
-    const r = await withDocuments(ctx, (docs) => docs.declareSearch([action.search], message ? { message } : {}));
-    const { namespace, type, fields } = action.search;
-    const what =
-      fields.length === 0
-        ? `drop search index ${namespace}/${type}`
-        : `search index ${namespace}/${type} (${fields.join(', ')})`;
-    return report(ctx, what, r, { search: action.search });
+    const r = await withDocuments(ctx, (docs) => docs.rebuildSearch([action.t], message ? { message } : {}));
+    return report(ctx, `rebuild search index ${action.t.namespace}/${action.t.type}`, r, { search: action.t });
   },
 };
 
-type SearchIndexAction = { kind: 'show'; namespace?: string; type?: string } | { kind: 'declare'; search: TypeSearch };
+/** `doc search-index`: a type's searchable fields, comma-separated or the flag repeated. */
+const SEARCH: DeclarationKind = {
+  noun: 'search index',
+  fieldsFlag: 'fields',
+  fieldsOf: fieldsGiven,
+  check: checkFields,
+  listKey: 'search',
+  typeKey: 'search',
+  read: async (docs, version) => (await docs.searchDeclaration(version ? { version } : {})).search,
+  declare: (docs, t, options) => docs.declareSearch([t], options),
+};
 
-/** What the flags ask: show (all, or one type), declare fields, or drop (fields: []). */
+type SearchIndexAction = DeclarationAction | { kind: 'rebuild'; t: SearchTypeName };
+
+/** What the flags ask: show, declare or drop (declaration-command.ts), or rebuild one type. */
 function actionFrom(values: FlagValues): SearchIndexAction {
+  if (values.rebuild !== true) return declarationAction(SEARCH, values);
+  if (values.drop === true || SEARCH.fieldsOf(values) !== undefined) {
+    const other = values.drop === true ? '--drop' : '--fields';
+    throw new UsageError(`give --rebuild alone: it builds the declared fields again (not with ${other})`, other);
+  }
+  if (values.version !== undefined)
+    throw new UsageError('--rebuild builds at the tip; --version is for showing', '--version');
   const namespace = str(values, 'namespace');
   const type = str(values, 'type');
+  if (namespace === undefined || type === undefined) {
+    throw new UsageError('--rebuild needs --namespace and --type', namespace === undefined ? '--namespace' : '--type');
+  }
+  try {
+    return { kind: 'rebuild', t: checkRebuildSearch([{ namespace, type }])[0]! };
+  } catch (e) {
+    if (!(e instanceof InvalidConfig)) throw e;
+    // "rebuildSearch types[0].type: doc_type "a/b" is invalid: …" → "--type: doc_type "a/b" is invalid: …"
+    const flag = String(e.data.field).endsWith('.type') ? '--type' : '--namespace';
+    throw new UsageError(`${flag}: ${e.message.replace(/^rebuildSearch types\[0\]\.\w+:? /, '')}`, flag);
+  }
+}
+
+/** The --fields given, comma-separated or the flag repeated; undefined when none is. */
+function fieldsGiven(values: FlagValues): string[] | undefined {
   const given = strs(values, 'fields');
-  const fieldsText = given.length > 0 ? given.join(',') : undefined;
-  const drop = values.drop === true;
-  if ((namespace === undefined) !== (type === undefined)) {
-    throw new UsageError(
-      'give --namespace and --type together (the type whose search index to show or declare)',
-      namespace === undefined ? '--namespace' : '--type',
-    );
-  }
-  if (drop && fieldsText !== undefined) throw new UsageError('give --fields or --drop, not both', '--drop');
-  if ((drop || fieldsText !== undefined) && namespace === undefined) {
-    throw new UsageError(`${drop ? '--drop' : '--fields'} needs --namespace and --type`, '--namespace');
-  }
-  if (!drop && fieldsText === undefined) {
-    return namespace === undefined ? { kind: 'show' } : { kind: 'show', namespace, type };
-  }
-  if (values.version !== undefined) {
-    throw new UsageError('--version applies to showing the declaration only', '--version');
-  }
-  const fields = drop ? [] : (fieldsText as string).split(',').map((f) => f.trim());
-  const search = { namespace: namespace as string, type: type as string, fields };
-  if (!drop) checkFields(search);
-  return { kind: 'declare', search };
+  if (given.length === 0) return undefined;
+  return given
+    .join(',')
+    .split(',')
+    .map((f) => f.trim());
 }
 
 /**

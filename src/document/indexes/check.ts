@@ -6,12 +6,14 @@
  *
  * Each check throws a {@link ShapeProblem} naming where (`indexes[0].fields[1]`; `''` is the value
  * itself) and what is allowed; the caller turns the first problem into its own typed error
- * (`InvalidConfig` for options, `InvalidResponse` for files read back). The order in which they are
+ * (`InvalidConfig` for options, `InvalidResponse` for files read back) — for the files, through the two
+ * readers at the end: {@link shapedJson} (manifests) and {@link checkedJson} (declarations). The order in which they are
  * called is the order problems are reported: each object's own keys in declaration order, then its
  * unknown keys; an array's length bound before its elements (a huge array is refused without walking
  * it), its minimum and cross-element rules after them.
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
+import { InvalidResponse } from '../../core/errors.js';
 
 /** The first problem found in a value; never leaves the index modules (each caller converts it). */
 export class ShapeProblem extends Error {
@@ -141,6 +143,12 @@ export function integer(v: unknown, field: string, min: number, max = Number.MAX
   return v;
 }
 
+/** Bytes read back as UTF-8 JSON; throws an Error saying why not (`not UTF-8`, or JSON.parse's message). */
+function utf8Json(bytes: Uint8Array): unknown {
+  if (!isUtf8(bytes)) throw new Error('not UTF-8');
+  return JSON.parse(fromUtf8(bytes));
+}
+
 /**
  * A stored JSON file read back (untrusted): parsed, then checked by `shape`; a file that is not UTF-8 JSON,
  * or whose shape `shape` refuses, goes to `bad` with the reason (which throws the caller's typed error).
@@ -151,8 +159,7 @@ export function integer(v: unknown, field: string, min: number, max = Number.MAX
 export function shapedJson<T>(bytes: Uint8Array, shape: (json: unknown) => T, bad: (why: string) => never): T {
   let json: unknown;
   try {
-    if (!isUtf8(bytes)) throw new Error('not UTF-8');
-    json = JSON.parse(fromUtf8(bytes));
+    json = utf8Json(bytes);
   } catch {
     bad('is not JSON');
   }
@@ -162,4 +169,46 @@ export function shapedJson<T>(bytes: Uint8Array, shape: (json: unknown) => T, ba
     if (!(e instanceof ShapeProblem)) throw e;
     bad(`does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
   }
+}
+
+/** A declaration checked: the value, or its first problem as the field and a message naming it. */
+export type Checked<T> = { ok: true; value: T } | { ok: false; field: string; message: string };
+
+/**
+ * `shape(value)`, or its first problem worded as declarations word it: `<what> <field> is invalid: <problem>`
+ * (`<what> <field> has: unknown key(s) a, b`), the field `(root)` for the value itself.
+ *
+ * @example
+ * shapeChecked({ version: 2 }, shapeOf, 'index declaration');
+ * // { ok: false, field: 'version', message: 'index declaration version is invalid: must be 1' }
+ */
+export function shapeChecked<T>(value: unknown, shape: (value: unknown) => T, what: string): Checked<T> {
+  try {
+    return { ok: true, value: shape(value) };
+  } catch (e) {
+    if (!(e instanceof ShapeProblem)) throw e;
+    const field = e.field || '(root)';
+    const problem = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+    return { ok: false, field, message: `${what} ${field} ${problem}` };
+  }
+}
+
+/**
+ * A declaration file read back from the section (untrusted): UTF-8 JSON, then `check`. Not JSON is
+ * `InvalidResponse` "`key` is not JSON (why); fix or delete it"; a problem `check` finds is
+ * `InvalidResponse` "`key`: message" with its field — each naming the key.
+ *
+ * @example
+ * const declaration = checkedJson(bytes, '_docdb/indexes.json', check);
+ */
+export function checkedJson<T>(bytes: Uint8Array, key: string, check: (json: unknown) => Checked<T>): T {
+  let json: unknown;
+  try {
+    json = utf8Json(bytes);
+  } catch (e) {
+    throw new InvalidResponse(`${key} is not JSON (${(e as Error).message}); fix or delete it`, { key });
+  }
+  const r = check(json);
+  if (!r.ok) throw new InvalidResponse(`${key}: ${r.message}`, { key, field: r.field });
+  return r.value;
 }

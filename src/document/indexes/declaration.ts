@@ -3,10 +3,9 @@
  * the fields to index — `id` or a dotted path into `data`. It lives in the section, so every writer
  * sees it; read back, it is untrusted like any file of the section.
  */
-import { fromUtf8, isUtf8 } from '../../core/bytes.js';
-import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
+import { InvalidConfig } from '../../core/errors.js';
 import { assertIdentityFields } from '../identity.js';
-import { array, at, fail, onlyKeys, record, ShapeProblem, string } from './check.js';
+import { array, at, type Checked, checkedJson, fail, onlyKeys, record, shapeChecked, string } from './check.js';
 import { fieldDir } from './paths.js';
 
 /** Where the declaration is stored in the section. */
@@ -108,23 +107,9 @@ function shapeOf(value: unknown): IndexDeclaration {
   return { version: 1, indexes };
 }
 
-/** The first problem of a declaration's shape, worded as the declaration's messages are. */
-function shapeProblem(
-  value: unknown,
-): { ok: true; value: IndexDeclaration } | { ok: false; field: string; message: string } {
-  try {
-    return { ok: true, value: shapeOf(value) };
-  } catch (e) {
-    if (!(e instanceof ShapeProblem)) throw e;
-    const field = e.field || '(root)';
-    const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
-    return { ok: false, field, message: `index declaration ${field} ${what}` };
-  }
-}
-
 /** The first problem of a declaration, as `{ field, message }`, or the validated declaration. */
-function check(value: unknown): { ok: true; value: IndexDeclaration } | { ok: false; field: string; message: string } {
-  const parsed = shapeProblem(value);
+function check(value: unknown): Checked<IndexDeclaration> {
+  const parsed = shapeChecked(value, shapeOf, 'index declaration');
   if (!parsed.ok) return parsed;
   const seen = new Set<string>();
   for (const [i, t] of parsed.value.indexes.entries()) {
@@ -169,18 +154,7 @@ const ALLOWED = `{ "version": 1, "indexes": [{ "namespace", "type", "fields": 1.
  */
 export function parseDeclaration(bytes: Uint8Array | undefined): IndexDeclaration {
   if (bytes === undefined) return { version: 1, indexes: [] };
-  let json: unknown;
-  try {
-    if (!isUtf8(bytes)) throw new Error('not UTF-8');
-    json = JSON.parse(fromUtf8(bytes));
-  } catch (e) {
-    throw new InvalidResponse(`${DECLARATION_KEY} is not JSON (${(e as Error).message}); fix or delete it`, {
-      key: DECLARATION_KEY,
-    });
-  }
-  const r = check(json);
-  if (!r.ok) throw new InvalidResponse(`${DECLARATION_KEY}: ${r.message}`, { key: DECLARATION_KEY, field: r.field });
-  return r.value;
+  return checkedJson(bytes, DECLARATION_KEY, check);
 }
 
 /**

@@ -3,10 +3,9 @@
  * fields whose text is searchable — `id` or a dotted path into `data`, under the same rules as index
  * fields (indexes/declaration.ts). Read back, it is untrusted like any file of the section.
  */
-import { fromUtf8, isUtf8 } from '../../core/bytes.js';
-import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
+import { InvalidConfig } from '../../core/errors.js';
 import { assertIdentityFields } from '../identity.js';
-import { array, at, fail, onlyKeys, record, ShapeProblem } from '../indexes/check.js';
+import { array, at, type Checked, checkedJson, fail, onlyKeys, record, shapeChecked } from '../indexes/check.js';
 import { declaredField, MAX_DECLARED_TYPES, typeFieldsOf } from '../indexes/declaration.js';
 
 /** Where the declaration is stored in the section. */
@@ -42,22 +41,9 @@ function shapeOf(value: unknown): SearchDeclaration {
   return { version: 1, search };
 }
 
-type Checked = { ok: true; value: SearchDeclaration } | { ok: false; field: string; message: string };
-
-function shapeProblem(value: unknown): Checked {
-  try {
-    return { ok: true, value: shapeOf(value) };
-  } catch (e) {
-    if (!(e instanceof ShapeProblem)) throw e;
-    const field = e.field || '(root)';
-    const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
-    return { ok: false, field, message: `search declaration ${field} ${what}` };
-  }
-}
-
 /** The shape, then each entry's identity rules, then "a type appears once". */
-function check(value: unknown): Checked {
-  const parsed = shapeProblem(value);
+function check(value: unknown): Checked<SearchDeclaration> {
+  const parsed = shapeChecked(value, shapeOf, 'search declaration');
   if (!parsed.ok) return parsed;
   const seen = new Set<string>();
   for (const [i, t] of parsed.value.search.entries()) {
@@ -101,23 +87,7 @@ export function validateSearchDeclaration(value: unknown, field?: string): Searc
  */
 export function parseSearchDeclaration(bytes: Uint8Array | undefined): SearchDeclaration {
   if (bytes === undefined) return { version: 1, search: [] };
-  let json: unknown;
-  try {
-    if (!isUtf8(bytes)) throw new Error('not UTF-8');
-    json = JSON.parse(fromUtf8(bytes));
-  } catch (e) {
-    throw new InvalidResponse(`${SEARCH_DECLARATION_KEY} is not JSON (${(e as Error).message}); fix or delete it`, {
-      key: SEARCH_DECLARATION_KEY,
-    });
-  }
-  const r = check(json);
-  if (!r.ok) {
-    throw new InvalidResponse(`${SEARCH_DECLARATION_KEY}: ${r.message}`, {
-      key: SEARCH_DECLARATION_KEY,
-      field: r.field,
-    });
-  }
-  return r.value;
+  return checkedJson(bytes, SEARCH_DECLARATION_KEY, check);
 }
 
 /**

@@ -103,7 +103,10 @@ function manifestOf(v: unknown): SearchManifest {
 }
 
 function badManifest(key: string, why: string): never {
-  throw new InvalidResponse(`search manifest ${key} ${why}; the search index must be rebuilt`, { key });
+  throw new InvalidResponse(
+    `search manifest ${key} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`,
+    { key },
+  );
 }
 
 /** Rules between the manifest's parts (its shape is checked by manifestOf). */

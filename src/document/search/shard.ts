@@ -157,7 +157,10 @@ export interface ShardBounds {
 
 function badShard(key: string, why: string, line?: number): never {
   const where = line === undefined ? '' : ` line ${line}`;
-  throw new InvalidResponse(`search shard ${key}${where} ${why}; the search index must be rebuilt`, { key, line });
+  throw new InvalidResponse(
+    `search shard ${key}${where} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`,
+    { key, line },
+  );
 }
 
 /** One line after the line of `prev`, checked: a well-formed term, postings that decode. */

@@ -44,7 +44,10 @@ export function partLength(p: number, next: number): number {
 }
 
 function bad(key: string, why: string): never {
-  throw new InvalidResponse(`search table ${key} ${why}; the search index must be rebuilt`, { key });
+  throw new InvalidResponse(
+    `search table ${key} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`,
+    { key },
+  );
 }
 
 function jsonOf(bytes: Uint8Array | null, key: string): unknown {
@@ -125,9 +128,10 @@ export function readManifest(t: TypeSearch, read: SearchRead): SearchManifest {
   const key = searchManifestPath(t.namespace, t.type);
   const [bytes] = readAll(read, [key]);
   if (!bytes) {
-    throw new InvalidResponse(`search manifest ${key} is absent though search is declared; rebuild the index`, {
-      key,
-    });
+    throw new InvalidResponse(
+      `search manifest ${key} is absent though search is declared; rebuild the index (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`,
+      { key },
+    );
   }
   return parseSearchManifest(t, bytes);
 }
