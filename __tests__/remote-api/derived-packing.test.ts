@@ -98,4 +98,25 @@ describe('a commit in parts packs its derived files into the documents’ chain 
     );
     expect(indexed.log.requests).toBe(plain.log.requests);
   }, 60_000);
+
+  it('sends the derived files alone when no document changes (an index declared over written documents)', async () => {
+    const repo = freshRepo(fx.em);
+    await new DocumentStore(store(fx.em, repo, { maxInlineBytes: BOUND })).putMany(docs(1200));
+    const { log, transport } = recording();
+    const d = new DocumentStore(store(fx.em, repo, { transport, maxInlineBytes: BOUND }), {
+      index: { maxPartBytes: 8 * 1024 },
+    });
+    const r = await d.putMany(docs(1200), { indexes: [INDEX] });
+    expect(r.written.every((k) => k.startsWith('_docdb/'))).toBe(true);
+    expect(r.written).toContain('_docdb/indexes.json');
+    expect(log.trees.flatMap((t) => t.entries).every((e) => e.path.startsWith('_docdb/'))).toBe(true);
+    const q = await d.query({
+      namespace: 'bench',
+      type: 'item',
+      where: [{ field: 'data.stars', op: '=', value: 7 }],
+      requireIndex: true,
+    });
+    expect(q.answeredBy).toBe('index');
+    expect(q.documents?.map((x) => x.id)).toEqual(['g3/item-753']); // 753 × 7919 ≡ 7 (mod 1000)
+  }, 60_000);
 });
