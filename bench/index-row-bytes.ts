@@ -46,6 +46,23 @@ function documents() {
 /** A format-2 line `[k,"suffix","<27-char sha>",…]` without its SHA: `[k,"suffix",…]`. */
 const withoutSha = (line: string) => line.replace(/,"[A-Za-z0-9_-]{27}"/, '');
 
+/**
+ * Bytes a part saves when a row leaves out the run's own value while it repeats the previous row's in the
+ * part (runs are sorted by that value, so most rows repeat it): the value and its comma.
+ */
+function repeatedKeyBytes(text: string, fi: number): number {
+  let prev: string | undefined;
+  let saved = 0;
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    const row = JSON.parse(line) as unknown[];
+    const own = JSON.stringify(row[3 + fi]);
+    if (own === prev) saved += own.length + 1;
+    prev = own;
+  }
+  return saved;
+}
+
 /** An id → SHA table, sorted by id, front-coded as format 2 codes ids: `[k,"suffix","<sha>"]` per document. */
 function shaTableBytes(docs: readonly { id: string; blobSha: string }[]): number {
   const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -64,6 +81,7 @@ function main() {
   const { manifest, files } = buildTypeIndex(INDEX, docs.indexed);
   let format2 = serializeManifest(manifest).length;
   let rowsWithoutSha = format2;
+  let repeated = 0;
   let counts = 0;
   for (const [path, bytes] of files) {
     format2 += bytes.length;
@@ -73,6 +91,10 @@ function main() {
       continue;
     }
     const text = new TextDecoder().decode(bytes);
+    repeated += repeatedKeyBytes(
+      text,
+      INDEX.fields.findIndex((f) => path.includes(`/${f}/`)),
+    );
     rowsWithoutSha += text
       .split('\n')
       .map((l) => (l === '' ? '' : withoutSha(l)))
@@ -97,6 +119,7 @@ function main() {
     plainRequests: plain,
     layouts: [
       layout('format 2 (today): [k,"id suffix","sha",v…] in every run', format2),
+      layout('format 2, the run’s own value left out while it repeats the previous row’s', format2 - repeated),
       layout('SHA once: runs [k,"id suffix",v…] + an id → SHA table', rowsWithoutSha + table),
       layout('no SHA: runs [k,"id suffix",v…] only', rowsWithoutSha),
     ],
