@@ -5,7 +5,9 @@
  * reproduced at a tenth of the size — 10,000 documents, 100 KiB of inline content per request and index
  * parts of a tenth of the default — which gives the same ratio in seconds. Format 1 rows (40-hex SHA, whole
  * ids) cost 44 vs 29 requests (1.52×) here, 43 vs 28 in the bench; format 2 (front-coded ids, base64url
- * SHAs) 40 vs 29 (1.38×) — asserted under 1.42×.
+ * SHAs) 40 vs 29 (1.38×); with the index packed into the documents' last create-tree request (a commit in
+ * parts, issue 42) 39 vs 29 (1.34×) — asserted under 1.35×. What is left is the index's bytes: see
+ * docs/indexes.md "What the index costs a first write".
  */
 import { describe, expect, it } from 'vitest';
 import { DocumentStore } from '../../src/document/document-store.js';
@@ -26,7 +28,7 @@ const docs = () =>
   }));
 
 describe('first write of ≈ 240-byte documents with an index of 2 fields', () => {
-  it('costs under 1.42 × the requests of the same write without one (1.52× in format 1)', async () => {
+  it('costs under 1.35 × the requests of the same write without one (1.52× in format 1)', async () => {
     const plain = newMeter();
     await new DocumentStore(store(fx.em, fx.repo, { ...SCALE, transport: meteredTransport(plain) })).putMany(docs());
     const indexed = newMeter();
@@ -35,7 +37,7 @@ describe('first write of ≈ 240-byte documents with an index of 2 fields', () =
     });
     await d.putMany(docs(), { indexes: [INDEX] });
     const ratio = indexed.requests / plain.requests;
-    expect(ratio, `${indexed.requests} vs ${plain.requests}`).toBeLessThan(1.42);
+    expect(ratio, `${indexed.requests} vs ${plain.requests}`).toBeLessThan(1.35);
     const q = await d.query({
       namespace: 'bench',
       type: 'item',

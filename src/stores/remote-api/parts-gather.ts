@@ -10,7 +10,7 @@ import type { TouchedBy } from './catch-up.js';
 import type { OpContext } from './client.js';
 import { collapseDeletes } from './delete-collapse.js';
 import { touchesKeySet } from './stale-tip.js';
-import type { TreeUpload } from './tree-upload.js';
+import type { TreeUpload, UploadChange } from './tree-upload.js';
 import { assertCanWrite, currentShas, type Normalized, type WriteHost } from './write-host.js';
 
 /** The keys a commit in parts writes and deletes (in the order their parts came). */
@@ -78,17 +78,22 @@ export class PartsGatherer {
   }
 
   /**
-   * Send the deletes, then what is queued; the new root tree, or null when no part changed anything. Puts
-   * go as their parts come; deletes wait for the last part, so that a directory all of whose keys go is
-   * one entry (delete-collapse.ts) — unless a put of this write lands in it.
+   * Send the deletes, then `after` (the commit's derived changes: index files), then what is queued; the new
+   * root tree, or null when nothing changes at all. Puts go as their parts come; deletes wait for the last
+   * part, so that a directory all of whose keys go is one entry (delete-collapse.ts) — unless a put of this
+   * write lands in it. `after` joins the same chain of requests, so it fills the documents' last, partly
+   * filled request instead of starting a request of its own (issue 42: one request fewer per first write).
    */
-  async finish(): Promise<string | null> {
-    if (!this.upload) return null;
+  async finish(after: readonly UploadChange[] = []): Promise<string | null> {
+    if (!this.upload && after.length === 0) return null;
+    if (!this.upload) assertCanWrite(this.ctx, this.h.repository);
+    this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
     const deleted = [...this.unsentDeletes];
     if (deleted.length > 0) {
       const level = (sha: string) => this.h.trees.cachedLevel(sha);
       await this.upload.add(await collapseDeletes(level, this.baseTree, deleted, (d) => this.dirs.has(d)));
     }
+    await this.upload.add(after);
     return await this.upload.finish();
   }
 

@@ -67,8 +67,7 @@ async function inParts(h: WriteHost, ctx: OpContext, parts: ChangeParts, options
   const custom = partsMessage(options);
   assertCommitMessage(custom);
   const retry = writeRetryOf(h, ctx);
-  const tree = await gathered.finish();
-  const s: PartsState = { tip, confirmed, baseTree, tree };
+  const s: PartsState = { tip, confirmed, baseTree, tree: null };
   return new PartsCommit(h, ctx, gathered, { custom, derive: options.derive }, retry, s).run();
 }
 
@@ -98,7 +97,7 @@ class PartsCommit {
   constructor(
     private readonly h: WriteHost,
     private readonly ctx: OpContext,
-    private readonly gathered: Pick<PartsGatherer, 'desired' | 'plan' | 'touchedBy'>,
+    private readonly gathered: Pick<PartsGatherer, 'desired' | 'plan' | 'touchedBy' | 'finish'>,
     private readonly finish: PartsFinish,
     private readonly retry: WriteRetry,
     private readonly s: PartsState,
@@ -108,9 +107,11 @@ class PartsCommit {
   }
 
   async run(): Promise<WriteResult> {
-    for (;;) {
+    for (let attempt = 0; ; attempt++) {
       const derived = await this.derive();
-      const tree = await this.withDerived(derived);
+      // The first attempt's derived changes close the gathered chain of requests (they fill its last one);
+      // after a lost race the documents' tree is planned again and the derived changes go on top of it.
+      const tree = attempt === 0 ? await this.gathered.finish(derived.treeChanges) : await this.withDerived(derived);
       if (tree === null) {
         if (await this.confirmNothingToDo()) return this.result(this.s.tip, this.s.tip, false, derived);
         continue;
