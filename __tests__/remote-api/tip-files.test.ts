@@ -159,9 +159,15 @@ describe('fewestRounds at the tip, with a token', () => {
   it('a ref that is not the section (only a short-name match, or none): the ref read decides', async () => {
     // No section yet: the query finds no ref; the usual ref read answers null.
     const from = fx.em.requests.length;
-    const none = await read(store(fx.em, fx.repo), ['a.json']);
+    const early = store(fx.em, fx.repo);
+    const none = await read(early, ['a.json']);
     expect(none).toMatchObject({ got: { 'a.json': null }, version: null });
     expect(ops(fx.em, from)[0]).toBe('POST graphql 200');
+    // Once the section exists, the same store reads it with the query again (an absent ref proves nothing).
+    const tip = seed({ 'a.json': '1' });
+    const from1 = fx.em.requests.length;
+    expect(await read(early, ['a.json'])).toMatchObject({ got: { 'a.json': '1' }, version: tip });
+    expect(ops(fx.em, from1)).toEqual(['POST graphql 200']);
     // A branch whose short name is the section's full name is what `qualifiedName` falls back to: not taken.
     const s = store(fx.em, fx.repo, { ref: 'refs/docdb/other' });
     fx.em.state.commitFiles(`${OWNER}/${fx.repo}`, { branch: 'refs/heads/refs/docdb/other', files: { 'a.json': 'x' } });
@@ -169,6 +175,29 @@ describe('fewestRounds at the tip, with a token', () => {
     const r = await read(s, ['a.json']);
     expect(r).toMatchObject({ got: { 'a.json': null }, version: null });
     expect(ops(fx.em, from2).slice(0, 2)).toEqual(['POST graphql 200', 'GET git/get-ref 404']);
+  });
+
+  it('a ref GraphQL does not name, though the ref read finds it: the query is not sent again by this store', async () => {
+    const tip = seed({ 'a.json': '1', 'b.json': '2' });
+    const inner = makeTransport('fetch', fx.em, TOKEN);
+    let asked = 0;
+    const blind: HttpTransport = {
+      async request(req) {
+        const res = await inner.request(req);
+        if (!(req.body && new TextDecoder().decode(req.body).includes('file(path:'))) return res;
+        asked++; // answered as a GitHub that resolves no such ref name would answer
+        const answer = { data: { repository: { t: null } } };
+        return { ...res, body: new TextEncoder().encode(JSON.stringify(answer)) };
+      },
+    };
+    const s = store(fx.em, fx.repo, { transport: blind });
+    const from = fx.em.requests.length;
+    expect(await read(s, ['a.json'])).toMatchObject({ got: { 'a.json': '1' }, version: tip });
+    expect(ops(fx.em, from)).toEqual(['POST graphql 200', 'GET git/get-ref 200', 'POST graphql 200']);
+    const from2 = fx.em.requests.length;
+    expect(await read(s, ['b.json'])).toMatchObject({ got: { 'b.json': '2' }, version: tip });
+    expect(ops(fx.em, from2)).toEqual(['GET git/get-ref 304', 'POST graphql 200']);
+    expect(asked).toBe(1);
   });
 
   it('the token appears in no request log, error or log event of these reads (a refused token included)', async () => {

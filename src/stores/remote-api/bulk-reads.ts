@@ -36,7 +36,7 @@ export const ARCHIVE_MIN_BLOBS = 64;
 
 /** What the bulk reader borrows from the store. */
 export interface BulkReadHost {
-  cfg: Pick<ResolvedConfig, 'archive' | 'ref'>;
+  cfg: Pick<ResolvedConfig, 'archive' | 'ref' | 'startAt'>;
   cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getCommit' | 'getRefTip'>;
   /** The commit's archive, and what a `list` read ahead (section-archives.ts). */
   archives: Pick<SectionArchives, 'read' | 'take'>;
@@ -46,6 +46,11 @@ export interface BulkReadHost {
   readRef(ctx: OpContext): Promise<string | null>;
   /** Record a tip learned without the ref read (tip-files.ts), as the ref read records the tip it reads. */
   sawTip(ctx: OpContext, sha: string): Promise<void>;
+  /**
+   * This store's memory of whether GraphQL names its ref: `unseen` once a tip-and-files query found no ref that
+   * the ref read then found (GitHub may not resolve every ref name there) — the query is not sent again.
+   */
+  tipQuery: { unseen: boolean };
   assertInSection(ctx: OpContext, version: string): Promise<void>;
   getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
 }
@@ -76,11 +81,9 @@ export async function readManyAt(
   pinned: VersionId | undefined,
   fewestRounds = false,
 ): Promise<ReadManyItem[]> {
-  const together = pinned === undefined && fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
-  const version = pinned ?? together?.version ?? (await h.readRef(ctx));
-  if (version === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
-  if (pinned !== undefined) await h.assertInSection(ctx, version);
-  const job = together ?? newJob(version, pinned !== undefined);
+  const job = await begin(h, ctx, keys, pinned, fewestRounds);
+  if (job === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
+  const version = job.version;
   // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
   const ahead = h.archives.take(version);
   job.archived = ahead !== undefined;
@@ -95,19 +98,51 @@ export async function readManyAt(
   });
 }
 
+/**
+ * The job's version and what is known at it: `pinned` (checked to be in the section), or the tip — with the keys
+ * in one query when `fewestRounds` makes it worth it, else from the ref read. Null: no section yet.
+ */
+async function begin(
+  h: BulkReadHost,
+  ctx: OpContext,
+  keys: readonly string[],
+  pinned: VersionId | undefined,
+  fewestRounds: boolean,
+): Promise<Job | null> {
+  if (pinned !== undefined) {
+    await h.assertInSection(ctx, pinned);
+    return newJob(pinned, true);
+  }
+  const together = fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
+  if (together !== undefined && together !== 'no ref') return together;
+  const tip = await h.readRef(ctx);
+  // A ref the query did not see but the ref read did (not `startAt` standing in for an absent one): GraphQL does
+  // not name it, so asking again would only add a request to every read.
+  if (together === 'no ref' && tip !== null && tip !== h.cfg.startAt) h.tipQuery.unseen = true;
+  return tip === null ? null : newJob(tip, false);
+}
+
 function newJob(version: VersionId, pinned: boolean): Job {
   return { version, pinned, shas: new Map(), values: new Map(), archived: false, restOnly: new Set() };
 }
 
 /**
  * The tip and what one GraphQL query read of `keys` at it (tip-files.ts), as a job begun; undefined when that
- * query is not worth it (no token, too many keys, every value cached at the tip last seen) or cannot answer.
+ * query is not worth it (no token, too many keys, every value cached at the tip last seen, a ref GraphQL did
+ * not name before) or cannot answer; `'no ref'` when it answered without the ref.
  */
-async function tipWithKeys(h: BulkReadHost, ctx: OpContext, keys: readonly string[]): Promise<Job | undefined> {
-  if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX) return undefined;
+async function tipWithKeys(
+  h: BulkReadHost,
+  ctx: OpContext,
+  keys: readonly string[],
+): Promise<Job | 'no ref' | undefined> {
+  if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX || h.tipQuery.unseen) {
+    return undefined;
+  }
   if (await cachedAtKnownTip(h, ctx, keys)) return undefined;
   const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys);
   if (!got) return undefined;
+  if (got.tip === null) return 'no ref';
   await h.sawTip(ctx, got.tip);
   const job = newJob(got.tip, false);
   for (const [key, b] of got.files) {

@@ -6,7 +6,8 @@
  * Everything is checked as the other GraphQL reads are: a blob's bytes are kept only when they hash to its oid
  * (graphql.ts `objectAt`); a file GraphQL cannot settle exactly (binary, truncated, not UTF-8, a symlink, an
  * entry whose object disagrees with it) is left out, for the usual path to read at the same tip. An answer with
- * errors, a missing ref, or a ref that is not the one asked for yields `undefined`: the caller reads as before.
+ * errors yields `undefined`, and a missing ref (or one that is not the ref asked for) `tip: null`: either way the
+ * caller reads the ref as before.
  */
 import { isSha } from '../../core/git/objects.js';
 import type { OpContext } from './client.js';
@@ -20,11 +21,11 @@ export const TIP_FILES_MAX = GRAPHQL_BLOB_BATCH;
 /** Git's modes of a regular file (GraphQL gives `mode` as a number). */
 const FILE_MODES = new Set([0o100644, 0o100755]);
 
-/** The tip and each settled path's blob at it (null: no file there); unsettled paths are absent from `files`. */
-export interface TipFiles {
-  tip: string;
-  files: Map<string, BlobAt>;
-}
+/**
+ * The tip and each settled path's blob at it (null: no file there); unsettled paths are absent from `files`.
+ * `tip` null: the query answered, but named no such ref (absent, or not one GraphQL resolves).
+ */
+export type TipFiles = { tip: string; files: Map<string, BlobAt> } | { tip: null };
 
 /**
  * Read `ref`'s tip and `paths` at that commit in one query (at most {@link TIP_FILES_MAX} paths).
@@ -54,8 +55,9 @@ export async function tipAndFiles(
     `t: ref(qualifiedName: $ref) { prefix name ${target} }`,
     vars,
   );
-  const commit = repo && tipCommit(repo.t, ref);
-  if (!commit) return undefined;
+  if (!repo) return undefined;
+  const commit = tipCommit(repo.t, ref);
+  if (!commit) return { tip: null };
   const files = new Map<string, BlobAt>();
   for (const [i, p] of paths.entries()) {
     const settled = await fileAt(commit[`f${i}`]);
