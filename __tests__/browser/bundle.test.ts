@@ -73,6 +73,7 @@ describe('docdb/browser bundle', () => {
       'src/stores/remote-api/compare-changes.ts',
       'src/stores/remote-api/bulk-reads.ts',
       'src/stores/remote-api/graphql-blobs.ts',
+      'src/stores/remote-api/tip-files.ts',
       'src/stores/remote-api/section-archives.ts',
       'src/stores/remote-api/archive-reads.ts',
       'src/stores/remote-api/versioned-reads.ts',

@@ -226,11 +226,10 @@ describe('docdb doc search', () => {
     expect(one.code, one.stderr).toBe(0);
     expect(rowsOf(one.stdout)).toEqual([['page', 'p1', 'data.body']]);
     const requests = Number(/(\d+) request/.exec(one.stderr)?.[1]);
-    // The library's cost (search-budget.test.ts): the ref; the declaration with the type's manifest; the
-    // word's shards; the page's document-table parts; the page's documents — each a GraphQL batch.
-    expect(requests).toBeGreaterThan(0);
-    expect(requests).toBeLessThanOrEqual(5);
-    expect(em.requests.slice(-requests).map((x) => x.method)).toEqual(['GET', ...Array(requests - 1).fill('POST')]);
+    // The library's cost (search-budget.test.ts): the tip with the declaration and the type's manifest; the
+    // word's shards; the page's document-table parts; the page's documents — each one GraphQL query.
+    expect(requests).toBe(4);
+    expect(em.requests.slice(-requests).map((x) => `${x.method} ${x.path}`)).toEqual(Array(4).fill('POST /graphql'));
     const prefix = await runCli(['doc', 'search', 'inverted', 'ind', '--namespace', 'notes', ...flags], { env });
     expect(rowsOf(prefix.stdout)).toEqual([['article', 'a1', 'data.body']]);
     const folded = await runCli(['doc', 'search', 'CAFE', '--namespace', 'notes', '--type', 'article', ...flags], {

@@ -44,6 +44,24 @@ export function describeReadManyContract(get: () => { fx: ContractFixture; store
       expect(old.get('a.json')?.version).toBe(v1);
     });
 
+    it('with the fewestRounds hint: the same values at the same one version (a store may only read them sooner)', async () => {
+      const { store } = get();
+      const none = await all(readManyFrom(store, ['a.json'], { fewestRounds: true }));
+      expect(none.get('a.json')).toMatchObject({ value: null, blobSha: null });
+      await store.commit([
+        { op: 'put', key: 'a.json', value: 'A' },
+        { op: 'put', key: 'd/b.json', value: 'B' },
+      ]);
+      const tip = (await store.put('a.json', 'A2')).version;
+      const keys = ['a.json', 'd/b.json', 'missing.json', 'd'];
+      const hinted = await all(readManyFrom(store, keys, { fewestRounds: true }));
+      const plain = await all(readManyFrom(store, keys));
+      const rows = (m: Map<string, ReadManyItem>, at: (i: ReadManyItem) => unknown) =>
+        keys.map((k) => m.get(k)).map((i) => i && [i.key, text(i.value), i.blobSha, at(i)]);
+      expect(rows(hinted, (i) => i.version)).toEqual(rows(plain, () => tip));
+      expect(text(hinted.get('a.json')?.value ?? null)).toBe('A2');
+    });
+
     it('refuses an invalid key before reading anything', async () => {
       const { store } = get();
       await expect(all(readManyFrom(store, ['ok.json', '../x']))).rejects.toBeInstanceOf(InvalidKey);

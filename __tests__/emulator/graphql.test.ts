@@ -16,6 +16,7 @@ import {
 import type { OpContext } from '../../src/stores/remote-api/client.js';
 import { type GraphqlDeps, pathLevels } from '../../src/stores/remote-api/graphql.js';
 import { blobsAt, blobsByOid, oidsAt } from '../../src/stores/remote-api/graphql-blobs.js';
+import { tipAndFiles } from '../../src/stores/remote-api/tip-files.js';
 
 const TOKEN = 'ghp_demo_write';
 
@@ -82,6 +83,8 @@ describe("every query docdb sends is valid against GitHub's schema", () => {
     'blobs by oid (object(oid:) batch)': (d, ctx) => blobsByOid(d, ctx, [SHA, 'b'.repeat(40)]),
     'blobs by path (object(expression:) on Blob)': (d, ctx) => blobsAt(d, ctx, SHA, ['a.json', 'd/b.json']),
     'previous blob SHAs (object(expression:) oid)': (d, ctx) => oidsAt(d, ctx, SHA, ['a.json', 'd/b.json']),
+    'tip and files (ref(qualifiedName:) target Commit.file(path:))': (d, ctx) =>
+      tipAndFiles(d, ctx, 'refs/docdb/documents', ['a.json', 'd/b.json']),
   };
   for (const [name, call] of Object.entries(readQueries)) {
     it(name, async () => {

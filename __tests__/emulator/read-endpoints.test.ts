@@ -221,6 +221,55 @@ describe('GraphQL object(expression:) and object(oid:)', () => {
   });
 });
 
+describe('GraphQL ref(qualifiedName:) and Commit.file(path:)', () => {
+  const query = `query($ref: String!) { repository(owner: "octo", name: "reads") {
+    t: ref(qualifiedName: $ref) { prefix name target { __typename oid ... on Commit {
+      f: file(path: "a/b/c.json") { name path mode oid type size object { __typename oid ... on Blob { text isBinary isTruncated } } }
+      d: file(path: "a/b") { mode type object { __typename } }
+      n: file(path: "a/nope.json") { oid }
+      x: file(path: "a/b/c.json/deeper") { oid } } } } } rateLimit { cost } }`;
+  type Answer = {
+    data: {
+      repository: {
+        t: { prefix: string; name: string; target: Record<string, { oid?: string } | null> & { oid: string } } | null;
+      };
+      rateLimit: { cost: number };
+    };
+    errors?: unknown;
+  };
+
+  it("reads the ref's tip and files of that commit in one query (1 point): a blob's entry, a directory's, none", async () => {
+    const res = await api('POST', '/graphql', { query, variables: { ref: REF } });
+    const body = res.body as Answer;
+    expect(body.errors).toBeUndefined();
+    const t = body.data.repository.t!;
+    expect(`${t.prefix}${t.name}`).toBe(REF);
+    expect(t.target.oid).toBe(v2);
+    expect(t.target.f).toEqual({
+      name: 'c.json',
+      path: 'a/b/c.json',
+      mode: 0o100644,
+      oid: em.state.repo('octo/reads').db.lookupPath(em.state.repo('octo/reads').db.getCommit(v2).tree, 'a/b/c.json')
+        ?.sha,
+      type: 'blob',
+      size: 8,
+      object: { __typename: 'Blob', oid: t.target.f?.oid, text: '{"v":2}\n', isBinary: false, isTruncated: false },
+    });
+    expect(t.target.d).toEqual({ mode: 0o40000, type: 'tree', object: { __typename: 'Tree' } });
+    expect(t.target.n).toBeNull();
+    expect(t.target.x).toBeNull();
+    expect(body.data.rateLimit.cost).toBe(1);
+  });
+
+  it('a missing ref is null; a name that is no full ref falls back to a branch of that short name', async () => {
+    const missing = (await api('POST', '/graphql', { query, variables: { ref: 'refs/docdb/none' } })).body as Answer;
+    expect(missing.data.repository.t).toBeNull();
+    const at = em.state.commitFiles('octo/reads', { branch: 'refs/heads/short', files: { 'a/b/c.json': '{}' } });
+    const short = (await api('POST', '/graphql', { query, variables: { ref: 'short' } })).body as Answer;
+    expect(short.data.repository.t).toMatchObject({ prefix: 'refs/heads/', name: 'short', target: { oid: at } });
+  });
+});
+
 describe('GraphQL Blob.text past its limit', () => {
   it('is cut with isTruncated: true; byteSize is the whole blob', async () => {
     const long = `${'0123456789'.repeat(10)}\n`;

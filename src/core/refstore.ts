@@ -289,6 +289,14 @@ export interface ReadManyOptions {
    * `rateLimit`): the items of an async iterable have no result object of their own to carry it.
    */
   onMeta?: (meta: OperationMeta) => void;
+  /**
+   * A hint for a read at the tip (ignored with `version`): the caller waits on this read before its next one,
+   * so the store should spend the fewest round trips, not the fewest bytes. The GitHub API store with a token
+   * then reads the ref's tip and the values in ONE GraphQL query (the files of the commit it names, so still one
+   * version) unless its cache already holds every value at the tip it knew (then its conditional ref read, a
+   * 304, settles the read as before); other stores read as usual (the tip, then the values).
+   */
+  fewestRounds?: boolean;
 }
 
 /** One key of a bulk read: its value at the version read, or null when absent. */

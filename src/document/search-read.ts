@@ -96,13 +96,17 @@ export async function searchDocuments<T>(
   if (start.version === null) return { ...cost.meta, hits: [], total: 0, nextCursor: null, version: null };
   const version = start.version;
   const files = start.files;
-  const ranked = await untilAnswered(store, version, files, cost, (read) =>
-    start.types.map((t) => rankSearch(t, parsed, read)),
+  const ranked = await untilAnswered(
+    store,
+    { version, files, cost },
+    start.types.map((t) => (read: SearchRead) => rankSearch(t, parsed, read)),
   );
   const all = merged(start.types, ranked);
   const span = tiedSpan(all, offset, limit);
-  const ids = await untilAnswered(store, version, files, cost, (read) =>
-    start.types.map((t) => idsOf(t, ordinalsOf(span.hits, t), read)),
+  const ids = await untilAnswered(
+    store,
+    { version, files, cost },
+    start.types.map((t) => (read: SearchRead) => idsOf(t, ordinalsOf(span.hits, t), read)),
   );
   const page = pageOf(span, offset, limit, start.types, ids);
   const hits = await readHits<T>(store, page, version, cost);
@@ -191,7 +195,9 @@ async function readAt(
   const onMeta = (m: OperationMeta) => {
     cost.meta = addCost(cost.meta, m);
   };
-  for await (const item of readManyFrom(store, keys, { ...(version ? { version } : {}), onMeta })) {
+  // Every round of a search waits on the one before: at the tip, the store reads the tip WITH the keys if it can.
+  const options = { ...(version ? { version } : { fewestRounds: true }), onMeta };
+  for await (const item of readManyFrom(store, keys, options)) {
     files.set(item.key, item.value);
     at = item.version;
   }
@@ -199,33 +205,25 @@ async function readAt(
 }
 
 /**
- * Run pure steps that may throw `NeedFiles` until every one answers: each round reads what ALL of them
- * still need in one bulk read (so types searched together cost the rounds of one).
+ * Run pure steps (one per type) that may throw `NeedFiles` until every one answers: each round runs EVERY step
+ * still unanswered and reads what all of them need in one bulk read, so types searched together cost the
+ * rounds of one.
  */
 async function untilAnswered<R>(
   store: RefStore,
-  version: VersionId,
-  files: Files,
-  cost: Cost,
-  steps: (read: SearchRead) => R[],
+  at: { version: VersionId; files: Files; cost: Cost },
+  steps: readonly ((read: SearchRead) => R)[],
 ): Promise<R[]> {
-  const read: SearchRead = (p) => (files.has(p) ? (files.get(p) ?? null) : undefined);
+  const { version, files, cost } = at;
+  const answers = new Map<number, R>();
   for (let round = 0; ; round++) {
     const wanted = new Set<string>();
-    const answer = (() => {
-      try {
-        return steps((p) => {
-          const got = read(p);
-          if (got === undefined) wanted.add(p);
-          return got;
-        });
-      } catch (e) {
-        if (!(e instanceof NeedFiles)) throw e;
-        for (const p of e.paths) if (!files.has(p)) wanted.add(p);
-        return undefined;
-      }
-    })();
-    if (answer !== undefined) return answer;
+    steps.forEach((step, i) => {
+      if (answers.has(i)) return;
+      const answer = tryStep(step, files, wanted);
+      if (answer !== NEEDS_FILES) answers.set(i, answer);
+    });
+    if (answers.size === steps.length) return steps.map((_, i) => answers.get(i) as R);
     if (wanted.size === 0 || round >= MAX_ROUNDS) {
       throw new InvalidResponse(
         'the search files did not settle (a step kept asking for files); rebuild the search (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)',
@@ -233,6 +231,24 @@ async function untilAnswered<R>(
       );
     }
     await readAt(store, [...wanted], version, cost, files);
+  }
+}
+
+/** What {@link tryStep} answers for a step that needs files it has not got (added to `wanted`). */
+const NEEDS_FILES: unique symbol = Symbol('needs files');
+
+/** One step on the files read so far: its answer, or {@link NEEDS_FILES} with the paths it asked for in `wanted`. */
+function tryStep<R>(step: (read: SearchRead) => R, files: Files, wanted: Set<string>): R | typeof NEEDS_FILES {
+  try {
+    return step((p) => {
+      if (files.has(p)) return files.get(p) ?? null;
+      wanted.add(p);
+      return undefined;
+    });
+  } catch (e) {
+    if (!(e instanceof NeedFiles)) throw e;
+    for (const p of e.paths) if (!files.has(p)) wanted.add(p);
+    return NEEDS_FILES;
   }
 }
 

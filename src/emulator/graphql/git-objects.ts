@@ -1,6 +1,8 @@
 /**
  * Git objects in GitHub's GraphQL graph: `repository { object(expression:) / object(oid:) }` resolving to a
  * `Blob`, `Tree` or `Commit` (https://docs.github.com/graphql/reference/objects#blob). As on GitHub:
+ * - `Commit.file(path:)` is the `TreeEntry` at that path of the commit's tree (null when there is none), so one
+ *   query can read a ref's tip and files at that very commit (`ref(qualifiedName:) { target { ... on Commit } }`);
  * - `expression` is `<rev>:<path>` (or `<rev>` alone) where `<rev>` is a commit or tree SHA, a branch, a
  *   tag or a full ref name; anything that does not resolve is `null` (no error);
  * - `Blob.text` is null for binary blobs (a NUL byte in the first 8,000 bytes, git's rule) and cut at
@@ -9,7 +11,7 @@
  *   `graphqlBlobTextBytes` option lowers it so tests can cross it with small blobs; a client must fall back
  *   to `GET /git/blobs/{sha}` on either flag.
  */
-import { isSha } from '../../core/git/objects.js';
+import { isSha, type TreeEntry } from '../../core/git/objects.js';
 import type { RepoRecord } from '../model.js';
 import { resolveCommitish } from '../revisions.js';
 import { nodeId } from '../shapes/common.js';
@@ -78,23 +80,40 @@ function objectOf(r: RepoRecord, sha: string, textLimit: number, served?: (sha: 
     return {
       __typename: 'Tree',
       ...common,
-      entries: () =>
-        r.db.getTree(sha).map((e) => ({
-          __typename: 'TreeEntry',
-          name: e.name,
-          path: e.name,
-          oid: e.sha,
-          mode: MODE_NUMBER[e.mode] ?? 0,
-          type: e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob',
-          object: () => (e.mode === '160000' ? null : objectOf(r, e.sha, textLimit, served)),
-        })),
+      entries: () => r.db.getTree(sha).map((e) => treeEntryObject(r, e, e.name, textLimit, served)),
     };
   }
   if (type === 'commit') {
     const c = r.db.getCommit(sha);
-    return { __typename: 'Commit', ...common, tree: () => objectOf(r, c.tree, textLimit, served), message: c.message };
+    return {
+      __typename: 'Commit',
+      ...common,
+      tree: () => objectOf(r, c.tree, textLimit, served),
+      message: c.message,
+      // `Commit.file(path:)`: the entry at that path of this commit's tree, null when there is none.
+      file: (args: { path: string }) => {
+        const path = args.path.replace(/^\/+|\/+$/g, '');
+        const e = path === '' ? undefined : r.db.lookupPath(c.tree, path);
+        return e ? treeEntryObject(r, e, path, textLimit, served) : null;
+      },
+    };
   }
   return null;
+}
+
+/** A `TreeEntry` (its `object` resolved on demand; a submodule's is null, as GitHub has no such object). */
+function treeEntryObject(r: RepoRecord, e: TreeEntry, path: string, textLimit: number, served?: (sha: string) => void) {
+  const type = e.mode === '040000' ? 'tree' : e.mode === '160000' ? 'commit' : 'blob';
+  return {
+    __typename: 'TreeEntry',
+    name: e.name,
+    path,
+    oid: e.sha,
+    mode: MODE_NUMBER[e.mode] ?? 0,
+    type,
+    size: type === 'blob' ? r.db.getBlob(e.sha).length : 0,
+    object: () => (type === 'commit' ? null : objectOf(r, e.sha, textLimit, served)),
+  };
 }
 
 function blobObject(

@@ -1,6 +1,7 @@
 /**
  * The part of GitHub's GraphQL graph the emulator serves — what docdb's sources query: `repository`,
- * `repositoryOwner { repositories }`, a repository's fields, `refs`, `repositoryTopics`,
+ * `repositoryOwner { repositories }`, a repository's fields, `refs`, `ref(qualifiedName:)` (its target a git object,
+ * so `... on Commit { file(path:) }` reads files at the tip), `repositoryTopics`,
  * `defaultBranchRef` and `rateLimit`. Objects are plain values (graphql-js's default resolver reads
  * properties and calls functions with the field's arguments); interfaces carry `__typename`.
  * Anything else in the schema resolves to null (and a non-null field then errors, as it should: the
@@ -172,9 +173,34 @@ function repositoryObject(view: View, r: RepoRecord) {
         args,
       ),
     refs: (args: RefsArgs) => refsConnection(r, args),
+    ref: (args: { qualifiedName: string }) => refObject(view, r, args.qualifiedName),
     object: (args: { expression?: string | null; oid?: string | null }) =>
       gitObject(r, args, view.blobTextBytes, view.served),
   };
+}
+
+/**
+ * `ref(qualifiedName:)`: a fully qualified name first (`refs/heads/main`, `refs/docdb/documents`), then the name
+ * as a branch's or a tag's short name, as GitHub documents (so `refs/x/y` may answer `refs/heads/refs/x/y`); null
+ * when none exists. `name` is the part after `prefix`
+ * (`refs/heads/`, `refs/tags/`, or the first two segments of another ref's name).
+ */
+function refObject(view: View, r: RepoRecord, qualifiedName: string) {
+  const short = [`refs/heads/${qualifiedName}`, `refs/tags/${qualifiedName}`];
+  const candidates = qualifiedName.startsWith('refs/') ? [qualifiedName, ...short] : short;
+  for (const full of candidates) {
+    const sha = r.db.readRef(full);
+    if (!sha) continue;
+    const prefix = /^refs\/[^/]+\//.exec(full)?.[0] ?? 'refs/';
+    return {
+      __typename: 'Ref',
+      id: nodeId('Ref', `${r.id}:${full}`),
+      name: full.slice(prefix.length),
+      prefix,
+      target: () => gitObject(r, { oid: sha }, view.blobTextBytes, view.served),
+    };
+  }
+  return null;
 }
 
 /** `refs(refPrefix:)`: names without the prefix, alphabetical (reversed for DESC). */

@@ -11,6 +11,10 @@
  *    least {@link ARCHIVE_MIN_BLOBS} are missing and an archive reader is configured (Node), else GraphQL
  *    batches by oid, else `GET /git/blobs/{sha}` with bounded concurrency. Every byte is checked against its SHA.
  * Warm (tip unchanged, values cached): one 304.
+ * With the `fewestRounds` hint at the tip (a search's rounds wait on each other) and a token, the tip and up to
+ * 100 keys come from ONE GraphQL query (tip-files.ts) — unless the cache holds every value at the tip last seen,
+ * when the conditional ref read (a 304) settles it as above. What that query cannot settle is read as above, at
+ * the tip it named.
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
 import type { ReadManyItem } from '../../core/refstore.js';
@@ -22,6 +26,7 @@ import { GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
 import { blobsAt, blobsByOid } from './graphql-blobs.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
 import type { SectionArchives } from './section-archives.js';
+import { TIP_FILES_MAX, tipAndFiles } from './tip-files.js';
 import type { TreeWalker } from './tree-walker.js';
 
 export { BULK_CONCURRENCY, eachLimited } from './each-limited.js';
@@ -31,14 +36,21 @@ export const ARCHIVE_MIN_BLOBS = 64;
 
 /** What the bulk reader borrows from the store. */
 export interface BulkReadHost {
-  cfg: Pick<ResolvedConfig, 'archive'>;
-  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getCommit'>;
+  cfg: Pick<ResolvedConfig, 'archive' | 'ref' | 'startAt'>;
+  cache: Pick<GitCache, 'getBlob' | 'putBlob' | 'getCommit' | 'getRefTip'>;
   /** The commit's archive, and what a `list` read ahead (section-archives.ts). */
   archives: Pick<SectionArchives, 'read' | 'take'>;
   trees: Pick<TreeWalker, 'lookupCached' | 'lookup' | 'blob'>;
   paths: PathReadDeps;
   graphql: GraphqlDeps;
   readRef(ctx: OpContext): Promise<string | null>;
+  /** Record a tip learned without the ref read (tip-files.ts), as the ref read records the tip it reads. */
+  sawTip(ctx: OpContext, sha: string): Promise<void>;
+  /**
+   * This store's memory of whether GraphQL names its ref: `unseen` once a tip-and-files query found no ref that
+   * the ref read then found (GitHub may not resolve every ref name there) — the query is not sent again.
+   */
+  tipQuery: { unseen: boolean };
   assertInSection(ctx: OpContext, version: string): Promise<void>;
   getCommit(ctx: OpContext, sha: string, pinned: boolean): Promise<CachedCommit>;
 }
@@ -57,7 +69,7 @@ interface Job {
 }
 
 /**
- * The values of `keys` at `pinned` (or the tip).
+ * The values of `keys` at `pinned` (or the tip; with `fewestRounds`, read with the keys when that saves a round).
  *
  * @example
  * const items = await readManyAt(host, ctx, ['a.json', 'b.json'], undefined);
@@ -67,18 +79,11 @@ export async function readManyAt(
   ctx: OpContext,
   keys: readonly string[],
   pinned: VersionId | undefined,
+  fewestRounds = false,
 ): Promise<ReadManyItem[]> {
-  const version = pinned ?? (await h.readRef(ctx));
-  if (version === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
-  if (pinned !== undefined) await h.assertInSection(ctx, version);
-  const job: Job = {
-    version,
-    pinned: pinned !== undefined,
-    shas: new Map(),
-    values: new Map(),
-    archived: false,
-    restOnly: new Set(),
-  };
+  const job = await begin(h, ctx, keys, pinned, fewestRounds);
+  if (job === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
+  const version = job.version;
   // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
   const ahead = h.archives.take(version);
   job.archived = ahead !== undefined;
@@ -91,6 +96,73 @@ export async function readManyAt(
     const value = sha === null ? null : (job.values.get(sha) ?? null);
     return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
   });
+}
+
+/**
+ * The job's version and what is known at it: `pinned` (checked to be in the section), or the tip — with the keys
+ * in one query when `fewestRounds` makes it worth it, else from the ref read. Null: no section yet.
+ */
+async function begin(
+  h: BulkReadHost,
+  ctx: OpContext,
+  keys: readonly string[],
+  pinned: VersionId | undefined,
+  fewestRounds: boolean,
+): Promise<Job | null> {
+  if (pinned !== undefined) {
+    await h.assertInSection(ctx, pinned);
+    return newJob(pinned, true);
+  }
+  const together = fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
+  if (together !== undefined && together !== 'no ref') return together;
+  const tip = await h.readRef(ctx);
+  // A ref the query did not see but the ref read did (not `startAt` standing in for an absent one): GraphQL does
+  // not name it, so asking again would only add a request to every read.
+  if (together === 'no ref' && tip !== null && tip !== h.cfg.startAt) h.tipQuery.unseen = true;
+  return tip === null ? null : newJob(tip, false);
+}
+
+function newJob(version: VersionId, pinned: boolean): Job {
+  return { version, pinned, shas: new Map(), values: new Map(), archived: false, restOnly: new Set() };
+}
+
+/**
+ * The tip and what one GraphQL query read of `keys` at it (tip-files.ts), as a job begun; undefined when that
+ * query is not worth it (no token, too many keys, every value cached at the tip last seen, a ref GraphQL did
+ * not name before) or cannot answer; `'no ref'` when it answered without the ref.
+ */
+async function tipWithKeys(
+  h: BulkReadHost,
+  ctx: OpContext,
+  keys: readonly string[],
+): Promise<Job | 'no ref' | undefined> {
+  if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX || h.tipQuery.unseen) {
+    return undefined;
+  }
+  if (await cachedAtKnownTip(h, ctx, keys)) return undefined;
+  const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys);
+  if (!got) return undefined;
+  if (got.tip === null) return 'no ref';
+  await h.sawTip(ctx, got.tip);
+  const job = newJob(got.tip, false);
+  for (const [key, b] of got.files) {
+    job.shas.set(key, b?.sha ?? null);
+    // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
+    await h.paths.cache.putPath(got.tip, key, b ? { sha: b.sha } : { absent: true });
+    if (b?.bytes) await keep(h, job, b.sha, b.bytes);
+    else if (b) job.restOnly.add(b.sha); // its text was not exact: asking GraphQL by oid would not help
+  }
+  return job;
+}
+
+/** Every key's value is cached at the tip this store last read: a 304 would settle the read in one request. */
+async function cachedAtKnownTip(h: BulkReadHost, ctx: OpContext, keys: readonly string[]): Promise<boolean> {
+  const known = await h.cache.getRefTip(h.cfg.ref, ctx.tokenId);
+  if (!known) return false;
+  const probe = newJob(known.sha, false);
+  await shasFromCachedLevels(h, probe, keys);
+  await shasFromPathCache(h, probe, keys);
+  return keys.every((k) => probe.shas.has(k)) && (await missingShas(h, probe, keys)).length === 0;
 }
 
 /** Each key's blob SHA, cheapest source first. */

@@ -69,6 +69,22 @@ export class RefReader {
     return this.moved(ctx, res);
   }
 
+  /**
+   * Record `sha` as the tip, learned by a query that read it with files (tip-files.ts): remembered as a ref
+   * read's tip is. A cached ETag stays only when it belongs to this very tip — kept for another, a later 304
+   * would answer a tip the ref may have left.
+   *
+   * @example
+   * const got = await tipAndFiles(gql, ctx, ref, keys);
+   * if (got?.tip) await refs.learned(ctx, got.tip);
+   */
+  async learned(ctx: OpContext, sha: string): Promise<void> {
+    const cached = await this.deps.cache.getRefTip(this.deps.ref, ctx.tokenId);
+    if (cached?.sha !== sha) await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, { sha });
+    this.absent = false;
+    this.deps.tips.saw(ctx.tokenId, sha);
+  }
+
   private request(ctx: OpContext, cached: RefTip | undefined): Promise<SendResult> {
     const headers: Record<string, string> = {};
     if (this.deps.cfg.etag && cached?.etag) headers['if-none-match'] = cached.etag;

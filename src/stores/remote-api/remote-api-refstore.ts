@@ -152,7 +152,8 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
     const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => {
       const { readManyAt } = await features.bulk();
       const host = { ...this.wired.bulk, archives: await this.wired.archives() };
-      return { items: await readManyAt(host, ctx, keys, options.version), meta: this.meta(ctx) };
+      const fewest = options.fewestRounds === true;
+      return { items: await readManyAt(host, ctx, keys, options.version, fewest), meta: this.meta(ctx) };
     });
     options.onMeta?.(meta);
     yield* items;

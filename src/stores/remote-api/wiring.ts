@@ -100,7 +100,14 @@ export function wireStore(options: RemoteApiRefStoreOptions): StoreWiring {
     keyReads,
     versions,
     writes: writeHost(shared),
-    bulk: { ...keyReads, cfg, cache, graphql: gql },
+    bulk: {
+      ...keyReads,
+      cfg,
+      cache,
+      graphql: gql,
+      sawTip: (ctx, sha) => refs.learned(ctx, sha),
+      tipQuery: { unseen: false },
+    },
     archives,
     versioned: { keyReads, cache, graphql: gql },
     replace: {
