@@ -3,9 +3,9 @@
  * shards"): counted in term files written, for every write, not on average.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearch, searchManifestPath } from '../../../src/document/search/index.js';
+import { buildSearch, parseSearchText, rankSearch, searchManifestPath } from '../../../src/document/search/index.js';
 import { zipfCorpus } from './corpus.js';
-import { applyUpdate, type Files, oracle, sameHits, searchIndex } from './helpers.js';
+import { applyUpdate, type Files, oracle, sameHits, searchIndex, withFetches } from './helpers.js';
 
 const t = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 const MANIFEST = searchManifestPath('n', 't');
@@ -24,6 +24,7 @@ describe('a 100-document write rewrites at most 5 % of the term shards', () => {
     let flushes = 0;
     for (let w = 0; w < 10; w++) {
       const shards = [...files.keys()].filter(isShard).length;
+      const parts = manifestOf(files).deltas?.length ?? 0;
       // Each document takes another's text: ~60 distinct terms out, ~60 in, all over the term range.
       const changes = docs.slice(w * 100, w * 100 + 100).map((d, i) => ({
         id: d.id,
@@ -33,6 +34,10 @@ describe('a 100-document write rewrites at most 5 % of the term shards', () => {
       const r = applyUpdate(files, t, changes, opts);
       for (const c of changes) current.set(c.id, c.after);
       const written = [...r.value.writes.keys()];
+      // Its own ~12,000 entries surely fill delta.txt: the parts come with round 2, the shards in round 3.
+      expect(r.rounds, `write ${w}`).toHaveLength(3);
+      expect(r.rounds[1]!.filter(isPart)).toHaveLength(parts);
+      expect(r.rounds[2]!.every(isShard)).toBe(true);
       if (written.some(isPart)) flushes++;
       expect(written.filter(isShard).length, `write ${w} of ${shards} shards`).toBeLessThanOrEqual(budget(shards));
     }
@@ -43,6 +48,11 @@ describe('a 100-document write rewrites at most 5 % of the term shards', () => {
     for (const q of ['kamite', 'rote']) {
       expect(sameHits(searchIndex(files, t, q), oracle(t, now, q)), q).toBeNull();
     }
+    // A query reads the parts of its word's range with its shards and delta.txt, in one round.
+    const q = withFetches(files, (read) => rankSearch(t, parseSearchText('kamite'), read));
+    expect(q.rounds).toHaveLength(2);
+    expect(q.rounds[1]!.filter(isPart).length).toBeGreaterThan(0);
+    expect(q.rounds[1]!.filter(isPart).length).toBeLessThanOrEqual(2);
     const one = docs[2000]!;
     const after = { title: 'zzyzx qqq', body: 'kaka' };
     const r = applyUpdate(files, t, [{ id: one.id, before: current.get(one.id), after }], opts);

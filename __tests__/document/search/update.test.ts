@@ -68,6 +68,7 @@ describe('shard bounds', () => {
   it('refuses bad options naming them', () => {
     expect(() => buildSearch(t, [], { maxShardBytes: 10 })).toThrow(/maxShardBytes/);
     expect(() => buildSearch(t, [], { maxShards: 0 })).toThrow(/maxShards/);
+    expect(() => buildSearch(t, [], { maxDeltaPartBytes: 100 })).toThrow(/maxDeltaPartBytes/);
   });
 });
 
