@@ -52,7 +52,8 @@ describe('a 100-document write rewrites at most 5 % of the term shards', () => {
     const q = withFetches(files, (read) => rankSearch(t, parseSearchText('kamite'), read));
     expect(q.rounds).toHaveLength(2);
     expect(q.rounds[1]!.filter(isPart).length).toBeGreaterThan(0);
-    expect(q.rounds[1]!.filter(isPart).length).toBeLessThanOrEqual(2);
+    // Only the parts of its range ("ka…", one typo allowed): a few of them.
+    expect(q.rounds[1]!.filter(isPart).length).toBeLessThan(manifestOf(files).deltas.length / 4);
     const one = docs[2000]!;
     const after = { title: 'zzyzx qqq', body: 'kaka' };
     const r = applyUpdate(files, t, [{ id: one.id, before: current.get(one.id), after }], opts);

@@ -11,7 +11,7 @@
  */
 import { applyToShards, changesByShard, type PostingChange, type ShardEdit } from './apply.js';
 import { type Delta, encodeDelta, isTombstone } from './delta.js';
-import { deltaPartPaths, loadDeltaPart, overlay, partLayout, splitByPart } from './delta-parts.js';
+import { deltaPartPaths, loadDeltaPart, overlay, partLayout, shardsPerPart, splitByPart } from './delta-parts.js';
 import { type SearchManifest, type ShardRef, shardPathOf } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
 import { deltaPartPath } from './paths.js';
@@ -74,7 +74,7 @@ function pendingBytes(grouped: Map<number, PostingChange[]>, fields: number): Ma
  * layout), the largest until the rest fits `cap`.
  */
 function forcedShards(m: SearchManifest, bytes: Map<number, number>, cap: number): number[] {
-  const size = Math.ceil(m.shards.length / partLayout(m.shards).length);
+  const size = shardsPerPart(m.shards.length);
   const out: number[] = [];
   for (let first = 0; first < m.shards.length; first += size) {
     const group = [...bytes.keys()].filter((i) => i >= first && i < first + size);
