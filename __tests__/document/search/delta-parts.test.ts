@@ -3,7 +3,13 @@
  * shards"): counted in term files written, for every write, not on average.
  */
 import { describe, expect, it } from 'vitest';
-import { buildSearch, parseSearchText, rankSearch, searchManifestPath } from '../../../src/document/search/index.js';
+import {
+  buildSearch,
+  parseSearchText,
+  rankSearch,
+  searchFilesOf,
+  searchManifestPath,
+} from '../../../src/document/search/index.js';
 import { zipfCorpus } from './corpus.js';
 import { applyUpdate, type Files, oracle, sameHits, searchIndex, withFetches } from './helpers.js';
 
@@ -54,6 +60,8 @@ describe('a 100-document write rewrites at most 5 % of the term shards', () => {
     expect(q.rounds[1]!.filter(isPart).length).toBeGreaterThan(0);
     // Only the parts of its range ("ka…", one typo allowed): a few of them.
     expect(q.rounds[1]!.filter(isPart).length).toBeLessThan(manifestOf(files).deltas.length / 4);
+    // A drop or a rebuild deletes what the manifest lists: the parts are listed too.
+    expect(new Set(searchFilesOf(t, files.get(MANIFEST)!))).toEqual(new Set(files.keys()));
     const one = docs[2000]!;
     const after = { title: 'zzyzx qqq', body: 'kaka' };
     const r = applyUpdate(files, t, [{ id: one.id, before: current.get(one.id), after }], opts);
