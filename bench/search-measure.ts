@@ -60,6 +60,8 @@ function searchFiles(em: EmulatorHandle, repo: string): Map<string, number> {
 }
 
 const isShard = (path: string) => path.startsWith(`${TYPE_DIR}terms/`);
+/** `delta.txt` and the delta parts under `delta/`. */
+const isDelta = (path: string) => path === `${TYPE_DIR}delta.txt` || path.startsWith(`${TYPE_DIR}delta/`);
 
 /** The index's bytes, shard count and largest shard, and the bytes of its document table and id buckets. */
 export function indexSizes(em: EmulatorHandle, repo: string): SearchSize['index'] {
@@ -117,6 +119,7 @@ export async function measureWrite(
   try {
     const r = await store.putMany(docs);
     const written = r.written.filter((k) => k.startsWith(TYPE_DIR));
+    const after = searchFiles(em, repo);
     return {
       documents: count,
       requests: m.requests,
@@ -124,6 +127,8 @@ export async function measureWrite(
       shardsRewritten: written.filter(isShard).length,
       shards: indexSizes(em, repo).shards,
       searchFiles: written.length,
+      deltaFiles: written.filter(isDelta).length,
+      deltaBytes: written.filter(isDelta).reduce((n, k) => n + (after.get(k) ?? 0), 0),
     };
   } catch (e) {
     // A write the search refuses (e.g. the shard bound) is a result to report, not a crash of the bench.

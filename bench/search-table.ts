@@ -34,6 +34,9 @@ export interface SearchWriteRow {
   shards: number;
   /** Every search file the commit wrote (shards, manifest, table parts, id buckets). */
   searchFiles: number;
+  /** Delta files the commit wrote (`delta.txt`, the parts under `delta/`) and their bytes. */
+  deltaFiles?: number;
+  deltaBytes?: number;
   /** The error's message when the write was refused (nothing committed). */
   refused?: string;
 }
@@ -48,6 +51,10 @@ export interface SearchSize {
   firstWrite?: { runs: number; plain: SearchFirstWrite; search: SearchFirstWrite };
   queries: SearchQueryRow[];
   write100: SearchWriteRow;
+  /** `write100` and the writes of 100 documents that followed it, in order (absent in older results). */
+  series?: SearchWriteRow[];
+  /** Searches with a token after the series (the delta parts then hold pending entries). */
+  queriesAfter?: SearchQueryRow[];
   put1: SearchWriteRow;
   /** One more put of 1 document after `put1`. */
   putAgain: SearchWriteRow;
@@ -103,6 +110,28 @@ function firstWriteCell(s: SearchSize): string {
   );
 }
 
+function seriesCell(s: SearchSize): string {
+  const ws = s.series;
+  if (!ws || ws.length === 0) return 'not measured';
+  const share = (w: SearchWriteRow) => w.shardsRewritten / w.shards;
+  const most = Math.max(...ws.map((w) => w.shardsRewritten));
+  const mean = ws.reduce((n, w) => n + w.shardsRewritten, 0) / ws.length;
+  const worst = Math.max(...ws.map(share));
+  const delta = ws.reduce((n, w) => n + (w.deltaBytes ?? 0), 0) / ws.length;
+  const files = ws.reduce((n, w) => n + (w.deltaFiles ?? 0), 0) / ws.length;
+  return (
+    `${ws.length} writes: shards rewritten ${ws.map((w) => w.shardsRewritten).join(', ')} of ${ws.at(-1)!.shards} ` +
+    `(max ${most}, **${pct(worst)}**; mean ${mean.toFixed(1)}); delta written per write ${kb(delta)} in ${files.toFixed(1)} files; ` +
+    `requests ${ws.map((w) => w.requests).join(', ')}`
+  );
+}
+
+function afterCell(s: SearchSize): string {
+  const qs = s.queriesAfter;
+  if (!qs || qs.length === 0) return 'not measured';
+  return qs.map((q) => `${q.kind}: ${queryCell(q)}`).join('; ');
+}
+
 function writeCell(w: SearchWriteRow): string {
   if (w.refused) return `**refused** after ${w.requests} requests: ${w.refused}`;
   return `${w.requests} requests, ${kb(w.sent)} up; ${w.shardsRewritten} of ${w.shards} shards rewritten (**${pct(w.shardsRewritten / w.shards)}**)`;
@@ -126,6 +155,12 @@ export function searchTable(r: SearchFile): string {
     row('index bytes / searchable text bytes; shards', indexCell, '≤ 40 %; ≤ 128 KiB each, ≤ 256'),
     row('first write with search vs without', firstWriteCell, '≤ 1.3× each'),
     row('write of 100 documents (updated) into the type', (s) => writeCell(s.write100), '≤ 5 % of the shards'),
+    row(
+      'a series of writes of 100 documents (updated), the first the row above',
+      seriesCell,
+      '≤ 5 % of the shards each',
+    ),
+    row('one-word searches with a token after the series', afterCell, 'as above'),
     row('then a put of 1 document (updated)', (s) => writeCell(s.put1), 'reported'),
     row('then another put of 1 document', (s) => writeCell(s.putAgain), 'accepted'),
   ].join('\n');

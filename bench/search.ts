@@ -7,9 +7,10 @@
  *  - on the searchable section it wrote: the index's bytes against the searchable text's, its shards;
  *  - cold one-word searches (a common word, a rare word, a 3-letter prefix; the rare word also over every
  *    type of the namespace), each from a fresh store, with a token and anonymously: requests, bytes down;
- *  - a write updating 100 documents of the type (shards rewritten / shards), then a put of 1 document, then
+ *  - a series of writes each updating 100 documents of the type (shards rewritten / shards, delta bytes
+ *    written), the common and the rare word searched again after it, then a put of 1 document, then
  *    another (shards split as postings are added, so the shard count grows towards the 256 bound).
- * Run: npx tsx bench/search.ts [--n 10000,100000] [--runs 3] [--write-runs-above 1]
+ * Run: npx tsx bench/search.ts [--n 10000,100000] [--runs 3] [--write-runs-above 1] [--series 5]
  *      → bench/results/search.{json,md}   (above 10,000 documents, first writes run once by default)
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,6 +41,8 @@ const SIZES = flag('n', '10000').split(',').map(Number);
 const RUNS = Number(flag('runs', '3'));
 /** Runs of each first write above 10,000 documents (they take minutes on a loaded machine). */
 const RUNS_ABOVE = Number(flag('write-runs-above', '1'));
+/** Writes of 100 documents in a row on each searchable section. */
+const SERIES = Number(flag('series', '5'));
 
 async function firstWrite(em: EmulatorHandle, repo: string, n: number, mode: 'plain' | 'search') {
   em.state.createRepo(`bench/${repo}`, {});
@@ -89,13 +92,42 @@ async function queries(em: EmulatorHandle, repo: string, stats: CorpusStats): Pr
   return rows;
 }
 
+/** Writes of 100 documents in a row (generations 1, then 4…: the puts below take 2 and 3). */
+async function writeSeries(em: EmulatorHandle, repo: string, n: number) {
+  const out = [];
+  for (let k = 0; k < SERIES; k++) {
+    const w = await measureWrite(em, repo, n, 100, k === 0 ? 1 : k + 3);
+    log(
+      `write 100 #${k + 1} at ${n}: ${w.requests} requests, ${w.shardsRewritten}/${w.shards} shards, ${w.deltaBytes} B of delta in ${w.deltaFiles} files`,
+    );
+    out.push(w);
+  }
+  return out;
+}
+
+/** The common and the rare word again, once the series left entries pending in the delta parts. */
+async function afterSeries(em: EmulatorHandle, repo: string, stats: CorpusStats): Promise<SearchQueryRow[]> {
+  const { common, rare } = benchQueries(stats);
+  const rows: SearchQueryRow[] = [];
+  for (const q of [
+    { ...common, kind: 'common word' },
+    { ...rare, kind: 'rare word' },
+  ]) {
+    const row = await measureQuery(em.url, repo, q, 'token');
+    log(`search after the series ${stats.n} ${q.kind}: ${row.requests} requests, ${row.received} B`);
+    rows.push(row);
+  }
+  return rows;
+}
+
 async function measureSize(em: EmulatorHandle, n: number): Promise<SearchSize> {
   const { repo, firstWrite } = await firstWrites(em, n);
   const index = indexSizes(em, repo);
   const stats = corpusStats(n);
   const rows = await queries(em, repo, stats);
-  const write100 = await measureWrite(em, repo, n, 100, 1);
-  log(`write 100 at ${n}: ${write100.requests} requests, ${write100.shardsRewritten}/${write100.shards} shards`);
+  const series = await writeSeries(em, repo, n);
+  const write100 = series[0]!;
+  const queriesAfter = await afterSeries(em, repo, stats);
   const put1 = await measureWrite(em, repo, n, 1, 2);
   log(`put 1 at ${n}: ${put1.requests} requests, ${put1.shardsRewritten}/${put1.shards} shards`);
   // Shards split as writes add postings: one more put shows whether the type still fits the shard bound.
@@ -103,7 +135,18 @@ async function measureSize(em: EmulatorHandle, n: number): Promise<SearchSize> {
   log(
     `put 1 again at ${n}: ${putAgain.requests} requests, ${putAgain.shardsRewritten}/${putAgain.shards} shards ${putAgain.refused ?? ''}`,
   );
-  return { n, textBytes: stats.textBytes, index, firstWrite, queries: rows, write100, put1, putAgain };
+  return {
+    n,
+    textBytes: stats.textBytes,
+    index,
+    firstWrite,
+    queries: rows,
+    write100,
+    series,
+    queriesAfter,
+    put1,
+    putAgain,
+  };
 }
 
 function save(sizes: SearchSize[]): string {

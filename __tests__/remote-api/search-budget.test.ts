@@ -162,6 +162,30 @@ describe('issue 42 budgets on the GitHub API store', () => {
     expect(found.hits.map((h) => h.id)).toEqual([id(77)]);
   }, 120_000);
 
+  it('write of 100 documents into the searchable type: at most max(1, 5 %) of the term shards rewritten', async () => {
+    const meter = newMeter();
+    const docs = new DocumentStore(store(fx.em, shared.repo, { transport: meteredTransport(meter) }));
+    const manifest = async () =>
+      JSON.parse(text((await docs.store.get('_docdb/search/bench/note/manifest.json'))?.value));
+    const shards = (await manifest()).shards.length;
+    const changed = Array.from({ length: 100 }, (_, k) => k * 100 + 3);
+    const before = meter.requests;
+    const r = await docs.putMany(changed.map((i) => doc(i, { ...data(i + 1), title: `${data(i).title} quokka` })));
+    const cost = meter.requests - before;
+    const log = JSON.stringify(meter.log.map((l) => `${l.path} ${l.status} ${l.bytes}`));
+    const written = r.written.filter((k) => k.includes('/terms/'));
+    const parts = r.written.filter((k) => k.includes('/delta/'));
+    console.log(
+      `[search budget] write 100: ${cost} requests, ${meter.sent} B up (with a manifest read), ${written.length} of ${shards} shards, ${parts.length} delta parts`,
+    );
+    // Its entries fill delta.txt: they go to the delta parts (read with delta.txt), and one shard of 16 is merged.
+    expect(written.length).toBeLessThanOrEqual(Math.max(1, Math.floor(0.05 * shards)));
+    expect(parts.length).toBe((await manifest()).deltas.length);
+    expect(cost, log).toBeLessThanOrEqual(10);
+    const found = await docs.search('quokka', { namespace: 'bench', type: 'note' });
+    expect(found.total).toBe(100);
+  }, 120_000);
+
   it('declaring search on another type writes one commit; declaring it again writes none', async () => {
     const docs = new DocumentStore(store(fx.em, shared.repo));
     await docs.putMany(Array.from({ length: 30 }, (_, i) => ({ ...doc(i), type: 'page' })));

@@ -1,16 +1,18 @@
 /**
  * The search index against a brute-force scan (issue 42): random corpora built, then random sequences
  * of creates, updates, deletes and recreates applied through updateSearch with small shards (so shards
- * split and empty) — after every step, random queries (exact, prefix of the last word, typos) rank the
+ * split and empty, and the delta's parts fill and force merges) — after every step, random queries (exact, prefix of the last word, typos) rank the
  * same documents in the same order with the same scores as the oracle, and as a fresh build.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildSearch, type SearchDoc } from '../../../src/document/search/index.js';
+import { buildSearch, type SearchDoc, type SearchOptions } from '../../../src/document/search/index.js';
 import { applyUpdate, oracle, sameHits, searchIndex } from './helpers.js';
 
 const t = { namespace: 'n', type: 'doc', fields: ['data.title', 'data.body', 'id'] };
-const opts = { maxShardBytes: 512 };
+const small = { maxShardBytes: 512 };
+/** Delta parts capped at their least: nearly every flush merges shards beyond its share. */
+const tight = { maxShardBytes: 512, maxDeltaPartBytes: 512 };
 
 const WORDS = [
   'search',
@@ -77,9 +79,18 @@ function current(docs: Map<string, unknown>): SearchDoc[] {
 
 type Batch = { id: string; data: unknown }[];
 
-/** Build from the first batch, apply the others one by one, compare after each; the most shards seen. */
-function check(batches: Batch[], queries: string[][]): number {
-  let most = 0;
+interface Seen {
+  /** Most shards at once. */
+  shards: number;
+  /** Steps after which the delta had parts. */
+  parted: number;
+  /** Writes that rewrote more term files than their share (a hard bound forced them). */
+  forced: number;
+}
+
+/** Build from the first batch, apply the others one by one, compare after each; what the steps did. */
+function check(batches: Batch[], queries: string[][], opts: SearchOptions & { maxShardBytes: number }): Seen {
+  const seen: Seen = { shards: 0, parted: 0, forced: 0 };
   const docs = new Map<string, unknown>();
   const [first, ...rest] = batches;
   for (const o of first!) if (o.data !== undefined) docs.set(o.id, o.data);
@@ -91,14 +102,18 @@ function check(batches: Batch[], queries: string[][]): number {
       const before = prev ? prev.before : docs.get(o.id);
       changes.set(o.id, { id: o.id, before, after: o.data });
     }
-    applyUpdate(files, t, [...changes.values()], opts);
+    const before = [...files.keys()].filter((p) => p.includes('/terms/')).length;
+    const r = applyUpdate(files, t, [...changes.values()], opts);
+    const rewritten = [...r.value.writes.keys()].filter((p) => p.includes('/terms/')).length;
+    if (rewritten > Math.max(1, Math.floor(0.05 * before))) seen.forced++;
+    if ([...files.keys()].some((p) => p.includes('/delta/'))) seen.parted++;
     for (const c of changes.values()) {
       if (c.after === undefined) docs.delete(c.id);
       else docs.set(c.id, c.after);
     }
     const shards = [...files].filter(([p]) => p.includes('/terms/')).map(([, b]) => b);
     for (const bytes of shards) expect(bytes.length).toBeLessThanOrEqual(opts.maxShardBytes);
-    most = Math.max(most, shards.length);
+    seen.shards = Math.max(seen.shards, shards.length);
     const fresh = buildSearch(t, current(docs), opts);
     for (const q of queries) {
       if (q.join(' ').trim() === '' || q.every((w) => !/[\p{L}\p{N}]/u.test(w))) continue;
@@ -108,7 +123,7 @@ function check(batches: Batch[], queries: string[][]): number {
       if (problem) throw new Error(`${JSON.stringify(q)}: ${problem}`);
     }
   }
-  return most;
+  return seen;
 }
 
 describe('search index vs brute force', () => {
@@ -118,21 +133,39 @@ describe('search index vs brute force', () => {
     const batches = fc.array(batchOf(14, 12, 5), { minLength: 1, maxLength: 6 });
     fc.assert(
       fc.property(batches, queries, (b, q) => {
-        check(b, q);
+        check(b, q, small);
       }),
       { numRuns: 60 },
     );
   });
 
-  it('stays exact while shards split and empty (larger documents, 512-byte shards)', () => {
-    let most = 0;
+  it('stays exact while shards split and empty and the delta has parts (larger documents, 512-byte shards)', () => {
+    const seen: Seen = { shards: 0, parted: 0, forced: 0 };
     const batches = fc.array(batchOf(40, 40, 12), { minLength: 2, maxLength: 5 });
     fc.assert(
       fc.property(batches, queries, (b, q) => {
-        most = Math.max(most, check(b, q));
+        const s = check(b, q, small);
+        seen.shards = Math.max(seen.shards, s.shards);
+        seen.parted += s.parted;
       }),
       { numRuns: 25 },
     );
-    expect(most).toBeGreaterThan(2);
+    expect(seen.shards).toBeGreaterThan(2);
+    expect(seen.parted).toBeGreaterThan(10);
+  });
+
+  it('stays exact when full delta parts force merges beyond the 5 % share', () => {
+    const seen: Seen = { shards: 0, parted: 0, forced: 0 };
+    const batches = fc.array(batchOf(40, 40, 12), { minLength: 3, maxLength: 6 });
+    fc.assert(
+      fc.property(batches, queries, (b, q) => {
+        const s = check(b, q, tight);
+        seen.parted += s.parted;
+        seen.forced += s.forced;
+      }),
+      { numRuns: 25 },
+    );
+    expect(seen.parted).toBeGreaterThan(10);
+    expect(seen.forced).toBeGreaterThan(5);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Every file read back is untrusted: a damaged manifest, shard, table part or bucket is InvalidResponse
+ * Every file read back is untrusted: a damaged manifest, shard, delta part, table part or bucket is InvalidResponse
  * naming its key, never a wrong answer; a shard that points a word at a document lacking it is caught
  * by documentMatches.
  */
@@ -10,11 +10,12 @@ import {
   documentMatches,
   idsOf,
   parseSearchText,
+  rankFirstPaths,
   rankSearch,
   searchManifestPath,
   updateSearch,
 } from '../../../src/document/search/index.js';
-import { type Files, withFetches } from './helpers.js';
+import { applyUpdate, type Files, withFetches } from './helpers.js';
 
 const t = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 const docs = Array.from({ length: 300 }, (_, i) => ({
@@ -42,13 +43,13 @@ function useAll(files: Files): void {
   withFetches(files, (read) => updateSearch(t, read, gone, { maxShardBytes: 512 }));
 }
 
-function expectDamage(path: string, bytes: Uint8Array | null): void {
-  const files = new Map(base);
+function expectDamage(path: string, bytes: Uint8Array | null, from: Files = base, use = useAll): void {
+  const files = new Map(from);
   if (bytes === null) files.delete(path);
   else files.set(path, bytes);
   let e: unknown;
   try {
-    useAll(files);
+    use(files);
   } catch (x) {
     e = x;
   }
@@ -146,5 +147,64 @@ describe('damaged search files', () => {
       ),
     ).value;
     expect(clean.every((h) => documentMatches(t, byId.get(cleanIds.get(h.ordinal)!)!, h.terms))).toBe(true);
+  });
+
+  describe('with delta parts', () => {
+    // Updates of 20 documents fill delta.txt (128 bytes with 512-byte shards): it is emptied into parts.
+    const parted = new Map(base);
+    for (let w = 0; w < 3; w++) {
+      const changes = docs.slice(100 + w * 20, 120 + w * 20).map((d) => ({
+        id: d.id,
+        before: d.data,
+        after: { title: `common alpha${w}`, body: `delta${w} ${(d.data as { body: string }).body}` },
+      }));
+      applyUpdate(parted, t, changes, { maxShardBytes: 512 });
+    }
+    const m = JSON.parse(text(parted.get(MANIFEST)!));
+    const queried = rankFirstPaths(t, parseSearchText('common'), parted.get(MANIFEST)!).filter((p) =>
+      p.includes('/delta/'),
+    );
+    /** A query of 'common' reads its part; a 40-document update empties delta.txt into every part. */
+    const useParts = (files: Files) => {
+      withFetches(files, (read) => rankSearch(t, parseSearchText('common'), read));
+      const more = docs.slice(200, 240).map((d) => ({ id: d.id, before: d.data, after: { title: 'zz', body: '' } }));
+      withFetches(files, (read) => updateSearch(t, read, more, { maxShardBytes: 512 }));
+    };
+
+    it('the undamaged index has parts, and answers', () => {
+      expect(m.deltas.length).toBeGreaterThan(1);
+      // 'common' is in every document: its postings span shards, so maybe two parts — not all.
+      expect(queried.length).toBeGreaterThan(0);
+      expect(queried.length).toBeLessThan(m.deltas.length);
+      expect(() => useParts(new Map(parted))).not.toThrow();
+    });
+
+    it('a manifest whose parts are out of order, unnumbered, or do not start from ""', () => {
+      const [first, ...rest] = m.deltas as { name: string; lower: unknown }[];
+      for (const deltas of [
+        [...m.deltas].reverse(),
+        [{ ...first, name: 'x' }, ...rest],
+        [{ ...first, name: '64' }, ...rest],
+        [{ ...first, lower: ['a', 0] }, ...rest],
+        [first, { ...rest[0], name: first!.name }, ...rest.slice(1)],
+        'parts',
+      ]) {
+        expectDamage(MANIFEST, enc(JSON.stringify({ ...m, deltas })), parted, useParts);
+      }
+    });
+
+    it('a part that is not UTF-8, holds an entry outside its range, or is absent', () => {
+      const key = queried[0]!;
+      const other = m.deltas
+        .map((d: { name: string }) => `_docdb/search/n/t/delta/${d.name}.txt`)
+        .find((p: string) => p !== key && parted.get(p)!.length > 0);
+      expectDamage(key, new Uint8Array([0xff, 0x0a]), parted, useParts);
+      expectDamage(key, enc('!common ~~~~~~~~~~\n'), parted, useParts);
+      // Another part's entries are outside this part's range.
+      expectDamage(key, parted.get(other)!, parted, useParts);
+      expectDamage(key, null, parted, useParts);
+      // A part the query does not read is still checked by the write that empties delta.txt into it.
+      expectDamage(other, null, parted, useParts);
+    });
   });
 });

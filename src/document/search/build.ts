@@ -92,6 +92,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
     buckets: bucketCountFor(sorted.length),
     nextShard: chunks.length,
     shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstRunKey(inv, c) })),
+    deltas: [],
   };
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));

@@ -32,12 +32,19 @@ export interface SearchManifest {
   /** The next shard name. */
   nextShard: number;
   shards: ShardRef[];
+  /**
+   * The delta's parts by term range (delta-parts.ts), each covering a group of shards; `[]` (absent from
+   * the stored JSON) while every pending entry is in `delta.txt`.
+   */
+  deltas: ShardRef[];
 }
 
 /** Ordinals per document-table part. */
 export const TABLE_PART_SIZE = 256;
 /** Most id → ordinal buckets. */
 export const MAX_BUCKETS = 1 << 16;
+/** Most delta parts a manifest may list (a writer makes at most DELTA_PARTS, delta-parts.ts). */
+export const MAX_DELTA_PARTS = 64;
 
 /**
  * Order of two keys: term by UTF-16 code units, then ordinal.
@@ -85,6 +92,9 @@ function manifestOf(v: unknown): SearchManifest {
   const buckets = integer(o.buckets, 'buckets', 1, MAX_BUCKETS);
   const nextShard = integer(o.nextShard, 'nextShard', 1, 999_999_999);
   const shards = array(o.shards, 'shards', 4096).map((s, i) => shardRefOf(s, at('shards', i)));
+  // Absent in manifests written before the delta had parts (and whenever it has none).
+  const parts = o.deltas === undefined ? [] : array(o.deltas, 'deltas', MAX_DELTA_PARTS);
+  const deltas = parts.map((s, i) => shardRefOf(s, at('deltas', i)));
   onlyKeys(o, '', [
     'version',
     'namespace',
@@ -98,8 +108,9 @@ function manifestOf(v: unknown): SearchManifest {
     'buckets',
     'nextShard',
     'shards',
+    'deltas',
   ]);
-  return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards };
+  return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards, deltas };
 }
 
 function badManifest(key: string, why: string): never {
@@ -124,13 +135,20 @@ function checkConsistent(m: SearchManifest, t: TypeSearch, key: string, anyField
   }
   if ((m.buckets & (m.buckets - 1)) !== 0) badManifest(key, 'has a bucket count that is not a power of two');
   if (m.shards.length === 0 || m.shards[0]!.lower !== null) badManifest(key, 'does not start with a shard from ""');
+  checkRanges(m.shards, key, 'shard', (s) => Number(s.name) >= m.nextShard);
+  if (m.deltas.length > 0 && m.deltas[0]!.lower !== null) badManifest(key, 'does not start its delta parts from ""');
+  checkRanges(m.deltas, key, 'delta part', (s) => Number(s.name) >= MAX_DELTA_PARTS);
+}
+
+/** Ranges by lower bound: names unique and numbered, bounds strictly increasing. */
+function checkRanges(refs: readonly ShardRef[], key: string, what: string, unnumbered: (s: ShardRef) => boolean) {
   const names = new Set<string>();
-  m.shards.forEach((s, i) => {
-    if (names.has(s.name) || Number(s.name) >= m.nextShard) badManifest(key, 'has duplicate or unnumbered shards');
+  refs.forEach((s, i) => {
+    if (names.has(s.name) || unnumbered(s)) badManifest(key, `has duplicate or unnumbered ${what}s`);
     names.add(s.name);
-    const prev = m.shards[i - 1]?.lower;
+    const prev = refs[i - 1]?.lower;
     if (i > 0 && (s.lower === null || (prev && compareKeys(prev, s.lower) >= 0))) {
-      badManifest(key, 'has shard bounds out of order');
+      badManifest(key, `has ${what} bounds out of order`);
     }
   });
 }
@@ -152,7 +170,9 @@ export function parseSearchManifest(t: TypeSearch, bytes: Uint8Array, anyFields 
 
 /** The manifest's bytes: one compact line (it is read by every query, so size counts more than diffs). */
 export function serializeSearchManifest(m: SearchManifest): Uint8Array {
-  return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+  // No parts, no key: a build's manifest keeps the bytes it had before the delta had parts.
+  const { deltas, ...rest } = m;
+  return new TextEncoder().encode(`${JSON.stringify(deltas.length > 0 ? { ...rest, deltas } : rest)}\n`);
 }
 
 /** The path of shard `i`. */
@@ -167,11 +187,21 @@ export function shardPathOf(m: SearchManifest, i: number): string {
  * shardFor(m, ['apple', 0]); // 0 when one shard
  */
 export function shardFor(m: SearchManifest, key: Key): number {
+  return rangeFor(m.shards, key);
+}
+
+/**
+ * Index of the range (of `refs`, sorted by lower bound, the first from null) that holds `key`.
+ *
+ * @example
+ * rangeFor(m.deltas, ['apple', 0]); // the delta part whose range holds the key
+ */
+export function rangeFor(refs: readonly ShardRef[], key: Key): number {
   let lo = 0;
-  let hi = m.shards.length - 1;
+  let hi = refs.length - 1;
   while (lo < hi) {
     const mid = (lo + hi + 1) >> 1;
-    if (compareKeys(key, m.shards[mid]!.lower!) >= 0) lo = mid;
+    if (compareKeys(key, refs[mid]!.lower!) >= 0) lo = mid;
     else hi = mid - 1;
   }
   return lo;
@@ -184,11 +214,22 @@ export function shardFor(m: SearchManifest, key: Key): number {
  * shardsForRange(m, 'da', false); // every shard overlapping the terms "da…"
  */
 export function shardsForRange(m: SearchManifest, prefix: string, exact: boolean): number[] {
-  const first = shardFor(m, [prefix, 0]);
+  return rangesFor(m.shards, prefix, exact);
+}
+
+/**
+ * Indexes of the ranges of `refs` that may hold a term starting with `prefix` (`exact`: equal to it).
+ *
+ * @example
+ * rangesFor(m.deltas, 'da', false); // the delta parts overlapping the terms "da…"
+ */
+export function rangesFor(refs: readonly ShardRef[], prefix: string, exact: boolean): number[] {
+  if (refs.length === 0) return [];
+  const first = rangeFor(refs, [prefix, 0]);
   const out = [first];
   // Every later bound is above [prefix, 0]; the range ends at the first bound past every term it holds.
-  for (let i = first + 1; i < m.shards.length; i++) {
-    const term = m.shards[i]!.lower![0];
+  for (let i = first + 1; i < refs.length; i++) {
+    const term = refs[i]!.lower![0];
     if (exact ? term !== prefix : !term.startsWith(prefix)) break;
     out.push(i);
   }

@@ -48,10 +48,16 @@ export interface SearchOptions {
   maxShardBytes?: number;
   /** Most term shards of one type (default 256): GitHub's content-creation limits count every file. */
   maxShards?: number;
+  /**
+   * Pending bytes a delta part may hold before a write must merge its shards (default 131072): the
+   * bound that may force a write past its share of shards (flush.ts).
+   */
+  maxDeltaPartBytes?: number;
 }
 
 export const DEFAULT_MAX_SHARD_BYTES = 128 * 1024;
 export const DEFAULT_MAX_SHARDS = 256;
+export const DEFAULT_MAX_DELTA_PART_BYTES = 128 * 1024;
 /** Smallest shard bound: a line holds a term of up to 256 UTF-8 bytes and at least one posting. */
 export const MIN_SHARD_BYTES = 512;
 
@@ -59,19 +65,24 @@ export const MIN_SHARD_BYTES = 512;
  * Options with defaults filled in; a bad one is `InvalidConfig` naming it.
  *
  * @example
- * searchOptions({ maxShardBytes: 4096 }); // { maxShardBytes: 4096, maxShards: 256 }
+ * searchOptions({ maxShardBytes: 4096 }); // { maxShardBytes: 4096, maxShards: 256, maxDeltaPartBytes: 131072 }
  */
 export function searchOptions(o: SearchOptions | undefined): Required<SearchOptions> {
   try {
     if (o !== undefined && !isRecord(o)) fail('options', 'must be an object');
     const v = (o ?? {}) as Record<string, unknown>;
-    onlyKeys(v, 'options', ['maxShardBytes', 'maxShards']);
+    onlyKeys(v, 'options', ['maxShardBytes', 'maxShards', 'maxDeltaPartBytes']);
     const maxShardBytes =
       v.maxShardBytes === undefined
         ? DEFAULT_MAX_SHARD_BYTES
         : integer(v.maxShardBytes, 'maxShardBytes', MIN_SHARD_BYTES, 1024 * 1024);
     const maxShards = v.maxShards === undefined ? DEFAULT_MAX_SHARDS : integer(v.maxShards, 'maxShards', 1, 4096);
-    return { maxShardBytes, maxShards };
+    // At most 512 KiB: a part regrouped after a split holds a few parts' worth, read back under 2 MiB.
+    const maxDeltaPartBytes =
+      v.maxDeltaPartBytes === undefined
+        ? DEFAULT_MAX_DELTA_PART_BYTES
+        : integer(v.maxDeltaPartBytes, 'maxDeltaPartBytes', MIN_SHARD_BYTES, 512 * 1024);
+    return { maxShardBytes, maxShards, maxDeltaPartBytes };
   } catch (e) {
     if (!(e instanceof ShapeProblem)) throw e;
     throw new InvalidConfig(e.field, `search option ${e.field} ${e.problem}`);

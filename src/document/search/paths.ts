@@ -4,6 +4,7 @@
  *   _docdb/search/<namespace>/<type>/manifest.json
  *   _docdb/search/<namespace>/<type>/terms/<shard name>.txt   (term shards, by term range)
  *   _docdb/search/<namespace>/<type>/delta.txt                (recent postings and tombstones)
+ *   _docdb/search/<namespace>/<type>/delta/<part>.txt         (older pending ones, by term range)
  *   _docdb/search/<namespace>/<type>/table/<part>.json        (ordinal → id, 256 ordinals a part)
  *   _docdb/search/<namespace>/<type>/ids/<bucket>.json        (id → ordinal, by a hash of the id)
  *
@@ -41,6 +42,14 @@ export function shardPath(namespace: string, type: string, name: string): string
  */
 export function deltaPath(namespace: string, type: string): string {
   return `${searchDir(namespace, type)}delta.txt`;
+}
+
+/**
+ * @example
+ * deltaPartPath('github', 'repo', '3'); // '_docdb/search/github/repo/delta/3.txt'
+ */
+export function deltaPartPath(namespace: string, type: string, name: string): string {
+  return `${searchDir(namespace, type)}delta/${name}.txt`;
 }
 
 /**

@@ -12,6 +12,7 @@ import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { normLength } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { type Delta, deltaTerms, parseDelta, withDelta } from './delta.js';
+import { deltaPartPathOf, loadDeltaPart, overlay, partsForRange } from './delta-parts.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, shardsForRange } from './manifest.js';
 import { termWeight, wordRange } from './match.js';
 import { readAll, type SearchRead } from './need.js';
@@ -66,15 +67,36 @@ function wordShards(m: SearchManifest, q: ParsedSearch): number[][] {
 }
 
 /**
- * Every shard a query reads, from the manifest's bytes, so a caller fetches them in one round.
+ * Every file a query reads after the manifest (its words' shards, delta.txt and the delta parts of
+ * their ranges), from the manifest's bytes, so a caller fetches them in one round.
  *
  * @example
  * rankFirstPaths(t, parseSearchText('docdb'), manifestBytes); // ['_docdb/search/github/repo/terms/3.txt']
  */
 export function rankFirstPaths(t: TypeSearch, q: ParsedSearch, manifest: Uint8Array): string[] {
-  const m = parseSearchManifest(t, manifest);
-  const all = new Set(wordShards(m, q).flat());
-  return [...[...all].sort((a, b) => a - b).map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)];
+  return queryPaths(parseSearchManifest(t, manifest), q).paths;
+}
+
+/** Delta part indexes the words' ranges cover. */
+function wordParts(m: SearchManifest, q: ParsedSearch): number[] {
+  const all = q.words.flatMap((w, i) => {
+    const r = wordRange(w, i === q.words.length - 1);
+    return partsForRange(m, r.prefix, r.exact);
+  });
+  return [...new Set(all)].sort((a, b) => a - b);
+}
+
+/** What a query reads in one round: its shards, delta.txt, then the delta parts of its words' ranges. */
+function queryPaths(m: SearchManifest, q: ParsedSearch) {
+  const shardsOf = wordShards(m, q);
+  const shards = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
+  const parts = wordParts(m, q);
+  const paths = [
+    ...shards.map((i) => shardPathOf(m, i)),
+    deltaPath(m.namespace, m.type),
+    ...parts.map((i) => deltaPartPathOf(m, i)),
+  ];
+  return { shardsOf, shards, parts, paths };
 }
 
 interface Candidate {
@@ -191,11 +213,15 @@ function combine(m: SearchManifest, perWord: Map<number, WordScore>[]): RankedHi
  */
 export function rankSearch(t: TypeSearch, q: ParsedSearch, read: SearchRead): { total: number; hits: RankedHit[] } {
   const m = readManifest(t, read);
-  const shardsOf = wordShards(m, q);
-  const wanted = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
-  const bytes = readAll(read, [...wanted.map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)]);
+  const { shardsOf, shards: wanted, parts, paths } = queryPaths(m, q);
+  const bytes = readAll(read, paths);
   const lines = new Map(wanted.map((s, i) => [s, loadShard(m, s, bytes[i]!)]));
-  const delta = parseDelta(m, bytes[wanted.length]!);
+  // Newer over older: delta.txt over the parts (which cover disjoint ranges), the parts over the shards.
+  const delta: Delta = new Map();
+  parts.forEach((p, i) => {
+    overlay(delta, loadDeltaPart(m, p, bytes[wanted.length + 1 + i]!));
+  });
+  overlay(delta, parseDelta(m, bytes[wanted.length]!));
   const perWord = q.words.map((w, i) => {
     const into = new Map<number, WordScore>();
     for (const c of candidates(w, i === q.words.length - 1, shardsOf[i]!, lines, delta)) scoreTerm(m, c, into);

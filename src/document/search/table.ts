@@ -5,10 +5,13 @@
  * parseBucket), so a write finds a document's ordinal without the whole table.
  * Read back, both are untrusted: damage is `InvalidResponse` naming the key.
  */
+
+import { appendAll } from '../../core/arrays.js';
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
 import { Cursor, numberText } from './codec.js';
 import type { TypeSearch } from './declaration.js';
+import { deltaPartPaths } from './delta-parts.js';
 import { parseSearchManifest, type SearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchRead } from './need.js';
 import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
@@ -185,6 +188,7 @@ export function searchFilesOf(t: TypeSearch, manifest: Uint8Array): string[] {
   const out = [searchManifestPath(t.namespace, t.type)];
   for (let i = 0; i < m.shards.length; i++) out.push(shardPathOf(m, i));
   out.push(deltaPath(t.namespace, t.type));
+  appendAll(out, deltaPartPaths(m));
   for (let p = 0; p * TABLE_PART_SIZE < m.next; p++) out.push(tablePartPath(t.namespace, t.type, p));
   for (let b = 0; b < m.buckets; b++) out.push(bucketPath(t.namespace, t.type, b));
   return out;

@@ -1,32 +1,30 @@
 /**
  * Keep a type's search index exact across a write (issue 42), in the same commit as the documents.
  * Pure: the caller reads files at the tip through `read` (NeedFiles protocol) and commits `writes` and
- * `deletes`. A write records its documents' removed and added postings in the delta (delta.ts) and
+ * `deletes`. A write records its documents' removed and added postings in `delta.txt` (delta.ts) and
  * rewrites the id buckets of their ids, the table parts of their ordinals, and the manifest when its
- * counts change; when the delta outgrows its bound, the write merges it into the shards its entries
- * fall in. A document whose searchable text did not change costs nothing.
+ * counts change; when `delta.txt` outgrows its bound, the write empties it into the delta parts and
+ * merges at most max(1, 5 %) of the shards (flush.ts). A document whose searchable text did not change
+ * costs nothing.
  *
- * Rounds: (1) the manifest; (2) the id buckets, the delta, and the table parts of the ordinals new
- * documents get (all predictable: `searchFirstPaths`); (3) the table parts of deleted documents'
- * ordinals (known from their bucket), the shards a full delta merges into, and every bucket when the
- * type outgrew its bucket count.
+ * Rounds: (1) the manifest; (2) the id buckets, `delta.txt`, the table parts of the ordinals new
+ * documents get, and the delta parts when the write's own entries surely fill `delta.txt` (all
+ * predictable: `searchFirstPaths`); (3) the table parts of deleted documents' ordinals (known from their
+ * bucket), the delta parts when `delta.txt` turned out full, and every bucket when the type outgrew its
+ * bucket count; (4) the shards the flush merges.
  */
 import { appendAll } from '../../core/arrays.js';
 import { bytesEqual } from '../../core/bytes.js';
 import { InvalidConfig, InvalidResponse } from '../../core/errors.js';
 import { type Analyzed, analyze } from './analyze.js';
-import { applyToShards, changesByShard, type PostingChange, type ShardEdit } from './apply.js';
+import type { PostingChange } from './apply.js';
 import { BUCKET_TARGET, bucketCountFor, checkShardCount } from './build.js';
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
-import { type Delta as DeltaEntries, deltaBound, encodeDelta, isTombstone, parseDelta } from './delta.js';
-import {
-  parseSearchManifest,
-  type SearchManifest,
-  serializeSearchManifest,
-  shardPathOf,
-  TABLE_PART_SIZE,
-} from './manifest.js';
+import { type Delta as DeltaEntries, deltaBound, encodeDelta, parseDelta } from './delta.js';
+import { deltaPartPaths } from './delta-parts.js';
+import { type Flush, flushDelta } from './flush.js';
+import { parseSearchManifest, type SearchManifest, serializeSearchManifest, TABLE_PART_SIZE } from './manifest.js';
 import { readAll, type SearchOptions, type SearchRead, searchOptions } from './need.js';
 import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
 import {
@@ -88,15 +86,33 @@ function newOrdinals(m: SearchManifest, deltas: readonly Delta[]): Map<string, n
 }
 
 /** Paths of round 2: buckets of the ids, the delta, table parts of new ordinals. */
-function roundTwo(m: SearchManifest, deltas: readonly Delta[]): string[] {
+function roundTwo(m: SearchManifest, deltas: readonly Delta[], o: Required<SearchOptions>): string[] {
   const paths = new Set<string>();
   for (const d of deltas) paths.add(bucketPath(m.namespace, m.type, bucketOf(d.id, m.buckets)));
   paths.add(deltaPath(m.namespace, m.type));
+  // A write whose own entries fill delta.txt will empty it into the parts: read them now, not a round later.
+  if (surelyFills(deltas, o)) for (const p of deltaPartPaths(m)) paths.add(p);
   for (const o of newOrdinals(m, deltas).values()) {
     const p = Math.floor(o / TABLE_PART_SIZE);
     if (p * TABLE_PART_SIZE < m.next) paths.add(tablePartPath(m.namespace, m.type, p));
   }
   return [...paths];
+}
+
+/** Fewest bytes a delta entry takes (a posting of two symbols, its term's line shared). */
+const ENTRY_BYTES = 2;
+
+/** Whether the write's own delta entries alone outgrow delta.txt's bound (each changed term an entry). */
+function surelyFills(deltas: readonly Delta[], o: Required<SearchOptions>): boolean {
+  let entries = 0;
+  for (const d of deltas) {
+    for (const [term, tf] of d.before?.terms ?? []) {
+      const after = d.after?.terms.get(term);
+      if (!after || after.some((x, f) => x !== tf[f])) entries++;
+    }
+    for (const term of d.after?.terms.keys() ?? []) if (!d.before?.terms.has(term)) entries++;
+  }
+  return entries * ENTRY_BYTES > deltaBound(o.maxShardBytes);
 }
 
 /**
@@ -106,8 +122,13 @@ function roundTwo(m: SearchManifest, deltas: readonly Delta[]): string[] {
  * @example
  * searchFirstPaths(t, manifestBytes, [{ id: 'a', after: { title: 'new' } }]); // bucket, shards, table part
  */
-export function searchFirstPaths(t: TypeSearch, manifest: Uint8Array, changes: readonly SearchChange[]): string[] {
-  return roundTwo(parseSearchManifest(t, manifest), deltasOf(t, changes));
+export function searchFirstPaths(
+  t: TypeSearch,
+  manifest: Uint8Array,
+  changes: readonly SearchChange[],
+  o?: SearchOptions,
+): string[] {
+  return roundTwo(parseSearchManifest(t, manifest), deltasOf(t, changes), searchOptions(o));
 }
 
 /** A reader that fails for absent files the manifest needs (InvalidResponse, from each parser). */
@@ -146,13 +167,6 @@ function recordChanges(entries: DeltaEntries, changes: readonly PostingChange[],
     const none = new Array<number>(fields).fill(0);
     e.set(c.posting.ordinal, c.remove ? { ordinal: c.posting.ordinal, tf: none, norm: none } : c.posting);
   }
-}
-
-/** The delta's entries as changes to merge into the shards. */
-function mergeChanges(entries: DeltaEntries): PostingChange[] {
-  const out: PostingChange[] = [];
-  for (const [term, e] of entries) for (const p of e.values()) out.push({ term, posting: p, remove: isTombstone(p) });
-  return out;
 }
 
 function bucketMaps(m: SearchManifest, deltas: readonly Delta[], files: Map<string, Uint8Array | null>) {
@@ -194,8 +208,8 @@ interface Plan {
   next: number;
 }
 
-/** The manifest after the write, its shard list from the shard edit. */
-function nextManifest(p: Plan, shards: SearchManifest['shards'], nextShard: number, buckets: number): SearchManifest {
+/** The manifest after the write, its shard and delta-part lists from the flush (if any). */
+function nextManifest(p: Plan, f: Flush, buckets: number): SearchManifest {
   const docs = [...p.m.docs];
   const lengths = [...p.m.lengths];
   for (const d of p.deltas) {
@@ -211,7 +225,8 @@ function nextManifest(p: Plan, shards: SearchManifest['shards'], nextShard: numb
   }
   const free = [...p.m.free.slice(p.used), ...p.freed].sort((a, b) => a - b);
   const count = p.next - free.length;
-  return { ...p.m, count, docs, lengths, next: p.next, free, buckets, nextShard, shards };
+  const { shards, nextShard, deltas } = f;
+  return { ...p.m, count, docs, lengths, next: p.next, free, buckets, nextShard, shards, deltas };
 }
 
 /** Table parts with new ids set and freed ordinals cleared (each freed entry must be the deleted id). */
@@ -294,7 +309,7 @@ export function updateSearch(
   const m = readManifest(t, read);
   const deltas = deltasOf(t, changes);
   if (deltas.length === 0) return { writes: new Map(), deletes: [] };
-  const files = fetched(read, roundTwo(m, deltas));
+  const files = fetched(read, roundTwo(m, deltas, opts));
   const buckets = bucketMaps(m, deltas, files);
   const ordinals = ordinalsOf(m, deltas, buckets);
   const created = deltas.filter((d) => !d.before).length;
@@ -316,41 +331,40 @@ export function updateSearch(
     m.fields.length,
   );
   let deltaBytes = encodeDelta(entries, m.fields.length);
-  // A full delta is merged whole into the shards its keys fall in (read in round 3), then emptied.
-  const merge = deltaBytes.length > deltaBound(opts.maxShardBytes) ? changesByShard(m, mergeChanges(entries)) : null;
-  const shardPaths = [...(merge?.keys() ?? [])].sort((a, b) => a - b).map((i) => shardPathOf(m, i));
-  const all = roundThree(plan, read, count, files, shardPaths);
-  let edit: ShardEdit = { shards: m.shards, nextShard: m.nextShard, writes: new Map(), deletes: [] };
-  if (merge) {
-    edit = applyToShards(m, merge, (i) => files.get(shardPathOf(m, i))!, opts.maxShardBytes);
+  // A full delta.txt is emptied into the delta parts (read in round 3), and a few shards merged (round 4).
+  const full = deltaBytes.length > deltaBound(opts.maxShardBytes);
+  const all = roundThree(plan, read, count, files, full ? deltaPartPaths(m) : []);
+  let flush: Flush = { shards: m.shards, nextShard: m.nextShard, deltas: m.deltas, writes: new Map(), deletes: [] };
+  if (full) {
+    flush = flushDelta(m, entries, read, opts);
     deltaBytes = new Uint8Array(0);
   }
-  checkShardCount(t, edit.shards.length, opts.maxShards);
-  const writes = edit.writes;
+  checkShardCount(t, flush.shards.length, opts.maxShards);
+  const writes = flush.writes;
   const deltaKey = deltaPath(t.namespace, t.type);
   if (!bytesEqual(deltaBytes, files.get(deltaKey)!)) writes.set(deltaKey, deltaBytes);
   tableWrites(plan, files, writes);
   const bucketCount = bucketWrites(plan, all, count, writes);
-  const manifest = serializeSearchManifest(nextManifest(plan, edit.shards, edit.nextShard, bucketCount));
+  const manifest = serializeSearchManifest(nextManifest(plan, flush, bucketCount));
   const key = searchManifestPath(t.namespace, t.type);
   if (!bytesEqual(manifest, read(key)!)) writes.set(key, manifest);
-  return { writes, deletes: edit.deletes };
+  return { writes, deletes: flush.deletes };
 }
 
 /**
- * Round 3: table parts of freed ordinals, the shards a full delta merges into, and every bucket when
- * they must grow (those returned).
+ * Round 3: table parts of freed ordinals, the delta parts a full delta.txt is emptied into, and every
+ * bucket when they must grow (those returned).
  */
 function roundThree(
   p: Plan,
   read: SearchRead,
   count: number,
   files: Map<string, Uint8Array | null>,
-  shardPaths: string[],
+  partPaths: string[],
 ) {
   const { m } = p;
   const paths = p.freed.map((o) => tablePartPath(m.namespace, m.type, Math.floor(o / TABLE_PART_SIZE)));
-  appendAll(paths, shardPaths);
+  appendAll(paths, partPaths);
   const grow = outgrew(m, count);
   if (grow) for (let b = 0; b < m.buckets; b++) paths.push(bucketPath(m.namespace, m.type, b));
   for (const [path, bytes] of fetched(read, [...new Set(paths)])) files.set(path, bytes);
