@@ -9,6 +9,7 @@
  */
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
+import { termOrder } from './term-order.js';
 import { TermTable } from './terms.js';
 import { fieldText, type SearchDoc } from './text.js';
 
@@ -54,16 +55,24 @@ class PostingLog {
     this.tfs = new Int32Array((1 << 16) * fields);
   }
 
-  /** Count one occurrence of term `id` (of the table) in field `f` of document `ordinal`. */
-  add(id: number, ordinal: number, f: number): void {
-    if (id >= this.lastOrdinal.length) this.growTerms(id + 1);
-    let k = this.lastPosting[id]!;
-    if (this.lastOrdinal[id] !== ordinal) {
-      k = this.newPosting(id, ordinal);
-      this.lastOrdinal[id] = ordinal;
-      this.lastPosting[id] = k;
+  /**
+   * Count the occurrences of terms `ids[0 … n)` in field `f` of document `ordinal`: a term's first in the
+   * document makes its posting, the others add to that posting's frequency. One loop over the field's
+   * tokens (not a call per token), so it is compiled early in a cold build.
+   */
+  addField(ids: Int32Array, n: number, ordinal: number, f: number): void {
+    const fields = this.fields;
+    for (let k = 0; k < n; k++) {
+      const id = ids[k]!;
+      if (id >= this.lastOrdinal.length) this.growTerms(id + 1);
+      let p = this.lastPosting[id]!;
+      if (this.lastOrdinal[id] !== ordinal) {
+        p = this.newPosting(id, ordinal);
+        this.lastOrdinal[id] = ordinal;
+        this.lastPosting[id] = p;
+      }
+      this.tfs[p * fields + f]!++;
     }
-    this.tfs[k * this.fields + f]!++;
   }
 
   private newPosting(id: number, ordinal: number): number {
@@ -92,9 +101,12 @@ function logDocs(t: TypeSearch, docs: readonly SearchDoc[], log: PostingLog) {
   const norms = new Uint8Array(docs.length * fields);
   const docsPer = t.fields.map(() => 0);
   const lengths = t.fields.map(() => 0);
+  const table = log.table;
   for (let ordinal = 0; ordinal < docs.length; ordinal++) {
     for (let f = 0; f < fields; f++) {
-      const n = log.table.tokens(fieldText(docs[ordinal]!, t.fields[f]!), (id) => log.add(id, ordinal, f));
+      const n = table.scan(fieldText(docs[ordinal]!, t.fields[f]!));
+      // `ids` read after the scan: it may have grown the buffer.
+      log.addField(table.ids, n, ordinal, f);
       norms[ordinal * fields + f] = normOf(n);
       lengths[f]! += n;
       if (n > 0) docsPer[f]!++;
@@ -105,14 +117,9 @@ function logDocs(t: TypeSearch, docs: readonly SearchDoc[], log: PostingLog) {
 
 /** Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. */
 function groupByTerm(log: PostingLog, fields: number) {
-  // Terms compared by code units (`<`), the order shard lines are stored in.
   const byId = log.table.terms;
-  const order = byId.map((_, id) => id).sort((a, b) => (byId[a]! < byId[b]! ? -1 : byId[a]! > byId[b]! ? 1 : 0));
-  const terms = order.map((id) => byId[id]!);
-  const rank = new Int32Array(terms.length);
-  order.forEach((id, r) => {
-    rank[id] = r;
-  });
+  const { order, rank } = termOrder(byId);
+  const terms = Array.from(order, (id) => byId[id]!);
   const starts = new Int32Array(terms.length + 1);
   for (let k = 0; k < log.count; k++) starts[rank[log.termIds[k]!]! + 1]!++;
   for (let r = 0; r < terms.length; r++) starts[r + 1]! += starts[r]!;
