@@ -40,19 +40,45 @@ function grown(a: Int32Array, need: number): Int32Array {
   return next;
 }
 
-/** Postings in document order as they are made: term id, ordinal and frequencies per posting. */
+/** A Uint16Array twice as long (at least `need`), holding `a`'s values. */
+function grown16(a: Uint16Array, need: number): Uint16Array {
+  if (need <= a.length) return a;
+  const next = new Uint16Array(Math.max(need, a.length * 2));
+  next.set(a);
+  return next;
+}
+
+/** Per term id in {@link PostingLog.terms}: the last ordinal that made a posting of it, that posting, its postings. */
+const LAST_ORDINAL = 0;
+const LAST_POSTING = 1;
+const POSTINGS = 2;
+const TERM_STRIDE = 3;
+
+/** Term state for `count` ids: no last ordinal (-1), no postings (0). */
+function newTermState(count: number): Int32Array {
+  const state = new Int32Array(count * TERM_STRIDE).fill(-1);
+  for (let at = POSTINGS; at < state.length; at += TERM_STRIDE) state[at] = 0;
+  return state;
+}
+
+/**
+ * Postings in document order as they are made: term id, ordinal and frequencies per posting. A
+ * frequency fits 16 bits: a field's text is cut at 100,000 characters, so it has at most 50,000 tokens.
+ */
 class PostingLog {
   count = 0;
   termIds: Int32Array = new Int32Array(1 << 16);
   ordinals: Int32Array = new Int32Array(1 << 16);
-  tfs: Int32Array;
-  /** Per term id: the last ordinal that made a posting of it, and that posting. */
-  lastOrdinal: Int32Array = new Int32Array(1 << 12).fill(-1);
-  lastPosting: Int32Array = new Int32Array(1 << 12);
+  tfs: Uint16Array;
+  /**
+   * Per term id, side by side (one cache line, not three — a token's term is a random one of tens of
+   * thousands): `LAST_ORDINAL`, `LAST_POSTING`, `POSTINGS`.
+   */
+  terms: Int32Array = newTermState(1 << 12);
   readonly table = new TermTable();
 
   constructor(readonly fields: number) {
-    this.tfs = new Int32Array((1 << 16) * fields);
+    this.tfs = new Uint16Array((1 << 16) * fields);
   }
 
   /**
@@ -63,16 +89,23 @@ class PostingLog {
   addField(ids: Int32Array, n: number, ordinal: number, f: number): void {
     const fields = this.fields;
     for (let k = 0; k < n; k++) {
-      const id = ids[k]!;
-      if (id >= this.lastOrdinal.length) this.growTerms(id + 1);
-      let p = this.lastPosting[id]!;
-      if (this.lastOrdinal[id] !== ordinal) {
-        p = this.newPosting(id, ordinal);
-        this.lastOrdinal[id] = ordinal;
-        this.lastPosting[id] = p;
+      const at = ids[k]! * TERM_STRIDE;
+      if (at >= this.terms.length) this.growTerms(at + TERM_STRIDE);
+      const terms = this.terms;
+      let p = terms[at + LAST_POSTING]!;
+      if (terms[at + LAST_ORDINAL] !== ordinal) {
+        p = this.newPosting(ids[k]!, ordinal);
+        terms[at + LAST_ORDINAL] = ordinal;
+        terms[at + LAST_POSTING] = p;
+        terms[at + POSTINGS]!++;
       }
       this.tfs[p * fields + f]!++;
     }
+  }
+
+  /** Postings of term `id`. */
+  postingsOf(id: number): number {
+    return this.terms[id * TERM_STRIDE + POSTINGS]!;
   }
 
   private newPosting(id: number, ordinal: number): number {
@@ -80,18 +113,18 @@ class PostingLog {
     if (k >= this.ordinals.length) {
       this.termIds = grown(this.termIds, k + 1);
       this.ordinals = grown(this.ordinals, k + 1);
-      this.tfs = grown(this.tfs, (k + 1) * this.fields);
+      this.tfs = grown16(this.tfs, (k + 1) * this.fields);
     }
     this.termIds[k] = id;
     this.ordinals[k] = ordinal;
     return k;
   }
 
+  /** Room for more term ids: a new term has no last ordinal (-1) and no postings (0). */
   private growTerms(need: number): void {
-    const old = this.lastOrdinal.length;
-    this.lastOrdinal = grown(this.lastOrdinal, need);
-    this.lastOrdinal.fill(-1, old);
-    this.lastPosting = grown(this.lastPosting, need);
+    const next = newTermState(Math.max(need, this.terms.length * 2) / TERM_STRIDE);
+    next.set(this.terms);
+    this.terms = next;
   }
 }
 
@@ -115,19 +148,25 @@ function logDocs(t: TypeSearch, docs: readonly SearchDoc[], log: PostingLog) {
   return { norms, docsPer, lengths };
 }
 
-/** Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. */
+/**
+ * Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. Each
+ * term's postings were counted as they were made, so this is one pass over the log.
+ */
 function groupByTerm(log: PostingLog, fields: number) {
   const byId = log.table.terms;
-  const { order, rank } = termOrder(byId);
+  const order = termOrder(byId);
   const terms = Array.from(order, (id) => byId[id]!);
   const starts = new Int32Array(terms.length + 1);
-  for (let k = 0; k < log.count; k++) starts[rank[log.termIds[k]!]! + 1]!++;
-  for (let r = 0; r < terms.length; r++) starts[r + 1]! += starts[r]!;
-  const next = starts.slice(0, terms.length);
+  // Where the next posting of term id goes.
+  const next = new Int32Array(terms.length);
+  for (let r = 0; r < terms.length; r++) {
+    next[order[r]!] = starts[r]!;
+    starts[r + 1] = starts[r]! + log.postingsOf(order[r]!);
+  }
   const ordinals = new Int32Array(log.count);
   const tfs = new Int32Array(log.count * fields);
   for (let k = 0; k < log.count; k++) {
-    const to = next[rank[log.termIds[k]!]!]!++;
+    const to = next[log.termIds[k]!]!++;
     ordinals[to] = log.ordinals[k]!;
     for (let f = 0; f < fields; f++) tfs[to * fields + f] = log.tfs[k * fields + f]!;
   }

@@ -43,13 +43,13 @@ function keyOf(term: string, units: number): number {
 }
 
 /**
- * The ids of `terms` in code-unit order of the terms (`<`), and each id's rank in that order. Terms must
- * be distinct. `units` (code units per key) is for tests; any value gives the same answer.
+ * The ids of `terms` in code-unit order of the terms (`<`). Terms must be distinct. `units` (code units
+ * per key) is for tests; any value gives the same answer.
  *
  * @example
- * termOrder(['to', 'be', 'or']); // { order: Int32Array [1, 2, 0], rank: Int32Array [2, 0, 1] }
+ * termOrder(['to', 'be', 'or']); // Int32Array [1, 2, 0]
  */
-export function termOrder(terms: readonly string[], units?: number): { order: Int32Array; rank: Int32Array } {
+export function termOrder(terms: readonly string[], units?: number): Int32Array {
   const n = terms.length;
   const idSpace = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
   const u = units ?? prefixUnits(Math.log2(idSpace));
@@ -59,9 +59,7 @@ export function termOrder(terms: readonly string[], units?: number): { order: In
   const order = new Int32Array(n);
   for (let r = 0; r < n; r++) order[r] = keyed[r]! % idSpace;
   sortRuns(terms, keyed, order, idSpace);
-  const rank = new Int32Array(n);
-  for (let r = 0; r < n; r++) rank[order[r]!] = r;
-  return { order, rank };
+  return order;
 }
 
 /** Order each run of ids whose terms share a key by comparing the terms. */

@@ -47,8 +47,11 @@ function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayB
  */
 export class TermTable {
   readonly terms: string[] = [];
-  /** The ids of the last {@link scan}'s tokens, in order: `ids[0 … count)`. */
-  ids = new Int32Array(1024);
+  /**
+   * The ids of the last {@link scan}'s tokens, in order: `ids[0 … count)`. Sized for most fields at once:
+   * growing it in the middle of a build makes the compiled scan start over.
+   */
+  ids = new Int32Array(1 << 14);
   /** Per slot: `[hash, id + 1]` (0 = empty). */
   private slots = new Int32Array(2 << 16);
   private mask = (1 << 16) - 1;
