@@ -3,8 +3,9 @@
  * at 100,000 characters (at most 50,000 tokens); and counts each term's postings as they are made.
  */
 import { describe, expect, it } from 'vitest';
+import { analyze } from '../../../src/document/search/analyze.js';
 import { MAX_FIELD_TEXT_CHARS } from '../../../src/document/search/index.js';
-import { invertDocs } from '../../../src/document/search/invert.js';
+import { invertDocs, logCapacity } from '../../../src/document/search/invert.js';
 
 const T = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 
@@ -29,5 +30,28 @@ describe('invertDocs', () => {
     expect([...inv.ordinals]).toEqual([0, 1, 0, 1, 0, 2, 0]);
     expect([...inv.tfs]).toEqual([1, 1, 0, 2, 0, 1, 1, 0, 0, 1, 1, 0, 1, 1]);
     expect(inv.docsPer).toEqual([3, 2]);
+  });
+
+  it('grows its log past the capacity it guessed from the text (one-letter words: a posting per 2 characters)', () => {
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789'.split('');
+    const docs = Array.from({ length: 200 }, (_, i) => ({
+      id: `d${String(i).padStart(3, '0')}`,
+      data: { title: letters[i % 36]!, body: letters.slice(i % 7).join(' ') },
+    }));
+    const chars = docs.reduce((n, d) => n + d.data.title.length + d.data.body.length, 0);
+    const inv = invertDocs(T, docs);
+    expect(inv.ordinals.length).toBeGreaterThan(logCapacity(chars));
+    // Against each document analyzed alone: every term's postings, in ordinal order, with their frequencies.
+    const expected = new Map<string, number[]>();
+    docs.forEach((d, o) => {
+      for (const [term, tf] of analyze(T, d).terms) expected.set(term, [...(expected.get(term) ?? []), o, ...tf]);
+    });
+    expect(inv.terms).toEqual([...expected.keys()].sort());
+    inv.terms.forEach((term, r) => {
+      const got: number[] = [];
+      for (let k = inv.starts[r]!; k < inv.starts[r + 1]!; k++)
+        got.push(inv.ordinals[k]!, inv.tfs[2 * k]!, inv.tfs[2 * k + 1]!);
+      expect(got, term).toEqual(expected.get(term));
+    });
   });
 });
