@@ -74,14 +74,18 @@ class PostingLog {
    * Per term id, side by side (one cache line, not three — a token's term is a random one of tens of
    * thousands): `LAST_ORDINAL`, `LAST_POSTING`, `POSTINGS`.
    */
-  terms: Int32Array = newTermState(1 << 12);
-  readonly table = new TermTable();
+  terms: Int32Array;
+  readonly table: TermTable;
 
-  /** `capacity`: the postings expected (more are room grown as needed). */
+  /** `capacity`: the postings expected, `expectedTerms` the distinct terms (both grow as needed). */
   constructor(
     readonly fields: number,
     capacity: number,
+    expectedTerms: number,
   ) {
+    this.table = new TermTable(expectedTerms);
+    // Sized as the table is, so both grow at the same term, if ever.
+    this.terms = newTermState(this.table.capacity);
     this.termIds = new Int32Array(capacity);
     this.ordinals = new Int32Array(capacity);
     this.tfs = new Uint16Array(capacity * fields);
@@ -141,6 +145,13 @@ class PostingLog {
  * growing from a small log instead copied ~20 MB of arrays per build.
  */
 export const logCapacity = (chars: number) => Math.ceil(chars / 6) + 1024;
+
+/**
+ * Distinct terms a build of `chars` characters is sized for: one per 128 characters, at least 4,096 (a
+ * 10,000-document corpus: 5.0 MB of text, ~47,000 terms, room for ~39,000 — a table of 131,072 slots either
+ * way). Tables grow past it, at some cost (terms.ts).
+ */
+export const expectedTerms = (chars: number) => Math.max(1 << 12, Math.ceil(chars / 128));
 
 /** Every field's text of every document: ordinal × fields + field. */
 function textsOf(t: TypeSearch, docs: readonly SearchDoc[]): { texts: string[]; chars: number } {
@@ -214,7 +225,7 @@ function groupByTerm(log: PostingLog, fields: number) {
 export function invertDocs(t: TypeSearch, docs: readonly SearchDoc[]): Inverted {
   const fields = t.fields.length;
   const { texts, chars } = textsOf(t, docs);
-  const log = new PostingLog(fields, logCapacity(chars));
+  const log = new PostingLog(fields, logCapacity(chars), expectedTerms(chars));
   const { norms, docsPer, lengths } = logDocs(t, texts, log);
   return { fields, ...groupByTerm(log, fields), norms, docsPer, lengths };
 }

@@ -44,20 +44,41 @@ function grownInt32(a: Int32Array<ArrayBuffer>, need: number): Int32Array<ArrayB
  * two), and the terms' code units are packed in one pool, so a token is compared without following a
  * pointer to a string somewhere in the heap — with ~47,000 distinct terms, those misses were most of a
  * lookup's cost.
+ *
+ * Sized up front from the terms expected: growing a table mid-build runs code the compiler has no
+ * feedback for, which throws away the compiled scan (a 10,000-document build lost ~30 ms to one rehash).
  */
 export class TermTable {
   readonly terms: string[] = [];
   /**
-   * The ids of the last {@link scan}'s tokens, in order: `ids[0 … count)`. Sized for most fields at once:
-   * growing it in the middle of a build makes the compiled scan start over.
+   * The ids of the last {@link scan}'s tokens, in order: `ids[0 … count)`. Sized for most fields at once,
+   * for the same reason.
    */
   ids = new Int32Array(1 << 14);
   /** Per slot: `[hash, id + 1]` (0 = empty). */
-  private slots = new Int32Array(2 << 16);
-  private mask = (1 << 16) - 1;
+  private slots: Int32Array;
+  private mask: number;
   /** The terms' code units, one after the other; term `id` is `pool[ends[id − 1] … ends[id])`. */
-  private pool = new Uint16Array(1 << 18);
-  private ends = new Int32Array(1 << 12);
+  private pool: Uint16Array;
+  private ends: Int32Array<ArrayBuffer>;
+
+  /** Terms the table holds before it grows (at least the terms expected). */
+  get capacity(): number {
+    return (this.mask + 1) / 2;
+  }
+
+  /** `expectedTerms`: distinct terms the table is sized for (it grows past them). */
+  constructor(expectedTerms = 1 << 12) {
+    const expected = Math.max(16, Math.min(expectedTerms, 1 << 20));
+    // Half full at most, so probes stay short.
+    let count = 1 << 4;
+    while (count < 2 * expected) count *= 2;
+    this.slots = new Int32Array(2 * count);
+    this.mask = count - 1;
+    // Room for every term the slots take before they are rehashed (then these may grow too).
+    this.pool = new Uint16Array(count * 6);
+    this.ends = new Int32Array(count / 2);
+  }
 
   /**
    * Tokenize `text` (tokenize's tokens, in order) into {@link ids}; the token count.
