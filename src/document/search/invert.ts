@@ -143,15 +143,19 @@ class PostingLog {
  * average under 5 letters plus a separator, and a word repeated in a document is one posting, so this
  * is usually enough (a 10,000-document corpus: 5.0 MB of text, 0.70 million postings, room for 0.83);
  * growing from a small log instead copied ~20 MB of arrays per build.
+ *
+ * @example
+ * logCapacity(5_000_000); // 834,358
  */
 export const logCapacity = (chars: number) => Math.ceil(chars / 6) + 1024;
 
 /**
- * Distinct terms a build of `chars` characters is sized for: one per 128 characters, at least 4,096 (a
- * 10,000-document corpus: 5.0 MB of text, ~47,000 terms, room for ~39,000 — a table of 131,072 slots either
- * way). Tables grow past it, at some cost (terms.ts).
+ * Distinct terms a build of `chars` characters is sized for: one per 128 characters, from 4,096 to 65,536
+ * (a 10,000-document corpus: 5.0 MB of text, ~47,000 terms, room for ~39,000 — a table of 131,072 slots
+ * either way). A vocabulary grows slower than its text, and a table much larger than its terms costs
+ * cache misses on every token; tables grow past it, at some cost (terms.ts).
  */
-export const expectedTerms = (chars: number) => Math.max(1 << 12, Math.ceil(chars / 128));
+const expectedTerms = (chars: number) => Math.min(1 << 16, Math.max(1 << 12, Math.ceil(chars / 128)));
 
 /** Every field's text of every document: ordinal × fields + field. */
 function textsOf(t: TypeSearch, docs: readonly SearchDoc[]): { texts: string[]; chars: number } {
