@@ -62,14 +62,16 @@ function newTermState(count: number): Int32Array {
 }
 
 /**
- * Postings in document order as they are made: term id, ordinal and frequencies per posting. A
- * frequency fits 16 bits: a field's text is cut at 100,000 characters, so it has at most 50,000 tokens.
+ * Postings in document order as they are made: term id and frequencies per posting, and where each
+ * document's postings end (a posting's ordinal is its document's, not stored again). A frequency fits
+ * 16 bits: a field's text is cut at 100,000 characters, so it has at most 50,000 tokens.
  */
 class PostingLog {
   count = 0;
   termIds: Int32Array;
-  ordinals: Int32Array;
   tfs: Uint16Array;
+  /** Per ordinal: the log's count after that document. */
+  readonly docEnds: Int32Array;
   /**
    * Per term id, side by side (one cache line, not three — a token's term is a random one of tens of
    * thousands): `LAST_ORDINAL`, `LAST_POSTING`, `POSTINGS`.
@@ -80,14 +82,15 @@ class PostingLog {
   /** `capacity`: the postings expected, `expectedTerms` the distinct terms (both grow as needed). */
   constructor(
     readonly fields: number,
+    docs: number,
     capacity: number,
     expectedTerms: number,
   ) {
+    this.docEnds = new Int32Array(docs);
     this.table = new TermTable(expectedTerms);
     // Sized as the table is, so both grow at the same term, if ever.
     this.terms = newTermState(this.table.capacity);
     this.termIds = new Int32Array(capacity);
-    this.ordinals = new Int32Array(capacity);
     this.tfs = new Uint16Array(capacity * fields);
   }
 
@@ -104,7 +107,7 @@ class PostingLog {
       const terms = this.terms;
       let p = terms[at + LAST_POSTING]!;
       if (terms[at + LAST_ORDINAL] !== ordinal) {
-        p = this.newPosting(ids[k]!, ordinal);
+        p = this.newPosting(ids[k]!);
         terms[at + LAST_ORDINAL] = ordinal;
         terms[at + LAST_POSTING] = p;
         terms[at + POSTINGS]!++;
@@ -118,15 +121,13 @@ class PostingLog {
     return this.terms[id * TERM_STRIDE + POSTINGS]!;
   }
 
-  private newPosting(id: number, ordinal: number): number {
+  private newPosting(id: number): number {
     const k = this.count++;
-    if (k >= this.ordinals.length) {
+    if (k >= this.termIds.length) {
       this.termIds = grown(this.termIds, k + 1);
-      this.ordinals = grown(this.ordinals, k + 1);
       this.tfs = grown16(this.tfs, (k + 1) * this.fields);
     }
     this.termIds[k] = id;
-    this.ordinals[k] = ordinal;
     return k;
   }
 
@@ -188,6 +189,7 @@ function logDocs(t: TypeSearch, texts: readonly string[], log: PostingLog) {
       lengths[f]! += n;
       if (n > 0) docsPer[f]!++;
     }
+    log.docEnds[ordinal] = log.count;
   }
   return { norms, docsPer, lengths };
 }
@@ -199,7 +201,8 @@ function logDocs(t: TypeSearch, texts: readonly string[], log: PostingLog) {
 function groupByTerm(log: PostingLog, fields: number) {
   const byId = log.table.terms;
   const order = termOrder(byId);
-  const terms = Array.from(order, (id) => byId[id]!);
+  const terms: string[] = [];
+  for (let r = 0; r < order.length; r++) terms.push(byId[order[r]!]!);
   const starts = new Int32Array(terms.length + 1);
   // Where the next posting of term id goes.
   const next = new Int32Array(terms.length);
@@ -209,10 +212,13 @@ function groupByTerm(log: PostingLog, fields: number) {
   }
   const ordinals = new Int32Array(log.count);
   const tfs = new Int32Array(log.count * fields);
-  for (let k = 0; k < log.count; k++) {
-    const to = next[log.termIds[k]!]!++;
-    ordinals[to] = log.ordinals[k]!;
-    for (let f = 0; f < fields; f++) tfs[to * fields + f] = log.tfs[k * fields + f]!;
+  let k = 0;
+  for (let ordinal = 0; ordinal < log.docEnds.length; ordinal++) {
+    for (const end = log.docEnds[ordinal]!; k < end; k++) {
+      const to = next[log.termIds[k]!]!++;
+      ordinals[to] = ordinal;
+      for (let f = 0; f < fields; f++) tfs[to * fields + f] = log.tfs[k * fields + f]!;
+    }
   }
   return { terms, starts, ordinals, tfs };
 }
@@ -229,7 +235,7 @@ function groupByTerm(log: PostingLog, fields: number) {
 export function invertDocs(t: TypeSearch, docs: readonly SearchDoc[]): Inverted {
   const fields = t.fields.length;
   const { texts, chars } = textsOf(t, docs);
-  const log = new PostingLog(fields, logCapacity(chars), expectedTerms(chars));
+  const log = new PostingLog(fields, docs.length, logCapacity(chars), expectedTerms(chars));
   const { norms, docsPer, lengths } = logDocs(t, texts, log);
   return { fields, ...groupByTerm(log, fields), norms, docsPer, lengths };
 }
