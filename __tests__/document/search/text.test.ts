@@ -99,6 +99,18 @@ describe('fieldText', () => {
     );
   });
 
+  it("reads a string met through objects alone as the general walk does (the build's usual field)", () => {
+    const d = { id: 'a', data: { post: { title: 'Deep title', n: 'x' }, s: 'top' } };
+    expect(fieldText(d, 'data.post.title')).toBe('Deep title');
+    expect(fieldText(d, 'data.s')).toBe('top');
+    expect(fieldText({ id: 'a', data: 'whole' }, 'data')).toBe('whole');
+    // Past a string, inherited keys and arrays on the way: the general walk's answers.
+    expect(fieldText(d, 'data.s.length')).toBe('');
+    expect(fieldText(d, 'data.post.toString')).toBe('');
+    expect(fieldText({ id: 'a', data: { list: [{ t: 'one' }, { t: 'two' }] } }, 'data.list.t')).toBe('one two');
+    expect(fieldText({ id: 'a', data: { t: 'y'.repeat(150_000) } }, 'data.t')).toBe('y'.repeat(MAX_FIELD_TEXT_CHARS));
+  });
+
   it('cuts the text at 100,000 characters', () => {
     expect(fieldText({ id: 'a', data: { t: 'x'.repeat(200_000) } }, 'data.t').length).toBe(MAX_FIELD_TEXT_CHARS);
   });
