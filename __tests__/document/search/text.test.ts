@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { fieldText, MAX_FIELD_TEXT_CHARS, MAX_TOKEN_CHARS, tokenize } from '../../../src/document/search/index.js';
+import { TermTable } from '../../../src/document/search/terms.js';
 import { codePoints } from '../../../src/document/search/text.js';
 
 /** The tokenizer as it was before its ASCII fast path: the definition the fast path must agree with. */
@@ -98,7 +99,50 @@ describe('fieldText', () => {
     );
   });
 
+  it("reads a string met through objects alone as the general walk does (the build's usual field)", () => {
+    const d = { id: 'a', data: { post: { title: 'Deep title', n: 'x' }, s: 'top' } };
+    expect(fieldText(d, 'data.post.title')).toBe('Deep title');
+    expect(fieldText(d, 'data.s')).toBe('top');
+    expect(fieldText({ id: 'a', data: 'whole' }, 'data')).toBe('whole');
+    // Past a string, inherited keys and arrays on the way: the general walk's answers.
+    expect(fieldText(d, 'data.s.length')).toBe('');
+    expect(fieldText(d, 'data.post.toString')).toBe('');
+    expect(fieldText({ id: 'a', data: { list: [{ t: 'one' }, { t: 'two' }] } }, 'data.list.t')).toBe('one two');
+    expect(fieldText({ id: 'a', data: { t: 'y'.repeat(150_000) } }, 'data.t')).toBe('y'.repeat(MAX_FIELD_TEXT_CHARS));
+  });
+
   it('cuts the text at 100,000 characters', () => {
     expect(fieldText({ id: 'a', data: { t: 'x'.repeat(200_000) } }, 'data.t').length).toBe(MAX_FIELD_TEXT_CHARS);
+  });
+});
+
+describe('TermTable.scan (the build reads text in place)', () => {
+  it('gives the ids of tokenize’s tokens, a term the same id wherever it is met', () => {
+    const unit = fc.oneof(
+      fc.integer({ min: 0, max: 127 }).map((c) => String.fromCharCode(c)),
+      fc.constantFrom('É', 'ﬁ', '東', '🎉', 'a'.repeat(64), 'B'.repeat(65)),
+    );
+    fc.assert(
+      fc.property(fc.array(fc.string({ unit, maxLength: 40 }), { maxLength: 8 }), (texts) => {
+        const table = new TermTable();
+        for (const text of texts) {
+          const n = table.scan(text);
+          expect([...table.ids.subarray(0, n)].map((id) => table.terms[id])).toEqual(tokenize(text));
+        }
+        expect(new Set(table.terms).size).toBe(table.terms.length);
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('grows past its first buffer, pool and slots', () => {
+    const table = new TermTable();
+    const words = Array.from({ length: 70_000 }, (_, i) => `W${i.toString(36)}x`);
+    const n = table.scan(words.join(' '));
+    expect(n).toBe(70_000); // past the 16,384 ids of the first buffer
+    expect(table.terms.length).toBe(70_000);
+    expect(table.terms[table.ids[69_999]!]).toBe(words[69_999]!.toLowerCase());
+    expect(table.scan(`${words[12_345]} ${words[0]}`)).toBe(2);
+    expect([...table.ids.subarray(0, 2)]).toEqual([12_345, 0]);
   });
 });

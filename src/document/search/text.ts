@@ -42,6 +42,31 @@ function valuesAt(v: unknown, path: readonly string[], i: number, out: unknown[]
   valuesAt((v as Record<string, unknown>)[path[i]!], path, i + 1, out);
 }
 
+/** Field paths split once: a build asks for the same one or two fields of every document. */
+const PATHS = new Map<string, readonly string[]>();
+
+function pathOf(field: string): readonly string[] {
+  let path = PATHS.get(field);
+  if (path === undefined) {
+    path = field === 'data' ? [] : field.slice(5).split('.');
+    if (PATHS.size < 256) PATHS.set(field, path);
+  }
+  return path;
+}
+
+/**
+ * The string at `path` when the way down meets only objects (the usual field): what the general walk
+ * below gives for it (one leaf, joined alone), without its arrays. Anything else: undefined.
+ */
+function stringAt(v: unknown, path: readonly string[]): string | undefined {
+  let at = v;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key)) return undefined;
+    at = (at as Record<string, unknown>)[key];
+  }
+  return typeof at === 'string' ? at : undefined;
+}
+
 /**
  * The searchable text of `field` (`id` or `data.<dotted path>`) in a document, cut at
  * {@link MAX_FIELD_TEXT_CHARS} characters.
@@ -52,7 +77,10 @@ function valuesAt(v: unknown, path: readonly string[], i: number, out: unknown[]
  */
 export function fieldText(doc: SearchDoc, field: string): string {
   if (field === 'id') return doc.id.slice(0, MAX_FIELD_TEXT_CHARS);
-  const path = field === 'data' ? [] : field.slice(5).split('.');
+  const path = pathOf(field);
+  const direct = stringAt(doc.data, path);
+  if (direct !== undefined)
+    return direct.length > MAX_FIELD_TEXT_CHARS ? direct.slice(0, MAX_FIELD_TEXT_CHARS) : direct;
   const found: unknown[] = [];
   valuesAt(doc.data, path, 0, found);
   const leaves: string[] = [];
