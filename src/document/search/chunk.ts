@@ -3,49 +3,24 @@
  * posting would not fit; a term too large for the space left continues in the next shard (whose lower
  * bound is then `[term, ordinal]`), so a huge term's postings span shards.
  */
-import { numberLength } from './codec.js';
+import { streamChars } from './bits.js';
+import { cutPoint } from './cut.js';
 import type { Key } from './manifest.js';
-import { type Line, type Posting, sharedPrefix, utf8Length } from './shard.js';
+import { lineBits, type PostingCoding } from './postings.js';
+import { flatOf, type Line, termLineBytes } from './shard.js';
 
-/** Characters of one encoded posting after `prev`. */
-function postingLength(p: Posting, prev: number, fields: number): number {
-  const m = (1 << fields) - 1;
-  let mask = 0;
-  let allOne = 1;
-  let present = 0;
-  let tfs = 0;
-  for (let f = 0; f < fields; f++) {
-    const tf = p.tf[f]!;
-    if (tf > 0) {
-      mask |= 1 << f;
-      present++;
-      tfs += numberLength(tf - 1);
-      if (tf !== 1) allOne = 0;
-    }
-  }
-  const head = ((p.ordinal - prev - 1) * m + (mask - 1)) * 2 + allOne;
-  return numberLength(head) + present + (allOne ? 0 : tfs);
-}
-
-/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
-function termBytes(term: string, prev: string): number {
-  return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
-}
-
-/** Bytes of a shard's lines as encoded. */
-export function shardBytes(lines: readonly Line[], fields: number): number {
+/**
+ * Bytes of a shard's lines as encoded.
+ *
+ * @example
+ * shardBytes(lines, postingCoding([8, 28])); // encodeShard(lines, coding).length
+ */
+export function shardBytes(lines: readonly Line[], c: PostingCoding): number {
   let n = 0;
-  for (const [i, l] of lines.entries())
-    n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
-  return n;
-}
-
-function postingsBytes(postings: readonly Posting[], fields: number): number {
-  let n = 0;
-  let prev = -1;
-  for (const p of postings) {
-    n += postingLength(p, prev, fields);
-    prev = p.ordinal;
+  for (const [i, l] of lines.entries()) {
+    n +=
+      termLineBytes(l.term, lines[i - 1]?.term ?? '') +
+      streamChars(lineBits(flatOf(l.postings, c.fields), c, 0, l.postings.length));
   }
   return n;
 }
@@ -55,40 +30,41 @@ function postingsBytes(postings: readonly Posting[], fields: number): number {
  * A build passes FILL · its bound.
  *
  * @example
- * chunkLines(lines, 2, 131072); // [[...lines of shard 0], [...lines of shard 1]]
+ * chunkLines(lines, postingCoding([8, 28]), 131072); // [[...lines of shard 0], [...lines of shard 1]]
  */
-export function chunkLines(lines: readonly Line[], fields: number, maxBytes: number): Line[][] {
+export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: number): Line[][] {
   const chunks: Line[][] = [];
   let cur: Line[] = [];
   let curBytes = 0;
   for (const line of lines) {
-    const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+    const flat = flatOf(line.postings, c.fields);
+    const count = line.postings.length;
+    const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streamChars(lineBits(flat, c, 0, count));
     if (curBytes + whole <= maxBytes) {
       // The usual case: the whole line fits, no copy of its postings.
       cur.push(line);
       curBytes += whole;
       continue;
     }
-    let piece: Posting[] = [];
-    let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
-    let prev = -1;
-    for (const p of line.postings) {
-      let pb = postingLength(p, prev, fields);
-      if (curBytes + pieceBytes + pb > maxBytes && (piece.length > 0 || cur.length > 0)) {
-        if (piece.length > 0) cur.push({ term: line.term, postings: piece });
+    // Too large for the space left: as many postings as fit, the rest in the next shard(s).
+    for (let from = 0; from < count; ) {
+      const head = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '');
+      const to = cutPoint(flat, c, from, count, maxBytes - curBytes - head, cur.length === 0);
+      if (to === from) {
         chunks.push(cur);
         cur = [];
         curBytes = 0;
-        piece = [];
-        pieceBytes = termBytes(line.term, '');
-        pb = postingLength(p, -1, fields);
+        continue;
       }
-      piece.push(p);
-      pieceBytes += pb;
-      prev = p.ordinal;
+      cur.push({ term: line.term, postings: line.postings.slice(from, to) });
+      curBytes += head + streamChars(lineBits(flat, c, from, to));
+      from = to;
+      if (from < count) {
+        chunks.push(cur);
+        cur = [];
+        curBytes = 0;
+      }
     }
-    cur.push({ term: line.term, postings: piece });
-    curBytes += pieceBytes;
   }
   if (cur.length > 0 || chunks.length === 0) chunks.push(cur);
   return chunks;
@@ -105,13 +81,13 @@ export const FILL = 0.75;
  * fit stay one shard.
  *
  * @example
- * resplit(lines, 2, 131072); // [lines] when they fit, else two or more even shards
+ * resplit(lines, postingCoding([8, 28]), 131072); // [lines] when they fit, else two or more even shards
  */
-export function resplit(lines: readonly Line[], fields: number, maxBytes: number): Line[][] {
-  const bytes = shardBytes(lines, fields);
+export function resplit(lines: readonly Line[], c: PostingCoding, maxBytes: number): Line[][] {
+  const bytes = shardBytes(lines, c);
   if (bytes <= maxBytes) return [[...lines]];
   const pieces = Math.ceil(bytes / (FILL * maxBytes));
-  return chunkLines(lines, fields, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
+  return chunkLines(lines, c, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
 }
 
 /** The first key of a non-empty shard. */

@@ -315,7 +315,7 @@ export function updateSearch(
     deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id)!)),
     m.fields.length,
   );
-  let deltaBytes = encodeDelta(entries, m.fields.length);
+  let deltaBytes = encodeDelta(entries, m);
   // A full delta is merged whole into the shards its keys fall in (read in round 3), then emptied.
   const merge = deltaBytes.length > deltaBound(opts.maxShardBytes) ? changesByShard(m, mergeChanges(entries)) : null;
   const shardPaths = [...(merge?.keys() ?? [])].sort((a, b) => a - b).map((i) => shardPathOf(m, i));
