@@ -54,6 +54,11 @@ function shiftDown(v: number, k: number): number {
   return v < 2 ** 31 ? v >>> k : Math.floor(v / 2 ** k);
 }
 
+/** gamma(x) as one number of 2n + 1 bits, n = ⌊log2 x⌋ < 8: n ones, a zero, x's low n bits. */
+function smallGamma(x: number, n: number): number {
+  return (((1 << n) - 1) << (n + 1)) | (x & ((1 << n) - 1));
+}
+
 /** 2^n − 1: n ones. */
 function onesOf(n: number): number {
   return n < 31 ? (1 << n) - 1 : 2 ** n - 1;
@@ -80,12 +85,12 @@ export class BitWriter {
 
   /** The low `n` (≤ 32) bits of `v` (a whole number ≥ 0), high bit first. */
   bits(v: number, n: number): void {
-    if (n > 16) {
+    if (n > 18) {
       this.bits(Math.floor(v / 65536), n - 16);
       this.bits(v, 16);
       return;
     }
-    // Integer ops only: acc < 2^13 before, so below 2^29 after. `&` keeps v's low bits even past 2^31.
+    // Integer ops only: acc < 2^13 before, so below 2^31 after. `&` keeps v's low bits even past 2^31.
     this.acc = (this.acc << n) | (v & ((1 << n) - 1));
     this.held += n;
     while (this.held >= PAIR_BITS) {
@@ -100,6 +105,10 @@ export class BitWriter {
   /** gamma(x), x ≥ 1. */
   gamma(x: number): void {
     const n = log2Floor(x);
+    if (n < 8) {
+      this.bits(smallGamma(x, n), 2 * n + 1);
+      return;
+    }
     this.bits(onesOf(n), n);
     this.bits(0, 1);
     this.bits(x, n);
@@ -107,7 +116,14 @@ export class BitWriter {
 
   /** expGolomb(v, k). */
   expGolomb(v: number, k: number): void {
-    this.gamma(shiftDown(v, k) + 1);
+    const q = shiftDown(v, k) + 1;
+    const n = log2Floor(q);
+    if (2 * n + 1 + k <= 18 && v < 2 ** 31) {
+      // One call for the usual case (the build writes ~700,000 of these for 10,000 documents).
+      this.bits((smallGamma(q, n) << k) | (v & ((1 << k) - 1)), 2 * n + 1 + k);
+      return;
+    }
+    this.gamma(q);
     this.bits(v, k);
   }
 

@@ -46,7 +46,7 @@ export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 export function flatOf(postings: readonly Posting[], fields: number): FlatPostings {
   const ordinals = new Int32Array(postings.length);
   const tfs = new Int32Array(postings.length * fields);
-  const norms = new Int32Array(postings.length * fields);
+  const norms = new Uint8Array(postings.length * fields);
   postings.forEach((p, i) => {
     ordinals[i] = p.ordinal;
     for (let f = 0; f < fields; f++) {
