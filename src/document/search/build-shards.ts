@@ -5,7 +5,7 @@
  */
 import { BitWriter, streamChars } from './bits.js';
 import { ByteWriter } from './codec.js';
-import { cutPoint } from './cut.js';
+import { closesBeforeGroup, cutPoint, groupBytes } from './cut.js';
 import type { Inverted } from './invert.js';
 import type { Key } from './manifest.js';
 import { type FlatPostings, lineBits, type PostingCoding, writeLinePostings } from './postings.js';
@@ -67,11 +67,19 @@ function cutTerm(inv: Inverted, flat: FlatPostings, c: PostingCoding, r: number,
  */
 export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): Run[][] {
   const flat = flatOfInverted(inv);
+  const streams = new Float64Array(inv.terms.length);
+  const lines = new Float64Array(inv.terms.length);
+  for (let r = 0; r < inv.terms.length; r++) {
+    streams[r] = streamChars(lineBits(flat, c, inv.starts[r]!, inv.starts[r + 1]!));
+    lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams[r]!;
+  }
+  const groups = groupBytes(inv.terms, lines);
   const cut: Cut = { chunks: [], cur: [], curBytes: 0 };
   for (let r = 0; r < inv.terms.length; r++) {
+    if (cut.cur.length > 0 && closesBeforeGroup(cut.curBytes, groups[r]!, maxBytes)) closeShard(cut);
     const from = inv.starts[r]!;
     const to = inv.starts[r + 1]!;
-    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + streamChars(lineBits(flat, c, from, to));
+    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + streams[r]!;
     if (cut.curBytes + whole <= maxBytes) {
       cut.cur.push({ term: r, from, to });
       cut.curBytes += whole;

@@ -4,8 +4,8 @@
  * commits every file returned.
  */
 import { InvalidConfig } from '../../core/errors.js';
-import { chunkRuns, encodeRuns, firstRunKey } from './build-shards.js';
-import { FILL } from './chunk.js';
+import { chunkRuns, encodeRuns, firstRunKey, type Run } from './build-shards.js';
+import { FILL, separatorKey } from './chunk.js';
 import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { type Inverted, invertDocs } from './invert.js';
@@ -60,6 +60,12 @@ function baseNorms(inv: Inverted): number[] {
   return inv.docsPer.map((docs, f) => (docs === 0 ? 0 : normOf(Math.round(inv.lengths[f]! / docs))));
 }
 
+/** A shard's lower bound after the shard `prev` (chunk.ts separatorKey). */
+function lowerOf(inv: Inverted, prev: readonly Run[], runs: readonly Run[]) {
+  const last = prev[prev.length - 1];
+  return separatorKey(last ? inv.terms[last.term]! : '', firstRunKey(inv, runs));
+}
+
 function sortedDocs(docs: readonly SearchDoc[]): SearchDoc[] {
   const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   sorted.forEach((d, i) => {
@@ -110,7 +116,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
     free: [],
     buckets: bucketCountFor(sorted.length),
     nextShard: chunks.length,
-    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstRunKey(inv, c) })),
+    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : lowerOf(inv, chunks[i - 1]!, c) })),
   };
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));

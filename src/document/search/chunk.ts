@@ -4,7 +4,7 @@
  * bound is then `[term, ordinal]`), so a huge term's postings span shards.
  */
 import { streamChars } from './bits.js';
-import { cutPoint } from './cut.js';
+import { closesBeforeGroup, cutPoint, groupBytes } from './cut.js';
 import type { Key } from './manifest.js';
 import { lineBits, type PostingCoding } from './postings.js';
 import { flatOf, type Line, termLineBytes } from './shard.js';
@@ -36,10 +36,22 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
   const chunks: Line[][] = [];
   let cur: Line[] = [];
   let curBytes = 0;
-  for (const line of lines) {
-    const flat = flatOf(line.postings, c.fields);
+  const flats = lines.map((l) => flatOf(l.postings, c.fields));
+  const streams = lines.map((l, i) => streamChars(lineBits(flats[i]!, c, 0, l.postings.length)));
+  const terms = lines.map((l) => l.term);
+  const groups = groupBytes(
+    terms,
+    streams.map((n, i) => termLineBytes(terms[i]!, terms[i - 1] ?? '') + n),
+  );
+  for (const [i, line] of lines.entries()) {
+    if (cur.length > 0 && closesBeforeGroup(curBytes, groups[i]!, maxBytes)) {
+      chunks.push(cur);
+      cur = [];
+      curBytes = 0;
+    }
+    const flat = flats[i]!;
     const count = line.postings.length;
-    const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streamChars(lineBits(flat, c, 0, count));
+    const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streams[i]!;
     if (curBytes + whole <= maxBytes) {
       // The usual case: the whole line fits, no copy of its postings.
       cur.push(line);
@@ -93,4 +105,29 @@ export function resplit(lines: readonly Line[], c: PostingCoding, maxBytes: numb
 /** The first key of a non-empty shard. */
 export function firstKey(lines: readonly Line[]): Key {
   return [lines[0]!.term, lines[0]!.postings[0]!.ordinal];
+}
+
+/**
+ * The lower bound of a shard whose first key is `first`, after a shard whose last term is `prevLast`:
+ * the shortest start of `first`'s term above `prevLast`, at ordinal 0 (suffix truncation, as B-trees
+ * do), or `first` itself when a term continues across the cut. A word's range then starts in the shard
+ * that holds it, not at the end of the one before: `shardsForRange('bo')` reads the shard starting at
+ * "bo", not also the one ending at "bizu".
+ *
+ * @example
+ * separatorKey('bizu', ['bobaga', 281]); // ['bo', 0]
+ */
+export function separatorKey(prevLast: string, first: Key): Key {
+  const term = first[0];
+  if (term === prevLast) return first;
+  for (let n = 1; n < term.length; n++) {
+    if (isLowSurrogate(term.charCodeAt(n))) continue;
+    const start = term.slice(0, n);
+    if (start > prevLast) return [start, 0];
+  }
+  return [term, 0];
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }

@@ -35,3 +35,42 @@ export function cutPoint(
   }
   return lo;
 }
+
+/**
+ * Per line: the bytes of the lines from it to the end of its group — the terms sharing its first
+ * TYPO_PREFIX_CHARS code points, the range a typo-tolerant word reads (match.ts) — when it starts one,
+ * else 0. `bytes[i]` is line i's size after line i − 1.
+ *
+ * @example
+ * groupBytes(['saba', 'sabi', 'sela'], [10, 6, 9]); // [16, 0, 9]
+ */
+export function groupBytes(terms: readonly string[], bytes: ArrayLike<number>): Float64Array {
+  const out = new Float64Array(terms.length);
+  let sum = 0;
+  for (let i = terms.length - 1; i >= 0; i--) {
+    sum += bytes[i]!;
+    if (i === 0 || groupOf(terms[i]!) !== groupOf(terms[i - 1]!)) {
+      out[i] = sum;
+      sum = 0;
+    }
+  }
+  return out;
+}
+
+function groupOf(term: string): string {
+  const second = term.codePointAt(0)! > 0xffff ? 2 : 1;
+  const end = second >= term.length ? term.length : second + (term.codePointAt(second)! > 0xffff ? 2 : 1);
+  return term.slice(0, end);
+}
+
+/**
+ * Whether a shard of `curBytes` closes before a group of `group` bytes: when the group would not fit
+ * and the shard is at least half full, so that a word's range is read from one shard rather than the
+ * ends of two (at the cost of shards a little less full).
+ *
+ * @example
+ * closesBeforeGroup(70_000, 30_000, 98_304); // true
+ */
+export function closesBeforeGroup(curBytes: number, group: number, maxBytes: number): boolean {
+  return group > 0 && curBytes + group > maxBytes && curBytes >= maxBytes / 2;
+}
