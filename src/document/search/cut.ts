@@ -5,8 +5,8 @@
  * its parameter). The build (build-shards.ts) and the writes (chunk.ts) cut alike, so both give the
  * same shards.
  */
-import { streamChars } from './bits.js';
-import { type FlatPostings, lineBits, type PostingCoding } from './postings.js';
+import { expGolombBits, streamChars } from './bits.js';
+import { type FlatPostings, K_BITS, lineK, type PostingCoding, postingBodyBits } from './postings.js';
 
 /**
  * The end of the longest piece from `from` (at most `to`) whose postings take at most `room` bytes; at
@@ -24,7 +24,8 @@ export function cutPoint(
   room: number,
   alone: boolean,
 ): number {
-  const fits = (end: number) => streamChars(lineBits(p, c, from, end)) <= room;
+  const sums = new Map<number, Float64Array>();
+  const fits = (end: number) => streamChars(pieceBits(p, c, from, end, to, sums)) <= room;
   if (!fits(from + 1)) return alone ? from + 1 : from;
   let lo = from + 1;
   let hi = to;
@@ -34,6 +35,34 @@ export function cutPoint(
     else hi = mid - 1;
   }
   return lo;
+}
+
+/**
+ * `lineBits(p, c, from, end)` without a pass over the piece per probe: for each k the search meets, the
+ * running sums of the postings' bits after the first (a term of 100,000 postings is cut in a few passes,
+ * not one per probe).
+ */
+function pieceBits(
+  p: FlatPostings,
+  c: PostingCoding,
+  from: number,
+  end: number,
+  to: number,
+  cache: Map<number, Float64Array>,
+): number {
+  const k = lineK(p, from, end);
+  let sums = cache.get(k);
+  if (!sums) {
+    // sums[j]: bits of postings from + 1 … from + j − 1, each after the one before it.
+    sums = new Float64Array(to - from + 1);
+    for (let i = from + 1; i < to; i++) {
+      const gap = p.ordinals[i]! - p.ordinals[i - 1]! - 1;
+      sums[i - from + 1] = sums[i - from]! + expGolombBits(gap, k) + postingBodyBits(p, i, c);
+    }
+    cache.set(k, sums);
+  }
+  const first = expGolombBits(p.ordinals[from]!, k) + postingBodyBits(p, from, c);
+  return K_BITS + first + sums[end - from]! - sums[1]!;
 }
 
 /**

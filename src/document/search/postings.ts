@@ -27,7 +27,7 @@ export interface PostingCoding {
 }
 
 /** Bits of a line's k. */
-const K_BITS = 5;
+export const K_BITS = 5;
 
 /**
  * The coding of a type whose manifest gives these base norms.
@@ -84,7 +84,7 @@ function shapeOf(p: FlatPostings, i: number, fields: number): number {
 }
 
 /** Bits of the shape and norms of posting i. */
-function postingBodyBits(p: FlatPostings, i: number, c: PostingCoding): number {
+export function postingBodyBits(p: FlatPostings, i: number, c: PostingCoding): number {
   const shape = shapeOf(p, i, c.fields);
   const mask = shape & (NOT_ALL_ONE - 1);
   const at = (p.normByOrdinal ? p.ordinals[i]! : i) * c.fields;
