@@ -114,8 +114,10 @@ describe('shard cuts', () => {
     expect(separatorKey('a', ['😀x', 0])).toEqual(['😀', 0]);
   });
 
-  it('two-letter groups: their bytes at their first line; a half-full shard closes before one that does not fit', () => {
-    expect([...groupBytes(['saba', 'sabi', 'sela', 'seto', 'z'], [10, 6, 9, 1, 4])]).toEqual([16, 0, 10, 0, 4]);
+  it('two- and three-letter groups: their bytes at their first line; a half-full shard closes before one that does not fit', () => {
+    expect([...groupBytes(['saba', 'sabi', 'sela', 'seto', 'z'], [10, 6, 9, 1, 4], 2)]).toEqual([16, 0, 10, 0, 4]);
+    expect([...groupBytes(['saba', 'sabi', 'sela', 'seto', 'z'], [10, 6, 9, 1, 4], 3)]).toEqual([16, 0, 9, 1, 4]);
+    expect([...groupBytes(['😀😀a', '😀😀b', '😀x'], [1, 2, 3], 2)]).toEqual([3, 0, 3]);
     expect(closesBeforeGroup(60, 50, 100)).toBe(true);
     expect(closesBeforeGroup(40, 70, 100)).toBe(false); // less than half full: fill it
     expect(closesBeforeGroup(60, 40, 100)).toBe(false); // the group fits

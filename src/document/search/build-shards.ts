@@ -5,7 +5,7 @@
  */
 import { BitWriter, streamChars } from './bits.js';
 import { ByteWriter } from './codec.js';
-import { closesBeforeGroup, cutPoint, groupBytes } from './cut.js';
+import { cutPoint, groupCuts } from './cut.js';
 import type { Inverted } from './invert.js';
 import type { Key } from './manifest.js';
 import { type FlatPostings, lineBits, type PostingCoding, writeLinePostings } from './postings.js';
@@ -73,10 +73,10 @@ export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): Ru
     streams[r] = streamChars(lineBits(flat, c, inv.starts[r]!, inv.starts[r + 1]!));
     lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams[r]!;
   }
-  const groups = groupBytes(inv.terms, lines);
+  const closes = groupCuts(inv.terms, lines);
   const cut: Cut = { chunks: [], cur: [], curBytes: 0 };
   for (let r = 0; r < inv.terms.length; r++) {
-    if (cut.cur.length > 0 && closesBeforeGroup(cut.curBytes, groups[r]!, maxBytes)) closeShard(cut);
+    if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes)) closeShard(cut);
     const from = inv.starts[r]!;
     const to = inv.starts[r + 1]!;
     const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + streams[r]!;

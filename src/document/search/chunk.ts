@@ -4,7 +4,7 @@
  * bound is then `[term, ordinal]`), so a huge term's postings span shards.
  */
 import { streamChars } from './bits.js';
-import { closesBeforeGroup, cutPoint, groupBytes } from './cut.js';
+import { cutPoint, groupCuts } from './cut.js';
 import type { Key } from './manifest.js';
 import { lineBits, type PostingCoding } from './postings.js';
 import { flatOf, type Line, termLineBytes } from './shard.js';
@@ -39,12 +39,12 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
   const flats = lines.map((l) => flatOf(l.postings, c.fields));
   const streams = lines.map((l, i) => streamChars(lineBits(flats[i]!, c, 0, l.postings.length)));
   const terms = lines.map((l) => l.term);
-  const groups = groupBytes(
+  const closes = groupCuts(
     terms,
     streams.map((n, i) => termLineBytes(terms[i]!, terms[i - 1] ?? '') + n),
   );
   for (const [i, line] of lines.entries()) {
-    if (cur.length > 0 && closesBeforeGroup(curBytes, groups[i]!, maxBytes)) {
+    if (cur.length > 0 && closes(i, curBytes, maxBytes)) {
       chunks.push(cur);
       cur = [];
       curBytes = 0;

@@ -66,19 +66,19 @@ function pieceBits(
 }
 
 /**
- * Per line: the bytes of the lines from it to the end of its group — the terms sharing its first
- * TYPO_PREFIX_CHARS code points, the range a typo-tolerant word reads (match.ts) — when it starts one,
- * else 0. `bytes[i]` is line i's size after line i − 1.
+ * Per line: the bytes of the lines from it to the end of its group — the terms sharing its first `chars`
+ * code points: 2 is the range a typo-tolerant word reads (match.ts TYPO_PREFIX_CHARS), 3 a 3-letter
+ * prefix's — when it starts one, else 0. `bytes[i]` is line i's size after line i − 1.
  *
  * @example
- * groupBytes(['saba', 'sabi', 'sela'], [10, 6, 9]); // [16, 0, 9]
+ * groupBytes(['saba', 'sabi', 'sela'], [10, 6, 9], 2); // [16, 0, 9]
  */
-export function groupBytes(terms: readonly string[], bytes: ArrayLike<number>): Float64Array {
+export function groupBytes(terms: readonly string[], bytes: ArrayLike<number>, chars: number): Float64Array {
   const out = new Float64Array(terms.length);
   let sum = 0;
   for (let i = terms.length - 1; i >= 0; i--) {
     sum += bytes[i]!;
-    if (i === 0 || groupOf(terms[i]!) !== groupOf(terms[i - 1]!)) {
+    if (i === 0 || groupOf(terms[i]!, chars) !== groupOf(terms[i - 1]!, chars)) {
       out[i] = sum;
       sum = 0;
     }
@@ -86,10 +86,27 @@ export function groupBytes(terms: readonly string[], bytes: ArrayLike<number>): 
   return out;
 }
 
-function groupOf(term: string): string {
-  const second = term.codePointAt(0)! > 0xffff ? 2 : 1;
-  const end = second >= term.length ? term.length : second + (term.codePointAt(second)! > 0xffff ? 2 : 1);
+function groupOf(term: string, chars: number): string {
+  let end = 0;
+  for (let n = 0; n < chars && end < term.length; n++) end += term.codePointAt(end)! > 0xffff ? 2 : 1;
   return term.slice(0, end);
+}
+
+/**
+ * Where a build or a split closes a shard, given each line's two- and three-letter group bytes: before a
+ * group that does not fit (closesBeforeGroup), the two-letter one first.
+ *
+ * @example
+ * const closes = groupCuts(terms, lineBytes); closes(r, curBytes, maxBytes);
+ */
+export function groupCuts(
+  terms: readonly string[],
+  bytes: ArrayLike<number>,
+): (i: number, curBytes: number, maxBytes: number) => boolean {
+  const two = groupBytes(terms, bytes, 2);
+  const three = groupBytes(terms, bytes, 3);
+  return (i, curBytes, maxBytes) =>
+    closesBeforeGroup(curBytes, two[i]!, maxBytes) || closesBeforeGroup(curBytes, three[i]!, maxBytes);
 }
 
 /**
