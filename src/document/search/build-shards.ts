@@ -58,20 +58,37 @@ function cutTerm(inv: Inverted, flat: FlatPostings, c: PostingCoding, r: number,
   }
 }
 
+/** Every term's whole postings stream, written once: `bytes` from `starts[r]` to `starts[r + 1]`. */
+export interface Streams {
+  bytes: Uint8Array;
+  starts: Int32Array;
+}
+
+/** Write each term's stream once: its length is what the cut needs, its bytes what a whole line writes. */
+function writeStreams(inv: Inverted, flat: FlatPostings, c: PostingCoding): Streams {
+  const w = new ByteWriter();
+  const bits = new BitWriter(w);
+  const starts = new Int32Array(inv.terms.length + 1);
+  for (let r = 0; r < inv.terms.length; r++) {
+    writeLinePostings(flat, c, inv.starts[r]!, inv.starts[r + 1]!, bits);
+    starts[r + 1] = w.length;
+  }
+  return { bytes: w.view(), starts };
+}
+
 /**
  * Cut every term's postings into shards of at most `maxBytes` (chunk.ts `chunkLines`, same cuts); at
- * least one (maybe empty) shard.
+ * least one (maybe empty) shard. Also gives every term's stream, for `encodeRuns`.
  *
  * @example
- * const shards = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
+ * const { chunks, streams } = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
  */
-export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): Run[][] {
+export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): { chunks: Run[][]; streams: Streams } {
   const flat = flatOfInverted(inv);
-  const streams = new Float64Array(inv.terms.length);
+  const streams = writeStreams(inv, flat, c);
   const lines = new Float64Array(inv.terms.length);
   for (let r = 0; r < inv.terms.length; r++) {
-    streams[r] = streamChars(lineBits(flat, c, inv.starts[r]!, inv.starts[r + 1]!));
-    lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams[r]!;
+    lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams.starts[r + 1]! - streams.starts[r]!;
   }
   const closes = groupCuts(inv.terms, lines);
   const cut: Cut = { chunks: [], cur: [], curBytes: 0 };
@@ -79,23 +96,25 @@ export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): Ru
     if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes)) closeShard(cut);
     const from = inv.starts[r]!;
     const to = inv.starts[r + 1]!;
-    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + streams[r]!;
+    const stream = streams.starts[r + 1]! - streams.starts[r]!;
+    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + stream;
     if (cut.curBytes + whole <= maxBytes) {
       cut.cur.push({ term: r, from, to });
       cut.curBytes += whole;
     } else cutTerm(inv, flat, c, r, maxBytes, cut);
   }
   if (cut.cur.length > 0 || cut.chunks.length === 0) cut.chunks.push(cut.cur);
-  return cut.chunks;
+  return { chunks: cut.chunks, streams };
 }
 
 /**
- * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes).
+ * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes): a whole term's stream copied from
+ * `streams`, a piece of a term written.
  *
  * @example
- * encodeRuns(inv, coding, shards[0]!); // Uint8Array of the shard's lines
+ * encodeRuns(inv, coding, chunks[0]!, streams); // Uint8Array of the shard's lines
  */
-export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[]): Uint8Array {
+export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[], streams: Streams): Uint8Array {
   const flat = flatOfInverted(inv);
   const w = new ByteWriter();
   const bits = new BitWriter(w);
@@ -103,7 +122,9 @@ export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[]
   for (const run of runs) {
     const term = inv.terms[run.term]!;
     writeTermHead(w, term, prev);
-    writeLinePostings(flat, c, run.from, run.to, bits);
+    if (run.from === inv.starts[run.term] && run.to === inv.starts[run.term + 1]) {
+      w.raw(streams.bytes, streams.starts[run.term]!, streams.starts[run.term + 1]!);
+    } else writeLinePostings(flat, c, run.from, run.to, bits);
     w.ascii(0x0a);
     prev = term;
   }
