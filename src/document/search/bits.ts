@@ -159,25 +159,23 @@ export class BitReader {
     const total = PAIR_BITS * (chars >> 1) + (chars & 1 ? LONE_BITS : 0);
     if (unpacked.length < total) unpacked = new Uint8Array(Math.max(total, unpacked.length * 2));
     let at = 0;
-    let lastZero = -1;
-    const put = (group: number, width: number) => {
-      for (let b = width - 1; b >= 0; b--) {
-        const bit = (group >> b) & 1;
-        if (bit === 0) lastZero = at;
-        unpacked[at++] = bit;
-      }
-    };
     for (let i = start; i < end; i += 2) {
       const hi = this.symbolAt(text, i);
+      let group: number;
+      let width: number;
       if (i + 1 === end) {
-        if (hi >= 2 ** LONE_BITS) bad('ends with a symbol outside a last group');
-        put(hi, LONE_BITS);
-        break;
+        if (hi >= 1 << LONE_BITS) bad('ends with a symbol outside a last group');
+        group = hi;
+        width = LONE_BITS;
+      } else {
+        group = hi * SYMBOLS + this.symbolAt(text, i + 1);
+        if (group >= 1 << PAIR_BITS) bad('holds a pair of symbols outside the posting code');
+        width = PAIR_BITS;
       }
-      const group = hi * SYMBOLS + this.symbolAt(text, i + 1);
-      if (group >= 2 ** PAIR_BITS) bad('holds a pair of symbols outside the posting code');
-      put(group, PAIR_BITS);
+      for (let b = width - 1; b >= 0; b--) unpacked[at++] = (group >> b) & 1;
     }
+    let lastZero = total - 1;
+    while (lastZero >= 0 && unpacked[lastZero] === 1) lastZero--;
     this.length = total;
     this.lastZero = lastZero;
   }

@@ -7,7 +7,7 @@ import { streamChars } from './bits.js';
 import { cutPoint, groupCuts } from './cut.js';
 import type { Key } from './manifest.js';
 import { lineBits, type PostingCoding } from './postings.js';
-import { flatOf, type Line, termLineBytes } from './shard.js';
+import { flatLines, type Line, termLineBytes } from './shard.js';
 
 /**
  * Bytes of a shard's lines as encoded.
@@ -16,11 +16,10 @@ import { flatOf, type Line, termLineBytes } from './shard.js';
  * shardBytes(lines, postingCoding([8, 28])); // encodeShard(lines, coding).length
  */
 export function shardBytes(lines: readonly Line[], c: PostingCoding): number {
+  const { flat, starts } = flatLines(lines, c.fields);
   let n = 0;
   for (const [i, l] of lines.entries()) {
-    n +=
-      termLineBytes(l.term, lines[i - 1]?.term ?? '') +
-      streamChars(lineBits(flatOf(l.postings, c.fields), c, 0, l.postings.length));
+    n += termLineBytes(l.term, lines[i - 1]?.term ?? '') + streamChars(lineBits(flat, c, starts[i]!, starts[i + 1]!));
   }
   return n;
 }
@@ -36,8 +35,8 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
   const chunks: Line[][] = [];
   let cur: Line[] = [];
   let curBytes = 0;
-  const flats = lines.map((l) => flatOf(l.postings, c.fields));
-  const streams = lines.map((l, i) => streamChars(lineBits(flats[i]!, c, 0, l.postings.length)));
+  const { flat, starts } = flatLines(lines, c.fields);
+  const streams = lines.map((_, i) => streamChars(lineBits(flat, c, starts[i]!, starts[i + 1]!)));
   const terms = lines.map((l) => l.term);
   const closes = groupCuts(
     terms,
@@ -49,7 +48,7 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
       cur = [];
       curBytes = 0;
     }
-    const flat = flats[i]!;
+    const base = starts[i]!;
     const count = line.postings.length;
     const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streams[i]!;
     if (curBytes + whole <= maxBytes) {
@@ -61,7 +60,7 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
     // Too large for the space left: as many postings as fit, the rest in the next shard(s).
     for (let from = 0; from < count; ) {
       const head = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '');
-      const to = cutPoint(flat, c, from, count, maxBytes - curBytes - head, cur.length === 0);
+      const to = cutPoint(flat, c, base + from, base + count, maxBytes - curBytes - head, cur.length === 0) - base;
       if (to === from) {
         chunks.push(cur);
         cur = [];
@@ -69,7 +68,7 @@ export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: n
         continue;
       }
       cur.push({ term: line.term, postings: line.postings.slice(from, to) });
-      curBytes += head + streamChars(lineBits(flat, c, from, to));
+      curBytes += head + streamChars(lineBits(flat, c, base + from, base + to));
       from = to;
       if (from < count) {
         chunks.push(cur);
