@@ -196,6 +196,25 @@ describe('DocumentStore search', () => {
     await assertNoStrayFiles(store, [REPO]);
   });
 
+  it('an index of the previous stored format: a search says so, the next write rebuilds it', async () => {
+    const store = new MemoryRefStore();
+    const docs = new DocumentStore(store);
+    await docs.putMany([doc('o/a', 'alpha'), doc('o/b', 'beta')], { search: [REPO] });
+    const key = searchManifestPath('github', 'repo');
+    // A format-1 manifest: version 1, no base norms (its shards coded every number in whole symbols).
+    const { norms, ...m } = JSON.parse(new TextDecoder().decode((await store.get(key))!.value));
+    expect(norms).toHaveLength(2);
+    await store.put(key, new TextEncoder().encode(`${JSON.stringify({ ...m, version: 1 })}\n`));
+    const q = { namespace: 'github', type: 'repo' };
+    await expect(docs.search('alpha', q)).rejects.toThrow(InvalidResponse);
+    await expect(docs.search('alpha', q)).rejects.toThrow(/predates stored format 2.*next write of the type/);
+    await docs.put(doc('o/c', 'gamma'));
+    expect(JSON.parse(new TextDecoder().decode((await store.get(key))!.value)).version).toBe(2);
+    await assertSearchExact(docs, 'alpha', q);
+    await assertSearchExact(docs, 'gamma', q);
+    await assertNoStrayFiles(store, [REPO]);
+  });
+
   it("a commit in parts past its buffer keeps a searchable type's data (and drops the others'); search is exact", async () => {
     const store = new MemoryRefStore();
     const docs = new DocumentStore(store);

@@ -3,9 +3,9 @@
  * or insert the others, and re-cut a shard that outgrew the bound. An emptied shard is dropped (the one
  * before it, or the next when it was the first, covers its range).
  */
-import { firstKey, resplit } from './chunk.js';
+import { firstKey, resplit, separatorKey } from './chunk.js';
 import { type Key, type SearchManifest, type ShardRef, shardFor, shardPathOf } from './manifest.js';
-import { encodeShard, type Line, loadShard, type Posting } from './shard.js';
+import { codingOf, encodeShard, type Line, loadShard, type Posting } from './shard.js';
 
 export interface PostingChange {
   term: string;
@@ -82,7 +82,7 @@ export function applyToShards(
   maxBytes: number,
 ): ShardEdit {
   const edit: ShardEdit = { shards: [], nextShard: m.nextShard, writes: new Map(), deletes: [] };
-  const fields = m.fields.length;
+  const coding = codingOf(m);
   m.shards.forEach((ref, i) => {
     const changes = grouped.get(i);
     if (!changes) {
@@ -95,11 +95,12 @@ export function applyToShards(
       edit.deletes.push(key);
       return;
     }
-    resplit(lines, fields, maxBytes).forEach((chunk, n) => {
+    resplit(lines, coding, maxBytes).forEach((chunk, n, pieces) => {
       const name = n === 0 ? ref.name : String(edit.nextShard++);
-      const shard: ShardRef = { name, lower: n === 0 ? ref.lower : firstKey(chunk) };
+      const lower = n === 0 ? ref.lower : separatorKey(pieces[n - 1]!.at(-1)!.term, firstKey(chunk));
+      const shard: ShardRef = { name, lower };
       edit.shards.push(shard);
-      edit.writes.set(shardPathOf({ ...m, shards: [shard] }, 0), encodeShard(chunk, fields));
+      edit.writes.set(shardPathOf({ ...m, shards: [shard] }, 0), encodeShard(chunk, coding));
     });
   });
   if (edit.shards.length === 0) keepOneEmpty(m, edit);

@@ -3,10 +3,13 @@
  * and encoded as shard.ts's `encodeShard` encodes, byte for byte (build-bytes.test.ts pins it), without
  * making a Posting object per posting. A run is one shard line: a term and a range of its postings.
  */
-import { ByteWriter, numberLength } from './codec.js';
+import { BitWriter, streamChars } from './bits.js';
+import { ByteWriter } from './codec.js';
+import { cutPoint, groupCuts } from './cut.js';
 import type { Inverted } from './invert.js';
 import type { Key } from './manifest.js';
-import { sharedPrefix, utf8Length } from './shard.js';
+import { type FlatPostings, lineBits, type PostingCoding, writeLinePostings } from './postings.js';
+import { termLineBytes, writeTermHead } from './shard.js';
 
 /** One shard line: `terms[term]` with postings `from` ≤ k < `to`. */
 export interface Run {
@@ -15,29 +18,9 @@ export interface Run {
   to: number;
 }
 
-/** Characters of posting `k` encoded after ordinal `prev` (chunk.ts postingLength). */
-function postingBytes(inv: Inverted, k: number, prev: number): number {
-  const fields = inv.fields;
-  let mask = 0;
-  let allOne = 1;
-  let present = 0;
-  let tfChars = 0;
-  for (let f = 0; f < fields; f++) {
-    const tf = inv.tfs[k * fields + f]!;
-    if (tf > 0) {
-      mask |= 1 << f;
-      present++;
-      tfChars += numberLength(tf - 1);
-      if (tf !== 1) allOne = 0;
-    }
-  }
-  const head = ((inv.ordinals[k]! - prev - 1) * ((1 << fields) - 1) + (mask - 1)) * 2 + allOne;
-  return numberLength(head) + present + (allOne ? 0 : tfChars);
-}
-
-/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
-function termBytes(term: string, prev: string): number {
-  return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
+/** The build's postings as postings.ts reads them (one norm per document). */
+function flatOfInverted(inv: Inverted): FlatPostings {
+  return { ordinals: inv.ordinals, tfs: inv.tfs, norms: inv.norms, normByOrdinal: true };
 }
 
 /** Where the cut is: finished shards, the shard being filled and its bytes. */
@@ -51,95 +34,97 @@ function lastTerm(inv: Inverted, cur: readonly Run[]): string {
   return cur.length === 0 ? '' : inv.terms[cur[cur.length - 1]!.term]!;
 }
 
-/** Add the postings of term `r` to the cut one by one, starting a new shard when the next does not fit. */
-function cutTerm(inv: Inverted, r: number, maxBytes: number, cut: Cut): void {
+function closeShard(cut: Cut): void {
+  cut.chunks.push(cut.cur);
+  cut.cur = [];
+  cut.curBytes = 0;
+}
+
+/** Add term `r`, too large for the room left, piece by piece (chunk.ts `chunkLines`, same cuts). */
+function cutTerm(inv: Inverted, flat: FlatPostings, c: PostingCoding, r: number, maxBytes: number, cut: Cut): void {
   const term = inv.terms[r]!;
-  let from = inv.starts[r]!;
-  let pieceBytes = termBytes(term, lastTerm(inv, cut.cur));
-  let prev = -1;
-  for (let k = from; k < inv.starts[r + 1]!; k++) {
-    let pb = postingBytes(inv, k, prev);
-    if (cut.curBytes + pieceBytes + pb > maxBytes && (k > from || cut.cur.length > 0)) {
-      if (k > from) cut.cur.push({ term: r, from, to: k });
-      cut.chunks.push(cut.cur);
-      cut.cur = [];
-      cut.curBytes = 0;
-      from = k;
-      pieceBytes = termBytes(term, '');
-      pb = postingBytes(inv, k, -1);
+  const end = inv.starts[r + 1]!;
+  for (let from = inv.starts[r]!; from < end; ) {
+    const head = termLineBytes(term, lastTerm(inv, cut.cur));
+    const to = cutPoint(flat, c, from, end, maxBytes - cut.curBytes - head, cut.cur.length === 0);
+    if (to === from) {
+      closeShard(cut);
+      continue;
     }
-    pieceBytes += pb;
-    prev = inv.ordinals[k]!;
+    cut.cur.push({ term: r, from, to });
+    cut.curBytes += head + streamChars(lineBits(flat, c, from, to));
+    from = to;
+    if (from < end) closeShard(cut);
   }
-  cut.cur.push({ term: r, from, to: inv.starts[r + 1]! });
-  cut.curBytes += pieceBytes;
+}
+
+/** Every term's whole postings stream, written once: `bytes` from `starts[r]` to `starts[r + 1]`. */
+export interface Streams {
+  bytes: Uint8Array;
+  starts: Int32Array;
+}
+
+/** Write each term's stream once: its length is what the cut needs, its bytes what a whole line writes. */
+function writeStreams(inv: Inverted, flat: FlatPostings, c: PostingCoding): Streams {
+  const w = new ByteWriter();
+  const bits = new BitWriter(w);
+  const starts = new Int32Array(inv.terms.length + 1);
+  for (let r = 0; r < inv.terms.length; r++) {
+    writeLinePostings(flat, c, inv.starts[r]!, inv.starts[r + 1]!, bits);
+    starts[r + 1] = w.length;
+  }
+  return { bytes: w.view(), starts };
 }
 
 /**
  * Cut every term's postings into shards of at most `maxBytes` (chunk.ts `chunkLines`, same cuts); at
- * least one (maybe empty) shard.
+ * least one (maybe empty) shard. Also gives every term's stream, for `encodeRuns`.
  *
  * @example
- * const shards = chunkRuns(invertDocs(t, docs), Math.floor(FILL * 131072));
+ * const { chunks, streams } = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
  */
-export function chunkRuns(inv: Inverted, maxBytes: number): Run[][] {
+export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): { chunks: Run[][]; streams: Streams } {
+  const flat = flatOfInverted(inv);
+  const streams = writeStreams(inv, flat, c);
+  const lines = new Float64Array(inv.terms.length);
+  for (let r = 0; r < inv.terms.length; r++) {
+    lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams.starts[r + 1]! - streams.starts[r]!;
+  }
+  const closes = groupCuts(inv.terms, lines);
   const cut: Cut = { chunks: [], cur: [], curBytes: 0 };
   for (let r = 0; r < inv.terms.length; r++) {
-    const term = inv.terms[r]!;
-    let whole = termBytes(term, lastTerm(inv, cut.cur));
-    let prev = -1;
-    for (let k = inv.starts[r]!; k < inv.starts[r + 1]!; k++) {
-      whole += postingBytes(inv, k, prev);
-      prev = inv.ordinals[k]!;
-    }
+    if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes)) closeShard(cut);
+    const from = inv.starts[r]!;
+    const to = inv.starts[r + 1]!;
+    const stream = streams.starts[r + 1]! - streams.starts[r]!;
+    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + stream;
     if (cut.curBytes + whole <= maxBytes) {
-      cut.cur.push({ term: r, from: inv.starts[r]!, to: inv.starts[r + 1]! });
+      cut.cur.push({ term: r, from, to });
       cut.curBytes += whole;
-    } else cutTerm(inv, r, maxBytes, cut);
+    } else cutTerm(inv, flat, c, r, maxBytes, cut);
   }
   if (cut.cur.length > 0 || cut.chunks.length === 0) cut.chunks.push(cut.cur);
-  return cut.chunks;
-}
-
-/** Write a run's postings (shard.ts writePostings, no tombstones). */
-function writeRunPostings(inv: Inverted, run: Run, w: ByteWriter): void {
-  const fields = inv.fields;
-  const m = (1 << fields) - 1;
-  let last = -1;
-  for (let k = run.from; k < run.to; k++) {
-    const o = inv.ordinals[k]!;
-    let mask = 0;
-    let allOne = 1;
-    for (let f = 0; f < fields; f++) {
-      const tf = inv.tfs[k * fields + f]!;
-      if (tf > 0) {
-        mask |= 1 << f;
-        if (tf !== 1) allOne = 0;
-      }
-    }
-    w.number(((o - last - 1) * m + (mask - 1)) * 2 + allOne);
-    for (let f = 0; f < fields; f++) if (mask & (1 << f)) w.symbol(inv.norms[o * fields + f]!);
-    if (!allOne) for (let f = 0; f < fields; f++) if (mask & (1 << f)) w.number(inv.tfs[k * fields + f]! - 1);
-    last = o;
-  }
+  return { chunks: cut.chunks, streams };
 }
 
 /**
- * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes).
+ * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes): a whole term's stream copied from
+ * `streams`, a piece of a term written.
  *
  * @example
- * encodeRuns(inv, shards[0]!); // Uint8Array of the shard's lines
+ * encodeRuns(inv, coding, chunks[0]!, streams); // Uint8Array of the shard's lines
  */
-export function encodeRuns(inv: Inverted, runs: readonly Run[]): Uint8Array {
+export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[], streams: Streams): Uint8Array {
+  const flat = flatOfInverted(inv);
   const w = new ByteWriter();
+  const bits = new BitWriter(w);
   let prev = '';
   for (const run of runs) {
     const term = inv.terms[run.term]!;
-    const shared = sharedPrefix(term, prev);
-    w.symbol(shared);
-    w.text(term.slice(shared));
-    w.ascii(0x20);
-    writeRunPostings(inv, run, w);
+    writeTermHead(w, term, prev);
+    if (run.from === inv.starts[run.term] && run.to === inv.starts[run.term + 1]) {
+      w.raw(streams.bytes, streams.starts[run.term]!, streams.starts[run.term + 1]!);
+    } else writeLinePostings(flat, c, run.from, run.to, bits);
     w.ascii(0x0a);
     prev = term;
   }

@@ -4,13 +4,21 @@
  * commits every file returned.
  */
 import { InvalidConfig } from '../../core/errors.js';
-import { chunkRuns, encodeRuns, firstRunKey } from './build-shards.js';
-import { FILL } from './chunk.js';
+import { chunkRuns, encodeRuns, firstRunKey, type Run } from './build-shards.js';
+import { FILL, separatorKey } from './chunk.js';
+import { normOf } from './codec.js';
 import type { TypeSearch } from './declaration.js';
-import { invertDocs } from './invert.js';
-import { type SearchManifest, serializeSearchManifest, shardPathOf, TABLE_PART_SIZE } from './manifest.js';
+import { type Inverted, invertDocs } from './invert.js';
+import {
+  SEARCH_FORMAT,
+  type SearchManifest,
+  serializeSearchManifest,
+  shardPathOf,
+  TABLE_PART_SIZE,
+} from './manifest.js';
 import { type SearchOptions, searchOptions } from './need.js';
 import { bucketPath, deltaPath, searchManifestPath, tablePartPath } from './paths.js';
+import { postingCoding } from './postings.js';
 import { bucketOf, encodeBucket, encodeTablePart } from './table.js';
 import type { SearchDoc } from './text.js';
 
@@ -42,6 +50,20 @@ export function checkShardCount(t: TypeSearch, shards: number, maxShards: number
     `the search index of ${t.namespace}/${t.type} would need ${shards} shards, more than the bound of ${maxShards} per type; search fewer or shorter fields`,
     { namespace: t.namespace, type: t.type, shards, allowed: maxShards },
   );
+}
+
+/**
+ * Per field: the norm of its average length, which postings' norms are coded against (a field's
+ * lengths cluster around it). Kept in the manifest until the next build, as the codes depend on it.
+ */
+function baseNorms(inv: Inverted): number[] {
+  return inv.docsPer.map((docs, f) => (docs === 0 ? 0 : normOf(Math.round(inv.lengths[f]! / docs))));
+}
+
+/** A shard's lower bound after the shard `prev` (chunk.ts separatorKey). */
+function lowerOf(inv: Inverted, prev: readonly Run[], runs: readonly Run[]) {
+  const last = prev[prev.length - 1];
+  return separatorKey(last ? inv.terms[last.term]! : '', firstRunKey(inv, runs));
 }
 
 function sortedDocs(docs: readonly SearchDoc[]): SearchDoc[] {
@@ -77,26 +99,29 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   const opts = searchOptions(o);
   const sorted = sortedDocs(docs);
   const inv = invertDocs(t, sorted);
-  const chunks = chunkRuns(inv, Math.floor(FILL * opts.maxShardBytes));
+  const norms = baseNorms(inv);
+  const coding = postingCoding(norms);
+  const { chunks, streams } = chunkRuns(inv, coding, Math.floor(FILL * opts.maxShardBytes));
   checkShardCount(t, chunks.length, opts.maxShards);
   const m: SearchManifest = {
-    version: 1,
+    version: SEARCH_FORMAT,
     namespace: t.namespace,
     type: t.type,
     fields: [...t.fields],
     count: sorted.length,
     docs: inv.docsPer,
     lengths: inv.lengths,
+    norms,
     next: sorted.length,
     free: [],
     buckets: bucketCountFor(sorted.length),
     nextShard: chunks.length,
-    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstRunKey(inv, c) })),
+    shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : lowerOf(inv, chunks[i - 1]!, c) })),
     deltas: [],
   };
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
-  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeRuns(inv, c));
+  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeRuns(inv, coding, c, streams));
   out.set(deltaPath(t.namespace, t.type), new Uint8Array(0));
   tableFiles(
     t,

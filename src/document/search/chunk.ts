@@ -3,49 +3,23 @@
  * posting would not fit; a term too large for the space left continues in the next shard (whose lower
  * bound is then `[term, ordinal]`), so a huge term's postings span shards.
  */
-import { numberLength } from './codec.js';
+import { streamChars } from './bits.js';
+import { cutPoint, groupCuts } from './cut.js';
 import type { Key } from './manifest.js';
-import { type Line, type Posting, sharedPrefix, utf8Length } from './shard.js';
+import { lineBits, type PostingCoding } from './postings.js';
+import { flatLines, type Line, termLineBytes } from './shard.js';
 
-/** Characters of one encoded posting after `prev`. */
-function postingLength(p: Posting, prev: number, fields: number): number {
-  const m = (1 << fields) - 1;
-  let mask = 0;
-  let allOne = 1;
-  let present = 0;
-  let tfs = 0;
-  for (let f = 0; f < fields; f++) {
-    const tf = p.tf[f]!;
-    if (tf > 0) {
-      mask |= 1 << f;
-      present++;
-      tfs += numberLength(tf - 1);
-      if (tf !== 1) allOne = 0;
-    }
-  }
-  const head = ((p.ordinal - prev - 1) * m + (mask - 1)) * 2 + allOne;
-  return numberLength(head) + present + (allOne ? 0 : tfs);
-}
-
-/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
-function termBytes(term: string, prev: string): number {
-  return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
-}
-
-/** Bytes of a shard's lines as encoded. */
-export function shardBytes(lines: readonly Line[], fields: number): number {
+/**
+ * Bytes of a shard's lines as encoded.
+ *
+ * @example
+ * shardBytes(lines, postingCoding([8, 28])); // encodeShard(lines, coding).length
+ */
+export function shardBytes(lines: readonly Line[], c: PostingCoding): number {
+  const { flat, starts } = flatLines(lines, c.fields);
   let n = 0;
-  for (const [i, l] of lines.entries())
-    n += termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
-  return n;
-}
-
-function postingsBytes(postings: readonly Posting[], fields: number): number {
-  let n = 0;
-  let prev = -1;
-  for (const p of postings) {
-    n += postingLength(p, prev, fields);
-    prev = p.ordinal;
+  for (const [i, l] of lines.entries()) {
+    n += termLineBytes(l.term, lines[i - 1]?.term ?? '') + streamChars(lineBits(flat, c, starts[i]!, starts[i + 1]!));
   }
   return n;
 }
@@ -55,40 +29,53 @@ function postingsBytes(postings: readonly Posting[], fields: number): number {
  * A build passes FILL · its bound.
  *
  * @example
- * chunkLines(lines, 2, 131072); // [[...lines of shard 0], [...lines of shard 1]]
+ * chunkLines(lines, postingCoding([8, 28]), 131072); // [[...lines of shard 0], [...lines of shard 1]]
  */
-export function chunkLines(lines: readonly Line[], fields: number, maxBytes: number): Line[][] {
+export function chunkLines(lines: readonly Line[], c: PostingCoding, maxBytes: number): Line[][] {
   const chunks: Line[][] = [];
   let cur: Line[] = [];
   let curBytes = 0;
-  for (const line of lines) {
-    const whole = termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+  const { flat, starts } = flatLines(lines, c.fields);
+  const streams = lines.map((_, i) => streamChars(lineBits(flat, c, starts[i]!, starts[i + 1]!)));
+  const terms = lines.map((l) => l.term);
+  const closes = groupCuts(
+    terms,
+    streams.map((n, i) => termLineBytes(terms[i]!, terms[i - 1] ?? '') + n),
+  );
+  for (const [i, line] of lines.entries()) {
+    if (cur.length > 0 && closes(i, curBytes, maxBytes)) {
+      chunks.push(cur);
+      cur = [];
+      curBytes = 0;
+    }
+    const base = starts[i]!;
+    const count = line.postings.length;
+    const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streams[i]!;
     if (curBytes + whole <= maxBytes) {
       // The usual case: the whole line fits, no copy of its postings.
       cur.push(line);
       curBytes += whole;
       continue;
     }
-    let piece: Posting[] = [];
-    let pieceBytes = termBytes(line.term, cur[cur.length - 1]?.term ?? '');
-    let prev = -1;
-    for (const p of line.postings) {
-      let pb = postingLength(p, prev, fields);
-      if (curBytes + pieceBytes + pb > maxBytes && (piece.length > 0 || cur.length > 0)) {
-        if (piece.length > 0) cur.push({ term: line.term, postings: piece });
+    // Too large for the space left: as many postings as fit, the rest in the next shard(s).
+    for (let from = 0; from < count; ) {
+      const head = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '');
+      const to = cutPoint(flat, c, base + from, base + count, maxBytes - curBytes - head, cur.length === 0) - base;
+      if (to === from) {
         chunks.push(cur);
         cur = [];
         curBytes = 0;
-        piece = [];
-        pieceBytes = termBytes(line.term, '');
-        pb = postingLength(p, -1, fields);
+        continue;
       }
-      piece.push(p);
-      pieceBytes += pb;
-      prev = p.ordinal;
+      cur.push({ term: line.term, postings: line.postings.slice(from, to) });
+      curBytes += head + streamChars(lineBits(flat, c, base + from, base + to));
+      from = to;
+      if (from < count) {
+        chunks.push(cur);
+        cur = [];
+        curBytes = 0;
+      }
     }
-    cur.push({ term: line.term, postings: piece });
-    curBytes += pieceBytes;
   }
   if (cur.length > 0 || chunks.length === 0) chunks.push(cur);
   return chunks;
@@ -105,16 +92,41 @@ export const FILL = 0.75;
  * fit stay one shard.
  *
  * @example
- * resplit(lines, 2, 131072); // [lines] when they fit, else two or more even shards
+ * resplit(lines, postingCoding([8, 28]), 131072); // [lines] when they fit, else two or more even shards
  */
-export function resplit(lines: readonly Line[], fields: number, maxBytes: number): Line[][] {
-  const bytes = shardBytes(lines, fields);
+export function resplit(lines: readonly Line[], c: PostingCoding, maxBytes: number): Line[][] {
+  const bytes = shardBytes(lines, c);
   if (bytes <= maxBytes) return [[...lines]];
   const pieces = Math.ceil(bytes / (FILL * maxBytes));
-  return chunkLines(lines, fields, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
+  return chunkLines(lines, c, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
 }
 
 /** The first key of a non-empty shard. */
 export function firstKey(lines: readonly Line[]): Key {
   return [lines[0]!.term, lines[0]!.postings[0]!.ordinal];
+}
+
+/**
+ * The lower bound of a shard whose first key is `first`, after a shard whose last term is `prevLast`:
+ * the shortest start of `first`'s term above `prevLast`, at ordinal 0 (suffix truncation, as B-trees
+ * do), or `first` itself when a term continues across the cut. A word's range then starts in the shard
+ * that holds it, not at the end of the one before: `shardsForRange('bo')` reads the shard starting at
+ * "bo", not also the one ending at "bizu".
+ *
+ * @example
+ * separatorKey('bizu', ['bobaga', 281]); // ['bo', 0]
+ */
+export function separatorKey(prevLast: string, first: Key): Key {
+  const term = first[0];
+  if (term === prevLast) return first;
+  for (let n = 1; n < term.length; n++) {
+    if (isLowSurrogate(term.charCodeAt(n))) continue;
+    const start = term.slice(0, n);
+    if (start > prevLast) return [start, 0];
+  }
+  return [term, 0];
+}
+
+function isLowSurrogate(c: number): boolean {
+  return c >= 0xdc00 && c <= 0xdfff;
 }

@@ -173,6 +173,18 @@ export class ByteWriter {
     this.buf[this.length++] = FIRST + n;
   }
 
+  /** Bytes `from` ≤ i < `to` of `src`, as they are. */
+  raw(src: Uint8Array, from: number, to: number): void {
+    this.room(to - from);
+    this.buf.set(src.subarray(from, to), this.length);
+    this.length += to - from;
+  }
+
+  /** The bytes written so far, not copied (valid until the next write). */
+  view(): Uint8Array {
+    return this.buf.subarray(0, this.length);
+  }
+
   /** Well-formed text as UTF-8. */
   text(s: string): void {
     this.room(s.length * 3);

@@ -9,7 +9,7 @@ import { InvalidResponse } from '../../core/errors.js';
 import type { Delta } from './delta.js';
 import { type Key, rangeFor, rangesFor, type SearchManifest, type ShardRef } from './manifest.js';
 import { deltaPartPath } from './paths.js';
-import { parseShard } from './shard.js';
+import { codingOf, parseShard } from './shard.js';
 
 /**
  * Parts a write cuts the delta into (fewer when the type has fewer shards): one per group of shards.
@@ -90,11 +90,10 @@ export function loadDeltaPart(m: SearchManifest, i: number, bytes: Uint8Array | 
   const upper = m.deltas[i + 1]?.lower ?? null;
   const lines = parseShard(bytes, {
     key,
-    fields: m.fields.length,
+    coding: codingOf(m, true),
     next: m.next,
     lower: m.deltas[i]!.lower,
     upper,
-    tombstones: true,
   });
   return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
 }

@@ -8,7 +8,7 @@
 import { InvalidResponse } from '../../core/errors.js';
 import type { SearchManifest } from './manifest.js';
 import { deltaPath } from './paths.js';
-import { encodeShard, type Line, type Posting, parseShard } from './shard.js';
+import { codingOf, encodeShard, type Line, type Posting, parseShard } from './shard.js';
 
 /** term → ordinal → posting (a tombstone when every tf is 0). */
 export type Delta = Map<string, Map<number, Posting>>;
@@ -51,11 +51,10 @@ export function parseDelta(m: SearchManifest, bytes: Uint8Array | null): Delta {
   }
   const lines = parseShard(bytes, {
     key,
-    fields: m.fields.length,
+    coding: codingOf(m, true),
     next: m.next,
     lower: null,
     upper: null,
-    tombstones: true,
   });
   return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
 }
@@ -64,14 +63,14 @@ export function parseDelta(m: SearchManifest, bytes: Uint8Array | null): Delta {
  * The delta's bytes: terms in order, ordinals in order.
  *
  * @example
- * encodeDelta(new Map(), 2); // empty
+ * encodeDelta(new Map(), m); // empty
  */
-export function encodeDelta(delta: Delta, fields: number): Uint8Array {
+export function encodeDelta(delta: Delta, m: SearchManifest): Uint8Array {
   const lines: Line[] = [...delta.keys()]
     .sort()
     .filter((term) => delta.get(term)!.size > 0)
     .map((term) => ({ term, postings: [...delta.get(term)!.values()].sort((a, b) => a.ordinal - b.ordinal) }));
-  return encodeShard(lines, fields, true);
+  return encodeShard(lines, codingOf(m, true));
 }
 
 /**

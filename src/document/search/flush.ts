@@ -59,12 +59,12 @@ function asEntries(changes: readonly PostingChange[], into: Delta): void {
 }
 
 /** Encoded bytes of each shard's pending entries. */
-function pendingBytes(grouped: Map<number, PostingChange[]>, fields: number): Map<number, number> {
+function pendingBytes(grouped: Map<number, PostingChange[]>, m: SearchManifest): Map<number, number> {
   const out = new Map<number, number>();
   for (const [i, changes] of grouped) {
     const d: Delta = new Map();
     asEntries(changes, d);
-    out.set(i, encodeDelta(d, fields).length);
+    out.set(i, encodeDelta(d, m).length);
   }
   return out;
 }
@@ -126,7 +126,7 @@ function rewriteParts(m: SearchManifest, rest: Delta, edit: ShardEdit, old: (Uin
   const parts = splitByPart(rest, layout);
   const paths = layout.map((p) => deltaPartPath(m.namespace, m.type, p.name));
   parts.forEach((d, i) => {
-    const bytes = encodeDelta(d, m.fields.length);
+    const bytes = encodeDelta(d, m);
     const before = old[oldPaths.indexOf(paths[i]!)];
     if (!before || before.length !== bytes.length || before.some((x, k) => x !== bytes[k])) {
       edit.writes.set(paths[i]!, bytes);
@@ -151,7 +151,7 @@ export function flushDelta(m: SearchManifest, top: Delta, read: SearchRead, o: F
   });
   overlay(pending, top);
   const grouped = changesByShard(m, asChanges(pending));
-  const bytes = pendingBytes(grouped, m.fields.length);
+  const bytes = pendingBytes(grouped, m);
   const forced = forcedShards(m, bytes, o.maxDeltaPartBytes);
   const wanted = [...bytes.keys()]
     .filter((i) => !forced.includes(i))

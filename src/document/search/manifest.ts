@@ -1,5 +1,6 @@
 import { InvalidResponse } from '../../core/errors.js';
 import { array, at, fail, integer, onlyKeys, record, shapedJson, string } from '../indexes/check.js';
+import { NORM_LEVELS } from './codec.js';
 import type { TypeSearch } from './declaration.js';
 import { searchManifestPath, shardPath } from './paths.js';
 
@@ -12,8 +13,14 @@ export interface ShardRef {
   lower: Key | null;
 }
 
+/**
+ * The stored format: 2 codes postings as bit streams (postings.ts) relative to `norms`. A manifest of
+ * format 1 (postings in whole symbols) is refused as damaged: a query says so, a write rebuilds.
+ */
+export const SEARCH_FORMAT = 2;
+
 export interface SearchManifest {
-  version: 1;
+  version: typeof SEARCH_FORMAT;
   namespace: string;
   type: string;
   fields: string[];
@@ -23,6 +30,8 @@ export interface SearchManifest {
   docs: number[];
   /** Per field: total tokens over all documents (BM25's avgdl = lengths / docs). */
   lengths: number[];
+  /** Per field: the norm symbol of its average length at the build, postings' norms are coded against. */
+  norms: number[];
   /** The next ordinal never used. */
   next: number;
   /** Ordinals of deleted documents, ascending: reused first. */
@@ -72,21 +81,28 @@ function shardRefOf(v: unknown, field: string): ShardRef {
   return { name, lower };
 }
 
-const numbers = (v: unknown, field: string, n: number) => {
+const numbers = (v: unknown, field: string, n: number, most?: number) => {
   const list = array(v, field, n);
   if (list.length !== n) fail(field, `must list ${n} numbers, one per field`);
-  return list.map((x, i) => integer(x, at(field, i), 0));
+  return list.map((x, i) => integer(x, at(field, i), 0, most));
 };
 
 function manifestOf(v: unknown): SearchManifest {
   const o = record(v, '');
-  if (o.version !== 1) fail('version', 'must be 1');
+  if (o.version === 1) {
+    fail(
+      'version',
+      `is 1: the index predates stored format ${SEARCH_FORMAT}, which this docdb reads; the next write of the type, or declaring its search again, rebuilds it`,
+    );
+  }
+  if (o.version !== SEARCH_FORMAT) fail('version', `must be ${SEARCH_FORMAT}`);
   const namespace = string(o.namespace, 'namespace');
   const type = string(o.type, 'type');
   const fields = array(o.fields, 'fields', 8).map((f, i) => string(f, at('fields', i)));
   const count = integer(o.count, 'count', 0);
   const docs = numbers(o.docs, 'docs', fields.length);
   const lengths = numbers(o.lengths, 'lengths', fields.length);
+  const norms = numbers(o.norms, 'norms', fields.length, NORM_LEVELS.length - 1);
   const next = integer(o.next, 'next', 0, 2 ** 32);
   const free = array(o.free, 'free', next).map((x, i) => integer(x, at('free', i), 0, next - 1));
   const buckets = integer(o.buckets, 'buckets', 1, MAX_BUCKETS);
@@ -103,6 +119,7 @@ function manifestOf(v: unknown): SearchManifest {
     'count',
     'docs',
     'lengths',
+    'norms',
     'next',
     'free',
     'buckets',
@@ -110,7 +127,23 @@ function manifestOf(v: unknown): SearchManifest {
     'shards',
     'deltas',
   ]);
-  return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards, deltas };
+  const version = SEARCH_FORMAT;
+  return {
+    version,
+    namespace,
+    type,
+    fields,
+    count,
+    docs,
+    lengths,
+    norms,
+    next,
+    free,
+    buckets,
+    nextShard,
+    shards,
+    deltas,
+  };
 }
 
 function badManifest(key: string, why: string): never {

@@ -1,21 +1,23 @@
 /**
  * Term shards: the inverted index of one type, one line per term, lines in term order:
  * `<shared><suffix> <postings>\n`, where `shared` is one symbol (codec.ts) counting the code units the
- * term shares with the previous line's term (front coding: sorted terms share their starts). Postings reference documents by ordinal, gap-coded; each carries, per field, the term's
- * frequency and the field's length as one norm symbol (codec.ts):
- *
- *   head  = ((gap − 1) · M + (mask − 1)) · 2 + allOne    base 47; M = 2^fields − 1; mask = fields holding the term
- *   norms = one symbol per field of the mask
- *   tfs   = (tf − 1) per field of the mask, only when allOne = 0
- *
- * so the usual posting (one field, tf 1, a small gap) takes two characters. Read back, a shard is
- * untrusted: `parseShard` checks every number, the order and the shard's bounds, and gives
+ * term shares with the previous line's term (front coding: sorted terms share their starts), and the
+ * postings are one bit stream written in printable symbols (postings.ts, bits.ts). Read back, a shard
+ * is untrusted: `parseShard` checks every code, the order and the shard's bounds, and gives
  * `InvalidResponse` naming the key.
  */
 import { fromUtf8, isUtf8 } from '../../core/bytes.js';
 import { InvalidResponse } from '../../core/errors.js';
-import { ByteWriter, Cursor, NORM_LEVELS, SYMBOL_COUNT } from './codec.js';
+import { BitWriter } from './bits.js';
+import { ByteWriter, SYMBOL_COUNT } from './codec.js';
 import { compareKeys, type Key, type SearchManifest, shardPathOf } from './manifest.js';
+import {
+  type FlatPostings,
+  type PostingCoding,
+  postingCoding,
+  readLinePostings,
+  writeLinePostings,
+} from './postings.js';
 import { codePoints, MAX_TOKEN_CHARS } from './text.js';
 
 export interface Posting {
@@ -36,31 +38,34 @@ export interface Line {
 export const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 
 /**
- * Write the encoded postings of a line (no term).
+ * The postings of `lines` as one set of flat arrays (postings.ts codes from flat arrays, as the build
+ * holds them), line i's postings from `starts[i]` to `starts[i + 1]`: one allocation for a shard, not
+ * three typed arrays per line.
  *
  * @example
- * const w = new ByteWriter(); writePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, w); // two bytes
+ * flatLines([{ term: 'git', postings: [{ ordinal: 0, tf: [1], norm: [5] }] }], 1).flat.ordinals; // [0]
  */
-export function writePostings(postings: readonly Posting[], fields: number, w: ByteWriter, tombstones = false): void {
-  // In the delta (delta.ts) a posting may be a tombstone (no field): masks then count from 0.
-  const m = (1 << fields) - (tombstones ? 0 : 1);
-  const off = tombstones ? 0 : 1;
-  let last = -1;
-  for (const p of postings) {
-    let mask = 0;
-    let allOne = 1;
-    for (let f = 0; f < fields; f++) {
-      const tf = p.tf[f]!;
-      if (tf > 0) {
-        mask |= 1 << f;
-        if (tf !== 1) allOne = 0;
+export function flatLines(lines: readonly Line[], fields: number): { flat: FlatPostings; starts: Int32Array } {
+  const starts = new Int32Array(lines.length + 1);
+  lines.forEach((l, i) => {
+    starts[i + 1] = starts[i]! + l.postings.length;
+  });
+  const count = starts[lines.length]!;
+  const ordinals = new Int32Array(count);
+  const tfs = new Int32Array(count * fields);
+  const norms = new Uint8Array(count * fields);
+  let k = 0;
+  for (const l of lines) {
+    for (const p of l.postings) {
+      ordinals[k] = p.ordinal;
+      for (let f = 0; f < fields; f++) {
+        tfs[k * fields + f] = p.tf[f]!;
+        norms[k * fields + f] = p.norm[f]!;
       }
+      k++;
     }
-    w.number(((p.ordinal - last - 1) * m + (mask - off)) * 2 + allOne);
-    for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.symbol(p.norm[f]!);
-    if (!allOne) for (let f = 0; f < fields; f++) if (p.tf[f]! > 0) w.number(p.tf[f]! - 1);
-    last = p.ordinal;
   }
+  return { flat: { ordinals, tfs, norms, normByOrdinal: false }, starts };
 }
 
 /**
@@ -82,14 +87,46 @@ function isHighSurrogate(c: number): boolean {
   return c >= 0xd800 && c <= 0xdbff;
 }
 
-/** Write one line after the line of `prev` ('' for a shard's first), newline included. */
-function writeLine(line: Line, prev: string, fields: number, w: ByteWriter, tombstones: boolean): void {
-  const shared = sharedPrefix(line.term, prev);
+/**
+ * A line's head says how much of the previous term it keeps and which code units follow. Most terms
+ * keep fewer than 8 and add fewer than 11, so one symbol says both (8 · 11 = 88 of the 94) and the
+ * postings follow the suffix at once; symbol 88 starts the general head: a symbol for the shared
+ * length, the suffix, a space.
+ */
+const COMPACT_SHARED = 8;
+const COMPACT_SUFFIX = 11;
+const GENERAL_HEAD = COMPACT_SHARED * COMPACT_SUFFIX;
+
+/**
+ * Bytes of a line without its postings: head, suffix, newline.
+ *
+ * @example
+ * termLineBytes('database', 'data'); // 6: one head symbol, 'base', the newline
+ */
+export function termLineBytes(term: string, prev: string): number {
+  const shared = sharedPrefix(term, prev);
+  const compact = shared < COMPACT_SHARED && term.length - shared < COMPACT_SUFFIX;
+  return (compact ? 1 : 3) + utf8Length(term.slice(shared)) + 1;
+}
+
+/**
+ * Write a line's head and suffix (then its postings and a newline follow).
+ *
+ * @example
+ * writeTermHead(w, 'database', 'data');
+ */
+export function writeTermHead(w: ByteWriter, term: string, prev: string): void {
+  const shared = sharedPrefix(term, prev);
+  const suffix = term.slice(shared);
+  if (shared < COMPACT_SHARED && suffix.length < COMPACT_SUFFIX) {
+    w.symbol(shared * COMPACT_SUFFIX + suffix.length);
+    w.text(suffix);
+    return;
+  }
+  w.symbol(GENERAL_HEAD);
   w.symbol(shared);
-  w.text(line.term.slice(shared));
+  w.text(suffix);
   w.ascii(0x20);
-  writePostings(line.postings, fields, w, tombstones);
-  w.ascii(0x0a);
 }
 
 /** UTF-8 bytes of a string, without encoding it. */
@@ -107,51 +144,33 @@ export function utf8Length(s: string): number {
   return n;
 }
 
-/** A shard's bytes. */
-export function encodeShard(lines: readonly Line[], fields: number, tombstones = false): Uint8Array {
+/**
+ * A shard's bytes.
+ *
+ * @example
+ * encodeShard([{ term: 'git', postings: [{ ordinal: 0, tf: [1], norm: [5] }] }], postingCoding([5]));
+ */
+export function encodeShard(lines: readonly Line[], c: PostingCoding): Uint8Array {
+  const { flat, starts } = flatLines(lines, c.fields);
   const w = new ByteWriter();
-  for (const [i, l] of lines.entries()) writeLine(l, lines[i - 1]?.term ?? '', fields, w, tombstones);
+  const bits = new BitWriter(w);
+  for (const [i, l] of lines.entries()) {
+    writeTermHead(w, l.term, lines[i - 1]?.term ?? '');
+    writeLinePostings(flat, c, starts[i]!, starts[i + 1]!, bits);
+    w.ascii(0x0a);
+  }
   return w.bytes();
 }
 
 const TERM = /^[\p{L}\p{N}]+$/u;
 
-function decodePostings(c: Cursor, fields: number, next: number, tombstones: boolean): Posting[] {
-  const off = tombstones ? 0 : 1;
-  const m = (1 << fields) - off;
-  const postings: Posting[] = [];
-  let last = -1;
-  while (!c.done) {
-    const head = c.number();
-    const allOne = head % 2;
-    const rest = (head - allOne) / 2;
-    const mask = (rest % m) + off;
-    const ordinal = last + 1 + (rest - (mask - off)) / m;
-    if (ordinal >= next) c.bad(`references ordinal ${ordinal}, not below the manifest's next ${next}`);
-    const tf = new Array<number>(fields).fill(0);
-    const norm = new Array<number>(fields).fill(0);
-    for (let f = 0; f < fields; f++) {
-      if (!(mask & (1 << f))) continue;
-      norm[f] = c.symbol();
-      if (norm[f]! >= NORM_LEVELS.length) c.bad('holds a norm symbol out of range');
-      tf[f] = 1;
-    }
-    if (!allOne) for (let f = 0; f < fields; f++) if (mask & (1 << f)) tf[f] = c.number() + 1;
-    postings.push({ ordinal, tf, norm });
-    last = ordinal;
-  }
-  if (postings.length === 0) c.bad('has a term without postings');
-  return postings;
-}
-
 export interface ShardBounds {
   key: string;
-  fields: number;
+  /** How the postings are coded (the delta's allows tombstones). */
+  coding: PostingCoding;
   /** The manifest's next ordinal: every posting is below it. */
   next: number;
   lower: Key | null;
-  /** The delta's lines may hold tombstones (postings of no field). */
-  tombstones?: boolean;
   upper: Key | null;
 }
 
@@ -163,17 +182,30 @@ function badShard(key: string, why: string, line?: number): never {
   );
 }
 
+/** The term of a line after the line of `prev`, and where its postings start; `bad` if no term head. */
+function readTermHead(text: string, prev: string, bad: () => never): { term: string; start: number } {
+  const head = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
+  if (head < 0 || head > GENERAL_HEAD) bad();
+  if (head < GENERAL_HEAD) {
+    const shared = Math.floor(head / COMPACT_SUFFIX);
+    const start = 1 + (head % COMPACT_SUFFIX);
+    if (shared > prev.length || start > text.length) bad();
+    return { term: prev.slice(0, shared) + text.slice(1, start), start };
+  }
+  const shared = text.length > 1 ? text.charCodeAt(1) - 0x21 : -1;
+  const space = text.indexOf(' ', 2);
+  if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length || space < 0) bad();
+  return { term: prev.slice(0, shared) + text.slice(2, space), start: space + 1 };
+}
+
 /** One line after the line of `prev`, checked: a well-formed term, postings that decode. */
 function parseLine(text: string, prev: string, n: number, b: ShardBounds): Line {
-  const shared = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
-  if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length) {
-    badShard(b.key, 'does not start with the length of the prefix shared with the previous term', n);
-  }
-  const space = text.indexOf(' ', 1);
-  const term = space < 0 ? '' : prev.slice(0, shared) + text.slice(1, space);
+  const { term, start } = readTermHead(text, prev, () =>
+    badShard(b.key, 'does not start with a term head (the prefix shared with the previous term, the rest)', n),
+  );
   if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS) badShard(b.key, 'does not hold a term', n);
-  const c = new Cursor(text, space + 1, (why) => badShard(b.key, why, n));
-  return { term, postings: decodePostings(c, b.fields, b.next, b.tombstones === true) };
+  const bad = (why: string) => badShard(b.key, why, n);
+  return { term, postings: readLinePostings(text, start, text.length, b.coding, b.next, bad) };
 }
 
 /**
@@ -181,7 +213,7 @@ function parseLine(text: string, prev: string, n: number, b: ShardBounds): Line 
  * the shard's bounds and below the next ordinal. Anything else is `InvalidResponse` naming the key.
  *
  * @example
- * const lines = parseShard(bytes, { key, fields: 2, next: m.next, lower: null, upper: null });
+ * const lines = parseShard(bytes, { key, coding: codingOf(m), next: m.next, lower: null, upper: null });
  */
 export function parseShard(bytes: Uint8Array, b: ShardBounds): Line[] {
   if (bytes.length > MAX_READ_SHARD_BYTES) badShard(b.key, `holds ${bytes.length} bytes, more than a writer writes`);
@@ -212,5 +244,15 @@ export function loadShard(m: SearchManifest, i: number, bytes: Uint8Array | null
   const key = shardPathOf(m, i);
   if (bytes === null) badShard(key, 'is absent though the manifest lists it');
   const upper = m.shards[i + 1]?.lower ?? null;
-  return parseShard(bytes, { key, fields: m.fields.length, next: m.next, lower: m.shards[i]!.lower, upper });
+  return parseShard(bytes, { key, coding: codingOf(m), next: m.next, lower: m.shards[i]!.lower, upper });
+}
+
+/**
+ * How the postings of the type of `m` are coded (`tombstones`: the delta's).
+ *
+ * @example
+ * codingOf(m).bases; // m.norms
+ */
+export function codingOf(m: SearchManifest, tombstones = false): PostingCoding {
+  return postingCoding(m.norms, tombstones);
 }

@@ -80,9 +80,38 @@ export function parseTablePart(m: SearchManifest, p: number, bytes: Uint8Array |
 }
 
 /**
+ * Ids in a bucket are front coded: each is one character saying how many code units it shares with the
+ * previous id of the bucket (`0`–`9`, `A`–`Z`, `a`–`z`: 0 to 61, characters JSON writes as they are),
+ * then the rest. Ids in ordinal order are mostly in id order, so neighbours share their folders: the
+ * buckets take ~45 % fewer bytes.
+ */
+const ID_HEADS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+
+function frontCoded(ids: readonly string[]): string[] {
+  return ids.map((id, i) => {
+    const prev = ids[i - 1] ?? '';
+    let n = 0;
+    while (n < ID_HEADS.length - 1 && n < prev.length && n < id.length && id.charCodeAt(n) === prev.charCodeAt(n)) n++;
+    return ID_HEADS[n]! + id.slice(n);
+  });
+}
+
+/** The ids of front-coded entries; null where an entry is not one (damage). */
+function frontDecoded(entries: readonly unknown[]): string[] | null {
+  const out: string[] = [];
+  for (const e of entries) {
+    const n = typeof e === 'string' && e.length > 0 ? ID_HEADS.indexOf(e[0]!) : -1;
+    const prev = out[out.length - 1] ?? '';
+    if (n < 0 || n > prev.length) return null;
+    out.push(prev.slice(0, n) + (e as string).slice(1));
+  }
+  return out;
+}
+
+/**
  * Parse bucket `b` (untrusted): `["<ordinals>", id, id, …]` — the ids of the bucket in ordinal order,
- * their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each ordinal below
- * next.
+ * front coded, their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each
+ * ordinal below next.
  *
  * @example
  * parseBucket(m, 0, bytes); // Map { 'a' => 0 }
@@ -97,9 +126,11 @@ export function parseBucket(m: SearchManifest, b: number, bytes: Uint8Array | nu
   if (ordinals.length !== v.length - 1 || ordinals.some((o) => o >= m.next)) {
     bad(key, 'does not hold one ordinal below next per id');
   }
+  const ids = frontDecoded(v.slice(1));
+  if (ids === null) bad(key, 'holds an entry that is not a front-coded id');
   const out = new Map<string, number>();
-  for (const [i, id] of v.slice(1).entries()) {
-    if (typeof id !== 'string' || id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
+  for (const [i, id] of ids.entries()) {
+    if (id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
       bad(key, 'holds an id twice, not an id, or an id of another bucket');
     }
     out.set(id, ordinals[i]!);
@@ -112,12 +143,12 @@ export function encodeTablePart(ids: readonly (string | null)[]): Uint8Array {
   return new TextEncoder().encode(`${JSON.stringify(ids)}\n`);
 }
 
-/** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
+/** A bucket's bytes: ids in ordinal order, front coded, after their gap-coded ordinals. */
 export function encodeBucket(entries: ReadonlyMap<string, number>): Uint8Array {
   const list = [...entries].sort((a, b) => a[1] - b[1]);
   let gaps = '';
   for (const [i, [, o]] of list.entries()) gaps += numberText(o - (list[i - 1]?.[1] ?? -1) - 1);
-  return new TextEncoder().encode(`${JSON.stringify([gaps, ...list.map(([id]) => id)])}\n`);
+  return new TextEncoder().encode(`${JSON.stringify([gaps, ...frontCoded(list.map(([id]) => id))])}\n`);
 }
 
 /**

@@ -330,7 +330,7 @@ export function updateSearch(
     deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id)!)),
     m.fields.length,
   );
-  let deltaBytes = encodeDelta(entries, m.fields.length);
+  let deltaBytes = encodeDelta(entries, m);
   // A full delta.txt is emptied into the delta parts (read in round 3), and a few shards merged (round 4).
   const full = deltaBytes.length > deltaBound(opts.maxShardBytes);
   const all = roundThree(plan, read, count, files, full ? deltaPartPaths(m) : []);
