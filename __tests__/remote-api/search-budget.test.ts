@@ -104,7 +104,7 @@ describe('issue 42 budgets on the GitHub API store', () => {
     word = rareWord(df);
   }, 300_000);
 
-  it('a one-word search over 10,000 documents, cold: 4 requests, ≤ 400 KB down (the issue asks 4 and 300 KB)', async () => {
+  it('a one-word search over 10,000 documents, cold: 4 requests, ≤ 300 KB down (the issue's budget)', async () => {
     const meter = newMeter();
     const docs = new DocumentStore(store(fx.em, shared.repo, { transport: meteredTransport(meter) }));
     const r = await docs.search(word, { namespace: 'bench', type: 'note' });
@@ -127,7 +127,7 @@ describe('issue 42 budgets on the GitHub API store', () => {
       log,
     ).toEqual(['/graphql', '/graphql', '/graphql', '/graphql']);
     expect(meter.requests, log).toBe(4);
-    expect(meter.received, log).toBeLessThanOrEqual(400 * 1024);
+    expect(meter.received, log).toBeLessThanOrEqual(300 * 1000);
     // Warm (same store, section unchanged): every file is cached at the tip the query named, so the ref read
     // alone answers (a 200 once — GraphQL gives no ETag —, then 304s).
     for (const status of [200, 304]) {
@@ -178,9 +178,10 @@ describe('issue 42 budgets on the GitHub API store', () => {
     console.log(
       `[search budget] write 100: ${cost} requests, ${meter.sent} B up (with a manifest read), ${written.length} of ${shards} shards, ${parts.length} delta parts`,
     );
-    // Its entries fill delta.txt: they go to the delta parts (read with delta.txt), and one shard of 16 is merged.
+    // Whether or not its entries fill delta.txt (then they go to the delta parts and one shard is merged), at
+    // most max(1, 5 %) of the shards are written (delta-parts.test.ts forces the flushes).
     expect(written.length).toBeLessThanOrEqual(Math.max(1, Math.floor(0.05 * shards)));
-    expect(parts.length).toBe((await manifest()).deltas.length);
+    expect(parts.length).toBe((await manifest()).deltas?.length ?? 0);
     expect(cost, log).toBeLessThanOrEqual(10);
     const found = await docs.search('quokka', { namespace: 'bench', type: 'note' });
     expect(found.total).toBe(100);

@@ -28,16 +28,21 @@ const enc = (s: string) => new TextEncoder().encode(s);
 const text = (b: Uint8Array) => new TextDecoder().decode(b);
 const firstOf = (part: string) => [...base.keys()].find((p) => p.includes(part))!;
 
-/** Search 'common' and resolve every id, then write one change: whatever reads the damaged file fails. */
+/**
+ * Search 'alpha0' (the first shard's range: a write merges only a few shards, so only a search reads them
+ * all) and 'common', resolve every id, then write one change: whatever reads the damaged file fails.
+ */
 function useAll(files: Files): void {
-  withFetches(files, (read) => {
-    const ranked = rankSearch(t, parseSearchText('common'), read);
-    return idsOf(
-      t,
-      ranked.hits.map((h) => h.ordinal),
-      read,
-    );
-  });
+  for (const q of ['alpha0', 'common']) {
+    withFetches(files, (read) => {
+      const ranked = rankSearch(t, parseSearchText(q), read);
+      return idsOf(
+        t,
+        ranked.hits.map((h) => h.ordinal),
+        read,
+      );
+    });
+  }
   // Deleting ten documents reads both id buckets and a table part.
   const gone = docs.slice(0, 10).map((d) => ({ id: d.id, before: d.data }));
   withFetches(files, (read) => updateSearch(t, read, gone, { maxShardBytes: 512 }));
