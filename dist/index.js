@@ -36498,8 +36498,8 @@ function checkOperations(operations, namespace, type, bad) {
 var query = __nccwpck_require__(202);
 // EXTERNAL MODULE: ./src/document/query-text.ts
 var query_text = __nccwpck_require__(8237);
-// EXTERNAL MODULE: ./src/document/search/index.ts + 20 modules
-var document_search = __nccwpck_require__(9689);
+// EXTERNAL MODULE: ./src/document/search/index.ts + 26 modules
+var document_search = __nccwpck_require__(4802);
 // EXTERNAL MODULE: ./src/document/search-read.ts
 var search_read = __nccwpck_require__(8974);
 ;// CONCATENATED MODULE: ./src/action/query-inputs.ts
@@ -36924,7 +36924,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5737);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8695);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -37250,7 +37250,7 @@ function reviewFilePath(file, bad) {
 
 /***/ }),
 
-/***/ 5737:
+/***/ 8695:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38357,7 +38357,89 @@ async function remember(d, commit, key, entry, result) {
     return result;
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/tip-files.ts
+/**
+ * The ref's tip and files at that tip in ONE GraphQL query (a bulk read's `fewestRounds` hint, bulk-reads.ts):
+ * `ref(qualifiedName:) { target { ... on Commit { f0: file(path:) { mode oid object { ... on Blob { text … } } } } } }`.
+ * The files are read from the very commit the query names as the tip, so a write landing meanwhile cannot mix
+ * versions — consistent by construction, where the usual path spends a ref read and then a files query.
+ * Everything is checked as the other GraphQL reads are: a blob's bytes are kept only when they hash to its oid
+ * (graphql.ts `objectAt`); a file GraphQL cannot settle exactly (binary, truncated, not UTF-8, a symlink, an
+ * entry whose object disagrees with it) is left out, for the usual path to read at the same tip. An answer with
+ * errors yields `undefined`, and a missing ref (or one that is not the ref asked for) `tip: null`: either way the
+ * caller reads the ref as before.
+ */
+
+
+
+/** Most paths one tip-and-files query asks for (one query's worth: {@link GRAPHQL_BLOB_BATCH}). */
+const TIP_FILES_MAX = GRAPHQL_BLOB_BATCH;
+/** Git's modes of a regular file (GraphQL gives `mode` as a number). */
+const FILE_MODES = new Set([0o100644, 0o100755]);
+/**
+ * Read `ref`'s tip and `paths` at that commit in one query (at most {@link TIP_FILES_MAX} paths).
+ *
+ * @example
+ * const got = await tipAndFiles(deps, ctx, 'refs/docdb/documents', ['_docdb/search.json']);
+ * got?.tip; // the commit the files were read at; got?.files.get('_docdb/search.json') → { sha, bytes } | null
+ */
+async function tipAndFiles(d, ctx, ref, paths) {
+    if (paths.length === 0 || paths.length > TIP_FILES_MAX)
+        throw new RangeError(`1..${TIP_FILES_MAX} paths`);
+    const vars = { ref };
+    const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
+    const fields = paths.map((p, i) => {
+        vars[`p${i}`] = p;
+        return `f${i}: file(path: $p${i}) { mode oid ${blob} }`;
+    });
+    const target = `target { __typename oid ... on Commit { ${fields.join(' ')} } }`;
+    const repo = await query(d, ctx, 'read tip and files (GraphQL)', `t: ref(qualifiedName: $ref) { prefix name ${target} }`, vars);
+    if (!repo)
+        return undefined;
+    const commit = tipCommit(repo.t, ref);
+    if (!commit)
+        return { tip: null };
+    const files = new Map();
+    for (const [i, p] of paths.entries()) {
+        const settled = await fileAt(commit[`f${i}`]);
+        if (settled !== undefined)
+            files.set(p, settled);
+    }
+    return { tip: commit.oid, files };
+}
+/** The ref's target when it is exactly `ref` and points at a commit; else undefined (read the ref as usual). */
+function tipCommit(t, ref) {
+    if (!isObject(t) || typeof t.prefix !== 'string' || typeof t.name !== 'string')
+        return undefined;
+    // `qualifiedName` falls back to short-name matches: only the ref asked for is this section's tip.
+    if (`${t.prefix}${t.name}` !== ref)
+        return undefined;
+    const target = t.target;
+    if (!isObject(target) || target.__typename !== 'Commit' || !(0,objects/* isSha */.HH)(target.oid))
+        return undefined;
+    return target;
+}
+/**
+ * One `file(path:)` answer: null when the commit has no file there (nothing, a directory, a submodule — as
+ * the tree walk decides for `get`), the blob (with its bytes when exact), or undefined when unsettled.
+ */
+async function fileAt(e) {
+    if (e === null)
+        return null;
+    if (!isObject(e) || !(0,objects/* isSha */.HH)(e.oid) || typeof e.mode !== 'number')
+        return undefined;
+    if (e.mode === 0o40000 || e.mode === 0o160000)
+        return null;
+    if (!FILE_MODES.has(e.mode))
+        return undefined; // a symlink: the usual path reads it as `get` does
+    const o = await objectAt(e.object);
+    if (o?.type !== 'Blob' || o.oid !== e.oid)
+        return undefined;
+    return o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
+
 
 
 
@@ -38366,25 +38448,16 @@ async function remember(d, commit, key, entry, result) {
 /** Fewest missing values for which the archive (2 requests, the whole section) beats batches. */
 const ARCHIVE_MIN_BLOBS = 64;
 /**
- * The values of `keys` at `pinned` (or the tip).
+ * The values of `keys` at `pinned` (or the tip; with `fewestRounds`, read with the keys when that saves a round).
  *
  * @example
  * const items = await readManyAt(host, ctx, ['a.json', 'b.json'], undefined);
  */
-async function readManyAt(h, ctx, keys, pinned) {
-    const version = pinned ?? (await h.readRef(ctx));
-    if (version === null)
+async function readManyAt(h, ctx, keys, pinned, fewestRounds = false) {
+    const job = await begin(h, ctx, keys, pinned, fewestRounds);
+    if (job === null)
         return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
-    if (pinned !== undefined)
-        await h.assertInSection(ctx, version);
-    const job = {
-        version,
-        pinned: pinned !== undefined,
-        shas: new Map(),
-        values: new Map(),
-        archived: false,
-        restOnly: new Set(),
-    };
+    const version = job.version;
     // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
     const ahead = h.archives.take(version);
     job.archived = ahead !== undefined;
@@ -38398,6 +38471,67 @@ async function readManyAt(h, ctx, keys, pinned) {
         const value = sha === null ? null : (job.values.get(sha) ?? null);
         return { key, value: value ? value.slice() : null, blobSha: value ? sha : null, version };
     });
+}
+/**
+ * The job's version and what is known at it: `pinned` (checked to be in the section), or the tip — with the keys
+ * in one query when `fewestRounds` makes it worth it, else from the ref read. Null: no section yet.
+ */
+async function begin(h, ctx, keys, pinned, fewestRounds) {
+    if (pinned !== undefined) {
+        await h.assertInSection(ctx, pinned);
+        return newJob(pinned, true);
+    }
+    const together = fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
+    if (together !== undefined && together !== 'no ref')
+        return together;
+    const tip = await h.readRef(ctx);
+    // A ref the query did not see but the ref read did (not `startAt` standing in for an absent one): GraphQL does
+    // not name it, so asking again would only add a request to every read.
+    if (together === 'no ref' && tip !== null && tip !== h.cfg.startAt)
+        h.tipQuery.unseen = true;
+    return tip === null ? null : newJob(tip, false);
+}
+function newJob(version, pinned) {
+    return { version, pinned, shas: new Map(), values: new Map(), archived: false, restOnly: new Set() };
+}
+/**
+ * The tip and what one GraphQL query read of `keys` at it (tip-files.ts), as a job begun; undefined when that
+ * query is not worth it (no token, too many keys, every value cached at the tip last seen, a ref GraphQL did
+ * not name before) or cannot answer; `'no ref'` when it answered without the ref.
+ */
+async function tipWithKeys(h, ctx, keys) {
+    if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX || h.tipQuery.unseen) {
+        return undefined;
+    }
+    if (await cachedAtKnownTip(h, ctx, keys))
+        return undefined;
+    const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys);
+    if (!got)
+        return undefined;
+    if (got.tip === null)
+        return 'no ref';
+    await h.sawTip(ctx, got.tip);
+    const job = newJob(got.tip, false);
+    for (const [key, b] of got.files) {
+        job.shas.set(key, b?.sha ?? null);
+        // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
+        await h.paths.cache.putPath(got.tip, key, b ? { sha: b.sha } : { absent: true });
+        if (b?.bytes)
+            await keep(h, job, b.sha, b.bytes);
+        else if (b)
+            job.restOnly.add(b.sha); // its text was not exact: asking GraphQL by oid would not help
+    }
+    return job;
+}
+/** Every key's value is cached at the tip this store last read: a 304 would settle the read in one request. */
+async function cachedAtKnownTip(h, ctx, keys) {
+    const known = await h.cache.getRefTip(h.cfg.ref, ctx.tokenId);
+    if (!known)
+        return false;
+    const probe = newJob(known.sha, false);
+    await shasFromCachedLevels(h, probe, keys);
+    await shasFromPathCache(h, probe, keys);
+    return keys.every((k) => probe.shas.has(k)) && (await missingShas(h, probe, keys)).length === 0;
 }
 /** Each key's blob SHA, cheapest source first. */
 async function resolveShas(h, ctx, job, keys) {
@@ -39978,18 +40112,24 @@ class PartsGatherer {
         await this.upload.add(p.treeChanges.filter((c) => c.sha !== null));
     }
     /**
-     * Send the deletes, then what is queued; the new root tree, or null when no part changed anything. Puts
-     * go as their parts come; deletes wait for the last part, so that a directory all of whose keys go is
-     * one entry (delete-collapse.ts) — unless a put of this write lands in it.
+     * Send the deletes, then `after` (the commit's derived changes: index files), then what is queued; the new
+     * root tree, or null when nothing changes at all. Puts go as their parts come; deletes wait for the last
+     * part, so that a directory all of whose keys go is one entry (delete-collapse.ts) — unless a put of this
+     * write lands in it. `after` joins the same chain of requests, so it fills the documents' last, partly
+     * filled request instead of starting a request of its own (issue 42: one request fewer per first write).
      */
-    async finish() {
-        if (!this.upload)
+    async finish(after = []) {
+        if (!this.upload && after.length === 0)
             return null;
+        if (!this.upload)
+            assertCanWrite(this.ctx, this.h.repository);
+        this.upload ??= this.h.objects.treeUpload(this.ctx, this.baseTree);
         const deleted = [...this.unsentDeletes];
         if (deleted.length > 0) {
             const level = (sha) => this.h.trees.cachedLevel(sha);
             await this.upload.add(await collapseDeletes(level, this.baseTree, deleted, (d) => this.dirs.has(d)));
         }
+        await this.upload.add(after);
         return await this.upload.finish();
     }
     /** A key may appear once in the whole commit, and no put key may be a directory of another. */
@@ -40062,8 +40202,7 @@ async function inParts(h, ctx, parts, options) {
     const custom = (0,commit_parts/* partsMessage */.gH)(options);
     (0,core_plan/* assertCommitMessage */.H$)(custom);
     const retry = writeRetryOf(h, ctx);
-    const tree = await gathered.finish();
-    const s = { tip, confirmed, baseTree, tree };
+    const s = { tip, confirmed, baseTree, tree: null };
     return new PartsCommit(h, ctx, gathered, { custom, derive: options.derive }, retry, s).run();
 }
 /** The second phase: commit the gathered tree and move the ref, re-planning by SHA after a lost race. */
@@ -40087,9 +40226,11 @@ class PartsCommit {
         this.desired = gathered.desired;
     }
     async run() {
-        for (;;) {
+        for (let attempt = 0;; attempt++) {
             const derived = await this.derive();
-            const tree = await this.withDerived(derived);
+            // The first attempt's derived changes close the gathered chain of requests (they fill its last one);
+            // after a lost race the documents' tree is planned again and the derived changes go on top of it.
+            const tree = attempt === 0 ? await this.gathered.finish(derived.treeChanges) : await this.withDerived(derived);
             if (tree === null) {
                 if (await this.confirmNothingToDo())
                     return this.result(this.s.tip, this.s.tip, false, derived);
@@ -41642,6 +41783,22 @@ class RefReader {
             return this.missing(ctx, checkRepo);
         return this.moved(ctx, res);
     }
+    /**
+     * Record `sha` as the tip, learned by a query that read it with files (tip-files.ts): remembered as a ref
+     * read's tip is. A cached ETag stays only when it belongs to this very tip — kept for another, a later 304
+     * would answer a tip the ref may have left.
+     *
+     * @example
+     * const got = await tipAndFiles(gql, ctx, ref, keys);
+     * if (got?.tip) await refs.learned(ctx, got.tip);
+     */
+    async learned(ctx, sha) {
+        const cached = await this.deps.cache.getRefTip(this.deps.ref, ctx.tokenId);
+        if (cached?.sha !== sha)
+            await this.deps.cache.setRefTip(this.deps.ref, ctx.tokenId, { sha });
+        this.absent = false;
+        this.deps.tips.saw(ctx.tokenId, sha);
+    }
     request(ctx, cached) {
         const headers = {};
         if (this.deps.cfg.etag && cached?.etag)
@@ -42202,7 +42359,14 @@ function wireStore(options) {
         keyReads,
         versions,
         writes: writeHost(shared),
-        bulk: { ...keyReads, cfg, cache, graphql: gql },
+        bulk: {
+            ...keyReads,
+            cfg,
+            cache,
+            graphql: gql,
+            sawTip: (ctx, sha) => refs.learned(ctx, sha),
+            tipQuery: { unseen: false },
+        },
         archives,
         versioned: { keyReads, cache, graphql: gql },
         replace: {
@@ -42624,7 +42788,8 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
         const { items, meta } = await this.wired.ops.run('readMany', async (ctx) => {
             const { readManyAt } = await remoteApiFeatures.bulk();
             const host = { ...this.wired.bulk, archives: await this.wired.archives() };
-            return { items: await readManyAt(host, ctx, keys, options.version), meta: this.meta(ctx) };
+            const fewest = options.fewestRounds === true;
+            return { items: await readManyAt(host, ctx, keys, options.version, fewest), meta: this.meta(ctx) };
         });
         options.onMeta?.(meta);
         yield* items;
@@ -44191,8 +44356,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
-var document_store = __nccwpck_require__(7419);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
+var document_store = __nccwpck_require__(7738);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -51456,7 +51621,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 7419:
+/***/ 7738:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51483,6 +51648,7 @@ __nccwpck_require__.d(write_kit_namespaceObject, {
   applyDeclare: () => (applyDeclare),
   applySearchDeclare: () => (applySearchDeclare),
   checkIndexes: () => (checkIndexes),
+  checkRebuildSearch: () => (checkRebuildSearch),
   checkSearch: () => (checkSearch),
   declarationsDerive: () => (declarationsDerive),
   expectingWrite: () => (write/* expectingWrite */.V),
@@ -53048,8 +53214,85 @@ async function checkExisting(store, version, t, schema, skip, violations) {
     }
 }
 
-// EXTERNAL MODULE: ./src/document/search/index.ts + 20 modules
-var document_search = __nccwpck_require__(9689);
+// EXTERNAL MODULE: ./src/document/search/index.ts + 26 modules
+var document_search = __nccwpck_require__(4802);
+// EXTERNAL MODULE: ./src/document/indexes/check.ts
+var check = __nccwpck_require__(782);
+;// CONCATENATED MODULE: ./src/document/search-rebuild.ts
+/**
+ * Rebuilding a type's search from its documents on demand (`DocumentStore.rebuildSearch`, CLI
+ * `docdb doc search-index --rebuild`). A damaged term shard is never read by a small write — it goes to the
+ * delta of recent writes — and declaring the same fields again writes nothing, so without this a damaged
+ * shard refused every search of its type until search was dropped and declared again. A rebuild takes the
+ * path a changed declaration takes (search-write.ts `typeFiles` with `rebuilt`): every file of the type
+ * built again from the documents at the tip, the old ones deleted, in ONE commit.
+ */
+
+
+
+
+const ALLOWED = `[{ namespace, type }, …] (1 to ${declaration/* MAX_DECLARED_TYPES */.ab} types)`;
+/**
+ * The types a rebuild names, checked before any I/O: an array of 1 to 1000 `{ namespace, type }` with valid
+ * identity parts; anything else is `InvalidConfig` naming `types[i]…`. Repeats are kept once.
+ *
+ * @example
+ * checkRebuildSearch([{ namespace: 'github', type: 'repo' }]); // [{ namespace: 'github', type: 'repo' }]
+ * checkRebuildSearch([{ namespace: 'github' }]); // throws InvalidConfig: types[0].type must be a string…
+ */
+function checkRebuildSearch(types) {
+    const list = shaped(types);
+    list.forEach((t, i) => {
+        try {
+            (0,document_identity/* assertIdentityFields */._i)(t.namespace, t.type, 'x');
+        }
+        catch (e) {
+            if (!(e instanceof errors/* InvalidIdentity */.qH))
+                throw e;
+            const field = (0,check.at)((0,check.at)('types', i), e.data.field === 'doc_type' ? 'type' : 'namespace');
+            throw new errors/* InvalidConfig */.OZ(field, `rebuildSearch ${field}: ${e.message}`, { allowed: ALLOWED });
+        }
+    });
+    const byKey = new Map(list.map((t) => [`${t.namespace}/${t.type}`, t]));
+    return [...byKey.values()];
+}
+/** The list's shape (an array of `{ namespace, type }` strings), or InvalidConfig at the first problem. */
+function shaped(types) {
+    try {
+        const list = (0,check/* array */.YO)(types, 'types', declaration/* MAX_DECLARED_TYPES */.ab, `must list at most ${declaration/* MAX_DECLARED_TYPES */.ab} types`);
+        if (list.length === 0)
+            (0,check/* fail */.fJ)('types', 'must list at least one { namespace, type }');
+        return list.map((item, i) => {
+            const where = (0,check.at)('types', i);
+            const o = (0,check/* record */.g1)(item, where);
+            const namespace = (0,check/* string */.Yj)(o.namespace, (0,check.at)(where, 'namespace'), 1);
+            const type = (0,check/* string */.Yj)(o.type, (0,check.at)(where, 'type'), 1);
+            (0,check/* onlyKeys */.Bh)(o, where, ['namespace', 'type']);
+            return { namespace, type };
+        });
+    }
+    catch (e) {
+        if (!(e instanceof check/* ShapeProblem */.PT))
+            throw e;
+        throw new errors/* InvalidConfig */.OZ(e.field, `rebuildSearch ${e.field} ${e.problem}`, { allowed: ALLOWED });
+    }
+}
+/**
+ * The declared search of each type a rebuild names, on the tip the write builds on; a type without search
+ * declared there is `InvalidConfig` naming it (nothing is written).
+ *
+ * @example
+ * rebuildTargets(declaration, [{ namespace: 'github', type: 'repo' }]); // [{ namespace, type, fields: [...] }]
+ */
+function rebuildTargets(declared, types) {
+    return types.map((t, i) => {
+        const found = declared.search.find((s) => s.namespace === t.namespace && s.type === t.type);
+        if (found)
+            return found;
+        throw new errors/* InvalidConfig */.OZ((0,check.at)('types', i), `rebuildSearch: ${t.namespace}/${t.type} has no search declared, so there is nothing to rebuild; declare it instead: docs.declareSearch([{ namespace: '${t.namespace}', type: '${t.type}', fields: ['data.title', …] }]) (CLI: docdb doc search-index --namespace ${t.namespace} --type ${t.type} --fields …)`, { namespace: t.namespace, type: t.type });
+    });
+}
+
 ;// CONCATENATED MODULE: ./src/document/search-write.ts
 /**
  * Keeping a section's full-text search exact in the SAME commit as its documents (issue 42): the
@@ -53064,8 +53307,10 @@ var document_search = __nccwpck_require__(9689);
  * - a large write (more than {@link LARGE_SEARCH_WRITE} documents of the type), a declaration added or
  *   changed, a missing or damaged manifest, a damaged shard: `buildSearch` from the type's documents at the
  *   tip with the write applied — exact either way, never a silently wrong index;
+ * - a rebuild asked for (`rebuild`, search-rebuild.ts): the same build, for a declared type nothing changed in;
  * - a dropped declaration: every file of the type deleted.
  */
+
 
 
 
@@ -53126,7 +53371,7 @@ async function searchChanges(w, base, first) {
         for (const p of await oldFiles(w.store, base.version, t, await manifest(t)))
             files.set(p, null);
     const byType = search_write_groupByType(w.ops);
-    const rebuilt = new Set(changed.build.map(search_write_typeKey));
+    const rebuilt = new Set([...changed.build, ...rebuildTargets(after, w.rebuild ?? [])].map(search_write_typeKey));
     for (const t of after.search) {
         const mine = byType.get(search_write_typeKey(t)) ?? [];
         if (mine.length === 0 && !rebuilt.has(search_write_typeKey(t)))
@@ -53384,7 +53629,7 @@ function writeHook(w) {
 function declarationsDerive(w) {
     return async (base) => {
         const ops = w.ops();
-        const types = first_reads_writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? []);
+        const types = first_reads_writtenTypes(ops, w.indexes ?? [], w.schemas ?? [], w.search ?? [], w.rebuildSearch ?? []);
         if (types.length === 0 && !w.indexes && !w.schemas && !w.search)
             return [];
         const first = await base.read(declarationsFirstReads(types));
@@ -53394,7 +53639,7 @@ function declarationsDerive(w) {
         const shared = sharedReads(base, first);
         const [indexed, searched] = await Promise.all([
             indexChanges({ store: w.store, ops: () => ops, ...(w.indexes ? { declare: w.indexes } : {}), options: w.indexOptions ?? {} }, shared, first),
-            searchChanges({ store: w.store, ops, declare: w.search, options: w.searchOptions }, shared, first),
+            searchChanges({ store: w.store, ops, declare: w.search, rebuild: w.rebuildSearch, options: w.searchOptions }, shared, first),
         ]);
         return [...indexed, ...searched, ...declared];
     };
@@ -53496,6 +53741,7 @@ var write = __nccwpck_require__(5012);
 // EXTERNAL MODULE: ./src/document/search-declared.ts
 var search_declared = __nccwpck_require__(1472);
 ;// CONCATENATED MODULE: ./src/document/write-kit.ts
+
 
 
 
@@ -53778,7 +54024,7 @@ function typesOf(docs) {
  * await store.commit(changes, { derive: lightWriteHook({ store, ops: () => indexedOpsOf(ops, changes) }, features) });
  */
 function lightWriteHook(w, features) {
-    if (w.indexes || w.schemas || w.search || w.parts) {
+    if (w.indexes || w.schemas || w.search || w.rebuildSearch || w.parts) {
         // The write declares something (or checks schemas as it encodes): the full hook, as it is.
         return async (base) => (await features.write()).writeHook(w)(base);
     }
@@ -54153,6 +54399,17 @@ class DocumentStore extends DocumentReads {
     async declareSearch(search, options = {}) {
         (await features.write()).checkSearch(search);
         return this.commit([], { ...options, search });
+    }
+    /**
+     * Build the search of declared types again from their documents at the tip, in ONE commit — the way out
+     * of a damaged search file (docs/search.md); `InvalidConfig` naming a type without search declared.
+     *
+     * @example
+     * await docs.rebuildSearch([{ namespace: 'github', type: 'repo' }]);
+     */
+    async rebuildSearch(types, options = {}) {
+        const rebuildSearch = (await features.write()).checkRebuildSearch(types);
+        return this.store.commit([], { ...options, derive: this.declarations(() => [], { rebuildSearch }) });
     }
     /**
      * The JSON Schema documents of one type must follow (at the tip, or at `version`), or null when none is
@@ -55857,6 +56114,7 @@ function buildIndex(declaration, documents, options = {}) {
 
 /* harmony export */ __nccwpck_require__.d(__webpack_exports__, {
 /* harmony export */   Bh: () => (/* binding */ onlyKeys),
+/* harmony export */   EB: () => (/* binding */ checkedJson),
 /* harmony export */   PT: () => (/* binding */ ShapeProblem),
 /* harmony export */   YO: () => (/* binding */ array),
 /* harmony export */   Yj: () => (/* binding */ string),
@@ -55865,10 +56123,12 @@ function buildIndex(declaration, documents, options = {}) {
 /* harmony export */   g1: () => (/* binding */ record),
 /* harmony export */   mw: () => (/* binding */ required),
 /* harmony export */   nd: () => (/* binding */ integer),
+/* harmony export */   pP: () => (/* binding */ shapeChecked),
 /* harmony export */   sD: () => (/* binding */ shapedJson),
 /* harmony export */   u4: () => (/* binding */ isRecord)
 /* harmony export */ });
 /* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
 /**
  * Small shape checks for the index files and options (declaration, query, cursor, manifest). They are
  * hand-written rather than a schema library because the index core is on every write path of
@@ -55877,11 +56137,13 @@ function buildIndex(declaration, documents, options = {}) {
  *
  * Each check throws a {@link ShapeProblem} naming where (`indexes[0].fields[1]`; `''` is the value
  * itself) and what is allowed; the caller turns the first problem into its own typed error
- * (`InvalidConfig` for options, `InvalidResponse` for files read back). The order in which they are
+ * (`InvalidConfig` for options, `InvalidResponse` for files read back) — for the files, through the two
+ * readers at the end: {@link shapedJson} (manifests) and {@link checkedJson} (declarations). The order in which they are
  * called is the order problems are reported: each object's own keys in declaration order, then its
  * unknown keys; an array's length bound before its elements (a huge array is refused without walking
  * it), its minimum and cross-element rules after them.
  */
+
 
 /** The first problem found in a value; never leaves the index modules (each caller converts it). */
 class ShapeProblem extends Error {
@@ -56018,6 +56280,12 @@ function integer(v, field, min, max = Number.MAX_SAFE_INTEGER) {
         fail(field, `must be a whole number ${range}, got ${v}`);
     return v;
 }
+/** Bytes read back as UTF-8 JSON; throws an Error saying why not (`not UTF-8`, or JSON.parse's message). */
+function utf8Json(bytes) {
+    if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
+        throw new Error('not UTF-8');
+    return JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+}
 /**
  * A stored JSON file read back (untrusted): parsed, then checked by `shape`; a file that is not UTF-8 JSON,
  * or whose shape `shape` refuses, goes to `bad` with the reason (which throws the caller's typed error).
@@ -56028,9 +56296,7 @@ function integer(v, field, min, max = Number.MAX_SAFE_INTEGER) {
 function shapedJson(bytes, shape, bad) {
     let json;
     try {
-        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
-            throw new Error('not UTF-8');
-        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
+        json = utf8Json(bytes);
     }
     catch {
         bad('is not JSON');
@@ -56043,6 +56309,47 @@ function shapedJson(bytes, shape, bad) {
             throw e;
         bad(`does not have the manifest's shape (${e.field || 'the manifest'} ${e.problem})`);
     }
+}
+/**
+ * `shape(value)`, or its first problem worded as declarations word it: `<what> <field> is invalid: <problem>`
+ * (`<what> <field> has: unknown key(s) a, b`), the field `(root)` for the value itself.
+ *
+ * @example
+ * shapeChecked({ version: 2 }, shapeOf, 'index declaration');
+ * // { ok: false, field: 'version', message: 'index declaration version is invalid: must be 1' }
+ */
+function shapeChecked(value, shape, what) {
+    try {
+        return { ok: true, value: shape(value) };
+    }
+    catch (e) {
+        if (!(e instanceof ShapeProblem))
+            throw e;
+        const field = e.field || '(root)';
+        const problem = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
+        return { ok: false, field, message: `${what} ${field} ${problem}` };
+    }
+}
+/**
+ * A declaration file read back from the section (untrusted): UTF-8 JSON, then `check`. Not JSON is
+ * `InvalidResponse` "`key` is not JSON (why); fix or delete it"; a problem `check` finds is
+ * `InvalidResponse` "`key`: message" with its field — each naming the key.
+ *
+ * @example
+ * const declaration = checkedJson(bytes, '_docdb/indexes.json', check);
+ */
+function checkedJson(bytes, key, check) {
+    let json;
+    try {
+        json = utf8Json(bytes);
+    }
+    catch (e) {
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${key} is not JSON (${e.message}); fix or delete it`, { key });
+    }
+    const r = check(json);
+    if (!r.ok)
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${key}: ${r.message}`, { key, field: r.field });
+    return r.value;
 }
 
 
@@ -56332,17 +56639,15 @@ function parseCounts(bytes, namespace, type, field, documents) {
 /* harmony export */   jD: () => (/* binding */ validateDeclaration)
 /* harmony export */ });
 /* unused harmony exports MAX_INDEXED_FIELDS, MAX_FIELD_CHARS */
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
-/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(782);
-/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(1862);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9323);
+/* harmony import */ var _check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
+/* harmony import */ var _paths_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(1862);
 /**
  * The index declaration of a section, `_docdb/indexes.json` (issue 28, item 1): per `(namespace, type)`,
  * the fields to index — `id` or a dotted path into `data`. It lives in the section, so every writer
  * sees it; read back, it is untrusted like any file of the section.
  */
-
 
 
 
@@ -56366,25 +56671,25 @@ const MAX_DECLARED_TYPES = 1000;
  * declaredField('data.title', 'search[0].fields[0]', 'data.title'); // 'data.title'
  */
 function declaredField(value, field, example) {
-    const f = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(value, field);
+    const f = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(value, field);
     if (f.length > MAX_FIELD_CHARS)
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `at most ${MAX_FIELD_CHARS} characters`);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, `at most ${MAX_FIELD_CHARS} characters`);
     if (f === 'id')
         return f;
     if (!f.startsWith('data.'))
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `must be "id" or a dotted path into data, such as "${example}"`);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, `must be "id" or a dotted path into data, such as "${example}"`);
     if (f.slice(5).split('.').includes('')) {
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, 'has an empty segment ("data.", "data..x" or a trailing "."); each segment names a key of data');
     }
     if (!f.isWellFormed() || /[\u0000-\u001f\u007f]/.test(f))
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, 'must be valid UTF-8 without control characters');
     return f;
 }
 /** One indexed field: a declared field short enough to name a directory (see paths.ts). */
 function fieldOf(value, field) {
     const f = declaredField(value, field, 'data.language');
-    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_4__/* .fieldDir */ .at)(f).length > MAX_FIELD_DIR_BYTES) {
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(field, `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`);
+    if ((0,_paths_js__WEBPACK_IMPORTED_MODULE_3__/* .fieldDir */ .at)(f).length > MAX_FIELD_DIR_BYTES) {
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(field, `is too long once encoded as a directory name (at most ${MAX_FIELD_DIR_BYTES} bytes; non-ASCII characters take 6 to 12)`);
     }
     return f;
 }
@@ -56397,52 +56702,39 @@ function fieldOf(value, field) {
  * typeFieldsOf({ namespace: 'g', type: 'repo', fields: ['id'] }, 'indexes[0]', 8, fieldOf);
  */
 function typeFieldsOf(value, field, max, fieldOf) {
-    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, field);
-    const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.namespace, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'namespace'));
-    const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .string */ .Yj)(o.type, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'type'));
-    const where = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(field, 'fields');
-    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.fields, where, max, `may list at most ${max} fields`);
-    const fields = list.map((f, i) => fieldOf(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)(where, i)));
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(value, field);
+    const namespace = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.namespace, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'namespace'));
+    const type = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .string */ .Yj)(o.type, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'type'));
+    const where = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(field, 'fields');
+    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.fields, where, max, `may list at most ${max} fields`);
+    const fields = list.map((f, i) => fieldOf(f, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)(where, i)));
     if (fields.length === 0)
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'must list at least one field');
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(where, 'must list at least one field');
     if (new Set(fields).size !== fields.length)
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)(where, 'lists a field twice');
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)(where, 'lists a field twice');
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, field, ['namespace', 'type', 'fields']);
     return { namespace, type, fields };
 }
 const typeIndexOf = (value, field) => typeFieldsOf(value, field, MAX_INDEXED_FIELDS, fieldOf);
 /** The declaration's shape: `{ version: 1, indexes: [...] }` and nothing else (a fresh copy). */
 function shapeOf(value) {
-    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
+    const o = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(value, '');
     if (o.version !== 1)
-        (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)('version', 'must be 1');
-    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.indexes, 'indexes', MAX_DECLARED_TYPES, `at most ${MAX_DECLARED_TYPES} entries`);
-    const indexes = list.map((t, i) => typeIndexOf(t, (0,_check_js__WEBPACK_IMPORTED_MODULE_3__.at)('indexes', i)));
-    (0,_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, '', ['version', 'indexes']);
+        (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', 'must be 1');
+    const list = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.indexes, 'indexes', MAX_DECLARED_TYPES, `at most ${MAX_DECLARED_TYPES} entries`);
+    const indexes = list.map((t, i) => typeIndexOf(t, (0,_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('indexes', i)));
+    (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', ['version', 'indexes']);
     return { version: 1, indexes };
-}
-/** The first problem of a declaration's shape, worded as the declaration's messages are. */
-function shapeProblem(value) {
-    try {
-        return { ok: true, value: shapeOf(value) };
-    }
-    catch (e) {
-        if (!(e instanceof _check_js__WEBPACK_IMPORTED_MODULE_3__/* .ShapeProblem */ .PT))
-            throw e;
-        const field = e.field || '(root)';
-        const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
-        return { ok: false, field, message: `index declaration ${field} ${what}` };
-    }
 }
 /** The first problem of a declaration, as `{ field, message }`, or the validated declaration. */
 function check(value) {
-    const parsed = shapeProblem(value);
+    const parsed = (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .shapeChecked */ .pP)(value, shapeOf, 'index declaration');
     if (!parsed.ok)
         return parsed;
     const seen = new Set();
     for (const [i, t] of parsed.value.indexes.entries()) {
         try {
-            (0,_identity_js__WEBPACK_IMPORTED_MODULE_2__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
         }
         catch (e) {
             return { ok: false, field: `indexes[${i}]`, message: `index declaration indexes[${i}]: ${e.message}` };
@@ -56468,7 +56760,7 @@ function check(value) {
 function validateDeclaration(value) {
     const r = check(value);
     if (!r.ok)
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(r.field, r.message, { allowed: ALLOWED });
+        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(r.field, r.message, { allowed: ALLOWED });
     return r.value;
 }
 const ALLOWED = `{ "version": 1, "indexes": [{ "namespace", "type", "fields": 1..${MAX_INDEXED_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
@@ -56482,21 +56774,7 @@ const ALLOWED = `{ "version": 1, "indexes": [{ "namespace", "type", "fields": 1.
 function parseDeclaration(bytes) {
     if (bytes === undefined)
         return { version: 1, indexes: [] };
-    let json;
-    try {
-        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
-            throw new Error('not UTF-8');
-        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
-    }
-    catch (e) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${DECLARATION_KEY} is not JSON (${e.message}); fix or delete it`, {
-            key: DECLARATION_KEY,
-        });
-    }
-    const r = check(json);
-    if (!r.ok)
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${DECLARATION_KEY}: ${r.message}`, { key: DECLARATION_KEY, field: r.field });
-    return r.value;
+    return (0,_check_js__WEBPACK_IMPORTED_MODULE_2__/* .checkedJson */ .EB)(bytes, DECLARATION_KEY, check);
 }
 /**
  * The declaration's bytes as stored: one canonical spelling, so re-declaring the same indexes writes
@@ -62606,7 +62884,7 @@ function countText(n) {
 /* harmony export */   m: () => (/* binding */ storedSearchDeclaration)
 /* harmony export */ });
 /* harmony import */ var _core_version_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(3323);
-/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9689);
+/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4802);
 
 
 /**
@@ -62642,7 +62920,7 @@ __nccwpck_require__.r(__webpack_exports__);
 /* harmony import */ var _bulk_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(7053);
 /* harmony import */ var _envelope_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9949);
 /* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(9323);
-/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(9689);
+/* harmony import */ var _search_index_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(4802);
 /* harmony import */ var _search_declared_js__WEBPACK_IMPORTED_MODULE_7__ = __nccwpck_require__(1472);
 /**
  * `DocumentStore.search` (issue 42): words found in a namespace's searchable types, ranked by BM25, read
@@ -62679,10 +62957,10 @@ async function searchDocuments(store, text, q) {
         return { ...cost.meta, hits: [], total: 0, nextCursor: null, version: null };
     const version = start.version;
     const files = start.files;
-    const ranked = await untilAnswered(store, version, files, cost, (read) => start.types.map((t) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSearch */ .Nv)(t, parsed, read)));
+    const ranked = await untilAnswered(store, { version, files, cost }, start.types.map((t) => (read) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .rankSearch */ .Nv)(t, parsed, read)));
     const all = merged(start.types, ranked);
     const span = tiedSpan(all, offset, limit);
-    const ids = await untilAnswered(store, version, files, cost, (read) => start.types.map((t) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .idsOf */ .UX)(t, ordinalsOf(span.hits, t), read)));
+    const ids = await untilAnswered(store, { version, files, cost }, start.types.map((t) => (read) => (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .idsOf */ .UX)(t, ordinalsOf(span.hits, t), read)));
     const page = pageOf(span, offset, limit, start.types, ids);
     const hits = await readHits(store, page, version, cost);
     const next = offset + limit < all.length ? `${version}.${offset + limit}` : null;
@@ -62750,44 +63028,58 @@ async function readAt(store, keys, version, cost, files) {
     const onMeta = (m) => {
         cost.meta = (0,_bulk_js__WEBPACK_IMPORTED_MODULE_3__/* .addCost */ .nv)(cost.meta, m);
     };
-    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, keys, { ...(version ? { version } : {}), onMeta })) {
+    // Every round of a search waits on the one before: at the tip, the store reads the tip WITH the keys if it can.
+    const options = { ...(version ? { version } : { fewestRounds: true }), onMeta };
+    for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, keys, options)) {
         files.set(item.key, item.value);
         at = item.version;
     }
     return at;
 }
 /**
- * Run pure steps that may throw `NeedFiles` until every one answers: each round reads what ALL of them
- * still need in one bulk read (so types searched together cost the rounds of one).
+ * Run pure steps (one per type) that may throw `NeedFiles` until every one answers: each round runs EVERY step
+ * still unanswered and reads what all of them need in one bulk read, so types searched together cost the
+ * rounds of one.
  */
-async function untilAnswered(store, version, files, cost, steps) {
-    const read = (p) => (files.has(p) ? (files.get(p) ?? null) : undefined);
+async function untilAnswered(store, at, steps) {
+    const { version, files, cost } = at;
+    const answers = new Map();
     for (let round = 0;; round++) {
         const wanted = new Set();
-        const answer = (() => {
-            try {
-                return steps((p) => {
-                    const got = read(p);
-                    if (got === undefined)
-                        wanted.add(p);
-                    return got;
-                });
-            }
-            catch (e) {
-                if (!(e instanceof _search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .NeedFiles */ .uo))
-                    throw e;
-                for (const p of e.paths)
-                    if (!files.has(p))
-                        wanted.add(p);
-                return undefined;
-            }
-        })();
-        if (answer !== undefined)
-            return answer;
+        steps.forEach((step, i) => {
+            if (answers.has(i))
+                return;
+            const answer = tryStep(step, files, wanted);
+            if (answer !== NEEDS_FILES)
+                answers.set(i, answer);
+        });
+        if (answers.size === steps.length)
+            return steps.map((_, i) => answers.get(i));
         if (wanted.size === 0 || round >= MAX_ROUNDS) {
-            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5('the search files did not settle (a step kept asking for files); rebuild the search', {});
+            throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5('the search files did not settle (a step kept asking for files); rebuild the search (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)', {});
         }
         await readAt(store, [...wanted], version, cost, files);
+    }
+}
+/** What {@link tryStep} answers for a step that needs files it has not got (added to `wanted`). */
+const NEEDS_FILES = Symbol('needs files');
+/** One step on the files read so far: its answer, or {@link NEEDS_FILES} with the paths it asked for in `wanted`. */
+function tryStep(step, files, wanted) {
+    try {
+        return step((p) => {
+            if (files.has(p))
+                return files.get(p) ?? null;
+            wanted.add(p);
+            return undefined;
+        });
+    }
+    catch (e) {
+        if (!(e instanceof _search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .NeedFiles */ .uo))
+            throw e;
+        for (const p of e.paths)
+            if (!files.has(p))
+                wanted.add(p);
+        return NEEDS_FILES;
     }
 }
 /** Every type's hits, best first; equal scores by type (and, once the ids are known, by id: {@link pageOf}). */
@@ -62852,7 +63144,7 @@ async function readHits(store, page, version, cost) {
 }
 function damaged(t, why, data) {
     const key = (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .searchManifestPath */ .eT)(t.namespace, t.type).replace(/manifest\.json$/, '');
-    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`the search of ${t.namespace}/${t.type} ${why}; rebuild it (declareSearch with fields: [], then again)`, { key, ...data });
+    return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidResponse */ .h5(`the search of ${t.namespace}/${t.type} ${why}; rebuild it: docs.rebuildSearch([{ namespace: '${t.namespace}', type: '${t.type}' }]) (CLI: docdb doc search-index --namespace ${t.namespace} --type ${t.type} --rebuild)`, { key, ...data });
 }
 
 
@@ -62869,11 +63161,10 @@ function damaged(t, why, data) {
 /* harmony export */   pZ: () => (/* binding */ serializeSearchDeclaration)
 /* harmony export */ });
 /* unused harmony export MAX_SEARCH_FIELDS */
-/* harmony import */ var _core_bytes_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(9596);
-/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(4296);
-/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(9323);
-/* harmony import */ var _indexes_check_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(782);
-/* harmony import */ var _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(9914);
+/* harmony import */ var _core_errors_js__WEBPACK_IMPORTED_MODULE_0__ = __nccwpck_require__(4296);
+/* harmony import */ var _identity_js__WEBPACK_IMPORTED_MODULE_1__ = __nccwpck_require__(9323);
+/* harmony import */ var _indexes_check_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(782);
+/* harmony import */ var _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9914);
 /**
  * The search declaration of a section, `_docdb/search.json` (issue 42): per `(namespace, type)`, the
  * fields whose text is searchable — `id` or a dotted path into `data`, under the same rules as index
@@ -62883,45 +63174,32 @@ function damaged(t, why, data) {
 
 
 
-
 /** Where the declaration is stored in the section. */
 const SEARCH_DECLARATION_KEY = '_docdb/search.json';
 /** Most searchable fields of one type (each is a column of every posting). */
 const MAX_SEARCH_FIELDS = 8;
 const ALLOWED = `{ "version": 1, "search": [{ "namespace", "type", "fields": 1..${MAX_SEARCH_FIELDS} distinct of "id" | "data.<dotted path>" }] }`;
-const searchField = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .declaredField */ .Th)(value, field, 'data.title');
-const typeSearchOf = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .typeFieldsOf */ .he)(value, field, MAX_SEARCH_FIELDS, searchField);
+const searchField = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_3__/* .declaredField */ .Th)(value, field, 'data.title');
+const typeSearchOf = (value, field) => (0,_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_3__/* .typeFieldsOf */ .he)(value, field, MAX_SEARCH_FIELDS, searchField);
 function shapeOf(value) {
-    const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .record */ .g1)(value, '');
+    const o = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .record */ .g1)(value, '');
     if (o.version !== 1)
-        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .fail */ .fJ)('version', 'must be 1');
-    const list = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .array */ .YO)(o.search, 'search', _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_DECLARED_TYPES */ .ab, `at most ${_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_4__/* .MAX_DECLARED_TYPES */ .ab} entries`);
-    const search = list.map((t, i) => typeSearchOf(t, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__.at)('search', i)));
-    (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .onlyKeys */ .Bh)(o, '', ['version', 'search']);
+        (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .fail */ .fJ)('version', 'must be 1');
+    const list = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .array */ .YO)(o.search, 'search', _indexes_declaration_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_DECLARED_TYPES */ .ab, `at most ${_indexes_declaration_js__WEBPACK_IMPORTED_MODULE_3__/* .MAX_DECLARED_TYPES */ .ab} entries`);
+    const search = list.map((t, i) => typeSearchOf(t, (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__.at)('search', i)));
+    (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .onlyKeys */ .Bh)(o, '', ['version', 'search']);
     return { version: 1, search };
-}
-function shapeProblem(value) {
-    try {
-        return { ok: true, value: shapeOf(value) };
-    }
-    catch (e) {
-        if (!(e instanceof _indexes_check_js__WEBPACK_IMPORTED_MODULE_3__/* .ShapeProblem */ .PT))
-            throw e;
-        const field = e.field || '(root)';
-        const what = e.unknownKeys ? `has: unknown key(s) ${e.unknownKeys.join(', ')}` : `is invalid: ${e.problem}`;
-        return { ok: false, field, message: `search declaration ${field} ${what}` };
-    }
 }
 /** The shape, then each entry's identity rules, then "a type appears once". */
 function check(value) {
-    const parsed = shapeProblem(value);
+    const parsed = (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .shapeChecked */ .pP)(value, shapeOf, 'search declaration');
     if (!parsed.ok)
         return parsed;
     const seen = new Set();
     for (const [i, t] of parsed.value.search.entries()) {
         const field = `search[${i}]`;
         try {
-            (0,_identity_js__WEBPACK_IMPORTED_MODULE_2__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
+            (0,_identity_js__WEBPACK_IMPORTED_MODULE_1__/* .assertIdentityFields */ ._i)(t.namespace, t.type, 'x');
         }
         catch (e) {
             return { ok: false, field, message: `search declaration ${field}: ${e.message}` };
@@ -62948,7 +63226,7 @@ function validateSearchDeclaration(value, field) {
     if (r.ok)
         return r.value;
     const where = field ? `${field}.${r.field}` : r.field;
-    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidConfig */ .OZ(where, field ? `${field}: ${r.message}` : r.message, { allowed: ALLOWED });
+    throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(where, field ? `${field}: ${r.message}` : r.message, { allowed: ALLOWED });
 }
 /**
  * Parse the declaration read back from the section (untrusted). Absent: nothing declared. Not JSON or
@@ -62960,25 +63238,7 @@ function validateSearchDeclaration(value, field) {
 function parseSearchDeclaration(bytes) {
     if (bytes === undefined)
         return { version: 1, search: [] };
-    let json;
-    try {
-        if (!(0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .isUtf8 */ .co)(bytes))
-            throw new Error('not UTF-8');
-        json = JSON.parse((0,_core_bytes_js__WEBPACK_IMPORTED_MODULE_0__/* .fromUtf8 */ .ar)(bytes));
-    }
-    catch (e) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${SEARCH_DECLARATION_KEY} is not JSON (${e.message}); fix or delete it`, {
-            key: SEARCH_DECLARATION_KEY,
-        });
-    }
-    const r = check(json);
-    if (!r.ok) {
-        throw new _core_errors_js__WEBPACK_IMPORTED_MODULE_1__/* .InvalidResponse */ .h5(`${SEARCH_DECLARATION_KEY}: ${r.message}`, {
-            key: SEARCH_DECLARATION_KEY,
-            field: r.field,
-        });
-    }
-    return r.value;
+    return (0,_indexes_check_js__WEBPACK_IMPORTED_MODULE_2__/* .checkedJson */ .EB)(bytes, SEARCH_DECLARATION_KEY, check);
 }
 /**
  * The declaration's bytes as stored: one canonical spelling (types sorted), so declaring what is
@@ -63021,7 +63281,7 @@ function searchDeclarationChanges(before, after) {
 
 /***/ }),
 
-/***/ 9689:
+/***/ 4802:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -63047,6 +63307,202 @@ __nccwpck_require__.d(__webpack_exports__, {
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
+;// CONCATENATED MODULE: ./src/document/search/bits.ts
+const FIRST = 0x21;
+/** Symbols of the printable alphabet (`!`..`~`). */
+const SYMBOLS = 94;
+/** Bits a pair of symbols carries. */
+const PAIR_BITS = 13;
+/** Bits a last lone symbol carries. */
+const LONE_BITS = 6;
+/** Longest run of ones a gamma code may start with (values below 2^31). */
+const MAX_GAMMA_ONES = 31;
+/** ⌊log2 x⌋ for x ≥ 1. */
+function log2Floor(x) {
+    return x < 2 ** 31 ? 31 - Math.clz32(x) : Math.floor(Math.log2(x));
+}
+/**
+ * Bits of gamma(x), x ≥ 1.
+ *
+ * @example
+ * gammaBits(1); // 1
+ * gammaBits(5); // 5
+ */
+function gammaBits(x) {
+    return 2 * log2Floor(x) + 1;
+}
+/**
+ * Bits of expGolomb(v, k).
+ *
+ * @example
+ * expGolombBits(0, 3); // 4
+ */
+function expGolombBits(v, k) {
+    return gammaBits(shiftDown(v, k) + 1) + k;
+}
+/** ⌊v / 2^k⌋ for v ≥ 0 (a shift below 2^31; `2 ** k` is a call to Math.pow, slow per posting). */
+function shiftDown(v, k) {
+    return v < 2 ** 31 ? v >>> k : Math.floor(v / 2 ** k);
+}
+/** gamma(x) as one number of 2n + 1 bits, n = ⌊log2 x⌋ < 8: n ones, a zero, x's low n bits. */
+function smallGamma(x, n) {
+    return (((1 << n) - 1) << (n + 1)) | (x & ((1 << n) - 1));
+}
+/** 2^n − 1: n ones. */
+function onesOf(n) {
+    return n < 31 ? (1 << n) - 1 : 2 ** n - 1;
+}
+/**
+ * Characters a stream of `bits` bits takes.
+ *
+ * @example
+ * streamChars(13); // 2
+ * streamChars(19); // 3
+ */
+function streamChars(bits) {
+    const rest = bits % PAIR_BITS;
+    return 2 * Math.floor(bits / PAIR_BITS) + (rest === 0 ? 0 : rest <= LONE_BITS ? 1 : 2);
+}
+/** Writes codes into a ByteWriter, 13 bits to a pair of symbols; `end()` pads and flushes a line's stream. */
+class BitWriter {
+    out;
+    acc = 0;
+    held = 0;
+    constructor(out) {
+        this.out = out;
+    }
+    /** The low `n` (≤ 32) bits of `v` (a whole number ≥ 0), high bit first. */
+    bits(v, n) {
+        if (n > 18) {
+            this.bits(Math.floor(v / 65536), n - 16);
+            this.bits(v, 16);
+            return;
+        }
+        // Integer ops only: acc < 2^13 before, so below 2^31 after. `&` keeps v's low bits even past 2^31.
+        this.acc = (this.acc << n) | (v & ((1 << n) - 1));
+        this.held += n;
+        while (this.held >= PAIR_BITS) {
+            this.held -= PAIR_BITS;
+            const group = this.acc >>> this.held;
+            this.acc &= (1 << this.held) - 1;
+            this.out.symbol((group / SYMBOLS) | 0);
+            this.out.symbol(group % SYMBOLS);
+        }
+    }
+    /** gamma(x), x ≥ 1. */
+    gamma(x) {
+        const n = log2Floor(x);
+        if (n < 8) {
+            this.bits(smallGamma(x, n), 2 * n + 1);
+            return;
+        }
+        this.bits(onesOf(n), n);
+        this.bits(0, 1);
+        this.bits(x, n);
+    }
+    /** expGolomb(v, k). */
+    expGolomb(v, k) {
+        const q = shiftDown(v, k) + 1;
+        const n = log2Floor(q);
+        if (2 * n + 1 + k <= 18 && v < 2 ** 31) {
+            // One call for the usual case (the build writes ~700,000 of these for 10,000 documents).
+            this.bits((smallGamma(q, n) << k) | (v & ((1 << k) - 1)), 2 * n + 1 + k);
+            return;
+        }
+        this.gamma(q);
+        this.bits(v, k);
+    }
+    /** Pad the last group with ones and write it: one symbol for ≤ 6 bits, else a pair. */
+    end() {
+        if (this.held === 0)
+            return;
+        const width = this.held <= LONE_BITS ? LONE_BITS : PAIR_BITS;
+        const pad = width - this.held;
+        const group = (this.acc << pad) | ((1 << pad) - 1);
+        if (width === LONE_BITS)
+            this.out.symbol(group);
+        else {
+            this.out.symbol((group / SYMBOLS) | 0);
+            this.out.symbol(group % SYMBOLS);
+        }
+        this.acc = 0;
+        this.held = 0;
+    }
+}
+/** The bits of one line's stream, unpacked once (a reused buffer: one line is read at a time). */
+let unpacked = new Uint8Array(1 << 12);
+/** Reads the codes of a stream written by BitWriter; `bad` says why the text is not such a stream. */
+class BitReader {
+    pos = 0;
+    length;
+    /** After this bit only padding (ones) is left. */
+    lastZero;
+    constructor(text, start, end, bad) {
+        this.bad = bad;
+        const chars = end - start;
+        const total = PAIR_BITS * (chars >> 1) + (chars & 1 ? LONE_BITS : 0);
+        if (unpacked.length < total)
+            unpacked = new Uint8Array(Math.max(total, unpacked.length * 2));
+        let at = 0;
+        for (let i = start; i < end; i += 2) {
+            const hi = this.symbolAt(text, i);
+            let group;
+            let width;
+            if (i + 1 === end) {
+                if (hi >= 1 << LONE_BITS)
+                    bad('ends with a symbol outside a last group');
+                group = hi;
+                width = LONE_BITS;
+            }
+            else {
+                group = hi * SYMBOLS + this.symbolAt(text, i + 1);
+                if (group >= 1 << PAIR_BITS)
+                    bad('holds a pair of symbols outside the posting code');
+                width = PAIR_BITS;
+            }
+            for (let b = width - 1; b >= 0; b--)
+                unpacked[at++] = (group >> b) & 1;
+        }
+        let lastZero = total - 1;
+        while (lastZero >= 0 && unpacked[lastZero] === 1)
+            lastZero--;
+        this.length = total;
+        this.lastZero = lastZero;
+    }
+    bad;
+    symbolAt(text, i) {
+        const d = text.charCodeAt(i) - FIRST;
+        if (d < 0 || d >= SYMBOLS)
+            this.bad('holds a character outside the posting alphabet');
+        return d;
+    }
+    /** Whether only padding is left. */
+    get done() {
+        return this.pos > this.lastZero;
+    }
+    /** `n` bits as a number, high bit first. */
+    bits(n) {
+        if (this.pos + n > this.length)
+            this.bad('ends inside a posting');
+        let v = 0;
+        for (let i = 0; i < n; i++)
+            v = v * 2 + unpacked[this.pos++];
+        return v;
+    }
+    /** A gamma code's value (≥ 1). */
+    gamma() {
+        let n = 0;
+        while (this.bits(1) === 1)
+            if (++n > MAX_GAMMA_ONES)
+                this.bad('holds a number too large');
+        return onesOf(n) + 1 + this.bits(n);
+    }
+    /** An expGolomb code's value with parameter k. */
+    expGolomb(k) {
+        return (this.gamma() - 1) * (onesOf(k) + 1) + this.bits(k);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/document/search/codec.ts
 /**
  * The printable encoding of postings (docs/search.md "Stored format"). Shards are ASCII text so that
@@ -63059,16 +63515,16 @@ var errors = __nccwpck_require__(4296);
  * bounds — exact up to 15 tokens, then steps of 12 % — so ranking needs no other file, and the oracle
  * quantizes the same way.
  */
-const FIRST = 0x21;
+const codec_FIRST = 0x21;
 /** Symbols: 94 printable characters. */
 const SYMBOL_COUNT = 94;
-const SYMBOLS = SYMBOL_COUNT;
+const codec_SYMBOLS = SYMBOL_COUNT;
 /** Terminal digits (the last symbol of a number). */
 const TERMINAL = 62;
 /** Continuation digits. */
-const CONTINUE = SYMBOLS - TERMINAL;
+const CONTINUE = codec_SYMBOLS - TERMINAL;
 /** The 94 symbols as one-character strings (no string is made per digit). */
-const CHARS = Array.from({ length: SYMBOL_COUNT }, (_, i) => String.fromCharCode(FIRST + i));
+const CHARS = Array.from({ length: SYMBOL_COUNT }, (_, i) => String.fromCharCode(codec_FIRST + i));
 /**
  * `v` (a non-negative safe integer) as symbols.
  *
@@ -63107,8 +63563,8 @@ class Cursor {
         for (;;) {
             if (this.pos >= this.text.length)
                 this.bad('ends inside a number');
-            const d = this.text.charCodeAt(this.pos++) - FIRST;
-            if (d < 0 || d >= SYMBOLS)
+            const d = this.text.charCodeAt(this.pos++) - codec_FIRST;
+            if (d < 0 || d >= codec_SYMBOLS)
                 this.bad('holds a character outside the posting alphabet');
             if (scale > 2 ** 45)
                 this.bad('holds a number too large');
@@ -63123,8 +63579,8 @@ class Cursor {
     symbol() {
         if (this.pos >= this.text.length)
             this.bad('ends before a norm symbol');
-        const d = this.text.charCodeAt(this.pos++) - FIRST;
-        if (d < 0 || d >= SYMBOLS)
+        const d = this.text.charCodeAt(this.pos++) - codec_FIRST;
+        if (d < 0 || d >= codec_SYMBOLS)
             this.bad('holds a character outside the posting alphabet');
         return d;
     }
@@ -63200,7 +63656,7 @@ class ByteWriter {
     /** One symbol 0..93. */
     symbol(s) {
         this.room(1);
-        this.buf[this.length++] = FIRST + s;
+        this.buf[this.length++] = codec_FIRST + s;
     }
     /** One raw ASCII byte (space, newline). */
     ascii(code) {
@@ -63213,10 +63669,20 @@ class ByteWriter {
         let n = v;
         while (n >= TERMINAL) {
             n -= TERMINAL;
-            this.buf[this.length++] = FIRST + TERMINAL + (n % CONTINUE);
+            this.buf[this.length++] = codec_FIRST + TERMINAL + (n % CONTINUE);
             n = Math.floor(n / CONTINUE);
         }
-        this.buf[this.length++] = FIRST + n;
+        this.buf[this.length++] = codec_FIRST + n;
+    }
+    /** Bytes `from` ≤ i < `to` of `src`, as they are. */
+    raw(src, from, to) {
+        this.room(to - from);
+        this.buf.set(src.subarray(from, to), this.length);
+        this.length += to - from;
+    }
+    /** The bytes written so far, not copied (valid until the next write). */
+    view() {
+        return this.buf.subarray(0, this.length);
     }
     /** Well-formed text as UTF-8. */
     text(s) {
@@ -63249,6 +63715,310 @@ class ByteWriter {
     }
 }
 
+;// CONCATENATED MODULE: ./src/document/search/postings.ts
+/**
+ * A line's postings as codes in one bit stream (bits.ts), measured (for cutting shards) and written from
+ * flat arrays, and read back into Posting objects. Per line: k (5 bits), then per posting
+ *
+ *   gap    expGolomb(ordinal − previous − 1, k)          the first counts from −1
+ *   shape  0 = the type's usual shape: only the DEFAULT field (the field of the longest base norm), tf 1
+ *          1, then mask − 1 in truncated binary (mask 0 allowed in the delta: a tombstone), then gamma(tf)
+ *             per field of the mask
+ *   norms  per field of the mask: gamma(zigzag(norm − base[f]) + 1)
+ *
+ * where k = ⌊log2⌋ of the line's mean ordinal step (its only ordinal's + 1 for a one-posting line) and
+ * base[f] is the norm of field f's average length when the index was built (the manifest's `norms`).
+ * A field's length varies little around its average, so its norm takes 1–3 bits, not a whole symbol.
+ */
+
+
+/** Bits of a line's k. */
+const K_BITS = 5;
+/**
+ * The coding of a type whose manifest gives these base norms.
+ *
+ * @example
+ * postingCoding([8, 28]); // default field 1 (the longer), no tombstones
+ */
+function postingCoding(bases, tombstones = false) {
+    let longest = 0;
+    for (let f = 1; f < bases.length; f++)
+        if (bases[f] >= bases[longest])
+            longest = f;
+    return { fields: bases.length, bases, defaultMask: 1 << longest, tombstones };
+}
+/** The k of postings from ≤ i < to: ⌊log2⌋ of their mean step. */
+function lineK(p, from, to) {
+    const count = to - from;
+    const step = count === 1 ? p.ordinals[from] + 1 : (p.ordinals[to - 1] - p.ordinals[from]) / (count - 1);
+    return Math.min(2 ** K_BITS - 1, log2Floor(Math.max(1, Math.floor(step))));
+}
+const zigzag = (d) => (d >= 0 ? 2 * d : -2 * d - 1);
+const unzigzag = (z) => (z % 2 === 0 ? z / 2 : -(z + 1) / 2);
+/** Bits of v in truncated binary over `range` values. */
+function truncatedBits(v, range) {
+    if (range <= 1)
+        return 0;
+    const b = log2Floor(range - 1) + 1;
+    return v < (1 << b) - range ? b - 1 : b;
+}
+/** A tf above 1 in the shape: the shape is then not the usual one. */
+const NOT_ALL_ONE = 1 << 8;
+/** Posting i's mask of fields holding the term, plus NOT_ALL_ONE when a tf is above 1 (no object per posting). */
+function shapeOf(p, i, fields) {
+    let shape = 0;
+    for (let f = 0; f < fields; f++) {
+        const tf = p.tfs[i * fields + f];
+        if (tf > 0)
+            shape |= 1 << f;
+        if (tf > 1)
+            shape |= NOT_ALL_ONE;
+    }
+    return shape;
+}
+/** Bits of the shape and norms of posting i. */
+function postingBodyBits(p, i, c) {
+    const shape = shapeOf(p, i, c.fields);
+    const mask = shape & (NOT_ALL_ONE - 1);
+    const at = (p.normByOrdinal ? p.ordinals[i] : i) * c.fields;
+    let n = 1;
+    if (shape !== c.defaultMask) {
+        const off = c.tombstones ? 0 : 1;
+        n += truncatedBits(mask - off, (1 << c.fields) - off);
+        for (let f = 0; f < c.fields; f++)
+            if (mask & (1 << f))
+                n += gammaBits(p.tfs[i * c.fields + f]);
+    }
+    for (let f = 0; f < c.fields; f++) {
+        if (mask & (1 << f))
+            n += gammaBits(zigzag(p.norms[at + f] - c.bases[f]) + 1);
+    }
+    return n;
+}
+/**
+ * Bits of the stream of postings from ≤ i < to (its k included).
+ *
+ * @example
+ * streamChars(lineBits(flat, coding, 0, flat.ordinals.length)); // characters of the line's postings
+ */
+function lineBits(p, c, from, to) {
+    const k = lineK(p, from, to);
+    let n = K_BITS;
+    let prev = -1;
+    for (let i = from; i < to; i++) {
+        const o = p.ordinals[i];
+        n += expGolombBits(o - prev - 1, k) + postingBodyBits(p, i, c);
+        prev = o;
+    }
+    return n;
+}
+/** Truncated binary of v over `range` values. */
+function writeTruncated(w, v, range) {
+    if (range <= 1)
+        return;
+    const b = log2Floor(range - 1) + 1;
+    const short = (1 << b) - range;
+    if (v < short)
+        w.bits(v, b - 1);
+    else
+        w.bits(v + short, b);
+}
+/**
+ * Write the stream of postings from ≤ i < to (then `w.end()` pads it).
+ *
+ * @example
+ * writeLinePostings(flat, coding, 0, 3, new BitWriter(bytes));
+ */
+function writeLinePostings(p, c, from, to, w) {
+    const k = lineK(p, from, to);
+    w.bits(k, K_BITS);
+    const off = c.tombstones ? 0 : 1;
+    let prev = -1;
+    for (let i = from; i < to; i++) {
+        const o = p.ordinals[i];
+        w.expGolomb(o - prev - 1, k);
+        prev = o;
+        const shape = shapeOf(p, i, c.fields);
+        const mask = shape & (NOT_ALL_ONE - 1);
+        if (shape === c.defaultMask)
+            w.bits(0, 1);
+        else {
+            w.bits(1, 1);
+            writeTruncated(w, mask - off, (1 << c.fields) - off);
+            for (let f = 0; f < c.fields; f++)
+                if (mask & (1 << f))
+                    w.gamma(p.tfs[i * c.fields + f]);
+        }
+        const at = (p.normByOrdinal ? o : i) * c.fields;
+        for (let f = 0; f < c.fields; f++)
+            if (mask & (1 << f))
+                w.gamma(zigzag(p.norms[at + f] - c.bases[f]) + 1);
+    }
+    w.end();
+}
+function readTruncated(r, range) {
+    if (range <= 1)
+        return 0;
+    const b = log2Floor(range - 1) + 1;
+    const short = (1 << b) - range;
+    const v = r.bits(b - 1);
+    return v < short ? v : v * 2 + r.bits(1) - short;
+}
+/** The shape of the next posting: per field its tf (0 = absent). */
+function readShape(r, c, bad) {
+    const tf = new Array(c.fields).fill(0);
+    if (r.bits(1) === 0) {
+        for (let f = 0; f < c.fields; f++)
+            if (c.defaultMask & (1 << f))
+                tf[f] = 1;
+        return tf;
+    }
+    const off = c.tombstones ? 0 : 1;
+    const mask = readTruncated(r, (1 << c.fields) - off) + off;
+    if (mask >= 1 << c.fields)
+        bad('holds a field mask out of range');
+    for (let f = 0; f < c.fields; f++)
+        if (mask & (1 << f))
+            tf[f] = r.gamma();
+    return tf;
+}
+/**
+ * The postings of one line's stream (`text` from `start` to `end`), checked: ordinals below `next`,
+ * norms in range, at least one posting.
+ *
+ * @example
+ * readLinePostings(line, space + 1, line.length, coding, m.next, bad);
+ */
+function readLinePostings(text, start, end, c, next, bad) {
+    const r = new BitReader(text, start, end, bad);
+    const k = r.bits(K_BITS);
+    const out = [];
+    let prev = -1;
+    while (!r.done) {
+        const ordinal = prev + 1 + r.expGolomb(k);
+        if (ordinal >= next)
+            bad(`references ordinal ${ordinal}, not below the manifest's next ${next}`);
+        const tf = readShape(r, c, bad);
+        const norm = new Array(c.fields).fill(0);
+        for (let f = 0; f < c.fields; f++) {
+            if (tf[f] === 0)
+                continue;
+            norm[f] = c.bases[f] + unzigzag(r.gamma() - 1);
+            if (norm[f] < 0 || norm[f] >= NORM_LEVELS.length)
+                bad('holds a norm symbol out of range');
+        }
+        out.push({ ordinal, tf, norm });
+        prev = ordinal;
+    }
+    if (out.length === 0)
+        bad('has a term without postings');
+    return out;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/cut.ts
+/**
+ * Where a term too large for the room left in a shard is cut. A line's code parameter depends on the
+ * postings it holds (postings.ts `lineK`), so a piece's size is measured as the piece it would be, and
+ * the cut is found by binary search (a piece's size grows with its postings, up to the small change of
+ * its parameter). The build (build-shards.ts) and the writes (chunk.ts) cut alike, so both give the
+ * same shards.
+ */
+
+
+/**
+ * The end of the longest piece from `from` (at most `to`) whose postings take at most `room` bytes; at
+ * least one posting when `alone` (an empty shard takes a posting whatever its size), else maybe none
+ * (`from`: close the shard first).
+ *
+ * @example
+ * cutPoint(flat, coding, 0, flat.ordinals.length, 4096, true); // postings 0 ≤ i < result fit in 4 KiB
+ */
+function cutPoint(p, c, from, to, room, alone) {
+    const sums = new Map();
+    const fits = (end) => streamChars(pieceBits(p, c, from, end, to, sums)) <= room;
+    if (!fits(from + 1))
+        return alone ? from + 1 : from;
+    let lo = from + 1;
+    let hi = to;
+    while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (fits(mid))
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+/**
+ * `lineBits(p, c, from, end)` without a pass over the piece per probe: for each k the search meets, the
+ * running sums of the postings' bits after the first (a term of 100,000 postings is cut in a few passes,
+ * not one per probe).
+ */
+function pieceBits(p, c, from, end, to, cache) {
+    const k = lineK(p, from, end);
+    let sums = cache.get(k);
+    if (!sums) {
+        // sums[j]: bits of postings from + 1 … from + j − 1, each after the one before it.
+        sums = new Float64Array(to - from + 1);
+        for (let i = from + 1; i < to; i++) {
+            const gap = p.ordinals[i] - p.ordinals[i - 1] - 1;
+            sums[i - from + 1] = sums[i - from] + expGolombBits(gap, k) + postingBodyBits(p, i, c);
+        }
+        cache.set(k, sums);
+    }
+    const first = expGolombBits(p.ordinals[from], k) + postingBodyBits(p, from, c);
+    return K_BITS + first + sums[end - from] - sums[1];
+}
+/**
+ * Per line: the bytes of the lines from it to the end of its group — the terms sharing its first `chars`
+ * code points: 2 is the range a typo-tolerant word reads (match.ts TYPO_PREFIX_CHARS), 3 a 3-letter
+ * prefix's — when it starts one, else 0. `bytes[i]` is line i's size after line i − 1.
+ *
+ * @example
+ * groupBytes(['saba', 'sabi', 'sela'], [10, 6, 9], 2); // [16, 0, 9]
+ */
+function groupBytes(terms, bytes, chars) {
+    const out = new Float64Array(terms.length);
+    let sum = 0;
+    for (let i = terms.length - 1; i >= 0; i--) {
+        sum += bytes[i];
+        if (i === 0 || groupOf(terms[i], chars) !== groupOf(terms[i - 1], chars)) {
+            out[i] = sum;
+            sum = 0;
+        }
+    }
+    return out;
+}
+function groupOf(term, chars) {
+    let end = 0;
+    for (let n = 0; n < chars && end < term.length; n++)
+        end += term.codePointAt(end) > 0xffff ? 2 : 1;
+    return term.slice(0, end);
+}
+/**
+ * Where a build or a split closes a shard, given each line's two- and three-letter group bytes: before a
+ * group that does not fit (closesBeforeGroup), the two-letter one first.
+ *
+ * @example
+ * const closes = groupCuts(terms, lineBytes); closes(r, curBytes, maxBytes);
+ */
+function groupCuts(terms, bytes) {
+    const two = groupBytes(terms, bytes, 2);
+    const three = groupBytes(terms, bytes, 3);
+    return (i, curBytes, maxBytes) => closesBeforeGroup(curBytes, two[i], maxBytes) || closesBeforeGroup(curBytes, three[i], maxBytes);
+}
+/**
+ * Whether a shard of `curBytes` closes before a group of `group` bytes: when the group would not fit
+ * and the shard is at least half full, so that a word's range is read from one shard rather than the
+ * ends of two (at the cost of shards a little less full).
+ *
+ * @example
+ * closesBeforeGroup(70_000, 30_000, 98_304); // true
+ */
+function closesBeforeGroup(curBytes, group, maxBytes) {
+    return group > 0 && curBytes + group > maxBytes && curBytes >= maxBytes / 2;
+}
+
 // EXTERNAL MODULE: ./src/core/bytes.ts
 var core_bytes = __nccwpck_require__(9596);
 // EXTERNAL MODULE: ./src/document/indexes/check.ts
@@ -63262,6 +64032,7 @@ var identity = __nccwpck_require__(9323);
  *   _docdb/search/<namespace>/<type>/manifest.json
  *   _docdb/search/<namespace>/<type>/terms/<shard name>.txt   (term shards, by term range)
  *   _docdb/search/<namespace>/<type>/delta.txt                (recent postings and tombstones)
+ *   _docdb/search/<namespace>/<type>/delta/<part>.txt         (older pending ones, by term range)
  *   _docdb/search/<namespace>/<type>/table/<part>.json        (ordinal → id, 256 ordinals a part)
  *   _docdb/search/<namespace>/<type>/ids/<bucket>.json        (id → ordinal, by a hash of the id)
  *
@@ -63292,8 +64063,15 @@ function shardPath(namespace, type, name) {
  * @example
  * deltaPath('github', 'repo'); // '_docdb/search/github/repo/delta.txt'
  */
-function paths_deltaPath(namespace, type) {
+function deltaPath(namespace, type) {
     return `${searchDir(namespace, type)}delta.txt`;
+}
+/**
+ * @example
+ * deltaPartPath('github', 'repo', '3'); // '_docdb/search/github/repo/delta/3.txt'
+ */
+function deltaPartPath(namespace, type, name) {
+    return `${searchDir(namespace, type)}delta/${name}.txt`;
 }
 /**
  * @example
@@ -63314,10 +64092,18 @@ function bucketPath(namespace, type, bucket) {
 
 
 
+
+/**
+ * The stored format: 2 codes postings as bit streams (postings.ts) relative to `norms`. A manifest of
+ * format 1 (postings in whole symbols) is refused as damaged: a query says so, a write rebuilds.
+ */
+const SEARCH_FORMAT = 2;
 /** Ordinals per document-table part. */
 const manifest_TABLE_PART_SIZE = 256;
 /** Most id → ordinal buckets. */
 const MAX_BUCKETS = 1 << 16;
+/** Most delta parts a manifest may list (a writer makes at most DELTA_PARTS, delta-parts.ts). */
+const MAX_DELTA_PARTS = 64;
 /**
  * Order of two keys: term by UTF-16 code units, then ordinal.
  *
@@ -63344,27 +64130,34 @@ function shardRefOf(v, field) {
     (0,check/* onlyKeys */.Bh)(o, field, ['name', 'lower']);
     return { name, lower };
 }
-const numbers = (v, field, n) => {
+const numbers = (v, field, n, most) => {
     const list = (0,check/* array */.YO)(v, field, n);
     if (list.length !== n)
         (0,check/* fail */.fJ)(field, `must list ${n} numbers, one per field`);
-    return list.map((x, i) => (0,check/* integer */.nd)(x, (0,check.at)(field, i), 0));
+    return list.map((x, i) => (0,check/* integer */.nd)(x, (0,check.at)(field, i), 0, most));
 };
 function manifestOf(v) {
     const o = (0,check/* record */.g1)(v, '');
-    if (o.version !== 1)
-        (0,check/* fail */.fJ)('version', 'must be 1');
+    if (o.version === 1) {
+        (0,check/* fail */.fJ)('version', `is 1: the index predates stored format ${SEARCH_FORMAT}, which this docdb reads; the next write of the type, or declaring its search again, rebuilds it`);
+    }
+    if (o.version !== SEARCH_FORMAT)
+        (0,check/* fail */.fJ)('version', `must be ${SEARCH_FORMAT}`);
     const namespace = (0,check/* string */.Yj)(o.namespace, 'namespace');
     const type = (0,check/* string */.Yj)(o.type, 'type');
     const fields = (0,check/* array */.YO)(o.fields, 'fields', 8).map((f, i) => (0,check/* string */.Yj)(f, (0,check.at)('fields', i)));
     const count = (0,check/* integer */.nd)(o.count, 'count', 0);
     const docs = numbers(o.docs, 'docs', fields.length);
     const lengths = numbers(o.lengths, 'lengths', fields.length);
+    const norms = numbers(o.norms, 'norms', fields.length, NORM_LEVELS.length - 1);
     const next = (0,check/* integer */.nd)(o.next, 'next', 0, 2 ** 32);
     const free = (0,check/* array */.YO)(o.free, 'free', next).map((x, i) => (0,check/* integer */.nd)(x, (0,check.at)('free', i), 0, next - 1));
     const buckets = (0,check/* integer */.nd)(o.buckets, 'buckets', 1, MAX_BUCKETS);
     const nextShard = (0,check/* integer */.nd)(o.nextShard, 'nextShard', 1, 999_999_999);
     const shards = (0,check/* array */.YO)(o.shards, 'shards', 4096).map((s, i) => shardRefOf(s, (0,check.at)('shards', i)));
+    // Absent in manifests written before the delta had parts (and whenever it has none).
+    const parts = o.deltas === undefined ? [] : (0,check/* array */.YO)(o.deltas, 'deltas', MAX_DELTA_PARTS);
+    const deltas = parts.map((s, i) => shardRefOf(s, (0,check.at)('deltas', i)));
     (0,check/* onlyKeys */.Bh)(o, '', [
         'version',
         'namespace',
@@ -63373,16 +64166,34 @@ function manifestOf(v) {
         'count',
         'docs',
         'lengths',
+        'norms',
         'next',
         'free',
         'buckets',
         'nextShard',
         'shards',
+        'deltas',
     ]);
-    return { version: 1, namespace, type, fields, count, docs, lengths, next, free, buckets, nextShard, shards };
+    const version = SEARCH_FORMAT;
+    return {
+        version,
+        namespace,
+        type,
+        fields,
+        count,
+        docs,
+        lengths,
+        norms,
+        next,
+        free,
+        buckets,
+        nextShard,
+        shards,
+        deltas,
+    };
 }
 function badManifest(key, why) {
-    throw new errors/* InvalidResponse */.h5(`search manifest ${key} ${why}; the search index must be rebuilt`, { key });
+    throw new errors/* InvalidResponse */.h5(`search manifest ${key} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`, { key });
 }
 /** Rules between the manifest's parts (its shape is checked by manifestOf). */
 function checkConsistent(m, t, key, anyFields) {
@@ -63405,14 +64216,21 @@ function checkConsistent(m, t, key, anyFields) {
         badManifest(key, 'has a bucket count that is not a power of two');
     if (m.shards.length === 0 || m.shards[0].lower !== null)
         badManifest(key, 'does not start with a shard from ""');
+    checkRanges(m.shards, key, 'shard', (s) => Number(s.name) >= m.nextShard);
+    if (m.deltas.length > 0 && m.deltas[0].lower !== null)
+        badManifest(key, 'does not start its delta parts from ""');
+    checkRanges(m.deltas, key, 'delta part', (s) => Number(s.name) >= MAX_DELTA_PARTS);
+}
+/** Ranges by lower bound: names unique and numbered, bounds strictly increasing. */
+function checkRanges(refs, key, what, unnumbered) {
     const names = new Set();
-    m.shards.forEach((s, i) => {
-        if (names.has(s.name) || Number(s.name) >= m.nextShard)
-            badManifest(key, 'has duplicate or unnumbered shards');
+    refs.forEach((s, i) => {
+        if (names.has(s.name) || unnumbered(s))
+            badManifest(key, `has duplicate or unnumbered ${what}s`);
         names.add(s.name);
-        const prev = m.shards[i - 1]?.lower;
+        const prev = refs[i - 1]?.lower;
         if (i > 0 && (s.lower === null || (prev && compareKeys(prev, s.lower) >= 0))) {
-            badManifest(key, 'has shard bounds out of order');
+            badManifest(key, `has ${what} bounds out of order`);
         }
     });
 }
@@ -63432,10 +64250,12 @@ function manifest_parseSearchManifest(t, bytes, anyFields = false) {
 }
 /** The manifest's bytes: one compact line (it is read by every query, so size counts more than diffs). */
 function serializeSearchManifest(m) {
-    return new TextEncoder().encode(`${JSON.stringify(m)}\n`);
+    // No parts, no key: a build's manifest keeps the bytes it had before the delta had parts.
+    const { deltas, ...rest } = m;
+    return new TextEncoder().encode(`${JSON.stringify(deltas.length > 0 ? { ...rest, deltas } : rest)}\n`);
 }
 /** The path of shard `i`. */
-function manifest_shardPathOf(m, i) {
+function shardPathOf(m, i) {
     return shardPath(m.namespace, m.type, m.shards[i].name);
 }
 /**
@@ -63445,11 +64265,20 @@ function manifest_shardPathOf(m, i) {
  * shardFor(m, ['apple', 0]); // 0 when one shard
  */
 function shardFor(m, key) {
+    return rangeFor(m.shards, key);
+}
+/**
+ * Index of the range (of `refs`, sorted by lower bound, the first from null) that holds `key`.
+ *
+ * @example
+ * rangeFor(m.deltas, ['apple', 0]); // the delta part whose range holds the key
+ */
+function rangeFor(refs, key) {
     let lo = 0;
-    let hi = m.shards.length - 1;
+    let hi = refs.length - 1;
     while (lo < hi) {
         const mid = (lo + hi + 1) >> 1;
-        if (compareKeys(key, m.shards[mid].lower) >= 0)
+        if (compareKeys(key, refs[mid].lower) >= 0)
             lo = mid;
         else
             hi = mid - 1;
@@ -63463,11 +64292,22 @@ function shardFor(m, key) {
  * shardsForRange(m, 'da', false); // every shard overlapping the terms "da…"
  */
 function shardsForRange(m, prefix, exact) {
-    const first = shardFor(m, [prefix, 0]);
+    return rangesFor(m.shards, prefix, exact);
+}
+/**
+ * Indexes of the ranges of `refs` that may hold a term starting with `prefix` (`exact`: equal to it).
+ *
+ * @example
+ * rangesFor(m.deltas, 'da', false); // the delta parts overlapping the terms "da…"
+ */
+function rangesFor(refs, prefix, exact) {
+    if (refs.length === 0)
+        return [];
+    const first = rangeFor(refs, [prefix, 0]);
     const out = [first];
     // Every later bound is above [prefix, 0]; the range ends at the first bound past every term it holds.
-    for (let i = first + 1; i < m.shards.length; i++) {
-        const term = m.shards[i].lower[0];
+    for (let i = first + 1; i < refs.length; i++) {
+        const term = refs[i].lower[0];
         if (exact ? term !== prefix : !term.startsWith(prefix))
             break;
         out.push(i);
@@ -63518,6 +64358,30 @@ function valuesAt(v, path, i, out) {
         return;
     valuesAt(v[path[i]], path, i + 1, out);
 }
+/** Field paths split once: a build asks for the same one or two fields of every document. */
+const PATHS = new Map();
+function pathOf(field) {
+    let path = PATHS.get(field);
+    if (path === undefined) {
+        path = field === 'data' ? [] : field.slice(5).split('.');
+        if (PATHS.size < 256)
+            PATHS.set(field, path);
+    }
+    return path;
+}
+/**
+ * The string at `path` when the way down meets only objects (the usual field): what the general walk
+ * below gives for it (one leaf, joined alone), without its arrays. Anything else: undefined.
+ */
+function stringAt(v, path) {
+    let at = v;
+    for (const key of path) {
+        if (typeof at !== 'object' || at === null || Array.isArray(at) || !Object.hasOwn(at, key))
+            return undefined;
+        at = at[key];
+    }
+    return typeof at === 'string' ? at : undefined;
+}
 /**
  * The searchable text of `field` (`id` or `data.<dotted path>`) in a document, cut at
  * {@link MAX_FIELD_TEXT_CHARS} characters.
@@ -63529,7 +64393,10 @@ function valuesAt(v, path, i, out) {
 function fieldText(doc, field) {
     if (field === 'id')
         return doc.id.slice(0, MAX_FIELD_TEXT_CHARS);
-    const path = field === 'data' ? [] : field.slice(5).split('.');
+    const path = pathOf(field);
+    const direct = stringAt(doc.data, path);
+    if (direct !== undefined)
+        return direct.length > MAX_FIELD_TEXT_CHARS ? direct.slice(0, MAX_FIELD_TEXT_CHARS) : direct;
     const found = [];
     valuesAt(doc.data, path, 0, found);
     const leaves = [];
@@ -63594,17 +64461,13 @@ function codePoints(s) {
 /**
  * Term shards: the inverted index of one type, one line per term, lines in term order:
  * `<shared><suffix> <postings>\n`, where `shared` is one symbol (codec.ts) counting the code units the
- * term shares with the previous line's term (front coding: sorted terms share their starts). Postings reference documents by ordinal, gap-coded; each carries, per field, the term's
- * frequency and the field's length as one norm symbol (codec.ts):
- *
- *   head  = ((gap − 1) · M + (mask − 1)) · 2 + allOne    base 47; M = 2^fields − 1; mask = fields holding the term
- *   norms = one symbol per field of the mask
- *   tfs   = (tf − 1) per field of the mask, only when allOne = 0
- *
- * so the usual posting (one field, tf 1, a small gap) takes two characters. Read back, a shard is
- * untrusted: `parseShard` checks every number, the order and the shard's bounds, and gives
+ * term shares with the previous line's term (front coding: sorted terms share their starts), and the
+ * postings are one bit stream written in printable symbols (postings.ts, bits.ts). Read back, a shard
+ * is untrusted: `parseShard` checks every code, the order and the shard's bounds, and gives
  * `InvalidResponse` naming the key.
  */
+
+
 
 
 
@@ -63613,37 +64476,34 @@ function codePoints(s) {
 /** Most bytes of a shard a reader accepts (a writer stays under 1 MiB; larger is damage). */
 const MAX_READ_SHARD_BYTES = 2 * 1024 * 1024;
 /**
- * Write the encoded postings of a line (no term).
+ * The postings of `lines` as one set of flat arrays (postings.ts codes from flat arrays, as the build
+ * holds them), line i's postings from `starts[i]` to `starts[i + 1]`: one allocation for a shard, not
+ * three typed arrays per line.
  *
  * @example
- * const w = new ByteWriter(); writePostings([{ ordinal: 0, tf: [1], norm: [5] }], 1, w); // two bytes
+ * flatLines([{ term: 'git', postings: [{ ordinal: 0, tf: [1], norm: [5] }] }], 1).flat.ordinals; // [0]
  */
-function writePostings(postings, fields, w, tombstones = false) {
-    // In the delta (delta.ts) a posting may be a tombstone (no field): masks then count from 0.
-    const m = (1 << fields) - (tombstones ? 0 : 1);
-    const off = tombstones ? 0 : 1;
-    let last = -1;
-    for (const p of postings) {
-        let mask = 0;
-        let allOne = 1;
-        for (let f = 0; f < fields; f++) {
-            const tf = p.tf[f];
-            if (tf > 0) {
-                mask |= 1 << f;
-                if (tf !== 1)
-                    allOne = 0;
+function flatLines(lines, fields) {
+    const starts = new Int32Array(lines.length + 1);
+    lines.forEach((l, i) => {
+        starts[i + 1] = starts[i] + l.postings.length;
+    });
+    const count = starts[lines.length];
+    const ordinals = new Int32Array(count);
+    const tfs = new Int32Array(count * fields);
+    const norms = new Uint8Array(count * fields);
+    let k = 0;
+    for (const l of lines) {
+        for (const p of l.postings) {
+            ordinals[k] = p.ordinal;
+            for (let f = 0; f < fields; f++) {
+                tfs[k * fields + f] = p.tf[f];
+                norms[k * fields + f] = p.norm[f];
             }
+            k++;
         }
-        w.number(((p.ordinal - last - 1) * m + (mask - off)) * 2 + allOne);
-        for (let f = 0; f < fields; f++)
-            if (p.tf[f] > 0)
-                w.symbol(p.norm[f]);
-        if (!allOne)
-            for (let f = 0; f < fields; f++)
-                if (p.tf[f] > 0)
-                    w.number(p.tf[f] - 1);
-        last = p.ordinal;
     }
+    return { flat: { ordinals, tfs, norms, normByOrdinal: false }, starts };
 }
 /**
  * Code units `term` shares with the previous term of its shard (front coding), at most 93 and never
@@ -63664,14 +64524,44 @@ function sharedPrefix(term, prev) {
 function isHighSurrogate(c) {
     return c >= 0xd800 && c <= 0xdbff;
 }
-/** Write one line after the line of `prev` ('' for a shard's first), newline included. */
-function writeLine(line, prev, fields, w, tombstones) {
-    const shared = sharedPrefix(line.term, prev);
+/**
+ * A line's head says how much of the previous term it keeps and which code units follow. Most terms
+ * keep fewer than 8 and add fewer than 11, so one symbol says both (8 · 11 = 88 of the 94) and the
+ * postings follow the suffix at once; symbol 88 starts the general head: a symbol for the shared
+ * length, the suffix, a space.
+ */
+const COMPACT_SHARED = 8;
+const COMPACT_SUFFIX = 11;
+const GENERAL_HEAD = COMPACT_SHARED * COMPACT_SUFFIX;
+/**
+ * Bytes of a line without its postings: head, suffix, newline.
+ *
+ * @example
+ * termLineBytes('database', 'data'); // 6: one head symbol, 'base', the newline
+ */
+function termLineBytes(term, prev) {
+    const shared = sharedPrefix(term, prev);
+    const compact = shared < COMPACT_SHARED && term.length - shared < COMPACT_SUFFIX;
+    return (compact ? 1 : 3) + utf8Length(term.slice(shared)) + 1;
+}
+/**
+ * Write a line's head and suffix (then its postings and a newline follow).
+ *
+ * @example
+ * writeTermHead(w, 'database', 'data');
+ */
+function writeTermHead(w, term, prev) {
+    const shared = sharedPrefix(term, prev);
+    const suffix = term.slice(shared);
+    if (shared < COMPACT_SHARED && suffix.length < COMPACT_SUFFIX) {
+        w.symbol(shared * COMPACT_SUFFIX + suffix.length);
+        w.text(suffix);
+        return;
+    }
+    w.symbol(GENERAL_HEAD);
     w.symbol(shared);
-    w.text(line.term.slice(shared));
+    w.text(suffix);
     w.ascii(0x20);
-    writePostings(line.postings, fields, w, tombstones);
-    w.ascii(0x0a);
 }
 /** UTF-8 bytes of a string, without encoding it. */
 function utf8Length(s) {
@@ -63691,71 +64581,60 @@ function utf8Length(s) {
     }
     return n;
 }
-/** A shard's bytes. */
-function encodeShard(lines, fields, tombstones = false) {
+/**
+ * A shard's bytes.
+ *
+ * @example
+ * encodeShard([{ term: 'git', postings: [{ ordinal: 0, tf: [1], norm: [5] }] }], postingCoding([5]));
+ */
+function encodeShard(lines, c) {
+    const { flat, starts } = flatLines(lines, c.fields);
     const w = new ByteWriter();
-    for (const [i, l] of lines.entries())
-        writeLine(l, lines[i - 1]?.term ?? '', fields, w, tombstones);
+    const bits = new BitWriter(w);
+    for (const [i, l] of lines.entries()) {
+        writeTermHead(w, l.term, lines[i - 1]?.term ?? '');
+        writeLinePostings(flat, c, starts[i], starts[i + 1], bits);
+        w.ascii(0x0a);
+    }
     return w.bytes();
 }
 const TERM = /^[\p{L}\p{N}]+$/u;
-function decodePostings(c, fields, next, tombstones) {
-    const off = tombstones ? 0 : 1;
-    const m = (1 << fields) - off;
-    const postings = [];
-    let last = -1;
-    while (!c.done) {
-        const head = c.number();
-        const allOne = head % 2;
-        const rest = (head - allOne) / 2;
-        const mask = (rest % m) + off;
-        const ordinal = last + 1 + (rest - (mask - off)) / m;
-        if (ordinal >= next)
-            c.bad(`references ordinal ${ordinal}, not below the manifest's next ${next}`);
-        const tf = new Array(fields).fill(0);
-        const norm = new Array(fields).fill(0);
-        for (let f = 0; f < fields; f++) {
-            if (!(mask & (1 << f)))
-                continue;
-            norm[f] = c.symbol();
-            if (norm[f] >= NORM_LEVELS.length)
-                c.bad('holds a norm symbol out of range');
-            tf[f] = 1;
-        }
-        if (!allOne)
-            for (let f = 0; f < fields; f++)
-                if (mask & (1 << f))
-                    tf[f] = c.number() + 1;
-        postings.push({ ordinal, tf, norm });
-        last = ordinal;
-    }
-    if (postings.length === 0)
-        c.bad('has a term without postings');
-    return postings;
-}
 function badShard(key, why, line) {
     const where = line === undefined ? '' : ` line ${line}`;
-    throw new errors/* InvalidResponse */.h5(`search shard ${key}${where} ${why}; the search index must be rebuilt`, { key, line });
+    throw new errors/* InvalidResponse */.h5(`search shard ${key}${where} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`, { key, line });
+}
+/** The term of a line after the line of `prev`, and where its postings start; `bad` if no term head. */
+function readTermHead(text, prev, bad) {
+    const head = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
+    if (head < 0 || head > GENERAL_HEAD)
+        bad();
+    if (head < GENERAL_HEAD) {
+        const shared = Math.floor(head / COMPACT_SUFFIX);
+        const start = 1 + (head % COMPACT_SUFFIX);
+        if (shared > prev.length || start > text.length)
+            bad();
+        return { term: prev.slice(0, shared) + text.slice(1, start), start };
+    }
+    const shared = text.length > 1 ? text.charCodeAt(1) - 0x21 : -1;
+    const space = text.indexOf(' ', 2);
+    if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length || space < 0)
+        bad();
+    return { term: prev.slice(0, shared) + text.slice(2, space), start: space + 1 };
 }
 /** One line after the line of `prev`, checked: a well-formed term, postings that decode. */
 function parseLine(text, prev, n, b) {
-    const shared = text.length > 0 ? text.charCodeAt(0) - 0x21 : -1;
-    if (shared < 0 || shared >= SYMBOL_COUNT || shared > prev.length) {
-        badShard(b.key, 'does not start with the length of the prefix shared with the previous term', n);
-    }
-    const space = text.indexOf(' ', 1);
-    const term = space < 0 ? '' : prev.slice(0, shared) + text.slice(1, space);
+    const { term, start } = readTermHead(text, prev, () => badShard(b.key, 'does not start with a term head (the prefix shared with the previous term, the rest)', n));
     if (!TERM.test(term) || codePoints(term) > MAX_TOKEN_CHARS)
         badShard(b.key, 'does not hold a term', n);
-    const c = new Cursor(text, space + 1, (why) => badShard(b.key, why, n));
-    return { term, postings: decodePostings(c, b.fields, b.next, b.tombstones === true) };
+    const bad = (why) => badShard(b.key, why, n);
+    return { term, postings: readLinePostings(text, start, text.length, b.coding, b.next, bad) };
 }
 /**
  * Parse a shard read back from the section (untrusted): terms strictly increasing, every posting within
  * the shard's bounds and below the next ordinal. Anything else is `InvalidResponse` naming the key.
  *
  * @example
- * const lines = parseShard(bytes, { key, fields: 2, next: m.next, lower: null, upper: null });
+ * const lines = parseShard(bytes, { key, coding: codingOf(m), next: m.next, lower: null, upper: null });
  */
 function parseShard(bytes, b) {
     if (bytes.length > MAX_READ_SHARD_BYTES)
@@ -63787,11 +64666,20 @@ function parseShard(bytes, b) {
  * const lines = loadShard(m, 0, bytes);
  */
 function loadShard(m, i, bytes) {
-    const key = manifest_shardPathOf(m, i);
+    const key = shardPathOf(m, i);
     if (bytes === null)
         badShard(key, 'is absent though the manifest lists it');
     const upper = m.shards[i + 1]?.lower ?? null;
-    return parseShard(bytes, { key, fields: m.fields.length, next: m.next, lower: m.shards[i].lower, upper });
+    return parseShard(bytes, { key, coding: codingOf(m), next: m.next, lower: m.shards[i].lower, upper });
+}
+/**
+ * How the postings of the type of `m` are coded (`tombstones`: the delta's).
+ *
+ * @example
+ * codingOf(m).bases; // m.norms
+ */
+function codingOf(m, tombstones = false) {
+    return postingCoding(m.norms, tombstones);
 }
 
 ;// CONCATENATED MODULE: ./src/document/search/build-shards.ts
@@ -63802,129 +64690,104 @@ function loadShard(m, i, bytes) {
  */
 
 
-/** Characters of posting `k` encoded after ordinal `prev` (chunk.ts postingLength). */
-function postingBytes(inv, k, prev) {
-    const fields = inv.fields;
-    let mask = 0;
-    let allOne = 1;
-    let present = 0;
-    let tfChars = 0;
-    for (let f = 0; f < fields; f++) {
-        const tf = inv.tfs[k * fields + f];
-        if (tf > 0) {
-            mask |= 1 << f;
-            present++;
-            tfChars += numberLength(tf - 1);
-            if (tf !== 1)
-                allOne = 0;
-        }
-    }
-    const head = ((inv.ordinals[k] - prev - 1) * ((1 << fields) - 1) + (mask - 1)) * 2 + allOne;
-    return numberLength(head) + present + (allOne ? 0 : tfChars);
-}
-/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
-function termBytes(term, prev) {
-    return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
+
+
+
+/** The build's postings as postings.ts reads them (one norm per document). */
+function flatOfInverted(inv) {
+    return { ordinals: inv.ordinals, tfs: inv.tfs, norms: inv.norms, normByOrdinal: true };
 }
 function lastTerm(inv, cur) {
     return cur.length === 0 ? '' : inv.terms[cur[cur.length - 1].term];
 }
-/** Add the postings of term `r` to the cut one by one, starting a new shard when the next does not fit. */
-function cutTerm(inv, r, maxBytes, cut) {
+function closeShard(cut) {
+    cut.chunks.push(cut.cur);
+    cut.cur = [];
+    cut.curBytes = 0;
+}
+/** Add term `r`, too large for the room left, piece by piece (chunk.ts `chunkLines`, same cuts). */
+function cutTerm(inv, flat, c, r, maxBytes, cut) {
     const term = inv.terms[r];
-    let from = inv.starts[r];
-    let pieceBytes = termBytes(term, lastTerm(inv, cut.cur));
-    let prev = -1;
-    for (let k = from; k < inv.starts[r + 1]; k++) {
-        let pb = postingBytes(inv, k, prev);
-        if (cut.curBytes + pieceBytes + pb > maxBytes && (k > from || cut.cur.length > 0)) {
-            if (k > from)
-                cut.cur.push({ term: r, from, to: k });
-            cut.chunks.push(cut.cur);
-            cut.cur = [];
-            cut.curBytes = 0;
-            from = k;
-            pieceBytes = termBytes(term, '');
-            pb = postingBytes(inv, k, -1);
+    const end = inv.starts[r + 1];
+    for (let from = inv.starts[r]; from < end;) {
+        const head = termLineBytes(term, lastTerm(inv, cut.cur));
+        const to = cutPoint(flat, c, from, end, maxBytes - cut.curBytes - head, cut.cur.length === 0);
+        if (to === from) {
+            closeShard(cut);
+            continue;
         }
-        pieceBytes += pb;
-        prev = inv.ordinals[k];
+        cut.cur.push({ term: r, from, to });
+        cut.curBytes += head + streamChars(lineBits(flat, c, from, to));
+        from = to;
+        if (from < end)
+            closeShard(cut);
     }
-    cut.cur.push({ term: r, from, to: inv.starts[r + 1] });
-    cut.curBytes += pieceBytes;
+}
+/** Write each term's stream once: its length is what the cut needs, its bytes what a whole line writes. */
+function writeStreams(inv, flat, c) {
+    const w = new ByteWriter();
+    const bits = new BitWriter(w);
+    const starts = new Int32Array(inv.terms.length + 1);
+    for (let r = 0; r < inv.terms.length; r++) {
+        writeLinePostings(flat, c, inv.starts[r], inv.starts[r + 1], bits);
+        starts[r + 1] = w.length;
+    }
+    return { bytes: w.view(), starts };
 }
 /**
  * Cut every term's postings into shards of at most `maxBytes` (chunk.ts `chunkLines`, same cuts); at
- * least one (maybe empty) shard.
+ * least one (maybe empty) shard. Also gives every term's stream, for `encodeRuns`.
  *
  * @example
- * const shards = chunkRuns(invertDocs(t, docs), Math.floor(FILL * 131072));
+ * const { chunks, streams } = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
  */
-function chunkRuns(inv, maxBytes) {
+function chunkRuns(inv, c, maxBytes) {
+    const flat = flatOfInverted(inv);
+    const streams = writeStreams(inv, flat, c);
+    const lines = new Float64Array(inv.terms.length);
+    for (let r = 0; r < inv.terms.length; r++) {
+        lines[r] = termLineBytes(inv.terms[r], inv.terms[r - 1] ?? '') + streams.starts[r + 1] - streams.starts[r];
+    }
+    const closes = groupCuts(inv.terms, lines);
     const cut = { chunks: [], cur: [], curBytes: 0 };
     for (let r = 0; r < inv.terms.length; r++) {
-        const term = inv.terms[r];
-        let whole = termBytes(term, lastTerm(inv, cut.cur));
-        let prev = -1;
-        for (let k = inv.starts[r]; k < inv.starts[r + 1]; k++) {
-            whole += postingBytes(inv, k, prev);
-            prev = inv.ordinals[k];
-        }
+        if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes))
+            closeShard(cut);
+        const from = inv.starts[r];
+        const to = inv.starts[r + 1];
+        const stream = streams.starts[r + 1] - streams.starts[r];
+        const whole = termLineBytes(inv.terms[r], lastTerm(inv, cut.cur)) + stream;
         if (cut.curBytes + whole <= maxBytes) {
-            cut.cur.push({ term: r, from: inv.starts[r], to: inv.starts[r + 1] });
+            cut.cur.push({ term: r, from, to });
             cut.curBytes += whole;
         }
         else
-            cutTerm(inv, r, maxBytes, cut);
+            cutTerm(inv, flat, c, r, maxBytes, cut);
     }
     if (cut.cur.length > 0 || cut.chunks.length === 0)
         cut.chunks.push(cut.cur);
-    return cut.chunks;
-}
-/** Write a run's postings (shard.ts writePostings, no tombstones). */
-function writeRunPostings(inv, run, w) {
-    const fields = inv.fields;
-    const m = (1 << fields) - 1;
-    let last = -1;
-    for (let k = run.from; k < run.to; k++) {
-        const o = inv.ordinals[k];
-        let mask = 0;
-        let allOne = 1;
-        for (let f = 0; f < fields; f++) {
-            const tf = inv.tfs[k * fields + f];
-            if (tf > 0) {
-                mask |= 1 << f;
-                if (tf !== 1)
-                    allOne = 0;
-            }
-        }
-        w.number(((o - last - 1) * m + (mask - 1)) * 2 + allOne);
-        for (let f = 0; f < fields; f++)
-            if (mask & (1 << f))
-                w.symbol(inv.norms[o * fields + f]);
-        if (!allOne)
-            for (let f = 0; f < fields; f++)
-                if (mask & (1 << f))
-                    w.number(inv.tfs[k * fields + f] - 1);
-        last = o;
-    }
+    return { chunks: cut.chunks, streams };
 }
 /**
- * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes).
+ * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes): a whole term's stream copied from
+ * `streams`, a piece of a term written.
  *
  * @example
- * encodeRuns(inv, shards[0]!); // Uint8Array of the shard's lines
+ * encodeRuns(inv, coding, chunks[0]!, streams); // Uint8Array of the shard's lines
  */
-function encodeRuns(inv, runs) {
+function encodeRuns(inv, c, runs, streams) {
+    const flat = flatOfInverted(inv);
     const w = new ByteWriter();
+    const bits = new BitWriter(w);
     let prev = '';
     for (const run of runs) {
         const term = inv.terms[run.term];
-        const shared = sharedPrefix(term, prev);
-        w.symbol(shared);
-        w.text(term.slice(shared));
-        w.ascii(0x20);
-        writeRunPostings(inv, run, w);
+        writeTermHead(w, term, prev);
+        if (run.from === inv.starts[run.term] && run.to === inv.starts[run.term + 1]) {
+            w.raw(streams.bytes, streams.starts[run.term], streams.starts[run.term + 1]);
+        }
+        else
+            writeLinePostings(flat, c, run.from, run.to, bits);
         w.ascii(0x0a);
         prev = term;
     }
@@ -63948,43 +64811,19 @@ function firstRunKey(inv, runs) {
  */
 
 
-/** Characters of one encoded posting after `prev`. */
-function postingLength(p, prev, fields) {
-    const m = (1 << fields) - 1;
-    let mask = 0;
-    let allOne = 1;
-    let present = 0;
-    let tfs = 0;
-    for (let f = 0; f < fields; f++) {
-        const tf = p.tf[f];
-        if (tf > 0) {
-            mask |= 1 << f;
-            present++;
-            tfs += numberLength(tf - 1);
-            if (tf !== 1)
-                allOne = 0;
-        }
-    }
-    const head = ((p.ordinal - prev - 1) * m + (mask - 1)) * 2 + allOne;
-    return numberLength(head) + present + (allOne ? 0 : tfs);
-}
-/** Bytes of a line without its postings: shared-prefix symbol, suffix, space, newline. */
-function chunk_termBytes(term, prev) {
-    return utf8Length(term.slice(sharedPrefix(term, prev))) + 3;
-}
-/** Bytes of a shard's lines as encoded. */
-function shardBytes(lines, fields) {
+
+
+/**
+ * Bytes of a shard's lines as encoded.
+ *
+ * @example
+ * shardBytes(lines, postingCoding([8, 28])); // encodeShard(lines, coding).length
+ */
+function shardBytes(lines, c) {
+    const { flat, starts } = flatLines(lines, c.fields);
     let n = 0;
-    for (const [i, l] of lines.entries())
-        n += chunk_termBytes(l.term, lines[i - 1]?.term ?? '') + postingsBytes(l.postings, fields);
-    return n;
-}
-function postingsBytes(postings, fields) {
-    let n = 0;
-    let prev = -1;
-    for (const p of postings) {
-        n += postingLength(p, prev, fields);
-        prev = p.ordinal;
+    for (const [i, l] of lines.entries()) {
+        n += termLineBytes(l.term, lines[i - 1]?.term ?? '') + streamChars(lineBits(flat, c, starts[i], starts[i + 1]));
     }
     return n;
 }
@@ -63993,41 +64832,50 @@ function postingsBytes(postings, fields) {
  * A build passes FILL · its bound.
  *
  * @example
- * chunkLines(lines, 2, 131072); // [[...lines of shard 0], [...lines of shard 1]]
+ * chunkLines(lines, postingCoding([8, 28]), 131072); // [[...lines of shard 0], [...lines of shard 1]]
  */
-function chunkLines(lines, fields, maxBytes) {
+function chunkLines(lines, c, maxBytes) {
     const chunks = [];
     let cur = [];
     let curBytes = 0;
-    for (const line of lines) {
-        const whole = chunk_termBytes(line.term, cur[cur.length - 1]?.term ?? '') + postingsBytes(line.postings, fields);
+    const { flat, starts } = flatLines(lines, c.fields);
+    const streams = lines.map((_, i) => streamChars(lineBits(flat, c, starts[i], starts[i + 1])));
+    const terms = lines.map((l) => l.term);
+    const closes = groupCuts(terms, streams.map((n, i) => termLineBytes(terms[i], terms[i - 1] ?? '') + n));
+    for (const [i, line] of lines.entries()) {
+        if (cur.length > 0 && closes(i, curBytes, maxBytes)) {
+            chunks.push(cur);
+            cur = [];
+            curBytes = 0;
+        }
+        const base = starts[i];
+        const count = line.postings.length;
+        const whole = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '') + streams[i];
         if (curBytes + whole <= maxBytes) {
             // The usual case: the whole line fits, no copy of its postings.
             cur.push(line);
             curBytes += whole;
             continue;
         }
-        let piece = [];
-        let pieceBytes = chunk_termBytes(line.term, cur[cur.length - 1]?.term ?? '');
-        let prev = -1;
-        for (const p of line.postings) {
-            let pb = postingLength(p, prev, fields);
-            if (curBytes + pieceBytes + pb > maxBytes && (piece.length > 0 || cur.length > 0)) {
-                if (piece.length > 0)
-                    cur.push({ term: line.term, postings: piece });
+        // Too large for the space left: as many postings as fit, the rest in the next shard(s).
+        for (let from = 0; from < count;) {
+            const head = termLineBytes(line.term, cur[cur.length - 1]?.term ?? '');
+            const to = cutPoint(flat, c, base + from, base + count, maxBytes - curBytes - head, cur.length === 0) - base;
+            if (to === from) {
                 chunks.push(cur);
                 cur = [];
                 curBytes = 0;
-                piece = [];
-                pieceBytes = chunk_termBytes(line.term, '');
-                pb = postingLength(p, -1, fields);
+                continue;
             }
-            piece.push(p);
-            pieceBytes += pb;
-            prev = p.ordinal;
+            cur.push({ term: line.term, postings: line.postings.slice(from, to) });
+            curBytes += head + streamChars(lineBits(flat, c, base + from, base + to));
+            from = to;
+            if (from < count) {
+                chunks.push(cur);
+                cur = [];
+                curBytes = 0;
+            }
         }
-        cur.push({ term: line.term, postings: piece });
-        curBytes += pieceBytes;
     }
     if (cur.length > 0 || chunks.length === 0)
         chunks.push(cur);
@@ -64043,18 +64891,119 @@ const FILL = 0.75;
  * fit stay one shard.
  *
  * @example
- * resplit(lines, 2, 131072); // [lines] when they fit, else two or more even shards
+ * resplit(lines, postingCoding([8, 28]), 131072); // [lines] when they fit, else two or more even shards
  */
-function resplit(lines, fields, maxBytes) {
-    const bytes = shardBytes(lines, fields);
+function resplit(lines, c, maxBytes) {
+    const bytes = shardBytes(lines, c);
     if (bytes <= maxBytes)
         return [[...lines]];
     const pieces = Math.ceil(bytes / (FILL * maxBytes));
-    return chunkLines(lines, fields, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
+    return chunkLines(lines, c, Math.max(Math.ceil(bytes / pieces), Math.floor(FILL * maxBytes)));
 }
 /** The first key of a non-empty shard. */
 function firstKey(lines) {
     return [lines[0].term, lines[0].postings[0].ordinal];
+}
+/**
+ * The lower bound of a shard whose first key is `first`, after a shard whose last term is `prevLast`:
+ * the shortest start of `first`'s term above `prevLast`, at ordinal 0 (suffix truncation, as B-trees
+ * do), or `first` itself when a term continues across the cut. A word's range then starts in the shard
+ * that holds it, not at the end of the one before: `shardsForRange('bo')` reads the shard starting at
+ * "bo", not also the one ending at "bizu".
+ *
+ * @example
+ * separatorKey('bizu', ['bobaga', 281]); // ['bo', 0]
+ */
+function separatorKey(prevLast, first) {
+    const term = first[0];
+    if (term === prevLast)
+        return first;
+    for (let n = 1; n < term.length; n++) {
+        if (isLowSurrogate(term.charCodeAt(n)))
+            continue;
+        const start = term.slice(0, n);
+        if (start > prevLast)
+            return [start, 0];
+    }
+    return [term, 0];
+}
+function isLowSurrogate(c) {
+    return c >= 0xdc00 && c <= 0xdfff;
+}
+
+;// CONCATENATED MODULE: ./src/document/search/term-order.ts
+/**
+ * A build's terms in code-unit order (the order shard lines are stored in), sorted as numbers: a
+ * comparator sort of ~47,000 strings was a tenth of a 10,000-document build (issue 42: the first write
+ * with search ≤ 1.3× the CPU without).
+ *
+ * Each term becomes one exact float: a key from its first few code units, then its id. The native
+ * numeric sort orders the keys; terms sharing a key (a run) are then ordered by comparing strings, each
+ * run alone — a few dozen terms, not all of them.
+ */
+/** Bits of a key per code unit: ASCII, with 127 standing for "127 or above". */
+const UNIT_BITS = 7;
+const UNIT_CAP = (1 << UNIT_BITS) - 1;
+/** Integers are exact in a float up to 2^53. */
+const EXACT_BITS = 53;
+const byCodeUnits = (a, b) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Code units a key holds when ids take `idBits`: as many as fit beside the id in an exact float.
+ *
+ * @example
+ * prefixUnits(16); // 5
+ */
+function prefixUnits(idBits) {
+    return Math.max(0, Math.floor((EXACT_BITS - idBits) / UNIT_BITS));
+}
+/**
+ * The key of `term`: its first `units` code units, 7 bits each, a missing one 0. A unit of 127 or more
+ * counts as 127 and ends the key (the rest are 0), so keys never disagree with code-unit order: two terms
+ * either get keys in their order or the same key, sorted later by comparing them.
+ */
+function term_order_keyOf(term, units) {
+    let key = 0;
+    let open = true;
+    for (let i = 0; i < units; i++) {
+        const c = open && i < term.length ? Math.min(term.charCodeAt(i), UNIT_CAP) : 0;
+        if (c === UNIT_CAP)
+            open = false;
+        key = key * (UNIT_CAP + 1) + c;
+    }
+    return key;
+}
+/**
+ * The ids of `terms` in code-unit order of the terms (`<`). Terms must be distinct. `units` (code units
+ * per key) is for tests; any value gives the same answer.
+ *
+ * @example
+ * termOrder(['to', 'be', 'or']); // Int32Array [1, 2, 0]
+ */
+function termOrder(terms, units) {
+    const n = terms.length;
+    const idSpace = 2 ** Math.max(1, Math.ceil(Math.log2(n + 1)));
+    const u = units ?? prefixUnits(Math.log2(idSpace));
+    const keyed = new Float64Array(n);
+    for (let id = 0; id < n; id++)
+        keyed[id] = term_order_keyOf(terms[id], u) * idSpace + id;
+    keyed.sort();
+    const order = new Int32Array(n);
+    for (let r = 0; r < n; r++)
+        order[r] = keyed[r] % idSpace;
+    sortRuns(terms, keyed, order, idSpace);
+    return order;
+}
+/** Order each run of ids whose terms share a key by comparing the terms. */
+function sortRuns(terms, keyed, order, idSpace) {
+    const keyAt = (r) => Math.floor(keyed[r] / idSpace);
+    let from = 0;
+    for (let r = 1; r <= order.length; r++) {
+        if (r < order.length && keyAt(r) === keyAt(from))
+            continue;
+        if (r - from > 1)
+            order.subarray(from, r).sort((a, b) => byCodeUnits(terms[a], terms[b]));
+        from = r;
+    }
 }
 
 ;// CONCATENATED MODULE: ./src/document/search/terms.ts
@@ -64063,104 +65012,187 @@ function firstKey(lines) {
  * an ASCII field is tokenized by scanning it in place — a token already seen costs a hash and a compare,
  * not a string (a 10,000-document build meets ~880,000 tokens of ~47,000 distinct terms; making each a
  * string was most of the build's remaining allocation).
+ *
+ * The scan is one pass per character: a token's end is found and its hash computed in the same loop, and
+ * its ids go to a reused buffer rather than through a callback (issue 42: the first write with search
+ * ≤ 1.3× the CPU without).
  */
 
-const A = 65;
-const Z = 90;
-const LOWER = 32;
-/** ASCII letters and digits: the ASCII characters of `\p{L}` and `\p{N}` (text.test.ts checks all 128). */
-function isAsciiWordChar(c) {
-    return (c >= 97 && c <= 122) || (c >= 48 && c <= 57) || (c >= A && c <= Z);
-}
+/**
+ * 1 for ASCII letters and digits: the ASCII characters of `\p{L}` and `\p{N}` (text.test.ts checks all
+ * 128). Index 0 is 0, so the scan can read a NUL past the text's end as a separator.
+ */
+const WORD = new Uint8Array(128);
+for (let c = 48; c <= 57; c++)
+    WORD[c] = 1;
+for (let c = 65; c <= 90; c++)
+    WORD[c] = 1;
+for (let c = 97; c <= 122; c++)
+    WORD[c] = 1;
+/**
+ * An ASCII letter or digit lower-cased: setting bit 5 maps A–Z to a–z and leaves a–z and 0–9 (which have
+ * it set) as they are. Only ever applied to {@link WORD} characters.
+ */
+const lower = (c) => c | 32;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
 const terms_ASCII = /^[\x00-\x7f]*$/;
-/** Term ids in order of first use; `terms[id]` is the term. */
+/** An Int32Array twice as long (at least `need`), holding `a`'s values. */
+function grownInt32(a, need) {
+    const next = new Int32Array(Math.max(need, a.length * 2));
+    next.set(a);
+    return next;
+}
+/**
+ * Term ids in order of first use; `terms[id]` is the term.
+ *
+ * Lookups touch only typed arrays: each slot holds a term's hash next to its id (one cache line, not
+ * two), and the terms' code units are packed in one pool, so a token is compared without following a
+ * pointer to a string somewhere in the heap — with ~47,000 distinct terms, those misses were most of a
+ * lookup's cost.
+ *
+ * Sized up front from the terms expected: growing a table mid-build runs code the compiler has no
+ * feedback for, which throws away the compiled scan (a 10,000-document build lost ~30 ms to one rehash).
+ */
 class TermTable {
     terms = [];
-    slots = new Int32Array(1 << 16);
-    hashes = new Int32Array(1 << 16);
     /**
-     * Ids of the tokens of `text` (tokenize's tokens, in order) passed to `each`; the token count.
+     * The ids of the last {@link scan}'s tokens, in order: `ids[0 … count)`. Sized for most fields at once,
+     * for the same reason.
+     */
+    ids = new Int32Array(1 << 14);
+    /** Per slot: `[hash, id + 1]` (0 = empty). */
+    slots;
+    mask;
+    /** The terms' code units, one after the other; term `id` is `pool[ends[id − 1] … ends[id])`. */
+    pool;
+    ends;
+    /** Terms the table holds before it grows (at least the terms expected). */
+    get capacity() {
+        return (this.mask + 1) / 2;
+    }
+    /** `expectedTerms`: distinct terms the table is sized for (it grows past them). */
+    constructor(expectedTerms = 1 << 12) {
+        const expected = Math.max(16, Math.min(expectedTerms, 1 << 20));
+        // Half full at most, so probes stay short.
+        let count = 1 << 4;
+        while (count < 2 * expected)
+            count *= 2;
+        this.slots = new Int32Array(2 * count);
+        this.mask = count - 1;
+        // Room for every term the slots take before they are rehashed (then these may grow too).
+        this.pool = new Uint16Array(count * 6);
+        this.ends = new Int32Array(count / 2);
+    }
+    /**
+     * Tokenize `text` (tokenize's tokens, in order) into {@link ids}; the token count.
      *
      * @example
-     * table.tokens('To be, or NOT', (id) => ids.push(id)); // 4; table.terms: ['to', 'be', 'or', 'not']
+     * const n = table.scan('To be, or NOT'); // 4; table.ids.subarray(0, n): [0, 1, 2, 3]; table.terms: ['to', 'be', 'or', 'not']
      */
-    tokens(text, each) {
-        if (!terms_ASCII.test(text)) {
-            const tokens = tokenize(text);
-            for (const t of tokens)
-                each(this.idOf(t, 0, t.length, false));
-            return tokens.length;
-        }
+    scan(text) {
+        if (!terms_ASCII.test(text))
+            return this.scanTokens(tokenize(text));
+        const len = text.length;
         let n = 0;
-        for (let i = 0; i < text.length;) {
-            if (!isAsciiWordChar(text.charCodeAt(i))) {
+        let i = 0;
+        while (i < len) {
+            let c = text.charCodeAt(i);
+            if (WORD[c] === 0) {
                 i++;
                 continue;
             }
             const start = i;
-            while (i < text.length && isAsciiWordChar(text.charCodeAt(i)))
-                i++;
+            let h = FNV_OFFSET;
+            do {
+                h = Math.imul(h ^ lower(c), FNV_PRIME);
+                // Past the end: 0, a separator.
+                c = ++i < len ? text.charCodeAt(i) : 0;
+            } while (WORD[c] === 1);
             if (i - start > MAX_TOKEN_CHARS)
                 continue;
-            each(this.idOf(text, start, i, true));
-            n++;
+            if (n === this.ids.length)
+                this.ids = grownInt32(this.ids, n + 1);
+            this.ids[n++] = this.idOf(text, start, i, h, 32);
         }
         return n;
     }
-    /**
-     * The id of `text[start, end)` with A–Z lower-cased, added if new. `ascii`: the slice is ASCII and is
-     * lower-cased when added; else it is a token of tokenize (lower-cased already) and added as it is.
-     */
-    idOf(text, start, end, ascii) {
-        let h = 0x811c9dc5;
-        for (let i = start; i < end; i++) {
-            const c = text.charCodeAt(i);
-            h = Math.imul(h ^ (c >= A && c <= Z ? c + LOWER : c), 0x01000193);
+    /** The ids of tokens made by tokenize (non-ASCII text: lower-cased and folded already). */
+    scanTokens(tokens) {
+        if (this.ids.length < tokens.length)
+            this.ids = grownInt32(this.ids, tokens.length);
+        for (let k = 0; k < tokens.length; k++) {
+            const t = tokens[k];
+            let h = FNV_OFFSET;
+            for (let i = 0; i < t.length; i++)
+                h = Math.imul(h ^ t.charCodeAt(i), FNV_PRIME);
+            this.ids[k] = this.idOf(t, 0, t.length, h, 0);
         }
-        const mask = this.slots.length - 1;
+        return tokens.length;
+    }
+    /**
+     * The id of `text[start, end)` (hash `h`), added if new. `fold` is ORed into each code unit: 32 for an
+     * ASCII letter-or-digit run (lower-cases it), 0 for a token of tokenize (taken as it is).
+     */
+    idOf(text, start, end, h, fold) {
+        const slots = this.slots;
+        const mask = this.mask;
         for (let s = h & mask;; s = (s + 1) & mask) {
-            const id = this.slots[s] - 1;
-            if (id < 0) {
-                const slice = text.slice(start, end);
-                return this.insert(s, h, ascii ? slice.toLowerCase() : slice);
-            }
-            if (this.hashes[s] === h && this.equals(this.terms[id], text, start, end))
+            const id = slots[2 * s + 1] - 1;
+            if (id < 0)
+                return this.insert(s, h, text, start, end, fold);
+            if (slots[2 * s] === h && this.holds(id, text, start, end, fold))
                 return id;
         }
     }
-    equals(term, text, start, end) {
-        if (term.length !== end - start)
+    /** Whether term `id` is `text[start, end)` with `fold` applied. */
+    holds(id, text, start, end, fold) {
+        const from = id === 0 ? 0 : this.ends[id - 1];
+        if (this.ends[id] - from !== end - start)
             return false;
-        for (let i = start; i < end; i++) {
-            const c = text.charCodeAt(i);
-            if (term.charCodeAt(i - start) !== (c >= A && c <= Z ? c + LOWER : c))
+        const pool = this.pool;
+        for (let k = start; k < end; k++)
+            if (pool[from + k - start] !== (text.charCodeAt(k) | fold))
                 return false;
-        }
         return true;
     }
-    insert(slot, h, term) {
+    insert(slot, h, text, start, end, fold) {
         const id = this.terms.length;
-        this.terms.push(term);
-        this.slots[slot] = id + 1;
-        this.hashes[slot] = h;
+        const from = id === 0 ? 0 : this.ends[id - 1];
+        if (from + end - start > this.pool.length)
+            this.growPool(from + end - start);
+        for (let k = start; k < end; k++)
+            this.pool[from + k - start] = text.charCodeAt(k) | fold;
+        if (id >= this.ends.length)
+            this.ends = grownInt32(this.ends, id + 1);
+        this.ends[id] = from + end - start;
+        const slice = text.slice(start, end);
+        this.terms.push(fold === 0 ? slice : slice.toLowerCase());
+        this.slots[2 * slot] = h;
+        this.slots[2 * slot + 1] = id + 1;
         // Half full at most, so probes stay short.
-        if (this.terms.length * 2 > this.slots.length)
+        if (this.terms.length * 2 > this.mask + 1)
             this.rehash();
         return id;
     }
+    growPool(need) {
+        const next = new Uint16Array(Math.max(need, this.pool.length * 2));
+        next.set(this.pool);
+        this.pool = next;
+    }
     rehash() {
-        const old = { slots: this.slots, hashes: this.hashes };
-        this.slots = new Int32Array(old.slots.length * 2);
-        this.hashes = new Int32Array(old.slots.length * 2);
-        const mask = this.slots.length - 1;
-        for (let s = 0; s < old.slots.length; s++) {
-            if (old.slots[s] === 0)
+        const old = this.slots;
+        const count = this.mask + 1;
+        this.slots = new Int32Array(old.length * 2);
+        this.mask = count * 2 - 1;
+        for (let s = 0; s < count; s++) {
+            if (old[2 * s + 1] === 0)
                 continue;
-            let t = old.hashes[s] & mask;
-            while (this.slots[t] !== 0)
-                t = (t + 1) & mask;
-            this.slots[t] = old.slots[s];
-            this.hashes[t] = old.hashes[s];
+            let t = old[2 * s] & this.mask;
+            while (this.slots[2 * t + 1] !== 0)
+                t = (t + 1) & this.mask;
+            this.slots[2 * t] = old[2 * s];
+            this.slots[2 * t + 1] = old[2 * s + 1];
         }
     }
 }
@@ -64178,6 +65210,7 @@ class TermTable {
 
 
 
+
 /** An Int32Array twice as long (at least `need`), holding `a`'s values. */
 function grown(a, need) {
     if (need <= a.length)
@@ -64186,91 +65219,175 @@ function grown(a, need) {
     next.set(a);
     return next;
 }
-/** Postings in document order as they are made: term id, ordinal and frequencies per posting. */
+/** A Uint16Array twice as long (at least `need`), holding `a`'s values. */
+function grown16(a, need) {
+    if (need <= a.length)
+        return a;
+    const next = new Uint16Array(Math.max(need, a.length * 2));
+    next.set(a);
+    return next;
+}
+/** Per term id in {@link PostingLog.terms}: the last ordinal that made a posting of it, that posting, its postings. */
+const LAST_ORDINAL = 0;
+const LAST_POSTING = 1;
+const POSTINGS = 2;
+const TERM_STRIDE = 3;
+/** Term state for `count` ids: no last ordinal (-1), no postings (0). */
+function newTermState(count) {
+    const state = new Int32Array(count * TERM_STRIDE).fill(-1);
+    for (let at = POSTINGS; at < state.length; at += TERM_STRIDE)
+        state[at] = 0;
+    return state;
+}
+/**
+ * Postings in document order as they are made: term id and frequencies per posting, and where each
+ * document's postings end (a posting's ordinal is its document's, not stored again). A frequency fits
+ * 16 bits: a field's text is cut at 100,000 characters, so it has at most 50,000 tokens.
+ */
 class PostingLog {
     fields;
     count = 0;
-    termIds = new Int32Array(1 << 16);
-    ordinals = new Int32Array(1 << 16);
+    termIds;
     tfs;
-    /** Per term id: the last ordinal that made a posting of it, and that posting. */
-    lastOrdinal = new Int32Array(1 << 12).fill(-1);
-    lastPosting = new Int32Array(1 << 12);
-    table = new TermTable();
-    constructor(fields) {
+    /** Per ordinal: the log's count after that document. */
+    docEnds;
+    /**
+     * Per term id, side by side (one cache line, not three — a token's term is a random one of tens of
+     * thousands): `LAST_ORDINAL`, `LAST_POSTING`, `POSTINGS`.
+     */
+    terms;
+    table;
+    /** `capacity`: the postings expected, `expectedTerms` the distinct terms (both grow as needed). */
+    constructor(fields, docs, capacity, expectedTerms) {
         this.fields = fields;
-        this.tfs = new Int32Array((1 << 16) * fields);
+        this.docEnds = new Int32Array(docs);
+        this.table = new TermTable(expectedTerms);
+        // Sized as the table is, so both grow at the same term, if ever.
+        this.terms = newTermState(this.table.capacity);
+        this.termIds = new Int32Array(capacity);
+        this.tfs = new Uint16Array(capacity * fields);
     }
-    /** Count one occurrence of term `id` (of the table) in field `f` of document `ordinal`. */
-    add(id, ordinal, f) {
-        if (id >= this.lastOrdinal.length)
-            this.growTerms(id + 1);
-        let k = this.lastPosting[id];
-        if (this.lastOrdinal[id] !== ordinal) {
-            k = this.newPosting(id, ordinal);
-            this.lastOrdinal[id] = ordinal;
-            this.lastPosting[id] = k;
+    /**
+     * Count the occurrences of terms `ids[0 … n)` in field `f` of document `ordinal`: a term's first in the
+     * document makes its posting, the others add to that posting's frequency. One loop over the field's
+     * tokens (not a call per token), so it is compiled early in a cold build.
+     */
+    addField(ids, n, ordinal, f) {
+        const fields = this.fields;
+        for (let k = 0; k < n; k++) {
+            const at = ids[k] * TERM_STRIDE;
+            if (at >= this.terms.length)
+                this.growTerms(at + TERM_STRIDE);
+            const terms = this.terms;
+            let p = terms[at + LAST_POSTING];
+            if (terms[at + LAST_ORDINAL] !== ordinal) {
+                p = this.newPosting(ids[k]);
+                terms[at + LAST_ORDINAL] = ordinal;
+                terms[at + LAST_POSTING] = p;
+                terms[at + POSTINGS]++;
+            }
+            this.tfs[p * fields + f]++;
         }
-        this.tfs[k * this.fields + f]++;
     }
-    newPosting(id, ordinal) {
+    /** Postings of term `id`. */
+    postingsOf(id) {
+        return this.terms[id * TERM_STRIDE + POSTINGS];
+    }
+    newPosting(id) {
         const k = this.count++;
-        if (k >= this.ordinals.length) {
+        if (k >= this.termIds.length) {
             this.termIds = grown(this.termIds, k + 1);
-            this.ordinals = grown(this.ordinals, k + 1);
-            this.tfs = grown(this.tfs, (k + 1) * this.fields);
+            this.tfs = grown16(this.tfs, (k + 1) * this.fields);
         }
         this.termIds[k] = id;
-        this.ordinals[k] = ordinal;
         return k;
     }
+    /** Room for more term ids: a new term has no last ordinal (-1) and no postings (0). */
     growTerms(need) {
-        const old = this.lastOrdinal.length;
-        this.lastOrdinal = grown(this.lastOrdinal, need);
-        this.lastOrdinal.fill(-1, old);
-        this.lastPosting = grown(this.lastPosting, need);
+        const next = newTermState(Math.max(need, this.terms.length * 2) / TERM_STRIDE);
+        next.set(this.terms);
+        this.terms = next;
     }
 }
+/**
+ * Postings a log of `chars` characters of text is sized for: one per 6 characters. Words of English
+ * average under 5 letters plus a separator, and a word repeated in a document is one posting, so this
+ * is usually enough (a 10,000-document corpus: 5.0 MB of text, 0.70 million postings, room for 0.83);
+ * growing from a small log instead copied ~20 MB of arrays per build.
+ *
+ * @example
+ * logCapacity(5_000_000); // 834,358
+ */
+const logCapacity = (chars) => Math.ceil(chars / 6) + 1024;
+/**
+ * Distinct terms a build of `chars` characters is sized for: one per 128 characters, from 4,096 to 65,536
+ * (a 10,000-document corpus: 5.0 MB of text, ~47,000 terms, room for ~39,000 — a table of 131,072 slots
+ * either way). A vocabulary grows slower than its text, and a table much larger than its terms costs
+ * cache misses on every token; tables grow past it, at some cost (terms.ts).
+ */
+const expectedTerms = (chars) => Math.min(1 << 16, Math.max(1 << 12, Math.ceil(chars / 128)));
+/** Every field's text of every document: ordinal × fields + field. */
+function textsOf(t, docs) {
+    const texts = [];
+    let chars = 0;
+    for (const doc of docs) {
+        for (const field of t.fields) {
+            const text = fieldText(doc, field);
+            texts.push(text);
+            chars += text.length;
+        }
+    }
+    return { texts, chars };
+}
 /** Tokenize every field of every document (ordinal = index) into `log`; norms and per-field totals. */
-function logDocs(t, docs, log) {
+function logDocs(t, texts, log) {
     const fields = t.fields.length;
-    const norms = new Uint8Array(docs.length * fields);
+    const docs = texts.length / fields;
+    const norms = new Uint8Array(texts.length);
     const docsPer = t.fields.map(() => 0);
     const lengths = t.fields.map(() => 0);
-    for (let ordinal = 0; ordinal < docs.length; ordinal++) {
+    const table = log.table;
+    for (let ordinal = 0; ordinal < docs; ordinal++) {
         for (let f = 0; f < fields; f++) {
-            const n = log.table.tokens(fieldText(docs[ordinal], t.fields[f]), (id) => log.add(id, ordinal, f));
+            const n = table.scan(texts[ordinal * fields + f]);
+            // `ids` read after the scan: it may have grown the buffer.
+            log.addField(table.ids, n, ordinal, f);
             norms[ordinal * fields + f] = normOf(n);
             lengths[f] += n;
             if (n > 0)
                 docsPer[f]++;
         }
+        log.docEnds[ordinal] = log.count;
     }
     return { norms, docsPer, lengths };
 }
-/** Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. */
+/**
+ * Counting sort of the log's postings by term rank; stable, so ordinals stay ascending per term. Each
+ * term's postings were counted as they were made, so this is one pass over the log.
+ */
 function groupByTerm(log, fields) {
-    // Terms compared by code units (`<`), the order shard lines are stored in.
     const byId = log.table.terms;
-    const order = byId.map((_, id) => id).sort((a, b) => (byId[a] < byId[b] ? -1 : byId[a] > byId[b] ? 1 : 0));
-    const terms = order.map((id) => byId[id]);
-    const rank = new Int32Array(terms.length);
-    order.forEach((id, r) => {
-        rank[id] = r;
-    });
+    const order = termOrder(byId);
+    const terms = [];
+    for (let r = 0; r < order.length; r++)
+        terms.push(byId[order[r]]);
     const starts = new Int32Array(terms.length + 1);
-    for (let k = 0; k < log.count; k++)
-        starts[rank[log.termIds[k]] + 1]++;
-    for (let r = 0; r < terms.length; r++)
-        starts[r + 1] += starts[r];
-    const next = starts.slice(0, terms.length);
+    // Where the next posting of term id goes.
+    const next = new Int32Array(terms.length);
+    for (let r = 0; r < terms.length; r++) {
+        next[order[r]] = starts[r];
+        starts[r + 1] = starts[r] + log.postingsOf(order[r]);
+    }
     const ordinals = new Int32Array(log.count);
     const tfs = new Int32Array(log.count * fields);
-    for (let k = 0; k < log.count; k++) {
-        const to = next[rank[log.termIds[k]]]++;
-        ordinals[to] = log.ordinals[k];
-        for (let f = 0; f < fields; f++)
-            tfs[to * fields + f] = log.tfs[k * fields + f];
+    let k = 0;
+    for (let ordinal = 0; ordinal < log.docEnds.length; ordinal++) {
+        for (const end = log.docEnds[ordinal]; k < end; k++) {
+            const to = next[log.termIds[k]]++;
+            ordinals[to] = ordinal;
+            for (let f = 0; f < fields; f++)
+                tfs[to * fields + f] = log.tfs[k * fields + f];
+        }
     }
     return { terms, starts, ordinals, tfs };
 }
@@ -64285,8 +65402,9 @@ function groupByTerm(log, fields) {
  */
 function invertDocs(t, docs) {
     const fields = t.fields.length;
-    const log = new PostingLog(fields);
-    const { norms, docsPer, lengths } = logDocs(t, docs, log);
+    const { texts, chars } = textsOf(t, docs);
+    const log = new PostingLog(fields, docs.length, logCapacity(chars), expectedTerms(chars));
+    const { norms, docsPer, lengths } = logDocs(t, texts, log);
     return { fields, ...groupByTerm(log, fields), norms, docsPer, lengths };
 }
 
@@ -64335,31 +65453,168 @@ function readAll(read, paths) {
 }
 const DEFAULT_MAX_SHARD_BYTES = 128 * 1024;
 const DEFAULT_MAX_SHARDS = 256;
+const DEFAULT_MAX_DELTA_PART_BYTES = 128 * 1024;
 /** Smallest shard bound: a line holds a term of up to 256 UTF-8 bytes and at least one posting. */
 const MIN_SHARD_BYTES = 512;
 /**
  * Options with defaults filled in; a bad one is `InvalidConfig` naming it.
  *
  * @example
- * searchOptions({ maxShardBytes: 4096 }); // { maxShardBytes: 4096, maxShards: 256 }
+ * searchOptions({ maxShardBytes: 4096 }); // { maxShardBytes: 4096, maxShards: 256, maxDeltaPartBytes: 131072 }
  */
-function searchOptions(o) {
+function need_searchOptions(o) {
     try {
         if (o !== undefined && !(0,check/* isRecord */.u4)(o))
             (0,check/* fail */.fJ)('options', 'must be an object');
         const v = (o ?? {});
-        (0,check/* onlyKeys */.Bh)(v, 'options', ['maxShardBytes', 'maxShards']);
+        (0,check/* onlyKeys */.Bh)(v, 'options', ['maxShardBytes', 'maxShards', 'maxDeltaPartBytes']);
         const maxShardBytes = v.maxShardBytes === undefined
             ? DEFAULT_MAX_SHARD_BYTES
             : (0,check/* integer */.nd)(v.maxShardBytes, 'maxShardBytes', MIN_SHARD_BYTES, 1024 * 1024);
         const maxShards = v.maxShards === undefined ? DEFAULT_MAX_SHARDS : (0,check/* integer */.nd)(v.maxShards, 'maxShards', 1, 4096);
-        return { maxShardBytes, maxShards };
+        // At most 512 KiB: a part regrouped after a split holds a few parts' worth, read back under 2 MiB.
+        const maxDeltaPartBytes = v.maxDeltaPartBytes === undefined
+            ? DEFAULT_MAX_DELTA_PART_BYTES
+            : (0,check/* integer */.nd)(v.maxDeltaPartBytes, 'maxDeltaPartBytes', MIN_SHARD_BYTES, 512 * 1024);
+        return { maxShardBytes, maxShards, maxDeltaPartBytes };
     }
     catch (e) {
         if (!(e instanceof check/* ShapeProblem */.PT))
             throw e;
         throw new errors/* InvalidConfig */.OZ(e.field, `search option ${e.field} ${e.problem}`);
     }
+}
+
+// EXTERNAL MODULE: ./src/core/arrays.ts
+var arrays = __nccwpck_require__(3309);
+;// CONCATENATED MODULE: ./src/document/search/delta-parts.ts
+/**
+ * The delta's second level: pending postings and tombstones split by term range into parts
+ * (`delta/<n>.txt`), each covering a group of consecutive shards, listed in the manifest's `deltas` with
+ * their lower bounds. `delta.txt` (delta.ts) takes small writes; when it is full a write moves its entries
+ * into these parts and merges a few shards (flush.ts). A query reads only the parts of its words' ranges,
+ * in the same round as their shards. Entries of `delta.txt` override the parts', which override the shards'.
+ */
+
+
+
+
+/**
+ * Parts a write cuts the delta into (fewer when the type has fewer shards): one per group of shards.
+ * 32, not 16: at 10,000 documents (26 shards) a part then covers one shard, so a query reads about
+ * half the pending bytes (~45 KB, not ~85 KB, steady state on bench/search-corpus.ts).
+ */
+const DELTA_PARTS = 32;
+/**
+ * The path of delta part `i` of the manifest.
+ *
+ * @example
+ * deltaPartPathOf(m, 0); // '_docdb/search/github/repo/delta/0.txt'
+ */
+function deltaPartPathOf(m, i) {
+    return deltaPartPath(m.namespace, m.type, m.deltas[i].name);
+}
+/**
+ * Every delta part's path, in order.
+ *
+ * @example
+ * deltaPartPaths(m); // ['…/delta/0.txt', '…/delta/1.txt']
+ */
+function deltaPartPaths(m) {
+    return m.deltas.map((_, i) => deltaPartPathOf(m, i));
+}
+/**
+ * Consecutive shards one part covers when the type has `shards` shards.
+ *
+ * @example
+ * shardsPerPart(26); // 1
+ * shardsPerPart(223); // 7
+ */
+function shardsPerPart(shards) {
+    return Math.ceil(shards / DELTA_PARTS);
+}
+/**
+ * Parts for `shards`: groups of consecutive shards, each part starting where its first shard starts.
+ *
+ * @example
+ * partLayout(m.shards); // [{ name: '0', lower: null }, { name: '1', lower: ['kiwi', 0] }, …]
+ */
+function partLayout(shards) {
+    const size = shardsPerPart(shards.length);
+    const out = [];
+    for (let i = 0; i < shards.length; i += size)
+        out.push({ name: String(out.length), lower: shards[i].lower });
+    return out;
+}
+/**
+ * Indexes of the parts a query word's range covers (none when the delta has no parts).
+ *
+ * @example
+ * partsForRange(m, 'da', false); // [2]
+ */
+function partsForRange(m, prefix, exact) {
+    return rangesFor(m.deltas, prefix, exact);
+}
+/**
+ * Parse delta part `i` read back (untrusted): the shard line format with tombstones, every entry inside
+ * the part's bounds; absent or damaged is `InvalidResponse` naming its key.
+ *
+ * @example
+ * const entries = loadDeltaPart(m, 0, bytes);
+ */
+function loadDeltaPart(m, i, bytes) {
+    const key = deltaPartPathOf(m, i);
+    if (bytes === null) {
+        throw new errors/* InvalidResponse */.h5(`search delta part ${key} is absent though the manifest lists it; the search index must be rebuilt`, { key });
+    }
+    const upper = m.deltas[i + 1]?.lower ?? null;
+    const lines = parseShard(bytes, {
+        key,
+        coding: codingOf(m, true),
+        next: m.next,
+        lower: m.deltas[i].lower,
+        upper,
+    });
+    return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+}
+/**
+ * `over`'s entries laid over `under` (in place): the newer level wins for the same (term, ordinal).
+ *
+ * @example
+ * overlay(partsEntries, topDelta);
+ */
+function overlay(under, over) {
+    for (const [term, entries] of over) {
+        const e = under.get(term);
+        if (!e)
+            under.set(term, new Map(entries));
+        else
+            for (const [o, p] of entries)
+                e.set(o, p);
+    }
+    return under;
+}
+/**
+ * Split entries by the part of `parts` each (term, ordinal) falls in: one Delta per part.
+ *
+ * @example
+ * splitByPart(pending, partLayout(shards)); // [Delta of part 0, Delta of part 1, …]
+ */
+function splitByPart(entries, parts) {
+    const out = parts.map(() => new Map());
+    for (const [term, e] of entries) {
+        for (const [o, p] of e) {
+            const key = [term, o];
+            const part = out[rangeFor(parts, key)];
+            let into = part.get(term);
+            if (!into) {
+                into = new Map();
+                part.set(term, into);
+            }
+            into.set(o, p);
+        }
+    }
+    return out;
 }
 
 ;// CONCATENATED MODULE: ./src/document/search/table.ts
@@ -64370,6 +65625,8 @@ function searchOptions(o) {
  * parseBucket), so a write finds a document's ordinal without the whole table.
  * Read back, both are untrusted: damage is `InvalidResponse` naming the key.
  */
+
+
 
 
 
@@ -64404,7 +65661,7 @@ function partLength(p, next) {
     return Math.max(0, Math.min(manifest_TABLE_PART_SIZE, next - p * manifest_TABLE_PART_SIZE));
 }
 function bad(key, why) {
-    throw new errors/* InvalidResponse */.h5(`search table ${key} ${why}; the search index must be rebuilt`, { key });
+    throw new errors/* InvalidResponse */.h5(`search table ${key} ${why}; the search index must be rebuilt (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`, { key });
 }
 function jsonOf(bytes, key) {
     if (bytes === null)
@@ -64436,9 +65693,37 @@ function parseTablePart(m, p, bytes) {
     return v;
 }
 /**
+ * Ids in a bucket are front coded: each is one character saying how many code units it shares with the
+ * previous id of the bucket (`0`–`9`, `A`–`Z`, `a`–`z`: 0 to 61, characters JSON writes as they are),
+ * then the rest. Ids in ordinal order are mostly in id order, so neighbours share their folders: the
+ * buckets take ~45 % fewer bytes.
+ */
+const ID_HEADS = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+function frontCoded(ids) {
+    return ids.map((id, i) => {
+        const prev = ids[i - 1] ?? '';
+        let n = 0;
+        while (n < ID_HEADS.length - 1 && n < prev.length && n < id.length && id.charCodeAt(n) === prev.charCodeAt(n))
+            n++;
+        return ID_HEADS[n] + id.slice(n);
+    });
+}
+/** The ids of front-coded entries; null where an entry is not one (damage). */
+function frontDecoded(entries) {
+    const out = [];
+    for (const e of entries) {
+        const n = typeof e === 'string' && e.length > 0 ? ID_HEADS.indexOf(e[0]) : -1;
+        const prev = out[out.length - 1] ?? '';
+        if (n < 0 || n > prev.length)
+            return null;
+        out.push(prev.slice(0, n) + e.slice(1));
+    }
+    return out;
+}
+/**
  * Parse bucket `b` (untrusted): `["<ordinals>", id, id, …]` — the ids of the bucket in ordinal order,
- * their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each ordinal below
- * next.
+ * front coded, their ordinals gap-coded in the first string (codec.ts) — each id hashing to `b`, each
+ * ordinal below next.
  *
  * @example
  * parseBucket(m, 0, bytes); // Map { 'a' => 0 }
@@ -64455,9 +65740,12 @@ function parseBucket(m, b, bytes) {
     if (ordinals.length !== v.length - 1 || ordinals.some((o) => o >= m.next)) {
         bad(key, 'does not hold one ordinal below next per id');
     }
+    const ids = frontDecoded(v.slice(1));
+    if (ids === null)
+        bad(key, 'holds an entry that is not a front-coded id');
     const out = new Map();
-    for (const [i, id] of v.slice(1).entries()) {
-        if (typeof id !== 'string' || id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
+    for (const [i, id] of ids.entries()) {
+        if (id === '' || out.has(id) || bucketOf(id, m.buckets) !== b) {
             bad(key, 'holds an id twice, not an id, or an id of another bucket');
         }
         out.set(id, ordinals[i]);
@@ -64468,13 +65756,13 @@ function parseBucket(m, b, bytes) {
 function encodeTablePart(ids) {
     return new TextEncoder().encode(`${JSON.stringify(ids)}\n`);
 }
-/** A bucket's bytes: ids in ordinal order after their gap-coded ordinals. */
+/** A bucket's bytes: ids in ordinal order, front coded, after their gap-coded ordinals. */
 function encodeBucket(entries) {
     const list = [...entries].sort((a, b) => a[1] - b[1]);
     let gaps = '';
     for (const [i, [, o]] of list.entries())
         gaps += numberText(o - (list[i - 1]?.[1] ?? -1) - 1);
-    return new TextEncoder().encode(`${JSON.stringify([gaps, ...list.map(([id]) => id)])}\n`);
+    return new TextEncoder().encode(`${JSON.stringify([gaps, ...frontCoded(list.map(([id]) => id))])}\n`);
 }
 /**
  * The manifest of `t` through `read` (NeedFiles protocol); absent is `InvalidResponse`: the caller asks
@@ -64487,9 +65775,7 @@ function readManifest(t, read) {
     const key = searchManifestPath(t.namespace, t.type);
     const [bytes] = readAll(read, [key]);
     if (!bytes) {
-        throw new errors/* InvalidResponse */.h5(`search manifest ${key} is absent though search is declared; rebuild the index`, {
-            key,
-        });
+        throw new errors/* InvalidResponse */.h5(`search manifest ${key} is absent though search is declared; rebuild the index (docs.rebuildSearch; CLI: docdb doc search-index --rebuild)`, { key });
     }
     return manifest_parseSearchManifest(t, bytes);
 }
@@ -64538,8 +65824,9 @@ function searchFilesOf(t, manifest) {
     const m = manifest_parseSearchManifest(t, manifest, true);
     const out = [searchManifestPath(t.namespace, t.type)];
     for (let i = 0; i < m.shards.length; i++)
-        out.push(manifest_shardPathOf(m, i));
-    out.push(paths_deltaPath(t.namespace, t.type));
+        out.push(shardPathOf(m, i));
+    out.push(deltaPath(t.namespace, t.type));
+    (0,arrays/* appendAll */.u)(out, deltaPartPaths(m));
     for (let p = 0; p * manifest_TABLE_PART_SIZE < m.next; p++)
         out.push(paths_tablePartPath(t.namespace, t.type, p));
     for (let b = 0; b < m.buckets; b++)
@@ -64553,6 +65840,8 @@ function searchFilesOf(t, manifest) {
  * term shards cut by size, the document table and the id buckets, and the manifest. Pure: the caller
  * commits every file returned.
  */
+
+
 
 
 
@@ -64586,6 +65875,18 @@ function checkShardCount(t, shards, maxShards) {
         return;
     throw new errors/* InvalidConfig */.OZ('search', `the search index of ${t.namespace}/${t.type} would need ${shards} shards, more than the bound of ${maxShards} per type; search fewer or shorter fields`, { namespace: t.namespace, type: t.type, shards, allowed: maxShards });
 }
+/**
+ * Per field: the norm of its average length, which postings' norms are coded against (a field's
+ * lengths cluster around it). Kept in the manifest until the next build, as the codes depend on it.
+ */
+function baseNorms(inv) {
+    return inv.docsPer.map((docs, f) => (docs === 0 ? 0 : normOf(Math.round(inv.lengths[f] / docs))));
+}
+/** A shard's lower bound after the shard `prev` (chunk.ts separatorKey). */
+function lowerOf(inv, prev, runs) {
+    const last = prev[prev.length - 1];
+    return separatorKey(last ? inv.terms[last.term] : '', firstRunKey(inv, runs));
+}
 function sortedDocs(docs) {
     const sorted = [...docs].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     sorted.forEach((d, i) => {
@@ -64617,30 +65918,34 @@ function tableFiles(t, ids, buckets, out) {
  * files.has('_docdb/search/github/repo/manifest.json'); // true
  */
 function buildSearch(t, docs, o) {
-    const opts = searchOptions(o);
+    const opts = need_searchOptions(o);
     const sorted = sortedDocs(docs);
     const inv = invertDocs(t, sorted);
-    const chunks = chunkRuns(inv, Math.floor(FILL * opts.maxShardBytes));
+    const norms = baseNorms(inv);
+    const coding = postingCoding(norms);
+    const { chunks, streams } = chunkRuns(inv, coding, Math.floor(FILL * opts.maxShardBytes));
     checkShardCount(t, chunks.length, opts.maxShards);
     const m = {
-        version: 1,
+        version: SEARCH_FORMAT,
         namespace: t.namespace,
         type: t.type,
         fields: [...t.fields],
         count: sorted.length,
         docs: inv.docsPer,
         lengths: inv.lengths,
+        norms,
         next: sorted.length,
         free: [],
         buckets: bucketCountFor(sorted.length),
         nextShard: chunks.length,
-        shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : firstRunKey(inv, c) })),
+        shards: chunks.map((c, i) => ({ name: String(i), lower: i === 0 ? null : lowerOf(inv, chunks[i - 1], c) })),
+        deltas: [],
     };
     const out = new Map();
     out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
     for (const [i, c] of chunks.entries())
-        out.set(manifest_shardPathOf(m, i), encodeRuns(inv, c));
-    out.set(paths_deltaPath(t.namespace, t.type), new Uint8Array(0));
+        out.set(shardPathOf(m, i), encodeRuns(inv, coding, c, streams));
+    out.set(deltaPath(t.namespace, t.type), new Uint8Array(0));
     tableFiles(t, sorted.map((d) => d.id), m.buckets, out);
     return out;
 }
@@ -64710,7 +66015,7 @@ function isTombstone(p) {
  * const delta = parseDelta(m, bytes);
  */
 function parseDelta(m, bytes) {
-    const key = paths_deltaPath(m.namespace, m.type);
+    const key = deltaPath(m.namespace, m.type);
     if (bytes === null) {
         throw new errors/* InvalidResponse */.h5(`search delta ${key} is absent though the index needs it; the search index must be rebuilt`, {
             key,
@@ -64718,11 +66023,10 @@ function parseDelta(m, bytes) {
     }
     const lines = parseShard(bytes, {
         key,
-        fields: m.fields.length,
+        coding: codingOf(m, true),
         next: m.next,
         lower: null,
         upper: null,
-        tombstones: true,
     });
     return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
 }
@@ -64730,14 +66034,14 @@ function parseDelta(m, bytes) {
  * The delta's bytes: terms in order, ordinals in order.
  *
  * @example
- * encodeDelta(new Map(), 2); // empty
+ * encodeDelta(new Map(), m); // empty
  */
-function encodeDelta(delta, fields) {
+function encodeDelta(delta, m) {
     const lines = [...delta.keys()]
         .sort()
         .filter((term) => delta.get(term).size > 0)
         .map((term) => ({ term, postings: [...delta.get(term).values()].sort((a, b) => a.ordinal - b.ordinal) }));
-    return encodeShard(lines, fields, true);
+    return encodeShard(lines, codingOf(m, true));
 }
 /**
  * The postings of `term` once the delta is applied to the shards' postings (in ordinal order).
@@ -64849,6 +66153,7 @@ function termWeight(word, term, last) {
 
 
 
+
 const K1 = 1.2;
 const B = 0.75;
 /** Most words of one query: each is a range of shards to read. */
@@ -64880,15 +66185,34 @@ function wordShards(m, q) {
     });
 }
 /**
- * Every shard a query reads, from the manifest's bytes, so a caller fetches them in one round.
+ * Every file a query reads after the manifest (its words' shards, delta.txt and the delta parts of
+ * their ranges), from the manifest's bytes, so a caller fetches them in one round.
  *
  * @example
  * rankFirstPaths(t, parseSearchText('docdb'), manifestBytes); // ['_docdb/search/github/repo/terms/3.txt']
  */
 function rankFirstPaths(t, q, manifest) {
-    const m = parseSearchManifest(t, manifest);
-    const all = new Set(wordShards(m, q).flat());
-    return [...[...all].sort((a, b) => a - b).map((i) => shardPathOf(m, i)), deltaPath(m.namespace, m.type)];
+    return queryPaths(parseSearchManifest(t, manifest), q).paths;
+}
+/** Delta part indexes the words' ranges cover. */
+function wordParts(m, q) {
+    const all = q.words.flatMap((w, i) => {
+        const r = wordRange(w, i === q.words.length - 1);
+        return partsForRange(m, r.prefix, r.exact);
+    });
+    return [...new Set(all)].sort((a, b) => a - b);
+}
+/** What a query reads in one round: its shards, delta.txt, then the delta parts of its words' ranges. */
+function queryPaths(m, q) {
+    const shardsOf = wordShards(m, q);
+    const shards = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
+    const parts = wordParts(m, q);
+    const paths = [
+        ...shards.map((i) => shardPathOf(m, i)),
+        deltaPath(m.namespace, m.type),
+        ...parts.map((i) => deltaPartPathOf(m, i)),
+    ];
+    return { shardsOf, shards, parts, paths };
 }
 /**
  * Matching terms of word i from its shards (a term split over shards joined back) and from the delta
@@ -64989,11 +66313,15 @@ function combine(m, perWord) {
  */
 function rankSearch(t, q, read) {
     const m = readManifest(t, read);
-    const shardsOf = wordShards(m, q);
-    const wanted = [...new Set(shardsOf.flat())].sort((a, b) => a - b);
-    const bytes = readAll(read, [...wanted.map((i) => manifest_shardPathOf(m, i)), paths_deltaPath(m.namespace, m.type)]);
+    const { shardsOf, shards: wanted, parts, paths } = queryPaths(m, q);
+    const bytes = readAll(read, paths);
     const lines = new Map(wanted.map((s, i) => [s, loadShard(m, s, bytes[i])]));
-    const delta = parseDelta(m, bytes[wanted.length]);
+    // Newer over older: delta.txt over the parts (which cover disjoint ranges), the parts over the shards.
+    const delta = new Map();
+    parts.forEach((p, i) => {
+        overlay(delta, loadDeltaPart(m, p, bytes[wanted.length + 1 + i]));
+    });
+    overlay(delta, parseDelta(m, bytes[wanted.length]));
     const perWord = q.words.map((w, i) => {
         const into = new Map();
         for (const c of candidates(w, i === q.words.length - 1, shardsOf[i], lines, delta))
@@ -65004,8 +66332,6 @@ function rankSearch(t, q, read) {
     return { total: hits.length, hits };
 }
 
-// EXTERNAL MODULE: ./src/core/arrays.ts
-var arrays = __nccwpck_require__(3309);
 ;// CONCATENATED MODULE: ./src/document/search/analyze.ts
 
 /**
@@ -65074,7 +66400,7 @@ function applyToLines(lines, changes) {
 /** Every shard emptied: the index keeps its first shard, empty (a type always has one). */
 function keepOneEmpty(m, edit) {
     const key = edit.deletes.shift();
-    const ref = m.shards.find((_, i) => manifest_shardPathOf(m, i) === key);
+    const ref = m.shards.find((_, i) => shardPathOf(m, i) === key);
     edit.shards.push({ name: ref.name, lower: null });
     edit.writes.set(key, new Uint8Array(0));
 }
@@ -65101,24 +66427,25 @@ function changesByShard(m, changes) {
  */
 function applyToShards(m, grouped, bytesOf, maxBytes) {
     const edit = { shards: [], nextShard: m.nextShard, writes: new Map(), deletes: [] };
-    const fields = m.fields.length;
+    const coding = codingOf(m);
     m.shards.forEach((ref, i) => {
         const changes = grouped.get(i);
         if (!changes) {
             edit.shards.push(ref);
             return;
         }
-        const key = manifest_shardPathOf(m, i);
+        const key = shardPathOf(m, i);
         const lines = applyToLines(loadShard(m, i, bytesOf(i)), changes);
         if (lines.length === 0 && m.shards.length > 1) {
             edit.deletes.push(key);
             return;
         }
-        resplit(lines, fields, maxBytes).forEach((chunk, n) => {
+        resplit(lines, coding, maxBytes).forEach((chunk, n, pieces) => {
             const name = n === 0 ? ref.name : String(edit.nextShard++);
-            const shard = { name, lower: n === 0 ? ref.lower : firstKey(chunk) };
+            const lower = n === 0 ? ref.lower : separatorKey(pieces[n - 1].at(-1).term, firstKey(chunk));
+            const shard = { name, lower };
             edit.shards.push(shard);
-            edit.writes.set(manifest_shardPathOf({ ...m, shards: [shard] }, 0), encodeShard(chunk, fields));
+            edit.writes.set(shardPathOf({ ...m, shards: [shard] }, 0), encodeShard(chunk, coding));
         });
     });
     if (edit.shards.length === 0)
@@ -65128,20 +66455,176 @@ function applyToShards(m, grouped, bytesOf, maxBytes) {
     return edit;
 }
 
+;// CONCATENATED MODULE: ./src/document/search/flush.ts
+/**
+ * Emptying a full `delta.txt` (an LSM step): its entries join the pending entries of the delta parts
+ * (delta-parts.ts), then a FEW shards take their pending entries — at most max(1, ⌊5 % × shards⌋) term
+ * files written, those with the most pending bytes first — and everything still pending is cut again
+ * into parts by the new shard layout. A 100-document write's ~6,000 postings fall in every term range;
+ * merging them all would rewrite every shard, so they wait in the parts until their shard's turn.
+ *
+ * Two hard bounds may force more files than the share: a part whose pending bytes would pass
+ * `maxDeltaPartBytes` merges its shards until it fits (sustained writes far beyond 100 documents), and a
+ * shard that outgrows `maxShardBytes` when merged is split (two files for one).
+ */
+
+
+
+
+
+
+/** Share of a type's shards one write may rewrite (issue 42: ≤ 5 %). */
+const MERGE_SHARE = 0.05;
+/**
+ * Term shards one write may rewrite: max(1, ⌊5 % × shards⌋).
+ *
+ * @example
+ * mergeBudget(26); // 1
+ * mergeBudget(223); // 11
+ */
+function mergeBudget(shards) {
+    return Math.max(1, Math.floor(MERGE_SHARE * shards));
+}
+/** Entries as changes to merge into the shards (a tombstone removes). */
+function asChanges(entries) {
+    const out = [];
+    for (const [term, e] of entries)
+        for (const p of e.values())
+            out.push({ term, posting: p, remove: isTombstone(p) });
+    return out;
+}
+function asEntries(changes, into) {
+    for (const c of changes) {
+        let e = into.get(c.term);
+        if (!e) {
+            e = new Map();
+            into.set(c.term, e);
+        }
+        e.set(c.posting.ordinal, c.posting);
+    }
+}
+/** Encoded bytes of each shard's pending entries. */
+function pendingBytes(grouped, m) {
+    const out = new Map();
+    for (const [i, changes] of grouped) {
+        const d = new Map();
+        asEntries(changes, d);
+        out.set(i, encodeDelta(d, m).length);
+    }
+    return out;
+}
+/**
+ * Shards whose pending entries must be merged now: in each group of shards (a part of the current
+ * layout), the largest until the rest fits `cap`.
+ */
+function forcedShards(m, bytes, cap) {
+    const size = shardsPerPart(m.shards.length);
+    const out = [];
+    for (let first = 0; first < m.shards.length; first += size) {
+        const group = [...bytes.keys()].filter((i) => i >= first && i < first + size);
+        group.sort((a, b) => bytes.get(b) - bytes.get(a) || a - b);
+        let total = group.reduce((n, i) => n + bytes.get(i), 0);
+        for (const i of group) {
+            if (total <= cap)
+                break;
+            out.push(i);
+            total -= bytes.get(i);
+        }
+    }
+    return out;
+}
+/**
+ * Which shards take their pending entries: the forced ones, then the most pending first while the
+ * files written stay within the budget (the first always, even when it splits, so the largest never
+ * waits forever).
+ */
+function chooseMerges(m, grouped, order, bytesOf, o) {
+    const budget = mergeBudget(m.shards.length);
+    const out = new Map();
+    let written = 0;
+    const filesOf = (i) => applyToShards(m, new Map([[i, grouped.get(i)]]), bytesOf, o.maxShardBytes).writes.size;
+    for (const i of order.forced) {
+        out.set(i, grouped.get(i));
+        written += filesOf(i);
+    }
+    for (const i of order.wanted) {
+        const files = filesOf(i);
+        if (out.size > 0 && written + files > budget)
+            continue;
+        out.set(i, grouped.get(i));
+        written += files;
+    }
+    return out;
+}
+/** Pending entries cut into parts by the shards after the merge; writes and deletes of part files. */
+function rewriteParts(m, rest, edit, old) {
+    const layout = rest.size === 0 ? [] : partLayout(edit.shards);
+    const oldPaths = deltaPartPaths(m);
+    const parts = splitByPart(rest, layout);
+    const paths = layout.map((p) => deltaPartPath(m.namespace, m.type, p.name));
+    parts.forEach((d, i) => {
+        const bytes = encodeDelta(d, m);
+        const before = old[oldPaths.indexOf(paths[i])];
+        if (!before || before.length !== bytes.length || before.some((x, k) => x !== bytes[k])) {
+            edit.writes.set(paths[i], bytes);
+        }
+    });
+    for (const p of oldPaths)
+        if (!paths.includes(p))
+            edit.deletes.push(p);
+    return layout;
+}
+/**
+ * Empty the full top delta `top` into the delta parts and merge a few shards (NeedFiles protocol: the
+ * parts, then the shards it may merge). `top` is emptied by the caller.
+ *
+ * @example
+ * const flush = flushDelta(m, topEntries, read, { maxShardBytes: 131072, maxDeltaPartBytes: 131072 });
+ */
+function flushDelta(m, top, read, o) {
+    const old = readAll(read, deltaPartPaths(m));
+    const pending = new Map();
+    old.forEach((bytes, i) => {
+        overlay(pending, loadDeltaPart(m, i, bytes));
+    });
+    overlay(pending, top);
+    const grouped = changesByShard(m, asChanges(pending));
+    const bytes = pendingBytes(grouped, m);
+    const forced = forcedShards(m, bytes, o.maxDeltaPartBytes);
+    const wanted = [...bytes.keys()]
+        .filter((i) => !forced.includes(i))
+        .sort((a, b) => bytes.get(b) - bytes.get(a) || a - b)
+        .slice(0, mergeBudget(m.shards.length));
+    const toRead = [...forced, ...wanted].sort((a, b) => a - b);
+    const shardBytes = readAll(read, toRead.map((i) => shardPathOf(m, i)));
+    const bytesOf = (i) => shardBytes[toRead.indexOf(i)];
+    const merge = chooseMerges(m, grouped, { forced, wanted }, bytesOf, o);
+    const edit = applyToShards(m, merge, bytesOf, o.maxShardBytes);
+    const rest = new Map();
+    for (const [i, changes] of grouped)
+        if (!merge.has(i))
+            asEntries(changes, rest);
+    const deltas = rewriteParts(m, rest, edit, old);
+    return { ...edit, deltas };
+}
+
 ;// CONCATENATED MODULE: ./src/document/search/update.ts
 /**
  * Keep a type's search index exact across a write (issue 42), in the same commit as the documents.
  * Pure: the caller reads files at the tip through `read` (NeedFiles protocol) and commits `writes` and
- * `deletes`. A write records its documents' removed and added postings in the delta (delta.ts) and
+ * `deletes`. A write records its documents' removed and added postings in `delta.txt` (delta.ts) and
  * rewrites the id buckets of their ids, the table parts of their ordinals, and the manifest when its
- * counts change; when the delta outgrows its bound, the write merges it into the shards its entries
- * fall in. A document whose searchable text did not change costs nothing.
+ * counts change; when `delta.txt` outgrows its bound, the write empties it into the delta parts and
+ * merges at most max(1, 5 %) of the shards (flush.ts). A document whose searchable text did not change
+ * costs nothing.
  *
- * Rounds: (1) the manifest; (2) the id buckets, the delta, and the table parts of the ordinals new
- * documents get (all predictable: `searchFirstPaths`); (3) the table parts of deleted documents'
- * ordinals (known from their bucket), the shards a full delta merges into, and every bucket when the
- * type outgrew its bucket count.
+ * Rounds: (1) the manifest; (2) the id buckets, `delta.txt`, the table parts of the ordinals new
+ * documents get, and the delta parts when the write's own entries surely fill `delta.txt` (all
+ * predictable: `searchFirstPaths`); (3) the table parts of deleted documents' ordinals (known from their
+ * bucket), the delta parts when `delta.txt` turned out full, and every bucket when the type outgrew its
+ * bucket count; (4) the shards the flush merges.
  */
+
 
 
 
@@ -65194,17 +66677,38 @@ function newOrdinals(m, deltas) {
     return out;
 }
 /** Paths of round 2: buckets of the ids, the delta, table parts of new ordinals. */
-function roundTwo(m, deltas) {
+function roundTwo(m, deltas, o) {
     const paths = new Set();
     for (const d of deltas)
         paths.add(bucketPath(m.namespace, m.type, bucketOf(d.id, m.buckets)));
-    paths.add(paths_deltaPath(m.namespace, m.type));
+    paths.add(deltaPath(m.namespace, m.type));
+    // A write whose own entries fill delta.txt will empty it into the parts: read them now, not a round later.
+    if (surelyFills(deltas, o))
+        for (const p of deltaPartPaths(m))
+            paths.add(p);
     for (const o of newOrdinals(m, deltas).values()) {
         const p = Math.floor(o / manifest_TABLE_PART_SIZE);
         if (p * manifest_TABLE_PART_SIZE < m.next)
             paths.add(paths_tablePartPath(m.namespace, m.type, p));
     }
     return [...paths];
+}
+/** Fewest bytes a delta entry takes (a posting of two symbols, its term's line shared). */
+const ENTRY_BYTES = 2;
+/** Whether the write's own delta entries alone outgrow delta.txt's bound (each changed term an entry). */
+function surelyFills(deltas, o) {
+    let entries = 0;
+    for (const d of deltas) {
+        for (const [term, tf] of d.before?.terms ?? []) {
+            const after = d.after?.terms.get(term);
+            if (!after || after.some((x, f) => x !== tf[f]))
+                entries++;
+        }
+        for (const term of d.after?.terms.keys() ?? [])
+            if (!d.before?.terms.has(term))
+                entries++;
+    }
+    return entries * ENTRY_BYTES > deltaBound(o.maxShardBytes);
 }
 /**
  * The files `updateSearch` needs after the manifest, from the manifest's bytes, so a caller fetches
@@ -65213,8 +66717,8 @@ function roundTwo(m, deltas) {
  * @example
  * searchFirstPaths(t, manifestBytes, [{ id: 'a', after: { title: 'new' } }]); // bucket, shards, table part
  */
-function searchFirstPaths(t, manifest, changes) {
-    return roundTwo(parseSearchManifest(t, manifest), deltasOf(t, changes));
+function searchFirstPaths(t, manifest, changes, o) {
+    return roundTwo(parseSearchManifest(t, manifest), deltasOf(t, changes), searchOptions(o));
 }
 /** A reader that fails for absent files the manifest needs (InvalidResponse, from each parser). */
 function fetched(read, paths) {
@@ -65254,14 +66758,6 @@ function recordChanges(entries, changes, fields) {
         e.set(c.posting.ordinal, c.remove ? { ordinal: c.posting.ordinal, tf: none, norm: none } : c.posting);
     }
 }
-/** The delta's entries as changes to merge into the shards. */
-function mergeChanges(entries) {
-    const out = [];
-    for (const [term, e] of entries)
-        for (const p of e.values())
-            out.push({ term, posting: p, remove: isTombstone(p) });
-    return out;
-}
 function bucketMaps(m, deltas, files) {
     const out = new Map();
     for (const d of deltas) {
@@ -65287,8 +66783,8 @@ function ordinalsOf(m, deltas, buckets) {
     }
     return out;
 }
-/** The manifest after the write, its shard list from the shard edit. */
-function nextManifest(p, shards, nextShard, buckets) {
+/** The manifest after the write, its shard and delta-part lists from the flush (if any). */
+function nextManifest(p, f, buckets) {
     const docs = [...p.m.docs];
     const lengths = [...p.m.lengths];
     for (const d of p.deltas) {
@@ -65305,7 +66801,8 @@ function nextManifest(p, shards, nextShard, buckets) {
     }
     const free = [...p.m.free.slice(p.used), ...p.freed].sort((a, b) => a - b);
     const count = p.next - free.length;
-    return { ...p.m, count, docs, lengths, next: p.next, free, buckets, nextShard, shards };
+    const { shards, nextShard, deltas } = f;
+    return { ...p.m, count, docs, lengths, next: p.next, free, buckets, nextShard, shards, deltas };
 }
 /** Table parts with new ids set and freed ordinals cleared (each freed entry must be the deleted id). */
 function tableWrites(p, files, out) {
@@ -65378,12 +66875,12 @@ function outgrew(m, count) {
  * const { writes, deletes } = updateSearch(t, read, [{ id: 'a', before: { title: 'old' }, after: { title: 'new' } }]);
  */
 function updateSearch(t, read, changes, o) {
-    const opts = searchOptions(o);
+    const opts = need_searchOptions(o);
     const m = readManifest(t, read);
     const deltas = deltasOf(t, changes);
     if (deltas.length === 0)
         return { writes: new Map(), deletes: [] };
-    const files = fetched(read, roundTwo(m, deltas));
+    const files = fetched(read, roundTwo(m, deltas, opts));
     const buckets = bucketMaps(m, deltas, files);
     const ordinals = ordinalsOf(m, deltas, buckets);
     const created = deltas.filter((d) => !d.before).length;
@@ -65398,39 +66895,38 @@ function updateSearch(t, read, changes, o) {
         next: m.next + Math.max(0, created - m.free.length),
     };
     const count = m.count + created - freed.length;
-    const entries = parseDelta(m, files.get(paths_deltaPath(t.namespace, t.type)));
+    const entries = parseDelta(m, files.get(deltaPath(t.namespace, t.type)));
     recordChanges(entries, deltas.flatMap((d) => postingChanges(d, ordinals.get(d.id))), m.fields.length);
-    let deltaBytes = encodeDelta(entries, m.fields.length);
-    // A full delta is merged whole into the shards its keys fall in (read in round 3), then emptied.
-    const merge = deltaBytes.length > deltaBound(opts.maxShardBytes) ? changesByShard(m, mergeChanges(entries)) : null;
-    const shardPaths = [...(merge?.keys() ?? [])].sort((a, b) => a - b).map((i) => manifest_shardPathOf(m, i));
-    const all = roundThree(plan, read, count, files, shardPaths);
-    let edit = { shards: m.shards, nextShard: m.nextShard, writes: new Map(), deletes: [] };
-    if (merge) {
-        edit = applyToShards(m, merge, (i) => files.get(manifest_shardPathOf(m, i)), opts.maxShardBytes);
+    let deltaBytes = encodeDelta(entries, m);
+    // A full delta.txt is emptied into the delta parts (read in round 3), and a few shards merged (round 4).
+    const full = deltaBytes.length > deltaBound(opts.maxShardBytes);
+    const all = roundThree(plan, read, count, files, full ? deltaPartPaths(m) : []);
+    let flush = { shards: m.shards, nextShard: m.nextShard, deltas: m.deltas, writes: new Map(), deletes: [] };
+    if (full) {
+        flush = flushDelta(m, entries, read, opts);
         deltaBytes = new Uint8Array(0);
     }
-    checkShardCount(t, edit.shards.length, opts.maxShards);
-    const writes = edit.writes;
-    const deltaKey = paths_deltaPath(t.namespace, t.type);
+    checkShardCount(t, flush.shards.length, opts.maxShards);
+    const writes = flush.writes;
+    const deltaKey = deltaPath(t.namespace, t.type);
     if (!(0,core_bytes/* bytesEqual */.O6)(deltaBytes, files.get(deltaKey)))
         writes.set(deltaKey, deltaBytes);
     tableWrites(plan, files, writes);
     const bucketCount = bucketWrites(plan, all, count, writes);
-    const manifest = serializeSearchManifest(nextManifest(plan, edit.shards, edit.nextShard, bucketCount));
+    const manifest = serializeSearchManifest(nextManifest(plan, flush, bucketCount));
     const key = searchManifestPath(t.namespace, t.type);
     if (!(0,core_bytes/* bytesEqual */.O6)(manifest, read(key)))
         writes.set(key, manifest);
-    return { writes, deletes: edit.deletes };
+    return { writes, deletes: flush.deletes };
 }
 /**
- * Round 3: table parts of freed ordinals, the shards a full delta merges into, and every bucket when
- * they must grow (those returned).
+ * Round 3: table parts of freed ordinals, the delta parts a full delta.txt is emptied into, and every
+ * bucket when they must grow (those returned).
  */
-function roundThree(p, read, count, files, shardPaths) {
+function roundThree(p, read, count, files, partPaths) {
     const { m } = p;
     const paths = p.freed.map((o) => paths_tablePartPath(m.namespace, m.type, Math.floor(o / manifest_TABLE_PART_SIZE)));
-    (0,arrays/* appendAll */.u)(paths, shardPaths);
+    (0,arrays/* appendAll */.u)(paths, partPaths);
     const grow = outgrew(m, count);
     if (grow)
         for (let b = 0; b < m.buckets; b++)
@@ -67206,8 +68702,8 @@ function scopeOf(key, v) {
 var merge_shards = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/core/preview-ref.ts
 var preview_ref = __nccwpck_require__(2691);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
-var document_store = __nccwpck_require__(7419);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
+var document_store = __nccwpck_require__(7738);
 // EXTERNAL MODULE: ./src/projection/run/run-report.ts
 var run_report = __nccwpck_require__(3621);
 ;// CONCATENATED MODULE: ./src/projection/run/preview-write.ts
@@ -68899,8 +70395,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 23 modules
-var document_store = __nccwpck_require__(7419);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
+var document_store = __nccwpck_require__(7738);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts

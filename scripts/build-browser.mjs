@@ -55,9 +55,12 @@ export const INITIAL_GZIP_BUDGET = 60 * 1024;
  * front-coded rows and their base64url SHAs, now a chunk the write kit, query, migrate and `typeSeries` share
  * rather than the first download (measured 130,350 bytes in all, 18 files; the first download 60,418) — and to
  * 132 KB for the search build's flat posting arrays and term table (issue 42: `buildSearch` 3.5–5× cheaper in
- * CPU for +1.6 KB in the write kit's search chunk; measured 131,964 bytes in all, the first download unchanged).
+ * CPU for +1.6 KB in the write kit's search chunk; measured 131,964 bytes in all, the first download unchanged)
+ * — and to 136 KB for the rest of issue 42 (search stored format 2's bit codes and group cuts, the delta parts
+ * and their flush, the tip-and-files GraphQL read, `rebuildSearch`; all in lazy chunks, the first download
+ * 60,705 bytes; measured 137,685 bytes in all).
  */
-export const BUNDLE_GZIP_BUDGET = 132 * 1024;
+export const BUNDLE_GZIP_BUDGET = 136 * 1024;
 
 /**
  * Packages the browser bundle may inline (everything else from node_modules is refused by its test): each
