@@ -96,8 +96,10 @@ export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): { 
     if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes)) closeShard(cut);
     const from = inv.starts[r]!;
     const to = inv.starts[r + 1]!;
-    const stream = streams.starts[r + 1]! - streams.starts[r]!;
-    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + stream;
+    // A shard being filled ends with term r − 1, after which line r takes lines[r]; a new shard's
+    // first line keeps nothing of a previous term.
+    const whole =
+      cut.cur.length > 0 ? lines[r]! : termLineBytes(inv.terms[r]!, '') + streams.starts[r + 1]! - streams.starts[r]!;
     if (cut.curBytes + whole <= maxBytes) {
       cut.cur.push({ term: r, from, to });
       cut.curBytes += whole;
