@@ -97,8 +97,7 @@ export class BitWriter {
       this.held -= PAIR_BITS;
       const group = this.acc >>> this.held;
       this.acc &= (1 << this.held) - 1;
-      this.out.symbol((group / SYMBOLS) | 0);
-      this.out.symbol(group % SYMBOLS);
+      this.out.pair(group, SYMBOLS);
     }
   }
 
