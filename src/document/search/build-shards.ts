@@ -58,76 +58,103 @@ function cutTerm(inv: Inverted, flat: FlatPostings, c: PostingCoding, r: number,
   }
 }
 
-/** Every term's whole postings stream, written once: `bytes` from `starts[r]` to `starts[r + 1]`. */
-export interface Streams {
+/**
+ * Every term's whole line, written once, one after the other as in a shard: its head after the term
+ * before it, its postings stream, a newline. Line r is `bytes` from `starts[r]` to `starts[r + 1]`, its
+ * stream from `streams[r]`. Its length is what the cut needs; a shard copies its lines as they are but
+ * the first, whose head follows no term.
+ */
+export interface Lines {
   bytes: Uint8Array;
   starts: Int32Array;
+  streams: Int32Array;
 }
 
-/** Write each term's stream once: its length is what the cut needs, its bytes what a whole line writes. */
-function writeStreams(inv: Inverted, flat: FlatPostings, c: PostingCoding): Streams {
+/** Write each term's line once (its head after the term before it, its stream, a newline). */
+function writeLines(inv: Inverted, flat: FlatPostings, c: PostingCoding): Lines {
   const w = new ByteWriter();
   const bits = new BitWriter(w);
   const starts = new Int32Array(inv.terms.length + 1);
+  const streams = new Int32Array(inv.terms.length);
   for (let r = 0; r < inv.terms.length; r++) {
+    writeTermHead(w, inv.terms[r]!, r === 0 ? '' : inv.terms[r - 1]!);
+    streams[r] = w.length;
     writeLinePostings(flat, c, inv.starts[r]!, inv.starts[r + 1]!, bits);
+    w.ascii(0x0a);
     starts[r + 1] = w.length;
   }
-  return { bytes: w.view(), starts };
+  return { bytes: w.view(), starts, streams };
 }
 
 /**
  * Cut every term's postings into shards of at most `maxBytes` (chunk.ts `chunkLines`, same cuts); at
- * least one (maybe empty) shard. Also gives every term's stream, for `encodeRuns`.
+ * least one (maybe empty) shard. Also gives every term's line, for `encodeRuns`.
  *
  * @example
- * const { chunks, streams } = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
+ * const { chunks, lines } = chunkRuns(invertDocs(t, docs), postingCoding([8, 28]), Math.floor(FILL * 131072));
  */
-export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): { chunks: Run[][]; streams: Streams } {
+export function chunkRuns(inv: Inverted, c: PostingCoding, maxBytes: number): { chunks: Run[][]; lines: Lines } {
   const flat = flatOfInverted(inv);
-  const streams = writeStreams(inv, flat, c);
-  const lines = new Float64Array(inv.terms.length);
-  for (let r = 0; r < inv.terms.length; r++) {
-    lines[r] = termLineBytes(inv.terms[r]!, inv.terms[r - 1] ?? '') + streams.starts[r + 1]! - streams.starts[r]!;
-  }
-  const closes = groupCuts(inv.terms, lines);
+  const lines = writeLines(inv, flat, c);
+  const sizes = new Float64Array(inv.terms.length);
+  for (let r = 0; r < inv.terms.length; r++) sizes[r] = lines.starts[r + 1]! - lines.starts[r]!;
+  const closes = groupCuts(inv.terms, sizes);
   const cut: Cut = { chunks: [], cur: [], curBytes: 0 };
   for (let r = 0; r < inv.terms.length; r++) {
     if (cut.cur.length > 0 && closes(r, cut.curBytes, maxBytes)) closeShard(cut);
     const from = inv.starts[r]!;
     const to = inv.starts[r + 1]!;
-    const stream = streams.starts[r + 1]! - streams.starts[r]!;
-    const whole = termLineBytes(inv.terms[r]!, lastTerm(inv, cut.cur)) + stream;
+    // A shard being filled ends with term r − 1, after which line r takes sizes[r]; a new shard's
+    // first line keeps nothing of a previous term.
+    const whole =
+      cut.cur.length > 0 ? sizes[r]! : termLineBytes(inv.terms[r]!, '') + lines.starts[r + 1]! - 1 - lines.streams[r]!;
     if (cut.curBytes + whole <= maxBytes) {
       cut.cur.push({ term: r, from, to });
       cut.curBytes += whole;
     } else cutTerm(inv, flat, c, r, maxBytes, cut);
   }
   if (cut.cur.length > 0 || cut.chunks.length === 0) cut.chunks.push(cut.cur);
-  return { chunks: cut.chunks, streams };
+  return { chunks: cut.chunks, lines };
 }
 
 /**
- * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes): a whole term's stream copied from
- * `streams`, a piece of a term written.
+ * A shard's bytes from its runs (shard.ts `encodeShard`, same bytes): whole lines copied from `lines`
+ * (the first with its head written after no term), a piece of a term written.
  *
  * @example
- * encodeRuns(inv, coding, chunks[0]!, streams); // Uint8Array of the shard's lines
+ * encodeRuns(inv, coding, chunks[0]!, lines); // Uint8Array of the shard's lines
  */
-export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[], streams: Streams): Uint8Array {
+export function encodeRuns(inv: Inverted, c: PostingCoding, runs: readonly Run[], lines: Lines): Uint8Array {
   const flat = flatOfInverted(inv);
   const w = new ByteWriter();
   const bits = new BitWriter(w);
-  let prev = '';
-  for (const run of runs) {
+  // Whole lines after the first lie side by side in `lines` as in the shard: copied as one range.
+  let copyFrom = 0;
+  let copyTo = 0;
+  const copy = () => w.raw(lines.bytes, copyFrom, copyTo);
+  for (const [i, run] of runs.entries()) {
+    const whole = run.from === inv.starts[run.term] && run.to === inv.starts[run.term + 1];
+    if (whole && i > 0) {
+      // Within a shard a whole line follows line run.term − 1: as written in `lines`, head and all.
+      const start = lines.starts[run.term]!;
+      if (start !== copyTo) {
+        copy();
+        copyFrom = start;
+      }
+      copyTo = lines.starts[run.term + 1]!;
+      continue;
+    }
+    copy();
+    copyFrom = copyTo = 0;
     const term = inv.terms[run.term]!;
-    writeTermHead(w, term, prev);
-    if (run.from === inv.starts[run.term] && run.to === inv.starts[run.term + 1]) {
-      w.raw(streams.bytes, streams.starts[run.term]!, streams.starts[run.term + 1]!);
-    } else writeLinePostings(flat, c, run.from, run.to, bits);
-    w.ascii(0x0a);
-    prev = term;
+    writeTermHead(w, term, i === 0 ? '' : inv.terms[run.term - 1]!);
+    if (whole) w.raw(lines.bytes, lines.streams[run.term]!, lines.starts[run.term + 1]!);
+    else {
+      writeLinePostings(flat, c, run.from, run.to, bits);
+      w.ascii(0x0a);
+    }
   }
+  copy();
   return w.bytes();
 }
 

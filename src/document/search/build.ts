@@ -101,7 +101,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   const inv = invertDocs(t, sorted);
   const norms = baseNorms(inv);
   const coding = postingCoding(norms);
-  const { chunks, streams } = chunkRuns(inv, coding, Math.floor(FILL * opts.maxShardBytes));
+  const { chunks, lines } = chunkRuns(inv, coding, Math.floor(FILL * opts.maxShardBytes));
   checkShardCount(t, chunks.length, opts.maxShards);
   const m: SearchManifest = {
     version: SEARCH_FORMAT,
@@ -121,7 +121,7 @@ export function buildSearch(t: TypeSearch, docs: readonly SearchDoc[], o?: Searc
   };
   const out = new Map<string, Uint8Array>();
   out.set(searchManifestPath(t.namespace, t.type), serializeSearchManifest(m));
-  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeRuns(inv, coding, c, streams));
+  for (const [i, c] of chunks.entries()) out.set(shardPathOf(m, i), encodeRuns(inv, coding, c, lines));
   out.set(deltaPath(t.namespace, t.type), new Uint8Array(0));
   tableFiles(
     t,

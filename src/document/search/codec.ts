@@ -155,6 +155,13 @@ export class ByteWriter {
     this.buf[this.length++] = FIRST + s;
   }
 
+  /** `group` (< radix²) as two symbols: ⌊group / radix⌋, then group mod radix (one bound check, not two). */
+  pair(group: number, radix: number): void {
+    this.room(2);
+    this.buf[this.length++] = FIRST + ((group / radix) | 0);
+    this.buf[this.length++] = FIRST + (group % radix);
+  }
+
   /** One raw ASCII byte (space, newline). */
   ascii(code: number): void {
     this.room(1);

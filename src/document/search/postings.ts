@@ -134,26 +134,45 @@ function writeTruncated(w: BitWriter, v: number, range: number): void {
  * writeLinePostings(flat, coding, 0, 3, new BitWriter(bytes));
  */
 export function writeLinePostings(p: FlatPostings, c: PostingCoding, from: number, to: number, w: BitWriter): void {
+  writeCodes(p, c, from, to, w);
+  w.end();
+}
+
+/**
+ * The codes of postings from ≤ i < to. Nothing follows the loop: a cold build compiles this loop while
+ * it runs (on-stack replacement, in the first long line), and code after the loop, never reached by
+ * then, had no type feedback — the compiled loop deoptimized at its end in every long line after (2,121
+ * times in a 10,000-document build).
+ */
+function writeCodes(p: FlatPostings, c: PostingCoding, from: number, to: number, w: BitWriter): void {
   const k = lineK(p, from, to);
   w.bits(k, K_BITS);
-  const off = c.tombstones ? 0 : 1;
+  const { ordinals, norms, normByOrdinal } = p;
+  const { fields, defaultMask, bases } = c;
+  // The field of the usual shape: its only norm is the usual posting's.
+  const usual = 31 - Math.clz32(defaultMask);
+  const base = bases[usual]!;
   let prev = -1;
   for (let i = from; i < to; i++) {
-    const o = p.ordinals[i]!;
-    w.expGolomb(o - prev - 1, k);
+    const o = ordinals[i]!;
+    const shape = shapeOf(p, i, fields);
+    if (shape === defaultMask) {
+      w.usualPosting(o - prev - 1, k, zigzag(norms[(normByOrdinal ? o : i) * fields + usual]! - base) + 1);
+    } else writeOther(p, c, i, o - prev - 1, k, shape, w);
     prev = o;
-    const shape = shapeOf(p, i, c.fields);
-    const mask = shape & (NOT_ALL_ONE - 1);
-    if (shape === c.defaultMask) w.bits(0, 1);
-    else {
-      w.bits(1, 1);
-      writeTruncated(w, mask - off, (1 << c.fields) - off);
-      for (let f = 0; f < c.fields; f++) if (mask & (1 << f)) w.gamma(p.tfs[i * c.fields + f]!);
-    }
-    const at = (p.normByOrdinal ? o : i) * c.fields;
-    for (let f = 0; f < c.fields; f++) if (mask & (1 << f)) w.gamma(zigzag(p.norms[at + f]! - c.bases[f]!) + 1);
   }
-  w.end();
+}
+
+/** Posting i of another shape than the usual, its gap `gap`. */
+function writeOther(p: FlatPostings, c: PostingCoding, i: number, gap: number, k: number, shape: number, w: BitWriter) {
+  w.expGolomb(gap, k);
+  const off = c.tombstones ? 0 : 1;
+  const mask = shape & (NOT_ALL_ONE - 1);
+  w.bits(1, 1);
+  writeTruncated(w, mask - off, (1 << c.fields) - off);
+  for (let f = 0; f < c.fields; f++) if (mask & (1 << f)) w.gamma(p.tfs[i * c.fields + f]!);
+  const at = (p.normByOrdinal ? p.ordinals[i]! : i) * c.fields;
+  for (let f = 0; f < c.fields; f++) if (mask & (1 << f)) w.gamma(zigzag(p.norms[at + f]! - c.bases[f]!) + 1);
 }
 
 /** A decoded posting (shard.ts's Posting). */

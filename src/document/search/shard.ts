@@ -106,7 +106,7 @@ const GENERAL_HEAD = COMPACT_SHARED * COMPACT_SUFFIX;
 export function termLineBytes(term: string, prev: string): number {
   const shared = sharedPrefix(term, prev);
   const compact = shared < COMPACT_SHARED && term.length - shared < COMPACT_SUFFIX;
-  return (compact ? 1 : 3) + utf8Length(term.slice(shared)) + 1;
+  return (compact ? 1 : 3) + utf8Length(term, shared) + 1;
 }
 
 /**
@@ -129,10 +129,10 @@ export function writeTermHead(w: ByteWriter, term: string, prev: string): void {
   w.ascii(0x20);
 }
 
-/** UTF-8 bytes of a string, without encoding it. */
-export function utf8Length(s: string): number {
+/** UTF-8 bytes of a string from code unit `from` on, without encoding it (nor slicing it). */
+export function utf8Length(s: string, from = 0): number {
   let n = 0;
-  for (let i = 0; i < s.length; i++) {
+  for (let i = from; i < s.length; i++) {
     const c = s.charCodeAt(i);
     if (c < 0x80) n += 1;
     else if (c < 0x800) n += 2;
