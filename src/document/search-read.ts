@@ -161,10 +161,10 @@ function splitCursor(cursor: string | undefined, pinned: VersionId | undefined) 
 
 /**
  * The first round: the declaration with the named type's manifest (one read, the tip with it), or the
- * declaration with every type's manifest (and delta) of the namespace as a hint (`childFiles`: a store that can brings them
- * in the same round without knowing the types) and then the manifests of every type it declares there — a
- * read the hint left in the store's cache, or a round of its own. Only declared types are read: a manifest
- * the hint brought for an undeclared type is never looked at.
+ * declaration with every type's manifest (and delta) of the namespace as a hint (`childFiles`: a store that
+ * can brings them in the same round without knowing the types) and then the manifests of every type it
+ * declares there — a read the hint left in the store's cache, or a round of its own. Only declared types are
+ * read: a manifest the hint brought for an undeclared type is never looked at.
  */
 async function firstRound(
   store: RefStore,
