@@ -62,6 +62,29 @@ export function describeReadManyContract(get: () => { fx: ContractFixture; store
       expect(text(hinted.get('a.json')?.value ?? null)).toBe('A2');
     });
 
+    it('with the childFiles hint too: the same items, and the named files read next at that version as usual', async () => {
+      const { store } = get();
+      const { version: tip } = await store.commit([
+        { op: 'put', key: 'a.json', value: 'A' },
+        { op: 'put', key: 's/ns/t1/manifest.json', value: 'M1' },
+        { op: 'put', key: 's/ns/t1/other.txt', value: 'O' },
+        { op: 'put', key: 's/ns/t2/manifest.json', value: 'M2' },
+      ]);
+      if (tip === null) throw new Error('the commit wrote nothing');
+      const childFiles = { under: 's/ns', names: ['manifest.json'] };
+      const hinted = await all(readManyFrom(store, ['a.json', 'gone.json'], { fewestRounds: true, childFiles }));
+      expect([...hinted.values()].map((i) => [i.key, text(i.value), i.version])).toEqual([
+        ['a.json', 'A', tip],
+        ['gone.json', null, tip],
+      ]);
+      const next = ['s/ns/t1/manifest.json', 's/ns/t2/manifest.json', 's/ns/t1/other.txt', 's/ns/t3/manifest.json'];
+      const after = await all(readManyFrom(store, next, { version: tip }));
+      expect(next.map((k) => text(after.get(k)?.value ?? null))).toEqual(['M1', 'M2', 'O', null]);
+      await expect(
+        all(readManyFrom(store, ['a.json'], { fewestRounds: true, childFiles: { under: 's/ns', names: ['x/y'] } })),
+      ).rejects.toMatchObject({ code: 'InvalidConfig' });
+    });
+
     it('refuses an invalid key before reading anything', async () => {
       const { store } = get();
       await expect(all(readManyFrom(store, ['ok.json', '../x']))).rejects.toBeInstanceOf(InvalidKey);

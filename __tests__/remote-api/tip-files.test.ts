@@ -230,3 +230,103 @@ describe('fewestRounds without a token', () => {
     expect(ops(fx.em, from)[0]).toBe('GET git/get-ref 200');
   });
 });
+
+describe('the childFiles hint (a search without a type: every type’s manifest with the tip)', () => {
+  const UNDER = '_docdb/search/ns';
+  const HINT = { under: UNDER, names: ['manifest.json', 'delta.txt'] };
+
+  /** A hinted read of `keys` at the tip, then a read of `next` at the version it named: that one's requests. */
+  async function hintedThen(s: RefStore, keys: string[], next: string[], childFiles = HINT) {
+    let version: string | null = null;
+    const from = fx.em.requests.length;
+    for await (const item of readManyFrom(s, keys, { fewestRounds: true, childFiles })) version = item.version;
+    const first = ops(fx.em, from);
+    const got: Record<string, string | null> = {};
+    const from2 = fx.em.requests.length;
+    for await (const item of readManyFrom(s, next, { version: version ?? undefined })) {
+      got[item.key] = item.value === null ? null : new TextDecoder().decode(item.value);
+    }
+    return { version, first, got, after: ops(fx.em, from2) };
+  }
+
+  it('one query brings each directory’s named files: the next read at that version costs no request', async () => {
+    const tip = seed({
+      'decl.json': '{}',
+      [`${UNDER}/a/manifest.json`]: '{"a":1}',
+      [`${UNDER}/a/delta.txt`]: 'da',
+      [`${UNDER}/a/terms/0.txt`]: 'shard',
+      [`${UNDER}/b/manifest.json`]: '{"b":2}',
+      [`${UNDER}/b/other.txt`]: 'not named',
+    });
+    const s = store(fx.em, fx.repo);
+    const named = [`${UNDER}/a/manifest.json`, `${UNDER}/a/delta.txt`, `${UNDER}/b/manifest.json`];
+    const r = await hintedThen(s, ['decl.json'], named);
+    expect(r.version).toBe(tip);
+    expect(r.first).toEqual(['POST graphql 200']);
+    expect(r.got).toEqual({
+      [`${UNDER}/a/manifest.json`]: '{"a":1}',
+      [`${UNDER}/a/delta.txt`]: 'da',
+      [`${UNDER}/b/manifest.json`]: '{"b":2}',
+    });
+    expect(r.after).toEqual([]);
+    // A file the hint did not name is not taken from that answer: it is read as usual.
+    const from = fx.em.requests.length;
+    for await (const _ of readManyFrom(s, [`${UNDER}/b/other.txt`], { version: tip })) void _;
+    expect(ops(fx.em, from)).toEqual(['POST graphql 200']);
+  });
+
+  it('the directory absent (or a file): nothing comes, the next read reads as usual', async () => {
+    seed({ 'decl.json': '{}', '_docdb/search/file': 'a file, not a directory' });
+    const none = { under: '_docdb/search/none', names: ['manifest.json'] };
+    const absent = await hintedThen(store(fx.em, fx.repo), ['decl.json'], ['_docdb/search/none/a/manifest.json'], none);
+    expect(absent.first).toEqual(['POST graphql 200']);
+    expect(absent.got).toEqual({ '_docdb/search/none/a/manifest.json': null });
+    expect(absent.after).toEqual(['POST graphql 200']);
+    const file = { under: '_docdb/search/file', names: ['manifest.json'] };
+    const r = await hintedThen(store(fx.em, fx.repo), ['decl.json'], ['_docdb/search/file/a/manifest.json'], file);
+    expect(r.got).toEqual({ '_docdb/search/file/a/manifest.json': null });
+    expect(r.after).toEqual(['POST graphql 200']);
+  });
+
+  it('binary and truncated files are left out (read by SHA as usual); the exact ones still come', async () => {
+    seed({
+      'decl.json': '{}',
+      [`${UNDER}/a/manifest.json`]: BINARY,
+      [`${UNDER}/b/manifest.json`]: BIG,
+      [`${UNDER}/c/manifest.json`]: '{"c":3}',
+    });
+    const s = store(fx.em, fx.repo);
+    const r = await hintedThen(s, ['decl.json'], [`${UNDER}/c/manifest.json`]);
+    expect(r.after).toEqual([]);
+    const r2 = await hintedThen(s, ['decl.json'], [`${UNDER}/a/manifest.json`, `${UNDER}/b/manifest.json`]);
+    expect(r2.got).toEqual({ [`${UNDER}/a/manifest.json`]: BINARY, [`${UNDER}/b/manifest.json`]: BIG });
+    // Their paths are resolved (GraphQL), then their bytes by SHA: what a read without the hint does.
+    expect(r2.after).toEqual(['POST graphql 200', 'GET git/get-blob 200', 'GET git/get-blob 200']);
+  });
+
+  it('more directories than 100: none is kept (the next read reads them, batched)', async () => {
+    const files: Record<string, string> = { 'decl.json': '{}' };
+    for (let i = 0; i <= 100; i++) files[`${UNDER}/t${i}/manifest.json`] = `{"t":${i}}`;
+    seed(files);
+    const r = await hintedThen(store(fx.em, fx.repo), ['decl.json'], [`${UNDER}/t0/manifest.json`]);
+    expect(r.got).toEqual({ [`${UNDER}/t0/manifest.json`]: '{"t":0}' });
+    expect(r.after).toEqual(['POST graphql 200']);
+  });
+
+  it('a hint that names no valid files is refused before any request, naming the option', async () => {
+    const s = store(fx.em, fx.repo);
+    const from = fx.em.requests.length;
+    for (const bad of [
+      { under: UNDER, names: [] },
+      { under: UNDER, names: ['a/b'] },
+      { under: '../x', names: ['m'] },
+    ]) {
+      const e = await (async () => {
+        for await (const _ of readManyFrom(s, ['a.json'], { fewestRounds: true, childFiles: bad })) void _;
+      })().catch((x: unknown) => x);
+      expect(e).toBeInstanceOf(Error);
+      expect((e as { code?: string }).code).toMatch(/InvalidConfig|InvalidKey/);
+    }
+    expect(fx.em.requests.length).toBe(from);
+  });
+});

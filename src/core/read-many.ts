@@ -25,6 +25,7 @@ export async function* readManyFrom(
   if (!Array.isArray(keys)) throw new InvalidConfig('keys', 'readMany takes an array of keys', { allowed: 'string[]' });
   for (const k of keys) assertValidKey(k);
   if (options.version !== undefined) assertValidVersion(options.version);
+  if (options.childFiles !== undefined) assertChildFiles(options.childFiles);
   const unique = [...new Set(keys)];
   if (store.readMany) {
     yield* store.readMany(unique, options);
@@ -39,4 +40,22 @@ export async function* readManyFrom(
     yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
   }
   options.onMeta?.(meta);
+}
+
+/** The `childFiles` hint names a directory and 1 to 8 file names: each `<under>/<dir>/<name>` must be a valid key. */
+function assertChildFiles(hint: { under: string; names: readonly string[] }): void {
+  const ok =
+    typeof hint === 'object' &&
+    hint !== null &&
+    typeof hint.under === 'string' &&
+    Array.isArray(hint.names) &&
+    hint.names.length >= 1 &&
+    hint.names.length <= 8 &&
+    hint.names.every((n) => typeof n === 'string' && !n.includes('/'));
+  if (!ok) {
+    throw new InvalidConfig('childFiles', 'childFiles names a directory and 1 to 8 file names', {
+      allowed: "{ under: 'a/b', names: ['file.json'] } (names without '/')",
+    });
+  }
+  for (const name of hint.names) assertValidKey(`${hint.under}/x/${name}`);
 }

@@ -297,6 +297,14 @@ export interface ReadManyOptions {
    * 304, settles the read as before); other stores read as usual (the tip, then the values).
    */
   fewestRounds?: boolean;
+  /**
+   * With `fewestRounds` at the tip: the caller will next read, at the version this read names, the files
+   * `names` of (some of) the directories directly under `under` — directories it cannot name yet (a search
+   * without `type`: every type's `manifest.json` and `delta.txt` under `_docdb/search/<namespace>`). The GitHub
+   * API store with a token reads them in the SAME query into its cache (at most 100 directories, 4 MiB; exact
+   * text only), so that next read costs no request; other stores ignore it. Never changes this read's items.
+   */
+  childFiles?: { under: string; names: readonly string[] };
 }
 
 /** One key of a bulk read: its value at the version read, or null when absent. */

@@ -7,7 +7,7 @@
  */
 import { InvalidConfig, InvalidResponse } from '../core/errors.js';
 import { readManyFrom } from '../core/read-many.js';
-import type { OperationMeta, RefStore } from '../core/refstore.js';
+import type { OperationMeta, ReadManyOptions, RefStore } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { addCost } from './bulk.js';
 import { decodeEnvelope, type Envelope } from './envelope.js';
@@ -21,12 +21,20 @@ import {
   type RankedHit,
   rankSearch,
   SEARCH_DECLARATION_KEY,
+  SEARCH_ROOT,
   type SearchRead,
   searchManifestPath,
   type TypeSearch,
 } from './search/index.js';
 
 export { storedSearchDeclaration } from './search-declared.js';
+
+/**
+ * The files of each type's directory a search without `type` asks to come with its first round: the manifest
+ * (the first round needs it) and the delta (the shards round reads it; its text comes with the directory's
+ * listing anyway, GraphQL cannot leave it out, so naming it keeps those bytes from being read twice).
+ */
+const FIRST_FILES = ['manifest.json', 'delta.txt'];
 
 /** Options of {@link DocumentStore.search}. */
 export interface DocumentSearchQuery {
@@ -153,7 +161,10 @@ function splitCursor(cursor: string | undefined, pinned: VersionId | undefined) 
 
 /**
  * The first round: the declaration with the named type's manifest (one read, the tip with it), or the
- * declaration alone and then the manifests of every type it declares in the namespace.
+ * declaration with every type's manifest (and delta) of the namespace as a hint (`childFiles`: a store that
+ * can brings them in the same round without knowing the types) and then the manifests of every type it
+ * declares there — a read the hint left in the store's cache, or a round of its own. Only declared types are
+ * read: a manifest the hint brought for an undeclared type is never looked at.
  */
 async function firstRound(
   store: RefStore,
@@ -164,7 +175,8 @@ async function firstRound(
 ): Promise<{ version: VersionId | null; types: TypeSearch[]; files: Files }> {
   const files: Files = new Map();
   const guess = type === undefined ? [] : [searchManifestPath(namespace, type)];
-  const got = await readAt(store, [SEARCH_DECLARATION_KEY, ...guess], pinned, cost, files);
+  const children = type === undefined ? { under: `${SEARCH_ROOT}${namespace}`, names: FIRST_FILES } : undefined;
+  const got = await readAt(store, [SEARCH_DECLARATION_KEY, ...guess], pinned, cost, files, children);
   if (got === null) return { version: null, types: [], files };
   const declared = parseSearchDeclaration(files.get(SEARCH_DECLARATION_KEY) ?? undefined).search;
   const types = declared.filter((t) => t.namespace === namespace && (type === undefined || t.type === type));
@@ -190,13 +202,17 @@ async function readAt(
   version: VersionId | undefined,
   cost: Cost,
   files: Files,
+  childFiles?: ReadManyOptions['childFiles'],
 ): Promise<VersionId | null> {
   let at: VersionId | null = version ?? null;
   const onMeta = (m: OperationMeta) => {
     cost.meta = addCost(cost.meta, m);
   };
   // Every round of a search waits on the one before: at the tip, the store reads the tip WITH the keys if it can.
-  const options = { ...(version ? { version } : { fewestRounds: true }), onMeta };
+  const options = {
+    ...(version ? { version } : { fewestRounds: true, ...(childFiles ? { childFiles } : {}) }),
+    onMeta,
+  };
   for await (const item of readManyFrom(store, keys, options)) {
     files.set(item.key, item.value);
     at = item.version;

@@ -14,7 +14,8 @@
  * With the `fewestRounds` hint at the tip (a search's rounds wait on each other) and a token, the tip and up to
  * 100 keys come from ONE GraphQL query (tip-files.ts) — unless the cache holds every value at the tip last seen,
  * when the conditional ref read (a 304) settles it as above. What that query cannot settle is read as above, at
- * the tip it named.
+ * the tip it named. The `childFiles` hint rides in that query too (tip-children.ts): the files it names go to the
+ * cache at that tip, for the caller's next read at it to cost no request.
  */
 import type { CachedCommit, GitCache } from '../../cache/git-cache.js';
 import type { ReadManyItem } from '../../core/refstore.js';
@@ -26,6 +27,7 @@ import { GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
 import { blobsAt, blobsByOid } from './graphql-blobs.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
 import type { SectionArchives } from './section-archives.js';
+import type { ChildFiles } from './tip-children.js';
 import { TIP_FILES_MAX, tipAndFiles } from './tip-files.js';
 import type { TreeWalker } from './tree-walker.js';
 
@@ -80,8 +82,9 @@ export async function readManyAt(
   keys: readonly string[],
   pinned: VersionId | undefined,
   fewestRounds = false,
+  childFiles?: ChildFiles,
 ): Promise<ReadManyItem[]> {
-  const job = await begin(h, ctx, keys, pinned, fewestRounds);
+  const job = await begin(h, ctx, keys, pinned, fewestRounds ? { childFiles } : undefined);
   if (job === null) return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
   const version = job.version;
   // What a `list` at this commit read ahead (its archive) is never downloaded again — even when over its limits.
@@ -107,13 +110,13 @@ async function begin(
   ctx: OpContext,
   keys: readonly string[],
   pinned: VersionId | undefined,
-  fewestRounds: boolean,
+  fewestRounds: { childFiles?: ChildFiles | undefined } | undefined,
 ): Promise<Job | null> {
   if (pinned !== undefined) {
     await h.assertInSection(ctx, pinned);
     return newJob(pinned, true);
   }
-  const together = fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
+  const together = fewestRounds ? await tipWithKeys(h, ctx, keys, fewestRounds.childFiles) : undefined;
   if (together !== undefined && together !== 'no ref') return together;
   const tip = await h.readRef(ctx);
   // A ref the query did not see but the ref read did (not `startAt` standing in for an absent one): GraphQL does
@@ -135,16 +138,22 @@ async function tipWithKeys(
   h: BulkReadHost,
   ctx: OpContext,
   keys: readonly string[],
+  childFiles: ChildFiles | undefined,
 ): Promise<Job | 'no ref' | undefined> {
   if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX || h.tipQuery.unseen) {
     return undefined;
   }
   if (await cachedAtKnownTip(h, ctx, keys)) return undefined;
-  const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys);
+  const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys, childFiles);
   if (!got) return undefined;
   if (got.tip === null) return 'no ref';
   await h.sawTip(ctx, got.tip);
   const job = newJob(got.tip, false);
+  // Not items of this read: cached at this tip, so the caller's next read at it finds them without a request.
+  for (const [path, b] of got.children) {
+    await h.paths.cache.putPath(got.tip, path, { sha: b.sha });
+    await h.cache.putBlob(b.sha, b.bytes);
+  }
   for (const [key, b] of got.files) {
     job.shas.set(key, b?.sha ?? null);
     // (commit, path) → blob never changes: the next read of this key at this commit costs no request.

@@ -153,7 +153,8 @@ export class RemoteApiRefStore extends KeyWritesThroughCommit implements RefStor
       const { readManyAt } = await features.bulk();
       const host = { ...this.wired.bulk, archives: await this.wired.archives() };
       const fewest = options.fewestRounds === true;
-      return { items: await readManyAt(host, ctx, keys, options.version, fewest), meta: this.meta(ctx) };
+      const items = await readManyAt(host, ctx, keys, options.version, fewest, options.childFiles);
+      return { items, meta: this.meta(ctx) };
     });
     options.onMeta?.(meta);
     yield* items;

@@ -7,13 +7,15 @@
  * (graphql.ts `objectAt`); a file GraphQL cannot settle exactly (binary, truncated, not UTF-8, a symlink, an
  * entry whose object disagrees with it) is left out, for the usual path to read at the same tip. An answer with
  * errors yields `undefined`, and a missing ref (or one that is not the ref asked for) `tip: null`: either way the
- * caller reads the ref as before.
+ * caller reads the ref as before. With a `children` hint the same query also reads the file of each directory
+ * under a prefix (tip-children.ts).
  */
 import { isSha } from '../../core/git/objects.js';
 import type { OpContext } from './client.js';
 import { GRAPHQL_BLOB_BATCH, type GraphqlDeps, objectAt, query } from './graphql.js';
 import type { BlobAt } from './graphql-blobs.js';
 import { isObject } from './shapes.js';
+import { type ChildFiles, childFilesField, childFilesOf } from './tip-children.js';
 
 /** Most paths one tip-and-files query asks for (one query's worth: {@link GRAPHQL_BLOB_BATCH}). */
 export const TIP_FILES_MAX = GRAPHQL_BLOB_BATCH;
@@ -23,9 +25,12 @@ const FILE_MODES = new Set([0o100644, 0o100755]);
 
 /**
  * The tip and each settled path's blob at it (null: no file there); unsettled paths are absent from `files`.
+ * `children`: the exact files the `children` hint asked for, by path (empty without the hint).
  * `tip` null: the query answered, but named no such ref (absent, or not one GraphQL resolves).
  */
-export type TipFiles = { tip: string; files: Map<string, BlobAt> } | { tip: null };
+export type TipFiles =
+  | { tip: string; files: Map<string, BlobAt>; children: Map<string, { sha: string; bytes: Uint8Array }> }
+  | { tip: null };
 
 /**
  * Read `ref`'s tip and `paths` at that commit in one query (at most {@link TIP_FILES_MAX} paths).
@@ -39,6 +44,7 @@ export async function tipAndFiles(
   ctx: OpContext,
   ref: string,
   paths: readonly string[],
+  children?: ChildFiles,
 ): Promise<TipFiles | undefined> {
   if (paths.length === 0 || paths.length > TIP_FILES_MAX) throw new RangeError(`1..${TIP_FILES_MAX} paths`);
   const vars: Record<string, string> = { ref };
@@ -47,6 +53,10 @@ export async function tipAndFiles(
     vars[`p${i}`] = p;
     return `f${i}: file(path: $p${i}) { mode oid ${blob} }`;
   });
+  if (children) {
+    vars.d = children.under;
+    fields.push(childFilesField());
+  }
   const target = `target { __typename oid ... on Commit { ${fields.join(' ')} } }`;
   const repo = await query(
     d,
@@ -63,7 +73,8 @@ export async function tipAndFiles(
     const settled = await fileAt(commit[`f${i}`]);
     if (settled !== undefined) files.set(p, settled);
   }
-  return { tip: commit.oid as string, files };
+  const kept = children ? await childFilesOf(commit.d, children) : new Map();
+  return { tip: commit.oid as string, files, children: kept };
 }
 
 /** The ref's target when it is exactly `ref` and points at a commit; else undefined (read the ref as usual). */
