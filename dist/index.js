@@ -36924,7 +36924,7 @@ __nccwpck_require__.a(module, async (__webpack_handle_async_dependencies__, __we
 /* harmony import */ var _annotations_js__WEBPACK_IMPORTED_MODULE_2__ = __nccwpck_require__(7376);
 /* harmony import */ var _failure_js__WEBPACK_IMPORTED_MODULE_3__ = __nccwpck_require__(9280);
 /* harmony import */ var _inputs_js__WEBPACK_IMPORTED_MODULE_4__ = __nccwpck_require__(8236);
-/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(8695);
+/* harmony import */ var _run_action_js__WEBPACK_IMPORTED_MODULE_5__ = __nccwpck_require__(5046);
 /* harmony import */ var _runner_files_js__WEBPACK_IMPORTED_MODULE_6__ = __nccwpck_require__(5700);
 /**
  * GitHub Action entry point (bundled to dist/index.js). Thin on purpose: read inputs with
@@ -37250,7 +37250,7 @@ function reviewFilePath(file, bad) {
 
 /***/ }),
 
-/***/ 8695:
+/***/ 5046:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -38357,6 +38357,84 @@ async function remember(d, commit, key, entry, result) {
     return result;
 }
 
+;// CONCATENATED MODULE: ./src/stores/remote-api/tip-children.ts
+/**
+ * The `childFiles` hint of a bulk read at the tip (refstore.ts `ReadManyOptions.childFiles`): the files `names`
+ * of every directory directly under `under`, read in the SAME GraphQL query as the tip and the keys (tip-files.ts),
+ * without knowing the directories' names — a search without `type` then has every type's manifest of the
+ * namespace with its first round instead of a round of its own. GraphQL cannot pick entries by name, so the
+ * query walks two tree levels (`file(path: under) { object { ... on Tree { entries { object { ... on Tree {
+ * entries { … Blob text } } } } } } }`) and only `<under>/<dir>/<name>` blobs of the named files are kept (the
+ * others' text comes too: naming every file the caller reads next keeps those bytes from being wasted).
+ * Untrusted like every GraphQL read: a blob is kept only when its text hashes to its oid (graphql.ts
+ * `objectAt`); binary, truncated or mismatched ones are left out (the caller reads them as usual). Bounded: more
+ * than {@link CHILD_DIRS_MAX} directories or {@link CHILD_BYTES_MAX} bytes of kept text keeps nothing (the
+ * caller's usual round reads them).
+ */
+
+
+
+/** Most directories under `under` whose file is kept (a search namespace's types: 100 is far beyond use). */
+const CHILD_DIRS_MAX = 100;
+/** Most bytes of kept files: beyond, the hint keeps nothing (the usual round reads them, batched). */
+const CHILD_BYTES_MAX = 4 * 1024 * 1024;
+/**
+ * The GraphQL field (alias `d`, variable `$d`) reading two tree levels under `under`, for a `Commit` selection.
+ *
+ * @example
+ * childFilesField(); // 'd: file(path: $d) { … }' — with variables { d: '_docdb/search/github' }
+ */
+function childFilesField() {
+    const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
+    const files = `object { __typename ... on Tree { entries { name mode oid ${blob} } } }`;
+    return `d: file(path: $d) { mode object { __typename ... on Tree { entries { name mode ${files} } } } }`;
+}
+/**
+ * The exact files `<under>/<dir>/<name>` of the `d` answer, by path; empty when the directory is absent, not a
+ * tree, malformed, or over the bounds.
+ *
+ * @example
+ * const kept = await childFilesOf(commit.d, { under: '_docdb/search/github', names: ['manifest.json'] });
+ * kept.get('_docdb/search/github/repo/manifest.json'); // { sha, bytes }
+ */
+async function childFilesOf(d, hint) {
+    const kept = new Map();
+    const dirs = treeEntries(isObject(d) ? d.object : undefined);
+    if (dirs === undefined || dirs.length > CHILD_DIRS_MAX)
+        return kept;
+    let bytes = 0;
+    for (const dir of dirs) {
+        if (!isObject(dir) || typeof dir.name !== 'string' || dir.mode !== 0o40000)
+            continue;
+        for (const file of treeEntries(dir.object) ?? []) {
+            if (!isObject(file) || typeof file.name !== 'string' || !hint.names.includes(file.name))
+                continue;
+            const got = await exactBlob(file);
+            if (got === undefined)
+                continue;
+            bytes += got.bytes.length;
+            if (bytes > CHILD_BYTES_MAX)
+                return new Map();
+            kept.set(`${hint.under}/${dir.name}/${file.name}`, got);
+        }
+    }
+    return kept;
+}
+function treeEntries(o) {
+    if (!isObject(o) || o.__typename !== 'Tree' || !Array.isArray(o.entries))
+        return undefined;
+    return o.entries;
+}
+/** A regular file's blob whose text hashes to its oid (the entry's oid agreeing), else undefined. */
+async function exactBlob(e) {
+    if (!isObject(e) || !(0,objects/* isSha */.HH)(e.oid) || (e.mode !== 0o100644 && e.mode !== 0o100755))
+        return undefined;
+    const o = await objectAt(e.object);
+    if (o?.type !== 'Blob' || o.oid !== e.oid || o.bytes === undefined)
+        return undefined;
+    return { sha: o.oid, bytes: o.bytes };
+}
+
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tip-files.ts
 /**
  * The ref's tip and files at that tip in ONE GraphQL query (a bulk read's `fewestRounds` hint, bulk-reads.ts):
@@ -38367,8 +38445,10 @@ async function remember(d, commit, key, entry, result) {
  * (graphql.ts `objectAt`); a file GraphQL cannot settle exactly (binary, truncated, not UTF-8, a symlink, an
  * entry whose object disagrees with it) is left out, for the usual path to read at the same tip. An answer with
  * errors yields `undefined`, and a missing ref (or one that is not the ref asked for) `tip: null`: either way the
- * caller reads the ref as before.
+ * caller reads the ref as before. With a `children` hint the same query also reads the file of each directory
+ * under a prefix (tip-children.ts).
  */
+
 
 
 
@@ -38383,7 +38463,7 @@ const FILE_MODES = new Set([0o100644, 0o100755]);
  * const got = await tipAndFiles(deps, ctx, 'refs/docdb/documents', ['_docdb/search.json']);
  * got?.tip; // the commit the files were read at; got?.files.get('_docdb/search.json') → { sha, bytes } | null
  */
-async function tipAndFiles(d, ctx, ref, paths) {
+async function tipAndFiles(d, ctx, ref, paths, children) {
     if (paths.length === 0 || paths.length > TIP_FILES_MAX)
         throw new RangeError(`1..${TIP_FILES_MAX} paths`);
     const vars = { ref };
@@ -38392,6 +38472,10 @@ async function tipAndFiles(d, ctx, ref, paths) {
         vars[`p${i}`] = p;
         return `f${i}: file(path: $p${i}) { mode oid ${blob} }`;
     });
+    if (children) {
+        vars.d = children.under;
+        fields.push(childFilesField());
+    }
     const target = `target { __typename oid ... on Commit { ${fields.join(' ')} } }`;
     const repo = await query(d, ctx, 'read tip and files (GraphQL)', `t: ref(qualifiedName: $ref) { prefix name ${target} }`, vars);
     if (!repo)
@@ -38405,7 +38489,8 @@ async function tipAndFiles(d, ctx, ref, paths) {
         if (settled !== undefined)
             files.set(p, settled);
     }
-    return { tip: commit.oid, files };
+    const kept = children ? await childFilesOf(commit.d, children) : new Map();
+    return { tip: commit.oid, files, children: kept };
 }
 /** The ref's target when it is exactly `ref` and points at a commit; else undefined (read the ref as usual). */
 function tipCommit(t, ref) {
@@ -38453,8 +38538,8 @@ const ARCHIVE_MIN_BLOBS = 64;
  * @example
  * const items = await readManyAt(host, ctx, ['a.json', 'b.json'], undefined);
  */
-async function readManyAt(h, ctx, keys, pinned, fewestRounds = false) {
-    const job = await begin(h, ctx, keys, pinned, fewestRounds);
+async function readManyAt(h, ctx, keys, pinned, fewestRounds = false, childFiles) {
+    const job = await begin(h, ctx, keys, pinned, fewestRounds ? { childFiles } : undefined);
     if (job === null)
         return keys.map((key) => ({ key, value: null, blobSha: null, version: null }));
     const version = job.version;
@@ -38481,7 +38566,7 @@ async function begin(h, ctx, keys, pinned, fewestRounds) {
         await h.assertInSection(ctx, pinned);
         return newJob(pinned, true);
     }
-    const together = fewestRounds ? await tipWithKeys(h, ctx, keys) : undefined;
+    const together = fewestRounds ? await tipWithKeys(h, ctx, keys, fewestRounds.childFiles) : undefined;
     if (together !== undefined && together !== 'no ref')
         return together;
     const tip = await h.readRef(ctx);
@@ -38499,19 +38584,24 @@ function newJob(version, pinned) {
  * query is not worth it (no token, too many keys, every value cached at the tip last seen, a ref GraphQL did
  * not name before) or cannot answer; `'no ref'` when it answered without the ref.
  */
-async function tipWithKeys(h, ctx, keys) {
+async function tipWithKeys(h, ctx, keys, childFiles) {
     if (ctx.token === undefined || keys.length === 0 || keys.length > TIP_FILES_MAX || h.tipQuery.unseen) {
         return undefined;
     }
     if (await cachedAtKnownTip(h, ctx, keys))
         return undefined;
-    const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys);
+    const got = await tipAndFiles(h.graphql, ctx, h.cfg.ref, keys, childFiles);
     if (!got)
         return undefined;
     if (got.tip === null)
         return 'no ref';
     await h.sawTip(ctx, got.tip);
     const job = newJob(got.tip, false);
+    // Not items of this read: cached at this tip, so the caller's next read at it finds them without a request.
+    for (const [path, b] of got.children) {
+        await h.paths.cache.putPath(got.tip, path, { sha: b.sha });
+        await h.cache.putBlob(b.sha, b.bytes);
+    }
     for (const [key, b] of got.files) {
         job.shas.set(key, b?.sha ?? null);
         // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
@@ -42789,7 +42879,8 @@ class RemoteApiRefStore extends KeyWritesThroughCommit {
             const { readManyAt } = await remoteApiFeatures.bulk();
             const host = { ...this.wired.bulk, archives: await this.wired.archives() };
             const fewest = options.fewestRounds === true;
-            return { items: await readManyAt(host, ctx, keys, options.version, fewest), meta: this.meta(ctx) };
+            const items = await readManyAt(host, ctx, keys, options.version, fewest, options.childFiles);
+            return { items, meta: this.meta(ctx) };
         });
         options.onMeta?.(meta);
         yield* items;
@@ -50673,6 +50764,8 @@ async function* readManyFrom(store, keys, options = {}) {
         (0,_keys_js__WEBPACK_IMPORTED_MODULE_1__/* .assertValidKey */ .Mw)(k);
     if (options.version !== undefined)
         (0,_version_js__WEBPACK_IMPORTED_MODULE_2__/* .assertValidVersion */ .J)(options.version);
+    if (options.childFiles !== undefined)
+        assertChildFiles(options.childFiles);
     const unique = [...new Set(keys)];
     if (store.readMany) {
         yield* store.readMany(unique, options);
@@ -50689,6 +50782,23 @@ async function* readManyFrom(store, keys, options = {}) {
         yield { key, value: got?.value ?? null, blobSha: got?.blobSha ?? null, version };
     }
     options.onMeta?.(meta);
+}
+/** The `childFiles` hint names a directory and 1 to 8 file names: each `<under>/<dir>/<name>` must be a valid key. */
+function assertChildFiles(hint) {
+    const ok = typeof hint === 'object' &&
+        hint !== null &&
+        typeof hint.under === 'string' &&
+        Array.isArray(hint.names) &&
+        hint.names.length >= 1 &&
+        hint.names.length <= 8 &&
+        hint.names.every((n) => typeof n === 'string' && !n.includes('/'));
+    if (!ok) {
+        throw new _errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ('childFiles', 'childFiles names a directory and 1 to 8 file names', {
+            allowed: "{ under: 'a/b', names: ['file.json'] } (names without '/')",
+        });
+    }
+    for (const name of hint.names)
+        (0,_keys_js__WEBPACK_IMPORTED_MODULE_1__/* .assertValidKey */ .Mw)(`${hint.under}/x/${name}`);
 }
 
 
@@ -62937,6 +63047,12 @@ __nccwpck_require__.r(__webpack_exports__);
 
 
 
+/**
+ * The files of each type's directory a search without `type` asks to come with its first round: the manifest
+ * (the first round needs it) and the delta (the shards round reads it; its text comes with the directory's
+ * listing anyway, GraphQL cannot leave it out, so naming it keeps those bytes from being read twice).
+ */
+const FIRST_FILES = ['manifest.json', 'delta.txt'];
 /** Hits per page when `limit` is not given. */
 const DEFAULT_SEARCH_LIMIT = 20;
 /** Most hits per page (`limit`). */
@@ -63001,12 +63117,16 @@ function splitCursor(cursor, pinned) {
 }
 /**
  * The first round: the declaration with the named type's manifest (one read, the tip with it), or the
- * declaration alone and then the manifests of every type it declares in the namespace.
+ * declaration with every type's manifest (and delta) of the namespace as a hint (`childFiles`: a store that
+ * can brings them in the same round without knowing the types) and then the manifests of every type it
+ * declares there — a read the hint left in the store's cache, or a round of its own. Only declared types are
+ * read: a manifest the hint brought for an undeclared type is never looked at.
  */
 async function firstRound(store, namespace, type, pinned, cost) {
     const files = new Map();
     const guess = type === undefined ? [] : [(0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .searchManifestPath */ .eT)(namespace, type)];
-    const got = await readAt(store, [_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_DECLARATION_KEY */ ._r, ...guess], pinned, cost, files);
+    const children = type === undefined ? { under: `${_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_ROOT */ ._D}${namespace}`, names: FIRST_FILES } : undefined;
+    const got = await readAt(store, [_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_DECLARATION_KEY */ ._r, ...guess], pinned, cost, files, children);
     if (got === null)
         return { version: null, types: [], files };
     const declared = (0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .parseSearchDeclaration */ .ak)(files.get(_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .SEARCH_DECLARATION_KEY */ ._r) ?? undefined).search;
@@ -63023,13 +63143,16 @@ function notDeclared(namespace, type) {
     return new _core_errors_js__WEBPACK_IMPORTED_MODULE_0__/* .InvalidConfig */ .OZ(type === undefined ? 'namespace' : 'type', `${what} search declared; declare it first: docs.declareSearch([{ namespace: '${namespace}', type: '${type ?? '<type>'}', fields: ['data.title', 'data.body'] }]) (CLI: docdb doc search-index)`, { namespace, ...(type !== undefined ? { type } : {}) });
 }
 /** Read `keys` at `version` (the tip when undefined) into `files`, adding the cost; the version read. */
-async function readAt(store, keys, version, cost, files) {
+async function readAt(store, keys, version, cost, files, childFiles) {
     let at = version ?? null;
     const onMeta = (m) => {
         cost.meta = (0,_bulk_js__WEBPACK_IMPORTED_MODULE_3__/* .addCost */ .nv)(cost.meta, m);
     };
     // Every round of a search waits on the one before: at the tip, the store reads the tip WITH the keys if it can.
-    const options = { ...(version ? { version } : { fewestRounds: true }), onMeta };
+    const options = {
+        ...(version ? { version } : { fewestRounds: true, ...(childFiles ? { childFiles } : {}) }),
+        onMeta,
+    };
     for await (const item of (0,_core_read_many_js__WEBPACK_IMPORTED_MODULE_1__/* .readManyFrom */ .O)(store, keys, options)) {
         files.set(item.key, item.value);
         at = item.version;
@@ -63289,6 +63412,7 @@ function searchDeclarationChanges(before, after) {
 __nccwpck_require__.d(__webpack_exports__, {
   uo: () => (/* reexport */ NeedFiles),
   _r: () => (/* reexport */ declaration/* SEARCH_DECLARATION_KEY */._r),
+  _D: () => (/* reexport */ SEARCH_ROOT),
   ng: () => (/* reexport */ buildSearch),
   lm: () => (/* reexport */ documentMatches),
   UX: () => (/* reexport */ table_idsOf),
@@ -63303,7 +63427,7 @@ __nccwpck_require__.d(__webpack_exports__, {
   NC: () => (/* reexport */ declaration/* validateSearchDeclaration */.NC)
 });
 
-// UNUSED EXPORTS: DEFAULT_MAX_SHARDS, DEFAULT_MAX_SHARD_BYTES, MAX_FIELD_TEXT_CHARS, MAX_SEARCH_FIELDS, MAX_TOKEN_CHARS, SEARCH_ROOT, fieldText, rankFirstPaths, rankedPage, searchFirstPaths, tablePathsOf, tokenize
+// UNUSED EXPORTS: DEFAULT_MAX_SHARDS, DEFAULT_MAX_SHARD_BYTES, MAX_FIELD_TEXT_CHARS, MAX_SEARCH_FIELDS, MAX_TOKEN_CHARS, fieldText, rankFirstPaths, rankedPage, searchFirstPaths, tablePathsOf, tokenize
 
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
