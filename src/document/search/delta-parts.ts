@@ -1,15 +1,6 @@
-/**
- * The delta's second level: pending postings and tombstones split by term range into parts
- * (`delta/<n>.txt`), each covering a group of consecutive shards, listed in the manifest's `deltas` with
- * their lower bounds. `delta.txt` (delta.ts) takes small writes; when it is full a write moves its entries
- * into these parts and merges a few shards (flush.ts). A query reads only the parts of its words' ranges,
- * in the same round as their shards. Entries of `delta.txt` override the parts', which override the shards'.
- */
-import { InvalidResponse } from '../../core/errors.js';
-import type { Delta } from './delta.js';
+import { type Delta, deltaFrom } from './delta.js';
 import { type Key, rangeFor, rangesFor, type SearchManifest, type ShardRef } from './manifest.js';
 import { deltaPartPath } from './paths.js';
-import { codingOf, parseShard } from './shard.js';
 
 /**
  * Parts a write cuts the delta into (fewer when the type has fewer shards): one per group of shards.
@@ -80,22 +71,8 @@ export function partsForRange(m: SearchManifest, prefix: string, exact: boolean)
  * const entries = loadDeltaPart(m, 0, bytes);
  */
 export function loadDeltaPart(m: SearchManifest, i: number, bytes: Uint8Array | null): Delta {
-  const key = deltaPartPathOf(m, i);
-  if (bytes === null) {
-    throw new InvalidResponse(
-      `search delta part ${key} is absent though the manifest lists it; the search index must be rebuilt`,
-      { key },
-    );
-  }
-  const upper = m.deltas[i + 1]?.lower ?? null;
-  const lines = parseShard(bytes, {
-    key,
-    coding: codingOf(m, true),
-    next: m.next,
-    lower: m.deltas[i]!.lower,
-    upper,
-  });
-  return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+  const bounds = { lower: m.deltas[i]!.lower, upper: m.deltas[i + 1]?.lower ?? null };
+  return deltaFrom(m, bytes, { key: deltaPartPathOf(m, i), ...bounds, absent: 'the manifest lists it' });
 }
 
 /**

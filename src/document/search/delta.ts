@@ -6,7 +6,7 @@
  * the delta outgrows its bound, a write merges all of it into the shards it touches and empties it.
  */
 import { InvalidResponse } from '../../core/errors.js';
-import type { SearchManifest } from './manifest.js';
+import type { Key, SearchManifest } from './manifest.js';
 import { deltaPath } from './paths.js';
 import { codingOf, encodeShard, type Line, type Posting, parseShard } from './shard.js';
 
@@ -41,20 +41,38 @@ export function isTombstone(p: Posting): boolean {
  */
 export function parseDelta(m: SearchManifest, bytes: Uint8Array | null): Delta {
   const key = deltaPath(m.namespace, m.type);
+  return deltaFrom(m, bytes, { key, lower: null, upper: null, absent: 'the index needs it' });
+}
+
+/** Where a delta file sits: its key, the term range its entries must fall in, and why it must exist. */
+export interface DeltaFile {
+  key: string;
+  lower: Key | null;
+  upper: Key | null;
+  /** Why its absence is damage (the end of "… is absent though …"). */
+  absent: string;
+}
+
+/**
+ * Parse a delta file (`delta.txt` or a part) read back, untrusted: the shard line format with tombstones, every
+ * entry inside `f`'s bounds; absent or damaged is `InvalidResponse` naming its key.
+ *
+ * @example
+ * const entries = deltaFrom(m, bytes, { key, lower: null, upper: null, absent: 'the index needs it' });
+ */
+export function deltaFrom(m: SearchManifest, bytes: Uint8Array | null, f: DeltaFile): Delta {
   if (bytes === null) {
     throw new InvalidResponse(
-      `search delta ${key} is absent though the index needs it; the search index must be rebuilt`,
-      {
-        key,
-      },
+      `search delta ${f.key} is absent though ${f.absent}; the search index must be rebuilt (docs.rebuildSearch)`,
+      { key: f.key },
     );
   }
   const lines = parseShard(bytes, {
-    key,
+    key: f.key,
     coding: codingOf(m, true),
     next: m.next,
-    lower: null,
-    upper: null,
+    lower: f.lower,
+    upper: f.upper,
   });
   return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
 }
