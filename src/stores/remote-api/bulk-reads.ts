@@ -24,7 +24,7 @@ import type { OpContext } from './client.js';
 import type { ResolvedConfig } from './config.js';
 import { eachLimited } from './each-limited.js';
 import { GRAPHQL_BLOB_BATCH, type GraphqlDeps } from './graphql.js';
-import { blobsAt, blobsByOid } from './graphql-blobs.js';
+import { type BlobAt, blobsAt, blobsByOid } from './graphql-blobs.js';
 import { type PathReadDeps, readPathAt } from './path-reads.js';
 import type { SectionArchives } from './section-archives.js';
 import type { ChildFiles } from './tip-children.js';
@@ -154,14 +154,19 @@ async function tipWithKeys(
     await h.paths.cache.putPath(got.tip, path, { sha: b.sha });
     await h.cache.putBlob(b.sha, b.bytes);
   }
-  for (const [key, b] of got.files) {
+  await settle(h, job, got.files);
+  return job;
+}
+
+/** Record what a GraphQL read settled at the job's version: each key's blob SHA (null: none) and exact bytes. */
+async function settle(h: BulkReadHost, job: Job, got: ReadonlyMap<string, BlobAt>): Promise<void> {
+  for (const [key, b] of got) {
     job.shas.set(key, b?.sha ?? null);
     // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
-    await h.paths.cache.putPath(got.tip, key, b ? { sha: b.sha } : { absent: true });
+    await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
     if (b?.bytes) await keep(h, job, b.sha, b.bytes);
-    else if (b) job.restOnly.add(b.sha); // its text was not exact: asking GraphQL by oid would not help
+    else if (b) job.restOnly.add(b.sha); // its text was not exact: asking GraphQL again by oid would not help
   }
-  return job;
 }
 
 /** Every key's value is cached at the tip this store last read: a 304 would settle the read in one request. */
@@ -185,14 +190,7 @@ async function resolveShas(h: BulkReadHost, ctx: OpContext, job: Job, keys: read
     open = open.filter((k) => !job.shas.has(k));
   }
   if (open.length > 0 && ctx.token !== undefined) {
-    const got = await blobsAt(h.graphql, ctx, job.version, open);
-    for (const [key, b] of got ?? []) {
-      job.shas.set(key, b?.sha ?? null);
-      // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
-      await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
-      if (b?.bytes) await keep(h, job, b.sha, b.bytes);
-      else if (b) job.restOnly.add(b.sha); // asking again by oid would give the same inexact text
-    }
+    await settle(h, job, (await blobsAt(h.graphql, ctx, job.version, open)) ?? new Map());
     open = open.filter((k) => !job.shas.has(k));
   }
   await eachLimited(open, async (key) => {

@@ -35,8 +35,7 @@ export interface ChildFiles {
  * childFilesField(); // 'd: file(path: $d) { … }' — with variables { d: '_docdb/search/github' }
  */
 export function childFilesField(): string {
-  const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
-  const files = `object { __typename ... on Tree { entries { name mode oid ${blob} } } }`;
+  const files = `object { __typename ... on Tree { entries { name mode oid ${ENTRY_OBJECT} } } }`;
   return `d: file(path: $d) { mode object { __typename ... on Tree { entries { name mode ${files} } } } }`;
 }
 
@@ -72,10 +71,28 @@ function treeEntries(o: unknown): unknown[] | undefined {
   return o.entries;
 }
 
-/** A regular file's blob whose text hashes to its oid (the entry's oid agreeing), else undefined. */
+/** A regular file's blob whose text hashes to its oid, else undefined. */
 async function exactBlob(e: unknown): Promise<{ sha: string; bytes: Uint8Array } | undefined> {
-  if (!isObject(e) || !isSha(e.oid) || (e.mode !== 0o100644 && e.mode !== 0o100755)) return undefined;
+  const got = await regularFileBlob(e);
+  return got?.bytes ? { sha: got.sha, bytes: got.bytes } : undefined;
+}
+
+/** The selection of a tree entry's object that {@link regularFileBlob} reads. */
+export const ENTRY_OBJECT = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
+
+/** Git's modes of a regular file (GraphQL gives `mode` as a number). */
+const FILE_MODES = new Set([0o100644, 0o100755]);
+
+/**
+ * A tree entry (`{ mode oid object }`) that is a regular file: its blob, with the bytes when its text hashes to
+ * the oid (the object's oid agreeing with the entry's); undefined for anything else (a symlink, damage).
+ *
+ * @example
+ * await regularFileBlob(entry); // { sha, bytes? } | undefined
+ */
+export async function regularFileBlob(e: unknown): Promise<{ sha: string; bytes?: Uint8Array } | undefined> {
+  if (!isObject(e) || !isSha(e.oid) || typeof e.mode !== 'number' || !FILE_MODES.has(e.mode)) return undefined;
   const o = await objectAt(e.object);
-  if (o?.type !== 'Blob' || o.oid !== e.oid || o.bytes === undefined) return undefined;
-  return { sha: o.oid, bytes: o.bytes };
+  if (o?.type !== 'Blob' || o.oid !== e.oid) return undefined;
+  return o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid };
 }

@@ -12,16 +12,13 @@
  */
 import { isSha } from '../../core/git/objects.js';
 import type { OpContext } from './client.js';
-import { GRAPHQL_BLOB_BATCH, type GraphqlDeps, objectAt, query } from './graphql.js';
+import { GRAPHQL_BLOB_BATCH, type GraphqlDeps, query } from './graphql.js';
 import type { BlobAt } from './graphql-blobs.js';
 import { isObject } from './shapes.js';
-import { type ChildFiles, childFilesField, childFilesOf } from './tip-children.js';
+import { type ChildFiles, childFilesField, childFilesOf, ENTRY_OBJECT, regularFileBlob } from './tip-children.js';
 
 /** Most paths one tip-and-files query asks for (one query's worth: {@link GRAPHQL_BLOB_BATCH}). */
 export const TIP_FILES_MAX = GRAPHQL_BLOB_BATCH;
-
-/** Git's modes of a regular file (GraphQL gives `mode` as a number). */
-const FILE_MODES = new Set([0o100644, 0o100755]);
 
 /**
  * The tip and each settled path's blob at it (null: no file there); unsettled paths are absent from `files`.
@@ -48,10 +45,9 @@ export async function tipAndFiles(
 ): Promise<TipFiles | undefined> {
   if (paths.length === 0 || paths.length > TIP_FILES_MAX) throw new RangeError(`1..${TIP_FILES_MAX} paths`);
   const vars: Record<string, string> = { ref };
-  const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
   const fields = paths.map((p, i) => {
     vars[`p${i}`] = p;
-    return `f${i}: file(path: $p${i}) { mode oid ${blob} }`;
+    return `f${i}: file(path: $p${i}) { mode oid ${ENTRY_OBJECT} }`;
   });
   if (children) {
     vars.d = children.under;
@@ -93,10 +89,6 @@ function tipCommit(t: unknown, ref: string): Record<string, unknown> | undefined
  */
 async function fileAt(e: unknown): Promise<BlobAt | undefined> {
   if (e === null) return null;
-  if (!isObject(e) || !isSha(e.oid) || typeof e.mode !== 'number') return undefined;
-  if (e.mode === 0o40000 || e.mode === 0o160000) return null;
-  if (!FILE_MODES.has(e.mode)) return undefined; // a symlink: the usual path reads it as `get` does
-  const o = await objectAt(e.object);
-  if (o?.type !== 'Blob' || o.oid !== e.oid) return undefined;
-  return o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid };
+  if (isObject(e) && (e.mode === 0o40000 || e.mode === 0o160000)) return null;
+  return await regularFileBlob(e); // undefined for a symlink: the usual path reads it as `get` does
 }
