@@ -38385,8 +38385,7 @@ const CHILD_BYTES_MAX = 4 * 1024 * 1024;
  * childFilesField(); // 'd: file(path: $d) { … }' — with variables { d: '_docdb/search/github' }
  */
 function childFilesField() {
-    const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
-    const files = `object { __typename ... on Tree { entries { name mode oid ${blob} } } }`;
+    const files = `object { __typename ... on Tree { entries { name mode oid ${ENTRY_OBJECT} } } }`;
     return `d: file(path: $d) { mode object { __typename ... on Tree { entries { name mode ${files} } } } }`;
 }
 /**
@@ -38425,14 +38424,29 @@ function treeEntries(o) {
         return undefined;
     return o.entries;
 }
-/** A regular file's blob whose text hashes to its oid (the entry's oid agreeing), else undefined. */
+/** A regular file's blob whose text hashes to its oid, else undefined. */
 async function exactBlob(e) {
-    if (!isObject(e) || !(0,objects/* isSha */.HH)(e.oid) || (e.mode !== 0o100644 && e.mode !== 0o100755))
+    const got = await regularFileBlob(e);
+    return got?.bytes ? { sha: got.sha, bytes: got.bytes } : undefined;
+}
+/** The selection of a tree entry's object that {@link regularFileBlob} reads. */
+const ENTRY_OBJECT = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
+/** Git's modes of a regular file (GraphQL gives `mode` as a number). */
+const FILE_MODES = new Set([0o100644, 0o100755]);
+/**
+ * A tree entry (`{ mode oid object }`) that is a regular file: its blob, with the bytes when its text hashes to
+ * the oid (the object's oid agreeing with the entry's); undefined for anything else (a symlink, damage).
+ *
+ * @example
+ * await regularFileBlob(entry); // { sha, bytes? } | undefined
+ */
+async function regularFileBlob(e) {
+    if (!isObject(e) || !(0,objects/* isSha */.HH)(e.oid) || typeof e.mode !== 'number' || !FILE_MODES.has(e.mode))
         return undefined;
     const o = await objectAt(e.object);
-    if (o?.type !== 'Blob' || o.oid !== e.oid || o.bytes === undefined)
+    if (o?.type !== 'Blob' || o.oid !== e.oid)
         return undefined;
-    return { sha: o.oid, bytes: o.bytes };
+    return o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid };
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/tip-files.ts
@@ -38454,8 +38468,6 @@ async function exactBlob(e) {
 
 /** Most paths one tip-and-files query asks for (one query's worth: {@link GRAPHQL_BLOB_BATCH}). */
 const TIP_FILES_MAX = GRAPHQL_BLOB_BATCH;
-/** Git's modes of a regular file (GraphQL gives `mode` as a number). */
-const FILE_MODES = new Set([0o100644, 0o100755]);
 /**
  * Read `ref`'s tip and `paths` at that commit in one query (at most {@link TIP_FILES_MAX} paths).
  *
@@ -38467,10 +38479,9 @@ async function tipAndFiles(d, ctx, ref, paths, children) {
     if (paths.length === 0 || paths.length > TIP_FILES_MAX)
         throw new RangeError(`1..${TIP_FILES_MAX} paths`);
     const vars = { ref };
-    const blob = 'object { __typename oid ... on Blob { text isBinary isTruncated } }';
     const fields = paths.map((p, i) => {
         vars[`p${i}`] = p;
-        return `f${i}: file(path: $p${i}) { mode oid ${blob} }`;
+        return `f${i}: file(path: $p${i}) { mode oid ${ENTRY_OBJECT} }`;
     });
     if (children) {
         vars.d = children.under;
@@ -38511,16 +38522,9 @@ function tipCommit(t, ref) {
 async function fileAt(e) {
     if (e === null)
         return null;
-    if (!isObject(e) || !(0,objects/* isSha */.HH)(e.oid) || typeof e.mode !== 'number')
-        return undefined;
-    if (e.mode === 0o40000 || e.mode === 0o160000)
+    if (isObject(e) && (e.mode === 0o40000 || e.mode === 0o160000))
         return null;
-    if (!FILE_MODES.has(e.mode))
-        return undefined; // a symlink: the usual path reads it as `get` does
-    const o = await objectAt(e.object);
-    if (o?.type !== 'Blob' || o.oid !== e.oid)
-        return undefined;
-    return o.bytes ? { sha: o.oid, bytes: o.bytes } : { sha: o.oid };
+    return await regularFileBlob(e); // undefined for a symlink: the usual path reads it as `get` does
 }
 
 ;// CONCATENATED MODULE: ./src/stores/remote-api/bulk-reads.ts
@@ -38602,16 +38606,20 @@ async function tipWithKeys(h, ctx, keys, childFiles) {
         await h.paths.cache.putPath(got.tip, path, { sha: b.sha });
         await h.cache.putBlob(b.sha, b.bytes);
     }
-    for (const [key, b] of got.files) {
+    await settle(h, job, got.files);
+    return job;
+}
+/** Record what a GraphQL read settled at the job's version: each key's blob SHA (null: none) and exact bytes. */
+async function settle(h, job, got) {
+    for (const [key, b] of got) {
         job.shas.set(key, b?.sha ?? null);
         // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
-        await h.paths.cache.putPath(got.tip, key, b ? { sha: b.sha } : { absent: true });
+        await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
         if (b?.bytes)
             await keep(h, job, b.sha, b.bytes);
         else if (b)
-            job.restOnly.add(b.sha); // its text was not exact: asking GraphQL by oid would not help
+            job.restOnly.add(b.sha); // its text was not exact: asking GraphQL again by oid would not help
     }
-    return job;
 }
 /** Every key's value is cached at the tip this store last read: a 304 would settle the read in one request. */
 async function cachedAtKnownTip(h, ctx, keys) {
@@ -38634,16 +38642,7 @@ async function resolveShas(h, ctx, job, keys) {
         open = open.filter((k) => !job.shas.has(k));
     }
     if (open.length > 0 && ctx.token !== undefined) {
-        const got = await blobsAt(h.graphql, ctx, job.version, open);
-        for (const [key, b] of got ?? []) {
-            job.shas.set(key, b?.sha ?? null);
-            // (commit, path) → blob never changes: the next read of this key at this commit costs no request.
-            await h.paths.cache.putPath(job.version, key, b ? { sha: b.sha } : { absent: true });
-            if (b?.bytes)
-                await keep(h, job, b.sha, b.bytes);
-            else if (b)
-                job.restOnly.add(b.sha); // asking again by oid would give the same inexact text
-        }
+        await settle(h, job, (await blobsAt(h.graphql, ctx, job.version, open)) ?? new Map());
         open = open.filter((k) => !job.shas.has(k));
     }
     await eachLimited(open, async (key) => {
@@ -65685,15 +65684,105 @@ function need_searchOptions(o) {
 
 // EXTERNAL MODULE: ./src/core/arrays.ts
 var arrays = __nccwpck_require__(3309);
-;// CONCATENATED MODULE: ./src/document/search/delta-parts.ts
+;// CONCATENATED MODULE: ./src/document/search/delta.ts
 /**
- * The delta's second level: pending postings and tombstones split by term range into parts
- * (`delta/<n>.txt`), each covering a group of consecutive shards, listed in the manifest's `deltas` with
- * their lower bounds. `delta.txt` (delta.ts) takes small writes; when it is full a write moves its entries
- * into these parts and merges a few shards (flush.ts). A query reads only the parts of its words' ranges,
- * in the same round as their shards. Entries of `delta.txt` override the parts', which override the shards'.
+ * The delta: one small file of recent postings and tombstones, so a write of a few documents rewrites
+ * it instead of every term shard its words fall in (a document's ~60 terms spread over the whole term
+ * range). Same line format as a shard (shard.ts) with tombstones allowed: a posting of no field says
+ * "(term, ordinal) is gone". An entry overrides the shards' posting of the same (term, ordinal). When
+ * the delta outgrows its bound, a write merges all of it into the shards it touches and empties it.
  */
 
+
+
+/**
+ * Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB.
+ *
+ * @example
+ * deltaBound(131072); // 32768
+ */
+function deltaBound(maxShardBytes) {
+    return Math.min(32 * 1024, Math.floor(maxShardBytes / 4));
+}
+/**
+ * Whether a delta entry says its (term, ordinal) is gone.
+ *
+ * @example
+ * isTombstone({ ordinal: 3, tf: [0, 0], norm: [0, 0] }); // true
+ */
+function isTombstone(p) {
+    return p.tf.every((x) => x === 0);
+}
+/**
+ * Parse the delta read back (untrusted; absent is `InvalidResponse` naming its key, as for a shard).
+ *
+ * @example
+ * const delta = parseDelta(m, bytes);
+ */
+function parseDelta(m, bytes) {
+    const key = deltaPath(m.namespace, m.type);
+    return deltaFrom(m, bytes, { key, lower: null, upper: null, absent: 'the index needs it' });
+}
+/**
+ * Parse a delta file (`delta.txt` or a part) read back, untrusted: the shard line format with tombstones, every
+ * entry inside `f`'s bounds; absent or damaged is `InvalidResponse` naming its key.
+ *
+ * @example
+ * const entries = deltaFrom(m, bytes, { key, lower: null, upper: null, absent: 'the index needs it' });
+ */
+function deltaFrom(m, bytes, f) {
+    if (bytes === null) {
+        throw new errors/* InvalidResponse */.h5(`search delta ${f.key} is absent though ${f.absent}; the search index must be rebuilt (docs.rebuildSearch)`, { key: f.key });
+    }
+    const lines = parseShard(bytes, {
+        key: f.key,
+        coding: codingOf(m, true),
+        next: m.next,
+        lower: f.lower,
+        upper: f.upper,
+    });
+    return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+}
+/**
+ * The delta's bytes: terms in order, ordinals in order.
+ *
+ * @example
+ * encodeDelta(new Map(), m); // empty
+ */
+function encodeDelta(delta, m) {
+    const lines = [...delta.keys()]
+        .sort()
+        .filter((term) => delta.get(term).size > 0)
+        .map((term) => ({ term, postings: [...delta.get(term).values()].sort((a, b) => a.ordinal - b.ordinal) }));
+    return encodeShard(lines, codingOf(m, true));
+}
+/**
+ * The postings of `term` once the delta is applied to the shards' postings (in ordinal order).
+ *
+ * @example
+ * withDelta('git', shardPostings, delta);
+ */
+function withDelta(term, postings, delta) {
+    const entries = delta.get(term);
+    if (!entries || entries.size === 0)
+        return [...postings];
+    const out = postings.filter((p) => !entries.has(p.ordinal));
+    for (const p of entries.values())
+        if (!isTombstone(p))
+            out.push(p);
+    return out.sort((a, b) => a.ordinal - b.ordinal);
+}
+/**
+ * Delta terms in order (for queries: terms that may be in no shard yet).
+ *
+ * @example
+ * deltaTerms(parseDelta(m, bytes)); // ['git', 'search']
+ */
+function deltaTerms(delta) {
+    return [...delta.keys()].filter((t) => delta.get(t).size > 0).sort();
+}
+
+;// CONCATENATED MODULE: ./src/document/search/delta-parts.ts
 
 
 
@@ -65761,19 +65850,8 @@ function partsForRange(m, prefix, exact) {
  * const entries = loadDeltaPart(m, 0, bytes);
  */
 function loadDeltaPart(m, i, bytes) {
-    const key = deltaPartPathOf(m, i);
-    if (bytes === null) {
-        throw new errors/* InvalidResponse */.h5(`search delta part ${key} is absent though the manifest lists it; the search index must be rebuilt`, { key });
-    }
-    const upper = m.deltas[i + 1]?.lower ?? null;
-    const lines = parseShard(bytes, {
-        key,
-        coding: codingOf(m, true),
-        next: m.next,
-        lower: m.deltas[i].lower,
-        upper,
-    });
-    return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
+    const bounds = { lower: m.deltas[i].lower, upper: m.deltas[i + 1]?.lower ?? null };
+    return deltaFrom(m, bytes, { key: deltaPartPathOf(m, i), ...bounds, absent: 'the manifest lists it' });
 }
 /**
  * `over`'s entries laid over `under` (in place): the newer level wins for the same (term, ordinal).
@@ -66175,96 +66253,6 @@ function rankedPage(t, hits, offset, limit, read) {
     const named = window.map((h) => ({ ...h, id: ids.get(h.ordinal) }));
     named.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
     return named.slice(offset - lo, offset - lo + (end - offset));
-}
-
-;// CONCATENATED MODULE: ./src/document/search/delta.ts
-/**
- * The delta: one small file of recent postings and tombstones, so a write of a few documents rewrites
- * it instead of every term shard its words fall in (a document's ~60 terms spread over the whole term
- * range). Same line format as a shard (shard.ts) with tombstones allowed: a posting of no field says
- * "(term, ordinal) is gone". An entry overrides the shards' posting of the same (term, ordinal). When
- * the delta outgrows its bound, a write merges all of it into the shards it touches and empties it.
- */
-
-
-
-/**
- * Most bytes of the delta before a write merges it: a quarter of a shard, at most 32 KiB.
- *
- * @example
- * deltaBound(131072); // 32768
- */
-function deltaBound(maxShardBytes) {
-    return Math.min(32 * 1024, Math.floor(maxShardBytes / 4));
-}
-/**
- * Whether a delta entry says its (term, ordinal) is gone.
- *
- * @example
- * isTombstone({ ordinal: 3, tf: [0, 0], norm: [0, 0] }); // true
- */
-function isTombstone(p) {
-    return p.tf.every((x) => x === 0);
-}
-/**
- * Parse the delta read back (untrusted; absent is `InvalidResponse` naming its key, as for a shard).
- *
- * @example
- * const delta = parseDelta(m, bytes);
- */
-function parseDelta(m, bytes) {
-    const key = deltaPath(m.namespace, m.type);
-    if (bytes === null) {
-        throw new errors/* InvalidResponse */.h5(`search delta ${key} is absent though the index needs it; the search index must be rebuilt`, {
-            key,
-        });
-    }
-    const lines = parseShard(bytes, {
-        key,
-        coding: codingOf(m, true),
-        next: m.next,
-        lower: null,
-        upper: null,
-    });
-    return new Map(lines.map((l) => [l.term, new Map(l.postings.map((p) => [p.ordinal, p]))]));
-}
-/**
- * The delta's bytes: terms in order, ordinals in order.
- *
- * @example
- * encodeDelta(new Map(), m); // empty
- */
-function encodeDelta(delta, m) {
-    const lines = [...delta.keys()]
-        .sort()
-        .filter((term) => delta.get(term).size > 0)
-        .map((term) => ({ term, postings: [...delta.get(term).values()].sort((a, b) => a.ordinal - b.ordinal) }));
-    return encodeShard(lines, codingOf(m, true));
-}
-/**
- * The postings of `term` once the delta is applied to the shards' postings (in ordinal order).
- *
- * @example
- * withDelta('git', shardPostings, delta);
- */
-function withDelta(term, postings, delta) {
-    const entries = delta.get(term);
-    if (!entries || entries.size === 0)
-        return [...postings];
-    const out = postings.filter((p) => !entries.has(p.ordinal));
-    for (const p of entries.values())
-        if (!isTombstone(p))
-            out.push(p);
-    return out.sort((a, b) => a.ordinal - b.ordinal);
-}
-/**
- * Delta terms in order (for queries: terms that may be in no shard yet).
- *
- * @example
- * deltaTerms(parseDelta(m, bytes)); // ['git', 'search']
- */
-function deltaTerms(delta) {
-    return [...delta.keys()].filter((t) => delta.get(t).size > 0).sort();
 }
 
 ;// CONCATENATED MODULE: ./src/document/search/match.ts
