@@ -44446,8 +44446,8 @@ function requestFetch(octokit, own, requestLimit) {
     return cappedFetch(inner, { ...parts?.caps, ...own }, requestLimit);
 }
 
-// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
-var document_store = __nccwpck_require__(7738);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 25 modules
+var document_store = __nccwpck_require__(2436);
 ;// CONCATENATED MODULE: ./src/action/changes-mode.ts
 
 /** One changed document as the outputs list it. */
@@ -51730,7 +51730,7 @@ class CanonicalWriter {
 
 /***/ }),
 
-/***/ 7738:
+/***/ 2436:
 /***/ ((__unused_webpack_module, __webpack_exports__, __nccwpck_require__) => {
 
 
@@ -51771,8 +51771,6 @@ __nccwpck_require__.d(write_kit_namespaceObject, {
 var commit_parts = __nccwpck_require__(1297);
 // EXTERNAL MODULE: ./src/core/errors.ts
 var errors = __nccwpck_require__(4296);
-// EXTERNAL MODULE: ./src/core/resolve-version.ts
-var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/core/version.ts
 var core_version = __nccwpck_require__(3323);
 // EXTERNAL MODULE: ./src/core/bytes.ts
@@ -51879,6 +51877,8 @@ function* encodedParts(docs, keys, order, size, checks) {
     }
 }
 
+// EXTERNAL MODULE: ./src/core/resolve-version.ts
+var resolve_version = __nccwpck_require__(4538);
 // EXTERNAL MODULE: ./src/document/bulk.ts
 var bulk = __nccwpck_require__(7053);
 ;// CONCATENATED MODULE: ./src/core/watch.ts
@@ -53972,6 +53972,242 @@ class DocumentReads {
     }
 }
 
+;// CONCATENATED MODULE: ./src/document/list-pages.ts
+/**
+ * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
+ * first page's version, and the `limit` rule.
+ */
+
+
+/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
+function encodeCursor(version, lastKey) {
+    return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
+        .replace(/\+/g, '-')
+        .replace(/\//g, '_')
+        .replace(/=+$/, '');
+}
+function decodeCursor(cursor) {
+    const bad = () => {
+        throw new errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
+            allowed: 'the nextCursor string of a previous list() result',
+        });
+    };
+    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
+        return bad();
+    let text;
+    try {
+        text = (0,bytes/* fromUtf8 */.ar)((0,bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
+    }
+    catch {
+        return bad();
+    }
+    const version = text.slice(0, 40);
+    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
+        return bad();
+    return { version, after: text.slice(41) };
+}
+function assertLimit(limit) {
+    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
+        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
+            allowed: 'an integer ≥ 1',
+        });
+    }
+}
+
+;// CONCATENATED MODULE: ./src/document/list-documents.ts
+/**
+ * `DocumentStore.list`: documents in ascending key order, filtered by namespace and/or type, a page at a
+ * time (list-pages.ts cursors pin later pages to the first page's version).
+ */
+
+
+
+
+
+/** Fewest documents a page must be able to hold for its listing to say the values follow (see below). */
+const VALUES_HINT_MIN = 100;
+/**
+ * One page of documents (see `DocumentStore.list`).
+ *
+ * @example
+ * const { documents, nextCursor } = await listDocuments(store, { namespace: 'github', limit: 100 });
+ */
+async function listDocuments(store, options = {}) {
+    const { namespace, type, limit, withData } = options;
+    if (withData !== undefined && typeof withData !== 'boolean') {
+        throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
+            allowed: 'true or false',
+        });
+    }
+    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
+    if (namespace !== undefined || type !== undefined) {
+        (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
+    }
+    assertLimit(limit);
+    let version = options.version;
+    if (version !== undefined)
+        (0,core_version/* assertValidVersion */.J)(version);
+    let after;
+    if (options.cursor !== undefined) {
+        const c = decodeCursor(options.cursor);
+        if (version !== undefined && version !== c.version) {
+            throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
+        }
+        version = c.version;
+        after = c.after;
+    }
+    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
+    // With data, the values are read next: a store may read them with the listing (RefStore ListOptions.withValues).
+    // Not for a page smaller than one bulk read (100 on GitHub's GraphQL): its values cost one request anyway, and
+    // reading them with the listing (the section's archive) would carry the whole section for a few documents.
+    const hint = withData && (limit === undefined || limit >= VALUES_HINT_MIN) ? { withValues: true } : {};
+    const listed = await store.list(version === undefined ? { prefix, ...hint } : { prefix, version, ...hint });
+    const documents = [];
+    let nextCursor = null;
+    for (const entry of listed.entries) {
+        if (after !== undefined && entry.key <= after)
+            continue;
+        const identity = (0,document_identity/* parseKey */.Do)(entry.key);
+        if (!identity || (type !== undefined && identity.doc_type !== type))
+            continue;
+        if (limit !== undefined && documents.length === limit) {
+            const last = documents[documents.length - 1];
+            nextCursor = encodeCursor(listed.version, last.key);
+            break;
+        }
+        documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
+    }
+    let meta = (0,bulk/* addCost */.nv)({}, listed);
+    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
+    if (withData && listed.version !== null) {
+        meta = (0,bulk/* addCost */.nv)(meta, await (0,bulk/* withEnvelopes */.aR)(store, documents, listed.version));
+    }
+    return { ...meta, documents, version: listed.version, nextCursor };
+}
+
+;// CONCATENATED MODULE: ./src/document/document-plain-reads.ts
+
+
+
+
+
+
+
+class DocumentPlainReads extends DocumentReads {
+    /** Full name of the section ref. */
+    get ref() {
+        return this.store.ref;
+    }
+    /** Current tip of the section, or null before the first write. */
+    async head() {
+        return this.store.head();
+    }
+    /**
+     * The full version an abbreviated one names (the 7 characters docdb prints): searched among the
+     * section's newest commits (`resolveVersion` in core: no I/O for a full SHA; `InvalidVersion` with
+     * `data.reason` `ambiguous` or `not-in-section` otherwise).
+     *
+     * @example
+     * const doc = await docs.get(identity, { version: await docs.resolveVersion('2ce87ab') });
+     */
+    async resolveVersion(version, options) {
+        return (0,resolve_version/* resolveVersion */.x)(this.store, version, options);
+    }
+    /** The document at the tip (or at `version`), or null when absent. */
+    async get(identity, options = {}) {
+        return (await this.read(identity, options)).document;
+    }
+    /**
+     * Like {@link get}, with what the read cost: the version read, upstream `requests` and `rateLimit`
+     * (for a missing document `version` is null and the cost is what the backend reported, if anything).
+     *
+     * @example
+     * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
+     */
+    async read(identity, options = {}) {
+        return (0,bulk/* readDocument */.u0)(this.store, identity, options);
+    }
+    /**
+     * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
+     * in one namespace / doc_type. Only subtrees that differ are read.
+     *
+     * @example
+     * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
+     * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
+     */
+    changes(options) {
+        return documentChanges(this.store, options);
+    }
+    /**
+     * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
+     * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
+     *
+     * @example
+     * const stop = new AbortController();
+     * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
+     */
+    watch(options, onChange) {
+        return watchDocuments(this.store, options, onChange);
+    }
+    /**
+     * Commits that changed the document, newest first (including its deletion). With `limit`, a result
+     * with `nextCursor` has older entries: pass it as `cursor` for the next page.
+     *
+     * @example
+     * let page = await docs.history(identity, { limit: 100 });
+     * while (page.nextCursor) page = await docs.history(identity, { limit: 100, cursor: page.nextCursor });
+     */
+    async history(identity, options = {}) {
+        assertLimit(options.limit);
+        return this.store.history((0,document_identity/* deriveKey */.Hz)(identity), options);
+    }
+    /**
+     * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
+     * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
+     */
+    async list(options = {}) {
+        return listDocuments(this.store, options);
+    }
+    /**
+     * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
+     * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
+     * `identities[i]`). {@link readMany} gives the same with what the read cost.
+     *
+     * @example
+     * const [a, b] = await docs.getMany([
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
+     *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
+     * ]);
+     */
+    async getMany(identities, options = {}) {
+        return (await this.readMany(identities, options)).documents;
+    }
+    /**
+     * Like {@link getMany}, with the version read and what the read cost (`requests`, `rateLimit`), as
+     * {@link read} is to {@link get}.
+     *
+     * @example
+     * const { documents, version, requests } = await docs.readMany([{ namespace: 'github', doc_type: 'repo', id: 'o/a' }]);
+     */
+    async readMany(identities, options = {}) {
+        return (0,bulk/* readManyDocuments */.kl)(this.store, identities, options);
+    }
+    /**
+     * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
+     * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
+     * the version of the first. `onMeta` gets the running cost (`requests` so far, the latest `rateLimit`) after
+     * each page is read.
+     *
+     * @example
+     * let cost: OperationMeta = {};
+     * for await (const d of docs.stream({ namespace: 'github', withData: true, onMeta: (m) => (cost = m) })) console.log(d.id);
+     * console.log(cost.requests); // every request the export made
+     */
+    async *stream(options = {}) {
+        yield* (0,bulk/* streamDocuments */.H1)((o) => this.list(o), options);
+    }
+}
+
 ;// CONCATENATED MODULE: ./src/document/indexed-ops.ts
 
 
@@ -54193,130 +54429,11 @@ function withFirstRead(base, keys, first) {
     };
 }
 
-;// CONCATENATED MODULE: ./src/document/list-pages.ts
-/**
- * Paging a document list: the opaque cursor (`<version>\n<last key>`, base64url) that pins later pages to the
- * first page's version, and the `limit` rule.
- */
-
-
-/** Opaque cursor = base64url of `<version>\n<last key>`; it pins later pages to the first page's version. */
-function encodeCursor(version, lastKey) {
-    return (0,bytes/* toBase64 */.nk)((0,bytes/* utf8 */.As)(`${version}\n${lastKey}`))
-        .replace(/\+/g, '-')
-        .replace(/\//g, '_')
-        .replace(/=+$/, '');
-}
-function decodeCursor(cursor) {
-    const bad = () => {
-        throw new errors/* InvalidConfig */.OZ('cursor', 'cursor is not a nextCursor returned by DocumentStore.list', {
-            allowed: 'the nextCursor string of a previous list() result',
-        });
-    };
-    if (typeof cursor !== 'string' || !/^[A-Za-z0-9_-]+$/.test(cursor))
-        return bad();
-    let text;
-    try {
-        text = (0,bytes/* fromUtf8 */.ar)((0,bytes/* fromBase64 */.Ey)(cursor.replace(/-/g, '+').replace(/_/g, '/')));
-    }
-    catch {
-        return bad();
-    }
-    const version = text.slice(0, 40);
-    if (text[40] !== '\n' || !/^[0-9a-f]{40}$/.test(version))
-        return bad();
-    return { version, after: text.slice(41) };
-}
-function assertLimit(limit) {
-    if (limit !== undefined && (typeof limit !== 'number' || !Number.isInteger(limit) || limit < 1)) {
-        throw new errors/* InvalidConfig */.OZ('limit', `limit must be a positive integer, got ${JSON.stringify(limit)}`, {
-            allowed: 'an integer ≥ 1',
-        });
-    }
-}
-
-;// CONCATENATED MODULE: ./src/document/list-documents.ts
-/**
- * `DocumentStore.list`: documents in ascending key order, filtered by namespace and/or type, a page at a
- * time (list-pages.ts cursors pin later pages to the first page's version).
- */
-
-
-
-
-
-/** Fewest documents a page must be able to hold for its listing to say the values follow (see below). */
-const VALUES_HINT_MIN = 100;
-/**
- * One page of documents (see `DocumentStore.list`).
- *
- * @example
- * const { documents, nextCursor } = await listDocuments(store, { namespace: 'github', limit: 100 });
- */
-async function listDocuments(store, options = {}) {
-    const { namespace, type, limit, withData } = options;
-    if (withData !== undefined && typeof withData !== 'boolean') {
-        throw new errors/* InvalidConfig */.OZ('withData', `withData must be a boolean, got ${JSON.stringify(withData)}`, {
-            allowed: 'true or false',
-        });
-    }
-    // Validate filters with the identity rules (a placeholder fills the fields not filtered on).
-    if (namespace !== undefined || type !== undefined) {
-        (0,document_identity/* assertValidIdentity */.xU)({ namespace: namespace ?? 'x', doc_type: type ?? 'x', id: 'x' });
-    }
-    assertLimit(limit);
-    let version = options.version;
-    if (version !== undefined)
-        (0,core_version/* assertValidVersion */.J)(version);
-    let after;
-    if (options.cursor !== undefined) {
-        const c = decodeCursor(options.cursor);
-        if (version !== undefined && version !== c.version) {
-            throw new errors/* InvalidConfig */.OZ('cursor', `cursor belongs to version ${c.version}, not ${version}`);
-        }
-        version = c.version;
-        after = c.after;
-    }
-    const prefix = namespace === undefined ? '' : type === undefined ? `${namespace}/` : `${namespace}/${type}/`;
-    // With data, the values are read next: a store may read them with the listing (RefStore ListOptions.withValues).
-    // Not for a page smaller than one bulk read (100 on GitHub's GraphQL): its values cost one request anyway, and
-    // reading them with the listing (the section's archive) would carry the whole section for a few documents.
-    const hint = withData && (limit === undefined || limit >= VALUES_HINT_MIN) ? { withValues: true } : {};
-    const listed = await store.list(version === undefined ? { prefix, ...hint } : { prefix, version, ...hint });
-    const documents = [];
-    let nextCursor = null;
-    for (const entry of listed.entries) {
-        if (after !== undefined && entry.key <= after)
-            continue;
-        const identity = (0,document_identity/* parseKey */.Do)(entry.key);
-        if (!identity || (type !== undefined && identity.doc_type !== type))
-            continue;
-        if (limit !== undefined && documents.length === limit) {
-            const last = documents[documents.length - 1];
-            nextCursor = encodeCursor(listed.version, last.key);
-            break;
-        }
-        documents.push({ ...identity, key: entry.key, blobSha: entry.blobSha });
-    }
-    let meta = (0,bulk/* addCost */.nv)({}, listed);
-    // The envelopes' bulk read is part of this page's cost (the listing alone would under-report it).
-    if (withData && listed.version !== null) {
-        meta = (0,bulk/* addCost */.nv)(meta, await (0,bulk/* withEnvelopes */.aR)(store, documents, listed.version));
-    }
-    return { ...meta, documents, version: listed.version, nextCursor };
-}
-
 ;// CONCATENATED MODULE: ./src/document/document-store.ts
 /**
  * DocumentStore: document envelopes addressed by identity, over any RefStore. Every write is one
  * commit (or none, when the canonical bytes are unchanged). See docs/documents.md.
  */
-
-
-
-
-
-
 
 
 
@@ -54338,7 +54455,7 @@ async function listDocuments(store, options = {}) {
  */
 /** Documents per part when `putMany` hands a large write to the store in parts. */
 const PUT_MANY_PART = 1000;
-class DocumentStore extends DocumentReads {
+class DocumentStore extends DocumentPlainReads {
     store;
     /**
      * @param store the section's RefStore.
@@ -54353,25 +54470,6 @@ class DocumentStore extends DocumentReads {
     }
     indexOptions;
     searchOptions;
-    /** Full name of the section ref. */
-    get ref() {
-        return this.store.ref;
-    }
-    /** Current tip of the section, or null before the first write. */
-    async head() {
-        return this.store.head();
-    }
-    /**
-     * The full version an abbreviated one names (the 7 characters docdb prints): searched among the
-     * section's newest commits (`resolveVersion` in core: no I/O for a full SHA; `InvalidVersion` with
-     * `data.reason` `ambiguous` or `not-in-section` otherwise).
-     *
-     * @example
-     * const doc = await docs.get(identity, { version: await docs.resolveVersion('2ce87ab') });
-     */
-    async resolveVersion(version, options) {
-        return (0,resolve_version/* resolveVersion */.x)(this.store, version, options);
-    }
     /**
      * Write one document (one commit, or none when its canonical bytes are unchanged). `document` is the
      * envelope as stored, at the resulting version.
@@ -54597,20 +54695,6 @@ class DocumentStore extends DocumentReads {
     async migrate(options) {
         return (await features.migrate()).migrateType(this, options);
     }
-    /** The document at the tip (or at `version`), or null when absent. */
-    async get(identity, options = {}) {
-        return (await this.read(identity, options)).document;
-    }
-    /**
-     * Like {@link get}, with what the read cost: the version read, upstream `requests` and `rateLimit`
-     * (for a missing document `version` is null and the cost is what the backend reported, if anything).
-     *
-     * @example
-     * const { document, version, requests, rateLimit } = await docs.read({ namespace: 'github', doc_type: 'repo', id: 'o/r' });
-     */
-    async read(identity, options = {}) {
-        return (0,bulk/* readDocument */.u0)(this.store, identity, options);
-    }
     /** Delete one document (no commit when it does not exist). */
     async delete(identity, options) {
         const ops = [{ op: 'delete', identity }];
@@ -54619,85 +54703,6 @@ class DocumentStore extends DocumentReads {
             ...options,
             derive: this.declarations(() => indexedOpsOf(ops, changes)),
         });
-    }
-    /**
-     * Documents added, changed and removed between two versions (`to` defaults to the tip), optionally
-     * in one namespace / doc_type. Only subtrees that differ are read.
-     *
-     * @example
-     * const { added, modified, removed, to } = await docs.changes({ from: lastSeen, namespace: 'github' });
-     * for (const d of changed) console.log(d.namespace, d.doc_type, d.id, d.blobSha);
-     */
-    changes(options) {
-        return documentChanges(this.store, options);
-    }
-    /**
-     * Follow the section: poll its tip (a 304 while nothing moved — no rate limit spent on GitHub) and
-     * call `onChange` once per move with the documents that changed. Resolves when `signal` aborts.
-     *
-     * @example
-     * const stop = new AbortController();
-     * docs.watch({ namespace: 'github', interval: 30_000, signal: stop.signal }, (c) => render(c.changed));
-     */
-    watch(options, onChange) {
-        return watchDocuments(this.store, options, onChange);
-    }
-    /**
-     * Commits that changed the document, newest first (including its deletion). With `limit`, a result
-     * with `nextCursor` has older entries: pass it as `cursor` for the next page.
-     *
-     * @example
-     * let page = await docs.history(identity, { limit: 100 });
-     * while (page.nextCursor) page = await docs.history(identity, { limit: 100, cursor: page.nextCursor });
-     */
-    async history(identity, options = {}) {
-        assertLimit(options.limit);
-        return this.store.history((0,document_identity/* deriveKey */.Hz)(identity), options);
-    }
-    /**
-     * Documents in ascending key order, filtered by namespace and/or type, paginated by `limit`/`cursor`.
-     * Keys that are not documents (other files, `_docdb/…`) are skipped, never an error.
-     */
-    async list(options = {}) {
-        return listDocuments(this.store, options);
-    }
-    /**
-     * Documents by identity, read at ONE version in a few bulk requests (see `RefStore.readMany`): the envelopes
-     * in the order asked, `null` for a missing one. Every identity is checked first (`InvalidIdentity` naming
-     * `identities[i]`). {@link readMany} gives the same with what the read cost.
-     *
-     * @example
-     * const [a, b] = await docs.getMany([
-     *   { namespace: 'github', doc_type: 'repo', id: 'o/a' },
-     *   { namespace: 'github', doc_type: 'repo', id: 'o/b' },
-     * ]);
-     */
-    async getMany(identities, options = {}) {
-        return (await this.readMany(identities, options)).documents;
-    }
-    /**
-     * Like {@link getMany}, with the version read and what the read cost (`requests`, `rateLimit`), as
-     * {@link read} is to {@link get}.
-     *
-     * @example
-     * const { documents, version, requests } = await docs.readMany([{ namespace: 'github', doc_type: 'repo', id: 'o/a' }]);
-     */
-    async readMany(identities, options = {}) {
-        return (0,bulk/* readManyDocuments */.kl)(this.store, identities, options);
-    }
-    /**
-     * Every document (filtered like `list`) as an async iterable in key order, a page at a time, so a large
-     * section is never held whole; with `withData: true` each entry carries its envelope. All pages are read at
-     * the version of the first. `onMeta` gets the running cost (`requests` so far, the latest `rateLimit`) after
-     * each page is read.
-     *
-     * @example
-     * let cost: OperationMeta = {};
-     * for await (const d of docs.stream({ namespace: 'github', withData: true, onMeta: (m) => (cost = m) })) console.log(d.id);
-     * console.log(cost.requests); // every request the export made
-     */
-    async *stream(options = {}) {
-        yield* (0,bulk/* streamDocuments */.H1)((o) => this.list(o), options);
     }
 }
 
@@ -68888,8 +68893,8 @@ function scopeOf(key, v) {
 var merge_shards = __nccwpck_require__(8482);
 // EXTERNAL MODULE: ./src/core/preview-ref.ts
 var preview_ref = __nccwpck_require__(2691);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
-var document_store = __nccwpck_require__(7738);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 25 modules
+var document_store = __nccwpck_require__(2436);
 // EXTERNAL MODULE: ./src/projection/run/run-report.ts
 var run_report = __nccwpck_require__(3621);
 ;// CONCATENATED MODULE: ./src/projection/run/preview-write.ts
@@ -70581,8 +70586,8 @@ __nccwpck_require__.d(__webpack_exports__, {
 var errors = __nccwpck_require__(4296);
 // EXTERNAL MODULE: ./src/core/read-many.ts
 var read_many = __nccwpck_require__(5815);
-// EXTERNAL MODULE: ./src/document/document-store.ts + 24 modules
-var document_store = __nccwpck_require__(7738);
+// EXTERNAL MODULE: ./src/document/document-store.ts + 25 modules
+var document_store = __nccwpck_require__(2436);
 // EXTERNAL MODULE: ./src/document/envelope.ts
 var document_envelope = __nccwpck_require__(9949);
 // EXTERNAL MODULE: ./src/document/identity.ts

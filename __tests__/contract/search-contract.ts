@@ -1,13 +1,15 @@
 /**
  * Part of the ONE RefStore contract (called from refstore-contract.ts, so every backend runs it): random
  * sequences of DocumentStore writes — put, delete, commit, putMany (small, and large enough to rebuild),
- * commitParts, declaring, changing and dropping search, and two writers racing — after each of which
+ * commitParts, declaring, changing and dropping search, rebuilding a type's search from its documents
+ * (`rebuildSearch`: refused with InvalidConfig, nothing written, when the type has none), and two writers
+ * racing — after each of which
  * `docs.search` answers what a brute-force recomputation from the documents answers (issue 42; the oracle is
  * __tests__/document/search/search-oracle.ts) and the section holds no search file its manifests do not list.
  * Small shards and a low "large write" bound make splits and rebuilds happen within a few documents.
  */
 import fc from 'fast-check';
-import { describe, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RefStore } from '../../src/core/refstore.js';
 import { DocumentStore } from '../../src/document/document-store.js';
 import type { DocumentOp } from '../../src/document/document-types.js';
@@ -43,6 +45,7 @@ type Step =
   | { kind: 'putMany'; type: string; from: number; count: number; data: object }
   | { kind: 'parts'; parts: { type: string; id: string; data: object | null }[][] }
   | { kind: 'declare'; type: string; fields: number | null }
+  | { kind: 'rebuild'; type: string }
   | { kind: 'race'; a: { type: string; id: string; data: object }; b: { type: string; id: string; data: object } };
 
 const docOp = fc.record({ type, id, data: fc.option(data, { nil: null }) });
@@ -82,6 +85,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
       fields: fc.option(fc.integer({ min: 0, max: 2 }), { nil: null }),
     }),
   },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('rebuild' as const), type }) },
   {
     weight: 1,
     arbitrary: fc.record({
@@ -91,6 +95,14 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     }),
   },
 );
+
+/** A put into each type, then a rebuild of each: the searchable `repo`, and `issue`, which has no search. */
+const REBUILD_EXAMPLE: Step[] = [
+  { kind: 'put', type: 'repo', id: 'o/git1', data: { title: 'git database', body: 'rusty search' } },
+  { kind: 'put', type: 'issue', id: 'o/git2', data: { title: 'serach cafe' } },
+  { kind: 'rebuild', type: 'repo' },
+  { kind: 'rebuild', type: 'issue' },
+];
 
 /** Run one step in namespace `ns` (each property run has its own, so runs share a section safely). */
 async function run(s: Step, ns: string, docs: DocumentStore, peer: DocumentStore): Promise<void> {
@@ -127,10 +139,32 @@ async function run(s: Step, ns: string, docs: DocumentStore, peer: DocumentStore
         { namespace: ns, type: s.type, fields: s.fields === null ? [] : FIELD_SETS[s.fields]! },
       ]);
       return;
+    case 'rebuild':
+      await rebuild(s.type, ns, docs);
+      return;
     case 'race':
       await Promise.all([docs.put(doc(s.a.type, s.a.id, s.a.data)), peer.put(doc(s.b.type, s.b.id, s.b.data))]);
       return;
   }
+}
+
+/**
+ * `rebuildSearch` of one type: when the type is searchable it succeeds (the oracle then checks what it wrote);
+ * else InvalidConfig naming the type, and the tip unchanged.
+ */
+async function rebuild(type: string, ns: string, docs: DocumentStore): Promise<void> {
+  const declared = (await docs.searchDeclaration()).search.some((t) => t.namespace === ns && t.type === type);
+  const before = await docs.store.head();
+  const done = docs.rebuildSearch([{ namespace: ns, type }]);
+  if (declared) {
+    await done;
+    return;
+  }
+  await expect(done).rejects.toMatchObject({
+    code: 'InvalidConfig',
+    message: expect.stringContaining(`${ns}/${type}`),
+  });
+  expect(await docs.store.head()).toBe(before);
 }
 
 /** After a step: every query, over the namespace and over `repo` alone, equals the recomputation. */
@@ -159,7 +193,12 @@ export function describeSearchContract(get: () => { fx: ContractFixture; store: 
             await assertExact(docs, store, ns);
           }
         }),
-        { numRuns: Number(process.env.SEARCH_RUNS ?? runs), endOnFailure: true },
+        {
+          numRuns: Number(process.env.SEARCH_RUNS ?? runs),
+          endOnFailure: true,
+          // Every backend rebuilds at least once, whatever the random runs draw.
+          examples: [[REBUILD_EXAMPLE]],
+        },
       );
     }, 600_000);
   });

@@ -1,7 +1,7 @@
 /**
  * The read-side delegations of DocumentStore (document-store.ts extends this): each reaches its code
  * through the features seam (features.ts), so the browser bundle downloads a piece only on its first call.
- * Kept apart so document-store.ts stays the write paths and the plain reads.
+ * Kept apart so document-store.ts stays the write paths (the plain reads: document-plain-reads.ts).
  */
 import type { RefStore } from '../core/refstore.js';
 import type { VersionId } from '../core/version.js';
