@@ -2,10 +2,17 @@
  * One measured first write of bench/search.ts, in its own process (its CPU time is its own), against the
  * emulator the parent started: N documents of the search corpus (bench/search-corpus.ts), with or without
  * search of 2 fields declared in the same commit. Prints one JSON line.
- * Usage (internal): tsx bench/search-worker.ts <apiUrl> <repo> <n> <plain|search>
+ *
+ * Two more modes measure no write, only what search adds to one, cold in a fresh process as in the write
+ * (issue 42's CPU goal): `scan` tokenizes the declared fields and nothing else (the first stage of the build,
+ * an ASCII scan into a term table: the floor of any build that reads the words), `build` runs the whole
+ * `buildSearch` (every file of the index, nothing uploaded).
+ * Usage (internal): tsx bench/search-worker.ts <apiUrl> <repo> <n> <plain|search|scan|build>
  */
 import { performance } from 'node:perf_hooks';
 import { DocumentStore } from '../src/document/index.js';
+import { buildSearch, fieldText, type SearchDoc } from '../src/document/search/index.js';
+import { TermTable } from '../src/document/search/terms.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
 import type { HttpTransport } from '../src/transport/types.js';
@@ -21,8 +28,37 @@ export interface SearchWriteOut {
   cpuUs: number;
 }
 
+/** Modes of the worker: a first write without or with search, or a stage of the build alone. */
+export type SearchWorkerMode = 'plain' | 'search' | 'scan' | 'build';
+
+/** Tokenize the declared fields of `docs` into one term table, as the build's first stage does. */
+function scanFields(docs: readonly SearchDoc[]): number {
+  const texts = docs.flatMap((d) => SEARCH_DECLARED.fields.map((f) => fieldText(d, f)));
+  const chars = texts.reduce((n, t) => n + t.length, 0);
+  const table = new TermTable(Math.ceil(chars / 128));
+  let tokens = 0;
+  for (const t of texts) tokens += table.scan(t);
+  return tokens;
+}
+
+/** CPU time of one build stage over the corpus, nothing uploaded. */
+function measureStage(n: number, mode: 'scan' | 'build'): SearchWriteOut {
+  const docs = searchDocs(n);
+  const cpu0 = process.cpuUsage();
+  const t0 = performance.now();
+  if (mode === 'scan') scanFields(docs);
+  else buildSearch(SEARCH_DECLARED, docs);
+  const ms = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  return { requests: 0, sent: 0, ms, cpuUs: cpu.user + cpu.system };
+}
+
 async function main() {
-  const [api, repo, nRaw, mode] = process.argv.slice(2) as [string, string, string, 'plain' | 'search'];
+  const [api, repo, nRaw, mode] = process.argv.slice(2) as [string, string, string, SearchWorkerMode];
+  if (mode === 'scan' || mode === 'build') {
+    console.log(JSON.stringify(measureStage(Number(nRaw), mode)));
+    return;
+  }
   const meter = { requests: 0, sent: 0 };
   const inner = fetchTransport({ timeoutMs: 0 });
   const transport: HttpTransport = {

@@ -28,7 +28,7 @@ import {
   type SearchSize,
   searchTable,
 } from './search-table.js';
-import { SEARCH_TOKEN, type SearchWriteOut } from './search-worker.js';
+import { SEARCH_TOKEN, type SearchWorkerMode, type SearchWriteOut } from './search-worker.js';
 import { median } from './stats.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -44,23 +44,27 @@ const RUNS_ABOVE = Number(flag('write-runs-above', '1'));
 /** Writes of 100 documents in a row on each searchable section. */
 const SERIES = Number(flag('series', '5'));
 
-async function firstWrite(em: EmulatorHandle, repo: string, n: number, mode: 'plain' | 'search') {
-  em.state.createRepo(`bench/${repo}`, {});
+async function firstWrite(em: EmulatorHandle, repo: string, n: number, mode: SearchWorkerMode) {
+  if (mode === 'plain' || mode === 'search') em.state.createRepo(`bench/${repo}`, {});
   const args = ['--import', 'tsx', join(here, 'search-worker.ts'), em.url, repo, String(n), mode];
   const r = await runChild(process.execPath, args);
   if (r.status !== 0) throw new Error(`search worker (${mode}, ${n}) failed\n${r.stderr}`);
   const out = JSON.parse(r.stdout.trim().split('\n').at(-1) as string) as SearchWriteOut;
-  log(`first write ${mode} ${n}: ${out.requests} requests, ${(out.cpuUs / 1e6).toFixed(2)} s CPU`);
+  log(`${mode} ${n}: ${out.requests} requests, ${(out.cpuUs / 1e6).toFixed(2)} s CPU`);
   return out;
 }
 
-/** The first writes of `n` documents, alternating without and with search; the last searchable repository. */
+/**
+ * The first writes of `n` documents, alternating without and with search, and (up to 10,000 documents) the
+ * build's stages alone in the same rotation: tokenizing only, and the whole build; the last searchable
+ * repository.
+ */
 async function firstWrites(em: EmulatorHandle, n: number) {
   const runs = n > 10_000 ? RUNS_ABOVE : RUNS;
-  const outs = { plain: [] as SearchWriteOut[], search: [] as SearchWriteOut[] };
+  const modes: SearchWorkerMode[] = n > 10_000 ? ['plain', 'search'] : ['plain', 'search', 'scan', 'build'];
+  const outs: Record<SearchWorkerMode, SearchWriteOut[]> = { plain: [], search: [], scan: [], build: [] };
   for (let run = 0; run < runs; run++) {
-    for (const mode of ['plain', 'search'] as const)
-      outs[mode].push(await firstWrite(em, `${mode}-${n}-${run}`, n, mode));
+    for (const mode of modes) outs[mode].push(await firstWrite(em, `${mode}-${n}-${run}`, n, mode));
   }
   const med = (xs: SearchWriteOut[]): SearchFirstWrite => ({
     requests: median(xs.map((x) => x.requests)),
@@ -68,7 +72,10 @@ async function firstWrites(em: EmulatorHandle, n: number) {
     ms: median(xs.map((x) => x.ms)),
     sent: median(xs.map((x) => x.sent)),
   });
-  return { repo: `search-${n}-${runs - 1}`, firstWrite: { runs, plain: med(outs.plain), search: med(outs.search) } };
+  const cpu = (xs: SearchWriteOut[]) => median(xs.map((x) => x.cpuUs)) / 1000;
+  const stages = outs.scan.length > 0 ? { stages: { scanCpuMs: cpu(outs.scan), buildCpuMs: cpu(outs.build) } } : {};
+  const measured = { runs, plain: med(outs.plain), search: med(outs.search), ...stages };
+  return { repo: `search-${n}-${runs - 1}`, firstWrite: measured };
 }
 
 /** Each query cold, with a token and anonymously; then the rare word over every type of the namespace. */
