@@ -54,12 +54,14 @@ describe('hits are checked against their documents', () => {
   });
 
   it('a document at the hit’s key that holds another identity, though it holds the words', async () => {
-    for (const other of [{ id: 'o/b' }]) {
+    for (const other of [{ id: 'o/b' }, { namespace: 'gitlab' }, { type: 'issue' }]) {
       const { store, docs } = await seeded();
       const env = JSON.parse(dec((await store.get(KEY_A))!.value));
       await store.put(KEY_A, enc(JSON.stringify({ ...env, ...other })));
+      // get/getMany refuse such a blob; search must not return it as github/repo/o/a either.
       const e = await rejection(docs.search('beta', q));
       expect(e.data, JSON.stringify(other)).toMatchObject({ key: `${SEARCH_ROOT}github/repo/`, id: 'o/a' });
+      expect(e.message).toMatch(/whose key holds another document/);
     }
   });
 });
