@@ -10,7 +10,7 @@ import { readManyFrom } from '../core/read-many.js';
 import type { OperationMeta, ReadManyOptions, RefStore } from '../core/refstore.js';
 import { assertValidVersion, type VersionId } from '../core/version.js';
 import { addCost } from './bulk.js';
-import { decodeEnvelope, type Envelope } from './envelope.js';
+import { decodeEnvelope, type Envelope, envelopeMatches } from './envelope.js';
 import { assertValidIdentity, deriveKey } from './identity.js';
 import {
   documentMatches,
@@ -331,7 +331,12 @@ async function readHits<T>(
     const bytes = files.get(keyOf(h));
     if (!bytes) throw damaged(h.t, `names ${JSON.stringify(h.id)}, which the section does not hold`, { id: h.id });
     const document = decodeEnvelope<T>(bytes, version);
-    if (document.id !== h.id || !documentMatches(h.t, { id: h.id, data: document.data }, h.terms)) {
+    // The blob at the key must be that document (as every read checks): a raw write may have put another there.
+    if (!envelopeMatches(document, { namespace: h.t.namespace, doc_type: h.t.type, id: h.id })) {
+      const other = `${document.namespace}/${document.type}/${document.id}`;
+      throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose key holds another document (${other})`, { id: h.id });
+    }
+    if (!documentMatches(h.t, { id: h.id, data: document.data }, h.terms)) {
       throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose document does not hold the words it was found for`, {
         id: h.id,
       });
