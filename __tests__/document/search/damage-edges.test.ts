@@ -1,11 +1,13 @@
 /**
  * Damage exactly at the edge of each check of a file read back: a posting AT the manifest's next ordinal
- * (the ordinal the next created document gets), a posting AT a shard's upper bound (the next shard's
- * first key), a bucket holding an id of another bucket. Each is InvalidResponse naming the damaged file —
+ * (the ordinal the next created document gets), a norm symbol one past the last level, a posting AT a
+ * shard's upper bound (the next shard's first key), a term repeated, a bucket holding an id of another
+ * bucket, a delta part holding the next part's entries. Each is InvalidResponse naming the damaged file —
  * never a wrong hit, and never blamed on another file.
  */
 import { describe, expect, it } from 'vitest';
 import { InvalidResponse } from '../../../src/core/errors.js';
+import { NORM_LEVELS } from '../../../src/document/search/codec.js';
 import { encodeDelta } from '../../../src/document/search/delta.js';
 import { loadDeltaPart, overlay } from '../../../src/document/search/delta-parts.js';
 import { buildSearch, searchManifestPath, updateSearch } from '../../../src/document/search/index.js';
@@ -50,6 +52,17 @@ describe('damage at the edge of a check', () => {
     expect(e.message).toMatch(/ordinal 300, not below the manifest's next 300/);
   });
 
+  it('a shard posting whose norm is one past the last norm level is refused, naming the shard', () => {
+    const files = new Map(base);
+    const lines = loadShard(manifest, 0, base.get(shardKey(0))!);
+    const p = lines[0]!.postings[0]!;
+    p.norm = p.norm.map((n, f) => (p.tf[f]! > 0 ? NORM_LEVELS.length : n));
+    files.set(shardKey(0), encodeShard(lines, codingOf(manifest)));
+    const e = errorOf(files, lines[0]!.term);
+    expect(e.data.key).toBe(shardKey(0));
+    expect(e.message).toMatch(/norm symbol out of range/);
+  });
+
   it("a shard holding a posting at its upper bound (the next shard's first key) is refused, naming it", () => {
     const files = new Map(base);
     const lines = loadShard(manifest, 0, base.get(shardKey(0))!);
@@ -63,6 +76,16 @@ describe('damage at the edge of a check', () => {
     const e = errorOf(files, lines[0]!.term);
     expect(e.data.key).toBe(shardKey(0));
     expect(e.message).toMatch(/outside its shard/);
+  });
+
+  it('a shard repeating a line (the same term twice) is refused, naming it', () => {
+    const files = new Map(base);
+    const rows = new TextDecoder().decode(base.get(shardKey(0))!).split('\n');
+    // The first line's head shares nothing with the term before: after it, the same text is the same term again.
+    files.set(shardKey(0), new TextEncoder().encode([rows[0], ...rows].join('\n')));
+    const e = errorOf(files, loadShard(manifest, 0, base.get(shardKey(0))!)[0]!.term);
+    expect(e.data.key).toBe(shardKey(0));
+    expect(e.message).toMatch(/terms out of order/);
   });
 
   it('a bucket that also lists an id of another bucket is refused by the next write reading it, naming it', () => {

@@ -84,3 +84,38 @@ describe('the hard bound of a delta part', () => {
     expect(parted).toBe(4);
   });
 });
+
+describe('the share of shards a flush merges', () => {
+  it('takes the most pending shard, even when it splits, then others only while the files stay within max(1, 5 %)', () => {
+    const tt = { ...t, fields: ['data.title'] };
+    // "aa…" terms of document A alone, at the start of the first shard; 8 terms "m<i>x<j>" per other document.
+    const a = { id: 'a', data: { title: Array.from({ length: 45 }, (_, i) => `aa${i}`).join(' ') } };
+    const rest = Array.from({ length: 260 }, (_, i) => ({
+      id: `d${i}`,
+      data: { title: Array.from({ length: 8 }, (_, j) => `m${i}x${j}`).join(' ') },
+    }));
+    const files = buildSearch(tt, [a, ...rest], opts);
+    const shardsOf = (f: Files) => [...f.keys()].filter((p) => p.includes('/terms/'));
+    const shards = shardsOf(files).length;
+    expect(Math.floor(0.05 * shards)).toBe(2);
+    const before = new Set(shardsOf(files));
+    // 35 new terms right after "m100x0": the most pending bytes, merged first, its full shard split (two
+    // files). Deleting A tombstones 45 entries of the first shard, which would be a third file: it waits.
+    const z = { id: 'z', data: { title: Array.from({ length: 35 }, (_, k) => `m100x0q${k}`).join(' ') } };
+    const r = applyUpdate(
+      files,
+      tt,
+      [
+        { id: a.id, before: a.data },
+        { id: z.id, after: z.data },
+      ],
+      opts,
+    );
+    const written = [...r.value.writes.keys()].filter((p) => p.includes('/terms/'));
+    expect(written.filter((p) => before.has(p))).toHaveLength(1);
+    expect(written.length).toBeLessThanOrEqual(2);
+    const now = [...rest, z];
+    for (const q of ['aa1', 'm100x0q3', 'm100x0'])
+      expect(sameHits(searchIndex(files, tt, q), oracle(tt, now, q)), q).toBeNull();
+  });
+});

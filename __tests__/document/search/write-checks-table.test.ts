@@ -1,18 +1,54 @@
 /**
- * What a write checks in the id files before it changes them: a deleted document must be at its ordinal in
- * the table (else the write would clear another document's entry), and ids sharing long starts (front
- * coded in the buckets up to 61 code units) round-trip through a write.
+ * What a write checks before it changes the id files: one change per id; a deleted document must be at its
+ * ordinal in the table (else the write would clear another document's entry) and a created one's ordinal
+ * must be free there (else it would overwrite one); and ids sharing long starts (front coded in the buckets
+ * up to 61 code units) round-trip through a write.
  */
 import { describe, expect, it } from 'vitest';
-import { InvalidResponse } from '../../../src/core/errors.js';
-import { buildSearch } from '../../../src/document/search/index.js';
-import { applyUpdate, oracle, sameHits, searchIndex } from './helpers.js';
+import { InvalidConfig, InvalidResponse } from '../../../src/core/errors.js';
+import { buildSearch, updateSearch } from '../../../src/document/search/index.js';
+import { applyUpdate, oracle, sameHits, searchIndex, withFetches } from './helpers.js';
 
 const t = { namespace: 'n', type: 't', fields: ['data.title'] };
 const enc = (s: string) => new TextEncoder().encode(s);
 const dec = (b: Uint8Array) => new TextDecoder().decode(b);
 
-describe('a write checks the table before it frees an ordinal', () => {
+describe('a write checks its changes', () => {
+  it('two changes of one id are InvalidConfig naming the second', () => {
+    const files = buildSearch(t, [{ id: 'a', data: { title: 'one' } }]);
+    const changes = [
+      { id: 'a', before: { title: 'one' }, after: { title: 'two' } },
+      { id: 'a', before: { title: 'two' }, after: { title: 'three' } },
+    ];
+    let e: unknown;
+    try {
+      withFetches(files, (read) => updateSearch(t, read, changes));
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(InvalidConfig);
+    expect((e as InvalidConfig).data.field).toBe('changes[1].id');
+  });
+});
+
+describe('a write checks the table before it frees or takes an ordinal', () => {
+  it('a table part that still holds an id at a freed ordinal refuses the create that takes it, naming the part', () => {
+    const docs = ['a', 'b', 'c'].map((id) => ({ id, data: { title: `word ${id}x` } }));
+    const files = buildSearch(t, docs);
+    applyUpdate(files, t, [{ id: 'b', before: docs[1]!.data }]);
+    const part = '_docdb/search/n/t/table/0.json';
+    expect(JSON.parse(dec(files.get(part)!))).toEqual(['a', null, 'c']);
+    files.set(part, enc(`${JSON.stringify(['a', 'b', 'c'])}\n`));
+    let e: unknown;
+    try {
+      applyUpdate(files, t, [{ id: 'd', after: { title: 'word dx' } }]);
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(InvalidResponse);
+    expect((e as InvalidResponse).data.key).toBe(part);
+  });
+
   it('a table part whose ids were swapped refuses the delete, naming the part, rather than drop another document', () => {
     const docs = ['a', 'b', 'c'].map((id) => ({ id, data: { title: `word ${id}x` } }));
     const files = buildSearch(t, docs);
