@@ -1,7 +1,9 @@
 /**
- * The delta part files a flush writes and deletes: a part whose entries did not change is not written
- * again (each file written is a blob the commit carries), and when a flush merges every pending entry the
- * parts of the old layout are deleted, not left behind unlisted.
+ * The delta part files a flush writes and deletes, and the shards it merges: a part whose entries did not
+ * change is not written again (each file written is a blob the commit carries); when a flush merges every
+ * pending entry the parts of the old layout are deleted, not left behind unlisted; no part grows past
+ * `maxDeltaPartBytes` (full parts force their shards to merge); and beyond the most pending shard a flush
+ * merges others only while the term files written stay within max(1, 5 %).
  */
 import { describe, expect, it } from 'vitest';
 import { buildSearch, searchFilesOf, searchManifestPath } from '../../../src/document/search/index.js';
