@@ -63260,7 +63260,12 @@ async function readHits(store, page, version, cost) {
         if (!bytes)
             throw damaged(h.t, `names ${JSON.stringify(h.id)}, which the section does not hold`, { id: h.id });
         const document = (0,_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .decodeEnvelope */ .vw)(bytes, version);
-        if (document.id !== h.id || !(0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .documentMatches */ .lm)(h.t, { id: h.id, data: document.data }, h.terms)) {
+        // The blob at the key must be that document (as every read checks): a raw write may have put another there.
+        if (!(0,_envelope_js__WEBPACK_IMPORTED_MODULE_4__/* .envelopeMatches */ .K5)(document, { namespace: h.t.namespace, doc_type: h.t.type, id: h.id })) {
+            const other = `${document.namespace}/${document.type}/${document.id}`;
+            throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose key holds another document (${other})`, { id: h.id });
+        }
+        if (!(0,_search_index_js__WEBPACK_IMPORTED_MODULE_6__/* .documentMatches */ .lm)(h.t, { id: h.id, data: document.data }, h.terms)) {
             throw damaged(h.t, `found ${JSON.stringify(h.id)}, whose document does not hold the words it was found for`, {
                 id: h.id,
             });
