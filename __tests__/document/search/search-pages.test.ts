@@ -1,9 +1,11 @@
 /**
  * The pages of `docs.search` (MemoryRefStore): ties are ordered by (type, id) across page edges even when the
  * index's ordinals order them otherwise, no hit comes twice and none is lost, the last page has no cursor,
- * `limit` takes 1..100, a cursor is pinned to its version, and only the namespace and type asked for are searched.
+ * `limit` takes 1..100, a cursor is pinned to its version, and only the namespace and type asked for are searched;
+ * a page reads the document-table parts of its hits and of the hits tied with its ends, not the others.
  */
 import { describe, expect, it } from 'vitest';
+import type { RefStore } from '../../../src/core/refstore.js';
 import { DocumentStore } from '../../../src/document/document-store.js';
 import { MemoryRefStore } from '../../../src/stores/memory/index.js';
 import { assertSearchExact } from './search-oracle.js';
@@ -31,7 +33,40 @@ async function pages(docs: DocumentStore, text: string, q: { namespace: string; 
   return { hits, cursors };
 }
 
+/** A store that records every key it reads (the memory store has no bulk read: a search reads each file by `get`). */
+function recording(store: MemoryRefStore): { store: RefStore; keys: string[] } {
+  const keys: string[] = [];
+  const get: RefStore['get'] = (key, options) => {
+    keys.push(key);
+    return store.get(key, options);
+  };
+  return { store: new Proxy(store, { get: (s, p) => (p === 'get' ? get : Reflect.get(s, p, s)) }), keys };
+}
+
 describe('search pages', () => {
+  it('a page reads the table parts of its hits and their ties only, and orders the ties by id', async () => {
+    // Five identical titles tie at the top (a rare title term outweighs a common body term); ordinals follow
+    // ids at the build, so with 600 other documents the tie spans table parts 0 ('a'…'m') and 2 ('z').
+    const base = new MemoryRefStore();
+    const same = ['o/m', 'o/b', 'o/z', 'o/a', 'o/k'].map((id) => doc('repo', id, 'tie'));
+    const other = Array.from({ length: 600 }, (_, i) => ({ ...doc('repo', `o/o${i}`, 'x'), data: { title: 'x tie' } }));
+    await new DocumentStore(base).putMany([...same, ...other], {
+      search: [{ namespace: 'github', type: 'repo', fields }],
+    });
+    // o/c, created later, takes the last ordinal: by ordinal the tie is a b k m z c, by id a b c k m z.
+    await new DocumentStore(base).put(doc('repo', 'o/c', 'tie'));
+    const q = { namespace: 'github', type: 'repo' };
+    const first = await new DocumentStore(base).search('tie', { ...q, limit: 1 });
+    expect(keyOf(first)).toEqual(['repo:o/a']);
+    const { store, keys } = recording(base);
+    const second = await new DocumentStore(store).search('tie', { ...q, limit: 2, cursor: first.nextCursor! });
+    expect(keyOf(second)).toEqual(['repo:o/b', 'repo:o/c']);
+    const parts = new Set(keys.filter((k) => k.includes('/table/')));
+    // The tie's parts (0, 2, and the part of o/c's ordinal), never all of the type's 3 or more.
+    expect(parts.size).toBeLessThanOrEqual(3);
+    expect([...parts].some((k) => k.endsWith('/table/1.json'))).toBe(false);
+  });
+
   it('orders a tie by id across page edges when ordinals order it otherwise; no hit twice, none lost', async () => {
     const docs = new DocumentStore(new MemoryRefStore());
     await docs.putMany(
