@@ -14,7 +14,7 @@ import { buildSearch, searchManifestPath, updateSearch } from '../../../src/docu
 import { parseSearchManifest } from '../../../src/document/search/manifest.js';
 import { codingOf, encodeShard, loadShard } from '../../../src/document/search/shard.js';
 import { bucketOf, encodeBucket, parseBucket } from '../../../src/document/search/table.js';
-import { applyUpdate, type Files, searchIndex, withFetches } from './helpers.js';
+import { applyUpdate, type Files, searchIndex, withDeltaParts, withFetches } from './helpers.js';
 
 const t = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 const MANIFEST = searchManifestPath('n', 't');
@@ -110,16 +110,7 @@ describe('damage at the edge of a check', () => {
   });
 
   it("a delta part that also holds the next part's entries is refused by the write that reads it, naming it", () => {
-    // Updates of 20 documents fill delta.txt (128 bytes with 512-byte shards): it is emptied into parts.
-    const parted = new Map(base);
-    for (let w = 0; w < 3; w++) {
-      const changes = docs.slice(100 + w * 20, 120 + w * 20).map((d) => ({
-        id: d.id,
-        before: d.data,
-        after: { title: `common alpha${w}`, body: `delta${w} ${(d.data as { body: string }).body}` },
-      }));
-      applyUpdate(parted, t, changes, opts);
-    }
+    const parted = withDeltaParts(base, t, docs, opts);
     const m = parseSearchManifest(t, parted.get(MANIFEST)!);
     const partKey = (i: number) => `_docdb/search/n/t/delta/${m.deltas[i]!.name}.txt`;
     const parts = m.deltas.map((_, i) => loadDeltaPart(m, i, parted.get(partKey(i))!));

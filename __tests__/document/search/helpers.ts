@@ -52,6 +52,28 @@ export function applyUpdate(files: Files, t: TypeSearch, changes: SearchChange[]
   return r;
 }
 
+/**
+ * `base` after three updates of 20 documents each (`docs[100…160)`, new words `alpha<w>`/`delta<w>`): with
+ * 512-byte shards each fills delta.txt (128 bytes), which is emptied into delta parts — a section that has some.
+ */
+export function withDeltaParts(
+  base: Files,
+  t: TypeSearch,
+  docs: readonly { id: string; data: unknown }[],
+  o: SearchOptions,
+): Files {
+  const parted = new Map(base);
+  for (let w = 0; w < 3; w++) {
+    const changes = docs.slice(100 + w * 20, 120 + w * 20).map((d) => ({
+      id: d.id,
+      before: d.data,
+      after: { title: `common alpha${w}`, body: `delta${w} ${(d.data as { body: string }).body}` },
+    }));
+    applyUpdate(parted, t, changes, o);
+  }
+  return parted;
+}
+
 export interface Hit {
   id: string;
   score: number;

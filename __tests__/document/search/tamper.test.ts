@@ -15,7 +15,7 @@ import {
   searchManifestPath,
   updateSearch,
 } from '../../../src/document/search/index.js';
-import { applyUpdate, type Files, withFetches } from './helpers.js';
+import { type Files, withDeltaParts, withFetches } from './helpers.js';
 
 const t = { namespace: 'n', type: 't', fields: ['data.title', 'data.body'] };
 const docs = Array.from({ length: 300 }, (_, i) => ({
@@ -159,16 +159,7 @@ describe('damaged search files', () => {
   });
 
   describe('with delta parts', () => {
-    // Updates of 20 documents fill delta.txt (128 bytes with 512-byte shards): it is emptied into parts.
-    const parted = new Map(base);
-    for (let w = 0; w < 3; w++) {
-      const changes = docs.slice(100 + w * 20, 120 + w * 20).map((d) => ({
-        id: d.id,
-        before: d.data,
-        after: { title: `common alpha${w}`, body: `delta${w} ${(d.data as { body: string }).body}` },
-      }));
-      applyUpdate(parted, t, changes, { maxShardBytes: 512 });
-    }
+    const parted = withDeltaParts(base, t, docs, { maxShardBytes: 512 });
     const m = JSON.parse(text(parted.get(MANIFEST)!));
     const queried = rankFirstPaths(t, parseSearchText('common'), parted.get(MANIFEST)!).filter((p) =>
       p.includes('/delta/'),
