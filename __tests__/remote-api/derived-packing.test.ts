@@ -11,18 +11,11 @@ import { DocumentStore } from '../../src/document/document-store.js';
 import { fetchTransport } from '../../src/transport/index.js';
 import type { HttpTransport } from '../../src/transport/types.js';
 import { emulatorPerFile, freshRepo, store } from './helpers.js';
+import { goStars, ITEM_INDEX, smallItems } from './small-items.js';
 
 const fx = emulatorPerFile();
 const BOUND = 64 * 1024;
-const LANGS = ['TypeScript', 'Go', 'Rust', 'Python', 'C', 'Java', 'Ruby'];
-const INDEX = { namespace: 'bench', type: 'item', fields: ['data.stars', 'data.language'] };
-const docs = (n: number) =>
-  Array.from({ length: n }, (_, i) => ({
-    namespace: 'bench',
-    type: 'item',
-    id: `g${i % 50}/item-${i}`,
-    data: { i, language: LANGS[i % 7], stars: (i * 7919) % 1000, text: 'x'.repeat(100) },
-  }));
+const docs = smallItems;
 
 interface TreeRequest {
   /** Inline content bytes of each entry (0 for an entry naming a SHA). */
@@ -59,7 +52,7 @@ async function firstWrite(n: number, indexed: boolean, bound = BOUND) {
   const d = new DocumentStore(store(fx.em, repo, { transport, maxInlineBytes: bound }), {
     index: { maxPartBytes: 8 * 1024 },
   });
-  await d.putMany(docs(n), indexed ? { indexes: [INDEX] } : {});
+  await d.putMany(docs(n), indexed ? { indexes: [ITEM_INDEX] } : {});
   return { log, d };
 }
 
@@ -77,12 +70,7 @@ describe('a commit in parts packs its derived files into the documents’ chain 
     // And the bytes need no more requests than that: whole requests of ≥ BOUND − largest, plus the last.
     const total = all.reduce((n, e) => n + e.bytes, 0);
     expect(log.trees.length).toBeLessThanOrEqual(Math.floor(total / (BOUND - largest)) + 1);
-    const q = await d.query({
-      namespace: 'bench',
-      type: 'item',
-      where: [{ field: 'data.language', op: '=', value: 'Go' }],
-      fields: ['data.stars'],
-    });
+    const q = await goStars(d);
     expect(q.answeredBy).toBe('index');
     expect(q.rows).toHaveLength(429); // i % 7 === 1 below 3,000
   }, 60_000);
@@ -106,7 +94,7 @@ describe('a commit in parts packs its derived files into the documents’ chain 
     const d = new DocumentStore(store(fx.em, repo, { transport, maxInlineBytes: BOUND }), {
       index: { maxPartBytes: 8 * 1024 },
     });
-    const r = await d.putMany(docs(1200), { indexes: [INDEX] });
+    const r = await d.putMany(docs(1200), { indexes: [ITEM_INDEX] });
     expect(r.written.every((k) => k.startsWith('_docdb/'))).toBe(true);
     expect(r.written).toContain('_docdb/indexes.json');
     expect(log.trees.flatMap((t) => t.entries).every((e) => e.path.startsWith('_docdb/'))).toBe(true);
