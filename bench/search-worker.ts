@@ -12,6 +12,7 @@
 import { performance } from 'node:perf_hooks';
 import { DocumentStore } from '../src/document/index.js';
 import { buildSearch, fieldText, type SearchDoc } from '../src/document/search/index.js';
+import { expectedTerms } from '../src/document/search/invert.js';
 import { TermTable } from '../src/document/search/terms.js';
 import { RemoteApiRefStore } from '../src/stores/remote-api/index.js';
 import { fetchTransport } from '../src/transport/index.js';
@@ -35,7 +36,7 @@ export type SearchWorkerMode = 'plain' | 'search' | 'scan' | 'build';
 function scanFields(docs: readonly SearchDoc[]): number {
   const texts = docs.flatMap((d) => SEARCH_DECLARED.fields.map((f) => fieldText(d, f)));
   const chars = texts.reduce((n, t) => n + t.length, 0);
-  const table = new TermTable(Math.ceil(chars / 128));
+  const table = new TermTable(expectedTerms(chars));
   let tokens = 0;
   for (const t of texts) tokens += table.scan(t);
   return tokens;

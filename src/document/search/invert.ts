@@ -156,7 +156,7 @@ export const logCapacity = (chars: number) => Math.ceil(chars / 6) + 1024;
  * either way). A vocabulary grows slower than its text, and a table much larger than its terms costs
  * cache misses on every token; tables grow past it, at some cost (terms.ts).
  */
-const expectedTerms = (chars: number) => Math.min(1 << 16, Math.max(1 << 12, Math.ceil(chars / 128)));
+export const expectedTerms = (chars: number) => Math.min(1 << 16, Math.max(1 << 12, Math.ceil(chars / 128)));
 
 /** Every field's text of every document: ordinal × fields + field. */
 function textsOf(t: TypeSearch, docs: readonly SearchDoc[]): { texts: string[]; chars: number } {
